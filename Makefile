@@ -1,0 +1,35 @@
+# Driftproof: two commands a newcomer needs.
+#   make reports   validate the committed receipts and build the public site into site/
+#   make test      run the test suite
+# Both create .venv and install the pinned dependencies (requirements.lock) themselves.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING := 1
+export DISABLE_MKDOCS_2_WARNING := true
+export SOURCE_DATE_EPOCH ?= 1764374400
+export MPLBACKEND := Agg
+
+.PHONY: reports test venv clean bench
+
+venv: $(STAMP)
+
+$(STAMP): requirements.lock pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+reports: $(STAMP)
+	$(BIN)/driftproof reports build --receipts receipts --reports reports --out site
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf site .pytest_cache

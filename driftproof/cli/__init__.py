@@ -1,0 +1,83 @@
+"""The ``driftproof`` command line: one module per command group, loaded lazily.
+
+Each command is a short click function in ``driftproof/cli/<module>.py`` that
+parses options, calls one library function and hands the result to a printer.
+Errors of Driftproof's own tree become one line per problem on stderr and a
+non-zero exit (2 for bad input or a refusal); anything else is a bug and
+propagates.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from typing import Any
+
+import click
+
+from driftproof import __version__
+
+__all__ = ["COMMANDS", "main"]
+
+#: command name -> "module:attribute" (the module lives in driftproof.cli).
+COMMANDS: dict[str, str] = {
+    "badge": "badge:badge",
+    "diff": "diff:diff",
+    "export": "export:export",
+    "import": "import_:import_group",
+    "plan": "plan:plan",
+    "regrade": "regrade:regrade",
+    "reports": "reports:reports",
+    "run": "run:run",
+    "stale": "stale:stale",
+    "suite": "suite:suite",
+    "validate": "validate:validate",
+    "view": "view:view",
+}
+
+
+def _available(name: str) -> bool:
+    module = COMMANDS[name].split(":")[0]
+    return importlib.util.find_spec(f"driftproof.cli.{module}") is not None
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(n for n in COMMANDS if _available(n))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS or not _available(cmd_name):
+            return None
+        module, attr = COMMANDS[cmd_name].split(":")
+        cmd: Any = getattr(importlib.import_module(f"driftproof.cli.{module}"), attr)
+        return cmd
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="driftproof")
+def cli() -> None:
+    """Measure what a skill adds to a model, and say plainly when it cannot tell."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point."""
+    from driftproof.errors import DriftproofError
+
+    try:
+        cli.main(args=argv, prog_name="driftproof", standalone_mode=False)
+    except DriftproofError as exc:
+        for line in exc.lines():
+            click.echo(f"error: {line}", err=True)
+        sys.exit(getattr(exc, "exit_code", 2))
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,132 @@
+"""Driftproof's exception tree.
+
+Every error a user can cause names the file, the JSON pointer and what was
+expected, so the message alone tells them what to fix. Each class subclasses a
+builtin so callers may catch broadly::
+
+    DriftproofError(Exception)
+    ├── ReceiptError(ValueError)          a receipt file is unreadable or invalid
+    │   ├── SealError                     the seal does not match the content (D-12)
+    │   ├── UnknownVersionError           schema_version names no frozen schema (D-11)
+    │   └── BoundsError                   a size, length or depth limit was exceeded
+    ├── ImportError_(ValueError)          a source tool's file cannot be converted
+    ├── SuiteError(ValueError)            a suite file is invalid
+    ├── RefusalError(RuntimeError)        a command refuses on principle (below TESTED,
+    │                                     aggregates only, regrade identity mismatch, ...)
+    ├── ProviderError(RuntimeError)       a model endpoint failed after retries
+    └── SiteBuildError(RuntimeError)      the site cannot be built; nothing was written
+
+The CLI turns these into one line per problem and a non-zero exit status; any
+other exception is a bug and propagates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "BoundsError",
+    "DriftproofError",
+    "ImportError_",
+    "Problem",
+    "ProviderError",
+    "ReceiptError",
+    "RefusalError",
+    "SealError",
+    "SiteBuildError",
+    "SuiteError",
+    "UnknownVersionError",
+]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with one input file.
+
+    Attributes:
+        file: the path as the user gave it (or a label such as ``<stdin>``).
+        pointer: RFC 6901 JSON pointer to the offending value; ``""`` is the whole document.
+        message: what was expected, in plain words.
+    """
+
+    file: str
+    pointer: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.pointer if self.pointer else "(document)"
+        return f"{self.file}: {where}: {self.message}"
+
+
+class DriftproofError(Exception):
+    """Base of every error Driftproof raises on purpose.
+
+    Attributes:
+        problems: the individual problems, one per offending place (may be empty).
+    """
+
+    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+        super().__init__(message)
+        self.problems: list[Problem] = list(problems or [])
+
+    def lines(self) -> list[str]:
+        """One line per problem, or the message itself when there are none."""
+        return [str(p) for p in self.problems] or [str(self)]
+
+
+class ReceiptError(DriftproofError, ValueError):
+    """A receipt file is unreadable, malformed or fails its schema."""
+
+    @classmethod
+    def at(cls, file: str | Path, pointer: str, message: str) -> "ReceiptError":
+        """Build the error for a single problem at ``pointer`` in ``file``."""
+        p = Problem(str(file), pointer, message)
+        return cls(str(p), [p])
+
+
+class SealError(ReceiptError):
+    """The receipt's seal does not match its content (D-12)."""
+
+
+class UnknownVersionError(ReceiptError):
+    """``schema_version`` names no frozen schema this reader knows (D-11)."""
+
+
+class BoundsError(ReceiptError):
+    """An input exceeds a size, length, count or depth limit checked before parsing."""
+
+
+class ImportError_(DriftproofError, ValueError):
+    """A neighbouring tool's result file cannot be converted into a receipt.
+
+    (Named with a trailing underscore so it never shadows the builtin ``ImportError``.)
+    """
+
+    @classmethod
+    def at(cls, file: str | Path, pointer: str, message: str) -> "ImportError_":
+        """Build the error for a single problem at ``pointer`` in ``file``."""
+        p = Problem(str(file), pointer, message)
+        return cls(str(p), [p])
+
+
+class SuiteError(DriftproofError, ValueError):
+    """A suite file is invalid; raised before any model call."""
+
+    @classmethod
+    def at(cls, file: str | Path, pointer: str, message: str) -> "SuiteError":
+        """Build the error for a single problem at ``pointer`` in ``file``."""
+        p = Problem(str(file), pointer, message)
+        return cls(str(p), [p])
+
+
+class RefusalError(DriftproofError, RuntimeError):
+    """A command refuses to act on this input, on principle, and writes nothing."""
+
+
+class ProviderError(DriftproofError, RuntimeError):
+    """A model endpoint or CLI failed after the runner's retries."""
+
+
+class SiteBuildError(DriftproofError, RuntimeError):
+    """The site cannot be built; ``site/`` was left as it was."""

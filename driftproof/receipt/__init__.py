@@ -1,0 +1,56 @@
+"""The receipt: Driftproof's sealed, schema-validated result file.
+
+Public API::
+
+    read_receipt(path) -> Receipt          validate, verify the seal, parse (any version)
+    parse_receipt(bytes, file) -> Receipt
+    write_receipt(document, path)          seal (D-12) and write atomically, current version
+    seal_document(document) -> document
+    compute_seal(document) -> hex
+    schema_bytes(version) -> bytes         the frozen schema file, as served
+    known_versions() -> tuple[str, ...]
+"""
+
+from driftproof.receipt._build import draw_doc, judge_sample_doc, receipt_doc, sha256_text, skill_tokens
+from driftproof.receipt._load import parse_receipt, read_receipt, read_receipts, to_pointer
+from driftproof.receipt._model import (
+    CURRENT_VERSION,
+    ArmSpec,
+    ArmSpecs,
+    CapturedFile,
+    Case,
+    CaseArm,
+    CaseArms,
+    Check,
+    Draw,
+    Economics,
+    Generation,
+    Harness,
+    Judge,
+    JudgeOverhead,
+    JudgePrice,
+    JudgeSample,
+    JudgeScale,
+    Lost,
+    Provenance,
+    Receipt,
+    Run,
+    Runner,
+    Seal,
+    Skill,
+    Suite,
+    Tokens,
+)
+from driftproof.receipt._seal import SEAL_ALGORITHM, canonical_bytes, compute_seal, seal_document, verify_seal, write_receipt
+from driftproof.receipt._versions import known_versions, schema_bytes, schema_for
+
+SCHEMA_ID_BASE = "https://driftproof.dev/spec"
+
+__all__ = sorted([
+    "ArmSpec", "ArmSpecs", "CURRENT_VERSION", "CapturedFile", "Case", "CaseArm", "CaseArms", "Check",
+    "Draw", "Economics", "Generation", "Harness", "Judge", "JudgeOverhead", "JudgePrice", "JudgeSample",
+    "JudgeScale", "Lost", "Provenance", "Receipt", "Run", "Runner", "SCHEMA_ID_BASE", "SEAL_ALGORITHM",
+    "Seal", "Skill", "Suite", "Tokens", "canonical_bytes", "compute_seal", "draw_doc", "judge_sample_doc", "receipt_doc", "sha256_text", "skill_tokens", "known_versions",
+    "parse_receipt", "read_receipt", "read_receipts", "schema_bytes", "schema_for", "seal_document",
+    "to_pointer", "verify_seal", "write_receipt",
+])

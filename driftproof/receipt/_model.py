@@ -1,0 +1,278 @@
+"""Pydantic models of the receipt at the current schema version.
+
+Every reader (stats, site, importers, view, diff) takes these models; none
+re-parses JSON. The frozen JSON Schema files in ``schemas/`` are the format;
+these models are how code holds it (DESIGN.md, "The receipt is the contract").
+Fields a source did not record are ``None`` and stay unknown (D-13).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ArmSpec",
+    "ArmSpecs",
+    "CapturedFile",
+    "Case",
+    "CaseArm",
+    "CaseArms",
+    "Check",
+    "CURRENT_VERSION",
+    "Draw",
+    "Economics",
+    "Generation",
+    "Harness",
+    "Judge",
+    "JudgeOverhead",
+    "JudgePrice",
+    "JudgeSample",
+    "JudgeScale",
+    "Lost",
+    "Provenance",
+    "Receipt",
+    "Run",
+    "Runner",
+    "Seal",
+    "Skill",
+    "Suite",
+    "Tokens",
+]
+
+#: The schema version this code writes (D-11). Readers accept every frozen version.
+CURRENT_VERSION = "0.14"
+
+Level = Literal["UNVERIFIED", "DECLARED", "TESTED"]
+ArmName = Literal["with_skill", "baseline", "control"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Harness(_Model):
+    name: str
+    """Harness name, e.g. ``claude-code`` or ``codex`` (v0.10)."""
+    version: str | None
+    """The version the harness binary printed when the run began; never a typed value."""
+
+
+class Runner(_Model):
+    name: str
+    """The program that wrote the receipt (``driftproof`` for runs and imports)."""
+    version: str | None
+
+
+class Run(_Model):
+    model: str | None
+    """The model that answered; ``None`` when the source did not record it."""
+    provider: Literal["anthropic", "openai", "stub"] | None
+    surface: Literal["api", "cli"] | None
+    harness: Harness | None
+    capture: Literal["text", "files"] | None
+    """Which answer the grader saw (v0.10): the reply (``text``) or the reply plus files left."""
+    preset: Literal["quick"] | None
+    """``quick`` for a smoke run (v0.11); such a receipt never reads TESTED."""
+    started_at: str | None
+    finished_at: str | None
+    runner: Runner
+    generations_per_arm: int | None
+    """Planned draws per arm; ``None`` when the source does not establish it (never read as 1)."""
+    judge_samples_per_generation: int | None
+    """Judge samples per draw; ``None`` when not established (never read as 1)."""
+    endpoint_attempts: int | None
+    """API requests or CLI invocations the runner made, retries and timeouts included."""
+
+
+class Skill(_Model):
+    name: str
+    sha256: str | None
+    """SHA-256 of the SKILL.md bytes."""
+    tokens: int | None
+    """ceil(characters / 4) of SKILL.md (D-14, v0.3.1): a yardstick, not a billing figure."""
+
+
+class Suite(_Model):
+    name: str | None
+    sha256: str | None
+
+
+class JudgeScale(_Model):
+    worst: float
+    best: float
+    step: float | None
+
+
+class JudgePrice(_Model):
+    input_usd_per_mtok: float
+    output_usd_per_mtok: float
+
+
+class Judge(_Model):
+    model: str
+    provider: str | None
+    surface: Literal["api", "cli"] | None
+    service: str | None
+    sampling: dict[str, Any] | None
+    template_sha256: str | None
+    scale: JudgeScale
+    price: JudgePrice | None
+
+
+class ArmSpec(_Model):
+    label: str | None
+    """The source's name for the arm (e.g. caveman's ``__terse__``)."""
+    instruction: str | None
+    """The fixed instruction of a control arm."""
+    system_prompt_sha256: str | None
+
+
+class ArmSpecs(_Model):
+    with_skill: ArmSpec
+    baseline: ArmSpec
+    control: ArmSpec | None = None
+
+
+class JudgeSample(_Model):
+    score: float | None
+    reply_sha256: str | None
+    reported_model: str | None
+    serving_model: str | None
+    invalid_reason: str | None
+
+
+class Lost(_Model):
+    reason: str
+
+
+class Tokens(_Model):
+    input: int | None
+    output: int | None
+    counted_by: Literal["provider", "o200k_base", "source"]
+
+
+class Check(_Model):
+    name: str
+    kind: Literal["regex", "structural", "must_include", "must_not_include"]
+    pass_: bool = Field(alias="pass")
+
+
+class CapturedFile(_Model):
+    path: str
+    bytes: int | None
+    status: Literal[
+        "read", "past_file_cap", "truncated", "unreadable", "binary", "not_utf8", "changed",
+        "past_total_cap", "unreadable_directory",
+    ]
+    reason: str | None
+
+
+class Draw(_Model):
+    index: int
+    answer: str | None
+    """The answer text: untrusted, escaped wherever shown."""
+    answer_sha256: str | None
+    score: float | None
+    """Mean of the valid judge samples (D-1); ``None`` when unscored or lost."""
+    judge_samples: list[JudgeSample]
+    lost: Lost | None
+    """Set when the runner could not measure this draw; left out of means and spreads (D-9)."""
+    tokens: Tokens | None
+    checks: list[Check]
+    captured_files: list[CapturedFile] | None
+    skill_fired: bool | None
+    source_error: str | None
+
+    @property
+    def is_lost(self) -> bool:
+        """True when the draw is unmeasured (lost)."""
+        return self.lost is not None
+
+
+class Generation(_Model):
+    sd: float | None
+
+
+class CaseArm(_Model):
+    draws: list[Draw]
+    generation: Generation | None
+
+
+class CaseArms(_Model):
+    with_skill: CaseArm
+    baseline: CaseArm
+    control: CaseArm | None = None
+
+
+class Case(_Model):
+    id: str
+    prompt: str | None
+    prompt_sha256: str | None
+    rubric_sha256: str | None
+    threshold: float | None
+    arms: CaseArms
+
+
+class JudgeOverhead(_Model):
+    input_tokens: int
+    output_tokens: int
+    usd: float | None
+    judged_draws_counted: int
+    judged_draws_missing_usage: int
+
+
+class Economics(_Model):
+    judge_overhead: JudgeOverhead | None
+
+
+class Provenance(_Model):
+    tool: str
+    tool_version: str | None
+    document: str
+    document_sha256: str
+    unrecorded: list[str]
+    """Each thing the source did not record; it stays unknown (D-13)."""
+
+
+class Seal(_Model):
+    algorithm: Literal["sha256-rfc8785"]
+    sha256: str
+
+
+class Receipt(_Model):
+    """A receipt at the current schema version (see ``CURRENT_VERSION``)."""
+
+    schema_: str | None = Field(default=None, alias="$schema")
+    schema_version: str
+    verification_level: Level
+    run: Run
+    skill: Skill
+    suite: Suite
+    judge: Judge | None
+    arms: ArmSpecs
+    band_source: Literal["legacy", "generation"] | None
+    cases: list[Case]
+    economics: Economics
+    provenance: Provenance | None
+    source_figures: dict[str, Any] | None
+    uncertainty_unavailable: Literal["aggregates_only"] | None
+    seal: Seal
+
+    @property
+    def is_smoke(self) -> bool:
+        """A receipt that names a preset is a smoke run, whatever level it carries."""
+        return self.run.preset is not None
+
+    @property
+    def is_aggregates_only(self) -> bool:
+        """True for an import of printed aggregates (v0.13): no band, lift or verdict."""
+        return self.uncertainty_unavailable == "aggregates_only"
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The receipt as plain JSON data, aliases applied, ``$schema`` kept only when set."""
+        data = self.model_dump(mode="json", by_alias=True)
+        if data.get("$schema") is None:
+            data.pop("$schema", None)
+        return data

@@ -1,0 +1,99 @@
+"""Sealing (D-12): sha256 over the RFC 8785 canonical JSON, ``seal`` member removed.
+
+A writer seals; every reader recomputes the hash and refuses a mismatch, naming
+the file. Canonicalisation is the ``rfc8785`` library's (Trail of Bits), not ours.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import rfc8785
+
+from driftproof.errors import SealError
+
+__all__ = ["SEAL_ALGORITHM", "canonical_bytes", "compute_seal", "seal_document", "verify_seal", "write_receipt"]
+
+SEAL_ALGORITHM = "sha256-rfc8785"
+
+
+def canonical_bytes(document: dict[str, Any]) -> bytes:
+    """RFC 8785 canonical JSON of ``document`` without its ``seal`` member.
+
+    Args:
+        document: a receipt as plain JSON data.
+
+    Returns:
+        The canonical UTF-8 bytes that the seal hashes.
+
+    Raises:
+        ValueError: the document holds a value JSON cannot carry (NaN, infinity).
+    """
+    body = {k: v for k, v in document.items() if k != "seal"}
+    try:
+        return rfc8785.dumps(body)
+    except (rfc8785.CanonicalizationError, TypeError) as exc:
+        raise ValueError(f"cannot canonicalise receipt: {exc}") from exc
+
+
+def compute_seal(document: dict[str, Any]) -> str:
+    """Lowercase hex sha256 of :func:`canonical_bytes` (D-12)."""
+    return hashlib.sha256(canonical_bytes(document)).hexdigest()
+
+
+def seal_document(document: dict[str, Any]) -> dict[str, Any]:
+    """Return a copy of ``document`` with a fresh ``seal`` member (D-12)."""
+    sealed = {k: v for k, v in document.items() if k != "seal"}
+    sealed["seal"] = {"algorithm": SEAL_ALGORITHM, "sha256": compute_seal(sealed)}
+    return sealed
+
+
+def verify_seal(document: dict[str, Any], file: str | Path) -> None:
+    """Refuse a receipt whose seal does not match its content.
+
+    Raises:
+        SealError: the seal is missing, of an unknown algorithm, or does not match;
+            the message names the file and both hashes.
+    """
+    seal = document.get("seal")
+    if not isinstance(seal, dict) or not isinstance(seal.get("sha256"), str):
+        raise SealError.at(file, "/seal", "expected a seal object with a sha256 member (D-12)")
+    if seal.get("algorithm") != SEAL_ALGORITHM:
+        raise SealError.at(file, "/seal/algorithm", f"expected {SEAL_ALGORITHM!r}, found {seal.get('algorithm')!r}")
+    actual = compute_seal(document)
+    if actual != seal["sha256"]:
+        raise SealError.at(
+            file,
+            "/seal/sha256",
+            f"seal mismatch: the receipt's content hashes to {actual}, the seal says {seal['sha256']}; "
+            "the file was changed after it was sealed",
+        )
+
+
+def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
+    """Seal ``document`` and write it atomically to ``path`` (never half-written).
+
+    The file is UTF-8 JSON with sorted keys and two-space indentation, so the same
+    receipt always writes the same bytes.
+
+    Returns:
+        The path written.
+    """
+    path = Path(path)
+    sealed = seal_document(document)
+    data = json.dumps(sealed, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

@@ -1,0 +1,82 @@
+"""The frozen receipt schemas, one file per version (D-11), and the migration chain.
+
+``schemas/receipt-<version>.schema.json`` is frozen once published: never edited,
+never regenerated. A receipt is validated against the schema its own
+``schema_version`` names, then migrated step by step to the current version
+so that every reader holds one model. Migrations only restate; they never fill a
+value the older version did not establish (D-13): such counts become ``None``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker
+
+from driftproof.receipt._model import CURRENT_VERSION
+
+__all__ = ["CURRENT_VERSION", "MIGRATIONS", "known_versions", "schema_bytes", "schema_for", "validator_for"]
+
+#: Ordered migrations: version -> (next version, pure function). Filled as versions are frozen.
+MIGRATIONS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+
+
+def _version_key(v: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in v.split("."))
+
+
+@cache
+def known_versions() -> tuple[str, ...]:
+    """Every frozen schema version, oldest first."""
+    names = [
+        p.name[len("receipt-") : -len(".schema.json")]
+        for p in resources.files("driftproof.receipt").joinpath("schemas").iterdir()
+        if p.name.startswith("receipt-") and p.name.endswith(".schema.json")
+    ]
+    return tuple(sorted(names, key=_version_key))
+
+
+def schema_bytes(version: str) -> bytes:
+    """The frozen schema file of ``version``, byte for byte (served on the site).
+
+    Raises:
+        KeyError: no such version.
+    """
+    if version not in known_versions():
+        raise KeyError(version)
+    return resources.files("driftproof.receipt").joinpath("schemas", f"receipt-{version}.schema.json").read_bytes()
+
+
+@cache
+def schema_for(version: str) -> dict[str, Any]:
+    """The parsed frozen schema of ``version``.
+
+    Raises:
+        KeyError: no such version.
+    """
+    return json.loads(schema_bytes(version))
+
+
+@cache
+def validator_for(version: str) -> Draft202012Validator:
+    """A draft 2020-12 validator (formats checked) for ``version``."""
+    return Draft202012Validator(schema_for(version), format_checker=FormatChecker())
+
+
+def migrate(document: dict[str, Any]) -> dict[str, Any]:
+    """Migrate a schema-valid document of any known version to the current version.
+
+    Raises:
+        KeyError: no migration path from the document's version (a bug: every frozen
+            version must have one).
+    """
+    doc = document
+    while doc["schema_version"] != CURRENT_VERSION:
+        nxt, step = MIGRATIONS[doc["schema_version"]]
+        doc = step(doc)
+        doc["schema_version"] = nxt
+    return doc

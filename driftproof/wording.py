@@ -1,0 +1,43 @@
+"""Fixed words and constants of the method, in one place (D-10).
+
+Sentences quoted by the method are reproduced character for character wherever
+they are shown; templates and CLI printers take them from here, never from
+string literals of their own. Never print "drift" or "no change" as a verdict.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: The effect floor: a move must be at least this large to be called (method, "Effect floor").
+EFFECT_FLOOR: Final[float] = 0.05
+#: Absolute tolerance for band touching and for meeting the floor (D-3).
+TOLERANCE: Final[float] = 1e-9
+#: Judge samples per draw by default (method: "n = 5").
+DEFAULT_JUDGE_SAMPLES: Final[int] = 5
+#: Draws per arm at least (method: "at least three times").
+MIN_DRAWS_PER_ARM: Final[int] = 3
+
+NO_SEPARATION: Final[str] = "no separation detected at this sample size"
+NOT_ENOUGH_DRAWS: Final[str] = "Not enough draws to conclude at this effect floor."
+MORE_CASES: Final[str] = "More cases, not more draws, are needed to conclude at this effect floor."
+BELOW_EFFECT_FLOOR: Final[str] = "below effect floor"
+SMOKE_RUN: Final[str] = "Smoke run, no verdict"
+NO_DRAW_COUNT_REACHES: Final[str] = "no draw count reaches the floor"
+NOT_LIKE_FOR_LIKE: Final[str] = (
+    "The two receipts' bands come from different sources, so a per-case comparison "
+    "across them is not like for like."
+)
+UNDERPOWERED: Final[str] = "UNDERPOWERED"
+INCONCLUSIVE: Final[str] = "inconclusive"
+IMPROVED: Final[str] = "improved"
+REGRESSED: Final[str] = "regressed"
+
+#: Band sources (method, "Where a band comes from").
+BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
+    "legacy": "legacy: one generation per arm, judged several times; the band measures the judge, not the model.",
+    "generation": "generation: several draws per arm; the band is the spread of the per-draw scores.",
+}
+
+#: Verification levels, lowest first (Metere, arXiv:2605.00424). FORMAL is reserved.
+LEVELS: Final[tuple[str, ...]] = ("UNVERIFIED", "DECLARED", "TESTED", "FORMAL")
