@@ -1,0 +1,229 @@
+"""``driftproof stale``: does a receipt's result still stand against what would run today?
+
+Pure core (method, "Receipts are an open format", last paragraphs): compare what a
+receipt records — the model, the harness and its version, the capture mode, the
+skill's and the suite's content hashes, the judge, the judge's prompt template and
+each case's rubric hash — with what would run today, and say for each arm:
+
+- ``still stands``: nothing recorded has moved;
+- ``regrade only``: only the grading moved (judge, its template, a rubric); the
+  saved answers can be graded again with no new answer drawn;
+- ``run again``: the answers themselves would differ (model, harness major or minor
+  version, capture mode, the skill for the with-skill arm, a case's prompt or the
+  suite where no finer evidence is given);
+- ``unknown``: something that would decide it is not recorded by the receipt (or
+  was not supplied for today); it is reported as unknown, never as current.
+
+A change to the skill leaves the baseline (and control) arm standing, since those
+arms hold no skill text. A patch release of the same harness is an advisory only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from packaging.version import InvalidVersion, Version
+
+from driftproof.receipt import Receipt
+
+__all__ = ["ArmStaleness", "Finding", "StaleReport", "Today", "harness_change", "parse_harness_version", "stale_report"]
+
+Status = Literal["still stands", "regrade only", "run again", "unknown"]
+_RANK: dict[str, int] = {"still stands": 0, "unknown": 1, "regrade only": 2, "run again": 3}
+ARMS = ("with_skill", "baseline", "control")
+
+
+@dataclass(frozen=True)
+class Today:
+    """What would run today. ``None`` means "not supplied": that field is not checked
+    and is reported as unknown.
+
+    Attributes:
+        model: the answering model id.
+        harness_name / harness_version: the harness and the version its binary prints.
+        capture: ``text`` or ``files``.
+        skill_sha256 / suite_sha256: content hashes (lowercase hex sha256).
+        judge_model / judge_template_sha256: the fixed judge and its prompt template hash.
+        rubric_sha256: case id -> rubric hash, for the cases known today.
+        prompt_sha256: case id -> prompt hash, for the cases known today.
+    """
+
+    model: str | None = None
+    harness_name: str | None = None
+    harness_version: str | None = None
+    capture: str | None = None
+    skill_sha256: str | None = None
+    suite_sha256: str | None = None
+    judge_model: str | None = None
+    judge_template_sha256: str | None = None
+    rubric_sha256: dict[str, str] | None = None
+    prompt_sha256: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One compared field: what the receipt records, what today has, and what follows.
+
+    ``effect`` is the status this finding imposes on the arms named in ``arms``;
+    ``advisory`` findings impose nothing.
+    """
+
+    field: str
+    recorded: str | None
+    today: str | None
+    effect: Status
+    arms: tuple[str, ...]
+    note: str
+    advisory: bool = False
+
+
+@dataclass(frozen=True)
+class ArmStaleness:
+    """The verdict for one arm, with the findings that decided it."""
+
+    arm: str
+    status: Status
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StaleReport:
+    """Per-arm statuses plus every finding (moved, unknown, advisory, current)."""
+
+    arms: tuple[ArmStaleness, ...]
+    findings: tuple[Finding, ...] = field(default_factory=tuple)
+
+    @property
+    def advisories(self) -> tuple[Finding, ...]:
+        """Findings reported for information only (a harness patch release)."""
+        return tuple(f for f in self.findings if f.advisory)
+
+    def status_of(self, arm: str) -> Status:
+        """The status of ``arm``.
+
+        Raises:
+            KeyError: the receipt has no such arm.
+        """
+        for a in self.arms:
+            if a.arm == arm:
+                return a.status
+        raise KeyError(arm)
+
+
+_VERSION_RE = re.compile(r"\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*")
+
+
+def parse_harness_version(printed: str) -> Version | None:
+    """The first version number in what a harness binary printed, e.g.
+    ``"2.1.97 (Claude Code)"`` → ``Version("2.1.97")``; ``None`` when there is none."""
+    for m in _VERSION_RE.finditer(printed):
+        try:
+            return Version(m.group(0))
+        except InvalidVersion:
+            continue
+    return None
+
+
+def harness_change(recorded: str, today: str) -> Literal["same", "patch", "minor", "major", "unknown"]:
+    """Classify the move between two printed harness versions (method: a new major or
+    minor version means running again; a patch release is an advisory)."""
+    a, b = parse_harness_version(recorded), parse_harness_version(today)
+    if a is None or b is None:
+        return "same" if recorded.strip() == today.strip() else "unknown"
+    if a == b:
+        return "same"
+    if a.major != b.major:
+        return "major"
+    if a.minor != b.minor:
+        return "minor"
+    return "patch"
+
+
+def stale_report(receipt: Receipt, today: Today) -> StaleReport:
+    """Compare ``receipt`` with ``today`` and say, per arm, whether its result still stands.
+
+    Args:
+        receipt: a loaded receipt (any schema version, migrated).
+        today: what would run today; unsupplied fields are reported as unknown.
+
+    Returns:
+        A :class:`StaleReport` with one :class:`ArmStaleness` per arm the receipt has.
+    """
+    arms = ("with_skill", "baseline") + (("control",) if receipt.arms.control is not None else ())
+    all_arms = arms
+    answer_arms = all_arms
+    findings: list[Finding] = []
+
+    def compare(name: str, recorded: str | None, now: str | None, on_change: Status, affected: tuple[str, ...],
+                why: str) -> None:
+        if recorded is None:
+            findings.append(Finding(name, None, now, "unknown", affected, "the receipt does not record it"))
+        elif now is None:
+            findings.append(Finding(name, recorded, None, "unknown", affected, "not supplied for today, so not checked"))
+        elif recorded != now:
+            findings.append(Finding(name, recorded, now, on_change, affected, why))
+        else:
+            findings.append(Finding(name, recorded, now, "still stands", affected, "unchanged"))
+
+    run = receipt.run
+    compare("model", run.model, today.model, "run again", answer_arms, "a different model would give different answers")
+    # Harness: name, then version by its release kind.
+    h = run.harness
+    if receipt.run.surface == "cli" or h is not None or today.harness_name is not None:
+        compare("harness", h.name if h else None, today.harness_name, "run again", answer_arms,
+                "a different harness produces the answers")
+        rec_v = h.version if h else None
+        if rec_v is None or today.harness_version is None:
+            compare("harness version", rec_v, today.harness_version, "run again", answer_arms, "")
+        else:
+            kind = harness_change(rec_v, today.harness_version)
+            if kind == "same":
+                findings.append(Finding("harness version", rec_v, today.harness_version, "still stands", answer_arms, "unchanged"))
+            elif kind == "patch":
+                findings.append(Finding("harness version", rec_v, today.harness_version, "still stands", answer_arms,
+                                        "a patch release of the same harness: advisory only", advisory=True))
+            elif kind == "unknown":
+                findings.append(Finding("harness version", rec_v, today.harness_version, "unknown", answer_arms,
+                                        "versions cannot be compared"))
+            else:
+                findings.append(Finding("harness version", rec_v, today.harness_version, "run again", answer_arms,
+                                        f"a new {kind} version of the harness means running again"))
+        compare("capture mode", run.capture, today.capture, "run again", answer_arms,
+                "a different capture mode would grade a different answer")
+    compare("skill", receipt.skill.sha256, today.skill_sha256, "run again", ("with_skill",),
+            "the skill changed; the baseline arm holds no skill text and still stands")
+    judge = receipt.judge
+    compare("judge", judge.model if judge else None, today.judge_model, "regrade only", all_arms,
+            "a different judge: the saved answers can be graded again")
+    compare("judge prompt template", judge.template_sha256 if judge else None, today.judge_template_sha256,
+            "regrade only", all_arms, "the judge's instructions changed: regrade the saved answers")
+    # Suite: per-case evidence when supplied, else the suite hash decides.
+    per_case = today.prompt_sha256 is not None or today.rubric_sha256 is not None
+    if not per_case:
+        compare("suite", receipt.suite.sha256, today.suite_sha256, "run again", all_arms,
+                "the suite changed and no per-case hashes were given to tell prompts from rubrics")
+    else:
+        if receipt.suite.sha256 is not None and today.suite_sha256 is not None and receipt.suite.sha256 == today.suite_sha256:
+            findings.append(Finding("suite", receipt.suite.sha256, today.suite_sha256, "still stands", all_arms, "unchanged"))
+        for c in receipt.cases:
+            if today.prompt_sha256 is not None:
+                compare(f"case {c.id} prompt", c.prompt_sha256, today.prompt_sha256.get(c.id), "run again", all_arms,
+                        "the case's prompt changed")
+            if today.rubric_sha256 is not None:
+                compare(f"case {c.id} rubric", c.rubric_sha256, today.rubric_sha256.get(c.id), "regrade only", all_arms,
+                        "the case's rubric changed: regrade the saved answers")
+
+    out = []
+    for arm in arms:
+        status: Status = "still stands"
+        reasons = []
+        for f in findings:
+            if arm not in f.arms or f.advisory or f.effect == "still stands":
+                continue
+            reasons.append(f"{f.field}: {f.note}")
+            if _RANK[f.effect] > _RANK[status]:
+                status = f.effect
+        out.append(ArmStaleness(arm, status, tuple(reasons)))
+    return StaleReport(tuple(out), tuple(findings))
