@@ -1,0 +1,216 @@
+"""Grader identity and the regrade refusals (pure; no I/O).
+
+Method, "Receipts are an open format": *A rubric regrade refuses a grader whose
+recorded setting differs from the original's: its model, service, sampling,
+instructions, tool version and isolation, the address its calls use and the routing
+settings they are handed, the code on the grading path, and the dated model it
+answered as.* Settings that are not recorded are not compared (a command-line
+grader's own settings files, the shell profile of its account); a setting recorded
+on one side only cannot be held to the original and is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from driftproof.receipt import Receipt
+
+__all__ = [
+    "GraderSetting",
+    "SampleIdentity",
+    "aggregate_judge_ids",
+    "check_reply_identity",
+    "grader_setting_of",
+    "rubric_regrade_refusals",
+]
+
+#: Human names of the compared settings, in the method's order.
+SETTING_NAMES: dict[str, str] = {
+    "model": "model",
+    "service": "service",
+    "sampling": "sampling",
+    "instructions": "instructions (prompt template hash)",
+    "tool_version": "tool version",
+    "isolation": "isolation",
+    "address": "address its calls use",
+    "routing": "routing settings handed to its calls",
+    "code": "code on the grading path",
+    "answered_as": "dated model it answered as",
+}
+
+
+@dataclass(frozen=True)
+class GraderSetting:
+    """A grader's recorded setting; ``None`` = not recorded (then not compared).
+
+    ``sampling``, ``isolation`` and ``routing`` are canonical JSON strings so that two
+    settings compare by value. ``answered_as`` is the sorted tuple of dated model ids
+    the grader's replies reported.
+    """
+
+    model: str | None
+    service: str | None
+    sampling: str | None
+    instructions: str | None
+    tool_version: str | None
+    isolation: str | None
+    address: str | None
+    routing: str | None
+    code: str | None
+    answered_as: tuple[str, ...] | None
+
+
+def _canon(value: Any) -> str | None:
+    if value is None:
+        return None
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def grader_setting_of(receipt: Receipt, *, extra: dict[str, Any] | None = None) -> GraderSetting:
+    """The original grader's recorded setting, read from a receipt.
+
+    Args:
+        receipt: the original receipt.
+        extra: settings recorded outside the judge object (tool version, isolation,
+            routing, grading code hash), keyed by :class:`GraderSetting` field name.
+
+    Returns:
+        The setting; every field the receipt does not record is ``None``.
+    """
+    extra = extra or {}
+    j = receipt.judge
+    reported = sorted({s.reported_model for c in receipt.cases for arm in _arms(c) for d in arm.draws
+                       for s in d.judge_samples if s.reported_model})
+    if j is None:
+        return GraderSetting(None, None, None, None, extra.get("tool_version"), _canon(extra.get("isolation")),
+                             None, _canon(extra.get("routing")), extra.get("code"), tuple(reported) or None)
+    service = "/".join(x for x in (j.provider, j.surface) if x) or None
+    return GraderSetting(
+        model=j.model, service=service, sampling=_canon(j.sampling), instructions=j.template_sha256,
+        tool_version=extra.get("tool_version"), isolation=_canon(extra.get("isolation")), address=j.service,
+        routing=_canon(extra.get("routing")), code=extra.get("code"), answered_as=tuple(reported) or None,
+    )
+
+
+def _arms(case: Any) -> list[Any]:
+    return [a for a in (case.arms.with_skill, case.arms.baseline, case.arms.control) if a is not None]
+
+
+def rubric_regrade_refusals(original: Receipt, original_setting: GraderSetting,
+                            new_setting: GraderSetting) -> list[str]:
+    """Every reason a rubric regrade of ``original`` with ``new_setting`` must refuse.
+
+    An empty list means the regrade may proceed. Reasons, in order:
+
+    - the original is an aggregates-only import (no answer to grade);
+    - the original records no judge identity (no judge, or no reported model on its
+      judge samples);
+    - the original holds anonymous judge replies (a judge sample with no reported id);
+    - each compared setting that differs, or is recorded on one side only.
+    """
+    reasons: list[str] = []
+    if original.is_aggregates_only:
+        reasons.append("the original carries aggregates only: there is no answer to grade")
+        return reasons
+    if original.judge is None:
+        reasons.append("the original records no judge identity")
+        return reasons
+    samples = [s for c in original.cases for arm in _arms(c) for d in arm.draws if d.lost is None
+               for s in d.judge_samples]
+    if not samples:
+        reasons.append("the original records no judge samples, so no judge identity")
+    anonymous = sum(1 for s in samples if not s.reported_model)
+    if anonymous:
+        reasons.append(f"the original holds {anonymous} anonymous judge replies (no reported model id)")
+    for f in fields(GraderSetting):
+        a, b = getattr(original_setting, f.name), getattr(new_setting, f.name)
+        if a is None and b is None:
+            continue
+        if a is None or b is None:
+            side = "the original" if a is None else "the new grader"
+            reasons.append(f"grader {SETTING_NAMES[f.name]} is not recorded for {side}, so it cannot be held to the original")
+        elif a != b:
+            reasons.append(f"grader {SETTING_NAMES[f.name]} differs: original {_short(a)}, new {_short(b)}")
+    return reasons
+
+
+def _short(v: Any) -> str:
+    s = v if isinstance(v, str) else json.dumps(v)
+    return s if len(s) <= 80 else s[:80] + "…"
+
+
+@dataclass(frozen=True)
+class SampleIdentity:
+    """What one returned judge sample reported about who answered it.
+
+    Attributes:
+        reported_ids: every model id the reply reported, dates kept, in reply order.
+        serving_id: the model the reply named as serving it, if any.
+        score_text_sha256: hash of the sample's score text.
+    """
+
+    reported_ids: tuple[str, ...]
+    serving_id: str | None
+    score_text_sha256: str
+
+
+def _same_model(requested: str, reported: str) -> bool:
+    # A dated id answers for its undated alias (claude-haiku-4-5 ← claude-haiku-4-5-20251001);
+    # the reported id is kept with its date.
+    if reported == requested:
+        return True
+    if reported.startswith(requested + "-"):
+        tail = reported[len(requested) + 1:].replace("-", "")
+        return tail.isdigit() and len(tail) == 8
+    return False
+
+
+def check_reply_identity(requested: str, sample: SampleIdentity, *, stub: bool = False) -> str | None:
+    """Why a returned judge sample cannot count for ``requested``, or ``None`` when it can.
+
+    Method, plain judge regrade: anonymous replies are refused; each returned sample
+    must report the requested judge identity; a mixed-model reply must explicitly name
+    the requested judge as serving it. The stub judge is the one exception (its
+    receipt records UNVERIFIED).
+    """
+    if stub:
+        return None
+    if not sample.reported_ids:
+        return "anonymous judge reply: it reports no model id"
+    distinct = list(dict.fromkeys(sample.reported_ids))
+    if len(distinct) == 1:
+        if _same_model(requested, distinct[0]):
+            return None
+        return f"the reply reports {distinct[0]!r}, not the requested judge {requested!r}"
+    if sample.serving_id is None or not _same_model(requested, sample.serving_id):
+        return (f"mixed-model reply ({', '.join(distinct)}) does not name the requested judge "
+                f"{requested!r} as serving it")
+    return None
+
+
+def aggregate_judge_ids(samples: Iterable[SampleIdentity]) -> list[str]:
+    """Every reported and serving id across samples: unique, sorted in lexical order."""
+    ids: set[str] = set()
+    for s in samples:
+        ids.update(s.reported_ids)
+        if s.serving_id:
+            ids.add(s.serving_id)
+    return sorted(ids)
+
+
+def regraded_level(original_level: str, *, stub: bool) -> str:
+    """Level of a regrade's receipt: the stub records UNVERIFIED, and an UNVERIFIED
+    original stays UNVERIFIED; otherwise the original's level is kept."""
+    if stub or original_level == "UNVERIFIED":
+        return "UNVERIFIED"
+    return original_level
+
+
+def identities_in_order(samples: Sequence[SampleIdentity]) -> list[dict[str, Any]]:
+    """The evidence each graded answer seals: every sample's reported ids and serving id
+    beside the hash of its score text, in reply order."""
+    return [{"reported_ids": list(s.reported_ids), "serving_id": s.serving_id,
+             "score_text_sha256": s.score_text_sha256} for s in samples]

@@ -1,0 +1,114 @@
+"""Regrade refusals (method, "Receipts are an open format"): one test per reason."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from conftest import JUDGE, case, make_receipt
+from driftproof.receipt import parse_receipt, seal_document
+from driftproof.regrade.identity import (
+    SampleIdentity,
+    aggregate_judge_ids,
+    check_reply_identity,
+    grader_setting_of,
+    identities_in_order,
+    regraded_level,
+    rubric_regrade_refusals,
+)
+
+EXTRA = {"tool_version": "driftproof 0.1.0", "isolation": {"cwd": "empty"}, "routing": {"region": None},
+         "code": "c" * 64}
+
+
+def _load(doc):
+    return parse_receipt(json.dumps(seal_document(doc)).encode())
+
+
+@pytest.fixture
+def original():
+    return _load(make_receipt([case("c1", [0.7, 0.72], [0.5, 0.55])]))
+
+
+def test_same_setting_proceeds(original):
+    s = grader_setting_of(original, extra=EXTRA)
+    assert rubric_regrade_refusals(original, s, s) == []
+    assert s.answered_as == (JUDGE["model"],)
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("model", "claude-sonnet-4-5", "grader model differs"),
+    ("service", "openai/api", "grader service differs"),
+    ("sampling", '{"temperature":0.0}', "grader sampling differs"),
+    ("instructions", "9" * 64, "grader instructions (prompt template hash) differs"),
+    ("tool_version", "driftproof 0.2.0", "grader tool version differs"),
+    ("isolation", '{"cwd":"home"}', "grader isolation differs"),
+    ("address", "https://proxy.example", "grader address its calls use differs"),
+    ("routing", '{"region":"eu"}', "grader routing settings handed to its calls differs"),
+    ("code", "d" * 64, "grader code on the grading path differs"),
+    ("answered_as", ("claude-haiku-4-5-20260101",), "grader dated model it answered as differs"),
+])
+def test_each_differing_setting_refuses(original, field, value, words):
+    s = grader_setting_of(original, extra=EXTRA)
+    reasons = rubric_regrade_refusals(original, s, replace(s, **{field: value}))
+    assert len(reasons) == 1 and reasons[0].startswith(words)
+
+
+def test_setting_recorded_on_one_side_refuses(original):
+    s = grader_setting_of(original)  # no tool version recorded in the original
+    reasons = rubric_regrade_refusals(original, s, replace(s, tool_version="driftproof 0.1.0"))
+    assert reasons == ["grader tool version is not recorded for the original, so it cannot be held to the original"]
+
+
+def test_no_judge_identity_refuses():
+    doc = make_receipt([case("c1", [0.7, 0.72], [0.5, 0.55])])
+    for c in doc["cases"]:
+        for arm in c["arms"].values():
+            for d in arm["draws"]:
+                d["score"], d["judge_samples"] = None, []
+    doc["judge"] = None
+    r = _load(doc)
+    s = grader_setting_of(r)
+    assert rubric_regrade_refusals(r, s, s) == ["the original records no judge identity"]
+
+
+def test_anonymous_replies_refuse():
+    doc = make_receipt([case("c1", [0.7, 0.72], [0.5, 0.55])])
+    doc["cases"][0]["arms"]["baseline"]["draws"][1]["judge_samples"][0]["reported_model"] = None
+    r = _load(doc)
+    s = grader_setting_of(r)
+    assert rubric_regrade_refusals(r, s, s) == ["the original holds 1 anonymous judge replies (no reported model id)"]
+
+
+def test_reply_identity_rules():
+    ok = SampleIdentity(("claude-haiku-4-5-20251001",), None, "a" * 64)
+    assert check_reply_identity("claude-haiku-4-5", ok) is None            # dated id answers for its alias
+    assert check_reply_identity("claude-haiku-4-5-20251001", ok) is None
+    anon = SampleIdentity((), None, "a" * 64)
+    assert check_reply_identity("claude-haiku-4-5", anon).startswith("anonymous judge reply")
+    assert check_reply_identity("claude-haiku-4-5", anon, stub=True) is None  # the stub exception
+    other = SampleIdentity(("claude-sonnet-4-5",), None, "a" * 64)
+    assert "not the requested judge" in check_reply_identity("claude-haiku-4-5", other)
+    mixed = SampleIdentity(("claude-haiku-4-5-20251001", "claude-sonnet-4-5"), None, "a" * 64)
+    assert "does not name the requested judge" in check_reply_identity("claude-haiku-4-5", mixed)
+    named = replace(mixed, serving_id="claude-haiku-4-5-20251001")
+    assert check_reply_identity("claude-haiku-4-5", named) is None
+    # a date-like suffix that is not a date does not pass for the alias
+    assert check_reply_identity("claude-haiku-4-5", SampleIdentity(("claude-haiku-4-5-evil",), None, "a" * 64))
+
+
+def test_aggregate_ids_unique_sorted_and_evidence_in_order():
+    a = SampleIdentity(("m-b", "m-a"), "m-b", "1" * 64)
+    b = SampleIdentity(("m-a",), None, "2" * 64)
+    assert aggregate_judge_ids([a, b]) == ["m-a", "m-b"]
+    ev = identities_in_order([a, b])
+    assert [e["score_text_sha256"] for e in ev] == ["1" * 64, "2" * 64]
+    assert ev[0]["reported_ids"] == ["m-b", "m-a"]  # reply order kept
+
+
+def test_levels():
+    assert regraded_level("TESTED", stub=True) == "UNVERIFIED"
+    assert regraded_level("UNVERIFIED", stub=False) == "UNVERIFIED"
+    assert regraded_level("TESTED", stub=False) == "TESTED"
