@@ -1,0 +1,408 @@
+"""The lift breakdown of one receipt (method, "Lift by case").
+
+Pure: a :class:`~driftproof.receipt.Receipt` in, a frozen :class:`Breakdown` out.
+No model call, no receipt edit, no new field; existing verdicts, bands and
+published numbers are not touched. The breakdown reads only the recorded draw
+scores (``draws[].score``): the spread is the sample standard deviation
+(ddof = 1, D-2) of the measured draws' scores, judge samples are not separate
+answers, and lost draws are left out of means and spreads (D-9).
+
+Readings of the method used here (where it leaves room):
+
+* *failed arm*: an arm with at least one draw and every draw lost. Its case is
+  excluded with both arms and stays listed with the reason.
+* *missing draw evidence*: an arm with no draw, or a draw with neither a score
+  nor a lost reason (its judge samples are not read in its place).
+* *incomplete*: a failed arm or missing draw evidence anywhere.
+  *narrowed*: fewer than the method's three draws per arm planned
+  (``run.generations_per_arm``) or recorded in an included arm.
+  *non-model*: no recorded model (``run.model`` null) or the ``stub`` provider.
+* The carrier test and the leave-one-out lifts compare with the D-3 tolerance
+  (1e-9), far below any reporting rounding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import statistics
+from dataclasses import dataclass
+from typing import Literal
+
+from driftproof.receipt import Receipt
+from driftproof.receipt import _bounds
+from driftproof.receipt._model import Case, CaseArm
+from driftproof.stats.band import arm_band
+from driftproof.stats.verdict import case_verdict
+from driftproof.wording import LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
+
+__all__ = ["ArmFigures", "Breakdown", "CaseLift", "MAX_DRAWS_PER_ARM", "lift_breakdown"]
+
+#: Most draws one arm may record for the breakdown to be computed ("unsupported sizes"):
+#: the lost-draw check visits at most (k_A + 1)·(k_B + 1) vertices per case (D-9).
+MAX_DRAWS_PER_ARM = 1000
+_MAX_REASONS = 5
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_ARMS = ("with_skill", "baseline")
+Label = Literal["helps", "hurts"]
+
+
+@dataclass(frozen=True)
+class ArmFigures:
+    """One arm of one case as the breakdown reads it.
+
+    Attributes:
+        mean: mean of the measured draw scores (judge scale units), or None with none.
+        spread: sample sd (ddof = 1) of the measured draw scores; None under two draws.
+        measured: draws with a score. drawn: draws recorded. lost: draws marked lost.
+        lost_reasons: the distinct recorded reasons, in draw order.
+    """
+
+    mean: float | None
+    spread: float | None
+    measured: int
+    drawn: int
+    lost: int
+    lost_reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CaseLift:
+    """One case's row of the breakdown.
+
+    Attributes:
+        lift: with-skill mean minus baseline mean (None when an arm has no measured draw).
+        included: False when a failed arm excluded the case (both arms together).
+        note: why the case is excluded, or the missing draw evidence it shows.
+        lift_without: the suite lift with this case removed (both arms), or None.
+        lift_without_reason: why ``lift_without`` is unavailable.
+        verdict: the D-6 verdict word (baseline band vs with-skill band) when labels are
+            permitted for this case, else None.
+        label: ``helps`` (upward separation) or ``hurts`` (downward), else None.
+        label_withheld: why this case may carry no comparative label, or None.
+        carrier: True when this case carries the positive measured lift.
+    """
+
+    case_id: str
+    with_skill: ArmFigures
+    baseline: ArmFigures
+    lift: float | None
+    included: bool
+    note: str | None
+    lift_without: float | None
+    lift_without_reason: str | None
+    verdict: str | None
+    label: Label | None
+    label_withheld: str | None
+    carrier: bool
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """The lift breakdown of one receipt.
+
+    Attributes:
+        available: False when the receipt cannot supply a breakdown; ``reasons`` says why
+            and ``cases`` is empty.
+        reasons: why the breakdown is unavailable (empty when available).
+        cases: one row per case, in receipt order, excluded cases included.
+        suite_lift: equal-weight mean over included cases of each case's lift, or None.
+        suite_lift_reason: why ``suite_lift`` (and every leave-one-out lift) is unavailable.
+        excluded: ids of the cases excluded for a failed arm.
+        helps / hurts: ids of the cases that separate upward / downward.
+        carriers: ids of the cases that carry the positive measured lift.
+        assertions_withheld: why the receipt carries no helps, hurts or carrier assertion.
+        carrier_withheld: why no carrier is asserted either way (None when the carrier
+            test was made; then an empty ``carriers`` means no case carries the lift).
+    """
+
+    available: bool
+    reasons: tuple[str, ...]
+    cases: tuple[CaseLift, ...]
+    suite_lift: float | None
+    suite_lift_reason: str | None
+    excluded: tuple[str, ...]
+    helps: tuple[str, ...]
+    hurts: tuple[str, ...]
+    carriers: tuple[str, ...]
+    assertions_withheld: tuple[str, ...]
+    carrier_withheld: str | None
+
+
+def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
+    """The method's lift breakdown of ``r`` ("Lift by case"; D-6, D-9).
+
+    Args:
+        r: a receipt, as read by :func:`~driftproof.receipt.read_receipt`.
+        size_bytes: the receipt file's size in bytes; when None, the size of its
+            canonical JSON is used.
+
+    Returns:
+        A :class:`Breakdown`. Never raises for a receipt it cannot break down: it
+        returns ``available=False`` with the reasons (size limit, no draw scores,
+        invalid hashes, malformed evidence, contradictory draw counts, unsupported sizes).
+    """
+    limit = _bounds.BREAKDOWN_MAX_BYTES
+    size = size_bytes if size_bytes is not None else _canonical_size(r)
+    if size > limit:
+        return _unavailable(f"the receipt is {size} bytes, over the lift breakdown's size limit of "
+                            f"{limit} bytes (BREAKDOWN_MAX_BYTES); its sheet and diff are unaffected")
+    for check in (_no_scores, _invalid_hashes, _malformed_evidence, _contradictory_counts, _unsupported_sizes):
+        problems = check(r)
+        if problems:
+            return _unavailable(*problems[:_MAX_REASONS])
+    return _compute(r)
+
+
+# ---------------------------------------------------------------- the computation
+
+
+def _compute(r: Receipt) -> Breakdown:
+    figures = [(c, _arm_figures(c.arms.with_skill), _arm_figures(c.arms.baseline)) for c in r.cases]
+    failed = {c.id: _failed_arms(c) for c in r.cases}
+    missing = {c.id: _missing_evidence(c) for c in r.cases}
+    included = [(c, w, b) for c, w, b in figures if not failed[c.id]]
+    lifts = {c.id: w.mean - b.mean for c, w, b in included if w.mean is not None and b.mean is not None}
+
+    missing_included = [f"case {c.id}: {missing[c.id]}" for c, _, _ in included if missing[c.id]]
+    if missing_included:
+        suite_reason: str | None = "missing draw evidence on an included case (" + "; ".join(missing_included[:_MAX_REASONS]) + ")"
+    elif not included:
+        suite_reason = "no case is included: every case has a failed arm"
+    else:
+        suite_reason = None
+    suite = _mean([lifts[c.id] for c, _, _ in included]) if suite_reason is None else None
+
+    withheld = _assertions_withheld(r, failed, missing, [(w, b) for _, w, b in included])
+    case_withheld = {c.id: _labels_withheld(r, c) for c in r.cases}
+    carrier_withheld = _carrier_withheld(withheld, suite_reason, included, case_withheld)
+
+    rows = []
+    for c, w, b in figures:
+        is_in = not failed[c.id]
+        without, without_reason = _lift_without(c.id, is_in, included, lifts, suite_reason)
+        verdict = label = None
+        label_withheld = _first(withheld) or (case_withheld[c.id] if is_in else "the case is excluded")
+        if label_withheld is None:
+            verdict = _verdict(r, c)
+            label = "helps" if verdict == "improved" else "hurts" if verdict == "regressed" else None
+        carrier = (carrier_withheld is None and suite is not None and suite > TOLERANCE
+                   and without is not None and without <= TOLERANCE)
+        note = _failed_note(failed[c.id]) if failed[c.id] else (f"missing draw evidence: {missing[c.id]}" if missing[c.id] else None)
+        rows.append(CaseLift(c.id, w, b, lifts.get(c.id), is_in, note, without, without_reason,
+                             verdict, label, label_withheld, carrier))
+    return Breakdown(
+        available=True, reasons=(), cases=tuple(rows), suite_lift=suite, suite_lift_reason=suite_reason,
+        excluded=tuple(c.id for c in r.cases if failed[c.id]),
+        helps=tuple(x.case_id for x in rows if x.label == "helps"),
+        hurts=tuple(x.case_id for x in rows if x.label == "hurts"),
+        carriers=tuple(x.case_id for x in rows if x.carrier),
+        assertions_withheld=withheld, carrier_withheld=carrier_withheld,
+    )
+
+
+def _arm_figures(arm: CaseArm) -> ArmFigures:
+    scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
+    reasons = tuple(dict.fromkeys(d.lost.reason for d in arm.draws if d.lost is not None))
+    return ArmFigures(
+        mean=_mean(scores) if scores else None,
+        spread=statistics.stdev(scores) if len(scores) >= 2 else None,
+        measured=len(scores), drawn=len(arm.draws), lost=sum(d.lost is not None for d in arm.draws),
+        lost_reasons=reasons,
+    )
+
+
+def _mean(values: list[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def _failed_arms(c: Case) -> tuple[str, ...]:
+    return tuple(n for n in _ARMS if getattr(c.arms, n).draws and all(d.lost is not None for d in getattr(c.arms, n).draws))
+
+
+def _failed_note(arms: tuple[str, ...]) -> str:
+    names = " and ".join(a.replace("_", "-") for a in arms)
+    return f"excluded with both arms: the {names} arm{'s' if len(arms) > 1 else ''} failed (every draw lost)"
+
+
+def _missing_evidence(c: Case) -> str | None:
+    for n in _ARMS:
+        arm = getattr(c.arms, n)
+        if not arm.draws:
+            return f"the {n.replace('_', '-')} arm records no draw"
+        for d in arm.draws:
+            if d.lost is None and d.score is None:
+                return (f"{n.replace('_', '-')} draw {d.index} has neither a score nor a lost reason "
+                        "(judge samples are not read in place of a draw score)")
+    return None
+
+
+def _lift_without(cid: str, is_in: bool, included: list[tuple[Case, ArmFigures, ArmFigures]],
+                  lifts: dict[str, float], suite_reason: str | None) -> tuple[float | None, str | None]:
+    if not is_in:
+        return None, "the case is excluded"
+    if suite_reason is not None:
+        return None, suite_reason
+    rest = [lifts[c.id] for c, _, _ in included if c.id != cid]
+    if not rest:
+        return None, "removing the only included case leaves no case"
+    return _mean(rest), None
+
+
+def _assertions_withheld(r: Receipt, failed: dict[str, tuple[str, ...]], missing: dict[str, str | None],
+                         included: list[tuple[ArmFigures, ArmFigures]]) -> tuple[str, ...]:
+    out = []
+    if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
+        out.append(f"below TESTED ({r.verification_level})")
+    if r.is_smoke:
+        out.append(f"smoke run (preset {r.run.preset})")
+    if any(failed.values()) or any(missing.values()):
+        out.append("incomplete: " + ("a failed arm" if any(failed.values()) else "missing draw evidence"))
+    planned = r.run.generations_per_arm
+    if (planned is not None and planned < MIN_DRAWS_PER_ARM) or any(
+            a.drawn < MIN_DRAWS_PER_ARM for pair in included for a in pair):
+        out.append(f"narrowed: fewer than {MIN_DRAWS_PER_ARM} draws per arm")
+    if r.run.model is None or r.run.provider == "stub":
+        out.append("non-model: " + ("no model is recorded" if r.run.model is None else "the stub provider answered"))
+    return tuple(out)
+
+
+def _labels_withheld(r: Receipt, c: Case) -> str | None:
+    """Comparative labels need the same exact recorded grader in both arms and the run,
+    and a non-null rubric hash (method, "Lift by case")."""
+    if c.rubric_sha256 is None:
+        return "no rubric hash is recorded for the case"
+    if r.judge is None:
+        return "no grader is recorded for the run"
+    for n in _ARMS:
+        for d in getattr(c.arms, n).draws:
+            if d.lost is not None:
+                continue
+            valid = [s for s in d.judge_samples if s.score is not None]
+            if not valid:
+                return f"{n.replace('_', '-')} draw {d.index} records no grader"
+            for s in valid:
+                if s.reported_model != r.judge.model or s.serving_model not in (None, r.judge.model):
+                    return (f"{n.replace('_', '-')} draw {d.index} was graded by another or an unrecorded "
+                            f"grader than the run's {r.judge.model}")
+    return None
+
+
+def _carrier_withheld(withheld: tuple[str, ...], suite_reason: str | None,
+                      included: list[tuple[Case, ArmFigures, ArmFigures]],
+                      case_withheld: dict[str, str | None]) -> str | None:
+    if withheld:
+        return withheld[0]
+    if suite_reason is not None:
+        return "the suite lift is unavailable"
+    if any(a.lost for _, w, b in included for a in (w, b)):
+        return "lost draws prevent a carrier assertion"
+    for c, _, _ in included:
+        if case_withheld[c.id]:
+            return f"case {c.id}: {case_withheld[c.id]}"
+    if len(included) < 2:
+        return "one included case: removing it leaves no lift to compare"
+    return None
+
+
+def _verdict(r: Receipt, c: Case) -> str:
+    assert r.judge is not None  # checked by _labels_withheld
+    scale = (r.judge.scale.worst, r.judge.scale.best)
+    # D-6: a = baseline band, b = with-skill band. Bands from draw scores only: legacy
+    # judge samples cannot replace draw evidence ("Lift by case").
+    a = arm_band(c.arms.baseline, "generation", scale)
+    b = arm_band(c.arms.with_skill, "generation", scale)
+    return case_verdict(a, b, case_id=c.id, scale=scale).verdict
+
+
+def _first(items: tuple[str, ...]) -> str | None:
+    return items[0] if items else None
+
+
+# ---------------------------------------------------------------- what cannot supply a breakdown
+
+
+def _unavailable(*reasons: str) -> Breakdown:
+    return Breakdown(False, tuple(reasons), (), None, "the breakdown is unavailable", (), (), (), (), (), None)
+
+
+def _canonical_size(r: Receipt) -> int:
+    from driftproof.receipt import canonical_bytes
+
+    return len(canonical_bytes(r.to_json_dict()))
+
+
+def _no_scores(r: Receipt) -> list[str]:
+    if r.is_aggregates_only:
+        return ["aggregates only: the source printed figures and no draw score"]
+    if r.judge is None:
+        return ["no judge is recorded, so no draw carries a score"]
+    return []
+
+
+def _draws(r: Receipt):  # type: ignore[no-untyped-def]
+    for i, c in enumerate(r.cases):
+        for n in _ARMS:
+            for j, d in enumerate(getattr(c.arms, n).draws):
+                yield f"/cases/{i}/arms/{n}/draws/{j}", c, n, d
+
+
+def _invalid_hashes(r: Receipt) -> list[str]:
+    out = []
+    named = [("/seal/sha256", r.seal.sha256), ("/skill/sha256", r.skill.sha256), ("/suite/sha256", r.suite.sha256)]
+    named += [(f"/cases/{i}/rubric_sha256", c.rubric_sha256) for i, c in enumerate(r.cases)]
+    for ptr, value in named:
+        if value is not None and not _HEX64.match(value):
+            out.append(f"invalid hash at {ptr}: expected 64 lowercase hex digits")
+    for ptr, _, _, d in _draws(r):
+        if d.answer_sha256 is not None and not _HEX64.match(d.answer_sha256):
+            out.append(f"invalid hash at {ptr}/answer_sha256: expected 64 lowercase hex digits")
+        elif d.answer is not None and d.answer_sha256 is not None and \
+                hashlib.sha256(d.answer.encode("utf-8")).hexdigest() != d.answer_sha256:
+            out.append(f"invalid hash at {ptr}/answer_sha256: it is not the sha256 of the recorded answer")
+        if len(out) >= _MAX_REASONS:
+            break
+    return out
+
+
+def _malformed_evidence(r: Receipt) -> list[str]:
+    assert r.judge is not None
+    worst, best = sorted((r.judge.scale.worst, r.judge.scale.best))
+    out = []
+    for ptr, _, _, d in _draws(r):
+        if d.lost is not None and d.score is not None:
+            out.append(f"malformed evidence at {ptr}: a lost draw carries a score")
+        elif d.score is not None and not (math.isfinite(d.score) and worst - TOLERANCE <= d.score <= best + TOLERANCE):
+            out.append(f"malformed evidence at {ptr}/score: expected a finite score from {worst} to {best}")
+        elif d.score is not None:
+            valid = [s.score for s in d.judge_samples if s.score is not None]
+            if valid and abs(_mean(valid) - d.score) > 1e-6:  # D-1: the draw score is their mean
+                out.append(f"malformed evidence at {ptr}/score: not the mean of the draw's valid judge samples")
+        if len(out) >= _MAX_REASONS:
+            break
+    return out
+
+
+def _contradictory_counts(r: Receipt) -> list[str]:
+    out = []
+    planned = r.run.generations_per_arm
+    for i, c in enumerate(r.cases):
+        for n in _ARMS:
+            draws = getattr(c.arms, n).draws
+            ptr = f"/cases/{i}/arms/{n}/draws"
+            if len({d.index for d in draws}) != len(draws):
+                out.append(f"contradictory draw counts at {ptr}: draw indices repeat")
+            elif planned is not None and 0 < len(draws) < planned:
+                out.append(f"contradictory draw counts at {ptr}: {len(draws)} draws recorded, "
+                           f"{planned} generated per arm (run.generations_per_arm)")
+            elif r.band_source == "legacy" and len(draws) > 1:
+                out.append(f"contradictory draw counts at {ptr}: band source legacy records one draw per arm")
+    return out
+
+
+def _unsupported_sizes(r: Receipt) -> list[str]:
+    if not r.cases:
+        return ["unsupported size: the receipt has no case"]
+    return [f"unsupported size at /cases/{i}/arms/{n}/draws: more than {MAX_DRAWS_PER_ARM} draws in one arm"
+            for i, c in enumerate(r.cases) for n in _ARMS if len(getattr(c.arms, n).draws) > MAX_DRAWS_PER_ARM]
