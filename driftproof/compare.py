@@ -1,0 +1,143 @@
+"""Two receipts compared case by case: the with-skill arms of the same case (D-6).
+
+``compare_receipts`` is pure: receipt models in, a :class:`Comparison` of plain data
+out, which the ``diff`` command and the site's comparison pages print as they are.
+A side below TESTED, a smoke run (a preset, whatever level it carries) or an
+aggregates-only import gets no verdict, and the comparison names why (method,
+"A smoke run gives no verdict", "Figures a source printed give no verdict").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from driftproof.stats import CaseVerdict, arm_band, band_source_of, case_verdict, judge_scale, verdict_refusal
+from driftproof.stats.reading import underpowered_draws
+from driftproof.stats.verdict import NO_SEPARATION, UNDERPOWERED
+from driftproof.wording import (
+    BAND_SOURCE_LEGEND,
+    BELOW_EFFECT_FLOOR,
+    IMPROVED,
+    INCONCLUSIVE,
+    NOT_ENOUGH_DRAWS,
+    NOT_LIKE_FOR_LIKE,
+    REGRESSED,
+)
+from driftproof.wording import NO_SEPARATION as NO_SEPARATION_WORDS
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
+
+__all__ = ["SUMMARY_ORDER", "Comparison", "compare_receipts", "verdict_words"]
+
+#: Verdicts in the order the summary line counts them; "below effect floor" apart from no separation.
+SUMMARY_ORDER: tuple[str, ...] = (IMPROVED, REGRESSED, BELOW_EFFECT_FLOOR, NO_SEPARATION, UNDERPOWERED,
+                                  INCONCLUSIVE)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The comparison of receipt A (earlier) with receipt B (later).
+
+    Attributes:
+        a_name, b_name: how each side is named (usually the file name).
+        refusals: one line per side that gets no verdict, naming the side and why; when any,
+            ``rows`` is empty.
+        headline: no separation detected, or the direction of each separation (method).
+        summary: counts per verdict; "below effect floor" counted apart from no separation.
+        rows: one verdict per case present in both receipts, in A's order (``a``/``b`` = A/B bands).
+        band_sources: each side's band source, ``"legacy"`` or ``"generation"``.
+        legend: one line per band source on the page, and only those.
+        not_like_for_like: the D-10 sentence when the two band sources differ, else ``None``.
+        lost_cases: ids of cases that lost draws on either side (D-9).
+        regressed: a case regressed (the CI exit status).
+        unmatched: ids of cases present in one receipt only, with the side that has them.
+        underpowered_sentence: "Not enough draws …" when no case separated and one is
+            underpowered, else ``None``.
+        underpowered_reason: the draws per arm that would have been needed, or why none.
+        draws_needed: the largest finite draws per arm over the underpowered cases (D-5).
+    """
+
+    a_name: str
+    b_name: str
+    refusals: tuple[str, ...]
+    headline: str
+    summary: str
+    rows: tuple[CaseVerdict, ...]
+    band_sources: tuple[str | None, str | None]
+    legend: tuple[str, ...]
+    not_like_for_like: str | None
+    lost_cases: tuple[str, ...]
+    regressed: bool
+    unmatched: tuple[str, ...] = ()
+    underpowered_sentence: str | None = None
+    underpowered_reason: str | None = None
+    draws_needed: int | None = None
+
+
+def verdict_words(verdict: str) -> str:
+    """The words a page shows for a verdict (D-10): "no separation" reads in full."""
+    return NO_SEPARATION_WORDS if verdict == NO_SEPARATION else verdict
+
+
+def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str = "B") -> Comparison:
+    """Compare the with-skill arm of each case of ``a`` (earlier) with ``b`` (later) (D-6, D-9).
+
+    Lost draws are bounded by the union of the two judge scales. Never raises for
+    receipts that loaded; a side that gets no verdict becomes a refusal line.
+    """
+    sources = (_source(a), _source(b))
+    legend = tuple(BAND_SOURCE_LEGEND[s] for s in dict.fromkeys(sources) if s is not None)
+    differ = NOT_LIKE_FOR_LIKE if None not in sources and sources[0] != sources[1] else None
+    refusals = tuple(f"{name}: {why}" for name, r in ((a_name, a), (b_name, b))
+                     if (why := verdict_refusal(r)) is not None)
+    if refusals:
+        return Comparison(a_name, b_name, refusals, "no verdict: " + "; ".join(refusals), "no verdict",
+                          (), sources, legend, differ, (), False)
+    scale = _scale(a, b)
+    b_cases = {c.id: c for c in b.cases}
+    a_ids = {c.id for c in a.cases}
+    rows = tuple(
+        case_verdict(arm_band(c.arms.with_skill, sources[0]), arm_band(b_cases[c.id].arms.with_skill, sources[1]),
+                     case_id=c.id, scale=scale, a_label=a_name, b_label=b_name)
+        for c in a.cases if c.id in b_cases)
+    unmatched = tuple([f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_cases]
+                      + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids])
+    lost = tuple(v.case_id for v in rows if v.a.lost or v.b.lost)
+    sentence = reason = needed = None
+    if not any(v.verdict in (IMPROVED, REGRESSED) for v in rows):
+        weak = [v for v in rows if v.verdict == UNDERPOWERED]
+        if weak:
+            sentence = NOT_ENOUGH_DRAWS
+            needed, reason = underpowered_draws(weak)
+    return Comparison(a_name, b_name, (), _headline(rows), _summary(rows), rows, sources, legend, differ,
+                      lost, any(v.verdict == REGRESSED for v in rows), unmatched, sentence, reason, needed)
+
+
+def _source(r: Receipt) -> str | None:
+    return None if r.is_aggregates_only else band_source_of(r)
+
+
+def _scale(a: Receipt, b: Receipt) -> tuple[float, float] | None:
+    scales = [s for s in (judge_scale(a), judge_scale(b)) if s is not None]
+    if not scales:
+        return None
+    return min(min(s) for s in scales), max(max(s) for s in scales)
+
+
+def _headline(rows: tuple[CaseVerdict, ...]) -> str:
+    parts = []
+    for verdict in (REGRESSED, IMPROVED):
+        ids = [v.case_id for v in rows if v.verdict == verdict]
+        if ids:
+            noun = "case" if len(ids) == 1 else "cases"
+            parts.append(f"{len(ids)} {noun} {verdict} ({', '.join(ids)})")
+    return "; ".join(parts) if parts else NO_SEPARATION_WORDS
+
+
+def _summary(rows: tuple[CaseVerdict, ...]) -> str:
+    counts = Counter(v.verdict for v in rows)
+    noun = "case" if len(rows) == 1 else "cases"
+    return f"{len(rows)} {noun}: " + ", ".join(f"{counts[k]} {verdict_words(k)}" for k in SUMMARY_ORDER)

@@ -1,0 +1,38 @@
+"""The statistical core: bands, the verdict rule, underpowered, lost draws, the
+receipt-wide band, lift (method, "The drift verdict rule"; D-1 to D-10, D-14).
+
+Pure functions of plain data or the loaded receipt model, returning frozen
+dataclasses; no file, network or clock access. One module per concept:
+``band``, ``verdict``, ``underpowered``, ``lost_draws``, ``receipt_band``,
+``reading``, ``lift``.
+"""
+
+from driftproof.stats.band import Band, arm_band, band_of_scores
+from driftproof.stats.lift import suite_lift, value_per_1k
+from driftproof.stats.reading import Reading, band_source_of, case_bands, judge_scale, receipt_reading, verdict_refusal
+from driftproof.stats.receipt_band import ReceiptBand, receipt_band, receipt_band_of
+from driftproof.stats.underpowered import draws_needed, resolution, se_diff
+from driftproof.stats.verdict import VERDICTS, CaseVerdict, case_verdict
+
+__all__ = [
+    "VERDICTS",
+    "Band",
+    "CaseVerdict",
+    "Reading",
+    "ReceiptBand",
+    "arm_band",
+    "band_of_scores",
+    "band_source_of",
+    "case_bands",
+    "case_verdict",
+    "draws_needed",
+    "judge_scale",
+    "receipt_band",
+    "receipt_band_of",
+    "receipt_reading",
+    "resolution",
+    "se_diff",
+    "suite_lift",
+    "value_per_1k",
+    "verdict_refusal",
+]

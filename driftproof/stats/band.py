@@ -1,0 +1,155 @@
+"""The band of one arm of one case: mean ± one sample standard deviation (D-2).
+
+A band is a descriptive spread with no coverage probability (method, "Band
+separation"). Its source is either ``generation`` (several draws; the band is the
+spread of the per-draw scores) or ``legacy`` (one generation judged several times;
+the band is the spread of that draw's judge samples). Lost draws are left out of
+the mean and the spread and counted apart (D-9).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:  # the core takes the loaded model; it never reads files
+    from driftproof.receipt import CaseArm
+
+__all__ = ["Band", "BandSource", "arm_band", "band_of_scores"]
+
+BandSource = Literal["generation", "legacy"]
+
+#: Reason recorded for a draw that carries no score and no ``lost`` record (D-1).
+NO_VALID_SAMPLE = "no valid judge sample"
+
+
+@dataclass(frozen=True)
+class Band:
+    """Mean ± one sample sd (ddof = 1) of an arm's measured scores (D-2).
+
+    Attributes:
+        mean: mean of the measured scores, on the judge scale; ``None`` when nothing was measured.
+        sd: sample standard deviation (ddof = 1); ``None`` with fewer than two measured scores.
+        n: measured scores (draws for ``generation``, valid judge samples for ``legacy``).
+        drawn: draws made, measured and lost together.
+        lost: lost draws, left out of ``mean`` and ``sd`` (D-9).
+        lost_reasons: the recorded reason of each lost draw, in draw order.
+        source: ``"generation"`` or ``"legacy"`` (method, "Where a band comes from").
+        generation_sd: the arm's recorded spread across draws (``generation.sd``), when any;
+            read only by the receipt-wide band (D-8).
+    """
+
+    mean: float | None
+    sd: float | None
+    n: int
+    drawn: int
+    lost: int
+    lost_reasons: tuple[str, ...]
+    source: BandSource
+    generation_sd: float | None = None
+
+    @property
+    def low(self) -> float | None:
+        """Lower edge ``mean − sd``; ``None`` when the band has no spread."""
+        if self.mean is None or self.sd is None:
+            return None
+        return self.mean - self.sd
+
+    @property
+    def high(self) -> float | None:
+        """Upper edge ``mean + sd``; ``None`` when the band has no spread."""
+        if self.mean is None or self.sd is None:
+            return None
+        return self.mean + self.sd
+
+
+def band_of_scores(scores: Sequence[float | None], *, source: BandSource = "generation",
+                   lost_reasons: Sequence[str] | None = None,
+                   generation_sd: float | None = None) -> Band:
+    """The band of a list of per-draw scores; ``None`` marks a lost draw (D-2, D-9).
+
+    Args:
+        scores: per-draw scores on the judge scale, in draw order; ``None`` = lost.
+        source: the band source to record.
+        lost_reasons: one reason per lost draw; defaults to ``"lost"`` for each.
+        generation_sd: recorded spread across draws, kept for D-8.
+
+    Returns:
+        A :class:`Band`; ``mean`` is ``None`` with no measured score and ``sd`` is ``None``
+        with fewer than two (one measured draw gives no spread, D-2).
+
+    Raises:
+        ValueError: a score is not finite, or ``lost_reasons`` does not match the lost count.
+    """
+    measured = [float(s) for s in scores if s is not None]
+    lost = len(scores) - len(measured)
+    if any(not math.isfinite(s) for s in measured):
+        raise ValueError("every measured score must be a finite number")
+    reasons = tuple(lost_reasons) if lost_reasons is not None else ("lost",) * lost
+    if len(reasons) != lost:
+        raise ValueError(f"{lost} lost draws but {len(reasons)} reasons")
+    mean, sd = mean_sd(measured)
+    return Band(mean=mean, sd=sd, n=len(measured), drawn=len(scores), lost=lost,
+                lost_reasons=reasons, source=source, generation_sd=generation_sd)
+
+
+def arm_band(case_arm: CaseArm, band_source: BandSource,
+             scale: tuple[float, float] | None = None) -> Band:
+    """The band of one arm of one case, from the receipt model.
+
+    ``generation``: the per-draw scores (D-1); a draw marked lost, or with no valid
+    judge sample, is left out and counted as lost with its reason (D-9).
+    ``legacy``: the valid judge samples of the arm's one draw (method, "Every report
+    published before Report 007 …"); ``n`` counts judge samples, ``drawn`` the draw.
+
+    Args:
+        case_arm: a :class:`driftproof.receipt.CaseArm`.
+        band_source: ``"generation"`` or ``"legacy"``.
+        scale: the judge scale ``(worst, best)``; accepted for the shared contract, the
+            band itself does not depend on it (lost draws use it in ``case_verdict``).
+    """
+    del scale  # the band is the measured scores only; D-9 completions live in case_verdict
+    gen_sd = case_arm.generation.sd if case_arm.generation is not None else None
+    if band_source == "legacy":
+        samples: list[float] = []
+        reasons: list[str] = []
+        for d in case_arm.draws:
+            if d.lost is not None:
+                reasons.append(d.lost.reason)
+                continue
+            valid = [s.score for s in d.judge_samples if s.score is not None]
+            if not valid and d.score is not None:
+                valid = [d.score]  # a legacy draw stored with its mean only
+            if not valid:
+                reasons.append(NO_VALID_SAMPLE)
+            samples.extend(valid)
+        mean, sd = mean_sd(samples)
+        return Band(mean=mean, sd=sd, n=len(samples), drawn=len(case_arm.draws),
+                    lost=len(reasons), lost_reasons=tuple(reasons), source="legacy",
+                    generation_sd=gen_sd)
+    scores: list[float | None] = []
+    reasons = []
+    for d in case_arm.draws:
+        if d.lost is not None or d.score is None:
+            scores.append(None)
+            reasons.append(d.lost.reason if d.lost is not None else NO_VALID_SAMPLE)
+        else:
+            scores.append(d.score)
+    return band_of_scores(scores, source="generation", lost_reasons=reasons, generation_sd=gen_sd)
+
+
+def mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
+    """Mean and sample sd (ddof = 1) of ``values``; ``None`` where undefined (D-2).
+
+    Uses ``math.fsum`` and a two-pass sum of squared deviations for accuracy.
+    """
+    n = len(values)
+    if n == 0:
+        return None, None
+    mean = math.fsum(values) / n
+    if n == 1:
+        return mean, None
+    ss = math.fsum((v - mean) ** 2 for v in values)
+    return mean, math.sqrt(ss / (n - 1))

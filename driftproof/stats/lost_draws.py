@@ -1,0 +1,120 @@
+"""Lost draws in a comparison: the exact vertex check (D-9).
+
+A lost draw is left out of means and spreads. A case that separated on its
+measured draws keeps its verdict only if it separates the same way — same
+direction, and on the same side of the effect floor — for every completion of
+its lost draws with values anywhere between the judge scale's worst and best
+score. Otherwise it reads inconclusive.
+
+Why the vertices suffice: Δ is linear in the lost values and each sd is a
+norm of centred values, so ``|Δ| − sd_A − sd_B`` (for a fixed sign of Δ) is
+concave; its superlevel set, like the floor's half-spaces, is convex, and a
+convex set holds the whole box of completions exactly when it holds every corner.
+Within one arm the lost draws are exchangeable, so a corner is fixed by how many
+of each arm's lost draws sit at the worst score: ``(k_A+1)·(k_B+1)`` checks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator
+
+from driftproof.stats._rule import separation_verdict
+from driftproof.stats.band import Band
+
+__all__ = ["completions", "keeps_verdict", "lost_detail", "mean_move"]
+
+
+def _combine(n: int, mean: float, m2: float, k: int, value: float) -> tuple[int, float, float]:
+    """Add ``k`` copies of ``value`` to a group with count, mean and sum of squared deviations
+    (Chan et al.'s pairwise update)."""
+    if k == 0:
+        return n, mean, m2
+    if n == 0:
+        return k, value, 0.0
+    total = n + k
+    d = value - mean
+    return total, mean + d * k / total, m2 + d * d * n * k / total
+
+
+def _completed(band: Band, at_worst: int, worst: float, best: float) -> tuple[int, float, float]:
+    """Count, mean and sd of ``band`` with ``at_worst`` lost draws at ``worst`` and the rest at ``best``."""
+    mean = band.mean if band.mean is not None else 0.0
+    sd = band.sd if band.sd is not None else 0.0
+    m2 = sd * sd * (band.n - 1) if band.n > 1 else 0.0
+    n, mean, m2 = _combine(band.n, mean, m2, at_worst, worst)
+    n, mean, m2 = _combine(n, mean, m2, band.lost - at_worst, best)
+    return n, mean, math.sqrt(m2 / (n - 1)) if n > 1 else 0.0
+
+
+def completions(a: Band, b: Band, scale: tuple[float, float]) -> Iterator[tuple[float, float]]:
+    """``(Δ, sd_A + sd_B)`` at each corner of the lost draws' box, ``(k_A+1)·(k_B+1)`` in all (D-9)."""
+    worst, best = scale
+    for ja in range(a.lost + 1):
+        _, ma, sa = _completed(a, ja, worst, best)
+        for jb in range(b.lost + 1):
+            _, mb, sb = _completed(b, jb, worst, best)
+            yield mb - ma, sa + sb
+
+
+def keeps_verdict(a: Band, b: Band, scale: tuple[float, float] | None) -> bool:
+    """True when the measured separation verdict holds at every completion of the lost draws (D-9).
+
+    Args:
+        a, b: the two bands, each with ``n ≥ 2`` measured draws (``mean`` and ``sd`` set).
+        scale: the judge scale ``(worst, best)``; ``None`` (not recorded) bounds nothing,
+            so a case with lost draws cannot keep its verdict.
+
+    Raises:
+        ValueError: a band has no spread (fewer than two measured draws).
+    """
+    if a.mean is None or b.mean is None or a.sd is None or b.sd is None:
+        raise ValueError("the vertex check needs two measured draws in each arm")
+    if a.lost == 0 and b.lost == 0:
+        return True
+    if scale is None:
+        return False
+    lo, hi = min(scale), max(scale)
+    delta = b.mean - a.mean
+    measured = (separation_verdict(delta, a.sd + b.sd), delta > 0)
+    for d, s in completions(a, b, (lo, hi)):
+        if (separation_verdict(d, s), d > 0) != measured:
+            return False
+    return True
+
+
+def mean_move(band: Band, scale: tuple[float, float]) -> float:
+    """The most the arm's mean could move at any score its lost draws could have had (D-8, D-9).
+
+    ``k/(n+k) · max(mean − worst, best − mean)`` for ``n`` measured and ``k`` lost draws;
+    0 with no lost draw.
+
+    Raises:
+        ValueError: the arm has lost draws but no measured one (its mean is unknown).
+    """
+    if band.lost == 0:
+        return 0.0
+    if band.mean is None:
+        raise ValueError("an arm with no measured draw has no mean to move")
+    worst, best = min(scale), max(scale)
+    return band.lost / (band.n + band.lost) * max(band.mean - worst, best - band.mean)
+
+
+def lost_detail(a: Band, b: Band, a_label: str = "A", b_label: str = "B") -> str | None:
+    """Each side's lost and drawn counts with the recorded reasons, or ``None`` when nothing was lost.
+
+    Example: ``"A: 0 of 3 draws lost; B: 1 of 3 draws lost (timeout after 2 retries)"``.
+    """
+    if a.lost == 0 and b.lost == 0:
+        return None
+    return f"{_side(a, a_label)}; {_side(b, b_label)}"
+
+
+def _side(band: Band, label: str) -> str:
+    text = f"{label}: {band.lost} of {band.drawn} draws lost"
+    if not band.lost_reasons:
+        return text
+    counts = Counter(band.lost_reasons)
+    reasons = ", ".join(r if c == 1 else f"{r} ×{c}" for r, c in counts.items())
+    return f"{text} ({reasons})"

@@ -1,0 +1,152 @@
+"""Reading one receipt: refusals, helps and hurts, UNDERPOWERED (D-6, D-7, D-8).
+
+Inside one receipt each case compares its with-skill arm against its baseline arm
+(D-6): upward separation helps, downward hurts. The receipt reads ``regressed``
+when any case hurts, ``passing`` when one helps and none hurts, else
+``UNDERPOWERED`` (an underpowered case, or a receipt-wide band at the floor) or
+``no separation detected`` (D-7). A receipt below TESTED, a smoke run (a preset,
+whatever level it carries), an aggregates-only import or one with no judge or no
+scores gets no verdict at all, with the reason named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from driftproof.stats.band import Band, BandSource, arm_band
+from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
+from driftproof.stats.verdict import NO_SEPARATION, UNDERPOWERED, CaseVerdict, case_verdict
+from driftproof.wording import IMPROVED, LEVELS, NO_DRAW_COUNT_REACHES, NOT_ENOUGH_DRAWS, REGRESSED, SMOKE_RUN
+from driftproof.wording import NO_SEPARATION as NO_SEPARATION_WORDS
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
+
+__all__ = ["STATUSES", "Reading", "band_source_of", "case_bands", "judge_scale", "receipt_reading",
+           "verdict_refusal"]
+
+#: The statuses a single receipt can read (D-7).
+STATUSES: tuple[str, ...] = ("passing", "regressed", "UNDERPOWERED", "no separation detected", "no verdict")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one receipt reads (D-7).
+
+    Attributes:
+        status: one of :data:`STATUSES`.
+        sentence: the fixed sentence shown with the status (D-10): for UNDERPOWERED
+            "Not enough draws …" or "More cases, not more draws, …"; for no separation
+            "no separation detected at this sample size"; for a smoke run "Smoke run, no
+            verdict"; for passing or regressed the cases that help or hurt.
+        reason: why, in plain words (the refusal, the draw count, what makes a band wide).
+        draws_needed: draws per arm that would have been needed, spreads held (D-5);
+            ``None`` when not applicable or when no draw count reaches the floor.
+        helps, hurts: ids of the cases that separated upward or downward (D-6).
+        cases: each case's verdict, baseline as ``a`` and with skill as ``b``.
+        receipt_band: the receipt-wide band when it was asked (D-8), else ``None``.
+    """
+
+    status: str
+    sentence: str
+    reason: str
+    draws_needed: int | None
+    helps: tuple[str, ...]
+    hurts: tuple[str, ...]
+    cases: tuple[CaseVerdict, ...]
+    receipt_band: ReceiptBand | None
+
+
+def verdict_refusal(r: Receipt) -> str | None:
+    """Why ``r`` gets no verdict, or ``None`` when it may get one (D-7, D-15; method, "A smoke run …").
+
+    Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
+    a level below TESTED; no judge; no case with a measured score in both arms.
+    """
+    if r.is_aggregates_only:
+        return ("aggregates only: the source printed figures with no per-run score, "
+                "so there is no band, lift or verdict")
+    if r.is_smoke:
+        return (f"{SMOKE_RUN}: the receipt names the preset {r.run.preset!r}, which counts as "
+                f"below TESTED whatever level it carries ({r.verification_level})")
+    if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
+        return f"verification level {r.verification_level} is below TESTED"
+    if r.judge is None:
+        return "no judge is recorded, so no score can be banded"
+    if not any(w.mean is not None and b.mean is not None for _, w, b in case_bands(r)):
+        return "no case has a measured score in both arms"
+    return None
+
+
+def band_source_of(r: Receipt) -> BandSource:
+    """The receipt's band source: as recorded, else inferred (method, "Where a band comes from").
+
+    A receipt that records none reads ``legacy`` when every arm of every case holds at most
+    one draw (one generation, judged several times), else ``generation``.
+    """
+    if r.band_source is not None:
+        return r.band_source
+    arms = [a for c in r.cases for a in (c.arms.with_skill, c.arms.baseline)]
+    return "legacy" if arms and all(len(a.draws) <= 1 for a in arms) else "generation"
+
+
+def judge_scale(r: Receipt) -> tuple[float, float] | None:
+    """The judge scale ``(worst, best)``, or ``None`` when no judge is recorded."""
+    if r.judge is None:
+        return None
+    return (r.judge.scale.worst, r.judge.scale.best)
+
+
+def case_bands(r: Receipt, band_source: BandSource | None = None) -> list[tuple[str, Band, Band]]:
+    """``(case id, with-skill band, baseline band)`` for each case, in receipt order."""
+    src = band_source or band_source_of(r)
+    return [(c.id, arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)) for c in r.cases]
+
+
+def receipt_reading(r: Receipt) -> Reading:
+    """Read one receipt (D-6, D-7, D-8; lost draws as in D-9, bounded by its judge scale)."""
+    refusal = verdict_refusal(r)
+    if refusal is not None:
+        sentence = SMOKE_RUN if r.is_smoke and not r.is_aggregates_only else "no verdict"
+        return Reading("no verdict", sentence, refusal, None, (), (), (), None)
+    scale = judge_scale(r)
+    bands = case_bands(r)
+    verdicts = tuple(case_verdict(base, with_, case_id=cid, scale=scale, a_label="baseline",
+                                  b_label="with skill") for cid, with_, base in bands)
+    helps = tuple(v.case_id for v in verdicts if v.verdict == IMPROVED)
+    hurts = tuple(v.case_id for v in verdicts if v.verdict == REGRESSED)
+    if hurts:
+        return Reading(REGRESSED, "hurts: " + ", ".join(hurts), "a case separated downward under the rule",
+                       None, helps, hurts, verdicts, None)
+    if helps:
+        return Reading("passing", "helps: " + ", ".join(helps), "a case separated upward and none downward",
+                       None, helps, hurts, verdicts, None)
+    weak = [v for v in verdicts if v.verdict == UNDERPOWERED]
+    if weak:
+        needed, reason = underpowered_draws(weak)
+        return Reading("UNDERPOWERED", NOT_ENOUGH_DRAWS, reason, needed, (), (), verdicts, None)
+    band = None
+    if sum(v.verdict == NO_SEPARATION for v in verdicts) >= 2:
+        band = receipt_band_of([(w, b) for _, w, b in bands], scale)
+        if band is not None and band.underpowered:
+            return Reading("UNDERPOWERED", band.sentence or NOT_ENOUGH_DRAWS, band.reason, None, (), (), verdicts, band)
+    return Reading("no separation detected", NO_SEPARATION_WORDS, "no case separated under the rule",
+                   None, (), (), verdicts, band)
+
+
+def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
+    """The draws per arm the underpowered cases would have needed, and the words for it (D-5).
+
+    The largest finite count over the cases; ``None`` with "no draw count reaches the floor"
+    when any case's spreads alone reach it, or when a case has a single draw and no count
+    can be worked out.
+    """
+    if any(v.no_draw_count for v in weak):
+        ids = ", ".join(v.case_id for v in weak if v.no_draw_count)
+        return None, f"{NO_DRAW_COUNT_REACHES} ({ids}): the spreads alone reach it"
+    single = [v.case_id for v in weak if v.draws_needed is None]
+    if single:
+        return None, f"an arm has a single measured draw ({', '.join(single)}): no draw count can be worked out"
+    n = max(v.draws_needed for v in weak if v.draws_needed is not None)
+    return n, f"{n} draws per arm would have been needed with the spreads held"

@@ -1,0 +1,193 @@
+"""Output-token savings of a skill arm against a reference arm (Report 001; D-16).
+
+Signature the site renders a ``token_savings`` report section with::
+
+    token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]
+
+One :class:`ArmSavings` per receipt, in the order given: the receipt's skill arm
+against its control arm (``vs_control``, the honest delta: the skill on top of
+a plain "be terse" instruction) and against its baseline arm (``vs_baseline``).
+
+Arithmetic is caveman's own (``evals/measure.py``, read at caveman commit
+2144a12, the same as the version that measured the 2b10489 snapshot):
+
+- per case (prompt): saving = 1 − skill_tokens ÷ reference_tokens;
+- across cases: ``statistics.median``, ``statistics.mean``, ``min``, ``max`` and
+  ``statistics.stdev`` (the sample standard deviation, n − 1);
+- totals: the sums of the two arms' output tokens;
+- the reference arms' own line: 1 − Σcontrol ÷ Σbaseline (a ratio of totals).
+
+Two departures, both for inputs this snapshot does not have, both because a
+degenerate input gets no number here (STYLE-EXAMPLES 14, D-13): a case whose
+reference answer has 0 tokens gets no saving and is listed in ``undefined``
+(caveman counts it as 0.0), and one case gives no stdev (caveman prints 0).
+
+Savings are fractions (0.25 = 25 % fewer tokens); negative means the skill's
+answer was longer. Token counts are whatever the receipt's draws carry
+(``tokens.output``; for caveman imports, OpenAI's o200k_base, not Claude's
+tokenizer). Pure: no file, network or clock access.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from driftproof.receipt import Receipt
+
+__all__ = ["ArmSavings", "Savings", "percent", "savings", "token_savings"]
+
+Reference = Literal["control", "baseline"]
+
+
+@dataclass(frozen=True)
+class Savings:
+    """Savings of the skill arm against one reference arm, across cases.
+
+    Attributes:
+        reference: ``"control"`` or ``"baseline"``.
+        reference_label: the source's name for the reference arm (e.g. ``__terse__``), if recorded.
+        per_case: (case id, saving or None) in case order; None where the reference had 0 tokens.
+        n: cases with a saving (the figures below are over these).
+        undefined: ids of cases whose reference answer had 0 tokens (no saving).
+        median, mean, min, max: of the per-case savings (fractions).
+        stdev: sample standard deviation (``statistics.stdev``); None when n < 2.
+        skill_tokens: total output tokens of the skill arm over all cases.
+        reference_tokens: total output tokens of the reference arm over all cases.
+    """
+
+    reference: Reference
+    reference_label: str | None
+    per_case: tuple[tuple[str, float | None], ...]
+    n: int
+    undefined: tuple[str, ...]
+    median: float | None
+    mean: float | None
+    min: float | None
+    max: float | None
+    stdev: float | None
+    skill_tokens: int
+    reference_tokens: int
+
+
+@dataclass(frozen=True)
+class ArmSavings:
+    """One skill arm's output-token savings (one receipt).
+
+    Attributes:
+        skill: the skill's name (``skill.name``).
+        arm_label: the source's name for the skill arm (e.g. ``caveman``), if recorded.
+        counted_by: who counted the tokens (``o200k_base``, ``provider`` or ``source``).
+        vs_control: against the control arm (the honest delta); None when the receipt has none.
+        vs_baseline: against the baseline arm.
+        control_vs_baseline: 1 − Σcontrol ÷ Σbaseline, what the terse instruction alone saves
+            (a ratio of totals, as caveman prints it); None without a control arm or when
+            the baseline total is 0.
+        baseline_tokens: total baseline output tokens.
+        control_tokens: total control output tokens; None without a control arm.
+    """
+
+    skill: str
+    arm_label: str | None
+    counted_by: str
+    vs_control: Savings | None
+    vs_baseline: Savings
+    control_vs_baseline: float | None
+    baseline_tokens: int
+    control_tokens: int | None
+
+
+def savings(case_ids: Sequence[str], skill_tokens: Sequence[int], reference_tokens: Sequence[int],
+            *, reference: Reference, reference_label: str | None = None) -> Savings:
+    """Per-case savings 1 − skill ÷ reference and their summary (caveman's measure.py).
+
+    Args:
+        case_ids: one id per case.
+        skill_tokens: the skill arm's output tokens per case (non-negative).
+        reference_tokens: the reference arm's output tokens per case (non-negative).
+        reference: which arm the reference is.
+        reference_label: its name in the source.
+
+    Raises:
+        ValueError: the three sequences differ in length, are empty, or hold a negative count.
+    """
+    if not (len(case_ids) == len(skill_tokens) == len(reference_tokens)) or not case_ids:
+        raise ValueError("savings need one skill and one reference count per case, and at least one case")
+    if any(t < 0 for t in (*skill_tokens, *reference_tokens)):
+        raise ValueError("token counts must be non-negative")
+    per_case = tuple((cid, 1 - s / r if r else None)
+                     for cid, s, r in zip(case_ids, skill_tokens, reference_tokens))
+    values = [v for _, v in per_case if v is not None]
+    return Savings(
+        reference=reference, reference_label=reference_label, per_case=per_case, n=len(values),
+        undefined=tuple(cid for cid, v in per_case if v is None),
+        median=statistics.median(values) if values else None,
+        mean=statistics.mean(values) if values else None,
+        min=min(values) if values else None, max=max(values) if values else None,
+        stdev=statistics.stdev(values) if len(values) > 1 else None,
+        skill_tokens=sum(skill_tokens), reference_tokens=sum(reference_tokens),
+    )
+
+
+def token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]:
+    """Each receipt's skill arm against its control and baseline arms.
+
+    Every case must hold exactly one draw per arm with ``tokens.output`` counted by
+    the same counter (as caveman's imports do: one call per prompt × arm).
+
+    Raises:
+        ValueError: a receipt has no cases, an arm of a case does not have exactly one
+            draw with an output token count, or the counts come from different counters;
+            the message names the skill, the case and the arm.
+    """
+    out = []
+    for r in receipts:
+        if not r.cases:
+            raise ValueError(f"{r.skill.name}: the receipt has no cases")
+        has_control = r.arms.control is not None
+        names = ("with_skill", "baseline", "control") if has_control else ("with_skill", "baseline")
+        counts: dict[str, list[int]] = {n: [] for n in names}
+        counters: set[str] = set()
+        for case in r.cases:
+            for name in names:
+                arm = getattr(case.arms, name)
+                draws = arm.draws if arm is not None else []
+                tokens = draws[0].tokens if len(draws) == 1 else None
+                if tokens is None or tokens.output is None:
+                    raise ValueError(f"{r.skill.name}: case {case.id}, arm {name}: expected one draw "
+                                     "with an output token count")
+                counts[name].append(tokens.output)
+                counters.add(tokens.counted_by)
+        if len(counters) != 1:
+            raise ValueError(f"{r.skill.name}: token counts come from different counters {sorted(counters)}")
+        ids = [c.id for c in r.cases]
+        control = (savings(ids, counts["with_skill"], counts["control"], reference="control",
+                           reference_label=r.arms.control.label) if r.arms.control is not None else None)
+        base_total = sum(counts["baseline"])
+        control_total = sum(counts["control"]) if has_control else None
+        out.append(ArmSavings(
+            skill=r.skill.name, arm_label=r.arms.with_skill.label, counted_by=counters.pop(),
+            vs_control=control,
+            vs_baseline=savings(ids, counts["with_skill"], counts["baseline"], reference="baseline",
+                                reference_label=r.arms.baseline.label),
+            control_vs_baseline=(1 - control_total / base_total
+                                 if control_total is not None and base_total else None),
+            baseline_tokens=base_total, control_tokens=control_total,
+        ))
+    return out
+
+
+def percent(x: float | None, *, signed: bool = True) -> str:
+    """A saving as caveman prints it: ``+25%``, ``−12%`` (U+2212 minus), whole percents.
+
+    With ``signed=False`` (caveman's stdev column) the sign is left out: ``27%``.
+    ``None`` prints as ``n/a``.
+    """
+    if x is None:
+        return "n/a"
+    if not signed:
+        return f"{x * 100:.0f}%"
+    sign = "\u2212" if x < 0 else "+"
+    return f"{sign}{abs(x) * 100:.0f}%"

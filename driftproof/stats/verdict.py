@@ -1,0 +1,115 @@
+"""The per-case verdict: band separation, then the effect floor (method, R-1 to R-6; D-3 to D-5, D-9).
+
+Order (D-4): an arm with fewer than two measured draws is underpowered (D-2, D-5);
+bands apart and ``|Δ| ≥ 0.05`` → improved or regressed; bands apart and
+``|Δ| < 0.05`` → below effect floor; bands touching or overlapping → asked whether
+the case could have been separated: underpowered when its resolution reaches the
+floor (D-5), else no separation. A separated case with lost draws keeps its verdict
+only if every completion of them keeps it, else inconclusive (D-9).
+
+The underpowered test qualifies only cases the rule did not separate: a clear,
+floor-sized separation with wide spreads (example C2) stays regressed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from driftproof.stats import lost_draws, underpowered
+from driftproof.stats._rule import separation_verdict
+from driftproof.stats.band import Band
+from driftproof.wording import INCONCLUSIVE
+
+__all__ = ["VERDICTS", "CaseVerdict", "case_verdict"]
+
+NO_SEPARATION = "no separation"
+UNDERPOWERED = "underpowered"
+
+#: Every verdict a case can carry. Shown words: ``wording.NO_SEPARATION`` for "no separation" (D-10).
+VERDICTS: tuple[str, ...] = ("improved", "regressed", "below effect floor", NO_SEPARATION,
+                             UNDERPOWERED, INCONCLUSIVE)
+
+
+@dataclass(frozen=True)
+class CaseVerdict:
+    """The verdict of one case between two bands (``a`` earlier or baseline, ``b`` later or with skill).
+
+    Attributes:
+        case_id: the case's id.
+        verdict: one of :data:`VERDICTS`.
+        a, b: the two bands compared.
+        delta: ``b.mean − a.mean`` on the judge scale; ``None`` when a side measured nothing.
+        separated: the bands are apart on the measured draws (``|Δ| > sd_A + sd_B``, D-3).
+        resolution: ``sd_A + sd_B + 2·SE_diff`` (D-5); ``None`` when a side has no spread.
+        underpowered: the verdict is "underpowered".
+        draws_needed: equal draws per arm that would bring the resolution under the floor,
+            spreads held (D-5); ``None`` when no count does or a side has no spread.
+        no_draw_count: ``sd_A + sd_B`` alone reaches the floor, so no draw count does (D-5).
+        lost_detail: each side's lost and drawn counts with the recorded reasons (D-9);
+            ``None`` when no draw was lost.
+    """
+
+    case_id: str
+    verdict: str
+    a: Band
+    b: Band
+    delta: float | None
+    separated: bool
+    resolution: float | None
+    underpowered: bool
+    draws_needed: int | None
+    no_draw_count: bool
+    lost_detail: str | None
+
+    @property
+    def sum_sd(self) -> float | None:
+        """``sd_A + sd_B``; ``None`` when a side has no spread."""
+        if self.a.sd is None or self.b.sd is None:
+            return None
+        return self.a.sd + self.b.sd
+
+    @property
+    def se_diff(self) -> float | None:
+        """Unpaired ``sqrt(sd_A²/n_A + sd_B²/n_B)`` (D-5); ``None`` when a side has no spread."""
+        if self.a.sd is None or self.b.sd is None:
+            return None
+        return underpowered.se_diff(self.a.sd, self.a.n, self.b.sd, self.b.n)
+
+    @property
+    def power_metric(self) -> float | None:
+        """Alias of :attr:`resolution`, the name the worked examples use."""
+        return self.resolution
+
+
+def case_verdict(a: Band, b: Band, *, case_id: str = "",
+                 scale: tuple[float, float] | None = (0.0, 1.0),
+                 a_label: str = "A", b_label: str = "B") -> CaseVerdict:
+    """Apply the verdict rule to one case (D-3, D-4, D-5, D-9).
+
+    Args:
+        a: the earlier receipt's band (in a diff) or the baseline arm's (inside one receipt, D-6).
+        b: the later receipt's band, or the with-skill arm's.
+        case_id: the case's id, carried into the result.
+        scale: the judge scale ``(worst, best)`` bounding lost draws (D-9); ``None`` when
+            not recorded, in which case a separated case with lost draws reads inconclusive.
+        a_label, b_label: how ``lost_detail`` names each side.
+
+    Returns:
+        A :class:`CaseVerdict`. Never raises for bands built by :mod:`driftproof.stats.band`.
+    """
+    detail = lost_draws.lost_detail(a, b, a_label, b_label)
+    delta = b.mean - a.mean if a.mean is not None and b.mean is not None else None
+    if a.sd is None or b.sd is None or delta is None:
+        # One measured draw gives no spread: the arm is underpowered, no draw count computable (D-2, D-5).
+        return CaseVerdict(case_id, UNDERPOWERED, a, b, delta, False, None, True, None, False, detail)
+    sum_sd = a.sd + b.sd
+    res = underpowered.resolution(a.sd, a.n, b.sd, b.n)
+    needed, none_reaches = underpowered.draws_needed(a.sd, b.sd)
+    called = separation_verdict(delta, sum_sd)
+    if called is not None:
+        if not lost_draws.keeps_verdict(a, b, scale):
+            called = INCONCLUSIVE
+        return CaseVerdict(case_id, called, a, b, delta, True, res, False, needed, none_reaches, detail)
+    if underpowered.reaches_floor(res):
+        return CaseVerdict(case_id, UNDERPOWERED, a, b, delta, False, res, True, needed, none_reaches, detail)
+    return CaseVerdict(case_id, NO_SEPARATION, a, b, delta, False, res, False, needed, none_reaches, detail)
