@@ -1,0 +1,134 @@
+"""Importers: neighbouring tools' result files converted into receipts (D-15).
+
+Every importer is a function registered here under the source tool's name::
+
+    @register("caveman")
+    def import_caveman(source: Path, **options) -> list[Imported]: ...
+
+It reads ``source`` (and whatever its options name), checks it fails closed
+(:class:`~driftproof.errors.ImportError_` naming file, JSON pointer and what was
+expected) and returns one :class:`Imported` per receipt, unsealed, without
+writing anything. :func:`write_imported` then checks every document against the
+current receipt schema and writes them all, or none.
+
+Public API::
+
+    IMPORTERS: dict[str, Importer]     name -> importer function
+    register(name)                     decorator adding a function to IMPORTERS
+    get_importer(name) -> Importer     lookup with a clear error for an unknown name
+    Imported(filename, document)       one receipt to write
+    write_imported(items, out_dir) -> list[Path]
+
+Adding an importer: create ``driftproof/importers/<tool>.py`` with a function
+decorated ``@register("<tool>")`` and add its module name to ``_BUILTIN`` below
+(the registry imports the built-in modules on first lookup).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from driftproof.errors import ImportError_, ReceiptError
+from driftproof.receipt import parse_receipt, seal_document, write_receipt
+
+__all__ = ["IMPORTERS", "Imported", "Importer", "get_importer", "register", "write_imported"]
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One receipt an importer produced.
+
+    Attributes:
+        filename: the receipt's file name (no directory), e.g. ``caveman-2b10489-caveman.json``.
+        document: the unsealed receipt document at the current schema version.
+    """
+
+    filename: str
+    document: dict[str, Any]
+
+
+Importer = Callable[..., list[Imported]]
+
+#: name -> importer function. Filled by :func:`register`.
+IMPORTERS: dict[str, Importer] = {}
+
+#: modules under ``driftproof.importers`` imported on first lookup, so their
+#: ``@register`` decorators run. One line per built-in importer.
+_BUILTIN: tuple[str, ...] = ("caveman",)
+
+_FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")
+
+
+def register(name: str) -> Callable[[Importer], Importer]:
+    """Decorator: register ``fn`` as the importer for source tool ``name``.
+
+    Raises:
+        ValueError: ``name`` is already registered to another function.
+    """
+
+    def deco(fn: Importer) -> Importer:
+        if IMPORTERS.get(name, fn) is not fn:
+            raise ValueError(f"importer {name!r} is already registered")
+        IMPORTERS[name] = fn
+        return fn
+
+    return deco
+
+
+def _load_builtins() -> None:
+    for module in _BUILTIN:
+        importlib.import_module(f"driftproof.importers.{module}")
+
+
+def get_importer(name: str) -> Importer:
+    """The importer registered as ``name``.
+
+    Raises:
+        KeyError: no importer has that name (the message lists the known names).
+    """
+    _load_builtins()
+    try:
+        return IMPORTERS[name]
+    except KeyError:
+        raise KeyError(f"no importer named {name!r}; known: {', '.join(sorted(IMPORTERS))}") from None
+
+
+def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = "<import>") -> list[Path]:
+    """Seal and write every imported receipt into ``out_dir``, or write none.
+
+    Each document is sealed and checked in memory against the current receipt
+    schema, its seal and the model (:func:`~driftproof.receipt.parse_receipt`)
+    before any file is written; each file is then written atomically.
+
+    Args:
+        items: what an importer returned.
+        out_dir: the receipts directory (created when missing).
+        source: the source file's name, used in messages.
+
+    Returns:
+        The paths written, in the order of ``items``.
+
+    Raises:
+        ImportError_: a file name is unsafe or repeated, or a document is not a valid
+            receipt (an importer bug), with the receipt's pointer; nothing was written.
+    """
+    out = Path(out_dir)
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        if not _FILENAME.match(item.filename) or item.filename in seen:
+            raise ImportError_.at(source, "", f"receipt file name {item.filename!r} is unsafe or repeated")
+        seen.add(item.filename)
+        data = json.dumps(seal_document(item.document), sort_keys=True, ensure_ascii=False,
+                          allow_nan=False).encode("utf-8")
+        try:
+            parse_receipt(data, item.filename)
+        except ReceiptError as exc:
+            raise ImportError_(f"{source}: converted receipt {item.filename} is invalid",
+                               list(exc.problems)) from None
+    return [write_receipt(item.document, out / item.filename) for item in items]
