@@ -1,0 +1,81 @@
+"""``driftproof badge RECEIPT``: the receipt's badge as shields.io endpoint JSON, SVG and details.
+
+Usage::
+
+    driftproof badge receipts/x.json --out badges/        # badges/x.json, x.details.json, x.svg
+    driftproof badge receipts/x.json --json b.json --svg b.svg [--details d.json]
+    driftproof badge receipts/x.json --github-output      # also append outputs to $GITHUB_OUTPUT
+
+Prints the badge message on stdout. Exit status: 0 when the files were written, whatever the
+reading (the badge reports; the Action's decision is what fails a job); 2 when the receipt is
+unreadable, invalid or its seal does not match (one line per problem on stderr) or the options
+are wrong; nothing is written then. D-7; method "A smoke run gives no verdict".
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+from driftproof.badge import json_bytes, badge_reading, badge_svg, details_json, endpoint_json, workflow_outputs
+from driftproof.action import append_github_output
+from driftproof.receipt import read_receipt
+
+
+def _write_all(files: dict[Path, bytes]) -> None:
+    """Write every file through a temporary sibling and a rename, after all content exists."""
+    for path, data in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+@click.command()
+@click.argument("receipt", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Directory for <name>.json, <name>.details.json and <name>.svg.")
+@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="Path of the shields.io endpoint JSON.")
+@click.option("--svg", "svg_path", type=click.Path(path_type=Path, dir_okay=False), help="Path of the SVG.")
+@click.option("--details", "details_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="Path of the details JSON (lift kept with its sign as context).")
+@click.option("--github-output", is_flag=True,
+              help="Append reading, message, color, lift (n/a for a smoke run) to $GITHUB_OUTPUT.")
+def badge(receipt: Path, out_dir: Path | None, json_path: Path | None, svg_path: Path | None,
+          details_path: Path | None, github_output: bool) -> None:
+    """Write the badge of RECEIPT: passing, regressed, UNDERPOWERED, no separation detected,
+    or no verdict (a smoke run reads "Smoke run, no verdict")."""
+    if out_dir is None and json_path is None and svg_path is None and details_path is None and not github_output:
+        raise click.UsageError("give --out DIR, or at least one of --json/--svg/--details/--github-output")
+    gh_path: Path | None = None
+    if github_output:
+        env = os.environ.get("GITHUB_OUTPUT")
+        if not env:
+            raise click.UsageError("--github-output needs the GITHUB_OUTPUT environment variable")
+        gh_path = Path(env)
+    r = read_receipt(receipt)
+    name = receipt.name.removesuffix(".json")
+    files: dict[Path, bytes] = {}
+    if out_dir is not None:
+        json_path = json_path or out_dir / f"{name}.json"
+        svg_path = svg_path or out_dir / f"{name}.svg"
+        details_path = details_path or out_dir / f"{name}.details.json"
+    if json_path is not None:
+        files[json_path] = json_bytes(endpoint_json(r))
+    if details_path is not None:
+        files[details_path] = json_bytes(details_json(r, name))
+    if svg_path is not None:
+        files[svg_path] = badge_svg(r).encode("utf-8")
+    _write_all(files)
+    if gh_path is not None:
+        append_github_output(gh_path, workflow_outputs(r))
+    click.echo(badge_reading(r).message)
