@@ -1,0 +1,393 @@
+"""The receipt sheet: one page model of one receipt, for ``driftproof view`` and the site.
+
+:func:`sheet` turns a :class:`~driftproof.receipt.Receipt` into plain data whose every
+value is a string ready to print (STYLE-EXAMPLES 19: templates and printers only
+display; every number comes from :mod:`driftproof.stats`). It shows what produced
+the receipt, each case's with-skill and baseline bands (D-2), the lift, checks as a
+separate column (method, "Deterministic post-checks"), lost draws with reasons (D-9),
+the receipt's reading (D-7), the lift raw and per 1,000 skill tokens (D-14), the
+control arm's delta when there is one (D-16), the grader's cost apart from every
+figure about the skill (method, "What grading cost"), the lift breakdown (method,
+"Lift by case") and, labelled apart, context beyond the method.
+
+Numbers on the judge scale are printed with three decimals; unknown stays unknown
+("not recorded", D-13).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from driftproof.receipt import Receipt
+from driftproof.stats import arm_band, band_source_of, receipt_reading, suite_lift, value_per_1k
+from driftproof.stats.band import Band
+from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
+from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
+from driftproof.wording import BAND_SOURCE_LEGEND, NO_SEPARATION
+
+__all__ = ["BREAKDOWN_NOTE", "BreakdownRow", "BreakdownView", "CaseRow", "ContextView", "Fact", "LostDraw", "Sheet",
+           "anchor_for", "breakdown_view", "fmt", "sheet"]
+
+UNKNOWN = "not recorded"
+#: The method's words on what the breakdown claims ("Lift by case").
+BREAKDOWN_NOTE = ("It describes the recorded scores at this sample size. It predicts neither future answers "
+                  "nor a causal mechanism.")
+_VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
+_ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A labelled value of the sheet."""
+
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    """One case of the sheet: bands as ``mean ± sd (n = …)`` strings, lift signed (three decimals).
+
+    ``numbers`` holds the raw band figures (with mean, with sd, baseline mean, baseline sd;
+    None when unknown) for charts, which draw what the strings say.
+    """
+
+    case_id: str
+    anchor: str
+    with_skill: str
+    baseline: str
+    control: str | None
+    lift: str
+    verdict: str
+    checks: str
+    lost: str
+    numbers: tuple[float | None, float | None, float | None, float | None]
+
+
+@dataclass(frozen=True)
+class LostDraw:
+    """One lost draw: which case, arm and draw, and the reason the receipt records."""
+
+    case_id: str
+    arm: str
+    index: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BreakdownRow:
+    """One case of the lift breakdown, every figure formatted."""
+
+    case_id: str
+    anchor: str
+    with_skill: str
+    baseline: str
+    lift: str
+    counts: str
+    lift_without: str
+    label: str
+    note: str
+
+
+@dataclass(frozen=True)
+class BreakdownView:
+    """The lift breakdown as printed: summary lines, then one row per case."""
+
+    available: bool
+    summary: tuple[str, ...]
+    rows: tuple[BreakdownRow, ...]
+    note: str
+
+
+@dataclass(frozen=True)
+class ContextView:
+    """Context beyond the method, labelled so: the paired interval and the spread split."""
+
+    label: str
+    interval: str
+    splits: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The page model of one receipt (plain data; every value a printable string).
+
+    Attributes:
+        title: heading. path: the file as given, or None.
+        provenance: what produced the receipt (model … band source, seal).
+        legend: the band-source legend line for this receipt's source.
+        reading: status, sentence and reason of the receipt's reading (D-7).
+        lift, lift_per_1k: suite lift and value per 1,000 skill tokens (D-14), or "n/a".
+        control_delta: with-skill minus control mean over cases (D-16), or None without a control arm.
+        judge_cost: the grader's cost, apart from every figure about the skill.
+        cases, lost_draws, breakdown, context: as their types say.
+    """
+
+    title: str
+    path: str | None
+    provenance: tuple[Fact, ...]
+    legend: str
+    reading: tuple[Fact, ...]
+    lift: str
+    lift_per_1k: str
+    control_delta: str | None
+    judge_cost: tuple[Fact, ...]
+    cases: tuple[CaseRow, ...]
+    lost_draws: tuple[LostDraw, ...]
+    breakdown: BreakdownView
+    context: ContextView
+
+
+def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
+    """Fixed-point text of ``x``, or ``–`` when unknown (D-13). ``-0.000`` prints as ``0.000``."""
+    if x is None or not math.isfinite(x):
+        return "–"
+    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+    return f"{0:.{digits}f}" if re.fullmatch(r"[+-]?0(\.0*)?", text) else text
+
+
+def anchor_for(case_id: str) -> str:
+    """The element id of a case row, ``case-<id>`` with unsafe characters as ``-``."""
+    return "case-" + (re.sub(r"[^A-Za-z0-9_.-]+", "-", case_id).strip("-") or "x")
+
+
+def sheet(r: Receipt, *, path: str | Path | None = None) -> Sheet:
+    """The sheet of receipt ``r`` (issue 6; D-6, D-7, D-9, D-14, D-16).
+
+    Args:
+        r: a receipt read by :func:`~driftproof.receipt.read_receipt`.
+        path: the receipt file; its size decides the breakdown's size limit
+            (``BREAKDOWN_MAX_BYTES``); without it the canonical JSON size is used.
+
+    Raises:
+        OSError: ``path`` is given and cannot be read (stat).
+    """
+    size = Path(path).stat().st_size if path is not None else None
+    reading = receipt_reading(r)
+    lift = suite_lift(r)
+    per_1k = value_per_1k(lift, r.skill.tokens)
+    context = "" if reading.status != "no verdict" else " (context only: the receipt has no verdict)"
+    tokens = f"{r.skill.tokens:,} skill tokens" if r.skill.tokens is not None else "skill tokens not recorded"
+    b = lift_breakdown(r, size_bytes=size)
+    return Sheet(
+        title=f"{r.skill.name} on {r.run.model or 'an unrecorded model'}",
+        path=str(path) if path is not None else None,
+        provenance=_provenance(r),
+        legend=BAND_SOURCE_LEGEND[band_source_of(r)],
+        reading=_reading(reading),
+        lift=(fmt(lift, signed=True) + context) if lift is not None else "n/a",
+        lift_per_1k=(f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
+                     if per_1k is not None else f"n/a ({tokens})"),
+        control_delta=_control_delta(r),
+        judge_cost=_judge_cost(r),
+        cases=_cases(r, {v.case_id: v.verdict for v in reading.cases}),
+        lost_draws=tuple(LostDraw(c.id, _ARM_WORDS[n], str(d.index), d.lost.reason)
+                         for c in r.cases for n in _arms(r) for d in getattr(c.arms, n).draws if d.lost is not None),
+        breakdown=breakdown_view(b),
+        context=_context(r, b),
+    )
+
+
+def breakdown_view(b: Breakdown) -> BreakdownView:
+    """Format a :class:`~driftproof.stats.breakdown.Breakdown` (method, "Lift by case")."""
+    if not b.available:
+        return BreakdownView(False, tuple(f"Lift breakdown unavailable: {x}" for x in b.reasons), (), BREAKDOWN_NOTE)
+    n = sum(c.included for c in b.cases)
+    lines = [f"Measured lift, equal weight per case over {n} included case{'s' if n != 1 else ''}: "
+             + (fmt(b.suite_lift, signed=True) if b.suite_lift is not None else f"unavailable: {b.suite_lift_reason}")]
+    if b.excluded:
+        lines.append("Excluded with both arms (failed arm): " + ", ".join(b.excluded))
+    if b.assertions_withheld:
+        lines.append("No helps, hurts or carrier assertion: " + "; ".join(b.assertions_withheld))
+    else:
+        lines.append("Helps (separates upward): " + (", ".join(b.helps) or "none"))
+        lines.append("Hurts (separates downward): " + (", ".join(b.hurts) or "none"))
+        lines.append(_carrier_line(b))
+    rows = tuple(BreakdownRow(
+        case_id=c.case_id, anchor=anchor_for(c.case_id),
+        with_skill=_mean_spread(c.with_skill.mean, c.with_skill.spread),
+        baseline=_mean_spread(c.baseline.mean, c.baseline.spread),
+        lift=fmt(c.lift, signed=True),
+        counts=" · ".join(f"{a.measured}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)),
+        lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
+        label=_label(c), note=_note(c, b)) for c in b.cases)
+    return BreakdownView(True, tuple(lines), rows, BREAKDOWN_NOTE)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _carrier_line(b: Breakdown) -> str:
+    if b.carrier_withheld is not None:
+        return f"No carrier assertion: {b.carrier_withheld}"
+    if b.carriers:
+        parts = [f"{c.case_id} (removing it leaves {fmt(c.lift_without, signed=True)})" for c in b.cases if c.carrier]
+        return "Carries the positive measured lift: " + ", ".join(parts)
+    if b.suite_lift is not None and b.suite_lift > 0:
+        return "No single case carries the positive measured lift: removing any one leaves a positive lift"
+    return "The measured lift is not positive: no case carries a positive lift"
+
+
+def _label(c: CaseLift) -> str:
+    if c.label is not None:
+        return c.label
+    if c.verdict is not None:
+        return _VERDICT_WORDS.get(c.verdict, c.verdict)
+    return "no label"
+
+
+def _note(c: CaseLift, b: Breakdown) -> str:
+    if c.note is not None:
+        return c.note
+    if c.label_withheld is not None and not b.assertions_withheld:
+        return f"no label: {c.label_withheld}"
+    return ""
+
+
+def _mean_spread(mean: float | None, spread: float | None) -> str:
+    if mean is None:
+        return "–"
+    return f"{fmt(mean)} ± {fmt(spread)}" if spread is not None else f"{fmt(mean)} (no spread)"
+
+
+def band_text(b: Band) -> str:
+    """``mean ± sd (n = k)``, ``mean (n = 1)`` with no spread, ``–`` when nothing was measured."""
+    if b.mean is None:
+        return "–"
+    lost = f", {b.lost} lost" if b.lost else ""
+    return (f"{fmt(b.mean)} ± {fmt(b.sd)} (n = {b.n}{lost})" if b.sd is not None
+            else f"{fmt(b.mean)} (n = {b.n}{lost})")
+
+
+def _arms(r: Receipt) -> tuple[str, ...]:
+    return ("with_skill", "baseline", "control") if r.arms.control is not None else ("with_skill", "baseline")
+
+
+def _cases(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
+    src = band_source_of(r)
+    rows = []
+    for c in r.cases:
+        w, base = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
+        ctl = arm_band(c.arms.control, src) if c.arms.control is not None else None
+        lift = w.mean - base.mean if w.mean is not None and base.mean is not None else None
+        verdict = verdicts.get(c.id)
+        rows.append(CaseRow(
+            case_id=c.id, anchor=anchor_for(c.id), with_skill=band_text(w), baseline=band_text(base),
+            control=band_text(ctl) if ctl is not None else None, lift=fmt(lift, signed=True),
+            verdict=_VERDICT_WORDS.get(verdict, verdict) if verdict is not None else "no verdict",
+            checks=_checks(r, c), lost=_lost(r, c), numbers=(w.mean, w.sd, base.mean, base.sd)))
+    return tuple(rows)
+
+
+def _checks(r: Receipt, c: object) -> str:
+    parts = []
+    for n in _arms(r):
+        results = [k.pass_ for d in getattr(c.arms, n).draws for k in d.checks]  # type: ignore[attr-defined]
+        if results:
+            parts.append(f"{_ARM_WORDS[n]} {sum(results)}/{len(results)} passed")
+    return " · ".join(parts) or "none"
+
+
+def _lost(r: Receipt, c: object) -> str:
+    parts = []
+    for n in _arms(r):
+        draws = getattr(c.arms, n).draws  # type: ignore[attr-defined]
+        lost = [d.lost.reason for d in draws if d.lost is not None]
+        if lost:
+            parts.append(f"{_ARM_WORDS[n]} {len(lost)} of {len(draws)} lost ({'; '.join(dict.fromkeys(lost))})")
+    return " · ".join(parts) or "none"
+
+
+def _control_delta(r: Receipt) -> str | None:
+    if r.arms.control is None or r.is_aggregates_only:
+        return None
+    src = band_source_of(r)
+    deltas = []
+    for c in r.cases:
+        if c.arms.control is None:
+            continue
+        w, ctl = arm_band(c.arms.with_skill, src), arm_band(c.arms.control, src)
+        if w.mean is not None and ctl.mean is not None:
+            deltas.append(w.mean - ctl.mean)
+    if not deltas:
+        return "n/a"
+    return (f"{fmt(math.fsum(deltas) / len(deltas), signed=True)} (with skill minus control, "
+            f"equal weight over {len(deltas)} case{'s' if len(deltas) != 1 else ''})")
+
+
+def _reading(reading: object) -> tuple[Fact, ...]:
+    rd = reading
+    facts = [Fact("reading", rd.status), Fact("sentence", rd.sentence), Fact("why", rd.reason)]  # type: ignore[attr-defined]
+    if rd.draws_needed is not None:  # type: ignore[attr-defined]
+        facts.append(Fact("draws per arm needed", str(rd.draws_needed)))  # type: ignore[attr-defined]
+    return tuple(facts)
+
+
+def _provenance(r: Receipt) -> tuple[Fact, ...]:
+    run = r.run
+    judge = UNKNOWN if r.judge is None else (
+        f"{r.judge.model} ({r.judge.provider or UNKNOWN}, {r.judge.surface or UNKNOWN}); "
+        f"template sha256 {r.judge.template_sha256 or UNKNOWN}")
+    facts = [
+        Fact("model", run.model or UNKNOWN), Fact("provider", run.provider or UNKNOWN),
+        Fact("surface", run.surface or UNKNOWN),
+        Fact("harness", f"{run.harness.name} {run.harness.version or '(version ' + UNKNOWN + ')'}" if run.harness else UNKNOWN),
+        Fact("capture mode", run.capture or UNKNOWN), Fact("preset", run.preset or "none"),
+        Fact("judge", judge), Fact("skill", r.skill.name), Fact("skill sha256", r.skill.sha256 or UNKNOWN),
+        Fact("suite sha256", r.suite.sha256 or UNKNOWN),
+        Fact("verification level", r.verification_level + (" (smoke run: counts as below TESTED)" if r.is_smoke else "")),
+        Fact("band source", r.band_source or f"{UNKNOWN} (read as {band_source_of(r)})"),
+        Fact("draws per arm", str(run.generations_per_arm) if run.generations_per_arm is not None else UNKNOWN),
+        Fact("judge samples per draw", str(run.judge_samples_per_generation)
+             if run.judge_samples_per_generation is not None else UNKNOWN),
+        Fact("schema version", r.schema_version),
+    ]
+    if r.provenance is not None:
+        facts.append(Fact("imported from", f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
+                          + f", document sha256 {r.provenance.document_sha256}"))
+        if r.provenance.unrecorded:
+            facts.append(Fact("unrecorded", ", ".join(r.provenance.unrecorded)))
+    facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
+    return tuple(facts)
+
+
+def _judge_cost(r: Receipt) -> tuple[Fact, ...]:
+    oh = r.economics.judge_overhead
+    if oh is None:
+        return (Fact("grading cost", UNKNOWN),)
+    return (
+        Fact("grader tokens", f"{oh.input_tokens:,} input, {oh.output_tokens:,} output"),
+        Fact("grader cost", f"${oh.usd:.4f} (a floor: usage the grader's answered samples reported)"
+             if oh.usd is not None else f"USD {UNKNOWN}"),
+        Fact("draws counted", f"{oh.judged_draws_counted:,} counted, {oh.judged_draws_missing_usage:,} without usage"),
+    )
+
+
+def _context(r: Receipt, b: Breakdown) -> ContextView:
+    iv = lift_interval(b) if b.available else None
+    if iv is None:
+        interval = "unavailable: the lift breakdown is unavailable"
+    elif iv.reason is not None:
+        interval = f"unavailable: {iv.reason}"
+    else:
+        interval = (f"suite lift {fmt(iv.lift, signed=True)}, paired standard error {fmt(iv.se)} over {iv.cases} cases; "
+                    f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
+                    f"(t = {fmt(iv.t)}, df = {iv.df})")
+    splits = []
+    for s in (spread_split(r) if b.available else ()):
+        label = f"{s.case_id}, {_ARM_WORDS[s.arm]}"
+        if s.reason is not None:
+            splits.append(Fact(label, f"unavailable: {s.reason}"))
+            continue
+        share = s.judge_share
+        text = f"variance {fmt(s.total, 5)}: judge samples {fmt(s.judge_part, 5)}, draw to draw {fmt(s.draw_part, 5)}"
+        if share is not None:
+            text += f" ({fmt(100 * share, 0)}% judge, {fmt(100 * (1 - share), 0)}% draw)"
+        splits.append(Fact(label, text))
+    reasons = {f.value for f in splits}
+    if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
+        splits = [Fact("spread split, every case and arm", splits[0].value)]
+    return ContextView(CONTEXT_LABEL, interval, tuple(splits))
