@@ -23,6 +23,8 @@ __all__ = ["SUBCOMMANDS", "caveman", "import_group"]
 #: subcommand name -> "module:attribute" of its click command.
 SUBCOMMANDS: dict[str, str] = {
     "caveman": "driftproof.cli.import_:caveman",
+    "skill-creator": "driftproof.cli.import_formats:skill_creator",
+    "nvidia": "driftproof.cli.import_formats:nvidia",
 }
 
 

@@ -1,0 +1,221 @@
+"""Helpers shared by the non-caveman importers (skill-creator, NVIDIA, promptfoo, Inspect, summary-json).
+
+Everything here is about reading a source file faithfully: hashing it, naming
+the place of a problem (file + RFC 6901 JSON pointer + what was expected), and
+turning a source's labels into receipt identifiers without inventing values.
+Unknowns stay ``None`` and are listed in ``provenance.unrecorded`` (D-13).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from driftproof.errors import ImportError_
+
+__all__ = [
+    "CASE_ID", "MAX_SOURCE_BYTES", "Where", "case_id_for", "file_sha256", "git_blob_sha1",
+    "manifest_sha256", "provenance_doc", "read_json", "unrecorded_judge",
+]
+
+#: Largest source file an importer reads (bytes), checked before reading.
+MAX_SOURCE_BYTES = 64 * 1024 * 1024
+#: The receipt schema's case id pattern.
+CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+def _pointer(parts: tuple[Any, ...]) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+class Where:
+    """A place in a source document: the file and a JSON pointer, built up step by step.
+
+    ``Where(file) / "runs" / 0`` is ``file: /runs/0``; :meth:`fail` raises the
+    :class:`~driftproof.errors.ImportError_` for that place.
+    """
+
+    __slots__ = ("file", "parts")
+
+    def __init__(self, file: str | Path, parts: tuple[Any, ...] = ()) -> None:
+        self.file = str(file)
+        self.parts = parts
+
+    def __truediv__(self, key: Any) -> "Where":
+        return Where(self.file, self.parts + (key,))
+
+    @property
+    def pointer(self) -> str:
+        """The RFC 6901 pointer of this place."""
+        return _pointer(self.parts)
+
+    def fail(self, message: str) -> ImportError_:
+        """The error for this place (raise it)."""
+        return ImportError_.at(self.file, self.pointer, message)
+
+    # -- typed reads: each fails naming the place and the expectation -------------
+    def get(self, obj: Any, key: str, kind: type | tuple[type, ...], *, required: bool = True,
+            nullable: bool = False) -> Any:
+        """``obj[key]`` checked to be of ``kind`` (``bool`` is never an int here)."""
+        here = self / key
+        if not isinstance(obj, dict):
+            raise self.fail(f"expected an object, found {_kind(obj)}")
+        if key not in obj:
+            if required:
+                raise here.fail(f"expected member {key!r} ({_names(kind)}), found none")
+            return None
+        value = obj[key]
+        if value is None:
+            if nullable or not required:
+                return None
+            raise here.fail(f"expected {_names(kind)}, found null")
+        if not _is(value, kind):
+            raise here.fail(f"expected {_names(kind)}, found {_kind(value)}")
+        return value
+
+
+def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool):
+        return bool in kinds
+    if float in kinds and isinstance(value, int):
+        return True
+    return isinstance(value, kinds)
+
+
+def _names(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    words = {dict: "an object", list: "an array", str: "a string", int: "an integer",
+             float: "a number", bool: "true or false"}
+    return " or ".join(words.get(k, k.__name__) for k in kinds)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:40] + "…"
+        return f"the string {json.dumps(text)}"
+    return {dict: "an object", list: "an array"}.get(type(value), type(value).__name__)
+
+
+def read_bytes(path: Path) -> bytes:
+    """A source file's bytes, refusing a missing or oversized file before reading it."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+    if size > MAX_SOURCE_BYTES:
+        raise ImportError_.at(path, "", f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+
+
+def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False) -> Any:
+    """Parse JSON source bytes; ``allow_nan`` tolerates NaN/Infinity (Inspect logs)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportError_.at(file, "", f"expected UTF-8 JSON, found an invalid byte at offset {exc.start}") from None
+
+    def bad_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not valid JSON here")
+
+    try:
+        if allow_nan:
+            return json.loads(text)
+        return json.loads(text, parse_constant=bad_constant)
+    except json.JSONDecodeError as exc:
+        raise ImportError_.at(file, "", f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:
+        raise ImportError_.at(file, "", f"expected JSON: {exc}") from None
+
+
+def read_json(path: Path, *, allow_nan: bool = False) -> tuple[Any, bytes]:
+    """Read and parse one JSON source file; returns (data, raw bytes)."""
+    data = read_bytes(path)
+    return parse_json_bytes(data, path, allow_nan=allow_nan), data
+
+
+def file_sha256(data: bytes) -> str:
+    """Lowercase hex sha256 of ``data`` (a converted document's hash)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def git_blob_sha1(data: bytes) -> str:
+    """The git blob id of ``data``, as ``git hash-object`` computes it: sha1 of
+    ``b"blob <size>\\0" + data`` (method, "Figures a source printed give no verdict")."""
+    return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
+
+
+def manifest_sha256(entries: list[tuple[str, str]]) -> str:
+    """sha256 of a multi-file source: over the UTF-8 lines ``"<label>\\t<sha256>\\n"``,
+    in the order given (documented on the interop page)."""
+    text = "".join(f"{label}\t{digest}\n" for label, digest in entries)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def case_id_for(label: str, *, content: str | None = None) -> str:
+    """A receipt case id for a source's case label.
+
+    The label is kept as it is when it already fits the receipt's pattern
+    (``^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$``); otherwise it is slugged and given
+    the first 10 hex digits of the sha256 of ``content`` (or of the label), so two
+    different labels never share an id.
+    """
+    if CASE_ID.match(label):
+        return label
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-._")[:100]
+    digest = hashlib.sha256((content if content is not None else label).encode("utf-8")).hexdigest()[:10]
+    return f"{slug}-{digest}" if slug else f"case-{digest}"
+
+
+def unrecorded_judge(tool: str, grader: str) -> dict[str, Any]:
+    """A judge object for a source that scored with a grader whose model it did not record.
+
+    The receipt schema needs a judge beside any score; the model string is the
+    marker ``unrecorded:<tool>/<grader>``, never a model id, and the caller lists
+    ``judge.model`` in ``provenance.unrecorded`` (D-13). Scale 0..1, step unknown.
+    """
+    return {"model": f"unrecorded:{tool}/{grader}"[:200], "provider": None, "surface": None, "service": None,
+            "sampling": None, "template_sha256": None, "scale": {"worst": 0.0, "best": 1.0, "step": None},
+            "price": None}
+
+
+def provenance_doc(tool: str, tool_version: str | None, document: str, document_sha256: str,
+                   unrecorded: list[str]) -> dict[str, Any]:
+    """``provenance`` of an imported receipt: tool, version, document, its sha256, unrecorded things."""
+    seen: list[str] = []
+    for item in unrecorded:
+        item = item[:200]
+        if item not in seen:
+            seen.append(item)
+    return {"tool": tool, "tool_version": tool_version, "document": document[:4096],
+            "document_sha256": document_sha256, "unrecorded": seen[:200]}
+
+
+def unit_score(value: Any, where: Where) -> float:
+    """A finite number in 0..1 (the receipt's score range), or fail naming the place."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise where.fail(f"expected a score between 0 and 1, found {_kind(value)}")
+    v = float(value)
+    if not math.isfinite(v) or v < 0.0 or v > 1.0:
+        raise where.fail(f"expected a score between 0 and 1, found {value!r}")
+    return v
+
+
+def safe_filename(*parts: str) -> str:
+    """A receipt file name from parts: characters outside ``[A-Za-z0-9._-]`` become ``-``."""
+    stem = "-".join(re.sub(r"[^A-Za-z0-9._-]+", "-", p).strip("-.") for p in parts if p)
+    stem = re.sub(r"-{2,}", "-", stem)[:190] or "import"
+    return f"{stem}.json"

@@ -1,0 +1,344 @@
+"""NVIDIA skill benchmark cards (``BENCHMARK.md``) and catalogue (``benchmarks.json``) → aggregates-only receipts.
+
+These sources print aggregates only: one score and one uplift per dimension and
+agent, no per-run score (method, "Figures a source printed give no verdict";
+D-15). Each receipt therefore carries:
+
+- ``source_figures``: the figures exactly as printed (each cell's text, and its
+  numbers with the unit the source gave, or no unit when it gave none), the
+  repository, the commit, and each file read with its path and git blob sha1;
+- ``uncertainty_unavailable: "aggregates_only"``;
+- no case rows (the source names no case, only counts), no judge, no score:
+  so no band, no lift and no verdict. No baseline is worked out from a score and
+  an uplift; a baseline appears only where the card printed one (``65% → 97%``).
+
+Cell grammars accepted (INTEROP-NOTES.md §1, ``aggregate_benchmarks.py``):
+``92% (+12%)``, ``86% (-0%)``, ``97%``; ``65% → 97% (+33 points)``, ``(±0 points)``,
+``(+8.8 pp)``; a score followed by a note (``81.3% — baseline ran, but …``); a
+cell with no figure (``Not available``). Tables under ``## Results``,
+``## Results at a Glance`` or ``## Evaluation Results`` keyed on ``Dimension`` or
+``Measure``; summary bullets of both card generations.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from driftproof.importers import Imported, register
+from driftproof.importers._common import (
+    Where, file_sha256, git_blob_sha1, provenance_doc, read_bytes, read_json, safe_filename,
+)
+from driftproof.errors import ImportError_
+from driftproof.receipt import receipt_doc
+
+__all__ = ["import_nvidia", "nvidia_importer", "parse_card", "parse_cell"]
+
+_NUM = r"\d+(?:\.\d+)?"
+_CELL_V2 = re.compile(rf"^(?P<base>{_NUM})\s*%\s*(?:→|->)\s*(?P<score>{_NUM})\s*%\s*(?:\((?P<up>[^()]*)\))?\s*$")
+_CELL_V1 = re.compile(rf"^(?P<score>{_NUM})\s*%\s*(?:\((?P<up>[^()]*)\))?\s*$")
+_CELL_NOTE = re.compile(rf"^(?P<score>{_NUM})\s*%\s*(?:—|–|--|-|;|,)\s*(?P<note>\S.*)$")
+_UPLIFT = re.compile(rf"^(?P<sign>[+\-−±]?)\s*(?P<num>{_NUM})\s*(?P<unit>%|points?|pp|percentage points?)?$")
+_NO_FIGURE = re.compile(r"^(not available|n/?a|no score|—|-|–|)$", re.IGNORECASE)
+_RESULTS_SECTIONS = ("results", "results at a glance", "evaluation results")
+_SUMMARY = {
+    "skill": re.compile(r"^- Skill: `?([^`]+?)`?\s*$"),
+    "evaluation_date": re.compile(r"^- Evaluation date: (.+?)\s*$"),
+    "profile": re.compile(r"^- NVSkills-Eval profile: `?([^`]+?)`?\s*$"),
+    "environment": re.compile(r"^- Environment: `?([^`]+?)`?\s*$"),
+    "evaluator_version": re.compile(r"^- Evaluator version: `?([^`]+?)`?\s*$"),
+    "dataset_digest": re.compile(r"^- Dataset digest: `?([^`\s]+)`?(.*)$"),
+    "tasks": re.compile(r"^- (?:Dataset|Tasks): (\d+) evaluation tasks?(.*)$"),
+    "attempts_per_task": re.compile(r"^- Attempts per task: (\d+)\s*$"),
+    "pass_threshold": re.compile(rf"^- Pass threshold: ({_NUM}%)\s*$"),
+    "verdict": re.compile(r"^(?:>\s*)?(?:[^\w\s*]*\s*)?(?:- )?\*{0,2}Overall verdict: \*{0,2}([A-Z]+)\b(?!.*only when)"),
+    "agents_inline": re.compile(r"^- Agents: (.+?)\s*$"),
+}
+
+
+def parse_cell(text: str) -> dict[str, Any] | None:
+    """One results cell as printed → its figures, or ``None`` when the grammar is unknown.
+
+    Returns:
+        ``{"printed", "score", "baseline", "uplift", "note"}``: ``score``/``baseline`` are
+        ``{"value", "unit": "%"}`` or ``None``; ``uplift`` is ``{"printed", "value", "unit"}``
+        with ``unit`` ``"%"``, ``"points"``, ``"pp"`` or ``None`` when the card printed none.
+        Values are numbers in the card's own unit (percent or percentage points, not 0..1).
+    """
+    cell = text.strip().strip("*").strip()
+    out: dict[str, Any] = {"printed": text.strip(), "score": None, "baseline": None, "uplift": None, "note": None}
+    m = _CELL_V2.match(cell) or _CELL_V1.match(cell)
+    if m:
+        out["score"] = {"value": float(m.group("score")), "unit": "%"}
+        if "base" in m.groupdict() and m.group("base") is not None:
+            out["baseline"] = {"value": float(m.group("base")), "unit": "%"}
+        if m.group("up") is not None:
+            up = _UPLIFT.match(m.group("up").strip())
+            if up is None:
+                return None
+            value = float(up.group("num")) * (-1.0 if up.group("sign") in ("-", "−") else 1.0)
+            unit = up.group("unit")
+            if unit is not None:
+                unit = {"point": "points", "percentage point": "pp", "percentage points": "pp"}.get(unit, unit)
+            out["uplift"] = {"printed": m.group("up").strip(), "value": value + 0.0, "unit": unit}
+        return out
+    m = _CELL_NOTE.match(cell)
+    if m:
+        out["score"] = {"value": float(m.group("score")), "unit": "%"}
+        out["note"] = m.group("note").strip()[:500]
+        return out
+    if _NO_FIGURE.match(cell):
+        out["note"] = cell or None
+        return out
+    return None
+
+
+def _agent_name(header: str) -> str:
+    name = re.sub(r"\(\s*Baseline\s*(?:→|->)\s*Skill Uplift\s*\)", "", header)
+    name = re.sub(r"\s*\(.*?\)\s*", "", name).strip().strip("`").strip()
+    return name.lower().replace(" ", "-")
+
+
+def parse_card(text: str, file: str) -> dict[str, Any]:
+    """A benchmark card's summary and results, as printed.
+
+    Returns:
+        ``{"format": "v1"|"v2", "summary": {...}, "agents": [...], "rows": [...]}`` where each
+        row is ``{"dimension", "num", "agent", "column", **parse_cell(...)}``.
+
+    Raises:
+        ImportError_: a results cell whose grammar is unknown, or a row longer than its header,
+            naming the file and the line.
+    """
+    summary: dict[str, Any] = {}
+    agents: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
+    section = ""
+    header: list[str] | None = None
+    fmt = "v1"
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("#"):
+            section = re.sub(r"(<br\s*/?>|:)\s*$", "", line.lstrip("#").strip()).strip().rstrip(":").lower()
+            header = None
+            continue
+        for key, rx in _SUMMARY.items():
+            m = rx.match(line)
+            if m and key not in summary:
+                if key == "agents_inline":
+                    for part in re.finditer(r"([^,(]+?)\s*\(`([^`]*)`\)", m.group(1)):
+                        agents.append({"agent": _agent_name(part.group(1)), "printed": part.group(1).strip(),
+                                       "model": part.group(2)})
+                    summary[key] = m.group(1)
+                elif key == "tasks":
+                    summary[key] = int(m.group(1))
+                    if m.group(2).strip():
+                        summary["tasks_detail"] = m.group(2).strip()[:200]
+                elif key == "attempts_per_task":
+                    summary[key] = int(m.group(1))
+                elif key == "dataset_digest":
+                    summary[key] = m.group(1)
+                    if m.group(2).strip():
+                        summary["dataset_snapshot"] = m.group(2).strip().strip("()")[:200]
+                else:
+                    summary[key] = m.group(1).strip()
+        if section == "agents used":
+            m = re.match(r"^- `([^`]+)`\s*$", line)
+            if m:
+                agents.append({"agent": _agent_name(m.group(1)), "printed": m.group(1), "model": None})
+        if section in _RESULTS_SECTIONS and line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if all(set(c) <= set("-: ") for c in cells):
+                continue
+            if cells[0].strip("`*") in ("Dimension", "Measure"):
+                header = cells
+                fmt = "v2" if cells[0].strip("`*") == "Measure" else fmt
+                continue
+            if header is None:
+                raise ImportError_.at(file, f"line {lineno}", "expected a results table header row "
+                                      "starting with Dimension or Measure before the rows")
+            if len(cells) > len(header):
+                raise ImportError_.at(file, f"line {lineno}", f"expected at most {len(header)} cells, found {len(cells)}")
+            num = None
+            for i, cell in enumerate(cells[1:], start=1):
+                col = header[i].strip("`* ")
+                if col == "Num":
+                    num = int(cell) if cell.isdigit() else None
+                    continue
+                parsed = parse_cell(cell)
+                if parsed is None:
+                    raise ImportError_.at(file, f"line {lineno}, column {i + 1}",
+                                          f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}")
+                if parsed["baseline"] is not None:
+                    fmt = "v2"
+                rows.append({"dimension": cells[0], "num": num, "agent": _agent_name(header[i]),
+                             "column": header[i], **parsed})
+    return {"format": fmt, "summary": summary, "agents": agents, "rows": rows}
+
+
+def _repo_path(path: Path, repo_root: Path | None) -> str:
+    if repo_root is not None:
+        try:
+            return path.resolve().relative_to(repo_root.resolve()).as_posix()
+        except ValueError:
+            pass
+    parts = path.parts
+    if "skills" in parts[:-1]:
+        i = len(parts) - 1 - parts[::-1].index("skills")
+        return "/".join(parts[i:])
+    return path.name
+
+
+def import_nvidia(paths: list[Path], *, repository: str | None = None, commit: str | None = None,
+                  repo_root: Path | None = None, skills: list[str] | None = None) -> list[dict[str, Any]]:
+    """Convert NVIDIA benchmark cards or the catalogue into aggregates-only receipts (D-15).
+
+    Args:
+        paths: ``BENCHMARK.md`` (or ``skill-card.md``) files, directories holding
+            ``BENCHMARK.md`` or ``skills/*/BENCHMARK.md``, or ``benchmarks.json`` files.
+        repository: the repository the files were read from (e.g. ``https://github.com/NVIDIA/skills``);
+            unknown when omitted (the files do not name it).
+        commit: the commit they were read at; unknown when omitted.
+        repo_root: the checkout's root, to record each file's path in the repository.
+        skills: import only these ``catalog_dir`` names from ``benchmarks.json``.
+
+    Returns:
+        One unsealed DECLARED receipt per skill, ``cases`` empty, ``judge`` null.
+
+    Raises:
+        ImportError_: malformed JSON or an unknown card cell grammar, naming file and place.
+    """
+    out: list[dict[str, Any]] = []
+    for p in paths:
+        p = Path(p)
+        files: list[Path]
+        if p.is_dir():
+            files = [p / "BENCHMARK.md"] if (p / "BENCHMARK.md").is_file() else sorted(p.glob("skills/*/BENCHMARK.md"))
+            if not files:
+                raise ImportError_.at(p, "", "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory")
+        else:
+            files = [p]
+        for f in files:
+            if f.suffix.lower() == ".json":
+                out.extend(_from_catalogue(f, repository, commit, repo_root, skills))
+            else:
+                out.append(_from_card(f, repository, commit, repo_root))
+    return out
+
+
+def _unrecorded(repository: str | None, commit: str | None) -> list[str]:
+    items = ["cases (the source prints counts only, no case ids)", "per-run scores", "judge",
+             "judge_samples_per_generation", "run.model", "run.harness (one receipt covers every agent; "
+             "agents are in source_figures)", "skill.sha256 and skill.tokens"]
+    if repository is None:
+        items.append("source_figures.repository (not given)")
+    if commit is None:
+        items.append("source_figures.commit (not given)")
+    return items
+
+
+def _from_card(f: Path, repository: str | None, commit: str | None, repo_root: Path | None) -> dict[str, Any]:
+    data = read_bytes(f)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportError_.at(f, "", f"expected UTF-8 Markdown, found an invalid byte at offset {exc.start}") from None
+    card = parse_card(text, str(f))
+    summary = card["summary"]
+    name = summary.get("skill") or (f.parent.name if f.name in ("BENCHMARK.md", "skill-card.md") else None)
+    if not name:
+        raise ImportError_.at(f, "", "expected a '- Skill: <name>' line naming the skill")
+    if not card["rows"]:
+        raise ImportError_.at(f, "", "expected a results table (## Results or ## Results at a Glance) with figures")
+    figures = {"source": "nvidia-benchmark-card", "card_format": card["format"], "repository": repository,
+               "commit": commit, "files": [{"path": _repo_path(f, repo_root), "git_blob_sha1": git_blob_sha1(data)}],
+               "summary": summary, "agents": card["agents"], "rows": card["rows"]}
+    tool = "SkillEvaluator" if "evaluator_version" in summary else "NVSkills-Eval"
+    unrecorded = _unrecorded(repository, commit)
+    if "evaluator_version" not in summary:
+        unrecorded.append("provenance.tool_version (the card prints no evaluator version)")
+    attempts = summary.get("attempts_per_task")
+    return receipt_doc(level="DECLARED", skill_name=str(name)[:200], skill_text=None, cases=[], judge=None,
+                       generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
+                       source_figures=figures, uncertainty_unavailable="aggregates_only",
+                       provenance=provenance_doc(tool, summary.get("evaluator_version"), str(f), file_sha256(data),
+                                                 unrecorded))
+
+
+def _from_catalogue(f: Path, repository: str | None, commit: str | None, repo_root: Path | None,
+                    only: list[str] | None) -> list[dict[str, Any]]:
+    doc, data = read_json(f)
+    w = Where(f)
+    if not isinstance(doc, dict):
+        raise w.fail("expected the benchmarks.json object")
+    w.get(doc, "schema_version", int)
+    skills = w.get(doc, "skills", list)
+    results = w.get(doc, "results", list)
+    by_dir: dict[str, list[dict[str, Any]]] = {}
+    entries: dict[str, dict[str, Any]] = {}
+    for i, s in enumerate(skills):
+        sw = w / "skills" / i
+        cdir = sw.get(s, "catalog_dir", str)
+        sw.get(s, "skill", str)
+        for key in ("tasks", "attempts_per_task"):
+            sw.get(s, key, int, required=False, nullable=True)
+        entries[cdir] = s
+        by_dir[cdir] = []
+    for i, r in enumerate(results):
+        rw = w / "results" / i
+        cdir = rw.get(r, "catalog_dir", str)
+        if cdir not in by_dir:
+            raise (rw / "catalog_dir").fail(f"expected a catalog_dir listed in /skills, found {cdir!r}")
+        row = {"dimension": rw.get(r, "dimension", str), "num": rw.get(r, "num", int, nullable=True),
+               "agent": rw.get(r, "agent", str)}
+        score = rw.get(r, "score_pct", float, nullable=True)
+        uplift = rw.get(r, "uplift_pct", float, nullable=True)
+        row["score"] = {"value": float(score), "unit": "%", "field": "score_pct"} if score is not None else None
+        row["baseline"] = None
+        row["uplift"] = ({"printed": None, "value": float(uplift) + 0.0, "unit": "%", "field": "uplift_pct"}
+                         if uplift is not None else None)
+        row["printed"] = None
+        row["note"] = None
+        by_dir[cdir].append(row)
+    blob = git_blob_sha1(data)
+    out = []
+    for cdir, rows in by_dir.items():
+        if only and cdir not in only:
+            continue
+        s = entries[cdir]
+        summary = {k: v for k, v in s.items() if k not in ("catalog_dir",)}
+        figures = {"source": "nvidia-benchmarks-json", "schema_version": doc["schema_version"],
+                   "repository": repository, "commit": commit,
+                   "files": [{"path": _repo_path(f, repo_root) if repo_root else f.name, "git_blob_sha1": blob}],
+                   "summary": summary, "agents": [{"agent": a, "printed": a, "model": None}
+                                                  for a in s.get("agents") or [] if isinstance(a, str)],
+                   "rows": rows}
+        attempts = s.get("attempts_per_task")
+        unrecorded = _unrecorded(repository, commit)
+        if s.get("evaluator_version") is None:
+            unrecorded.append("provenance.tool_version (evaluator_version is null)")
+        out.append(receipt_doc(level="DECLARED", skill_name=str(s["skill"])[:200], skill_text=None, cases=[],
+                               judge=None, generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
+                               source_figures=figures, uncertainty_unavailable="aggregates_only",
+                               provenance=provenance_doc("NVSkills-Eval", s.get("evaluator_version"), str(f),
+                                                         file_sha256(data), unrecorded)))
+    if only:
+        missing = sorted(set(only) - set(by_dir))
+        if missing:
+            raise w.fail(f"expected skills {', '.join(missing)} in /skills; not found")
+    return out
+
+
+@register("nvidia")
+def nvidia_importer(source: Path | list[Path], **options: Any) -> list[Imported]:
+    """Registry entry: :func:`import_nvidia` with receipt file names
+    ``nvidia-[<commit[:7]>-]<skill>[-card].json`` (``-card`` for a card read on its own)."""
+    paths = [Path(p) for p in source] if isinstance(source, (list, tuple)) else [Path(source)]
+    out = []
+    for doc in import_nvidia(paths, **options):
+        figures = doc["source_figures"]
+        commit = (figures.get("commit") or "")[:7]
+        kind = "card" if figures["source"] == "nvidia-benchmark-card" else ""
+        out.append(Imported(safe_filename("nvidia", commit, doc["skill"]["name"], kind), doc))
+    return out

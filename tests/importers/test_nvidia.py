@@ -1,0 +1,148 @@
+"""NVIDIA cards and catalogue: aggregates only, figures as printed, no band/lift/verdict (D-15).
+
+Expected values are read by hand from the source files; each literal says where.
+Blob ids were computed with ``git hash-object <file>`` on the shared copies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from interop_helpers import sealed
+
+from driftproof.errors import ImportError_
+from driftproof.importers.nvidia import import_nvidia, parse_cell
+
+NV = "data/interop/nvidia"
+REPO = "https://github.com/NVIDIA/skills"
+COMMIT = "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"  # nvidia/SOURCE.md
+
+
+def _row(r, dimension: str, agent: str) -> dict:
+    (row,) = [x for x in r.source_figures["rows"] if x["dimension"] == dimension and x["agent"] == agent]
+    return row
+
+
+def test_v1_card_as_printed(shared: Path) -> None:
+    f = shared / NV / "skills/accelerated-computing-cudf/BENCHMARK.md"
+    r = sealed(import_nvidia([f], repository=REPO, commit=COMMIT)[0])
+    assert r.is_aggregates_only and r.verification_level == "DECLARED"
+    assert r.cases == [] and r.judge is None and r.band_source is None
+    sf = r.source_figures
+    assert sf["repository"] == REPO and sf["commit"] == COMMIT
+    # git hash-object skills/accelerated-computing-cudf/BENCHMARK.md
+    assert sf["files"] == [{"path": "skills/accelerated-computing-cudf/BENCHMARK.md",
+                            "git_blob_sha1": "64e1906be594f40bc8277095632750263c800b78"}]
+    # "## Results": | Security | 8 | 92% (+12%) | 100% (+0%) |
+    sec = _row(r, "Security", "claude-code")
+    assert sec["printed"] == "92% (+12%)" and sec["num"] == 8
+    assert sec["score"] == {"value": 92.0, "unit": "%"} and sec["uplift"]["value"] == 12.0
+    assert sec["baseline"] is None  # a v1 card prints no baseline; none is worked out
+    # | Effectiveness | 8 | 90% (+5%) | 86% (-0%) |
+    eff = _row(r, "Effectiveness", "codex")
+    assert eff["printed"] == "86% (-0%)" and eff["uplift"] == {"printed": "-0%", "value": 0.0, "unit": "%"}
+    assert len(sf["rows"]) == 10  # 5 dimensions x 2 agents
+    # "- Dataset: 13 evaluation tasks", "- Attempts per task: 2", "- Overall verdict: PASS"
+    assert sf["summary"]["tasks"] == 13 and sf["summary"]["attempts_per_task"] == 2
+    assert r.run.generations_per_arm == 2  # attempts per task, defined by the card
+    assert r.run.judge_samples_per_generation is None
+
+
+def test_catalogue_every_skill_and_row(shared: Path) -> None:
+    docs = import_nvidia([shared / NV / "benchmarks.json"], repository=REPO, commit=COMMIT)
+    # benchmarks.json: "skill_count": 343, "result_row_count": 3210
+    assert len(docs) == 343
+    assert sum(len(d["source_figures"]["rows"]) for d in docs) == 3210
+    # "skills_without_results" lists 19 skills: their receipts carry no rows
+    assert sum(1 for d in docs if not d["source_figures"]["rows"]) == 19
+    by = {d["skill"]["name"]: d for d in docs}
+    r = sealed(by["cuopt-install"])
+    # benchmarks.json rows for cuopt-install: Discoverability claude-code 100.0 / +100.0, codex 97.0 / +72.0
+    assert _row(r, "Discoverability", "claude-code")["uplift"]["value"] == 100.0
+    assert _row(r, "Discoverability", "codex")["score"]["value"] == 97.0
+    assert r.source_figures["files"][0]["git_blob_sha1"] == "6f6c3946e835520844d2b770bf8d91faf701a526"
+    assert r.provenance.document_sha256 == "62aeb7511d3759521b5510921e0db6eac5bd996a539aa1aa47783f88b7023e6c"
+
+
+def test_card_and_catalogue_agree(shared: Path) -> None:
+    card = import_nvidia([shared / NV / "skills/cuopt-install"])[0]["source_figures"]["rows"]
+    cat = import_nvidia([shared / NV / "benchmarks.json"], skills=["cuopt-install"])[0]["source_figures"]["rows"]
+    key = lambda x: (x["dimension"], x["agent"])  # noqa: E731
+    assert {key(x): (x["score"]["value"], x["uplift"]["value"]) for x in card} == \
+           {key(x): (x["score"]["value"], x["uplift"]["value"]) for x in cat}
+
+
+V2_CARD = """# Benchmark Report: demo-skill
+
+> ✅ **Overall verdict: PASS**
+
+## Evaluation Metadata
+
+- Skill: `demo-skill`
+- Evaluator version: `1.0.0`
+- Agents: Claude Code (`aws/anthropic/bedrock-claude-opus-4-8`), Codex (`openai/openai/gpt-5.5`)
+- Tasks: 3 evaluation tasks (3 positive)
+- Dataset digest: `sha256:cd73` (skill-evaluator-dataset-snapshot/1)
+- Attempts per task: 3
+
+## Results at a Glance
+
+| Measure | Claude Code (Baseline → Skill Uplift) | Codex (Baseline → Skill Uplift) |
+|---|---:|---:|
+| Overall | 97.3% — baseline ran, but no comparable score was available; uplift unavailable | Not available |
+| Security | 100.0% → 100.0% (±0.0 points) | 65% → 97% (+33 points) |
+| Correctness | 41.3% → 96.0% (+54.7 pp) | 20% → 60% (+40) |
+
+- Overall verdict: PASS only when every configured dimension passes.
+"""
+
+
+def test_v2_card_grammar(tmp_path: Path) -> None:
+    f = tmp_path / "skills" / "demo-skill" / "BENCHMARK.md"
+    f.parent.mkdir(parents=True)
+    f.write_text(V2_CARD, encoding="utf-8")
+    r = sealed(import_nvidia([f])[0])
+    sf = r.source_figures
+    assert sf["card_format"] == "v2" and sf["summary"]["verdict"] == "PASS"
+    assert sf["summary"]["evaluator_version"] == "1.0.0" and r.provenance.tool == "SkillEvaluator"
+    assert [a["model"] for a in sf["agents"]] == ["aws/anthropic/bedrock-claude-opus-4-8", "openai/openai/gpt-5.5"]
+    codex_sec = _row(r, "Security", "codex")
+    assert codex_sec["baseline"]["value"] == 65.0 and codex_sec["score"]["value"] == 97.0
+    assert codex_sec["uplift"] == {"printed": "+33 points", "value": 33.0, "unit": "points"}
+    assert _row(r, "Security", "claude-code")["uplift"]["value"] == 0.0  # "±0.0 points" is 0, not null
+    assert _row(r, "Correctness", "claude-code")["uplift"]["unit"] == "pp"
+    # "(+40)": an uplift printed with no unit keeps no unit
+    assert _row(r, "Correctness", "codex")["uplift"] == {"printed": "+40", "value": 40.0, "unit": None}
+    overall = _row(r, "Overall", "claude-code")
+    assert overall["score"]["value"] == 97.3 and overall["uplift"] is None and "no comparable" in overall["note"]
+    assert _row(r, "Overall", "codex")["score"] is None
+    # no repository or commit given: unknown, listed, never invented
+    assert sf["repository"] is None and any("repository" in u for u in r.provenance.unrecorded)
+
+
+def test_cell_grammar_edges() -> None:
+    assert parse_cell("97%") == {"printed": "97%", "score": {"value": 97.0, "unit": "%"}, "baseline": None,
+                                 "uplift": None, "note": None}
+    assert parse_cell("12 apples") is None
+
+
+def test_malformed_card_cell_refused_naming_file_and_line(tmp_path: Path) -> None:
+    f = tmp_path / "BENCHMARK.md"
+    f.write_text("- Skill: `x`\n\n## Results\n\n| Dimension | Num | `codex` |\n|---|---:|---:|\n"
+                 "| Security | 8 | ninety |\n", encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    (p,) = e.value.problems
+    assert p.file == str(f) and p.pointer == "line 7, column 3" and "'ninety'" in p.message
+
+
+def test_malformed_catalogue_refused_naming_pointer(tmp_path: Path) -> None:
+    f = tmp_path / "benchmarks.json"
+    f.write_text('{"schema_version": 2, "skills": [{"skill": "a", "catalog_dir": "a"}], "results": '
+                 '[{"catalog_dir": "a", "dimension": "Security", "num": 1, "agent": "codex", '
+                 '"score_pct": "92%", "uplift_pct": 1}]}', encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    (p,) = e.value.problems
+    assert p.pointer == "/results/0/score_pct" and "a number" in p.message

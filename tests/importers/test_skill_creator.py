@@ -1,0 +1,156 @@
+"""skill-creator importer on the real nebius-skills workspace and the schema/spec examples (D-13, D-15).
+
+Expected values are read by hand from the source files; each literal says where.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from interop_helpers import mean, scores, sealed, write_json
+
+from driftproof.errors import ImportError_
+from driftproof.importers import get_importer
+from driftproof.importers.skill_creator import import_skill_creator
+
+SC = "data/interop/skill-creator"
+
+
+@pytest.fixture
+def nebius(shared: Path) -> object:
+    docs = import_skill_creator([shared / SC / "nebius-skills-workspace"])
+    assert len(docs) == 1  # one iteration: evals/iteration-1
+    return sealed(docs[0])
+
+
+def test_nebius_cases_scores_and_means(nebius) -> None:
+    r = nebius
+    assert r.verification_level == "DECLARED"  # D-15: never a verdict
+    assert r.skill.name == "nebius-skills"  # benchmark.json "skill_name"
+    assert [c.id for c in r.cases] == [str(i) for i in range(9)]  # evals[].eval_id 0..8
+    by = {c.id: c for c in r.cases}
+    # benchmark.json evals[].with_skill.pass_rate, in order 0..8
+    assert [scores(by[str(i)].arms.with_skill)[0] for i in range(9)] == [1.0, 1.0, 1.0, 1.0, 0.4, 0.8, 0.0, 1.0, 0.0]
+    # summary.with_skill.mean_pass_rate printed as 0.689 (rounded): 6.2 / 9
+    ws = [by[str(i)].arms.with_skill.draws[0].score for i in range(9)]
+    assert mean(ws) == pytest.approx(0.689, abs=5e-4)
+    # summary.without_skill.mean_pass_rate 0.585 over 8 evals with data (eval 2 missing)
+    base = [s for c in r.cases for s in scores(c.arms.baseline) if s is not None]
+    assert len(base) == 8
+    assert mean(base) == pytest.approx(0.585, abs=5e-4)
+
+
+def test_nebius_runs_that_never_loaded_the_skill(nebius) -> None:
+    by = {c.id: c for c in nebius.cases}
+    fired = {cid: c.arms.with_skill.draws[0].skill_fired for cid, c in by.items()}
+    # evals 4, 6 and 8 carry "skill_loaded": false; the other six true (summary: 6 loaded, 3 failed)
+    assert sorted(cid for cid, f in fired.items() if f is False) == ["4", "6", "8"]
+    assert sum(1 for f in fired.values() if f is True) == 6
+    # the score is kept as recorded beside the flag, never changed by it: eval 6 recorded 0.0
+    assert by["6"].arms.with_skill.draws[0].score == 0.0
+    # summary.with_skill.mean_pass_rate_skill_loaded_only 0.967 = 5.8 / 6
+    loaded = [c.arms.with_skill.draws[0].score for c in nebius.cases if c.arms.with_skill.draws[0].skill_fired]
+    assert mean(loaded) == pytest.approx(0.967, abs=5e-4)
+    # baseline runs record no skill_loaded: unknown, not false (D-13)
+    assert all(c.arms.baseline.draws[0].skill_fired is None for c in nebius.cases)
+
+
+def test_nebius_missing_baseline_is_a_lost_draw_with_the_source_note(nebius) -> None:
+    d = {c.id: c for c in nebius.cases}["2"].arms.baseline.draws[0]
+    assert d.score is None and d.lost is not None
+    assert "still pending at time of grading" in d.lost.reason  # evals[2].without_skill.note
+
+
+def test_nebius_provenance_and_prompts(nebius, shared: Path) -> None:
+    p = nebius.provenance
+    bench = shared / SC / "nebius-skills-workspace/evals/iteration-1/benchmark.json"
+    import hashlib
+    assert p.tool == "skill-creator" and p.document == str(bench)
+    assert p.document_sha256 == hashlib.sha256(bench.read_bytes()).hexdigest()
+    assert any(u.startswith("judge.model") for u in p.unrecorded)
+    # no runs_per_configuration in this file: the count stays unknown, never 1 (D-13)
+    assert nebius.run.generations_per_arm is None and nebius.run.judge_samples_per_generation is None
+    assert nebius.run.model is None
+    # prompt of eval 0 from evals/evals.json
+    assert nebius.cases[0].prompt.startswith("I have a customer support JSONL dataset (~500 examples)")
+
+
+def test_canonical_runs_with_string_delta(shared: Path) -> None:
+    r = sealed(import_skill_creator([shared / SC / "anthropic-schemas-examples/benchmark.json"])[0])
+    # schemas.md example: one run, eval_id 1, with_skill, run_number 1, pass_rate 0.85
+    assert r.skill.name == "pdf" and [c.id for c in r.cases] == ["1"]
+    d = r.cases[0].arms.with_skill.draws
+    assert [(x.index, x.score) for x in d] == [(0, 0.85)]
+    assert r.run.model == "claude-sonnet-4-20250514"  # metadata.executor_model
+    assert r.run.started_at == "2026-01-15T10:30:00Z"
+    # runs_per_configuration says 3 but one run is recorded: not taken as the count
+    assert r.run.generations_per_arm is None
+
+
+def test_spec_run_summary_only_is_aggregates_only_with_numeric_delta(shared: Path) -> None:
+    r = sealed(import_skill_creator([shared / SC / "agentskills-spec-examples"], skill_name="csv-analyzer")[0])
+    assert r.is_aggregates_only and r.cases == [] and r.judge is None
+    # run_summary.delta.pass_rate printed as the number 0.50; with_skill mean 0.83
+    assert r.source_figures["run_summary"]["delta"]["pass_rate"] == 0.5
+    assert r.source_figures["run_summary"]["with_skill"]["pass_rate"]["mean"] == 0.83
+
+
+def _workspace(tmp: Path, grading_key: str) -> Path:
+    it = tmp / "ws" / "iteration-2"
+    for cfg, flags in (("with_skill", [True, True, False]), ("without_skill", [False, False, False])):
+        for k in (1, 2):
+            write_json(it / "eval-7-demo" / cfg / f"run-{k}" / "grading.json",
+                       {grading_key: [{"text": f"a{i}", "passed": f, "evidence": ""} for i, f in enumerate(flags)]})
+    write_json(it / "eval-7-demo" / "eval_metadata.json", {"eval_id": 7, "prompt": "Do the thing."})
+    write_json(tmp / "ws" / "evals" / "evals.json", {"skill_name": "demo", "evals": []})
+    return it
+
+
+@pytest.mark.parametrize("key", ["expectations", "assertion_results"])
+def test_grading_files_with_either_assertion_key(tmp_path: Path, key: str) -> None:
+    it = _workspace(tmp_path, key)
+    r = sealed(import_skill_creator([it], skill_name="demo")[0])
+    c = r.cases[0]
+    assert c.id == "7" and c.prompt == "Do the thing."
+    # 2 of 3 assertions passed in each with-skill run, 0 of 3 without
+    assert scores(c.arms.with_skill) == [pytest.approx(2 / 3)] * 2
+    assert scores(c.arms.baseline) == [0.0, 0.0]
+    assert [d.index for d in c.arms.with_skill.draws] == [0, 1]  # run-1, run-2
+
+
+def test_configurations_shape_and_explicit_arm_mapping(tmp_path: Path) -> None:
+    bench = write_json(tmp_path / "iteration-1" / "benchmark.json", {
+        "skill_name": "fd", "configurations": [
+            {"name": "new_skill", "evals": [{"eval_id": 0, "pass_rate": 1.0, "assertions_passed": 6, "assertions_total": 6}]},
+            {"name": "old_skill", "evals": [{"eval_id": 0, "pass_rate": 0.167, "assertions_passed": 1, "assertions_total": 6}]},
+        ]})
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([bench])
+    assert "/configurations/0/evals/0" in str(e.value) and "new_skill" in str(e.value)
+    r = sealed(import_skill_creator([bench], arms={"with_skill": "new_skill", "baseline": "old_skill"})[0])
+    assert scores(r.cases[0].arms.with_skill) == [1.0] and scores(r.cases[0].arms.baseline) == [0.167]
+    assert r.arms.with_skill.label == "new_skill"
+
+
+def test_malformed_benchmark_refused_naming_file_and_place(tmp_path: Path) -> None:
+    bench = write_json(tmp_path / "benchmark.json", {"metadata": {"skill_name": "x"}, "runs": [
+        {"eval_id": 1, "configuration": "with_skill", "run_number": 1, "result": {"pass_rate": "high"}}]})
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([bench])
+    (problem,) = e.value.problems
+    assert problem.file == str(bench) and problem.pointer == "/runs/0/result/pass_rate"
+    assert "between 0 and 1" in problem.message
+
+
+def test_registered_importer_writes_nothing_on_failure(tmp_path: Path, shared: Path) -> None:
+    from driftproof.importers import write_imported
+    items = get_importer("skill-creator")([shared / SC / "nebius-skills-workspace"])
+    assert [i.filename for i in items][0].startswith("skill-creator-nebius-skills-iteration-1-")
+    bad = write_json(tmp_path / "bad" / "benchmark.json", {"runs": "nope"})
+    out = tmp_path / "out"
+    with pytest.raises(ImportError_):
+        write_imported(get_importer("skill-creator")([bad], skill_name="x"), out)
+    assert not out.exists()
+    json.dumps([i.document for i in items])  # plain JSON data
