@@ -8,9 +8,20 @@ Public API::
     seal_document(document) -> document
     compute_seal(document) -> hex
     schema_bytes(version) -> bytes         the frozen schema file, as served
-    known_versions() -> tuple[str, ...]
+    known_versions() -> tuple[str, ...]    every frozen version, oldest first (D-11)
+    breakdown_size_ok(path|bytes|size)     whether the lift breakdown may be computed
+    breakdown_unavailable_reason(...)      the sentence naming the size limit, or None
+    check_json_bounds(value, file, ...)    depth, string, collection and number limits
+
+Limits (bytes, items, characters) are constants in :mod:`driftproof.receipt._bounds`.
 """
 
+from driftproof.receipt._bounds import (
+    BREAKDOWN_MAX_BYTES,
+    breakdown_size_ok,
+    breakdown_unavailable_reason,
+    check_json_bounds,
+)
 from driftproof.receipt._build import draw_doc, judge_sample_doc, receipt_doc, sha256_text, skill_tokens
 from driftproof.receipt._load import parse_receipt, read_receipt, read_receipts, to_pointer
 from driftproof.receipt._model import (
@@ -47,6 +58,7 @@ from driftproof.receipt._versions import known_versions, schema_bytes, schema_fo
 SCHEMA_ID_BASE = "https://driftproof.dev/spec"
 
 __all__ = sorted([
+    "BREAKDOWN_MAX_BYTES", "breakdown_size_ok", "breakdown_unavailable_reason", "check_json_bounds",
     "ArmSpec", "ArmSpecs", "CURRENT_VERSION", "CapturedFile", "Case", "CaseArm", "CaseArms", "Check",
     "Draw", "Economics", "Generation", "Harness", "Judge", "JudgeOverhead", "JudgePrice", "JudgeSample",
     "JudgeScale", "Lost", "Provenance", "Receipt", "Run", "Runner", "SCHEMA_ID_BASE", "SEAL_ALGORITHM",

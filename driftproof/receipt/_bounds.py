@@ -1,21 +1,226 @@
-"""Limits checked before a receipt is parsed (issue: receipts you can trust, bounds).
+"""Limits checked before a receipt, an answers archive or identity evidence is parsed further.
 
-Sizes are in bytes; lengths in characters; counts in items. A receipt over
-:data:`BREAKDOWN_MAX_BYTES` keeps its sheet and diff; only the lift breakdown
-reads unavailable, naming the limit (method, "Lift by case").
+Units: sizes are in **bytes** of the file as stored; string lengths in **characters**
+(Unicode code points, as Python counts them); collection lengths in **items** (array
+elements or object members). Every limit is a constant here so that the reader, the
+regrade, the view and the specification page state the same number.
+
+Order of the receipt load edge (STYLE-EXAMPLES 7): file size (:data:`RECEIPT_MAX_BYTES`)
+→ strict JSON parse → :func:`check_json_bounds` (depth, string and collection lengths,
+numbers RFC 8785 can seal) → JSON Schema → seal → model. Diagnostics are bounded: at most
+:data:`MAX_PROBLEMS` problems per file, each quoting at most :data:`MAX_QUOTE` characters.
+
+A receipt over :data:`BREAKDOWN_MAX_BYTES` keeps its sheet and its diff report; only its
+lift breakdown reads unavailable, naming the limit (method, "Lift by case"); see
+:func:`breakdown_size_ok` and :func:`breakdown_unavailable_reason`.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import json
+import math
+from pathlib import Path
+from typing import Any, Final
 
-#: Largest receipt file a reader parses at all.
+from driftproof.errors import BoundsError, Problem
+
+__all__ = [
+    "ANSWERS_ARCHIVE_MAX_BYTES", "ANSWERS_ARCHIVE_MAX_ENTRIES", "ANSWER_MAX_CHARS",
+    "BREAKDOWN_MAX_BYTES", "IDENTITY_EVIDENCE_MAX_BYTES", "IDENTITY_MAX_DISTINCT_IDS",
+    "IDENTITY_MAX_IDS_PER_SAMPLE", "JSON_SAFE_INTEGER", "JUDGE_REPLY_MAX_CHARS",
+    "JUDGE_SAMPLES_MAX_PER_ANSWER", "MAX_DEPTH", "MAX_PROBLEMS", "MAX_QUOTE", "MODEL_ID_MAX_CHARS",
+    "RECEIPT_MAX_BYTES", "RECEIPT_MAX_ITEMS", "RECEIPT_MAX_KEY_CHARS", "RECEIPT_MAX_MEMBERS",
+    "RECEIPT_MAX_STRING_CHARS", "breakdown_size_ok", "breakdown_unavailable_reason",
+    "check_json_bounds", "quote",
+]
+
+# --- receipts -------------------------------------------------------------------------
+
+#: Bytes: the largest receipt file a reader parses at all (checked on the file's size
+#: before a byte is read).
 RECEIPT_MAX_BYTES: Final[int] = 256 * 1024 * 1024
-#: Largest receipt for which the lift breakdown is computed.
+#: Bytes: the largest receipt whose lift breakdown is computed; a larger receipt keeps its
+#: sheet and diff, and its breakdown reads unavailable, naming this limit.
 BREAKDOWN_MAX_BYTES: Final[int] = 64 * 1024 * 1024
-#: Deepest JSON nesting accepted (a receipt needs about 8 levels).
+#: Levels: the deepest JSON nesting accepted (a receipt needs about 10; ``source_figures``
+#: holds what a source printed and may nest a little more).
 MAX_DEPTH: Final[int] = 64
-#: At most this many problems are reported for one file (bounded diagnostics).
+#: Characters: the longest string anywhere in a receipt (an answer; the schema's own
+#: ``maxLength`` values are at most this).
+RECEIPT_MAX_STRING_CHARS: Final[int] = 1024 * 1024
+#: Items: the longest array anywhere in a receipt (``cases``; the schema's ``maxItems`` are
+#: at most this).
+RECEIPT_MAX_ITEMS: Final[int] = 100_000
+#: Items: the most members one JSON object may hold.
+RECEIPT_MAX_MEMBERS: Final[int] = 10_000
+#: Characters: the longest member name in a receipt.
+RECEIPT_MAX_KEY_CHARS: Final[int] = 1_000
+#: The largest integer magnitude RFC 8785 can seal exactly (2**53 - 1, I-JSON).
+JSON_SAFE_INTEGER: Final[int] = 2**53 - 1
+
+# --- answers archives (kept transcripts, read by a regrade) ---------------------------
+
+#: Bytes: the largest answers archive a regrade reads, checked before it is parsed.
+ANSWERS_ARCHIVE_MAX_BYTES: Final[int] = 256 * 1024 * 1024
+#: Items: the most answers (one per draw) one archive may hold.
+ANSWERS_ARCHIVE_MAX_ENTRIES: Final[int] = 200_000
+#: Characters: the longest answer text (equal to the schema's ``draw.answer`` maxLength).
+ANSWER_MAX_CHARS: Final[int] = 1024 * 1024
+#: Characters: the longest judge reply kept beside an answer.
+JUDGE_REPLY_MAX_CHARS: Final[int] = 65_536
+#: Items: the most judge samples per answer (equal to the schema's ``judge_samples`` maxItems).
+JUDGE_SAMPLES_MAX_PER_ANSWER: Final[int] = 100
+
+# --- identity evidence (reported and serving model ids of judge replies) --------------
+
+#: Bytes: the largest identity evidence block of one judge reply, checked before ids are copied.
+IDENTITY_EVIDENCE_MAX_BYTES: Final[int] = 64 * 1024
+#: Items: the most reported model ids one judge reply may carry (a mixed-model reply names several).
+IDENTITY_MAX_IDS_PER_SAMPLE: Final[int] = 16
+#: Items: the most distinct judge ids one receipt's aggregate list may hold.
+IDENTITY_MAX_DISTINCT_IDS: Final[int] = 64
+#: Characters: the longest model id (equal to the schema's ``reported_model`` maxLength).
+MODEL_ID_MAX_CHARS: Final[int] = 200
+
+# --- diagnostics ----------------------------------------------------------------------
+
+#: Problems: at most this many are reported for one file, then a count of the rest.
 MAX_PROBLEMS: Final[int] = 20
-#: Longest excerpt of an offending value quoted in a message.
+#: Characters: the longest excerpt of an offending value quoted in a message.
 MAX_QUOTE: Final[int] = 80
+
+
+def quote(value: Any) -> str:
+    """A JSON excerpt of ``value`` for a message, at most :data:`MAX_QUOTE` characters (+ "…").
+
+    Long strings and containers are cut before they are serialised, so quoting a huge
+    value costs little.
+    """
+    if isinstance(value, str) and len(value) > MAX_QUOTE:
+        value = value[:MAX_QUOTE]
+    elif isinstance(value, dict):
+        return f"an object of {len(value)} members"
+    elif isinstance(value, list):
+        return f"an array of {len(value)} items"
+    text = json.dumps(value, ensure_ascii=True, default=str)
+    return text[:MAX_QUOTE] + "…" if len(text) > MAX_QUOTE else text
+
+
+def _pointer(node: tuple[Any, ...] | None) -> str:
+    parts: list[str] = []
+    while node is not None:
+        node, key = node
+        parts.append(str(key).replace("~", "~0").replace("/", "~1"))
+    return "".join("/" + p for p in reversed(parts))
+
+
+def check_json_bounds(value: Any, file: str | Path, *, max_depth: int = MAX_DEPTH,
+                      max_string_chars: int = RECEIPT_MAX_STRING_CHARS, max_items: int = RECEIPT_MAX_ITEMS,
+                      max_members: int = RECEIPT_MAX_MEMBERS, max_key_chars: int = RECEIPT_MAX_KEY_CHARS) -> None:
+    """Refuse parsed JSON that exceeds a bound, before any schema or model sees it.
+
+    Also refuses what RFC 8785 cannot seal: integers beyond ±(2**53 − 1), non-finite
+    numbers and strings that are not valid Unicode (lone surrogates). Iterative, so a
+    hostile document cannot exhaust the stack. The defaults are the receipt's limits; a
+    regrade passes its own for answers archives and identity evidence.
+
+    Raises:
+        BoundsError: naming the file and, for each of at most :data:`MAX_PROBLEMS` places,
+            the JSON pointer, the limit and what was found.
+    """
+    problems: list[Problem] = []
+    extra = 0
+
+    def bad(node: tuple[Any, ...] | None, msg: str) -> None:
+        nonlocal extra
+        if len(problems) < MAX_PROBLEMS:
+            problems.append(Problem(str(file), _pointer(node), msg))
+        else:
+            extra += 1
+
+    stack: list[tuple[Any, tuple[Any, ...] | None, int]] = [(value, None, 1)]
+    while stack:
+        v, node, depth = stack.pop()
+        if depth > max_depth:
+            bad(node, f"expected nesting of at most {max_depth} levels")
+            continue
+        if isinstance(v, str):
+            if len(v) > max_string_chars:
+                bad(node, f"expected a string of at most {max_string_chars} characters, found {len(v)}")
+            elif not _valid_unicode(v):
+                bad(node, "expected valid Unicode text, found a lone surrogate escape")
+        elif isinstance(v, bool) or v is None:
+            pass
+        elif isinstance(v, int):
+            if abs(v) > JSON_SAFE_INTEGER:
+                bad(node, f"expected an integer within ±{JSON_SAFE_INTEGER} (RFC 8785 seals no larger), "
+                          f"found one of {len(str(abs(v)))} digits")
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                bad(node, "expected a finite number")
+        elif isinstance(v, list):
+            if len(v) > max_items:
+                bad(node, f"expected at most {max_items} items, found {len(v)}")
+                continue
+            stack.extend((x, (node, i), depth + 1) for i, x in enumerate(v))
+        elif isinstance(v, dict):
+            if len(v) > max_members:
+                bad(node, f"expected at most {max_members} members, found {len(v)}")
+                continue
+            for k, x in v.items():
+                if len(k) > max_key_chars or not _valid_unicode(k):
+                    bad(node, f"expected member names of at most {max_key_chars} characters of valid "
+                              f"Unicode, found {quote(k)}")
+                    continue
+                stack.append((x, (node, k), depth + 1))
+    if problems:
+        if extra:
+            problems.append(Problem(str(file), "", f"… and {extra} more problems over the limits"))
+        raise BoundsError(f"{file}: over the receipt limits", problems)
+
+
+def _valid_unicode(s: str) -> bool:
+    if s.isascii():
+        return True
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _size_of(source: str | Path | bytes | int) -> int:
+    if isinstance(source, int):
+        return source
+    if isinstance(source, bytes):
+        return len(source)
+    return Path(source).stat().st_size
+
+
+def breakdown_size_ok(source: str | Path | bytes | int) -> bool:
+    """Whether a receipt is small enough for its lift breakdown (method, "Lift by case").
+
+    Args:
+        source: the receipt's path, its bytes, or its size in bytes.
+
+    Returns:
+        ``True`` when its size is at most :data:`BREAKDOWN_MAX_BYTES`.
+
+    Raises:
+        OSError: ``source`` is a path that cannot be stat'ed.
+    """
+    return _size_of(source) <= BREAKDOWN_MAX_BYTES
+
+
+def breakdown_unavailable_reason(source: str | Path | bytes | int) -> str | None:
+    """The sentence a breakdown shows instead of itself when the receipt is too large.
+
+    Returns:
+        ``None`` when the breakdown is available; otherwise a sentence naming the
+        receipt's size and the limit, both in bytes. The sheet and the diff stay available.
+    """
+    size = _size_of(source)
+    if size <= BREAKDOWN_MAX_BYTES:
+        return None
+    return (f"Breakdown unavailable: the receipt is {size} bytes, over the breakdown's size limit of "
+            f"{BREAKDOWN_MAX_BYTES} bytes. Its sheet and its diff report are unaffected.")

@@ -9,7 +9,7 @@ types and never re-checks.
 from __future__ import annotations
 
 import json
-import math
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -17,27 +17,16 @@ from pydantic import ValidationError
 
 from driftproof.errors import BoundsError, Problem, ReceiptError, UnknownVersionError
 from driftproof.receipt import _bounds
-from driftproof.receipt._model import Receipt
+from driftproof.receipt._bounds import check_json_bounds, quote
+from driftproof.receipt._messages import schema_problems, to_pointer
+from driftproof.receipt._model import CURRENT_VERSION, Receipt
 from driftproof.receipt._seal import verify_seal
 from driftproof.receipt._versions import known_versions, migrate, validator_for
 
 __all__ = ["parse_receipt", "read_receipt", "read_receipts", "to_pointer"]
 
-
-def to_pointer(path: Any) -> str:
-    """RFC 6901 JSON pointer for a sequence of keys and indices."""
-    parts = []
-    for p in path:
-        s = str(p).replace("~", "~0").replace("/", "~1")
-        parts.append(s)
-    return "".join("/" + p for p in parts)
-
-
-def _quote(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=True, default=str)
-    if len(text) > _bounds.MAX_QUOTE:
-        text = text[: _bounds.MAX_QUOTE] + "…"
-    return text
+#: Schema failures collected from one file before they are sorted and cut to MAX_PROBLEMS.
+_ERRORS_SCANNED = 1000
 
 
 class _Duplicate(ValueError):
@@ -54,23 +43,14 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _bad_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+    raise ValueError(f"{name} is not a JSON number")
 
 
-def _depth(value: Any, limit: int) -> int:
-    # Iterative, so a hostile document cannot exhaust the stack here.
-    stack = [(value, 1)]
-    deepest = 0
-    while stack:
-        v, d = stack.pop()
-        deepest = max(deepest, d)
-        if deepest > limit:
-            return deepest
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values())
-        elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v)
-    return deepest
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text[:40]} is too large for a 64-bit float")
+    return value
 
 
 def _parse_json(data: bytes, file: str) -> Any:
@@ -79,55 +59,62 @@ def _parse_json(data: bytes, file: str) -> Any:
     except UnicodeDecodeError as exc:
         raise ReceiptError.at(file, "", f"expected UTF-8 JSON, found an invalid byte at offset {exc.start}") from None
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_bad_constant)
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_bad_constant, parse_float=_finite_float)
     except _Duplicate as exc:
-        raise ReceiptError.at(file, "", f"duplicate key {_quote(str(exc))}: a receipt's keys must be unique") from None
+        raise ReceiptError.at(file, "", f"expected unique member names, found {quote(str(exc))} twice") from None
     except RecursionError:
-        raise BoundsError.at(file, "", f"JSON nested deeper than {_bounds.MAX_DEPTH} levels") from None
+        raise BoundsError.at(file, "", f"expected nesting of at most {_bounds.MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
-        raise ReceiptError.at(file, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise ReceiptError.at(file, "", f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:
-        raise ReceiptError.at(file, "", f"not valid JSON: {exc}") from None
+        raise ReceiptError.at(file, "", f"expected JSON: {str(exc)[:_bounds.MAX_QUOTE]}") from None
 
 
 def parse_receipt(data: bytes, file: str = "<receipt>") -> Receipt:
-    """Parse and check a receipt held in memory.
+    """Parse and check a receipt held in memory, of any frozen schema version.
+
+    Order (STYLE-EXAMPLES 7): size bound → strict JSON (no NaN, no duplicate keys) →
+    depth, string, collection and number bounds → FORMAL refused → the JSON Schema the
+    receipt's own ``schema_version`` names (D-11) → seal, on the document as written
+    (D-12) → migration to the current shape (fields the version did not establish are
+    ``None``, D-13) → model → consistency.
 
     Args:
         data: the file's bytes.
         file: the name used in messages.
 
     Returns:
-        The receipt, migrated to the current schema version.
+        The receipt in the current shape; ``schema_version`` keeps the version the file declared.
 
     Raises:
-        BoundsError: over :data:`~driftproof.receipt._bounds.RECEIPT_MAX_BYTES` or too deep.
+        BoundsError: over a limit of :mod:`driftproof.receipt._bounds`.
         UnknownVersionError: ``schema_version`` missing or not a frozen version (D-11).
-        SealError: the seal does not match the content (D-12).
-        ReceiptError: anything else, one :class:`~driftproof.errors.Problem` per place.
+        SealError: the seal is missing or does not match the content (D-12).
+        ReceiptError: anything else; one :class:`~driftproof.errors.Problem` per place,
+            each naming the file, the JSON pointer and what was expected.
     """
     if len(data) > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(file, "", f"receipt is {len(data)} bytes; the limit is {_bounds.RECEIPT_MAX_BYTES}")
+        raise BoundsError.at(file, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {len(data)}")
     doc = _parse_json(data, file)
-    if _depth(doc, _bounds.MAX_DEPTH) > _bounds.MAX_DEPTH:
-        raise BoundsError.at(file, "", f"JSON nested deeper than {_bounds.MAX_DEPTH} levels")
+    check_json_bounds(doc, file)
     if not isinstance(doc, dict):
         raise ReceiptError.at(file, "", f"expected a JSON object, found {type(doc).__name__}")
     version = doc.get("schema_version")
     if not isinstance(version, str) or version not in known_versions():
         raise UnknownVersionError.at(
-            file,
-            "/schema_version",
-            f"expected one of {', '.join(known_versions())}, found {_quote(version)}",
+            file, "/schema_version",
+            f"expected one of {', '.join(known_versions())} (newest {CURRENT_VERSION}), found {quote(version)}",
         )
     if doc.get("verification_level") == "FORMAL":
-        raise ReceiptError.at(file, "/verification_level", "FORMAL is reserved: no receipt can claim it yet")
+        raise ReceiptError.at(file, "/verification_level",
+                              "expected UNVERIFIED, DECLARED or TESTED; FORMAL is reserved and no receipt can claim it yet")
     _check_schema(doc, version, file)
     verify_seal(doc, file)
-    current = migrate(dict(doc))
+    current = migrate(doc)
+    current["schema_version"] = version
     try:
         receipt = Receipt.model_validate(current)
-    except ValidationError as exc:  # pragma: no cover - the schema should catch these first
+    except ValidationError as exc:  # pragma: no cover - the schema and migrations should catch these first
         problems = [Problem(file, to_pointer(e["loc"]), e["msg"]) for e in exc.errors()[: _bounds.MAX_PROBLEMS]]
         raise ReceiptError(f"{file}: receipt does not match the model", problems) from None
     _check_consistency(receipt, file)
@@ -135,19 +122,10 @@ def parse_receipt(data: bytes, file: str = "<receipt>") -> Receipt:
 
 
 def _check_schema(doc: dict[str, Any], version: str, file: str) -> None:
-    validator = validator_for(version)
-    errors = sorted(validator.iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    if not errors:
-        return
-    problems = []
-    for e in errors[: _bounds.MAX_PROBLEMS]:
-        msg = e.message
-        if len(msg) > 300:
-            msg = msg[:300] + "…"
-        problems.append(Problem(file, to_pointer(e.absolute_path), f"{msg} (schema {version}: {e.validator})"))
-    if len(errors) > _bounds.MAX_PROBLEMS:
-        problems.append(Problem(file, "", f"… and {len(errors) - _bounds.MAX_PROBLEMS} more problems"))
-    raise ReceiptError(f"{file}: receipt fails schema {version}", problems)
+    errors = list(islice(validator_for(version).iter_errors(doc), _ERRORS_SCANNED))
+    if errors:
+        raise ReceiptError(f"{file}: receipt fails schema {version}",
+                           schema_problems(errors, version, file, CURRENT_VERSION))
 
 
 def _check_consistency(r: Receipt, file: str) -> None:
@@ -155,7 +133,7 @@ def _check_consistency(r: Receipt, file: str) -> None:
     seen: dict[str, int] = {}
     for i, case in enumerate(r.cases):
         if case.id in seen:
-            problems.append(Problem(file, f"/cases/{i}/id", f"duplicate case id {_quote(case.id)} (first at /cases/{seen[case.id]})"))
+            problems.append(Problem(file, f"/cases/{i}/id", f"duplicate case id {quote(case.id)} (first at /cases/{seen[case.id]})"))
         seen.setdefault(case.id, i)
         for arm_name in ("with_skill", "baseline", "control"):
             arm = getattr(case.arms, arm_name)
@@ -164,20 +142,14 @@ def _check_consistency(r: Receipt, file: str) -> None:
             base = f"/cases/{i}/arms/{arm_name}"
             idx = [d.index for d in arm.draws]
             if len(set(idx)) != len(idx):
-                problems.append(Problem(file, f"{base}/draws", "draw indices must be unique"))
+                problems.append(Problem(file, f"{base}/draws", "expected unique draw indices"))
             for j, d in enumerate(arm.draws):
-                if d.lost is not None and d.score is not None:
-                    problems.append(Problem(file, f"{base}/draws/{j}/score", "a lost draw carries no score"))
                 if d.score is not None and r.judge is None:
-                    problems.append(Problem(file, f"{base}/draws/{j}/score", "a score needs a judge: /judge is null"))
-                if d.score is not None and not math.isfinite(d.score):
-                    problems.append(Problem(file, f"{base}/draws/{j}/score", "expected a finite score"))
+                    problems.append(Problem(file, f"{base}/draws/{j}/score", "expected no score: /judge is null, and a score needs a judge"))
             if r.band_source == "legacy" and len(arm.draws) > 1:
-                problems.append(Problem(file, f"{base}/draws", "band_source legacy means one generation per arm"))
+                problems.append(Problem(file, f"{base}/draws", "expected one draw: band_source legacy means one generation per arm"))
         if (case.arms.control is None) != (r.arms.control is None):
-            problems.append(Problem(file, f"/cases/{i}/arms", "the control arm must be present in every case exactly when /arms/control is"))
-    if r.is_aggregates_only and r.source_figures is None:
-        problems.append(Problem(file, "/source_figures", "aggregates_only requires the figures the source printed"))
+            problems.append(Problem(file, f"/cases/{i}/arms", "expected a control arm in every case exactly when /arms/control names one"))
     if problems:
         raise ReceiptError(f"{file}: receipt is inconsistent", problems[: _bounds.MAX_PROBLEMS])
 
@@ -197,7 +169,7 @@ def read_receipt(path: str | Path) -> Receipt:
     except OSError as exc:
         raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None
     if size > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(path, "", f"receipt is {size} bytes; the limit is {_bounds.RECEIPT_MAX_BYTES}")
+        raise BoundsError.at(path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {size}")
     try:
         data = path.read_bytes()
     except OSError as exc:

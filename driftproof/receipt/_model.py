@@ -220,7 +220,11 @@ class JudgeOverhead(_Model):
     output_tokens: int
     usd: float | None
     judged_draws_counted: int
-    judged_draws_missing_usage: int
+    """Draws whose grading usage the figures count, each once. A receipt before 0.14 counted
+    one draw per case: read from it, this is the number of cases holding a draw."""
+    judged_draws_missing_usage: int | None
+    """Draws the grader returned no usage for; ``None`` when the receipt (before 0.14) did
+    not record it."""
 
 
 class Economics(_Model):
@@ -246,6 +250,8 @@ class Receipt(_Model):
 
     schema_: str | None = Field(default=None, alias="$schema")
     schema_version: str
+    """The version the file declared (D-11). A receipt read from an older version keeps its own
+    version here while holding the current shape: fields that version did not record are ``None``."""
     verification_level: Level
     run: Run
     skill: Skill
@@ -264,6 +270,12 @@ class Receipt(_Model):
     def is_smoke(self) -> bool:
         """A receipt that names a preset is a smoke run, whatever level it carries."""
         return self.run.preset is not None
+
+    @property
+    def is_migrated(self) -> bool:
+        """True when the file declared an older schema version and was read into the current
+        shape; fields that version did not establish are ``None`` (D-11, D-13)."""
+        return self.schema_version != CURRENT_VERSION
 
     @property
     def is_aggregates_only(self) -> bool:

@@ -15,7 +15,8 @@ from typing import Any
 
 import rfc8785
 
-from driftproof.errors import SealError
+from driftproof.errors import ReceiptError, SealError
+from driftproof.receipt._model import CURRENT_VERSION
 
 __all__ = ["SEAL_ALGORITHM", "canonical_bytes", "compute_seal", "seal_document", "verify_seal", "write_receipt"]
 
@@ -62,10 +63,13 @@ def verify_seal(document: dict[str, Any], file: str | Path) -> None:
     """
     seal = document.get("seal")
     if not isinstance(seal, dict) or not isinstance(seal.get("sha256"), str):
-        raise SealError.at(file, "/seal", "expected a seal object with a sha256 member (D-12)")
+        raise SealError.at(file, "/seal", "expected a seal object with a sha256 member (D-12); the receipt is unsealed")
     if seal.get("algorithm") != SEAL_ALGORITHM:
         raise SealError.at(file, "/seal/algorithm", f"expected {SEAL_ALGORITHM!r}, found {seal.get('algorithm')!r}")
-    actual = compute_seal(document)
+    try:
+        actual = compute_seal(document)
+    except ValueError as exc:
+        raise SealError.at(file, "", f"expected content RFC 8785 can canonicalise: {str(exc)[:200]}") from None
     if actual != seal["sha256"]:
         raise SealError.at(
             file,
@@ -83,8 +87,16 @@ def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
 
     Returns:
         The path written.
+
+    Raises:
+        ReceiptError: the document does not declare the current schema version; writers
+            write the current version only (D-11), so a receipt read from an older version
+            is never written back under its old number.
     """
     path = Path(path)
+    if document.get("schema_version") != CURRENT_VERSION:
+        raise ReceiptError.at(path, "/schema_version", f"expected {CURRENT_VERSION!r} (writers write the current "
+                              f"schema version only, D-11), found {document.get('schema_version')!r}")
     sealed = seal_document(document)
     data = json.dumps(sealed, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)

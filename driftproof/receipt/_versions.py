@@ -17,12 +17,13 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
 
+from driftproof.receipt._migrations import STEPS
 from driftproof.receipt._model import CURRENT_VERSION
 
 __all__ = ["CURRENT_VERSION", "MIGRATIONS", "known_versions", "schema_bytes", "schema_for", "validator_for"]
 
-#: Ordered migrations: version -> (next version, pure function). Filled as versions are frozen.
-MIGRATIONS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+#: Ordered migrations: version -> (next version, pure function), one step each (``_migrations``).
+MIGRATIONS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = dict(STEPS)
 
 
 def _version_key(v: str) -> tuple[int, ...]:
@@ -68,15 +69,17 @@ def validator_for(version: str) -> Draft202012Validator:
 
 
 def migrate(document: dict[str, Any]) -> dict[str, Any]:
-    """Migrate a schema-valid document of any known version to the current version.
+    """Migrate a schema-valid document of any known version to the current version's shape.
+
+    The input is not mutated. Each step stamps the version it produces; the caller
+    decides which version the model reports (the loader keeps the declared one).
 
     Raises:
         KeyError: no migration path from the document's version (a bug: every frozen
-            version must have one).
+            version must have one; a test walks every version).
     """
     doc = document
     while doc["schema_version"] != CURRENT_VERSION:
-        nxt, step = MIGRATIONS[doc["schema_version"]]
+        _next, step = MIGRATIONS[doc["schema_version"]]
         doc = step(doc)
-        doc["schema_version"] = nxt
     return doc

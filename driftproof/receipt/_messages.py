@@ -1,0 +1,154 @@
+"""Schema failures in plain words: file, JSON pointer, what was expected, what was found.
+
+jsonschema's own messages quote whole values (an answer can be a megabyte) and speak
+in keywords (``'TESTED' should not be valid under {'const': 'TESTED'}``). Each
+failure is rewritten here from its keyword; a failure inside a rule of the schema
+(an ``if``/``then`` under ``allOf``) is stated by that rule's ``description``, e.g.
+"a receipt that names a preset cannot read TESTED (v0.11)" (STYLE-EXAMPLES 12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+from jsonschema.exceptions import ValidationError, best_match
+
+from driftproof.errors import Problem
+from driftproof.receipt._bounds import MAX_PROBLEMS, quote
+from driftproof.receipt._versions import schema_for
+
+__all__ = ["schema_problems", "to_pointer"]
+
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+               int: "an integer", float: "a number", type(None): "null"}
+
+
+def to_pointer(path: Iterable[Any]) -> str:
+    """RFC 6901 JSON pointer for a sequence of keys and indices."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _found(value: Any) -> str:
+    kind = _JSON_TYPES.get(type(value), type(value).__name__)
+    if isinstance(value, (dict, list)) or value is None:
+        return kind if value is None else quote(value)
+    return f"{kind} {quote(value)}"
+
+
+def _lower(sentence: str) -> str:
+    """A schema description as a clause: first letter lowered unless it starts an acronym."""
+    sentence = sentence.rstrip(".")
+    first = sentence.split(" ", 1)[0]
+    return sentence if len(first) > 1 and first.isupper() else sentence[0].lower() + sentence[1:]
+
+
+def _resolve(root: dict[str, Any], node: Any) -> Any:
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+        target: Any = root
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def _rule(root: dict[str, Any], schema_path: Iterable[Any]) -> str | None:
+    """The description of the innermost ``if``/``then`` rule the failure sits in, if any."""
+    node: Any = root
+    rule = None
+    for key in schema_path:
+        if isinstance(node, dict) and key not in node:
+            node = _resolve(root, node)
+        if key == "then" and isinstance(node, dict) and isinstance(node.get("description"), str):
+            rule = node["description"]
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return rule
+    return rule
+
+
+@cache
+def _all_member_names(version: str) -> frozenset[str]:
+    names: set[str] = set()
+    stack: list[Any] = [schema_for(version)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict):
+                names.update(node["properties"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return frozenset(names)
+
+
+def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]:
+    """(pointer, message) for one failure."""
+    pointer = to_pointer(e.absolute_path)
+    kw, want, inst = e.validator, e.validator_value, e.instance
+    rule = _rule(schema_for(version), e.schema_path)
+    if rule is not None:
+        return pointer, f"{_lower(rule)}; found {_found(inst)}"
+    if kw == "anyOf":
+        # A nullable field: report why the non-null branch failed, not that null was not given.
+        branches = [c for c in (e.context or []) if want[c.relative_schema_path[0]] != {"type": "null"}]
+        if branches:
+            return _describe(best_match(branches), version, current)
+        return pointer, f"expected one of the allowed shapes, found {_found(inst)}"
+    if kw == "required":
+        missing = e.message.split("'")[1] if "'" in e.message else "?"
+        return (f"{pointer}/{missing.replace('~', '~0').replace('/', '~1')}",
+                f"expected member {quote(missing)}, which this version requires (null states it unknown); it is missing")
+    if kw == "additionalProperties":
+        allowed = set(e.schema.get("properties", {}))
+        extra = sorted(k for k in inst if k not in allowed)
+        name = extra[0] if extra else "?"
+        hint = ""
+        if version != current and name in _all_member_names(current):
+            hint = f"; schema {current} defines it: is schema_version right?"
+        names = ", ".join(quote(k) for k in extra[:4]) + (f" and {len(extra) - 4} more" if len(extra) > 4 else "")
+        return (f"{pointer}/{name.replace('~', '~0').replace('/', '~1')}",
+                f"expected only the members this version defines, found {names}{hint}")
+    if kw == "type":
+        kinds = want if isinstance(want, list) else [want]
+        return pointer, f"expected {' or '.join(kinds)}, found {_found(inst)}"
+    if kw == "const":
+        return pointer, f"expected {quote(want)}, found {_found(inst)}"
+    if kw == "enum":
+        return pointer, f"expected one of {', '.join(quote(w) for w in want)}, found {_found(inst)}"
+    if kw == "pattern":
+        what = e.schema.get("description") or f"text matching {quote(want)}"
+        return pointer, f"expected {_lower(what)}, found {_found(inst)}"
+    if kw == "format":
+        return pointer, f"expected a {want} value, found {_found(inst)}"
+    limits = {
+        "maxLength": ("at most {} characters", lambda v: len(v)),
+        "minLength": ("at least {} characters", lambda v: len(v)),
+        "maxItems": ("at most {} items", lambda v: len(v)),
+        "minItems": ("at least {} items", lambda v: len(v)),
+        "maxProperties": ("at most {} members", lambda v: len(v)),
+        "minimum": ("a number ≥ {}", lambda v: v),
+        "maximum": ("a number ≤ {}", lambda v: v),
+        "exclusiveMinimum": ("a number > {}", lambda v: v),
+        "exclusiveMaximum": ("a number < {}", lambda v: v),
+    }
+    if kw in limits:
+        text, measure = limits[kw]
+        return pointer, f"expected {text.format(want)}, found {quote(measure(inst))}"
+    if kw == "not":
+        return pointer, f"expected a value other than {quote(inst)}"
+    return pointer, f"fails the schema's {kw!r} rule"
+
+
+def schema_problems(errors: list[ValidationError], version: str, file: str, current: str) -> list[Problem]:
+    """At most :data:`MAX_PROBLEMS` problems (then a count of the rest), sorted by pointer.
+
+    Each message ends with ``(schema <version>)`` so the reader knows which frozen file spoke.
+    """
+    described = sorted({_describe(e, version, current) for e in errors}, key=lambda pm: pm)
+    problems = [Problem(file, p, f"{m} (schema {version})") for p, m in described[:MAX_PROBLEMS]]
+    if len(described) > MAX_PROBLEMS:
+        problems.append(Problem(file, "", f"… and {len(described) - MAX_PROBLEMS} more problems"))
+    return problems
