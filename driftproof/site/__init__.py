@@ -1,0 +1,20 @@
+"""The static site: numbered reports, receipt sheets, schemas and feed, built from receipts.
+
+Public API::
+
+    build_site(receipts_dir, reports_dir, out)   check inputs, mkdocs build, replace out whole
+    load_inputs(receipts_dir, reports_dir)       every receipt and report, checked (SiteBuildError)
+    build_site_files(receipts, reports, nav=...) pure: {site path: bytes} of every generated file
+    load_reports(paths, known_receipts)          parse and check reports/NNN-slug.md
+    section_types(), register_section            the report section registry (see sections/)
+"""
+
+from driftproof.site.build import LoadedReceipt, build_site_files, home_listing
+from driftproof.site.publish import SiteInputs, build_site, load_inputs
+from driftproof.site.report_source import Report, SectionSpec, load_reports, parse_report
+from driftproof.site.sections import register_section, section_types
+
+__all__ = sorted([
+    "LoadedReceipt", "Report", "SectionSpec", "SiteInputs", "build_site", "build_site_files", "home_listing",
+    "load_inputs", "load_reports", "parse_report", "register_section", "section_types",
+])

@@ -1,0 +1,111 @@
+"""The native mkdocs hook (``hooks:`` in mkdocs.yml) that adds the generated pages.
+
+mkdocs loads ``driftproof/site/mkdocs_hook.py`` by path; that shim re-exports these
+functions so their state lives in this one module. ``driftproof reports build`` hands
+over inputs it has already validated (:func:`handing_over`); a plain ``mkdocs build``
+loads them itself from ``extra.driftproof`` in mkdocs.yml, failing closed the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from driftproof.errors import SiteBuildError
+
+__all__ = ["handing_over", "on_env", "on_files", "on_page_context"]
+
+#: Top-level pages in navigation order (source file, label); others follow by file name.
+NAV_PAGES = (("index.md", "Reports"), ("method.md", "Method"), ("neutrality.md", "Neutrality"),
+             ("interop.md", "Interop"))
+#: Generated sections of the site that appear in navigation.
+NAV_GENERATED = (("Receipts", "receipts/"), ("Receipt schema", "spec/versions/"))
+
+_state: dict[str, Any] = {"inputs": None}
+
+
+@contextmanager
+def handing_over(inputs: Any) -> Iterator[None]:
+    """Make ``inputs`` (a :class:`driftproof.site.publish.SiteInputs`) the hook's for one build."""
+    _state["inputs"] = inputs
+    try:
+        yield
+    finally:
+        _state.clear()
+        _state["inputs"] = None
+
+
+def site_nav(files: Any) -> list[dict[str, str]]:
+    """Navigation from the hand-written pages present, then the generated sections."""
+    pages = {f.src_uri: f for f in files.documentation_pages()}
+    nav = [{"title": label, "url": _url(src)} for src, label in NAV_PAGES if src in pages]
+    known = {src for src, _ in NAV_PAGES}
+    for src in sorted(pages):
+        if src not in known and "/" not in src:
+            nav.append({"title": _title_of(pages[src]), "url": _url(src)})
+    nav += [{"title": t, "url": u} for t, u in NAV_GENERATED]
+    return nav
+
+
+def on_files(files: Any, config: Any) -> Any:
+    from mkdocs.structure.files import File
+
+    from driftproof.site.build import build_site_files
+    from driftproof.site.publish import fallback_date, load_inputs
+
+    inputs = _state["inputs"]
+    if inputs is None:  # plain `mkdocs build`: load and check here, failing closed all the same
+        base = Path(config.config_file_path).parent
+        opts = (config.extra or {}).get("driftproof", {})
+        inputs = load_inputs(base / opts.get("receipts", "receipts"), base / opts.get("reports", "reports"))
+    nav = site_nav(files)
+    generated = build_site_files(inputs.receipts, inputs.reports, nav=nav, site_name=config.site_name,
+                                 site_url=config.site_url or "https://driftproof.dev/",
+                                 fallback_date=fallback_date(), templates=_templates(config))
+    clash = sorted(p for p in generated if files.get_file_from_path(p) is not None)
+    if clash:
+        raise SiteBuildError(f"generated pages would overwrite files in {config.docs_dir}: {', '.join(clash)}")
+    for path, data in sorted(generated.items()):
+        files.append(File.generated(config, path, content=data))
+    _state.update(nav=nav, reports=inputs.reports)
+    return files
+
+
+def on_env(env: Any, config: Any, files: Any) -> Any:
+    # The theme's own environment escapes too (mkdocs leaves autoescape off by default).
+    env.autoescape = True
+    env.globals.update(site_name=config.site_name, site_nav=_state.get("nav", []))
+    return env
+
+
+def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -> dict[str, Any]:
+    if page.is_homepage:
+        from driftproof.site.build import home_listing, page_env
+
+        context["reports_listing"] = home_listing(_state.get("reports", []), page_env(_templates(config)))
+    else:
+        context["reports_listing"] = Markup("")
+    return context
+
+
+def _templates(config: Any) -> Path:
+    return Path(config.config_file_path).parent / "templates"
+
+
+def _url(src: str) -> str:
+    return "" if src == "index.md" else src[: -len(".md")] + "/"
+
+
+def _title_of(f: Any) -> str:
+    try:
+        for line in Path(f.abs_src_path).read_text(encoding="utf-8").splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+    except (OSError, TypeError):
+        pass
+    return os.path.splitext(os.path.basename(f.src_uri))[0].replace("-", " ").capitalize()

@@ -1,0 +1,239 @@
+"""The site generator: loaded receipts and reports in, ``{site path: bytes}`` out.
+
+:func:`build_site_files` is pure (no clock, no file writes) and engine-agnostic: the
+mkdocs hook adds its output to the build, and tests call it directly. It produces
+(paths relative to the site root)::
+
+    reports/NNN/index.html            each numbered report (immutable permalink)
+    reports/NNN/<table>.csv           every table of the report, as CSV
+    reports/NNN/report.json           the report's tables and receipts, as JSON
+    reports/NNN/SHA256SUMS            sha256 of the report's receipts, CSVs, JSON and charts
+    reports/NNN/<chart>.svg           charts (light, and -dark)
+    reports/latest/index.html         alias: a redirect page to the newest numbered report
+    receipts/<name>.json              every receipt, byte for byte as committed
+    receipts/<name>/index.html        every receipt's sheet
+    receipts/index.html, receipts/SHA256SUMS
+    spec/receipt.schema.json          the newest frozen schema, byte-identical (D-11)
+    spec/<version>/receipt.schema.json  every frozen version, byte-identical
+    spec/index.json, spec/SHA256SUMS, spec/versions/index.html
+    feed.xml                          Atom feed, one entry per report, stable ids
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from driftproof.errors import SiteBuildError
+from driftproof.receipt import Receipt, known_versions, schema_bytes
+from driftproof.site._render import make_env, markdown_html, relative_root
+from driftproof.site.report_source import Report
+from driftproof.site.sections import SectionContext, SectionOutput, Table, section_types
+from driftproof.site.sheet import receipt_sheet
+
+__all__ = ["DEFAULT_TEMPLATES", "LoadedReceipt", "build_site_files", "home_listing", "page_env"]
+
+DEFAULT_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+@dataclass(frozen=True)
+class LoadedReceipt:
+    """A receipt as published: its name (path under ``receipts/`` without ``.json``),
+    the validated model, and the file's exact bytes."""
+
+    name: str
+    receipt: Receipt
+    raw: bytes
+
+
+def page_env(templates: Path = DEFAULT_TEMPLATES) -> jinja2.Environment:
+    """The generator's environment: ``templates/pages`` then the theme's ``layout.html``."""
+    return make_env([templates / "pages", templates / "theme"])
+
+
+def build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[Report], *,
+                     nav: Sequence[Mapping[str, str]], site_name: str = "Driftproof",
+                     site_url: str = "https://driftproof.dev/", fallback_date: str = "1970-01-01",
+                     templates: Path = DEFAULT_TEMPLATES) -> dict[str, bytes]:
+    """Every generated page and file of the site.
+
+    Args:
+        receipts: every committed receipt by name.
+        reports: the checked reports, in any order (listed newest first).
+        nav: the site navigation, ``{"title", "url"}`` with urls relative to the root.
+        site_url: absolute URL of the site root (feed links and ids).
+        fallback_date: the feed's ``updated`` date when there is no report (never the clock).
+
+    Raises:
+        SiteBuildError: a section cannot be rendered (names the report file and section).
+    """
+    env = page_env(templates)
+    env.globals.update(site_name=site_name, site_nav=list(nav))
+    files: dict[str, bytes] = {}
+    ordered = sorted(reports, key=lambda r: r.number, reverse=True)
+    for r in ordered:
+        files.update(_report_files(r, receipts, env))
+    if ordered:
+        files["reports/latest/index.html"] = _render(env, "latest.html", "reports/latest/index.html", nav_current="",
+                                                     ident=ordered[0].ident, title=ordered[0].title)
+    for name, lr in sorted(receipts.items()):
+        files[f"receipts/{name}.json"] = lr.raw
+        files[f"receipts/{name}/index.html"] = _sheet_page(lr, ordered, env)
+    files["receipts/index.html"] = _render(env, "receipts.html", "receipts/index.html", nav_current="receipts/",
+                                           receipts=[_receipt_row(lr) for _, lr in sorted(receipts.items())])
+    files["receipts/SHA256SUMS"] = _sums({f"receipts/{n}.json": lr.raw for n, lr in receipts.items()})
+    files.update(_spec_files(env, site_url))
+    files["feed.xml"] = env.get_template("feed.xml").render(
+        site_url=site_url, site_name=site_name, entries=[_feed_entry(r, site_url) for r in ordered],
+        updated=(ordered and max(r.date for r in ordered).isoformat() or fallback_date) + "T00:00:00Z",
+    ).encode("utf-8")
+    return files
+
+
+def home_listing(reports: Sequence[Report], env: jinja2.Environment) -> Markup:
+    """The home page's list of numbered reports, newest first (HTML fragment, root-relative)."""
+    ordered = sorted(reports, key=lambda r: r.number, reverse=True)
+    return Markup(env.get_template("report_list.html").render(root=".", reports=[
+        {"ident": r.ident, "title": r.title, "date": r.date.isoformat(), "summary": r.summary or "",
+         "url": f"reports/{r.ident}/"} for r in ordered]))
+
+
+def _report_files(r: Report, receipts: Mapping[str, LoadedReceipt], env: jinja2.Environment) -> dict[str, bytes]:
+    base = f"reports/{r.ident}/"
+    page, outputs = _report_page(r, receipts, env)
+    files: dict[str, bytes] = {base + "index.html": page}
+    tables = [t for o in outputs for t in o.tables]
+    extra: dict[str, bytes] = {}
+    for o in outputs:
+        for rel, data in o.files.items():
+            extra[base + rel] = data
+    for t in tables:
+        extra[base + f"{t.id}.csv"] = _csv(t)
+    extra[base + "report.json"] = _report_json(r, tables, receipts)
+    files.update(extra)
+    sums = {p: d for p, d in extra.items()}
+    sums.update({f"receipts/{n}.json": receipts[n].raw for n in r.receipts})
+    files[base + "SHA256SUMS"] = _sums(sums)
+    return files
+
+
+def _report_page(r: Report, receipts: Mapping[str, LoadedReceipt],
+                 env: jinja2.Environment) -> tuple[bytes, list[SectionOutput]]:
+    page_path = f"reports/{r.ident}/index.html"
+    root = relative_root(page_path)
+    ctx = SectionContext(report=r, receipts={n: receipts[n].receipt for n in r.receipts}, env=env, root=root,
+                         used_ids={"main", f"report-{r.ident}"})
+    types = section_types()
+    outputs: list[SectionOutput] = []
+    for spec in r.sections:
+        try:
+            outputs.append(types[spec.type].render(spec.params, ctx))
+        except SiteBuildError:
+            raise
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SiteBuildError.at(r.source, spec.pointer, f"section {spec.type!r} cannot be rendered: {exc}") from exc
+    tables = [t for o in outputs for t in o.tables]
+    downloads = [{"label": f"{t.caption.split(':')[0]} (CSV)", "url": f"{t.id}.csv"} for t in tables]
+    downloads += [{"label": "Report data (JSON)", "url": "report.json"},
+                  {"label": "SHA256SUMS (paths relative to the site root)", "url": "SHA256SUMS"}]
+    html = env.get_template("report.html").render(
+        base_url=root, root=root, nav_current="", ident=r.ident, title=r.title,
+        date=r.date.isoformat(), summary=r.summary or "", body=markdown_html(r.body),
+        sections=[o.html for o in outputs], downloads=downloads,
+        receipts=[{"name": n, "json": f"{root}/receipts/{n}.json", "sheet": f"{root}/receipts/{n}/",
+                   "skill": receipts[n].receipt.skill.name, "level": receipts[n].receipt.verification_level}
+                  for n in r.receipts])
+    return html.encode("utf-8"), outputs
+
+
+def _sheet_page(lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Environment) -> bytes:
+    path = f"receipts/{lr.name}/index.html"
+    used: set[str] = {"main"}
+
+    def anchor(base: str) -> str:
+        cand, n = base, 2
+        while cand in used:
+            cand, n = f"{base}-{n}", n + 1
+        used.add(cand)
+        return cand
+
+    sheet = receipt_sheet(lr.name, lr.receipt, lr.raw, anchor=_safe_anchor(anchor))
+    cited = [{"ident": r.ident, "title": r.title} for r in reports if lr.name in r.receipts]
+    return _render(env, "receipt.html", path, nav_current="receipts/", sheet=sheet, cited=cited,
+                   json_url=f"../{lr.name.rsplit('/', 1)[-1]}.json")
+
+
+def _safe_anchor(anchor: Any) -> Any:
+    import re
+
+    return lambda base: anchor(re.sub(r"[^A-Za-z0-9_.-]+", "-", base).strip("-") or "x")
+
+
+def _receipt_row(lr: LoadedReceipt) -> dict[str, str]:
+    r = lr.receipt
+    return {"name": lr.name, "skill": r.skill.name, "level": r.verification_level, "model": r.run.model or "not recorded",
+            "sha256": hashlib.sha256(lr.raw).hexdigest(), "cases": str(len(r.cases))}
+
+
+def _render(env: jinja2.Environment, template: str, path: str, **ctx: Any) -> bytes:
+    root = relative_root(path)
+    return env.get_template(template).render(base_url=root, root=root, **ctx).encode("utf-8")
+
+
+def _spec_files(env: jinja2.Environment, site_url: str) -> dict[str, bytes]:
+    versions = known_versions()
+    if not versions:
+        raise SiteBuildError("no frozen receipt schema is known")
+    current = versions[-1]
+    files = {f"spec/{v}/receipt.schema.json": schema_bytes(v) for v in versions}
+    files["spec/receipt.schema.json"] = schema_bytes(current)
+    base = site_url.rstrip("/") + "/spec/"
+    index = {"current": current, "current_url": base + "receipt.schema.json",
+             "versions": {v: f"{base}{v}/receipt.schema.json" for v in versions}}
+    files["spec/index.json"] = (json.dumps(index, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    files["spec/SHA256SUMS"] = _sums({p: d for p, d in files.items() if p.endswith(".schema.json")})
+    files["spec/versions/index.html"] = _render(
+        env, "spec.html", "spec/versions/index.html", nav_current="spec/versions/", current=current,
+        versions=[{"version": v, "url": f"../{v}/receipt.schema.json", "id": json.loads(schema_bytes(v)).get("$id", ""),
+                   "sha256": hashlib.sha256(schema_bytes(v)).hexdigest()} for v in reversed(versions)])
+    return files
+
+
+def _csv(t: Table) -> bytes:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([c.label for c in t.columns])
+    for row in t.rows:
+        w.writerow([c.csv for c in row.cells])
+    return buf.getvalue().encode("utf-8")
+
+
+def _report_json(r: Report, tables: Sequence[Table], receipts: Mapping[str, LoadedReceipt]) -> bytes:
+    doc = {
+        "number": r.number, "slug": r.slug, "title": r.title, "date": r.date.isoformat(), "summary": r.summary,
+        "receipts": [{"name": n, "url": f"receipts/{n}.json", "sha256": hashlib.sha256(receipts[n].raw).hexdigest(),
+                      "seal": receipts[n].receipt.seal.sha256} for n in r.receipts],
+        "tables": [{"id": t.id, "caption": t.caption, "columns": [c.label for c in t.columns],
+                    "rows": [[c.csv for c in row.cells] for row in t.rows]} for t in tables],
+    }
+    return (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _sums(files: Mapping[str, bytes]) -> bytes:
+    return "".join(f"{hashlib.sha256(d).hexdigest()}  {p}\n" for p, d in sorted(files.items())).encode("utf-8")
+
+
+def _feed_entry(r: Report, site_url: str) -> dict[str, str]:
+    host = site_url.split("//", 1)[-1].split("/", 1)[0]
+    return {"id": f"tag:{host},2026:report-{r.ident}", "title": f"Report {r.ident}: {r.title}",
+            "url": f"{site_url.rstrip('/')}/reports/{r.ident}/", "updated": r.date.isoformat() + "T00:00:00Z",
+            "summary": r.summary or r.title}

@@ -1,0 +1,136 @@
+"""``make reports``: check every input, build the site with mkdocs, replace ``site/`` whole.
+
+Order: load every receipt (:func:`driftproof.receipt.read_receipts`, all failures
+collected) and every report (front matter and sections checked) → any problem stops
+here with one line per problem (file, JSON pointer, expectation) → mkdocs 1.6.1 builds
+in strict mode into a fresh temporary directory beside ``out`` → only then is ``out``
+replaced. A failed build leaves ``out`` exactly as it was and removes its temporary
+directory: no partial site.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from driftproof.errors import Problem, SiteBuildError
+from driftproof.receipt import read_receipts
+from driftproof.site.build import LoadedReceipt
+from driftproof.site.report_source import Report, load_reports
+
+__all__ = ["SiteInputs", "build_site", "fallback_date", "load_inputs"]
+
+
+@dataclass(frozen=True)
+class SiteInputs:
+    """Checked inputs of a build: receipts by name and reports, newest first."""
+
+    receipts: dict[str, LoadedReceipt]
+    reports: list[Report]
+
+
+def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
+    """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
+
+    Raises:
+        SiteBuildError: every problem in every receipt and report, one per line.
+    """
+    receipts_dir, reports_dir = Path(receipts_dir), Path(reports_dir)
+    problems: list[Problem] = []
+    if not receipts_dir.is_dir():
+        problems.append(Problem(str(receipts_dir), "", "expected a directory of receipts"))
+    paths = sorted(receipts_dir.rglob("*.json")) if receipts_dir.is_dir() else []
+    names = {p: p.relative_to(receipts_dir).with_suffix("").as_posix() for p in paths}
+    good, bad = read_receipts(paths)
+    for err in bad:
+        problems.extend(err.problems or [Problem("?", "", str(err))])
+    receipts: dict[str, LoadedReceipt] = {}
+    for p, r in good.items():
+        try:
+            receipts[names[p]] = LoadedReceipt(names[p], r, p.read_bytes())
+        except OSError as exc:  # pragma: no cover - vanished between two reads
+            problems.append(Problem(str(p), "", f"cannot read: {exc.strerror}"))
+    reports: list[Report] = []
+    if reports_dir.is_dir():
+        try:
+            reports = load_reports(sorted(reports_dir.glob("*.md")), names.values())
+        except SiteBuildError as exc:
+            problems.extend(exc.problems)
+    else:
+        problems.append(Problem(str(reports_dir), "", "expected a directory of reports"))
+    if problems:
+        raise SiteBuildError(f"{len(problems)} problem(s); the site was not built", problems)
+    return SiteInputs(receipts=dict(sorted(receipts.items())), reports=reports)
+
+
+def fallback_date() -> str:
+    """The build's date when no report supplies one: ``SOURCE_DATE_EPOCH`` (UTC), else 1970-01-01."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "0")
+    try:
+        return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date().isoformat()
+    except ValueError:
+        return "1970-01-01"
+
+
+def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file: Path = Path("mkdocs.yml")) -> SiteInputs:
+    """Check the inputs, build with mkdocs (strict) and replace ``out`` only on success.
+
+    Raises:
+        SiteBuildError: an input is invalid (one problem per bad place) or mkdocs failed
+            (its warnings and errors as the problems); ``out`` is untouched.
+    """
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    from driftproof.site._hook import handing_over
+
+    inputs = load_inputs(receipts_dir, reports_dir)
+    out = Path(out).resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
+    collector = _Collector()
+    mk_log = logging.getLogger("mkdocs")
+    mk_log.addHandler(collector)
+    try:
+        cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
+        with handing_over(inputs):
+            build(cfg)
+    except (MkDocsException, SystemExit) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        lines = [Problem(str(config_file), "", m) for m in collector.messages] or [Problem(str(config_file), "", str(exc))]
+        raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    finally:
+        mk_log.removeHandler(collector)
+    _replace(tmp, out)
+    return inputs
+
+
+def _replace(new: Path, out: Path) -> None:
+    old = None
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        old.rmdir()
+        out.rename(old)
+    new.rename(out)
+    out.chmod(0o755)  # mkdtemp makes it private; a site is for reading
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+class _Collector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+

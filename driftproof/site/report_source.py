@@ -1,0 +1,229 @@
+"""Numbered reports: ``reports/NNN-slug.md`` files, YAML front matter plus Markdown prose.
+
+Front matter (every key checked; unknown keys are refused)::
+
+    ---
+    number: 1                      # 1..999, equals NNN in the file name
+    slug: caveman-terse-control    # equals the slug in the file name
+    title: "Caveman's skills against a terse control"
+    date: 2026-11-29               # the report's date (feed and listing; never the clock)
+    summary: "One line for the home page and the feed."   # optional
+    receipts: [caveman, caveman-cn]   # receipt names: paths under receipts/ without .json
+    sections:                      # rendered in order after the prose
+      - type: token_savings        # a registered section type (driftproof.site.sections)
+        ...                        # that type's own parameters, checked by its model
+    ---
+
+Every problem in every report is collected; :func:`load_reports` raises one
+:class:`~driftproof.errors.SiteBuildError` naming file, JSON pointer and expectation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from driftproof.errors import Problem, SiteBuildError
+from driftproof.receipt import to_pointer
+
+__all__ = ["FILENAME_PATTERN", "Report", "SectionSpec", "load_reports", "parse_report", "receipt_name"]
+
+FILENAME_PATTERN = re.compile(r"^(?P<number>\d{3})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
+_FRONT = re.compile(r"\A---[ \t]*\r?\n(?P<yaml>.*?)\r?\n---[ \t]*(?:\r?\n(?P<body>.*))?\Z", re.S)
+MAX_REPORT_BYTES = 1_000_000
+
+
+class _FrontMatter(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+    number: int = Field(ge=1, le=999)
+    slug: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)
+    title: str = Field(min_length=1, max_length=200)
+    date: dt.date
+    summary: str | None = Field(default=None, max_length=500)
+    receipts: list[str] = Field(min_length=1, max_length=1000)
+    sections: list[dict[str, Any]] = Field(default_factory=list, max_length=50)
+
+
+@dataclass(frozen=True)
+class SectionSpec:
+    """One section of a report: its type, its checked parameters and where it was declared.
+
+    Attributes:
+        type: the registered section type name.
+        params: the type's parameter model instance (see :mod:`driftproof.site.sections`).
+        pointer: JSON pointer of the section in the front matter, e.g. ``/sections/0``.
+    """
+
+    type: str
+    params: Any
+    pointer: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """A parsed, checked numbered report.
+
+    Attributes:
+        number: the report number (1..999); ``ident`` is it zero-padded to three digits.
+        slug, title, date, summary: from the front matter.
+        receipts: receipt names in front-matter order.
+        sections: the sections in order.
+        body: the Markdown prose after the front matter (untrusted: rendered with html off).
+        source: the file the report was read from, as given.
+    """
+
+    number: int
+    slug: str
+    title: str
+    date: dt.date
+    summary: str | None
+    receipts: tuple[str, ...]
+    sections: tuple[SectionSpec, ...]
+    body: str
+    source: str
+
+    @property
+    def ident(self) -> str:
+        """The zero-padded number, e.g. ``"001"`` (the permanent URL segment)."""
+        return f"{self.number:03d}"
+
+
+def receipt_name(ref: str) -> str:
+    """A receipt reference as written in front matter, normalised: ``x.json`` → ``x``."""
+    return ref[: -len(".json")] if ref.endswith(".json") else ref
+
+
+def parse_report(data: bytes, file: str, known_receipts: Iterable[str]) -> tuple[Report | None, list[Problem]]:
+    """Parse one report file; returns the report (None when invalid) and every problem found.
+
+    Args:
+        data: the file's bytes (UTF-8).
+        file: the name used in messages; its base name must match ``NNN-slug.md``.
+        known_receipts: the receipt names that exist (a report may cite only those).
+    """
+    from driftproof.site.sections import section_types  # registry; imported late (it imports us)
+
+    problems: list[Problem] = []
+
+    def bad(pointer: str, message: str) -> None:
+        problems.append(Problem(file, pointer, message))
+
+    name = Path(file).name
+    m_name = FILENAME_PATTERN.match(name)
+    if not m_name:
+        bad("", "expected a file name NNN-slug.md (three digits, a dash, lowercase words joined by dashes)")
+    if len(data) > MAX_REPORT_BYTES:
+        bad("", f"report is {len(data)} bytes; the limit is {MAX_REPORT_BYTES}")
+        return None, problems
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad("", f"expected UTF-8 text, found an invalid byte at offset {exc.start}")
+        return None, problems
+    m = _FRONT.match(text)
+    if not m:
+        bad("", "expected YAML front matter between a first line '---' and a closing '---'")
+        return None, problems
+    try:
+        raw = yaml.safe_load(m.group("yaml"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""
+        bad("", f"front matter is not valid YAML{where}: {getattr(exc, 'problem', None) or exc}")
+        return None, problems
+    if not isinstance(raw, dict):
+        bad("", "expected the front matter to be a mapping of keys to values")
+        return None, problems
+    try:
+        fm = _FrontMatter.model_validate(raw)
+    except ValidationError as exc:
+        for e in exc.errors():
+            bad(to_pointer(e["loc"]), _pydantic_message(e))
+        return None, problems
+    if m_name:
+        if int(m_name.group("number")) != fm.number:
+            bad("/number", f"expected {int(m_name.group('number'))}, the number in the file name, found {fm.number}")
+        if m_name.group("slug") != fm.slug:
+            bad("/slug", f"expected {m_name.group('slug')!r}, the slug in the file name, found {fm.slug!r}")
+    known = set(known_receipts)
+    names = [receipt_name(r) for r in fm.receipts]
+    for i, n in enumerate(names):
+        if n not in known:
+            bad(f"/receipts/{i}", f"expected the name of a receipt under receipts/ (without .json), found {n!r}")
+        elif names.index(n) != i:
+            bad(f"/receipts/{i}", f"receipt {n!r} is listed twice")
+    types = section_types()
+    sections: list[SectionSpec] = []
+    for i, sec in enumerate(fm.sections):
+        ptr = f"/sections/{i}"
+        kind = sec.get("type")
+        if kind not in types:
+            bad(f"{ptr}/type", f"expected one of {', '.join(sorted(types))}, found {kind!r}")
+            continue
+        params_raw = {k: v for k, v in sec.items() if k != "type"}
+        try:
+            params = types[kind].Params.model_validate(params_raw)
+        except ValidationError as exc:
+            for e in exc.errors():
+                bad(ptr + to_pointer(e["loc"]), _pydantic_message(e))
+            continue
+        for sub_ptr, msg in types[kind].check(params, tuple(names)):
+            bad(ptr + sub_ptr, msg)
+        sections.append(SectionSpec(kind, params, ptr))
+    if problems:
+        return None, problems
+    report = Report(number=fm.number, slug=fm.slug, title=fm.title, date=fm.date, summary=fm.summary,
+                    receipts=tuple(names), sections=tuple(sections), body=m.group("body") or "", source=file)
+    return report, problems
+
+
+def load_reports(paths: Iterable[Path], known_receipts: Iterable[str]) -> list[Report]:
+    """Read and check every report; newest (highest number) first.
+
+    Raises:
+        SiteBuildError: one problem per bad place across all files, including two
+            reports with the same number.
+    """
+    known = tuple(known_receipts)
+    reports: list[Report] = []
+    problems: list[Problem] = []
+    by_number: dict[int, str] = {}
+    for p in sorted(paths):
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            problems.append(Problem(str(p), "", f"cannot read: {exc.strerror}"))
+            continue
+        report, found = parse_report(data, str(p), known)
+        problems.extend(found)
+        if report is None:
+            continue
+        if report.number in by_number:
+            problems.append(Problem(str(p), "/number", f"report number {report.number} is already used by {by_number[report.number]}"))
+            continue
+        by_number[report.number] = str(p)
+        reports.append(report)
+    if problems:
+        raise SiteBuildError(f"{len(problems)} problem(s) in reports", problems)
+    return sorted(reports, key=lambda r: r.number, reverse=True)
+
+
+def _pydantic_message(e: Mapping[str, Any]) -> str:
+    kind = e.get("type", "")
+    if kind == "missing":
+        return "required key is missing"
+    if kind == "extra_forbidden":
+        return "unknown key: not part of the report front matter"
+    return f"{e.get('msg', 'invalid value')}, found {_short(e.get('input'))}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:80] + "…"

@@ -1,0 +1,201 @@
+"""Report section types: a small registry, one module per type.
+
+A report's front matter lists ``sections``; each has a ``type`` naming a registered
+section type, plus that type's parameters. Adding a type touches no other file:
+
+1. Create ``driftproof/site/sections/<your_type>.py`` (every module here not starting
+   with ``_`` is imported when the registry is first used).
+2. In it, define a class with ``name`` (the ``type:`` string), ``Params`` (a subclass of
+   :class:`SectionParams`: a pydantic model of the parameters; unknown keys are refused),
+   ``check(params, report_receipts) -> list[(pointer, message)]`` (cross-checks against
+   the report, e.g. that the receipts it names are the report's) and
+   ``render(params, ctx: SectionContext) -> SectionOutput``. Decorate it with
+   :func:`register_section`.
+3. Put its template at ``templates/pages/sections/<your_type>.html`` and render it with
+   ``ctx.render("sections/<your_type>.html", **page_model)``. Templates only display:
+   format every number in Python (:mod:`driftproof.site._render`), and give every table
+   as a :class:`Table`, so it is also published as CSV and listed in SHA256SUMS.
+4. Per-case rows take their anchor from ``ctx.anchor("case-" + case_id)``, which keeps
+   ids unique on the page (the first section to show a case owns ``#case-<id>``).
+
+Section types shipped: ``token_savings``, ``comparison``, ``receipt_sheets``,
+``source_figures``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Protocol
+
+import jinja2
+from markupsafe import Markup
+from pydantic import BaseModel, ConfigDict, Field
+
+from driftproof.receipt import Receipt
+
+__all__ = [
+    "Cell", "Column", "Row", "SectionContext", "SectionOutput", "SectionParams", "SectionType", "Table",
+    "register_section", "section_types",
+]
+
+
+class SectionParams(BaseModel):
+    """Base of every section's parameter model: unknown keys are refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    title: str | None = Field(default=None, min_length=1, max_length=200)
+    """Heading of the section; each type has its own default."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: its header and whether it holds numbers (right-aligned, CSV as numbers)."""
+
+    label: str
+    numeric: bool = False
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table cell: ``text`` as shown, ``value`` as written to CSV (full precision; "" = unknown)."""
+
+    text: str
+    value: str | None = None
+
+    @property
+    def csv(self) -> str:
+        return self.text if self.value is None else self.value
+
+
+@dataclass(frozen=True)
+class Row:
+    """A table row; ``anchor`` is its element id (e.g. ``case-<id>``) or None."""
+
+    cells: tuple[Cell, ...]
+    anchor: str | None = None
+    header: bool = False  # first cell is a row header (<th scope="row">)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A data table shown on the page and published as ``<id>.csv`` beside the report.
+
+    Attributes:
+        id: a slug unique within the report (file name of its CSV, element id of the table).
+        caption: the table's caption (what it shows, with units).
+        columns, rows: the contents; every row has one cell per column.
+    """
+
+    id: str
+    caption: str
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True)
+class SectionOutput:
+    """What a section renders: its HTML, its tables (already inside the HTML) and extra files.
+
+    ``files`` maps a path relative to the report's directory (e.g. ``chart-savings.svg``) to bytes.
+    """
+
+    html: Markup
+    tables: tuple[Table, ...] = ()
+    files: Mapping[str, bytes] = field(default_factory=dict)
+
+
+@dataclass
+class SectionContext:
+    """Everything a section may use to render; sections do no I/O.
+
+    Attributes:
+        report: the :class:`~driftproof.site.report_source.Report` being built.
+        receipts: the report's receipts by name, in front-matter order.
+        env: the site's Jinja2 environment (autoescape on, StrictUndefined).
+        root: relative URL from the report page to the site root (e.g. ``../..``).
+        used_ids: element ids already used on the page (see :meth:`anchor`).
+    """
+
+    report: Any
+    receipts: Mapping[str, Receipt]
+    env: jinja2.Environment
+    root: str
+    used_ids: set[str] = field(default_factory=set)
+
+    def anchor(self, base: str) -> str:
+        """A page-unique element id from ``base`` (unsafe characters become ``-``)."""
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", base).strip("-") or "x"
+        candidate, n = slug, 2
+        while candidate in self.used_ids:
+            candidate, n = f"{slug}-{n}", n + 1
+        self.used_ids.add(candidate)
+        return candidate
+
+    def receipt_url(self, name: str) -> str:
+        """URL of the raw receipt file (stable: ``receipts/<name>.json``)."""
+        return f"{self.root}/receipts/{name}.json"
+
+    def sheet_url(self, name: str) -> str:
+        """URL of the receipt's sheet page (``receipts/<name>/``)."""
+        return f"{self.root}/receipts/{name}/"
+
+    def render(self, template: str, **model: Any) -> Markup:
+        """Render a template of ``templates/pages`` with the page model ``model``."""
+        return Markup(self.env.get_template(template).render(root=self.root, **model))
+
+
+class SectionType(Protocol):
+    """The interface of a section type (see the module docstring)."""
+
+    name: str
+    Params: type[SectionParams]
+
+    def check(self, params: Any, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]: ...
+
+    def render(self, params: Any, ctx: SectionContext) -> SectionOutput: ...
+
+
+_REGISTRY: dict[str, SectionType] = {}
+
+
+def register_section(cls: type) -> type:
+    """Class decorator: register a section type under ``cls.name`` (names are unique)."""
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise ValueError(f"section type {cls!r} needs a lowercase `name`")
+    if name in _REGISTRY and type(_REGISTRY[name]) is not cls:
+        raise ValueError(f"section type {name!r} is registered twice")
+    _REGISTRY[name] = cls()
+    return cls
+
+
+@cache
+def _discover() -> None:
+    for mod in pkgutil.iter_modules(__path__):
+        if not mod.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{mod.name}")
+
+
+def section_types() -> Mapping[str, SectionType]:
+    """Every registered section type by name (built-in modules are imported on first use)."""
+    _discover()
+    return dict(_REGISTRY)
+
+
+def receipts_check(names: list[str] | None, report_receipts: tuple[str, ...], key: str = "receipts") -> list[tuple[str, str]]:
+    """Shared cross-check: every receipt a section names must be one the report lists."""
+    out = []
+    for i, n in enumerate(names or []):
+        from driftproof.site.report_source import receipt_name
+
+        if receipt_name(n) not in report_receipts:
+            out.append((f"/{key}/{i}", f"expected one of the report's receipts ({', '.join(report_receipts)}), found {n!r}"))
+    return out
+
+
+Renderer = Callable[[Any, SectionContext], SectionOutput]
