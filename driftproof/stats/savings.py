@@ -8,8 +8,11 @@ One :class:`ArmSavings` per receipt, in the order given: the receipt's skill arm
 against its control arm (``vs_control``, the honest delta: the skill on top of
 a plain "be terse" instruction) and against its baseline arm (``vs_baseline``).
 
-Arithmetic is caveman's own (``evals/measure.py``, read at caveman commit
-2144a12, the same as the version that measured the 2b10489 snapshot):
+Arithmetic is caveman's own ``evals/measure.py``, read at caveman commit 2144a12
+(the file at the snapshot's commit 2b10489 was not available to read; caveman's
+evals README at 2f49f0e describes the same columns, and caveman issue #234, April
+2026, reproduced a median of about 50% for caveman against the terse control on
+this snapshot with the same encoding, as here):
 
 - per case (prompt): saving = 1 − skill_tokens ÷ reference_tokens;
 - across cases: ``statistics.median``, ``statistics.mean``, ``min``, ``max`` and
