@@ -1,0 +1,302 @@
+"""The GitHub Action's logic: diff a baseline receipt against a new one, decide, report.
+
+Run by ``action.yml`` as ``python -m driftproof.action``; the inputs come through the
+environment (never through ``${{ }}`` inside ``run:``)::
+
+    DRIFTPROOF_BASELINE   path of the earlier (baseline) receipt          required
+    DRIFTPROOF_RECEIPT    path of the new receipt                         required
+    DRIFTPROOF_FAIL_ON    comma-separated decisions that fail the job     default "regressed"
+    GITHUB_OUTPUT         file the outputs are appended to                set by GitHub
+    GITHUB_STEP_SUMMARY   file the Markdown summary is appended to        set by GitHub
+
+``--baseline``/``--receipt``/``--fail-on`` on the command line override the environment.
+
+Decision (output ``decision``), from :func:`driftproof.compare.compare_receipts`:
+
+- ``none``: a side gets no verdict (below TESTED, a smoke run whatever its level, aggregates
+  only, no judge); the summary says so and why (method, "A smoke run gives no verdict").
+- ``regressed``: a case regressed under the rule.
+- ``improved``: a case improved and none regressed.
+- ``UNDERPOWERED``: no case separated and one is underpowered; the summary prints the draws
+  per arm that would have been needed, or that no draw count reaches the floor.
+- ``inconclusive``: a case separated on its measured draws but not at every score its lost
+  draws could have had (D-9), and none of the above.
+- ``no separation detected``: otherwise.
+
+Other outputs: ``lift`` (the new receipt's suite lift with its sign, ``n/a`` for a smoke run on
+either side or where the receipt has no lift), ``baseline-lift`` (the same for the baseline),
+``regressed-cases`` (a JSON array of case ids), ``draws-needed`` (empty unless UNDERPOWERED with
+a count).
+
+Exit status: 0 when the decision is not in ``fail-on``; 1 when it is (by default: a case
+regressed); 2 when an input is missing or a receipt cannot be read (bad JSON, schema, seal),
+with the problems in the summary and on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from driftproof import wording
+from driftproof.badge import format_lift
+
+if TYPE_CHECKING:
+    from driftproof.compare import Comparison
+    from driftproof.receipt import Receipt
+    from driftproof.stats import Band, CaseVerdict
+
+__all__ = [
+    "DECISIONS",
+    "MAX_SUMMARY_BYTES",
+    "action_outputs",
+    "append_github_output",
+    "decide",
+    "main",
+    "md_escape",
+    "summary_markdown",
+]
+
+#: Every value the ``decision`` output can take.
+DECISIONS: tuple[str, ...] = ("none", wording.REGRESSED, wording.IMPROVED, wording.UNDERPOWERED,
+                              wording.INCONCLUSIVE, "no separation detected")
+#: GitHub refuses a step summary over 1 MiB (SITE-NOTES 4.2); stay well under it.
+MAX_SUMMARY_BYTES = 1_000_000
+#: Per-case rows shown before the "N more" note, whatever their size.
+MAX_ROWS = 500
+#: Inline Markdown and HTML syntax; cells and lines never start a block, so these suffice.
+_MD_SPECIAL = set("\\`*_[]|<>~&")
+
+
+def md_escape(text: object, limit: int = 200) -> str:
+    """Untrusted text as inert inline GitHub-flavoured Markdown: one line, inline syntax
+    (emphasis, code, links, table pipes, HTML ``<``/``>``, entities) backslash-escaped, cut to
+    ``limit`` characters with an ellipsis. For table cells and text after a list marker."""
+    s = " ".join(str(text).split())
+    if len(s) > limit:
+        s = s[:limit] + "…"
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)
+
+
+def decide(c: Comparison) -> str:
+    """The Action's decision for a comparison (see the module docstring)."""
+    if c.refusals:
+        return "none"
+    verdicts = {v.verdict for v in c.rows}
+    if c.regressed or wording.REGRESSED in verdicts:
+        return wording.REGRESSED
+    if wording.IMPROVED in verdicts:
+        return wording.IMPROVED
+    if c.underpowered_sentence is not None:
+        return wording.UNDERPOWERED
+    if wording.INCONCLUSIVE in verdicts:
+        return wording.INCONCLUSIVE
+    return "no separation detected"
+
+
+def _lift_text(r: Receipt, either_smoke: bool) -> str:
+    """A side's lift for the Action: ``n/a`` for a smoke run (method) or where there is none."""
+    from driftproof.stats import suite_lift
+
+    if either_smoke or r.is_aggregates_only:
+        return format_lift(None)
+    return format_lift(suite_lift(r))
+
+
+def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
+    """The Action's outputs (``decision``, ``lift``, ``baseline-lift``, ``regressed-cases``,
+    ``draws-needed``) for baseline ``a``, new receipt ``b`` and their comparison ``c``."""
+    decision = decide(c)
+    smoke = a.is_smoke or b.is_smoke
+    regressed = [v.case_id for v in c.rows if v.verdict == wording.REGRESSED]
+    needed = c.draws_needed if decision == wording.UNDERPOWERED else None
+    return {
+        "decision": decision,
+        "lift": _lift_text(b, smoke),
+        "baseline-lift": _lift_text(a, smoke),
+        "regressed-cases": json.dumps(regressed, ensure_ascii=True),
+        "draws-needed": "" if needed is None else str(needed),
+    }
+
+
+def _band(b: Band) -> str:
+    if b.mean is None:
+        text = "no measured draw"
+    elif b.sd is None:
+        text = f"{b.mean:.3f} (no spread)"
+    else:
+        text = f"{b.mean:.3f} ± {b.sd:.3f}"
+    counts = f"n={b.n}"
+    if b.lost:
+        counts += f" of {b.drawn}, {b.lost} lost"
+    return f"{text} ({counts})"
+
+
+def _row(v: CaseVerdict) -> str:
+    from driftproof.compare import verdict_words
+    from driftproof.stats.verdict import UNDERPOWERED as CASE_UNDERPOWERED
+
+    delta = format_lift(v.delta)
+    if v.verdict == CASE_UNDERPOWERED:
+        needed = wording.NO_DRAW_COUNT_REACHES if v.no_draw_count else (
+            str(v.draws_needed) if v.draws_needed is not None else "")
+    else:
+        needed = ""
+    cells = [md_escape(v.case_id), md_escape(verdict_words(v.verdict)), md_escape(_band(v.a)),
+             md_escape(_band(v.b)), md_escape(delta), md_escape(needed)]
+    return "| " + " | ".join(cells) + " |\n"
+
+
+def _side_table(a: Receipt, b: Receipt, a_name: str, b_name: str, outputs: dict[str, str]) -> list[str]:
+    def level(r: Receipt) -> str:
+        return r.verification_level + (f" ({wording.SMOKE_RUN}: preset {r.run.preset})" if r.is_smoke else "")
+
+    rows = [
+        ("receipt", a_name, b_name),
+        ("skill", a.skill.name, b.skill.name),
+        ("model", a.run.model or "unknown", b.run.model or "unknown"),
+        ("verification level", level(a), level(b)),
+        ("band source", a.band_source or "unknown", b.band_source or "unknown"),
+        ("lift (with skill − baseline)", outputs["baseline-lift"], outputs["lift"]),
+    ]
+    out = ["| | baseline | new |\n", "|---|---|---|\n"]
+    out += [f"| {k} | {md_escape(x)} | {md_escape(y)} |\n" for k, x, y in rows]
+    return out
+
+
+def summary_markdown(a: Receipt, b: Receipt, c: Comparison, *, fail_on: Sequence[str] = (wording.REGRESSED,),
+                     max_bytes: int = MAX_SUMMARY_BYTES, max_rows: int = MAX_ROWS) -> str:
+    """The job summary: decision, both receipts, the comparison's sentences, a per-case table cut
+    with an "N more cases not shown" note so the whole stays under ``max_bytes`` UTF-8 bytes."""
+    outputs = action_outputs(a, b, c)
+    decision = outputs["decision"]
+    head: list[str] = [f"## Driftproof: {'no decision' if decision == 'none' else decision}\n\n"]
+    if decision == "none":
+        head.append("**No decision.** A receipt below TESTED gets no verdict, so this comparison "
+                    "decides nothing:\n\n")
+        head += [f"- {md_escape(r, 500)}\n" for r in c.refusals]
+        head.append("\n")
+    else:
+        fails = decision in fail_on
+        head.append(f"**Decision: {md_escape(decision)}**; the job "
+                    f"{'fails' if fails else 'passes'} (fail-on: {md_escape(', '.join(fail_on))}).\n\n")
+    head += _side_table(a, b, c.a_name, c.b_name, outputs)
+    head.append("\n")
+    if not c.refusals:
+        head.append(f"{md_escape(c.headline, 2000)}\n\n{md_escape(c.summary, 500)}\n\n")
+        if c.underpowered_sentence:
+            head.append(f"**{md_escape(c.underpowered_sentence)}** {md_escape(c.underpowered_reason or '', 500)}\n\n")
+    if c.not_like_for_like:
+        head.append(f"{md_escape(c.not_like_for_like, 500)}\n\n")
+    head += [f"- {md_escape(line, 500)}\n" for line in c.legend]
+    if c.legend:
+        head.append("\n")
+    notes: list[str] = []
+    for v in c.rows:
+        if v.lost_detail:
+            notes.append(f"- {md_escape(v.case_id)}: {md_escape(v.lost_detail, 500)}\n")
+    if c.unmatched:
+        notes.append(f"- not compared: {md_escape(', '.join(c.unmatched), 1000)}\n")
+    text = "".join(head)
+    if c.rows:
+        text += ("| case | verdict | baseline band | new band | Δ | draws needed per arm |\n"
+                 "|---|---|---|---|---|---|\n")
+    reserve = 200 + sum(len(n.encode()) for n in notes[:50])
+    size = len(text.encode())
+    shown = 0
+    parts = [text]
+    for v in c.rows[:max_rows]:
+        row = _row(v)
+        if size + len(row.encode()) + reserve > max_bytes:
+            break
+        parts.append(row)
+        size += len(row.encode())
+        shown += 1
+    more = len(c.rows) - shown
+    if more:
+        parts.append(f"\n… {more} more {'case' if more == 1 else 'cases'} not shown.\n")
+    if notes:
+        parts.append("\n" + "".join(notes[:50]))
+        if len(notes) > 50:
+            parts.append(f"- … {len(notes) - 50} more notes not shown.\n")
+    return "".join(parts)
+
+
+def append_github_output(path: Path, outputs: dict[str, str]) -> None:
+    """Append each output to a ``$GITHUB_OUTPUT`` file as a ``name<<delimiter`` block, with a
+    random delimiter, so no value can end its block early or set another output."""
+    blocks = []
+    for name, value in outputs.items():
+        delim = f"driftproof_{uuid.uuid4().hex}"
+        blocks.append(f"{name}<<{delim}\n{value}\n{delim}\n")
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write("".join(blocks))
+
+
+def _append(path: str | None, text: str) -> None:
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(text)
+
+
+def _parse_fail_on(value: str) -> list[str]:
+    items = [x.strip() for x in value.split(",") if x.strip()]
+    unknown = [x for x in items if x not in DECISIONS]
+    if unknown:
+        raise ValueError(f"fail-on: unknown decision {unknown[0]!r}; expected any of {', '.join(DECISIONS)}")
+    return items
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the Action's step; returns the exit status (see the module docstring)."""
+    from driftproof.compare import compare_receipts
+    from driftproof.errors import DriftproofError
+    from driftproof.receipt import read_receipt
+
+    p = argparse.ArgumentParser(prog="python -m driftproof.action", description=__doc__.splitlines()[0])
+    p.add_argument("--baseline", default=os.environ.get("DRIFTPROOF_BASELINE", ""))
+    p.add_argument("--receipt", default=os.environ.get("DRIFTPROOF_RECEIPT", ""))
+    p.add_argument("--fail-on", default=os.environ.get("DRIFTPROOF_FAIL_ON", "") or wording.REGRESSED)
+    args = p.parse_args(argv)
+    summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
+    output_path = os.environ.get("GITHUB_OUTPUT")
+
+    def fail(lines: list[str]) -> int:
+        for line in lines:
+            print(f"error: {line}", file=sys.stderr)
+        _append(summary_path, "## Driftproof: error\n\n" + "".join(f"- {md_escape(x, 1000)}\n" for x in lines))
+        if output_path:
+            append_github_output(Path(output_path), {"decision": "error"})
+        return 2
+
+    try:
+        fail_on = _parse_fail_on(args.fail_on)
+    except ValueError as exc:
+        return fail([str(exc)])
+    missing = [n for n, v in (("baseline", args.baseline), ("receipt", args.receipt)) if not v]
+    if missing:
+        return fail([f"input {n} is required: the path of a receipt" for n in missing])
+    try:
+        a = read_receipt(args.baseline)
+        b = read_receipt(args.receipt)
+    except DriftproofError as exc:
+        return fail(exc.lines())
+    c = compare_receipts(a, b, a_name=Path(args.baseline).name, b_name=Path(args.receipt).name)
+    outputs = action_outputs(a, b, c)
+    _append(summary_path, summary_markdown(a, b, c, fail_on=fail_on))
+    if output_path:
+        append_github_output(Path(output_path), outputs)
+    decision = outputs["decision"]
+    # Only fixed words reach stdout: a case id printed there could be read as a workflow command.
+    print(f"driftproof: decision {decision}; lift {outputs['lift']}")
+    return 1 if decision in fail_on else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
