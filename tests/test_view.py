@@ -1,0 +1,212 @@
+"""The receipt sheet (driftproof.view) and ``driftproof view``, on hand-worked receipts.
+
+Expected strings are worked out by hand in the comments (three decimals, D-13 for unknowns).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import case, make_receipt
+from driftproof.cli import cli
+from driftproof.cli.view import render_breakdown, render_markdown, render_text
+from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, parse_receipt, seal_document, write_receipt
+from driftproof.receipt import _bounds
+from driftproof.view import Fact, fmt, sheet
+from driftproof.wording import NO_SEPARATION, NOT_ENOUGH_DRAWS
+
+C1 = case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54])  # lift +.30, helps
+C2 = case("c2", [0.60, 0.61, 0.62], [0.70, 0.71, 0.72])  # lift −.10, hurts
+C3 = case("c3", [0.50, 0.52, 0.54], [0.60, 0.62, 0.64])  # lift −.10, hurts
+
+
+def mk(cases: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
+    return make_receipt(copy.deepcopy(cases), **kw)
+
+
+def read(doc: dict[str, Any]) -> Receipt:
+    return parse_receipt(json.dumps(doc).encode(), "t.json")
+
+
+def facts(fs: tuple[Fact, ...]) -> dict[str, str]:
+    return {f.label: f.value for f in fs}
+
+
+def test_fmt() -> None:
+    assert fmt(0.1 / 3, signed=True) == "+0.033" and fmt(-0.1) == "-0.100"
+    assert fmt(-0.0001, signed=True) == "0.000" and fmt(None) == "–"
+
+
+@pytest.mark.parametrize(("chars", "tokens", "per_1k"), [
+    # lift .10 (.71 − .61); 2000 chars → ceil(2000/4) = 500 tokens → .10 ÷ .5 = +0.200
+    (2000, "500", "+0.200"),
+    # 1601 chars → ceil(400.25) = 401 tokens → .10 ÷ .401 = .249377 → +0.249
+    (1601, "401", "+0.249"),
+    # 40 chars → 10 tokens → .10 ÷ .01 = +10.000
+    (40, "10", "+10.000"),
+])
+def test_value_per_1000_skill_tokens(chars: int, tokens: str, per_1k: str) -> None:
+    s = sheet(read(mk([case("a", [0.70, 0.71, 0.72], [0.60, 0.61, 0.62])], skill_text="y" * chars)))
+    assert s.lift == "+0.100"
+    assert s.lift_per_1k == f"{per_1k} per 1,000 skill tokens ({tokens} skill tokens, ceil(characters ÷ 4))"
+
+
+def test_readings() -> None:
+    assert facts(sheet(read(mk([C1]))).reading)["reading"] == "passing"
+    r = facts(sheet(read(mk([C1, C2]))).reading)
+    assert r["reading"] == "regressed" and r["sentence"] == "hurts: c2"
+    # STATISTICS-NOTES C5: with .71 .72 .74, baseline .69 .70 .72: Δ +.02, sd .01528 each, bands
+    # overlap; resolution .03055 + 2·.01247 = .05549 ≥ .05 → underpowered; 5 draws per arm needed.
+    s = sheet(read(mk([case("c5", [0.71, 0.72, 0.74], [0.69, 0.70, 0.72])])))
+    r = facts(s.reading)
+    assert (r["reading"], r["sentence"], r["draws per arm needed"]) == ("UNDERPOWERED", NOT_ENOUGH_DRAWS, "5")
+    assert s.cases[0].verdict == "underpowered"
+    # C4: .51 .52 .53 vs .50 .51 .52: Δ .01 ≤ .02, resolution .03633 < .05 → no separation
+    s = sheet(read(mk([case("c4", [0.51, 0.52, 0.53], [0.50, 0.51, 0.52])])))
+    assert facts(s.reading)["sentence"] == NO_SEPARATION and s.cases[0].verdict == NO_SEPARATION
+    s = sheet(read(mk([C1], level="DECLARED")))
+    r = facts(s.reading)
+    assert r["reading"] == "no verdict" and "below TESTED" in r["why"]
+    assert s.lift == "+0.300 (context only: the receipt has no verdict)"
+    assert s.cases[0].verdict == "no verdict"
+
+
+def test_case_rows_checks_and_lost_draws() -> None:
+    c = case("c1", [0.80, 0.82, None], [0.50, 0.52, 0.54])
+    c["arms"]["with_skill"]["draws"][0]["checks"] = [{"name": "subject", "kind": "regex", "pass": True},
+                                                     {"name": "429", "kind": "must_include", "pass": False}]
+    c["arms"]["baseline"]["draws"][0]["checks"] = [{"name": "subject", "kind": "regex", "pass": False}]
+    s = sheet(read(mk([c])))
+    row = s.cases[0]
+    # with skill: .80 .82 measured (mean .81, sd .014142), one lost; baseline .52 ± .02
+    assert row.with_skill == "0.810 ± 0.014 (n = 2, 1 lost)" and row.baseline == "0.520 ± 0.020 (n = 3)"
+    assert row.lift == "+0.290" and row.anchor == "case-c1"
+    assert row.checks == "with skill 1/2 passed · baseline 0/1 passed"
+    assert row.lost == "with skill 1 of 3 lost (timeout after 2 retries)"
+    assert [(d.case_id, d.arm, d.index, d.reason) for d in s.lost_draws] == [
+        ("c1", "with skill", "2", "timeout after 2 retries")]
+    # the checks never decide: a lost draw protects the case instead (D-9)
+    assert row.verdict == "inconclusive"
+
+
+def test_control_delta_and_grading_cost_apart() -> None:
+    c = case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54])
+    c["arms"]["control"] = case("x", [0.70, 0.72, 0.74], [0.0])["arms"]["with_skill"]
+    overhead = {"input_tokens": 12000, "output_tokens": 800, "usd": 0.016,
+                "judged_draws_counted": 6, "judged_draws_missing_usage": 1}
+    arms = {n: {"label": None, "instruction": None, "system_prompt_sha256": None} for n in ("with_skill", "baseline")}
+    arms["control"] = {"label": "__terse__", "instruction": "Answer concisely.", "system_prompt_sha256": None}
+    s = sheet(read(mk([c], judge_overhead=overhead, arms=arms)))
+    # with skill .82 − control .72 = +.100 over one case
+    assert s.control_delta == "+0.100 (with skill minus control, equal weight over 1 case)"
+    assert s.cases[0].control == "0.720 ± 0.020 (n = 3)"
+    cost = facts(s.judge_cost)
+    assert cost["grader tokens"] == "12,000 input, 800 output"
+    assert cost["grader cost"].startswith("$0.0160")
+    assert cost["draws counted"] == "6 counted, 1 without usage"
+    skill_side = " ".join([s.lift, s.lift_per_1k, s.control_delta or ""])
+    assert "$" not in skill_side and "12,000" not in skill_side
+    assert facts(sheet(read(mk([C1]))).judge_cost) == {"grading cost": "not recorded"}
+
+
+def test_provenance_unknown_stays_unknown() -> None:
+    doc = mk([C1])
+    doc["run"]["harness"] = {"name": "claude-code", "version": "2.1.272 (Claude Code)"}
+    doc["run"]["capture"] = "text"
+    p = facts(sheet(read(seal_document(doc))).provenance)
+    assert p["harness"] == "claude-code 2.1.272 (Claude Code)" and p["capture mode"] == "text"
+    assert p["suite sha256"] == "not recorded" and p["verification level"] == "TESTED"
+    assert p["judge"].startswith("claude-haiku-4-5-20251001 (anthropic, api)")
+
+
+def test_breakdown_in_the_sheet() -> None:
+    b = sheet(read(mk([C1, C2, C3]))).breakdown
+    # suite (.30 − .10 − .10)/3 = +.033; without c1: −.100 → c1 carries
+    assert b.summary == (
+        "Measured lift, equal weight per case over 3 included cases: +0.033",
+        "Helps (separates upward): c1",
+        "Hurts (separates downward): c2, c3",
+        "Carries the positive measured lift: c1 (removing it leaves -0.100)",
+    )
+    r1 = b.rows[0]
+    assert (r1.with_skill, r1.baseline, r1.lift, r1.counts, r1.lift_without, r1.label) == (
+        "0.820 ± 0.020", "0.520 ± 0.020", "+0.300", "3/3/0 · 3/3/0", "-0.100", "helps")
+    assert b.rows[1].lift_without == "+0.100"
+    s = sheet(read(mk([C1, C2, C3], level="DECLARED")))
+    assert s.breakdown.summary[1] == "No helps, hurts or carrier assertion: below TESTED (DECLARED)"
+
+
+def test_size_limit_keeps_the_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = mk([C1, C2])
+    doc.pop("seal")
+    path = write_receipt(doc, tmp_path / "r.json")
+    size = path.stat().st_size
+    monkeypatch.setattr(_bounds, "BREAKDOWN_MAX_BYTES", size - 1)
+    r = parse_receipt(path.read_bytes(), str(path))
+    s = sheet(r, path=path)
+    assert not s.breakdown.available and s.breakdown.rows == ()
+    assert f"the receipt is {size} bytes, over the lift breakdown's size limit of {size - 1} bytes" in s.breakdown.summary[0]
+    assert facts(s.reading)["reading"] == "regressed" and s.lift == "+0.100" and len(s.cases) == 2
+    assert "size limit" in render_breakdown(r, name="r.json", path=path)
+
+
+def test_cli_text_markdown_json_show_the_page_model(tmp_path: Path) -> None:
+    doc = mk([C1, C2, case("c3", [0.5, 0.52, None], [0.6, 0.62, 0.64])])
+    doc["cases"][2]["arms"]["with_skill"]["draws"][2]["lost"]["reason"] = "c|<b>\x1b[31m"  # untrusted text
+    doc.pop("seal")
+    path = write_receipt(doc, tmp_path / "r.json")
+    s = sheet(parse_receipt(path.read_bytes(), str(path)), path=path)
+    runner = CliRunner()
+    text = runner.invoke(cli, ["view", str(path)])
+    assert text.exit_code == 0, text.output
+    assert text.output == render_text(s)
+    for row in s.cases[:2]:  # every number of the page model is printed
+        for value in (row.with_skill, row.baseline, row.lift, row.verdict, row.lost):
+            assert value in text.output
+    for line in s.breakdown.summary:
+        assert line in text.output
+    assert s.lift in text.output and s.lift_per_1k in text.output
+    assert "\x1b" not in text.output and "c|<b>\\x1b[31m" in text.output
+    md = runner.invoke(cli, ["view", str(path), "--format", "markdown"])
+    assert md.exit_code == 0 and md.output == render_markdown(s)
+    assert "c\\|\\<b\\>\\\\x1b\\[31m" in md.output and "<b>" not in md.output
+    js = runner.invoke(cli, ["view", str(path), "--format", "json"])
+    assert js.exit_code == 0 and json.loads(js.output) == json.loads(json.dumps(dataclasses.asdict(s)))
+
+
+def test_cli_refuses_a_bad_receipt(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    res = CliRunner().invoke(cli, ["view", str(bad)])
+    assert res.exit_code != 0
+
+
+def test_aggregates_only_sheet() -> None:
+    doc = mk([case("a", [], [])])
+    for c in doc["cases"]:
+        c["arms"]["with_skill"]["draws"] = c["arms"]["baseline"]["draws"] = []
+    doc["judge"] = None
+    doc["uncertainty_unavailable"] = "aggregates_only"
+    doc["source_figures"] = {"uplift": "+12%"}
+    s = sheet(read(seal_document(doc)))
+    assert s.lift == "n/a" and s.lift_per_1k == "n/a (400 skill tokens)"
+    assert s.breakdown.summary == ("Lift breakdown unavailable: aggregates only: the source printed figures and no draw score",)
+
+
+def test_judge_samples_split_in_context() -> None:
+    c = case("j", [0.5, 0.5, 0.5], [0.5, 0.5, 0.5])
+    c["arms"]["with_skill"]["draws"] = [
+        draw_doc(i, answer=f"a{i}", judge_samples=[judge_sample_doc(x, reply=str(x), reported_model="claude-haiku-4-5-20251001")
+                                                   for x in p]) for i, p in enumerate([(0.6, 0.8), (0.7, 0.9), (0.8, 1.0)])]
+    s = sheet(read(mk([c])))
+    # scores .7 .8 .9: variance .01; within-draw s² = .02, /2 → judge part .01; draw part 0
+    assert facts(s.context.splits)["j, with skill"] == (
+        "variance 0.01000: judge samples 0.01000, draw to draw 0.00000 (100% judge, 0% draw)")
+    assert s.context.label.startswith("Context, beyond the method")
