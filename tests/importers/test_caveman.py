@@ -35,6 +35,12 @@ def _run(args: list[str]) -> Any:
     return CliRunner().invoke(import_group, args, catch_exceptions=True)
 
 
+@pytest.fixture
+def snapshot_files(tmp_path: Path) -> tuple[Path, Path]:
+    """results.json and skills/ of :func:`small_snapshot`, written in tmp_path."""
+    return write_snapshot(tmp_path, small_snapshot())
+
+
 # --- the hand-built snapshot -------------------------------------------------------------
 
 def test_small_snapshot_numbers_worked_out_by_hand(snapshot_files: tuple[Path, Path], tmp_path: Path) -> None:
