@@ -246,3 +246,42 @@ def test_committed_receipts_match_a_fresh_import(real: tuple[Path, Path, dict[st
             doc["run"].pop("runner")
         assert committed == fresh, item.filename
         assert read_receipt(REPO / "receipts" / item.filename).verification_level == "DECLARED"
+
+
+def test_cli_prints_one_line_naming_file_pointer_and_expectation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from driftproof.cli import main
+
+    doc = small_snapshot()
+    doc["arms"]["caveman"][1] = None
+    snap, skills = write_snapshot(tmp_path, doc)
+    with pytest.raises(SystemExit) as info:
+        main(["import", "caveman", str(snap), "--skills", str(skills), "--out", str(tmp_path / "out")])
+    assert info.value.code == 2
+    assert capsys.readouterr().err == (f"error: {snap}: /arms/caveman/1: null cell: this call never finished "
+                                       "(a partial snapshot); expected a string output\n")
+    assert not (tmp_path / "out").exists()
+
+
+REAL_BAD: list[tuple[str, Any, str]] = [
+    ("null cell", lambda d: d["arms"]["caveman-es"].__setitem__(9, None), "/arms/caveman-es/9"),
+    ("metadata.error", lambda d: d["metadata"].__setitem__("error", "claude -p exited 1"), "/metadata/error"),
+    ("dropped prompt", lambda d: d["prompts"].pop(), "/metadata/n_prompts"),
+    ("missing terse", lambda d: d["arms"].pop("__terse__"), "/arms/__terse__"),
+    ("short arm", lambda d: d["arms"]["compress"].pop(0), "/arms/compress"),
+]
+
+
+@pytest.mark.parametrize(("label", "mutate", "pointer"), REAL_BAD, ids=[b[0] for b in REAL_BAD])
+def test_malformed_copy_of_the_real_snapshot_is_refused(real: tuple[Path, Path, dict[str, Any]], tmp_path: Path,
+                                                       label: str, mutate: Any, pointer: str) -> None:
+    _, skills, doc = real
+    broken = copy.deepcopy(doc)
+    mutate(broken)
+    snap = tmp_path / "results.json"
+    snap.write_text(json.dumps(broken, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "receipts"
+    result = _run(["caveman", str(snap), "--skills", str(skills), "--out", str(out)])
+    assert result.exit_code != 0
+    assert isinstance(result.exception, ImportError_)
+    assert [p.pointer for p in result.exception.problems] == [pointer]
+    assert not out.exists()
