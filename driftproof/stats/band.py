@@ -143,13 +143,20 @@ def arm_band(case_arm: CaseArm, band_source: BandSource,
 def mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
     """Mean and sample sd (ddof = 1) of ``values``; ``None`` where undefined (D-2).
 
-    Uses ``math.fsum`` and a two-pass sum of squared deviations for accuracy.
+    Uses ``math.fsum`` and a two-pass sum of squared deviations for accuracy. Values far off
+    any judge scale (beyond 1e100) are scaled by a power of two first, so that squares do not
+    overflow; the result is then exact up to that scaling, or ``inf`` past the float range.
     """
     n = len(values)
     if n == 0:
         return None, None
+    big = max(abs(v) for v in values)
+    if big > 1e100:
+        half = 2.0 ** (math.frexp(big)[1] - 1)  # big / (2·half) is in [0.5, 1); float products never raise
+        mean, sd = mean_sd([v / half / 2.0 for v in values])
+        return (mean * half * 2.0 if mean is not None else None), (sd * half * 2.0 if sd is not None else None)
     mean = math.fsum(values) / n
     if n == 1:
         return mean, None
-    ss = math.fsum((v - mean) ** 2 for v in values)
+    ss = math.fsum((v - mean) * (v - mean) for v in values)
     return mean, math.sqrt(ss / (n - 1))

@@ -61,6 +61,9 @@ def completions(a: Band, b: Band, scale: tuple[float, float]) -> Iterator[tuple[
 def keeps_verdict(a: Band, b: Band, scale: tuple[float, float] | None) -> bool:
     """True when the measured separation verdict holds at every completion of the lost draws (D-9).
 
+    Only separated bands have a verdict to keep; for bands that overlap this returns True.
+    (Their complement set is not convex, so the corners would not decide it.)
+
     Args:
         a, b: the two bands, each with ``n ≥ 2`` measured draws (``mean`` and ``sd`` set).
         scale: the judge scale ``(worst, best)``; ``None`` (not recorded) bounds nothing,
@@ -75,9 +78,11 @@ def keeps_verdict(a: Band, b: Band, scale: tuple[float, float] | None) -> bool:
         return True
     if scale is None:
         return False
-    lo, hi = min(scale), max(scale)
     delta = b.mean - a.mean
     measured = (separation_verdict(delta, a.sd + b.sd), delta > 0)
+    if measured[0] is None:
+        return True  # D-9 concerns separated cases; bands that overlap have no call to lose
+    lo, hi = min(scale), max(scale)
     for d, s in completions(a, b, (lo, hi)):
         if (separation_verdict(d, s), d > 0) != measured:
             return False
