@@ -1,0 +1,125 @@
+"""Reading receipts of different model families side by side (method, "Other models, and
+one grader for all"; the neutrality policy).
+
+One grader from one model family scores every answer, so a comparison across model
+families leads with what the skill adds to each model (its lift, and per 1,000 skill
+tokens, D-14). Raw scores across families are background, never a ranking: rows are
+ordered by family and model name, never by a score, and no row is marked best.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from driftproof.receipt import Receipt
+from driftproof.stats import case_bands, receipt_reading, suite_lift, value_per_1k
+from driftproof.view import fmt
+
+__all__ = ["CrossFamily", "FamilyRow", "GRADER_NOTE", "cross_family", "cross_family_markdown"]
+
+#: The method's words, shown with every cross-family reading.
+GRADER_NOTE = ("Because one grader from one model family scores every answer, a report comparing model "
+               "families leads with what the skill adds to each model. That reduces a grader's taste for its "
+               "own family's writing, but does not remove it, and no report has measured how much is left. "
+               "Raw scores across families are background, never a ranking.")
+_FAMILIES = {"anthropic": "Anthropic", "openai": "OpenAI", "stub": "stub (no model)"}
+
+
+@dataclass(frozen=True)
+class FamilyRow:
+    """One receipt in a cross-family reading: the lift first, raw scores as background."""
+
+    name: str
+    family: str
+    model: str
+    surface: str
+    lift: str
+    lift_per_1k: str
+    reading: str
+    background_with_skill: str
+    background_baseline: str
+
+
+@dataclass(frozen=True)
+class CrossFamily:
+    """A cross-family reading: ``rows`` in family then model order (never by score).
+
+    Attributes:
+        families: the distinct families present, sorted.
+        caveats: why the rows are not like for like (different graders or suites), if so.
+        grader_note: :data:`GRADER_NOTE`.
+    """
+
+    families: tuple[str, ...]
+    rows: tuple[FamilyRow, ...]
+    caveats: tuple[str, ...]
+    grader_note: str
+
+
+def cross_family(receipts: Sequence[tuple[str, Receipt]]) -> CrossFamily:
+    """Lead with each model's lift; raw scores as background, never ranked.
+
+    Args:
+        receipts: ``(name, receipt)`` pairs, e.g. the file names of one skill's receipts.
+
+    Returns:
+        A :class:`CrossFamily`. Its order depends only on family and model names.
+    """
+    rows = []
+    for name, r in receipts:
+        lift = suite_lift(r)
+        per_1k = value_per_1k(lift, r.skill.tokens)
+        with_mean, base_mean = _raw_means(r)
+        reading = receipt_reading(r)
+        rows.append(FamilyRow(
+            name=name, family=_FAMILIES.get(r.run.provider or "", "not recorded"), model=r.run.model or "not recorded",
+            surface=r.run.surface or "not recorded", lift=fmt(lift, signed=True) if lift is not None else "n/a",
+            lift_per_1k=fmt(per_1k, signed=True) if per_1k is not None else "n/a",
+            reading=reading.status if reading.status != "no verdict" else f"no verdict ({reading.reason})",
+            background_with_skill=fmt(with_mean), background_baseline=fmt(base_mean)))
+    rows.sort(key=lambda x: (x.family, x.model, x.name))
+    return CrossFamily(tuple(sorted({x.family for x in rows})), tuple(rows), _caveats(receipts), GRADER_NOTE)
+
+
+def cross_family_markdown(cf: CrossFamily) -> str:
+    """The reading as Markdown: the lift table first, then the raw scores as background."""
+    lead = ["| model | family | surface | lift | per 1,000 skill tokens | reading |", "|---|---|---|---|---|---|"]
+    lead += [f"| {_md(x.model)} | {_md(x.family)} | {_md(x.surface)} | {x.lift} | {x.lift_per_1k} | {_md(x.reading)} |"
+             for x in cf.rows]
+    back = ["| model | with skill (mean over cases) | baseline (mean over cases) |", "|---|---|---|"]
+    back += [f"| {_md(x.model)} | {x.background_with_skill} | {x.background_baseline} |" for x in cf.rows]
+    out = ["What the skill adds to each model", "", *lead, "", cf.grader_note, ""]
+    out += [f"- {_md(c)}" for c in cf.caveats] + ([""] if cf.caveats else [])
+    out += ["Background: raw scores, not a ranking", "", *back, ""]
+    return "\n".join(out)
+
+
+def _raw_means(r: Receipt) -> tuple[float | None, float | None]:
+    if r.is_aggregates_only:
+        return None, None
+    bands = case_bands(r)
+    w = [x.mean for _, x, _ in bands if x.mean is not None]
+    b = [y.mean for _, _, y in bands if y.mean is not None]
+    return (math.fsum(w) / len(w) if w else None), (math.fsum(b) / len(b) if b else None)
+
+
+def _caveats(receipts: Sequence[tuple[str, Receipt]]) -> tuple[str, ...]:
+    out = []
+    judges = {r.judge.model if r.judge else "no grader" for _, r in receipts}
+    if len(judges) > 1:
+        out.append("Not one grader for all: the receipts name " + ", ".join(sorted(judges)))
+    suites = {r.suite.sha256 or "not recorded" for _, r in receipts}
+    if len(suites) > 1:
+        out.append("Not the same tasks: the suite hashes differ")
+    elif "not recorded" in suites:
+        out.append("The same tasks are not shown: no receipt records its suite hash")
+    return tuple(out)
+
+
+def _md(value: str) -> str:
+    out = "".join(ch for ch in value if ch >= " ").replace("\\", "\\\\")
+    for ch in "`*_[]<>|#!":
+        out = out.replace(ch, "\\" + ch)
+    return out
