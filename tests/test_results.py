@@ -1,0 +1,161 @@
+"""The results page model and page (issue 9; D-7, D-14; method "A smoke run gives no verdict").
+
+Readings and lifts are worked out by hand from the per-draw scores (see tests/test_badge.py for
+the same bands): PASSING lifts +0.30 with 400 skill tokens -> +0.75 per 1,000 tokens.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import case, make_receipt
+from driftproof.receipt import Receipt, read_receipt
+from driftproof.results import RESULTS_PAGE, results_page, results_rows, results_site_files
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSING = [case("c1", [0.80, 0.85, 0.90], [0.50, 0.55, 0.60])]
+REGRESSED = [case("c1", [0.50, 0.55, 0.60], [0.80, 0.85, 0.90])]
+
+
+def receipt(cases: list[dict[str, Any]], *, skill: str = "demo-skill", model: str | None = None,
+            **kw: Any) -> Receipt:
+    doc = make_receipt(copy.deepcopy(cases), **kw)
+    doc["skill"]["name"] = skill
+    if model is not None:
+        doc["run"]["model"] = model
+    return Receipt.model_validate(doc)  # the model alone: these tests are about the page, not the seal
+
+
+def receipts() -> dict[str, Receipt]:
+    return {
+        "zeta-pass": receipt(PASSING, skill="zeta"),
+        "alpha-smoke": receipt(PASSING, skill="alpha", level="UNVERIFIED", preset="quick"),
+        "alpha-reg": receipt(REGRESSED, skill="alpha", model="claude-haiku-4-5"),
+        "beta-agg": receipt([], skill="beta", level="DECLARED", uncertainty_unavailable="aggregates_only",
+                            source_figures={"uplift": 3}, band_source=None),
+        "beta-declared": receipt(PASSING, skill="Beta", level="DECLARED"),
+    }
+
+
+def test_rows_in_server_side_order() -> None:
+    rows = results_rows(receipts())
+    # skill (case-insensitive), then model, then receipt: alpha/haiku < alpha/sonnet; beta-agg < beta-declared
+    assert [r.receipt for r in rows] == ["alpha-reg", "alpha-smoke", "beta-agg", "beta-declared", "zeta-pass"]
+
+
+def test_row_values() -> None:
+    rows = {r.receipt: r for r in results_rows(receipts())}
+    p = rows["zeta-pass"]
+    assert (p.skill, p.model, p.surface, p.level, p.band_source) == ("zeta", "claude-sonnet-4-5", "api", "TESTED",
+                                                                     "generation")
+    assert (p.reading, p.lift_text, p.value_text) == ("passing", "+0.300", "+0.750")
+    assert p.lift == pytest.approx(0.30) and p.value_per_1k == pytest.approx(0.75)
+    assert not p.context_only
+    assert (p.sheet_url, p.json_url, p.badge_url) == ("receipts/zeta-pass/", "receipts/zeta-pass.json",
+                                                      "badge/zeta-pass.json")
+    assert rows["alpha-reg"].reading == "regressed" and rows["alpha-reg"].lift_text == "-0.300"
+    smoke = rows["alpha-smoke"]
+    assert smoke.reading == "Smoke run, no verdict" and smoke.smoke and smoke.context_only
+    agg = rows["beta-agg"]
+    assert (agg.reading, agg.band_source, agg.lift_text, agg.value_text) == ("no verdict", "none", "–", "–")
+    dec = rows["beta-declared"]
+    assert dec.reading == "no verdict" and dec.lift_text == "+0.300" and dec.context_only
+
+
+class _Table(HTMLParser):
+    """Collects the results table's body rows as cell texts, with links and data-sort values."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.links: list[str] = []
+        self.sorts: list[str] = []
+        self.scripts = 0
+        self._in_body = False
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "script" and "src" not in a:
+            self.scripts += 1
+        if tag == "tbody":
+            self._in_body = True
+        elif self._in_body and tag == "tr":
+            self.rows.append([])
+        elif self._in_body and tag in ("td", "th"):
+            self._cell = []
+            if a.get("data-sort"):
+                self.sorts.append(a["data-sort"] or "")
+        elif self._in_body and tag == "a":
+            self.links.append(a.get("href") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "tbody":
+            self._in_body = False
+        elif tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _env() -> Any:
+    from driftproof.site.build import page_env
+
+    env = page_env()
+    env.globals.update(site_name="Driftproof", site_nav=[{"title": "Results", "url": "results/"}])
+    return env
+
+
+def test_page_reads_without_javascript_and_links_each_sheet() -> None:
+    html = results_page(receipts(), _env()).decode()
+    t = _Table()
+    t.feed(html)
+    assert t.scripts == 0  # no inline script; only the optional sort.js
+    assert [r[0] for r in t.rows] == ["alpha-reg", "alpha-smoke", "beta-agg", "beta-declared", "zeta-pass"]
+    assert t.rows[4] == ["zeta-pass", "zeta", "claude-sonnet-4-5", "api", "TESTED", "generation", "passing",
+                         "+0.300", "+0.750"]
+    assert t.rows[1][6] == "Smoke run, no verdict"
+    assert t.rows[1][7] == "+0.300 (context)"
+    assert t.rows[2][5:] == ["none", "no verdict", "–", "–"]
+    assert t.links == [f"../receipts/{n}/" for n in ["alpha-reg", "alpha-smoke", "beta-agg", "beta-declared",
+                                                     "zeta-pass"]]
+    # numeric cells carry data-sort for the progressive-enhancement sort
+    assert [float(s) for s in t.sorts][:2] == [pytest.approx(-0.30), pytest.approx(-0.75)]
+    assert 'class="sortable"' in html
+
+
+def test_page_escapes_untrusted_text() -> None:
+    evil = receipt(PASSING, skill='<script>alert("x")</script>', model="<b>m</b>")
+    html = results_page({"evil": evil}, _env()).decode()
+    assert "<script>alert" not in html and "<b>m</b>" not in html
+    assert "&lt;script&gt;" in html
+
+
+def test_site_files_include_badges_per_receipt() -> None:
+    files = results_site_files(receipts(), _env())
+    assert RESULTS_PAGE in files
+    assert json.loads(files["badge/alpha-smoke.json"]) == {
+        "schemaVersion": 1, "label": "driftproof", "message": "Smoke run, no verdict", "color": "lightgrey"}
+    assert json.loads(files["badge/zeta-pass.json"])["message"] == "passing"
+    assert len([p for p in files if p.startswith("badge/")]) == 3 * 5
+
+
+def test_committed_receipts_all_read_no_verdict() -> None:
+    # The committed caveman receipts are DECLARED imports with no judge: no verdict, no lift (D-15).
+    paths = sorted((ROOT / "receipts").glob("*.json"))
+    if not paths:
+        pytest.skip("no committed receipts")
+    rows = results_rows({p.stem: read_receipt(p) for p in paths})
+    assert len(rows) == len(paths)
+    for r in rows:
+        if r.level != "TESTED":
+            assert r.reading in ("no verdict", "Smoke run, no verdict")
