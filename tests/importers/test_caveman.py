@@ -52,7 +52,7 @@ def test_small_snapshot_numbers_worked_out_by_hand(snapshot_files: tuple[Path, P
     r = read_receipt(out / "caveman-caveman.json")
     assert r.verification_level == "DECLARED"  # D-15
     assert [c.id for c in r.cases] == ["p01", "p02"]
-    outputs = {arm: [c.arms.__getattribute__(arm).draws[0].tokens.output for c in r.cases]
+    outputs = {arm: [getattr(c.arms, arm).draws[0].tokens.output for c in r.cases]
                for arm in ("with_skill", "baseline", "control")}
     # "hello" = 1; "hello world" = 2; "hello world hello world" = 4;
     # "<script>alert(1)</script>" = <script|>alert|(|1|)</|script|> = 7
