@@ -1,0 +1,146 @@
+"""``driftproof run SUITE --skill SKILL.md --model M --provider P --surface S``: measure a skill.
+
+Each case's prompt is answered with the skill (SKILL.md as the system prompt) and without it,
+and, with ``--control``, under a fixed instruction too. Each arm is drawn at least 3 times and
+more until the across-draw spread settles (its sample standard deviation moves by less than
+0.01 when the latest draw is added), at most ``--max-draws`` (10) times; every draw is judged
+5 times by the fixed judge. Failed or timed-out attempts are retried twice, after 5 s and
+20 s; a draw that still fails is lost, with its reason. A killed run resumes: run the same
+command again. The result is a sealed receipt.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+
+from driftproof.wording import SMOKE_RUN
+
+DEFAULT_JUDGE = {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini", "stub": "stub-judge"}
+#: USD per million tokens (input, output), frozen into the receipt for the default judges.
+KNOWN_PRICES = {"claude-haiku-4-5-20251001": (1.0, 5.0), "claude-haiku-4-5": (1.0, 5.0)}
+
+STOPPING_RULE = ("Each arm is drawn at least 3 times, then once more at a time while the sample standard "
+                 "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
+                 "--max-draws draws (default 10). Lost draws are not replaced.")
+
+
+def _skill_name(path: Path, text: str) -> str:
+    m = re.match(r"^---\s*\n(.*?)\n---\s*\n", text, re.S)
+    if m:
+        try:
+            front = yaml.safe_load(m.group(1))
+        except yaml.YAMLError:
+            front = None
+        if isinstance(front, dict) and isinstance(front.get("name"), str) and front["name"].strip():
+            return front["name"].strip()[:200]
+    return (path.resolve().parent.name or path.stem)[:200]
+
+
+def _price(value: str | None) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    try:
+        a, b = (float(x) for x in value.split(","))
+    except ValueError as exc:
+        raise click.BadParameter("expected IN,OUT in USD per million tokens, e.g. 1.0,5.0") from exc
+    if a < 0 or b < 0:
+        raise click.BadParameter("prices cannot be negative")
+    return a, b
+
+
+def _delays(value: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in value.split(",") if x.strip())
+
+
+@click.command(help=__doc__.split("\n\n", 1)[1] + "\n\nStopping rule: " + STOPPING_RULE)
+@click.argument("suite_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--skill", "skill_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The SKILL.md to measure.")
+@click.option("--model", required=True, help="The model that answers.")
+@click.option("--provider", type=click.Choice(["anthropic", "openai", "stub"]), required=True)
+@click.option("--surface", type=click.Choice(["api", "cli"]), default="api", show_default=True,
+              help="api: the official SDK; cli: claude -p / codex exec, isolated.")
+@click.option("--capture", type=click.Choice(["text", "files"]), default="text", show_default=True,
+              help="CLI only: grade the reply (text) or the reply plus the files the agent left (files).")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=Path("receipt.json"),
+              show_default=True, help="Where the sealed receipt goes (its journal sits beside it).")
+@click.option("--skill-name", help="Default: the SKILL.md front matter name, else its folder's name.")
+@click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub"]),
+              help="Default: anthropic (stub when --provider stub).")
+@click.option("--judge-model", help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).")
+@click.option("--judge-price", help="Judge price IN,OUT in USD per million tokens, frozen in the receipt.")
+@click.option("--base-url", help="Answering API's base URL (default: the SDK's, or its *_BASE_URL variable).")
+@click.option("--judge-base-url", help="Judge API's base URL.")
+@click.option("--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True)
+@click.option("--control", help='A control arm with this fixed instruction, e.g. "Answer concisely."')
+@click.option("--quick", is_flag=True, help="Smoke run: first case only, 2 draws per arm, 2 judge samples, "
+              "concurrency 4, answers side by side; the receipt reads UNVERIFIED (no verdict).")
+@click.option("--keep-transcripts", is_flag=True, help="Keep every answer in the receipt, and the judge's "
+              "replies in <receipt>.transcripts.jsonl, for a later regrade.")
+@click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True)
+@click.option("--max-draws", type=click.IntRange(3, 100), default=10, show_default=True,
+              help="Cap on draws per arm (stopping rule).")
+@click.option("--timeout", type=click.FloatRange(min=0.01), default=300.0, show_default=True,
+              help="Seconds per answering attempt.")
+@click.option("--judge-timeout", type=click.FloatRange(min=0.01), default=120.0, show_default=True)
+@click.option("--retry-delays", default="5,20", hidden=True)
+def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: str, capture: str, out: Path,
+        skill_name: str | None, judge_provider: str | None, judge_model: str | None, judge_price: str | None,
+        base_url: str | None, judge_base_url: str | None, openai_api: str, control: str | None, quick: bool,
+        keep_transcripts: bool, concurrency: int, max_draws: int, timeout: float, judge_timeout: float,
+        retry_delays: str) -> None:
+    from driftproof.run.engine import RunConfig, run_suite
+    from driftproof.run.providers import make_provider
+    from driftproof.run.suite import load_suite, require_gradable
+
+    suite = load_suite(suite_file)
+    require_gradable(suite)
+    skill_text = skill_path.read_text(encoding="utf-8")
+    if capture != "text" and (surface != "cli" or provider == "stub"):
+        raise click.BadParameter("--capture files needs --surface cli", param_hint="--capture")
+    jp = judge_provider or ("stub" if provider == "stub" else "anthropic")
+    jm = judge_model or DEFAULT_JUDGE[jp]
+    price = _price(judge_price) if judge_price else KNOWN_PRICES.get(jm) if jp != "stub" else None
+    opts: dict[str, Any] = {}
+    if provider != "stub":
+        opts = {"base_url": base_url, "api": openai_api if provider == "openai" else None} if surface == "api" \
+            else {"capture": capture}
+    lane = make_provider(provider, surface, **opts)
+    judge = make_provider(jp, "api", **({} if jp == "stub" else
+                                       {"base_url": judge_base_url, "api": openai_api if jp == "openai" else None}))
+    kw = dict(model=model, judge_model=jm, judge_price=price, max_draws=max_draws, concurrency=concurrency,
+              timeout=timeout, judge_timeout=judge_timeout, retry_delays=_delays(retry_delays),
+              keep_transcripts=keep_transcripts, control=control)
+    cfg = RunConfig.quick_preset(**kw) if quick else RunConfig(**kw)
+    result = _with_progress(lambda progress: run_suite(
+        suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text), cfg=cfg,
+        provider=lane, judge=judge, out=out, progress=progress))
+    from driftproof.run.summary import print_result
+
+    print_result(result)
+    if result.stopped:
+        raise SystemExit(3)
+
+
+def _with_progress(fn: Any) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn("draws"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+               TextColumn("spend ${task.fields[spend]:.4f}"))
+    with Progress(*columns, console=console, disable=not console.is_terminal, transient=False) as bar:
+        task = bar.add_task("draws", total=None, spend=0.0)
+
+        def progress(done: int, total: int, spend: float) -> None:
+            bar.update(task, completed=done, total=total, spend=spend)
+
+        return fn(progress)
+
+
+__all__ = ["SMOKE_RUN", "STOPPING_RULE", "run"]

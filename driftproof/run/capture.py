@@ -1,0 +1,142 @@
+"""Capture mode ``files``: read back what an agent left in its fresh working directory.
+
+Method, "Which answer is graded": every file left there is named in the graded answer with
+its path and size, and so is a directory there that cannot be read, with its reason; the
+first 50 files are read: each is graded with its reply when it is UTF-8 text of at most
+65,536 bytes, up to 262,144 bytes together. Any other file is named with its reason: past
+the 50-file cap, truncated (its size and the cap), unreadable (permission denied, or a read
+error), binary, not valid UTF-8, changed while it was read, or past the total cap.
+
+Symbolic links are never followed (a link could show the grader a file outside the
+directory); one is named unreadable with that reason. Files are taken in sorted path order.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["FILE_CAP", "FILE_MAX_BYTES", "Capture", "TOTAL_MAX_BYTES", "compose_answer", "read_back"]
+
+FILE_CAP = 50
+FILE_MAX_BYTES = 65_536
+TOTAL_MAX_BYTES = 262_144
+
+
+@dataclass
+class Capture:
+    """What the grader is shown from a working directory.
+
+    Attributes:
+        files: receipt ``captured_files`` entries {path, bytes, status, reason}, every file named.
+        shown: (path, text) of the files read, in order.
+        error: why the directory itself could not be read back; the draw is then lost.
+    """
+
+    files: list[dict[str, Any]] = field(default_factory=list)
+    shown: list[tuple[str, str]] = field(default_factory=list)
+    error: str | None = None
+
+
+def _walk(root: Path, cap: Capture) -> list[tuple[str, Path]]:
+    found: list[tuple[str, Path]] = []
+
+    def onerror(exc: OSError) -> None:
+        rel = os.path.relpath(exc.filename or str(root), root) if exc.filename else "."
+        if rel == ".":
+            cap.error = f"the working directory could not be read back ({exc.strerror or exc})"
+        else:
+            cap.files.append({"path": rel, "bytes": None, "status": "unreadable_directory",
+                              "reason": f"directory cannot be read ({exc.strerror or exc})"})
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
+        dirnames.sort()
+        for d in list(dirnames):
+            full = Path(dirpath, d)
+            if full.is_symlink():
+                dirnames.remove(d)
+                found.append((os.path.relpath(full, root), full))
+        for f in sorted(filenames):
+            full = Path(dirpath, f)
+            found.append((os.path.relpath(full, root), full))
+    return sorted(found)
+
+
+def read_back(root: str | Path) -> Capture:
+    """Read the files an agent left under ``root`` under the method's limits."""
+    root = Path(root)
+    cap = Capture()
+    if not root.is_dir():
+        cap.error = "the working directory could not be read back (it is gone)"
+        return cap
+    entries = _walk(root, cap)
+    if cap.error:
+        return cap
+    total = 0
+    for n, (rel, full) in enumerate(entries):
+        try:
+            st = full.lstat()
+        except OSError as exc:
+            cap.files.append({"path": rel, "bytes": None, "status": "unreadable", "reason": f"read error ({exc.strerror or exc})"})
+            continue
+        size = st.st_size
+        entry = {"path": rel, "bytes": size, "status": "read", "reason": None}
+        cap.files.append(entry)
+        if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
+            entry.update(status="unreadable", reason="not a regular file (symbolic links are not followed)")
+        elif n >= FILE_CAP:
+            entry.update(status="past_file_cap", reason=f"past the {FILE_CAP}-file cap")
+        elif size > FILE_MAX_BYTES:
+            entry.update(status="truncated", reason=f"{size} bytes, over the {FILE_MAX_BYTES}-byte cap per file")
+        elif total + size > TOTAL_MAX_BYTES:
+            entry.update(status="past_total_cap", reason=f"past the {TOTAL_MAX_BYTES}-byte total cap")
+        else:
+            _read_one(full, st, entry, cap)
+            if entry["status"] == "read":
+                total += size
+    return cap
+
+
+def _read_one(full: Path, st: os.stat_result, entry: dict[str, Any], cap: Capture) -> None:
+    try:
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            data = os.read(fd, FILE_MAX_BYTES + 1)
+            after = os.fstat(fd)
+        finally:
+            os.close(fd)
+    except PermissionError:
+        entry.update(status="unreadable", reason="permission denied")
+        return
+    except OSError as exc:
+        entry.update(status="unreadable", reason=f"read error ({exc.strerror or exc})")
+        return
+    if len(data) != st.st_size or after.st_size != st.st_size or after.st_mtime_ns != st.st_mtime_ns:
+        entry.update(status="changed", reason="changed while it was read", bytes=after.st_size)
+        return
+    if b"\x00" in data:
+        entry.update(status="binary", reason="binary (holds NUL bytes)")
+        return
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        entry.update(status="not_utf8", reason="not valid UTF-8")
+        return
+    cap.shown.append((entry["path"], text))
+
+
+def compose_answer(reply: str, cap: Capture) -> str:
+    """The graded answer in capture mode files: the reply, then every file named with its path
+    and size, the files read given in full, the others with their reason."""
+    parts = [reply.rstrip()] if reply.strip() else []
+    shown = dict(cap.shown)
+    for f in cap.files:
+        size = "?" if f["bytes"] is None else f"{f['bytes']} bytes"
+        if f["path"] in shown and f["status"] == "read":
+            parts.append(f"--- file: {f['path']} ({size}) ---\n{shown[f['path']]}")
+        else:
+            parts.append(f"--- file: {f['path']} ({size}), not shown: {f['reason']} ---")
+    return "\n\n".join(parts)

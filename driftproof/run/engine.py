@@ -1,0 +1,332 @@
+"""``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
+
+Arms (method, "The core"; issue 5): ``with_skill`` (SKILL.md as the system prompt),
+``baseline`` (the task alone) and, optionally, ``control`` (a fixed instruction such as
+caveman's "Answer concisely." as the system prompt; D-16), whose delta against the skill is
+reported beside the lift. Each draw is judged n = 5 times by the fixed judge (2 with
+``--quick``); a draw's score is the mean of its valid samples (D-1).
+
+Level: TESTED for a full run on an API or CLI surface with a real judge; UNVERIFIED for the
+stub (either side), for ``--quick`` (preset ``quick``: first case only, 2 draws per arm, 2
+judge samples, concurrency 4; method, "A smoke run gives no verdict") and for a run stopped
+because another model gave an answer.
+
+Economics (method, "What grading cost"): ``judge_overhead`` sums the usage the judge's
+answered samples reported, each draw sent to the judge counted once, at the judge price
+frozen in the receipt; draws none of whose samples reported usage are counted in
+``judged_draws_missing_usage``. Retried attempts are not in it (a floor on what was billed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text, write_receipt
+from driftproof.run import judge as J
+from driftproof.run.capture import compose_answer
+from driftproof.run.checks import run_checks
+from driftproof.run.journal import Journal, journal_path
+from driftproof.run.lost import lost_reason
+from driftproof.run.providers.base import Provider, Reply
+from driftproof.run.scheduler import (MAX_DRAWS, MIN_DRAWS, RETRY_DELAYS, SETTLE, Counter, FatalRun, LostDraw,
+                                      StopRun, run_cells, with_retries)
+from driftproof.run.suite import Suite, SuiteCase, require_gradable
+
+__all__ = ["ARMS", "RunConfig", "RunResult", "run_suite"]
+
+ARMS = ("with_skill", "baseline", "control")
+
+
+@dataclass
+class RunConfig:
+    """Settings of one run (CLI options). Delays and timeouts are in seconds; prices in USD per
+    million tokens."""
+
+    model: str
+    judge_model: str
+    judge_price: tuple[float, float] | None = None
+    min_draws: int = MIN_DRAWS
+    max_draws: int = MAX_DRAWS
+    judge_samples: int = 5
+    concurrency: int = 8
+    timeout: float = 300.0
+    judge_timeout: float = 120.0
+    retry_delays: tuple[float, ...] = RETRY_DELAYS
+    max_tokens: int = 4096
+    judge_max_tokens: int = 1024
+    keep_transcripts: bool = False
+    control: str | None = None
+    quick: bool = False
+    settle: float = SETTLE
+
+    @classmethod
+    def quick_preset(cls, **kw: Any) -> "RunConfig":
+        """``--quick``: 2 draws per arm, 2 judge samples, concurrency 4, first case only."""
+        return cls(**{**kw, "min_draws": 2, "max_draws": 2, "judge_samples": 2, "concurrency": 4, "quick": True})
+
+
+@dataclass
+class RunResult:
+    receipt_path: Path
+    document: dict[str, Any]
+    transcripts_path: Path | None
+    resumed_draws: int
+    stopped: str | None = None
+    quick_answers: dict[str, dict[str, str | None]] = field(default_factory=dict)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+class _Spend:
+    def __init__(self, price: tuple[float, float] | None) -> None:
+        self.price, self.judge_in, self.judge_out, self.reported = price, 0, 0, 0.0
+
+    def add(self, rec: dict[str, Any]) -> None:
+        u = rec.get("judge_usage") or {}
+        self.judge_in += u.get("input", 0)
+        self.judge_out += u.get("output", 0)
+        self.reported += rec.get("generation_cost_usd") or 0.0
+
+    def usd(self) -> float:
+        judge = 0.0 if self.price is None else (self.judge_in * self.price[0] + self.judge_out * self.price[1]) / 1e6
+        return judge + self.reported
+
+
+def _arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
+    systems: dict[str, str | None] = {"with_skill": skill_text, "baseline": None}
+    if control is not None:
+        systems["control"] = control
+    return systems
+
+
+class _Drawer:
+    """Makes one draw: generation (with retries), lost-draw rules, checks, n judge samples."""
+
+    def __init__(self, cases: dict[str, SuiteCase], systems: dict[str, str | None], cfg: RunConfig, provider: Provider,
+                 judge: Provider, journal: Journal, counter: Counter, sleep: Callable[[float], None],
+                 spend: _Spend) -> None:
+        self.cases, self.systems, self.cfg, self.provider, self.judge = cases, systems, cfg, provider, judge
+        self.journal, self.counter, self.sleep, self.spend = journal, counter, sleep, spend
+
+    def _attempt(self, lane: Provider) -> Callable[[], None] | None:
+        return self.counter.add if lane.makes_endpoint_attempts else None
+
+    def __call__(self, case_id: str, arm: str, index: int) -> float | None:
+        case, cfg = self.cases[case_id], self.cfg
+        rec: dict[str, Any] = {"case": case_id, "arm": arm, "index": index}
+        stop = None
+        try:
+            reply = with_retries(lambda: self.provider.call(model=cfg.model, system=self.systems[arm], prompt=case.prompt,
+                                                            timeout=cfg.timeout, max_tokens=cfg.max_tokens),
+                                 delays=cfg.retry_delays, sleep=self.sleep, on_attempt=self._attempt(self.provider))
+        except LostDraw as exc:
+            rec["draw"] = draw_doc(index, lost_reason=exc.reason)
+        else:
+            stop = self._draw(case, index, reply, rec)
+        if cfg.quick:
+            rec["shown_answer"] = rec["draw"]["answer"] or (rec["draw"]["lost"] or {}).get("reason")
+        if not cfg.keep_transcripts:
+            rec["draw"]["answer"] = None
+            rec.pop("transcript", None)
+        self.journal.draw(rec)
+        self.spend.add(rec)
+        if stop:
+            raise StopRun(stop)
+        return rec["draw"]["score"]
+
+    def _draw(self, case: SuiteCase, index: int, reply: Reply, rec: dict[str, Any]) -> str | None:
+        cfg = self.cfg
+        tokens = None
+        if reply.input_tokens is not None or reply.output_tokens is not None:
+            tokens = {"input": reply.input_tokens, "output": reply.output_tokens, "counted_by": "provider"}
+        rec["generation_cost_usd"] = reply.cost_usd
+        rec["transcript"] = {"raw": reply.raw, "other_models": reply.other_models, "judge_replies": []}
+        files = reply.capture.files if reply.capture is not None else None
+        if reply.handoff:
+            reason = f"another model gave the answer: {reply.handoff}; the run stops"
+            rec["draw"] = draw_doc(index, lost_reason=reason, tokens=tokens, captured_files=files)
+            return reason
+        answer, reason = reply.text, None
+        if reply.capture is not None:
+            cap = reply.capture
+            if cap.error:
+                reason = cap.error
+            elif not reply.text.strip() and not cap.shown:
+                named = ", ".join(f"{f['path']} ({f['reason']})" for f in cap.files) or "none"
+                reason = f"the reply is empty and no file it left can be shown; files: {named}"
+            answer = compose_answer(reply.text, cap)
+        if reason is None:
+            shown = [p for p, _ in reply.capture.shown] if reply.capture else []
+            reason = lost_reason(answer, prompt=case.prompt, shown_files=shown)
+        if reason is not None:
+            rec["draw"] = draw_doc(index, answer=answer or None, lost_reason=reason, tokens=tokens, captured_files=files)
+            return None
+        samples, usage_in, usage_out, reported = [], 0, 0, False
+        system, user = J.judge_prompt(case, answer)
+        for _ in range(cfg.judge_samples):
+            try:
+                jr = with_retries(lambda: self.judge.call(model=cfg.judge_model, system=system, prompt=user,
+                                                          timeout=cfg.judge_timeout, max_tokens=cfg.judge_max_tokens),
+                                  delays=cfg.retry_delays, sleep=self.sleep, on_attempt=self._attempt(self.judge))
+            except LostDraw as exc:
+                samples.append(judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000]))
+                continue
+            if jr.input_tokens is not None or jr.output_tokens is not None:
+                reported = True
+                usage_in += jr.input_tokens or 0
+                usage_out += jr.output_tokens or 0
+            v = J.parse_reply(case, jr.text)
+            samples.append(judge_sample_doc(v.score, reply=jr.text, reported_model=jr.reported_model,
+                                            serving_model=jr.serving_model, invalid_reason=v.invalid_reason))
+            rec["transcript"]["judge_replies"].append(jr.text)
+        rec["judge_usage"] = {"input": usage_in, "output": usage_out, "reported": reported}
+        valid = [s for s in samples if s["score"] is not None]
+        lost = None if valid else "no judge sample was valid: " + (samples[0]["invalid_reason"] or "")[:300]
+        rec["draw"] = draw_doc(index, answer=answer, judge_samples=samples, lost_reason=lost, tokens=tokens,
+                               checks=run_checks(case.checks, answer), captured_files=files)
+        return None
+
+
+def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig, provider: Provider, judge: Provider,
+              out: str | Path, sleep: Callable[[float], None] = time.sleep,
+              progress: Callable[[int, int, float], None] | None = None) -> RunResult:
+    """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
+
+    Raises:
+        SuiteError: a case cannot be graded (before any call).
+        RefusalError: the journal belongs to another run or another harness version.
+        ProviderError: the lane cannot start, or a fatal attempt error stopped the run (the
+            journal is kept; run again to resume).
+    """
+    from driftproof.errors import ProviderError
+
+    require_gradable(suite)
+    out = Path(out)
+    cases = list(suite.cases[:1] if cfg.quick else suite.cases)
+    systems = _arm_systems(skill_text, cfg.control)
+    harness_version = provider.start()
+    judge.start()
+    judge_doc = {
+        "model": cfg.judge_model, "provider": judge.name, "surface": judge.surface, "service": judge.service,
+        "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_sha256(),
+        "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
+        "price": None if cfg.judge_price is None else
+        {"input_usd_per_mtok": cfg.judge_price[0], "output_usd_per_mtok": cfg.judge_price[1]},
+    }
+    identity = {
+        "suite_sha256": suite.sha256, "cases": [c.id for c in cases], "skill_sha256": sha256_text(skill_text),
+        "model": cfg.model, "provider": provider.name, "surface": provider.surface, "capture": provider.capture,
+        "service": provider.service, "judge": judge_doc, "min_draws": cfg.min_draws, "max_draws": cfg.max_draws,
+        "settle": cfg.settle, "judge_samples": cfg.judge_samples, "control": cfg.control, "quick": cfg.quick,
+        "keep_transcripts": cfg.keep_transcripts, "max_tokens": cfg.max_tokens,
+    }
+    journal = Journal(journal_path(out), identity, started_at=_now(), harness_version=harness_version)
+    counter = Counter(journal.attempts, journal.attempt)
+    spend = _Spend(cfg.judge_price)
+    for rec in journal.draws.values():
+        spend.add(rec)
+    resumed = len(journal.draws)
+    drawer = _Drawer({c.id: c for c in cases}, systems, cfg, provider, judge, journal, counter, sleep, spend)
+    done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
+    cells = [(c.id, arm) for c in cases for arm in systems]
+    stopped = None
+    try:
+        run_cells(cells, done, drawer, concurrency=cfg.concurrency, min_draws=cfg.min_draws, max_draws=cfg.max_draws,
+                  settle=cfg.settle, on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None)
+    except FatalRun as exc:
+        journal.close()
+        raise ProviderError(f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
+                            f"{journal.path}; run the same command again to resume") from exc
+    except StopRun as exc:
+        stopped = str(exc)
+    except BaseException:
+        journal.close()
+        raise
+    finally:
+        provider.close()
+        judge.close()
+    doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, counter.value,
+                   harness_version, stopped)
+    write_receipt(doc, out)
+    transcripts = _write_transcripts(out, journal) if cfg.keep_transcripts else None
+    quick = _answers(journal, cases[0].id) if cfg.quick else {}
+    journal.remove()
+    return RunResult(out, doc, transcripts, resumed, stopped, quick)
+
+
+def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None], skill_text: str, skill_name: str,
+             cfg: RunConfig, provider: Provider, judge_doc: dict[str, Any], journal: Journal, attempts: int,
+             harness_version: str | None, stopped: str | None) -> dict[str, Any]:
+    case_docs, counts = [], set()
+    counted = missing = tin = tout = 0
+    for c in cases:
+        arms = {}
+        for arm in systems:
+            recs = sorted((r for (cid, a, _), r in journal.draws.items() if cid == c.id and a == arm), key=lambda r: r["index"])
+            draws = [r["draw"] for r in recs]
+            counts.add(len(draws))
+            measured = [d["score"] for d in draws if d["score"] is not None]
+            arms[arm] = {"draws": draws, "generation": {"sd": statistics.stdev(measured)} if len(measured) >= 2 else None}
+            for r in recs:
+                u = r.get("judge_usage")
+                if u is None:
+                    continue
+                if u["reported"]:
+                    counted, tin, tout = counted + 1, tin + u["input"], tout + u["output"]
+                else:
+                    missing += 1
+        case_docs.append({"id": c.id, "prompt": c.prompt, "prompt_sha256": sha256_text(c.prompt),
+                          "rubric_sha256": J.rubric_sha256(c), "threshold": c.threshold, "arms": arms})
+    price = cfg.judge_price
+    overhead = {"input_tokens": tin, "output_tokens": tout, "judged_draws_counted": counted,
+                "judged_draws_missing_usage": missing,
+                "usd": None if price is None else round((tin * price[0] + tout * price[1]) / 1e6, 10)}
+    arm_specs = {a: {"label": a, "instruction": systems[a] if a == "control" else None,
+                     "system_prompt_sha256": sha256_text(s) if s is not None else None} for a, s in systems.items()}
+    unverified = provider.name == "stub" or judge_doc["provider"] == "stub" or cfg.quick or stopped is not None
+    return receipt_doc(
+        level="UNVERIFIED" if unverified else "TESTED", skill_name=skill_name, skill_text=skill_text, cases=case_docs,
+        model=cfg.model, provider=provider.name, surface=provider.surface,
+        harness={"name": provider.harness_name, "version": harness_version} if provider.harness_name else None,
+        capture=provider.capture, preset="quick" if cfg.quick else None, started_at=journal.started_at,
+        finished_at=_now(), generations_per_arm=counts.pop() if len(counts) == 1 else None,
+        judge_samples_per_generation=cfg.judge_samples,
+        endpoint_attempts=attempts,
+        suite_name=suite.name[:200], suite_sha256=suite.sha256, judge=judge_doc, arms=arm_specs,
+        band_source="generation", judge_overhead=overhead)
+
+
+def _write_transcripts(out: Path, journal: Journal) -> Path:
+    """``--keep-transcripts``: every answer with the judge's replies and the raw output, one JSON
+    line per draw, beside the receipt (the receipt schema has no field for the replies' text)."""
+    path = out.with_name(out.name + ".transcripts.jsonl")
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        for (cid, arm, idx), rec in sorted(journal.draws.items()):
+            f.write(json.dumps({"case": cid, "arm": arm, "index": idx, "answer": rec["draw"]["answer"],
+                                "answer_sha256": rec["draw"]["answer_sha256"], **(rec.get("transcript") or {})},
+                               ensure_ascii=False) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def _answers(journal: Journal, case_id: str) -> dict[str, dict[str, str | None]]:
+    out: dict[str, dict[str, str | None]] = {}
+    order = {a: i for i, a in enumerate(ARMS)}
+    for (cid, arm, idx), rec in sorted(journal.draws.items(), key=lambda kv: (order[kv[0][1]], kv[0][2])):
+        if cid == case_id:
+            out.setdefault(arm, {})[str(idx)] = rec.get("shown_answer")
+    return out

@@ -1,0 +1,121 @@
+"""The run journal: every finished draw, appended and fsync'd, so a killed run resumes
+without redoing or losing any finished draw.
+
+File ``<receipt>.journal`` beside the receipt, JSON Lines:
+
+* line 1, the header: ``{"journal": "driftproof-run/1", "identity": {...}, "started_at",
+  "harness_version"}``; a resumed run must match it exactly, else it is refused;
+* ``{"attempt": 1}`` for every endpoint attempt, written when the attempt is made (one
+  ``write(2)``, so the count survives the process being killed);
+* ``{"draw": {...}}`` for every finished draw: one ``write(2)`` of the whole line, then
+  ``fsync``. A torn last line (no newline) is a draw that did not finish, and is ignored.
+
+The journal is removed once the sealed receipt has been written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from driftproof.errors import RefusalError
+
+__all__ = ["JOURNAL_FORMAT", "Journal", "journal_path"]
+
+JOURNAL_FORMAT = "driftproof-run/1"
+
+
+def journal_path(receipt_path: str | Path) -> Path:
+    """Where the journal of a run writing ``receipt_path`` lives."""
+    p = Path(receipt_path)
+    return p.with_name(p.name + ".journal")
+
+
+class Journal:
+    """An open journal. Thread-safe; every write is one ``os.write`` of whole lines.
+
+    Attributes:
+        started_at: when the run first began (kept across resumes).
+        harness_version: the version the harness printed when the run first began.
+        draws: finished draw records read back, keyed by (case id, arm, index).
+        attempts: endpoint attempts recorded so far, all sessions together.
+        resumed: True when an earlier session's journal was read.
+    """
+
+    def __init__(self, path: str | Path, identity: dict[str, Any], *, started_at: str, harness_version: str | None) -> None:
+        self.path = Path(path)
+        self.lock = threading.Lock()
+        self.draws: dict[tuple[str, str, int], dict[str, Any]] = {}
+        self.attempts = 0
+        self.resumed = False
+        canonical = json.loads(json.dumps(identity))
+        if self.path.exists():
+            self._read(canonical, harness_version)
+        else:
+            self.started_at, self.harness_version = started_at, harness_version
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+            self._write({"journal": JOURNAL_FORMAT, "identity": canonical, "started_at": started_at,
+                         "harness_version": harness_version}, sync=True)
+
+    def _read(self, identity: dict[str, Any], harness_version: str | None) -> None:
+        raw = self.path.read_bytes()
+        lines = raw.split(b"\n")
+        complete, torn = lines[:-1], lines[-1]
+        try:
+            header = json.loads(complete[0]) if complete else None
+        except json.JSONDecodeError:
+            header = None
+        if not isinstance(header, dict) or header.get("journal") != JOURNAL_FORMAT:
+            raise RefusalError(f"{self.path}: not a driftproof run journal; remove it to start afresh")
+        if header.get("identity") != identity:
+            diff = sorted(k for k in set(identity) | set(header.get("identity") or {})
+                          if identity.get(k) != (header.get("identity") or {}).get(k))
+            raise RefusalError(f"{self.path}: the journal belongs to a different run (differs in: "
+                               f"{', '.join(diff)}); remove it, or write the receipt elsewhere")
+        if header.get("harness_version") != harness_version:
+            raise RefusalError(f"{self.path}: the run began on harness version {header.get('harness_version')}, "
+                               f"this binary prints {harness_version}; answers of one receipt come from one harness")
+        self.started_at, self.harness_version = header["started_at"], harness_version
+        for n, line in enumerate(complete[1:], start=2):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise RefusalError(f"{self.path}: line {n} is not JSON ({exc.msg}); the journal is damaged") from exc
+            if "attempt" in rec:
+                self.attempts += 1
+            elif "draw" in rec:
+                d = rec["draw"]
+                self.draws.setdefault((d["case"], d["arm"], d["index"]), d)
+        self.resumed = True
+        if torn:  # a line cut short by a kill: drop it so later lines stay whole
+            os.truncate(self.path, len(raw) - len(torn))
+        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+
+    def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
+        data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        with self.lock:
+            os.write(self.fd, data)
+            if sync:
+                os.fsync(self.fd)
+
+    def attempt(self) -> None:
+        """Record one endpoint attempt, as it is made."""
+        self._write({"attempt": 1}, sync=False)
+
+    def draw(self, record: dict[str, Any]) -> None:
+        """Record one finished draw durably (fsync) before it counts as finished."""
+        self._write({"draw": record}, sync=True)
+        self.draws.setdefault((record["case"], record["arm"], record["index"]), record)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def remove(self) -> None:
+        """Delete the journal (after the receipt is written)."""
+        self.close()
+        self.path.unlink(missing_ok=True)

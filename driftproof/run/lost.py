@@ -1,0 +1,189 @@
+"""Replies that cannot be graded: they point at a file the grader was not shown, or only
+describe work done, or hold no answer (method, "Which answer is graded").
+
+Such a draw is lost with its reason before any grading call and is never given a score.
+The rules, as the method states them:
+
+* a line inside a fenced block is never read as the model pointing at a file;
+* a pointing line followed by a fenced block, or by at least 200 characters of the reply's
+  own prose (prose on the pointing line itself counts), shows its file;
+* a pointing line below the reply's own answer shows its file too: at least 200 characters
+  of prose above it, a fenced block above it that the line refers back to ("I saved this
+  to ..."), a Changes list under the answer, or the body of a commit message (a commit body
+  or pull request description that lists the files it changed is graded);
+* a code name such as ``cart.total`` is not a file name (a file name has a known file
+  extension, or is a well-known bare name such as ``Makefile``);
+* first-person advice such as "I'd add an index" is an answer, not a report of work;
+* a typographic apostrophe or quote mark reads as a plain one, and a file name in bold or
+  other emphasis, or after a bold label such as ``Created:``, reads as a file name.
+
+File names that the task's own prompt mentions are the user's files, not a place the
+answer was put, and are not read as pointing. A file the grader was shown (capture mode
+``files``) is not pointed at "unshown".
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from collections.abc import Iterable
+
+__all__ = ["PROSE_SHOWS_FILE", "file_names", "lost_reason", "normalize"]
+
+#: Characters of the reply's own prose that show a pointed-at file (method).
+PROSE_SHOWS_FILE = 200
+
+_TYPO = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+                       "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"'})
+_EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=\S)\1")
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+_EXTRA_EXT = {"md", "markdown", "txt", "py", "js", "ts", "tsx", "jsx", "json", "yaml", "yml", "toml",
+              "csv", "tsv", "html", "css", "sh", "bash", "sql", "go", "rs", "java", "rb", "c", "h",
+              "cc", "cpp", "hpp", "ipynb", "pdf", "png", "jpg", "jpeg", "gif", "svg", "xml", "ini",
+              "cfg", "conf", "log", "diff", "patch", "lock", "env", "kt", "swift", "php", "pl",
+              "r", "scala", "vue", "svelte", "tf", "proto", "graphql", "rst", "tex", "docx", "xlsx"}
+_BARE = {"makefile", "dockerfile", "readme", "license", "changelog", "gemfile", "procfile", "jenkinsfile"}
+_FILE = re.compile(r"(?<![\w@/.-])((?:~?/)?(?:[\w.-]+/)*[\w-][\w.-]*)(?![\w/-]|\()")
+_VERBS = ("saved|wrote|written|write|created|put|placed|stored|generated|exported|added|updated|"
+          "modified|changed|edited|attached|dumped|documented|recorded|committed|moved|renamed")
+_POINTING = [
+    re.compile(rf"\b(?:i|we)(?:'ve| have| had|'d)?\s+(?:\w+ly\s+|just\s+|also\s+|now\s+)?(?:{_VERBS})\b", re.I),
+    re.compile(r"\b(?:saved|written|created|stored|placed|generated|exported|output|attached|dumped|"
+               r"documented|recorded|put)\s+(?:it\s+|this\s+|them\s+|the \w+\s+)?(?:to|in|into|at|as|under)\b", re.I),
+    re.compile(r"\b(?:see|refer to|open|view|look at|available in|can be found in|found in|details (?:are )?in|"
+               r"(?:full|complete|whole) [\w-]+(?: \w+)? (?:is|are) in|written up in)\b", re.I),
+    re.compile(rf"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|written|updated|modified|added|edited|"
+               rf"file|files|output|changed|new file|location)\s*:", re.I),
+    re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|updated|modified|added|edited|changed)\b", re.I),
+    re.compile(r"\b(?:has been|was|were|is now|now)\s+(?:created|written|saved|updated|generated)\b", re.I),
+]
+_REFERS_BACK = re.compile(r"\b(?:this|these|it|that|them|the above|above)\b", re.I)
+_CHANGES = re.compile(r"^\s*(?:#+\s*)?(?:changes|changes made|changed files|files changed|summary of changes)\s*:?\s*$", re.I)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_SUBJECT = re.compile(r"^[a-z]+(?:\([^()]+\))?!?: \S")
+_IMPERATIVE = re.compile(r"^(?:Add|Fix|Update|Remove|Refactor|Rename|Move|Bump|Revert|Improve|Handle|Use|Make|Allow|"
+                         r"Prevent|Support|Implement|Replace|Drop|Change|Document|Merge)\b")
+_WORK = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:"
+    r"(?:i|we)(?:'ve| have| had)?\s+(?:just\s+|now\s+|also\s+|successfully\s+)?(?:added|updated|created|modified|"
+    r"changed|edited|wrote|written|saved|fixed|implemented|refactored|made|moved|renamed|removed|deleted|applied|"
+    r"completed|finished|ran|tested|committed|pushed|installed)\b"
+    r"|(?:done|finished|all done|complete|completed)\b"
+    r"|(?:added|updated|created|modified|changed|edited|wrote|saved|fixed|implemented|refactored|moved|renamed|"
+    r"removed|deleted)\b|(?:changes|changes made)\s*:?\s*$)", re.I)
+
+
+def normalize(text: str) -> str:
+    """Typographic quotes read as plain ones; emphasis markers are dropped (``**a.md**`` → ``a.md``)."""
+    text = text.translate(_TYPO)
+    for _ in range(3):
+        new = _EMPHASIS.sub(r"\2", text)
+        if new == text:
+            break
+        text = new
+    return text
+
+
+def _is_file(name: str) -> bool:
+    base = name.rstrip(".").rsplit("/", 1)[-1]
+    if base.lower() in _BARE:
+        return True
+    if "." not in base.strip("."):
+        return False
+    ext = base.rsplit(".", 1)[1].lower()
+    if not ext or ext.isdigit():
+        return False
+    return ext in _EXTRA_EXT or mimetypes.guess_type("x." + ext, strict=False)[0] is not None
+
+
+def file_names(line: str) -> list[str]:
+    """File names on a (normalized) line: a known extension or a well-known bare name."""
+    return [m.group(1).rstrip(".") for m in _FILE.finditer(line) if _is_file(m.group(1))]
+
+
+def _segments(lines: list[str]) -> list[bool]:
+    """For each line, True when it sits inside (or opens/closes) a fenced block."""
+    inside, out, marker = False, [], ""
+    for line in lines:
+        m = _FENCE.match(line)
+        if m and (not inside or m.group(1) == marker):
+            out.append(True)
+            inside, marker = (not inside), m.group(1)
+        else:
+            out.append(inside)
+    return out
+
+
+def _changes_lines(lines: list[str], fenced: list[bool]) -> set[int]:
+    out: set[int] = set()
+    for i, line in enumerate(lines):
+        if fenced[i] or not _CHANGES.match(line):
+            continue
+        j = i + 1
+        while j < len(lines) and not fenced[j] and (_LIST_ITEM.match(lines[j]) or (lines[j].startswith("  ") and lines[j].strip())):
+            out.add(j)
+            j += 1
+    return out
+
+
+def _commit_body(lines: list[str]) -> bool:
+    """The reply is a commit message (a subject line, then a blank line) or a PR description
+    (opens with a heading)."""
+    nonblank = [i for i, s in enumerate(lines) if s.strip()]
+    if not nonblank:
+        return False
+    first = lines[nonblank[0]].strip()
+    if first.startswith("#"):
+        return True
+    nxt = nonblank[0] + 1
+    blank_after = nxt >= len(lines) or not lines[nxt].strip()
+    return blank_after and (_SUBJECT.match(first) is not None
+                            or (len(first) <= 72 and _IMPERATIVE.match(first) is not None and not first.endswith(".")))
+
+
+def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()) -> str | None:
+    """Why ``reply`` cannot be graded, or ``None`` when it is an answer.
+
+    Args:
+        reply: the graded answer text (in capture mode files, the reply with its files).
+        prompt: the task's prompt; file names it mentions are not read as pointing.
+        shown_files: paths of files the grader is shown with the reply.
+    """
+    text = normalize(reply)
+    if not text.strip():
+        return "the reply holds no answer"
+    lines = text.splitlines()
+    fenced = _segments(lines)
+    norm_prompt = normalize(prompt)
+    user_files = {f.lower() for f in file_names(norm_prompt)}
+    shown = {s.lower() for s in shown_files} | {s.rsplit("/", 1)[-1].lower() for s in shown_files}
+    changes = _changes_lines(lines, fenced)
+    commit = _commit_body(lines)
+    first_nonblank = next(i for i, s in enumerate(lines) if s.strip())
+    prose_len = [0 if fenced[i] else len(lines[i].strip()) for i in range(len(lines))]
+
+    prose_lines = [i for i in range(len(lines)) if not fenced[i] and lines[i].strip()]
+    if not any(fenced) and prose_lines and all(_WORK.match(lines[i]) for i in prose_lines):
+        return "the reply only describes work it did and holds no answer"
+
+    for i, line in enumerate(lines):
+        if fenced[i]:
+            continue
+        names = [f for f in file_names(line) if f.lower() not in user_files
+                 and f.lower() not in shown and f.rsplit("/", 1)[-1].lower() not in shown]
+        if not names or not any(p.search(line) for p in _POINTING):
+            continue
+        after_fence = any(fenced[i + 1:])
+        after_prose = sum(prose_len[i:])
+        above_prose = sum(prose_len[:i])
+        above_fence = any(fenced[:i])
+        if after_fence or after_prose >= PROSE_SHOWS_FILE or above_prose >= PROSE_SHOWS_FILE:
+            continue
+        if above_fence and _REFERS_BACK.search(line):
+            continue
+        if i in changes and any(prose_len[k] or fenced[k] for k in range(i) if k not in changes and not _CHANGES.match(lines[k])):
+            continue
+        if commit and i > first_nonblank:
+            continue
+        return f"the reply points at {names[0]} (line {i + 1}), a file the grader was not shown"
+    return None

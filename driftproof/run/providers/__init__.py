@@ -1,0 +1,38 @@
+"""Provider registry: (provider, surface) → lane. See :mod:`.base` for the interface."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from driftproof.run.providers.base import AttemptError, Provider, Reply
+
+__all__ = ["AttemptError", "LANES", "Provider", "Reply", "make_provider"]
+
+#: (provider, surface) → "module:Class"; the stub has no surface.
+LANES: dict[tuple[str, str | None], str] = {
+    ("anthropic", "api"): "api:AnthropicAPI",
+    ("openai", "api"): "api:OpenAIAPI",
+    ("anthropic", "cli"): "cli:ClaudeCLI",
+    ("openai", "cli"): "cli:CodexCLI",
+    ("stub", None): "stub:StubProvider",
+}
+
+
+def make_provider(provider: str, surface: str | None, **options: Any) -> Provider:
+    """Build the lane for ``provider`` × ``surface``.
+
+    Options: ``base_url``, ``api_key``, ``api`` (openai api: ``responses``|``chat``) for API
+    lanes; ``capture`` (``text``|``files``) and ``binary`` for CLI lanes; none for the stub.
+
+    Raises:
+        ValueError: an unknown lane, or an option the lane does not take.
+    """
+    import importlib
+
+    key = (provider, None if provider == "stub" else surface)
+    if key not in LANES:
+        raise ValueError(f"unknown provider/surface {provider}/{surface}; known: "
+                         + ", ".join(f"{p}/{s or '-'}" for p, s in LANES))
+    module, cls = LANES[key].split(":")
+    klass = getattr(importlib.import_module(f"driftproof.run.providers.{module}"), cls)
+    return klass(**{k: v for k, v in options.items() if v is not None})

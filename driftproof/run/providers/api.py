@@ -1,0 +1,97 @@
+"""API surfaces through the official SDKs: Anthropic Messages, OpenAI Responses or Chat
+Completions. SDK retries are off (``max_retries=0``) so that every attempt is the runner's
+own, counted when made; the base URL is the SDK's (``ANTHROPIC_BASE_URL`` /
+``OPENAI_BASE_URL``) unless given."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anthropic
+import httpx
+import openai
+
+from driftproof.run.providers.base import AttemptError, Provider, Reply, classify_status
+
+__all__ = ["AnthropicAPI", "OpenAIAPI"]
+
+_LIMITS = httpx.Limits(max_connections=256, max_keepalive_connections=256)
+
+
+def _sdk_error(exc: Exception, timeout: float) -> AttemptError:
+    if isinstance(exc, (anthropic.APITimeoutError, openai.APITimeoutError)):
+        return AttemptError(f"timed out after {timeout:g} s")
+    if isinstance(exc, (anthropic.APIStatusError, openai.APIStatusError)):
+        return classify_status(exc.status_code, str(getattr(exc, "message", exc))[:300])
+    if isinstance(exc, (anthropic.APIConnectionError, openai.APIConnectionError)):
+        return AttemptError(f"connection failed: {str(exc)[:300]}")
+    return AttemptError(f"{type(exc).__name__}: {str(exc)[:300]}", retryable=False)
+
+
+class AnthropicAPI(Provider):
+    """``anthropic`` × ``api``: Messages API, SKILL.md as the ``system`` parameter."""
+
+    name, surface = "anthropic", "api"
+
+    def __init__(self, *, base_url: str | None = None, api_key: str | None = None) -> None:
+        self.client = anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0,
+                                          http_client=httpx.Client(limits=_LIMITS))
+        self.service = str(self.client.base_url).rstrip("/")
+
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
+        kw: dict[str, Any] = {"system": system} if system else {}
+        try:
+            resp = self.client.messages.create(model=model, max_tokens=max_tokens, timeout=timeout,
+                                               messages=[{"role": "user", "content": prompt}], **kw)
+        except anthropic.AnthropicError as exc:
+            raise _sdk_error(exc, timeout) from exc
+        text = "".join(getattr(b, "text", "") for b in resp.content if getattr(b, "type", "") == "text")
+        u = resp.usage
+        return Reply(text, input_tokens=getattr(u, "input_tokens", None), output_tokens=getattr(u, "output_tokens", None),
+                     reported_model=resp.model, serving_model=resp.model, raw=resp.model_dump_json())
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class OpenAIAPI(Provider):
+    """``openai`` × ``api``: Responses API (``instructions`` = SKILL.md) or Chat Completions
+    (a ``system`` message), per ``api``."""
+
+    name, surface = "openai", "api"
+
+    def __init__(self, *, base_url: str | None = None, api_key: str | None = None, api: str = "responses") -> None:
+        if api not in ("responses", "chat"):
+            raise ValueError("api must be 'responses' or 'chat'")
+        self.api = api
+        self.client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0,
+                                    http_client=httpx.Client(limits=_LIMITS))
+        self.service = str(self.client.base_url).rstrip("/")
+
+    def sampling(self, max_tokens: int) -> dict[str, Any]:
+        key = "max_output_tokens" if self.api == "responses" else "max_completion_tokens"
+        return {"api": self.api, key: max_tokens}
+
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
+        try:
+            if self.api == "responses":
+                kw: dict[str, Any] = {"instructions": system} if system else {}
+                r = self.client.responses.create(model=model, input=prompt, max_output_tokens=max_tokens,
+                                                 timeout=timeout, **kw)
+                u = r.usage
+                return Reply(r.output_text or "", input_tokens=getattr(u, "input_tokens", None),
+                             output_tokens=getattr(u, "output_tokens", None), reported_model=r.model,
+                             serving_model=r.model, raw=r.model_dump_json())
+            msgs: list[dict[str, str]] = ([{"role": "system", "content": system}] if system else [])
+            msgs.append({"role": "user", "content": prompt})
+            c = self.client.chat.completions.create(model=model, messages=msgs, max_completion_tokens=max_tokens,
+                                                    timeout=timeout)
+        except openai.OpenAIError as exc:
+            raise _sdk_error(exc, timeout) from exc
+        u = c.usage
+        text = (c.choices[0].message.content or "") if c.choices else ""
+        return Reply(text, input_tokens=getattr(u, "prompt_tokens", None), output_tokens=getattr(u, "completion_tokens", None),
+                     reported_model=c.model, serving_model=c.model, raw=c.model_dump_json())
+
+    def close(self) -> None:
+        self.client.close()

@@ -1,0 +1,37 @@
+"""The stub lane: answers without any endpoint, so a receipt it makes reads UNVERIFIED.
+
+Answers and judge replies are derived from a hash of the request, so a stub run is
+repeatable; it makes no endpoint attempts (``endpoint_attempts`` stays 0).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+from driftproof.run.providers.base import Provider, Reply
+
+__all__ = ["StubProvider"]
+
+_CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
+
+
+class StubProvider(Provider):
+    name, surface, makes_endpoint_attempts = "stub", None, False
+
+    def sampling(self, max_tokens: int) -> dict[str, Any]:
+        return {}
+
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
+        h = hashlib.sha256(f"{model}\0{system}\0{prompt}".encode()).digest()
+        if "<criteria>" in prompt:
+            ids = _CRITERION.findall(prompt)
+            text = json.dumps({"criteria": [{"id": i, "met": bool(h[k % 32] & 1), "reason": "stub decision"}
+                                            for k, i in enumerate(ids)]})
+        elif "<rubric>" in prompt:
+            text = json.dumps({"score": round(h[0] % 21 * 0.05, 2), "reason": "stub score"})
+        else:
+            text = f"Stub answer {h.hex()[:12]} to: {prompt[:200]}"
+        return Reply(text, reported_model="stub", raw=text)

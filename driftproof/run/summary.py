@@ -1,0 +1,83 @@
+"""What ``driftproof run`` prints when it has written a receipt: each case's arm means and
+lift, the control arm's delta beside the lift (D-16), the suite lift and per 1,000 skill
+tokens (D-14), the reading (D-7), and for ``--quick`` the two answers side by side.
+
+Figures come from :mod:`driftproof.stats` over the sealed receipt, as every reader's do.
+Answers are untrusted: they are shown as plain :class:`rich.text.Text`, never as markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from driftproof.receipt import read_receipt
+from driftproof.stats import arm_band, receipt_reading, suite_lift, value_per_1k, verdict_refusal
+from driftproof.wording import SMOKE_RUN
+
+__all__ = ["print_result"]
+
+
+def _f(x: float | None, sign: bool = False) -> str:
+    if x is None:
+        return "n/a"
+    return f"{x:+.3f}" if sign else f"{x:.3f}"
+
+
+def print_result(result: Any, console: Console | None = None) -> None:
+    """Print the run's summary (the receipt is re-read, seal checked, as any reader does)."""
+    console = console or Console()
+    r = read_receipt(result.receipt_path)
+    has_control = r.arms.control is not None
+    t = Table(title=Text(f"{r.skill.name} on {r.run.model} ({r.verification_level})"))
+    cols = ["case", "with skill", "baseline", "lift"] + (["control", "skill − control"] if has_control else [])
+    for col in cols:
+        t.add_column(col)
+    t.add_column("drawn / lost")
+    for c in r.cases:
+        w = arm_band(c.arms.with_skill, "generation")
+        b = arm_band(c.arms.baseline, "generation")
+        lift = None if w.mean is None or b.mean is None else w.mean - b.mean
+        row = [Text(c.id), _f(w.mean), _f(b.mean), _f(lift, True)]
+        lost = w.lost + b.lost
+        drawn = w.drawn + b.drawn
+        if has_control and c.arms.control is not None:
+            k = arm_band(c.arms.control, "generation")
+            row += [_f(k.mean), _f(None if w.mean is None or k.mean is None else w.mean - k.mean, True)]
+            lost, drawn = lost + k.lost, drawn + k.drawn
+        row.append(f"{drawn} / {lost}")
+        t.add_row(*row)
+    console.print(t)
+    lift = suite_lift(r)
+    console.print(Text(f"suite lift {_f(lift, True)}; per 1,000 skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} "
+                       f"(skill {r.skill.tokens} tokens); endpoint attempts {r.run.endpoint_attempts}"))
+    jo = r.economics.judge_overhead
+    if jo is not None:
+        usd = "unpriced" if jo.usd is None else f"${jo.usd:.4f}"
+        console.print(Text(f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
+                           f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without usage)"))
+    refusal = verdict_refusal(r)
+    if r.is_smoke:
+        console.print(Text(SMOKE_RUN))
+    elif refusal:
+        console.print(Text(f"no verdict: {refusal}"))
+    else:
+        reading = receipt_reading(r)
+        console.print(Text(f"{reading.status}: {reading.sentence}"))
+    if result.stopped:
+        console.print(Text(f"stopped: {result.stopped}"))
+    if result.quick_answers:
+        side = Table(title=Text(f"{r.cases[0].id}: answers side by side"), show_lines=True)
+        arms = list(result.quick_answers)
+        for a in arms:
+            side.add_column(a.replace("_", " "))
+        n = max(len(v) for v in result.quick_answers.values())
+        for i in range(n):
+            side.add_row(*[Text(result.quick_answers[a].get(str(i)) or "") for a in arms])
+        console.print(side)
+    if result.transcripts_path:
+        console.print(Text(f"transcripts: {result.transcripts_path}"))
+    console.print(Text(f"receipt: {result.receipt_path}"))
