@@ -91,7 +91,7 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
         if n_ser > 1 or reference_label:
-            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 if n_cat < 4 else -0.06), ncols=min(3, n_ser + 1))
+            ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=min(3, n_ser + 1))
         buf = io.BytesIO()
         fig.savefig(buf, format="svg", metadata={"Date": None})
         plt.close(fig)

