@@ -1,0 +1,44 @@
+"""``driftproof diff A.json B.json``: compare two receipts case by case (issue 3).
+
+Exit status, for CI jobs: 0 no case regressed; 1 a case regressed; 2 bad input
+(an unreadable or invalid receipt) or no verdict (a side below TESTED, a smoke
+run, an aggregates-only import, no judge), with the reason on the output.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from driftproof.compare import compare_receipts
+from driftproof.compare_report import EXIT_BAD_INPUT, exit_status, to_json, to_markdown, to_text
+from driftproof.errors import ReceiptError
+from driftproof.receipt import read_receipt
+
+PRINTERS = {"text": to_text, "markdown": to_markdown, "json": to_json}
+
+
+@click.command()
+@click.argument("a", type=click.Path(path_type=Path))
+@click.argument("b", type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(sorted(PRINTERS)), default="text", show_default=True,
+              help="Output format.")
+def diff(a: Path, b: Path, fmt: str) -> None:
+    """Compare receipt A (earlier) with receipt B (later), case by case.
+
+    Each case's with-skill bands are compared: a change is called only when the
+    bands are apart and the means move by at least the 0.05 effect floor.
+    Exit status: 0 no case regressed, 1 a case regressed, 2 bad input or no verdict.
+    """
+    try:
+        ra, rb = read_receipt(a), read_receipt(b)
+    except ReceiptError as exc:
+        for line in exc.lines():
+            click.echo(f"error: {line}", err=True)
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b))
+    click.echo(PRINTERS[fmt](comparison), nl=False)
+    # SystemExit, not ctx.exit: the console entry runs click with standalone_mode=False,
+    # which returns (and so drops) the code of a click Exit.
+    raise SystemExit(exit_status(comparison))
