@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import case, make_receipt
+from factories import case, make_receipt
 from driftproof.cli.diff import diff
 from driftproof.receipt import draw_doc, judge_sample_doc
 from driftproof.wording import BAND_SOURCE_LEGEND, NO_SEPARATION, NOT_ENOUGH_DRAWS, NOT_LIKE_FOR_LIKE, SMOKE_RUN

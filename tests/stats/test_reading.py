@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import case, make_receipt
+from factories import case, make_receipt
 from driftproof.stats import band_source_of, receipt_reading, suite_lift, value_per_1k, verdict_refusal
 from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES, NO_SEPARATION, NOT_ENOUGH_DRAWS, SMOKE_RUN
 from stats_helpers import legacy_case, model
