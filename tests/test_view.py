@@ -210,3 +210,28 @@ def test_judge_samples_split_in_context() -> None:
     assert facts(s.context.splits)["j, with skill"] == (
         "variance 0.01000: judge samples 0.01000, draw to draw 0.00000 (100% judge, 0% draw)")
     assert s.context.label.startswith("Context, beyond the method")
+
+
+def test_diff_lift_breakdown_flag(tmp_path: Path) -> None:
+    paths = []
+    for name, cases in (("a.json", [C1, C2, C3]), ("b.json", [C1, C2])):
+        doc = mk(cases)
+        doc.pop("seal")
+        paths.append(str(write_receipt(doc, tmp_path / name)))
+    runner = CliRunner()
+    for fmt in ("text", "markdown", "json"):
+        plain = runner.invoke(cli, ["diff", *paths, "--format", fmt])
+        flagged = runner.invoke(cli, ["diff", *paths, "--format", fmt, "--lift-breakdown"])
+        assert flagged.exit_code == plain.exit_code
+        if fmt == "json":
+            doc = json.loads(flagged.output)
+            assert {k: v for k, v in doc.items() if k != "lift_breakdowns"} == json.loads(plain.output)
+            # a: (.30 − .10 − .10)/3 = +.033 carried by c1; b: (.30 − .10)/2 = +.100
+            assert doc["lift_breakdowns"][0]["title"] == f"Lift breakdown of {paths[0]}"
+            assert doc["lift_breakdowns"][0]["summary"][0].endswith("3 included cases: +0.033")
+            assert doc["lift_breakdowns"][1]["summary"][0].endswith("2 included cases: +0.100")
+        else:
+            assert flagged.output.startswith(plain.output.rstrip("\n"))
+            extra = flagged.output[len(plain.output.rstrip("\n")):]
+            assert extra.count("Lift breakdown of ") == 2
+            assert "Carries the positive measured lift: c1 (removing it leaves -0.100)" in extra

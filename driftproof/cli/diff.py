@@ -24,7 +24,9 @@ PRINTERS = {"text": to_text, "markdown": to_markdown, "json": to_json}
 @click.argument("b", type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(sorted(PRINTERS)), default="text", show_default=True,
               help="Output format.")
-def diff(a: Path, b: Path, fmt: str) -> None:
+@click.option("--lift-breakdown", is_flag=True,
+              help='Add each receipt\'s lift breakdown (method, "Lift by case") after the comparison.')
+def diff(a: Path, b: Path, fmt: str, lift_breakdown: bool) -> None:
     """Compare receipt A (earlier) with receipt B (later), case by case.
 
     Each case's with-skill bands are compared: a change is called only when the
@@ -38,7 +40,12 @@ def diff(a: Path, b: Path, fmt: str) -> None:
             click.echo(f"error: {line}", err=True)
         raise SystemExit(EXIT_BAD_INPUT) from None
     comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b))
-    click.echo(PRINTERS[fmt](comparison), nl=False)
+    output = PRINTERS[fmt](comparison)
+    if lift_breakdown:  # without the flag the output is unchanged (method, "Lift by case")
+        from driftproof.cli.view import with_breakdowns
+
+        output = with_breakdowns(output, fmt, ((a, ra), (b, rb)))
+    click.echo(output, nl=False)
     # SystemExit, not ctx.exit: the console entry runs click with standalone_mode=False,
     # which returns (and so drops) the code of a click Exit.
     raise SystemExit(exit_status(comparison))

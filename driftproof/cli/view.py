@@ -21,7 +21,7 @@ from driftproof.receipt import Receipt, read_receipt
 from driftproof.view import BreakdownView, Fact, Sheet, breakdown_view, sheet
 from driftproof.stats.breakdown import lift_breakdown
 
-__all__ = ["render_breakdown", "render_json", "render_markdown", "render_text", "view"]
+__all__ = ["render_breakdown", "render_json", "render_markdown", "render_text", "view", "with_breakdowns"]
 
 Format = Literal["text", "markdown", "json"]
 _CASE_HEAD = ("case", "with skill", "baseline", "lift", "verdict", "checks", "lost draws")
@@ -56,6 +56,21 @@ def render_breakdown(r: Receipt, *, name: str | None = None, path: Path | None =
     if fmt == "markdown":
         return f"### {_md(title)}\n\n" + _md_breakdown(bv)
     return f"{_txt(title)}\n" + _txt_breakdown(bv)
+
+
+def with_breakdowns(output: str, fmt: str, receipts: Sequence[tuple[Path, Receipt]]) -> str:
+    """``output`` (a diff in ``fmt``) followed by one lift breakdown per receipt.
+
+    Text and Markdown: each breakdown after a blank line. JSON: the same document with a
+    ``lift_breakdowns`` list added (same key order and layout as the diff's own JSON).
+    """
+    if fmt == "json":
+        doc = json.loads(output)
+        doc["lift_breakdowns"] = [json.loads(render_breakdown(r, name=str(p), path=p, fmt="json")) for p, r in receipts]
+        return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"
+    parts = [output.rstrip("\n")] + [render_breakdown(r, name=str(p), path=p, fmt=fmt).rstrip("\n")  # type: ignore[arg-type]
+                                     for p, r in receipts]
+    return "\n\n".join(parts) + "\n"
 
 
 # ---------------------------------------------------------------- text
