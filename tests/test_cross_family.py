@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
-from view_support import case, make_receipt
+from factories import case, make_receipt
 from driftproof.cross_family import GRADER_NOTE, cross_family, cross_family_markdown
 from driftproof.receipt import parse_receipt, seal_document
 

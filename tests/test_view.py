@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from view_support import case, make_receipt
+from factories import case, make_receipt
 from driftproof.cli import cli
 from driftproof.cli.view import render_breakdown, render_markdown, render_text
 from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, parse_receipt, seal_document, write_receipt

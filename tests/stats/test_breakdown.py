@@ -16,7 +16,7 @@ from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, parse_receip
 from driftproof.receipt import _bounds
 from driftproof.stats import breakdown as bd
 from driftproof.stats.breakdown import lift_breakdown
-from view_support import JUDGE, case, make_receipt
+from factories import JUDGE, case, make_receipt
 
 # c1: with .80 .82 .84 (mean .82, sd .02), baseline .50 .52 .54 (mean .52, sd .02): lift +.30,
 #     |Δ| .30 > .02+.02 and ≥ .05 → separates upward (helps).
