@@ -293,8 +293,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if output_path:
         append_github_output(Path(output_path), outputs)
     decision = outputs["decision"]
-    # Only fixed words reach stdout: a case id printed there could be read as a workflow command.
+    # Only fixed words and counts reach stdout: a case id printed there could be read as a
+    # workflow command. One annotation when a case regressed; the rest is in the summary.
     print(f"driftproof: decision {decision}; lift {outputs['lift']}")
+    if decision == wording.REGRESSED:
+        n = len(json.loads(outputs["regressed-cases"]))
+        print(f"::error title=Driftproof::{n} {'case' if n == 1 else 'cases'} regressed; see the job summary")
     return 1 if decision in fail_on else 0
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import case, make_receipt
+from factories import case, make_receipt
 from driftproof import action
 from driftproof.compare import compare_receipts
 from driftproof.receipt import Receipt
@@ -190,6 +190,7 @@ def test_script_runs_as_the_composite_runs_it(tmp_path: Path) -> None:
     assert res.returncode == 1, res.stderr
     assert parse_outputs((tmp_path / "out").read_text())["decision"] == "regressed"
     assert "c1" not in res.stdout  # no untrusted text on stdout (workflow commands)
+    assert "::error title=Driftproof::1 case regressed; see the job summary" in res.stdout.splitlines()
 
 
 # ---- the summary ----------------------------------------------------------------------------

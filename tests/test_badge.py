@@ -28,7 +28,7 @@ from driftproof.badge import (
     workflow_outputs,
 )
 from driftproof.receipt import Receipt, seal_document
-from conftest import case, make_receipt
+from factories import case, make_receipt
 
 ENDPOINT_KEYS = {"schemaVersion", "label", "message", "color"}
 

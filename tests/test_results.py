@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import case, make_receipt
+from factories import case, make_receipt
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.results import RESULTS_PAGE, results_page, results_rows, results_site_files
 
