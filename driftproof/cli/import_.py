@@ -25,6 +25,9 @@ SUBCOMMANDS: dict[str, str] = {
     "caveman": "driftproof.cli.import_:caveman",
     "skill-creator": "driftproof.cli.import_formats:skill_creator",
     "nvidia": "driftproof.cli.import_formats:nvidia",
+    "promptfoo": "driftproof.cli.import_formats:promptfoo",
+    "inspect": "driftproof.cli.import_formats:inspect",
+    "summary-json": "driftproof.cli.import_formats:summary_json",
 }
 
 

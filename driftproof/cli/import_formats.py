@@ -71,3 +71,45 @@ def nvidia(paths: tuple[Path, ...], repository: str | None, commit: str | None, 
     """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no verdict."""
     _write("nvidia", list(paths), out_dir, str(paths[0]), repository=repository, commit=commit,
            repo_root=repo_root, skills=list(skills) or None)
+
+
+@click.command("promptfoo")
+@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--arm", "arms", multiple=True, required=True, metavar="ARM=LABEL",
+              help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL [--arm control=LABEL].")
+@click.option("--by", type=click.Choice(["provider", "prompt"]), default="provider", show_default=True,
+              help="Match labels against provider.label/id or prompt.label/id/raw.")
+@click.option("--skill-name", required=True, help="The skill's name (promptfoo records none).")
+@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@_OUT
+def promptfoo(path: Path, arms: tuple[str, ...], by: str, skill_name: str, skill_md: Path | None, out_dir: Path) -> None:
+    """promptfoo output JSON (eval -o / export): repeats grouped by content, errors kept out of the figures."""
+    _write("promptfoo", path, out_dir, str(path), arms=_arm_map(arms) or {}, by=by, skill_name=skill_name,
+           skill_md=skill_md)
+
+
+@click.command("inspect")
+@click.option("--with-skill", "with_skill", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="The log of the with-skill arm (.json or .eval).")
+@click.option("--baseline", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="The log of the baseline arm.")
+@click.option("--control", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
+              help="The log of a control arm, if any.")
+@click.option("--scorer", default=None, help="The scorer whose values are the scores (required when a log has several).")
+@click.option("--skill-name", required=True, help="The skill's name (Inspect records none).")
+@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@_OUT
+def inspect(with_skill: Path, baseline: Path, control: Path | None, scorer: str | None, skill_name: str,
+            skill_md: Path | None, out_dir: Path) -> None:
+    """Inspect AI logs, one per arm: epochs as draws, NaN scores as lost draws."""
+    _write("inspect", with_skill, out_dir, str(with_skill), baseline=baseline, control=control, scorer=scorer,
+           skill_name=skill_name, skill_md=skill_md)
+
+
+@click.command("summary-json")
+@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@_OUT
+def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
+    """Driftproof summary-json (the interop page's minimal format): one DECLARED receipt."""
+    _write("summary-json", path, out_dir, str(path), skill_md=skill_md)

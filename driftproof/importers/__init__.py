@@ -60,7 +60,7 @@ IMPORTERS: dict[str, Importer] = {}
 
 #: modules under ``driftproof.importers`` imported on first lookup, so their
 #: ``@register`` decorators run. One line per built-in importer.
-_BUILTIN: tuple[str, ...] = ("caveman", "skill_creator", "nvidia")
+_BUILTIN: tuple[str, ...] = ("caveman", "skill_creator", "nvidia", "promptfoo", "inspect_ai", "summary_json")
 
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")
 

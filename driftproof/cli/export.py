@@ -1,0 +1,45 @@
+"""``driftproof export summary-json RECEIPT``: a receipt as Driftproof's minimal interchange format.
+
+The exported ``summary`` keeps the suite lift with its plus or minus sign as
+context, as the method says for every receipt (below TESTED included), and says
+why the receipt gives no verdict when it gives none. Format: the interop page and
+``driftproof/importers/summary-json-1.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from driftproof.receipt import read_receipt
+
+__all__ = ["export", "summary_json"]
+
+
+@click.group("export")
+def export() -> None:
+    """Write a receipt in another format."""
+
+
+@click.command("summary-json")
+@click.argument("receipt", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="File to write (default: standard output). Written whole or not at all.")
+def summary_json(receipt: Path, output: Path | None) -> None:
+    """RECEIPT as summary-json (per-draw scores, skill_fired, errors; the lift as context)."""
+    from driftproof.importers.summary_json import export_summary_json
+
+    data = export_summary_json(read_receipt(receipt))
+    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    tmp = output.with_name(output.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(output)
+    click.echo(f"wrote {output}")
+
+
+export.add_command(summary_json)

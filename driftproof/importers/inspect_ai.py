@@ -1,0 +1,343 @@
+"""Inspect AI eval logs (``.json`` and ``.eval``) → DECLARED receipts (D-15).
+
+Inspect has no arms: one log is one arm, and the user names which log is which
+(``--with-skill A --baseline B [--control C]``). Mapping (INTEROP-NOTES.md §4):
+
+- case: ``sample.id``; the logs must be of the same task;
+- draw: one sample epoch (index ``epoch − 1``); generations per arm = ``eval.config.epochs``
+  when the log states it (never assumed to be 1);
+- score: ``sample.scores[<scorer>].value``, C/I/P/N → 1/0/0.5/0 as Inspect's
+  ``value_to_float`` reads them, booleans 1/0, numbers as recorded (they must lie in 0..1);
+  a list value (``multi_scorer(..., reducer="collect")``) gives one judge sample per entry
+  and the draw's score is their mean (D-1); a NaN or infinite value is a lost draw;
+- a sample with ``error`` is a lost draw, its message kept in ``source_error``;
+- judge: ``eval.model_roles.grader``, else the scorer's ``model`` parameter, else (for
+  ``model_graded_*`` scorers, which grade with the evaluated model by default) ``eval.model``;
+  a scorer with no model (``match``, ``includes``…) is marked unrecorded;
+- tokens: ``sample.output.usage`` input/output (generation only).
+
+``.eval`` files are zip archives (``header.json``, ``samples/<id>_epoch_<n>.json``);
+JSON may hold NaN/Infinity, which is tolerated in the source and never written.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from driftproof.errors import ImportError_
+from driftproof.importers import Imported, register
+from driftproof.importers._common import (
+    MAX_SOURCE_BYTES, Where, case_id_for, file_sha256, manifest_sha256, parse_json_bytes, provenance_doc,
+    read_bytes, safe_filename, unrecorded_judge,
+)
+from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text
+
+__all__ = ["import_inspect", "inspect_importer", "read_log", "value_to_float"]
+
+TOOL = "inspect_ai"
+_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+_WORDS = {"yes": 1.0, "true": 1.0, "correct": 1.0, "no": 0.0, "false": 0.0, "incorrect": 0.0}
+_MAX_MEMBERS = 100_000
+
+
+def value_to_float(value: Any) -> float | None:
+    """A score value as Inspect's ``value_to_float`` reads it; ``None`` when not a scalar score.
+
+    NaN and infinities come back as they are (the caller loses the draw).
+    """
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        v = value.strip()
+        if v in _LETTERS:
+            return _LETTERS[v]
+        if v.lower() in _WORDS:
+            return _WORDS[v.lower()]
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return None
+
+
+def read_log(path: Path) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
+    """One Inspect log: (header with eval/plan/results/stats, [(sample, where)], raw bytes)."""
+    raw = read_bytes(path)
+    if zipfile.is_zipfile(path):
+        return _read_eval_zip(path, raw)
+    doc = parse_json_bytes(raw, path, allow_nan=True)
+    w = Where(path)
+    if not isinstance(doc, dict):
+        raise w.fail("expected an Inspect EvalLog object")
+    samples = doc.get("samples")
+    if samples is None:
+        raise (w / "samples").fail("expected the log's samples (logged with log_samples=True); found none")
+    if not isinstance(samples, list):
+        raise (w / "samples").fail("expected an array of samples")
+    return doc, [(s, w / "samples" / i) for i, s in enumerate(samples)], raw
+
+
+def _read_eval_zip(path: Path, raw: bytes) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
+    try:
+        with zipfile.ZipFile(path) as z:
+            infos = z.infolist()
+            if len(infos) > _MAX_MEMBERS or sum(i.file_size for i in infos) > 4 * MAX_SOURCE_BYTES:
+                raise ImportError_.at(path, "", "zip archive too large to read as an Inspect log")
+            names = {i.filename for i in infos}
+            if "header.json" not in names:
+                raise ImportError_.at(path, "header.json", "expected header.json in the .eval archive")
+            header = parse_json_bytes(z.read("header.json"), f"{path}!header.json", allow_nan=True)
+            if not isinstance(header, dict):
+                raise ImportError_.at(f"{path}!header.json", "", "expected an EvalLog header object")
+            members = sorted((n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)),
+                             key=_member_order)
+            samples = []
+            for n in members:
+                s = parse_json_bytes(z.read(n), f"{path}!{n}", allow_nan=True)
+                samples.append((s, Where(f"{path}!{n}")))
+    except zipfile.BadZipFile as exc:
+        raise ImportError_.at(path, "", f"expected a .eval zip archive: {exc}") from None
+    if not samples:
+        raise ImportError_.at(path, "samples/", "expected samples/<id>_epoch_<n>.json members; found none")
+    return header, samples, raw
+
+
+def _member_order(name: str) -> tuple[int, str, int]:
+    m = re.fullmatch(r"samples/(.+)_epoch_(\d+)\.json", name)
+    assert m is not None
+    sid = m.group(1)
+    return (0, f"{int(sid):020d}", int(m.group(2))) if sid.isdigit() else (1, sid, int(m.group(2)))
+
+
+def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None = None,
+                   skill_md: Path | None = None) -> dict[str, Any]:
+    """Convert one Inspect log per arm into an unsealed DECLARED receipt document.
+
+    Args:
+        logs: receipt arm -> log path; ``with_skill`` and ``baseline`` required, ``control`` optional.
+        skill_name: the skill's name (Inspect does not record one).
+        scorer: the scorer whose values are the scores; required when a log has several.
+        skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
+
+    Raises:
+        ImportError_: unreadable or malformed log, logs of different tasks, an unknown or
+            ambiguous scorer, or a score outside 0..1; naming the file and JSON pointer.
+    """
+    if "with_skill" not in logs or "baseline" not in logs or set(logs) - {"with_skill", "baseline", "control"}:
+        raise ImportError_.at("<options>", "", "expected one log per arm: --with-skill LOG --baseline LOG [--control LOG]")
+    read = {arm: read_log(Path(p)) for arm, p in logs.items()}
+    tasks = {arm: (h.get("eval") or {}).get("task") for arm, (h, _, _) in read.items()}
+    if len(set(tasks.values())) != 1:
+        raise ImportError_.at(logs["baseline"], "/eval/task", f"expected the same task in every arm's log, found {tasks}")
+    cases: dict[str, dict[str, Any]] = {}
+    epochs: set[Any] = set()
+    unrecorded = ["judge_samples_per_generation", "run.provider", "run.surface", "run.harness",
+                  "each case's rubric_sha256"]
+    judges = set()
+    for arm, (header, samples, _) in read.items():
+        ev = header.get("eval") if isinstance(header.get("eval"), dict) else {}
+        epochs.add((ev.get("config") or {}).get("epochs") if isinstance(ev.get("config"), dict) else None)
+        name = _scorer_name(header, samples, scorer, Path(logs[arm]))
+        judges.add(_judge_model(header, name))
+        for sample, sw in samples:
+            if not isinstance(sample, dict):
+                raise sw.fail("expected a sample object")
+            sid = sample.get("id")
+            if isinstance(sid, bool) or not isinstance(sid, (int, str)):
+                raise (sw / "id").fail("expected the sample id (an integer or a string)")
+            epoch = sample.get("epoch")
+            if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
+                raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
+            case = cases.setdefault(str(sid), {"prompt": _input_text(sample.get("input")), "arms": {a: [] for a in logs}})
+            case["arms"][arm].append(_draw(sample, sw, name, epoch))
+    case_docs = []
+    for sid, c in cases.items():
+        arms_doc = {}
+        for arm in ("with_skill", "baseline", "control"):
+            if arm in logs:
+                draws = sorted(c["arms"][arm], key=lambda d: d["index"])
+                if len({d["index"] for d in draws}) != len(draws):
+                    raise ImportError_.at(logs[arm], "/samples", f"expected one sample per id and epoch; sample {sid} repeats an epoch")
+                arms_doc[arm] = {"draws": draws, "generation": None}
+        case_docs.append({"id": case_id_for(sid), "prompt": c["prompt"],
+                          "prompt_sha256": sha256_text(c["prompt"]) if c["prompt"] is not None else None,
+                          "rubric_sha256": None, "threshold": None, "arms": arms_doc})
+    (epoch_count,) = epochs if len(epochs) == 1 else (None,)
+    gens = epoch_count if isinstance(epoch_count, int) and not isinstance(epoch_count, bool) and epoch_count >= 1 else None
+    if gens is None:
+        unrecorded.append("generations_per_arm (eval.config.epochs absent or different between arms)")
+    headers = {arm: h for arm, (h, _, _) in read.items()}
+    models = {(h.get("eval") or {}).get("model") for h in headers.values()}
+    model = next(iter(models)) if len(models) == 1 and isinstance(next(iter(models)), str) else None
+    if model is None:
+        unrecorded.append("run.model (the logs name different models)")
+    judge_model = next(iter(judges)) if len(judges) == 1 else None
+    judge = unrecorded_judge(TOOL, scorer or "scorer")
+    if judge_model is not None and not judge_model.startswith("unrecorded:"):
+        judge["model"] = judge_model[:200]
+    else:
+        judge["model"] = (judge_model or judge["model"])[:200]
+        unrecorded.insert(0, "judge.model (the scorer records no grading model)")
+    versions = {str(((h.get("eval") or {}).get("packages") or {}).get("inspect_ai")) for h in headers.values()
+                if isinstance((h.get("eval") or {}).get("packages"), dict) and (h["eval"]["packages"]).get("inspect_ai")}
+    version = next(iter(versions)) if len(versions) == 1 else None
+    if version is None:
+        unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
+    if skill_md is None:
+        unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
+    started_all = [(h.get("stats") or {}).get("started_at") if isinstance(h.get("stats"), dict) else None
+                   for h in headers.values()]
+    started = min(started_all) if all(isinstance(s, str) for s in started_all) else None
+    documents = [(f"{arm}={logs[arm]}", file_sha256(raw)) for arm, (_, _, raw) in read.items()]
+    arm_specs = {arm: {"label": Path(logs[arm]).name[:200], "instruction": None,
+                       "system_prompt_sha256": _system_message_sha(headers[arm])} for arm in logs}
+    return receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=_read_skill(skill_md), cases=case_docs,
+                       model=model, started_at=started,
+                       generations_per_arm=gens, judge=judge, arms=arm_specs, band_source="generation",
+                       provenance=provenance_doc(TOOL, version, "; ".join(d for d, _ in documents),
+                                                 manifest_sha256(documents), unrecorded))
+
+
+def _read_skill(skill_md: Path | None) -> str | None:
+    if skill_md is None:
+        return None
+    try:
+        return skill_md.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
+
+
+def _scorer_name(header: dict[str, Any], samples: list[tuple[dict[str, Any], Where]], scorer: str | None,
+                 path: Path) -> str:
+    names: list[str] = []
+    for s in ((header.get("results") or {}).get("scores") or []) if isinstance(header.get("results"), dict) else []:
+        if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
+            names.append(s["name"])
+    if not names:
+        for sample, _ in samples[:1]:
+            if isinstance(sample, dict) and isinstance(sample.get("scores"), dict):
+                names = list(sample["scores"])
+    if scorer is not None:
+        if names and scorer not in names:
+            raise ImportError_.at(path, "/results/scores", f"expected a scorer named {scorer!r}; the log has {names}")
+        return scorer
+    if len(names) != 1:
+        raise ImportError_.at(path, "/results/scores", f"expected exactly one scorer or an explicit --scorer; the log has {names}")
+    return names[0]
+
+
+def _judge_model(header: dict[str, Any], scorer: str) -> str:
+    ev = header.get("eval") if isinstance(header.get("eval"), dict) else {}
+    roles = ev.get("model_roles") if isinstance(ev.get("model_roles"), dict) else {}
+    grader = roles.get("grader")
+    if isinstance(grader, dict) and isinstance(grader.get("model"), str):
+        return grader["model"]
+    if isinstance(grader, str):
+        return grader
+    for s in ev.get("scorers") or []:
+        if isinstance(s, dict) and s.get("name") == scorer and isinstance(s.get("options"), dict):
+            if isinstance(s["options"].get("model"), str):
+                return s["options"]["model"]
+    if scorer.startswith("model_graded") and isinstance(ev.get("model"), str):
+        return ev["model"]
+    return f"unrecorded:{TOOL}/{scorer}"
+
+
+def _system_message_sha(header: dict[str, Any]) -> str | None:
+    plan = header.get("plan") if isinstance(header.get("plan"), dict) else {}
+    for step in plan.get("steps") or []:
+        if isinstance(step, dict) and step.get("solver") == "system_message":
+            template = (step.get("params") or {}).get("template") if isinstance(step.get("params"), dict) else None
+            if isinstance(template, str):
+                return sha256_text(template)
+    return None
+
+
+def _input_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        parts = [m.get("content") for m in value if isinstance(m, dict) and isinstance(m.get("content"), str)]
+        return "\n\n".join(parts) if parts else None
+    return None
+
+
+def _answer(sample: dict[str, Any]) -> str | None:
+    out = sample.get("output") if isinstance(sample.get("output"), dict) else {}
+    choices = out.get("choices") if isinstance(out.get("choices"), list) else []
+    if not choices or not isinstance(choices[0], dict):
+        return None
+    content = (choices[0].get("message") or {}).get("content") if isinstance(choices[0].get("message"), dict) else None
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [c.get("text") for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)]
+        return "".join(texts) if texts else None
+    return None
+
+
+def _draw(sample: dict[str, Any], w: Where, scorer: str, epoch: int) -> dict[str, Any]:
+    index = epoch - 1
+    answer = _answer(sample)
+    usage = (sample.get("output") or {}).get("usage") if isinstance(sample.get("output"), dict) else None
+    tokens = None
+    if isinstance(usage, dict) and all(isinstance(usage.get(k), int) and not isinstance(usage.get(k), bool)
+                                       and usage[k] >= 0 for k in ("input_tokens", "output_tokens")):
+        tokens = {"input": usage["input_tokens"], "output": usage["output_tokens"], "counted_by": "source"}
+    error = sample.get("error")
+    if error is not None:
+        msg = error.get("message") if isinstance(error, dict) else str(error)
+        msg = str(msg or "Inspect recorded an error for this sample")[:3900]
+        return draw_doc(index, answer=answer, lost_reason=f"source error: {msg}", tokens=tokens, source_error=msg)
+    scores = sample.get("scores")
+    sw = w / "scores" / scorer
+    if not isinstance(scores, dict) or not isinstance(scores.get(scorer), dict) or "value" not in scores[scorer]:
+        raise sw.fail(f"expected a score from scorer {scorer!r} with a value")
+    value = scores[scorer]["value"]
+    vw = sw / "value"
+    if isinstance(value, list):
+        samples = []
+        for k, v in enumerate(value):
+            f = value_to_float(v)
+            if f is None:
+                raise (vw / k).fail("expected a scalar score (C/I/P/N, a boolean or a number)")
+            if not math.isfinite(f):
+                samples.append(judge_sample_doc(None, invalid_reason=f"the source recorded {v!r}"))
+                continue
+            samples.append(judge_sample_doc(_in_unit(f, vw / k)))
+        if not any(s["score"] is not None for s in samples):
+            return draw_doc(index, answer=answer, judge_samples=samples, tokens=tokens,
+                            lost_reason="the source recorded no finite score")
+        return draw_doc(index, answer=answer, judge_samples=samples, tokens=tokens)
+    f = value_to_float(value)
+    if f is None:
+        raise vw.fail("expected a scalar score (C/I/P/N, a boolean or a number) or a list of them")
+    if not math.isfinite(f):
+        return draw_doc(index, answer=answer, tokens=tokens, lost_reason=f"the source recorded a non-finite score ({value!r})")
+    return draw_doc(index, answer=answer, score=_in_unit(f, vw), tokens=tokens)
+
+
+def _in_unit(f: float, w: Where) -> float:
+    if f < 0.0 or f > 1.0:
+        raise w.fail(f"expected a score between 0 and 1 (Driftproof's scale), found {f!r}")
+    return f
+
+
+@register("inspect")
+def inspect_importer(source: Path, **options: Any) -> list[Imported]:
+    """Registry entry: ``source`` is the with-skill log; options ``baseline=`` (required) and
+    ``control=`` name the other arms' logs. File ``inspect-<skill>-<manifest sha256[:8]>.json``."""
+    logs = {"with_skill": Path(source)}
+    for arm in ("baseline", "control"):
+        if options.get(arm) is not None:
+            logs[arm] = Path(options.pop(arm))
+        else:
+            options.pop(arm, None)
+    doc = import_inspect(logs, **options)
+    return [Imported(safe_filename("inspect", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc)]

@@ -1,0 +1,254 @@
+"""promptfoo output files (``promptfoo eval -o out.json`` / ``promptfoo export``) → DECLARED receipts (D-15).
+
+promptfoo has no notion of arms: the user maps two (or three) prompt or provider
+labels to with_skill, baseline and control explicitly. Mapping
+(INTEROP-NOTES.md §3):
+
+- case: ``testCase.metadata.id``, else ``testCase.description``, else the test's
+  content (its ``vars``). Never ``testIdx``: with ``--repeat N`` every repetition gets a
+  new ``testIdx``, so repeats are grouped by content into draws of one case;
+- arm: ``--by provider`` matches ``provider.label`` or ``provider.id``; ``--by prompt``
+  matches ``prompt.label``, the prompt's id or its raw text;
+- draw: one result row; score = promptfoo's ``score`` as recorded (its weighted mean
+  over every assertion of the test); deterministic assertions become checks beside it;
+- ``failureReason == 2`` is a real error: the draw is lost, with the error kept in
+  ``source_error``. ``error`` on an assertion failure (``failureReason == 1``) is only
+  the grader's reason and does not lose the draw;
+- tokens: ``response.tokenUsage`` prompt/completion; judge tokens
+  ``gradingResult.tokensUsed`` summed into ``economics.judge_overhead`` (no USD split).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import rfc8785
+
+from driftproof.errors import ImportError_
+from driftproof.importers import Imported, register
+from driftproof.importers._common import (
+    Where, case_id_for, file_sha256, provenance_doc, read_json, safe_filename, unit_score, unrecorded_judge,
+)
+from driftproof.receipt import draw_doc, receipt_doc, sha256_text
+
+__all__ = ["import_promptfoo", "promptfoo_importer"]
+
+TOOL = "promptfoo"
+_CHECK_KINDS = {"contains": "must_include", "icontains": "must_include", "contains-any": "must_include",
+                "contains-all": "must_include", "not-contains": "must_not_include",
+                "not-icontains": "must_not_include", "regex": "regex", "not-regex": "regex",
+                "is-json": "structural", "contains-json": "structural", "starts-with": "structural"}
+
+
+def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
+                     skill_name: str, skill_md: Path | None = None) -> dict[str, Any]:
+    """Convert one promptfoo output file into an unsealed DECLARED receipt document.
+
+    Args:
+        path: the ``OutputFile`` JSON (``results.version`` 2 or 3 with ``results.results[]``).
+        arms: receipt arm -> label, e.g. ``{"with_skill": "with-skill", "baseline": "bare"}``;
+            with_skill and baseline are required, control optional.
+        by: ``"provider"`` (match ``provider.label`` or ``provider.id``) or ``"prompt"``
+            (match ``prompt.label``, the prompt id or the raw prompt).
+        skill_name: the skill's name (promptfoo does not record one).
+        skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
+
+    Raises:
+        ImportError_: malformed file, a row no arm maps, or an arm matching no row; names
+            the file, the JSON pointer and what was expected.
+    """
+    if by not in ("provider", "prompt"):
+        raise ImportError_.at("<options>", "", f"--by: expected provider or prompt, found {by!r}")
+    if "with_skill" not in arms or "baseline" not in arms or set(arms) - {"with_skill", "baseline", "control"}:
+        raise ImportError_.at("<options>", "", "expected an arm mapping naming with_skill and baseline (and "
+                              "optionally control), e.g. --arm with_skill=LABEL --arm baseline=LABEL")
+    doc, raw = read_json(path)
+    w = Where(path)
+    if not isinstance(doc, dict):
+        raise w.fail("expected a promptfoo output object")
+    res = w.get(doc, "results", dict)
+    rw = w / "results"
+    rows = rw.get(res, "results", list)
+    prompt_ids = {p.get("id"): p for p in res.get("prompts") or [] if isinstance(p, dict)}
+    cases: dict[str, dict[str, Any]] = {}
+    used = {a: 0 for a in arms}
+    overhead = {"input_tokens": 0, "output_tokens": 0, "counted": 0, "missing": 0}
+    models: dict[str, set[str]] = {a: set() for a in arms}
+    for i, row in enumerate(rows):
+        iw = rw / "results" / i
+        if not isinstance(row, dict):
+            raise iw.fail("expected a result object")
+        arm = _arm_of(row, arms, by, prompt_ids, iw)
+        used[arm] += 1
+        provider = row.get("provider") if isinstance(row.get("provider"), dict) else {}
+        if isinstance(provider.get("id"), str):
+            models[arm].add(provider["id"])
+        key, label, prompt_text = _case_key(row, iw)
+        case = cases.setdefault(key, {"label": label, "prompt": prompt_text, "arms": {a: [] for a in arms}})
+        case["arms"][arm].append(_draw(row, iw, overhead))
+    for arm, n in used.items():
+        if n == 0:
+            raise rw.fail(f"expected results for arm {arm} ({by} {arms[arm]!r}); no row matched it")
+    case_docs = []
+    for key, c in cases.items():
+        arms_doc = {}
+        for arm in ("with_skill", "baseline", "control"):
+            if arm in arms:
+                draws = [dict(d, index=j) for j, d in enumerate(c["arms"][arm])]
+                arms_doc[arm] = {"draws": draws, "generation": None}
+        prompt = c["prompt"] if by == "provider" else None
+        case_docs.append({"id": case_id_for(c["label"], content=key), "prompt": prompt,
+                          "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
+                          "rubric_sha256": None, "threshold": None, "arms": arms_doc})
+    all_models = set().union(*models.values())
+    model = next(iter(all_models)) if len(all_models) == 1 else None
+    provider_name = None
+    if model is not None and model.split(":", 1)[0] in ("openai", "anthropic"):
+        provider_name = model.split(":", 1)[0]
+    meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
+    version = meta.get("promptfooVersion") if isinstance(meta.get("promptfooVersion"), str) else None
+    repeat = ((doc.get("config") or {}).get("evaluateOptions") or {}).get("repeat") if isinstance(doc.get("config"), dict) else None
+    gens = repeat if isinstance(repeat, int) and not isinstance(repeat, bool) and repeat >= 1 else None
+    judge = _configured_grader(doc.get("config"))
+    unrecorded = ["judge_samples_per_generation",
+                  "run.surface", "run.harness", "each case's rubric_sha256"]
+    if judge is None:
+        judge = unrecorded_judge(TOOL, "grader")
+        unrecorded.insert(0, "judge.model (no grader provider in config.defaultTest.options)")
+    if model is None:
+        unrecorded.append("run.model (the arms used different providers; see arms labels)")
+    if gens is None:
+        unrecorded.append("generations_per_arm (no repeat count in config.evaluateOptions)")
+    if skill_md is None:
+        unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
+    if version is None:
+        unrecorded.append("provenance.tool_version (metadata.promptfooVersion absent)")
+    started = res.get("timestamp") if isinstance(res.get("timestamp"), str) else None
+    arm_specs = {a: {"label": f"{by}:{arms[a]}"[:200] + (f" ({', '.join(sorted(models[a]))})"[:100] if by == "prompt" and models[a] else ""),
+                     "instruction": None, "system_prompt_sha256": None} for a in arms}
+    judge_overhead = None
+    if overhead["counted"]:
+        judge_overhead = {"input_tokens": overhead["input_tokens"], "output_tokens": overhead["output_tokens"],
+                          "usd": None, "judged_draws_counted": overhead["counted"],
+                          "judged_draws_missing_usage": overhead["missing"]}
+    skill_text = _read_skill(skill_md)
+    return receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=skill_text, cases=case_docs, model=model,
+                       provider=provider_name, started_at=started if started and "T" in started else None,
+                       generations_per_arm=gens, judge=judge, arms=arm_specs,
+                       band_source="generation", judge_overhead=judge_overhead,
+                       provenance=provenance_doc(TOOL, version, str(path), file_sha256(raw), unrecorded))
+
+
+def _configured_grader(config: Any) -> dict[str, Any] | None:
+    """The grader named in ``config.defaultTest.options.provider`` (a string or ``{id}``), if any."""
+    try:
+        provider = config["defaultTest"]["options"]["provider"]
+    except (KeyError, TypeError):
+        return None
+    name = provider.get("id") if isinstance(provider, dict) else provider
+    if not isinstance(name, str) or not name.strip():
+        return None
+    judge = unrecorded_judge(TOOL, "grader")
+    judge["model"] = name[:200]
+    judge["provider"] = name.split(":", 1)[0][:100] if ":" in name else None
+    return judge
+
+
+def _read_skill(skill_md: Path | None) -> str | None:
+    if skill_md is None:
+        return None
+    try:
+        return skill_md.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
+
+
+def _arm_of(row: dict[str, Any], arms: dict[str, str], by: str, prompt_ids: dict[Any, Any], w: Where) -> str:
+    if by == "provider":
+        p = row.get("provider")
+        names = [p.get("label"), p.get("id")] if isinstance(p, dict) else [p]
+    else:
+        p = row.get("prompt") if isinstance(row.get("prompt"), dict) else {}
+        pid = row.get("promptId")
+        listed = prompt_ids.get(pid) or {}
+        names = [p.get("label"), listed.get("label"), pid, p.get("raw"), listed.get("raw")]
+    names = [n for n in names if isinstance(n, str) and n]
+    hits = [a for a, label in arms.items() if label in names]
+    if len(hits) != 1:
+        what = "no arm maps" if not hits else f"several arms map ({', '.join(hits)})"
+        raise (w / by).fail(f"{what} this row's {by} {names[:2]!r}; map each {by} label to one arm "
+                            "(or leave the row's label out of the file)")
+    return hits[0]
+
+
+def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
+    tc = row.get("testCase") if isinstance(row.get("testCase"), dict) else {}
+    meta = tc.get("metadata") if isinstance(tc.get("metadata"), dict) else {}
+    vars_ = tc.get("vars", row.get("vars"))
+    prompt = row.get("prompt") if isinstance(row.get("prompt"), dict) else {}
+    prompt_text = prompt.get("raw") if isinstance(prompt.get("raw"), str) else None
+    if isinstance(meta.get("id"), (str, int)) and not isinstance(meta.get("id"), bool):
+        return f"id:{meta['id']}", str(meta["id"]), prompt_text
+    desc = tc.get("description") if isinstance(tc.get("description"), str) and tc["description"].strip() else None
+    try:
+        content = rfc8785.dumps({"description": desc, "vars": vars_}).decode("utf-8")
+    except (rfc8785.CanonicalizationError, TypeError):
+        raise (w / "testCase" / "vars").fail("expected JSON-serialisable test vars (no NaN)") from None
+    digest = hashlib.sha256(content.encode("utf-8")).hexdigest()
+    return f"content:{content}", desc or f"case-{digest[:12]}", prompt_text
+
+
+def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, Any]:
+    response = row.get("response") if isinstance(row.get("response"), dict) else {}
+    output = response.get("output")
+    answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
+    usage = response.get("tokenUsage") if isinstance(response.get("tokenUsage"), dict) else None
+    tokens = None
+    if usage is not None and _is_int(usage.get("prompt")) and _is_int(usage.get("completion")):
+        tokens = {"input": usage["prompt"], "output": usage["completion"], "counted_by": "source"}
+    reason = row.get("failureReason")
+    if reason == 2:
+        error = row.get("error") if isinstance(row.get("error"), str) else "promptfoo recorded an error (failureReason 2)"
+        return draw_doc(0, answer=answer, lost_reason=f"source error: {error}"[:4000], tokens=tokens,
+                        source_error=error[:4000])
+    grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
+    if "score" not in row or row["score"] is None:
+        raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
+    score = unit_score(row["score"], w / "score")
+    checks = []
+    if grading is not None:
+        used = grading.get("tokensUsed")
+        if isinstance(used, dict) and _is_int(used.get("prompt")) and _is_int(used.get("completion")):
+            overhead["input_tokens"] += used["prompt"]
+            overhead["output_tokens"] += used["completion"]
+            overhead["counted"] += 1
+        else:
+            overhead["missing"] += 1
+        for j, comp in enumerate(grading.get("componentResults") or []):
+            if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):
+                continue
+            kind = _CHECK_KINDS.get(str(comp["assertion"].get("type")))
+            if kind is not None and isinstance(comp.get("pass"), bool):
+                name = f"{comp['assertion']['type']}: {comp['assertion'].get('value')}"[:200]
+                checks.append({"name": name, "kind": kind, "pass": comp["pass"]})
+    return draw_doc(0, answer=answer, score=score, tokens=tokens, checks=checks)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _json_text(v: Any) -> str | None:
+    try:
+        return rfc8785.dumps(v).decode("utf-8")
+    except (rfc8785.CanonicalizationError, TypeError):
+        return None
+
+
+@register("promptfoo")
+def promptfoo_importer(source: Path, **options: Any) -> list[Imported]:
+    """Registry entry: :func:`import_promptfoo`, file ``promptfoo-<skill>-<document sha256[:8]>.json``."""
+    doc = import_promptfoo(Path(source), **options)
+    return [Imported(safe_filename(TOOL, doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc)]

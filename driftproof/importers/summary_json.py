@@ -1,0 +1,230 @@
+"""summary-json: Driftproof's minimal interchange format, both ways.
+
+Any harness can write it; ``driftproof import summary-json`` turns it into a
+DECLARED receipt (D-15) and ``driftproof export summary-json`` writes one from a
+receipt. The format is frozen in ``summary-json-1.schema.json`` beside this module
+(JSON Schema draft 2020-12) and specified on the interop page:
+
+- per case and arm, one entry per draw: ``score`` (0..1) or ``judge_scores`` (their
+  mean is the score, D-1), or ``lost`` (the reason it could not be measured), or
+  ``error`` (an error the harness recorded: kept out of the figures and listed); a draw
+  with none of these is unscored (e.g. a run measured by token counts only); ``skill_fired`` beside the score, never inside it;
+- ``harness`` {name, version} becomes ``provenance.tool``/``tool_version`` and ``run.harness``;
+- counts (``generations_per_arm``, ``judge_samples_per_generation``) only when the writer
+  states them; ``unrecorded`` lists what it did not record (D-13);
+- ``summary`` is context written by the exporter (the lift with its sign, the level,
+  why there is no verdict) and is ignored on import: everything derivable is derived again.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker
+
+from driftproof.errors import ImportError_, RefusalError
+from driftproof.importers import Imported, register
+from driftproof.importers._common import Where, file_sha256, provenance_doc, read_json, safe_filename
+from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "export_summary_json", "import_summary_json", "schema", "summary_json_importer"]
+
+FORMAT = "driftproof-summary-json"
+FORMAT_VERSION = "1"
+_SCHEMA_FILE = "summary-json-1.schema.json"
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The frozen summary-json schema (format version 1)."""
+    text = resources.files("driftproof.importers").joinpath(_SCHEMA_FILE).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(schema(), format_checker=FormatChecker())
+
+
+def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str, Any]:
+    """Convert one summary-json file into an unsealed DECLARED receipt document.
+
+    Args:
+        path: the summary-json file.
+        skill_md: the SKILL.md measured; its hash and token count (D-14) replace the file's
+            ``skill.sha256``/``skill.tokens``.
+
+    Raises:
+        ImportError_: not JSON, fails the schema (one problem per place, at most 20), a score
+            without a judge, or a score that is not the mean of its judge scores.
+    """
+    doc, raw = read_json(path)
+    errors = sorted(_validator().iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        problems = [Where(path, tuple(e.absolute_path)).fail(f"{e.message[:300]} (summary-json {FORMAT_VERSION}: "
+                                                             f"{e.validator})").problems[0] for e in errors[:20]]
+        raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
+    w = Where(path)
+    any_score = False
+    case_docs = []
+    seen: set[str] = set()
+    for i, c in enumerate(doc["cases"]):
+        cw = w / "cases" / i
+        if c["id"] in seen:
+            raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
+        seen.add(c["id"])
+        arms_doc = {}
+        for arm in ("with_skill", "baseline", "control"):
+            if arm not in c["arms"]:
+                continue
+            draws = []
+            for j, d in enumerate(c["arms"][arm]):
+                dd = _draw(d, j, cw / "arms" / arm / j)
+                any_score = any_score or dd["score"] is not None
+                draws.append(dd)
+            arms_doc[arm] = {"draws": draws, "generation": None}
+        prompt = c.get("prompt")
+        case_docs.append({"id": c["id"], "prompt": prompt, "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
+                          "rubric_sha256": None, "threshold": None, "arms": arms_doc})
+    controls = {"control" in c["arms"] for c in doc["cases"]}
+    if len(controls) != 1:
+        raise (w / "cases").fail("expected a control arm in every case or in none")
+    judge_in = doc.get("judge")
+    if any_score and judge_in is None:
+        raise (w / "judge").fail("expected the grader (judge.model) because draws carry scores")
+    judge = None
+    if judge_in is not None:
+        scale = judge_in.get("scale") or {"worst": 0, "best": 1, "step": None}
+        judge = {"model": judge_in["model"], "provider": None, "surface": None, "service": None, "sampling": None,
+                 "template_sha256": None, "price": None,
+                 "scale": {"worst": 0.0, "best": 1.0, "step": scale.get("step")}}
+    unrecorded = list(doc.get("unrecorded") or [])
+    for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
+        if doc.get(key) is None:
+            unrecorded.append(f"run.{key}")
+    if doc["harness"].get("version") is None:
+        unrecorded.append("run.harness.version")
+    skill_text = None
+    if skill_md is not None:
+        try:
+            skill_text = skill_md.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
+    has_control = controls == {True}
+    arm_specs = {a: {"label": a, "instruction": None, "system_prompt_sha256": None}
+                 for a in ("with_skill", "baseline", "control") if a != "control" or has_control}
+    out = receipt_doc(level="DECLARED", skill_name=doc["skill"]["name"], skill_text=skill_text,
+                      skill_sha256=doc["skill"].get("sha256"), cases=case_docs, model=doc.get("model"),
+                      harness={"name": doc["harness"]["name"], "version": doc["harness"].get("version")},
+                      started_at=doc.get("started_at"), generations_per_arm=doc.get("generations_per_arm"),
+                      judge_samples_per_generation=doc.get("judge_samples_per_generation"), judge=judge,
+                      arms=arm_specs, band_source="generation" if any_score else None,
+                      provenance=provenance_doc(doc["harness"]["name"], doc["harness"].get("version"), str(path),
+                                                file_sha256(raw), unrecorded))
+    if skill_text is None and doc["skill"].get("tokens") is not None:
+        out["skill"]["tokens"] = doc["skill"]["tokens"]
+    return out
+
+
+def _draw(d: dict[str, Any], index: int, w: Where) -> dict[str, Any]:
+    fired = d.get("skill_fired")
+    if d.get("error") is not None:
+        return draw_doc(index, lost_reason=f"source error: {d['error']}"[:4000], source_error=d["error"], skill_fired=fired)
+    if d.get("lost") is not None:
+        return draw_doc(index, lost_reason=d["lost"], skill_fired=fired)
+    samples = [judge_sample_doc(s, invalid_reason=None if s is not None else "the harness recorded no valid score")
+               for s in d.get("judge_scores") or []]
+    score = d.get("score")
+    if samples and not any(s["score"] is not None for s in samples) and score is None:
+        return draw_doc(index, judge_samples=samples, skill_fired=fired,
+                        lost_reason="every judge sample was invalid")
+    if score is not None and samples:
+        valid = [s["score"] for s in samples if s["score"] is not None]
+        if valid and abs(sum(valid) / len(valid) - score) > 1e-9:
+            raise (w / "score").fail("expected the mean of judge_scores (D-1), or score alone")
+    return draw_doc(index, score=score, judge_samples=samples, skill_fired=fired)
+
+
+def export_summary_json(r: Receipt) -> dict[str, Any]:
+    """A receipt as summary-json (format version 1), with its context ``summary``.
+
+    The ``summary`` keeps the suite lift with its plus or minus sign as context, as the
+    method says the exported summary does for every receipt (below TESTED included), and
+    says why the receipt gives no verdict when it gives none. Answers are not exported.
+
+    Raises:
+        RefusalError: an aggregates-only receipt (D-15): it has no per-draw scores to export.
+    """
+    from driftproof.stats import suite_lift, verdict_refusal
+
+    if r.is_aggregates_only:
+        raise RefusalError("summary-json holds per-draw scores; this receipt holds printed aggregates only "
+                           "(uncertainty_unavailable: aggregates_only), so there is nothing to export")
+    cases = []
+    for c in r.cases:
+        arms: dict[str, list[dict[str, Any]]] = {}
+        for arm in ("with_skill", "baseline", "control"):
+            ca = getattr(c.arms, arm)
+            if ca is None:
+                continue
+            arms[arm] = [_export_draw(d) for d in ca.draws]
+        cases.append({"id": c.id, "prompt": c.prompt, "arms": arms})
+    lift = suite_lift(r)
+    judge = None
+    if r.judge is not None:
+        judge = {"model": r.judge.model}
+        if r.judge.scale.worst == 0 and r.judge.scale.best == 1:
+            judge["scale"] = {"worst": 0, "best": 1, "step": r.judge.scale.step}
+    unrecorded = list(r.provenance.unrecorded) if r.provenance is not None else []
+    return {
+        "format": FORMAT, "format_version": FORMAT_VERSION,
+        "harness": _harness(r),
+        "skill": {"name": r.skill.name, "sha256": r.skill.sha256, "tokens": r.skill.tokens},
+        "model": r.run.model, "judge": judge,
+        "generations_per_arm": r.run.generations_per_arm,
+        "judge_samples_per_generation": r.run.judge_samples_per_generation,
+        "started_at": r.run.started_at, "unrecorded": unrecorded[:100],
+        "cases": cases,
+        "summary": {
+            "receipt_seal_sha256": r.seal.sha256, "schema_version": r.schema_version,
+            "verification_level": r.verification_level,
+            "lift": lift, "lift_signed": f"{lift:+.3f}" if lift is not None else None,
+            "lift_is_context": True,
+            "no_verdict_because": verdict_refusal(r),
+        },
+    }
+
+
+def _harness(r: Receipt) -> dict[str, Any]:
+    """The harness that produced the answers: run.harness, else the imported source's tool, else the runner."""
+    if r.run.harness is not None:
+        return {"name": r.run.harness.name, "version": r.run.harness.version}
+    if r.provenance is not None:
+        return {"name": r.provenance.tool[:100], "version": r.provenance.tool_version}
+    return {"name": r.run.runner.name, "version": r.run.runner.version}
+
+
+def _export_draw(d: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if d.source_error is not None:
+        out["error"] = d.source_error
+    elif d.lost is not None:
+        out["lost"] = d.lost.reason
+    else:
+        out["score"] = d.score
+        if d.judge_samples:
+            out["judge_scores"] = [s.score for s in d.judge_samples]
+    if d.skill_fired is not None:
+        out["skill_fired"] = d.skill_fired
+    return out
+
+
+@register("summary-json")
+def summary_json_importer(source: Path, **options: Any) -> list[Imported]:
+    """Registry entry: :func:`import_summary_json`, file ``summary-<skill>-<document sha256[:8]>.json``."""
+    doc = import_summary_json(Path(source), **options)
+    return [Imported(safe_filename("summary", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc)]

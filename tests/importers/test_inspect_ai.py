@@ -1,0 +1,113 @@
+"""Inspect AI importer: .json and .eval logs, one per arm, epochs as draws, NaN tolerated (D-15).
+
+Expected values are read by hand from the logs in inspect_ai/; each literal says where.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from interop_helpers import mean, scores, sealed
+
+from driftproof.errors import ImportError_
+from driftproof.importers.inspect_ai import import_inspect
+
+POP_JSON = "2025-05-12T20-28-13-04-00_popularity.json"
+POP_EVAL = "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"
+SEC_JSON = "2025-05-12T20-28-26-04-00_security-guide.json"
+
+
+@pytest.fixture
+def logs(shared: Path) -> Path:
+    return shared / "data/interop/inspect_ai"
+
+
+def test_json_and_eval_logs_as_two_arms(logs: Path) -> None:
+    r = sealed(import_inspect({"with_skill": logs / POP_JSON, "baseline": logs / POP_EVAL}, skill_name="pop"))
+    assert r.verification_level == "DECLARED"
+    # the .json log holds samples 1..3, the .eval log samples 1..10 (dataset sample_ids / samples/<id>_epoch_1.json)
+    assert [c.id for c in r.cases] == [str(i) for i in range(1, 11)]
+    ws = [s for c in r.cases for s in scores(c.arms.with_skill)]
+    base = [s for c in r.cases for s in scores(c.arms.baseline)]
+    # .json: match values C, C, I (reductions 1.0, 1.0, 0) -> results accuracy 0.6666666666666666
+    assert ws == [1.0, 1.0, 0.0] and mean(ws) == pytest.approx(0.6666666666666666)
+    # .eval: 8 of 10 samples C (3 and 7 are I) -> header results accuracy 0.8
+    assert len(base) == 10 and mean(base) == pytest.approx(0.8)
+    assert {c.id for c in r.cases if scores(c.arms.baseline) == [0.0]} == {"3", "7"}
+    assert r.cases[0].arms.with_skill.draws[0].answer == "Yes"  # sample 1 output content
+    t = r.cases[0].arms.with_skill.draws[0].tokens
+    assert (t.input, t.output) == (64, 2)  # sample 1 output.usage
+    assert r.run.model == "openai/gpt-4o-mini"  # eval.model in both logs
+    # the .json log states config.epochs 1, the .eval log states none: not established, never 1 (D-13)
+    assert r.run.generations_per_arm is None
+    assert r.judge.model == "unrecorded:inspect_ai/match"  # scorer "match" grades with no model
+
+
+def test_model_graded_scorer_names_the_grader(logs: Path) -> None:
+    r = sealed(import_inspect({"with_skill": logs / SEC_JSON, "baseline": logs / SEC_JSON}, skill_name="sec"))
+    # model_graded_fact with no grader role grades with eval.model
+    assert r.judge.model == "openai/gpt-4o-mini"
+    assert r.provenance.tool_version == "0.3.95.dev16+g6527d0861"  # eval.packages.inspect_ai
+    assert [c.id for c in r.cases] == ["1", "2", "3"] and all(scores(c.arms.with_skill) == [1.0] for c in r.cases)
+
+
+def _eval_zip(path: Path, samples: list[dict], epochs: int | None = 2) -> Path:
+    config = {"epochs": epochs} if epochs is not None else {}
+    header = {"version": 2, "status": "success", "eval": {"task": "t", "model": "m/x", "config": config,
+                                                          "packages": {"inspect_ai": "0.3.130"}},
+              "results": {"scores": [{"name": "match"}]}, "stats": {"started_at": "2026-01-01T00:00:00+00:00"}}
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("header.json", json.dumps(header))
+        for s in samples:
+            z.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s, allow_nan=True))
+    return path
+
+
+def _s(sid: int, epoch: int, value: object, **kw: object) -> dict:
+    return {"id": sid, "epoch": epoch, "input": f"q{sid}", "scores": {"match": {"value": value}}, **kw}
+
+
+def test_epochs_as_draws_nan_errors_and_collected_judge_samples(tmp_path: Path) -> None:
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, float("nan")), _s(2, 1, [1, 0.5, "I"]),
+                                        _s(2, 2, "P", error={"message": "RateLimitError"})])
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, 0.25), _s(2, 1, True), _s(2, 2, "N")])
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
+    assert r.run.generations_per_arm == 2  # eval.config.epochs
+    one, two = r.cases
+    assert scores(one.arms.with_skill) == [1.0, None] and "nan" in one.arms.with_skill.draws[1].lost.reason
+    # a collected list is one judge sample per entry; the draw's score is their mean (D-1): (1 + 0.5 + 0) / 3
+    d = two.arms.with_skill.draws[0]
+    assert [s.score for s in d.judge_samples] == [1.0, 0.5, 0.0] and d.score == pytest.approx(0.5)
+    assert two.arms.with_skill.draws[1].source_error == "RateLimitError" and two.arms.with_skill.draws[1].score is None
+    assert scores(one.arms.baseline) == [0.0, 0.25] and scores(two.arms.baseline) == [1.0, 0.0]
+    assert [x.index for x in one.arms.with_skill.draws] == [0, 1]
+
+
+def test_score_out_of_range_refused_naming_member_and_pointer(tmp_path: Path) -> None:
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, 3.0)])
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, 1.0)])
+    with pytest.raises(ImportError_) as e:
+        import_inspect({"with_skill": a, "baseline": b}, skill_name="s")
+    (p,) = e.value.problems
+    assert p.file == f"{a}!samples/1_epoch_1.json" and p.pointer == "/scores/match/value"
+    assert "between 0 and 1" in p.message
+
+
+def test_malformed_json_log_refused(tmp_path: Path, logs: Path) -> None:
+    bad = tmp_path / "bad.json"
+    doc = json.loads((logs / POP_JSON).read_text(encoding="utf-8"))
+    doc["samples"][1]["epoch"] = "one"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_inspect({"with_skill": bad, "baseline": logs / POP_EVAL}, skill_name="s")
+    (p,) = e.value.problems
+    assert p.file == str(bad) and p.pointer == "/samples/1/epoch"
+
+
+def test_logs_of_different_tasks_refused(logs: Path) -> None:
+    with pytest.raises(ImportError_) as e:
+        import_inspect({"with_skill": logs / POP_JSON, "baseline": logs / SEC_JSON}, skill_name="s")
+    assert e.value.problems[0].pointer == "/eval/task"

@@ -1,0 +1,99 @@
+"""promptfoo importer: explicit arm mapping, repeats grouped by content, failureReason 2 (D-15).
+
+Expected values are read by hand from promptfoo/sample-export.json; each literal says where.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from interop_helpers import scores, sealed, write_json
+
+from driftproof.errors import ImportError_
+from driftproof.importers.promptfoo import import_promptfoo
+
+ARMS = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
+
+
+@pytest.fixture
+def sample(shared: Path) -> Path:
+    return shared / "data/interop/promptfoo/sample-export.json"
+
+
+def test_sample_export(sample: Path) -> None:
+    r = sealed(import_promptfoo(sample, arms=ARMS, skill_name="riddles"))
+    assert r.verification_level == "DECLARED" and len(r.cases) == 2  # 2 tests x 2 providers
+    echo, boat = r.cases  # in file order: the echo riddle first (testIdx 0)
+    assert echo.prompt.startswith("Solve this riddle: I speak without a mouth")
+    # results[]: gpt-5-mini echo score 0.75, gpt-5 echo 0.5; both boat rows 0.6666666666666666
+    assert scores(echo.arms.with_skill) == [0.75] and scores(echo.arms.baseline) == [0.5]
+    assert scores(boat.arms.with_skill) == [pytest.approx(2 / 3)] and scores(boat.arms.baseline) == [pytest.approx(2 / 3)]
+    # failureReason 1 rows carry the latency reason in "error" but are measured, not lost
+    assert all(d.lost is None and d.source_error is None for c in r.cases for d in c.arms.with_skill.draws)
+    # echo / gpt-5-mini: response.tokenUsage prompt 37, completion 245
+    t = echo.arms.with_skill.draws[0].tokens
+    assert (t.input, t.output, t.counted_by) == (37, 245, "source")
+    # judge tokens: gradingResult.tokensUsed prompt 227+186+213+222 = 848, completion 29+34+37+41 = 141
+    # (the file's own stats.tokenUsage.assertions says prompt 848, completion 141)
+    jo = r.economics.judge_overhead
+    assert (jo.input_tokens, jo.output_tokens, jo.usd, jo.judged_draws_counted) == (848, 141, None, 4)
+    # "contains: echo" is a deterministic check beside the score (never in the verdict)
+    assert [(c.kind, c.pass_) for c in echo.arms.with_skill.draws[0].checks] == [("must_include", True)]
+    assert r.provenance.tool == "promptfoo" and r.provenance.tool_version == "0.118.10"  # metadata.promptfooVersion
+    assert r.run.model is None  # the two arms used different providers
+    assert r.run.generations_per_arm is None and r.run.judge_samples_per_generation is None
+
+
+def _repeated(sample: Path, tmp: Path) -> Path:
+    """The sample with --repeat 2: every row twice, each repetition under a new testIdx."""
+    doc = json.loads(sample.read_text(encoding="utf-8"))
+    rows = doc["results"]["results"]
+    again = copy.deepcopy(rows)
+    for r in again:
+        r["testIdx"] += 2
+        r["score"] = 1.0
+    again[0]["failureReason"] = 2
+    again[0]["error"] = "API error: 500 Internal Server Error"
+    doc["results"]["results"] = rows + again
+    return write_json(tmp / "repeat.json", doc)
+
+
+def test_repeats_grouped_by_content_not_test_index(sample: Path, tmp_path: Path) -> None:
+    r = sealed(import_promptfoo(_repeated(sample, tmp_path), arms=ARMS, skill_name="riddles"))
+    assert len(r.cases) == 2  # testIdx 0..3 but two distinct tests
+    echo = r.cases[0]
+    # again[0] is the echo row of gpt-5-mini (results[0] in the file), now failureReason 2: lost, listed
+    assert scores(echo.arms.with_skill) == [0.75, None]
+    lost = echo.arms.with_skill.draws[1]
+    assert lost.source_error == "API error: 500 Internal Server Error" and "API error" in lost.lost.reason
+    assert scores(echo.arms.baseline) == [0.5, 1.0]
+
+
+def test_prompt_label_mapping(sample: Path, tmp_path: Path) -> None:
+    doc = json.loads(sample.read_text(encoding="utf-8"))
+    for row in doc["results"]["results"]:
+        row["prompt"]["label"] = "with-skill" if row["provider"]["id"] == "openai:gpt-5-mini" else "bare"
+    f = write_json(tmp_path / "by-prompt.json", doc)
+    r = sealed(import_promptfoo(f, arms={"with_skill": "with-skill", "baseline": "bare"}, by="prompt", skill_name="s"))
+    assert scores(r.cases[0].arms.with_skill) == [0.75] and r.cases[0].prompt is None
+
+
+def test_unmapped_label_refused(sample: Path) -> None:
+    with pytest.raises(ImportError_) as e:
+        import_promptfoo(sample, arms={"with_skill": "openai:gpt-5-mini", "baseline": "anthropic:x"}, skill_name="s")
+    (p,) = e.value.problems
+    # results[1] is the first gpt-5 row (promptIdx 0)
+    assert p.pointer == "/results/results/1/provider" and "no arm maps" in p.message
+
+
+def test_malformed_score_refused_naming_file_and_place(sample: Path, tmp_path: Path) -> None:
+    doc = json.loads(sample.read_text(encoding="utf-8"))
+    doc["results"]["results"][2]["score"] = "0.7"
+    f = write_json(tmp_path / "bad.json", doc)
+    with pytest.raises(ImportError_) as e:
+        import_promptfoo(f, arms=ARMS, skill_name="s")
+    (p,) = e.value.problems
+    assert p.file == str(f) and p.pointer == "/results/results/2/score" and "between 0 and 1" in p.message
