@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import JUDGE, case, make_receipt
+from factories import JUDGE, case, make_receipt
 from driftproof.receipt import parse_receipt, seal_document
 from driftproof.regrade.identity import (
     SampleIdentity,

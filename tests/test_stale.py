@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from click.testing import CliRunner
 
-from conftest import case, make_receipt
+from factories import case, make_receipt
 from driftproof.cli import cli
 from driftproof.receipt import parse_receipt, seal_document
 from driftproof.stale import Today, harness_change, stale_report
