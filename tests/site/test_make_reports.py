@@ -7,7 +7,7 @@ import statistics
 from pathlib import Path
 
 import pytest
-from conftest import REPO, savings_receipt, write_report
+from site_fixtures import REPO, savings_receipt, write_report
 from site_html import table_rows
 
 from driftproof.cli import main
