@@ -141,7 +141,7 @@ def check_json_bounds(value: Any, file: str | Path, *, max_depth: int = MAX_DEPT
     stack: list[tuple[Any, tuple[Any, ...] | None, int]] = [(value, None, 1)]
     while stack:
         v, node, depth = stack.pop()
-        if depth > max_depth:
+        if depth > max_depth and isinstance(v, (list, dict)):
             bad(node, f"expected nesting of at most {max_depth} levels")
             continue
         if isinstance(v, str):
@@ -176,7 +176,8 @@ def check_json_bounds(value: Any, file: str | Path, *, max_depth: int = MAX_DEPT
     if problems:
         if extra:
             problems.append(Problem(str(file), "", f"… and {extra} more problems over the limits"))
-        raise BoundsError(f"{file}: over the receipt limits", problems)
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise BoundsError(f"{problems[0]}{more}", problems)
 
 
 def _valid_unicode(s: str) -> bool:

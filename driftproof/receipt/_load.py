@@ -124,8 +124,9 @@ def parse_receipt(data: bytes, file: str = "<receipt>") -> Receipt:
 def _check_schema(doc: dict[str, Any], version: str, file: str) -> None:
     errors = list(islice(validator_for(version).iter_errors(doc), _ERRORS_SCANNED))
     if errors:
-        raise ReceiptError(f"{file}: receipt fails schema {version}",
-                           schema_problems(errors, version, file, CURRENT_VERSION))
+        problems = schema_problems(errors, version, file, CURRENT_VERSION)
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ReceiptError(f"{problems[0]}{more}", problems)
 
 
 def _check_consistency(r: Receipt, file: str) -> None:

@@ -1,0 +1,124 @@
+"""Malformed receipts get clean errors (ReceiptError and its subclasses), never a traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from driftproof.errors import ReceiptError
+from driftproof.receipt import Receipt, parse_receipt, seal_document
+from driftproof.receipt._bounds import MAX_PROBLEMS, MAX_QUOTE
+
+FIXTURES = Path(__file__).parent / "fixtures"
+VALID = {p: p.read_bytes() for p in sorted(FIXTURES.glob("*/valid-*.json"))}
+SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+SCALARS = (st.none() | st.booleans() | st.integers(-(2**80), 2**80)
+           | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=40))
+JSONISH = st.recursive(SCALARS, lambda kids: st.lists(kids, max_size=4)
+                       | st.dictionaries(st.text(max_size=12), kids, max_size=4), max_leaves=30)
+
+
+def _check(data: bytes) -> None:
+    """Only a Receipt or a ReceiptError; every problem line bounded and pointed."""
+    try:
+        result = parse_receipt(data, "m.json")
+    except ReceiptError as exc:
+        lines = exc.lines()
+        assert 1 <= len(lines) <= MAX_PROBLEMS + 1
+        for line in lines:
+            assert line.startswith("m.json: ")
+            assert len(line) < 1200, line[:200]
+        return
+    assert isinstance(result, Receipt)
+
+
+@SETTINGS
+@given(st.binary(max_size=400))
+def test_random_bytes(data: bytes) -> None:
+    _check(data)
+
+
+@SETTINGS
+@given(JSONISH)
+def test_random_json_values(value: Any) -> None:
+    _check(json.dumps(value, allow_nan=True).encode())
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path]
+    if isinstance(value, dict):
+        out += [p for k, v in value.items() for p in _paths(v, (*path, k))]
+    elif isinstance(value, list):
+        out += [p for i, v in enumerate(value) for p in _paths(v, (*path, i))]
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(source=st.sampled_from(sorted(VALID)), data=st.data())
+def test_wrong_types_anywhere_resealed(source: Path, data: st.DataObject) -> None:
+    # Resealed, so the schema, the model and the consistency checks all see the damage.
+    doc = json.loads(VALID[source])
+    for _ in range(data.draw(st.integers(1, 3), label="edits")):
+        path = data.draw(st.sampled_from([p for p in _paths(doc) if p and p[0] != "seal"]), label="path")
+        parent = doc
+        for key in path[:-1]:
+            parent = parent[key]
+        if data.draw(st.booleans(), label="delete") and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = data.draw(JSONISH, label="value")
+    try:
+        sealed = seal_document(copy.deepcopy(doc))
+    except ValueError:  # NaN or a huge integer cannot be sealed: feed it unsealed
+        sealed = doc
+    _check(json.dumps(sealed, allow_nan=True).encode())
+
+
+@SETTINGS
+@given(source=st.sampled_from(sorted(VALID)), data=st.data())
+def test_truncated_files(source: Path, data: st.DataObject) -> None:
+    raw = VALID[source]
+    _check(raw[: data.draw(st.integers(0, len(raw) - 1))])
+
+
+@settings(max_examples=100, deadline=None)
+@given(depth=st.integers(1, 5000), opener=st.sampled_from(["[", '{"a":']))
+def test_deep_nesting(depth: int, opener: str) -> None:
+    closer = "]" if opener == "[" else "}"
+    _check((opener * depth + "1" + closer * depth).encode())
+
+
+@settings(max_examples=100, deadline=None)
+@given(key=st.sampled_from(["schema_version", "run", "seal", "cases"]), source=st.sampled_from(sorted(VALID)))
+def test_duplicate_keys(key: str, source: Path) -> None:
+    text = VALID[source].decode()
+    _check(text.replace(f'"{key}":', f'"{key}": null, "{key}":', 1).encode())
+
+
+def test_nan_infinity_and_overflowing_numbers() -> None:
+    text = VALID[sorted(VALID)[0]].decode()
+    for bad in ("NaN", "Infinity", "-Infinity", "1e400", "1" * 5000, str(2**60)):
+        _check(text.replace('"tokens": 400', f'"tokens": {bad}', 1).encode())
+
+
+def test_huge_values_are_bounded_in_messages() -> None:
+    doc = json.loads(VALID[sorted(VALID)[-1]])
+    doc["suite"]["name"] = "é" * 300_000
+    doc["run"]["model"] = ["x"] * 50_000
+    doc["cases"] = [{**copy.deepcopy(doc["cases"][0]), "id": f"-{i}" + "z" * 100_000} for i in range(30)]
+    try:
+        parse_receipt(json.dumps(seal_document(doc)).encode(), "big.json")
+    except ReceiptError as exc:
+        lines = exc.lines()
+        assert len(lines) == MAX_PROBLEMS + 1 and lines[-1].startswith("big.json: (document): … and ")
+        assert lines[0].startswith('big.json: /cases/0/id: expected text matching')
+        assert '"-0' + "z" * (MAX_QUOTE - 3) + '…' in lines[0]  # the 100 000-character id, cut
+        assert max(len(ln) for ln in lines) < 200 + 2 * MAX_QUOTE
+    else:
+        raise AssertionError("accepted")

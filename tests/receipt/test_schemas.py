@@ -1,0 +1,134 @@
+"""The frozen schema files (D-11), the model against the current one, and the public API."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import driftproof.receipt as receipt
+from driftproof.receipt import CURRENT_VERSION, Receipt, known_versions, schema_bytes, schema_for
+from driftproof.receipt import _bounds
+
+
+def test_public_api_all_equals_the_sorted_public_names() -> None:
+    # httpx's test: __all__ lists exactly the public names, sorted.
+    public = sorted(n for n in dir(receipt) if not n.startswith("_") and n not in {"annotations"}
+                    and not isinstance(getattr(receipt, n), type(receipt)))
+    assert receipt.__all__ == sorted(receipt.__all__)
+    assert receipt.__all__ == public
+
+
+@pytest.mark.parametrize("version", known_versions())
+def test_each_schema_is_draft_2020_12_with_its_canonical_id(version: str) -> None:
+    s = schema_for(version)
+    Draft202012Validator.check_schema(s)
+    assert s["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert s["$id"] == f"https://driftproof.dev/spec/{version}/receipt.schema.json"
+    assert s["properties"]["schema_version"] == {"const": version}
+    assert json.loads(schema_bytes(version)) == s
+
+
+def test_current_version_is_the_newest() -> None:
+    assert known_versions()[-1] == CURRENT_VERSION == "0.14"
+
+
+def _walk(node: Any):
+    if isinstance(node, dict):
+        yield node
+        for v in node.values():
+            yield from _walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk(v)
+
+
+@pytest.mark.parametrize("version", known_versions())
+def test_schema_limits_sit_inside_the_reader_bounds(version: str) -> None:
+    for node in _walk(schema_for(version)):
+        assert node.get("maxLength", 0) <= _bounds.RECEIPT_MAX_STRING_CHARS
+        assert node.get("maxItems", 0) <= _bounds.RECEIPT_MAX_ITEMS
+    draw = schema_for(version)["$defs"]["draw"]["properties"]
+    assert draw["answer"]["anyOf"][0]["maxLength"] == _bounds.ANSWER_MAX_CHARS
+    assert draw["judge_samples"]["maxItems"] == _bounds.JUDGE_SAMPLES_MAX_PER_ANSWER
+    sample = schema_for(version)["$defs"]["judge_sample"]["properties"]
+    assert sample["reported_model"]["anyOf"][0]["maxLength"] == _bounds.MODEL_ID_MAX_CHARS
+
+
+def test_fields_are_added_at_the_versions_the_method_dates() -> None:
+    def run_fields(v: str) -> set[str]:
+        return set(schema_for(v)["properties"]["run"]["properties"])
+    top = {v: set(schema_for(v)["properties"]) for v in known_versions()}
+    check = schema_for("0.3.1")["$defs"]["check"]
+    assert set(check["properties"]) == {"name", "kind", "pass"}                      # v0.3.1
+    assert "tokens" in schema_for("0.3.1")["properties"]["skill"]["properties"]      # v0.3.1
+    assert {"capture", "harness"} & run_fields("0.3.1") == set()
+    assert {"capture", "harness"} <= run_fields("0.10")                              # v0.10
+    assert "preset" not in run_fields("0.10") and "preset" in run_fields("0.11")     # v0.11
+    assert "allOf" in schema_for("0.11") and "allOf" not in schema_for("0.10")
+    assert {"source_figures", "uncertainty_unavailable"} & top["0.11"] == set()
+    assert {"source_figures", "uncertainty_unavailable"} <= top["0.13"]              # v0.13
+    for v in ("0.3.1", "0.10", "0.11", "0.13"):
+        assert "samples" in run_fields(v)
+        assert {"generations_per_arm", "judge_samples_per_generation"} & run_fields(v) == set()
+        assert {"band_source", "provenance"} & top[v] == set()
+    assert {"generations_per_arm", "judge_samples_per_generation"} <= run_fields("0.14")
+    assert {"band_source", "provenance"} <= top["0.14"]
+
+
+# --- the pydantic model against the committed 0.14 file (STYLE-EXAMPLES 9) ----------
+
+def _resolve(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        target: Any = root
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def _object(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any] | None:
+    """The object schema inside ``node`` (through $ref and a nullable anyOf), or None."""
+    node = _resolve(root, node)
+    if "anyOf" in node:
+        objs = [o for o in (_object(root, b) for b in node["anyOf"]) if o is not None]
+        return objs[0] if objs else None
+    return node if "properties" in node else None
+
+
+def _items(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any] | None:
+    node = _resolve(root, node)
+    if "anyOf" in node:
+        for b in node["anyOf"]:
+            found = _items(root, b)
+            if found is not None:
+                return found
+        return None
+    return node.get("items")
+
+
+def _compare(gen_root: dict[str, Any], gen: dict[str, Any], frozen_root: dict[str, Any], frozen: dict[str, Any],
+             where: str, seen: list[str]) -> None:
+    g, f = _object(gen_root, gen), _object(frozen_root, frozen)
+    if g is None or f is None:
+        gi, fi = _items(gen_root, gen), _items(frozen_root, frozen)
+        if gi is not None and fi is not None:
+            _compare(gen_root, gi, frozen_root, fi, where + "[]", seen)
+        return
+    assert set(g["properties"]) == set(f["properties"]), where
+    assert set(g.get("required", [])) == set(f.get("required", [])), where
+    seen.append(where)
+    for name in g["properties"]:
+        _compare(gen_root, g["properties"][name], frozen_root, f["properties"][name], f"{where}/{name}", seen)
+
+
+def test_model_and_committed_current_schema_have_the_same_fields_everywhere() -> None:
+    generated = Receipt.model_json_schema(by_alias=True)
+    frozen = schema_for(CURRENT_VERSION)
+    seen: list[str] = []
+    _compare(generated, generated, frozen, frozen, "", seen)
+    # The walk reached the deep objects, so the comparison was not vacuous.
+    assert {"/run/harness", "/cases[]/arms/with_skill/draws[]/judge_samples[]",
+            "/cases[]/arms/with_skill/draws[]/captured_files[]", "/economics/judge_overhead"} <= set(seen)
