@@ -1,0 +1,134 @@
+"""Planning a run from a pilot receipt: draws per arm to resolve the effect floor, calls, cost.
+
+Pure: a receipt model in, a :class:`Plan` out (``driftproof plan`` prints it).
+Each case compares its with-skill arm with its baseline (D-6) and asks the D-5
+question with the spreads held: the smallest equal draws per arm at which
+``sd_with + sd_base + 2·sqrt((sd_with² + sd_base²)/n)`` falls under 0.05. The plan
+takes the largest count over the cases; a case whose spreads alone reach the
+floor is named, since no draw count resolves it. Where the cases disagree (the
+receipt-wide band of D-8 reads "More cases, not more draws, …"), the plan says so.
+An aggregates-only receipt is refused (method, "Figures a source printed …").
+
+Calls: one answer per draw per arm, and ``judge_samples_per_generation`` judge calls
+per answer. Cost: only the grader's, at the price frozen in the receipt, from the
+usage per judged draw it recorded (``economics.judge_overhead``); the answering
+model's price is not recorded, so its cost is unknown (D-13).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from driftproof.errors import RefusalError
+from driftproof.stats import case_bands, judge_scale, receipt_band_of
+from driftproof.stats.underpowered import draws_needed
+from driftproof.wording import MORE_CASES
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
+
+__all__ = ["CasePlan", "Plan", "plan_receipt"]
+
+
+@dataclass(frozen=True)
+class CasePlan:
+    """One case's draws per arm (D-5), spreads held.
+
+    Attributes:
+        case_id: the case.
+        draws_needed: equal draws per arm that resolve the floor; ``None`` when none does or unknown.
+        no_draw_count: ``sd_with + sd_base`` alone reaches the floor.
+        measured: measured draws in the with-skill and baseline arms of the pilot.
+    """
+
+    case_id: str
+    draws_needed: int | None
+    no_draw_count: bool
+    measured: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a full run at the needed draws implies.
+
+    Attributes:
+        draws_per_arm: the largest finite count over the cases; ``None`` when no case gives one.
+        cases: each case's plan, in receipt order.
+        no_count_cases: cases no draw count resolves (their spreads alone reach the floor).
+        unknown_cases: cases with fewer than two measured draws in an arm (no spread to hold).
+        cases_disagree: the D-8 band says more cases, not more draws, are needed.
+        sentence: the D-8 sentence when the cases disagree, else ``None``.
+        arms: the arms a run draws (``with_skill``, ``baseline``, and ``control`` when present).
+        answer_calls: answers a run at ``draws_per_arm`` asks for; ``None`` with no count.
+        judge_calls: judge calls for those answers; ``None`` when samples per answer are unknown.
+        judge_usd: estimated grading cost in US dollars; ``None`` when unknown.
+        cost_note: how the cost was worked out, or why it is unknown.
+    """
+
+    draws_per_arm: int | None
+    cases: tuple[CasePlan, ...]
+    no_count_cases: tuple[str, ...]
+    unknown_cases: tuple[str, ...]
+    cases_disagree: bool
+    sentence: str | None
+    arms: tuple[str, ...]
+    answer_calls: int | None
+    judge_calls: int | None
+    judge_usd: float | None
+    cost_note: str
+
+
+def plan_receipt(r: Receipt) -> Plan:
+    """The plan for a full run from pilot receipt ``r``.
+
+    Raises:
+        RefusalError: ``r`` is aggregates only, or no case has a measured draw in both arms.
+    """
+    if r.is_aggregates_only:
+        raise RefusalError("plan refuses an aggregates-only receipt: the source printed figures with no "
+                           "per-run score, so there is no spread to plan from")
+    bands = case_bands(r)
+    if not any(w.mean is not None and b.mean is not None for _, w, b in bands):
+        raise RefusalError("plan needs a case with a measured draw in both arms; this receipt has none")
+    plans = []
+    for cid, w, b in bands:
+        if w.sd is None or b.sd is None:
+            plans.append(CasePlan(cid, None, False, (w.n, b.n)))
+            continue
+        n, none = draws_needed(w.sd, b.sd)
+        plans.append(CasePlan(cid, n, none, (w.n, b.n)))
+    counts = [p.draws_needed for p in plans if p.draws_needed is not None]
+    per_arm = max(counts) if counts else None
+    rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
+    disagree = rb is not None and rb.sentence == MORE_CASES
+    arms = ("with_skill", "baseline") + (("control",) if any(c.arms.control for c in r.cases) else ())
+    answers = per_arm * len(r.cases) * len(arms) if per_arm is not None else None
+    samples = r.run.judge_samples_per_generation
+    judges = answers * samples if answers is not None and samples is not None else None
+    usd, note = _judge_cost(r, answers)
+    return Plan(per_arm, tuple(plans), tuple(p.case_id for p in plans if p.no_draw_count),
+                tuple(p.case_id for p in plans if p.draws_needed is None and not p.no_draw_count),
+                disagree, MORE_CASES if disagree else None, arms, answers, judges, usd, note)
+
+
+def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:
+    """Grading cost per judged draw from the pilot's recorded usage, times the answers to judge."""
+    oh = r.economics.judge_overhead
+    if answers is None:
+        return None, "no draw count, so no cost"
+    if oh is None or oh.judged_draws_counted <= 0:
+        return None, "the pilot records no judge usage"
+    if oh.usd is not None:
+        per_draw = oh.usd / oh.judged_draws_counted
+        how = "the pilot's recorded grading cost per judged draw"
+    elif r.judge is not None and r.judge.price is not None:
+        p = r.judge.price
+        usd = (oh.input_tokens * p.input_usd_per_mtok + oh.output_tokens * p.output_usd_per_mtok) / 1e6
+        per_draw = usd / oh.judged_draws_counted
+        how = "the pilot's judge tokens per judged draw at the judge price frozen in the receipt"
+    else:
+        return None, "the receipt freezes no judge price"
+    return per_draw * answers, (f"{how} (${per_draw:.6f}) × {answers} answers; a floor, since usage "
+                                "that was not reported is not in it; the answering model's cost is unknown "
+                                "(no price recorded)")
