@@ -1,4 +1,11 @@
-"""``driftproof validate FILE…``: schema, seal and level, one line per problem."""
+"""``driftproof validate FILE…``: schema, seal and level, one line per problem.
+
+Each file is read through the one load edge (:func:`driftproof.receipt.read_receipt`):
+bounds, its own version's frozen schema (D-11), the seal (D-12), FORMAL refused. A
+file that passes gets one ``ok`` line saying its version, level and what a reader of a
+verdict makes of it; a file that fails gets one line per problem, each naming the file,
+the JSON pointer and what was expected. Exit status 1 when any file fails.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +14,35 @@ from pathlib import Path
 import click
 
 from driftproof.errors import ReceiptError
-from driftproof.receipt import read_receipt
+from driftproof.receipt import CURRENT_VERSION, Receipt, read_receipt
+from driftproof.wording import SMOKE_RUN
+
+__all__ = ["validate", "verdict_note"]
+
+
+def verdict_note(r: Receipt) -> str:
+    """What a reader of a verdict makes of a valid receipt (method, "A smoke run gives no verdict")."""
+    if r.is_smoke:
+        return (f"names preset {r.run.preset}: a smoke run, read as below TESTED whatever its level "
+                f"({SMOKE_RUN})")
+    if r.is_aggregates_only:
+        return "aggregates only: no band, no lift, no verdict"
+    if r.verification_level != "TESTED":
+        return "below TESTED: no verdict"
+    return "can carry a verdict"
+
+
+def _ok_line(path: Path, r: Receipt) -> str:
+    version = f"schema {r.schema_version}"
+    if r.is_migrated:
+        version += f" (read into {CURRENT_VERSION}: what it did not record is unknown)"
+    return f"{path}: ok: {version}, seal {r.seal.sha256[:12]}…, level {r.verification_level}; {verdict_note(r)}"
 
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def validate(files: tuple[Path, ...]) -> None:
-    """Check receipts against their schema version and seal; exit 1 if any fails."""
+    """Check receipts against their own schema version, seal and level; exit 1 if any fails."""
     failed = 0
     for f in files:
         try:
@@ -23,7 +52,7 @@ def validate(files: tuple[Path, ...]) -> None:
             for line in exc.lines():
                 click.echo(line)
             continue
-        smoke = " (smoke run: counts as below TESTED)" if r.is_smoke else ""
-        click.echo(f"{f}: ok, schema {r.schema_version}, level {r.verification_level}{smoke}")
+        click.echo(_ok_line(f, r))
     if failed:
+        click.echo(f"{failed} of {len(files)} receipts failed", err=True)
         raise SystemExit(1)
