@@ -23,9 +23,7 @@ Readings of the method used here (where it leaves room):
 
 from __future__ import annotations
 
-import hashlib
 import math
-import re
 import statistics
 from dataclasses import dataclass
 from typing import Literal
@@ -33,6 +31,7 @@ from typing import Literal
 from driftproof.receipt import Receipt
 from driftproof.receipt import _bounds
 from driftproof.receipt._model import Case, CaseArm
+from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
 from driftproof.stats.band import arm_band
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
@@ -42,8 +41,6 @@ __all__ = ["ArmFigures", "Breakdown", "CaseLift", "MAX_DRAWS_PER_ARM", "lift_bre
 #: Most draws one arm may record for the breakdown to be computed ("unsupported sizes"):
 #: the lost-draw check visits at most (k_A + 1)·(k_B + 1) vertices per case (D-9).
 MAX_DRAWS_PER_ARM = 1000
-_MAX_REASONS = 5
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _ARMS = ("with_skill", "baseline")
 Label = Literal["helps", "hurts"]
 
@@ -148,10 +145,10 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     if size > limit:
         return _unavailable(f"the receipt is {size} bytes, over the lift breakdown's size limit of "
                             f"{limit} bytes (BREAKDOWN_MAX_BYTES); its sheet and diff are unaffected")
-    for check in (_no_scores, _invalid_hashes, _malformed_evidence, _contradictory_counts, _unsupported_sizes):
+    for check in CHECKS:
         problems = check(r)
         if problems:
-            return _unavailable(*problems[:_MAX_REASONS])
+            return _unavailable(*problems[:MAX_REASONS])
     return _compute(r)
 
 
@@ -167,7 +164,7 @@ def _compute(r: Receipt) -> Breakdown:
 
     missing_included = [f"case {c.id}: {missing[c.id]}" for c, _, _ in included if missing[c.id]]
     if missing_included:
-        suite_reason: str | None = "missing draw evidence on an included case (" + "; ".join(missing_included[:_MAX_REASONS]) + ")"
+        suite_reason: str | None = "missing draw evidence on an included case (" + "; ".join(missing_included[:MAX_REASONS]) + ")"
     elif not included:
         suite_reason = "no case is included: every case has a failed arm"
     else:
@@ -320,9 +317,6 @@ def _first(items: tuple[str, ...]) -> str | None:
     return items[0] if items else None
 
 
-# ---------------------------------------------------------------- what cannot supply a breakdown
-
-
 def _unavailable(*reasons: str) -> Breakdown:
     return Breakdown(False, tuple(reasons), (), None, "the breakdown is unavailable", (), (), (), (), (), None)
 
@@ -331,78 +325,3 @@ def _canonical_size(r: Receipt) -> int:
     from driftproof.receipt import canonical_bytes
 
     return len(canonical_bytes(r.to_json_dict()))
-
-
-def _no_scores(r: Receipt) -> list[str]:
-    if r.is_aggregates_only:
-        return ["aggregates only: the source printed figures and no draw score"]
-    if r.judge is None:
-        return ["no judge is recorded, so no draw carries a score"]
-    return []
-
-
-def _draws(r: Receipt):  # type: ignore[no-untyped-def]
-    for i, c in enumerate(r.cases):
-        for n in _ARMS:
-            for j, d in enumerate(getattr(c.arms, n).draws):
-                yield f"/cases/{i}/arms/{n}/draws/{j}", c, n, d
-
-
-def _invalid_hashes(r: Receipt) -> list[str]:
-    out = []
-    named = [("/seal/sha256", r.seal.sha256), ("/skill/sha256", r.skill.sha256), ("/suite/sha256", r.suite.sha256)]
-    named += [(f"/cases/{i}/rubric_sha256", c.rubric_sha256) for i, c in enumerate(r.cases)]
-    for ptr, value in named:
-        if value is not None and not _HEX64.match(value):
-            out.append(f"invalid hash at {ptr}: expected 64 lowercase hex digits")
-    for ptr, _, _, d in _draws(r):
-        if d.answer_sha256 is not None and not _HEX64.match(d.answer_sha256):
-            out.append(f"invalid hash at {ptr}/answer_sha256: expected 64 lowercase hex digits")
-        elif d.answer is not None and d.answer_sha256 is not None and \
-                hashlib.sha256(d.answer.encode("utf-8")).hexdigest() != d.answer_sha256:
-            out.append(f"invalid hash at {ptr}/answer_sha256: it is not the sha256 of the recorded answer")
-        if len(out) >= _MAX_REASONS:
-            break
-    return out
-
-
-def _malformed_evidence(r: Receipt) -> list[str]:
-    assert r.judge is not None
-    worst, best = sorted((r.judge.scale.worst, r.judge.scale.best))
-    out = []
-    for ptr, _, _, d in _draws(r):
-        if d.lost is not None and d.score is not None:
-            out.append(f"malformed evidence at {ptr}: a lost draw carries a score")
-        elif d.score is not None and not (math.isfinite(d.score) and worst - TOLERANCE <= d.score <= best + TOLERANCE):
-            out.append(f"malformed evidence at {ptr}/score: expected a finite score from {worst} to {best}")
-        elif d.score is not None:
-            valid = [s.score for s in d.judge_samples if s.score is not None]
-            if valid and abs(_mean(valid) - d.score) > 1e-6:  # D-1: the draw score is their mean
-                out.append(f"malformed evidence at {ptr}/score: not the mean of the draw's valid judge samples")
-        if len(out) >= _MAX_REASONS:
-            break
-    return out
-
-
-def _contradictory_counts(r: Receipt) -> list[str]:
-    out = []
-    planned = r.run.generations_per_arm
-    for i, c in enumerate(r.cases):
-        for n in _ARMS:
-            draws = getattr(c.arms, n).draws
-            ptr = f"/cases/{i}/arms/{n}/draws"
-            if len({d.index for d in draws}) != len(draws):
-                out.append(f"contradictory draw counts at {ptr}: draw indices repeat")
-            elif planned is not None and 0 < len(draws) < planned:
-                out.append(f"contradictory draw counts at {ptr}: {len(draws)} draws recorded, "
-                           f"{planned} generated per arm (run.generations_per_arm)")
-            elif r.band_source == "legacy" and len(draws) > 1:
-                out.append(f"contradictory draw counts at {ptr}: band source legacy records one draw per arm")
-    return out
-
-
-def _unsupported_sizes(r: Receipt) -> list[str]:
-    if not r.cases:
-        return ["unsupported size: the receipt has no case"]
-    return [f"unsupported size at /cases/{i}/arms/{n}/draws: more than {MAX_DRAWS_PER_ARM} draws in one arm"
-            for i, c in enumerate(r.cases) for n in _ARMS if len(getattr(c.arms, n).draws) > MAX_DRAWS_PER_ARM]
