@@ -20,7 +20,7 @@ from driftproof.cli.view import render_breakdown, render_markdown, render_text
 from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, parse_receipt, seal_document, write_receipt
 from driftproof.receipt import _bounds
 from driftproof.view import Fact, fmt, sheet
-from driftproof.wording import NO_SEPARATION, NOT_ENOUGH_DRAWS
+from driftproof.wording import NO_SEPARATION, NOT_ENOUGH_DRAWS, SMOKE_RUN
 
 C1 = case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54])  # lift +.30, helps
 C2 = case("c2", [0.60, 0.61, 0.62], [0.70, 0.71, 0.72])  # lift −.10, hurts
@@ -76,6 +76,10 @@ def test_readings() -> None:
     assert r["reading"] == "no verdict" and "below TESTED" in r["why"]
     assert s.lift == "+0.300 (context only: the receipt has no verdict)"
     assert s.cases[0].verdict == "no verdict"
+    s = sheet(read(mk([C1], level="UNVERIFIED", preset="quick")))
+    r = facts(s.reading)
+    assert (r["reading"], r["sentence"]) == ("no verdict", SMOKE_RUN)
+    assert facts(s.provenance)["verification level"] == "UNVERIFIED (smoke run: counts as below TESTED)"
 
 
 def test_case_rows_checks_and_lost_draws() -> None:
