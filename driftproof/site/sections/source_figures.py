@@ -1,0 +1,121 @@
+"""Section ``source_figures``: the figures an aggregates-only source printed, as printed (D-15).
+
+For receipts marked ``uncertainty_unavailable: "aggregates_only"`` (NVIDIA's benchmark
+cards and catalogue today), one table row per skill × dimension × agent with the score
+and the uplift exactly as the source printed them, the uplift's unit as printed (or
+"unstated" when it printed none), and the source's own note; a second table names the
+files read with their repository, commit and git blob sha1. No band, no lift and no
+verdict are computed or shown (method, "Figures a source printed give no verdict").
+
+Parameters::
+
+    - type: source_figures
+      receipts: [a, b]     # optional; default: every receipt of the report
+      title: ...           # optional heading
+
+Written by the importers engineer, following the registry of :mod:`driftproof.site.sections`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from driftproof.errors import SiteBuildError
+from driftproof.site.report_source import receipt_name
+from driftproof.site.sections import (Cell, Column, Row, SectionContext, SectionOutput, SectionParams, Table,
+                                      receipts_check, register_section)
+
+__all__ = ["SourceFigures"]
+
+
+class Params(SectionParams):
+    receipts: list[str] | None = None
+
+
+def _number(v: Any) -> str:
+    """A number as the JSON source wrote it (``92.0``, ``-3.0``); ``""`` for none."""
+    if v is None:
+        return ""
+    return json.dumps(v)
+
+
+def _figure(fig: dict[str, Any] | None, printed_part: str | None = None) -> Cell:
+    """The cell text as printed (a card's own text), else the JSON number as written."""
+    if not fig:
+        return Cell("—", "")
+    value = fig.get("value")
+    return Cell(printed_part if printed_part else _number(value), _number(value))
+
+
+def _unit(up: dict[str, Any] | None) -> str:
+    if not up:
+        return ""
+    unit = up.get("unit")
+    if unit is None:
+        return "unstated"
+    if up.get("field"):
+        return f"percentage points (field {up['field']})"
+    return {"%": "% (as printed)", "points": "points", "pp": "pp"}.get(str(unit), str(unit))
+
+
+@register_section
+class SourceFigures:
+    name = "source_figures"
+    Params = Params
+
+    def check(self, params: Params, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
+        return receipts_check(params.receipts, report_receipts)
+
+    def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
+        names = [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+        rows: list[Row] = []
+        files: dict[tuple[str, str, str, str], None] = {}
+        skills = 0
+        for n in names:
+            r = ctx.receipts[n]
+            sf = r.source_figures
+            if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+                raise SiteBuildError.at(ctx.report.source, "/sections",
+                                        f"source_figures needs aggregates-only receipts with printed rows; {n} is not one")
+            skills += 1
+            for f in sf.get("files") or []:
+                files[(str(sf.get("repository") or "not recorded"), str(sf.get("commit") or "not recorded"),
+                       str(f.get("path")), str(f.get("git_blob_sha1")))] = None
+            anchor = ctx.anchor(f"skill-{r.skill.name}")
+            if not sf["rows"]:
+                rows.append(Row((Cell(r.skill.name), Cell("no results printed"), Cell("", ""), Cell(""),
+                                 Cell("—", ""), Cell("—", ""), Cell(""), Cell("")), anchor=anchor, header=True))
+                continue
+            for i, row in enumerate(sf["rows"]):
+                up = row.get("uplift")
+                score_printed = None
+                up_printed = up.get("printed") if up else None
+                if row.get("printed"):
+                    score_printed = row["printed"].split("(")[0].strip()
+                rows.append(Row((
+                    Cell(r.skill.name),
+                    Cell(str(row.get("dimension"))),
+                    Cell("" if row.get("num") is None else str(row["num"]), _number(row.get("num"))),
+                    Cell(str(row.get("agent"))),
+                    _figure(row.get("score"), score_printed),
+                    _figure(up, up_printed) if up else Cell("—", ""),
+                    Cell(_unit(up)),
+                    Cell(str(row.get("note") or "")),
+                ), anchor=anchor if i == 0 else None, header=True))
+        table = Table(
+            id="source-figures",
+            caption=("Figures as the source printed them: skill-assisted score and uplift per dimension and agent "
+                     "(percent and percentage points, in the source's own units). No band, lift or verdict."),
+            columns=(Column("Skill"), Column("Dimension"), Column("Num", numeric=True), Column("Agent"),
+                     Column("Score as printed (%)", numeric=True), Column("Uplift as printed", numeric=True),
+                     Column("Uplift unit"), Column("Source note")),
+            rows=tuple(rows))
+        files_table = Table(
+            id="source-files", caption="Files read: repository, commit, path and git blob sha1 (git hash-object).",
+            columns=(Column("Repository"), Column("Commit"), Column("Path"), Column("Git blob sha1")),
+            rows=tuple(Row(tuple(Cell(x) for x in key)) for key in sorted(files)))
+        html = ctx.render("sections/source_figures.html", title=params.title or "Figures as the source printed them",
+                          heading_id=ctx.anchor("source-figures-h"), table=table, files=files_table,
+                          n_skills=str(skills), n_rows=str(sum(1 for x in rows if x.cells[1].text != "no results printed")))
+        return SectionOutput(html=html, tables=(files_table, table))
