@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from driftproof.receipt import Receipt
-from driftproof.stats import arm_band, band_source_of, receipt_reading, suite_lift, value_per_1k
+from driftproof.receipt import Case, Receipt
+from driftproof.stats import Reading, arm_band, band_source_of, receipt_reading, suite_lift, value_per_1k
 from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
@@ -282,19 +282,19 @@ def _cases(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     return tuple(rows)
 
 
-def _checks(r: Receipt, c: object) -> str:
+def _checks(r: Receipt, c: Case) -> str:
     parts = []
     for n in _arms(r):
-        results = [k.pass_ for d in getattr(c.arms, n).draws for k in d.checks]  # type: ignore[attr-defined]
+        results = [k.pass_ for d in getattr(c.arms, n).draws for k in d.checks]
         if results:
             parts.append(f"{_ARM_WORDS[n]} {sum(results)}/{len(results)} passed")
     return " · ".join(parts) or "none"
 
 
-def _lost(r: Receipt, c: object) -> str:
+def _lost(r: Receipt, c: Case) -> str:
     parts = []
     for n in _arms(r):
-        draws = getattr(c.arms, n).draws  # type: ignore[attr-defined]
+        draws = getattr(c.arms, n).draws
         lost = [d.lost.reason for d in draws if d.lost is not None]
         if lost:
             parts.append(f"{_ARM_WORDS[n]} {len(lost)} of {len(draws)} lost ({'; '.join(dict.fromkeys(lost))})")
@@ -318,11 +318,10 @@ def _control_delta(r: Receipt) -> str | None:
             f"equal weight over {len(deltas)} case{'s' if len(deltas) != 1 else ''})")
 
 
-def _reading(reading: object) -> tuple[Fact, ...]:
-    rd = reading
-    facts = [Fact("reading", rd.status), Fact("sentence", rd.sentence), Fact("why", rd.reason)]  # type: ignore[attr-defined]
-    if rd.draws_needed is not None:  # type: ignore[attr-defined]
-        facts.append(Fact("draws per arm needed", str(rd.draws_needed)))  # type: ignore[attr-defined]
+def _reading(rd: Reading) -> tuple[Fact, ...]:
+    facts = [Fact("reading", rd.status), Fact("sentence", rd.sentence), Fact("why", rd.reason)]
+    if rd.draws_needed is not None:
+        facts.append(Fact("draws per arm needed", str(rd.draws_needed)))
     return tuple(facts)
 
 

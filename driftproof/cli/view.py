@@ -18,7 +18,7 @@ from typing import Literal
 import click
 
 from driftproof.receipt import Receipt, read_receipt
-from driftproof.view import BreakdownView, Fact, Sheet, breakdown_view, sheet
+from driftproof.view import BreakdownRow, BreakdownView, CaseRow, Fact, Sheet, breakdown_view, sheet
 from driftproof.stats.breakdown import lift_breakdown
 
 __all__ = ["render_breakdown", "render_json", "render_markdown", "render_text", "view", "with_breakdowns"]
@@ -58,7 +58,7 @@ def render_breakdown(r: Receipt, *, name: str | None = None, path: Path | None =
     return f"{_txt(title)}\n" + _txt_breakdown(bv)
 
 
-def with_breakdowns(output: str, fmt: str, receipts: Sequence[tuple[Path, Receipt]]) -> str:
+def with_breakdowns(output: str, fmt: Format, receipts: Sequence[tuple[Path, Receipt]]) -> str:
     """``output`` (a diff in ``fmt``) followed by one lift breakdown per receipt.
 
     Text and Markdown: each breakdown after a blank line. JSON: the same document with a
@@ -68,7 +68,7 @@ def with_breakdowns(output: str, fmt: str, receipts: Sequence[tuple[Path, Receip
         doc = json.loads(output)
         doc["lift_breakdowns"] = [json.loads(render_breakdown(r, name=str(p), path=p, fmt="json")) for p, r in receipts]
         return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"
-    parts = [output.rstrip("\n")] + [render_breakdown(r, name=str(p), path=p, fmt=fmt).rstrip("\n")  # type: ignore[arg-type]
+    parts = [output.rstrip("\n")] + [render_breakdown(r, name=str(p), path=p, fmt=fmt).rstrip("\n")
                                      for p, r in receipts]
     return "\n\n".join(parts) + "\n"
 
@@ -96,11 +96,11 @@ def render_text(s: Sheet) -> str:
     return "\n".join(out) + "\n"
 
 
-def _case_cells(c) -> list[str]:  # type: ignore[no-untyped-def]
+def _case_cells(c: CaseRow) -> list[str]:
     return [c.case_id, c.with_skill, c.baseline, c.lift, c.verdict, c.checks, c.lost]
 
 
-def _bd_cells(r) -> list[str]:  # type: ignore[no-untyped-def]
+def _bd_cells(r: BreakdownRow) -> list[str]:
     return [r.case_id, r.with_skill, r.baseline, r.lift, r.counts, r.lift_without, r.label, r.note]
 
 
