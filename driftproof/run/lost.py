@@ -68,9 +68,8 @@ _WORK = re.compile(
     r"(?:i|we)(?:'ve| have| had)?\s+(?:just\s+|now\s+|also\s+|successfully\s+)?(?:added|updated|created|modified|"
     r"changed|edited|wrote|written|saved|fixed|implemented|refactored|made|moved|renamed|removed|deleted|applied|"
     r"completed|finished|ran|tested|committed|pushed|installed)\b"
-    r"|(?:done|finished|all done|complete|completed)\b"
-    r"|(?:added|updated|created|modified|changed|edited|wrote|saved|fixed|implemented|refactored|moved|renamed|"
-    r"removed|deleted)\b|(?:changes|changes made)\s*:?\s*$)", re.I)
+    r"|(?:done|finished|all done|complete|completed)\b[.!]?\s*$"
+    r"|(?:changes|changes made)\s*:?\s*$)", re.I)
 
 
 def normalize(text: str) -> str:

@@ -8,15 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import anthropic
-import httpx
 import openai
 
 from driftproof.run.providers.base import AttemptError, Provider, Reply, classify_status
 
 __all__ = ["AnthropicAPI", "OpenAIAPI"]
-
-_LIMITS = httpx.Limits(max_connections=256, max_keepalive_connections=256)
-
 
 def _sdk_error(exc: Exception, timeout: float) -> AttemptError:
     if isinstance(exc, (anthropic.APITimeoutError, openai.APITimeoutError)):
@@ -34,8 +30,7 @@ class AnthropicAPI(Provider):
     name, surface = "anthropic", "api"
 
     def __init__(self, *, base_url: str | None = None, api_key: str | None = None) -> None:
-        self.client = anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0,
-                                          http_client=httpx.Client(limits=_LIMITS))
+        self.client = anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0)
         self.service = str(self.client.base_url).rstrip("/")
 
     def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
@@ -64,8 +59,7 @@ class OpenAIAPI(Provider):
         if api not in ("responses", "chat"):
             raise ValueError("api must be 'responses' or 'chat'")
         self.api = api
-        self.client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0,
-                                    http_client=httpx.Client(limits=_LIMITS))
+        self.client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0)
         self.service = str(self.client.base_url).rstrip("/")
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:

@@ -1,0 +1,54 @@
+"""Fixtures for ``driftproof run`` tests; the machinery lives in run_helpers.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from run_helpers import FAKE_CLAUDE, FAKE_CODEX, SKILL_TEXT, SUITE, Loopback
+
+
+@pytest.fixture
+def loopback(monkeypatch: pytest.MonkeyPatch) -> Iterator[Loopback]:
+    """A fresh loopback server; the SDKs' keys are dummies and their base URLs point at it."""
+    srv = Loopback()
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", srv.url)
+    monkeypatch.setenv("OPENAI_BASE_URL", srv.url + "/v1")
+    yield srv
+    srv.close()
+
+
+@pytest.fixture
+def fake_bin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Fake ``claude`` and ``codex`` first on PATH; their calls are logged to ``FAKE_LOG``."""
+    d = tmp_path / "bin"
+    d.mkdir()
+    for name, src in (("claude", FAKE_CLAUDE), ("codex", FAKE_CODEX)):
+        p = d / name
+        p.write_text(f"#!{sys.executable}\n{src}")
+        p.chmod(p.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    monkeypatch.setenv("PATH", f"{d}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "cli.log"))
+    return d
+
+
+@pytest.fixture
+def suite_file(tmp_path: Path) -> Path:
+    p = tmp_path / "suite.json"
+    p.write_text(json.dumps(SUITE))
+    return p
+
+
+@pytest.fixture
+def skill_file(tmp_path: Path) -> Path:
+    p = tmp_path / "SKILL.md"
+    p.write_text(SKILL_TEXT)
+    return p

@@ -1,0 +1,258 @@
+"""Helpers for the ``driftproof run`` tests (imported as ``run_helpers``): a loopback server speaking the Anthropic Messages API and
+the OpenAI Chat Completions and Responses APIs with scripted answers, latency, 429s, 500s and
+hangs; fake ``claude`` and ``codex`` executables; a three-case suite. No test touches the
+internet: every base URL is ``http://127.0.0.1:<port>``."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+SKILL_TEXT = "---\nname: commit-helper\n---\n# Commit helper\nSKILL-MARK: write Conventional Commits subjects.\n"
+
+SUITE = {
+    "format": "driftproof-suite/1",
+    "name": "three-cases",
+    "cases": [
+        {"id": "commit-429", "prompt": "Write a commit message for a fix that retries HTTP 429 responses.",
+         "rubric": "1.0 for a Conventional Commits subject that names the 429 retry; 0.5 for a plain one.",
+         "threshold": 0.7,
+         "checks": [{"name": "cc subject", "kind": "structural", "structure": "conventional_commit_subject"},
+                    {"name": "says 429", "kind": "regex", "pattern": "\\b429\\b"}],
+         "examples": {"pass": ["fix(http): retry 429 responses"], "fail": ["Fixed the retry bug"]}},
+        {"id": "explain-429", "prompt": "Explain what HTTP 429 means.",
+         "criteria": [{"id": "rate", "weight": 2, "description": "Says it means too many requests (rate limited)."},
+                      {"id": "retry-after", "weight": 1, "description": "Mentions the Retry-After header."}]},
+        {"id": "commit-docs", "prompt": "Write a commit message for a README typo fix.",
+         "rubric": "1.0 for a docs: subject; 0.5 otherwise."},
+    ],
+}
+
+SKILL_ANSWER = "fix(http): retry 429 responses (skill)\n\nRetry-After is honoured; 429 means too many requests."
+BASE_ANSWER = "Fixed the retry for 429 responses."
+
+
+def judge_reply(prompt: str) -> str:
+    """The scripted judge: 0.9 for a skill answer, 0.5 otherwise; criteria all met or only 'rate'."""
+    skill = "(skill)" in prompt
+    if "<criteria>" in prompt:
+        return json.dumps({"criteria": [{"id": "rate", "met": True, "reason": "says too many requests"},
+                                        {"id": "retry-after", "met": skill, "reason": "Retry-After named" if skill else "not named"}]})
+    return json.dumps({"score": 0.9 if skill else 0.5, "reason": "graded"})
+
+
+def answer_for(system: str | None, prompt: str) -> str:
+    """The scripted model: the skill's marker in the system prompt changes the answer."""
+    return SKILL_ANSWER if system and "SKILL-MARK" in system else BASE_ANSWER
+
+
+class Script:
+    """What the loopback server does. ``faults`` is a queue of actions taken before normal
+    answers: ``429``, ``500``, ``("hang", seconds)``; ``hang_if`` hangs matching requests."""
+
+    def __init__(self) -> None:
+        self.latency = 0.0
+        self.faults: list[Any] = []
+        self.hang_if: Callable[[str | None, str], bool] | None = None
+        self.lock = threading.Lock()
+        self.requests: Counter[str] = Counter()
+        self.stop = threading.Event()
+
+    def next_fault(self) -> Any:
+        with self.lock:
+            return self.faults.pop(0) if self.faults else None
+
+
+def _texts(path: str, body: dict[str, Any]) -> tuple[str | None, str]:
+    if path.endswith("/messages"):
+        sys_ = body.get("system")
+        if isinstance(sys_, list):
+            sys_ = "".join(b.get("text", "") for b in sys_)
+        content = body["messages"][0]["content"]
+        if isinstance(content, list):
+            content = "".join(b.get("text", "") for b in content)
+        return sys_, content
+    if path.endswith("/chat/completions"):
+        msgs = body["messages"]
+        return next((m["content"] for m in msgs if m["role"] == "system"), None), msgs[-1]["content"]
+    return body.get("instructions"), body["input"]
+
+
+def _ok(path: str, model: str, text: str) -> dict[str, Any]:
+    n_in, n_out = 100 + len(text) // 10, 20
+    if path.endswith("/messages"):
+        return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
+                "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
+                "usage": {"input_tokens": n_in, "output_tokens": n_out}}
+    if path.endswith("/chat/completions"):
+        return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out}}
+    return {"id": "resp_1", "object": "response", "created_at": 0, "status": "completed", "model": model,
+            "output": [{"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+                        "content": [{"type": "output_text", "text": text, "annotations": []}]}],
+            "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+            "usage": {"input_tokens": n_in, "output_tokens": n_out, "total_tokens": n_in + n_out,
+                      "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}}
+
+
+def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def _send(self, code: int, obj: dict[str, Any]) -> None:
+            data = json.dumps(obj).encode()
+            self.send_response(code)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:  # noqa: N802
+            body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+            with script.lock:
+                script.requests[self.path] += 1
+            system, prompt = _texts(self.path, body)
+            fault = script.next_fault()
+            if fault is None and script.hang_if and script.hang_if(system, prompt):
+                fault = ("hang", 30)
+            if isinstance(fault, tuple) and fault[0] == "hang":
+                script.stop.wait(fault[1])
+                return
+            if isinstance(fault, int):
+                kind = "rate_limit_error" if fault == 429 else "api_error"
+                self._send(fault, {"type": "error", "error": {"type": kind, "message": f"scripted {fault}"}})
+                return
+            if script.latency:
+                time.sleep(script.latency)
+            is_judge = "<answer>" in prompt
+            text = judge_reply(prompt) if is_judge else answer_for(system, prompt)
+            self._send(200, _ok(self.path, body.get("model", "?"), text))
+
+    return Handler
+
+
+class Loopback:
+    def __init__(self) -> None:
+        self.script = Script()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(self.script))
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self) -> None:
+        self.script.stop.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+
+
+FAKE_CLAUDE = r'''
+import json, os, sys, time
+args = sys.argv[1:]
+log = os.environ.get("FAKE_LOG")
+if log:
+    with open(log, "a") as f:
+        f.write(json.dumps({"bin": "claude", "argv": args, "cwd": os.getcwd(), "entries": os.listdir(".")}) + "\n")
+if args == ["--version"]:
+    print(os.environ.get("FAKE_CLAUDE_VERSION", "2.1.288 (Claude Code)"))
+    sys.exit(0)
+prompt = sys.stdin.read()
+system = None
+if "--system-prompt-file" in args:
+    system = open(args[args.index("--system-prompt-file") + 1]).read()
+model = args[args.index("--model") + 1]
+time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
+skill = system is not None and "SKILL-MARK" in system
+text = ("fix(http): retry 429 responses (skill)\n\nRetry-After is honoured; 429 means too many requests."
+        if skill else "Fixed the retry for 429 responses.")
+mode = os.environ.get("FAKE_MODE", "")
+tools = args[args.index("--tools") + 1].split(",")
+if mode == "files" and "Write" in tools:
+    with open("answer.md", "w") as f:
+        f.write(text)
+    text = ""
+served = os.environ.get("FAKE_SERVED", "claude-sonnet-4-6-20260101")
+usage = {"input_tokens": 40, "cache_creation_input_tokens": 10, "cache_read_input_tokens": 50, "output_tokens": 20}
+print(json.dumps({"type": "result", "subtype": "success", "is_error": False, "duration_ms": 5, "num_turns": 1,
+                  "result": text, "session_id": "s", "total_cost_usd": 0.001, "usage": usage,
+                  "modelUsage": {served: {"inputTokens": 100, "outputTokens": 20, "cacheReadInputTokens": 50,
+                                          "cacheCreationInputTokens": 10, "webSearchRequests": 0,
+                                          "costUSD": 0.001, "contextWindow": 200000}},
+                  "permission_denials": []}))
+'''
+
+FAKE_CODEX = r'''
+import json, os, sys
+args = sys.argv[1:]
+log = os.environ.get("FAKE_LOG")
+if log:
+    with open(log, "a") as f:
+        f.write(json.dumps({"bin": "codex", "argv": args, "cwd": os.getcwd()}) + "\n")
+if args == ["--version"]:
+    print("codex-cli 0.101.0")
+    sys.exit(0)
+if args[:2] == ["features", "list"]:
+    print("shell_tool          stable        true")
+    print("unified_exec        experimental  false")
+    print("apply_patch_freeform experimental false")
+    print("web_search_request  stable        true")
+    print("view_image_tool     stable        true")
+    sys.exit(0)
+prompt = sys.stdin.read()
+system = None
+for i, a in enumerate(args):
+    if a == "-c" and args[i + 1].startswith("developer_instructions="):
+        system = json.loads(args[i + 1].split("=", 1)[1])
+skill = system is not None and "SKILL-MARK" in system
+text = ("fix(http): retry 429 responses (skill)\n\nRetry-After is honoured; 429 means too many requests."
+        if skill else "Fixed the retry for 429 responses.")
+for ev in [{"type": "thread.started", "thread_id": "th_1"}, {"type": "turn.started"},
+           {"type": "item.completed", "item": {"id": "item_0", "type": "reasoning", "text": "thinking"}},
+           {"type": "item.completed", "item": {"id": "item_1", "type": "agent_message", "text": text}},
+           {"type": "turn.completed", "usage": {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}}]:
+    print(json.dumps(ev))
+'''
+
+
+
+def run_lane(tmp_path: Path, provider: str, surface: str | None, *, capture: str = "text", api: str | None = None,
+             judge: str = "anthropic", sleep: Callable[[float], None] | None = None, lane: Any = None,
+             out: Path | None = None, **cfg: Any) -> Path:
+    """Run the three-case suite in ``tmp_path`` through one lane, judged on the loopback server."""
+    from driftproof.run.engine import RunConfig, run_suite
+    from driftproof.run.providers import make_provider
+    from driftproof.run.suite import load_suite
+
+    suite = load_suite(tmp_path / "suite.json")
+    if lane is None:
+        opts: dict[str, Any] = {}
+        if surface == "api":
+            opts = {"api": api} if provider == "openai" else {}
+        elif surface == "cli":
+            opts = {"capture": capture}
+        lane = make_provider(provider, surface, **opts)
+    jlane = make_provider(judge, None if judge == "stub" else "api")
+    kw: dict[str, Any] = {"model": "claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
+                          "judge_model": "claude-haiku-4-5-20251001" if judge == "anthropic" else "stub-judge",
+                          "judge_price": (1.0, 5.0) if judge == "anthropic" else None,
+                          "retry_delays": (0.01, 0.02), "concurrency": 8, "timeout": 10.0, "judge_timeout": 10.0}
+    kw.update(cfg)
+    quick = kw.pop("quick", False)
+    config = RunConfig.quick_preset(**kw) if quick else RunConfig(**kw)
+    out = out or tmp_path / "receipt.json"
+    run_suite(suite, skill_text=SKILL_TEXT, skill_name="commit-helper", cfg=config, provider=lane, judge=jlane,
+              out=out, **({"sleep": sleep} if sleep else {}))
+    return out
