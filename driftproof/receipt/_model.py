@@ -245,6 +245,26 @@ class Seal(_Model):
     sha256: str
 
 
+class Regrade(_Model):
+    """Present only on a regrade's own receipt (method, "Receipts are an open format"):
+    the original's seal and runner, the revised tasks, the original grader, and the
+    answers read, graded and carried with the calls made, all sealed with it."""
+
+    kind: Literal["rubric", "judge"]
+    original_seal: str
+    original_runner: Runner
+    runner_version: str
+    revised_suite_sha256: str | None
+    original_grader: dict[str, Any]
+    answers_read: int
+    answers_graded: int
+    answers_carried: int
+    logical_judge_calls: int
+    """Judge samples requested: one per sample per graded answer."""
+    runner_attempts: int
+    """API requests or CLI invocations made, retries and timeouts included."""
+
+
 class Receipt(_Model):
     """A receipt at the current schema version (see ``CURRENT_VERSION``)."""
 
@@ -264,6 +284,8 @@ class Receipt(_Model):
     provenance: Provenance | None
     source_figures: dict[str, Any] | None
     uncertainty_unavailable: Literal["aggregates_only"] | None
+    regrade: Regrade | None = None
+    """Only on a regrade's own receipt; absent otherwise."""
     seal: Seal
 
     @property
@@ -285,6 +307,7 @@ class Receipt(_Model):
     def to_json_dict(self) -> dict[str, Any]:
         """The receipt as plain JSON data, aliases applied, ``$schema`` kept only when set."""
         data = self.model_dump(mode="json", by_alias=True)
-        if data.get("$schema") is None:
-            data.pop("$schema", None)
+        for optional in ("$schema", "regrade"):
+            if data.get(optional) is None:
+                data.pop(optional, None)
         return data

@@ -1,0 +1,254 @@
+"""Rubric regrade: grade a receipt's kept answers under revised rubrics or criteria.
+
+Method, "Receipts are an open format": no new answer is drawn; a lost draw stays lost;
+checks are never run again (a check result is kept only for the answer it ran on);
+logical judge calls are counted apart from runner attempts (retries and timeouts
+included); the regrade writes a sealed receipt of its own whose seal covers the
+original receipt's hash and the runner version, the answers read, the revised tasks,
+the original grader, the answers graded and carried, and the calls made. The original's
+capture mode and harness are kept, because the answers came from that harness.
+
+Every refusal happens before any output is written: an aggregates-only or judgeless
+original, anonymous judge replies, a grader whose recorded setting differs, an
+original that kept no answers (run without ``--keep-transcripts``), answers whose text
+no longer matches their sealed hash, a revised task whose prompt moved, answers over the
+bounds, and a judge reply that answered as a model other than the original's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from driftproof import __version__
+from driftproof.errors import RefusalError
+from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, read_receipt, receipt_doc, sha256_text, write_receipt
+from driftproof.receipt import _bounds
+from driftproof.regrade.identity import (
+    GraderSetting,
+    SampleIdentity,
+    _canon,
+    check_reply_identity,
+    grader_setting_of,
+    regraded_level,
+    rubric_regrade_refusals,
+)
+from driftproof.run import judge as J
+from driftproof.run.providers.base import Provider
+from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, with_retries
+from driftproof.run.suite import Suite
+
+__all__ = ["RegradeResult", "new_grader_setting", "rubric_regrade"]
+
+
+@dataclass(frozen=True)
+class RegradeResult:
+    """What a rubric regrade did.
+
+    Attributes:
+        receipt_path: the sealed regrade receipt written.
+        answers_read / answers_graded / answers_carried: draws read from the original; draws
+            sent to the grader; draws copied unchanged (lost draws stay lost).
+        logical_judge_calls: judge samples requested (one per sample per graded answer).
+        runner_attempts: API requests or CLI invocations made, retries and timeouts included.
+    """
+
+    receipt_path: Path
+    answers_read: int
+    answers_graded: int
+    answers_carried: int
+    logical_judge_calls: int
+    runner_attempts: int
+
+
+def new_grader_setting(judge: Provider, *, model: str, max_tokens: int, original: GraderSetting) -> GraderSetting:
+    """The setting the regrade's grader would run with, in the terms the original records.
+
+    Settings the original did not record (tool version, isolation, routing, grading
+    code) are not recorded here either, so they are not compared (method: some of a
+    grader's setting is not recorded, and so not compared). ``answered_as`` is held to
+    the original's and checked on every reply.
+    """
+    service = "/".join(x for x in (judge.name, judge.surface) if x) or None
+    return GraderSetting(model=model, service=service, sampling=_canon(judge.sampling(max_tokens)),
+                         instructions=J.template_sha256(), tool_version=None, isolation=None,
+                         address=judge.service, routing=None, code=None, answered_as=original.answered_as)
+
+
+def _arms(case: Any) -> list[tuple[str, Any]]:
+    return [(n, a) for n, a in (("with_skill", case.arms.with_skill), ("baseline", case.arms.baseline),
+                                ("control", case.arms.control)) if a is not None]
+
+
+def _input_refusals(original: Receipt, revised: Suite) -> list[str]:
+    reasons: list[str] = []
+    total_chars = 0
+    for case in original.cases:
+        for name, arm in _arms(case):
+            for d in arm.draws:
+                if d.lost is not None:
+                    continue
+                if d.answer is None:
+                    reasons.append(f"case {case.id} {name} draw {d.index}: the original kept no answer "
+                                   "(run with --keep-transcripts to regrade)")
+                    return reasons
+                if len(d.answer) > _bounds.ANSWER_MAX_CHARS:
+                    reasons.append(f"case {case.id} {name} draw {d.index}: answer over {_bounds.ANSWER_MAX_CHARS} characters")
+                    return reasons
+                total_chars += len(d.answer)
+                if d.answer_sha256 is not None and sha256_text(d.answer) != d.answer_sha256:
+                    reasons.append(f"case {case.id} {name} draw {d.index}: the answer does not match its sealed hash")
+    if total_chars > _bounds.ANSWERS_ARCHIVE_MAX_BYTES:
+        reasons.append(f"the answers total {total_chars} characters; the limit is {_bounds.ANSWERS_ARCHIVE_MAX_BYTES}")
+    by_id = {c.id: c for c in revised.cases}
+    for case in original.cases:
+        rc = by_id.get(case.id)
+        if rc is None:
+            reasons.append(f"the revised tasks have no case {case.id!r}")
+        elif case.prompt_sha256 is not None and sha256_text(rc.prompt) != case.prompt_sha256:
+            reasons.append(f"case {case.id}: the revised task's prompt differs from the original's; a new prompt needs a new run")
+        elif case.prompt_sha256 is None:
+            reasons.append(f"case {case.id}: the original records no prompt hash, so the revised task cannot be held to it")
+    extra = sorted(set(by_id) - {c.id for c in original.cases})
+    if extra:
+        reasons.append(f"the revised tasks add cases the original never answered: {', '.join(extra[:5])}")
+    return reasons
+
+
+def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *, judge_model: str,
+                   out: str | Path, judge_samples: int | None = None, timeout: float = 120.0,
+                   max_tokens: int = 1024, retry_delays: tuple[float, ...] = RETRY_DELAYS,
+                   sleep: Callable[[float], None] = time.sleep) -> RegradeResult:
+    """Grade the original receipt's kept answers under ``revised`` rubrics; write a sealed receipt.
+
+    Args:
+        original_path: the original receipt (run with ``--keep-transcripts``).
+        revised: the revised tasks (same cases and prompts; new rubric or criteria).
+        judge: the grader lane; its recorded setting must equal the original's.
+        judge_model: the grader model id (must equal the original's).
+        out: where the regrade receipt goes (never the original's path).
+        judge_samples: samples per answer; defaults to the original's per-generation count.
+
+    Raises:
+        ReceiptError: the original cannot be read.
+        RefusalError: any refusal reason (listed one per line); nothing is written.
+    """
+    original_path, out = Path(original_path), Path(out)
+    if out.resolve() == original_path.resolve():
+        raise RefusalError("the regrade receipt must not overwrite the original")
+    original = read_receipt(original_path)
+    if original.judge is not None and isinstance((original.judge.sampling or {}).get("max_tokens"), int):
+        max_tokens = original.judge.sampling["max_tokens"]  # the original's own setting, held
+    original_bytes = original_path.read_bytes()
+    orig_setting = grader_setting_of(original)
+    new_setting = new_grader_setting(judge, model=judge_model, max_tokens=max_tokens, original=orig_setting)
+    reasons = rubric_regrade_refusals(original, orig_setting, new_setting)
+    if not reasons:
+        reasons = _input_refusals(original, revised)
+    if reasons:
+        raise RefusalError("rubric regrade refused:\n" + "\n".join(f"- {r}" for r in reasons))
+    n = judge_samples or original.run.judge_samples_per_generation or 5
+    stub = judge.name == "stub"
+    allowed = set(orig_setting.answered_as or ())
+    counter = Counter()
+    revised_by_id = {c.id: c for c in revised.cases}
+    cases_out, read = [], 0
+    graded = carried = logical = counted = missing = tin = tout = 0
+    judge.start()
+    try:
+        for case in original.cases:
+            rc = revised_by_id[case.id]
+            arms_out: dict[str, Any] = {}
+            for name, arm in _arms(case):
+                draws = []
+                for d in arm.draws:
+                    read += 1
+                    kept = d.model_dump(mode="json", by_alias=True)
+                    if d.lost is not None:
+                        carried += 1
+                        draws.append(kept)  # a lost draw stays lost
+                        continue
+                    samples, reported_usage = [], False
+                    system, user = J.judge_prompt(rc, d.answer or "")
+                    for _ in range(n):
+                        logical += 1
+                        try:
+                            jr = with_retries(lambda: judge.call(model=judge_model, system=system, prompt=user,
+                                                                 timeout=timeout, max_tokens=max_tokens),
+                                              delays=retry_delays, sleep=sleep,
+                                              on_attempt=counter.add if judge.makes_endpoint_attempts else None)
+                        except LostDraw as exc:
+                            samples.append(judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000]))
+                            continue
+                        ident = SampleIdentity(tuple(x for x in (jr.reported_model,) if x), jr.serving_model,
+                                               sha256_text(jr.text))
+                        why = check_reply_identity(judge_model, ident, stub=stub)
+                        if why is None and not stub and jr.reported_model not in allowed:
+                            why = (f"the grader answered as {jr.reported_model!r}; the original answered as "
+                                   f"{', '.join(sorted(allowed))}")
+                        if why is not None:
+                            raise RefusalError(f"rubric regrade refused: case {case.id} {name} draw {d.index}: {why}")
+                        if jr.input_tokens is not None or jr.output_tokens is not None:
+                            reported_usage = True
+                            tin += jr.input_tokens or 0
+                            tout += jr.output_tokens or 0
+                        v = J.parse_reply(rc, jr.text)
+                        samples.append(judge_sample_doc(v.score, reply=jr.text, reported_model=jr.reported_model,
+                                                        serving_model=jr.serving_model, invalid_reason=v.invalid_reason))
+                    graded += 1
+                    counted, missing = (counted + 1, missing) if reported_usage else (counted, missing + 1)
+                    valid = [s for s in samples if s["score"] is not None]
+                    lost = None if valid else "no judge sample of the regrade was valid"
+                    # Checks are carried, never run again: they belong to the answer they ran on.
+                    draws.append(draw_doc(d.index, answer=d.answer, judge_samples=samples, lost_reason=lost,
+                                          tokens=kept["tokens"], checks=kept["checks"],
+                                          captured_files=kept["captured_files"], skill_fired=d.skill_fired,
+                                          source_error=d.source_error))
+                arms_out[name] = {"draws": draws, "generation": None}
+            cases_out.append({"id": case.id, "prompt": case.prompt, "prompt_sha256": case.prompt_sha256,
+                              "rubric_sha256": J.rubric_sha256(rc), "threshold": rc.threshold, "arms": arms_out})
+    except FatalRun as exc:
+        raise RefusalError(f"rubric regrade stopped: {exc}; nothing was written") from exc
+    finally:
+        judge.close()
+    o = original
+    judge_doc = o.judge.model_dump(mode="json") if o.judge else None
+    price = o.judge.price if o.judge else None
+    overhead = {"input_tokens": tin, "output_tokens": tout, "judged_draws_counted": counted,
+                "judged_draws_missing_usage": missing,
+                "usd": None if price is None else round((tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6, 10)}
+    doc = receipt_doc(
+        level=regraded_level(o.verification_level, stub=stub), skill_name=o.skill.name, skill_text=None,
+        skill_sha256=o.skill.sha256, cases=cases_out, model=o.run.model, provider=o.run.provider,
+        surface=o.run.surface, harness=o.run.harness.model_dump() if o.run.harness else None,
+        capture=o.run.capture, preset=o.run.preset, started_at=o.run.started_at,
+        finished_at=datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        generations_per_arm=o.run.generations_per_arm, judge_samples_per_generation=n,
+        endpoint_attempts=counter.value, suite_name=revised.name[:200], suite_sha256=revised.sha256,
+        judge=judge_doc, arms={k: v for k, v in o.arms.model_dump(mode="json").items() if v is not None}, band_source=o.band_source,
+        judge_overhead=overhead,
+        provenance={"tool": "driftproof regrade", "tool_version": __version__, "document": str(original_path),
+                    "document_sha256": hashlib.sha256(original_bytes).hexdigest(), "unrecorded": []},
+    )
+    doc["skill"]["tokens"] = o.skill.tokens
+    doc["regrade"] = {
+        "kind": "rubric",
+        "original_seal": o.seal.sha256,
+        "original_runner": o.run.runner.model_dump(),
+        "runner_version": __version__,
+        "revised_suite_sha256": revised.sha256,
+        "original_grader": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(orig_setting).items()},
+        "answers_read": read,
+        "answers_graded": graded,
+        "answers_carried": carried,
+        "logical_judge_calls": logical,
+        "runner_attempts": counter.value,
+    }
+    path = write_receipt(doc, out)
+    return RegradeResult(path, read, graded, carried, logical, counter.value)

@@ -1,0 +1,120 @@
+"""Rubric regrade of a loopback-server run (issue 7, "Done when").
+
+The original run: the scripted judge gives a skill answer 0.9 and a baseline answer 0.5 on
+the rubric cases; the revised rubric (marked REVISED) makes it give every answer 0.6, so
+both arms read 0.6 with zero spread: no case separates, and the receipt reading moves from
+passing to no separation. The criteria case keeps its criteria and its scores (1.0 vs 2/3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import run_helpers
+from run_helpers import SUITE, run_lane
+from driftproof.cli import cli
+from driftproof.errors import RefusalError
+from driftproof.receipt import read_receipt
+from driftproof.regrade.rubric import rubric_regrade
+from driftproof.run.providers import make_provider
+from driftproof.run.suite import load_suite
+from driftproof.stats import receipt_reading
+
+
+def _revised(tmp_path):
+    doc = json.loads(json.dumps(SUITE))
+    for c in doc["cases"]:
+        if "rubric" in c:
+            c["rubric"] = "REVISED: " + c["rubric"]
+    p = tmp_path / "revised.json"
+    p.write_text(json.dumps(doc))
+    return p
+
+
+def _revised_judge(original):
+    def judge(prompt: str) -> str:
+        if "REVISED" in prompt:
+            return json.dumps({"score": 0.6, "reason": "revised rubric"})
+        return original(prompt)
+    return judge
+
+
+def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatch):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    before = read_receipt(out)
+    assert receipt_reading(before).status == "passing"
+    monkeypatch.setattr(run_helpers, "judge_reply", _revised_judge(run_helpers.judge_reply))
+    res = CliRunner().invoke(cli, ["regrade", str(out), "--rubric", str(_revised(tmp_path)),
+                                   "--out", str(tmp_path / "regraded.json"), "--retry-delays", "0.01,0.02"])
+    assert res.exit_code == 0, res.output
+    r = read_receipt(tmp_path / "regraded.json")
+    # Sealed in its hash: the original receipt's hash and the calls made.
+    assert r.provenance.document_sha256 == hashlib.sha256(out.read_bytes()).hexdigest()
+    assert r.provenance.tool == "driftproof regrade"
+    reg = json.loads((tmp_path / "regraded.json").read_text())["regrade"]
+    assert reg["original_seal"] == before.seal.sha256
+    # 3 cases × 2 arms × 3 draws = 18 answers read and graded, none lost; 5 samples each.
+    assert (reg["answers_read"], reg["answers_graded"], reg["answers_carried"]) == (18, 18, 0)
+    assert reg["logical_judge_calls"] == 90 and reg["runner_attempts"] == 90
+    # The answers are the original's, and the harness/capture are kept.
+    for c0, c1 in zip(before.cases, r.cases):
+        assert [d.answer for d in c0.arms.with_skill.draws] == [d.answer for d in c1.arms.with_skill.draws]
+        assert [k.pass_ for d in c0.arms.baseline.draws for k in d.checks] == \
+               [k.pass_ for d in c1.arms.baseline.draws for k in d.checks]  # checks carried, never re-run
+    scores = {c.id: ([d.score for d in c.arms.with_skill.draws], [d.score for d in c.arms.baseline.draws]) for c in r.cases}
+    assert scores["commit-429"] == ([0.6] * 3, [0.6] * 3)
+    assert scores["commit-docs"] == ([0.6] * 3, [0.6] * 3)
+    assert scores["explain-429"][0] == pytest.approx([1.0] * 3)
+    assert r.cases[0].rubric_sha256 != before.cases[0].rubric_sha256
+    assert r.cases[1].rubric_sha256 == before.cases[1].rubric_sha256
+    # Verdicts follow from the new scores: two cases no longer help; the criteria case still does.
+    reading = receipt_reading(r)
+    assert reading.helps == ("explain-429",)
+
+
+def test_regrade_refuses_a_different_grader_and_writes_nothing(loopback, suite_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    judge = make_provider("openai", "api", api="chat")
+    with pytest.raises(RefusalError, match="grader model differs|grader service differs"):
+        rubric_regrade(out, load_suite(_revised(tmp_path)), judge, judge_model="gpt-5-mini",
+                       out=tmp_path / "r2.json", retry_delays=(0.01,))
+    assert not (tmp_path / "r2.json").exists()
+
+
+def test_regrade_refuses_a_run_without_kept_answers(loopback, suite_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api")
+    judge = make_provider("anthropic", "api")
+    with pytest.raises(RefusalError, match="kept no answer"):
+        rubric_regrade(out, load_suite(_revised(tmp_path)), judge, judge_model="claude-haiku-4-5-20251001",
+                       out=tmp_path / "r3.json", retry_delays=(0.01,))
+    assert not (tmp_path / "r3.json").exists()
+
+
+def test_regrade_refuses_a_moved_prompt(loopback, suite_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    doc = json.loads(json.dumps(SUITE))
+    doc["cases"][0]["prompt"] += " Now with a twist."
+    p = tmp_path / "moved.json"
+    p.write_text(json.dumps(doc))
+    with pytest.raises(RefusalError, match="prompt differs"):
+        rubric_regrade(out, load_suite(p), make_provider("anthropic", "api"), judge_model="claude-haiku-4-5-20251001",
+                       out=tmp_path / "r4.json", retry_delays=(0.01,))
+    assert not (tmp_path / "r4.json").exists()
+
+
+def test_regrade_refuses_a_reply_answered_by_another_model(loopback, suite_file, tmp_path, monkeypatch):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    real = run_helpers._ok
+
+    def other_model(path, model, text):
+        return real(path, "claude-haiku-4-5-20260301" if "score" in text else model, text)
+
+    monkeypatch.setattr(run_helpers, "_ok", other_model)
+    with pytest.raises(RefusalError, match="not the requested judge"):
+        rubric_regrade(out, load_suite(_revised(tmp_path)), make_provider("anthropic", "api"),
+                       judge_model="claude-haiku-4-5-20251001", out=tmp_path / "r5.json", retry_delays=(0.01,))
+    assert not (tmp_path / "r5.json").exists()
