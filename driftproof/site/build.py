@@ -25,6 +25,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +88,8 @@ def build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[Re
                                                      ident=ordered[0].ident, title=ordered[0].title)
     for name, lr in sorted(receipts.items()):
         files[f"receipts/{name}.json"] = lr.raw
-        files[f"receipts/{name}/index.html"] = _sheet_page(lr, ordered, env)
+        files[f"receipts/{name}/index.html"], charts = _sheet_page(lr, ordered, env)
+        files.update(charts)
     files["receipts/index.html"] = _render(env, "receipts.html", "receipts/index.html", nav_current="receipts/",
                                            receipts=[_receipt_row(lr) for _, lr in sorted(receipts.items())])
     files["receipts/SHA256SUMS"] = _sums({f"receipts/{n}.json": lr.raw for n, lr in receipts.items()})
@@ -155,27 +157,23 @@ def _report_page(r: Report, receipts: Mapping[str, LoadedReceipt],
     return html.encode("utf-8"), outputs
 
 
-def _sheet_page(lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Environment) -> bytes:
+def _sheet_page(lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Environment) -> tuple[bytes, dict[str, bytes]]:
     path = f"receipts/{lr.name}/index.html"
-    used: set[str] = {"main"}
+    used: set[str] = {"main", "answers"}
 
     def anchor(base: str) -> str:
+        base = re.sub(r"[^A-Za-z0-9_.-]+", "-", base).strip("-") or "x"
         cand, n = base, 2
         while cand in used:
             cand, n = f"{base}-{n}", n + 1
         used.add(cand)
         return cand
 
-    sheet = receipt_sheet(lr.name, lr.receipt, lr.raw, anchor=_safe_anchor(anchor))
+    sheet = receipt_sheet(lr.name, lr.receipt, lr.raw, anchor=anchor, chart_prefix="chart-bands")
     cited = [{"ident": r.ident, "title": r.title} for r in reports if lr.name in r.receipts]
-    return _render(env, "receipt.html", path, nav_current="receipts/", sheet=sheet, cited=cited,
+    page = _render(env, "receipt.html", path, nav_current="receipts/", sheet=sheet, cited=cited,
                    json_url=f"../{lr.name.rsplit('/', 1)[-1]}.json")
-
-
-def _safe_anchor(anchor: Any) -> Any:
-    import re
-
-    return lambda base: anchor(re.sub(r"[^A-Za-z0-9_.-]+", "-", base).strip("-") or "x")
+    return page, {f"receipts/{lr.name}/{k}": v for k, v in sheet.files.items()}
 
 
 def _receipt_row(lr: LoadedReceipt) -> dict[str, str]:

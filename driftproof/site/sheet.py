@@ -1,114 +1,126 @@
-"""The receipt sheet: the page model of one receipt, for ``receipts/<name>/`` and the
-``receipt_sheets`` report section.
+"""The receipt sheet on the site: :func:`driftproof.view.sheet` (the view engineer's page
+model, shared with ``driftproof view``) turned into tables, a band chart and the answers.
 
-This is the site's own reading of a receipt, built only from the core
-(:mod:`driftproof.stats`): the receipt's reading (D-7), each case's with-skill and
-baseline bands (D-2) and verdict, the suite lift and value per 1,000 skill tokens
-(D-14), and every draw with its answer (untrusted text, escaped by the template).
-When the view engineer's ``driftproof.view.sheet`` lands, this module is where it is
-adopted (one place: :func:`receipt_sheet`).
+Every figure and word comes from ``driftproof.view`` and, through it, the core
+(:mod:`driftproof.stats`); this module only arranges them for the page: the per-case
+table (``#case-<id>``), the lift breakdown, lost draws, and every draw's answer
+(untrusted text, escaped by the template). Charts draw each band as an error bar
+(mean ± one sample sd, D-2) with the same numbers in the table beside it.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from driftproof import view
 from driftproof.receipt import Receipt
-from driftproof.site._render import fmt_int, fmt_num
+from driftproof.site import charts
+from driftproof.site._render import fmt_int
 from driftproof.site.sections import Cell, Column, Row, Table
-from driftproof.stats import Band, arm_band, band_source_of, receipt_reading, suite_lift, value_per_1k
-from driftproof.wording import BAND_SOURCE_LEGEND
 
-__all__ = ["ReceiptSheet", "band_text", "receipt_sheet"]
-
-ARMS = (("with_skill", "with skill"), ("baseline", "baseline"), ("control", "control"))
+__all__ = ["ReceiptSheet", "receipt_sheet"]
 
 
 @dataclass(frozen=True)
 class ReceiptSheet:
-    """Plain data for templates: every string already formatted.
+    """Plain data for templates: every value a printable string.
 
     Attributes:
         name: the receipt's name (path under ``receipts/`` without ``.json``).
-        title: heading text.
-        file_sha256: sha256 of the receipt file's bytes (as published).
-        facts: (label, value) pairs: level, model, harness, skill, judge, seal, provenance …
-        status, sentence, reason: the receipt's reading (D-7), words from the core.
-        lift, lift_per_1k: the suite lift and the value per 1,000 skill tokens (D-14), or "n/a".
-        legend: band-source legend lines for the sources shown (method, "Where a band comes from").
-        cases: the per-case table (anchors set by the caller's ``anchor`` function).
+        model: the :class:`driftproof.view.Sheet` (provenance, reading, lift, cost, context).
+        file_sha256: sha256 of the receipt file's bytes as published ("" when not given).
+        cases, breakdown, lost: tables (the breakdown table is None when unavailable).
+        chart: ``{"id", "src", "dark", "alt"}`` and ``files`` (SVG bytes by file name), or None
+            when no case has a band to draw.
         draws: per case, per arm, the draws: dicts of index, score, lost, tokens, checks, answer.
-        unrecorded: what the source did not record (D-13).
     """
 
     name: str
-    title: str
+    model: view.Sheet
     file_sha256: str
-    facts: tuple[tuple[str, str], ...]
-    status: str
-    sentence: str
-    reason: str
-    lift: str
-    lift_per_1k: str
-    legend: tuple[str, ...]
     cases: Table
+    breakdown: Table | None
+    lost: Table | None
+    chart: dict[str, str] | None
+    files: dict[str, bytes]
     draws: tuple[dict[str, Any], ...]
-    unrecorded: tuple[str, ...]
 
 
-def band_text(b: Band) -> str:
-    """``mean ± sd (n)``, ``mean (n = 1)`` with no spread, or ``–`` when nothing was measured."""
-    if b.mean is None:
-        return "–"
-    if b.sd is None:
-        return f"{fmt_num(b.mean)} (n = {b.n})"
-    return f"{fmt_num(b.mean)} ± {fmt_num(b.sd)} (n = {b.n})"
-
-
-def receipt_sheet(name: str, r: Receipt, raw: bytes, anchor: Any = None) -> ReceiptSheet:
-    """Build the sheet of receipt ``r`` published as ``receipts/<name>.json``.
+def receipt_sheet(name: str, r: Receipt, raw: bytes = b"", *, anchor: Callable[[str], str] | None = None,
+                  chart_prefix: str | None = None) -> ReceiptSheet:
+    """The sheet of receipt ``r`` published as ``receipts/<name>.json``.
 
     Args:
-        anchor: ``anchor(base) -> id`` making page-unique ids; default uses ``base`` as is.
+        raw: the file's bytes (for its sha256), or empty.
+        anchor: ``anchor(base) -> id`` making page-unique element ids; default: ``base`` itself.
+        chart_prefix: file-name prefix of the band chart (e.g. ``chart-<name>``); None: no chart.
     """
     anchor = anchor or (lambda base: base)
-    reading = receipt_reading(r)
-    verdicts = {v.case_id: v for v in reading.cases}
-    src = band_source_of(r)
-    lift = suite_lift(r) if reading.status != "no verdict" else None
-    per_1k = value_per_1k(lift, r.skill.tokens)
-    arms = [(k, label) for k, label in ARMS if k != "control" or r.arms.control is not None]
-    cols = [Column("case")] + [Column(f"{label} band", numeric=True) for _, label in arms]
-    cols += [Column("lift", numeric=True), Column("verdict"), Column("draws measured / drawn", numeric=True),
-             Column("output tokens (" + " / ".join(label for _, label in arms) + ")", numeric=True)]
-    rows, draws = [], []
-    for case in r.cases:
-        bands = {k: arm_band(getattr(case.arms, k), src) for k, _ in arms}
-        v = verdicts.get(case.id)
-        delta = v.delta if v is not None else None
-        cells = [Cell(case.id)]
-        cells += [Cell(band_text(bands[k]), "" if bands[k].mean is None else repr(bands[k].mean)) for k, _ in arms]
-        cells.append(Cell(fmt_num(delta, signed=True), "" if delta is None else repr(delta)))
-        cells.append(Cell(v.verdict if v is not None else "no verdict"))
-        cells.append(Cell(" · ".join(f"{bands[k].n}/{bands[k].drawn}" for k, _ in arms)))
-        cells.append(Cell(" / ".join(fmt_int(_output(getattr(case.arms, k))) for k, _ in arms)))
-        rows.append(Row(tuple(cells), anchor=anchor(f"case-{case.id}"), header=True))
-        draws.append({"case": case.id, "prompt": case.prompt, "arms": [
-            {"label": label, "draws": [_draw(d) for d in getattr(case.arms, k).draws]} for k, label in arms]})
-    table = Table(f"cases-{name.replace('/', '-')}",
-                  f"Cases of {r.skill.name}: bands are mean ± one sample standard deviation of the per-draw "
-                  "scores (n = measured draws); lift is with skill minus baseline", tuple(cols), tuple(rows))
-    return ReceiptSheet(
-        name=name, title=f"Receipt {name}", file_sha256=hashlib.sha256(raw).hexdigest(), facts=_facts(r),
-        status=reading.status, sentence=reading.sentence, reason=reading.reason,
-        lift=fmt_num(lift, signed=True) if lift is not None else "n/a",
-        lift_per_1k=fmt_num(per_1k, signed=True) if per_1k is not None else "n/a",
-        legend=(BAND_SOURCE_LEGEND[src],) if any(c.arms.with_skill.draws for c in r.cases) else (),
-        cases=table, draws=tuple(draws),
-        unrecorded=tuple(r.provenance.unrecorded) if r.provenance is not None else (),
-    )
+    s = view.sheet(r)
+    slug = name.replace("/", "-")
+    has_control = any(c.control is not None for c in s.cases)
+    cols = [Column("case"), Column("with skill", True), Column("baseline", True)]
+    cols += [Column("control", True)] if has_control else []
+    cols += [Column("lift", True), Column("verdict"), Column("checks"), Column("lost draws"),
+             Column("output tokens (" + " / ".join(["with skill", "baseline"] + (["control"] if has_control else [])) + ")", True)]
+    rows = []
+    for c, case in zip(s.cases, r.cases, strict=True):
+        cells = [Cell(c.case_id), Cell(c.with_skill, _raw(c.numbers[0])), Cell(c.baseline, _raw(c.numbers[2]))]
+        cells += [Cell(c.control or "–")] if has_control else []
+        cells += [Cell(c.lift), Cell(c.verdict), Cell(c.checks), Cell(c.lost),
+                  Cell(" / ".join(fmt_int(_output(getattr(case.arms, a))) for a in
+                                  ("with_skill", "baseline", "control")[: 3 if has_control else 2]))]
+        rows.append(Row(tuple(cells), anchor=anchor(c.anchor), header=True))
+    cases = Table(f"cases-{slug}", f"Cases of {r.skill.name}: each band is mean ± one sample standard deviation "
+                  "of the per-draw scores (n = measured draws); lift is with skill minus baseline", tuple(cols), tuple(rows))
+    breakdown = None
+    if s.breakdown.available:
+        breakdown = Table(f"breakdown-{slug}", "Lift by case: each case weighted equally; measured/drawn/lost draws per arm",
+                          tuple(Column(x, n) for x, n in (("case", False), ("with skill", True), ("baseline", True),
+                                                          ("lift", True), ("draws (with · baseline)", True),
+                                                          ("lift without it", True), ("label", False), ("note", False))),
+                          tuple(Row((Cell(b.case_id), Cell(b.with_skill), Cell(b.baseline), Cell(b.lift), Cell(b.counts),
+                                     Cell(b.lift_without), Cell(b.label), Cell(b.note)), header=True)
+                                for b in s.breakdown.rows))
+    lost = None
+    if s.lost_draws:
+        lost = Table(f"lost-{slug}", "Lost draws: left out of every mean and spread, with the recorded reason",
+                     (Column("case"), Column("arm"), Column("draw", True), Column("reason")),
+                     tuple(Row((Cell(x.case_id), Cell(x.arm), Cell(x.index), Cell(x.reason)), header=True)
+                           for x in s.lost_draws))
+    chart, files = _band_chart(s, chart_prefix, anchor) if chart_prefix else (None, {})
+    return ReceiptSheet(name=name, model=s, file_sha256=hashlib.sha256(raw).hexdigest() if raw else "",
+                        cases=cases, breakdown=breakdown, lost=lost, chart=chart, files=files,
+                        draws=tuple(_case_draws(r)))
+
+
+def _band_chart(s: view.Sheet, prefix: str, anchor: Callable[[str], str]) -> tuple[dict[str, str] | None, dict[str, bytes]]:
+    rows = [c for c in s.cases if c.numbers[0] is not None or c.numbers[2] is not None]
+    if not rows:
+        return None, {}
+
+    def series(label: str, mean_i: int) -> charts.Series:
+        means = tuple(c.numbers[mean_i] for c in rows)
+        sds = tuple(c.numbers[mean_i + 1] for c in rows)
+        return charts.Series(label, means,
+                             tuple(m - d if m is not None and d is not None else None for m, d in zip(means, sds)),
+                             tuple(m + d if m is not None and d is not None else None for m, d in zip(means, sds)))
+
+    ser = [series("with skill", 0), series("baseline", 2)]
+    cats = [c.case_id for c in rows]
+    cid = anchor(prefix)
+    files = {f"{cid}{suffix}.svg": charts.grouped_bars(cats, ser, xlabel="mean score on the judge scale", theme=theme)
+             for suffix, theme in (("", "light"), ("-dark", "dark"))}
+    alt = charts.alt_text("Mean judge score per case, with skill and baseline", cats, ser, view.fmt,
+                          "the band, mean minus to mean plus one sample standard deviation")
+    return {"id": cid, "src": f"{cid}.svg", "dark": f"{cid}-dark.svg", "alt": alt}, files
+
+
+def _raw(v: float | None) -> str:
+    return "" if v is None else repr(v)
 
 
 def _output(arm: Any) -> int | None:
@@ -120,50 +132,25 @@ def _output(arm: Any) -> int | None:
     return None
 
 
+def _case_draws(r: Receipt) -> list[dict[str, Any]]:
+    arms = [("with_skill", "with skill"), ("baseline", "baseline")]
+    if r.arms.control is not None:
+        arms.append(("control", "control"))
+    return [{"case": c.id, "prompt": c.prompt, "arms": [
+        {"label": label, "draws": [_draw(d) for d in getattr(c.arms, k).draws]}
+        for k, label in arms if getattr(c.arms, k) is not None]} for c in r.cases]
+
+
 def _draw(d: Any) -> dict[str, Any]:
     return {
         "index": str(d.index),
-        "score": fmt_num(d.score) if d.score is not None else "–",
+        "score": view.fmt(d.score) if d.score is not None else "–",
         "lost": d.lost.reason if d.lost is not None else None,
-        "tokens": (f"{fmt_int(d.tokens.input)} in, {fmt_int(d.tokens.output)} out ({d.tokens.counted_by})"
+        "tokens": (f"{fmt_int(d.tokens.input)} in, {fmt_int(d.tokens.output)} out (counted by {d.tokens.counted_by})"
                    if d.tokens is not None else "not recorded"),
-        "samples": ", ".join(fmt_num(s.score) if s.score is not None else f"invalid ({s.invalid_reason or 'no reason'})"
-                             for s in d.judge_samples),
+        "samples": ", ".join(view.fmt(x.score) if x.score is not None else f"invalid ({x.invalid_reason or 'no reason'})"
+                             for x in d.judge_samples),
         "checks": [f"{c.name}: {'pass' if c.pass_ else 'fail'}" for c in d.checks],
         "answer": d.answer,
         "source_error": d.source_error,
     }
-
-
-def _facts(r: Receipt) -> tuple[tuple[str, str], ...]:
-    unknown = "not recorded"
-    run = r.run
-    facts = [
-        ("verification level", r.verification_level + (" (smoke run: counts as below TESTED)" if r.is_smoke else "")),
-        ("schema version", r.schema_version),
-        ("model", run.model or unknown),
-        ("provider · surface", f"{run.provider or unknown} · {run.surface or unknown}"),
-        ("harness", f"{run.harness.name} {run.harness.version or '(version not recorded)'}" if run.harness else unknown),
-        ("capture mode", run.capture or unknown),
-        ("preset", run.preset or "none"),
-        ("draws per arm", str(run.generations_per_arm) if run.generations_per_arm is not None else unknown),
-        ("judge samples per draw", str(run.judge_samples_per_generation) if run.judge_samples_per_generation is not None else unknown),
-        ("skill", f"{r.skill.name}, {fmt_int(r.skill.tokens)} tokens (ceil(characters ÷ 4))" if r.skill.tokens else r.skill.name),
-        ("skill sha256", r.skill.sha256 or unknown),
-        ("suite", f"{r.suite.name or unknown}, sha256 {r.suite.sha256 or unknown}"),
-        ("judge", f"{r.judge.model} ({r.judge.provider or unknown}, {r.judge.surface or unknown})" if r.judge else "none"),
-        ("band source", r.band_source or "not recorded"),
-        ("started · finished", f"{run.started_at or unknown} · {run.finished_at or unknown}"),
-        ("runner", f"{run.runner.name} {run.runner.version or ''}".strip()),
-    ]
-    oh = r.economics.judge_overhead
-    if oh is not None:
-        usd = f"${oh.usd:.4f}" if oh.usd is not None else "price not recorded"
-        facts.append(("grading cost (floor)", f"{fmt_int(oh.input_tokens)} in, {fmt_int(oh.output_tokens)} out tokens, {usd}; "
-                      f"{oh.judged_draws_counted} draws counted, {oh.judged_draws_missing_usage} without usage"))
-    if r.provenance is not None:
-        p = r.provenance
-        facts.append(("imported from", f"{p.tool} {p.tool_version or '(version not recorded)'}: {p.document}"))
-        facts.append(("source document sha256", p.document_sha256))
-    facts.append(("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
-    return tuple(facts)

@@ -115,10 +115,14 @@ def test_home_listing_and_feed_list_reports_newest_first(files: dict[str, bytes]
 def test_receipt_sheet_shows_bands_and_reading_from_the_core(files: dict[str, bytes]) -> None:
     html = files["reports/002/index.html"].decode()
     row = cells_of_row(html, "tested-case-c1")
-    # with skill 0.9, 0.8, 0.85: mean 0.85, sd 0.05; baseline 0.5, 0.55, 0.45: mean 0.50, sd 0.05.
-    assert row[1] == "0.85 ± 0.05 (n = 3)" and row[2] == "0.50 ± 0.05 (n = 3)"
-    assert row[3] == "+0.35" and row[4] == "improved"
-    assert "Reading: passing" in html
+    # with skill 0.9, 0.8, 0.85: mean 0.85, sd 0.05; baseline 0.5, 0.55, 0.45: mean 0.50, sd 0.05;
+    # bands 0.80–0.90 and 0.45–0.55 are apart and 0.35 ≥ 0.05: the case helps (D-4, D-6).
+    assert row[1] == "0.850 ± 0.050 (n = 3)" and row[2] == "0.500 ± 0.050 (n = 3)"
+    assert row[3] == "+0.350" and row[4] == "helps"
+    assert ">passing<" in html
+    # the band chart draws the same band as whiskers, and says so in its alt text
+    assert "reports/002/tested-chart-bands.svg" in files and "receipts/tested/chart-bands-dark.svg" in files
+    assert "c1: with skill 0.850 (0.800 to 0.900); baseline 0.500 (0.450 to 0.550)." in html
 
 
 def test_two_builds_are_byte_identical(site_inputs: tuple[Path, Path]) -> None:

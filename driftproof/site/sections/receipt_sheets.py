@@ -36,9 +36,12 @@ class ReceiptSheets:
         names = [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
         sheets = []
         for n in names:
-            sheet = receipt_sheet(n, ctx.receipts[n], b"", anchor=lambda base, n=n: ctx.anchor(f"{n}-{base}"))
+            sheet = receipt_sheet(n, ctx.receipts[n], anchor=lambda base, n=n: ctx.anchor(f"{n}-{base}"),
+                                  chart_prefix="chart-bands")
             sheets.append({"id": ctx.anchor(f"receipt-{n}"), "name": n, "sheet": sheet, "url": ctx.sheet_url(n),
                            "json": ctx.receipt_url(n), "skill": ctx.receipts[n].skill.name})
         html = ctx.render("sections/receipt_sheets.html", title=params.title or "Receipt sheets",
                           heading_id=ctx.anchor("receipt-sheets"), sheets=sheets)
-        return SectionOutput(html=html, tables=tuple(s["sheet"].cases for s in sheets))
+        tables = tuple(t for s in sheets for t in (s["sheet"].cases, s["sheet"].breakdown, s["sheet"].lost) if t is not None)
+        files = {k: v for s in sheets for k, v in s["sheet"].files.items()}
+        return SectionOutput(html=html, tables=tables, files=files)
