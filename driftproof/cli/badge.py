@@ -53,7 +53,11 @@ def _write_all(files: dict[Path, bytes]) -> None:
 def badge(receipt: Path, out_dir: Path | None, json_path: Path | None, svg_path: Path | None,
           details_path: Path | None, github_output: bool) -> None:
     """Write the badge of RECEIPT: passing, regressed, UNDERPOWERED, no separation detected,
-    or no verdict (a smoke run reads "Smoke run, no verdict")."""
+    or no verdict (a smoke run reads "Smoke run, no verdict").
+
+    Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
+    unreadable or invalid, or the options are wrong (nothing is written then).
+    """
     if out_dir is None and json_path is None and svg_path is None and details_path is None and not github_output:
         raise click.UsageError("give --out DIR, or at least one of --json/--svg/--details/--github-output")
     gh_path: Path | None = None
