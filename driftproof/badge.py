@@ -11,7 +11,8 @@ passing                   ``passing`` (a case helps, none hurts)                
 regressed                 ``regressed`` (a case hurts)                               red
 UNDERPOWERED              ``UNDERPOWERED: N draws per arm needed`` /                 yellow
                           ``UNDERPOWERED: no draw count reaches the floor`` /
-                          ``UNDERPOWERED`` (receipt-wide band: no draw count, D-8)
+                          ``UNDERPOWERED`` (receipt-wide band, D-8, or an arm with
+                          one draw: no draw count)
 no separation detected    ``no separation detected``                                 lightgrey
 no verdict                ``Smoke run, no verdict`` for a receipt naming a preset,   lightgrey
                           else ``no verdict`` (below TESTED, aggregates only, ...)

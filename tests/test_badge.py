@@ -119,6 +119,15 @@ def test_receipt_wide_band_underpowered_has_no_draw_count() -> None:
     assert b.draws_needed is None
 
 
+def test_single_draw_arm_is_underpowered_without_a_count() -> None:
+    # D-2/D-5: with [0.90] against baseline [0.50]: one measured draw gives no spread, so the case
+    # is underpowered ("an arm has a single draw") however far apart the scores are; no count.
+    b = badge_reading(receipt([case("c1", [0.90], [0.50])], generations_per_arm=1))
+    assert (b.status, b.message, b.color) == ("UNDERPOWERED", "UNDERPOWERED", "yellow")
+    assert b.draws_needed is None and not b.no_draw_count
+    assert b.sentence == wording.NOT_ENOUGH_DRAWS
+
+
 def test_no_separation_sentence_is_the_fixed_one() -> None:
     assert badge_reading(receipt(NO_SEPARATION)).sentence == "no separation detected at this sample size"
 
