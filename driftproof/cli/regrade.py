@@ -15,10 +15,13 @@ import click
               help="Where the regrade's own sealed receipt goes.")
 @click.option("--judge-base-url", help="The judge API's base URL (must be the address the original used).")
 @click.option("--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True)
+@click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub"]),
+              help="Plain judge regrade: grade with this judge instead of the original's.")
+@click.option("--judge-model", help="Plain judge regrade: the requested judge model; every reply must report it.")
 @click.option("--judge-samples", type=click.IntRange(1, 100), help="Default: the original's samples per draw.")
 @click.option("--retry-delays", default="5,20", hidden=True)
 def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | None, openai_api: str,
-            judge_samples: int | None, retry_delays: str) -> None:
+            judge_provider: str | None, judge_model: str | None, judge_samples: int | None, retry_delays: str) -> None:
     """Grade RECEIPT's kept answers (a run with --keep-transcripts) under the revised rubrics in
     SUITE with the original's grader, drawing no new answer. Lost draws stay lost; checks are
     never run again. Refuses, writing nothing, when the grader's recorded setting differs from
@@ -31,13 +34,17 @@ def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | 
     from driftproof.run.suite import load_suite
 
     original = read_receipt(receipt)
-    if original.judge is None:
+    plain = judge_model is not None or judge_provider is not None
+    if plain and not (judge_model and judge_provider):
+        raise click.UsageError("a plain judge regrade needs both --judge-provider and --judge-model")
+    if not plain and original.judge is None:
         raise RefusalError("rubric regrade refused:\n- the original records no judge identity")
-    jp = original.judge.provider or "stub"
-    opts = {} if jp == "stub" else {"base_url": judge_base_url or original.judge.service,
-                                    "api": openai_api if jp == "openai" else None}
+    jp = judge_provider if plain else (original.judge.provider or "stub")
+    base = judge_base_url if plain else (judge_base_url or original.judge.service)
+    opts = {} if jp == "stub" else {"base_url": base, "api": openai_api if jp == "openai" else None}
     judge = make_provider(jp, "api", **opts)
-    result = rubric_regrade(receipt, load_suite(rubric_suite), judge, judge_model=original.judge.model, out=out,
+    model = judge_model if plain else original.judge.model
+    result = rubric_regrade(receipt, load_suite(rubric_suite), judge, judge_model=model, out=out, plain=plain,
                             judge_samples=judge_samples,
                             retry_delays=tuple(float(x) for x in retry_delays.split(",") if x.strip()))
     click.echo(f"{result.receipt_path}: answers read {result.answers_read}, graded {result.answers_graded}, "

@@ -263,6 +263,8 @@ class Regrade(_Model):
     """Judge samples requested: one per sample per graded answer."""
     runner_attempts: int
     """API requests or CLI invocations made, retries and timeouts included."""
+    judge_ids: list[str] | None = None
+    """Every reported and serving judge id across the replies: unique, sorted."""
 
 
 class Receipt(_Model):

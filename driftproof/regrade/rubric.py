@@ -34,6 +34,7 @@ from driftproof.regrade.identity import (
     GraderSetting,
     SampleIdentity,
     _canon,
+    aggregate_judge_ids,
     check_reply_identity,
     grader_setting_of,
     regraded_level,
@@ -124,8 +125,15 @@ def _input_refusals(original: Receipt, revised: Suite) -> list[str]:
 def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *, judge_model: str,
                    out: str | Path, judge_samples: int | None = None, timeout: float = 120.0,
                    max_tokens: int = 1024, retry_delays: tuple[float, ...] = RETRY_DELAYS,
-                   sleep: Callable[[float], None] = time.sleep) -> RegradeResult:
+                   sleep: Callable[[float], None] = time.sleep, plain: bool = False) -> RegradeResult:
     """Grade the original receipt's kept answers under ``revised`` rubrics; write a sealed receipt.
+
+    With ``plain=True`` this is a plain judge regrade: the same tasks graded by the
+    requested judge (which may differ from the original's). Then the grader-setting
+    comparison does not apply, but every returned sample must report the requested judge
+    identity (a mixed-model reply must name it as serving), anonymous replies refuse with
+    no receipt written, the stub records UNVERIFIED, and the aggregate judge ids are
+    sealed unique and sorted.
 
     Args:
         original_path: the original receipt (run with ``--keep-transcripts``).
@@ -149,6 +157,8 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
     orig_setting = grader_setting_of(original)
     new_setting = new_grader_setting(judge, model=judge_model, max_tokens=max_tokens, original=orig_setting)
     reasons = rubric_regrade_refusals(original, orig_setting, new_setting)
+    if plain:  # the judge may change; only what cannot be graded at all refuses here
+        reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
     if not reasons:
         reasons = _input_refusals(original, revised)
     if reasons:
@@ -157,6 +167,7 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
     stub = judge.name == "stub"
     allowed = set(orig_setting.answered_as or ())
     counter = Counter()
+    identities: list[SampleIdentity] = []
     revised_by_id = {c.id: c for c in revised.cases}
     cases_out, read = [], 0
     graded = carried = logical = counted = missing = tin = tout = 0
@@ -189,7 +200,8 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
                         ident = SampleIdentity(tuple(x for x in (jr.reported_model,) if x), jr.serving_model,
                                                sha256_text(jr.text))
                         why = check_reply_identity(judge_model, ident, stub=stub)
-                        if why is None and not stub and jr.reported_model not in allowed:
+                        identities.append(ident)
+                        if why is None and not stub and not plain and jr.reported_model not in allowed:
                             why = (f"the grader answered as {jr.reported_model!r}; the original answered as "
                                    f"{', '.join(sorted(allowed))}")
                         if why is not None:
@@ -220,6 +232,11 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
     o = original
     judge_doc = o.judge.model_dump(mode="json") if o.judge else None
     price = o.judge.price if o.judge else None
+    if plain:
+        judge_doc = {"model": judge_model, "provider": judge.name, "surface": judge.surface, "service": judge.service,
+                     "sampling": judge.sampling(max_tokens), "template_sha256": J.template_sha256(),
+                     "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]}, "price": None}
+        price = None
     overhead = {"input_tokens": tin, "output_tokens": tout, "judged_draws_counted": counted,
                 "judged_draws_missing_usage": missing,
                 "usd": None if price is None else round((tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6, 10)}
@@ -238,7 +255,7 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
     )
     doc["skill"]["tokens"] = o.skill.tokens
     doc["regrade"] = {
-        "kind": "rubric",
+        "kind": "judge" if plain else "rubric",
         "original_seal": o.seal.sha256,
         "original_runner": o.run.runner.model_dump(),
         "runner_version": __version__,
@@ -249,6 +266,7 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
         "answers_carried": carried,
         "logical_judge_calls": logical,
         "runner_attempts": counter.value,
+        "judge_ids": aggregate_judge_ids(identities),
     }
     path = write_receipt(doc, out)
     return RegradeResult(path, read, graded, carried, logical, counter.value)

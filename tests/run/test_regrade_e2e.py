@@ -118,3 +118,38 @@ def test_regrade_refuses_a_reply_answered_by_another_model(loopback, suite_file,
         rubric_regrade(out, load_suite(_revised(tmp_path)), make_provider("anthropic", "api"),
                        judge_model="claude-haiku-4-5-20251001", out=tmp_path / "r5.json", retry_delays=(0.01,))
     assert not (tmp_path / "r5.json").exists()
+
+
+def test_plain_judge_regrade_checks_every_reply_identity(loopback, suite_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    res = CliRunner().invoke(cli, ["regrade", str(out), "--rubric", str(suite_file), "--out", str(tmp_path / "p.json"),
+                                   "--judge-provider", "anthropic", "--judge-model", "claude-haiku-4-5-20251001",
+                                   "--retry-delays", "0.01"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads((tmp_path / "p.json").read_text())
+    assert doc["regrade"]["kind"] == "judge"
+    assert doc["regrade"]["judge_ids"] == ["claude-haiku-4-5-20251001"]  # unique, sorted, date kept
+    assert doc["verification_level"] == "TESTED"
+
+
+def test_plain_judge_regrade_refuses_anonymous_replies(loopback, suite_file, tmp_path, monkeypatch):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    real = run_helpers._ok
+
+    def anonymous(path, model, text):
+        body = real(path, model, text)
+        body.pop("model", None) if "score" in text else None
+        return body
+
+    monkeypatch.setattr(run_helpers, "_ok", anonymous)
+    with pytest.raises(RefusalError, match="anonymous judge reply"):
+        rubric_regrade(out, load_suite(suite_file), make_provider("anthropic", "api"), plain=True,
+                       judge_model="claude-haiku-4-5-20251001", out=tmp_path / "p2.json", retry_delays=(0.01,))
+    assert not (tmp_path / "p2.json").exists()
+
+
+def test_stub_plain_regrade_records_unverified(loopback, suite_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    res = rubric_regrade(out, load_suite(suite_file), make_provider("stub", None), plain=True,
+                         judge_model="stub-judge", out=tmp_path / "s.json", retry_delays=(0.01,))
+    assert read_receipt(res.receipt_path).verification_level == "UNVERIFIED"
