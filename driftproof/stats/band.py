@@ -129,34 +129,42 @@ def arm_band(case_arm: CaseArm, band_source: BandSource,
         return Band(mean=mean, sd=sd, n=len(samples), drawn=len(case_arm.draws),
                     lost=len(reasons), lost_reasons=tuple(reasons), source="legacy",
                     generation_sd=gen_sd)
-    scores: list[float | None] = []
+    measured: list[float] = []
     reasons = []
     for d in case_arm.draws:
         if d.lost is not None or d.score is None:
-            scores.append(None)
             reasons.append(d.lost.reason if d.lost is not None else NO_VALID_SAMPLE)
         else:
-            scores.append(d.score)
-    return band_of_scores(scores, source="generation", lost_reasons=reasons, generation_sd=gen_sd)
+            measured.append(d.score)
+    mean, sd = mean_sd(measured)
+    return Band(mean=mean, sd=sd, n=len(measured), drawn=len(case_arm.draws), lost=len(reasons),
+                lost_reasons=tuple(reasons), source="generation", generation_sd=gen_sd)
 
 
 def mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
-    """Mean and sample sd (ddof = 1) of ``values``; ``None`` where undefined (D-2).
+    """Mean and sample sd (ddof = 1) of finite ``values``; ``None`` where undefined (D-2).
 
-    Uses ``math.fsum`` and a two-pass sum of squared deviations for accuracy. Values far off
-    any judge scale (beyond 1e100) are scaled by a power of two first, so that squares do not
-    overflow; the result is then exact up to that scaling, or ``inf`` past the float range.
+    Uses ``math.fsum`` and a two-pass sum of squared deviations for accuracy. Values so far
+    off any judge scale that a sum or a square overflows are scaled by a power of two first;
+    the result is then exact up to that scaling, or ``inf`` past the float range.
     """
     n = len(values)
     if n == 0:
         return None, None
-    big = max(abs(v) for v in values)
-    if big > 1e100:
-        half = 2.0 ** (math.frexp(big)[1] - 1)  # big / (2·half) is in [0.5, 1); float products never raise
-        mean, sd = mean_sd([v / half / 2.0 for v in values])
-        return (mean * half * 2.0 if mean is not None else None), (sd * half * 2.0 if sd is not None else None)
-    mean = math.fsum(values) / n
-    if n == 1:
-        return mean, None
-    ss = math.fsum((v - mean) * (v - mean) for v in values)
+    try:
+        mean = math.fsum(values) / n
+        if n == 1:
+            return mean, None
+        ss = math.fsum([(v - mean) * (v - mean) for v in values])
+    except OverflowError:
+        return _scaled_mean_sd(values)
+    if not math.isfinite(ss):
+        return _scaled_mean_sd(values)
     return mean, math.sqrt(ss / (n - 1))
+
+
+def _scaled_mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
+    """``mean_sd`` of values near the float range: divide by 2·half so that all lie in (−1, 1)."""
+    half = 2.0 ** (math.frexp(max(abs(v) for v in values))[1] - 1)  # float products never raise
+    mean, sd = mean_sd([v / half / 2.0 for v in values])
+    return (mean * half * 2.0 if mean is not None else None), (sd * half * 2.0 if sd is not None else None)

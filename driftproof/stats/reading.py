@@ -74,7 +74,9 @@ def verdict_refusal(r: Receipt) -> str | None:
         return f"verification level {r.verification_level} is below TESTED"
     if r.judge is None:
         return "no judge is recorded, so no score can be banded"
-    if not any(w.mean is not None and b.mean is not None for _, w, b in case_bands(r)):
+    src = band_source_of(r)
+    if not any(arm_band(c.arms.with_skill, src).mean is not None and arm_band(c.arms.baseline, src).mean is not None
+               for c in r.cases):  # lazy: stops at the first measured case
         return "no case has a measured score in both arms"
     return None
 
