@@ -117,8 +117,11 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
     section = ""
     header: list[str] | None = None
     fmt = "v1"
+    in_table = skip_table = False
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
+        starts_table = line.startswith("|") and not in_table
+        in_table = line.startswith("|")
         if line.startswith("#"):
             section = re.sub(r"(<br\s*/?>|:)\s*$", "", line.lstrip("#").strip()).strip().rstrip(":").lower()
             header = None
@@ -149,15 +152,19 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
                 agents.append({"agent": _agent_name(m.group(1)), "printed": m.group(1), "model": None})
         if section in _RESULTS_SECTIONS and line.startswith("|"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if all(set(c) <= set("-: ") for c in cells):
+            if starts_table:
+                # a new table: a results table starts with a Dimension or Measure header row;
+                # any other table in the section (notes, legends) is not read
+                header = None
+                skip_table = cells[0].strip("`*") not in ("Dimension", "Measure")
+            if skip_table or all(set(c) <= set("-: ") for c in cells):
                 continue
             if cells[0].strip("`*") in ("Dimension", "Measure"):
                 header = cells
                 fmt = "v2" if cells[0].strip("`*") == "Measure" else fmt
                 continue
-            if header is None:
-                raise ImportError_.at(file, f"line {lineno}", "expected a results table header row "
-                                      "starting with Dimension or Measure before the rows")
+            if header is None:  # pragma: no cover - a table's first row is its header
+                continue
             if len(cells) > len(header):
                 raise ImportError_.at(file, f"line {lineno}", f"expected at most {len(header)} cells, found {len(cells)}")
             num = None

@@ -7,7 +7,8 @@ Reads one iteration of a skill-creator workspace (``iteration-N/``) or its
   ``expectations[]``) with ``run_summary.delta`` as strings (``"+0.50"``) or numbers;
 - the LLM-written drift ``evals[]`` with one object per configuration
   (``{"with_skill": {"pass_rate", "assertions_passed", "skill_loaded", …}}``);
-- the drift ``configurations[]`` (``{name, evals[{eval_id, pass_rate, assertion_details}]}``);
+- the drift ``configurations[]`` (``{name, evals[{eval_id, pass_rate, assertion_details}]}``), also
+  spelled ``configs[]`` with ``results[]``;
 - no per-run data in ``benchmark.json``: the per-run ``grading.json`` files under
   ``eval-*/<configuration>/[run-<k>/]``, graded as ``expectations[]`` or ``assertion_results[]``;
 - only ``run_summary`` and no ``grading.json``: an aggregates-only receipt whose
@@ -152,13 +153,15 @@ def _benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | N
             runs.append(_run(r.get("eval_id"), r.get("eval_name"), rw.get(r, "configuration", str),
                              rw.get(r, "run_number", int, required=False), result, r, rw, rw / "result"))
         return runs
-    if isinstance(bench.get("configurations"), list) and bench["configurations"]:
+    ckey = next((k for k in ("configurations", "configs") if isinstance(bench.get(k), list) and bench[k]), None)
+    if ckey is not None:
         runs = []
-        for i, c in enumerate(bench["configurations"]):
-            cw = w / "configurations" / i
+        for i, c in enumerate(bench[ckey]):
+            cw = w / ckey / i
             config = cw.get(c, "name", str)
-            for j, e in enumerate(cw.get(c, "evals", list)):
-                ew = cw / "evals" / j
+            lkey = next((k for k in ("evals", "results", "runs") if isinstance(c, dict) and k in c), "evals")
+            for j, e in enumerate(cw.get(c, lkey, list)):
+                ew = cw / lkey / j
                 runs.append(_run(ew.get(e, "eval_id", (int, str)), e.get("eval_name"), config,
                                  ew.get(e, "run_number", int, required=False), e, e, ew, ew))
         return runs

@@ -73,9 +73,9 @@ def test_card_and_catalogue_agree(shared: Path) -> None:
            {key(x): (x["score"]["value"], x["uplift"]["value"]) for x in cat}
 
 
-V2_CARD = """# Benchmark Report: demo-skill
+V2_CARD = """# Skill Benchmark: demo-skill
 
-> ✅ **Overall verdict: PASS**
+> ✅ **Overall verdict: PASS — Recommended for publication**
 
 ## Evaluation Metadata
 
@@ -93,6 +93,18 @@ V2_CARD = """# Benchmark Report: demo-skill
 | Overall | 97.3% — baseline ran, but no comparable score was available; uplift unavailable | Not available |
 | Security | 100.0% → 100.0% (±0.0 points) | 65% → 97% (+33 points) |
 | Correctness | 41.3% → 96.0% (+54.7 pp) | 20% → 60% (+40) |
+
+**How to read this table:** baseline is the same task attempted without the target skill.
+
+| Agent | Dataset case | With skill | Without skill |
+|---|---|---:|---:|
+| codex | All cases | 14,040 | 13,432 |
+
+## Scoring Methodology
+
+| Dimension | Question | Scored signals |
+|---|---|---|
+| Security | Is it safe to use? | `security` (100%) |
 
 - Overall verdict: PASS only when every configured dimension passes.
 """
@@ -114,6 +126,7 @@ def test_v2_card_grammar(tmp_path: Path) -> None:
     assert _row(r, "Correctness", "claude-code")["uplift"]["unit"] == "pp"
     # "(+40)": an uplift printed with no unit keeps no unit
     assert _row(r, "Correctness", "codex")["uplift"] == {"printed": "+40", "value": 40.0, "unit": None}
+    assert len(sf["rows"]) == 6  # 3 measures x 2 agents; the token table and methodology table are not figures
     overall = _row(r, "Overall", "claude-code")
     assert overall["score"]["value"] == 97.3 and overall["uplift"] is None and "no comparable" in overall["note"]
     assert _row(r, "Overall", "codex")["score"] is None

@@ -134,6 +134,16 @@ def test_configurations_shape_and_explicit_arm_mapping(tmp_path: Path) -> None:
     assert r.arms.with_skill.label == "new_skill"
 
 
+def test_configs_results_spelling(tmp_path: Path) -> None:
+    # the shape of a real workspace seen in the wild: "configs" with "results" and assertion counts
+    bench = write_json(tmp_path / "iteration-1" / "benchmark.json", {"skill_name": "topo", "configs": [
+        {"name": "with_skill", "results": [{"eval_id": 1, "assertions_passed": 4, "assertions_total": 5, "pass_rate": 0.8}]},
+        {"name": "without_skill", "results": [{"eval_id": 1, "assertions_passed": 1, "assertions_total": 5}]}]})
+    r = sealed(import_skill_creator([bench])[0])
+    # with: pass_rate 0.8 as recorded; without: no pass_rate, so 1 of 5 assertions = 0.2
+    assert scores(r.cases[0].arms.with_skill) == [0.8] and scores(r.cases[0].arms.baseline) == [0.2]
+
+
 def test_malformed_benchmark_refused_naming_file_and_place(tmp_path: Path) -> None:
     bench = write_json(tmp_path / "benchmark.json", {"metadata": {"skill_name": "x"}, "runs": [
         {"eval_id": 1, "configuration": "with_skill", "run_number": 1, "result": {"pass_rate": "high"}}]})
