@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from site_fixtures import savings_receipt, tested_receipt, write_report
+from site_fixtures import savings_receipt, scored_receipt, write_report
 
 from driftproof.receipt import write_receipt
 
@@ -23,7 +23,7 @@ def site_inputs(tmp_path: Path) -> tuple[Path, Path]:
     # beta vs control: 1-25/100 = 0.75, 1-45/60 = 0.25, 1-30/60 = 0.50 → median +50%, min +25%, max +75%
     write_receipt(savings_receipt("beta", {"q1": (25, 100, 80), "q2": (45, 60, 40), "q3": (30, 60, 100)}),
                   receipts / "beta.json")
-    write_receipt(tested_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])},
+    write_receipt(scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])},
                                  answer="<script>alert('x')</script>"), receipts / "tested.json")
     write_report(reports, "001-savings.md", """
         number: 1

@@ -29,7 +29,7 @@ def token_arm(output: int, answer: str = "an answer") -> dict[str, Any]:
             "generation": None}
 
 
-def tested_receipt(cases: dict[str, tuple[list[float], list[float]]], *, answer: str = "an answer",
+def scored_receipt(cases: dict[str, tuple[list[float], list[float]]], *, answer: str = "an answer",
                    skill: str = "demo-skill") -> dict[str, Any]:
     """An unsealed TESTED receipt document with a judge; cases: id → (with-skill, baseline) scores."""
     docs = [{"id": cid, "prompt": f"prompt {cid}", "prompt_sha256": None, "rubric_sha256": "1" * 64,

@@ -1,0 +1,80 @@
+"""Section types: the registry, and the comparison section in the words of `driftproof diff`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from site_fixtures import savings_receipt, scored_receipt, write_report
+from site_html import cells_of_row
+
+from driftproof.errors import SiteBuildError
+from driftproof.receipt import write_receipt
+from driftproof.site import build_site_files, load_inputs, section_types
+
+
+def test_registry_discovers_every_shipped_type() -> None:
+    assert {"token_savings", "comparison", "receipt_sheets", "source_figures"} <= set(section_types())
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> tuple[Path, Path]:
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    receipts.mkdir()
+    # case c1: earlier with-skill 0.5, 0.55, 0.45 (mean 0.50, sd 0.05); later 0.8, 0.85, 0.9
+    # (mean 0.85, sd 0.05): bands 0.45–0.55 and 0.80–0.90 apart, Δ +0.35 ≥ 0.05 → improved.
+    # case c2: 0.6, 0.7, 0.65 vs 0.62, 0.66, 0.7: bands overlap, not separated.
+    write_receipt(scored_receipt({"c1": ([0.5, 0.55, 0.45], [0.5, 0.5, 0.5]),
+                                  "c2": ([0.6, 0.7, 0.65], [0.5, 0.5, 0.5])}), receipts / "march.json")
+    write_receipt(scored_receipt({"c1": ([0.8, 0.85, 0.9], [0.5, 0.5, 0.5]),
+                                  "c2": ([0.62, 0.66, 0.7], [0.5, 0.5, 0.5])}), receipts / "april.json")
+    write_receipt(savings_receipt("alpha", {"c1": (1, 2, 3)}), receipts / "declared.json")
+    write_report(reports, "001-compare.md", """
+        number: 1
+        slug: compare
+        title: Compare
+        date: 2026-04-30
+        receipts: [march, april, declared]
+        sections:
+          - type: comparison
+            a: march
+            b: april
+            a_label: March
+            b_label: April
+          - type: comparison
+            a: declared
+            b: april
+        """)
+    return receipts, reports
+
+
+def test_comparison_rows_are_the_diff_words(pair: tuple[Path, Path]) -> None:
+    inputs = load_inputs(*pair)
+    files = build_site_files(inputs.receipts, inputs.reports, nav=[])
+    html = files["reports/001/index.html"].decode()
+    assert cells_of_row(html, "case-c1") == ["c1", "0.500 ± 0.050", "0.850 ± 0.050", "+0.350", "improved", ""]
+    c2 = cells_of_row(html, "case-c2")
+    assert c2[4] != "improved" and c2[3] == "+0.010"
+    # the declared side gets no verdict: its refusal is shown, and no second table
+    assert "declared: verification level DECLARED is below TESTED" in html
+    assert "case-c1-2" not in html
+    assert any(p.endswith("-dark.svg") and "chart-comparison-march-april" in p for p in files)
+
+
+def test_a_comparison_must_name_the_reports_receipts(pair: tuple[Path, Path]) -> None:
+    receipts, reports = pair
+    write_report(reports, "002-bad.md", """
+        number: 2
+        slug: bad
+        title: Bad
+        date: 2026-05-01
+        receipts: [march]
+        sections:
+          - type: comparison
+            a: march
+            b: april
+        """)
+    with pytest.raises(SiteBuildError) as err:
+        load_inputs(receipts, reports)
+    assert any(ln.endswith("/sections/0/b: expected one of the report's receipts (march), found 'april'")
+               for ln in err.value.lines())
