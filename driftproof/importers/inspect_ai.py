@@ -9,7 +9,8 @@ Inspect has no arms: one log is one arm, and the user names which log is which
 - score: ``sample.scores[<scorer>].value``, C/I/P/N → 1/0/0.5/0 as Inspect's
   ``value_to_float`` reads them, booleans 1/0, numbers as recorded (they must lie in 0..1);
   a list value (``multi_scorer(..., reducer="collect")``) gives one judge sample per entry
-  and the draw's score is their mean (D-1); a NaN or infinite value is a lost draw;
+  and the draw's score is their mean (D-1); a NaN or infinite value, or a sample with no
+  score from the scorer (an interrupted run), is a lost draw;
 - a sample with ``error`` is a lost draw, its message kept in ``source_error``;
 - judge: ``eval.model_roles.grader``, else the scorer's ``model`` parameter, else (for
   ``model_graded_*`` scorers, which grade with the evaluated model by default) ``eval.model``;
@@ -297,6 +298,9 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, epoch: int) -> dict[str
         return draw_doc(index, answer=answer, lost_reason=f"source error: {msg}", tokens=tokens, source_error=msg)
     scores = sample.get("scores")
     sw = w / "scores" / scorer
+    if scores is None or (isinstance(scores, dict) and scorer not in scores):
+        # an unscored sample (a cancelled or interrupted run): unmeasured, kept as a lost draw
+        return draw_doc(index, answer=answer, tokens=tokens, lost_reason=f"the source recorded no score from {scorer!r}")
     if not isinstance(scores, dict) or not isinstance(scores.get(scorer), dict) or "value" not in scores[scorer]:
         raise sw.fail(f"expected a score from scorer {scorer!r} with a value")
     value = scores[scorer]["value"]

@@ -209,11 +209,13 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
     if usage is not None and _is_int(usage.get("prompt")) and _is_int(usage.get("completion")):
         tokens = {"input": usage["prompt"], "output": usage["completion"], "counted_by": "source"}
     reason = row.get("failureReason")
+    grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
+    if reason is None and isinstance(row.get("error"), str) and grading is None:
+        reason = 2  # files written before failureReason existed: an error with no grading is a real error
     if reason == 2:
         error = row.get("error") if isinstance(row.get("error"), str) else "promptfoo recorded an error (failureReason 2)"
         return draw_doc(0, answer=answer, lost_reason=f"source error: {error}"[:4000], tokens=tokens,
                         source_error=error[:4000])
-    grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
     if "score" not in row or row["score"] is None:
         raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
     score = unit_score(row["score"], w / "score")

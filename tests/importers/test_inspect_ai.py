@@ -86,6 +86,14 @@ def test_epochs_as_draws_nan_errors_and_collected_judge_samples(tmp_path: Path) 
     assert [x.index for x in one.arms.with_skill.draws] == [0, 1]
 
 
+def test_unscored_sample_is_a_lost_draw(tmp_path: Path) -> None:
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, "C"), {"id": 1, "epoch": 2, "input": "q1"}])
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, "I")])
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
+    d = r.cases[0].arms.with_skill.draws[1]
+    assert d.score is None and "no score" in d.lost.reason and d.source_error is None
+
+
 def test_score_out_of_range_refused_naming_member_and_pointer(tmp_path: Path) -> None:
     a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, 3.0)])
     b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, 1.0)])

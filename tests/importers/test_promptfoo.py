@@ -72,6 +72,17 @@ def test_repeats_grouped_by_content_not_test_index(sample: Path, tmp_path: Path)
     assert scores(echo.arms.baseline) == [0.5, 1.0]
 
 
+def test_error_without_failure_reason_is_lost(sample: Path, tmp_path: Path) -> None:
+    doc = json.loads(sample.read_text(encoding="utf-8"))
+    row = doc["results"]["results"][0]
+    for key in ("failureReason", "gradingResult", "score"):
+        row.pop(key)
+    row["error"] = "Request timed out"
+    r = sealed(import_promptfoo(write_json(tmp_path / "old.json", doc), arms=ARMS, skill_name="s"))
+    d = r.cases[0].arms.with_skill.draws[0]
+    assert d.score is None and d.source_error == "Request timed out"
+
+
 def test_prompt_label_mapping(sample: Path, tmp_path: Path) -> None:
     doc = json.loads(sample.read_text(encoding="utf-8"))
     for row in doc["results"]["results"]:
