@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from driftproof.stats.band import Band, BandSource, arm_band
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
 from driftproof.stats.verdict import NO_SEPARATION, UNDERPOWERED, CaseVerdict, case_verdict
-from driftproof.wording import IMPROVED, LEVELS, NO_DRAW_COUNT_REACHES, NOT_ENOUGH_DRAWS, REGRESSED, SMOKE_RUN
+from driftproof.wording import IMPROVED, INCONCLUSIVE, LEVELS, NO_DRAW_COUNT_REACHES, NOT_ENOUGH_DRAWS, REGRESSED, SMOKE_RUN
 from driftproof.wording import NO_SEPARATION as NO_SEPARATION_WORDS
 
 if TYPE_CHECKING:
@@ -133,8 +133,11 @@ def receipt_reading(r: Receipt) -> Reading:
         band = receipt_band_of([(w, b) for _, w, b in bands], scale)
         if band is not None and band.underpowered:
             return Reading("UNDERPOWERED", band.sentence or NOT_ENOUGH_DRAWS, band.reason, None, (), (), verdicts, band)
-    return Reading("no separation detected", NO_SEPARATION_WORDS, "no case separated under the rule",
-                   None, (), (), verdicts, band)
+    reason = "no case separated under the rule"
+    lost = [v.case_id for v in verdicts if v.verdict == INCONCLUSIVE]
+    if lost:
+        reason += f"; inconclusive for lost draws: {', '.join(lost)}"
+    return Reading("no separation detected", NO_SEPARATION_WORDS, reason, None, (), (), verdicts, band)
 
 
 def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:

@@ -74,6 +74,7 @@ def test_lost_draw_inside_one_receipt_is_inconclusive() -> None:
     assert v.verdict == "inconclusive"
     assert v.lost_detail == "baseline: 0 of 3 draws lost; with skill: 1 of 3 draws lost (timeout after 2 retries)"
     assert r.status == "no separation detected"
+    assert r.reason == "no case separated under the rule; inconclusive for lost draws: c"
 
 
 @pytest.mark.parametrize(("kw", "words"), [

@@ -1,0 +1,49 @@
+"""No receipt the model accepts crashes the reading, the comparison, the plan or the printers."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from driftproof.compare import compare_receipts
+from driftproof.compare_report import exit_status, to_json, to_markdown, to_text
+from driftproof.errors import RefusalError
+from driftproof.plan import plan_receipt
+from driftproof.stats import receipt_reading, suite_lift
+from driftproof.stats.reading import STATUSES
+from factories import case, make_receipt
+from stats_helpers import model
+
+score = st.one_of(st.none(), st.integers(0, 100).map(lambda i: i / 100))
+arm_scores = st.lists(score, min_size=0, max_size=5)
+cases = st.lists(st.tuples(arm_scores, arm_scores), min_size=0, max_size=4)
+level = st.sampled_from(["UNVERIFIED", "DECLARED", "TESTED"])
+
+
+def _receipt(cs, lvl, source):
+    return model(make_receipt([case(f"c{i}", w, b) for i, (w, b) in enumerate(cs)], level=lvl,
+                              band_source=source))
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases, cases, level, level, st.sampled_from(["generation", "legacy", None]))
+def test_no_receipt_crashes_the_core(ca, cb, la, lb, source) -> None:
+    a, b = _receipt(ca, la, source), _receipt(cb, lb, "generation")
+    reading = receipt_reading(a)
+    assert reading.status in STATUSES
+    suite_lift(a)
+    c = compare_receipts(a, b, a_name="a", b_name="b")
+    assert exit_status(c) in (0, 1, 2)
+    assert bool(c.refusals) == (exit_status(c) == 2)
+    to_text(c)
+    to_markdown(c)
+    json.loads(to_json(c))
+    measured = any(any(x is not None for x in w) and any(x is not None for x in bb) for w, bb in ca)
+    try:
+        plan_receipt(a)
+    except RefusalError:
+        assert not measured  # plan refuses only a receipt with nothing measured in both arms
+    else:
+        assert measured
