@@ -1,0 +1,164 @@
+"""The generated parts of the receipt specification page (``site_src/receipt-spec.md``).
+
+The page is prose written by hand with three blocks generated from code, so they
+cannot drift from it (STYLE-EXAMPLES 20): the version map (from the frozen schema
+files), the field table (every field of every version, its type, unit, the version
+that introduced it and its meaning) and the bounds table (from ``_bounds``). Each
+block sits between ``<!-- generated: NAME -->`` and ``<!-- /generated: NAME -->``;
+:func:`render_page` refills them, and a test fails when the committed page is stale.
+
+Regenerate with ``python -m driftproof.receipt._spec_page site_src/receipt-spec.md``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from driftproof.receipt import _bounds
+from driftproof.receipt._spec_docs import FIELD_DOCS
+from driftproof.receipt._versions import known_versions, schema_for
+
+__all__ = ["SPEC_BASE", "bounds_markdown", "field_doc", "field_paths", "fields_markdown", "render_page", "versions_markdown"]
+
+#: Where the schema files are served (D-11); each version's ``$id`` is under it.
+SPEC_BASE = "https://driftproof.dev/spec"
+_ARMS = {"with_skill", "baseline", "control"}
+
+#: What each version added, in the method's words (the method dates these fields).
+VERSION_NOTES: dict[str, str] = {
+    "0.3.1": "Checks recorded as {name, kind, pass}; skill.tokens. One run.samples count per arm, "
+             "which did not say what it counted.",
+    "0.10": "run.capture (which answer the grader saw), run.harness, and each draw's captured_files.",
+    "0.11": "run.preset; the schema refuses a receipt that names a preset and reads TESTED.",
+    "0.13": "source_figures and uncertainty_unavailable for sources that print aggregates only; "
+            "the schema requires the figures when the mark is set.",
+    "0.14": "Separate counts (run.generations_per_arm, run.judge_samples_per_generation, replacing "
+            "run.samples), run.endpoint_attempts, generation.sd, band_source, "
+            "economics.judge_overhead.judged_draws_counted and judged_draws_missing_usage (the "
+            "one-draw-per-case counting corrected), import provenance, skill_fired and source_error.",
+}
+
+
+def _resolve(root: dict[str, Any], node: Any) -> Any:
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        target: Any = root
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def _unwrap(root: dict[str, Any], node: Any) -> tuple[dict[str, Any], bool]:
+    node = _resolve(root, node)
+    if "anyOf" in node:
+        branches = [_resolve(root, b) for b in node["anyOf"] if b != {"type": "null"}]
+        if len(branches) == 1:
+            return branches[0], len(branches) < len(node["anyOf"])
+    return node, False
+
+
+def _walk(root: dict[str, Any], node: Any, path: str, out: dict[str, tuple[dict[str, Any], bool]]) -> None:
+    node, nullable = _unwrap(root, node)
+    if path:
+        out.setdefault(path, (node, nullable))
+    if isinstance(node.get("properties"), dict):
+        for key, sub in node["properties"].items():
+            name = "<arm>" if key in _ARMS else key
+            _walk(root, sub, f"{path}.{name}" if path else name, out)
+    elif isinstance(node.get("items"), dict):
+        _walk(root, node["items"], f"{path}[]", out)
+
+
+def field_paths(version: str) -> dict[str, tuple[dict[str, Any], bool]]:
+    """Every field of ``version`` by page path, in schema order → (its schema, nullable)."""
+    out: dict[str, tuple[dict[str, Any], bool]] = {}
+    _walk(schema_for(version), schema_for(version), "", out)
+    return out
+
+
+def _type(node: dict[str, Any], nullable: bool) -> str:
+    if "const" in node:
+        text = f"`{node['const']}`"
+    elif "enum" in node:
+        text = " / ".join(f"`{v}`" for v in node["enum"])
+    elif node.get("pattern") == "^[0-9a-f]{64}$":
+        text = "sha256 hex"
+    else:
+        text = str(node.get("type", "any"))
+    return f"{text} or null" if nullable else text
+
+
+def field_doc(path: str, node: dict[str, Any]) -> tuple[str, str]:
+    """(unit, meaning) of a field: from ``_spec_docs``, else its type and schema description."""
+    if path in FIELD_DOCS:
+        return FIELD_DOCS[path]
+    return str(node.get("type", "value")), str(node.get("description", "")).replace("|", "/")
+
+
+def fields_markdown() -> str:
+    """The field table: every field of every frozen version, in schema order."""
+    versions = known_versions()
+    per_version = {v: field_paths(v) for v in versions}
+    order: list[str] = []
+    for v in versions:  # a field keeps its place; a later field goes after its predecessor
+        previous = None
+        for path in per_version[v]:
+            if path not in order:
+                order.insert(order.index(previous) + 1 if previous else len(order), path)
+            previous = path
+    rows = ["| Field | Type | Unit | Since | Meaning |", "|---|---|---|---|---|"]
+    for path in order:
+        present = [v for v in versions if path in per_version[v]]
+        since = present[0]
+        if present[-1] != versions[-1]:
+            since = f"{present[0]}–{present[-1]} (not in {versions[versions.index(present[-1]) + 1]})"
+        latest = per_version[present[-1]][path]
+        unit, meaning = field_doc(path, latest[0])
+        rows.append(f"| `{path}` | {_type(*latest)} | {unit} | {since} | {meaning} |")
+    return "\n".join(rows)
+
+
+def versions_markdown() -> str:
+    """The version map: each frozen version, what it added, and where it is served."""
+    rows = ["| Version | Adds | Served at |", "|---|---|---|"]
+    for v in known_versions():
+        rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{SPEC_BASE}/{v}/receipt.schema.json` |")
+    newest = known_versions()[-1]
+    rows.append(f"| newest ({newest}) | The same file as {newest}, byte for byte. | `{SPEC_BASE}/receipt.schema.json` |")
+    return "\n".join(rows)
+
+
+def bounds_markdown() -> str:
+    """The bounds table, read from the constants in ``_bounds`` with their doc comments."""
+    source = Path(_bounds.__file__).read_text(encoding="utf-8")
+    rows = ["| Limit | Value | What it bounds |", "|---|---|---|"]
+    for match in re.finditer(r"((?:^#: .*\n)+)^([A-Z_]+): Final\[int\] = ", source, re.M):
+        doc = " ".join(line[3:].strip() for line in match.group(1).splitlines())
+        name = match.group(2)
+        rows.append(f"| `{name}` | {getattr(_bounds, name):,} | {doc} |")
+    return "\n".join(rows)
+
+
+_BLOCKS = {"versions": versions_markdown, "fields": fields_markdown, "bounds": bounds_markdown}
+
+
+def render_page(text: str) -> str:
+    """``text`` with every generated block refilled from the code.
+
+    Raises:
+        ValueError: a block's markers are missing.
+    """
+    for name, make in _BLOCKS.items():
+        pattern = re.compile(rf"(<!-- generated: {name} -->\n).*?(\n<!-- /generated: {name} -->)", re.S)
+        if not pattern.search(text):
+            raise ValueError(f"the page has no generated block {name!r}")
+        text = pattern.sub(lambda m, body=make(): m.group(1) + body + m.group(2), text)
+    return text
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance command
+    page = Path(sys.argv[1])
+    page.write_text(render_page(page.read_text(encoding="utf-8")), encoding="utf-8")
