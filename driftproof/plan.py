@@ -6,7 +6,10 @@ question with the spreads held: the smallest equal draws per arm at which
 ``sd_with + sd_base + 2·sqrt((sd_with² + sd_base²)/n)`` falls under 0.05. The plan
 takes the largest count over the cases; a case whose spreads alone reach the
 floor is named, since no draw count resolves it. Where the cases disagree (the
-receipt-wide band of D-8 reads "More cases, not more draws, …"), the plan says so.
+receipt-wide band of D-8 reads "More cases, not more draws, …"), the plan says so and
+gives the cases that would be needed under the standard-error reading of that band
+(STATISTICS-NOTES 6.5; ``band_quadrature_se`` in verdicts.json): the smallest N ≥ 2
+with ``band / sqrt(N)`` under the floor, the spread across cases held.
 An aggregates-only receipt is refused (method, "Figures a source printed …").
 
 Calls: one answer per draw per arm, and ``judge_samples_per_generation`` judge calls
@@ -17,13 +20,14 @@ model's price is not recorded, so its cost is unknown (D-13).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
 from driftproof.stats import case_bands, judge_scale, receipt_band_of
-from driftproof.stats.underpowered import draws_needed
-from driftproof.wording import MORE_CASES
+from driftproof.stats.underpowered import draws_needed, reaches_floor
+from driftproof.wording import EFFECT_FLOOR, MORE_CASES
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -59,6 +63,7 @@ class Plan:
         unknown_cases: cases with fewer than two measured draws in an arm (no spread to hold).
         cases_disagree: the D-8 band says more cases, not more draws, are needed.
         sentence: the D-8 sentence when the cases disagree, else ``None``.
+        cases_needed: when the cases disagree, the smallest N ≥ 2 with band/√N under the floor.
         arms: the arms a run draws (``with_skill``, ``baseline``, and ``control`` when present).
         answer_calls: answers a run at ``draws_per_arm`` asks for; ``None`` with no count.
         judge_calls: judge calls for those answers; ``None`` when samples per answer are unknown.
@@ -72,6 +77,7 @@ class Plan:
     unknown_cases: tuple[str, ...]
     cases_disagree: bool
     sentence: str | None
+    cases_needed: int | None
     arms: tuple[str, ...]
     answer_calls: int | None
     judge_calls: int | None
@@ -102,6 +108,7 @@ def plan_receipt(r: Receipt) -> Plan:
     per_arm = max(counts) if counts else None
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
+    cases_needed = _cases_needed(rb.band) if rb is not None and disagree else None
     arms = ("with_skill", "baseline") + (("control",) if any(c.arms.control for c in r.cases) else ())
     answers = per_arm * len(r.cases) * len(arms) if per_arm is not None else None
     samples = r.run.judge_samples_per_generation
@@ -109,7 +116,17 @@ def plan_receipt(r: Receipt) -> Plan:
     usd, note = _judge_cost(r, answers)
     return Plan(per_arm, tuple(plans), tuple(p.case_id for p in plans if p.no_draw_count),
                 tuple(p.case_id for p in plans if p.draws_needed is None and not p.no_draw_count),
-                disagree, MORE_CASES if disagree else None, arms, answers, judges, usd, note)
+                disagree, MORE_CASES if disagree else None, cases_needed, arms, answers, judges, usd, note)
+
+
+def _cases_needed(band: float) -> int | None:
+    """Smallest N ≥ 2 with ``band / sqrt(N)`` under the floor (D-3 tolerance); ``None`` if unbounded."""
+    if not math.isfinite(band):
+        return None
+    n = max(2, math.floor((band / EFFECT_FLOOR) ** 2) - 1)
+    while reaches_floor(band / math.sqrt(n)):
+        n += 1
+    return n
 
 
 def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:

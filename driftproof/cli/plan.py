@@ -43,6 +43,9 @@ def to_text(p: Plan) -> str:
         lines.append("an arm has fewer than two measured draws, no spread to hold: " + ", ".join(p.unknown_cases))
     if p.sentence:
         lines.append(f"The cases disagree: {p.sentence}")
+        if p.cases_needed is not None:
+            lines.append(f"  {p.cases_needed} cases would bring the receipt-wide band's standard error "
+                         f"(band ÷ √cases) under {EFFECT_FLOOR}, the spread across cases held.")
     for c in p.cases:
         n = str(c.draws_needed) if c.draws_needed is not None else ("none" if c.no_draw_count else "unknown")
         lines.append(f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, {c.measured[1]} baseline)")
@@ -58,7 +61,7 @@ def to_text(p: Plan) -> str:
 def to_json(p: Plan) -> str:
     """The plan as JSON with sorted keys."""
     doc = {"draws_per_arm": p.draws_per_arm, "no_count_cases": list(p.no_count_cases),
-           "unknown_cases": list(p.unknown_cases), "cases_disagree": p.cases_disagree, "sentence": p.sentence,
+           "unknown_cases": list(p.unknown_cases), "cases_disagree": p.cases_disagree, "sentence": p.sentence, "cases_needed": p.cases_needed,
            "arms": list(p.arms), "answer_calls": p.answer_calls, "judge_calls": p.judge_calls,
            "judge_usd": p.judge_usd, "cost_note": p.cost_note,
            "cases": [{"case_id": c.case_id, "draws_needed": c.draws_needed, "no_draw_count": c.no_draw_count,

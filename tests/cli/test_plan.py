@@ -12,7 +12,7 @@ from driftproof.cli.plan import plan
 from driftproof.errors import RefusalError
 from driftproof.plan import plan_receipt
 from driftproof.receipt import Receipt
-from driftproof.wording import NO_DRAW_COUNT_REACHES
+from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES
 from factories import case, make_receipt
 
 # sd .01 in both arms: X = 4·.0002/(.05 − .02)² = .889 → 2 draws per arm
@@ -48,6 +48,18 @@ def test_recorded_usd_is_used_when_present() -> None:
 def test_cost_unknown_without_usage() -> None:
     p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT])))
     assert p.judge_usd is None and "no judge usage" in p.cost_note
+
+
+def test_cases_that_disagree_give_a_case_count() -> None:
+    """Case means .52 and .82 in each arm (sd .01 within): s = stdev(.52, .82) = .21213 per arm,
+    band = sqrt(2)·.21213 = .30 ≥ .05 and the draw part is tiny → the cases disagree (D-8).
+    Cases needed: smallest N with .30/√N < .05 → N > 36 → 37 (36 gives exactly .05, at the floor)."""
+    a = case("a", [0.51, 0.52, 0.53], [0.50, 0.51, 0.52])
+    b = case("b", [0.81, 0.82, 0.83], [0.80, 0.81, 0.82])
+    p = plan_receipt(Receipt.model_validate(make_receipt([a, b])))
+    assert p.cases_disagree and p.sentence == MORE_CASES
+    assert p.cases_needed == 37
+    assert p.draws_per_arm == 2  # sd .01 each: X = .889 → 2
 
 
 def test_aggregates_only_is_refused() -> None:
