@@ -1,9 +1,10 @@
 """Reading receipts: the one load edge, in a fixed order (STYLE-EXAMPLES 7).
 
-size bound → strict JSON parse (no NaN, no duplicate keys, bounded depth) →
-JSON Schema of the receipt's own ``schema_version`` → seal → migration to the
-current version → pydantic model → consistency. After this, the core trusts the
-types and never re-checks.
+size bound → strict JSON parse (no NaN, no duplicate keys) → depth, string,
+collection and number bounds → known version, FORMAL refused → JSON Schema of the
+receipt's own ``schema_version`` (D-11) → seal on the document as written (D-12) →
+migration to the current shape (D-13) → pydantic model → consistency. After this,
+the core trusts the types and never re-checks.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def _check_consistency(r: Receipt, file: str) -> None:
     seen: dict[str, int] = {}
     for i, case in enumerate(r.cases):
         if case.id in seen:
-            problems.append(Problem(file, f"/cases/{i}/id", f"duplicate case id {quote(case.id)} (first at /cases/{seen[case.id]})"))
+            problems.append(Problem(file, f"/cases/{i}/id", f"expected unique case ids: duplicate case id {quote(case.id)} (first at /cases/{seen[case.id]})"))
         seen.setdefault(case.id, i)
         for arm_name in ("with_skill", "baseline", "control"):
             arm = getattr(case.arms, arm_name)
@@ -152,7 +153,11 @@ def _check_consistency(r: Receipt, file: str) -> None:
         if (case.arms.control is None) != (r.arms.control is None):
             problems.append(Problem(file, f"/cases/{i}/arms", "expected a control arm in every case exactly when /arms/control names one"))
     if problems:
-        raise ReceiptError(f"{file}: receipt is inconsistent", problems[: _bounds.MAX_PROBLEMS])
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        shown = problems[: _bounds.MAX_PROBLEMS]
+        if len(problems) > _bounds.MAX_PROBLEMS:
+            shown.append(Problem(file, "", f"… and {len(problems) - _bounds.MAX_PROBLEMS} more problems"))
+        raise ReceiptError(f"{problems[0]}{more}", shown)
 
 
 def read_receipt(path: str | Path) -> Receipt:

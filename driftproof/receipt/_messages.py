@@ -98,7 +98,8 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
             return _describe(best_match(branches), version, current)
         return pointer, f"expected one of the allowed shapes, found {_found(inst)}"
     if kw == "required":
-        missing = e.message.split("'")[1] if "'" in e.message else "?"
+        absent = [k for k in want if isinstance(inst, dict) and k not in inst]
+        missing = next((k for k in absent if e.message.startswith(repr(k))), absent[0] if absent else "?")
         return (f"{pointer}/{missing.replace('~', '~0').replace('/', '~1')}",
                 f"expected member {quote(missing)}, which this version requires (null states it unknown); it is missing")
     if kw == "additionalProperties":

@@ -211,6 +211,14 @@ def invalid(version: str) -> dict[str, tuple[Mutation, str, str, str]]:
                             "/schema_version", "expected one of"),
         "duplicate-case-id": (lambda d: d["cases"][1].__setitem__("id", "commit-1"), "ReceiptError", "/cases/1/id",
                               "duplicate case id"),
+        "duplicate-draw-index": (lambda d: d["cases"][0]["arms"]["with_skill"]["draws"].append(copy.deepcopy(_draw0(d))),
+                                 "ReceiptError", "/cases/0/arms/with_skill/draws", "expected unique draw indices"),
+        "score-without-judge": (lambda d: d.__setitem__("judge", None), "ReceiptError", f"{D0}/score",
+                                "a score needs a judge"),
+        "control-arm-in-arms-only": (
+            lambda d: d["arms"].__setitem__("control", {"label": "__terse__", "instruction": "Answer concisely.",
+                                                        "system_prompt_sha256": None}),
+            "ReceiptError", "/cases/0/arms", "expected a control arm in every case exactly when /arms/control names one"),
     }
     if _at_least(version, "0.10"):
         rules["bad-capture"] = (lambda d: d["run"].__setitem__("capture", "pdf"), "ReceiptError", "/run/capture",
@@ -246,6 +254,8 @@ def invalid(version: str) -> dict[str, tuple[Mutation, str, str, str]]:
         rules["negative-generation-sd"] = (
             lambda d: d["cases"][0]["arms"]["with_skill"].__setitem__("generation", {"sd": -0.1}),
             "ReceiptError", "/cases/0/arms/with_skill/generation/sd", "≥ 0")
+        rules["legacy-band-with-many-draws"] = (lambda d: d.__setitem__("band_source", "legacy"), "ReceiptError",
+                                                "/cases/0/arms/with_skill/draws", "band_source legacy means one generation")
         rules["samples-at-0.14"] = (lambda d: d["run"].__setitem__("samples", 5), "ReceiptError", "/run/samples",
                                     "only the members this version defines")
     else:
