@@ -1,0 +1,43 @@
+"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json`` through the real CLI group."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from driftproof.cli import cli
+from driftproof.errors import ImportError_
+from driftproof.receipt import read_receipt
+
+I = "data/interop"
+
+
+def test_import_commands_write_valid_receipts(shared: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    runs = [
+        ["skill-creator", str(shared / I / "skill-creator/nebius-skills-workspace")],
+        ["nvidia", str(shared / I / "nvidia/skills/cuopt-install/BENCHMARK.md"), "--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"],
+        ["promptfoo", str(shared / I / "promptfoo/sample-export.json"), "--arm", "with_skill=openai:gpt-5-mini",
+         "--arm", "baseline=openai:gpt-5", "--skill-name", "riddles"],
+        ["inspect", "--with-skill", str(shared / I / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"),
+         "--baseline", str(shared / I / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"), "--skill-name", "sec"],
+    ]
+    for args in runs:
+        result = CliRunner().invoke(cli, ["import", *args, "--out", str(out)])
+        assert result.exit_code == 0, (args, result.output, result.exception)
+        assert result.output.startswith("wrote ")
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 4
+    assert {read_receipt(f).verification_level for f in files} == {"DECLARED"}
+    assert (out / "nvidia-7149a88-cuopt-install-card.json").exists()
+
+
+def test_failed_import_writes_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "benchmarks.json"
+    bad.write_text('{"schema_version": 2, "skills": [], "results": [{"catalog_dir": "x"}]}', encoding="utf-8")
+    out = tmp_path / "r"
+    result = CliRunner().invoke(cli, ["import", "nvidia", str(bad), "--out", str(out)])
+    assert isinstance(result.exception, ImportError_)
+    assert result.exception.problems[0].pointer == "/results/0/catalog_dir"
+    assert not out.exists()
