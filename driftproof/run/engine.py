@@ -23,6 +23,7 @@ import json
 import os
 import statistics
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,8 +38,8 @@ from driftproof.run.checks import run_checks
 from driftproof.run.journal import Journal, journal_path
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers.base import Provider, Reply
-from driftproof.run.scheduler import (MAX_DRAWS, MIN_DRAWS, RETRY_DELAYS, SETTLE, Counter, FatalRun, LostDraw,
-                                      StopRun, run_cells, with_retries)
+from driftproof.run.scheduler import (MAX_DRAWS, MIN_DRAWS, RETRY_DELAYS, SETTLE, Counter, FatalRun, Halted,
+                                      LostDraw, StopRun, run_cells, with_retries)
 from driftproof.run.suite import Suite, SuiteCase, require_gradable
 
 __all__ = ["ARMS", "RunConfig", "RunResult", "run_suite"]
@@ -118,9 +119,15 @@ class _Drawer:
                  spend: _Spend) -> None:
         self.cases, self.systems, self.cfg, self.provider, self.judge = cases, systems, cfg, provider, judge
         self.journal, self.counter, self.sleep, self.spend = journal, counter, sleep, spend
+        self.halt = threading.Event()
 
-    def _attempt(self, lane: Provider) -> Callable[[], None] | None:
-        return self.counter.add if lane.makes_endpoint_attempts else None
+    def _attempt(self, lane: Provider) -> Callable[[], None]:
+        def attempt() -> None:
+            if self.halt.is_set():
+                raise Halted()
+            if lane.makes_endpoint_attempts:
+                self.counter.add()
+        return attempt
 
     def __call__(self, case_id: str, arm: str, index: int) -> float | None:
         case, cfg = self.cases[case_id], self.cfg
@@ -243,7 +250,8 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     stopped = None
     try:
         run_cells(cells, done, drawer, concurrency=cfg.concurrency, min_draws=cfg.min_draws, max_draws=cfg.max_draws,
-                  settle=cfg.settle, on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None)
+                  settle=cfg.settle, on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
+                  halt=drawer.halt)
     except FatalRun as exc:
         journal.close()
         raise ProviderError(f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from driftproof.run.providers.base import AttemptError
 
-__all__ = ["Counter", "FatalRun", "LostDraw", "MAX_DRAWS", "MIN_DRAWS", "RETRY_DELAYS", "SETTLE", "StopRun",
+__all__ = ["Counter", "FatalRun", "Halted", "LostDraw", "MAX_DRAWS", "MIN_DRAWS", "RETRY_DELAYS", "SETTLE", "StopRun",
            "needs_more", "run_cells", "with_retries"]
 
 RETRY_DELAYS: tuple[float, ...] = (5.0, 20.0)
@@ -51,6 +51,10 @@ class FatalRun(Exception):
 
 class StopRun(Exception):
     """The run stops after this draw was journaled (another model gave the answer)."""
+
+
+class Halted(Exception):
+    """Raised in a draw when the run is stopping: the draw is not finished, so not journaled."""
 
 
 class Counter:
@@ -116,13 +120,16 @@ Cell = tuple[str, str]
 
 def run_cells(cells: Sequence[Cell], done: dict[tuple[str, str, int], float | None],
               task: Callable[[str, str, int], float | None], *, concurrency: int, min_draws: int, max_draws: int,
-              settle: float = SETTLE, on_done: Callable[[int, int], None] | None = None) -> None:
+              settle: float = SETTLE, on_done: Callable[[int, int], None] | None = None,
+              halt: threading.Event | None = None) -> None:
     """Draw every cell (case id, arm) until the stopping rule is met.
 
     Args:
         done: scores of draws already finished (resume), keyed (case, arm, index); updated.
         task: makes, judges and journals one draw; returns its score (``None`` if lost).
         on_done: called with (draws finished, draws planned so far) after each draw.
+        halt: set (by the worker itself) as soon as a draw raises, so that no further draw
+            starts and no further attempt is made (check it with :func:`check_halt`).
 
     Raises:
         FatalRun / StopRun / any task error: pending draws are cancelled, running ones finish
@@ -130,6 +137,16 @@ def run_cells(cells: Sequence[Cell], done: dict[tuple[str, str, int], float | No
     """
     planned: dict[Cell, int] = {}
     futures: dict[Future, tuple[str, str, int]] = {}
+    halt = halt if halt is not None else threading.Event()
+
+    def guarded(case_id: str, arm: str, index: int) -> float | None:
+        if halt.is_set():
+            raise Halted()
+        try:
+            return task(case_id, arm, index)
+        except BaseException:
+            halt.set()
+            raise
 
     def scores(cell: Cell) -> list[float | None]:
         return [done[(cell[0], cell[1], i)] for i in range(planned[cell])]
@@ -153,24 +170,40 @@ def run_cells(cells: Sequence[Cell], done: dict[tuple[str, str, int], float | No
             for i in range(planned[cell]):
                 key = (cell[0], cell[1], i)
                 if key not in done and key not in futures.values():
-                    futures[pool.submit(task, *key)] = key
+                    futures[pool.submit(guarded, *key)] = key
 
         for cell in cells:
             planned[cell] = min_draws
             plan(cell)
             submit_missing(cell)
         report()
+        error: BaseException | None = None
         try:
             while futures:
                 finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
                 for fut in finished:
                     key = futures.pop(fut)
+                    if fut.cancelled():
+                        continue
+                    exc = fut.exception()
+                    if exc is not None:
+                        # keep the first real error; a draw that saw the halt only echoes it
+                        if error is None or (isinstance(error, Halted) and not isinstance(exc, Halted)):
+                            error = exc
+                        halt.set()
+                        for other in futures:
+                            other.cancel()
+                        continue
                     done[key] = fut.result()
-                    cell = (key[0], key[1])
-                    plan(cell)
-                    submit_missing(cell)
+                    if error is None:
+                        cell = (key[0], key[1])
+                        plan(cell)
+                        submit_missing(cell)
                     report()
         except BaseException:
+            halt.set()
             for fut in futures:
                 fut.cancel()
             raise
+        if error is not None:
+            raise error

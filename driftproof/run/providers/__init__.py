@@ -10,8 +10,8 @@ __all__ = ["AttemptError", "LANES", "Provider", "Reply", "make_provider"]
 
 #: (provider, surface) → "module:Class"; the stub has no surface.
 LANES: dict[tuple[str, str | None], str] = {
-    ("anthropic", "api"): "api:AnthropicAPI",
-    ("openai", "api"): "api:OpenAIAPI",
+    ("anthropic", "api"): "anthropic_api:AnthropicAPI",
+    ("openai", "api"): "openai_api:OpenAIAPI",
     ("anthropic", "cli"): "cli:ClaudeCLI",
     ("openai", "cli"): "cli:CodexCLI",
     ("stub", None): "stub:StubProvider",

@@ -1,0 +1,153 @@
+"""Faults: 429s and 500s are retried and counted; hangs become lost draws with reasons; a
+fatal error stops the run and keeps the journal; a run killed half-way and resumed ends with
+every draw exactly once (issue 5, "Done when").
+
+Attempt counts are worked out by hand. The in-process tests use the suite's first case
+alone (kept small for speed): 2 arms × 3 draws = 6 draws, each one generation and 5 judge
+samples when it is measured (36 attempts for a clean run). The SIGKILL test runs all three
+cases (18 draws).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from run_helpers import SUITE, run_lane
+from driftproof.errors import ProviderError
+from driftproof.receipt import read_receipt
+from driftproof.run.journal import journal_path
+from driftproof.run.providers import make_provider
+from driftproof.run.providers.base import Provider
+
+
+@pytest.fixture
+def one_case(suite_file):
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    return suite_file
+
+
+def _all_draws(r):
+    return [(c.id, arm, d) for c in r.cases for arm in ("with_skill", "baseline") for d in getattr(c.arms, arm).draws]
+
+
+def test_429_then_500_are_retried_after_5_and_20_seconds_and_counted(loopback, one_case, tmp_path):
+    loopback.script.faults = [429, 500]
+    slept: list[float] = []
+    out = run_lane(tmp_path, "anthropic", "api", concurrency=1, retry_delays=(5.0, 20.0), sleep=slept.append)
+    r = read_receipt(out)
+    assert slept == [5.0, 20.0]  # the one call that met both faults waited 5 s, then 20 s
+    assert r.run.endpoint_attempts == 36 + 2
+    assert all(d.lost is None for _, _, d in _all_draws(r))
+    assert r.verification_level == "TESTED"
+
+
+def test_three_500s_lose_the_draw_with_its_reason(loopback, one_case, tmp_path):
+    loopback.script.faults = [500, 500, 500]
+    out = run_lane(tmp_path, "anthropic", "api", concurrency=1)
+    r = read_receipt(out)
+    lost = [(cid, arm, d) for cid, arm, d in _all_draws(r) if d.lost is not None]
+    assert len(lost) == 1
+    cid, arm, d = lost[0]
+    assert (cid, arm, d.index) == ("commit-429", "with_skill", 0)  # concurrency 1: the very first call
+    assert "HTTP 500" in d.lost.reason and "3 attempts" in d.lost.reason
+    assert d.score is None and d.judge_samples == []
+    # 5 measured draws × 6 attempts + 3 attempts at the lost one; the arm keeps 3 draws (lost not replaced)
+    assert r.run.endpoint_attempts == 5 * 6 + 3
+    assert len(r.cases[0].arms.with_skill.draws) == 3
+
+
+def test_hangs_become_lost_draws_with_reasons(loopback, one_case, tmp_path):
+    # every baseline generation hangs; the client gives up after 0.5 s
+    loopback.script.hang_if = lambda system, prompt: system is None and "<answer>" not in prompt
+    out = run_lane(tmp_path, "anthropic", "api", timeout=0.5)
+    r = read_receipt(out)
+    reasons = [d.lost.reason for d in r.cases[0].arms.baseline.draws]
+    assert len(reasons) == 3
+    assert all(x.startswith("timed out after 0.5 s (3 attempts, retried after 0.01 s and 0.02 s)") for x in reasons)
+    assert all(d.lost is None for c in r.cases for d in c.arms.with_skill.draws)
+    # every attempt reached the server, timed out or not; at least 3 measured draws × 6 + 3 lost × 3
+    # (a slow call on a loaded machine may time out and be retried too, and is counted as well)
+    assert r.run.endpoint_attempts == sum(loopback.script.requests.values()) >= 3 * 6 + 3 * 3
+
+
+def test_a_fatal_error_stops_the_run_and_keeps_the_journal(loopback, one_case, tmp_path):
+    loopback.script.faults = [401]
+    with pytest.raises(ProviderError, match="HTTP 401"):
+        run_lane(tmp_path, "anthropic", "api", concurrency=1)
+    assert not (tmp_path / "receipt.json").exists()
+    lines = journal_path(tmp_path / "receipt.json").read_text().splitlines()
+    assert json.loads(lines[0])["journal"] == "driftproof-run/1"
+    assert lines[1:] == ['{"attempt":1}']
+
+
+class Dies(Provider):
+    """Wraps a lane; its ``after``-th call raises, as a kill would, and every call is counted."""
+
+    def __init__(self, inner: Provider, after: int | None) -> None:
+        self.inner, self.after, self.calls = inner, after, 0
+        self.name, self.surface, self.capture, self.service = inner.name, inner.surface, inner.capture, inner.service
+
+    def call(self, **kw):
+        self.calls += 1
+        if self.after is not None and self.calls == self.after:
+            raise KeyboardInterrupt("killed")
+        return self.inner.call(**kw)
+
+
+def test_killed_and_resumed_run_has_every_draw_exactly_once(loopback, one_case, tmp_path):
+    first = Dies(make_provider("anthropic", "api"), after=4)
+    with pytest.raises(KeyboardInterrupt):
+        run_lane(tmp_path, "anthropic", "api", lane=first, concurrency=1)
+    journal = journal_path(tmp_path / "receipt.json")
+    finished = [x for x in journal.read_text().splitlines() if x.startswith('{"draw":')]
+    assert len(finished) == 3  # concurrency 1: three draws finished, the fourth call was cut
+    second = Dies(make_provider("anthropic", "api"), after=None)
+    out = run_lane(tmp_path, "anthropic", "api", lane=second, concurrency=4)
+    assert second.calls == 6 - 3  # no finished draw is redone
+    r = read_receipt(out)
+    keys = [(cid, arm, d.index) for cid, arm, d in _all_draws(r)]
+    assert sorted(keys) == [("commit-429", a, i) for a in ("baseline", "with_skill") for i in range(3)]
+    # 3 × 6 attempts before the cut, the cut attempt itself (made, then killed), 3 × 6 after
+    assert r.run.endpoint_attempts == 3 * 6 + 1 + 3 * 6
+    assert not journal.exists()
+
+
+def _draw_lines(journal):
+    return sum(1 for line in journal.read_text().splitlines() if line.startswith('{"draw":'))
+
+
+def test_sigkill_mid_run_then_resume(loopback, suite_file, skill_file, tmp_path, fake_bin):
+    out = tmp_path / "receipt.json"
+    argv = [sys.executable, "-c", "from driftproof.cli import main; main()", "run", str(suite_file), "--skill",
+            str(skill_file), "--model", "claude-sonnet-4-6", "--provider", "anthropic", "--surface", "cli",
+            "--judge-base-url", loopback.url, "--out", str(out), "--concurrency", "2", "--retry-delays", "0.01,0.02"]
+    env = {**os.environ, "FAKE_SLEEP": "0.3"}
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    journal = journal_path(out)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if journal.exists() and _draw_lines(journal) >= 3:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    time.sleep(0.5)  # generations already started log themselves at once; let them land
+    kept = _draw_lines(journal)
+    assert 3 <= kept < 18
+    log = tmp_path / "cli.log"
+    before = sum(1 for x in log.read_text().splitlines() if json.loads(x)["argv"] != ["--version"])
+    res = subprocess.run(argv, env={**os.environ, "FAKE_SLEEP": "0"}, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    after = sum(1 for x in log.read_text().splitlines() if json.loads(x)["argv"] != ["--version"])
+    assert after - before == 18 - kept  # only the unfinished draws are drawn again
+    r = read_receipt(out)
+    keys = sorted((cid, arm, d.index) for cid, arm, d in _all_draws(r))
+    assert len(keys) == len(set(keys)) == 18
+    assert r.verification_level == "TESTED" and r.run.harness.version == "2.1.288"
