@@ -22,6 +22,7 @@ cell with no figure (``Not available``). Tables under ``## Results``,
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -303,8 +304,9 @@ def _from_catalogue(f: Path, repository: str | None, commit: str | None, repo_ro
         uplift = rw.get(r, "uplift_pct", float, nullable=True)
         row["score"] = {"value": float(score), "unit": "%", "field": "score_pct"} if score is not None else None
         row["baseline"] = None
-        row["uplift"] = ({"printed": None, "value": float(uplift) + 0.0, "unit": "%", "field": "uplift_pct"}
-                         if uplift is not None else None)
+        # "printed": the number as the JSON file wrote it (56 rows of the 2026-08 catalogue write -0.0)
+        row["uplift"] = ({"printed": json.dumps(uplift), "value": float(uplift) + 0.0, "unit": "%",
+                          "field": "uplift_pct"} if uplift is not None else None)
         row["printed"] = None
         row["note"] = None
         by_dir[cdir].append(row)

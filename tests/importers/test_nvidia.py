@@ -63,6 +63,9 @@ def test_catalogue_every_skill_and_row(shared: Path) -> None:
     assert _row(r, "Discoverability", "codex")["score"]["value"] == 97.0
     assert r.source_figures["files"][0]["git_blob_sha1"] == "6f6c3946e835520844d2b770bf8d91faf701a526"
     assert r.provenance.document_sha256 == "62aeb7511d3759521b5510921e0db6eac5bd996a539aa1aa47783f88b7023e6c"
+    # accelerated-computing-cudf Effectiveness codex: the file writes "uplift_pct": -0.0 (card: "86% (-0%)")
+    eff = _row(sealed(by["accelerated-computing-cudf"]), "Effectiveness", "codex")["uplift"]
+    assert eff["printed"] == "-0.0" and eff["value"] == 0.0
 
 
 def test_card_and_catalogue_agree(shared: Path) -> None:
