@@ -72,3 +72,12 @@ def test_report_003_receipt_matches_the_workspace() -> None:
     # paired over the 8 tasks with both arms: with (6.2 − 1.0) / 8 = 0.65, without 4.683 / 8 = 0.585375
     assert suite_lift(rec) == pytest.approx(0.65 - 0.585375)
     assert "+0.065" in (ROOT / "reports" / "003-skill-creator-nebius-workspace.md").read_text(encoding="utf-8")
+
+
+def test_interop_page_documents_every_importer_of_this_area() -> None:
+    from driftproof.cli.import_ import SUBCOMMANDS
+    page = (ROOT / "site_src" / "interop.md").read_text(encoding="utf-8")
+    for name in ("skill-creator", "nvidia", "promptfoo", "inspect", "summary-json"):
+        assert name in SUBCOMMANDS
+        assert f"driftproof import {name}" in page
+    assert "never earn verdicts" in page and "driftproof export summary-json" in page
