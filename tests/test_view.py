@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import re
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -239,3 +241,70 @@ def test_diff_lift_breakdown_flag(tmp_path: Path) -> None:
             extra = flagged.output[len(plain.output.rstrip("\n")):]
             assert extra.count("Lift breakdown of ") == 2
             assert "Carries the positive measured lift: c1 (removing it leaves -0.100)" in extra
+
+
+class _Rows(HTMLParser):
+    """Text of each ``<tr>`` of each ``<table>`` of a page, keyed by table id, plus <p> texts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, list[str]] = {}
+        self.paragraphs: list[str] = []
+        self._table: str | None = None
+        self._row: list[str] | None = None
+        self._p: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self._table = dict(attrs).get("id") or ""
+            self.tables[self._table] = []
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("p", "dd"):
+            self._p = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "tr" and self._row is not None and self._table is not None:
+            self.tables[self._table].append(" ".join(" ".join(self._row).split()))
+            self._row = None
+        elif tag in ("p", "dd") and self._p is not None:
+            self.paragraphs.append(" ".join("".join(self._p).split()))
+            self._p = None
+
+    def handle_data(self, data: str) -> None:
+        if self._row is not None:
+            self._row.append(data)
+        if self._p is not None:
+            self._p.append(data)
+
+
+def _decimals(text: str) -> list[str]:
+    return re.findall(r"[+-]?\d+\.\d+", text)
+
+
+def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
+    from driftproof.site.build import LoadedReceipt, build_site_files
+
+    doc = mk([C1, C2, case("c3", [0.50, 0.52, None], [0.60, 0.62, 0.64])])
+    doc.pop("seal")
+    path = write_receipt(doc, tmp_path / "r.json")
+    cli_text = CliRunner().invoke(cli, ["view", str(path)]).output
+    page = build_site_files({"r": LoadedReceipt("r", parse_receipt(path.read_bytes(), str(path)), path.read_bytes())},
+                            [], nav=[])["receipts/r/index.html"].decode("utf-8")
+    html = _Rows()
+    html.feed(page)
+    for cid in ("c1", "c2", "c3"):
+        cli_rows = [line for line in cli_text.splitlines() if line.startswith(f"  {cid} ")]
+        assert len(cli_rows) == 2  # the case table, then the breakdown table
+        site_case = next(t for t in html.tables["table-cases-r"] if t.startswith(cid + " "))
+        site_bd = next(t for t in html.tables["table-breakdown-r"] if t.startswith(cid + " "))
+        assert _decimals(cli_rows[0]) == _decimals(site_case) and _decimals(site_case)
+        assert _decimals(cli_rows[1]) == _decimals(site_bd) and _decimals(site_bd)
+    # c1 by hand: .820 ± .020 and .520 ± .020, lift +.300; without c1 (−.10 − .11)/2 = −.105
+    c1_bd = next(t for t in html.tables["table-breakdown-r"] if t.startswith("c1 "))
+    assert _decimals(c1_bd) == ["0.820", "0.020", "0.520", "0.020", "+0.300", "-0.105"]
+    # the suite lift, per 1,000 tokens, reading and breakdown summary: the same words in both
+    for needle in ("+0.030", "+0.075 per 1,000 skill tokens", "regressed",
+                   "Measured lift, equal weight per case over 3 included cases: +0.030",
+                   "No carrier assertion: lost draws prevent a carrier assertion"):
+        assert needle in cli_text and any(needle in p for p in html.paragraphs), needle
