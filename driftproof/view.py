@@ -154,18 +154,20 @@ def anchor_for(case_id: str) -> str:
     return "case-" + (re.sub(r"[^A-Za-z0-9_.-]+", "-", case_id).strip("-") or "x")
 
 
-def sheet(r: Receipt, *, path: str | Path | None = None) -> Sheet:
+def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None = None) -> Sheet:
     """The sheet of receipt ``r`` (issue 6; D-6, D-7, D-9, D-14, D-16).
 
     Args:
         r: a receipt read by :func:`~driftproof.receipt.read_receipt`.
-        path: the receipt file; its size decides the breakdown's size limit
-            (``BREAKDOWN_MAX_BYTES``); without it the canonical JSON size is used.
+        path: the receipt file, shown on the sheet; its size decides the breakdown's
+            size limit (``BREAKDOWN_MAX_BYTES``) unless ``size_bytes`` is given.
+        size_bytes: the receipt file's size in bytes (e.g. ``len(raw)``); without it and
+            without ``path``, the canonical JSON size is used.
 
     Raises:
         OSError: ``path`` is given and cannot be read (stat).
     """
-    size = Path(path).stat().st_size if path is not None else None
+    size = size_bytes if size_bytes is not None else (Path(path).stat().st_size if path is not None else None)
     reading = receipt_reading(r)
     lift = suite_lift(r)
     per_1k = value_per_1k(lift, r.skill.tokens)

@@ -308,3 +308,11 @@ def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
                    "Measured lift, equal weight per case over 3 included cases: +0.030",
                    "No carrier assertion: lost draws prevent a carrier assertion"):
         assert needle in cli_text and any(needle in p for p in html.paragraphs), needle
+
+
+def test_size_bytes_decides_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    r = read(mk([C1, C2]))
+    monkeypatch.setattr(_bounds, "BREAKDOWN_MAX_BYTES", 1000)
+    assert sheet(r, size_bytes=1000).breakdown.available
+    assert sheet(r, size_bytes=1001).breakdown.summary[0].startswith(
+        "Lift breakdown unavailable: the receipt is 1001 bytes, over the lift breakdown's size limit of 1000 bytes")
