@@ -19,7 +19,8 @@ from driftproof.errors import ImportError_
 
 __all__ = [
     "CASE_ID", "MAX_SOURCE_BYTES", "Where", "case_id_for", "file_sha256", "git_blob_sha1",
-    "manifest_sha256", "provenance_doc", "read_json", "unrecorded_judge",
+    "manifest_sha256", "parse_json_bytes", "provenance_doc", "read_bytes", "read_json", "safe_filename",
+    "unit_score", "unrecorded_judge",
 ]
 
 #: Largest source file an importer reads (bytes), checked before reading.

@@ -100,13 +100,15 @@ def _iterations(path: Path) -> list[Path]:
         return [path]
     if not path.is_dir():
         raise ImportError_.at(path, "", "expected a skill-creator iteration directory or a benchmark.json file")
-    if (path / "benchmark.json").is_file() or any(path.glob("*/*/grading.json")) or any(path.glob("*/*/run-*/grading.json")):
+    if (path / "benchmark.json").is_file():
         return [path]
     found = sorted(p for p in list(path.glob("iteration-*")) + list(path.glob("*/iteration-*")) if p.is_dir())
-    if not found:
-        raise ImportError_.at(path, "", "expected benchmark.json, eval-*/<configuration>/grading.json files, "
-                              "or iteration-*/ directories holding them")
-    return found
+    if found:
+        return found
+    if any(len(g.relative_to(path).parts) >= 3 for g in path.rglob("grading.json")):
+        return [path]  # an iteration without benchmark.json: eval-*/<configuration>/[run-<k>/]grading.json
+    raise ImportError_.at(path, "", "expected benchmark.json, eval-*/<configuration>/grading.json files, "
+                          "or iteration-*/ directories holding them")
 
 
 def _import_iteration(path: Path, config_to_arm: dict[str, str], skill_text: str | None,

@@ -164,3 +164,16 @@ def test_registered_importer_writes_nothing_on_failure(tmp_path: Path, shared: P
         write_imported(get_importer("skill-creator")([bad], skill_name="x"), out)
     assert not out.exists()
     json.dumps([i.document for i in items])  # plain JSON data
+
+
+def test_legacy_runs_layout_without_benchmark(tmp_path: Path) -> None:
+    # legacy layout runs/eval-N/<configuration>/grading.json, no benchmark.json
+    it = tmp_path / "legacy"
+    write_json(it / "runs" / "eval-3" / "with_skill" / "grading.json",
+               {"summary": {"passed": 3, "failed": 1, "total": 4, "pass_rate": 0.75}})
+    write_json(it / "runs" / "eval-3" / "without_skill" / "grading.json",
+               {"summary": {"passed": 1, "failed": 3, "total": 4, "pass_rate": 0.25}})
+    r = sealed(import_skill_creator([it], skill_name="legacy")[0])
+    assert [c.id for c in r.cases] == ["3"]
+    assert scores(r.cases[0].arms.with_skill) == [0.75] and scores(r.cases[0].arms.baseline) == [0.25]
+    assert r.provenance.document == str(it)  # built from the grading files: a manifest sha256
