@@ -35,7 +35,7 @@ PROSE_SHOWS_FILE = 200
 
 _TYPO = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
                        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"'})
-_EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=\S)\1")
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])|`([^`\n]+)`")
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 _EXTRA_EXT = {"md", "markdown", "txt", "py", "js", "ts", "tsx", "jsx", "json", "yaml", "yml", "toml",
               "csv", "tsv", "html", "css", "sh", "bash", "sql", "go", "rs", "java", "rb", "c", "h",
@@ -73,14 +73,20 @@ _WORK = re.compile(
 
 
 def normalize(text: str) -> str:
-    """Typographic quotes read as plain ones; emphasis markers are dropped (``**a.md**`` → ``a.md``)."""
-    text = text.translate(_TYPO)
-    for _ in range(3):
-        new = _EMPHASIS.sub(r"\2", text)
-        if new == text:
-            break
-        text = new
-    return text
+    """Typographic quotes read as plain ones; emphasis and code marks are dropped from each
+    line outside fenced blocks (``**a.md**`` → ``a.md``); fence lines are kept as they are."""
+    lines = text.translate(_TYPO).split("\n")
+    fenced = _segments(lines)
+    out = []
+    for line, inside in zip(lines, fenced):
+        if not inside:
+            for _ in range(3):
+                new = _EMPHASIS.sub(lambda m: m.group(2) if m.group(2) is not None else m.group(3), line)
+                if new == line:
+                    break
+                line = new
+        out.append(line)
+    return "\n".join(out)
 
 
 def _is_file(name: str) -> bool:
@@ -161,10 +167,6 @@ def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()
     first_nonblank = next(i for i, s in enumerate(lines) if s.strip())
     prose_len = [0 if fenced[i] else len(lines[i].strip()) for i in range(len(lines))]
 
-    prose_lines = [i for i in range(len(lines)) if not fenced[i] and lines[i].strip()]
-    if not any(fenced) and prose_lines and all(_WORK.match(lines[i]) for i in prose_lines):
-        return "the reply only describes work it did and holds no answer"
-
     for i, line in enumerate(lines):
         if fenced[i]:
             continue
@@ -185,4 +187,8 @@ def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()
         if commit and i > first_nonblank:
             continue
         return f"the reply points at {names[0]} (line {i + 1}), a file the grader was not shown"
+    prose_lines = [i for i in range(len(lines)) if not fenced[i] and lines[i].strip()]
+    if not any(fenced) and not shown and prose_lines and sum(prose_len) < PROSE_SHOWS_FILE \
+            and all(_WORK.match(lines[i]) for i in prose_lines):
+        return "the reply only describes work it did and holds no answer"
     return None
