@@ -91,11 +91,14 @@ def _read_eval_zip(path: Path, raw: bytes) -> tuple[dict[str, Any], list[tuple[d
             if len(infos) > _MAX_MEMBERS or sum(i.file_size for i in infos) > 4 * MAX_SOURCE_BYTES:
                 raise ImportError_.at(path, "", "zip archive too large to read as an Inspect log")
             names = {i.filename for i in infos}
-            if "header.json" not in names:
-                raise ImportError_.at(path, "header.json", "expected header.json in the .eval archive")
-            header = parse_json_bytes(z.read("header.json"), f"{path}!header.json", allow_nan=True)
+            # header.json is written when the run finishes; a log still being written (or
+            # interrupted) has only _journal/start.json, with the eval spec and plan
+            member = "header.json" if "header.json" in names else "_journal/start.json"
+            if member not in names:
+                raise ImportError_.at(path, "header.json", "expected header.json (or _journal/start.json) in the .eval archive")
+            header = parse_json_bytes(z.read(member), f"{path}!{member}", allow_nan=True)
             if not isinstance(header, dict):
-                raise ImportError_.at(f"{path}!header.json", "", "expected an EvalLog header object")
+                raise ImportError_.at(f"{path}!{member}", "", "expected an EvalLog header object")
             members = sorted((n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)),
                              key=_member_order)
             samples = []

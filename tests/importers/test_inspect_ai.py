@@ -54,13 +54,13 @@ def test_model_graded_scorer_names_the_grader(logs: Path) -> None:
     assert [c.id for c in r.cases] == ["1", "2", "3"] and all(scores(c.arms.with_skill) == [1.0] for c in r.cases)
 
 
-def _eval_zip(path: Path, samples: list[dict], epochs: int | None = 2) -> Path:
+def _eval_zip(path: Path, samples: list[dict], epochs: int | None = 2, header_name: str = "header.json") -> Path:
     config = {"epochs": epochs} if epochs is not None else {}
     header = {"version": 2, "status": "success", "eval": {"task": "t", "model": "m/x", "config": config,
                                                           "packages": {"inspect_ai": "0.3.130"}},
               "results": {"scores": [{"name": "match"}]}, "stats": {"started_at": "2026-01-01T00:00:00+00:00"}}
     with zipfile.ZipFile(path, "w") as z:
-        z.writestr("header.json", json.dumps(header))
+        z.writestr(header_name, json.dumps(header))
         for s in samples:
             z.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s, allow_nan=True))
     return path
@@ -92,6 +92,13 @@ def test_unscored_sample_is_a_lost_draw(tmp_path: Path) -> None:
     r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
     d = r.cases[0].arms.with_skill.draws[1]
     assert d.score is None and "no score" in d.lost.reason and d.source_error is None
+
+
+def test_log_still_being_written_reads_its_journal_start(tmp_path: Path) -> None:
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, "C")], header_name="_journal/start.json")
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, "C")])
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
+    assert scores(r.cases[0].arms.with_skill) == [1.0, 1.0] and r.run.generations_per_arm == 2
 
 
 def test_score_out_of_range_refused_naming_member_and_pointer(tmp_path: Path) -> None:
