@@ -45,7 +45,8 @@ class Comparison:
         a_name, b_name: how each side is named (usually the file name).
         refusals: one line per side that gets no verdict, naming the side and why; when any,
             ``rows`` is empty.
-        headline: no separation detected, or the direction of each separation (method).
+        headline: no separation detected, or the direction of each separation (method);
+            "no verdict" when a side is refused.
         summary: counts per verdict; "below effect floor" counted apart from no separation.
         rows: one verdict per case present in both receipts, in A's order (``a``/``b`` = A/B bands).
         band_sources: each side's band source, ``"legacy"`` or ``"generation"``.
@@ -94,7 +95,7 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
     refusals = tuple(f"{name}: {why}" for name, r in ((a_name, a), (b_name, b))
                      if (why := verdict_refusal(r)) is not None)
     if refusals:
-        return Comparison(a_name, b_name, refusals, "no verdict: " + "; ".join(refusals), "no verdict",
+        return Comparison(a_name, b_name, refusals, "no verdict", "no verdict",
                           (), sources, legend, differ, (), False)
     scale = _scale(a, b)
     b_cases = {c.id: c for c in b.cases}

@@ -90,7 +90,9 @@ def test_lost_draws_give_measured_and_drawn_counts(tmp_path: Path) -> None:
 def test_refused_side_exits_2_and_names_why(tmp_path: Path, kw: dict[str, Any], words: str) -> None:
     res = run(tmp_path, make_receipt([C1A]), make_receipt([C1B], **kw))
     assert res.exit_code == 2
-    assert "b.json: " + words in res.output
+    lines = res.output.splitlines()
+    assert lines[1] == "no verdict"
+    assert len(lines) == 3 and lines[2].startswith(f"{tmp_path / 'b.json'}: {words}")
     assert "C1 " not in res.output  # no per-case verdicts for a refused pair
 
 
