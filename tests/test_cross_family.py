@@ -44,3 +44,19 @@ def test_caveats_when_not_like_for_like() -> None:
     assert cross_family([CLAUDE, other]).caveats == ("Not the same tasks: the suite hashes differ",)
     none = ("n.json", _receipt("openai", "gpt-5", [case("c1", [0.8, 0.82, 0.84], [0.5, 0.52, 0.54])], suite=None))
     assert cross_family([none]).caveats == ("The same tasks are not shown: no receipt records its suite hash",)
+
+
+def test_site_section_leads_with_lift() -> None:
+    from driftproof.site.build import page_env
+    from driftproof.site.sections import SectionContext, section_types
+
+    section = section_types()["cross_family"]
+    ctx = SectionContext(report=None, receipts={"gpt": GPT[1], "claude": CLAUDE[1]}, env=page_env(), root="../..")
+    out = section.render(section.Params(), ctx)
+    html = str(out.html)
+    assert html.index("lift-by-model") < html.index(GRADER_NOTE.split(".")[0]) < html.index("raw-scores-by-model")
+    lead, background = out.tables
+    assert [r.cells[0].text for r in lead.rows] == ["claude-sonnet-4-5", "gpt-5"]
+    assert [r.cells[3].text for r in lead.rows] == ["+0.100", "+0.300"]
+    assert [(r.cells[1].text, r.cells[2].text) for r in background.rows] == [("0.710", "0.610"), ("0.820", "0.520")]
+    assert section.check(section.Params(receipts=["nope"]), ("gpt", "claude"))
