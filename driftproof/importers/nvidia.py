@@ -37,10 +37,11 @@ from driftproof.receipt import receipt_doc
 __all__ = ["import_nvidia", "nvidia_importer", "parse_card", "parse_cell"]
 
 _NUM = r"\d+(?:\.\d+)?"
-_CELL_V2 = re.compile(rf"^(?P<base>{_NUM})\s*%\s*(?:→|->)\s*(?P<score>{_NUM})\s*%\s*(?:\((?P<up>[^()]*)\))?\s*$")
-_CELL_V1 = re.compile(rf"^(?P<score>{_NUM})\s*%\s*(?:\((?P<up>[^()]*)\))?\s*$")
-_CELL_NOTE = re.compile(rf"^(?P<score>{_NUM})\s*%\s*(?:—|–|--|-|;|,)\s*(?P<note>\S.*)$")
-_UPLIFT = re.compile(rf"^(?P<sign>[+\-−±]?)\s*(?P<num>{_NUM})\s*(?P<unit>%|points?|pp|percentage points?)?$")
+_CELL_V2 = re.compile(rf"^(?P<base>{_NUM})\s*(?P<bu>%)?\s*(?:→|->)\s*(?P<score>{_NUM})\s*(?P<su>%)?\s*"
+                      rf"(?:\((?P<up>[^()]*)\))?\s*$")
+_CELL_V1 = re.compile(rf"^(?P<score>{_NUM})\s*(?P<su>%)?\s*(?:\((?P<up>[^()]*)\))?\s*$")
+_CELL_NOTE = re.compile(rf"^(?P<score>{_NUM})\s*(?P<su>%)?\s*(?:—|–|--|-|;|,)\s*(?P<note>\S.*)$")
+_UPLIFT = re.compile(rf"^(?P<sign>[+\-−±]?)\s*(?P<num>{_NUM})\s*(?P<unit>%|points?|pts?|pp|percentage points?)?$")
 _NO_FIGURE = re.compile(r"^(not available|n/?a|no score|—|-|–|)$", re.IGNORECASE)
 _RESULTS_SECTIONS = ("results", "results at a glance", "evaluation results")
 _SUMMARY = {
@@ -63,17 +64,17 @@ def parse_cell(text: str) -> dict[str, Any] | None:
 
     Returns:
         ``{"printed", "score", "baseline", "uplift", "note"}``: ``score``/``baseline`` are
-        ``{"value", "unit": "%"}`` or ``None``; ``uplift`` is ``{"printed", "value", "unit"}``
+        ``{"value", "unit"}`` (``"%"``, or ``None`` when printed with no unit) or ``None``; ``uplift`` is ``{"printed", "value", "unit"}``
         with ``unit`` ``"%"``, ``"points"``, ``"pp"`` or ``None`` when the card printed none.
         Values are numbers in the card's own unit (percent or percentage points, not 0..1).
     """
-    cell = text.strip().strip("*").strip()
+    cell = text.replace("**", "").replace("`", "").strip()
     out: dict[str, Any] = {"printed": text.strip(), "score": None, "baseline": None, "uplift": None, "note": None}
     m = _CELL_V2.match(cell) or _CELL_V1.match(cell)
     if m:
-        out["score"] = {"value": float(m.group("score")), "unit": "%"}
+        out["score"] = {"value": float(m.group("score")), "unit": m.group("su")}
         if "base" in m.groupdict() and m.group("base") is not None:
-            out["baseline"] = {"value": float(m.group("base")), "unit": "%"}
+            out["baseline"] = {"value": float(m.group("base")), "unit": m.group("bu")}
         if m.group("up") is not None:
             up = _UPLIFT.match(m.group("up").strip())
             if up is None:
@@ -81,12 +82,13 @@ def parse_cell(text: str) -> dict[str, Any] | None:
             value = float(up.group("num")) * (-1.0 if up.group("sign") in ("-", "−") else 1.0)
             unit = up.group("unit")
             if unit is not None:
-                unit = {"point": "points", "percentage point": "pp", "percentage points": "pp"}.get(unit, unit)
+                unit = {"point": "points", "pt": "points", "pts": "points", "percentage point": "pp",
+                        "percentage points": "pp"}.get(unit, unit)
             out["uplift"] = {"printed": m.group("up").strip(), "value": value + 0.0, "unit": unit}
         return out
     m = _CELL_NOTE.match(cell)
     if m:
-        out["score"] = {"value": float(m.group("score")), "unit": "%"}
+        out["score"] = {"value": float(m.group("score")), "unit": m.group("su")}
         out["note"] = m.group("note").strip()[:500]
         return out
     if _NO_FIGURE.match(cell):

@@ -141,6 +141,10 @@ def test_cell_grammar_edges() -> None:
     assert parse_cell("97%") == {"printed": "97%", "score": {"value": 97.0, "unit": "%"}, "baseline": None,
                                  "uplift": None, "note": None}
     assert parse_cell("12 apples") is None
+    bold = parse_cell("**97%** (+12 pts)")
+    assert bold["score"]["value"] == 97.0 and bold["uplift"] == {"printed": "+12 pts", "value": 12.0, "unit": "points"}
+    # a score printed with no unit keeps no unit, like an uplift
+    assert parse_cell("0.93")["score"] == {"value": 0.93, "unit": None}
 
 
 def test_malformed_card_cell_refused_naming_file_and_line(tmp_path: Path) -> None:
