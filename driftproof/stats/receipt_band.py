@@ -24,11 +24,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from driftproof.stats.band import Band, mean_sd
+from driftproof.stats.band import Band, BandSource, mean_sd
 from driftproof.stats.lost_draws import mean_move
 from driftproof.stats.underpowered import reaches_floor
 from driftproof.wording import MORE_CASES, NOT_ENOUGH_DRAWS
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
 
 __all__ = ["ReceiptBand", "receipt_band", "receipt_band_of"]
 
@@ -106,7 +110,7 @@ def receipt_band_of(pairs: Sequence[tuple[Band, Band]],
                        under, sentence, reason)
 
 
-def receipt_band(r: object, *, band_source: str | None = None) -> ReceiptBand | None:
+def receipt_band(r: Receipt, *, band_source: BandSource | None = None) -> ReceiptBand | None:
     """The receipt-wide band of a :class:`driftproof.receipt.Receipt` (D-8).
 
     Args:
@@ -114,11 +118,9 @@ def receipt_band(r: object, *, band_source: str | None = None) -> ReceiptBand | 
         band_source: override of the receipt's band source (default: as recorded or inferred,
             see :func:`driftproof.stats.reading.band_source_of`).
     """
-    from driftproof.stats.reading import band_source_of, case_bands, judge_scale
+    from driftproof.stats.reading import case_bands, judge_scale  # reading imports this module
 
-    src = band_source or band_source_of(r)  # type: ignore[arg-type]
-    return receipt_band_of([(w, b) for _, w, b in case_bands(r, src)],  # type: ignore[arg-type]
-                           judge_scale(r))  # type: ignore[arg-type]
+    return receipt_band_of([(w, b) for _, w, b in case_bands(r, band_source)], judge_scale(r))
 
 
 def _arm(bands: list[Band], scale: tuple[float, float] | None) -> tuple[float, float, float | None, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from factories import case, make_receipt
-from driftproof.stats import band_source_of, receipt_reading, suite_lift, value_per_1k, verdict_refusal
+from driftproof.stats import band_source_of, receipt_band, receipt_reading, suite_lift, value_per_1k, verdict_refusal
 from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES, NO_SEPARATION, NOT_ENOUGH_DRAWS, SMOKE_RUN
 from stats_helpers import legacy_case, model
 
@@ -65,6 +65,7 @@ def test_cases_that_disagree_read_more_cases() -> None:
     assert (r.status, r.sentence, r.draws_needed) == ("UNDERPOWERED", MORE_CASES, None)
     assert r.receipt_band is not None
     assert r.receipt_band.band == pytest.approx(0.30)
+    assert r.receipt_band == receipt_band(model(make_receipt([NULL1, NULL2])))
 
 
 def test_lost_draw_inside_one_receipt_is_inconclusive() -> None:
