@@ -40,7 +40,7 @@ __all__ = ["DEFAULT_ARMS", "import_skill_creator", "skill_creator_importer"]
 
 TOOL = "skill-creator"
 #: configuration name -> receipt arm, used when no explicit mapping is given.
-DEFAULT_ARMS: dict[str, str] = {"with_skill": "with_skill", "without_skill": "baseline"}
+DEFAULT_ARMS: dict[str, str] = {"with_skill": "with_skill", "without_skill": "baseline", "baseline": "baseline"}
 _ASSERTION_LISTS = ("expectations", "assertion_results", "assertion_details")
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 _MAX_GRADING_FILES = 20000
@@ -151,9 +151,14 @@ def _benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | N
         runs = []
         for i, r in enumerate(bench["runs"]):
             rw = w / "runs" / i
-            result = rw.get(r, "result", dict, required=False) or {}
-            runs.append(_run(r.get("eval_id"), r.get("eval_name"), rw.get(r, "configuration", str),
-                             rw.get(r, "run_number", int, required=False), result, r, rw, rw / "result"))
+            if not isinstance(r, dict):
+                raise rw.fail("expected a run object")
+            result = rw.get(r, "result", dict, required=False)
+            ckey = next((k for k in ("configuration", "condition", "config") if k in r), "configuration")
+            eval_id = r.get("eval_id", r.get("case_id"))
+            runs.append(_run(eval_id, r.get("eval_name"), rw.get(r, ckey, str),
+                             rw.get(r, "run_number", int, required=False), result if result is not None else r,
+                             r, rw, rw / "result" if result is not None else rw))
         return runs
     ckey = next((k for k in ("configurations", "configs") if isinstance(bench.get(k), list) and bench[k]), None)
     if ckey is not None:
@@ -195,8 +200,14 @@ def _run(eval_id: Any, eval_name: Any, config: str, run_number: int | None, resu
     fired = record.get("skill_loaded", result.get("skill_loaded"))
     if fired is not None and not isinstance(fired, bool):
         raise (rw / "skill_loaded").fail("expected true, false or null")
+    tokens = None
+    ins, outs = record.get("input_tokens"), record.get("output_tokens")
+    if all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (ins, outs)):
+        tokens = {"input": ins, "output": outs, "counted_by": "source"}
+    model = record.get("model") if isinstance(record.get("model"), str) and record["model"].strip() else None
     return {"eval": str(eval_id), "name": eval_name if isinstance(eval_name, str) else None, "config": config,
-            "run_number": run_number, "score": score, "lost": lost, "skill_fired": fired, "where": rw}
+            "run_number": run_number, "score": score, "lost": lost, "skill_fired": fired, "where": rw,
+            "tokens": tokens, "model": model}
 
 
 def _score(result: dict[str, Any], record: dict[str, Any], resw: Where, rw: Where) -> tuple[float | None, str | None]:
@@ -205,7 +216,7 @@ def _score(result: dict[str, Any], record: dict[str, Any], resw: Where, rw: Wher
         if holder is not None and "pass_rate" in holder:
             if holder["pass_rate"] is None:
                 return None, _note(result, record) or "the source recorded no pass_rate for this run"
-            return unit_score(holder["pass_rate"], hw / "pass_rate"), None
+            return _pass_rate(holder, hw), None
     for key in _ASSERTION_LISTS:
         items = record.get(key, result.get(key))
         if isinstance(items, list) and items:
@@ -219,6 +230,19 @@ def _score(result: dict[str, Any], record: dict[str, Any], resw: Where, rw: Wher
         return unit_score(passed / total, resw), None
     raise resw.fail("expected pass_rate, graded assertions (expectations or assertion_results) "
                     "or assertions_passed with assertions_total")
+
+
+def _pass_rate(holder: dict[str, Any], w: Where) -> float:
+    """``pass_rate`` as recorded, on 0..1. Some harnesses record it in percent (``80`` for 4 of 5);
+    it is read as a percent only when the run's own passed and total counts confirm it."""
+    rate = holder["pass_rate"]
+    passed = holder.get("passed", holder.get("assertions_passed"))
+    total = holder.get("total", holder.get("assertions_total"))
+    if (isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 < rate <= 100
+            and isinstance(passed, int) and isinstance(total, int) and not isinstance(passed, bool) and total > 0
+            and abs(100 * passed / total - rate) <= 0.5):
+        return unit_score(rate / 100, w / "pass_rate")
+    return unit_score(rate, w / "pass_rate")
 
 
 def _note(*objs: dict[str, Any]) -> str | None:
@@ -320,13 +344,17 @@ def _receipt(runs: list[dict[str, Any]], bench: dict[str, Any] | None, evals: di
     else:
         unrecorded.append("generations_per_arm (not stated by the source)")
     model = meta.get("executor_model") if isinstance(meta.get("executor_model"), str) else None
+    run_models = {r["model"] for r in runs}
+    if model is None and len(run_models) == 1:
+        model = next(iter(run_models))  # every run records the same model
     if model is not None and (model.startswith("<") or not model.strip()):
         model = None  # the aggregator's placeholder "<model-name>" is not a model id
     if model is None:
         unrecorded.append("run.model (executor_model absent or a placeholder)")
     if skill_text is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
-    unrecorded.append("draw tokens (the source records a total at most, not input and output)")
+    if not any(r["tokens"] for r in runs):
+        unrecorded.append("draw tokens (the source records a total at most, not input and output)")
     started = meta.get("timestamp") if isinstance(meta.get("timestamp"), str) and _RFC3339.match(meta["timestamp"]) else None
     case_docs = []
     for key, c in cases.items():
@@ -357,7 +385,8 @@ def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             raise r["where"].fail(f"expected one run per run_number; run {index + 1} of this case and "
                                   "configuration appears twice")
         seen.add(index)
-        draws.append(draw_doc(index, score=r["score"], lost_reason=r["lost"], skill_fired=r["skill_fired"]))
+        draws.append(draw_doc(index, score=r["score"], lost_reason=r["lost"], skill_fired=r["skill_fired"],
+                              tokens=r["tokens"]))
     return sorted(draws, key=lambda d: d["index"])
 
 

@@ -177,3 +177,24 @@ def test_legacy_runs_layout_without_benchmark(tmp_path: Path) -> None:
     assert [c.id for c in r.cases] == ["3"]
     assert scores(r.cases[0].arms.with_skill) == [0.75] and scores(r.cases[0].arms.baseline) == [0.25]
     assert r.provenance.document == str(it)  # built from the grading files: a manifest sha256
+
+
+def test_runs_with_condition_case_id_and_percent_pass_rate(tmp_path: Path) -> None:
+    # a harness writing runs[] with case_id, condition and pass_rate in percent, confirmed by its counts
+    bench = write_json(tmp_path / "iteration-1" / "benchmark.json", {"metadata": {"skill_name": "rubrix-skills"}, "runs": [
+        {"case_id": "plan-01", "condition": "with_skill", "passed": 4, "total": 5, "pass_rate": 80,
+         "input_tokens": 11, "output_tokens": 2415, "model": "claude-sonnet-4-6"},
+        {"case_id": "plan-01", "condition": "baseline", "passed": 3, "total": 5, "pass_rate": 60,
+         "input_tokens": 5, "output_tokens": 1777, "model": "claude-sonnet-4-6"}]})
+    r = sealed(import_skill_creator([bench])[0])
+    c = r.cases[0]
+    assert c.id == "plan-01" and scores(c.arms.with_skill) == [0.8] and scores(c.arms.baseline) == [0.6]
+    assert c.arms.with_skill.draws[0].tokens.output == 2415 and r.run.model == "claude-sonnet-4-6"
+
+
+def test_percent_pass_rate_without_confirming_counts_is_refused(tmp_path: Path) -> None:
+    bench = write_json(tmp_path / "benchmark.json", {"metadata": {"skill_name": "x"}, "runs": [
+        {"eval_id": 1, "configuration": "with_skill", "result": {"pass_rate": 80}}]})
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([bench])
+    assert e.value.problems[0].pointer == "/runs/0/result/pass_rate"
