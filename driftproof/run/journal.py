@@ -7,8 +7,10 @@ File ``<receipt>.journal`` beside the receipt, JSON Lines:
   "harness_version"}``; a resumed run must match it exactly, else it is refused;
 * ``{"attempt": 1}`` for every endpoint attempt, written when the attempt is made (one
   ``write(2)``, so the count survives the process being killed);
-* ``{"draw": {...}}`` for every finished draw: one ``write(2)`` of the whole line, then
-  ``fsync``. A torn last line (no newline) is a draw that did not finish, and is ignored.
+* ``{"draw": {...}}`` for every finished draw: whole lines in one ``write(2)``, then
+  ``fsync``, before the draw counts as finished. Draws finishing together share one
+  ``fsync`` (group commit: the first waiting thread writes and syncs everyone's lines).
+  A torn last line (no newline) is a draw that did not finish, and is ignored.
 
 The journal is removed once the sealed receipt has been written.
 """
@@ -47,7 +49,11 @@ class Journal:
 
     def __init__(self, path: str | Path, identity: dict[str, Any], *, started_at: str, harness_version: str | None) -> None:
         self.path = Path(path)
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
+        self._pending: list[bytes] = []
+        self._enqueued = self._durable = 0
+        self._flushing = False
+        self._failed: BaseException | None = None
         self.draws: dict[tuple[str, str, int], dict[str, Any]] = {}
         self.attempts = 0
         self.resumed = False
@@ -96,10 +102,13 @@ class Journal:
             os.truncate(self.path, len(raw) - len(torn))
         self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
 
+    @staticmethod
+    def _line(obj: dict[str, Any]) -> bytes:
+        return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
-        data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
         with self.lock:
-            os.write(self.fd, data)
+            os.write(self.fd, self._line(obj))
             if sync:
                 os.fsync(self.fd)
 
@@ -108,9 +117,33 @@ class Journal:
         self._write({"attempt": 1}, sync=False)
 
     def draw(self, record: dict[str, Any]) -> None:
-        """Record one finished draw durably (fsync) before it counts as finished."""
-        self._write({"draw": record}, sync=True)
-        self.draws.setdefault((record["case"], record["arm"], record["index"]), record)
+        """Record one finished draw durably (written and fsync'd) before it counts as finished."""
+        data = self._line({"draw": record})
+        with self.lock:
+            self._pending.append(data)
+            self._enqueued += 1
+            mine = self._enqueued
+            while self._durable < mine:
+                if self._failed is not None:
+                    raise OSError(f"{self.path}: the journal could not be written ({self._failed})")
+                if self._flushing:
+                    self.lock.wait()
+                    continue
+                self._flushing = True
+                batch, self._pending, upto = self._pending, [], self._enqueued
+                self.lock.release()
+                try:
+                    os.write(self.fd, b"".join(batch))
+                    os.fsync(self.fd)
+                except BaseException as exc:
+                    self._failed = exc
+                    raise
+                finally:
+                    self.lock.acquire()
+                    self._flushing = False
+                    self.lock.notify_all()
+                self._durable = upto
+            self.draws.setdefault((record["case"], record["arm"], record["index"]), record)
 
     def close(self) -> None:
         os.close(self.fd)

@@ -17,12 +17,13 @@ extending (its spread cannot be read), and the receipt names its lost draws (D-9
 
 from __future__ import annotations
 
+import queue
 import statistics
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, TypeVar
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
 
 from driftproof.run.providers.base import AttemptError
 
@@ -129,7 +130,7 @@ def run_cells(cells: Sequence[Cell], done: dict[tuple[str, str, int], float | No
         task: makes, judges and journals one draw; returns its score (``None`` if lost).
         on_done: called with (draws finished, draws planned so far) after each draw.
         halt: set (by the worker itself) as soon as a draw raises, so that no further draw
-            starts and no further attempt is made (check it with :func:`check_halt`).
+            starts and no further attempt is made.
 
     Raises:
         FatalRun / StopRun / any task error: pending draws are cancelled, running ones finish
@@ -137,6 +138,8 @@ def run_cells(cells: Sequence[Cell], done: dict[tuple[str, str, int], float | No
     """
     planned: dict[Cell, int] = {}
     futures: dict[Future, tuple[str, str, int]] = {}
+    in_flight: set[tuple[str, str, int]] = set()
+    finished_q: queue.SimpleQueue[Future] = queue.SimpleQueue()
     halt = halt if halt is not None else threading.Event()
 
     def guarded(case_id: str, arm: str, index: int) -> float | None:
@@ -152,54 +155,56 @@ def run_cells(cells: Sequence[Cell], done: dict[tuple[str, str, int], float | No
         return [done[(cell[0], cell[1], i)] for i in range(planned[cell])]
 
     def plan(cell: Cell) -> None:
-        while True:
-            have = [(cell[0], cell[1], i) in done for i in range(planned[cell])]
-            if not all(have):
-                return
+        while all((cell[0], cell[1], i) in done for i in range(planned[cell])):
             if not needs_more(scores(cell), min_draws=min_draws, max_draws=max_draws, settle=settle):
                 return
             planned[cell] += 1
-
-    def report() -> None:
-        if on_done:
-            on_done(sum(1 for k in done if (k[0], k[1]) in planned and k[2] < planned[(k[0], k[1])]),
-                    sum(planned.values()))
 
     with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
         def submit_missing(cell: Cell) -> None:
             for i in range(planned[cell]):
                 key = (cell[0], cell[1], i)
-                if key not in done and key not in futures.values():
-                    futures[pool.submit(guarded, *key)] = key
+                if key not in done and key not in in_flight:
+                    fut = pool.submit(guarded, *key)
+                    futures[fut] = key
+                    in_flight.add(key)
+                    fut.add_done_callback(finished_q.put)
 
         for cell in cells:
             planned[cell] = min_draws
             plan(cell)
             submit_missing(cell)
-        report()
+        n_done = sum(1 for k in done if (k[0], k[1]) in planned and k[2] < planned[(k[0], k[1])])
+        n_planned = sum(planned.values())
+        if on_done:
+            on_done(n_done, n_planned)
         error: BaseException | None = None
         try:
             while futures:
-                finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    key = futures.pop(fut)
-                    if fut.cancelled():
-                        continue
-                    exc = fut.exception()
-                    if exc is not None:
-                        # keep the first real error; a draw that saw the halt only echoes it
-                        if error is None or (isinstance(error, Halted) and not isinstance(exc, Halted)):
-                            error = exc
-                        halt.set()
-                        for other in futures:
-                            other.cancel()
-                        continue
-                    done[key] = fut.result()
-                    if error is None:
-                        cell = (key[0], key[1])
-                        plan(cell)
-                        submit_missing(cell)
-                    report()
+                fut = finished_q.get()
+                key = futures.pop(fut)
+                in_flight.discard(key)
+                if fut.cancelled():
+                    continue
+                exc = fut.exception()
+                if exc is not None:
+                    # keep the first real error; a draw that saw the halt only echoes it
+                    if error is None or (isinstance(error, Halted) and not isinstance(exc, Halted)):
+                        error = exc
+                    halt.set()
+                    for other in futures:
+                        other.cancel()
+                    continue
+                done[key] = fut.result()
+                n_done += 1
+                if error is None:
+                    cell = (key[0], key[1])
+                    before = planned[cell]
+                    plan(cell)
+                    n_planned += planned[cell] - before
+                    submit_missing(cell)
+                if on_done:
+                    on_done(n_done, n_planned)
         except BaseException:
             halt.set()
             for fut in futures:
