@@ -132,3 +132,20 @@ def test_model_and_committed_current_schema_have_the_same_fields_everywhere() ->
     # The walk reached the deep objects, so the comparison was not vacuous.
     assert {"/run/harness", "/cases[]/arms/with_skill/draws[]/judge_samples[]",
             "/cases[]/arms/with_skill/draws[]/captured_files[]", "/economics/judge_overhead"} <= set(seen)
+
+
+#: sha256 of every published older schema file: frozen, never edited (D-11). 0.14 is the
+#: current version and joins this list when a newer version replaces it.
+FROZEN = {
+    "0.3.1": "f3721be3c4ab9b03ae5bcc48b51535583aec1013df894b10519ecef4183dfeca",
+    "0.10": "d55b63ad8ce92d7db51054f64625d63a58f8148179528b64a58534f4aea55093",
+    "0.11": "2b4d0a90c3c998d3f3acee139d3baf2021127b7427115d3ec9d07fd95a201ea4",
+    "0.13": "ceaa1e3f3d7390244b77e6fa6850e3c8f8a0d412e6ed783054d091e17fa72671",
+}
+
+
+def test_older_schema_files_are_frozen_byte_for_byte() -> None:
+    import hashlib
+
+    assert {v: hashlib.sha256(schema_bytes(v)).hexdigest() for v in FROZEN} == FROZEN
+    assert set(FROZEN) == set(known_versions()) - {CURRENT_VERSION}
