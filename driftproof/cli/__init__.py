@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     from driftproof.errors import DriftproofError
 
     try:
-        cli.main(args=argv, prog_name="driftproof", standalone_mode=False)
+        rv = cli.main(args=argv, prog_name="driftproof", standalone_mode=False)
     except DriftproofError as exc:
         for line in exc.lines():
             click.echo(f"error: {line}", err=True)
@@ -81,3 +81,6 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+    # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
+    if isinstance(rv, int) and not isinstance(rv, bool):
+        sys.exit(rv)
