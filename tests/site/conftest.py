@@ -4,14 +4,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import shutil
+
 import pytest
-from site_fixtures import savings_receipt, scored_receipt, write_report
+from site_fixtures import REPO, savings_receipt, scored_receipt, write_report
 
 from driftproof.receipt import write_receipt
+from driftproof.site import build_site
 
 
 @pytest.fixture
 def site_inputs(tmp_path: Path) -> tuple[Path, Path]:
+    """See :func:`make_site_inputs` (fresh files per test)."""
+    return make_site_inputs(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def shared_site_inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """:func:`make_site_inputs` once per module, for tests that only read them."""
+    return make_site_inputs(tmp_path_factory.mktemp("inputs"))
+
+
+def make_site_inputs(tmp_path: Path) -> tuple[Path, Path]:
     """receipts/ with two savings receipts and one TESTED receipt whose answers hold <script>;
     reports/ with Report 001 (token_savings) and Report 002 (receipt_sheets)."""
     receipts, reports = tmp_path / "receipts", tmp_path / "reports"
@@ -45,3 +59,31 @@ def site_inputs(tmp_path: Path) -> tuple[Path, Path]:
           - type: receipt_sheets
         """)
     return receipts, reports
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A site built by `make reports`' code path from Report 001's committed receipts and a
+    scored receipt with a report of its own (every page kind, kept small)."""
+    base = tmp_path_factory.mktemp("sitecheck")
+    receipts, reports = base / "receipts", base / "reports"
+    receipts.mkdir()
+    for p in sorted((REPO / "receipts").glob("caveman-*.json")):
+        shutil.copy(p, receipts / p.name)
+    reports.mkdir()
+    shutil.copy(REPO / "reports/001-caveman-against-the-terse-control.md", reports)
+    write_receipt(scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45]),
+                                  "c2": ([0.6, 0.7, 0.65], [0.62, 0.66, 0.7])}, answer="<script>x</script>"),
+                  receipts / "scored.json")
+    write_report(reports, "002-scored.md", """
+        number: 2
+        slug: scored
+        title: A scored receipt
+        date: 2026-12-01
+        receipts: [scored]
+        sections:
+          - type: receipt_sheets
+        """)
+    out = base / "site"
+    build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml")
+    return out

@@ -18,9 +18,9 @@ from driftproof.site import build_site_files, load_inputs
 NAV = [{"title": "Reports", "url": ""}, {"title": "Method", "url": "method/"}]
 
 
-@pytest.fixture
-def files(site_inputs: tuple[Path, Path]) -> dict[str, bytes]:
-    inputs = load_inputs(*site_inputs)
+@pytest.fixture(scope="module")
+def files(shared_site_inputs: tuple[Path, Path]) -> dict[str, bytes]:
+    inputs = load_inputs(*shared_site_inputs)
     return build_site_files(inputs.receipts, inputs.reports, nav=NAV)
 
 
@@ -70,8 +70,8 @@ def test_sha256sums_match_the_published_bytes(files: dict[str, bytes]) -> None:
     assert {"receipts/alpha.json", "receipts/beta.json", "reports/001/token-savings.csv"} <= listed
 
 
-def test_receipts_are_published_byte_for_byte(files: dict[str, bytes], site_inputs: tuple[Path, Path]) -> None:
-    receipts, _ = site_inputs
+def test_receipts_are_published_byte_for_byte(files: dict[str, bytes], shared_site_inputs: tuple[Path, Path]) -> None:
+    receipts, _ = shared_site_inputs
     for name in ("alpha", "beta", "tested"):
         assert files[f"receipts/{name}.json"] == (receipts / f"{name}.json").read_bytes()
 
@@ -97,11 +97,12 @@ def test_untrusted_text_is_escaped(files: dict[str, bytes]) -> None:
     assert "Savings &lt;b&gt;test&lt;/b&gt;" in report  # titles too
 
 
-def test_home_listing_and_feed_list_reports_newest_first(files: dict[str, bytes], site_inputs: tuple[Path, Path]) -> None:
+def test_home_listing_and_feed_list_reports_newest_first(files: dict[str, bytes],
+                                                         shared_site_inputs: tuple[Path, Path]) -> None:
     from driftproof.site import home_listing
     from driftproof.site.build import page_env
 
-    inputs = load_inputs(*site_inputs)
+    inputs = load_inputs(*shared_site_inputs)
     listing = str(home_listing(inputs.reports, page_env()))
     assert listing.index("reports/002/") < listing.index("reports/001/")
     feed = ET.fromstring(files["feed.xml"])

