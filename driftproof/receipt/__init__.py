@@ -13,7 +13,11 @@ Public API::
     breakdown_unavailable_reason(...)      the sentence naming the size limit, or None
     check_json_bounds(value, file, ...)    depth, string, collection and number limits
 
-Limits (bytes, items, characters) are constants in :mod:`driftproof.receipt._bounds`.
+A receipt of an older version is checked against its own frozen schema and seal, then
+read into the current shape: ``Receipt.schema_version`` keeps the version the file
+declared, ``Receipt.is_migrated`` is true, and every field that version did not record
+is ``None`` (D-11, D-13). Limits (bytes, items, characters) are constants in
+:mod:`driftproof.receipt._bounds`.
 """
 
 from driftproof.receipt._bounds import (
