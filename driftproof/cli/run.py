@@ -1,12 +1,10 @@
 """``driftproof run SUITE --skill SKILL.md --model M --provider P --surface S``: measure a skill.
 
 Each case's prompt is answered with the skill (SKILL.md as the system prompt) and without it,
-and, with ``--control``, under a fixed instruction too. Each arm is drawn at least 3 times and
-more until the across-draw spread settles (its sample standard deviation moves by less than
-0.01 when the latest draw is added), at most ``--max-draws`` (10) times; every draw is judged
-5 times by the fixed judge. Failed or timed-out attempts are retried twice, after 5 s and
-20 s; a draw that still fails is lost, with its reason. A killed run resumes: run the same
-command again. The result is a sealed receipt.
+and, with --control, under a fixed instruction too; every draw is judged 5 times by the fixed
+judge. Failed or timed-out attempts are retried twice, after 5 s and 20 s; a draw that still
+fails is lost, with its reason. A killed run resumes: run the same command again. The result
+is a sealed receipt.
 """
 
 from __future__ import annotations

@@ -219,6 +219,10 @@ for i, a in enumerate(args):
 skill = system is not None and "SKILL-MARK" in system
 text = ("fix(http): retry 429 responses (skill)\n\nRetry-After is honoured; 429 means too many requests."
         if skill else "Fixed the retry for 429 responses.")
+if os.environ.get("FAKE_FAIL"):
+    print(json.dumps({"type": "thread.started", "thread_id": "th_1"}))
+    print(json.dumps({"type": "turn.failed", "error": {"message": os.environ["FAKE_FAIL"]}}))
+    sys.exit(1)
 for ev in [{"type": "thread.started", "thread_id": "th_1"}, {"type": "turn.started"},
            {"type": "item.completed", "item": {"id": "item_0", "type": "reasoning", "text": "thinking"}},
            {"type": "item.completed", "item": {"id": "item_1", "type": "agent_message", "text": text}},
