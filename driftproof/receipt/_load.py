@@ -71,7 +71,7 @@ def _parse_json(data: bytes, file: str) -> Any:
         raise ReceiptError.at(file, "", f"expected JSON: {str(exc)[:_bounds.MAX_QUOTE]}") from None
 
 
-def parse_receipt(data: bytes, file: str = "<receipt>") -> Receipt:
+def parse_receipt(data: bytes | str, file: str = "<receipt>") -> Receipt:
     """Parse and check a receipt held in memory, of any frozen schema version.
 
     Order (STYLE-EXAMPLES 7): size bound → strict JSON (no NaN, no duplicate keys) →
@@ -81,7 +81,7 @@ def parse_receipt(data: bytes, file: str = "<receipt>") -> Receipt:
     ``None``, D-13) → model → consistency.
 
     Args:
-        data: the file's bytes.
+        data: the file's bytes (text is encoded as UTF-8 first).
         file: the name used in messages.
 
     Returns:
@@ -94,6 +94,8 @@ def parse_receipt(data: bytes, file: str = "<receipt>") -> Receipt:
         ReceiptError: anything else; one :class:`~driftproof.errors.Problem` per place,
             each naming the file, the JSON pointer and what was expected.
     """
+    if isinstance(data, str):  # a caller holding text: measure and parse it as UTF-8
+        data = data.encode("utf-8", "surrogatepass")
     if len(data) > _bounds.RECEIPT_MAX_BYTES:
         raise BoundsError.at(file, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {len(data)}")
     doc = _parse_json(data, file)

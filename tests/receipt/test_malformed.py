@@ -122,3 +122,9 @@ def test_huge_values_are_bounded_in_messages() -> None:
         assert max(len(ln) for ln in lines) < 200 + 2 * MAX_QUOTE
     else:
         raise AssertionError("accepted")
+
+
+def test_text_is_read_like_its_utf8_bytes() -> None:
+    raw = VALID[sorted(VALID)[0]]
+    assert parse_receipt(raw.decode(), "t.json") == parse_receipt(raw, "t.json")
+    _check("\ud800".encode("utf-8", "surrogatepass"))
