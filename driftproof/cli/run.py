@@ -96,6 +96,8 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite, require_gradable
 
+    if len(model) > 200 or (judge_model and len(judge_model) > 200):
+        raise click.BadParameter("a model id is at most 200 characters", param_hint="--model")
     suite = load_suite(suite_file)
     require_gradable(suite)
     skill_text = skill_path.read_text(encoding="utf-8")

@@ -31,7 +31,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text, write_receipt
+from driftproof.receipt import (draw_doc, judge_sample_doc, parse_receipt, receipt_doc, seal_document, sha256_text,
+                                write_receipt)
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
@@ -45,6 +46,8 @@ from driftproof.run.suite import Suite, SuiteCase, require_gradable
 __all__ = ["ARMS", "RunConfig", "RunResult", "run_suite"]
 
 ARMS = ("with_skill", "baseline", "control")
+#: Receipt schema bounds (schema 0.14): answer characters, lost reason characters, files named per draw.
+ANSWER_MAX, REASON_MAX, FILES_MAX = 1_048_576, 4_000, 10_000
 
 
 @dataclass
@@ -138,7 +141,7 @@ class _Drawer:
                                                             timeout=cfg.timeout, max_tokens=cfg.max_tokens),
                                  delays=cfg.retry_delays, sleep=self.sleep, on_attempt=self._attempt(self.provider))
         except LostDraw as exc:
-            rec["draw"] = draw_doc(index, lost_reason=exc.reason)
+            rec["draw"] = draw_doc(index, lost_reason=exc.reason[:REASON_MAX])
         else:
             stop = self._draw(case, index, reply, rec)
         if cfg.quick:
@@ -162,7 +165,7 @@ class _Drawer:
         files = reply.capture.files if reply.capture is not None else None
         if reply.handoff:
             reason = f"another model gave the answer: {reply.handoff}; the run stops"
-            rec["draw"] = draw_doc(index, lost_reason=reason, tokens=tokens, captured_files=files)
+            rec["draw"] = draw_doc(index, lost_reason=reason[:REASON_MAX], tokens=tokens, captured_files=files)
             return reason
         answer, reason = reply.text, None
         if reply.capture is not None:
@@ -173,11 +176,18 @@ class _Drawer:
                 named = ", ".join(f"{f['path']} ({f['reason']})" for f in cap.files) or "none"
                 reason = f"the reply is empty and no file it left can be shown; files: {named}"
             answer = compose_answer(reply.text, cap)
+        if files is not None and len(files) > FILES_MAX:
+            reason = f"the agent left {len(files)} files, more than a receipt can name ({FILES_MAX})"
+            files = files[:FILES_MAX]
+        if reason is None and len(answer) > ANSWER_MAX:
+            reason = f"the answer is {len(answer)} characters, more than a receipt holds ({ANSWER_MAX})"
+            answer = ""
         if reason is None:
             shown = [p for p, _ in reply.capture.shown] if reply.capture else []
             reason = lost_reason(answer, prompt=case.prompt, shown_files=shown)
         if reason is not None:
-            rec["draw"] = draw_doc(index, answer=answer or None, lost_reason=reason, tokens=tokens, captured_files=files)
+            rec["draw"] = draw_doc(index, answer=answer or None, lost_reason=reason[:REASON_MAX], tokens=tokens,
+                                   captured_files=files)
             return None
         samples, usage_in, usage_out, reported = [], 0, 0, False
         system, user = J.judge_prompt(case, answer)
@@ -266,6 +276,7 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         judge.close()
     doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, counter.value,
                    harness_version, stopped)
+    parse_receipt(json.dumps(seal_document(doc), ensure_ascii=False).encode("utf-8"), str(out))  # schema-check first
     write_receipt(doc, out)
     transcripts = _write_transcripts(out, journal) if cfg.keep_transcripts else None
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
