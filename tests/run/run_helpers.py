@@ -184,6 +184,10 @@ if mode == "files" and "Write" in tools:
     with open("answer.md", "w") as f:
         f.write(text)
     text = ""
+if mode == "binary" and "Write" in tools:
+    with open("answer.bin", "wb") as f:
+        f.write(b"\x00\x01")
+    text = ""
 served = os.environ.get("FAKE_SERVED", "claude-sonnet-4-6-20260101")
 usage = {"input_tokens": 40, "cache_creation_input_tokens": 10, "cache_read_input_tokens": 50, "output_tokens": 20}
 print(json.dumps({"type": "result", "subtype": "success", "is_error": False, "duration_ms": 5, "num_turns": 1,
@@ -250,8 +254,8 @@ def run_lane(tmp_path: Path, provider: str, surface: str | None, *, capture: str
         lane = make_provider(provider, surface, **opts)
     jlane = make_provider(judge, None if judge == "stub" else "api")
     kw: dict[str, Any] = {"model": "claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
-                          "judge_model": "claude-haiku-4-5-20251001" if judge == "anthropic" else "stub-judge",
-                          "judge_price": (1.0, 5.0) if judge == "anthropic" else None,
+                          "judge_model": {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini"}.get(judge, "stub-judge"),
+                          "judge_price": (1.0, 5.0) if judge != "stub" else None,
                           "retry_delays": (0.01, 0.02), "concurrency": 8, "timeout": 10.0, "judge_timeout": 10.0}
     kw.update(cfg)
     quick = kw.pop("quick", False)

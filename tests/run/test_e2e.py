@@ -128,3 +128,21 @@ def test_codex_cli_files_uses_workspace_write(loopback, fake_bin, suite_file, sk
     calls = [json.loads(line)["argv"] for line in (tmp_path / "cli.log").read_text().splitlines()]
     gen = [a for a in calls if a[:1] == ["exec"]]
     assert all(a[a.index("--sandbox") + 1] == "workspace-write" and not any(x.startswith("features.") for x in a) for a in gen)
+
+
+def test_openai_judge(loopback, suite_file, skill_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api", judge="openai")
+    r = _assert_full_receipt(out, provider="anthropic", surface="api")
+    assert (r.judge.provider, r.judge.model, r.judge.service) == ("openai", "gpt-5-mini", loopback.url + "/v1")
+    assert r.judge.sampling == {"api": "responses", "max_output_tokens": 1024}
+    assert r.cases[0].arms.baseline.draws[0].judge_samples[0].reported_model == "gpt-5-mini"
+
+
+def test_files_mode_with_nothing_showable_is_lost(loopback, fake_bin, suite_file, skill_file, tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE_MODE", "binary")  # the fake leaves answer.bin (NUL bytes) and replies nothing
+    suite_file.write_text(json.dumps({**json.loads(suite_file.read_text()), "cases": json.loads(suite_file.read_text())["cases"][:1]}))
+    r = read_receipt(run_lane(tmp_path, "anthropic", "cli", capture="files"))
+    d = r.cases[0].arms.with_skill.draws[0]
+    assert d.lost.reason == "the reply is empty and no file it left can be shown; files: answer.bin (binary (holds NUL bytes))"
+    assert [(f.path, f.bytes, f.status) for f in d.captured_files] == [("answer.bin", 2, "binary")]
+    assert d.judge_samples == [] and r.run.endpoint_attempts == 6  # no grading call for a lost draw

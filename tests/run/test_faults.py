@@ -151,3 +151,37 @@ def test_sigkill_mid_run_then_resume(loopback, suite_file, skill_file, tmp_path,
     keys = sorted((cid, arm, d.index) for cid, arm, d in _all_draws(r))
     assert len(keys) == len(set(keys)) == 18
     assert r.verification_level == "TESTED" and r.run.harness.version == "2.1.288"
+
+
+def test_resume_refuses_a_journal_of_another_run(loopback, one_case, tmp_path):
+    first = Dies(make_provider("anthropic", "api"), after=2)
+    with pytest.raises(KeyboardInterrupt):
+        run_lane(tmp_path, "anthropic", "api", lane=first, concurrency=1)
+    from driftproof.errors import RefusalError
+    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: model\)"):
+        run_lane(tmp_path, "anthropic", "api", model="claude-opus-4-7")
+
+
+def test_resume_refuses_another_harness_version(loopback, fake_bin, one_case, tmp_path, monkeypatch):
+    first = Dies(make_provider("anthropic", "cli"), after=2)
+    first.start = first.inner.start
+    with pytest.raises(KeyboardInterrupt):
+        run_lane(tmp_path, "anthropic", "cli", lane=first, concurrency=1)
+    monkeypatch.setenv("FAKE_CLAUDE_VERSION", "2.1.289 (Claude Code)")
+    from driftproof.errors import RefusalError
+    with pytest.raises(RefusalError, match="began on harness version 2.1.288, this binary prints 2.1.289"):
+        run_lane(tmp_path, "anthropic", "cli")
+
+
+def test_a_torn_last_line_is_a_draw_that_did_not_finish(loopback, one_case, tmp_path):
+    first = Dies(make_provider("anthropic", "api"), after=3)
+    with pytest.raises(KeyboardInterrupt):
+        run_lane(tmp_path, "anthropic", "api", lane=first, concurrency=1)
+    journal = journal_path(tmp_path / "receipt.json")
+    with journal.open("ab") as f:
+        f.write(b'{"draw":{"case":"commit-429","arm":"baseline","ind')  # cut short by a kill
+    second = Dies(make_provider("anthropic", "api"), after=None)
+    r = read_receipt(run_lane(tmp_path, "anthropic", "api", lane=second))
+    assert second.calls == 6 - 2
+    assert sorted((c.id, a, d.index) for c in r.cases for a in ("with_skill", "baseline")
+                  for d in getattr(c.arms, a).draws) == [("commit-429", a, i) for a in ("baseline", "with_skill") for i in range(3)]
