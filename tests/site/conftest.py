@@ -63,23 +63,21 @@ def make_site_inputs(tmp_path: Path) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A site built by `make reports`' code path from Report 001's committed receipts and a
-    scored receipt with a report of its own (every page kind, kept small)."""
+    """The site as `make reports` builds it from every committed receipt and report, plus a
+    scored receipt (answers holding ``<script>``) in a report numbered 999, so every page
+    kind is present."""
     base = tmp_path_factory.mktemp("sitecheck")
     receipts, reports = base / "receipts", base / "reports"
-    receipts.mkdir()
-    for p in sorted((REPO / "receipts").glob("caveman-*.json")):
-        shutil.copy(p, receipts / p.name)
-    reports.mkdir()
-    shutil.copy(REPO / "reports/001-caveman-against-the-terse-control.md", reports)
+    shutil.copytree(REPO / "receipts", receipts)
+    shutil.copytree(REPO / "reports", reports)
     write_receipt(scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45]),
                                   "c2": ([0.6, 0.7, 0.65], [0.62, 0.66, 0.7])}, answer="<script>x</script>"),
                   receipts / "scored.json")
-    write_report(reports, "002-scored.md", """
-        number: 2
+    write_report(reports, "999-scored.md", """
+        number: 999
         slug: scored
         title: A scored receipt
-        date: 2026-12-01
+        date: 2099-12-31
         receipts: [scored]
         sections:
           - type: receipt_sheets

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from site_check import broken_links, html_errors
+from site_fixtures import REPO
 
 
 def test_no_broken_links_or_anchors(built_site: Path) -> None:
@@ -54,7 +55,8 @@ def test_feed_and_json_parse(built_site: Path) -> None:
     feed = ET.parse(built_site / "feed.xml").getroot()
     entries = feed.findall("a:entry", ns)
     ids = [e.findtext("a:id", namespaces=ns) for e in entries]
-    assert ids == ["tag:driftproof.dev,2026:report-002", "tag:driftproof.dev,2026:report-001"]
+    assert ids[0] == "tag:driftproof.dev,2026:report-999" and ids[-1] == "tag:driftproof.dev,2026:report-001"
+    assert len(ids) == len(set(ids)) == len(list((REPO / "reports").glob("*.md"))) + 1
     for e in entries:
         link = e.find("a:link", ns)
         assert link is not None and link.get("href", "").startswith("https://driftproof.dev/reports/")
