@@ -53,10 +53,15 @@ def main() -> None:
             cfg = RunConfig(model="claude-sonnet-4-6", judge_model="claude-haiku-4-5-20251001", judge_price=(1.0, 5.0),
                             min_draws=2, max_draws=2, judge_samples=1, concurrency=CONCURRENCY, timeout=30, judge_timeout=30)
             provider, judge = make_provider("anthropic", "api"), make_provider("anthropic", "api")
+            last_draw = [0.0]
+
+            def progress(done: int, total: int, spend: float) -> None:
+                last_draw[0] = time.perf_counter()
+
             cpu0 = resource.getrusage(resource.RUSAGE_SELF)
             t = time.perf_counter()
             result = run_suite(suite, skill_text="SKILL-MARK be brief", skill_name="bench", cfg=cfg, provider=provider,
-                               judge=judge, out=Path(d, "receipt.json"))
+                               judge=judge, out=Path(d, "receipt.json"), progress=progress)
             wall = time.perf_counter() - t
             cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     finally:
@@ -68,6 +73,8 @@ def main() -> None:
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     print(f"runner CPU {cpu:.3f} s ({cpu / attempts * 1000:.2f} ms per call); load average {os.getloadavg()[0]:.2f} "
           f"on {os.cpu_count()} CPUs")
+    draws = last_draw[0] - t
+    print(f"draws phase {draws:.3f} s (ratio {draws / ideal:.3f}); receipt checked, sealed, written in {wall - draws:.3f} s")
     print(f"wall {wall:.3f} s, ideal {ideal:.3f} s, ratio {wall / ideal:.3f} (aim < 1.15)")
 
 

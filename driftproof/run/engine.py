@@ -232,6 +232,7 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     out = Path(out)
     cases = list(suite.cases[:1] if cfg.quick else suite.cases)
     systems = _arm_systems(skill_text, cfg.control)
+    provider.keep_raw = judge.keep_raw = cfg.keep_transcripts
     harness_version = provider.start()
     judge.start()
     judge_doc = {

@@ -35,7 +35,8 @@ class AnthropicAPI(Provider):
         text = "".join(getattr(b, "text", "") for b in resp.content if getattr(b, "type", "") == "text")
         u = resp.usage
         return Reply(text, input_tokens=getattr(u, "input_tokens", None), output_tokens=getattr(u, "output_tokens", None),
-                     reported_model=resp.model, serving_model=resp.model, raw=resp.model_dump_json())
+                     reported_model=resp.model, serving_model=resp.model,
+                     raw=resp.model_dump_json() if self.keep_raw else None)
 
     def close(self) -> None:
         self.client.close()

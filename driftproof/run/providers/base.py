@@ -67,6 +67,7 @@ class Provider:
         capture: ``text`` | ``files`` (receipt ``run.capture``).
         makes_endpoint_attempts: False only for the stub, which makes none.
         service: the address calls use (base URL), ``None`` for CLIs and the stub.
+        keep_raw: whether replies carry their raw output (set for ``--keep-transcripts``).
     """
 
     name: str = ""
@@ -75,6 +76,7 @@ class Provider:
     capture: str = "text"
     makes_endpoint_attempts: bool = True
     service: str | None = None
+    keep_raw: bool = False
 
     def start(self) -> str | None:
         """Prepare the lane; return the harness version its binary printed (CLI), else ``None``."""

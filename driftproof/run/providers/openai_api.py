@@ -42,7 +42,7 @@ class OpenAIAPI(Provider):
                 u = r.usage
                 return Reply(r.output_text or "", input_tokens=getattr(u, "input_tokens", None),
                              output_tokens=getattr(u, "output_tokens", None), reported_model=r.model,
-                             serving_model=r.model, raw=r.model_dump_json())
+                             serving_model=r.model, raw=r.model_dump_json() if self.keep_raw else None)
             msgs: list[dict[str, str]] = ([{"role": "system", "content": system}] if system else [])
             msgs.append({"role": "user", "content": prompt})
             c = self.client.chat.completions.create(model=model, messages=msgs, max_completion_tokens=max_tokens,
@@ -52,7 +52,8 @@ class OpenAIAPI(Provider):
         u = c.usage
         text = (c.choices[0].message.content or "") if c.choices else ""
         return Reply(text, input_tokens=getattr(u, "prompt_tokens", None), output_tokens=getattr(u, "completion_tokens", None),
-                     reported_model=c.model, serving_model=c.model, raw=c.model_dump_json())
+                     reported_model=c.model, serving_model=c.model,
+                     raw=c.model_dump_json() if self.keep_raw else None)
 
     def close(self) -> None:
         self.client.close()
