@@ -112,3 +112,18 @@ def test_levels():
     assert regraded_level("TESTED", stub=True) == "UNVERIFIED"
     assert regraded_level("UNVERIFIED", stub=False) == "UNVERIFIED"
     assert regraded_level("TESTED", stub=False) == "TESTED"
+
+
+def test_identity_evidence_bounds_are_checked_before_copying():
+    from driftproof.receipt import _bounds as B
+    from driftproof.regrade.identity import identity_bounds_problem
+
+    assert identity_bounds_problem(["claude-haiku-4-5-20251001"], None) is None
+    long_id = "m" * (B.MODEL_ID_MAX_CHARS + 1)
+    msg = identity_bounds_problem([long_id], None)
+    assert msg == f"a reported model id is {B.MODEL_ID_MAX_CHARS + 1} characters; the limit is {B.MODEL_ID_MAX_CHARS}"
+    assert long_id not in msg  # bounded diagnostic: sizes, never the id
+    many = ["m"] * (B.IDENTITY_MAX_IDS_PER_SAMPLE + 1)
+    assert "model ids; the limit is" in identity_bounds_problem(many, None)
+    with pytest.raises(ValueError):
+        aggregate_judge_ids([SampleIdentity((f"m{i}",), None, "0" * 64) for i in range(B.IDENTITY_MAX_DISTINCT_IDS + 1)])

@@ -23,6 +23,7 @@ __all__ = [
     "SampleIdentity",
     "aggregate_judge_ids",
     "check_reply_identity",
+    "identity_bounds_problem",
     "grader_setting_of",
     "rubric_regrade_refusals",
 ]
@@ -168,6 +169,24 @@ def _same_model(requested: str, reported: str) -> bool:
     return False
 
 
+def identity_bounds_problem(reported: Sequence[str | None], serving: str | None) -> str | None:
+    """Why one reply's identity evidence is over the limits, checked before any id is
+    copied (``driftproof.receipt._bounds``); ``None`` when it is within them. The message
+    is bounded: it quotes no id, only sizes."""
+    from driftproof.receipt import _bounds as B
+
+    ids = [x for x in reported if x is not None]
+    if len(ids) > B.IDENTITY_MAX_IDS_PER_SAMPLE:
+        return f"the reply reports {len(ids)} model ids; the limit is {B.IDENTITY_MAX_IDS_PER_SAMPLE}"
+    size = sum(len(x.encode("utf-8", "surrogatepass")) for x in ids) + len((serving or "").encode("utf-8", "surrogatepass"))
+    if size > B.IDENTITY_EVIDENCE_MAX_BYTES:
+        return f"the reply's identity evidence is {size} bytes; the limit is {B.IDENTITY_EVIDENCE_MAX_BYTES}"
+    for x in ids + ([serving] if serving else []):
+        if len(x) > B.MODEL_ID_MAX_CHARS:
+            return f"a reported model id is {len(x)} characters; the limit is {B.MODEL_ID_MAX_CHARS}"
+    return None
+
+
 def check_reply_identity(requested: str, sample: SampleIdentity, *, stub: bool = False) -> str | None:
     """Why a returned judge sample cannot count for ``requested``, or ``None`` when it can.
 
@@ -192,12 +211,20 @@ def check_reply_identity(requested: str, sample: SampleIdentity, *, stub: bool =
 
 
 def aggregate_judge_ids(samples: Iterable[SampleIdentity]) -> list[str]:
-    """Every reported and serving id across samples: unique, sorted in lexical order."""
+    """Every reported and serving id across samples: unique, sorted in lexical order.
+
+    Raises:
+        ValueError: more distinct ids than ``_bounds.IDENTITY_MAX_DISTINCT_IDS``.
+    """
+    from driftproof.receipt import _bounds as B
+
     ids: set[str] = set()
     for s in samples:
         ids.update(s.reported_ids)
         if s.serving_id:
             ids.add(s.serving_id)
+        if len(ids) > B.IDENTITY_MAX_DISTINCT_IDS:
+            raise ValueError(f"more than {B.IDENTITY_MAX_DISTINCT_IDS} distinct judge ids")
     return sorted(ids)
 
 

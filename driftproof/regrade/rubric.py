@@ -37,6 +37,7 @@ from driftproof.regrade.identity import (
     aggregate_judge_ids,
     check_reply_identity,
     grader_setting_of,
+    identity_bounds_problem,
     regraded_level,
     rubric_regrade_refusals,
 )
@@ -197,6 +198,9 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
                         except LostDraw as exc:
                             samples.append(judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000]))
                             continue
+                        too_big = identity_bounds_problem([jr.reported_model], jr.serving_model)
+                        if too_big is not None:
+                            raise RefusalError(f"rubric regrade refused: case {case.id} {name} draw {d.index}: {too_big}")
                         ident = SampleIdentity(tuple(x for x in (jr.reported_model,) if x), jr.serving_model,
                                                sha256_text(jr.text))
                         why = check_reply_identity(judge_model, ident, stub=stub)
