@@ -145,3 +145,13 @@ def test_resume_draws_only_what_is_missing():
     calls = []
     run_cells([("c", "a")], done, lambda *k: calls.append(k) or 0.5, concurrency=2, min_draws=3, max_draws=10)
     assert calls == [("c", "a", 1)] and sorted(done) == [("c", "a", i) for i in range(3)]
+
+
+def test_codex_not_logged_in_stops_the_run_at_once(loopback, fake_bin, suite_file, tmp_path, monkeypatch):
+    from driftproof.errors import ProviderError
+
+    monkeypatch.setenv("FAKE_FAIL", "401 Unauthorized: not logged in")
+    with pytest.raises(ProviderError, match="401 Unauthorized"):
+        run_lane(tmp_path, "openai", "cli", concurrency=1)
+    journal = (tmp_path / "receipt.json.journal").read_text().splitlines()
+    assert journal[1:] == ['{"attempt":1}']  # one invocation, no retry, nothing else started

@@ -40,6 +40,10 @@ __all__ = ["ClaudeCLI", "CodexCLI", "WRITING_FEATURE"]
 ISOLATION = ["--setting-sources", "project", "--strict-mcp-config", "--disable-slash-commands", "--no-session-persistence"]
 READ_TOOLS = ["Read", "WebFetch", "WebSearch"]
 FILE_TOOLS = ["Write", "Edit", "NotebookEdit"]
+#: Harness errors that every further call would meet too: the run stops (caveman's README:
+#: "auth, quota or a bad model name would fail every remaining call too").
+FATAL = re.compile(r"invalid api key|not logged in|please run /login|log ?in again|unauthori[sz]ed|\b401\b|"
+                   r"credit balance is too low|model .{0,80}(?:not found|does not exist)|unknown model", re.I)
 #: Codex feature names that write a file or run code.
 WRITING_FEATURE = re.compile(r"shell|exec|patch|write|edit|repl|code_mode|apply|powershell|notebook|command|script", re.I)
 
@@ -131,7 +135,8 @@ class ClaudeCLI(_CLI):
         if obj is None:
             raise AttemptError(f"claude exited with status {code} and no result object: {err.strip()[-300:]}")
         if obj.get("is_error") or obj.get("subtype") not in (None, "success"):
-            raise AttemptError(f"claude reported an error ({obj.get('subtype')}): {str(obj.get('result', ''))[:300]}")
+            msg = str(obj.get("result", ""))[:300]
+            raise AttemptError(f"claude reported an error ({obj.get('subtype')}): {msg}", fatal=bool(FATAL.search(msg)))
         usage = obj.get("usage") or {}
         inp = None
         if isinstance(usage.get("input_tokens"), int):
@@ -203,7 +208,8 @@ class CodexCLI(_CLI):
                 e = ev.get("error")
                 failure = (e.get("message") if isinstance(e, dict) else None) or ev.get("message") or t
         if failure is not None:
-            raise AttemptError(f"codex reported an error: {str(failure)[:300]}")
+            msg = str(failure)[:300]
+            raise AttemptError(f"codex reported an error: {msg}", fatal=bool(FATAL.search(msg)))
         if text is None:
             raise AttemptError(f"codex exited with status {code} and no agent message: {err.strip()[-300:]}")
         u = usage or {}

@@ -1,0 +1,14 @@
+"""``driftproof run``: measure a skill for real and seal a receipt (issue 5).
+
+Modules: :mod:`.suite` (the three suite formats, validated), :mod:`.checks` (deterministic
+post-checks), :mod:`.judge` (the fixed judge's instructions and how replies become scores),
+:mod:`.lost` (replies that cannot be graded), :mod:`.capture` (capture mode files),
+:mod:`.providers` (provider × surface lanes), :mod:`.scheduler` (concurrency, retries,
+stopping rule), :mod:`.journal` (resume), :mod:`.engine` (the run and its receipt),
+:mod:`.summary` (what the command prints).
+"""
+
+from driftproof.run.engine import RunConfig, RunResult, run_suite
+from driftproof.run.suite import Suite, SuiteCase, load_suite, require_gradable
+
+__all__ = ["RunConfig", "RunResult", "Suite", "SuiteCase", "load_suite", "require_gradable", "run_suite"]
