@@ -25,6 +25,8 @@ prompt, expected_output, files, expectations | assertions}]}``. Each expectation
 criterion of weight 1 (ids ``a1``, ``a2``, ...); ``expected_output`` is not a rubric and is not
 used. Cases with input ``files`` are refused by ``run`` (no way to hand them to the model).
 
+Both neighbouring formats are read by :mod:`driftproof.run.foreign_suites`.
+
 **caveman ``prompts/fidelity.json``**: ``{cases: [{id, category, prompt, checks:
 {must_include, must_not_include}, examples: {pass, fail}}]}``. Each pattern becomes one check,
 matched with Python ``re.search``, case-insensitive, as caveman's own scorer does. These cases
@@ -96,6 +98,9 @@ class CheckSpec:
 
 @dataclass(frozen=True)
 class SuiteCase:
+    """One validated case. ``pointer`` is its JSON pointer in the suite file (for messages);
+    ``examples_pass`` / ``examples_fail`` are known-good / known-bad answers for ``suite check``."""
+
     id: str
     prompt: str
     rubric: str | None
@@ -111,6 +116,8 @@ class SuiteCase:
 
 @dataclass(frozen=True)
 class Suite:
+    """A validated suite. ``format``: ``driftproof`` | ``skill-creator`` | ``caveman-fidelity``."""
+
     name: str
     path: str
     sha256: str
@@ -313,67 +320,6 @@ def _case_id(c: _Collector, v: Any, ptr: str) -> str | None:
     return v
 
 
-def _skill_creator(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
-    name = doc.get("skill_name") if isinstance(doc.get("skill_name"), str) else None
-    cases = []
-    for i, raw in enumerate(_case_list(c, doc.get("evals"), "/evals")):
-        p = f"/evals/{i}"
-        if not isinstance(raw, dict):
-            c.add(p, "expected an eval object {id, prompt, expected_output, files, expectations}")
-            continue
-        cid = _case_id(c, raw.get("id"), f"{p}/id")
-        prompt = _text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
-        key = "expectations" if "expectations" in raw else "assertions"
-        exp = raw.get(key)
-        criteria = None
-        if exp is not None:
-            if not isinstance(exp, list) or not all(isinstance(e, str) for e in exp):
-                c.add(f"{p}/{key}", "expected a list of strings")
-            elif exp:
-                criteria = _criteria(c, [{"id": f"a{j + 1}", "weight": 1, "description": e}
-                                         for j, e in enumerate(exp)], f"{p}/{key}")
-        files = raw.get("files") or []
-        refusal = None
-        if not isinstance(files, list):
-            c.add(f"{p}/files", "expected a list of file paths")
-        elif files:
-            refusal = (f"{p}/files: this case needs input files ({len(files)}), which driftproof run "
-                       "cannot hand to the model; remove the case or its files")
-        if cid and prompt:
-            cases.append(SuiteCase(cid, prompt, None, criteria, None, (), (), (), p, refusal))
-    return name, cases
-
-
-def _caveman(c: _Collector, doc: dict) -> list[SuiteCase]:
-    cases = []
-    for i, raw in enumerate(_case_list(c, doc.get("cases"), "/cases")):
-        p = f"/cases/{i}"
-        if not isinstance(raw, dict):
-            c.add(p, "expected a case object {id, category, prompt, checks, examples}")
-            continue
-        cid = _case_id(c, raw.get("id"), f"{p}/id")
-        prompt = _text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
-        checks = []
-        raw_checks = raw.get("checks")
-        if not isinstance(raw_checks, dict) or set(raw_checks) - {"must_include", "must_not_include"}:
-            c.add(f"{p}/checks", 'expected an object with "must_include" and/or "must_not_include" lists')
-        else:
-            for kind in ("must_include", "must_not_include"):
-                pats = raw_checks.get(kind, [])
-                if not isinstance(pats, list):
-                    c.add(f"{p}/checks/{kind}", "expected a list of regular expressions")
-                    continue
-                for j, pat in enumerate(pats):
-                    if _compile(c, pat, f"{p}/checks/{kind}/{j}", re.IGNORECASE) is not None:
-                        checks.append(CheckSpec(f"{kind} #{j + 1}: {pat}"[:200], kind, pattern=pat, ignore_case=True))
-            if not checks and not c.problems:
-                c.add(f"{p}/checks", "expected at least one check")
-        ex_pass, ex_fail = _examples(c, raw.get("examples"), f"{p}/examples")
-        if cid and prompt:
-            cases.append(SuiteCase(cid, prompt, None, None, None, tuple(checks), ex_pass, ex_fail, p))
-    return cases
-
-
 def load_suite(path: str | Path) -> Suite:
     """Read and validate a suite file in any of the three formats.
 
@@ -404,11 +350,15 @@ def load_suite(path: str | Path) -> Suite:
     elif "format" in doc:
         raise SuiteError.at(file, "/format", f'expected "{FORMAT}"')
     elif "evals" in doc:
+        from driftproof.run.foreign_suites import skill_creator_cases
+
         fmt = "skill-creator"
-        name, cases = _skill_creator(c, doc)
+        name, cases = skill_creator_cases(c, doc)
     elif "cases" in doc:
+        from driftproof.run.foreign_suites import caveman_cases
+
         fmt = "caveman-fidelity"
-        name, cases = None, _caveman(c, doc)
+        name, cases = None, caveman_cases(c, doc)
     else:
         raise SuiteError.at(file, "", f'expected a suite: {{"format": "{FORMAT}", "cases": [...]}}, '
                             'a skill-creator evals.json {"evals": [...]}, or caveman fidelity.json {"cases": [...]}')

@@ -1,0 +1,78 @@
+"""Readers of the neighbouring suite formats (see :mod:`driftproof.run.suite` for the shapes).
+
+* skill-creator ``evals/evals.json`` (INTEROP-NOTES section 2): each expectation (or
+  assertion) becomes a criterion of weight 1, ids ``a1``, ``a2``, ...; ``expected_output`` is
+  not a rubric and is not used; a case with input ``files`` is refused by ``run``.
+* caveman ``prompts/fidelity.json``: each ``must_include`` / ``must_not_include`` pattern
+  becomes one check, case-insensitive ``re.search`` as caveman's own scorer does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from driftproof.run.suite import (CheckSpec, SuiteCase, _case_id, _case_list, _Collector, _compile, _criteria,
+                                  _examples, _text, PROMPT_MAX_CHARS)
+
+__all__ = ["caveman_cases", "skill_creator_cases"]
+
+
+def skill_creator_cases(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
+    name = doc.get("skill_name") if isinstance(doc.get("skill_name"), str) else None
+    cases = []
+    for i, raw in enumerate(_case_list(c, doc.get("evals"), "/evals")):
+        p = f"/evals/{i}"
+        if not isinstance(raw, dict):
+            c.add(p, "expected an eval object {id, prompt, expected_output, files, expectations}")
+            continue
+        cid = _case_id(c, raw.get("id"), f"{p}/id")
+        prompt = _text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
+        key = "expectations" if "expectations" in raw else "assertions"
+        exp = raw.get(key)
+        criteria = None
+        if exp is not None:
+            if not isinstance(exp, list) or not all(isinstance(e, str) for e in exp):
+                c.add(f"{p}/{key}", "expected a list of strings")
+            elif exp:
+                criteria = _criteria(c, [{"id": f"a{j + 1}", "weight": 1, "description": e}
+                                         for j, e in enumerate(exp)], f"{p}/{key}")
+        files = raw.get("files") or []
+        refusal = None
+        if not isinstance(files, list):
+            c.add(f"{p}/files", "expected a list of file paths")
+        elif files:
+            refusal = (f"{p}/files: this case needs input files ({len(files)}), which driftproof run "
+                       "cannot hand to the model; remove the case or its files")
+        if cid and prompt:
+            cases.append(SuiteCase(cid, prompt, None, criteria, None, (), (), (), p, refusal))
+    return name, cases
+
+
+def caveman_cases(c: _Collector, doc: dict) -> list[SuiteCase]:
+    cases = []
+    for i, raw in enumerate(_case_list(c, doc.get("cases"), "/cases")):
+        p = f"/cases/{i}"
+        if not isinstance(raw, dict):
+            c.add(p, "expected a case object {id, category, prompt, checks, examples}")
+            continue
+        cid = _case_id(c, raw.get("id"), f"{p}/id")
+        prompt = _text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
+        checks = []
+        raw_checks = raw.get("checks")
+        if not isinstance(raw_checks, dict) or set(raw_checks) - {"must_include", "must_not_include"}:
+            c.add(f"{p}/checks", 'expected an object with "must_include" and/or "must_not_include" lists')
+        else:
+            for kind in ("must_include", "must_not_include"):
+                pats = raw_checks.get(kind, [])
+                if not isinstance(pats, list):
+                    c.add(f"{p}/checks/{kind}", "expected a list of regular expressions")
+                    continue
+                for j, pat in enumerate(pats):
+                    if _compile(c, pat, f"{p}/checks/{kind}/{j}", re.IGNORECASE) is not None:
+                        checks.append(CheckSpec(f"{kind} #{j + 1}: {pat}"[:200], kind, pattern=pat, ignore_case=True))
+            if not checks and not c.problems:
+                c.add(f"{p}/checks", "expected at least one check")
+        ex_pass, ex_fail = _examples(c, raw.get("examples"), f"{p}/examples")
+        if cid and prompt:
+            cases.append(SuiteCase(cid, prompt, None, None, None, tuple(checks), ex_pass, ex_fail, p))
+    return cases
