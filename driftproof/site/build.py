@@ -49,11 +49,12 @@ DEFAULT_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 @dataclass(frozen=True)
 class LoadedReceipt:
     """A receipt as published: its name (path under ``receipts/`` without ``.json``),
-    the validated model, and the file's exact bytes."""
+    the validated model, the file's exact bytes and, when read from disk, its path."""
 
     name: str
     receipt: Receipt
     raw: bytes
+    path: Path | None = None
 
 
 def page_env(templates: Path = DEFAULT_TEMPLATES) -> jinja2.Environment:
@@ -169,7 +170,9 @@ def _sheet_page(lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Enviro
         used.add(cand)
         return cand
 
-    sheet = receipt_sheet(lr.name, lr.receipt, lr.raw, anchor=anchor, chart_prefix="chart-bands")
+    # No chart on the standalone sheet: its table holds every band, and a site of a thousand
+    # receipts would spend most of its build drawing them. Reports draw the charts they cite.
+    sheet = receipt_sheet(lr.name, lr.receipt, lr.raw, anchor=anchor, path=lr.path)
     cited = [{"ident": r.ident, "title": r.title} for r in reports if lr.name in r.receipts]
     page = _render(env, "receipt.html", path, nav_current="receipts/", sheet=sheet, cited=cited,
                    json_url=f"../{lr.name.rsplit('/', 1)[-1]}.json")

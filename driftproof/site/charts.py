@@ -59,7 +59,7 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
     n_cat, n_ser = len(categories), len(series)
     height = max(2.2, 0.45 * n_cat * max(1, n_ser) + 1.3)
     rc = {
-        "svg.hashsalt": "driftproof", "svg.fonttype": "path", "font.size": 10,
+        "svg.hashsalt": "driftproof", "svg.fonttype": "none", "font.size": 10,
         "text.color": colours["fg"], "axes.labelcolor": colours["fg"], "axes.edgecolor": colours["fg"],
         "xtick.color": colours["fg"], "ytick.color": colours["fg"],
         "figure.facecolor": colours["bg"], "axes.facecolor": colours["bg"], "savefig.facecolor": colours["bg"],
@@ -69,17 +69,19 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
         fig, ax = plt.subplots(figsize=(7.0, height), layout="constrained")
         bar_h = 0.8 / max(1, n_ser)
         for s_i, s in enumerate(series):
-            for c_i, v in enumerate(s.values):
-                if v is None:
-                    continue
-                y = c_i + (s_i - (n_ser - 1) / 2) * bar_h
-                ax.barh(y, v, height=bar_h * 0.92, color=_PALETTE[s_i % len(_PALETTE)],
-                        hatch=_HATCHES[s_i % len(_HATCHES)], label=s.label if c_i == _first_known(s.values) else None)
-                lo = s.low[c_i] if s.low else None
-                hi = s.high[c_i] if s.high else None
-                if lo is not None and hi is not None:
-                    ax.errorbar([v], [y], xerr=[[v - lo], [hi - v]], fmt="none", ecolor=colours["fg"],
-                                elinewidth=1.2, capsize=3)
+            known = [c_i for c_i, v in enumerate(s.values) if v is not None]
+            if not known:
+                continue
+            ys = [c_i + (s_i - (n_ser - 1) / 2) * bar_h for c_i in known]
+            vs = [s.values[c_i] for c_i in known]
+            ax.barh(ys, vs, height=bar_h * 0.92, color=_PALETTE[s_i % len(_PALETTE)],
+                    hatch=_HATCHES[s_i % len(_HATCHES)], label=s.label)
+            whisk = [(y, v, s.low[c_i], s.high[c_i]) for y, v, c_i in zip(ys, vs, known, strict=True)
+                     if s.low and s.high and s.low[c_i] is not None and s.high[c_i] is not None]
+            if whisk:
+                ax.errorbar([w[1] for w in whisk], [w[0] for w in whisk],
+                            xerr=[[w[1] - w[2] for w in whisk], [w[3] - w[1] for w in whisk]],
+                            fmt="none", ecolor=colours["fg"], elinewidth=1.2, capsize=3)
         if reference is not None:
             ax.axvline(reference, color=colours["fg"], linestyle="--", linewidth=1,
                        label=reference_label)
@@ -119,7 +121,3 @@ def alt_text(subject: str, categories: Sequence[str], series: Sequence[Series], 
     if whiskers:
         parts.append(f"Whiskers: {whiskers}.")
     return " ".join(parts)
-
-
-def _first_known(values: Sequence[float | None]) -> int:
-    return next((i for i, v in enumerate(values) if v is not None), -1)

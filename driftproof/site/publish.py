@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import multiprocessing
 import os
 import shutil
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.receipt import read_receipts
@@ -46,13 +49,13 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
         problems.append(Problem(str(receipts_dir), "", "expected a directory of receipts"))
     paths = sorted(receipts_dir.rglob("*.json")) if receipts_dir.is_dir() else []
     names = {p: p.relative_to(receipts_dir).with_suffix("").as_posix() for p in paths}
-    good, bad = read_receipts(paths)
+    good, bad = _read_all(paths)
     for err in bad:
         problems.extend(err.problems or [Problem("?", "", str(err))])
     receipts: dict[str, LoadedReceipt] = {}
     for p, r in good.items():
         try:
-            receipts[names[p]] = LoadedReceipt(names[p], r, p.read_bytes())
+            receipts[names[p]] = LoadedReceipt(names[p], r, p.read_bytes(), p)
         except OSError as exc:  # pragma: no cover - vanished between two reads
             problems.append(Problem(str(p), "", f"cannot read: {exc.strerror}"))
     reports: list[Report] = []
@@ -66,6 +69,38 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     if problems:
         raise SiteBuildError(f"{len(problems)} problem(s); the site was not built", problems)
     return SiteInputs(receipts=dict(sorted(receipts.items())), reports=reports)
+
+
+#: From this many bytes of receipts on, they are read in worker processes (schema validation
+#: dominates a large build; below it, starting the workers costs more than it saves).
+PARALLEL_FROM_BYTES = 32 * 1024 * 1024
+
+
+def _read_all(paths: list[Path]) -> tuple[dict[Path, Any], list[Any]]:
+    """:func:`read_receipts` over ``paths``, in worker processes when there are many.
+
+    Results do not depend on the split: receipts are keyed by path and errors are in
+    path order either way.
+    """
+    workers = min(os.cpu_count() or 1, 8)
+    if workers < 2 or sum(_size(p) for p in paths) < PARALLEL_FROM_BYTES:
+        return read_receipts(paths)
+    chunks = [paths[i::workers * 4] for i in range(workers * 4)]
+    good: dict[Path, Any] = {}
+    bad: list[tuple[str, Any]] = []
+    # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for g, b in pool.map(read_receipts, chunks):
+            good.update(g)
+            bad.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
+    return dict(sorted(good.items())), [e for _, e in sorted(bad, key=lambda t: t[0])]
+
+
+def _size(p: Path) -> int:
+    try:
+        return p.stat().st_size
+    except OSError:
+        return 0
 
 
 def fallback_date() -> str:

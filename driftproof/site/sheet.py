@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from driftproof import view
@@ -50,16 +51,18 @@ class ReceiptSheet:
 
 
 def receipt_sheet(name: str, r: Receipt, raw: bytes = b"", *, anchor: Callable[[str], str] | None = None,
-                  chart_prefix: str | None = None) -> ReceiptSheet:
+                  chart_prefix: str | None = None, path: Path | None = None) -> ReceiptSheet:
     """The sheet of receipt ``r`` published as ``receipts/<name>.json``.
 
     Args:
         raw: the file's bytes (for its sha256), or empty.
         anchor: ``anchor(base) -> id`` making page-unique element ids; default: ``base`` itself.
         chart_prefix: file-name prefix of the band chart (e.g. ``chart-<name>``); None: no chart.
+        path: the receipt file, whose size decides the lift breakdown's size limit (without it
+            ``driftproof.view`` measures the canonical JSON instead, which is slower).
     """
     anchor = anchor or (lambda base: base)
-    s = view.sheet(r)
+    s = view.sheet(r, path=path)
     slug = name.replace("/", "-")
     has_control = any(c.control is not None for c in s.cases)
     cols = [Column("case"), Column("with skill", True), Column("baseline", True)]

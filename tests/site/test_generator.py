@@ -122,7 +122,7 @@ def test_receipt_sheet_shows_bands_and_reading_from_the_core(files: dict[str, by
     assert row[3] == "+0.350" and row[4] == "helps"
     assert ">passing<" in html
     # the band chart draws the same band as whiskers, and says so in its alt text
-    assert "reports/002/tested-chart-bands.svg" in files and "receipts/tested/chart-bands-dark.svg" in files
+    assert "reports/002/tested-chart-bands.svg" in files and "reports/002/tested-chart-bands-dark.svg" in files
     assert "c1: with skill 0.850 (0.800 to 0.900); baseline 0.500 (0.450 to 0.550)." in html
 
 

@@ -183,3 +183,26 @@ def test_committed_receipts_build_and_report_001_shows_the_recounted_values(
         assert (out / f"receipts/{name}.json").read_bytes() == (REPO / f"receipts/{name}.json").read_bytes()
         assert (out / f"receipts/{name}/index.html").is_file()
     assert (out / "reports/latest/index.html").is_file() and (out / "spec/receipt.schema.json").is_file()
+
+
+def test_reading_in_worker_processes_gives_the_same_result(site_inputs: tuple[Path, Path],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from driftproof.errors import SiteBuildError
+    from driftproof.site import publish
+
+    receipts, reports = site_inputs
+    (receipts / "zz-broken.json").write_text("{", encoding="utf-8")
+    (receipts / "aa-broken.json").write_text("[]", encoding="utf-8")
+    with pytest.raises(SiteBuildError) as sequential:
+        publish.load_inputs(receipts, reports)
+    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setattr(publish.os, "cpu_count", lambda: 2)
+    with pytest.raises(SiteBuildError) as parallel:
+        publish.load_inputs(receipts, reports)
+    assert parallel.value.lines() == sequential.value.lines()
+    assert [ln.split(": ")[0].rsplit("/", 1)[-1] for ln in parallel.value.lines()] == ["aa-broken.json", "zz-broken.json"]
+    (receipts / "zz-broken.json").unlink()
+    (receipts / "aa-broken.json").unlink()
+    good = publish.load_inputs(receipts, reports)
+    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 10**12)
+    assert {n: lr.raw for n, lr in good.receipts.items()} == {n: lr.raw for n, lr in publish.load_inputs(receipts, reports).receipts.items()}
