@@ -147,7 +147,7 @@ class Loopback:
         self.script = Script()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(self.script))
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
