@@ -44,18 +44,27 @@ _EXTRA_EXT = {"md", "markdown", "txt", "py", "js", "ts", "tsx", "jsx", "json", "
               "r", "scala", "vue", "svelte", "tf", "proto", "graphql", "rst", "tex", "docx", "xlsx"}
 _BARE = {"makefile", "dockerfile", "readme", "license", "changelog", "gemfile", "procfile", "jenkinsfile"}
 _FILE = re.compile(r"(?<![\w@/.-])((?:~?/)?(?:[\w.-]+/)*[\w-][\w.-]*)(?![\w/-]|\()")
-_VERBS = ("saved|wrote|written|write|created|put|placed|stored|generated|exported|added|updated|"
+_VERBS = ("saved|wrote|written|created|put|placed|stored|generated|exported|added|updated|"
           "modified|changed|edited|attached|dumped|documented|recorded|committed|moved|renamed")
+_OUTPUT = ("answer|summary|report|write-?up|output|results?|response|analysis|plan|document|details|draft|"
+           "changes|code|solution|notes|review|proposal|migration|script|fix|implementation")
+#: A pointing line: a report of work on a file, or a referral to a file for the answer. Advice
+#: to the user about their own files ("Open config.yaml and set port", "I'd add an index in
+#: schema.sql", "the port is stored in config.yaml") is an answer, not a pointing line.
 _POINTING = [
-    re.compile(rf"\b(?:i|we)(?:'ve| have| had|'d)?\s+(?:\w+ly\s+|just\s+|also\s+|now\s+)?(?:{_VERBS})\b", re.I),
-    re.compile(r"\b(?:saved|written|created|stored|placed|generated|exported|output|attached|dumped|"
-               r"documented|recorded|put)\s+(?:it\s+|this\s+|them\s+|the \w+\s+)?(?:to|in|into|at|as|under)\b", re.I),
-    re.compile(r"\b(?:see|refer to|open|view|look at|available in|can be found in|found in|details (?:are )?in|"
-               r"(?:full|complete|whole) [\w-]+(?: \w+)? (?:is|are) in|written up in)\b", re.I),
-    re.compile(rf"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|written|updated|modified|added|edited|"
-               rf"file|files|output|changed|new file|location)\s*:", re.I),
+    re.compile(rf"\b(?:i|we)(?:'ve| have| had)?\s+(?:\w+ly\s+|just\s+|also\s+|now\s+)?(?:{_VERBS})\b", re.I),
+    re.compile(r"\b(?:saved|written|exported|generated|dumped|output|attached)\s+(?:it\s+|this\s+|them\s+|"
+               r"the \w+\s+)?(?:to|into|as)\b", re.I),
+    re.compile(rf"\b(?:{_OUTPUT})\s+(?:is|are|has been|have been|was|were)\s+(?:saved|written|stored|placed|generated|"
+               rf"exported|attached|put|created|documented|recorded)\s+(?:to|in|into|at|as|under)\b", re.I),
+    re.compile(r"\b(?:see|refer to|open|view|look at|check)\s+(?:the\s+)?(?:file\s+)?\S+\s+for\b"
+               r"|\b(?:available|can be found|is found|are found|documented|written up)\s+(?:in|at)\b"
+               r"|\bdetails\s+(?:are\s+)?in\b"
+               r"|\b(?:full|complete|whole|detailed)\s+[\w-]+(?:\s+\w+)?\s+(?:is|are|lives|sits)\s+(?:in|at)\b", re.I),
+    re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|written|updated|modified|added|edited|"
+               r"file|files|output|changed|new file|location)\s*:", re.I),
     re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|updated|modified|added|edited|changed)\b", re.I),
-    re.compile(r"\b(?:has been|was|were|is now|now)\s+(?:created|written|saved|updated|generated)\b", re.I),
+    re.compile(r"\b(?:has been|have been|was|were|is now)\s+(?:created|written|saved|updated|generated)\b", re.I),
 ]
 _REFERS_BACK = re.compile(r"\b(?:this|these|it|that|them|the above|above)\b", re.I)
 _CHANGES = re.compile(r"^\s*(?:#+\s*)?(?:changes|changes made|changed files|files changed|summary of changes)\s*:?\s*$", re.I)

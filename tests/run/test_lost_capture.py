@@ -23,6 +23,9 @@ assert len(PROSE_200) >= 200
     "**Created:** answer.md",
     "I’ve written the answer to “answer.md”.",  # typographic quotes read as plain ones
     "Changes:\n- Updated cart.py to round totals",
+    "Output written to report.txt",
+    "The full analysis is in analysis.md.",
+    "The answer has been saved to out.md.",
 ])
 def test_pointing_at_an_unshown_file_is_lost(reply):
     reason = lost_reason(reply)
@@ -46,6 +49,9 @@ def test_reason_names_the_file_and_line():
     "fix(cart): round totals to cents\n\nUpdated cart.py and tests/test_cart.py.",  # commit body listing files
     "Use half-even rounding for the totals.\n\nChanges:\n- Updated cart.py",  # a Changes list under the answer
     "Edit settings.py as the task says and set DEBUG = False.",               # the prompt's own file
+    "Open config.yaml and set port: 8080.",                                   # advice about the user's file
+    "I'd write the handler in app.py and keep the retry in client.py.",       # first-person advice
+    "The port is stored in config.yaml under server.port.",                   # where the user's setting lives
 ])
 def test_answers_that_show_their_file_are_graded(reply):
     assert lost_reason(reply, prompt="Fix the bug in settings.py") is None
