@@ -127,11 +127,14 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
         raise SystemExit(3)
 
 
-def _with_progress(fn: Any) -> Any:
+def _with_progress(fn: Any, console: Any = None) -> Any:
+    """Call ``fn(progress)`` under a progress bar on stderr: draws done of planned, ETA, spend
+    (judge usage at the frozen price plus the cost a harness reported). Off when stderr is not
+    a terminal."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    console = Console(stderr=True)
+    console = console or Console(stderr=True)
     columns = (TextColumn("draws"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                TextColumn("spend ${task.fields[spend]:.4f}"))
     with Progress(*columns, console=console, disable=not console.is_terminal, transient=False) as bar:

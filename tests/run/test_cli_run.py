@@ -155,3 +155,23 @@ def test_codex_not_logged_in_stops_the_run_at_once(loopback, fake_bin, suite_fil
         run_lane(tmp_path, "openai", "cli", concurrency=1)
     journal = (tmp_path / "receipt.json.journal").read_text().splitlines()
     assert journal[1:] == ['{"attempt":1}']  # one invocation, no retry, nothing else started
+
+
+def test_progress_bar_shows_draws_eta_and_spend():
+    import io
+
+    from rich.console import Console
+
+    from driftproof.cli.run import _with_progress
+
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=120)
+
+    def work(progress):
+        progress(3, 12, 0.0125)
+        progress(12, 12, 0.05)
+        return "done"
+
+    assert _with_progress(work, console) == "done"
+    out = buf.getvalue()
+    assert "12/12" in out and "spend $0.0500" in out and "ETA" in out
