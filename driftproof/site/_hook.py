@@ -24,7 +24,7 @@ __all__ = ["handing_over", "on_env", "on_files", "on_page_context"]
 NAV_PAGES = (("index.md", "Reports"), ("method.md", "Method"), ("neutrality.md", "Neutrality"),
              ("interop.md", "Interop"))
 #: Generated sections of the site that appear in navigation.
-NAV_GENERATED = (("Receipts", "receipts/"), ("Receipt schema", "spec/versions/"))
+NAV_GENERATED = (("Results", "results/"), ("Receipts", "receipts/"), ("Receipt schema", "spec/versions/"))
 
 _state: dict[str, Any] = {"inputs": None}
 

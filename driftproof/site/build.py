@@ -16,6 +16,8 @@ mkdocs hook adds its output to the build, and tests call it directly. It produce
     spec/receipt.schema.json          the newest frozen schema, byte-identical (D-11)
     spec/<version>/receipt.schema.json  every frozen version, byte-identical
     spec/index.json, spec/SHA256SUMS, spec/versions/index.html
+    results/index.html                every receipt with its reading (driftproof.results)
+    badge/<name>.json, .details.json, .svg   each receipt's badge (driftproof.badge)
     feed.xml                          Atom feed, one entry per report, stable ids
 """
 
@@ -36,6 +38,7 @@ from markupsafe import Markup
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import Receipt, known_versions, schema_bytes
+from driftproof.results import results_site_files
 from driftproof.site._render import make_env, markdown_html, relative_root
 from driftproof.site.report_source import Report
 from driftproof.site.sections import SectionContext, SectionOutput, Table, section_types
@@ -94,6 +97,8 @@ def build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[Re
     files["receipts/index.html"] = _render(env, "receipts.html", "receipts/index.html", nav_current="receipts/",
                                            receipts=[_receipt_row(lr) for _, lr in sorted(receipts.items())])
     files["receipts/SHA256SUMS"] = _sums({f"receipts/{n}.json": lr.raw for n, lr in receipts.items()})
+    # The results page and each receipt's badge JSON (issue 9, driftproof/results.py).
+    files.update(results_site_files({n: lr.receipt for n, lr in sorted(receipts.items())}, env))
     files.update(_spec_files(env, site_url))
     files["feed.xml"] = env.get_template("feed.xml").render(
         site_url=site_url, site_name=site_name, entries=[_feed_entry(r, site_url) for r in ordered],

@@ -24,7 +24,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # One page of each kind. The receipts index (one row per committed receipt, 349 today) takes
 # axe about 8 s per scheme; it shares its markup with the tables checked here and is left out.
-PAGES = ["", "reports/001/", "reports/999/", "method/", "neutrality/", "spec/versions/",
+PAGES = ["", "reports/001/", "reports/999/", "method/", "neutrality/", "spec/versions/", "interop/",
          "receipts/scored/", "receipts/caveman-2b10489-caveman/"]
 
 

@@ -30,7 +30,8 @@ def test_every_expected_path_is_generated(files: dict[str, bytes]) -> None:
                  "reports/001/SHA256SUMS", "reports/001/chart-token-savings.svg",
                  "reports/001/chart-token-savings-dark.svg", "receipts/alpha.json", "receipts/alpha/index.html",
                  "receipts/index.html", "receipts/SHA256SUMS", "spec/receipt.schema.json", "spec/index.json",
-                 "spec/SHA256SUMS", "spec/versions/index.html", "feed.xml"):
+                 "spec/SHA256SUMS", "spec/versions/index.html", "feed.xml", "results/index.html",
+                 "badge/alpha.json", "badge/tested.details.json"):
         assert path in files, path
 
 

@@ -62,3 +62,7 @@ def test_feed_and_json_parse(built_site: Path) -> None:
         assert link is not None and link.get("href", "").startswith("https://driftproof.dev/reports/")
     for path in built_site.rglob("*.json"):
         json.loads(path.read_bytes())
+    # the badge endpoint JSON carries exactly the shields keys (SITE-NOTES 4.1)
+    badge = json.loads((built_site / "badge/scored.json").read_bytes())
+    assert set(badge) == {"schemaVersion", "label", "message", "color"} and badge["schemaVersion"] == 1
+    assert badge["message"] == "passing"  # c1 separates upward (0.85 ± 0.05 against 0.50 ± 0.05), c2 does not
