@@ -94,7 +94,8 @@ def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -
 
 
 def _templates(config: Any) -> Path:
-    return Path(config.config_file_path).parent / "templates"
+    # The theme is templates/theme; the generator's templates are its siblings (templates/pages).
+    return Path(config.theme.custom_dir).parent
 
 
 def _url(src: str) -> str:

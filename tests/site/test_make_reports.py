@@ -206,3 +206,44 @@ def test_reading_in_worker_processes_gives_the_same_result(site_inputs: tuple[Pa
     good = publish.load_inputs(receipts, reports)
     monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 10**12)
     assert {n: lr.raw for n, lr in good.receipts.items()} == {n: lr.raw for n, lr in publish.load_inputs(receipts, reports).receipts.items()}
+
+
+def _config(tmp_path: Path, docs: Path) -> Path:
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    text = text.replace("docs_dir: site_src", f"docs_dir: {docs}")
+    text = text.replace("custom_dir: templates/theme", f"custom_dir: {REPO / 'templates/theme'}")
+    text = text.replace("  - driftproof/site/mkdocs_hook.py", f"  - {REPO / 'driftproof/site/mkdocs_hook.py'}")
+    cfg = tmp_path / "mkdocs.yml"
+    cfg.write_text(text, encoding="utf-8")
+    return cfg
+
+
+def test_a_strict_mkdocs_failure_leaves_the_site_untouched(tmp_path: Path, site_inputs: tuple[Path, Path],
+                                                           existing_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    receipts, reports = site_inputs
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nSee [the missing page](missing.md).\n", encoding="utf-8")
+    args = ["reports", "build", "--receipts", str(receipts), "--reports", str(reports), "--out", str(existing_site),
+            "--config", str(_config(tmp_path, docs))]
+    code, _, err = run(args, capsys)
+    assert code != 0
+    assert "missing.md" in err
+    assert sorted(p.name for p in existing_site.iterdir()) == ["marker.txt"]
+    assert _leftovers(existing_site) == []
+
+
+def test_plain_mkdocs_build_loads_the_inputs_itself(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mkdocs build` with no hand-over (the hook reads extra.driftproof) gives the same site."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
+    via_cli = tmp_path / "cli"
+    assert run(build_args(REPO / "receipts", REPO / "reports", via_cli), capsys)[0] == 0
+    plain = tmp_path / "plain"
+    build(load_config(str(REPO / "mkdocs.yml"), site_dir=str(plain), strict=True))
+    a = sorted(p.relative_to(via_cli) for p in via_cli.rglob("*") if p.is_file())
+    assert a == sorted(p.relative_to(plain) for p in plain.rglob("*") if p.is_file())
+    assert [str(p) for p in a if (via_cli / p).read_bytes() != (plain / p).read_bytes()] == []
