@@ -290,10 +290,13 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
              harness_version: str | None, stopped: str | None) -> dict[str, Any]:
     case_docs, counts = [], set()
     counted = missing = tin = tout = 0
+    by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for (cid, a, _), r in journal.draws.items():
+        by_cell.setdefault((cid, a), []).append(r)
     for c in cases:
         arms = {}
         for arm in systems:
-            recs = sorted((r for (cid, a, _), r in journal.draws.items() if cid == c.id and a == arm), key=lambda r: r["index"])
+            recs = sorted(by_cell.get((c.id, arm), []), key=lambda r: r["index"])
             draws = [r["draw"] for r in recs]
             counts.add(len(draws))
             measured = [d["score"] for d in draws if d["score"] is not None]
