@@ -17,6 +17,7 @@ The journal is removed once the sealed receipt has been written.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import threading
@@ -63,10 +64,20 @@ class Journal:
         else:
             self.started_at, self.harness_version = started_at, harness_version
             self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+            self._lock_file()
             self._write({"journal": JOURNAL_FORMAT, "identity": canonical, "started_at": started_at,
                          "harness_version": harness_version}, sync=True)
 
     def _read(self, identity: dict[str, Any], harness_version: str | None) -> None:
+        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        self._lock_file()  # before reading: a run still writing it is refused, not raced
+        try:
+            self._load(identity, harness_version)
+        except BaseException:
+            os.close(self.fd)
+            raise
+
+    def _load(self, identity: dict[str, Any], harness_version: str | None) -> None:
         raw = self.path.read_bytes()
         lines = raw.split(b"\n")
         complete, torn = lines[:-1], lines[-1]
@@ -100,7 +111,15 @@ class Journal:
         self.resumed = True
         if torn:  # a line cut short by a kill: drop it so later lines stay whole
             os.truncate(self.path, len(raw) - len(torn))
-        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+
+    def _lock_file(self) -> None:
+        """Hold an exclusive advisory lock for the journal's life: two runs never share one."""
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(self.fd)
+            raise RefusalError(f"{self.path}: another run is writing this journal; wait for it, "
+                               "or write the receipt elsewhere") from exc
 
     @staticmethod
     def _line(obj: dict[str, Any]) -> bytes:

@@ -185,3 +185,17 @@ def test_a_torn_last_line_is_a_draw_that_did_not_finish(loopback, one_case, tmp_
     assert second.calls == 6 - 2
     assert sorted((c.id, a, d.index) for c in r.cases for a in ("with_skill", "baseline")
                   for d in getattr(c.arms, a).draws) == [("commit-429", a, i) for a in ("baseline", "with_skill") for i in range(3)]
+
+
+def test_two_runs_never_share_a_journal(tmp_path):
+    from driftproof.errors import RefusalError
+    from driftproof.run.journal import Journal
+
+    first = Journal(tmp_path / "r.json.journal", {"a": 1}, started_at="2026-11-29T00:00:00Z", harness_version=None)
+    with pytest.raises(RefusalError, match="another run is writing this journal"):
+        Journal(tmp_path / "r.json.journal", {"a": 1}, started_at="2026-11-29T00:00:01Z", harness_version=None)
+    first.close()
+    again = Journal(tmp_path / "r.json.journal", {"a": 1}, started_at="2026-11-29T00:00:02Z", harness_version=None)
+    assert again.resumed and again.started_at == "2026-11-29T00:00:00Z"
+    again.remove()
+    assert not (tmp_path / "r.json.journal").exists()
