@@ -8,7 +8,8 @@ Claude Code: ``--setting-sources project --strict-mcp-config --disable-slash-com
 kept). Capture ``text``: ``--tools`` and ``--allowedTools`` name only Read, WebFetch and
 WebSearch, so every other tool is off, any later one included. Capture ``files``: Write,
 Edit and NotebookEdit are added, still no tool that runs code. SKILL.md goes in through
-``--system-prompt-file``; the answer is ``result`` of ``--output-format json``; tokens are
+``--system-prompt-file``, as caveman's harness does (its baseline arm passes no system prompt
+and keeps Claude Code's own); the answer is ``result`` of ``--output-format json``; tokens are
 ``usage`` (input counts cache creation and cache reads too); ``modelUsage`` names every
 model the harness called: when the requested model is not among them, another model gave
 the answer, the draw is lost with that call and its tokens, and the run stops.
