@@ -31,7 +31,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from driftproof.receipt import (draw_doc, judge_sample_doc, parse_receipt, receipt_doc, seal_document, sha256_text,
+from driftproof.errors import ReceiptError
+from driftproof.receipt import (Receipt, draw_doc, judge_sample_doc, read_receipt, receipt_doc, sha256_text,
                                 write_receipt)
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
@@ -86,6 +87,8 @@ class RunResult:
     resumed_draws: int
     stopped: str | None = None
     quick_answers: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    receipt: Receipt | None = None
+    """The receipt as read back from ``receipt_path`` (schema, seal and model checked)."""
 
 
 def _now() -> str:
@@ -277,12 +280,11 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         judge.close()
     doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, counter.value,
                    harness_version, stopped)
-    parse_receipt(json.dumps(seal_document(doc), ensure_ascii=False).encode("utf-8"), str(out))  # schema-check first
-    write_receipt(doc, out)
+    receipt = _write_checked(doc, out)
     transcripts = _write_transcripts(out, journal) if cfg.keep_transcripts else None
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
     journal.remove()
-    return RunResult(out, doc, transcripts, resumed, stopped, quick)
+    return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt)
 
 
 def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None], skill_text: str, skill_name: str,
@@ -328,6 +330,18 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
         endpoint_attempts=attempts,
         suite_name=suite.name[:200], suite_sha256=suite.sha256, judge=judge_doc, arms=arm_specs,
         band_source="generation", judge_overhead=overhead)
+
+
+def _write_checked(doc: dict[str, Any], out: Path) -> Receipt:
+    """Seal and write the receipt, then read it back as every reader does (schema, seal,
+    model). A receipt that does not read back is removed and the error raised; the journal
+    is kept, so no finished draw is lost."""
+    write_receipt(doc, out)
+    try:
+        return read_receipt(out)
+    except ReceiptError:
+        out.unlink(missing_ok=True)
+        raise
 
 
 def _write_transcripts(out: Path, journal: Journal) -> Path:

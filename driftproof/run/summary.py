@@ -28,9 +28,9 @@ def _f(x: float | None, sign: bool = False) -> str:
 
 
 def print_result(result: Any, console: Console | None = None) -> None:
-    """Print the run's summary (the receipt is re-read, seal checked, as any reader does)."""
+    """Print the run's summary from the receipt as read back (schema and seal checked)."""
     console = console or Console()
-    r = read_receipt(result.receipt_path)
+    r = result.receipt if result.receipt is not None else read_receipt(result.receipt_path)
     has_control = r.arms.control is not None
     t = Table(title=Text(f"{r.skill.name} on {r.run.model} ({r.verification_level})"))
     cols = ["case", "with skill", "baseline", "lift"] + (["control", "skill − control"] if has_control else [])
