@@ -333,15 +333,19 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
 
 
 def _write_checked(doc: dict[str, Any], out: Path) -> Receipt:
-    """Seal and write the receipt, then read it back as every reader does (schema, seal,
-    model). A receipt that does not read back is removed and the error raised; the journal
-    is kept, so no finished draw is lost."""
-    write_receipt(doc, out)
+    """Seal and write the receipt beside ``out``, read it back as every reader does (schema,
+    seal, model), and only then move it into place. A receipt that does not read back is
+    removed and the error raised; whatever was at ``out`` and the journal are kept, so no
+    finished draw is lost."""
+    tmp = out.with_name(f".{out.name}.unchecked")
+    write_receipt(doc, tmp)
     try:
-        return read_receipt(out)
+        receipt = read_receipt(tmp)
     except ReceiptError:
-        out.unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+    os.replace(tmp, out)
+    return receipt
 
 
 def _write_transcripts(out: Path, journal: Journal) -> Path:

@@ -204,8 +204,10 @@ def test_two_runs_never_share_a_journal(tmp_path):
 def test_a_receipt_that_does_not_read_back_is_removed_and_the_journal_kept(one_case, tmp_path):
     from driftproof.errors import ReceiptError
 
+    (tmp_path / "receipt.json").write_text("an earlier receipt")
     with pytest.raises(ReceiptError, match="/run/model"):
         run_lane(tmp_path, "stub", None, judge="stub", model="m" * 201)  # the schema holds 200 characters
-    assert not (tmp_path / "receipt.json").exists()
+    assert (tmp_path / "receipt.json").read_text() == "an earlier receipt"
+    assert sorted(p.name for p in tmp_path.iterdir() if "receipt" in p.name) == ["receipt.json", "receipt.json.journal"]
     lines = journal_path(tmp_path / "receipt.json").read_text().splitlines()
     assert sum(x.startswith('{"draw":') for x in lines) == 6  # every finished draw kept for a rerun
