@@ -185,9 +185,11 @@ class _Drawer:
         if reason is None and len(answer) > ANSWER_MAX:
             reason = f"the answer is {len(answer)} characters, more than a receipt holds ({ANSWER_MAX})"
             answer = ""
-        if reason is None:
-            shown = [p for p, _ in reply.capture.shown] if reply.capture else []
-            reason = lost_reason(answer, prompt=case.prompt, shown_files=shown)
+        if reason is None and reply.capture is None:
+            reason = lost_reason(answer, prompt=case.prompt)
+        elif reason is None and reply.text.strip():
+            # the pointing rules read the reply's own prose; the files it left are shown beside it
+            reason = lost_reason(reply.text, prompt=case.prompt, shown_files=[p for p, _ in reply.capture.shown])
         if reason is not None:
             rec["draw"] = draw_doc(index, answer=answer or None, lost_reason=reason[:REASON_MAX], tokens=tokens,
                                    captured_files=files)

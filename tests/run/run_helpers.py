@@ -184,6 +184,10 @@ if mode == "files" and "Write" in tools:
     with open("answer.md", "w") as f:
         f.write(text)
     text = ""
+if mode == "elsewhere" and "Write" in tools:
+    with open("notes.txt", "w") as f:
+        f.write("Background notes. " * 20)
+    text = "I saved the answer to answer.md."
 if mode == "binary" and "Write" in tools:
     with open("answer.bin", "wb") as f:
         f.write(b"\x00\x01")

@@ -146,3 +146,14 @@ def test_files_mode_with_nothing_showable_is_lost(loopback, fake_bin, suite_file
     assert d.lost.reason == "the reply is empty and no file it left can be shown; files: answer.bin (binary (holds NUL bytes))"
     assert [(f.path, f.bytes, f.status) for f in d.captured_files] == [("answer.bin", 2, "binary")]
     assert d.judge_samples == [] and r.run.endpoint_attempts == 6  # no grading call for a lost draw
+
+
+def test_files_mode_pointing_at_a_file_it_did_not_leave_is_lost(loopback, fake_bin, suite_file, tmp_path, monkeypatch):
+    # the fake leaves notes.txt (360 characters) and replies that it saved the answer to answer.md,
+    # which it never wrote: the notes are shown, but they are not the reply's own prose
+    monkeypatch.setenv("FAKE_MODE", "elsewhere")
+    suite_file.write_text(json.dumps({**json.loads(suite_file.read_text()), "cases": json.loads(suite_file.read_text())["cases"][:1]}))
+    r = read_receipt(run_lane(tmp_path, "anthropic", "cli", capture="files"))
+    d = r.cases[0].arms.baseline.draws[0]
+    assert d.lost.reason == "the reply points at answer.md (line 1), a file the grader was not shown"
+    assert [(f.path, f.status) for f in d.captured_files] == [("notes.txt", "read")]
