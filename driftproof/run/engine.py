@@ -209,8 +209,11 @@ class _Drawer:
                 usage_in += jr.input_tokens or 0
                 usage_out += jr.output_tokens or 0
             v = J.parse_reply(case, jr.text)
-            samples.append(judge_sample_doc(v.score, reply=jr.text, reported_model=jr.reported_model,
-                                            serving_model=jr.serving_model, invalid_reason=v.invalid_reason))
+            score, invalid = v.score, v.invalid_reason
+            if jr.reported_model is not None and not J.same_model(cfg.judge_model, jr.reported_model):
+                score, invalid = None, f"the reply reports model {jr.reported_model[:100]!r}, not the requested judge"
+            samples.append(judge_sample_doc(score, reply=jr.text, reported_model=jr.reported_model,
+                                            serving_model=jr.serving_model, invalid_reason=invalid))
             rec["transcript"]["judge_replies"].append(jr.text)
         rec["judge_usage"] = {"input": usage_in, "output": usage_out, "reported": reported}
         valid = [s for s in samples if s["score"] is not None]

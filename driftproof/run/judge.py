@@ -4,6 +4,10 @@ Rubric cases: the judge replies ``{"score": s, "reason": "..."}``; ``s`` must si
 judge's grid (0 to 1 in steps of 0.05, :data:`SCALE`), else the sample is invalid, with
 the reason, and is not measured (D-1: a draw is measured on its valid samples).
 
+A sample whose reply reports another model than the requested judge is not measured either
+(method: each returned sample must report the requested judge identity); a reply that
+reports none is kept and recorded anonymous.
+
 Criteria cases (method, criteria paragraph): the judge decides each criterion met or not met,
 ``{"criteria": [{"id", "met": true|false, "reason"}]}``. A reply that does not decide every
 criterion exactly once, each with a reason holding a letter or a digit, is not measured. The
@@ -27,7 +31,7 @@ from driftproof.run.suite import Criterion, SuiteCase
 from driftproof.wording import TOLERANCE
 
 __all__ = ["JudgeVerdict", "SCALE", "SYSTEM", "TEMPLATE", "judge_prompt", "parse_reply", "rubric_section",
-           "rubric_sha256", "template_sha256"]
+           "rubric_sha256", "same_model", "template_sha256"]
 
 #: The judge's grid: worst, best, step.
 SCALE = (0.0, 1.0, 0.05)
@@ -64,6 +68,12 @@ Reply with {{"criteria": [{{"id": "<criterion id>", "met": true or false, "reaso
 deciding every criterion above exactly once, each with a reason of one sentence."""
 
 CRITERION_LINE = "- id: {id} | weight: {weight} | {description}"
+
+
+def same_model(requested: str, reported: str) -> bool:
+    """Whether a reply's reported model id is the requested one, a dated id of it
+    (``claude-haiku-4-5`` → ``claude-haiku-4-5-20251001``) or the undated form of it."""
+    return reported == requested or reported.startswith(requested + "-") or requested.startswith(reported + "-")
 
 
 def template_sha256() -> str:

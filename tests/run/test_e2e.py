@@ -157,3 +157,22 @@ def test_files_mode_pointing_at_a_file_it_did_not_leave_is_lost(loopback, fake_b
     d = r.cases[0].arms.baseline.draws[0]
     assert d.lost.reason == "the reply points at answer.md (line 1), a file the grader was not shown"
     assert [(f.path, f.status) for f in d.captured_files] == [("notes.txt", "read")]
+
+
+def test_judge_reply_from_another_model_is_not_measured(loopback, suite_file, tmp_path, monkeypatch):
+    import run_helpers
+
+    suite_file.write_text(json.dumps({**json.loads(suite_file.read_text()), "cases": json.loads(suite_file.read_text())["cases"][:1]}))
+    ok = run_helpers._ok
+    # every reply reports the dated id of the requested judge: measured
+    monkeypatch.setattr(run_helpers, "_ok", lambda path, model, text: ok(path, "claude-haiku-4-5-20251001", text))
+    r = read_receipt(run_lane(tmp_path, "anthropic", "api", judge_model="claude-haiku-4-5"))
+    samples = [s for d in r.cases[0].arms.with_skill.draws for s in d.judge_samples]
+    assert len(samples) == 15 and all(s.invalid_reason is None for s in samples)
+    assert {s.reported_model for s in samples} == {"claude-haiku-4-5-20251001"}
+    # every reply reports another model: no sample is measured, so every draw is lost (D-1)
+    monkeypatch.setattr(run_helpers, "_ok", lambda path, model, text: ok(path, "claude-opus-4-7", text))
+    r = read_receipt(run_lane(tmp_path, "anthropic", "api", judge_model="claude-haiku-4-5", out=tmp_path / "r2.json"))
+    d = r.cases[0].arms.with_skill.draws[0]
+    assert d.lost.reason == "no judge sample was valid: the reply reports model 'claude-opus-4-7', not the requested judge"
+    assert [s.reported_model for s in d.judge_samples] == ["claude-opus-4-7"] * 5

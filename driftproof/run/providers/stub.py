@@ -34,4 +34,4 @@ class StubProvider(Provider):
             text = json.dumps({"score": round(h[0] % 21 * 0.05, 2), "reason": "stub score"})
         else:
             text = f"Stub answer {h.hex()[:12]} to: {prompt[:200]}"
-        return Reply(text, reported_model="stub", raw=text)
+        return Reply(text, reported_model=model, raw=text)
