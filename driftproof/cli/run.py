@@ -5,6 +5,10 @@ and, with --control, under a fixed instruction too; every draw is judged 5 times
 judge. Failed or timed-out attempts are retried twice, after 5 s and 20 s; a draw that still
 fails is lost, with its reason. A killed run resumes: run the same command again. The result
 is a sealed receipt.
+
+Exit status: 0 when the receipt is written; 2 for a bad suite, a refused journal or a lane
+that cannot run (nothing is written, the journal is kept); 3 when the run stopped because
+another model gave an answer (the receipt is written and reads UNVERIFIED).
 """
 
 from __future__ import annotations
