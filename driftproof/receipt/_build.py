@@ -47,14 +47,16 @@ def draw_doc(index: int, *, answer: str | None = None, score: float | None = Non
              judge_samples: list[dict[str, Any]] | None = None, lost_reason: str | None = None,
              tokens: dict[str, Any] | None = None, checks: list[dict[str, Any]] | None = None,
              captured_files: list[dict[str, Any]] | None = None, skill_fired: bool | None = None,
-             source_error: str | None = None) -> dict[str, Any]:
+             source_error: str | None = None,
+             other_model_calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One draw. When ``score`` is None and judge samples are given, the score is their
-    valid mean (D-1); a lost draw carries no score."""
+    valid mean (D-1); a lost draw carries no score. ``other_model_calls`` (``{model,
+    input_tokens, output_tokens}``) is written only when the harness reported such calls."""
     samples = list(judge_samples or [])
     if score is None and samples and lost_reason is None:
         valid = [s["score"] for s in samples if s["score"] is not None]
         score = sum(valid) / len(valid) if valid else None
-    return {
+    doc = {
         "index": index,
         "answer": answer,
         "answer_sha256": sha256_text(answer) if answer is not None else None,
@@ -67,6 +69,9 @@ def draw_doc(index: int, *, answer: str | None = None, score: float | None = Non
         "skill_fired": skill_fired,
         "source_error": source_error,
     }
+    if other_model_calls:
+        doc["other_model_calls"] = list(other_model_calls)
+    return doc
 
 
 def receipt_doc(*, level: str, skill_name: str, skill_text: str | None, cases: list[dict[str, Any]],

@@ -31,8 +31,10 @@ __all__ = [
     "JudgeSample",
     "JudgeScale",
     "Lost",
+    "OtherModelCall",
     "Provenance",
     "Receipt",
+    "Regrade",
     "Run",
     "Runner",
     "Seal",
@@ -169,6 +171,15 @@ class CapturedFile(_Model):
     reason: str | None
 
 
+class OtherModelCall(_Model):
+    """A call the harness made on another model while answering (method, "Other models,
+    and one grader for all"): the model and its tokens, ``None`` when not reported."""
+
+    model: str
+    input_tokens: int | None
+    output_tokens: int | None
+
+
 class Draw(_Model):
     index: int
     answer: str | None
@@ -184,6 +195,8 @@ class Draw(_Model):
     captured_files: list[CapturedFile] | None
     skill_fired: bool | None
     source_error: str | None
+    other_model_calls: list[OtherModelCall] | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Calls the harness made on other models for this answer, with their tokens; absent when none."""
 
     @property
     def is_lost(self) -> bool:
@@ -263,7 +276,7 @@ class Regrade(_Model):
     """Judge samples requested: one per sample per graded answer."""
     runner_attempts: int
     """API requests or CLI invocations made, retries and timeouts included."""
-    judge_ids: list[str] | None = None
+    judge_ids: list[str] | None = Field(default=None, exclude_if=lambda v: v is None)
     """Every reported and serving judge id across the replies: unique, sorted."""
 
 
@@ -286,7 +299,7 @@ class Receipt(_Model):
     provenance: Provenance | None
     source_figures: dict[str, Any] | None
     uncertainty_unavailable: Literal["aggregates_only"] | None
-    regrade: Regrade | None = None
+    regrade: Regrade | None = Field(default=None, exclude_if=lambda v: v is None)
     """Only on a regrade's own receipt; absent otherwise."""
     seal: Seal
 

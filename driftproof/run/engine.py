@@ -117,6 +117,11 @@ def _arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
     return systems
 
 
+def _count(v: Any) -> int | None:
+    """A token count a harness reported, or ``None`` when it is not a non-negative integer."""
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+
+
 class _Drawer:
     """Makes one draw: generation (with retries), lost-draw rules, checks, n judge samples."""
 
@@ -165,10 +170,14 @@ class _Drawer:
             tokens = {"input": reply.input_tokens, "output": reply.output_tokens, "counted_by": "provider"}
         rec["generation_cost_usd"] = reply.cost_usd
         rec["transcript"] = {"raw": reply.raw, "other_models": reply.other_models, "judge_replies": []}
+        # Calls the harness made on other models are recorded beside the answer, with their tokens.
+        others = [{"model": str(o.get("model"))[:200], "input_tokens": _count(o.get("input")),
+                   "output_tokens": _count(o.get("output"))} for o in reply.other_models] or None
         files = reply.capture.files if reply.capture is not None else None
         if reply.handoff:
             reason = f"another model gave the answer: {reply.handoff}; the run stops"
-            rec["draw"] = draw_doc(index, lost_reason=reason[:REASON_MAX], tokens=tokens, captured_files=files)
+            rec["draw"] = draw_doc(index, lost_reason=reason[:REASON_MAX], tokens=tokens, captured_files=files,
+                                   other_model_calls=others)
             return reason
         answer, reason = reply.text, None
         if reply.capture is not None:
@@ -192,6 +201,7 @@ class _Drawer:
             reason = lost_reason(reply.text, prompt=case.prompt, shown_files=[p for p, _ in reply.capture.shown])
         if reason is not None:
             rec["draw"] = draw_doc(index, answer=answer or None, lost_reason=reason[:REASON_MAX], tokens=tokens,
+                                   other_model_calls=others,
                                    captured_files=files)
             return None
         samples, usage_in, usage_out, reported = [], 0, 0, False
@@ -219,6 +229,7 @@ class _Drawer:
         valid = [s for s in samples if s["score"] is not None]
         lost = None if valid else "no judge sample was valid: " + (samples[0]["invalid_reason"] or "")[:300]
         rec["draw"] = draw_doc(index, answer=answer, judge_samples=samples, lost_reason=lost, tokens=tokens,
+                               other_model_calls=others,
                                checks=run_checks(case.checks, answer), captured_files=files)
         return None
 

@@ -107,6 +107,9 @@ def test_another_model_answering_stops_the_run(loopback, fake_bin, suite_file, t
     assert draws[0].lost.reason == ("another model gave the answer: claude-haiku-4-5-20251001 "
                                     "(100 input, 20 output tokens); the run stops")
     assert draws[0].tokens.input == 100 and r.run.endpoint_attempts == 1
+    # the call on the other model is recorded beside the answer, with its tokens (the fake reports 100/20)
+    assert [(o.model, o.input_tokens, o.output_tokens) for o in draws[0].other_model_calls] == \
+        [("claude-haiku-4-5-20251001", 100, 20)]
 
 
 def test_codex_turn_failed_is_retried_then_lost(loopback, fake_bin, suite_file, tmp_path, monkeypatch):
