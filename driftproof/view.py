@@ -363,7 +363,10 @@ def _judge_cost(r: Receipt) -> tuple[Fact, ...]:
         Fact("grader tokens", f"{oh.input_tokens:,} input, {oh.output_tokens:,} output"),
         Fact("grader cost", f"${oh.usd:.4f} (a floor: usage the grader's answered samples reported)"
              if oh.usd is not None else f"USD {UNKNOWN}"),
-        Fact("draws counted", f"{oh.judged_draws_counted:,} counted, {oh.judged_draws_missing_usage:,} without usage"),
+        Fact("draws counted", f"{oh.judged_draws_counted:,} counted, "
+             + (f"{oh.judged_draws_missing_usage:,} without usage" if oh.judged_draws_missing_usage is not None
+                # D-13: a receipt before 0.14 did not record it; say so, never print a number
+                else f"draws without usage {UNKNOWN}")),
     )
 
 

@@ -1,0 +1,74 @@
+"""Adversarial: ``driftproof view`` on receipts of every frozen version and on hostile text.
+
+Each test is a reproduction of a problem found by feeding the CLI inputs a user meets.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from driftproof.cli import main
+from driftproof.receipt import seal_document, sha256_text
+from factories import case, make_receipt
+
+FIXTURES = Path(__file__).resolve().parents[1] / "receipt" / "fixtures"
+HOSTILE = "<script>alert(1)</script>"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the console entry point; (exit status, stdout, stderr)."""
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("version", ["0.10", "0.11", "0.13"])
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_view_pre_014_receipt_with_grading_cost(version: str, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: `driftproof view tests/receipt/fixtures/0.10/valid-basic.json` died with
+    # "TypeError: unsupported format string passed to NoneType.__format__": a receipt before
+    # 0.14 does not record draws without usage (None, D-13) and the sheet formatted it as a number.
+    path = FIXTURES / version / "valid-basic.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["economics"]["judge_overhead"] is not None  # the fixture exercises the grading cost
+    code, out, err = run(["view", str(path), "--format", fmt], capsys)
+    assert code == 0, err
+    assert "Traceback" not in err
+    # The count that was recorded is shown; the one that was not reads "not recorded", never 0.
+    counted = f"{len(doc['cases']):,} counted"
+    assert counted in out
+    assert "draws without usage not recorded" in out
+    assert "0 without usage" not in out
+
+
+def _hostile_receipt(tmp_path: Path) -> Path:
+    doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]),
+                        case("c2", [0.8, 0.85, 0.82], [0.5, 0.52, 0.55])])
+    doc["skill"]["name"] = "evil" + HOSTILE + "|\n# heading [x](javascript:alert(1))"
+    doc["run"]["model"] = "m" + HOSTILE
+    for c in doc["cases"]:
+        c["prompt"] = HOSTILE
+        for a in c["arms"].values():
+            for d in a["draws"]:
+                d["answer"] = HOSTILE + "\n<img src=x onerror=alert(2)>"
+                d["answer_sha256"] = sha256_text(d["answer"])
+    path = tmp_path / "hostile receipt.json"
+    path.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    return path
+
+
+def test_view_markdown_escapes_untrusted_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _hostile_receipt(tmp_path)
+    code, out, err = run(["view", str(path), "--format", "markdown"], capsys)
+    assert code == 0, err
+    assert "<script>" not in out and "<img" not in out
+    assert "\\<script\\>" in out
+    # the skill name's newline does not start a heading of its own
+    assert not any(line.startswith("# heading") for line in out.splitlines())
