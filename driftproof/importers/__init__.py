@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,4 +133,41 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
         except ReceiptError as exc:
             raise ImportError_(f"{source}: converted receipt {item.filename} is invalid",
                                list(exc.problems)) from None
-    return [write_receipt(item.document, out / item.filename) for item in items]
+    return _write_all_or_none(items, out, source)
+
+
+def _write_all_or_none(items: list[Imported], out: Path, source: str) -> list[Path]:
+    """Write each receipt to a temporary sibling first, then rename them all into place.
+
+    A failure before the renames (a read-only or missing-and-uncreatable ``out``, a full
+    disk) removes every temporary file and any directory made here, so nothing is left
+    half-written; it is raised as :class:`~driftproof.errors.ImportError_` naming the path.
+    """
+    made: list[Path] = []
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for parent in reversed([out, *out.parents]):
+            if not parent.exists():
+                parent.mkdir()
+                made.append(parent)
+        for item in items:
+            target = out / item.filename
+            if target.is_dir():
+                raise IsADirectoryError(21, "Is a directory", str(target))
+            fd, tmp = tempfile.mkstemp(prefix=f".{item.filename}.", suffix=".tmp", dir=out)
+            staged.append((Path(tmp), target))
+            os.close(fd)
+            write_receipt(item.document, tmp)
+        for tmp, target in staged:
+            os.replace(tmp, target)
+    except OSError as exc:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        for d in reversed(made):
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        raise ImportError_.at(out, "", f"cannot write the receipts into this directory: {exc.strerror or exc}; "
+                              "nothing was written") from None
+    return [target for _, target in staged]

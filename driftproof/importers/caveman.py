@@ -50,6 +50,18 @@ SKILL_MAX_BYTES = 1024 * 1024
 _ARM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,80}$")
 _CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
+#: The receipt schema's date-time pattern (run.started_at).
+_DATE_TIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})\Z")
+#: Characters: the receipt schema's limits for the texts a snapshot supplies, checked on the
+#: snapshot so a refusal names the snapshot's pointer, not the receipt's.
+PROMPT_MAX_CHARS = 262_144
+ANSWER_MAX_CHARS = 1_048_576
+_META_TEXT: dict[str, tuple[str, int]] = {
+    "model": ("a model id", 200),
+    "generated_at": ("a date-time", 64),
+    "terse_prefix": ("the control arm's instruction", 262_144),
+    "claude_cli_version": ("a Claude Code version", 200),
+}
 
 #: What caveman's length snapshot never records (D-13); each stays unknown.
 UNRECORDED_ALWAYS: tuple[str, ...] = (
@@ -71,15 +83,37 @@ def _pointer(*parts: Any) -> str:
     return to_pointer(parts)
 
 
+def _read_capped(path: Path, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of ``path``: a device or pipe that reports size 0 is not read
+    without end."""
+    with path.open("rb") as fh:
+        return fh.read(limit + 1)
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
 def _load(path: Path, shown: str) -> tuple[Any, str]:
     """The parsed snapshot and the sha256 of its bytes."""
     try:
         size = path.stat().st_size
+        if size <= SNAPSHOT_MAX_BYTES:
+            data = _read_capped(path, SNAPSHOT_MAX_BYTES)
+            size = len(data)
     except OSError as exc:
         raise ImportError_.at(shown, "", f"cannot read the snapshot: {exc.strerror}") from None
     if size > SNAPSHOT_MAX_BYTES:
-        raise ImportError_.at(shown, "", f"snapshot is {size} bytes; the limit is {SNAPSHOT_MAX_BYTES}")
-    data = path.read_bytes()
+        raise ImportError_.at(shown, "", f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -89,11 +123,28 @@ def _load(path: Path, shown: str) -> tuple[Any, str]:
         raise ValueError(f"{name} is not valid JSON")
 
     try:
-        return json.loads(text, parse_constant=no_constant), hashlib.sha256(data).hexdigest()
+        return (json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_members),
+                hashlib.sha256(data).hexdigest())
+    except _Duplicate as exc:
+        # A member given twice would silently lose one of its values: refuse, do not guess.
+        raise ImportError_.at(shown, "", f"expected unique member names, found {json.dumps(str(exc))[:80]} "
+                              "twice") from None
     except json.JSONDecodeError as exc:
         raise ImportError_.at(shown, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:
         raise ImportError_.at(shown, "", f"not valid JSON: {exc}") from None
+
+
+def _text(value: str, shown: str, where: str, what: str, limit: int) -> str:
+    """``value`` as receipt text: valid Unicode (no lone surrogate escape) and at most ``limit``
+    characters, or the error naming the snapshot's own pointer."""
+    if len(value) > limit:
+        raise ImportError_.at(shown, where, f"expected {what} of at most {limit} characters, found {len(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ImportError_.at(shown, where, f"expected {what} in valid Unicode, found a lone surrogate escape") from None
+    return value
 
 
 def _check(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
@@ -115,6 +166,7 @@ def _check(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dict[str, l
     for i, p in enumerate(prompts):
         if not isinstance(p, str):
             raise ImportError_.at(shown, _pointer("prompts", i), f"expected a prompt string, found {_kind(p)}")
+        _text(p, shown, _pointer("prompts", i), "a prompt", PROMPT_MAX_CHARS)
     n = meta.get("n_prompts")
     if type(n) is not int or n != len(prompts):
         raise ImportError_.at(shown, "/metadata/n_prompts",
@@ -143,6 +195,19 @@ def _check(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dict[str, l
                                       "null cell: this call never finished (a partial snapshot); expected a string output")
             if not isinstance(out, str):
                 raise ImportError_.at(shown, _pointer("arms", name, i), f"expected a string output, found {_kind(out)}")
+            _text(out, shown, _pointer("arms", name, i), "an output", ANSWER_MAX_CHARS)
+    for key, (what, limit) in _META_TEXT.items():
+        value = meta.get(key)
+        if value is not None and not isinstance(value, str):
+            # a wrong type is a malformed snapshot, not an unrecorded value (D-13 keeps the two apart)
+            raise ImportError_.at(shown, _pointer("metadata", key), f"expected {what} (a string) or no member, "
+                                  f"found {_json_kind(value)}")
+        if isinstance(value, str):
+            _text(value, shown, _pointer("metadata", key), what, limit)
+    started = meta.get("generated_at")
+    if isinstance(started, str) and started.strip() and not _DATE_TIME.match(started):
+        raise ImportError_.at(shown, "/metadata/generated_at",
+                              f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}")
     return meta, prompts, arms
 
 
@@ -150,14 +215,25 @@ def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
+def _json_kind(value: Any) -> str:
+    """The JSON kind of ``value`` in words (``true``, ``a number``, ``an object``, ...)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    words = {int: "a number", float: "a number", str: "a string", list: "an array", dict: "an object"}
+    return words.get(type(value), type(value).__name__)
+
+
 def _skill_text(skills_dir: Path, arm: str, shown: str) -> str:
     path = skills_dir / arm / "SKILL.md"
     where = _pointer("arms", arm)
     if not path.is_file():
         raise ImportError_.at(shown, where, f"no SKILL.md for this skill arm: expected the file {path}")
-    data = path.read_bytes()
+    try:
+        data = _read_capped(path, SKILL_MAX_BYTES)
+    except OSError as exc:
+        raise ImportError_.at(shown, where, f"cannot read {path}: {exc.strerror}") from None
     if len(data) > SKILL_MAX_BYTES:
-        raise ImportError_.at(shown, where, f"{path} is {len(data)} bytes; the limit is {SKILL_MAX_BYTES}")
+        raise ImportError_.at(shown, where, f"{path} is over {SKILL_MAX_BYTES} bytes, the limit")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
