@@ -25,18 +25,66 @@ from driftproof.action import append_github_output
 from driftproof.receipt import read_receipt
 
 
+class _WriteError(click.ClickException):
+    """An output file cannot be written; nothing was (exit status 2, as for bad input)."""
+
+    exit_code = 2
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _check_targets(receipt: Path, paths: list[Path]) -> None:
+    """Refuse an output that is the receipt itself (``--out`` beside the receipt writes
+    ``<name>.json``) or that two options name."""
+    for i, path in enumerate(paths):
+        if _same_file(path, receipt):
+            raise click.UsageError(f"{path}: this output would overwrite the receipt being read; "
+                                   "give another --out directory or another file name")
+        for other in paths[:i]:
+            if _same_file(path, other):
+                raise click.UsageError(f"{path}: named for two outputs; give each output its own file")
+
+
 def _write_all(files: dict[Path, bytes]) -> None:
-    """Write every file through a temporary sibling and a rename, after all content exists."""
-    for path, data in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
+    """Write every file to a temporary sibling, then rename them all into place: a file that
+    cannot be written (missing or read-only directory, full disk) leaves no output at all,
+    nor a directory made here."""
+    made: list[Path] = []
+    staged: list[tuple[str, Path]] = []
+    path = next(iter(files))
+    try:
+        for path in files:
+            for parent in reversed([path.parent, *path.parent.parents]):
+                if not parent.exists():
+                    parent.mkdir()
+                    made.append(parent)
+        for path, data in files.items():
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            staged.append((tmp, path))
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
+        for tmp, path in staged:
             os.replace(tmp, path)
-        except BaseException:
+    except OSError as exc:
+        for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
-            raise
+        for d in reversed(made):
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        raise _WriteError(f"{path}: cannot write: {exc.strerror or exc}; no badge file was written") from None
+    except BaseException:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 @click.command()
@@ -79,7 +127,13 @@ def badge(receipt: Path, out_dir: Path | None, json_path: Path | None, svg_path:
         files[details_path] = json_bytes(details_json(r, name))
     if svg_path is not None:
         files[svg_path] = badge_svg(r).encode("utf-8")
+    _check_targets(receipt, [p for p in (json_path, details_path, svg_path) if p is not None])
+    if gh_path is not None and gh_path.is_dir():
+        raise _WriteError(f"{gh_path}: $GITHUB_OUTPUT names a directory; expected a file to append to")
     _write_all(files)
     if gh_path is not None:
-        append_github_output(gh_path, workflow_outputs(r))
+        try:
+            append_github_output(gh_path, workflow_outputs(r))
+        except OSError as exc:
+            raise _WriteError(f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}") from None
     click.echo(badge_reading(r).message)
