@@ -23,6 +23,9 @@ Decision (output ``decision``), from :func:`driftproof.compare.compare_receipts`
   draws could have had (D-9), and none of the above.
 - ``no separation detected``: otherwise.
 
+A comparison in which no case is in both receipts (every case id changed) decides nothing
+either: its decision is ``none`` and the summary names the cases found in one receipt only.
+
 Other outputs: ``lift`` (the new receipt's suite lift with its sign, ``n/a`` for a smoke run on
 either side or where the receipt has no lift), ``baseline-lift`` (the same for the baseline),
 ``regressed-cases`` (a JSON array of case ids), ``draws-needed`` (empty unless UNDERPOWERED with
@@ -86,7 +89,7 @@ def md_escape(text: object, limit: int = 200) -> str:
 
 def decide(c: Comparison) -> str:
     """The Action's decision for a comparison (see the module docstring)."""
-    if c.refusals:
+    if c.refusals or not c.rows:
         return "none"
     verdicts = {v.verdict for v in c.rows}
     if c.regressed or wording.REGRESSED in verdicts:
@@ -177,18 +180,21 @@ def summary_markdown(a: Receipt, b: Receipt, c: Comparison, *, fail_on: Sequence
     outputs = action_outputs(a, b, c)
     decision = outputs["decision"]
     head: list[str] = [f"## Driftproof: {'no decision' if decision == 'none' else decision}\n\n"]
-    if decision == "none":
+    if decision == "none" and c.refusals:
         head.append("**No decision.** A receipt below TESTED gets no verdict, so this comparison "
                     "decides nothing:\n\n")
         head += [f"- {md_escape(r, 500)}\n" for r in c.refusals]
         head.append("\n")
+    elif decision == "none":
+        head.append("**No decision.** No case is in both receipts, so nothing was compared "
+                    "(the cases found in one receipt only are listed below).\n\n")
     else:
         fails = decision in fail_on
         head.append(f"**Decision: {md_escape(decision)}**; the job "
                     f"{'fails' if fails else 'passes'} (fail-on: {md_escape(', '.join(fail_on))}).\n\n")
     head += _side_table(a, b, c.a_name, c.b_name, outputs)
     head.append("\n")
-    if not c.refusals:
+    if not c.refusals and c.rows:  # with no case compared the headline would claim a reading
         head.append(f"{md_escape(c.headline, 2000)}\n\n{md_escape(c.summary, 500)}\n\n")
         if c.underpowered_sentence:
             head.append(f"**{md_escape(c.underpowered_sentence)}** {md_escape(c.underpowered_reason or '', 500)}\n\n")
@@ -246,11 +252,36 @@ def _append(path: str | None, text: str) -> None:
 
 
 def _parse_fail_on(value: str) -> list[str]:
+    """The decisions that fail the job. Empty or blank means the default (``regressed``); a
+    list with no decision in it (``","``) is refused rather than read as "never fail"."""
+    if not value.strip():
+        return [wording.REGRESSED]
     items = [x.strip() for x in value.split(",") if x.strip()]
+    if not items:
+        raise ValueError(f"fail-on: {value!r} names no decision; expected any of {', '.join(DECISIONS)}")
     unknown = [x for x in items if x not in DECISIONS]
     if unknown:
         raise ValueError(f"fail-on: unknown decision {unknown[0]!r}; expected any of {', '.join(DECISIONS)}")
     return items
+
+
+def _write_outputs(summary_path: str | None, summary: str, output_path: str | None,
+                   outputs: dict[str, str]) -> list[str]:
+    """Append the summary and the outputs; the problems, one line each, when a file cannot be
+    written (a directory, a missing folder, a read-only file)."""
+    problems = []
+    if summary_path:
+        try:
+            _append(summary_path, summary)
+        except OSError as exc:
+            problems.append(f"{summary_path}: cannot append the job summary (GITHUB_STEP_SUMMARY): "
+                            f"{exc.strerror or exc}")
+    if output_path:
+        try:
+            append_github_output(Path(output_path), outputs)
+        except OSError as exc:
+            problems.append(f"{output_path}: cannot append the outputs (GITHUB_OUTPUT): {exc.strerror or exc}")
+    return problems
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -268,11 +299,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     output_path = os.environ.get("GITHUB_OUTPUT")
 
     def fail(lines: list[str]) -> int:
-        for line in lines:
+        summary = "## Driftproof: error\n\n" + "".join(f"- {md_escape(x, 1000)}\n" for x in lines)
+        for line in lines + _write_outputs(summary_path, summary, output_path, {"decision": "error"}):
             print(f"error: {line}", file=sys.stderr)
-        _append(summary_path, "## Driftproof: error\n\n" + "".join(f"- {md_escape(x, 1000)}\n" for x in lines))
-        if output_path:
-            append_github_output(Path(output_path), {"decision": "error"})
         return 2
 
     try:
@@ -282,16 +311,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     missing = [n for n, v in (("baseline", args.baseline), ("receipt", args.receipt)) if not v]
     if missing:
         return fail([f"input {n} is required: the path of a receipt" for n in missing])
-    try:
-        a = read_receipt(args.baseline)
-        b = read_receipt(args.receipt)
-    except DriftproofError as exc:
-        return fail(exc.lines())
+    read: list[Receipt] = []
+    problems: list[str] = []
+    for path in (args.baseline, args.receipt):  # both read, so every problem is reported at once
+        try:
+            read.append(read_receipt(path))
+        except DriftproofError as exc:
+            problems += exc.lines()
+    if problems:
+        return fail(problems)
+    a, b = read
     c = compare_receipts(a, b, a_name=Path(args.baseline).name, b_name=Path(args.receipt).name)
     outputs = action_outputs(a, b, c)
-    _append(summary_path, summary_markdown(a, b, c, fail_on=fail_on))
-    if output_path:
-        append_github_output(Path(output_path), outputs)
+    unwritten = _write_outputs(summary_path, summary_markdown(a, b, c, fail_on=fail_on), output_path, outputs)
+    if unwritten:
+        for line in unwritten:
+            print(f"error: {line}", file=sys.stderr)
+        return 2
     decision = outputs["decision"]
     # Only fixed words and counts reach stdout: a case id printed there could be read as a
     # workflow command. One annotation when a case regressed; the rest is in the summary.

@@ -1,0 +1,106 @@
+"""Adversarial: ``python -m driftproof.action`` with hostile environments and receipts."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from driftproof import action
+from driftproof.receipt import seal_document
+from factories import case, make_receipt
+
+GOOD = [case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]), case("c2", [0.8, 0.85, 0.82], [0.5, 0.52, 0.55])]
+WORSE = [case("c1", [0.2, 0.25, 0.22], [0.3, 0.35, 0.32]), case("c2", [0.8, 0.85, 0.82], [0.5, 0.52, 0.55])]
+
+
+def write(tmp_path: Path, name: str, doc: dict[str, Any]) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a: dict[str, Any], b: dict[str, Any],
+          summary: Path | None = None, output: Path | None = None, fail_on: str | None = None) -> tuple[Path, Path]:
+    summary = summary or tmp_path / "summary.md"
+    output = output or tmp_path / "output"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+    monkeypatch.setenv("DRIFTPROOF_BASELINE", str(write(tmp_path, "a.json", a)))
+    monkeypatch.setenv("DRIFTPROOF_RECEIPT", str(write(tmp_path, "b.json", b)))
+    if fail_on is None:
+        monkeypatch.delenv("DRIFTPROOF_FAIL_ON", raising=False)
+    else:
+        monkeypatch.setenv("DRIFTPROOF_FAIL_ON", fail_on)
+    return summary, output
+
+
+def test_unwritable_step_summary_is_a_clean_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: GITHUB_STEP_SUMMARY in a missing folder (or naming a directory) ended in a
+    # FileNotFoundError / IsADirectoryError traceback.
+    setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE), summary=tmp_path / "missing" / "s.md",
+          output=tmp_path)
+    assert action.main([]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert f"{tmp_path / 'missing' / 's.md'}: cannot append the job summary" in err
+    assert f"{tmp_path}: cannot append the outputs (GITHUB_OUTPUT): Is a directory" in err
+
+
+def test_blank_fail_on_keeps_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found: DRIFTPROOF_FAIL_ON=" " (an empty workflow expression) parsed to no decision at all,
+    # so a regressed case passed the job (exit 0).
+    setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE), fail_on=" ")
+    assert action.main([]) == 1
+
+
+def test_fail_on_naming_no_decision_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE), fail_on=" , ")
+    assert action.main([]) == 2
+    assert "names no decision" in capsys.readouterr().err
+
+
+def test_no_case_in_common_decides_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found: a new receipt whose case ids all differ from the baseline's (a renamed suite) read
+    # "no separation detected" and passed, though not one case was compared.
+    renamed = [case("x1", [0.1, 0.12, 0.11], [0.3, 0.35, 0.32]), case("x2", [0.1, 0.12, 0.11], [0.5, 0.52, 0.55])]
+    summary, output = setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(renamed),
+                            fail_on="none")
+    assert action.main([]) == 1  # "none" is in fail-on, so the job fails
+    text = summary.read_text(encoding="utf-8")
+    assert "## Driftproof: no decision" in text
+    assert "No case is in both receipts" in text
+    assert "no separation detected at this sample size" not in text
+    assert "decision<<" in output.read_text(encoding="utf-8")
+    assert "\nnone\n" in output.read_text(encoding="utf-8")
+
+
+def test_both_unreadable_receipts_are_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: only the baseline's problem was reported; the new receipt's came on the next run.
+    tampered = make_receipt(GOOD)
+    tampered["cases"][0]["prompt"] = "changed after sealing"
+    summary, _ = setup(tmp_path, monkeypatch, {"schema_version": "9.9"}, tampered)
+    assert action.main([]) == 2
+    err = capsys.readouterr().err
+    assert "a.json: /schema_version" in err
+    assert "b.json: /seal/sha256: seal mismatch" in err
+
+
+def test_hostile_text_in_the_job_summary_is_inert(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hostile = make_receipt(WORSE)
+    hostile["skill"]["name"] = "<img src=x onerror=alert(1)>|[x](javascript:alert(1))\n## injected"
+    hostile["run"]["model"] = "<script>alert(2)</script>"
+    summary, _ = setup(tmp_path, monkeypatch, make_receipt(GOOD), seal_document(hostile))
+    assert action.main([]) == 1
+    text = summary.read_text(encoding="utf-8")
+    # every "<" and "](" of the untrusted text is backslash-escaped (inert in GitHub Markdown)
+    assert not re.search(r"(?<!\\)<(img|script)", text)
+    assert "\\<img src=x" in text
+    assert not re.search(r"(?<!\\)\]\(javascript", text)
+    assert "\n## injected" not in text
