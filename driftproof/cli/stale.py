@@ -10,21 +10,60 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli.view import terminal_safe
 from driftproof.errors import RefusalError
 from driftproof.receipt import read_receipt
 from driftproof.stale import StaleReport, Today, stale_report
 
 
-def _sha256_file(path: Path | None) -> str | None:
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path is not None else None
+#: Bytes: the largest file (SKILL.md, suite, judge template) stale hashes; a device or pipe
+#: that never ends (``--skill /dev/zero``) is refused instead of read without end.
+MAX_HASHED_BYTES = 64 * 1024 * 1024
+
+
+def _read_capped(path: Path, option: str) -> bytes:
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_HASHED_BYTES + 1)
+    except OSError as exc:
+        raise click.BadParameter(f"{path}: cannot read: {exc.strerror or exc}", param_hint=option) from None
+    if len(data) > MAX_HASHED_BYTES:
+        raise click.BadParameter(f"{path}: over {MAX_HASHED_BYTES} bytes, the limit", param_hint=option)
+    return data
+
+
+def _sha256_file(path: Path | None, option: str) -> str | None:
+    return hashlib.sha256(_read_capped(path, option)).hexdigest() if path is not None else None
+
+
+def _skill_sha256(path: Path | None, recorded: str | None) -> str | None:
+    """Today's SKILL.md hash, as the receipt's producer would have taken it.
+
+    ``driftproof run`` reads SKILL.md as text (universal newlines: CRLF becomes LF, the text
+    the model is sent) and hashes that text's UTF-8; the importers hash the bytes as they are.
+    The file is unchanged when either reading gives the recorded hash, so a CRLF SKILL.md is
+    not reported as changed when nothing changed.
+    """
+    if path is None:
+        return None
+    data = _read_capped(path, "--skill")
+    as_bytes = hashlib.sha256(data).hexdigest()
+    try:
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError:
+        return as_bytes
+    as_text = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return as_text if recorded == as_text else as_bytes
 
 
 def _printed_version(binary: str) -> str:
     try:
-        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30, check=True)
+        out = subprocess.run([binary, "--version"], capture_output=True, timeout=30, check=True)
     except (OSError, subprocess.SubprocessError) as exc:
         raise RefusalError(f"cannot read the harness version from {binary!r}: {exc}") from None
-    return out.stdout.strip() or out.stderr.strip()
+    # bytes that are not UTF-8 become U+FFFD: the version is parsed from the text, never trusted
+    printed = out.stdout.decode("utf-8", "replace").strip() or out.stderr.decode("utf-8", "replace").strip()
+    return printed[:1000]
 
 
 def render_text(report: StaleReport) -> str:
@@ -34,7 +73,8 @@ def render_text(report: StaleReport) -> str:
     for f in report.findings:
         tag = "advisory" if f.advisory else f.effect
         lines.append(f"- {f.field}: recorded {f.recorded or 'unknown'}, today {f.today or 'not supplied'} -> {tag}: {f.note}")
-    return "\n".join(lines)
+    # recorded values are the receipt's untrusted text: no escape sequence reaches the terminal
+    return "\n".join(terminal_safe(line) for line in lines)
 
 
 @click.command()
@@ -58,8 +98,8 @@ def stale(receipt: Path, model: str | None, harness_name: str | None, harness_ve
     if harness_binary and not harness_version:
         harness_version = _printed_version(harness_binary)
     today = Today(model=model, harness_name=harness_name, harness_version=harness_version, capture=capture,
-                  skill_sha256=_sha256_file(skill), suite_sha256=_sha256_file(suite), judge_model=judge_model,
-                  judge_template_sha256=_sha256_file(judge_template))
+                  skill_sha256=_skill_sha256(skill, r.skill.sha256), suite_sha256=_sha256_file(suite, "--suite"),
+                  judge_model=judge_model, judge_template_sha256=_sha256_file(judge_template, "--judge-template"))
     report = stale_report(r, today)
     if fmt == "json":
         click.echo(json.dumps(asdict(report), indent=2, sort_keys=True))

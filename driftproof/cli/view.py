@@ -123,9 +123,28 @@ def _txt_table(head: Sequence[str], rows: list[list[str]]) -> list[str]:
     return ["  " + "  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in cells]
 
 
-def _txt(value: str) -> str:
-    """Control characters (ANSI escapes included) shown as ``\\xNN``, never sent to a terminal."""
-    return "".join(f"\\x{ord(ch):02x}" if unicodedata.category(ch) == "Cc" else ch for ch in value)
+#: Characters that reorder or break a terminal line without being control characters:
+#: bidirectional embeddings, overrides and isolates ("Trojan Source"), line and paragraph
+#: separators.
+_TERMINAL_UNSAFE = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
+                             "\u061c\u2028\u2029")
+
+
+def terminal_safe(value: str) -> str:
+    """Untrusted text for a terminal: control characters (ANSI escapes included) shown as
+    ``\\xNN``, bidirectional controls and line separators as ``\\uNNNN``; never sent as they are."""
+    out = []
+    for ch in value:
+        if unicodedata.category(ch) == "Cc":
+            out.append(f"\\x{ord(ch):02x}")
+        elif ch in _TERMINAL_UNSAFE:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+_txt = terminal_safe
 
 
 # ---------------------------------------------------------------- markdown

@@ -1,0 +1,96 @@
+"""Adversarial: ``driftproof stale`` with hostile files, binaries and receipt text."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from driftproof.cli import main
+from driftproof.cli.view import terminal_safe
+from driftproof.receipt import seal_document
+from factories import case, make_receipt
+
+SKILL = "# Skill\nline two\n"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def receipt(tmp_path: Path) -> Path:
+    doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])], skill_text=SKILL)
+    doc["run"]["harness"] = {"name": "claude-code", "version": "2.1.97 (Claude Code)"}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    return path
+
+
+def skill_line(out: str) -> str:
+    return next(line for line in out.splitlines() if line.startswith("- skill:"))
+
+
+def test_crlf_skill_md_is_not_a_changed_skill(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: `driftproof run` hashes SKILL.md as read in text mode (CRLF -> LF, the text the model
+    # is sent) while `stale --skill` hashed the raw bytes, so the same CRLF file read "run again:
+    # the skill changed".
+    r = receipt(tmp_path)
+    crlf = tmp_path / "SKILL.md"
+    crlf.write_bytes(SKILL.replace("\n", "\r\n").encode("utf-8"))
+    code, out, err = run(["stale", str(r), "--skill", str(crlf)], capsys)
+    assert "still stands: unchanged" in skill_line(out), out
+    changed = tmp_path / "SKILL2.md"
+    changed.write_bytes((SKILL + "one more line\n").encode("utf-8"))
+    code, out, err = run(["stale", str(r), "--skill", str(changed)], capsys)
+    assert "run again: the skill changed" in skill_line(out)
+
+
+def test_endless_file_is_refused_not_read_forever(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: `stale r.json --skill /dev/zero` never returned (the whole file was read into memory).
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    code, _, err = run(["stale", str(receipt(tmp_path)), "--skill", "/dev/zero"], capsys)
+    assert code == 2
+    assert "/dev/zero: over 67108864 bytes, the limit" in err
+
+
+def test_harness_binary_printing_bytes_that_are_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: a harness binary whose --version output is not UTF-8 crashed with UnicodeDecodeError.
+    if os.name != "posix":
+        pytest.skip("needs a POSIX shell")
+    script = tmp_path / "claude"
+    script.write_bytes(b"#!/bin/sh\nprintf '\\377\\376 2.1.97 (Claude Code)'\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    code, out, err = run(["stale", str(receipt(tmp_path)), "--harness-binary", str(script)], capsys)
+    assert "Traceback" not in err
+    assert code in (0, 1), err
+    line = next(x for x in out.splitlines() if x.startswith("- harness version:"))
+    assert line.endswith("today \ufffd\ufffd 2.1.97 (Claude Code) -> still stands: unchanged"), line
+
+
+def test_escape_sequences_from_the_receipt_never_reach_the_terminal(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: stale's text printed the receipt's recorded values as they were; an ESC sequence
+    # in a harness name (clear screen, OSC 8 hyperlink) went to the terminal.
+    doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])
+    doc["run"]["harness"] = {"name": "h\x1b[2J\x1b]8;;http://x\x07y\u202e", "version": "1.0\r"}
+    path = tmp_path / "esc.json"
+    path.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    code, out, err = run(["stale", str(path), "--harness", "claude-code"], capsys)
+    assert "\x1b" not in out and "\x07" not in out and "\r" not in out and "\u202e" not in out
+    assert "h\\x1b[2J\\x1b]8;;http://x\\x07y\\u202e" in out
+
+
+def test_terminal_safe_keeps_ordinary_text() -> None:
+    assert terminal_safe("café 日本 ± → ok") == "café 日本 ± → ok"
+    assert terminal_safe("a\tb\nc\x7f\x9b") == "a\\x09b\\x0ac\\x7f\\x9b"
+    assert terminal_safe("\u2066x\u2069\u2028") == "\\u2066x\\u2069\\u2028"
