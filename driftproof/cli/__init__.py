@@ -3,14 +3,17 @@
 Each command is a short click function in ``driftproof/cli/<module>.py`` that
 parses options, calls one library function and hands the result to a printer.
 Errors of Driftproof's own tree become one line per problem on stderr and a
-non-zero exit (2 for bad input or a refusal); anything else is a bug and
-propagates.
+non-zero exit (2 for bad input or a refusal). At the edge, an ``OSError`` (a file
+that cannot be read or written) and a ``UnicodeDecodeError`` (input that is not
+UTF-8) also become one line and exit 2; a closed stdout (``| head``) ends quietly;
+anything else is a bug and propagates.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from typing import Any
 
@@ -81,6 +84,25 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (``driftproof view r.json | head``): stop quietly, and keep
+        # Python from reporting the failed flush of stdout at exit.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        sys.exit(1)
+    except OSError as exc:
+        # The CLI edge: a file a command could not read or write (a missing or read-only
+        # folder, a directory where a file was expected) is bad input, not a bug.
+        where = exc.filename if exc.filename is not None else "(input or output)"
+        click.echo(f"error: {where}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    except UnicodeDecodeError as exc:
+        click.echo(f"error: expected UTF-8 text, found an invalid byte at offset {exc.start} "
+                   f"({exc.reason})", err=True)
+        sys.exit(2)
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
     if isinstance(rv, int) and not isinstance(rv, bool):
         sys.exit(rv)

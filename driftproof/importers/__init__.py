@@ -160,7 +160,7 @@ def _write_all_or_none(items: list[Imported], out: Path, source: str) -> list[Pa
             write_receipt(item.document, tmp)
         for tmp, target in staged:
             os.replace(tmp, target)
-    except OSError as exc:
+    except BaseException as exc:  # an OSError, or Ctrl-C while staging: leave nothing behind
         for tmp, _ in staged:
             tmp.unlink(missing_ok=True)
         for d in reversed(made):
@@ -168,6 +168,8 @@ def _write_all_or_none(items: list[Imported], out: Path, source: str) -> list[Pa
                 d.rmdir()
             except OSError:
                 pass
+        if not isinstance(exc, OSError):
+            raise
         raise ImportError_.at(out, "", f"cannot write the receipts into this directory: {exc.strerror or exc}; "
                               "nothing was written") from None
     return [target for _, target in staged]

@@ -1,0 +1,61 @@
+"""Adversarial: the CLI edge turns unreadable or unwritable files and non-UTF-8 input into one
+line and exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from driftproof.cli import main
+from factories import case, make_receipt
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "run"))
+from run_helpers import SUITE  # noqa: E402
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_site_out_below_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: `driftproof reports build --out /proc/site` (any place a folder cannot be made)
+    # ended in a FileNotFoundError traceback.
+    receipts = tmp_path / "receipts"
+    receipts.mkdir()
+    (receipts / "r.json").write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])),
+                                     encoding="utf-8")
+    (tmp_path / "reports").mkdir()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("keep", encoding="utf-8")
+    code, _, err = run(["reports", "build", "--receipts", str(receipts), "--reports", str(tmp_path / "reports"),
+                        "--out", str(blocker / "site")], capsys)
+    assert code == 2
+    assert "Traceback" not in err
+    assert err.startswith(f"error: {blocker}: ")  # mkdir of its parent fails: "File exists"
+    assert len(err.strip().splitlines()) == 1
+    assert blocker.read_text(encoding="utf-8") == "keep"
+
+
+def test_skill_md_not_utf8_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: `driftproof run suite.json --skill SKILL.md` with a Latin-1 SKILL.md ended in a
+    # UnicodeDecodeError traceback (cli/run.py reads it with read_text).
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(SUITE), encoding="utf-8")
+    skill = tmp_path / "SKILL.md"
+    skill.write_bytes("caf\u00e9 skill".encode("latin-1"))
+    out = tmp_path / "r.json"
+    code, _, err = run(["run", str(suite), "--skill", str(skill), "--model", "m", "--provider", "stub",
+                        "--out", str(out)], capsys)
+    assert code == 2
+    assert "Traceback" not in err
+    assert "expected UTF-8 text, found an invalid byte at offset 3" in err
+    assert not out.exists()
