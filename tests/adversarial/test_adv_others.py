@@ -1,0 +1,147 @@
+"""Adversarial reproductions of problems in files the adversarial tester may not edit.
+
+Each test states the behaviour that should hold and is marked ``xfail(strict=True)``: when its
+owner fixes the problem the test passes, strict xfail turns that into a failure, and the owner
+removes the mark. Reproductions are kept fast (a subprocess with a short timeout or a memory cap
+where the problem is a hang or an unbounded read).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from driftproof.cli import main
+from driftproof.errors import ReceiptError, SiteBuildError
+from driftproof.receipt import parse_receipt, seal_document
+from factories import case, make_receipt
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "run"))
+from run_helpers import SUITE  # noqa: E402
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _site_inputs(tmp_path: Path, doc: dict | None = None) -> tuple[Path, Path]:
+    receipts = tmp_path / "receipts"
+    receipts.mkdir()
+    doc = doc or make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])
+    (receipts / "r.json").write_text(json.dumps(doc), encoding="utf-8")
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    return receipts, reports
+
+
+# ---- site/publish.py -------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="site/publish.py _replace renames and rmtree's whatever --out names "
+                   "(a file, the working directory, a home directory): `driftproof reports build --out .` "
+                   "deleted every file in the current directory")
+def test_reports_build_never_deletes_what_is_not_a_site(tmp_path: Path) -> None:
+    from driftproof.site.publish import build_site
+
+    receipts, reports = _site_inputs(tmp_path)
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "thesis.txt").write_text("years of work", encoding="utf-8")
+    with pytest.raises(SiteBuildError):
+        build_site(receipts, reports, precious, config_file=ROOT / "mkdocs.yml")
+    assert (precious / "thesis.txt").read_text(encoding="utf-8") == "years of work"
+
+
+# ---- site CSV downloads ------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="site CSV cells are written as the receipt holds them: a model id "
+                   "'=HYPERLINK(...)' reaches lift-by-model.csv as a formula (CSV injection); cells "
+                   "starting with = + - @ (untrusted text) should be neutralised, e.g. prefixed with '")
+def test_site_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
+    from driftproof.site.publish import build_site
+
+    hostile = make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])
+    hostile["run"]["model"] = '=HYPERLINK("http://evil.example","x")'
+    receipts, reports = _site_inputs(tmp_path, seal_document(hostile))
+    (receipts / "plain.json").write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])),
+                                         encoding="utf-8")
+    (reports / "001-x.md").write_text(
+        "---\nnumber: 1\nslug: x\ntitle: X\ndate: 2026-11-29\nsummary: s\nreceipts: [r, plain]\n"
+        "sections:\n  - type: cross_family\n    receipts: [r, plain]\n---\n\nBody.\n", encoding="utf-8")
+    out = tmp_path / "site"
+    build_site(receipts, reports, out, config_file=ROOT / "mkdocs.yml")
+    cells = [line.split(",")[0].strip('"') for f in (out / "reports" / "001").glob("*.csv")
+             for line in f.read_text(encoding="utf-8").splitlines()]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")]
+
+
+# ---- receipt/_load.py and schemas -------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="receipt/_load.py read_receipt checks stat().st_size (0 for a "
+                   "device or pipe) then read_bytes() without a bound: `driftproof view /dev/zero` "
+                   "reads until memory runs out; read at most RECEIPT_MAX_BYTES + 1 bytes")
+def test_read_receipt_of_an_endless_device_is_bounded() -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+            "from driftproof.errors import BoundsError\n"
+            "from driftproof.receipt import read_receipt\n"
+            "try:\n    read_receipt('/dev/zero')\nexcept BoundsError:\n    print('bounded')\n")
+    try:
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        pytest.fail("read_receipt('/dev/zero') did not return")
+    assert res.stdout.strip() == "bounded", res.stderr[-300:]
+
+
+@pytest.mark.xfail(strict=True, reason="schema case-id pattern ^...$ is checked with Python re.search, where "
+                   "$ also matches before a final newline: a case id 'c2\\n' is accepted (ECMA-262 $ would "
+                   "refuse it); use \\Z or a format check")
+def test_case_id_with_a_trailing_newline_is_refused() -> None:
+    doc = make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25]), case("c2\n", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])
+    with pytest.raises(ReceiptError):
+        parse_receipt(json.dumps(doc).encode("utf-8"), "r.json")
+
+
+# ---- compare.py / cli/diff.py -------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="compare.py: receipts with no case id in common read 'no separation "
+                   "detected at this sample size' and `driftproof diff` exits 0 though nothing was "
+                   "compared (a renamed suite passes a regression check); expected no verdict, exit 2")
+def test_diff_with_no_case_in_common_gives_no_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = tmp_path / "a.json"
+    b = tmp_path / "b.json"
+    a.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])), encoding="utf-8")
+    b.write_text(json.dumps(make_receipt([case("x1", [0.1, 0.15, 0.12], [0.3, 0.35, 0.32])])), encoding="utf-8")
+    code, out, _ = run(["diff", str(a), str(b)], capsys)
+    assert code == 2
+    assert "no separation detected" not in out
+
+
+# ---- run/checks.py and run/suite.py -------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="run/checks.py runs a suite's regex with Python re and no time limit: "
+                   "'^(a+)+$' against 'aaaa…!' backtracks for hours, in `suite check` and on every model "
+                   "answer in `driftproof run` (use the regex module's timeout, or re2)")
+def test_catastrophic_regex_check_does_not_hang(tmp_path: Path) -> None:
+    suite = json.loads(json.dumps(SUITE))
+    suite["cases"][0]["checks"] = [{"name": "r", "kind": "regex", "pattern": "^(a+)+$"}]
+    suite["cases"][0]["examples"] = {"pass": ["a" * 40 + "!"], "fail": ["b"]}
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps(suite), encoding="utf-8")
+    try:
+        res = subprocess.run([sys.executable, "-c", "from driftproof.cli import main; main()", "suite", "check",
+                              str(path)], capture_output=True, text=True, timeout=4)
+    except subprocess.TimeoutExpired:
+        pytest.fail("suite check did not return within 4 s")
+    assert res.returncode in (1, 2)
