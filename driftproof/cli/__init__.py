@@ -4,8 +4,9 @@ Each command is a short click function in ``driftproof/cli/<module>.py`` that
 parses options, calls one library function and hands the result to a printer.
 Errors of Driftproof's own tree become one line per problem on stderr and a
 non-zero exit (2 for bad input or a refusal). At the edge, an ``OSError`` (a file
-that cannot be read or written) and a ``UnicodeDecodeError`` (input that is not
-UTF-8) also become one line and exit 2; a closed stdout (``| head``) ends quietly;
+that cannot be read or written), a ``UnicodeDecodeError`` (input that is not
+UTF-8) and a ``UnicodeEncodeError`` (a lone surrogate escape read from JSON) also
+become one line and exit 2; a closed stdout (``| head``) ends quietly;
 anything else is a bug and propagates.
 """
 
@@ -102,6 +103,13 @@ def main(argv: list[str] | None = None) -> None:
     except UnicodeDecodeError as exc:
         click.echo(f"error: expected UTF-8 text, found an invalid byte at offset {exc.start} "
                    f"({exc.reason})", err=True)
+        sys.exit(2)
+    except UnicodeEncodeError as exc:
+        # JSON may spell a lone surrogate ("\ud800"); it is no Unicode text and cannot be written.
+        bad = exc.object[exc.start:exc.end] if isinstance(exc.object, str) else ""
+        code = f" U+{ord(bad[0]):04X}" if bad else ""
+        click.echo(f"error: expected valid Unicode text, found a character that cannot be written{code} "
+                   f"({exc.reason}), such as a lone surrogate escape in a JSON input", err=True)
         sys.exit(2)
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
     if isinstance(rv, int) and not isinstance(rv, bool):

@@ -59,3 +59,26 @@ def test_skill_md_not_utf8_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert "Traceback" not in err
     assert "expected UTF-8 text, found an invalid byte at offset 3" in err
     assert not out.exists()
+
+
+def test_lone_surrogate_in_an_imported_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: `driftproof import promptfoo` of an export whose text holds "\ud800" (valid JSON,
+    # no Unicode text) ended in a UnicodeEncodeError traceback, exit 1.
+    export = {"evalId": "e", "results": {"version": 3, "timestamp": "2025-10-01T20:08:11.168Z", "prompts": [],
+                                         "results": [{"provider": {"id": "a", "label": "a"},
+                                                      "prompt": {"raw": "Q\ud800", "label": "q"},
+                                                      "vars": {}, "response": {"output": "x"}, "score": 1,
+                                                      "success": True, "testCase": {"description": "t"}},
+                                                     {"provider": {"id": "b", "label": "b"},
+                                                      "prompt": {"raw": "Q\ud800", "label": "q"},
+                                                      "vars": {}, "response": {"output": "y"}, "score": 0,
+                                                      "success": False, "testCase": {"description": "t"}}]}}
+    src = tmp_path / "export.json"
+    src.write_text(json.dumps(export), encoding="utf-8")  # json.dumps spells it "\\ud800"
+    out = tmp_path / "receipts"
+    code, _, err = run(["import", "promptfoo", str(src), "--arm", "with_skill=a", "--arm", "baseline=b",
+                        "--skill-name", "s", "--out", str(out)], capsys)
+    assert "Traceback" not in err
+    assert code == 2, err
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert not out.exists() or not any(out.iterdir())
