@@ -33,6 +33,10 @@ def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | 
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite
 
+    from driftproof.regrade.rubric import same_path
+
+    if same_path(out, rubric_suite):
+        raise RefusalError(f"the regrade receipt must not overwrite the revised suite ({rubric_suite})")
     original = read_receipt(receipt)
     plain = judge_model is not None or judge_provider is not None
     if plain and not (judge_model and judge_provider):

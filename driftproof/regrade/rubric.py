@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -46,7 +47,7 @@ from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, with_retries
 from driftproof.run.suite import Suite
 
-__all__ = ["RegradeResult", "new_grader_setting", "rubric_regrade"]
+__all__ = ["RegradeResult", "new_grader_setting", "rubric_regrade", "same_path"]
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,17 @@ def _input_refusals(original: Receipt, revised: Suite) -> list[str]:
     return reasons
 
 
+def same_path(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same resolved path, or (both existing) the
+    same inode through a hard link or symlink."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *, judge_model: str,
                    out: str | Path, judge_samples: int | None = None, timeout: float = 120.0,
                    max_tokens: int = 1024, retry_delays: tuple[float, ...] = RETRY_DELAYS,
@@ -149,8 +161,11 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
         RefusalError: any refusal reason (listed one per line); nothing is written.
     """
     original_path, out = Path(original_path), Path(out)
-    if out.resolve() == original_path.resolve():
-        raise RefusalError("the regrade receipt must not overwrite the original")
+    for kept, what in ((original_path, "the original"),
+                       (original_path.with_name(original_path.name + ".transcripts.jsonl"),
+                        "the original's kept transcripts")):
+        if same_path(out, kept):
+            raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
     original = read_receipt(original_path)
     if original.judge is not None and isinstance((original.judge.sampling or {}).get("max_tokens"), int):
         max_tokens = original.judge.sampling["max_tokens"]  # the original's own setting, held

@@ -1,0 +1,60 @@
+"""Adversarial: ``driftproof regrade --out`` never lands on a file the regrade reads."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from driftproof.cli import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "run"))
+from run_helpers import SKILL_TEXT, SUITE  # noqa: E402
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def original(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]:
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(SUITE), encoding="utf-8")
+    skill = tmp_path / "SKILL.md"
+    skill.write_text(SKILL_TEXT, encoding="utf-8")
+    receipt = tmp_path / "run.json"
+    code, _, err = run(["run", str(suite), "--skill", str(skill), "--model", "m", "--provider", "stub",
+                        "--out", str(receipt), "--keep-transcripts"], capsys)
+    assert code == 0, err
+    return receipt, suite
+
+
+@pytest.mark.parametrize("target", ["transcripts", "suite", "symlink"])
+def test_regrade_out_never_overwrites_its_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 original: tuple[Path, Path], target: str) -> None:
+    # Found: `driftproof regrade run.json --rubric suite.json --out run.json.transcripts.jsonl`
+    # replaced the original's kept transcripts with the regrade receipt (exit 0), and
+    # `--out suite.json` replaced the revised suite; only the original receipt's own path was refused.
+    receipt, suite = original
+    transcripts = receipt.with_name(receipt.name + ".transcripts.jsonl")
+    assert transcripts.exists()
+    if target == "transcripts":
+        out = transcripts
+    elif target == "suite":
+        out = suite
+    else:
+        out = tmp_path / "link.json"
+        out.symlink_to(receipt)
+    before = {p: p.read_bytes() for p in (receipt, suite, transcripts)}
+    code, _, err = run(["regrade", str(receipt), "--rubric", str(suite), "--out", str(out)], capsys)
+    assert code == 2, err
+    assert "must not overwrite" in err
+    assert {p: p.read_bytes() for p in before} == before
