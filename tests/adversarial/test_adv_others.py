@@ -227,3 +227,21 @@ def test_run_never_overwrites_its_inputs(tmp_path: Path, capsys: pytest.CaptureF
                       "--out", str(target)], capsys)
     assert code == 2
     assert target.read_bytes() == before
+
+
+# ---- stats/reading.py (verdict_refusal) or the receipt schema -----------------------------------
+
+@pytest.mark.xfail(strict=True, reason="an imported receipt (provenance.tool set, judge 'unrecorded:...') "
+                   "whose level is edited to TESTED and resealed reads as TESTED and gets a reading "
+                   "(view, badge, diff); D-15 says an import is DECLARED, never a verdict, so "
+                   "verdict_refusal (or the schema) should refuse TESTED with a provenance block")
+def test_imported_receipt_restamped_tested_gets_no_verdict() -> None:
+    from driftproof.stats import verdict_refusal
+
+    doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])
+    doc["provenance"] = {"tool": "skill-creator", "tool_version": None, "document": "benchmark.json",
+                         "document_sha256": "2" * 64, "unrecorded": ["judge.model"]}
+    doc["judge"]["model"] = "unrecorded:skill-creator/grader"
+    r = parse_receipt(json.dumps(seal_document(doc)).encode("utf-8"), "restamped.json")
+    assert r.verification_level == "TESTED"
+    assert verdict_refusal(r) is not None
