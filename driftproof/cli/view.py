@@ -154,7 +154,8 @@ def render_markdown(s: Sheet) -> str:
     """The sheet as Markdown (CommonMark tables; untrusted text escaped)."""
     out = [f"# Receipt sheet: {_md(s.title)}", ""]
     if s.path:
-        out += [f"File: `{s.path.replace('`', '')}`", ""]
+        # a file name may hold a backtick or a line break: neither may end the code span or start a block
+        out += [f"File: `{terminal_safe(s.path).replace('`', '')}`", ""]
     out += ["## What produced it", "", *_md_facts(s.provenance), "", _md(s.legend), ""]
     out += ["## Reading", "", *_md_facts(s.reading), ""]
     lift = [Fact("lift", s.lift), Fact("per 1,000 tokens", s.lift_per_1k)]

@@ -72,3 +72,14 @@ def test_view_markdown_escapes_untrusted_text(tmp_path: Path, capsys: pytest.Cap
     assert "\\<script\\>" in out
     # the skill name's newline does not start a heading of its own
     assert not any(line.startswith("# heading") for line in out.splitlines())
+
+
+def test_view_markdown_file_name_cannot_start_a_block(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: the file name went into the Markdown as it was; a name holding a line break and "#"
+    # started a heading of its own (the code span does not protect across block structure).
+    path = tmp_path / "r\n# injected `x`.json"
+    path.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])), encoding="utf-8")
+    code, out, err = run(["view", str(path), "--format", "markdown"], capsys)
+    assert code == 0, err
+    assert not any(line.startswith("# injected") for line in out.splitlines())
+    assert "r\\x0a# injected x.json`" in out
