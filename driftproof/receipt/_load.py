@@ -179,9 +179,13 @@ def read_receipt(path: str | Path) -> Receipt:
     if size > _bounds.RECEIPT_MAX_BYTES:
         raise BoundsError.at(path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {size}")
     try:
-        data = path.read_bytes()
+        # Read at most one byte past the limit: a device or pipe reports size 0 and never ends.
+        with path.open("rb") as fh:
+            data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
     except OSError as exc:
         raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None
+    if len(data) > _bounds.RECEIPT_MAX_BYTES:
+        raise BoundsError.at(path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more")
     return parse_receipt(data, str(path))
 
 

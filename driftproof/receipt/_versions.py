@@ -15,7 +15,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
+import regress
+from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 
 from driftproof.receipt._migrations import STEPS
 from driftproof.receipt._model import CURRENT_VERSION
@@ -62,10 +63,28 @@ def schema_for(version: str) -> dict[str, Any]:
     return json.loads(schema_bytes(version))
 
 
+def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    """``pattern`` with ECMA-262 semantics, as JSON Schema specifies, through the ``regress``
+    library: Python's ``re`` lets ``$`` match before a final newline, so ``"c2\\n"`` would
+    pass ``^[a-z0-9]+$``."""
+    if not validator.is_type(instance, "string"):
+        return
+    if _ecma(pattern).find(instance) is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@cache
+def _ecma(pattern: str) -> "regress.Regex":
+    return regress.Regex(pattern)
+
+
+_Validator = validators.extend(Draft202012Validator, {"pattern": _ecma_pattern})
+
+
 @cache
 def validator_for(version: str) -> Draft202012Validator:
-    """A draft 2020-12 validator (formats checked) for ``version``."""
-    return Draft202012Validator(schema_for(version), format_checker=FormatChecker())
+    """A draft 2020-12 validator (formats checked, patterns with ECMA-262 semantics) for ``version``."""
+    return _Validator(schema_for(version), format_checker=FormatChecker())
 
 
 def migrate(document: dict[str, Any]) -> dict[str, Any]:
