@@ -106,6 +106,11 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
         for c in a.cases if c.id in b_cases)
     unmatched = tuple([f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_cases]
                       + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids])
+    if not rows:
+        # Nothing was compared: a renamed suite must not pass a regression check silently.
+        why = "the two receipts have no case in common, so nothing was compared"
+        return Comparison(a_name, b_name, (why,), "no verdict", "no verdict", (), sources, legend, differ, (),
+                          False, unmatched)
     lost = tuple(v.case_id for v in rows if v.a.lost or v.b.lost)
     sentence = reason = needed = None
     if not any(v.verdict in (IMPROVED, REGRESSED) for v in rows):
