@@ -1,8 +1,11 @@
 """Deterministic post-checks: run beside the judge, recorded as ``{name, kind, pass}``.
 
 Method, "Deterministic post-checks": they simply hold or don't, with no LLM judgment, and
-are never folded into the case outcome or the verdict. Regexes use Python ``re.search``
-(caveman's fidelity checks are case-insensitive ``re.search``).
+are never folded into the case outcome or the verdict. Regexes are searched as Python's
+``re.search`` would (caveman's fidelity checks are case-insensitive ``re.search``), through the
+``regex`` library so that each search has a time limit (:data:`CHECK_TIMEOUT_S`): a suite's
+pattern that backtracks catastrophically cannot hang a run. In ``driftproof suite check`` such a
+check is reported against the example it could not finish on; during a run it does not hold.
 
 Structures:
     ``conventional_commit_subject``  some line is a Conventional Commits 1.0.0 subject,
@@ -17,9 +20,18 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import regex
+
 from driftproof.run.suite import CheckSpec
 
-__all__ = ["CONVENTIONAL_TYPES", "check_passes", "example_failures", "run_checks"]
+__all__ = ["CHECK_TIMEOUT_S", "CONVENTIONAL_TYPES", "CheckTimeout", "check_passes", "example_failures", "run_checks"]
+
+#: Seconds one regex check may search one answer before it is given up.
+CHECK_TIMEOUT_S = 1.0
+
+
+class CheckTimeout(Exception):
+    """A regex check did not finish within :data:`CHECK_TIMEOUT_S`."""
 
 #: The types of @commitlint/config-conventional (type-enum).
 CONVENTIONAL_TYPES = ("build", "chore", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test")
@@ -33,17 +45,33 @@ _STRUCTURES: dict[str, Callable[[str], bool]] = {
 }
 
 
-def check_passes(spec: CheckSpec, answer: str) -> bool:
-    """Whether one check holds on ``answer``."""
+def check_passes(spec: CheckSpec, answer: str, *, timeout: float = CHECK_TIMEOUT_S) -> bool:
+    """Whether one check holds on ``answer``.
+
+    Raises:
+        CheckTimeout: a regex search ran past ``timeout`` seconds.
+    """
     if spec.kind == "structural":
         return _STRUCTURES[spec.structure or ""](answer)
-    found = re.search(spec.pattern or "", answer, re.IGNORECASE if spec.ignore_case else 0) is not None
+    try:
+        found = regex.search(spec.pattern or "", answer, regex.IGNORECASE if spec.ignore_case else 0,
+                             timeout=timeout) is not None
+    except TimeoutError:
+        raise CheckTimeout(f"check {spec.name!r} did not finish within {timeout:g} s") from None
     return not found if spec.kind == "must_not_include" else found
 
 
+def _holds(spec: CheckSpec, answer: str) -> bool:
+    try:
+        return check_passes(spec, answer)
+    except CheckTimeout:
+        return False  # a check that cannot finish does not hold
+
+
 def run_checks(specs: Iterable[CheckSpec], answer: str) -> list[dict[str, Any]]:
-    """Every check's result in suite order, as receipt ``checks[]`` entries."""
-    return [{"name": s.name, "kind": s.kind, "pass": check_passes(s, answer)} for s in specs]
+    """Every check's result in suite order, as receipt ``checks[]`` entries. A regex check that
+    runs past :data:`CHECK_TIMEOUT_S` does not hold."""
+    return [{"name": s.name, "kind": s.kind, "pass": _holds(s, answer)} for s in specs]
 
 
 def example_failures(case: Any) -> list[str]:
@@ -54,11 +82,18 @@ def example_failures(case: Any) -> list[str]:
     case, the example (by pointer) and the check.
     """
     out: list[str] = []
-    for i, good in enumerate(case.examples_pass):
-        for spec in case.checks:
-            if not check_passes(spec, good):
-                out.append(f"{case.pointer}/examples/pass/{i}: check {spec.name!r} rejects this known-good answer")
-    for i, bad in enumerate(case.examples_fail):
-        if case.checks and all(check_passes(s, bad) for s in case.checks):
-            out.append(f"{case.pointer}/examples/fail/{i}: every check accepts this known-bad answer")
+    for kind, examples in (("pass", case.examples_pass), ("fail", case.examples_fail)):
+        for i, answer in enumerate(examples):
+            results = []
+            for spec in case.checks:
+                try:
+                    results.append(check_passes(spec, answer))
+                except CheckTimeout as exc:
+                    out.append(f"{case.pointer}/examples/{kind}/{i}: {exc} (a pattern that backtracks without end?)")
+                    results.append(None)
+            if kind == "pass":
+                out.extend(f"{case.pointer}/examples/pass/{i}: check {spec.name!r} rejects this known-good answer"
+                           for spec, ok in zip(case.checks, results) if ok is False)
+            elif case.checks and all(ok is True for ok in results):
+                out.append(f"{case.pointer}/examples/fail/{i}: every check accepts this known-bad answer")
     return out
