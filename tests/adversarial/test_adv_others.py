@@ -123,8 +123,8 @@ def test_diff_with_no_case_in_common_gives_no_verdict(tmp_path: Path, capsys: py
 
 def test_catastrophic_regex_check_does_not_hang(tmp_path: Path) -> None:
     suite = json.loads(json.dumps(SUITE))
-    suite["cases"][0]["checks"] = [{"name": "r", "kind": "regex", "pattern": "^(a+)+$"}]
-    suite["cases"][0]["examples"] = {"pass": ["a" * 40 + "!"], "fail": ["b"]}
+    suite["cases"][0]["checks"] = [{"name": "r", "kind": "regex", "pattern": "^(a|a)*$"}]
+    suite["cases"][0]["examples"] = {"pass": ["a" * 40 + "b"], "fail": ["b"]}
     path = tmp_path / "suite.json"
     path.write_text(json.dumps(suite), encoding="utf-8")
     try:
