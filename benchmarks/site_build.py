@@ -92,6 +92,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--receipts", type=int, default=1000)
     ap.add_argument("--keep", type=Path, default=None, help="keep the generated inputs and site here")
+    ap.add_argument("--phases", action="store_true",
+                    help="also time loading and generating apart (one more pass of each)")
     args = ap.parse_args()
     os.environ.setdefault("SOURCE_DATE_EPOCH", "1764374400")
     os.environ.setdefault("MPLBACKEND", "Agg")
@@ -115,6 +117,18 @@ def main() -> None:
     print(f"site: {pages} HTML pages; full build {full:.1f} s; bare mkdocs, {pages} plain pages: {bare:.1f} s")
     print(f"ratio full build / bare mkdocs build: {full / bare:.1f}")
     print(f"ratio rebuild after one receipt changed / full build: {rebuild / full:.2f}")
+    if args.phases:
+        from driftproof.site import build_site_files, load_inputs
+        from driftproof.site._hook import NAV_GENERATED
+
+        holder: dict = {}
+        t_load = timed(lambda: holder.update(inputs=load_inputs(receipts, reports)))
+        inputs = holder["inputs"]
+        nav = [{"title": t, "url": u} for t, u in NAV_GENERATED]
+        t_files = timed(lambda: build_site_files(inputs.receipts, inputs.reports, nav=nav))
+        print(f"phases: load and check receipts {t_load:.1f} s ({t_load / full:.0%} of the full build); "
+              f"generate pages {t_files:.1f} s ({t_files / full:.0%}); the rest (mkdocs, copying, replace) "
+              f"{max(0.0, full - t_load - t_files):.1f} s")
     if args.keep is None:
         shutil.rmtree(base, ignore_errors=True)
 

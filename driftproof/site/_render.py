@@ -9,7 +9,6 @@ Numbers are formatted here, in Python, never in templates.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import jinja2
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-__all__ = ["fmt_int", "fmt_num", "fmt_pct", "make_env", "markdown_html", "relative_root"]
+__all__ = ["fmt_int", "make_env", "markdown_html", "relative_root"]
 
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
 
@@ -47,20 +46,6 @@ def relative_root(page_path: str) -> str:
     """
     depth = page_path.count("/")
     return "/".join([".."] * depth) if depth else "."
-
-
-def fmt_num(x: float | None, digits: int = 2, *, signed: bool = False) -> str:
-    """A fixed-point number, or an en dash for an unknown value (D-13: unknown stays unknown)."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "–"
-    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-
-
-def fmt_pct(x: float | None, digits: int = 1) -> str:
-    """A fraction as a percentage (0.463 → ``46.3%``), or an en dash when unknown."""
-    if x is None:
-        return "–"
-    return fmt_num(100.0 * x, digits) + "%"
 
 
 def fmt_int(x: int | None) -> str:

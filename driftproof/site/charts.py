@@ -57,7 +57,7 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
 
     colours = _THEMES[theme]
     n_cat, n_ser = len(categories), len(series)
-    height = max(2.2, 0.45 * n_cat * max(1, n_ser) + 1.3)
+    height = max(2.2, 0.3 * n_cat * max(1, n_ser) + 1.3)
     rc = {
         "svg.hashsalt": "driftproof", "svg.fonttype": "none", "font.size": 10,
         "text.color": colours["fg"], "axes.labelcolor": colours["fg"], "axes.edgecolor": colours["fg"],
@@ -66,7 +66,11 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
         "hatch.color": colours["bg"], "legend.frameon": False, "path.simplify": False,
     }
     with plt.rc_context(rc):
-        fig, ax = plt.subplots(figsize=(7.0, height), layout="constrained")
+        # Fixed margins instead of a layout engine: one draw pass, which keeps a chart of 50
+        # cases fast. The left margin fits the longest category label (about 0.075 in a character).
+        fig, ax = plt.subplots(figsize=(7.0, height))
+        label_in = 0.3 + 0.075 * max((len(c) for c in categories), default=1)
+        fig.subplots_adjust(left=min(0.45, label_in / 7.0), right=0.97, top=1 - 0.45 / height, bottom=0.6 / height)
         bar_h = 0.8 / max(1, n_ser)
         for s_i, s in enumerate(series):
             known = [c_i for c_i, v in enumerate(s.values) if v is not None]

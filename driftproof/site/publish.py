@@ -17,6 +17,7 @@ import os
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,10 +90,14 @@ def _read_all(paths: list[Path]) -> tuple[dict[Path, Any], list[Any]]:
     good: dict[Path, Any] = {}
     bad: list[tuple[str, Any]] = []
     # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for g, b in pool.map(read_receipts, chunks):
-            good.update(g)
-            bad.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for g, b in pool.map(read_receipts, chunks):
+                good.update(g)
+                bad.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
+    except (BrokenProcessPool, OSError):
+        # Workers could not start (e.g. a caller whose __main__ cannot be re-imported): read here.
+        return read_receipts(paths)
     return dict(sorted(good.items())), [e for _, e in sorted(bad, key=lambda t: t[0])]
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
@@ -197,5 +197,3 @@ def receipts_check(names: list[str] | None, report_receipts: tuple[str, ...], ke
             out.append((f"/{key}/{i}", f"expected one of the report's receipts ({', '.join(report_receipts)}), found {n!r}"))
     return out
 
-
-Renderer = Callable[[Any, SectionContext], SectionOutput]
