@@ -117,9 +117,14 @@ def read_bytes(path: Path) -> bytes:
     if size > MAX_SOURCE_BYTES:
         raise ImportError_.at(path, "", f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}")
     try:
-        return path.read_bytes()
+        # At most one byte past the limit: a device or pipe reports size 0 and may never end.
+        with path.open("rb") as fh:
+            data = fh.read(MAX_SOURCE_BYTES + 1)
     except OSError as exc:
         raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise ImportError_.at(path, "", f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that")
+    return data
 
 
 def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False) -> Any:
@@ -132,14 +137,48 @@ def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False) 
     def bad_constant(name: str) -> Any:
         raise ValueError(f"{name} is not valid JSON here")
 
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in pairs:
+            if k in out:
+                raise ValueError(f"member {k[:80]!r} is given twice; a value would be lost")
+            out[k] = v
+        return out
+
     try:
         if allow_nan:
-            return json.loads(text)
-        return json.loads(text, parse_constant=bad_constant)
+            value = json.loads(text, object_pairs_hook=unique)
+        else:
+            value = json.loads(text, parse_constant=bad_constant, object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
         raise ImportError_.at(file, "", f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:
         raise ImportError_.at(file, "", f"expected JSON: {exc}") from None
+    _refuse_lone_surrogates(value, file)
+    return value
+
+
+def _refuse_lone_surrogates(value: Any, file: str | Path) -> None:
+    """A ``\\ud800`` escape decodes to text no receipt can hold (UTF-8, RFC 8785): refuse it at
+    its pointer."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        v, ptr = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ImportError_.at(file, ptr, "expected text, found a lone surrogate escape (not a character)") from None
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                key = k.replace("~", "~0").replace("/", "~1")
+                try:
+                    k.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise ImportError_.at(file, ptr, "expected a member name, found a lone surrogate escape") from None
+                stack.append((x, f"{ptr}/{key}"))
+        elif isinstance(v, list):
+            stack.extend((x, f"{ptr}/{i}") for i, x in enumerate(v))
 
 
 def read_json(path: Path, *, allow_nan: bool = False) -> tuple[Any, bytes]:
