@@ -112,3 +112,15 @@ def test_sorting_is_a_progressive_enhancement(browser: Any, base_url: str) -> No
     assert header.get_attribute("aria-sort") == "descending"
     assert page.locator("#table-output-tokens-per-case tbody tr").first.get_attribute("id") == "case-p02"  # 330 tokens
     page.close()
+
+
+def test_an_answer_holding_script_shows_as_text(browser: Any, base_url: str, built_site: Path) -> None:
+    html = (built_site / "receipts/scored/index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;x&lt;/script&gt;" in html and "<script>x" not in html
+    page = browser.new_page()
+    page.goto(base_url + "receipts/scored/")
+    page.locator("details summary", has_text="Case c1").click()
+    assert "<script>x</script> 0" in page.locator("details[open]").inner_text()
+    # the only script on the page is the site's own sort.js
+    assert page.evaluate("Array.from(document.scripts).map(s => s.src.split('/').pop())") == ["sort.js"]
+    page.close()

@@ -78,3 +78,11 @@ def test_a_comparison_must_name_the_reports_receipts(pair: tuple[Path, Path]) ->
         load_inputs(receipts, reports)
     assert any(ln.endswith("/sections/0/b: expected one of the report's receipts (march), found 'april'")
                for ln in err.value.lines())
+
+
+def test_public_api_is_exactly_what_all_names() -> None:
+    import driftproof.site as site
+
+    public = sorted(n for n in dir(site) if not n.startswith("_") and n not in {
+        "annotations", "build", "charts", "publish", "report_source", "sections", "sheet"})
+    assert sorted(site.__all__) == site.__all__ == public
