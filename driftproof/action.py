@@ -180,8 +180,12 @@ def summary_markdown(a: Receipt, b: Receipt, c: Comparison, *, fail_on: Sequence
     outputs = action_outputs(a, b, c)
     decision = outputs["decision"]
     head: list[str] = [f"## Driftproof: {'no decision' if decision == 'none' else decision}\n\n"]
-    if decision == "none" and c.refusals:
-        head.append("**No decision.** A receipt below TESTED gets no verdict, so this comparison "
+    if decision == "none" and not c.rows and c.unmatched:
+        head.append("**No decision.** No case is in both receipts, so nothing was compared "
+                    "(the cases found in one receipt only are listed below).\n\n")
+    elif decision == "none" and c.refusals:
+        head.append("**No decision.** A side gets no verdict (below TESTED, a smoke run, an import or "
+                    "aggregates only), so this comparison "
                     "decides nothing:\n\n")
         head += [f"- {md_escape(r, 500)}\n" for r in c.refusals]
         head.append("\n")

@@ -62,7 +62,8 @@ def verdict_refusal(r: Receipt) -> str | None:
     """Why ``r`` gets no verdict, or ``None`` when it may get one (D-7, D-15; method, "A smoke run …").
 
     Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
-    a level below TESTED; no judge; no case with a measured score in both arms.
+    a level below TESTED; an import (a provenance block that is not a regrade's, D-15) whatever
+    level it carries; no judge; no case with a measured score in both arms.
     """
     if r.is_aggregates_only:
         return ("aggregates only: the source printed figures with no per-run score, "
@@ -72,6 +73,9 @@ def verdict_refusal(r: Receipt) -> str | None:
                 f"below TESTED whatever level it carries ({r.verification_level})")
     if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
         return f"verification level {r.verification_level} is below TESTED"
+    if r.provenance is not None and r.regrade is None:
+        return (f"imported from {r.provenance.tool}: imported declarations never earn a verdict (D-15), "
+                f"whatever level the receipt carries ({r.verification_level})")
     if r.judge is None:
         return "no judge is recorded, so no score can be banded"
     src = band_source_of(r)

@@ -210,10 +210,6 @@ def test_run_never_overwrites_its_inputs(tmp_path: Path, capsys: pytest.CaptureF
 
 # ---- stats/reading.py (verdict_refusal) or the receipt schema -----------------------------------
 
-@pytest.mark.xfail(strict=True, reason="an imported receipt (provenance.tool set, judge 'unrecorded:...') "
-                   "whose level is edited to TESTED and resealed reads as TESTED and gets a reading "
-                   "(view, badge, diff); D-15 says an import is DECLARED, never a verdict, so "
-                   "verdict_refusal (or the schema) should refuse TESTED with a provenance block")
 def test_imported_receipt_restamped_tested_gets_no_verdict() -> None:
     from driftproof.stats import verdict_refusal
 
