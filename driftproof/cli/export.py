@@ -29,8 +29,11 @@ def export() -> None:
               help="File to write (default: standard output). Written whole or not at all.")
 def summary_json(receipt: Path, output: Path | None) -> None:
     """RECEIPT as summary-json (per-draw scores, skill_fired, errors; the lift as context)."""
+    from driftproof.cli._paths import refuse_output_on_input
     from driftproof.importers.summary_json import export_summary_json
 
+    if output is not None:
+        refuse_output_on_input(output, "--output", receipt=receipt)
     data = export_summary_json(read_receipt(receipt))
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
     if output is None:

@@ -102,6 +102,9 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
 
     if len(model) > 200 or (judge_model and len(judge_model) > 200):
         raise click.BadParameter("a model id is at most 200 characters", param_hint="--model")
+    from driftproof.cli._paths import refuse_output_on_input
+
+    refuse_output_on_input(out, "--out", suite_file=suite_file, skill=skill_path)
     suite = load_suite(suite_file)
     require_gradable(suite)
     skill_text = skill_path.read_text(encoding="utf-8")

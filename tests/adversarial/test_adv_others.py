@@ -178,8 +178,6 @@ def test_summary_json_with_a_lone_surrogate_is_refused_at_its_pointer(tmp_path: 
 
 # ---- outputs landing on inputs (cli/export.py, cli/run.py) -------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="cli/export.py: `driftproof export summary-json r.json -o r.json` "
-                   "replaces the receipt with its summary (exit 0); an output naming the input should be refused")
 def test_export_never_overwrites_its_receipt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     r = tmp_path / "r.json"
     r.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8")
@@ -190,9 +188,6 @@ def test_export_never_overwrites_its_receipt(tmp_path: Path, capsys: pytest.Capt
 
 
 @pytest.mark.parametrize("victim", ["suite", "skill"])
-@pytest.mark.xfail(strict=True, reason="cli/run.py: `driftproof run suite.json --skill SKILL.md --out suite.json` "
-                   "(or --out SKILL.md) replaces the input with the receipt (exit 0); refuse an --out that names "
-                   "an input")
 def test_run_never_overwrites_its_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str], victim: str) -> None:
     from run_helpers import SKILL_TEXT
 

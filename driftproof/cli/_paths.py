@@ -1,0 +1,31 @@
+"""Output paths at the CLI edge: an output never lands on one of the command's own inputs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from driftproof.errors import RefusalError
+
+__all__ = ["refuse_output_on_input"]
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def refuse_output_on_input(output: Path, option: str, **inputs: Path | None) -> None:
+    """Refuse an ``output`` that names (or links to) any of ``inputs``, before anything is written.
+
+    Raises:
+        RefusalError: naming the option and the input it would overwrite.
+    """
+    for name, path in inputs.items():
+        if path is not None and _same(Path(output), Path(path)):
+            raise RefusalError(f"{option} {output} is the {name.replace('_', ' ')} it reads; "
+                               "choose another path (nothing was written)")
