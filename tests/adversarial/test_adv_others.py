@@ -226,3 +226,46 @@ def test_a_check_that_cannot_finish_does_not_hold_during_a_run() -> None:
     with pytest.raises(CheckTimeout):
         check_passes(spec, "a" * 40 + "b", timeout=0.05)
     assert run_checks([spec], "aaa") == [{"name": "r", "kind": "regex", "pass": True}]
+
+
+# ---- importers/promptfoo.py, importers/nvidia.py: wrong types ------------------------------------
+
+SHARED_INTEROP = ROOT.parent / "shared" / "data" / "interop"
+
+
+@pytest.mark.xfail(strict=True, reason="importers/promptfoo.py _draw (line ~231) iterates "
+                   "gradingResult.componentResults without checking it is an array: a number there "
+                   "raises TypeError (traceback) instead of ImportError_ naming "
+                   "/results/results/3/gradingResult/componentResults")
+def test_promptfoo_component_results_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = SHARED_INTEROP / "promptfoo" / "sample-export.json"
+    if not src.exists():
+        pytest.skip("shared data not laid beside this checkout")
+    doc = json.loads(src.read_text(encoding="utf-8"))
+    doc["results"]["results"][3]["gradingResult"]["componentResults"] = -1
+    bad = tmp_path / "export.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        code, _, err = run(["import", "promptfoo", str(bad), "--arm", "with_skill=openai:gpt-5", "--arm",
+                            "baseline=openai:gpt-5-mini", "--skill-name", "s", "--out", str(tmp_path / "o")], capsys)
+    except TypeError:
+        pytest.fail("traceback: TypeError")
+    assert code == 2 and "/results/results/3/gradingResult/componentResults" in err
+
+
+@pytest.mark.xfail(strict=True, reason="importers/nvidia.py _from_catalogue (line ~325) iterates "
+                   "skills[i].agents without checking it is an array: a number there raises TypeError "
+                   "(traceback) instead of ImportError_ naming /skills/0/agents")
+def test_nvidia_agents_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = SHARED_INTEROP / "nvidia" / "benchmarks.json"
+    if not src.exists():
+        pytest.skip("shared data not laid beside this checkout")
+    doc = json.loads(src.read_text(encoding="utf-8"))
+    doc["skills"][0]["agents"] = 5
+    bad = tmp_path / "benchmarks.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        code, _, err = run(["import", "nvidia", str(bad), "--out", str(tmp_path / "o")], capsys)
+    except TypeError:
+        pytest.fail("traceback: TypeError")
+    assert code == 2 and "/skills/0/agents" in err
