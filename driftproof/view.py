@@ -154,6 +154,12 @@ def anchor_for(case_id: str) -> str:
     return "case-" + (re.sub(r"[^A-Za-z0-9_.-]+", "-", case_id).strip("-") or "x")
 
 
+def _has_bands(r: Receipt) -> bool:
+    """Whether any draw holds a judged score: only then does a band source mean anything."""
+    return (not r.is_aggregates_only and r.judge is not None
+            and any(d.score is not None for c in r.cases for n in _arms(r) for d in getattr(c.arms, n).draws))
+
+
 def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None = None) -> Sheet:
     """The sheet of receipt ``r`` (issue 6; D-6, D-7, D-9, D-14, D-16).
 
@@ -178,7 +184,8 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
         title=f"{r.skill.name} on {r.run.model or 'an unrecorded model'}",
         path=str(path) if path is not None else None,
         provenance=_provenance(r),
-        legend=BAND_SOURCE_LEGEND[band_source_of(r)],
+        legend=(BAND_SOURCE_LEGEND[band_source_of(r)] if _has_bands(r) else
+                "none: the receipt holds no judged score, so it has no band"),
         reading=_reading(reading),
         lift=(fmt(lift, signed=True) + context) if lift is not None else "n/a",
         lift_per_1k=(f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
@@ -340,7 +347,8 @@ def _provenance(r: Receipt) -> tuple[Fact, ...]:
         Fact("judge", judge), Fact("skill", r.skill.name), Fact("skill sha256", r.skill.sha256 or UNKNOWN),
         Fact("suite sha256", r.suite.sha256 or UNKNOWN),
         Fact("verification level", r.verification_level + (" (smoke run: counts as below TESTED)" if r.is_smoke else "")),
-        Fact("band source", r.band_source or f"{UNKNOWN} (read as {band_source_of(r)})"),
+        Fact("band source", (r.band_source or f"{UNKNOWN} (read as {band_source_of(r)})") if _has_bands(r)
+             else "none (no judged score)"),
         Fact("draws per arm", str(run.generations_per_arm) if run.generations_per_arm is not None else UNKNOWN),
         Fact("judge samples per draw", str(run.judge_samples_per_generation)
              if run.judge_samples_per_generation is not None else UNKNOWN),

@@ -316,3 +316,20 @@ def test_size_bytes_decides_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     assert sheet(r, size_bytes=1000).breakdown.available
     assert sheet(r, size_bytes=1001).breakdown.summary[0].startswith(
         "Lift breakdown unavailable: the receipt is 1001 bytes, over the lift breakdown's size limit of 1000 bytes")
+
+
+def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
+    # caveman-style: answers and tokens, no judge, no score -> no band, so no band source is shown
+    import json as _json
+
+    from driftproof.receipt import draw_doc, parse_receipt, receipt_doc, seal_document
+    from driftproof.view import sheet
+
+    arm = {"draws": [draw_doc(0, answer="a", tokens={"input": None, "output": 3, "counted_by": "o200k_base"})],
+           "generation": None}
+    doc = receipt_doc(level="DECLARED", skill_name="s", skill_text="x", model="m",
+                      cases=[{"id": "p01", "prompt": "q", "prompt_sha256": None, "rubric_sha256": None,
+                              "threshold": None, "arms": {"with_skill": arm, "baseline": arm}}])
+    s = sheet(parse_receipt(_json.dumps(seal_document(doc)).encode()))
+    assert s.legend == "none: the receipt holds no judged score, so it has no band"
+    assert ("band source", "none (no judged score)") in [(f.label, f.value) for f in s.provenance]

@@ -370,9 +370,12 @@ def _receipt(runs: list[dict[str, Any]], bench: dict[str, Any] | None, evals: di
     arm_specs = {a: {"label": next((c for c, x in config_to_arm.items() if x == a), None), "instruction": None,
                      "system_prompt_sha256": None} for a in ("with_skill", "baseline", "control")
                  if a != "control" or use_control}
+    # Several runs per configuration give generation bands; one run with one grading pass gives
+    # no spread at all, so no band source is claimed (method, "Where a band comes from").
+    several = any(len(a["draws"]) > 1 for c in case_docs for a in c["arms"].values())
     return receipt_doc(level="DECLARED", skill_name=name, skill_text=skill_text, cases=case_docs, model=model,
                        started_at=started, generations_per_arm=gens, judge=unrecorded_judge(TOOL, "grader"),
-                       arms=arm_specs, band_source="generation",
+                       arms=arm_specs, band_source="generation" if several else None,
                        provenance=provenance_doc(TOOL, None, document, doc_sha,
                                                  ["provenance.tool_version (skill-creator records none)"] + unrecorded))
 
