@@ -269,3 +269,40 @@ def test_nvidia_agents_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixtur
     except TypeError:
         pytest.fail("traceback: TypeError")
     assert code == 2 and "/skills/0/agents" in err
+
+
+@pytest.mark.xfail(strict=True, reason="importers/promptfoo.py import_promptfoo (line ~74) iterates "
+                   "results.prompts without checking it is an array: a number there raises TypeError")
+def test_promptfoo_prompts_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = SHARED_INTEROP / "promptfoo" / "sample-export.json"
+    if not src.exists():
+        pytest.skip("shared data not laid beside this checkout")
+    doc = json.loads(src.read_text(encoding="utf-8"))
+    doc["results"]["prompts"] = 1
+    bad = tmp_path / "export.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        code, _, err = run(["import", "promptfoo", str(bad), "--arm", "with_skill=openai:gpt-5", "--arm",
+                            "baseline=openai:gpt-5-mini", "--skill-name", "s", "--out", str(tmp_path / "o")], capsys)
+    except TypeError:
+        pytest.fail("traceback: TypeError")
+    assert code == 2 and "/results/prompts" in err
+
+
+@pytest.mark.xfail(strict=True, reason="importers/inspect_ai.py import_inspect (line ~139) calls .get on "
+                   "the log's eval member without checking it is an object: an array there raises "
+                   "AttributeError instead of ImportError_ naming /eval")
+def test_inspect_eval_not_an_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = SHARED_INTEROP / "inspect_ai" / "2025-05-12T20-28-13-04-00_popularity.json"
+    if not src.exists():
+        pytest.skip("shared data not laid beside this checkout")
+    doc = json.loads(src.read_text(encoding="utf-8"))
+    doc["eval"] = [None]
+    bad = tmp_path / "log.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        code, _, err = run(["import", "inspect", "--with-skill", str(bad), "--baseline", str(bad),
+                            "--skill-name", "s", "--out", str(tmp_path / "o")], capsys)
+    except AttributeError:
+        pytest.fail("traceback: AttributeError")
+    assert code == 2 and "/eval" in err
