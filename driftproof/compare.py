@@ -76,6 +76,8 @@ class Comparison:
     underpowered_sentence: str | None = None
     underpowered_reason: str | None = None
     draws_needed: int | None = None
+    notes: tuple[str, ...] = ()
+    """Plain cautions about what is compared (e.g. two different skills); never a verdict."""
 
 
 def verdict_words(verdict: str) -> str:
@@ -118,8 +120,17 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
         if weak:
             sentence = NOT_ENOUGH_DRAWS
             needed, reason = underpowered_draws(weak)
+    notes = _notes(a, b)
     return Comparison(a_name, b_name, (), _headline(rows), _summary(rows), rows, sources, legend, differ,
-                      lost, any(v.verdict == REGRESSED for v in rows), unmatched, sentence, reason, needed)
+                      lost, any(v.verdict == REGRESSED for v in rows), unmatched, sentence, reason, needed, notes)
+
+
+def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
+    out = []
+    if a.skill.name != b.skill.name:
+        out.append(f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
+                   "a diff is meant for two runs of the same skill.")
+    return tuple(out)
 
 
 def _source(r: Receipt) -> str | None:

@@ -81,6 +81,7 @@ def _lines_after(c: Comparison) -> list[str]:
         out.append(f"{c.underpowered_sentence} ({c.underpowered_reason})")
     if c.not_like_for_like:
         out.append(c.not_like_for_like)
+    out.extend(c.notes)
     return out
 
 
@@ -149,5 +150,5 @@ def to_json(c: Comparison) -> str:
            "not_like_for_like": c.not_like_for_like, "lost_cases": list(c.lost_cases),
            "regressed": c.regressed, "unmatched": list(c.unmatched),
            "underpowered_sentence": c.underpowered_sentence, "underpowered_reason": c.underpowered_reason,
-           "draws_needed": c.draws_needed, "exit_status": exit_status(c), "rows": rows}
+           "draws_needed": c.draws_needed, "notes": list(c.notes), "exit_status": exit_status(c), "rows": rows}
     return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"

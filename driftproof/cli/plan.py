@@ -32,7 +32,13 @@ def plan(receipt: Path, fmt: str) -> None:
 
 def to_text(p: Plan) -> str:
     """The plan in plain words."""
-    if p.draws_per_arm is None:
+    if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
+        head = (f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
+                f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor.")
+    elif p.draws_per_arm is None and p.unknown_cases:
+        head = (f"No draw count resolves the {EFFECT_FLOOR} effect floor for the cases with a spread; "
+                "the others have none to hold (unknown).")
+    elif p.draws_per_arm is None:
         head = f"No draw count resolves the {EFFECT_FLOOR} effect floor for any case."
     else:
         head = f"{p.draws_per_arm} draws per arm resolve the {EFFECT_FLOOR} effect floor, spreads held."

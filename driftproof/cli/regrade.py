@@ -22,8 +22,8 @@ import click
 @click.option("--retry-delays", default="5,20", hidden=True)
 def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | None, openai_api: str,
             judge_provider: str | None, judge_model: str | None, judge_samples: int | None, retry_delays: str) -> None:
-    """Grade RECEIPT's kept answers (a run with --keep-transcripts) under the revised rubrics in
-    SUITE with the original's grader, drawing no new answer. Lost draws stay lost; checks are
+    """Grade RECEIPT's kept answers (a run with --keep-transcripts) under the revised rubrics of
+    the --rubric suite with the original's grader, drawing no new answer. Lost draws stay lost; checks are
     never run again. Refuses, writing nothing, when the grader's recorded setting differs from
     the original's, the original records no judge identity or holds anonymous judge replies, or
     an input cannot be held to the original."""

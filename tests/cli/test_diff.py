@@ -164,3 +164,19 @@ def test_cases_in_one_receipt_only_are_listed(tmp_path: Path) -> None:
     res = run(tmp_path, make_receipt([C1A, C4A]), make_receipt([C1B]))
     assert "C4 (only in" in res.output
     assert res.output.splitlines()[2].startswith("1 case: 1 improved")
+
+
+def test_diff_of_two_different_skills_says_so(tmp_path):
+    from click.testing import CliRunner
+
+    from driftproof.cli import cli
+    from factories import case, make_receipt
+
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(make_receipt([case("c1", [0.7, 0.71, 0.72], [0.5, 0.5, 0.5])])))
+    other = make_receipt([case("c1", [0.7, 0.71, 0.72], [0.5, 0.5, 0.5])], skill_text="y" * 800)
+    other["skill"]["name"] = "another-skill"
+    from driftproof.receipt import seal_document
+    b.write_text(json.dumps(seal_document(other)))
+    res = CliRunner().invoke(cli, ["diff", str(a), str(b)])
+    assert "measure different skills (demo-skill and another-skill)" in res.output

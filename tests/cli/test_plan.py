@@ -95,3 +95,19 @@ def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:
     res = CliRunner().invoke(plan, [str(f)])
     assert res.exit_code == 2
     assert res.stderr.startswith(f"error: {f}: plan refuses an aggregates-only receipt")
+
+
+def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
+    # one measured draw per arm: no spread to hold, so the draw count is unknown, not "none"
+    from click.testing import CliRunner
+
+    from driftproof.cli import cli
+    from factories import case, make_receipt
+
+    p = tmp_path / "pilot.json"
+    p.write_text(json.dumps(make_receipt([case("c1", [0.7], [0.5]), case("c2", [0.6], [0.55])])))
+    res = CliRunner().invoke(cli, ["plan", str(p)])
+    assert res.exit_code == 0, res.output
+    first = res.output.splitlines()[0]
+    assert first.startswith("Unknown: no case has two measured draws in both arms")
+    assert "c1: unknown" in res.output and "c2: unknown" in res.output
