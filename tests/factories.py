@@ -11,9 +11,10 @@ from typing import Any
 
 from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, seal_document
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-if not SHARED.exists():  # CI lays shared/ beside the clone
-    SHARED = Path(os.environ.get("DRIFTPROOF_SHARED", "../shared")).resolve()
+#: ../shared (read-only reference data): DRIFTPROOF_SHARED when set, else the folder CI lays
+#: beside the clone. Tests that need it skip, naming the reason, when it is absent.
+SHARED = Path(os.environ["DRIFTPROOF_SHARED"]).resolve() if os.environ.get("DRIFTPROOF_SHARED") \
+    else Path(__file__).resolve().parents[1].parent / "shared"
 
 JUDGE = {
     "model": "claude-haiku-4-5-20251001", "provider": "anthropic", "surface": "api",
