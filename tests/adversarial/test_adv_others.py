@@ -211,7 +211,7 @@ def test_imported_receipt_restamped_tested_gets_no_verdict() -> None:
     doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])
     doc["provenance"] = {"tool": "skill-creator", "tool_version": None, "document": "benchmark.json",
                          "document_sha256": "2" * 64, "unrecorded": ["judge.model"]}
-    doc["judge"]["model"] = "unrecorded:skill-creator/grader"
+    doc["judge"] = {**doc["judge"], "model": "unrecorded:skill-creator/grader"}  # the factory shares JUDGE: never mutate it
     r = parse_receipt(json.dumps(seal_document(doc)).encode("utf-8"), "restamped.json")
     assert r.verification_level == "TESTED"
     assert verdict_refusal(r) is not None
