@@ -33,7 +33,7 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     MAX_SOURCE_BYTES, Where, case_id_for, file_sha256, manifest_sha256, parse_json_bytes, provenance_doc,
-    read_bytes, safe_filename, unrecorded_judge,
+    read_bytes, safe_filename, unrecorded_judge, validate_source,
 )
 from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text
 
@@ -73,9 +73,8 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Whe
     if zipfile.is_zipfile(path):
         return _read_eval_zip(path, raw)
     doc = parse_json_bytes(raw, path, allow_nan=True)
+    validate_source(doc, "inspect_ai", path)  # the shape of every member walked below
     w = Where(path)
-    if not isinstance(doc, dict):
-        raise w.fail("expected an Inspect EvalLog object")
     samples = doc.get("samples")
     if samples is None:
         raise (w / "samples").fail("expected the log's samples (logged with log_samples=True); found none")
@@ -95,20 +94,21 @@ def _read_eval_zip(path: Path, raw: bytes) -> tuple[dict[str, Any], list[tuple[d
             # interrupted) has only _journal/start.json, with the eval spec and plan
             member = "header.json" if "header.json" in names else "_journal/start.json"
             if member not in names:
-                raise ImportError_.at(path, "header.json", "expected header.json (or _journal/start.json) in the .eval archive")
+                raise ImportError_.at(path, "/header.json", "expected header.json (or _journal/start.json) in the .eval archive")
             header = parse_json_bytes(z.read(member), f"{path}!{member}", allow_nan=True)
-            if not isinstance(header, dict):
-                raise ImportError_.at(f"{path}!{member}", "", "expected an EvalLog header object")
+            # each member is its own document: problems name the archive, pointers start at the member
+            validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
             members = sorted((n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)),
                              key=_member_order)
             samples = []
             for n in members:
                 s = parse_json_bytes(z.read(n), f"{path}!{n}", allow_nan=True)
-                samples.append((s, Where(f"{path}!{n}")))
+                validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
+                samples.append((s, Where(path, (n,))))
     except zipfile.BadZipFile as exc:
         raise ImportError_.at(path, "", f"expected a .eval zip archive: {exc}") from None
     if not samples:
-        raise ImportError_.at(path, "samples/", "expected samples/<id>_epoch_<n>.json members; found none")
+        raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
     return header, samples, raw
 
 
@@ -130,8 +130,11 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
 
     Raises:
-        ImportError_: unreadable or malformed log, logs of different tasks, an unknown or
-            ambiguous scorer, or a score outside 0..1; naming the file and JSON pointer.
+        ImportError_: unreadable or malformed log (a member of the wrong type per
+            ``schemas/inspect_ai.schema.json``), logs of different tasks, an unknown or
+            ambiguous scorer, or a score outside 0..1; naming the file and JSON pointer (in a
+            ``.eval`` archive the file is the archive and the pointer starts with the member's
+            name, RFC 6901 escaped: ``/samples~11_epoch_1.json/scores/match/value``).
     """
     if "with_skill" not in logs or "baseline" not in logs or set(logs) - {"with_skill", "baseline", "control"}:
         raise ImportError_.at("<options>", "", "expected one log per arm: --with-skill LOG --baseline LOG [--control LOG]")

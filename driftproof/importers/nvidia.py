@@ -29,7 +29,7 @@ from typing import Any
 
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
-    Where, file_sha256, git_blob_sha1, provenance_doc, read_bytes, read_json, safe_filename,
+    Where, file_sha256, git_blob_sha1, provenance_doc, read_bytes, read_json, safe_filename, validate_source,
 )
 from driftproof.errors import ImportError_
 from driftproof.receipt import receipt_doc
@@ -217,7 +217,8 @@ def import_nvidia(paths: list[Path], *, repository: str | None = None, commit: s
         One unsealed DECLARED receipt per skill, ``cases`` empty, ``judge`` null.
 
     Raises:
-        ImportError_: malformed JSON or an unknown card cell grammar, naming file and place.
+        ImportError_: malformed JSON, a catalogue member of the wrong type (per
+            ``schemas/nvidia.schema.json``) or an unknown card cell grammar, naming file and place.
     """
     out: list[dict[str, Any]] = []
     for p in paths:
@@ -279,9 +280,8 @@ def _from_card(f: Path, repository: str | None, commit: str | None, repo_root: P
 def _from_catalogue(f: Path, repository: str | None, commit: str | None, repo_root: Path | None,
                     only: list[str] | None) -> list[dict[str, Any]]:
     doc, data = read_json(f)
+    validate_source(doc, "nvidia", f)  # the shape of every member walked below
     w = Where(f)
-    if not isinstance(doc, dict):
-        raise w.fail("expected the benchmarks.json object")
     w.get(doc, "schema_version", int)
     skills = w.get(doc, "skills", list)
     results = w.get(doc, "results", list)

@@ -30,6 +30,7 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where, case_id_for, file_sha256, provenance_doc, read_json, safe_filename, unit_score, unrecorded_judge,
+    validate_source,
 )
 from driftproof.receipt import draw_doc, receipt_doc, sha256_text
 
@@ -56,7 +57,8 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
 
     Raises:
-        ImportError_: malformed file, a row no arm maps, or an arm matching no row; names
+        ImportError_: malformed file (a member of the wrong type per
+            ``schemas/promptfoo.schema.json``), a row no arm maps, or an arm matching no row; names
             the file, the JSON pointer and what was expected.
     """
     if by not in ("provider", "prompt"):
@@ -65,9 +67,8 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
         raise ImportError_.at("<options>", "", "expected an arm mapping naming with_skill and baseline (and "
                               "optionally control), e.g. --arm with_skill=LABEL --arm baseline=LABEL")
     doc, raw = read_json(path)
+    validate_source(doc, "promptfoo", path)  # the shape of every member walked below
     w = Where(path)
-    if not isinstance(doc, dict):
-        raise w.fail("expected a promptfoo output object")
     res = w.get(doc, "results", dict)
     rw = w / "results"
     rows = rw.get(res, "results", list)

@@ -31,7 +31,7 @@ from typing import Any
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where, case_id_for, file_sha256, git_blob_sha1, manifest_sha256, provenance_doc, read_json,
-    safe_filename, unit_score, unrecorded_judge,
+    safe_filename, unit_score, unrecorded_judge, validate_source,
 )
 from driftproof.errors import ImportError_
 from driftproof.receipt import draw_doc, receipt_doc, sha256_text
@@ -63,7 +63,8 @@ def import_skill_creator(paths: list[Path], *, skill_md: Path | None = None,
         One receipt document per iteration, unsealed.
 
     Raises:
-        ImportError_: a file is unreadable or malformed, or a configuration is not mapped,
+        ImportError_: a file is unreadable or malformed (a member of the wrong type per
+            ``schemas/skill-creator.schema.json``), or a configuration is not mapped,
             naming the file, the JSON pointer and what was expected.
     """
     config_to_arm = _config_map(arms)
@@ -119,8 +120,7 @@ def _import_iteration(path: Path, config_to_arm: dict[str, str], skill_text: str
     raw = b""
     if bench_path.is_file():
         data, raw = read_json(bench_path)
-        if not isinstance(data, dict):
-            raise Where(bench_path).fail("expected a benchmark object")
+        validate_source(data, TOOL, bench_path)  # the shape of every member walked below
         bench = data
     runs = _benchmark_runs(bench, Where(bench_path)) if bench is not None else None
     document, doc_sha = str(bench_path), file_sha256(raw)
@@ -259,9 +259,8 @@ def _grading_runs(iteration: Path, files: list[Path]) -> tuple[list[dict[str, An
     for f in files:
         data, raw = read_json(f)
         entries.append((f.relative_to(iteration).as_posix(), file_sha256(raw)))
+        validate_source(data, TOOL, f, definition="grading")
         w = Where(f)
-        if not isinstance(data, dict):
-            raise w.fail("expected a grading object")
         parent = f.parent
         m = re.fullmatch(r"run-(\d+)", parent.name)
         run_number = int(m.group(1)) if m else None

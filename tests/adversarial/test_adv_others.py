@@ -233,10 +233,6 @@ def test_a_check_that_cannot_finish_does_not_hold_during_a_run() -> None:
 SHARED_INTEROP = ROOT.parent / "shared" / "data" / "interop"
 
 
-@pytest.mark.xfail(strict=True, reason="importers/promptfoo.py _draw (line ~231) iterates "
-                   "gradingResult.componentResults without checking it is an array: a number there "
-                   "raises TypeError (traceback) instead of ImportError_ naming "
-                   "/results/results/3/gradingResult/componentResults")
 def test_promptfoo_component_results_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = SHARED_INTEROP / "promptfoo" / "sample-export.json"
     if not src.exists():
@@ -253,9 +249,6 @@ def test_promptfoo_component_results_not_an_array(tmp_path: Path, capsys: pytest
     assert code == 2 and "/results/results/3/gradingResult/componentResults" in err
 
 
-@pytest.mark.xfail(strict=True, reason="importers/nvidia.py _from_catalogue (line ~325) iterates "
-                   "skills[i].agents without checking it is an array: a number there raises TypeError "
-                   "(traceback) instead of ImportError_ naming /skills/0/agents")
 def test_nvidia_agents_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = SHARED_INTEROP / "nvidia" / "benchmarks.json"
     if not src.exists():
@@ -271,8 +264,6 @@ def test_nvidia_agents_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 2 and "/skills/0/agents" in err
 
 
-@pytest.mark.xfail(strict=True, reason="importers/promptfoo.py import_promptfoo (line ~74) iterates "
-                   "results.prompts without checking it is an array: a number there raises TypeError")
 def test_promptfoo_prompts_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = SHARED_INTEROP / "promptfoo" / "sample-export.json"
     if not src.exists():
@@ -289,9 +280,6 @@ def test_promptfoo_prompts_not_an_array(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 2 and "/results/prompts" in err
 
 
-@pytest.mark.xfail(strict=True, reason="importers/inspect_ai.py import_inspect (line ~139) calls .get on "
-                   "the log's eval member without checking it is an object: an array there raises "
-                   "AttributeError instead of ImportError_ naming /eval")
 def test_inspect_eval_not_an_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = SHARED_INTEROP / "inspect_ai" / "2025-05-12T20-28-13-04-00_popularity.json"
     if not src.exists():

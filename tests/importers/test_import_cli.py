@@ -35,7 +35,8 @@ def test_import_commands_write_valid_receipts(shared: Path, tmp_path: Path) -> N
 
 def test_failed_import_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "benchmarks.json"
-    bad.write_text('{"schema_version": 2, "skills": [], "results": [{"catalog_dir": "x"}]}', encoding="utf-8")
+    bad.write_text(('{"schema_version": 2, "skills": [], "results": [{"catalog_dir": "x", "dimension": "d", '
+                   '"num": 1, "agent": "a", "score_pct": 50, "uplift_pct": 0}]}'), encoding="utf-8")
     out = tmp_path / "r"
     result = CliRunner().invoke(cli, ["import", "nvidia", str(bad), "--out", str(out)])
     assert isinstance(result.exception, ImportError_)

@@ -107,7 +107,7 @@ def test_score_out_of_range_refused_naming_member_and_pointer(tmp_path: Path) ->
     with pytest.raises(ImportError_) as e:
         import_inspect({"with_skill": a, "baseline": b}, skill_name="s")
     (p,) = e.value.problems
-    assert p.file == f"{a}!samples/1_epoch_1.json" and p.pointer == "/scores/match/value"
+    assert p.file == str(a) and p.pointer == "/samples~11_epoch_1.json/scores/match/value"
     assert "between 0 and 1" in p.message
 
 
