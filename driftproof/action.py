@@ -289,7 +289,16 @@ def _write_outputs(summary_path: str | None, summary: str, output_path: str | No
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the Action's step; returns the exit status (see the module docstring)."""
+    """Run the Action's step; returns the exit status (see the module docstring), 130 when the
+    job is cancelled (SIGINT) before the outputs are written: one line, no traceback."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("error: interrupted before a decision; no output was written", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from driftproof.compare import compare_receipts
     from driftproof.errors import DriftproofError
     from driftproof.receipt import read_receipt

@@ -104,3 +104,19 @@ def test_hostile_text_in_the_job_summary_is_inert(tmp_path: Path, monkeypatch: p
     assert "\\<img src=x" in text
     assert not re.search(r"(?<!\\)\]\(javascript", text)
     assert "\n## injected" not in text
+
+
+def test_cancelled_job_is_one_line_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: a cancelled job (SIGINT while comparing) printed a KeyboardInterrupt traceback.
+    summary, output = setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE))
+    import driftproof.compare
+
+    def cancelled(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(driftproof.compare, "compare_receipts", cancelled)
+    assert action.main([]) == 130
+    err = capsys.readouterr().err
+    assert err == "error: interrupted before a decision; no output was written\n"
+    assert not summary.exists() and not output.exists()
