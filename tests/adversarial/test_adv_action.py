@@ -116,7 +116,11 @@ def test_cancelled_job_is_one_line_and_writes_nothing(tmp_path: Path, monkeypatc
         raise KeyboardInterrupt
 
     monkeypatch.setattr(driftproof.compare, "compare_receipts", cancelled)
-    assert action.main([]) == 130
+    try:
+        code = action.main([])
+    except KeyboardInterrupt:
+        pytest.fail("KeyboardInterrupt escaped main()")
+    assert code == 130
     err = capsys.readouterr().err
     assert err == "error: interrupted before a decision; no output was written\n"
     assert not summary.exists() and not output.exists()
