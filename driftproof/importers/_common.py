@@ -15,16 +15,16 @@ import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_, Problem
 
 __all__ = [
-    "CASE_ID", "MAX_SOURCE_BYTES", "Where", "case_id_for", "file_sha256", "git_blob_sha1",
+    "CASE_ID", "MAX_SCHEMA_PROBLEMS", "MAX_SOURCE_BYTES", "Where", "case_id_for", "file_sha256", "git_blob_sha1",
     "manifest_sha256", "parse_json_bytes", "provenance_doc", "read_bytes", "read_json", "safe_filename",
-    "source_schema", "unit_score", "unrecorded_judge", "validate_source",
+    "schema_problems", "source_schema", "unit_score", "unrecorded_judge", "validate_source",
 ]
 
 #: Largest source file an importer reads (bytes), checked before reading.
@@ -160,7 +160,23 @@ def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
     if error.validator == "required" and isinstance(error.instance, dict):
         return [((m,), f"expected member {m!r}, found none")
                 for m in error.validator_value if m not in error.instance]
-    return [((), f"expected {error.message[:300]}")]
+    return [((), f"expected a value that fits the schema's {error.validator!r} rule: {error.message[:300]}")]
+
+
+def schema_problems(errors: Iterable[Any], file: str | Path, *, prefix: tuple[Any, ...] = (),
+                    limit: int = MAX_SCHEMA_PROBLEMS) -> list[Problem]:
+    """jsonschema errors as problems in document order (array indices numerically), at most
+    ``limit``: each names ``file``, the RFC 6901 pointer (``prefix`` + the error's
+    ``absolute_path``; a missing member is pointed at itself) and what was expected in plain words."""
+    ordered = sorted(errors, key=lambda e: [(0, p, "") if isinstance(p, int) else (1, 0, str(p))
+                                            for p in e.absolute_path])
+    problems: list[Problem] = []
+    for e in ordered:
+        for extra, message in _expectation(e):
+            p = Problem(str(file), _pointer(prefix + tuple(e.absolute_path) + extra), message)
+            if p not in problems:
+                problems.append(p)
+    return problems[:limit]
 
 
 def validate_source(doc: Any, schema: str, file: str | Path, *, definition: str | None = None,
@@ -180,17 +196,9 @@ def validate_source(doc: Any, schema: str, file: str | Path, *, definition: str 
             document order), each naming ``file``, the RFC 6901 pointer (from the error's
             ``absolute_path``) and what was expected, e.g. "expected an array, found a number".
     """
-    errors = list(_source_validator(schema, definition).iter_errors(doc))
-    if not errors:
+    problems = schema_problems(_source_validator(schema, definition).iter_errors(doc), file, prefix=prefix)
+    if not problems:
         return
-    errors.sort(key=lambda e: [(0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in e.absolute_path])
-    problems: list[Problem] = []
-    for e in errors:
-        for extra, message in _expectation(e):
-            p = Problem(str(file), _pointer(prefix + tuple(e.absolute_path) + extra), message)
-            if p not in problems:
-                problems.append(p)
-    problems = problems[:MAX_SCHEMA_PROBLEMS]
     head = problems[0]
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     raise ImportError_(f"{head}{more}", problems)

@@ -28,7 +28,9 @@ from jsonschema import Draft202012Validator, FormatChecker
 
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, file_sha256, provenance_doc, read_json, safe_filename
+from driftproof.importers._common import (
+    Where, file_sha256, provenance_doc, read_json, safe_filename, schema_problems,
+)
 from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "export_summary_json", "import_summary_json", "schema", "summary_json_importer"]
@@ -63,10 +65,8 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
             without a judge, or a score that is not the mean of its judge scores.
     """
     doc, raw = read_json(path)
-    errors = sorted(_validator().iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
-    if errors:
-        problems = [Where(path, tuple(e.absolute_path)).fail(f"{e.message[:300]} (summary-json {FORMAT_VERSION}: "
-                                                             f"{e.validator})").problems[0] for e in errors[:20]]
+    problems = schema_problems(_validator().iter_errors(doc), path, limit=20)
+    if problems:
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
     any_score = False

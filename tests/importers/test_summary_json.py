@@ -98,3 +98,13 @@ def test_export_cli_writes_file(shared: Path, tmp_path: Path) -> None:
     # with-skill mean of measured draws (0.8 + 0.7) / 2 = 0.75; baseline (0.4 + 0.5) / 2 = 0.45; lift +0.300
     assert data["summary"]["lift_signed"] == "+0.300"
     assert data["cases"][0]["arms"]["with_skill"][2] == {"error": "timeout after 600 s", "skill_fired": False}
+
+
+def test_wrong_type_at_nested_member_named_in_plain_words(tmp_path: Path) -> None:
+    bad = json.loads(json.dumps(DOC))
+    bad["cases"][0]["arms"]["baseline"] = {"score": 0.5}  # an object where the draws array goes
+    f = write_json(tmp_path / "bad.json", bad)
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(f)
+    (p,) = e.value.problems
+    assert (p.file, p.pointer, p.message) == (str(f), "/cases/0/arms/baseline", "expected an array, found an object")
