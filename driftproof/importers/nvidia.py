@@ -174,7 +174,8 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             for i, cell in enumerate(cells[1:], start=1):
                 col = header[i].strip("`* ")
                 if col == "Num":
-                    num = int(cell) if cell.isdigit() else None
+                    # ASCII digits only: str.isdigit() is true of "²", which int() refuses
+                    num = int(cell) if re.fullmatch(r"[0-9]{1,9}", cell) else None
                     continue
                 parsed = parse_cell(cell)
                 if parsed is None:

@@ -12,7 +12,7 @@ import pytest
 from interop_helpers import sealed
 
 from driftproof.errors import ImportError_
-from driftproof.importers.nvidia import import_nvidia, parse_cell
+from driftproof.importers.nvidia import import_nvidia, parse_card, parse_cell
 
 NV = "data/interop/nvidia"
 REPO = "https://github.com/NVIDIA/skills"
@@ -166,3 +166,13 @@ def test_malformed_catalogue_refused_naming_pointer(tmp_path: Path) -> None:
         import_nvidia([f])
     (p,) = e.value.problems
     assert p.pointer == "/results/0/score_pct" and "a number" in p.message
+
+
+def test_card_num_cell_read_only_as_ascii_digits() -> None:
+    # "²" is a digit to str.isdigit() but not a count: the row keeps its figures and no task count
+    # (int("²") raised ValueError, a traceback); "12" is the count 12
+    card = ("- Skill: `x`\n\n## Results\n\n| Dimension | Num | `codex` |\n|---|---:|---:|\n"
+            "| Security | ² | 92% (+12%) |\n| Safety | 12 | 80% |\n")
+    rows = parse_card(card, "BENCHMARK.md")["rows"]
+    assert [(r["dimension"], r["num"], r["score"]["value"]) for r in rows] == [("Security", None, 92.0),
+                                                                               ("Safety", 12, 80.0)]
