@@ -130,3 +130,9 @@ class ProviderError(DriftproofError, RuntimeError):
 
 class SiteBuildError(DriftproofError, RuntimeError):
     """The site cannot be built; ``site/`` was left as it was."""
+
+    @classmethod
+    def at(cls, file: str | Path, pointer: str, message: str) -> "SiteBuildError":
+        """Build the error for a single problem at ``pointer`` in ``file``."""
+        p = Problem(str(file), pointer, message)
+        return cls(str(p), [p])

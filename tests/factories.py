@@ -5,6 +5,7 @@ sub-folder conftest modules would shadow it)."""
 
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,6 @@ def make_receipt(cases: list[dict[str, Any]], *, level: str = "TESTED", preset: 
     """A sealed receipt document (plain JSON data) with a judge and the given cases."""
     doc = receipt_doc(level=level, skill_name="demo-skill", skill_text=kw.pop("skill_text", "x" * 1600),
                       cases=cases, model="claude-sonnet-4-5", provider="anthropic", surface="api",
-                      preset=preset, judge=kw.pop("judge", JUDGE), band_source=band_source,
+                      preset=preset, judge=kw.pop("judge", copy.deepcopy(JUDGE)), band_source=band_source,
                       generations_per_arm=kw.pop("generations_per_arm", 3), judge_samples_per_generation=1, **kw)
     return seal_document(doc)

@@ -29,7 +29,10 @@ def verdict_note(r: Receipt) -> str:
         return "aggregates only: no band, no lift, no verdict"
     if r.verification_level != "TESTED":
         return "below TESTED: no verdict"
-    return "can carry a verdict"
+    from driftproof.stats import verdict_refusal
+
+    why = verdict_refusal(r)  # the same rule every reader of a verdict applies
+    return f"no verdict: {why}" if why is not None else "can carry a verdict"
 
 
 def _ok_line(path: Path, r: Receipt) -> str:
