@@ -298,10 +298,6 @@ def test_inspect_eval_not_an_object(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 # ---- site/sections/token_savings.py ------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="site/sections/token_savings.py raises SiteBuildError.at(...), which "
-                   "does not exist (errors.py gives .at to ReceiptError, ImportError_ and SuiteError only): a "
-                   "report asking token_savings of a receipt without per-draw token counts ends in "
-                   "AttributeError instead of a build error naming the report")
 def test_token_savings_of_an_unsuitable_receipt_is_a_build_error(tmp_path: Path) -> None:
     from driftproof.site.publish import build_site
 
