@@ -217,10 +217,24 @@ def _spec_files(env: jinja2.Environment, site_url: str) -> dict[str, bytes]:
 def _csv(t: Table) -> bytes:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow([c.label for c in t.columns])
+    w.writerow([_inert(c.label) for c in t.columns])
     for row in t.rows:
-        w.writerow([c.csv for c in row.cells])
+        w.writerow([_inert(c.csv) for c in row.cells])
     return buf.getvalue().encode("utf-8")
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(cell: str) -> str:
+    """A CSV cell a spreadsheet will not run as a formula: untrusted text starting with
+    = + - @ (or a tab or carriage return) gets a leading apostrophe; plain numbers stay numbers."""
+    if cell.startswith(_FORMULA_START):
+        try:
+            float(cell)
+        except ValueError:
+            return "'" + cell
+    return cell
 
 
 def _report_json(r: Report, tables: Sequence[Table], receipts: Mapping[str, LoadedReceipt]) -> bytes:

@@ -132,6 +132,7 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
 
     inputs = load_inputs(receipts_dir, reports_dir)
     out = Path(out).resolve()
+    _check_out(out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()])
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     collector = _Collector()
@@ -150,8 +151,44 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
         raise
     finally:
         mk_log.removeHandler(collector)
+    (tmp / MARKER).write_text("A site built by `driftproof reports build`; replaced whole by the next build.\n",
+                              encoding="utf-8")
     _replace(tmp, out)
     return inputs
+
+
+#: A file in every built site: only a directory holding it (or nothing) is ever replaced.
+MARKER = ".driftproof-site"
+
+
+def _check_out(out: Path, keep: list[Path]) -> None:
+    """Refuse an ``out`` whose replacement would delete anything but a site built here.
+
+    Raises:
+        SiteBuildError: ``out`` is a file, holds (or is) an input, the working directory or
+            one of its parents, or is a non-empty directory with no :data:`MARKER`.
+    """
+    def bad(why: str) -> SiteBuildError:
+        return SiteBuildError(f"refusing to replace {out}: {why}; nothing was written",
+                              [Problem(str(out), "", f"refusing to replace it: {why}; choose an empty or new --out directory")])
+
+    for k in keep:
+        k = k.resolve()
+        if k == out or out in k.parents:
+            raise bad(f"it holds {k}")
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise bad("it is not a directory")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file() and not _legacy_site(out):
+        raise bad(f"it is not a site built by driftproof (no {MARKER} file)")
+
+
+def _legacy_site(out: Path) -> bool:
+    # A site built before the marker existed: the files every build writes, and nothing else at its root.
+    expected = {"index.html", "sitemap.xml", "sitemap.xml.gz", "404.html", "feed.xml", "assets", "spec", "receipts",
+                "reports", "method", "neutrality", "interop", "results", "badge", "spec-page", "receipt-spec"}
+    names = {p.name for p in out.iterdir()}
+    return {"index.html", "feed.xml", "spec"} <= names and all(
+        n in expected or (out / n / "index.html").is_file() for n in names)
 
 
 def _replace(new: Path, out: Path) -> None:

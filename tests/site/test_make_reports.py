@@ -33,6 +33,7 @@ def build_args(receipts: Path, reports: Path, out: Path) -> list[str]:
 def existing_site(tmp_path: Path) -> Path:
     out = tmp_path / "site"
     out.mkdir()
+    (out / ".driftproof-site").write_text("built before\n", encoding="utf-8")
     (out / "marker.txt").write_text("the previous site", encoding="utf-8")
     return out
 
@@ -64,7 +65,7 @@ def test_invalid_receipts_stop_the_build_one_line_per_file(tmp_path: Path, site_
     assert "/seal" in by_file["bad-seal"][0]
     assert "/schema_version" in by_file["bad-version"][0]
     # the previous site is untouched and nothing half-built is left beside it
-    assert sorted(p.name for p in existing_site.iterdir()) == ["marker.txt"]
+    assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
     assert _leftovers(existing_site) == []
 
 
@@ -89,7 +90,7 @@ def test_invalid_report_front_matter_stops_the_build(tmp_path: Path, site_inputs
     assert all("003-broken.md" in ln for ln in lines)
     text = "\n".join(lines)
     assert "/date" in text  # month 13: YAML leaves it a string, the model refuses it
-    assert sorted(p.name for p in existing_site.iterdir()) == ["marker.txt"]
+    assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
 
 
 def test_invalid_section_and_receipt_references_are_named(tmp_path: Path, site_inputs: tuple[Path, Path],
@@ -115,7 +116,7 @@ def test_invalid_section_and_receipt_references_are_named(tmp_path: Path, site_i
     assert "003-broken.md: /sections/0/type: expected one of" in text
     assert "003-broken.md: /sections/1/colour: unknown key" in text
     assert "003-broken.md: /sections/2/receipts/0: expected one of the report's receipts" in text
-    assert sorted(p.name for p in existing_site.iterdir()) == ["marker.txt"]
+    assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
 
 
 def test_a_good_build_replaces_the_site_whole(tmp_path: Path, site_inputs: tuple[Path, Path], existing_site: Path,
@@ -229,7 +230,7 @@ def test_a_strict_mkdocs_failure_leaves_the_site_untouched(tmp_path: Path, site_
     code, _, err = run(args, capsys)
     assert code != 0
     assert "missing.md" in err
-    assert sorted(p.name for p in existing_site.iterdir()) == ["marker.txt"]
+    assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
     assert _leftovers(existing_site) == []
 
 
@@ -244,6 +245,42 @@ def test_plain_mkdocs_build_loads_the_inputs_itself(tmp_path: Path, capsys: pyte
     assert run(build_args(REPO / "receipts", REPO / "reports", via_cli), capsys)[0] == 0
     plain = tmp_path / "plain"
     build(load_config(str(REPO / "mkdocs.yml"), site_dir=str(plain), strict=True))
-    a = sorted(p.relative_to(via_cli) for p in via_cli.rglob("*") if p.is_file())
+    a = sorted(p.relative_to(via_cli) for p in via_cli.rglob("*") if p.is_file() and p.name != ".driftproof-site")
     assert a == sorted(p.relative_to(plain) for p in plain.rglob("*") if p.is_file())
     assert [str(p) for p in a if (via_cli / p).read_bytes() != (plain / p).read_bytes()] == []
+
+
+@pytest.mark.parametrize("kind", ["a folder of other files", "the working directory", "a file", "the receipts"])
+def test_build_never_replaces_what_is_not_a_site(tmp_path: Path, site_inputs: tuple[Path, Path], kind: str,
+                                                 monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    receipts, reports = site_inputs
+    if kind == "a folder of other files":
+        out = tmp_path / "precious"
+        out.mkdir()
+        (out / "thesis.txt").write_text("years of work", encoding="utf-8")
+    elif kind == "the working directory":
+        out = tmp_path / "work"
+        out.mkdir()
+        (out / "thesis.txt").write_text("years of work", encoding="utf-8")
+        (out / ".driftproof-site").write_text("", encoding="utf-8")  # even with a marker
+        monkeypatch.chdir(out)
+    elif kind == "a file":
+        out = tmp_path / "thesis.txt"
+        out.write_text("years of work", encoding="utf-8")
+    else:
+        out = receipts
+    before = sorted((p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file())
+    code, _, err = run(build_args(receipts, reports, out), capsys)
+    assert code != 0 and f"{out.resolve()}: (document): refusing to replace it:" in err
+    assert sorted((p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file()) == before
+
+
+def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
+    from driftproof.site.build import _csv
+    from driftproof.site.sections import Cell, Column, Row, Table
+
+    t = Table("t", "c", (Column("=SUM(A1)"), Column("n", True)),
+              (Row((Cell('=HYPERLINK("http://evil.example")'), Cell("-0.5"))), Row((Cell("@cmd"), Cell("+1e3"))),
+               Row((Cell("-x"), Cell("plain")))))
+    assert _csv(t).decode().splitlines() == ["'=SUM(A1),n", '"\'=HYPERLINK(""http://evil.example"")",-0.5',
+                                             "'@cmd,+1e3", "'-x,plain"]
