@@ -3,7 +3,10 @@
 Everything here is about reading a source file faithfully: hashing it, naming
 the place of a problem (file + RFC 6901 JSON pointer + what was expected), and
 turning a source's labels into receipt identifiers without inventing values.
-Unknowns stay ``None`` and are listed in ``provenance.unrecorded`` (D-13).
+Before an importer walks a parsed source it checks it against its format's JSON Schema
+(``schemas/<format>.schema.json``, draft 2020-12: the types of the members it reads, every
+other member allowed) with :func:`validate_source`, so a wrong type is a problem naming the
+file and pointer, never a traceback. Unknowns stay ``None`` and are listed in ``provenance.unrecorded`` (D-13).
 """
 
 from __future__ import annotations
