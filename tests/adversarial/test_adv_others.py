@@ -129,9 +129,9 @@ def test_catastrophic_regex_check_does_not_hang(tmp_path: Path) -> None:
     path.write_text(json.dumps(suite), encoding="utf-8")
     try:
         res = subprocess.run([sys.executable, "-c", "from driftproof.cli import main; main()", "suite", "check",
-                              str(path)], capture_output=True, text=True, timeout=4)
+                              str(path)], capture_output=True, text=True, timeout=30)
     except subprocess.TimeoutExpired:
-        pytest.fail("suite check did not return within 4 s")
+        pytest.fail("suite check did not return within 30 s (a check without a time limit)")
     assert res.returncode in (1, 2)
 
 
