@@ -81,3 +81,21 @@ def test_interop_page_documents_every_importer_of_this_area() -> None:
         assert name in SUBCOMMANDS
         assert f"driftproof import {name}" in page
     assert "never earn verdicts" in page and "driftproof export summary-json" in page
+
+
+def test_report_002_page_shows_one_row_per_skill_with_the_printed_figures(tmp_path):
+    # benchmarks.json, skill accelerated-computing-cudf: Security/claude-code score_pct 92.0, uplift_pct 12.0;
+    # Effectiveness/codex 86.0 with uplift -0.0 (as the JSON writes it) -- read from the source by hand.
+    import re
+
+    from driftproof.site.publish import build_site
+
+    repo = Path(__file__).resolve().parents[2]
+
+    out = tmp_path / "site"
+    build_site(repo / "receipts", repo / "reports", out, config_file=repo / "mkdocs.yml")
+    html = (out / "reports" / "002" / "index.html").read_text(encoding="utf-8")
+    row = re.search(r'<tr id="skill-accelerated-computing-cudf">(.*?)</tr>', html, re.S).group(1)
+    cells = re.findall(r"<td>(.*?)</td>", row)
+    assert cells[0] == "92.0 (12.0)" and cells[7] == "86.0 (-0.0)"
+    assert html.count('<tr id="skill-') == 343

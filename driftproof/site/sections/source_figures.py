@@ -107,7 +107,8 @@ class SourceFigures:
             id="source-figures",
             caption=("Figures as the source printed them: skill-assisted score and uplift per dimension and agent "
                      "(percent and percentage points, in the source's own units). No band, lift or verdict."),
-            columns=(Column("Skill"), Column("Dimension"), Column("Num", numeric=True), Column("Agent"),
+            columns=(Column("Skill"), Column("Dimension"), Column("Num (the card's own count column)", numeric=True),
+                     Column("Agent"),
                      Column("Score as printed (%)", numeric=True), Column("Uplift as printed", numeric=True),
                      Column("Uplift unit"), Column("Source note")),
             rows=tuple(rows))
@@ -116,6 +117,42 @@ class SourceFigures:
             columns=(Column("Repository"), Column("Commit"), Column("Path"), Column("Git blob sha1")),
             rows=tuple(Row(tuple(Cell(x) for x in key)) for key in sorted(files)))
         html = ctx.render("sections/source_figures.html", title=params.title or "Figures as the source printed them",
-                          heading_id=ctx.anchor("source-figures-h"), table=table, files=files_table,
+                          heading_id=ctx.anchor("source-figures-h"), table=_pivot(names, ctx, rows), files=files_table,
                           n_skills=str(skills), n_rows=str(sum(1 for x in rows if x.cells[1].text != "no results printed")))
         return SectionOutput(html=html, tables=(files_table, table))
+
+
+def _pivot(names: list[str], ctx: SectionContext, long_rows: list[Row]) -> Table:
+    """The page's view of the same figures: one row per skill, one column per dimension × agent,
+    each cell the score and the uplift as printed. (The long table, one row per figure, is the
+    CSV download.)"""
+    columns: dict[tuple[str, str], None] = {}
+    per_skill: list[tuple[str, dict[tuple[str, str], str]]] = []
+    for n in names:
+        r = ctx.receipts[n]
+        cells: dict[tuple[str, str], str] = {}
+        for row in r.source_figures["rows"]:  # type: ignore[index]
+            key = (str(row.get("dimension")), str(row.get("agent")))
+            columns.setdefault(key, None)
+            up = row.get("uplift")
+            if row.get("printed"):
+                text = str(row["printed"])
+            else:
+                score = _number((row.get("score") or {}).get("value"))
+                upt = (up.get("printed") or _number(up.get("value"))) if up else ""
+                text = f"{score} ({upt})" if upt else score
+            cells[key] = text
+        per_skill.append((r.skill.name, cells))
+    keys = list(columns)
+    anchors = {row.cells[0].text: row.anchor for row in long_rows if row.anchor}
+    rows = tuple(Row((Cell(skill), *(Cell(cells.get(k, "—"), "") for k in keys)), anchor=anchors.get(skill),
+                     header=True)
+                 for skill, cells in per_skill)
+    return Table(
+        id="source-figures-by-skill",
+        caption=("Score with the skill, and in brackets the uplift over the run without it, per dimension and "
+                 "agent, exactly as the source printed them (score in percent; uplift in the source's own unit: "
+                 "percentage points in the catalogue's uplift_pct). — means the source printed no figure. "
+                 "The download has one row per figure, with the card's count column and notes."),
+        columns=(Column("Skill"), *(Column(f"{d}, {a}") for d, a in keys)),
+        rows=rows)
