@@ -110,3 +110,13 @@ def _title_of(f: Any) -> str:
     except (OSError, TypeError):
         pass
     return os.path.splitext(os.path.basename(f.src_uri))[0].replace("-", " ").capitalize()
+
+
+def on_post_build(config: Any) -> None:
+    """After mkdocs wrote the pages: build the static search index (Pagefind) into the site,
+    so `make reports` and a plain `mkdocs build` give the same bytes."""
+    from pathlib import Path
+
+    from driftproof.site.publish import index_for_search
+
+    index_for_search(Path(config.site_dir), Path(config.config_file_path or "mkdocs.yml"))

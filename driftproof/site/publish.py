@@ -157,6 +157,24 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
     return inputs
 
 
+def index_for_search(site: Path, config_file: Path) -> None:
+    """Build the static search index with Pagefind (pinned; its binary ships in the ``pagefind_bin``
+    wheel, so nothing is downloaded). Deterministic: the same pages give the same bytes.
+
+    Raises:
+        SiteBuildError: Pagefind failed (the build then stops; ``out`` stays untouched).
+    """
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site), "--silent"],
+                         capture_output=True, text=True, timeout=600)
+    if res.returncode != 0:
+        msg = (res.stderr or res.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise SiteBuildError(f"the search index could not be built: {msg[0]}",
+                             [Problem(str(config_file), "", f"pagefind failed: {msg[0]}")])
+
+
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
 MARKER = ".driftproof-site"
 

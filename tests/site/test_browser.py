@@ -25,15 +25,18 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 # One page of each kind. The receipts index (one row per committed receipt, 349 today) takes
 # axe about 8 s per scheme; it shares its markup with the tables checked here and is left out.
 PAGES = ["", "reports/001/", "reports/999/", "method/", "neutrality/", "spec/versions/", "interop/",
-         "receipts/scored/", "receipts/caveman-2b10489-caveman/"]
+         "receipts/scored/", "receipts/caveman-2b10489-caveman/", "search/"]
 
 
 def _ensure_chromium() -> str:
     if Path(CHROMIUM).exists():
         return CHROMIUM
     if shutil.which("apt-get"):
-        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", "chromium"],
-                       capture_output=True, timeout=900, check=False)
+        install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium"]
+        if subprocess.run(install, capture_output=True, timeout=900, check=False).returncode != 0:
+            # a fresh machine has no package lists yet
+            subprocess.run(["apt-get", "update"], capture_output=True, timeout=900, check=False)
+            subprocess.run(install, capture_output=True, timeout=900, check=False)
     if not Path(CHROMIUM).exists():
         pytest.skip("headless Chromium is not installed and `apt-get install chromium` did not install it")
     return CHROMIUM
@@ -124,3 +127,17 @@ def test_an_answer_holding_script_shows_as_text(browser: Any, base_url: str, bui
     # the only script on the page is the site's own sort.js
     assert page.evaluate("Array.from(document.scripts).map(s => s.src.split('/').pop())") == ["sort.js"]
     page.close()
+
+
+def test_search_finds_a_report_and_is_accessible_with_results(browser: Any, base_url: str) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    for scheme in ("light", "dark"):
+        page = browser.new_page()
+        page.emulate_media(color_scheme=scheme)
+        page.goto(base_url + "search/")
+        page.get_by_role("textbox", name="Search this site").fill("terse control")
+        result = page.locator(".pagefind-ui__result-link", has_text="Caveman's skills against a terse control")
+        result.first.wait_for(timeout=10_000)
+        assert Axe().run(page).response["violations"] == []
+        page.close()

@@ -44,7 +44,7 @@ def test_the_html_check_finds_an_error(built_site: Path, tmp_path: Path) -> None
     site.mkdir()
     shutil.copytree(built_site / "method", site / "method")
     page = site / "method/index.html"
-    page.write_text(page.read_text(encoding="utf-8").replace("<main id=\"main\">", "<main id=\"main\"><p id=\"main\">"),
+    page.write_text(page.read_text(encoding="utf-8").replace("<main id=\"main\" data-pagefind-body>", "<main id=\"main\" data-pagefind-body><p id=\"main\">"),
                     encoding="utf-8")
     code, output = html_errors(site)
     assert code >= 1 and "Duplicate ID" in output

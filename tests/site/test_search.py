@@ -1,0 +1,20 @@
+"""Search (issue 10): a static Pagefind index built with the site, readable-without-JS fallback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def test_the_index_covers_every_page_with_content(built_site: Path) -> None:
+    entry = json.loads((built_site / "pagefind/pagefind-entry.json").read_text(encoding="utf-8"))
+    pages = [p for p in built_site.rglob("*.html") if "data-pagefind-body" in p.read_text(encoding="utf-8")]
+    indexed = sum(lang["page_count"] for lang in entry["languages"].values())
+    assert indexed == len(pages) > 350  # reports, receipt sheets, results, method, spec, ...
+
+
+def test_the_search_page_works_without_javascript_as_a_list_of_ways_in(built_site: Path) -> None:
+    html = (built_site / "search/index.html").read_text(encoding="utf-8")
+    assert '<script src="../pagefind/pagefind-ui.js"></script>' in html
+    assert "<noscript>" in html and 'href="../receipts/"' in html
+    assert (built_site / "pagefind/pagefind-ui.js").is_file()
