@@ -10,6 +10,8 @@ table (``#case-<id>``), the lift breakdown, lost draws, and every draw's answer
 
 from __future__ import annotations
 
+import json
+
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,6 +50,8 @@ class ReceiptSheet:
     chart: dict[str, str] | None
     files: dict[str, bytes]
     draws: tuple[dict[str, Any], ...]
+    figures: Table | None = None
+    """For an aggregates-only receipt: the figures its source printed, as printed."""
 
 
 def receipt_sheet(name: str, r: Receipt, raw: bytes = b"", *, anchor: Callable[[str], str] | None = None,
@@ -97,7 +101,34 @@ def receipt_sheet(name: str, r: Receipt, raw: bytes = b"", *, anchor: Callable[[
     chart, files = _band_chart(s, chart_prefix, anchor) if chart_prefix else (None, {})
     return ReceiptSheet(name=name, model=s, file_sha256=hashlib.sha256(raw).hexdigest() if raw else "",
                         cases=cases, breakdown=breakdown, lost=lost, chart=chart, files=files,
-                        draws=tuple(_case_draws(r)))
+                        draws=tuple(_case_draws(r)), figures=_source_figures(r, slug))
+
+
+def _source_figures(r: Receipt, slug: str) -> Table | None:
+    """An aggregates-only receipt's printed figures (method, "Figures a source printed give no
+    verdict"): one row per dimension and agent, score and uplift exactly as printed."""
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+        return None
+
+    def printed(fig: Any) -> str:
+        if not isinstance(fig, dict):
+            return "–"
+        if fig.get("printed"):
+            return str(fig["printed"])
+        return "–" if fig.get("value") is None else json.dumps(fig["value"])
+
+    rows = tuple(Row((Cell(str(x.get("dimension"))), Cell(str(x.get("agent"))),
+                      Cell(str(x["printed"]) if x.get("printed") else printed(x.get("score"))),
+                      Cell(printed(x.get("uplift"))),
+                      Cell("–" if x.get("num") is None else str(x.get("num"))), Cell(str(x.get("note") or ""))),
+                     header=True)
+                 for x in sf["rows"] if isinstance(x, dict))
+    return Table(f"figures-{slug}", "Figures as the source printed them, per dimension and agent: the score with "
+                 "the skill (percent) and the uplift over the run without it, in the source's own unit. No band, "
+                 "lift or verdict is computed from them.",
+                 (Column("dimension"), Column("agent"), Column("score as printed", True),
+                  Column("uplift as printed", True), Column("count column (as printed)", True), Column("note")), rows)
 
 
 def _band_chart(s: view.Sheet, prefix: str, anchor: Callable[[str], str]) -> tuple[dict[str, str] | None, dict[str, bytes]]:
@@ -156,4 +187,5 @@ def _draw(d: Any) -> dict[str, Any]:
         "checks": [f"{c.name}: {'pass' if c.pass_ else 'fail'}" for c in d.checks],
         "answer": d.answer,
         "source_error": d.source_error,
+        "skill_fired": None if d.skill_fired is None else ("yes" if d.skill_fired else "no"),
     }

@@ -99,3 +99,14 @@ def test_report_002_page_shows_one_row_per_skill_with_the_printed_figures(tmp_pa
     cells = re.findall(r"<td>(.*?)</td>", row)
     assert cells[0] == "92.0 (12.0)" and cells[7] == "86.0 (-0.0)"
     assert html.count('<tr id="skill-') == 343
+
+
+def test_an_aggregates_only_sheet_shows_the_printed_figures_not_an_empty_case_table():
+    # benchmarks.json, accelerated-computing-cudf: Security/claude-code score_pct 92.0, uplift_pct 12.0 (read by hand)
+    from driftproof.site.sheet import receipt_sheet
+
+    path = Path(__file__).resolve().parents[2] / "receipts" / "nvidia-7149a88-accelerated-computing-cudf.json"
+    sheet = receipt_sheet("nvidia-7149a88-accelerated-computing-cudf", read_receipt(path), path.read_bytes())
+    first = [c.text for c in sheet.figures.rows[0].cells]
+    assert first[:4] == ["Security", "claude-code", "92.0", "12.0"]
+    assert len(sheet.figures.rows) == 10 and sheet.draws == ()
