@@ -50,3 +50,16 @@ def make_receipt(cases: list[dict[str, Any]], *, level: str = "TESTED", preset: 
                       preset=preset, judge=kw.pop("judge", copy.deepcopy(JUDGE)), band_source=band_source,
                       generations_per_arm=kw.pop("generations_per_arm", 3), judge_samples_per_generation=1, **kw)
     return seal_document(doc)
+
+
+def run_main(argv: list[str], capsys: Any) -> tuple[int, str, str]:
+    """Run the ``driftproof`` entry point as the console does: (exit status, stdout, stderr)."""
+    from driftproof.cli import main
+
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err

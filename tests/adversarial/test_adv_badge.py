@@ -11,19 +11,11 @@ import pytest
 
 from driftproof.cli import main
 from driftproof.receipt import seal_document
-from factories import case, make_receipt
+from factories import case, make_receipt, run_main as run
 
 HOSTILE = '"><script>alert(1)</script>'
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def receipt_file(tmp_path: Path, name: str = "demo.json", **changes: Any) -> Path:

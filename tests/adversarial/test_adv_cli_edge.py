@@ -10,20 +10,12 @@ from pathlib import Path
 import pytest
 
 from driftproof.cli import main
-from factories import case, make_receipt
+from factories import case, make_receipt, run_main as run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "run"))
 from run_helpers import SUITE  # noqa: E402
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_site_out_below_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from driftproof.cli import main
+from factories import run_main as run
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, write_imported
 from driftproof.importers.caveman import import_caveman
@@ -38,14 +39,6 @@ def lay_out(tmp_path: Path, text: str) -> tuple[Path, Path]:
     return snap, tmp_path / "skills"
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _set(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:

@@ -18,21 +18,13 @@ import pytest
 from driftproof.cli import main
 from driftproof.errors import ReceiptError, SiteBuildError
 from driftproof.receipt import parse_receipt, seal_document
-from factories import case, make_receipt
+from factories import case, make_receipt, run_main as run
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "run"))
 from run_helpers import SUITE  # noqa: E402
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _site_inputs(tmp_path: Path, doc: dict | None = None) -> tuple[Path, Path]:

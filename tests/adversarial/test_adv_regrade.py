@@ -9,19 +9,12 @@ from pathlib import Path
 import pytest
 
 from driftproof.cli import main
+from factories import run_main as run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "run"))
 from run_helpers import SKILL_TEXT, SUITE  # noqa: E402
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

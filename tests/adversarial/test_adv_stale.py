@@ -12,19 +12,11 @@ import pytest
 from driftproof.cli import main
 from driftproof.cli.view import terminal_safe
 from driftproof.receipt import seal_document
-from factories import case, make_receipt
+from factories import case, make_receipt, run_main as run
 
 SKILL = "# Skill\nline two\n"
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def receipt(tmp_path: Path) -> Path:
