@@ -100,6 +100,15 @@ def build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[Re
     # The results page and each receipt's badge JSON (issue 9, driftproof/results.py).
     files.update(results_site_files({n: lr.receipt for n, lr in sorted(receipts.items())}, env))
     files.update(_spec_files(env, site_url))
+    # Folder addresses a reader may type: each points at the page that lists what is inside.
+    for path, heading, text, target, link_text in (
+            ("reports/index.html", "Reports", "The numbered reports are listed, newest first, on", "../",
+             "the home page"),
+            ("spec/index.html", "Receipt schema", "Every version of the receipt schema is listed on", "versions/",
+             "the versions page")):
+        if path not in files:
+            files[path] = _render(env, "redirect.html", path, nav_current="", heading=heading, text=text,
+                                  target=target, link_text=link_text)
     files["feed.xml"] = env.get_template("feed.xml").render(
         site_url=site_url, site_name=site_name, entries=[_feed_entry(r, site_url) for r in ordered],
         updated=(ordered and max(r.date for r in ordered).isoformat() or fallback_date) + "T00:00:00Z",

@@ -18,3 +18,11 @@ def test_the_search_page_works_without_javascript_as_a_list_of_ways_in(built_sit
     assert '<script src="../pagefind/pagefind-ui.js"></script>' in html
     assert "<noscript>" in html and 'href="../receipts/"' in html
     assert (built_site / "pagefind/pagefind-ui.js").is_file()
+
+
+def test_folder_addresses_lead_somewhere(built_site: Path) -> None:
+    # /reports/ and /spec/ would 404 on a static host without an index page
+    reports = (built_site / "reports/index.html").read_text(encoding="utf-8")
+    spec = (built_site / "spec/index.html").read_text(encoding="utf-8")
+    assert '<meta http-equiv="refresh" content="0; url=../">' in reports
+    assert '<meta http-equiv="refresh" content="0; url=versions/">' in spec
