@@ -358,3 +358,17 @@ def safe_filename(*parts: str) -> str:
     stem = "-".join(re.sub(r"[^A-Za-z0-9._-]+", "-", p).strip("-.") for p in parts if p)
     stem = re.sub(r"-{2,}", "-", stem)[:190] or "import"
     return f"{stem}.json"
+
+
+def read_skill_md(skill_md: Path | None) -> str | None:
+    """The SKILL.md text an import was told about, or ``None`` when none was given.
+
+    Raises:
+        ImportError_: the file cannot be read as UTF-8 text (named, with the reason).
+    """
+    if skill_md is None:
+        return None
+    try:
+        return skill_md.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None

@@ -31,7 +31,7 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (
+from driftproof.importers._common import (read_skill_md,
     MAX_SOURCE_BYTES, Where, case_id_for, file_sha256, manifest_sha256, parse_json_bytes, provenance_doc,
     read_bytes, safe_filename, unrecorded_judge, validate_source,
 )
@@ -204,20 +204,11 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
     documents = [(f"{arm}={logs[arm]}", file_sha256(raw)) for arm, (_, _, raw) in read.items()]
     arm_specs = {arm: {"label": Path(logs[arm]).name[:200], "instruction": None,
                        "system_prompt_sha256": _system_message_sha(headers[arm])} for arm in logs}
-    return receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=_read_skill(skill_md), cases=case_docs,
+    return receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=read_skill_md(skill_md), cases=case_docs,
                        model=model, started_at=started,
                        generations_per_arm=gens, judge=judge, arms=arm_specs, band_source="generation",
                        provenance=provenance_doc(TOOL, version, "; ".join(d for d, _ in documents),
                                                  manifest_sha256(documents), unrecorded))
-
-
-def _read_skill(skill_md: Path | None) -> str | None:
-    if skill_md is None:
-        return None
-    try:
-        return skill_md.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
 
 
 def _scorer_name(header: dict[str, Any], samples: list[tuple[dict[str, Any], Where]], scorer: str | None,

@@ -28,7 +28,7 @@ import rfc8785
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (
+from driftproof.importers._common import (read_skill_md,
     Where, case_id_for, file_sha256, provenance_doc, read_json, safe_filename, unit_score, unrecorded_judge,
     validate_source,
 )
@@ -134,7 +134,7 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
         judge_overhead = {"input_tokens": overhead["input_tokens"], "output_tokens": overhead["output_tokens"],
                           "usd": None, "judged_draws_counted": overhead["counted"],
                           "judged_draws_missing_usage": overhead["missing"]}
-    skill_text = _read_skill(skill_md)
+    skill_text = read_skill_md(skill_md)
     return receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=skill_text, cases=case_docs, model=model,
                        provider=provider_name, started_at=started if started and "T" in started else None,
                        generations_per_arm=gens, judge=judge, arms=arm_specs,
@@ -155,15 +155,6 @@ def _configured_grader(config: Any) -> dict[str, Any] | None:
     judge["model"] = name[:200]
     judge["provider"] = name.split(":", 1)[0][:100] if ":" in name else None
     return judge
-
-
-def _read_skill(skill_md: Path | None) -> str | None:
-    if skill_md is None:
-        return None
-    try:
-        return skill_md.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
 
 
 def _arm_of(row: dict[str, Any], arms: dict[str, str], by: str, prompt_ids: dict[Any, Any], w: Where) -> str:
