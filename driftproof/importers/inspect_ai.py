@@ -31,8 +31,8 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (read_skill_md,
-    MAX_SOURCE_BYTES, Where, case_id_for, file_sha256, manifest_sha256, parse_json_bytes, provenance_doc,
+from driftproof.importers._common import (
+    read_skill_md, MAX_SOURCE_BYTES, Where, case_id_for, file_sha256, manifest_sha256, parse_json_bytes, provenance_doc,
     read_bytes, safe_filename, unrecorded_judge, validate_source,
 )
 from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text

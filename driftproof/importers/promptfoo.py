@@ -28,8 +28,8 @@ import rfc8785
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (read_skill_md,
-    Where, case_id_for, file_sha256, provenance_doc, read_json, safe_filename, unit_score, unrecorded_judge,
+from driftproof.importers._common import (
+    read_skill_md, Where, case_id_for, file_sha256, provenance_doc, read_json, safe_filename, unit_score, unrecorded_judge,
     validate_source,
 )
 from driftproof.receipt import draw_doc, receipt_doc, sha256_text
