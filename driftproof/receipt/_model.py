@@ -41,6 +41,7 @@ __all__ = [
     "Skill",
     "Suite",
     "Tokens",
+    "Transcripts",
 ]
 
 #: The schema version this code writes (D-11). Readers accept every frozen version.
@@ -67,6 +68,14 @@ class Runner(_Model):
     version: str | None
 
 
+class Transcripts(_Model):
+    """The file of kept transcripts beside a receipt: its name, sha256 and draws (lines)."""
+
+    file: str
+    sha256: str
+    draws: int
+
+
 class Run(_Model):
     model: str | None
     """The model that answered; ``None`` when the source did not record it."""
@@ -85,6 +94,8 @@ class Run(_Model):
     judge_samples_per_generation: int | None
     """Judge samples per draw; ``None`` when not established (never read as 1)."""
     endpoint_attempts: int | None
+    transcripts: Transcripts | None = Field(default=None, exclude_if=lambda v: v is None)
+    """With ``--keep-transcripts``: the kept-transcripts file, sealed here by its sha256."""
     """API requests or CLI invocations the runner made, retries and timeouts included."""
 
 

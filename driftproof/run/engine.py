@@ -296,8 +296,13 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         judge.close()
     doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, counter.value,
                    harness_version, stopped)
+    transcripts = None
+    if cfg.keep_transcripts:
+        # written first, so that the receipt's seal covers the transcripts' hash
+        transcripts = _write_transcripts(out, journal)
+        doc["run"]["transcripts"] = {"file": transcripts.name, "sha256": _file_sha256(transcripts),
+                                     "draws": len(journal.draws)}
     receipt = _write_checked(doc, out)
-    transcripts = _write_transcripts(out, journal) if cfg.keep_transcripts else None
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
     journal.remove()
     return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt)
@@ -364,9 +369,19 @@ def _write_checked(doc: dict[str, Any], out: Path) -> Receipt:
     return receipt
 
 
+def _file_sha256(path: Path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def _write_transcripts(out: Path, journal: Journal) -> Path:
     """``--keep-transcripts``: every answer with the judge's replies and the raw output, one JSON
-    line per draw, beside the receipt (the receipt schema has no field for the replies' text)."""
+    line per draw, beside the receipt, which seals the file's sha256 in ``run.transcripts``."""
     path = out.with_name(out.name + ".transcripts.jsonl")
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
     with os.fdopen(fd, "w", encoding="utf-8") as f:

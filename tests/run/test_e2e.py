@@ -100,8 +100,13 @@ def test_claude_cli_files(loopback, fake_bin, suite_file, skill_file, tmp_path, 
     calls = [json.loads(line) for line in (tmp_path / "cli.log").read_text().splitlines()]
     tools = {c["argv"][c["argv"].index("--tools") + 1] for c in calls if "--tools" in c["argv"]}
     assert tools == {"Read,WebFetch,WebSearch,Write,Edit,NotebookEdit"}
-    lines = (tmp_path / "receipt.json.transcripts.jsonl").read_text().splitlines()
+    kept = tmp_path / "receipt.json.transcripts.jsonl"
+    lines = kept.read_text().splitlines()
     assert len(lines) == 18 and len(json.loads(lines[0])["judge_replies"]) == 5
+    # the receipt's seal covers the kept transcripts: their file name, sha256 and line count
+    import hashlib
+    assert (r.run.transcripts.file, r.run.transcripts.sha256, r.run.transcripts.draws) == \
+        (kept.name, hashlib.sha256(kept.read_bytes()).hexdigest(), 18)
 
 
 def test_codex_cli_text(loopback, fake_bin, suite_file, skill_file, tmp_path):
