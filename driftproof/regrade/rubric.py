@@ -135,6 +135,28 @@ def same_path(a: Path, b: Path) -> bool:
         return False
 
 
+def _transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
+    """The kept transcripts the original sealed (``run.transcripts``) must be unchanged when they
+    are beside it: a changed file cannot be held to the original. Their absence refuses nothing:
+    the answers graded are the receipt's own, sealed with it."""
+    kept = getattr(original.run, "transcripts", None)
+    if kept is None:
+        return []
+    path = original_path.with_name(kept.file)
+    if not path.is_file():
+        return []
+    if path.stat().st_size > _bounds.ANSWERS_ARCHIVE_MAX_BYTES:
+        return [f"the kept transcripts {path.name} are over {_bounds.ANSWERS_ARCHIVE_MAX_BYTES} bytes"]
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    if h.hexdigest() != kept.sha256:
+        return [f"the kept transcripts {path.name} changed after the original sealed them "
+                f"(sha256 {h.hexdigest()[:12]}…, sealed {kept.sha256[:12]}…)"]
+    return []
+
+
 def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *, judge_model: str,
                    out: str | Path, judge_samples: int | None = None, timeout: float = 120.0,
                    max_tokens: int = 1024, retry_delays: tuple[float, ...] = RETRY_DELAYS,
@@ -176,7 +198,7 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
     if plain:  # the judge may change; only what cannot be graded at all refuses here
         reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
     if not reasons:
-        reasons = _input_refusals(original, revised)
+        reasons = _input_refusals(original, revised) + _transcripts_refusals(original, original_path)
     if reasons:
         raise RefusalError("rubric regrade refused:\n" + "\n".join(f"- {r}" for r in reasons))
     n = judge_samples or original.run.judge_samples_per_generation or 5

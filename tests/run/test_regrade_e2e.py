@@ -153,3 +153,13 @@ def test_stub_plain_regrade_records_unverified(loopback, suite_file, tmp_path):
     res = rubric_regrade(out, load_suite(suite_file), make_provider("stub", None), plain=True,
                          judge_model="stub-judge", out=tmp_path / "s.json", retry_delays=(0.01,))
     assert read_receipt(res.receipt_path).verification_level == "UNVERIFIED"
+
+
+def test_regrade_refuses_kept_transcripts_changed_after_the_seal(loopback, suite_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    kept = tmp_path / "receipt.json.transcripts.jsonl"
+    kept.write_text(kept.read_text() + "\n")
+    with pytest.raises(RefusalError, match="changed after the original sealed them"):
+        rubric_regrade(out, load_suite(_revised(tmp_path)), make_provider("anthropic", "api"),
+                       judge_model="claude-haiku-4-5-20251001", out=tmp_path / "r6.json", retry_delays=(0.01,))
+    assert not (tmp_path / "r6.json").exists()
