@@ -219,67 +219,42 @@ def test_a_check_that_cannot_finish_does_not_hold_during_a_run() -> None:
 SHARED_INTEROP = ROOT.parent / "shared" / "data" / "interop"
 
 
-def test_promptfoo_component_results_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    src = SHARED_INTEROP / "promptfoo" / "sample-export.json"
+_PF_ARMS = ["--arm", "with_skill=openai:gpt-5", "--arm", "baseline=openai:gpt-5-mini", "--skill-name", "s"]
+
+
+def _set(doc, path, value):
+    for key in path[:-1]:
+        doc = doc[key]
+    doc[path[-1]] = value
+
+
+@pytest.mark.parametrize("source,path,value,argv,pointer", [
+    # a number where promptfoo has an array of assertion results
+    ("promptfoo/sample-export.json", ("results", "results", 3, "gradingResult", "componentResults"), -1,
+     ["import", "promptfoo", "{bad}", *_PF_ARMS], "/results/results/3/gradingResult/componentResults"),
+    # a number where promptfoo has an array of prompts
+    ("promptfoo/sample-export.json", ("results", "prompts"), 1,
+     ["import", "promptfoo", "{bad}", *_PF_ARMS], "/results/prompts"),
+    # a number where the NVIDIA catalogue has an array of agents
+    ("nvidia/benchmarks.json", ("skills", 0, "agents"), 5, ["import", "nvidia", "{bad}"], "/skills/0/agents"),
+    # an array where an Inspect log has its eval object
+    ("inspect_ai/2025-05-12T20-28-13-04-00_popularity.json", ("eval",), [None],
+     ["import", "inspect", "--with-skill", "{bad}", "--baseline", "{bad}", "--skill-name", "s"], "/eval"),
+])
+def test_a_wrong_type_in_a_source_is_refused_at_its_pointer(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            source, path, value, argv, pointer) -> None:
+    src = SHARED_INTEROP / source
     if not src.exists():
         pytest.skip("shared data not laid beside this checkout")
     doc = json.loads(src.read_text(encoding="utf-8"))
-    doc["results"]["results"][3]["gradingResult"]["componentResults"] = -1
-    bad = tmp_path / "export.json"
+    _set(doc, path, value)
+    bad = tmp_path / src.name
     bad.write_text(json.dumps(doc), encoding="utf-8")
     try:
-        code, _, err = run(["import", "promptfoo", str(bad), "--arm", "with_skill=openai:gpt-5", "--arm",
-                            "baseline=openai:gpt-5-mini", "--skill-name", "s", "--out", str(tmp_path / "o")], capsys)
-    except TypeError:
-        pytest.fail("traceback: TypeError")
-    assert code == 2 and "/results/results/3/gradingResult/componentResults" in err
-
-
-def test_nvidia_agents_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    src = SHARED_INTEROP / "nvidia" / "benchmarks.json"
-    if not src.exists():
-        pytest.skip("shared data not laid beside this checkout")
-    doc = json.loads(src.read_text(encoding="utf-8"))
-    doc["skills"][0]["agents"] = 5
-    bad = tmp_path / "benchmarks.json"
-    bad.write_text(json.dumps(doc), encoding="utf-8")
-    try:
-        code, _, err = run(["import", "nvidia", str(bad), "--out", str(tmp_path / "o")], capsys)
-    except TypeError:
-        pytest.fail("traceback: TypeError")
-    assert code == 2 and "/skills/0/agents" in err
-
-
-def test_promptfoo_prompts_not_an_array(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    src = SHARED_INTEROP / "promptfoo" / "sample-export.json"
-    if not src.exists():
-        pytest.skip("shared data not laid beside this checkout")
-    doc = json.loads(src.read_text(encoding="utf-8"))
-    doc["results"]["prompts"] = 1
-    bad = tmp_path / "export.json"
-    bad.write_text(json.dumps(doc), encoding="utf-8")
-    try:
-        code, _, err = run(["import", "promptfoo", str(bad), "--arm", "with_skill=openai:gpt-5", "--arm",
-                            "baseline=openai:gpt-5-mini", "--skill-name", "s", "--out", str(tmp_path / "o")], capsys)
-    except TypeError:
-        pytest.fail("traceback: TypeError")
-    assert code == 2 and "/results/prompts" in err
-
-
-def test_inspect_eval_not_an_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    src = SHARED_INTEROP / "inspect_ai" / "2025-05-12T20-28-13-04-00_popularity.json"
-    if not src.exists():
-        pytest.skip("shared data not laid beside this checkout")
-    doc = json.loads(src.read_text(encoding="utf-8"))
-    doc["eval"] = [None]
-    bad = tmp_path / "log.json"
-    bad.write_text(json.dumps(doc), encoding="utf-8")
-    try:
-        code, _, err = run(["import", "inspect", "--with-skill", str(bad), "--baseline", str(bad),
-                            "--skill-name", "s", "--out", str(tmp_path / "o")], capsys)
-    except AttributeError:
-        pytest.fail("traceback: AttributeError")
-    assert code == 2 and "/eval" in err
+        code, _, err = run([a.replace("{bad}", str(bad)) for a in argv] + ["--out", str(tmp_path / "o")], capsys)
+    except (TypeError, AttributeError) as exc:
+        pytest.fail(f"traceback: {type(exc).__name__}")
+    assert code == 2 and pointer in err
 
 
 # ---- site/sections/token_savings.py ------------------------------------------------------------

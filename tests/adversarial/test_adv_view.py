@@ -12,21 +12,10 @@ import pytest
 
 from driftproof.cli import main
 from driftproof.receipt import seal_document, sha256_text
-from factories import case, make_receipt
+from factories import case, make_receipt, run_main as run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "receipt" / "fixtures"
 HOSTILE = "<script>alert(1)</script>"
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the console entry point; (exit status, stdout, stderr)."""
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("version", ["0.10", "0.11", "0.13"])
