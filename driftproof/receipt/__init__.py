@@ -59,7 +59,15 @@ from driftproof.receipt._model import (
     Tokens,
     Transcripts,
 )
-from driftproof.receipt._seal import SEAL_ALGORITHM, canonical_bytes, compute_seal, seal_document, verify_seal, write_receipt
+from driftproof.receipt._seal import (
+    SEAL_ALGORITHM,
+    canonical_bytes,
+    complete_document,
+    compute_seal,
+    seal_document,
+    verify_seal,
+    write_receipt,
+)
 from driftproof.receipt._versions import known_versions, schema_bytes, schema_for
 
 SCHEMA_ID_BASE = "https://driftproof.dev/spec"
@@ -69,7 +77,7 @@ __all__ = sorted([
     "ArmSpec", "ArmSpecs", "CURRENT_VERSION", "CapturedFile", "Case", "CaseArm", "CaseArms", "Check",
     "Draw", "Economics", "Generation", "Harness", "Judge", "JudgeOverhead", "JudgePrice", "JudgeSample",
     "JudgeScale", "Lost", "OtherModelCall", "Provenance", "Receipt", "Regrade", "Run", "Runner", "SCHEMA_ID_BASE", "SEAL_ALGORITHM",
-    "Seal", "Skill", "Suite", "Tokens", "Transcripts", "canonical_bytes", "compute_seal", "draw_doc", "judge_sample_doc", "receipt_doc", "sha256_text", "skill_tokens", "known_versions",
+    "Seal", "Skill", "Suite", "Tokens", "Transcripts", "canonical_bytes", "complete_document", "compute_seal", "draw_doc", "judge_sample_doc", "receipt_doc", "sha256_text", "skill_tokens", "known_versions",
     "parse_receipt", "read_receipt", "read_receipts", "schema_bytes", "schema_for", "seal_document",
     "to_pointer", "verify_seal", "write_receipt",
 ])

@@ -17,6 +17,11 @@ from driftproof.receipt._model import CURRENT_VERSION
 __all__ = ["draw_doc", "judge_sample_doc", "receipt_doc", "sha256_text", "skill_tokens"]
 
 
+def _present(members: dict[str, Any]) -> dict[str, Any]:
+    """The members that are not ``None``: 0.15 members are absent when unknown (D-13)."""
+    return {k: v for k, v in members.items() if v is not None}
+
+
 def sha256_text(text: str) -> str:
     """Lowercase hex sha256 of ``text`` encoded as UTF-8."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -32,14 +37,17 @@ def skill_tokens(skill_text: str) -> int:
 
 
 def judge_sample_doc(score: float | None, *, reply: str | None = None, reported_model: str | None = None,
-                     serving_model: str | None = None, invalid_reason: str | None = None) -> dict[str, Any]:
-    """One judge sample; ``reply`` is hashed, never stored."""
+                     serving_model: str | None = None, invalid_reason: str | None = None,
+                     reason: str | None = None) -> dict[str, Any]:
+    """One judge sample; ``reply`` is hashed, never stored; ``reason`` is the grader's stated
+    reason (v0.15), kept as untrusted text."""
     return {
         "score": score,
         "reply_sha256": sha256_text(reply) if reply is not None else None,
         "reported_model": reported_model,
         "serving_model": serving_model,
         "invalid_reason": invalid_reason,
+        **({"reason": reason} if reason is not None else {}),
     }
 
 
@@ -48,7 +56,11 @@ def draw_doc(index: int, *, answer: str | None = None, score: float | None = Non
              tokens: dict[str, Any] | None = None, checks: list[dict[str, Any]] | None = None,
              captured_files: list[dict[str, Any]] | None = None, skill_fired: bool | None = None,
              source_error: str | None = None,
-             other_model_calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+             other_model_calls: list[dict[str, Any]] | None = None, lost_kind: str | None = None,
+             lost_error_class: str | None = None, lost_status: int | None = None,
+             stop_reason: str | None = None, refusal: dict[str, Any] | None = None,
+             over_budget: bool | None = None, attempts: list[dict[str, Any]] | None = None,
+             harness_events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One draw. When ``score`` is None and judge samples are given, the score is their
     valid mean (D-1); a lost draw carries no score. ``other_model_calls`` (``{model,
     input_tokens, output_tokens}``) is written only when the harness reported such calls."""
@@ -62,12 +74,16 @@ def draw_doc(index: int, *, answer: str | None = None, score: float | None = Non
         "answer_sha256": sha256_text(answer) if answer is not None else None,
         "score": None if lost_reason is not None else score,
         "judge_samples": samples,
-        "lost": {"reason": lost_reason} if lost_reason is not None else None,
+        "lost": (_present({"reason": lost_reason, "kind": lost_kind, "error_class": lost_error_class,
+                           "status": lost_status}) if lost_reason is not None else None),
         "tokens": tokens,
         "checks": list(checks or []),
         "captured_files": captured_files,
         "skill_fired": skill_fired,
         "source_error": source_error,
+        # members 0.15 added are written only when known (absent reads as unknown, D-13)
+        **_present({"stop_reason": stop_reason, "refusal": refusal, "over_budget": over_budget,
+                    "attempts": attempts, "harness_events": harness_events}),
     }
     if other_model_calls:
         doc["other_model_calls"] = list(other_model_calls)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["STEPS", "v0_3_1_to_v0_10", "v0_10_to_v0_11", "v0_11_to_v0_13", "v0_13_to_v0_14"]
+__all__ = ["STEPS", "v0_3_1_to_v0_10", "v0_10_to_v0_11", "v0_11_to_v0_13", "v0_13_to_v0_14", "v0_14_to_v0_15"]
 
 Doc = dict[str, Any]
 
@@ -100,10 +100,56 @@ def v0_13_to_v0_14(doc: Doc) -> Doc:
     }
 
 
+def _v15_draw(d: Doc) -> Doc:
+    lost = d["lost"]
+    if lost is not None:
+        lost = {**lost, "kind": None, "error_class": None, "status": None}
+    tokens = d["tokens"]
+    if tokens is not None:
+        tokens = {**tokens, "cache_read_input": None, "cache_creation_input": None, "reasoning_output": None}
+    return {**d, "lost": lost, "tokens": tokens, "stop_reason": None, "refusal": None, "over_budget": None,
+            "attempts": None, "harness_events": None,
+            "judge_samples": [{**s, "reason": None} for s in d["judge_samples"]]}
+
+
+def v0_14_to_v0_15(doc: Doc) -> Doc:
+    """0.14 → 0.15: every field 0.15 added is unknown (``None``); both arms are recorded."""
+    run = {**doc["run"], "started_at_offset": None, "finished_at_offset": None, "max_output_tokens": None,
+           "truncation": None, "retry": None, "batch": None, "language": None}
+    judge = doc["judge"]
+    if judge is not None:
+        price = judge["price"]
+        if price is not None:
+            price = {**price, "cache_read_usd_per_mtok": None, "cache_write_usd_per_mtok": None, "tier": None}
+        judge = {**judge, "channel": None, "template_version": None, "max_output_tokens": None, "price": price}
+    arms = {name: {**spec, "recorded": True, "service": None, "construction": None, "skill_fired": None}
+            for name, spec in doc["arms"].items() if spec is not None}
+    overhead = doc["economics"]["judge_overhead"]
+    if overhead is not None:
+        overhead = {**overhead, "cache_read_input_tokens": None, "cache_creation_input_tokens": None,
+                    "reasoning_output_tokens": None}
+    provenance = doc["provenance"]
+    if provenance is not None:
+        provenance = {**provenance, "partial": None, "notes": None, "details": None}
+    return {
+        **doc,
+        "schema_version": "0.15",
+        "run": run,
+        "judge": judge,
+        "arms": {**doc["arms"], **arms},
+        "cases": _map_draws(doc, _v15_draw),
+        "economics": {**doc["economics"], "judge_overhead": overhead},
+        "provenance": provenance,
+        "text_repairs": None,
+        "bounded_text": None,
+    }
+
+
 #: version → (next version, step). Registered in :data:`driftproof.receipt._versions.MIGRATIONS`.
 STEPS: dict[str, tuple[str, Callable[[Doc], Doc]]] = {
     "0.3.1": ("0.10", v0_3_1_to_v0_10),
     "0.10": ("0.11", v0_10_to_v0_11),
     "0.11": ("0.13", v0_11_to_v0_13),
     "0.13": ("0.14", v0_13_to_v0_14),
+    "0.14": ("0.15", v0_14_to_v0_15),
 }

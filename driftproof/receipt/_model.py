@@ -31,6 +31,14 @@ __all__ = [
     "JudgeSample",
     "JudgeScale",
     "Lost",
+    "FailedAttempt",
+    "HarnessEvent",
+    "Refusal",
+    "RetryPolicy",
+    "Batch",
+    "SkillFired",
+    "TextRepair",
+    "BoundedText",
     "OtherModelCall",
     "Provenance",
     "Receipt",
@@ -45,10 +53,16 @@ __all__ = [
 ]
 
 #: The schema version this code writes (D-11). Readers accept every frozen version.
-CURRENT_VERSION = "0.14"
+CURRENT_VERSION = "0.15"
 
 Level = Literal["UNVERIFIED", "DECLARED", "TESTED"]
 ArmName = Literal["with_skill", "baseline", "control"]
+
+
+def _v015() -> Any:
+    """A member 0.15 added: optional in the schema, so absent when unknown (D-13), and left
+    out of the dump when ``None`` so a receipt that omits it round-trips to the same seal."""
+    return Field(default=None, exclude_if=lambda v: v is None)
 
 
 class _Model(BaseModel):
@@ -76,10 +90,29 @@ class Transcripts(_Model):
     draws: int
 
 
+class RetryPolicy(_Model):
+    """How failed calls were retried (v0.15)."""
+
+    max_attempts: int
+    """Attempts per call, the first included."""
+    max_wait_s: float
+    """The longest wait honoured, seconds (a server's retry-after is capped here)."""
+    backoff: str
+    """The back-off rule in words, e.g. ``exponential with full jitter``."""
+
+
+class Batch(_Model):
+    """A run sent through a provider batch API (v0.15)."""
+
+    provider: str
+    batch_ids: list[str]
+    file_ids: list[str]
+
+
 class Run(_Model):
     model: str | None
     """The model that answered; ``None`` when the source did not record it."""
-    provider: Literal["anthropic", "openai", "stub"] | None
+    provider: Literal["anthropic", "openai", "stub", "simulated"] | None
     surface: Literal["api", "cli"] | None
     harness: Harness | None
     capture: Literal["text", "files"] | None
@@ -94,9 +127,23 @@ class Run(_Model):
     judge_samples_per_generation: int | None
     """Judge samples per draw; ``None`` when not established (never read as 1)."""
     endpoint_attempts: int | None
+    """API requests or CLI invocations the runner made, retries and timeouts included."""
     transcripts: Transcripts | None = Field(default=None, exclude_if=lambda v: v is None)
     """With ``--keep-transcripts``: the kept-transcripts file, sealed here by its sha256."""
-    """API requests or CLI invocations the runner made, retries and timeouts included."""
+    started_at_offset: str | None = _v015()
+    """UTC offset (``+HH:MM``) the source wrote ``started_at`` in; ``started_at`` is UTC (v0.15)."""
+    finished_at_offset: str | None = _v015()
+    """UTC offset the source wrote ``finished_at`` in (v0.15)."""
+    max_output_tokens: int | None = _v015()
+    """Output-token budget of each answer call (v0.15)."""
+    truncation: Literal["lost", "accepted"] | None = _v015()
+    """What a cut-off answer is: a lost draw (default) or accepted by the suite (v0.15)."""
+    retry: RetryPolicy | None = _v015()
+    """Attempt budget and longest honoured wait per call (v0.15)."""
+    batch: Batch | None = _v015()
+    """Set when the run went through a provider batch API: its batch and file ids (v0.15)."""
+    language: str | None = _v015()
+    """Language of the prompts and the control (seed 004), v0.15."""
 
 
 class Skill(_Model):
@@ -121,6 +168,12 @@ class JudgeScale(_Model):
 class JudgePrice(_Model):
     input_usd_per_mtok: float
     output_usd_per_mtok: float
+    cache_read_usd_per_mtok: float | None = _v015()
+    """Price of cache-read input tokens; ``None`` when the table has none (v0.15)."""
+    cache_write_usd_per_mtok: float | None = _v015()
+    """Price of cache-creation input tokens (v0.15)."""
+    tier: Literal["interactive", "batch"] | None = _v015()
+    """Which price list (v0.15)."""
 
 
 class Judge(_Model):
@@ -130,8 +183,23 @@ class Judge(_Model):
     service: str | None
     sampling: dict[str, Any] | None
     template_sha256: str | None
+    """sha256 of the judge prompt template text."""
     scale: JudgeScale
     price: JudgePrice | None
+    channel: Literal["tool_call", "json_schema", "responses_format", "cli_json_schema", "final_verdict",
+                     "source"] | None = _v015()
+    """How the grader's decision came back (v0.15)."""
+    template_version: str | None = _v015()
+    """Version of the judge prompt template (v0.15)."""
+    max_output_tokens: int | None = _v015()
+    """Output-token budget of each judge call (v0.15)."""
+
+
+class SkillFired(_Model):
+    """Draws where the skill fired, of draws where firing was observed (v0.15)."""
+
+    fired: int
+    observed: int
 
 
 class ArmSpec(_Model):
@@ -140,12 +208,20 @@ class ArmSpec(_Model):
     instruction: str | None
     """The fixed instruction of a control arm."""
     system_prompt_sha256: str | None
+    recorded: bool = Field(default=True, exclude_if=lambda v: v is True)
+    """False when the source did not record this arm (single-arm import, v0.15)."""
+    service: str | None = _v015()
+    """The service that answered this arm: base URL, credentials stripped (v0.15)."""
+    construction: Literal["bare", "skill", "control", "control_then_skill"] | None = _v015()
+    """How the arm's system prompt was built (v0.15)."""
+    skill_fired: SkillFired | None = _v015()
+    """How often the skill fired in this arm, as the source observed it (v0.15)."""
 
 
 class ArmSpecs(_Model):
     with_skill: ArmSpec
     baseline: ArmSpec
-    control: ArmSpec | None = None
+    control: ArmSpec | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class JudgeSample(_Model):
@@ -154,16 +230,53 @@ class JudgeSample(_Model):
     reported_model: str | None
     serving_model: str | None
     invalid_reason: str | None
+    reason: str | None = _v015()
+    """The grader's stated reason, untrusted text (v0.15)."""
 
 
 class Lost(_Model):
     reason: str
+    kind: str | None = _v015()
+    """Class of loss (v0.15): truncated, refusal, error, no_answer, unscored, source_error…"""
+    error_class: Literal["transient", "fatal"] | None = _v015()
+    """Class of the last error when the loss was an error (v0.15)."""
+    status: int | None = _v015()
+    """HTTP status of the last error (v0.15)."""
+
+
+class Refusal(_Model):
+    """A refusal as the provider gave it (v0.15)."""
+
+    text: str | None
+    category: str | None
+
+
+class FailedAttempt(_Model):
+    """One failed attempt of a call and the wait that followed (v0.15)."""
+
+    error: str
+    error_class: Literal["transient", "fatal"]
+    status: int | None
+    wait_s: float | None
+
+
+class HarnessEvent(_Model):
+    """An event the harness printed beside its result (v0.15)."""
+
+    type: str
+    subtype: str | None
 
 
 class Tokens(_Model):
     input: int | None
     output: int | None
     counted_by: Literal["provider", "o200k_base", "source"]
+    cache_read_input: int | None = _v015()
+    """Of ``input``: tokens read from the prompt cache (v0.15)."""
+    cache_creation_input: int | None = _v015()
+    """Of ``input``: tokens written to the prompt cache (v0.15)."""
+    reasoning_output: int | None = _v015()
+    """Of ``output``: reasoning tokens (v0.15)."""
 
 
 class Check(_Model):
@@ -208,6 +321,16 @@ class Draw(_Model):
     source_error: str | None
     other_model_calls: list[OtherModelCall] | None = Field(default=None, exclude_if=lambda v: v is None)
     """Calls the harness made on other models for this answer, with their tokens; absent when none."""
+    stop_reason: str | None = _v015()
+    """The provider's stop reason as given (v0.15)."""
+    refusal: Refusal | None = _v015()
+    """Set when the model refused (v0.15)."""
+    over_budget: bool | None = _v015()
+    """True when the reply's output tokens exceeded the budget (v0.15)."""
+    attempts: list[FailedAttempt] | None = _v015()
+    """Failed attempts before this draw's outcome (v0.15)."""
+    harness_events: list[HarnessEvent] | None = _v015()
+    """Events the harness printed beside its result (v0.15)."""
 
     @property
     def is_lost(self) -> bool:
@@ -227,7 +350,7 @@ class CaseArm(_Model):
 class CaseArms(_Model):
     with_skill: CaseArm
     baseline: CaseArm
-    control: CaseArm | None = None
+    control: CaseArm | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class Case(_Model):
@@ -249,6 +372,12 @@ class JudgeOverhead(_Model):
     judged_draws_missing_usage: int | None
     """Draws the grader returned no usage for; ``None`` when the receipt (before 0.14) did
     not record it."""
+    cache_read_input_tokens: int | None = _v015()
+    """Of ``input_tokens``: cache reads (v0.15)."""
+    cache_creation_input_tokens: int | None = _v015()
+    """Of ``input_tokens``: cache writes (v0.15)."""
+    reasoning_output_tokens: int | None = _v015()
+    """Of ``output_tokens``: reasoning (v0.15)."""
 
 
 class Economics(_Model):
@@ -262,6 +391,12 @@ class Provenance(_Model):
     document_sha256: str
     unrecorded: list[str]
     """Each thing the source did not record; it stays unknown (D-13)."""
+    partial: bool | None = _v015()
+    """True when the source says it is incomplete (v0.15)."""
+    notes: list[str] | None = _v015()
+    """What the source did that a reader must know (v0.15)."""
+    details: dict[str, Any] | None = _v015()
+    """The source's own version fields: plugin name and version, and so on (v0.15)."""
 
 
 class Seal(_Model):
@@ -291,6 +426,21 @@ class Regrade(_Model):
     """Every reported and serving judge id across the replies: unique, sorted."""
 
 
+class TextRepair(_Model):
+    """A string made valid Unicode: where, and how many code points became U+FFFD (v0.15)."""
+
+    pointer: str
+    replaced: int
+
+
+class BoundedText(_Model):
+    """A text not copied for its size: where it would be, its sha256 and characters (v0.15)."""
+
+    pointer: str
+    sha256: str
+    chars: int
+
+
 class Receipt(_Model):
     """A receipt at the current schema version (see ``CURRENT_VERSION``)."""
 
@@ -312,6 +462,10 @@ class Receipt(_Model):
     uncertainty_unavailable: Literal["aggregates_only"] | None
     regrade: Regrade | None = Field(default=None, exclude_if=lambda v: v is None)
     """Only on a regrade's own receipt; absent otherwise."""
+    text_repairs: list[TextRepair] | None = _v015()
+    """Strings made valid Unicode before sealing, by JSON pointer (v0.15)."""
+    bounded_text: list[BoundedText] | None = _v015()
+    """Text too big to copy, by JSON pointer, with sha256 and length (v0.15)."""
     seal: Seal
 
     @property

@@ -16,7 +16,7 @@ from typing import Any
 import rfc8785
 
 from driftproof.errors import ReceiptError, SealError
-from driftproof.receipt._model import CURRENT_VERSION
+from driftproof.receipt._model import CURRENT_VERSION, Receipt
 
 __all__ = ["SEAL_ALGORITHM", "canonical_bytes", "compute_seal", "seal_document", "verify_seal", "write_receipt"]
 
@@ -79,6 +79,22 @@ def verify_seal(document: dict[str, Any], file: str | Path) -> None:
         )
 
 
+def complete_document(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` read through the current :class:`~driftproof.receipt.Receipt` model and
+    dumped again: every field the current version has is present, a field a writer did not
+    set is ``None`` (D-13), and a misspelt or mistyped member fails here, before anything is
+    sealed or written.
+
+    Raises:
+        pydantic.ValidationError: the document does not fit the current model.
+    """
+    body = {k: v for k, v in document.items() if k != "seal"}
+    model = Receipt.model_validate({**body, "seal": {"algorithm": SEAL_ALGORITHM, "sha256": "0" * 64}})
+    out = model.to_json_dict()
+    out.pop("seal", None)
+    return out
+
+
 def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
     """Seal ``document`` and write it atomically to ``path`` (never half-written).
 
@@ -97,7 +113,7 @@ def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
     if document.get("schema_version") != CURRENT_VERSION:
         raise ReceiptError.at(path, "/schema_version", f"expected {CURRENT_VERSION!r} (writers write the current "
                               f"schema version only, D-11), found {document.get('schema_version')!r}")
-    sealed = seal_document(document)
+    sealed = seal_document(complete_document(document))
     data = json.dumps(sealed, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)

@@ -39,6 +39,13 @@ VERSION_NOTES: dict[str, str] = {
             "run.samples), run.endpoint_attempts, generation.sd, band_source, "
             "economics.judge_overhead.judged_draws_counted and judged_draws_missing_usage (the "
             "one-draw-per-case counting corrected), import provenance, skill_fired and source_error.",
+    "0.15": "What the provider said and what the run asked for: each draw's stop_reason, refusal, "
+            "over_budget, failed attempts and harness events; a lost draw's kind, error class and "
+            "status; cache and reasoning token parts; each arm's answering service, construction, "
+            "skill-fired rate and whether it was recorded (single-arm sources); output budgets, "
+            "truncation rule, retry policy, batch ids and language; the grading channel and the judge "
+            "template's version; judge samples' reasons; text repairs and bounded text; provenance "
+            "partial, notes and details. Every member 0.15 added may be absent, read as unknown.",
 }
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import rfc8785
 
 OUT = Path(__file__).parent / "fixtures"
-VERSIONS = ("0.3.1", "0.10", "0.11", "0.13", "0.14")
+VERSIONS = ("0.3.1", "0.10", "0.11", "0.13", "0.14", "0.15")
 H = {c: c * 64 for c in "0123456789abcdef"}  # placeholder digests
 
 
@@ -152,7 +152,38 @@ def valid(version: str) -> dict[str, dict[str, Any]]:
         if "band_source" in d:
             d["band_source"] = None
         out["valid-aggregates-only"] = d
+    if _at_least(version, "0.15"):
+        out["valid-every-0.15-member"] = every_015_member(base(version))
     return out
+
+
+def every_015_member(d: dict[str, Any]) -> dict[str, Any]:
+    """``d`` with every member 0.15 added set, written from the 0.15 schema by hand."""
+    d["run"].update(started_at="2026-09-15T13:58:55Z", started_at_offset="-04:00", finished_at_offset=None,
+                    max_output_tokens=8192, truncation="lost",
+                    retry={"max_attempts": 4, "max_wait_s": 120, "backoff": "exponential with full jitter"},
+                    batch={"provider": "anthropic", "batch_ids": ["msgbatch_01"], "file_ids": []}, language="en")
+    d["judge"].update(channel="tool_call", template_version="judge-rubric/2", max_output_tokens=2048)
+    d["judge"]["price"].update(cache_read_usd_per_mtok=0.1, cache_write_usd_per_mtok=1.25, tier="batch")
+    d["arms"]["with_skill"].update(recorded=True, service="https://api.anthropic.com",
+                                   construction="control_then_skill", skill_fired={"fired": 2, "observed": 3})
+    d["arms"]["baseline"].update(recorded=True, service="http://127.0.0.1:8080/v1", construction="bare",
+                                 skill_fired=None)
+    first = _draw0(d)
+    first.update(stop_reason="end_turn", refusal=None, over_budget=False,
+                 attempts=[{"error": "overloaded_error", "error_class": "transient", "status": 529, "wait_s": 2.5}],
+                 harness_events=[{"type": "system", "subtype": "hook_response"}])
+    first["tokens"].update(input=2214, cache_read_input=2048, cache_creation_input=162, reasoning_output=None)
+    first["judge_samples"][0]["reason"] = "Names the change and its scope."
+    lost = d["cases"][0]["arms"]["baseline"]["draws"][2]
+    lost["lost"].update(kind="refusal", error_class=None, status=None)
+    lost.update(stop_reason="refusal", refusal={"text": "I can't help with that.", "category": None})
+    d["economics"]["judge_overhead"].update(cache_read_input_tokens=1000, cache_creation_input_tokens=0,
+                                             reasoning_output_tokens=None)
+    d["text_repairs"] = [{"pointer": "/cases/0/arms/with_skill/draws/0/answer", "replaced": 1}]
+    d["bounded_text"] = [{"pointer": "/cases/1/prompt", "sha256": H["9"], "chars": 1500000}]
+    d["cases"][1]["prompt"] = None
+    return d
 
 
 Mutation = Callable[[dict[str, Any]], None]
@@ -256,9 +287,27 @@ def invalid(version: str) -> dict[str, tuple[Mutation, str, str, str]]:
             "ReceiptError", "/cases/0/arms/with_skill/generation/sd", "≥ 0")
         rules["legacy-band-with-many-draws"] = (lambda d: d.__setitem__("band_source", "legacy"), "ReceiptError",
                                                 "/cases/0/arms/with_skill/draws", "band_source legacy means one generation")
-        rules["samples-at-0.14"] = (lambda d: d["run"].__setitem__("samples", 5), "ReceiptError", "/run/samples",
+        rules["samples-at-" + version] = (lambda d: d["run"].__setitem__("samples", 5), "ReceiptError", "/run/samples",
                                     "only the members this version defines")
-    else:
+    if _at_least(version, "0.15"):
+        rules["bad-grading-channel"] = (lambda d: d["judge"].__setitem__("channel", "free_text"), "ReceiptError",
+                                        "/judge/channel", "expected one of")
+        rules["bad-truncation"] = (lambda d: d["run"].__setitem__("truncation", "graded"), "ReceiptError",
+                                   "/run/truncation", "expected one of")
+        rules["batch-without-ids"] = (lambda d: d["run"].__setitem__("batch", {"provider": "openai", "file_ids": []}),
+                                      "ReceiptError", "/run/batch/batch_ids", "expected member")
+        rules["recorded-not-boolean"] = (lambda d: d["arms"]["baseline"].__setitem__("recorded", "no"),
+                                         "ReceiptError", "/arms/baseline/recorded", "expected boolean")
+        rules["bad-attempt-class"] = (
+            lambda d: _draw0(d).__setitem__("attempts", [{"error": "x", "error_class": "maybe", "status": 500,
+                                                          "wait_s": 1}]),
+            "ReceiptError", f"{D0}/attempts/0/error_class", "expected one of")
+        rules["bad-utc-offset"] = (lambda d: d["run"].__setitem__("started_at_offset", "EDT"), "ReceiptError",
+                                   "/run/started_at_offset", "UTC offset")
+    elif _at_least(version, "0.14"):
+        rules["stop-reason-before-0.15"] = (lambda d: _draw0(d).__setitem__("stop_reason", "end_turn"),
+                                            "ReceiptError", f"{D0}/stop_reason", "is schema_version right?")
+    if not _at_least(version, "0.14"):
         rules["zero-samples"] = (lambda d: d["run"].__setitem__("samples", 0), "ReceiptError", "/run/samples", "≥ 1")
         rules["draws-counted-before-0.14"] = (
             lambda d: d["economics"]["judge_overhead"].__setitem__("judged_draws_counted", 2), "ReceiptError",

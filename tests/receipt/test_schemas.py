@@ -32,7 +32,7 @@ def test_each_schema_is_draft_2020_12_with_its_canonical_id(version: str) -> Non
 
 
 def test_current_version_is_the_newest() -> None:
-    assert known_versions()[-1] == CURRENT_VERSION == "0.14"
+    assert known_versions()[-1] == CURRENT_VERSION == "0.15"
 
 
 def _walk(node: Any):
@@ -76,6 +76,19 @@ def test_fields_are_added_at_the_versions_the_method_dates() -> None:
         assert {"band_source", "provenance"} & top[v] == set()
     assert {"generations_per_arm", "judge_samples_per_generation"} <= run_fields("0.14")
     assert {"band_source", "provenance"} <= top["0.14"]
+    # v0.15: stop reasons, services, budgets, grading channel, skill-fired rate, batch ids,
+    # judge-template identity; none existed before
+    draw = {v: set(schema_for(v)["$defs"]["draw"]["properties"]) for v in known_versions()}
+    judge = {v: set(schema_for(v)["$defs"]["judge"]["properties"]) for v in known_versions()}
+    arm = {v: set(schema_for(v)["$defs"]["arm_spec"]["properties"]) for v in known_versions()}
+    assert {"stop_reason", "refusal", "attempts"} <= draw["0.15"]
+    assert {"stop_reason", "refusal", "attempts"} & draw["0.14"] == set()
+    assert {"channel", "template_version", "max_output_tokens"} <= judge["0.15"]
+    assert {"channel", "template_version", "max_output_tokens"} & judge["0.14"] == set()
+    assert {"service", "recorded", "skill_fired", "construction"} <= arm["0.15"]
+    assert {"service", "recorded", "skill_fired", "construction"} & arm["0.14"] == set()
+    assert {"max_output_tokens", "batch", "retry", "language"} <= run_fields("0.15")
+    assert {"max_output_tokens", "batch", "retry", "language"} & run_fields("0.14") == set()
 
 
 # --- the pydantic model against the committed 0.14 file (STYLE-EXAMPLES 9) ----------
@@ -134,13 +147,14 @@ def test_model_and_committed_current_schema_have_the_same_fields_everywhere() ->
             "/cases[]/arms/with_skill/draws[]/captured_files[]", "/economics/judge_overhead"} <= set(seen)
 
 
-#: sha256 of every published older schema file: frozen, never edited (D-11). 0.14 is the
+#: sha256 of every published older schema file: frozen, never edited (D-11). 0.15 is the
 #: current version and joins this list when a newer version replaces it.
 FROZEN = {
     "0.3.1": "f3721be3c4ab9b03ae5bcc48b51535583aec1013df894b10519ecef4183dfeca",
     "0.10": "d55b63ad8ce92d7db51054f64625d63a58f8148179528b64a58534f4aea55093",
     "0.11": "2b4d0a90c3c998d3f3acee139d3baf2021127b7427115d3ec9d07fd95a201ea4",
     "0.13": "ceaa1e3f3d7390244b77e6fa6850e3c8f8a0d412e6ed783054d091e17fa72671",
+    "0.14": "c44d25bd189c1ad6531152aca199ff453e249cd0fd6c46145e97fe6e2cff25f9",
 }
 
 

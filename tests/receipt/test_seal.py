@@ -17,7 +17,7 @@ from driftproof.errors import ReceiptError, SealError
 from driftproof.receipt import compute_seal, parse_receipt, read_receipt, seal_document, write_receipt
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SAMPLES = {v: (FIXTURES / v / "valid-basic.json").read_bytes() for v in ("0.3.1", "0.14")}
+SAMPLES = {v: (FIXTURES / v / "valid-basic.json").read_bytes() for v in ("0.3.1", "0.14", "0.15")}
 
 
 def _canonical(value: Any) -> bytes:
@@ -33,7 +33,7 @@ def test_seal_is_sha256_of_rfc8785_without_the_seal_member() -> None:
 
 
 def test_write_then_read_round_trips_and_the_file_is_stable(tmp_path: Path) -> None:
-    doc = json.loads(SAMPLES["0.14"])
+    doc = json.loads(SAMPLES["0.15"])
     p = write_receipt(doc, tmp_path / "r.json")
     first = p.read_bytes()
     assert read_receipt(p).skill.tokens == 400
@@ -42,13 +42,13 @@ def test_write_then_read_round_trips_and_the_file_is_stable(tmp_path: Path) -> N
 
 
 def test_writer_refuses_an_older_version(tmp_path: Path) -> None:
-    with pytest.raises(ReceiptError, match="/schema_version: expected '0.14'"):
+    with pytest.raises(ReceiptError, match="/schema_version: expected '0.15'"):
         write_receipt(json.loads(SAMPLES["0.3.1"]), tmp_path / "old.json")
     assert not (tmp_path / "old.json").exists()
 
 
 def test_a_changed_score_is_refused_naming_the_file_and_both_hashes() -> None:
-    doc = json.loads(SAMPLES["0.14"])
+    doc = json.loads(SAMPLES["0.15"])
     doc["cases"][0]["arms"]["with_skill"]["draws"][0]["score"] = 0.81
     doc["cases"][0]["arms"]["with_skill"]["draws"][0]["judge_samples"][0]["score"] = 0.81
     with pytest.raises(SealError) as info:
@@ -60,7 +60,7 @@ def test_a_changed_score_is_refused_naming_the_file_and_both_hashes() -> None:
 
 def test_reformatting_without_changing_content_keeps_the_seal() -> None:
     # RFC 8785: key order, whitespace and 1.0 vs 1 are not content.
-    doc = json.loads(SAMPLES["0.14"])
+    doc = json.loads(SAMPLES["0.15"])
     text = json.dumps(doc, indent=None, sort_keys=False, ensure_ascii=True).replace('"worst": 0.0', '"worst": 0')
     assert parse_receipt(text.encode(), "r.json").judge is not None
 
@@ -128,7 +128,7 @@ def test_the_site_build_refuses_a_changed_receipt(tmp_path: Path) -> None:
 
     (tmp_path / "receipts").mkdir()
     (tmp_path / "reports").mkdir()
-    raw = SAMPLES["0.14"].decode().replace('"answer 1"', '"answer 1!"', 1)
+    raw = SAMPLES["0.15"].decode().replace('"answer 1"', '"answer 1!"', 1)
     (tmp_path / "receipts" / "r.json").write_text(raw)
     with pytest.raises(SiteBuildError) as info:
         load_inputs(tmp_path / "receipts", tmp_path / "reports")

@@ -25,7 +25,7 @@ EXPECTED = {"commit-429": (0.9, 0.5), "explain-429": (1.0, 2 / 3), "commit-docs"
 
 def _assert_full_receipt(path: Path, *, provider: str, surface: str, capture: str = "text") -> object:
     r = read_receipt(path)  # schema + seal
-    assert r.schema_version == "0.14"
+    assert r.schema_version == "0.15"
     assert r.verification_level == "TESTED"
     assert (r.run.provider, r.run.surface, r.run.capture, r.run.preset) == (provider, surface, capture, None)
     assert r.run.generations_per_arm == 3 and r.run.judge_samples_per_generation == 5
