@@ -18,7 +18,8 @@ import rfc8785
 from driftproof.errors import ReceiptError, SealError
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 
-__all__ = ["SEAL_ALGORITHM", "canonical_bytes", "compute_seal", "seal_document", "verify_seal", "write_receipt"]
+__all__ = ["SEAL_ALGORITHM", "atomic_write", "canonical_bytes", "compute_seal", "seal_document", "sealed_bytes",
+           "verify_seal", "write_receipt"]
 
 SEAL_ALGORITHM = "sha256-rfc8785"
 
@@ -110,18 +111,40 @@ def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
             is never written back under its old number.
     """
     path = Path(path)
+    _sealed, data = sealed_bytes(document, path)
+    atomic_write(path, data)
+    return path
+
+
+def sealed_bytes(document: dict[str, Any], path: str | Path = "<receipt>") -> tuple[dict[str, Any], bytes]:
+    """``document`` completed through the model, sealed, and the exact bytes
+    :func:`write_receipt` writes (UTF-8 JSON, sorted keys, two-space indentation, final newline).
+
+    Returns:
+        (the sealed document, its file bytes).
+
+    Raises:
+        ReceiptError: the document does not declare the current schema version (D-11).
+        pydantic.ValidationError: the document does not fit the current model.
+    """
     if document.get("schema_version") != CURRENT_VERSION:
         raise ReceiptError.at(path, "/schema_version", f"expected {CURRENT_VERSION!r} (writers write the current "
                               f"schema version only, D-11), found {document.get('schema_version')!r}")
     sealed = seal_document(complete_document(document))
-    data = json.dumps(sealed, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    text = json.dumps(sealed, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    return sealed, text.encode("utf-8")
+
+
+def atomic_write(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file beside it and ``os.replace``:
+    readers see the old file or the whole new one, never half of it."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
