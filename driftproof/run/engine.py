@@ -31,9 +31,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ReceiptError
-from driftproof.receipt import (Receipt, draw_doc, judge_sample_doc, read_receipt, receipt_doc, sha256_text,
-                                write_receipt)
+from driftproof.receipt import (Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text,
+                                write_checked_receipt)
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
@@ -302,7 +301,7 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         transcripts = _write_transcripts(out, journal)
         doc["run"]["transcripts"] = {"file": transcripts.name, "sha256": _file_sha256(transcripts),
                                      "draws": len(journal.draws)}
-    receipt = _write_checked(doc, out)
+    receipt = write_checked_receipt(doc, out)  # validated once, in memory, before the atomic write
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
     journal.remove()
     return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt)
@@ -351,22 +350,6 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
         endpoint_attempts=attempts,
         suite_name=suite.name[:200], suite_sha256=suite.sha256, judge=judge_doc, arms=arm_specs,
         band_source="generation", judge_overhead=overhead)
-
-
-def _write_checked(doc: dict[str, Any], out: Path) -> Receipt:
-    """Seal and write the receipt beside ``out``, read it back as every reader does (schema,
-    seal, model), and only then move it into place. A receipt that does not read back is
-    removed and the error raised; whatever was at ``out`` and the journal are kept, so no
-    finished draw is lost."""
-    tmp = out.with_name(f".{out.name}.unchecked")
-    write_receipt(doc, tmp)
-    try:
-        receipt = read_receipt(tmp)
-    except ReceiptError:
-        tmp.unlink(missing_ok=True)
-        raise
-    os.replace(tmp, out)
-    return receipt
 
 
 def _file_sha256(path: Path) -> str:
