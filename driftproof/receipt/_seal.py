@@ -2,6 +2,16 @@
 
 A writer seals; every reader recomputes the hash and refuses a mismatch, naming
 the file. Canonicalisation is the ``rfc8785`` library's (Trail of Bits), not ours.
+
+Speed (issue 19): the library is pure Python (about 0.27 s for a 1 MB receipt, more than
+all other checks together). :func:`canonical_bytes` therefore lets the standard library's
+C encoder write the same text and hands only the parts where the two could differ to the
+library itself: every number with a fraction or an exponent is rewritten by ``rfc8785``'s
+own number serialiser (both start from ``float.__repr__``), and a document with a member
+name at or above U+E000 (where UTF-16 order can differ from code point order), an integer
+outside ±(2**53 - 1), NaN, an infinity or a non-UTF-8 string goes to ``rfc8785.dumps`` whole.
+Strings are escaped by the same rule in both (RFC 8785 3.2.2.2). A property test compares
+the two on arbitrary JSON values.
 """
 
 from __future__ import annotations
@@ -9,7 +19,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +49,75 @@ def canonical_bytes(document: dict[str, Any]) -> bytes:
         ValueError: the document holds a value JSON cannot carry (NaN, infinity).
     """
     body = {k: v for k, v in document.items() if k != "seal"}
+    fast = _fast_canonical(body)
+    if fast is not None:
+        return fast
     try:
         return rfc8785.dumps(body)
     except (rfc8785.CanonicalizationError, TypeError) as exc:
         raise ValueError(f"cannot canonicalise receipt: {exc}") from exc
+
+
+#: One match: a run of JSON text holding no number that needs a look (strings whole, short
+#: integers, punctuation, literals), then optionally a number token that does (any number with
+#: a fraction or an exponent, or an integer of 16 digits or more). Strings are skipped whole,
+#: so digits inside them are never touched.
+_TOKENS = re.compile(r'((?:"[^"\\]*(?:\\.[^"\\]*)*"|[^"0-9-]+|-?[0-9]{1,15}(?![0-9.eE]))*)'
+                     r'(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)?')
+#: Characters where UTF-16 code unit order and code point order can disagree (RFC 8785 3.2.3).
+_ORDER_RISK = re.compile("[\ue000-\U0010ffff]")
+_SAFE = 2**53 - 1
+
+
+class _Slow(Exception):
+    pass
+
+
+def _number(m: re.Match[str]) -> str:
+    tok = m.group(2)
+    return m.group(1) if tok is None else m.group(1) + _number_form(tok)
+
+
+@lru_cache(maxsize=4096)
+def _number_form(token: str) -> str:
+    if "." in token or "e" in token or "E" in token:
+        # ``token`` is float.__repr__ of the value (what json.dumps writes), so float(token) is
+        # the value itself; rfc8785 gives its ECMA-262 form (RFC 8785 3.2.2.3).
+        return rfc8785.dumps(float(token)).decode("ascii")
+    if abs(int(token)) > _SAFE:
+        raise _Slow  # the library refuses it (I-JSON)
+    return token
+
+
+def _keys_at_risk(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if any(_ORDER_RISK.search(k) for k in v if isinstance(k, str)):
+                return True
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return False
+
+
+def _fast_canonical(body: dict[str, Any]) -> bytes | None:
+    """RFC 8785 bytes through the C JSON encoder, or ``None`` where only ``rfc8785`` may decide.
+
+    Member names are JSON text (``str``), as in every document read from JSON or dumped by the
+    model; a non-``str`` name would be written as the text json gives it.
+    """
+    try:
+        text = json.dumps(body, ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":"))
+    except (ValueError, TypeError):
+        return None
+    if _ORDER_RISK.search(text) and _keys_at_risk(body):
+        return None
+    try:
+        return _TOKENS.sub(_number, text).encode("utf-8")
+    except (_Slow, UnicodeEncodeError):
+        return None
 
 
 def compute_seal(document: dict[str, Any]) -> str:
