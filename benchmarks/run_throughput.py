@@ -55,8 +55,9 @@ def one_run(url: str) -> tuple[float, float, float, int]:
         provider, judge = make_provider("anthropic", "api", base_url=url), make_provider("anthropic", "api", base_url=url)
         last_draw = [0.0]
 
-        def progress(done: int, total: int, spend: float) -> None:
-            last_draw[0] = time.perf_counter()
+        def progress(done: int, total: int, spend: float, phase: str = "draws") -> None:
+            if phase == "draws":
+                last_draw[0] = time.perf_counter()
 
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
         t = time.perf_counter()

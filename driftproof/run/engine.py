@@ -235,8 +235,12 @@ class _Drawer:
 
 def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig, provider: Provider, judge: Provider,
               out: str | Path, sleep: Callable[[float], None] = time.sleep,
-              progress: Callable[[int, int, float], None] | None = None) -> RunResult:
+              progress: Callable[..., None] | None = None) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
+
+    ``progress(done, total, spend_usd, phase="draws")`` is called after each draw, then with
+    phase ``"sealing"`` while the receipt is assembled, checked and sealed, and ``"done"`` once
+    it is written (issue 19: a bar never reads finished while work remains).
 
     Raises:
         SuiteError: a case cannot be graded (before any call).
@@ -293,6 +297,8 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     finally:
         provider.close()
         judge.close()
+    if progress:
+        progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, counter.value,
                    harness_version, stopped)
     transcripts = None
@@ -302,6 +308,8 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         doc["run"]["transcripts"] = {"file": transcripts.name, "sha256": _file_sha256(transcripts),
                                      "draws": len(journal.draws)}
     receipt = write_checked_receipt(doc, out)  # validated once, in memory, before the atomic write
+    if progress:
+        progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
     journal.remove()
     return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt)
