@@ -137,3 +137,29 @@ def test_entries_live_under_the_product_key(tmp_path: Path) -> None:
     c.mark_valid(["ab" * 32])
     assert c.is_valid("ab" * 32) and not c.is_valid("cd" * 32)
     assert (tmp_path / product_key()[:32] / "valid" / "ab" / ("ab" * 32)).is_file()
+
+
+def test_reports_build_progress_counts_every_phase(tmp_path: Path, site_inputs: tuple[Path, Path], env: None) -> None:
+    import io
+
+    from rich.console import Console
+
+    from driftproof.cli.reports import build_progress
+
+    receipts, reports = site_inputs
+    buf = io.StringIO()
+    seen: list[tuple[str, int, int]] = []
+    with build_progress(Console(file=buf, force_terminal=True, width=100)) as progress:
+        def spy(phase: str, done: int, total: int) -> None:
+            seen.append((phase, done, total))
+            progress(phase, done, total)
+
+        build_site(receipts, reports, tmp_path / "site", config_file=CONFIG, cache_dir=None, progress=spy)
+    # the three receipts of site_inputs are read, validated and rendered, in that order
+    assert [s for s in seen if s[0] != "write"] == [(ph, i, 3) for ph in ("read", "validate", "render")
+                                                      for i in (1, 2, 3)]
+    generated = sum(1 for p in (tmp_path / "site").rglob("*") if p.is_file())
+    (_, first, total), (_, last, total2) = [s for s in seen if s[0] == "write"]
+    assert first == 0 and last == total == total2 and 0 < total < generated
+    out = buf.getvalue()
+    assert all(ph in out for ph in ("read", "validate", "render", "write")) and "3/3" in out
