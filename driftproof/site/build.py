@@ -24,6 +24,7 @@ mkdocs hook adds its output to the build, and tests call it directly. It produce
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
@@ -38,7 +39,9 @@ from markupsafe import Markup
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import Receipt, known_versions, schema_bytes
-from driftproof.results import results_site_files
+from driftproof.badge import site_badge_files
+from driftproof.results import (RESULTS_PAGE, ResultRow, order_rows, results_page_from_rows, results_rows,
+                                results_site_files)
 from driftproof.site._render import make_env, markdown_html, relative_root
 from driftproof.site._cache import BuildCache, key_of, using
 from driftproof.site._paths import templates_dir
@@ -117,8 +120,9 @@ def _build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[R
     files["receipts/index.html"] = _render(env, "receipts.html", "receipts/index.html", nav_current="receipts/",
                                            receipts=[_receipt_row(lr) for _, lr in sorted(receipts.items())])
     files["receipts/SHA256SUMS"] = _sums({f"receipts/{n}.json": lr.raw for n, lr in receipts.items()})
-    # The results page and each receipt's badge JSON (issue 9, driftproof/results.py).
-    files.update(results_site_files({n: lr.receipt for n, lr in sorted(receipts.items())}, env))
+    # The results page and each receipt's badge JSON (issue 9, driftproof/results.py); each
+    # receipt's row and badge files are kept in the build cache by the receipt's bytes (issue 19).
+    files.update(_results_files(receipts, env, cache))
     files.update(_spec_files(env, site_url))
     # Folder addresses a reader may type: each points at the page that lists what is inside.
     for path, heading, text, target, link_text in (
@@ -202,6 +206,23 @@ def _cached(cache: BuildCache | None, render: Callable[[], dict[str, bytes]], *k
         hit = render()
         cache.put_files(k, hit)
     return hit
+
+
+def _results_files(receipts: Mapping[str, LoadedReceipt], env: jinja2.Environment,
+                   cache: BuildCache | None) -> dict[str, bytes]:
+    """What :func:`driftproof.results.results_site_files` gives, one receipt at a time."""
+    if cache is None:
+        return results_site_files({n: lr.receipt for n, lr in sorted(receipts.items())}, env)
+    rows, files = [], {}
+    for name, lr in sorted(receipts.items()):
+        def render(name: str = name, lr: LoadedReceipt = lr) -> dict[str, bytes]:
+            row = results_rows({name: lr.receipt})[0]
+            return {"row.json": json.dumps(dataclasses.asdict(row)).encode(), **site_badge_files({name: lr.receipt})}
+        got = dict(_cached(cache, render, "results", name, hashlib.sha256(lr.raw).digest()))
+        rows.append(ResultRow(**json.loads(got.pop("row.json"))))
+        files.update(got)
+    files[RESULTS_PAGE] = results_page_from_rows(order_rows(rows), env)
+    return files
 
 
 def _cited(lr: LoadedReceipt, reports: Sequence[Report]) -> list[dict[str, str]]:
