@@ -70,17 +70,19 @@ def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | No
     paths = sorted(receipts_dir.rglob("*.json")) if receipts_dir.is_dir() else []
     names = {p: p.relative_to(receipts_dir).with_suffix("").as_posix() for p in paths}
     raw: dict[Path, bytes] = {}
+    unreadable: list[ReceiptError] = []
     for i, p in enumerate(paths):
         try:
             raw[p] = _read_bounded(p)
         except ReceiptError as exc:
-            problems.extend(exc.problems)
+            unreadable.append(exc)
         if progress:
             progress("read", i + 1, len(paths))
     shas = {p: hashlib.sha256(b).hexdigest() for p, b in raw.items()}
     known = {p for p in raw if cache is not None and cache.is_valid(shas[p])}
     good, bad = _read_all([p for p in paths if p in raw], known, shas, progress)
-    for err in bad:
+    # one line per problem, in path order, whichever step refused the file
+    for err in sorted(unreadable + bad, key=lambda e: e.problems[0].file if e.problems else str(e)):
         problems.extend(err.problems or [Problem("?", "", str(err))])
     receipts = {names[p]: LoadedReceipt(names[p], r, raw[p], p) for p, r in good.items()}
     reports: list[Report] = []
