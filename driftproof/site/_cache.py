@@ -36,7 +36,8 @@ from typing import Any, TypeVar
 import driftproof
 from driftproof.site._paths import templates_dir
 
-__all__ = ["CACHE_DIR_NAME", "BuildCache", "cached_chart", "key_of", "pack", "product_key", "unpack", "using"]
+__all__ = ["CACHE_DIR_NAME", "BuildCache", "cached_chart", "key_of", "pack", "product_key", "tree_key", "unpack",
+           "using"]
 
 #: The cache folder's name (in .gitignore).
 CACHE_DIR_NAME = ".driftproof-cache"
@@ -57,6 +58,19 @@ def product_key() -> str:
                 continue
             data = p.read_bytes()
             h.update(f"{label}/{p.relative_to(root).as_posix()}\0{len(data)}\0".encode())
+            h.update(data)
+    return h.hexdigest()
+
+
+@cache
+def tree_key(folder: Path) -> str:
+    """sha256 (hex) of every file under ``folder`` (names and bytes), e.g. a templates folder
+    given by a config rather than the package's own; one reading per build process."""
+    h = hashlib.sha256()
+    for p in sorted(Path(folder).rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts:
+            data = p.read_bytes()
+            h.update(f"{p.relative_to(folder).as_posix()}\0{len(data)}\0".encode())
             h.update(data)
     return h.hexdigest()
 

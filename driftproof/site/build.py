@@ -43,7 +43,7 @@ from driftproof.badge import site_badge_files
 from driftproof.results import (RESULTS_PAGE, ResultRow, order_rows, results_page_from_rows, results_rows,
                                 results_site_files)
 from driftproof.site._render import make_env, markdown_html, relative_root
-from driftproof.site._cache import BuildCache, key_of, using
+from driftproof.site._cache import BuildCache, key_of, tree_key, using
 from driftproof.site._paths import templates_dir
 from driftproof.site.report_source import Report
 from driftproof.site.sections import SectionContext, SectionOutput, Table, section_types
@@ -85,8 +85,9 @@ def build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[Re
         site_url: absolute URL of the site root (feed links and ids).
         fallback_date: the feed's ``updated`` date when there is no report (never the clock).
         cache: a build cache: a receipt's sheet whose every input (the receipt's bytes, name
-            and path, the reports citing it, navigation, site name, product version) is
-            unchanged is taken from it, not rendered again (issue 19). Same bytes either way.
+            and path, the reports citing it, navigation, site name, templates, product version)
+            is unchanged is taken from it, not rendered again, and so are its results row, its
+            badge files and every chart already drawn (issue 19). Same bytes either way.
         progress: ``progress("render", done, total)`` after each receipt's pages.
 
     Raises:
@@ -114,7 +115,7 @@ def _build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[R
         files[f"receipts/{name}.json"] = lr.raw
         files.update(_cached(cache, lambda lr=lr: _sheet_files(lr, ordered, env), "sheet", lr.name, str(lr.path),
                              hashlib.sha256(lr.raw).digest(), json.dumps(_cited(lr, ordered)), json.dumps(list(nav)),
-                             site_name))
+                             site_name, tree_key(Path(templates)) if cache is not None else ""))
         if progress:
             progress("render", i + 1, len(receipts))
     files["receipts/index.html"] = _render(env, "receipts.html", "receipts/index.html", nav_current="receipts/",
