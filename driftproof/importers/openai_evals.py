@@ -58,9 +58,10 @@ _ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
 def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
     """The output items of ``path`` with their places, and the file's bytes.
 
-    A file whose text starts with ``[`` or ``{`` and parses whole is JSON: an array of items, an
-    API list page (``data``), or one item. Anything else is JSONL: one item per line, blank
-    lines skipped; the pointer of a line's item is ``/<0-based line index>``.
+    A ``.jsonl`` (or ``.ndjson``) file is JSONL: one item per line, blank lines skipped; the
+    pointer of a line's item is ``/<0-based line index>``. Any other file whose text starts with
+    ``[`` or ``{`` and parses whole is JSON: an array of items, an API list page (``data``), or one
+    item; otherwise it is read as JSONL too.
 
     Raises:
         ImportError_: unreadable file, a line that is not JSON, or an item of the wrong shape,
@@ -70,7 +71,7 @@ def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
     w = Where(path)
     whole: Any = None
     text = raw.lstrip()
-    if text[:1] in (b"[", b"{"):
+    if text[:1] in (b"[", b"{") and path.suffix.lower() not in (".jsonl", ".ndjson"):
         try:
             whole = parse_json_bytes(raw, path, allow_nan=True)
         except ImportError_:
