@@ -306,3 +306,14 @@ def test_registry_file_names(two_arm: Path, single_arm: Path, tmp_path: Path) ->
     paths = write_imported(items, tmp_path)
     assert [p.name for p in paths] == ["claude-plugin-eval-probe-plugin-8955eb63.json",
                                        "claude-plugin-eval-probe-plugin-389bdeba.json"]
+
+
+def test_interop_page_has_a_mapping_table_for_each_new_format() -> None:
+    from driftproof.cli.import_ import SUBCOMMANDS
+
+    page = (Path(__file__).resolve().parents[2] / "site_src" / "interop.md").read_text(encoding="utf-8")
+    for name, header in (("claude-plugin-eval", "| Receipt | claude plugin eval (`aggregate-result.json`, schemaVersion 1) |"),
+                         ("openai-evals", "| Receipt | OpenAI Evals output item |")):
+        assert name in SUBCOMMANDS
+        assert f"driftproof import {name}" in page and header in page
+    assert "Not imported yet" not in page
