@@ -133,10 +133,11 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
     name = _grader_name(grader, graders, Where(path))
     if grader_range is not None and not (math.isfinite(grader_range[0]) and math.isfinite(grader_range[1])
                                          and grader_range[0] < grader_range[1]):
-        raise ImportError_.at("<options>", "", f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {grader_range}")
+        raise ImportError_.at("<options>", "", "--grader-range: expected LOW:HIGH with LOW < HIGH, "
+                              f"found {grader_range}")
     cases: dict[str, dict[str, Any]] = {}
     models: dict[str, set[str]] = {a: set() for a in mapping}
-    started: list[str] = []
+    started: list[float] = []  # Unix seconds: instants compared as numbers, never as text
     bounded: list[dict[str, Any]] = []
     for p in parsed:
         arm = next((a for a, run in mapping.items() if run == p["run"]), None)
@@ -154,7 +155,8 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
         if p["model"]:
             models[arm].add(p["model"])
         if p["created_at"] is not None:
-            started.append(unix_instant(p["created_at"], p["where"] / "created_at"))
+            unix_instant(p["created_at"], p["where"] / "created_at")  # checked here, named at its place
+            started.append(float(p["created_at"]))
         case["arms"][arm].append(p)
     case_docs = []
     for key, c in cases.items():
@@ -163,20 +165,24 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
         for arm in _ARMS:
             draws = []
             for j, p in enumerate(c["arms"][arm]):
-                answer = bound_text(p["answer"], _MAX_ANSWER_CHARS, f"/cases/{ci}/arms/{arm}/draws/{j}/answer", bounded)
+                answer = bound_text(p["answer"], _MAX_ANSWER_CHARS,
+                                    f"/cases/{ci}/arms/{arm}/draws/{j}/answer", bounded)
                 draws.append(_draw(j, p, name, grader_range, answer))
             arms_doc[arm] = {"draws": draws, "generation": None}
         full = c["prompt"]
-        case_docs.append({"id": case_id_for(f"item-{key}"), "prompt": bound_text(full, _MAX_PROMPT_CHARS, f"/cases/{ci}/prompt", bounded),
+        prompt = bound_text(full, _MAX_PROMPT_CHARS, f"/cases/{ci}/prompt", bounded)
+        case_docs.append({"id": case_id_for(f"item-{key}"), "prompt": prompt,
                           "prompt_sha256": sha256_text(full) if full is not None else None,
                           "rubric_sha256": None, "threshold": None, "arms": arms_doc})
     all_models = set().union(*models.values())
     model = next(iter(all_models)) if len(all_models) == 1 else None
     unrecorded = ["judge.model (output items do not name the grader's model)", "judge_samples_per_generation",
                   "generations_per_arm (a run answers each item once; not stated as a count)",
-                  "run.harness", "each case's rubric_sha256 (the graders' definitions are in the eval, not its output items)"]
+                  "run.harness",
+                  "each case's rubric_sha256 (the graders' definitions are in the eval, not its output items)"]
     if model is None:
-        unrecorded.append("run.model (" + ("the runs name different models" if all_models else "no row names its model") + ")")
+        why = "the runs name different models" if all_models else "no row names its model"
+        unrecorded.append(f"run.model ({why})")
     if skill_md is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     missing = [a for a in _ARMS if a not in mapping]
@@ -186,23 +192,24 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
     for a in _ARMS:
         label = None
         if a in mapping:
-            label = f"run:{mapping[a]}"[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")
+            run = f"run:{mapping[a]}" if mapping[a] is not None else "run (no run_id)"
+            label = run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")
         arm_specs[a] = {"label": label, "instruction": None, "system_prompt_sha256": None}
         if a not in mapping:
             arm_specs[a]["recorded"] = False
     judge = unrecorded_judge(TOOL, name)
     judge["channel"] = "source"
-    if grader_range is not None:
-        judge["scale"] = {"worst": 0.0, "best": 1.0, "step": None}
-    notes = [f"Scores are the results of grader {name!r}" + (f", mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"
-                                                       if grader_range is not None else ", as recorded on 0..1")
-             + "." + (f" The rows also carry the graders {', '.join(repr(g) for g in graders if g != name)}, not read."
-                      if len(graders) > 1 else "")]
+    how = (f"mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"
+           if grader_range is not None else "as recorded on 0..1")
+    others = ", ".join(repr(g) for g in graders if g != name)
+    notes = [f"Scores are the results of grader {name!r}, {how}."
+             + (f" The rows also carry the graders {others}, not read." if others else "")]
     details = {"runs": {a: mapping[a] for a in mapping}, "grader": name, "graders": graders[:50],
                "grader_range": list(grader_range) if grader_range is not None else None}
     document = receipt_doc(
         level="DECLARED", skill_name=skill_name, skill_text=read_skill_md(skill_md), cases=case_docs, model=model,
-        provider="openai", surface="api", started_at=min(started) if started else None, judge=judge, arms=arm_specs,
+        provider="openai", surface="api", started_at=unix_instant(min(started), Where(path)) if started else None,
+        judge=judge, arms=arm_specs,
         band_source="generation",
         provenance=provenance_doc(TOOL, None, str(path), file_sha256(raw),
                                   ["provenance.tool_version (output items record none)"] + unrecorded))

@@ -219,3 +219,11 @@ def test_cli_maps_arms_and_range(items: Path, tmp_path: Path) -> None:
                                       "seven", "--skill-name", "s", "--out", str(tmp_path / "x")])
     assert isinstance(result.exception, ImportError_) and "LOW:HIGH" in str(result.exception)
     assert not (tmp_path / "x").exists()
+
+
+def test_start_is_the_earliest_instant_not_the_smallest_text(tmp_path: Path) -> None:
+    # as text, "…08:53:20.500000Z" sorts before "…08:53:20Z" ('.' < 'Z'); as instants it is later
+    rows = [_api_item("a", 0, 0.5), _api_item("a", 1, 0.5)]
+    rows[0]["created_at"] = 1760000000.5
+    r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", rows), skill_name="s", grader="quality"))
+    assert r.run.started_at == "2025-10-09T08:53:20Z"  # date -u -d @1760000000
