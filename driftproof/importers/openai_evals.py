@@ -204,6 +204,12 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
     others = ", ".join(repr(g) for g in graders if g != name)
     notes = [f"Scores are the results of grader {name!r}, {how}."
              + (f" The rows also carry the graders {others}, not read." if others else "")]
+    for a in mapping:
+        absent = [c["id"] for c in case_docs if not c["arms"][a]["draws"]]
+        if absent:
+            notes.append(f"Run {mapping[a]!r} ({a}) has no output item for {len(absent)} item(s) another run "
+                         f"answered ({', '.join(absent[:20])}{', …' if len(absent) > 20 else ''}): those cases hold "
+                         "no draw in that arm.")
     details = {"runs": {a: mapping[a] for a in mapping}, "grader": name, "graders": graders[:50],
                "grader_range": list(grader_range) if grader_range is not None else None}
     document = receipt_doc(

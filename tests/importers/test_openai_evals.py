@@ -227,3 +227,13 @@ def test_start_is_the_earliest_instant_not_the_smallest_text(tmp_path: Path) -> 
     rows[0]["created_at"] = 1760000000.5
     r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", rows), skill_name="s", grader="quality"))
     assert r.run.started_at == "2025-10-09T08:53:20Z"  # date -u -d @1760000000
+
+
+def test_an_item_one_run_did_not_answer_is_kept_and_named(tmp_path: Path) -> None:
+    rows = [_api_item("a", 0, 0.9), _api_item("a", 1, 0.8), _api_item("b", 0, 0.4)]
+    r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", rows), skill_name="s",
+                                   arms={"with_skill": "a", "baseline": "b"}, grader="quality"))
+    assert [(c.id, len(c.arms.with_skill.draws), len(c.arms.baseline.draws)) for c in r.cases] == [
+        ("item-0", 1, 1), ("item-1", 1, 0)]
+    assert any("Run 'b' (baseline) has no output item for 1 item(s)" in n and "item-1" in n
+               for n in r.provenance.notes or [])
