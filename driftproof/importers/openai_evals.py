@@ -100,7 +100,7 @@ def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
     if len(rows) > _MAX_ROWS:
         raise w.fail(f"expected at most {_MAX_ROWS} output items, found more")
     for row, rw in rows:
-        validate_source(row, "openai-evals", path, definition="row", prefix=rw.parts)
+        validate_source(row, "openai-evals", path, prefix=rw.parts)
     return rows, raw
 
 
