@@ -16,7 +16,8 @@ per token). Two row shapes are read (``schemas/openai-evals.schema.json``):
 
 Mapping (interop page, "OpenAI Evals"):
 
-- case: the data source item (``datasource_item_id`` / ``data_source_idx``), id ``item-<n>``;
+- case: the data source item (``datasource_item_id`` / ``data_source_idx``), id ``item-<n>``; an item
+  whose content differs between runs (different data sets) is one case per version, never paired;
   prompt: the item's ``input`` when it is text;
 - draw: one output item (a run answers each item once; an item twice in one run is refused);
   each is its own generation, graded once, so ``band_source`` is ``generation``;
@@ -24,7 +25,8 @@ Mapping (interop page, "OpenAI Evals"):
   on 0..1 as recorded, or mapped linearly from the grader's own range given with
   ``--grader-range LOW:HIGH`` (a score model grading 1–7, say); ``true``/``false`` read 1/0. The
   grader's reply, when the row keeps it, is one judge sample (hashed, never stored);
-- ``sample.error`` with a code or message is a lost draw, its text in ``source_error``; a row whose
+- ``sample.error`` with a code, type or message is a lost draw, its message in ``source_error`` (its
+  code or type leads the lost reason); a row whose
   grader gave no score (missing, null, NaN) is a lost draw of kind ``unscored``, never 0;
 - tokens: ``sample.usage`` / ``sample.token_usage`` (prompt, completion, cached);
 - model: ``sample.model`` / ``sample.sampled_model_name``; every arm's label names its run.
@@ -32,9 +34,13 @@ Mapping (interop page, "OpenAI Evals"):
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from pathlib import Path
 from typing import Any
+
+import rfc8785
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
@@ -145,7 +151,8 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
             raise (p["where"] / "run_id").fail(f"run {p['run']!r} is not mapped to an arm (mapped: "
                                                + ", ".join(f"{a}={r}" for a, r in mapping.items())
                                                + "); map it with --arm, or leave its rows out of the file")
-        case = cases.setdefault(p["key"], {"prompt": p["prompt"], "arms": {a: [] for a in _ARMS}, "where": {}})
+        case = cases.setdefault((p["key"], p["content"]),
+                                {"key": p["key"], "prompt": p["prompt"], "arms": {a: [] for a in _ARMS}, "where": {}})
         if arm in case["where"]:
             raise p["where"].fail(f"expected one output item per data source item and run; item {p['key']} "
                                   f"of run {p['run']!r} is also at {case['where'][arm]}")
@@ -158,8 +165,11 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
             unix_instant(p["created_at"], p["where"] / "created_at")  # checked here, named at its place
             started.append(float(p["created_at"]))
         case["arms"][arm].append(p)
+    variants: dict[str, int] = {}
+    for key, _ in cases:
+        variants[key] = variants.get(key, 0) + 1
     case_docs = []
-    for key, c in cases.items():
+    for (key, content), c in cases.items():
         ci = len(case_docs)
         arms_doc = {}
         for arm in _ARMS:
@@ -171,7 +181,8 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
             arms_doc[arm] = {"draws": draws, "generation": None}
         full = c["prompt"]
         prompt = bound_text(full, _MAX_PROMPT_CHARS, f"/cases/{ci}/prompt", bounded)
-        case_docs.append({"id": case_id_for(f"item-{key}"), "prompt": prompt,
+        label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
+        case_docs.append({"id": case_id_for(label), "prompt": prompt,
                           "prompt_sha256": sha256_text(full) if full is not None else None,
                           "rubric_sha256": None, "threshold": None, "arms": arms_doc})
     all_models = set().union(*models.values())
@@ -210,6 +221,10 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
             notes.append(f"Run {mapping[a]!r} ({a}) has no output item for {len(absent)} item(s) another run "
                          f"answered ({', '.join(absent[:20])}{', …' if len(absent) > 20 else ''}): those cases hold "
                          "no draw in that arm.")
+    differing = [k for k, n in variants.items() if n > 1]
+    if differing:
+        notes.append(f"Data source item(s) {', '.join(differing[:20])} differ between the runs: each version is its "
+                     "own case (id item-<n>-<first 10 hex digits of the item's sha256>), never paired across arms.")
     details = {"runs": {a: mapping[a] for a in mapping}, "grader": name, "graders": graders[:50],
                "grader_range": list(grader_range) if grader_range is not None else None}
     document = receipt_doc(
@@ -287,22 +302,38 @@ def _row(row: dict[str, Any], w: Where) -> dict[str, Any]:
             tokens["cache_read_input"] = usage["cached_tokens"]
     model = sample.get("model") or sample.get("sampled_model_name")
     outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
-    return {"run": row.get("run_id"), "key": key, "prompt": prompt, "grades": grades, "replies": replies,
+    return {"run": row.get("run_id"), "key": key, "content": _content_sha256(item), "prompt": prompt,
+            "grades": grades, "replies": replies,
             "answer": _last_text(outputs), "tokens": tokens, "model": model if isinstance(model, str) and model.strip() else None,
             "error": _error(sample.get("error"), row.get("status")), "stop": sample.get("finish_reason"),
             "created_at": row.get("created_at"), "where": w}
 
 
-def _error(error: Any, status: Any) -> str | None:
-    """The sample's error as text; an API error object with an empty code and message is no error."""
+def _content_sha256(item: Any) -> str | None:
+    """sha256 of a data source item's RFC 8785 JSON (what makes two runs' items the same case)."""
+    if item is None:
+        return None
+    try:
+        return hashlib.sha256(rfc8785.dumps(item)).hexdigest()
+    except (rfc8785.CanonicalizationError, TypeError, ValueError):  # NaN and the like: a stable fallback
+        return hashlib.sha256(json.dumps(item, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+def _error(error: Any, status: Any) -> tuple[str, str] | None:
+    """The sample's error as (message, lost reason); an API error object with no code, type or
+    message is no error. The message is the source's own text; its code or type leads the reason."""
     if isinstance(error, str) and error.strip():
-        return error.strip()[:4000]
+        return error.strip()[:4000], f"source error: {error.strip()}"[:4000]
     if isinstance(error, dict):
-        code, message = (error.get("code") or "").strip(), (error.get("message") or "").strip()
+        code = next((str(error[k]).strip() for k in ("code", "type") if isinstance(error.get(k), str)
+                     and error[k].strip()), "")
+        message = (error.get("message") or "").strip() if isinstance(error.get("message"), str) else ""
         if code or message:
-            return (f"{code}: {message}" if code and message else code or message)[:4000]
+            text = message or code
+            return text[:4000], (f"source error ({code}): {text}" if code and message else f"source error: {text}")[:4000]
     if status == "error":
-        return "the run marked this output item status 'error' and gave no message"
+        text = "the run marked this output item status 'error' and gave no message"
+        return text, f"source error: {text}"
     return None
 
 
@@ -324,8 +355,9 @@ def _draw(index: int, p: dict[str, Any], grader: str, grader_range: tuple[float,
           answer: str | None) -> dict[str, Any]:
     stop = p["stop"][:64] if isinstance(p["stop"], str) and p["stop"] else None
     if p["error"] is not None:
-        return draw_doc(index, answer=answer, lost_reason=f"source error: {p['error']}"[:4000], lost_kind="source_error",
-                        source_error=p["error"], tokens=p["tokens"], stop_reason=stop)
+        text, reason = p["error"]
+        return draw_doc(index, answer=answer, lost_reason=reason, lost_kind="source_error",
+                        source_error=text, tokens=p["tokens"], stop_reason=stop)
     value, vw = p["grades"].get(grader, (None, p["where"] / "grades" / grader))
     score = _score(value, vw, grader, grader_range)
     if score is None:

@@ -128,7 +128,30 @@ def test_sample_error_is_a_lost_draw_with_the_error(tmp_path: Path) -> None:
     r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", rows), skill_name="s", grader="quality"))
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.score is None and d.lost is not None and d.lost.kind == "source_error"
-    assert d.source_error == "rate_limit_exceeded: Rate limit reached for requests"
+    assert d.source_error == "Rate limit reached for requests"
+    assert d.lost.reason == "source error (rate_limit_exceeded): Rate limit reached for requests"
+
+
+def test_error_with_a_type_and_no_code_is_lost_with_its_message(tmp_path: Path) -> None:
+    # the shape promptfoo's multi-run fixture test reads: sample.error.type and .message
+    err = {"type": "invalid_request_error", "code": None, "message": "Response input item missing role"}
+    row = _api_item("a", 0, None, error=err)
+    r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", [row]), skill_name="s", grader="quality"))
+    d = r.cases[0].arms.with_skill.draws[0]
+    assert d.source_error == "Response input item missing role"
+    assert d.lost is not None and d.lost.reason == "source error (invalid_request_error): Response input item missing role"
+
+
+def test_items_that_differ_between_runs_are_never_paired(tmp_path: Path) -> None:
+    a, b = _api_item("a", 0, 1.0), _api_item("b", 0, 0.0)
+    b["datasource_item"] = {"input": "Another data set's item 0"}
+    r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", [a, b]), skill_name="s",
+                                   arms={"with_skill": "a", "baseline": "b"}, grader="quality"))
+    sha_a = hashlib.sha256(b'{"ideal":"x","input":"Question 0?"}').hexdigest()  # RFC 8785: sorted keys
+    sha_b = hashlib.sha256('{"input":"Another data set\'s item 0"}'.encode()).hexdigest()
+    assert [(c.id, len(c.arms.with_skill.draws), len(c.arms.baseline.draws)) for c in r.cases] == [
+        (f"item-0-{sha_a[:10]}", 1, 0), (f"item-0-{sha_b[:10]}", 0, 1)]
+    assert any("differ between the runs" in n for n in r.provenance.notes or [])
 
 
 @pytest.mark.parametrize("value", [None, "NaN"])
