@@ -25,6 +25,8 @@ The ``--json`` output is the same v1 document the command writes to
   inside its score (``scored: true``): the receipt keeps the score as recorded and says so in
   ``provenance.notes``;
 - ``regex`` graders are also kept as each draw's ``checks`` (kind ``regex``), beside the score;
+- a case's ``advisories`` (e.g. a grader that cannot pass with the granted tools) go into
+  ``provenance.notes``;
 - a ``partial`` document is imported and marked ``provenance.partial: true`` with the source's
   reason in ``provenance.notes`` (the source says such a document should not be trended);
 - cost: ``costUsd`` (suite and runs) and ``judgeCostUsd`` (the judge's part of a run's cost) are
@@ -178,6 +180,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             arms_doc[arm] = {"draws": draws, "generation": None}
         if case.get("runsPerCase") is not None:
             declared_runs.add(case["runsPerCase"])
+        for advisory in case.get("advisories") or []:
+            notes.append(f"Case {case['name']}: the source advises: {advisory}")
         full_prompt = case.get("promptMarkdown")
         prompt = bound_text(full_prompt, _MAX_PROMPT_CHARS, f"/cases/{len(cases_doc)}/prompt", bounded)
         cid = case_id_for(case["name"])

@@ -267,6 +267,12 @@ def test_should_not_fire_grader_is_read_inverted(two_arm: Path, tmp_path: Path) 
     assert (r.arms.with_skill.skill_fired.fired, r.arms.with_skill.skill_fired.observed) == (0, 1)  # type: ignore[union-attr]
 
 
+def test_case_advisories_become_notes(two_arm: Path, tmp_path: Path) -> None:
+    advice = "grader criteria cannot pass with the granted tools"
+    r = sealed(_one(_variant(two_arm, tmp_path, lambda d: d["cases"][0].update(advisories=[advice]))))
+    assert f"Case first-case: the source advises: {advice}" in (r.provenance.notes or [])
+
+
 def test_offset_timestamp_is_stored_in_utc_with_its_offset(two_arm: Path, tmp_path: Path) -> None:
     path = _variant(two_arm, tmp_path, lambda d: d.update(startedAt="2026-09-11T21:06:04.181-04:00"))
     r = sealed(_one(path))
