@@ -57,6 +57,15 @@ def test_report_004_front_matter_and_its_committed_receipt(shared: Path) -> None
     assert committed.provenance.document_sha256 == fresh.provenance.document_sha256
     assert committed.cases == fresh.cases and committed.arms == fresh.arms
 
+    def body(r: Any) -> dict[str, Any]:  # everything but the seal and the path the import was given
+        d = r.to_json_dict()
+        d.pop("seal")
+        d["provenance"].pop("document")
+        return d
+
+    assert body(committed) == body(fresh)
+    assert committed.provenance.document == "../shared/" + TWO_ARM  # as given to the import command
+
 
 def test_skill_fired_section_on_the_two_arm_receipt(shared: Path) -> None:
     r = _sealed(import_claude_plugin_eval(shared / TWO_ARM)[0])
