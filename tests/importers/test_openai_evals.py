@@ -260,3 +260,21 @@ def test_an_item_one_run_did_not_answer_is_kept_and_named(tmp_path: Path) -> Non
         ("item-0", 1, 1), ("item-1", 1, 0)]
     assert any("Run 'b' (baseline) has no output item for 1 item(s)" in n and "item-1" in n
                for n in r.provenance.notes or [])
+
+
+def test_fixture_shape_wrong_types_name_the_line(items: Path, tmp_path: Path) -> None:
+    lines = items.read_text(encoding="utf-8").splitlines()
+    second = json.loads(lines[1])
+    second["grades"] = [1, 3, 1]
+    path = tmp_path / "items.jsonl"
+    path.write_text(lines[0] + "\n" + json.dumps(second) + "\n", encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_openai_evals(path, skill_name="s", grader="Tool called")
+    assert _problem(e) == (str(path), "/1/grades", "expected an object or null, found an array")
+
+
+def test_cli_refuses_a_control_arm(items: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["import", "openai-evals", str(items), "--arm", "control=evalrun_import_fixture",
+                                      "--grader", "Tool called", "--skill-name", "s", "--out", str(tmp_path / "r")])
+    assert isinstance(result.exception, ImportError_) and "with_skill and baseline only" in str(result.exception)
+    assert not (tmp_path / "r").exists()
