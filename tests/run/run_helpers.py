@@ -135,7 +135,7 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
                 return
             if script.latency:
                 time.sleep(script.latency)
-            is_judge = "<answer>" in prompt
+            is_judge = "<answer data=" in prompt
             text = judge_reply(prompt) if is_judge else answer_for(system, prompt)
             self._send(200, _ok(self.path, body.get("model", "?"), text))
 
