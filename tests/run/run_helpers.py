@@ -84,9 +84,15 @@ def _texts(path: str, body: dict[str, Any]) -> tuple[str | None, str]:
     return body.get("instructions"), body["input"]
 
 
-def _ok(path: str, model: str, text: str) -> dict[str, Any]:
+def _ok(path: str, model: str, text: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     n_in, n_out = 100 + len(text) // 10, 20
     if path.endswith("/messages"):
+        tools = (body or {}).get("tools")
+        if tools:  # a forced tool call: the grade is the tool's input, as the Messages API returns it
+            return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
+                    "content": [{"type": "tool_use", "id": "toolu_1", "name": tools[0]["name"], "input": json.loads(text)}],
+                    "stop_reason": "tool_use", "stop_sequence": None,
+                    "usage": {"input_tokens": n_in, "output_tokens": n_out}}
         return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
                 "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
                 "usage": {"input_tokens": n_in, "output_tokens": n_out}}
@@ -137,7 +143,7 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
                 time.sleep(script.latency)
             is_judge = "<answer data=" in prompt
             text = judge_reply(prompt) if is_judge else answer_for(system, prompt)
-            self._send(200, _ok(self.path, body.get("model", "?"), text))
+            self._send(200, _ok(self.path, body.get("model", "?"), text, body))
 
     return Handler
 

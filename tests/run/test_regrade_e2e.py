@@ -110,8 +110,8 @@ def test_regrade_refuses_a_reply_answered_by_another_model(loopback, suite_file,
     out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
     real = run_helpers._ok
 
-    def other_model(path, model, text):
-        return real(path, "claude-haiku-4-5-20260301" if "score" in text else model, text)
+    def other_model(path, model, text, body=None):
+        return real(path, "claude-haiku-4-5-20260301" if "score" in text else model, text, body)
 
     monkeypatch.setattr(run_helpers, "_ok", other_model)
     with pytest.raises(RefusalError, match="not the requested judge"):
@@ -136,8 +136,8 @@ def test_plain_judge_regrade_refuses_anonymous_replies(loopback, suite_file, tmp
     out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
     real = run_helpers._ok
 
-    def anonymous(path, model, text):
-        body = real(path, model, text)
+    def anonymous(path, model, text, request=None):
+        body = real(path, model, text, request)
         body.pop("model", None) if "score" in text else None
         return body
 

@@ -27,6 +27,7 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
+from driftproof.errors import ProviderError
 from driftproof.run.capture import Capture
 
 __all__ = ["AttemptError", "FATAL_STATUSES", "MissingCredentials", "Provider", "Reply", "classify_status",
@@ -114,11 +115,12 @@ class AttemptError(Exception):
         return "transient" if self.retryable else "fatal"
 
 
-class MissingCredentials(Exception):
-    """The lane's credential variable is not set; ``variable`` names it."""
+class MissingCredentials(ProviderError):
+    """The lane's credential variable is not set; ``variable`` names it. Raised when the lane
+    is built, before the first call and before anything is written (exit 2)."""
 
     def __init__(self, variable: str, lane: str) -> None:
-        super().__init__(f"{variable} is not set: the {lane} lane needs it before the first call")
+        super().__init__(f"{variable} is not set; the {lane} lane needs it (set it, or pass a key)")
         self.variable = variable
 
 
@@ -133,6 +135,7 @@ class Provider:
         makes_endpoint_attempts: False only for the stub, which makes none.
         service: the address calls use (base URL), ``None`` for CLIs and the stub.
         keep_raw: whether replies carry their raw output (set for ``--keep-transcripts``).
+        channel: the grading channel this lane uses when called with a decision ``schema``.
     """
 
     name: str = ""
@@ -142,6 +145,8 @@ class Provider:
     makes_endpoint_attempts: bool = True
     service: str | None = None
     keep_raw: bool = False
+    #: how this lane returns a grade (receipt ``judge.channel``)
+    channel: str = "final_verdict"
 
     def start(self) -> str | None:
         """Prepare the lane; return the harness version its binary printed (CLI), else ``None``."""
@@ -151,8 +156,10 @@ class Provider:
         """The sampling settings this lane sends, as recorded for the judge."""
         return {"max_tokens": max_tokens}
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
-        """Make one attempt. Raises :class:`AttemptError`."""
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
+             schema: dict[str, Any] | None = None) -> Reply:
+        """Make one attempt; with ``schema`` (a grading call) return the grader's decision
+        through the lane's structured channel. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
     def close(self) -> None:
