@@ -27,7 +27,11 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
         body = getattr(exc, "body", None)
         err = body.get("error") if isinstance(body, dict) and isinstance(body.get("error"), dict) else (
             body if isinstance(body, dict) else {})
-        message = str(getattr(exc, "message", exc))[:300]
+        if isinstance(err.get("message"), str):
+            kind = err.get("type") if isinstance(err.get("type"), str) else None
+            message = (f"{kind}: " if kind else "") + err["message"][:300]
+        else:
+            message = str(getattr(exc, "message", exc))[:300]
         if status == 404 and hint_404 and err.get("code") != "model_not_found":
             message = f"{message}; {hint_404}"
         out = classify_status(status, message, retry_after=retry_after_seconds(getattr(response, "headers", None)))
