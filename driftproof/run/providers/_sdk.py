@@ -7,7 +7,7 @@ from typing import Any
 
 from driftproof.run.providers.base import AttemptError, MissingCredentials, classify_status, retry_after_seconds
 
-__all__ = ["count", "require_key", "sdk_error"]
+__all__ = ["count", "json_object", "require_key", "sdk_error"]
 
 
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
@@ -54,3 +54,16 @@ def require_key(api_key: str | None, *variables: str, lane: str) -> None:
 def count(v: Any) -> int | None:
     """A token count as reported, or ``None`` when it is not a non-negative integer."""
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+
+
+def json_object(body: str) -> dict[str, Any]:
+    """A reply body as a JSON object. Raises :class:`AttemptError` (transient) when it is not one."""
+    import json
+
+    try:
+        obj = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        raise AttemptError(f"the reply is not JSON: {body[:200]!r}") from exc
+    if not isinstance(obj, dict):
+        raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
+    return obj

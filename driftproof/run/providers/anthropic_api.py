@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.run.providers._sdk import count, require_key, sdk_error
+from driftproof.run.providers._sdk import count, json_object as _json_object, require_key, sdk_error
 from driftproof.run.providers.base import Provider, Reply, strip_credentials
 
 __all__ = ["AnthropicAPI", "build_request", "read_message"]
@@ -87,13 +87,14 @@ class AnthropicAPI(Provider):
              schema: dict[str, Any] | None = None) -> Reply:
         req = build_request(model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema)
         try:
-            resp = self.client.messages.create(**req, timeout=timeout)
+            # the raw response: its JSON is read as the API sent it, with no model built from it
+            http = self.client.messages.with_raw_response.create(**req, timeout=timeout).http_response
+            body = http.text
         except self._errors as exc:
             raise sdk_error(exc, timeout) from exc
-        raw = resp.model_dump(mode="json")
-        reply = read_message(raw, graded=schema is not None)
+        reply = read_message(_json_object(body), graded=schema is not None)
         if self.keep_raw:
-            reply.raw = resp.model_dump_json()
+            reply.raw = body
         return reply
 
     def close(self) -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from driftproof.run.providers._sdk import count, require_key, sdk_error
+from driftproof.run.providers._sdk import count, json_object as _json_object, require_key, sdk_error
 from driftproof.run.providers.base import Provider, Reply, strip_credentials
 
 __all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
@@ -164,19 +164,21 @@ class OpenAIAPI(Provider):
              schema: dict[str, Any] | None = None) -> Reply:
         graded = schema is not None
         try:
+            # the raw response: its JSON is read as the API sent it, with no model built from it
             if self.api == "responses":
                 req = build_responses(model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema)
-                resp: Any = self.client.responses.create(**req, timeout=timeout)
+                http: Any = self.client.responses.with_raw_response.create(**req, timeout=timeout).http_response
             else:
                 req = build_chat(model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema,
                                  compatible=self.compatible)
-                resp = self.client.chat.completions.create(**req, timeout=timeout)
+                http = self.client.chat.completions.with_raw_response.create(**req, timeout=timeout).http_response
+            body = http.text
         except self._errors as exc:
             raise sdk_error(exc, timeout, hint_404=HINT_404 if self.api == "responses" else None) from exc
-        raw = resp.model_dump(mode="json")
-        reply = read_response(raw, graded=graded) if self.api == "responses" else read_chat(raw, graded=graded)
+        obj = _json_object(body)
+        reply = read_response(obj, graded=graded) if self.api == "responses" else read_chat(obj, graded=graded)
         if self.keep_raw:
-            reply.raw = resp.model_dump_json()
+            reply.raw = body
         return reply
 
     def close(self) -> None:
