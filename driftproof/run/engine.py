@@ -228,7 +228,8 @@ class _Drawer:
                       **{k: v for k, v in (("cache_read_input", reply.cache_read),
                                            ("cache_creation_input", reply.cache_creation),
                                            ("reasoning_output", reply.reasoning_output)) if v is not None}}
-        over = None if reply.output_tokens is None else reply.output_tokens > cfg.max_tokens
+        over = None if reply.output_tokens is None or not self.provider.sends_budget \
+            else reply.output_tokens > cfg.max_tokens
         said = {"stop_reason": reply.stop_reason[:64] if reply.stop_reason else None, "over_budget": over,
                 "attempts": attempts, "harness_events": reply.harness_events}
         rec["generation_cost_usd"] = reply.cost_usd
@@ -501,7 +502,8 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
         endpoint_attempts=attempts,
         suite_name=suite.name[:200], suite_sha256=suite.sha256, judge=judge_doc, arms=arm_specs,
         band_source="generation", judge_overhead=overhead)
-    doc["run"].update({"max_output_tokens": cfg.max_tokens, "truncation": cfg.truncation, "retry": cfg.policy().doc()})
+    doc["run"].update({"max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
+                       "truncation": cfg.truncation, "retry": cfg.policy().doc()})
     if repairs:
         doc["text_repairs"] = repairs[:100000]
     return doc

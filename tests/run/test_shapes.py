@@ -357,6 +357,8 @@ def test_claude_verbose_array_takes_the_last_result_and_records_hook_events(loop
     assert [(e.type, e.subtype) for e in skill.harness_events] == [
         ("system", "hook_started"), ("system", "hook_response"), ("system", "init"), ("assistant", None)]
     assert (skill.tokens.input, skill.tokens.cache_read_input, skill.tokens.cache_creation_input) == (100, 50, 10)
+    # claude -p takes no output budget: none is recorded and none is said to be exceeded
+    assert skill.over_budget is None and r.run.max_output_tokens is None
 
 
 def test_claude_is_error_403_stops_the_run_without_retrying(loopback, fake_bin, suite_file, tmp_path, monkeypatch):
@@ -403,3 +405,15 @@ def test_a_missing_key_is_one_line_exit_2_and_nothing_written(suite_file, skill_
     err = capsys.readouterr().err
     assert err.splitlines() == [f"error: {variable} is not set; the {provider} api lane needs it (set it, or pass a key)"]
     assert list(out.parent.iterdir()) == []
+
+
+def test_run_help_documents_budgets_the_stop_reason_rule_and_error_classes():
+    from click.testing import CliRunner
+
+    from driftproof.cli.run import run as run_cmd
+
+    text = " ".join(CliRunner().invoke(run_cmd, ["--help"], terminal_width=400).output.split())
+    for needle in ("--max-output-tokens", "--judge-max-output-tokens", "(default 8192)", "(default 4096",
+                   '"truncation": "accepted"', "cut off at N output tokens", "408, 409, 429, 5xx, 529 and overloaded_error",
+                   "400, 401, 403, 404 and 422", "retry-after, at most 120 s"):
+        assert needle in text, needle

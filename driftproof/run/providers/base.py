@@ -147,6 +147,8 @@ class Provider:
     keep_raw: bool = False
     #: how this lane returns a grade (receipt ``judge.channel``)
     channel: str = "final_verdict"
+    #: whether the lane sends the output budget (``max_tokens``); CLIs and the stub do not
+    sends_budget: bool = True
 
     def start(self) -> str | None:
         """Prepare the lane; return the harness version its binary printed (CLI), else ``None``."""

@@ -75,6 +75,7 @@ class _CLI(Provider):
     surface = "cli"
     binary = ""
     channel = "cli_json_schema"
+    sends_budget = False
 
     def __init__(self, *, capture: str = "text", binary: str | None = None) -> None:
         if capture not in ("text", "files"):

@@ -22,6 +22,7 @@ class StubProvider(Provider):
     name, surface, makes_endpoint_attempts = "stub", None, False
     #: the stub answers in free text: only its final verdict counts
     channel = "final_verdict"
+    sends_budget = False
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
