@@ -417,3 +417,25 @@ def test_run_help_documents_budgets_the_stop_reason_rule_and_error_classes():
                    '"truncation": "accepted"', "cut off at N output tokens", "408, 409, 429, 5xx, 529 and overloaded_error",
                    "400, 401, 403, 404 and 422", "retry-after, at most 120 s"):
         assert needle in text, needle
+
+
+def test_a_compatible_server_on_the_responses_api_records_its_service_and_flags_over_budget(loopback, suite_file,
+                                                                                             tmp_path):
+    usage = {"input_tokens": 30, "output_tokens": 459, "total_tokens": 489, "input_tokens_details": {"cached_tokens": 0},
+             "output_tokens_details": {"reasoning_tokens": 0}}
+
+    def shape(path, body, is_judge, text):
+        if is_judge:
+            return None
+        out = [{"type": "message", "id": "m", "status": "completed", "role": "assistant",
+                "content": [{"type": "output_text", "text": text, "annotations": []}]}]
+        return 200, _response(out, usage=usage, model="qwen2.5-0.5b-instruct"), {}
+
+    loopback.script.shape = shape
+    lane = make_provider("openai", "api", api="responses", base_url=f"{loopback.url}/v1")
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=lane, model="qwen2.5-0.5b-instruct", max_tokens=20)
+    answers = [b for p, b in loopback.script.bodies if p.endswith("/responses")]
+    assert answers and all(b["max_output_tokens"] == 20 for b in answers)
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5) and skill.over_budget is True
+    assert r.arms.with_skill.service == f"{loopback.url}/v1" and r.run.model == "qwen2.5-0.5b-instruct"
