@@ -439,3 +439,23 @@ def test_a_compatible_server_on_the_responses_api_records_its_service_and_flags_
     skill, base = _draws(r)
     assert (skill.score, base.score) == (0.9, 0.5) and skill.over_budget is True
     assert r.arms.with_skill.service == f"{loopback.url}/v1" and r.run.model == "qwen2.5-0.5b-instruct"
+
+
+def test_the_run_summary_counts_lost_draws_by_kind_per_arm(loopback, suite_file, skill_file, tmp_path):
+    from click.testing import CliRunner
+
+    from driftproof.cli.run import run as run_cmd
+
+    # the skill's answers are refused; the baseline's are graded
+    def shape(path, body, is_judge, text):
+        if is_judge or "SKILL-MARK" not in (body.get("system") or ""):
+            return None
+        return 200, _message("I can't help with that.", stop="refusal", stop_details={"type": "refusal", "category": None}), {}
+
+    loopback.script.shape = shape
+    suite_file.write_text(json.dumps(ONE))
+    res = CliRunner().invoke(run_cmd, [str(suite_file), "--skill", str(skill_file), "--model", "claude-sonnet-4-6",
+                                       "--provider", "anthropic", "--out", str(tmp_path / "r.json"),
+                                       "--retry-delays", "0.01"], terminal_width=200)
+    assert res.exit_code == 0, res.output
+    assert "lost draws by kind: with skill refusal 3; baseline none" in res.output
