@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from driftproof.receipt import Case, Receipt
-from driftproof.stats import Reading, arm_band, band_source_of, receipt_reading, suite_lift, value_per_1k
+from driftproof.stats import (Reading, arm_band, band_source_of, lift_refusal, receipt_reading, suite_lift,
+                              unrecorded_arms, value_per_1k)
 from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
@@ -32,6 +33,8 @@ __all__ = ["BREAKDOWN_NOTE", "BreakdownRow", "BreakdownView", "CaseRow", "Contex
            "anchor_for", "breakdown_view", "fmt", "sheet"]
 
 UNKNOWN = "not recorded"
+#: What a case row shows for an arm the source did not record (``recorded: false``, v0.15).
+ARM_NOT_RECORDED = "arm not recorded"
 #: The method's words on what the breakdown claims ("Lift by case").
 BREAKDOWN_NOTE = ("It describes the recorded scores at this sample size. It predicts neither future answers "
                   "nor a causal mechanism.")
@@ -180,6 +183,13 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
     context = "" if reading.status != "no verdict" else " (context only: the receipt has no verdict)"
     tokens = f"{r.skill.tokens:,} skill tokens" if r.skill.tokens is not None else "skill tokens not recorded"
     b = lift_breakdown(r, size_bytes=size)
+    single = lift_refusal(r)
+    if single is not None:
+        lift_text, per_1k_text = f"n/a: {single}", f"n/a ({tokens}): {single}"
+    else:
+        lift_text = (fmt(lift, signed=True) + context) if lift is not None else "n/a"
+        per_1k_text = (f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
+                       if per_1k is not None else f"n/a ({tokens})")
     return Sheet(
         title=f"{r.skill.name} on {r.run.model or 'an unrecorded model'}",
         path=str(path) if path is not None else None,
@@ -187,9 +197,8 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
         legend=(BAND_SOURCE_LEGEND[band_source_of(r)] if _has_bands(r) else
                 "none: the receipt holds no judged score, so it has no band"),
         reading=_reading(reading),
-        lift=(fmt(lift, signed=True) + context) if lift is not None else "n/a",
-        lift_per_1k=(f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
-                     if per_1k is not None else f"n/a ({tokens})"),
+        lift=lift_text,
+        lift_per_1k=per_1k_text,
         control_delta=_control_delta(r),
         judge_cost=_judge_cost(r),
         cases=_cases(r, {v.case_id: v.verdict for v in reading.cases}),
@@ -277,15 +286,21 @@ def _arms(r: Receipt) -> tuple[str, ...]:
 
 def _cases(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     src = band_source_of(r)
+    missing = set(unrecorded_arms(r))
+
+    def shown(name: str, band: Band) -> str:
+        return ARM_NOT_RECORDED if name in missing else band_text(band)
+
     rows = []
     for c in r.cases:
         w, base = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
         ctl = arm_band(c.arms.control, src) if c.arms.control is not None else None
-        lift = w.mean - base.mean if w.mean is not None and base.mean is not None else None
+        lift = (w.mean - base.mean if w.mean is not None and base.mean is not None
+                and not missing & {"with_skill", "baseline"} else None)
         verdict = verdicts.get(c.id)
         rows.append(CaseRow(
-            case_id=c.id, anchor=anchor_for(c.id), with_skill=band_text(w), baseline=band_text(base),
-            control=band_text(ctl) if ctl is not None else None, lift=fmt(lift, signed=True),
+            case_id=c.id, anchor=anchor_for(c.id), with_skill=shown("with_skill", w), baseline=shown("baseline", base),
+            control=shown("control", ctl) if ctl is not None else None, lift=fmt(lift, signed=True),
             verdict=_VERDICT_WORDS.get(verdict, verdict) if verdict is not None else "no verdict",
             checks=_checks(r, c), lost=_lost(r, c), numbers=(w.mean, w.sd, base.mean, base.sd)))
     return tuple(rows)
@@ -313,6 +328,9 @@ def _lost(r: Receipt, c: Case) -> str:
 def _control_delta(r: Receipt) -> str | None:
     if r.arms.control is None or r.is_aggregates_only:
         return None
+    missing = [n for n in unrecorded_arms(r) if n in ("with_skill", "control")]
+    if missing:
+        return f"n/a: the {_ARM_WORDS[missing[0]]} arm was not recorded (arms.{missing[0]}.recorded is false)"
     src = band_source_of(r)
     deltas = []
     for c in r.cases:
@@ -354,6 +372,10 @@ def _provenance(r: Receipt) -> tuple[Fact, ...]:
              if run.judge_samples_per_generation is not None else UNKNOWN),
         Fact("schema version", r.schema_version),
     ]
+    missing = unrecorded_arms(r)
+    if missing:
+        facts.append(Fact("arms not recorded", ", ".join(_ARM_WORDS[n] for n in missing)
+                          + " (single-arm source: no lift, no interval, no value per token)"))
     if r.provenance is not None:
         facts.append(Fact("imported from", f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
                           + f", document sha256 {r.provenance.document_sha256}"))
@@ -380,7 +402,10 @@ def _judge_cost(r: Receipt) -> tuple[Fact, ...]:
 
 def _context(r: Receipt, b: Breakdown) -> ContextView:
     iv = lift_interval(b) if b.available else None
-    if iv is None:
+    single = lift_refusal(r)
+    if single is not None:
+        interval = f"unavailable: {single}"
+    elif iv is None:
         interval = "unavailable: the lift breakdown is unavailable"
     elif iv.reason is not None:
         interval = f"unavailable: {iv.reason}"
