@@ -89,20 +89,29 @@ def promptfoo(path: Path, arms: tuple[str, ...], by: str, skill_name: str, skill
 
 
 @click.command("inspect")
-@click.option("--with-skill", "with_skill", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+@click.option("--with-skill", "with_skill", default=None, type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="The log of the with-skill arm (.json or .eval).")
-@click.option("--baseline", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
-              help="The log of the baseline arm.")
+@click.option("--baseline", default=None, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="The log of the baseline arm. Either log alone is a single-arm import (no lift).")
 @click.option("--control", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
               help="The log of a control arm, if any.")
-@click.option("--scorer", default=None, help="The scorer whose values are the scores (required when a log has several).")
+@click.option("--scorer", default=None, metavar="NAME[:KEY]",
+              help="The scorer whose values are the scores (required when a log has several); "
+                   "NAME:KEY reads key KEY of an object-valued scorer.")
 @click.option("--skill-name", required=True, help="The skill's name (Inspect records none).")
 @click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
 @_OUT
-def inspect(with_skill: Path, baseline: Path, control: Path | None, scorer: str | None, skill_name: str,
+def inspect(with_skill: Path | None, baseline: Path | None, control: Path | None, scorer: str | None, skill_name: str,
             skill_md: Path | None, out_dir: Path) -> None:
-    """Inspect AI logs, one per arm: epochs as draws, NaN scores as lost draws."""
-    _write("inspect", with_skill, out_dir, str(with_skill), baseline=baseline, control=control, scorer=scorer,
+    """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
+
+    --with-skill alone or --baseline alone is a single-arm import: the other arm is recorded as
+    not recorded, and no lift, interval or value per token is given.
+    """
+    if with_skill is None and baseline is None:
+        raise ImportError_.at("<options>", "", "expected --with-skill LOG, --baseline LOG, or both")
+    shown = str(with_skill if with_skill is not None else baseline)
+    _write("inspect", with_skill, out_dir, shown, baseline=baseline, control=control, scorer=scorer,
            skill_name=skill_name, skill_md=skill_md)
 
 
