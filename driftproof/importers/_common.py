@@ -24,7 +24,7 @@ from typing import Any, Iterable
 from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_, Problem
-from driftproof.importers._text import repair_tree
+from driftproof.importers._text import repair_tree, undecodable_byte_before
 
 __all__ = [
     "CASE_ID", "MAX_SCHEMA_PROBLEMS", "MAX_SOURCE_BYTES", "Where", "case_id_for", "file_sha256", "git_blob_sha1",
@@ -255,6 +255,9 @@ def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False) 
         else:
             value = json.loads(text, parse_constant=bad_constant, object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
+        bad = undecodable_byte_before(text, exc.pos)
+        if bad is not None:
+            raise ImportError_.at(file, "", f"expected UTF-8 JSON, found an invalid byte at offset {bad}") from None
         raise ImportError_.at(file, "", f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:
         raise ImportError_.at(file, "", f"expected JSON: {exc}") from None
