@@ -418,14 +418,17 @@ def _arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         kinds = sorted({x.kind for x in lost if x.kind})
         refused = sum(d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal") for d in draws)
         outputs = [d.tokens.output for d in draws if d.tokens is not None and d.tokens.output is not None]
+        totals = [d.tokens.total for d in draws if d.tokens is not None and d.tokens.total is not None]
         out.append(ArmSummary(
             arm=words,
             draws=f"{len(draws):,} drawn, {measured:,} scored",
             lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else "")) if lost else "none",
             refusals=f"{refused:,} of {len(draws):,} draws" if refused else f"none of {len(draws):,} draws",
             skill_fired=_skill_fired(r, n, draws),
-            output_tokens=(f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}"
-                           if outputs else UNKNOWN),
+            output_tokens=(f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}" if outputs
+                           else f"not split; {sum(totals):,} total tokens over {len(totals):,} "
+                                f"draw{'s' if len(totals) != 1 else ''}, as the source reported them" if totals
+                           else UNKNOWN),
         ))
     return tuple(out)
 
