@@ -76,14 +76,15 @@ def nvidia(paths: tuple[Path, ...], repository: str | None, commit: str | None, 
 @click.command("promptfoo")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 @click.option("--arm", "arms", multiple=True, required=True, metavar="ARM=LABEL",
-              help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL [--arm control=LABEL].")
+              help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL [--arm control=LABEL]; "
+                   "with_skill or baseline alone is a single-arm import (no lift).")
 @click.option("--by", type=click.Choice(["provider", "prompt"]), default="provider", show_default=True,
               help="Match labels against provider.label/id or prompt.label/id/raw.")
 @click.option("--skill-name", required=True, help="The skill's name (promptfoo records none).")
 @click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
 @_OUT
 def promptfoo(path: Path, arms: tuple[str, ...], by: str, skill_name: str, skill_md: Path | None, out_dir: Path) -> None:
-    """promptfoo output JSON (eval -o / export): repeats grouped by content, errors kept out of the figures."""
+    """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept out of the figures."""
     _write("promptfoo", path, out_dir, str(path), arms=_arm_map(arms) or {}, by=by, skill_name=skill_name,
            skill_md=skill_md)
 
