@@ -84,8 +84,9 @@ def _config_map(arms: dict[str, str] | None) -> dict[str, str]:
         if arm not in ("with_skill", "baseline", "control"):
             raise ImportError_.at("<options>", "", f"expected an arm name with_skill, baseline or control, found {arm!r}")
         out[config] = arm
-    if "with_skill" not in out.values() or "baseline" not in out.values():
-        raise ImportError_.at("<options>", "", "an arm mapping must name both with_skill and baseline")
+    if "with_skill" not in out.values() and "baseline" not in out.values():
+        raise ImportError_.at("<options>", "", "an arm mapping must name with_skill, baseline or both "
+                              "(one alone is a single-arm import)")
     return out
 
 
@@ -447,6 +448,12 @@ def _receipt(runs: list[dict[str, Any]], bench: dict[str, Any] | None, evals: di
     arm_specs = {a: {"label": next((c for c, x in config_to_arm.items() if x == a), None), "instruction": None,
                      "system_prompt_sha256": None} for a in ("with_skill", "baseline", "control")
                  if a != "control" or use_control}
+    # an arm no run measured was not recorded (a single configuration): no baseline is invented
+    # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
+    for a in ("with_skill", "baseline"):
+        if not any(c["arms"][a] for c in cases.values()):
+            arm_specs[a]["recorded"] = False
+            unrecorded.append(f"the {a} arm (no run of its configuration: a single-arm import, no lift)")
     # Several runs per configuration give generation bands; one run with one grading pass gives
     # no spread at all, so no band source is claimed (method, "Where a band comes from").
     several = any(len(a["draws"]) > 1 for c in case_docs for a in c["arms"].values())

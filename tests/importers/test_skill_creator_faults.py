@@ -94,3 +94,12 @@ def test_run_suite_reads_assertions_beside_expectations(tmp_path: Path) -> None:
     assert [c.description for c in one.criteria] == ["e1", "a1", "a2"]
     # an empty expectations list beside assertions is not a case with no criteria
     assert [c.description for c in two.criteria] == ["only"]
+
+
+def test_a_single_configuration_is_a_single_arm_import_never_a_zero_baseline(tmp_path: Path) -> None:
+    it = tmp_path / "ws" / "iteration-1"
+    _write(it / "eval-1" / "with_skill" / "grading.json", _grading([True, False]))
+    r = sealed(import_skill_creator([it], skill_name="s")[0])
+    assert r.arms.baseline.recorded is False and r.cases[0].arms.baseline.draws == []
+    assert r.cases[0].arms.with_skill.draws[0].score == 0.5
+    assert sheet(r).lift.startswith("n/a: single-arm source")
