@@ -130,3 +130,13 @@ def test_reader_refuses_both_arms_not_recorded() -> None:
     with pytest.raises(ReceiptError) as exc:
         parse_receipt(json.dumps(seal_document(doc)), "x.json")
     assert any(p.pointer == "/arms/baseline/recorded" for p in exc.value.problems)
+
+
+def test_site_sheet_shows_the_arm_not_recorded_and_no_breakdown() -> None:
+    from driftproof.site.sheet import receipt_sheet
+
+    s = receipt_sheet("single", _parse(_single_arm("baseline")), b"", chart_prefix="chart-single")
+    cells = [c.text for c in s.cases.rows[0].cells]
+    assert cells[1:4] == ["0.900 ± 0.100 (n = 3)", ARM_NOT_RECORDED, "–"]
+    assert s.breakdown is None and s.model.lift.startswith("n/a: single-arm source")
+    assert s.chart is not None  # the recorded arm's bands are still drawn
