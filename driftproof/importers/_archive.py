@@ -119,15 +119,19 @@ class Archive:
         fh.seek(fields[-2] + fields[-1], 1)  # file name and extra field
         remaining = info.compress_size
         cap = min(self.max_member_bytes, self.max_inflated_bytes - self.inflated)
-        out = bytearray()
+        # pieces of at most _CHUNK bytes, joined once at the end: no buffer is regrown (and copied)
+        # while a member inflates, so a refused member never holds more than the cap
+        out: list[bytes] = []
+        size = 0
         crc = 0
         d = zlib.decompressobj(-15) if info.compress_type == _DEFLATED else None
 
         def take(piece: bytes) -> None:
-            nonlocal crc
-            if len(out) + len(piece) > cap:
+            nonlocal crc, size
+            if size + len(piece) > cap:
                 self._over(where, cap)
-            out.extend(piece)
+            out.append(piece)
+            size += len(piece)
             crc = zlib.crc32(piece, crc)
 
         try:
@@ -162,8 +166,8 @@ class Archive:
             raise ImportError_.at(self.shown, where, f"the member cannot be inflated: {exc}") from None
         if crc != info.CRC:
             raise ImportError_.at(self.shown, where, "the member's CRC-32 differs from the archive's: it is corrupt")
-        self.inflated += len(out)
-        return bytes(out)
+        self.inflated += size
+        return b"".join(out)
 
     def _over(self, where: str, cap: int) -> None:
         if cap < self.max_member_bytes:
