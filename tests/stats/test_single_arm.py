@@ -140,3 +140,16 @@ def test_site_sheet_shows_the_arm_not_recorded_and_no_breakdown() -> None:
     assert cells[1:4] == ["0.900 ± 0.100 (n = 3)", ARM_NOT_RECORDED, "–"]
     assert s.breakdown is None and s.model.lift.startswith("n/a: single-arm source")
     assert s.chart is not None  # the recorded arm's bands are still drawn
+
+
+def test_diff_lift_breakdown_of_a_single_arm_receipt_says_why(tmp_path: Any, capsys: Any) -> None:
+    from factories import run_main
+
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(_two_arm()), encoding="utf-8")
+    b.write_text(json.dumps(_single_arm("with_skill")), encoding="utf-8")
+    code, out, err = run_main(["diff", str(a), str(b), "--lift-breakdown"], capsys)
+    assert "Traceback" not in err
+    assert "Lift breakdown unavailable: single-arm source: the with-skill arm was not recorded" in out
+    # the with-skill arm B did not record has no band, so no case delta is printed for it
+    assert "+0.000" not in out
