@@ -228,8 +228,10 @@ def read_bytes(path: Path) -> bytes:
     return data
 
 
-def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False) -> Any:
-    """Parse JSON source bytes; ``allow_nan`` tolerates NaN/Infinity (Inspect logs).
+def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False, pointer: str = "") -> Any:
+    """Parse JSON source bytes; ``allow_nan`` tolerates NaN/Infinity (Inspect logs). ``pointer``
+    places a document inside ``file`` (an archive member ``/header.json``, a JSONL line
+    ``/line 3``) in its errors, so they name the source file, never a made-up one.
 
     Text is made valid Unicode deterministically (issue 14): a byte that is not UTF-8 inside a
     string, or a lone surrogate escape, becomes U+FFFD (:func:`~driftproof.importers._text.repair_tree`),
@@ -257,10 +259,10 @@ def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False) 
     except json.JSONDecodeError as exc:
         bad = undecodable_byte_before(text, exc.pos)
         if bad is not None:
-            raise ImportError_.at(file, "", f"expected UTF-8 JSON, found an invalid byte at offset {bad}") from None
-        raise ImportError_.at(file, "", f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+            raise ImportError_.at(file, pointer, f"expected UTF-8 JSON, found an invalid byte at offset {bad}") from None
+        raise ImportError_.at(file, pointer, f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:
-        raise ImportError_.at(file, "", f"expected JSON: {exc}") from None
+        raise ImportError_.at(file, pointer, f"expected JSON: {exc}") from None
     return repair_tree(value)
 
 

@@ -102,18 +102,22 @@ def _read_eval_zip(path: Path, raw: bytes) -> tuple[dict[str, Any], list[tuple[d
     member = "header.json" if "header.json" in names else "_journal/start.json"
     if member not in names:
         raise ImportError_.at(path, "/header.json", "expected header.json (or _journal/start.json) in the .eval archive")
-    header = parse_json_bytes(z.read(member), f"{path}!{member}", allow_nan=True)
+    header = parse_json_bytes(z.read(member), path, allow_nan=True, pointer=_pointer_of(member))
     # each member is its own document: problems name the archive, pointers start at the member
     validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
     members = sorted((n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)), key=_member_order)
     samples = []
     for n in members:
-        s = parse_json_bytes(z.read(n), f"{path}!{n}", allow_nan=True)
+        s = parse_json_bytes(z.read(n), path, allow_nan=True, pointer=_pointer_of(n))
         validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
         samples.append((s, Where(path, (n,))))
     if not samples:
         raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
     return header, samples, raw
+
+
+def _pointer_of(member: str) -> str:
+    return "/" + member.replace("~", "~0").replace("/", "~1")
 
 
 def _member_order(name: str) -> tuple[int, str, int]:

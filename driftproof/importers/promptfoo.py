@@ -185,7 +185,7 @@ def _read_output(path: Path) -> tuple[dict[str, Any], str, list[tuple[Any, Where
                 if not line.strip():
                     continue
                 where = Where(path, (f"line {n}",))
-                row = parse_json_bytes(line, f"{path}: line {n}")
+                row = parse_json_bytes(line, path, pointer=f"/line {n}")
                 validate_source(row, "promptfoo", path, definition="result", prefix=(f"line {n}",))
                 located.append((row, where))
     except OSError as exc:

@@ -300,3 +300,12 @@ def test_a_lying_size_archive_is_refused_with_bounded_memory(tmp_path: Path) -> 
     assert lines[0].startswith("REFUSED") and "/header.json" in lines[0] and "counted as inflated" in lines[0]
     peak_kb = int(lines[1].split()[1])
     assert peak_kb < 200 * 1024, f"peak resident memory {peak_kb} kB"
+
+
+def test_a_member_that_is_not_json_is_named_by_the_archive_and_its_pointer(tmp_path: Path) -> None:
+    members = {"header.json": json.dumps(_header()).encode(), "samples/1_epoch_1.json": b"{not json"}
+    log = _zip(tmp_path / "a.eval", members)
+    with pytest.raises(ImportError_) as exc:
+        import_inspect({"with_skill": log}, skill_name="s")
+    (p,) = exc.value.problems
+    assert p.file == str(log) and p.pointer == "/samples~11_epoch_1.json" and p.message.startswith("expected JSON")

@@ -163,3 +163,12 @@ def test_timestamp_is_stored_in_utc_with_its_offset(sample: Path, tmp_path: Path
     path.write_text(json.dumps(doc), encoding="utf-8")
     r = sealed(import_promptfoo(path, arms=ARMS, skill_name="riddles"))
     assert (r.run.started_at, r.run.started_at_offset) == ("2025-10-01T20:08:11Z", "+02:00")
+
+
+def test_jsonl_line_that_is_not_json_is_named_by_the_file_and_line(sample: Path, tmp_path: Path) -> None:
+    path = _jsonl(sample, tmp_path / "out.jsonl")
+    path.write_text(path.read_text(encoding="utf-8") + "{oops\n", encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        import_promptfoo(path, arms=ARMS, skill_name="riddles")
+    (p,) = exc.value.problems
+    assert p.file == str(path) and p.pointer == "/line 5" and p.message.startswith("expected JSON")
