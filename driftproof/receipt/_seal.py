@@ -18,7 +18,7 @@ import rfc8785
 from driftproof.errors import ReceiptError, SealError
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 
-__all__ = ["SEAL_ALGORITHM", "canonical_bytes", "compute_seal", "seal_document", "verify_seal", "write_receipt"]
+__all__ = ["SAFE_INTEGER_MAX", "SEAL_ALGORITHM", "canonical_bytes", "unsealable_values", "compute_seal", "seal_document", "verify_seal", "write_receipt"]
 
 SEAL_ALGORITHM = "sha256-rfc8785"
 
@@ -113,6 +113,8 @@ def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
     if document.get("schema_version") != CURRENT_VERSION:
         raise ReceiptError.at(path, "/schema_version", f"expected {CURRENT_VERSION!r} (writers write the current "
                               f"schema version only, D-11), found {document.get('schema_version')!r}")
+    for pointer, problem in unsealable_values(document)[:1]:
+        raise ReceiptError.at(path, pointer, problem)
     sealed = seal_document(complete_document(document))
     data = json.dumps(sealed, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -125,3 +127,34 @@ def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+#: The largest integer RFC 8785 (D-12) and I-JSON (RFC 7493) hold exactly: 2**53 - 1.
+SAFE_INTEGER_MAX = 2**53 - 1
+
+
+def unsealable_values(document: Any, pointer: str = "") -> list[tuple[str, str]]:
+    """Every number in ``document`` that RFC 8785 cannot canonicalise, so no seal can cover it
+    (D-12): NaN, an infinity (``1e400`` parses as one), or an integer beyond ±(2**53 - 1).
+
+    Returns:
+        ``[(JSON pointer, what was expected and found)]`` in document order; empty when every
+        number can be sealed.
+    """
+    out: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [(pointer, document)]
+    while stack:
+        at, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}", v)
+                         for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((f"{at}/{i}", v) for i, v in reversed(list(enumerate(node))))
+        elif isinstance(node, bool) or node is None or isinstance(node, str):
+            continue
+        elif isinstance(node, float) and node != node or node in (float("inf"), float("-inf")):
+            out.append((at, f"expected a finite number (RFC 8785, D-12), found {node!r}"))
+        elif isinstance(node, int) and abs(node) > SAFE_INTEGER_MAX:
+            out.append((at, f"expected an integer within ±(2**53 - 1) (RFC 8785, D-12), found one of "
+                            f"{len(str(abs(node)))} digits"))
+    return out
