@@ -16,6 +16,7 @@ from driftproof.receipt._seal import unsealable_values, write_receipt
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError
 from driftproof.run.providers.cli import read_claude
+from factories import run_main
 from run_helpers import SUITE, run_lane
 from test_shapes import _message
 
@@ -93,3 +94,47 @@ def test_a_judge_price_that_is_not_finite_is_refused_before_any_call(price, tmp_
                                    "--provider", "stub", "--judge-price", price, "--out", str(tmp_path / "r.json")])
     assert res.exit_code == 2 and "finite" in res.output
     assert not (tmp_path / "r.json").exists()
+
+
+# --- importers: the same kinds in the two new sources ---------------------------------------------
+
+def _oe(tmp_path, capsys, text, *extra, name="s"):
+    src = tmp_path / "items.jsonl"
+    src.write_text(text)
+    code, out, err = run_main(["import", "openai-evals", str(src), "--skill-name", name, "--grader", "g",
+                               "--out", str(tmp_path / "out"), *extra], capsys)
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())  # nothing written
+    return code, out + err
+
+
+def test_openai_evals_one_grader_twice_in_an_item_is_refused_at_its_pointer(tmp_path, capsys) -> None:
+    row = {"run_id": "r1", "datasource_item_id": 1, "results": [{"name": "g", "score": 0.9}, {"name": "g", "score": 0.1}]}
+    code, text = _oe(tmp_path, capsys, json.dumps(row) + "\n")
+    assert code == 2 and "/results/1/name" in text and "'g' again" in text
+
+
+@pytest.mark.parametrize("grade,extra,phrase", [("Infinity", (), "finite number"),
+                                                ("true", ("--grader-range", "1:7"), "found true")])
+def test_openai_evals_grades_that_are_not_on_the_scale_are_refused(tmp_path, capsys, grade, extra, phrase) -> None:
+    code, text = _oe(tmp_path, capsys, '{"run_id": "r1", "datasource_item_id": 1, "grades": {"g": %s}}\n' % grade, *extra)
+    assert code == 2 and phrase in text and "/grades/g" in text
+
+
+def test_an_empty_skill_name_is_refused(tmp_path, capsys) -> None:
+    code, text = _oe(tmp_path, capsys, '{"run_id": "r1", "datasource_item_id": 1, "grades": {"g": 0.5}}\n', name=" ")
+    assert code == 2 and "empty" in text
+
+
+@pytest.mark.parametrize("mutate,pointer", [
+    (lambda d: d["cases"][0]["arms"].__setitem__("without", []), "/cases/0/arms/without"),
+    (lambda d: d["cases"][0]["arms"].__setitem__("with", []), "/cases/0/arms/with"),
+    (lambda d: d.__setitem__("cases", []), "/cases"),
+])
+def test_claude_plugin_eval_empty_runs_or_cases_are_refused_unless_partial(tmp_path, capsys, shared, mutate,
+                                                                           pointer) -> None:
+    doc = json.loads((shared / "data/interop/claude-plugin-eval/aggregate-result.two-arm.json").read_text())
+    mutate(doc)
+    src = tmp_path / "aggregate-result.json"
+    src.write_text(json.dumps(doc))
+    code, out, err = run_main(["import", "claude-plugin-eval", str(src), "--out", str(tmp_path / "out")], capsys)
+    assert code == 2 and pointer in out + err and "at least one" in out + err
