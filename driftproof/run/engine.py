@@ -348,7 +348,7 @@ def _verdict(case: SuiteCase, jr: Reply, budget: int) -> "J.JudgeVerdict":
     if jr.refusal is not None:
         return J.JudgeVerdict(None, "the judge refused: " + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300])
     if jr.decision is not None:
-        return J.parse_decision(case, jr.decision)
+        return J.parse_structured(case, jr.decision)
     if jr.truncated:
         n = jr.output_tokens
         return J.JudgeVerdict(None, f"the judge was cut off at {n if n is not None else budget} output tokens "

@@ -138,3 +138,15 @@ def test_claude_plugin_eval_empty_runs_or_cases_are_refused_unless_partial(tmp_p
     src.write_text(json.dumps(doc))
     code, out, err = run_main(["import", "claude-plugin-eval", str(src), "--out", str(tmp_path / "out")], capsys)
     assert code == 2 and pointer in out + err and "at least one" in out + err
+
+
+def test_a_structured_decision_that_breaks_its_schema_is_not_measured(tmp_path) -> None:
+    from driftproof.run.judge import parse_structured
+    from driftproof.run.suite import load_suite
+
+    (tmp_path / "suite.json").write_text(json.dumps(ONE))
+    case = load_suite(tmp_path / "suite.json").cases[0]
+    assert parse_structured(case, {"score": 0.5, "reason": "fine"}).score == 0.5
+    v = parse_structured(case, {"score": 1.0, "reason": "x", "override": True})
+    assert v.score is None and "does not match its schema" in v.invalid_reason and "override" in v.invalid_reason
+    assert parse_structured(case, {"score": 1.0}).score is None  # no reason: the strict schema requires one
