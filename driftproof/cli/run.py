@@ -28,6 +28,7 @@ gave an answer (the receipt is written and reads UNVERIFIED).
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -69,8 +70,8 @@ def _price(value: str | None) -> tuple[float, ...] | None:
                                  "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25") from exc
     if len(parts) not in (2, 4):
         raise click.BadParameter("expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens")
-    if any(x < 0 for x in parts):
-        raise click.BadParameter("prices cannot be negative")
+    if not all(math.isfinite(x) and x >= 0 for x in parts):
+        raise click.BadParameter("expected finite prices of 0 or more (NaN and infinity cannot be sealed, D-12)")
     return parts
 
 

@@ -49,6 +49,7 @@ from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.journal import Journal, journal_path
 from driftproof.run.lost import lost_reason
+from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import Provider, Reply, repair_text
 from driftproof.run.scheduler import (MAX_DRAWS, MIN_DRAWS, SETTLE, Counter, FatalRun, Halted, LostDraw,
                                       RetryPolicy, StopRun, run_cells, with_retries)
@@ -157,8 +158,8 @@ def _arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
 
 
 def _count(v: Any) -> int | None:
-    """A token count a harness reported, or ``None`` when it is not a non-negative integer."""
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    """A token count a harness reported, or ``None`` when it is not an integer a receipt can hold."""
+    return count(v)
 
 
 class _Drawer:
@@ -317,17 +318,21 @@ class _Drawer:
                 usage["cache_read"] += jr.cache_read or 0
                 usage["cache_creation"] += jr.cache_creation or 0
                 usage["reasoning"] += jr.reasoning_output or 0
-            jr.text = self._repaired(rec, f"judge_reply/{k}", jr.text) or ""
+            if jr.decision is None:
+                jr.text = self._repaired(rec, f"judge_reply/{k}", jr.text) or ""
+                reply = jr.text
+            else:  # the decision is what is hashed and kept: made valid Unicode first, like an answer
+                reply = self._repaired(rec, f"judge_reply/{k}", _canonical(jr.decision)) or ""
             v = _verdict(case, jr, cfg.judge_max_tokens)
             score, invalid = v.score, v.invalid_reason
             if jr.reported_model is not None and not J.same_model(cfg.judge_model, jr.reported_model):
                 score, invalid = None, f"the reply reports model {jr.reported_model[:100]!r}, not the requested judge"
             why = self._repaired(rec, f"judge_samples/{k}/reason", v.reason)
-            samples.append(judge_sample_doc(score, reply=jr.text if jr.decision is None else _canonical(jr.decision),
+            samples.append(judge_sample_doc(score, reply=reply,
                                             reported_model=jr.reported_model, serving_model=jr.serving_model,
                                             invalid_reason=invalid[:2000] if invalid else None,
                                             reason=why[:4000] if why else None))
-            rec["transcript"]["judge_replies"].append(jr.text if jr.decision is None else _canonical(jr.decision))
+            rec["transcript"]["judge_replies"].append(reply)
         rec["judge_usage"] = usage
         return samples
 
@@ -342,7 +347,7 @@ def _verdict(case: SuiteCase, jr: Reply, budget: int) -> "J.JudgeVerdict":
     if jr.refusal is not None:
         return J.JudgeVerdict(None, "the judge refused: " + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300])
     if jr.decision is not None:
-        return J.parse_decision(case, jr.decision)
+        return J.parse_structured(case, jr.decision)
     if jr.truncated:
         n = jr.output_tokens
         return J.JudgeVerdict(None, f"the judge was cut off at {n if n is not None else budget} output tokens "
