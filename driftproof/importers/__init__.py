@@ -101,7 +101,8 @@ def get_importer(name: str) -> Importer:
         raise KeyError(f"no importer named {name!r}; known: {', '.join(sorted(IMPORTERS))}") from None
 
 
-def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = "<import>") -> list[Path]:
+def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = "<import>",
+                   force: bool = False) -> list[Path]:
     """Seal and write every imported receipt into ``out_dir``, or write none.
 
     Each document is sealed and checked in memory against the current receipt
@@ -112,6 +113,7 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
         items: what an importer returned.
         out_dir: the receipts directory (created when missing).
         source: the source file's name, used in messages.
+        force: replace receipts that already exist; without it an existing one is refused.
 
     Returns:
         The paths written, in the order of ``items``.
@@ -119,6 +121,8 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
     Raises:
         ImportError_: a file name is unsafe or repeated, or a document is not a valid
             receipt (an importer bug), with the receipt's pointer; nothing was written.
+        RefusalError: a receipt file already exists and ``force`` is not set, naming every
+            such file; nothing was written.
     """
     out = Path(out_dir)
     seen: set[str] = set()
@@ -133,6 +137,9 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
         except ReceiptError as exc:
             raise ImportError_(f"{source}: converted receipt {item.filename} is invalid",
                                list(exc.problems)) from None
+    from driftproof.outputs import refuse_existing_outputs
+
+    refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
     return _write_all_or_none(items, out, source)
 
 
