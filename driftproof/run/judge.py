@@ -31,7 +31,7 @@ from driftproof.run.suite import Criterion, SuiteCase
 from driftproof.wording import TOLERANCE
 
 __all__ = ["JudgeVerdict", "SCALE", "SYSTEM", "TEMPLATE", "judge_prompt", "parse_reply", "rubric_section",
-           "rubric_sha256", "same_model", "template_sha256"]
+           "rubric_sha256", "same_model", "template_identity", "template_sha256"]
 
 #: The judge's grid: worst, best, step.
 SCALE = (0.0, 1.0, 0.05)
@@ -79,6 +79,21 @@ def same_model(requested: str, reported: str) -> bool:
 def template_sha256() -> str:
     """sha256 of the judge's instructions: system text and every template, in order."""
     return sha256_text("\n\x1e\n".join([SYSTEM, TEMPLATE, RUBRIC_TEMPLATE, CRITERIA_TEMPLATE, CRITERION_LINE]))
+
+
+#: Version of the judge prompt template above; bump it with any edit to SYSTEM or a template
+#: (recorded as ``judge.template_version`` beside ``judge.template_sha256``, schema 0.15).
+TEMPLATE_VERSION = "1"
+
+
+def template_identity() -> tuple[str, str]:
+    """``(text hash, version)`` of the judge prompt template this product runs today.
+
+    The one place both ``driftproof run`` (which records it) and ``driftproof stale`` (which
+    compares a receipt with it, so that a receipt can be read as still standing with no
+    template file given) take the template's identity from.
+    """
+    return template_sha256(), TEMPLATE_VERSION
 
 
 def _weight(w: float) -> str:
