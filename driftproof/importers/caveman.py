@@ -240,6 +240,24 @@ def _skill_text(skills_dir: Path, arm: str, shown: str) -> str:
         raise ImportError_.at(shown, where, f"{path} is not UTF-8 (invalid byte at offset {exc.start})") from None
 
 
+_LANG = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
+_LANG_FILE = re.compile(r"^results\.([A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*)\.json$")
+
+
+def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
+    """The snapshot's language (seed 004): ``metadata.lang`` as caveman's ``llm_run.py`` writes it,
+    else the ``<lang>`` of a ``results.<lang>.json`` file name; ``None`` (unknown, D-13) when
+    neither says. A ``metadata.lang`` that disagrees with the file name is refused."""
+    lang = meta.get("lang")
+    if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
+        raise ImportError_.at(shown, "/metadata/lang", f"expected a language tag such as pt, found {json.dumps(lang)[:60]}")
+    m = _LANG_FILE.match(path.name)
+    if lang is not None and m is not None and m.group(1) != lang:
+        raise ImportError_.at(shown, "/metadata/lang", f"expected {m.group(1)!r}, the language the file name "
+                              f"{path.name} names, found {lang!r}")
+    return lang if lang is not None else (m.group(1) if m else None)
+
+
 def _str_or_none(meta: dict[str, Any], key: str) -> str | None:
     value = meta.get(key)
     return value if isinstance(value, str) and value.strip() else None
@@ -296,14 +314,17 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
     if match is None:
         unrecorded.append("harness version: metadata.claude_cli_version is missing or not a Claude Code version")
     harness = {"name": "claude-code", "version": match.group(1) if match else None}
+    language = _language(meta, Path(snapshot), shown)
 
     width = max(2, len(str(len(prompts))))
     ids = [f"p{i + 1:0{width}d}" for i in range(len(prompts))]
     provenance = {"tool": TOOL, "tool_version": f"git {source_commit}" if source_commit else None,
                   "document": shown, "document_sha256": document_sha256, "unrecorded": unrecorded}
     arm_specs = {
-        "baseline": {"label": BASELINE_ARM, "instruction": None, "system_prompt_sha256": None},
-        "control": {"label": CONTROL_ARM, "instruction": terse, "system_prompt_sha256": None},
+        "baseline": {"label": BASELINE_ARM, "instruction": None, "system_prompt_sha256": None,
+                     "construction": "bare"},
+        "control": {"label": CONTROL_ARM, "instruction": terse, "system_prompt_sha256": None,
+                    "construction": "control"},
     }
     prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
     out: list[Imported] = []
@@ -318,8 +339,12 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
             level="DECLARED", skill_name=arm, skill_text=skills[arm], cases=cases, model=model,
             provider="anthropic", surface="cli", harness=harness, started_at=started_at,
             generations_per_arm=1, judge_samples_per_generation=None, judge=None, band_source=None,
-            arms={"with_skill": {"label": arm, "instruction": None, "system_prompt_sha256": None}, **arm_specs},
+            arms={"with_skill": {"label": arm, "instruction": None, "system_prompt_sha256": None,
+                                 "construction": "control_then_skill"}, **arm_specs},
             provenance=copy.deepcopy(provenance),
         )
-        out.append(Imported(f"{prefix}{arm}.json", document))
+        if language is not None:
+            document["run"]["language"] = language
+        suffix = f"-{language}" if language not in (None, "en") else ""  # results.<lang>.json beside results.json
+        out.append(Imported(f"{prefix}{arm}{suffix}.json", document))
     return out

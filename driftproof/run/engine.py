@@ -3,11 +3,16 @@
 Arms (method, "The core"; issue 5): ``with_skill`` (SKILL.md as the system prompt),
 ``baseline`` (the task alone) and, optionally, ``control`` (a fixed instruction such as
 caveman's "Answer concisely." as the system prompt; D-16), whose delta against the skill is
-reported beside the lift. Each draw is judged n = 5 times by the fixed judge (2 with
-``--quick``); a draw's score is the mean of its valid samples (D-1).
+reported beside the lift. With a control, the with-skill arm's system prompt is the control
+followed by a blank line and SKILL.md, exactly as caveman builds its skill arm (seed 004:
+``Answer concisely.\n\n{SKILL.md}``), so "skill − control" is what the skill adds on top of
+the control. The receipt records each arm's construction (``bare``, ``skill``, ``control``,
+``control_then_skill``), the control text (``arms.control.instruction``) and the language of
+the prompts and the control (``run.language``, ``--lang``). Each draw is judged n = 5 times by
+the fixed judge (2 with ``--quick``); a draw's score is the mean of its valid samples (D-1).
 
 Level: TESTED for a full run on an API or CLI surface with a real judge; UNVERIFIED for the
-stub (either side), for ``--quick`` (preset ``quick``: first case only, 2 draws per arm, 2
+stub and the simulated lane (either side), for ``--quick`` (preset ``quick``: first case only, 2 draws per arm, 2
 judge samples, concurrency 4; method, "A smoke run gives no verdict") and for a run stopped
 because another model gave an answer.
 
@@ -44,7 +49,7 @@ from driftproof.run.scheduler import (MAX_DRAWS, MIN_DRAWS, RETRY_DELAYS, SETTLE
                                       LostDraw, StopRun, run_cells, with_retries)
 from driftproof.run.suite import Suite, SuiteCase, require_gradable
 
-__all__ = ["ARMS", "RunConfig", "RunResult", "run_suite"]
+__all__ = ["ARMS", "RunConfig", "RunInterrupted", "RunResult", "arm_systems", "run_suite"]
 
 ARMS = ("with_skill", "baseline", "control")
 #: Receipt schema bounds (schema 0.14): answer characters, lost reason characters, files named per draw.
@@ -70,6 +75,7 @@ class RunConfig:
     judge_max_tokens: int = 1024
     keep_transcripts: bool = False
     control: str | None = None
+    language: str | None = None
     quick: bool = False
     settle: float = SETTLE
 
@@ -110,11 +116,34 @@ class _Spend:
         return judge + self.reported
 
 
-def _arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
-    systems: dict[str, str | None] = {"with_skill": skill_text, "baseline": None}
-    if control is not None:
-        systems["control"] = control
-    return systems
+def arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
+    """Each arm's system prompt: baseline none; with a control, the control alone and the
+    control, a blank line and SKILL.md for the skill arm (seed 004); else SKILL.md alone."""
+    if control is None:
+        return {"with_skill": skill_text, "baseline": None}
+    return {"with_skill": f"{control}\n\n{skill_text}", "baseline": None, "control": control}
+
+
+#: How each arm's system prompt is built (receipt ``arms.<arm>.construction``, v0.15).
+def _construction(arm: str, control: str | None) -> str:
+    if arm == "baseline":
+        return "bare"
+    if arm == "control":
+        return "control"
+    return "skill" if control is None else "control_then_skill"
+
+
+class RunInterrupted(Exception):
+    """The run was interrupted (Ctrl-C); every finished draw is kept in the journal.
+
+    Attributes:
+        kept: finished draws in the journal (all sessions together).
+        journal: the journal's path; running the same command again resumes from it.
+    """
+
+    def __init__(self, kept: int, journal: Path) -> None:
+        super().__init__(f"interrupted: {kept} finished draws are kept in {journal}")
+        self.kept, self.journal = kept, journal
 
 
 def _count(v: Any) -> int | None:
@@ -250,13 +279,14 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     require_gradable(suite)
     out = Path(out)
     cases = list(suite.cases[:1] if cfg.quick else suite.cases)
-    systems = _arm_systems(skill_text, cfg.control)
+    systems = arm_systems(skill_text, cfg.control)
     provider.keep_raw = judge.keep_raw = cfg.keep_transcripts
     harness_version = provider.start()
     judge.start()
     judge_doc = {
         "model": cfg.judge_model, "provider": judge.name, "surface": judge.surface, "service": judge.service,
-        "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_sha256(),
+        "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_identity()[0],
+        "template_version": J.template_identity()[1],
         "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
         "price": None if cfg.judge_price is None else
         {"input_usd_per_mtok": cfg.judge_price[0], "output_usd_per_mtok": cfg.judge_price[1]},
@@ -268,6 +298,9 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         "settle": cfg.settle, "judge_samples": cfg.judge_samples, "control": cfg.control, "quick": cfg.quick,
         "keep_transcripts": cfg.keep_transcripts, "max_tokens": cfg.max_tokens,
     }
+    if cfg.language is not None:  # absent otherwise, so an older journal still resumes
+        identity["language"] = cfg.language
+        identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
     journal = Journal(journal_path(out), identity, started_at=_now(), harness_version=harness_version)
     counter = Counter(journal.attempts, journal.attempt)
     spend = _Spend(cfg.judge_price)
@@ -288,6 +321,9 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
                             f"{journal.path}; run the same command again to resume") from exc
     except StopRun as exc:
         stopped = str(exc)
+    except KeyboardInterrupt as exc:
+        journal.close()
+        raise RunInterrupted(len(journal.draws), journal.path) from exc
     except BaseException:
         journal.close()
         raise
@@ -339,9 +375,12 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
                 "judged_draws_missing_usage": missing,
                 "usd": None if price is None else round((tin * price[0] + tout * price[1]) / 1e6, 10)}
     arm_specs = {a: {"label": a, "instruction": systems[a] if a == "control" else None,
-                     "system_prompt_sha256": sha256_text(s) if s is not None else None} for a, s in systems.items()}
-    unverified = provider.name == "stub" or judge_doc["provider"] == "stub" or cfg.quick or stopped is not None
-    return receipt_doc(
+                     "system_prompt_sha256": sha256_text(s) if s is not None else None,
+                     "construction": _construction(a, cfg.control)} for a, s in systems.items()}
+    offline = ("stub", "simulated")
+    unverified = (provider.name in offline or judge_doc["provider"] in offline or cfg.quick
+                  or stopped is not None)
+    doc = receipt_doc(
         level="UNVERIFIED" if unverified else "TESTED", skill_name=skill_name, skill_text=skill_text, cases=case_docs,
         model=cfg.model, provider=provider.name, surface=provider.surface,
         harness={"name": provider.harness_name, "version": harness_version} if provider.harness_name else None,
@@ -351,6 +390,9 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
         endpoint_attempts=attempts,
         suite_name=suite.name[:200], suite_sha256=suite.sha256, judge=judge_doc, arms=arm_specs,
         band_source="generation", judge_overhead=overhead)
+    if cfg.language is not None:
+        doc["run"]["language"] = cfg.language
+    return doc
 
 
 def _write_checked(doc: dict[str, Any], out: Path) -> Receipt:
