@@ -55,6 +55,11 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
         problems.extend(err.problems or [Problem("?", "", str(err))])
     receipts: dict[str, LoadedReceipt] = {}
     for p, r in good.items():
+        if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
+            # issue 16: the demo's receipts are simulated; the public site never publishes one
+            problems.append(Problem(str(p), "/run/provider", "expected a receipt a model produced; this one is "
+                                    "simulated (driftproof demo), and the public site refuses simulated receipts"))
+            continue
         try:
             receipts[names[p]] = LoadedReceipt(names[p], r, p.read_bytes(), p)
         except OSError as exc:  # pragma: no cover - vanished between two reads
