@@ -46,7 +46,8 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
     Raises:
         RefusalError: naming every file that exists (exit status 2).
     """
-    existing = [str(p) for p in outputs if (p.exists() or p.is_symlink())]
+    # a folder in a file's place is not a file to replace: writing names it as such
+    existing = [str(p) for p in outputs if (p.exists() or p.is_symlink()) and not p.is_dir()]
     if existing and not force:
         raise RefusalError(f"{option}: {len(existing)} file(s) already exist and were not replaced: "
                            + ", ".join(existing) + "; choose another folder, or give --force to replace them")

@@ -338,9 +338,6 @@ def test_caveman_language_snapshot_records_its_language(tmp_path):
     items = import_caveman(snap, skills_dir=SHARED / "data/caveman/at-snapshot-2b10489/skills")
     assert items and all(i.document["run"]["language"] == "pt" for i in items)
     assert all(i.filename.endswith("-pt.json") for i in items)
-    arms = items[0].document["arms"]
-    assert (arms["with_skill"]["construction"], arms["control"]["construction"], arms["baseline"]["construction"]) == \
-        ("control_then_skill", "control", "bare")
     doc["metadata"].pop("lang")  # the file name alone names it
     snap.write_text(json.dumps(doc, ensure_ascii=False))
     assert import_caveman(snap, skills_dir=SHARED / "data/caveman/at-snapshot-2b10489/skills")[0] \

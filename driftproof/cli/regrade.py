@@ -41,7 +41,8 @@ def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | 
         raise RefusalError(f"the regrade receipt must not overwrite the revised suite ({rubric_suite})")
     from driftproof.cli._paths import refuse_existing_output
 
-    if not same_path(out, receipt):  # the original itself is refused by rubric_regrade, with its own words
+    kept = (receipt, receipt.with_name(receipt.name + ".transcripts.jsonl"))
+    if not any(same_path(out, p) for p in kept):  # rubric_regrade refuses these with its own words
         refuse_existing_output(out, "--out", force=force)
     original = read_receipt(receipt)
     plain = judge_model is not None or judge_provider is not None

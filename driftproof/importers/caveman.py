@@ -321,10 +321,8 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
     provenance = {"tool": TOOL, "tool_version": f"git {source_commit}" if source_commit else None,
                   "document": shown, "document_sha256": document_sha256, "unrecorded": unrecorded}
     arm_specs = {
-        "baseline": {"label": BASELINE_ARM, "instruction": None, "system_prompt_sha256": None,
-                     "construction": "bare"},
-        "control": {"label": CONTROL_ARM, "instruction": terse, "system_prompt_sha256": None,
-                    "construction": "control"},
+        "baseline": {"label": BASELINE_ARM, "instruction": None, "system_prompt_sha256": None},
+        "control": {"label": CONTROL_ARM, "instruction": terse, "system_prompt_sha256": None},
     }
     prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
     out: list[Imported] = []
@@ -339,8 +337,7 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
             level="DECLARED", skill_name=arm, skill_text=skills[arm], cases=cases, model=model,
             provider="anthropic", surface="cli", harness=harness, started_at=started_at,
             generations_per_arm=1, judge_samples_per_generation=None, judge=None, band_source=None,
-            arms={"with_skill": {"label": arm, "instruction": None, "system_prompt_sha256": None,
-                                 "construction": "control_then_skill"}, **arm_specs},
+            arms={"with_skill": {"label": arm, "instruction": None, "system_prompt_sha256": None}, **arm_specs},
             provenance=copy.deepcopy(provenance),
         )
         if language is not None:

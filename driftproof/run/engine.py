@@ -133,8 +133,9 @@ def _construction(arm: str, control: str | None) -> str:
     return "skill" if control is None else "control_then_skill"
 
 
-class RunInterrupted(Exception):
-    """The run was interrupted (Ctrl-C); every finished draw is kept in the journal.
+class RunInterrupted(KeyboardInterrupt):
+    """The run was interrupted (Ctrl-C); every finished draw is kept in the journal. A
+    :class:`KeyboardInterrupt`, so a caller that does not know it still stops as on Ctrl-C.
 
     Attributes:
         kept: finished draws in the journal (all sessions together).
