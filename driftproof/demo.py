@@ -198,10 +198,10 @@ def walkthrough(read: dict, diff: str, plan: str) -> str:  # type: ignore[type-a
         f"1. Draws vary. Case {first.id}, with skill, receipts/v1-run1.json: per-draw scores {scores}.",
         f"   Each draw is judged 5 times; a draw's score is the mean of its judge samples. {ex}",
         f"2. Bands have spread. The same arm's band is {w.mean:.3f} ± {w.sd:.3f} (mean ± one sample sd, "
-        f"n = {w.n}). {METHOD_URL}#bands",
+        f"n = {w.n}). {METHOD_URL}#improved",
         f"3. The stopping rule adds draws. {longest[0]} ({longest[1].replace('_', ' ')}) drew {longest[2]} times: "
         "at least 3, then one more while the spread still moved by 0.01 or more. "
-        f"{METHOD_URL}#bands",
+        f"{ex}",
     ]
     if lost:
         cid, arm, idx, why = lost[0]
@@ -212,7 +212,7 @@ def walkthrough(read: dict, diff: str, plan: str) -> str:  # type: ignore[type-a
     if iv.lift is not None and iv.se is not None:
         lines.append(f"6. The lift, with its paired interval as context: {iv.lift:+.3f} (95% interval "
                      f"{iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over {iv.cases} cases). "
-                     "Context only: it never decides a verdict.")
+                     f"Context only: it never decides a verdict. {ex}")
     else:
         lines.append(f"6. The lift, as context: {iv.lift:+.3f}" if iv.lift is not None else "6. The lift: n/a")
     lines.append(f"7. No verdict, and why, in the product's exact words: {reading.reason}. {ex}")

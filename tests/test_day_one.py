@@ -151,6 +151,7 @@ def test_stale_reads_a_recorded_template_that_moved_as_regrade_only(files, tmp_p
     code, text, _ = run_main(["stale", str(moved), "--skill", str(files[1]), "--suite", str(files[0]), "--model", "m",
                               "--judge-model", "stub-judge"], capsys)
     assert code == 1 and text.startswith("with_skill: regrade only")
+    assert "the judge's instructions changed: regrade the saved answers (template version 1 recorded, 1 today)" in text
 
 
 # ---- one validation path ----------------------------------------------------------------------

@@ -79,6 +79,15 @@ def _today_template(r: Receipt, path: Path | None) -> str | None:
     return template_identity()[0]
 
 
+def _today_template_version(r: Receipt, path: Path | None) -> str | None:
+    """The version of the template :func:`_today_template` compares with, when it is the product's."""
+    if path is not None or (r.provenance is not None and r.regrade is None):
+        return None
+    from driftproof.run.judge import template_identity
+
+    return template_identity()[1]
+
+
 def render_text(report: StaleReport) -> str:
     """The stale report as plain text: one line per arm, then every finding."""
     lines = [f"{a.arm}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "") for a in report.arms]
@@ -114,7 +123,8 @@ def stale(receipt: Path, model: str | None, harness_name: str | None, harness_ve
         harness_version = _printed_version(harness_binary)
     today = Today(model=model, harness_name=harness_name, harness_version=harness_version, capture=capture,
                   skill_sha256=_skill_sha256(skill, r.skill.sha256), suite_sha256=_sha256_file(suite, "--suite"),
-                  judge_model=judge_model, judge_template_sha256=_today_template(r, judge_template))
+                  judge_model=judge_model, judge_template_sha256=_today_template(r, judge_template),
+                  judge_template_version=_today_template_version(r, judge_template))
     report = stale_report(r, today)
     if fmt == "json":
         click.echo(json.dumps(asdict(report), indent=2, sort_keys=True))

@@ -299,6 +299,8 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         "settle": cfg.settle, "judge_samples": cfg.judge_samples, "control": cfg.control, "quick": cfg.quick,
         "keep_transcripts": cfg.keep_transcripts, "max_tokens": cfg.max_tokens,
     }
+    if cfg.control is not None:  # the skill arm is the control then SKILL.md (absent otherwise: older journals resume)
+        identity["skill_arm"] = "control_then_skill"
     if cfg.language is not None:  # absent otherwise, so an older journal still resumes
         identity["language"] = cfg.language
         identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
