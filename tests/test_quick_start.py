@@ -73,6 +73,7 @@ def test_quick_start_literally(tmp_path: Path, capsys: pytest.CaptureFixture[str
                 "receipts/v1-run1.json", "receipts/v1-run2.json", "receipts/v2-run1.json", "receipts/v2-run2.json",
                 "site/index.html"):
         assert (demo / rel).is_file(), rel
+    assert all((demo / f).read_text().startswith("SIMULATED DATA") for f in ("diff.txt", "plan.txt"))
     receipt = json.loads((demo / "receipts/v1-run1.json").read_text())
     assert receipt["run"]["provider"] == "simulated" and receipt["judge"]["provider"] == "simulated"
     assert receipt["verification_level"] == "UNVERIFIED"
