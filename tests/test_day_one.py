@@ -359,3 +359,26 @@ def test_public_site_refuses_simulated_receipts(files, tmp_path, capsys):
     with pytest.raises(SiteBuildError) as ei:
         load_inputs(receipts, tmp_path / "reports")
     assert any(p.pointer == "/run/provider" and "refuses simulated receipts" in p.message for p in ei.value.problems)
+
+
+def test_a_receipt_that_appears_during_the_run_is_not_replaced(files, tmp_path, monkeypatch):
+    from driftproof.errors import RefusalError
+    from driftproof.run.engine import RunConfig, run_suite
+    from driftproof.run.providers.stub import StubProvider
+    from driftproof.run.suite import load_suite
+
+    out = tmp_path / "r.json"
+    real = StubProvider.call
+
+    def appear(self, **kw):  # type: ignore[no-untyped-def]
+        if not out.exists():
+            out.write_text("another run's receipt")
+        return real(self, **kw)
+
+    monkeypatch.setattr(StubProvider, "call", appear)
+    with pytest.raises(RefusalError, match="appeared while the run went on; it was not replaced"):
+        run_suite(load_suite(files[0]), skill_text=SKILL, skill_name="terse", cfg=RunConfig(model="m", judge_model="j"),
+                  provider=StubProvider(), judge=StubProvider(), out=out, replace=False)
+    assert out.read_text() == "another run's receipt"
+    assert (tmp_path / "r.json.journal").is_file()  # the finished draws are kept
+    assert not list(tmp_path.glob(".r.json.unchecked"))

@@ -148,7 +148,7 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
     try:
         result = _with_progress(lambda progress: run_suite(
             suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text), cfg=cfg,
-            provider=lane, judge=judge, out=out, progress=progress))
+            provider=lane, judge=judge, out=out, progress=progress, replace=force))
     except RunInterrupted as exc:
         click.echo(f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in {exc.journal}; "
                    f"no receipt was written yet.\nTo resume, run the same command again:\n  {resume_command()}",

@@ -266,8 +266,11 @@ class _Drawer:
 
 def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig, provider: Provider, judge: Provider,
               out: str | Path, sleep: Callable[[float], None] = time.sleep,
-              progress: Callable[[int, int, float], None] | None = None) -> RunResult:
+              progress: Callable[[int, int, float], None] | None = None, replace: bool = True) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
+
+    With ``replace`` false, a file that appeared at ``out`` while the run went on is not
+    replaced: :class:`~driftproof.errors.RefusalError` names it and the journal is kept.
 
     Raises:
         SuiteError: a case cannot be graded (before any call).
@@ -341,7 +344,11 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         transcripts = _write_transcripts(out, journal)
         doc["run"]["transcripts"] = {"file": transcripts.name, "sha256": _file_sha256(transcripts),
                                      "draws": len(journal.draws)}
-    receipt = _write_checked(doc, out)
+    try:
+        receipt = _write_checked(doc, out, replace=replace)
+    except BaseException:
+        journal.close()  # kept on disk: no finished draw is lost
+        raise
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
     journal.remove()
     return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt)
@@ -398,7 +405,7 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
     return doc
 
 
-def _write_checked(doc: dict[str, Any], out: Path) -> Receipt:
+def _write_checked(doc: dict[str, Any], out: Path, *, replace: bool = True) -> Receipt:
     """Seal and write the receipt beside ``out``, read it back as every reader does (schema,
     seal, model), and only then move it into place. A receipt that does not read back is
     removed and the error raised; whatever was at ``out`` and the journal are kept, so no
@@ -410,6 +417,26 @@ def _write_checked(doc: dict[str, Any], out: Path) -> Receipt:
     except ReceiptError:
         tmp.unlink(missing_ok=True)
         raise
+    if not replace:
+        try:
+            os.link(tmp, out)  # atomic: fails when out exists, never replaces it
+        except FileExistsError:
+            tmp.unlink(missing_ok=True)
+            from driftproof.errors import RefusalError
+
+            raise RefusalError(f"--out {out} appeared while the run went on; it was not replaced. The finished draws "
+                               f"are kept in {journal_path(out)}: run the same command with --force to write "
+                               "the receipt over it, or move that file away") from None
+        except OSError:  # a file system without hard links: the check and the move are two steps
+            if out.exists():
+                tmp.unlink(missing_ok=True)
+                from driftproof.errors import RefusalError
+
+                raise RefusalError(f"--out {out} appeared while the run went on; it was not replaced") from None
+            os.replace(tmp, out)
+        else:
+            tmp.unlink(missing_ok=True)
+        return receipt
     os.replace(tmp, out)
     return receipt
 
