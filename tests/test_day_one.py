@@ -382,3 +382,17 @@ def test_a_receipt_that_appears_during_the_run_is_not_replaced(files, tmp_path, 
     assert out.read_text() == "another run's receipt"
     assert (tmp_path / "r.json.journal").is_file()  # the finished draws are kept
     assert not list(tmp_path.glob(".r.json.unchecked"))
+
+
+def test_lang_of_the_suite_itself_still_translates_a_known_control(tmp_path):
+    from driftproof.run.suite import in_language, load_suite
+
+    doc = copy.deepcopy(SUITE)
+    doc["language"] = "pt"
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps(doc))
+    s = load_suite(p)
+    suite, control = in_language(s, "pt", "Answer concisely.")
+    assert [c.prompt for c in suite.cases] == ["Question A?", "Question B?"]  # its own prompts, as written
+    assert control == "Responda de forma concisa."  # never the English control on a pt run
+    assert in_language(s, "pt", "Seja breve.")[1] == "Seja breve."  # no table knows it: taken as given

@@ -463,8 +463,7 @@ def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, st
     (seed 004: a language with no translated control or no prompts stops before any call).
 
     The control comes from the suite's ``controls`` table, else the product's
-    :data:`TRANSLATED_CONTROLS`; ``control`` is returned as it is when ``lang`` is the suite's
-    own language. A prompt is the case's ``prompt`` when ``lang`` is the suite's ``language``,
+    :data:`TRANSLATED_CONTROLS`, else, when ``lang`` is the suite's own language, as given. A prompt is the case's ``prompt`` when ``lang`` is the suite's ``language``,
     else ``translations[lang]``.
 
     Raises:
@@ -488,9 +487,11 @@ def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, st
             continue
         cases.append(dataclasses.replace(case, prompt=text))
     translated = control
-    if control is not None and not native:
+    if control is not None:
         table = suite.controls.get(control) or {}
         translated = table.get(lang) or TRANSLATED_CONTROLS.get(control, {}).get(lang)
+        if translated is None and native:
+            translated = control  # given for the suite's own language, and no table translates it
         if translated is None:
             c.add(f"/controls/{control.replace('~', '~0').replace('/', '~1')}/{lang}",
                   f"no translated control for {lang!r}: the control {control[:80]!r} has no {lang!r} translation "
