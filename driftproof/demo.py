@@ -86,8 +86,8 @@ change touches. Mark breaking changes with ! and a BREAKING CHANGE footer.
 #: The simulated effect of each skill version on the mean quality (judge scale), and the base.
 EFFECTS = {"v1": 0.10, "v2": 0.16}
 BASE, SPREAD, JUDGE_SPREAD = 0.55, 0.015, 0.03
-LOST_REASON = ("simulated timeout: the answering call did not return within 300 s (the simulated provider "
-               "made this draw fail, as a real timeout would)")
+LOST_REASON = ("simulated failure: the simulated provider made this answering call fail, as a real failed "
+               "call would, so the draw is lost")
 
 
 @dataclass
@@ -184,8 +184,8 @@ def walkthrough(read: dict, diff: str, plan: str) -> str:  # type: ignore[type-a
     first = r1.cases[0]
     w = arm_band(first.arms.with_skill, "generation")
     scores = ", ".join("lost" if s is None else f"{s:.2f}" for s in _scores(r1, first.id, "with_skill"))
-    longest = max(((c.id, a, len(getattr(c.arms, a).draws)) for c in r1.cases for a in ("with_skill", "baseline")),
-                  key=lambda x: x[2])
+    longest = max(((c.id, a, len(getattr(c.arms, a).draws), name) for name, r in read.items() for c in r.cases
+                   for a in ("with_skill", "baseline")), key=lambda x: x[2])
     lost = [(c.id, a, d.index, d.lost.reason) for c in r2.cases for a in ("with_skill", "baseline")
             for d in getattr(c.arms, a).draws if d.lost is not None]
     iv = lift_interval(lift_breakdown(r1))
@@ -199,7 +199,8 @@ def walkthrough(read: dict, diff: str, plan: str) -> str:  # type: ignore[type-a
         f"   Each draw is judged 5 times; a draw's score is the mean of its judge samples. {ex}",
         f"2. Bands have spread. The same arm's band is {w.mean:.3f} ± {w.sd:.3f} (mean ± one sample sd, "
         f"n = {w.n}). {METHOD_URL}#improved",
-        f"3. The stopping rule adds draws. {longest[0]} ({longest[1].replace('_', ' ')}) drew {longest[2]} times: "
+        f"3. The stopping rule adds draws. receipts/{longest[3]}.json, {longest[0]} ({longest[1].replace('_', ' ')}) "
+        f"drew {longest[2]} times: "
         "at least 3, then one more while the spread still moved by 0.01 or more. "
         f"{ex}",
     ]

@@ -151,7 +151,11 @@ def test_stale_reads_a_recorded_template_that_moved_as_regrade_only(files, tmp_p
     code, text, _ = run_main(["stale", str(moved), "--skill", str(files[1]), "--suite", str(files[0]), "--model", "m",
                               "--judge-model", "stub-judge"], capsys)
     assert code == 1 and text.startswith("with_skill: regrade only")
-    assert "the judge's instructions changed: regrade the saved answers (template version 1 recorded, 1 today)" in text
+    from driftproof.run.judge import TEMPLATE_VERSION
+
+    v = TEMPLATE_VERSION
+    assert f"the judge's instructions changed: regrade the saved answers (template version {v} recorded, {v} today)" \
+        in text
 
 
 # ---- one validation path ----------------------------------------------------------------------
@@ -270,9 +274,13 @@ class Recording(Provider):
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
-        if "<answer>" in prompt:
-            return Reply('{"score": 0.5, "reason": "r"}', reported_model=model)
+    channel = "final_verdict"
+    sends_budget = False
+
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
+             schema: dict[str, Any] | None = None) -> Reply:
+        if schema is not None or "<answer" in prompt:
+            return Reply('{"score": 0.5, "reason": "r"}', reported_model=model, channel="final_verdict")
         self.systems.append((system, prompt))
         return Reply("An answer.", reported_model=model)
 

@@ -69,6 +69,9 @@ class SimulatedProvider(Provider):
     """
 
     name, surface, makes_endpoint_attempts = "simulated", None, False
+    #: the simulated judge answers in free text, as the stub does: only its final verdict counts
+    channel = "final_verdict"
+    sends_budget = False
 
     def __init__(self, *, seed: int = 0, base: float = 0.55, effects: Mapping[str | None, float] | None = None,
                  spread: float = 0.08, judge_spread: float = 0.05,
@@ -89,8 +92,9 @@ class SimulatedProvider(Provider):
         h = hashlib.sha256(f"{self.seed}\0{key}\0{n}".encode()).digest()
         return random.Random(int.from_bytes(h[:8], "big")), n
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
-        if "<answer>" in prompt and ("<rubric>" in prompt or "<criteria>" in prompt):
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
+             schema: dict[str, Any] | None = None) -> Reply:
+        if schema is not None or ("<answer" in prompt and ("<rubric>" in prompt or "<criteria>" in prompt)):
             return self._judge(model, prompt)
         sys_sha = _sha(system) if system is not None else None
         key = f"{model}\0{sys_sha}\0{_sha(prompt)}"
@@ -111,7 +115,8 @@ class SimulatedProvider(Provider):
         rng, _ = self._rng(f"judge\0{model}\0{_sha(prompt)}")
         if m is None:
             text = json.dumps({"score": 0.0, "reason": "simulated judge: the answer carries no simulated quality"})
-            return Reply(text, input_tokens=len(prompt.split()), output_tokens=12, reported_model=model, raw=text)
+            return Reply(text, input_tokens=len(prompt.split()), output_tokens=12, reported_model=model, raw=text,
+                         channel="final_verdict")
         q = float(m.group(1))
         if "<criteria>" in prompt:
             ids = _CRITERION.findall(prompt.split("<criteria>", 1)[1])
@@ -121,4 +126,4 @@ class SimulatedProvider(Provider):
             s = _clip(round((q + rng.gauss(0.0, self.judge_spread)) / _STEP) * _STEP)
             text = json.dumps({"score": round(s, 2), "reason": f"simulated judge around quality {q:.2f}"})
         return Reply(text, input_tokens=len(prompt.split()), output_tokens=len(text.split()), reported_model=model,
-                     raw=text)
+                     raw=text, channel="final_verdict")
