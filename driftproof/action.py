@@ -121,10 +121,19 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
     from driftproof.stats.lift import common_lifts
 
     common = common_lifts(a, b)  # the same cases on both sides (issue 16)
+    lift_a, lift_b = common.a, common.b
+    if not common.cases:
+        # no case in common: a side's own lift is shown only when the other side has none,
+        # so two lifts over different cases are never printed side by side
+        from driftproof.stats import suite_lift
+
+        own_a, own_b = suite_lift(a), suite_lift(b)
+        if own_a is None or own_b is None:
+            lift_a, lift_b = own_a, own_b
     return {
         "decision": decision,
-        "lift": _lift_text(common.b, smoke),
-        "baseline-lift": _lift_text(common.a, smoke),
+        "lift": _lift_text(lift_b, smoke),
+        "baseline-lift": _lift_text(lift_a, smoke),
         "regressed-cases": json.dumps(regressed, ensure_ascii=True),
         "draws-needed": "" if needed is None else str(needed),
     }
