@@ -20,8 +20,8 @@ def reports() -> None:
               help="Directory of committed receipts (every *.json below it).")
 @click.option("--reports", "reports_dir", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
               help="Directory of numbered reports (NNN-slug.md).")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
-              help="Site directory, replaced whole only when the build succeeds.")
+@click.option("--out-dir", "--out", "out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
+              help="Site folder, replaced whole only when the build succeeds (--out is its older spelling).")
 @click.option("--config", "config_file", type=click.Path(path_type=Path), default=None,
               help="mkdocs config. Default: ./mkdocs.yml when there is one, else the one installed with "
                    "Driftproof (its own pages, templates and theme).")

@@ -20,10 +20,14 @@ and a draw that still fails is lost naming its last error and class. 400, 401, 4
 422 (and a CLI envelope carrying them) are fatal: the run stops at once, keeps its journal
 and exits 2.
 
-Exit status: 0 when the receipt is written; 2 for a bad suite, a refused journal, a missing
-key (one line naming the variable; nothing is written), a lane that cannot run or a fatal
-error (nothing is written, the journal is kept); 3 when the run stopped because another model
-gave an answer (the receipt is written and reads UNVERIFIED).
+An existing receipt at --out is never replaced without --force. Ctrl-C stops the run, keeps
+every finished draw in the journal and prints the command that resumes it.
+
+Exit status: 0 when the receipt is written; 2 for a bad suite, an existing --out (without
+--force), a refused journal, a missing key (one line naming the variable; nothing is written),
+a lane that cannot run or a fatal error (nothing is written, the journal is kept); 3 when the
+run stopped because another model gave an answer (the receipt is written and reads
+UNVERIFIED); 130 when interrupted (the journal is kept).
 """
 
 from __future__ import annotations
@@ -38,7 +42,9 @@ import yaml
 
 from driftproof.wording import SMOKE_RUN
 
-DEFAULT_JUDGE = {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini", "stub": "stub-judge"}
+DEFAULT_JUDGE = {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini", "stub": "stub-judge",
+                 "simulated": "simulated-judge"}
+OFFLINE = ("stub", "simulated")
 #: USD per million tokens (input, output, cache read, cache write), frozen into the receipt
 #: for the default judges (Anthropic's price list: cache reads 0.1x input, 5-minute cache writes 1.25x).
 KNOWN_PRICES = {"claude-haiku-4-5-20251001": (1.0, 5.0, 0.1, 1.25), "claude-haiku-4-5": (1.0, 5.0, 0.1, 1.25)}
@@ -84,16 +90,19 @@ def _delays(value: str) -> tuple[float, ...]:
 @click.option("--skill", "skill_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The SKILL.md to measure.")
 @click.option("--model", required=True, help="The model that answers.")
-@click.option("--provider", type=click.Choice(["anthropic", "openai", "stub"]), required=True)
+@click.option("--provider", type=click.Choice(["anthropic", "openai", "stub", "simulated"]), required=True,
+              help="simulated: seeded random answers and scores, no model (driftproof demo); UNVERIFIED.")
 @click.option("--surface", type=click.Choice(["api", "cli"]), default="api", show_default=True,
               help="api: the official SDK; cli: claude -p / codex exec, isolated.")
 @click.option("--capture", type=click.Choice(["text", "files"]), default="text", show_default=True,
               help="CLI only: grade the reply (text) or the reply plus the files the agent left (files).")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=Path("receipt.json"),
-              show_default=True, help="Where the sealed receipt goes (its journal sits beside it).")
+              show_default=True, help="The receipt file to write (its journal sits beside it); never replaced "
+              "without --force.")
+@click.option("--force", is_flag=True, help="Replace an existing receipt at --out.")
 @click.option("--skill-name", help="Default: the SKILL.md front matter name, else its folder's name.")
-@click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub"]),
-              help="Default: anthropic (stub when --provider stub).")
+@click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub", "simulated"]),
+              help="Default: anthropic (the same lane when --provider is stub or simulated).")
 @click.option("--judge-model", help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).")
 @click.option("--judge-price", help="Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
               "frozen in the receipt; cache parts without a price are priced as input.")
@@ -106,7 +115,12 @@ def _delays(value: str) -> tuple[float, ...]:
               'declares "truncation": "accepted".')
 @click.option("--judge-max-output-tokens", type=click.IntRange(1, 1_000_000), default=4096, show_default=True,
               help="Output budget of each judge call (leave a reasoning judge room to record its grade).")
-@click.option("--control", help='A control arm with this fixed instruction, e.g. "Answer concisely."')
+@click.option("--control", help='A control arm with this fixed instruction, e.g. "Answer concisely."; the skill '
+              "arm is then the control, a blank line and SKILL.md (caveman's arms, seed 004).")
+@click.option("--lang", "lang", help="Run the suite's prompts in this language (its translations) with the "
+              "control translated (the suite's controls table, else the product's); stops before any call when "
+              "either is missing.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated provider.")
 @click.option("--quick", is_flag=True, help="Smoke run: first case only, 2 draws per arm, 2 judge samples, "
               "concurrency 4, answers side by side; the receipt reads UNVERIFIED (no verdict).")
 @click.option("--keep-transcripts", is_flag=True, help="Keep every answer in the receipt, and the judge's "
@@ -121,46 +135,84 @@ def _delays(value: str) -> tuple[float, ...]:
 def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: str, capture: str, out: Path,
         skill_name: str | None, judge_provider: str | None, judge_model: str | None, judge_price: str | None,
         base_url: str | None, judge_base_url: str | None, openai_api: str, max_output_tokens: int,
-        judge_max_output_tokens: int, control: str | None, quick: bool,
+        judge_max_output_tokens: int, control: str | None, lang: str | None, seed: int, quick: bool,
         keep_transcripts: bool, concurrency: int, max_draws: int, timeout: float, judge_timeout: float,
-        retry_delays: str | None) -> None:
-    from driftproof.run.engine import RunConfig, run_suite
+        retry_delays: str | None, force: bool) -> None:
+    from driftproof.run.engine import RunConfig, RunInterrupted, run_suite
     from driftproof.run.providers import make_provider
-    from driftproof.run.suite import load_suite, require_gradable
+    from driftproof.run.suite import in_language, load_suite, require_gradable
 
     if len(model) > 200 or (judge_model and len(judge_model) > 200):
         raise click.BadParameter("a model id is at most 200 characters", param_hint="--model")
-    from driftproof.cli._paths import refuse_output_on_input
+    from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
 
     refuse_output_on_input(out, "--out", suite_file=suite_file, skill=skill_path)
+    refuse_existing_output(out, "--out", force=force)
     suite = load_suite(suite_file)
     require_gradable(suite)
+    if lang is not None:
+        suite, control = in_language(suite, lang, control)
     skill_text = skill_path.read_text(encoding="utf-8")
-    if capture != "text" and (surface != "cli" or provider == "stub"):
+    if capture != "text" and (surface != "cli" or provider in OFFLINE):
         raise click.BadParameter("--capture files needs --surface cli", param_hint="--capture")
-    jp = judge_provider or ("stub" if provider == "stub" else "anthropic")
+    jp = judge_provider or (provider if provider in OFFLINE else "anthropic")
     jm = judge_model or DEFAULT_JUDGE[jp]
-    price = _price(judge_price) if judge_price else KNOWN_PRICES.get(jm) if jp != "stub" else None
+    price = _price(judge_price) if judge_price else KNOWN_PRICES.get(jm) if jp not in OFFLINE else None
     opts: dict[str, Any] = {}
-    if provider != "stub":
+    if provider == "simulated":
+        opts = _simulated_options(seed, skill_text, control)
+    elif provider != "stub":
         opts = {"base_url": base_url, "api": openai_api if provider == "openai" else None} if surface == "api" \
             else {"capture": capture}
     lane = make_provider(provider, surface, **opts)
-    judge = make_provider(jp, "api", **({} if jp == "stub" else
-                                       {"base_url": judge_base_url, "api": openai_api if jp == "openai" else None}))
+    jopts: dict[str, Any] = {"base_url": judge_base_url, "api": openai_api if jp == "openai" else None}
+    if jp in OFFLINE:
+        jopts = {"seed": seed} if jp == "simulated" else {}
+    judge = lane if jp == provider == "simulated" else make_provider(jp, "api", **jopts)
     kw = dict(model=model, judge_model=jm, judge_price=price, max_draws=max_draws, concurrency=concurrency,
               timeout=timeout, judge_timeout=judge_timeout,
               retry_delays=_delays(retry_delays) if retry_delays else None, max_tokens=max_output_tokens,
-              judge_max_tokens=judge_max_output_tokens, keep_transcripts=keep_transcripts, control=control)
+              judge_max_tokens=judge_max_output_tokens, keep_transcripts=keep_transcripts, control=control,
+              language=lang)
     cfg = RunConfig.quick_preset(**kw) if quick else RunConfig(**kw)
-    result = _with_progress(lambda progress: run_suite(
-        suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text), cfg=cfg,
-        provider=lane, judge=judge, out=out, progress=progress))
+    try:
+        result = _with_progress(lambda progress: run_suite(
+            suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text), cfg=cfg,
+            provider=lane, judge=judge, out=out, progress=progress, replace=force))
+    except RunInterrupted as exc:
+        click.echo(f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in {exc.journal}; "
+                   f"no receipt was written yet.\nTo resume, run the same command again:\n  {resume_command()}",
+                   err=True)
+        raise SystemExit(130) from None
     from driftproof.run.summary import print_result
 
     print_result(result)
     if result.stopped:
         raise SystemExit(3)
+
+
+def _simulated_options(seed: int, skill_text: str, control: str | None) -> dict[str, Any]:
+    """The simulated lane for ``run --provider simulated``: the skill arm adds 0.10 to the mean
+    quality, the control 0.03 (a seeded demonstration, not a measurement)."""
+    from driftproof.receipt import sha256_text
+    from driftproof.run.engine import arm_systems
+
+    systems = arm_systems(skill_text, control)
+    effects = {sha256_text(systems["with_skill"] or ""): 0.10}
+    if control is not None:
+        effects[sha256_text(control)] = 0.03
+    return {"seed": seed, "effects": effects}
+
+
+def resume_command() -> str:
+    """The exact command line this process was started with, quoted for a POSIX shell."""
+    import shlex
+    import sys
+
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    argv = obj.get("argv") if isinstance(obj, dict) and obj.get("argv") is not None else sys.argv[1:]
+    return shlex.join(["driftproof", *argv])
 
 
 def _with_progress(fn: Any, console: Any = None) -> Any:

@@ -116,7 +116,8 @@ def get_importer(name: str) -> Importer:
     return finished
 
 
-def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = "<import>") -> list[Path]:
+def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = "<import>",
+                   force: bool = False) -> list[Path]:
     """Seal and write every imported receipt into ``out_dir``, or write none.
 
     Each document is sealed and checked in memory against the current receipt
@@ -127,6 +128,7 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
         items: what an importer returned.
         out_dir: the receipts directory (created when missing).
         source: the source file's name, used in messages.
+        force: replace receipts that already exist; without it an existing one is refused.
 
     Returns:
         The paths written, in the order of ``items``.
@@ -134,6 +136,8 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
     Raises:
         ImportError_: a file name is unsafe or repeated, or a document is not a valid
             receipt (an importer bug), with the receipt's pointer; nothing was written.
+        RefusalError: a receipt file already exists and ``force`` is not set, naming every
+            such file; nothing was written.
     """
     out = Path(out_dir)
     seen: set[str] = set()
@@ -158,6 +162,9 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
                         for p in exc.problems]
             raise ImportError_(str(problems[0]) if problems else f"{source}: cannot be converted; nothing was written",
                                problems) from None
+    from driftproof.outputs import refuse_existing_outputs
+
+    refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
     return _write_all_or_none(items, out, source)
 
 

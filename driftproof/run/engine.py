@@ -3,11 +3,16 @@
 Arms (method, "The core"; issue 5): ``with_skill`` (SKILL.md as the system prompt),
 ``baseline`` (the task alone) and, optionally, ``control`` (a fixed instruction such as
 caveman's "Answer concisely." as the system prompt; D-16), whose delta against the skill is
-reported beside the lift. Each draw is judged n = 5 times by the fixed judge (2 with
-``--quick``); a draw's score is the mean of its valid samples (D-1).
+reported beside the lift. With a control, the with-skill arm's system prompt is the control
+followed by a blank line and SKILL.md, exactly as caveman builds its skill arm (seed 004:
+``Answer concisely.\n\n{SKILL.md}``), so "skill − control" is what the skill adds on top of
+the control. The receipt records each arm's construction (``bare``, ``skill``, ``control``,
+``control_then_skill``), the control text (``arms.control.instruction``) and the language of
+the prompts and the control (``run.language``, ``--lang``). Each draw is judged n = 5 times by
+the fixed judge (2 with ``--quick``); a draw's score is the mean of its valid samples (D-1).
 
 Level: TESTED for a full run on an API or CLI surface with a real judge; UNVERIFIED for the
-stub (either side), for ``--quick`` (preset ``quick``: first case only, 2 draws per arm, 2
+stub and the simulated lane (either side), for ``--quick`` (preset ``quick``: first case only, 2 draws per arm, 2
 judge samples, concurrency 4; method, "A smoke run gives no verdict") and for a run stopped
 because another model gave an answer.
 
@@ -43,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.receipt import (Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text,
-                                write_checked_receipt)
+                                validate_document, write_checked_receipt)
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
@@ -55,7 +60,7 @@ from driftproof.run.scheduler import (MAX_DRAWS, MIN_DRAWS, SETTLE, Counter, Fat
                                       RetryPolicy, StopRun, run_cells, with_retries)
 from driftproof.run.suite import Suite, SuiteCase, require_gradable
 
-__all__ = ["ARMS", "RunConfig", "RunResult", "run_suite"]
+__all__ = ["ARMS", "RunConfig", "RunInterrupted", "RunResult", "arm_systems", "run_suite"]
 
 ARMS = ("with_skill", "baseline", "control")
 #: Receipt schema bounds (schema 0.14): answer characters, lost reason characters, files named per draw.
@@ -87,6 +92,7 @@ class RunConfig:
     judge to think and still record its grade."""
     keep_transcripts: bool = False
     control: str | None = None
+    language: str | None = None
     quick: bool = False
     settle: float = SETTLE
     truncation: str = "lost"
@@ -150,11 +156,35 @@ class _Spend:
         return judge + self.reported
 
 
-def _arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
-    systems: dict[str, str | None] = {"with_skill": skill_text, "baseline": None}
-    if control is not None:
-        systems["control"] = control
-    return systems
+def arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
+    """Each arm's system prompt: baseline none; with a control, the control alone and the
+    control, a blank line and SKILL.md for the skill arm (seed 004); else SKILL.md alone."""
+    if control is None:
+        return {"with_skill": skill_text, "baseline": None}
+    return {"with_skill": f"{control}\n\n{skill_text}", "baseline": None, "control": control}
+
+
+#: How each arm's system prompt is built (receipt ``arms.<arm>.construction``, v0.15).
+def _construction(arm: str, control: str | None) -> str:
+    if arm == "baseline":
+        return "bare"
+    if arm == "control":
+        return "control"
+    return "skill" if control is None else "control_then_skill"
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """The run was interrupted (Ctrl-C); every finished draw is kept in the journal. A
+    :class:`KeyboardInterrupt`, so a caller that does not know it still stops as on Ctrl-C.
+
+    Attributes:
+        kept: finished draws in the journal (all sessions together).
+        journal: the journal's path; running the same command again resumes from it.
+    """
+
+    def __init__(self, kept: int, journal: Path) -> None:
+        super().__init__(f"interrupted: {kept} finished draws are kept in {journal}")
+        self.kept, self.journal = kept, journal
 
 
 def _count(v: Any) -> int | None:
@@ -359,12 +389,14 @@ def _verdict(case: SuiteCase, jr: Reply, budget: int) -> "J.JudgeVerdict":
 
 def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig, provider: Provider, judge: Provider,
               out: str | Path, sleep: Callable[[float], None] = time.sleep,
-              progress: Callable[..., None] | None = None) -> RunResult:
+              progress: Callable[..., None] | None = None, replace: bool = True) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
 
     ``progress(done, total, spend_usd, phase="draws")`` is called after each draw, then with
     phase ``"sealing"`` while the receipt is assembled, checked and sealed, and ``"done"`` once
-    it is written (issue 19: a bar never reads finished while work remains).
+    it is written (issue 19: a bar never reads finished while work remains). With ``replace``
+    false, a file that appeared at ``out`` while the run went on is not replaced:
+    :class:`~driftproof.errors.RefusalError` names it and the journal is kept.
 
     Raises:
         SuiteError: a case cannot be graded (before any call).
@@ -381,16 +413,16 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         cfg = dataclasses.replace(cfg, truncation="accepted")
     out = Path(out)
     cases = list(suite.cases[:1] if cfg.quick else suite.cases)
-    systems = _arm_systems(skill_text, cfg.control)
+    systems = arm_systems(skill_text, cfg.control)
     provider.keep_raw = judge.keep_raw = cfg.keep_transcripts
     harness_version = provider.start()
     judge.start()
     judge_doc = {
         "model": cfg.judge_model, "provider": judge.name, "surface": judge.surface, "service": judge.service,
-        "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_sha256(),
+        "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_identity()[0],
         "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
         "price": _price_doc(cfg.judge_price),
-        "channel": judge.channel, "template_version": J.TEMPLATE_VERSION, "max_output_tokens": cfg.judge_max_tokens,
+        "channel": judge.channel, "template_version": J.template_identity()[1], "max_output_tokens": cfg.judge_max_tokens,
     }
     identity = {
         "suite_sha256": suite.sha256, "cases": [c.id for c in cases], "skill_sha256": sha256_text(skill_text),
@@ -399,6 +431,11 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         "settle": cfg.settle, "judge_samples": cfg.judge_samples, "control": cfg.control, "quick": cfg.quick,
         "keep_transcripts": cfg.keep_transcripts, "max_tokens": cfg.max_tokens, "truncation": cfg.truncation,
     }
+    if cfg.control is not None:  # the skill arm is the control then SKILL.md (absent otherwise: older journals resume)
+        identity["skill_arm"] = "control_then_skill"
+    if cfg.language is not None:  # absent otherwise, so an older journal still resumes
+        identity["language"] = cfg.language
+        identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
     journal = Journal(journal_path(out), identity, started_at=_now(), harness_version=harness_version)
     counter = Counter(journal.attempts, journal.attempt)
     spend = _Spend(cfg.judge_price)
@@ -419,6 +456,9 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
                             f"{journal.path}; run the same command again to resume") from exc
     except StopRun as exc:
         stopped = str(exc)
+    except KeyboardInterrupt as exc:
+        journal.close()
+        raise RunInterrupted(len(journal.draws), journal.path) from exc
     except BaseException:
         journal.close()
         raise
@@ -435,7 +475,11 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         transcripts = _write_transcripts(out, journal)
         doc["run"]["transcripts"] = {"file": transcripts.name, "sha256": _file_sha256(transcripts),
                                      "draws": len(journal.draws)}
-    receipt = write_checked_receipt(doc, out)  # validated once, in memory, before the atomic write
+    try:
+        receipt = _write_checked(doc, out, replace=replace)
+    except BaseException:
+        journal.close()  # kept on disk: no finished draw is lost
+        raise
     if progress:
         progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
@@ -499,11 +543,13 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
     overhead = {"input_tokens": tin, "output_tokens": tout, "judged_draws_counted": counted,
                 "judged_draws_missing_usage": missing, "usd": None if usd is None else round(usd, 10),
                 "cache_read_input_tokens": tcr, "cache_creation_input_tokens": tcc, "reasoning_output_tokens": treason}
-    construction = {"with_skill": "skill", "baseline": "bare", "control": "control"}
     arm_specs = {a: {"label": a, "instruction": systems[a] if a == "control" else None,
                      "system_prompt_sha256": sha256_text(s) if s is not None else None,
-                     "service": provider.service, "construction": construction.get(a)} for a, s in systems.items()}
-    unverified = provider.name == "stub" or judge_doc["provider"] == "stub" or cfg.quick or stopped is not None
+                     "service": provider.service, "construction": _construction(a, cfg.control)}
+                 for a, s in systems.items()}
+    offline = ("stub", "simulated")
+    unverified = (provider.name in offline or judge_doc["provider"] in offline or cfg.quick
+                  or stopped is not None)
     doc = receipt_doc(
         level="UNVERIFIED" if unverified else "TESTED", skill_name=skill_name, skill_text=skill_text, cases=case_docs,
         model=cfg.model, provider=provider.name, surface=provider.surface,
@@ -518,7 +564,37 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
                        "truncation": cfg.truncation, "retry": cfg.policy().doc()})
     if repairs:
         doc["text_repairs"] = repairs[:100000]
+    if cfg.language is not None:
+        doc["run"]["language"] = cfg.language
     return doc
+
+
+def _write_checked(doc: dict[str, Any], out: Path, *, replace: bool = True) -> Receipt:
+    """Seal the receipt and validate it once in memory (issue 19), then write it atomically.
+    With ``replace`` false the move into place never replaces a file that appeared at ``out``
+    while the run went on (issue 16); whatever was there and the journal are kept."""
+    if replace:
+        return write_checked_receipt(doc, out)
+    from driftproof.errors import RefusalError
+    from driftproof.receipt._seal import atomic_write, sealed_bytes
+
+    sealed, data = sealed_bytes(doc, out)
+    receipt = validate_document(sealed, str(out))
+    tmp = out.with_name(f".{out.name}.unchecked")
+    atomic_write(tmp, data)
+    try:
+        os.link(tmp, out)  # atomic: fails when out exists, never replaces it
+    except FileExistsError:
+        raise RefusalError(f"--out {out} appeared while the run went on; it was not replaced. The finished draws "
+                           f"are kept in {journal_path(out)}: run the same command with --force to write "
+                           "the receipt over it, or move that file away") from None
+    except OSError:  # a file system without hard links: the check and the move are two steps
+        if out.exists():
+            raise RefusalError(f"--out {out} appeared while the run went on; it was not replaced") from None
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return receipt
 
 
 def _file_sha256(path: Path) -> str:

@@ -46,7 +46,7 @@ from driftproof.wording import TOLERANCE
 
 __all__ = ["CHANNELS", "JudgeVerdict", "SCALE", "SYSTEM", "TEMPLATE", "TEMPLATE_VERSION", "decision_schema",
            "judge_prompt", "parse_decision", "parse_reply", "rubric_section", "rubric_sha256", "same_model",
-           "template_sha256"]
+           "template_identity", "template_sha256"]
 
 #: Version of the instruction templates below (receipt ``judge.template_version``); 2 = the
 #: answer passed as delimited data and the grade recorded through a structured channel.
@@ -104,6 +104,17 @@ def same_model(requested: str, reported: str) -> bool:
 def template_sha256() -> str:
     """sha256 of the judge's instructions: system text and every template, in order."""
     return sha256_text("\n\x1e\n".join([SYSTEM, TEMPLATE, RUBRIC_TEMPLATE, CRITERIA_TEMPLATE, CRITERION_LINE]))
+
+
+
+def template_identity() -> tuple[str, str]:
+    """``(text hash, version)`` of the judge prompt template this product runs today.
+
+    The one place both ``driftproof run`` (which records it) and ``driftproof stale`` (which
+    compares a receipt with it, so that a receipt can be read as still standing with no
+    template file given) take the template's identity from.
+    """
+    return template_sha256(), TEMPLATE_VERSION
 
 
 def _weight(w: float) -> str:

@@ -84,6 +84,13 @@ def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | No
     # one line per problem, in path order, whichever step refused the file
     for err in sorted(unreadable + bad, key=lambda e: e.problems[0].file if e.problems else str(e)):
         problems.extend(err.problems or [Problem("?", "", str(err))])
+    for p in sorted(good):
+        r = good[p]
+        if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
+            # issue 16: the demo's receipts are simulated; the public site never publishes one
+            problems.append(Problem(str(p), "/run/provider", "expected a receipt a model produced; this one is "
+                                    "simulated (driftproof demo), and the public site refuses simulated receipts"))
+            del good[p]
     receipts = {names[p]: LoadedReceipt(names[p], r, raw[p], p) for p, r in good.items()}
     reports: list[Report] = []
     if reports_dir.is_dir():
