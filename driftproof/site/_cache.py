@@ -25,8 +25,6 @@ import contextlib
 import functools
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from functools import cache
@@ -34,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import driftproof
+from driftproof.receipt._seal import atomic_write
 from driftproof.site._paths import templates_dir
 
 __all__ = ["CACHE_DIR_NAME", "BuildCache", "cached_chart", "key_of", "pack", "product_key", "tree_key", "unpack",
@@ -153,15 +152,7 @@ class BuildCache:
 
     @staticmethod
     def _write(path: Path, data: bytes) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(path, data)  # a reader sees the old entry or the whole new one
 
 
 _ACTIVE: ContextVar[BuildCache | None] = ContextVar("driftproof_build_cache", default=None)
