@@ -1,6 +1,6 @@
 """``make reports``: check every input, build the site with mkdocs, replace ``site/`` whole.
 
-Order: load every receipt (:func:`driftproof.receipt.read_receipts`, all failures
+Order: load every receipt, each file read once (:func:`read_receipt_once`, all failures
 collected) and every report (front matter and sections checked) → any problem stops
 here with one line per problem (file, JSON pointer, expectation) → mkdocs 1.6.1 builds
 in strict mode into a fresh temporary directory beside ``out`` → only then is ``out``
@@ -14,6 +14,7 @@ import datetime as dt
 import logging
 import multiprocessing
 import os
+import re
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -23,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import Problem, SiteBuildError
-from driftproof.receipt import read_receipts
 from driftproof.site.build import LoadedReceipt
 from driftproof.site.report_source import Report, load_reports
 
@@ -38,8 +38,19 @@ class SiteInputs:
     reports: list[Report]
 
 
+#: The one safe pattern for each part of a receipt's path under ``receipts/`` (folders and the
+#: file name without ``.json``): it needs no encoding in a URL and is the same on every file
+#: system, so every link to it works (issue 15). The same pattern as a suite's case ids.
+SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
 def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
+
+    Each receipt file is read once: the bytes validated (schema, seal, model) are the bytes
+    published and summed (issue 15). A symbolic link anywhere under either directory is
+    refused (it could lead out of the repository), and so is a receipt path with a part
+    that does not match :data:`SAFE_NAME`.
 
     Raises:
         SiteBuildError: every problem in every receipt and report, one per line.
@@ -48,21 +59,27 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     problems: list[Problem] = []
     if not receipts_dir.is_dir():
         problems.append(Problem(str(receipts_dir), "", "expected a directory of receipts"))
-    paths = sorted(receipts_dir.rglob("*.json")) if receipts_dir.is_dir() else []
+    for d in (receipts_dir, reports_dir):
+        problems.extend(_symlinks(d))
+    paths = _receipt_paths(receipts_dir) if receipts_dir.is_dir() else []
     names = {p: p.relative_to(receipts_dir).with_suffix("").as_posix() for p in paths}
-    good, bad = _read_all(paths)
-    for err in bad:
+    for p, name in names.items():
+        bad = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
+        if bad:
+            problems.append(Problem(str(p), "", f"expected a file name matching {SAFE_NAME.pattern} (then .json), "
+                                    f"found {_quote(bad[0])}: rename the file"))
+    paths = [p for p in paths if all(SAFE_NAME.fullmatch(part) for part in names[p].split("/"))]
+    good, bad_reads = _read_all(paths)
+    for err in bad_reads:
         problems.extend(err.problems or [Problem("?", "", str(err))])
     receipts: dict[str, LoadedReceipt] = {}
-    for p, r in good.items():
-        try:
-            receipts[names[p]] = LoadedReceipt(names[p], r, p.read_bytes(), p)
-        except OSError as exc:  # pragma: no cover - vanished between two reads
-            problems.append(Problem(str(p), "", f"cannot read: {exc.strerror}"))
+    for p, (raw, r) in good.items():
+        receipts[names[p]] = LoadedReceipt(names[p], r, raw, p)
     reports: list[Report] = []
     if reports_dir.is_dir():
         try:
-            reports = load_reports(sorted(reports_dir.glob("*.md")), names.values())
+            reports = load_reports(sorted(p for p in reports_dir.glob("*.md") if not p.is_symlink()),
+                                   names.values())
         except SiteBuildError as exc:
             problems.extend(exc.problems)
     else:
@@ -72,32 +89,85 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     return SiteInputs(receipts=dict(sorted(receipts.items())), reports=reports)
 
 
+def _quote(text: str) -> str:
+    """A file name for a message: printable, at most 80 characters."""
+    return repr(text if len(text) <= 80 else text[:80] + "…")
+
+
+def _symlinks(root: Path) -> list[Problem]:
+    """One problem per symbolic link under ``root`` (files and folders; never followed)."""
+    out = []
+    if not root.is_dir():
+        return out
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for n in sorted(dirnames + filenames):
+            p = Path(dirpath) / n
+            if p.is_symlink():
+                out.append(Problem(str(p), "", "is a symbolic link, which the build refuses (it could lead out "
+                                   "of the repository); commit the file itself"))
+    return out
+
+
+def _receipt_paths(root: Path) -> list[Path]:
+    """Every ``*.json`` regular file under ``root``, not through a symbolic link, in path order."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not (Path(dirpath) / d).is_symlink())
+        found += [Path(dirpath) / n for n in filenames
+                  if n.endswith(".json") and not (Path(dirpath) / n).is_symlink()]
+    return sorted(found)
+
+
+def read_receipt_once(paths: list[Path]) -> tuple[dict[Path, tuple[bytes, Any]], list[Any]]:
+    """Read each file once and check those bytes (:func:`driftproof.receipt.parse_receipt`):
+    ``({path: (bytes, receipt)}, errors)``. The bytes returned are the bytes validated."""
+    from driftproof.errors import ReceiptError
+    from driftproof.receipt import parse_receipt
+    from driftproof.receipt._bounds import RECEIPT_MAX_BYTES
+
+    good: dict[Path, tuple[bytes, Any]] = {}
+    bad: list[Any] = []
+    for p in paths:
+        try:
+            try:
+                # O_NOFOLLOW: a file swapped for a link after the walk is refused, not followed.
+                fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+                with os.fdopen(fd, "rb") as fh:
+                    data = fh.read(RECEIPT_MAX_BYTES + 1)
+            except OSError as exc:
+                raise ReceiptError.at(p, "", f"cannot read: {exc.strerror}") from None
+            good[p] = (data, parse_receipt(data, str(p)))
+        except ReceiptError as exc:
+            bad.append(exc)
+    return good, bad
+
+
 #: From this many bytes of receipts on, they are read in worker processes (schema validation
 #: dominates a large build; below it, starting the workers costs more than it saves).
 PARALLEL_FROM_BYTES = 32 * 1024 * 1024
 
 
-def _read_all(paths: list[Path]) -> tuple[dict[Path, Any], list[Any]]:
-    """:func:`read_receipts` over ``paths``, in worker processes when there are many.
+def _read_all(paths: list[Path]) -> tuple[dict[Path, tuple[bytes, Any]], list[Any]]:
+    """:func:`read_receipt_once` over ``paths``, in worker processes when there are many.
 
     Results do not depend on the split: receipts are keyed by path and errors are in
     path order either way.
     """
     workers = min(os.cpu_count() or 1, 8)
     if workers < 2 or sum(_size(p) for p in paths) < PARALLEL_FROM_BYTES:
-        return read_receipts(paths)
+        return read_receipt_once(paths)
     chunks = [paths[i::workers * 4] for i in range(workers * 4)]
-    good: dict[Path, Any] = {}
+    good: dict[Path, tuple[bytes, Any]] = {}
     bad: list[tuple[str, Any]] = []
     # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver)
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for g, b in pool.map(read_receipts, chunks):
+            for g, b in pool.map(read_receipt_once, chunks):
                 good.update(g)
                 bad.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
     except (BrokenProcessPool, OSError):
         # Workers could not start (e.g. a caller whose __main__ cannot be re-imported): read here.
-        return read_receipts(paths)
+        return read_receipt_once(paths)
     return dict(sorted(good.items())), [e for _, e in sorted(bad, key=lambda t: t[0])]
 
 
@@ -129,6 +199,7 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
     from mkdocs.exceptions import MkDocsException
 
     from driftproof.site._hook import handing_over
+    from driftproof.site.links import broken_links
 
     inputs = load_inputs(receipts_dir, reports_dir)
     out = Path(out).resolve()
@@ -151,6 +222,12 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
         raise
     finally:
         mk_log.removeHandler(collector)
+    # Issue 15: an internal link or fragment that points nowhere fails the build.
+    broken = broken_links(tmp)
+    if broken:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise SiteBuildError(f"{len(broken)} broken internal link(s); the site was not replaced",
+                             [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]])
     (tmp / MARKER).write_text("A site built by `driftproof reports build`; replaced whole by the next build.\n",
                               encoding="utf-8")
     _replace(tmp, out)
