@@ -45,8 +45,10 @@ def receipts() -> dict[str, Receipt]:
 
 def test_rows_in_server_side_order() -> None:
     rows = results_rows(receipts())
-    # skill (case-insensitive), then model, then receipt: alpha/haiku < alpha/sonnet; beta-agg < beta-declared
-    assert [r.receipt for r in rows] == ["alpha-reg", "alpha-smoke", "beta-agg", "beta-declared", "zeta-pass"]
+    # measured runs first (skill case-insensitive, then model, then receipt); then the rest by
+    # source ("printed aggregates" < "smoke run") (issue 15: the page leads with what was measured)
+    assert [r.receipt for r in rows] == ["alpha-reg", "beta-declared", "zeta-pass", "beta-agg", "alpha-smoke"]
+    assert [r.measured for r in rows] == [True, True, True, False, False]
 
 
 def test_row_values() -> None:
@@ -120,16 +122,21 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
     t = _Table()
     t.feed(html)
     assert t.scripts == 0  # no inline script; only the optional sort.js
-    assert [r[0] for r in t.rows] == ["alpha-reg", "alpha-smoke", "beta-agg", "beta-declared", "zeta-pass"]
-    assert t.rows[4] == ["zeta-pass", "zeta", "claude-sonnet-4-5", "api", "TESTED", "generation", "passing",
-                         "+0.300", "+0.750"]
-    assert t.rows[1][6] == "Smoke run, no verdict"
-    assert t.rows[1][7] == "+0.300 (context)"
-    assert t.rows[2][5:] == ["none", "no verdict", "–", "–"]
-    assert t.links == [f"../receipts/{n}/" for n in ["alpha-reg", "alpha-smoke", "beta-agg", "beta-declared",
-                                                     "zeta-pass"]]
+    order = ["alpha-reg", "beta-declared", "zeta-pass", "beta-agg", "alpha-smoke"]
+    assert [r[0] for r in t.rows] == order
+    # measured: receipt, model, surface, level, reading (with why), lift, per 1,000 tokens, band source, counts
+    zeta = t.rows[2]
+    assert zeta[:4] == ["zeta-pass", "claude-sonnet-4-5", "api", "TESTED"]
+    assert zeta[4].startswith("passing") and zeta[5:8] == ["+0.300", "+0.750", "generation"]
+    # imports and smoke runs: receipt, skill, model, level, headline figure, reading, band source
+    assert t.rows[4][4] == "lift +0.300 (context only: a smoke run)" and t.rows[4][5] == "Smoke run, no verdict"
+    assert t.rows[3][4:] == ["no uplift printed", "no verdict", "none"]
+    assert t.links == [f"../receipts/{n}/" for n in order]
     # numeric cells carry data-sort for the progressive-enhancement sort
     assert [float(s) for s in t.sorts][:2] == [pytest.approx(-0.30), pytest.approx(-0.75)]
+    assert "Measured runs, by skill" in html and html.index("Measured runs") < html.index("Imports, printed aggregates")
+    # no row is only dashes
+    assert all(any(c not in ("", "–") for c in r[1:]) for r in t.rows)
     assert 'class="sortable"' in html
 
 
