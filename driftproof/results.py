@@ -184,7 +184,7 @@ def results_rows(receipts: Mapping[str, Receipt]) -> list[ResultRow]:
         The rows in the page's default (server-side) order. Never raises for valid receipts.
     """
     rows = [_row(name, r) for name, r in receipts.items()]
-    return sorted(rows, key=lambda x: (not x.measured, x.source, x.skill.casefold(), x.model.casefold(), x.receipt))
+    return sorted(rows, key=lambda x: (not x.measured, x.source.casefold(), x.skill.casefold(), x.model.casefold(), x.receipt))
 
 
 @dataclass(frozen=True)

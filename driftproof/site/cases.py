@@ -97,6 +97,10 @@ def _draw(d: Any, no_answer: str) -> dict[str, Any]:
     }
 
 
+def _band(text: str) -> str:
+    return "no score (lost or unscored)" if text == "–" else text
+
+
 def case_draws(r: Receipt, case: Any) -> dict[str, Any]:
     """The case's draws for the page: arm labels, and rows by draw position, one cell per arm
     (``None`` where that arm has fewer draws)."""
@@ -128,21 +132,24 @@ def case_pages(name: str, r: Receipt, sheet: view.Sheet, cited: Sequence[Mapping
         path = case_url(name, slugs[case.id]) + "index.html"
         prev_c = r.cases[i - 1] if i > 0 else None
         next_c = r.cases[i + 1] if i + 1 < len(r.cases) else None
-        bands = []
-        if row is not None:
-            bands = [("with skill", row.with_skill), ("baseline", row.baseline)]
+        verdict = row.verdict if row is not None else "no verdict"
+        why = reading.get("why", "") if verdict == "no verdict" else ""
+        bands: list[tuple[str, str]] = []
+        scored = row is not None and any(v is not None for v in row.numbers[::2])
+        if row is not None and scored:
+            bands = [("with skill", _band(row.with_skill)), ("baseline", _band(row.baseline))]
             if row.control is not None:
-                bands.append(("control", row.control))
-            bands += [("lift (with skill minus baseline)", row.lift), ("verdict", row.verdict),
-                      ("checks", row.checks), ("lost draws", row.lost)]
-        bands += [("receipt reading", reading.get("reading", "")), ("why", reading.get("why", "")),
-                  ("band source", facts.source), ("draws per arm", facts.draws),
-                  ("judge samples per draw", facts.judge_samples)]
+                bands.append(("control", _band(row.control)))
+            bands.append(("lift (with skill minus baseline)", row.lift if row.lift != "–" else "n/a: an arm has no score"))
+        about = [("checks", row.checks if row is not None else "none"),
+                 ("lost draws", row.lost if row is not None else "none"),
+                 ("receipt reading", reading.get("reading", "")), ("band source", facts.source),
+                 ("draws per arm", facts.draws), ("judge samples per draw", facts.judge_samples)]
         files[path] = render(
             "case.html", path, nav_current="receipts/", name=name, skill=r.skill.name, case_id=case.id,
             prompt=case.prompt, prompt_fold=case.prompt is not None and (len(case.prompt) > FOLD_CHARS
                                                                         or case.prompt.count("\n") >= FOLD_LINES),
-            bands=bands, draws=case_draws(r, case), cited=list(cited),
+            verdict=verdict, why=why, bands=bands, about=about, draws=case_draws(r, case), cited=list(cited),
             prev=None if prev_c is None else {"id": prev_c.id, "url": f"../{slugs[prev_c.id]}/"},
             next=None if next_c is None else {"id": next_c.id, "url": f"../{slugs[next_c.id]}/"},
             sheet_anchor=anchors.get(case.id, ""))

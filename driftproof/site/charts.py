@@ -47,6 +47,8 @@ WIDE_IN, NARROW_IN = 7.0, 3.6
 NARROW_MEDIA = "(max-width: 45rem)"
 #: Legend text of the marker drawn where a value is unknown (lost or unscored, never 0.0).
 MISSING_LABEL = "no value (lost or unscored)"
+#: Legend text of the dot drawn at a value of exactly 0 (a bar of length 0 cannot be seen).
+ZERO_LABEL = "exactly 0"
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
 
     Every text is drawn literally (``text.parse_math`` off: a ``$`` is a dollar sign, never
     mathtext). An unknown value (None: lost or unscored) is drawn as a cross at zero with its
-    own legend entry, and a value of exactly 0 as a thin mark, so the two never look alike.
+    own legend entry, and a value of exactly 0 as a dot with another, so the two never look alike.
 
     Args:
         categories: one label per group (top to bottom), e.g. case ids.
@@ -117,8 +119,8 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
     per_line = max(8, int((0.45 * width - 0.3) / 0.075))
     labels = [_wrap(c, per_line) for c in categories]
     lines = max((lab.count("\n") + 1 for lab in labels), default=1)
-    entries = n_ser + (1 if reference_label else 0) + (1 if what.missing else 0)
-    show_legend = n_ser > 1 or bool(reference_label) or what.missing
+    entries = n_ser + (1 if reference_label else 0) + (1 if what.missing else 0) + (1 if what.zeros else 0)
+    show_legend = n_ser > 1 or bool(reference_label) or what.missing or what.zeros
     ncols = 1 if narrow else min(3, max(1, entries))
     legend_rows = -(-entries // ncols) if show_legend else 0
     top_in = 0.25 + 0.24 * legend_rows
@@ -140,7 +142,7 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
         fig.subplots_adjust(left=min(0.45, label_in / width), right=0.96 if narrow else 0.97,
                             top=1 - top_in / height, bottom=0.6 / height)
         bar_h = 0.8 / max(1, n_ser)
-        missing_drawn = False
+        missing_drawn = zero_drawn = False
         for s_i, s in enumerate(series):
             colour = _PALETTE[s_i % len(_PALETTE)]
             offs = [c_i + (s_i - (n_ser - 1) / 2) * bar_h for c_i in range(n_cat)]
@@ -150,9 +152,11 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
             # The bar (possibly of zero length) carries the legend entry even when every value is 0.
             ax.barh(ys, vs, height=bar_h * 0.92, color=colour, hatch=_HATCHES[s_i % len(_HATCHES)], label=s.label)
             zeros = [y for y, v in zip(ys, vs, strict=True) if v == 0]
-            if zeros:
-                ax.plot([0.0] * len(zeros), zeros, linestyle="none", marker="|", markersize=12,
-                        markeredgewidth=2.5, color=colour)
+            if zeros:  # a bar of length 0 is invisible: a dot says "exactly 0"
+                ax.plot([0.0] * len(zeros), zeros, linestyle="none", marker="o", markersize=7,
+                        markerfacecolor=colour, markeredgecolor=colours["fg"], markeredgewidth=1, clip_on=False,
+                        label=None if zero_drawn else ZERO_LABEL, zorder=4)
+                zero_drawn = True
             whisk = [(y, v, *_whisker(s, c_i)) for y, v, c_i in zip(ys, vs, known, strict=True)]
             whisk = [w for w in whisk if w[2] is not None and w[3] is not None and w[3] > w[2]]
             if whisk:
@@ -162,8 +166,8 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
             unknown = [offs[c_i] for c_i, v in enumerate(s.values) if v is None]
             if unknown:
                 ax.plot([0.0] * len(unknown), unknown, linestyle="none", marker="X", markersize=9,
-                        markerfacecolor=colour, markeredgecolor=colours["fg"], markeredgewidth=1,
-                        label=None if missing_drawn else MISSING_LABEL)
+                        markerfacecolor=colour, markeredgecolor=colours["fg"], markeredgewidth=1, clip_on=False,
+                        label=None if missing_drawn else MISSING_LABEL, zorder=4)
                 missing_drawn = True
         if reference is not None:
             ax.axvline(reference, color=colours["fg"], linestyle="--", linewidth=1,
@@ -174,11 +178,13 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
         ax.grid(axis="x", color=colours["grid"], linewidth=0.6)
         ax.set_axisbelow(True)
         if narrow:
-            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=4))
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
         if show_legend:
-            ax.legend(loc="lower left" if narrow else "lower center", bbox_to_anchor=(0.0 if narrow else 0.5, 1.0),
+            handles, texts = ax.get_legend_handles_labels()
+            order = sorted(range(len(texts)), key=lambda i: texts[i] in (MISSING_LABEL, ZERO_LABEL))
+            ax.legend([handles[i] for i in order], [texts[i] for i in order],loc="lower left" if narrow else "lower center", bbox_to_anchor=(0.0 if narrow else 0.5, 1.0),
                       ncols=ncols)
         buf = io.BytesIO()
         fig.savefig(buf, format="svg", metadata={"Date": None})
@@ -202,7 +208,7 @@ def caption(subject: str, series: Sequence[Series], whiskers: str | None) -> str
     if what.missing:
         parts.append("A cross at zero marks a value that is unknown (lost or unscored), not a score of 0.")
     if what.zeros:
-        parts.append("A thin mark at zero is a value of exactly 0.")
+        parts.append("A dot at zero is a value of exactly 0.")
     parts.append("The table below holds the same numbers.")
     return " ".join(parts)
 

@@ -215,7 +215,8 @@ def test_a_case_permalink_shows_the_prompt_and_both_answers(browser: Any, base_u
     else:  # one above the other, each as wide as the screen allows
         assert b["y"] > a["y"] and a["width"] <= width
     # the band and the verdict in the method's words
-    assert "0.850 ± 0.050 (n = 3)" in page.locator("dl.facts").first.inner_text()
+    assert "0.850 ± 0.050 (n = 3)" in page.locator("#bands-h + dl, #bands-h ~ dl").first.inner_text()
+    assert page.locator("#bands-h .verdict").inner_text() == "helps"
     page.close()
 
 

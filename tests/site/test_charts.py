@@ -53,7 +53,8 @@ def test_an_unknown_value_is_not_drawn_like_zero() -> None:
     svg = charts.grouped_bars(["a", "b", "c"], s, xlabel="score")
     assert charts.MISSING_LABEL in _texts(svg)  # its legend entry
     cap = charts.caption("Scores", s, None)
-    assert "cross at zero marks a value that is unknown" in cap and "value of exactly 0" in cap
+    assert "cross at zero marks a value that is unknown" in cap and "dot at zero is a value of exactly 0" in cap
+    assert charts.ZERO_LABEL in _texts(svg)
     alt = charts.alt_text("Scores", ["a", "b", "c"], s, lambda v: f"{v:.3f}", None)
     assert "a: with skill 0.000." in alt and f"b: with skill {charts.MISSING_LABEL}." in alt
 
