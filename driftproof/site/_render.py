@@ -71,7 +71,9 @@ def wrap_tables(html: str) -> str:
     """Each ``<table>`` of rendered Markdown inside ``<div class="table-wrap">``, which scrolls
     sideways on its own, so a wide table never widens the page (issue 15, phones). Only for
     HTML this project rendered (Markdown tables carry no attributes)."""
-    return html.replace("<table>", '<div class="table-wrap"><table>').replace("</table>", "</table></div>")
+    # Focusable (tabindex) and named, so a keyboard can scroll it (axe: scrollable-region-focusable).
+    return html.replace("<table>", '<div class="table-wrap" tabindex="0" role="region" aria-label="Table, '
+                        'scrolls sideways on a narrow screen"><table>').replace("</table>", "</table></div>")
 
 
 def relative_root(page_path: str) -> str:

@@ -29,7 +29,7 @@ PAGES = ["", "reports/001/", "reports/999/", "method/", "neutrality/", "spec/ver
          "receipts/hostile/cases/h1/", "results/", "reports/003/", "receipt-spec/"]
 #: Every page type, for the phone and desktop checks (issue 15): the pages above, plus the
 #: long ones (Report 002, the receipts index) and the aggregates-only sheet and case-less pages.
-LAYOUT_PAGES = PAGES + ["reports/002/", "receipts/", "decisions/", "reports/latest/",
+LAYOUT_PAGES = PAGES + ["reports/002/", "receipts/", "decisions/",
                         "receipts/nvidia-7149a88-doca-flow/", "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/",
                         "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/cases/2/",
                         "receipts/caveman-2b10489-caveman/cases/p01/", "receipts/hostile/", "404.html"]
@@ -130,7 +130,7 @@ def test_sorting_is_a_progressive_enhancement(browser: Any, base_url: str) -> No
 
 
 def test_an_answer_holding_script_shows_as_text(browser: Any, base_url: str, built_site: Path) -> None:
-    html = (built_site / "receipts/scored/index.html").read_text(encoding="utf-8")
+    html = (built_site / "receipts/scored/cases/c1/index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;x&lt;/script&gt;" in html and "<script>x" not in html
     page = browser.new_page()
     page.goto(base_url + "receipts/scored/cases/c1/")

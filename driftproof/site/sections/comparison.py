@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from driftproof.band_facts import band_facts
 from driftproof.compare import compare_receipts
 from driftproof.compare_report import report_rows
 from driftproof.site import charts
@@ -75,7 +76,8 @@ class ComparisonSection:
                              c.not_like_for_like) if x]
         html = ctx.render("sections/comparison.html", title=params.title or f"{an} against {bn}", heading_id=heading,
                           c=c, after=after, table=table, fig=chart,
-                          a_url=ctx.sheet_url(a), b_url=ctx.sheet_url(b), a_name=an, b_name=bn)
+                          a_url=ctx.sheet_url(a), b_url=ctx.sheet_url(b), a_name=an, b_name=bn,
+                          facts=[(an, band_facts(ctx.receipts[a])), (bn, band_facts(ctx.receipts[b]))])
         return SectionOutput(html=html, tables=(table,) if table else (), files=files)
 
 
