@@ -166,3 +166,35 @@ def test_committed_receipts_all_read_no_verdict() -> None:
     for r in rows:
         if r.level != "TESTED":
             assert r.reading in ("no verdict", "Smoke run, no verdict")
+
+
+def test_imports_show_the_headline_figure_their_source_printed() -> None:
+    # Issue 15: no row is only dashes. The figures are the sources' own: caveman's measure.py gives a
+    # median saving of 50% against the terse control and 45% against the baseline on snapshot 2b10489
+    # (Report 001); skill-creator's benchmark.json summary prints mean pass rates 0.689 (9 runs with
+    # the skill) and 0.585 (8 runs without it) (Report 003).
+    names = ["caveman-2b10489-caveman", "skill-creator-nebius-skills-iteration-1-12a0aae8",
+             "nvidia-7149a88-doca-flow"]
+    rows = {r.receipt: r for r in results_rows({n: read_receipt(ROOT / "receipts" / f"{n}.json") for n in names})}
+    assert not any(r.measured for r in rows.values())
+    assert rows["caveman-2b10489-caveman"].headline.startswith(
+        "median output-token saving +50% against the control, +45% against the baseline (10 cases")
+    assert rows["skill-creator-nebius-skills-iteration-1-12a0aae8"].headline == (
+        "mean pass rate with the skill 0.689 over 9 runs; without it 0.585 over 8 runs")
+    assert rows["nvidia-7149a88-doca-flow"].headline.startswith("uplift as printed: ")
+
+
+def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
+    # Report 003's receipt records no band source and no counts, and holds no judge sample: the
+    # page must not restate the legacy legend ("judged several times") for it (issue 15, item 5).
+    from driftproof.band_facts import band_facts
+
+    r = read_receipt(ROOT / "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8.json")
+    f = band_facts(r)
+    assert f.short == "not recorded (read as legacy)"
+    assert f.draws == "not recorded; the receipt holds 1 per arm"
+    assert f.judge_samples == "not recorded; the receipt holds no judge sample (each score as the source gave it)"
+    assert "several times" not in f.source
+    recorded = receipt(PASSING)  # band_source generation, 3 draws per arm, each judged by samples
+    g = band_facts(recorded)
+    assert g.short == "generation" and g.source.startswith("generation: several draws per arm")

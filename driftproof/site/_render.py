@@ -71,9 +71,14 @@ def wrap_tables(html: str) -> str:
     """Each ``<table>`` of rendered Markdown inside ``<div class="table-wrap">``, which scrolls
     sideways on its own, so a wide table never widens the page (issue 15, phones). Only for
     HTML this project rendered (Markdown tables carry no attributes)."""
-    # Focusable (tabindex) and named, so a keyboard can scroll it (axe: scrollable-region-focusable).
-    return html.replace("<table>", '<div class="table-wrap" tabindex="0" role="region" aria-label="Table, '
-                        'scrolls sideways on a narrow screen"><table>').replace("</table>", "</table></div>")
+    # Focusable (tabindex) and named, each name unique on the page, so a keyboard can scroll it
+    # (axe: scrollable-region-focusable, landmark-unique).
+    parts = html.split("<table>")
+    out = [parts[0]]
+    for i, part in enumerate(parts[1:], 1):
+        out.append(f'<div class="table-wrap" tabindex="0" role="region" aria-label="Table {i}, scrolls sideways '
+                   f'on a narrow screen"><table>' + part.replace("</table>", "</table></div>", 1))
+    return "".join(out)
 
 
 def relative_root(page_path: str) -> str:
