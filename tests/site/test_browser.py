@@ -22,14 +22,16 @@ pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-# One page of each kind. The receipts index (one row per committed receipt, 349 today) takes
-# axe about 8 s per scheme; it shares its markup with the tables checked here and is left out.
+# One page of each kind (a case page: the one holding the hostile-answer corpus). The receipts
+# index (one row per committed receipt, 349 today) takes axe about 8 s per scheme; it shares its
+# markup with the tables checked here and is left out.
 PAGES = ["", "reports/001/", "reports/999/", "method/", "neutrality/", "spec/versions/", "interop/",
-         "receipts/scored/", "receipts/caveman-2b10489-caveman/", "search/", "receipts/scored/cases/c1/",
-         "receipts/hostile/cases/h1/", "results/", "reports/003/", "receipt-spec/"]
+         "receipts/scored/", "receipts/caveman-2b10489-caveman/", "search/", "receipts/hostile/cases/h1/",
+         "results/"]
 #: Every page type, for the phone and desktop checks (issue 15): the pages above, plus the
 #: long ones (Report 002, the receipts index) and the aggregates-only sheet and case-less pages.
-LAYOUT_PAGES = PAGES + ["reports/002/", "receipts/", "decisions/",
+LAYOUT_PAGES = PAGES + ["reports/002/", "reports/003/", "receipt-spec/", "receipts/scored/cases/c1/",
+                        "receipts/", "decisions/",
                         "receipts/nvidia-7149a88-doca-flow/", "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/",
                         "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/cases/2/",
                         "receipts/caveman-2b10489-caveman/cases/p01/", "receipts/hostile/", "404.html"]
