@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
     from driftproof.receipt import Receipt
 
-__all__ = ["RESULTS_PAGE", "ResultGroup", "ResultRow", "headline", "results_groups", "results_page", "results_rows",
+__all__ = ["RESULTS_PAGE", "ResultGroup", "ResultRow", "headline", "order_rows", "results_groups", "results_page",
+           "results_page_from_rows", "results_rows",
            "results_site_files"]
 
 #: Where the page is written, relative to the site root.
@@ -183,7 +184,12 @@ def results_rows(receipts: Mapping[str, Receipt]) -> list[ResultRow]:
     Returns:
         The rows in the page's default (server-side) order. Never raises for valid receipts.
     """
-    rows = [_row(name, r) for name, r in receipts.items()]
+    return order_rows(_row(name, r) for name, r in receipts.items())
+
+
+def order_rows(rows: Iterable[ResultRow]) -> list[ResultRow]:
+    """Rows in the page's default order: measured receipts first, then source, skill, model and
+    receipt name (case-insensitive; issue 15)."""
     return sorted(rows, key=lambda x: (not x.measured, x.source.casefold(), x.skill.casefold(), x.model.casefold(), x.receipt))
 
 
@@ -223,7 +229,14 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
 def results_page(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> bytes:
     """``results/index.html`` rendered with ``templates/pages/results.html`` in ``env`` (the site's
     page environment, autoescape on); the page sits one folder below the root."""
-    rows = results_rows(receipts)
+    return results_page_from_rows(results_rows(receipts), env)
+
+
+def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
+    """:func:`results_page` from rows already made (in :func:`order_rows` order), grouped here
+    with :func:`results_groups` (issue 15); the site build keeps each receipt's row, headline
+    included, in its build cache (issue 19)."""
+    rows = list(rows)
     measured, other = results_groups(rows)
     html = env.get_template("results.html").render(base_url="..", root="..", nav_current="results/",
                                                    rows=rows, measured=measured, other=other,

@@ -38,6 +38,9 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
 
 
 def _write(tool: str, source: Any, out_dir: Path, shown: str, **options: Any) -> None:
+    name = options.get("skill_name")
+    if name is not None and not name.strip():
+        raise click.BadParameter("expected the skill's name, found an empty one", param_hint="--skill-name")
     items = get_importer(tool)(source, **options)
     for path in write_imported(items, out_dir, source=shown):
         click.echo(f"wrote {path}")

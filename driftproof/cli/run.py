@@ -28,6 +28,7 @@ gave an answer (the receipt is written and reads UNVERIFIED).
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -69,8 +70,8 @@ def _price(value: str | None) -> tuple[float, ...] | None:
                                  "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25") from exc
     if len(parts) not in (2, 4):
         raise click.BadParameter("expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens")
-    if any(x < 0 for x in parts):
-        raise click.BadParameter("prices cannot be negative")
+    if not all(math.isfinite(x) and x >= 0 for x in parts):
+        raise click.BadParameter("expected finite prices of 0 or more (NaN and infinity cannot be sealed, D-12)")
     return parts
 
 
@@ -164,21 +165,33 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
 
 def _with_progress(fn: Any, console: Any = None) -> Any:
     """Call ``fn(progress)`` under a progress bar on stderr: draws done of planned, ETA, spend
-    (judge usage at the frozen price plus the cost a harness reported). Off when stderr is not
-    a terminal."""
+    (judge usage at the frozen price plus the cost a harness reported), then the sealing step
+    (assembling, checking and sealing the receipt), which the bar counts as one more step so that
+    it never reads finished while the receipt is still being written. Off when stderr is not a
+    terminal."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = console or Console(stderr=True)
-    columns = (TextColumn("draws"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-               TextColumn("spend ${task.fields[spend]:.4f}"))
+    columns = (TextColumn("{task.fields[phase]}"), BarColumn(), TextColumn("{task.fields[draws]}"), TextColumn("ETA"),
+               TimeRemainingColumn(), TextColumn("spend ${task.fields[spend]:.4f}"))
     with Progress(*columns, console=console, disable=not console.is_terminal, transient=False) as bar:
-        task = bar.add_task("draws", total=None, spend=0.0)
+        task = bar.add_task("draws", total=None, spend=0.0, phase="draws", draws="")
 
-        def progress(done: int, total: int, spend: float) -> None:
-            bar.update(task, completed=done, total=total, spend=spend)
+        def progress(done: int, total: int, spend: float, phase: str = "draws") -> None:
+            completed, steps, label = bar_steps(done, total, phase)
+            bar.update(task, completed=completed, total=steps, spend=spend, draws=f"{done}/{total}", phase=label)
 
         return fn(progress)
+
+
+def bar_steps(done: int, total: int, phase: str) -> tuple[int, int, str]:
+    """(steps completed, steps in all, label) of the run's bar: each planned draw is a step and
+    sealing the receipt one more, so the bar is full only once the receipt is written."""
+    steps = total + 1
+    if phase == "done":
+        return steps, steps, "sealed"
+    return done, steps, phase
 
 
 __all__ = ["SMOKE_RUN", "STOPPING_RULE", "run"]

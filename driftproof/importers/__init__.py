@@ -40,6 +40,7 @@ from typing import Any
 from driftproof.errors import ImportError_, Problem, ReceiptError
 from driftproof.importers._text import bound_document, collect_repairs, finalize_document
 from driftproof.receipt import parse_receipt, seal_document, write_receipt
+from driftproof.receipt._seal import unsealable_values
 
 __all__ = ["IMPORTERS", "Imported", "Importer", "get_importer", "register", "write_imported"]
 
@@ -141,6 +142,11 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
             raise ImportError_.at(source, "", f"receipt file name {item.filename!r} is unsafe or repeated")
         seen.add(item.filename)
         bound_document(item.document)
+        unsealable = unsealable_values(item.document)
+        if unsealable:
+            problems = [Problem(source, "", f"cannot be converted: the value it gives at {at} of the receipt cannot be "
+                                f"sealed ({what}); nothing was written") for at, what in unsealable]
+            raise ImportError_(str(problems[0]), problems)
         data = json.dumps(seal_document(item.document), sort_keys=True, ensure_ascii=False,
                           allow_nan=False).encode("utf-8")
         try:

@@ -42,14 +42,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ReceiptError
-from driftproof.receipt import (Receipt, draw_doc, judge_sample_doc, read_receipt, receipt_doc, sha256_text,
-                                write_receipt)
+from driftproof.receipt import (Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text,
+                                write_checked_receipt)
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.journal import Journal, journal_path
 from driftproof.run.lost import lost_reason
+from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import Provider, Reply, repair_text
 from driftproof.run.scheduler import (MAX_DRAWS, MIN_DRAWS, SETTLE, Counter, FatalRun, Halted, LostDraw,
                                       RetryPolicy, StopRun, run_cells, with_retries)
@@ -158,8 +158,8 @@ def _arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
 
 
 def _count(v: Any) -> int | None:
-    """A token count a harness reported, or ``None`` when it is not a non-negative integer."""
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    """A token count a harness reported, or ``None`` when it is not an integer a receipt can hold."""
+    return count(v)
 
 
 class _Drawer:
@@ -318,17 +318,21 @@ class _Drawer:
                 usage["cache_read"] += jr.cache_read or 0
                 usage["cache_creation"] += jr.cache_creation or 0
                 usage["reasoning"] += jr.reasoning_output or 0
-            jr.text = self._repaired(rec, f"judge_reply/{k}", jr.text) or ""
+            if jr.decision is None:
+                jr.text = self._repaired(rec, f"judge_reply/{k}", jr.text) or ""
+                reply = jr.text
+            else:  # the decision is what is hashed and kept: made valid Unicode first, like an answer
+                reply = self._repaired(rec, f"judge_reply/{k}", _canonical(jr.decision)) or ""
             v = _verdict(case, jr, cfg.judge_max_tokens)
             score, invalid = v.score, v.invalid_reason
             if jr.reported_model is not None and not J.same_model(cfg.judge_model, jr.reported_model):
                 score, invalid = None, f"the reply reports model {jr.reported_model[:100]!r}, not the requested judge"
             why = self._repaired(rec, f"judge_samples/{k}/reason", v.reason)
-            samples.append(judge_sample_doc(score, reply=jr.text if jr.decision is None else _canonical(jr.decision),
+            samples.append(judge_sample_doc(score, reply=reply,
                                             reported_model=jr.reported_model, serving_model=jr.serving_model,
                                             invalid_reason=invalid[:2000] if invalid else None,
                                             reason=why[:4000] if why else None))
-            rec["transcript"]["judge_replies"].append(jr.text if jr.decision is None else _canonical(jr.decision))
+            rec["transcript"]["judge_replies"].append(reply)
         rec["judge_usage"] = usage
         return samples
 
@@ -343,7 +347,7 @@ def _verdict(case: SuiteCase, jr: Reply, budget: int) -> "J.JudgeVerdict":
     if jr.refusal is not None:
         return J.JudgeVerdict(None, "the judge refused: " + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300])
     if jr.decision is not None:
-        return J.parse_decision(case, jr.decision)
+        return J.parse_structured(case, jr.decision)
     if jr.truncated:
         n = jr.output_tokens
         return J.JudgeVerdict(None, f"the judge was cut off at {n if n is not None else budget} output tokens "
@@ -355,8 +359,12 @@ def _verdict(case: SuiteCase, jr: Reply, budget: int) -> "J.JudgeVerdict":
 
 def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig, provider: Provider, judge: Provider,
               out: str | Path, sleep: Callable[[float], None] = time.sleep,
-              progress: Callable[[int, int, float], None] | None = None) -> RunResult:
+              progress: Callable[..., None] | None = None) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
+
+    ``progress(done, total, spend_usd, phase="draws")`` is called after each draw, then with
+    phase ``"sealing"`` while the receipt is assembled, checked and sealed, and ``"done"`` once
+    it is written (issue 19: a bar never reads finished while work remains).
 
     Raises:
         SuiteError: a case cannot be graded (before any call).
@@ -417,6 +425,8 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     finally:
         provider.close()
         judge.close()
+    if progress:
+        progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, counter.value,
                    harness_version, stopped)
     transcripts = None
@@ -425,7 +435,9 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         transcripts = _write_transcripts(out, journal)
         doc["run"]["transcripts"] = {"file": transcripts.name, "sha256": _file_sha256(transcripts),
                                      "draws": len(journal.draws)}
-    receipt = _write_checked(doc, out)
+    receipt = write_checked_receipt(doc, out)  # validated once, in memory, before the atomic write
+    if progress:
+        progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
     journal.remove()
     return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt)
@@ -507,22 +519,6 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
     if repairs:
         doc["text_repairs"] = repairs[:100000]
     return doc
-
-
-def _write_checked(doc: dict[str, Any], out: Path) -> Receipt:
-    """Seal and write the receipt beside ``out``, read it back as every reader does (schema,
-    seal, model), and only then move it into place. A receipt that does not read back is
-    removed and the error raised; whatever was at ``out`` and the journal are kept, so no
-    finished draw is lost."""
-    tmp = out.with_name(f".{out.name}.unchecked")
-    write_receipt(doc, tmp)
-    try:
-        receipt = read_receipt(tmp)
-    except ReceiptError:
-        tmp.unlink(missing_ok=True)
-        raise
-    os.replace(tmp, out)
-    return receipt
 
 
 def _file_sha256(path: Path) -> str:

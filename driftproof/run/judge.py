@@ -38,6 +38,8 @@ import json
 import math
 from dataclasses import dataclass
 
+from jsonschema import Draft202012Validator
+
 from driftproof.receipt import sha256_text
 from driftproof.run.suite import Criterion, SuiteCase
 from driftproof.wording import TOLERANCE
@@ -226,8 +228,24 @@ def parse_decision(case: SuiteCase, obj: object) -> JudgeVerdict:
     be decided once, with a reason (criteria case)."""
     if not isinstance(obj, dict):
         return JudgeVerdict(None, "the decision is not a JSON object")
-    if case.criteria:
-        return _parse_criteria(case.criteria, case.threshold, obj)
+    return _parse_criteria(case.criteria, case.threshold, obj) if case.criteria else _parse_score(obj)
+
+
+def parse_structured(case: SuiteCase, obj: object) -> JudgeVerdict:
+    """A decision that came back through a structured channel (tool call, strict JSON schema):
+    :func:`parse_decision`, and the decision must also match :func:`decision_schema`, which the
+    channel was asked to hold it to; one that breaks it (a member the schema does not allow, a
+    missing reason) is not measured, whatever its score says."""
+    verdict = parse_decision(case, obj)
+    if verdict.score is not None:
+        broken = next(iter(Draft202012Validator(decision_schema(case)).iter_errors(obj)), None)
+        if broken is not None:
+            return JudgeVerdict(None, f"the decision does not match its schema: {broken.message[:300]}",
+                                reason=verdict.reason)
+    return verdict
+
+
+def _parse_score(obj: dict) -> JudgeVerdict:
     reason = obj.get("reason") if isinstance(obj.get("reason"), str) else None
     s = obj.get("score")
     if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):

@@ -12,6 +12,8 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from driftproof.site._cache import cached_chart
+
 __all__ = ["Drawn", "Series", "alt_text", "caption", "drawn", "figure", "grouped_bars"]
 
 # Okabe–Ito, a colour-blind-safe palette; hatches tell series apart in print as well.
@@ -89,6 +91,9 @@ def _wrap(label: str, width: int) -> str:
     return "\n".join(textwrap.wrap(label, width, break_on_hyphens=True, break_long_words=True)) or label
 
 
+# The build cache keeps the SVG by every argument (issue 19): width and theme are arguments,
+# so the wide, narrow, light and dark variants are four entries.
+@cached_chart
 def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel: str,
                  reference: float | None = None, reference_label: str | None = None,
                  theme: str = "light", width: float = WIDE_IN) -> bytes:

@@ -1,7 +1,9 @@
 """``make reports``: check every input, build the site with mkdocs, replace ``site/`` whole.
 
-Order: load every receipt, each file read once (:func:`read_receipt_once`, all failures
-collected) and every report (front matter and sections checked) → any problem stops
+Order: load every receipt, each file read once (bounds, schema, seal, model:
+:func:`driftproof.receipt.parse_receipt` on the bytes read, on all cores when there are many,
+all failures collected, receipts already checked skipped through the build cache) and every
+report (front matter and sections checked) → any problem stops
 here with one line per problem (file, JSON pointer, expectation) → mkdocs 1.6.1 builds
 in strict mode into a fresh temporary directory beside ``out`` → only then is ``out``
 replaced. A failed build leaves ``out`` exactly as it was and removes its temporary
@@ -11,6 +13,7 @@ directory: no partial site.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 import multiprocessing
 import os
@@ -21,9 +24,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
-from driftproof.errors import Problem, SiteBuildError
+from driftproof.errors import BoundsError, Problem, ReceiptError, SiteBuildError
+from driftproof.receipt import Receipt
+from driftproof.site._cache import CACHE_DIR_NAME, BuildCache
 from driftproof.site.build import LoadedReceipt
 from driftproof.site.report_source import Report, load_reports
 
@@ -32,10 +37,15 @@ __all__ = ["SiteInputs", "build_site", "fallback_date", "load_inputs"]
 
 @dataclass(frozen=True)
 class SiteInputs:
-    """Checked inputs of a build: receipts by name and reports, newest first."""
+    """Checked inputs of a build: receipts by name and reports, newest first; the build cache
+    the generator may use (``None``: none)."""
 
     receipts: dict[str, LoadedReceipt]
     reports: list[Report]
+    cache: BuildCache | None = None
+    #: sha256 of the receipts checked (not taken from the cache) by this load: recorded in the
+    #: cache as valid once the build they are part of has succeeded.
+    checked: tuple[str, ...] = ()
 
 
 #: The one safe pattern for each part of a receipt's path under ``receipts/`` (folders and the
@@ -43,14 +53,25 @@ class SiteInputs:
 #: system, so every link to it works (issue 15). The same pattern as a suite's case ids.
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
+#: ``progress(phase, done, total)``: phase is ``read``, ``validate``, ``render`` or ``write``.
+Progress = Callable[[str, int, int], None]
 
-def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
+
+def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | None = None,
+                progress: Progress | None = None) -> SiteInputs:
     """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
 
-    Each receipt file is read once: the bytes validated (schema, seal, model) are the bytes
-    published and summed (issue 15). A symbolic link anywhere under either directory is
-    refused (it could lead out of the repository), and so is a receipt path with a part
-    that does not match :data:`SAFE_NAME`.
+    Each receipt file is read once here: the bytes validated (schema, seal, model) are the
+    bytes published and summed (issue 15); a worker process that checks a receipt re-reads it
+    and refuses it unless its sha256 is that of the bytes read here. A symbolic link anywhere
+    under either directory is refused (it could lead out of the repository), and so is a
+    receipt path with a part that does not match :data:`SAFE_NAME`.
+
+    Receipts are checked on all cores when there are many (:data:`PARALLEL_FROM_BYTES`); problems
+    are reported one line per problem, in path order, however the work was split. With a
+    ``cache``, a receipt whose exact bytes already passed every check under this product
+    version is not checked again (issue 19); the others are (:attr:`SiteInputs.checked`;
+    :func:`build_site` records them once the site is built).
 
     Raises:
         SiteBuildError: every problem in every receipt and report, one per line.
@@ -64,17 +85,27 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     paths = _receipt_paths(receipts_dir) if receipts_dir.is_dir() else []
     names = {p: p.relative_to(receipts_dir).with_suffix("").as_posix() for p in paths}
     for p, name in names.items():
-        bad = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
-        if bad:
+        bad_parts = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
+        if bad_parts:
             problems.append(Problem(str(p), "", f"expected a file name matching {SAFE_NAME.pattern} (then .json), "
-                                    f"found {_quote(bad[0])}: rename the file"))
+                                    f"found {_quote(bad_parts[0])}: rename the file"))
     paths = [p for p in paths if all(SAFE_NAME.fullmatch(part) for part in names[p].split("/"))]
-    good, bad_reads = _read_all(paths)
-    for err in bad_reads:
+    raw: dict[Path, bytes] = {}
+    unreadable: list[ReceiptError] = []
+    for i, p in enumerate(paths):
+        try:
+            raw[p] = _read_bounded(p)
+        except ReceiptError as exc:
+            unreadable.append(exc)
+        if progress:
+            progress("read", i + 1, len(paths))
+    shas = {p: hashlib.sha256(b).hexdigest() for p, b in raw.items()}
+    known = {p for p in raw if cache is not None and cache.is_valid(shas[p])}
+    good, bad = _read_all([p for p in paths if p in raw], known, shas, progress, raw)
+    # one line per problem, in path order, whichever step refused the file
+    for err in sorted(unreadable + bad, key=lambda e: e.problems[0].file if e.problems else str(e)):
         problems.extend(err.problems or [Problem("?", "", str(err))])
-    receipts: dict[str, LoadedReceipt] = {}
-    for p, (raw, r) in good.items():
-        receipts[names[p]] = LoadedReceipt(names[p], r, raw, p)
+    receipts = {names[p]: LoadedReceipt(names[p], r, raw[p], p) for p, r in good.items()}
     reports: list[Report] = []
     if reports_dir.is_dir():
         try:
@@ -86,7 +117,8 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
         problems.append(Problem(str(reports_dir), "", "expected a directory of reports"))
     if problems:
         raise SiteBuildError(f"{len(problems)} problem(s); the site was not built", problems)
-    return SiteInputs(receipts=dict(sorted(receipts.items())), reports=reports)
+    return SiteInputs(receipts=dict(sorted(receipts.items())), reports=reports, cache=cache,
+                      checked=tuple(sorted(shas[p] for p in good if p not in known)))
 
 
 def _quote(text: str) -> str:
@@ -96,7 +128,7 @@ def _quote(text: str) -> str:
 
 def _symlinks(root: Path) -> list[Problem]:
     """One problem per symbolic link under ``root`` (files and folders; never followed)."""
-    out = []
+    out: list[Problem] = []
     if not root.is_dir():
         return out
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
@@ -118,57 +150,97 @@ def _receipt_paths(root: Path) -> list[Path]:
     return sorted(found)
 
 
-def read_receipt_once(paths: list[Path]) -> tuple[dict[Path, tuple[bytes, Any]], list[Any]]:
-    """Read each file once and check those bytes (:func:`driftproof.receipt.parse_receipt`):
-    ``({path: (bytes, receipt)}, errors)``. The bytes returned are the bytes validated."""
-    from driftproof.errors import ReceiptError
-    from driftproof.receipt import parse_receipt
-    from driftproof.receipt._bounds import RECEIPT_MAX_BYTES
+def _read_bounded(p: Path) -> bytes:
+    """The file's bytes, refusing one over the receipt size bound before it is read whole.
 
-    good: dict[Path, tuple[bytes, Any]] = {}
-    bad: list[Any] = []
-    for p in paths:
+    Opened with ``O_NOFOLLOW``: a file swapped for a symbolic link after the walk is refused,
+    not followed (issue 15).
+    """
+    from driftproof.receipt import _bounds
+
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
+    except OSError as exc:
+        raise ReceiptError.at(p, "", f"cannot read: {exc.strerror}") from None
+    if len(data) > _bounds.RECEIPT_MAX_BYTES:
+        raise BoundsError.at(p, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more")
+    return data
+
+
+#: From this many bytes of receipts on, they are read in worker processes (on all cores;
+#: below it, starting the workers costs more than it saves).
+PARALLEL_FROM_BYTES = 32 * 1024 * 1024
+
+
+def _check_chunk(items: list[tuple[Path, bool, str]],
+                 raw: dict[Path, bytes] | None = None) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
+    """Parse and check receipts (one worker's share). ``(path, known valid, sha256 the caller
+    read)``. In the caller's process ``raw`` holds the bytes it read, and exactly those are
+    checked (no second read). A worker re-reads the file and refuses it when its bytes changed
+    since the caller read them: the bytes checked are always the bytes published (issue 15)."""
+    from driftproof.receipt import parse_receipt
+
+    good: dict[Path, Receipt] = {}
+    bad: list[ReceiptError] = []
+    for p, known, sha in items:
         try:
-            try:
-                # O_NOFOLLOW: a file swapped for a link after the walk is refused, not followed.
-                fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-                with os.fdopen(fd, "rb") as fh:
-                    data = fh.read(RECEIPT_MAX_BYTES + 1)
-            except OSError as exc:
-                raise ReceiptError.at(p, "", f"cannot read: {exc.strerror}") from None
-            good[p] = (data, parse_receipt(data, str(p)))
+            if raw is not None and p in raw:
+                data = raw[p]
+            else:
+                data = _read_bounded(p)
+                if hashlib.sha256(data).hexdigest() != sha:
+                    raise ReceiptError.at(p, "", "expected the file to stay unchanged while the site is built; it changed")
+            good[p] = parse_receipt(data, str(p), known_valid=known)
         except ReceiptError as exc:
             bad.append(exc)
     return good, bad
 
 
-#: From this many bytes of receipts on, they are read in worker processes (schema validation
-#: dominates a large build; below it, starting the workers costs more than it saves).
-PARALLEL_FROM_BYTES = 32 * 1024 * 1024
+def _read_all(paths: list[Path], known: set[Path], shas: dict[Path, str],
+              progress: Progress | None = None,
+              raw: dict[Path, bytes] | None = None) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
+    """Check every receipt of ``paths``, in worker processes (one per core) when there are many.
 
-
-def _read_all(paths: list[Path]) -> tuple[dict[Path, tuple[bytes, Any]], list[Any]]:
-    """:func:`read_receipt_once` over ``paths``, in worker processes when there are many.
-
-    Results do not depend on the split: receipts are keyed by path and errors are in
-    path order either way.
+    Results do not depend on the split: receipts are keyed by path and errors are in path
+    order either way. ``raw``: the bytes the caller read, checked as they are in this process
+    (workers re-read and compare sha256, :func:`_check_chunk`).
     """
-    workers = min(os.cpu_count() or 1, 8)
-    if workers < 2 or sum(_size(p) for p in paths) < PARALLEL_FROM_BYTES:
-        return read_receipt_once(paths)
-    chunks = [paths[i::workers * 4] for i in range(workers * 4)]
-    good: dict[Path, tuple[bytes, Any]] = {}
-    bad: list[tuple[str, Any]] = []
+    items = [(p, p in known, shas[p]) for p in paths]
+    workers = os.cpu_count() or 1
+    total = len(items)
+
+    def report(done: int) -> None:
+        if progress:
+            progress("validate", done, total)
+
+    if workers < 2 or sum(_size(p) for p in paths if p not in known) < PARALLEL_FROM_BYTES:
+        good: dict[Path, Receipt] = {}
+        bad: list[ReceiptError] = []
+        for i, item in enumerate(items):
+            g, b = _check_chunk([item], raw)
+            good.update(g)
+            bad.extend(b)
+            report(i + 1)
+        return good, bad
+    size = max(1, min(16, total // (workers * 4) or 1))
+    chunks = [items[i:i + size] for i in range(0, total, size)]
+    good = {}
+    pairs: list[tuple[str, ReceiptError]] = []
+    done = 0
     # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver)
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for g, b in pool.map(read_receipt_once, chunks):
+            for chunk, (g, b) in zip(chunks, pool.map(_check_chunk, chunks)):
                 good.update(g)
-                bad.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
+                pairs.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
+                done += len(chunk)
+                report(done)
     except (BrokenProcessPool, OSError):
         # Workers could not start (e.g. a caller whose __main__ cannot be re-imported): read here.
-        return read_receipt_once(paths)
-    return dict(sorted(good.items())), [e for _, e in sorted(bad, key=lambda t: t[0])]
+        return _check_chunk(items, raw)
+    return dict(sorted(good.items())), [e for _, e in sorted(pairs, key=lambda t: t[0])]
 
 
 def _size(p: Path) -> int:
@@ -187,8 +259,14 @@ def fallback_date() -> str:
         return "1970-01-01"
 
 
-def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file: Path = Path("mkdocs.yml")) -> SiteInputs:
+def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file: Path = Path("mkdocs.yml"),
+               cache_dir: Path | None | bool = True, progress: Progress | None = None) -> SiteInputs:
     """Check the inputs, build with mkdocs (strict) and replace ``out`` only on success.
+
+    Args:
+        cache_dir: the build cache folder; ``True`` (default) for ``.driftproof-cache`` beside
+            ``out``, ``None`` or ``False`` for no cache. The cache never changes an output byte.
+        progress: called as ``progress(phase, done, total)`` (see :data:`Progress`).
 
     Raises:
         SiteBuildError: an input is invalid (one problem per bad place) or mkdocs failed
@@ -201,8 +279,11 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
     from driftproof.site._hook import handing_over
     from driftproof.site.links import broken_links
 
-    inputs = load_inputs(receipts_dir, reports_dir)
     out = Path(out).resolve()
+    if cache_dir is True:
+        cache_dir = out.parent / CACHE_DIR_NAME
+    cache = BuildCache(Path(cache_dir)) if cache_dir else None
+    inputs = load_inputs(receipts_dir, reports_dir, cache=cache, progress=progress)
     _check_out(out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()])
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
@@ -211,7 +292,7 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
     mk_log.addHandler(collector)
     try:
         cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
-        with handing_over(inputs):
+        with handing_over(inputs, progress):
             build(cfg)
     except (MkDocsException, SystemExit) as exc:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -231,6 +312,8 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
     (tmp / MARKER).write_text("A site built by `driftproof reports build`; replaced whole by the next build.\n",
                               encoding="utf-8")
     _replace(tmp, out)
+    if cache is not None:
+        cache.mark_valid(inputs.checked)
     return inputs
 
 

@@ -37,8 +37,8 @@ def test_each_receipt_is_read_once_and_the_validated_bytes_are_published(site_in
         opened.append(str(p))
         return real_open(p, *a, **kw)  # type: ignore[arg-type]
 
-    def parse_then_swap(data: bytes, file: str = "<receipt>") -> object:
-        r = real_parse(data, file)
+    def parse_then_swap(data: bytes, file: str = "<receipt>", **kw: object) -> object:
+        r = real_parse(data, file, **kw)
         if file.endswith("tested.json"):  # the file changes on disk right after it was validated
             Path(file).write_bytes(original.replace(b'"an answer 0"', b'"EVIL answer"'))
         return r
@@ -52,6 +52,19 @@ def test_each_receipt_is_read_once_and_the_validated_bytes_are_published(site_in
     assert files["receipts/tested.json"] == original
     sums = files["receipts/SHA256SUMS"].decode()
     assert f"{hashlib.sha256(original).hexdigest()}  receipts/tested.json" in sums
+
+
+def test_a_worker_refuses_a_receipt_changed_since_the_build_read_it(site_inputs: tuple[Path, Path]) -> None:
+    # Many receipts are checked in worker processes, which re-read the file (issue 19): the
+    # bytes they check must still be the bytes read first, which are the bytes published.
+    receipts, _ = site_inputs
+    path = receipts / "tested.json"
+    read_first = path.read_bytes()
+    path.write_bytes(read_first.replace(b'"an answer 0"', b'"EVIL answer"'))
+    good, bad = publish._check_chunk([(path, False, hashlib.sha256(read_first).hexdigest())])
+    assert good == {}
+    assert [(p.file, p.message) for e in bad for p in e.problems] == [
+        (str(path), "expected the file to stay unchanged while the site is built; it changed")]
 
 
 @pytest.mark.parametrize("where", ["receipts", "reports"])

@@ -129,6 +129,11 @@ def test_a_good_build_replaces_the_site_whole(tmp_path: Path, site_inputs: tuple
     assert _leftovers(existing_site) == []
     home = (existing_site / "index.html").read_text(encoding="utf-8")
     assert home.index('href="reports/002/"') < home.index('href="reports/001/"')  # newest first
+    # hand-written pages go through the plugin's on_page_content: site_src/method.md has Markdown
+    # tables, and each scrolls in its own container (issue 15, phones)
+    method = (existing_site / "method/index.html").read_text(encoding="utf-8")
+    assert method.count("<table>") >= 1
+    assert method.count('<div class="table-wrap" tabindex="0" role="region"') == method.count("<table>")
 
 
 def test_two_mkdocs_builds_are_byte_identical(tmp_path: Path, site_inputs: tuple[Path, Path],
@@ -194,6 +199,7 @@ def test_reading_in_worker_processes_gives_the_same_result(site_inputs: tuple[Pa
     receipts, reports = site_inputs
     (receipts / "zz-broken.json").write_text("{", encoding="utf-8")
     (receipts / "aa-broken.json").write_text("[]", encoding="utf-8")
+    (receipts / "mm-unreadable.json").mkdir()  # refused when read, before any check: still in path order
     with pytest.raises(SiteBuildError) as sequential:
         publish.load_inputs(receipts, reports)
     monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)
@@ -201,7 +207,9 @@ def test_reading_in_worker_processes_gives_the_same_result(site_inputs: tuple[Pa
     with pytest.raises(SiteBuildError) as parallel:
         publish.load_inputs(receipts, reports)
     assert parallel.value.lines() == sequential.value.lines()
-    assert [ln.split(": ")[0].rsplit("/", 1)[-1] for ln in parallel.value.lines()] == ["aa-broken.json", "zz-broken.json"]
+    assert [ln.split(": ")[0].rsplit("/", 1)[-1] for ln in parallel.value.lines()] == [
+        "aa-broken.json", "mm-unreadable.json", "zz-broken.json"]
+    (receipts / "mm-unreadable.json").rmdir()
     (receipts / "zz-broken.json").unlink()
     (receipts / "aa-broken.json").unlink()
     good = publish.load_inputs(receipts, reports)
