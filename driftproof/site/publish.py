@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import stat
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -141,11 +142,15 @@ def _symlinks(root: Path) -> list[Problem]:
 
 
 def _receipt_paths(root: Path) -> list[Path]:
-    """Every ``*.json`` regular file under ``root``, not through a symbolic link, in path order."""
+    """Every ``*.json`` entry under ``root``, not through a symbolic link, in path order.
+
+    A folder named ``*.json`` is listed too (and walked into): reading it fails, so it is
+    refused as unreadable in path order rather than silently skipped (issue 19's reader).
+    """
     found = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not (Path(dirpath) / d).is_symlink())
-        found += [Path(dirpath) / n for n in filenames
+        found += [Path(dirpath) / n for n in filenames + dirnames
                   if n.endswith(".json") and not (Path(dirpath) / n).is_symlink()]
     return sorted(found)
 
@@ -159,8 +164,11 @@ def _read_bounded(p: Path) -> bytes:
     from driftproof.receipt import _bounds
 
     try:
-        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # O_NONBLOCK: a FIFO or device is refused below instead of hanging the open
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise ReceiptError.at(p, "", "expected a regular file")
             data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
     except OSError as exc:
         raise ReceiptError.at(p, "", f"cannot read: {exc.strerror}") from None

@@ -96,6 +96,17 @@ def test_a_linked_folder_is_refused_and_not_walked(tmp_path: Path, site_inputs: 
     assert len(lines) == 1 and lines[0].startswith(str(receipts / "more")) and "symbolic link" in lines[0]
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_refused_not_waited_on(site_inputs: tuple[Path, Path]) -> None:
+    # opening a FIFO for reading blocks until a writer comes: the build must refuse it instead
+    receipts, reports = site_inputs
+    fifo = receipts / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(SiteBuildError) as exc:
+        load_inputs(receipts, reports)
+    assert _problems(exc) == [f"{fifo}: (document): expected a regular file"]
+
+
 @pytest.mark.parametrize("name", ["why?.json", "c#1.json", "a b.json", ".hidden.json", "caf\u00e9.json", "x%41.json"])
 def test_receipt_file_names_must_match_the_safe_pattern(site_inputs: tuple[Path, Path], name: str) -> None:
     receipts, reports = site_inputs
