@@ -292,3 +292,16 @@ def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
                Row((Cell("-x"), Cell("plain")))))
     assert _csv(t).decode().splitlines() == ["'=SUM(A1),n", '"\'=HYPERLINK(""http://evil.example"")",-0.5',
                                              "'@cmd,+1e3", "'-x,plain"]
+
+
+def test_the_plugin_forwards_every_event_of_the_hook() -> None:
+    # The plugin (issue 19) replaced the hook file in mkdocs.yml: an event the hook defines but
+    # the plugin does not forward is silently never run (issue 15's on_page_content once was).
+    import inspect
+
+    from driftproof.site import _hook
+    from driftproof.site._plugin import DriftproofPlugin
+
+    events = {n for n, f in vars(_hook).items() if n.startswith("on_") and inspect.isfunction(f)}
+    assert {"on_files", "on_env", "on_page_content", "on_page_context", "on_post_build"} <= events
+    assert sorted(e for e in events if e not in vars(DriftproofPlugin)) == []
