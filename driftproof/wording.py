@@ -36,7 +36,7 @@ REGRESSED: Final[str] = "regressed"
 #: Band sources (method, "Where a band comes from").
 BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
     "legacy": "legacy: one generation per arm, judged several times; the band measures the judge, not the model.",
-    "generation": "generation: several draws per arm; the band is the spread of the per-draw scores.",
+    "generation": "generation: the band is the spread of the per-draw scores, each draw a separate generation of the arm.",
 }
 
 #: Verification levels, lowest first (Metere, arXiv:2605.00424). FORMAL is reserved.

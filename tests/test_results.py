@@ -197,4 +197,5 @@ def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
     assert "several times" not in f.source
     recorded = receipt(PASSING)  # band_source generation, 3 draws per arm, each judged by samples
     g = band_facts(recorded)
-    assert g.short == "generation" and g.source.startswith("generation: several draws per arm")
+    assert g.short == "generation" and g.source.startswith("generation: the band is the spread of the per-draw scores")
+    assert "several" not in g.source  # a one-draw arm (Report 004) must not read as several draws
