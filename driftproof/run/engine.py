@@ -72,6 +72,8 @@ class RunConfig:
     control: str | None = None
     quick: bool = False
     settle: float = SETTLE
+    batch: Any = None
+    """``--batch``: a :class:`driftproof.run.batch_engine.BatchOptions`; ``None`` for interactive calls."""
 
     @classmethod
     def quick_preset(cls, **kw: Any) -> "RunConfig":
@@ -259,7 +261,8 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_sha256(),
         "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
         "price": None if cfg.judge_price is None else
-        {"input_usd_per_mtok": cfg.judge_price[0], "output_usd_per_mtok": cfg.judge_price[1]},
+        {"input_usd_per_mtok": cfg.judge_price[0], "output_usd_per_mtok": cfg.judge_price[1],
+         **({"tier": "batch"} if cfg.batch is not None else {})},
     }
     identity = {
         "suite_sha256": suite.sha256, "cases": [c.id for c in cases], "skill_sha256": sha256_text(skill_text),
@@ -268,6 +271,13 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         "settle": cfg.settle, "judge_samples": cfg.judge_samples, "control": cfg.control, "quick": cfg.quick,
         "keep_transcripts": cfg.keep_transcripts, "max_tokens": cfg.max_tokens,
     }
+    batches = None
+    if cfg.batch is not None:
+        from driftproof.run.batch import batch_lane
+
+        # a batched run and an interactive one never resume each other's journal
+        identity["batch"] = True
+        lanes = {"answer": batch_lane(provider), "judge": batch_lane(judge)}
     journal = Journal(journal_path(out), identity, started_at=_now(), harness_version=harness_version)
     counter = Counter(journal.attempts, journal.attempt)
     spend = _Spend(cfg.judge_price)
@@ -279,23 +289,42 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     cells = [(c.id, arm) for c in cases for arm in systems]
     stopped = None
     try:
-        run_cells(cells, done, drawer, concurrency=cfg.concurrency, min_draws=cfg.min_draws, max_draws=cfg.max_draws,
-                  settle=cfg.settle, on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
-                  halt=drawer.halt)
+        if cfg.batch is not None:
+            from driftproof.run.batch_engine import BatchJournal, batch_journal_path, run_batched
+
+            batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
+            run_batched(cells, done, drawer, lanes=lanes, journal=batches, opts=cfg.batch, finished=list(done),
+                        min_draws=cfg.min_draws, max_draws=cfg.max_draws, settle=cfg.settle,
+                        judge_samples=cfg.judge_samples, budget=len(cfg.retry_delays) + 1,
+                        on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None)
+        else:
+            run_cells(cells, done, drawer, concurrency=cfg.concurrency, min_draws=cfg.min_draws,
+                      max_draws=cfg.max_draws, settle=cfg.settle,
+                      on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None, halt=drawer.halt)
     except FatalRun as exc:
+        if batches is not None:
+            batches.close()
         journal.close()
         raise ProviderError(f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
                             f"{journal.path}; run the same command again to resume") from exc
     except StopRun as exc:
         stopped = str(exc)
     except BaseException:
+        if batches is not None:
+            batches.close()
         journal.close()
         raise
     finally:
         provider.close()
         judge.close()
-    doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, counter.value,
+    attempts = counter.value + (batches.attempts() if batches is not None else 0)
+    doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, attempts,
                    harness_version, stopped)
+    if batches is not None:
+        names = sorted({lanes["answer"].provider, lanes["judge"].provider})
+        doc["run"]["batch"] = {"provider": ",".join(names), "batch_ids": list(batches.order),
+                               "file_ids": [b["file_id"] for b in (batches.batches[i] for i in batches.order)
+                                            if b.get("file_id")]}
     transcripts = None
     if cfg.keep_transcripts:
         # written first, so that the receipt's seal covers the transcripts' hash
@@ -305,6 +334,8 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     receipt = _write_checked(doc, out)
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
     journal.remove()
+    if batches is not None:
+        batches.remove()
     return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt)
 
 
