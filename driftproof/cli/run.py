@@ -25,6 +25,9 @@ from driftproof.wording import SMOKE_RUN
 DEFAULT_JUDGE = {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini", "stub": "stub-judge"}
 #: USD per million tokens (input, output), frozen into the receipt for the default judges.
 KNOWN_PRICES = {"claude-haiku-4-5-20251001": (1.0, 5.0), "claude-haiku-4-5": (1.0, 5.0)}
+#: The same judges' batch prices (Message Batches bill half the interactive price), frozen with
+#: ``judge.price.tier`` = ``batch`` when the run is batched.
+KNOWN_BATCH_PRICES = {"claude-haiku-4-5-20251001": (0.5, 2.5), "claude-haiku-4-5": (0.5, 2.5)}
 
 STOPPING_RULE = ("Each arm is drawn at least 3 times, then once more at a time while the sample standard "
                  "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
@@ -75,7 +78,8 @@ def _delays(value: str) -> tuple[float, ...]:
 @click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub"]),
               help="Default: anthropic (stub when --provider stub).")
 @click.option("--judge-model", help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).")
-@click.option("--judge-price", help="Judge price IN,OUT in USD per million tokens, frozen in the receipt.")
+@click.option("--judge-price", help="Judge price IN,OUT in USD per million tokens, frozen in the receipt "
+              "(with --batch, the batch price).")
 @click.option("--base-url", help="Answering API's base URL (default: the SDK's, or its *_BASE_URL variable).")
 @click.option("--judge-base-url", help="Judge API's base URL.")
 @click.option("--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True)
@@ -91,11 +95,17 @@ def _delays(value: str) -> tuple[float, ...]:
               help="Seconds per answering attempt.")
 @click.option("--judge-timeout", type=click.FloatRange(min=0.01), default=120.0, show_default=True)
 @click.option("--retry-delays", default="5,20", hidden=True)
+@click.option("--batch", is_flag=True, help="Send each round through the provider's batch API (Anthropic Message "
+              "Batches, OpenAI Batch API) at the batch price: a batch finishes within 24 h, not minutes.")
+@click.option("--batch-timeout", type=click.FloatRange(min=0.01), default=24 * 3600.0, show_default=True,
+              help="Seconds after which a batch that has not ended is cancelled (its finished results are kept).")
+@click.option("--batch-poll-interval", type=click.FloatRange(min=0.0), default=60.0, show_default=True,
+              help="Seconds between polls of the open batches.")
 def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: str, capture: str, out: Path,
         skill_name: str | None, judge_provider: str | None, judge_model: str | None, judge_price: str | None,
         base_url: str | None, judge_base_url: str | None, openai_api: str, control: str | None, quick: bool,
         keep_transcripts: bool, concurrency: int, max_draws: int, timeout: float, judge_timeout: float,
-        retry_delays: str) -> None:
+        retry_delays: str, batch: bool, batch_timeout: float, batch_poll_interval: float) -> None:
     from driftproof.run.engine import RunConfig, run_suite
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite, require_gradable
@@ -112,7 +122,11 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
         raise click.BadParameter("--capture files needs --surface cli", param_hint="--capture")
     jp = judge_provider or ("stub" if provider == "stub" else "anthropic")
     jm = judge_model or DEFAULT_JUDGE[jp]
-    price = _price(judge_price) if judge_price else KNOWN_PRICES.get(jm) if jp != "stub" else None
+    if batch and (provider == "stub" or surface != "api" or jp == "stub"):
+        raise click.BadParameter("--batch needs API lanes (--provider anthropic|openai --surface api, and an API "
+                                 "judge): the CLIs and the stub have no batch API", param_hint="--batch")
+    table = KNOWN_BATCH_PRICES if batch else KNOWN_PRICES
+    price = _price(judge_price) if judge_price else table.get(jm) if jp != "stub" else None
     opts: dict[str, Any] = {}
     if provider != "stub":
         opts = {"base_url": base_url, "api": openai_api if provider == "openai" else None} if surface == "api" \
@@ -123,10 +137,20 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
     kw = dict(model=model, judge_model=jm, judge_price=price, max_draws=max_draws, concurrency=concurrency,
               timeout=timeout, judge_timeout=judge_timeout, retry_delays=_delays(retry_delays),
               keep_transcripts=keep_transcripts, control=control)
+    batch_opts = None
+    if batch:
+        from driftproof.run.batch_engine import BatchOptions
+
+        kw["batch"] = batch_opts = BatchOptions(poll_interval=batch_poll_interval, timeout=batch_timeout)
     cfg = RunConfig.quick_preset(**kw) if quick else RunConfig(**kw)
-    result = _with_progress(lambda progress: run_suite(
-        suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text), cfg=cfg,
-        provider=lane, judge=judge, out=out, progress=progress))
+
+    def go(progress: Any) -> Any:
+        if batch_opts is not None:
+            batch_opts.on_status = progress.batch
+        return run_suite(suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text), cfg=cfg,
+                         provider=lane, judge=judge, out=out, progress=progress)
+
+    result = _with_progress(go)
     from driftproof.run.summary import print_result
 
     print_result(result)
@@ -137,18 +161,26 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
 def _with_progress(fn: Any, console: Any = None) -> Any:
     """Call ``fn(progress)`` under a progress bar on stderr: draws done of planned, ETA, spend
     (judge usage at the frozen price plus the cost a harness reported). Off when stderr is not
-    a terminal."""
+    a terminal. With ``--batch``, a second line gives each open batch's state and the provider's
+    own request counts (``progress.batch``)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = console or Console(stderr=True)
     columns = (TextColumn("draws"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-               TextColumn("spend ${task.fields[spend]:.4f}"))
+               TextColumn("spend ${task.fields[spend]:.4f}"), TextColumn("{task.fields[batch]}"))
     with Progress(*columns, console=console, disable=not console.is_terminal, transient=False) as bar:
-        task = bar.add_task("draws", total=None, spend=0.0)
+        task = bar.add_task("draws", total=None, spend=0.0, batch="")
 
         def progress(done: int, total: int, spend: float) -> None:
             bar.update(task, completed=done, total=total, spend=spend)
+
+        def batch_status(statuses: Any) -> None:
+            from driftproof.run.batch_engine import describe
+
+            bar.update(task, batch=describe(statuses))
+
+        progress.batch = batch_status  # type: ignore[attr-defined]
 
         return fn(progress)
 
