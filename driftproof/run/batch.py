@@ -233,12 +233,10 @@ def batch_lane(lane: Provider) -> BatchLane:
     Raises:
         ValueError: the lane has no batch API (a CLI surface or the stub).
     """
-    from driftproof.run.providers.anthropic_api import AnthropicAPI
-    from driftproof.run.providers.openai_api import OpenAIAPI
-
-    if isinstance(lane, AnthropicAPI):
+    # by name, not by class: importing the other provider's SDK costs seconds
+    if lane.name == "anthropic" and lane.surface == "api" and hasattr(lane, "reply"):
         return AnthropicBatches(lane)
-    if isinstance(lane, OpenAIAPI):
+    if lane.name == "openai" and lane.surface == "api" and hasattr(lane, "reply_from_body"):
         return OpenAIBatches(lane)
     raise ValueError(f"--batch needs an API lane (anthropic or openai, --surface api); {lane.name}"
                      f"{'/' + lane.surface if lane.surface else ''} has no batch API")

@@ -61,7 +61,7 @@ from driftproof.run.batch import BatchLane, BatchStatus, Outcome
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.scheduler import FatalRun, needs_more
 
-__all__ = ["BATCH_POLL_INTERVAL", "BATCH_TIMEOUT", "BatchJournal", "BatchOptions", "batch_journal_path",
+__all__ = ["BATCH_POLL_INTERVAL", "BATCH_TIMEOUT", "BatchJournal", "BatchOptions", "batch_journal_path", "describe",
            "run_batched"]
 
 #: Default seconds between polls. Both providers' guides poll a batch's status in a loop and
@@ -96,6 +96,17 @@ def batch_journal_path(receipt_path: str | Path) -> Path:
     """Where the batch journal of a run writing ``receipt_path`` lives."""
     p = Path(receipt_path)
     return p.with_name(p.name + ".batches")
+
+
+def describe(statuses: Sequence[BatchStatus]) -> str:
+    """The progress line: each polled batch's state and the provider's own request counts, e.g.
+    ``msgbatch_01 in_progress: processing 90, succeeded 0, errored 0, canceled 0, expired 0``.
+    Batch ids and states come from the provider and are shown printable only."""
+    def one(st: BatchStatus) -> str:
+        counts = ", ".join(f"{k} {v}" for k, v in st.counts.items())
+        return f"{st.id} {st.state}" + (f": {counts}" if counts else "")
+    text = "; ".join(one(st) for st in statuses)
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 def _reply_doc(r: Reply) -> dict[str, Any]:

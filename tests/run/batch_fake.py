@@ -48,6 +48,7 @@ class BatchScript:
         polls_to_end: retrieves a batch answers in_progress before it ends.
         never_end: batches stay in progress until cancelled; ``kept_on_cancel`` of their
             requests (in order) have finished by then and keep their results.
+        never_end_first: only the first this many batches created never end.
         hold_retrieve: set → every retrieve hangs (the client is waiting on a poll).
         hold_results_after: a results stream stops after this many lines and hangs.
         fail_validation: OpenAI batches end ``failed`` with this error message.
@@ -57,6 +58,7 @@ class BatchScript:
         self.fault: Callable[[str], str | None] = lambda cid: None
         self.polls_to_end = 0
         self.never_end = False
+        self.never_end_first = 0
         self.kept_on_cancel = 0
         self.hold_retrieve = False
         self.hold_results_after: int | None = None
@@ -74,6 +76,7 @@ class _Batch:
         self.id, self.kind, self.requests, self.endpoint, self.input_file_id = bid, kind, requests, endpoint, file_id
         self.created = int(time.time())
         self.polls = 0
+        self.number = 0
         self.cancelled = False
         self.ended = False
         self.outcomes: list[tuple[str, str | None]] | None = None  # (custom id, fault) once ended
@@ -99,9 +102,10 @@ class FakeState:
         b.polls += 1
         if b.ended:
             return
-        if b.cancelled or (not s.never_end and b.polls > s.polls_to_end):
+        never = s.never_end or b.number <= s.never_end_first
+        if b.cancelled or (not never and b.polls > s.polls_to_end):
             b.ended = True
-            kept = len(b.requests) if not b.cancelled or not s.never_end else s.kept_on_cancel
+            kept = s.kept_on_cancel if b.cancelled and never else len(b.requests)
             b.outcomes = [(cid, s.fault(cid) if k < kept else "canceled") for k, (cid, _) in enumerate(b.requests)]
             if b.kind == "openai":
                 self._openai_files(b)
@@ -251,6 +255,7 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                 else:
                     self._send(404, {"type": "error", "error": {"type": "not_found_error", "message": p}})
                     return
+                b.number = len(s.batch_ids) + 1
                 ids = [cid for cid, _ in b.requests]
                 assert len(set(ids)) == len(ids), "custom ids must be unique within a batch"
                 state.batches[b.id] = b
