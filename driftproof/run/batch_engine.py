@@ -303,6 +303,7 @@ class _Rounds:
         drawer.cfg = dataclasses.replace(drawer.cfg, retry_delays=tuple(0.0 for _ in range(budget - 1)))
         for bid, cid, doc in journal.outs:
             self._keep(bid, cid, _outcome(doc), finished)
+        journal.outs.clear()
 
     # -- ids ------------------------------------------------------------------------------
     @staticmethod
@@ -487,11 +488,14 @@ class _Rounds:
                 seen.add(cid)
                 if self._keep(bid, cid, outcome):
                     self.bj.out(bid, cid, outcome)
-        except AttemptError as exc:
-            if exc.fatal:
+        except Exception as exc:  # noqa: BLE001 - the stream broke: read the batch again at the next poll
+            if isinstance(exc, AttemptError) and exc.fatal:
                 raise FatalRun(f"batch {bid}: {exc.reason}") from exc
+            if not isinstance(exc, (AttemptError, OSError)) and \
+                    type(exc).__module__.split(".")[0] not in ("anthropic", "openai", "httpx", "httpx2", "httpcore"):
+                raise
             self.bj.sync()
-            return  # read again at the next poll
+            return
         why = (f"batch {bid} failed: {st.failed}" if st.failed is not None
                else f"batch {bid} ({st.state}) returned no result for this request")
         for cid in rec["ids"]:

@@ -308,3 +308,44 @@ def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_pat
     assert s.calls["create"] == 2 and r.run.batch.batch_ids == s.batch_ids
     assert len(s.submitted) == len(set(s.submitted)) == 108 == r.run.endpoint_attempts
     assert not bj.exists()
+
+
+def test_a_file_uploaded_before_a_kill_gets_its_batch_on_resume_and_is_not_uploaded_again(fake, tmp_path,
+                                                                                          monkeypatch):
+    from driftproof.run import batch as B
+
+    real = B.OpenAIBatches.create
+
+    def killed(self, entries, file_id):
+        raise KeyboardInterrupt("killed between the upload and the batch")
+
+    monkeypatch.setattr(B.OpenAIBatches, "create", killed)
+    with pytest.raises(KeyboardInterrupt):
+        _batched(tmp_path, "openai", cases=1)
+    out = tmp_path / "receipt.json"
+    assert _lines(batch_journal_path(out), "file") == 1 and fake.script.calls["upload"] == 1
+    monkeypatch.setattr(B.OpenAIBatches, "create", real)
+    r = read_receipt(_batched(tmp_path, "openai", cases=1))
+    assert fake.script.calls["upload"] == 2  # the answers' file once, then the judge samples' file
+    assert r.run.batch.file_ids == [fake.state.batches[b].input_file_id for b in fake.script.batch_ids]
+    assert len(fake.script.submitted) == len(set(fake.script.submitted)) == 36 == r.run.endpoint_attempts
+
+
+def test_a_broken_results_stream_is_read_again(fake, tmp_path, monkeypatch):
+    from driftproof.run import batch as B
+
+    real = B.AnthropicBatches.results
+    broke = []
+
+    def flaky(self, status):
+        for k, item in enumerate(real(self, status)):
+            if k == 2 and not broke:
+                broke.append(k)
+                raise OSError("connection reset by peer")
+            yield item
+
+    monkeypatch.setattr(B.AnthropicBatches, "results", flaky)
+    r = read_receipt(_batched(tmp_path, cases=1))
+    assert broke and fake.script.calls["results"] == 3  # the answers' results twice, the judge samples' once
+    assert len(fake.script.submitted) == 36 == r.run.endpoint_attempts
+    assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))
