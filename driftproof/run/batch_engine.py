@@ -52,6 +52,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,8 @@ BATCH_POLL_INTERVAL = 60.0
 BATCH_TIMEOUT = 24 * 3600.0
 #: Results journaled between two fsyncs while a batch is read.
 SYNC_EVERY = 2000
+#: Threads that make draws from their results (their journal writes share fsyncs).
+REPLAY_THREADS = 8
 
 
 @dataclass
@@ -371,23 +374,27 @@ class _Rounds:
         """Make every draw whose results are all in; return the requests the next round needs."""
         wanted: dict[str, list[tuple[str, dict[str, Any]]]] = {"answer": [], "judge": []}
         changed = True
-        while changed:
-            changed = False
-            wanted = {"answer": [], "judge": []}
-            for cell in self.cells:
-                self._plan(cell)
-                c = self.cell_no[cell]
-                for i in range(self.planned[cell]):
-                    key = (cell[0], cell[1], i)
-                    if key in self.done:
-                        continue
-                    if self._draw(c, i, key, wanted):
-                        changed = True
-            self._progress()
+        # draws are made on a few threads so that their journal lines share fsyncs (the run
+        # journal's group commit); the requests are gathered in draw order
+        with ThreadPoolExecutor(max_workers=REPLAY_THREADS, thread_name_prefix="replay") as pool:
+            while changed:
+                wanted = {"answer": [], "judge": []}
+                todo = []
+                for cell in self.cells:
+                    self._plan(cell)
+                    c = self.cell_no[cell]
+                    todo.extend((c, i, (cell[0], cell[1], i)) for i in range(self.planned[cell])
+                                if (cell[0], cell[1], i) not in self.done)
+                made = list(pool.map(lambda t: self._draw(*t), todo))
+                changed = any(m is None for m in made)
+                for m in made:
+                    for stage, reqs in (m or {}).items():
+                        wanted[stage].extend(reqs)
+                self._progress()
         return wanted
 
-    def _draw(self, c: int, i: int, key: Key, wanted: dict[str, list[tuple[str, dict[str, Any]]]]) -> bool:
-        """Make draw ``key`` from its outcomes, or add the requests it still needs. True when made."""
+    def _draw(self, c: int, i: int, key: Key) -> dict[str, list[tuple[str, dict[str, Any]]]] | None:
+        """Make draw ``key`` from its outcomes (``None``), or return the requests it still needs."""
         answer = self._list(c, i, -1)
         self.answer.local.queue = deque(answer)
         flat: list[Outcome] = []
@@ -403,17 +410,13 @@ class _Rounds:
         except _NeedCall as need:
             body = {k: v for k, v in need.kw.items() if k != "timeout"}
             if not _resolved(answer, self.budget):
-                wanted["answer"].append((self._cid(c, i, -1, len(answer)), self.drawer.provider.real.request(**body)))
-            else:
-                req = self.drawer.judge.real.request(**body)  # one body, shared by the draw's samples
-                for k in range(self.n):
-                    outs = self._list(c, i, k)
-                    if not _resolved(outs, self.budget):
-                        wanted["judge"].append((self._cid(c, i, k, len(outs)), req))
-            return False
+                return {"answer": [(self._cid(c, i, -1, len(answer)), self.drawer.provider.real.request(**body))]}
+            req = self.drawer.judge.real.request(**body)  # one body, shared by the draw's samples
+            return {"judge": [(self._cid(c, i, k, len(outs)), req) for k in range(self.n)
+                              if not _resolved(outs := self._list(c, i, k), self.budget)]}
         for s in range(-1, self.n):
             self.outs.pop((c, i, s), None)
-        return True
+        return None
 
     def _submit(self, stage: str, reqs: list[tuple[str, dict[str, Any]]]) -> None:
         lane = self.lanes[stage]
