@@ -241,6 +241,10 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
               progress: Callable[[int, int, float], None] | None = None) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
 
+    With ``cfg.batch`` the draws go through the providers' batch APIs
+    (:mod:`driftproof.run.batch_engine`, issue 17): same draws, same receipt, plus ``run.batch``
+    and the judge's batch price tier.
+
     Raises:
         SuiteError: a case cannot be graded (before any call).
         RefusalError: the journal belongs to another run or another harness version.
