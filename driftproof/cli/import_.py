@@ -28,6 +28,8 @@ SUBCOMMANDS: dict[str, str] = {
     "promptfoo": "driftproof.cli.import_formats:promptfoo",
     "inspect": "driftproof.cli.import_formats:inspect",
     "summary-json": "driftproof.cli.import_formats:summary_json",
+    "claude-plugin-eval": "driftproof.cli.import_formats:claude_plugin_eval",
+    "openai-evals": "driftproof.cli.import_formats:openai_evals",
 }
 
 

@@ -1,4 +1,5 @@
-"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json``: one click command each.
+"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|openai-evals``:
+one click command each.
 
 Each command parses its options, calls the registered importer
 (:mod:`driftproof.importers`) and :func:`~driftproof.importers.write_imported`,
@@ -16,7 +17,7 @@ import click
 from driftproof.errors import ImportError_
 from driftproof.importers import get_importer, write_imported
 
-__all__ = ["inspect", "nvidia", "promptfoo", "skill_creator", "summary_json"]
+__all__ = ["claude_plugin_eval", "inspect", "nvidia", "openai_evals", "promptfoo", "skill_creator", "summary_json"]
 
 _OUT = click.option("--out", "out_dir", default=Path("receipts"), show_default=True,
                     type=click.Path(path_type=Path, file_okay=False), help="Directory the receipts are written to.")
@@ -113,3 +114,45 @@ def inspect(with_skill: Path, baseline: Path, control: Path | None, scorer: str 
 def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
     """Driftproof summary-json (the interop page's minimal format): one DECLARED receipt."""
     _write("summary-json", path, out_dir, str(path), skill_md=skill_md)
+
+
+@click.command("claude-plugin-eval")
+@click.argument("path", type=click.Path(path_type=Path, exists=True))
+@click.option("--skill-name", default=None, help="The skill's name (default: the plugin's name when the suite names one plugin).")
+@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@_OUT
+def claude_plugin_eval(path: Path, skill_name: str | None, skill_md: Path | None, out_dir: Path) -> None:
+    """claude plugin eval's aggregate-result.json (or its results directory): runs as draws, the
+    skill-fired rate beside the score, errored runs kept out of the figures."""
+    _write("claude-plugin-eval", path, out_dir, str(path), skill_name=skill_name, skill_md=skill_md)
+
+
+def _grader_range(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    low, sep, high = text.partition(":")
+    try:
+        return float(low), float(high)
+    except ValueError:
+        raise ImportError_.at("<options>", "", f"--grader-range {text!r}: expected LOW:HIGH, e.g. 1:7") from None
+
+
+@click.command("openai-evals")
+@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--arm", "arms", multiple=True, metavar="ARM=RUN",
+              help="Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a single-arm "
+                   "import (default: the file's only run, as with_skill).")
+@click.option("--grader", default=None, help="The grader whose results are the scores (required when the rows carry several).")
+@click.option("--grader-range", default=None, metavar="LOW:HIGH",
+              help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a score model).")
+@click.option("--skill-name", required=True, help="The skill's name (OpenAI Evals records none).")
+@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@_OUT
+def openai_evals(path: Path, arms: tuple[str, ...], grader: str | None, grader_range: str | None, skill_name: str,
+                 skill_md: Path | None, out_dir: Path) -> None:
+    """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as lost draws."""
+    mapping = _arm_map(arms)
+    if mapping and "control" in mapping:
+        raise ImportError_.at("<options>", "", "--arm control: OpenAI Evals imports map with_skill and baseline only")
+    _write("openai-evals", path, out_dir, str(path), arms=mapping, grader=grader,
+           grader_range=_grader_range(grader_range), skill_name=skill_name, skill_md=skill_md)

@@ -2,13 +2,28 @@
 
 Each case's prompt is answered with the skill (SKILL.md as the system prompt) and without it,
 and, with --control, under a fixed instruction too; every draw is judged 5 times by the fixed
-judge. Failed or timed-out attempts are retried twice, after 5 s and 20 s; a draw that still
-fails is lost, with its reason. A killed run resumes: run the same command again. The result
-is a sealed receipt.
+judge, which records its grade through the provider's structured output (a forced tool call,
+a strict JSON schema), never as free text the answer could steer. A killed run resumes: run
+the same command again. The result is a sealed receipt.
 
-Exit status: 0 when the receipt is written; 2 for a bad suite, a refused journal or a lane
-that cannot run (nothing is written, the journal is kept); 3 when the run stopped because
-another model gave an answer (the receipt is written and reads UNVERIFIED).
+Budgets: --max-output-tokens (default 8192) for each answer and --judge-max-output-tokens
+(default 4096, room for a reasoning judge) for each grade, both recorded in the receipt.
+Stop reasons: every draw records the provider's stop reason. An answer cut off by the budget
+(max_tokens, length, incomplete) is a lost draw, "cut off at N output tokens", unless the
+suite declares "truncation": "accepted"; a refusal is a lost draw of its own kind, with the
+refusal text and category kept.
+
+Error classes: 408, 409, 429, 5xx, 529 and overloaded_error are transient: retried up to 4
+attempts with jittered exponential back-off (2 s, 4 s, 8 s ... plus jitter) that waits at least
+the server's retry-after, at most 120 s; every failed attempt and wait is recorded on the draw,
+and a draw that still fails is lost naming its last error and class. 400, 401, 403, 404 and
+422 (and a CLI envelope carrying them) are fatal: the run stops at once, keeps its journal
+and exits 2.
+
+Exit status: 0 when the receipt is written; 2 for a bad suite, a refused journal, a missing
+key (one line naming the variable; nothing is written), a lane that cannot run or a fatal
+error (nothing is written, the journal is kept); 3 when the run stopped because another model
+gave an answer (the receipt is written and reads UNVERIFIED).
 """
 
 from __future__ import annotations
@@ -23,11 +38,13 @@ import yaml
 from driftproof.wording import SMOKE_RUN
 
 DEFAULT_JUDGE = {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini", "stub": "stub-judge"}
-#: USD per million tokens (input, output), frozen into the receipt for the default judges.
-KNOWN_PRICES = {"claude-haiku-4-5-20251001": (1.0, 5.0), "claude-haiku-4-5": (1.0, 5.0)}
-#: The same judges' batch prices (Message Batches bill half the interactive price), frozen with
-#: ``judge.price.tier`` = ``batch`` when the run is batched.
-KNOWN_BATCH_PRICES = {"claude-haiku-4-5-20251001": (0.5, 2.5), "claude-haiku-4-5": (0.5, 2.5)}
+#: USD per million tokens (input, output, cache read, cache write), frozen into the receipt
+#: for the default judges (Anthropic's price list: cache reads 0.1x input, 5-minute cache writes 1.25x).
+KNOWN_PRICES = {"claude-haiku-4-5-20251001": (1.0, 5.0, 0.1, 1.25), "claude-haiku-4-5": (1.0, 5.0, 0.1, 1.25)}
+#: The same judges' batch prices (Message Batches bill 50% of the standard prices, cache parts
+#: included), frozen with ``judge.price.tier`` = ``batch`` when the run is batched (issue 17).
+KNOWN_BATCH_PRICES = {"claude-haiku-4-5-20251001": (0.5, 2.5, 0.05, 0.625),
+                      "claude-haiku-4-5": (0.5, 2.5, 0.05, 0.625)}
 
 STOPPING_RULE = ("Each arm is drawn at least 3 times, then once more at a time while the sample standard "
                  "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
@@ -46,16 +63,19 @@ def _skill_name(path: Path, text: str) -> str:
     return (path.resolve().parent.name or path.stem)[:200]
 
 
-def _price(value: str | None) -> tuple[float, float] | None:
+def _price(value: str | None) -> tuple[float, ...] | None:
     if value is None:
         return None
     try:
-        a, b = (float(x) for x in value.split(","))
+        parts = tuple(float(x) for x in value.split(","))
     except ValueError as exc:
-        raise click.BadParameter("expected IN,OUT in USD per million tokens, e.g. 1.0,5.0") from exc
-    if a < 0 or b < 0:
+        raise click.BadParameter("expected IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
+                                 "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25") from exc
+    if len(parts) not in (2, 4):
+        raise click.BadParameter("expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens")
+    if any(x < 0 for x in parts):
         raise click.BadParameter("prices cannot be negative")
-    return a, b
+    return parts
 
 
 def _delays(value: str) -> tuple[float, ...]:
@@ -78,11 +98,17 @@ def _delays(value: str) -> tuple[float, ...]:
 @click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub"]),
               help="Default: anthropic (stub when --provider stub).")
 @click.option("--judge-model", help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).")
-@click.option("--judge-price", help="Judge price IN,OUT in USD per million tokens, frozen in the receipt "
-              "(with --batch, the batch price).")
+@click.option("--judge-price", help="Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
+              "frozen in the receipt; cache parts without a price are priced as input.")
 @click.option("--base-url", help="Answering API's base URL (default: the SDK's, or its *_BASE_URL variable).")
 @click.option("--judge-base-url", help="Judge API's base URL.")
-@click.option("--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True)
+@click.option("--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True,
+              help="OpenAI API shape; OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually need chat.")
+@click.option("--max-output-tokens", type=click.IntRange(1, 1_000_000), default=8192, show_default=True,
+              help="Output budget of each answer; a reply cut off by it is a lost draw unless the suite "
+              'declares "truncation": "accepted".')
+@click.option("--judge-max-output-tokens", type=click.IntRange(1, 1_000_000), default=4096, show_default=True,
+              help="Output budget of each judge call (leave a reasoning judge room to record its grade).")
 @click.option("--control", help='A control arm with this fixed instruction, e.g. "Answer concisely."')
 @click.option("--quick", is_flag=True, help="Smoke run: first case only, 2 draws per arm, 2 judge samples, "
               "concurrency 4, answers side by side; the receipt reads UNVERIFIED (no verdict).")
@@ -94,18 +120,20 @@ def _delays(value: str) -> tuple[float, ...]:
 @click.option("--timeout", type=click.FloatRange(min=0.01), default=300.0, show_default=True,
               help="Seconds per answering attempt.")
 @click.option("--judge-timeout", type=click.FloatRange(min=0.01), default=120.0, show_default=True)
-@click.option("--retry-delays", default="5,20", hidden=True)
+@click.option("--retry-delays", default=None, hidden=True)
 @click.option("--batch", is_flag=True, help="Send each round through the provider's batch API (Anthropic Message "
-              "Batches, OpenAI Batch API) at the batch price: a batch finishes within 24 h, not minutes.")
+              "Batches, OpenAI Batch API) at the batch price (give --judge-price as the batch price): a batch "
+              "finishes within 24 h, not minutes.")
 @click.option("--batch-timeout", type=click.FloatRange(min=0.01), default=24 * 3600.0, show_default=True,
               help="Seconds after which a batch that has not ended is cancelled (its finished results are kept).")
 @click.option("--batch-poll-interval", type=click.FloatRange(min=0.0), default=60.0, show_default=True,
               help="Seconds between polls of the open batches.")
 def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: str, capture: str, out: Path,
         skill_name: str | None, judge_provider: str | None, judge_model: str | None, judge_price: str | None,
-        base_url: str | None, judge_base_url: str | None, openai_api: str, control: str | None, quick: bool,
+        base_url: str | None, judge_base_url: str | None, openai_api: str, max_output_tokens: int,
+        judge_max_output_tokens: int, control: str | None, quick: bool,
         keep_transcripts: bool, concurrency: int, max_draws: int, timeout: float, judge_timeout: float,
-        retry_delays: str, batch: bool, batch_timeout: float, batch_poll_interval: float) -> None:
+        retry_delays: str | None, batch: bool, batch_timeout: float, batch_poll_interval: float) -> None:
     from driftproof.run.engine import RunConfig, run_suite
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite, require_gradable
@@ -135,8 +163,9 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
     judge = make_provider(jp, "api", **({} if jp == "stub" else
                                        {"base_url": judge_base_url, "api": openai_api if jp == "openai" else None}))
     kw = dict(model=model, judge_model=jm, judge_price=price, max_draws=max_draws, concurrency=concurrency,
-              timeout=timeout, judge_timeout=judge_timeout, retry_delays=_delays(retry_delays),
-              keep_transcripts=keep_transcripts, control=control)
+              timeout=timeout, judge_timeout=judge_timeout,
+              retry_delays=_delays(retry_delays) if retry_delays else None, max_tokens=max_output_tokens,
+              judge_max_tokens=judge_max_output_tokens, keep_transcripts=keep_transcripts, control=control)
     batch_opts = None
     if batch:
         from driftproof.run.batch_engine import BatchOptions
@@ -147,8 +176,8 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
     def go(progress: Any) -> Any:
         if batch_opts is not None:
             batch_opts.on_status = progress.batch
-        return run_suite(suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text), cfg=cfg,
-                         provider=lane, judge=judge, out=out, progress=progress)
+        return run_suite(suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text),
+                         cfg=cfg, provider=lane, judge=judge, out=out, progress=progress)
 
     result = _with_progress(go)
     from driftproof.run.summary import print_result
@@ -161,7 +190,7 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
 def _with_progress(fn: Any, console: Any = None) -> Any:
     """Call ``fn(progress)`` under a progress bar on stderr: draws done of planned, ETA, spend
     (judge usage at the frozen price plus the cost a harness reported). Off when stderr is not
-    a terminal. With ``--batch``, a second line gives each open batch's state and the provider's
+    a terminal. With ``--batch``, the line also gives each open batch's state and the provider's
     own request counts (``progress.batch``)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

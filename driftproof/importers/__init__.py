@@ -62,7 +62,8 @@ IMPORTERS: dict[str, Importer] = {}
 
 #: modules under ``driftproof.importers`` imported on first lookup, so their
 #: ``@register`` decorators run. One line per built-in importer.
-_BUILTIN: tuple[str, ...] = ("caveman", "skill_creator", "nvidia", "promptfoo", "inspect_ai", "summary_json")
+_BUILTIN: tuple[str, ...] = ("caveman", "skill_creator", "nvidia", "promptfoo", "inspect_ai", "summary_json",
+                             "claude_plugin_eval", "openai_evals")
 
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")
 

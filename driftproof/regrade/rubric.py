@@ -189,8 +189,11 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
         if same_path(out, kept):
             raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
     original = read_receipt(original_path)
-    if original.judge is not None and isinstance((original.judge.sampling or {}).get("max_tokens"), int):
-        max_tokens = original.judge.sampling["max_tokens"]  # the original's own setting, held
+    held = original.judge.sampling or {} if original.judge is not None else {}
+    for key in ("max_tokens", "max_output_tokens", "max_completion_tokens"):  # Anthropic, Responses, Chat
+        if isinstance(held.get(key), int) and not isinstance(held.get(key), bool):
+            max_tokens = held[key]  # the original's own setting, held
+            break
     original_bytes = original_path.read_bytes()
     orig_setting = grader_setting_of(original)
     new_setting = new_grader_setting(judge, model=judge_model, max_tokens=max_tokens, original=orig_setting)

@@ -1,8 +1,9 @@
 """The providers' batch APIs as one narrow transport: Anthropic Message Batches and the OpenAI
 Batch API (issue 17). Batch mode is a transport only: every request body is built, and every
-result read, by the answering lane's own functions (:meth:`AnthropicAPI.request` /
-:meth:`AnthropicAPI.reply`, :meth:`OpenAIAPI.request` / :meth:`OpenAIAPI.reply_from_body`),
-so a batched answer means exactly what an interactive one does.
+result read, by the lanes' own functions (Anthropic ``build_request`` / ``read_message``;
+OpenAI ``build_responses`` / ``build_chat`` and ``read_response`` / ``read_chat``), from the
+same raw JSON, so a batched answer (its stop reason, refusal, usage with cache parts, the
+judge's structured decision) means exactly what an interactive one does.
 
 Limits (the providers' documented sizes; a larger round is split into several batches):
 
@@ -84,6 +85,11 @@ class BatchLane:
     def __init__(self, lane: Provider) -> None:
         self.lane = lane
 
+    def request(self, kw: dict[str, Any]) -> dict[str, Any]:
+        """The request body of one call, from the keyword arguments the draw maker passed to
+        the lane's ``call`` (``timeout`` dropped); ``schema`` set for a judge sample."""
+        raise NotImplementedError
+
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
         """One request of a batch, as the provider wants it."""
         raise NotImplementedError
@@ -120,6 +126,11 @@ class AnthropicBatches(BatchLane):
 
     provider, max_requests, max_bytes = "anthropic", 100_000, 256 * 1024 * 1024
 
+    def request(self, kw: dict[str, Any]) -> dict[str, Any]:
+        from driftproof.run.providers.anthropic_api import build_request
+
+        return build_request(**kw)
+
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
         return {"custom_id": custom_id, "params": body}
 
@@ -136,30 +147,38 @@ class AnthropicBatches(BatchLane):
         self._sdk(self.lane.client.messages.batches.cancel, batch_id)
 
     def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+        from driftproof.run.providers.anthropic_api import read_message
+
         bid = status.id
+        # the SDK's JSONL decoder streams the lines; each is read back as the JSON it came as
         stream = self._sdk(self.lane.client.messages.batches.results, bid)
         try:
-            for line in stream:
-                r = line.result
-                kind = getattr(r, "type", None)
-                if kind == "succeeded":
-                    yield line.custom_id, self.lane.reply(r.message)
+            for item in stream:
+                line = item.model_dump(mode="json")
+                cid = str(line.get("custom_id"))
+                r = line.get("result") if isinstance(line.get("result"), dict) else {}
+                kind = r.get("type")
+                if kind == "succeeded" and isinstance(r.get("message"), dict):
+                    reply = read_message(r["message"], graded=cid.startswith("j"))
+                    if self.lane.keep_raw:
+                        reply.raw = json.dumps(r["message"], ensure_ascii=False)
+                    yield cid, reply
                 elif kind == "errored":
-                    err = getattr(r.error, "error", None)
-                    etype = str(getattr(err, "type", "error"))
-                    msg = str(getattr(err, "message", ""))[:300]
-                    base = classify_status(ANTHROPIC_ERROR_STATUS.get(etype, 500), "")
-                    yield line.custom_id, AttemptError(f"batch {bid}: errored: {etype}: {msg}",
-                                                       retryable=base.retryable, fatal=base.fatal)
+                    err = (r.get("error") or {}).get("error") or {}
+                    etype = str(err.get("type", "error"))
+                    msg = str(err.get("message", ""))[:300]
+                    code = ANTHROPIC_ERROR_STATUS.get(etype, 500)
+                    base = classify_status(code, "")
+                    yield cid, AttemptError(f"batch {bid}: errored: {etype}: {msg}", retryable=base.retryable,
+                                            fatal=base.fatal, status=code)
                 elif kind == "expired":
-                    yield line.custom_id, AttemptError(f"batch {bid}: expired: the batch ended before this "
-                                                       "request was processed")
+                    yield cid, AttemptError(f"batch {bid}: expired: the batch ended before this request was "
+                                            "processed")
                 elif kind == "canceled":
-                    yield line.custom_id, AttemptError(f"batch {bid}: canceled: the batch was cancelled before "
-                                                       "this request was processed")
+                    yield cid, AttemptError(f"batch {bid}: canceled: the batch was cancelled before this request "
+                                            "was processed")
                 else:
-                    yield line.custom_id, AttemptError(f"batch {bid}: unknown result type {str(kind)[:50]!r}",
-                                                       retryable=False)
+                    yield cid, AttemptError(f"batch {bid}: unknown result type {str(kind)[:50]!r}", retryable=False)
         finally:
             stream.close()
 
@@ -170,8 +189,20 @@ class OpenAIBatches(BatchLane):
 
     provider, max_requests, max_bytes, uploads = "openai", 50_000, 200 * 1024 * 1024, True
 
+    @property
+    def endpoint(self) -> str:
+        """The Batch API ``endpoint`` (and each line's ``url``) of the lane's API shape."""
+        return "/v1/responses" if self.lane.api == "responses" else "/v1/chat/completions"
+
+    def request(self, kw: dict[str, Any]) -> dict[str, Any]:
+        from driftproof.run.providers.openai_api import build_chat, build_responses
+
+        if self.lane.api == "responses":
+            return build_responses(**kw)
+        return build_chat(**kw, compatible=self.lane.compatible)
+
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        return {"custom_id": custom_id, "method": "POST", "url": self.lane.endpoint, "body": body}
+        return {"custom_id": custom_id, "method": "POST", "url": self.endpoint, "body": body}
 
     def upload(self, entries: Sequence[dict[str, Any]]) -> str | None:
         fd, path = tempfile.mkstemp(prefix="driftproof-batch-", suffix=".jsonl")
@@ -185,7 +216,7 @@ class OpenAIBatches(BatchLane):
             os.unlink(path)
 
     def create(self, entries: Sequence[dict[str, Any]] | None, file_id: str | None) -> str:
-        return self._sdk(self.lane.client.batches.create, input_file_id=file_id, endpoint=self.lane.endpoint,
+        return self._sdk(self.lane.client.batches.create, input_file_id=file_id, endpoint=self.endpoint,
                          completion_window="24h").id
 
     def status(self, batch_id: str) -> BatchStatus:
@@ -216,12 +247,19 @@ class OpenAIBatches(BatchLane):
         cid = str(obj.get("custom_id"))
         resp, err = obj.get("response"), obj.get("error")
         if isinstance(resp, dict) and resp.get("status_code") == 200 and isinstance(resp.get("body"), dict):
-            return cid, self.lane.reply_from_body(resp["body"])
+            from driftproof.run.providers.openai_api import read_chat, read_response
+
+            read = read_response if self.lane.api == "responses" else read_chat
+            reply = read(resp["body"], graded=cid.startswith("j"))
+            if self.lane.keep_raw:
+                reply.raw = json.dumps(resp["body"], ensure_ascii=False)
+            return cid, reply
         if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
             body = resp.get("body") if isinstance(resp.get("body"), dict) else {}
             e = body.get("error") if isinstance(body.get("error"), dict) else {}
             base = classify_status(resp["status_code"], str(e.get("message", ""))[:300])
-            return cid, AttemptError(f"batch {bid}: {base.reason}", retryable=base.retryable, fatal=base.fatal)
+            return cid, AttemptError(f"batch {bid}: {base.reason}", retryable=base.retryable, fatal=base.fatal,
+                                     status=resp["status_code"])
         code = str((err or {}).get("code", "error"))
         msg = str((err or {}).get("message", ""))[:300]
         return cid, AttemptError(f"batch {bid}: {code}: {msg}")
@@ -234,9 +272,9 @@ def batch_lane(lane: Provider) -> BatchLane:
         ValueError: the lane has no batch API (a CLI surface or the stub).
     """
     # by name, not by class: importing the other provider's SDK costs seconds
-    if lane.name == "anthropic" and lane.surface == "api" and hasattr(lane, "reply"):
+    if lane.name == "anthropic" and lane.surface == "api" and hasattr(lane, "client"):
         return AnthropicBatches(lane)
-    if lane.name == "openai" and lane.surface == "api" and hasattr(lane, "reply_from_body"):
+    if lane.name == "openai" and lane.surface == "api" and hasattr(lane, "api"):
         return OpenAIBatches(lane)
     raise ValueError(f"--batch needs an API lane (anthropic or openai, --surface api); {lane.name}"
                      f"{'/' + lane.surface if lane.surface else ''} has no batch API")

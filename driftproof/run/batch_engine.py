@@ -119,7 +119,7 @@ def _reply_doc(r: Reply) -> dict[str, Any]:
 def _outcome_doc(o: Outcome) -> dict[str, Any]:
     if isinstance(o, Reply):
         return {"reply": _reply_doc(o)}
-    return {"error": {"reason": o.reason, "retryable": o.retryable, "fatal": o.fatal}}
+    return {"error": {"reason": o.reason, "retryable": o.retryable, "fatal": o.fatal, "status": o.status}}
 
 
 def _outcome(doc: dict[str, Any]) -> Outcome:
@@ -127,7 +127,7 @@ def _outcome(doc: dict[str, Any]) -> Outcome:
         names = {f.name for f in dataclasses.fields(Reply)}
         return Reply(**{k: v for k, v in doc["reply"].items() if k in names})
     e = doc["error"]
-    return AttemptError(e["reason"], retryable=e["retryable"], fatal=e["fatal"])
+    return AttemptError(e["reason"], retryable=e["retryable"], fatal=e["fatal"], status=e.get("status"))
 
 
 class BatchJournal:
@@ -238,6 +238,7 @@ class _Replay(Provider):
         self.real = real
         self.name, self.surface, self.capture, self.service = real.name, real.surface, real.capture, real.service
         self.harness_name, self.keep_raw = real.harness_name, real.keep_raw
+        self.channel, self.sends_budget = real.channel, real.sends_budget
         self.local = threading.local()
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
@@ -304,6 +305,7 @@ class _Rounds:
         drawer.sleep = lambda s: None
         # the plain lanes' budget; the waits between attempts are the batches' own
         drawer.cfg = dataclasses.replace(drawer.cfg, retry_delays=tuple(0.0 for _ in range(budget - 1)))
+        # (a fixed zero wait: the follow-up batch is the retry; the same number of attempts)
         for bid, cid, doc in journal.outs:
             self._keep(bid, cid, _outcome(doc), finished)
         journal.outs.clear()
@@ -410,8 +412,8 @@ class _Rounds:
         except _NeedCall as need:
             body = {k: v for k, v in need.kw.items() if k != "timeout"}
             if not _resolved(answer, self.budget):
-                return {"answer": [(self._cid(c, i, -1, len(answer)), self.drawer.provider.real.request(**body))]}
-            req = self.drawer.judge.real.request(**body)  # one body, shared by the draw's samples
+                return {"answer": [(self._cid(c, i, -1, len(answer)), self.lanes["answer"].request(body))]}
+            req = self.lanes["judge"].request(body)  # one body, shared by the draw's samples
             return {"judge": [(self._cid(c, i, k, len(outs)), req) for k in range(self.n)
                               if not _resolved(outs := self._list(c, i, k), self.budget)]}
         for s in range(-1, self.n):

@@ -1,9 +1,14 @@
 """Concurrency, retries, timeouts and the stopping rule of ``driftproof run``.
 
-Retries (caveman evals README; issue 5): a failed or timed-out attempt is retried twice,
-after 5 s and then 20 s (:data:`RETRY_DELAYS`, injectable). Every attempt is counted when it
-is made, retries and timeouts included. An attempt that still fails makes the draw lost,
-with its reason; an attempt error marked fatal (bad key, unknown model) stops the run.
+Retries (issue 13, "Errors by class"; caveman evals README): a transient failure (408, 409,
+429, 5xx, 529, ``overloaded_error``, a timeout, a lost connection) is retried through
+tenacity, up to :attr:`RetryPolicy.max_attempts` attempts in all, after a jittered
+exponential wait (``initial_s`` × 2^k plus up to ``initial_s`` of jitter) that is never
+shorter than the server's ``retry-after`` / ``retry-after-ms`` and never longer than
+``max_wait_s`` (120 s). Every attempt is counted when it is made, retries and timeouts
+included, and every failed attempt is recorded with its error, class, status and the wait
+that followed. An attempt that still fails makes the draw lost, naming the last error and its
+class; a fatal error (400, 401, 403, 404, 422, a bad key, an unknown model) stops the run.
 
 Stopping rule (method, "Where a band comes from": "at least three times, and more until the
 across-draw spread settles"): every arm of every case is drawn :data:`MIN_DRAWS` = 3 times.
@@ -23,14 +28,49 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from driftproof.run.providers.base import AttemptError
 
-__all__ = ["Counter", "FatalRun", "Halted", "LostDraw", "MAX_DRAWS", "MIN_DRAWS", "RETRY_DELAYS", "SETTLE", "StopRun",
-           "needs_more", "run_cells", "with_retries"]
+__all__ = ["Counter", "FatalRun", "Halted", "LostDraw", "MAX_DRAWS", "MIN_DRAWS", "RETRY_DELAYS", "RetryPolicy", "SETTLE",
+           "StopRun", "needs_more", "run_cells", "with_retries"]
 
+#: A fixed wait schedule (seconds) still accepted by ``with_retries(delays=...)`` (regrade).
 RETRY_DELAYS: tuple[float, ...] = (5.0, 20.0)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How a call is retried (recorded in the receipt as ``run.retry``).
+
+    Attributes:
+        max_attempts: attempts per call in all, the first included (default 4).
+        initial_s: first back-off wait in seconds before jitter; it doubles each retry.
+        max_wait_s: the longest wait, ``retry-after`` included (default 120 s, issue 13).
+        delays: a fixed wait schedule instead of the exponential one (tests; the hidden
+            ``--retry-delays`` option); ``max_attempts`` is then ``len(delays) + 1``.
+    """
+
+    max_attempts: int = 4
+    initial_s: float = 2.0
+    max_wait_s: float = 120.0
+    delays: tuple[float, ...] | None = None
+
+    @classmethod
+    def fixed(cls, delays: Sequence[float]) -> "RetryPolicy":
+        """Waits exactly ``delays`` (still lengthened to a ``retry-after``, up to the cap)."""
+        d = tuple(float(x) for x in delays)
+        return cls(max_attempts=len(d) + 1, max_wait_s=max([120.0, *d]), delays=d)
+
+    def doc(self) -> dict[str, Any]:
+        """The receipt's ``run.retry``: ``{max_attempts, max_wait_s, backoff}``."""
+        if self.delays is not None:
+            backoff = "fixed waits " + ", ".join(f"{d:g} s" for d in self.delays) + "; at least retry-after"
+        else:
+            backoff = (f"jittered exponential: {self.initial_s:g} s x 2^k + up to {self.initial_s:g} s jitter; "
+                       "at least retry-after / retry-after-ms")
+        return {"max_attempts": self.max_attempts, "max_wait_s": self.max_wait_s, "backoff": backoff}
 MIN_DRAWS = 3
 MAX_DRAWS = 10
 SETTLE = 0.01
@@ -39,15 +79,31 @@ T = TypeVar("T")
 
 
 class LostDraw(Exception):
-    """The attempts failed; ``reason`` goes on the lost draw or the invalid judge sample."""
+    """The attempts failed; ``reason`` goes on the lost draw or the invalid judge sample.
 
-    def __init__(self, reason: str) -> None:
+    Attributes:
+        reason: the last error, the attempts made and the waits between them.
+        error_class: ``transient`` | ``fatal`` of the last error.
+        status: the last error's HTTP status, else ``None``.
+        attempts: every failed attempt ``{error, error_class, status, wait_s}``.
+    """
+
+    def __init__(self, reason: str, *, error_class: str | None = None, status: int | None = None,
+                 attempts: list[dict[str, Any]] | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.error_class = error_class
+        self.status = status
+        self.attempts = attempts or []
 
 
 class FatalRun(Exception):
-    """Every further call would fail too (bad key, unknown model, missing binary): stop the run."""
+    """Every further call would fail too (bad key, unknown model, missing binary, 400/401/403/
+    404/422): stop the run. ``status`` is the HTTP status when there was one."""
+
+    def __init__(self, reason: str, *, status: int | None = None) -> None:
+        super().__init__(reason)
+        self.status = status
 
 
 class StopRun(Exception):
@@ -73,33 +129,71 @@ class Counter:
             self._hook()
 
 
-def with_retries(fn: Callable[[], T], *, delays: Sequence[float] = RETRY_DELAYS,
-                 sleep: Callable[[float], None] = time.sleep, on_attempt: Callable[[], None] | None = None) -> T:
-    """Call ``fn`` (one attempt each), retrying per ``delays``.
+def with_retries(fn: Callable[[], T], *, delays: Sequence[float] | None = None, policy: RetryPolicy | None = None,
+                 sleep: Callable[[float], None] = time.sleep, on_attempt: Callable[[], None] | None = None,
+                 attempts: list[dict[str, Any]] | None = None) -> T:
+    """Call ``fn`` (one attempt each), retrying transient failures through tenacity.
+
+    Args:
+        delays: a fixed wait schedule (legacy form of ``policy=RetryPolicy.fixed(delays)``).
+        policy: the retry policy; default :class:`RetryPolicy` ().
+        sleep: how a wait is waited (injectable; called with seconds).
+        on_attempt: called before every attempt (counts it; may raise to halt).
+        attempts: a list that receives every failed attempt ``{error, error_class, status,
+            wait_s}`` (``wait_s`` the wait that followed it, ``None`` after the last).
 
     Raises:
         LostDraw: every attempt failed, or one failed in a way a retry cannot fix.
         FatalRun: an attempt failed fatally.
     """
-    reasons: list[str] = []
-    for k in range(len(delays) + 1):
-        if k:
-            sleep(delays[k - 1])
+    from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+
+    pol = policy or (RetryPolicy.fixed(delays) if delays is not None else RetryPolicy())
+    log: list[dict[str, Any]] = attempts if attempts is not None else []
+    first = len(log)
+    expo = wait_exponential_jitter(multiplier=pol.initial_s, max=pol.max_wait_s, jitter=pol.initial_s)
+
+    def wait(state: Any) -> float:
+        exc = state.outcome.exception() if state.outcome is not None else None
+        k = state.attempt_number
+        if k >= pol.max_attempts:  # tenacity asks for the wait before it checks the stop
+            return 0.0
+        base = pol.delays[k - 1] if pol.delays is not None else expo(state)
+        ra = getattr(exc, "retry_after", None)
+        w = round(min(max(base, ra or 0.0), pol.max_wait_s), 3)
+        if len(log) > first:
+            log[-1]["wait_s"] = w
+        return w
+
+    def one() -> T:
         if on_attempt:
             on_attempt()
         try:
             return fn()
         except AttemptError as exc:
-            if exc.fatal:
-                raise FatalRun(exc.reason) from exc
-            reasons.append(exc.reason)
-            if not exc.retryable:
-                break
-    retried = "" if len(reasons) == 1 else ", retried after " + " and ".join(f"{d:g} s" for d in delays[:len(reasons) - 1])
-    last = reasons[-1]
-    earlier = [r for r in reasons[:-1] if r != last]
-    more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
-    raise LostDraw(f"{last} ({len(reasons)} attempt{'s' if len(reasons) > 1 else ''}{retried}){more}")
+            if len(log) < 100:
+                log.append({"error": exc.reason[:2000], "error_class": exc.error_class, "status": exc.status,
+                            "wait_s": None})
+            raise
+
+    retrying = Retrying(stop=stop_after_attempt(max(1, pol.max_attempts)), wait=wait, sleep=sleep, reraise=True,
+                        retry=retry_if_exception(lambda e: isinstance(e, AttemptError) and e.retryable))
+    try:
+        return retrying(one)
+    except AttemptError as exc:
+        if exc.fatal:
+            raise FatalRun(exc.reason, status=exc.status) from exc
+        mine = log[first:]
+        waits = [a["wait_s"] for a in mine if a["wait_s"] is not None]
+        n = len(mine)
+        retried = "" if not waits else ", retried after " + " and ".join(f"{w:g} s" for w in waits)
+        earlier = []
+        for a in mine[:-1]:
+            if a["error"] != exc.reason and a["error"] not in earlier:
+                earlier.append(a["error"])
+        more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
+        raise LostDraw(f"{exc.reason} ({exc.error_class}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
+                       error_class=exc.error_class, status=exc.status, attempts=mine) from exc
 
 
 def needs_more(scores: Sequence[float | None], *, min_draws: int = MIN_DRAWS, max_draws: int = MAX_DRAWS,

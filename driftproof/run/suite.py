@@ -124,6 +124,9 @@ class Suite:
     """sha256 of the suite file's bytes."""
     format: str
     cases: tuple[SuiteCase, ...] = field(default_factory=tuple)
+    truncation: str = "lost"
+    """What a cut-off answer is (issue 13): ``lost`` (default; a lost draw, "cut off at N output
+    tokens") or ``accepted`` (graded as it is), from the suite's ``"truncation"`` member."""
 
 
 class _Collector:
@@ -271,9 +274,11 @@ def _threshold(c: _Collector, v: Any, ptr: str) -> float | None:
 
 
 def _native(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
-    allowed = {"format", "name", "cases"}
+    allowed = {"format", "name", "cases", "truncation"}
     for k in sorted(set(doc) - allowed):
-        c.add(f"/{k}", "unexpected key; a suite has format, name and cases")
+        c.add(f"/{k}", "unexpected key; a suite has format, name, cases and optionally truncation")
+    if doc.get("truncation", "lost") not in ("lost", "accepted"):
+        c.add("/truncation", 'expected "lost" (a cut-off answer is a lost draw, the default) or "accepted"')
     name = doc.get("name")
     if name is not None and (not isinstance(name, str) or not 0 < len(name) <= 200):
         c.add("/name", "expected a name of 1..200 characters")
@@ -368,7 +373,8 @@ def load_suite(path: str | Path) -> Suite:
             c.add(f"{case.pointer}/id", f"expected a unique case id; {case.id!r} is also at {seen[case.id]}")
         seen.setdefault(case.id, case.pointer)
     c.raise_if_any()
-    return Suite(name or p.stem, file, hashlib.sha256(data).hexdigest(), fmt, tuple(cases))
+    truncation = doc.get("truncation", "lost") if fmt == "driftproof" else "lost"
+    return Suite(name or p.stem, file, hashlib.sha256(data).hexdigest(), fmt, tuple(cases), truncation)
 
 
 def require_gradable(suite: Suite) -> None:

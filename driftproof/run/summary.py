@@ -27,6 +27,27 @@ def _f(x: float | None, sign: bool = False) -> str:
     return f"{x:+.3f}" if sign else f"{x:.3f}"
 
 
+def _lost_by_kind(r: Any) -> str | None:
+    """``lost draws by kind: with skill refusal 2, truncated 1; baseline none`` (issue 13: a
+    skill that triggers refusals or cut-offs must be visible); ``None`` when no draw was lost."""
+    parts, any_lost = [], False
+    for arm in ("with_skill", "baseline", "control"):
+        a = getattr(r.cases[0].arms, arm, None) if r.cases else None
+        if a is None and arm == "control":
+            continue
+        kinds: dict[str, int] = {}
+        for c in r.cases:
+            spec = getattr(c.arms, arm, None)
+            for d in (spec.draws if spec is not None else []):
+                if d.lost is not None:
+                    k = d.lost.kind or "unclassed"
+                    kinds[k] = kinds.get(k, 0) + 1
+        any_lost = any_lost or bool(kinds)
+        body = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
+        parts.append(f"{arm.replace('_', ' ')} {body}")
+    return "lost draws by kind: " + "; ".join(parts) if any_lost else None
+
+
 def print_result(result: Any, console: Console | None = None) -> None:
     """Print the run's summary from the receipt as read back (schema and seal checked)."""
     console = console or Console()
@@ -51,6 +72,9 @@ def print_result(result: Any, console: Console | None = None) -> None:
         row.append(f"{drawn} / {lost}")
         t.add_row(*row)
     console.print(t)
+    lost_line = _lost_by_kind(r)
+    if lost_line:
+        console.print(Text(lost_line))
     lift = suite_lift(r)
     console.print(Text(f"suite lift {_f(lift, True)}; per 1,000 skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} "
                        f"(skill {r.skill.tokens} tokens); endpoint attempts {r.run.endpoint_attempts}"))

@@ -23,7 +23,7 @@ from driftproof.importers.promptfoo import import_promptfoo
 from driftproof.importers.skill_creator import import_skill_creator
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "driftproof" / "importers" / "schemas"
-FORMATS = ("promptfoo", "inspect_ai", "nvidia", "skill-creator")
+FORMATS = ("promptfoo", "inspect_ai", "nvidia", "skill-creator", "claude-plugin-eval", "openai-evals")
 PF_ARMS = {"with_skill": "openai:gpt-5", "baseline": "openai:gpt-5-mini"}
 POP_JSON = "2025-05-12T20-28-13-04-00_popularity.json"
 POP_EVAL = "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"

@@ -124,7 +124,8 @@ class FakeState:
                 path = b.endpoint or "/v1/responses"
                 line = {"id": rid, "custom_id": cid, "response": {
                     "status_code": 200, "request_id": rid, "body": _ok(path, body.get("model", "?"),
-                                                                       self.reply_text(path, body))}, "error": None}
+                                                                       self.reply_text(path, body), body)},
+                    "error": None}
                 out.append(line)
             elif fault in ("errored", "invalid"):
                 code = 500 if fault == "errored" else 400
@@ -186,7 +187,7 @@ class FakeState:
             if f is None:
                 body = bodies[cid]
                 res: dict[str, Any] = {"type": "succeeded", "message": _ok(
-                    "/v1/messages", body.get("model", "?"), self.reply_text("/v1/messages", body))}
+                    "/v1/messages", body.get("model", "?"), self.reply_text("/v1/messages", body), body)}
             elif f in ("errored", "invalid"):
                 kind = "overloaded_error" if f == "errored" else "invalid_request_error"
                 res = {"type": "errored", "error": {"type": "error", "error": {"type": kind, "message": f"scripted {kind}"}}}

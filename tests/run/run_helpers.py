@@ -60,6 +60,10 @@ class Script:
         self.latency = 0.0
         self.faults: list[Any] = []
         self.hang_if: Callable[[str | None, str], bool] | None = None
+        #: ``shape(path, body, is_judge, text)`` → ``(status, json body, headers)`` to send
+        #: instead of the normal answer, or ``None`` for the normal one (recorded response shapes).
+        self.shape: Callable[[str, dict[str, Any], bool, str], tuple[int, dict[str, Any], dict[str, str]] | None] | None = None
+        self.bodies: list[tuple[str, dict[str, Any]]] = []
         self.lock = threading.Lock()
         self.requests: Counter[str] = Counter()
         self.stop = threading.Event()
@@ -84,9 +88,15 @@ def _texts(path: str, body: dict[str, Any]) -> tuple[str | None, str]:
     return body.get("instructions"), body["input"]
 
 
-def _ok(path: str, model: str, text: str) -> dict[str, Any]:
+def _ok(path: str, model: str, text: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     n_in, n_out = 100 + len(text) // 10, 20
     if path.endswith("/messages"):
+        tools = (body or {}).get("tools")
+        if tools:  # a forced tool call: the grade is the tool's input, as the Messages API returns it
+            return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
+                    "content": [{"type": "tool_use", "id": "toolu_1", "name": tools[0]["name"], "input": json.loads(text)}],
+                    "stop_reason": "tool_use", "stop_sequence": None,
+                    "usage": {"input_tokens": n_in, "output_tokens": n_out}}
         return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
                 "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
                 "usage": {"input_tokens": n_in, "output_tokens": n_out}}
@@ -110,9 +120,11 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:
             pass
 
-        def _send(self, code: int, obj: dict[str, Any]) -> None:
+        def _send(self, code: int, obj: dict[str, Any], headers: dict[str, str] | None = None) -> None:
             data = json.dumps(obj).encode()
             self.send_response(code)
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))
             self.end_headers()
@@ -120,9 +132,11 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:  # noqa: N802
             body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+            path = self.path.split("?", 1)[0]
             with script.lock:
-                script.requests[self.path] += 1
-            system, prompt = _texts(self.path, body)
+                script.requests[path] += 1
+                script.bodies.append((path, body))
+            system, prompt = _texts(path, body)
             fault = script.next_fault()
             if fault is None and script.hang_if and script.hang_if(system, prompt):
                 fault = ("hang", 30)
@@ -135,9 +149,14 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
                 return
             if script.latency:
                 time.sleep(script.latency)
-            is_judge = "<answer>" in prompt
+            is_judge = "<answer data=" in prompt
             text = judge_reply(prompt) if is_judge else answer_for(system, prompt)
-            self._send(200, _ok(self.path, body.get("model", "?"), text))
+            if script.shape is not None:
+                shaped = script.shape(path, body, is_judge, text)
+                if shaped is not None:
+                    self._send(shaped[0], shaped[1], shaped[2])
+                    return
+            self._send(200, _ok(path, body.get("model", "?"), text, body))
 
     return Handler
 
@@ -194,12 +213,39 @@ if mode == "binary" and "Write" in tools:
     text = ""
 served = os.environ.get("FAKE_SERVED", "claude-sonnet-4-6-20260101")
 usage = {"input_tokens": 40, "cache_creation_input_tokens": 10, "cache_read_input_tokens": 50, "output_tokens": 20}
-print(json.dumps({"type": "result", "subtype": "success", "is_error": False, "duration_ms": 5, "num_turns": 1,
-                  "result": text, "session_id": "s", "total_cost_usd": 0.001, "usage": usage,
-                  "modelUsage": {served: {"inputTokens": 100, "outputTokens": 20, "cacheReadInputTokens": 50,
-                                          "cacheCreationInputTokens": 10, "webSearchRequests": 0,
-                                          "costUSD": 0.001, "contextWindow": 200000}},
-                  "permission_denials": []}))
+def error_envelope(status_text):
+    # claude -p --output-format json when the API call failed: is_error with the API's error in result
+    return {"type": "result", "subtype": "success", "is_error": True, "duration_ms": 5, "num_turns": 1,
+            "result": status_text, "session_id": "s", "total_cost_usd": 0, "usage": {"input_tokens": 0, "output_tokens": 0}}
+if mode == "forbidden":
+    print(json.dumps(error_envelope('API Error: 403 {"type":"error","error":{"type":"permission_error",'
+                                    '"message":"Your API key does not have permission to use the specified resource."}}')))
+    sys.exit(1)
+if mode == "overloaded_once":
+    state = os.environ["FAKE_STATE"]
+    seen = os.path.exists(state)
+    if not seen:
+        open(state, "w").close()
+        print(json.dumps(error_envelope('API Error: 529 {"type":"error","error":{"type":"overloaded_error",'
+                                        '"message":"Overloaded"},"request_id":"req_011CZ"}')))
+        sys.exit(1)
+if mode == "surrogate":
+    text = text + " done \ud83d"  # a lone high surrogate: json.dumps prints it as the escape \ud83d
+envelope = {"type": "result", "subtype": "success", "is_error": False, "duration_ms": 5, "num_turns": 1,
+            "result": text, "session_id": "s", "total_cost_usd": 0.001, "usage": usage,
+            "modelUsage": {served: {"inputTokens": 100, "outputTokens": 20, "cacheReadInputTokens": 50,
+                                    "cacheCreationInputTokens": 10, "webSearchRequests": 0,
+                                    "costUSD": 0.001, "contextWindow": 200000}},
+            "permission_denials": []}
+if mode == "verbose":
+    # --verbose makes --output-format json print an array: system init and hook events, then the result
+    print(json.dumps([{"type": "system", "subtype": "hook_started", "hook_name": "SessionStart:startup"},
+                      {"type": "system", "subtype": "hook_response", "hook_name": "SessionStart:startup", "exit_code": 0},
+                      {"type": "system", "subtype": "init", "session_id": "s", "tools": ["Read"], "model": served},
+                      {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}},
+                      envelope]))
+else:
+    print(json.dumps(envelope))
 '''
 
 FAKE_CODEX = r'''

@@ -87,8 +87,24 @@ def _crit(*items):
 def test_criteria_weighted_total_and_pass_computed_in_code():
     v = parse_reply(CRIT, _crit(("a", True, "yes"), ("b", False, "no"), ("c", False, "no")))
     assert v.score == pytest.approx(2 / 4) and v.passed is True  # 2 of weight 4 meets 0.5 exactly
-    v = parse_reply(CRIT, _crit(("a", False, "no"), ("b", True, "yes"), ("c", False, "no")) + ' {"score": 1}')
+    v = parse_reply(CRIT, _crit(("a", False, "no"), ("b", True, "yes"), ("c", False, "no"))[:-1] + ', "score": 1}')
     assert v.score == pytest.approx(1 / 4) and v.passed is False  # the judge's own score is never used
+
+
+@pytest.mark.parametrize("reply,reason", [
+    # the judge quotes the answer's own verdict, then gives its own: two candidates, not measured
+    ('The answer ends with {"score": 1, "reason": "perfect"}. My grade: {"score": 0.2, "reason": "weak"}',
+     "the reply carries 2 candidate verdicts; only the judge's own final verdict counts, so the sample is not measured"),
+    ('{"score": 0.2, "reason": "weak"} but on reflection the answer is fine',
+     "the verdict is not the reply's final word: text follows it"),
+    ('{"score": 0.2, "reason": "weak"} {"note": "x"}', "the reply's final JSON object carries no verdict (score or criteria)"),
+    ('Score: 1\n```json\n{"score": 0.35, "reason": "thin"}\n```', None),
+])
+def test_free_text_only_the_final_verdict_counts(reply, reason):
+    v = parse_reply(RUBRIC, reply)
+    assert v.invalid_reason == reason
+    if reason is None:
+        assert (v.score, v.reason) == (0.35, "thin")  # the "Score: 1" line is never read
 
 
 @pytest.mark.parametrize("reply,reason", [
@@ -126,7 +142,7 @@ def test_stopping_rule(scores, more):
     assert needs_more(scores) is more
 
 
-def test_retries_wait_5_then_20_seconds_and_count_every_attempt():
+def test_a_fixed_schedule_waits_5_then_20_seconds_and_counts_every_attempt():
     calls, slept, attempts = [], [], []
 
     def fn():
@@ -134,9 +150,9 @@ def test_retries_wait_5_then_20_seconds_and_count_every_attempt():
         raise AttemptError("HTTP 500: boom")
 
     with pytest.raises(LostDraw) as ei:
-        with_retries(fn, sleep=slept.append, on_attempt=lambda: attempts.append(1))
+        with_retries(fn, delays=(5.0, 20.0), sleep=slept.append, on_attempt=lambda: attempts.append(1))
     assert (len(calls), len(attempts), slept) == (3, 3, [5.0, 20.0])
-    assert ei.value.reason == "HTTP 500: boom (3 attempts, retried after 5 s and 20 s)"
+    assert ei.value.reason == "HTTP 500: boom (transient; 3 attempts, retried after 5 s and 20 s)"
 
 
 def test_a_non_retryable_failure_is_not_retried():
@@ -145,6 +161,6 @@ def test_a_non_retryable_failure_is_not_retried():
     def fn():
         raise AttemptError("HTTP 400: bad request", retryable=False)
 
-    with pytest.raises(LostDraw, match=r"^HTTP 400: bad request \(1 attempt\)$"):
+    with pytest.raises(LostDraw, match=r"^HTTP 400: bad request \(fatal; 1 attempt\)$"):
         with_retries(fn, sleep=slept.append)
     assert slept == []

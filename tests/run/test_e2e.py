@@ -139,7 +139,7 @@ def test_openai_judge(loopback, suite_file, skill_file, tmp_path):
     out = run_lane(tmp_path, "anthropic", "api", judge="openai")
     r = _assert_full_receipt(out, provider="anthropic", surface="api")
     assert (r.judge.provider, r.judge.model, r.judge.service) == ("openai", "gpt-5-mini", loopback.url + "/v1")
-    assert r.judge.sampling == {"api": "responses", "max_output_tokens": 1024}
+    assert r.judge.sampling == {"api": "responses", "max_output_tokens": 4096}  # the judge's default budget
     assert r.cases[0].arms.baseline.draws[0].judge_samples[0].reported_model == "gpt-5-mini"
 
 
@@ -170,13 +170,13 @@ def test_judge_reply_from_another_model_is_not_measured(loopback, suite_file, tm
     suite_file.write_text(json.dumps({**json.loads(suite_file.read_text()), "cases": json.loads(suite_file.read_text())["cases"][:1]}))
     ok = run_helpers._ok
     # every reply reports the dated id of the requested judge: measured
-    monkeypatch.setattr(run_helpers, "_ok", lambda path, model, text: ok(path, "claude-haiku-4-5-20251001", text))
+    monkeypatch.setattr(run_helpers, "_ok", lambda path, model, text, body=None: ok(path, "claude-haiku-4-5-20251001", text, body))
     r = read_receipt(run_lane(tmp_path, "anthropic", "api", judge_model="claude-haiku-4-5"))
     samples = [s for d in r.cases[0].arms.with_skill.draws for s in d.judge_samples]
     assert len(samples) == 15 and all(s.invalid_reason is None for s in samples)
     assert {s.reported_model for s in samples} == {"claude-haiku-4-5-20251001"}
     # every reply reports another model: no sample is measured, so every draw is lost (D-1)
-    monkeypatch.setattr(run_helpers, "_ok", lambda path, model, text: ok(path, "claude-opus-4-7", text))
+    monkeypatch.setattr(run_helpers, "_ok", lambda path, model, text, body=None: ok(path, "claude-opus-4-7", text, body))
     r = read_receipt(run_lane(tmp_path, "anthropic", "api", judge_model="claude-haiku-4-5", out=tmp_path / "r2.json"))
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.lost.reason == "no judge sample was valid: the reply reports model 'claude-opus-4-7', not the requested judge"

@@ -65,12 +65,12 @@ def test_three_500s_lose_the_draw_with_its_reason(loopback, one_case, tmp_path):
 
 def test_hangs_become_lost_draws_with_reasons(loopback, one_case, tmp_path):
     # every baseline generation hangs; the client gives up after 0.5 s
-    loopback.script.hang_if = lambda system, prompt: system is None and "<answer>" not in prompt
+    loopback.script.hang_if = lambda system, prompt: system is None and "<answer data=" not in prompt
     out = run_lane(tmp_path, "anthropic", "api", timeout=0.5)
     r = read_receipt(out)
     reasons = [d.lost.reason for d in r.cases[0].arms.baseline.draws]
     assert len(reasons) == 3
-    assert all(x.startswith("timed out after 0.5 s (3 attempts, retried after 0.01 s and 0.02 s)") for x in reasons)
+    assert all(x.startswith("timed out after 0.5 s (transient; 3 attempts, retried after 0.01 s and 0.02 s)") for x in reasons)
     assert all(d.lost is None for c in r.cases for d in c.arms.with_skill.draws)
     # every attempt reached the server, timed out or not; at least 3 measured draws × 6 + 3 lost × 3
     # (a slow call on a loaded machine may time out and be retried too, and is counted as well)

@@ -110,8 +110,8 @@ def test_regrade_refuses_a_reply_answered_by_another_model(loopback, suite_file,
     out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
     real = run_helpers._ok
 
-    def other_model(path, model, text):
-        return real(path, "claude-haiku-4-5-20260301" if "score" in text else model, text)
+    def other_model(path, model, text, body=None):
+        return real(path, "claude-haiku-4-5-20260301" if "score" in text else model, text, body)
 
     monkeypatch.setattr(run_helpers, "_ok", other_model)
     with pytest.raises(RefusalError, match="not the requested judge"):
@@ -136,8 +136,8 @@ def test_plain_judge_regrade_refuses_anonymous_replies(loopback, suite_file, tmp
     out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
     real = run_helpers._ok
 
-    def anonymous(path, model, text):
-        body = real(path, model, text)
+    def anonymous(path, model, text, request=None):
+        body = real(path, model, text, request)
         body.pop("model", None) if "score" in text else None
         return body
 
@@ -163,3 +163,21 @@ def test_regrade_refuses_kept_transcripts_changed_after_the_seal(loopback, suite
         rubric_regrade(out, load_suite(_revised(tmp_path)), make_provider("anthropic", "api"),
                        judge_model="claude-haiku-4-5-20251001", out=tmp_path / "r6.json", retry_delays=(0.01,))
     assert not (tmp_path / "r6.json").exists()
+
+
+def test_regrade_holds_an_openai_judges_own_output_budget(loopback, suite_file, tmp_path, monkeypatch):
+    # the original's OpenAI judge sampled with max_output_tokens 4096 (the run's default judge
+    # budget); the regrade reads that key, so the graders' settings match and the regrade runs
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][2:]}))
+    out = run_lane(tmp_path, "openai", "api", api="chat", judge="openai", keep_transcripts=True,
+                   min_draws=1, max_draws=1, judge_samples=1)
+    assert read_receipt(out).judge.sampling == {"api": "responses", "max_output_tokens": 4096}
+    monkeypatch.setattr(run_helpers, "judge_reply", _revised_judge(run_helpers.judge_reply))
+    revised = json.loads(json.dumps({**SUITE, "cases": SUITE["cases"][2:]}))
+    revised["cases"][0]["rubric"] = "REVISED: " + revised["cases"][0]["rubric"]
+    (tmp_path / "revised.json").write_text(json.dumps(revised))
+    rubric_regrade(out, load_suite(tmp_path / "revised.json"), make_provider("openai", "api"), judge_model="gpt-5-mini",
+                   out=tmp_path / "ro.json", retry_delays=(0.01,))
+    r = read_receipt(tmp_path / "ro.json")
+    assert r.judge.sampling == {"api": "responses", "max_output_tokens": 4096}
+    assert [d.score for d in r.cases[0].arms.with_skill.draws] == [0.6]

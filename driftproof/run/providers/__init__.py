@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.run.providers.base import AttemptError, Provider, Reply
+from driftproof.run.providers.base import AttemptError, MissingCredentials, Provider, Reply
 
-__all__ = ["AttemptError", "LANES", "Provider", "Reply", "make_provider"]
+__all__ = ["AttemptError", "LANES", "MissingCredentials", "Provider", "Reply", "make_provider"]
 
 #: (provider, surface) → "module:Class"; the stub has no surface.
 LANES: dict[tuple[str, str | None], str] = {
@@ -26,6 +26,9 @@ def make_provider(provider: str, surface: str | None, **options: Any) -> Provide
 
     Raises:
         ValueError: an unknown lane, or an option the lane does not take.
+        MissingCredentials: an API lane whose key variable (``ANTHROPIC_API_KEY``,
+            ``OPENAI_API_KEY``) is not set and no key was given; raised before any call and
+            before anything is written (a :class:`~driftproof.errors.ProviderError`: exit 2).
     """
     import importlib
 

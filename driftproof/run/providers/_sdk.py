@@ -1,21 +1,69 @@
-"""Helpers shared by the API lanes: SDK errors as attempt errors."""
+"""Helpers shared by the API lanes: SDK errors as attempt errors, usage counts, credentials."""
 
 from __future__ import annotations
 
-from driftproof.run.providers.base import AttemptError, classify_status
+import os
+from typing import Any
 
-__all__ = ["sdk_error"]
+from driftproof.run.providers.base import AttemptError, MissingCredentials, classify_status, retry_after_seconds
+
+__all__ = ["count", "json_object", "require_key", "sdk_error"]
 
 
-def sdk_error(exc: Exception, timeout: float) -> AttemptError:
-    """An SDK exception as an attempt error: timeouts and connection failures retried, HTTP
-    statuses per :func:`classify_status`, anything else lost without retry."""
+def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
+    """An SDK exception as an attempt error (issue 13, "Errors by class").
+
+    Timeouts and connection failures are transient; an HTTP status is classed by
+    :func:`classify_status`, with the server's ``retry-after`` / ``retry-after-ms`` kept;
+    an ``overloaded_error`` body is transient whatever its status; anything else loses the
+    draw without a retry. ``hint_404`` is appended to a 404 that is not an unknown model.
+    """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
     if name == "APITimeoutError":
         return AttemptError(f"timed out after {timeout:g} s")
     if isinstance(status, int):
-        return classify_status(status, str(getattr(exc, "message", exc))[:300])
+        response = getattr(exc, "response", None)
+        body = getattr(exc, "body", None)
+        err = body.get("error") if isinstance(body, dict) and isinstance(body.get("error"), dict) else (
+            body if isinstance(body, dict) else {})
+        if isinstance(err.get("message"), str):
+            kind = err.get("type") if isinstance(err.get("type"), str) else None
+            message = (f"{kind}: " if kind else "") + err["message"][:300]
+        else:
+            message = str(getattr(exc, "message", exc))[:300]
+        if status == 404 and hint_404 and err.get("code") != "model_not_found":
+            message = f"{message}; {hint_404}"
+        out = classify_status(status, message, retry_after=retry_after_seconds(getattr(response, "headers", None)))
+        if err.get("type") == "overloaded_error" and not out.retryable:
+            return AttemptError(out.reason, status=status)
+        return out
     if name == "APIConnectionError":
         return AttemptError(f"connection failed: {str(exc)[:300]}")
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
+
+
+def require_key(api_key: str | None, *variables: str, lane: str) -> None:
+    """Raise :class:`MissingCredentials` naming ``variables[0]`` when neither ``api_key`` nor
+    any of the variables is set (issue 13, item 7: checked before the first call)."""
+    if api_key or any(os.environ.get(v) for v in variables):
+        return
+    raise MissingCredentials(variables[0], lane)
+
+
+def count(v: Any) -> int | None:
+    """A token count as reported, or ``None`` when it is not a non-negative integer."""
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+
+
+def json_object(body: str) -> dict[str, Any]:
+    """A reply body as a JSON object. Raises :class:`AttemptError` (transient) when it is not one."""
+    import json
+
+    try:
+        obj = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        raise AttemptError(f"the reply is not JSON: {body[:200]!r}") from exc
+    if not isinstance(obj, dict):
+        raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
+    return obj

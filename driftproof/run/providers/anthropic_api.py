@@ -1,51 +1,101 @@
 """``anthropic`` × ``api``: the Messages API through the official ``anthropic`` SDK.
 
 SDK retries are off (``max_retries=0``) so that every attempt is the runner's own, counted
-when made; the base URL is the SDK's (``ANTHROPIC_BASE_URL``) unless given.
+when made; the base URL is the SDK's (``ANTHROPIC_BASE_URL``) unless given. The key is
+checked when the lane is built, before the first call (``ANTHROPIC_API_KEY``, or
+``ANTHROPIC_AUTH_TOKEN``).
+
+Request building (:func:`build_request`) and reply reading (:func:`read_message`) are plain
+functions (a request dict in, a :class:`Reply` out) so the batch transport reuses them.
+The judge grades through a forced tool call (channel ``tool_call``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import anthropic
+from driftproof.run.providers._sdk import count, json_object as _json_object, require_key, sdk_error
+from driftproof.run.providers.base import Provider, Reply, strip_credentials
 
-from driftproof.run.providers._sdk import sdk_error
-from driftproof.run.providers.base import Provider, Reply
+__all__ = ["AnthropicAPI", "build_request", "read_message"]
 
-__all__ = ["AnthropicAPI"]
+TOOL_NAME = "record_grade"
+#: Stop reasons that mean the answer was cut off by a budget.
+TRUNCATED = ("max_tokens", "model_context_window_exceeded")
+
+
+def build_request(*, model: str, system: str | None, prompt: str, max_tokens: int,
+                  schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The Messages API request body. With ``schema`` the reply must be a call of the
+    ``record_grade`` tool whose input follows it (``tool_choice`` forces the tool)."""
+    req: dict[str, Any] = {"model": model, "max_tokens": max_tokens,
+                           "messages": [{"role": "user", "content": prompt}]}
+    if system:
+        req["system"] = system
+    if schema is not None:
+        req["tools"] = [{"name": TOOL_NAME, "description": "Record your grade of the answer.", "input_schema": schema}]
+        req["tool_choice"] = {"type": "tool", "name": TOOL_NAME}
+    return req
+
+
+def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
+    """A Messages API ``message`` object (as JSON) as a :class:`Reply`: text blocks joined;
+    ``stop_reason`` kept; ``max_tokens`` / ``model_context_window_exceeded`` truncated;
+    ``refusal`` with ``stop_details.category`` and its explanation; input tokens = input +
+    cache read + cache creation, parts kept; the ``record_grade`` tool input as the decision."""
+    content = msg.get("content") if isinstance(msg.get("content"), list) else []
+    text = "".join(str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    stop = msg.get("stop_reason") if isinstance(msg.get("stop_reason"), str) else None
+    refusal = None
+    if stop == "refusal":
+        details = msg.get("stop_details") if isinstance(msg.get("stop_details"), dict) else {}
+        cat = details.get("category")
+        refusal = {"text": text or (details.get("explanation") if isinstance(details.get("explanation"), str) else None),
+                   "category": cat if isinstance(cat, str) else None}
+    decision, channel = None, None
+    if graded:
+        channel = "tool_call"
+        for b in content:
+            if isinstance(b, dict) and b.get("type") == "tool_use" and b.get("name") == TOOL_NAME:
+                decision = b.get("input")
+                break
+    u = msg.get("usage") if isinstance(msg.get("usage"), dict) else {}
+    inp, cr, cc = count(u.get("input_tokens")), count(u.get("cache_read_input_tokens")), \
+        count(u.get("cache_creation_input_tokens"))
+    total = None if inp is None else inp + (cr or 0) + (cc or 0)
+    model = msg.get("model") if isinstance(msg.get("model"), str) else None
+    return Reply(text, input_tokens=total, output_tokens=count(u.get("output_tokens")), reported_model=model,
+                 serving_model=model, stop_reason=stop, truncated=stop in TRUNCATED, refusal=refusal,
+                 cache_read=cr, cache_creation=cc, decision=decision, channel=channel)
 
 
 class AnthropicAPI(Provider):
     """``anthropic`` × ``api``: Messages API, SKILL.md as the ``system`` parameter."""
 
     name, surface = "anthropic", "api"
+    channel = "tool_call"
 
     def __init__(self, *, base_url: str | None = None, api_key: str | None = None) -> None:
+        require_key(api_key, "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", lane="anthropic api")
+        import anthropic
+
+        self._errors = anthropic.AnthropicError
         self.client = anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0)
-        self.service = str(self.client.base_url).rstrip("/")
+        self.service = strip_credentials(str(self.client.base_url))
 
-    def request(self, *, model: str, system: str | None, prompt: str, max_tokens: int) -> dict[str, Any]:
-        """The Messages API request body of one call (also a Message Batches request's ``params``)."""
-        kw: dict[str, Any] = {"system": system} if system else {}
-        return {"model": model, "max_tokens": max_tokens, "messages": [{"role": "user", "content": prompt}], **kw}
-
-    def reply(self, resp: Any) -> Reply:
-        """A Messages API ``Message`` (an SDK object, as ``messages.create`` or a batch's succeeded
-        result gives it) as a :class:`Reply`."""
-        text = "".join(getattr(b, "text", "") for b in resp.content if getattr(b, "type", "") == "text")
-        u = resp.usage
-        return Reply(text, input_tokens=getattr(u, "input_tokens", None), output_tokens=getattr(u, "output_tokens", None),
-                     reported_model=resp.model, serving_model=resp.model,
-                     raw=resp.model_dump_json() if self.keep_raw else None)
-
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
+             schema: dict[str, Any] | None = None) -> Reply:
+        req = build_request(model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema)
         try:
-            resp = self.client.messages.create(**self.request(model=model, system=system, prompt=prompt,
-                                                              max_tokens=max_tokens), timeout=timeout)
-        except anthropic.AnthropicError as exc:
+            # the raw response: its JSON is read as the API sent it, with no model built from it
+            http = self.client.messages.with_raw_response.create(**req, timeout=timeout).http_response
+            body = http.text
+        except self._errors as exc:
             raise sdk_error(exc, timeout) from exc
-        return self.reply(resp)
+        reply = read_message(_json_object(body), graded=schema is not None)
+        if self.keep_raw:
+            reply.raw = body
+        return reply
 
     def close(self) -> None:
         self.client.close()

@@ -2,9 +2,22 @@
 
 A provider answers one prompt per :meth:`Provider.call` (one endpoint attempt: an API
 request or a CLI invocation, method "A runner attempt ..."); the scheduler counts attempts,
-retries and timeouts around it. A failed attempt raises :class:`AttemptError`:
-``retryable`` attempts are retried (twice, after 5 s and 20 s), others make the draw lost,
-and ``fatal`` ones (bad key, unknown model) stop the run, since every call would fail.
+retries and timeouts around it. A failed attempt raises :class:`AttemptError` with its
+class (issue 13, "Errors by class"):
+
+* ``transient``: 408, 409, 429, 5xx, 529 and ``overloaded_error`` in every shape (HTTP
+  status, SDK exception, CLI envelope, non-zero exit with JSON on stdout), timeouts and
+  connection failures: retried with jittered exponential back-off that honours the
+  server's ``retry-after`` / ``retry-after-ms`` up to a cap (:mod:`..scheduler`);
+* ``fatal``: 400, 401, 403, 404 and 422 (and a CLI envelope carrying them, a bad key, an
+  unknown model): every further call would fail too, so the run stops at once, keeps its
+  journal and exits non-zero.
+
+A request a retry cannot fix but that says nothing about the other calls (another 4xx, an
+unreadable reply) loses the draw without a retry (``retryable=False``, class ``fatal``).
+
+Request building and reply parsing are plain functions per lane (a request dict in, a
+:class:`Reply` out), so the batch transport can reuse them unchanged.
 """
 
 from __future__ import annotations
@@ -14,9 +27,16 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
+from driftproof.errors import ProviderError
 from driftproof.run.capture import Capture
 
-__all__ = ["AttemptError", "Provider", "Reply", "classify_status", "printed_version", "run_process"]
+__all__ = ["AttemptError", "FATAL_STATUSES", "MissingCredentials", "Provider", "Reply", "classify_status",
+           "printed_version", "repair_text", "run_process", "strip_credentials"]
+
+#: HTTP statuses that stop the run (issue 13): the request or the account is wrong.
+FATAL_STATUSES = frozenset({400, 401, 403, 404, 422})
+#: HTTP statuses retried: timeout, conflict, rate limit, server errors, Anthropic's 529 overloaded.
+TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
 
 
 @dataclass
@@ -33,6 +53,19 @@ class Reply:
         other_models: calls the harness made on other models: ``{model, input, output}``.
         handoff: set when another model gave the answer (the run then stops).
         raw: the raw output, kept with ``--keep-transcripts``.
+        stop_reason: the provider's stop reason as it said it (``end_turn``, ``max_tokens``,
+            ``refusal``, ``stop``, ``length``, ``incomplete:max_output_tokens`` ...), else ``None``.
+        truncated: the reply was cut off by the output budget (``max_tokens``, ``length``,
+            ``incomplete`` for ``max_output_tokens``).
+        refusal: ``{"text", "category"}`` when the model refused, else ``None``.
+        cache_read / cache_creation: of ``input_tokens``, tokens read from / written to the
+            provider's prompt cache (``input_tokens`` is the total as billed).
+        reasoning_output: of ``output_tokens``, reasoning tokens (OpenAI), else ``None``.
+        decision: the grader's structured decision (a tool call's input, a strict JSON-schema
+            reply), when the lane graded through a structured channel; ``None`` otherwise.
+        channel: how ``decision`` (or the free text) came back: ``tool_call`` |
+            ``json_schema`` | ``responses_format`` | ``cli_json_schema`` | ``final_verdict``.
+        harness_events: ``{type, subtype}`` of the events a CLI printed beside its result.
     """
 
     text: str
@@ -45,16 +78,50 @@ class Reply:
     other_models: list[dict[str, Any]] = field(default_factory=list)
     handoff: str | None = None
     raw: str | None = None
+    stop_reason: str | None = None
+    truncated: bool = False
+    refusal: dict[str, Any] | None = None
+    cache_read: int | None = None
+    cache_creation: int | None = None
+    reasoning_output: int | None = None
+    decision: Any = None
+    channel: str | None = None
+    harness_events: list[dict[str, Any]] | None = None
 
 
 class AttemptError(Exception):
-    """One attempt failed; ``reason`` is recorded on the lost draw or judge sample."""
+    """One attempt failed; ``reason`` is recorded on the lost draw or judge sample.
 
-    def __init__(self, reason: str, *, retryable: bool = True, fatal: bool = False) -> None:
+    Attributes:
+        reason: what failed, at most 1,000 characters (untrusted text from the endpoint).
+        retryable: a retry may succeed (class ``transient``).
+        fatal: every further call would fail too: the run stops.
+        status: the HTTP status (or the one a CLI envelope carried), else ``None``.
+        retry_after: seconds the server asked to wait (``retry-after`` / ``retry-after-ms``).
+    """
+
+    def __init__(self, reason: str, *, retryable: bool = True, fatal: bool = False, status: int | None = None,
+                 retry_after: float | None = None) -> None:
         super().__init__(reason)
         self.reason = reason[:1000]
         self.retryable = retryable and not fatal
         self.fatal = fatal
+        self.status = status if isinstance(status, int) and 100 <= status <= 999 else None
+        self.retry_after = retry_after
+
+    @property
+    def error_class(self) -> str:
+        """``transient`` (a retry may succeed) or ``fatal`` (a retry cannot)."""
+        return "transient" if self.retryable else "fatal"
+
+
+class MissingCredentials(ProviderError):
+    """The lane's credential variable is not set; ``variable`` names it. Raised when the lane
+    is built, before the first call and before anything is written (exit 2)."""
+
+    def __init__(self, variable: str, lane: str) -> None:
+        super().__init__(f"{variable} is not set; the {lane} lane needs it (set it, or pass a key)")
+        self.variable = variable
 
 
 class Provider:
@@ -68,6 +135,7 @@ class Provider:
         makes_endpoint_attempts: False only for the stub, which makes none.
         service: the address calls use (base URL), ``None`` for CLIs and the stub.
         keep_raw: whether replies carry their raw output (set for ``--keep-transcripts``).
+        channel: the grading channel this lane uses when called with a decision ``schema``.
     """
 
     name: str = ""
@@ -77,6 +145,10 @@ class Provider:
     makes_endpoint_attempts: bool = True
     service: str | None = None
     keep_raw: bool = False
+    #: how this lane returns a grade (receipt ``judge.channel``)
+    channel: str = "final_verdict"
+    #: whether the lane sends the output budget (``max_tokens``); CLIs and the stub do not
+    sends_budget: bool = True
 
     def start(self) -> str | None:
         """Prepare the lane; return the harness version its binary printed (CLI), else ``None``."""
@@ -86,22 +158,101 @@ class Provider:
         """The sampling settings this lane sends, as recorded for the judge."""
         return {"max_tokens": max_tokens}
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
-        """Make one attempt. Raises :class:`AttemptError`."""
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
+             schema: dict[str, Any] | None = None) -> Reply:
+        """Make one attempt; with ``schema`` (a grading call) return the grader's decision
+        through the lane's structured channel. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
     def close(self) -> None:
         """Release clients; default does nothing."""
 
 
-def classify_status(status: int | None, message: str) -> AttemptError:
-    """An HTTP status as an attempt error: 408/409/429/5xx retried; 401/403/404 fatal; other 4xx lost."""
+def classify_status(status: int | None, message: str, *, retry_after: float | None = None) -> AttemptError:
+    """An HTTP status as an attempt error (issue 13, "Errors by class").
+
+    408/409/429/5xx/529 (and no status at all, or ``overloaded_error`` in the message) are
+    transient; 400/401/403/404/422 are fatal and stop the run; any other 4xx loses the draw
+    without a retry.
+    """
     msg = f"HTTP {status}: {message}" if status else message
-    if status in (401, 403, 404):
-        return AttemptError(msg, retryable=False, fatal=True)
-    if status is None or status in (408, 409, 429) or status >= 500:
-        return AttemptError(msg, retryable=True)
-    return AttemptError(msg, retryable=False)
+    if status in FATAL_STATUSES:
+        return AttemptError(msg, retryable=False, fatal=True, status=status)
+    if status is None or status in TRANSIENT_STATUSES or status >= 500 or "overloaded_error" in message:
+        return AttemptError(msg, retryable=True, status=status, retry_after=retry_after)
+    return AttemptError(msg, retryable=False, status=status)
+
+
+def retry_after_seconds(headers: Any) -> float | None:
+    """Seconds a response's ``retry-after-ms`` or ``retry-after`` header asks to wait (seconds
+    or an HTTP date), ``None`` when absent or unreadable."""
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000.0)
+        ra = headers.get("retry-after")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if ra is None:
+        return None
+    try:
+        return max(0.0, float(ra))
+    except (TypeError, ValueError):
+        pass
+    from email.utils import parsedate_to_datetime
+    from datetime import datetime, timezone
+
+    try:
+        when = parsedate_to_datetime(str(ra))
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def strip_credentials(url: str | None) -> str | None:
+    """A base URL with any user name, password, query and fragment removed (a key can ride in
+    any of them), and no trailing slash: what the receipt records as the service."""
+    if url is None:
+        return None
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(str(url))
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host + (f":{port}" if port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")[:2000]
+
+
+def repair_text(text: str) -> tuple[str, int]:
+    """``text`` made valid Unicode: each lone UTF-16 surrogate becomes U+FFFD (issue 13).
+
+    Returns:
+        (repaired text, how many code points were replaced).
+    """
+    try:
+        text.encode("utf-8")
+        return text, 0
+    except UnicodeEncodeError:
+        pass
+    n = 0
+    out = []
+    for ch in text:
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            out.append("\ufffd")
+            n += 1
+        else:
+            out.append(ch)
+    text = "".join(out)
+    return text, n
 
 
 _VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?[\w.+-]*")

@@ -20,6 +20,15 @@ turned off (``-c features.<name>=false``), the shell among them; capture ``files
 ``--sandbox workspace-write`` in the fresh directory, features as they are. SKILL.md goes
 in as ``developer_instructions``. The answer is the last ``agent_message`` item; tokens come
 from ``turn.completed``.
+
+Envelopes as they really are (issue 13, item 5): ``claude -p --verbose --output-format json``
+prints an array whose elements before the result are hook and system events: the answer is
+the last ``type: "result"`` element, and the others are recorded as harness events
+``{type, subtype}``. ``is_error: true`` is read with the status it carries (``api_error_status``
+or ``API Error: NNN`` in ``result``): 400/401/403/404/422 stop the run, 408/409/429/5xx/529
+and ``overloaded_error`` are retried, whether the binary exited 0 or not. The judge grades
+through the binary's JSON-schema option: ``claude --json-schema`` (the decision is the
+envelope's ``structured_output``) and ``codex exec --output-schema FILE``.
 """
 
 from __future__ import annotations
@@ -34,9 +43,10 @@ from typing import Any
 
 from driftproof.errors import ProviderError
 from driftproof.run.capture import read_back
-from driftproof.run.providers.base import AttemptError, Provider, Reply, printed_version, run_process
+from driftproof.run.providers.base import (FATAL_STATUSES, AttemptError, Provider, Reply, classify_status,
+                                           printed_version, run_process)
 
-__all__ = ["ClaudeCLI", "CodexCLI", "WRITING_FEATURE"]
+__all__ = ["ClaudeCLI", "CodexCLI", "WRITING_FEATURE", "claude_envelope", "read_claude"]
 
 ISOLATION = ["--setting-sources", "project", "--strict-mcp-config", "--disable-slash-commands", "--no-session-persistence"]
 READ_TOOLS = ["Read", "WebFetch", "WebSearch"]
@@ -45,6 +55,8 @@ FILE_TOOLS = ["Write", "Edit", "NotebookEdit"]
 #: "auth, quota or a bad model name would fail every remaining call too").
 FATAL = re.compile(r"invalid api key|not logged in|please run /login|log ?in again|unauthori[sz]ed|\b401\b|"
                    r"credit balance is too low|model .{0,80}(?:not found|does not exist)|unknown model", re.I)
+#: The status an error text carries: ``API Error: 529 {...}``, ``API Error (429 ...)``.
+_STATUS = re.compile(r"API Error:?\s*\(?\s*(\d{3})\b")
 #: Codex feature names that write a file or run code.
 WRITING_FEATURE = re.compile(r"shell|exec|patch|write|edit|repl|code_mode|apply|powershell|notebook|command|script", re.I)
 
@@ -62,6 +74,8 @@ def _version(binary: str) -> str:
 class _CLI(Provider):
     surface = "cli"
     binary = ""
+    channel = "cli_json_schema"
+    sends_budget = False
 
     def __init__(self, *, capture: str = "text", binary: str | None = None) -> None:
         if capture not in ("text", "files"):
@@ -78,7 +92,8 @@ class _CLI(Provider):
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
+             schema: dict[str, Any] | None = None) -> Reply:
         with tempfile.TemporaryDirectory(prefix="driftproof-sys-") as sysdir, \
                 tempfile.TemporaryDirectory(prefix="driftproof-work-") as work:
             sysfile = None
@@ -87,8 +102,14 @@ class _CLI(Provider):
                 with open(sysfile, "w", encoding="utf-8") as f:
                     f.write(system)
             argv = self.argv(model, system, sysfile, work)
+            if schema is not None:
+                argv = self.schema_argv(argv, schema, sysdir)
             code, out, err = run_process(argv, stdin=prompt, cwd=work, timeout=timeout)
             reply = self.parse(code, out, err, model)
+            if schema is not None:
+                reply.channel = "cli_json_schema"
+                if reply.decision is None:
+                    reply.decision = _json_or_none(reply.text)
             if self.capture == "files":
                 reply.capture = read_back(work)
             return reply
@@ -96,8 +117,68 @@ class _CLI(Provider):
     def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
         raise NotImplementedError
 
+    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
+        """``argv`` with the binary's JSON-schema option for a grading call."""
+        raise NotImplementedError
+
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
         raise NotImplementedError
+
+
+def _json_or_none(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _status_of(obj: dict[str, Any], text: str) -> int | None:
+    for key in ("api_error_status", "status"):
+        v = obj.get(key)
+        if isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 999:
+            return v
+    m = _STATUS.search(text)
+    return int(m.group(1)) if m else None
+
+
+def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The ``type: "result"`` element ``claude -p`` printed, and the events beside it.
+
+    Reads a single JSON object, a JSON array (``--verbose``: hook and system events, then the
+    result; the last result element counts) or JSON lines (``stream-json``).
+
+    Returns:
+        (the result object or ``None``, ``[{type, subtype}]`` of every other element).
+    """
+    items: list[Any] = []
+    try:
+        whole = json.loads(out)
+    except (ValueError, RecursionError):
+        whole = None
+        for line in out.splitlines():
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                items.append(json.loads(line))
+            except (ValueError, RecursionError):
+                continue
+    else:
+        items = whole if isinstance(whole, list) else [whole]
+    result, events = None, []
+    for k in range(len(items) - 1, -1, -1):
+        it = items[k]
+        if isinstance(it, dict) and it.get("type") == "result":
+            result = it
+            items = items[:k] + items[k + 1:]
+            break
+    for it in items[:1000]:
+        if isinstance(it, dict) and isinstance(it.get("type"), str):
+            sub = it.get("subtype")
+            events.append({"type": it["type"][:100], "subtype": sub[:100] if isinstance(sub, str) else None})
+    if result is None and len(items) == 1 and isinstance(items[0], dict) and whole is not None and "result" in items[0]:
+        result, events = items[0], []
+    return result, events
 
 
 def _matches(requested: str, key: str) -> bool:
@@ -117,44 +198,57 @@ class ClaudeCLI(_CLI):
             argv += ["--system-prompt-file", sysfile]
         return argv
 
+    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
+        return [*argv, "--json-schema", json.dumps(schema, separators=(",", ":"))]
+
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
-        obj = None
-        for line in reversed(out.strip().splitlines()):
-            try:
-                cand = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(cand, dict) and cand.get("type") == "result":
-                obj = cand
-                break
-        if obj is None:
-            try:
-                cand = json.loads(out)
-                obj = cand if isinstance(cand, dict) else None
-            except json.JSONDecodeError:
-                pass
-        if obj is None:
-            raise AttemptError(f"claude exited with status {code} and no result object: {err.strip()[-300:]}")
-        if obj.get("is_error") or obj.get("subtype") not in (None, "success"):
-            msg = str(obj.get("result", ""))[:300]
-            raise AttemptError(f"claude reported an error ({obj.get('subtype')}): {msg}", fatal=bool(FATAL.search(msg)))
-        usage = obj.get("usage") or {}
-        inp = None
-        if isinstance(usage.get("input_tokens"), int):
-            inp = usage["input_tokens"] + sum(int(usage.get(k) or 0) for k in ("cache_creation_input_tokens", "cache_read_input_tokens"))
-        outp = usage.get("output_tokens") if isinstance(usage.get("output_tokens"), int) else None
-        mu = obj.get("modelUsage") if isinstance(obj.get("modelUsage"), dict) else {}
-        ours = [k for k in mu if _matches(model, k)]
-        others = [{"model": k, "input": (v or {}).get("inputTokens"), "output": (v or {}).get("outputTokens")}
-                  for k, v in mu.items() if k not in ours]
-        handoff = None
-        if mu and not ours:
-            handoff = "; ".join(f"{o['model']} ({o['input']} input, {o['output']} output tokens)" for o in others)
-        cost = obj.get("total_cost_usd")
-        return Reply(str(obj.get("result") or ""), input_tokens=inp, output_tokens=outp,
-                     reported_model=ours[0] if ours else None, serving_model=ours[0] if ours else None,
-                     cost_usd=float(cost) if isinstance(cost, (int, float)) else None,
-                     other_models=others, handoff=handoff, raw=out)
+        return read_claude(code, out, err, model)
+
+
+def read_claude(code: int, out: str, err: str, model: str) -> Reply:
+    """One ``claude -p`` invocation's exit status and output as a :class:`Reply`.
+
+    Raises:
+        AttemptError: no result element (transient), or ``is_error`` / an error subtype:
+            classed by the status it carries (fatal 400/401/403/404/422 or a bad key or model;
+            transient 408/409/429/5xx/529/``overloaded_error``; otherwise lost unretried).
+    """
+    obj, events = claude_envelope(out)
+    if obj is None:
+        raise AttemptError(f"claude exited with status {code} and no result object: {err.strip()[-300:]}")
+    if obj.get("is_error") or obj.get("subtype") not in (None, "success"):
+        msg = str(obj.get("result", "") or "")[:300]
+        status = _status_of(obj, msg)
+        what = f"claude reported an error ({obj.get('subtype')}{f', status {status}' if status else ''}): {msg}"
+        if status is not None or "overloaded_error" in msg:
+            exc = classify_status(status, what)
+            exc.reason = what[:1000]
+            raise exc
+        raise AttemptError(what, fatal=bool(FATAL.search(msg)),
+                           retryable=obj.get("subtype") not in ("error_max_turns", "error_max_budget_usd"))
+    usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else {}
+    inp = cr = cc = None
+    if isinstance(usage.get("input_tokens"), int):
+        cr = usage.get("cache_read_input_tokens") if isinstance(usage.get("cache_read_input_tokens"), int) else None
+        cc = usage.get("cache_creation_input_tokens") if isinstance(usage.get("cache_creation_input_tokens"), int) else None
+        inp = usage["input_tokens"] + (cr or 0) + (cc or 0)
+    outp = usage.get("output_tokens") if isinstance(usage.get("output_tokens"), int) else None
+    mu = obj.get("modelUsage") if isinstance(obj.get("modelUsage"), dict) else {}
+    ours = [k for k in mu if _matches(model, k)]
+    others = [{"model": k, "input": (v or {}).get("inputTokens"), "output": (v or {}).get("outputTokens")}
+              for k, v in mu.items() if k not in ours]
+    handoff = None
+    if mu and not ours:
+        handoff = "; ".join(f"{o['model']} ({o['input']} input, {o['output']} output tokens)" for o in others)
+    cost = obj.get("total_cost_usd")
+    stop = obj.get("stop_reason") if isinstance(obj.get("stop_reason"), str) else None
+    return Reply(str(obj.get("result") or ""), input_tokens=inp, output_tokens=outp,
+                 reported_model=ours[0] if ours else None, serving_model=ours[0] if ours else None,
+                 cost_usd=float(cost) if isinstance(cost, (int, float)) else None,
+                 other_models=others, handoff=handoff, raw=out, stop_reason=stop,
+                 truncated=stop == "max_tokens", cache_read=cr, cache_creation=cc,
+                 decision=obj.get("structured_output") if "structured_output" in obj else None,
+                 harness_events=events or None)
 
 
 class CodexCLI(_CLI):
@@ -190,6 +284,12 @@ class CodexCLI(_CLI):
             argv += ["-c", f"developer_instructions={json.dumps(system)}"]
         return argv + ["-"]
 
+    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
+        path = os.path.join(sysdir, "schema.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(schema, f)
+        return [*argv[:-1], "--output-schema", path, argv[-1]]
+
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
         text, usage, failure = None, None, None
         for line in out.splitlines():
@@ -210,10 +310,22 @@ class CodexCLI(_CLI):
                 failure = (e.get("message") if isinstance(e, dict) else None) or ev.get("message") or t
         if failure is not None:
             msg = str(failure)[:300]
+            status = _status_of({}, msg)
+            if status is None:
+                m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
+                status = int(m.group(1)) if m else None
+            if status is not None and (status in FATAL_STATUSES or status >= 408):
+                exc = classify_status(status, f"codex reported an error: {msg}")
+                exc.reason = f"codex reported an error: {msg}"
+                raise exc
             raise AttemptError(f"codex reported an error: {msg}", fatal=bool(FATAL.search(msg)))
         if text is None:
             raise AttemptError(f"codex exited with status {code} and no agent message: {err.strip()[-300:]}")
         u = usage or {}
+        cached = u.get("cached_input_tokens")
+        reasoning = u.get("reasoning_output_tokens")
         return Reply(text, input_tokens=u.get("input_tokens") if isinstance(u.get("input_tokens"), int) else None,
                      output_tokens=u.get("output_tokens") if isinstance(u.get("output_tokens"), int) else None,
+                     cache_read=cached if isinstance(cached, int) and cached >= 0 else None,
+                     reasoning_output=reasoning if isinstance(reasoning, int) and reasoning >= 0 else None,
                      raw=out)

@@ -1,19 +1,136 @@
-"""``openai`` × ``api``: the Responses or Chat Completions API through the official ``openai`` SDK.
+"""``openai`` × ``api``: the Responses or Chat Completions API through the official ``openai``
+SDK, and any OpenAI-compatible server (vLLM, llama.cpp's server, Ollama, gateways) through
+``--base-url`` (issue 13, item 6).
 
 SDK retries are off (``max_retries=0``) so that every attempt is the runner's own, counted
-when made; the base URL is the SDK's (``OPENAI_BASE_URL``) unless given.
+when made; the base URL is the SDK's (``OPENAI_BASE_URL``) unless given, and is recorded,
+credentials stripped, for every arm. The key (``OPENAI_API_KEY``) is checked when the lane is
+built, before the first call; a local server that wants none takes any value.
+
+Output budget: the Responses API takes ``max_output_tokens``. Chat Completions on OpenAI's
+own service takes ``max_completion_tokens`` (its reasoning models refuse ``max_tokens``);
+OpenAI-compatible servers often honour only ``max_tokens``, so any other base URL is sent
+both. A reply with more output tokens than the budget is flagged ``over_budget``.
+
+A 404 on the Responses API that is not an unknown model names ``--openai-api chat`` as the
+fix: most compatible servers have only Chat Completions.
+
+Request building (:func:`build_chat`, :func:`build_responses`) and reply reading
+(:func:`read_chat`, :func:`read_response`) are plain functions (a request dict in, a
+:class:`Reply` out) so the batch transport reuses them. The judge grades through
+``response_format`` json_schema strict (Chat, channel ``json_schema``) or ``text.format``
+(Responses, channel ``responses_format``).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-import openai
+from driftproof.run.providers._sdk import count, json_object as _json_object, require_key, sdk_error
+from driftproof.run.providers.base import Provider, Reply, strip_credentials
 
-from driftproof.run.providers._sdk import sdk_error
-from driftproof.run.providers.base import Provider, Reply
+__all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
 
-__all__ = ["OpenAIAPI"]
+SCHEMA_NAME = "record_grade"
+OPENAI_HOST = "api.openai.com"
+HINT_404 = "the endpoint has no Responses API; run with --openai-api chat (Chat Completions)"
+
+
+def build_chat(*, model: str, system: str | None, prompt: str, max_tokens: int, schema: dict[str, Any] | None = None,
+               compatible: bool = False) -> dict[str, Any]:
+    """The Chat Completions request body; ``compatible`` (a non-OpenAI base URL) sends the
+    budget as ``max_tokens`` too."""
+    msgs: list[dict[str, str]] = ([{"role": "system", "content": system}] if system else [])
+    msgs.append({"role": "user", "content": prompt})
+    req: dict[str, Any] = {"model": model, "messages": msgs, "max_completion_tokens": max_tokens}
+    if compatible:
+        req["max_tokens"] = max_tokens
+    if schema is not None:
+        req["response_format"] = {"type": "json_schema",
+                                  "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": schema}}
+    return req
+
+
+def build_responses(*, model: str, system: str | None, prompt: str, max_tokens: int,
+                    schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The Responses API request body."""
+    req: dict[str, Any] = {"model": model, "input": prompt, "max_output_tokens": max_tokens}
+    if system:
+        req["instructions"] = system
+    if schema is not None:
+        req["text"] = {"format": {"type": "json_schema", "name": SCHEMA_NAME, "strict": True, "schema": schema}}
+    return req
+
+
+def _decision(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _d(obj: Any, key: str) -> dict[str, Any]:
+    v = obj.get(key) if isinstance(obj, dict) else None
+    return v if isinstance(v, dict) else {}
+
+
+def read_chat(c: dict[str, Any], *, graded: bool = False) -> Reply:
+    """A ``chat.completion`` (as JSON) as a :class:`Reply`: ``finish_reason`` kept (``length``
+    truncated; ``content_filter`` a refusal of that category); ``message.refusal`` a refusal;
+    input = ``prompt_tokens`` with ``cached_tokens`` of it, reasoning tokens of the output kept."""
+    choices = c.get("choices") if isinstance(c.get("choices"), list) else []
+    choice = choices[0] if choices and isinstance(choices[0], dict) else {}
+    msg = _d(choice, "message")
+    text = msg.get("content") if isinstance(msg.get("content"), str) else ""
+    stop = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None
+    refusal = None
+    if isinstance(msg.get("refusal"), str) and msg["refusal"]:
+        refusal = {"text": msg["refusal"], "category": None}
+    elif stop == "content_filter":
+        refusal = {"text": text or None, "category": "content_filter"}
+    u = _d(c, "usage")
+    model = c.get("model") if isinstance(c.get("model"), str) else None
+    return Reply(text, input_tokens=count(u.get("prompt_tokens")), output_tokens=count(u.get("completion_tokens")),
+                 reported_model=model, serving_model=model, stop_reason=stop, truncated=stop == "length",
+                 refusal=refusal, cache_read=count(_d(u, "prompt_tokens_details").get("cached_tokens")),
+                 reasoning_output=count(_d(u, "completion_tokens_details").get("reasoning_tokens")),
+                 decision=_decision(text) if graded and refusal is None else None,
+                 channel="json_schema" if graded else None)
+
+
+def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
+    """A Responses API ``response`` (as JSON) as a :class:`Reply`: the stop reason is the
+    ``status`` (``incomplete:<incomplete_details.reason>`` when incomplete; ``max_output_tokens``
+    truncated, ``content_filter`` a refusal of that category); a ``refusal`` content part a
+    refusal; usage with ``cached_tokens`` and ``reasoning_tokens`` kept apart."""
+    texts, refusals = [], []
+    for item in r.get("output") if isinstance(r.get("output"), list) else []:
+        if not isinstance(item, dict) or item.get("type") != "message":
+            continue
+        for part in item.get("content") if isinstance(item.get("content"), list) else []:
+            if isinstance(part, dict) and part.get("type") == "output_text" and isinstance(part.get("text"), str):
+                texts.append(part["text"])
+            elif isinstance(part, dict) and part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+                refusals.append(part["refusal"])
+    text = "".join(texts)
+    status = r.get("status") if isinstance(r.get("status"), str) else None
+    why = _d(r, "incomplete_details").get("reason")
+    stop = f"{status}:{why}" if status == "incomplete" and isinstance(why, str) else status
+    refusal = None
+    if refusals:
+        refusal = {"text": "".join(refusals), "category": None}
+    elif why == "content_filter":
+        refusal = {"text": text or None, "category": "content_filter"}
+    u = _d(r, "usage")
+    model = r.get("model") if isinstance(r.get("model"), str) else None
+    truncated = status == "incomplete" and why == "max_output_tokens"
+    return Reply(text, input_tokens=count(u.get("input_tokens")), output_tokens=count(u.get("output_tokens")),
+                 reported_model=model, serving_model=model, stop_reason=stop, truncated=truncated, refusal=refusal,
+                 cache_read=count(_d(u, "input_tokens_details").get("cached_tokens")),
+                 reasoning_output=count(_d(u, "output_tokens_details").get("reasoning_tokens")),
+                 decision=_decision(text) if graded and refusal is None and not truncated else None,
+                 channel="responses_format" if graded else None)
 
 
 class OpenAIAPI(Provider):
@@ -25,58 +142,44 @@ class OpenAIAPI(Provider):
     def __init__(self, *, base_url: str | None = None, api_key: str | None = None, api: str = "responses") -> None:
         if api not in ("responses", "chat"):
             raise ValueError("api must be 'responses' or 'chat'")
+        require_key(api_key, "OPENAI_API_KEY", lane="openai api")
+        import openai
+
+        self._errors = openai.OpenAIError
         self.api = api
+        self.channel = "responses_format" if api == "responses" else "json_schema"
         self.client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0)
-        self.service = str(self.client.base_url).rstrip("/")
+        self.service = strip_credentials(str(self.client.base_url))
+        self.compatible = (self.client.base_url.host or "") != OPENAI_HOST
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
-        key = "max_output_tokens" if self.api == "responses" else "max_completion_tokens"
-        return {"api": self.api, key: max_tokens}
-
-    @property
-    def endpoint(self) -> str:
-        """The API path a request goes to (a Batch API ``endpoint``/``url``)."""
-        return "/v1/responses" if self.api == "responses" else "/v1/chat/completions"
-
-    def request(self, *, model: str, system: str | None, prompt: str, max_tokens: int) -> dict[str, Any]:
-        """The request body of one call (also a Batch API input line's ``body``)."""
         if self.api == "responses":
-            kw: dict[str, Any] = {"instructions": system} if system else {}
-            return {"model": model, "input": prompt, "max_output_tokens": max_tokens, **kw}
-        msgs: list[dict[str, str]] = ([{"role": "system", "content": system}] if system else [])
-        msgs.append({"role": "user", "content": prompt})
-        return {"model": model, "messages": msgs, "max_completion_tokens": max_tokens}
+            return {"api": "responses", "max_output_tokens": max_tokens}
+        out: dict[str, Any] = {"api": "chat", "max_completion_tokens": max_tokens}
+        if self.compatible:
+            out["max_tokens"] = max_tokens
+        return out
 
-    def reply_from_body(self, body: dict[str, Any]) -> Reply:
-        """A response body as the API returns it (a Batch API output line's ``response.body``) as a
-        :class:`Reply`, read through the SDK's own types."""
-        from openai.types.chat import ChatCompletion
-        from openai.types.responses import Response
-
-        return self.reply((Response if self.api == "responses" else ChatCompletion).construct(**body))
-
-    def reply(self, r: Any) -> Reply:
-        """An SDK ``Response`` or ``ChatCompletion`` as a :class:`Reply`."""
-        u = r.usage
-        if self.api == "responses":
-            return Reply(r.output_text or "", input_tokens=getattr(u, "input_tokens", None),
-                         output_tokens=getattr(u, "output_tokens", None), reported_model=r.model,
-                         serving_model=r.model, raw=r.model_dump_json() if self.keep_raw else None)
-        text = (r.choices[0].message.content or "") if r.choices else ""
-        return Reply(text, input_tokens=getattr(u, "prompt_tokens", None), output_tokens=getattr(u, "completion_tokens", None),
-                     reported_model=r.model, serving_model=r.model,
-                     raw=r.model_dump_json() if self.keep_raw else None)
-
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
-        body = self.request(model=model, system=system, prompt=prompt, max_tokens=max_tokens)
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
+             schema: dict[str, Any] | None = None) -> Reply:
+        graded = schema is not None
         try:
+            # the raw response: its JSON is read as the API sent it, with no model built from it
             if self.api == "responses":
-                r: Any = self.client.responses.create(**body, timeout=timeout)
+                req = build_responses(model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema)
+                http: Any = self.client.responses.with_raw_response.create(**req, timeout=timeout).http_response
             else:
-                r = self.client.chat.completions.create(**body, timeout=timeout)
-        except openai.OpenAIError as exc:
-            raise sdk_error(exc, timeout) from exc
-        return self.reply(r)
+                req = build_chat(model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema,
+                                 compatible=self.compatible)
+                http = self.client.chat.completions.with_raw_response.create(**req, timeout=timeout).http_response
+            body = http.text
+        except self._errors as exc:
+            raise sdk_error(exc, timeout, hint_404=HINT_404 if self.api == "responses" else None) from exc
+        obj = _json_object(body)
+        reply = read_response(obj, graded=graded) if self.api == "responses" else read_chat(obj, graded=graded)
+        if self.keep_raw:
+            reply.raw = body
+        return reply
 
     def close(self) -> None:
         self.client.close()

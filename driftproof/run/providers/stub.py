@@ -20,11 +20,15 @@ _CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
 
 class StubProvider(Provider):
     name, surface, makes_endpoint_attempts = "stub", None, False
+    #: the stub answers in free text: only its final verdict counts
+    channel = "final_verdict"
+    sends_budget = False
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int) -> Reply:
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
+             schema: dict[str, Any] | None = None) -> Reply:
         h = hashlib.sha256(f"{model}\0{system}\0{prompt}".encode()).digest()
         if "<criteria>" in prompt:
             ids = _CRITERION.findall(prompt)
@@ -34,4 +38,4 @@ class StubProvider(Provider):
             text = json.dumps({"score": round(h[0] % 21 * 0.05, 2), "reason": "stub score"})
         else:
             text = f"Stub answer {h.hex()[:12]} to: {prompt[:200]}"
-        return Reply(text, reported_model=model, raw=text)
+        return Reply(text, reported_model=model, raw=text, channel="final_verdict" if schema is not None else None)
