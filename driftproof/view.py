@@ -16,22 +16,29 @@ Numbers on the judge scale are printed with three decimals; unknown stays unknow
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from driftproof.receipt import Case, Receipt
-from driftproof.stats import Reading, arm_band, band_source_of, receipt_reading, suite_lift, value_per_1k
+from driftproof.receipt._model import CaseArm, Draw
+from driftproof.stats import (Reading, arm_band, band_source_of, lift_refusal, receipt_reading, suite_lift,
+                              unrecorded_arms, value_per_1k)
 from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
+from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import BAND_SOURCE_LEGEND, NO_SEPARATION
 
-__all__ = ["BREAKDOWN_NOTE", "BreakdownRow", "BreakdownView", "CaseRow", "ContextView", "Fact", "LostDraw", "Sheet",
-           "anchor_for", "breakdown_view", "fmt", "sheet"]
+__all__ = ["ARM_NOT_RECORDED", "ArmSummary", "BREAKDOWN_NOTE", "BreakdownRow", "BreakdownView", "CaseRow",
+           "ContextView", "Fact", "LostDraw", "Sheet", "SourceFigureRow", "anchor_for", "breakdown_view", "fmt", "sheet"]
 
 UNKNOWN = "not recorded"
+#: What a case row shows for an arm the source did not record (``recorded: false``, v0.15).
+ARM_NOT_RECORDED = "arm not recorded"
 #: The method's words on what the breakdown claims ("Lift by case").
 BREAKDOWN_NOTE = ("It describes the recorded scores at this sample size. It predicts neither future answers "
                   "nor a causal mechanism.")
@@ -65,6 +72,9 @@ class CaseRow:
     checks: str
     lost: str
     numbers: tuple[float | None, float | None, float | None, float | None]
+    output_tokens: str = "–"
+    """Output tokens per arm (with skill · baseline[ · control]): one draw's count, or the mean
+    over the draws when there are several, ``–`` where none was recorded."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +122,40 @@ class ContextView:
 
 
 @dataclass(frozen=True)
+class ArmSummary:
+    """One arm across the receipt: what the site's sheet shows beside the scores (issue 14).
+
+    Attributes:
+        arm: ``with skill``, ``baseline`` or ``control``.
+        draws: draws recorded, and how many were measured; or that the arm was not recorded.
+        lost: lost draws with their kinds.
+        refusals: draws the model refused (``draw.refusal`` or a lost draw of kind refusal).
+        skill_fired: how often the skill fired where the source observed it (seed 000,
+            "beside the score and never inside it"), from ``arms.<arm>.skill_fired`` or the draws.
+        output_tokens: total output tokens over the draws that report them.
+    """
+
+    arm: str
+    draws: str
+    lost: str
+    refusals: str
+    skill_fired: str
+    output_tokens: str
+
+
+@dataclass(frozen=True)
+class SourceFigureRow:
+    """One figure an aggregates-only source printed, as printed (D-15)."""
+
+    dimension: str
+    agent: str
+    score: str
+    uplift: str
+    count: str
+    note: str
+
+
+@dataclass(frozen=True)
 class Sheet:
     """The page model of one receipt (plain data; every value a printable string).
 
@@ -139,6 +183,14 @@ class Sheet:
     lost_draws: tuple[LostDraw, ...]
     breakdown: BreakdownView
     context: ContextView
+    headline: Fact = Fact("headline", "n/a")
+    """The receipt's headline figure (issue 16, item 8): the source's printed figures for an
+    aggregates-only receipt, the output-token saving for a token receipt, else the lift."""
+    arms: tuple[ArmSummary, ...] = ()
+    source_figures: tuple[SourceFigureRow, ...] = ()
+    """For an aggregates-only receipt: every figure its source printed, as printed."""
+    source_origin: tuple[Fact, ...] = ()
+    """Where the source figures were read: repository, commit, files with their git blob sha1."""
 
 
 def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
@@ -180,6 +232,13 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
     context = "" if reading.status != "no verdict" else " (context only: the receipt has no verdict)"
     tokens = f"{r.skill.tokens:,} skill tokens" if r.skill.tokens is not None else "skill tokens not recorded"
     b = lift_breakdown(r, size_bytes=size)
+    single = lift_refusal(r)
+    if single is not None:
+        lift_text, per_1k_text = f"n/a: {single}", f"n/a ({tokens}): {single}"
+    else:
+        lift_text = (fmt(lift, signed=True) + context) if lift is not None else "n/a"
+        per_1k_text = (f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
+                       if per_1k is not None else f"n/a ({tokens})")
     return Sheet(
         title=f"{r.skill.name} on {r.run.model or 'an unrecorded model'}",
         path=str(path) if path is not None else None,
@@ -187,9 +246,8 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
         legend=(BAND_SOURCE_LEGEND[band_source_of(r)] if _has_bands(r) else
                 "none: the receipt holds no judged score, so it has no band"),
         reading=_reading(reading),
-        lift=(fmt(lift, signed=True) + context) if lift is not None else "n/a",
-        lift_per_1k=(f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
-                     if per_1k is not None else f"n/a ({tokens})"),
+        lift=lift_text,
+        lift_per_1k=per_1k_text,
         control_delta=_control_delta(r),
         judge_cost=_judge_cost(r),
         cases=_cases(r, {v.case_id: v.verdict for v in reading.cases}),
@@ -197,6 +255,10 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
                          for c in r.cases for n in _arms(r) for d in getattr(c.arms, n).draws if d.lost is not None),
         breakdown=breakdown_view(b),
         context=_context(r, b),
+        headline=_headline(r, lift_text, per_1k_text),
+        arms=_arm_summaries(r),
+        source_figures=_source_figures(r),
+        source_origin=_source_origin(r),
     )
 
 
@@ -277,18 +339,150 @@ def _arms(r: Receipt) -> tuple[str, ...]:
 
 def _cases(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     src = band_source_of(r)
+    missing = set(unrecorded_arms(r))
+
+    def shown(name: str, band: Band) -> str:
+        return ARM_NOT_RECORDED if name in missing else band_text(band)
+
     rows = []
     for c in r.cases:
         w, base = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
         ctl = arm_band(c.arms.control, src) if c.arms.control is not None else None
-        lift = w.mean - base.mean if w.mean is not None and base.mean is not None else None
+        lift = (w.mean - base.mean if w.mean is not None and base.mean is not None
+                and not missing & {"with_skill", "baseline"} else None)
         verdict = verdicts.get(c.id)
         rows.append(CaseRow(
-            case_id=c.id, anchor=anchor_for(c.id), with_skill=band_text(w), baseline=band_text(base),
-            control=band_text(ctl) if ctl is not None else None, lift=fmt(lift, signed=True),
+            case_id=c.id, anchor=anchor_for(c.id), with_skill=shown("with_skill", w), baseline=shown("baseline", base),
+            control=shown("control", ctl) if ctl is not None else None, lift=fmt(lift, signed=True),
             verdict=_VERDICT_WORDS.get(verdict, verdict) if verdict is not None else "no verdict",
-            checks=_checks(r, c), lost=_lost(r, c), numbers=(w.mean, w.sd, base.mean, base.sd)))
+            checks=_checks(r, c), lost=_lost(r, c), numbers=(w.mean, w.sd, base.mean, base.sd),
+            output_tokens=" · ".join(_case_output(getattr(c.arms, n)) for n in _arms(r))))
     return tuple(rows)
+
+
+def _case_output(arm: CaseArm | None) -> str:
+    counts = [d.tokens.output for d in (arm.draws if arm is not None else [])
+              if d.tokens is not None and d.tokens.output is not None]
+    if not counts:
+        return "–"
+    if len(counts) == 1:
+        return f"{counts[0]:,}"
+    return f"mean {math.fsum(counts) / len(counts):,.1f} ({len(counts)} draws)"
+
+
+# ---------------------------------------------------------------- headline, arms, source figures
+
+
+def _headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
+    """The one figure a reader looks for first (issue 16, item 8)."""
+    if r.is_aggregates_only:
+        n = len(_source_figures(r))
+        return Fact("source figures", f"{n} figure{'s' if n != 1 else ''} as the source printed them (see "
+                    "\"Figures as the source printed them\"); no band, lift or verdict is computed from them")
+    if r.judge is None and any(d.tokens is not None and d.tokens.output is not None
+                               for c in r.cases for d in c.arms.with_skill.draws):
+        return Fact("output-token saving", _token_saving(r))
+    if lift_text.startswith("n/a"):
+        return Fact("lift", lift_text)
+    return Fact("lift", f"{lift_text}; {per_1k_text}")
+
+
+def _token_saving(r: Receipt) -> str:
+    """The skill arm's output-token saving, caveman's arithmetic (:mod:`driftproof.stats.savings`)."""
+    try:
+        (arm,) = token_savings([r])
+    except ValueError as exc:
+        return f"unavailable: {exc}"
+    sv = arm.vs_control if arm.vs_control is not None else arm.vs_baseline
+    ref = "the control arm" if arm.vs_control is not None else "the baseline arm"
+    label = f" ({sv.reference_label})" if sv.reference_label else ""
+    text = (f"output tokens saved against {ref}{label}: median {percent(sv.median)} over {sv.n} case"
+            f"{'s' if sv.n != 1 else ''} (mean {percent(sv.mean)}, min {percent(sv.min)}, max {percent(sv.max)}; "
+            f"{sv.skill_tokens:,} vs {sv.reference_tokens:,} tokens, counted by {arm.counted_by})")
+    if arm.vs_control is not None:
+        text += f"; against the baseline arm: median {percent(arm.vs_baseline.median)}"
+    return text
+
+
+def _arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
+    missing = set(unrecorded_arms(r))
+    out = []
+    for n in _arms(r):
+        words = _ARM_WORDS[n]
+        if n in missing:
+            out.append(ArmSummary(words, ARM_NOT_RECORDED, "–", "–", "–", "–"))
+            continue
+        draws = [d for c in r.cases if getattr(c.arms, n) is not None for d in getattr(c.arms, n).draws]
+        measured = sum(d.score is not None for d in draws)
+        lost = [d.lost for d in draws if d.lost is not None]
+        kinds = sorted({x.kind for x in lost if x.kind})
+        refused = sum(d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal") for d in draws)
+        outputs = [d.tokens.output for d in draws if d.tokens is not None and d.tokens.output is not None]
+        totals = [d.tokens.total for d in draws if d.tokens is not None and d.tokens.total is not None]
+        out.append(ArmSummary(
+            arm=words,
+            draws=f"{len(draws):,} drawn, {measured:,} scored",
+            lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else "")) if lost else "none",
+            refusals=f"{refused:,} of {len(draws):,} draws" if refused else f"none of {len(draws):,} draws",
+            skill_fired=_skill_fired(r, n, draws),
+            output_tokens=(f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}" if outputs
+                           else f"not split; {sum(totals):,} total tokens over {len(totals):,} "
+                                f"draw{'s' if len(totals) != 1 else ''}, as the source reported them" if totals
+                           else UNKNOWN),
+        ))
+    return tuple(out)
+
+
+def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
+    """How often the skill fired, beside the score and never inside it (seed 000, interop)."""
+    spec = getattr(r.arms, name)
+    rate = spec.skill_fired if spec is not None else None
+    if rate is not None:
+        fired, observed = rate.fired, rate.observed
+    else:
+        seen = [d.skill_fired for d in draws if d.skill_fired is not None]
+        fired, observed = sum(seen), len(seen)
+    if not observed:
+        return UNKNOWN
+    return f"{fired:,} of {observed:,} observed draws ({fmt(100 * fired / observed, 0)}%)"
+
+
+def _printed(fig: Any) -> str:
+    if not isinstance(fig, dict):
+        return "–"
+    if fig.get("printed"):
+        return str(fig["printed"])
+    return "–" if fig.get("value") is None else json.dumps(fig["value"])
+
+
+def _source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
+    """An aggregates-only receipt's figures exactly as its source printed them (method, "Figures
+    a source printed give no verdict"): the same cells as the site's table."""
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+        return ()
+    return tuple(SourceFigureRow(
+        dimension=str(x.get("dimension")), agent=str(x.get("agent")),
+        score=str(x["printed"]) if x.get("printed") else _printed(x.get("score")),
+        uplift=_printed(x.get("uplift")), count="–" if x.get("num") is None else str(x.get("num")),
+        note=str(x.get("note") or "")) for x in sf["rows"] if isinstance(x, dict))
+
+
+def _source_origin(r: Receipt) -> tuple[Fact, ...]:
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict):
+        return ()
+    facts = [Fact("repository", str(sf.get("repository") or UNKNOWN)), Fact("commit", str(sf.get("commit") or UNKNOWN))]
+    units = []
+    for what in ("score", "uplift"):
+        found = sorted({str(x[what]["unit"]) for x in sf.get("rows") or []
+                        if isinstance(x, dict) and isinstance(x.get(what), dict) and x[what].get("unit")})
+        units.append(f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source")
+    facts.append(Fact("units, as the source states them", "; ".join(units)))
+    for f in sf.get("files") or []:
+        if isinstance(f, dict):
+            facts.append(Fact("file", f"{f.get('path')} (git blob {f.get('git_blob_sha1') or UNKNOWN})"))
+    return tuple(facts)
 
 
 def _checks(r: Receipt, c: Case) -> str:
@@ -313,6 +507,9 @@ def _lost(r: Receipt, c: Case) -> str:
 def _control_delta(r: Receipt) -> str | None:
     if r.arms.control is None or r.is_aggregates_only:
         return None
+    missing = [n for n in unrecorded_arms(r) if n in ("with_skill", "control")]
+    if missing:
+        return f"n/a: the {_ARM_WORDS[missing[0]]} arm was not recorded (arms.{missing[0]}.recorded is false)"
     src = band_source_of(r)
     deltas = []
     for c in r.cases:
@@ -354,6 +551,10 @@ def _provenance(r: Receipt) -> tuple[Fact, ...]:
              if run.judge_samples_per_generation is not None else UNKNOWN),
         Fact("schema version", r.schema_version),
     ]
+    missing = unrecorded_arms(r)
+    if missing:
+        facts.append(Fact("arms not recorded", ", ".join(_ARM_WORDS[n] for n in missing)
+                          + " (single-arm source: no lift, no interval, no value per token)"))
     if r.provenance is not None:
         facts.append(Fact("imported from", f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
                           + f", document sha256 {r.provenance.document_sha256}"))
@@ -380,7 +581,10 @@ def _judge_cost(r: Receipt) -> tuple[Fact, ...]:
 
 def _context(r: Receipt, b: Breakdown) -> ContextView:
     iv = lift_interval(b) if b.available else None
-    if iv is None:
+    single = lift_refusal(r)
+    if single is not None:
+        interval = f"unavailable: {single}"
+    elif iv is None:
         interval = "unavailable: the lift breakdown is unavailable"
     elif iv.reason is not None:
         interval = f"unavailable: {iv.reason}"

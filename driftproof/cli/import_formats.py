@@ -77,33 +77,43 @@ def nvidia(paths: tuple[Path, ...], repository: str | None, commit: str | None, 
 @click.command("promptfoo")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 @click.option("--arm", "arms", multiple=True, required=True, metavar="ARM=LABEL",
-              help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL [--arm control=LABEL].")
+              help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL [--arm control=LABEL]; "
+                   "with_skill or baseline alone is a single-arm import (no lift).")
 @click.option("--by", type=click.Choice(["provider", "prompt"]), default="provider", show_default=True,
               help="Match labels against provider.label/id or prompt.label/id/raw.")
 @click.option("--skill-name", required=True, help="The skill's name (promptfoo records none).")
 @click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
 @_OUT
 def promptfoo(path: Path, arms: tuple[str, ...], by: str, skill_name: str, skill_md: Path | None, out_dir: Path) -> None:
-    """promptfoo output JSON (eval -o / export): repeats grouped by content, errors kept out of the figures."""
+    """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept out of the figures."""
     _write("promptfoo", path, out_dir, str(path), arms=_arm_map(arms) or {}, by=by, skill_name=skill_name,
            skill_md=skill_md)
 
 
 @click.command("inspect")
-@click.option("--with-skill", "with_skill", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+@click.option("--with-skill", "with_skill", default=None, type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="The log of the with-skill arm (.json or .eval).")
-@click.option("--baseline", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
-              help="The log of the baseline arm.")
+@click.option("--baseline", default=None, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="The log of the baseline arm. Either log alone is a single-arm import (no lift).")
 @click.option("--control", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
               help="The log of a control arm, if any.")
-@click.option("--scorer", default=None, help="The scorer whose values are the scores (required when a log has several).")
+@click.option("--scorer", default=None, metavar="NAME[:KEY]",
+              help="The scorer whose values are the scores (required when a log has several); "
+                   "NAME:KEY reads key KEY of an object-valued scorer.")
 @click.option("--skill-name", required=True, help="The skill's name (Inspect records none).")
 @click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
 @_OUT
-def inspect(with_skill: Path, baseline: Path, control: Path | None, scorer: str | None, skill_name: str,
+def inspect(with_skill: Path | None, baseline: Path | None, control: Path | None, scorer: str | None, skill_name: str,
             skill_md: Path | None, out_dir: Path) -> None:
-    """Inspect AI logs, one per arm: epochs as draws, NaN scores as lost draws."""
-    _write("inspect", with_skill, out_dir, str(with_skill), baseline=baseline, control=control, scorer=scorer,
+    """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
+
+    --with-skill alone or --baseline alone is a single-arm import: the other arm is recorded as
+    not recorded, and no lift, interval or value per token is given.
+    """
+    if with_skill is None and baseline is None:
+        raise ImportError_.at("<options>", "", "expected --with-skill LOG, --baseline LOG, or both")
+    shown = str(with_skill if with_skill is not None else baseline)
+    _write("inspect", with_skill, out_dir, shown, baseline=baseline, control=control, scorer=scorer,
            skill_name=skill_name, skill_md=skill_md)
 
 

@@ -18,13 +18,18 @@ from typing import Literal
 import click
 
 from driftproof.receipt import Receipt, read_receipt
-from driftproof.view import BreakdownRow, BreakdownView, CaseRow, Fact, Sheet, breakdown_view, sheet
+from driftproof.view import (ArmSummary, BreakdownRow, BreakdownView, CaseRow, Fact, Sheet, SourceFigureRow,
+                             breakdown_view, sheet)
 from driftproof.stats.breakdown import lift_breakdown
 
 __all__ = ["render_breakdown", "render_json", "render_markdown", "render_text", "view", "with_breakdowns"]
 
 Format = Literal["text", "markdown", "json"]
-_CASE_HEAD = ("case", "with skill", "baseline", "lift", "verdict", "checks", "lost draws")
+_CASE_HEAD = ("case", "with skill", "baseline", "lift", "verdict", "checks", "lost draws", "output tokens")
+_ARM_HEAD = ("arm", "draws", "lost", "refusals", "skill fired (beside the score, never in it)", "output tokens")
+_FIG_HEAD = ("dimension", "agent", "score as printed", "uplift as printed", "count column (as printed)", "note")
+#: Heading of the source figures, as the site's table names them.
+FIGURES_TITLE = "Figures as the source printed them"
 _BD_HEAD = ("case", "with skill mean ± spread", "baseline mean ± spread", "lift",
             "measured/drawn/lost (with · base)", "lift without it", "label", "note")
 
@@ -81,12 +86,17 @@ def render_text(s: Sheet) -> str:
     out = [f"Receipt sheet: {_txt(s.title)}"]
     if s.path:
         out.append(f"file: {_txt(s.path)}")
+    out += ["", "Headline", *_txt_facts((s.headline,))]
     out += ["", "What produced it", *_txt_facts(s.provenance), f"  {_txt(s.legend)}"]
     out += ["", "Reading", *_txt_facts(s.reading)]
     lift = [Fact("lift", s.lift), Fact("per 1,000 tokens", s.lift_per_1k)]
     if s.control_delta is not None:
         lift.append(Fact("vs control", s.control_delta))
     out += ["", "What the skill adds", *_txt_facts(tuple(lift))]
+    if s.source_figures:
+        out += ["", f"{FIGURES_TITLE} (no band, lift or verdict)", *_txt_facts(s.source_origin),
+                *_txt_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures])]
+    out += ["", "Arms", *_txt_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms])]
     out += ["", "Cases", *_txt_table(_CASE_HEAD, [_case_cells(c) for c in s.cases])]
     out += ["", "Lost draws"]
     out += [f"  {_txt(d.case_id)}, {d.arm}, draw {d.index}: {_txt(d.reason)}" for d in s.lost_draws] or ["  none"]
@@ -97,7 +107,15 @@ def render_text(s: Sheet) -> str:
 
 
 def _case_cells(c: CaseRow) -> list[str]:
-    return [c.case_id, c.with_skill, c.baseline, c.lift, c.verdict, c.checks, c.lost]
+    return [c.case_id, c.with_skill, c.baseline, c.lift, c.verdict, c.checks, c.lost, c.output_tokens]
+
+
+def _arm_cells(a: ArmSummary) -> list[str]:
+    return [a.arm, a.draws, a.lost, a.refusals, a.skill_fired, a.output_tokens]
+
+
+def _fig_cells(f: SourceFigureRow) -> list[str]:
+    return [f.dimension, f.agent, f.score, f.uplift, f.count, f.note]
 
 
 def _bd_cells(r: BreakdownRow) -> list[str]:
@@ -156,12 +174,17 @@ def render_markdown(s: Sheet) -> str:
     if s.path:
         # a file name may hold a backtick or a line break: neither may end the code span or start a block
         out += [f"File: `{terminal_safe(s.path).replace('`', '')}`", ""]
+    out += ["## Headline", "", *_md_facts((s.headline,)), ""]
     out += ["## What produced it", "", *_md_facts(s.provenance), "", _md(s.legend), ""]
     out += ["## Reading", "", *_md_facts(s.reading), ""]
     lift = [Fact("lift", s.lift), Fact("per 1,000 tokens", s.lift_per_1k)]
     if s.control_delta is not None:
         lift.append(Fact("vs control", s.control_delta))
     out += ["## What the skill adds", "", *_md_facts(tuple(lift)), ""]
+    if s.source_figures:
+        out += [f"## {FIGURES_TITLE}", "", "No band, lift or verdict is computed from them.", "",
+                *_md_facts(s.source_origin), "", *_md_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures]), ""]
+    out += ["## Arms", "", *_md_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms]), ""]
     out += ["## Cases", "", *_md_table(_CASE_HEAD, [_case_cells(c) for c in s.cases]), ""]
     out += ["## Lost draws", ""]
     out += [f"- {_md(d.case_id)}, {d.arm}, draw {d.index}: {_md(d.reason)}" for d in s.lost_draws] or ["none"]

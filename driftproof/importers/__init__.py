@@ -26,6 +26,7 @@ decorated ``@register("<tool>")`` and add its module name to ``_BUILTIN`` below
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import os
@@ -36,7 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ImportError_, ReceiptError
+from driftproof.errors import ImportError_, Problem, ReceiptError
+from driftproof.importers._text import bound_document, collect_repairs, finalize_document
 from driftproof.receipt import parse_receipt, seal_document, write_receipt
 
 __all__ = ["IMPORTERS", "Imported", "Importer", "get_importer", "register", "write_imported"]
@@ -90,16 +92,27 @@ def _load_builtins() -> None:
 
 
 def get_importer(name: str) -> Importer:
-    """The importer registered as ``name``.
+    """The importer registered as ``name``, wrapped so that its documents are finished the
+    same way for every tool (issue 14, item 1): text the source held as invalid Unicode is
+    recorded in ``text_repairs`` and big fields are bounded into ``bounded_text``
+    (:func:`~driftproof.importers._text.finalize_document`).
 
     Raises:
         KeyError: no importer has that name (the message lists the known names).
     """
     _load_builtins()
     try:
-        return IMPORTERS[name]
+        fn = IMPORTERS[name]
     except KeyError:
         raise KeyError(f"no importer named {name!r}; known: {', '.join(sorted(IMPORTERS))}") from None
+
+    @functools.wraps(fn)
+    def finished(*args: Any, **kwargs: Any) -> list[Imported]:
+        with collect_repairs() as repairs:
+            items = fn(*args, **kwargs)
+        return [Imported(i.filename, finalize_document(i.document, repairs)) for i in items]
+
+    return finished
 
 
 def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = "<import>") -> list[Path]:
@@ -127,13 +140,18 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
         if not _FILENAME.match(item.filename) or item.filename in seen:
             raise ImportError_.at(source, "", f"receipt file name {item.filename!r} is unsafe or repeated")
         seen.add(item.filename)
+        bound_document(item.document)
         data = json.dumps(seal_document(item.document), sort_keys=True, ensure_ascii=False,
                           allow_nan=False).encode("utf-8")
         try:
             parse_receipt(data, item.filename)
         except ReceiptError as exc:
-            raise ImportError_(f"{source}: converted receipt {item.filename} is invalid",
-                               list(exc.problems)) from None
+            # name the source, never the receipt file: nothing was written (issue 14)
+            problems = [Problem(source, "", f"cannot be converted: the value it gives at {p.pointer or '/'} of the "
+                                f"receipt is not valid there ({p.message}); nothing was written")
+                        for p in exc.problems]
+            raise ImportError_(str(problems[0]) if problems else f"{source}: cannot be converted; nothing was written",
+                               problems) from None
     return _write_all_or_none(items, out, source)
 
 

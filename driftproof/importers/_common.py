@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import re
+from datetime import datetime, timezone
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -23,10 +24,11 @@ from typing import Any, Iterable
 from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_, Problem
+from driftproof.importers._text import repair_tree, undecodable_byte_before
 
 __all__ = [
     "CASE_ID", "MAX_SCHEMA_PROBLEMS", "MAX_SOURCE_BYTES", "Where", "case_id_for", "file_sha256", "git_blob_sha1",
-    "manifest_sha256", "parse_json_bytes", "provenance_doc", "read_bytes", "read_json", "safe_filename",
+    "manifest_sha256", "parse_instant", "parse_json_bytes", "provenance_doc", "run_times", "utc_text", "read_bytes", "read_json", "safe_filename",
     "schema_problems", "source_schema", "unit_score", "unrecorded_judge", "validate_source",
 ]
 
@@ -226,12 +228,17 @@ def read_bytes(path: Path) -> bytes:
     return data
 
 
-def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False) -> Any:
-    """Parse JSON source bytes; ``allow_nan`` tolerates NaN/Infinity (Inspect logs)."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ImportError_.at(file, "", f"expected UTF-8 JSON, found an invalid byte at offset {exc.start}") from None
+def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False, pointer: str = "") -> Any:
+    """Parse JSON source bytes; ``allow_nan`` tolerates NaN/Infinity (Inspect logs). ``pointer``
+    places a document inside ``file`` (an archive member ``/header.json``, a JSONL line
+    ``/line 3``) in its errors, so they name the source file, never a made-up one.
+
+    Text is made valid Unicode deterministically (issue 14): a byte that is not UTF-8 inside a
+    string, or a lone surrogate escape, becomes U+FFFD (:func:`~driftproof.importers._text.repair_tree`),
+    and the importer's receipt records where in ``text_repairs``. A byte that is not UTF-8
+    outside a string is not JSON and is refused, naming the file and line.
+    """
+    text = data.decode("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8", errors="surrogateescape")
 
     def bad_constant(name: str) -> Any:
         raise ValueError(f"{name} is not valid JSON here")
@@ -250,34 +257,13 @@ def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False) 
         else:
             value = json.loads(text, parse_constant=bad_constant, object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
-        raise ImportError_.at(file, "", f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        bad = undecodable_byte_before(text, exc.pos)
+        if bad is not None:
+            raise ImportError_.at(file, pointer, f"expected UTF-8 JSON, found an invalid byte at offset {bad}") from None
+        raise ImportError_.at(file, pointer, f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:
-        raise ImportError_.at(file, "", f"expected JSON: {exc}") from None
-    _refuse_lone_surrogates(value, file)
-    return value
-
-
-def _refuse_lone_surrogates(value: Any, file: str | Path) -> None:
-    """A ``\\ud800`` escape decodes to text no receipt can hold (UTF-8, RFC 8785): refuse it at
-    its pointer."""
-    stack: list[tuple[Any, str]] = [(value, "")]
-    while stack:
-        v, ptr = stack.pop()
-        if isinstance(v, str):
-            try:
-                v.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ImportError_.at(file, ptr, "expected text, found a lone surrogate escape (not a character)") from None
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                key = k.replace("~", "~0").replace("/", "~1")
-                try:
-                    k.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise ImportError_.at(file, ptr, "expected a member name, found a lone surrogate escape") from None
-                stack.append((x, f"{ptr}/{key}"))
-        elif isinstance(v, list):
-            stack.extend((x, f"{ptr}/{i}") for i, x in enumerate(v))
+        raise ImportError_.at(file, pointer, f"expected JSON: {exc}") from None
+    return repair_tree(value)
 
 
 def read_json(path: Path, *, allow_nan: bool = False) -> tuple[Any, bytes]:
@@ -372,3 +358,49 @@ def read_skill_md(skill_md: Path | None) -> str | None:
         return skill_md.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
+
+
+def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
+    """A source timestamp parsed to an instant (issue 14): ``(aware datetime, offset)``, the offset
+    ``+HH:MM`` it was written in, or ``None`` when written in UTC.
+
+    Raises:
+        ImportError_: not an RFC 3339 / ISO 8601 date-time with a UTC offset (a time with no
+            offset is no instant), naming the place.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise where.fail(f"expected a date-time with a UTC offset, found {_kind(value)}")
+    try:
+        dt = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise where.fail(f"expected a date-time with a UTC offset, found {_kind(value)}") from None
+    if dt.tzinfo is None or dt.utcoffset() is None:
+        raise where.fail(f"expected a date-time with a UTC offset (no instant without one), found {_kind(value)}")
+    off = dt.utcoffset()
+    assert off is not None
+    if not off:
+        return dt, None
+    minutes = int(off.total_seconds()) // 60
+    sign = "+" if minutes >= 0 else "-"
+    return dt, f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def utc_text(dt: datetime) -> str:
+    """An aware datetime as the receipt's UTC date-time, ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``."""
+    u = dt.astimezone(timezone.utc)
+    return u.strftime("%Y-%m-%dT%H:%M:%S") + (f".{u.microsecond:06d}" if u.microsecond else "") + "Z"
+
+
+def run_times(started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
+              ) -> dict[str, str | None]:
+    """``run`` members for the earliest start and the latest finish, compared as instants (never
+    as strings): ``started_at``/``finished_at`` in UTC and the offsets they were written in."""
+    out: dict[str, str | None] = {"started_at": None, "started_at_offset": None,
+                                  "finished_at": None, "finished_at_offset": None}
+    if started:
+        dt, off = min(started, key=lambda x: x[0])
+        out["started_at"], out["started_at_offset"] = utc_text(dt), off
+    if finished:
+        dt, off = max(finished, key=lambda x: x[0])
+        out["finished_at"], out["finished_at_offset"] = utc_text(dt), off
+    return out

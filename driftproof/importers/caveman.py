@@ -17,6 +17,13 @@ each arm one draw holding the answer and its o200k_base output-token count
 receipt is DECLARED: faithful, never a verdict (D-15). Everything the snapshot
 did not record is listed in ``provenance.unrecorded`` and left null (D-13).
 
+A cell caveman's runner wrote as ``__ERROR__: …`` (a call that failed) is not an answer: it
+is a lost draw of kind ``source_error`` with the text kept in ``source_error``, never
+tokenised. ``metadata.model: "default"`` names the CLI's default, not a model: the model
+stays unknown (D-13). ``generated_at`` is parsed to an instant and stored in UTC with the
+offset it was written in. Text that is not valid Unicode is made valid (U+FFFD) and a prompt
+or answer too long to copy is bounded, as for every importer (issue 14).
+
 The snapshot is refused, as caveman's own snapshot contract refuses it
 (its evals README, "Read the snapshot"), when it is partial (``metadata.error``,
 a null cell) or malformed: a missing control arm, no skill arm, an arm whose
@@ -36,6 +43,8 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
+from driftproof.importers._common import Where, parse_instant, run_times
+from driftproof.importers._text import repair_tree, undecodable_byte_before
 from driftproof.receipt import draw_doc, receipt_doc, sha256_text, to_pointer
 from driftproof.tokens import COUNTED_BY, count_tokens
 
@@ -114,36 +123,34 @@ def _load(path: Path, shown: str) -> tuple[Any, str]:
         raise ImportError_.at(shown, "", f"cannot read the snapshot: {exc.strerror}") from None
     if size > SNAPSHOT_MAX_BYTES:
         raise ImportError_.at(shown, "", f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ImportError_.at(shown, "", f"expected UTF-8 JSON, found an invalid byte at offset {exc.start}") from None
+    # bytes that are not UTF-8 inside a string become U+FFFD below (repair_tree), recorded in text_repairs
+    text = data.decode("utf-8", errors="surrogateescape")
 
     def no_constant(name: str) -> Any:
         raise ValueError(f"{name} is not valid JSON")
 
     try:
-        return (json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_members),
+        return (repair_tree(json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_members)),
                 hashlib.sha256(data).hexdigest())
     except _Duplicate as exc:
         # A member given twice would silently lose one of its values: refuse, do not guess.
         raise ImportError_.at(shown, "", f"expected unique member names, found {json.dumps(str(exc))[:80]} "
                               "twice") from None
     except json.JSONDecodeError as exc:
+        bad = undecodable_byte_before(text, exc.pos)
+        if bad is not None:
+            raise ImportError_.at(shown, "", f"expected UTF-8 JSON, found an invalid byte at offset {bad}") from None
         raise ImportError_.at(shown, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:
         raise ImportError_.at(shown, "", f"not valid JSON: {exc}") from None
 
 
-def _text(value: str, shown: str, where: str, what: str, limit: int) -> str:
-    """``value`` as receipt text: valid Unicode (no lone surrogate escape) and at most ``limit``
-    characters, or the error naming the snapshot's own pointer."""
-    if len(value) > limit:
+def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> str:
+    """``value`` as receipt text of at most ``limit`` characters (``None``: any length, bounded
+    later into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has
+    already made it valid Unicode."""
+    if limit is not None and len(value) > limit:
         raise ImportError_.at(shown, where, f"expected {what} of at most {limit} characters, found {len(value)}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ImportError_.at(shown, where, f"expected {what} in valid Unicode, found a lone surrogate escape") from None
     return value
 
 
@@ -166,7 +173,7 @@ def _check(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dict[str, l
     for i, p in enumerate(prompts):
         if not isinstance(p, str):
             raise ImportError_.at(shown, _pointer("prompts", i), f"expected a prompt string, found {_kind(p)}")
-        _text(p, shown, _pointer("prompts", i), "a prompt", PROMPT_MAX_CHARS)
+        _text(p, shown, _pointer("prompts", i), "a prompt", None)
     n = meta.get("n_prompts")
     if type(n) is not int or n != len(prompts):
         raise ImportError_.at(shown, "/metadata/n_prompts",
@@ -195,7 +202,7 @@ def _check(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dict[str, l
                                       "null cell: this call never finished (a partial snapshot); expected a string output")
             if not isinstance(out, str):
                 raise ImportError_.at(shown, _pointer("arms", name, i), f"expected a string output, found {_kind(out)}")
-            _text(out, shown, _pointer("arms", name, i), "an output", ANSWER_MAX_CHARS)
+            _text(out, shown, _pointer("arms", name, i), "an output", None)
     for key, (what, limit) in _META_TEXT.items():
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
@@ -245,7 +252,17 @@ def _str_or_none(meta: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
+#: caveman's runner writes a failed call's cell as this prefix and the error (llm_run.py).
+ERROR_PREFIX = "__ERROR__"
+#: ``metadata.model`` values that name no model (the CLI's default): the model stays unknown.
+PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
+
+
 def _arm(answer: str) -> dict[str, Any]:
+    if answer.startswith(ERROR_PREFIX):
+        error = answer[len(ERROR_PREFIX):].lstrip(":").strip() or answer
+        return {"draws": [draw_doc(0, answer=None, lost_reason=f"source error: {error}"[:4000], lost_kind="source_error",
+                                   source_error=answer[:4000])], "generation": None}
     tokens = {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
     return {"draws": [draw_doc(0, answer=answer, tokens=tokens)], "generation": None}
 
@@ -283,11 +300,18 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
     if source_commit is None:
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
     model = _str_or_none(meta, "model")
-    if model is None:
+    if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
+        unrecorded.append(f"model: the snapshot records {json.dumps(model)}, the CLI's default, not a model id")
+        model = None
+    elif model is None:
         unrecorded.append("model: the snapshot records none")
-    started_at = _str_or_none(meta, "generated_at")
-    if started_at is None:
+    generated = _str_or_none(meta, "generated_at")
+    started_at = started_offset = None
+    if generated is None:
         unrecorded.append("started_at: the snapshot records no generated_at")
+    else:
+        times = run_times([parse_instant(generated, Where(shown) / "metadata" / "generated_at")], [])
+        started_at, started_offset = times["started_at"], times["started_at_offset"]
     terse = _str_or_none(meta, "terse_prefix")
     if terse is None:
         unrecorded.append("the control arm's instruction (no metadata.terse_prefix)")
@@ -321,5 +345,7 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
             arms={"with_skill": {"label": arm, "instruction": None, "system_prompt_sha256": None}, **arm_specs},
             provenance=copy.deepcopy(provenance),
         )
+        if started_offset is not None:
+            document["run"]["started_at_offset"] = started_offset
         out.append(Imported(f"{prefix}{arm}.json", document))
     return out

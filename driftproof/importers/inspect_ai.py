@@ -1,7 +1,10 @@
 """Inspect AI eval logs (``.json`` and ``.eval``) → DECLARED receipts (D-15).
 
 Inspect has no arms: one log is one arm, and the user names which log is which
-(``--with-skill A --baseline B [--control C]``). Mapping (INTEROP-NOTES.md §4):
+(``--with-skill A --baseline B [--control C]``). One log alone (``--with-skill A`` or
+``--baseline B``) is a single-arm import: the other arm is ``recorded: false`` with no draws,
+so no lift, interval or value per token is given (issue 14, item 2). The same document
+given for two arms is refused by its sha256. Mapping (INTEROP-NOTES.md §4):
 
 - case: ``sample.id``; the logs must be of the same task;
 - draw: one sample epoch (index ``epoch − 1``); generations per arm = ``eval.config.epochs``
@@ -9,16 +12,24 @@ Inspect has no arms: one log is one arm, and the user names which log is which
 - score: ``sample.scores[<scorer>].value``, C/I/P/N → 1/0/0.5/0 as Inspect's
   ``value_to_float`` reads them, booleans 1/0, numbers as recorded (they must lie in 0..1);
   a list value (``multi_scorer(..., reducer="collect")``) gives one judge sample per entry
-  and the draw's score is their mean (D-1); a NaN or infinite value, or a sample with no
-  score from the scorer (an interrupted run), is a lost draw;
+  and the draw's score is their mean (D-1); an object value (a dict-valued scorer) is read
+  at the key ``--scorer NAME:KEY`` names;
+- unscored: a null, NaN or infinite value, a missing key, or a sample with no score from the
+  scorer (an interrupted run) is a lost draw of kind ``unscored`` with its reason: never 0,
+  and never a failure of the whole source;
+- scorers: every scorer the header lists or any sample scored with;
+- times: ``stats.started_at``/``completed_at`` parsed to instants; the earliest start and
+  the latest finish stored in UTC with the offset they were written in;
 - a sample with ``error`` is a lost draw, its message kept in ``source_error``;
 - judge: ``eval.model_roles.grader``, else the scorer's ``model`` parameter, else (for
   ``model_graded_*`` scorers, which grade with the evaluated model by default) ``eval.model``;
   a scorer with no model (``match``, ``includes``…) is marked unrecorded;
 - tokens: ``sample.output.usage`` input/output (generation only).
 
-``.eval`` files are zip archives (``header.json``, ``samples/<id>_epoch_<n>.json``);
-JSON may hold NaN/Infinity, which is tolerated in the source and never written.
+``.eval`` files are zip archives (``header.json``, ``samples/<id>_epoch_<n>.json``) whose
+members are deflate or Zstandard (method 93, what current Inspect writes); they are streamed
+with capped inflation (:mod:`driftproof.importers._archive`). JSON may hold NaN/Infinity,
+which is tolerated in the source and never written.
 """
 
 from __future__ import annotations
@@ -31,9 +42,10 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
+from driftproof.importers._archive import Archive
 from driftproof.importers._common import (
-    read_skill_md, MAX_SOURCE_BYTES, Where, case_id_for, file_sha256, manifest_sha256, parse_json_bytes, provenance_doc,
-    read_bytes, safe_filename, unrecorded_judge, validate_source,
+    read_skill_md, Where, case_id_for, file_sha256, manifest_sha256, parse_instant, parse_json_bytes, provenance_doc,
+    read_bytes, run_times, safe_filename, unrecorded_judge, validate_source,
 )
 from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text
 
@@ -42,7 +54,6 @@ __all__ = ["import_inspect", "inspect_importer", "read_log", "value_to_float"]
 TOOL = "inspect_ai"
 _LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 _WORDS = {"yes": 1.0, "true": 1.0, "correct": 1.0, "no": 0.0, "false": 0.0, "incorrect": 0.0}
-_MAX_MEMBERS = 100_000
 
 
 def value_to_float(value: Any) -> float | None:
@@ -84,32 +95,29 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Whe
 
 
 def _read_eval_zip(path: Path, raw: bytes) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
-    try:
-        with zipfile.ZipFile(path) as z:
-            infos = z.infolist()
-            if len(infos) > _MAX_MEMBERS or sum(i.file_size for i in infos) > 4 * MAX_SOURCE_BYTES:
-                raise ImportError_.at(path, "", "zip archive too large to read as an Inspect log")
-            names = {i.filename for i in infos}
-            # header.json is written when the run finishes; a log still being written (or
-            # interrupted) has only _journal/start.json, with the eval spec and plan
-            member = "header.json" if "header.json" in names else "_journal/start.json"
-            if member not in names:
-                raise ImportError_.at(path, "/header.json", "expected header.json (or _journal/start.json) in the .eval archive")
-            header = parse_json_bytes(z.read(member), f"{path}!{member}", allow_nan=True)
-            # each member is its own document: problems name the archive, pointers start at the member
-            validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
-            members = sorted((n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)),
-                             key=_member_order)
-            samples = []
-            for n in members:
-                s = parse_json_bytes(z.read(n), f"{path}!{n}", allow_nan=True)
-                validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
-                samples.append((s, Where(path, (n,))))
-    except zipfile.BadZipFile as exc:
-        raise ImportError_.at(path, "", f"expected a .eval zip archive: {exc}") from None
+    z = Archive(path)
+    names = set(z.names())
+    # header.json is written when the run finishes; a log still being written (or
+    # interrupted) has only _journal/start.json, with the eval spec and plan
+    member = "header.json" if "header.json" in names else "_journal/start.json"
+    if member not in names:
+        raise ImportError_.at(path, "/header.json", "expected header.json (or _journal/start.json) in the .eval archive")
+    header = parse_json_bytes(z.read(member), path, allow_nan=True, pointer=_pointer_of(member))
+    # each member is its own document: problems name the archive, pointers start at the member
+    validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
+    members = sorted((n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)), key=_member_order)
+    samples = []
+    for n in members:
+        s = parse_json_bytes(z.read(n), path, allow_nan=True, pointer=_pointer_of(n))
+        validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
+        samples.append((s, Where(path, (n,))))
     if not samples:
         raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
     return header, samples, raw
+
+
+def _pointer_of(member: str) -> str:
+    return "/" + member.replace("~", "~0").replace("/", "~1")
 
 
 def _member_order(name: str) -> tuple[int, str, int]:
@@ -124,34 +132,52 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
     """Convert one Inspect log per arm into an unsealed DECLARED receipt document.
 
     Args:
-        logs: receipt arm -> log path; ``with_skill`` and ``baseline`` required, ``control`` optional.
+        logs: receipt arm -> log path: ``with_skill`` and ``baseline``, or one of them alone (a
+            single-arm import: the other arm is ``recorded: false``), ``control`` optional.
         skill_name: the skill's name (Inspect does not record one).
-        scorer: the scorer whose values are the scores; required when a log has several.
+        scorer: ``NAME`` or ``NAME:KEY``: the scorer whose values are the scores (required when
+            a log has several), and for an object-valued scorer the key holding the score.
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
 
     Raises:
-        ImportError_: unreadable or malformed log (a member of the wrong type per
-            ``schemas/inspect_ai.schema.json``), logs of different tasks, an unknown or
-            ambiguous scorer, or a score outside 0..1; naming the file and JSON pointer (in a
-            ``.eval`` archive the file is the archive and the pointer starts with the member's
-            name, RFC 6901 escaped: ``/samples~11_epoch_1.json/scores/match/value``).
+        ImportError_: no log, the same document for two arms (by sha256), an unreadable or
+            malformed log (a member of the wrong type per ``schemas/inspect_ai.schema.json``),
+            logs of different tasks, an unknown or ambiguous scorer, an object value with no
+            KEY, a score outside 0..1 or a timestamp with no UTC offset; naming the file and
+            JSON pointer (in a ``.eval`` archive the file is the archive and the pointer starts
+            with the member's name, RFC 6901 escaped: ``/samples~11_epoch_1.json/scores/match/value``).
     """
-    if "with_skill" not in logs or "baseline" not in logs or set(logs) - {"with_skill", "baseline", "control"}:
-        raise ImportError_.at("<options>", "", "expected one log per arm: --with-skill LOG --baseline LOG [--control LOG]")
+    if not logs or set(logs) - {"with_skill", "baseline", "control"} or not {"with_skill", "baseline"} & set(logs):
+        raise ImportError_.at("<options>", "", "expected one log per arm: --with-skill LOG and/or --baseline LOG "
+                              "[--control LOG]; one of the first two alone is a single-arm import")
+    name, key = (scorer.split(":", 1) + [None])[:2] if scorer is not None else (None, None)
+    if scorer is not None and (not name or key == ""):
+        raise ImportError_.at("<options>", "", f"--scorer {scorer!r}: expected NAME or NAME:KEY")
     read = {arm: read_log(Path(p)) for arm, p in logs.items()}
+    digests: dict[str, str] = {}
+    for arm, (_, _, raw) in read.items():
+        digest = file_sha256(raw)
+        if digest in digests:
+            raise ImportError_.at(logs[arm], "", f"the same document (sha256 {digest}) is given for the "
+                                  f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
+                                  "for a single-arm import")
+        digests[digest] = arm
     tasks = {arm: (h.get("eval") or {}).get("task") for arm, (h, _, _) in read.items()}
     if len(set(tasks.values())) != 1:
-        raise ImportError_.at(logs["baseline"], "/eval/task", f"expected the same task in every arm's log, found {tasks}")
+        first = next(iter(logs.values()))
+        raise ImportError_.at(first, "/eval/task", f"expected the same task in every arm's log, found {tasks}")
+    missing = [a for a in ("with_skill", "baseline") if a not in logs]
     cases: dict[str, dict[str, Any]] = {}
     epochs: set[Any] = set()
     unrecorded = ["judge_samples_per_generation", "run.provider", "run.surface", "run.harness",
                   "each case's rubric_sha256"]
+    unrecorded += [f"the {a} arm (a single-arm log: no lift, no interval, no value per token)" for a in missing]
     judges = set()
     for arm, (header, samples, _) in read.items():
         ev = header.get("eval") if isinstance(header.get("eval"), dict) else {}
         epochs.add((ev.get("config") or {}).get("epochs") if isinstance(ev.get("config"), dict) else None)
-        name = _scorer_name(header, samples, scorer, Path(logs[arm]))
-        judges.add(_judge_model(header, name))
+        chosen = _scorer_name(header, samples, name, Path(logs[arm]))
+        judges.add(_judge_model(header, chosen))
         for sample, sw in samples:
             if not isinstance(sample, dict):
                 raise sw.fail("expected a sample object")
@@ -162,16 +188,18 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
             if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
             case = cases.setdefault(str(sid), {"prompt": _input_text(sample.get("input")), "arms": {a: [] for a in logs}})
-            case["arms"][arm].append(_draw(sample, sw, name, epoch))
+            case["arms"][arm].append(_draw(sample, sw, chosen, key, epoch))
     case_docs = []
     for sid, c in cases.items():
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm in ("with_skill", "baseline", "control"):
             if arm in logs:
                 draws = sorted(c["arms"][arm], key=lambda d: d["index"])
                 if len({d["index"] for d in draws}) != len(draws):
                     raise ImportError_.at(logs[arm], "/samples", f"expected one sample per id and epoch; sample {sid} repeats an epoch")
                 arms_doc[arm] = {"draws": draws, "generation": None}
+            elif arm in missing:
+                arms_doc[arm] = {"draws": [], "generation": None}
         case_docs.append({"id": case_id_for(sid), "prompt": c["prompt"],
                           "prompt_sha256": sha256_text(c["prompt"]) if c["prompt"] is not None else None,
                           "rubric_sha256": None, "threshold": None, "arms": arms_doc})
@@ -185,12 +213,13 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
     if model is None:
         unrecorded.append("run.model (the logs name different models)")
     judge_model = next(iter(judges)) if len(judges) == 1 else None
-    judge = unrecorded_judge(TOOL, scorer or "scorer")
+    judge = unrecorded_judge(TOOL, name or "scorer")
     if judge_model is not None and not judge_model.startswith("unrecorded:"):
         judge["model"] = judge_model[:200]
     else:
         judge["model"] = (judge_model or judge["model"])[:200]
         unrecorded.insert(0, "judge.model (the scorer records no grading model)")
+    judge["channel"] = "source"
     versions = {str(((h.get("eval") or {}).get("packages") or {}).get("inspect_ai")) for h in headers.values()
                 if isinstance((h.get("eval") or {}).get("packages"), dict) and (h["eval"]["packages"]).get("inspect_ai")}
     version = next(iter(versions)) if len(versions) == 1 else None
@@ -198,29 +227,56 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
         unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
     if skill_md is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
-    started_all = [(h.get("stats") or {}).get("started_at") if isinstance(h.get("stats"), dict) else None
-                   for h in headers.values()]
-    started = min(started_all) if all(isinstance(s, str) for s in started_all) else None
+    times = _times(read, logs, unrecorded)
     documents = [(f"{arm}={logs[arm]}", file_sha256(raw)) for arm, (_, _, raw) in read.items()]
-    arm_specs = {arm: {"label": Path(logs[arm]).name[:200], "instruction": None,
-                       "system_prompt_sha256": _system_message_sha(headers[arm])} for arm in logs}
-    return receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=read_skill_md(skill_md), cases=case_docs,
-                       model=model, started_at=started,
-                       generations_per_arm=gens, judge=judge, arms=arm_specs, band_source="generation",
-                       provenance=provenance_doc(TOOL, version, "; ".join(d for d, _ in documents),
-                                                 manifest_sha256(documents), unrecorded))
+    arm_specs: dict[str, Any] = {arm: {"label": Path(logs[arm]).name[:200], "instruction": None,
+                                       "system_prompt_sha256": _system_message_sha(headers[arm])} for arm in logs}
+    for arm in missing:
+        arm_specs[arm] = {"label": None, "instruction": None, "system_prompt_sha256": None, "recorded": False}
+    doc = receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=read_skill_md(skill_md), cases=case_docs,
+                      model=model, started_at=times["started_at"], finished_at=times["finished_at"],
+                      generations_per_arm=gens, judge=judge, arms=arm_specs, band_source="generation",
+                      provenance=provenance_doc(TOOL, version, "; ".join(d for d, _ in documents),
+                                                manifest_sha256(documents), unrecorded))
+    for k in ("started_at_offset", "finished_at_offset"):
+        if times[k] is not None:
+            doc["run"][k] = times[k]
+    if key is not None:
+        doc["provenance"]["notes"] = [f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"]
+    return doc
+
+
+def _times(read: dict[str, Any], logs: dict[str, Path], unrecorded: list[str]) -> dict[str, str | None]:
+    """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as instants."""
+    started, finished = [], []
+    for arm, (header, _, _) in read.items():
+        stats = header.get("stats") if isinstance(header.get("stats"), dict) else {}
+        w = Where(logs[arm]) / "stats"
+        for member, into in (("started_at", started), ("completed_at", finished)):
+            value = stats.get(member)
+            if value is None or value == "":
+                continue
+            into.append(parse_instant(value, w / member))
+    if len(started) != len(read):
+        unrecorded.append("run.started_at (a log records no stats.started_at)")
+        started = []
+    if len(finished) != len(read):
+        unrecorded.append("run.finished_at (a log records no stats.completed_at)")
+        finished = []
+    return run_times(started, finished)
 
 
 def _scorer_name(header: dict[str, Any], samples: list[tuple[dict[str, Any], Where]], scorer: str | None,
                  path: Path) -> str:
+    """The scorer to read: ``scorer`` when it is among the scorers the header lists or any
+    sample scored with; else the only scorer there is."""
     names: list[str] = []
     for s in ((header.get("results") or {}).get("scores") or []) if isinstance(header.get("results"), dict) else []:
         if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
             names.append(s["name"])
-    if not names:
-        for sample, _ in samples[:1]:
-            if isinstance(sample, dict) and isinstance(sample.get("scores"), dict):
-                names = list(sample["scores"])
+    for sample, _ in samples:
+        if isinstance(sample, dict) and isinstance(sample.get("scores"), dict):
+            names.extend(n for n in sample["scores"] if n not in names)
     if scorer is not None:
         if names and scorer not in names:
             raise ImportError_.at(path, "/results/scores", f"expected a scorer named {scorer!r}; the log has {names}")
@@ -280,7 +336,13 @@ def _answer(sample: dict[str, Any]) -> str | None:
     return None
 
 
-def _draw(sample: dict[str, Any], w: Where, scorer: str, epoch: int) -> dict[str, Any]:
+def _unscored(index: int, answer: str | None, tokens: dict[str, Any] | None, reason: str,
+              samples: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0 (issue 14)."""
+    return draw_doc(index, answer=answer, tokens=tokens, judge_samples=samples, lost_reason=reason, lost_kind="unscored")
+
+
+def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> dict[str, Any]:
     index = epoch - 1
     answer = _answer(sample)
     usage = (sample.get("output") or {}).get("usage") if isinstance(sample.get("output"), dict) else None
@@ -292,19 +354,36 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, epoch: int) -> dict[str
     if error is not None:
         msg = error.get("message") if isinstance(error, dict) else str(error)
         msg = str(msg or "Inspect recorded an error for this sample")[:3900]
-        return draw_doc(index, answer=answer, lost_reason=f"source error: {msg}", tokens=tokens, source_error=msg)
+        return draw_doc(index, answer=answer, lost_reason=f"source error: {msg}", tokens=tokens, source_error=msg,
+                        lost_kind="source_error")
     scores = sample.get("scores")
     sw = w / "scores" / scorer
     if scores is None or (isinstance(scores, dict) and scorer not in scores):
         # an unscored sample (a cancelled or interrupted run): unmeasured, kept as a lost draw
-        return draw_doc(index, answer=answer, tokens=tokens, lost_reason=f"the source recorded no score from {scorer!r}")
-    if not isinstance(scores, dict) or not isinstance(scores.get(scorer), dict) or "value" not in scores[scorer]:
-        raise sw.fail(f"expected a score from scorer {scorer!r} with a value")
+        return _unscored(index, answer, tokens, f"unscored: the source recorded no score from {scorer!r}")
+    if not isinstance(scores, dict) or not isinstance(scores.get(scorer), dict):
+        raise sw.fail(f"expected a score object from scorer {scorer!r}")
+    if "value" not in scores[scorer]:
+        return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded no value")
     value = scores[scorer]["value"]
     vw = sw / "value"
+    if isinstance(value, dict):
+        if key is None:
+            raise vw.fail(f"expected --scorer {scorer}:KEY naming the key that holds the score; the value is an "
+                          f"object with keys {sorted(value)[:20]}")
+        if key not in value:
+            return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded no key {key!r}")
+        value, vw = value[key], vw / key
+    elif key is not None:
+        raise vw.fail(f"expected an object value with key {key!r} (--scorer {scorer}:{key}); the value is not an object")
+    if value is None:
+        return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded null")
     if isinstance(value, list):
         samples = []
         for k, v in enumerate(value):
+            if v is None:
+                samples.append(judge_sample_doc(None, invalid_reason="the source recorded null"))
+                continue
             f = value_to_float(v)
             if f is None:
                 raise (vw / k).fail("expected a scalar score (C/I/P/N, a boolean or a number)")
@@ -313,14 +392,13 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, epoch: int) -> dict[str
                 continue
             samples.append(judge_sample_doc(_in_unit(f, vw / k)))
         if not any(s["score"] is not None for s in samples):
-            return draw_doc(index, answer=answer, judge_samples=samples, tokens=tokens,
-                            lost_reason="the source recorded no finite score")
+            return _unscored(index, answer, tokens, "unscored: the source recorded no finite score", samples)
         return draw_doc(index, answer=answer, judge_samples=samples, tokens=tokens)
     f = value_to_float(value)
     if f is None:
-        raise vw.fail("expected a scalar score (C/I/P/N, a boolean or a number) or a list of them")
+        raise vw.fail("expected a scalar score (C/I/P/N, a boolean or a number), a list of them, or null")
     if not math.isfinite(f):
-        return draw_doc(index, answer=answer, tokens=tokens, lost_reason=f"the source recorded a non-finite score ({value!r})")
+        return _unscored(index, answer, tokens, f"unscored: the source recorded a non-finite score ({value!r})")
     return draw_doc(index, answer=answer, score=_in_unit(f, vw), tokens=tokens)
 
 
@@ -331,10 +409,11 @@ def _in_unit(f: float, w: Where) -> float:
 
 
 @register("inspect")
-def inspect_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: ``source`` is the with-skill log; options ``baseline=`` (required) and
-    ``control=`` name the other arms' logs. File ``inspect-<skill>-<manifest sha256[:8]>.json``."""
-    logs = {"with_skill": Path(source)}
+def inspect_importer(source: Path | None, **options: Any) -> list[Imported]:
+    """Registry entry: ``source`` is the with-skill log (``None`` for a baseline-only import);
+    options ``baseline=`` and ``control=`` name the other arms' logs. File
+    ``inspect-<skill>-<manifest sha256[:8]>.json``."""
+    logs = {"with_skill": Path(source)} if source is not None else {}
     for arm in ("baseline", "control"):
         if options.get(arm) is not None:
             logs[arm] = Path(options.pop(arm))

@@ -16,6 +16,12 @@ labels to with_skill, baseline and control explicitly. Mapping
   the grader's reason and does not lose the draw;
 - tokens: ``response.tokenUsage`` prompt/completion; judge tokens
   ``gradingResult.tokensUsed`` summed into ``economics.judge_overhead`` (no USD split).
+
+The JSONL export (``promptfoo eval -o out.jsonl``, promptfoo's own way out for big evals: one
+``EvaluateResult`` per line) is read line by line; a problem names the line as the pointer's
+first step (``/line 3/score``). A mapping that names only ``with_skill`` or only ``baseline``
+is a single-arm import: the other arm is ``recorded: false``, with no lift (issue 14).
+``results.timestamp`` is parsed to an instant and stored in UTC with its offset.
 """
 
 from __future__ import annotations
@@ -29,8 +35,8 @@ import rfc8785
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
-    read_skill_md, Where, case_id_for, file_sha256, provenance_doc, read_json, safe_filename, unit_score, unrecorded_judge,
-    validate_source,
+    read_skill_md, Where, case_id_for, file_sha256, parse_instant, parse_json_bytes, provenance_doc, read_json, run_times,
+    safe_filename, unit_score, unrecorded_judge, validate_source,
 )
 from driftproof.receipt import draw_doc, receipt_doc, sha256_text
 
@@ -63,22 +69,21 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
     """
     if by not in ("provider", "prompt"):
         raise ImportError_.at("<options>", "", f"--by: expected provider or prompt, found {by!r}")
-    if "with_skill" not in arms or "baseline" not in arms or set(arms) - {"with_skill", "baseline", "control"}:
-        raise ImportError_.at("<options>", "", "expected an arm mapping naming with_skill and baseline (and "
-                              "optionally control), e.g. --arm with_skill=LABEL --arm baseline=LABEL")
-    doc, raw = read_json(path)
-    validate_source(doc, "promptfoo", path)  # the shape of every member walked below
-    w = Where(path)
-    res = w.get(doc, "results", dict)
-    rw = w / "results"
-    rows = rw.get(res, "results", list)
+    if not {"with_skill", "baseline"} & set(arms) or set(arms) - {"with_skill", "baseline", "control"}:
+        raise ImportError_.at("<options>", "", "expected an arm mapping naming with_skill and/or baseline (and "
+                              "optionally control), e.g. --arm with_skill=LABEL --arm baseline=LABEL; one of the "
+                              "two alone is a single-arm import")
+    missing = [a for a in ("with_skill", "baseline") if a not in arms]
+    doc, sha, located = _read_output(path)
+    res = doc["results"]
+    rows = [row for row, _ in located]
     prompt_ids = {p.get("id"): p for p in res.get("prompts") or [] if isinstance(p, dict)}
+    rw = Where(path) / "results"
     cases: dict[str, dict[str, Any]] = {}
     used = {a: 0 for a in arms}
     overhead = {"input_tokens": 0, "output_tokens": 0, "counted": 0, "missing": 0}
     models: dict[str, set[str]] = {a: set() for a in arms}
-    for i, row in enumerate(rows):
-        iw = rw / "results" / i
+    for row, iw in located:
         if not isinstance(row, dict):
             raise iw.fail("expected a result object")
         arm = _arm_of(row, arms, by, prompt_ids, iw)
@@ -91,7 +96,7 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
         case["arms"][arm].append(_draw(row, iw, overhead))
     for arm, n in used.items():
         if n == 0:
-            raise rw.fail(f"expected results for arm {arm} ({by} {arms[arm]!r}); no row matched it")
+            raise (rw / "results").fail(f"expected results for arm {arm} ({by} {arms[arm]!r}); no row matched it")
     case_docs = []
     for key, c in cases.items():
         arms_doc = {}
@@ -99,6 +104,8 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
             if arm in arms:
                 draws = [dict(d, index=j) for j, d in enumerate(c["arms"][arm])]
                 arms_doc[arm] = {"draws": draws, "generation": None}
+            elif arm in missing:
+                arms_doc[arm] = {"draws": [], "generation": None}
         prompt = c["prompt"] if by == "provider" else None
         case_docs.append({"id": case_id_for(c["label"], content=key), "prompt": prompt,
                           "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
@@ -126,20 +133,66 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     if version is None:
         unrecorded.append("provenance.tool_version (metadata.promptfooVersion absent)")
-    started = res.get("timestamp") if isinstance(res.get("timestamp"), str) else None
+    stamp = res.get("timestamp")
+    times = run_times([parse_instant(stamp, rw / "timestamp")] if isinstance(stamp, str) and stamp else [], [])
+    if times["started_at"] is None:
+        unrecorded.append("run.started_at (no results.timestamp)")
     arm_specs = {a: {"label": f"{by}:{arms[a]}"[:200] + (f" ({', '.join(sorted(models[a]))})"[:100] if by == "prompt" and models[a] else ""),
                      "instruction": None, "system_prompt_sha256": None} for a in arms}
+    for a in missing:
+        arm_specs[a] = {"label": None, "instruction": None, "system_prompt_sha256": None, "recorded": False}
+        unrecorded.append(f"the {a} arm (a single-arm import: no lift, no interval, no value per token)")
     judge_overhead = None
     if overhead["counted"]:
         judge_overhead = {"input_tokens": overhead["input_tokens"], "output_tokens": overhead["output_tokens"],
                           "usd": None, "judged_draws_counted": overhead["counted"],
                           "judged_draws_missing_usage": overhead["missing"]}
     skill_text = read_skill_md(skill_md)
-    return receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=skill_text, cases=case_docs, model=model,
-                       provider=provider_name, started_at=started if started and "T" in started else None,
-                       generations_per_arm=gens, judge=judge, arms=arm_specs,
-                       band_source="generation", judge_overhead=judge_overhead,
-                       provenance=provenance_doc(TOOL, version, str(path), file_sha256(raw), unrecorded))
+    out = receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=skill_text, cases=case_docs, model=model,
+                      provider=provider_name, started_at=times["started_at"],
+                      generations_per_arm=gens, judge=judge, arms=arm_specs,
+                      band_source="generation", judge_overhead=judge_overhead,
+                      provenance=provenance_doc(TOOL, version, str(path), sha, unrecorded))
+    if times["started_at_offset"] is not None:
+        out["run"]["started_at_offset"] = times["started_at_offset"]
+    return out
+
+
+#: Bytes: the largest JSONL export read (line by line; a JSON output file stays at MAX_SOURCE_BYTES).
+MAX_JSONL_BYTES = 512 * 1024 * 1024
+
+
+def _read_output(path: Path) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
+    """(output document, sha256 of the file, [(result row, where)]) of a JSON output file or a
+    JSONL export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results": …}}``)."""
+    if path.suffix.lower() != ".jsonl":
+        doc, raw = read_json(path)
+        validate_source(doc, "promptfoo", path)  # the shape of every member walked below
+        w = Where(path)
+        res = w.get(doc, "results", dict)
+        rows = (w / "results").get(res, "results", list)
+        return doc, file_sha256(raw), [(row, w / "results" / "results" / i) for i, row in enumerate(rows)]
+    digest = hashlib.sha256()
+    located: list[tuple[Any, Where]] = []
+    size = 0
+    try:
+        with path.open("rb") as fh:
+            for n, line in enumerate(fh, start=1):
+                size += len(line)
+                if size > MAX_JSONL_BYTES:
+                    raise ImportError_.at(path, "", f"file is over {MAX_JSONL_BYTES} bytes; at most that is read")
+                digest.update(line)
+                if not line.strip():
+                    continue
+                where = Where(path, (f"line {n}",))
+                row = parse_json_bytes(line, path, pointer=f"/line {n}")
+                validate_source(row, "promptfoo", path, definition="result", prefix=(f"line {n}",))
+                located.append((row, where))
+    except OSError as exc:
+        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+    if not located:
+        raise ImportError_.at(path, "", "expected one promptfoo result per line; the file holds none")
+    return {"results": {"version": 3, "results": [r for r, _ in located]}}, digest.hexdigest(), located
 
 
 def _configured_grader(config: Any) -> dict[str, Any] | None:

@@ -41,7 +41,7 @@ __all__ = ["DEFAULT_ARMS", "import_skill_creator", "skill_creator_importer"]
 TOOL = "skill-creator"
 #: configuration name -> receipt arm, used when no explicit mapping is given.
 DEFAULT_ARMS: dict[str, str] = {"with_skill": "with_skill", "without_skill": "baseline", "baseline": "baseline"}
-_ASSERTION_LISTS = ("expectations", "assertion_results", "assertion_details")
+_ASSERTION_LISTS = ("expectations", "assertions", "assertion_results", "assertion_details")
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 _MAX_GRADING_FILES = 20000
 
@@ -84,8 +84,9 @@ def _config_map(arms: dict[str, str] | None) -> dict[str, str]:
         if arm not in ("with_skill", "baseline", "control"):
             raise ImportError_.at("<options>", "", f"expected an arm name with_skill, baseline or control, found {arm!r}")
         out[config] = arm
-    if "with_skill" not in out.values() or "baseline" not in out.values():
-        raise ImportError_.at("<options>", "", "an arm mapping must name both with_skill and baseline")
+    if "with_skill" not in out.values() and "baseline" not in out.values():
+        raise ImportError_.at("<options>", "", "an arm mapping must name with_skill, baseline or both "
+                              "(one alone is a single-arm import)")
     return out
 
 
@@ -189,47 +190,117 @@ def _benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | N
 
 
 def _looks_like_run(v: dict[str, Any]) -> bool:
-    return "pass_rate" in v or "assertions_total" in v or any(k in v for k in _ASSERTION_LISTS)
+    return "pass_rate" in v or "assertions_total" in v or any(isinstance(v.get(k), list) for k in _ASSERTION_LISTS)
 
 
 def _run(eval_id: Any, eval_name: Any, config: str, run_number: int | None, result: dict[str, Any],
          record: dict[str, Any], rw: Where, resw: Where) -> dict[str, Any]:
     if isinstance(eval_id, bool) or not isinstance(eval_id, (int, str)) or eval_id == "":
         raise (rw / "eval_id").fail("expected the case's eval_id (an integer or a string)")
-    score, lost = _score(result, record, resw, rw)
+    score, lost, note = _score(result, record, resw, rw)
     fired = record.get("skill_loaded", result.get("skill_loaded"))
     if fired is not None and not isinstance(fired, bool):
         raise (rw / "skill_loaded").fail("expected true, false or null")
     tokens = None
     ins, outs = record.get("input_tokens"), record.get("output_tokens")
-    if all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (ins, outs)):
+    if all(_count(x) for x in (ins, outs)):
         tokens = {"input": ins, "output": outs, "counted_by": "source"}
+    total = result.get("tokens") if _count(result.get("tokens")) else None  # benchmark.json runs[].result.tokens
+    if total is not None:
+        tokens = {**(tokens or {"input": None, "output": None, "counted_by": "source"}), "total": total}
     model = record.get("model") if isinstance(record.get("model"), str) and record["model"].strip() else None
     return {"eval": str(eval_id), "name": eval_name if isinstance(eval_name, str) else None, "config": config,
             "run_number": run_number, "score": score, "lost": lost, "skill_fired": fired, "where": rw,
-            "tokens": tokens, "model": model}
+            "tokens": tokens, "model": model, "note": note}
 
 
-def _score(result: dict[str, Any], record: dict[str, Any], resw: Where, rw: Where) -> tuple[float | None, str | None]:
+def _count(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+
+def _timing_total(grading: Path) -> tuple[int | None, tuple[str, str] | None]:
+    """``total_tokens`` of the ``timing.json`` beside a ``grading.json`` (skill-creator writes it
+    from the task notification, "the only opportunity"), and its manifest entry; ``(None, None)``
+    when there is no such file, ``(None, entry)`` when it records no total (a null)."""
+    timing = grading.parent / "timing.json"
+    if not timing.is_file():
+        return None, None
+    data, raw = read_json(timing)
+    w = Where(timing)
+    total = w.get(data, "total_tokens", int, required=False, nullable=True)
+    if total is not None and total < 0:
+        raise (w / "total_tokens").fail(f"expected a token count of 0 or more, found {total}")
+    return total, (timing.name, file_sha256(raw))
+
+
+#: A declared pass rate and the counted assertions agree when they differ by at most this
+#: (a pass rate printed to three decimals, e.g. 0.833 for 5 of 6).
+_AGREE = 0.005
+
+
+def _score(result: dict[str, Any], record: dict[str, Any], resw: Where,
+           rw: Where) -> tuple[float | None, str | None, str | None]:
+    """(score, lost reason, note) of one run.
+
+    The graded assertions are the evidence: ``expectations``, ``assertions`` and
+    ``assertion_results`` (any of them, together when several are given) are counted. A declared
+    ``pass_rate`` (the run's own or its ``summary``'s) that agrees with the count within 0.005
+    is kept as recorded; one that disagrees does not silently win: the counted assertions are
+    the score and the note says so (issue 14). With no assertion list, the declared pass rate,
+    else ``assertions_passed`` ÷ ``assertions_total``.
+    """
     summary = result.get("summary") if isinstance(result.get("summary"), dict) else None
-    for holder, hw in ((result, resw), (summary, resw / "summary")):
+    declared: tuple[float, str] | None = None
+    for holder, hw, name in ((result, resw, "pass_rate"), (summary, resw / "summary", "summary.pass_rate")):
         if holder is not None and "pass_rate" in holder:
             if holder["pass_rate"] is None:
-                return None, _note(result, record) or "the source recorded no pass_rate for this run"
-            return _pass_rate(holder, hw), None
+                if _counted(result, record, rw) is None:
+                    return None, _note(result, record) or "the source recorded no pass_rate for this run", None
+                continue
+            declared = (_pass_rate(holder, hw), name)
+            break
+    counted = _counted(result, record, rw)
+    if counted is None:
+        passed = result.get("assertions_passed", result.get("passed"))
+        total = result.get("assertions_total", result.get("total"))
+        if isinstance(passed, int) and isinstance(total, int) and not isinstance(passed, bool) and total > 0:
+            counted = (unit_score(passed / total, resw), passed, total, "assertions_passed of assertions_total")
+    if declared is None and counted is None:
+        raise resw.fail("expected pass_rate, graded assertions (expectations, assertions or assertion_results) "
+                        "or assertions_passed with assertions_total")
+    if counted is None:
+        return declared[0], None, None  # type: ignore[index]
+    if declared is None:
+        return counted[0], None, None
+    if abs(declared[0] - counted[0]) <= _AGREE:
+        return declared[0], None, None
+    where = f"{rw.file}: {rw.pointer or '/'}"
+    # a run's own total that the list does not reach: the list is abbreviated (benchmark.json
+    # copies), so the declared pass rate stands, and the note says so; a summary never stands
+    # against the list it summarises
+    holder = summary if declared[1].startswith("summary") else result
+    total = holder.get("total", holder.get("assertions_total")) if holder is not None else None
+    if not declared[1].startswith("summary") and _count(total) and total != counted[2]:
+        return declared[0], None, (f"{where}: the {counted[3]} list holds {counted[2]} of the {total} assertions "
+                                   f"the run counts; its {declared[1]} {declared[0]:g} is kept")
+    note = (f"{where}: {declared[1]} {declared[0]:g} disagrees with the {counted[1]} of "
+            f"{counted[2]} {counted[3]} counted ({counted[0]:.3f}); the counted assertions are the score")
+    return counted[0], None, note
+
+
+def _counted(result: dict[str, Any], record: dict[str, Any], rw: Where) -> tuple[float, int, int, str] | None:
+    """Passed ÷ total over every graded assertion list the run gives, or ``None`` with none."""
+    flags: list[bool] = []
+    names = []
     for key in _ASSERTION_LISTS:
-        items = record.get(key, result.get(key))
+        holder = record if key in record else result
+        items = holder.get(key)
         if isinstance(items, list) and items:
-            passed = 0
-            for i, a in enumerate(items):
-                flag = (rw / key / i).get(a, "passed", bool)
-                passed += flag
-            return passed / len(items), None
-    passed, total = result.get("assertions_passed", result.get("passed")), result.get("assertions_total", result.get("total"))
-    if isinstance(passed, int) and isinstance(total, int) and not isinstance(passed, bool) and total > 0:
-        return unit_score(passed / total, resw), None
-    raise resw.fail("expected pass_rate, graded assertions (expectations or assertion_results) "
-                    "or assertions_passed with assertions_total")
+            names.append(key)
+            flags += [(rw / key / i).get(a, "passed", bool) for i, a in enumerate(items)]
+    if not flags:
+        return None
+    return sum(flags) / len(flags), sum(flags), len(flags), " and ".join(names)
 
 
 def _pass_rate(holder: dict[str, Any], w: Where) -> float:
@@ -267,7 +338,13 @@ def _grading_runs(iteration: Path, files: list[Path]) -> tuple[list[dict[str, An
         config_dir = parent.parent if m else parent
         eval_dir = config_dir.parent
         eval_id = _eval_id_of(eval_dir, data)
-        runs.append(_run(eval_id, data.get("eval_name"), config_dir.name, run_number, data, data, w, w))
+        run = _run(eval_id, data.get("eval_name"), config_dir.name, run_number, data, data, w, w)
+        total, entry = _timing_total(f)
+        if entry is not None:
+            entries.append(((f.parent / entry[0]).relative_to(iteration).as_posix(), entry[1]))
+        if total is not None:
+            run["tokens"] = {**(run["tokens"] or {"input": None, "output": None, "counted_by": "source"}), "total": total}
+        runs.append(run)
     return runs, entries
 
 
@@ -353,7 +430,9 @@ def _receipt(runs: list[dict[str, Any]], bench: dict[str, Any] | None, evals: di
     if skill_text is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     if not any(r["tokens"] for r in runs):
-        unrecorded.append("draw tokens (the source records a total at most, not input and output)")
+        unrecorded.append("draw tokens (no timing.json total_tokens and no input and output counts)")
+    elif not any(r["tokens"] and r["tokens"].get("input") is not None for r in runs):
+        unrecorded.append("input and output tokens per draw (the source records a total only: tokens.total)")
     started = meta.get("timestamp") if isinstance(meta.get("timestamp"), str) and _RFC3339.match(meta["timestamp"]) else None
     case_docs = []
     for key, c in cases.items():
@@ -369,14 +448,24 @@ def _receipt(runs: list[dict[str, Any]], bench: dict[str, Any] | None, evals: di
     arm_specs = {a: {"label": next((c for c, x in config_to_arm.items() if x == a), None), "instruction": None,
                      "system_prompt_sha256": None} for a in ("with_skill", "baseline", "control")
                  if a != "control" or use_control}
+    # an arm no run measured was not recorded (a single configuration): no baseline is invented
+    # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
+    for a in ("with_skill", "baseline"):
+        if not any(c["arms"][a] for c in cases.values()):
+            arm_specs[a]["recorded"] = False
+            unrecorded.append(f"the {a} arm (no run of its configuration: a single-arm import, no lift)")
     # Several runs per configuration give generation bands; one run with one grading pass gives
     # no spread at all, so no band source is claimed (method, "Where a band comes from").
     several = any(len(a["draws"]) > 1 for c in case_docs for a in c["arms"].values())
-    return receipt_doc(level="DECLARED", skill_name=name, skill_text=skill_text, cases=case_docs, model=model,
-                       started_at=started, generations_per_arm=gens, judge=unrecorded_judge(TOOL, "grader"),
-                       arms=arm_specs, band_source="generation" if several else None,
-                       provenance=provenance_doc(TOOL, None, document, doc_sha,
-                                                 ["provenance.tool_version (skill-creator records none)"] + unrecorded))
+    doc = receipt_doc(level="DECLARED", skill_name=name, skill_text=skill_text, cases=case_docs, model=model,
+                      started_at=started, generations_per_arm=gens, judge=unrecorded_judge(TOOL, "grader"),
+                      arms=arm_specs, band_source="generation" if several else None,
+                      provenance=provenance_doc(TOOL, None, document, doc_sha,
+                                                ["provenance.tool_version (skill-creator records none)"] + unrecorded))
+    notes = [r["note"][:2000] for r in runs if r.get("note")]
+    if notes:
+        doc["provenance"]["notes"] = notes[:200]
+    return doc
 
 
 def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
-    Where, file_sha256, provenance_doc, read_json, safe_filename, schema_problems,
+    Where, file_sha256, parse_instant, provenance_doc, read_json, run_times, safe_filename, schema_problems,
 )
 from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text
 
@@ -117,14 +117,18 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
     has_control = controls == {True}
     arm_specs = {a: {"label": a, "instruction": None, "system_prompt_sha256": None}
                  for a in ("with_skill", "baseline", "control") if a != "control" or has_control}
+    stamp = doc.get("started_at")
+    times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
     out = receipt_doc(level="DECLARED", skill_name=doc["skill"]["name"], skill_text=skill_text,
                       skill_sha256=doc["skill"].get("sha256"), cases=case_docs, model=doc.get("model"),
                       harness={"name": doc["harness"]["name"], "version": doc["harness"].get("version")},
-                      started_at=doc.get("started_at"), generations_per_arm=doc.get("generations_per_arm"),
+                      started_at=times["started_at"], generations_per_arm=doc.get("generations_per_arm"),
                       judge_samples_per_generation=doc.get("judge_samples_per_generation"), judge=judge,
                       arms=arm_specs, band_source="generation" if any_score else None,
                       provenance=provenance_doc(doc["harness"]["name"], doc["harness"].get("version"), str(path),
                                                 file_sha256(raw), unrecorded))
+    if times["started_at_offset"] is not None:
+        out["run"]["started_at_offset"] = times["started_at_offset"]
     if skill_text is None and doc["skill"].get("tokens") is not None:
         out["skill"]["tokens"] = doc["skill"]["tokens"]
     return out

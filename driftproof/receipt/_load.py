@@ -152,8 +152,15 @@ def _check_consistency(r: Receipt, file: str) -> None:
                     problems.append(Problem(file, f"{base}/draws/{j}/score", "expected no score: /judge is null, and a score needs a judge"))
             if r.band_source == "legacy" and len(arm.draws) > 1:
                 problems.append(Problem(file, f"{base}/draws", "expected one draw: band_source legacy means one generation per arm"))
+            spec = getattr(r.arms, arm_name)
+            if spec is not None and not spec.recorded and arm.draws:
+                problems.append(Problem(file, f"{base}/draws", f"expected no draws: /arms/{arm_name}/recorded is false "
+                                        "(the source did not record this arm)"))
         if (case.arms.control is None) != (r.arms.control is None):
             problems.append(Problem(file, f"/cases/{i}/arms", "expected a control arm in every case exactly when /arms/control names one"))
+    if not r.arms.with_skill.recorded and not r.arms.baseline.recorded:
+        problems.append(Problem(file, "/arms/baseline/recorded", "expected at least one of the with-skill and baseline "
+                                "arms recorded; both are marked recorded: false"))
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         shown = problems[: _bounds.MAX_PROBLEMS]

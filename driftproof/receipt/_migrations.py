@@ -106,7 +106,8 @@ def _v15_draw(d: Doc) -> Doc:
         lost = {**lost, "kind": None, "error_class": None, "status": None}
     tokens = d["tokens"]
     if tokens is not None:
-        tokens = {**tokens, "cache_read_input": None, "cache_creation_input": None, "reasoning_output": None}
+        tokens = {**tokens, "cache_read_input": None, "cache_creation_input": None, "reasoning_output": None,
+                  "total": None}
     return {**d, "lost": lost, "tokens": tokens, "stop_reason": None, "refusal": None, "over_budget": None,
             "attempts": None, "harness_events": None,
             "judge_samples": [{**s, "reason": None} for s in d["judge_samples"]]}

@@ -277,6 +277,9 @@ class Tokens(_Model):
     """Of ``input``: tokens written to the prompt cache (v0.15)."""
     reasoning_output: int | None = _v015()
     """Of ``output``: reasoning tokens (v0.15)."""
+    total: int | None = _v015()
+    """Total tokens as the source reported them when it did not split input and output
+    (skill-creator's ``timing.json`` ``total_tokens``), v0.15."""
 
 
 class Check(_Model):

@@ -191,6 +191,7 @@ FIELD_DOCS.update({
     f"{_D}.tokens.cache_read_input": ("tokens", "Of input: tokens read from the prompt cache."),
     f"{_D}.tokens.cache_creation_input": ("tokens", "Of input: tokens written to the prompt cache."),
     f"{_D}.tokens.reasoning_output": ("tokens", "Of output: reasoning tokens."),
+    f"{_D}.tokens.total": ("tokens", "Total tokens as the source reported them, when it did not split input and output."),
     f"{_D}.stop_reason": ("id", "The provider's stop reason as it said it (end_turn, max_tokens, refusal, stop, length, incomplete:max_output_tokens, …)."),
     f"{_D}.refusal": ("object", "Set when the model refused."),
     f"{_D}.refusal.text": ("text", "The refusal text the provider gave; untrusted."),

@@ -1,7 +1,7 @@
 """Readers of the neighbouring suite formats (see :mod:`driftproof.run.suite` for the shapes).
 
-* skill-creator ``evals/evals.json`` (INTEROP-NOTES section 2): each expectation (or
-  assertion) becomes a criterion of weight 1, ids ``a1``, ``a2``, ...; ``expected_output`` is
+* skill-creator ``evals/evals.json`` (INTEROP-NOTES section 2): each expectation and each
+  assertion (both lists when both are given) becomes a criterion of weight 1, ids ``a1``, ``a2``, ...; ``expected_output`` is
   not a rubric and is not used; a case with input ``files`` is refused by ``run``.
 * caveman ``prompts/fidelity.json``: each ``must_include`` / ``must_not_include`` pattern
   becomes one check, case-insensitive ``re.search`` as caveman's own scorer does.
@@ -27,15 +27,24 @@ def skill_creator_cases(c: _Collector, doc: dict) -> tuple[str | None, list[Suit
             continue
         cid = _case_id(c, raw.get("id"), f"{p}/id")
         prompt = _text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
-        key = "expectations" if "expectations" in raw else "assertions"
-        exp = raw.get(key)
-        criteria = None
-        if exp is not None:
-            if not isinstance(exp, list) or not all(isinstance(e, str) for e in exp):
+        # skill-creator's schemas.md says expectations, its SKILL.md and agentskills.io say assertions:
+        # a file giving both means both (issue 14), never one dropped
+        exp: list[str] = []
+        bad = False
+        for key in ("expectations", "assertions"):
+            items = raw.get(key)
+            if items is None:
+                continue
+            if not isinstance(items, list) or not all(isinstance(e, str) for e in items):
                 c.add(f"{p}/{key}", "expected a list of strings")
-            elif exp:
-                criteria = _criteria(c, [{"id": f"a{j + 1}", "weight": 1, "description": e}
-                                         for j, e in enumerate(exp)], f"{p}/{key}")
+                bad = True
+            else:
+                exp += items
+        criteria = None
+        if exp and not bad:
+            where = f"{p}/expectations" if raw.get("expectations") else f"{p}/assertions"
+            criteria = _criteria(c, [{"id": f"a{j + 1}", "weight": 1, "description": e}
+                                     for j, e in enumerate(exp)], where)
         files = raw.get("files") or []
         refusal = None
         if not isinstance(files, list):

@@ -33,6 +33,7 @@ from driftproof.receipt import _bounds
 from driftproof.receipt._model import Case, CaseArm
 from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
 from driftproof.stats.band import arm_band
+from driftproof.stats.reading import lift_refusal
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
 
@@ -138,13 +139,17 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     Returns:
         A :class:`Breakdown`. Never raises for a receipt it cannot break down: it
         returns ``available=False`` with the reasons (size limit, no draw scores,
-        invalid hashes, malformed evidence, contradictory draw counts, unsupported sizes).
+        invalid hashes, malformed evidence, contradictory draw counts, unsupported sizes, an
+        arm the source did not record).
     """
     limit = _bounds.BREAKDOWN_MAX_BYTES
     size = size_bytes if size_bytes is not None else _canonical_size(r)
     if size > limit:
         return _unavailable(f"the receipt is {size} bytes, over the lift breakdown's size limit of "
                             f"{limit} bytes (BREAKDOWN_MAX_BYTES); its sheet and diff are unaffected")
+    single = lift_refusal(r)
+    if single is not None:
+        return _unavailable(single)
     for check in CHECKS:
         problems = check(r)
         if problems:

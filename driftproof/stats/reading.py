@@ -23,8 +23,8 @@ from driftproof.wording import NO_SEPARATION as NO_SEPARATION_WORDS
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = ["STATUSES", "Reading", "band_source_of", "case_bands", "judge_scale", "receipt_reading",
-           "verdict_refusal"]
+__all__ = ["STATUSES", "Reading", "band_source_of", "case_bands", "judge_scale", "lift_refusal", "receipt_reading",
+           "unrecorded_arms", "verdict_refusal"]
 
 #: The statuses a single receipt can read (D-7).
 STATUSES: tuple[str, ...] = ("passing", "regressed", "UNDERPOWERED", "no separation detected", "no verdict")
@@ -58,12 +58,39 @@ class Reading:
     receipt_band: ReceiptBand | None
 
 
+_ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "control"}
+
+
+def unrecorded_arms(r: Receipt) -> tuple[str, ...]:
+    """The arms the receipt marks ``recorded: false`` (a single-arm source, v0.15), in
+    ``with_skill``, ``baseline``, ``control`` order; empty for a receipt before 0.15."""
+    return tuple(n for n in ("with_skill", "baseline", "control")
+                 if getattr(r.arms, n) is not None and not getattr(r.arms, n).recorded)
+
+
+def lift_refusal(r: Receipt) -> str | None:
+    """Why ``r`` has no lift, interval or value per token for lack of an arm, or ``None``.
+
+    A lift is the with-skill mean minus the baseline mean (method, "With and without the
+    skill"); when the source recorded only one of the two arms (``arms.<arm>.recorded:
+    false``, v0.15) there is nothing to subtract, so no lift, no interval and no value per
+    1,000 skill tokens is given anywhere, never a 0.000 that was not measured (issue 14).
+    """
+    missing = [n for n in unrecorded_arms(r) if n in ("with_skill", "baseline")]
+    if not missing:
+        return None
+    arms = " and ".join(f"{_ARM_WORDS[n]} arm" for n in missing)
+    return (f"single-arm source: the {arms} was not recorded (arms.{missing[0]}.recorded is false), "
+            "so there is no lift, no interval and no value per token")
+
+
 def verdict_refusal(r: Receipt) -> str | None:
     """Why ``r`` gets no verdict, or ``None`` when it may get one (D-7, D-15; method, "A smoke run …").
 
     Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
     a level below TESTED; an import (a provenance block that is not a regrade's, D-15) whatever
-    level it carries; no judge; no case with a measured score in both arms.
+    level it carries; an arm the source did not record; no judge; no case with a measured score
+    in both arms.
     """
     if r.is_aggregates_only:
         return ("aggregates only: the source printed figures with no per-run score, "
@@ -76,6 +103,9 @@ def verdict_refusal(r: Receipt) -> str | None:
     if r.provenance is not None and r.regrade is None:
         return (f"imported from {r.provenance.tool}: imported declarations never earn a verdict (D-15), "
                 f"whatever level the receipt carries ({r.verification_level})")
+    unrecorded = lift_refusal(r)
+    if unrecorded is not None:
+        return unrecorded
     if r.judge is None:
         return "no judge is recorded, so no score can be banded"
     src = band_source_of(r)

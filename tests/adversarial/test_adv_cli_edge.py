@@ -53,9 +53,10 @@ def test_skill_md_not_utf8_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert not out.exists()
 
 
-def test_lone_surrogate_in_an_imported_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_lone_surrogate_in_an_imported_file_is_repaired(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Found: `driftproof import promptfoo` of an export whose text holds "\ud800" (valid JSON,
-    # no Unicode text) ended in a UnicodeEncodeError traceback, exit 1.
+    # no Unicode text) ended in a UnicodeEncodeError traceback, exit 1. Issue 14: such text is
+    # made valid (U+FFFD) and the substitution recorded in text_repairs, the receipt's pointer.
     export = {"evalId": "e", "results": {"version": 3, "timestamp": "2025-10-01T20:08:11.168Z", "prompts": [],
                                          "results": [{"provider": {"id": "a", "label": "a"},
                                                       "prompt": {"raw": "Q\ud800", "label": "q"},
@@ -71,6 +72,10 @@ def test_lone_surrogate_in_an_imported_file_is_one_line(tmp_path: Path, capsys: 
     code, _, err = run(["import", "promptfoo", str(src), "--arm", "with_skill=a", "--arm", "baseline=b",
                         "--skill-name", "s", "--out", str(out)], capsys)
     assert "Traceback" not in err
-    assert code == 2, err
-    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
-    assert not out.exists() or not any(out.iterdir())
+    assert code == 0, err
+    from driftproof.receipt import read_receipt
+
+    (written,) = out.glob("*.json")
+    r = read_receipt(written)
+    assert r.cases[0].prompt == "Q\ufffd"
+    assert [(t.pointer, t.replaced) for t in r.text_repairs or []] == [("/cases/0/prompt", 1)]

@@ -53,8 +53,6 @@ def _set(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, An
 _LONE = json.dumps(snapshot()).replace("Why is the sky blue?", "Why\\ud800")
 _DUP = json.dumps(snapshot()).replace('"arms": {', '"arms": {"caveman": ["a", "b"], ', 1)
 CASES = [
-    # Found: a lone surrogate escape crashed the import with UnicodeEncodeError (exit 1, traceback).
-    ("lone surrogate in a prompt", _LONE, "/prompts/0", "valid Unicode"),
     # Found: a member given twice was imported silently, one of the two lists lost.
     ("duplicate arm", _DUP, "", 'found "caveman" twice'),
     # Found: these were refused naming "caveman-caveman.json: /run/started_at" (a receipt never
@@ -63,8 +61,6 @@ CASES = [
      "/metadata/generated_at", "RFC 3339"),
     ("model too long", json.dumps(_set(snapshot(), ("metadata", "model"), "m" * 201)),
      "/metadata/model", "at most 200 characters"),
-    ("prompt too long", json.dumps(_set(snapshot(), ("prompts", 1), "p" * 262_145)),
-     "/prompts/1", "at most 262144 characters"),
     # Found: a model recorded as a number was read as "not recorded" (D-13 keeps malformed and
     # unrecorded apart).
     ("model is a number", json.dumps(_set(snapshot(), ("metadata", "model"), 5)),
@@ -134,3 +130,29 @@ def test_write_imported_leaves_no_new_directory_behind(tmp_path: Path, monkeypat
         write_imported(items, out, source=str(snap))
     assert "No space left on device" in str(info.value)
     assert not (tmp_path / "new").exists()
+
+
+def test_lone_surrogate_in_a_prompt_is_repaired_and_recorded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found: a lone surrogate escape crashed the import with UnicodeEncodeError (exit 1, traceback).
+    # Issue 14: it becomes U+FFFD and the receipt records where (text_repairs).
+    snap, skills = lay_out(tmp_path, _LONE)
+    out = tmp_path / "out"
+    code, _, err = run(["import", "caveman", str(snap), "--skills", str(skills), "--out", str(out)], capsys)
+    assert code == 0, err
+    doc = json.loads(next(out.glob("*.json")).read_text(encoding="utf-8"))
+    assert doc["cases"][0]["prompt"] == "Why\ufffd"
+    assert doc["text_repairs"] == [{"pointer": "/cases/0/prompt", "replaced": 1}]
+
+
+def test_a_prompt_too_long_to_copy_is_bounded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 14: a big field keeps its hash and length (bounded_text); the text is not copied.
+    snap, skills = lay_out(tmp_path, json.dumps(_set(snapshot(), ("prompts", 1), "p" * 262_145)))
+    out = tmp_path / "out"
+    code, _, err = run(["import", "caveman", str(snap), "--skills", str(skills), "--out", str(out)], capsys)
+    assert code == 0, err
+    doc = json.loads(next(out.glob("*.json")).read_text(encoding="utf-8"))
+    import hashlib
+
+    digest = hashlib.sha256(b"p" * 262_145).hexdigest()
+    assert doc["cases"][1]["prompt"] is None and doc["cases"][1]["prompt_sha256"] == digest
+    assert doc["bounded_text"] == [{"pointer": "/cases/1/prompt", "sha256": digest, "chars": 262_145}]

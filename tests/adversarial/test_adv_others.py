@@ -17,7 +17,7 @@ import pytest
 
 from driftproof.cli import main
 from driftproof.errors import ReceiptError, SiteBuildError
-from driftproof.receipt import parse_receipt, seal_document
+from driftproof.receipt import parse_receipt, read_receipt, seal_document
 from factories import case, make_receipt, run_main as run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,8 +146,9 @@ def test_common_read_of_an_endless_device_is_bounded() -> None:
     assert res.stdout.strip() == "bounded", res.stderr[-300:]
 
 
-def test_summary_json_with_a_lone_surrogate_is_refused_at_its_pointer(tmp_path: Path,
+def test_summary_json_with_a_lone_surrogate_is_repaired_and_recorded(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 14: text is made valid Unicode deterministically (U+FFFD) and the substitution recorded
     good = tmp_path / "r.json"
     good.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8")
     exported = tmp_path / "summary.json"
@@ -159,7 +160,11 @@ def test_summary_json_with_a_lone_surrogate_is_refused_at_its_pointer(tmp_path: 
         code, _, err = run(["import", "summary-json", str(exported), "--out", str(tmp_path / "out")], capsys)
     except ValueError:
         pytest.fail("traceback: ValueError")
-    assert code == 2 and f"{exported}: /" in err
+    assert code == 0, err
+    (written,) = (tmp_path / "out").glob("*.json")
+    r = read_receipt(written)
+    assert r.skill.name == "demo\ufffdskill"
+    assert [(t.pointer, t.replaced) for t in r.text_repairs or []] == [("/skill/name", 1)]
 
 
 # ---- outputs landing on inputs (cli/export.py, cli/run.py) -------------------------------------

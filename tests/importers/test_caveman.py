@@ -84,7 +84,8 @@ def test_script_in_an_answer_survives_as_text(snapshot_files: tuple[Path, Path],
 
 
 def test_registry_names_the_caveman_importer() -> None:
-    assert get_importer("caveman") is import_caveman
+    # the registry wraps each importer so its documents are finished alike (text repairs, bounds)
+    assert get_importer("caveman").__wrapped__ is import_caveman  # type: ignore[attr-defined]
     assert IMPORTERS["caveman"] is import_caveman
     with pytest.raises(KeyError, match="no importer named 'nope'; known: caveman"):
         get_importer("nope")
@@ -204,7 +205,8 @@ def test_real_snapshot_imports_one_receipt_per_skill_arm(real: tuple[Path, Path,
         assert r.run.model == "claude-opus-4-6"
         assert (r.run.provider, r.run.surface) == ("anthropic", "cli")
         assert r.run.harness is not None and (r.run.harness.name, r.run.harness.version) == ("claude-code", "2.1.97")
-        assert r.run.started_at == "2026-04-08T22:01:24.027359+00:00"
+        # generated_at 2026-04-08T22:01:24.027359+00:00, stored in UTC; written in UTC, so no offset
+        assert r.run.started_at == "2026-04-08T22:01:24.027359Z" and r.run.started_at_offset is None
         assert r.run.generations_per_arm == 1 and r.run.judge_samples_per_generation is None
         assert r.skill.tokens == math.ceil(len(skill_text) / 4)
         assert r.skill.sha256 == hashlib.sha256((skills / arm / "SKILL.md").read_bytes()).hexdigest()
@@ -288,3 +290,42 @@ def test_malformed_copy_of_the_real_snapshot_is_refused(real: tuple[Path, Path, 
     assert isinstance(result.exception, ImportError_)
     assert [p.pointer for p in result.exception.problems] == [pointer]
     assert not out.exists()
+
+
+# ---------------------------------------------------------------- issue 14: fault kinds
+
+
+def test_model_default_is_not_a_model_id(tmp_path: Path) -> None:
+    doc = small_snapshot()
+    doc["metadata"]["model"] = "default"
+    snap, skills = write_snapshot(tmp_path, doc)
+    (item,) = get_importer("caveman")(snap, skills_dir=skills)
+    assert item.document["run"]["model"] is None
+    assert any('"default", the CLI\'s default, not a model id' in u for u in item.document["provenance"]["unrecorded"])
+
+
+def test_an_error_cell_is_a_lost_draw_never_tokenised(tmp_path: Path) -> None:
+    doc = small_snapshot()
+    doc["arms"]["caveman"][1] = "__ERROR__: claude -p exited 1 (overloaded)"
+    doc["arms"]["__terse__"][0] = "__ERROR__: timeout"
+    snap, skills = write_snapshot(tmp_path, doc)
+    (path,) = write_imported(get_importer("caveman")(snap, skills_dir=skills), tmp_path / "out")
+    r = read_receipt(path)
+    d = r.cases[1].arms.with_skill.draws[0]
+    assert d.answer is None and d.tokens is None and d.score is None
+    assert d.lost is not None and d.lost.kind == "source_error"
+    assert d.lost.reason == "source error: claude -p exited 1 (overloaded)"
+    assert d.source_error == "__ERROR__: claude -p exited 1 (overloaded)"
+    c = r.cases[0].arms.control
+    assert c is not None and c.draws[0].lost is not None and c.draws[0].tokens is None
+    # the other cells are answers, counted as before: "hello" = 1 token (o200k_base)
+    assert r.cases[0].arms.with_skill.draws[0].tokens.output == 1
+
+
+def test_generated_at_with_an_offset_is_stored_in_utc_with_it(tmp_path: Path) -> None:
+    doc = small_snapshot()
+    doc["metadata"]["generated_at"] = "2026-04-08T18:01:24-04:00"
+    snap, skills = write_snapshot(tmp_path, doc)
+    (item,) = get_importer("caveman")(snap, skills_dir=skills)
+    assert item.document["run"]["started_at"] == "2026-04-08T22:01:24Z"
+    assert item.document["run"]["started_at_offset"] == "-04:00"

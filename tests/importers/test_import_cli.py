@@ -21,7 +21,7 @@ def test_import_commands_write_valid_receipts(shared: Path, tmp_path: Path) -> N
         ["promptfoo", str(shared / I / "promptfoo/sample-export.json"), "--arm", "with_skill=openai:gpt-5-mini",
          "--arm", "baseline=openai:gpt-5", "--skill-name", "riddles"],
         ["inspect", "--with-skill", str(shared / I / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"),
-         "--baseline", str(shared / I / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"), "--skill-name", "sec"],
+         "--skill-name", "sec"],
     ]
     for args in runs:
         result = CliRunner().invoke(cli, ["import", *args, "--out", str(out)])

@@ -47,7 +47,7 @@ def test_json_and_eval_logs_as_two_arms(logs: Path) -> None:
 
 
 def test_model_graded_scorer_names_the_grader(logs: Path) -> None:
-    r = sealed(import_inspect({"with_skill": logs / SEC_JSON, "baseline": logs / SEC_JSON}, skill_name="sec"))
+    r = sealed(import_inspect({"with_skill": logs / SEC_JSON}, skill_name="sec"))
     # model_graded_fact with no grader role grades with eval.model
     assert r.judge.model == "openai/gpt-4o-mini"
     assert r.provenance.tool_version == "0.3.95.dev16+g6527d0861"  # eval.packages.inspect_ai

@@ -108,3 +108,67 @@ def test_malformed_score_refused_naming_file_and_place(sample: Path, tmp_path: P
         import_promptfoo(f, arms=ARMS, skill_name="s")
     (p,) = e.value.problems
     assert p.file == str(f) and p.pointer == "/results/results/2/score" and "between 0 and 1" in p.message
+
+
+# ---------------------------------------------------------------- issue 14: fault kinds
+
+
+def _jsonl(sample: Path, target: Path) -> Path:
+    """The sample's results as promptfoo's JSONL export writes them: one EvaluateResult per line."""
+    rows = json.loads(sample.read_text(encoding="utf-8"))["results"]["results"]
+    target.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return target
+
+
+def test_jsonl_export_gives_the_same_scores_as_the_json_file(sample: Path, tmp_path: Path) -> None:
+    r = sealed(import_promptfoo(_jsonl(sample, tmp_path / "out.jsonl"), arms=ARMS, skill_name="riddles"))
+    echo, boat = r.cases
+    # the same rows as the JSON file: echo 0.75 / 0.5, boat 2/3 / 2/3
+    assert scores(echo.arms.with_skill) == [0.75] and scores(echo.arms.baseline) == [0.5]
+    assert scores(boat.arms.with_skill) == [pytest.approx(2 / 3)]
+    assert r.run.started_at is None  # a JSONL export carries no results.timestamp
+
+
+def test_jsonl_problem_names_the_line(sample: Path, tmp_path: Path) -> None:
+    path = _jsonl(sample, tmp_path / "out.jsonl")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[2])
+    row["score"] = 7
+    lines[2] = json.dumps(row)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        import_promptfoo(path, arms=ARMS, skill_name="riddles")
+    (p,) = exc.value.problems
+    assert p.file == str(path) and p.pointer == "/line 3/score"
+
+
+def test_one_arm_alone_is_a_single_arm_import(sample: Path, tmp_path: Path) -> None:
+    # only the gpt-5-mini rows are kept: a row no arm maps is refused, never dropped
+    doc = json.loads(sample.read_text(encoding="utf-8"))
+    doc["results"]["results"] = [x for x in doc["results"]["results"] if x["provider"]["id"] == "openai:gpt-5-mini"]
+    path = tmp_path / "mini.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    r = sealed(import_promptfoo(path, arms={"with_skill": "openai:gpt-5-mini"}, skill_name="riddles"))
+    assert r.arms.baseline.recorded is False and all(c.arms.baseline.draws == [] for c in r.cases)
+    assert [scores(c.arms.with_skill) for c in r.cases] == [[0.75], [pytest.approx(2 / 3)]]
+
+
+def test_timestamp_is_stored_in_utc_with_its_offset(sample: Path, tmp_path: Path) -> None:
+    doc = json.loads(sample.read_text(encoding="utf-8"))
+    assert doc["results"]["timestamp"] == "2025-10-01T20:08:11.168Z"
+    r = sealed(import_promptfoo(sample, arms=ARMS, skill_name="riddles"))
+    assert (r.run.started_at, r.run.started_at_offset) == ("2025-10-01T20:08:11.168000Z", None)
+    doc["results"]["timestamp"] = "2025-10-01T22:08:11+02:00"
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    r = sealed(import_promptfoo(path, arms=ARMS, skill_name="riddles"))
+    assert (r.run.started_at, r.run.started_at_offset) == ("2025-10-01T20:08:11Z", "+02:00")
+
+
+def test_jsonl_line_that_is_not_json_is_named_by_the_file_and_line(sample: Path, tmp_path: Path) -> None:
+    path = _jsonl(sample, tmp_path / "out.jsonl")
+    path.write_text(path.read_text(encoding="utf-8") + "{oops\n", encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        import_promptfoo(path, arms=ARMS, skill_name="riddles")
+    (p,) = exc.value.problems
+    assert p.file == str(path) and p.pointer == "/line 5" and p.message.startswith("expected JSON")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -108,3 +109,22 @@ def test_wrong_type_at_nested_member_named_in_plain_words(tmp_path: Path) -> Non
         import_summary_json(f)
     (p,) = e.value.problems
     assert (p.file, p.pointer, p.message) == (str(f), "/cases/0/arms/baseline", "expected an array, found an object")
+
+
+def test_started_at_is_stored_in_utc_with_its_offset(tmp_path: Path, capsys: Any) -> None:
+    # issue 14: every timestamp is parsed to an instant; 09:58:55-04:00 is 13:58:55Z
+    from factories import case, make_receipt, run_main
+
+    from driftproof.importers import get_importer
+
+    receipt = tmp_path / "r.json"
+    receipt.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8")
+    exported = tmp_path / "summary.json"
+    code, _, err = run_main(["export", "summary-json", str(receipt), "-o", str(exported)], capsys)
+    assert code == 0, err
+    doc = json.loads(exported.read_text(encoding="utf-8"))
+    doc["started_at"] = "2026-01-01T09:58:55-04:00"
+    exported.write_text(json.dumps(doc), encoding="utf-8")
+    (item,) = get_importer("summary-json")(exported)
+    assert item.document["run"]["started_at"] == "2026-01-01T13:58:55Z"
+    assert item.document["run"]["started_at_offset"] == "-04:00"

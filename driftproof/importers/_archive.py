@@ -1,0 +1,177 @@
+"""Zip archives read with bounded memory (issue 14, item 1: "Archives").
+
+Inspect's ``.eval`` logs are zip archives whose members current Inspect writes with
+Zstandard (zip method 93); older ones use deflate (8) or store (0). Python's
+:mod:`zipfile` reads the central directory but cannot inflate method 93, and it trusts
+each member's declared size. Here every member is **streamed** through its decompressor
+(:mod:`zlib` for deflate, the ``zstandard`` library for Zstandard) in chunks, and the bytes
+*actually inflated* are counted against a per-member and a whole-archive cap, so a member
+that lies about its size is refused as soon as it passes the cap, never inflated to the end.
+The member count is capped before any member is read. Each member's CRC-32 is checked.
+
+Every error is an :class:`~driftproof.errors.ImportError_` naming the archive and the member
+as a JSON pointer (``/samples~11_epoch_1.json``).
+"""
+
+from __future__ import annotations
+
+import struct
+import zipfile
+import zlib
+from pathlib import Path
+from typing import BinaryIO
+
+import zstandard
+
+from driftproof.errors import ImportError_
+
+__all__ = ["MAX_INFLATED_BYTES", "MAX_MEMBERS", "MAX_MEMBER_BYTES", "Archive"]
+
+#: Members: the most an archive may list (checked on the central directory, before reading).
+MAX_MEMBERS = 20_000
+#: Bytes: the most one member may inflate to (counted as it inflates, not as declared).
+MAX_MEMBER_BYTES = 64 * 1024 * 1024
+#: Bytes: the most all members read from one archive may inflate to together.
+MAX_INFLATED_BYTES = 256 * 1024 * 1024
+_CHUNK = 256 * 1024
+_STORED, _DEFLATED, _ZSTD = 0, 8, 93
+_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
+
+
+class _Limited:
+    """A read-only view of the next ``remaining`` bytes of ``fh`` (one member's compressed data)."""
+
+    def __init__(self, fh: BinaryIO, remaining: int) -> None:
+        self.fh = fh
+        self.remaining = remaining
+
+    def read(self, n: int = -1) -> bytes:
+        n = self.remaining if n < 0 else min(n, self.remaining)
+        data = self.fh.read(n) if n else b""
+        self.remaining -= len(data)
+        return data
+
+
+def _member_pointer(name: str) -> str:
+    return "/" + name.replace("~", "~0").replace("/", "~1")
+
+
+class Archive:
+    """A zip archive opened for bounded reading.
+
+    Args:
+        path: the archive file. shown: how it is named in errors (default: ``path``).
+        max_members, max_member_bytes, max_inflated_bytes: the caps (defaults above).
+
+    Raises:
+        ImportError_: not a zip archive, or more members than ``max_members``.
+    """
+
+    def __init__(self, path: Path, *, shown: str | None = None, max_members: int = MAX_MEMBERS,
+                 max_member_bytes: int = MAX_MEMBER_BYTES, max_inflated_bytes: int = MAX_INFLATED_BYTES) -> None:
+        self.path = Path(path)
+        self.shown = shown or str(path)
+        self.max_member_bytes = max_member_bytes
+        self.max_inflated_bytes = max_inflated_bytes
+        self.inflated = 0
+        try:
+            with zipfile.ZipFile(self.path) as z:
+                infos = z.infolist()
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise ImportError_.at(self.shown, "", f"expected a zip archive: {exc}") from None
+        if len(infos) > max_members:
+            raise ImportError_.at(self.shown, "", f"the archive lists {len(infos)} members; at most {max_members} "
+                                  "are read")
+        self.infos = {i.filename: i for i in infos if not i.is_dir()}
+
+    def names(self) -> list[str]:
+        """The member names, as the central directory lists them."""
+        return list(self.infos)
+
+    def read(self, name: str) -> bytes:
+        """The inflated bytes of member ``name``, streamed and capped.
+
+        Raises:
+            ImportError_: the member is missing, encrypted, of an unknown method, corrupt (its
+                CRC-32 differs), or inflates past the per-member or whole-archive cap.
+        """
+        info = self.infos.get(name)
+        where = _member_pointer(name)
+        if info is None:
+            raise ImportError_.at(self.shown, where, "expected this member in the archive; found none")
+        if info.flag_bits & 0x1:
+            raise ImportError_.at(self.shown, where, "the member is encrypted; expected a plain member")
+        if info.compress_type not in (_STORED, _DEFLATED, _ZSTD):
+            raise ImportError_.at(self.shown, where, f"compression method {info.compress_type} is not read; expected "
+                                  "stored (0), deflate (8) or Zstandard (93)")
+        try:
+            with self.path.open("rb") as fh:
+                return self._inflate(fh, info, where)
+        except OSError as exc:
+            raise ImportError_.at(self.shown, where, f"cannot read the member: {exc.strerror or exc}") from None
+
+    def _inflate(self, fh: BinaryIO, info: zipfile.ZipInfo, where: str) -> bytes:
+        fh.seek(info.header_offset)
+        head = fh.read(_LOCAL_HEADER.size)
+        if len(head) != _LOCAL_HEADER.size or head[:4] != b"PK\x03\x04":
+            raise ImportError_.at(self.shown, where, "the member's local header is missing or corrupt")
+        fields = _LOCAL_HEADER.unpack(head)
+        fh.seek(fields[-2] + fields[-1], 1)  # file name and extra field
+        remaining = info.compress_size
+        cap = min(self.max_member_bytes, self.max_inflated_bytes - self.inflated)
+        # pieces of at most _CHUNK bytes, joined once at the end: no buffer is regrown (and copied)
+        # while a member inflates, so a refused member never holds more than the cap
+        out: list[bytes] = []
+        size = 0
+        crc = 0
+        d = zlib.decompressobj(-15) if info.compress_type == _DEFLATED else None
+
+        def take(piece: bytes) -> None:
+            nonlocal crc, size
+            if size + len(piece) > cap:
+                self._over(where, cap)
+            out.append(piece)
+            size += len(piece)
+            crc = zlib.crc32(piece, crc)
+
+        try:
+            if info.compress_type == _ZSTD:
+                # a stream reader returns at most the size asked for: output is bounded per read
+                raw = _Limited(fh, remaining)
+                with zstandard.ZstdDecompressor().stream_reader(raw, read_size=16 * 1024, read_across_frames=True,
+                                                                closefd=False) as reader:
+                    while piece := reader.read(_CHUNK):
+                        take(piece)
+                if raw.remaining:
+                    raise ImportError_.at(self.shown, where, "the member holds bytes after its Zstandard frames")
+                remaining = 0
+            while remaining > 0:
+                chunk = fh.read(min(_CHUNK, remaining))
+                if not chunk:
+                    raise ImportError_.at(self.shown, where, "the member ends before its declared compressed size")
+                remaining -= len(chunk)
+                if d is None:
+                    take(chunk)
+                    continue
+                data = chunk
+                while data:
+                    # max_length bounds each step's output, so a bomb cannot inflate in one call
+                    take(d.decompress(data, _CHUNK))
+                    data = d.unconsumed_tail
+            if d is not None:
+                while not d.eof and (piece := d.decompress(b"", _CHUNK)):
+                    take(piece)
+                take(d.flush())
+        except (zlib.error, zstandard.ZstdError) as exc:
+            raise ImportError_.at(self.shown, where, f"the member cannot be inflated: {exc}") from None
+        if crc != info.CRC:
+            raise ImportError_.at(self.shown, where, "the member's CRC-32 differs from the archive's: it is corrupt")
+        self.inflated += size
+        return b"".join(out)
+
+    def _over(self, where: str, cap: int) -> None:
+        if cap < self.max_member_bytes:
+            raise ImportError_.at(self.shown, where, f"the archive's members inflate past {self.max_inflated_bytes} "
+                                  "bytes together, the limit (counted as inflated, not as declared); nothing was read")
+        raise ImportError_.at(self.shown, where, f"the member inflates past {self.max_member_bytes} bytes, the limit "
+                              "(counted as inflated, not as declared); nothing was read")

@@ -1,0 +1,105 @@
+"""skill-creator, issue 14: each fault kind on a small workspace of our own making.
+
+- ``timing.json`` beside ``grading.json`` gives each run's total tokens (84,852 with the skill and
+  21,007 without, the totals the issue's user saw), shown by ``view``;
+- ``assertions`` beside ``expectations`` are both counted, in the import and in ``run``'s suite;
+- a ``summary`` that disagrees with the counted ``expectations`` does not win silently.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from interop_helpers import sealed
+
+from driftproof.importers.skill_creator import import_skill_creator
+from driftproof.run.suite import load_suite
+from driftproof.view import sheet
+
+
+def _write(path: Path, doc: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+
+
+def _grading(flags: list[bool], key: str = "expectations", **extra: Any) -> dict[str, Any]:
+    return {key: [{"text": f"a{i}", "passed": f, "evidence": ""} for i, f in enumerate(flags)], **extra}
+
+
+def test_timing_json_totals_are_kept_per_draw_and_shown(tmp_path: Path) -> None:
+    it = tmp_path / "ws" / "iteration-1"
+    for cfg, flags, total in (("with_skill", [True, True], 84852), ("without_skill", [True, False], 21007)):
+        _write(it / "eval-1" / cfg / "grading.json", _grading(flags))
+        _write(it / "eval-1" / cfg / "timing.json", {"total_tokens": total, "duration_ms": 23332})
+    (doc,) = import_skill_creator([it], skill_name="s")
+    r = sealed(doc)
+    w, b = r.cases[0].arms.with_skill.draws[0], r.cases[0].arms.baseline.draws[0]
+    assert (w.tokens.total, b.tokens.total) == (84852, 21007)
+    assert w.tokens.input is None and w.tokens.output is None  # never split when the source did not
+    arms = {a.arm: a.output_tokens for a in sheet(r).arms}
+    assert "84,852 total tokens over 1 draw" in arms["with skill"] and "21,007 total tokens" in arms["baseline"]
+    # the timing files are part of the converted document's manifest: a changed total changes its sha256
+    (again,) = import_skill_creator([it], skill_name="s")
+    _write(it / "eval-1" / "with_skill" / "timing.json", {"total_tokens": 1})
+    (changed,) = import_skill_creator([it], skill_name="s")
+    assert again["provenance"]["document_sha256"] != changed["provenance"]["document_sha256"]
+
+
+def test_a_null_timing_total_stays_unknown(tmp_path: Path) -> None:
+    it = tmp_path / "ws" / "iteration-1"
+    for cfg in ("with_skill", "without_skill"):
+        _write(it / "eval-1" / cfg / "grading.json", _grading([True]))
+        _write(it / "eval-1" / cfg / "timing.json", {"total_tokens": None, "_note": "not captured"})
+    r = sealed(import_skill_creator([it], skill_name="s")[0])
+    assert r.cases[0].arms.with_skill.draws[0].tokens is None
+
+
+def test_assertions_beside_expectations_are_both_counted(tmp_path: Path) -> None:
+    it = tmp_path / "ws" / "iteration-1"
+    grading = _grading([True, True])
+    grading["assertions"] = [{"text": "b0", "passed": False, "evidence": ""}]
+    _write(it / "eval-1" / "with_skill" / "grading.json", grading)
+    _write(it / "eval-1" / "without_skill" / "grading.json", _grading([False], "assertions"))
+    r = sealed(import_skill_creator([it], skill_name="s")[0])
+    # 2 of 3 assertions passed with the skill (two expectations, one assertion); 0 of 1 without
+    assert r.cases[0].arms.with_skill.draws[0].score == 2 / 3
+    assert r.cases[0].arms.baseline.draws[0].score == 0.0
+
+
+def test_a_disagreeing_summary_does_not_win_silently(tmp_path: Path) -> None:
+    it = tmp_path / "ws" / "iteration-1"
+    summary = {"passed": 3, "failed": 1, "total": 4, "pass_rate": 0.75}
+    _write(it / "eval-1" / "with_skill" / "grading.json", _grading([True, False, False, False], summary=summary))
+    _write(it / "eval-1" / "without_skill" / "grading.json",
+           _grading([True, False], summary={"passed": 1, "failed": 1, "total": 2, "pass_rate": 0.5}))
+    r = sealed(import_skill_creator([it], skill_name="s")[0])
+    # the counted expectations: 1 of 4 = 0.25, not the summary's 0.75; the agreeing arm is as recorded
+    assert r.cases[0].arms.with_skill.draws[0].score == 0.25
+    assert r.cases[0].arms.baseline.draws[0].score == 0.5
+    (note,) = r.provenance.notes
+    assert "with_skill/grading.json" in note and "summary.pass_rate 0.75 disagrees with the 1 of 4" in note
+
+
+def test_run_suite_reads_assertions_beside_expectations(tmp_path: Path) -> None:
+    evals = {"skill_name": "s", "evals": [
+        {"id": 1, "prompt": "p", "expectations": ["e1"], "assertions": ["a1", "a2"]},
+        {"id": 2, "prompt": "q", "expectations": [], "assertions": ["only"]},
+    ]}
+    path = tmp_path / "evals.json"
+    _write(path, evals)
+    suite = load_suite(path)
+    one, two = suite.cases
+    assert [c.description for c in one.criteria] == ["e1", "a1", "a2"]
+    # an empty expectations list beside assertions is not a case with no criteria
+    assert [c.description for c in two.criteria] == ["only"]
+
+
+def test_a_single_configuration_is_a_single_arm_import_never_a_zero_baseline(tmp_path: Path) -> None:
+    it = tmp_path / "ws" / "iteration-1"
+    _write(it / "eval-1" / "with_skill" / "grading.json", _grading([True, False]))
+    r = sealed(import_skill_creator([it], skill_name="s")[0])
+    assert r.arms.baseline.recorded is False and r.cases[0].arms.baseline.draws == []
+    assert r.cases[0].arms.with_skill.draws[0].score == 0.5
+    assert sheet(r).lift.startswith("n/a: single-arm source")

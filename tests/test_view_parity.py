@@ -1,0 +1,126 @@
+"""``driftproof view`` parity with the site's sheet (issue 14, item 5) and each receipt's
+headline figure (issue 16, item 8), in text, Markdown and JSON.
+
+Expected values are read by hand from the sources: NVIDIA's benchmarks.json (cuopt-install),
+skill-creator's nebius benchmark.json (``evals_skill_loaded: 6`` of ``evals_total: 9``), and
+Report 001's published caveman saving (median +50%, mean +46% against the terse control).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from driftproof.receipt import parse_receipt, read_receipt, seal_document
+from driftproof.site.sheet import receipt_sheet
+from driftproof.view import sheet
+from factories import case, make_receipt, run_main
+
+REPO = Path(__file__).resolve().parents[1]
+NVIDIA = REPO / "receipts/nvidia-7149a88-cuopt-install.json"
+CAVEMAN = REPO / "receipts/caveman-2b10489-caveman.json"
+NEBIUS = REPO / "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8.json"
+
+
+def _views(path: Path, capsys: Any) -> dict[str, str]:
+    out = {}
+    for fmt in ("text", "markdown", "json"):
+        code, text, err = run_main(["view", str(path), "--format", fmt], capsys)
+        assert code == 0, err
+        out[fmt] = text
+    return out
+
+
+def test_aggregates_only_view_shows_every_figure_the_site_sheet_shows(capsys: Any) -> None:
+    r = read_receipt(NVIDIA)
+    site = receipt_sheet("nvidia-7149a88-cuopt-install", r, NVIDIA.read_bytes(), path=NVIDIA)
+    assert site.figures is not None
+    views = _views(NVIDIA, capsys)
+    doc = json.loads(views["json"])
+    json_rows = [[f["dimension"], f["agent"], f["score"], f["uplift"], f["count"], f["note"]] for f in doc["source_figures"]]
+    site_rows = [[c.text for c in row.cells] for row in site.figures.rows]
+    assert json_rows == site_rows and len(site_rows) == 10
+    for row in site_rows:
+        line = [cell for cell in row if cell]
+        assert any(all(cell in ln for cell in line) for ln in views["text"].splitlines()), row
+        assert any(all(cell in ln for cell in line) for ln in views["markdown"].splitlines()), row
+    # by hand from benchmarks.json, cuopt-install: Correctness, codex: score_pct 97, uplift_pct 22
+    assert ["Correctness", "codex", "97.0", "22.0", "1", ""] in json_rows
+    for fmt in ("text", "markdown", "json"):
+        assert "7149a886d50da8db72cdc1f20ff01cefeadfe6a9" in views[fmt] and "6f6c3946e835520844d2b770bf8d91faf701a526" in views[fmt]
+    assert doc["headline"]["label"] == "source figures" and doc["headline"]["value"].startswith("10 figures as the source printed")
+
+
+def test_skill_fired_rate_is_shown_beside_the_score(capsys: Any) -> None:
+    views = _views(NEBIUS, capsys)
+    doc = json.loads(views["json"])
+    (with_skill,) = [a for a in doc["arms"] if a["arm"] == "with skill"]
+    # nebius benchmark.json: evals_skill_loaded 6 of evals_total 9
+    assert with_skill["skill_fired"] == "6 of 9 observed draws (67%)"
+    (base,) = [a for a in doc["arms"] if a["arm"] == "baseline"]
+    assert base["skill_fired"] == "not recorded"
+    assert "6 of 9 observed draws (67%)" in views["text"] and "6 of 9 observed draws (67%)" in views["markdown"]
+
+
+def test_token_receipt_headline_is_the_token_saving(capsys: Any) -> None:
+    views = _views(CAVEMAN, capsys)
+    head = json.loads(views["json"])["headline"]
+    assert head["label"] == "output-token saving"
+    # Report 001: median +50% (mean +46%) against the terse control (__terse__)
+    assert "control arm (__terse__): median +50% over 10 cases (mean +46%" in head["value"]
+    for fmt in ("text", "markdown"):
+        assert "median +50%" in views[fmt]
+
+
+def test_output_tokens_per_case_match_the_site_sheet() -> None:
+    r = read_receipt(CAVEMAN)
+    site = receipt_sheet("caveman-2b10489-caveman", r, CAVEMAN.read_bytes(), path=CAVEMAN)
+    s = sheet(r, path=CAVEMAN)
+    site_tokens = [row.cells[-1].text.replace(" / ", " · ") for row in site.cases.rows]
+    assert [c.output_tokens for c in s.cases] == site_tokens
+
+
+def _with_refusal() -> dict[str, Any]:
+    doc = make_receipt([case("c1", [0.8, 0.9, 1.0], [0.5, 0.6, 0.7])])
+    doc = copy.deepcopy(doc)
+    doc.pop("seal")
+    d = doc["cases"][0]["arms"]["baseline"]["draws"][1]
+    d.update(score=None, judge_samples=[], lost={"reason": "the model refused", "kind": "refusal"},
+             refusal={"text": "I can't help with that.", "category": "policy"})
+    return seal_document(doc)
+
+
+def test_refusals_are_counted_per_arm(tmp_path: Path, capsys: Any) -> None:
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(_with_refusal()), encoding="utf-8")
+    views = _views(p, capsys)
+    arms = {a["arm"]: a for a in json.loads(views["json"])["arms"]}
+    assert arms["baseline"]["refusals"] == "1 of 3 draws" and arms["with skill"]["refusals"] == "none of 3 draws"
+    assert arms["baseline"]["lost"] == "1 (refusal)"
+    assert "1 of 3 draws" in views["text"] and "1 of 3 draws" in views["markdown"]
+
+
+def test_a_judged_receipt_headline_is_its_lift() -> None:
+    # with skill 0.8, 0.9, 1.0 (mean 0.9), baseline 0.5, 0.6, 0.7 (mean 0.6): lift +0.300;
+    # 1,600 characters = 400 skill tokens: +0.750 per 1,000
+    s = sheet(parse_receipt(json.dumps(make_receipt([case("c1", [0.8, 0.9, 1.0], [0.5, 0.6, 0.7])]))))
+    assert s.headline.label == "lift" and s.headline.value.startswith("+0.300")
+    assert "+0.750 per 1,000 skill tokens" in s.headline.value
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_untrusted_source_figure_text_is_escaped(tmp_path: Path, capsys: Any, fmt: str) -> None:
+    doc = json.loads(NVIDIA.read_text(encoding="utf-8"))
+    doc.pop("seal")
+    doc["source_figures"]["rows"][0]["dimension"] = "<b>|x\x1b[31m"
+    p = tmp_path / "n.json"
+    p.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    code, out, err = run_main(["view", str(p), "--format", fmt], capsys)
+    assert code == 0, err
+    assert "\x1b" not in out and "\\x1b" in out
+    if fmt == "markdown":
+        assert "<b>" not in out and "\\<b\\>\\|x" in out
