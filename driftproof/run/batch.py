@@ -16,9 +16,10 @@ never held whole. A request that did not succeed becomes an :class:`AttemptError
 batch and the provider's own reason:
 
 * Anthropic ``errored``: the error's ``type`` mapped to its HTTP status (``overloaded_error``
-  529, ``api_error`` 500, ``rate_limit_error`` 429 … are retried; ``invalid_request_error`` 400
-  is not; ``authentication_error`` / ``permission_error`` / ``not_found_error`` stop the run),
-  by :func:`classify_status`, the plain lanes' own rule;
+  529, ``api_error`` 500, ``rate_limit_error`` 429 … are retried; ``invalid_request_error`` 400,
+  ``authentication_error`` 401, ``permission_error`` 403 and ``not_found_error`` 404 stop the
+  run; another 4xx such as ``request_too_large`` 413 loses the draw without a retry), by
+  :func:`classify_status`, the plain lanes' own rule (issue 13, "Errors by class");
 * ``expired`` and ``canceled`` (OpenAI ``batch_expired`` / ``batch_cancelled``): retried;
 * an OpenAI line with a non-200 ``status_code``: :func:`classify_status` on that status.
 """

@@ -41,6 +41,12 @@ left is between the provider creating a batch and its id reaching the disk (one 
 
 Timeout. A batch not ended ``--batch-timeout`` seconds after it was created is cancelled;
 the results it finished are kept and the cancelled requests retried within the budget.
+
+Broken reads. A results stream that breaks (a connection error, a transient HTTP status) is
+read again at the next poll, keeping what it had streamed. A batch whose results come back
+with nothing new ``budget`` reads in a row stops the run (:class:`FatalRun`, naming the batch
+and the last error) instead of polling forever; its ids stay journaled, so the same command
+run again resumes by reading it.
 """
 
 from __future__ import annotations
@@ -298,6 +304,8 @@ class _Rounds:
         self.min_draws, self.max_draws, self.settle, self.n, self.budget = min_draws, max_draws, settle, n, budget
         self.on_done = on_done
         self.planned: dict[tuple[str, str], int] = {c: min_draws for c in cells}
+        #: batch id → reads in a row that broke before keeping any new result
+        self.broken_reads: dict[str, int] = {}
         # outcomes of unfinished draws: (cell no, index, sample or -1 for the answer) → attempt → outcome
         self.outs: dict[tuple[int, int, int], dict[int, Outcome]] = {}
         self.answer, self.judge = _Replay(drawer.provider), _Replay(drawer.judge)
@@ -488,18 +496,29 @@ class _Rounds:
     def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
         bid = rec["id"]
         seen: set[str] = set()
+        kept = 0
         try:
             for cid, outcome in lane.results(st):
                 seen.add(cid)
                 if self._keep(bid, cid, outcome):
                     self.bj.out(bid, cid, outcome)
+                    kept += 1
         except Exception as exc:  # noqa: BLE001 - the stream broke: read the batch again at the next poll
             if isinstance(exc, AttemptError) and exc.fatal:
                 raise FatalRun(f"batch {bid}: {exc.reason}") from exc
             if not isinstance(exc, (AttemptError, OSError)) and \
-                    type(exc).__module__.split(".")[0] not in ("anthropic", "openai", "httpx", "httpx2", "httpcore"):
+                    type(exc).__module__.split(".")[0] not in ("anthropic", "openai", "httpx", "httpx2", "httpcore",
+                                                                "httpcore2"):
                 raise
             self.bj.sync()
+            # a read that kept something made progress; one that kept nothing counts against the
+            # budget, so a batch whose results never come stops the run instead of polling forever
+            broken = 0 if kept else self.broken_reads.get(bid, 0) + 1
+            self.broken_reads[bid] = broken
+            if broken >= self.budget:
+                why = exc.reason if isinstance(exc, AttemptError) else f"{type(exc).__name__}: {str(exc)[:300]}"
+                raise FatalRun(f"batch {bid}: its results could not be read ({broken} reads in a row kept "
+                               f"nothing; last: {why})") from exc
             return
         why = (f"batch {bid} failed: {st.failed}" if st.failed is not None
                else f"batch {bid} ({st.state}) returned no result for this request")

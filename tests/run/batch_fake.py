@@ -35,7 +35,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from run_helpers import _ok, _texts, answer_for, judge_reply
+from run_helpers import _ok, _texts, answer_for, is_judge_prompt, judge_reply
 
 
 class BatchScript:
@@ -51,6 +51,8 @@ class BatchScript:
         never_end_first: only the first this many batches created never end.
         hold_retrieve: set → every retrieve hangs (the client is waiting on a poll).
         hold_results_after: a results stream stops after this many lines and hangs.
+        drop_results: this many results requests are answered by closing the connection
+            without a response (the SDK raises ``APIConnectionError``).
         fail_validation: OpenAI batches end ``failed`` with this error message.
     """
 
@@ -62,6 +64,7 @@ class BatchScript:
         self.kept_on_cancel = 0
         self.hold_retrieve = False
         self.hold_results_after: int | None = None
+        self.drop_results = 0
         self.fail_validation: str | None = None
         self.release = threading.Event()
         self.lock = threading.Lock()
@@ -112,7 +115,7 @@ class FakeState:
 
     def reply_text(self, path: str, body: dict[str, Any]) -> str:
         system, prompt = _texts(path, body)
-        return judge_reply(prompt) if "<answer>" in prompt else answer_for(system, prompt)
+        return judge_reply(prompt) if is_judge_prompt(prompt) else answer_for(system, prompt)
 
     def _openai_files(self, b: _Batch) -> None:
         out, err = [], []
@@ -275,6 +278,11 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             if p.startswith("/v1/messages/batches/") and p.endswith("/results"):
                 b = state.batches[parts[3]]
                 self._count("results")
+                with s.lock:
+                    drop, s.drop_results = s.drop_results > 0, max(0, s.drop_results - 1)
+                if drop:
+                    self.close_connection = True
+                    return
                 self._stream(state.anthropic_results(b), "application/binary")
                 return
             bid = parts[-1]
@@ -304,12 +312,29 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    """Keeps every exception a handler raised (``errors``): the client sees only a dropped
+    connection, which the batch engine reads as a broken stream, so a fake that cannot answer
+    must fail the test that used it, not look like a network fault."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.errors: list[str] = []
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import traceback
+
+        self.errors.append(traceback.format_exc())
+
+
 class BatchLoopback:
-    """The fake on ``http://127.0.0.1:<port>`` (Anthropic base URL ``url``, OpenAI ``url + "/v1"``)."""
+    """The fake on ``http://127.0.0.1:<port>`` (Anthropic base URL ``url``, OpenAI ``url + "/v1"``).
+    ``errors``: tracebacks of the handler exceptions (the ``fake`` fixture asserts there are none)."""
 
     def __init__(self) -> None:
         self.script = BatchScript()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), None)  # type: ignore[arg-type]
+        self.server = _Server(("127.0.0.1", 0), None)  # type: ignore[arg-type]
+        self.errors = self.server.errors
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.state = FakeState(self.script, self.url)
         self.server.RequestHandlerClass = make_handler(self.state)
