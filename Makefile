@@ -32,4 +32,4 @@ bench: $(STAMP)
 	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf site .pytest_cache
+	rm -rf site .pytest_cache .driftproof-cache

@@ -1,8 +1,11 @@
 """How a receipt's load time splits between its stages, as ratios (not a timed test).
 
-Builds a sealed 0.14 receipt of 50 cases × 2 arms × 10 draws × 5 judge samples (1,000
-draws, answers of 3,000 characters), reads it through ``parse_receipt`` and prints each
-stage's share of the whole and the cost per draw relative to the JSON parse alone.
+Builds a sealed receipt of 50 cases × 2 arms × 10 draws × 5 judge samples (1,000 draws,
+answers of 3,000 characters), reads it through ``parse_receipt`` and prints each stage's
+share of the whole and the cost per draw relative to the JSON parse alone; the schema stage
+is timed for the compiled validator that decides (jsonschema-rs) and for python-jsonschema,
+which only words a refusal (issue 19). Then, as processes: ``driftproof validate`` of the
+file against a ``python -c`` that only ``json.load``s it (target: at most 20×).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Callable
 from driftproof.receipt import draw_doc, judge_sample_doc, parse_receipt, receipt_doc, seal_document
 from driftproof.receipt._bounds import check_json_bounds
 from driftproof.receipt._seal import compute_seal
-from driftproof.receipt._versions import validator_for
+from driftproof.receipt._versions import compiled_validator_for, validator_for
 
 JUDGE = {"model": "judge-1", "provider": "anthropic", "surface": "api", "service": None, "sampling": None,
          "template_sha256": None, "scale": {"worst": 0.0, "best": 1.0, "step": 0.05}, "price": None}
@@ -43,7 +46,8 @@ def main() -> None:
     stages = {
         "json parse": lambda: json.loads(data),
         "bounds": lambda: check_json_bounds(doc, "r.json"),
-        "schema": lambda: list(validator_for("0.14").iter_errors(doc)),
+        "schema (compiled)": lambda: compiled_validator_for(doc["schema_version"]).is_valid(doc),
+        "schema (python-jsonschema, wording only)": lambda: list(validator_for(doc["schema_version"]).iter_errors(doc)),
         "seal": lambda: compute_seal(doc),
     }
     whole = _best(lambda: parse_receipt(data, "r.json"), 5)
@@ -53,6 +57,27 @@ def main() -> None:
     for name, t in times.items():
         print(f"{name:>10}: {t / whole:6.1%} of a full read, {t / base:6.1f}× the JSON parse")
     print(f"{'full read':>10}: {whole / base:6.1f}× the JSON parse")
+    _as_processes(data)
+
+
+def _as_processes(data: bytes) -> None:
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d, "r.json")
+        f.write_bytes(data)
+        cli = Path(sys.executable).with_name("driftproof")
+        runs = {"validate": [str(cli), "validate", str(f)],
+                "json.load": [sys.executable, "-c", f"import json; json.load(open({str(f)!r}, 'rb'))"]}
+        best = {k: min(timeit.repeat(lambda c=c: subprocess.run(c, check=True, capture_output=True,
+                                                               env=dict(os.environ)), number=1, repeat=3))
+                for k, c in runs.items()}
+    print(f"as processes: driftproof validate {best['validate']:.2f} s, python -c json.load {best['json.load']:.2f} s: "
+          f"{best['validate'] / best['json.load']:.1f}× (target ≤ 20×)")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,19 @@
-"""Scale benchmark of the site build (issue 10): prints ratios, not a timed test.
+"""Scale benchmark of the site build (issues 10 and 19): prints ratios, not a timed test.
 
-Generates 1,000 receipts (50 cases × 5 draws × 5 judge samples each, scores from a seeded
-generator), ten reports (each a comparison of two of them), then times:
+Generates N receipts (50 cases × 5 draws × 5 judge samples each, scores from a seeded
+generator; about 1 MB each) and ten reports (each a comparison of two of them), then runs,
+each as its own process (``driftproof reports build``), timing wall clock and peak memory:
 
-1. the full ``make reports`` path (load and check every receipt, generate, mkdocs strict,
-   replace the site), as a ratio to a bare mkdocs build of the same number of plain pages
-   with mkdocs' own theme;
-2. a rebuild after one receipt changes, as a ratio to the full build.
+1. the full build with an empty build cache (every receipt checked and sealed again, D-12),
+   as a ratio to a bare ``mkdocs build`` (mkdocs 1.6.1, its own theme) of as many plain pages
+   as the site has HTML pages, also a process;
+2. a rebuild with nothing changed, as a ratio to the full build;
+3. a rebuild after one receipt changed (a new score, sealed again), as a ratio to the full build.
+
+The full build's phases come from the same build (its progress callback stamps the clock at
+each phase's end), so they add up to the build it times: read, validate (bounds, schema,
+seal, model), render (mkdocs set-up and page generation), write (mkdocs writing the site),
+search index and replace (Pagefind, then the site directory swapped in).
 
 Usage: ``python benchmarks/site_build.py [--receipts N] [--keep DIR]``.
 """
@@ -14,12 +21,15 @@ Usage: ``python benchmarks/site_build.py [--receipts N] [--keep DIR]``.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -52,15 +62,19 @@ def receipt(i: int, rng: random.Random) -> dict:
                        band_source="generation", generations_per_arm=DRAWS, judge_samples_per_generation=SAMPLES)
 
 
+def _write_one(args: tuple[int, str]) -> None:
+    i, folder = args
+    write_receipt(receipt(i, random.Random(20261129 + i)), Path(folder) / f"r{i:05d}.json")
+
+
 def write_inputs(base: Path, n: int) -> tuple[Path, Path]:
-    rng = random.Random(20261129)
     receipts, reports = base / "receipts", base / "reports"
     receipts.mkdir(parents=True)
     reports.mkdir()
-    for i in range(n):
-        write_receipt(receipt(i, rng), receipts / f"r{i:04d}.json")
+    with ProcessPoolExecutor() as pool:
+        list(pool.map(_write_one, [(i, str(receipts)) for i in range(n)], chunksize=8))
     for k in range(1, 11):
-        a, b = f"r{(2 * k) % n:04d}", f"r{(2 * k + 1) % n:04d}"
+        a, b = f"r{(2 * k) % n:05d}", f"r{(2 * k + 1) % n:05d}"
         (reports / f"{k:03d}-bench-{k}.md").write_text(
             f"---\nnumber: {k}\nslug: bench-{k}\ntitle: Benchmark report {k}\ndate: 2026-11-{k:02d}\n"
             f"receipts: [{a}, {b}]\nsections:\n  - type: comparison\n    a: {a}\n    b: {b}\n---\n\nProse.\n",
@@ -68,67 +82,106 @@ def write_inputs(base: Path, n: int) -> tuple[Path, Path]:
     return receipts, reports
 
 
-def timed(fn) -> float:
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("SOURCE_DATE_EPOCH", "1764374400")
+    env.setdefault("MPLBACKEND", "Agg")
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    return env
+
+
+def as_process(cmd: list[str], cwd: Path) -> tuple[float, int, str]:
+    """(wall seconds, peak resident memory in MB of the process tree's largest process, stdout)."""
     t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+    res = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], cwd=cwd, env=_env(), capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    if res.returncode != 0:
+        raise SystemExit(f"{cmd} failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
+    peak_kb = int(res.stderr.strip().splitlines()[-1])
+    return wall, peak_kb // 1024, res.stdout
 
 
-def bare_mkdocs(base: Path, pages: int) -> float:
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
+def child_build(base: Path, out: Path, no_cache: bool) -> None:
+    """One build in this process, printing its phase ends as JSON (``--child``)."""
+    import logging
 
+    logging.getLogger("mkdocs").setLevel(logging.WARNING)
+    from driftproof.site import build_site
+
+    t0 = time.perf_counter()
+    ends: dict[str, float] = {}
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if phase == "write" and done == 0:
+            ends["render"] = time.perf_counter() - t0
+        elif done == total:
+            ends[phase] = time.perf_counter() - t0
+
+    build_site(base / "receipts", base / "reports", out, config_file=REPO / "mkdocs.yml",
+               cache_dir=None if no_cache else True, progress=progress)
+    ends["end"] = time.perf_counter() - t0
+    print(json.dumps(ends))
+
+
+def bare_mkdocs(base: Path, pages: int) -> tuple[float, int]:
     docs = base / "bare" / "docs"
     docs.mkdir(parents=True)
     for i in range(pages):
-        (docs / f"page-{i:04d}.md").write_text(f"# Page {i}\n\nA plain page.\n", encoding="utf-8")
+        (docs / f"page-{i:05d}.md").write_text(f"# Page {i}\n\nA plain page.\n", encoding="utf-8")
     (docs / "index.md").write_text("# Home\n", encoding="utf-8")
     (base / "bare" / "mkdocs.yml").write_text("site_name: bare\ntheme: mkdocs\nplugins: []\n", encoding="utf-8")
-    cfg = load_config(str(base / "bare" / "mkdocs.yml"), site_dir=str(base / "bare" / "site"))
-    return timed(lambda: build(cfg))
+    wall, peak, _ = as_process([sys.executable, "-m", "mkdocs", "build", "-q"], base / "bare")
+    return wall, peak
+
+
+def _size_mb(folder: Path) -> float:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--receipts", type=int, default=1000)
     ap.add_argument("--keep", type=Path, default=None, help="keep the generated inputs and site here")
-    ap.add_argument("--phases", action="store_true",
-                    help="also time loading and generating apart (one more pass of each)")
+    ap.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    os.environ.setdefault("SOURCE_DATE_EPOCH", "1764374400")
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    if args.child is not None:
+        child_build(args.child, args.child / "site", args.no_cache)
+        return
     base = Path(tempfile.mkdtemp(prefix="driftproof-bench-")) if args.keep is None else args.keep
-    import logging
+    base.mkdir(parents=True, exist_ok=True)
+    t_gen = time.perf_counter()
+    receipts, reports = write_inputs(base, args.receipts)
+    t_gen = time.perf_counter() - t_gen
+    me = [sys.executable, str(Path(__file__).resolve()), "--child", str(base)]
+    shutil.rmtree(base / ".driftproof-cache", ignore_errors=True)
+    full, full_peak, out = as_process(me, base)
+    ends = json.loads(out.strip().splitlines()[-1])
+    site = base / "site"
+    pages = sum(1 for _ in site.rglob("*.html"))
+    size = _size_mb(site)
+    bare, bare_peak = bare_mkdocs(base, pages)
+    again, again_peak, _ = as_process(me, base)
+    from driftproof.receipt import write_receipt as _w
 
-    logging.getLogger("mkdocs").setLevel(logging.WARNING)
-    from driftproof.site import build_site
-
-    t_gen = timed(lambda: write_inputs(base, args.receipts))
-    receipts, reports = base / "receipts", base / "reports"
-    out = base / "site"
-    full = timed(lambda: build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml"))
-    pages = sum(1 for _ in out.rglob("*.html"))
-    bare = bare_mkdocs(base, pages)
-    # one receipt changes (a new score, sealed again), then the site is rebuilt
-    write_receipt(receipt(10_000, random.Random(1)), receipts / "r0000.json")
-    rebuild = timed(lambda: build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml"))
-    print(f"receipts: {args.receipts} ({CASES} cases × {DRAWS} draws × {SAMPLES} judge samples); "
-          f"generated in {t_gen:.1f} s")
-    print(f"site: {pages} HTML pages; full build {full:.1f} s; bare mkdocs, {pages} plain pages: {bare:.1f} s")
-    print(f"ratio full build / bare mkdocs build: {full / bare:.1f}")
-    print(f"ratio rebuild after one receipt changed / full build: {rebuild / full:.2f}")
-    if args.phases:
-        from driftproof.site import build_site_files, load_inputs
-        from driftproof.site._hook import NAV_GENERATED
-
-        holder: dict = {}
-        t_load = timed(lambda: holder.update(inputs=load_inputs(receipts, reports)))
-        inputs = holder["inputs"]
-        nav = [{"title": t, "url": u} for t, u in NAV_GENERATED]
-        t_files = timed(lambda: build_site_files(inputs.receipts, inputs.reports, nav=nav))
-        print(f"phases: load and check receipts {t_load:.1f} s ({t_load / full:.0%} of the full build); "
-              f"generate pages {t_files:.1f} s ({t_files / full:.0%}); the rest (mkdocs, copying, replace) "
-              f"{max(0.0, full - t_load - t_files):.1f} s")
+    _w(receipt(10_000, random.Random(1)), receipts / "r00000.json")
+    one, one_peak, _ = as_process(me, base)
+    n = args.receipts
+    print(f"receipts: {n} ({CASES} cases × {DRAWS} draws × {SAMPLES} judge samples, "
+          f"{_size_mb(receipts):.0f} MB); generated in {t_gen:.1f} s; {os.cpu_count()} cores")
+    print(f"site: {pages} HTML pages, {size:.0f} MB; full build (empty cache) {full:.1f} s, peak {full_peak} MB; "
+          f"bare mkdocs, {pages} plain pages: {bare:.1f} s, peak {bare_peak} MB")
+    print(f"ratio full build / bare mkdocs build: {full / bare:.2f}")
+    print(f"ratio rebuild with nothing changed / full build: {again / full:.3f} (peak {again_peak} MB)")
+    print(f"ratio rebuild after one receipt changed / full build: {one / full:.3f} (peak {one_peak} MB)")
+    prev, parts = 0.0, []
+    for phase, label in (("read", "read"), ("validate", "validate"), ("render", "render"), ("write", "write"),
+                         ("end", "search index and replace")):
+        if phase in ends:
+            parts.append(f"{label} {ends[phase] - prev:.1f} s ({(ends[phase] - prev) / ends['end']:.0%})")
+            prev = ends[phase]
+    print(f"phases of the full build (one pass, in order; they add up to {ends['end']:.1f} s in-process, "
+          f"{full - ends['end']:.1f} s more for the process start): " + "; ".join(parts))
     if args.keep is None:
         shutil.rmtree(base, ignore_errors=True)
 

@@ -27,7 +27,10 @@ A comparison in which no case is in both receipts (every case id changed) decide
 either: its decision is ``none`` and the summary names the cases found in one receipt only.
 
 Other outputs: ``lift`` (the new receipt's suite lift with its sign, ``n/a`` for a smoke run on
-either side or where the receipt has no lift), ``baseline-lift`` (the same for the baseline),
+either side or where the receipt has no lift), ``baseline-lift`` (the same for the baseline);
+both are taken over the same cases only, those both receipts measured in both arms, and the
+summary says how many (:func:`driftproof.stats.lift.common_lifts`), so a case one side lost
+never makes the lift look as if it moved;
 ``regressed-cases`` (a JSON array of case ids), ``draws-needed`` (empty unless UNDERPOWERED with
 a count).
 
@@ -103,13 +106,9 @@ def decide(c: Comparison) -> str:
     return "no separation detected"
 
 
-def _lift_text(r: Receipt, either_smoke: bool) -> str:
+def _lift_text(lift: float | None, either_smoke: bool) -> str:
     """A side's lift for the Action: ``n/a`` for a smoke run (method) or where there is none."""
-    from driftproof.stats import suite_lift
-
-    if either_smoke or r.is_aggregates_only:
-        return format_lift(None)
-    return format_lift(suite_lift(r))
+    return format_lift(None if either_smoke else lift)
 
 
 def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
@@ -119,10 +118,22 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
     smoke = a.is_smoke or b.is_smoke
     regressed = [v.case_id for v in c.rows if v.verdict == wording.REGRESSED]
     needed = c.draws_needed if decision == wording.UNDERPOWERED else None
+    from driftproof.stats.lift import common_lifts
+
+    common = common_lifts(a, b)  # the same cases on both sides (issue 16)
+    lift_a, lift_b = common.a, common.b
+    if not common.cases:
+        # no case in common: a side's own lift is shown only when the other side has none,
+        # so two lifts over different cases are never printed side by side
+        from driftproof.stats import suite_lift
+
+        own_a, own_b = suite_lift(a), suite_lift(b)
+        if own_a is None or own_b is None:
+            lift_a, lift_b = own_a, own_b
     return {
         "decision": decision,
-        "lift": _lift_text(b, smoke),
-        "baseline-lift": _lift_text(a, smoke),
+        "lift": _lift_text(lift_b, smoke),
+        "baseline-lift": _lift_text(lift_a, smoke),
         "regressed-cases": json.dumps(regressed, ensure_ascii=True),
         "draws-needed": "" if needed is None else str(needed),
     }
@@ -168,6 +179,12 @@ def _side_table(a: Receipt, b: Receipt, a_name: str, b_name: str, outputs: dict[
         ("band source", a.band_source or "unknown", b.band_source or "unknown"),
         ("lift (with skill − baseline)", outputs["baseline-lift"], outputs["lift"]),
     ]
+    from driftproof.stats.lift import common_lifts
+
+    common = common_lifts(a, b)
+    n = len(common.cases)
+    rows.append(("lift covers (cases both receipts measured)", f"{n} of {common.a_total} cases",
+                 f"{n} of {common.b_total} cases"))
     out = ["| | baseline | new |\n", "|---|---|---|\n"]
     out += [f"| {k} | {md_escape(x)} | {md_escape(y)} |\n" for k, x, y in rows]
     return out
@@ -198,6 +215,12 @@ def summary_markdown(a: Receipt, b: Receipt, c: Comparison, *, fail_on: Sequence
                     f"{'fails' if fails else 'passes'} (fail-on: {md_escape(', '.join(fail_on))}).\n\n")
     head += _side_table(a, b, c.a_name, c.b_name, outputs)
     head.append("\n")
+    from driftproof.stats.lift import common_lifts
+
+    common = common_lifts(a, b)
+    if not (a.is_smoke or b.is_smoke) and (common.a_cases != len(common.cases) or common.b_cases != len(common.cases)):
+        head.append(f"Both lifts are taken {md_escape(common.words(), 500)}; a case one receipt did not measure "
+                    "in both arms is left out of both.\n\n")
     if not c.refusals and c.rows:  # with no case compared the headline would claim a reading
         head.append(f"{md_escape(c.headline, 2000)}\n\n{md_escape(c.summary, 500)}\n\n")
         if c.underpowered_sentence:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.stats import CaseVerdict, arm_band, band_source_of, case_verdict, judge_scale, verdict_refusal
+from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.reading import underpowered_draws
 from driftproof.stats.verdict import NO_SEPARATION, UNDERPOWERED
 from driftproof.wording import (
@@ -78,6 +79,11 @@ class Comparison:
     draws_needed: int | None = None
     notes: tuple[str, ...] = ()
     """Plain cautions about what is compared (e.g. two different skills); never a verdict."""
+    context_rows: tuple[CaseVerdict, ...] = ()
+    """When a side gets no verdict: each common case's two with-skill bands (means, spreads, lost
+    draws) shown as context under the reason; their ``verdict`` is never shown (issue 16)."""
+    lifts: CommonLifts | None = None
+    """Both suite lifts over the cases both receipts measured in both arms (context, never a verdict)."""
 
 
 def verdict_words(verdict: str) -> str:
@@ -96,18 +102,23 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
     differ = NOT_LIKE_FOR_LIKE if None not in sources and sources[0] != sources[1] else None
     refusals = tuple(f"{name}: {why}" for name, r in ((a_name, a), (b_name, b))
                      if (why := verdict_refusal(r)) is not None)
-    if refusals:
-        return Comparison(a_name, b_name, refusals, "no verdict", "no verdict",
-                          (), sources, legend, differ, (), False)
     scale = _scale(a, b)
     b_cases = {c.id: c for c in b.cases}
     a_ids = {c.id for c in a.cases}
+    lifts = None if a.is_aggregates_only or b.is_aggregates_only else common_lifts(a, b)
     rows = tuple(
-        case_verdict(arm_band(c.arms.with_skill, sources[0]), arm_band(b_cases[c.id].arms.with_skill, sources[1]),
+        case_verdict(arm_band(c.arms.with_skill, sources[0] or "generation"),
+                     arm_band(b_cases[c.id].arms.with_skill, sources[1] or "generation"),
                      case_id=c.id, scale=scale, a_label=a_name, b_label=b_name)
         for c in a.cases if c.id in b_cases)
     unmatched = tuple([f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_cases]
                       + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids])
+    if refusals:
+        # no verdict, but the bands are shown under the reason (aggregates only have none to show)
+        shown = () if a.is_aggregates_only or b.is_aggregates_only else rows
+        return Comparison(a_name, b_name, refusals, "no verdict", "no verdict",
+                          (), sources, legend, differ, tuple(v.case_id for v in shown if v.a.lost or v.b.lost),
+                          False, unmatched, context_rows=shown, lifts=lifts)
     if not rows:
         # Nothing was compared: a renamed suite must not pass a regression check silently.
         why = "the two receipts have no case in common, so nothing was compared"
@@ -122,7 +133,8 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
             needed, reason = underpowered_draws(weak)
     notes = _notes(a, b)
     return Comparison(a_name, b_name, (), _headline(rows), _summary(rows), rows, sources, legend, differ,
-                      lost, any(v.verdict == REGRESSED for v in rows), unmatched, sentence, reason, needed, notes)
+                      lost, any(v.verdict == REGRESSED for v in rows), unmatched, sentence, reason, needed, notes,
+                      lifts=lifts)
 
 
 def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:

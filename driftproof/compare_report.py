@@ -17,7 +17,7 @@ from driftproof.compare import Comparison, verdict_words
 from driftproof.stats import Band, CaseVerdict
 from driftproof.wording import NO_DRAW_COUNT_REACHES
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_NO_REGRESSION", "EXIT_REGRESSED", "exit_status", "report_rows",
+__all__ = ["EXIT_BAD_INPUT", "EXIT_NO_REGRESSION", "EXIT_REGRESSED", "exit_status", "lift_line", "report_rows",
            "to_json", "to_markdown", "to_text"]
 
 #: ``driftproof diff`` exit statuses: no case regressed / a case regressed / bad input or no verdict.
@@ -52,27 +52,42 @@ def _note(v: CaseVerdict) -> str:
             return NO_DRAW_COUNT_REACHES
         if v.draws_needed is not None:
             return f"{v.draws_needed} draws per arm needed"
-        return "an arm has a single measured draw"
+        return "an arm has no measured draw" if min(v.a.n, v.b.n) == 0 else "an arm has a single measured draw"
     return ""
 
 
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
-    """Header and one row of strings per case; measured/drawn counts appear when any case lost draws."""
+    """Header and one row of strings per case; measured/drawn counts appear when any case lost draws.
+
+    When a side gets no verdict, the rows are the context rows (each case's two bands), with
+    "no verdict" in the verdict column and the measured/drawn counts always shown (issue 16).
+    """
     src_a, src_b = (s or "unknown" for s in c.band_sources)
     header = ["case", f"{c.a_name} ({src_a})", f"{c.b_name} ({src_b})", "Δ", "verdict"]
-    counts = bool(c.lost_cases)
+    unjudged = bool(c.refusals)
+    counts = bool(c.lost_cases) or unjudged
     if counts:
         header += [f"{c.a_name} measured/drawn", f"{c.b_name} measured/drawn"]
     header.append("note")
     rows = []
-    for v in c.rows:
+    for v in (c.context_rows if unjudged else c.rows):
         delta = f"{v.delta:+.3f}" if v.delta is not None and math.isfinite(v.delta) else "n/a"
-        row = [v.case_id, _band(v.a), _band(v.b), delta, verdict_words(v.verdict)]
+        row = [v.case_id, _band(v.a), _band(v.b), delta, "no verdict" if unjudged else verdict_words(v.verdict)]
         if counts:
             row += [f"{v.a.drawn - v.a.lost}/{v.a.drawn}", f"{v.b.drawn - v.b.lost}/{v.b.drawn}"]
-        row.append(_note(v))
+        row.append((v.lost_detail or "") if unjudged else _note(v))
         rows.append(row)
     return header, rows
+
+
+def lift_line(c: Comparison) -> str | None:
+    """Both suite lifts over the same cases, as context (never a verdict); ``None`` without lifts."""
+    lf = c.lifts
+    if lf is None or not lf.cases:
+        return None
+    fa = f"{lf.a:+.3f}" if lf.a is not None else "n/a"
+    fb = f"{lf.b:+.3f}" if lf.b is not None else "n/a"
+    return f"Lift (with skill − baseline), context: {c.a_name} {fa}, {c.b_name} {fb}, {lf.words(c.a_name, c.b_name)}."
 
 
 def _lines_after(c: Comparison) -> list[str]:
@@ -90,8 +105,14 @@ def to_text(c: Comparison) -> str:
     lines = [_clean(f"{c.a_name} (earlier) → {c.b_name} (later)"), _clean(c.headline)]
     if c.refusals:
         lines += [_clean(r) for r in c.refusals]
-        return "\n".join(lines) + "\n"
-    lines += [c.summary, *_lines_after(c), ""]
+        if not c.context_rows:
+            return "\n".join(lines) + "\n"
+        lines.append("The bands below are shown as context; no verdict is given.")
+    else:
+        lines += [c.summary, *_lines_after(c)]
+    if lift_line(c):
+        lines.append(_clean(lift_line(c) or ""))
+    lines.append("")
     header, rows = report_rows(c)
     table = [header] + [[_clean(x) for x in r] for r in rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
@@ -113,11 +134,16 @@ def to_markdown(c: Comparison) -> str:
     lines = [f"### {_md(c.a_name)} (earlier) → {_md(c.b_name)} (later)", "", f"**{_md(c.headline)}**", ""]
     if c.refusals:
         lines += [f"- {_md(r)}" for r in c.refusals]
-        return "\n".join(lines) + "\n"
-    lines += [_md(c.summary), ""]
-    lines += [f"> {_md(x)}" for x in _lines_after(c)]
-    if _lines_after(c):
-        lines.append("")
+        if not c.context_rows:
+            return "\n".join(lines) + "\n"
+        lines += ["", "The bands below are shown as context; no verdict is given.", ""]
+    else:
+        lines += [_md(c.summary), ""]
+        lines += [f"> {_md(x)}" for x in _lines_after(c)]
+        if _lines_after(c):
+            lines.append("")
+    if lift_line(c):
+        lines += [_md(lift_line(c) or ""), ""]
     header, rows = report_rows(c)
     lines.append("| " + " | ".join(_md(h) for h in header) + " |")
     lines.append("|" + "---|" * len(header))
@@ -150,5 +176,11 @@ def to_json(c: Comparison) -> str:
            "not_like_for_like": c.not_like_for_like, "lost_cases": list(c.lost_cases),
            "regressed": c.regressed, "unmatched": list(c.unmatched),
            "underpowered_sentence": c.underpowered_sentence, "underpowered_reason": c.underpowered_reason,
-           "draws_needed": c.draws_needed, "notes": list(c.notes), "exit_status": exit_status(c), "rows": rows}
+           "draws_needed": c.draws_needed, "notes": list(c.notes), "exit_status": exit_status(c), "rows": rows,
+           "context_rows": [{"case_id": v.case_id, "delta": _num(v.delta), "lost_detail": v.lost_detail,
+                             "a": _band_json(v.a), "b": _band_json(v.b)} for v in c.context_rows],
+           "lifts": None if c.lifts is None else {"a": _num(c.lifts.a), "b": _num(c.lifts.b),
+                                                  "cases": list(c.lifts.cases), "a_cases": c.lifts.a_cases,
+                                                  "b_cases": c.lifts.b_cases, "a_total": c.lifts.a_total,
+                                                  "b_total": c.lifts.b_total}}
     return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"

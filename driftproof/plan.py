@@ -10,6 +10,9 @@ receipt-wide band of D-8 reads "More cases, not more draws, …"), the plan says
 gives the cases that would be needed under the standard-error reading of that band
 (STATISTICS-NOTES 6.5; ``band_quadrature_se`` in verdicts.json): the smallest N ≥ 2
 with ``band / sqrt(N)`` under the floor, the spread across cases held.
+A count is never below the run's own minimum of 3 draws per arm (the stopping rule,
+:data:`driftproof.run.scheduler.MIN_DRAWS`): D-5's smallest n ≥ 2 is raised to it, since a
+run cannot be asked for fewer.
 An aggregates-only receipt is refused (method, "Figures a source printed …").
 
 Calls: one answer per draw per arm, and ``judge_samples_per_generation`` judge calls
@@ -28,6 +31,9 @@ from driftproof.errors import RefusalError
 from driftproof.stats import case_bands, judge_scale, receipt_band_of
 from driftproof.stats.underpowered import draws_needed, reaches_floor
 from driftproof.wording import EFFECT_FLOOR, MORE_CASES
+
+#: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
+RUN_MIN_DRAWS = 3
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -112,7 +118,7 @@ def plan_receipt(r: Receipt) -> Plan:
             plans.append(CasePlan(cid, None, False, (w.n, b.n)))
             continue
         n, none = draws_needed(w.sd, b.sd)
-        plans.append(CasePlan(cid, n, none, (w.n, b.n)))
+        plans.append(CasePlan(cid, None if n is None else max(n, RUN_MIN_DRAWS), none, (w.n, b.n)))
     counts = [p.draws_needed for p in plans if p.draws_needed is not None]
     per_arm = max(counts) if counts else None
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))

@@ -14,7 +14,7 @@ adds the per-receipt badge files (``badge/<name>.json``, ``.details.json``, ``.s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
     from driftproof.receipt import Receipt
 
-__all__ = ["RESULTS_PAGE", "ResultRow", "results_page", "results_rows", "results_site_files"]
+__all__ = ["RESULTS_PAGE", "ResultRow", "order_rows", "results_page", "results_page_from_rows", "results_rows",
+           "results_site_files"]
 
 #: Where the page is written, relative to the site root.
 RESULTS_PAGE = "results/index.html"
@@ -100,15 +101,24 @@ def results_rows(receipts: Mapping[str, Receipt]) -> list[ResultRow]:
     Returns:
         The rows in the page's default (server-side) order. Never raises for valid receipts.
     """
-    rows = [_row(name, r) for name, r in receipts.items()]
+    return order_rows(_row(name, r) for name, r in receipts.items())
+
+
+def order_rows(rows: Iterable[ResultRow]) -> list[ResultRow]:
+    """Rows in the page's default order: skill, model, then receipt name (case-insensitive)."""
     return sorted(rows, key=lambda x: (x.skill.casefold(), x.model.casefold(), x.receipt))
 
 
 def results_page(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> bytes:
     """``results/index.html`` rendered with ``templates/pages/results.html`` in ``env`` (the site's
     page environment, autoescape on); the page sits one folder below the root."""
-    html = env.get_template("results.html").render(base_url="..", root="..", nav_current="results/",
-                                                   rows=results_rows(receipts))
+    return results_page_from_rows(results_rows(receipts), env)
+
+
+def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
+    """:func:`results_page` from rows already made (in :func:`order_rows` order); the site build
+    keeps each receipt's row in its build cache (issue 19)."""
+    html = env.get_template("results.html").render(base_url="..", root="..", nav_current="results/", rows=list(rows))
     return html.encode("utf-8")
 
 

@@ -46,6 +46,7 @@ class Today:
         capture: ``text`` or ``files``.
         skill_sha256 / suite_sha256: content hashes (lowercase hex sha256).
         judge_model / judge_template_sha256: the fixed judge and its prompt template hash.
+        judge_template_version: that template's version, when known (named in the finding).
         rubric_sha256: case id -> rubric hash, for the cases known today.
         prompt_sha256: case id -> prompt hash, for the cases known today.
     """
@@ -58,6 +59,7 @@ class Today:
     suite_sha256: str | None = None
     judge_model: str | None = None
     judge_template_sha256: str | None = None
+    judge_template_version: str | None = None
     rubric_sha256: dict[str, str] | None = None
     prompt_sha256: dict[str, str] | None = None
 
@@ -197,8 +199,12 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
     judge = receipt.judge
     compare("judge", judge.model if judge else None, today.judge_model, "regrade only", all_arms,
             "a different judge: the saved answers can be graded again")
+    versions = ""
+    rec_version = judge.template_version if judge else None
+    if rec_version is not None or today.judge_template_version is not None:
+        versions = f" (template version {rec_version or 'unknown'} recorded, {today.judge_template_version or 'unknown'} today)"
     compare("judge prompt template", judge.template_sha256 if judge else None, today.judge_template_sha256,
-            "regrade only", all_arms, "the judge's instructions changed: regrade the saved answers")
+            "regrade only", all_arms, "the judge's instructions changed: regrade the saved answers" + versions)
     # Suite: per-case evidence when supplied, else the suite hash decides.
     per_case = today.prompt_sha256 is not None or today.rubric_sha256 is not None
     if not per_case:

@@ -212,6 +212,17 @@ def _has_bands(r: Receipt) -> bool:
             and any(d.score is not None for c in r.cases for n in _arms(r) for d in getattr(c.arms, n).draws))
 
 
+def lift_coverage(r: Receipt) -> str:
+    """" over N of M cases …" when the suite lift covers fewer cases than the receipt has, else ""."""
+    from driftproof.stats.lift import lift_case_ids
+
+    n, total = len(lift_case_ids(r)), len(r.cases)
+    if n >= total:
+        return ""
+    return (f" (over {n} of {total} cases: the other {total - n} "
+            f"{'has' if total - n == 1 else 'have'} no measured draw in an arm)")
+
+
 def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None = None) -> Sheet:
     """The sheet of receipt ``r`` (issue 6; D-6, D-7, D-9, D-14, D-16).
 
@@ -236,7 +247,7 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
     if single is not None:
         lift_text, per_1k_text = f"n/a: {single}", f"n/a ({tokens}): {single}"
     else:
-        lift_text = (fmt(lift, signed=True) + context) if lift is not None else "n/a"
+        lift_text = (fmt(lift, signed=True) + lift_coverage(r) + context) if lift is not None else "n/a"
         per_1k_text = (f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
                        if per_1k is not None else f"n/a ({tokens})")
     return Sheet(

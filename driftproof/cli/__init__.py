@@ -27,6 +27,7 @@ __all__ = ["COMMANDS", "main"]
 #: command name -> "module:attribute" (the module lives in driftproof.cli).
 COMMANDS: dict[str, str] = {
     "badge": "badge:badge",
+    "demo": "demo:demo",
     "diff": "diff:diff",
     "export": "export:export",
     "import": "import_:import_group",
@@ -69,7 +70,9 @@ def main(argv: list[str] | None = None) -> None:
     from driftproof.errors import DriftproofError
 
     try:
-        rv = cli.main(args=argv, prog_name="driftproof", standalone_mode=False)
+        # the command line as given is kept, so that an interrupted run can print the command that resumes it
+        args = list(sys.argv[1:] if argv is None else argv)
+        rv = cli.main(args=args, prog_name="driftproof", standalone_mode=False, obj={"argv": args})
     except DriftproofError as exc:
         for line in exc.lines():
             click.echo(f"error: {line}", err=True)

@@ -6,8 +6,9 @@ import os
 from pathlib import Path
 
 from driftproof.errors import RefusalError
+from driftproof.outputs import OUT_RULE, refuse_existing_output, refuse_existing_outputs
 
-__all__ = ["refuse_output_on_input"]
+__all__ = ["OUT_RULE", "refuse_existing_output", "refuse_existing_outputs", "refuse_output_on_input"]
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -29,3 +30,4 @@ def refuse_output_on_input(output: Path, option: str, **inputs: Path | None) -> 
         if path is not None and _same(Path(output), Path(path)):
             raise RefusalError(f"{option} {output} is the {name.replace('_', ' ')} it reads; "
                                "choose another path (nothing was written)")
+

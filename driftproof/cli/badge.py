@@ -2,7 +2,7 @@
 
 Usage::
 
-    driftproof badge receipts/x.json --out badges/        # badges/x.json, x.details.json, x.svg
+    driftproof badge receipts/x.json --out-dir badges/    # badges/x.json, x.details.json, x.svg
     driftproof badge receipts/x.json --json b.json --svg b.svg [--details d.json]
     driftproof badge receipts/x.json --github-output      # also append outputs to $GITHUB_OUTPUT
 
@@ -89,8 +89,8 @@ def _write_all(files: dict[Path, bytes]) -> None:
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Directory for <name>.json, <name>.details.json and <name>.svg.")
+@click.option("--out-dir", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Folder for <name>.json, <name>.details.json and <name>.svg (--out is its older spelling).")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Path of the shields.io endpoint JSON.")
 @click.option("--svg", "svg_path", type=click.Path(path_type=Path, dir_okay=False), help="Path of the SVG.")
@@ -107,7 +107,7 @@ def badge(receipt: Path, out_dir: Path | None, json_path: Path | None, svg_path:
     unreadable or invalid, or the options are wrong (nothing is written then).
     """
     if out_dir is None and json_path is None and svg_path is None and details_path is None and not github_output:
-        raise click.UsageError("give --out DIR, or at least one of --json/--svg/--details/--github-output")
+        raise click.UsageError("give --out-dir DIR, or at least one of --json/--svg/--details/--github-output")
     gh_path: Path | None = None
     if github_output:
         env = os.environ.get("GITHUB_OUTPUT")

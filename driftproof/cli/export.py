@@ -25,15 +25,18 @@ def export() -> None:
 
 @click.command("summary-json")
 @click.argument("receipt", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="File to write (default: standard output). Written whole or not at all.")
-def summary_json(receipt: Path, output: Path | None) -> None:
+@click.option("-o", "--out", "--output", "output", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="File to write (default: standard output). Written whole or not at all; never replaced "
+              "without --force.")
+@click.option("--force", is_flag=True, help="Replace an existing --out file.")
+def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
     """RECEIPT as summary-json (per-draw scores, skill_fired, errors; the lift as context)."""
-    from driftproof.cli._paths import refuse_output_on_input
+    from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
     from driftproof.importers.summary_json import export_summary_json
 
     if output is not None:
-        refuse_output_on_input(output, "--output", receipt=receipt)
+        refuse_output_on_input(output, "--out", receipt=receipt)
+        refuse_existing_output(output, "--out", force=force)
     data = export_summary_json(read_receipt(receipt))
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
     if output is None:

@@ -19,8 +19,12 @@ from driftproof.importers import get_importer, write_imported
 
 __all__ = ["claude_plugin_eval", "inspect", "nvidia", "openai_evals", "promptfoo", "skill_creator", "summary_json"]
 
-_OUT = click.option("--out", "out_dir", default=Path("receipts"), show_default=True,
-                    type=click.Path(path_type=Path, file_okay=False), help="Directory the receipts are written to.")
+def _OUT(fn: Any) -> Any:
+    """``--out-dir DIR`` (``--out`` kept as its older spelling) and ``--force``, shared by every
+    import command; ``--force`` reaches :func:`write_imported` through the click context."""
+    from driftproof.cli.import_ import FORCE, OUT_DIR
+
+    return OUT_DIR(FORCE(fn))
 
 
 def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
@@ -38,8 +42,13 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
 
 
 def _write(tool: str, source: Any, out_dir: Path, shown: str, **options: Any) -> None:
+    name = options.get("skill_name")
+    if name is not None and not name.strip():
+        raise click.BadParameter("expected the skill's name, found an empty one", param_hint="--skill-name")
     items = get_importer(tool)(source, **options)
-    for path in write_imported(items, out_dir, source=shown):
+    from driftproof.cli.import_ import forced
+
+    for path in write_imported(items, out_dir, source=shown, force=forced()):
         click.echo(f"wrote {path}")
 
 

@@ -12,7 +12,8 @@ import click
 @click.option("--rubric", "rubric_suite", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The suite with revised rubrics or criteria (same cases and prompts).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Where the regrade's own sealed receipt goes.")
+              help="The file the regrade's own sealed receipt is written to; never replaced without --force.")
+@click.option("--force", is_flag=True, help="Replace an existing --out file.")
 @click.option("--judge-base-url", help="The judge API's base URL (must be the address the original used).")
 @click.option("--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True)
 @click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub"]),
@@ -21,7 +22,8 @@ import click
 @click.option("--judge-samples", type=click.IntRange(1, 100), help="Default: the original's samples per draw.")
 @click.option("--retry-delays", default="5,20", hidden=True)
 def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | None, openai_api: str,
-            judge_provider: str | None, judge_model: str | None, judge_samples: int | None, retry_delays: str) -> None:
+            judge_provider: str | None, judge_model: str | None, judge_samples: int | None, retry_delays: str,
+            force: bool) -> None:
     """Grade RECEIPT's kept answers (a run with --keep-transcripts) under the revised rubrics of
     the --rubric suite with the original's grader, drawing no new answer. Lost draws stay lost; checks are
     never run again. Refuses, writing nothing, when the grader's recorded setting differs from
@@ -37,6 +39,11 @@ def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | 
 
     if same_path(out, rubric_suite):
         raise RefusalError(f"the regrade receipt must not overwrite the revised suite ({rubric_suite})")
+    from driftproof.cli._paths import refuse_existing_output
+
+    kept = (receipt, receipt.with_name(receipt.name + ".transcripts.jsonl"))
+    if not any(same_path(out, p) for p in kept):  # rubric_regrade refuses these with its own words
+        refuse_existing_output(out, "--out", force=force)
     original = read_receipt(receipt)
     plain = judge_model is not None or judge_provider is not None
     if plain and not (judge_model and judge_provider):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,16 +20,50 @@ def reports() -> None:
               help="Directory of committed receipts (every *.json below it).")
 @click.option("--reports", "reports_dir", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
               help="Directory of numbered reports (NNN-slug.md).")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
-              help="Site directory, replaced whole only when the build succeeds.")
-@click.option("--config", "config_file", type=click.Path(path_type=Path), default=Path("mkdocs.yml"), show_default=True)
-def build(receipts_dir: Path, reports_dir: Path, out: Path, config_file: Path) -> None:
+@click.option("--out-dir", "--out", "out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
+              help="Site folder, replaced whole only when the build succeeds (--out is its older spelling).")
+@click.option("--config", "config_file", type=click.Path(path_type=Path), default=None,
+              help="mkdocs config. Default: ./mkdocs.yml when there is one, else the one installed with "
+                   "Driftproof (its own pages, templates and theme).")
+@click.option("--no-cache", is_flag=True, help="Check and render everything again, ignoring and not writing the "
+              "build cache (.driftproof-cache beside OUT; it never changes an output byte).")
+def build(receipts_dir: Path, reports_dir: Path, out: Path, config_file: Path | None, no_cache: bool) -> None:
     """Validate every receipt (schema, seal, version) and report, then build OUT with mkdocs.
 
     Any problem stops the build with one line per problem (file: JSON pointer: what was
-    expected) and a non-zero exit; OUT is left as it was.
+    expected) and a non-zero exit; OUT is left as it was. Works in any directory holding
+    receipts/ and reports/: without a mkdocs.yml there, the installed default is used.
     """
+    from driftproof.site._paths import default_config
     from driftproof.site.publish import build_site
 
-    inputs = build_site(receipts_dir, reports_dir, out, config_file=config_file)
+    if config_file is None:
+        config_file = Path("mkdocs.yml") if Path("mkdocs.yml").is_file() else default_config()
+    with build_progress() as progress:
+        inputs = build_site(receipts_dir, reports_dir, out, config_file=config_file,
+                            cache_dir=None if no_cache else True, progress=progress)
     click.echo(f"built {out}: {len(inputs.reports)} report(s), {len(inputs.receipts)} receipt(s)")
+
+
+#: The phases of a build, in order, as the progress bar names them.
+PHASES = ("read", "validate", "render", "write")
+
+
+@contextmanager
+def build_progress(console: Any = None) -> Iterator[Callable[[str, int, int], None]]:
+    """A ``progress(phase, done, total)`` callback drawing one bar per phase (read, validate,
+    render, write) with counts on stderr; it draws nothing when stderr is not a terminal."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = console or Console(stderr=True)
+    columns = (TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, disable=not console.is_terminal, transient=False) as bar:
+        tasks = {ph: bar.add_task(ph, total=None, start=False) for ph in PHASES}
+
+        def progress(phase: str, done: int, total: int) -> None:
+            task = tasks[phase]
+            bar.start_task(task)
+            bar.update(task, completed=done, total=total)
+
+        yield progress

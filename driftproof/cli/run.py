@@ -20,14 +20,19 @@ and a draw that still fails is lost naming its last error and class. 400, 401, 4
 422 (and a CLI envelope carrying them) are fatal: the run stops at once, keeps its journal
 and exits 2.
 
-Exit status: 0 when the receipt is written; 2 for a bad suite, a refused journal, a missing
-key (one line naming the variable; nothing is written), a lane that cannot run or a fatal
-error (nothing is written, the journal is kept); 3 when the run stopped because another model
-gave an answer (the receipt is written and reads UNVERIFIED).
+An existing receipt at --out is never replaced without --force. Ctrl-C stops the run, keeps
+every finished draw in the journal and prints the command that resumes it.
+
+Exit status: 0 when the receipt is written; 2 for a bad suite, an existing --out (without
+--force), a refused journal, a missing key (one line naming the variable; nothing is written),
+a lane that cannot run or a fatal error (nothing is written, the journal is kept); 3 when the
+run stopped because another model gave an answer (the receipt is written and reads
+UNVERIFIED); 130 when interrupted (the journal is kept).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -37,7 +42,9 @@ import yaml
 
 from driftproof.wording import SMOKE_RUN
 
-DEFAULT_JUDGE = {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini", "stub": "stub-judge"}
+DEFAULT_JUDGE = {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini", "stub": "stub-judge",
+                 "simulated": "simulated-judge"}
+OFFLINE = ("stub", "simulated")
 #: USD per million tokens (input, output, cache read, cache write), frozen into the receipt
 #: for the default judges (Anthropic's price list: cache reads 0.1x input, 5-minute cache writes 1.25x).
 KNOWN_PRICES = {"claude-haiku-4-5-20251001": (1.0, 5.0, 0.1, 1.25), "claude-haiku-4-5": (1.0, 5.0, 0.1, 1.25)}
@@ -73,8 +80,8 @@ def _price(value: str | None) -> tuple[float, ...] | None:
                                  "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25") from exc
     if len(parts) not in (2, 4):
         raise click.BadParameter("expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens")
-    if any(x < 0 for x in parts):
-        raise click.BadParameter("prices cannot be negative")
+    if not all(math.isfinite(x) and x >= 0 for x in parts):
+        raise click.BadParameter("expected finite prices of 0 or more (NaN and infinity cannot be sealed, D-12)")
     return parts
 
 
@@ -87,16 +94,19 @@ def _delays(value: str) -> tuple[float, ...]:
 @click.option("--skill", "skill_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The SKILL.md to measure.")
 @click.option("--model", required=True, help="The model that answers.")
-@click.option("--provider", type=click.Choice(["anthropic", "openai", "stub"]), required=True)
+@click.option("--provider", type=click.Choice(["anthropic", "openai", "stub", "simulated"]), required=True,
+              help="simulated: seeded random answers and scores, no model (driftproof demo); UNVERIFIED.")
 @click.option("--surface", type=click.Choice(["api", "cli"]), default="api", show_default=True,
               help="api: the official SDK; cli: claude -p / codex exec, isolated.")
 @click.option("--capture", type=click.Choice(["text", "files"]), default="text", show_default=True,
               help="CLI only: grade the reply (text) or the reply plus the files the agent left (files).")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=Path("receipt.json"),
-              show_default=True, help="Where the sealed receipt goes (its journal sits beside it).")
+              show_default=True, help="The receipt file to write (its journal sits beside it); never replaced "
+              "without --force.")
+@click.option("--force", is_flag=True, help="Replace an existing receipt at --out.")
 @click.option("--skill-name", help="Default: the SKILL.md front matter name, else its folder's name.")
-@click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub"]),
-              help="Default: anthropic (stub when --provider stub).")
+@click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub", "simulated"]),
+              help="Default: anthropic (the same lane when --provider is stub or simulated).")
 @click.option("--judge-model", help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).")
 @click.option("--judge-price", help="Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
               "frozen in the receipt; cache parts without a price are priced as input.")
@@ -109,7 +119,12 @@ def _delays(value: str) -> tuple[float, ...]:
               'declares "truncation": "accepted".')
 @click.option("--judge-max-output-tokens", type=click.IntRange(1, 1_000_000), default=4096, show_default=True,
               help="Output budget of each judge call (leave a reasoning judge room to record its grade).")
-@click.option("--control", help='A control arm with this fixed instruction, e.g. "Answer concisely."')
+@click.option("--control", help='A control arm with this fixed instruction, e.g. "Answer concisely."; the skill '
+              "arm is then the control, a blank line and SKILL.md (caveman's arms, seed 004).")
+@click.option("--lang", "lang", help="Run the suite's prompts in this language (its translations) with the "
+              "control translated (the suite's controls table, else the product's); stops before any call when "
+              "either is missing.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated provider.")
 @click.option("--quick", is_flag=True, help="Smoke run: first case only, 2 draws per arm, 2 judge samples, "
               "concurrency 4, answers side by side; the receipt reads UNVERIFIED (no verdict).")
 @click.option("--keep-transcripts", is_flag=True, help="Keep every answer in the receipt, and the judge's "
@@ -131,41 +146,50 @@ def _delays(value: str) -> tuple[float, ...]:
 def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: str, capture: str, out: Path,
         skill_name: str | None, judge_provider: str | None, judge_model: str | None, judge_price: str | None,
         base_url: str | None, judge_base_url: str | None, openai_api: str, max_output_tokens: int,
-        judge_max_output_tokens: int, control: str | None, quick: bool,
+        judge_max_output_tokens: int, control: str | None, lang: str | None, seed: int, quick: bool,
         keep_transcripts: bool, concurrency: int, max_draws: int, timeout: float, judge_timeout: float,
-        retry_delays: str | None, batch: bool, batch_timeout: float, batch_poll_interval: float) -> None:
-    from driftproof.run.engine import RunConfig, run_suite
+        retry_delays: str | None, force: bool, batch: bool, batch_timeout: float, batch_poll_interval: float) -> None:
+    from driftproof.run.engine import RunConfig, RunInterrupted, run_suite
     from driftproof.run.providers import make_provider
-    from driftproof.run.suite import load_suite, require_gradable
+    from driftproof.run.suite import in_language, load_suite, require_gradable
 
     if len(model) > 200 or (judge_model and len(judge_model) > 200):
         raise click.BadParameter("a model id is at most 200 characters", param_hint="--model")
-    from driftproof.cli._paths import refuse_output_on_input
+    from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
 
     refuse_output_on_input(out, "--out", suite_file=suite_file, skill=skill_path)
+    refuse_existing_output(out, "--out", force=force)
     suite = load_suite(suite_file)
     require_gradable(suite)
+    if lang is not None:
+        suite, control = in_language(suite, lang, control)
     skill_text = skill_path.read_text(encoding="utf-8")
-    if capture != "text" and (surface != "cli" or provider == "stub"):
+    if capture != "text" and (surface != "cli" or provider in OFFLINE):
         raise click.BadParameter("--capture files needs --surface cli", param_hint="--capture")
-    jp = judge_provider or ("stub" if provider == "stub" else "anthropic")
+    jp = judge_provider or (provider if provider in OFFLINE else "anthropic")
     jm = judge_model or DEFAULT_JUDGE[jp]
-    if batch and (provider == "stub" or surface != "api" or jp == "stub"):
+    if batch and (provider in OFFLINE or surface != "api" or jp in OFFLINE):
         raise click.BadParameter("--batch needs API lanes (--provider anthropic|openai --surface api, and an API "
-                                 "judge): the CLIs and the stub have no batch API", param_hint="--batch")
+                                 "judge): the CLIs, the stub and the simulated lane have no batch API",
+                                 param_hint="--batch")
     table = KNOWN_BATCH_PRICES if batch else KNOWN_PRICES
-    price = _price(judge_price) if judge_price else table.get(jm) if jp != "stub" else None
+    price = _price(judge_price) if judge_price else table.get(jm) if jp not in OFFLINE else None
     opts: dict[str, Any] = {}
-    if provider != "stub":
+    if provider == "simulated":
+        opts = _simulated_options(seed, skill_text, control)
+    elif provider != "stub":
         opts = {"base_url": base_url, "api": openai_api if provider == "openai" else None} if surface == "api" \
             else {"capture": capture}
     lane = make_provider(provider, surface, **opts)
-    judge = make_provider(jp, "api", **({} if jp == "stub" else
-                                       {"base_url": judge_base_url, "api": openai_api if jp == "openai" else None}))
+    jopts: dict[str, Any] = {"base_url": judge_base_url, "api": openai_api if jp == "openai" else None}
+    if jp in OFFLINE:
+        jopts = {"seed": seed} if jp == "simulated" else {}
+    judge = lane if jp == provider == "simulated" else make_provider(jp, "api", **jopts)
     kw = dict(model=model, judge_model=jm, judge_price=price, max_draws=max_draws, concurrency=concurrency,
               timeout=timeout, judge_timeout=judge_timeout,
               retry_delays=_delays(retry_delays) if retry_delays else None, max_tokens=max_output_tokens,
-              judge_max_tokens=judge_max_output_tokens, keep_transcripts=keep_transcripts, control=control)
+              judge_max_tokens=judge_max_output_tokens, keep_transcripts=keep_transcripts, control=control,
+              language=lang)
     batch_opts = None
     if batch:
         from driftproof.run.batch_engine import BatchOptions
@@ -177,9 +201,15 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
         if batch_opts is not None:
             batch_opts.on_status = progress.batch
         return run_suite(suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text),
-                         cfg=cfg, provider=lane, judge=judge, out=out, progress=progress)
+                         cfg=cfg, provider=lane, judge=judge, out=out, progress=progress, replace=force)
 
-    result = _with_progress(go)
+    try:
+        result = _with_progress(go)
+    except RunInterrupted as exc:
+        click.echo(f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in {exc.journal}; "
+                   f"no receipt was written yet.\nTo resume, run the same command again:\n  {resume_command()}",
+                   err=True)
+        raise SystemExit(130) from None
     from driftproof.run.summary import print_result
 
     print_result(result)
@@ -187,22 +217,49 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
         raise SystemExit(3)
 
 
+def _simulated_options(seed: int, skill_text: str, control: str | None) -> dict[str, Any]:
+    """The simulated lane for ``run --provider simulated``: the skill arm adds 0.10 to the mean
+    quality, the control 0.03 (a seeded demonstration, not a measurement)."""
+    from driftproof.receipt import sha256_text
+    from driftproof.run.engine import arm_systems
+
+    systems = arm_systems(skill_text, control)
+    effects = {sha256_text(systems["with_skill"] or ""): 0.10}
+    if control is not None:
+        effects[sha256_text(control)] = 0.03
+    return {"seed": seed, "effects": effects}
+
+
+def resume_command() -> str:
+    """The exact command line this process was started with, quoted for a POSIX shell."""
+    import shlex
+    import sys
+
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    argv = obj.get("argv") if isinstance(obj, dict) and obj.get("argv") is not None else sys.argv[1:]
+    return shlex.join(["driftproof", *argv])
+
+
 def _with_progress(fn: Any, console: Any = None) -> Any:
     """Call ``fn(progress)`` under a progress bar on stderr: draws done of planned, ETA, spend
-    (judge usage at the frozen price plus the cost a harness reported). Off when stderr is not
-    a terminal. With ``--batch``, the line also gives each open batch's state and the provider's
+    (judge usage at the frozen price plus the cost a harness reported), then the sealing step
+    (assembling, checking and sealing the receipt), which the bar counts as one more step so that
+    it never reads finished while the receipt is still being written. Off when stderr is not a
+    terminal. With ``--batch``, the line also gives each open batch's state and the provider's
     own request counts (``progress.batch``)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = console or Console(stderr=True)
-    columns = (TextColumn("draws"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-               TextColumn("spend ${task.fields[spend]:.4f}"), TextColumn("{task.fields[batch]}"))
+    columns = (TextColumn("{task.fields[phase]}"), BarColumn(), TextColumn("{task.fields[draws]}"), TextColumn("ETA"),
+               TimeRemainingColumn(), TextColumn("spend ${task.fields[spend]:.4f}"), TextColumn("{task.fields[batch]}"))
     with Progress(*columns, console=console, disable=not console.is_terminal, transient=False) as bar:
-        task = bar.add_task("draws", total=None, spend=0.0, batch="")
+        task = bar.add_task("draws", total=None, spend=0.0, phase="draws", draws="", batch="")
 
-        def progress(done: int, total: int, spend: float) -> None:
-            bar.update(task, completed=done, total=total, spend=spend)
+        def progress(done: int, total: int, spend: float, phase: str = "draws") -> None:
+            completed, steps, label = bar_steps(done, total, phase)
+            bar.update(task, completed=completed, total=steps, spend=spend, draws=f"{done}/{total}", phase=label)
 
         def batch_status(statuses: Any) -> None:
             from driftproof.run.batch_engine import describe
@@ -212,6 +269,15 @@ def _with_progress(fn: Any, console: Any = None) -> Any:
         progress.batch = batch_status  # type: ignore[attr-defined]
 
         return fn(progress)
+
+
+def bar_steps(done: int, total: int, phase: str) -> tuple[int, int, str]:
+    """(steps completed, steps in all, label) of the run's bar: each planned draw is a step and
+    sealing the receipt one more, so the bar is full only once the receipt is written."""
+    steps = total + 1
+    if phase == "done":
+        return steps, steps, "sealed"
+    return done, steps, phase
 
 
 __all__ = ["SMOKE_RUN", "STOPPING_RULE", "run"]

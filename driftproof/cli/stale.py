@@ -12,7 +12,7 @@ import click
 
 from driftproof.cli.view import terminal_safe
 from driftproof.errors import RefusalError
-from driftproof.receipt import read_receipt
+from driftproof.receipt import Receipt, read_receipt
 from driftproof.stale import StaleReport, Today, stale_report
 
 
@@ -66,6 +66,28 @@ def _printed_version(binary: str) -> str:
     return printed[:1000]
 
 
+def _today_template(r: Receipt, path: Path | None) -> str | None:
+    """Today's judge template hash: the file given with ``--judge-template``, else the template
+    this product runs today (:func:`driftproof.run.judge.template_identity`) when the receipt's
+    grading is the product's own (no import provenance); else not supplied (unknown)."""
+    if path is not None:
+        return _sha256_file(path, "--judge-template")
+    if r.provenance is not None and r.regrade is None:
+        return None  # an imported receipt's grader is the source tool's, not this product's
+    from driftproof.run.judge import template_identity
+
+    return template_identity()[0]
+
+
+def _today_template_version(r: Receipt, path: Path | None) -> str | None:
+    """The version of the template :func:`_today_template` compares with, when it is the product's."""
+    if path is not None or (r.provenance is not None and r.regrade is None):
+        return None
+    from driftproof.run.judge import template_identity
+
+    return template_identity()[1]
+
+
 def render_text(report: StaleReport) -> str:
     """The stale report as plain text: one line per arm, then every finding."""
     lines = [f"{a.arm}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "") for a in report.arms]
@@ -87,7 +109,9 @@ def render_text(report: StaleReport) -> str:
 @click.option("--skill", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="SKILL.md as it is today.")
 @click.option("--suite", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The suite file as it is today.")
 @click.option("--judge-model", help="The judge model today.")
-@click.option("--judge-template", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The judge prompt template today.")
+@click.option("--judge-template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A judge prompt template edited outside the product (its file's sha256). Default: the "
+              "template this product runs today, for a receipt that driftproof run or regrade made.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def stale(receipt: Path, model: str | None, harness_name: str | None, harness_version: str | None,
           harness_binary: str | None, capture: str | None, skill: Path | None, suite: Path | None,
@@ -99,7 +123,8 @@ def stale(receipt: Path, model: str | None, harness_name: str | None, harness_ve
         harness_version = _printed_version(harness_binary)
     today = Today(model=model, harness_name=harness_name, harness_version=harness_version, capture=capture,
                   skill_sha256=_skill_sha256(skill, r.skill.sha256), suite_sha256=_sha256_file(suite, "--suite"),
-                  judge_model=judge_model, judge_template_sha256=_sha256_file(judge_template, "--judge-template"))
+                  judge_model=judge_model, judge_template_sha256=_today_template(r, judge_template),
+                  judge_template_version=_today_template_version(r, judge_template))
     report = stale_report(r, today)
     if fmt == "json":
         click.echo(json.dumps(asdict(report), indent=2, sort_keys=True))

@@ -1,5 +1,8 @@
-"""``driftproof suite check SUITE…``: run every case's checks against its known-good and
-known-bad example answers, so a check that rejects a correct answer fails before any paid run."""
+"""``driftproof suite check SUITE…``: first exactly the validation ``driftproof run`` makes
+before any call (:func:`~driftproof.run.suite.load_suite` and
+:func:`~driftproof.run.suite.require_gradable`), then every case's checks against its
+known-good and known-bad example answers, so a suite ``run`` would refuse, or a check that
+rejects a correct answer, fails before any paid run."""
 
 from __future__ import annotations
 
@@ -8,7 +11,8 @@ from pathlib import Path
 import click
 
 from driftproof.run.checks import example_failures
-from driftproof.run.suite import load_suite
+from driftproof.errors import SuiteError
+from driftproof.run.suite import load_suite, require_gradable
 
 
 @click.group()
@@ -19,7 +23,8 @@ def suite() -> None:
 @suite.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def check(files: tuple[Path, ...]) -> None:
-    """Validate each suite and run its checks on its examples; exit 1 on any disagreement.
+    """Validate each suite as driftproof run does before any call, then run its checks on its
+    examples; exit 1 when run would refuse a case or an example disagrees.
 
     A known-good example must pass every check of its case; a known-bad one must fail at
     least one. Suites that cannot be read exit 2 with one line per problem.
@@ -27,13 +32,26 @@ def check(files: tuple[Path, ...]) -> None:
     failed = 0
     for f in files:
         s = load_suite(f)
+        refused: list[str] = []
+        try:
+            require_gradable(s)  # the very function run calls before any call
+        except SuiteError as exc:
+            refused = [f"{p.file}: {p.pointer}: {p.message}" if p.pointer else f"{p.file}: {p.message}"
+                       for p in exc.problems]
+        for line in refused:
+            click.echo(f"{line} (driftproof run refuses it)")
+        n_refused = sum(1 for c in s.cases if c.refusal or (c.rubric is None and not c.criteria)) if refused else 0
+        if n_refused > len(refused):
+            click.echo(f"{f}: … and {n_refused - len(refused)} more case(s) driftproof run refuses")
         lines = [f"{f}: {line}" for case in s.cases for line in example_failures(case)]
         n_ex = sum(len(c.examples_pass) + len(c.examples_fail) for c in s.cases)
         n_checks = sum(len(c.checks) for c in s.cases)
         for line in lines:
             click.echo(line)
-        failed += len(lines)
-        status = f"{len(lines)} disagreement(s)" if lines else "ok"
+        failed += len(lines) + len(refused)
+        parts = ([f"driftproof run refuses {max(n_refused, 1)} case(s)"] if refused else []) + \
+                ([f"{len(lines)} disagreement(s)"] if lines else [])
+        status = "; ".join(parts) if parts else "ok"
         click.echo(f"{f}: {status} ({s.format} suite, {len(s.cases)} cases, {n_checks} checks, {n_ex} examples)")
     if failed:
         raise SystemExit(1)

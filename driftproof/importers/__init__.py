@@ -40,6 +40,7 @@ from typing import Any
 from driftproof.errors import ImportError_, Problem, ReceiptError
 from driftproof.importers._text import bound_document, collect_repairs, finalize_document
 from driftproof.receipt import parse_receipt, seal_document, write_receipt
+from driftproof.receipt._seal import unsealable_values
 
 __all__ = ["IMPORTERS", "Imported", "Importer", "get_importer", "register", "write_imported"]
 
@@ -115,7 +116,8 @@ def get_importer(name: str) -> Importer:
     return finished
 
 
-def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = "<import>") -> list[Path]:
+def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = "<import>",
+                   force: bool = False) -> list[Path]:
     """Seal and write every imported receipt into ``out_dir``, or write none.
 
     Each document is sealed and checked in memory against the current receipt
@@ -126,6 +128,7 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
         items: what an importer returned.
         out_dir: the receipts directory (created when missing).
         source: the source file's name, used in messages.
+        force: replace receipts that already exist; without it an existing one is refused.
 
     Returns:
         The paths written, in the order of ``items``.
@@ -133,6 +136,8 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
     Raises:
         ImportError_: a file name is unsafe or repeated, or a document is not a valid
             receipt (an importer bug), with the receipt's pointer; nothing was written.
+        RefusalError: a receipt file already exists and ``force`` is not set, naming every
+            such file; nothing was written.
     """
     out = Path(out_dir)
     seen: set[str] = set()
@@ -141,6 +146,11 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
             raise ImportError_.at(source, "", f"receipt file name {item.filename!r} is unsafe or repeated")
         seen.add(item.filename)
         bound_document(item.document)
+        unsealable = unsealable_values(item.document)
+        if unsealable:
+            problems = [Problem(source, "", f"cannot be converted: the value it gives at {at} of the receipt cannot be "
+                                f"sealed ({what}); nothing was written") for at, what in unsealable]
+            raise ImportError_(str(problems[0]), problems)
         data = json.dumps(seal_document(item.document), sort_keys=True, ensure_ascii=False,
                           allow_nan=False).encode("utf-8")
         try:
@@ -152,6 +162,9 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
                         for p in exc.problems]
             raise ImportError_(str(problems[0]) if problems else f"{source}: cannot be converted; nothing was written",
                                problems) from None
+    from driftproof.outputs import refuse_existing_outputs
+
+    refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
     return _write_all_or_none(items, out, source)
 
 

@@ -247,6 +247,24 @@ def _skill_text(skills_dir: Path, arm: str, shown: str) -> str:
         raise ImportError_.at(shown, where, f"{path} is not UTF-8 (invalid byte at offset {exc.start})") from None
 
 
+_LANG = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
+_LANG_FILE = re.compile(r"^results\.([A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*)\.json$")
+
+
+def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
+    """The snapshot's language (seed 004): ``metadata.lang`` as caveman's ``llm_run.py`` writes it,
+    else the ``<lang>`` of a ``results.<lang>.json`` file name; ``None`` (unknown, D-13) when
+    neither says. A ``metadata.lang`` that disagrees with the file name is refused."""
+    lang = meta.get("lang")
+    if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
+        raise ImportError_.at(shown, "/metadata/lang", f"expected a language tag such as pt, found {json.dumps(lang)[:60]}")
+    m = _LANG_FILE.match(path.name)
+    if lang is not None and m is not None and m.group(1) != lang:
+        raise ImportError_.at(shown, "/metadata/lang", f"expected {m.group(1)!r}, the language the file name "
+                              f"{path.name} names, found {lang!r}")
+    return lang if lang is not None else (m.group(1) if m else None)
+
+
 def _str_or_none(meta: dict[str, Any], key: str) -> str | None:
     value = meta.get(key)
     return value if isinstance(value, str) and value.strip() else None
@@ -320,6 +338,7 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
     if match is None:
         unrecorded.append("harness version: metadata.claude_cli_version is missing or not a Claude Code version")
     harness = {"name": "claude-code", "version": match.group(1) if match else None}
+    language = _language(meta, Path(snapshot), shown)
 
     width = max(2, len(str(len(prompts))))
     ids = [f"p{i + 1:0{width}d}" for i in range(len(prompts))]
@@ -347,5 +366,8 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
         )
         if started_offset is not None:
             document["run"]["started_at_offset"] = started_offset
-        out.append(Imported(f"{prefix}{arm}.json", document))
+        if language is not None:
+            document["run"]["language"] = language
+        suffix = f"-{language}" if language not in (None, "en") else ""  # results.<lang>.json beside results.json
+        out.append(Imported(f"{prefix}{arm}{suffix}.json", document))
     return out

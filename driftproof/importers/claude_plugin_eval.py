@@ -140,6 +140,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     has_llm = False
     ids: dict[str, int] = {}
     bounded: list[dict[str, Any]] = []
+    if not doc["cases"] and not partial:
+        raise (w / "cases").fail("expected at least one case in a document not marked partial, found none")
     for i, case in enumerate(doc["cases"]):
         cw = w / "cases" / i
         graders = case.get("graders") or []
@@ -150,6 +152,9 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         configs = {g["name"]: g.get("config") or {} for g in graders}
         arms_src = case["arms"]
         without = arms_src.get("without")
+        for key in ("with", "without"):
+            if arms_src.get(key) == [] and not partial:  # a finished run wrote at least one run per arm
+                raise (cw / "arms" / key).fail("expected at least one run in a document not marked partial, found none")
         if two_arm and without is None and not partial:
             raise (cw / "arms" / "without").fail("expected the runs without the plugin (ablation 'with-without'), "
                                                  "found none")

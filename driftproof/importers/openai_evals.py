@@ -283,6 +283,8 @@ def _row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     if row.get("results") is not None:
         for i, res in enumerate(row["results"]):
             rw = w / "results" / i
+            if res["name"] in grades:  # a second result of one grader would silently replace the first
+                raise (rw / "name").fail(f"expected each grader once per item, found {res['name'][:80]!r} again")
             grades[res["name"]] = (res.get("score"), rw / "score")
             text = _last_text(((res.get("sample") or {}).get("output")))
             if text is not None:
@@ -373,12 +375,17 @@ def _score(value: Any, w: Where, grader: str, grader_range: tuple[float, float] 
     if value is None:
         return None
     if isinstance(value, bool):
+        if grader_range is not None:  # a pass/fail grade is not a point on a LOW:HIGH scale
+            raise w.fail(f"expected grader {grader!r}'s score as a number on {grader_range[0]:g}:{grader_range[1]:g}, "
+                         f"found {str(value).lower()}")
         return 1.0 if value else 0.0
     if not isinstance(value, (int, float)):
         raise w.fail(f"expected grader {grader!r}'s score as a number or true/false, found {type(value).__name__}")
     v = float(value)
-    if not math.isfinite(v):
+    if math.isnan(v):
         return None
+    if math.isinf(v):
+        raise w.fail(f"expected grader {grader!r}'s score as a finite number, found {v!r}")
     if grader_range is not None:
         lo, hi = grader_range
         if v < lo or v > hi:

@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
@@ -32,6 +32,7 @@ from driftproof.importers._common import (
     Where, file_sha256, parse_instant, provenance_doc, read_json, run_times, safe_filename, schema_problems,
 )
 from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text
+from driftproof.receipt._versions import format_checker
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "export_summary_json", "import_summary_json", "schema", "summary_json_importer"]
 
@@ -49,7 +50,8 @@ def schema() -> dict[str, Any]:
 
 
 def _validator() -> Draft202012Validator:
-    return Draft202012Validator(schema(), format_checker=FormatChecker())
+    # date-time really checked (jsonschema-rs's check, as for receipts; issue 19)
+    return Draft202012Validator(schema(), format_checker=format_checker())
 
 
 def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str, Any]:

@@ -4,7 +4,9 @@ Public API::
 
     read_receipt(path) -> Receipt          validate, verify the seal, parse (any version)
     parse_receipt(bytes, file) -> Receipt
+    validate_document(doc, file) -> Receipt   the same checks on JSON data already in memory
     write_receipt(document, path)          seal (D-12) and write atomically, current version
+    write_checked_receipt(document, path) -> Receipt   seal, validate in memory, then write atomically
     seal_document(document) -> document
     compute_seal(document) -> hex
     schema_bytes(version) -> bytes         the frozen schema file, as served
@@ -27,7 +29,14 @@ from driftproof.receipt._bounds import (
     check_json_bounds,
 )
 from driftproof.receipt._build import draw_doc, judge_sample_doc, receipt_doc, sha256_text, skill_tokens
-from driftproof.receipt._load import parse_receipt, read_receipt, read_receipts, to_pointer
+from driftproof.receipt._load import (
+    parse_receipt,
+    read_receipt,
+    read_receipts,
+    to_pointer,
+    validate_document,
+    write_checked_receipt,
+)
 from driftproof.receipt._model import (
     CURRENT_VERSION,
     ArmSpec,
@@ -79,5 +88,5 @@ __all__ = sorted([
     "JudgeScale", "Lost", "OtherModelCall", "Provenance", "Receipt", "Regrade", "Run", "Runner", "SCHEMA_ID_BASE", "SEAL_ALGORITHM",
     "Seal", "Skill", "Suite", "Tokens", "Transcripts", "canonical_bytes", "complete_document", "compute_seal", "draw_doc", "judge_sample_doc", "receipt_doc", "sha256_text", "skill_tokens", "known_versions",
     "parse_receipt", "read_receipt", "read_receipts", "schema_bytes", "schema_for", "seal_document",
-    "to_pointer", "verify_seal", "write_receipt",
+    "to_pointer", "validate_document", "verify_seal", "write_checked_receipt", "write_receipt",
 ])

@@ -19,7 +19,7 @@ from driftproof.errors import Problem
 from driftproof.receipt._bounds import MAX_PROBLEMS, quote
 from driftproof.receipt._versions import schema_for
 
-__all__ = ["schema_problems", "to_pointer"]
+__all__ = ["compiled_problems", "schema_problems", "to_pointer"]
 
 _JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
                int: "an integer", float: "a number", type(None): "null"}
@@ -123,7 +123,9 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
         what = e.schema.get("description") or f"text matching {quote(want)}"
         return pointer, f"expected {_lower(what)}, found {_found(inst)}"
     if kw == "format":
-        return pointer, f"expected a {want} value, found {_found(inst)}"
+        desc = e.schema.get("description")
+        what = f" ({_lower(desc)})" if isinstance(desc, str) and desc else ""
+        return pointer, f"expected a valid {want} value{what}, found {_found(inst)}"
     limits = {
         "maxLength": ("at most {} characters", lambda v: len(v)),
         "minLength": ("at least {} characters", lambda v: len(v)),
@@ -149,6 +151,24 @@ def schema_problems(errors: list[ValidationError], version: str, file: str, curr
     Each message ends with ``(schema <version>)`` so the reader knows which frozen file spoke.
     """
     described = sorted({_describe(e, version, current) for e in errors}, key=lambda pm: pm)
+    problems = [Problem(file, p, f"{m} (schema {version})") for p, m in described[:MAX_PROBLEMS]]
+    if len(described) > MAX_PROBLEMS:
+        problems.append(Problem(file, "", f"… and {len(described) - MAX_PROBLEMS} more problems"))
+    return problems
+
+
+def compiled_problems(errors: list[Any], version: str, file: str) -> list[Problem]:
+    """Problems from jsonschema-rs errors, for a document only the compiled validator refused
+    (the two validators disagree; the document is refused all the same, issue 19).
+
+    Each names the instance's JSON pointer and the schema keyword that failed; the value
+    itself is quoted at most :data:`~driftproof.receipt._bounds.MAX_QUOTE` characters.
+    """
+    described = sorted({
+        (to_pointer(e.instance_path),
+         f"expected a value the schema's {str(e.schema_path[-1]) if e.schema_path else 'root'!r} rule accepts, "
+         f"found {_found(e.instance)}")
+        for e in errors})
     problems = [Problem(file, p, f"{m} (schema {version})") for p, m in described[:MAX_PROBLEMS]]
     if len(described) > MAX_PROBLEMS:
         problems.append(Problem(file, "", f"… and {len(described) - MAX_PROBLEMS} more problems"))

@@ -2,6 +2,10 @@
 
 A writer seals; every reader recomputes the hash and refuses a mismatch, naming
 the file. Canonicalisation is the ``rfc8785`` library's (Trail of Bits), not ours.
+
+The seal's canonical bytes come from the library whole, though it is pure Python (about
+0.27 s for a 1 MB receipt): canonical JSON is a library's job, not ours (a faster hand-made
+encoder was tried and taken out for that reason).
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ import rfc8785
 from driftproof.errors import ReceiptError, SealError
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 
-__all__ = ["SEAL_ALGORITHM", "canonical_bytes", "compute_seal", "seal_document", "verify_seal", "write_receipt"]
+__all__ = ["SAFE_INTEGER_MAX", "SEAL_ALGORITHM", "atomic_write", "canonical_bytes", "compute_seal", "seal_document",
+           "sealed_bytes", "unsealable_values", "verify_seal", "write_receipt"]
 
 SEAL_ALGORITHM = "sha256-rfc8785"
 
@@ -110,18 +115,73 @@ def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
             is never written back under its old number.
     """
     path = Path(path)
+    _sealed, data = sealed_bytes(document, path)
+    atomic_write(path, data)
+    return path
+
+
+def sealed_bytes(document: dict[str, Any], path: str | Path = "<receipt>") -> tuple[dict[str, Any], bytes]:
+    """``document`` completed through the model, sealed, and the exact bytes
+    :func:`write_receipt` writes (UTF-8 JSON, sorted keys, two-space indentation, final newline).
+
+    Returns:
+        (the sealed document, its file bytes).
+
+    Raises:
+        ReceiptError: the document does not declare the current schema version (D-11).
+        pydantic.ValidationError: the document does not fit the current model.
+    """
     if document.get("schema_version") != CURRENT_VERSION:
         raise ReceiptError.at(path, "/schema_version", f"expected {CURRENT_VERSION!r} (writers write the current "
                               f"schema version only, D-11), found {document.get('schema_version')!r}")
+    for pointer, problem in unsealable_values(document)[:1]:
+        raise ReceiptError.at(path, pointer, problem)
     sealed = seal_document(complete_document(document))
-    data = json.dumps(sealed, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    text = json.dumps(sealed, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    return sealed, text.encode("utf-8")
+
+
+def atomic_write(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file beside it and ``os.replace``:
+    readers see the old file or the whole new one, never half of it."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
+
+
+#: The largest integer RFC 8785 (D-12) and I-JSON (RFC 7493) hold exactly: 2**53 - 1.
+SAFE_INTEGER_MAX = 2**53 - 1
+
+
+def unsealable_values(document: Any, pointer: str = "") -> list[tuple[str, str]]:
+    """Every number in ``document`` that RFC 8785 cannot canonicalise, so no seal can cover it
+    (D-12): NaN, an infinity (``1e400`` parses as one), or an integer beyond ±(2**53 - 1).
+
+    Returns:
+        ``[(JSON pointer, what was expected and found)]`` in document order; empty when every
+        number can be sealed.
+    """
+    out: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [(pointer, document)]
+    while stack:
+        at, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}", v)
+                         for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((f"{at}/{i}", v) for i, v in reversed(list(enumerate(node))))
+        elif isinstance(node, bool) or node is None or isinstance(node, str):
+            continue
+        elif isinstance(node, float) and node != node or node in (float("inf"), float("-inf")):
+            out.append((at, f"expected a finite number (RFC 8785, D-12), found {node!r}"))
+        elif isinstance(node, int) and abs(node) > SAFE_INTEGER_MAX:
+            out.append((at, f"expected an integer within ±(2**53 - 1) (RFC 8785, D-12), found one of "
+                            f"{len(str(abs(node)))} digits"))
+    return out

@@ -5,6 +5,15 @@ never regenerated. A receipt is validated against the schema its own
 ``schema_version`` names, then migrated step by step to the current version
 so that every reader holds one model. Migrations only restate; they never fill a
 value the older version did not establish (D-13): such counts become ``None``.
+
+Two validators, one verdict (issue 19):
+
+- :func:`compiled_validator_for` (jsonschema-rs, compiled, draft 2020-12, every ``format``
+  checked, ``pattern`` with ECMA-262 semantics) decides whether a document is valid.
+- :func:`validator_for` (python-jsonschema) only *words* the errors of a document the
+  compiled validator refused (:mod:`driftproof.receipt._messages`). Its ``format`` checks
+  delegate to jsonschema-rs (:data:`FORMATS`), so ``date-time`` is checked by one
+  implementation whatever optional packages are installed, and the two agree on formats.
 """
 
 from __future__ import annotations
@@ -15,13 +24,15 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+import jsonschema_rs
 import regress
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 
 from driftproof.receipt._migrations import STEPS
 from driftproof.receipt._model import CURRENT_VERSION
 
-__all__ = ["CURRENT_VERSION", "MIGRATIONS", "known_versions", "schema_bytes", "schema_for", "validator_for"]
+__all__ = ["CURRENT_VERSION", "FORMATS", "MIGRATIONS", "compiled_validator_for", "format_checker", "known_versions",
+           "schema_bytes", "schema_for", "validator_for"]
 
 #: Ordered migrations: version -> (next version, pure function), one step each (``_migrations``).
 MIGRATIONS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = dict(STEPS)
@@ -80,11 +91,53 @@ def _ecma(pattern: str) -> "regress.Regex":
 
 _Validator = validators.extend(Draft202012Validator, {"pattern": _ecma_pattern})
 
+#: Every ``format`` a frozen receipt schema or an importer's schema uses. Each is checked by
+#: jsonschema-rs in both validators (python-jsonschema alone skips ``date-time`` unless the
+#: optional rfc3339-validator is installed, so ``2026-13-45T25:61:61Z`` would pass).
+FORMATS: tuple[str, ...] = ("date-time",)
+
+
+@cache
+def _format_validator(name: str) -> jsonschema_rs.Draft202012Validator:
+    return jsonschema_rs.Draft202012Validator({"format": name}, validate_formats=True, ignore_unknown_formats=False)
+
+
+def format_checker() -> FormatChecker:
+    """A python-jsonschema :class:`~jsonschema.FormatChecker` whose checks of :data:`FORMATS`
+    are jsonschema-rs's own, so python-jsonschema words exactly the format failures the
+    compiled validator refuses. Non-string values pass (JSON Schema: formats constrain strings)."""
+    checker = FormatChecker()
+    for name in FORMATS:
+        def check(value: Any, _name: str = name) -> bool:
+            return not isinstance(value, str) or _format_validator(_name).is_valid(value)
+        checker.checks(name)(check)
+    return checker
+
 
 @cache
 def validator_for(version: str) -> Draft202012Validator:
-    """A draft 2020-12 validator (formats checked, patterns with ECMA-262 semantics) for ``version``."""
-    return _Validator(schema_for(version), format_checker=FormatChecker())
+    """The python-jsonschema draft 2020-12 validator of ``version`` (formats checked through
+    jsonschema-rs, patterns with ECMA-262 semantics). Used to word the errors of a document
+    :func:`compiled_validator_for` refused, never to decide validity alone.
+
+    Raises:
+        KeyError: no such version.
+    """
+    return _Validator(schema_for(version), format_checker=format_checker())
+
+
+@cache
+def compiled_validator_for(version: str) -> jsonschema_rs.Draft202012Validator:
+    """The compiled (jsonschema-rs) draft 2020-12 validator of ``version``: every ``format``
+    checked (an unknown format is an error when the schema is compiled, not a silent pass),
+    ``pattern`` with an ECMA-262 regex engine (``$`` does not match before a final newline),
+    no network (``$ref`` resolves only inside the schema). It decides validity (issue 19).
+
+    Raises:
+        KeyError: no such version.
+    """
+    return jsonschema_rs.Draft202012Validator(schema_for(version), validate_formats=True,
+                                              ignore_unknown_formats=False, offline=True)
 
 
 def migrate(document: dict[str, Any]) -> dict[str, Any]:

@@ -278,8 +278,8 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
     price = o.judge.price if o.judge else None
     if plain:
         judge_doc = {"model": judge_model, "provider": judge.name, "surface": judge.surface, "service": judge.service,
-                     "sampling": judge.sampling(max_tokens), "template_sha256": J.template_sha256(),
-                     "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]}, "price": None}
+                     "sampling": judge.sampling(max_tokens), "template_sha256": J.template_identity()[0],
+                     "template_version": J.template_identity()[1], "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]}, "price": None}
         price = None
     overhead = {"input_tokens": tin, "output_tokens": tout, "judged_draws_counted": counted,
                 "judged_draws_missing_usage": missing,

@@ -3,11 +3,16 @@
 Arms (method, "The core"; issue 5): ``with_skill`` (SKILL.md as the system prompt),
 ``baseline`` (the task alone) and, optionally, ``control`` (a fixed instruction such as
 caveman's "Answer concisely." as the system prompt; D-16), whose delta against the skill is
-reported beside the lift. Each draw is judged n = 5 times by the fixed judge (2 with
-``--quick``); a draw's score is the mean of its valid samples (D-1).
+reported beside the lift. With a control, the with-skill arm's system prompt is the control
+followed by a blank line and SKILL.md, exactly as caveman builds its skill arm (seed 004:
+``Answer concisely.\n\n{SKILL.md}``), so "skill − control" is what the skill adds on top of
+the control. The receipt records each arm's construction (``bare``, ``skill``, ``control``,
+``control_then_skill``), the control text (``arms.control.instruction``) and the language of
+the prompts and the control (``run.language``, ``--lang``). Each draw is judged n = 5 times by
+the fixed judge (2 with ``--quick``); a draw's score is the mean of its valid samples (D-1).
 
 Level: TESTED for a full run on an API or CLI surface with a real judge; UNVERIFIED for the
-stub (either side), for ``--quick`` (preset ``quick``: first case only, 2 draws per arm, 2
+stub and the simulated lane (either side), for ``--quick`` (preset ``quick``: first case only, 2 draws per arm, 2
 judge samples, concurrency 4; method, "A smoke run gives no verdict") and for a run stopped
 because another model gave an answer.
 
@@ -42,20 +47,20 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ReceiptError
-from driftproof.receipt import (Receipt, draw_doc, judge_sample_doc, read_receipt, receipt_doc, sha256_text,
-                                write_receipt)
+from driftproof.receipt import (Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text,
+                                validate_document, write_checked_receipt)
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.journal import Journal, journal_path
 from driftproof.run.lost import lost_reason
+from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import Provider, Reply, repair_text
 from driftproof.run.scheduler import (MAX_DRAWS, MIN_DRAWS, SETTLE, Counter, FatalRun, Halted, LostDraw,
                                       RetryPolicy, StopRun, run_cells, with_retries)
 from driftproof.run.suite import Suite, SuiteCase, require_gradable
 
-__all__ = ["ARMS", "RunConfig", "RunResult", "run_suite"]
+__all__ = ["ARMS", "RunConfig", "RunInterrupted", "RunResult", "arm_systems", "run_suite"]
 
 ARMS = ("with_skill", "baseline", "control")
 #: Receipt schema bounds (schema 0.14): answer characters, lost reason characters, files named per draw.
@@ -87,6 +92,7 @@ class RunConfig:
     judge to think and still record its grade."""
     keep_transcripts: bool = False
     control: str | None = None
+    language: str | None = None
     quick: bool = False
     settle: float = SETTLE
     truncation: str = "lost"
@@ -153,16 +159,40 @@ class _Spend:
         return judge + self.reported
 
 
-def _arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
-    systems: dict[str, str | None] = {"with_skill": skill_text, "baseline": None}
-    if control is not None:
-        systems["control"] = control
-    return systems
+def arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
+    """Each arm's system prompt: baseline none; with a control, the control alone and the
+    control, a blank line and SKILL.md for the skill arm (seed 004); else SKILL.md alone."""
+    if control is None:
+        return {"with_skill": skill_text, "baseline": None}
+    return {"with_skill": f"{control}\n\n{skill_text}", "baseline": None, "control": control}
+
+
+#: How each arm's system prompt is built (receipt ``arms.<arm>.construction``, v0.15).
+def _construction(arm: str, control: str | None) -> str:
+    if arm == "baseline":
+        return "bare"
+    if arm == "control":
+        return "control"
+    return "skill" if control is None else "control_then_skill"
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """The run was interrupted (Ctrl-C); every finished draw is kept in the journal. A
+    :class:`KeyboardInterrupt`, so a caller that does not know it still stops as on Ctrl-C.
+
+    Attributes:
+        kept: finished draws in the journal (all sessions together).
+        journal: the journal's path; running the same command again resumes from it.
+    """
+
+    def __init__(self, kept: int, journal: Path) -> None:
+        super().__init__(f"interrupted: {kept} finished draws are kept in {journal}")
+        self.kept, self.journal = kept, journal
 
 
 def _count(v: Any) -> int | None:
-    """A token count a harness reported, or ``None`` when it is not a non-negative integer."""
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    """A token count a harness reported, or ``None`` when it is not an integer a receipt can hold."""
+    return count(v)
 
 
 class _Drawer:
@@ -321,17 +351,21 @@ class _Drawer:
                 usage["cache_read"] += jr.cache_read or 0
                 usage["cache_creation"] += jr.cache_creation or 0
                 usage["reasoning"] += jr.reasoning_output or 0
-            jr.text = self._repaired(rec, f"judge_reply/{k}", jr.text) or ""
+            if jr.decision is None:
+                jr.text = self._repaired(rec, f"judge_reply/{k}", jr.text) or ""
+                reply = jr.text
+            else:  # the decision is what is hashed and kept: made valid Unicode first, like an answer
+                reply = self._repaired(rec, f"judge_reply/{k}", _canonical(jr.decision)) or ""
             v = _verdict(case, jr, cfg.judge_max_tokens)
             score, invalid = v.score, v.invalid_reason
             if jr.reported_model is not None and not J.same_model(cfg.judge_model, jr.reported_model):
                 score, invalid = None, f"the reply reports model {jr.reported_model[:100]!r}, not the requested judge"
             why = self._repaired(rec, f"judge_samples/{k}/reason", v.reason)
-            samples.append(judge_sample_doc(score, reply=jr.text if jr.decision is None else _canonical(jr.decision),
+            samples.append(judge_sample_doc(score, reply=reply,
                                             reported_model=jr.reported_model, serving_model=jr.serving_model,
                                             invalid_reason=invalid[:2000] if invalid else None,
                                             reason=why[:4000] if why else None))
-            rec["transcript"]["judge_replies"].append(jr.text if jr.decision is None else _canonical(jr.decision))
+            rec["transcript"]["judge_replies"].append(reply)
         rec["judge_usage"] = usage
         return samples
 
@@ -346,7 +380,7 @@ def _verdict(case: SuiteCase, jr: Reply, budget: int) -> "J.JudgeVerdict":
     if jr.refusal is not None:
         return J.JudgeVerdict(None, "the judge refused: " + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300])
     if jr.decision is not None:
-        return J.parse_decision(case, jr.decision)
+        return J.parse_structured(case, jr.decision)
     if jr.truncated:
         n = jr.output_tokens
         return J.JudgeVerdict(None, f"the judge was cut off at {n if n is not None else budget} output tokens "
@@ -358,12 +392,18 @@ def _verdict(case: SuiteCase, jr: Reply, budget: int) -> "J.JudgeVerdict":
 
 def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig, provider: Provider, judge: Provider,
               out: str | Path, sleep: Callable[[float], None] = time.sleep,
-              progress: Callable[[int, int, float], None] | None = None) -> RunResult:
+              progress: Callable[..., None] | None = None, replace: bool = True) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
 
     With ``cfg.batch`` the draws go through the providers' batch APIs
     (:mod:`driftproof.run.batch_engine`, issue 17): same draws, same receipt, plus ``run.batch``
     and the judge's batch price tier.
+
+    ``progress(done, total, spend_usd, phase="draws")`` is called after each draw, then with
+    phase ``"sealing"`` while the receipt is assembled, checked and sealed, and ``"done"`` once
+    it is written (issue 19: a bar never reads finished while work remains). With ``replace``
+    false, a file that appeared at ``out`` while the run went on is not replaced:
+    :class:`~driftproof.errors.RefusalError` names it and the journal is kept.
 
     Raises:
         SuiteError: a case cannot be graded (before any call).
@@ -380,16 +420,16 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         cfg = dataclasses.replace(cfg, truncation="accepted")
     out = Path(out)
     cases = list(suite.cases[:1] if cfg.quick else suite.cases)
-    systems = _arm_systems(skill_text, cfg.control)
+    systems = arm_systems(skill_text, cfg.control)
     provider.keep_raw = judge.keep_raw = cfg.keep_transcripts
     harness_version = provider.start()
     judge.start()
     judge_doc = {
         "model": cfg.judge_model, "provider": judge.name, "surface": judge.surface, "service": judge.service,
-        "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_sha256(),
+        "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_identity()[0],
         "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
         "price": _price_doc(cfg.judge_price, tier="batch" if cfg.batch is not None else None),
-        "channel": judge.channel, "template_version": J.TEMPLATE_VERSION, "max_output_tokens": cfg.judge_max_tokens,
+        "channel": judge.channel, "template_version": J.template_identity()[1], "max_output_tokens": cfg.judge_max_tokens,
     }
     identity = {
         "suite_sha256": suite.sha256, "cases": [c.id for c in cases], "skill_sha256": sha256_text(skill_text),
@@ -398,6 +438,11 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         "settle": cfg.settle, "judge_samples": cfg.judge_samples, "control": cfg.control, "quick": cfg.quick,
         "keep_transcripts": cfg.keep_transcripts, "max_tokens": cfg.max_tokens, "truncation": cfg.truncation,
     }
+    if cfg.control is not None:  # the skill arm is the control then SKILL.md (absent otherwise: older journals resume)
+        identity["skill_arm"] = "control_then_skill"
+    if cfg.language is not None:  # absent otherwise, so an older journal still resumes
+        identity["language"] = cfg.language
+        identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
     batches = None
     if cfg.batch is not None:
         from driftproof.run.batch import batch_lane
@@ -436,6 +481,11 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
                             f"{journal.path}; run the same command again to resume") from exc
     except StopRun as exc:
         stopped = str(exc)
+    except KeyboardInterrupt as exc:
+        if batches is not None:
+            batches.close()
+        journal.close()
+        raise RunInterrupted(len(journal.draws), journal.path) from exc
     except BaseException:
         if batches is not None:
             batches.close()
@@ -444,6 +494,8 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     finally:
         provider.close()
         judge.close()
+    if progress:
+        progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     attempts = counter.value + (batches.attempts() if batches is not None else 0)
     doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, attempts,
                    harness_version, stopped)
@@ -458,7 +510,13 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         transcripts = _write_transcripts(out, journal)
         doc["run"]["transcripts"] = {"file": transcripts.name, "sha256": _file_sha256(transcripts),
                                      "draws": len(journal.draws)}
-    receipt = _write_checked(doc, out)
+    try:
+        receipt = _write_checked(doc, out, replace=replace)
+    except BaseException:
+        journal.close()  # kept on disk: no finished draw is lost
+        raise
+    if progress:
+        progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
     journal.remove()
     if batches is not None:
@@ -524,11 +582,13 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
     overhead = {"input_tokens": tin, "output_tokens": tout, "judged_draws_counted": counted,
                 "judged_draws_missing_usage": missing, "usd": None if usd is None else round(usd, 10),
                 "cache_read_input_tokens": tcr, "cache_creation_input_tokens": tcc, "reasoning_output_tokens": treason}
-    construction = {"with_skill": "skill", "baseline": "bare", "control": "control"}
     arm_specs = {a: {"label": a, "instruction": systems[a] if a == "control" else None,
                      "system_prompt_sha256": sha256_text(s) if s is not None else None,
-                     "service": provider.service, "construction": construction.get(a)} for a, s in systems.items()}
-    unverified = provider.name == "stub" or judge_doc["provider"] == "stub" or cfg.quick or stopped is not None
+                     "service": provider.service, "construction": _construction(a, cfg.control)}
+                 for a, s in systems.items()}
+    offline = ("stub", "simulated")
+    unverified = (provider.name in offline or judge_doc["provider"] in offline or cfg.quick
+                  or stopped is not None)
     doc = receipt_doc(
         level="UNVERIFIED" if unverified else "TESTED", skill_name=skill_name, skill_text=skill_text, cases=case_docs,
         model=cfg.model, provider=provider.name, surface=provider.surface,
@@ -543,22 +603,36 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
                        "truncation": cfg.truncation, "retry": cfg.policy().doc()})
     if repairs:
         doc["text_repairs"] = repairs[:100000]
+    if cfg.language is not None:
+        doc["run"]["language"] = cfg.language
     return doc
 
 
-def _write_checked(doc: dict[str, Any], out: Path) -> Receipt:
-    """Seal and write the receipt beside ``out``, read it back as every reader does (schema,
-    seal, model), and only then move it into place. A receipt that does not read back is
-    removed and the error raised; whatever was at ``out`` and the journal are kept, so no
-    finished draw is lost."""
+def _write_checked(doc: dict[str, Any], out: Path, *, replace: bool = True) -> Receipt:
+    """Seal the receipt and validate it once in memory (issue 19), then write it atomically.
+    With ``replace`` false the move into place never replaces a file that appeared at ``out``
+    while the run went on (issue 16); whatever was there and the journal are kept."""
+    if replace:
+        return write_checked_receipt(doc, out)
+    from driftproof.errors import RefusalError
+    from driftproof.receipt._seal import atomic_write, sealed_bytes
+
+    sealed, data = sealed_bytes(doc, out)
+    receipt = validate_document(sealed, str(out))
     tmp = out.with_name(f".{out.name}.unchecked")
-    write_receipt(doc, tmp)
+    atomic_write(tmp, data)
     try:
-        receipt = read_receipt(tmp)
-    except ReceiptError:
+        os.link(tmp, out)  # atomic: fails when out exists, never replaces it
+    except FileExistsError:
+        raise RefusalError(f"--out {out} appeared while the run went on; it was not replaced. The finished draws "
+                           f"are kept in {journal_path(out)}: run the same command with --force to write "
+                           "the receipt over it, or move that file away") from None
+    except OSError:  # a file system without hard links: the check and the move are two steps
+        if out.exists():
+            raise RefusalError(f"--out {out} appeared while the run went on; it was not replaced") from None
+        os.replace(tmp, out)
+    finally:
         tmp.unlink(missing_ok=True)
-        raise
-    os.replace(tmp, out)
     return receipt
 
 

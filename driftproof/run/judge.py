@@ -38,13 +38,15 @@ import json
 import math
 from dataclasses import dataclass
 
+from jsonschema import Draft202012Validator
+
 from driftproof.receipt import sha256_text
 from driftproof.run.suite import Criterion, SuiteCase
 from driftproof.wording import TOLERANCE
 
 __all__ = ["CHANNELS", "JudgeVerdict", "SCALE", "SYSTEM", "TEMPLATE", "TEMPLATE_VERSION", "decision_schema",
            "judge_prompt", "parse_decision", "parse_reply", "rubric_section", "rubric_sha256", "same_model",
-           "template_sha256"]
+           "template_identity", "template_sha256"]
 
 #: Version of the instruction templates below (receipt ``judge.template_version``); 2 = the
 #: answer passed as delimited data and the grade recorded through a structured channel.
@@ -102,6 +104,17 @@ def same_model(requested: str, reported: str) -> bool:
 def template_sha256() -> str:
     """sha256 of the judge's instructions: system text and every template, in order."""
     return sha256_text("\n\x1e\n".join([SYSTEM, TEMPLATE, RUBRIC_TEMPLATE, CRITERIA_TEMPLATE, CRITERION_LINE]))
+
+
+
+def template_identity() -> tuple[str, str]:
+    """``(text hash, version)`` of the judge prompt template this product runs today.
+
+    The one place both ``driftproof run`` (which records it) and ``driftproof stale`` (which
+    compares a receipt with it, so that a receipt can be read as still standing with no
+    template file given) take the template's identity from.
+    """
+    return template_sha256(), TEMPLATE_VERSION
 
 
 def _weight(w: float) -> str:
@@ -226,8 +239,24 @@ def parse_decision(case: SuiteCase, obj: object) -> JudgeVerdict:
     be decided once, with a reason (criteria case)."""
     if not isinstance(obj, dict):
         return JudgeVerdict(None, "the decision is not a JSON object")
-    if case.criteria:
-        return _parse_criteria(case.criteria, case.threshold, obj)
+    return _parse_criteria(case.criteria, case.threshold, obj) if case.criteria else _parse_score(obj)
+
+
+def parse_structured(case: SuiteCase, obj: object) -> JudgeVerdict:
+    """A decision that came back through a structured channel (tool call, strict JSON schema):
+    :func:`parse_decision`, and the decision must also match :func:`decision_schema`, which the
+    channel was asked to hold it to; one that breaks it (a member the schema does not allow, a
+    missing reason) is not measured, whatever its score says."""
+    verdict = parse_decision(case, obj)
+    if verdict.score is not None:
+        broken = next(iter(Draft202012Validator(decision_schema(case)).iter_errors(obj)), None)
+        if broken is not None:
+            return JudgeVerdict(None, f"the decision does not match its schema: {broken.message[:300]}",
+                                reason=verdict.reason)
+    return verdict
+
+
+def _parse_score(obj: dict) -> JudgeVerdict:
     reason = obj.get("reason") if isinstance(obj.get("reason"), str) else None
     s = obj.get("score")
     if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):

@@ -14,7 +14,17 @@
            {"name": "cc subject", "kind": "structural", "structure": "conventional_commit_subject"},
            {"name": "says 429", "kind": "regex", "pattern": "\\\\b429\\\\b", "ignore_case": true},
            {"name": "no arrows", "kind": "must_not_include", "pattern": "→"}],
-        "examples": {"pass": ["known-good answer"], "fail": ["known-bad answer"]}}]}
+        "examples": {"pass": ["known-good answer"], "fail": ["known-bad answer"]},
+        "translations": {"pt": "Escreva uma mensagem de commit para ..."}}],   # optional, --lang
+     "language": "en",                             # optional: the language of the prompts
+     "controls": {"Answer concisely.": {"pt": "Responda de forma concisa."}}}  # optional, --lang
+
+Languages (seed 004, caveman's "Other languages"): ``driftproof run --lang LANG`` takes each
+case's prompt in LANG (the case's ``prompt`` when the suite's ``language`` is LANG, else its
+``translations[LANG]``) and the control translated into LANG, from the suite's ``controls``
+table, else the product's (:data:`TRANSLATED_CONTROLS`). A language with no translated control,
+or a case with no prompt in it, stops before any call, naming what is missing: there is no
+English fallback. The skill text itself stays as it is.
 
 A case carries a ``rubric`` or ``criteria`` (criterion ids unique, weights finite and > 0,
 descriptions bounded as a rubric is), never both. ``driftproof run`` refuses, before any call,
@@ -52,7 +62,7 @@ from driftproof.errors import Problem, SuiteError
 
 __all__ = [
     "CASE_ID", "CRITERIA_MAX", "CheckSpec", "Criterion", "FORMAT", "RUBRIC_MAX_CHARS", "Suite",
-    "SuiteCase", "load_suite", "require_gradable",
+    "SuiteCase", "TRANSLATED_CONTROLS", "in_language", "load_suite", "require_gradable",
 ]
 
 FORMAT = "driftproof-suite/1"
@@ -112,6 +122,8 @@ class SuiteCase:
     pointer: str
     refusal: str | None = None
     """Why ``run`` cannot grade this case even with a rubric (e.g. input files); None if it can."""
+    translations: dict[str, str] = field(default_factory=dict)
+    """The prompt in other languages, ``{language: prompt}`` (``--lang``)."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +139,10 @@ class Suite:
     truncation: str = "lost"
     """What a cut-off answer is (issue 13): ``lost`` (default; a lost draw, "cut off at N output
     tokens") or ``accepted`` (graded as it is), from the suite's ``"truncation"`` member."""
+    language: str | None = None
+    """The language of the cases' prompts, when the suite states it."""
+    controls: dict[str, dict[str, str]] = field(default_factory=dict)
+    """The suite's table of translated controls: control text → language → translation."""
 
 
 class _Collector:
@@ -274,9 +290,10 @@ def _threshold(c: _Collector, v: Any, ptr: str) -> float | None:
 
 
 def _native(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
-    allowed = {"format", "name", "cases", "truncation"}
+    allowed = {"format", "name", "cases", "truncation", "language", "controls"}
     for k in sorted(set(doc) - allowed):
-        c.add(f"/{k}", "unexpected key; a suite has format, name, cases and optionally truncation")
+        c.add(f"/{k}", "unexpected key; a suite has format, name, cases and optionally truncation, language "
+              "and controls")
     if doc.get("truncation", "lost") not in ("lost", "accepted"):
         c.add("/truncation", 'expected "lost" (a cut-off answer is a lost draw, the default) or "accepted"')
     name = doc.get("name")
@@ -289,7 +306,7 @@ def _native(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
         if not isinstance(raw, dict):
             c.add(p, "expected a case object")
             continue
-        keys = {"id", "prompt", "rubric", "criteria", "threshold", "checks", "examples"}
+        keys = {"id", "prompt", "rubric", "criteria", "threshold", "checks", "examples", "translations"}
         for k in sorted(set(raw) - keys):
             c.add(f"{p}/{k}", "unexpected key in a case")
         cid = _case_id(c, raw.get("id"), f"{p}/id")
@@ -301,9 +318,60 @@ def _native(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
         thr = _threshold(c, raw.get("threshold"), f"{p}/threshold")
         checks = _checks(c, raw.get("checks"), f"{p}/checks")
         ex_pass, ex_fail = _examples(c, raw.get("examples"), f"{p}/examples")
+        tr = _translations(c, raw.get("translations"), f"{p}/translations")
         if cid and prompt:
-            cases.append(SuiteCase(cid, prompt, rubric, criteria, thr, checks, ex_pass, ex_fail, p))
+            cases.append(SuiteCase(cid, prompt, rubric, criteria, thr, checks, ex_pass, ex_fail, p, None, tr))
     return name, cases
+
+
+LANGUAGE = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
+#: The product's table of translated controls (caveman's ``TERSE_PREFIXES`` in
+#: ``evals/llm_run.py``, seed 004): English control text → language → translation.
+TRANSLATED_CONTROLS: dict[str, dict[str, str]] = {
+    "Answer concisely.": {"en": "Answer concisely.", "pt": "Responda de forma concisa.",
+                          "fr": "Réponds de façon concise."},
+}
+
+
+def _language(c: _Collector, v: Any, ptr: str) -> str | None:
+    if v is None:
+        return None
+    if not isinstance(v, str) or len(v) > 35 or not LANGUAGE.match(v):
+        c.add(ptr, "expected a language tag such as en, pt or pt-BR")
+        return None
+    return v
+
+
+def _translations(c: _Collector, raw: Any, ptr: str) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        c.add(ptr, "expected an object {language: prompt}")
+        return {}
+    out = {}
+    for lang, text in raw.items():
+        if _language(c, lang, f"{ptr}/{lang}") is None:
+            continue
+        t = _text(c, raw, lang, ptr, max_chars=PROMPT_MAX_CHARS)
+        if t is not None:
+            out[lang] = t
+    return out
+
+
+def _controls(c: _Collector, raw: Any) -> dict[str, dict[str, str]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        c.add("/controls", "expected an object {control text: {language: translated control}}")
+        return {}
+    out: dict[str, dict[str, str]] = {}
+    for text, table in raw.items():
+        p = "/controls/" + text.replace("~", "~0").replace("/", "~1")
+        if not isinstance(table, dict):
+            c.add(p, "expected an object {language: translated control}")
+            continue
+        out[text] = _translations(c, table, p)
+    return out
 
 
 def _case_list(c: _Collector, raw: Any, ptr: str) -> list:
@@ -349,11 +417,18 @@ def load_suite(path: str | Path) -> Suite:
     if not isinstance(doc, dict):
         raise SuiteError.at(file, "", "expected a JSON object")
     c = _Collector(file)
+    language, controls = None, {}
     if doc.get("format") == FORMAT:
         fmt = "driftproof"
         name, cases = _native(c, doc)
+        language = _language(c, doc.get("language"), "/language")
+        controls = _controls(c, doc.get("controls"))
     elif "format" in doc:
         raise SuiteError.at(file, "/format", f'expected "{FORMAT}"')
+    elif "cases" in doc and not _looks_like_caveman(doc["cases"]):
+        raise SuiteError.at(file, "/format", f'missing: a Driftproof suite starts with "format": "{FORMAT}" '
+                            '(without it, a file of "cases" is read as caveman\'s fidelity.json, whose cases '
+                            'carry checks {must_include, must_not_include} and no rubric)')
     elif "evals" in doc:
         from driftproof.run.foreign_suites import skill_creator_cases
 
@@ -374,7 +449,64 @@ def load_suite(path: str | Path) -> Suite:
         seen.setdefault(case.id, case.pointer)
     c.raise_if_any()
     truncation = doc.get("truncation", "lost") if fmt == "driftproof" else "lost"
-    return Suite(name or p.stem, file, hashlib.sha256(data).hexdigest(), fmt, tuple(cases), truncation)
+    return Suite(name or p.stem, file, hashlib.sha256(data).hexdigest(), fmt, tuple(cases), truncation, language,
+                 controls)
+
+
+def _looks_like_caveman(cases: Any) -> bool:
+    """Whether a format-less ``cases`` list is caveman's fidelity.json: no case carries a rubric or
+    criteria, and every case's checks is an object (caveman's ``{must_include, must_not_include}``)."""
+    if not isinstance(cases, list):
+        return True  # let the caveman reader name the problem
+    for raw in cases:
+        if not isinstance(raw, dict):
+            continue
+        if "rubric" in raw or "criteria" in raw or not isinstance(raw.get("checks"), dict):
+            return False
+    return True
+
+
+def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, str | None]:
+    """The suite with each case's prompt in ``lang``, and the control translated into ``lang``
+    (seed 004: a language with no translated control or no prompts stops before any call).
+
+    The control comes from the suite's ``controls`` table, else the product's
+    :data:`TRANSLATED_CONTROLS`, else, when ``lang`` is the suite's own language, as given. A prompt is the case's ``prompt`` when ``lang`` is the suite's ``language``,
+    else ``translations[lang]``.
+
+    Raises:
+        SuiteError: one problem per missing prompt and for a missing translated control,
+            naming what is missing; nothing falls back to English.
+    """
+    import dataclasses
+
+    c = _Collector(suite.path)
+    if not LANGUAGE.match(lang) or len(lang) > 35:
+        raise SuiteError.at(suite.path, "", f"--lang {lang!r}: expected a language tag such as en, pt or pt-BR")
+    native = suite.language == lang
+    cases = []
+    for case in suite.cases:
+        text = case.prompt if native else case.translations.get(lang)
+        if text is None:
+            c.add(f"{case.pointer}/translations/{lang}", f"case {case.id!r} has no prompt in {lang!r}"
+                  + (f" (the suite's prompts are in {suite.language!r})" if suite.language else
+                     " (the suite does not state the language of its prompts)")
+                  + "; driftproof run stops before any call rather than fall back to another language")
+            continue
+        cases.append(dataclasses.replace(case, prompt=text))
+    translated = control
+    if control is not None:
+        table = suite.controls.get(control) or {}
+        translated = table.get(lang) or TRANSLATED_CONTROLS.get(control, {}).get(lang)
+        if translated is None and native:
+            translated = control  # given for the suite's own language, and no table translates it
+        if translated is None:
+            c.add(f"/controls/{control.replace('~', '~0').replace('/', '~1')}/{lang}",
+                  f"no translated control for {lang!r}: the control {control[:80]!r} has no {lang!r} translation "
+                  "in the suite's controls table or the product's; driftproof run stops before any call rather "
+                  "than send the untranslated control")
+    c.raise_if_any()
+    return dataclasses.replace(suite, cases=tuple(cases)), translated
 
 
 def require_gradable(suite: Suite) -> None:

@@ -76,7 +76,9 @@ def print_result(result: Any, console: Console | None = None) -> None:
     if lost_line:
         console.print(Text(lost_line))
     lift = suite_lift(r)
-    console.print(Text(f"suite lift {_f(lift, True)}; per 1,000 skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} "
+    from driftproof.view import lift_coverage
+
+    console.print(Text(f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} "
                        f"(skill {r.skill.tokens} tokens); endpoint attempts {r.run.endpoint_attempts}"))
     jo = r.economics.judge_overhead
     if jo is not None:

@@ -1,7 +1,7 @@
-"""The native mkdocs hook (``hooks:`` in mkdocs.yml) that adds the generated pages.
-
-mkdocs loads ``driftproof/site/mkdocs_hook.py`` by path; that shim re-exports these
-functions so their state lives in this one module. ``driftproof reports build`` hands
+"""The mkdocs events that add the generated pages: the registered plugin ``driftproof``
+(:mod:`driftproof.site._plugin`, ``plugins: [driftproof]`` in mkdocs.yml) calls them, and so
+does the older path hook ``driftproof/site/mkdocs_hook.py`` (``hooks:``), kept for configs
+that still name it; their state lives in this one module. ``driftproof reports build`` hands
 over inputs it has already validated (:func:`handing_over`); a plain ``mkdocs build``
 loads them itself from ``extra.driftproof`` in mkdocs.yml, failing closed the same way.
 """
@@ -30,9 +30,11 @@ _state: dict[str, Any] = {"inputs": None}
 
 
 @contextmanager
-def handing_over(inputs: Any) -> Iterator[None]:
-    """Make ``inputs`` (a :class:`driftproof.site.publish.SiteInputs`) the hook's for one build."""
+def handing_over(inputs: Any, progress: Any = None) -> Iterator[None]:
+    """Make ``inputs`` (a :class:`driftproof.site.publish.SiteInputs`) the hook's for one build;
+    ``progress(phase, done, total)`` hears of the render and write phases."""
     _state["inputs"] = inputs
+    _state["progress"] = progress
     try:
         yield
     finally:
@@ -52,7 +54,7 @@ def site_nav(files: Any) -> list[dict[str, str]]:
     return nav
 
 
-def on_files(files: Any, config: Any) -> Any:
+def on_files(files: Any, config: Any, *, receipts: str | None = None, reports: str | None = None) -> Any:
     from mkdocs.structure.files import File
 
     from driftproof.site.build import build_site_files
@@ -62,17 +64,22 @@ def on_files(files: Any, config: Any) -> Any:
     if inputs is None:  # plain `mkdocs build`: load and check here, failing closed all the same
         base = Path(config.config_file_path).parent
         opts = (config.extra or {}).get("driftproof", {})
-        inputs = load_inputs(base / opts.get("receipts", "receipts"), base / opts.get("reports", "reports"))
+        inputs = load_inputs(base / (receipts or opts.get("receipts", "receipts")),
+                             base / (reports or opts.get("reports", "reports")))
     nav = site_nav(files)
+    progress = _state.get("progress")
     generated = build_site_files(inputs.receipts, inputs.reports, nav=nav, site_name=config.site_name,
                                  site_url=config.site_url or "https://driftproof.dev/",
-                                 fallback_date=fallback_date(), templates=_templates(config))
+                                 fallback_date=fallback_date(), templates=_templates(config),
+                                 cache=getattr(inputs, "cache", None), progress=progress)
+    if progress:
+        progress("write", 0, len(generated))
     clash = sorted(p for p in generated if files.get_file_from_path(p) is not None)
     if clash:
         raise SiteBuildError(f"generated pages would overwrite files in {config.docs_dir}: {', '.join(clash)}")
     for path, data in sorted(generated.items()):
         files.append(File.generated(config, path, content=data))
-    _state.update(nav=nav, reports=inputs.reports)
+    _state.update(nav=nav, reports=inputs.reports, generated=len(generated))
     return files
 
 
@@ -119,4 +126,7 @@ def on_post_build(config: Any) -> None:
 
     from driftproof.site.publish import index_for_search
 
+    progress = _state.get("progress")
+    if progress:
+        progress("write", _state.get("generated", 0), _state.get("generated", 0))
     index_for_search(Path(config.site_dir), Path(config.config_file_path or "mkdocs.yml"))

@@ -24,11 +24,12 @@ mkdocs hook adds its output to the build, and tests call it directly. It produce
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,15 +39,20 @@ from markupsafe import Markup
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import Receipt, known_versions, schema_bytes
-from driftproof.results import results_site_files
+from driftproof.badge import site_badge_files
+from driftproof.results import (RESULTS_PAGE, ResultRow, order_rows, results_page_from_rows, results_rows,
+                                results_site_files)
 from driftproof.site._render import make_env, markdown_html, relative_root
+from driftproof.site._cache import BuildCache, key_of, tree_key, using
+from driftproof.site._paths import templates_dir
 from driftproof.site.report_source import Report
 from driftproof.site.sections import SectionContext, SectionOutput, Table, section_types
 from driftproof.site.sheet import receipt_sheet
 
 __all__ = ["DEFAULT_TEMPLATES", "LoadedReceipt", "build_site_files", "home_listing", "page_env"]
 
-DEFAULT_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+#: ``templates/``: packaged with the wheel, or the source checkout's (:mod:`driftproof.site._paths`).
+DEFAULT_TEMPLATES = templates_dir()
 
 
 @dataclass(frozen=True)
@@ -68,7 +74,8 @@ def page_env(templates: Path = DEFAULT_TEMPLATES) -> jinja2.Environment:
 def build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[Report], *,
                      nav: Sequence[Mapping[str, str]], site_name: str = "Driftproof",
                      site_url: str = "https://driftproof.dev/", fallback_date: str = "1970-01-01",
-                     templates: Path = DEFAULT_TEMPLATES) -> dict[str, bytes]:
+                     templates: Path = DEFAULT_TEMPLATES, cache: BuildCache | None = None,
+                     progress: Callable[[str, int, int], None] | None = None) -> dict[str, bytes]:
     """Every generated page and file of the site.
 
     Args:
@@ -77,10 +84,24 @@ def build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[Re
         nav: the site navigation, ``{"title", "url"}`` with urls relative to the root.
         site_url: absolute URL of the site root (feed links and ids).
         fallback_date: the feed's ``updated`` date when there is no report (never the clock).
+        cache: a build cache: a receipt's sheet whose every input (the receipt's bytes, name
+            and path, the reports citing it, navigation, site name, templates, product version)
+            is unchanged is taken from it, not rendered again, and so are its results row, its
+            badge files and every chart already drawn (issue 19). Same bytes either way.
+        progress: ``progress("render", done, total)`` after each receipt's pages.
 
     Raises:
         SiteBuildError: a section cannot be rendered (names the report file and section).
     """
+    with using(cache):  # charts drawn below are kept in (and taken from) the build cache
+        return _build_site_files(receipts, reports, nav=nav, site_name=site_name, site_url=site_url,
+                                 fallback_date=fallback_date, templates=templates, cache=cache, progress=progress)
+
+
+def _build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[Report], *,
+                      nav: Sequence[Mapping[str, str]], site_name: str, site_url: str, fallback_date: str,
+                      templates: Path, cache: BuildCache | None,
+                      progress: Callable[[str, int, int], None] | None) -> dict[str, bytes]:
     env = page_env(templates)
     env.globals.update(site_name=site_name, site_nav=list(nav))
     files: dict[str, bytes] = {}
@@ -90,15 +111,19 @@ def build_site_files(receipts: Mapping[str, LoadedReceipt], reports: Sequence[Re
     if ordered:
         files["reports/latest/index.html"] = _render(env, "latest.html", "reports/latest/index.html", nav_current="",
                                                      ident=ordered[0].ident, title=ordered[0].title)
-    for name, lr in sorted(receipts.items()):
+    for i, (name, lr) in enumerate(sorted(receipts.items())):
         files[f"receipts/{name}.json"] = lr.raw
-        files[f"receipts/{name}/index.html"], charts = _sheet_page(lr, ordered, env)
-        files.update(charts)
+        files.update(_cached(cache, lambda lr=lr: _sheet_files(lr, ordered, env), "sheet", lr.name, str(lr.path),
+                             hashlib.sha256(lr.raw).digest(), json.dumps(_cited(lr, ordered)), json.dumps(list(nav)),
+                             site_name, tree_key(Path(templates)) if cache is not None else ""))
+        if progress:
+            progress("render", i + 1, len(receipts))
     files["receipts/index.html"] = _render(env, "receipts.html", "receipts/index.html", nav_current="receipts/",
                                            receipts=[_receipt_row(lr) for _, lr in sorted(receipts.items())])
     files["receipts/SHA256SUMS"] = _sums({f"receipts/{n}.json": lr.raw for n, lr in receipts.items()})
-    # The results page and each receipt's badge JSON (issue 9, driftproof/results.py).
-    files.update(results_site_files({n: lr.receipt for n, lr in sorted(receipts.items())}, env))
+    # The results page and each receipt's badge JSON (issue 9, driftproof/results.py); each
+    # receipt's row and badge files are kept in the build cache by the receipt's bytes (issue 19).
+    files.update(_results_files(receipts, env, cache))
     files.update(_spec_files(env, site_url))
     # Folder addresses a reader may type: each points at the page that lists what is inside.
     for path, heading, text, target, link_text in (
@@ -172,6 +197,44 @@ def _report_page(r: Report, receipts: Mapping[str, LoadedReceipt],
     return html.encode("utf-8"), outputs
 
 
+def _cached(cache: BuildCache | None, render: Callable[[], dict[str, bytes]], *key: bytes | str) -> dict[str, bytes]:
+    """``render()``, or the files the cache holds for exactly these inputs (``key``)."""
+    if cache is None:
+        return render()
+    k = key_of(*key)
+    hit = cache.get_files(k)
+    if hit is None:
+        hit = render()
+        cache.put_files(k, hit)
+    return hit
+
+
+def _results_files(receipts: Mapping[str, LoadedReceipt], env: jinja2.Environment,
+                   cache: BuildCache | None) -> dict[str, bytes]:
+    """What :func:`driftproof.results.results_site_files` gives, one receipt at a time."""
+    if cache is None:
+        return results_site_files({n: lr.receipt for n, lr in sorted(receipts.items())}, env)
+    rows, files = [], {}
+    for name, lr in sorted(receipts.items()):
+        def render(name: str = name, lr: LoadedReceipt = lr) -> dict[str, bytes]:
+            row = results_rows({name: lr.receipt})[0]
+            return {"row.json": json.dumps(dataclasses.asdict(row)).encode(), **site_badge_files({name: lr.receipt})}
+        got = dict(_cached(cache, render, "results", name, hashlib.sha256(lr.raw).digest()))
+        rows.append(ResultRow(**json.loads(got.pop("row.json"))))
+        files.update(got)
+    files[RESULTS_PAGE] = results_page_from_rows(order_rows(rows), env)
+    return files
+
+
+def _cited(lr: LoadedReceipt, reports: Sequence[Report]) -> list[dict[str, str]]:
+    return [{"ident": r.ident, "title": r.title} for r in reports if lr.name in r.receipts]
+
+
+def _sheet_files(lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Environment) -> dict[str, bytes]:
+    page, charts = _sheet_page(lr, reports, env)
+    return {f"receipts/{lr.name}/index.html": page, **charts}
+
+
 def _sheet_page(lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Environment) -> tuple[bytes, dict[str, bytes]]:
     path = f"receipts/{lr.name}/index.html"
     used: set[str] = {"main", "answers"}
@@ -187,7 +250,7 @@ def _sheet_page(lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Enviro
     # No chart on the standalone sheet: its table holds every band, and a site of a thousand
     # receipts would spend most of its build drawing them. Reports draw the charts they cite.
     sheet = receipt_sheet(lr.name, lr.receipt, lr.raw, anchor=anchor, path=lr.path)
-    cited = [{"ident": r.ident, "title": r.title} for r in reports if lr.name in r.receipts]
+    cited = _cited(lr, reports)
     page = _render(env, "receipt.html", path, nav_current="receipts/", sheet=sheet, cited=cited,
                    json_url=f"../{lr.name.rsplit('/', 1)[-1]}.json")
     return page, {f"receipts/{lr.name}/{k}": v for k, v in sheet.files.items()}

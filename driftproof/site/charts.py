@@ -11,6 +11,8 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from driftproof.site._cache import cached_chart
+
 __all__ = ["Series", "grouped_bars", "alt_text"]
 
 # Okabe–Ito, a colour-blind-safe palette; hatches tell series apart in print as well.
@@ -38,6 +40,7 @@ class Series:
     high: tuple[float | None, ...] | None = None
 
 
+@cached_chart  # the build cache keeps the SVG by every argument (issue 19)
 def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel: str,
                  reference: float | None = None, reference_label: str | None = None,
                  theme: str = "light") -> bytes:

@@ -1,7 +1,8 @@
 """``make reports``: check every input, build the site with mkdocs, replace ``site/`` whole.
 
-Order: load every receipt (:func:`driftproof.receipt.read_receipts`, all failures
-collected) and every report (front matter and sections checked) → any problem stops
+Order: load every receipt (bounds, schema, seal, model: :func:`driftproof.receipt.parse_receipt`
+on all cores, all failures collected, receipts already checked skipped through the build
+cache) and every report (front matter and sections checked) → any problem stops
 here with one line per problem (file, JSON pointer, expectation) → mkdocs 1.6.1 builds
 in strict mode into a fresh temporary directory beside ``out`` → only then is ``out``
 replaced. A failed build leaves ``out`` exactly as it was and removes its temporary
@@ -11,6 +12,7 @@ directory: no partial site.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 import multiprocessing
 import os
@@ -20,10 +22,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
-from driftproof.errors import Problem, SiteBuildError
-from driftproof.receipt import read_receipts
+from driftproof.errors import BoundsError, Problem, ReceiptError, SiteBuildError
+from driftproof.receipt import Receipt
+from driftproof.site._cache import CACHE_DIR_NAME, BuildCache
 from driftproof.site.build import LoadedReceipt
 from driftproof.site.report_source import Report, load_reports
 
@@ -32,14 +35,30 @@ __all__ = ["SiteInputs", "build_site", "fallback_date", "load_inputs"]
 
 @dataclass(frozen=True)
 class SiteInputs:
-    """Checked inputs of a build: receipts by name and reports, newest first."""
+    """Checked inputs of a build: receipts by name and reports, newest first; the build cache
+    the generator may use (``None``: none)."""
 
     receipts: dict[str, LoadedReceipt]
     reports: list[Report]
+    cache: BuildCache | None = None
+    #: sha256 of the receipts checked (not taken from the cache) by this load: recorded in the
+    #: cache as valid once the build they are part of has succeeded.
+    checked: tuple[str, ...] = ()
 
 
-def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
+#: ``progress(phase, done, total)``: phase is ``read``, ``validate``, ``render`` or ``write``.
+Progress = Callable[[str, int, int], None]
+
+
+def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | None = None,
+                progress: Progress | None = None) -> SiteInputs:
     """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
+
+    Receipts are read on all cores when there are many (:data:`PARALLEL_FROM_BYTES`); problems
+    are reported one line per problem, in path order, however the work was split. With a
+    ``cache``, a receipt whose exact bytes already passed every check under this product
+    version is not checked again (issue 19); the others are (:attr:`SiteInputs.checked`;
+    :func:`build_site` records them once the site is built).
 
     Raises:
         SiteBuildError: every problem in every receipt and report, one per line.
@@ -50,15 +69,29 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
         problems.append(Problem(str(receipts_dir), "", "expected a directory of receipts"))
     paths = sorted(receipts_dir.rglob("*.json")) if receipts_dir.is_dir() else []
     names = {p: p.relative_to(receipts_dir).with_suffix("").as_posix() for p in paths}
-    good, bad = _read_all(paths)
-    for err in bad:
-        problems.extend(err.problems or [Problem("?", "", str(err))])
-    receipts: dict[str, LoadedReceipt] = {}
-    for p, r in good.items():
+    raw: dict[Path, bytes] = {}
+    unreadable: list[ReceiptError] = []
+    for i, p in enumerate(paths):
         try:
-            receipts[names[p]] = LoadedReceipt(names[p], r, p.read_bytes(), p)
-        except OSError as exc:  # pragma: no cover - vanished between two reads
-            problems.append(Problem(str(p), "", f"cannot read: {exc.strerror}"))
+            raw[p] = _read_bounded(p)
+        except ReceiptError as exc:
+            unreadable.append(exc)
+        if progress:
+            progress("read", i + 1, len(paths))
+    shas = {p: hashlib.sha256(b).hexdigest() for p, b in raw.items()}
+    known = {p for p in raw if cache is not None and cache.is_valid(shas[p])}
+    good, bad = _read_all([p for p in paths if p in raw], known, shas, progress)
+    # one line per problem, in path order, whichever step refused the file
+    for err in sorted(unreadable + bad, key=lambda e: e.problems[0].file if e.problems else str(e)):
+        problems.extend(err.problems or [Problem("?", "", str(err))])
+    for p in sorted(good):
+        r = good[p]
+        if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
+            # issue 16: the demo's receipts are simulated; the public site never publishes one
+            problems.append(Problem(str(p), "/run/provider", "expected a receipt a model produced; this one is "
+                                    "simulated (driftproof demo), and the public site refuses simulated receipts"))
+            del good[p]
+    receipts = {names[p]: LoadedReceipt(names[p], r, raw[p], p) for p, r in good.items()}
     reports: list[Report] = []
     if reports_dir.is_dir():
         try:
@@ -69,36 +102,88 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
         problems.append(Problem(str(reports_dir), "", "expected a directory of reports"))
     if problems:
         raise SiteBuildError(f"{len(problems)} problem(s); the site was not built", problems)
-    return SiteInputs(receipts=dict(sorted(receipts.items())), reports=reports)
+    return SiteInputs(receipts=dict(sorted(receipts.items())), reports=reports, cache=cache,
+                      checked=tuple(sorted(shas[p] for p in good if p not in known)))
 
 
-#: From this many bytes of receipts on, they are read in worker processes (schema validation
-#: dominates a large build; below it, starting the workers costs more than it saves).
+def _read_bounded(p: Path) -> bytes:
+    """The file's bytes, refusing one over the receipt size bound before it is read whole."""
+    from driftproof.receipt import _bounds
+
+    try:
+        with p.open("rb") as fh:
+            data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
+    except OSError as exc:
+        raise ReceiptError.at(p, "", f"cannot read: {exc.strerror}") from None
+    if len(data) > _bounds.RECEIPT_MAX_BYTES:
+        raise BoundsError.at(p, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more")
+    return data
+
+
+#: From this many bytes of receipts on, they are read in worker processes (on all cores;
+#: below it, starting the workers costs more than it saves).
 PARALLEL_FROM_BYTES = 32 * 1024 * 1024
 
 
-def _read_all(paths: list[Path]) -> tuple[dict[Path, Any], list[Any]]:
-    """:func:`read_receipts` over ``paths``, in worker processes when there are many.
+def _check_chunk(items: list[tuple[Path, bool, str]]) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
+    """Parse and check receipts (one worker's share). ``(path, known valid, sha256 the caller
+    read)``: a file whose bytes changed since the caller read them is refused, not half-trusted."""
+    from driftproof.receipt import parse_receipt
 
-    Results do not depend on the split: receipts are keyed by path and errors are in
-    path order either way.
+    good: dict[Path, Receipt] = {}
+    bad: list[ReceiptError] = []
+    for p, known, sha in items:
+        try:
+            data = _read_bounded(p)
+            if hashlib.sha256(data).hexdigest() != sha:
+                raise ReceiptError.at(p, "", "expected the file to stay unchanged while the site is built; it changed")
+            good[p] = parse_receipt(data, str(p), known_valid=known)
+        except ReceiptError as exc:
+            bad.append(exc)
+    return good, bad
+
+
+def _read_all(paths: list[Path], known: set[Path], shas: dict[Path, str],
+              progress: Progress | None = None) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
+    """Check every receipt of ``paths``, in worker processes (one per core) when there are many.
+
+    Results do not depend on the split: receipts are keyed by path and errors are in path
+    order either way.
     """
-    workers = min(os.cpu_count() or 1, 8)
-    if workers < 2 or sum(_size(p) for p in paths) < PARALLEL_FROM_BYTES:
-        return read_receipts(paths)
-    chunks = [paths[i::workers * 4] for i in range(workers * 4)]
-    good: dict[Path, Any] = {}
-    bad: list[tuple[str, Any]] = []
+    items = [(p, p in known, shas[p]) for p in paths]
+    workers = os.cpu_count() or 1
+    total = len(items)
+
+    def report(done: int) -> None:
+        if progress:
+            progress("validate", done, total)
+
+    if workers < 2 or sum(_size(p) for p in paths if p not in known) < PARALLEL_FROM_BYTES:
+        good: dict[Path, Receipt] = {}
+        bad: list[ReceiptError] = []
+        for i, item in enumerate(items):
+            g, b = _check_chunk([item])
+            good.update(g)
+            bad.extend(b)
+            report(i + 1)
+        return good, bad
+    size = max(1, min(16, total // (workers * 4) or 1))
+    chunks = [items[i:i + size] for i in range(0, total, size)]
+    good = {}
+    pairs: list[tuple[str, ReceiptError]] = []
+    done = 0
     # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver)
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for g, b in pool.map(read_receipts, chunks):
+            for chunk, (g, b) in zip(chunks, pool.map(_check_chunk, chunks)):
                 good.update(g)
-                bad.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
+                pairs.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
+                done += len(chunk)
+                report(done)
     except (BrokenProcessPool, OSError):
         # Workers could not start (e.g. a caller whose __main__ cannot be re-imported): read here.
-        return read_receipts(paths)
-    return dict(sorted(good.items())), [e for _, e in sorted(bad, key=lambda t: t[0])]
+        return _check_chunk(items)
+    return dict(sorted(good.items())), [e for _, e in sorted(pairs, key=lambda t: t[0])]
 
 
 def _size(p: Path) -> int:
@@ -117,8 +202,14 @@ def fallback_date() -> str:
         return "1970-01-01"
 
 
-def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file: Path = Path("mkdocs.yml")) -> SiteInputs:
+def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file: Path = Path("mkdocs.yml"),
+               cache_dir: Path | None | bool = True, progress: Progress | None = None) -> SiteInputs:
     """Check the inputs, build with mkdocs (strict) and replace ``out`` only on success.
+
+    Args:
+        cache_dir: the build cache folder; ``True`` (default) for ``.driftproof-cache`` beside
+            ``out``, ``None`` or ``False`` for no cache. The cache never changes an output byte.
+        progress: called as ``progress(phase, done, total)`` (see :data:`Progress`).
 
     Raises:
         SiteBuildError: an input is invalid (one problem per bad place) or mkdocs failed
@@ -130,8 +221,11 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
 
     from driftproof.site._hook import handing_over
 
-    inputs = load_inputs(receipts_dir, reports_dir)
     out = Path(out).resolve()
+    if cache_dir is True:
+        cache_dir = out.parent / CACHE_DIR_NAME
+    cache = BuildCache(Path(cache_dir)) if cache_dir else None
+    inputs = load_inputs(receipts_dir, reports_dir, cache=cache, progress=progress)
     _check_out(out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()])
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
@@ -140,7 +234,7 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
     mk_log.addHandler(collector)
     try:
         cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
-        with handing_over(inputs):
+        with handing_over(inputs, progress):
             build(cfg)
     except (MkDocsException, SystemExit) as exc:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -154,6 +248,8 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
     (tmp / MARKER).write_text("A site built by `driftproof reports build`; replaced whole by the next build.\n",
                               encoding="utf-8")
     _replace(tmp, out)
+    if cache is not None:
+        cache.mark_valid(inputs.checked)
     return inputs
 
 

@@ -9,6 +9,8 @@ single-arm import (an arm ``recorded: false``), which has nothing to subtract.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.stats.reading import case_bands, lift_refusal
@@ -16,7 +18,7 @@ from driftproof.stats.reading import case_bands, lift_refusal
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = ["suite_lift", "value_per_1k"]
+__all__ = ["common_lifts", "CommonLifts", "lift_case_ids", "suite_lift", "suite_lift_over", "value_per_1k"]
 
 
 def suite_lift(r: Receipt) -> float | None:
@@ -42,3 +44,59 @@ def value_per_1k(lift: float | None, skill_tokens: int | None) -> float | None:
     if lift is None or skill_tokens is None or skill_tokens <= 0:
         return None
     return lift / (skill_tokens / 1000)
+
+
+def lift_case_ids(r: Receipt) -> tuple[str, ...]:
+    """Ids of the cases the suite lift covers: those with a measured draw in both arms, in
+    receipt order (empty for an aggregates-only receipt, D-15)."""
+    if r.is_aggregates_only:
+        return ()
+    return tuple(cid for cid, w, b in case_bands(r) if w.mean is not None and b.mean is not None)
+
+
+def suite_lift_over(r: Receipt, case_ids: Collection[str]) -> float | None:
+    """:func:`suite_lift` over the cases of ``case_ids`` only (each weighed equally); ``None``
+    when none of them has both means, or for an aggregates-only receipt."""
+    if r.is_aggregates_only:
+        return None
+    wanted = set(case_ids)
+    lifts = [w.mean - b.mean for cid, w, b in case_bands(r)
+             if cid in wanted and w.mean is not None and b.mean is not None]
+    return math.fsum(lifts) / len(lifts) if lifts else None
+
+
+@dataclass(frozen=True)
+class CommonLifts:
+    """Two receipts' suite lifts over the same cases (issue 16: lifts over different cases
+    are not comparable side by side).
+
+    Attributes:
+        a, b: each receipt's lift over ``cases``; ``None`` when there is no common case.
+        cases: ids of the cases both receipts measured in both arms, in A's order.
+        a_cases, b_cases: how many cases each receipt's own suite lift covers.
+        a_total, b_total: how many cases each receipt has.
+    """
+
+    a: float | None
+    b: float | None
+    cases: tuple[str, ...]
+    a_cases: int
+    b_cases: int
+    a_total: int
+    b_total: int
+
+    def words(self, a_label: str = "baseline receipt", b_label: str = "new receipt") -> str:
+        """How many cases the two lifts cover, in words, e.g. "over the 1 case both receipts
+        measured in both arms (baseline receipt 2 of 2, new receipt 1 of 2)"."""
+        n = len(self.cases)
+        noun = "case" if n == 1 else "cases"
+        return (f"over the {n} {noun} both receipts measured in both arms ({a_label} {self.a_cases} of "
+                f"{self.a_total}, {b_label} {self.b_cases} of {self.b_total})")
+
+
+def common_lifts(a: Receipt, b: Receipt) -> CommonLifts:
+    """The suite lifts of ``a`` and ``b`` over the cases both measured in both arms."""
+    ids_a, ids_b = lift_case_ids(a), lift_case_ids(b)
+    both = tuple(c for c in ids_a if c in set(ids_b))
+    return CommonLifts(suite_lift_over(a, both) if both else None, suite_lift_over(b, both) if both else None,
+                       both, len(ids_a), len(ids_b), len(a.cases), len(b.cases))

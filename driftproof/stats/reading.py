@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 __all__ = ["STATUSES", "Reading", "band_source_of", "case_bands", "judge_scale", "lift_refusal", "receipt_reading",
            "unrecorded_arms", "verdict_refusal"]
 
+#: Why a simulated receipt (``driftproof demo``, ``run --provider simulated``) gets no verdict.
+SIMULATED_NO_VERDICT = ("simulated: no model answered and no model judged; the simulated provider drew these "
+                        "answers and scores at random, so this non-model receipt gets no verdict")
+
 #: The statuses a single receipt can read (D-7).
 STATUSES: tuple[str, ...] = ("passing", "regressed", "UNDERPOWERED", "no separation detected", "no verdict")
 
@@ -88,9 +92,9 @@ def verdict_refusal(r: Receipt) -> str | None:
     """Why ``r`` gets no verdict, or ``None`` when it may get one (D-7, D-15; method, "A smoke run …").
 
     Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
-    a level below TESTED; an import (a provenance block that is not a regrade's, D-15) whatever
-    level it carries; an arm the source did not record; no judge; no case with a measured score
-    in both arms.
+    simulated (``driftproof demo``: no model answered, whatever level it carries); a level below
+    TESTED; an import (a provenance block that is not a regrade's, D-15) whatever level it
+    carries; an arm the source did not record; no judge; no case with a measured score in both arms.
     """
     if r.is_aggregates_only:
         return ("aggregates only: the source printed figures with no per-run score, "
@@ -98,6 +102,8 @@ def verdict_refusal(r: Receipt) -> str | None:
     if r.is_smoke:
         return (f"{SMOKE_RUN}: the receipt names the preset {r.run.preset!r}, which counts as "
                 f"below TESTED whatever level it carries ({r.verification_level})")
+    if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
+        return SIMULATED_NO_VERDICT
     if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
         return f"verification level {r.verification_level} is below TESTED"
     if r.provenance is not None and r.regrade is None:
@@ -184,8 +190,13 @@ def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
     if any(v.no_draw_count for v in weak):
         ids = ", ".join(v.case_id for v in weak if v.no_draw_count)
         return None, f"{NO_DRAW_COUNT_REACHES} ({ids}): the spreads alone reach it"
-    single = [v.case_id for v in weak if v.draws_needed is None]
-    if single:
-        return None, f"an arm has a single measured draw ({', '.join(single)}): no draw count can be worked out"
+    unknown = [v for v in weak if v.draws_needed is None]
+    if unknown:
+        # count the draws as they are: an arm with none is not "a single measured draw"
+        none = [v.case_id for v in unknown if min(v.a.n, v.b.n) == 0]
+        single = [v.case_id for v in unknown if min(v.a.n, v.b.n) != 0]
+        parts = ([f"an arm has no measured draw ({', '.join(none)})"] if none else []) + \
+                ([f"an arm has a single measured draw ({', '.join(single)})"] if single else [])
+        return None, "; ".join(parts) + ": no draw count can be worked out"
     n = max(v.draws_needed for v in weak if v.draws_needed is not None)
     return n, f"{n} draws per arm would have been needed with the spreads held"

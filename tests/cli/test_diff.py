@@ -74,7 +74,7 @@ def test_lost_draws_give_measured_and_drawn_counts(tmp_path: Path) -> None:
     res = run(tmp_path, make_receipt([C1A, C6A]), make_receipt([C1B, C6B]))
     assert res.exit_code == 0
     lines = res.output.splitlines()
-    assert "measured/drawn" in lines[4]
+    assert "measured/drawn" in next(x for x in lines if x.startswith("case "))
     c1 = next(x for x in lines if x.startswith("C1 ")).split()
     assert c1.count("3/3") == 2  # every case gets its counts once any case lost draws
     c6 = next(x for x in lines if x.startswith("C6 "))
@@ -92,8 +92,12 @@ def test_refused_side_exits_2_and_names_why(tmp_path: Path, kw: dict[str, Any], 
     assert res.exit_code == 2
     lines = res.output.splitlines()
     assert lines[1] == "no verdict"
-    assert len(lines) == 3 and lines[2].startswith(f"{tmp_path / 'b.json'}: {words}")
-    assert "C1 " not in res.output  # no per-case verdicts for a refused pair
+    assert lines[2].startswith(f"{tmp_path / 'b.json'}: {words}")
+    # issue 16: the reason heads the table; each case's bands are shown, never a verdict
+    assert lines[3] == "The bands below are shown as context; no verdict is given."
+    c1 = next(x for x in lines if x.startswith("C1 "))
+    assert "0.610 ± 0.010" in c1 and "0.710 ± 0.010" in c1 and "no verdict" in c1 and "3/3" in c1
+    assert "improved" not in res.output
 
 
 def test_aggregates_only_is_refused(tmp_path: Path) -> None:

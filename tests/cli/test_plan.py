@@ -30,7 +30,7 @@ USAGE = {"input_tokens": 12000, "output_tokens": 2000, "usd": None, "judged_draw
 def test_plan_takes_the_largest_count_and_names_unresolvable_cases() -> None:
     p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT, MID, WIDE], judge_overhead=USAGE)))
     assert [(c.case_id, c.draws_needed, c.no_draw_count) for c in p.cases] == [
-        ("tight", 2, False), ("mid", 11, False), ("wide", None, True)]
+        ("tight", 3, False), ("mid", 11, False), ("wide", None, True)]  # D-5 gives tight 2; a run's minimum is 3
     assert p.draws_per_arm == 11
     assert p.no_count_cases == ("wide",)
     # 11 draws × 3 cases × 2 arms = 66 answers; one judge sample each → 66 judge calls
@@ -41,8 +41,8 @@ def test_plan_takes_the_largest_count_and_names_unresolvable_cases() -> None:
 def test_recorded_usd_is_used_when_present() -> None:
     usage = dict(USAGE, usd=0.048)  # $0.002 per judged draw
     p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT], judge_overhead=usage)))
-    assert p.draws_per_arm == 2
-    assert p.judge_usd == pytest.approx(0.002 * 2 * 1 * 2)
+    assert p.draws_per_arm == 3  # D-5 gives 2, raised to the run's minimum of 3 (issue 16)
+    assert p.judge_usd == pytest.approx(0.002 * 3 * 1 * 2)
 
 
 def test_cost_unknown_without_usage() -> None:
@@ -59,7 +59,7 @@ def test_cases_that_disagree_give_a_case_count() -> None:
     p = plan_receipt(Receipt.model_validate(make_receipt([a, b])))
     assert p.cases_disagree and p.sentence == MORE_CASES
     assert p.cases_needed == 37
-    assert p.draws_per_arm == 2  # sd .01 each: X = .889 → 2
+    assert p.draws_per_arm == 3  # sd .01 each: X = .889 → 2, raised to the run's minimum of 3
 
 
 def test_aggregates_only_is_refused() -> None:
@@ -85,7 +85,7 @@ def test_cli_plan_json(tmp_path: Path) -> None:
     f.write_text(json.dumps(make_receipt([TIGHT])), encoding="utf-8")
     res = CliRunner().invoke(plan, [str(f), "--format", "json"])
     doc = json.loads(res.output)
-    assert doc["draws_per_arm"] == 2 and doc["judge_usd"] is None
+    assert doc["draws_per_arm"] == 3 and doc["judge_usd"] is None
 
 
 def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:

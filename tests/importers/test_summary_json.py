@@ -56,6 +56,16 @@ def test_schema_failure_names_pointer(tmp_path: Path) -> None:
     assert p.file == str(f) and p.pointer == "/cases/0/arms/baseline/1/score" and "maximum" in p.message
 
 
+@pytest.mark.parametrize("when", ["15 September 2026", "2026-13-45T25:61:61Z", "2026-02-30T10:00:00Z"])
+def test_an_impossible_started_at_is_refused(tmp_path: Path, when: str) -> None:
+    # The schema gives started_at no pattern, only format date-time: the format must be checked.
+    f = write_json(tmp_path / "bad.json", dict(DOC, started_at=when))
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(f)
+    (p,) = e.value.problems
+    assert p.pointer == "/started_at" and when in p.message
+
+
 def test_scores_need_a_judge(tmp_path: Path) -> None:
     bad = dict(DOC, judge=None)
     with pytest.raises(ImportError_) as e:

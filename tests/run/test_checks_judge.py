@@ -57,9 +57,13 @@ def test_suite_check_fails_on_a_check_that_rejects_a_good_answer(tmp_path):
     assert f"{p}: /cases/0/examples/fail/0: every check accepts this known-bad answer" in res.output
 
 
-def test_suite_check_passes_caveman(shared):
+def test_suite_check_runs_caveman_checks_and_says_run_refuses_it(shared):
+    # issue 16: suite check runs run's own validation first; caveman's cases carry no rubric,
+    # so run refuses them, while every check agrees with its examples
     res = CliRunner().invoke(suite_cmd, ["check", str(shared / "data/caveman/v3/evals/prompts/fidelity.json")])
-    assert res.exit_code == 0 and "ok (caveman-fidelity suite, 30 cases" in res.output
+    assert res.exit_code == 1
+    assert ": driftproof run refuses 30 case(s) (caveman-fidelity suite, 30 cases" in res.output
+    assert "disagreement" not in res.output
 
 
 RUBRIC = SuiteCase("r", "p", "rubric", None, None, (), (), (), "/cases/0")

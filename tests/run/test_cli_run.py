@@ -178,3 +178,45 @@ def test_progress_bar_shows_draws_eta_and_spend():
     assert _with_progress(work, console) == "done"
     out = buf.getvalue()
     assert "12/12" in out and "spend $0.0500" in out and "ETA" in out
+
+
+def test_progress_bar_counts_sealing_as_work_left():
+    import io
+
+    from rich.console import Console
+
+    from driftproof.cli.run import _with_progress, bar_steps
+
+    # all 12 draws done, receipt not yet sealed: 12 of 13 steps, not full
+    assert bar_steps(12, 12, "draws") == (12, 13, "draws")
+    assert bar_steps(12, 12, "sealing") == (12, 13, "sealing")
+    assert bar_steps(12, 12, "done") == (13, 13, "sealed")
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=120)
+
+    def work(progress):
+        progress(12, 12, 0.05)
+        progress(12, 12, 0.05, "sealing")
+        progress(12, 12, 0.05, "done")
+        return "done"
+
+    assert _with_progress(work, console) == "done"
+    assert "sealed" in buf.getvalue()  # the final frame: the receipt is written
+
+
+def test_a_run_reports_sealing_after_its_last_draw(tmp_path):
+    from run_helpers import SKILL_TEXT
+
+    from driftproof.run.engine import RunConfig, run_suite
+    from driftproof.run.providers import make_provider
+    from driftproof.run.suite import load_suite
+
+    (tmp_path / "suite.json").write_text(json.dumps(SUITE), encoding="utf-8")
+    calls = []
+    run_suite(load_suite(tmp_path / "suite.json"), skill_text=SKILL_TEXT, skill_name="commit-helper",
+              cfg=RunConfig(model="stub-model", judge_model="stub-judge", min_draws=2, max_draws=2, judge_samples=2),
+              provider=make_provider("stub", None), judge=make_provider("stub", None), out=tmp_path / "r.json",
+              progress=lambda d, t, s, phase="draws": calls.append((d, t, phase)))
+    phases = [c[2] for c in calls]
+    assert phases[-2:] == ["sealing", "done"] and set(phases[:-2]) == {"draws"}
+    assert calls[-1][0] == calls[-1][1] == calls[-3][0]

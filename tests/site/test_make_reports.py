@@ -194,6 +194,7 @@ def test_reading_in_worker_processes_gives_the_same_result(site_inputs: tuple[Pa
     receipts, reports = site_inputs
     (receipts / "zz-broken.json").write_text("{", encoding="utf-8")
     (receipts / "aa-broken.json").write_text("[]", encoding="utf-8")
+    (receipts / "mm-unreadable.json").mkdir()  # refused when read, before any check: still in path order
     with pytest.raises(SiteBuildError) as sequential:
         publish.load_inputs(receipts, reports)
     monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)
@@ -201,7 +202,9 @@ def test_reading_in_worker_processes_gives_the_same_result(site_inputs: tuple[Pa
     with pytest.raises(SiteBuildError) as parallel:
         publish.load_inputs(receipts, reports)
     assert parallel.value.lines() == sequential.value.lines()
-    assert [ln.split(": ")[0].rsplit("/", 1)[-1] for ln in parallel.value.lines()] == ["aa-broken.json", "zz-broken.json"]
+    assert [ln.split(": ")[0].rsplit("/", 1)[-1] for ln in parallel.value.lines()] == [
+        "aa-broken.json", "mm-unreadable.json", "zz-broken.json"]
+    (receipts / "mm-unreadable.json").rmdir()
     (receipts / "zz-broken.json").unlink()
     (receipts / "aa-broken.json").unlink()
     good = publish.load_inputs(receipts, reports)

@@ -6,7 +6,7 @@ from typing import Any
 
 from driftproof.run.providers.base import AttemptError, MissingCredentials, Provider, Reply
 
-__all__ = ["AttemptError", "LANES", "MissingCredentials", "Provider", "Reply", "make_provider"]
+__all__ = ["AttemptError", "LANES", "MissingCredentials", "OFFLINE", "Provider", "Reply", "make_provider"]
 
 #: (provider, surface) → "module:Class"; the stub has no surface.
 LANES: dict[tuple[str, str | None], str] = {
@@ -15,14 +15,19 @@ LANES: dict[tuple[str, str | None], str] = {
     ("anthropic", "cli"): "cli:ClaudeCLI",
     ("openai", "cli"): "cli:CodexCLI",
     ("stub", None): "stub:StubProvider",
+    ("simulated", None): "simulated:SimulatedProvider",
 }
+
+#: Lanes with no surface (no endpoint, no harness): a receipt they make reads UNVERIFIED.
+OFFLINE = ("stub", "simulated")
 
 
 def make_provider(provider: str, surface: str | None, **options: Any) -> Provider:
     """Build the lane for ``provider`` × ``surface``.
 
     Options: ``base_url``, ``api_key``, ``api`` (openai api: ``responses``|``chat``) for API
-    lanes; ``capture`` (``text``|``files``) and ``binary`` for CLI lanes; none for the stub.
+    lanes; ``capture`` (``text``|``files``) and ``binary`` for CLI lanes; none for the stub;
+    ``seed``, ``base``, ``effects``, ``spread``, ``judge_spread``, ``lose`` for the simulated lane.
 
     Raises:
         ValueError: an unknown lane, or an option the lane does not take.
@@ -32,7 +37,7 @@ def make_provider(provider: str, surface: str | None, **options: Any) -> Provide
     """
     import importlib
 
-    key = (provider, None if provider == "stub" else surface)
+    key = (provider, None if provider in OFFLINE else surface)
     if key not in LANES:
         raise ValueError(f"unknown provider/surface {provider}/{surface}; known: "
                          + ", ".join(f"{p}/{s or '-'}" for p, s in LANES))

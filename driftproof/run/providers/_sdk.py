@@ -51,9 +51,15 @@ def require_key(api_key: str | None, *variables: str, lane: str) -> None:
     raise MissingCredentials(variables[0], lane)
 
 
+#: The largest integer a receipt can hold exactly: RFC 8785 canonical JSON (D-12) and I-JSON
+#: (RFC 7493) allow integers up to 2**53 - 1.
+SAFE_INTEGER_MAX = 2**53 - 1
+
+
 def count(v: Any) -> int | None:
-    """A token count as reported, or ``None`` when it is not a non-negative integer."""
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    """A token count as reported, or ``None`` when it is not an integer from 0 to 2**53 - 1
+    (a count past that cannot be sealed, D-12, and no real reply has one: it is unknown)."""
+    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= SAFE_INTEGER_MAX else None
 
 
 def json_object(body: str) -> dict[str, Any]:

@@ -43,6 +43,7 @@ from typing import Any
 
 from driftproof.errors import ProviderError
 from driftproof.run.capture import read_back
+from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import (FATAL_STATUSES, AttemptError, Provider, Reply, classify_status,
                                            printed_version, run_process)
 
@@ -215,7 +216,13 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     """
     obj, events = claude_envelope(out)
     if obj is None:
-        raise AttemptError(f"claude exited with status {code} and no result object: {err.strip()[-300:]}")
+        if err.strip():
+            said = err.strip()[-300:]
+        elif out.strip():
+            said = f"stdout began {out.strip()[:200]!r}"
+        else:
+            said = "it printed nothing"
+        raise AttemptError(f"claude exited with status {code} and no result object: {said}")
     if obj.get("is_error") or obj.get("subtype") not in (None, "success"):
         msg = str(obj.get("result", "") or "")[:300]
         status = _status_of(obj, msg)
@@ -226,16 +233,19 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             raise exc
         raise AttemptError(what, fatal=bool(FATAL.search(msg)),
                            retryable=obj.get("subtype") not in ("error_max_turns", "error_max_budget_usd"))
+    if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
+        raise AttemptError(f"claude's result is {type(obj['result']).__name__}, not text: nothing to grade",
+                           retryable=False)
     usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else {}
     inp = cr = cc = None
-    if isinstance(usage.get("input_tokens"), int):
-        cr = usage.get("cache_read_input_tokens") if isinstance(usage.get("cache_read_input_tokens"), int) else None
-        cc = usage.get("cache_creation_input_tokens") if isinstance(usage.get("cache_creation_input_tokens"), int) else None
-        inp = usage["input_tokens"] + (cr or 0) + (cc or 0)
-    outp = usage.get("output_tokens") if isinstance(usage.get("output_tokens"), int) else None
+    if count(usage.get("input_tokens")) is not None:
+        cr = count(usage.get("cache_read_input_tokens"))
+        cc = count(usage.get("cache_creation_input_tokens"))
+        inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
+    outp = count(usage.get("output_tokens"))
     mu = obj.get("modelUsage") if isinstance(obj.get("modelUsage"), dict) else {}
     ours = [k for k in mu if _matches(model, k)]
-    others = [{"model": k, "input": (v or {}).get("inputTokens"), "output": (v or {}).get("outputTokens")}
+    others = [{"model": k, "input": count((v or {}).get("inputTokens")), "output": count((v or {}).get("outputTokens"))}
               for k, v in mu.items() if k not in ours]
     handoff = None
     if mu and not ours:
@@ -324,8 +334,6 @@ class CodexCLI(_CLI):
         u = usage or {}
         cached = u.get("cached_input_tokens")
         reasoning = u.get("reasoning_output_tokens")
-        return Reply(text, input_tokens=u.get("input_tokens") if isinstance(u.get("input_tokens"), int) else None,
-                     output_tokens=u.get("output_tokens") if isinstance(u.get("output_tokens"), int) else None,
-                     cache_read=cached if isinstance(cached, int) and cached >= 0 else None,
-                     reasoning_output=reasoning if isinstance(reasoning, int) and reasoning >= 0 else None,
+        return Reply(text, input_tokens=count(u.get("input_tokens")), output_tokens=count(u.get("output_tokens")),
+                     cache_read=count(cached), reasoning_output=count(reasoning),
                      raw=out)

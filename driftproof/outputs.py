@@ -1,0 +1,53 @@
+"""Where commands write: the ``--out`` / ``--out-dir`` rule, and no clobbering (issue 16).
+
+A paid run's receipt is money spent: no command replaces an existing output unless it is
+given ``--force``, and an output whose folder does not exist is named as such.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from driftproof.errors import RefusalError
+
+__all__ = ["OUT_RULE", "refuse_existing_output", "refuse_existing_outputs"]
+
+
+#: The rule every command follows (README, "Commands"): ``--out`` names the one file a command
+#: writes (run, regrade, export); ``--out-dir`` names the folder a command writes several files
+#: into (import, badge, demo, reports build).
+OUT_RULE = ("--out names the one file a command writes (run, regrade, export); --out-dir names the folder "
+            "a command writes several files into (import, badge, demo, reports build)")
+
+
+def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
+    """Refuse, before anything is read or written, an ``output`` that would replace an existing
+    file unless ``force``, and an output whose folder does not exist.
+
+    Raises:
+        RefusalError: naming the file (exit status 2).
+    """
+    output = Path(output)
+    parent = output.parent
+    if not parent.is_dir():
+        raise RefusalError(f"{option} {output}: the folder {parent} does not exist; create it first "
+                           "(nothing was written)")
+    if output.is_dir():
+        raise RefusalError(f"{option} {output} is a folder; {option} names a file ({OUT_RULE})")
+    if (output.exists() or output.is_symlink()) and not force:
+        raise RefusalError(f"{option} {output} already exists; it was not replaced. Choose another path, "
+                           "or give --force to replace it")
+
+
+def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) -> None:
+    """:func:`refuse_existing_output` for files a command writes into an ``--out-dir`` folder,
+    every existing one named at once.
+
+    Raises:
+        RefusalError: naming every file that exists (exit status 2).
+    """
+    # a folder in a file's place is not a file to replace: writing names it as such
+    existing = [str(p) for p in outputs if (p.exists() or p.is_symlink()) and not p.is_dir()]
+    if existing and not force:
+        raise RefusalError(f"{option}: {len(existing)} file(s) already exist and were not replaced: "
+                           + ", ".join(existing) + "; choose another folder, or give --force to replace them")

@@ -1,0 +1,129 @@
+"""The simulated lane: a seeded stand-in for a model and its judge, for ``driftproof demo``.
+
+Unlike the stub (every draw and judge sample identical, every spread 0), the simulated lane
+draws each answer's *quality* at random around a chosen mean, with a chosen spread, and the
+simulated judge scores each answer around that quality, with its own spread, on the judge's
+grid (0 to 1 in steps of 0.05). So a demo run shows what a real one shows: draws that vary,
+bands with spread, the stopping rule adding draws, and a lost draw with its reason.
+
+Nothing here is a model. A receipt it makes records ``run.provider`` (and ``judge.provider``)
+``simulated`` and reads UNVERIFIED; a simulated receipt gets no verdict (method, "A receipt
+… that records what produced its numbers"; verdict readers refuse it) and the public site
+refuses it.
+
+How an answer's quality is drawn (all numbers on the judge scale 0..1):
+
+* ``quality = base + case offset + effect(system prompt) + N(0, spread)``, clipped to 0..1;
+  the case offset is a fixed function of the prompt's hash, in ``[-0.1, 0.1]``;
+* ``effect(system)`` is looked up by the sha256 of the arm's system prompt in ``effects``
+  (``None`` = no system prompt); an unknown system prompt has no effect;
+* the judge reads the quality back from the answer's marker and scores
+  ``quality + N(0, judge_spread)``, rounded to the grid and clipped.
+
+Random numbers come from :class:`random.Random` seeded by (seed, request, how many times this
+same request was made), so a run with concurrency 1 is repeatable. The simulated lane makes no
+endpoint attempts (``endpoint_attempts`` stays 0).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from driftproof.run.providers.base import AttemptError, Provider, Reply
+
+__all__ = ["MARKER", "SimulatedProvider"]
+
+#: The marker an answer carries so the simulated judge can read its quality back.
+MARKER = re.compile(r"\[simulated quality (\d\.\d{4})\]")
+_CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
+_STEP = 0.05
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _clip(x: float) -> float:
+    return min(1.0, max(0.0, x))
+
+
+class SimulatedProvider(Provider):
+    """A seeded simulated model and judge (see the module docstring).
+
+    Args:
+        seed: the random seed (int).
+        base: mean quality of an answer with no system prompt effect (0..1).
+        effects: sha256 of a system prompt → effect added to the quality; key ``None`` is the
+            arm with no system prompt.
+        spread: standard deviation of an answer's quality around its mean (draw-to-draw).
+        judge_spread: standard deviation of the judge's score around the answer's quality.
+        lose: (prompt sha256, system sha256 or ``None``, n) → reason: the ``n``-th answering
+            call (from 1) of that prompt under that system prompt fails with that reason and
+            is not retried, so that draw is lost.
+    """
+
+    name, surface, makes_endpoint_attempts = "simulated", None, False
+    #: the simulated judge answers in free text, as the stub does: only its final verdict counts
+    channel = "final_verdict"
+    sends_budget = False
+
+    def __init__(self, *, seed: int = 0, base: float = 0.55, effects: Mapping[str | None, float] | None = None,
+                 spread: float = 0.08, judge_spread: float = 0.05,
+                 lose: Mapping[tuple[str, str | None, int], str] | None = None) -> None:
+        self.seed, self.base, self.spread, self.judge_spread = seed, base, spread, judge_spread
+        self.effects = dict(effects or {})
+        self.lose = dict(lose or {})
+        self._calls: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def sampling(self, max_tokens: int) -> dict[str, Any]:
+        return {}
+
+    def _rng(self, key: str) -> tuple[random.Random, int]:
+        with self._lock:
+            n = self._calls.get(key, 0) + 1
+            self._calls[key] = n
+        h = hashlib.sha256(f"{self.seed}\0{key}\0{n}".encode()).digest()
+        return random.Random(int.from_bytes(h[:8], "big")), n
+
+    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
+             schema: dict[str, Any] | None = None) -> Reply:
+        if schema is not None or ("<answer" in prompt and ("<rubric>" in prompt or "<criteria>" in prompt)):
+            return self._judge(model, prompt)
+        sys_sha = _sha(system) if system is not None else None
+        key = f"{model}\0{sys_sha}\0{_sha(prompt)}"
+        rng, n = self._rng(key)
+        reason = self.lose.get((_sha(prompt), sys_sha, n))
+        if reason is not None:
+            raise AttemptError(reason, retryable=False)
+        offset = (int(_sha(prompt)[:8], 16) / 0xFFFFFFFF - 0.5) * 0.2
+        q = _clip(self.base + offset + self.effects.get(sys_sha, 0.0) + rng.gauss(0.0, self.spread))
+        text = (f"Simulated answer (draw {n}) to: {prompt[:120]}\n"
+                f"No model wrote this; its quality was drawn at random. [simulated quality {q:.4f}]")
+        words = len(text.split())
+        return Reply(text, input_tokens=len(prompt.split()) + len((system or "").split()), output_tokens=words,
+                     reported_model=model, raw=text)
+
+    def _judge(self, model: str, prompt: str) -> Reply:
+        m = MARKER.search(prompt)
+        rng, _ = self._rng(f"judge\0{model}\0{_sha(prompt)}")
+        if m is None:
+            text = json.dumps({"score": 0.0, "reason": "simulated judge: the answer carries no simulated quality"})
+            return Reply(text, input_tokens=len(prompt.split()), output_tokens=12, reported_model=model, raw=text,
+                         channel="final_verdict")
+        q = float(m.group(1))
+        if "<criteria>" in prompt:
+            ids = _CRITERION.findall(prompt.split("<criteria>", 1)[1])
+            text = json.dumps({"criteria": [{"id": i, "met": rng.random() < q, "reason": "simulated decision"}
+                                            for i in ids]})
+        else:
+            s = _clip(round((q + rng.gauss(0.0, self.judge_spread)) / _STEP) * _STEP)
+            text = json.dumps({"score": round(s, 2), "reason": f"simulated judge around quality {q:.2f}"})
+        return Reply(text, input_tokens=len(prompt.split()), output_tokens=len(text.split()), reported_model=model,
+                     raw=text, channel="final_verdict")

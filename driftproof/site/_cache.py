@@ -1,0 +1,190 @@
+"""The build cache (issue 19): content-addressed, local, removable at any time.
+
+``driftproof reports build`` keeps it in ``.driftproof-cache/`` beside the site it builds
+(gitignored). Everything in it is addressed by sha256 — of a receipt's exact bytes, and of
+every input of a rendered page — under a *product key*: the sha256 of Driftproof's version,
+every file of the installed package and every template. A change of code or template
+therefore never reuses an entry, and deleting the folder changes no output byte: an entry
+only ever saves recomputing what it holds.
+
+Layout (under ``<root>/<product key>/``)::
+
+    valid/<aa>/<sha256>      a receipt whose bytes hash to <sha256> passed every check
+                             (bounds, schema, seal, model, consistency) under this product
+    pages/<aa>/<key>         the files one rendering produced (see :func:`pack`)
+    pages/<aa>/<key>         a chart's SVG, keyed by the chart function and all its arguments
+                             (:func:`cached_chart`)
+
+Writes are atomic (a temporary file and ``os.replace``), so concurrent builds and worker
+processes share the cache safely; a corrupt or truncated entry is ignored and replaced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+import driftproof
+from driftproof.receipt._seal import atomic_write
+from driftproof.site._paths import templates_dir
+
+__all__ = ["CACHE_DIR_NAME", "BuildCache", "cached_chart", "key_of", "pack", "product_key", "tree_key", "unpack",
+           "using"]
+
+#: The cache folder's name (in .gitignore).
+CACHE_DIR_NAME = ".driftproof-cache"
+_MAGIC = b"driftproof-cache-1\n"
+
+
+@cache
+def product_key() -> str:
+    """sha256 over Driftproof's version and every file of the package and the templates (hex)."""
+    h = hashlib.sha256(f"driftproof {driftproof.__version__}\n".encode())
+    package = Path(driftproof.__file__).resolve().parent
+    roots = [("pkg", package), ("tpl", templates_dir())]
+    for label, root in roots:
+        if not root.is_dir():
+            continue
+        for p in sorted(root.rglob("*")):
+            if p.is_dir() or "__pycache__" in p.parts or p.suffix == ".pyc":
+                continue
+            data = p.read_bytes()
+            h.update(f"{label}/{p.relative_to(root).as_posix()}\0{len(data)}\0".encode())
+            h.update(data)
+    return h.hexdigest()
+
+
+@cache
+def tree_key(folder: Path) -> str:
+    """sha256 (hex) of every file under ``folder`` (names and bytes), e.g. a templates folder
+    given by a config rather than the package's own; one reading per build process."""
+    h = hashlib.sha256()
+    for p in sorted(Path(folder).rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts:
+            data = p.read_bytes()
+            h.update(f"{p.relative_to(folder).as_posix()}\0{len(data)}\0".encode())
+            h.update(data)
+    return h.hexdigest()
+
+
+def key_of(*parts: bytes | str) -> str:
+    """sha256 (hex) over length-prefixed parts: no two different part lists share a key."""
+    h = hashlib.sha256()
+    for part in parts:
+        b = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(f"{len(b)}:".encode())
+        h.update(b)
+    return h.hexdigest()
+
+
+def pack(files: Mapping[str, bytes]) -> bytes:
+    """Several named byte strings as one cache entry: a JSON header of names and sizes, then the bytes."""
+    names = sorted(files)
+    header = json.dumps([[n, len(files[n])] for n in names], ensure_ascii=False).encode("utf-8")
+    return _MAGIC + f"{len(header)}\n".encode() + header + b"".join(files[n] for n in names)
+
+
+def unpack(data: bytes) -> dict[str, bytes] | None:
+    """The files of :func:`pack`, or ``None`` when the entry is not a whole one."""
+    try:
+        if not data.startswith(_MAGIC):
+            return None
+        rest = data[len(_MAGIC):]
+        nl = rest.index(b"\n")
+        size = int(rest[:nl])
+        header = json.loads(rest[nl + 1: nl + 1 + size])
+        body = memoryview(rest)[nl + 1 + size:]
+        out: dict[str, bytes] = {}
+        at = 0
+        for name, n in header:
+            out[name] = bytes(body[at: at + n])
+            at += n
+        return out if at == len(body) else None
+    except (ValueError, TypeError):
+        return None
+
+
+class BuildCache:
+    """One build's view of the cache folder ``root`` (created on first write).
+
+    Args:
+        root: the cache folder, e.g. ``site/../.driftproof-cache``.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.base = self.root / product_key()[:32]
+
+    def _path(self, kind: str, key: str) -> Path:
+        return self.base / kind / key[:2] / key
+
+    def is_valid(self, sha256: str) -> bool:
+        """Whether a receipt of exactly these bytes passed every check under this product."""
+        return self._path("valid", sha256).is_file()
+
+    def mark_valid(self, sha256s: Iterable[str]) -> None:
+        """Record receipts (by the sha256 of their bytes) that passed every check."""
+        for s in sha256s:
+            if not self.is_valid(s):
+                self._write(self._path("valid", s), b"")
+
+    def get_files(self, key: str) -> dict[str, bytes] | None:
+        """The files stored under ``key``, or ``None``."""
+        try:
+            data = self._path("pages", key).read_bytes()
+        except OSError:
+            return None
+        return unpack(data)
+
+    def put_files(self, key: str, files: Mapping[str, bytes]) -> None:
+        """Store ``files`` under ``key`` (a failure to write only costs a later recomputation)."""
+        try:
+            self._write(self._path("pages", key), pack(files))
+        except OSError:
+            pass
+
+    @staticmethod
+    def _write(path: Path, data: bytes) -> None:
+        atomic_write(path, data)  # a reader sees the old entry or the whole new one
+
+
+_ACTIVE: ContextVar[BuildCache | None] = ContextVar("driftproof_build_cache", default=None)
+_F = TypeVar("_F", bound=Callable[..., bytes])
+
+
+@contextlib.contextmanager
+def using(cache: BuildCache | None) -> Iterator[None]:
+    """Make ``cache`` the one :func:`cached_chart` consults while the block runs."""
+    token = _ACTIVE.set(cache)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def cached_chart(fn: _F) -> _F:
+    """Cache a chart function's SVG bytes by the function and the ``repr`` of all its arguments
+    (plain data: strings, numbers, tuples, frozen dataclasses), under the product key; only
+    while a build cache is active (:func:`using`). Same bytes with or without the cache."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> bytes:
+        active = _ACTIVE.get()
+        if active is None:
+            return fn(*args, **kwargs)
+        k = key_of("chart", f"{fn.__module__}.{fn.__qualname__}", repr(args), repr(sorted(kwargs.items())))
+        hit = active.get_files(k)
+        if hit is not None and "svg" in hit:
+            return hit["svg"]
+        svg = fn(*args, **kwargs)
+        active.put_files(k, {"svg": svg})
+        return svg
+
+    return wrapper  # type: ignore[return-value]
