@@ -1,5 +1,10 @@
-"""The results page: every committed receipt in one sortable table (issue 9; method, "A smoke run
-gives no verdict": the results page labels a smoke run "Smoke run, no verdict").
+"""The results page: every committed receipt with what it reads (issue 9; issue 15; method, "A smoke
+run gives no verdict": the results page labels a smoke run "Smoke run, no verdict").
+
+The page leads with what was measured: receipts a runner measured, grouped by skill, with their
+reading, lift and band source. Imports, printed aggregates and smoke runs follow in their own
+section, grouped by source, each with the headline figure its source printed (:func:`headline`),
+so no row is only dashes.
 
 :func:`results_rows` is the pure page model: one :class:`ResultRow` per receipt with skill,
 model, surface, level, band source, reading, lift and value per 1,000 skill tokens (D-14), and
@@ -14,23 +19,32 @@ adds the per-receipt badge files (``badge/<name>.json``, ``.details.json``, ``.s
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from driftproof.band_facts import band_facts
 from driftproof.badge import badge_reading, format_lift, site_badge_files
+from driftproof.stats.savings import percent, token_savings
+from driftproof.view import fmt
 
 if TYPE_CHECKING:
     import jinja2
 
     from driftproof.receipt import Receipt
 
-__all__ = ["RESULTS_PAGE", "ResultRow", "order_rows", "results_page", "results_page_from_rows", "results_rows",
+__all__ = ["RESULTS_PAGE", "ResultGroup", "ResultRow", "headline", "order_rows", "results_groups", "results_page",
+           "results_page_from_rows", "results_rows",
            "results_site_files"]
 
 #: Where the page is written, relative to the site root.
 RESULTS_PAGE = "results/index.html"
+#: A group of imports with more rows than this is folded (``<details>``) under its headline.
+FOLD_FROM = 25
 #: Shown for a value the receipt does not record or cannot give (D-13: unknown stays unknown).
 UNKNOWN = "–"
 
@@ -73,6 +87,14 @@ class ResultRow:
     value_per_1k: float | None
     value_text: str
     context_only: bool
+    measured: bool = True
+    """A run measured by a runner (not an import, not a smoke run, not printed aggregates): listed first."""
+    source: str = ""
+    """For an import, the tool it came from; for a smoke run, ``smoke run``; else ``""``."""
+    headline: str = ""
+    """The headline figure the source printed (imports and smoke runs), in words and numbers."""
+    draws: str = ""
+    """Draws per arm and judge samples per draw, from the receipt's fields (driftproof.band_facts)."""
 
 
 def _text(value: float | None) -> str:
@@ -82,14 +104,75 @@ def _text(value: float | None) -> str:
 def _row(name: str, r: Receipt) -> ResultRow:
     b = badge_reading(r)
     url = quote(name, safe="/")
-    band = "none" if r.is_aggregates_only else (r.band_source or UNKNOWN)
+    facts = band_facts(r)
+    band = "none" if r.is_aggregates_only else facts.short
+    imported = r.provenance is not None and r.regrade is None
+    measured = not (imported or b.smoke or r.is_aggregates_only)
+    source = (r.provenance.tool if imported and r.provenance is not None else
+              "smoke run" if b.smoke else "printed aggregates" if r.is_aggregates_only else "")
     return ResultRow(
         receipt=name, sheet_url=f"receipts/{url}/", json_url=f"receipts/{url}.json", badge_url=f"badge/{url}.json",
         skill=r.skill.name, model=r.run.model or UNKNOWN, surface=r.run.surface or UNKNOWN,
         level=r.verification_level, band_source=band, smoke=b.smoke, reading=b.message, status=b.status,
         reason=b.reason, lift=b.lift, lift_text=_text(b.lift), value_per_1k=b.value_per_1k,
         value_text=_text(b.value_per_1k), context_only=b.status == "no verdict",
+        measured=measured, source=source, headline="" if measured else headline(r, b.lift),
+        draws=f"draws per arm {facts.draws}; judge samples per draw {facts.judge_samples}",
     )
+
+
+def headline(r: Receipt, lift: float | None = None) -> str:
+    """The headline figure of an import or a smoke run, as its source prints it (issue 15).
+
+    - printed aggregates (NVIDIA's cards): every uplift as printed, per dimension and agent;
+    - output tokens per arm, one draw each (caveman): the median output-token saving against
+      the control and against the baseline (caveman's own arithmetic, :mod:`driftproof.stats.savings`);
+    - scores per draw (skill-creator's pass rates, promptfoo, Inspect): each arm's mean score
+      over the draws that have one, with the count;
+    - a smoke run: its lift, as context.
+    """
+    if r.is_aggregates_only:
+        return _printed_figures(r)
+    if r.is_smoke:
+        return f"lift {format_lift(lift)} (context only: a smoke run)" if lift is not None else "no score recorded"
+    try:
+        sav = token_savings([r])[0]
+    except ValueError:
+        sav = None
+    if sav is not None and not any(d.score is not None for c in r.cases for d in c.arms.with_skill.draws):
+        parts = []
+        if sav.vs_control is not None:
+            parts.append(f"median output-token saving {percent(sav.vs_control.median)} against the control")
+        parts.append(f"{percent(sav.vs_baseline.median)} against the baseline")
+        return ", ".join(parts) + f" ({sav.vs_baseline.n} cases, tokens counted by {sav.counted_by})"
+    words = "pass rate" if r.provenance is not None and r.provenance.tool == "skill-creator" else "score"
+    parts = []
+    for key, label in (("with_skill", "with the skill"), ("baseline", "without it"), ("control", "control")):
+        scores = [d.score for c in r.cases if getattr(c.arms, key, None) is not None
+                  for d in getattr(c.arms, key).draws if d.score is not None]
+        if scores:
+            parts.append(f"{label} {fmt(math.fsum(scores) / len(scores))} over {len(scores)} "
+                         f"run{'s' if len(scores) != 1 else ''}")
+    if parts:
+        return f"mean {words} " + "; ".join(parts)
+    return "the source recorded no score and no token count"
+
+
+def _printed_figures(r: Receipt) -> str:
+    sf = r.source_figures if isinstance(r.source_figures, dict) else {}
+    rows = [x for x in sf.get("rows") or [] if isinstance(x, dict)]
+    out = []
+    for x in rows:
+        up = x.get("uplift") if isinstance(x.get("uplift"), dict) else None
+        if up is None:
+            continue
+        printed = up.get("printed") or (None if up.get("value") is None else json.dumps(up.get("value")))
+        if printed is None:
+            continue
+        unit = up.get("unit")
+        out.append(f"{x.get('dimension')}, {x.get('agent')}: {printed}"
+                   + (f" {unit}" if unit and str(unit) not in str(printed) else ""))
+    return ("uplift as printed: " + "; ".join(out)) if out else "no uplift printed"
 
 
 def results_rows(receipts: Mapping[str, Receipt]) -> list[ResultRow]:
@@ -105,8 +188,42 @@ def results_rows(receipts: Mapping[str, Receipt]) -> list[ResultRow]:
 
 
 def order_rows(rows: Iterable[ResultRow]) -> list[ResultRow]:
-    """Rows in the page's default order: skill, model, then receipt name (case-insensitive)."""
-    return sorted(rows, key=lambda x: (x.skill.casefold(), x.model.casefold(), x.receipt))
+    """Rows in the page's default order: measured receipts first, then source, skill, model and
+    receipt name (case-insensitive; issue 15)."""
+    return sorted(rows, key=lambda x: (not x.measured, x.source.casefold(), x.skill.casefold(), x.model.casefold(), x.receipt))
+
+
+@dataclass(frozen=True)
+class ResultGroup:
+    """A group of rows on the page: measured receipts by skill, imports by source tool."""
+
+    title: str
+    id: str
+    rows: tuple[ResultRow, ...]
+
+
+def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[ResultGroup]]:
+    """(measured receipts grouped by skill, imports and smoke runs grouped by source), in row order."""
+    measured: dict[str, list[ResultRow]] = {}
+    other: dict[str, list[ResultRow]] = {}
+    for r in rows:
+        if r.measured:
+            measured.setdefault(r.skill, []).append(r)
+        else:
+            other.setdefault(r.source, []).append(r)
+
+    def groups(d: dict[str, list[ResultRow]], prefix: str) -> list[ResultGroup]:
+        out, used = [], set()
+        for title, rs in d.items():
+            base = prefix + (re.sub(r"[^A-Za-z0-9_-]+", "-", title).strip("-").lower() or "x")
+            gid, n = base, 2
+            while gid in used:
+                gid, n = f"{base}-{n}", n + 1
+            used.add(gid)
+            out.append(ResultGroup(title, gid, tuple(rs)))
+        return out
+
+    return groups(measured, "skill-"), groups(other, "source-")
 
 
 def results_page(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> bytes:
@@ -116,9 +233,14 @@ def results_page(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> by
 
 
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
-    """:func:`results_page` from rows already made (in :func:`order_rows` order); the site build
-    keeps each receipt's row in its build cache (issue 19)."""
-    html = env.get_template("results.html").render(base_url="..", root="..", nav_current="results/", rows=list(rows))
+    """:func:`results_page` from rows already made (in :func:`order_rows` order), grouped here
+    with :func:`results_groups` (issue 15); the site build keeps each receipt's row, headline
+    included, in its build cache (issue 19)."""
+    rows = list(rows)
+    measured, other = results_groups(rows)
+    html = env.get_template("results.html").render(base_url="..", root="..", nav_current="results/",
+                                                   rows=rows, measured=measured, other=other,
+                                                   fold_from=FOLD_FROM)
     return html.encode("utf-8")
 
 

@@ -45,8 +45,10 @@ def receipts() -> dict[str, Receipt]:
 
 def test_rows_in_server_side_order() -> None:
     rows = results_rows(receipts())
-    # skill (case-insensitive), then model, then receipt: alpha/haiku < alpha/sonnet; beta-agg < beta-declared
-    assert [r.receipt for r in rows] == ["alpha-reg", "alpha-smoke", "beta-agg", "beta-declared", "zeta-pass"]
+    # measured runs first (skill case-insensitive, then model, then receipt); then the rest by
+    # source ("printed aggregates" < "smoke run") (issue 15: the page leads with what was measured)
+    assert [r.receipt for r in rows] == ["alpha-reg", "beta-declared", "zeta-pass", "beta-agg", "alpha-smoke"]
+    assert [r.measured for r in rows] == [True, True, True, False, False]
 
 
 def test_row_values() -> None:
@@ -120,16 +122,21 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
     t = _Table()
     t.feed(html)
     assert t.scripts == 0  # no inline script; only the optional sort.js
-    assert [r[0] for r in t.rows] == ["alpha-reg", "alpha-smoke", "beta-agg", "beta-declared", "zeta-pass"]
-    assert t.rows[4] == ["zeta-pass", "zeta", "claude-sonnet-4-5", "api", "TESTED", "generation", "passing",
-                         "+0.300", "+0.750"]
-    assert t.rows[1][6] == "Smoke run, no verdict"
-    assert t.rows[1][7] == "+0.300 (context)"
-    assert t.rows[2][5:] == ["none", "no verdict", "–", "–"]
-    assert t.links == [f"../receipts/{n}/" for n in ["alpha-reg", "alpha-smoke", "beta-agg", "beta-declared",
-                                                     "zeta-pass"]]
+    order = ["alpha-reg", "beta-declared", "zeta-pass", "beta-agg", "alpha-smoke"]
+    assert [r[0] for r in t.rows] == order
+    # measured: receipt, model, surface, level, reading (with why), lift, per 1,000 tokens, band source, counts
+    zeta = t.rows[2]
+    assert zeta[:4] == ["zeta-pass", "claude-sonnet-4-5", "api", "TESTED"]
+    assert zeta[4].startswith("passing") and zeta[5:8] == ["+0.300", "+0.750", "generation"]
+    # imports and smoke runs: receipt, skill, model, level, headline figure, reading, band source
+    assert t.rows[4][4] == "lift +0.300 (context only: a smoke run)" and t.rows[4][5] == "Smoke run, no verdict"
+    assert t.rows[3][4:] == ["no uplift printed", "no verdict", "none"]
+    assert t.links == [f"../receipts/{n}/" for n in order]
     # numeric cells carry data-sort for the progressive-enhancement sort
     assert [float(s) for s in t.sorts][:2] == [pytest.approx(-0.30), pytest.approx(-0.75)]
+    assert "Measured runs, by skill" in html and html.index("Measured runs") < html.index("Imports, printed aggregates")
+    # no row is only dashes
+    assert all(any(c not in ("", "–") for c in r[1:]) for r in t.rows)
     assert 'class="sortable"' in html
 
 
@@ -159,3 +166,35 @@ def test_committed_receipts_all_read_no_verdict() -> None:
     for r in rows:
         if r.level != "TESTED":
             assert r.reading in ("no verdict", "Smoke run, no verdict")
+
+
+def test_imports_show_the_headline_figure_their_source_printed() -> None:
+    # Issue 15: no row is only dashes. The figures are the sources' own: caveman's measure.py gives a
+    # median saving of 50% against the terse control and 45% against the baseline on snapshot 2b10489
+    # (Report 001); skill-creator's benchmark.json summary prints mean pass rates 0.689 (9 runs with
+    # the skill) and 0.585 (8 runs without it) (Report 003).
+    names = ["caveman-2b10489-caveman", "skill-creator-nebius-skills-iteration-1-12a0aae8",
+             "nvidia-7149a88-doca-flow"]
+    rows = {r.receipt: r for r in results_rows({n: read_receipt(ROOT / "receipts" / f"{n}.json") for n in names})}
+    assert not any(r.measured for r in rows.values())
+    assert rows["caveman-2b10489-caveman"].headline.startswith(
+        "median output-token saving +50% against the control, +45% against the baseline (10 cases")
+    assert rows["skill-creator-nebius-skills-iteration-1-12a0aae8"].headline == (
+        "mean pass rate with the skill 0.689 over 9 runs; without it 0.585 over 8 runs")
+    assert rows["nvidia-7149a88-doca-flow"].headline.startswith("uplift as printed: ")
+
+
+def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
+    # Report 003's receipt records no band source and no counts, and holds no judge sample: the
+    # page must not restate the legacy legend ("judged several times") for it (issue 15, item 5).
+    from driftproof.band_facts import band_facts
+
+    r = read_receipt(ROOT / "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8.json")
+    f = band_facts(r)
+    assert f.short == "not recorded (read as legacy)"
+    assert f.draws == "not recorded; the receipt holds 1 per arm"
+    assert f.judge_samples == "not recorded; the receipt holds no judge sample (each score as the source gave it)"
+    assert "several times" not in f.source
+    recorded = receipt(PASSING)  # band_source generation, 3 draws per arm, each judged by samples
+    g = band_facts(recorded)
+    assert g.short == "generation" and g.source.startswith("generation: several draws per arm")

@@ -133,8 +133,8 @@ def versions_markdown() -> str:
     rows = ["| Version | Adds | Served at |", "|---|---|---|"]
     for v in known_versions():
         rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{SPEC_BASE}/{v}/receipt.schema.json` |")
-    newest = known_versions()[-1]
-    rows.append(f"| newest ({newest}) | The same file as {newest}, byte for byte. | `{SPEC_BASE}/receipt.schema.json` |")
+    rows.append(f"| any (canonical) | A small schema that dispatches on `schema_version` to the frozen file of that "
+                f"version, so a receipt of every version validates against it (D-11). | `{SPEC_BASE}/receipt.schema.json` |")
     return "\n".join(rows)
 
 

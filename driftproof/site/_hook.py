@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from driftproof.errors import SiteBuildError
 
-__all__ = ["handing_over", "on_env", "on_files", "on_page_context"]
+__all__ = ["handing_over", "on_env", "on_files", "on_page_content", "on_page_context"]
 
 #: Top-level pages in navigation order (source file, label); others follow by file name.
 NAV_PAGES = (("index.md", "Reports"), ("method.md", "Method"), ("neutrality.md", "Neutrality"),
@@ -83,9 +83,20 @@ def on_files(files: Any, config: Any, *, receipts: str | None = None, reports: s
     return files
 
 
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """Hand-written pages: each table scrolls inside its own container (no sideways page scroll)."""
+    from driftproof.site._render import wrap_tables
+
+    return wrap_tables(html)
+
+
 def on_env(env: Any, config: Any, files: Any) -> Any:
-    # The theme's own environment escapes too (mkdocs leaves autoescape off by default).
+    from driftproof.site._render import printable
+
+    # The theme's own environment escapes too (mkdocs leaves autoescape off by default), and
+    # shows control characters as visible symbols, as the generator's does.
     env.autoescape = True
+    env.finalize = printable
     env.globals.update(site_name=config.site_name, site_nav=_state.get("nav", []))
     return env
 

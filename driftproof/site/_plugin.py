@@ -41,6 +41,9 @@ class DriftproofPlugin(BasePlugin):  # type: ignore[type-arg]
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
         return _hook.on_env(env, config, files)
 
+    def on_page_content(self, html: str, *, page: Any, config: Any, files: Any) -> str:
+        return _hook.on_page_content(html, page, config, files)
+
     def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
         return _hook.on_page_context(context, page, config, nav)
 

@@ -9,6 +9,7 @@ Numbers are formatted here, in Python, never in templates.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,7 +17,32 @@ import jinja2
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-__all__ = ["fmt_int", "make_env", "markdown_html", "relative_root"]
+__all__ = ["fmt_int", "make_env", "markdown_html", "printable", "relative_root", "wrap_tables"]
+
+# C0 controls but tab, line feed and carriage return; DEL; C1 controls; lone surrogates (which
+# UTF-8 cannot encode) and the noncharacters HTML forbids.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+
+
+def _visible(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    if c < 0x20:
+        return chr(0x2400 + c)  # U+2400 CONTROL PICTURES: NUL shows as ␀
+    if c == 0x7F:
+        return "\u2421"  # ␡
+    return f"\\u{c:04x}"
+
+
+def printable(value: object) -> object:
+    """``value`` with every control character shown as a visible symbol (NUL as ␀, U+0085 as
+    ``\\u0085``), never written raw into a page. Strings only; Markup stays Markup (the
+    replacement adds no markup character); other values are returned as they are."""
+    if isinstance(value, Markup):
+        return Markup(_CONTROL.sub(_visible, str(value))) if _CONTROL.search(value) else value
+    if isinstance(value, str):
+        return _CONTROL.sub(_visible, value) if _CONTROL.search(value) else value
+    return value
+
 
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
 
@@ -31,12 +57,28 @@ def make_env(template_dirs: Sequence[Path]) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,
+        finalize=printable,  # issue 15: control characters are escaped, never written raw
     )
 
 
 def markdown_html(text: str) -> Markup:
-    """CommonMark plus tables to HTML, raw HTML escaped (never passed through)."""
-    return Markup(_MD.render(text))
+    """CommonMark plus tables to HTML, raw HTML escaped (never passed through); control
+    characters shown as visible symbols (:func:`printable`)."""
+    return Markup(wrap_tables(printable(_MD.render(text))))
+
+
+def wrap_tables(html: str) -> str:
+    """Each ``<table>`` of rendered Markdown inside ``<div class="table-wrap">``, which scrolls
+    sideways on its own, so a wide table never widens the page (issue 15, phones). Only for
+    HTML this project rendered (Markdown tables carry no attributes)."""
+    # Focusable (tabindex) and named, each name unique on the page, so a keyboard can scroll it
+    # (axe: scrollable-region-focusable, landmark-unique).
+    parts = html.split("<table>")
+    out = [parts[0]]
+    for i, part in enumerate(parts[1:], 1):
+        out.append(f'<div class="table-wrap" tabindex="0" role="region" aria-label="Table {i}, scrolls sideways '
+                   f'on a narrow screen"><table>' + part.replace("</table>", "</table></div>", 1))
+    return "".join(out)
 
 
 def relative_root(page_path: str) -> str:

@@ -12,8 +12,9 @@ mkdocs hook adds its output to the build, and tests call it directly. It produce
     reports/latest/index.html         alias: a redirect page to the newest numbered report
     receipts/<name>.json              every receipt, byte for byte as committed
     receipts/<name>/index.html        every receipt's sheet
+    receipts/<name>/cases/<slug>/index.html  every case's evidence page (driftproof.site.cases)
     receipts/index.html, receipts/SHA256SUMS
-    spec/receipt.schema.json          the newest frozen schema, byte-identical (D-11)
+    spec/receipt.schema.json          the canonical schema: dispatches on schema_version (D-11)
     spec/<version>/receipt.schema.json  every frozen version, byte-identical
     spec/index.json, spec/SHA256SUMS, spec/versions/index.html
     results/index.html                every receipt with its reading (driftproof.results)
@@ -40,6 +41,7 @@ from markupsafe import Markup
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import Receipt, known_versions, schema_bytes
 from driftproof.badge import site_badge_files
+from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
 from driftproof.results import (RESULTS_PAGE, ResultRow, order_rows, results_page_from_rows, results_rows,
                                 results_site_files)
 from driftproof.site._render import make_env, markdown_html, relative_root
@@ -47,6 +49,7 @@ from driftproof.site._cache import BuildCache, key_of, tree_key, using
 from driftproof.site._paths import templates_dir
 from driftproof.site.report_source import Report
 from driftproof.site.sections import SectionContext, SectionOutput, Table, section_types
+from driftproof.site.cases import case_pages, case_slugs
 from driftproof.site.sheet import receipt_sheet
 
 __all__ = ["DEFAULT_TEMPLATES", "LoadedReceipt", "build_site_files", "home_listing", "page_env"]
@@ -251,9 +254,16 @@ def _sheet_page(lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Enviro
     # receipts would spend most of its build drawing them. Reports draw the charts they cite.
     sheet = receipt_sheet(lr.name, lr.receipt, lr.raw, anchor=anchor, path=lr.path)
     cited = _cited(lr, reports)
-    page = _render(env, "receipt.html", path, nav_current="receipts/", sheet=sheet, cited=cited,
+    slugs = case_slugs(lr.receipt)
+    row_anchors = {case.id: row.anchor or "" for case, row in zip(lr.receipt.cases, sheet.cases.rows, strict=True)}
+    cases = [{"id": c.case_id, "url": f"cases/{slugs[c.case_id]}/", "verdict": c.verdict, "with_skill": c.with_skill,
+              "baseline": c.baseline} for c in sheet.model.cases]
+    page = _render(env, "receipt.html", path, nav_current="receipts/", sheet=sheet, cited=cited, cases=cases,
                    json_url=f"../{lr.name.rsplit('/', 1)[-1]}.json")
-    return page, {f"receipts/{lr.name}/{k}": v for k, v in sheet.files.items()}
+    files = {f"receipts/{lr.name}/{k}": v for k, v in sheet.files.items()}
+    files.update(case_pages(lr.name, lr.receipt, sheet.model, cited,
+                            lambda t, p, **ctx: _render(env, t, p, **ctx), row_anchors))
+    return page, files
 
 
 def _receipt_row(lr: LoadedReceipt) -> dict[str, str]:
@@ -273,14 +283,16 @@ def _spec_files(env: jinja2.Environment, site_url: str) -> dict[str, bytes]:
         raise SiteBuildError("no frozen receipt schema is known")
     current = versions[-1]
     files = {f"spec/{v}/receipt.schema.json": schema_bytes(v) for v in versions}
-    files["spec/receipt.schema.json"] = schema_bytes(current)
-    base = site_url.rstrip("/") + "/spec/"
-    index = {"current": current, "current_url": base + "receipt.schema.json",
-             "versions": {v: f"{base}{v}/receipt.schema.json" for v in versions}}
+    # D-11 (revised): the canonical id is a small schema dispatching on schema_version to the
+    # frozen files, so a receipt of every version validates against it.
+    files["spec/receipt.schema.json"] = canonical_schema_bytes()
+    index = {"current": current, "canonical_url": canonical_id(), "current_url": version_id(current),
+             "versions": {v: version_id(v) for v in versions}}
     files["spec/index.json"] = (json.dumps(index, indent=2, sort_keys=True) + "\n").encode("utf-8")
     files["spec/SHA256SUMS"] = _sums({p: d for p, d in files.items() if p.endswith(".schema.json")})
     files["spec/versions/index.html"] = _render(
         env, "spec.html", "spec/versions/index.html", nav_current="spec/versions/", current=current,
+        canonical_id=canonical_id(), current_id=version_id(current),
         versions=[{"version": v, "url": f"../{v}/receipt.schema.json", "id": json.loads(schema_bytes(v)).get("$id", ""),
                    "sha256": hashlib.sha256(schema_bytes(v)).hexdigest()} for v in reversed(versions)])
     return files

@@ -8,12 +8,13 @@ Determinism: a fixed ``svg.hashsalt`` and no ``Date`` metadata make two builds b
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from driftproof.site._cache import cached_chart
 
-__all__ = ["Series", "grouped_bars", "alt_text"]
+__all__ = ["Drawn", "Series", "alt_text", "caption", "drawn", "figure", "grouped_bars"]
 
 # Okabe–Ito, a colour-blind-safe palette; hatches tell series apart in print as well.
 _PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
@@ -30,8 +31,8 @@ class Series:
 
     Attributes:
         label: legend text.
-        values: one value per category (None = unknown: no bar drawn).
-        low, high: whisker ends per category (None = no whisker), in the values' units.
+        values: one value per category (None = unknown: lost or unscored, drawn as a cross at zero).
+        low, high: whisker ends per category (None, or equal ends = no whisker), in the values' units.
     """
 
     label: str
@@ -40,18 +41,75 @@ class Series:
     high: tuple[float | None, ...] | None = None
 
 
-@cached_chart  # the build cache keeps the SVG by every argument (issue 19)
+#: Figure widths in inches: the wide chart (desktop) and the narrow one (phones). At 96 CSS px
+#: per inch the narrow chart is 346 px wide, shown at its own size on a 390 px screen, so its
+#: 10-point text is 13 CSS px there (issue 15: at least 10 CSS px, by a layout that fits).
+WIDE_IN, NARROW_IN = 7.0, 3.6
+#: Below this viewport width the page shows the narrow chart (``<source media=…>``).
+NARROW_MEDIA = "(max-width: 45rem)"
+#: Legend text of the marker drawn where a value is unknown (lost or unscored, never 0.0).
+MISSING_LABEL = "no value (lost or unscored)"
+#: Legend text of the dot drawn at a value of exactly 0 (a bar of length 0 cannot be seen).
+ZERO_LABEL = "exactly 0"
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What a chart drew, so its caption says exactly that: whiskers (some band had a spread),
+    missing markers (some value unknown) and zero marks (some value exactly 0)."""
+
+    whiskers: bool
+    missing: bool
+    zeros: bool
+
+
+def drawn(series: Sequence[Series]) -> Drawn:
+    """What :func:`grouped_bars` draws for ``series`` (the same rules, no drawing)."""
+    whiskers = missing = zeros = False
+    for s in series:
+        for c_i, v in enumerate(s.values):
+            if v is None:
+                missing = True
+                continue
+            zeros = zeros or v == 0
+            lo, hi = _whisker(s, c_i)
+            whiskers = whiskers or (lo is not None and hi is not None and hi > lo)
+    return Drawn(whiskers, missing, zeros)
+
+
+def _whisker(s: Series, c_i: int) -> tuple[float | None, float | None]:
+    if not s.low or not s.high:
+        return None, None
+    return s.low[c_i], s.high[c_i]
+
+
+def _wrap(label: str, width: int) -> str:
+    """A category label on lines of at most ``width`` characters (breaking after hyphens,
+    then anywhere); the text itself is unchanged."""
+    if len(label) <= width:
+        return label
+    return "\n".join(textwrap.wrap(label, width, break_on_hyphens=True, break_long_words=True)) or label
+
+
+# The build cache keeps the SVG by every argument (issue 19): width and theme are arguments,
+# so the wide, narrow, light and dark variants are four entries.
+@cached_chart
 def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel: str,
                  reference: float | None = None, reference_label: str | None = None,
-                 theme: str = "light") -> bytes:
+                 theme: str = "light", width: float = WIDE_IN) -> bytes:
     """Horizontal grouped bars with whiskers, as SVG bytes.
 
+    Every text is drawn literally (``text.parse_math`` off: a ``$`` is a dollar sign, never
+    mathtext). An unknown value (None: lost or unscored) is drawn as a cross at zero with its
+    own legend entry, and a value of exactly 0 as a dot with another, so the two never look alike.
+
     Args:
-        categories: one label per group (top to bottom).
-        series: the bars in each group; whiskers drawn where ``low``/``high`` are given.
+        categories: one label per group (top to bottom), e.g. case ids.
+        series: the bars in each group; whiskers drawn where ``low < high``.
         xlabel: the value axis label, with units.
         reference: an x value drawn as a dashed line (e.g. 0 or the effect floor).
         theme: ``"light"`` or ``"dark"``.
+        width: figure width in inches (:data:`WIDE_IN` or :data:`NARROW_IN`).
     """
     import matplotlib
 
@@ -59,10 +117,22 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
     import matplotlib.pyplot as plt
 
     colours = _THEMES[theme]
+    narrow = width < WIDE_IN
     n_cat, n_ser = len(categories), len(series)
-    height = max(2.2, 0.3 * n_cat * max(1, n_ser) + 1.3)
+    what = drawn(series)
+    # Category labels wrap to fit at most 45% of the width (about 0.075 in per character at 10 pt).
+    per_line = max(8, int((0.45 * width - 0.3) / 0.075))
+    labels = [_wrap(c, per_line) for c in categories]
+    lines = max((lab.count("\n") + 1 for lab in labels), default=1)
+    entries = n_ser + (1 if reference_label else 0) + (1 if what.missing else 0) + (1 if what.zeros else 0)
+    show_legend = n_ser > 1 or bool(reference_label) or what.missing or what.zeros
+    ncols = 1 if narrow else min(3, max(1, entries))
+    legend_rows = -(-entries // ncols) if show_legend else 0
+    top_in = 0.25 + 0.24 * legend_rows
+    group_in = max(0.3 * max(1, n_ser), 0.19 * lines + 0.08)
+    height = max(2.2, group_in * n_cat + top_in + 0.65)
     rc = {
-        "svg.hashsalt": "driftproof", "svg.fonttype": "none", "font.size": 10,
+        "svg.hashsalt": "driftproof", "svg.fonttype": "none", "font.size": 10, "text.parse_math": False,
         "text.color": colours["fg"], "axes.labelcolor": colours["fg"], "axes.edgecolor": colours["fg"],
         "xtick.color": colours["fg"], "ytick.color": colours["fg"],
         "figure.facecolor": colours["bg"], "axes.facecolor": colours["bg"], "savefig.facecolor": colours["bg"],
@@ -70,44 +140,108 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
     }
     with plt.rc_context(rc):
         # Fixed margins instead of a layout engine: one draw pass, which keeps a chart of 50
-        # cases fast. The left margin fits the longest category label (about 0.075 in a character).
-        fig, ax = plt.subplots(figsize=(7.0, height))
-        label_in = 0.3 + 0.075 * max((len(c) for c in categories), default=1)
-        fig.subplots_adjust(left=min(0.45, label_in / 7.0), right=0.97, top=1 - 0.45 / height, bottom=0.6 / height)
+        # cases fast. The left margin fits the longest (wrapped) category label.
+        fig, ax = plt.subplots(figsize=(width, height))
+        longest = max((len(part) for lab in labels for part in lab.split("\n")), default=1)
+        label_in = 0.3 + 0.075 * longest
+        fig.subplots_adjust(left=min(0.45, label_in / width), right=0.96 if narrow else 0.97,
+                            top=1 - top_in / height, bottom=0.6 / height)
         bar_h = 0.8 / max(1, n_ser)
+        missing_drawn = zero_drawn = False
         for s_i, s in enumerate(series):
+            colour = _PALETTE[s_i % len(_PALETTE)]
+            offs = [c_i + (s_i - (n_ser - 1) / 2) * bar_h for c_i in range(n_cat)]
             known = [c_i for c_i, v in enumerate(s.values) if v is not None]
-            if not known:
-                continue
-            ys = [c_i + (s_i - (n_ser - 1) / 2) * bar_h for c_i in known]
+            ys = [offs[c_i] for c_i in known]
             vs = [s.values[c_i] for c_i in known]
-            ax.barh(ys, vs, height=bar_h * 0.92, color=_PALETTE[s_i % len(_PALETTE)],
-                    hatch=_HATCHES[s_i % len(_HATCHES)], label=s.label)
-            whisk = [(y, v, s.low[c_i], s.high[c_i]) for y, v, c_i in zip(ys, vs, known, strict=True)
-                     if s.low and s.high and s.low[c_i] is not None and s.high[c_i] is not None]
+            # The bar (possibly of zero length) carries the legend entry even when every value is 0.
+            ax.barh(ys, vs, height=bar_h * 0.92, color=colour, hatch=_HATCHES[s_i % len(_HATCHES)], label=s.label)
+            zeros = [y for y, v in zip(ys, vs, strict=True) if v == 0]
+            if zeros:  # a bar of length 0 is invisible: a dot says "exactly 0"
+                ax.plot([0.0] * len(zeros), zeros, linestyle="none", marker="o", markersize=7,
+                        markerfacecolor=colour, markeredgecolor=colours["fg"], markeredgewidth=1, clip_on=False,
+                        label=None if zero_drawn else ZERO_LABEL, zorder=4)
+                zero_drawn = True
+            whisk = [(y, v, *_whisker(s, c_i)) for y, v, c_i in zip(ys, vs, known, strict=True)]
+            whisk = [w for w in whisk if w[2] is not None and w[3] is not None and w[3] > w[2]]
             if whisk:
                 ax.errorbar([w[1] for w in whisk], [w[0] for w in whisk],
                             xerr=[[w[1] - w[2] for w in whisk], [w[3] - w[1] for w in whisk]],
                             fmt="none", ecolor=colours["fg"], elinewidth=1.2, capsize=3)
+            unknown = [offs[c_i] for c_i, v in enumerate(s.values) if v is None]
+            if unknown:
+                ax.plot([0.0] * len(unknown), unknown, linestyle="none", marker="X", markersize=9,
+                        markerfacecolor=colour, markeredgecolor=colours["fg"], markeredgewidth=1, clip_on=False,
+                        label=None if missing_drawn else MISSING_LABEL, zorder=4)
+                missing_drawn = True
         if reference is not None:
             ax.axvline(reference, color=colours["fg"], linestyle="--", linewidth=1,
                        label=reference_label)
-        ax.set_yticks(range(n_cat), list(categories))
-        ax.invert_yaxis()
+        ax.set_yticks(range(n_cat), labels)
+        ax.set_ylim(n_cat - 0.5, -0.5)
         ax.set_xlabel(xlabel)
         ax.grid(axis="x", color=colours["grid"], linewidth=0.6)
         ax.set_axisbelow(True)
+        if narrow:
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
-        if n_ser > 1 or reference_label:
-            ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=min(3, n_ser + 1))
+        if show_legend:
+            handles, texts = ax.get_legend_handles_labels()
+            order = sorted(range(len(texts)), key=lambda i: texts[i] in (MISSING_LABEL, ZERO_LABEL))
+            ax.legend([handles[i] for i in order], [texts[i] for i in order],loc="lower left" if narrow else "lower center", bbox_to_anchor=(0.0 if narrow else 0.5, 1.0),
+                      ncols=ncols)
         buf = io.BytesIO()
         fig.savefig(buf, format="svg", metadata={"Date": None})
         plt.close(fig)
     return buf.getvalue()
 
 
-def alt_text(subject: str, categories: Sequence[str], series: Sequence[Series], fmt, whiskers: str | None) -> str:
+def caption(subject: str, series: Sequence[Series], whiskers: str | None) -> str:
+    """The caption of a chart, generated from what :func:`grouped_bars` draws for ``series``.
+
+    Args:
+        subject: what the bars are, e.g. "Each case's mean judge score with the skill and without it".
+        whiskers: what a whisker means when one is drawn, or None when the chart has none.
+    """
+    what = drawn(series)
+    parts = [subject.rstrip(".") + "."]
+    if whiskers and what.whiskers:
+        parts.append(f"Whiskers: {whiskers}; none is drawn where the spread is zero or unknown.")
+    elif whiskers:
+        parts.append("No whisker is drawn: no value here has a spread (one measured draw each, or none recorded).")
+    if what.missing:
+        parts.append("A cross at zero marks a value that is unknown (lost or unscored), not a score of 0.")
+    if what.zeros:
+        parts.append("A dot at zero is a value of exactly 0.")
+    parts.append("The table below holds the same numbers.")
+    return " ".join(parts)
+
+
+def figure(chart_id: str, categories: Sequence[str], series: Sequence[Series], *, subject: str, xlabel: str,
+           fmt: Callable[[float | None], str], whiskers: str | None, reference: float | None = None,
+           reference_label: str | None = None) -> tuple[dict[str, str], dict[str, bytes]]:
+    """One published chart: four SVGs (wide and narrow, light and dark), its alt text and caption.
+
+    Returns:
+        ``({"id", "src", "dark", "narrow", "narrow_dark", "alt", "caption", "media"}, {file name: SVG bytes})``;
+        file names are ``<chart_id>[-narrow][-dark].svg``.
+    """
+    files: dict[str, bytes] = {}
+    for size, width in (("", WIDE_IN), ("-narrow", NARROW_IN)):
+        for suffix, theme in (("", "light"), ("-dark", "dark")):
+            files[f"{chart_id}{size}{suffix}.svg"] = grouped_bars(
+                categories, series, xlabel=xlabel, reference=reference, reference_label=reference_label,
+                theme=theme, width=width)
+    info = {"id": chart_id, "src": f"{chart_id}.svg", "dark": f"{chart_id}-dark.svg",
+            "narrow": f"{chart_id}-narrow.svg", "narrow_dark": f"{chart_id}-narrow-dark.svg",
+            "media": NARROW_MEDIA, "alt": alt_text(subject, categories, series, fmt, whiskers),
+            "caption": caption(subject, series, whiskers)}
+    return info, files
+
+
+def alt_text(subject: str, categories: Sequence[str], series: Sequence[Series],
+             fmt: Callable[[float | None], str], whiskers: str | None) -> str:
     """Alt text that states every number the chart draws.
 
     Args:
@@ -115,16 +249,20 @@ def alt_text(subject: str, categories: Sequence[str], series: Sequence[Series], 
         fmt: formats one value for reading (e.g. as a percentage).
         whiskers: what the whiskers mean (e.g. "min to max across prompts"), or None.
     """
-    parts = [f"{subject}."]
+    parts = [subject.rstrip(".") + "."]
     for c_i, cat in enumerate(categories):
         items = []
         for s in series:
             v = s.values[c_i]
+            if v is None:
+                items.append(f"{s.label} {MISSING_LABEL}")
+                continue
             item = f"{s.label} {fmt(v)}"
-            if whiskers and s.low and s.high and s.low[c_i] is not None and s.high[c_i] is not None:
-                item += f" ({fmt(s.low[c_i])} to {fmt(s.high[c_i])})"
+            lo, hi = _whisker(s, c_i)
+            if whiskers and lo is not None and hi is not None and hi > lo:
+                item += f" ({fmt(lo)} to {fmt(hi)})"
             items.append(item)
         parts.append(f"{cat}: {'; '.join(items)}.")
-    if whiskers:
+    if whiskers and drawn(series).whiskers:
         parts.append(f"Whiskers: {whiskers}.")
     return " ".join(parts)

@@ -1,8 +1,9 @@
 """``make reports``: check every input, build the site with mkdocs, replace ``site/`` whole.
 
-Order: load every receipt (bounds, schema, seal, model: :func:`driftproof.receipt.parse_receipt`
-on all cores, all failures collected, receipts already checked skipped through the build
-cache) and every report (front matter and sections checked) → any problem stops
+Order: load every receipt, each file read once (bounds, schema, seal, model:
+:func:`driftproof.receipt.parse_receipt` on the bytes read, on all cores when there are many,
+all failures collected, receipts already checked skipped through the build cache) and every
+report (front matter and sections checked) → any problem stops
 here with one line per problem (file, JSON pointer, expectation) → mkdocs 1.6.1 builds
 in strict mode into a fresh temporary directory beside ``out`` → only then is ``out``
 replaced. A failed build leaves ``out`` exactly as it was and removes its temporary
@@ -16,7 +17,9 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import re
 import shutil
+import stat
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -46,6 +49,11 @@ class SiteInputs:
     checked: tuple[str, ...] = ()
 
 
+#: The one safe pattern for each part of a receipt's path under ``receipts/`` (folders and the
+#: file name without ``.json``): it needs no encoding in a URL and is the same on every file
+#: system, so every link to it works (issue 15). The same pattern as a suite's case ids.
+SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
 #: ``progress(phase, done, total)``: phase is ``read``, ``validate``, ``render`` or ``write``.
 Progress = Callable[[str, int, int], None]
 
@@ -54,7 +62,13 @@ def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | No
                 progress: Progress | None = None) -> SiteInputs:
     """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
 
-    Receipts are read on all cores when there are many (:data:`PARALLEL_FROM_BYTES`); problems
+    Each receipt file is read once here: the bytes validated (schema, seal, model) are the
+    bytes published and summed (issue 15); a worker process that checks a receipt re-reads it
+    and refuses it unless its sha256 is that of the bytes read here. A symbolic link anywhere
+    under either directory is refused (it could lead out of the repository), and so is a
+    receipt path with a part that does not match :data:`SAFE_NAME`.
+
+    Receipts are checked on all cores when there are many (:data:`PARALLEL_FROM_BYTES`); problems
     are reported one line per problem, in path order, however the work was split. With a
     ``cache``, a receipt whose exact bytes already passed every check under this product
     version is not checked again (issue 19); the others are (:attr:`SiteInputs.checked`;
@@ -67,8 +81,16 @@ def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | No
     problems: list[Problem] = []
     if not receipts_dir.is_dir():
         problems.append(Problem(str(receipts_dir), "", "expected a directory of receipts"))
-    paths = sorted(receipts_dir.rglob("*.json")) if receipts_dir.is_dir() else []
+    for d in (receipts_dir, reports_dir):
+        problems.extend(_symlinks(d))
+    paths = _receipt_paths(receipts_dir) if receipts_dir.is_dir() else []
     names = {p: p.relative_to(receipts_dir).with_suffix("").as_posix() for p in paths}
+    for p, name in names.items():
+        bad_parts = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
+        if bad_parts:
+            problems.append(Problem(str(p), "", f"expected a file name matching {SAFE_NAME.pattern} (then .json), "
+                                    f"found {_quote(bad_parts[0])}: rename the file"))
+    paths = [p for p in paths if all(SAFE_NAME.fullmatch(part) for part in names[p].split("/"))]
     raw: dict[Path, bytes] = {}
     unreadable: list[ReceiptError] = []
     for i, p in enumerate(paths):
@@ -80,7 +102,7 @@ def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | No
             progress("read", i + 1, len(paths))
     shas = {p: hashlib.sha256(b).hexdigest() for p, b in raw.items()}
     known = {p for p in raw if cache is not None and cache.is_valid(shas[p])}
-    good, bad = _read_all([p for p in paths if p in raw], known, shas, progress)
+    good, bad = _read_all([p for p in paths if p in raw], known, shas, progress, raw)
     # one line per problem, in path order, whichever step refused the file
     for err in sorted(unreadable + bad, key=lambda e: e.problems[0].file if e.problems else str(e)):
         problems.extend(err.problems or [Problem("?", "", str(err))])
@@ -95,7 +117,8 @@ def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | No
     reports: list[Report] = []
     if reports_dir.is_dir():
         try:
-            reports = load_reports(sorted(reports_dir.glob("*.md")), names.values())
+            reports = load_reports(sorted(p for p in reports_dir.glob("*.md") if not p.is_symlink()),
+                                   names.values())
         except SiteBuildError as exc:
             problems.extend(exc.problems)
     else:
@@ -106,12 +129,53 @@ def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | No
                       checked=tuple(sorted(shas[p] for p in good if p not in known)))
 
 
+def _quote(text: str) -> str:
+    """A file name for a message: printable, at most 80 characters."""
+    return repr(text if len(text) <= 80 else text[:80] + "…")
+
+
+def _symlinks(root: Path) -> list[Problem]:
+    """One problem per symbolic link under ``root`` (files and folders; never followed)."""
+    out: list[Problem] = []
+    if not root.is_dir():
+        return out
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for n in sorted(dirnames + filenames):
+            p = Path(dirpath) / n
+            if p.is_symlink():
+                out.append(Problem(str(p), "", "is a symbolic link, which the build refuses (it could lead out "
+                                   "of the repository); commit the file itself"))
+    return out
+
+
+def _receipt_paths(root: Path) -> list[Path]:
+    """Every ``*.json`` entry under ``root``, not through a symbolic link, in path order.
+
+    A folder named ``*.json`` is listed too (and walked into): reading it fails, so it is
+    refused as unreadable in path order rather than silently skipped (issue 19's reader).
+    """
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not (Path(dirpath) / d).is_symlink())
+        found += [Path(dirpath) / n for n in filenames + dirnames
+                  if n.endswith(".json") and not (Path(dirpath) / n).is_symlink()]
+    return sorted(found)
+
+
 def _read_bounded(p: Path) -> bytes:
-    """The file's bytes, refusing one over the receipt size bound before it is read whole."""
+    """The file's bytes, refusing one over the receipt size bound before it is read whole.
+
+    Opened with ``O_NOFOLLOW``: a file swapped for a symbolic link after the walk is refused,
+    not followed (issue 15).
+    """
     from driftproof.receipt import _bounds
 
     try:
-        with p.open("rb") as fh:
+        # O_NONBLOCK: a FIFO or device is refused below instead of hanging the open
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise ReceiptError.at(p, "", "expected a regular file")
             data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
     except OSError as exc:
         raise ReceiptError.at(p, "", f"cannot read: {exc.strerror}") from None
@@ -125,18 +189,24 @@ def _read_bounded(p: Path) -> bytes:
 PARALLEL_FROM_BYTES = 32 * 1024 * 1024
 
 
-def _check_chunk(items: list[tuple[Path, bool, str]]) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
+def _check_chunk(items: list[tuple[Path, bool, str]],
+                 raw: dict[Path, bytes] | None = None) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
     """Parse and check receipts (one worker's share). ``(path, known valid, sha256 the caller
-    read)``: a file whose bytes changed since the caller read them is refused, not half-trusted."""
+    read)``. In the caller's process ``raw`` holds the bytes it read, and exactly those are
+    checked (no second read). A worker re-reads the file and refuses it when its bytes changed
+    since the caller read them: the bytes checked are always the bytes published (issue 15)."""
     from driftproof.receipt import parse_receipt
 
     good: dict[Path, Receipt] = {}
     bad: list[ReceiptError] = []
     for p, known, sha in items:
         try:
-            data = _read_bounded(p)
-            if hashlib.sha256(data).hexdigest() != sha:
-                raise ReceiptError.at(p, "", "expected the file to stay unchanged while the site is built; it changed")
+            if raw is not None and p in raw:
+                data = raw[p]
+            else:
+                data = _read_bounded(p)
+                if hashlib.sha256(data).hexdigest() != sha:
+                    raise ReceiptError.at(p, "", "expected the file to stay unchanged while the site is built; it changed")
             good[p] = parse_receipt(data, str(p), known_valid=known)
         except ReceiptError as exc:
             bad.append(exc)
@@ -144,11 +214,13 @@ def _check_chunk(items: list[tuple[Path, bool, str]]) -> tuple[dict[Path, Receip
 
 
 def _read_all(paths: list[Path], known: set[Path], shas: dict[Path, str],
-              progress: Progress | None = None) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
+              progress: Progress | None = None,
+              raw: dict[Path, bytes] | None = None) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
     """Check every receipt of ``paths``, in worker processes (one per core) when there are many.
 
     Results do not depend on the split: receipts are keyed by path and errors are in path
-    order either way.
+    order either way. ``raw``: the bytes the caller read, checked as they are in this process
+    (workers re-read and compare sha256, :func:`_check_chunk`).
     """
     items = [(p, p in known, shas[p]) for p in paths]
     workers = os.cpu_count() or 1
@@ -162,7 +234,7 @@ def _read_all(paths: list[Path], known: set[Path], shas: dict[Path, str],
         good: dict[Path, Receipt] = {}
         bad: list[ReceiptError] = []
         for i, item in enumerate(items):
-            g, b = _check_chunk([item])
+            g, b = _check_chunk([item], raw)
             good.update(g)
             bad.extend(b)
             report(i + 1)
@@ -182,7 +254,7 @@ def _read_all(paths: list[Path], known: set[Path], shas: dict[Path, str],
                 report(done)
     except (BrokenProcessPool, OSError):
         # Workers could not start (e.g. a caller whose __main__ cannot be re-imported): read here.
-        return _check_chunk(items)
+        return _check_chunk(items, raw)
     return dict(sorted(good.items())), [e for _, e in sorted(pairs, key=lambda t: t[0])]
 
 
@@ -220,6 +292,7 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
     from mkdocs.exceptions import MkDocsException
 
     from driftproof.site._hook import handing_over
+    from driftproof.site.links import broken_links
 
     out = Path(out).resolve()
     if cache_dir is True:
@@ -245,6 +318,12 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
         raise
     finally:
         mk_log.removeHandler(collector)
+    # Issue 15: an internal link or fragment that points nowhere fails the build.
+    broken = broken_links(tmp)
+    if broken:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise SiteBuildError(f"{len(broken)} broken internal link(s); the site was not replaced",
+                             [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]])
     (tmp / MARKER).write_text("A site built by `driftproof reports build`; replaced whole by the next build.\n",
                               encoding="utf-8")
     _replace(tmp, out)

@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from driftproof import view
+from driftproof.band_facts import BandFacts, band_facts
 from driftproof.receipt import Receipt
 from driftproof.site import charts
 from driftproof.site._render import fmt_int
+from driftproof.site.cases import case_slugs
 from driftproof.site.sections import Cell, Column, Row, Table
 
 __all__ = ["ReceiptSheet", "receipt_sheet"]
@@ -52,20 +54,28 @@ class ReceiptSheet:
     draws: tuple[dict[str, Any], ...]
     figures: Table | None = None
     """For an aggregates-only receipt: the figures its source printed, as printed."""
+    facts: BandFacts | None = None
+    """Band source, draws per arm and judge samples per draw, from the receipt's fields (issue 15)."""
 
 
 def receipt_sheet(name: str, r: Receipt, raw: bytes = b"", *, anchor: Callable[[str], str] | None = None,
-                  chart_prefix: str | None = None, path: Path | None = None) -> ReceiptSheet:
+                  chart_prefix: str | None = None, path: Path | None = None,
+                  case_link: Callable[[str], str] | None = None) -> ReceiptSheet:
     """The sheet of receipt ``r`` published as ``receipts/<name>.json``.
 
     Args:
         raw: the file's bytes (for its sha256), or empty.
         anchor: ``anchor(base) -> id`` making page-unique element ids; default: ``base`` itself.
         chart_prefix: file-name prefix of the band chart (e.g. ``chart-<name>``); None: no chart.
+        case_link: ``case_link(case_id) -> URL`` of the case's evidence page, from the page the
+            table is shown on (default: ``cases/<slug>/``, as on the receipt's own sheet).
         path: the receipt file, whose size decides the lift breakdown's size limit (without it
             ``driftproof.view`` measures the canonical JSON instead, which is slower).
     """
     anchor = anchor or (lambda base: base)
+    if case_link is None:
+        slugs = case_slugs(r)
+        case_link = lambda case_id: f"cases/{slugs[case_id]}/"  # noqa: E731
     s = view.sheet(r, path=path)
     slug = name.replace("/", "-")
     has_control = any(c.control is not None for c in s.cases)
@@ -80,7 +90,7 @@ def receipt_sheet(name: str, r: Receipt, raw: bytes = b"", *, anchor: Callable[[
         cells += [Cell(c.lift), Cell(c.verdict), Cell(c.checks), Cell(c.lost),
                   Cell(" / ".join(fmt_int(_output(getattr(case.arms, a))) for a in
                                   ("with_skill", "baseline", "control")[: 3 if has_control else 2]))]
-        rows.append(Row(tuple(cells), anchor=anchor(c.anchor), header=True))
+        rows.append(Row(tuple(cells), anchor=anchor(c.anchor), header=True, link=case_link(c.case_id)))
     cases = Table(f"cases-{slug}", f"Cases of {r.skill.name}: each band is mean ± one sample standard deviation "
                   "of the per-draw scores (n = measured draws); lift is with skill minus baseline", tuple(cols), tuple(rows))
     breakdown = None
@@ -101,7 +111,8 @@ def receipt_sheet(name: str, r: Receipt, raw: bytes = b"", *, anchor: Callable[[
     chart, files = _band_chart(s, chart_prefix, anchor) if chart_prefix else (None, {})
     return ReceiptSheet(name=name, model=s, file_sha256=hashlib.sha256(raw).hexdigest() if raw else "",
                         cases=cases, breakdown=breakdown, lost=lost, chart=chart, files=files,
-                        draws=tuple(_case_draws(r)), figures=_source_figures(r, slug))
+                        draws=tuple(_case_draws(r)), figures=_source_figures(r, slug),
+                        facts=band_facts(r))
 
 
 def _source_figures(r: Receipt, slug: str) -> Table | None:
@@ -145,12 +156,9 @@ def _band_chart(s: view.Sheet, prefix: str, anchor: Callable[[str], str]) -> tup
 
     ser = [series("with skill", 0), series("baseline", 2)]
     cats = [c.case_id for c in rows]
-    cid = anchor(prefix)
-    files = {f"{cid}{suffix}.svg": charts.grouped_bars(cats, ser, xlabel="mean score on the judge scale", theme=theme)
-             for suffix, theme in (("", "light"), ("-dark", "dark"))}
-    alt = charts.alt_text("Mean judge score per case, with skill and baseline", cats, ser, view.fmt,
-                          "the band, mean minus to mean plus one sample standard deviation")
-    return {"id": cid, "src": f"{cid}.svg", "dark": f"{cid}-dark.svg", "alt": alt}, files
+    return charts.figure(anchor(prefix), cats, ser, subject="Each case's mean judge score with the skill and without it",
+                         xlabel="mean score on the judge scale", fmt=view.fmt,
+                         whiskers="the band, mean minus to mean plus one sample standard deviation")
 
 
 def _raw(v: float | None) -> str:

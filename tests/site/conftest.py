@@ -7,7 +7,7 @@ from pathlib import Path
 import shutil
 
 import pytest
-from site_fixtures import REPO, savings_receipt, scored_receipt, write_report
+from site_fixtures import REPO, hostile_receipt, savings_receipt, scored_receipt, write_report
 
 from driftproof.receipt import write_receipt
 from driftproof.site import build_site
@@ -65,7 +65,7 @@ def make_site_inputs(tmp_path: Path) -> tuple[Path, Path]:
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site as `make reports` builds it from every committed receipt and report, plus a
     scored receipt (answers holding ``<script>``) in a report numbered 999, so every page
-    kind is present."""
+    kind is present, and a receipt holding the hostile-answer corpus (its sheet and case page)."""
     base = tmp_path_factory.mktemp("sitecheck")
     receipts, reports = base / "receipts", base / "reports"
     shutil.copytree(REPO / "receipts", receipts)
@@ -73,6 +73,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write_receipt(scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45]),
                                   "c2": ([0.6, 0.7, 0.65], [0.62, 0.66, 0.7])}, answer="<script>x</script>"),
                   receipts / "scored.json")
+    write_receipt(hostile_receipt(), receipts / "hostile.json")
     write_report(reports, "999-scored.md", """
         number: 999
         slug: scored

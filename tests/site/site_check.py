@@ -10,64 +10,15 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urldefrag, urlsplit
-
-
-class _Page(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.ids: set[str] = set()
-        self.links: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        if a.get("id"):
-            self.ids.add(a["id"] or "")
-        if tag == "a" and a.get("name"):
-            self.ids.add(a["name"] or "")
-        for key in ("href", "src"):
-            if a.get(key) is not None:
-                self.links.append(a[key] or "")
-        if a.get("srcset"):
-            self.links += [part.strip().split(" ")[0] for part in (a["srcset"] or "").split(",")]
-
-
-@functools.cache
-def _parse(path: Path) -> _Page:
-    p = _Page()
-    p.feed(path.read_text(encoding="utf-8"))
-    return p
 
 
 def broken_links(site: Path) -> list[str]:
-    """Every internal link or fragment in ``site/**/*.html`` that points nowhere, as
-    ``page: link (why)``. External (scheme or ``//``) and ``mailto:`` links are skipped."""
-    _parse.cache_clear()
-    site = site.resolve()
-    problems = []
-    for page in sorted(site.rglob("*.html")):
-        for link in _parse(page).links:
-            parts = urlsplit(link)
-            if parts.scheme or link.startswith("//"):
-                continue
-            target_url, fragment = urldefrag(link)
-            if not target_url:
-                target = page
-            elif target_url.startswith("/"):
-                target = site / unquote(target_url.lstrip("/"))
-            else:
-                target = (page.parent / unquote(urlsplit(target_url).path)).resolve()
-            if target.is_dir():
-                target = target / "index.html"
-            rel = page.relative_to(site)
-            if not target.exists() or site not in target.parents and target != site:
-                problems.append(f"{rel}: {link} (no such file)")
-                continue
-            if fragment and target.suffix == ".html" and fragment not in _parse(target).ids:
-                problems.append(f"{rel}: {link} (no element with id {fragment!r})")
-    return problems
+    """Every internal link or fragment that points nowhere (the build's own check,
+    :func:`driftproof.site.links.broken_links`)."""
+    from driftproof.site.links import broken_links as check
+
+    return check(site)
 
 
 def html_errors(site: Path) -> tuple[int, str]:

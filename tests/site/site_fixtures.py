@@ -56,3 +56,38 @@ def write_report(reports: Path, name: str, front: str, body: str = "Some prose.\
     path = reports / name
     path.write_text("---\n" + textwrap.dedent(front).strip() + "\n---\n" + body, encoding="utf-8")
     return path
+
+
+#: Answers a model or an imported file could hold, each of which must show as plain text
+#: (issue 15: "the hostile-answer corpus in the tests renders as text").
+HOSTILE_ANSWERS = (
+    "<script>window.__pwned = 1</script>",
+    '<img src=x onerror="window.__pwned = 2">',
+    "</pre></details></section><h1>injected</h1>",
+    "[click](javascript:window.__pwned=3) and **bold** <b>tag</b>",
+    "{{ 7 * 7 }} {% raw %} ${7*7} &lt;already&gt; &amp;",
+    "NUL\x00 ESC\x1b[31m BEL\x07 DEL\x7f C1\x85",
+    "right-to-left \u202eoverride\u202c and zero\u200bwidth",
+    "x" * 3000,  # one unbroken token, longer than any screen
+    "line\n" * 60,  # a long answer: folds open
+)
+
+
+def hostile_receipt() -> dict[str, Any]:
+    """A TESTED receipt whose case ``h1`` holds every :data:`HOSTILE_ANSWERS` entry in both arms,
+    with judge reasons, a refusal, a stop reason and a lost draw (0.15 fields)."""
+    def arm(scores: list[float]) -> dict[str, Any]:
+        draws = [draw_doc(i, answer=a, judge_samples=[judge_sample_doc(s, reply=str(s), reason=f"reason {i}: {a[:40]}")],
+                          stop_reason="end_turn")
+                 for i, (a, s) in enumerate(zip(HOSTILE_ANSWERS, scores, strict=False))]
+        draws.append(draw_doc(len(draws), answer=None, lost_reason="<b>refused</b>", lost_kind="refusal",
+                              refusal={"text": "<i>I can't</i>", "category": "policy"}, stop_reason="refusal"))
+        return {"draws": draws, "generation": None}
+
+    n = len(HOSTILE_ANSWERS)
+    docs = [{"id": "h1", "prompt": "<script>window.__pwned = 4</script> prompt", "prompt_sha256": None,
+             "rubric_sha256": "1" * 64, "threshold": None,
+             "arms": {"with_skill": arm([0.8] * n), "baseline": arm([0.5] * n)}}]
+    return receipt_doc(level="TESTED", skill_name="<b>hostile</b>", skill_text="x" * 1600, cases=docs,
+                       model="claude-sonnet-4-5", provider="anthropic", surface="api", judge=JUDGE,
+                       band_source="generation", generations_per_arm=n + 1, judge_samples_per_generation=1)

@@ -22,10 +22,20 @@ pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-# One page of each kind. The receipts index (one row per committed receipt, 349 today) takes
-# axe about 8 s per scheme; it shares its markup with the tables checked here and is left out.
+# One page of each kind (a case page: the one holding the hostile-answer corpus). The receipts
+# index (one row per committed receipt, 349 today) takes axe about 8 s per scheme; it shares its
+# markup with the tables checked here and is left out.
 PAGES = ["", "reports/001/", "reports/999/", "method/", "neutrality/", "spec/versions/", "interop/",
-         "receipts/scored/", "receipts/caveman-2b10489-caveman/", "search/"]
+         "receipts/scored/", "receipts/caveman-2b10489-caveman/", "search/", "receipts/hostile/cases/h1/",
+         "results/"]
+#: Every page type, for the phone and desktop checks (issue 15): the pages above, plus the
+#: long ones (Report 002, the receipts index) and the aggregates-only sheet and case-less pages.
+LAYOUT_PAGES = PAGES + ["reports/002/", "reports/003/", "receipt-spec/", "receipts/scored/cases/c1/",
+                        "receipts/", "decisions/",
+                        "receipts/nvidia-7149a88-doca-flow/", "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/",
+                        "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/cases/2/",
+                        "receipts/caveman-2b10489-caveman/cases/p01/", "receipts/hostile/", "404.html"]
+WIDTHS = (390, 1280)
 
 
 def _ensure_chromium() -> str:
@@ -93,9 +103,13 @@ def test_home_to_report_to_case_to_raw_receipt(browser: Any, base_url: str, buil
     page.get_by_role("link", name="Caveman's skills against a terse control").click()
     page.wait_for_url("**/reports/001/")
     assert page.get_by_role("heading", level=1).inner_text() == "Caveman's skills against a terse control"
-    page.locator("#case-p01 th a").click()
-    assert page.url.endswith("/reports/001/#case-p01")
+    page.goto(base_url + "reports/001/#case-p01")
     assert page.locator("tr:target th").inner_text() == "p01"
+    # the case id leads to the case's evidence page: the prompt and both arms' answers
+    page.locator("#case-p01 th a").click()
+    page.wait_for_url("**/receipts/caveman-2b10489-caveman/cases/p01/")
+    assert page.get_by_role("heading", level=2, name="Prompt").is_visible()
+    page.goto(base_url + "reports/001/")
     with page.expect_navigation():
         page.get_by_role("link", name="caveman-2b10489-caveman.json").click()
     doc = json.loads(page.locator("body").inner_text())
@@ -118,12 +132,11 @@ def test_sorting_is_a_progressive_enhancement(browser: Any, base_url: str) -> No
 
 
 def test_an_answer_holding_script_shows_as_text(browser: Any, base_url: str, built_site: Path) -> None:
-    html = (built_site / "receipts/scored/index.html").read_text(encoding="utf-8")
+    html = (built_site / "receipts/scored/cases/c1/index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;x&lt;/script&gt;" in html and "<script>x" not in html
     page = browser.new_page()
-    page.goto(base_url + "receipts/scored/")
-    page.locator("details summary", has_text="Case c1").click()
-    assert "<script>x</script> 0" in page.locator("details[open]").inner_text()
+    page.goto(base_url + "receipts/scored/cases/c1/")
+    assert "<script>x</script> 0" in page.locator("pre.answer").nth(1).inner_text()
     # the only script on the page is the site's own sort.js
     assert page.evaluate("Array.from(document.scripts).map(s => s.src.split('/').pop())") == ["sort.js"]
     page.close()
@@ -141,3 +154,94 @@ def test_search_finds_a_report_and_is_accessible_with_results(browser: Any, base
         result.first.wait_for(timeout=10_000)
         assert Axe().run(page).response["violations"] == []
         page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_page_scrolls_sideways(browser: Any, base_url: str, width: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    wide = {}
+    for path in LAYOUT_PAGES:
+        page.goto(base_url + path)
+        # open every fold: an answer or a table inside <details> must fit too
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        scroll = page.evaluate("document.documentElement.scrollWidth")
+        if scroll > width:
+            wide[path] = scroll
+    page.close()
+    assert wide == {}
+
+
+_FONT_PX = """async () => {
+  const out = [];
+  for (const img of document.querySelectorAll('figure img')) {
+    const text = await (await fetch(img.currentSrc)).text();
+    const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+    const viewW = parseFloat(svg.getAttribute('viewBox').split(/\\s+/)[2]);
+    const sizes = [...text.matchAll(/font(?:-size)?:\\s*(?:[a-z]+\\s+)*([0-9.]+)px/g)].map(m => parseFloat(m[1]));
+    out.push({src: img.currentSrc.split('/').pop(), px: Math.min(...sizes) * img.clientWidth / viewW});
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_chart_text_is_at_least_10_css_px(browser: Any, base_url: str, width: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    seen = []
+    for path in ("reports/001/", "reports/999/", "reports/003/"):
+        page.goto(base_url + path)
+        page.wait_for_load_state("load")
+        for chart in page.evaluate(_FONT_PX):
+            seen.append(chart["src"])
+            assert chart["px"] >= 10, (path, chart)
+    page.close()
+    # the phone is shown the narrow chart, the desktop the wide one
+    assert seen and all(("-narrow" in s) == (width == 390) for s in seen)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_case_permalink_shows_the_prompt_and_both_answers(browser: Any, base_url: str, width: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(base_url + "receipts/scored/cases/c1/")
+    assert page.locator("#prompt-h + pre").inner_text() == "prompt c1"
+    first = page.locator("#draw-0 .draw")
+    assert first.count() == 2
+    with_skill, baseline = first.nth(0), first.nth(1)
+    assert with_skill.get_by_role("heading").inner_text() == "with skill, draw 0"
+    assert baseline.get_by_role("heading").inner_text() == "baseline, draw 0"
+    assert with_skill.locator("pre.answer").inner_text() == "<script>x</script> 0"
+    assert baseline.locator("pre.answer").inner_text() == "an answer 0"
+    a, b = with_skill.bounding_box(), baseline.bounding_box()
+    if width == 1280:  # side by side
+        assert a["y"] == b["y"] and a["x"] < b["x"]
+    else:  # one above the other, each as wide as the screen allows
+        assert b["y"] > a["y"] and a["width"] <= width
+    # the band and the verdict in the method's words
+    assert "0.850 ± 0.050 (n = 3)" in page.locator("#bands-h + dl, #bands-h ~ dl").first.inner_text()
+    assert page.locator("#bands-h .verdict").inner_text() == "helps"
+    page.close()
+
+
+def test_the_hostile_answer_corpus_renders_as_text(browser: Any, base_url: str) -> None:
+    from site_fixtures import HOSTILE_ANSWERS
+
+    from driftproof.site._render import printable
+
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(base_url + "receipts/hostile/cases/h1/")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert page.locator("#draw-0 .draw").first.locator("pre.answer").inner_text() == HOSTILE_ANSWERS[0]
+    answers = page.locator("pre.answer")
+    texts = [answers.nth(i).inner_text() for i in range(answers.count())]
+    # the prompt, then each draw's answer in each arm: every one exactly the text, nothing run
+    for answer in HOSTILE_ANSWERS:
+        expected = str(printable(answer))
+        assert any(t == expected or t == expected.rstrip("\n") for t in texts), expected[:40]
+    assert page.evaluate("window.__pwned") is None and dialogs == []
+    assert page.locator("h1").count() == 1  # the injected heading stayed text
+    assert page.evaluate("Array.from(document.scripts).map(s => s.src.split('/').pop())") == ["sort.js"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert "<b>refused</b>" in page.locator("main").inner_text() and "<i>I can't</i>" in page.locator("main").inner_text()
+    page.close()

@@ -46,6 +46,8 @@ def test_cached_and_incremental_builds_are_byte_identical_to_clean_builds(
     build_site(receipts, reports, tmp_path / "clean", config_file=CONFIG, cache_dir=None)
     _same(tmp_path / "cold", tmp_path / "clean")
     _same(tmp_path / "warm", tmp_path / "clean")
+    # the case pages come out of the sheet rendering the cache keeps (issue 15): they are in it
+    assert any("/cases/" in p and p.endswith("/index.html") for p in _files(tmp_path / "warm"))
     # one receipt changes: the incremental build equals a clean build of the new inputs
     write_receipt(scored_receipt({"c1": ([0.2, 0.3, 0.25], [0.5, 0.55, 0.45])}, answer="changed"),
                   receipts / "tested.json")
@@ -97,7 +99,10 @@ def test_a_chart_already_drawn_is_not_drawn_again(tmp_path: Path, site_inputs: t
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", no_drawing)
     build_site(receipts, reports, tmp_path / "second", config_file=CONFIG, cache_dir=cache)
     _same(tmp_path / "first", tmp_path / "second")
-    assert any(p.name.endswith(".svg") for p in (tmp_path / "second" / "reports").rglob("*.svg"))
+    svgs = [p.name for p in (tmp_path / "second" / "reports").rglob("*.svg")]
+    # every variant was drawn once and taken from the cache: wide and narrow, light and dark
+    assert any(n.endswith("-narrow.svg") for n in svgs) and any(n.endswith("-narrow-dark.svg") for n in svgs)
+    assert any(not n.endswith(("-narrow.svg", "-dark.svg")) for n in svgs)
 
 
 def test_a_damaged_cache_entry_is_ignored(tmp_path: Path, site_inputs: tuple[Path, Path], env: None) -> None:

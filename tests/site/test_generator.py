@@ -13,6 +13,7 @@ import pytest
 from site_html import cells_of_row, table_rows
 
 from driftproof.receipt import known_versions, schema_bytes
+from driftproof.receipt._canonical import canonical_schema_bytes
 from driftproof.site import build_site_files, load_inputs
 
 NAV = [{"title": "Reports", "url": ""}, {"title": "Method", "url": "method/"}]
@@ -80,7 +81,9 @@ def test_receipts_are_published_byte_for_byte(files: dict[str, bytes], shared_si
 def test_every_schema_version_is_served_byte_identical() -> None:
     files = build_site_files({}, [], nav=NAV)
     versions = known_versions()
-    assert files["spec/receipt.schema.json"] == schema_bytes(versions[-1])  # D-11
+    # D-11 (revised): the canonical id serves the dispatching schema; every version its own file
+    assert files["spec/receipt.schema.json"] == canonical_schema_bytes()
+    assert json.loads(files["spec/receipt.schema.json"])["$id"] == "https://driftproof.dev/spec/receipt.schema.json"
     for v in versions:
         assert files[f"spec/{v}/receipt.schema.json"] == schema_bytes(v)
     index = json.loads(files["spec/index.json"])
@@ -89,7 +92,7 @@ def test_every_schema_version_is_served_byte_identical() -> None:
 
 
 def test_untrusted_text_is_escaped(files: dict[str, bytes]) -> None:
-    sheet = files["receipts/tested/index.html"].decode()
+    sheet = files["receipts/tested/cases/c1/index.html"].decode()  # the case's evidence page holds the answers
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in sheet
     assert "<script>alert" not in sheet
     report = files["reports/001/index.html"].decode()

@@ -129,6 +129,11 @@ def test_a_good_build_replaces_the_site_whole(tmp_path: Path, site_inputs: tuple
     assert _leftovers(existing_site) == []
     home = (existing_site / "index.html").read_text(encoding="utf-8")
     assert home.index('href="reports/002/"') < home.index('href="reports/001/"')  # newest first
+    # hand-written pages go through the plugin's on_page_content: site_src/method.md has Markdown
+    # tables, and each scrolls in its own container (issue 15, phones)
+    method = (existing_site / "method/index.html").read_text(encoding="utf-8")
+    assert method.count("<table>") >= 1
+    assert method.count('<div class="table-wrap" tabindex="0" role="region"') == method.count("<table>")
 
 
 def test_two_mkdocs_builds_are_byte_identical(tmp_path: Path, site_inputs: tuple[Path, Path],
@@ -287,3 +292,16 @@ def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
                Row((Cell("-x"), Cell("plain")))))
     assert _csv(t).decode().splitlines() == ["'=SUM(A1),n", '"\'=HYPERLINK(""http://evil.example"")",-0.5',
                                              "'@cmd,+1e3", "'-x,plain"]
+
+
+def test_the_plugin_forwards_every_event_of_the_hook() -> None:
+    # The plugin (issue 19) replaced the hook file in mkdocs.yml: an event the hook defines but
+    # the plugin does not forward is silently never run (issue 15's on_page_content once was).
+    import inspect
+
+    from driftproof.site import _hook
+    from driftproof.site._plugin import DriftproofPlugin
+
+    events = {n for n, f in vars(_hook).items() if n.startswith("on_") and inspect.isfunction(f)}
+    assert {"on_files", "on_env", "on_page_content", "on_page_context", "on_post_build"} <= events
+    assert sorted(e for e in events if e not in vars(DriftproofPlugin)) == []

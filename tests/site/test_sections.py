@@ -84,5 +84,5 @@ def test_public_api_is_exactly_what_all_names() -> None:
     import driftproof.site as site
 
     public = sorted(n for n in dir(site) if not n.startswith("_") and n not in {
-        "annotations", "build", "charts", "publish", "report_source", "sections", "sheet"})
+        "annotations", "build", "cases", "charts", "links", "publish", "report_source", "sections", "sheet"})
     assert sorted(site.__all__) == site.__all__ == public

@@ -66,6 +66,8 @@ class Cell:
 
     text: str
     value: str | None = None
+    link: str | None = None
+    """URL the cell's text links to (e.g. a case evidence page), or None."""
 
     @property
     def csv(self) -> str:
@@ -79,6 +81,8 @@ class Row:
     cells: tuple[Cell, ...]
     anchor: str | None = None
     header: bool = False  # first cell is a row header (<th scope="row">)
+    link: str | None = None
+    """Where the row header links: a case evidence page (default: the row's own anchor)."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,7 @@ class SectionContext:
     env: jinja2.Environment
     root: str
     used_ids: set[str] = field(default_factory=set)
+    _slugs: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def anchor(self, base: str) -> str:
         """A page-unique element id from ``base`` (unsafe characters become ``-``)."""
@@ -139,6 +144,15 @@ class SectionContext:
     def receipt_url(self, name: str) -> str:
         """URL of the raw receipt file (stable: ``receipts/<name>.json``)."""
         return f"{self.root}/receipts/{name}.json"
+
+    def case_url(self, name: str, case_id: str) -> str:
+        """URL of a case's evidence page (``receipts/<name>/cases/<slug>/``, driftproof.site.cases)."""
+        from driftproof.site.cases import case_slugs, case_url
+
+        slugs = self._slugs.get(name)
+        if slugs is None:
+            slugs = self._slugs[name] = case_slugs(self.receipts[name])
+        return f"{self.root}/{case_url(name, slugs[case_id])}"
 
     def sheet_url(self, name: str) -> str:
         """URL of the receipt's sheet page (``receipts/<name>/``)."""

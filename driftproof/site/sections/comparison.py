@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from driftproof.band_facts import band_facts
 from driftproof.compare import compare_receipts
 from driftproof.compare_report import report_rows
 from driftproof.site import charts
@@ -57,7 +58,8 @@ class ComparisonSection:
             table = Table(f"comparison-{a}-{b}".replace("/", "-"),
                           f"{an} (earlier) against {bn} (later): with-skill bands, mean ± one sample sd; Δ = later − earlier",
                           tuple(Column(h, numeric=i in (1, 2, 3)) for i, h in enumerate(header)),
-                          tuple(Row(tuple(Cell(x) for x in r), anchor=ctx.anchor(f"case-{v.case_id}"), header=True)
+                          tuple(Row(tuple(Cell(x) for x in r), anchor=ctx.anchor(f"case-{v.case_id}"), header=True,
+                                    link=_later_case(ctx, b, v.case_id))
                                 for r, v in zip(rows, c.rows, strict=True)))
             drawn = [v for v in c.rows if v.a.mean is not None or v.b.mean is not None]
             if drawn:
@@ -65,16 +67,23 @@ class ComparisonSection:
                                      tuple(getattr(v, side).low for v in drawn), tuple(getattr(v, side).high for v in drawn))
                        for name, side in ((f"{an} (earlier)", "a"), (f"{bn} (later)", "b"))]
                 cats = [v.case_id for v in drawn]
-                cid = ctx.anchor(f"chart-{heading}")
-                files = {f"{cid}{sfx}.svg": charts.grouped_bars(cats, ser, xlabel="with-skill mean score on the judge scale",
-                                                                theme=theme)
-                         for sfx, theme in (("", "light"), ("-dark", "dark"))}
-                chart = {"id": cid, "src": f"{cid}.svg", "dark": f"{cid}-dark.svg",
-                         "alt": charts.alt_text("With-skill mean judge score per case, earlier and later run", cats, ser,
-                                                fmt, "the band, mean minus to mean plus one sample standard deviation")}
+                chart, files = charts.figure(
+                    ctx.anchor(f"chart-{heading}"), cats, ser,
+                    subject="Each case's with-skill mean judge score in the earlier and the later run",
+                    xlabel="with-skill mean score on the judge scale", fmt=fmt,
+                    whiskers="the band, mean minus to mean plus one sample standard deviation")
         after = [x for x in ((f"{c.underpowered_sentence} ({c.underpowered_reason})" if c.underpowered_sentence else None),
                              c.not_like_for_like) if x]
         html = ctx.render("sections/comparison.html", title=params.title or f"{an} against {bn}", heading_id=heading,
                           c=c, after=after, table=table, fig=chart,
-                          a_url=ctx.sheet_url(a), b_url=ctx.sheet_url(b), a_name=an, b_name=bn)
+                          a_url=ctx.sheet_url(a), b_url=ctx.sheet_url(b), a_name=an, b_name=bn,
+                          facts=[(an, band_facts(ctx.receipts[a])), (bn, band_facts(ctx.receipts[b]))])
         return SectionOutput(html=html, tables=(table,) if table else (), files=files)
+
+
+def _later_case(ctx: SectionContext, name: str, case_id: str) -> str | None:
+    """The later receipt's evidence page of the case, when that receipt has the case."""
+    try:
+        return ctx.case_url(name, case_id)
+    except KeyError:
+        return None

@@ -37,7 +37,7 @@ class ReceiptSheets:
         sheets = []
         for n in names:
             sheet = receipt_sheet(n, ctx.receipts[n], anchor=lambda base, n=n: ctx.anchor(f"{n}-{base}"),
-                                  chart_prefix="chart-bands")
+                                  chart_prefix="chart-bands", case_link=lambda cid, n=n: ctx.case_url(n, cid))
             sheets.append({"id": ctx.anchor(f"receipt-{n}"), "name": n, "sheet": sheet, "url": ctx.sheet_url(n),
                            "json": ctx.receipt_url(n), "skill": ctx.receipts[n].skill.name})
         html = ctx.render("sections/receipt_sheets.html", title=params.title or "Receipt sheets",

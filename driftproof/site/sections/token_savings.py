@@ -66,17 +66,17 @@ class TokenSavings:
                   for ref, label in REFERENCES]
         pct = [charts.Series(s.label, *(tuple(None if v is None else 100 * v for v in t)
                                         for t in (s.values, s.low, s.high))) for s in series]
-        chart_id = ctx.anchor("chart-token-savings")
-        files = {f"{chart_id}{suffix}.svg": charts.grouped_bars(labels, pct, xlabel="output-token saving (%)",
-                                                                reference=0.0, theme=theme)
-                 for suffix, theme in (("", "light"), ("-dark", "dark"))}
-        alt = charts.alt_text("Median output-token saving per skill, in percent of the reference arm's tokens",
-                              labels, series, percent, "smallest to largest saving across cases")
+        n_cases = max((a.vs_baseline.n for a in arms), default=0)
+        fig, files = charts.figure(
+            ctx.anchor("chart-token-savings"), labels, pct,
+            subject=("Median output-token saving per skill, in percent of the reference arm's tokens, against the "
+                     "terse control and against the baseline"),
+            xlabel="output-token saving (%)", fmt=lambda v: percent(None if v is None else v / 100),
+            whiskers=f"smallest to largest saving across the {n_cases} cases", reference=0.0)
         summary = _summary_table(arms)
         cases = _case_table(names, receipts, arms, ctx)
         html = ctx.render("sections/token_savings.html", title=params.title or "Output-token savings",
-                          fig={"id": chart_id, "src": f"{chart_id}.svg", "dark": f"{chart_id}-dark.svg", "alt": alt},
-                          summary=summary, cases=cases, n_cases=str(max((a.vs_baseline.n for a in arms), default=0)),
+                          fig=fig, summary=summary, cases=cases, n_cases=str(n_cases),
                           counted_by=sorted({a.counted_by for a in arms}))
         return SectionOutput(html=html, tables=(summary, cases), files=files)
 
@@ -119,14 +119,18 @@ def _case_table(names: list[str], receipts: list[Receipt], arms: list[ArmSavings
         cells = [Cell(case.id), _count(_output(case.arms.baseline))]
         if has_control:
             cells.append(_count(_output(case.arms.control) if case.arms.control else None))
-        for r in receipts:
+        for n, r in zip(names, receipts, strict=True):
             match = next((c for c in r.cases if c.id == case.id), None)
-            cells.append(_count(_output(match.arms.with_skill) if match else None))
+            cell = _count(_output(match.arms.with_skill) if match else None)
+            if match is not None:  # the count links to the answers it counts: the case's evidence page
+                cell = Cell(cell.text, cell.value, ctx.case_url(n, case.id))
+            cells.append(cell)
         for a in arms:
             if a.vs_control:
                 v = dict(a.vs_control.per_case).get(case.id)
                 cells.append(Cell(percent(v), _raw(v)))
-        rows.append(Row(tuple(cells), anchor=ctx.anchor(f"case-{case.id}"), header=True))
+        rows.append(Row(tuple(cells), anchor=ctx.anchor(f"case-{case.id}"), header=True,
+                        link=ctx.case_url(names[0], case.id)))
     return Table("output-tokens-per-case", "Output tokens per case and arm, and each skill's saving against the control",
                  tuple(Column(c, numeric=i > 0) for i, c in enumerate(cols)), tuple(rows))
 

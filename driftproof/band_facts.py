@@ -1,0 +1,80 @@
+"""Where a receipt's bands come from, stated from the receipt's own fields (issue 15, item 5).
+
+Method, "Where a band comes from": every table labels each band's source as legacy or
+generation. A receipt records its source in ``band_source``, its counts in
+``run.generations_per_arm`` and ``run.judge_samples_per_generation`` (0.14 on), and holds
+its draws and judge samples. These facts are shown exactly from those fields, on the
+report, the receipt sheet, each case page and the results page, so prose never restates
+them by hand. A field the receipt does not record reads "not recorded" (D-13); the counts
+the receipt actually holds are shown beside it, never instead of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from driftproof.receipt import Receipt
+from driftproof.stats.reading import band_source_of
+from driftproof.wording import BAND_SOURCE_LEGEND
+
+__all__ = ["BandFacts", "band_facts", "held_range"]
+
+NOT_RECORDED = "not recorded"
+
+
+@dataclass(frozen=True)
+class BandFacts:
+    """Plain text, one value per fact.
+
+    Attributes:
+        source: the band source as recorded, with its legend; or why there is none.
+        short: the band source in a word or two, for a table cell (``legacy``,
+            ``generation``, ``not recorded (read as legacy)``, ``none (aggregates only)``…).
+        draws: draws per arm as recorded, with the counts the receipt holds.
+        judge_samples: judge samples per draw as recorded, with the counts held.
+    """
+
+    source: str
+    short: str
+    draws: str
+    judge_samples: str
+
+
+def held_range(counts: list[int]) -> str:
+    """``"3"`` when every count is 3, ``"1 to 3"`` otherwise, ``"none"`` for no counts."""
+    if not counts:
+        return "none"
+    lo, hi = min(counts), max(counts)
+    return str(lo) if lo == hi else f"{lo} to {hi}"
+
+
+def _arms(r: Receipt) -> list[object]:
+    return [a for c in r.cases for a in (c.arms.with_skill, c.arms.baseline, c.arms.control) if a is not None]
+
+
+def band_facts(r: Receipt) -> BandFacts:
+    """The band source and both counts of ``r``, from its fields (never inferred into prose)."""
+    arms = _arms(r)
+    draws_held = [len(a.draws) for a in arms]  # type: ignore[attr-defined]
+    samples_held = [len(d.judge_samples) for a in arms for d in a.draws]  # type: ignore[attr-defined]
+    scored = any(d.score is not None for a in arms for d in a.draws)  # type: ignore[attr-defined]
+    if r.is_aggregates_only:
+        source, short = "none: aggregates only, the source printed no per-run score", "none (aggregates only)"
+    elif not scored or r.judge is None:
+        source, short = "none: the receipt holds no judged score, so it has no band", "none (no score)"
+    elif r.band_source is not None:
+        source, short = BAND_SOURCE_LEGEND[r.band_source], r.band_source
+    else:
+        read_as = band_source_of(r)
+        why = ("every arm holds at most one draw" if read_as == "legacy" else "an arm holds more than one draw")
+        source = f"{NOT_RECORDED} (band_source is absent; read as {read_as}, because {why})"
+        short = f"{NOT_RECORDED} (read as {read_as})"
+    g = r.run.generations_per_arm
+    draws = (str(g) if g is not None else NOT_RECORDED) + f"; the receipt holds {held_range(draws_held)} per arm"
+    j = r.run.judge_samples_per_generation
+    if samples_held and max(samples_held) == 0:
+        held = "holds no judge sample (each score as the source gave it)" if scored else "holds no judge sample"
+    else:
+        held = f"holds {held_range(samples_held)} per draw"
+    samples = (str(j) if j is not None else NOT_RECORDED) + f"; the receipt {held}"
+    return BandFacts(source=source, short=short, draws=draws, judge_samples=samples)

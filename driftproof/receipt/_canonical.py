@@ -1,0 +1,75 @@
+"""The canonical receipt schema: one small schema at ``/spec/receipt.schema.json`` (D-11, revised).
+
+The method says the receipt schema "is served at its canonical id
+(/spec/receipt.schema.json)", and that "a receipt validates against the schema its own
+schema_version names". Both hold with a dispatching schema: its ``$id`` is the canonical
+URL, and for each frozen version it says *if ``schema_version`` is this version, then the
+document must validate against that version's frozen schema* (``$ref`` to
+``/spec/<version>/receipt.schema.json``, each file's own ``$id``). So a receipt of any
+version validates against the canonical id, and the frozen files stay byte for byte as
+published.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from driftproof.receipt._versions import known_versions, schema_for
+
+__all__ = ["CANONICAL_FILE", "canonical_id", "canonical_schema", "canonical_schema_bytes", "version_id"]
+
+#: The canonical schema's file name under ``/spec/``.
+CANONICAL_FILE = "receipt.schema.json"
+
+
+def version_id(version: str) -> str:
+    """The ``$id`` of the frozen schema of ``version`` (``https://…/spec/<version>/receipt.schema.json``).
+
+    Raises:
+        KeyError: no such version.
+    """
+    return str(schema_for(version)["$id"])
+
+
+def _spec_base() -> str:
+    newest = known_versions()[-1]
+    vid = version_id(newest)
+    suffix = f"{newest}/{CANONICAL_FILE}"
+    if not vid.endswith("/" + suffix):  # pragma: no cover - guarded by tests/receipt/test_schemas.py
+        raise ValueError(f"schema {newest} has $id {vid!r}, expected one ending in /{suffix}")
+    return vid[: -len(suffix)]
+
+
+def canonical_id() -> str:
+    """The canonical schema's ``$id``: ``https://<host>/spec/receipt.schema.json`` (D-11)."""
+    return _spec_base() + CANONICAL_FILE
+
+
+@cache
+def canonical_schema() -> dict[str, Any]:
+    """The dispatching schema (draft 2020-12): ``schema_version`` must name a frozen version,
+    and the document must validate against that version's schema (by its ``$id``, D-11)."""
+    versions = known_versions()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": canonical_id(),
+        "title": "Driftproof receipt (any version)",
+        "description": ("The canonical receipt schema. It dispatches on schema_version: a receipt must validate "
+                        "against the frozen schema of the version it names, each served at "
+                        "/spec/<version>/receipt.schema.json with that URL as its $id."),
+        "type": "object",
+        "required": ["schema_version"],
+        "properties": {"schema_version": {"enum": list(versions)}},
+        "allOf": [
+            {"if": {"properties": {"schema_version": {"const": v}}, "required": ["schema_version"]},
+             "then": {"$ref": version_id(v)}}
+            for v in versions
+        ],
+    }
+
+
+def canonical_schema_bytes() -> bytes:
+    """:func:`canonical_schema` as served: indented JSON, sorted keys, one final newline."""
+    return (json.dumps(canonical_schema(), indent=2, sort_keys=True) + "\n").encode("utf-8")

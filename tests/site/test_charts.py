@@ -1,0 +1,81 @@
+"""Charts (issue 15, item 3): literal text (never mathtext), case ids as labels, whiskers only
+where a band has a spread, unknown values distinct from 0.0, captions from what was drawn, and
+a narrow variant whose text is at least 10 CSS px on a 390 px screen."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from driftproof.site import charts
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _texts(svg: bytes) -> list[str]:
+    return ["".join(t.itertext()) for t in ET.fromstring(svg).iter(SVG + "text")]
+
+
+def test_dollar_signs_are_drawn_literally() -> None:
+    # "Ba$$in" made mathtext fail the build; "$0.02 per $1k" lost its dollars (issue 15)
+    s = [charts.Series("$0.02 per $1k", (0.5, 0.25))]
+    svg = charts.grouped_bars(["Ba$$in", "c$1"], s, xlabel="cost in $ per 1k $")
+    texts = _texts(svg)
+    assert "Ba$$in" in texts and "c$1" in texts and "cost in $ per 1k $" in texts
+
+
+def test_case_ids_are_the_labels_and_long_ones_wrap_without_changing_text() -> None:
+    ids = ["0", "observability-prometheus-config", "p01"]
+    svg = charts.grouped_bars(ids, [charts.Series("with skill", (1.0, 0.8, 0.4))], xlabel="score",
+                              width=charts.NARROW_IN)
+    texts = _texts(svg)
+    assert "0" in texts and "p01" in texts
+    # wrapped after a hyphen: the two lines together are the id
+    assert any(t.replace("\n", "") == "observability-prometheus-config" for t in texts) or \
+        ("observability-" in texts and "prometheus-config" in texts)
+
+
+def test_what_is_drawn_decides_whiskers_markers_and_caption() -> None:
+    spread = charts.Series("with skill", (0.8, 0.5), (0.7, 0.5), (0.9, 0.5))  # 0.8 ± 0.1; 0.5 with no spread
+    assert charts.drawn([spread]) == charts.Drawn(whiskers=True, missing=False, zeros=False)
+    none = charts.Series("baseline", (1.0, 0.4), (None, None), (None, None))  # one draw per arm: no spread
+    assert charts.drawn([none]) == charts.Drawn(whiskers=False, missing=False, zeros=False)
+    cap = charts.caption("Scores", [none], "the band")
+    assert "No whisker is drawn" in cap and "Whiskers:" not in cap
+    cap = charts.caption("Scores", [spread], "the band")
+    assert cap.startswith("Scores. Whiskers: the band;")
+
+
+def test_an_unknown_value_is_not_drawn_like_zero() -> None:
+    s = [charts.Series("with skill", (0.0, None, 0.6))]
+    what = charts.drawn(s)
+    assert what.missing and what.zeros
+    svg = charts.grouped_bars(["a", "b", "c"], s, xlabel="score")
+    assert charts.MISSING_LABEL in _texts(svg)  # its legend entry
+    cap = charts.caption("Scores", s, None)
+    assert "cross at zero marks a value that is unknown" in cap and "dot at zero is a value of exactly 0" in cap
+    assert charts.ZERO_LABEL in _texts(svg)
+    alt = charts.alt_text("Scores", ["a", "b", "c"], s, lambda v: f"{v:.3f}", None)
+    assert "a: with skill 0.000." in alt and f"b: with skill {charts.MISSING_LABEL}." in alt
+
+
+def _font_px_at(svg: bytes, shown_px: float) -> float:
+    """The smallest text size, in CSS px, when the SVG is shown ``shown_px`` wide."""
+    root = ET.fromstring(svg)
+    view_w = float(root.get("viewBox", "0 0 0 0").split()[2])
+    sizes = [float(m) for m in re.findall(rb"font(?:-size)?:\s*(?:[a-z]+\s+)*([0-9.]+)px", svg)]
+    return min(sizes) * shown_px / view_w
+
+
+def test_the_narrow_chart_text_is_at_least_10_css_px_on_a_phone() -> None:
+    info, files = charts.figure("c", ["p01", "p02"], [charts.Series("a", (0.5, 0.7)), charts.Series("b", (0.2, 0.9))],
+                                subject="S", xlabel="x", fmt=str, whiskers=None)
+    narrow = files["c-narrow.svg"]
+    # A 390 px screen less the page's 1 rem padding each side shows at most 358 px; the chart's
+    # natural width (3.6 in at 96 px per inch) is 345.6 px, so it is shown at that size.
+    assert _font_px_at(narrow, min(358, charts.NARROW_IN * 96)) >= 10
+    # the wide chart squeezed into the same space would not be readable: the layout, not a
+    # smaller font, is what fits
+    assert _font_px_at(files["c.svg"], 358) < 10
+    assert set(files) == {"c.svg", "c-dark.svg", "c-narrow.svg", "c-narrow-dark.svg"}
+    assert info["media"] == charts.NARROW_MEDIA

@@ -1,0 +1,162 @@
+"""Integrity of the build (issue 15, item 6), each with a planted input: read once (the bytes
+validated are the bytes published and summed), symbolic links refused, one safe file-name
+pattern, a broken internal link fails the build, control characters never written raw."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from site_fixtures import REPO, scored_receipt, write_report
+
+from driftproof.errors import SiteBuildError
+from driftproof.receipt import write_receipt
+from driftproof.site import build_site, build_site_files, load_inputs
+from driftproof.site import publish
+
+NAV = [{"title": "Reports", "url": ""}]
+
+
+def _problems(exc: pytest.ExceptionInfo[SiteBuildError]) -> list[str]:
+    return exc.value.lines()
+
+
+def test_each_receipt_is_read_once_and_the_validated_bytes_are_published(site_inputs: tuple[Path, Path],
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    receipts, reports = site_inputs
+    path = receipts / "tested.json"
+    original = path.read_bytes()
+    real_parse = __import__("driftproof.receipt", fromlist=["parse_receipt"]).parse_receipt
+    opened: list[str] = []
+    real_open = os.open
+
+    def counting_open(p: object, *a: object, **kw: object) -> int:
+        opened.append(str(p))
+        return real_open(p, *a, **kw)  # type: ignore[arg-type]
+
+    def parse_then_swap(data: bytes, file: str = "<receipt>", **kw: object) -> object:
+        r = real_parse(data, file, **kw)
+        if file.endswith("tested.json"):  # the file changes on disk right after it was validated
+            Path(file).write_bytes(original.replace(b'"an answer 0"', b'"EVIL answer"'))
+        return r
+
+    monkeypatch.setattr("driftproof.receipt.parse_receipt", parse_then_swap)
+    monkeypatch.setattr(publish.os, "open", counting_open)
+    inputs = load_inputs(receipts, reports)
+    assert opened.count(str(path)) == 1
+    assert inputs.receipts["tested"].raw == original
+    files = build_site_files(inputs.receipts, inputs.reports, nav=NAV)
+    assert files["receipts/tested.json"] == original
+    sums = files["receipts/SHA256SUMS"].decode()
+    assert f"{hashlib.sha256(original).hexdigest()}  receipts/tested.json" in sums
+
+
+def test_a_worker_refuses_a_receipt_changed_since_the_build_read_it(site_inputs: tuple[Path, Path]) -> None:
+    # Many receipts are checked in worker processes, which re-read the file (issue 19): the
+    # bytes they check must still be the bytes read first, which are the bytes published.
+    receipts, _ = site_inputs
+    path = receipts / "tested.json"
+    read_first = path.read_bytes()
+    path.write_bytes(read_first.replace(b'"an answer 0"', b'"EVIL answer"'))
+    good, bad = publish._check_chunk([(path, False, hashlib.sha256(read_first).hexdigest())])
+    assert good == {}
+    assert [(p.file, p.message) for e in bad for p in e.problems] == [
+        (str(path), "expected the file to stay unchanged while the site is built; it changed")]
+
+
+@pytest.mark.parametrize("where", ["receipts", "reports"])
+def test_a_symbolic_link_is_refused_in_one_line_naming_it(tmp_path: Path, site_inputs: tuple[Path, Path],
+                                                          where: str) -> None:
+    receipts, reports = site_inputs
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret.json"
+    secret.write_text('{"token": "s3cr3t-value"}', encoding="utf-8")  # invalid as a receipt
+    link = (receipts / "linked.json") if where == "receipts" else (reports / "009-linked.md")
+    link.symlink_to(secret)
+    with pytest.raises(SiteBuildError) as exc:
+        load_inputs(receipts, reports)
+    lines = _problems(exc)
+    assert len(lines) == 1 and lines[0].startswith(str(link)) and "symbolic link" in lines[0]
+    assert "s3cr3t" not in str(exc.value) and "s3cr3t" not in "\n".join(lines)  # never read, never quoted
+
+
+def test_a_linked_folder_is_refused_and_not_walked(tmp_path: Path, site_inputs: tuple[Path, Path]) -> None:
+    receipts, reports = site_inputs
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.json").write_text("{}", encoding="utf-8")
+    (receipts / "more").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(SiteBuildError) as exc:
+        load_inputs(receipts, reports)
+    lines = _problems(exc)
+    assert len(lines) == 1 and lines[0].startswith(str(receipts / "more")) and "symbolic link" in lines[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_refused_not_waited_on(site_inputs: tuple[Path, Path]) -> None:
+    # opening a FIFO for reading blocks until a writer comes: the build must refuse it instead
+    receipts, reports = site_inputs
+    fifo = receipts / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(SiteBuildError) as exc:
+        load_inputs(receipts, reports)
+    assert _problems(exc) == [f"{fifo}: (document): expected a regular file"]
+
+
+@pytest.mark.parametrize("name", ["why?.json", "c#1.json", "a b.json", ".hidden.json", "caf\u00e9.json", "x%41.json"])
+def test_receipt_file_names_must_match_the_safe_pattern(site_inputs: tuple[Path, Path], name: str) -> None:
+    receipts, reports = site_inputs
+    (receipts / name).write_bytes((receipts / "tested.json").read_bytes())
+    with pytest.raises(SiteBuildError) as exc:
+        load_inputs(receipts, reports)
+    lines = _problems(exc)
+    assert len(lines) == 1 and name[:-5] in lines[0] and publish.SAFE_NAME.pattern in lines[0]
+
+
+def test_a_broken_internal_link_fails_the_build(tmp_path: Path, site_inputs: tuple[Path, Path]) -> None:
+    receipts, reports = site_inputs
+    write_report(reports, "003-links.md", """
+        number: 3
+        slug: links
+        title: Links
+        date: 2026-03-04
+        receipts: [tested]
+        sections: []
+        """, body="See [a page that is not there](../../nowhere/) and [a case](../002/#case-nope).\n")
+    out = tmp_path / "site"
+    with pytest.raises(SiteBuildError) as exc:
+        build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml")
+    text = "\n".join(_problems(exc))
+    assert "reports/003/index.html: ../../nowhere/ (no such file)" in text
+    assert "reports/003/index.html: ../002/#case-nope (no element with id 'case-nope')" in text
+    assert not out.exists() and [p for p in tmp_path.iterdir() if p.name.startswith(".site.")] == []
+
+
+def test_control_characters_are_shown_not_written_raw(tmp_path: Path) -> None:
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    receipts.mkdir()
+    write_receipt(scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}, answer="NUL\x00here\x1b[31m\x85"),
+                  receipts / "ctl.json")
+    write_report(reports, "001-ctl.md", """
+        number: 1
+        slug: ctl
+        title: Control
+        date: 2026-01-01
+        receipts: [ctl]
+        sections:
+          - type: receipt_sheets
+        """)
+    inputs = load_inputs(receipts, reports)
+    files = build_site_files(inputs.receipts, inputs.reports, nav=NAV)
+    page = files["receipts/ctl/cases/c1/index.html"].decode("utf-8")
+    assert "NUL\u2400here\u241b[31m\\u0085 0" in page  # NUL as ␀, ESC as ␛, U+0085 spelled out
+    for path, data in files.items():
+        if path.endswith((".html", ".svg", ".xml")):
+            text = data.decode("utf-8")
+            assert not any(ord(c) < 32 and c not in "\t\n\r" for c in text), path
+    assert json.loads(files["receipts/ctl.json"])["cases"][0]["arms"]["with_skill"]["draws"][0]["answer"].startswith(
+        "NUL\x00")  # the receipt itself is published byte for byte
