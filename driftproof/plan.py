@@ -38,7 +38,11 @@ RUN_MIN_DRAWS = 3
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = ["CasePlan", "Plan", "plan_receipt"]
+__all__ = ["BATCH_PRICE_RATIO", "CasePlan", "Plan", "plan_receipt"]
+
+#: Batch price ÷ interactive price: Anthropic Message Batches bill "50% of standard API
+#: prices", the OpenAI Batch API a 50% discount (their pricing pages; issue 17).
+BATCH_PRICE_RATIO = 0.5
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,9 @@ class Plan:
         judge_calls: judge calls for those answers; ``None`` when samples per answer are unknown.
         judge_usd: estimated grading cost in US dollars; ``None`` when unknown.
         cost_note: how the cost was worked out, or why it is unknown.
+        judge_usd_interactive / judge_usd_batch: the same grading cost at the interactive and
+            at the batch price (``run --batch``; both providers bill a batch request at
+            :data:`BATCH_PRICE_RATIO` of the interactive price); ``None`` when unknown.
     """
 
     draws_per_arm: int | None
@@ -89,6 +96,8 @@ class Plan:
     judge_calls: int | None
     judge_usd: float | None
     cost_note: str
+    judge_usd_interactive: float | None = None
+    judge_usd_batch: float | None = None
 
 
 def plan_receipt(r: Receipt) -> Plan:
@@ -120,9 +129,15 @@ def plan_receipt(r: Receipt) -> Plan:
     samples = r.run.judge_samples_per_generation
     judges = answers * samples if answers is not None and samples is not None else None
     usd, note = _judge_cost(r, answers)
+    interactive = batch = None
+    if usd is not None:
+        # the pilot's own tier is what it was billed at; a receipt before 0.15 (no tier) ran interactive
+        batched = r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
+        interactive, batch = (usd / BATCH_PRICE_RATIO, usd) if batched else (usd, usd * BATCH_PRICE_RATIO)
     return Plan(per_arm, tuple(plans), tuple(p.case_id for p in plans if p.no_draw_count),
                 tuple(p.case_id for p in plans if p.draws_needed is None and not p.no_draw_count),
-                disagree, MORE_CASES if disagree else None, cases_needed, arms, answers, judges, usd, note)
+                disagree, MORE_CASES if disagree else None, cases_needed, arms, answers, judges, usd, note,
+                interactive, batch)
 
 
 def _cases_needed(band: float) -> int | None:

@@ -61,6 +61,10 @@ def to_text(p: Plan) -> str:
                      f"judge calls {judge}.")
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
     lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
+    if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
+        lines.append(f"Grading cost by price tier: interactive ${p.judge_usd_interactive:.2f}, "
+                     f"batch ${p.judge_usd_batch:.2f} (run --batch: half the price, finished within 24 h, "
+                     "not minutes).")
     return "\n".join("".join(ch if ch.isprintable() else "?" for ch in x) for x in lines) + "\n"
 
 
@@ -70,6 +74,7 @@ def to_json(p: Plan) -> str:
            "unknown_cases": list(p.unknown_cases), "cases_disagree": p.cases_disagree, "sentence": p.sentence, "cases_needed": p.cases_needed,
            "arms": list(p.arms), "answer_calls": p.answer_calls, "judge_calls": p.judge_calls,
            "judge_usd": p.judge_usd, "cost_note": p.cost_note,
+           "judge_usd_interactive": p.judge_usd_interactive, "judge_usd_batch": p.judge_usd_batch,
            "cases": [{"case_id": c.case_id, "draws_needed": c.draws_needed, "no_draw_count": c.no_draw_count,
                       "measured": list(c.measured)} for c in p.cases]}
     return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"

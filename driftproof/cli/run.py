@@ -48,6 +48,10 @@ OFFLINE = ("stub", "simulated")
 #: USD per million tokens (input, output, cache read, cache write), frozen into the receipt
 #: for the default judges (Anthropic's price list: cache reads 0.1x input, 5-minute cache writes 1.25x).
 KNOWN_PRICES = {"claude-haiku-4-5-20251001": (1.0, 5.0, 0.1, 1.25), "claude-haiku-4-5": (1.0, 5.0, 0.1, 1.25)}
+#: The same judges' batch prices (Message Batches bill 50% of the standard prices, cache parts
+#: included), frozen with ``judge.price.tier`` = ``batch`` when the run is batched (issue 17).
+KNOWN_BATCH_PRICES = {"claude-haiku-4-5-20251001": (0.5, 2.5, 0.05, 0.625),
+                      "claude-haiku-4-5": (0.5, 2.5, 0.05, 0.625)}
 
 STOPPING_RULE = ("Each arm is drawn at least 3 times, then once more at a time while the sample standard "
                  "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
@@ -132,12 +136,19 @@ def _delays(value: str) -> tuple[float, ...]:
               help="Seconds per answering attempt.")
 @click.option("--judge-timeout", type=click.FloatRange(min=0.01), default=120.0, show_default=True)
 @click.option("--retry-delays", default=None, hidden=True)
+@click.option("--batch", is_flag=True, help="Send each round through the provider's batch API (Anthropic Message "
+              "Batches, OpenAI Batch API) at the batch price (give --judge-price as the batch price): a batch "
+              "finishes within 24 h, not minutes.")
+@click.option("--batch-timeout", type=click.FloatRange(min=0.01), default=24 * 3600.0, show_default=True,
+              help="Seconds after which a batch that has not ended is cancelled (its finished results are kept).")
+@click.option("--batch-poll-interval", type=click.FloatRange(min=0.0), default=60.0, show_default=True,
+              help="Seconds between polls of the open batches.")
 def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: str, capture: str, out: Path,
         skill_name: str | None, judge_provider: str | None, judge_model: str | None, judge_price: str | None,
         base_url: str | None, judge_base_url: str | None, openai_api: str, max_output_tokens: int,
         judge_max_output_tokens: int, control: str | None, lang: str | None, seed: int, quick: bool,
         keep_transcripts: bool, concurrency: int, max_draws: int, timeout: float, judge_timeout: float,
-        retry_delays: str | None, force: bool) -> None:
+        retry_delays: str | None, force: bool, batch: bool, batch_timeout: float, batch_poll_interval: float) -> None:
     from driftproof.run.engine import RunConfig, RunInterrupted, run_suite
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import in_language, load_suite, require_gradable
@@ -157,7 +168,12 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
         raise click.BadParameter("--capture files needs --surface cli", param_hint="--capture")
     jp = judge_provider or (provider if provider in OFFLINE else "anthropic")
     jm = judge_model or DEFAULT_JUDGE[jp]
-    price = _price(judge_price) if judge_price else KNOWN_PRICES.get(jm) if jp not in OFFLINE else None
+    if batch and (provider in OFFLINE or surface != "api" or jp in OFFLINE):
+        raise click.BadParameter("--batch needs API lanes (--provider anthropic|openai --surface api, and an API "
+                                 "judge): the CLIs, the stub and the simulated lane have no batch API",
+                                 param_hint="--batch")
+    table = KNOWN_BATCH_PRICES if batch else KNOWN_PRICES
+    price = _price(judge_price) if judge_price else table.get(jm) if jp not in OFFLINE else None
     opts: dict[str, Any] = {}
     if provider == "simulated":
         opts = _simulated_options(seed, skill_text, control)
@@ -174,11 +190,21 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
               retry_delays=_delays(retry_delays) if retry_delays else None, max_tokens=max_output_tokens,
               judge_max_tokens=judge_max_output_tokens, keep_transcripts=keep_transcripts, control=control,
               language=lang)
+    batch_opts = None
+    if batch:
+        from driftproof.run.batch_engine import BatchOptions
+
+        kw["batch"] = batch_opts = BatchOptions(poll_interval=batch_poll_interval, timeout=batch_timeout)
     cfg = RunConfig.quick_preset(**kw) if quick else RunConfig(**kw)
+
+    def go(progress: Any) -> Any:
+        if batch_opts is not None:
+            batch_opts.on_status = progress.batch
+        return run_suite(suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text),
+                         cfg=cfg, provider=lane, judge=judge, out=out, progress=progress, replace=force)
+
     try:
-        result = _with_progress(lambda progress: run_suite(
-            suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text), cfg=cfg,
-            provider=lane, judge=judge, out=out, progress=progress, replace=force))
+        result = _with_progress(go)
     except RunInterrupted as exc:
         click.echo(f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in {exc.journal}; "
                    f"no receipt was written yet.\nTo resume, run the same command again:\n  {resume_command()}",
@@ -220,19 +246,27 @@ def _with_progress(fn: Any, console: Any = None) -> Any:
     (judge usage at the frozen price plus the cost a harness reported), then the sealing step
     (assembling, checking and sealing the receipt), which the bar counts as one more step so that
     it never reads finished while the receipt is still being written. Off when stderr is not a
-    terminal."""
+    terminal. With ``--batch``, the line also gives each open batch's state and the provider's
+    own request counts (``progress.batch``)."""
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = console or Console(stderr=True)
     columns = (TextColumn("{task.fields[phase]}"), BarColumn(), TextColumn("{task.fields[draws]}"), TextColumn("ETA"),
-               TimeRemainingColumn(), TextColumn("spend ${task.fields[spend]:.4f}"))
+               TimeRemainingColumn(), TextColumn("spend ${task.fields[spend]:.4f}"), TextColumn("{task.fields[batch]}"))
     with Progress(*columns, console=console, disable=not console.is_terminal, transient=False) as bar:
-        task = bar.add_task("draws", total=None, spend=0.0, phase="draws", draws="")
+        task = bar.add_task("draws", total=None, spend=0.0, phase="draws", draws="", batch="")
 
         def progress(done: int, total: int, spend: float, phase: str = "draws") -> None:
             completed, steps, label = bar_steps(done, total, phase)
             bar.update(task, completed=completed, total=steps, spend=spend, draws=f"{done}/{total}", phase=label)
+
+        def batch_status(statuses: Any) -> None:
+            from driftproof.run.batch_engine import describe
+
+            bar.update(task, batch=describe(statuses))
+
+        progress.batch = batch_status  # type: ignore[attr-defined]
 
         return fn(progress)
 

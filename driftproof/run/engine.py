@@ -99,6 +99,9 @@ class RunConfig:
     """What a cut-off answer is: ``lost`` (default) or ``accepted``; a suite that declares
     ``"truncation": "accepted"`` sets it (:func:`run_suite`)."""
 
+    batch: Any = None
+    """``--batch``: a :class:`driftproof.run.batch_engine.BatchOptions`; ``None`` for interactive calls."""
+
     def policy(self) -> RetryPolicy:
         """The retry policy in force."""
         return RetryPolicy.fixed(self.retry_delays) if self.retry_delays is not None else self.retry
@@ -392,6 +395,10 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
               progress: Callable[..., None] | None = None, replace: bool = True) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
 
+    With ``cfg.batch`` the draws go through the providers' batch APIs
+    (:mod:`driftproof.run.batch_engine`, issue 17): same draws, same receipt, plus ``run.batch``
+    and the judge's batch price tier.
+
     ``progress(done, total, spend_usd, phase="draws")`` is called after each draw, then with
     phase ``"sealing"`` while the receipt is assembled, checked and sealed, and ``"done"`` once
     it is written (issue 19: a bar never reads finished while work remains). With ``replace``
@@ -421,7 +428,7 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         "model": cfg.judge_model, "provider": judge.name, "surface": judge.surface, "service": judge.service,
         "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_identity()[0],
         "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
-        "price": _price_doc(cfg.judge_price),
+        "price": _price_doc(cfg.judge_price, tier="batch" if cfg.batch is not None else None),
         "channel": judge.channel, "template_version": J.template_identity()[1], "max_output_tokens": cfg.judge_max_tokens,
     }
     identity = {
@@ -436,6 +443,13 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     if cfg.language is not None:  # absent otherwise, so an older journal still resumes
         identity["language"] = cfg.language
         identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
+    batches = None
+    if cfg.batch is not None:
+        from driftproof.run.batch import batch_lane
+
+        # a batched run and an interactive one never resume each other's journal
+        identity["batch"] = True
+        lanes = {"answer": batch_lane(provider), "judge": batch_lane(judge)}
     journal = Journal(journal_path(out), identity, started_at=_now(), harness_version=harness_version)
     counter = Counter(journal.attempts, journal.attempt)
     spend = _Spend(cfg.judge_price)
@@ -447,19 +461,34 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     cells = [(c.id, arm) for c in cases for arm in systems]
     stopped = None
     try:
-        run_cells(cells, done, drawer, concurrency=cfg.concurrency, min_draws=cfg.min_draws, max_draws=cfg.max_draws,
-                  settle=cfg.settle, on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
-                  halt=drawer.halt)
+        if cfg.batch is not None:
+            from driftproof.run.batch_engine import BatchJournal, batch_journal_path, run_batched
+
+            batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
+            run_batched(cells, done, drawer, lanes=lanes, journal=batches, opts=cfg.batch, finished=list(done),
+                        min_draws=cfg.min_draws, max_draws=cfg.max_draws, settle=cfg.settle,
+                        judge_samples=cfg.judge_samples, budget=cfg.policy().max_attempts,
+                        on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None)
+        else:
+            run_cells(cells, done, drawer, concurrency=cfg.concurrency, min_draws=cfg.min_draws,
+                      max_draws=cfg.max_draws, settle=cfg.settle,
+                      on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None, halt=drawer.halt)
     except FatalRun as exc:
+        if batches is not None:
+            batches.close()
         journal.close()
         raise ProviderError(f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
                             f"{journal.path}; run the same command again to resume") from exc
     except StopRun as exc:
         stopped = str(exc)
     except KeyboardInterrupt as exc:
+        if batches is not None:
+            batches.close()
         journal.close()
         raise RunInterrupted(len(journal.draws), journal.path) from exc
     except BaseException:
+        if batches is not None:
+            batches.close()
         journal.close()
         raise
     finally:
@@ -467,8 +496,14 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         judge.close()
     if progress:
         progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
-    doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, counter.value,
+    attempts = counter.value + (batches.attempts() if batches is not None else 0)
+    doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, attempts,
                    harness_version, stopped)
+    if batches is not None:
+        names = sorted({lanes["answer"].provider, lanes["judge"].provider})
+        doc["run"]["batch"] = {"provider": ",".join(names), "batch_ids": list(batches.order),
+                               "file_ids": [b["file_id"] for b in (batches.batches[i] for i in batches.order)
+                                            if b.get("file_id")]}
     transcripts = None
     if cfg.keep_transcripts:
         # written first, so that the receipt's seal covers the transcripts' hash
@@ -484,13 +519,17 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = _answers(journal, cases[0].id) if cfg.quick else {}
     journal.remove()
+    if batches is not None:
+        batches.remove()
     return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt)
 
 
-def _price_doc(price: tuple[float, ...] | None) -> dict[str, Any] | None:
+def _price_doc(price: tuple[float, ...] | None, tier: str | None = None) -> dict[str, Any] | None:
     if price is None:
         return None
     doc: dict[str, Any] = {"input_usd_per_mtok": price[0], "output_usd_per_mtok": price[1]}
+    if tier is not None:  # ``batch`` for ``--batch`` (issue 17)
+        doc["tier"] = tier
     if len(price) > 2 and price[2] is not None:
         doc["cache_read_usd_per_mtok"] = price[2]
     if len(price) > 3 and price[3] is not None:

@@ -47,6 +47,12 @@ def judge_reply(prompt: str) -> str:
     return json.dumps({"score": 0.9 if skill else 0.5, "reason": "graded"})
 
 
+def is_judge_prompt(prompt: str) -> bool:
+    """Whether a request is a judge sample: the judge template (``driftproof/run/judge.py``) wraps
+    the graded answer in ``<answer data="…">``. Both loopbacks (this one and ``batch_fake``) ask here."""
+    return "<answer data=" in prompt
+
+
 def answer_for(system: str | None, prompt: str) -> str:
     """The scripted model: the skill's marker in the system prompt changes the answer."""
     return SKILL_ANSWER if system and "SKILL-MARK" in system else BASE_ANSWER
@@ -149,7 +155,7 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
                 return
             if script.latency:
                 time.sleep(script.latency)
-            is_judge = "<answer data=" in prompt
+            is_judge = is_judge_prompt(prompt)
             text = judge_reply(prompt) if is_judge else answer_for(system, prompt)
             if script.shape is not None:
                 shaped = script.shape(path, body, is_judge, text)

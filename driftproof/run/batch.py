@@ -1,0 +1,281 @@
+"""The providers' batch APIs as one narrow transport: Anthropic Message Batches and the OpenAI
+Batch API (issue 17). Batch mode is a transport only: every request body is built, and every
+result read, by the lanes' own functions (Anthropic ``build_request`` / ``read_message``;
+OpenAI ``build_responses`` / ``build_chat`` and ``read_response`` / ``read_chat``), from the
+same raw JSON, so a batched answer (its stop reason, refusal, usage with cache parts, the
+judge's structured decision) means exactly what an interactive one does.
+
+Limits (the providers' documented sizes; a larger round is split into several batches):
+
+* Anthropic Message Batches: 100,000 requests or 256 MB per batch, whichever comes first;
+* OpenAI Batch API: 50,000 requests or 200 MB per input file.
+
+Results are streamed line by line (``messages.batches.results`` is a JSONL decoder over the
+HTTP stream; OpenAI output and error files are read through ``with_streaming_response``), and
+never held whole. A request that did not succeed becomes an :class:`AttemptError` naming the
+batch and the provider's own reason:
+
+* Anthropic ``errored``: the error's ``type`` mapped to its HTTP status (``overloaded_error``
+  529, ``api_error`` 500, ``rate_limit_error`` 429 … are retried; ``invalid_request_error`` 400,
+  ``authentication_error`` 401, ``permission_error`` 403 and ``not_found_error`` 404 stop the
+  run; another 4xx such as ``request_too_large`` 413 loses the draw without a retry), by
+  :func:`classify_status`, the plain lanes' own rule (issue 13, "Errors by class");
+* ``expired`` and ``canceled`` (OpenAI ``batch_expired`` / ``batch_cancelled``): retried;
+* an OpenAI line with a non-200 ``status_code``: :func:`classify_status` on that status.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from driftproof.run.providers._sdk import sdk_error
+from driftproof.run.providers.base import AttemptError, Provider, Reply, classify_status
+
+__all__ = ["AnthropicBatches", "BatchLane", "BatchStatus", "OpenAIBatches", "Outcome", "batch_lane"]
+
+#: A request's result: the reply, or why it did not succeed.
+Outcome = Reply | AttemptError
+
+#: Anthropic error ``type`` → the HTTP status the Messages API gives it (API reference, "Errors").
+ANTHROPIC_ERROR_STATUS = {"invalid_request_error": 400, "authentication_error": 401, "billing_error": 402,
+                          "permission_error": 403, "not_found_error": 404, "request_too_large": 413,
+                          "rate_limit_error": 429, "api_error": 500, "timeout_error": 504, "overloaded_error": 529}
+
+
+@dataclass
+class BatchStatus:
+    """One batch as its provider last reported it.
+
+    Attributes:
+        id: the batch id.
+        state: the provider's raw status (Anthropic ``in_progress|canceling|ended``; OpenAI
+            ``validating|in_progress|finalizing|completed|failed|expired|cancelling|cancelled``).
+        ended: no request of it will change any more; its results can be read.
+        counts: the provider's own ``request_counts`` figures, as it names them.
+        failed: OpenAI ``failed`` (the input file was refused): the provider's errors, else ``None``.
+        files: OpenAI: the output and error file ids to read the results from.
+    """
+
+    id: str
+    state: str
+    ended: bool
+    counts: dict[str, int] = field(default_factory=dict)
+    failed: str | None = None
+    files: tuple[str, ...] = ()
+
+
+class BatchLane:
+    """One provider's batch API over one answering lane.
+
+    Attributes:
+        provider: ``anthropic`` | ``openai``.
+        max_requests / max_bytes: the documented size of one batch.
+        uploads: whether requests go up as a file first (OpenAI), whose id is journaled.
+    """
+
+    provider = ""
+    max_requests = 0
+    max_bytes = 0
+    uploads = False
+
+    def __init__(self, lane: Provider) -> None:
+        self.lane = lane
+
+    def request(self, kw: dict[str, Any]) -> dict[str, Any]:
+        """The request body of one call, from the keyword arguments the draw maker passed to
+        the lane's ``call`` (``timeout`` dropped); ``schema`` set for a judge sample."""
+        raise NotImplementedError
+
+    def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """One request of a batch, as the provider wants it."""
+        raise NotImplementedError
+
+    def upload(self, entries: Sequence[dict[str, Any]]) -> str | None:
+        """Upload the requests (OpenAI input file); return the file id, or ``None`` (Anthropic)."""
+        return None
+
+    def create(self, entries: Sequence[dict[str, Any]] | None, file_id: str | None) -> str:
+        """Create the batch; return its id. Raises :class:`AttemptError`."""
+        raise NotImplementedError
+
+    def status(self, batch_id: str) -> BatchStatus:
+        raise NotImplementedError
+
+    def cancel(self, batch_id: str) -> None:
+        raise NotImplementedError
+
+    def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+        """Every result of an ended batch, streamed: (custom id, outcome)."""
+        raise NotImplementedError
+
+    def _sdk(self, fn: Any, *args: Any, **kw: Any) -> Any:
+        try:
+            return fn(*args, **kw)
+        except Exception as exc:  # the SDKs' errors, as the plain lanes read them
+            if type(exc).__module__.split(".")[0] in ("anthropic", "openai"):
+                raise sdk_error(exc, 60.0) from exc
+            raise
+
+
+class AnthropicBatches(BatchLane):
+    """Message Batches: ``messages.batches.create/retrieve/cancel/results``."""
+
+    provider, max_requests, max_bytes = "anthropic", 100_000, 256 * 1024 * 1024
+
+    def request(self, kw: dict[str, Any]) -> dict[str, Any]:
+        from driftproof.run.providers.anthropic_api import build_request
+
+        return build_request(**kw)
+
+    def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {"custom_id": custom_id, "params": body}
+
+    def create(self, entries: Sequence[dict[str, Any]] | None, file_id: str | None) -> str:
+        return self._sdk(self.lane.client.messages.batches.create, requests=list(entries or [])).id
+
+    def status(self, batch_id: str) -> BatchStatus:
+        b = self._sdk(self.lane.client.messages.batches.retrieve, batch_id)
+        return BatchStatus(b.id, b.processing_status, b.processing_status == "ended",
+                           {k: getattr(b.request_counts, k) for k in
+                            ("processing", "succeeded", "errored", "canceled", "expired")})
+
+    def cancel(self, batch_id: str) -> None:
+        self._sdk(self.lane.client.messages.batches.cancel, batch_id)
+
+    def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+        from driftproof.run.providers.anthropic_api import read_message
+
+        bid = status.id
+        # the SDK's JSONL decoder streams the lines; each is read back as the JSON it came as
+        stream = self._sdk(self.lane.client.messages.batches.results, bid)
+        try:
+            for item in stream:
+                line = item.model_dump(mode="json")
+                cid = str(line.get("custom_id"))
+                r = line.get("result") if isinstance(line.get("result"), dict) else {}
+                kind = r.get("type")
+                if kind == "succeeded" and isinstance(r.get("message"), dict):
+                    reply = read_message(r["message"], graded=cid.startswith("j"))
+                    if self.lane.keep_raw:
+                        reply.raw = json.dumps(r["message"], ensure_ascii=False)
+                    yield cid, reply
+                elif kind == "errored":
+                    err = (r.get("error") or {}).get("error") or {}
+                    etype = str(err.get("type", "error"))
+                    msg = str(err.get("message", ""))[:300]
+                    code = ANTHROPIC_ERROR_STATUS.get(etype, 500)
+                    base = classify_status(code, "")
+                    yield cid, AttemptError(f"batch {bid}: errored: {etype}: {msg}", retryable=base.retryable,
+                                            fatal=base.fatal, status=code)
+                elif kind == "expired":
+                    yield cid, AttemptError(f"batch {bid}: expired: the batch ended before this request was "
+                                            "processed")
+                elif kind == "canceled":
+                    yield cid, AttemptError(f"batch {bid}: canceled: the batch was cancelled before this request "
+                                            "was processed")
+                else:
+                    yield cid, AttemptError(f"batch {bid}: unknown result type {str(kind)[:50]!r}", retryable=False)
+        finally:
+            stream.close()
+
+
+class OpenAIBatches(BatchLane):
+    """The Batch API: ``files.create(purpose="batch")``, ``batches.create/retrieve/cancel``, and the
+    output and error files through ``files.with_streaming_response.content``."""
+
+    provider, max_requests, max_bytes, uploads = "openai", 50_000, 200 * 1024 * 1024, True
+
+    @property
+    def endpoint(self) -> str:
+        """The Batch API ``endpoint`` (and each line's ``url``) of the lane's API shape."""
+        return "/v1/responses" if self.lane.api == "responses" else "/v1/chat/completions"
+
+    def request(self, kw: dict[str, Any]) -> dict[str, Any]:
+        from driftproof.run.providers.openai_api import build_chat, build_responses
+
+        if self.lane.api == "responses":
+            return build_responses(**kw)
+        return build_chat(**kw, compatible=self.lane.compatible)
+
+    def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {"custom_id": custom_id, "method": "POST", "url": self.endpoint, "body": body}
+
+    def upload(self, entries: Sequence[dict[str, Any]]) -> str | None:
+        fd, path = tempfile.mkstemp(prefix="driftproof-batch-", suffix=".jsonl")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                for e in entries:
+                    f.write(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n")
+            with open(path, "rb") as fh:
+                return self._sdk(self.lane.client.files.create, file=("batch.jsonl", fh), purpose="batch").id
+        finally:
+            os.unlink(path)
+
+    def create(self, entries: Sequence[dict[str, Any]] | None, file_id: str | None) -> str:
+        return self._sdk(self.lane.client.batches.create, input_file_id=file_id, endpoint=self.endpoint,
+                         completion_window="24h").id
+
+    def status(self, batch_id: str) -> BatchStatus:
+        b = self._sdk(self.lane.client.batches.retrieve, batch_id)
+        rc = b.request_counts
+        counts = {"total": rc.total, "completed": rc.completed, "failed": rc.failed} if rc is not None else {}
+        failed = None
+        if b.status == "failed":
+            errs = (b.errors.data if b.errors is not None else None) or []
+            failed = "; ".join(f"{e.code}: {e.message}" + (f" (line {e.line})" if e.line else "") for e in errs)[:900]
+        return BatchStatus(b.id, b.status, b.status in ("completed", "failed", "expired", "cancelled"), counts,
+                           failed, tuple(f for f in (b.output_file_id, b.error_file_id) if f))
+
+    def cancel(self, batch_id: str) -> None:
+        self._sdk(self.lane.client.batches.cancel, batch_id)
+
+    def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+        bid = status.id
+        if status.failed is not None:
+            return  # no request ran; every one is answered "no result" with the provider's errors
+        for fid in status.files:
+            with self._sdk(self.lane.client.files.with_streaming_response.content, fid) as resp:
+                for raw in resp.iter_lines():
+                    if raw.strip():
+                        yield self._line(bid, json.loads(raw))
+
+    def _line(self, bid: str, obj: dict[str, Any]) -> tuple[str, Outcome]:
+        cid = str(obj.get("custom_id"))
+        resp, err = obj.get("response"), obj.get("error")
+        if isinstance(resp, dict) and resp.get("status_code") == 200 and isinstance(resp.get("body"), dict):
+            from driftproof.run.providers.openai_api import read_chat, read_response
+
+            read = read_response if self.lane.api == "responses" else read_chat
+            reply = read(resp["body"], graded=cid.startswith("j"))
+            if self.lane.keep_raw:
+                reply.raw = json.dumps(resp["body"], ensure_ascii=False)
+            return cid, reply
+        if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
+            body = resp.get("body") if isinstance(resp.get("body"), dict) else {}
+            e = body.get("error") if isinstance(body.get("error"), dict) else {}
+            base = classify_status(resp["status_code"], str(e.get("message", ""))[:300])
+            return cid, AttemptError(f"batch {bid}: {base.reason}", retryable=base.retryable, fatal=base.fatal,
+                                     status=resp["status_code"])
+        code = str((err or {}).get("code", "error"))
+        msg = str((err or {}).get("message", ""))[:300]
+        return cid, AttemptError(f"batch {bid}: {code}: {msg}")
+
+
+def batch_lane(lane: Provider) -> BatchLane:
+    """The batch API of an answering or judging lane.
+
+    Raises:
+        ValueError: the lane has no batch API (a CLI surface or the stub).
+    """
+    # by name, not by class: importing the other provider's SDK costs seconds
+    if lane.name == "anthropic" and lane.surface == "api" and hasattr(lane, "client"):
+        return AnthropicBatches(lane)
+    if lane.name == "openai" and lane.surface == "api" and hasattr(lane, "api"):
+        return OpenAIBatches(lane)
+    raise ValueError(f"--batch needs an API lane (anthropic or openai, --surface api); {lane.name}"
+                     f"{'/' + lane.surface if lane.surface else ''} has no batch API")
