@@ -18,12 +18,17 @@ from run_helpers import FAKE_CLAUDE, FAKE_CODEX, SKILL_TEXT, SUITE, Loopback
 def loopback(monkeypatch: pytest.MonkeyPatch) -> Iterator[Loopback]:
     """A fresh loopback server; the SDKs' keys are dummies and their base URLs point at it."""
     srv = Loopback()
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", srv.url)
-    monkeypatch.setenv("OPENAI_BASE_URL", srv.url + "/v1")
+    point_sdks_at(monkeypatch, srv.url)
     yield srv
     srv.close()
+
+
+def point_sdks_at(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    """Dummy keys for both SDKs, and their base URLs at a loopback server's ``url``."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
+    monkeypatch.setenv("OPENAI_BASE_URL", url + "/v1")
 
 
 @pytest.fixture

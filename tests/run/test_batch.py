@@ -28,6 +28,7 @@ from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
 from driftproof.run.batch_engine import BatchOptions, batch_journal_path, describe
 from driftproof.run.journal import journal_path
+from conftest import point_sdks_at
 from driftproof.stats import receipt_reading, verdict_refusal
 
 EXPECTED = {"commit-429": (0.9, 0.5), "explain-429": (1.0, 2 / 3), "commit-docs": (0.9, 0.5)}
@@ -36,10 +37,7 @@ EXPECTED = {"commit-429": (0.9, 0.5), "explain-429": (1.0, 2 / 3), "commit-docs"
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:
     srv = BatchLoopback()
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", srv.url)
-    monkeypatch.setenv("OPENAI_BASE_URL", srv.url + "/v1")
+    point_sdks_at(monkeypatch, srv.url)
     yield srv
     srv.close()
     assert not srv.errors, "the batch fake raised:\n" + "\n".join(srv.errors)
