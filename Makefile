@@ -12,7 +12,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export SOURCE_DATE_EPOCH ?= 1764374400
 export MPLBACKEND := Agg
 
-.PHONY: reports test venv clean bench
+.PHONY: reports test lint venv clean bench
 
 venv: $(STAMP)
 
@@ -27,6 +27,11 @@ reports: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
