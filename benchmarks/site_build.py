@@ -38,9 +38,16 @@ sys.path.insert(0, str(REPO))
 from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, write_receipt  # noqa: E402
 
 CASES, DRAWS, SAMPLES = 50, 5, 5
-JUDGE = {"model": "claude-haiku-4-5-20251001", "provider": "anthropic", "surface": "api",
-         "service": "https://api.anthropic.com", "sampling": {"temperature": 1.0}, "template_sha256": "0" * 64,
-         "scale": {"worst": 0.0, "best": 1.0, "step": 0.05}, "price": None}
+JUDGE = {
+    "model": "claude-haiku-4-5-20251001",
+    "provider": "anthropic",
+    "surface": "api",
+    "service": "https://api.anthropic.com",
+    "sampling": {"temperature": 1.0},
+    "template_sha256": "0" * 64,
+    "scale": {"worst": 0.0, "best": 1.0, "step": 0.05},
+    "price": None,
+}
 
 
 def receipt(i: int, rng: random.Random) -> dict:
@@ -50,16 +57,39 @@ def receipt(i: int, rng: random.Random) -> dict:
         for arm, centre in (("with_skill", 0.7), ("baseline", 0.6)):
             draws = []
             for d in range(DRAWS):
-                samples = [judge_sample_doc(round(min(1.0, max(0.0, rng.gauss(centre, 0.1))) / 0.05) * 0.05,
-                                            reply=f"{i}-{c}-{arm}-{d}-{k}", reported_model=JUDGE["model"])
-                           for k in range(SAMPLES)]
+                samples = [
+                    judge_sample_doc(
+                        round(min(1.0, max(0.0, rng.gauss(centre, 0.1))) / 0.05) * 0.05,
+                        reply=f"{i}-{c}-{arm}-{d}-{k}",
+                        reported_model=JUDGE["model"],
+                    )
+                    for k in range(SAMPLES)
+                ]
                 draws.append(draw_doc(d, answer=f"answer {i}/{c}/{arm}/{d}", judge_samples=samples))
             arms[arm] = {"draws": draws, "generation": None}
-        cases.append({"id": f"case-{c:02d}", "prompt": f"task {c}", "prompt_sha256": None, "rubric_sha256": "1" * 64,
-                      "threshold": None, "arms": arms})
-    return receipt_doc(level="TESTED", skill_name=f"skill-{i:04d}", skill_text="x" * 1600, cases=cases,
-                       model="claude-sonnet-4-5", provider="anthropic", surface="api", judge=JUDGE,
-                       band_source="generation", generations_per_arm=DRAWS, judge_samples_per_generation=SAMPLES)
+        cases.append(
+            {
+                "id": f"case-{c:02d}",
+                "prompt": f"task {c}",
+                "prompt_sha256": None,
+                "rubric_sha256": "1" * 64,
+                "threshold": None,
+                "arms": arms,
+            }
+        )
+    return receipt_doc(
+        level="TESTED",
+        skill_name=f"skill-{i:04d}",
+        skill_text="x" * 1600,
+        cases=cases,
+        model="claude-sonnet-4-5",
+        provider="anthropic",
+        surface="api",
+        judge=JUDGE,
+        band_source="generation",
+        generations_per_arm=DRAWS,
+        judge_samples_per_generation=SAMPLES,
+    )
 
 
 def _write_one(args: tuple[int, str]) -> None:
@@ -78,7 +108,8 @@ def write_inputs(base: Path, n: int) -> tuple[Path, Path]:
         (reports / f"{k:03d}-bench-{k}.md").write_text(
             f"---\nnumber: {k}\nslug: bench-{k}\ntitle: Benchmark report {k}\ndate: 2026-11-{k:02d}\n"
             f"receipts: [{a}, {b}]\nsections:\n  - type: comparison\n    a: {a}\n    b: {b}\n---\n\nProse.\n",
-            encoding="utf-8")
+            encoding="utf-8",
+        )
     return receipts, reports
 
 
@@ -93,7 +124,9 @@ def _env() -> dict[str, str]:
 def as_process(cmd: list[str], cwd: Path) -> tuple[float, int, str]:
     """(wall seconds, peak resident memory in MB of the process tree's largest process, stdout)."""
     t = time.perf_counter()
-    res = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], cwd=cwd, env=_env(), capture_output=True, text=True)
+    res = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", *cmd], cwd=cwd, env=_env(), capture_output=True, text=True
+    )
     wall = time.perf_counter() - t
     if res.returncode != 0:
         raise SystemExit(f"{cmd} failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
@@ -117,8 +150,14 @@ def child_build(base: Path, out: Path, no_cache: bool) -> None:
         elif done == total:
             ends[phase] = time.perf_counter() - t0
 
-    build_site(base / "receipts", base / "reports", out, config_file=REPO / "mkdocs.yml",
-               cache_dir=None if no_cache else True, progress=progress)
+    build_site(
+        base / "receipts",
+        base / "reports",
+        out,
+        config_file=REPO / "mkdocs.yml",
+        cache_dir=None if no_cache else True,
+        progress=progress,
+    )
     ends["end"] = time.perf_counter() - t0
     print(json.dumps(ends))
 
@@ -129,7 +168,9 @@ def bare_mkdocs(base: Path, pages: int) -> tuple[float, int]:
     for i in range(pages):
         (docs / f"page-{i:05d}.md").write_text(f"# Page {i}\n\nA plain page.\n", encoding="utf-8")
     (docs / "index.md").write_text("# Home\n", encoding="utf-8")
-    (base / "bare" / "mkdocs.yml").write_text("site_name: bare\ntheme: mkdocs\nplugins: []\n", encoding="utf-8")
+    (base / "bare" / "mkdocs.yml").write_text(
+        "site_name: bare\ntheme: mkdocs\nplugins: []\n", encoding="utf-8"
+    )
     wall, peak, _ = as_process([sys.executable, "-m", "mkdocs", "build", "-q"], base / "bare")
     return wall, peak
 
@@ -141,7 +182,9 @@ def _size_mb(folder: Path) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--receipts", type=int, default=1000)
-    ap.add_argument("--keep", type=Path, default=None, help="keep the generated inputs and site here")
+    ap.add_argument(
+        "--keep", type=Path, default=None, help="keep the generated inputs and site here"
+    )
     ap.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -167,21 +210,38 @@ def main() -> None:
     _w(receipt(10_000, random.Random(1)), receipts / "r00000.json")
     one, one_peak, _ = as_process(me, base)
     n = args.receipts
-    print(f"receipts: {n} ({CASES} cases × {DRAWS} draws × {SAMPLES} judge samples, "
-          f"{_size_mb(receipts):.0f} MB); generated in {t_gen:.1f} s; {os.cpu_count()} cores")
-    print(f"site: {pages} HTML pages, {size:.0f} MB; full build (empty cache) {full:.1f} s, peak {full_peak} MB; "
-          f"bare mkdocs, {pages} plain pages: {bare:.1f} s, peak {bare_peak} MB")
+    print(
+        f"receipts: {n} ({CASES} cases × {DRAWS} draws × {SAMPLES} judge samples, "
+        f"{_size_mb(receipts):.0f} MB); generated in {t_gen:.1f} s; {os.cpu_count()} cores"
+    )
+    print(
+        f"site: {pages} HTML pages, {size:.0f} MB; full build (empty cache) {full:.1f} s, peak {full_peak} MB; "
+        f"bare mkdocs, {pages} plain pages: {bare:.1f} s, peak {bare_peak} MB"
+    )
     print(f"ratio full build / bare mkdocs build: {full / bare:.2f}")
-    print(f"ratio rebuild with nothing changed / full build: {again / full:.3f} (peak {again_peak} MB)")
-    print(f"ratio rebuild after one receipt changed / full build: {one / full:.3f} (peak {one_peak} MB)")
+    print(
+        f"ratio rebuild with nothing changed / full build: {again / full:.3f} (peak {again_peak} MB)"
+    )
+    print(
+        f"ratio rebuild after one receipt changed / full build: {one / full:.3f} (peak {one_peak} MB)"
+    )
     prev, parts = 0.0, []
-    for phase, label in (("read", "read"), ("validate", "validate"), ("render", "render"), ("write", "write"),
-                         ("end", "search index and replace")):
+    for phase, label in (
+        ("read", "read"),
+        ("validate", "validate"),
+        ("render", "render"),
+        ("write", "write"),
+        ("end", "search index and replace"),
+    ):
         if phase in ends:
-            parts.append(f"{label} {ends[phase] - prev:.1f} s ({(ends[phase] - prev) / ends['end']:.0%})")
+            parts.append(
+                f"{label} {ends[phase] - prev:.1f} s ({(ends[phase] - prev) / ends['end']:.0%})"
+            )
             prev = ends[phase]
-    print(f"phases of the full build (one pass, in order; they add up to {ends['end']:.1f} s in-process, "
-          f"{full - ends['end']:.1f} s more for the process start): " + "; ".join(parts))
+    print(
+        f"phases of the full build (one pass, in order; they add up to {ends['end']:.1f} s in-process, "
+        f"{full - ends['end']:.1f} s more for the process start): " + "; ".join(parts)
+    )
     if args.keep is None:
         shutil.rmtree(base, ignore_errors=True)
 

@@ -70,8 +70,14 @@ __all__ = [
 ]
 
 #: Every value the ``decision`` output can take.
-DECISIONS: tuple[str, ...] = ("none", wording.REGRESSED, wording.IMPROVED, wording.UNDERPOWERED,
-                              wording.INCONCLUSIVE, "no separation detected")
+DECISIONS: tuple[str, ...] = (
+    "none",
+    wording.REGRESSED,
+    wording.IMPROVED,
+    wording.UNDERPOWERED,
+    wording.INCONCLUSIVE,
+    "no separation detected",
+)
 #: GitHub refuses a step summary over 1 MiB (SITE-NOTES 4.2); stay well under it.
 MAX_SUMMARY_BYTES = 1_000_000
 #: Per-case rows shown before the "N more" note, whatever their size.
@@ -158,18 +164,31 @@ def _row(v: CaseVerdict) -> str:
 
     delta = format_lift(v.delta)
     if v.verdict == CASE_UNDERPOWERED:
-        needed = wording.NO_DRAW_COUNT_REACHES if v.no_draw_count else (
-            str(v.draws_needed) if v.draws_needed is not None else "")
+        needed = (
+            wording.NO_DRAW_COUNT_REACHES
+            if v.no_draw_count
+            else (str(v.draws_needed) if v.draws_needed is not None else "")
+        )
     else:
         needed = ""
-    cells = [md_escape(v.case_id), md_escape(verdict_words(v.verdict)), md_escape(_band(v.a)),
-             md_escape(_band(v.b)), md_escape(delta), md_escape(needed)]
+    cells = [
+        md_escape(v.case_id),
+        md_escape(verdict_words(v.verdict)),
+        md_escape(_band(v.a)),
+        md_escape(_band(v.b)),
+        md_escape(delta),
+        md_escape(needed),
+    ]
     return "| " + " | ".join(cells) + " |\n"
 
 
-def _side_table(a: Receipt, b: Receipt, a_name: str, b_name: str, outputs: dict[str, str]) -> list[str]:
+def _side_table(
+    a: Receipt, b: Receipt, a_name: str, b_name: str, outputs: dict[str, str]
+) -> list[str]:
     def level(r: Receipt) -> str:
-        return r.verification_level + (f" ({wording.SMOKE_RUN}: preset {r.run.preset})" if r.is_smoke else "")
+        return r.verification_level + (
+            f" ({wording.SMOKE_RUN}: preset {r.run.preset})" if r.is_smoke else ""
+        )
 
     rows = [
         ("receipt", a_name, b_name),
@@ -183,48 +202,74 @@ def _side_table(a: Receipt, b: Receipt, a_name: str, b_name: str, outputs: dict[
 
     common = common_lifts(a, b)
     n = len(common.cases)
-    rows.append(("lift covers (cases both receipts measured)", f"{n} of {common.a_total} cases",
-                 f"{n} of {common.b_total} cases"))
+    rows.append(
+        (
+            "lift covers (cases both receipts measured)",
+            f"{n} of {common.a_total} cases",
+            f"{n} of {common.b_total} cases",
+        )
+    )
     out = ["| | baseline | new |\n", "|---|---|---|\n"]
     out += [f"| {k} | {md_escape(x)} | {md_escape(y)} |\n" for k, x, y in rows]
     return out
 
 
-def summary_markdown(a: Receipt, b: Receipt, c: Comparison, *, fail_on: Sequence[str] = (wording.REGRESSED,),
-                     max_bytes: int = MAX_SUMMARY_BYTES, max_rows: int = MAX_ROWS) -> str:
+def summary_markdown(
+    a: Receipt,
+    b: Receipt,
+    c: Comparison,
+    *,
+    fail_on: Sequence[str] = (wording.REGRESSED,),
+    max_bytes: int = MAX_SUMMARY_BYTES,
+    max_rows: int = MAX_ROWS,
+) -> str:
     """The job summary: decision, both receipts, the comparison's sentences, a per-case table cut
     with an "N more cases not shown" note so the whole stays under ``max_bytes`` UTF-8 bytes."""
     outputs = action_outputs(a, b, c)
     decision = outputs["decision"]
     head: list[str] = [f"## Driftproof: {'no decision' if decision == 'none' else decision}\n\n"]
     if decision == "none" and not c.rows and c.unmatched:
-        head.append("**No decision.** No case is in both receipts, so nothing was compared "
-                    "(the cases found in one receipt only are listed below).\n\n")
+        head.append(
+            "**No decision.** No case is in both receipts, so nothing was compared "
+            "(the cases found in one receipt only are listed below).\n\n"
+        )
     elif decision == "none" and c.refusals:
-        head.append("**No decision.** A side gets no verdict (below TESTED, a smoke run, an import or "
-                    "aggregates only), so this comparison "
-                    "decides nothing:\n\n")
+        head.append(
+            "**No decision.** A side gets no verdict (below TESTED, a smoke run, an import or "
+            "aggregates only), so this comparison "
+            "decides nothing:\n\n"
+        )
         head += [f"- {md_escape(r, 500)}\n" for r in c.refusals]
         head.append("\n")
     elif decision == "none":
-        head.append("**No decision.** No case is in both receipts, so nothing was compared "
-                    "(the cases found in one receipt only are listed below).\n\n")
+        head.append(
+            "**No decision.** No case is in both receipts, so nothing was compared "
+            "(the cases found in one receipt only are listed below).\n\n"
+        )
     else:
         fails = decision in fail_on
-        head.append(f"**Decision: {md_escape(decision)}**; the job "
-                    f"{'fails' if fails else 'passes'} (fail-on: {md_escape(', '.join(fail_on))}).\n\n")
+        head.append(
+            f"**Decision: {md_escape(decision)}**; the job "
+            f"{'fails' if fails else 'passes'} (fail-on: {md_escape(', '.join(fail_on))}).\n\n"
+        )
     head += _side_table(a, b, c.a_name, c.b_name, outputs)
     head.append("\n")
     from driftproof.stats.lift import common_lifts
 
     common = common_lifts(a, b)
-    if not (a.is_smoke or b.is_smoke) and (common.a_cases != len(common.cases) or common.b_cases != len(common.cases)):
-        head.append(f"Both lifts are taken {md_escape(common.words(), 500)}; a case one receipt did not measure "
-                    "in both arms is left out of both.\n\n")
+    if not (a.is_smoke or b.is_smoke) and (
+        common.a_cases != len(common.cases) or common.b_cases != len(common.cases)
+    ):
+        head.append(
+            f"Both lifts are taken {md_escape(common.words(), 500)}; a case one receipt did not measure "
+            "in both arms is left out of both.\n\n"
+        )
     if not c.refusals and c.rows:  # with no case compared the headline would claim a reading
         head.append(f"{md_escape(c.headline, 2000)}\n\n{md_escape(c.summary, 500)}\n\n")
         if c.underpowered_sentence:
-            head.append(f"**{md_escape(c.underpowered_sentence)}** {md_escape(c.underpowered_reason or '', 500)}\n\n")
+            head.append(
+                f"**{md_escape(c.underpowered_sentence)}** {md_escape(c.underpowered_reason or '', 500)}\n\n"
+            )
     if c.not_like_for_like:
         head.append(f"{md_escape(c.not_like_for_like, 500)}\n\n")
     head += [f"- {md_escape(line, 500)}\n" for line in c.legend]
@@ -238,8 +283,10 @@ def summary_markdown(a: Receipt, b: Receipt, c: Comparison, *, fail_on: Sequence
         notes.append(f"- not compared: {md_escape(', '.join(c.unmatched), 1000)}\n")
     text = "".join(head)
     if c.rows:
-        text += ("| case | verdict | baseline band | new band | Δ | draws needed per arm |\n"
-                 "|---|---|---|---|---|---|\n")
+        text += (
+            "| case | verdict | baseline band | new band | Δ | draws needed per arm |\n"
+            "|---|---|---|---|---|---|\n"
+        )
     reserve = 200 + sum(len(n.encode()) for n in notes[:50])
     size = len(text.encode())
     shown = 0
@@ -285,15 +332,20 @@ def _parse_fail_on(value: str) -> list[str]:
         return [wording.REGRESSED]
     items = [x.strip() for x in value.split(",") if x.strip()]
     if not items:
-        raise ValueError(f"fail-on: {value!r} names no decision; expected any of {', '.join(DECISIONS)}")
+        raise ValueError(
+            f"fail-on: {value!r} names no decision; expected any of {', '.join(DECISIONS)}"
+        )
     unknown = [x for x in items if x not in DECISIONS]
     if unknown:
-        raise ValueError(f"fail-on: unknown decision {unknown[0]!r}; expected any of {', '.join(DECISIONS)}")
+        raise ValueError(
+            f"fail-on: unknown decision {unknown[0]!r}; expected any of {', '.join(DECISIONS)}"
+        )
     return items
 
 
-def _write_outputs(summary_path: str | None, summary: str, output_path: str | None,
-                   outputs: dict[str, str]) -> list[str]:
+def _write_outputs(
+    summary_path: str | None, summary: str, output_path: str | None, outputs: dict[str, str]
+) -> list[str]:
     """Append the summary and the outputs; the problems, one line each, when a file cannot be
     written (a directory, a missing folder, a read-only file)."""
     problems = []
@@ -301,13 +353,17 @@ def _write_outputs(summary_path: str | None, summary: str, output_path: str | No
         try:
             _append(summary_path, summary)
         except OSError as exc:
-            problems.append(f"{summary_path}: cannot append the job summary (GITHUB_STEP_SUMMARY): "
-                            f"{exc.strerror or exc}")
+            problems.append(
+                f"{summary_path}: cannot append the job summary (GITHUB_STEP_SUMMARY): "
+                f"{exc.strerror or exc}"
+            )
     if output_path:
         try:
             append_github_output(Path(output_path), outputs)
         except OSError as exc:
-            problems.append(f"{output_path}: cannot append the outputs (GITHUB_OUTPUT): {exc.strerror or exc}")
+            problems.append(
+                f"{output_path}: cannot append the outputs (GITHUB_OUTPUT): {exc.strerror or exc}"
+            )
     return problems
 
 
@@ -326,17 +382,23 @@ def _main(argv: Sequence[str] | None) -> int:
     from driftproof.errors import DriftproofError
     from driftproof.receipt import read_receipt
 
-    p = argparse.ArgumentParser(prog="python -m driftproof.action", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m driftproof.action", description=__doc__.splitlines()[0]
+    )
     p.add_argument("--baseline", default=os.environ.get("DRIFTPROOF_BASELINE", ""))
     p.add_argument("--receipt", default=os.environ.get("DRIFTPROOF_RECEIPT", ""))
-    p.add_argument("--fail-on", default=os.environ.get("DRIFTPROOF_FAIL_ON", "") or wording.REGRESSED)
+    p.add_argument(
+        "--fail-on", default=os.environ.get("DRIFTPROOF_FAIL_ON", "") or wording.REGRESSED
+    )
     args = p.parse_args(argv)
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     output_path = os.environ.get("GITHUB_OUTPUT")
 
     def fail(lines: list[str]) -> int:
         summary = "## Driftproof: error\n\n" + "".join(f"- {md_escape(x, 1000)}\n" for x in lines)
-        for line in lines + _write_outputs(summary_path, summary, output_path, {"decision": "error"}):
+        for line in lines + _write_outputs(
+            summary_path, summary, output_path, {"decision": "error"}
+        ):
             print(f"error: {line}", file=sys.stderr)
         return 2
 
@@ -359,7 +421,9 @@ def _main(argv: Sequence[str] | None) -> int:
     a, b = read
     c = compare_receipts(a, b, a_name=Path(args.baseline).name, b_name=Path(args.receipt).name)
     outputs = action_outputs(a, b, c)
-    unwritten = _write_outputs(summary_path, summary_markdown(a, b, c, fail_on=fail_on), output_path, outputs)
+    unwritten = _write_outputs(
+        summary_path, summary_markdown(a, b, c, fail_on=fail_on), output_path, outputs
+    )
     if unwritten:
         for line in unwritten:
             print(f"error: {line}", file=sys.stderr)
@@ -370,7 +434,9 @@ def _main(argv: Sequence[str] | None) -> int:
     print(f"driftproof: decision {decision}; lift {outputs['lift']}")
     if decision == wording.REGRESSED:
         n = len(json.loads(outputs["regressed-cases"]))
-        print(f"::error title=Driftproof::{n} {'case' if n == 1 else 'cases'} regressed; see the job summary")
+        print(
+            f"::error title=Driftproof::{n} {'case' if n == 1 else 'cases'} regressed; see the job summary"
+        )
     return 1 if decision in fail_on else 0
 
 

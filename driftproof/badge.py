@@ -115,7 +115,9 @@ class BadgeReading:
 
 def _underpowered_counts(reading: Any) -> tuple[int | None, bool]:
     """(draws needed, no draw count reaches) of an UNDERPOWERED reading, from its cases (D-5)."""
-    cases = [c for c in (getattr(reading, "cases", None) or ()) if getattr(c, "underpowered", False)]
+    cases = [
+        c for c in (getattr(reading, "cases", None) or ()) if getattr(c, "underpowered", False)
+    ]
     if any(getattr(c, "no_draw_count", False) for c in cases):
         return None, True
     needed = getattr(reading, "draws_needed", None)
@@ -142,16 +144,38 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
         # Every reader of a verdict refuses a smoke receipt whatever level it carries.
         message = wording.SMOKE_RUN if smoke else NO_VERDICT
         reason = refusal or ("smoke run (run.preset is set)" if smoke else "aggregates only")
-        return BadgeReading("no verdict", message, "lightgrey", None, reason, reason, smoke, None, False,
-                            lift, per_1k)
+        return BadgeReading(
+            "no verdict",
+            message,
+            "lightgrey",
+            None,
+            reason,
+            reason,
+            smoke,
+            None,
+            False,
+            lift,
+            per_1k,
+        )
     reading = receipt_reading(receipt)
     status = reading.status
     if status not in _STATUS_COLOR:  # pragma: no cover - guards the stats contract
         raise ValueError(f"unknown receipt reading status {status!r}")
     if status == "no verdict":
         reason = reading.reason or NO_VERDICT
-        return BadgeReading("no verdict", NO_VERDICT, "lightgrey", None, reason, reason, smoke, None, False,
-                            lift, per_1k)
+        return BadgeReading(
+            "no verdict",
+            NO_VERDICT,
+            "lightgrey",
+            None,
+            reason,
+            reason,
+            smoke,
+            None,
+            False,
+            lift,
+            per_1k,
+        )
     needed, no_count = (None, False)
     message = status
     if status == wording.UNDERPOWERED:
@@ -163,8 +187,19 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     sentence = getattr(reading, "sentence", None)
     if status == "no separation detected" and not sentence:
         sentence = wording.NO_SEPARATION
-    return BadgeReading(status, message, _STATUS_COLOR[status], sentence, None, reading.reason, smoke, needed,
-                        no_count, lift, per_1k)
+    return BadgeReading(
+        status,
+        message,
+        _STATUS_COLOR[status],
+        sentence,
+        None,
+        reading.reason,
+        smoke,
+        needed,
+        no_count,
+        lift,
+        per_1k,
+    )
 
 
 def format_lift(lift: float | None) -> str:

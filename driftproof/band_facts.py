@@ -49,7 +49,12 @@ def held_range(counts: list[int]) -> str:
 
 
 def _arms(r: Receipt) -> list[object]:
-    return [a for c in r.cases for a in (c.arms.with_skill, c.arms.baseline, c.arms.control) if a is not None]
+    return [
+        a
+        for c in r.cases
+        for a in (c.arms.with_skill, c.arms.baseline, c.arms.control)
+        if a is not None
+    ]
 
 
 def band_facts(r: Receipt) -> BandFacts:
@@ -59,21 +64,37 @@ def band_facts(r: Receipt) -> BandFacts:
     samples_held = [len(d.judge_samples) for a in arms for d in a.draws]  # type: ignore[attr-defined]
     scored = any(d.score is not None for a in arms for d in a.draws)  # type: ignore[attr-defined]
     if r.is_aggregates_only:
-        source, short = "none: aggregates only, the source printed no per-run score", "none (aggregates only)"
+        source, short = (
+            "none: aggregates only, the source printed no per-run score",
+            "none (aggregates only)",
+        )
     elif not scored or r.judge is None:
-        source, short = "none: the receipt holds no judged score, so it has no band", "none (no score)"
+        source, short = (
+            "none: the receipt holds no judged score, so it has no band",
+            "none (no score)",
+        )
     elif r.band_source is not None:
         source, short = BAND_SOURCE_LEGEND[r.band_source], r.band_source
     else:
         read_as = band_source_of(r)
-        why = ("every arm holds at most one draw" if read_as == "legacy" else "an arm holds more than one draw")
+        why = (
+            "every arm holds at most one draw"
+            if read_as == "legacy"
+            else "an arm holds more than one draw"
+        )
         source = f"{NOT_RECORDED} (band_source is absent; read as {read_as}, because {why})"
         short = f"{NOT_RECORDED} (read as {read_as})"
     g = r.run.generations_per_arm
-    draws = (str(g) if g is not None else NOT_RECORDED) + f"; the receipt holds {held_range(draws_held)} per arm"
+    draws = (
+        str(g) if g is not None else NOT_RECORDED
+    ) + f"; the receipt holds {held_range(draws_held)} per arm"
     j = r.run.judge_samples_per_generation
     if samples_held and max(samples_held) == 0:
-        held = "holds no judge sample (each score as the source gave it)" if scored else "holds no judge sample"
+        held = (
+            "holds no judge sample (each score as the source gave it)"
+            if scored
+            else "holds no judge sample"
+        )
     else:
         held = f"holds {held_range(samples_held)} per draw"
     samples = (str(j) if j is not None else NOT_RECORDED) + f"; the receipt {held}"

@@ -13,7 +13,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats import CaseVerdict, arm_band, band_source_of, case_verdict, judge_scale, verdict_refusal
+from driftproof.stats import (
+    CaseVerdict,
+    arm_band,
+    band_source_of,
+    case_verdict,
+    judge_scale,
+    verdict_refusal,
+)
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.reading import underpowered_draws
 from driftproof.stats.verdict import NO_SEPARATION, UNDERPOWERED
@@ -34,8 +41,14 @@ if TYPE_CHECKING:
 __all__ = ["SUMMARY_ORDER", "Comparison", "compare_receipts", "verdict_words"]
 
 #: Verdicts in the order the summary line counts them; "below effect floor" apart from no separation.
-SUMMARY_ORDER: tuple[str, ...] = (IMPROVED, REGRESSED, BELOW_EFFECT_FLOOR, NO_SEPARATION, UNDERPOWERED,
-                                  INCONCLUSIVE)
+SUMMARY_ORDER: tuple[str, ...] = (
+    IMPROVED,
+    REGRESSED,
+    BELOW_EFFECT_FLOOR,
+    NO_SEPARATION,
+    UNDERPOWERED,
+    INCONCLUSIVE,
+)
 
 
 @dataclass(frozen=True)
@@ -100,30 +113,67 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
     sources = (_source(a), _source(b))
     legend = tuple(BAND_SOURCE_LEGEND[s] for s in dict.fromkeys(sources) if s is not None)
     differ = NOT_LIKE_FOR_LIKE if None not in sources and sources[0] != sources[1] else None
-    refusals = tuple(f"{name}: {why}" for name, r in ((a_name, a), (b_name, b))
-                     if (why := verdict_refusal(r)) is not None)
+    refusals = tuple(
+        f"{name}: {why}"
+        for name, r in ((a_name, a), (b_name, b))
+        if (why := verdict_refusal(r)) is not None
+    )
     scale = _scale(a, b)
     b_cases = {c.id: c for c in b.cases}
     a_ids = {c.id for c in a.cases}
     lifts = None if a.is_aggregates_only or b.is_aggregates_only else common_lifts(a, b)
     rows = tuple(
-        case_verdict(arm_band(c.arms.with_skill, sources[0] or "generation"),
-                     arm_band(b_cases[c.id].arms.with_skill, sources[1] or "generation"),
-                     case_id=c.id, scale=scale, a_label=a_name, b_label=b_name)
-        for c in a.cases if c.id in b_cases)
-    unmatched = tuple([f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_cases]
-                      + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids])
+        case_verdict(
+            arm_band(c.arms.with_skill, sources[0] or "generation"),
+            arm_band(b_cases[c.id].arms.with_skill, sources[1] or "generation"),
+            case_id=c.id,
+            scale=scale,
+            a_label=a_name,
+            b_label=b_name,
+        )
+        for c in a.cases
+        if c.id in b_cases
+    )
+    unmatched = tuple(
+        [f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_cases]
+        + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
+    )
     if refusals:
         # no verdict, but the bands are shown under the reason (aggregates only have none to show)
         shown = () if a.is_aggregates_only or b.is_aggregates_only else rows
-        return Comparison(a_name, b_name, refusals, "no verdict", "no verdict",
-                          (), sources, legend, differ, tuple(v.case_id for v in shown if v.a.lost or v.b.lost),
-                          False, unmatched, context_rows=shown, lifts=lifts)
+        return Comparison(
+            a_name,
+            b_name,
+            refusals,
+            "no verdict",
+            "no verdict",
+            (),
+            sources,
+            legend,
+            differ,
+            tuple(v.case_id for v in shown if v.a.lost or v.b.lost),
+            False,
+            unmatched,
+            context_rows=shown,
+            lifts=lifts,
+        )
     if not rows:
         # Nothing was compared: a renamed suite must not pass a regression check silently.
         why = "the two receipts have no case in common, so nothing was compared"
-        return Comparison(a_name, b_name, (why,), "no verdict", "no verdict", (), sources, legend, differ, (),
-                          False, unmatched)
+        return Comparison(
+            a_name,
+            b_name,
+            (why,),
+            "no verdict",
+            "no verdict",
+            (),
+            sources,
+            legend,
+            differ,
+            (),
+            False,
+            unmatched,
+        )
     lost = tuple(v.case_id for v in rows if v.a.lost or v.b.lost)
     sentence = reason = needed = None
     if not any(v.verdict in (IMPROVED, REGRESSED) for v in rows):
@@ -132,16 +182,34 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
             sentence = NOT_ENOUGH_DRAWS
             needed, reason = underpowered_draws(weak)
     notes = _notes(a, b)
-    return Comparison(a_name, b_name, (), _headline(rows), _summary(rows), rows, sources, legend, differ,
-                      lost, any(v.verdict == REGRESSED for v in rows), unmatched, sentence, reason, needed, notes,
-                      lifts=lifts)
+    return Comparison(
+        a_name,
+        b_name,
+        (),
+        _headline(rows),
+        _summary(rows),
+        rows,
+        sources,
+        legend,
+        differ,
+        lost,
+        any(v.verdict == REGRESSED for v in rows),
+        unmatched,
+        sentence,
+        reason,
+        needed,
+        notes,
+        lifts=lifts,
+    )
 
 
 def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
     out = []
     if a.skill.name != b.skill.name:
-        out.append(f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
-                   "a diff is meant for two runs of the same skill.")
+        out.append(
+            f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
+            "a diff is meant for two runs of the same skill."
+        )
     return tuple(out)
 
 
@@ -169,4 +237,6 @@ def _headline(rows: tuple[CaseVerdict, ...]) -> str:
 def _summary(rows: tuple[CaseVerdict, ...]) -> str:
     counts = Counter(v.verdict for v in rows)
     noun = "case" if len(rows) == 1 else "cases"
-    return f"{len(rows)} {noun}: " + ", ".join(f"{counts[k]} {verdict_words(k)}" for k in SUMMARY_ORDER)
+    return f"{len(rows)} {noun}: " + ", ".join(
+        f"{counts[k]} {verdict_words(k)}" for k in SUMMARY_ORDER
+    )

@@ -17,8 +17,17 @@ from driftproof.compare import Comparison, verdict_words
 from driftproof.stats import Band, CaseVerdict
 from driftproof.wording import NO_DRAW_COUNT_REACHES
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_NO_REGRESSION", "EXIT_REGRESSED", "exit_status", "lift_line", "report_rows",
-           "to_json", "to_markdown", "to_text"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_NO_REGRESSION",
+    "EXIT_REGRESSED",
+    "exit_status",
+    "lift_line",
+    "report_rows",
+    "to_json",
+    "to_markdown",
+    "to_text",
+]
 
 #: ``driftproof diff`` exit statuses: no case regressed / a case regressed / bad input or no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
@@ -33,7 +42,9 @@ def exit_status(c: Comparison) -> int:
 
 def _clean(text: str) -> str:
     """Untrusted text on one line, control characters escaped (no terminal escapes pass)."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
 
 
 def _band(b: Band) -> str:
@@ -52,7 +63,11 @@ def _note(v: CaseVerdict) -> str:
             return NO_DRAW_COUNT_REACHES
         if v.draws_needed is not None:
             return f"{v.draws_needed} draws per arm needed"
-        return "an arm has no measured draw" if min(v.a.n, v.b.n) == 0 else "an arm has a single measured draw"
+        return (
+            "an arm has no measured draw"
+            if min(v.a.n, v.b.n) == 0
+            else "an arm has a single measured draw"
+        )
     return ""
 
 
@@ -70,9 +85,15 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
         header += [f"{c.a_name} measured/drawn", f"{c.b_name} measured/drawn"]
     header.append("note")
     rows = []
-    for v in (c.context_rows if unjudged else c.rows):
+    for v in c.context_rows if unjudged else c.rows:
         delta = f"{v.delta:+.3f}" if v.delta is not None and math.isfinite(v.delta) else "n/a"
-        row = [v.case_id, _band(v.a), _band(v.b), delta, "no verdict" if unjudged else verdict_words(v.verdict)]
+        row = [
+            v.case_id,
+            _band(v.a),
+            _band(v.b),
+            delta,
+            "no verdict" if unjudged else verdict_words(v.verdict),
+        ]
         if counts:
             row += [f"{v.a.drawn - v.a.lost}/{v.a.drawn}", f"{v.b.drawn - v.b.lost}/{v.b.drawn}"]
         row.append((v.lost_detail or "") if unjudged else _note(v))
@@ -131,7 +152,12 @@ def _md(text: str) -> str:
 
 def to_markdown(c: Comparison) -> str:
     """GitHub-flavoured Markdown: the same content as :func:`to_text`, untrusted text escaped."""
-    lines = [f"### {_md(c.a_name)} (earlier) → {_md(c.b_name)} (later)", "", f"**{_md(c.headline)}**", ""]
+    lines = [
+        f"### {_md(c.a_name)} (earlier) → {_md(c.b_name)} (later)",
+        "",
+        f"**{_md(c.headline)}**",
+        "",
+    ]
     if c.refusals:
         lines += [f"- {_md(r)}" for r in c.refusals]
         if not c.context_rows:
@@ -160,27 +186,78 @@ def _num(x: float | None) -> float | None:
 
 
 def _band_json(b: Band) -> dict[str, Any]:
-    return {"mean": _num(b.mean), "sd": _num(b.sd), "low": _num(b.low), "high": _num(b.high), "n": b.n,
-            "drawn": b.drawn, "lost": b.lost, "lost_reasons": list(b.lost_reasons), "source": b.source}
+    return {
+        "mean": _num(b.mean),
+        "sd": _num(b.sd),
+        "low": _num(b.low),
+        "high": _num(b.high),
+        "n": b.n,
+        "drawn": b.drawn,
+        "lost": b.lost,
+        "lost_reasons": list(b.lost_reasons),
+        "source": b.source,
+    }
 
 
 def to_json(c: Comparison) -> str:
     """The comparison as JSON (sorted keys, no NaN): every field of the Comparison and each row."""
-    rows = [{"case_id": v.case_id, "verdict": v.verdict, "verdict_words": verdict_words(v.verdict),
-             "delta": _num(v.delta), "separated": v.separated, "resolution": _num(v.resolution),
-             "sum_sd": _num(v.sum_sd), "se_diff": _num(v.se_diff), "underpowered": v.underpowered,
-             "draws_needed": v.draws_needed, "no_draw_count": v.no_draw_count, "lost_detail": v.lost_detail,
-             "a": _band_json(v.a), "b": _band_json(v.b)} for v in c.rows]
-    doc = {"a": c.a_name, "b": c.b_name, "refusals": list(c.refusals), "headline": c.headline,
-           "summary": c.summary, "band_sources": list(c.band_sources), "legend": list(c.legend),
-           "not_like_for_like": c.not_like_for_like, "lost_cases": list(c.lost_cases),
-           "regressed": c.regressed, "unmatched": list(c.unmatched),
-           "underpowered_sentence": c.underpowered_sentence, "underpowered_reason": c.underpowered_reason,
-           "draws_needed": c.draws_needed, "notes": list(c.notes), "exit_status": exit_status(c), "rows": rows,
-           "context_rows": [{"case_id": v.case_id, "delta": _num(v.delta), "lost_detail": v.lost_detail,
-                             "a": _band_json(v.a), "b": _band_json(v.b)} for v in c.context_rows],
-           "lifts": None if c.lifts is None else {"a": _num(c.lifts.a), "b": _num(c.lifts.b),
-                                                  "cases": list(c.lifts.cases), "a_cases": c.lifts.a_cases,
-                                                  "b_cases": c.lifts.b_cases, "a_total": c.lifts.a_total,
-                                                  "b_total": c.lifts.b_total}}
+    rows = [
+        {
+            "case_id": v.case_id,
+            "verdict": v.verdict,
+            "verdict_words": verdict_words(v.verdict),
+            "delta": _num(v.delta),
+            "separated": v.separated,
+            "resolution": _num(v.resolution),
+            "sum_sd": _num(v.sum_sd),
+            "se_diff": _num(v.se_diff),
+            "underpowered": v.underpowered,
+            "draws_needed": v.draws_needed,
+            "no_draw_count": v.no_draw_count,
+            "lost_detail": v.lost_detail,
+            "a": _band_json(v.a),
+            "b": _band_json(v.b),
+        }
+        for v in c.rows
+    ]
+    doc = {
+        "a": c.a_name,
+        "b": c.b_name,
+        "refusals": list(c.refusals),
+        "headline": c.headline,
+        "summary": c.summary,
+        "band_sources": list(c.band_sources),
+        "legend": list(c.legend),
+        "not_like_for_like": c.not_like_for_like,
+        "lost_cases": list(c.lost_cases),
+        "regressed": c.regressed,
+        "unmatched": list(c.unmatched),
+        "underpowered_sentence": c.underpowered_sentence,
+        "underpowered_reason": c.underpowered_reason,
+        "draws_needed": c.draws_needed,
+        "notes": list(c.notes),
+        "exit_status": exit_status(c),
+        "rows": rows,
+        "context_rows": [
+            {
+                "case_id": v.case_id,
+                "delta": _num(v.delta),
+                "lost_detail": v.lost_detail,
+                "a": _band_json(v.a),
+                "b": _band_json(v.b),
+            }
+            for v in c.context_rows
+        ],
+        "lifts": None
+        if c.lifts is None
+        else {
+            "a": _num(c.lifts.a),
+            "b": _num(c.lifts.b),
+            "cases": list(c.lifts.cases),
+            "a_cases": c.lifts.a_cases,
+            "b_cases": c.lifts.b_cases,
+            "a_total": c.lifts.a_total,
+            "b_total": c.lifts.b_total,
+        },
+    }
     return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"

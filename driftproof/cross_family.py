@@ -20,10 +20,12 @@ from driftproof.view import fmt
 __all__ = ["CrossFamily", "FamilyRow", "GRADER_NOTE", "cross_family", "cross_family_markdown"]
 
 #: The method's words, shown with every cross-family reading.
-GRADER_NOTE = ("Because one grader from one model family scores every answer, a report comparing model "
-               "families leads with what the skill adds to each model. That reduces a grader's taste for its "
-               "own family's writing, but does not remove it, and no report has measured how much is left. "
-               "Raw scores across families are background, never a ranking.")
+GRADER_NOTE = (
+    "Because one grader from one model family scores every answer, a report comparing model "
+    "families leads with what the skill adds to each model. That reduces a grader's taste for its "
+    "own family's writing, but does not remove it, and no report has measured how much is left. "
+    "Raw scores across families are background, never a ranking."
+)
 _FAMILIES = {"anthropic": "Anthropic", "openai": "OpenAI", "stub": "stub (no model)"}
 
 
@@ -73,23 +75,44 @@ def cross_family(receipts: Sequence[tuple[str, Receipt]]) -> CrossFamily:
         per_1k = value_per_1k(lift, r.skill.tokens)
         with_mean, base_mean = _raw_means(r)
         reading = receipt_reading(r)
-        rows.append(FamilyRow(
-            name=name, family=_FAMILIES.get(r.run.provider or "", "not recorded"), model=r.run.model or "not recorded",
-            surface=r.run.surface or "not recorded", lift=fmt(lift, signed=True) if lift is not None else "n/a",
-            lift_per_1k=fmt(per_1k, signed=True) if per_1k is not None else "n/a",
-            reading=reading.status if reading.status != "no verdict" else f"no verdict ({reading.reason})",
-            background_with_skill=fmt(with_mean), background_baseline=fmt(base_mean)))
+        rows.append(
+            FamilyRow(
+                name=name,
+                family=_FAMILIES.get(r.run.provider or "", "not recorded"),
+                model=r.run.model or "not recorded",
+                surface=r.run.surface or "not recorded",
+                lift=fmt(lift, signed=True) if lift is not None else "n/a",
+                lift_per_1k=fmt(per_1k, signed=True) if per_1k is not None else "n/a",
+                reading=reading.status
+                if reading.status != "no verdict"
+                else f"no verdict ({reading.reason})",
+                background_with_skill=fmt(with_mean),
+                background_baseline=fmt(base_mean),
+            )
+        )
     rows.sort(key=lambda x: (x.family, x.model, x.name))
-    return CrossFamily(tuple(sorted({x.family for x in rows})), tuple(rows), _caveats(receipts), GRADER_NOTE)
+    return CrossFamily(
+        tuple(sorted({x.family for x in rows})), tuple(rows), _caveats(receipts), GRADER_NOTE
+    )
 
 
 def cross_family_markdown(cf: CrossFamily) -> str:
     """The reading as Markdown: the lift table first, then the raw scores as background."""
-    lead = ["| model | family | surface | lift | per 1,000 skill tokens | reading |", "|---|---|---|---|---|---|"]
-    lead += [f"| {_md(x.model)} | {_md(x.family)} | {_md(x.surface)} | {x.lift} | {x.lift_per_1k} | {_md(x.reading)} |"
-             for x in cf.rows]
-    back = ["| model | with skill (mean over cases) | baseline (mean over cases) |", "|---|---|---|"]
-    back += [f"| {_md(x.model)} | {x.background_with_skill} | {x.background_baseline} |" for x in cf.rows]
+    lead = [
+        "| model | family | surface | lift | per 1,000 skill tokens | reading |",
+        "|---|---|---|---|---|---|",
+    ]
+    lead += [
+        f"| {_md(x.model)} | {_md(x.family)} | {_md(x.surface)} | {x.lift} | {x.lift_per_1k} | {_md(x.reading)} |"
+        for x in cf.rows
+    ]
+    back = [
+        "| model | with skill (mean over cases) | baseline (mean over cases) |",
+        "|---|---|---|",
+    ]
+    back += [
+        f"| {_md(x.model)} | {x.background_with_skill} | {x.background_baseline} |" for x in cf.rows
+    ]
     out = ["What the skill adds to each model", "", *lead, "", cf.grader_note, ""]
     out += [f"- {_md(c)}" for c in cf.caveats] + ([""] if cf.caveats else [])
     out += ["Background: raw scores, not a ranking", "", *back, ""]

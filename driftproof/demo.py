@@ -36,29 +36,48 @@ __all__ = ["DEMO_SEED", "METHOD_URL", "DemoResult", "run_demo"]
 #: The method page's worked examples (every verdict word on hand-worked numbers).
 METHOD_URL = "https://driftproof.dev/method/"
 DEMO_SEED = 16
-BANNER = ("SIMULATED DATA: driftproof demo drew every answer and score at random with a seeded simulated "
-          "provider. No model answered and no model judged; nothing here is a measurement or a verdict.")
+BANNER = (
+    "SIMULATED DATA: driftproof demo drew every answer and score at random with a seeded simulated "
+    "provider. No model answered and no model judged; nothing here is a measurement or a verdict."
+)
 
 SUITE = {
     "format": "driftproof-suite/1",
     "name": "commit-messages (demo)",
     "language": "en",
     "cases": [
-        {"id": "retry-429", "prompt": "Write a commit message for a change that retries HTTP 429 responses "
-         "with exponential backoff, at most 3 times.",
-         "rubric": "Score 1.0 for a Conventional Commits subject (fix: or feat:) under 72 characters that names "
-         "the 429 retry, and a body that states the backoff and the 3-attempt limit. Deduct for vagueness.",
-         "checks": [{"name": "conventional subject", "kind": "structural", "structure": "conventional_commit_subject"},
-                    {"name": "mentions 429", "kind": "regex", "pattern": "\\b429\\b"}],
-         "examples": {"pass": ["fix(http): retry 429 responses with backoff\n\nRetries at most 3 times."],
-                      "fail": ["Updated some stuff"]}},
-        {"id": "rename-flag", "prompt": "Write a commit message for renaming the --dry flag to --dry-run, "
-         "keeping --dry as a deprecated alias.",
-         "rubric": "Score 1.0 for a Conventional Commits subject naming the rename, and a body saying --dry still "
-         "works but is deprecated. Deduct for omitting the alias."},
-        {"id": "drop-py38", "prompt": "Write a commit message for dropping Python 3.8 support.",
-         "rubric": "Score 1.0 for a subject marking the breaking change (! or a BREAKING CHANGE footer) and a "
-         "body naming the new minimum Python version."},
+        {
+            "id": "retry-429",
+            "prompt": "Write a commit message for a change that retries HTTP 429 responses "
+            "with exponential backoff, at most 3 times.",
+            "rubric": "Score 1.0 for a Conventional Commits subject (fix: or feat:) under 72 characters that names "
+            "the 429 retry, and a body that states the backoff and the 3-attempt limit. Deduct for vagueness.",
+            "checks": [
+                {
+                    "name": "conventional subject",
+                    "kind": "structural",
+                    "structure": "conventional_commit_subject",
+                },
+                {"name": "mentions 429", "kind": "regex", "pattern": "\\b429\\b"},
+            ],
+            "examples": {
+                "pass": ["fix(http): retry 429 responses with backoff\n\nRetries at most 3 times."],
+                "fail": ["Updated some stuff"],
+            },
+        },
+        {
+            "id": "rename-flag",
+            "prompt": "Write a commit message for renaming the --dry flag to --dry-run, "
+            "keeping --dry as a deprecated alias.",
+            "rubric": "Score 1.0 for a Conventional Commits subject naming the rename, and a body saying --dry still "
+            "works but is deprecated. Deduct for omitting the alias.",
+        },
+        {
+            "id": "drop-py38",
+            "prompt": "Write a commit message for dropping Python 3.8 support.",
+            "rubric": "Score 1.0 for a subject marking the breaking change (! or a BREAKING CHANGE footer) and a "
+            "body naming the new minimum Python version.",
+        },
     ],
 }
 
@@ -86,8 +105,10 @@ change touches. Mark breaking changes with ! and a BREAKING CHANGE footer.
 #: The simulated effect of each skill version on the mean quality (judge scale), and the base.
 EFFECTS = {"v1": 0.10, "v2": 0.16}
 BASE, SPREAD, JUDGE_SPREAD = 0.55, 0.015, 0.03
-LOST_REASON = ("simulated failure: the simulated provider made this answering call fail, as a real failed "
-               "call would, so the draw is lost")
+LOST_REASON = (
+    "simulated failure: the simulated provider made this answering call fail, as a real failed "
+    "call would, so the draw is lost"
+)
 
 
 @dataclass
@@ -103,13 +124,19 @@ class DemoResult:
 
 def _check_folder(folder: Path, force: bool) -> None:
     if folder.exists() and not folder.is_dir():
-        raise RefusalError(f"{folder}: exists and is not a folder; the demo writes a folder of files "
-                           "(--out-dir names a folder)")
+        raise RefusalError(
+            f"{folder}: exists and is not a folder; the demo writes a folder of files "
+            "(--out-dir names a folder)"
+        )
     if not folder.parent.is_dir():
-        raise RefusalError(f"{folder}: the folder {folder.parent} does not exist; create it first (nothing was written)")
+        raise RefusalError(
+            f"{folder}: the folder {folder.parent} does not exist; create it first (nothing was written)"
+        )
     if folder.is_dir() and any(folder.iterdir()) and not force:
-        raise RefusalError(f"{folder}: the folder is not empty; nothing in it was replaced. Choose a new folder, "
-                           "or give --force to write the demo's files over it")
+        raise RefusalError(
+            f"{folder}: the folder is not empty; nothing in it was replaced. Choose a new folder, "
+            "or give --force to write the demo's files over it"
+        )
 
 
 def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) -> DemoResult:
@@ -119,9 +146,9 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
         RefusalError: ``folder`` is a file, its parent does not exist, or it is a non-empty
             folder and ``force`` is not set (nothing is written).
     """
+    from driftproof.cli.plan import to_text as plan_text
     from driftproof.compare import compare_receipts
     from driftproof.compare_report import to_text
-    from driftproof.cli.plan import to_text as plan_text
     from driftproof.plan import plan_receipt
     from driftproof.receipt import read_receipt, sha256_text
     from driftproof.run.engine import RunConfig, arm_systems, run_suite
@@ -148,16 +175,41 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
         if out.exists():
             out.unlink()  # only reached with force: the folder was checked above
         system = arm_systems(skills[v], None)["with_skill"]
-        lose = {(lost_prompt, sha256_text(system or ""), 2): LOST_REASON} if name == "v2-run1" else {}
-        lane = SimulatedProvider(seed=seed * 100 + k, base=BASE, spread=SPREAD, judge_spread=JUDGE_SPREAD,
-                                 effects={sha256_text(system or ""): EFFECTS[v]}, lose=lose)
-        cfg = RunConfig(model="simulated-model", judge_model="simulated-judge", concurrency=1, retry_delays=(0.0, 0.0))
-        run_suite(suite, skill_text=skills[v], skill_name="commit-style", cfg=cfg, provider=lane, judge=lane, out=out,
-                  sleep=lambda _s: None)
+        lose = (
+            {(lost_prompt, sha256_text(system or ""), 2): LOST_REASON} if name == "v2-run1" else {}
+        )
+        lane = SimulatedProvider(
+            seed=seed * 100 + k,
+            base=BASE,
+            spread=SPREAD,
+            judge_spread=JUDGE_SPREAD,
+            effects={sha256_text(system or ""): EFFECTS[v]},
+            lose=lose,
+        )
+        cfg = RunConfig(
+            model="simulated-model",
+            judge_model="simulated-judge",
+            concurrency=1,
+            retry_delays=(0.0, 0.0),
+        )
+        run_suite(
+            suite,
+            skill_text=skills[v],
+            skill_name="commit-style",
+            cfg=cfg,
+            provider=lane,
+            judge=lane,
+            out=out,
+            sleep=lambda _s: None,
+        )
         receipts[name] = out
     read = {n: read_receipt(p) for n, p in receipts.items()}
-    cmp = compare_receipts(read["v1-run1"], read["v2-run1"], a_name="receipts/v1-run1.json",
-                           b_name="receipts/v2-run1.json")
+    cmp = compare_receipts(
+        read["v1-run1"],
+        read["v2-run1"],
+        a_name="receipts/v1-run1.json",
+        b_name="receipts/v2-run1.json",
+    )
     diff = to_text(cmp)
     (folder / "diff.txt").write_text(f"{BANNER}\n\n{diff}", encoding="utf-8")
     plan = plan_text(plan_receipt(read["v1-run1"]))
@@ -183,11 +235,25 @@ def walkthrough(read: dict, diff: str, plan: str) -> str:  # type: ignore[type-a
     r1, r2 = read["v1-run1"], read["v2-run1"]
     first = r1.cases[0]
     w = arm_band(first.arms.with_skill, "generation")
-    scores = ", ".join("lost" if s is None else f"{s:.2f}" for s in _scores(r1, first.id, "with_skill"))
-    longest = max(((c.id, a, len(getattr(c.arms, a).draws), name) for name, r in read.items() for c in r.cases
-                   for a in ("with_skill", "baseline")), key=lambda x: x[2])
-    lost = [(c.id, a, d.index, d.lost.reason) for c in r2.cases for a in ("with_skill", "baseline")
-            for d in getattr(c.arms, a).draws if d.lost is not None]
+    scores = ", ".join(
+        "lost" if s is None else f"{s:.2f}" for s in _scores(r1, first.id, "with_skill")
+    )
+    longest = max(
+        (
+            (c.id, a, len(getattr(c.arms, a).draws), name)
+            for name, r in read.items()
+            for c in r.cases
+            for a in ("with_skill", "baseline")
+        ),
+        key=lambda x: x[2],
+    )
+    lost = [
+        (c.id, a, d.index, d.lost.reason)
+        for c in r2.cases
+        for a in ("with_skill", "baseline")
+        for d in getattr(c.arms, a).draws
+        if d.lost is not None
+    ]
     iv = lift_interval(lift_breakdown(r1))
     reading = receipt_reading(r1)
     plan_head = plan.splitlines()[0]
@@ -206,20 +272,35 @@ def walkthrough(read: dict, diff: str, plan: str) -> str:  # type: ignore[type-a
     ]
     if lost:
         cid, arm, idx, why = lost[0]
-        lines.append(f"4. A lost draw, with its reason. receipts/v2-run1.json, {cid} ({arm.replace('_', ' ')}), "
-                     f"draw {idx}: {why}. It is left out of the mean and the spread, and a diff names it. "
-                     f"{METHOD_URL}#inconclusive-lost-draws")
-    lines.append(f"5. Plan: {plan_head} (plan.txt) {METHOD_URL}#underpowered-not-enough-draws-to-conclude-at-this-effect-floor")
+        lines.append(
+            f"4. A lost draw, with its reason. receipts/v2-run1.json, {cid} ({arm.replace('_', ' ')}), "
+            f"draw {idx}: {why}. It is left out of the mean and the spread, and a diff names it. "
+            f"{METHOD_URL}#inconclusive-lost-draws"
+        )
+    lines.append(
+        f"5. Plan: {plan_head} (plan.txt) {METHOD_URL}#underpowered-not-enough-draws-to-conclude-at-this-effect-floor"
+    )
     if iv.lift is not None and iv.se is not None:
-        lines.append(f"6. The lift, with its paired interval as context: {iv.lift:+.3f} (95% interval "
-                     f"{iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over {iv.cases} cases). "
-                     f"Context only: it never decides a verdict. {ex}")
+        lines.append(
+            f"6. The lift, with its paired interval as context: {iv.lift:+.3f} (95% interval "
+            f"{iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over {iv.cases} cases). "
+            f"Context only: it never decides a verdict. {ex}"
+        )
     else:
-        lines.append(f"6. The lift, as context: {iv.lift:+.3f}" if iv.lift is not None else "6. The lift: n/a")
+        lines.append(
+            f"6. The lift, as context: {iv.lift:+.3f}"
+            if iv.lift is not None
+            else "6. The lift: n/a"
+        )
     lines.append(f"7. No verdict, and why, in the product's exact words: {reading.reason}. {ex}")
-    lines += ["", "The diff of v1 run 1 against v2 run 1 (diff.txt) shows every case's bands under that reason:", "",
-              diff, "Local site: site/index.html (every page carries a SIMULATED banner).",
-              f"Every verdict word, worked by hand on real numbers: {ex}"]
+    lines += [
+        "",
+        "The diff of v1 run 1 against v2 run 1 (diff.txt) shows every case's bands under that reason:",
+        "",
+        diff,
+        "Local site: site/index.html (every page carries a SIMULATED banner).",
+        f"Every verdict word, worked by hand on real numbers: {ex}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -229,10 +310,12 @@ _BODY = re.compile(rb"<body[^>]*>")
 def _with_banner(html: bytes) -> bytes:
     from html import escape
 
-    banner = (f'<div class="simulated-banner" role="note" style="background:#b00020;color:#fff;padding:.6em 1em;'
-              f'font-weight:bold">{escape(BANNER)}</div>').encode()
+    banner = (
+        f'<div class="simulated-banner" role="note" style="background:#b00020;color:#fff;padding:.6em 1em;'
+        f'font-weight:bold">{escape(BANNER)}</div>'
+    ).encode()
     m = _BODY.search(html)
-    return html[:m.end()] + banner + html[m.end():] if m else banner + html
+    return html[: m.end()] + banner + html[m.end() :] if m else banner + html
 
 
 def write_site(out: Path, receipts: dict[str, Path], walk: str, diff: str, plan: str) -> list[Path]:
@@ -244,16 +327,20 @@ def write_site(out: Path, receipts: dict[str, Path], walk: str, diff: str, plan:
     from driftproof.site.build import LoadedReceipt, build_site_files
 
     loaded = {n: LoadedReceipt(n, read_receipt(p), p.read_bytes(), p) for n, p in receipts.items()}
-    nav = [{"title": "Demo", "url": "./"}, {"title": "Receipts", "url": "receipts/"},
-           {"title": "Results", "url": "results/"}]
+    nav = [
+        {"title": "Demo", "url": "./"},
+        {"title": "Receipts", "url": "receipts/"},
+        {"title": "Results", "url": "results/"},
+    ]
     files = build_site_files(loaded, [], nav=nav, site_name="Driftproof demo (simulated)")
     files["index.html"] = (
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Driftproof demo (simulated)</title>"
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Driftproof demo (simulated)</title>'
         "</head><body><h1>Driftproof demo (simulated)</h1>"
-        f"<p><a href=\"receipts/\">Receipts</a> · <a href=\"results/\">Results</a> · "
-        f"<a href=\"{METHOD_URL}#worked-examples\">Worked examples of every verdict word</a></p>"
+        f'<p><a href="receipts/">Receipts</a> · <a href="results/">Results</a> · '
+        f'<a href="{METHOD_URL}#worked-examples">Worked examples of every verdict word</a></p>'
         f"<h2>Walkthrough</h2><pre>{escape(walk)}</pre><h2>Plan</h2><pre>{escape(plan)}</pre>"
-        "</body></html>").encode("utf-8")
+        "</body></html>"
+    ).encode()
     written = []
     for rel, data in sorted(files.items()):
         path = out / rel

@@ -79,7 +79,7 @@ class ReceiptError(DriftproofError, ValueError):
     """A receipt file is unreadable, malformed or fails its schema."""
 
     @classmethod
-    def at(cls, file: str | Path, pointer: str, message: str) -> "ReceiptError":
+    def at(cls, file: str | Path, pointer: str, message: str) -> ReceiptError:
         """Build the error for a single problem at ``pointer`` in ``file``."""
         p = Problem(str(file), pointer, message)
         return cls(str(p), [p])
@@ -104,7 +104,7 @@ class ImportError_(DriftproofError, ValueError):
     """
 
     @classmethod
-    def at(cls, file: str | Path, pointer: str, message: str) -> "ImportError_":
+    def at(cls, file: str | Path, pointer: str, message: str) -> ImportError_:
         """Build the error for a single problem at ``pointer`` in ``file``."""
         p = Problem(str(file), pointer, message)
         return cls(str(p), [p])
@@ -114,7 +114,7 @@ class SuiteError(DriftproofError, ValueError):
     """A suite file is invalid; raised before any model call."""
 
     @classmethod
-    def at(cls, file: str | Path, pointer: str, message: str) -> "SuiteError":
+    def at(cls, file: str | Path, pointer: str, message: str) -> SuiteError:
         """Build the error for a single problem at ``pointer`` in ``file``."""
         p = Problem(str(file), pointer, message)
         return cls(str(p), [p])
@@ -132,7 +132,7 @@ class SiteBuildError(DriftproofError, RuntimeError):
     """The site cannot be built; ``site/`` was left as it was."""
 
     @classmethod
-    def at(cls, file: str | Path, pointer: str, message: str) -> "SiteBuildError":
+    def at(cls, file: str | Path, pointer: str, message: str) -> SiteBuildError:
         """Build the error for a single problem at ``pointer`` in ``file``."""
         p = Problem(str(file), pointer, message)
         return cls(str(p), [p])

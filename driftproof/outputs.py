@@ -16,8 +16,10 @@ __all__ = ["OUT_RULE", "refuse_existing_output", "refuse_existing_outputs"]
 #: The rule every command follows (README, "Commands"): ``--out`` names the one file a command
 #: writes (run, regrade, export); ``--out-dir`` names the folder a command writes several files
 #: into (import, badge, demo, reports build).
-OUT_RULE = ("--out names the one file a command writes (run, regrade, export); --out-dir names the folder "
-            "a command writes several files into (import, badge, demo, reports build)")
+OUT_RULE = (
+    "--out names the one file a command writes (run, regrade, export); --out-dir names the folder "
+    "a command writes several files into (import, badge, demo, reports build)"
+)
 
 
 def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
@@ -30,13 +32,17 @@ def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
     output = Path(output)
     parent = output.parent
     if not parent.is_dir():
-        raise RefusalError(f"{option} {output}: the folder {parent} does not exist; create it first "
-                           "(nothing was written)")
+        raise RefusalError(
+            f"{option} {output}: the folder {parent} does not exist; create it first "
+            "(nothing was written)"
+        )
     if output.is_dir():
         raise RefusalError(f"{option} {output} is a folder; {option} names a file ({OUT_RULE})")
     if (output.exists() or output.is_symlink()) and not force:
-        raise RefusalError(f"{option} {output} already exists; it was not replaced. Choose another path, "
-                           "or give --force to replace it")
+        raise RefusalError(
+            f"{option} {output} already exists; it was not replaced. Choose another path, "
+            "or give --force to replace it"
+        )
 
 
 def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) -> None:
@@ -49,5 +55,8 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
     # a folder in a file's place is not a file to replace: writing names it as such
     existing = [str(p) for p in outputs if (p.exists() or p.is_symlink()) and not p.is_dir()]
     if existing and not force:
-        raise RefusalError(f"{option}: {len(existing)} file(s) already exist and were not replaced: "
-                           + ", ".join(existing) + "; choose another folder, or give --force to replace them")
+        raise RefusalError(
+            f"{option}: {len(existing)} file(s) already exist and were not replaced: "
+            + ", ".join(existing)
+            + "; choose another folder, or give --force to replace them"
+        )

@@ -107,11 +107,15 @@ def plan_receipt(r: Receipt) -> Plan:
         RefusalError: ``r`` is aggregates only, or no case has a measured draw in both arms.
     """
     if r.is_aggregates_only:
-        raise RefusalError("plan refuses an aggregates-only receipt: the source printed figures with no "
-                           "per-run score, so there is no spread to plan from")
+        raise RefusalError(
+            "plan refuses an aggregates-only receipt: the source printed figures with no "
+            "per-run score, so there is no spread to plan from"
+        )
     bands = case_bands(r)
     if not any(w.mean is not None and b.mean is not None for _, w, b in bands):
-        raise RefusalError("plan needs a case with a measured draw in both arms; this receipt has none")
+        raise RefusalError(
+            "plan needs a case with a measured draw in both arms; this receipt has none"
+        )
     plans = []
     for cid, w, b in bands:
         if w.sd is None or b.sd is None:
@@ -124,7 +128,9 @@ def plan_receipt(r: Receipt) -> Plan:
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
     cases_needed = _cases_needed(rb.band) if rb is not None and disagree else None
-    arms = ("with_skill", "baseline") + (("control",) if any(c.arms.control for c in r.cases) else ())
+    arms = ("with_skill", "baseline") + (
+        ("control",) if any(c.arms.control for c in r.cases) else ()
+    )
     answers = per_arm * len(r.cases) * len(arms) if per_arm is not None else None
     samples = r.run.judge_samples_per_generation
     judges = answers * samples if answers is not None and samples is not None else None
@@ -132,12 +138,28 @@ def plan_receipt(r: Receipt) -> Plan:
     interactive = batch = None
     if usd is not None:
         # the pilot's own tier is what it was billed at; a receipt before 0.15 (no tier) ran interactive
-        batched = r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
-        interactive, batch = (usd / BATCH_PRICE_RATIO, usd) if batched else (usd, usd * BATCH_PRICE_RATIO)
-    return Plan(per_arm, tuple(plans), tuple(p.case_id for p in plans if p.no_draw_count),
-                tuple(p.case_id for p in plans if p.draws_needed is None and not p.no_draw_count),
-                disagree, MORE_CASES if disagree else None, cases_needed, arms, answers, judges, usd, note,
-                interactive, batch)
+        batched = (
+            r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
+        )
+        interactive, batch = (
+            (usd / BATCH_PRICE_RATIO, usd) if batched else (usd, usd * BATCH_PRICE_RATIO)
+        )
+    return Plan(
+        per_arm,
+        tuple(plans),
+        tuple(p.case_id for p in plans if p.no_draw_count),
+        tuple(p.case_id for p in plans if p.draws_needed is None and not p.no_draw_count),
+        disagree,
+        MORE_CASES if disagree else None,
+        cases_needed,
+        arms,
+        answers,
+        judges,
+        usd,
+        note,
+        interactive,
+        batch,
+    )
 
 
 def _cases_needed(band: float) -> int | None:
@@ -162,11 +184,15 @@ def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:
         how = "the pilot's recorded grading cost per judged draw"
     elif r.judge is not None and r.judge.price is not None:
         p = r.judge.price
-        usd = (oh.input_tokens * p.input_usd_per_mtok + oh.output_tokens * p.output_usd_per_mtok) / 1e6
+        usd = (
+            oh.input_tokens * p.input_usd_per_mtok + oh.output_tokens * p.output_usd_per_mtok
+        ) / 1e6
         per_draw = usd / oh.judged_draws_counted
         how = "the pilot's judge tokens per judged draw at the judge price frozen in the receipt"
     else:
         return None, "the receipt freezes no judge price"
-    return per_draw * answers, (f"{how} (${per_draw:.6f}) × {answers} answers; a floor, since usage "
-                                "that was not reported is not in it; the answering model's cost is unknown "
-                                "(no price recorded)")
+    return per_draw * answers, (
+        f"{how} (${per_draw:.6f}) × {answers} answers; a floor, since usage "
+        "that was not reported is not in it; the answering model's cost is unknown "
+        "(no price recorded)"
+    )

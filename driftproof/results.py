@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from driftproof.band_facts import band_facts
 from driftproof.badge import badge_reading, format_lift, site_badge_files
+from driftproof.band_facts import band_facts
 from driftproof.stats.savings import percent, token_savings
 from driftproof.view import fmt
 
@@ -37,9 +37,18 @@ if TYPE_CHECKING:
 
     from driftproof.receipt import Receipt
 
-__all__ = ["RESULTS_PAGE", "ResultGroup", "ResultRow", "headline", "order_rows", "results_groups", "results_page",
-           "results_page_from_rows", "results_rows",
-           "results_site_files"]
+__all__ = [
+    "RESULTS_PAGE",
+    "ResultGroup",
+    "ResultRow",
+    "headline",
+    "order_rows",
+    "results_groups",
+    "results_page",
+    "results_page_from_rows",
+    "results_rows",
+    "results_site_files",
+]
 
 #: Where the page is written, relative to the site root.
 RESULTS_PAGE = "results/index.html"
@@ -108,15 +117,37 @@ def _row(name: str, r: Receipt) -> ResultRow:
     band = "none" if r.is_aggregates_only else facts.short
     imported = r.provenance is not None and r.regrade is None
     measured = not (imported or b.smoke or r.is_aggregates_only)
-    source = (r.provenance.tool if imported and r.provenance is not None else
-              "smoke run" if b.smoke else "printed aggregates" if r.is_aggregates_only else "")
+    source = (
+        r.provenance.tool
+        if imported and r.provenance is not None
+        else "smoke run"
+        if b.smoke
+        else "printed aggregates"
+        if r.is_aggregates_only
+        else ""
+    )
     return ResultRow(
-        receipt=name, sheet_url=f"receipts/{url}/", json_url=f"receipts/{url}.json", badge_url=f"badge/{url}.json",
-        skill=r.skill.name, model=r.run.model or UNKNOWN, surface=r.run.surface or UNKNOWN,
-        level=r.verification_level, band_source=band, smoke=b.smoke, reading=b.message, status=b.status,
-        reason=b.reason, lift=b.lift, lift_text=_text(b.lift), value_per_1k=b.value_per_1k,
-        value_text=_text(b.value_per_1k), context_only=b.status == "no verdict",
-        measured=measured, source=source, headline="" if measured else headline(r, b.lift),
+        receipt=name,
+        sheet_url=f"receipts/{url}/",
+        json_url=f"receipts/{url}.json",
+        badge_url=f"badge/{url}.json",
+        skill=r.skill.name,
+        model=r.run.model or UNKNOWN,
+        surface=r.run.surface or UNKNOWN,
+        level=r.verification_level,
+        band_source=band,
+        smoke=b.smoke,
+        reading=b.message,
+        status=b.status,
+        reason=b.reason,
+        lift=b.lift,
+        lift_text=_text(b.lift),
+        value_per_1k=b.value_per_1k,
+        value_text=_text(b.value_per_1k),
+        context_only=b.status == "no verdict",
+        measured=measured,
+        source=source,
+        headline="" if measured else headline(r, b.lift),
         draws=f"draws per arm {facts.draws}; judge samples per draw {facts.judge_samples}",
     )
 
@@ -134,25 +165,50 @@ def headline(r: Receipt, lift: float | None = None) -> str:
     if r.is_aggregates_only:
         return _printed_figures(r)
     if r.is_smoke:
-        return f"lift {format_lift(lift)} (context only: a smoke run)" if lift is not None else "no score recorded"
+        return (
+            f"lift {format_lift(lift)} (context only: a smoke run)"
+            if lift is not None
+            else "no score recorded"
+        )
     try:
         sav = token_savings([r])[0]
     except ValueError:
         sav = None
-    if sav is not None and not any(d.score is not None for c in r.cases for d in c.arms.with_skill.draws):
+    if sav is not None and not any(
+        d.score is not None for c in r.cases for d in c.arms.with_skill.draws
+    ):
         parts = []
         if sav.vs_control is not None:
-            parts.append(f"median output-token saving {percent(sav.vs_control.median)} against the control")
+            parts.append(
+                f"median output-token saving {percent(sav.vs_control.median)} against the control"
+            )
         parts.append(f"{percent(sav.vs_baseline.median)} against the baseline")
-        return ", ".join(parts) + f" ({sav.vs_baseline.n} cases, tokens counted by {sav.counted_by})"
-    words = "pass rate" if r.provenance is not None and r.provenance.tool == "skill-creator" else "score"
+        return (
+            ", ".join(parts) + f" ({sav.vs_baseline.n} cases, tokens counted by {sav.counted_by})"
+        )
+    words = (
+        "pass rate"
+        if r.provenance is not None and r.provenance.tool == "skill-creator"
+        else "score"
+    )
     parts = []
-    for key, label in (("with_skill", "with the skill"), ("baseline", "without it"), ("control", "control")):
-        scores = [d.score for c in r.cases if getattr(c.arms, key, None) is not None
-                  for d in getattr(c.arms, key).draws if d.score is not None]
+    for key, label in (
+        ("with_skill", "with the skill"),
+        ("baseline", "without it"),
+        ("control", "control"),
+    ):
+        scores = [
+            d.score
+            for c in r.cases
+            if getattr(c.arms, key, None) is not None
+            for d in getattr(c.arms, key).draws
+            if d.score is not None
+        ]
         if scores:
-            parts.append(f"{label} {fmt(math.fsum(scores) / len(scores))} over {len(scores)} "
-                         f"run{'s' if len(scores) != 1 else ''}")
+            parts.append(
+                f"{label} {fmt(math.fsum(scores) / len(scores))} over {len(scores)} "
+                f"run{'s' if len(scores) != 1 else ''}"
+            )
     if parts:
         return f"mean {words} " + "; ".join(parts)
     return "the source recorded no score and no token count"
@@ -166,12 +222,16 @@ def _printed_figures(r: Receipt) -> str:
         up = x.get("uplift") if isinstance(x.get("uplift"), dict) else None
         if up is None:
             continue
-        printed = up.get("printed") or (None if up.get("value") is None else json.dumps(up.get("value")))
+        printed = up.get("printed") or (
+            None if up.get("value") is None else json.dumps(up.get("value"))
+        )
         if printed is None:
             continue
         unit = up.get("unit")
-        out.append(f"{x.get('dimension')}, {x.get('agent')}: {printed}"
-                   + (f" {unit}" if unit and str(unit) not in str(printed) else ""))
+        out.append(
+            f"{x.get('dimension')}, {x.get('agent')}: {printed}"
+            + (f" {unit}" if unit and str(unit) not in str(printed) else "")
+        )
     return ("uplift as printed: " + "; ".join(out)) if out else "no uplift printed"
 
 
@@ -190,7 +250,16 @@ def results_rows(receipts: Mapping[str, Receipt]) -> list[ResultRow]:
 def order_rows(rows: Iterable[ResultRow]) -> list[ResultRow]:
     """Rows in the page's default order: measured receipts first, then source, skill, model and
     receipt name (case-insensitive; issue 15)."""
-    return sorted(rows, key=lambda x: (not x.measured, x.source.casefold(), x.skill.casefold(), x.model.casefold(), x.receipt))
+    return sorted(
+        rows,
+        key=lambda x: (
+            not x.measured,
+            x.source.casefold(),
+            x.skill.casefold(),
+            x.model.casefold(),
+            x.receipt,
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -238,13 +307,21 @@ def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -
     included, in its build cache (issue 19)."""
     rows = list(rows)
     measured, other = results_groups(rows)
-    html = env.get_template("results.html").render(base_url="..", root="..", nav_current="results/",
-                                                   rows=rows, measured=measured, other=other,
-                                                   fold_from=FOLD_FROM)
+    html = env.get_template("results.html").render(
+        base_url="..",
+        root="..",
+        nav_current="results/",
+        rows=rows,
+        measured=measured,
+        other=other,
+        fold_from=FOLD_FROM,
+    )
     return html.encode("utf-8")
 
 
-def results_site_files(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> dict[str, bytes]:
+def results_site_files(
+    receipts: Mapping[str, Receipt], env: jinja2.Environment
+) -> dict[str, bytes]:
     """The results page and every receipt's badge files, ``{site path: bytes}``."""
     files = {RESULTS_PAGE: results_page(receipts, env)}
     files.update(site_badge_files(receipts))

@@ -28,7 +28,15 @@ from packaging.version import InvalidVersion, Version
 
 from driftproof.receipt import Receipt
 
-__all__ = ["ArmStaleness", "Finding", "StaleReport", "Today", "harness_change", "parse_harness_version", "stale_report"]
+__all__ = [
+    "ArmStaleness",
+    "Finding",
+    "StaleReport",
+    "Today",
+    "harness_change",
+    "parse_harness_version",
+    "stale_report",
+]
 
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
 _RANK: dict[str, int] = {"still stands": 0, "unknown": 1, "regrade only": 2, "run again": 3}
@@ -128,7 +136,9 @@ def parse_harness_version(printed: str) -> Version | None:
     return None
 
 
-def harness_change(recorded: str, today: str) -> Literal["same", "patch", "minor", "major", "unknown"]:
+def harness_change(
+    recorded: str, today: str
+) -> Literal["same", "patch", "minor", "major", "unknown"]:
     """Classify the move between two printed harness versions (method: a new major or
     minor version means running again; a patch release is an advisory)."""
     a, b = parse_harness_version(recorded), parse_harness_version(today)
@@ -158,68 +168,187 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
     answer_arms = all_arms
     findings: list[Finding] = []
 
-    def compare(name: str, recorded: str | None, now: str | None, on_change: Status, affected: tuple[str, ...],
-                why: str) -> None:
+    def compare(
+        name: str,
+        recorded: str | None,
+        now: str | None,
+        on_change: Status,
+        affected: tuple[str, ...],
+        why: str,
+    ) -> None:
         if recorded is None:
-            findings.append(Finding(name, None, now, "unknown", affected, "the receipt does not record it"))
+            findings.append(
+                Finding(name, None, now, "unknown", affected, "the receipt does not record it")
+            )
         elif now is None:
-            findings.append(Finding(name, recorded, None, "unknown", affected, "not supplied for today, so not checked"))
+            findings.append(
+                Finding(
+                    name,
+                    recorded,
+                    None,
+                    "unknown",
+                    affected,
+                    "not supplied for today, so not checked",
+                )
+            )
         elif recorded != now:
             findings.append(Finding(name, recorded, now, on_change, affected, why))
         else:
             findings.append(Finding(name, recorded, now, "still stands", affected, "unchanged"))
 
     run = receipt.run
-    compare("model", run.model, today.model, "run again", answer_arms, "a different model would give different answers")
+    compare(
+        "model",
+        run.model,
+        today.model,
+        "run again",
+        answer_arms,
+        "a different model would give different answers",
+    )
     # Harness: name, then version by its release kind.
     h = run.harness
     if receipt.run.surface == "cli" or h is not None or today.harness_name is not None:
-        compare("harness", h.name if h else None, today.harness_name, "run again", answer_arms,
-                "a different harness produces the answers")
+        compare(
+            "harness",
+            h.name if h else None,
+            today.harness_name,
+            "run again",
+            answer_arms,
+            "a different harness produces the answers",
+        )
         rec_v = h.version if h else None
         if rec_v is None or today.harness_version is None:
             compare("harness version", rec_v, today.harness_version, "run again", answer_arms, "")
         else:
             kind = harness_change(rec_v, today.harness_version)
             if kind == "same":
-                findings.append(Finding("harness version", rec_v, today.harness_version, "still stands", answer_arms, "unchanged"))
+                findings.append(
+                    Finding(
+                        "harness version",
+                        rec_v,
+                        today.harness_version,
+                        "still stands",
+                        answer_arms,
+                        "unchanged",
+                    )
+                )
             elif kind == "patch":
-                findings.append(Finding("harness version", rec_v, today.harness_version, "still stands", answer_arms,
-                                        "a patch release of the same harness: advisory only", advisory=True))
+                findings.append(
+                    Finding(
+                        "harness version",
+                        rec_v,
+                        today.harness_version,
+                        "still stands",
+                        answer_arms,
+                        "a patch release of the same harness: advisory only",
+                        advisory=True,
+                    )
+                )
             elif kind == "unknown":
-                findings.append(Finding("harness version", rec_v, today.harness_version, "unknown", answer_arms,
-                                        "versions cannot be compared"))
+                findings.append(
+                    Finding(
+                        "harness version",
+                        rec_v,
+                        today.harness_version,
+                        "unknown",
+                        answer_arms,
+                        "versions cannot be compared",
+                    )
+                )
             else:
-                findings.append(Finding("harness version", rec_v, today.harness_version, "run again", answer_arms,
-                                        f"a new {kind} version of the harness means running again"))
-        compare("capture mode", run.capture, today.capture, "run again", answer_arms,
-                "a different capture mode would grade a different answer")
-    compare("skill", receipt.skill.sha256, today.skill_sha256, "run again", ("with_skill",),
-            "the skill changed; the baseline arm holds no skill text and still stands")
+                findings.append(
+                    Finding(
+                        "harness version",
+                        rec_v,
+                        today.harness_version,
+                        "run again",
+                        answer_arms,
+                        f"a new {kind} version of the harness means running again",
+                    )
+                )
+        compare(
+            "capture mode",
+            run.capture,
+            today.capture,
+            "run again",
+            answer_arms,
+            "a different capture mode would grade a different answer",
+        )
+    compare(
+        "skill",
+        receipt.skill.sha256,
+        today.skill_sha256,
+        "run again",
+        ("with_skill",),
+        "the skill changed; the baseline arm holds no skill text and still stands",
+    )
     judge = receipt.judge
-    compare("judge", judge.model if judge else None, today.judge_model, "regrade only", all_arms,
-            "a different judge: the saved answers can be graded again")
+    compare(
+        "judge",
+        judge.model if judge else None,
+        today.judge_model,
+        "regrade only",
+        all_arms,
+        "a different judge: the saved answers can be graded again",
+    )
     versions = ""
     rec_version = judge.template_version if judge else None
     if rec_version is not None or today.judge_template_version is not None:
         versions = f" (template version {rec_version or 'unknown'} recorded, {today.judge_template_version or 'unknown'} today)"
-    compare("judge prompt template", judge.template_sha256 if judge else None, today.judge_template_sha256,
-            "regrade only", all_arms, "the judge's instructions changed: regrade the saved answers" + versions)
+    compare(
+        "judge prompt template",
+        judge.template_sha256 if judge else None,
+        today.judge_template_sha256,
+        "regrade only",
+        all_arms,
+        "the judge's instructions changed: regrade the saved answers" + versions,
+    )
     # Suite: per-case evidence when supplied, else the suite hash decides.
     per_case = today.prompt_sha256 is not None or today.rubric_sha256 is not None
     if not per_case:
-        compare("suite", receipt.suite.sha256, today.suite_sha256, "run again", all_arms,
-                "the suite changed and no per-case hashes were given to tell prompts from rubrics")
+        compare(
+            "suite",
+            receipt.suite.sha256,
+            today.suite_sha256,
+            "run again",
+            all_arms,
+            "the suite changed and no per-case hashes were given to tell prompts from rubrics",
+        )
     else:
-        if receipt.suite.sha256 is not None and today.suite_sha256 is not None and receipt.suite.sha256 == today.suite_sha256:
-            findings.append(Finding("suite", receipt.suite.sha256, today.suite_sha256, "still stands", all_arms, "unchanged"))
+        if (
+            receipt.suite.sha256 is not None
+            and today.suite_sha256 is not None
+            and receipt.suite.sha256 == today.suite_sha256
+        ):
+            findings.append(
+                Finding(
+                    "suite",
+                    receipt.suite.sha256,
+                    today.suite_sha256,
+                    "still stands",
+                    all_arms,
+                    "unchanged",
+                )
+            )
         for c in receipt.cases:
             if today.prompt_sha256 is not None:
-                compare(f"case {c.id} prompt", c.prompt_sha256, today.prompt_sha256.get(c.id), "run again", all_arms,
-                        "the case's prompt changed")
+                compare(
+                    f"case {c.id} prompt",
+                    c.prompt_sha256,
+                    today.prompt_sha256.get(c.id),
+                    "run again",
+                    all_arms,
+                    "the case's prompt changed",
+                )
             if today.rubric_sha256 is not None:
-                compare(f"case {c.id} rubric", c.rubric_sha256, today.rubric_sha256.get(c.id), "regrade only", all_arms,
-                        "the case's rubric changed: regrade the saved answers")
+                compare(
+                    f"case {c.id} rubric",
+                    c.rubric_sha256,
+                    today.rubric_sha256.get(c.id),
+                    "regrade only",
+                    all_arms,
+                    "the case's rubric changed: regrade the saved answers",
+                )
 
     out = []
     for arm in arms:

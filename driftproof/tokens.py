@@ -75,8 +75,12 @@ def o200k_encoding() -> tiktoken.Encoding:
 
     def read_local(blobpath: str, expected_hash: str | None = None) -> bytes:
         if not blobpath.endswith(_BPE_URL_SUFFIX) or expected_hash != BPE_SHA256:
-            raise RuntimeError(f"refusing to fetch {blobpath!r}: Driftproof counts tokens offline only")
-        if not tiktoken.load.check_hash(data, expected_hash):  # pragma: no cover - checked in _local_bpe
+            raise RuntimeError(
+                f"refusing to fetch {blobpath!r}: Driftproof counts tokens offline only"
+            )
+        if not tiktoken.load.check_hash(
+            data, expected_hash
+        ):  # pragma: no cover - checked in _local_bpe
             raise RuntimeError("o200k_base BPE file hash mismatch")
         return data
 

@@ -25,23 +25,48 @@ from typing import Any
 
 from driftproof.receipt import Case, Receipt
 from driftproof.receipt._model import CaseArm, Draw
-from driftproof.stats import (Reading, arm_band, band_source_of, lift_refusal, receipt_reading, suite_lift,
-                              unrecorded_arms, value_per_1k)
+from driftproof.stats import (
+    Reading,
+    arm_band,
+    band_source_of,
+    lift_refusal,
+    receipt_reading,
+    suite_lift,
+    unrecorded_arms,
+    value_per_1k,
+)
 from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import BAND_SOURCE_LEGEND, NO_SEPARATION
 
-__all__ = ["ARM_NOT_RECORDED", "ArmSummary", "BREAKDOWN_NOTE", "BreakdownRow", "BreakdownView", "CaseRow",
-           "ContextView", "Fact", "LostDraw", "Sheet", "SourceFigureRow", "anchor_for", "breakdown_view", "fmt", "sheet"]
+__all__ = [
+    "ARM_NOT_RECORDED",
+    "ArmSummary",
+    "BREAKDOWN_NOTE",
+    "BreakdownRow",
+    "BreakdownView",
+    "CaseRow",
+    "ContextView",
+    "Fact",
+    "LostDraw",
+    "Sheet",
+    "SourceFigureRow",
+    "anchor_for",
+    "breakdown_view",
+    "fmt",
+    "sheet",
+]
 
 UNKNOWN = "not recorded"
 #: What a case row shows for an arm the source did not record (``recorded: false``, v0.15).
 ARM_NOT_RECORDED = "arm not recorded"
 #: The method's words on what the breakdown claims ("Lift by case").
-BREAKDOWN_NOTE = ("It describes the recorded scores at this sample size. It predicts neither future answers "
-                  "nor a causal mechanism.")
+BREAKDOWN_NOTE = (
+    "It describes the recorded scores at this sample size. It predicts neither future answers "
+    "nor a causal mechanism."
+)
 _VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 _ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
 
@@ -208,19 +233,26 @@ def anchor_for(case_id: str) -> str:
 
 def _has_bands(r: Receipt) -> bool:
     """Whether any draw holds a judged score: only then does a band source mean anything."""
-    return (not r.is_aggregates_only and r.judge is not None
-            and any(d.score is not None for c in r.cases for n in _arms(r) for d in getattr(c.arms, n).draws))
+    return (
+        not r.is_aggregates_only
+        and r.judge is not None
+        and any(
+            d.score is not None for c in r.cases for n in _arms(r) for d in getattr(c.arms, n).draws
+        )
+    )
 
 
 def lift_coverage(r: Receipt) -> str:
-    """" over N of M cases …" when the suite lift covers fewer cases than the receipt has, else ""."""
+    """ " over N of M cases …" when the suite lift covers fewer cases than the receipt has, else ""."""
     from driftproof.stats.lift import lift_case_ids
 
     n, total = len(lift_case_ids(r)), len(r.cases)
     if n >= total:
         return ""
-    return (f" (over {n} of {total} cases: the other {total - n} "
-            f"{'has' if total - n == 1 else 'have'} no measured draw in an arm)")
+    return (
+        f" (over {n} of {total} cases: the other {total - n} "
+        f"{'has' if total - n == 1 else 'have'} no measured draw in an arm)"
+    )
 
 
 def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None = None) -> Sheet:
@@ -236,34 +268,57 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
     Raises:
         OSError: ``path`` is given and cannot be read (stat).
     """
-    size = size_bytes if size_bytes is not None else (Path(path).stat().st_size if path is not None else None)
+    size = (
+        size_bytes
+        if size_bytes is not None
+        else (Path(path).stat().st_size if path is not None else None)
+    )
     reading = receipt_reading(r)
     lift = suite_lift(r)
     per_1k = value_per_1k(lift, r.skill.tokens)
-    context = "" if reading.status != "no verdict" else " (context only: the receipt has no verdict)"
-    tokens = f"{r.skill.tokens:,} skill tokens" if r.skill.tokens is not None else "skill tokens not recorded"
+    context = (
+        "" if reading.status != "no verdict" else " (context only: the receipt has no verdict)"
+    )
+    tokens = (
+        f"{r.skill.tokens:,} skill tokens"
+        if r.skill.tokens is not None
+        else "skill tokens not recorded"
+    )
     b = lift_breakdown(r, size_bytes=size)
     single = lift_refusal(r)
     if single is not None:
         lift_text, per_1k_text = f"n/a: {single}", f"n/a ({tokens}): {single}"
     else:
-        lift_text = (fmt(lift, signed=True) + lift_coverage(r) + context) if lift is not None else "n/a"
-        per_1k_text = (f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
-                       if per_1k is not None else f"n/a ({tokens})")
+        lift_text = (
+            (fmt(lift, signed=True) + lift_coverage(r) + context) if lift is not None else "n/a"
+        )
+        per_1k_text = (
+            f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
+            if per_1k is not None
+            else f"n/a ({tokens})"
+        )
     return Sheet(
         title=f"{r.skill.name} on {r.run.model or 'an unrecorded model'}",
         path=str(path) if path is not None else None,
         provenance=_provenance(r),
-        legend=(BAND_SOURCE_LEGEND[band_source_of(r)] if _has_bands(r) else
-                "none: the receipt holds no judged score, so it has no band"),
+        legend=(
+            BAND_SOURCE_LEGEND[band_source_of(r)]
+            if _has_bands(r)
+            else "none: the receipt holds no judged score, so it has no band"
+        ),
         reading=_reading(reading),
         lift=lift_text,
         lift_per_1k=per_1k_text,
         control_delta=_control_delta(r),
         judge_cost=_judge_cost(r),
         cases=_cases(r, {v.case_id: v.verdict for v in reading.cases}),
-        lost_draws=tuple(LostDraw(c.id, _ARM_WORDS[n], str(d.index), d.lost.reason)
-                         for c in r.cases for n in _arms(r) for d in getattr(c.arms, n).draws if d.lost is not None),
+        lost_draws=tuple(
+            LostDraw(c.id, _ARM_WORDS[n], str(d.index), d.lost.reason)
+            for c in r.cases
+            for n in _arms(r)
+            for d in getattr(c.arms, n).draws
+            if d.lost is not None
+        ),
         breakdown=breakdown_view(b),
         context=_context(r, b),
         headline=_headline(r, lift_text, per_1k_text),
@@ -276,10 +331,18 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
 def breakdown_view(b: Breakdown) -> BreakdownView:
     """Format a :class:`~driftproof.stats.breakdown.Breakdown` (method, "Lift by case")."""
     if not b.available:
-        return BreakdownView(False, tuple(f"Lift breakdown unavailable: {x}" for x in b.reasons), (), BREAKDOWN_NOTE)
+        return BreakdownView(
+            False, tuple(f"Lift breakdown unavailable: {x}" for x in b.reasons), (), BREAKDOWN_NOTE
+        )
     n = sum(c.included for c in b.cases)
-    lines = [f"Measured lift, equal weight per case over {n} included case{'s' if n != 1 else ''}: "
-             + (fmt(b.suite_lift, signed=True) if b.suite_lift is not None else f"unavailable: {b.suite_lift_reason}")]
+    lines = [
+        f"Measured lift, equal weight per case over {n} included case{'s' if n != 1 else ''}: "
+        + (
+            fmt(b.suite_lift, signed=True)
+            if b.suite_lift is not None
+            else f"unavailable: {b.suite_lift_reason}"
+        )
+    ]
     if b.excluded:
         lines.append("Excluded with both arms (failed arm): " + ", ".join(b.excluded))
     if b.assertions_withheld:
@@ -288,14 +351,22 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
         lines.append("Helps (separates upward): " + (", ".join(b.helps) or "none"))
         lines.append("Hurts (separates downward): " + (", ".join(b.hurts) or "none"))
         lines.append(_carrier_line(b))
-    rows = tuple(BreakdownRow(
-        case_id=c.case_id, anchor=anchor_for(c.case_id),
-        with_skill=_mean_spread(c.with_skill.mean, c.with_skill.spread),
-        baseline=_mean_spread(c.baseline.mean, c.baseline.spread),
-        lift=fmt(c.lift, signed=True),
-        counts=" · ".join(f"{a.measured}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)),
-        lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
-        label=_label(c), note=_note(c, b)) for c in b.cases)
+    rows = tuple(
+        BreakdownRow(
+            case_id=c.case_id,
+            anchor=anchor_for(c.case_id),
+            with_skill=_mean_spread(c.with_skill.mean, c.with_skill.spread),
+            baseline=_mean_spread(c.baseline.mean, c.baseline.spread),
+            lift=fmt(c.lift, signed=True),
+            counts=" · ".join(
+                f"{a.measured}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)
+            ),
+            lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
+            label=_label(c),
+            note=_note(c, b),
+        )
+        for c in b.cases
+    )
     return BreakdownView(True, tuple(lines), rows, BREAKDOWN_NOTE)
 
 
@@ -306,7 +377,11 @@ def _carrier_line(b: Breakdown) -> str:
     if b.carrier_withheld is not None:
         return f"No carrier assertion: {b.carrier_withheld}"
     if b.carriers:
-        parts = [f"{c.case_id} (removing it leaves {fmt(c.lift_without, signed=True)})" for c in b.cases if c.carrier]
+        parts = [
+            f"{c.case_id} (removing it leaves {fmt(c.lift_without, signed=True)})"
+            for c in b.cases
+            if c.carrier
+        ]
         return "Carries the positive measured lift: " + ", ".join(parts)
     if b.suite_lift is not None and b.suite_lift > 0:
         return "No single case carries the positive measured lift: removing any one leaves a positive lift"
@@ -340,12 +415,19 @@ def band_text(b: Band) -> str:
     if b.mean is None:
         return "–"
     lost = f", {b.lost} lost" if b.lost else ""
-    return (f"{fmt(b.mean)} ± {fmt(b.sd)} (n = {b.n}{lost})" if b.sd is not None
-            else f"{fmt(b.mean)} (n = {b.n}{lost})")
+    return (
+        f"{fmt(b.mean)} ± {fmt(b.sd)} (n = {b.n}{lost})"
+        if b.sd is not None
+        else f"{fmt(b.mean)} (n = {b.n}{lost})"
+    )
 
 
 def _arms(r: Receipt) -> tuple[str, ...]:
-    return ("with_skill", "baseline", "control") if r.arms.control is not None else ("with_skill", "baseline")
+    return (
+        ("with_skill", "baseline", "control")
+        if r.arms.control is not None
+        else ("with_skill", "baseline")
+    )
 
 
 def _cases(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
@@ -359,21 +441,40 @@ def _cases(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     for c in r.cases:
         w, base = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
         ctl = arm_band(c.arms.control, src) if c.arms.control is not None else None
-        lift = (w.mean - base.mean if w.mean is not None and base.mean is not None
-                and not missing & {"with_skill", "baseline"} else None)
+        lift = (
+            w.mean - base.mean
+            if w.mean is not None
+            and base.mean is not None
+            and not missing & {"with_skill", "baseline"}
+            else None
+        )
         verdict = verdicts.get(c.id)
-        rows.append(CaseRow(
-            case_id=c.id, anchor=anchor_for(c.id), with_skill=shown("with_skill", w), baseline=shown("baseline", base),
-            control=shown("control", ctl) if ctl is not None else None, lift=fmt(lift, signed=True),
-            verdict=_VERDICT_WORDS.get(verdict, verdict) if verdict is not None else "no verdict",
-            checks=_checks(r, c), lost=_lost(r, c), numbers=(w.mean, w.sd, base.mean, base.sd),
-            output_tokens=" · ".join(_case_output(getattr(c.arms, n)) for n in _arms(r))))
+        rows.append(
+            CaseRow(
+                case_id=c.id,
+                anchor=anchor_for(c.id),
+                with_skill=shown("with_skill", w),
+                baseline=shown("baseline", base),
+                control=shown("control", ctl) if ctl is not None else None,
+                lift=fmt(lift, signed=True),
+                verdict=_VERDICT_WORDS.get(verdict, verdict)
+                if verdict is not None
+                else "no verdict",
+                checks=_checks(r, c),
+                lost=_lost(r, c),
+                numbers=(w.mean, w.sd, base.mean, base.sd),
+                output_tokens=" · ".join(_case_output(getattr(c.arms, n)) for n in _arms(r)),
+            )
+        )
     return tuple(rows)
 
 
 def _case_output(arm: CaseArm | None) -> str:
-    counts = [d.tokens.output for d in (arm.draws if arm is not None else [])
-              if d.tokens is not None and d.tokens.output is not None]
+    counts = [
+        d.tokens.output
+        for d in (arm.draws if arm is not None else [])
+        if d.tokens is not None and d.tokens.output is not None
+    ]
     if not counts:
         return "–"
     if len(counts) == 1:
@@ -388,10 +489,16 @@ def _headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
     """The one figure a reader looks for first (issue 16, item 8)."""
     if r.is_aggregates_only:
         n = len(_source_figures(r))
-        return Fact("source figures", f"{n} figure{'s' if n != 1 else ''} as the source printed them (see "
-                    "\"Figures as the source printed them\"); no band, lift or verdict is computed from them")
-    if r.judge is None and any(d.tokens is not None and d.tokens.output is not None
-                               for c in r.cases for d in c.arms.with_skill.draws):
+        return Fact(
+            "source figures",
+            f"{n} figure{'s' if n != 1 else ''} as the source printed them (see "
+            '"Figures as the source printed them"); no band, lift or verdict is computed from them',
+        )
+    if r.judge is None and any(
+        d.tokens is not None and d.tokens.output is not None
+        for c in r.cases
+        for d in c.arms.with_skill.draws
+    ):
         return Fact("output-token saving", _token_saving(r))
     if lift_text.startswith("n/a"):
         return Fact("lift", lift_text)
@@ -407,9 +514,11 @@ def _token_saving(r: Receipt) -> str:
     sv = arm.vs_control if arm.vs_control is not None else arm.vs_baseline
     ref = "the control arm" if arm.vs_control is not None else "the baseline arm"
     label = f" ({sv.reference_label})" if sv.reference_label else ""
-    text = (f"output tokens saved against {ref}{label}: median {percent(sv.median)} over {sv.n} case"
-            f"{'s' if sv.n != 1 else ''} (mean {percent(sv.mean)}, min {percent(sv.min)}, max {percent(sv.max)}; "
-            f"{sv.skill_tokens:,} vs {sv.reference_tokens:,} tokens, counted by {arm.counted_by})")
+    text = (
+        f"output tokens saved against {ref}{label}: median {percent(sv.median)} over {sv.n} case"
+        f"{'s' if sv.n != 1 else ''} (mean {percent(sv.mean)}, min {percent(sv.min)}, max {percent(sv.max)}; "
+        f"{sv.skill_tokens:,} vs {sv.reference_tokens:,} tokens, counted by {arm.counted_by})"
+    )
     if arm.vs_control is not None:
         text += f"; against the baseline arm: median {percent(arm.vs_baseline.median)}"
     return text
@@ -423,24 +532,43 @@ def _arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         if n in missing:
             out.append(ArmSummary(words, ARM_NOT_RECORDED, "–", "–", "–", "–"))
             continue
-        draws = [d for c in r.cases if getattr(c.arms, n) is not None for d in getattr(c.arms, n).draws]
+        draws = [
+            d for c in r.cases if getattr(c.arms, n) is not None for d in getattr(c.arms, n).draws
+        ]
         measured = sum(d.score is not None for d in draws)
         lost = [d.lost for d in draws if d.lost is not None]
         kinds = sorted({x.kind for x in lost if x.kind})
-        refused = sum(d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal") for d in draws)
-        outputs = [d.tokens.output for d in draws if d.tokens is not None and d.tokens.output is not None]
-        totals = [d.tokens.total for d in draws if d.tokens is not None and d.tokens.total is not None]
-        out.append(ArmSummary(
-            arm=words,
-            draws=f"{len(draws):,} drawn, {measured:,} scored",
-            lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else "")) if lost else "none",
-            refusals=f"{refused:,} of {len(draws):,} draws" if refused else f"none of {len(draws):,} draws",
-            skill_fired=_skill_fired(r, n, draws),
-            output_tokens=(f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}" if outputs
-                           else f"not split; {sum(totals):,} total tokens over {len(totals):,} "
-                                f"draw{'s' if len(totals) != 1 else ''}, as the source reported them" if totals
-                           else UNKNOWN),
-        ))
+        refused = sum(
+            d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal")
+            for d in draws
+        )
+        outputs = [
+            d.tokens.output for d in draws if d.tokens is not None and d.tokens.output is not None
+        ]
+        totals = [
+            d.tokens.total for d in draws if d.tokens is not None and d.tokens.total is not None
+        ]
+        out.append(
+            ArmSummary(
+                arm=words,
+                draws=f"{len(draws):,} drawn, {measured:,} scored",
+                lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else ""))
+                if lost
+                else "none",
+                refusals=f"{refused:,} of {len(draws):,} draws"
+                if refused
+                else f"none of {len(draws):,} draws",
+                skill_fired=_skill_fired(r, n, draws),
+                output_tokens=(
+                    f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}"
+                    if outputs
+                    else f"not split; {sum(totals):,} total tokens over {len(totals):,} "
+                    f"draw{'s' if len(totals) != 1 else ''}, as the source reported them"
+                    if totals
+                    else UNKNOWN
+                ),
+            )
+        )
     return tuple(out)
 
 
@@ -472,27 +600,46 @@ def _source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
     sf = r.source_figures
     if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
         return ()
-    return tuple(SourceFigureRow(
-        dimension=str(x.get("dimension")), agent=str(x.get("agent")),
-        score=str(x["printed"]) if x.get("printed") else _printed(x.get("score")),
-        uplift=_printed(x.get("uplift")), count="–" if x.get("num") is None else str(x.get("num")),
-        note=str(x.get("note") or "")) for x in sf["rows"] if isinstance(x, dict))
+    return tuple(
+        SourceFigureRow(
+            dimension=str(x.get("dimension")),
+            agent=str(x.get("agent")),
+            score=str(x["printed"]) if x.get("printed") else _printed(x.get("score")),
+            uplift=_printed(x.get("uplift")),
+            count="–" if x.get("num") is None else str(x.get("num")),
+            note=str(x.get("note") or ""),
+        )
+        for x in sf["rows"]
+        if isinstance(x, dict)
+    )
 
 
 def _source_origin(r: Receipt) -> tuple[Fact, ...]:
     sf = r.source_figures
     if not r.is_aggregates_only or not isinstance(sf, dict):
         return ()
-    facts = [Fact("repository", str(sf.get("repository") or UNKNOWN)), Fact("commit", str(sf.get("commit") or UNKNOWN))]
+    facts = [
+        Fact("repository", str(sf.get("repository") or UNKNOWN)),
+        Fact("commit", str(sf.get("commit") or UNKNOWN)),
+    ]
     units = []
     for what in ("score", "uplift"):
-        found = sorted({str(x[what]["unit"]) for x in sf.get("rows") or []
-                        if isinstance(x, dict) and isinstance(x.get(what), dict) and x[what].get("unit")})
-        units.append(f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source")
+        found = sorted(
+            {
+                str(x[what]["unit"])
+                for x in sf.get("rows") or []
+                if isinstance(x, dict) and isinstance(x.get(what), dict) and x[what].get("unit")
+            }
+        )
+        units.append(
+            f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source"
+        )
     facts.append(Fact("units, as the source states them", "; ".join(units)))
     for f in sf.get("files") or []:
         if isinstance(f, dict):
-            facts.append(Fact("file", f"{f.get('path')} (git blob {f.get('git_blob_sha1') or UNKNOWN})"))
+            facts.append(
+                Fact("file", f"{f.get('path')} (git blob {f.get('git_blob_sha1') or UNKNOWN})")
+            )
     return tuple(facts)
 
 
@@ -511,7 +658,9 @@ def _lost(r: Receipt, c: Case) -> str:
         draws = getattr(c.arms, n).draws
         lost = [d.lost.reason for d in draws if d.lost is not None]
         if lost:
-            parts.append(f"{_ARM_WORDS[n]} {len(lost)} of {len(draws)} lost ({'; '.join(dict.fromkeys(lost))})")
+            parts.append(
+                f"{_ARM_WORDS[n]} {len(lost)} of {len(draws)} lost ({'; '.join(dict.fromkeys(lost))})"
+            )
     return " · ".join(parts) or "none"
 
 
@@ -531,8 +680,10 @@ def _control_delta(r: Receipt) -> str | None:
             deltas.append(w.mean - ctl.mean)
     if not deltas:
         return "n/a"
-    return (f"{fmt(math.fsum(deltas) / len(deltas), signed=True)} (with skill minus control, "
-            f"equal weight over {len(deltas)} case{'s' if len(deltas) != 1 else ''})")
+    return (
+        f"{fmt(math.fsum(deltas) / len(deltas), signed=True)} (with skill minus control, "
+        f"equal weight over {len(deltas)} case{'s' if len(deltas) != 1 else ''})"
+    )
 
 
 def _reading(rd: Reading) -> tuple[Fact, ...]:
@@ -544,31 +695,69 @@ def _reading(rd: Reading) -> tuple[Fact, ...]:
 
 def _provenance(r: Receipt) -> tuple[Fact, ...]:
     run = r.run
-    judge = UNKNOWN if r.judge is None else (
-        f"{r.judge.model} ({r.judge.provider or UNKNOWN}, {r.judge.surface or UNKNOWN}); "
-        f"template sha256 {r.judge.template_sha256 or UNKNOWN}")
+    judge = (
+        UNKNOWN
+        if r.judge is None
+        else (
+            f"{r.judge.model} ({r.judge.provider or UNKNOWN}, {r.judge.surface or UNKNOWN}); "
+            f"template sha256 {r.judge.template_sha256 or UNKNOWN}"
+        )
+    )
     facts = [
-        Fact("model", run.model or UNKNOWN), Fact("provider", run.provider or UNKNOWN),
+        Fact("model", run.model or UNKNOWN),
+        Fact("provider", run.provider or UNKNOWN),
         Fact("surface", run.surface or UNKNOWN),
-        Fact("harness", f"{run.harness.name} {run.harness.version or '(version ' + UNKNOWN + ')'}" if run.harness else UNKNOWN),
-        Fact("capture mode", run.capture or UNKNOWN), Fact("preset", run.preset or "none"),
-        Fact("judge", judge), Fact("skill", r.skill.name), Fact("skill sha256", r.skill.sha256 or UNKNOWN),
+        Fact(
+            "harness",
+            f"{run.harness.name} {run.harness.version or '(version ' + UNKNOWN + ')'}"
+            if run.harness
+            else UNKNOWN,
+        ),
+        Fact("capture mode", run.capture or UNKNOWN),
+        Fact("preset", run.preset or "none"),
+        Fact("judge", judge),
+        Fact("skill", r.skill.name),
+        Fact("skill sha256", r.skill.sha256 or UNKNOWN),
         Fact("suite sha256", r.suite.sha256 or UNKNOWN),
-        Fact("verification level", r.verification_level + (" (smoke run: counts as below TESTED)" if r.is_smoke else "")),
-        Fact("band source", (r.band_source or f"{UNKNOWN} (read as {band_source_of(r)})") if _has_bands(r)
-             else "none (no judged score)"),
-        Fact("draws per arm", str(run.generations_per_arm) if run.generations_per_arm is not None else UNKNOWN),
-        Fact("judge samples per draw", str(run.judge_samples_per_generation)
-             if run.judge_samples_per_generation is not None else UNKNOWN),
+        Fact(
+            "verification level",
+            r.verification_level + (" (smoke run: counts as below TESTED)" if r.is_smoke else ""),
+        ),
+        Fact(
+            "band source",
+            (r.band_source or f"{UNKNOWN} (read as {band_source_of(r)})")
+            if _has_bands(r)
+            else "none (no judged score)",
+        ),
+        Fact(
+            "draws per arm",
+            str(run.generations_per_arm) if run.generations_per_arm is not None else UNKNOWN,
+        ),
+        Fact(
+            "judge samples per draw",
+            str(run.judge_samples_per_generation)
+            if run.judge_samples_per_generation is not None
+            else UNKNOWN,
+        ),
         Fact("schema version", r.schema_version),
     ]
     missing = unrecorded_arms(r)
     if missing:
-        facts.append(Fact("arms not recorded", ", ".join(_ARM_WORDS[n] for n in missing)
-                          + " (single-arm source: no lift, no interval, no value per token)"))
+        facts.append(
+            Fact(
+                "arms not recorded",
+                ", ".join(_ARM_WORDS[n] for n in missing)
+                + " (single-arm source: no lift, no interval, no value per token)",
+            )
+        )
     if r.provenance is not None:
-        facts.append(Fact("imported from", f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
-                          + f", document sha256 {r.provenance.document_sha256}"))
+        facts.append(
+            Fact(
+                "imported from",
+                f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
+                + f", document sha256 {r.provenance.document_sha256}",
+            )
+        )
         if r.provenance.unrecorded:
             facts.append(Fact("unrecorded", ", ".join(r.provenance.unrecorded)))
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
@@ -581,12 +770,22 @@ def _judge_cost(r: Receipt) -> tuple[Fact, ...]:
         return (Fact("grading cost", UNKNOWN),)
     return (
         Fact("grader tokens", f"{oh.input_tokens:,} input, {oh.output_tokens:,} output"),
-        Fact("grader cost", f"${oh.usd:.4f} (a floor: usage the grader's answered samples reported)"
-             if oh.usd is not None else f"USD {UNKNOWN}"),
-        Fact("draws counted", f"{oh.judged_draws_counted:,} counted, "
-             + (f"{oh.judged_draws_missing_usage:,} without usage" if oh.judged_draws_missing_usage is not None
+        Fact(
+            "grader cost",
+            f"${oh.usd:.4f} (a floor: usage the grader's answered samples reported)"
+            if oh.usd is not None
+            else f"USD {UNKNOWN}",
+        ),
+        Fact(
+            "draws counted",
+            f"{oh.judged_draws_counted:,} counted, "
+            + (
+                f"{oh.judged_draws_missing_usage:,} without usage"
+                if oh.judged_draws_missing_usage is not None
                 # D-13: a receipt before 0.14 did not record it; say so, never print a number
-                else f"draws without usage {UNKNOWN}")),
+                else f"draws without usage {UNKNOWN}"
+            ),
+        ),
     )
 
 
@@ -600,11 +799,13 @@ def _context(r: Receipt, b: Breakdown) -> ContextView:
     elif iv.reason is not None:
         interval = f"unavailable: {iv.reason}"
     else:
-        interval = (f"suite lift {fmt(iv.lift, signed=True)}, paired standard error {fmt(iv.se)} over {iv.cases} cases; "
-                    f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
-                    f"(t = {fmt(iv.t)}, df = {iv.df})")
+        interval = (
+            f"suite lift {fmt(iv.lift, signed=True)}, paired standard error {fmt(iv.se)} over {iv.cases} cases; "
+            f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
+            f"(t = {fmt(iv.t)}, df = {iv.df})"
+        )
     splits = []
-    for s in (spread_split(r) if b.available else ()):
+    for s in spread_split(r) if b.available else ():
         label = f"{s.case_id}, {_ARM_WORDS[s.arm]}"
         if s.reason is not None:
             splits.append(Fact(label, f"unavailable: {s.reason}"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from factories import JUDGE, SHARED, arm, case, make_receipt  # noqa: F401  (re-exported for older imports)
 
 

@@ -14,13 +14,20 @@ from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, seal_doc
 
 #: ../shared (read-only reference data): DRIFTPROOF_SHARED when set, else the folder CI lays
 #: beside the clone. Tests that need it skip, naming the reason, when it is absent.
-SHARED = Path(os.environ["DRIFTPROOF_SHARED"]).resolve() if os.environ.get("DRIFTPROOF_SHARED") \
+SHARED = (
+    Path(os.environ["DRIFTPROOF_SHARED"]).resolve()
+    if os.environ.get("DRIFTPROOF_SHARED")
     else Path(__file__).resolve().parents[1].parent / "shared"
+)
 
 JUDGE = {
-    "model": "claude-haiku-4-5-20251001", "provider": "anthropic", "surface": "api",
-    "service": "https://api.anthropic.com", "sampling": {"temperature": 1.0, "max_tokens": 512},
-    "template_sha256": "0" * 64, "scale": {"worst": 0.0, "best": 1.0, "step": 0.05},
+    "model": "claude-haiku-4-5-20251001",
+    "provider": "anthropic",
+    "surface": "api",
+    "service": "https://api.anthropic.com",
+    "sampling": {"temperature": 1.0, "max_tokens": 512},
+    "template_sha256": "0" * 64,
+    "scale": {"worst": 0.0, "best": 1.0, "step": 0.05},
     "price": {"input_usd_per_mtok": 1.0, "output_usd_per_mtok": 5.0},
 }
 
@@ -32,23 +39,54 @@ def arm(scores: list[float | None], lost_reason: str = "timeout after 2 retries"
         if s is None:
             draws.append(draw_doc(i, answer=None, lost_reason=lost_reason))
         else:
-            draws.append(draw_doc(i, answer=f"answer {i}", judge_samples=[judge_sample_doc(s, reply=f"{s}", reported_model=JUDGE["model"])]))
+            draws.append(
+                draw_doc(
+                    i,
+                    answer=f"answer {i}",
+                    judge_samples=[
+                        judge_sample_doc(s, reply=f"{s}", reported_model=JUDGE["model"])
+                    ],
+                )
+            )
     return {"draws": draws, "generation": None}
 
 
 def case(cid: str, with_skill: list[float | None], baseline: list[float | None]) -> dict[str, Any]:
     """A case document with the given per-draw scores in each arm."""
-    return {"id": cid, "prompt": f"prompt of {cid}", "prompt_sha256": None, "rubric_sha256": "1" * 64,
-            "threshold": None, "arms": {"with_skill": arm(with_skill), "baseline": arm(baseline)}}
+    return {
+        "id": cid,
+        "prompt": f"prompt of {cid}",
+        "prompt_sha256": None,
+        "rubric_sha256": "1" * 64,
+        "threshold": None,
+        "arms": {"with_skill": arm(with_skill), "baseline": arm(baseline)},
+    }
 
 
-def make_receipt(cases: list[dict[str, Any]], *, level: str = "TESTED", preset: str | None = None,
-                 band_source: str = "generation", **kw: Any) -> dict[str, Any]:
+def make_receipt(
+    cases: list[dict[str, Any]],
+    *,
+    level: str = "TESTED",
+    preset: str | None = None,
+    band_source: str = "generation",
+    **kw: Any,
+) -> dict[str, Any]:
     """A sealed receipt document (plain JSON data) with a judge and the given cases."""
-    doc = receipt_doc(level=level, skill_name="demo-skill", skill_text=kw.pop("skill_text", "x" * 1600),
-                      cases=cases, model="claude-sonnet-4-5", provider="anthropic", surface="api",
-                      preset=preset, judge=kw.pop("judge", copy.deepcopy(JUDGE)), band_source=band_source,
-                      generations_per_arm=kw.pop("generations_per_arm", 3), judge_samples_per_generation=1, **kw)
+    doc = receipt_doc(
+        level=level,
+        skill_name="demo-skill",
+        skill_text=kw.pop("skill_text", "x" * 1600),
+        cases=cases,
+        model="claude-sonnet-4-5",
+        provider="anthropic",
+        surface="api",
+        preset=preset,
+        judge=kw.pop("judge", copy.deepcopy(JUDGE)),
+        band_source=band_source,
+        generations_per_arm=kw.pop("generations_per_arm", 3),
+        judge_samples_per_generation=1,
+        **kw,
+    )
     return seal_document(doc)
 
 

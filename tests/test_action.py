@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 import yaml
-
 from factories import case, make_receipt
+
 from driftproof import action
 from driftproof.compare import compare_receipts
 from driftproof.receipt import Receipt
@@ -40,7 +40,9 @@ LOW = [0.50, 0.55, 0.60]
 LOWER = [0.40, 0.45, 0.50]
 
 
-def doc(with_skill: list[float], baseline: list[float], cid: str = "c1", **kw: Any) -> dict[str, Any]:
+def doc(
+    with_skill: list[float], baseline: list[float], cid: str = "c1", **kw: Any
+) -> dict[str, Any]:
     return make_receipt([case(cid, with_skill, baseline)], **kw)
 
 
@@ -60,7 +62,7 @@ def parse_outputs(text: str) -> dict[str, str]:
         if "<<" in line:
             name, delim = line.split("<<", 1)
             end = lines.index(delim, i + 1)
-            out[name] = "\n".join(lines[i + 1:end])
+            out[name] = "\n".join(lines[i + 1 : end])
             i = end + 1
         elif line:
             name, value = line.split("=", 1)
@@ -71,8 +73,13 @@ def parse_outputs(text: str) -> dict[str, str]:
     return out
 
 
-def run_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, baseline: dict[str, Any], new: dict[str, Any],
-               fail_on: str | None = None) -> tuple[int, dict[str, str], str]:
+def run_action(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    baseline: dict[str, Any],
+    new: dict[str, Any],
+    fail_on: str | None = None,
+) -> tuple[int, dict[str, str], str]:
     a = write(tmp_path, "baseline.json", baseline)
     b = write(tmp_path, "new.json", new)
     gh_out, gh_sum = tmp_path / "output", tmp_path / "summary.md"
@@ -90,7 +97,10 @@ def run_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, baseline: dict[s
 
 # ---- the script -----------------------------------------------------------------------------
 
-def test_regressed_fails_the_job_and_sets_outputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_regressed_fails_the_job_and_sets_outputs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, summary = run_action(tmp_path, monkeypatch, doc(HIGH, LOW), doc(LOW, LOWER))
     assert code == 1
     assert out["decision"] == "regressed"
@@ -125,8 +135,12 @@ def test_smoke_run_no_decision_lift_na(tmp_path: Path, monkeypatch: pytest.Monke
     assert "| lift (with skill − baseline) | n/a | n/a |" in summary
 
 
-def test_below_tested_no_decision_keeps_lift(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, summary = run_action(tmp_path, monkeypatch, doc(HIGH, LOW), doc(LOW, LOWER, level="DECLARED"))
+def test_below_tested_no_decision_keeps_lift(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, summary = run_action(
+        tmp_path, monkeypatch, doc(HIGH, LOW), doc(LOW, LOWER, level="DECLARED")
+    )
     assert code == 0
     assert out["decision"] == "none"
     assert out["lift"] == "+0.100"  # not a smoke run: the lift stays, as context
@@ -134,8 +148,13 @@ def test_below_tested_no_decision_keeps_lift(tmp_path: Path, monkeypatch: pytest
 
 
 def test_fail_on_none_fails_a_no_decision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, _ = run_action(tmp_path, monkeypatch, doc(HIGH, LOW), doc(HIGH, LOW, level="DECLARED"),
-                              fail_on="regressed, none")
+    code, out, _ = run_action(
+        tmp_path,
+        monkeypatch,
+        doc(HIGH, LOW),
+        doc(HIGH, LOW, level="DECLARED"),
+        fail_on="regressed, none",
+    )
     assert (code, out["decision"]) == (1, "none")
 
 
@@ -143,8 +162,9 @@ def test_underpowered_prints_draws_needed(tmp_path: Path, monkeypatch: pytest.Mo
     # With-skill arms [0.60, 0.62, 0.64] (sd 0.02) vs [0.585, 0.60, 0.615] (sd 0.015): Δ −0.02,
     # overlapping; resolution 0.035 + 2·sqrt(0.000625/3) = 0.064 ≥ 0.05 -> underpowered;
     # draws needed: 0.035 + 2·sqrt(0.000625/n) < 0.05 <=> n > 11.1 -> 12.
-    code, out, summary = run_action(tmp_path, monkeypatch, doc([0.60, 0.62, 0.64], LOW),
-                                    doc([0.585, 0.60, 0.615], LOW))
+    code, out, summary = run_action(
+        tmp_path, monkeypatch, doc([0.60, 0.62, 0.64], LOW), doc([0.585, 0.60, 0.615], LOW)
+    )
     assert code == 0
     assert out["decision"] == "UNDERPOWERED"
     assert out["draws-needed"] == "12"
@@ -183,17 +203,31 @@ def test_script_runs_as_the_composite_runs_it(tmp_path: Path) -> None:
     a = write(tmp_path, "baseline.json", doc(HIGH, LOW))
     b = write(tmp_path, "new.json", doc(LOW, LOWER))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "DRIFTPROOF_"))}
-    env.update(GITHUB_OUTPUT=str(tmp_path / "out"), GITHUB_STEP_SUMMARY=str(tmp_path / "sum.md"),
-               DRIFTPROOF_BASELINE=str(a), DRIFTPROOF_RECEIPT=str(b), DRIFTPROOF_FAIL_ON="regressed")
-    res = subprocess.run([sys.executable, "-m", "driftproof.action"], env=env, capture_output=True, text=True,
-                         timeout=120, check=False)
+    env.update(
+        GITHUB_OUTPUT=str(tmp_path / "out"),
+        GITHUB_STEP_SUMMARY=str(tmp_path / "sum.md"),
+        DRIFTPROOF_BASELINE=str(a),
+        DRIFTPROOF_RECEIPT=str(b),
+        DRIFTPROOF_FAIL_ON="regressed",
+    )
+    res = subprocess.run(
+        [sys.executable, "-m", "driftproof.action"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert res.returncode == 1, res.stderr
     assert parse_outputs((tmp_path / "out").read_text())["decision"] == "regressed"
     assert "c1" not in res.stdout  # no untrusted text on stdout (workflow commands)
-    assert "::error title=Driftproof::1 case regressed; see the job summary" in res.stdout.splitlines()
+    assert (
+        "::error title=Driftproof::1 case regressed; see the job summary" in res.stdout.splitlines()
+    )
 
 
 # ---- the summary ----------------------------------------------------------------------------
+
 
 def test_summary_truncates_with_n_more_and_stays_under_the_cap() -> None:
     cases = [case(f"case-{i:04d}", HIGH, LOW) for i in range(600)]
@@ -220,6 +254,7 @@ def test_summary_escapes_untrusted_text() -> None:
 
 # ---- action.yml and the workflow, offline -----------------------------------------------------
 
+
 def _tool(name: str) -> str:
     path = BIN / name
     if path.exists():
@@ -230,11 +265,18 @@ def _tool(name: str) -> str:
     return found
 
 
-@pytest.mark.parametrize(("schema", "path"), [("vendor.github-actions", ACTION_YML),
-                                              ("vendor.github-workflows", SITE_YML)])
+@pytest.mark.parametrize(
+    ("schema", "path"),
+    [("vendor.github-actions", ACTION_YML), ("vendor.github-workflows", SITE_YML)],
+)
 def test_yaml_valid_against_vendored_github_schema(schema: str, path: Path) -> None:
-    res = subprocess.run([_tool("check-jsonschema"), "--builtin-schema", schema, str(path)],
-                         capture_output=True, text=True, timeout=120, check=False)
+    res = subprocess.run(
+        [_tool("check-jsonschema"), "--builtin-schema", schema, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
 
 
@@ -243,14 +285,24 @@ def test_vendored_schema_rejects_a_run_step_without_shell(tmp_path: Path) -> Non
     del data["runs"]["steps"][2]["shell"]
     bad = tmp_path / "action.yml"
     bad.write_text(yaml.safe_dump(data))
-    res = subprocess.run([_tool("check-jsonschema"), "--builtin-schema", "vendor.github-actions", str(bad)],
-                         capture_output=True, text=True, timeout=120, check=False)
+    res = subprocess.run(
+        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-actions", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert res.returncode != 0
 
 
 def test_zizmor_offline_finds_nothing() -> None:
-    res = subprocess.run([_tool("zizmor"), "--offline", "--persona=auditor", str(ACTION_YML), str(SITE_YML.parent)],
-                         capture_output=True, text=True, timeout=120, check=False)
+    res = subprocess.run(
+        [_tool("zizmor"), "--offline", "--persona=auditor", str(ACTION_YML), str(SITE_YML.parent)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
 
 
@@ -273,7 +325,13 @@ def test_action_conventions() -> None:
     assert diff["run"] == "python -m driftproof.action"
     assert set(diff["env"]) == {"DRIFTPROOF_BASELINE", "DRIFTPROOF_RECEIPT", "DRIFTPROOF_FAIL_ON"}
     # Every output the script writes is exposed, and only those.
-    assert set(data["outputs"]) == {"decision", "lift", "baseline-lift", "regressed-cases", "draws-needed"}
+    assert set(data["outputs"]) == {
+        "decision",
+        "lift",
+        "baseline-lift",
+        "regressed-cases",
+        "draws-needed",
+    }
     for name, spec in data["outputs"].items():
         assert spec["value"] == f"${{{{ steps.diff.outputs.{name} }}}}"
     assert data["inputs"]["fail-on"]["default"] == "regressed"

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from factories import case, make_receipt
 
 from driftproof import wording
 from driftproof.badge import (
@@ -28,7 +29,6 @@ from driftproof.badge import (
     workflow_outputs,
 )
 from driftproof.receipt import Receipt, seal_document
-from factories import case, make_receipt
 
 ENDPOINT_KEYS = {"schemaVersion", "label", "message", "color"}
 
@@ -52,7 +52,10 @@ PASSING = [case("c1", [0.80, 0.85, 0.90], [0.50, 0.55, 0.60])]
 # regressed: the same bands swapped: Δ = −0.30, the case hurts -> regressed.
 REGRESSED = [case("c1", [0.50, 0.55, 0.60], [0.80, 0.85, 0.90])]
 # one helps, one hurts -> regressed (D-7: regressed when any case hurts).
-MIXED = [case("up", [0.80, 0.85, 0.90], [0.50, 0.55, 0.60]), case("down", [0.50, 0.55, 0.60], [0.80, 0.85, 0.90])]
+MIXED = [
+    case("up", [0.80, 0.85, 0.90], [0.50, 0.55, 0.60]),
+    case("down", [0.50, 0.55, 0.60], [0.80, 0.85, 0.90]),
+]
 # UNDERPOWERED with a draw count: with [0.60, 0.62, 0.64] mean 0.62 sd 0.02; baseline
 # [0.585, 0.60, 0.615] mean 0.60 sd 0.015. Δ = 0.02 < 0.035 = sd sum: bands overlap.
 # resolution = 0.035 + 2·sqrt((0.0004 + 0.000225)/3) = 0.035 + 0.0289 = 0.0639 ≥ 0.05 -> underpowered.
@@ -76,8 +79,10 @@ def wide_receipt_cases() -> list[dict[str, Any]]:
     # each arm; comparison band sqrt(2)·0.2121 = 0.30 ≥ 0.05 -> UNDERPOWERED. w = 0.0000278/10,
     # negligible: reduced band still ≈ 0.30 ≥ 0.05 -> the cases disagree -> "More cases, …".
     sd = math.sqrt(10 * 0.005**2 / 9)
-    return [with_generation_sd(case("c1", [0.60, 0.61] * 5, [0.60, 0.61] * 5), sd),
-            with_generation_sd(case("c2", [0.90, 0.91] * 5, [0.90, 0.91] * 5), sd)]
+    return [
+        with_generation_sd(case("c1", [0.60, 0.61] * 5, [0.60, 0.61] * 5), sd),
+        with_generation_sd(case("c2", [0.90, 0.91] * 5, [0.90, 0.91] * 5), sd),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -87,19 +92,38 @@ def wide_receipt_cases() -> list[dict[str, Any]]:
         (REGRESSED, "regressed", "regressed", "red"),
         (MIXED, "regressed", "regressed", "red"),
         (UNDERPOWERED_12, "UNDERPOWERED", "UNDERPOWERED: 12 draws per arm needed", "yellow"),
-        (UNDERPOWERED_NONE, "UNDERPOWERED", "UNDERPOWERED: no draw count reaches the floor", "yellow"),
+        (
+            UNDERPOWERED_NONE,
+            "UNDERPOWERED",
+            "UNDERPOWERED: no draw count reaches the floor",
+            "yellow",
+        ),
         (NO_SEPARATION, "no separation detected", "no separation detected", "lightgrey"),
         (BELOW_FLOOR, "no separation detected", "no separation detected", "lightgrey"),
     ],
-    ids=["passing", "regressed", "mixed", "underpowered-12", "underpowered-no-count", "no-separation",
-         "below-floor"],
+    ids=[
+        "passing",
+        "regressed",
+        "mixed",
+        "underpowered-12",
+        "underpowered-no-count",
+        "no-separation",
+        "below-floor",
+    ],
 )
-def test_tested_receipt_readings(cases: list[dict[str, Any]], status: str, message: str, color: str) -> None:
+def test_tested_receipt_readings(
+    cases: list[dict[str, Any]], status: str, message: str, color: str
+) -> None:
     r = receipt(cases)
     b = badge_reading(r)
     assert (b.status, b.message, b.color) == (status, message, color)
     assert b.refusal is None
-    assert endpoint_json(r) == {"schemaVersion": 1, "label": "driftproof", "message": message, "color": color}
+    assert endpoint_json(r) == {
+        "schemaVersion": 1,
+        "label": "driftproof",
+        "message": message,
+        "color": color,
+    }
 
 
 def test_underpowered_prints_draws_needed_and_sentence() -> None:
@@ -129,14 +153,21 @@ def test_single_draw_arm_is_underpowered_without_a_count() -> None:
 
 
 def test_no_separation_sentence_is_the_fixed_one() -> None:
-    assert badge_reading(receipt(NO_SEPARATION)).sentence == "no separation detected at this sample size"
+    assert (
+        badge_reading(receipt(NO_SEPARATION)).sentence
+        == "no separation detected at this sample size"
+    )
 
 
 def test_smoke_run_reads_smoke_no_verdict_and_lift_na_in_outputs() -> None:
     # A quick run: with [0.80, 0.90] mean 0.85, baseline [0.50, 0.60] mean 0.55 -> lift +0.30,
     # which would separate in a TESTED receipt; a smoke run gets no verdict whatever its bands.
-    r = receipt([case("c1", [0.80, 0.90], [0.50, 0.60])], level="UNVERIFIED", preset="quick",
-                generations_per_arm=2)
+    r = receipt(
+        [case("c1", [0.80, 0.90], [0.50, 0.60])],
+        level="UNVERIFIED",
+        preset="quick",
+        generations_per_arm=2,
+    )
     b = badge_reading(r)
     assert (b.status, b.message, b.color) == ("no verdict", "Smoke run, no verdict", "lightgrey")
     assert b.message == wording.SMOKE_RUN
@@ -173,8 +204,12 @@ def test_below_tested_reads_no_verdict_and_keeps_signed_lift(level: str) -> None
 
 
 def test_aggregates_only_reads_no_verdict_and_has_no_lift() -> None:
-    r = receipt([], level="DECLARED", uncertainty_unavailable="aggregates_only",
-                source_figures={"score": 0.8, "uplift": 12})
+    r = receipt(
+        [],
+        level="DECLARED",
+        uncertainty_unavailable="aggregates_only",
+        source_figures={"score": 0.8, "uplift": 12},
+    )
     b = badge_reading(r)
     assert (b.status, b.message) == ("no verdict", "no verdict")
     assert b.lift is None
@@ -196,7 +231,11 @@ def test_passing_lift_and_value_per_1k() -> None:
 def test_endpoint_has_exactly_the_shields_keys(cases: list[dict[str, Any]]) -> None:
     kw: dict[str, Any] = {}
     if not cases:
-        kw = {"level": "DECLARED", "uncertainty_unavailable": "aggregates_only", "source_figures": {"a": 1}}
+        kw = {
+            "level": "DECLARED",
+            "uncertainty_unavailable": "aggregates_only",
+            "source_figures": {"a": 1},
+        }
     doc = endpoint_json(receipt(cases, **kw))
     assert set(doc) == ENDPOINT_KEYS
     assert doc["schemaVersion"] == 1 and isinstance(doc["schemaVersion"], int)
@@ -225,16 +264,29 @@ def test_svg_is_self_contained_deterministic_and_labelled() -> None:
 
 
 def test_site_badge_files() -> None:
-    files = site_badge_files({"a": receipt(PASSING), "s": receipt(PASSING, level="UNVERIFIED", preset="quick")})
-    assert set(files) == {"badge/a.json", "badge/a.details.json", "badge/a.svg",
-                          "badge/s.json", "badge/s.details.json", "badge/s.svg"}
-    assert json.loads(files["badge/a.json"]) == {"schemaVersion": 1, "label": "driftproof",
-                                                 "message": "passing", "color": "brightgreen"}
+    files = site_badge_files(
+        {"a": receipt(PASSING), "s": receipt(PASSING, level="UNVERIFIED", preset="quick")}
+    )
+    assert set(files) == {
+        "badge/a.json",
+        "badge/a.details.json",
+        "badge/a.svg",
+        "badge/s.json",
+        "badge/s.details.json",
+        "badge/s.svg",
+    }
+    assert json.loads(files["badge/a.json"]) == {
+        "schemaVersion": 1,
+        "label": "driftproof",
+        "message": "passing",
+        "color": "brightgreen",
+    }
     assert json.loads(files["badge/s.json"])["message"] == "Smoke run, no verdict"
     assert json.loads(files["badge/s.details.json"])["lift_text"] == "+0.300"
 
 
 # ---- the command ---------------------------------------------------------------------------
+
 
 def write(tmp_path: Path, name: str, doc: dict[str, Any]) -> Path:
     p = tmp_path / name
@@ -242,7 +294,9 @@ def write(tmp_path: Path, name: str, doc: dict[str, Any]) -> Path:
     return p
 
 
-def test_cli_writes_three_files_and_outputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_writes_three_files_and_outputs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from driftproof.cli.badge import badge
 
     src = write(tmp_path, "demo.json", make_receipt(PASSING))
@@ -252,7 +306,11 @@ def test_cli_writes_three_files_and_outputs(tmp_path: Path, monkeypatch: pytest.
     assert res.exit_code == 0, res.output
     assert res.output.strip() == "passing"
     assert json.loads((tmp_path / "out/demo.json").read_text()) == {
-        "schemaVersion": 1, "label": "driftproof", "message": "passing", "color": "brightgreen"}
+        "schemaVersion": 1,
+        "label": "driftproof",
+        "message": "passing",
+        "color": "brightgreen",
+    }
     assert json.loads((tmp_path / "out/demo.details.json").read_text())["lift_text"] == "+0.300"
     assert (tmp_path / "out/demo.svg").read_text().startswith("<?xml")
     text = gh.read_text()
@@ -265,7 +323,9 @@ def test_cli_smoke_outputs_lift_na(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     src = write(tmp_path, "smoke.json", make_receipt(PASSING, level="UNVERIFIED", preset="quick"))
     gh = tmp_path / "gh_output"
     monkeypatch.setenv("GITHUB_OUTPUT", str(gh))
-    res = CliRunner().invoke(badge, [str(src), "--json", str(tmp_path / "b.json"), "--github-output"])
+    res = CliRunner().invoke(
+        badge, [str(src), "--json", str(tmp_path / "b.json"), "--github-output"]
+    )
     assert res.exit_code == 0, res.output
     assert res.output.strip() == "Smoke run, no verdict"
     assert "\nn/a\n" in gh.read_text()

@@ -35,8 +35,9 @@ def test_readme_quick_start_begins_with_the_demo() -> None:
     assert all("--out " in line for line in lines if line.startswith("driftproof run "))
 
 
-def test_quick_start_literally(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_quick_start_literally(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     seen: dict[str, tuple[int, str, str]] = {}
     for line in quick_start_lines():
@@ -54,26 +55,51 @@ def test_quick_start_literally(tmp_path: Path, capsys: pytest.CaptureFixture[str
     code, out, err = seen["demo driftproof-demo"]
     assert code == 0, err
     assert "SIMULATED data" in out
-    assert re.search(r"1\. Draws vary\. Case retry-429, with skill, receipts/v1-run1\.json: per-draw scores "
-                     r"(\d\.\d\d, ){2,}\d\.\d\d\.", out)
+    assert re.search(
+        r"1\. Draws vary\. Case retry-429, with skill, receipts/v1-run1\.json: per-draw scores "
+        r"(\d\.\d\d, ){2,}\d\.\d\d\.",
+        out,
+    )
     assert re.search(r"2\. Bands have spread\. The same arm's band is 0\.\d{3} ± 0\.\d{3} ", out)
     assert "± 0.000" not in out.split("2. Bands")[1].split("\n")[0]
-    m = re.search(r"3\. The stopping rule adds draws\. receipts/v\d-run\d\.json, \S+ \([a-z ]+\) drew (\d+) times", out)
+    m = re.search(
+        r"3\. The stopping rule adds draws\. receipts/v\d-run\d\.json, \S+ \([a-z ]+\) drew (\d+) times",
+        out,
+    )
     assert m and int(m.group(1)) > 3  # more than the minimum of three
-    assert "4. A lost draw, with its reason. receipts/v2-run1.json, rename-flag (with skill), draw 1: simulated " \
-           "failure" in out
-    assert re.search(r"5\. Plan: \d+ draws per arm resolve the 0\.05 effect floor", out) or \
-        "5. Plan: No draw count resolves" in out
-    assert re.search(r"6\. The lift, with its paired interval as context: [+-]0\.\d{3} \(95% interval", out)
-    assert "7. No verdict, and why, in the product's exact words: simulated: no model answered and no model " \
-           "judged" in out
+    assert (
+        "4. A lost draw, with its reason. receipts/v2-run1.json, rename-flag (with skill), draw 1: simulated "
+        "failure" in out
+    )
+    assert (
+        re.search(r"5\. Plan: \d+ draws per arm resolve the 0\.05 effect floor", out)
+        or "5. Plan: No draw count resolves" in out
+    )
+    assert re.search(
+        r"6\. The lift, with its paired interval as context: [+-]0\.\d{3} \(95% interval", out
+    )
+    assert (
+        "7. No verdict, and why, in the product's exact words: simulated: no model answered and no model "
+        "judged" in out
+    )
     assert "https://driftproof.dev/method/#worked-examples" in out
     demo = tmp_path / "driftproof-demo"
-    for rel in ("suite.json", "skill-v1/SKILL.md", "skill-v2/SKILL.md", "diff.txt", "plan.txt",
-                "receipts/v1-run1.json", "receipts/v1-run2.json", "receipts/v2-run1.json", "receipts/v2-run2.json",
-                "site/index.html"):
+    for rel in (
+        "suite.json",
+        "skill-v1/SKILL.md",
+        "skill-v2/SKILL.md",
+        "diff.txt",
+        "plan.txt",
+        "receipts/v1-run1.json",
+        "receipts/v1-run2.json",
+        "receipts/v2-run1.json",
+        "receipts/v2-run2.json",
+        "site/index.html",
+    ):
         assert (demo / rel).is_file(), rel
-    assert all((demo / f).read_text().startswith("SIMULATED DATA") for f in ("diff.txt", "plan.txt"))
+    assert all(
+        (demo / f).read_text().startswith("SIMULATED DATA") for f in ("diff.txt", "plan.txt")
+    )
     receipt = json.loads((demo / "receipts/v1-run1.json").read_text())
     assert receipt["run"]["provider"] == "simulated" and receipt["judge"]["provider"] == "simulated"
     assert receipt["verification_level"] == "UNVERIFIED"
@@ -97,10 +123,17 @@ def test_quick_start_literally(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert code == 2
     head, table = out.split("The bands below are shown as context; no verdict is given.")
     assert "first.json: simulated: no model answered" in head
-    rows = [ln for ln in table.splitlines() if ln.startswith(("retry-429", "rename-flag", "drop-py38"))]
-    assert len(rows) == 3 and all(re.search(r"0\.\d{3} ± 0\.\d{3}.*no verdict\s+\d+/\d+\s+\d+/\d+", r) for r in rows)
-    assert re.search(r"Lift \(with skill − baseline\), context: first\.json [+-]0\.\d{3}, second\.json [+-]0\.\d{3}, "
-                     r"over the 3 cases both receipts measured", out)
+    rows = [
+        ln for ln in table.splitlines() if ln.startswith(("retry-429", "rename-flag", "drop-py38"))
+    ]
+    assert len(rows) == 3 and all(
+        re.search(r"0\.\d{3} ± 0\.\d{3}.*no verdict\s+\d+/\d+\s+\d+/\d+", r) for r in rows
+    )
+    assert re.search(
+        r"Lift \(with skill − baseline\), context: first\.json [+-]0\.\d{3}, second\.json [+-]0\.\d{3}, "
+        r"over the 3 cases both receipts measured",
+        out,
+    )
 
     # view: the sheet, labelled no verdict, with the lift as context (the headline figure of item 8
     # belongs to wt-14b's view work; here the sheet as it is)
@@ -123,24 +156,54 @@ def test_quick_start_literally(tmp_path: Path, capsys: pytest.CaptureFixture[str
     # badge: files in the --out-dir folder, and no verdict for a simulated receipt
     code, out, _ = seen["badge first.json"]
     assert code == 0
-    assert sorted(p.name for p in (demo / "badges").iterdir()) == ["first.details.json", "first.json", "first.svg"]
+    assert sorted(p.name for p in (demo / "badges").iterdir()) == [
+        "first.details.json",
+        "first.json",
+        "first.svg",
+    ]
 
     # a second run onto an existing receipt is refused, naming it
-    code, out, err = run_main(["run", "suite.json", "--skill", "skill-v1/SKILL.md", "--model", "simulated-model",
-                               "--provider", "simulated", "--out", "first.json"], capsys)
+    code, out, err = run_main(
+        [
+            "run",
+            "suite.json",
+            "--skill",
+            "skill-v1/SKILL.md",
+            "--model",
+            "simulated-model",
+            "--provider",
+            "simulated",
+            "--out",
+            "first.json",
+        ],
+        capsys,
+    )
     assert code == 2 and "--out first.json already exists; it was not replaced" in err
 
 
-def test_interrupted_run_says_what_was_kept_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_run_says_what_was_kept_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from driftproof.demo import SKILL_V1, SUITE
     from driftproof.run.providers.simulated import SimulatedProvider
 
     monkeypatch.chdir(tmp_path)
     Path("suite.json").write_text(json.dumps(SUITE))
     Path("SKILL.md").write_text(SKILL_V1)
-    argv = ["run", "suite.json", "--skill", "SKILL.md", "--model", "simulated-model", "--provider", "simulated",
-            "--concurrency", "1", "--out", "r.json"]
+    argv = [
+        "run",
+        "suite.json",
+        "--skill",
+        "SKILL.md",
+        "--model",
+        "simulated-model",
+        "--provider",
+        "simulated",
+        "--concurrency",
+        "1",
+        "--out",
+        "r.json",
+    ]
     real = SimulatedProvider.call
     answers = {"n": 0}
 

@@ -6,8 +6,8 @@ import json
 from dataclasses import replace
 
 import pytest
-
 from factories import JUDGE, case, make_receipt
+
 from driftproof.receipt import parse_receipt, seal_document
 from driftproof.regrade.identity import (
     SampleIdentity,
@@ -19,8 +19,12 @@ from driftproof.regrade.identity import (
     rubric_regrade_refusals,
 )
 
-EXTRA = {"tool_version": "driftproof 0.1.0", "isolation": {"cwd": "empty"}, "routing": {"region": None},
-         "code": "c" * 64}
+EXTRA = {
+    "tool_version": "driftproof 0.1.0",
+    "isolation": {"cwd": "empty"},
+    "routing": {"region": None},
+    "code": "c" * 64,
+}
 
 
 def _load(doc):
@@ -38,18 +42,25 @@ def test_same_setting_proceeds(original):
     assert s.answered_as == (JUDGE["model"],)
 
 
-@pytest.mark.parametrize("field,value,words", [
-    ("model", "claude-sonnet-4-5", "grader model differs"),
-    ("service", "openai/api", "grader service differs"),
-    ("sampling", '{"temperature":0.0}', "grader sampling differs"),
-    ("instructions", "9" * 64, "grader instructions (prompt template hash) differs"),
-    ("tool_version", "driftproof 0.2.0", "grader tool version differs"),
-    ("isolation", '{"cwd":"home"}', "grader isolation differs"),
-    ("address", "https://proxy.example", "grader address its calls use differs"),
-    ("routing", '{"region":"eu"}', "grader routing settings handed to its calls differs"),
-    ("code", "d" * 64, "grader code on the grading path differs"),
-    ("answered_as", ("claude-haiku-4-5-20260101",), "grader dated model it answered as differs"),
-])
+@pytest.mark.parametrize(
+    "field,value,words",
+    [
+        ("model", "claude-sonnet-4-5", "grader model differs"),
+        ("service", "openai/api", "grader service differs"),
+        ("sampling", '{"temperature":0.0}', "grader sampling differs"),
+        ("instructions", "9" * 64, "grader instructions (prompt template hash) differs"),
+        ("tool_version", "driftproof 0.2.0", "grader tool version differs"),
+        ("isolation", '{"cwd":"home"}', "grader isolation differs"),
+        ("address", "https://proxy.example", "grader address its calls use differs"),
+        ("routing", '{"region":"eu"}', "grader routing settings handed to its calls differs"),
+        ("code", "d" * 64, "grader code on the grading path differs"),
+        (
+            "answered_as",
+            ("claude-haiku-4-5-20260101",),
+            "grader dated model it answered as differs",
+        ),
+    ],
+)
 def test_each_differing_setting_refuses(original, field, value, words):
     s = grader_setting_of(original, extra=EXTRA)
     reasons = rubric_regrade_refusals(original, s, replace(s, **{field: value}))
@@ -59,7 +70,9 @@ def test_each_differing_setting_refuses(original, field, value, words):
 def test_setting_recorded_on_one_side_refuses(original):
     s = grader_setting_of(original)  # no tool version recorded in the original
     reasons = rubric_regrade_refusals(original, s, replace(s, tool_version="driftproof 0.1.0"))
-    assert reasons == ["grader tool version is not recorded for the original, so it cannot be held to the original"]
+    assert reasons == [
+        "grader tool version is not recorded for the original, so it cannot be held to the original"
+    ]
 
 
 def test_no_judge_identity_refuses():
@@ -79,12 +92,14 @@ def test_anonymous_replies_refuse():
     doc["cases"][0]["arms"]["baseline"]["draws"][1]["judge_samples"][0]["reported_model"] = None
     r = _load(doc)
     s = grader_setting_of(r)
-    assert rubric_regrade_refusals(r, s, s) == ["the original holds 1 anonymous judge replies (no reported model id)"]
+    assert rubric_regrade_refusals(r, s, s) == [
+        "the original holds 1 anonymous judge replies (no reported model id)"
+    ]
 
 
 def test_reply_identity_rules():
     ok = SampleIdentity(("claude-haiku-4-5-20251001",), None, "a" * 64)
-    assert check_reply_identity("claude-haiku-4-5", ok) is None            # dated id answers for its alias
+    assert check_reply_identity("claude-haiku-4-5", ok) is None  # dated id answers for its alias
     assert check_reply_identity("claude-haiku-4-5-20251001", ok) is None
     anon = SampleIdentity((), None, "a" * 64)
     assert check_reply_identity("claude-haiku-4-5", anon).startswith("anonymous judge reply")
@@ -96,7 +111,9 @@ def test_reply_identity_rules():
     named = replace(mixed, serving_id="claude-haiku-4-5-20251001")
     assert check_reply_identity("claude-haiku-4-5", named) is None
     # a date-like suffix that is not a date does not pass for the alias
-    assert check_reply_identity("claude-haiku-4-5", SampleIdentity(("claude-haiku-4-5-evil",), None, "a" * 64))
+    assert check_reply_identity(
+        "claude-haiku-4-5", SampleIdentity(("claude-haiku-4-5-evil",), None, "a" * 64)
+    )
 
 
 def test_aggregate_ids_unique_sorted_and_evidence_in_order():
@@ -121,9 +138,17 @@ def test_identity_evidence_bounds_are_checked_before_copying():
     assert identity_bounds_problem(["claude-haiku-4-5-20251001"], None) is None
     long_id = "m" * (B.MODEL_ID_MAX_CHARS + 1)
     msg = identity_bounds_problem([long_id], None)
-    assert msg == f"a reported model id is {B.MODEL_ID_MAX_CHARS + 1} characters; the limit is {B.MODEL_ID_MAX_CHARS}"
+    assert (
+        msg
+        == f"a reported model id is {B.MODEL_ID_MAX_CHARS + 1} characters; the limit is {B.MODEL_ID_MAX_CHARS}"
+    )
     assert long_id not in msg  # bounded diagnostic: sizes, never the id
     many = ["m"] * (B.IDENTITY_MAX_IDS_PER_SAMPLE + 1)
     assert "model ids; the limit is" in identity_bounds_problem(many, None)
     with pytest.raises(ValueError):
-        aggregate_judge_ids([SampleIdentity((f"m{i}",), None, "0" * 64) for i in range(B.IDENTITY_MAX_DISTINCT_IDS + 1)])
+        aggregate_judge_ids(
+            [
+                SampleIdentity((f"m{i}",), None, "0" * 64)
+                for i in range(B.IDENTITY_MAX_DISTINCT_IDS + 1)
+            ]
+        )

@@ -41,16 +41,26 @@ def test_the_report_parses_with_the_site_loader() -> None:
 def test_figures_quoted_in_the_prose_are_the_computed_ones() -> None:
     fm, body = _front_and_body()
     prose = " ".join(body.split())
-    arms = {a.skill: a for a in token_savings([read_receipt(REPO / "receipts" / f"{n}.json") for n in fm["receipts"]])}
+    arms = {
+        a.skill: a
+        for a in token_savings(
+            [read_receipt(REPO / "receipts" / f"{n}.json") for n in fm["receipts"]]
+        )
+    }
     c = arms["caveman"].vs_control
     assert c is not None
     assert f"median saving was {percent(c.median)} (mean {percent(c.mean)})" in prose
-    assert f"ten answers used {c.skill_tokens:,} output tokens, where the control's used {c.reference_tokens:,}" in prose
+    assert (
+        f"ten answers used {c.skill_tokens:,} output tokens, where the control's used {c.reference_tokens:,}"
+        in prose
+    )
     assert f"smallest saving was {percent(c.min)}" in prose and f"largest {percent(c.max)}" in prose
     for skill in ("caveman-cn", "caveman-es", "compress"):
         s = arms[skill].vs_control
         assert s is not None
-        assert re.search(rf"`{skill}` (saved )?a median {re.escape(percent(s.median))}", prose), skill
+        assert re.search(rf"`{skill}` (saved )?a median {re.escape(percent(s.median))}", prose), (
+            skill
+        )
     es = arms["caveman-es"].vs_control
     assert es is not None and es.min is not None
     longer = [v for _, v in es.per_case if v is not None and v < 0]
@@ -60,7 +70,12 @@ def test_figures_quoted_in_the_prose_are_the_computed_ones() -> None:
     assert f"from {round(-cp.min * 100)}% longer to {round(cp.max * 100)}% shorter" in prose
     a = arms["caveman"]
     assert a.control_tokens is not None and a.control_vs_baseline is not None
-    assert f"used {a.control_tokens:,} tokens against the baseline's {a.baseline_tokens:,}, " \
-           f"{round(-a.control_vs_baseline * 100)}% more" in prose
+    assert (
+        f"used {a.control_tokens:,} tokens against the baseline's {a.baseline_tokens:,}, "
+        f"{round(-a.control_vs_baseline * 100)}% more" in prose
+    )
     assert f"median saving against the baseline is {percent(a.vs_baseline.median)}" in prose
-    assert f"about {read_receipt(REPO / 'receipts' / 'caveman-2b10489-caveman.json').skill.tokens} tokens" in prose
+    assert (
+        f"about {read_receipt(REPO / 'receipts' / 'caveman-2b10489-caveman.json').skill.tokens} tokens"
+        in prose
+    )

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from factories import case, make_receipt
+
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.results import RESULTS_PAGE, results_page, results_rows, results_site_files
 
@@ -23,13 +23,16 @@ PASSING = [case("c1", [0.80, 0.85, 0.90], [0.50, 0.55, 0.60])]
 REGRESSED = [case("c1", [0.50, 0.55, 0.60], [0.80, 0.85, 0.90])]
 
 
-def receipt(cases: list[dict[str, Any]], *, skill: str = "demo-skill", model: str | None = None,
-            **kw: Any) -> Receipt:
+def receipt(
+    cases: list[dict[str, Any]], *, skill: str = "demo-skill", model: str | None = None, **kw: Any
+) -> Receipt:
     doc = make_receipt(copy.deepcopy(cases), **kw)
     doc["skill"]["name"] = skill
     if model is not None:
         doc["run"]["model"] = model
-    return Receipt.model_validate(doc)  # the model alone: these tests are about the page, not the seal
+    return Receipt.model_validate(
+        doc
+    )  # the model alone: these tests are about the page, not the seal
 
 
 def receipts() -> dict[str, Receipt]:
@@ -37,8 +40,14 @@ def receipts() -> dict[str, Receipt]:
         "zeta-pass": receipt(PASSING, skill="zeta"),
         "alpha-smoke": receipt(PASSING, skill="alpha", level="UNVERIFIED", preset="quick"),
         "alpha-reg": receipt(REGRESSED, skill="alpha", model="claude-haiku-4-5"),
-        "beta-agg": receipt([], skill="beta", level="DECLARED", uncertainty_unavailable="aggregates_only",
-                            source_figures={"uplift": 3}, band_source=None),
+        "beta-agg": receipt(
+            [],
+            skill="beta",
+            level="DECLARED",
+            uncertainty_unavailable="aggregates_only",
+            source_figures={"uplift": 3},
+            band_source=None,
+        ),
         "beta-declared": receipt(PASSING, skill="Beta", level="DECLARED"),
     }
 
@@ -47,25 +56,44 @@ def test_rows_in_server_side_order() -> None:
     rows = results_rows(receipts())
     # measured runs first (skill case-insensitive, then model, then receipt); then the rest by
     # source ("printed aggregates" < "smoke run") (issue 15: the page leads with what was measured)
-    assert [r.receipt for r in rows] == ["alpha-reg", "beta-declared", "zeta-pass", "beta-agg", "alpha-smoke"]
+    assert [r.receipt for r in rows] == [
+        "alpha-reg",
+        "beta-declared",
+        "zeta-pass",
+        "beta-agg",
+        "alpha-smoke",
+    ]
     assert [r.measured for r in rows] == [True, True, True, False, False]
 
 
 def test_row_values() -> None:
     rows = {r.receipt: r for r in results_rows(receipts())}
     p = rows["zeta-pass"]
-    assert (p.skill, p.model, p.surface, p.level, p.band_source) == ("zeta", "claude-sonnet-4-5", "api", "TESTED",
-                                                                     "generation")
+    assert (p.skill, p.model, p.surface, p.level, p.band_source) == (
+        "zeta",
+        "claude-sonnet-4-5",
+        "api",
+        "TESTED",
+        "generation",
+    )
     assert (p.reading, p.lift_text, p.value_text) == ("passing", "+0.300", "+0.750")
     assert p.lift == pytest.approx(0.30) and p.value_per_1k == pytest.approx(0.75)
     assert not p.context_only
-    assert (p.sheet_url, p.json_url, p.badge_url) == ("receipts/zeta-pass/", "receipts/zeta-pass.json",
-                                                      "badge/zeta-pass.json")
+    assert (p.sheet_url, p.json_url, p.badge_url) == (
+        "receipts/zeta-pass/",
+        "receipts/zeta-pass.json",
+        "badge/zeta-pass.json",
+    )
     assert rows["alpha-reg"].reading == "regressed" and rows["alpha-reg"].lift_text == "-0.300"
     smoke = rows["alpha-smoke"]
     assert smoke.reading == "Smoke run, no verdict" and smoke.smoke and smoke.context_only
     agg = rows["beta-agg"]
-    assert (agg.reading, agg.band_source, agg.lift_text, agg.value_text) == ("no verdict", "none", "–", "–")
+    assert (agg.reading, agg.band_source, agg.lift_text, agg.value_text) == (
+        "no verdict",
+        "none",
+        "–",
+        "–",
+    )
     dec = rows["beta-declared"]
     assert dec.reading == "no verdict" and dec.lift_text == "+0.300" and dec.context_only
 
@@ -129,12 +157,17 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
     assert zeta[:4] == ["zeta-pass", "claude-sonnet-4-5", "api", "TESTED"]
     assert zeta[4].startswith("passing") and zeta[5:8] == ["+0.300", "+0.750", "generation"]
     # imports and smoke runs: receipt, skill, model, level, headline figure, reading, band source
-    assert t.rows[4][4] == "lift +0.300 (context only: a smoke run)" and t.rows[4][5] == "Smoke run, no verdict"
+    assert (
+        t.rows[4][4] == "lift +0.300 (context only: a smoke run)"
+        and t.rows[4][5] == "Smoke run, no verdict"
+    )
     assert t.rows[3][4:] == ["no uplift printed", "no verdict", "none"]
     assert t.links == [f"../receipts/{n}/" for n in order]
     # numeric cells carry data-sort for the progressive-enhancement sort
     assert [float(s) for s in t.sorts][:2] == [pytest.approx(-0.30), pytest.approx(-0.75)]
-    assert "Measured runs, by skill" in html and html.index("Measured runs") < html.index("Imports, printed aggregates")
+    assert "Measured runs, by skill" in html and html.index("Measured runs") < html.index(
+        "Imports, printed aggregates"
+    )
     # no row is only dashes
     assert all(any(c not in ("", "–") for c in r[1:]) for r in t.rows)
     assert 'class="sortable"' in html
@@ -151,7 +184,11 @@ def test_site_files_include_badges_per_receipt() -> None:
     files = results_site_files(receipts(), _env())
     assert RESULTS_PAGE in files
     assert json.loads(files["badge/alpha-smoke.json"]) == {
-        "schemaVersion": 1, "label": "driftproof", "message": "Smoke run, no verdict", "color": "lightgrey"}
+        "schemaVersion": 1,
+        "label": "driftproof",
+        "message": "Smoke run, no verdict",
+        "color": "lightgrey",
+    }
     assert json.loads(files["badge/zeta-pass.json"])["message"] == "passing"
     assert len([p for p in files if p.startswith("badge/")]) == 3 * 5
 
@@ -173,14 +210,22 @@ def test_imports_show_the_headline_figure_their_source_printed() -> None:
     # median saving of 50% against the terse control and 45% against the baseline on snapshot 2b10489
     # (Report 001); skill-creator's benchmark.json summary prints mean pass rates 0.689 (9 runs with
     # the skill) and 0.585 (8 runs without it) (Report 003).
-    names = ["caveman-2b10489-caveman", "skill-creator-nebius-skills-iteration-1-12a0aae8",
-             "nvidia-7149a88-doca-flow"]
-    rows = {r.receipt: r for r in results_rows({n: read_receipt(ROOT / "receipts" / f"{n}.json") for n in names})}
+    names = [
+        "caveman-2b10489-caveman",
+        "skill-creator-nebius-skills-iteration-1-12a0aae8",
+        "nvidia-7149a88-doca-flow",
+    ]
+    rows = {
+        r.receipt: r
+        for r in results_rows({n: read_receipt(ROOT / "receipts" / f"{n}.json") for n in names})
+    }
     assert not any(r.measured for r in rows.values())
     assert rows["caveman-2b10489-caveman"].headline.startswith(
-        "median output-token saving +50% against the control, +45% against the baseline (10 cases")
+        "median output-token saving +50% against the control, +45% against the baseline (10 cases"
+    )
     assert rows["skill-creator-nebius-skills-iteration-1-12a0aae8"].headline == (
-        "mean pass rate with the skill 0.689 over 9 runs; without it 0.585 over 8 runs")
+        "mean pass rate with the skill 0.689 over 9 runs; without it 0.585 over 8 runs"
+    )
     assert rows["nvidia-7149a88-doca-flow"].headline.startswith("uplift as printed: ")
 
 
@@ -193,9 +238,14 @@ def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
     f = band_facts(r)
     assert f.short == "not recorded (read as legacy)"
     assert f.draws == "not recorded; the receipt holds 1 per arm"
-    assert f.judge_samples == "not recorded; the receipt holds no judge sample (each score as the source gave it)"
+    assert (
+        f.judge_samples
+        == "not recorded; the receipt holds no judge sample (each score as the source gave it)"
+    )
     assert "several times" not in f.source
     recorded = receipt(PASSING)  # band_source generation, 3 draws per arm, each judged by samples
     g = band_facts(recorded)
-    assert g.short == "generation" and g.source.startswith("generation: the band is the spread of the per-draw scores")
+    assert g.short == "generation" and g.source.startswith(
+        "generation: the band is the spread of the per-draw scores"
+    )
     assert "several" not in g.source  # a one-draw arm (Report 004) must not read as several draws

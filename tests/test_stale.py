@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
-
 from factories import case, make_receipt
+
 from driftproof.cli import cli
 from driftproof.receipt import parse_receipt, seal_document
 from driftproof.stale import Today, harness_change, stale_report
@@ -16,24 +16,41 @@ from driftproof.stale import Today, harness_change, stale_report
 SKILL = "a" * 64
 SUITE = "b" * 64
 TEMPLATE = "0" * 64  # conftest's judge template hash
-RUBRIC = "1" * 64    # conftest's case rubric hash
+RUBRIC = "1" * 64  # conftest's case rubric hash
 
 
 def _receipt(**run):
     doc = make_receipt([case("c1", [0.7, 0.72, 0.71], [0.5, 0.52, 0.51])])
-    doc["run"].update({"surface": "cli", "harness": {"name": "claude-code", "version": "2.1.272 (Claude Code)"},
-                       "capture": "text", **run})
+    doc["run"].update(
+        {
+            "surface": "cli",
+            "harness": {"name": "claude-code", "version": "2.1.272 (Claude Code)"},
+            "capture": "text",
+            **run,
+        }
+    )
     doc["skill"]["sha256"] = SKILL
     doc["suite"]["sha256"] = SUITE
-    doc["arms"]["control"] = {"label": "__terse__", "instruction": "Answer concisely.", "system_prompt_sha256": None}
+    doc["arms"]["control"] = {
+        "label": "__terse__",
+        "instruction": "Answer concisely.",
+        "system_prompt_sha256": None,
+    }
     for c in doc["cases"]:
         c["arms"]["control"] = c["arms"]["baseline"]
     return parse_receipt(json.dumps(seal_document(doc)).encode())
 
 
-CURRENT = Today(model="claude-sonnet-4-5", harness_name="claude-code", harness_version="2.1.272 (Claude Code)",
-                capture="text", skill_sha256=SKILL, suite_sha256=SUITE, judge_model="claude-haiku-4-5-20251001",
-                judge_template_sha256=TEMPLATE)
+CURRENT = Today(
+    model="claude-sonnet-4-5",
+    harness_name="claude-code",
+    harness_version="2.1.272 (Claude Code)",
+    capture="text",
+    skill_sha256=SKILL,
+    suite_sha256=SUITE,
+    judge_model="claude-haiku-4-5-20251001",
+    judge_template_sha256=TEMPLATE,
+)
 
 
 def statuses(r, today):
@@ -43,7 +60,11 @@ def statuses(r, today):
 
 def test_everything_current_still_stands():
     s, rep = statuses(_receipt(), CURRENT)
-    assert s == {"with_skill": "still stands", "baseline": "still stands", "control": "still stands"}
+    assert s == {
+        "with_skill": "still stands",
+        "baseline": "still stands",
+        "control": "still stands",
+    }
     assert rep.advisories == ()
 
 
@@ -57,11 +78,14 @@ def test_model_change_runs_every_arm_again():
     assert set(s.values()) == {"run again"}
 
 
-@pytest.mark.parametrize("today_version,expected", [
-    ("2.1.280 (Claude Code)", "still stands"),   # patch: advisory only
-    ("2.2.0 (Claude Code)", "run again"),        # minor
-    ("3.0.0 (Claude Code)", "run again"),        # major
-])
+@pytest.mark.parametrize(
+    "today_version,expected",
+    [
+        ("2.1.280 (Claude Code)", "still stands"),  # patch: advisory only
+        ("2.2.0 (Claude Code)", "run again"),  # minor
+        ("3.0.0 (Claude Code)", "run again"),  # major
+    ],
+)
 def test_harness_versions(today_version, expected):
     s, rep = statuses(_receipt(), replace(CURRENT, harness_version=today_version))
     assert s["baseline"] == expected and s["with_skill"] == expected
@@ -94,13 +118,22 @@ def test_suite_change_without_case_detail_runs_again():
 
 
 def test_rubric_change_only_is_regrade():
-    s, _ = statuses(_receipt(), replace(CURRENT, suite_sha256="e" * 64, rubric_sha256={"c1": "f" * 64}))
+    s, _ = statuses(
+        _receipt(), replace(CURRENT, suite_sha256="e" * 64, rubric_sha256={"c1": "f" * 64})
+    )
     assert set(s.values()) == {"regrade only"}
 
 
 def test_prompt_change_runs_again():
-    s, _ = statuses(_receipt(), replace(CURRENT, suite_sha256="e" * 64, prompt_sha256={"c1": "f" * 64},
-                                        rubric_sha256={"c1": RUBRIC}))
+    s, _ = statuses(
+        _receipt(),
+        replace(
+            CURRENT,
+            suite_sha256="e" * 64,
+            prompt_sha256={"c1": "f" * 64},
+            rubric_sha256={"c1": RUBRIC},
+        ),
+    )
     # the receipt recorded no prompt hash for c1: unknown, never current
     assert set(s.values()) == {"unknown"}
 
@@ -129,9 +162,27 @@ def test_cli_exit_and_text(tmp_path):
     p.write_text(json.dumps(r.to_json_dict()))
     skill = tmp_path / "SKILL.md"
     skill.write_text("new skill text")
-    res = CliRunner().invoke(cli, ["stale", str(p), "--model", "claude-sonnet-4-5", "--harness", "claude-code",
-                                   "--harness-version", "2.1.272", "--capture", "text", "--skill", str(skill),
-                                   "--suite", str(skill), "--judge-model", "claude-haiku-4-5-20251001"])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "stale",
+            str(p),
+            "--model",
+            "claude-sonnet-4-5",
+            "--harness",
+            "claude-code",
+            "--harness-version",
+            "2.1.272",
+            "--capture",
+            "text",
+            "--skill",
+            str(skill),
+            "--suite",
+            str(skill),
+            "--judge-model",
+            "claude-haiku-4-5-20251001",
+        ],
+    )
     assert res.exit_code == 1
     assert res.output.splitlines()[0].startswith("with_skill: run again")
     assert "baseline: " in res.output

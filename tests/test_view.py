@@ -15,12 +15,19 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
 from factories import case, make_receipt
+
 from driftproof.cli import cli
 from driftproof.cli.view import render_breakdown, render_markdown, render_text
-from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, parse_receipt, seal_document, write_receipt
-from driftproof.receipt import _bounds
+from driftproof.receipt import (
+    Receipt,
+    _bounds,
+    draw_doc,
+    judge_sample_doc,
+    parse_receipt,
+    seal_document,
+    write_receipt,
+)
 from driftproof.view import Fact, fmt, sheet
 from driftproof.wording import NO_SEPARATION, NOT_ENOUGH_DRAWS, SMOKE_RUN
 
@@ -46,18 +53,24 @@ def test_fmt() -> None:
     assert fmt(-0.0001, signed=True) == "0.000" and fmt(None) == "–"
 
 
-@pytest.mark.parametrize(("chars", "tokens", "per_1k"), [
-    # lift .10 (.71 − .61); 2000 chars → ceil(2000/4) = 500 tokens → .10 ÷ .5 = +0.200
-    (2000, "500", "+0.200"),
-    # 1601 chars → ceil(400.25) = 401 tokens → .10 ÷ .401 = .249377 → +0.249
-    (1601, "401", "+0.249"),
-    # 40 chars → 10 tokens → .10 ÷ .01 = +10.000
-    (40, "10", "+10.000"),
-])
+@pytest.mark.parametrize(
+    ("chars", "tokens", "per_1k"),
+    [
+        # lift .10 (.71 − .61); 2000 chars → ceil(2000/4) = 500 tokens → .10 ÷ .5 = +0.200
+        (2000, "500", "+0.200"),
+        # 1601 chars → ceil(400.25) = 401 tokens → .10 ÷ .401 = .249377 → +0.249
+        (1601, "401", "+0.249"),
+        # 40 chars → 10 tokens → .10 ÷ .01 = +10.000
+        (40, "10", "+10.000"),
+    ],
+)
 def test_value_per_1000_skill_tokens(chars: int, tokens: str, per_1k: str) -> None:
     s = sheet(read(mk([case("a", [0.70, 0.71, 0.72], [0.60, 0.61, 0.62])], skill_text="y" * chars)))
     assert s.lift == "+0.100"
-    assert s.lift_per_1k == f"{per_1k} per 1,000 skill tokens ({tokens} skill tokens, ceil(characters ÷ 4))"
+    assert (
+        s.lift_per_1k
+        == f"{per_1k} per 1,000 skill tokens ({tokens} skill tokens, ceil(characters ÷ 4))"
+    )
 
 
 def test_readings() -> None:
@@ -68,7 +81,11 @@ def test_readings() -> None:
     # overlap; resolution .03055 + 2·.01247 = .05549 ≥ .05 → underpowered; 5 draws per arm needed.
     s = sheet(read(mk([case("c5", [0.71, 0.72, 0.74], [0.69, 0.70, 0.72])])))
     r = facts(s.reading)
-    assert (r["reading"], r["sentence"], r["draws per arm needed"]) == ("UNDERPOWERED", NOT_ENOUGH_DRAWS, "5")
+    assert (r["reading"], r["sentence"], r["draws per arm needed"]) == (
+        "UNDERPOWERED",
+        NOT_ENOUGH_DRAWS,
+        "5",
+    )
     assert s.cases[0].verdict == "underpowered"
     # C4: .51 .52 .53 vs .50 .51 .52: Δ .01 ≤ .02, resolution .03633 < .05 → no separation
     s = sheet(read(mk([case("c4", [0.51, 0.52, 0.53], [0.50, 0.51, 0.52])])))
@@ -81,23 +98,34 @@ def test_readings() -> None:
     s = sheet(read(mk([C1], level="UNVERIFIED", preset="quick")))
     r = facts(s.reading)
     assert (r["reading"], r["sentence"]) == ("no verdict", SMOKE_RUN)
-    assert facts(s.provenance)["verification level"] == "UNVERIFIED (smoke run: counts as below TESTED)"
+    assert (
+        facts(s.provenance)["verification level"]
+        == "UNVERIFIED (smoke run: counts as below TESTED)"
+    )
 
 
 def test_case_rows_checks_and_lost_draws() -> None:
     c = case("c1", [0.80, 0.82, None], [0.50, 0.52, 0.54])
-    c["arms"]["with_skill"]["draws"][0]["checks"] = [{"name": "subject", "kind": "regex", "pass": True},
-                                                     {"name": "429", "kind": "must_include", "pass": False}]
-    c["arms"]["baseline"]["draws"][0]["checks"] = [{"name": "subject", "kind": "regex", "pass": False}]
+    c["arms"]["with_skill"]["draws"][0]["checks"] = [
+        {"name": "subject", "kind": "regex", "pass": True},
+        {"name": "429", "kind": "must_include", "pass": False},
+    ]
+    c["arms"]["baseline"]["draws"][0]["checks"] = [
+        {"name": "subject", "kind": "regex", "pass": False}
+    ]
     s = sheet(read(mk([c])))
     row = s.cases[0]
     # with skill: .80 .82 measured (mean .81, sd .014142), one lost; baseline .52 ± .02
-    assert row.with_skill == "0.810 ± 0.014 (n = 2, 1 lost)" and row.baseline == "0.520 ± 0.020 (n = 3)"
+    assert (
+        row.with_skill == "0.810 ± 0.014 (n = 2, 1 lost)"
+        and row.baseline == "0.520 ± 0.020 (n = 3)"
+    )
     assert row.lift == "+0.290" and row.anchor == "case-c1"
     assert row.checks == "with skill 1/2 passed · baseline 0/1 passed"
     assert row.lost == "with skill 1 of 3 lost (timeout after 2 retries)"
     assert [(d.case_id, d.arm, d.index, d.reason) for d in s.lost_draws] == [
-        ("c1", "with skill", "2", "timeout after 2 retries")]
+        ("c1", "with skill", "2", "timeout after 2 retries")
+    ]
     # the checks never decide: a lost draw protects the case instead (D-9)
     assert row.verdict == "inconclusive"
 
@@ -105,10 +133,22 @@ def test_case_rows_checks_and_lost_draws() -> None:
 def test_control_delta_and_grading_cost_apart() -> None:
     c = case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54])
     c["arms"]["control"] = case("x", [0.70, 0.72, 0.74], [0.0])["arms"]["with_skill"]
-    overhead = {"input_tokens": 12000, "output_tokens": 800, "usd": 0.016,
-                "judged_draws_counted": 6, "judged_draws_missing_usage": 1}
-    arms = {n: {"label": None, "instruction": None, "system_prompt_sha256": None} for n in ("with_skill", "baseline")}
-    arms["control"] = {"label": "__terse__", "instruction": "Answer concisely.", "system_prompt_sha256": None}
+    overhead = {
+        "input_tokens": 12000,
+        "output_tokens": 800,
+        "usd": 0.016,
+        "judged_draws_counted": 6,
+        "judged_draws_missing_usage": 1,
+    }
+    arms = {
+        n: {"label": None, "instruction": None, "system_prompt_sha256": None}
+        for n in ("with_skill", "baseline")
+    }
+    arms["control"] = {
+        "label": "__terse__",
+        "instruction": "Answer concisely.",
+        "system_prompt_sha256": None,
+    }
     s = sheet(read(mk([c], judge_overhead=overhead, arms=arms)))
     # with skill .82 − control .72 = +.100 over one case
     assert s.control_delta == "+0.100 (with skill minus control, equal weight over 1 case)"
@@ -143,7 +183,13 @@ def test_breakdown_in_the_sheet() -> None:
     )
     r1 = b.rows[0]
     assert (r1.with_skill, r1.baseline, r1.lift, r1.counts, r1.lift_without, r1.label) == (
-        "0.820 ± 0.020", "0.520 ± 0.020", "+0.300", "3/3/0 · 3/3/0", "-0.100", "helps")
+        "0.820 ± 0.020",
+        "0.520 ± 0.020",
+        "+0.300",
+        "3/3/0 · 3/3/0",
+        "-0.100",
+        "helps",
+    )
     assert b.rows[1].lift_without == "+0.100"
     s = sheet(read(mk([C1, C2, C3], level="DECLARED")))
     assert s.breakdown.summary[1] == "No helps, hurts or carrier assertion: below TESTED (DECLARED)"
@@ -158,14 +204,19 @@ def test_size_limit_keeps_the_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     r = parse_receipt(path.read_bytes(), str(path))
     s = sheet(r, path=path)
     assert not s.breakdown.available and s.breakdown.rows == ()
-    assert f"the receipt is {size} bytes, over the lift breakdown's size limit of {size - 1} bytes" in s.breakdown.summary[0]
+    assert (
+        f"the receipt is {size} bytes, over the lift breakdown's size limit of {size - 1} bytes"
+        in s.breakdown.summary[0]
+    )
     assert facts(s.reading)["reading"] == "regressed" and s.lift == "+0.100" and len(s.cases) == 2
     assert "size limit" in render_breakdown(r, name="r.json", path=path)
 
 
 def test_cli_text_markdown_json_show_the_page_model(tmp_path: Path) -> None:
     doc = mk([C1, C2, case("c3", [0.5, 0.52, None], [0.6, 0.62, 0.64])])
-    doc["cases"][2]["arms"]["with_skill"]["draws"][2]["lost"]["reason"] = "c|<b>\x1b[31m"  # untrusted text
+    doc["cases"][2]["arms"]["with_skill"]["draws"][2]["lost"]["reason"] = (
+        "c|<b>\x1b[31m"  # untrusted text
+    )
     doc.pop("seal")
     path = write_receipt(doc, tmp_path / "r.json")
     s = sheet(parse_receipt(path.read_bytes(), str(path)), path=path)
@@ -184,7 +235,9 @@ def test_cli_text_markdown_json_show_the_page_model(tmp_path: Path) -> None:
     assert md.exit_code == 0 and md.output == render_markdown(s)
     assert "c\\|\\<b\\>\\\\x1b\\[31m" in md.output and "<b>" not in md.output
     js = runner.invoke(cli, ["view", str(path), "--format", "json"])
-    assert js.exit_code == 0 and json.loads(js.output) == json.loads(json.dumps(dataclasses.asdict(s)))
+    assert js.exit_code == 0 and json.loads(js.output) == json.loads(
+        json.dumps(dataclasses.asdict(s))
+    )
 
 
 def test_cli_refuses_a_bad_receipt(tmp_path: Path) -> None:
@@ -203,18 +256,29 @@ def test_aggregates_only_sheet() -> None:
     doc["source_figures"] = {"uplift": "+12%"}
     s = sheet(read(seal_document(doc)))
     assert s.lift == "n/a" and s.lift_per_1k == "n/a (400 skill tokens)"
-    assert s.breakdown.summary == ("Lift breakdown unavailable: aggregates only: the source printed figures and no draw score",)
+    assert s.breakdown.summary == (
+        "Lift breakdown unavailable: aggregates only: the source printed figures and no draw score",
+    )
 
 
 def test_judge_samples_split_in_context() -> None:
     c = case("j", [0.5, 0.5, 0.5], [0.5, 0.5, 0.5])
     c["arms"]["with_skill"]["draws"] = [
-        draw_doc(i, answer=f"a{i}", judge_samples=[judge_sample_doc(x, reply=str(x), reported_model="claude-haiku-4-5-20251001")
-                                                   for x in p]) for i, p in enumerate([(0.6, 0.8), (0.7, 0.9), (0.8, 1.0)])]
+        draw_doc(
+            i,
+            answer=f"a{i}",
+            judge_samples=[
+                judge_sample_doc(x, reply=str(x), reported_model="claude-haiku-4-5-20251001")
+                for x in p
+            ],
+        )
+        for i, p in enumerate([(0.6, 0.8), (0.7, 0.9), (0.8, 1.0)])
+    ]
     s = sheet(read(mk([c])))
     # scores .7 .8 .9: variance .01; within-draw s² = .02, /2 → judge part .01; draw part 0
     assert facts(s.context.splits)["j, with skill"] == (
-        "variance 0.01000: judge samples 0.01000, draw to draw 0.00000 (100% judge, 0% draw)")
+        "variance 0.01000: judge samples 0.01000, draw to draw 0.00000 (100% judge, 0% draw)"
+    )
     assert s.context.label.startswith("Context, beyond the method")
 
 
@@ -231,14 +295,16 @@ def test_diff_lift_breakdown_flag(tmp_path: Path) -> None:
         assert flagged.exit_code == plain.exit_code
         if fmt == "json":
             doc = json.loads(flagged.output)
-            assert {k: v for k, v in doc.items() if k != "lift_breakdowns"} == json.loads(plain.output)
+            assert {k: v for k, v in doc.items() if k != "lift_breakdowns"} == json.loads(
+                plain.output
+            )
             # a: (.30 − .10 − .10)/3 = +.033 carried by c1; b: (.30 − .10)/2 = +.100
             assert doc["lift_breakdowns"][0]["title"] == f"Lift breakdown of {paths[0]}"
             assert doc["lift_breakdowns"][0]["summary"][0].endswith("3 included cases: +0.033")
             assert doc["lift_breakdowns"][1]["summary"][0].endswith("2 included cases: +0.100")
         else:
             assert flagged.output.startswith(plain.output.rstrip("\n"))
-            extra = flagged.output[len(plain.output.rstrip("\n")):]
+            extra = flagged.output[len(plain.output.rstrip("\n")) :]
             assert extra.count("Lift breakdown of ") == 2
             assert "Carries the positive measured lift: c1 (removing it leaves -0.100)" in extra
 
@@ -289,8 +355,11 @@ def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
     doc.pop("seal")
     path = write_receipt(doc, tmp_path / "r.json")
     cli_text = CliRunner().invoke(cli, ["view", str(path)]).output
-    page = build_site_files({"r": LoadedReceipt("r", parse_receipt(path.read_bytes(), str(path)), path.read_bytes())},
-                            [], nav=[])["receipts/r/index.html"].decode("utf-8")
+    page = build_site_files(
+        {"r": LoadedReceipt("r", parse_receipt(path.read_bytes(), str(path)), path.read_bytes())},
+        [],
+        nav=[],
+    )["receipts/r/index.html"].decode("utf-8")
     html = _Rows()
     html.feed(page)
     for cid in ("c1", "c2", "c3"):
@@ -304,9 +373,13 @@ def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
     c1_bd = next(t for t in html.tables["table-breakdown-r"] if t.startswith("c1 "))
     assert _decimals(c1_bd) == ["0.820", "0.020", "0.520", "0.020", "+0.300", "-0.105"]
     # the suite lift, per 1,000 tokens, reading and breakdown summary: the same words in both
-    for needle in ("+0.030", "+0.075 per 1,000 skill tokens", "regressed",
-                   "Measured lift, equal weight per case over 3 included cases: +0.030",
-                   "No carrier assertion: lost draws prevent a carrier assertion"):
+    for needle in (
+        "+0.030",
+        "+0.075 per 1,000 skill tokens",
+        "regressed",
+        "Measured lift, equal weight per case over 3 included cases: +0.030",
+        "No carrier assertion: lost draws prevent a carrier assertion",
+    ):
         assert needle in cli_text and any(needle in p for p in html.paragraphs), needle
 
 
@@ -314,8 +387,13 @@ def test_size_bytes_decides_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     r = read(mk([C1, C2]))
     monkeypatch.setattr(_bounds, "BREAKDOWN_MAX_BYTES", 1000)
     assert sheet(r, size_bytes=1000).breakdown.available
-    assert sheet(r, size_bytes=1001).breakdown.summary[0].startswith(
-        "Lift breakdown unavailable: the receipt is 1001 bytes, over the lift breakdown's size limit of 1000 bytes")
+    assert (
+        sheet(r, size_bytes=1001)
+        .breakdown.summary[0]
+        .startswith(
+            "Lift breakdown unavailable: the receipt is 1001 bytes, over the lift breakdown's size limit of 1000 bytes"
+        )
+    )
 
 
 def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
@@ -325,11 +403,28 @@ def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
     from driftproof.receipt import draw_doc, parse_receipt, receipt_doc, seal_document
     from driftproof.view import sheet
 
-    arm = {"draws": [draw_doc(0, answer="a", tokens={"input": None, "output": 3, "counted_by": "o200k_base"})],
-           "generation": None}
-    doc = receipt_doc(level="DECLARED", skill_name="s", skill_text="x", model="m",
-                      cases=[{"id": "p01", "prompt": "q", "prompt_sha256": None, "rubric_sha256": None,
-                              "threshold": None, "arms": {"with_skill": arm, "baseline": arm}}])
+    arm = {
+        "draws": [
+            draw_doc(0, answer="a", tokens={"input": None, "output": 3, "counted_by": "o200k_base"})
+        ],
+        "generation": None,
+    }
+    doc = receipt_doc(
+        level="DECLARED",
+        skill_name="s",
+        skill_text="x",
+        model="m",
+        cases=[
+            {
+                "id": "p01",
+                "prompt": "q",
+                "prompt_sha256": None,
+                "rubric_sha256": None,
+                "threshold": None,
+                "arms": {"with_skill": arm, "baseline": arm},
+            }
+        ],
+    )
     s = sheet(parse_receipt(_json.dumps(seal_document(doc)).encode()))
     assert s.legend == "none: the receipt holds no judged score, so it has no band"
     assert ("band source", "none (no judged score)") in [(f.label, f.value) for f in s.provenance]

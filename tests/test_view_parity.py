@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from factories import case, make_receipt, run_main
 
 from driftproof.receipt import parse_receipt, read_receipt, seal_document
 from driftproof.site.sheet import receipt_sheet
 from driftproof.view import sheet
-from factories import case, make_receipt, run_main
 
 REPO = Path(__file__).resolve().parents[1]
 NVIDIA = REPO / "receipts/nvidia-7149a88-cuopt-install.json"
@@ -41,7 +41,10 @@ def test_aggregates_only_view_shows_every_figure_the_site_sheet_shows(capsys: An
     assert site.figures is not None
     views = _views(NVIDIA, capsys)
     doc = json.loads(views["json"])
-    json_rows = [[f["dimension"], f["agent"], f["score"], f["uplift"], f["count"], f["note"]] for f in doc["source_figures"]]
+    json_rows = [
+        [f["dimension"], f["agent"], f["score"], f["uplift"], f["count"], f["note"]]
+        for f in doc["source_figures"]
+    ]
     site_rows = [[c.text for c in row.cells] for row in site.figures.rows]
     assert json_rows == site_rows and len(site_rows) == 10
     for row in site_rows:
@@ -51,8 +54,13 @@ def test_aggregates_only_view_shows_every_figure_the_site_sheet_shows(capsys: An
     # by hand from benchmarks.json, cuopt-install: Correctness, codex: score_pct 97, uplift_pct 22
     assert ["Correctness", "codex", "97.0", "22.0", "1", ""] in json_rows
     for fmt in ("text", "markdown", "json"):
-        assert "7149a886d50da8db72cdc1f20ff01cefeadfe6a9" in views[fmt] and "6f6c3946e835520844d2b770bf8d91faf701a526" in views[fmt]
-    assert doc["headline"]["label"] == "source figures" and doc["headline"]["value"].startswith("10 figures as the source printed")
+        assert (
+            "7149a886d50da8db72cdc1f20ff01cefeadfe6a9" in views[fmt]
+            and "6f6c3946e835520844d2b770bf8d91faf701a526" in views[fmt]
+        )
+    assert doc["headline"]["label"] == "source figures" and doc["headline"]["value"].startswith(
+        "10 figures as the source printed"
+    )
 
 
 def test_skill_fired_rate_is_shown_beside_the_score(capsys: Any) -> None:
@@ -63,7 +71,10 @@ def test_skill_fired_rate_is_shown_beside_the_score(capsys: Any) -> None:
     assert with_skill["skill_fired"] == "6 of 9 observed draws (67%)"
     (base,) = [a for a in doc["arms"] if a["arm"] == "baseline"]
     assert base["skill_fired"] == "not recorded"
-    assert "6 of 9 observed draws (67%)" in views["text"] and "6 of 9 observed draws (67%)" in views["markdown"]
+    assert (
+        "6 of 9 observed draws (67%)" in views["text"]
+        and "6 of 9 observed draws (67%)" in views["markdown"]
+    )
 
 
 def test_token_receipt_headline_is_the_token_saving(capsys: Any) -> None:
@@ -89,8 +100,12 @@ def _with_refusal() -> dict[str, Any]:
     doc = copy.deepcopy(doc)
     doc.pop("seal")
     d = doc["cases"][0]["arms"]["baseline"]["draws"][1]
-    d.update(score=None, judge_samples=[], lost={"reason": "the model refused", "kind": "refusal"},
-             refusal={"text": "I can't help with that.", "category": "policy"})
+    d.update(
+        score=None,
+        judge_samples=[],
+        lost={"reason": "the model refused", "kind": "refusal"},
+        refusal={"text": "I can't help with that.", "category": "policy"},
+    )
     return seal_document(doc)
 
 
@@ -99,7 +114,10 @@ def test_refusals_are_counted_per_arm(tmp_path: Path, capsys: Any) -> None:
     p.write_text(json.dumps(_with_refusal()), encoding="utf-8")
     views = _views(p, capsys)
     arms = {a["arm"]: a for a in json.loads(views["json"])["arms"]}
-    assert arms["baseline"]["refusals"] == "1 of 3 draws" and arms["with skill"]["refusals"] == "none of 3 draws"
+    assert (
+        arms["baseline"]["refusals"] == "1 of 3 draws"
+        and arms["with skill"]["refusals"] == "none of 3 draws"
+    )
     assert arms["baseline"]["lost"] == "1 (refusal)"
     assert "1 of 3 draws" in views["text"] and "1 of 3 draws" in views["markdown"]
 
@@ -107,7 +125,9 @@ def test_refusals_are_counted_per_arm(tmp_path: Path, capsys: Any) -> None:
 def test_a_judged_receipt_headline_is_its_lift() -> None:
     # with skill 0.8, 0.9, 1.0 (mean 0.9), baseline 0.5, 0.6, 0.7 (mean 0.6): lift +0.300;
     # 1,600 characters = 400 skill tokens: +0.750 per 1,000
-    s = sheet(parse_receipt(json.dumps(make_receipt([case("c1", [0.8, 0.9, 1.0], [0.5, 0.6, 0.7])]))))
+    s = sheet(
+        parse_receipt(json.dumps(make_receipt([case("c1", [0.8, 0.9, 1.0], [0.5, 0.6, 0.7])])))
+    )
     assert s.headline.label == "lift" and s.headline.value.startswith("+0.300")
     assert "+0.750 per 1,000 skill tokens" in s.headline.value
 

@@ -104,15 +104,21 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"error: {where}: {exc.strerror or exc}", err=True)
         sys.exit(2)
     except UnicodeDecodeError as exc:
-        click.echo(f"error: expected UTF-8 text, found an invalid byte at offset {exc.start} "
-                   f"({exc.reason})", err=True)
+        click.echo(
+            f"error: expected UTF-8 text, found an invalid byte at offset {exc.start} "
+            f"({exc.reason})",
+            err=True,
+        )
         sys.exit(2)
     except UnicodeEncodeError as exc:
         # JSON may spell a lone surrogate ("\ud800"); it is no Unicode text and cannot be written.
-        bad = exc.object[exc.start:exc.end] if isinstance(exc.object, str) else ""
+        bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
         code = f" U+{ord(bad[0]):04X}" if bad else ""
-        click.echo(f"error: expected valid Unicode text, found a character that cannot be written{code} "
-                   f"({exc.reason}), such as a lone surrogate escape in a JSON input", err=True)
+        click.echo(
+            f"error: expected valid Unicode text, found a character that cannot be written{code} "
+            f"({exc.reason}), such as a lone surrogate escape in a JSON input",
+            err=True,
+        )
         sys.exit(2)
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
     if isinstance(rv, int) and not isinstance(rv, bool):

@@ -8,7 +8,12 @@ from pathlib import Path
 from driftproof.errors import RefusalError
 from driftproof.outputs import OUT_RULE, refuse_existing_output, refuse_existing_outputs
 
-__all__ = ["OUT_RULE", "refuse_existing_output", "refuse_existing_outputs", "refuse_output_on_input"]
+__all__ = [
+    "OUT_RULE",
+    "refuse_existing_output",
+    "refuse_existing_outputs",
+    "refuse_output_on_input",
+]
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -28,6 +33,7 @@ def refuse_output_on_input(output: Path, option: str, **inputs: Path | None) -> 
     """
     for name, path in inputs.items():
         if path is not None and _same(Path(output), Path(path)):
-            raise RefusalError(f"{option} {output} is the {name.replace('_', ' ')} it reads; "
-                               "choose another path (nothing was written)")
-
+            raise RefusalError(
+                f"{option} {output} is the {name.replace('_', ' ')} it reads; "
+                "choose another path (nothing was written)"
+            )

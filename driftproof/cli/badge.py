@@ -20,8 +20,15 @@ from pathlib import Path
 
 import click
 
-from driftproof.badge import json_bytes, badge_reading, badge_svg, details_json, endpoint_json, workflow_outputs
 from driftproof.action import append_github_output
+from driftproof.badge import (
+    badge_reading,
+    badge_svg,
+    details_json,
+    endpoint_json,
+    json_bytes,
+    workflow_outputs,
+)
 from driftproof.receipt import read_receipt
 
 
@@ -45,11 +52,15 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
     ``<name>.json``) or that two options name."""
     for i, path in enumerate(paths):
         if _same_file(path, receipt):
-            raise click.UsageError(f"{path}: this output would overwrite the receipt being read; "
-                                   "give another --out directory or another file name")
+            raise click.UsageError(
+                f"{path}: this output would overwrite the receipt being read; "
+                "give another --out directory or another file name"
+            )
         for other in paths[:i]:
             if _same_file(path, other):
-                raise click.UsageError(f"{path}: named for two outputs; give each output its own file")
+                raise click.UsageError(
+                    f"{path}: named for two outputs; give each output its own file"
+                )
 
 
 def _write_all(files: dict[Path, bytes]) -> None:
@@ -80,7 +91,9 @@ def _write_all(files: dict[Path, bytes]) -> None:
                 d.rmdir()
             except OSError:
                 pass
-        raise _WriteError(f"{path}: cannot write: {exc.strerror or exc}; no badge file was written") from None
+        raise _WriteError(
+            f"{path}: cannot write: {exc.strerror or exc}; no badge file was written"
+        ) from None
     except BaseException:
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
@@ -89,25 +102,57 @@ def _write_all(files: dict[Path, bytes]) -> None:
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--out-dir", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Folder for <name>.json, <name>.details.json and <name>.svg (--out is its older spelling).")
-@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False),
-              help="Path of the shields.io endpoint JSON.")
-@click.option("--svg", "svg_path", type=click.Path(path_type=Path, dir_okay=False), help="Path of the SVG.")
-@click.option("--details", "details_path", type=click.Path(path_type=Path, dir_okay=False),
-              help="Path of the details JSON (lift kept with its sign as context).")
-@click.option("--github-output", is_flag=True,
-              help="Append reading, message, color, lift (n/a for a smoke run) to $GITHUB_OUTPUT.")
-def badge(receipt: Path, out_dir: Path | None, json_path: Path | None, svg_path: Path | None,
-          details_path: Path | None, github_output: bool) -> None:
+@click.option(
+    "--out-dir",
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder for <name>.json, <name>.details.json and <name>.svg (--out is its older spelling).",
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Path of the shields.io endpoint JSON.",
+)
+@click.option(
+    "--svg", "svg_path", type=click.Path(path_type=Path, dir_okay=False), help="Path of the SVG."
+)
+@click.option(
+    "--details",
+    "details_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Path of the details JSON (lift kept with its sign as context).",
+)
+@click.option(
+    "--github-output",
+    is_flag=True,
+    help="Append reading, message, color, lift (n/a for a smoke run) to $GITHUB_OUTPUT.",
+)
+def badge(
+    receipt: Path,
+    out_dir: Path | None,
+    json_path: Path | None,
+    svg_path: Path | None,
+    details_path: Path | None,
+    github_output: bool,
+) -> None:
     """Write the badge of RECEIPT: passing, regressed, UNDERPOWERED, no separation detected,
     or no verdict (a smoke run reads "Smoke run, no verdict").
 
     Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
     unreadable or invalid, or the options are wrong (nothing is written then).
     """
-    if out_dir is None and json_path is None and svg_path is None and details_path is None and not github_output:
-        raise click.UsageError("give --out-dir DIR, or at least one of --json/--svg/--details/--github-output")
+    if (
+        out_dir is None
+        and json_path is None
+        and svg_path is None
+        and details_path is None
+        and not github_output
+    ):
+        raise click.UsageError(
+            "give --out-dir DIR, or at least one of --json/--svg/--details/--github-output"
+        )
     gh_path: Path | None = None
     if github_output:
         env = os.environ.get("GITHUB_OUTPUT")
@@ -129,11 +174,15 @@ def badge(receipt: Path, out_dir: Path | None, json_path: Path | None, svg_path:
         files[svg_path] = badge_svg(r).encode("utf-8")
     _check_targets(receipt, [p for p in (json_path, details_path, svg_path) if p is not None])
     if gh_path is not None and gh_path.is_dir():
-        raise _WriteError(f"{gh_path}: $GITHUB_OUTPUT names a directory; expected a file to append to")
+        raise _WriteError(
+            f"{gh_path}: $GITHUB_OUTPUT names a directory; expected a file to append to"
+        )
     _write_all(files)
     if gh_path is not None:
         try:
             append_github_output(gh_path, workflow_outputs(r))
         except OSError as exc:
-            raise _WriteError(f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}") from None
+            raise _WriteError(
+                f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
+            ) from None
     click.echo(badge_reading(r).message)

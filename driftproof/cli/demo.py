@@ -14,9 +14,18 @@ import click
 
 @click.command()
 @click.argument("folder", required=False, type=click.Path(path_type=Path), default=None)
-@click.option("--out-dir", "out_dir", type=click.Path(path_type=Path), default=None,
-              help="The folder to write into (the same as DIR; default: driftproof-demo).")
-@click.option("--force", is_flag=True, help="Write into a folder that is not empty, replacing the demo's files.")
+@click.option(
+    "--out-dir",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The folder to write into (the same as DIR; default: driftproof-demo).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write into a folder that is not empty, replacing the demo's files.",
+)
 def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
     """Write an example suite, two versions of a skill, two simulated runs of each, a diff, a plan
     and a local site into DIR (default: driftproof-demo). Everything is SIMULATED: no model
@@ -27,5 +36,7 @@ def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
         raise click.UsageError("give the folder once: DIR or --out-dir")
     result = run_demo(folder or out_dir or Path("driftproof-demo"), force=force)
     click.echo(result.walkthrough, nl=False)
-    click.echo(f"Wrote {result.folder}/ in {result.seconds:.1f} s: suite.json, skill-v1/ and skill-v2/SKILL.md, "
-               f"{len(result.receipts)} receipts in receipts/, diff.txt, plan.txt, site/index.html.")
+    click.echo(
+        f"Wrote {result.folder}/ in {result.seconds:.1f} s: suite.json, skill-v1/ and skill-v2/SKILL.md, "
+        f"{len(result.receipts)} receipts in receipts/, diff.txt, plan.txt, site/index.html."
+    )

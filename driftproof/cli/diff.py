@@ -22,10 +22,19 @@ PRINTERS = {"text": to_text, "markdown": to_markdown, "json": to_json}
 @click.command()
 @click.argument("a", type=click.Path(path_type=Path))
 @click.argument("b", type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(sorted(PRINTERS)), default="text", show_default=True,
-              help="Output format.")
-@click.option("--lift-breakdown", is_flag=True,
-              help='Add each receipt\'s lift breakdown (method, "Lift by case") after the comparison.')
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(PRINTERS)),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--lift-breakdown",
+    is_flag=True,
+    help='Add each receipt\'s lift breakdown (method, "Lift by case") after the comparison.',
+)
 def diff(a: Path, b: Path, fmt: str, lift_breakdown: bool) -> None:
     """Compare receipt A (earlier) with receipt B (later), case by case.
 

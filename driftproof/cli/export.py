@@ -25,9 +25,16 @@ def export() -> None:
 
 @click.command("summary-json")
 @click.argument("receipt", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("-o", "--out", "--output", "output", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="File to write (default: standard output). Written whole or not at all; never replaced "
-              "without --force.")
+@click.option(
+    "-o",
+    "--out",
+    "--output",
+    "output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="File to write (default: standard output). Written whole or not at all; never replaced "
+    "without --force.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
 def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
     """RECEIPT as summary-json (per-draw scores, skill_fired, errors; the lift as context)."""

@@ -56,13 +56,24 @@ def _set_force(ctx: click.Context, _param: click.Parameter, value: bool) -> bool
 
 
 #: ``--force``: replace receipts that already exist (without it, an existing file is refused, exit 2).
-FORCE = click.option("--force", is_flag=True, expose_value=False, callback=_set_force,
-                     help="Replace receipts that already exist in --out-dir.")
+FORCE = click.option(
+    "--force",
+    is_flag=True,
+    expose_value=False,
+    callback=_set_force,
+    help="Replace receipts that already exist in --out-dir.",
+)
 #: ``--out-dir``: the folder the receipts go into (``--out`` is its older spelling; in every
 #: other command ``--out`` names one file).
-OUT_DIR = click.option("--out-dir", "--out", "out_dir", default=Path("receipts"), show_default=True,
-                       type=click.Path(path_type=Path, file_okay=False),
-                       help="Folder the receipts are written to (--out is its older spelling).")
+OUT_DIR = click.option(
+    "--out-dir",
+    "--out",
+    "out_dir",
+    default=Path("receipts"),
+    show_default=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder the receipts are written to (--out is its older spelling).",
+)
 
 
 def forced() -> bool:
@@ -73,12 +84,20 @@ def forced() -> bool:
 
 @click.command("caveman")
 @click.argument("snapshot", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--skills", "skills_dir", required=True, type=click.Path(path_type=Path, file_okay=False),
-              help="skills/ directory as it was when the snapshot ran (<arm>/SKILL.md).")
+@click.option(
+    "--skills",
+    "skills_dir",
+    required=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    help="skills/ directory as it was when the snapshot ran (<arm>/SKILL.md).",
+)
 @OUT_DIR
 @FORCE
-@click.option("--source-commit", default=None,
-              help="caveman git commit the files were read at (names the files, recorded as tool_version).")
+@click.option(
+    "--source-commit",
+    default=None,
+    help="caveman git commit the files were read at (names the files, recorded as tool_version).",
+)
 def caveman(snapshot: Path, skills_dir: Path, out_dir: Path, source_commit: str | None) -> None:
     """caveman's evals/snapshots/results.json: one receipt per skill arm (D-16)."""
     items = get_importer("caveman")(snapshot, skills_dir=skills_dir, source_commit=source_commit)

@@ -17,7 +17,16 @@ import click
 from driftproof.errors import ImportError_
 from driftproof.importers import get_importer, write_imported
 
-__all__ = ["claude_plugin_eval", "inspect", "nvidia", "openai_evals", "promptfoo", "skill_creator", "summary_json"]
+__all__ = [
+    "claude_plugin_eval",
+    "inspect",
+    "nvidia",
+    "openai_evals",
+    "promptfoo",
+    "skill_creator",
+    "summary_json",
+]
+
 
 def _OUT(fn: Any) -> Any:
     """``--out-dir DIR`` (``--out`` kept as its older spelling) and ``--force``, shared by every
@@ -33,8 +42,11 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
     for pair in pairs:
         arm, sep, label = pair.partition("=")
         if not sep or arm not in ("with_skill", "baseline", "control") or not label:
-            raise ImportError_.at("<options>", "", f"--arm {pair!r}: expected ARM=LABEL with ARM one of "
-                                  "with_skill, baseline, control")
+            raise ImportError_.at(
+                "<options>",
+                "",
+                f"--arm {pair!r}: expected ARM=LABEL with ARM one of with_skill, baseline, control",
+            )
         if arm in out:
             raise ImportError_.at("<options>", "", f"--arm {arm} given twice")
         out[arm] = label
@@ -44,7 +56,9 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
 def _write(tool: str, source: Any, out_dir: Path, shown: str, **options: Any) -> None:
     name = options.get("skill_name")
     if name is not None and not name.strip():
-        raise click.BadParameter("expected the skill's name, found an empty one", param_hint="--skill-name")
+        raise click.BadParameter(
+            "expected the skill's name, found an empty one", param_hint="--skill-name"
+        )
     items = get_importer(tool)(source, **options)
     from driftproof.cli.import_ import forced
 
@@ -54,66 +68,173 @@ def _write(tool: str, source: Any, out_dir: Path, shown: str, **options: Any) ->
 
 @click.command("skill-creator")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
-@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True),
-              help="The SKILL.md measured (hashed and counted); unknown when omitted.")
-@click.option("--skill-name", default=None, help="The skill's name when neither benchmark.json nor evals.json names it.")
-@click.option("--arm", "arms", multiple=True, metavar="ARM=CONFIGURATION",
-              help="Map a configuration to an arm, e.g. --arm with_skill=new_skill --arm baseline=old_skill "
-                   "(default: with_skill=with_skill, baseline=without_skill).")
+@click.option(
+    "--skill-md",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="The SKILL.md measured (hashed and counted); unknown when omitted.",
+)
+@click.option(
+    "--skill-name",
+    default=None,
+    help="The skill's name when neither benchmark.json nor evals.json names it.",
+)
+@click.option(
+    "--arm",
+    "arms",
+    multiple=True,
+    metavar="ARM=CONFIGURATION",
+    help="Map a configuration to an arm, e.g. --arm with_skill=new_skill --arm baseline=old_skill "
+    "(default: with_skill=with_skill, baseline=without_skill).",
+)
 @_OUT
-def skill_creator(paths: tuple[Path, ...], skill_md: Path | None, skill_name: str | None, arms: tuple[str, ...],
-                  out_dir: Path) -> None:
+def skill_creator(
+    paths: tuple[Path, ...],
+    skill_md: Path | None,
+    skill_name: str | None,
+    arms: tuple[str, ...],
+    out_dir: Path,
+) -> None:
     """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per iteration."""
-    _write("skill-creator", list(paths), out_dir, str(paths[0]), skill_md=skill_md, skill_name=skill_name,
-           arms=_arm_map(arms))
+    _write(
+        "skill-creator",
+        list(paths),
+        out_dir,
+        str(paths[0]),
+        skill_md=skill_md,
+        skill_name=skill_name,
+        arms=_arm_map(arms),
+    )
 
 
 @click.command("nvidia")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
-@click.option("--repository", default=None, help="Repository the files were read from, e.g. https://github.com/NVIDIA/skills.")
-@click.option("--commit", default=None, help="Commit the files were read at (recorded in source_figures).")
-@click.option("--repo-root", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Root of the checkout, to record each file's path in the repository.")
-@click.option("--skill", "skills", multiple=True, help="Import only this catalog_dir from benchmarks.json (repeatable).")
+@click.option(
+    "--repository",
+    default=None,
+    help="Repository the files were read from, e.g. https://github.com/NVIDIA/skills.",
+)
+@click.option(
+    "--commit", default=None, help="Commit the files were read at (recorded in source_figures)."
+)
+@click.option(
+    "--repo-root",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Root of the checkout, to record each file's path in the repository.",
+)
+@click.option(
+    "--skill",
+    "skills",
+    multiple=True,
+    help="Import only this catalog_dir from benchmarks.json (repeatable).",
+)
 @_OUT
-def nvidia(paths: tuple[Path, ...], repository: str | None, commit: str | None, repo_root: Path | None,
-           skills: tuple[str, ...], out_dir: Path) -> None:
+def nvidia(
+    paths: tuple[Path, ...],
+    repository: str | None,
+    commit: str | None,
+    repo_root: Path | None,
+    skills: tuple[str, ...],
+    out_dir: Path,
+) -> None:
     """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no verdict."""
-    _write("nvidia", list(paths), out_dir, str(paths[0]), repository=repository, commit=commit,
-           repo_root=repo_root, skills=list(skills) or None)
+    _write(
+        "nvidia",
+        list(paths),
+        out_dir,
+        str(paths[0]),
+        repository=repository,
+        commit=commit,
+        repo_root=repo_root,
+        skills=list(skills) or None,
+    )
 
 
 @click.command("promptfoo")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option("--arm", "arms", multiple=True, required=True, metavar="ARM=LABEL",
-              help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL [--arm control=LABEL]; "
-                   "with_skill or baseline alone is a single-arm import (no lift).")
-@click.option("--by", type=click.Choice(["provider", "prompt"]), default="provider", show_default=True,
-              help="Match labels against provider.label/id or prompt.label/id/raw.")
+@click.option(
+    "--arm",
+    "arms",
+    multiple=True,
+    required=True,
+    metavar="ARM=LABEL",
+    help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL [--arm control=LABEL]; "
+    "with_skill or baseline alone is a single-arm import (no lift).",
+)
+@click.option(
+    "--by",
+    type=click.Choice(["provider", "prompt"]),
+    default="provider",
+    show_default=True,
+    help="Match labels against provider.label/id or prompt.label/id/raw.",
+)
 @click.option("--skill-name", required=True, help="The skill's name (promptfoo records none).")
-@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@click.option(
+    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
+)
 @_OUT
-def promptfoo(path: Path, arms: tuple[str, ...], by: str, skill_name: str, skill_md: Path | None, out_dir: Path) -> None:
+def promptfoo(
+    path: Path,
+    arms: tuple[str, ...],
+    by: str,
+    skill_name: str,
+    skill_md: Path | None,
+    out_dir: Path,
+) -> None:
     """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept out of the figures."""
-    _write("promptfoo", path, out_dir, str(path), arms=_arm_map(arms) or {}, by=by, skill_name=skill_name,
-           skill_md=skill_md)
+    _write(
+        "promptfoo",
+        path,
+        out_dir,
+        str(path),
+        arms=_arm_map(arms) or {},
+        by=by,
+        skill_name=skill_name,
+        skill_md=skill_md,
+    )
 
 
 @click.command("inspect")
-@click.option("--with-skill", "with_skill", default=None, type=click.Path(path_type=Path, dir_okay=False, exists=True),
-              help="The log of the with-skill arm (.json or .eval).")
-@click.option("--baseline", default=None, type=click.Path(path_type=Path, dir_okay=False, exists=True),
-              help="The log of the baseline arm. Either log alone is a single-arm import (no lift).")
-@click.option("--control", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
-              help="The log of a control arm, if any.")
-@click.option("--scorer", default=None, metavar="NAME[:KEY]",
-              help="The scorer whose values are the scores (required when a log has several); "
-                   "NAME:KEY reads key KEY of an object-valued scorer.")
+@click.option(
+    "--with-skill",
+    "with_skill",
+    default=None,
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="The log of the with-skill arm (.json or .eval).",
+)
+@click.option(
+    "--baseline",
+    default=None,
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="The log of the baseline arm. Either log alone is a single-arm import (no lift).",
+)
+@click.option(
+    "--control",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    default=None,
+    help="The log of a control arm, if any.",
+)
+@click.option(
+    "--scorer",
+    default=None,
+    metavar="NAME[:KEY]",
+    help="The scorer whose values are the scores (required when a log has several); "
+    "NAME:KEY reads key KEY of an object-valued scorer.",
+)
 @click.option("--skill-name", required=True, help="The skill's name (Inspect records none).")
-@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@click.option(
+    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
+)
 @_OUT
-def inspect(with_skill: Path | None, baseline: Path | None, control: Path | None, scorer: str | None, skill_name: str,
-            skill_md: Path | None, out_dir: Path) -> None:
+def inspect(
+    with_skill: Path | None,
+    baseline: Path | None,
+    control: Path | None,
+    scorer: str | None,
+    skill_name: str,
+    skill_md: Path | None,
+    out_dir: Path,
+) -> None:
     """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
 
     --with-skill alone or --baseline alone is a single-arm import: the other arm is recorded as
@@ -122,13 +243,24 @@ def inspect(with_skill: Path | None, baseline: Path | None, control: Path | None
     if with_skill is None and baseline is None:
         raise ImportError_.at("<options>", "", "expected --with-skill LOG, --baseline LOG, or both")
     shown = str(with_skill if with_skill is not None else baseline)
-    _write("inspect", with_skill, out_dir, shown, baseline=baseline, control=control, scorer=scorer,
-           skill_name=skill_name, skill_md=skill_md)
+    _write(
+        "inspect",
+        with_skill,
+        out_dir,
+        shown,
+        baseline=baseline,
+        control=control,
+        scorer=scorer,
+        skill_name=skill_name,
+        skill_md=skill_md,
+    )
 
 
 @click.command("summary-json")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@click.option(
+    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
+)
 @_OUT
 def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
     """Driftproof summary-json (the interop page's minimal format): one DECLARED receipt."""
@@ -137,10 +269,18 @@ def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
 
 @click.command("claude-plugin-eval")
 @click.argument("path", type=click.Path(path_type=Path, exists=True))
-@click.option("--skill-name", default=None, help="The skill's name (default: the plugin's name when the suite names one plugin).")
-@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@click.option(
+    "--skill-name",
+    default=None,
+    help="The skill's name (default: the plugin's name when the suite names one plugin).",
+)
+@click.option(
+    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
+)
 @_OUT
-def claude_plugin_eval(path: Path, skill_name: str | None, skill_md: Path | None, out_dir: Path) -> None:
+def claude_plugin_eval(
+    path: Path, skill_name: str | None, skill_md: Path | None, out_dir: Path
+) -> None:
     """claude plugin eval's aggregate-result.json (or its results directory): runs as draws, the
     skill-fired rate beside the score, errored runs kept out of the figures."""
     _write("claude-plugin-eval", path, out_dir, str(path), skill_name=skill_name, skill_md=skill_md)
@@ -153,25 +293,60 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
     try:
         return float(low), float(high)
     except ValueError:
-        raise ImportError_.at("<options>", "", f"--grader-range {text!r}: expected LOW:HIGH, e.g. 1:7") from None
+        raise ImportError_.at(
+            "<options>", "", f"--grader-range {text!r}: expected LOW:HIGH, e.g. 1:7"
+        ) from None
 
 
 @click.command("openai-evals")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option("--arm", "arms", multiple=True, metavar="ARM=RUN",
-              help="Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a single-arm "
-                   "import (default: the file's only run, as with_skill).")
-@click.option("--grader", default=None, help="The grader whose results are the scores (required when the rows carry several).")
-@click.option("--grader-range", default=None, metavar="LOW:HIGH",
-              help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a score model).")
+@click.option(
+    "--arm",
+    "arms",
+    multiple=True,
+    metavar="ARM=RUN",
+    help="Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a single-arm "
+    "import (default: the file's only run, as with_skill).",
+)
+@click.option(
+    "--grader",
+    default=None,
+    help="The grader whose results are the scores (required when the rows carry several).",
+)
+@click.option(
+    "--grader-range",
+    default=None,
+    metavar="LOW:HIGH",
+    help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a score model).",
+)
 @click.option("--skill-name", required=True, help="The skill's name (OpenAI Evals records none).")
-@click.option("--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None)
+@click.option(
+    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
+)
 @_OUT
-def openai_evals(path: Path, arms: tuple[str, ...], grader: str | None, grader_range: str | None, skill_name: str,
-                 skill_md: Path | None, out_dir: Path) -> None:
+def openai_evals(
+    path: Path,
+    arms: tuple[str, ...],
+    grader: str | None,
+    grader_range: str | None,
+    skill_name: str,
+    skill_md: Path | None,
+    out_dir: Path,
+) -> None:
     """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as lost draws."""
     mapping = _arm_map(arms)
     if mapping and "control" in mapping:
-        raise ImportError_.at("<options>", "", "--arm control: OpenAI Evals imports map with_skill and baseline only")
-    _write("openai-evals", path, out_dir, str(path), arms=mapping, grader=grader,
-           grader_range=_grader_range(grader_range), skill_name=skill_name, skill_md=skill_md)
+        raise ImportError_.at(
+            "<options>", "", "--arm control: OpenAI Evals imports map with_skill and baseline only"
+        )
+    _write(
+        "openai-evals",
+        path,
+        out_dir,
+        str(path),
+        arms=mapping,
+        grader=grader,
+        grader_range=_grader_range(grader_range),
+        skill_name=skill_name,
+        skill_md=skill_md,
+    )

@@ -9,21 +9,51 @@ import click
 
 @click.command()
 @click.argument("receipt", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--rubric", "rubric_suite", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The suite with revised rubrics or criteria (same cases and prompts).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The file the regrade's own sealed receipt is written to; never replaced without --force.")
+@click.option(
+    "--rubric",
+    "rubric_suite",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The suite with revised rubrics or criteria (same cases and prompts).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The file the regrade's own sealed receipt is written to; never replaced without --force.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
-@click.option("--judge-base-url", help="The judge API's base URL (must be the address the original used).")
-@click.option("--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True)
-@click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub"]),
-              help="Plain judge regrade: grade with this judge instead of the original's.")
-@click.option("--judge-model", help="Plain judge regrade: the requested judge model; every reply must report it.")
-@click.option("--judge-samples", type=click.IntRange(1, 100), help="Default: the original's samples per draw.")
+@click.option(
+    "--judge-base-url", help="The judge API's base URL (must be the address the original used)."
+)
+@click.option(
+    "--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True
+)
+@click.option(
+    "--judge-provider",
+    type=click.Choice(["anthropic", "openai", "stub"]),
+    help="Plain judge regrade: grade with this judge instead of the original's.",
+)
+@click.option(
+    "--judge-model",
+    help="Plain judge regrade: the requested judge model; every reply must report it.",
+)
+@click.option(
+    "--judge-samples", type=click.IntRange(1, 100), help="Default: the original's samples per draw."
+)
 @click.option("--retry-delays", default="5,20", hidden=True)
-def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | None, openai_api: str,
-            judge_provider: str | None, judge_model: str | None, judge_samples: int | None, retry_delays: str,
-            force: bool) -> None:
+def regrade(
+    receipt: Path,
+    rubric_suite: Path,
+    out: Path,
+    judge_base_url: str | None,
+    openai_api: str,
+    judge_provider: str | None,
+    judge_model: str | None,
+    judge_samples: int | None,
+    retry_delays: str,
+    force: bool,
+) -> None:
     """Grade RECEIPT's kept answers (a run with --keep-transcripts) under the revised rubrics of
     the --rubric suite with the original's grader, drawing no new answer. Lost draws stay lost; checks are
     never run again. Refuses, writing nothing, when the grader's recorded setting differs from
@@ -31,14 +61,14 @@ def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | 
     an input cannot be held to the original."""
     from driftproof.errors import RefusalError
     from driftproof.receipt import read_receipt
-    from driftproof.regrade.rubric import rubric_regrade
+    from driftproof.regrade.rubric import rubric_regrade, same_path
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite
 
-    from driftproof.regrade.rubric import same_path
-
     if same_path(out, rubric_suite):
-        raise RefusalError(f"the regrade receipt must not overwrite the revised suite ({rubric_suite})")
+        raise RefusalError(
+            f"the regrade receipt must not overwrite the revised suite ({rubric_suite})"
+        )
     from driftproof.cli._paths import refuse_existing_output
 
     kept = (receipt, receipt.with_name(receipt.name + ".transcripts.jsonl"))
@@ -47,7 +77,9 @@ def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | 
     original = read_receipt(receipt)
     plain = judge_model is not None or judge_provider is not None
     if plain and not (judge_model and judge_provider):
-        raise click.UsageError("a plain judge regrade needs both --judge-provider and --judge-model")
+        raise click.UsageError(
+            "a plain judge regrade needs both --judge-provider and --judge-model"
+        )
     if not plain and original.judge is None:
         raise RefusalError("rubric regrade refused:\n- the original records no judge identity")
     jp = judge_provider if plain else (original.judge.provider or "stub")
@@ -55,9 +87,18 @@ def regrade(receipt: Path, rubric_suite: Path, out: Path, judge_base_url: str | 
     opts = {} if jp == "stub" else {"base_url": base, "api": openai_api if jp == "openai" else None}
     judge = make_provider(jp, "api", **opts)
     model = judge_model if plain else original.judge.model
-    result = rubric_regrade(receipt, load_suite(rubric_suite), judge, judge_model=model, out=out, plain=plain,
-                            judge_samples=judge_samples,
-                            retry_delays=tuple(float(x) for x in retry_delays.split(",") if x.strip()))
-    click.echo(f"{result.receipt_path}: answers read {result.answers_read}, graded {result.answers_graded}, "
-               f"carried {result.answers_carried}; judge calls {result.logical_judge_calls} logical, "
-               f"{result.runner_attempts} runner attempts")
+    result = rubric_regrade(
+        receipt,
+        load_suite(rubric_suite),
+        judge,
+        judge_model=model,
+        out=out,
+        plain=plain,
+        judge_samples=judge_samples,
+        retry_delays=tuple(float(x) for x in retry_delays.split(",") if x.strip()),
+    )
+    click.echo(
+        f"{result.receipt_path}: answers read {result.answers_read}, graded {result.answers_graded}, "
+        f"carried {result.answers_carried}; judge calls {result.logical_judge_calls} logical, "
+        f"{result.runner_attempts} runner attempts"
+    )

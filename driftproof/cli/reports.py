@@ -16,18 +16,48 @@ def reports() -> None:
 
 
 @reports.command()
-@click.option("--receipts", "receipts_dir", type=click.Path(path_type=Path), default=Path("receipts"), show_default=True,
-              help="Directory of committed receipts (every *.json below it).")
-@click.option("--reports", "reports_dir", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
-              help="Directory of numbered reports (NNN-slug.md).")
-@click.option("--out-dir", "--out", "out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
-              help="Site folder, replaced whole only when the build succeeds (--out is its older spelling).")
-@click.option("--config", "config_file", type=click.Path(path_type=Path), default=None,
-              help="mkdocs config. Default: ./mkdocs.yml when there is one, else the one installed with "
-                   "Driftproof (its own pages, templates and theme).")
-@click.option("--no-cache", is_flag=True, help="Check and render everything again, ignoring and not writing the "
-              "build cache (.driftproof-cache beside OUT; it never changes an output byte).")
-def build(receipts_dir: Path, reports_dir: Path, out: Path, config_file: Path | None, no_cache: bool) -> None:
+@click.option(
+    "--receipts",
+    "receipts_dir",
+    type=click.Path(path_type=Path),
+    default=Path("receipts"),
+    show_default=True,
+    help="Directory of committed receipts (every *.json below it).",
+)
+@click.option(
+    "--reports",
+    "reports_dir",
+    type=click.Path(path_type=Path),
+    default=Path("reports"),
+    show_default=True,
+    help="Directory of numbered reports (NNN-slug.md).",
+)
+@click.option(
+    "--out-dir",
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=Path("site"),
+    show_default=True,
+    help="Site folder, replaced whole only when the build succeeds (--out is its older spelling).",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="mkdocs config. Default: ./mkdocs.yml when there is one, else the one installed with "
+    "Driftproof (its own pages, templates and theme).",
+)
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Check and render everything again, ignoring and not writing the "
+    "build cache (.driftproof-cache beside OUT; it never changes an output byte).",
+)
+def build(
+    receipts_dir: Path, reports_dir: Path, out: Path, config_file: Path | None, no_cache: bool
+) -> None:
     """Validate every receipt (schema, seal, version) and report, then build OUT with mkdocs.
 
     Any problem stops the build with one line per problem (file: JSON pointer: what was
@@ -40,8 +70,14 @@ def build(receipts_dir: Path, reports_dir: Path, out: Path, config_file: Path | 
     if config_file is None:
         config_file = Path("mkdocs.yml") if Path("mkdocs.yml").is_file() else default_config()
     with build_progress() as progress:
-        inputs = build_site(receipts_dir, reports_dir, out, config_file=config_file,
-                            cache_dir=None if no_cache else True, progress=progress)
+        inputs = build_site(
+            receipts_dir,
+            reports_dir,
+            out,
+            config_file=config_file,
+            cache_dir=None if no_cache else True,
+            progress=progress,
+        )
     click.echo(f"built {out}: {len(inputs.reports)} report(s), {len(inputs.receipts)} receipt(s)")
 
 
@@ -57,8 +93,15 @@ def build_progress(console: Any = None) -> Iterator[Callable[[str, int, int], No
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = console or Console(stderr=True)
-    columns = (TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, disable=not console.is_terminal, transient=False) as bar:
+    columns = (
+        TextColumn("{task.description:>8}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(
+        *columns, console=console, disable=not console.is_terminal, transient=False
+    ) as bar:
         tasks = {ph: bar.add_task(ph, total=None, start=False) for ph in PHASES}
 
         def progress(phase: str, done: int, total: int) -> None:

@@ -42,20 +42,31 @@ import yaml
 
 from driftproof.wording import SMOKE_RUN
 
-DEFAULT_JUDGE = {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini", "stub": "stub-judge",
-                 "simulated": "simulated-judge"}
+DEFAULT_JUDGE = {
+    "anthropic": "claude-haiku-4-5-20251001",
+    "openai": "gpt-5-mini",
+    "stub": "stub-judge",
+    "simulated": "simulated-judge",
+}
 OFFLINE = ("stub", "simulated")
 #: USD per million tokens (input, output, cache read, cache write), frozen into the receipt
 #: for the default judges (Anthropic's price list: cache reads 0.1x input, 5-minute cache writes 1.25x).
-KNOWN_PRICES = {"claude-haiku-4-5-20251001": (1.0, 5.0, 0.1, 1.25), "claude-haiku-4-5": (1.0, 5.0, 0.1, 1.25)}
+KNOWN_PRICES = {
+    "claude-haiku-4-5-20251001": (1.0, 5.0, 0.1, 1.25),
+    "claude-haiku-4-5": (1.0, 5.0, 0.1, 1.25),
+}
 #: The same judges' batch prices (Message Batches bill 50% of the standard prices, cache parts
 #: included), frozen with ``judge.price.tier`` = ``batch`` when the run is batched (issue 17).
-KNOWN_BATCH_PRICES = {"claude-haiku-4-5-20251001": (0.5, 2.5, 0.05, 0.625),
-                      "claude-haiku-4-5": (0.5, 2.5, 0.05, 0.625)}
+KNOWN_BATCH_PRICES = {
+    "claude-haiku-4-5-20251001": (0.5, 2.5, 0.05, 0.625),
+    "claude-haiku-4-5": (0.5, 2.5, 0.05, 0.625),
+}
 
-STOPPING_RULE = ("Each arm is drawn at least 3 times, then once more at a time while the sample standard "
-                 "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
-                 "--max-draws draws (default 10). Lost draws are not replaced.")
+STOPPING_RULE = (
+    "Each arm is drawn at least 3 times, then once more at a time while the sample standard "
+    "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
+    "--max-draws draws (default 10). Lost draws are not replaced."
+)
 
 
 def _skill_name(path: Path, text: str) -> str:
@@ -76,12 +87,18 @@ def _price(value: str | None) -> tuple[float, ...] | None:
     try:
         parts = tuple(float(x) for x in value.split(","))
     except ValueError as exc:
-        raise click.BadParameter("expected IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
-                                 "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25") from exc
+        raise click.BadParameter(
+            "expected IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
+            "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25"
+        ) from exc
     if len(parts) not in (2, 4):
-        raise click.BadParameter("expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens")
+        raise click.BadParameter(
+            "expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens"
+        )
     if not all(math.isfinite(x) and x >= 0 for x in parts):
-        raise click.BadParameter("expected finite prices of 0 or more (NaN and infinity cannot be sealed, D-12)")
+        raise click.BadParameter(
+            "expected finite prices of 0 or more (NaN and infinity cannot be sealed, D-12)"
+        )
     return parts
 
 
@@ -91,64 +108,182 @@ def _delays(value: str) -> tuple[float, ...]:
 
 @click.command(help=__doc__.split("\n\n", 1)[1] + "\n\nStopping rule: " + STOPPING_RULE)
 @click.argument("suite_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--skill", "skill_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The SKILL.md to measure.")
+@click.option(
+    "--skill",
+    "skill_path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The SKILL.md to measure.",
+)
 @click.option("--model", required=True, help="The model that answers.")
-@click.option("--provider", type=click.Choice(["anthropic", "openai", "stub", "simulated"]), required=True,
-              help="simulated: seeded random answers and scores, no model (driftproof demo); UNVERIFIED.")
-@click.option("--surface", type=click.Choice(["api", "cli"]), default="api", show_default=True,
-              help="api: the official SDK; cli: claude -p / codex exec, isolated.")
-@click.option("--capture", type=click.Choice(["text", "files"]), default="text", show_default=True,
-              help="CLI only: grade the reply (text) or the reply plus the files the agent left (files).")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=Path("receipt.json"),
-              show_default=True, help="The receipt file to write (its journal sits beside it); never replaced "
-              "without --force.")
+@click.option(
+    "--provider",
+    type=click.Choice(["anthropic", "openai", "stub", "simulated"]),
+    required=True,
+    help="simulated: seeded random answers and scores, no model (driftproof demo); UNVERIFIED.",
+)
+@click.option(
+    "--surface",
+    type=click.Choice(["api", "cli"]),
+    default="api",
+    show_default=True,
+    help="api: the official SDK; cli: claude -p / codex exec, isolated.",
+)
+@click.option(
+    "--capture",
+    type=click.Choice(["text", "files"]),
+    default="text",
+    show_default=True,
+    help="CLI only: grade the reply (text) or the reply plus the files the agent left (files).",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("receipt.json"),
+    show_default=True,
+    help="The receipt file to write (its journal sits beside it); never replaced without --force.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing receipt at --out.")
-@click.option("--skill-name", help="Default: the SKILL.md front matter name, else its folder's name.")
-@click.option("--judge-provider", type=click.Choice(["anthropic", "openai", "stub", "simulated"]),
-              help="Default: anthropic (the same lane when --provider is stub or simulated).")
-@click.option("--judge-model", help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).")
-@click.option("--judge-price", help="Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
-              "frozen in the receipt; cache parts without a price are priced as input.")
-@click.option("--base-url", help="Answering API's base URL (default: the SDK's, or its *_BASE_URL variable).")
+@click.option(
+    "--skill-name", help="Default: the SKILL.md front matter name, else its folder's name."
+)
+@click.option(
+    "--judge-provider",
+    type=click.Choice(["anthropic", "openai", "stub", "simulated"]),
+    help="Default: anthropic (the same lane when --provider is stub or simulated).",
+)
+@click.option(
+    "--judge-model", help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai)."
+)
+@click.option(
+    "--judge-price",
+    help="Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
+    "frozen in the receipt; cache parts without a price are priced as input.",
+)
+@click.option(
+    "--base-url", help="Answering API's base URL (default: the SDK's, or its *_BASE_URL variable)."
+)
 @click.option("--judge-base-url", help="Judge API's base URL.")
-@click.option("--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True,
-              help="OpenAI API shape; OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually need chat.")
-@click.option("--max-output-tokens", type=click.IntRange(1, 1_000_000), default=8192, show_default=True,
-              help="Output budget of each answer; a reply cut off by it is a lost draw unless the suite "
-              'declares "truncation": "accepted".')
-@click.option("--judge-max-output-tokens", type=click.IntRange(1, 1_000_000), default=4096, show_default=True,
-              help="Output budget of each judge call (leave a reasoning judge room to record its grade).")
-@click.option("--control", help='A control arm with this fixed instruction, e.g. "Answer concisely."; the skill '
-              "arm is then the control, a blank line and SKILL.md (caveman's arms, seed 004).")
-@click.option("--lang", "lang", help="Run the suite's prompts in this language (its translations) with the "
-              "control translated (the suite's controls table, else the product's); stops before any call when "
-              "either is missing.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated provider.")
-@click.option("--quick", is_flag=True, help="Smoke run: first case only, 2 draws per arm, 2 judge samples, "
-              "concurrency 4, answers side by side; the receipt reads UNVERIFIED (no verdict).")
-@click.option("--keep-transcripts", is_flag=True, help="Keep every answer in the receipt, and the judge's "
-              "replies in <receipt>.transcripts.jsonl, for a later regrade.")
+@click.option(
+    "--openai-api",
+    type=click.Choice(["responses", "chat"]),
+    default="responses",
+    show_default=True,
+    help="OpenAI API shape; OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually need chat.",
+)
+@click.option(
+    "--max-output-tokens",
+    type=click.IntRange(1, 1_000_000),
+    default=8192,
+    show_default=True,
+    help="Output budget of each answer; a reply cut off by it is a lost draw unless the suite "
+    'declares "truncation": "accepted".',
+)
+@click.option(
+    "--judge-max-output-tokens",
+    type=click.IntRange(1, 1_000_000),
+    default=4096,
+    show_default=True,
+    help="Output budget of each judge call (leave a reasoning judge room to record its grade).",
+)
+@click.option(
+    "--control",
+    help='A control arm with this fixed instruction, e.g. "Answer concisely."; the skill '
+    "arm is then the control, a blank line and SKILL.md (caveman's arms, seed 004).",
+)
+@click.option(
+    "--lang",
+    "lang",
+    help="Run the suite's prompts in this language (its translations) with the "
+    "control translated (the suite's controls table, else the product's); stops before any call when "
+    "either is missing.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the simulated provider."
+)
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="Smoke run: first case only, 2 draws per arm, 2 judge samples, "
+    "concurrency 4, answers side by side; the receipt reads UNVERIFIED (no verdict).",
+)
+@click.option(
+    "--keep-transcripts",
+    is_flag=True,
+    help="Keep every answer in the receipt, and the judge's "
+    "replies in <receipt>.transcripts.jsonl, for a later regrade.",
+)
 @click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True)
-@click.option("--max-draws", type=click.IntRange(3, 100), default=10, show_default=True,
-              help="Cap on draws per arm (stopping rule).")
-@click.option("--timeout", type=click.FloatRange(min=0.01), default=300.0, show_default=True,
-              help="Seconds per answering attempt.")
+@click.option(
+    "--max-draws",
+    type=click.IntRange(3, 100),
+    default=10,
+    show_default=True,
+    help="Cap on draws per arm (stopping rule).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.01),
+    default=300.0,
+    show_default=True,
+    help="Seconds per answering attempt.",
+)
 @click.option("--judge-timeout", type=click.FloatRange(min=0.01), default=120.0, show_default=True)
 @click.option("--retry-delays", default=None, hidden=True)
-@click.option("--batch", is_flag=True, help="Send each round through the provider's batch API (Anthropic Message "
-              "Batches, OpenAI Batch API) at the batch price (give --judge-price as the batch price): a batch "
-              "finishes within 24 h, not minutes.")
-@click.option("--batch-timeout", type=click.FloatRange(min=0.01), default=24 * 3600.0, show_default=True,
-              help="Seconds after which a batch that has not ended is cancelled (its finished results are kept).")
-@click.option("--batch-poll-interval", type=click.FloatRange(min=0.0), default=60.0, show_default=True,
-              help="Seconds between polls of the open batches.")
-def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: str, capture: str, out: Path,
-        skill_name: str | None, judge_provider: str | None, judge_model: str | None, judge_price: str | None,
-        base_url: str | None, judge_base_url: str | None, openai_api: str, max_output_tokens: int,
-        judge_max_output_tokens: int, control: str | None, lang: str | None, seed: int, quick: bool,
-        keep_transcripts: bool, concurrency: int, max_draws: int, timeout: float, judge_timeout: float,
-        retry_delays: str | None, force: bool, batch: bool, batch_timeout: float, batch_poll_interval: float) -> None:
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Send each round through the provider's batch API (Anthropic Message "
+    "Batches, OpenAI Batch API) at the batch price (give --judge-price as the batch price): a batch "
+    "finishes within 24 h, not minutes.",
+)
+@click.option(
+    "--batch-timeout",
+    type=click.FloatRange(min=0.01),
+    default=24 * 3600.0,
+    show_default=True,
+    help="Seconds after which a batch that has not ended is cancelled (its finished results are kept).",
+)
+@click.option(
+    "--batch-poll-interval",
+    type=click.FloatRange(min=0.0),
+    default=60.0,
+    show_default=True,
+    help="Seconds between polls of the open batches.",
+)
+def run(
+    suite_file: Path,
+    skill_path: Path,
+    model: str,
+    provider: str,
+    surface: str,
+    capture: str,
+    out: Path,
+    skill_name: str | None,
+    judge_provider: str | None,
+    judge_model: str | None,
+    judge_price: str | None,
+    base_url: str | None,
+    judge_base_url: str | None,
+    openai_api: str,
+    max_output_tokens: int,
+    judge_max_output_tokens: int,
+    control: str | None,
+    lang: str | None,
+    seed: int,
+    quick: bool,
+    keep_transcripts: bool,
+    concurrency: int,
+    max_draws: int,
+    timeout: float,
+    judge_timeout: float,
+    retry_delays: str | None,
+    force: bool,
+    batch: bool,
+    batch_timeout: float,
+    batch_poll_interval: float,
+) -> None:
     from driftproof.run.engine import RunConfig, RunInterrupted, run_suite
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import in_language, load_suite, require_gradable
@@ -169,46 +304,77 @@ def run(suite_file: Path, skill_path: Path, model: str, provider: str, surface: 
     jp = judge_provider or (provider if provider in OFFLINE else "anthropic")
     jm = judge_model or DEFAULT_JUDGE[jp]
     if batch and (provider in OFFLINE or surface != "api" or jp in OFFLINE):
-        raise click.BadParameter("--batch needs API lanes (--provider anthropic|openai --surface api, and an API "
-                                 "judge): the CLIs, the stub and the simulated lane have no batch API",
-                                 param_hint="--batch")
+        raise click.BadParameter(
+            "--batch needs API lanes (--provider anthropic|openai --surface api, and an API "
+            "judge): the CLIs, the stub and the simulated lane have no batch API",
+            param_hint="--batch",
+        )
     table = KNOWN_BATCH_PRICES if batch else KNOWN_PRICES
     price = _price(judge_price) if judge_price else table.get(jm) if jp not in OFFLINE else None
     opts: dict[str, Any] = {}
     if provider == "simulated":
         opts = _simulated_options(seed, skill_text, control)
     elif provider != "stub":
-        opts = {"base_url": base_url, "api": openai_api if provider == "openai" else None} if surface == "api" \
+        opts = (
+            {"base_url": base_url, "api": openai_api if provider == "openai" else None}
+            if surface == "api"
             else {"capture": capture}
+        )
     lane = make_provider(provider, surface, **opts)
-    jopts: dict[str, Any] = {"base_url": judge_base_url, "api": openai_api if jp == "openai" else None}
+    jopts: dict[str, Any] = {
+        "base_url": judge_base_url,
+        "api": openai_api if jp == "openai" else None,
+    }
     if jp in OFFLINE:
         jopts = {"seed": seed} if jp == "simulated" else {}
     judge = lane if jp == provider == "simulated" else make_provider(jp, "api", **jopts)
-    kw = dict(model=model, judge_model=jm, judge_price=price, max_draws=max_draws, concurrency=concurrency,
-              timeout=timeout, judge_timeout=judge_timeout,
-              retry_delays=_delays(retry_delays) if retry_delays else None, max_tokens=max_output_tokens,
-              judge_max_tokens=judge_max_output_tokens, keep_transcripts=keep_transcripts, control=control,
-              language=lang)
+    kw = dict(
+        model=model,
+        judge_model=jm,
+        judge_price=price,
+        max_draws=max_draws,
+        concurrency=concurrency,
+        timeout=timeout,
+        judge_timeout=judge_timeout,
+        retry_delays=_delays(retry_delays) if retry_delays else None,
+        max_tokens=max_output_tokens,
+        judge_max_tokens=judge_max_output_tokens,
+        keep_transcripts=keep_transcripts,
+        control=control,
+        language=lang,
+    )
     batch_opts = None
     if batch:
         from driftproof.run.batch_engine import BatchOptions
 
-        kw["batch"] = batch_opts = BatchOptions(poll_interval=batch_poll_interval, timeout=batch_timeout)
+        kw["batch"] = batch_opts = BatchOptions(
+            poll_interval=batch_poll_interval, timeout=batch_timeout
+        )
     cfg = RunConfig.quick_preset(**kw) if quick else RunConfig(**kw)
 
     def go(progress: Any) -> Any:
         if batch_opts is not None:
             batch_opts.on_status = progress.batch
-        return run_suite(suite, skill_text=skill_text, skill_name=skill_name or _skill_name(skill_path, skill_text),
-                         cfg=cfg, provider=lane, judge=judge, out=out, progress=progress, replace=force)
+        return run_suite(
+            suite,
+            skill_text=skill_text,
+            skill_name=skill_name or _skill_name(skill_path, skill_text),
+            cfg=cfg,
+            provider=lane,
+            judge=judge,
+            out=out,
+            progress=progress,
+            replace=force,
+        )
 
     try:
         result = _with_progress(go)
     except RunInterrupted as exc:
-        click.echo(f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in {exc.journal}; "
-                   f"no receipt was written yet.\nTo resume, run the same command again:\n  {resume_command()}",
-                   err=True)
+        click.echo(
+            f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in {exc.journal}; "
+            f"no receipt was written yet.\nTo resume, run the same command again:\n  {resume_command()}",
+            err=True,
+        )
         raise SystemExit(130) from None
     from driftproof.run.summary import print_result
 
@@ -237,7 +403,9 @@ def resume_command() -> str:
 
     ctx = click.get_current_context(silent=True)
     obj = ctx.find_root().obj if ctx is not None else None
-    argv = obj.get("argv") if isinstance(obj, dict) and obj.get("argv") is not None else sys.argv[1:]
+    argv = (
+        obj.get("argv") if isinstance(obj, dict) and obj.get("argv") is not None else sys.argv[1:]
+    )
     return shlex.join(["driftproof", *argv])
 
 
@@ -252,14 +420,30 @@ def _with_progress(fn: Any, console: Any = None) -> Any:
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = console or Console(stderr=True)
-    columns = (TextColumn("{task.fields[phase]}"), BarColumn(), TextColumn("{task.fields[draws]}"), TextColumn("ETA"),
-               TimeRemainingColumn(), TextColumn("spend ${task.fields[spend]:.4f}"), TextColumn("{task.fields[batch]}"))
-    with Progress(*columns, console=console, disable=not console.is_terminal, transient=False) as bar:
+    columns = (
+        TextColumn("{task.fields[phase]}"),
+        BarColumn(),
+        TextColumn("{task.fields[draws]}"),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("spend ${task.fields[spend]:.4f}"),
+        TextColumn("{task.fields[batch]}"),
+    )
+    with Progress(
+        *columns, console=console, disable=not console.is_terminal, transient=False
+    ) as bar:
         task = bar.add_task("draws", total=None, spend=0.0, phase="draws", draws="", batch="")
 
         def progress(done: int, total: int, spend: float, phase: str = "draws") -> None:
             completed, steps, label = bar_steps(done, total, phase)
-            bar.update(task, completed=completed, total=steps, spend=spend, draws=f"{done}/{total}", phase=label)
+            bar.update(
+                task,
+                completed=completed,
+                total=steps,
+                spend=spend,
+                draws=f"{done}/{total}",
+                phase=label,
+            )
 
         def batch_status(statuses: Any) -> None:
             from driftproof.run.batch_engine import describe

@@ -15,7 +15,6 @@ from driftproof.errors import RefusalError
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.stale import StaleReport, Today, stale_report
 
-
 #: Bytes: the largest file (SKILL.md, suite, judge template) stale hashes; a device or pipe
 #: that never ends (``--skill /dev/zero``) is refused instead of read without end.
 MAX_HASHED_BYTES = 64 * 1024 * 1024
@@ -26,9 +25,13 @@ def _read_capped(path: Path, option: str) -> bytes:
         with path.open("rb") as fh:
             data = fh.read(MAX_HASHED_BYTES + 1)
     except OSError as exc:
-        raise click.BadParameter(f"{path}: cannot read: {exc.strerror or exc}", param_hint=option) from None
+        raise click.BadParameter(
+            f"{path}: cannot read: {exc.strerror or exc}", param_hint=option
+        ) from None
     if len(data) > MAX_HASHED_BYTES:
-        raise click.BadParameter(f"{path}: over {MAX_HASHED_BYTES} bytes, the limit", param_hint=option)
+        raise click.BadParameter(
+            f"{path}: over {MAX_HASHED_BYTES} bytes, the limit", param_hint=option
+        )
     return data
 
 
@@ -62,7 +65,10 @@ def _printed_version(binary: str) -> str:
     except (OSError, subprocess.SubprocessError) as exc:
         raise RefusalError(f"cannot read the harness version from {binary!r}: {exc}") from None
     # bytes that are not UTF-8 become U+FFFD: the version is parsed from the text, never trusted
-    printed = out.stdout.decode("utf-8", "replace").strip() or out.stderr.decode("utf-8", "replace").strip()
+    printed = (
+        out.stdout.decode("utf-8", "replace").strip()
+        or out.stderr.decode("utf-8", "replace").strip()
+    )
     return printed[:1000]
 
 
@@ -90,11 +96,16 @@ def _today_template_version(r: Receipt, path: Path | None) -> str | None:
 
 def render_text(report: StaleReport) -> str:
     """The stale report as plain text: one line per arm, then every finding."""
-    lines = [f"{a.arm}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "") for a in report.arms]
+    lines = [
+        f"{a.arm}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
+        for a in report.arms
+    ]
     lines.append("")
     for f in report.findings:
         tag = "advisory" if f.advisory else f.effect
-        lines.append(f"- {f.field}: recorded {f.recorded or 'unknown'}, today {f.today or 'not supplied'} -> {tag}: {f.note}")
+        lines.append(
+            f"- {f.field}: recorded {f.recorded or 'unknown'}, today {f.today or 'not supplied'} -> {tag}: {f.note}"
+        )
     # recorded values are the receipt's untrusted text: no escape sequence reaches the terminal
     return "\n".join(terminal_safe(line) for line in lines)
 
@@ -106,25 +117,55 @@ def render_text(report: StaleReport) -> str:
 @click.option("--harness-version", help="Harness version today, as its binary prints it.")
 @click.option("--harness-binary", help="Run BINARY --version to read today's harness version.")
 @click.option("--capture", type=click.Choice(["text", "files"]), help="Capture mode today.")
-@click.option("--skill", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="SKILL.md as it is today.")
-@click.option("--suite", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The suite file as it is today.")
+@click.option(
+    "--skill",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="SKILL.md as it is today.",
+)
+@click.option(
+    "--suite",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The suite file as it is today.",
+)
 @click.option("--judge-model", help="The judge model today.")
-@click.option("--judge-template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="A judge prompt template edited outside the product (its file's sha256). Default: the "
-              "template this product runs today, for a receipt that driftproof run or regrade made.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def stale(receipt: Path, model: str | None, harness_name: str | None, harness_version: str | None,
-          harness_binary: str | None, capture: str | None, skill: Path | None, suite: Path | None,
-          judge_model: str | None, judge_template: Path | None, fmt: str) -> None:
+@click.option(
+    "--judge-template",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A judge prompt template edited outside the product (its file's sha256). Default: the "
+    "template this product runs today, for a receipt that driftproof run or regrade made.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def stale(
+    receipt: Path,
+    model: str | None,
+    harness_name: str | None,
+    harness_version: str | None,
+    harness_binary: str | None,
+    capture: str | None,
+    skill: Path | None,
+    suite: Path | None,
+    judge_model: str | None,
+    judge_template: Path | None,
+    fmt: str,
+) -> None:
     """Compare RECEIPT with what would run today. Exit 0 when every arm still stands,
     1 when an arm must run again, be regraded, or cannot be confirmed (unknown)."""
     r = read_receipt(receipt)
     if harness_binary and not harness_version:
         harness_version = _printed_version(harness_binary)
-    today = Today(model=model, harness_name=harness_name, harness_version=harness_version, capture=capture,
-                  skill_sha256=_skill_sha256(skill, r.skill.sha256), suite_sha256=_sha256_file(suite, "--suite"),
-                  judge_model=judge_model, judge_template_sha256=_today_template(r, judge_template),
-                  judge_template_version=_today_template_version(r, judge_template))
+    today = Today(
+        model=model,
+        harness_name=harness_name,
+        harness_version=harness_version,
+        capture=capture,
+        skill_sha256=_skill_sha256(skill, r.skill.sha256),
+        suite_sha256=_sha256_file(suite, "--suite"),
+        judge_model=judge_model,
+        judge_template_sha256=_today_template(r, judge_template),
+        judge_template_version=_today_template_version(r, judge_template),
+    )
     report = stale_report(r, today)
     if fmt == "json":
         click.echo(json.dumps(asdict(report), indent=2, sort_keys=True))

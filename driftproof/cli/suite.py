@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from driftproof.run.checks import example_failures
 from driftproof.errors import SuiteError
+from driftproof.run.checks import example_failures
 from driftproof.run.suite import load_suite, require_gradable
 
 
@@ -36,11 +36,17 @@ def check(files: tuple[Path, ...]) -> None:
         try:
             require_gradable(s)  # the very function run calls before any call
         except SuiteError as exc:
-            refused = [f"{p.file}: {p.pointer}: {p.message}" if p.pointer else f"{p.file}: {p.message}"
-                       for p in exc.problems]
+            refused = [
+                f"{p.file}: {p.pointer}: {p.message}" if p.pointer else f"{p.file}: {p.message}"
+                for p in exc.problems
+            ]
         for line in refused:
             click.echo(f"{line} (driftproof run refuses it)")
-        n_refused = sum(1 for c in s.cases if c.refusal or (c.rubric is None and not c.criteria)) if refused else 0
+        n_refused = (
+            sum(1 for c in s.cases if c.refusal or (c.rubric is None and not c.criteria))
+            if refused
+            else 0
+        )
         if n_refused > len(refused):
             click.echo(f"{f}: … and {n_refused - len(refused)} more case(s) driftproof run refuses")
         lines = [f"{f}: {line}" for case in s.cases for line in example_failures(case)]
@@ -49,9 +55,12 @@ def check(files: tuple[Path, ...]) -> None:
         for line in lines:
             click.echo(line)
         failed += len(lines) + len(refused)
-        parts = ([f"driftproof run refuses {max(n_refused, 1)} case(s)"] if refused else []) + \
-                ([f"{len(lines)} disagreement(s)"] if lines else [])
+        parts = ([f"driftproof run refuses {max(n_refused, 1)} case(s)"] if refused else []) + (
+            [f"{len(lines)} disagreement(s)"] if lines else []
+        )
         status = "; ".join(parts) if parts else "ok"
-        click.echo(f"{f}: {status} ({s.format} suite, {len(s.cases)} cases, {n_checks} checks, {n_ex} examples)")
+        click.echo(
+            f"{f}: {status} ({s.format} suite, {len(s.cases)} cases, {n_checks} checks, {n_ex} examples)"
+        )
     if failed:
         raise SystemExit(1)

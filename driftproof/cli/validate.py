@@ -23,8 +23,10 @@ __all__ = ["validate", "verdict_note"]
 def verdict_note(r: Receipt) -> str:
     """What a reader of a verdict makes of a valid receipt (method, "A smoke run gives no verdict")."""
     if r.is_smoke:
-        return (f"names preset {r.run.preset}: a smoke run, read as below TESTED whatever its level "
-                f"({SMOKE_RUN})")
+        return (
+            f"names preset {r.run.preset}: a smoke run, read as below TESTED whatever its level "
+            f"({SMOKE_RUN})"
+        )
     if r.is_aggregates_only:
         return "aggregates only: no band, no lift, no verdict"
     if r.verification_level != "TESTED":

@@ -18,35 +18,91 @@ from typing import Literal
 import click
 
 from driftproof.receipt import Receipt, read_receipt
-from driftproof.view import (ArmSummary, BreakdownRow, BreakdownView, CaseRow, Fact, Sheet, SourceFigureRow,
-                             breakdown_view, sheet)
 from driftproof.stats.breakdown import lift_breakdown
+from driftproof.view import (
+    ArmSummary,
+    BreakdownRow,
+    BreakdownView,
+    CaseRow,
+    Fact,
+    Sheet,
+    SourceFigureRow,
+    breakdown_view,
+    sheet,
+)
 
-__all__ = ["render_breakdown", "render_json", "render_markdown", "render_text", "view", "with_breakdowns"]
+__all__ = [
+    "render_breakdown",
+    "render_json",
+    "render_markdown",
+    "render_text",
+    "view",
+    "with_breakdowns",
+]
 
 Format = Literal["text", "markdown", "json"]
-_CASE_HEAD = ("case", "with skill", "baseline", "lift", "verdict", "checks", "lost draws", "output tokens")
-_ARM_HEAD = ("arm", "draws", "lost", "refusals", "skill fired (beside the score, never in it)", "output tokens")
-_FIG_HEAD = ("dimension", "agent", "score as printed", "uplift as printed", "count column (as printed)", "note")
+_CASE_HEAD = (
+    "case",
+    "with skill",
+    "baseline",
+    "lift",
+    "verdict",
+    "checks",
+    "lost draws",
+    "output tokens",
+)
+_ARM_HEAD = (
+    "arm",
+    "draws",
+    "lost",
+    "refusals",
+    "skill fired (beside the score, never in it)",
+    "output tokens",
+)
+_FIG_HEAD = (
+    "dimension",
+    "agent",
+    "score as printed",
+    "uplift as printed",
+    "count column (as printed)",
+    "note",
+)
 #: Heading of the source figures, as the site's table names them.
 FIGURES_TITLE = "Figures as the source printed them"
-_BD_HEAD = ("case", "with skill mean ± spread", "baseline mean ± spread", "lift",
-            "measured/drawn/lost (with · base)", "lift without it", "label", "note")
+_BD_HEAD = (
+    "case",
+    "with skill mean ± spread",
+    "baseline mean ± spread",
+    "lift",
+    "measured/drawn/lost (with · base)",
+    "lift without it",
+    "label",
+    "note",
+)
 
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 def view(receipt: Path, fmt: Format) -> None:
     """Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown."""
     r = read_receipt(receipt)
     s = sheet(r, path=receipt)
-    click.echo({"text": render_text, "markdown": render_markdown, "json": render_json}[fmt](s), nl=False)
+    click.echo(
+        {"text": render_text, "markdown": render_markdown, "json": render_json}[fmt](s), nl=False
+    )
 
 
-def render_breakdown(r: Receipt, *, name: str | None = None, path: Path | None = None,
-                     fmt: Format = "text") -> str:
+def render_breakdown(
+    r: Receipt, *, name: str | None = None, path: Path | None = None, fmt: Format = "text"
+) -> str:
     """One receipt's lift breakdown, as ``diff --lift-breakdown`` prints it after the diff.
 
     Args:
@@ -54,7 +110,9 @@ def render_breakdown(r: Receipt, *, name: str | None = None, path: Path | None =
         path: the receipt file, whose size decides the size limit.
         fmt: ``text``, ``markdown`` or ``json`` (a JSON object, no trailing newline).
     """
-    bv = breakdown_view(lift_breakdown(r, size_bytes=path.stat().st_size if path is not None else None))
+    bv = breakdown_view(
+        lift_breakdown(r, size_bytes=path.stat().st_size if path is not None else None)
+    )
     title = f"Lift breakdown of {name}" if name else "Lift breakdown"
     if fmt == "json":
         return json.dumps({"title": title, **dataclasses.asdict(bv)}, ensure_ascii=False, indent=2)
@@ -71,10 +129,13 @@ def with_breakdowns(output: str, fmt: Format, receipts: Sequence[tuple[Path, Rec
     """
     if fmt == "json":
         doc = json.loads(output)
-        doc["lift_breakdowns"] = [json.loads(render_breakdown(r, name=str(p), path=p, fmt="json")) for p, r in receipts]
+        doc["lift_breakdowns"] = [
+            json.loads(render_breakdown(r, name=str(p), path=p, fmt="json")) for p, r in receipts
+        ]
         return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"
-    parts = [output.rstrip("\n")] + [render_breakdown(r, name=str(p), path=p, fmt=fmt).rstrip("\n")
-                                     for p, r in receipts]
+    parts = [output.rstrip("\n")] + [
+        render_breakdown(r, name=str(p), path=p, fmt=fmt).rstrip("\n") for p, r in receipts
+    ]
     return "\n\n".join(parts) + "\n"
 
 
@@ -94,20 +155,40 @@ def render_text(s: Sheet) -> str:
         lift.append(Fact("vs control", s.control_delta))
     out += ["", "What the skill adds", *_txt_facts(tuple(lift))]
     if s.source_figures:
-        out += ["", f"{FIGURES_TITLE} (no band, lift or verdict)", *_txt_facts(s.source_origin),
-                *_txt_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures])]
+        out += [
+            "",
+            f"{FIGURES_TITLE} (no band, lift or verdict)",
+            *_txt_facts(s.source_origin),
+            *_txt_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures]),
+        ]
     out += ["", "Arms", *_txt_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms])]
     out += ["", "Cases", *_txt_table(_CASE_HEAD, [_case_cells(c) for c in s.cases])]
     out += ["", "Lost draws"]
-    out += [f"  {_txt(d.case_id)}, {d.arm}, draw {d.index}: {_txt(d.reason)}" for d in s.lost_draws] or ["  none"]
+    out += [
+        f"  {_txt(d.case_id)}, {d.arm}, draw {d.index}: {_txt(d.reason)}" for d in s.lost_draws
+    ] or ["  none"]
     out += ["", "Grading cost (apart from every figure about the skill)", *_txt_facts(s.judge_cost)]
-    out += ["", "Lift breakdown (method, \"Lift by case\")", _txt_breakdown(s.breakdown).rstrip("\n")]
-    out += ["", s.context.label, f"  paired interval: {s.context.interval}", *_txt_facts(s.context.splits)]
+    out += ["", 'Lift breakdown (method, "Lift by case")', _txt_breakdown(s.breakdown).rstrip("\n")]
+    out += [
+        "",
+        s.context.label,
+        f"  paired interval: {s.context.interval}",
+        *_txt_facts(s.context.splits),
+    ]
     return "\n".join(out) + "\n"
 
 
 def _case_cells(c: CaseRow) -> list[str]:
-    return [c.case_id, c.with_skill, c.baseline, c.lift, c.verdict, c.checks, c.lost, c.output_tokens]
+    return [
+        c.case_id,
+        c.with_skill,
+        c.baseline,
+        c.lift,
+        c.verdict,
+        c.checks,
+        c.lost,
+        c.output_tokens,
+    ]
 
 
 def _arm_cells(a: ArmSummary) -> list[str]:
@@ -144,8 +225,9 @@ def _txt_table(head: Sequence[str], rows: list[list[str]]) -> list[str]:
 #: Characters that reorder or break a terminal line without being control characters:
 #: bidirectional embeddings, overrides and isolates ("Trojan Source"), line and paragraph
 #: separators.
-_TERMINAL_UNSAFE = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
-                             "\u061c\u2028\u2029")
+_TERMINAL_UNSAFE = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c\u2028\u2029"
+)
 
 
 def terminal_safe(value: str) -> str:
@@ -182,16 +264,38 @@ def render_markdown(s: Sheet) -> str:
         lift.append(Fact("vs control", s.control_delta))
     out += ["## What the skill adds", "", *_md_facts(tuple(lift)), ""]
     if s.source_figures:
-        out += [f"## {FIGURES_TITLE}", "", "No band, lift or verdict is computed from them.", "",
-                *_md_facts(s.source_origin), "", *_md_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures]), ""]
+        out += [
+            f"## {FIGURES_TITLE}",
+            "",
+            "No band, lift or verdict is computed from them.",
+            "",
+            *_md_facts(s.source_origin),
+            "",
+            *_md_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures]),
+            "",
+        ]
     out += ["## Arms", "", *_md_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms]), ""]
     out += ["## Cases", "", *_md_table(_CASE_HEAD, [_case_cells(c) for c in s.cases]), ""]
     out += ["## Lost draws", ""]
-    out += [f"- {_md(d.case_id)}, {d.arm}, draw {d.index}: {_md(d.reason)}" for d in s.lost_draws] or ["none"]
-    out += ["", "## Grading cost (apart from every figure about the skill)", "", *_md_facts(s.judge_cost), ""]
+    out += [
+        f"- {_md(d.case_id)}, {d.arm}, draw {d.index}: {_md(d.reason)}" for d in s.lost_draws
+    ] or ["none"]
+    out += [
+        "",
+        "## Grading cost (apart from every figure about the skill)",
+        "",
+        *_md_facts(s.judge_cost),
+        "",
+    ]
     out += ["## Lift breakdown", "", _md_breakdown(s.breakdown)]
-    out += ["## Context, beyond the method", "", _md(s.context.label), "",
-            f"- paired interval: {_md(s.context.interval)}", *[f"- {_md(f.label)}: {_md(f.value)}" for f in s.context.splits]]
+    out += [
+        "## Context, beyond the method",
+        "",
+        _md(s.context.label),
+        "",
+        f"- paired interval: {_md(s.context.interval)}",
+        *[f"- {_md(f.label)}: {_md(f.value)}" for f in s.context.splits],
+    ]
     return "\n".join(out) + "\n"
 
 
@@ -209,7 +313,8 @@ def _md_facts(facts: Sequence[Fact]) -> list[str]:
 
 def _md_table(head: Sequence[str], rows: list[list[str]]) -> list[str]:
     return ["| " + " | ".join(_md(h) for h in head) + " |", "|" + "---|" * len(head)] + [
-        "| " + " | ".join(_md(x) for x in row) + " |" for row in rows]
+        "| " + " | ".join(_md(x) for x in row) + " |" for row in rows
+    ]
 
 
 def _md(value: str) -> str:

@@ -65,8 +65,16 @@ IMPORTERS: dict[str, Importer] = {}
 
 #: modules under ``driftproof.importers`` imported on first lookup, so their
 #: ``@register`` decorators run. One line per built-in importer.
-_BUILTIN: tuple[str, ...] = ("caveman", "skill_creator", "nvidia", "promptfoo", "inspect_ai", "summary_json",
-                             "claude_plugin_eval", "openai_evals")
+_BUILTIN: tuple[str, ...] = (
+    "caveman",
+    "skill_creator",
+    "nvidia",
+    "promptfoo",
+    "inspect_ai",
+    "summary_json",
+    "claude_plugin_eval",
+    "openai_evals",
+)
 
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")
 
@@ -105,7 +113,9 @@ def get_importer(name: str) -> Importer:
     try:
         fn = IMPORTERS[name]
     except KeyError:
-        raise KeyError(f"no importer named {name!r}; known: {', '.join(sorted(IMPORTERS))}") from None
+        raise KeyError(
+            f"no importer named {name!r}; known: {', '.join(sorted(IMPORTERS))}"
+        ) from None
 
     @functools.wraps(fn)
     def finished(*args: Any, **kwargs: Any) -> list[Imported]:
@@ -116,8 +126,9 @@ def get_importer(name: str) -> Importer:
     return finished
 
 
-def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = "<import>",
-                   force: bool = False) -> list[Path]:
+def write_imported(
+    items: list[Imported], out_dir: str | Path, *, source: str = "<import>", force: bool = False
+) -> list[Path]:
     """Seal and write every imported receipt into ``out_dir``, or write none.
 
     Each document is sealed and checked in memory against the current receipt
@@ -143,25 +154,45 @@ def write_imported(items: list[Imported], out_dir: str | Path, *, source: str = 
     seen: set[str] = set()
     for i, item in enumerate(items):
         if not _FILENAME.match(item.filename) or item.filename in seen:
-            raise ImportError_.at(source, "", f"receipt file name {item.filename!r} is unsafe or repeated")
+            raise ImportError_.at(
+                source, "", f"receipt file name {item.filename!r} is unsafe or repeated"
+            )
         seen.add(item.filename)
         bound_document(item.document)
         unsealable = unsealable_values(item.document)
         if unsealable:
-            problems = [Problem(source, "", f"cannot be converted: the value it gives at {at} of the receipt cannot be "
-                                f"sealed ({what}); nothing was written") for at, what in unsealable]
+            problems = [
+                Problem(
+                    source,
+                    "",
+                    f"cannot be converted: the value it gives at {at} of the receipt cannot be "
+                    f"sealed ({what}); nothing was written",
+                )
+                for at, what in unsealable
+            ]
             raise ImportError_(str(problems[0]), problems)
-        data = json.dumps(seal_document(item.document), sort_keys=True, ensure_ascii=False,
-                          allow_nan=False).encode("utf-8")
+        data = json.dumps(
+            seal_document(item.document), sort_keys=True, ensure_ascii=False, allow_nan=False
+        ).encode("utf-8")
         try:
             parse_receipt(data, item.filename)
         except ReceiptError as exc:
             # name the source, never the receipt file: nothing was written (issue 14)
-            problems = [Problem(source, "", f"cannot be converted: the value it gives at {p.pointer or '/'} of the "
-                                f"receipt is not valid there ({p.message}); nothing was written")
-                        for p in exc.problems]
-            raise ImportError_(str(problems[0]) if problems else f"{source}: cannot be converted; nothing was written",
-                               problems) from None
+            problems = [
+                Problem(
+                    source,
+                    "",
+                    f"cannot be converted: the value it gives at {p.pointer or '/'} of the "
+                    f"receipt is not valid there ({p.message}); nothing was written",
+                )
+                for p in exc.problems
+            ]
+            raise ImportError_(
+                str(problems[0])
+                if problems
+                else f"{source}: cannot be converted; nothing was written",
+                problems,
+            ) from None
     from driftproof.outputs import refuse_existing_outputs
 
     refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
@@ -202,6 +233,10 @@ def _write_all_or_none(items: list[Imported], out: Path, source: str) -> list[Pa
                 pass
         if not isinstance(exc, OSError):
             raise
-        raise ImportError_.at(out, "", f"cannot write the receipts into this directory: {exc.strerror or exc}; "
-                              "nothing was written") from None
+        raise ImportError_.at(
+            out,
+            "",
+            f"cannot write the receipts into this directory: {exc.strerror or exc}; "
+            "nothing was written",
+        ) from None
     return [target for _, target in staged]

@@ -67,8 +67,15 @@ class Archive:
         ImportError_: not a zip archive, or more members than ``max_members``.
     """
 
-    def __init__(self, path: Path, *, shown: str | None = None, max_members: int = MAX_MEMBERS,
-                 max_member_bytes: int = MAX_MEMBER_BYTES, max_inflated_bytes: int = MAX_INFLATED_BYTES) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        shown: str | None = None,
+        max_members: int = MAX_MEMBERS,
+        max_member_bytes: int = MAX_MEMBER_BYTES,
+        max_inflated_bytes: int = MAX_INFLATED_BYTES,
+    ) -> None:
         self.path = Path(path)
         self.shown = shown or str(path)
         self.max_member_bytes = max_member_bytes
@@ -80,8 +87,11 @@ class Archive:
         except (zipfile.BadZipFile, OSError) as exc:
             raise ImportError_.at(self.shown, "", f"expected a zip archive: {exc}") from None
         if len(infos) > max_members:
-            raise ImportError_.at(self.shown, "", f"the archive lists {len(infos)} members; at most {max_members} "
-                                  "are read")
+            raise ImportError_.at(
+                self.shown,
+                "",
+                f"the archive lists {len(infos)} members; at most {max_members} are read",
+            )
         self.infos = {i.filename: i for i in infos if not i.is_dir()}
 
     def names(self) -> list[str]:
@@ -98,23 +108,35 @@ class Archive:
         info = self.infos.get(name)
         where = _member_pointer(name)
         if info is None:
-            raise ImportError_.at(self.shown, where, "expected this member in the archive; found none")
+            raise ImportError_.at(
+                self.shown, where, "expected this member in the archive; found none"
+            )
         if info.flag_bits & 0x1:
-            raise ImportError_.at(self.shown, where, "the member is encrypted; expected a plain member")
+            raise ImportError_.at(
+                self.shown, where, "the member is encrypted; expected a plain member"
+            )
         if info.compress_type not in (_STORED, _DEFLATED, _ZSTD):
-            raise ImportError_.at(self.shown, where, f"compression method {info.compress_type} is not read; expected "
-                                  "stored (0), deflate (8) or Zstandard (93)")
+            raise ImportError_.at(
+                self.shown,
+                where,
+                f"compression method {info.compress_type} is not read; expected "
+                "stored (0), deflate (8) or Zstandard (93)",
+            )
         try:
             with self.path.open("rb") as fh:
                 return self._inflate(fh, info, where)
         except OSError as exc:
-            raise ImportError_.at(self.shown, where, f"cannot read the member: {exc.strerror or exc}") from None
+            raise ImportError_.at(
+                self.shown, where, f"cannot read the member: {exc.strerror or exc}"
+            ) from None
 
     def _inflate(self, fh: BinaryIO, info: zipfile.ZipInfo, where: str) -> bytes:
         fh.seek(info.header_offset)
         head = fh.read(_LOCAL_HEADER.size)
         if len(head) != _LOCAL_HEADER.size or head[:4] != b"PK\x03\x04":
-            raise ImportError_.at(self.shown, where, "the member's local header is missing or corrupt")
+            raise ImportError_.at(
+                self.shown, where, "the member's local header is missing or corrupt"
+            )
         fields = _LOCAL_HEADER.unpack(head)
         fh.seek(fields[-2] + fields[-1], 1)  # file name and extra field
         remaining = info.compress_size
@@ -138,17 +160,22 @@ class Archive:
             if info.compress_type == _ZSTD:
                 # a stream reader returns at most the size asked for: output is bounded per read
                 raw = _Limited(fh, remaining)
-                with zstandard.ZstdDecompressor().stream_reader(raw, read_size=16 * 1024, read_across_frames=True,
-                                                                closefd=False) as reader:
+                with zstandard.ZstdDecompressor().stream_reader(
+                    raw, read_size=16 * 1024, read_across_frames=True, closefd=False
+                ) as reader:
                     while piece := reader.read(_CHUNK):
                         take(piece)
                 if raw.remaining:
-                    raise ImportError_.at(self.shown, where, "the member holds bytes after its Zstandard frames")
+                    raise ImportError_.at(
+                        self.shown, where, "the member holds bytes after its Zstandard frames"
+                    )
                 remaining = 0
             while remaining > 0:
                 chunk = fh.read(min(_CHUNK, remaining))
                 if not chunk:
-                    raise ImportError_.at(self.shown, where, "the member ends before its declared compressed size")
+                    raise ImportError_.at(
+                        self.shown, where, "the member ends before its declared compressed size"
+                    )
                 remaining -= len(chunk)
                 if d is None:
                     take(chunk)
@@ -163,15 +190,27 @@ class Archive:
                     take(piece)
                 take(d.flush())
         except (zlib.error, zstandard.ZstdError) as exc:
-            raise ImportError_.at(self.shown, where, f"the member cannot be inflated: {exc}") from None
+            raise ImportError_.at(
+                self.shown, where, f"the member cannot be inflated: {exc}"
+            ) from None
         if crc != info.CRC:
-            raise ImportError_.at(self.shown, where, "the member's CRC-32 differs from the archive's: it is corrupt")
+            raise ImportError_.at(
+                self.shown, where, "the member's CRC-32 differs from the archive's: it is corrupt"
+            )
         self.inflated += size
         return b"".join(out)
 
     def _over(self, where: str, cap: int) -> None:
         if cap < self.max_member_bytes:
-            raise ImportError_.at(self.shown, where, f"the archive's members inflate past {self.max_inflated_bytes} "
-                                  "bytes together, the limit (counted as inflated, not as declared); nothing was read")
-        raise ImportError_.at(self.shown, where, f"the member inflates past {self.max_member_bytes} bytes, the limit "
-                              "(counted as inflated, not as declared); nothing was read")
+            raise ImportError_.at(
+                self.shown,
+                where,
+                f"the archive's members inflate past {self.max_inflated_bytes} "
+                "bytes together, the limit (counted as inflated, not as declared); nothing was read",
+            )
+        raise ImportError_.at(
+            self.shown,
+            where,
+            f"the member inflates past {self.max_member_bytes} bytes, the limit "
+            "(counted as inflated, not as declared); nothing was read",
+        )

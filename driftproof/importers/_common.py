@@ -15,11 +15,12 @@ import hashlib
 import json
 import math
 import re
-from datetime import datetime, timezone
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from jsonschema import Draft202012Validator
 
@@ -27,9 +28,27 @@ from driftproof.errors import ImportError_, Problem
 from driftproof.importers._text import repair_tree, undecodable_byte_before
 
 __all__ = [
-    "CASE_ID", "MAX_SCHEMA_PROBLEMS", "MAX_SOURCE_BYTES", "Where", "case_id_for", "file_sha256", "git_blob_sha1",
-    "manifest_sha256", "parse_instant", "parse_json_bytes", "provenance_doc", "run_times", "utc_text", "read_bytes", "read_json", "safe_filename",
-    "schema_problems", "source_schema", "unit_score", "unrecorded_judge", "validate_source",
+    "CASE_ID",
+    "MAX_SCHEMA_PROBLEMS",
+    "MAX_SOURCE_BYTES",
+    "Where",
+    "case_id_for",
+    "file_sha256",
+    "git_blob_sha1",
+    "manifest_sha256",
+    "parse_instant",
+    "parse_json_bytes",
+    "provenance_doc",
+    "run_times",
+    "utc_text",
+    "read_bytes",
+    "read_json",
+    "safe_filename",
+    "schema_problems",
+    "source_schema",
+    "unit_score",
+    "unrecorded_judge",
+    "validate_source",
 ]
 
 #: Largest source file an importer reads (bytes), checked before reading.
@@ -55,7 +74,7 @@ class Where:
         self.file = str(file)
         self.parts = parts
 
-    def __truediv__(self, key: Any) -> "Where":
+    def __truediv__(self, key: Any) -> Where:
         return Where(self.file, self.parts + (key,))
 
     @property
@@ -68,8 +87,15 @@ class Where:
         return ImportError_.at(self.file, self.pointer, message)
 
     # -- typed reads: each fails naming the place and the expectation -------------
-    def get(self, obj: Any, key: str, kind: type | tuple[type, ...], *, required: bool = True,
-            nullable: bool = False) -> Any:
+    def get(
+        self,
+        obj: Any,
+        key: str,
+        kind: type | tuple[type, ...],
+        *,
+        required: bool = True,
+        nullable: bool = False,
+    ) -> Any:
         """``obj[key]`` checked to be of ``kind`` (``bool`` is never an int here)."""
         here = self / key
         if not isinstance(obj, dict):
@@ -99,8 +125,14 @@ def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
 
 def _names(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    words = {dict: "an object", list: "an array", str: "a string", int: "an integer",
-             float: "a number", bool: "true or false"}
+    words = {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        int: "an integer",
+        float: "a number",
+        bool: "true or false",
+    }
     return " or ".join(words.get(k, k.__name__) for k in kinds)
 
 
@@ -121,15 +153,26 @@ def _kind(value: Any) -> str:
 
 #: At most this many schema problems are reported for one source document.
 MAX_SCHEMA_PROBLEMS = 5
-_JSON_TYPES = {"object": "an object", "array": "an array", "string": "a string", "number": "a number",
-               "integer": "an integer", "boolean": "true or false", "null": "null"}
+_JSON_TYPES = {
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "number": "a number",
+    "integer": "an integer",
+    "boolean": "true or false",
+    "null": "null",
+}
 
 
 @cache
 def source_schema(name: str) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) ``importers/schemas/<name>.schema.json``: the types of
     the members an importer reads from a source tool's file (permissive elsewhere)."""
-    text = resources.files("driftproof.importers").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
+    text = (
+        resources.files("driftproof.importers")
+        .joinpath("schemas", f"{name}.schema.json")
+        .read_text(encoding="utf-8")
+    )
     data: dict[str, Any] = json.loads(text)
     return data
 
@@ -139,8 +182,11 @@ def _source_validator(name: str, definition: str | None) -> Draft202012Validator
     schema = source_schema(name)
     if definition is not None:
         # one document kind of a multi-document format: its $defs entry, resolving against the whole file
-        schema = {"$schema": schema.get("$schema"), "$defs": schema.get("$defs", {}),
-                  "$ref": f"#/$defs/{definition}"}
+        schema = {
+            "$schema": schema.get("$schema"),
+            "$defs": schema.get("$defs", {}),
+            "$ref": f"#/$defs/{definition}",
+        }
     return Draft202012Validator(schema)
 
 
@@ -159,22 +205,43 @@ def _found(value: Any) -> str:
 def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
     """(extra pointer parts, plain-words expectation) for one jsonschema error."""
     if error.validator == "type":
-        kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        kinds = (
+            error.validator_value
+            if isinstance(error.validator_value, list)
+            else [error.validator_value]
+        )
         words = " or ".join(_JSON_TYPES.get(k, k) for k in kinds)
         return [((), f"expected {words}, found {_found(error.instance)}")]
     if error.validator == "required" and isinstance(error.instance, dict):
-        return [((m,), f"expected member {m!r}, found none")
-                for m in error.validator_value if m not in error.instance]
-    return [((), f"expected a value that fits the schema's {error.validator!r} rule: {error.message[:300]}")]
+        return [
+            ((m,), f"expected member {m!r}, found none")
+            for m in error.validator_value
+            if m not in error.instance
+        ]
+    return [
+        (
+            (),
+            f"expected a value that fits the schema's {error.validator!r} rule: {error.message[:300]}",
+        )
+    ]
 
 
-def schema_problems(errors: Iterable[Any], file: str | Path, *, prefix: tuple[Any, ...] = (),
-                    limit: int = MAX_SCHEMA_PROBLEMS) -> list[Problem]:
+def schema_problems(
+    errors: Iterable[Any],
+    file: str | Path,
+    *,
+    prefix: tuple[Any, ...] = (),
+    limit: int = MAX_SCHEMA_PROBLEMS,
+) -> list[Problem]:
     """jsonschema errors as problems in document order (array indices numerically), at most
     ``limit``: each names ``file``, the RFC 6901 pointer (``prefix`` + the error's
     ``absolute_path``; a missing member is pointed at itself) and what was expected in plain words."""
-    ordered = sorted(errors, key=lambda e: [(0, p, "") if isinstance(p, int) else (1, 0, str(p))
-                                            for p in e.absolute_path])
+    ordered = sorted(
+        errors,
+        key=lambda e: [
+            (0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in e.absolute_path
+        ],
+    )
     problems: list[Problem] = []
     for e in ordered:
         for extra, message in _expectation(e):
@@ -184,8 +251,14 @@ def schema_problems(errors: Iterable[Any], file: str | Path, *, prefix: tuple[An
     return problems[:limit]
 
 
-def validate_source(doc: Any, schema: str, file: str | Path, *, definition: str | None = None,
-                    prefix: tuple[Any, ...] = ()) -> None:
+def validate_source(
+    doc: Any,
+    schema: str,
+    file: str | Path,
+    *,
+    definition: str | None = None,
+    prefix: tuple[Any, ...] = (),
+) -> None:
     """Check a parsed source document against its format's schema before an importer walks it.
 
     Args:
@@ -201,7 +274,9 @@ def validate_source(doc: Any, schema: str, file: str | Path, *, definition: str 
             document order), each naming ``file``, the RFC 6901 pointer (from the error's
             ``absolute_path``) and what was expected, e.g. "expected an array, found a number".
     """
-    problems = schema_problems(_source_validator(schema, definition).iter_errors(doc), file, prefix=prefix)
+    problems = schema_problems(
+        _source_validator(schema, definition).iter_errors(doc), file, prefix=prefix
+    )
     if not problems:
         return
     head = problems[0]
@@ -216,7 +291,9 @@ def read_bytes(path: Path) -> bytes:
     except OSError as exc:
         raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
     if size > MAX_SOURCE_BYTES:
-        raise ImportError_.at(path, "", f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}")
+        raise ImportError_.at(
+            path, "", f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}"
+        )
     try:
         # At most one byte past the limit: a device or pipe reports size 0 and may never end.
         with path.open("rb") as fh:
@@ -224,11 +301,15 @@ def read_bytes(path: Path) -> bytes:
     except OSError as exc:
         raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
     if len(data) > MAX_SOURCE_BYTES:
-        raise ImportError_.at(path, "", f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that")
+        raise ImportError_.at(
+            path, "", f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that"
+        )
     return data
 
 
-def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False, pointer: str = "") -> Any:
+def parse_json_bytes(
+    data: bytes, file: str | Path, *, allow_nan: bool = False, pointer: str = ""
+) -> Any:
     """Parse JSON source bytes; ``allow_nan`` tolerates NaN/Infinity (Inspect logs). ``pointer``
     places a document inside ``file`` (an archive member ``/header.json``, a JSONL line
     ``/line 3``) in its errors, so they name the source file, never a made-up one.
@@ -238,7 +319,9 @@ def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False, 
     and the importer's receipt records where in ``text_repairs``. A byte that is not UTF-8
     outside a string is not JSON and is refused, naming the file and line.
     """
-    text = data.decode("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8", errors="surrogateescape")
+    text = data.decode(
+        "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8", errors="surrogateescape"
+    )
 
     def bad_constant(name: str) -> Any:
         raise ValueError(f"{name} is not valid JSON here")
@@ -259,8 +342,12 @@ def parse_json_bytes(data: bytes, file: str | Path, *, allow_nan: bool = False, 
     except json.JSONDecodeError as exc:
         bad = undecodable_byte_before(text, exc.pos)
         if bad is not None:
-            raise ImportError_.at(file, pointer, f"expected UTF-8 JSON, found an invalid byte at offset {bad}") from None
-        raise ImportError_.at(file, pointer, f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+            raise ImportError_.at(
+                file, pointer, f"expected UTF-8 JSON, found an invalid byte at offset {bad}"
+            ) from None
+        raise ImportError_.at(
+            file, pointer, f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
     except (ValueError, RecursionError) as exc:
         raise ImportError_.at(file, pointer, f"expected JSON: {exc}") from None
     return repair_tree(value)
@@ -301,7 +388,9 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
     if CASE_ID.match(label):
         return label
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-._")[:100]
-    digest = hashlib.sha256((content if content is not None else label).encode("utf-8")).hexdigest()[:10]
+    digest = hashlib.sha256(
+        (content if content is not None else label).encode("utf-8")
+    ).hexdigest()[:10]
     return f"{slug}-{digest}" if slug else f"case-{digest}"
 
 
@@ -312,21 +401,34 @@ def unrecorded_judge(tool: str, grader: str) -> dict[str, Any]:
     marker ``unrecorded:<tool>/<grader>``, never a model id, and the caller lists
     ``judge.model`` in ``provenance.unrecorded`` (D-13). Scale 0..1, step unknown.
     """
-    return {"model": f"unrecorded:{tool}/{grader}"[:200], "provider": None, "surface": None, "service": None,
-            "sampling": None, "template_sha256": None, "scale": {"worst": 0.0, "best": 1.0, "step": None},
-            "price": None}
+    return {
+        "model": f"unrecorded:{tool}/{grader}"[:200],
+        "provider": None,
+        "surface": None,
+        "service": None,
+        "sampling": None,
+        "template_sha256": None,
+        "scale": {"worst": 0.0, "best": 1.0, "step": None},
+        "price": None,
+    }
 
 
-def provenance_doc(tool: str, tool_version: str | None, document: str, document_sha256: str,
-                   unrecorded: list[str]) -> dict[str, Any]:
+def provenance_doc(
+    tool: str, tool_version: str | None, document: str, document_sha256: str, unrecorded: list[str]
+) -> dict[str, Any]:
     """``provenance`` of an imported receipt: tool, version, document, its sha256, unrecorded things."""
     seen: list[str] = []
     for item in unrecorded:
         item = item[:200]
         if item not in seen:
             seen.append(item)
-    return {"tool": tool, "tool_version": tool_version, "document": document[:4096],
-            "document_sha256": document_sha256, "unrecorded": seen[:200]}
+    return {
+        "tool": tool,
+        "tool_version": tool_version,
+        "document": document[:4096],
+        "document_sha256": document_sha256,
+        "unrecorded": seen[:200],
+    }
 
 
 def unit_score(value: Any, where: Where) -> float:
@@ -375,7 +477,9 @@ def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
     except ValueError:
         raise where.fail(f"expected a date-time with a UTC offset, found {_kind(value)}") from None
     if dt.tzinfo is None or dt.utcoffset() is None:
-        raise where.fail(f"expected a date-time with a UTC offset (no instant without one), found {_kind(value)}")
+        raise where.fail(
+            f"expected a date-time with a UTC offset (no instant without one), found {_kind(value)}"
+        )
     off = dt.utcoffset()
     assert off is not None
     if not off:
@@ -387,16 +491,23 @@ def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
 
 def utc_text(dt: datetime) -> str:
     """An aware datetime as the receipt's UTC date-time, ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``."""
-    u = dt.astimezone(timezone.utc)
-    return u.strftime("%Y-%m-%dT%H:%M:%S") + (f".{u.microsecond:06d}" if u.microsecond else "") + "Z"
+    u = dt.astimezone(UTC)
+    return (
+        u.strftime("%Y-%m-%dT%H:%M:%S") + (f".{u.microsecond:06d}" if u.microsecond else "") + "Z"
+    )
 
 
-def run_times(started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
-              ) -> dict[str, str | None]:
+def run_times(
+    started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
+) -> dict[str, str | None]:
     """``run`` members for the earliest start and the latest finish, compared as instants (never
     as strings): ``started_at``/``finished_at`` in UTC and the offsets they were written in."""
-    out: dict[str, str | None] = {"started_at": None, "started_at_offset": None,
-                                  "finished_at": None, "finished_at_offset": None}
+    out: dict[str, str | None] = {
+        "started_at": None,
+        "started_at_offset": None,
+        "finished_at": None,
+        "finished_at_offset": None,
+    }
     if started:
         dt, off = min(started, key=lambda x: x[0])
         out["started_at"], out["started_at_offset"] = utc_text(dt), off

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from driftproof.importers._common import Where
@@ -38,11 +38,13 @@ def utc_instant(text: str, where: Where) -> tuple[str, str | None]:
         raise where.fail(f"expected an RFC 3339 date-time with an offset, found {text[:64]!r}")
     frac = m.group(1) or ""
     try:
-        moment = datetime.fromisoformat(text[: m.start(1)] + frac[:7] + m.group(2) if frac else text)
+        moment = datetime.fromisoformat(
+            text[: m.start(1)] + frac[:7] + m.group(2) if frac else text
+        )
     except ValueError:
         raise where.fail(f"expected a real date and time, found {text[:64]!r}") from None
     offset = None if m.group(2) in ("Z", "+00:00") else m.group(2)
-    utc = moment.astimezone(timezone.utc)
+    utc = moment.astimezone(UTC)
     stamp = utc.strftime("%Y-%m-%dT%H:%M:%S")
     if frac:
         stamp += "." + f"{utc.microsecond:06d}"[: min(6, len(frac) - 1)]
@@ -55,14 +57,24 @@ def unix_instant(seconds: Any, where: Where) -> str:
     Raises:
         ImportError_: not a finite number of seconds between 1970 and 9999, naming ``where``.
     """
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
-            or not 0 <= seconds < 253402300800:
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, (int, float))
+        or not math.isfinite(seconds)
+        or not 0 <= seconds < 253402300800
+    ):
         raise where.fail(f"expected Unix seconds (a number from 0), found {seconds!r}")
-    moment = datetime.fromtimestamp(seconds, tz=timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S") + (f".{moment.microsecond:06d}" if moment.microsecond else "") + "Z"
+    moment = datetime.fromtimestamp(seconds, tz=UTC)
+    return (
+        moment.strftime("%Y-%m-%dT%H:%M:%S")
+        + (f".{moment.microsecond:06d}" if moment.microsecond else "")
+        + "Z"
+    )
 
 
-def bound_text(text: str | None, limit: int, pointer: str, bounded: list[dict[str, Any]]) -> str | None:
+def bound_text(
+    text: str | None, limit: int, pointer: str, bounded: list[dict[str, Any]]
+) -> str | None:
     """``text`` when it fits in ``limit`` characters; otherwise ``None``, with its pointer, sha256
     and length appended to ``bounded`` (the receipt's ``bounded_text``): the blob is not copied."""
     if text is None or len(text) <= limit:

@@ -26,8 +26,19 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["ANSWER_MAX_CHARS", "undecodable_byte_before", "INSTRUCTION_MAX_CHARS", "PROMPT_MAX_CHARS", "REFUSAL_MAX_CHARS", "REPLACEMENT",
-           "bound_document", "collect_repairs", "finalize_document", "repair_text", "repair_tree"]
+__all__ = [
+    "ANSWER_MAX_CHARS",
+    "undecodable_byte_before",
+    "INSTRUCTION_MAX_CHARS",
+    "PROMPT_MAX_CHARS",
+    "REFUSAL_MAX_CHARS",
+    "REPLACEMENT",
+    "bound_document",
+    "collect_repairs",
+    "finalize_document",
+    "repair_text",
+    "repair_tree",
+]
 
 REPLACEMENT = "\ufffd"
 #: Characters: the receipt schema's maxLength of each bounded field (receipt-0.15.schema.json).
@@ -36,7 +47,9 @@ ANSWER_MAX_CHARS = 1_048_576
 INSTRUCTION_MAX_CHARS = 262_144
 REFUSAL_MAX_CHARS = 65_536
 
-_REPAIRS: contextvars.ContextVar[list[tuple[str, int]] | None] = contextvars.ContextVar("_REPAIRS", default=None)
+_REPAIRS: contextvars.ContextVar[list[tuple[str, int]] | None] = contextvars.ContextVar(
+    "_REPAIRS", default=None
+)
 
 
 def repair_text(value: str) -> tuple[str, int]:
@@ -109,8 +122,14 @@ def _esc(part: Any) -> str:
     return str(part).replace("~", "~0").replace("/", "~1")
 
 
-def _bounded(doc: dict[str, Any], parent: dict[str, Any], key: str, limit: int, pointer: str,
-             sha_key: str | None) -> None:
+def _bounded(
+    doc: dict[str, Any],
+    parent: dict[str, Any],
+    key: str,
+    limit: int,
+    pointer: str,
+    sha_key: str | None,
+) -> None:
     text = parent.get(key)
     if not isinstance(text, str) or len(text) <= limit:
         return
@@ -130,7 +149,14 @@ def bound_document(doc: dict[str, Any]) -> dict[str, Any]:
     returns ``doc``. Idempotent: a bounded field is null and is not bounded twice."""
     for name, spec in (doc.get("arms") or {}).items():
         if isinstance(spec, dict):
-            _bounded(doc, spec, "instruction", INSTRUCTION_MAX_CHARS, f"/arms/{_esc(name)}/instruction", None)
+            _bounded(
+                doc,
+                spec,
+                "instruction",
+                INSTRUCTION_MAX_CHARS,
+                f"/arms/{_esc(name)}/instruction",
+                None,
+            )
     for i, case in enumerate(doc.get("cases") or []):
         if not isinstance(case, dict):
             continue
@@ -144,7 +170,9 @@ def bound_document(doc: dict[str, Any]) -> dict[str, Any]:
                 base = f"/cases/{i}/arms/{_esc(name)}/draws/{j}"
                 _bounded(doc, d, "answer", ANSWER_MAX_CHARS, f"{base}/answer", "answer_sha256")
                 if isinstance(d.get("refusal"), dict):
-                    _bounded(doc, d["refusal"], "text", REFUSAL_MAX_CHARS, f"{base}/refusal/text", None)
+                    _bounded(
+                        doc, d["refusal"], "text", REFUSAL_MAX_CHARS, f"{base}/refusal/text", None
+                    )
     return doc
 
 
@@ -178,8 +206,11 @@ def finalize_document(doc: dict[str, Any], repairs: list[tuple[str, int]]) -> di
                 if n:
                     found.append({"pointer": ptr, "replaced": n})
         elif isinstance(v, dict):
-            stack.extend((x, f"{ptr}/{_esc(k)}") for k, x in reversed(list(v.items()))
-                         if k not in ("text_repairs", "bounded_text"))
+            stack.extend(
+                (x, f"{ptr}/{_esc(k)}")
+                for k, x in reversed(list(v.items()))
+                if k not in ("text_repairs", "bounded_text")
+            )
         elif isinstance(v, list):
             stack.extend((x, f"{ptr}/{i}") for i, x in reversed(list(enumerate(v))))
     if found:

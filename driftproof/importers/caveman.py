@@ -60,7 +60,9 @@ _ARM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,80}$")
 _CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 #: The receipt schema's date-time pattern (run.started_at).
-_DATE_TIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})\Z")
+_DATE_TIME = re.compile(
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})\Z"
+)
 #: Characters: the receipt schema's limits for the texts a snapshot supplies, checked on the
 #: snapshot so a refusal names the snapshot's pointer, not the receipt's.
 PROMPT_MAX_CHARS = 262_144
@@ -130,17 +132,26 @@ def _load(path: Path, shown: str) -> tuple[Any, str]:
         raise ValueError(f"{name} is not valid JSON")
 
     try:
-        return (repair_tree(json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_members)),
-                hashlib.sha256(data).hexdigest())
+        return (
+            repair_tree(
+                json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_members)
+            ),
+            hashlib.sha256(data).hexdigest(),
+        )
     except _Duplicate as exc:
         # A member given twice would silently lose one of its values: refuse, do not guess.
-        raise ImportError_.at(shown, "", f"expected unique member names, found {json.dumps(str(exc))[:80]} "
-                              "twice") from None
+        raise ImportError_.at(
+            shown, "", f"expected unique member names, found {json.dumps(str(exc))[:80]} twice"
+        ) from None
     except json.JSONDecodeError as exc:
         bad = undecodable_byte_before(text, exc.pos)
         if bad is not None:
-            raise ImportError_.at(shown, "", f"expected UTF-8 JSON, found an invalid byte at offset {bad}") from None
-        raise ImportError_.at(shown, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+            raise ImportError_.at(
+                shown, "", f"expected UTF-8 JSON, found an invalid byte at offset {bad}"
+            ) from None
+        raise ImportError_.at(
+            shown, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
     except (ValueError, RecursionError) as exc:
         raise ImportError_.at(shown, "", f"not valid JSON: {exc}") from None
 
@@ -150,7 +161,9 @@ def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> s
     later into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has
     already made it valid Unicode."""
     if limit is not None and len(value) > limit:
-        raise ImportError_.at(shown, where, f"expected {what} of at most {limit} characters, found {len(value)}")
+        raise ImportError_.at(
+            shown, where, f"expected {what} of at most {limit} characters, found {len(value)}"
+        )
     return value
 
 
@@ -162,59 +175,97 @@ def _check(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dict[str, l
     if not isinstance(meta, dict):
         raise ImportError_.at(shown, "/metadata", "expected an object (the snapshot's metadata)")
     if "error" in meta:
-        raise ImportError_.at(shown, "/metadata/error", "the snapshot is partial (the run stopped with an "
-                              "error); expected a finished snapshot with no metadata.error")
+        raise ImportError_.at(
+            shown,
+            "/metadata/error",
+            "the snapshot is partial (the run stopped with an "
+            "error); expected a finished snapshot with no metadata.error",
+        )
     if "usage" in doc:
-        raise ImportError_.at(shown, "/usage", "this importer reads snapshots without a usage block; "
-                              "usage is not imported yet, so the snapshot is refused rather than half-read")
+        raise ImportError_.at(
+            shown,
+            "/usage",
+            "this importer reads snapshots without a usage block; "
+            "usage is not imported yet, so the snapshot is refused rather than half-read",
+        )
     prompts = doc.get("prompts")
     if not isinstance(prompts, list) or not prompts:
         raise ImportError_.at(shown, "/prompts", "expected a non-empty list of prompt strings")
     for i, p in enumerate(prompts):
         if not isinstance(p, str):
-            raise ImportError_.at(shown, _pointer("prompts", i), f"expected a prompt string, found {_kind(p)}")
+            raise ImportError_.at(
+                shown, _pointer("prompts", i), f"expected a prompt string, found {_kind(p)}"
+            )
         _text(p, shown, _pointer("prompts", i), "a prompt", None)
     n = meta.get("n_prompts")
     if type(n) is not int or n != len(prompts):
-        raise ImportError_.at(shown, "/metadata/n_prompts",
-                              f"expected {len(prompts)} (the length of /prompts), found {json.dumps(n)}")
+        raise ImportError_.at(
+            shown,
+            "/metadata/n_prompts",
+            f"expected {len(prompts)} (the length of /prompts), found {json.dumps(n)}",
+        )
     arms = doc.get("arms")
     if not isinstance(arms, dict):
         raise ImportError_.at(shown, "/arms", "expected an object of arm name -> list of outputs")
     for control in (BASELINE_ARM, CONTROL_ARM):
         if control not in arms:
-            raise ImportError_.at(shown, _pointer("arms", control),
-                                  f"missing control arm {control}: expected both {BASELINE_ARM} and {CONTROL_ARM}")
+            raise ImportError_.at(
+                shown,
+                _pointer("arms", control),
+                f"missing control arm {control}: expected both {BASELINE_ARM} and {CONTROL_ARM}",
+            )
     if len(arms) < 3:
-        raise ImportError_.at(shown, "/arms", "expected at least one skill arm beside the two control arms")
+        raise ImportError_.at(
+            shown, "/arms", "expected at least one skill arm beside the two control arms"
+        )
     for name, outputs in arms.items():
         where = _pointer("arms", name)
         if not _ARM_NAME.match(name) and name not in (BASELINE_ARM, CONTROL_ARM):
-            raise ImportError_.at(shown, where, "expected a skill arm name of lowercase letters, digits, - or _")
+            raise ImportError_.at(
+                shown, where, "expected a skill arm name of lowercase letters, digits, - or _"
+            )
         if not isinstance(outputs, list):
-            raise ImportError_.at(shown, where, f"expected a list of {len(prompts)} outputs, found {_kind(outputs)}")
+            raise ImportError_.at(
+                shown, where, f"expected a list of {len(prompts)} outputs, found {_kind(outputs)}"
+            )
         if len(outputs) != len(prompts):
-            raise ImportError_.at(shown, where,
-                                  f"expected exactly one output per prompt ({len(prompts)}), found {len(outputs)}")
+            raise ImportError_.at(
+                shown,
+                where,
+                f"expected exactly one output per prompt ({len(prompts)}), found {len(outputs)}",
+            )
         for i, out in enumerate(outputs):
             if out is None:
-                raise ImportError_.at(shown, _pointer("arms", name, i),
-                                      "null cell: this call never finished (a partial snapshot); expected a string output")
+                raise ImportError_.at(
+                    shown,
+                    _pointer("arms", name, i),
+                    "null cell: this call never finished (a partial snapshot); expected a string output",
+                )
             if not isinstance(out, str):
-                raise ImportError_.at(shown, _pointer("arms", name, i), f"expected a string output, found {_kind(out)}")
+                raise ImportError_.at(
+                    shown,
+                    _pointer("arms", name, i),
+                    f"expected a string output, found {_kind(out)}",
+                )
             _text(out, shown, _pointer("arms", name, i), "an output", None)
     for key, (what, limit) in _META_TEXT.items():
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
             # a wrong type is a malformed snapshot, not an unrecorded value (D-13 keeps the two apart)
-            raise ImportError_.at(shown, _pointer("metadata", key), f"expected {what} (a string) or no member, "
-                                  f"found {_json_kind(value)}")
+            raise ImportError_.at(
+                shown,
+                _pointer("metadata", key),
+                f"expected {what} (a string) or no member, found {_json_kind(value)}",
+            )
         if isinstance(value, str):
             _text(value, shown, _pointer("metadata", key), what, limit)
     started = meta.get("generated_at")
     if isinstance(started, str) and started.strip() and not _DATE_TIME.match(started):
-        raise ImportError_.at(shown, "/metadata/generated_at",
-                              f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}")
+        raise ImportError_.at(
+            shown,
+            "/metadata/generated_at",
+            f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}",
+        )
     return meta, prompts, arms
 
 
@@ -226,7 +277,13 @@ def _json_kind(value: Any) -> str:
     """The JSON kind of ``value`` in words (``true``, ``a number``, ``an object``, ...)."""
     if value is None or isinstance(value, bool):
         return json.dumps(value)
-    words = {int: "a number", float: "a number", str: "a string", list: "an array", dict: "an object"}
+    words = {
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "an array",
+        dict: "an object",
+    }
     return words.get(type(value), type(value).__name__)
 
 
@@ -234,7 +291,9 @@ def _skill_text(skills_dir: Path, arm: str, shown: str) -> str:
     path = skills_dir / arm / "SKILL.md"
     where = _pointer("arms", arm)
     if not path.is_file():
-        raise ImportError_.at(shown, where, f"no SKILL.md for this skill arm: expected the file {path}")
+        raise ImportError_.at(
+            shown, where, f"no SKILL.md for this skill arm: expected the file {path}"
+        )
     try:
         data = _read_capped(path, SKILL_MAX_BYTES)
     except OSError as exc:
@@ -244,7 +303,9 @@ def _skill_text(skills_dir: Path, arm: str, shown: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ImportError_.at(shown, where, f"{path} is not UTF-8 (invalid byte at offset {exc.start})") from None
+        raise ImportError_.at(
+            shown, where, f"{path} is not UTF-8 (invalid byte at offset {exc.start})"
+        ) from None
 
 
 _LANG = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
@@ -257,11 +318,19 @@ def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
     neither says. A ``metadata.lang`` that disagrees with the file name is refused."""
     lang = meta.get("lang")
     if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
-        raise ImportError_.at(shown, "/metadata/lang", f"expected a language tag such as pt, found {json.dumps(lang)[:60]}")
+        raise ImportError_.at(
+            shown,
+            "/metadata/lang",
+            f"expected a language tag such as pt, found {json.dumps(lang)[:60]}",
+        )
     m = _LANG_FILE.match(path.name)
     if lang is not None and m is not None and m.group(1) != lang:
-        raise ImportError_.at(shown, "/metadata/lang", f"expected {m.group(1)!r}, the language the file name "
-                              f"{path.name} names, found {lang!r}")
+        raise ImportError_.at(
+            shown,
+            "/metadata/lang",
+            f"expected {m.group(1)!r}, the language the file name "
+            f"{path.name} names, found {lang!r}",
+        )
     return lang if lang is not None else (m.group(1) if m else None)
 
 
@@ -278,15 +347,27 @@ PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
 
 def _arm(answer: str) -> dict[str, Any]:
     if answer.startswith(ERROR_PREFIX):
-        error = answer[len(ERROR_PREFIX):].lstrip(":").strip() or answer
-        return {"draws": [draw_doc(0, answer=None, lost_reason=f"source error: {error}"[:4000], lost_kind="source_error",
-                                   source_error=answer[:4000])], "generation": None}
+        error = answer[len(ERROR_PREFIX) :].lstrip(":").strip() or answer
+        return {
+            "draws": [
+                draw_doc(
+                    0,
+                    answer=None,
+                    lost_reason=f"source error: {error}"[:4000],
+                    lost_kind="source_error",
+                    source_error=answer[:4000],
+                )
+            ],
+            "generation": None,
+        }
     tokens = {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
     return {"draws": [draw_doc(0, answer=answer, tokens=tokens)], "generation": None}
 
 
 @register("caveman")
-def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commit: str | None = None) -> list[Imported]:
+def import_caveman(
+    snapshot: str | Path, *, skills_dir: str | Path, source_commit: str | None = None
+) -> list[Imported]:
     """Convert caveman's length snapshot into one DECLARED receipt per skill arm.
 
     Args:
@@ -308,7 +389,9 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
     """
     shown = str(snapshot)
     if source_commit is not None and not _COMMIT.match(source_commit):
-        raise ImportError_.at(shown, "", f"source commit {source_commit!r}: expected 7 to 40 lowercase hex digits")
+        raise ImportError_.at(
+            shown, "", f"source commit {source_commit!r}: expected 7 to 40 lowercase hex digits"
+        )
     doc, document_sha256 = _load(Path(snapshot), shown)
     meta, prompts, arms = _check(doc, shown)
     skill_arms = [a for a in arms if a not in (BASELINE_ARM, CONTROL_ARM)]
@@ -319,7 +402,9 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
     model = _str_or_none(meta, "model")
     if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
-        unrecorded.append(f"model: the snapshot records {json.dumps(model)}, the CLI's default, not a model id")
+        unrecorded.append(
+            f"model: the snapshot records {json.dumps(model)}, the CLI's default, not a model id"
+        )
         model = None
     elif model is None:
         unrecorded.append("model: the snapshot records none")
@@ -328,7 +413,9 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
     if generated is None:
         unrecorded.append("started_at: the snapshot records no generated_at")
     else:
-        times = run_times([parse_instant(generated, Where(shown) / "metadata" / "generated_at")], [])
+        times = run_times(
+            [parse_instant(generated, Where(shown) / "metadata" / "generated_at")], []
+        )
         started_at, started_offset = times["started_at"], times["started_at_offset"]
     terse = _str_or_none(meta, "terse_prefix")
     if terse is None:
@@ -336,14 +423,21 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
     cli = _str_or_none(meta, "claude_cli_version")
     match = _CLI_VERSION.match(cli.strip()) if cli else None
     if match is None:
-        unrecorded.append("harness version: metadata.claude_cli_version is missing or not a Claude Code version")
+        unrecorded.append(
+            "harness version: metadata.claude_cli_version is missing or not a Claude Code version"
+        )
     harness = {"name": "claude-code", "version": match.group(1) if match else None}
     language = _language(meta, Path(snapshot), shown)
 
     width = max(2, len(str(len(prompts))))
     ids = [f"p{i + 1:0{width}d}" for i in range(len(prompts))]
-    provenance = {"tool": TOOL, "tool_version": f"git {source_commit}" if source_commit else None,
-                  "document": shown, "document_sha256": document_sha256, "unrecorded": unrecorded}
+    provenance = {
+        "tool": TOOL,
+        "tool_version": f"git {source_commit}" if source_commit else None,
+        "document": shown,
+        "document_sha256": document_sha256,
+        "unrecorded": unrecorded,
+    }
     arm_specs = {
         "baseline": {"label": BASELINE_ARM, "instruction": None, "system_prompt_sha256": None},
         "control": {"label": CONTROL_ARM, "instruction": terse, "system_prompt_sha256": None},
@@ -351,23 +445,47 @@ def import_caveman(snapshot: str | Path, *, skills_dir: str | Path, source_commi
     prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
     out: list[Imported] = []
     for arm in skill_arms:
-        cases = [{
-            "id": ids[i], "prompt": prompt, "prompt_sha256": sha256_text(prompt), "rubric_sha256": None,
-            "threshold": None,
-            "arms": {"with_skill": _arm(arms[arm][i]), "baseline": _arm(arms[BASELINE_ARM][i]),
-                     "control": _arm(arms[CONTROL_ARM][i])},
-        } for i, prompt in enumerate(prompts)]
+        cases = [
+            {
+                "id": ids[i],
+                "prompt": prompt,
+                "prompt_sha256": sha256_text(prompt),
+                "rubric_sha256": None,
+                "threshold": None,
+                "arms": {
+                    "with_skill": _arm(arms[arm][i]),
+                    "baseline": _arm(arms[BASELINE_ARM][i]),
+                    "control": _arm(arms[CONTROL_ARM][i]),
+                },
+            }
+            for i, prompt in enumerate(prompts)
+        ]
         document = receipt_doc(
-            level="DECLARED", skill_name=arm, skill_text=skills[arm], cases=cases, model=model,
-            provider="anthropic", surface="cli", harness=harness, started_at=started_at,
-            generations_per_arm=1, judge_samples_per_generation=None, judge=None, band_source=None,
-            arms={"with_skill": {"label": arm, "instruction": None, "system_prompt_sha256": None}, **arm_specs},
+            level="DECLARED",
+            skill_name=arm,
+            skill_text=skills[arm],
+            cases=cases,
+            model=model,
+            provider="anthropic",
+            surface="cli",
+            harness=harness,
+            started_at=started_at,
+            generations_per_arm=1,
+            judge_samples_per_generation=None,
+            judge=None,
+            band_source=None,
+            arms={
+                "with_skill": {"label": arm, "instruction": None, "system_prompt_sha256": None},
+                **arm_specs,
+            },
             provenance=copy.deepcopy(provenance),
         )
         if started_offset is not None:
             document["run"]["started_at_offset"] = started_offset
         if language is not None:
             document["run"]["language"] = language
-        suffix = f"-{language}" if language not in (None, "en") else ""  # results.<lang>.json beside results.json
+        suffix = (
+            f"-{language}" if language not in (None, "en") else ""
+        )  # results.<lang>.json beside results.json
         out.append(Imported(f"{prefix}{arm}{suffix}.json", document))
     return out

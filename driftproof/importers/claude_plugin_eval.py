@@ -48,11 +48,19 @@ import rfc8785
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._fields import bound_text, utc_instant
 from driftproof.importers._common import (
-    Where, case_id_for, file_sha256, provenance_doc, read_json, read_skill_md, safe_filename, unit_score,
-    unrecorded_judge, validate_source,
+    Where,
+    case_id_for,
+    file_sha256,
+    provenance_doc,
+    read_json,
+    read_skill_md,
+    safe_filename,
+    unit_score,
+    unrecorded_judge,
+    validate_source,
 )
+from driftproof.importers._fields import bound_text, utc_instant
 from driftproof.receipt import draw_doc, receipt_doc, sha256_text
 
 __all__ = ["DOCUMENT_NAME", "claude_plugin_eval_importer", "import_claude_plugin_eval"]
@@ -67,8 +75,9 @@ _MAX_PROMPT_CHARS = 262144
 _CALLED = re.compile(r"\bcalled (\d+)x\b")
 
 
-def import_claude_plugin_eval(path: Path, *, skill_name: str | None = None,
-                              skill_md: Path | None = None) -> list[dict[str, Any]]:
+def import_claude_plugin_eval(
+    path: Path, *, skill_name: str | None = None, skill_md: Path | None = None
+) -> list[dict[str, Any]]:
     """Convert ``claude plugin eval`` result documents into unsealed DECLARED receipt documents.
 
     Args:
@@ -95,15 +104,23 @@ def _documents(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if not path.is_dir():
-        raise ImportError_.at(path, "", f"expected {DOCUMENT_NAME} or the results directory holding it")
+        raise ImportError_.at(
+            path, "", f"expected {DOCUMENT_NAME} or the results directory holding it"
+        )
     if (path / DOCUMENT_NAME).is_file():
         return [path / DOCUMENT_NAME]
     found = sorted(p / DOCUMENT_NAME for p in path.iterdir() if (p / DOCUMENT_NAME).is_file())
     if not found:
-        raise ImportError_.at(path, "", f"expected {DOCUMENT_NAME} in this directory or in its results "
-                              "directories (evals/results/<timestamp>/); found none")
+        raise ImportError_.at(
+            path,
+            "",
+            f"expected {DOCUMENT_NAME} in this directory or in its results "
+            "directories (evals/results/<timestamp>/); found none",
+        )
     if len(found) > _MAX_DOCUMENTS:
-        raise ImportError_.at(path, "", f"expected at most {_MAX_DOCUMENTS} result documents, found {len(found)}")
+        raise ImportError_.at(
+            path, "", f"expected at most {_MAX_DOCUMENTS} result documents, found {len(found)}"
+        )
     return found
 
 
@@ -112,24 +129,34 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     validate_source(doc, TOOL, path)  # the type of every member walked below
     w = Where(path)
     if doc["schemaVersion"] != 1:
-        raise (w / "schemaVersion").fail(f"expected schemaVersion 1 (the version this importer reads), "
-                                         f"found {doc['schemaVersion']!r}")
+        raise (w / "schemaVersion").fail(
+            f"expected schemaVersion 1 (the version this importer reads), "
+            f"found {doc['schemaVersion']!r}"
+        )
     suite = doc["suite"]
     ablation = suite["ablation"]
     if ablation not in _ABLATIONS:
-        raise (w / "suite" / "ablation").fail(f"expected the ablation 'with-without' or 'none', found {ablation!r}")
+        raise (w / "suite" / "ablation").fail(
+            f"expected the ablation 'with-without' or 'none', found {ablation!r}"
+        )
     two_arm = ablation == "with-without"
     partial = doc.get("partial") is True
-    plugins = [{"name": p.get("name"), "version": p.get("version")} for p in suite.get("plugins") or []]
+    plugins = [
+        {"name": p.get("name"), "version": p.get("version")} for p in suite.get("plugins") or []
+    ]
     name = skill_name or (plugins[0]["name"] if len(plugins) == 1 and plugins[0]["name"] else None)
     if not name:
-        raise (w / "suite" / "plugins").fail("expected exactly one plugin with a name to name the skill; "
-                                             "pass the skill's name explicitly")
+        raise (w / "suite" / "plugins").fail(
+            "expected exactly one plugin with a name to name the skill; "
+            "pass the skill's name explicitly"
+        )
     notes: list[str] = []
     if partial:
         reason = doc.get("partialReason") or "no reason given"
-        notes.append(f"The source marks this document partial ({reason}): the suite did not finish, and the "
-                     "source says such a document should not be trended.")
+        notes.append(
+            f"The source marks this document partial ({reason}): the suite did not finish, and the "
+            "source says such a document should not be trended."
+        )
     threshold = suite.get("threshold")
     if threshold is not None:
         threshold = unit_score(threshold, w / "suite" / "threshold")
@@ -141,26 +168,40 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     ids: dict[str, int] = {}
     bounded: list[dict[str, Any]] = []
     if not doc["cases"] and not partial:
-        raise (w / "cases").fail("expected at least one case in a document not marked partial, found none")
+        raise (w / "cases").fail(
+            "expected at least one case in a document not marked partial, found none"
+        )
     for i, case in enumerate(doc["cases"]):
         cw = w / "cases" / i
         graders = case.get("graders") or []
-        skill_graders = {g["name"] for g in graders if g.get("type") == "tool_used"
-                         and isinstance(g.get("config"), dict) and g["config"].get("tool") == "Skill"}
+        skill_graders = {
+            g["name"]
+            for g in graders
+            if g.get("type") == "tool_used"
+            and isinstance(g.get("config"), dict)
+            and g["config"].get("tool") == "Skill"
+        }
         regex_graders = {g["name"] for g in graders if g.get("type") == "regex"}
         has_llm = has_llm or any(g.get("type") in ("llm", "baseline") for g in graders)
         configs = {g["name"]: g.get("config") or {} for g in graders}
         arms_src = case["arms"]
         without = arms_src.get("without")
         for key in ("with", "without"):
-            if arms_src.get(key) == [] and not partial:  # a finished run wrote at least one run per arm
-                raise (cw / "arms" / key).fail("expected at least one run in a document not marked partial, found none")
+            if (
+                arms_src.get(key) == [] and not partial
+            ):  # a finished run wrote at least one run per arm
+                raise (cw / "arms" / key).fail(
+                    "expected at least one run in a document not marked partial, found none"
+                )
         if two_arm and without is None and not partial:
-            raise (cw / "arms" / "without").fail("expected the runs without the plugin (ablation 'with-without'), "
-                                                 "found none")
+            raise (cw / "arms" / "without").fail(
+                "expected the runs without the plugin (ablation 'with-without'), found none"
+            )
         if not two_arm and without:
-            raise (cw / "arms" / "without").fail("expected no runs without the plugin under ablation 'none'; "
-                                                 "the document contradicts its own ablation")
+            raise (cw / "arms" / "without").fail(
+                "expected no runs without the plugin under ablation 'none'; "
+                "the document contradicts its own ablation"
+            )
         arms_doc = {}
         for arm, key in (("with_skill", "with"), ("baseline", "without")):
             runs = arms_src.get(key) if (arm == "with_skill" or two_arm) else None
@@ -170,7 +211,9 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             draws = []
             for j, run in enumerate(runs):
                 rw = cw / "arms" / key / j
-                draw, fired = _draw(j, run, rw, skill_graders, regex_graders, configs, scored_indicator)
+                draw, fired = _draw(
+                    j, run, rw, skill_graders, regex_graders, configs, scored_indicator
+                )
                 draws.append(draw)
                 if draw["lost"] is None and fired is not None:
                     fired_total[arm][0] += fired
@@ -179,7 +222,9 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
                     value = run.get(member)
                     if value is not None:
                         if not math.isfinite(value) or value < 0:
-                            raise (rw / member).fail(f"expected a cost in USD of 0 or more, found {value!r}")
+                            raise (rw / member).fail(
+                                f"expected a cost in USD of 0 or more, found {value!r}"
+                            )
                         costs[arm][slot].append(value)
             counts.add(len(draws))
             arms_doc[arm] = {"draws": draws, "generation": None}
@@ -188,45 +233,84 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         for advisory in case.get("advisories") or []:
             notes.append(f"Case {case['name']}: the source advises: {advisory}")
         full_prompt = case.get("promptMarkdown")
-        prompt = bound_text(full_prompt, _MAX_PROMPT_CHARS, f"/cases/{len(cases_doc)}/prompt", bounded)
+        prompt = bound_text(
+            full_prompt, _MAX_PROMPT_CHARS, f"/cases/{len(cases_doc)}/prompt", bounded
+        )
         cid = case_id_for(case["name"])
         if cid in ids:
-            raise (cw / "name").fail(f"expected each case name once; {case['name']!r} is also case {ids[cid]}")
+            raise (cw / "name").fail(
+                f"expected each case name once; {case['name']!r} is also case {ids[cid]}"
+            )
         ids[cid] = i
-        cases_doc.append({"id": cid, "prompt": prompt,
-                          "prompt_sha256": sha256_text(full_prompt) if full_prompt is not None else None,
-                          "rubric_sha256": _graders_sha256(graders, cw / "graders") if graders else None,
-                          "threshold": threshold, "arms": arms_doc})
+        cases_doc.append(
+            {
+                "id": cid,
+                "prompt": prompt,
+                "prompt_sha256": sha256_text(full_prompt) if full_prompt is not None else None,
+                "rubric_sha256": _graders_sha256(graders, cw / "graders") if graders else None,
+                "threshold": threshold,
+                "arms": arms_doc,
+            }
+        )
     if scored_indicator:
-        notes.append("The source counts its skill-fired grader (" + ", ".join(sorted(scored_indicator))
-                     + ") inside each run's score" + (" (single-arm mode, --ablation none)" if not two_arm else "")
-                     + ": the scores are kept as recorded, so they include it; the receipt also keeps the "
-                       "indicator beside the score, in skill_fired.")
-    unrecorded = ["judge_samples_per_generation", "run.provider",
-                  "draw answers (the source keeps each run's trace as a file outside the document)",
-                  "draw tokens (the source records costs in USD, not tokens)",
-                  "economics.judge_overhead (the source declares the judge's cost in USD only; kept in "
-                  "provenance.details.declared_cost_usd)"]
+        notes.append(
+            "The source counts its skill-fired grader ("
+            + ", ".join(sorted(scored_indicator))
+            + ") inside each run's score"
+            + (" (single-arm mode, --ablation none)" if not two_arm else "")
+            + ": the scores are kept as recorded, so they include it; the receipt also keeps the "
+            "indicator beside the score, in skill_fired."
+        )
+    unrecorded = [
+        "judge_samples_per_generation",
+        "run.provider",
+        "draw answers (the source keeps each run's trace as a file outside the document)",
+        "draw tokens (the source records costs in USD, not tokens)",
+        "economics.judge_overhead (the source declares the judge's cost in USD only; kept in "
+        "provenance.details.declared_cost_usd)",
+    ]
     if not two_arm:
-        unrecorded.insert(0, "the baseline arm (ablation 'none': the suite ran with the plugin only)")
+        unrecorded.insert(
+            0, "the baseline arm (ablation 'none': the suite ran with the plugin only)"
+        )
     gens = next(iter(counts)) if len(counts) == 1 and next(iter(counts)) >= 1 else None
     if gens is None:
         unrecorded.append("generations_per_arm (the case arms hold different numbers of runs)")
     if declared_runs and (gens is None or declared_runs != {gens}):
-        notes.append(f"runsPerCase declares {', '.join(str(x) for x in sorted(declared_runs))}; the document holds "
-                     + ("different numbers of runs per case arm" if gens is None else f"{gens} run(s) per case arm")
-                     + ": the receipt counts the runs.")
-    model = suite.get("modelOverride") if isinstance(suite.get("modelOverride"), str) and suite["modelOverride"].strip() else None
+        notes.append(
+            f"runsPerCase declares {', '.join(str(x) for x in sorted(declared_runs))}; the document holds "
+            + (
+                "different numbers of runs per case arm"
+                if gens is None
+                else f"{gens} run(s) per case arm"
+            )
+            + ": the receipt counts the runs."
+        )
+    model = (
+        suite.get("modelOverride")
+        if isinstance(suite.get("modelOverride"), str) and suite["modelOverride"].strip()
+        else None
+    )
     if model is None:
-        unrecorded.append("run.model (no model override; the session's default model is not recorded)")
+        unrecorded.append(
+            "run.model (no model override; the session's default model is not recorded)"
+        )
     judge = unrecorded_judge(TOOL, "graders")
     judge["channel"] = "source"
     judge_model = suite.get("judgeModel")
     if isinstance(judge_model, str) and judge_model.strip() and has_llm:
         judge["model"] = judge_model[:200]
     else:
-        unrecorded.insert(0, "judge.model (" + ("no judge model is named" if has_llm else
-                                                 "the graders are regex and tool checks; no model judged") + ")")
+        unrecorded.insert(
+            0,
+            "judge.model ("
+            + (
+                "no judge model is named"
+                if has_llm
+                else "the graders are regex and tool checks; no model judged"
+            )
+            + ")",
+        )
     version = doc.get("claudeVersion")
     if version is None:
         unrecorded.append("run.harness version (claudeVersion absent)")
@@ -237,7 +321,11 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         started, offset = utc_instant(doc["startedAt"], w / "startedAt")
     arm_specs: dict[str, Any] = {
         "with_skill": {"label": "with", "instruction": None, "system_prompt_sha256": None},
-        "baseline": {"label": "without" if two_arm else None, "instruction": None, "system_prompt_sha256": None},
+        "baseline": {
+            "label": "without" if two_arm else None,
+            "instruction": None,
+            "system_prompt_sha256": None,
+        },
     }
     for arm, (fired, observed) in fired_total.items():
         if observed:
@@ -245,16 +333,29 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     if not two_arm:
         arm_specs["baseline"]["recorded"] = False
     details = {
-        "schema_version": 1, "claude_version": version, "ablation": ablation, "plugins": plugins,
+        "schema_version": 1,
+        "claude_version": version,
+        "ablation": ablation,
+        "plugins": plugins,
         "runs_per_case_declared": sorted(declared_runs) or None,
         "declared_cost_usd": _costs(doc, costs, two_arm),
         "source_aggregates": doc.get("aggregates"),
     }
     document = receipt_doc(
-        level="DECLARED", skill_name=name, skill_text=skill_text, cases=cases_doc, model=model,
-        surface="cli", harness={"name": "claude-code", "version": version}, started_at=started,
-        generations_per_arm=gens, judge=judge, arms=arm_specs, band_source="generation",
-        provenance=provenance_doc(TOOL, version, str(path), file_sha256(raw), unrecorded))
+        level="DECLARED",
+        skill_name=name,
+        skill_text=skill_text,
+        cases=cases_doc,
+        model=model,
+        surface="cli",
+        harness={"name": "claude-code", "version": version},
+        started_at=started,
+        generations_per_arm=gens,
+        judge=judge,
+        arms=arm_specs,
+        band_source="generation",
+        provenance=provenance_doc(TOOL, version, str(path), file_sha256(raw), unrecorded),
+    )
     if offset is not None:
         document["run"]["started_at_offset"] = offset
     prov = document["provenance"]
@@ -267,8 +368,15 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     return document
 
 
-def _draw(index: int, run: dict[str, Any], rw: Where, skill_graders: set[str], regex_graders: set[str],
-          configs: dict[str, Any], scored_indicator: set[str]) -> tuple[dict[str, Any], bool | None]:
+def _draw(
+    index: int,
+    run: dict[str, Any],
+    rw: Where,
+    skill_graders: set[str],
+    regex_graders: set[str],
+    configs: dict[str, Any],
+    scored_indicator: set[str],
+) -> tuple[dict[str, Any], bool | None]:
     """One run as a draw, and whether the skill fired on it (``None``: not observed)."""
     fired: bool | None = None
     checks = []
@@ -283,14 +391,31 @@ def _draw(index: int, run: dict[str, Any], rw: Where, skill_graders: set[str], r
     error = run.get("error")
     if error is not None:
         text = error.strip()[:4000] or "the source recorded an empty error"
-        return draw_doc(index, lost_reason=f"source error: {text}"[:4000], lost_kind="source_error",
-                        source_error=text, skill_fired=fired, checks=checks), fired
+        return draw_doc(
+            index,
+            lost_reason=f"source error: {text}"[:4000],
+            lost_kind="source_error",
+            source_error=text,
+            skill_fired=fired,
+            checks=checks,
+        ), fired
     if run.get("skippedPaidGraders") is True:
-        return draw_doc(index, lost_reason="the source skipped this run's paid graders at its cost ceiling, so "
-                        "its score is not comparable", lost_kind="unscored", skill_fired=fired, checks=checks), fired
+        return draw_doc(
+            index,
+            lost_reason="the source skipped this run's paid graders at its cost ceiling, so "
+            "its score is not comparable",
+            lost_kind="unscored",
+            skill_fired=fired,
+            checks=checks,
+        ), fired
     if run.get("score") is None:
-        return draw_doc(index, lost_reason="the source recorded no score for this run", lost_kind="unscored",
-                        skill_fired=fired, checks=checks), fired
+        return draw_doc(
+            index,
+            lost_reason="the source recorded no score for this run",
+            lost_kind="unscored",
+            skill_fired=fired,
+            checks=checks,
+        ), fired
     score = unit_score(run["score"], rw / "score")
     return draw_doc(index, score=score, skill_fired=fired, checks=checks), fired
 
@@ -318,16 +443,25 @@ def _graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
         raise w.fail("expected grader definitions that are plain JSON (no NaN)") from None
 
 
-def _costs(doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bool) -> dict[str, Any]:
+def _costs(
+    doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bool
+) -> dict[str, Any]:
     """The source's declared list-price estimates, kept apart: every run's cost and the judge's
     part of it, summed per arm over the runs that declared one, and the suite's own total."""
-    out: dict[str, Any] = {"note": "list-price estimates declared by the source, not a bill; each run's cost "
-                                   "includes its judge's part", "suite": doc.get("costUsd")}
+    out: dict[str, Any] = {
+        "note": "list-price estimates declared by the source, not a bill; each run's cost "
+        "includes its judge's part",
+        "suite": doc.get("costUsd"),
+    }
     for arm, (runs, judge) in costs.items():
         if arm == "baseline" and not two_arm:
             continue
-        out[arm] = {"runs": math.fsum(runs) if runs else None, "runs_declaring": len(runs),
-                    "judge": math.fsum(judge) if judge else None, "judge_declaring": len(judge)}
+        out[arm] = {
+            "runs": math.fsum(runs) if runs else None,
+            "runs_declaring": len(runs),
+            "judge": math.fsum(judge) if judge else None,
+            "judge_declaring": len(judge),
+        }
     return out
 
 
@@ -335,5 +469,7 @@ def _costs(doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bo
 def claude_plugin_eval_importer(source: Path, **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_claude_plugin_eval`, files
     ``claude-plugin-eval-<skill>-<document sha256[:8]>.json``."""
-    return [Imported(safe_filename(TOOL, d["skill"]["name"], d["provenance"]["document_sha256"][:8]), d)
-            for d in import_claude_plugin_eval(Path(source), **options)]
+    return [
+        Imported(safe_filename(TOOL, d["skill"]["name"], d["provenance"]["document_sha256"][:8]), d)
+        for d in import_claude_plugin_eval(Path(source), **options)
+    ]

@@ -44,8 +44,19 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._archive import Archive
 from driftproof.importers._common import (
-    read_skill_md, Where, case_id_for, file_sha256, manifest_sha256, parse_instant, parse_json_bytes, provenance_doc,
-    read_bytes, run_times, safe_filename, unrecorded_judge, validate_source,
+    Where,
+    case_id_for,
+    file_sha256,
+    manifest_sha256,
+    parse_instant,
+    parse_json_bytes,
+    provenance_doc,
+    read_bytes,
+    read_skill_md,
+    run_times,
+    safe_filename,
+    unrecorded_judge,
+    validate_source,
 )
 from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text
 
@@ -88,24 +99,34 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Whe
     w = Where(path)
     samples = doc.get("samples")
     if samples is None:
-        raise (w / "samples").fail("expected the log's samples (logged with log_samples=True); found none")
+        raise (w / "samples").fail(
+            "expected the log's samples (logged with log_samples=True); found none"
+        )
     if not isinstance(samples, list):
         raise (w / "samples").fail("expected an array of samples")
     return doc, [(s, w / "samples" / i) for i, s in enumerate(samples)], raw
 
 
-def _read_eval_zip(path: Path, raw: bytes) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
+def _read_eval_zip(
+    path: Path, raw: bytes
+) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
     z = Archive(path)
     names = set(z.names())
     # header.json is written when the run finishes; a log still being written (or
     # interrupted) has only _journal/start.json, with the eval spec and plan
     member = "header.json" if "header.json" in names else "_journal/start.json"
     if member not in names:
-        raise ImportError_.at(path, "/header.json", "expected header.json (or _journal/start.json) in the .eval archive")
+        raise ImportError_.at(
+            path,
+            "/header.json",
+            "expected header.json (or _journal/start.json) in the .eval archive",
+        )
     header = parse_json_bytes(z.read(member), path, allow_nan=True, pointer=_pointer_of(member))
     # each member is its own document: problems name the archive, pointers start at the member
     validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
-    members = sorted((n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)), key=_member_order)
+    members = sorted(
+        (n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)), key=_member_order
+    )
     samples = []
     for n in members:
         s = parse_json_bytes(z.read(n), path, allow_nan=True, pointer=_pointer_of(n))
@@ -127,8 +148,13 @@ def _member_order(name: str) -> tuple[int, str, int]:
     return (0, f"{int(sid):020d}", int(m.group(2))) if sid.isdigit() else (1, sid, int(m.group(2)))
 
 
-def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None = None,
-                   skill_md: Path | None = None) -> dict[str, Any]:
+def import_inspect(
+    logs: dict[str, Path],
+    *,
+    skill_name: str,
+    scorer: str | None = None,
+    skill_md: Path | None = None,
+) -> dict[str, Any]:
     """Convert one Inspect log per arm into an unsealed DECLARED receipt document.
 
     Args:
@@ -147,9 +173,17 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
             JSON pointer (in a ``.eval`` archive the file is the archive and the pointer starts
             with the member's name, RFC 6901 escaped: ``/samples~11_epoch_1.json/scores/match/value``).
     """
-    if not logs or set(logs) - {"with_skill", "baseline", "control"} or not {"with_skill", "baseline"} & set(logs):
-        raise ImportError_.at("<options>", "", "expected one log per arm: --with-skill LOG and/or --baseline LOG "
-                              "[--control LOG]; one of the first two alone is a single-arm import")
+    if (
+        not logs
+        or set(logs) - {"with_skill", "baseline", "control"}
+        or not {"with_skill", "baseline"} & set(logs)
+    ):
+        raise ImportError_.at(
+            "<options>",
+            "",
+            "expected one log per arm: --with-skill LOG and/or --baseline LOG "
+            "[--control LOG]; one of the first two alone is a single-arm import",
+        )
     name, key = (scorer.split(":", 1) + [None])[:2] if scorer is not None else (None, None)
     if scorer is not None and (not name or key == ""):
         raise ImportError_.at("<options>", "", f"--scorer {scorer!r}: expected NAME or NAME:KEY")
@@ -158,24 +192,39 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
     for arm, (_, _, raw) in read.items():
         digest = file_sha256(raw)
         if digest in digests:
-            raise ImportError_.at(logs[arm], "", f"the same document (sha256 {digest}) is given for the "
-                                  f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
-                                  "for a single-arm import")
+            raise ImportError_.at(
+                logs[arm],
+                "",
+                f"the same document (sha256 {digest}) is given for the "
+                f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
+                "for a single-arm import",
+            )
         digests[digest] = arm
     tasks = {arm: (h.get("eval") or {}).get("task") for arm, (h, _, _) in read.items()}
     if len(set(tasks.values())) != 1:
         first = next(iter(logs.values()))
-        raise ImportError_.at(first, "/eval/task", f"expected the same task in every arm's log, found {tasks}")
+        raise ImportError_.at(
+            first, "/eval/task", f"expected the same task in every arm's log, found {tasks}"
+        )
     missing = [a for a in ("with_skill", "baseline") if a not in logs]
     cases: dict[str, dict[str, Any]] = {}
     epochs: set[Any] = set()
-    unrecorded = ["judge_samples_per_generation", "run.provider", "run.surface", "run.harness",
-                  "each case's rubric_sha256"]
-    unrecorded += [f"the {a} arm (a single-arm log: no lift, no interval, no value per token)" for a in missing]
+    unrecorded = [
+        "judge_samples_per_generation",
+        "run.provider",
+        "run.surface",
+        "run.harness",
+        "each case's rubric_sha256",
+    ]
+    unrecorded += [
+        f"the {a} arm (a single-arm log: no lift, no interval, no value per token)" for a in missing
+    ]
     judges = set()
     for arm, (header, samples, _) in read.items():
         ev = header.get("eval") if isinstance(header.get("eval"), dict) else {}
-        epochs.add((ev.get("config") or {}).get("epochs") if isinstance(ev.get("config"), dict) else None)
+        epochs.add(
+            (ev.get("config") or {}).get("epochs") if isinstance(ev.get("config"), dict) else None
+        )
         chosen = _scorer_name(header, samples, name, Path(logs[arm]))
         judges.add(_judge_model(header, chosen))
         for sample, sw in samples:
@@ -187,7 +236,10 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
             epoch = sample.get("epoch")
             if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
-            case = cases.setdefault(str(sid), {"prompt": _input_text(sample.get("input")), "arms": {a: [] for a in logs}})
+            case = cases.setdefault(
+                str(sid),
+                {"prompt": _input_text(sample.get("input")), "arms": {a: [] for a in logs}},
+            )
             case["arms"][arm].append(_draw(sample, sw, chosen, key, epoch))
     case_docs = []
     for sid, c in cases.items():
@@ -196,17 +248,34 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
             if arm in logs:
                 draws = sorted(c["arms"][arm], key=lambda d: d["index"])
                 if len({d["index"] for d in draws}) != len(draws):
-                    raise ImportError_.at(logs[arm], "/samples", f"expected one sample per id and epoch; sample {sid} repeats an epoch")
+                    raise ImportError_.at(
+                        logs[arm],
+                        "/samples",
+                        f"expected one sample per id and epoch; sample {sid} repeats an epoch",
+                    )
                 arms_doc[arm] = {"draws": draws, "generation": None}
             elif arm in missing:
                 arms_doc[arm] = {"draws": [], "generation": None}
-        case_docs.append({"id": case_id_for(sid), "prompt": c["prompt"],
-                          "prompt_sha256": sha256_text(c["prompt"]) if c["prompt"] is not None else None,
-                          "rubric_sha256": None, "threshold": None, "arms": arms_doc})
+        case_docs.append(
+            {
+                "id": case_id_for(sid),
+                "prompt": c["prompt"],
+                "prompt_sha256": sha256_text(c["prompt"]) if c["prompt"] is not None else None,
+                "rubric_sha256": None,
+                "threshold": None,
+                "arms": arms_doc,
+            }
+        )
     (epoch_count,) = epochs if len(epochs) == 1 else (None,)
-    gens = epoch_count if isinstance(epoch_count, int) and not isinstance(epoch_count, bool) and epoch_count >= 1 else None
+    gens = (
+        epoch_count
+        if isinstance(epoch_count, int) and not isinstance(epoch_count, bool) and epoch_count >= 1
+        else None
+    )
     if gens is None:
-        unrecorded.append("generations_per_arm (eval.config.epochs absent or different between arms)")
+        unrecorded.append(
+            "generations_per_arm (eval.config.epochs absent or different between arms)"
+        )
     headers = {arm: h for arm, (h, _, _) in read.items()}
     models = {(h.get("eval") or {}).get("model") for h in headers.values()}
     model = next(iter(models)) if len(models) == 1 and isinstance(next(iter(models)), str) else None
@@ -220,8 +289,12 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
         judge["model"] = (judge_model or judge["model"])[:200]
         unrecorded.insert(0, "judge.model (the scorer records no grading model)")
     judge["channel"] = "source"
-    versions = {str(((h.get("eval") or {}).get("packages") or {}).get("inspect_ai")) for h in headers.values()
-                if isinstance((h.get("eval") or {}).get("packages"), dict) and (h["eval"]["packages"]).get("inspect_ai")}
+    versions = {
+        str(((h.get("eval") or {}).get("packages") or {}).get("inspect_ai"))
+        for h in headers.values()
+        if isinstance((h.get("eval") or {}).get("packages"), dict)
+        and (h["eval"]["packages"]).get("inspect_ai")
+    }
     version = next(iter(versions)) if len(versions) == 1 else None
     if version is None:
         unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
@@ -229,24 +302,54 @@ def import_inspect(logs: dict[str, Path], *, skill_name: str, scorer: str | None
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     times = _times(read, logs, unrecorded)
     documents = [(f"{arm}={logs[arm]}", file_sha256(raw)) for arm, (_, _, raw) in read.items()]
-    arm_specs: dict[str, Any] = {arm: {"label": Path(logs[arm]).name[:200], "instruction": None,
-                                       "system_prompt_sha256": _system_message_sha(headers[arm])} for arm in logs}
+    arm_specs: dict[str, Any] = {
+        arm: {
+            "label": Path(logs[arm]).name[:200],
+            "instruction": None,
+            "system_prompt_sha256": _system_message_sha(headers[arm]),
+        }
+        for arm in logs
+    }
     for arm in missing:
-        arm_specs[arm] = {"label": None, "instruction": None, "system_prompt_sha256": None, "recorded": False}
-    doc = receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=read_skill_md(skill_md), cases=case_docs,
-                      model=model, started_at=times["started_at"], finished_at=times["finished_at"],
-                      generations_per_arm=gens, judge=judge, arms=arm_specs, band_source="generation",
-                      provenance=provenance_doc(TOOL, version, "; ".join(d for d, _ in documents),
-                                                manifest_sha256(documents), unrecorded))
+        arm_specs[arm] = {
+            "label": None,
+            "instruction": None,
+            "system_prompt_sha256": None,
+            "recorded": False,
+        }
+    doc = receipt_doc(
+        level="DECLARED",
+        skill_name=skill_name,
+        skill_text=read_skill_md(skill_md),
+        cases=case_docs,
+        model=model,
+        started_at=times["started_at"],
+        finished_at=times["finished_at"],
+        generations_per_arm=gens,
+        judge=judge,
+        arms=arm_specs,
+        band_source="generation",
+        provenance=provenance_doc(
+            TOOL,
+            version,
+            "; ".join(d for d, _ in documents),
+            manifest_sha256(documents),
+            unrecorded,
+        ),
+    )
     for k in ("started_at_offset", "finished_at_offset"):
         if times[k] is not None:
             doc["run"][k] = times[k]
     if key is not None:
-        doc["provenance"]["notes"] = [f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"]
+        doc["provenance"]["notes"] = [
+            f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"
+        ]
     return doc
 
 
-def _times(read: dict[str, Any], logs: dict[str, Path], unrecorded: list[str]) -> dict[str, str | None]:
+def _times(
+    read: dict[str, Any], logs: dict[str, Path], unrecorded: list[str]
+) -> dict[str, str | None]:
     """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as instants."""
     started, finished = [], []
     for arm, (header, _, _) in read.items():
@@ -266,12 +369,20 @@ def _times(read: dict[str, Any], logs: dict[str, Path], unrecorded: list[str]) -
     return run_times(started, finished)
 
 
-def _scorer_name(header: dict[str, Any], samples: list[tuple[dict[str, Any], Where]], scorer: str | None,
-                 path: Path) -> str:
+def _scorer_name(
+    header: dict[str, Any],
+    samples: list[tuple[dict[str, Any], Where]],
+    scorer: str | None,
+    path: Path,
+) -> str:
     """The scorer to read: ``scorer`` when it is among the scorers the header lists or any
     sample scored with; else the only scorer there is."""
     names: list[str] = []
-    for s in ((header.get("results") or {}).get("scores") or []) if isinstance(header.get("results"), dict) else []:
+    for s in (
+        ((header.get("results") or {}).get("scores") or [])
+        if isinstance(header.get("results"), dict)
+        else []
+    ):
         if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
             names.append(s["name"])
     for sample, _ in samples:
@@ -279,10 +390,16 @@ def _scorer_name(header: dict[str, Any], samples: list[tuple[dict[str, Any], Whe
             names.extend(n for n in sample["scores"] if n not in names)
     if scorer is not None:
         if names and scorer not in names:
-            raise ImportError_.at(path, "/results/scores", f"expected a scorer named {scorer!r}; the log has {names}")
+            raise ImportError_.at(
+                path, "/results/scores", f"expected a scorer named {scorer!r}; the log has {names}"
+            )
         return scorer
     if len(names) != 1:
-        raise ImportError_.at(path, "/results/scores", f"expected exactly one scorer or an explicit --scorer; the log has {names}")
+        raise ImportError_.at(
+            path,
+            "/results/scores",
+            f"expected exactly one scorer or an explicit --scorer; the log has {names}",
+        )
     return names[0]
 
 
@@ -307,7 +424,11 @@ def _system_message_sha(header: dict[str, Any]) -> str | None:
     plan = header.get("plan") if isinstance(header.get("plan"), dict) else {}
     for step in plan.get("steps") or []:
         if isinstance(step, dict) and step.get("solver") == "system_message":
-            template = (step.get("params") or {}).get("template") if isinstance(step.get("params"), dict) else None
+            template = (
+                (step.get("params") or {}).get("template")
+                if isinstance(step.get("params"), dict)
+                else None
+            )
             if isinstance(template, str):
                 return sha256_text(template)
     return None
@@ -317,7 +438,11 @@ def _input_text(value: Any) -> str | None:
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        parts = [m.get("content") for m in value if isinstance(m, dict) and isinstance(m.get("content"), str)]
+        parts = [
+            m.get("content")
+            for m in value
+            if isinstance(m, dict) and isinstance(m.get("content"), str)
+        ]
         return "\n\n".join(parts) if parts else None
     return None
 
@@ -327,40 +452,78 @@ def _answer(sample: dict[str, Any]) -> str | None:
     choices = out.get("choices") if isinstance(out.get("choices"), list) else []
     if not choices or not isinstance(choices[0], dict):
         return None
-    content = (choices[0].get("message") or {}).get("content") if isinstance(choices[0].get("message"), dict) else None
+    content = (
+        (choices[0].get("message") or {}).get("content")
+        if isinstance(choices[0].get("message"), dict)
+        else None
+    )
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = [c.get("text") for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)]
+        texts = [
+            c.get("text") for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)
+        ]
         return "".join(texts) if texts else None
     return None
 
 
-def _unscored(index: int, answer: str | None, tokens: dict[str, Any] | None, reason: str,
-              samples: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def _unscored(
+    index: int,
+    answer: str | None,
+    tokens: dict[str, Any] | None,
+    reason: str,
+    samples: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0 (issue 14)."""
-    return draw_doc(index, answer=answer, tokens=tokens, judge_samples=samples, lost_reason=reason, lost_kind="unscored")
+    return draw_doc(
+        index,
+        answer=answer,
+        tokens=tokens,
+        judge_samples=samples,
+        lost_reason=reason,
+        lost_kind="unscored",
+    )
 
 
-def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> dict[str, Any]:
+def _draw(
+    sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int
+) -> dict[str, Any]:
     index = epoch - 1
     answer = _answer(sample)
-    usage = (sample.get("output") or {}).get("usage") if isinstance(sample.get("output"), dict) else None
+    usage = (
+        (sample.get("output") or {}).get("usage")
+        if isinstance(sample.get("output"), dict)
+        else None
+    )
     tokens = None
-    if isinstance(usage, dict) and all(isinstance(usage.get(k), int) and not isinstance(usage.get(k), bool)
-                                       and usage[k] >= 0 for k in ("input_tokens", "output_tokens")):
-        tokens = {"input": usage["input_tokens"], "output": usage["output_tokens"], "counted_by": "source"}
+    if isinstance(usage, dict) and all(
+        isinstance(usage.get(k), int) and not isinstance(usage.get(k), bool) and usage[k] >= 0
+        for k in ("input_tokens", "output_tokens")
+    ):
+        tokens = {
+            "input": usage["input_tokens"],
+            "output": usage["output_tokens"],
+            "counted_by": "source",
+        }
     error = sample.get("error")
     if error is not None:
         msg = error.get("message") if isinstance(error, dict) else str(error)
         msg = str(msg or "Inspect recorded an error for this sample")[:3900]
-        return draw_doc(index, answer=answer, lost_reason=f"source error: {msg}", tokens=tokens, source_error=msg,
-                        lost_kind="source_error")
+        return draw_doc(
+            index,
+            answer=answer,
+            lost_reason=f"source error: {msg}",
+            tokens=tokens,
+            source_error=msg,
+            lost_kind="source_error",
+        )
     scores = sample.get("scores")
     sw = w / "scores" / scorer
     if scores is None or (isinstance(scores, dict) and scorer not in scores):
         # an unscored sample (a cancelled or interrupted run): unmeasured, kept as a lost draw
-        return _unscored(index, answer, tokens, f"unscored: the source recorded no score from {scorer!r}")
+        return _unscored(
+            index, answer, tokens, f"unscored: the source recorded no score from {scorer!r}"
+        )
     if not isinstance(scores, dict) or not isinstance(scores.get(scorer), dict):
         raise sw.fail(f"expected a score object from scorer {scorer!r}")
     if "value" not in scores[scorer]:
@@ -369,13 +532,19 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch:
     vw = sw / "value"
     if isinstance(value, dict):
         if key is None:
-            raise vw.fail(f"expected --scorer {scorer}:KEY naming the key that holds the score; the value is an "
-                          f"object with keys {sorted(value)[:20]}")
+            raise vw.fail(
+                f"expected --scorer {scorer}:KEY naming the key that holds the score; the value is an "
+                f"object with keys {sorted(value)[:20]}"
+            )
         if key not in value:
-            return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded no key {key!r}")
+            return _unscored(
+                index, answer, tokens, f"unscored: scorer {scorer!r} recorded no key {key!r}"
+            )
         value, vw = value[key], vw / key
     elif key is not None:
-        raise vw.fail(f"expected an object value with key {key!r} (--scorer {scorer}:{key}); the value is not an object")
+        raise vw.fail(
+            f"expected an object value with key {key!r} (--scorer {scorer}:{key}); the value is not an object"
+        )
     if value is None:
         return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded null")
     if isinstance(value, list):
@@ -392,13 +561,19 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch:
                 continue
             samples.append(judge_sample_doc(_in_unit(f, vw / k)))
         if not any(s["score"] is not None for s in samples):
-            return _unscored(index, answer, tokens, "unscored: the source recorded no finite score", samples)
+            return _unscored(
+                index, answer, tokens, "unscored: the source recorded no finite score", samples
+            )
         return draw_doc(index, answer=answer, judge_samples=samples, tokens=tokens)
     f = value_to_float(value)
     if f is None:
-        raise vw.fail("expected a scalar score (C/I/P/N, a boolean or a number), a list of them, or null")
+        raise vw.fail(
+            "expected a scalar score (C/I/P/N, a boolean or a number), a list of them, or null"
+        )
     if not math.isfinite(f):
-        return _unscored(index, answer, tokens, f"unscored: the source recorded a non-finite score ({value!r})")
+        return _unscored(
+            index, answer, tokens, f"unscored: the source recorded a non-finite score ({value!r})"
+        )
     return draw_doc(index, answer=answer, score=_in_unit(f, vw), tokens=tokens)
 
 
@@ -420,4 +595,11 @@ def inspect_importer(source: Path | None, **options: Any) -> list[Imported]:
         else:
             options.pop(arm, None)
     doc = import_inspect(logs, **options)
-    return [Imported(safe_filename("inspect", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc)]
+    return [
+        Imported(
+            safe_filename(
+                "inspect", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]
+            ),
+            doc,
+        )
+    ]

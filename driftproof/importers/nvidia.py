@@ -27,21 +27,32 @@ import re
 from pathlib import Path
 from typing import Any
 
+from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
-    Where, file_sha256, git_blob_sha1, provenance_doc, read_bytes, read_json, safe_filename, validate_source,
+    Where,
+    file_sha256,
+    git_blob_sha1,
+    provenance_doc,
+    read_bytes,
+    read_json,
+    safe_filename,
+    validate_source,
 )
-from driftproof.errors import ImportError_
 from driftproof.receipt import receipt_doc
 
 __all__ = ["import_nvidia", "nvidia_importer", "parse_card", "parse_cell"]
 
 _NUM = r"\d+(?:\.\d+)?"
-_CELL_V2 = re.compile(rf"^(?P<base>{_NUM})\s*(?P<bu>%)?\s*(?:→|->)\s*(?P<score>{_NUM})\s*(?P<su>%)?\s*"
-                      rf"(?:\((?P<up>[^()]*)\))?\s*$")
+_CELL_V2 = re.compile(
+    rf"^(?P<base>{_NUM})\s*(?P<bu>%)?\s*(?:→|->)\s*(?P<score>{_NUM})\s*(?P<su>%)?\s*"
+    rf"(?:\((?P<up>[^()]*)\))?\s*$"
+)
 _CELL_V1 = re.compile(rf"^(?P<score>{_NUM})\s*(?P<su>%)?\s*(?:\((?P<up>[^()]*)\))?\s*$")
 _CELL_NOTE = re.compile(rf"^(?P<score>{_NUM})\s*(?P<su>%)?\s*(?:—|–|--|-|;|,)\s*(?P<note>\S.*)$")
-_UPLIFT = re.compile(rf"^(?P<sign>[+\-−±]?)\s*(?P<num>{_NUM})\s*(?P<unit>%|points?|pts?|pp|percentage points?)?$")
+_UPLIFT = re.compile(
+    rf"^(?P<sign>[+\-−±]?)\s*(?P<num>{_NUM})\s*(?P<unit>%|points?|pts?|pp|percentage points?)?$"
+)
 _NO_FIGURE = re.compile(r"^(not available|n/?a|no score|—|-|–|)$", re.IGNORECASE)
 _RESULTS_SECTIONS = ("results", "results at a glance", "evaluation results")
 _SUMMARY = {
@@ -54,7 +65,9 @@ _SUMMARY = {
     "tasks": re.compile(r"^- (?:Dataset|Tasks): (\d+) evaluation tasks?(.*)$"),
     "attempts_per_task": re.compile(r"^- Attempts per task: (\d+)\s*$"),
     "pass_threshold": re.compile(rf"^- Pass threshold: ({_NUM}%)\s*$"),
-    "verdict": re.compile(r"^(?:>\s*)?(?:[^\w\s*]*\s*)?(?:- )?\*{0,2}Overall verdict: \*{0,2}([A-Z]+)\b(?!.*only when)"),
+    "verdict": re.compile(
+        r"^(?:>\s*)?(?:[^\w\s*]*\s*)?(?:- )?\*{0,2}Overall verdict: \*{0,2}([A-Z]+)\b(?!.*only when)"
+    ),
     "agents_inline": re.compile(r"^- Agents: (.+?)\s*$"),
 }
 
@@ -69,7 +82,13 @@ def parse_cell(text: str) -> dict[str, Any] | None:
         Values are numbers in the card's own unit (percent or percentage points, not 0..1).
     """
     cell = text.replace("**", "").replace("`", "").strip()
-    out: dict[str, Any] = {"printed": text.strip(), "score": None, "baseline": None, "uplift": None, "note": None}
+    out: dict[str, Any] = {
+        "printed": text.strip(),
+        "score": None,
+        "baseline": None,
+        "uplift": None,
+        "note": None,
+    }
     m = _CELL_V2.match(cell) or _CELL_V1.match(cell)
     if m:
         out["score"] = {"value": float(m.group("score")), "unit": m.group("su")}
@@ -82,8 +101,13 @@ def parse_cell(text: str) -> dict[str, Any] | None:
             value = float(up.group("num")) * (-1.0 if up.group("sign") in ("-", "−") else 1.0)
             unit = up.group("unit")
             if unit is not None:
-                unit = {"point": "points", "pt": "points", "pts": "points", "percentage point": "pp",
-                        "percentage points": "pp"}.get(unit, unit)
+                unit = {
+                    "point": "points",
+                    "pt": "points",
+                    "pts": "points",
+                    "percentage point": "pp",
+                    "percentage points": "pp",
+                }.get(unit, unit)
             out["uplift"] = {"printed": m.group("up").strip(), "value": value + 0.0, "unit": unit}
         return out
     m = _CELL_NOTE.match(cell)
@@ -126,7 +150,12 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         starts_table = line.startswith("|") and not in_table
         in_table = line.startswith("|")
         if line.startswith("#"):
-            section = re.sub(r"(<br\s*/?>|:)\s*$", "", line.lstrip("#").strip()).strip().rstrip(":").lower()
+            section = (
+                re.sub(r"(<br\s*/?>|:)\s*$", "", line.lstrip("#").strip())
+                .strip()
+                .rstrip(":")
+                .lower()
+            )
             header = None
             continue
         for key, rx in _SUMMARY.items():
@@ -134,8 +163,13 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             if m and key not in summary:
                 if key == "agents_inline":
                     for part in re.finditer(r"([^,(]+?)\s*\(`([^`]*)`\)", m.group(1)):
-                        agents.append({"agent": _agent_name(part.group(1)), "printed": part.group(1).strip(),
-                                       "model": part.group(2)})
+                        agents.append(
+                            {
+                                "agent": _agent_name(part.group(1)),
+                                "printed": part.group(1).strip(),
+                                "model": part.group(2),
+                            }
+                        )
                     summary[key] = m.group(1)
                 elif key == "tasks":
                     summary[key] = int(m.group(1))
@@ -152,7 +186,9 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         if section == "agents used":
             m = re.match(r"^- `([^`]+)`\s*$", line)
             if m:
-                agents.append({"agent": _agent_name(m.group(1)), "printed": m.group(1), "model": None})
+                agents.append(
+                    {"agent": _agent_name(m.group(1)), "printed": m.group(1), "model": None}
+                )
         if section in _RESULTS_SECTIONS and line.startswith("|"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if starts_table:
@@ -169,7 +205,11 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             if header is None:  # pragma: no cover - a table's first row is its header
                 continue
             if len(cells) > len(header):
-                raise ImportError_.at(file, f"line {lineno}", f"expected at most {len(header)} cells, found {len(cells)}")
+                raise ImportError_.at(
+                    file,
+                    f"line {lineno}",
+                    f"expected at most {len(header)} cells, found {len(cells)}",
+                )
             num = None
             for i, cell in enumerate(cells[1:], start=1):
                 col = header[i].strip("`* ")
@@ -179,12 +219,22 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
                     continue
                 parsed = parse_cell(cell)
                 if parsed is None:
-                    raise ImportError_.at(file, f"line {lineno}, column {i + 1}",
-                                          f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}")
+                    raise ImportError_.at(
+                        file,
+                        f"line {lineno}, column {i + 1}",
+                        f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}",
+                    )
                 if parsed["baseline"] is not None:
                     fmt = "v2"
-                rows.append({"dimension": cells[0], "num": num, "agent": _agent_name(header[i]),
-                             "column": header[i], **parsed})
+                rows.append(
+                    {
+                        "dimension": cells[0],
+                        "num": num,
+                        "agent": _agent_name(header[i]),
+                        "column": header[i],
+                        **parsed,
+                    }
+                )
     return {"format": fmt, "summary": summary, "agents": agents, "rows": rows}
 
 
@@ -201,8 +251,14 @@ def _repo_path(path: Path, repo_root: Path | None) -> str:
     return path.name
 
 
-def import_nvidia(paths: list[Path], *, repository: str | None = None, commit: str | None = None,
-                  repo_root: Path | None = None, skills: list[str] | None = None) -> list[dict[str, Any]]:
+def import_nvidia(
+    paths: list[Path],
+    *,
+    repository: str | None = None,
+    commit: str | None = None,
+    repo_root: Path | None = None,
+    skills: list[str] | None = None,
+) -> list[dict[str, Any]]:
     """Convert NVIDIA benchmark cards or the catalogue into aggregates-only receipts (D-15).
 
     Args:
@@ -226,9 +282,15 @@ def import_nvidia(paths: list[Path], *, repository: str | None = None, commit: s
         p = Path(p)
         files: list[Path]
         if p.is_dir():
-            files = [p / "BENCHMARK.md"] if (p / "BENCHMARK.md").is_file() else sorted(p.glob("skills/*/BENCHMARK.md"))
+            files = (
+                [p / "BENCHMARK.md"]
+                if (p / "BENCHMARK.md").is_file()
+                else sorted(p.glob("skills/*/BENCHMARK.md"))
+            )
             if not files:
-                raise ImportError_.at(p, "", "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory")
+                raise ImportError_.at(
+                    p, "", "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"
+                )
         else:
             files = [p]
         for f in files:
@@ -240,9 +302,15 @@ def import_nvidia(paths: list[Path], *, repository: str | None = None, commit: s
 
 
 def _unrecorded(repository: str | None, commit: str | None) -> list[str]:
-    items = ["cases (the source prints counts only, no case ids)", "per-run scores", "judge",
-             "judge_samples_per_generation", "run.model", "run.harness (one receipt covers every agent; "
-             "agents are in source_figures)", "skill.sha256 and skill.tokens"]
+    items = [
+        "cases (the source prints counts only, no case ids)",
+        "per-run scores",
+        "judge",
+        "judge_samples_per_generation",
+        "run.model",
+        "run.harness (one receipt covers every agent; agents are in source_figures)",
+        "skill.sha256 and skill.tokens",
+    ]
     if repository is None:
         items.append("source_figures.repository (not given)")
     if commit is None:
@@ -250,36 +318,64 @@ def _unrecorded(repository: str | None, commit: str | None) -> list[str]:
     return items
 
 
-def _from_card(f: Path, repository: str | None, commit: str | None, repo_root: Path | None) -> dict[str, Any]:
+def _from_card(
+    f: Path, repository: str | None, commit: str | None, repo_root: Path | None
+) -> dict[str, Any]:
     data = read_bytes(f)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ImportError_.at(f, "", f"expected UTF-8 Markdown, found an invalid byte at offset {exc.start}") from None
+        raise ImportError_.at(
+            f, "", f"expected UTF-8 Markdown, found an invalid byte at offset {exc.start}"
+        ) from None
     card = parse_card(text, str(f))
     summary = card["summary"]
-    name = summary.get("skill") or (f.parent.name if f.name in ("BENCHMARK.md", "skill-card.md") else None)
+    name = summary.get("skill") or (
+        f.parent.name if f.name in ("BENCHMARK.md", "skill-card.md") else None
+    )
     if not name:
         raise ImportError_.at(f, "", "expected a '- Skill: <name>' line naming the skill")
     if not card["rows"]:
-        raise ImportError_.at(f, "", "expected a results table (## Results or ## Results at a Glance) with figures")
-    figures = {"source": "nvidia-benchmark-card", "card_format": card["format"], "repository": repository,
-               "commit": commit, "files": [{"path": _repo_path(f, repo_root), "git_blob_sha1": git_blob_sha1(data)}],
-               "summary": summary, "agents": card["agents"], "rows": card["rows"]}
+        raise ImportError_.at(
+            f, "", "expected a results table (## Results or ## Results at a Glance) with figures"
+        )
+    figures = {
+        "source": "nvidia-benchmark-card",
+        "card_format": card["format"],
+        "repository": repository,
+        "commit": commit,
+        "files": [{"path": _repo_path(f, repo_root), "git_blob_sha1": git_blob_sha1(data)}],
+        "summary": summary,
+        "agents": card["agents"],
+        "rows": card["rows"],
+    }
     tool = "SkillEvaluator" if "evaluator_version" in summary else "NVSkills-Eval"
     unrecorded = _unrecorded(repository, commit)
     if "evaluator_version" not in summary:
         unrecorded.append("provenance.tool_version (the card prints no evaluator version)")
     attempts = summary.get("attempts_per_task")
-    return receipt_doc(level="DECLARED", skill_name=str(name)[:200], skill_text=None, cases=[], judge=None,
-                       generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
-                       source_figures=figures, uncertainty_unavailable="aggregates_only",
-                       provenance=provenance_doc(tool, summary.get("evaluator_version"), str(f), file_sha256(data),
-                                                 unrecorded))
+    return receipt_doc(
+        level="DECLARED",
+        skill_name=str(name)[:200],
+        skill_text=None,
+        cases=[],
+        judge=None,
+        generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
+        source_figures=figures,
+        uncertainty_unavailable="aggregates_only",
+        provenance=provenance_doc(
+            tool, summary.get("evaluator_version"), str(f), file_sha256(data), unrecorded
+        ),
+    )
 
 
-def _from_catalogue(f: Path, repository: str | None, commit: str | None, repo_root: Path | None,
-                    only: list[str] | None) -> list[dict[str, Any]]:
+def _from_catalogue(
+    f: Path,
+    repository: str | None,
+    commit: str | None,
+    repo_root: Path | None,
+    only: list[str] | None,
+) -> list[dict[str, Any]]:
     doc, data = read_json(f)
     validate_source(doc, "nvidia", f)  # the shape of every member walked below
     w = Where(f)
@@ -300,16 +396,33 @@ def _from_catalogue(f: Path, repository: str | None, commit: str | None, repo_ro
         rw = w / "results" / i
         cdir = rw.get(r, "catalog_dir", str)
         if cdir not in by_dir:
-            raise (rw / "catalog_dir").fail(f"expected a catalog_dir listed in /skills, found {cdir!r}")
-        row = {"dimension": rw.get(r, "dimension", str), "num": rw.get(r, "num", int, nullable=True),
-               "agent": rw.get(r, "agent", str)}
+            raise (rw / "catalog_dir").fail(
+                f"expected a catalog_dir listed in /skills, found {cdir!r}"
+            )
+        row = {
+            "dimension": rw.get(r, "dimension", str),
+            "num": rw.get(r, "num", int, nullable=True),
+            "agent": rw.get(r, "agent", str),
+        }
         score = rw.get(r, "score_pct", float, nullable=True)
         uplift = rw.get(r, "uplift_pct", float, nullable=True)
-        row["score"] = {"value": float(score), "unit": "%", "field": "score_pct"} if score is not None else None
+        row["score"] = (
+            {"value": float(score), "unit": "%", "field": "score_pct"}
+            if score is not None
+            else None
+        )
         row["baseline"] = None
         # "printed": the number as the JSON file wrote it (56 rows of the 2026-08 catalogue write -0.0)
-        row["uplift"] = ({"printed": json.dumps(uplift), "value": float(uplift) + 0.0, "unit": "%",
-                          "field": "uplift_pct"} if uplift is not None else None)
+        row["uplift"] = (
+            {
+                "printed": json.dumps(uplift),
+                "value": float(uplift) + 0.0,
+                "unit": "%",
+                "field": "uplift_pct",
+            }
+            if uplift is not None
+            else None
+        )
         row["printed"] = None
         row["note"] = None
         by_dir[cdir].append(row)
@@ -320,21 +433,47 @@ def _from_catalogue(f: Path, repository: str | None, commit: str | None, repo_ro
             continue
         s = entries[cdir]
         summary = {k: v for k, v in s.items() if k not in ("catalog_dir",)}
-        figures = {"source": "nvidia-benchmarks-json", "schema_version": doc["schema_version"],
-                   "repository": repository, "commit": commit,
-                   "files": [{"path": _repo_path(f, repo_root) if repo_root else f.name, "git_blob_sha1": blob}],
-                   "summary": summary, "agents": [{"agent": a, "printed": a, "model": None}
-                                                  for a in s.get("agents") or [] if isinstance(a, str)],
-                   "rows": rows}
+        figures = {
+            "source": "nvidia-benchmarks-json",
+            "schema_version": doc["schema_version"],
+            "repository": repository,
+            "commit": commit,
+            "files": [
+                {"path": _repo_path(f, repo_root) if repo_root else f.name, "git_blob_sha1": blob}
+            ],
+            "summary": summary,
+            "agents": [
+                {"agent": a, "printed": a, "model": None}
+                for a in s.get("agents") or []
+                if isinstance(a, str)
+            ],
+            "rows": rows,
+        }
         attempts = s.get("attempts_per_task")
         unrecorded = _unrecorded(repository, commit)
         if s.get("evaluator_version") is None:
             unrecorded.append("provenance.tool_version (evaluator_version is null)")
-        out.append(receipt_doc(level="DECLARED", skill_name=str(s["skill"])[:200], skill_text=None, cases=[],
-                               judge=None, generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
-                               source_figures=figures, uncertainty_unavailable="aggregates_only",
-                               provenance=provenance_doc("NVSkills-Eval", s.get("evaluator_version"), str(f),
-                                                         file_sha256(data), unrecorded)))
+        out.append(
+            receipt_doc(
+                level="DECLARED",
+                skill_name=str(s["skill"])[:200],
+                skill_text=None,
+                cases=[],
+                judge=None,
+                generations_per_arm=attempts
+                if isinstance(attempts, int) and attempts >= 1
+                else None,
+                source_figures=figures,
+                uncertainty_unavailable="aggregates_only",
+                provenance=provenance_doc(
+                    "NVSkills-Eval",
+                    s.get("evaluator_version"),
+                    str(f),
+                    file_sha256(data),
+                    unrecorded,
+                ),
+            )
+        )
     if only:
         missing = sorted(set(only) - set(by_dir))
         if missing:

@@ -45,8 +45,16 @@ import rfc8785
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
-    Where, case_id_for, file_sha256, parse_json_bytes, provenance_doc, read_bytes, read_skill_md, safe_filename,
-    unrecorded_judge, validate_source,
+    Where,
+    case_id_for,
+    file_sha256,
+    parse_json_bytes,
+    provenance_doc,
+    read_bytes,
+    read_skill_md,
+    safe_filename,
+    unrecorded_judge,
+    validate_source,
 )
 from driftproof.importers._fields import bound_text, unix_instant
 from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text
@@ -102,7 +110,9 @@ def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
             if len(rows) > _MAX_ROWS:
                 break
     if not rows:
-        raise w.fail("expected OpenAI Evals output items (JSONL, a JSON array or a list page); found none")
+        raise w.fail(
+            "expected OpenAI Evals output items (JSONL, a JSON array or a list page); found none"
+        )
     if len(rows) > _MAX_ROWS:
         raise w.fail(f"expected at most {_MAX_ROWS} output items, found more")
     for row, rw in rows:
@@ -110,9 +120,15 @@ def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
     return rows, raw
 
 
-def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | None = None,
-                        grader: str | None = None, grader_range: tuple[float, float] | None = None,
-                        skill_md: Path | None = None) -> dict[str, Any]:
+def import_openai_evals(
+    path: Path,
+    *,
+    skill_name: str,
+    arms: dict[str, str] | None = None,
+    grader: str | None = None,
+    grader_range: tuple[float, float] | None = None,
+    skill_md: Path | None = None,
+) -> dict[str, Any]:
     """Convert OpenAI Evals output items into an unsealed DECLARED receipt document.
 
     Args:
@@ -137,10 +153,16 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
     mapping = _arm_map(arms, runs, Where(path))
     graders = list(dict.fromkeys(name for p in parsed for name in p["grades"]))
     name = _grader_name(grader, graders, Where(path))
-    if grader_range is not None and not (math.isfinite(grader_range[0]) and math.isfinite(grader_range[1])
-                                         and grader_range[0] < grader_range[1]):
-        raise ImportError_.at("<options>", "", "--grader-range: expected LOW:HIGH with LOW < HIGH, "
-                              f"found {grader_range}")
+    if grader_range is not None and not (
+        math.isfinite(grader_range[0])
+        and math.isfinite(grader_range[1])
+        and grader_range[0] < grader_range[1]
+    ):
+        raise ImportError_.at(
+            "<options>",
+            "",
+            f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {grader_range}",
+        )
     cases: dict[str, dict[str, Any]] = {}
     models: dict[str, set[str]] = {a: set() for a in mapping}
     started: list[float] = []  # Unix seconds: instants compared as numbers, never as text
@@ -148,21 +170,29 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
     for p in parsed:
         arm = next((a for a, run in mapping.items() if run == p["run"]), None)
         if arm is None:
-            raise (p["where"] / "run_id").fail(f"run {p['run']!r} is not mapped to an arm (mapped: "
-                                               + ", ".join(f"{a}={r}" for a, r in mapping.items())
-                                               + "); map it with --arm, or leave its rows out of the file")
-        case = cases.setdefault((p["key"], p["content"]),
-                                {"key": p["key"], "prompt": p["prompt"], "arms": {a: [] for a in _ARMS}, "where": {}})
+            raise (p["where"] / "run_id").fail(
+                f"run {p['run']!r} is not mapped to an arm (mapped: "
+                + ", ".join(f"{a}={r}" for a, r in mapping.items())
+                + "); map it with --arm, or leave its rows out of the file"
+            )
+        case = cases.setdefault(
+            (p["key"], p["content"]),
+            {"key": p["key"], "prompt": p["prompt"], "arms": {a: [] for a in _ARMS}, "where": {}},
+        )
         if arm in case["where"]:
-            raise p["where"].fail(f"expected one output item per data source item and run; item {p['key']} "
-                                  f"of run {p['run']!r} is also at {case['where'][arm]}")
+            raise p["where"].fail(
+                f"expected one output item per data source item and run; item {p['key']} "
+                f"of run {p['run']!r} is also at {case['where'][arm]}"
+            )
         case["where"][arm] = p["where"].pointer or "/"
         if case["prompt"] is None:
             case["prompt"] = p["prompt"]
         if p["model"]:
             models[arm].add(p["model"])
         if p["created_at"] is not None:
-            unix_instant(p["created_at"], p["where"] / "created_at")  # checked here, named at its place
+            unix_instant(
+                p["created_at"], p["where"] / "created_at"
+            )  # checked here, named at its place
             started.append(float(p["created_at"]))
         case["arms"][arm].append(p)
     variants: dict[str, int] = {}
@@ -175,22 +205,36 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
         for arm in _ARMS:
             draws = []
             for j, p in enumerate(c["arms"][arm]):
-                answer = bound_text(p["answer"], _MAX_ANSWER_CHARS,
-                                    f"/cases/{ci}/arms/{arm}/draws/{j}/answer", bounded)
+                answer = bound_text(
+                    p["answer"],
+                    _MAX_ANSWER_CHARS,
+                    f"/cases/{ci}/arms/{arm}/draws/{j}/answer",
+                    bounded,
+                )
                 draws.append(_draw(j, p, name, grader_range, answer))
             arms_doc[arm] = {"draws": draws, "generation": None}
         full = c["prompt"]
         prompt = bound_text(full, _MAX_PROMPT_CHARS, f"/cases/{ci}/prompt", bounded)
         label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
-        case_docs.append({"id": case_id_for(label), "prompt": prompt,
-                          "prompt_sha256": sha256_text(full) if full is not None else None,
-                          "rubric_sha256": None, "threshold": None, "arms": arms_doc})
+        case_docs.append(
+            {
+                "id": case_id_for(label),
+                "prompt": prompt,
+                "prompt_sha256": sha256_text(full) if full is not None else None,
+                "rubric_sha256": None,
+                "threshold": None,
+                "arms": arms_doc,
+            }
+        )
     all_models = set().union(*models.values())
     model = next(iter(all_models)) if len(all_models) == 1 else None
-    unrecorded = ["judge.model (output items do not name the grader's model)", "judge_samples_per_generation",
-                  "generations_per_arm (a run answers each item once; not stated as a count)",
-                  "run.harness",
-                  "each case's rubric_sha256 (the graders' definitions are in the eval, not its output items)"]
+    unrecorded = [
+        "judge.model (output items do not name the grader's model)",
+        "judge_samples_per_generation",
+        "generations_per_arm (a run answers each item once; not stated as a count)",
+        "run.harness",
+        "each case's rubric_sha256 (the graders' definitions are in the eval, not its output items)",
+    ]
     if model is None:
         why = "the runs name different models" if all_models else "no row names its model"
         unrecorded.append(f"run.model ({why})")
@@ -210,30 +254,56 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
             arm_specs[a]["recorded"] = False
     judge = unrecorded_judge(TOOL, name)
     judge["channel"] = "source"
-    how = (f"mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"
-           if grader_range is not None else "as recorded on 0..1")
+    how = (
+        f"mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"
+        if grader_range is not None
+        else "as recorded on 0..1"
+    )
     others = ", ".join(repr(g) for g in graders if g != name)
-    notes = [f"Scores are the results of grader {name!r}, {how}."
-             + (f" The rows also carry the graders {others}, not read." if others else "")]
+    notes = [
+        f"Scores are the results of grader {name!r}, {how}."
+        + (f" The rows also carry the graders {others}, not read." if others else "")
+    ]
     for a in mapping:
         absent = [c["id"] for c in case_docs if not c["arms"][a]["draws"]]
         if absent:
-            notes.append(f"Run {mapping[a]!r} ({a}) has no output item for {len(absent)} item(s) another run "
-                         f"answered ({', '.join(absent[:20])}{', …' if len(absent) > 20 else ''}): those cases hold "
-                         "no draw in that arm.")
+            notes.append(
+                f"Run {mapping[a]!r} ({a}) has no output item for {len(absent)} item(s) another run "
+                f"answered ({', '.join(absent[:20])}{', …' if len(absent) > 20 else ''}): those cases hold "
+                "no draw in that arm."
+            )
     differing = [k for k, n in variants.items() if n > 1]
     if differing:
-        notes.append(f"Data source item(s) {', '.join(differing[:20])} differ between the runs: each version is its "
-                     "own case (id item-<n>-<first 10 hex digits of the item's sha256>), never paired across arms.")
-    details = {"runs": {a: mapping[a] for a in mapping}, "grader": name, "graders": graders[:50],
-               "grader_range": list(grader_range) if grader_range is not None else None}
+        notes.append(
+            f"Data source item(s) {', '.join(differing[:20])} differ between the runs: each version is its "
+            "own case (id item-<n>-<first 10 hex digits of the item's sha256>), never paired across arms."
+        )
+    details = {
+        "runs": {a: mapping[a] for a in mapping},
+        "grader": name,
+        "graders": graders[:50],
+        "grader_range": list(grader_range) if grader_range is not None else None,
+    }
     document = receipt_doc(
-        level="DECLARED", skill_name=skill_name, skill_text=read_skill_md(skill_md), cases=case_docs, model=model,
-        provider="openai", surface="api", started_at=unix_instant(min(started), Where(path)) if started else None,
-        judge=judge, arms=arm_specs,
+        level="DECLARED",
+        skill_name=skill_name,
+        skill_text=read_skill_md(skill_md),
+        cases=case_docs,
+        model=model,
+        provider="openai",
+        surface="api",
+        started_at=unix_instant(min(started), Where(path)) if started else None,
+        judge=judge,
+        arms=arm_specs,
         band_source="generation",
-        provenance=provenance_doc(TOOL, None, str(path), file_sha256(raw),
-                                  ["provenance.tool_version (output items record none)"] + unrecorded))
+        provenance=provenance_doc(
+            TOOL,
+            None,
+            str(path),
+            file_sha256(raw),
+            ["provenance.tool_version (output items record none)"] + unrecorded,
+        ),
+    )
     document["provenance"]["notes"] = [n[:1000] for n in notes]
     document["provenance"]["details"] = details
     if bounded:
@@ -241,22 +311,34 @@ def import_openai_evals(path: Path, *, skill_name: str, arms: dict[str, str] | N
     return document
 
 
-def _arm_map(arms: dict[str, str] | None, runs: list[str | None], w: Where) -> dict[str, str | None]:
+def _arm_map(
+    arms: dict[str, str] | None, runs: list[str | None], w: Where
+) -> dict[str, str | None]:
     if not arms:
         if len(runs) != 1:
-            raise w.fail(f"expected one run, or --arm with_skill=RUN [--arm baseline=RUN]; the file holds runs "
-                         f"{', '.join(repr(r) for r in runs[:20])}")
+            raise w.fail(
+                f"expected one run, or --arm with_skill=RUN [--arm baseline=RUN]; the file holds runs "
+                f"{', '.join(repr(r) for r in runs[:20])}"
+            )
         return {"with_skill": runs[0]}
     for arm in arms:
         if arm not in _ARMS:
-            raise ImportError_.at("<options>", "", f"--arm: expected with_skill or baseline, found {arm!r}")
+            raise ImportError_.at(
+                "<options>", "", f"--arm: expected with_skill or baseline, found {arm!r}"
+            )
     if len(arms) == 2 and arms["with_skill"] == arms["baseline"]:
-        raise ImportError_.at("<options>", "", f"--arm: the same run {arms['with_skill']!r} is given for both arms; "
-                              "a run measured against itself has no lift")
+        raise ImportError_.at(
+            "<options>",
+            "",
+            f"--arm: the same run {arms['with_skill']!r} is given for both arms; "
+            "a run measured against itself has no lift",
+        )
     for arm, run in arms.items():
         if run not in runs:
-            raise w.fail(f"expected rows of run {run!r} ({arm}); the file holds runs "
-                         f"{', '.join(repr(r) for r in runs[:20])}")
+            raise w.fail(
+                f"expected rows of run {run!r} ({arm}); the file holds runs "
+                f"{', '.join(repr(r) for r in runs[:20])}"
+            )
     return {a: arms[a] for a in _ARMS if a in arms}
 
 
@@ -266,7 +348,9 @@ def _grader_name(grader: str | None, graders: list[str], w: Where) -> str:
             raise w.fail(f"expected a grader named {grader!r}; the rows carry {graders}")
         return grader
     if len(graders) != 1:
-        raise w.fail(f"expected exactly one grader or an explicit --grader; the rows carry {graders}")
+        raise w.fail(
+            f"expected exactly one grader or an explicit --grader; the rows carry {graders}"
+        )
     return graders[0]
 
 
@@ -274,19 +358,27 @@ def _row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     """One output item in the importer's terms (either shape)."""
     key_name = next((k for k in _ITEM_KEYS if row.get(k) is not None), None)
     if key_name is None:
-        raise w.fail("expected the data source item's id (datasource_item_id or data_source_idx), found none")
+        raise w.fail(
+            "expected the data source item's id (datasource_item_id or data_source_idx), found none"
+        )
     key = str(row[key_name])
     item = row.get("datasource_item") if row.get("datasource_item") is not None else row.get("item")
-    prompt = item.get("input") if isinstance(item, dict) and isinstance(item.get("input"), str) else None
+    prompt = (
+        item.get("input") if isinstance(item, dict) and isinstance(item.get("input"), str) else None
+    )
     grades: dict[str, tuple[Any, Where]] = {}
     replies: dict[str, str] = {}
     if row.get("results") is not None:
         for i, res in enumerate(row["results"]):
             rw = w / "results" / i
-            if res["name"] in grades:  # a second result of one grader would silently replace the first
-                raise (rw / "name").fail(f"expected each grader once per item, found {res['name'][:80]!r} again")
+            if (
+                res["name"] in grades
+            ):  # a second result of one grader would silently replace the first
+                raise (rw / "name").fail(
+                    f"expected each grader once per item, found {res['name'][:80]!r} again"
+                )
             grades[res["name"]] = (res.get("score"), rw / "score")
-            text = _last_text(((res.get("sample") or {}).get("output")))
+            text = _last_text((res.get("sample") or {}).get("output"))
             if text is not None:
                 replies[res["name"]] = text
     for gname, value in (row.get("grades") or {}).items():
@@ -298,17 +390,35 @@ def _row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     sample = row.get("sample") or {}
     usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
     tokens = None
-    if isinstance(usage, dict) and _count(usage.get("prompt_tokens")) and _count(usage.get("completion_tokens")):
-        tokens = {"input": usage["prompt_tokens"], "output": usage["completion_tokens"], "counted_by": "source"}
+    if (
+        isinstance(usage, dict)
+        and _count(usage.get("prompt_tokens"))
+        and _count(usage.get("completion_tokens"))
+    ):
+        tokens = {
+            "input": usage["prompt_tokens"],
+            "output": usage["completion_tokens"],
+            "counted_by": "source",
+        }
         if _count(usage.get("cached_tokens")):
             tokens["cache_read_input"] = usage["cached_tokens"]
     model = sample.get("model") or sample.get("sampled_model_name")
     outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
-    return {"run": row.get("run_id"), "key": key, "content": _content_sha256(item), "prompt": prompt,
-            "grades": grades, "replies": replies,
-            "answer": _last_text(outputs), "tokens": tokens, "model": model if isinstance(model, str) and model.strip() else None,
-            "error": _error(sample.get("error"), row.get("status")), "stop": sample.get("finish_reason"),
-            "created_at": row.get("created_at"), "where": w}
+    return {
+        "run": row.get("run_id"),
+        "key": key,
+        "content": _content_sha256(item),
+        "prompt": prompt,
+        "grades": grades,
+        "replies": replies,
+        "answer": _last_text(outputs),
+        "tokens": tokens,
+        "model": model if isinstance(model, str) and model.strip() else None,
+        "error": _error(sample.get("error"), row.get("status")),
+        "stop": sample.get("finish_reason"),
+        "created_at": row.get("created_at"),
+        "where": w,
+    }
 
 
 def _content_sha256(item: Any) -> str | None:
@@ -317,8 +427,14 @@ def _content_sha256(item: Any) -> str | None:
         return None
     try:
         return hashlib.sha256(rfc8785.dumps(item)).hexdigest()
-    except (rfc8785.CanonicalizationError, TypeError, ValueError):  # NaN and the like: a stable fallback
-        return hashlib.sha256(json.dumps(item, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+    except (
+        rfc8785.CanonicalizationError,
+        TypeError,
+        ValueError,
+    ):  # NaN and the like: a stable fallback
+        return hashlib.sha256(
+            json.dumps(item, sort_keys=True, default=str).encode("utf-8")
+        ).hexdigest()
 
 
 def _error(error: Any, status: Any) -> tuple[str, str] | None:
@@ -327,12 +443,22 @@ def _error(error: Any, status: Any) -> tuple[str, str] | None:
     if isinstance(error, str) and error.strip():
         return error.strip()[:4000], f"source error: {error.strip()}"[:4000]
     if isinstance(error, dict):
-        code = next((str(error[k]).strip() for k in ("code", "type") if isinstance(error.get(k), str)
-                     and error[k].strip()), "")
-        message = (error.get("message") or "").strip() if isinstance(error.get("message"), str) else ""
+        code = next(
+            (
+                str(error[k]).strip()
+                for k in ("code", "type")
+                if isinstance(error.get(k), str) and error[k].strip()
+            ),
+            "",
+        )
+        message = (
+            (error.get("message") or "").strip() if isinstance(error.get("message"), str) else ""
+        )
         if code or message:
             text = message or code
-            return text[:4000], (f"source error ({code}): {text}" if code and message else f"source error: {text}")[:4000]
+            return text[:4000], (
+                f"source error ({code}): {text}" if code and message else f"source error: {text}"
+            )[:4000]
     if status == "error":
         text = "the run marked this output item status 'error' and gave no message"
         return text, f"source error: {text}"
@@ -353,34 +479,65 @@ def _count(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
-def _draw(index: int, p: dict[str, Any], grader: str, grader_range: tuple[float, float] | None,
-          answer: str | None) -> dict[str, Any]:
+def _draw(
+    index: int,
+    p: dict[str, Any],
+    grader: str,
+    grader_range: tuple[float, float] | None,
+    answer: str | None,
+) -> dict[str, Any]:
     stop = p["stop"][:64] if isinstance(p["stop"], str) and p["stop"] else None
     if p["error"] is not None:
         text, reason = p["error"]
-        return draw_doc(index, answer=answer, lost_reason=reason, lost_kind="source_error",
-                        source_error=text, tokens=p["tokens"], stop_reason=stop)
+        return draw_doc(
+            index,
+            answer=answer,
+            lost_reason=reason,
+            lost_kind="source_error",
+            source_error=text,
+            tokens=p["tokens"],
+            stop_reason=stop,
+        )
     value, vw = p["grades"].get(grader, (None, p["where"] / "grades" / grader))
     score = _score(value, vw, grader, grader_range)
     if score is None:
-        return draw_doc(index, answer=answer, lost_reason=f"grader {grader!r} recorded no score for this item",
-                        lost_kind="unscored", tokens=p["tokens"], stop_reason=stop)
+        return draw_doc(
+            index,
+            answer=answer,
+            lost_reason=f"grader {grader!r} recorded no score for this item",
+            lost_kind="unscored",
+            tokens=p["tokens"],
+            stop_reason=stop,
+        )
     reply = p["replies"].get(grader)
     samples = [judge_sample_doc(score, reply=reply)] if reply is not None else []
-    return draw_doc(index, answer=answer, score=score, judge_samples=samples, tokens=p["tokens"], stop_reason=stop)
+    return draw_doc(
+        index,
+        answer=answer,
+        score=score,
+        judge_samples=samples,
+        tokens=p["tokens"],
+        stop_reason=stop,
+    )
 
 
-def _score(value: Any, w: Where, grader: str, grader_range: tuple[float, float] | None) -> float | None:
+def _score(
+    value: Any, w: Where, grader: str, grader_range: tuple[float, float] | None
+) -> float | None:
     """A grader result on 0..1; ``None`` when the grader gave none (missing, null, NaN)."""
     if value is None:
         return None
     if isinstance(value, bool):
         if grader_range is not None:  # a pass/fail grade is not a point on a LOW:HIGH scale
-            raise w.fail(f"expected grader {grader!r}'s score as a number on {grader_range[0]:g}:{grader_range[1]:g}, "
-                         f"found {str(value).lower()}")
+            raise w.fail(
+                f"expected grader {grader!r}'s score as a number on {grader_range[0]:g}:{grader_range[1]:g}, "
+                f"found {str(value).lower()}"
+            )
         return 1.0 if value else 0.0
     if not isinstance(value, (int, float)):
-        raise w.fail(f"expected grader {grader!r}'s score as a number or true/false, found {type(value).__name__}")
+        raise w.fail(
+            f"expected grader {grader!r}'s score as a number or true/false, found {type(value).__name__}"
+        )
     v = float(value)
     if math.isnan(v):
         return None
@@ -389,11 +546,15 @@ def _score(value: Any, w: Where, grader: str, grader_range: tuple[float, float] 
     if grader_range is not None:
         lo, hi = grader_range
         if v < lo or v > hi:
-            raise w.fail(f"expected a score in the grader's range {lo:g}..{hi:g} (--grader-range), found {value!r}")
+            raise w.fail(
+                f"expected a score in the grader's range {lo:g}..{hi:g} (--grader-range), found {value!r}"
+            )
         return (v - lo) / (hi - lo)
     if v < 0.0 or v > 1.0:
-        raise w.fail(f"expected a score between 0 and 1, found {value!r}; give the grader's own range with "
-                     "--grader-range LOW:HIGH to map it onto 0..1")
+        raise w.fail(
+            f"expected a score between 0 and 1, found {value!r}; give the grader's own range with "
+            "--grader-range LOW:HIGH to map it onto 0..1"
+        )
     return v
 
 
@@ -401,4 +562,8 @@ def _score(value: Any, w: Where, grader: str, grader_range: tuple[float, float] 
 def openai_evals_importer(source: Path, **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_openai_evals`, file ``openai-evals-<skill>-<document sha256[:8]>.json``."""
     doc = import_openai_evals(Path(source), **options)
-    return [Imported(safe_filename(TOOL, doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc)]
+    return [
+        Imported(
+            safe_filename(TOOL, doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc
+        )
+    ]

@@ -35,22 +35,48 @@ import rfc8785
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
-    read_skill_md, Where, case_id_for, file_sha256, parse_instant, parse_json_bytes, provenance_doc, read_json, run_times,
-    safe_filename, unit_score, unrecorded_judge, validate_source,
+    Where,
+    case_id_for,
+    file_sha256,
+    parse_instant,
+    parse_json_bytes,
+    provenance_doc,
+    read_json,
+    read_skill_md,
+    run_times,
+    safe_filename,
+    unit_score,
+    unrecorded_judge,
+    validate_source,
 )
 from driftproof.receipt import draw_doc, receipt_doc, sha256_text
 
 __all__ = ["import_promptfoo", "promptfoo_importer"]
 
 TOOL = "promptfoo"
-_CHECK_KINDS = {"contains": "must_include", "icontains": "must_include", "contains-any": "must_include",
-                "contains-all": "must_include", "not-contains": "must_not_include",
-                "not-icontains": "must_not_include", "regex": "regex", "not-regex": "regex",
-                "is-json": "structural", "contains-json": "structural", "starts-with": "structural"}
+_CHECK_KINDS = {
+    "contains": "must_include",
+    "icontains": "must_include",
+    "contains-any": "must_include",
+    "contains-all": "must_include",
+    "not-contains": "must_not_include",
+    "not-icontains": "must_not_include",
+    "regex": "regex",
+    "not-regex": "regex",
+    "is-json": "structural",
+    "contains-json": "structural",
+    "starts-with": "structural",
+}
 
 
-def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
-                     skill_name: str, skill_md: Path | None = None) -> dict[str, Any]:
+def import_promptfoo(
+    path: Path,
+    *,
+    arms: dict[str, str],
+    by: str = "provider",
+    skill_name: str,
+    skill_md: Path | None = None,
+) -> dict[str, Any]:
     """Convert one promptfoo output file into an unsealed DECLARED receipt document.
 
     Args:
@@ -69,10 +95,18 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
     """
     if by not in ("provider", "prompt"):
         raise ImportError_.at("<options>", "", f"--by: expected provider or prompt, found {by!r}")
-    if not {"with_skill", "baseline"} & set(arms) or set(arms) - {"with_skill", "baseline", "control"}:
-        raise ImportError_.at("<options>", "", "expected an arm mapping naming with_skill and/or baseline (and "
-                              "optionally control), e.g. --arm with_skill=LABEL --arm baseline=LABEL; one of the "
-                              "two alone is a single-arm import")
+    if not {"with_skill", "baseline"} & set(arms) or set(arms) - {
+        "with_skill",
+        "baseline",
+        "control",
+    }:
+        raise ImportError_.at(
+            "<options>",
+            "",
+            "expected an arm mapping naming with_skill and/or baseline (and "
+            "optionally control), e.g. --arm with_skill=LABEL --arm baseline=LABEL; one of the "
+            "two alone is a single-arm import",
+        )
     missing = [a for a in ("with_skill", "baseline") if a not in arms]
     doc, sha, located = _read_output(path)
     res = doc["results"]
@@ -92,11 +126,15 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
         if isinstance(provider.get("id"), str):
             models[arm].add(provider["id"])
         key, label, prompt_text = _case_key(row, iw)
-        case = cases.setdefault(key, {"label": label, "prompt": prompt_text, "arms": {a: [] for a in arms}})
+        case = cases.setdefault(
+            key, {"label": label, "prompt": prompt_text, "arms": {a: [] for a in arms}}
+        )
         case["arms"][arm].append(_draw(row, iw, overhead))
     for arm, n in used.items():
         if n == 0:
-            raise (rw / "results").fail(f"expected results for arm {arm} ({by} {arms[arm]!r}); no row matched it")
+            raise (rw / "results").fail(
+                f"expected results for arm {arm} ({by} {arms[arm]!r}); no row matched it"
+            )
     case_docs = []
     for key, c in cases.items():
         arms_doc = {}
@@ -107,21 +145,40 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
             elif arm in missing:
                 arms_doc[arm] = {"draws": [], "generation": None}
         prompt = c["prompt"] if by == "provider" else None
-        case_docs.append({"id": case_id_for(c["label"], content=key), "prompt": prompt,
-                          "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-                          "rubric_sha256": None, "threshold": None, "arms": arms_doc})
+        case_docs.append(
+            {
+                "id": case_id_for(c["label"], content=key),
+                "prompt": prompt,
+                "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
+                "rubric_sha256": None,
+                "threshold": None,
+                "arms": arms_doc,
+            }
+        )
     all_models = set().union(*models.values())
     model = next(iter(all_models)) if len(all_models) == 1 else None
     provider_name = None
     if model is not None and model.split(":", 1)[0] in ("openai", "anthropic"):
         provider_name = model.split(":", 1)[0]
     meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
-    version = meta.get("promptfooVersion") if isinstance(meta.get("promptfooVersion"), str) else None
-    repeat = ((doc.get("config") or {}).get("evaluateOptions") or {}).get("repeat") if isinstance(doc.get("config"), dict) else None
-    gens = repeat if isinstance(repeat, int) and not isinstance(repeat, bool) and repeat >= 1 else None
+    version = (
+        meta.get("promptfooVersion") if isinstance(meta.get("promptfooVersion"), str) else None
+    )
+    repeat = (
+        ((doc.get("config") or {}).get("evaluateOptions") or {}).get("repeat")
+        if isinstance(doc.get("config"), dict)
+        else None
+    )
+    gens = (
+        repeat if isinstance(repeat, int) and not isinstance(repeat, bool) and repeat >= 1 else None
+    )
     judge = _configured_grader(doc.get("config"))
-    unrecorded = ["judge_samples_per_generation",
-                  "run.surface", "run.harness", "each case's rubric_sha256"]
+    unrecorded = [
+        "judge_samples_per_generation",
+        "run.surface",
+        "run.harness",
+        "each case's rubric_sha256",
+    ]
     if judge is None:
         judge = unrecorded_judge(TOOL, "grader")
         unrecorded.insert(0, "judge.model (no grader provider in config.defaultTest.options)")
@@ -134,25 +191,55 @@ def import_promptfoo(path: Path, *, arms: dict[str, str], by: str = "provider",
     if version is None:
         unrecorded.append("provenance.tool_version (metadata.promptfooVersion absent)")
     stamp = res.get("timestamp")
-    times = run_times([parse_instant(stamp, rw / "timestamp")] if isinstance(stamp, str) and stamp else [], [])
+    times = run_times(
+        [parse_instant(stamp, rw / "timestamp")] if isinstance(stamp, str) and stamp else [], []
+    )
     if times["started_at"] is None:
         unrecorded.append("run.started_at (no results.timestamp)")
-    arm_specs = {a: {"label": f"{by}:{arms[a]}"[:200] + (f" ({', '.join(sorted(models[a]))})"[:100] if by == "prompt" and models[a] else ""),
-                     "instruction": None, "system_prompt_sha256": None} for a in arms}
+    arm_specs = {
+        a: {
+            "label": f"{by}:{arms[a]}"[:200]
+            + (f" ({', '.join(sorted(models[a]))})"[:100] if by == "prompt" and models[a] else ""),
+            "instruction": None,
+            "system_prompt_sha256": None,
+        }
+        for a in arms
+    }
     for a in missing:
-        arm_specs[a] = {"label": None, "instruction": None, "system_prompt_sha256": None, "recorded": False}
-        unrecorded.append(f"the {a} arm (a single-arm import: no lift, no interval, no value per token)")
+        arm_specs[a] = {
+            "label": None,
+            "instruction": None,
+            "system_prompt_sha256": None,
+            "recorded": False,
+        }
+        unrecorded.append(
+            f"the {a} arm (a single-arm import: no lift, no interval, no value per token)"
+        )
     judge_overhead = None
     if overhead["counted"]:
-        judge_overhead = {"input_tokens": overhead["input_tokens"], "output_tokens": overhead["output_tokens"],
-                          "usd": None, "judged_draws_counted": overhead["counted"],
-                          "judged_draws_missing_usage": overhead["missing"]}
+        judge_overhead = {
+            "input_tokens": overhead["input_tokens"],
+            "output_tokens": overhead["output_tokens"],
+            "usd": None,
+            "judged_draws_counted": overhead["counted"],
+            "judged_draws_missing_usage": overhead["missing"],
+        }
     skill_text = read_skill_md(skill_md)
-    out = receipt_doc(level="DECLARED", skill_name=skill_name, skill_text=skill_text, cases=case_docs, model=model,
-                      provider=provider_name, started_at=times["started_at"],
-                      generations_per_arm=gens, judge=judge, arms=arm_specs,
-                      band_source="generation", judge_overhead=judge_overhead,
-                      provenance=provenance_doc(TOOL, version, str(path), sha, unrecorded))
+    out = receipt_doc(
+        level="DECLARED",
+        skill_name=skill_name,
+        skill_text=skill_text,
+        cases=case_docs,
+        model=model,
+        provider=provider_name,
+        started_at=times["started_at"],
+        generations_per_arm=gens,
+        judge=judge,
+        arms=arm_specs,
+        band_source="generation",
+        judge_overhead=judge_overhead,
+        provenance=provenance_doc(TOOL, version, str(path), sha, unrecorded),
+    )
     if times["started_at_offset"] is not None:
         out["run"]["started_at_offset"] = times["started_at_offset"]
     return out
@@ -171,7 +258,11 @@ def _read_output(path: Path) -> tuple[dict[str, Any], str, list[tuple[Any, Where
         w = Where(path)
         res = w.get(doc, "results", dict)
         rows = (w / "results").get(res, "results", list)
-        return doc, file_sha256(raw), [(row, w / "results" / "results" / i) for i, row in enumerate(rows)]
+        return (
+            doc,
+            file_sha256(raw),
+            [(row, w / "results" / "results" / i) for i, row in enumerate(rows)],
+        )
     digest = hashlib.sha256()
     located: list[tuple[Any, Where]] = []
     size = 0
@@ -180,7 +271,9 @@ def _read_output(path: Path) -> tuple[dict[str, Any], str, list[tuple[Any, Where
             for n, line in enumerate(fh, start=1):
                 size += len(line)
                 if size > MAX_JSONL_BYTES:
-                    raise ImportError_.at(path, "", f"file is over {MAX_JSONL_BYTES} bytes; at most that is read")
+                    raise ImportError_.at(
+                        path, "", f"file is over {MAX_JSONL_BYTES} bytes; at most that is read"
+                    )
                 digest.update(line)
                 if not line.strip():
                     continue
@@ -191,8 +284,14 @@ def _read_output(path: Path) -> tuple[dict[str, Any], str, list[tuple[Any, Where
     except OSError as exc:
         raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
     if not located:
-        raise ImportError_.at(path, "", "expected one promptfoo result per line; the file holds none")
-    return {"results": {"version": 3, "results": [r for r, _ in located]}}, digest.hexdigest(), located
+        raise ImportError_.at(
+            path, "", "expected one promptfoo result per line; the file holds none"
+        )
+    return (
+        {"results": {"version": 3, "results": [r for r, _ in located]}},
+        digest.hexdigest(),
+        located,
+    )
 
 
 def _configured_grader(config: Any) -> dict[str, Any] | None:
@@ -210,7 +309,9 @@ def _configured_grader(config: Any) -> dict[str, Any] | None:
     return judge
 
 
-def _arm_of(row: dict[str, Any], arms: dict[str, str], by: str, prompt_ids: dict[Any, Any], w: Where) -> str:
+def _arm_of(
+    row: dict[str, Any], arms: dict[str, str], by: str, prompt_ids: dict[Any, Any], w: Where
+) -> str:
     if by == "provider":
         p = row.get("provider")
         names = [p.get("label"), p.get("id")] if isinstance(p, dict) else [p]
@@ -223,8 +324,10 @@ def _arm_of(row: dict[str, Any], arms: dict[str, str], by: str, prompt_ids: dict
     hits = [a for a, label in arms.items() if label in names]
     if len(hits) != 1:
         what = "no arm maps" if not hits else f"several arms map ({', '.join(hits)})"
-        raise (w / by).fail(f"{what} this row's {by} {names[:2]!r}; map each {by} label to one arm "
-                            "(or leave the row's label out of the file)")
+        raise (w / by).fail(
+            f"{what} this row's {by} {names[:2]!r}; map each {by} label to one arm "
+            "(or leave the row's label out of the file)"
+        )
     return hits[0]
 
 
@@ -236,11 +339,17 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
     prompt_text = prompt.get("raw") if isinstance(prompt.get("raw"), str) else None
     if isinstance(meta.get("id"), (str, int)) and not isinstance(meta.get("id"), bool):
         return f"id:{meta['id']}", str(meta["id"]), prompt_text
-    desc = tc.get("description") if isinstance(tc.get("description"), str) and tc["description"].strip() else None
+    desc = (
+        tc.get("description")
+        if isinstance(tc.get("description"), str) and tc["description"].strip()
+        else None
+    )
     try:
         content = rfc8785.dumps({"description": desc, "vars": vars_}).decode("utf-8")
     except (rfc8785.CanonicalizationError, TypeError):
-        raise (w / "testCase" / "vars").fail("expected JSON-serialisable test vars (no NaN)") from None
+        raise (w / "testCase" / "vars").fail(
+            "expected JSON-serialisable test vars (no NaN)"
+        ) from None
     digest = hashlib.sha256(content.encode("utf-8")).hexdigest()
     return f"content:{content}", desc or f"case-{digest[:12]}", prompt_text
 
@@ -258,16 +367,29 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
     if reason is None and isinstance(row.get("error"), str) and grading is None:
         reason = 2  # files written before failureReason existed: an error with no grading is a real error
     if reason == 2:
-        error = row.get("error") if isinstance(row.get("error"), str) else "promptfoo recorded an error (failureReason 2)"
-        return draw_doc(0, answer=answer, lost_reason=f"source error: {error}"[:4000], tokens=tokens,
-                        source_error=error[:4000])
+        error = (
+            row.get("error")
+            if isinstance(row.get("error"), str)
+            else "promptfoo recorded an error (failureReason 2)"
+        )
+        return draw_doc(
+            0,
+            answer=answer,
+            lost_reason=f"source error: {error}"[:4000],
+            tokens=tokens,
+            source_error=error[:4000],
+        )
     if "score" not in row or row["score"] is None:
         raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
     score = unit_score(row["score"], w / "score")
     checks = []
     if grading is not None:
         used = grading.get("tokensUsed")
-        if isinstance(used, dict) and _is_int(used.get("prompt")) and _is_int(used.get("completion")):
+        if (
+            isinstance(used, dict)
+            and _is_int(used.get("prompt"))
+            and _is_int(used.get("completion"))
+        ):
             overhead["input_tokens"] += used["prompt"]
             overhead["output_tokens"] += used["completion"]
             overhead["counted"] += 1
@@ -298,4 +420,8 @@ def _json_text(v: Any) -> str | None:
 def promptfoo_importer(source: Path, **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_promptfoo`, file ``promptfoo-<skill>-<document sha256[:8]>.json``."""
     doc = import_promptfoo(Path(source), **options)
-    return [Imported(safe_filename(TOOL, doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc)]
+    return [
+        Imported(
+            safe_filename(TOOL, doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc
+        )
+    ]

@@ -29,12 +29,26 @@ from jsonschema import Draft202012Validator
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
-    Where, file_sha256, parse_instant, provenance_doc, read_json, run_times, safe_filename, schema_problems,
+    Where,
+    file_sha256,
+    parse_instant,
+    provenance_doc,
+    read_json,
+    run_times,
+    safe_filename,
+    schema_problems,
 )
 from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text
 from driftproof.receipt._versions import format_checker
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "export_summary_json", "import_summary_json", "schema", "summary_json_importer"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "export_summary_json",
+    "import_summary_json",
+    "schema",
+    "summary_json_importer",
+]
 
 FORMAT = "driftproof-summary-json"
 FORMAT_VERSION = "1"
@@ -44,7 +58,9 @@ _SCHEMA_FILE = "summary-json-1.schema.json"
 @cache
 def schema() -> dict[str, Any]:
     """The frozen summary-json schema (format version 1)."""
-    text = resources.files("driftproof.importers").joinpath(_SCHEMA_FILE).read_text(encoding="utf-8")
+    text = (
+        resources.files("driftproof.importers").joinpath(_SCHEMA_FILE).read_text(encoding="utf-8")
+    )
     data: dict[str, Any] = json.loads(text)
     return data
 
@@ -90,8 +106,16 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
                 draws.append(dd)
             arms_doc[arm] = {"draws": draws, "generation": None}
         prompt = c.get("prompt")
-        case_docs.append({"id": c["id"], "prompt": prompt, "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-                          "rubric_sha256": None, "threshold": None, "arms": arms_doc})
+        case_docs.append(
+            {
+                "id": c["id"],
+                "prompt": prompt,
+                "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
+                "rubric_sha256": None,
+                "threshold": None,
+                "arms": arms_doc,
+            }
+        )
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
@@ -101,9 +125,16 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
     judge = None
     if judge_in is not None:
         scale = judge_in.get("scale") or {"worst": 0, "best": 1, "step": None}
-        judge = {"model": judge_in["model"], "provider": None, "surface": None, "service": None, "sampling": None,
-                 "template_sha256": None, "price": None,
-                 "scale": {"worst": 0.0, "best": 1.0, "step": scale.get("step")}}
+        judge = {
+            "model": judge_in["model"],
+            "provider": None,
+            "surface": None,
+            "service": None,
+            "sampling": None,
+            "template_sha256": None,
+            "price": None,
+            "scale": {"worst": 0.0, "best": 1.0, "step": scale.get("step")},
+        }
     unrecorded = list(doc.get("unrecorded") or [])
     for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
         if doc.get(key) is None:
@@ -115,20 +146,39 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
         try:
             skill_text = skill_md.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
+            raise ImportError_.at(
+                skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}"
+            ) from None
     has_control = controls == {True}
-    arm_specs = {a: {"label": a, "instruction": None, "system_prompt_sha256": None}
-                 for a in ("with_skill", "baseline", "control") if a != "control" or has_control}
+    arm_specs = {
+        a: {"label": a, "instruction": None, "system_prompt_sha256": None}
+        for a in ("with_skill", "baseline", "control")
+        if a != "control" or has_control
+    }
     stamp = doc.get("started_at")
     times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
-    out = receipt_doc(level="DECLARED", skill_name=doc["skill"]["name"], skill_text=skill_text,
-                      skill_sha256=doc["skill"].get("sha256"), cases=case_docs, model=doc.get("model"),
-                      harness={"name": doc["harness"]["name"], "version": doc["harness"].get("version")},
-                      started_at=times["started_at"], generations_per_arm=doc.get("generations_per_arm"),
-                      judge_samples_per_generation=doc.get("judge_samples_per_generation"), judge=judge,
-                      arms=arm_specs, band_source="generation" if any_score else None,
-                      provenance=provenance_doc(doc["harness"]["name"], doc["harness"].get("version"), str(path),
-                                                file_sha256(raw), unrecorded))
+    out = receipt_doc(
+        level="DECLARED",
+        skill_name=doc["skill"]["name"],
+        skill_text=skill_text,
+        skill_sha256=doc["skill"].get("sha256"),
+        cases=case_docs,
+        model=doc.get("model"),
+        harness={"name": doc["harness"]["name"], "version": doc["harness"].get("version")},
+        started_at=times["started_at"],
+        generations_per_arm=doc.get("generations_per_arm"),
+        judge_samples_per_generation=doc.get("judge_samples_per_generation"),
+        judge=judge,
+        arms=arm_specs,
+        band_source="generation" if any_score else None,
+        provenance=provenance_doc(
+            doc["harness"]["name"],
+            doc["harness"].get("version"),
+            str(path),
+            file_sha256(raw),
+            unrecorded,
+        ),
+    )
     if times["started_at_offset"] is not None:
         out["run"]["started_at_offset"] = times["started_at_offset"]
     if skill_text is None and doc["skill"].get("tokens") is not None:
@@ -139,15 +189,28 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
 def _draw(d: dict[str, Any], index: int, w: Where) -> dict[str, Any]:
     fired = d.get("skill_fired")
     if d.get("error") is not None:
-        return draw_doc(index, lost_reason=f"source error: {d['error']}"[:4000], source_error=d["error"], skill_fired=fired)
+        return draw_doc(
+            index,
+            lost_reason=f"source error: {d['error']}"[:4000],
+            source_error=d["error"],
+            skill_fired=fired,
+        )
     if d.get("lost") is not None:
         return draw_doc(index, lost_reason=d["lost"], skill_fired=fired)
-    samples = [judge_sample_doc(s, invalid_reason=None if s is not None else "the harness recorded no valid score")
-               for s in d.get("judge_scores") or []]
+    samples = [
+        judge_sample_doc(
+            s, invalid_reason=None if s is not None else "the harness recorded no valid score"
+        )
+        for s in d.get("judge_scores") or []
+    ]
     score = d.get("score")
     if samples and not any(s["score"] is not None for s in samples) and score is None:
-        return draw_doc(index, judge_samples=samples, skill_fired=fired,
-                        lost_reason="every judge sample was invalid")
+        return draw_doc(
+            index,
+            judge_samples=samples,
+            skill_fired=fired,
+            lost_reason="every judge sample was invalid",
+        )
     if score is not None and samples:
         valid = [s["score"] for s in samples if s["score"] is not None]
         if valid and abs(sum(valid) / len(valid) - score) > 1e-9:
@@ -168,8 +231,10 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
     from driftproof.stats import suite_lift, verdict_refusal
 
     if r.is_aggregates_only:
-        raise RefusalError("summary-json holds per-draw scores; this receipt holds printed aggregates only "
-                           "(uncertainty_unavailable: aggregates_only), so there is nothing to export")
+        raise RefusalError(
+            "summary-json holds per-draw scores; this receipt holds printed aggregates only "
+            "(uncertainty_unavailable: aggregates_only), so there is nothing to export"
+        )
     cases = []
     for c in r.cases:
         arms: dict[str, list[dict[str, Any]]] = {}
@@ -187,18 +252,23 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             judge["scale"] = {"worst": 0, "best": 1, "step": r.judge.scale.step}
     unrecorded = list(r.provenance.unrecorded) if r.provenance is not None else []
     return {
-        "format": FORMAT, "format_version": FORMAT_VERSION,
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
         "harness": _harness(r),
         "skill": {"name": r.skill.name, "sha256": r.skill.sha256, "tokens": r.skill.tokens},
-        "model": r.run.model, "judge": judge,
+        "model": r.run.model,
+        "judge": judge,
         "generations_per_arm": r.run.generations_per_arm,
         "judge_samples_per_generation": r.run.judge_samples_per_generation,
-        "started_at": r.run.started_at, "unrecorded": unrecorded[:100],
+        "started_at": r.run.started_at,
+        "unrecorded": unrecorded[:100],
         "cases": cases,
         "summary": {
-            "receipt_seal_sha256": r.seal.sha256, "schema_version": r.schema_version,
+            "receipt_seal_sha256": r.seal.sha256,
+            "schema_version": r.schema_version,
             "verification_level": r.verification_level,
-            "lift": lift, "lift_signed": f"{lift:+.3f}" if lift is not None else None,
+            "lift": lift,
+            "lift_signed": f"{lift:+.3f}" if lift is not None else None,
             "lift_is_context": True,
             "no_verdict_because": verdict_refusal(r),
         },
@@ -233,4 +303,11 @@ def _export_draw(d: Any) -> dict[str, Any]:
 def summary_json_importer(source: Path, **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_summary_json`, file ``summary-<skill>-<document sha256[:8]>.json``."""
     doc = import_summary_json(Path(source), **options)
-    return [Imported(safe_filename("summary", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc)]
+    return [
+        Imported(
+            safe_filename(
+                "summary", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]
+            ),
+            doc,
+        )
+    ]

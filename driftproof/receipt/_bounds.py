@@ -25,13 +25,29 @@ from typing import Any, Final
 from driftproof.errors import BoundsError, Problem
 
 __all__ = [
-    "ANSWERS_ARCHIVE_MAX_BYTES", "ANSWERS_ARCHIVE_MAX_ENTRIES", "ANSWER_MAX_CHARS",
-    "BREAKDOWN_MAX_BYTES", "IDENTITY_EVIDENCE_MAX_BYTES", "IDENTITY_MAX_DISTINCT_IDS",
-    "IDENTITY_MAX_IDS_PER_SAMPLE", "JSON_SAFE_INTEGER", "JUDGE_REPLY_MAX_CHARS",
-    "JUDGE_SAMPLES_MAX_PER_ANSWER", "MAX_DEPTH", "MAX_PROBLEMS", "MAX_QUOTE", "MODEL_ID_MAX_CHARS",
-    "RECEIPT_MAX_BYTES", "RECEIPT_MAX_ITEMS", "RECEIPT_MAX_KEY_CHARS", "RECEIPT_MAX_MEMBERS",
-    "RECEIPT_MAX_STRING_CHARS", "breakdown_size_ok", "breakdown_unavailable_reason",
-    "check_json_bounds", "quote",
+    "ANSWERS_ARCHIVE_MAX_BYTES",
+    "ANSWERS_ARCHIVE_MAX_ENTRIES",
+    "ANSWER_MAX_CHARS",
+    "BREAKDOWN_MAX_BYTES",
+    "IDENTITY_EVIDENCE_MAX_BYTES",
+    "IDENTITY_MAX_DISTINCT_IDS",
+    "IDENTITY_MAX_IDS_PER_SAMPLE",
+    "JSON_SAFE_INTEGER",
+    "JUDGE_REPLY_MAX_CHARS",
+    "JUDGE_SAMPLES_MAX_PER_ANSWER",
+    "MAX_DEPTH",
+    "MAX_PROBLEMS",
+    "MAX_QUOTE",
+    "MODEL_ID_MAX_CHARS",
+    "RECEIPT_MAX_BYTES",
+    "RECEIPT_MAX_ITEMS",
+    "RECEIPT_MAX_KEY_CHARS",
+    "RECEIPT_MAX_MEMBERS",
+    "RECEIPT_MAX_STRING_CHARS",
+    "breakdown_size_ok",
+    "breakdown_unavailable_reason",
+    "check_json_bounds",
+    "quote",
 ]
 
 # --- receipts -------------------------------------------------------------------------
@@ -114,9 +130,16 @@ def _pointer(node: tuple[Any, ...] | None) -> str:
     return "".join("/" + p for p in reversed(parts))
 
 
-def check_json_bounds(value: Any, file: str | Path, *, max_depth: int = MAX_DEPTH,
-                      max_string_chars: int = RECEIPT_MAX_STRING_CHARS, max_items: int = RECEIPT_MAX_ITEMS,
-                      max_members: int = RECEIPT_MAX_MEMBERS, max_key_chars: int = RECEIPT_MAX_KEY_CHARS) -> None:
+def check_json_bounds(
+    value: Any,
+    file: str | Path,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_string_chars: int = RECEIPT_MAX_STRING_CHARS,
+    max_items: int = RECEIPT_MAX_ITEMS,
+    max_members: int = RECEIPT_MAX_MEMBERS,
+    max_key_chars: int = RECEIPT_MAX_KEY_CHARS,
+) -> None:
     """Refuse parsed JSON that exceeds a bound, before any schema or model sees it.
 
     Also refuses what RFC 8785 cannot seal: integers beyond ±(2**53 − 1), non-finite
@@ -146,15 +169,21 @@ def check_json_bounds(value: Any, file: str | Path, *, max_depth: int = MAX_DEPT
             continue
         if isinstance(v, str):
             if len(v) > max_string_chars:
-                bad(node, f"expected a string of at most {max_string_chars} characters, found {len(v)}")
+                bad(
+                    node,
+                    f"expected a string of at most {max_string_chars} characters, found {len(v)}",
+                )
             elif not _valid_unicode(v):
                 bad(node, "expected valid Unicode text, found a lone surrogate escape")
         elif isinstance(v, bool) or v is None:
             pass
         elif isinstance(v, int):
             if abs(v) > JSON_SAFE_INTEGER:
-                bad(node, f"expected an integer within ±{JSON_SAFE_INTEGER} (RFC 8785 seals no larger), "
-                          f"found one of {len(str(abs(v)))} digits")
+                bad(
+                    node,
+                    f"expected an integer within ±{JSON_SAFE_INTEGER} (RFC 8785 seals no larger), "
+                    f"found one of {len(str(abs(v)))} digits",
+                )
         elif isinstance(v, float):
             if not math.isfinite(v):
                 bad(node, "expected a finite number")
@@ -169,8 +198,11 @@ def check_json_bounds(value: Any, file: str | Path, *, max_depth: int = MAX_DEPT
                 continue
             for k, x in v.items():
                 if len(k) > max_key_chars or not _valid_unicode(k):
-                    bad(node, f"expected member names of at most {max_key_chars} characters of valid "
-                              f"Unicode, found {quote(k)}")
+                    bad(
+                        node,
+                        f"expected member names of at most {max_key_chars} characters of valid "
+                        f"Unicode, found {quote(k)}",
+                    )
                     continue
                 stack.append((x, (node, k), depth + 1))
     if problems:
@@ -223,5 +255,7 @@ def breakdown_unavailable_reason(source: str | Path | bytes | int) -> str | None
     size = _size_of(source)
     if size <= BREAKDOWN_MAX_BYTES:
         return None
-    return (f"Breakdown unavailable: the receipt is {size} bytes, over the breakdown's size limit of "
-            f"{BREAKDOWN_MAX_BYTES} bytes. Its sheet and its diff report are unaffected.")
+    return (
+        f"Breakdown unavailable: the receipt is {size} bytes, over the breakdown's size limit of "
+        f"{BREAKDOWN_MAX_BYTES} bytes. Its sheet and its diff report are unaffected."
+    )

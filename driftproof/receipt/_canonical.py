@@ -18,7 +18,13 @@ from typing import Any
 
 from driftproof.receipt._versions import known_versions, schema_for
 
-__all__ = ["CANONICAL_FILE", "canonical_id", "canonical_schema", "canonical_schema_bytes", "version_id"]
+__all__ = [
+    "CANONICAL_FILE",
+    "canonical_id",
+    "canonical_schema",
+    "canonical_schema_bytes",
+    "version_id",
+]
 
 #: The canonical schema's file name under ``/spec/``.
 CANONICAL_FILE = "receipt.schema.json"
@@ -37,7 +43,9 @@ def _spec_base() -> str:
     newest = known_versions()[-1]
     vid = version_id(newest)
     suffix = f"{newest}/{CANONICAL_FILE}"
-    if not vid.endswith("/" + suffix):  # pragma: no cover - guarded by tests/receipt/test_schemas.py
+    if not vid.endswith(
+        "/" + suffix
+    ):  # pragma: no cover - guarded by tests/receipt/test_schemas.py
         raise ValueError(f"schema {newest} has $id {vid!r}, expected one ending in /{suffix}")
     return vid[: -len(suffix)]
 
@@ -56,15 +64,22 @@ def canonical_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": canonical_id(),
         "title": "Driftproof receipt (any version)",
-        "description": ("The canonical receipt schema. It dispatches on schema_version: a receipt must validate "
-                        "against the frozen schema of the version it names, each served at "
-                        "/spec/<version>/receipt.schema.json with that URL as its $id."),
+        "description": (
+            "The canonical receipt schema. It dispatches on schema_version: a receipt must validate "
+            "against the frozen schema of the version it names, each served at "
+            "/spec/<version>/receipt.schema.json with that URL as its $id."
+        ),
         "type": "object",
         "required": ["schema_version"],
         "properties": {"schema_version": {"enum": list(versions)}},
         "allOf": [
-            {"if": {"properties": {"schema_version": {"const": v}}, "required": ["schema_version"]},
-             "then": {"$ref": version_id(v)}}
+            {
+                "if": {
+                    "properties": {"schema_version": {"const": v}},
+                    "required": ["schema_version"],
+                },
+                "then": {"$ref": version_id(v)},
+            }
             for v in versions
         ],
     }

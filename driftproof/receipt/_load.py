@@ -22,10 +22,21 @@ from driftproof.receipt._bounds import check_json_bounds, quote
 from driftproof.receipt._messages import compiled_problems, schema_problems, to_pointer
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 from driftproof.receipt._seal import atomic_write, sealed_bytes, verify_seal
-from driftproof.receipt._versions import compiled_validator_for, known_versions, migrate, validator_for
+from driftproof.receipt._versions import (
+    compiled_validator_for,
+    known_versions,
+    migrate,
+    validator_for,
+)
 
-__all__ = ["parse_receipt", "read_receipt", "read_receipts", "to_pointer", "validate_document",
-           "write_checked_receipt"]
+__all__ = [
+    "parse_receipt",
+    "read_receipt",
+    "read_receipts",
+    "to_pointer",
+    "validate_document",
+    "write_checked_receipt",
+]
 
 #: Schema failures collected from one file before they are sorted and cut to MAX_PROBLEMS.
 _ERRORS_SCANNED = 1000
@@ -59,20 +70,32 @@ def _parse_json(data: bytes, file: str) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ReceiptError.at(file, "", f"expected UTF-8 JSON, found an invalid byte at offset {exc.start}") from None
+        raise ReceiptError.at(
+            file, "", f"expected UTF-8 JSON, found an invalid byte at offset {exc.start}"
+        ) from None
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_bad_constant, parse_float=_finite_float)
+        return json.loads(
+            text, object_pairs_hook=_pairs, parse_constant=_bad_constant, parse_float=_finite_float
+        )
     except _Duplicate as exc:
-        raise ReceiptError.at(file, "", f"expected unique member names, found {quote(str(exc))} twice") from None
+        raise ReceiptError.at(
+            file, "", f"expected unique member names, found {quote(str(exc))} twice"
+        ) from None
     except RecursionError:
-        raise BoundsError.at(file, "", f"expected nesting of at most {_bounds.MAX_DEPTH} levels") from None
+        raise BoundsError.at(
+            file, "", f"expected nesting of at most {_bounds.MAX_DEPTH} levels"
+        ) from None
     except json.JSONDecodeError as exc:
-        raise ReceiptError.at(file, "", f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise ReceiptError.at(
+            file, "", f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
     except ValueError as exc:
-        raise ReceiptError.at(file, "", f"expected JSON: {str(exc)[:_bounds.MAX_QUOTE]}") from None
+        raise ReceiptError.at(file, "", f"expected JSON: {str(exc)[: _bounds.MAX_QUOTE]}") from None
 
 
-def parse_receipt(data: bytes | str, file: str = "<receipt>", *, known_valid: bool = False) -> Receipt:
+def parse_receipt(
+    data: bytes | str, file: str = "<receipt>", *, known_valid: bool = False
+) -> Receipt:
     """Parse and check a receipt held in memory, of any frozen schema version.
 
     Order (STYLE-EXAMPLES 7): size bound → strict JSON (no NaN, no duplicate keys) →
@@ -102,7 +125,9 @@ def parse_receipt(data: bytes | str, file: str = "<receipt>", *, known_valid: bo
     if isinstance(data, str):  # a caller holding text: measure and parse it as UTF-8
         data = data.encode("utf-8", "surrogatepass")
     if len(data) > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(file, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {len(data)}")
+        raise BoundsError.at(
+            file, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {len(data)}"
+        )
     if known_valid:
         doc = json.loads(data)
         return _to_model(doc, doc["schema_version"], file)
@@ -135,12 +160,16 @@ def validate_document(doc: Any, file: str = "<receipt>") -> Receipt:
     version = doc.get("schema_version")
     if not isinstance(version, str) or version not in known_versions():
         raise UnknownVersionError.at(
-            file, "/schema_version",
+            file,
+            "/schema_version",
             f"expected one of {', '.join(known_versions())} (newest {CURRENT_VERSION}), found {quote(version)}",
         )
     if doc.get("verification_level") == "FORMAL":
-        raise ReceiptError.at(file, "/verification_level",
-                              "expected UNVERIFIED, DECLARED or TESTED; FORMAL is reserved and no receipt can claim it yet")
+        raise ReceiptError.at(
+            file,
+            "/verification_level",
+            "expected UNVERIFIED, DECLARED or TESTED; FORMAL is reserved and no receipt can claim it yet",
+        )
     _check_schema(doc, version, file)
     verify_seal(doc, file)
     return _to_model(doc, version, file)
@@ -151,8 +180,13 @@ def _to_model(doc: dict[str, Any], version: str, file: str) -> Receipt:
     current["schema_version"] = version
     try:
         receipt = Receipt.model_validate(current)
-    except ValidationError as exc:  # pragma: no cover - the schema and migrations should catch these first
-        problems = [Problem(file, to_pointer(e["loc"]), e["msg"]) for e in exc.errors()[: _bounds.MAX_PROBLEMS]]
+    except (
+        ValidationError
+    ) as exc:  # pragma: no cover - the schema and migrations should catch these first
+        problems = [
+            Problem(file, to_pointer(e["loc"]), e["msg"])
+            for e in exc.errors()[: _bounds.MAX_PROBLEMS]
+        ]
         raise ReceiptError(f"{file}: receipt does not match the model", problems) from None
     _check_consistency(receipt, file)
     return receipt
@@ -171,7 +205,9 @@ def _check_schema(doc: dict[str, Any], version: str, file: str) -> None:
     if errors:
         problems = schema_problems(errors, version, file, CURRENT_VERSION)
     else:
-        problems = compiled_problems(list(islice(compiled.iter_errors(doc), _ERRORS_SCANNED)), version, file)
+        problems = compiled_problems(
+            list(islice(compiled.iter_errors(doc), _ERRORS_SCANNED)), version, file
+        )
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     raise ReceiptError(f"{problems[0]}{more}", problems)
 
@@ -181,7 +217,13 @@ def _check_consistency(r: Receipt, file: str) -> None:
     seen: dict[str, int] = {}
     for i, case in enumerate(r.cases):
         if case.id in seen:
-            problems.append(Problem(file, f"/cases/{i}/id", f"expected unique case ids: duplicate case id {quote(case.id)} (first at /cases/{seen[case.id]})"))
+            problems.append(
+                Problem(
+                    file,
+                    f"/cases/{i}/id",
+                    f"expected unique case ids: duplicate case id {quote(case.id)} (first at /cases/{seen[case.id]})",
+                )
+            )
         seen.setdefault(case.id, i)
         for arm_name in ("with_skill", "baseline", "control"):
             arm = getattr(case.arms, arm_name)
@@ -193,23 +235,55 @@ def _check_consistency(r: Receipt, file: str) -> None:
                 problems.append(Problem(file, f"{base}/draws", "expected unique draw indices"))
             for j, d in enumerate(arm.draws):
                 if d.score is not None and r.judge is None:
-                    problems.append(Problem(file, f"{base}/draws/{j}/score", "expected no score: /judge is null, and a score needs a judge"))
+                    problems.append(
+                        Problem(
+                            file,
+                            f"{base}/draws/{j}/score",
+                            "expected no score: /judge is null, and a score needs a judge",
+                        )
+                    )
             if r.band_source == "legacy" and len(arm.draws) > 1:
-                problems.append(Problem(file, f"{base}/draws", "expected one draw: band_source legacy means one generation per arm"))
+                problems.append(
+                    Problem(
+                        file,
+                        f"{base}/draws",
+                        "expected one draw: band_source legacy means one generation per arm",
+                    )
+                )
             spec = getattr(r.arms, arm_name)
             if spec is not None and not spec.recorded and arm.draws:
-                problems.append(Problem(file, f"{base}/draws", f"expected no draws: /arms/{arm_name}/recorded is false "
-                                        "(the source did not record this arm)"))
+                problems.append(
+                    Problem(
+                        file,
+                        f"{base}/draws",
+                        f"expected no draws: /arms/{arm_name}/recorded is false "
+                        "(the source did not record this arm)",
+                    )
+                )
         if (case.arms.control is None) != (r.arms.control is None):
-            problems.append(Problem(file, f"/cases/{i}/arms", "expected a control arm in every case exactly when /arms/control names one"))
+            problems.append(
+                Problem(
+                    file,
+                    f"/cases/{i}/arms",
+                    "expected a control arm in every case exactly when /arms/control names one",
+                )
+            )
     if not r.arms.with_skill.recorded and not r.arms.baseline.recorded:
-        problems.append(Problem(file, "/arms/baseline/recorded", "expected at least one of the with-skill and baseline "
-                                "arms recorded; both are marked recorded: false"))
+        problems.append(
+            Problem(
+                file,
+                "/arms/baseline/recorded",
+                "expected at least one of the with-skill and baseline "
+                "arms recorded; both are marked recorded: false",
+            )
+        )
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         shown = problems[: _bounds.MAX_PROBLEMS]
         if len(problems) > _bounds.MAX_PROBLEMS:
-            shown.append(Problem(file, "", f"… and {len(problems) - _bounds.MAX_PROBLEMS} more problems"))
+            shown.append(
+                Problem(file, "", f"… and {len(problems) - _bounds.MAX_PROBLEMS} more problems")
+            )
         raise ReceiptError(f"{problems[0]}{more}", shown)
 
 
@@ -228,7 +302,9 @@ def read_receipt(path: str | Path) -> Receipt:
     except OSError as exc:
         raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None
     if size > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {size}")
+        raise BoundsError.at(
+            path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {size}"
+        )
     try:
         # Read at most one byte past the limit: a device or pipe reports size 0 and never ends.
         with path.open("rb") as fh:
@@ -236,7 +312,9 @@ def read_receipt(path: str | Path) -> Receipt:
     except OSError as exc:
         raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None
     if len(data) > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more")
+        raise BoundsError.at(
+            path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more"
+        )
     return parse_receipt(data, str(path))
 
 

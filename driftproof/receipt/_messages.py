@@ -21,8 +21,15 @@ from driftproof.receipt._versions import schema_for
 
 __all__ = ["compiled_problems", "schema_problems", "to_pointer"]
 
-_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-               int: "an integer", float: "a number", type(None): "null"}
+_JSON_TYPES = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    bool: "a boolean",
+    int: "an integer",
+    float: "a number",
+    type(None): "null",
+}
 
 
 def to_pointer(path: Iterable[Any]) -> str:
@@ -45,7 +52,11 @@ def _lower(sentence: str) -> str:
 
 
 def _resolve(root: dict[str, Any], node: Any) -> Any:
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+    while (
+        isinstance(node, dict)
+        and isinstance(node.get("$ref"), str)
+        and node["$ref"].startswith("#/")
+    ):
         target: Any = root
         for part in node["$ref"][2:].split("/"):
             target = target[part]
@@ -93,15 +104,21 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
         return pointer, f"{_lower(rule)}; found {_found(inst)}"
     if kw == "anyOf":
         # A nullable field: report why the non-null branch failed, not that null was not given.
-        branches = [c for c in (e.context or []) if want[c.relative_schema_path[0]] != {"type": "null"}]
+        branches = [
+            c for c in (e.context or []) if want[c.relative_schema_path[0]] != {"type": "null"}
+        ]
         if branches:
             return _describe(best_match(branches), version, current)
         return pointer, f"expected one of the allowed shapes, found {_found(inst)}"
     if kw == "required":
         absent = [k for k in want if isinstance(inst, dict) and k not in inst]
-        missing = next((k for k in absent if e.message.startswith(repr(k))), absent[0] if absent else "?")
-        return (f"{pointer}/{missing.replace('~', '~0').replace('/', '~1')}",
-                f"expected member {quote(missing)}, which this version requires (null states it unknown); it is missing")
+        missing = next(
+            (k for k in absent if e.message.startswith(repr(k))), absent[0] if absent else "?"
+        )
+        return (
+            f"{pointer}/{missing.replace('~', '~0').replace('/', '~1')}",
+            f"expected member {quote(missing)}, which this version requires (null states it unknown); it is missing",
+        )
     if kw == "additionalProperties":
         allowed = set(e.schema.get("properties", {}))
         extra = sorted(k for k in inst if k not in allowed)
@@ -109,9 +126,13 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
         hint = ""
         if version != current and name in _all_member_names(current):
             hint = f"; schema {current} defines it: is schema_version right?"
-        names = ", ".join(quote(k) for k in extra[:4]) + (f" and {len(extra) - 4} more" if len(extra) > 4 else "")
-        return (f"{pointer}/{name.replace('~', '~0').replace('/', '~1')}",
-                f"expected only the members this version defines, found {names}{hint}")
+        names = ", ".join(quote(k) for k in extra[:4]) + (
+            f" and {len(extra) - 4} more" if len(extra) > 4 else ""
+        )
+        return (
+            f"{pointer}/{name.replace('~', '~0').replace('/', '~1')}",
+            f"expected only the members this version defines, found {names}{hint}",
+        )
     if kw == "type":
         kinds = want if isinstance(want, list) else [want]
         return pointer, f"expected {' or '.join(kinds)}, found {_found(inst)}"
@@ -145,7 +166,9 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
     return pointer, f"fails the schema's {kw!r} rule"
 
 
-def schema_problems(errors: list[ValidationError], version: str, file: str, current: str) -> list[Problem]:
+def schema_problems(
+    errors: list[ValidationError], version: str, file: str, current: str
+) -> list[Problem]:
     """At most :data:`MAX_PROBLEMS` problems (then a count of the rest), sorted by pointer.
 
     Each message ends with ``(schema <version>)`` so the reader knows which frozen file spoke.
@@ -164,11 +187,16 @@ def compiled_problems(errors: list[Any], version: str, file: str) -> list[Proble
     Each names the instance's JSON pointer and the schema keyword that failed; the value
     itself is quoted at most :data:`~driftproof.receipt._bounds.MAX_QUOTE` characters.
     """
-    described = sorted({
-        (to_pointer(e.instance_path),
-         f"expected a value the schema's {str(e.schema_path[-1]) if e.schema_path else 'root'!r} rule accepts, "
-         f"found {_found(e.instance)}")
-        for e in errors})
+    described = sorted(
+        {
+            (
+                to_pointer(e.instance_path),
+                f"expected a value the schema's {str(e.schema_path[-1]) if e.schema_path else 'root'!r} rule accepts, "
+                f"found {_found(e.instance)}",
+            )
+            for e in errors
+        }
+    )
     problems = [Problem(file, p, f"{m} (schema {version})") for p, m in described[:MAX_PROBLEMS]]
     if len(described) > MAX_PROBLEMS:
         problems.append(Problem(file, "", f"… and {len(described) - MAX_PROBLEMS} more problems"))

@@ -30,7 +30,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["STEPS", "v0_3_1_to_v0_10", "v0_10_to_v0_11", "v0_11_to_v0_13", "v0_13_to_v0_14", "v0_14_to_v0_15"]
+__all__ = [
+    "STEPS",
+    "v0_3_1_to_v0_10",
+    "v0_10_to_v0_11",
+    "v0_11_to_v0_13",
+    "v0_13_to_v0_14",
+    "v0_14_to_v0_15",
+]
 
 Doc = dict[str, Any]
 
@@ -40,7 +47,9 @@ def _arms(case: Doc) -> Iterator[tuple[str, Doc]]:
         yield name, arm
 
 
-def _map_draws(doc: Doc, fn: Callable[[Doc], Doc], arm_fn: Callable[[Doc], Doc] | None = None) -> list[Doc]:
+def _map_draws(
+    doc: Doc, fn: Callable[[Doc], Doc], arm_fn: Callable[[Doc], Doc] | None = None
+) -> list[Doc]:
     """New ``cases`` list with ``fn`` applied to every draw (and ``arm_fn`` to every arm)."""
     cases = []
     for case in doc["cases"]:
@@ -55,8 +64,12 @@ def _map_draws(doc: Doc, fn: Callable[[Doc], Doc], arm_fn: Callable[[Doc], Doc] 
 def v0_3_1_to_v0_10(doc: Doc) -> Doc:
     """0.3.1 → 0.10: capture mode, harness and captured files were not recorded."""
     run = {**doc["run"], "capture": None, "harness": None}
-    return {**doc, "schema_version": "0.10", "run": run,
-            "cases": _map_draws(doc, lambda d: {**d, "captured_files": None})}
+    return {
+        **doc,
+        "schema_version": "0.10",
+        "run": run,
+        "cases": _map_draws(doc, lambda d: {**d, "captured_files": None}),
+    }
 
 
 def v0_10_to_v0_11(doc: Doc) -> Doc:
@@ -66,7 +79,12 @@ def v0_10_to_v0_11(doc: Doc) -> Doc:
 
 def v0_11_to_v0_13(doc: Doc) -> Doc:
     """0.11 → 0.13: no printed source figures and no aggregates-only mark."""
-    return {**doc, "schema_version": "0.13", "source_figures": None, "uncertainty_unavailable": None}
+    return {
+        **doc,
+        "schema_version": "0.13",
+        "source_figures": None,
+        "uncertainty_unavailable": None,
+    }
 
 
 def _band_source(doc: Doc) -> str | None:
@@ -87,14 +105,21 @@ def v0_13_to_v0_14(doc: Doc) -> Doc:
     overhead = doc["economics"]["judge_overhead"]
     if overhead is not None:
         with_draws = sum(1 for case in doc["cases"] if any(arm["draws"] for _, arm in _arms(case)))
-        overhead = {**overhead, "judged_draws_counted": with_draws, "judged_draws_missing_usage": None}
+        overhead = {
+            **overhead,
+            "judged_draws_counted": with_draws,
+            "judged_draws_missing_usage": None,
+        }
     return {
         **doc,
         "schema_version": "0.14",
         "run": run,
         "band_source": _band_source(doc),
-        "cases": _map_draws(doc, lambda d: {**d, "skill_fired": None, "source_error": None},
-                            lambda a: {**a, "generation": None}),
+        "cases": _map_draws(
+            doc,
+            lambda d: {**d, "skill_fired": None, "source_error": None},
+            lambda a: {**a, "generation": None},
+        ),
         "economics": {**doc["economics"], "judge_overhead": overhead},
         "provenance": None,
     }
@@ -106,29 +131,68 @@ def _v15_draw(d: Doc) -> Doc:
         lost = {**lost, "kind": None, "error_class": None, "status": None}
     tokens = d["tokens"]
     if tokens is not None:
-        tokens = {**tokens, "cache_read_input": None, "cache_creation_input": None, "reasoning_output": None,
-                  "total": None}
-    return {**d, "lost": lost, "tokens": tokens, "stop_reason": None, "refusal": None, "over_budget": None,
-            "attempts": None, "harness_events": None,
-            "judge_samples": [{**s, "reason": None} for s in d["judge_samples"]]}
+        tokens = {
+            **tokens,
+            "cache_read_input": None,
+            "cache_creation_input": None,
+            "reasoning_output": None,
+            "total": None,
+        }
+    return {
+        **d,
+        "lost": lost,
+        "tokens": tokens,
+        "stop_reason": None,
+        "refusal": None,
+        "over_budget": None,
+        "attempts": None,
+        "harness_events": None,
+        "judge_samples": [{**s, "reason": None} for s in d["judge_samples"]],
+    }
 
 
 def v0_14_to_v0_15(doc: Doc) -> Doc:
     """0.14 → 0.15: every field 0.15 added is unknown (``None``); both arms are recorded."""
-    run = {**doc["run"], "started_at_offset": None, "finished_at_offset": None, "max_output_tokens": None,
-           "truncation": None, "retry": None, "batch": None, "language": None}
+    run = {
+        **doc["run"],
+        "started_at_offset": None,
+        "finished_at_offset": None,
+        "max_output_tokens": None,
+        "truncation": None,
+        "retry": None,
+        "batch": None,
+        "language": None,
+    }
     judge = doc["judge"]
     if judge is not None:
         price = judge["price"]
         if price is not None:
-            price = {**price, "cache_read_usd_per_mtok": None, "cache_write_usd_per_mtok": None, "tier": None}
-        judge = {**judge, "channel": None, "template_version": None, "max_output_tokens": None, "price": price}
-    arms = {name: {**spec, "recorded": True, "service": None, "construction": None, "skill_fired": None}
-            for name, spec in doc["arms"].items() if spec is not None}
+            price = {
+                **price,
+                "cache_read_usd_per_mtok": None,
+                "cache_write_usd_per_mtok": None,
+                "tier": None,
+            }
+        judge = {
+            **judge,
+            "channel": None,
+            "template_version": None,
+            "max_output_tokens": None,
+            "price": price,
+        }
+    arms = {
+        name: {**spec, "recorded": True, "service": None, "construction": None, "skill_fired": None}
+        for name, spec in doc["arms"].items()
+        if spec is not None
+    }
     overhead = doc["economics"]["judge_overhead"]
     if overhead is not None:
-        overhead = {**overhead, "cache_read_input_tokens": None, "cache_creation_input_tokens": None,
-                    "reasoning_output_tokens": None}
+        overhead = {
+            **overhead,
+            "cache_read_input_tokens": None,
+            "cache_creation_input_tokens": None,
+            "reasoning_output_tokens": None,
+        }
     provenance = doc["provenance"]
     if provenance is not None:
         provenance = {**provenance, "partial": None, "notes": None, "details": None}

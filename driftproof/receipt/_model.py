@@ -186,8 +186,17 @@ class Judge(_Model):
     """sha256 of the judge prompt template text."""
     scale: JudgeScale
     price: JudgePrice | None
-    channel: Literal["tool_call", "json_schema", "responses_format", "cli_json_schema", "final_verdict",
-                     "source"] | None = _v015()
+    channel: (
+        Literal[
+            "tool_call",
+            "json_schema",
+            "responses_format",
+            "cli_json_schema",
+            "final_verdict",
+            "source",
+        ]
+        | None
+    ) = _v015()
     """How the grader's decision came back (v0.15)."""
     template_version: str | None = _v015()
     """Version of the judge prompt template (v0.15)."""
@@ -292,8 +301,15 @@ class CapturedFile(_Model):
     path: str
     bytes: int | None
     status: Literal[
-        "read", "past_file_cap", "truncated", "unreadable", "binary", "not_utf8", "changed",
-        "past_total_cap", "unreadable_directory",
+        "read",
+        "past_file_cap",
+        "truncated",
+        "unreadable",
+        "binary",
+        "not_utf8",
+        "changed",
+        "past_total_cap",
+        "unreadable_directory",
     ]
     reason: str | None
 
@@ -322,7 +338,9 @@ class Draw(_Model):
     captured_files: list[CapturedFile] | None
     skill_fired: bool | None
     source_error: str | None
-    other_model_calls: list[OtherModelCall] | None = Field(default=None, exclude_if=lambda v: v is None)
+    other_model_calls: list[OtherModelCall] | None = Field(
+        default=None, exclude_if=lambda v: v is None
+    )
     """Calls the harness made on other models for this answer, with their tokens; absent when none."""
     stop_reason: str | None = _v015()
     """The provider's stop reason as given (v0.15)."""

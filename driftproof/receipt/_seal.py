@@ -22,8 +22,18 @@ import rfc8785
 from driftproof.errors import ReceiptError, SealError
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 
-__all__ = ["SAFE_INTEGER_MAX", "SEAL_ALGORITHM", "atomic_write", "canonical_bytes", "compute_seal", "seal_document",
-           "sealed_bytes", "unsealable_values", "verify_seal", "write_receipt"]
+__all__ = [
+    "SAFE_INTEGER_MAX",
+    "SEAL_ALGORITHM",
+    "atomic_write",
+    "canonical_bytes",
+    "compute_seal",
+    "seal_document",
+    "sealed_bytes",
+    "unsealable_values",
+    "verify_seal",
+    "write_receipt",
+]
 
 SEAL_ALGORITHM = "sha256-rfc8785"
 
@@ -68,13 +78,21 @@ def verify_seal(document: dict[str, Any], file: str | Path) -> None:
     """
     seal = document.get("seal")
     if not isinstance(seal, dict) or not isinstance(seal.get("sha256"), str):
-        raise SealError.at(file, "/seal", "expected a seal object with a sha256 member (D-12); the receipt is unsealed")
+        raise SealError.at(
+            file,
+            "/seal",
+            "expected a seal object with a sha256 member (D-12); the receipt is unsealed",
+        )
     if seal.get("algorithm") != SEAL_ALGORITHM:
-        raise SealError.at(file, "/seal/algorithm", f"expected {SEAL_ALGORITHM!r}, found {seal.get('algorithm')!r}")
+        raise SealError.at(
+            file, "/seal/algorithm", f"expected {SEAL_ALGORITHM!r}, found {seal.get('algorithm')!r}"
+        )
     try:
         actual = compute_seal(document)
     except ValueError as exc:
-        raise SealError.at(file, "", f"expected content RFC 8785 can canonicalise: {str(exc)[:200]}") from None
+        raise SealError.at(
+            file, "", f"expected content RFC 8785 can canonicalise: {str(exc)[:200]}"
+        ) from None
     if actual != seal["sha256"]:
         raise SealError.at(
             file,
@@ -94,7 +112,9 @@ def complete_document(document: dict[str, Any]) -> dict[str, Any]:
         pydantic.ValidationError: the document does not fit the current model.
     """
     body = {k: v for k, v in document.items() if k != "seal"}
-    model = Receipt.model_validate({**body, "seal": {"algorithm": SEAL_ALGORITHM, "sha256": "0" * 64}})
+    model = Receipt.model_validate(
+        {**body, "seal": {"algorithm": SEAL_ALGORITHM, "sha256": "0" * 64}}
+    )
     out = model.to_json_dict()
     out.pop("seal", None)
     return out
@@ -120,7 +140,9 @@ def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
     return path
 
 
-def sealed_bytes(document: dict[str, Any], path: str | Path = "<receipt>") -> tuple[dict[str, Any], bytes]:
+def sealed_bytes(
+    document: dict[str, Any], path: str | Path = "<receipt>"
+) -> tuple[dict[str, Any], bytes]:
     """``document`` completed through the model, sealed, and the exact bytes
     :func:`write_receipt` writes (UTF-8 JSON, sorted keys, two-space indentation, final newline).
 
@@ -132,8 +154,12 @@ def sealed_bytes(document: dict[str, Any], path: str | Path = "<receipt>") -> tu
         pydantic.ValidationError: the document does not fit the current model.
     """
     if document.get("schema_version") != CURRENT_VERSION:
-        raise ReceiptError.at(path, "/schema_version", f"expected {CURRENT_VERSION!r} (writers write the current "
-                              f"schema version only, D-11), found {document.get('schema_version')!r}")
+        raise ReceiptError.at(
+            path,
+            "/schema_version",
+            f"expected {CURRENT_VERSION!r} (writers write the current "
+            f"schema version only, D-11), found {document.get('schema_version')!r}",
+        )
     for pointer, problem in unsealable_values(document)[:1]:
         raise ReceiptError.at(path, pointer, problem)
     sealed = seal_document(complete_document(document))
@@ -173,8 +199,10 @@ def unsealable_values(document: Any, pointer: str = "") -> list[tuple[str, str]]
     while stack:
         at, node = stack.pop()
         if isinstance(node, dict):
-            stack.extend((f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}", v)
-                         for k, v in reversed(list(node.items())))
+            stack.extend(
+                (f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}", v)
+                for k, v in reversed(list(node.items()))
+            )
         elif isinstance(node, list):
             stack.extend((f"{at}/{i}", v) for i, v in reversed(list(enumerate(node))))
         elif isinstance(node, bool) or node is None or isinstance(node, str):
@@ -182,6 +210,11 @@ def unsealable_values(document: Any, pointer: str = "") -> list[tuple[str, str]]
         elif isinstance(node, float) and node != node or node in (float("inf"), float("-inf")):
             out.append((at, f"expected a finite number (RFC 8785, D-12), found {node!r}"))
         elif isinstance(node, int) and abs(node) > SAFE_INTEGER_MAX:
-            out.append((at, f"expected an integer within ±(2**53 - 1) (RFC 8785, D-12), found one of "
-                            f"{len(str(abs(node)))} digits"))
+            out.append(
+                (
+                    at,
+                    f"expected an integer within ±(2**53 - 1) (RFC 8785, D-12), found one of "
+                    f"{len(str(abs(node)))} digits",
+                )
+            )
     return out

@@ -21,7 +21,15 @@ from driftproof.receipt import _bounds
 from driftproof.receipt._spec_docs import FIELD_DOCS
 from driftproof.receipt._versions import known_versions, schema_for
 
-__all__ = ["SPEC_BASE", "bounds_markdown", "field_doc", "field_paths", "fields_markdown", "render_page", "versions_markdown"]
+__all__ = [
+    "SPEC_BASE",
+    "bounds_markdown",
+    "field_doc",
+    "field_paths",
+    "fields_markdown",
+    "render_page",
+    "versions_markdown",
+]
 
 #: Where the schema files are served (D-11); each version's ``$id`` is under it.
 SPEC_BASE = "https://driftproof.dev/spec"
@@ -30,22 +38,22 @@ _ARMS = {"with_skill", "baseline", "control"}
 #: What each version added, in the method's words (the method dates these fields).
 VERSION_NOTES: dict[str, str] = {
     "0.3.1": "Checks recorded as {name, kind, pass}; skill.tokens. One run.samples count per arm, "
-             "which did not say what it counted.",
+    "which did not say what it counted.",
     "0.10": "run.capture (which answer the grader saw), run.harness, and each draw's captured_files.",
     "0.11": "run.preset; the schema refuses a receipt that names a preset and reads TESTED.",
     "0.13": "source_figures and uncertainty_unavailable for sources that print aggregates only; "
-            "the schema requires the figures when the mark is set.",
+    "the schema requires the figures when the mark is set.",
     "0.14": "Separate counts (run.generations_per_arm, run.judge_samples_per_generation, replacing "
-            "run.samples), run.endpoint_attempts, generation.sd, band_source, "
-            "economics.judge_overhead.judged_draws_counted and judged_draws_missing_usage (the "
-            "one-draw-per-case counting corrected), import provenance, skill_fired and source_error.",
+    "run.samples), run.endpoint_attempts, generation.sd, band_source, "
+    "economics.judge_overhead.judged_draws_counted and judged_draws_missing_usage (the "
+    "one-draw-per-case counting corrected), import provenance, skill_fired and source_error.",
     "0.15": "What the provider said and what the run asked for: each draw's stop_reason, refusal, "
-            "over_budget, failed attempts and harness events; a lost draw's kind, error class and "
-            "status; cache and reasoning token parts; each arm's answering service, construction, "
-            "skill-fired rate and whether it was recorded (single-arm sources); output budgets, "
-            "truncation rule, retry policy, batch ids and language; the grading channel and the judge "
-            "template's version; judge samples' reasons; text repairs and bounded text; provenance "
-            "partial, notes and details. Every member 0.15 added may be absent, read as unknown.",
+    "over_budget, failed attempts and harness events; a lost draw's kind, error class and "
+    "status; cache and reasoning token parts; each arm's answering service, construction, "
+    "skill-fired rate and whether it was recorded (single-arm sources); output budgets, "
+    "truncation rule, retry policy, batch ids and language; the grading channel and the judge "
+    "template's version; judge samples' reasons; text repairs and bounded text; provenance "
+    "partial, notes and details. Every member 0.15 added may be absent, read as unknown.",
 }
 
 
@@ -67,7 +75,9 @@ def _unwrap(root: dict[str, Any], node: Any) -> tuple[dict[str, Any], bool]:
     return node, False
 
 
-def _walk(root: dict[str, Any], node: Any, path: str, out: dict[str, tuple[dict[str, Any], bool]]) -> None:
+def _walk(
+    root: dict[str, Any], node: Any, path: str, out: dict[str, tuple[dict[str, Any], bool]]
+) -> None:
     node, nullable = _unwrap(root, node)
     if path:
         out.setdefault(path, (node, nullable))
@@ -121,7 +131,9 @@ def fields_markdown() -> str:
         present = [v for v in versions if path in per_version[v]]
         since = present[0]
         if present[-1] != versions[-1]:
-            since = f"{present[0]}–{present[-1]} (not in {versions[versions.index(present[-1]) + 1]})"
+            since = (
+                f"{present[0]}–{present[-1]} (not in {versions[versions.index(present[-1]) + 1]})"
+            )
         latest = per_version[present[-1]][path]
         unit, meaning = field_doc(path, latest[0])
         rows.append(f"| `{path}` | {_type(*latest)} | {unit} | {since} | {meaning} |")
@@ -133,8 +145,10 @@ def versions_markdown() -> str:
     rows = ["| Version | Adds | Served at |", "|---|---|---|"]
     for v in known_versions():
         rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{SPEC_BASE}/{v}/receipt.schema.json` |")
-    rows.append(f"| any (canonical) | A small schema that dispatches on `schema_version` to the frozen file of that "
-                f"version, so a receipt of every version validates against it (D-11). | `{SPEC_BASE}/receipt.schema.json` |")
+    rows.append(
+        f"| any (canonical) | A small schema that dispatches on `schema_version` to the frozen file of that "
+        f"version, so a receipt of every version validates against it (D-11). | `{SPEC_BASE}/receipt.schema.json` |"
+    )
     return "\n".join(rows)
 
 
@@ -159,7 +173,9 @@ def render_page(text: str) -> str:
         ValueError: a block's markers are missing.
     """
     for name, make in _BLOCKS.items():
-        pattern = re.compile(rf"(<!-- generated: {name} -->\n).*?(\n<!-- /generated: {name} -->)", re.S)
+        pattern = re.compile(
+            rf"(<!-- generated: {name} -->\n).*?(\n<!-- /generated: {name} -->)", re.S
+        )
         if not pattern.search(text):
             raise ValueError(f"the page has no generated block {name!r}")
         text = pattern.sub(lambda m, body=make(): m.group(1) + body + m.group(2), text)

@@ -31,8 +31,17 @@ from jsonschema import Draft202012Validator, FormatChecker, ValidationError, val
 from driftproof.receipt._migrations import STEPS
 from driftproof.receipt._model import CURRENT_VERSION
 
-__all__ = ["CURRENT_VERSION", "FORMATS", "MIGRATIONS", "compiled_validator_for", "format_checker", "known_versions",
-           "schema_bytes", "schema_for", "validator_for"]
+__all__ = [
+    "CURRENT_VERSION",
+    "FORMATS",
+    "MIGRATIONS",
+    "compiled_validator_for",
+    "format_checker",
+    "known_versions",
+    "schema_bytes",
+    "schema_for",
+    "validator_for",
+]
 
 #: Ordered migrations: version -> (next version, pure function), one step each (``_migrations``).
 MIGRATIONS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = dict(STEPS)
@@ -61,7 +70,11 @@ def schema_bytes(version: str) -> bytes:
     """
     if version not in known_versions():
         raise KeyError(version)
-    return resources.files("driftproof.receipt").joinpath("schemas", f"receipt-{version}.schema.json").read_bytes()
+    return (
+        resources.files("driftproof.receipt")
+        .joinpath("schemas", f"receipt-{version}.schema.json")
+        .read_bytes()
+    )
 
 
 @cache
@@ -85,7 +98,7 @@ def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> A
 
 
 @cache
-def _ecma(pattern: str) -> "regress.Regex":
+def _ecma(pattern: str) -> regress.Regex:
     return regress.Regex(pattern)
 
 
@@ -99,7 +112,9 @@ FORMATS: tuple[str, ...] = ("date-time",)
 
 @cache
 def _format_validator(name: str) -> jsonschema_rs.Draft202012Validator:
-    return jsonschema_rs.Draft202012Validator({"format": name}, validate_formats=True, ignore_unknown_formats=False)
+    return jsonschema_rs.Draft202012Validator(
+        {"format": name}, validate_formats=True, ignore_unknown_formats=False
+    )
 
 
 def format_checker() -> FormatChecker:
@@ -108,8 +123,10 @@ def format_checker() -> FormatChecker:
     compiled validator refuses. Non-string values pass (JSON Schema: formats constrain strings)."""
     checker = FormatChecker()
     for name in FORMATS:
+
         def check(value: Any, _name: str = name) -> bool:
             return not isinstance(value, str) or _format_validator(_name).is_valid(value)
+
         checker.checks(name)(check)
     return checker
 
@@ -136,8 +153,9 @@ def compiled_validator_for(version: str) -> jsonschema_rs.Draft202012Validator:
     Raises:
         KeyError: no such version.
     """
-    return jsonschema_rs.Draft202012Validator(schema_for(version), validate_formats=True,
-                                              ignore_unknown_formats=False, offline=True)
+    return jsonschema_rs.Draft202012Validator(
+        schema_for(version), validate_formats=True, ignore_unknown_formats=False, offline=True
+    )
 
 
 def migrate(document: dict[str, Any]) -> dict[str, Any]:

@@ -83,25 +83,53 @@ def grader_setting_of(receipt: Receipt, *, extra: dict[str, Any] | None = None) 
     """
     extra = extra or {}
     j = receipt.judge
-    reported = sorted({s.reported_model for c in receipt.cases for arm in _arms(c) for d in arm.draws
-                       for s in d.judge_samples if s.reported_model})
+    reported = sorted(
+        {
+            s.reported_model
+            for c in receipt.cases
+            for arm in _arms(c)
+            for d in arm.draws
+            for s in d.judge_samples
+            if s.reported_model
+        }
+    )
     if j is None:
-        return GraderSetting(None, None, None, None, extra.get("tool_version"), _canon(extra.get("isolation")),
-                             None, _canon(extra.get("routing")), extra.get("code"), tuple(reported) or None)
+        return GraderSetting(
+            None,
+            None,
+            None,
+            None,
+            extra.get("tool_version"),
+            _canon(extra.get("isolation")),
+            None,
+            _canon(extra.get("routing")),
+            extra.get("code"),
+            tuple(reported) or None,
+        )
     service = "/".join(x for x in (j.provider, j.surface) if x) or None
     return GraderSetting(
-        model=j.model, service=service, sampling=_canon(j.sampling), instructions=j.template_sha256,
-        tool_version=extra.get("tool_version"), isolation=_canon(extra.get("isolation")), address=j.service,
-        routing=_canon(extra.get("routing")), code=extra.get("code"), answered_as=tuple(reported) or None,
+        model=j.model,
+        service=service,
+        sampling=_canon(j.sampling),
+        instructions=j.template_sha256,
+        tool_version=extra.get("tool_version"),
+        isolation=_canon(extra.get("isolation")),
+        address=j.service,
+        routing=_canon(extra.get("routing")),
+        code=extra.get("code"),
+        answered_as=tuple(reported) or None,
     )
 
 
 def _arms(case: Any) -> list[Any]:
-    return [a for a in (case.arms.with_skill, case.arms.baseline, case.arms.control) if a is not None]
+    return [
+        a for a in (case.arms.with_skill, case.arms.baseline, case.arms.control) if a is not None
+    ]
 
 
-def rubric_regrade_refusals(original: Receipt, original_setting: GraderSetting,
-                            new_setting: GraderSetting) -> list[str]:
+def rubric_regrade_refusals(
+    original: Receipt, original_setting: GraderSetting, new_setting: GraderSetting
+) -> list[str]:
     """Every reason a rubric regrade of ``original`` with ``new_setting`` must refuse.
 
     An empty list means the regrade may proceed. Reasons, in order:
@@ -119,22 +147,34 @@ def rubric_regrade_refusals(original: Receipt, original_setting: GraderSetting,
     if original.judge is None:
         reasons.append("the original records no judge identity")
         return reasons
-    samples = [s for c in original.cases for arm in _arms(c) for d in arm.draws if d.lost is None
-               for s in d.judge_samples]
+    samples = [
+        s
+        for c in original.cases
+        for arm in _arms(c)
+        for d in arm.draws
+        if d.lost is None
+        for s in d.judge_samples
+    ]
     if not samples:
         reasons.append("the original records no judge samples, so no judge identity")
     anonymous = sum(1 for s in samples if not s.reported_model)
     if anonymous:
-        reasons.append(f"the original holds {anonymous} anonymous judge replies (no reported model id)")
+        reasons.append(
+            f"the original holds {anonymous} anonymous judge replies (no reported model id)"
+        )
     for f in fields(GraderSetting):
         a, b = getattr(original_setting, f.name), getattr(new_setting, f.name)
         if a is None and b is None:
             continue
         if a is None or b is None:
             side = "the original" if a is None else "the new grader"
-            reasons.append(f"grader {SETTING_NAMES[f.name]} is not recorded for {side}, so it cannot be held to the original")
+            reasons.append(
+                f"grader {SETTING_NAMES[f.name]} is not recorded for {side}, so it cannot be held to the original"
+            )
         elif a != b:
-            reasons.append(f"grader {SETTING_NAMES[f.name]} differs: original {_short(a)}, new {_short(b)}")
+            reasons.append(
+                f"grader {SETTING_NAMES[f.name]} differs: original {_short(a)}, new {_short(b)}"
+            )
     return reasons
 
 
@@ -164,7 +204,7 @@ def _same_model(requested: str, reported: str) -> bool:
     if reported == requested:
         return True
     if reported.startswith(requested + "-"):
-        tail = reported[len(requested) + 1:].replace("-", "")
+        tail = reported[len(requested) + 1 :].replace("-", "")
         return tail.isdigit() and len(tail) == 8
     return False
 
@@ -177,17 +217,25 @@ def identity_bounds_problem(reported: Sequence[str | None], serving: str | None)
 
     ids = [x for x in reported if x is not None]
     if len(ids) > B.IDENTITY_MAX_IDS_PER_SAMPLE:
-        return f"the reply reports {len(ids)} model ids; the limit is {B.IDENTITY_MAX_IDS_PER_SAMPLE}"
-    size = sum(len(x.encode("utf-8", "surrogatepass")) for x in ids) + len((serving or "").encode("utf-8", "surrogatepass"))
+        return (
+            f"the reply reports {len(ids)} model ids; the limit is {B.IDENTITY_MAX_IDS_PER_SAMPLE}"
+        )
+    size = sum(len(x.encode("utf-8", "surrogatepass")) for x in ids) + len(
+        (serving or "").encode("utf-8", "surrogatepass")
+    )
     if size > B.IDENTITY_EVIDENCE_MAX_BYTES:
         return f"the reply's identity evidence is {size} bytes; the limit is {B.IDENTITY_EVIDENCE_MAX_BYTES}"
     for x in ids + ([serving] if serving else []):
         if len(x) > B.MODEL_ID_MAX_CHARS:
-            return f"a reported model id is {len(x)} characters; the limit is {B.MODEL_ID_MAX_CHARS}"
+            return (
+                f"a reported model id is {len(x)} characters; the limit is {B.MODEL_ID_MAX_CHARS}"
+            )
     return None
 
 
-def check_reply_identity(requested: str, sample: SampleIdentity, *, stub: bool = False) -> str | None:
+def check_reply_identity(
+    requested: str, sample: SampleIdentity, *, stub: bool = False
+) -> str | None:
     """Why a returned judge sample cannot count for ``requested``, or ``None`` when it can.
 
     Method, plain judge regrade: anonymous replies are refused; each returned sample
@@ -205,8 +253,10 @@ def check_reply_identity(requested: str, sample: SampleIdentity, *, stub: bool =
             return None
         return f"the reply reports {distinct[0]!r}, not the requested judge {requested!r}"
     if sample.serving_id is None or not _same_model(requested, sample.serving_id):
-        return (f"mixed-model reply ({', '.join(distinct)}) does not name the requested judge "
-                f"{requested!r} as serving it")
+        return (
+            f"mixed-model reply ({', '.join(distinct)}) does not name the requested judge "
+            f"{requested!r} as serving it"
+        )
     return None
 
 
@@ -239,5 +289,11 @@ def regraded_level(original_level: str, *, stub: bool) -> str:
 def identities_in_order(samples: Sequence[SampleIdentity]) -> list[dict[str, Any]]:
     """The evidence each graded answer seals: every sample's reported ids and serving id
     beside the hash of its score text, in reply order."""
-    return [{"reported_ids": list(s.reported_ids), "serving_id": s.serving_id,
-             "score_text_sha256": s.score_text_sha256} for s in samples]
+    return [
+        {
+            "reported_ids": list(s.reported_ids),
+            "serving_id": s.serving_id,
+            "score_text_sha256": s.score_text_sha256,
+        }
+        for s in samples
+    ]

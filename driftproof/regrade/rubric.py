@@ -18,19 +18,26 @@ bounds, and a judge reply that answered as a model other than the original's.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from driftproof import __version__
 from driftproof.errors import RefusalError
-from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, read_receipt, receipt_doc, sha256_text, write_receipt
-from driftproof.receipt import _bounds
+from driftproof.receipt import (
+    Receipt,
+    _bounds,
+    draw_doc,
+    judge_sample_doc,
+    read_receipt,
+    receipt_doc,
+    sha256_text,
+    write_receipt,
+)
 from driftproof.regrade.identity import (
     GraderSetting,
     SampleIdentity,
@@ -70,7 +77,9 @@ class RegradeResult:
     runner_attempts: int
 
 
-def new_grader_setting(judge: Provider, *, model: str, max_tokens: int, original: GraderSetting) -> GraderSetting:
+def new_grader_setting(
+    judge: Provider, *, model: str, max_tokens: int, original: GraderSetting
+) -> GraderSetting:
     """The setting the regrade's grader would run with, in the terms the original records.
 
     Settings the original did not record (tool version, isolation, routing, grading
@@ -79,14 +88,30 @@ def new_grader_setting(judge: Provider, *, model: str, max_tokens: int, original
     the original's and checked on every reply.
     """
     service = "/".join(x for x in (judge.name, judge.surface) if x) or None
-    return GraderSetting(model=model, service=service, sampling=_canon(judge.sampling(max_tokens)),
-                         instructions=J.template_sha256(), tool_version=None, isolation=None,
-                         address=judge.service, routing=None, code=None, answered_as=original.answered_as)
+    return GraderSetting(
+        model=model,
+        service=service,
+        sampling=_canon(judge.sampling(max_tokens)),
+        instructions=J.template_sha256(),
+        tool_version=None,
+        isolation=None,
+        address=judge.service,
+        routing=None,
+        code=None,
+        answered_as=original.answered_as,
+    )
 
 
 def _arms(case: Any) -> list[tuple[str, Any]]:
-    return [(n, a) for n, a in (("with_skill", case.arms.with_skill), ("baseline", case.arms.baseline),
-                                ("control", case.arms.control)) if a is not None]
+    return [
+        (n, a)
+        for n, a in (
+            ("with_skill", case.arms.with_skill),
+            ("baseline", case.arms.baseline),
+            ("control", case.arms.control),
+        )
+        if a is not None
+    ]
 
 
 def _input_refusals(original: Receipt, revised: Suite) -> list[str]:
@@ -98,29 +123,43 @@ def _input_refusals(original: Receipt, revised: Suite) -> list[str]:
                 if d.lost is not None:
                     continue
                 if d.answer is None:
-                    reasons.append(f"case {case.id} {name} draw {d.index}: the original kept no answer "
-                                   "(run with --keep-transcripts to regrade)")
+                    reasons.append(
+                        f"case {case.id} {name} draw {d.index}: the original kept no answer "
+                        "(run with --keep-transcripts to regrade)"
+                    )
                     return reasons
                 if len(d.answer) > _bounds.ANSWER_MAX_CHARS:
-                    reasons.append(f"case {case.id} {name} draw {d.index}: answer over {_bounds.ANSWER_MAX_CHARS} characters")
+                    reasons.append(
+                        f"case {case.id} {name} draw {d.index}: answer over {_bounds.ANSWER_MAX_CHARS} characters"
+                    )
                     return reasons
                 total_chars += len(d.answer)
                 if d.answer_sha256 is not None and sha256_text(d.answer) != d.answer_sha256:
-                    reasons.append(f"case {case.id} {name} draw {d.index}: the answer does not match its sealed hash")
+                    reasons.append(
+                        f"case {case.id} {name} draw {d.index}: the answer does not match its sealed hash"
+                    )
     if total_chars > _bounds.ANSWERS_ARCHIVE_MAX_BYTES:
-        reasons.append(f"the answers total {total_chars} characters; the limit is {_bounds.ANSWERS_ARCHIVE_MAX_BYTES}")
+        reasons.append(
+            f"the answers total {total_chars} characters; the limit is {_bounds.ANSWERS_ARCHIVE_MAX_BYTES}"
+        )
     by_id = {c.id: c for c in revised.cases}
     for case in original.cases:
         rc = by_id.get(case.id)
         if rc is None:
             reasons.append(f"the revised tasks have no case {case.id!r}")
         elif case.prompt_sha256 is not None and sha256_text(rc.prompt) != case.prompt_sha256:
-            reasons.append(f"case {case.id}: the revised task's prompt differs from the original's; a new prompt needs a new run")
+            reasons.append(
+                f"case {case.id}: the revised task's prompt differs from the original's; a new prompt needs a new run"
+            )
         elif case.prompt_sha256 is None:
-            reasons.append(f"case {case.id}: the original records no prompt hash, so the revised task cannot be held to it")
+            reasons.append(
+                f"case {case.id}: the original records no prompt hash, so the revised task cannot be held to it"
+            )
     extra = sorted(set(by_id) - {c.id for c in original.cases})
     if extra:
-        reasons.append(f"the revised tasks add cases the original never answered: {', '.join(extra[:5])}")
+        reasons.append(
+            f"the revised tasks add cases the original never answered: {', '.join(extra[:5])}"
+        )
     return reasons
 
 
@@ -146,21 +185,35 @@ def _transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
     if not path.is_file():
         return []
     if path.stat().st_size > _bounds.ANSWERS_ARCHIVE_MAX_BYTES:
-        return [f"the kept transcripts {path.name} are over {_bounds.ANSWERS_ARCHIVE_MAX_BYTES} bytes"]
+        return [
+            f"the kept transcripts {path.name} are over {_bounds.ANSWERS_ARCHIVE_MAX_BYTES} bytes"
+        ]
     h = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     if h.hexdigest() != kept.sha256:
-        return [f"the kept transcripts {path.name} changed after the original sealed them "
-                f"(sha256 {h.hexdigest()[:12]}…, sealed {kept.sha256[:12]}…)"]
+        return [
+            f"the kept transcripts {path.name} changed after the original sealed them "
+            f"(sha256 {h.hexdigest()[:12]}…, sealed {kept.sha256[:12]}…)"
+        ]
     return []
 
 
-def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *, judge_model: str,
-                   out: str | Path, judge_samples: int | None = None, timeout: float = 120.0,
-                   max_tokens: int = 1024, retry_delays: tuple[float, ...] = RETRY_DELAYS,
-                   sleep: Callable[[float], None] = time.sleep, plain: bool = False) -> RegradeResult:
+def rubric_regrade(
+    original_path: str | Path,
+    revised: Suite,
+    judge: Provider,
+    *,
+    judge_model: str,
+    out: str | Path,
+    judge_samples: int | None = None,
+    timeout: float = 120.0,
+    max_tokens: int = 1024,
+    retry_delays: tuple[float, ...] = RETRY_DELAYS,
+    sleep: Callable[[float], None] = time.sleep,
+    plain: bool = False,
+) -> RegradeResult:
     """Grade the original receipt's kept answers under ``revised`` rubrics; write a sealed receipt.
 
     With ``plain=True`` this is a plain judge regrade: the same tasks graded by the
@@ -183,25 +236,37 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
         RefusalError: any refusal reason (listed one per line); nothing is written.
     """
     original_path, out = Path(original_path), Path(out)
-    for kept, what in ((original_path, "the original"),
-                       (original_path.with_name(original_path.name + ".transcripts.jsonl"),
-                        "the original's kept transcripts")):
+    for kept, what in (
+        (original_path, "the original"),
+        (
+            original_path.with_name(original_path.name + ".transcripts.jsonl"),
+            "the original's kept transcripts",
+        ),
+    ):
         if same_path(out, kept):
             raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
     original = read_receipt(original_path)
     held = original.judge.sampling or {} if original.judge is not None else {}
-    for key in ("max_tokens", "max_output_tokens", "max_completion_tokens"):  # Anthropic, Responses, Chat
+    for key in (
+        "max_tokens",
+        "max_output_tokens",
+        "max_completion_tokens",
+    ):  # Anthropic, Responses, Chat
         if isinstance(held.get(key), int) and not isinstance(held.get(key), bool):
             max_tokens = held[key]  # the original's own setting, held
             break
     original_bytes = original_path.read_bytes()
     orig_setting = grader_setting_of(original)
-    new_setting = new_grader_setting(judge, model=judge_model, max_tokens=max_tokens, original=orig_setting)
+    new_setting = new_grader_setting(
+        judge, model=judge_model, max_tokens=max_tokens, original=orig_setting
+    )
     reasons = rubric_regrade_refusals(original, orig_setting, new_setting)
     if plain:  # the judge may change; only what cannot be graded at all refuses here
         reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
     if not reasons:
-        reasons = _input_refusals(original, revised) + _transcripts_refusals(original, original_path)
+        reasons = _input_refusals(original, revised) + _transcripts_refusals(
+            original, original_path
+        )
     if reasons:
         raise RefusalError("rubric regrade refused:\n" + "\n".join(f"- {r}" for r in reasons))
     n = judge_samples or original.run.judge_samples_per_generation or 5
@@ -231,44 +296,96 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
                     for _ in range(n):
                         logical += 1
                         try:
-                            jr = with_retries(lambda: judge.call(model=judge_model, system=system, prompt=user,
-                                                                 timeout=timeout, max_tokens=max_tokens),
-                                              delays=retry_delays, sleep=sleep,
-                                              on_attempt=counter.add if judge.makes_endpoint_attempts else None)
+                            jr = with_retries(
+                                lambda: judge.call(
+                                    model=judge_model,
+                                    system=system,
+                                    prompt=user,
+                                    timeout=timeout,
+                                    max_tokens=max_tokens,
+                                ),
+                                delays=retry_delays,
+                                sleep=sleep,
+                                on_attempt=counter.add if judge.makes_endpoint_attempts else None,
+                            )
                         except LostDraw as exc:
-                            samples.append(judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000]))
+                            samples.append(
+                                judge_sample_doc(
+                                    None, invalid_reason=f"judge call failed: {exc.reason}"[:2000]
+                                )
+                            )
                             continue
                         too_big = identity_bounds_problem([jr.reported_model], jr.serving_model)
                         if too_big is not None:
-                            raise RefusalError(f"rubric regrade refused: case {case.id} {name} draw {d.index}: {too_big}")
-                        ident = SampleIdentity(tuple(x for x in (jr.reported_model,) if x), jr.serving_model,
-                                               sha256_text(jr.text))
+                            raise RefusalError(
+                                f"rubric regrade refused: case {case.id} {name} draw {d.index}: {too_big}"
+                            )
+                        ident = SampleIdentity(
+                            tuple(x for x in (jr.reported_model,) if x),
+                            jr.serving_model,
+                            sha256_text(jr.text),
+                        )
                         why = check_reply_identity(judge_model, ident, stub=stub)
                         identities.append(ident)
-                        if why is None and not stub and not plain and jr.reported_model not in allowed:
-                            why = (f"the grader answered as {jr.reported_model!r}; the original answered as "
-                                   f"{', '.join(sorted(allowed))}")
+                        if (
+                            why is None
+                            and not stub
+                            and not plain
+                            and jr.reported_model not in allowed
+                        ):
+                            why = (
+                                f"the grader answered as {jr.reported_model!r}; the original answered as "
+                                f"{', '.join(sorted(allowed))}"
+                            )
                         if why is not None:
-                            raise RefusalError(f"rubric regrade refused: case {case.id} {name} draw {d.index}: {why}")
+                            raise RefusalError(
+                                f"rubric regrade refused: case {case.id} {name} draw {d.index}: {why}"
+                            )
                         if jr.input_tokens is not None or jr.output_tokens is not None:
                             reported_usage = True
                             tin += jr.input_tokens or 0
                             tout += jr.output_tokens or 0
                         v = J.parse_reply(rc, jr.text)
-                        samples.append(judge_sample_doc(v.score, reply=jr.text, reported_model=jr.reported_model,
-                                                        serving_model=jr.serving_model, invalid_reason=v.invalid_reason))
+                        samples.append(
+                            judge_sample_doc(
+                                v.score,
+                                reply=jr.text,
+                                reported_model=jr.reported_model,
+                                serving_model=jr.serving_model,
+                                invalid_reason=v.invalid_reason,
+                            )
+                        )
                     graded += 1
-                    counted, missing = (counted + 1, missing) if reported_usage else (counted, missing + 1)
+                    counted, missing = (
+                        (counted + 1, missing) if reported_usage else (counted, missing + 1)
+                    )
                     valid = [s for s in samples if s["score"] is not None]
                     lost = None if valid else "no judge sample of the regrade was valid"
                     # Checks are carried, never run again: they belong to the answer they ran on.
-                    draws.append(draw_doc(d.index, answer=d.answer, judge_samples=samples, lost_reason=lost,
-                                          tokens=kept["tokens"], checks=kept["checks"],
-                                          captured_files=kept["captured_files"], skill_fired=d.skill_fired,
-                                          source_error=d.source_error))
+                    draws.append(
+                        draw_doc(
+                            d.index,
+                            answer=d.answer,
+                            judge_samples=samples,
+                            lost_reason=lost,
+                            tokens=kept["tokens"],
+                            checks=kept["checks"],
+                            captured_files=kept["captured_files"],
+                            skill_fired=d.skill_fired,
+                            source_error=d.source_error,
+                        )
+                    )
                 arms_out[name] = {"draws": draws, "generation": None}
-            cases_out.append({"id": case.id, "prompt": case.prompt, "prompt_sha256": case.prompt_sha256,
-                              "rubric_sha256": J.rubric_sha256(rc), "threshold": rc.threshold, "arms": arms_out})
+            cases_out.append(
+                {
+                    "id": case.id,
+                    "prompt": case.prompt,
+                    "prompt_sha256": case.prompt_sha256,
+                    "rubric_sha256": J.rubric_sha256(rc),
+                    "threshold": rc.threshold,
+                    "arms": arms_out,
+                }
+            )
     except FatalRun as exc:
         raise RefusalError(f"rubric regrade stopped: {exc}; nothing was written") from exc
     finally:
@@ -277,25 +394,57 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
     judge_doc = o.judge.model_dump(mode="json") if o.judge else None
     price = o.judge.price if o.judge else None
     if plain:
-        judge_doc = {"model": judge_model, "provider": judge.name, "surface": judge.surface, "service": judge.service,
-                     "sampling": judge.sampling(max_tokens), "template_sha256": J.template_identity()[0],
-                     "template_version": J.template_identity()[1], "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]}, "price": None}
+        judge_doc = {
+            "model": judge_model,
+            "provider": judge.name,
+            "surface": judge.surface,
+            "service": judge.service,
+            "sampling": judge.sampling(max_tokens),
+            "template_sha256": J.template_identity()[0],
+            "template_version": J.template_identity()[1],
+            "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
+            "price": None,
+        }
         price = None
-    overhead = {"input_tokens": tin, "output_tokens": tout, "judged_draws_counted": counted,
-                "judged_draws_missing_usage": missing,
-                "usd": None if price is None else round((tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6, 10)}
+    overhead = {
+        "input_tokens": tin,
+        "output_tokens": tout,
+        "judged_draws_counted": counted,
+        "judged_draws_missing_usage": missing,
+        "usd": None
+        if price is None
+        else round((tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6, 10),
+    }
     doc = receipt_doc(
-        level=regraded_level(o.verification_level, stub=stub), skill_name=o.skill.name, skill_text=None,
-        skill_sha256=o.skill.sha256, cases=cases_out, model=o.run.model, provider=o.run.provider,
-        surface=o.run.surface, harness=o.run.harness.model_dump() if o.run.harness else None,
-        capture=o.run.capture, preset=o.run.preset, started_at=o.run.started_at,
-        finished_at=datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
-        generations_per_arm=o.run.generations_per_arm, judge_samples_per_generation=n,
-        endpoint_attempts=counter.value, suite_name=revised.name[:200], suite_sha256=revised.sha256,
-        judge=judge_doc, arms={k: v for k, v in o.arms.model_dump(mode="json").items() if v is not None}, band_source=o.band_source,
+        level=regraded_level(o.verification_level, stub=stub),
+        skill_name=o.skill.name,
+        skill_text=None,
+        skill_sha256=o.skill.sha256,
+        cases=cases_out,
+        model=o.run.model,
+        provider=o.run.provider,
+        surface=o.run.surface,
+        harness=o.run.harness.model_dump() if o.run.harness else None,
+        capture=o.run.capture,
+        preset=o.run.preset,
+        started_at=o.run.started_at,
+        finished_at=datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        generations_per_arm=o.run.generations_per_arm,
+        judge_samples_per_generation=n,
+        endpoint_attempts=counter.value,
+        suite_name=revised.name[:200],
+        suite_sha256=revised.sha256,
+        judge=judge_doc,
+        arms={k: v for k, v in o.arms.model_dump(mode="json").items() if v is not None},
+        band_source=o.band_source,
         judge_overhead=overhead,
-        provenance={"tool": "driftproof regrade", "tool_version": __version__, "document": str(original_path),
-                    "document_sha256": hashlib.sha256(original_bytes).hexdigest(), "unrecorded": []},
+        provenance={
+            "tool": "driftproof regrade",
+            "tool_version": __version__,
+            "document": str(original_path),
+            "document_sha256": hashlib.sha256(original_bytes).hexdigest(),
+            "unrecorded": [],
+        },
     )
     doc["skill"]["tokens"] = o.skill.tokens
     doc["regrade"] = {
@@ -304,7 +453,9 @@ def rubric_regrade(original_path: str | Path, revised: Suite, judge: Provider, *
         "original_runner": o.run.runner.model_dump(),
         "runner_version": __version__,
         "revised_suite_sha256": revised.sha256,
-        "original_grader": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(orig_setting).items()},
+        "original_grader": {
+            k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(orig_setting).items()
+        },
         "answers_read": read,
         "answers_graded": graded,
         "answers_carried": carried,

@@ -11,4 +11,12 @@ stopping rule), :mod:`.journal` (resume), :mod:`.engine` (the run and its receip
 from driftproof.run.engine import RunConfig, RunResult, run_suite
 from driftproof.run.suite import Suite, SuiteCase, load_suite, require_gradable
 
-__all__ = ["RunConfig", "RunResult", "Suite", "SuiteCase", "load_suite", "require_gradable", "run_suite"]
+__all__ = [
+    "RunConfig",
+    "RunResult",
+    "Suite",
+    "SuiteCase",
+    "load_suite",
+    "require_gradable",
+    "run_suite",
+]

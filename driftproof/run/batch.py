@@ -42,9 +42,18 @@ __all__ = ["AnthropicBatches", "BatchLane", "BatchStatus", "OpenAIBatches", "Out
 Outcome = Reply | AttemptError
 
 #: Anthropic error ``type`` → the HTTP status the Messages API gives it (API reference, "Errors").
-ANTHROPIC_ERROR_STATUS = {"invalid_request_error": 400, "authentication_error": 401, "billing_error": 402,
-                          "permission_error": 403, "not_found_error": 404, "request_too_large": 413,
-                          "rate_limit_error": 429, "api_error": 500, "timeout_error": 504, "overloaded_error": 529}
+ANTHROPIC_ERROR_STATUS = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "billing_error": 402,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+}
 
 
 @dataclass
@@ -140,9 +149,15 @@ class AnthropicBatches(BatchLane):
 
     def status(self, batch_id: str) -> BatchStatus:
         b = self._sdk(self.lane.client.messages.batches.retrieve, batch_id)
-        return BatchStatus(b.id, b.processing_status, b.processing_status == "ended",
-                           {k: getattr(b.request_counts, k) for k in
-                            ("processing", "succeeded", "errored", "canceled", "expired")})
+        return BatchStatus(
+            b.id,
+            b.processing_status,
+            b.processing_status == "ended",
+            {
+                k: getattr(b.request_counts, k)
+                for k in ("processing", "succeeded", "errored", "canceled", "expired")
+            },
+        )
 
     def cancel(self, batch_id: str) -> None:
         self._sdk(self.lane.client.messages.batches.cancel, batch_id)
@@ -170,16 +185,38 @@ class AnthropicBatches(BatchLane):
                     msg = str(err.get("message", ""))[:300]
                     code = ANTHROPIC_ERROR_STATUS.get(etype, 500)
                     base = classify_status(code, "")
-                    yield cid, AttemptError(f"batch {bid}: errored: {etype}: {msg}", retryable=base.retryable,
-                                            fatal=base.fatal, status=code)
+                    yield (
+                        cid,
+                        AttemptError(
+                            f"batch {bid}: errored: {etype}: {msg}",
+                            retryable=base.retryable,
+                            fatal=base.fatal,
+                            status=code,
+                        ),
+                    )
                 elif kind == "expired":
-                    yield cid, AttemptError(f"batch {bid}: expired: the batch ended before this request was "
-                                            "processed")
+                    yield (
+                        cid,
+                        AttemptError(
+                            f"batch {bid}: expired: the batch ended before this request was "
+                            "processed"
+                        ),
+                    )
                 elif kind == "canceled":
-                    yield cid, AttemptError(f"batch {bid}: canceled: the batch was cancelled before this request "
-                                            "was processed")
+                    yield (
+                        cid,
+                        AttemptError(
+                            f"batch {bid}: canceled: the batch was cancelled before this request "
+                            "was processed"
+                        ),
+                    )
                 else:
-                    yield cid, AttemptError(f"batch {bid}: unknown result type {str(kind)[:50]!r}", retryable=False)
+                    yield (
+                        cid,
+                        AttemptError(
+                            f"batch {bid}: unknown result type {str(kind)[:50]!r}", retryable=False
+                        ),
+                    )
         finally:
             stream.close()
 
@@ -212,24 +249,42 @@ class OpenAIBatches(BatchLane):
                 for e in entries:
                     f.write(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n")
             with open(path, "rb") as fh:
-                return self._sdk(self.lane.client.files.create, file=("batch.jsonl", fh), purpose="batch").id
+                return self._sdk(
+                    self.lane.client.files.create, file=("batch.jsonl", fh), purpose="batch"
+                ).id
         finally:
             os.unlink(path)
 
     def create(self, entries: Sequence[dict[str, Any]] | None, file_id: str | None) -> str:
-        return self._sdk(self.lane.client.batches.create, input_file_id=file_id, endpoint=self.endpoint,
-                         completion_window="24h").id
+        return self._sdk(
+            self.lane.client.batches.create,
+            input_file_id=file_id,
+            endpoint=self.endpoint,
+            completion_window="24h",
+        ).id
 
     def status(self, batch_id: str) -> BatchStatus:
         b = self._sdk(self.lane.client.batches.retrieve, batch_id)
         rc = b.request_counts
-        counts = {"total": rc.total, "completed": rc.completed, "failed": rc.failed} if rc is not None else {}
+        counts = (
+            {"total": rc.total, "completed": rc.completed, "failed": rc.failed}
+            if rc is not None
+            else {}
+        )
         failed = None
         if b.status == "failed":
             errs = (b.errors.data if b.errors is not None else None) or []
-            failed = "; ".join(f"{e.code}: {e.message}" + (f" (line {e.line})" if e.line else "") for e in errs)[:900]
-        return BatchStatus(b.id, b.status, b.status in ("completed", "failed", "expired", "cancelled"), counts,
-                           failed, tuple(f for f in (b.output_file_id, b.error_file_id) if f))
+            failed = "; ".join(
+                f"{e.code}: {e.message}" + (f" (line {e.line})" if e.line else "") for e in errs
+            )[:900]
+        return BatchStatus(
+            b.id,
+            b.status,
+            b.status in ("completed", "failed", "expired", "cancelled"),
+            counts,
+            failed,
+            tuple(f for f in (b.output_file_id, b.error_file_id) if f),
+        )
 
     def cancel(self, batch_id: str) -> None:
         self._sdk(self.lane.client.batches.cancel, batch_id)
@@ -247,7 +302,11 @@ class OpenAIBatches(BatchLane):
     def _line(self, bid: str, obj: dict[str, Any]) -> tuple[str, Outcome]:
         cid = str(obj.get("custom_id"))
         resp, err = obj.get("response"), obj.get("error")
-        if isinstance(resp, dict) and resp.get("status_code") == 200 and isinstance(resp.get("body"), dict):
+        if (
+            isinstance(resp, dict)
+            and resp.get("status_code") == 200
+            and isinstance(resp.get("body"), dict)
+        ):
             from driftproof.run.providers.openai_api import read_chat, read_response
 
             read = read_response if self.lane.api == "responses" else read_chat
@@ -259,8 +318,12 @@ class OpenAIBatches(BatchLane):
             body = resp.get("body") if isinstance(resp.get("body"), dict) else {}
             e = body.get("error") if isinstance(body.get("error"), dict) else {}
             base = classify_status(resp["status_code"], str(e.get("message", ""))[:300])
-            return cid, AttemptError(f"batch {bid}: {base.reason}", retryable=base.retryable, fatal=base.fatal,
-                                     status=resp["status_code"])
+            return cid, AttemptError(
+                f"batch {bid}: {base.reason}",
+                retryable=base.retryable,
+                fatal=base.fatal,
+                status=resp["status_code"],
+            )
         code = str((err or {}).get("code", "error"))
         msg = str((err or {}).get("message", ""))[:300]
         return cid, AttemptError(f"batch {bid}: {code}: {msg}")
@@ -277,5 +340,7 @@ def batch_lane(lane: Provider) -> BatchLane:
         return AnthropicBatches(lane)
     if lane.name == "openai" and lane.surface == "api" and hasattr(lane, "api"):
         return OpenAIBatches(lane)
-    raise ValueError(f"--batch needs an API lane (anthropic or openai, --surface api); {lane.name}"
-                     f"{'/' + lane.surface if lane.surface else ''} has no batch API")
+    raise ValueError(
+        f"--batch needs an API lane (anthropic or openai, --surface api); {lane.name}"
+        f"{'/' + lane.surface if lane.surface else ''} has no batch API"
+    )

@@ -68,8 +68,15 @@ from driftproof.run.batch import BatchLane, BatchStatus, Outcome
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.scheduler import FatalRun, needs_more
 
-__all__ = ["BATCH_POLL_INTERVAL", "BATCH_TIMEOUT", "BatchJournal", "BatchOptions", "batch_journal_path", "describe",
-           "run_batched"]
+__all__ = [
+    "BATCH_POLL_INTERVAL",
+    "BATCH_TIMEOUT",
+    "BatchJournal",
+    "BatchOptions",
+    "batch_journal_path",
+    "describe",
+    "run_batched",
+]
 
 #: Default seconds between polls. Both providers' guides poll a batch's status in a loop and
 #: say most batches finish within an hour; once a minute keeps well inside their rate limits.
@@ -111,9 +118,11 @@ def describe(statuses: Sequence[BatchStatus]) -> str:
     """The progress line: each polled batch's state and the provider's own request counts, e.g.
     ``msgbatch_01 in_progress: processing 90, succeeded 0, errored 0, canceled 0, expired 0``.
     Batch ids and states come from the provider and are shown printable only."""
+
     def one(st: BatchStatus) -> str:
         counts = ", ".join(f"{k} {v}" for k, v in st.counts.items())
         return f"{st.id} {st.state}" + (f": {counts}" if counts else "")
+
     text = "; ".join(one(st) for st in statuses)
     return "".join(ch if ch.isprintable() else "?" for ch in text)
 
@@ -125,7 +134,14 @@ def _reply_doc(r: Reply) -> dict[str, Any]:
 def _outcome_doc(o: Outcome) -> dict[str, Any]:
     if isinstance(o, Reply):
         return {"reply": _reply_doc(o)}
-    return {"error": {"reason": o.reason, "retryable": o.retryable, "fatal": o.fatal, "status": o.status}}
+    return {
+        "error": {
+            "reason": o.reason,
+            "retryable": o.retryable,
+            "fatal": o.fatal,
+            "status": o.status,
+        }
+    }
 
 
 def _outcome(doc: dict[str, Any]) -> Outcome:
@@ -133,7 +149,9 @@ def _outcome(doc: dict[str, Any]) -> Outcome:
         names = {f.name for f in dataclasses.fields(Reply)}
         return Reply(**{k: v for k, v in doc["reply"].items() if k in names})
     e = doc["error"]
-    return AttemptError(e["reason"], retryable=e["retryable"], fatal=e["fatal"], status=e.get("status"))
+    return AttemptError(
+        e["reason"], retryable=e["retryable"], fatal=e["fatal"], status=e.get("status")
+    )
 
 
 class BatchJournal:
@@ -149,8 +167,10 @@ class BatchJournal:
         self.outs: list[tuple[str, str, dict[str, Any]]] = []
         if path.exists():
             if not resumed_run:
-                raise RefusalError(f"{path}: a batch journal without its run journal; remove it to start afresh "
-                                   "(its batches are not polled again)")
+                raise RefusalError(
+                    f"{path}: a batch journal without its run journal; remove it to start afresh "
+                    "(its batches are not polled again)"
+                )
             self._load()
             self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         else:
@@ -166,7 +186,9 @@ class BatchJournal:
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise RefusalError(f"{self.path}: line {n} is not JSON ({exc.msg}); the batch journal is damaged") from exc
+                raise RefusalError(
+                    f"{self.path}: line {n} is not JSON ({exc.msg}); the batch journal is damaged"
+                ) from exc
             if "file" in rec:
                 self.files[rec["file"]["id"]] = rec["file"]
             elif "batch" in rec:
@@ -184,7 +206,10 @@ class BatchJournal:
             os.truncate(self.path, len(raw) - len(lines[-1]))
 
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
-        os.write(self.fd, (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"))
+        os.write(
+            self.fd,
+            (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"),
+        )
         self._unsynced += 1
         if sync or self._unsynced >= SYNC_EVERY:
             self.sync()
@@ -208,7 +233,9 @@ class BatchJournal:
         self._write({"cancel": batch_id}, sync=True)
 
     def out(self, batch_id: str, custom_id: str, outcome: Outcome) -> None:
-        self._write({"out": {"id": custom_id, "batch": batch_id, **_outcome_doc(outcome)}}, sync=False)
+        self._write(
+            {"out": {"id": custom_id, "batch": batch_id, **_outcome_doc(outcome)}}, sync=False
+        )
 
     def mark_read(self, batch_id: str) -> None:
         self.read.add(batch_id)
@@ -242,7 +269,12 @@ class _Replay(Provider):
 
     def __init__(self, real: Provider) -> None:
         self.real = real
-        self.name, self.surface, self.capture, self.service = real.name, real.surface, real.capture, real.service
+        self.name, self.surface, self.capture, self.service = (
+            real.name,
+            real.surface,
+            real.capture,
+            real.service,
+        )
         self.harness_name, self.keep_raw = real.harness_name, real.keep_raw
         self.channel, self.sends_budget = real.channel, real.sends_budget
         self.local = threading.local()
@@ -272,10 +304,22 @@ def _resolved(outs: Sequence[Outcome], budget: int) -> bool:
 Key = tuple[str, str, int]
 
 
-def run_batched(cells: Sequence[tuple[str, str]], done: dict[Key, float | None], drawer: Any, *,
-                lanes: dict[str, BatchLane], journal: BatchJournal, opts: BatchOptions, finished: Iterable[Key],
-                min_draws: int, max_draws: int, settle: float, judge_samples: int, budget: int,
-                on_done: Callable[[int, int], None] | None = None) -> None:
+def run_batched(
+    cells: Sequence[tuple[str, str]],
+    done: dict[Key, float | None],
+    drawer: Any,
+    *,
+    lanes: dict[str, BatchLane],
+    journal: BatchJournal,
+    opts: BatchOptions,
+    finished: Iterable[Key],
+    min_draws: int,
+    max_draws: int,
+    settle: float,
+    judge_samples: int,
+    budget: int,
+    on_done: Callable[[int, int], None] | None = None,
+) -> None:
     """Draw every cell (case id, arm) through batches until the stopping rule is met.
 
     Args:
@@ -290,18 +334,56 @@ def run_batched(cells: Sequence[tuple[str, str]], done: dict[Key, float | None],
         FatalRun: a request failed fatally, or the provider refused a batch.
         RefusalError: the batch journal is damaged or holds ids this run cannot read.
     """
-    _Rounds(cells, done, drawer, lanes, journal, opts, set(finished), min_draws, max_draws, settle, judge_samples,
-            budget, on_done).run()
+    _Rounds(
+        cells,
+        done,
+        drawer,
+        lanes,
+        journal,
+        opts,
+        set(finished),
+        min_draws,
+        max_draws,
+        settle,
+        judge_samples,
+        budget,
+        on_done,
+    ).run()
 
 
 class _Rounds:
-    def __init__(self, cells: Sequence[tuple[str, str]], done: dict[Key, float | None], drawer: Any,
-                 lanes: dict[str, BatchLane], journal: BatchJournal, opts: BatchOptions, finished: set[Key],
-                 min_draws: int, max_draws: int, settle: float, n: int, budget: int,
-                 on_done: Callable[[int, int], None] | None) -> None:
-        self.cells, self.done, self.drawer, self.lanes, self.bj, self.opts = cells, done, drawer, lanes, journal, opts
+    def __init__(
+        self,
+        cells: Sequence[tuple[str, str]],
+        done: dict[Key, float | None],
+        drawer: Any,
+        lanes: dict[str, BatchLane],
+        journal: BatchJournal,
+        opts: BatchOptions,
+        finished: set[Key],
+        min_draws: int,
+        max_draws: int,
+        settle: float,
+        n: int,
+        budget: int,
+        on_done: Callable[[int, int], None] | None,
+    ) -> None:
+        self.cells, self.done, self.drawer, self.lanes, self.bj, self.opts = (
+            cells,
+            done,
+            drawer,
+            lanes,
+            journal,
+            opts,
+        )
         self.cell_no = {c: i for i, c in enumerate(cells)}
-        self.min_draws, self.max_draws, self.settle, self.n, self.budget = min_draws, max_draws, settle, n, budget
+        self.min_draws, self.max_draws, self.settle, self.n, self.budget = (
+            min_draws,
+            max_draws,
+            settle,
+            n,
+            budget,
+        )
         self.on_done = on_done
         self.planned: dict[tuple[str, str], int] = {c: min_draws for c in cells}
         #: batch id → reads in a row that broke before keeping any new result
@@ -312,7 +394,9 @@ class _Rounds:
         drawer.provider, drawer.judge = self.answer, self.judge
         drawer.sleep = lambda s: None
         # the plain lanes' budget; the waits between attempts are the batches' own
-        drawer.cfg = dataclasses.replace(drawer.cfg, retry_delays=tuple(0.0 for _ in range(budget - 1)))
+        drawer.cfg = dataclasses.replace(
+            drawer.cfg, retry_delays=tuple(0.0 for _ in range(budget - 1))
+        )
         # (a fixed zero wait: the follow-up batch is the retry; the same number of attempts)
         for bid, cid, doc in journal.outs:
             self._keep(bid, cid, _outcome(doc), finished)
@@ -343,7 +427,9 @@ class _Rounds:
     def _keep(self, bid: str, cid: str, outcome: Outcome, finished: set[Key] | None = None) -> bool:
         p = self._parse(cid)
         if p is None or not 0 <= p[0] < len(self.cells):
-            raise RefusalError(f"batch {bid} returned custom id {cid[:80]!r}, which this run did not send")
+            raise RefusalError(
+                f"batch {bid} returned custom id {cid[:80]!r}, which this run did not send"
+            )
         cell, index, sample, attempt = p
         if self._key(cell, index) in (finished if finished is not None else self.done):
             return False
@@ -371,13 +457,19 @@ class _Rounds:
     def _plan(self, cell: tuple[str, str]) -> None:
         while all((cell[0], cell[1], i) in self.done for i in range(self.planned[cell])):
             scores = [self.done[(cell[0], cell[1], i)] for i in range(self.planned[cell])]
-            if not needs_more(scores, min_draws=self.min_draws, max_draws=self.max_draws, settle=self.settle):
+            if not needs_more(
+                scores, min_draws=self.min_draws, max_draws=self.max_draws, settle=self.settle
+            ):
                 return
             self.planned[cell] += 1
 
     def _progress(self) -> None:
         if self.on_done:
-            n_done = sum(1 for k in self.done if (k[0], k[1]) in self.planned and k[2] < self.planned[(k[0], k[1])])
+            n_done = sum(
+                1
+                for k in self.done
+                if (k[0], k[1]) in self.planned and k[2] < self.planned[(k[0], k[1])]
+            )
             self.on_done(n_done, sum(self.planned.values()))
 
     def _settle(self) -> dict[str, list[tuple[str, dict[str, Any]]]]:
@@ -393,8 +485,11 @@ class _Rounds:
                 for cell in self.cells:
                     self._plan(cell)
                     c = self.cell_no[cell]
-                    todo.extend((c, i, (cell[0], cell[1], i)) for i in range(self.planned[cell])
-                                if (cell[0], cell[1], i) not in self.done)
+                    todo.extend(
+                        (c, i, (cell[0], cell[1], i))
+                        for i in range(self.planned[cell])
+                        if (cell[0], cell[1], i) not in self.done
+                    )
                 made = list(pool.map(lambda t: self._draw(*t), todo))
                 changed = any(m is None for m in made)
                 for m in made:
@@ -420,10 +515,19 @@ class _Rounds:
         except _NeedCall as need:
             body = {k: v for k, v in need.kw.items() if k != "timeout"}
             if not _resolved(answer, self.budget):
-                return {"answer": [(self._cid(c, i, -1, len(answer)), self.lanes["answer"].request(body))]}
+                return {
+                    "answer": [
+                        (self._cid(c, i, -1, len(answer)), self.lanes["answer"].request(body))
+                    ]
+                }
             req = self.lanes["judge"].request(body)  # one body, shared by the draw's samples
-            return {"judge": [(self._cid(c, i, k, len(outs)), req) for k in range(self.n)
-                              if not _resolved(outs := self._list(c, i, k), self.budget)]}
+            return {
+                "judge": [
+                    (self._cid(c, i, k, len(outs)), req)
+                    for k in range(self.n)
+                    if not _resolved(outs := self._list(c, i, k), self.budget)
+                ]
+            }
         for s in range(-1, self.n):
             self.outs.pop((c, i, s), None)
         return None
@@ -445,8 +549,14 @@ class _Rounds:
         if chunk:
             self._create(stage, lane, chunk, ids)
 
-    def _create(self, stage: str, lane: BatchLane, entries: list[dict[str, Any]] | None, ids: list[str],
-                file_id: str | None = None) -> None:
+    def _create(
+        self,
+        stage: str,
+        lane: BatchLane,
+        entries: list[dict[str, Any]] | None,
+        ids: list[str],
+        file_id: str | None = None,
+    ) -> None:
         try:
             if lane.uploads and file_id is None:
                 file_id = lane.upload(entries or [])
@@ -454,8 +564,16 @@ class _Rounds:
             bid = lane.create(entries, file_id)
         except AttemptError as exc:
             raise FatalRun(f"the {lane.provider} batch API refused a batch: {exc.reason}") from exc
-        self.bj.batch({"id": bid, "file_id": file_id, "lane": stage, "stage": stage, "ids": ids,
-                       "created": self.opts.clock()})
+        self.bj.batch(
+            {
+                "id": bid,
+                "file_id": file_id,
+                "lane": stage,
+                "stage": stage,
+                "ids": ids,
+                "created": self.opts.clock(),
+            }
+        )
 
     def _finish_open(self) -> None:
         """Create the batch of an uploaded file that has none; poll every unread batch until it
@@ -479,7 +597,10 @@ class _Rounds:
                 statuses.append(st)
                 if st.ended:
                     self._read(rec, lane, st)
-                elif bid not in self.bj.cancelled and self.opts.clock() - rec["created"] >= self.opts.timeout:
+                elif (
+                    bid not in self.bj.cancelled
+                    and self.opts.clock() - rec["created"] >= self.opts.timeout
+                ):
                     try:
                         lane.cancel(bid)
                     except AttemptError as exc:
@@ -506,9 +627,9 @@ class _Rounds:
         except Exception as exc:  # noqa: BLE001 - the stream broke: read the batch again at the next poll
             if isinstance(exc, AttemptError) and exc.fatal:
                 raise FatalRun(f"batch {bid}: {exc.reason}") from exc
-            if not isinstance(exc, (AttemptError, OSError)) and \
-                    type(exc).__module__.split(".")[0] not in ("anthropic", "openai", "httpx", "httpx2", "httpcore",
-                                                                "httpcore2"):
+            if not isinstance(exc, (AttemptError, OSError)) and type(exc).__module__.split(".")[
+                0
+            ] not in ("anthropic", "openai", "httpx", "httpx2", "httpcore", "httpcore2"):
                 raise
             self.bj.sync()
             # a read that kept something made progress; one that kept nothing counts against the
@@ -516,12 +637,21 @@ class _Rounds:
             broken = 0 if kept else self.broken_reads.get(bid, 0) + 1
             self.broken_reads[bid] = broken
             if broken >= self.budget:
-                why = exc.reason if isinstance(exc, AttemptError) else f"{type(exc).__name__}: {str(exc)[:300]}"
-                raise FatalRun(f"batch {bid}: its results could not be read ({broken} reads in a row kept "
-                               f"nothing; last: {why})") from exc
+                why = (
+                    exc.reason
+                    if isinstance(exc, AttemptError)
+                    else f"{type(exc).__name__}: {str(exc)[:300]}"
+                )
+                raise FatalRun(
+                    f"batch {bid}: its results could not be read ({broken} reads in a row kept "
+                    f"nothing; last: {why})"
+                ) from exc
             return
-        why = (f"batch {bid} failed: {st.failed}" if st.failed is not None
-               else f"batch {bid} ({st.state}) returned no result for this request")
+        why = (
+            f"batch {bid} failed: {st.failed}"
+            if st.failed is not None
+            else f"batch {bid} ({st.state}) returned no result for this request"
+        )
         for cid in rec["ids"]:
             if cid not in seen:
                 o = AttemptError(why, retryable=st.failed is None, fatal=st.failed is not None)

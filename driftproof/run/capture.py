@@ -19,7 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FILE_CAP", "FILE_MAX_BYTES", "Capture", "TOTAL_MAX_BYTES", "compose_answer", "read_back"]
+__all__ = [
+    "FILE_CAP",
+    "FILE_MAX_BYTES",
+    "Capture",
+    "TOTAL_MAX_BYTES",
+    "compose_answer",
+    "read_back",
+]
 
 FILE_CAP = 50
 FILE_MAX_BYTES = 65_536
@@ -49,8 +56,14 @@ def _walk(root: Path, cap: Capture) -> list[tuple[str, Path]]:
         if rel == ".":
             cap.error = f"the working directory could not be read back ({exc.strerror or exc})"
         else:
-            cap.files.append({"path": rel, "bytes": None, "status": "unreadable_directory",
-                              "reason": f"directory cannot be read ({exc.strerror or exc})"})
+            cap.files.append(
+                {
+                    "path": rel,
+                    "bytes": None,
+                    "status": "unreadable_directory",
+                    "reason": f"directory cannot be read ({exc.strerror or exc})",
+                }
+            )
 
     for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
         dirnames.sort()
@@ -80,19 +93,33 @@ def read_back(root: str | Path) -> Capture:
         try:
             st = full.lstat()
         except OSError as exc:
-            cap.files.append({"path": rel, "bytes": None, "status": "unreadable", "reason": f"read error ({exc.strerror or exc})"})
+            cap.files.append(
+                {
+                    "path": rel,
+                    "bytes": None,
+                    "status": "unreadable",
+                    "reason": f"read error ({exc.strerror or exc})",
+                }
+            )
             continue
         size = st.st_size
         entry = {"path": rel, "bytes": size, "status": "read", "reason": None}
         cap.files.append(entry)
         if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
-            entry.update(status="unreadable", reason="not a regular file (symbolic links are not followed)")
+            entry.update(
+                status="unreadable", reason="not a regular file (symbolic links are not followed)"
+            )
         elif n >= FILE_CAP:
             entry.update(status="past_file_cap", reason=f"past the {FILE_CAP}-file cap")
         elif size > FILE_MAX_BYTES:
-            entry.update(status="truncated", reason=f"{size} bytes, over the {FILE_MAX_BYTES}-byte cap per file")
+            entry.update(
+                status="truncated",
+                reason=f"{size} bytes, over the {FILE_MAX_BYTES}-byte cap per file",
+            )
         elif total + size > TOTAL_MAX_BYTES:
-            entry.update(status="past_total_cap", reason=f"past the {TOTAL_MAX_BYTES}-byte total cap")
+            entry.update(
+                status="past_total_cap", reason=f"past the {TOTAL_MAX_BYTES}-byte total cap"
+            )
         else:
             _read_one(full, st, entry, cap)
             if entry["status"] == "read":
@@ -114,7 +141,11 @@ def _read_one(full: Path, st: os.stat_result, entry: dict[str, Any], cap: Captur
     except OSError as exc:
         entry.update(status="unreadable", reason=f"read error ({exc.strerror or exc})")
         return
-    if len(data) != st.st_size or after.st_size != st.st_size or after.st_mtime_ns != st.st_mtime_ns:
+    if (
+        len(data) != st.st_size
+        or after.st_size != st.st_size
+        or after.st_mtime_ns != st.st_mtime_ns
+    ):
         entry.update(status="changed", reason="changed while it was read", bytes=after.st_size)
         return
     if b"\x00" in data:

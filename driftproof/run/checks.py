@@ -24,7 +24,14 @@ import regex
 
 from driftproof.run.suite import CheckSpec
 
-__all__ = ["CHECK_TIMEOUT_S", "CONVENTIONAL_TYPES", "CheckTimeout", "check_passes", "example_failures", "run_checks"]
+__all__ = [
+    "CHECK_TIMEOUT_S",
+    "CONVENTIONAL_TYPES",
+    "CheckTimeout",
+    "check_passes",
+    "example_failures",
+    "run_checks",
+]
 
 #: Seconds one regex check may search one answer before it is given up.
 CHECK_TIMEOUT_S = 1.0
@@ -33,13 +40,28 @@ CHECK_TIMEOUT_S = 1.0
 class CheckTimeout(Exception):
     """A regex check did not finish within :data:`CHECK_TIMEOUT_S`."""
 
+
 #: The types of @commitlint/config-conventional (type-enum).
-CONVENTIONAL_TYPES = ("build", "chore", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test")
+CONVENTIONAL_TYPES = (
+    "build",
+    "chore",
+    "ci",
+    "docs",
+    "feat",
+    "fix",
+    "perf",
+    "refactor",
+    "revert",
+    "style",
+    "test",
+)
 _CC = re.compile(r"^(?:%s)(?:\([^()\r\n]+\))?!?: \S" % "|".join(CONVENTIONAL_TYPES))
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.M)
 
 _STRUCTURES: dict[str, Callable[[str], bool]] = {
-    "conventional_commit_subject": lambda a: any(_CC.match(line.strip()) for line in a.splitlines()),
+    "conventional_commit_subject": lambda a: any(
+        _CC.match(line.strip()) for line in a.splitlines()
+    ),
     "fenced_code_block": lambda a: bool(_FENCE.search(a)),
     "non_empty": lambda a: bool(a.strip()),
 }
@@ -54,8 +76,15 @@ def check_passes(spec: CheckSpec, answer: str, *, timeout: float = CHECK_TIMEOUT
     if spec.kind == "structural":
         return _STRUCTURES[spec.structure or ""](answer)
     try:
-        found = regex.search(spec.pattern or "", answer, regex.IGNORECASE if spec.ignore_case else 0,
-                             timeout=timeout) is not None
+        found = (
+            regex.search(
+                spec.pattern or "",
+                answer,
+                regex.IGNORECASE if spec.ignore_case else 0,
+                timeout=timeout,
+            )
+            is not None
+        )
     except TimeoutError:
         raise CheckTimeout(f"check {spec.name!r} did not finish within {timeout:g} s") from None
     return not found if spec.kind == "must_not_include" else found
@@ -89,11 +118,18 @@ def example_failures(case: Any) -> list[str]:
                 try:
                     results.append(check_passes(spec, answer))
                 except CheckTimeout as exc:
-                    out.append(f"{case.pointer}/examples/{kind}/{i}: {exc} (a pattern that backtracks without end?)")
+                    out.append(
+                        f"{case.pointer}/examples/{kind}/{i}: {exc} (a pattern that backtracks without end?)"
+                    )
                     results.append(None)
             if kind == "pass":
-                out.extend(f"{case.pointer}/examples/pass/{i}: check {spec.name!r} rejects this known-good answer"
-                           for spec, ok in zip(case.checks, results) if ok is False)
+                out.extend(
+                    f"{case.pointer}/examples/pass/{i}: check {spec.name!r} rejects this known-good answer"
+                    for spec, ok in zip(case.checks, results)
+                    if ok is False
+                )
             elif case.checks and all(ok is True for ok in results):
-                out.append(f"{case.pointer}/examples/fail/{i}: every check accepts this known-bad answer")
+                out.append(
+                    f"{case.pointer}/examples/fail/{i}: every check accepts this known-bad answer"
+                )
     return out

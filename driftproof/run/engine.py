@@ -43,12 +43,19 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from driftproof.receipt import (Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text,
-                                validate_document, write_checked_receipt)
+from driftproof.receipt import (
+    Receipt,
+    draw_doc,
+    judge_sample_doc,
+    receipt_doc,
+    sha256_text,
+    validate_document,
+    write_checked_receipt,
+)
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
@@ -56,8 +63,19 @@ from driftproof.run.journal import Journal, journal_path
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import Provider, Reply, repair_text
-from driftproof.run.scheduler import (MAX_DRAWS, MIN_DRAWS, SETTLE, Counter, FatalRun, Halted, LostDraw,
-                                      RetryPolicy, StopRun, run_cells, with_retries)
+from driftproof.run.scheduler import (
+    MAX_DRAWS,
+    MIN_DRAWS,
+    SETTLE,
+    Counter,
+    FatalRun,
+    Halted,
+    LostDraw,
+    RetryPolicy,
+    StopRun,
+    run_cells,
+    with_retries,
+)
 from driftproof.run.suite import Suite, SuiteCase, require_gradable
 
 __all__ = ["ARMS", "RunConfig", "RunInterrupted", "RunResult", "arm_systems", "run_suite"]
@@ -107,9 +125,18 @@ class RunConfig:
         return RetryPolicy.fixed(self.retry_delays) if self.retry_delays is not None else self.retry
 
     @classmethod
-    def quick_preset(cls, **kw: Any) -> "RunConfig":
+    def quick_preset(cls, **kw: Any) -> RunConfig:
         """``--quick``: 2 draws per arm, 2 judge samples, concurrency 4, first case only."""
-        return cls(**{**kw, "min_draws": 2, "max_draws": 2, "judge_samples": 2, "concurrency": 4, "quick": True})
+        return cls(
+            **{
+                **kw,
+                "min_draws": 2,
+                "max_draws": 2,
+                "judge_samples": 2,
+                "concurrency": 4,
+                "quick": True,
+            }
+        )
 
 
 @dataclass
@@ -125,10 +152,16 @@ class RunResult:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def judge_usd(price: tuple[float, ...] | None, inp: int, out: int, cache_read: int = 0, cache_creation: int = 0) -> float | None:
+def judge_usd(
+    price: tuple[float, ...] | None,
+    inp: int,
+    out: int,
+    cache_read: int = 0,
+    cache_creation: int = 0,
+) -> float | None:
     """Grading cost in USD: uncached input, cache reads, cache writes and output, each at its
     frozen price per million tokens; a cache part with no price of its own is priced as input.
     ``None`` when no price is frozen."""
@@ -155,7 +188,12 @@ class _Spend:
         self.reported += rec.get("generation_cost_usd") or 0.0
 
     def usd(self) -> float:
-        judge = judge_usd(self.price, self.judge_in, self.judge_out, self.cache_read, self.cache_creation) or 0.0
+        judge = (
+            judge_usd(
+                self.price, self.judge_in, self.judge_out, self.cache_read, self.cache_creation
+            )
+            or 0.0
+        )
         return judge + self.reported
 
 
@@ -198,10 +236,25 @@ def _count(v: Any) -> int | None:
 class _Drawer:
     """Makes one draw: generation (with retries), lost-draw rules, checks, n judge samples."""
 
-    def __init__(self, cases: dict[str, SuiteCase], systems: dict[str, str | None], cfg: RunConfig, provider: Provider,
-                 judge: Provider, journal: Journal, counter: Counter, sleep: Callable[[float], None],
-                 spend: _Spend) -> None:
-        self.cases, self.systems, self.cfg, self.provider, self.judge = cases, systems, cfg, provider, judge
+    def __init__(
+        self,
+        cases: dict[str, SuiteCase],
+        systems: dict[str, str | None],
+        cfg: RunConfig,
+        provider: Provider,
+        judge: Provider,
+        journal: Journal,
+        counter: Counter,
+        sleep: Callable[[float], None],
+        spend: _Spend,
+    ) -> None:
+        self.cases, self.systems, self.cfg, self.provider, self.judge = (
+            cases,
+            systems,
+            cfg,
+            provider,
+            judge,
+        )
         self.journal, self.counter, self.sleep, self.spend = journal, counter, sleep, spend
         self.halt = threading.Event()
 
@@ -211,6 +264,7 @@ class _Drawer:
                 raise Halted()
             if lane.makes_endpoint_attempts:
                 self.counter.add()
+
         return attempt
 
     def __call__(self, case_id: str, arm: str, index: int) -> float | None:
@@ -219,13 +273,28 @@ class _Drawer:
         stop = None
         attempts: list[dict[str, Any]] = []
         try:
-            reply = with_retries(lambda: self.provider.call(model=cfg.model, system=self.systems[arm], prompt=case.prompt,
-                                                            timeout=cfg.timeout, max_tokens=cfg.max_tokens),
-                                 policy=cfg.policy(), sleep=self.sleep, on_attempt=self._attempt(self.provider),
-                                 attempts=attempts)
+            reply = with_retries(
+                lambda: self.provider.call(
+                    model=cfg.model,
+                    system=self.systems[arm],
+                    prompt=case.prompt,
+                    timeout=cfg.timeout,
+                    max_tokens=cfg.max_tokens,
+                ),
+                policy=cfg.policy(),
+                sleep=self.sleep,
+                on_attempt=self._attempt(self.provider),
+                attempts=attempts,
+            )
         except LostDraw as exc:
-            rec["draw"] = draw_doc(index, lost_reason=exc.reason[:REASON_MAX], lost_kind="error",
-                                   lost_error_class=exc.error_class, lost_status=exc.status, attempts=attempts)
+            rec["draw"] = draw_doc(
+                index,
+                lost_reason=exc.reason[:REASON_MAX],
+                lost_kind="error",
+                lost_error_class=exc.error_class,
+                lost_status=exc.status,
+                attempts=attempts,
+            )
         else:
             stop = self._draw(case, index, reply, rec, attempts)
         if cfg.quick:
@@ -249,50 +318,117 @@ class _Drawer:
             rec.setdefault("repairs", []).append({"field": where, "replaced": n})
         return fixed
 
-    def _draw(self, case: SuiteCase, index: int, reply: Reply, rec: dict[str, Any],
-              attempts: list[dict[str, Any]]) -> str | None:
+    def _draw(
+        self,
+        case: SuiteCase,
+        index: int,
+        reply: Reply,
+        rec: dict[str, Any],
+        attempts: list[dict[str, Any]],
+    ) -> str | None:
         cfg = self.cfg
         reply.text = self._repaired(rec, "answer", reply.text) or ""
         if reply.raw is not None:
             reply.raw = repair_text(reply.raw)[0]
         tokens = None
         if reply.input_tokens is not None or reply.output_tokens is not None:
-            tokens = {"input": reply.input_tokens, "output": reply.output_tokens, "counted_by": "provider",
-                      **{k: v for k, v in (("cache_read_input", reply.cache_read),
-                                           ("cache_creation_input", reply.cache_creation),
-                                           ("reasoning_output", reply.reasoning_output)) if v is not None}}
-        over = None if reply.output_tokens is None or not self.provider.sends_budget \
+            tokens = {
+                "input": reply.input_tokens,
+                "output": reply.output_tokens,
+                "counted_by": "provider",
+                **{
+                    k: v
+                    for k, v in (
+                        ("cache_read_input", reply.cache_read),
+                        ("cache_creation_input", reply.cache_creation),
+                        ("reasoning_output", reply.reasoning_output),
+                    )
+                    if v is not None
+                },
+            }
+        over = (
+            None
+            if reply.output_tokens is None or not self.provider.sends_budget
             else reply.output_tokens > cfg.max_tokens
-        said = {"stop_reason": reply.stop_reason[:64] if reply.stop_reason else None, "over_budget": over,
-                "attempts": attempts, "harness_events": reply.harness_events}
+        )
+        said = {
+            "stop_reason": reply.stop_reason[:64] if reply.stop_reason else None,
+            "over_budget": over,
+            "attempts": attempts,
+            "harness_events": reply.harness_events,
+        }
         rec["generation_cost_usd"] = reply.cost_usd
-        rec["transcript"] = {"raw": reply.raw, "other_models": reply.other_models, "judge_replies": []}
+        rec["transcript"] = {
+            "raw": reply.raw,
+            "other_models": reply.other_models,
+            "judge_replies": [],
+        }
         # Calls the harness made on other models are recorded beside the answer, with their tokens.
-        others = [{"model": str(o.get("model"))[:200], "input_tokens": _count(o.get("input")),
-                   "output_tokens": _count(o.get("output"))} for o in reply.other_models] or None
+        others = [
+            {
+                "model": str(o.get("model"))[:200],
+                "input_tokens": _count(o.get("input")),
+                "output_tokens": _count(o.get("output")),
+            }
+            for o in reply.other_models
+        ] or None
         files = reply.capture.files if reply.capture is not None else None
         if reply.handoff:
             reason = f"another model gave the answer: {reply.handoff}; the run stops"
-            rec["draw"] = draw_doc(index, lost_reason=reason[:REASON_MAX], tokens=tokens, captured_files=files,
-                                   other_model_calls=others, lost_kind="handoff", **said)
+            rec["draw"] = draw_doc(
+                index,
+                lost_reason=reason[:REASON_MAX],
+                tokens=tokens,
+                captured_files=files,
+                other_model_calls=others,
+                lost_kind="handoff",
+                **said,
+            )
             return reason
         if reply.refusal is not None:
             text = self._repaired(rec, "refusal", reply.refusal.get("text"))
             cat = reply.refusal.get("category")
-            refusal = {"text": text[:65536] if text else None, "category": str(cat)[:200] if cat else None}
-            reason = "the model refused" + (f" (category {refusal['category']})" if refusal["category"] else "") \
+            refusal = {
+                "text": text[:65536] if text else None,
+                "category": str(cat)[:200] if cat else None,
+            }
+            reason = (
+                "the model refused"
+                + (f" (category {refusal['category']})" if refusal["category"] else "")
                 + (f": {text[:300]}" if text else "")
-            rec["draw"] = draw_doc(index, answer=reply.text or None, lost_reason=reason[:REASON_MAX], tokens=tokens,
-                                   other_model_calls=others, captured_files=files, lost_kind="refusal",
-                                   refusal=refusal, **said)
+            )
+            rec["draw"] = draw_doc(
+                index,
+                answer=reply.text or None,
+                lost_reason=reason[:REASON_MAX],
+                tokens=tokens,
+                other_model_calls=others,
+                captured_files=files,
+                lost_kind="refusal",
+                refusal=refusal,
+                **said,
+            )
             return None
         if reply.truncated and cfg.truncation == "lost":
             n = reply.output_tokens
-            reason = (f"cut off at {n} output tokens" if n is not None else
-                      f"cut off at the output budget of {cfg.max_tokens} tokens") + \
-                f" (stop reason {reply.stop_reason}; budget {cfg.max_tokens}); the suite does not accept truncation"
-            rec["draw"] = draw_doc(index, answer=reply.text or None, lost_reason=reason[:REASON_MAX], tokens=tokens,
-                                   other_model_calls=others, captured_files=files, lost_kind="truncated", **said)
+            reason = (
+                (
+                    f"cut off at {n} output tokens"
+                    if n is not None
+                    else f"cut off at the output budget of {cfg.max_tokens} tokens"
+                )
+                + f" (stop reason {reply.stop_reason}; budget {cfg.max_tokens}); the suite does not accept truncation"
+            )
+            rec["draw"] = draw_doc(
+                index,
+                answer=reply.text or None,
+                lost_reason=reason[:REASON_MAX],
+                tokens=tokens,
+                other_model_calls=others,
+                captured_files=files,
+                lost_kind="truncated",
+                **said,
+            )
             return None
         answer, reason, kind = reply.text, None, None
         if reply.capture is not None:
@@ -301,30 +437,62 @@ class _Drawer:
                 reason, kind = cap.error, "capture_error"
             elif not reply.text.strip() and not cap.shown:
                 named = ", ".join(f"{f['path']} ({f['reason']})" for f in cap.files) or "none"
-                reason, kind = f"the reply is empty and no file it left can be shown; files: {named}", "no_answer"
+                reason, kind = (
+                    f"the reply is empty and no file it left can be shown; files: {named}",
+                    "no_answer",
+                )
             answer = compose_answer(reply.text, cap)
         if files is not None and len(files) > FILES_MAX:
-            reason, kind = f"the agent left {len(files)} files, more than a receipt can name ({FILES_MAX})", "too_large"
+            reason, kind = (
+                f"the agent left {len(files)} files, more than a receipt can name ({FILES_MAX})",
+                "too_large",
+            )
             files = files[:FILES_MAX]
         if reason is None and len(answer) > ANSWER_MAX:
-            reason, kind = f"the answer is {len(answer)} characters, more than a receipt holds ({ANSWER_MAX})", "too_large"
+            reason, kind = (
+                f"the answer is {len(answer)} characters, more than a receipt holds ({ANSWER_MAX})",
+                "too_large",
+            )
             answer = ""
         if reason is None and reply.capture is None:
             reason = lost_reason(answer, prompt=case.prompt)
         elif reason is None and reply.text.strip():
             # the pointing rules read the reply's own prose; the files it left are shown beside it
-            reason = lost_reason(reply.text, prompt=case.prompt, shown_files=[p for p, _ in reply.capture.shown])
+            reason = lost_reason(
+                reply.text, prompt=case.prompt, shown_files=[p for p, _ in reply.capture.shown]
+            )
         if reason is not None:
             kind = kind or ("points_elsewhere" if "points at" in reason else "no_answer")
-            rec["draw"] = draw_doc(index, answer=answer or None, lost_reason=reason[:REASON_MAX], tokens=tokens,
-                                   other_model_calls=others, captured_files=files, lost_kind=kind, **said)
+            rec["draw"] = draw_doc(
+                index,
+                answer=answer or None,
+                lost_reason=reason[:REASON_MAX],
+                tokens=tokens,
+                other_model_calls=others,
+                captured_files=files,
+                lost_kind=kind,
+                **said,
+            )
             return None
         samples = self._judge(case, answer, rec)
         valid = [x for x in samples if x["score"] is not None]
-        lost = None if valid else "no judge sample was valid: " + (samples[0]["invalid_reason"] or "")[:300]
-        rec["draw"] = draw_doc(index, answer=answer, judge_samples=samples, lost_reason=lost, tokens=tokens,
-                               other_model_calls=others, lost_kind="unscored" if lost else None,
-                               checks=run_checks(case.checks, answer), captured_files=files, **said)
+        lost = (
+            None
+            if valid
+            else "no judge sample was valid: " + (samples[0]["invalid_reason"] or "")[:300]
+        )
+        rec["draw"] = draw_doc(
+            index,
+            answer=answer,
+            judge_samples=samples,
+            lost_reason=lost,
+            tokens=tokens,
+            other_model_calls=others,
+            lost_kind="unscored" if lost else None,
+            checks=run_checks(case.checks, answer),
+            captured_files=files,
+            **said,
+        )
         return None
 
     def _judge(self, case: SuiteCase, answer: str, rec: dict[str, Any]) -> list[dict[str, Any]]:
@@ -332,17 +500,35 @@ class _Drawer:
         channel; usage (with its cache and reasoning parts) summed into ``rec["judge_usage"]``."""
         cfg = self.cfg
         samples: list[dict[str, Any]] = []
-        usage = {"input": 0, "output": 0, "reported": False, "cache_read": 0, "cache_creation": 0, "reasoning": 0}
+        usage = {
+            "input": 0,
+            "output": 0,
+            "reported": False,
+            "cache_read": 0,
+            "cache_creation": 0,
+            "reasoning": 0,
+        }
         system, user = J.judge_prompt(case, answer)
         schema = J.decision_schema(case)
         for k in range(cfg.judge_samples):
             try:
-                jr = with_retries(lambda: self.judge.call(model=cfg.judge_model, system=system, prompt=user,
-                                                          timeout=cfg.judge_timeout, max_tokens=cfg.judge_max_tokens,
-                                                          schema=schema),
-                                  policy=cfg.policy(), sleep=self.sleep, on_attempt=self._attempt(self.judge))
+                jr = with_retries(
+                    lambda: self.judge.call(
+                        model=cfg.judge_model,
+                        system=system,
+                        prompt=user,
+                        timeout=cfg.judge_timeout,
+                        max_tokens=cfg.judge_max_tokens,
+                        schema=schema,
+                    ),
+                    policy=cfg.policy(),
+                    sleep=self.sleep,
+                    on_attempt=self._attempt(self.judge),
+                )
             except LostDraw as exc:
-                samples.append(judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000]))
+                samples.append(
+                    judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000])
+                )
                 continue
             if jr.input_tokens is not None or jr.output_tokens is not None:
                 usage["reported"] = True
@@ -358,13 +544,24 @@ class _Drawer:
                 reply = self._repaired(rec, f"judge_reply/{k}", _canonical(jr.decision)) or ""
             v = _verdict(case, jr, cfg.judge_max_tokens)
             score, invalid = v.score, v.invalid_reason
-            if jr.reported_model is not None and not J.same_model(cfg.judge_model, jr.reported_model):
-                score, invalid = None, f"the reply reports model {jr.reported_model[:100]!r}, not the requested judge"
+            if jr.reported_model is not None and not J.same_model(
+                cfg.judge_model, jr.reported_model
+            ):
+                score, invalid = (
+                    None,
+                    f"the reply reports model {jr.reported_model[:100]!r}, not the requested judge",
+                )
             why = self._repaired(rec, f"judge_samples/{k}/reason", v.reason)
-            samples.append(judge_sample_doc(score, reply=reply,
-                                            reported_model=jr.reported_model, serving_model=jr.serving_model,
-                                            invalid_reason=invalid[:2000] if invalid else None,
-                                            reason=why[:4000] if why else None))
+            samples.append(
+                judge_sample_doc(
+                    score,
+                    reply=reply,
+                    reported_model=jr.reported_model,
+                    serving_model=jr.serving_model,
+                    invalid_reason=invalid[:2000] if invalid else None,
+                    reason=why[:4000] if why else None,
+                )
+            )
             rec["transcript"]["judge_replies"].append(reply)
         rec["judge_usage"] = usage
         return samples
@@ -374,25 +571,42 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def _verdict(case: SuiteCase, jr: Reply, budget: int) -> "J.JudgeVerdict":
+def _verdict(case: SuiteCase, jr: Reply, budget: int) -> J.JudgeVerdict:
     """A judge reply as a verdict: the structured decision when the lane returned one; the
     final verdict of free text when the lane has no structured channel; else invalid, saying why."""
     if jr.refusal is not None:
-        return J.JudgeVerdict(None, "the judge refused: " + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300])
+        return J.JudgeVerdict(
+            None,
+            "the judge refused: "
+            + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300],
+        )
     if jr.decision is not None:
         return J.parse_structured(case, jr.decision)
     if jr.truncated:
         n = jr.output_tokens
-        return J.JudgeVerdict(None, f"the judge was cut off at {n if n is not None else budget} output tokens "
-                              f"(budget {budget}) before it recorded a grade")
+        return J.JudgeVerdict(
+            None,
+            f"the judge was cut off at {n if n is not None else budget} output tokens "
+            f"(budget {budget}) before it recorded a grade",
+        )
     if jr.channel in (None, "final_verdict"):
         return J.parse_reply(case, jr.text)
     return J.JudgeVerdict(None, f"the judge returned no {jr.channel} decision")
 
 
-def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig, provider: Provider, judge: Provider,
-              out: str | Path, sleep: Callable[[float], None] = time.sleep,
-              progress: Callable[..., None] | None = None, replace: bool = True) -> RunResult:
+def run_suite(
+    suite: Suite,
+    *,
+    skill_text: str,
+    skill_name: str,
+    cfg: RunConfig,
+    provider: Provider,
+    judge: Provider,
+    out: str | Path,
+    sleep: Callable[[float], None] = time.sleep,
+    progress: Callable[..., None] | None = None,
+    replace: bool = True,
+) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
 
     With ``cfg.batch`` the draws go through the providers' batch APIs
@@ -411,9 +625,9 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         ProviderError: the lane cannot start, or a fatal attempt error stopped the run (the
             journal is kept; run again to resume).
     """
-    from driftproof.errors import ProviderError
-
     import dataclasses
+
+    from driftproof.errors import ProviderError
 
     require_gradable(suite)
     if getattr(suite, "truncation", None) == "accepted":
@@ -425,20 +639,41 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     harness_version = provider.start()
     judge.start()
     judge_doc = {
-        "model": cfg.judge_model, "provider": judge.name, "surface": judge.surface, "service": judge.service,
-        "sampling": judge.sampling(cfg.judge_max_tokens), "template_sha256": J.template_identity()[0],
+        "model": cfg.judge_model,
+        "provider": judge.name,
+        "surface": judge.surface,
+        "service": judge.service,
+        "sampling": judge.sampling(cfg.judge_max_tokens),
+        "template_sha256": J.template_identity()[0],
         "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
         "price": _price_doc(cfg.judge_price, tier="batch" if cfg.batch is not None else None),
-        "channel": judge.channel, "template_version": J.template_identity()[1], "max_output_tokens": cfg.judge_max_tokens,
+        "channel": judge.channel,
+        "template_version": J.template_identity()[1],
+        "max_output_tokens": cfg.judge_max_tokens,
     }
     identity = {
-        "suite_sha256": suite.sha256, "cases": [c.id for c in cases], "skill_sha256": sha256_text(skill_text),
-        "model": cfg.model, "provider": provider.name, "surface": provider.surface, "capture": provider.capture,
-        "service": provider.service, "judge": judge_doc, "min_draws": cfg.min_draws, "max_draws": cfg.max_draws,
-        "settle": cfg.settle, "judge_samples": cfg.judge_samples, "control": cfg.control, "quick": cfg.quick,
-        "keep_transcripts": cfg.keep_transcripts, "max_tokens": cfg.max_tokens, "truncation": cfg.truncation,
+        "suite_sha256": suite.sha256,
+        "cases": [c.id for c in cases],
+        "skill_sha256": sha256_text(skill_text),
+        "model": cfg.model,
+        "provider": provider.name,
+        "surface": provider.surface,
+        "capture": provider.capture,
+        "service": provider.service,
+        "judge": judge_doc,
+        "min_draws": cfg.min_draws,
+        "max_draws": cfg.max_draws,
+        "settle": cfg.settle,
+        "judge_samples": cfg.judge_samples,
+        "control": cfg.control,
+        "quick": cfg.quick,
+        "keep_transcripts": cfg.keep_transcripts,
+        "max_tokens": cfg.max_tokens,
+        "truncation": cfg.truncation,
     }
-    if cfg.control is not None:  # the skill arm is the control then SKILL.md (absent otherwise: older journals resume)
+    if (
+        cfg.control is not None
+    ):  # the skill arm is the control then SKILL.md (absent otherwise: older journals resume)
         identity["skill_arm"] = "control_then_skill"
     if cfg.language is not None:  # absent otherwise, so an older journal still resumes
         identity["language"] = cfg.language
@@ -450,13 +685,17 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
         # a batched run and an interactive one never resume each other's journal
         identity["batch"] = True
         lanes = {"answer": batch_lane(provider), "judge": batch_lane(judge)}
-    journal = Journal(journal_path(out), identity, started_at=_now(), harness_version=harness_version)
+    journal = Journal(
+        journal_path(out), identity, started_at=_now(), harness_version=harness_version
+    )
     counter = Counter(journal.attempts, journal.attempt)
     spend = _Spend(cfg.judge_price)
     for rec in journal.draws.values():
         spend.add(rec)
     resumed = len(journal.draws)
-    drawer = _Drawer({c.id: c for c in cases}, systems, cfg, provider, judge, journal, counter, sleep, spend)
+    drawer = _Drawer(
+        {c.id: c for c in cases}, systems, cfg, provider, judge, journal, counter, sleep, spend
+    )
     done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
     cells = [(c.id, arm) for c in cases for arm in systems]
     stopped = None
@@ -465,20 +704,41 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
             from driftproof.run.batch_engine import BatchJournal, batch_journal_path, run_batched
 
             batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
-            run_batched(cells, done, drawer, lanes=lanes, journal=batches, opts=cfg.batch, finished=list(done),
-                        min_draws=cfg.min_draws, max_draws=cfg.max_draws, settle=cfg.settle,
-                        judge_samples=cfg.judge_samples, budget=cfg.policy().max_attempts,
-                        on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None)
+            run_batched(
+                cells,
+                done,
+                drawer,
+                lanes=lanes,
+                journal=batches,
+                opts=cfg.batch,
+                finished=list(done),
+                min_draws=cfg.min_draws,
+                max_draws=cfg.max_draws,
+                settle=cfg.settle,
+                judge_samples=cfg.judge_samples,
+                budget=cfg.policy().max_attempts,
+                on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
+            )
         else:
-            run_cells(cells, done, drawer, concurrency=cfg.concurrency, min_draws=cfg.min_draws,
-                      max_draws=cfg.max_draws, settle=cfg.settle,
-                      on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None, halt=drawer.halt)
+            run_cells(
+                cells,
+                done,
+                drawer,
+                concurrency=cfg.concurrency,
+                min_draws=cfg.min_draws,
+                max_draws=cfg.max_draws,
+                settle=cfg.settle,
+                on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
+                halt=drawer.halt,
+            )
     except FatalRun as exc:
         if batches is not None:
             batches.close()
         journal.close()
-        raise ProviderError(f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
-                            f"{journal.path}; run the same command again to resume") from exc
+        raise ProviderError(
+            f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
+            f"{journal.path}; run the same command again to resume"
+        ) from exc
     except StopRun as exc:
         stopped = str(exc)
     except KeyboardInterrupt as exc:
@@ -497,19 +757,40 @@ def run_suite(suite: Suite, *, skill_text: str, skill_name: str, cfg: RunConfig,
     if progress:
         progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     attempts = counter.value + (batches.attempts() if batches is not None else 0)
-    doc = _receipt(suite, cases, systems, skill_text, skill_name, cfg, provider, judge_doc, journal, attempts,
-                   harness_version, stopped)
+    doc = _receipt(
+        suite,
+        cases,
+        systems,
+        skill_text,
+        skill_name,
+        cfg,
+        provider,
+        judge_doc,
+        journal,
+        attempts,
+        harness_version,
+        stopped,
+    )
     if batches is not None:
         names = sorted({lanes["answer"].provider, lanes["judge"].provider})
-        doc["run"]["batch"] = {"provider": ",".join(names), "batch_ids": list(batches.order),
-                               "file_ids": [b["file_id"] for b in (batches.batches[i] for i in batches.order)
-                                            if b.get("file_id")]}
+        doc["run"]["batch"] = {
+            "provider": ",".join(names),
+            "batch_ids": list(batches.order),
+            "file_ids": [
+                b["file_id"]
+                for b in (batches.batches[i] for i in batches.order)
+                if b.get("file_id")
+            ],
+        }
     transcripts = None
     if cfg.keep_transcripts:
         # written first, so that the receipt's seal covers the transcripts' hash
         transcripts = _write_transcripts(out, journal)
-        doc["run"]["transcripts"] = {"file": transcripts.name, "sha256": _file_sha256(transcripts),
-                                     "draws": len(journal.draws)}
+        doc["run"]["transcripts"] = {
+            "file": transcripts.name,
+            "sha256": _file_sha256(transcripts),
+            "draws": len(journal.draws),
+        }
     try:
         receipt = _write_checked(doc, out, replace=replace)
     except BaseException:
@@ -537,9 +818,20 @@ def _price_doc(price: tuple[float, ...] | None, tier: str | None = None) -> dict
     return doc
 
 
-def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None], skill_text: str, skill_name: str,
-             cfg: RunConfig, provider: Provider, judge_doc: dict[str, Any], journal: Journal, attempts: int,
-             harness_version: str | None, stopped: str | None) -> dict[str, Any]:
+def _receipt(
+    suite: Suite,
+    cases: list[SuiteCase],
+    systems: dict[str, str | None],
+    skill_text: str,
+    skill_name: str,
+    cfg: RunConfig,
+    provider: Provider,
+    judge_doc: dict[str, Any],
+    journal: Journal,
+    attempts: int,
+    harness_version: str | None,
+    stopped: str | None,
+) -> dict[str, Any]:
     case_docs, counts = [], set()
     counted = missing = tin = tout = tcr = tcc = treason = 0
     repairs: list[dict[str, Any]] = []
@@ -560,10 +852,18 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
                         field_ = f"judge_samples/{field_.split('/', 1)[1]}/reply_sha256"
                     elif field_ == "refusal":
                         field_ = "refusal/text"
-                    repairs.append({"pointer": f"/cases/{ci}/arms/{arm}/draws/{di}/{field_}", "replaced": fix["replaced"]})
+                    repairs.append(
+                        {
+                            "pointer": f"/cases/{ci}/arms/{arm}/draws/{di}/{field_}",
+                            "replaced": fix["replaced"],
+                        }
+                    )
             counts.add(len(draws))
             measured = [d["score"] for d in draws if d["score"] is not None]
-            arms[arm] = {"draws": draws, "generation": {"sd": statistics.stdev(measured)} if len(measured) >= 2 else None}
+            arms[arm] = {
+                "draws": draws,
+                "generation": {"sd": statistics.stdev(measured)} if len(measured) >= 2 else None,
+            }
             for r in recs:
                 u = r.get("judge_usage")
                 if u is None:
@@ -575,32 +875,77 @@ def _receipt(suite: Suite, cases: list[SuiteCase], systems: dict[str, str | None
                     treason += u.get("reasoning", 0)
                 else:
                     missing += 1
-        case_docs.append({"id": c.id, "prompt": c.prompt, "prompt_sha256": sha256_text(c.prompt),
-                          "rubric_sha256": J.rubric_sha256(c), "threshold": c.threshold, "arms": arms})
+        case_docs.append(
+            {
+                "id": c.id,
+                "prompt": c.prompt,
+                "prompt_sha256": sha256_text(c.prompt),
+                "rubric_sha256": J.rubric_sha256(c),
+                "threshold": c.threshold,
+                "arms": arms,
+            }
+        )
     price = cfg.judge_price
     usd = judge_usd(price, tin, tout, tcr, tcc)
-    overhead = {"input_tokens": tin, "output_tokens": tout, "judged_draws_counted": counted,
-                "judged_draws_missing_usage": missing, "usd": None if usd is None else round(usd, 10),
-                "cache_read_input_tokens": tcr, "cache_creation_input_tokens": tcc, "reasoning_output_tokens": treason}
-    arm_specs = {a: {"label": a, "instruction": systems[a] if a == "control" else None,
-                     "system_prompt_sha256": sha256_text(s) if s is not None else None,
-                     "service": provider.service, "construction": _construction(a, cfg.control)}
-                 for a, s in systems.items()}
+    overhead = {
+        "input_tokens": tin,
+        "output_tokens": tout,
+        "judged_draws_counted": counted,
+        "judged_draws_missing_usage": missing,
+        "usd": None if usd is None else round(usd, 10),
+        "cache_read_input_tokens": tcr,
+        "cache_creation_input_tokens": tcc,
+        "reasoning_output_tokens": treason,
+    }
+    arm_specs = {
+        a: {
+            "label": a,
+            "instruction": systems[a] if a == "control" else None,
+            "system_prompt_sha256": sha256_text(s) if s is not None else None,
+            "service": provider.service,
+            "construction": _construction(a, cfg.control),
+        }
+        for a, s in systems.items()
+    }
     offline = ("stub", "simulated")
-    unverified = (provider.name in offline or judge_doc["provider"] in offline or cfg.quick
-                  or stopped is not None)
+    unverified = (
+        provider.name in offline
+        or judge_doc["provider"] in offline
+        or cfg.quick
+        or stopped is not None
+    )
     doc = receipt_doc(
-        level="UNVERIFIED" if unverified else "TESTED", skill_name=skill_name, skill_text=skill_text, cases=case_docs,
-        model=cfg.model, provider=provider.name, surface=provider.surface,
-        harness={"name": provider.harness_name, "version": harness_version} if provider.harness_name else None,
-        capture=provider.capture, preset="quick" if cfg.quick else None, started_at=journal.started_at,
-        finished_at=_now(), generations_per_arm=counts.pop() if len(counts) == 1 else None,
+        level="UNVERIFIED" if unverified else "TESTED",
+        skill_name=skill_name,
+        skill_text=skill_text,
+        cases=case_docs,
+        model=cfg.model,
+        provider=provider.name,
+        surface=provider.surface,
+        harness={"name": provider.harness_name, "version": harness_version}
+        if provider.harness_name
+        else None,
+        capture=provider.capture,
+        preset="quick" if cfg.quick else None,
+        started_at=journal.started_at,
+        finished_at=_now(),
+        generations_per_arm=counts.pop() if len(counts) == 1 else None,
         judge_samples_per_generation=cfg.judge_samples,
         endpoint_attempts=attempts,
-        suite_name=suite.name[:200], suite_sha256=suite.sha256, judge=judge_doc, arms=arm_specs,
-        band_source="generation", judge_overhead=overhead)
-    doc["run"].update({"max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
-                       "truncation": cfg.truncation, "retry": cfg.policy().doc()})
+        suite_name=suite.name[:200],
+        suite_sha256=suite.sha256,
+        judge=judge_doc,
+        arms=arm_specs,
+        band_source="generation",
+        judge_overhead=overhead,
+    )
+    doc["run"].update(
+        {
+            "max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
+            "truncation": cfg.truncation,
+            "retry": cfg.policy().doc(),
+        }
+    )
     if repairs:
         doc["text_repairs"] = repairs[:100000]
     if cfg.language is not None:
@@ -624,12 +969,16 @@ def _write_checked(doc: dict[str, Any], out: Path, *, replace: bool = True) -> R
     try:
         os.link(tmp, out)  # atomic: fails when out exists, never replaces it
     except FileExistsError:
-        raise RefusalError(f"--out {out} appeared while the run went on; it was not replaced. The finished draws "
-                           f"are kept in {journal_path(out)}: run the same command with --force to write "
-                           "the receipt over it, or move that file away") from None
+        raise RefusalError(
+            f"--out {out} appeared while the run went on; it was not replaced. The finished draws "
+            f"are kept in {journal_path(out)}: run the same command with --force to write "
+            "the receipt over it, or move that file away"
+        ) from None
     except OSError:  # a file system without hard links: the check and the move are two steps
         if out.exists():
-            raise RefusalError(f"--out {out} appeared while the run went on; it was not replaced") from None
+            raise RefusalError(
+                f"--out {out} appeared while the run went on; it was not replaced"
+            ) from None
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)
@@ -653,9 +1002,20 @@ def _write_transcripts(out: Path, journal: Journal) -> Path:
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         for (cid, arm, idx), rec in sorted(journal.draws.items()):
-            f.write(json.dumps({"case": cid, "arm": arm, "index": idx, "answer": rec["draw"]["answer"],
-                                "answer_sha256": rec["draw"]["answer_sha256"], **(rec.get("transcript") or {})},
-                               ensure_ascii=False) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "case": cid,
+                        "arm": arm,
+                        "index": idx,
+                        "answer": rec["draw"]["answer"],
+                        "answer_sha256": rec["draw"]["answer_sha256"],
+                        **(rec.get("transcript") or {}),
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
@@ -665,7 +1025,9 @@ def _write_transcripts(out: Path, journal: Journal) -> Path:
 def _answers(journal: Journal, case_id: str) -> dict[str, dict[str, str | None]]:
     out: dict[str, dict[str, str | None]] = {}
     order = {a: i for i, a in enumerate(ARMS)}
-    for (cid, arm, idx), rec in sorted(journal.draws.items(), key=lambda kv: (order[kv[0][1]], kv[0][2])):
+    for (cid, arm, idx), rec in sorted(
+        journal.draws.items(), key=lambda kv: (order[kv[0][1]], kv[0][2])
+    ):
         if cid == case_id:
             out.setdefault(arm, {})[str(idx)] = rec.get("shown_answer")
     return out

@@ -11,8 +11,18 @@ from __future__ import annotations
 
 import re
 
-from driftproof.run.suite import (CheckSpec, SuiteCase, _case_id, _case_list, _Collector, _compile, _criteria,
-                                  _examples, _text, PROMPT_MAX_CHARS)
+from driftproof.run.suite import (
+    PROMPT_MAX_CHARS,
+    CheckSpec,
+    SuiteCase,
+    _case_id,
+    _case_list,
+    _Collector,
+    _compile,
+    _criteria,
+    _examples,
+    _text,
+)
 
 __all__ = ["caveman_cases", "skill_creator_cases"]
 
@@ -43,15 +53,20 @@ def skill_creator_cases(c: _Collector, doc: dict) -> tuple[str | None, list[Suit
         criteria = None
         if exp and not bad:
             where = f"{p}/expectations" if raw.get("expectations") else f"{p}/assertions"
-            criteria = _criteria(c, [{"id": f"a{j + 1}", "weight": 1, "description": e}
-                                     for j, e in enumerate(exp)], where)
+            criteria = _criteria(
+                c,
+                [{"id": f"a{j + 1}", "weight": 1, "description": e} for j, e in enumerate(exp)],
+                where,
+            )
         files = raw.get("files") or []
         refusal = None
         if not isinstance(files, list):
             c.add(f"{p}/files", "expected a list of file paths")
         elif files:
-            refusal = (f"{p}/files: this case needs input files ({len(files)}), which driftproof run "
-                       "cannot hand to the model; remove the case or its files")
+            refusal = (
+                f"{p}/files: this case needs input files ({len(files)}), which driftproof run "
+                "cannot hand to the model; remove the case or its files"
+            )
         if cid and prompt:
             cases.append(SuiteCase(cid, prompt, None, criteria, None, (), (), (), p, refusal))
     return name, cases
@@ -68,8 +83,14 @@ def caveman_cases(c: _Collector, doc: dict) -> list[SuiteCase]:
         prompt = _text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
         checks = []
         raw_checks = raw.get("checks")
-        if not isinstance(raw_checks, dict) or set(raw_checks) - {"must_include", "must_not_include"}:
-            c.add(f"{p}/checks", 'expected an object with "must_include" and/or "must_not_include" lists')
+        if not isinstance(raw_checks, dict) or set(raw_checks) - {
+            "must_include",
+            "must_not_include",
+        }:
+            c.add(
+                f"{p}/checks",
+                'expected an object with "must_include" and/or "must_not_include" lists',
+            )
         else:
             for kind in ("must_include", "must_not_include"):
                 pats = raw_checks.get(kind, [])
@@ -78,10 +99,16 @@ def caveman_cases(c: _Collector, doc: dict) -> list[SuiteCase]:
                     continue
                 for j, pat in enumerate(pats):
                     if _compile(c, pat, f"{p}/checks/{kind}/{j}", re.IGNORECASE) is not None:
-                        checks.append(CheckSpec(f"{kind} #{j + 1}: {pat}"[:200], kind, pattern=pat, ignore_case=True))
+                        checks.append(
+                            CheckSpec(
+                                f"{kind} #{j + 1}: {pat}"[:200], kind, pattern=pat, ignore_case=True
+                            )
+                        )
             if not checks and not c.problems:
                 c.add(f"{p}/checks", "expected at least one check")
         ex_pass, ex_fail = _examples(c, raw.get("examples"), f"{p}/examples")
         if cid and prompt:
-            cases.append(SuiteCase(cid, prompt, None, None, None, tuple(checks), ex_pass, ex_fail, p))
+            cases.append(
+                SuiteCase(cid, prompt, None, None, None, tuple(checks), ex_pass, ex_fail, p)
+            )
     return cases

@@ -54,7 +54,14 @@ class Journal:
         resumed: True when an earlier session's journal was read.
     """
 
-    def __init__(self, path: str | Path, identity: dict[str, Any], *, started_at: str, harness_version: str | None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        identity: dict[str, Any],
+        *,
+        started_at: str,
+        harness_version: str | None,
+    ) -> None:
         self.path = Path(path)
         self.lock = threading.Lock()
         self._synced = time.monotonic()
@@ -69,8 +76,15 @@ class Journal:
             self.started_at, self.harness_version = started_at, harness_version
             self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
             self._lock_file()
-            self._write({"journal": JOURNAL_FORMAT, "identity": canonical, "started_at": started_at,
-                         "harness_version": harness_version}, sync=True)
+            self._write(
+                {
+                    "journal": JOURNAL_FORMAT,
+                    "identity": canonical,
+                    "started_at": started_at,
+                    "harness_version": harness_version,
+                },
+                sync=True,
+            )
 
     def _read(self, identity: dict[str, Any], harness_version: str | None) -> None:
         self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
@@ -90,15 +104,24 @@ class Journal:
         except json.JSONDecodeError:
             header = None
         if not isinstance(header, dict) or header.get("journal") != JOURNAL_FORMAT:
-            raise RefusalError(f"{self.path}: not a driftproof run journal; remove it to start afresh")
+            raise RefusalError(
+                f"{self.path}: not a driftproof run journal; remove it to start afresh"
+            )
         if header.get("identity") != identity:
-            diff = sorted(k for k in set(identity) | set(header.get("identity") or {})
-                          if identity.get(k) != (header.get("identity") or {}).get(k))
-            raise RefusalError(f"{self.path}: the journal belongs to a different run (differs in: "
-                               f"{', '.join(diff)}); remove it, or write the receipt elsewhere")
+            diff = sorted(
+                k
+                for k in set(identity) | set(header.get("identity") or {})
+                if identity.get(k) != (header.get("identity") or {}).get(k)
+            )
+            raise RefusalError(
+                f"{self.path}: the journal belongs to a different run (differs in: "
+                f"{', '.join(diff)}); remove it, or write the receipt elsewhere"
+            )
         if header.get("harness_version") != harness_version:
-            raise RefusalError(f"{self.path}: the run began on harness version {header.get('harness_version')}, "
-                               f"this binary prints {harness_version}; answers of one receipt come from one harness")
+            raise RefusalError(
+                f"{self.path}: the run began on harness version {header.get('harness_version')}, "
+                f"this binary prints {harness_version}; answers of one receipt come from one harness"
+            )
         self.started_at, self.harness_version = header["started_at"], harness_version
         for n, line in enumerate(complete[1:], start=2):
             if not line.strip():
@@ -106,7 +129,9 @@ class Journal:
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise RefusalError(f"{self.path}: line {n} is not JSON ({exc.msg}); the journal is damaged") from exc
+                raise RefusalError(
+                    f"{self.path}: line {n} is not JSON ({exc.msg}); the journal is damaged"
+                ) from exc
             if "attempt" in rec:
                 self.attempts += 1
             elif "draw" in rec:
@@ -122,8 +147,10 @@ class Journal:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
             os.close(self.fd)
-            raise RefusalError(f"{self.path}: another run is writing this journal; wait for it, "
-                               "or write the receipt elsewhere") from exc
+            raise RefusalError(
+                f"{self.path}: another run is writing this journal; wait for it, "
+                "or write the receipt elsewhere"
+            ) from exc
 
     @staticmethod
     def _line(obj: dict[str, Any]) -> bytes:

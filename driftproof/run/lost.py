@@ -33,52 +33,162 @@ __all__ = ["PROSE_SHOWS_FILE", "file_names", "lost_reason", "normalize"]
 #: Characters of the reply's own prose that show a pointed-at file (method).
 PROSE_SHOWS_FILE = 200
 
-_TYPO = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-                       "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"'})
-_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])|`([^`\n]+)`")
+_TYPO = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+    }
+)
+_EMPHASIS = re.compile(
+    r"(?<![\w*])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])|`([^`\n]+)`"
+)
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
-_EXTRA_EXT = {"md", "markdown", "txt", "py", "js", "ts", "tsx", "jsx", "json", "yaml", "yml", "toml",
-              "csv", "tsv", "html", "css", "sh", "bash", "sql", "go", "rs", "java", "rb", "c", "h",
-              "cc", "cpp", "hpp", "ipynb", "pdf", "png", "jpg", "jpeg", "gif", "svg", "xml", "ini",
-              "cfg", "conf", "log", "diff", "patch", "lock", "env", "kt", "swift", "php", "pl",
-              "r", "scala", "vue", "svelte", "tf", "proto", "graphql", "rst", "tex", "docx", "xlsx"}
-_BARE = {"makefile", "dockerfile", "readme", "license", "changelog", "gemfile", "procfile", "jenkinsfile"}
+_EXTRA_EXT = {
+    "md",
+    "markdown",
+    "txt",
+    "py",
+    "js",
+    "ts",
+    "tsx",
+    "jsx",
+    "json",
+    "yaml",
+    "yml",
+    "toml",
+    "csv",
+    "tsv",
+    "html",
+    "css",
+    "sh",
+    "bash",
+    "sql",
+    "go",
+    "rs",
+    "java",
+    "rb",
+    "c",
+    "h",
+    "cc",
+    "cpp",
+    "hpp",
+    "ipynb",
+    "pdf",
+    "png",
+    "jpg",
+    "jpeg",
+    "gif",
+    "svg",
+    "xml",
+    "ini",
+    "cfg",
+    "conf",
+    "log",
+    "diff",
+    "patch",
+    "lock",
+    "env",
+    "kt",
+    "swift",
+    "php",
+    "pl",
+    "r",
+    "scala",
+    "vue",
+    "svelte",
+    "tf",
+    "proto",
+    "graphql",
+    "rst",
+    "tex",
+    "docx",
+    "xlsx",
+}
+_BARE = {
+    "makefile",
+    "dockerfile",
+    "readme",
+    "license",
+    "changelog",
+    "gemfile",
+    "procfile",
+    "jenkinsfile",
+}
 _FILE = re.compile(r"(?<![\w@/.-])((?:~?/)?(?:[\w.-]+/)*[\w-][\w.-]*)(?![\w/-]|\()")
-_VERBS = ("saved|wrote|written|created|put|placed|stored|generated|exported|added|updated|"
-          "modified|changed|edited|attached|dumped|documented|recorded|committed|moved|renamed")
-_OUTPUT = ("answer|summary|report|write-?up|output|results?|response|analysis|plan|document|details|draft|"
-           "changes|code|solution|notes|review|proposal|migration|script|fix|implementation")
+_VERBS = (
+    "saved|wrote|written|created|put|placed|stored|generated|exported|added|updated|"
+    "modified|changed|edited|attached|dumped|documented|recorded|committed|moved|renamed"
+)
+_OUTPUT = (
+    "answer|summary|report|write-?up|output|results?|response|analysis|plan|document|details|draft|"
+    "changes|code|solution|notes|review|proposal|migration|script|fix|implementation"
+)
 #: A pointing line: a report of work on a file, or a referral to a file for the answer. Advice
 #: to the user about their own files ("Open config.yaml and set port", "I'd add an index in
 #: schema.sql", "the port is stored in config.yaml") is an answer, not a pointing line.
 _POINTING = [
-    re.compile(rf"\b(?:i|we)(?:'ve| have| had)?\s+(?:\w+ly\s+|just\s+|also\s+|now\s+)?(?:{_VERBS})\b", re.I),
-    re.compile(r"\b(?:saved|written|exported|generated|dumped|output|attached)\s+(?:it\s+|this\s+|them\s+|"
-               r"the \w+\s+)?(?:to|into|as)\b", re.I),
-    re.compile(rf"\b(?:{_OUTPUT})\s+(?:is|are|has been|have been|was|were)\s+(?:saved|written|stored|placed|generated|"
-               rf"exported|attached|put|created|documented|recorded)\s+(?:to|in|into|at|as|under)\b", re.I),
-    re.compile(r"\b(?:see|refer to|open|view|look at|check)\s+(?:the\s+)?(?:file\s+)?\S+\s+for\b"
-               r"|\b(?:available|can be found|is found|are found|documented|written up)\s+(?:in|at)\b"
-               r"|\bdetails\s+(?:are\s+)?in\b"
-               r"|\b(?:full|complete|whole|detailed)\s+[\w-]+(?:\s+\w+)?\s+(?:is|are|lives|sits)\s+(?:in|at)\b", re.I),
-    re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|written|updated|modified|added|edited|"
-               r"file|files|output|changed|new file|location)\s*:", re.I),
-    re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|updated|modified|added|edited|changed)\b", re.I),
-    re.compile(r"\b(?:has been|have been|was|were|is now)\s+(?:created|written|saved|updated|generated)\b", re.I),
+    re.compile(
+        rf"\b(?:i|we)(?:'ve| have| had)?\s+(?:\w+ly\s+|just\s+|also\s+|now\s+)?(?:{_VERBS})\b", re.I
+    ),
+    re.compile(
+        r"\b(?:saved|written|exported|generated|dumped|output|attached)\s+(?:it\s+|this\s+|them\s+|"
+        r"the \w+\s+)?(?:to|into|as)\b",
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:{_OUTPUT})\s+(?:is|are|has been|have been|was|were)\s+(?:saved|written|stored|placed|generated|"
+        rf"exported|attached|put|created|documented|recorded)\s+(?:to|in|into|at|as|under)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:see|refer to|open|view|look at|check)\s+(?:the\s+)?(?:file\s+)?\S+\s+for\b"
+        r"|\b(?:available|can be found|is found|are found|documented|written up)\s+(?:in|at)\b"
+        r"|\bdetails\s+(?:are\s+)?in\b"
+        r"|\b(?:full|complete|whole|detailed)\s+[\w-]+(?:\s+\w+)?\s+(?:is|are|lives|sits)\s+(?:in|at)\b",
+        re.I,
+    ),
+    re.compile(
+        r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|written|updated|modified|added|edited|"
+        r"file|files|output|changed|new file|location)\s*:",
+        re.I,
+    ),
+    re.compile(
+        r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|updated|modified|added|edited|changed)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:has been|have been|was|were|is now)\s+(?:created|written|saved|updated|generated)\b",
+        re.I,
+    ),
 ]
 _REFERS_BACK = re.compile(r"\b(?:this|these|it|that|them|the above|above)\b", re.I)
-_CHANGES = re.compile(r"^\s*(?:#+\s*)?(?:changes|changes made|changed files|files changed|summary of changes)\s*:?\s*$", re.I)
+_CHANGES = re.compile(
+    r"^\s*(?:#+\s*)?(?:changes|changes made|changed files|files changed|summary of changes)\s*:?\s*$",
+    re.I,
+)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SUBJECT = re.compile(r"^[a-z]+(?:\([^()]+\))?!?: \S")
-_IMPERATIVE = re.compile(r"^(?:Add|Fix|Update|Remove|Refactor|Rename|Move|Bump|Revert|Improve|Handle|Use|Make|Allow|"
-                         r"Prevent|Support|Implement|Replace|Drop|Change|Document|Merge)\b")
+_IMPERATIVE = re.compile(
+    r"^(?:Add|Fix|Update|Remove|Refactor|Rename|Move|Bump|Revert|Improve|Handle|Use|Make|Allow|"
+    r"Prevent|Support|Implement|Replace|Drop|Change|Document|Merge)\b"
+)
 _WORK = re.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:"
     r"(?:i|we)(?:'ve| have| had)?\s+(?:just\s+|now\s+|also\s+|successfully\s+)?(?:added|updated|created|modified|"
     r"changed|edited|wrote|written|saved|fixed|implemented|refactored|made|moved|renamed|removed|deleted|applied|"
     r"completed|finished|ran|tested|committed|pushed|installed)\b"
     r"|(?:done|finished|all done|complete|completed)\b[.!]?\s*$"
-    r"|(?:changes|changes made)\s*:?\s*$)", re.I)
+    r"|(?:changes|changes made)\s*:?\s*$)",
+    re.I,
+)
 
 
 def normalize(text: str) -> str:
@@ -90,7 +200,9 @@ def normalize(text: str) -> str:
     for line, inside in zip(lines, fenced):
         if not inside:
             for _ in range(3):
-                new = _EMPHASIS.sub(lambda m: m.group(2) if m.group(2) is not None else m.group(3), line)
+                new = _EMPHASIS.sub(
+                    lambda m: m.group(2) if m.group(2) is not None else m.group(3), line
+                )
                 if new == line:
                     break
                 line = new
@@ -134,7 +246,11 @@ def _changes_lines(lines: list[str], fenced: list[bool]) -> set[int]:
         if fenced[i] or not _CHANGES.match(line):
             continue
         j = i + 1
-        while j < len(lines) and not fenced[j] and (_LIST_ITEM.match(lines[j]) or (lines[j].startswith("  ") and lines[j].strip())):
+        while (
+            j < len(lines)
+            and not fenced[j]
+            and (_LIST_ITEM.match(lines[j]) or (lines[j].startswith("  ") and lines[j].strip()))
+        ):
             out.add(j)
             j += 1
     return out
@@ -151,8 +267,10 @@ def _commit_body(lines: list[str]) -> bool:
         return True
     nxt = nonblank[0] + 1
     blank_after = nxt >= len(lines) or not lines[nxt].strip()
-    return blank_after and (_SUBJECT.match(first) is not None
-                            or (len(first) <= 72 and _IMPERATIVE.match(first) is not None and not first.endswith(".")))
+    return blank_after and (
+        _SUBJECT.match(first) is not None
+        or (len(first) <= 72 and _IMPERATIVE.match(first) is not None and not first.endswith("."))
+    )
 
 
 def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()) -> str | None:
@@ -179,11 +297,16 @@ def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()
     for i, line in enumerate(lines):
         if fenced[i]:
             continue
-        names = [f for f in file_names(line) if f.lower() not in user_files
-                 and f.lower() not in shown and f.rsplit("/", 1)[-1].lower() not in shown]
+        names = [
+            f
+            for f in file_names(line)
+            if f.lower() not in user_files
+            and f.lower() not in shown
+            and f.rsplit("/", 1)[-1].lower() not in shown
+        ]
         if not names or not any(p.search(line) for p in _POINTING):
             continue
-        after_fence = any(fenced[i + 1:])
+        after_fence = any(fenced[i + 1 :])
         after_prose = sum(prose_len[i:])
         above_prose = sum(prose_len[:i])
         above_fence = any(fenced[:i])
@@ -191,13 +314,22 @@ def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()
             continue
         if above_fence and _REFERS_BACK.search(line):
             continue
-        if i in changes and any(prose_len[k] or fenced[k] for k in range(i) if k not in changes and not _CHANGES.match(lines[k])):
+        if i in changes and any(
+            prose_len[k] or fenced[k]
+            for k in range(i)
+            if k not in changes and not _CHANGES.match(lines[k])
+        ):
             continue
         if commit and i > first_nonblank:
             continue
         return f"the reply points at {names[0]} (line {i + 1}), a file the grader was not shown"
     prose_lines = [i for i in range(len(lines)) if not fenced[i] and lines[i].strip()]
-    if not any(fenced) and not shown and prose_lines and sum(prose_len) < PROSE_SHOWS_FILE \
-            and all(_WORK.match(lines[i]) for i in prose_lines):
+    if (
+        not any(fenced)
+        and not shown
+        and prose_lines
+        and sum(prose_len) < PROSE_SHOWS_FILE
+        and all(_WORK.match(lines[i]) for i in prose_lines)
+    ):
         return "the reply only describes work it did and holds no answer"
     return None

@@ -33,8 +33,21 @@ from typing import Any, TypeVar
 
 from driftproof.run.providers.base import AttemptError
 
-__all__ = ["Counter", "FatalRun", "Halted", "LostDraw", "MAX_DRAWS", "MIN_DRAWS", "RETRY_DELAYS", "RetryPolicy", "SETTLE",
-           "StopRun", "needs_more", "run_cells", "with_retries"]
+__all__ = [
+    "Counter",
+    "FatalRun",
+    "Halted",
+    "LostDraw",
+    "MAX_DRAWS",
+    "MIN_DRAWS",
+    "RETRY_DELAYS",
+    "RetryPolicy",
+    "SETTLE",
+    "StopRun",
+    "needs_more",
+    "run_cells",
+    "with_retries",
+]
 
 #: A fixed wait schedule (seconds) still accepted by ``with_retries(delays=...)`` (regrade).
 RETRY_DELAYS: tuple[float, ...] = (5.0, 20.0)
@@ -58,7 +71,7 @@ class RetryPolicy:
     delays: tuple[float, ...] | None = None
 
     @classmethod
-    def fixed(cls, delays: Sequence[float]) -> "RetryPolicy":
+    def fixed(cls, delays: Sequence[float]) -> RetryPolicy:
         """Waits exactly ``delays`` (still lengthened to a ``retry-after``, up to the cap)."""
         d = tuple(float(x) for x in delays)
         return cls(max_attempts=len(d) + 1, max_wait_s=max([120.0, *d]), delays=d)
@@ -66,11 +79,23 @@ class RetryPolicy:
     def doc(self) -> dict[str, Any]:
         """The receipt's ``run.retry``: ``{max_attempts, max_wait_s, backoff}``."""
         if self.delays is not None:
-            backoff = "fixed waits " + ", ".join(f"{d:g} s" for d in self.delays) + "; at least retry-after"
+            backoff = (
+                "fixed waits "
+                + ", ".join(f"{d:g} s" for d in self.delays)
+                + "; at least retry-after"
+            )
         else:
-            backoff = (f"jittered exponential: {self.initial_s:g} s x 2^k + up to {self.initial_s:g} s jitter; "
-                       "at least retry-after / retry-after-ms")
-        return {"max_attempts": self.max_attempts, "max_wait_s": self.max_wait_s, "backoff": backoff}
+            backoff = (
+                f"jittered exponential: {self.initial_s:g} s x 2^k + up to {self.initial_s:g} s jitter; "
+                "at least retry-after / retry-after-ms"
+            )
+        return {
+            "max_attempts": self.max_attempts,
+            "max_wait_s": self.max_wait_s,
+            "backoff": backoff,
+        }
+
+
 MIN_DRAWS = 3
 MAX_DRAWS = 10
 SETTLE = 0.01
@@ -88,8 +113,14 @@ class LostDraw(Exception):
         attempts: every failed attempt ``{error, error_class, status, wait_s}``.
     """
 
-    def __init__(self, reason: str, *, error_class: str | None = None, status: int | None = None,
-                 attempts: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        *,
+        error_class: str | None = None,
+        status: int | None = None,
+        attempts: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.error_class = error_class
@@ -129,9 +160,15 @@ class Counter:
             self._hook()
 
 
-def with_retries(fn: Callable[[], T], *, delays: Sequence[float] | None = None, policy: RetryPolicy | None = None,
-                 sleep: Callable[[float], None] = time.sleep, on_attempt: Callable[[], None] | None = None,
-                 attempts: list[dict[str, Any]] | None = None) -> T:
+def with_retries(
+    fn: Callable[[], T],
+    *,
+    delays: Sequence[float] | None = None,
+    policy: RetryPolicy | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    on_attempt: Callable[[], None] | None = None,
+    attempts: list[dict[str, Any]] | None = None,
+) -> T:
     """Call ``fn`` (one attempt each), retrying transient failures through tenacity.
 
     Args:
@@ -151,7 +188,9 @@ def with_retries(fn: Callable[[], T], *, delays: Sequence[float] | None = None, 
     pol = policy or (RetryPolicy.fixed(delays) if delays is not None else RetryPolicy())
     log: list[dict[str, Any]] = attempts if attempts is not None else []
     first = len(log)
-    expo = wait_exponential_jitter(multiplier=pol.initial_s, max=pol.max_wait_s, jitter=pol.initial_s)
+    expo = wait_exponential_jitter(
+        multiplier=pol.initial_s, max=pol.max_wait_s, jitter=pol.initial_s
+    )
 
     def wait(state: Any) -> float:
         exc = state.outcome.exception() if state.outcome is not None else None
@@ -172,12 +211,23 @@ def with_retries(fn: Callable[[], T], *, delays: Sequence[float] | None = None, 
             return fn()
         except AttemptError as exc:
             if len(log) < 100:
-                log.append({"error": exc.reason[:2000], "error_class": exc.error_class, "status": exc.status,
-                            "wait_s": None})
+                log.append(
+                    {
+                        "error": exc.reason[:2000],
+                        "error_class": exc.error_class,
+                        "status": exc.status,
+                        "wait_s": None,
+                    }
+                )
             raise
 
-    retrying = Retrying(stop=stop_after_attempt(max(1, pol.max_attempts)), wait=wait, sleep=sleep, reraise=True,
-                        retry=retry_if_exception(lambda e: isinstance(e, AttemptError) and e.retryable))
+    retrying = Retrying(
+        stop=stop_after_attempt(max(1, pol.max_attempts)),
+        wait=wait,
+        sleep=sleep,
+        reraise=True,
+        retry=retry_if_exception(lambda e: isinstance(e, AttemptError) and e.retryable),
+    )
     try:
         return retrying(one)
     except AttemptError as exc:
@@ -192,12 +242,21 @@ def with_retries(fn: Callable[[], T], *, delays: Sequence[float] | None = None, 
             if a["error"] != exc.reason and a["error"] not in earlier:
                 earlier.append(a["error"])
         more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
-        raise LostDraw(f"{exc.reason} ({exc.error_class}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
-                       error_class=exc.error_class, status=exc.status, attempts=mine) from exc
+        raise LostDraw(
+            f"{exc.reason} ({exc.error_class}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
+            error_class=exc.error_class,
+            status=exc.status,
+            attempts=mine,
+        ) from exc
 
 
-def needs_more(scores: Sequence[float | None], *, min_draws: int = MIN_DRAWS, max_draws: int = MAX_DRAWS,
-               settle: float = SETTLE) -> bool:
+def needs_more(
+    scores: Sequence[float | None],
+    *,
+    min_draws: int = MIN_DRAWS,
+    max_draws: int = MAX_DRAWS,
+    settle: float = SETTLE,
+) -> bool:
     """Whether an arm with these per-draw scores (in draw order; ``None`` = lost) gets another draw."""
     drawn = len(scores)
     if drawn < min_draws:
@@ -213,10 +272,18 @@ def needs_more(scores: Sequence[float | None], *, min_draws: int = MIN_DRAWS, ma
 Cell = tuple[str, str]
 
 
-def run_cells(cells: Sequence[Cell], done: dict[tuple[str, str, int], float | None],
-              task: Callable[[str, str, int], float | None], *, concurrency: int, min_draws: int, max_draws: int,
-              settle: float = SETTLE, on_done: Callable[[int, int], None] | None = None,
-              halt: threading.Event | None = None) -> None:
+def run_cells(
+    cells: Sequence[Cell],
+    done: dict[tuple[str, str, int], float | None],
+    task: Callable[[str, str, int], float | None],
+    *,
+    concurrency: int,
+    min_draws: int,
+    max_draws: int,
+    settle: float = SETTLE,
+    on_done: Callable[[int, int], None] | None = None,
+    halt: threading.Event | None = None,
+) -> None:
     """Draw every cell (case id, arm) until the stopping rule is met.
 
     Args:
@@ -250,11 +317,14 @@ def run_cells(cells: Sequence[Cell], done: dict[tuple[str, str, int], float | No
 
     def plan(cell: Cell) -> None:
         while all((cell[0], cell[1], i) in done for i in range(planned[cell])):
-            if not needs_more(scores(cell), min_draws=min_draws, max_draws=max_draws, settle=settle):
+            if not needs_more(
+                scores(cell), min_draws=min_draws, max_draws=max_draws, settle=settle
+            ):
                 return
             planned[cell] += 1
 
     with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
+
         def submit_missing(cell: Cell) -> None:
             for i in range(planned[cell]):
                 key = (cell[0], cell[1], i)

@@ -61,8 +61,18 @@ import yaml
 from driftproof.errors import Problem, SuiteError
 
 __all__ = [
-    "CASE_ID", "CRITERIA_MAX", "CheckSpec", "Criterion", "FORMAT", "RUBRIC_MAX_CHARS", "Suite",
-    "SuiteCase", "TRANSLATED_CONTROLS", "in_language", "load_suite", "require_gradable",
+    "CASE_ID",
+    "CRITERIA_MAX",
+    "CheckSpec",
+    "Criterion",
+    "FORMAT",
+    "RUBRIC_MAX_CHARS",
+    "Suite",
+    "SuiteCase",
+    "TRANSLATED_CONTROLS",
+    "in_language",
+    "load_suite",
+    "require_gradable",
 ]
 
 FORMAT = "driftproof-suite/1"
@@ -159,7 +169,9 @@ class _Collector:
             raise SuiteError(f"{len(self.problems)} problem(s) in suite {self.file}", self.problems)
 
 
-def _text(c: _Collector, obj: dict, key: str, ptr: str, *, max_chars: int, required: bool = True) -> str | None:
+def _text(
+    c: _Collector, obj: dict, key: str, ptr: str, *, max_chars: int, required: bool = True
+) -> str | None:
     v = obj.get(key)
     if v is None:
         if required:
@@ -205,7 +217,10 @@ def _examples(c: _Collector, raw: Any, ptr: str) -> tuple[tuple[str, ...], tuple
         good = []
         for i, s in enumerate(items):
             if not isinstance(s, str) or len(s) > EXAMPLE_MAX_CHARS:
-                c.add(f"{ptr}/{key}/{i}", f"expected a string of at most {EXAMPLE_MAX_CHARS} characters")
+                c.add(
+                    f"{ptr}/{key}/{i}",
+                    f"expected a string of at most {EXAMPLE_MAX_CHARS} characters",
+                )
             else:
                 good.append(s)
         out.append(tuple(good))
@@ -214,7 +229,10 @@ def _examples(c: _Collector, raw: Any, ptr: str) -> tuple[tuple[str, ...], tuple
 
 def _criteria(c: _Collector, raw: Any, ptr: str) -> tuple[Criterion, ...] | None:
     if not isinstance(raw, list) or not raw:
-        c.add(ptr, "expected a non-empty list of criteria {id, weight, description} (an empty list is refused)")
+        c.add(
+            ptr,
+            "expected a non-empty list of criteria {id, weight, description} (an empty list is refused)",
+        )
         return None
     if len(raw) > CRITERIA_MAX:
         c.add(ptr, f"expected at most {CRITERIA_MAX} criteria, got {len(raw)}")
@@ -233,7 +251,13 @@ def _criteria(c: _Collector, raw: Any, ptr: str) -> tuple[Criterion, ...] | None
             c.add(f"{p}/id", f"expected a unique criterion id; {cid!r} repeats")
             continue
         seen.add(cid)
-        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w <= 0 or w > 1000:
+        if (
+            isinstance(w, bool)
+            or not isinstance(w, (int, float))
+            or not math.isfinite(w)
+            or w <= 0
+            or w > 1000
+        ):
             c.add(f"{p}/weight", "expected a finite number > 0 and <= 1000")
             continue
         d = _text(c, cr, "description", p, max_chars=RUBRIC_MAX_CHARS)
@@ -263,7 +287,9 @@ def _checks(c: _Collector, raw: Any, ptr: str) -> tuple[CheckSpec, ...]:
             continue
         if kind == "structural":
             if set(ch) - {"name", "kind", "structure"} or ch.get("structure") not in STRUCTURES:
-                c.add(f"{p}/structure", f"expected one of {', '.join(STRUCTURES)} (and no other keys)")
+                c.add(
+                    f"{p}/structure", f"expected one of {', '.join(STRUCTURES)} (and no other keys)"
+                )
                 continue
             out.append(CheckSpec(name, kind, structure=ch["structure"]))
             continue
@@ -292,10 +318,16 @@ def _threshold(c: _Collector, v: Any, ptr: str) -> float | None:
 def _native(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
     allowed = {"format", "name", "cases", "truncation", "language", "controls"}
     for k in sorted(set(doc) - allowed):
-        c.add(f"/{k}", "unexpected key; a suite has format, name, cases and optionally truncation, language "
-              "and controls")
+        c.add(
+            f"/{k}",
+            "unexpected key; a suite has format, name, cases and optionally truncation, language "
+            "and controls",
+        )
     if doc.get("truncation", "lost") not in ("lost", "accepted"):
-        c.add("/truncation", 'expected "lost" (a cut-off answer is a lost draw, the default) or "accepted"')
+        c.add(
+            "/truncation",
+            'expected "lost" (a cut-off answer is a lost draw, the default) or "accepted"',
+        )
     name = doc.get("name")
     if name is not None and (not isinstance(name, str) or not 0 < len(name) <= 200):
         c.add("/name", "expected a name of 1..200 characters")
@@ -306,7 +338,16 @@ def _native(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
         if not isinstance(raw, dict):
             c.add(p, "expected a case object")
             continue
-        keys = {"id", "prompt", "rubric", "criteria", "threshold", "checks", "examples", "translations"}
+        keys = {
+            "id",
+            "prompt",
+            "rubric",
+            "criteria",
+            "threshold",
+            "checks",
+            "examples",
+            "translations",
+        }
         for k in sorted(set(raw) - keys):
             c.add(f"{p}/{k}", "unexpected key in a case")
         cid = _case_id(c, raw.get("id"), f"{p}/id")
@@ -320,7 +361,9 @@ def _native(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
         ex_pass, ex_fail = _examples(c, raw.get("examples"), f"{p}/examples")
         tr = _translations(c, raw.get("translations"), f"{p}/translations")
         if cid and prompt:
-            cases.append(SuiteCase(cid, prompt, rubric, criteria, thr, checks, ex_pass, ex_fail, p, None, tr))
+            cases.append(
+                SuiteCase(cid, prompt, rubric, criteria, thr, checks, ex_pass, ex_fail, p, None, tr)
+            )
     return name, cases
 
 
@@ -328,8 +371,11 @@ LANGUAGE = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
 #: The product's table of translated controls (caveman's ``TERSE_PREFIXES`` in
 #: ``evals/llm_run.py``, seed 004): English control text → language → translation.
 TRANSLATED_CONTROLS: dict[str, dict[str, str]] = {
-    "Answer concisely.": {"en": "Answer concisely.", "pt": "Responda de forma concisa.",
-                          "fr": "Réponds de façon concise."},
+    "Answer concisely.": {
+        "en": "Answer concisely.",
+        "pt": "Responda de forma concisa.",
+        "fr": "Réponds de façon concise.",
+    },
 }
 
 
@@ -408,12 +454,16 @@ def load_suite(path: str | Path) -> Suite:
             raise SuiteError.at(file, "", f"expected at most {SUITE_MAX_BYTES} bytes, got {size}")
         data = p.read_bytes()
     except OSError as exc:
-        raise SuiteError.at(file, "", f"cannot read the suite file ({exc.strerror or exc})") from exc
+        raise SuiteError.at(
+            file, "", f"cannot read the suite file ({exc.strerror or exc})"
+        ) from exc
     try:
         text = data.decode("utf-8")
         doc = yaml.safe_load(text) if p.suffix.lower() in (".yaml", ".yml") else json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise SuiteError.at(file, "", f"expected UTF-8 JSON (or YAML for .yaml/.yml): {str(exc)[:200]}") from exc
+        raise SuiteError.at(
+            file, "", f"expected UTF-8 JSON (or YAML for .yaml/.yml): {str(exc)[:200]}"
+        ) from exc
     if not isinstance(doc, dict):
         raise SuiteError.at(file, "", "expected a JSON object")
     c = _Collector(file)
@@ -426,9 +476,13 @@ def load_suite(path: str | Path) -> Suite:
     elif "format" in doc:
         raise SuiteError.at(file, "/format", f'expected "{FORMAT}"')
     elif "cases" in doc and not _looks_like_caveman(doc["cases"]):
-        raise SuiteError.at(file, "/format", f'missing: a Driftproof suite starts with "format": "{FORMAT}" '
-                            '(without it, a file of "cases" is read as caveman\'s fidelity.json, whose cases '
-                            'carry checks {must_include, must_not_include} and no rubric)')
+        raise SuiteError.at(
+            file,
+            "/format",
+            f'missing: a Driftproof suite starts with "format": "{FORMAT}" '
+            '(without it, a file of "cases" is read as caveman\'s fidelity.json, whose cases '
+            "carry checks {must_include, must_not_include} and no rubric)",
+        )
     elif "evals" in doc:
         from driftproof.run.foreign_suites import skill_creator_cases
 
@@ -440,17 +494,32 @@ def load_suite(path: str | Path) -> Suite:
         fmt = "caveman-fidelity"
         name, cases = None, caveman_cases(c, doc)
     else:
-        raise SuiteError.at(file, "", f'expected a suite: {{"format": "{FORMAT}", "cases": [...]}}, '
-                            'a skill-creator evals.json {"evals": [...]}, or caveman fidelity.json {"cases": [...]}')
+        raise SuiteError.at(
+            file,
+            "",
+            f'expected a suite: {{"format": "{FORMAT}", "cases": [...]}}, '
+            'a skill-creator evals.json {"evals": [...]}, or caveman fidelity.json {"cases": [...]}',
+        )
     seen: dict[str, str] = {}
     for case in cases:
         if case.id in seen:
-            c.add(f"{case.pointer}/id", f"expected a unique case id; {case.id!r} is also at {seen[case.id]}")
+            c.add(
+                f"{case.pointer}/id",
+                f"expected a unique case id; {case.id!r} is also at {seen[case.id]}",
+            )
         seen.setdefault(case.id, case.pointer)
     c.raise_if_any()
     truncation = doc.get("truncation", "lost") if fmt == "driftproof" else "lost"
-    return Suite(name or p.stem, file, hashlib.sha256(data).hexdigest(), fmt, tuple(cases), truncation, language,
-                 controls)
+    return Suite(
+        name or p.stem,
+        file,
+        hashlib.sha256(data).hexdigest(),
+        fmt,
+        tuple(cases),
+        truncation,
+        language,
+        controls,
+    )
 
 
 def _looks_like_caveman(cases: Any) -> bool:
@@ -482,16 +551,24 @@ def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, st
 
     c = _Collector(suite.path)
     if not LANGUAGE.match(lang) or len(lang) > 35:
-        raise SuiteError.at(suite.path, "", f"--lang {lang!r}: expected a language tag such as en, pt or pt-BR")
+        raise SuiteError.at(
+            suite.path, "", f"--lang {lang!r}: expected a language tag such as en, pt or pt-BR"
+        )
     native = suite.language == lang
     cases = []
     for case in suite.cases:
         text = case.prompt if native else case.translations.get(lang)
         if text is None:
-            c.add(f"{case.pointer}/translations/{lang}", f"case {case.id!r} has no prompt in {lang!r}"
-                  + (f" (the suite's prompts are in {suite.language!r})" if suite.language else
-                     " (the suite does not state the language of its prompts)")
-                  + "; driftproof run stops before any call rather than fall back to another language")
+            c.add(
+                f"{case.pointer}/translations/{lang}",
+                f"case {case.id!r} has no prompt in {lang!r}"
+                + (
+                    f" (the suite's prompts are in {suite.language!r})"
+                    if suite.language
+                    else " (the suite does not state the language of its prompts)"
+                )
+                + "; driftproof run stops before any call rather than fall back to another language",
+            )
             continue
         cases.append(dataclasses.replace(case, prompt=text))
     translated = control
@@ -501,10 +578,12 @@ def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, st
         if translated is None and native:
             translated = control  # given for the suite's own language, and no table translates it
         if translated is None:
-            c.add(f"/controls/{control.replace('~', '~0').replace('/', '~1')}/{lang}",
-                  f"no translated control for {lang!r}: the control {control[:80]!r} has no {lang!r} translation "
-                  "in the suite's controls table or the product's; driftproof run stops before any call rather "
-                  "than send the untranslated control")
+            c.add(
+                f"/controls/{control.replace('~', '~0').replace('/', '~1')}/{lang}",
+                f"no translated control for {lang!r}: the control {control[:80]!r} has no {lang!r} translation "
+                "in the suite's controls table or the product's; driftproof run stops before any call rather "
+                "than send the untranslated control",
+            )
     c.raise_if_any()
     return dataclasses.replace(suite, cases=tuple(cases)), translated
 
@@ -521,6 +600,9 @@ def require_gradable(suite: Suite) -> None:
             ptr, _, msg = case.refusal.partition(": ")
             c.add(ptr, msg)
         elif case.rubric is None and not case.criteria:
-            c.add(case.pointer, f"case {case.id!r} has neither a rubric nor criteria; "
-                  "driftproof run grades every answer against one and refuses the case before any call")
+            c.add(
+                case.pointer,
+                f"case {case.id!r} has neither a rubric nor criteria; "
+                "driftproof run grades every answer against one and refuses the case before any call",
+            )
     c.raise_if_any()

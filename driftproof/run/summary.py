@@ -38,7 +38,7 @@ def _lost_by_kind(r: Any) -> str | None:
         kinds: dict[str, int] = {}
         for c in r.cases:
             spec = getattr(c.arms, arm, None)
-            for d in (spec.draws if spec is not None else []):
+            for d in spec.draws if spec is not None else []:
                 if d.lost is not None:
                     k = d.lost.kind or "unclassed"
                     kinds[k] = kinds.get(k, 0) + 1
@@ -54,7 +54,9 @@ def print_result(result: Any, console: Console | None = None) -> None:
     r = result.receipt if result.receipt is not None else read_receipt(result.receipt_path)
     has_control = r.arms.control is not None
     t = Table(title=Text(f"{r.skill.name} on {r.run.model} ({r.verification_level})"))
-    cols = ["case", "with skill", "baseline", "lift"] + (["control", "skill − control"] if has_control else [])
+    cols = ["case", "with skill", "baseline", "lift"] + (
+        ["control", "skill − control"] if has_control else []
+    )
     for col in cols:
         t.add_column(col)
     t.add_column("drawn / lost")
@@ -67,7 +69,10 @@ def print_result(result: Any, console: Console | None = None) -> None:
         drawn = w.drawn + b.drawn
         if has_control and c.arms.control is not None:
             k = arm_band(c.arms.control, "generation")
-            row += [_f(k.mean), _f(None if w.mean is None or k.mean is None else w.mean - k.mean, True)]
+            row += [
+                _f(k.mean),
+                _f(None if w.mean is None or k.mean is None else w.mean - k.mean, True),
+            ]
             lost, drawn = lost + k.lost, drawn + k.drawn
         row.append(f"{drawn} / {lost}")
         t.add_row(*row)
@@ -78,13 +83,21 @@ def print_result(result: Any, console: Console | None = None) -> None:
     lift = suite_lift(r)
     from driftproof.view import lift_coverage
 
-    console.print(Text(f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} "
-                       f"(skill {r.skill.tokens} tokens); endpoint attempts {r.run.endpoint_attempts}"))
+    console.print(
+        Text(
+            f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} "
+            f"(skill {r.skill.tokens} tokens); endpoint attempts {r.run.endpoint_attempts}"
+        )
+    )
     jo = r.economics.judge_overhead
     if jo is not None:
         usd = "unpriced" if jo.usd is None else f"${jo.usd:.4f}"
-        console.print(Text(f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
-                           f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without usage)"))
+        console.print(
+            Text(
+                f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
+                f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without usage)"
+            )
+        )
     refusal = verdict_refusal(r)
     if r.is_smoke:
         console.print(Text(SMOKE_RUN))

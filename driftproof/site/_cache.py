@@ -35,8 +35,17 @@ import driftproof
 from driftproof.receipt._seal import atomic_write
 from driftproof.site._paths import templates_dir
 
-__all__ = ["CACHE_DIR_NAME", "BuildCache", "cached_chart", "key_of", "pack", "product_key", "tree_key", "unpack",
-           "using"]
+__all__ = [
+    "CACHE_DIR_NAME",
+    "BuildCache",
+    "cached_chart",
+    "key_of",
+    "pack",
+    "product_key",
+    "tree_key",
+    "unpack",
+    "using",
+]
 
 #: The cache folder's name (in .gitignore).
 CACHE_DIR_NAME = ".driftproof-cache"
@@ -96,15 +105,15 @@ def unpack(data: bytes) -> dict[str, bytes] | None:
     try:
         if not data.startswith(_MAGIC):
             return None
-        rest = data[len(_MAGIC):]
+        rest = data[len(_MAGIC) :]
         nl = rest.index(b"\n")
         size = int(rest[:nl])
-        header = json.loads(rest[nl + 1: nl + 1 + size])
-        body = memoryview(rest)[nl + 1 + size:]
+        header = json.loads(rest[nl + 1 : nl + 1 + size])
+        body = memoryview(rest)[nl + 1 + size :]
         out: dict[str, bytes] = {}
         at = 0
         for name, n in header:
-            out[name] = bytes(body[at: at + n])
+            out[name] = bytes(body[at : at + n])
             at += n
         return out if at == len(body) else None
     except (ValueError, TypeError):
@@ -179,7 +188,9 @@ def cached_chart(fn: _F) -> _F:
         active = _ACTIVE.get()
         if active is None:
             return fn(*args, **kwargs)
-        k = key_of("chart", f"{fn.__module__}.{fn.__qualname__}", repr(args), repr(sorted(kwargs.items())))
+        k = key_of(
+            "chart", f"{fn.__module__}.{fn.__qualname__}", repr(args), repr(sorted(kwargs.items()))
+        )
         hit = active.get_files(k)
         if hit is not None and "svg" in hit:
             return hit["svg"]

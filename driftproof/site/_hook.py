@@ -21,10 +21,18 @@ from driftproof.errors import SiteBuildError
 __all__ = ["handing_over", "on_env", "on_files", "on_page_content", "on_page_context"]
 
 #: Top-level pages in navigation order (source file, label); others follow by file name.
-NAV_PAGES = (("index.md", "Reports"), ("method.md", "Method"), ("neutrality.md", "Neutrality"),
-             ("interop.md", "Interop"))
+NAV_PAGES = (
+    ("index.md", "Reports"),
+    ("method.md", "Method"),
+    ("neutrality.md", "Neutrality"),
+    ("interop.md", "Interop"),
+)
 #: Generated sections of the site that appear in navigation.
-NAV_GENERATED = (("Results", "results/"), ("Receipts", "receipts/"), ("Receipt schema", "spec/versions/"))
+NAV_GENERATED = (
+    ("Results", "results/"),
+    ("Receipts", "receipts/"),
+    ("Receipt schema", "spec/versions/"),
+)
 
 _state: dict[str, Any] = {"inputs": None}
 
@@ -54,7 +62,9 @@ def site_nav(files: Any) -> list[dict[str, str]]:
     return nav
 
 
-def on_files(files: Any, config: Any, *, receipts: str | None = None, reports: str | None = None) -> Any:
+def on_files(
+    files: Any, config: Any, *, receipts: str | None = None, reports: str | None = None
+) -> Any:
     from mkdocs.structure.files import File
 
     from driftproof.site.build import build_site_files
@@ -64,19 +74,30 @@ def on_files(files: Any, config: Any, *, receipts: str | None = None, reports: s
     if inputs is None:  # plain `mkdocs build`: load and check here, failing closed all the same
         base = Path(config.config_file_path).parent
         opts = (config.extra or {}).get("driftproof", {})
-        inputs = load_inputs(base / (receipts or opts.get("receipts", "receipts")),
-                             base / (reports or opts.get("reports", "reports")))
+        inputs = load_inputs(
+            base / (receipts or opts.get("receipts", "receipts")),
+            base / (reports or opts.get("reports", "reports")),
+        )
     nav = site_nav(files)
     progress = _state.get("progress")
-    generated = build_site_files(inputs.receipts, inputs.reports, nav=nav, site_name=config.site_name,
-                                 site_url=config.site_url or "https://driftproof.dev/",
-                                 fallback_date=fallback_date(), templates=_templates(config),
-                                 cache=getattr(inputs, "cache", None), progress=progress)
+    generated = build_site_files(
+        inputs.receipts,
+        inputs.reports,
+        nav=nav,
+        site_name=config.site_name,
+        site_url=config.site_url or "https://driftproof.dev/",
+        fallback_date=fallback_date(),
+        templates=_templates(config),
+        cache=getattr(inputs, "cache", None),
+        progress=progress,
+    )
     if progress:
         progress("write", 0, len(generated))
     clash = sorted(p for p in generated if files.get_file_from_path(p) is not None)
     if clash:
-        raise SiteBuildError(f"generated pages would overwrite files in {config.docs_dir}: {', '.join(clash)}")
+        raise SiteBuildError(
+            f"generated pages would overwrite files in {config.docs_dir}: {', '.join(clash)}"
+        )
     for path, data in sorted(generated.items()):
         files.append(File.generated(config, path, content=data))
     _state.update(nav=nav, reports=inputs.reports, generated=len(generated))
@@ -105,7 +126,9 @@ def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -
     if page.is_homepage:
         from driftproof.site.build import home_listing, page_env
 
-        context["reports_listing"] = home_listing(_state.get("reports", []), page_env(_templates(config)))
+        context["reports_listing"] = home_listing(
+            _state.get("reports", []), page_env(_templates(config))
+        )
     else:
         context["reports_listing"] = Markup("")
     return context

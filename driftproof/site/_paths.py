@@ -31,8 +31,10 @@ def site_data_root() -> Path:
     for root in (_PACKAGE / "_site", _PACKAGE.parent):
         if (root / "templates" / "theme").is_dir() and (root / "mkdocs.yml").is_file():
             return root
-    raise FileNotFoundError(f"the site's templates are missing: neither {_PACKAGE / '_site'} nor a source "
-                            f"checkout at {_PACKAGE.parent} holds templates/ and mkdocs.yml")
+    raise FileNotFoundError(
+        f"the site's templates are missing: neither {_PACKAGE / '_site'} nor a source "
+        f"checkout at {_PACKAGE.parent} holds templates/ and mkdocs.yml"
+    )
 
 
 def templates_dir() -> Path:

@@ -36,7 +36,9 @@ class DriftproofPlugin(BasePlugin):  # type: ignore[type-arg]
     )
 
     def on_files(self, files: Any, *, config: Any) -> Any:
-        return _hook.on_files(files, config, receipts=self.config.get("receipts"), reports=self.config.get("reports"))
+        return _hook.on_files(
+            files, config, receipts=self.config.get("receipts"), reports=self.config.get("reports")
+        )
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
         return _hook.on_env(env, config, files)

@@ -44,7 +44,9 @@ def printable(value: object) -> object:
     return value
 
 
-_MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+_MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
+    "table"
+)
 
 
 def make_env(template_dirs: Sequence[Path]) -> jinja2.Environment:
@@ -76,8 +78,10 @@ def wrap_tables(html: str) -> str:
     parts = html.split("<table>")
     out = [parts[0]]
     for i, part in enumerate(parts[1:], 1):
-        out.append(f'<div class="table-wrap" tabindex="0" role="region" aria-label="Table {i}, scrolls sideways '
-                   f'on a narrow screen"><table>' + part.replace("</table>", "</table></div>", 1))
+        out.append(
+            f'<div class="table-wrap" tabindex="0" role="region" aria-label="Table {i}, scrolls sideways '
+            f'on a narrow screen"><table>' + part.replace("</table>", "</table></div>", 1)
+        )
     return "".join(out)
 
 

@@ -62,36 +62,70 @@ def _draw(d: Any, no_answer: str) -> dict[str, Any]:
     lines = answer.count("\n") + 1 if answer is not None else 0
     samples = []
     for i, x in enumerate(d.judge_samples, 1):
-        score = view.fmt(x.score) if x.score is not None else f"invalid ({x.invalid_reason or 'no reason recorded'})"
-        samples.append({"n": str(i), "score": score, "reason": x.reason,
-                        "model": x.reported_model or x.serving_model})
+        score = (
+            view.fmt(x.score)
+            if x.score is not None
+            else f"invalid ({x.invalid_reason or 'no reason recorded'})"
+        )
+        samples.append(
+            {
+                "n": str(i),
+                "score": score,
+                "reason": x.reason,
+                "model": x.reported_model or x.serving_model,
+            }
+        )
     lost = None
     if d.lost is not None:
-        extra = [p for p in (d.lost.kind, d.lost.error_class, None if d.lost.status is None else f"status {d.lost.status}")
-                 if p]
+        extra = [
+            p
+            for p in (
+                d.lost.kind,
+                d.lost.error_class,
+                None if d.lost.status is None else f"status {d.lost.status}",
+            )
+            if p
+        ]
         lost = d.lost.reason + (f" ({', '.join(extra)})" if extra else "")
     tokens = None
     if d.tokens is not None:
         tokens = f"{fmt_int(d.tokens.input)} in, {fmt_int(d.tokens.output)} out (counted by {d.tokens.counted_by})"
     return {
         "index": str(d.index),
-        "score": view.fmt(d.score) if d.score is not None else ("lost" if d.lost is not None else "no score"),
+        "score": view.fmt(d.score)
+        if d.score is not None
+        else ("lost" if d.lost is not None else "no score"),
         "samples": samples,
         "lost": lost,
         "stop_reason": d.stop_reason,
-        "refusal": None if d.refusal is None else
-        " · ".join(p for p in (d.refusal.category and f"category {d.refusal.category}", d.refusal.text) if p) or "refused",
+        "refusal": None
+        if d.refusal is None
+        else " · ".join(
+            p
+            for p in (d.refusal.category and f"category {d.refusal.category}", d.refusal.text)
+            if p
+        )
+        or "refused",
         "over_budget": bool(d.over_budget),
-        "attempts": [f"{a.error_class}: {a.error}" + (f" (status {a.status})" if a.status is not None else "")
-                     for a in (d.attempts or [])],
+        "attempts": [
+            f"{a.error_class}: {a.error}"
+            + (f" (status {a.status})" if a.status is not None else "")
+            for a in (d.attempts or [])
+        ],
         "tokens": tokens,
         "checks": [f"{c.name} ({c.kind}): {'pass' if c.pass_ else 'fail'}" for c in d.checks],
-        "files": [f"{f.path}: {f.status}" + (f", {f.bytes:,} bytes" if f.bytes is not None else "")
-                  + (f" ({f.reason})" if f.reason else "") for f in (d.captured_files or [])],
+        "files": [
+            f"{f.path}: {f.status}"
+            + (f", {f.bytes:,} bytes" if f.bytes is not None else "")
+            + (f" ({f.reason})" if f.reason else "")
+            for f in (d.captured_files or [])
+        ],
         "skill_fired": None if d.skill_fired is None else ("yes" if d.skill_fired else "no"),
         "source_error": d.source_error,
         "answer": answer,
-        "answer_size": f"{len(answer):,} characters, {lines:,} line{'s' if lines != 1 else ''}" if answer is not None else "",
+        "answer_size": f"{len(answer):,} characters, {lines:,} line{'s' if lines != 1 else ''}"
+        if answer is not None
+        else "",
         "fold": answer is not None and (len(answer) > FOLD_CHARS or lines > FOLD_LINES),
         "no_answer": no_answer,
     }
@@ -104,16 +138,29 @@ def _band(text: str) -> str:
 def case_draws(r: Receipt, case: Any) -> dict[str, Any]:
     """The case's draws for the page: arm labels, and rows by draw position, one cell per arm
     (``None`` where that arm has fewer draws)."""
-    arms = [(label, getattr(case.arms, key)) for key, label in _ARMS if getattr(case.arms, key, None) is not None]
+    arms = [
+        (label, getattr(case.arms, key))
+        for key, label in _ARMS
+        if getattr(case.arms, key, None) is not None
+    ]
     no_answer = _no_answer(r)
     per_arm = [[_draw(d, no_answer) for d in arm.draws] for _, arm in arms]
     depth = max((len(x) for x in per_arm), default=0)
-    rows = [[(per_arm[a][i] if i < len(per_arm[a]) else None) for a in range(len(arms))] for i in range(depth)]
+    rows = [
+        [(per_arm[a][i] if i < len(per_arm[a]) else None) for a in range(len(arms))]
+        for i in range(depth)
+    ]
     return {"labels": [label for label, _ in arms], "rows": rows}
 
 
-def case_pages(name: str, r: Receipt, sheet: view.Sheet, cited: Sequence[Mapping[str, str]],
-               render: Any, anchors: Mapping[str, str]) -> dict[str, bytes]:
+def case_pages(
+    name: str,
+    r: Receipt,
+    sheet: view.Sheet,
+    cited: Sequence[Mapping[str, str]],
+    render: Any,
+    anchors: Mapping[str, str],
+) -> dict[str, bytes]:
     """Every case page of receipt ``name``: ``{site path: bytes}``.
 
     Args:
@@ -140,17 +187,38 @@ def case_pages(name: str, r: Receipt, sheet: view.Sheet, cited: Sequence[Mapping
             bands = [("with skill", _band(row.with_skill)), ("baseline", _band(row.baseline))]
             if row.control is not None:
                 bands.append(("control", _band(row.control)))
-            bands.append(("lift (with skill minus baseline)", row.lift if row.lift != "–" else "n/a: an arm has no score"))
-        about = [("checks", row.checks if row is not None else "none"),
-                 ("lost draws", row.lost if row is not None else "none"),
-                 ("receipt reading", reading.get("reading", "")), ("band source", facts.source),
-                 ("draws per arm", facts.draws), ("judge samples per draw", facts.judge_samples)]
+            bands.append(
+                (
+                    "lift (with skill minus baseline)",
+                    row.lift if row.lift != "–" else "n/a: an arm has no score",
+                )
+            )
+        about = [
+            ("checks", row.checks if row is not None else "none"),
+            ("lost draws", row.lost if row is not None else "none"),
+            ("receipt reading", reading.get("reading", "")),
+            ("band source", facts.source),
+            ("draws per arm", facts.draws),
+            ("judge samples per draw", facts.judge_samples),
+        ]
         files[path] = render(
-            "case.html", path, nav_current="receipts/", name=name, skill=r.skill.name, case_id=case.id,
-            prompt=case.prompt, prompt_fold=case.prompt is not None and (len(case.prompt) > FOLD_CHARS
-                                                                        or case.prompt.count("\n") >= FOLD_LINES),
-            verdict=verdict, why=why, bands=bands, about=about, draws=case_draws(r, case), cited=list(cited),
+            "case.html",
+            path,
+            nav_current="receipts/",
+            name=name,
+            skill=r.skill.name,
+            case_id=case.id,
+            prompt=case.prompt,
+            prompt_fold=case.prompt is not None
+            and (len(case.prompt) > FOLD_CHARS or case.prompt.count("\n") >= FOLD_LINES),
+            verdict=verdict,
+            why=why,
+            bands=bands,
+            about=about,
+            draws=case_draws(r, case),
+            cited=list(cited),
             prev=None if prev_c is None else {"id": prev_c.id, "url": f"../{slugs[prev_c.id]}/"},
             next=None if next_c is None else {"id": next_c.id, "url": f"../{slugs[next_c.id]}/"},
-            sheet_anchor=anchors.get(case.id, ""))
+            sheet_anchor=anchors.get(case.id, ""),
+        )
     return files

@@ -88,15 +88,25 @@ def _wrap(label: str, width: int) -> str:
     then anywhere); the text itself is unchanged."""
     if len(label) <= width:
         return label
-    return "\n".join(textwrap.wrap(label, width, break_on_hyphens=True, break_long_words=True)) or label
+    return (
+        "\n".join(textwrap.wrap(label, width, break_on_hyphens=True, break_long_words=True))
+        or label
+    )
 
 
 # The build cache keeps the SVG by every argument (issue 19): width and theme are arguments,
 # so the wide, narrow, light and dark variants are four entries.
 @cached_chart
-def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel: str,
-                 reference: float | None = None, reference_label: str | None = None,
-                 theme: str = "light", width: float = WIDE_IN) -> bytes:
+def grouped_bars(
+    categories: Sequence[str],
+    series: Sequence[Series],
+    *,
+    xlabel: str,
+    reference: float | None = None,
+    reference_label: str | None = None,
+    theme: str = "light",
+    width: float = WIDE_IN,
+) -> bytes:
     """Horizontal grouped bars with whiskers, as SVG bytes.
 
     Every text is drawn literally (``text.parse_math`` off: a ``$`` is a dollar sign, never
@@ -124,7 +134,12 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
     per_line = max(8, int((0.45 * width - 0.3) / 0.075))
     labels = [_wrap(c, per_line) for c in categories]
     lines = max((lab.count("\n") + 1 for lab in labels), default=1)
-    entries = n_ser + (1 if reference_label else 0) + (1 if what.missing else 0) + (1 if what.zeros else 0)
+    entries = (
+        n_ser
+        + (1 if reference_label else 0)
+        + (1 if what.missing else 0)
+        + (1 if what.zeros else 0)
+    )
     show_legend = n_ser > 1 or bool(reference_label) or what.missing or what.zeros
     ncols = 1 if narrow else min(3, max(1, entries))
     legend_rows = -(-entries // ncols) if show_legend else 0
@@ -132,11 +147,21 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
     group_in = max(0.3 * max(1, n_ser), 0.19 * lines + 0.08)
     height = max(2.2, group_in * n_cat + top_in + 0.65)
     rc = {
-        "svg.hashsalt": "driftproof", "svg.fonttype": "none", "font.size": 10, "text.parse_math": False,
-        "text.color": colours["fg"], "axes.labelcolor": colours["fg"], "axes.edgecolor": colours["fg"],
-        "xtick.color": colours["fg"], "ytick.color": colours["fg"],
-        "figure.facecolor": colours["bg"], "axes.facecolor": colours["bg"], "savefig.facecolor": colours["bg"],
-        "hatch.color": colours["bg"], "legend.frameon": False, "path.simplify": False,
+        "svg.hashsalt": "driftproof",
+        "svg.fonttype": "none",
+        "font.size": 10,
+        "text.parse_math": False,
+        "text.color": colours["fg"],
+        "axes.labelcolor": colours["fg"],
+        "axes.edgecolor": colours["fg"],
+        "xtick.color": colours["fg"],
+        "ytick.color": colours["fg"],
+        "figure.facecolor": colours["bg"],
+        "axes.facecolor": colours["bg"],
+        "savefig.facecolor": colours["bg"],
+        "hatch.color": colours["bg"],
+        "legend.frameon": False,
+        "path.simplify": False,
     }
     with plt.rc_context(rc):
         # Fixed margins instead of a layout engine: one draw pass, which keeps a chart of 50
@@ -144,8 +169,12 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
         fig, ax = plt.subplots(figsize=(width, height))
         longest = max((len(part) for lab in labels for part in lab.split("\n")), default=1)
         label_in = 0.3 + 0.075 * longest
-        fig.subplots_adjust(left=min(0.45, label_in / width), right=0.96 if narrow else 0.97,
-                            top=1 - top_in / height, bottom=0.6 / height)
+        fig.subplots_adjust(
+            left=min(0.45, label_in / width),
+            right=0.96 if narrow else 0.97,
+            top=1 - top_in / height,
+            bottom=0.6 / height,
+        )
         bar_h = 0.8 / max(1, n_ser)
         missing_drawn = zero_drawn = False
         for s_i, s in enumerate(series):
@@ -155,42 +184,83 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], *, xlabel:
             ys = [offs[c_i] for c_i in known]
             vs = [s.values[c_i] for c_i in known]
             # The bar (possibly of zero length) carries the legend entry even when every value is 0.
-            ax.barh(ys, vs, height=bar_h * 0.92, color=colour, hatch=_HATCHES[s_i % len(_HATCHES)], label=s.label)
+            ax.barh(
+                ys,
+                vs,
+                height=bar_h * 0.92,
+                color=colour,
+                hatch=_HATCHES[s_i % len(_HATCHES)],
+                label=s.label,
+            )
             zeros = [y for y, v in zip(ys, vs, strict=True) if v == 0]
             if zeros:  # a bar of length 0 is invisible: a dot says "exactly 0"
-                ax.plot([0.0] * len(zeros), zeros, linestyle="none", marker="o", markersize=7,
-                        markerfacecolor=colour, markeredgecolor=colours["fg"], markeredgewidth=1, clip_on=False,
-                        label=None if zero_drawn else ZERO_LABEL, zorder=4)
+                ax.plot(
+                    [0.0] * len(zeros),
+                    zeros,
+                    linestyle="none",
+                    marker="o",
+                    markersize=7,
+                    markerfacecolor=colour,
+                    markeredgecolor=colours["fg"],
+                    markeredgewidth=1,
+                    clip_on=False,
+                    label=None if zero_drawn else ZERO_LABEL,
+                    zorder=4,
+                )
                 zero_drawn = True
             whisk = [(y, v, *_whisker(s, c_i)) for y, v, c_i in zip(ys, vs, known, strict=True)]
             whisk = [w for w in whisk if w[2] is not None and w[3] is not None and w[3] > w[2]]
             if whisk:
-                ax.errorbar([w[1] for w in whisk], [w[0] for w in whisk],
-                            xerr=[[w[1] - w[2] for w in whisk], [w[3] - w[1] for w in whisk]],
-                            fmt="none", ecolor=colours["fg"], elinewidth=1.2, capsize=3)
+                ax.errorbar(
+                    [w[1] for w in whisk],
+                    [w[0] for w in whisk],
+                    xerr=[[w[1] - w[2] for w in whisk], [w[3] - w[1] for w in whisk]],
+                    fmt="none",
+                    ecolor=colours["fg"],
+                    elinewidth=1.2,
+                    capsize=3,
+                )
             unknown = [offs[c_i] for c_i, v in enumerate(s.values) if v is None]
             if unknown:
-                ax.plot([0.0] * len(unknown), unknown, linestyle="none", marker="X", markersize=9,
-                        markerfacecolor=colour, markeredgecolor=colours["fg"], markeredgewidth=1, clip_on=False,
-                        label=None if missing_drawn else MISSING_LABEL, zorder=4)
+                ax.plot(
+                    [0.0] * len(unknown),
+                    unknown,
+                    linestyle="none",
+                    marker="X",
+                    markersize=9,
+                    markerfacecolor=colour,
+                    markeredgecolor=colours["fg"],
+                    markeredgewidth=1,
+                    clip_on=False,
+                    label=None if missing_drawn else MISSING_LABEL,
+                    zorder=4,
+                )
                 missing_drawn = True
         if reference is not None:
-            ax.axvline(reference, color=colours["fg"], linestyle="--", linewidth=1,
-                       label=reference_label)
+            ax.axvline(
+                reference, color=colours["fg"], linestyle="--", linewidth=1, label=reference_label
+            )
         ax.set_yticks(range(n_cat), labels)
         ax.set_ylim(n_cat - 0.5, -0.5)
         ax.set_xlabel(xlabel)
         ax.grid(axis="x", color=colours["grid"], linewidth=0.6)
         ax.set_axisbelow(True)
         if narrow:
-            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
+            ax.xaxis.set_major_locator(
+                matplotlib.ticker.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10])
+            )
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
         if show_legend:
             handles, texts = ax.get_legend_handles_labels()
             order = sorted(range(len(texts)), key=lambda i: texts[i] in (MISSING_LABEL, ZERO_LABEL))
-            ax.legend([handles[i] for i in order], [texts[i] for i in order],loc="lower left" if narrow else "lower center", bbox_to_anchor=(0.0 if narrow else 0.5, 1.0),
-                      ncols=ncols)
+            ax.legend(
+                [handles[i] for i in order],
+                [texts[i] for i in order],
+                loc="lower left" if narrow else "lower center",
+                bbox_to_anchor=(0.0 if narrow else 0.5, 1.0),
+                ncols=ncols,
+            )
         buf = io.BytesIO()
         fig.savefig(buf, format="svg", metadata={"Date": None})
         plt.close(fig)
@@ -209,18 +279,31 @@ def caption(subject: str, series: Sequence[Series], whiskers: str | None) -> str
     if whiskers and what.whiskers:
         parts.append(f"Whiskers: {whiskers}; none is drawn where the spread is zero or unknown.")
     elif whiskers:
-        parts.append("No whisker is drawn: no value here has a spread (one measured draw each, or none recorded).")
+        parts.append(
+            "No whisker is drawn: no value here has a spread (one measured draw each, or none recorded)."
+        )
     if what.missing:
-        parts.append("A cross at zero marks a value that is unknown (lost or unscored), not a score of 0.")
+        parts.append(
+            "A cross at zero marks a value that is unknown (lost or unscored), not a score of 0."
+        )
     if what.zeros:
         parts.append("A dot at zero is a value of exactly 0.")
     parts.append("The table below holds the same numbers.")
     return " ".join(parts)
 
 
-def figure(chart_id: str, categories: Sequence[str], series: Sequence[Series], *, subject: str, xlabel: str,
-           fmt: Callable[[float | None], str], whiskers: str | None, reference: float | None = None,
-           reference_label: str | None = None) -> tuple[dict[str, str], dict[str, bytes]]:
+def figure(
+    chart_id: str,
+    categories: Sequence[str],
+    series: Sequence[Series],
+    *,
+    subject: str,
+    xlabel: str,
+    fmt: Callable[[float | None], str],
+    whiskers: str | None,
+    reference: float | None = None,
+    reference_label: str | None = None,
+) -> tuple[dict[str, str], dict[str, bytes]]:
     """One published chart: four SVGs (wide and narrow, light and dark), its alt text and caption.
 
     Returns:
@@ -231,17 +314,34 @@ def figure(chart_id: str, categories: Sequence[str], series: Sequence[Series], *
     for size, width in (("", WIDE_IN), ("-narrow", NARROW_IN)):
         for suffix, theme in (("", "light"), ("-dark", "dark")):
             files[f"{chart_id}{size}{suffix}.svg"] = grouped_bars(
-                categories, series, xlabel=xlabel, reference=reference, reference_label=reference_label,
-                theme=theme, width=width)
-    info = {"id": chart_id, "src": f"{chart_id}.svg", "dark": f"{chart_id}-dark.svg",
-            "narrow": f"{chart_id}-narrow.svg", "narrow_dark": f"{chart_id}-narrow-dark.svg",
-            "media": NARROW_MEDIA, "alt": alt_text(subject, categories, series, fmt, whiskers),
-            "caption": caption(subject, series, whiskers)}
+                categories,
+                series,
+                xlabel=xlabel,
+                reference=reference,
+                reference_label=reference_label,
+                theme=theme,
+                width=width,
+            )
+    info = {
+        "id": chart_id,
+        "src": f"{chart_id}.svg",
+        "dark": f"{chart_id}-dark.svg",
+        "narrow": f"{chart_id}-narrow.svg",
+        "narrow_dark": f"{chart_id}-narrow-dark.svg",
+        "media": NARROW_MEDIA,
+        "alt": alt_text(subject, categories, series, fmt, whiskers),
+        "caption": caption(subject, series, whiskers),
+    }
     return info, files
 
 
-def alt_text(subject: str, categories: Sequence[str], series: Sequence[Series],
-             fmt: Callable[[float | None], str], whiskers: str | None) -> str:
+def alt_text(
+    subject: str,
+    categories: Sequence[str],
+    series: Sequence[Series],
+    fmt: Callable[[float | None], str],
+    whiskers: str | None,
+) -> str:
     """Alt text that states every number the chart draws.
 
     Args:

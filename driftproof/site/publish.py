@@ -21,11 +21,11 @@ import re
 import shutil
 import stat
 import tempfile
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable
 
 from driftproof.errors import BoundsError, Problem, ReceiptError, SiteBuildError
 from driftproof.receipt import Receipt
@@ -58,8 +58,13 @@ SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 Progress = Callable[[str, int, int], None]
 
 
-def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | None = None,
-                progress: Progress | None = None) -> SiteInputs:
+def load_inputs(
+    receipts_dir: Path,
+    reports_dir: Path,
+    *,
+    cache: BuildCache | None = None,
+    progress: Progress | None = None,
+) -> SiteInputs:
     """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
 
     Each receipt file is read once here: the bytes validated (schema, seal, model) are the
@@ -88,8 +93,14 @@ def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | No
     for p, name in names.items():
         bad_parts = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
         if bad_parts:
-            problems.append(Problem(str(p), "", f"expected a file name matching {SAFE_NAME.pattern} (then .json), "
-                                    f"found {_quote(bad_parts[0])}: rename the file"))
+            problems.append(
+                Problem(
+                    str(p),
+                    "",
+                    f"expected a file name matching {SAFE_NAME.pattern} (then .json), "
+                    f"found {_quote(bad_parts[0])}: rename the file",
+                )
+            )
     paths = [p for p in paths if all(SAFE_NAME.fullmatch(part) for part in names[p].split("/"))]
     raw: dict[Path, bytes] = {}
     unreadable: list[ReceiptError] = []
@@ -108,25 +119,38 @@ def load_inputs(receipts_dir: Path, reports_dir: Path, *, cache: BuildCache | No
         problems.extend(err.problems or [Problem("?", "", str(err))])
     for p in sorted(good):
         r = good[p]
-        if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
+        if r.run.provider == "simulated" or (
+            r.judge is not None and r.judge.provider == "simulated"
+        ):
             # issue 16: the demo's receipts are simulated; the public site never publishes one
-            problems.append(Problem(str(p), "/run/provider", "expected a receipt a model produced; this one is "
-                                    "simulated (driftproof demo), and the public site refuses simulated receipts"))
+            problems.append(
+                Problem(
+                    str(p),
+                    "/run/provider",
+                    "expected a receipt a model produced; this one is "
+                    "simulated (driftproof demo), and the public site refuses simulated receipts",
+                )
+            )
             del good[p]
     receipts = {names[p]: LoadedReceipt(names[p], r, raw[p], p) for p, r in good.items()}
     reports: list[Report] = []
     if reports_dir.is_dir():
         try:
-            reports = load_reports(sorted(p for p in reports_dir.glob("*.md") if not p.is_symlink()),
-                                   names.values())
+            reports = load_reports(
+                sorted(p for p in reports_dir.glob("*.md") if not p.is_symlink()), names.values()
+            )
         except SiteBuildError as exc:
             problems.extend(exc.problems)
     else:
         problems.append(Problem(str(reports_dir), "", "expected a directory of reports"))
     if problems:
         raise SiteBuildError(f"{len(problems)} problem(s); the site was not built", problems)
-    return SiteInputs(receipts=dict(sorted(receipts.items())), reports=reports, cache=cache,
-                      checked=tuple(sorted(shas[p] for p in good if p not in known)))
+    return SiteInputs(
+        receipts=dict(sorted(receipts.items())),
+        reports=reports,
+        cache=cache,
+        checked=tuple(sorted(shas[p] for p in good if p not in known)),
+    )
 
 
 def _quote(text: str) -> str:
@@ -143,8 +167,14 @@ def _symlinks(root: Path) -> list[Problem]:
         for n in sorted(dirnames + filenames):
             p = Path(dirpath) / n
             if p.is_symlink():
-                out.append(Problem(str(p), "", "is a symbolic link, which the build refuses (it could lead out "
-                                   "of the repository); commit the file itself"))
+                out.append(
+                    Problem(
+                        str(p),
+                        "",
+                        "is a symbolic link, which the build refuses (it could lead out "
+                        "of the repository); commit the file itself",
+                    )
+                )
     return out
 
 
@@ -157,8 +187,11 @@ def _receipt_paths(root: Path) -> list[Path]:
     found = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not (Path(dirpath) / d).is_symlink())
-        found += [Path(dirpath) / n for n in filenames + dirnames
-                  if n.endswith(".json") and not (Path(dirpath) / n).is_symlink()]
+        found += [
+            Path(dirpath) / n
+            for n in filenames + dirnames
+            if n.endswith(".json") and not (Path(dirpath) / n).is_symlink()
+        ]
     return sorted(found)
 
 
@@ -180,7 +213,9 @@ def _read_bounded(p: Path) -> bytes:
     except OSError as exc:
         raise ReceiptError.at(p, "", f"cannot read: {exc.strerror}") from None
     if len(data) > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(p, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more")
+        raise BoundsError.at(
+            p, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more"
+        )
     return data
 
 
@@ -189,8 +224,9 @@ def _read_bounded(p: Path) -> bytes:
 PARALLEL_FROM_BYTES = 32 * 1024 * 1024
 
 
-def _check_chunk(items: list[tuple[Path, bool, str]],
-                 raw: dict[Path, bytes] | None = None) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
+def _check_chunk(
+    items: list[tuple[Path, bool, str]], raw: dict[Path, bytes] | None = None
+) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
     """Parse and check receipts (one worker's share). ``(path, known valid, sha256 the caller
     read)``. In the caller's process ``raw`` holds the bytes it read, and exactly those are
     checked (no second read). A worker re-reads the file and refuses it when its bytes changed
@@ -206,16 +242,24 @@ def _check_chunk(items: list[tuple[Path, bool, str]],
             else:
                 data = _read_bounded(p)
                 if hashlib.sha256(data).hexdigest() != sha:
-                    raise ReceiptError.at(p, "", "expected the file to stay unchanged while the site is built; it changed")
+                    raise ReceiptError.at(
+                        p,
+                        "",
+                        "expected the file to stay unchanged while the site is built; it changed",
+                    )
             good[p] = parse_receipt(data, str(p), known_valid=known)
         except ReceiptError as exc:
             bad.append(exc)
     return good, bad
 
 
-def _read_all(paths: list[Path], known: set[Path], shas: dict[Path, str],
-              progress: Progress | None = None,
-              raw: dict[Path, bytes] | None = None) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
+def _read_all(
+    paths: list[Path],
+    known: set[Path],
+    shas: dict[Path, str],
+    progress: Progress | None = None,
+    raw: dict[Path, bytes] | None = None,
+) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
     """Check every receipt of ``paths``, in worker processes (one per core) when there are many.
 
     Results do not depend on the split: receipts are keyed by path and errors are in path
@@ -240,13 +284,15 @@ def _read_all(paths: list[Path], known: set[Path], shas: dict[Path, str],
             report(i + 1)
         return good, bad
     size = max(1, min(16, total // (workers * 4) or 1))
-    chunks = [items[i:i + size] for i in range(0, total, size)]
+    chunks = [items[i : i + size] for i in range(0, total, size)]
     good = {}
     pairs: list[tuple[str, ReceiptError]] = []
     done = 0
     # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver)
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+        ) as pool:
             for chunk, (g, b) in zip(chunks, pool.map(_check_chunk, chunks)):
                 good.update(g)
                 pairs.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
@@ -274,8 +320,15 @@ def fallback_date() -> str:
         return "1970-01-01"
 
 
-def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file: Path = Path("mkdocs.yml"),
-               cache_dir: Path | None | bool = True, progress: Progress | None = None) -> SiteInputs:
+def build_site(
+    receipts_dir: Path,
+    reports_dir: Path,
+    out: Path,
+    *,
+    config_file: Path = Path("mkdocs.yml"),
+    cache_dir: Path | None | bool = True,
+    progress: Progress | None = None,
+) -> SiteInputs:
     """Check the inputs, build with mkdocs (strict) and replace ``out`` only on success.
 
     Args:
@@ -311,7 +364,9 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
             build(cfg)
     except (MkDocsException, SystemExit) as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        lines = [Problem(str(config_file), "", m) for m in collector.messages] or [Problem(str(config_file), "", str(exc))]
+        lines = [Problem(str(config_file), "", m) for m in collector.messages] or [
+            Problem(str(config_file), "", str(exc))
+        ]
         raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -322,10 +377,14 @@ def build_site(receipts_dir: Path, reports_dir: Path, out: Path, *, config_file:
     broken = broken_links(tmp)
     if broken:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise SiteBuildError(f"{len(broken)} broken internal link(s); the site was not replaced",
-                             [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]])
-    (tmp / MARKER).write_text("A site built by `driftproof reports build`; replaced whole by the next build.\n",
-                              encoding="utf-8")
+        raise SiteBuildError(
+            f"{len(broken)} broken internal link(s); the site was not replaced",
+            [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]],
+        )
+    (tmp / MARKER).write_text(
+        "A site built by `driftproof reports build`; replaced whole by the next build.\n",
+        encoding="utf-8",
+    )
     _replace(tmp, out)
     if cache is not None:
         cache.mark_valid(inputs.checked)
@@ -342,12 +401,18 @@ def index_for_search(site: Path, config_file: Path) -> None:
     import subprocess
     import sys
 
-    res = subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site), "--silent"],
-                         capture_output=True, text=True, timeout=600)
+    res = subprocess.run(
+        [sys.executable, "-m", "pagefind", "--site", str(site), "--silent"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if res.returncode != 0:
         msg = (res.stderr or res.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise SiteBuildError(f"the search index could not be built: {msg[0]}",
-                             [Problem(str(config_file), "", f"pagefind failed: {msg[0]}")])
+        raise SiteBuildError(
+            f"the search index could not be built: {msg[0]}",
+            [Problem(str(config_file), "", f"pagefind failed: {msg[0]}")],
+        )
 
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
@@ -361,9 +426,18 @@ def _check_out(out: Path, keep: list[Path]) -> None:
         SiteBuildError: ``out`` is a file, holds (or is) an input, the working directory or
             one of its parents, or is a non-empty directory with no :data:`MARKER`.
     """
+
     def bad(why: str) -> SiteBuildError:
-        return SiteBuildError(f"refusing to replace {out}: {why}; nothing was written",
-                              [Problem(str(out), "", f"refusing to replace it: {why}; choose an empty or new --out directory")])
+        return SiteBuildError(
+            f"refusing to replace {out}: {why}; nothing was written",
+            [
+                Problem(
+                    str(out),
+                    "",
+                    f"refusing to replace it: {why}; choose an empty or new --out directory",
+                )
+            ],
+        )
 
     for k in keep:
         k = k.resolve()
@@ -371,17 +445,39 @@ def _check_out(out: Path, keep: list[Path]) -> None:
             raise bad(f"it holds {k}")
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise bad("it is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file() and not _legacy_site(out):
+    if (
+        out.is_dir()
+        and any(out.iterdir())
+        and not (out / MARKER).is_file()
+        and not _legacy_site(out)
+    ):
         raise bad(f"it is not a site built by driftproof (no {MARKER} file)")
 
 
 def _legacy_site(out: Path) -> bool:
     # A site built before the marker existed: the files every build writes, and nothing else at its root.
-    expected = {"index.html", "sitemap.xml", "sitemap.xml.gz", "404.html", "feed.xml", "assets", "spec", "receipts",
-                "reports", "method", "neutrality", "interop", "results", "badge", "spec-page", "receipt-spec"}
+    expected = {
+        "index.html",
+        "sitemap.xml",
+        "sitemap.xml.gz",
+        "404.html",
+        "feed.xml",
+        "assets",
+        "spec",
+        "receipts",
+        "reports",
+        "method",
+        "neutrality",
+        "interop",
+        "results",
+        "badge",
+        "spec-page",
+        "receipt-spec",
+    }
     names = {p.name for p in out.iterdir()}
     return {"index.html", "feed.xml", "spec"} <= names and all(
-        n in expected or (out / n / "index.html").is_file() for n in names)
+        n in expected or (out / n / "index.html").is_file() for n in names
+    )
 
 
 def _replace(new: Path, out: Path) -> None:
@@ -403,4 +499,3 @@ class _Collector(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.messages.append(record.getMessage())
-

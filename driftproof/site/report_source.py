@@ -33,7 +33,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.receipt import to_pointer
 
-__all__ = ["FILENAME_PATTERN", "Report", "SectionSpec", "load_reports", "parse_report", "receipt_name"]
+__all__ = [
+    "FILENAME_PATTERN",
+    "Report",
+    "SectionSpec",
+    "load_reports",
+    "parse_report",
+    "receipt_name",
+]
 
 FILENAME_PATTERN = re.compile(r"^(?P<number>\d{3})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(?P<yaml>.*?)\r?\n---[ \t]*(?:\r?\n(?P<body>.*))?\Z", re.S)
@@ -111,7 +118,9 @@ def receipt_name(ref: str) -> str:
     return ref[: -len(".json")] if ref.endswith(".json") else ref
 
 
-def parse_report(data: bytes, file: str, known_receipts: Iterable[str]) -> tuple[Report | None, list[Problem]]:
+def parse_report(
+    data: bytes, file: str, known_receipts: Iterable[str]
+) -> tuple[Report | None, list[Problem]]:
     """Parse one report file; returns the report (None when invalid) and every problem found.
 
     Args:
@@ -129,7 +138,10 @@ def parse_report(data: bytes, file: str, known_receipts: Iterable[str]) -> tuple
     name = Path(file).name
     m_name = FILENAME_PATTERN.match(name)
     if not m_name:
-        bad("", "expected a file name NNN-slug.md (three digits, a dash, lowercase words joined by dashes)")
+        bad(
+            "",
+            "expected a file name NNN-slug.md (three digits, a dash, lowercase words joined by dashes)",
+        )
     if len(data) > MAX_REPORT_BYTES:
         bad("", f"report is {len(data)} bytes; the limit is {MAX_REPORT_BYTES}")
         return None, problems
@@ -160,14 +172,23 @@ def parse_report(data: bytes, file: str, known_receipts: Iterable[str]) -> tuple
         return None, problems
     if m_name:
         if int(m_name.group("number")) != fm.number:
-            bad("/number", f"expected {int(m_name.group('number'))}, the number in the file name, found {fm.number}")
+            bad(
+                "/number",
+                f"expected {int(m_name.group('number'))}, the number in the file name, found {fm.number}",
+            )
         if m_name.group("slug") != fm.slug:
-            bad("/slug", f"expected {m_name.group('slug')!r}, the slug in the file name, found {fm.slug!r}")
+            bad(
+                "/slug",
+                f"expected {m_name.group('slug')!r}, the slug in the file name, found {fm.slug!r}",
+            )
     known = set(known_receipts)
     names = [receipt_name(r) for r in fm.receipts]
     for i, n in enumerate(names):
         if n not in known:
-            bad(f"/receipts/{i}", f"expected the name of a receipt under receipts/ (without .json), found {n!r}")
+            bad(
+                f"/receipts/{i}",
+                f"expected the name of a receipt under receipts/ (without .json), found {n!r}",
+            )
         elif names.index(n) != i:
             bad(f"/receipts/{i}", f"receipt {n!r} is listed twice")
     types = section_types()
@@ -190,8 +211,17 @@ def parse_report(data: bytes, file: str, known_receipts: Iterable[str]) -> tuple
         sections.append(SectionSpec(kind, params, ptr))
     if problems:
         return None, problems
-    report = Report(number=fm.number, slug=fm.slug, title=fm.title, date=fm.date, summary=fm.summary,
-                    receipts=tuple(names), sections=tuple(sections), body=m.group("body") or "", source=file)
+    report = Report(
+        number=fm.number,
+        slug=fm.slug,
+        title=fm.title,
+        date=fm.date,
+        summary=fm.summary,
+        receipts=tuple(names),
+        sections=tuple(sections),
+        body=m.group("body") or "",
+        source=file,
+    )
     return report, problems
 
 
@@ -217,7 +247,13 @@ def load_reports(paths: Iterable[Path], known_receipts: Iterable[str]) -> list[R
         if report is None:
             continue
         if report.number in by_number:
-            problems.append(Problem(str(p), "/number", f"report number {report.number} is already used by {by_number[report.number]}"))
+            problems.append(
+                Problem(
+                    str(p),
+                    "/number",
+                    f"report number {report.number} is already used by {by_number[report.number]}",
+                )
+            )
             continue
         by_number[report.number] = str(p)
         reports.append(report)

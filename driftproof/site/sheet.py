@@ -10,9 +10,8 @@ table (``#case-<id>``), the lift breakdown, lost draws, and every draw's answer
 
 from __future__ import annotations
 
-import json
-
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,9 +57,16 @@ class ReceiptSheet:
     """Band source, draws per arm and judge samples per draw, from the receipt's fields (issue 15)."""
 
 
-def receipt_sheet(name: str, r: Receipt, raw: bytes = b"", *, anchor: Callable[[str], str] | None = None,
-                  chart_prefix: str | None = None, path: Path | None = None,
-                  case_link: Callable[[str], str] | None = None) -> ReceiptSheet:
+def receipt_sheet(
+    name: str,
+    r: Receipt,
+    raw: bytes = b"",
+    *,
+    anchor: Callable[[str], str] | None = None,
+    chart_prefix: str | None = None,
+    path: Path | None = None,
+    case_link: Callable[[str], str] | None = None,
+) -> ReceiptSheet:
     """The sheet of receipt ``r`` published as ``receipts/<name>.json``.
 
     Args:
@@ -81,38 +87,108 @@ def receipt_sheet(name: str, r: Receipt, raw: bytes = b"", *, anchor: Callable[[
     has_control = any(c.control is not None for c in s.cases)
     cols = [Column("case"), Column("with skill", True), Column("baseline", True)]
     cols += [Column("control", True)] if has_control else []
-    cols += [Column("lift", True), Column("verdict"), Column("checks"), Column("lost draws"),
-             Column("output tokens (" + " / ".join(["with skill", "baseline"] + (["control"] if has_control else [])) + ")", True)]
+    cols += [
+        Column("lift", True),
+        Column("verdict"),
+        Column("checks"),
+        Column("lost draws"),
+        Column(
+            "output tokens ("
+            + " / ".join(["with skill", "baseline"] + (["control"] if has_control else []))
+            + ")",
+            True,
+        ),
+    ]
     rows = []
     for c, case in zip(s.cases, r.cases, strict=True):
-        cells = [Cell(c.case_id), Cell(c.with_skill, _raw(c.numbers[0])), Cell(c.baseline, _raw(c.numbers[2]))]
+        cells = [
+            Cell(c.case_id),
+            Cell(c.with_skill, _raw(c.numbers[0])),
+            Cell(c.baseline, _raw(c.numbers[2])),
+        ]
         cells += [Cell(c.control or "–")] if has_control else []
-        cells += [Cell(c.lift), Cell(c.verdict), Cell(c.checks), Cell(c.lost),
-                  Cell(" / ".join(fmt_int(_output(getattr(case.arms, a))) for a in
-                                  ("with_skill", "baseline", "control")[: 3 if has_control else 2]))]
-        rows.append(Row(tuple(cells), anchor=anchor(c.anchor), header=True, link=case_link(c.case_id)))
-    cases = Table(f"cases-{slug}", f"Cases of {r.skill.name}: each band is mean ± one sample standard deviation "
-                  "of the per-draw scores (n = measured draws); lift is with skill minus baseline", tuple(cols), tuple(rows))
+        cells += [
+            Cell(c.lift),
+            Cell(c.verdict),
+            Cell(c.checks),
+            Cell(c.lost),
+            Cell(
+                " / ".join(
+                    fmt_int(_output(getattr(case.arms, a)))
+                    for a in ("with_skill", "baseline", "control")[: 3 if has_control else 2]
+                )
+            ),
+        ]
+        rows.append(
+            Row(tuple(cells), anchor=anchor(c.anchor), header=True, link=case_link(c.case_id))
+        )
+    cases = Table(
+        f"cases-{slug}",
+        f"Cases of {r.skill.name}: each band is mean ± one sample standard deviation "
+        "of the per-draw scores (n = measured draws); lift is with skill minus baseline",
+        tuple(cols),
+        tuple(rows),
+    )
     breakdown = None
     if s.breakdown.available:
-        breakdown = Table(f"breakdown-{slug}", "Lift by case: each case weighted equally; measured/drawn/lost draws per arm",
-                          tuple(Column(x, n) for x, n in (("case", False), ("with skill", True), ("baseline", True),
-                                                          ("lift", True), ("draws (with · baseline)", True),
-                                                          ("lift without it", True), ("label", False), ("note", False))),
-                          tuple(Row((Cell(b.case_id), Cell(b.with_skill), Cell(b.baseline), Cell(b.lift), Cell(b.counts),
-                                     Cell(b.lift_without), Cell(b.label), Cell(b.note)), header=True)
-                                for b in s.breakdown.rows))
+        breakdown = Table(
+            f"breakdown-{slug}",
+            "Lift by case: each case weighted equally; measured/drawn/lost draws per arm",
+            tuple(
+                Column(x, n)
+                for x, n in (
+                    ("case", False),
+                    ("with skill", True),
+                    ("baseline", True),
+                    ("lift", True),
+                    ("draws (with · baseline)", True),
+                    ("lift without it", True),
+                    ("label", False),
+                    ("note", False),
+                )
+            ),
+            tuple(
+                Row(
+                    (
+                        Cell(b.case_id),
+                        Cell(b.with_skill),
+                        Cell(b.baseline),
+                        Cell(b.lift),
+                        Cell(b.counts),
+                        Cell(b.lift_without),
+                        Cell(b.label),
+                        Cell(b.note),
+                    ),
+                    header=True,
+                )
+                for b in s.breakdown.rows
+            ),
+        )
     lost = None
     if s.lost_draws:
-        lost = Table(f"lost-{slug}", "Lost draws: left out of every mean and spread, with the recorded reason",
-                     (Column("case"), Column("arm"), Column("draw", True), Column("reason")),
-                     tuple(Row((Cell(x.case_id), Cell(x.arm), Cell(x.index), Cell(x.reason)), header=True)
-                           for x in s.lost_draws))
+        lost = Table(
+            f"lost-{slug}",
+            "Lost draws: left out of every mean and spread, with the recorded reason",
+            (Column("case"), Column("arm"), Column("draw", True), Column("reason")),
+            tuple(
+                Row((Cell(x.case_id), Cell(x.arm), Cell(x.index), Cell(x.reason)), header=True)
+                for x in s.lost_draws
+            ),
+        )
     chart, files = _band_chart(s, chart_prefix, anchor) if chart_prefix else (None, {})
-    return ReceiptSheet(name=name, model=s, file_sha256=hashlib.sha256(raw).hexdigest() if raw else "",
-                        cases=cases, breakdown=breakdown, lost=lost, chart=chart, files=files,
-                        draws=tuple(_case_draws(r)), figures=_source_figures(r, slug),
-                        facts=band_facts(r))
+    return ReceiptSheet(
+        name=name,
+        model=s,
+        file_sha256=hashlib.sha256(raw).hexdigest() if raw else "",
+        cases=cases,
+        breakdown=breakdown,
+        lost=lost,
+        chart=chart,
+        files=files,
+        draws=tuple(_case_draws(r)),
+        figures=_source_figures(r, slug),
+        facts=band_facts(r),
+    )
 
 
 def _source_figures(r: Receipt, slug: str) -> Table | None:
@@ -129,20 +205,41 @@ def _source_figures(r: Receipt, slug: str) -> Table | None:
             return str(fig["printed"])
         return "–" if fig.get("value") is None else json.dumps(fig["value"])
 
-    rows = tuple(Row((Cell(str(x.get("dimension"))), Cell(str(x.get("agent"))),
-                      Cell(str(x["printed"]) if x.get("printed") else printed(x.get("score"))),
-                      Cell(printed(x.get("uplift"))),
-                      Cell("–" if x.get("num") is None else str(x.get("num"))), Cell(str(x.get("note") or ""))),
-                     header=True)
-                 for x in sf["rows"] if isinstance(x, dict))
-    return Table(f"figures-{slug}", "Figures as the source printed them, per dimension and agent: the score with "
-                 "the skill (percent) and the uplift over the run without it, in the source's own unit. No band, "
-                 "lift or verdict is computed from them.",
-                 (Column("dimension"), Column("agent"), Column("score as printed", True),
-                  Column("uplift as printed", True), Column("count column (as printed)", True), Column("note")), rows)
+    rows = tuple(
+        Row(
+            (
+                Cell(str(x.get("dimension"))),
+                Cell(str(x.get("agent"))),
+                Cell(str(x["printed"]) if x.get("printed") else printed(x.get("score"))),
+                Cell(printed(x.get("uplift"))),
+                Cell("–" if x.get("num") is None else str(x.get("num"))),
+                Cell(str(x.get("note") or "")),
+            ),
+            header=True,
+        )
+        for x in sf["rows"]
+        if isinstance(x, dict)
+    )
+    return Table(
+        f"figures-{slug}",
+        "Figures as the source printed them, per dimension and agent: the score with "
+        "the skill (percent) and the uplift over the run without it, in the source's own unit. No band, "
+        "lift or verdict is computed from them.",
+        (
+            Column("dimension"),
+            Column("agent"),
+            Column("score as printed", True),
+            Column("uplift as printed", True),
+            Column("count column (as printed)", True),
+            Column("note"),
+        ),
+        rows,
+    )
 
 
-def _band_chart(s: view.Sheet, prefix: str, anchor: Callable[[str], str]) -> tuple[dict[str, str] | None, dict[str, bytes]]:
+def _band_chart(
+    s: view.Sheet, prefix: str, anchor: Callable[[str], str]
+) -> tuple[dict[str, str] | None, dict[str, bytes]]:
     rows = [c for c in s.cases if c.numbers[0] is not None or c.numbers[2] is not None]
     if not rows:
         return None, {}
@@ -150,15 +247,24 @@ def _band_chart(s: view.Sheet, prefix: str, anchor: Callable[[str], str]) -> tup
     def series(label: str, mean_i: int) -> charts.Series:
         means = tuple(c.numbers[mean_i] for c in rows)
         sds = tuple(c.numbers[mean_i + 1] for c in rows)
-        return charts.Series(label, means,
-                             tuple(m - d if m is not None and d is not None else None for m, d in zip(means, sds)),
-                             tuple(m + d if m is not None and d is not None else None for m, d in zip(means, sds)))
+        return charts.Series(
+            label,
+            means,
+            tuple(m - d if m is not None and d is not None else None for m, d in zip(means, sds)),
+            tuple(m + d if m is not None and d is not None else None for m, d in zip(means, sds)),
+        )
 
     ser = [series("with skill", 0), series("baseline", 2)]
     cats = [c.case_id for c in rows]
-    return charts.figure(anchor(prefix), cats, ser, subject="Each case's mean judge score with the skill and without it",
-                         xlabel="mean score on the judge scale", fmt=view.fmt,
-                         whiskers="the band, mean minus to mean plus one sample standard deviation")
+    return charts.figure(
+        anchor(prefix),
+        cats,
+        ser,
+        subject="Each case's mean judge score with the skill and without it",
+        xlabel="mean score on the judge scale",
+        fmt=view.fmt,
+        whiskers="the band, mean minus to mean plus one sample standard deviation",
+    )
 
 
 def _raw(v: float | None) -> str:
@@ -178,9 +284,18 @@ def _case_draws(r: Receipt) -> list[dict[str, Any]]:
     arms = [("with_skill", "with skill"), ("baseline", "baseline")]
     if r.arms.control is not None:
         arms.append(("control", "control"))
-    return [{"case": c.id, "prompt": c.prompt, "arms": [
-        {"label": label, "draws": [_draw(d) for d in getattr(c.arms, k).draws]}
-        for k, label in arms if getattr(c.arms, k) is not None]} for c in r.cases]
+    return [
+        {
+            "case": c.id,
+            "prompt": c.prompt,
+            "arms": [
+                {"label": label, "draws": [_draw(d) for d in getattr(c.arms, k).draws]}
+                for k, label in arms
+                if getattr(c.arms, k) is not None
+            ],
+        }
+        for c in r.cases
+    ]
 
 
 def _draw(d: Any) -> dict[str, Any]:
@@ -188,10 +303,17 @@ def _draw(d: Any) -> dict[str, Any]:
         "index": str(d.index),
         "score": view.fmt(d.score) if d.score is not None else "–",
         "lost": d.lost.reason if d.lost is not None else None,
-        "tokens": (f"{fmt_int(d.tokens.input)} in, {fmt_int(d.tokens.output)} out (counted by {d.tokens.counted_by})"
-                   if d.tokens is not None else "not recorded"),
-        "samples": ", ".join(view.fmt(x.score) if x.score is not None else f"invalid ({x.invalid_reason or 'no reason'})"
-                             for x in d.judge_samples),
+        "tokens": (
+            f"{fmt_int(d.tokens.input)} in, {fmt_int(d.tokens.output)} out (counted by {d.tokens.counted_by})"
+            if d.tokens is not None
+            else "not recorded"
+        ),
+        "samples": ", ".join(
+            view.fmt(x.score)
+            if x.score is not None
+            else f"invalid ({x.invalid_reason or 'no reason'})"
+            for x in d.judge_samples
+        ),
         "checks": [f"{c.name}: {'pass' if c.pass_ else 'fail'}" for c in d.checks],
         "answer": d.answer,
         "source_error": d.source_error,

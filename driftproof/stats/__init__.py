@@ -9,8 +9,16 @@ dataclasses; no file, network or clock access. One module per concept:
 
 from driftproof.stats.band import Band, arm_band, band_of_scores
 from driftproof.stats.lift import suite_lift, value_per_1k
-from driftproof.stats.reading import (Reading, band_source_of, case_bands, judge_scale, lift_refusal, receipt_reading,
-                                     unrecorded_arms, verdict_refusal)
+from driftproof.stats.reading import (
+    Reading,
+    band_source_of,
+    case_bands,
+    judge_scale,
+    lift_refusal,
+    receipt_reading,
+    unrecorded_arms,
+    verdict_refusal,
+)
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band, receipt_band_of
 from driftproof.stats.underpowered import draws_needed, resolution, se_diff
 from driftproof.stats.verdict import VERDICTS, CaseVerdict, case_verdict

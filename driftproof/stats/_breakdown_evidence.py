@@ -47,7 +47,11 @@ def _draws(r: Receipt) -> Iterator[tuple[str, Case, str, Draw]]:
 
 def _invalid_hashes(r: Receipt) -> list[str]:
     out = []
-    named = [("/seal/sha256", r.seal.sha256), ("/skill/sha256", r.skill.sha256), ("/suite/sha256", r.suite.sha256)]
+    named = [
+        ("/seal/sha256", r.seal.sha256),
+        ("/skill/sha256", r.skill.sha256),
+        ("/suite/sha256", r.suite.sha256),
+    ]
     named += [(f"/cases/{i}/rubric_sha256", c.rubric_sha256) for i, c in enumerate(r.cases)]
     for ptr, value in named:
         if value is not None and not _HEX64.match(value):
@@ -55,9 +59,14 @@ def _invalid_hashes(r: Receipt) -> list[str]:
     for ptr, _, _, d in _draws(r):
         if d.answer_sha256 is not None and not _HEX64.match(d.answer_sha256):
             out.append(f"invalid hash at {ptr}/answer_sha256: expected 64 lowercase hex digits")
-        elif d.answer is not None and d.answer_sha256 is not None and \
-                hashlib.sha256(d.answer.encode("utf-8")).hexdigest() != d.answer_sha256:
-            out.append(f"invalid hash at {ptr}/answer_sha256: it is not the sha256 of the recorded answer")
+        elif (
+            d.answer is not None
+            and d.answer_sha256 is not None
+            and hashlib.sha256(d.answer.encode("utf-8")).hexdigest() != d.answer_sha256
+        ):
+            out.append(
+                f"invalid hash at {ptr}/answer_sha256: it is not the sha256 of the recorded answer"
+            )
         if len(out) >= MAX_REASONS:
             break
     return out
@@ -70,12 +79,20 @@ def _malformed_evidence(r: Receipt) -> list[str]:
     for ptr, _, _, d in _draws(r):
         if d.lost is not None and d.score is not None:
             out.append(f"malformed evidence at {ptr}: a lost draw carries a score")
-        elif d.score is not None and not (math.isfinite(d.score) and worst - TOLERANCE <= d.score <= best + TOLERANCE):
-            out.append(f"malformed evidence at {ptr}/score: expected a finite score from {worst} to {best}")
+        elif d.score is not None and not (
+            math.isfinite(d.score) and worst - TOLERANCE <= d.score <= best + TOLERANCE
+        ):
+            out.append(
+                f"malformed evidence at {ptr}/score: expected a finite score from {worst} to {best}"
+            )
         elif d.score is not None:
             valid = [s.score for s in d.judge_samples if s.score is not None]
-            if valid and abs(math.fsum(valid) / len(valid) - d.score) > 1e-6:  # D-1: the draw score is their mean
-                out.append(f"malformed evidence at {ptr}/score: not the mean of the draw's valid judge samples")
+            if (
+                valid and abs(math.fsum(valid) / len(valid) - d.score) > 1e-6
+            ):  # D-1: the draw score is their mean
+                out.append(
+                    f"malformed evidence at {ptr}/score: not the mean of the draw's valid judge samples"
+                )
         if len(out) >= MAX_REASONS:
             break
     return out
@@ -91,10 +108,14 @@ def _contradictory_counts(r: Receipt) -> list[str]:
             if len({d.index for d in draws}) != len(draws):
                 out.append(f"contradictory draw counts at {ptr}: draw indices repeat")
             elif planned is not None and 0 < len(draws) < planned:
-                out.append(f"contradictory draw counts at {ptr}: {len(draws)} draws recorded, "
-                           f"{planned} generated per arm (run.generations_per_arm)")
+                out.append(
+                    f"contradictory draw counts at {ptr}: {len(draws)} draws recorded, "
+                    f"{planned} generated per arm (run.generations_per_arm)"
+                )
             elif r.band_source == "legacy" and len(draws) > 1:
-                out.append(f"contradictory draw counts at {ptr}: band source legacy records one draw per arm")
+                out.append(
+                    f"contradictory draw counts at {ptr}: band source legacy records one draw per arm"
+                )
     return out
 
 
@@ -102,10 +123,19 @@ def _unsupported_sizes(r: Receipt) -> list[str]:
     if not r.cases:
         return ["unsupported size: the receipt has no case"]
     limit = _max_draws()
-    return [f"unsupported size at /cases/{i}/arms/{n}/draws: more than {limit} draws in one arm"
-            for i, c in enumerate(r.cases) for n in _ARMS if len(getattr(c.arms, n).draws) > limit]
+    return [
+        f"unsupported size at /cases/{i}/arms/{n}/draws: more than {limit} draws in one arm"
+        for i, c in enumerate(r.cases)
+        for n in _ARMS
+        if len(getattr(c.arms, n).draws) > limit
+    ]
 
 
 #: The checks in order.
 CHECKS: tuple[Callable[[Receipt], list[str]], ...] = (
-    _no_scores, _invalid_hashes, _malformed_evidence, _contradictory_counts, _unsupported_sizes)
+    _no_scores,
+    _invalid_hashes,
+    _malformed_evidence,
+    _contradictory_counts,
+    _unsupported_sizes,
+)

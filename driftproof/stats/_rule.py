@@ -21,7 +21,7 @@ def meets_floor(delta: float, floor: float = EFFECT_FLOOR) -> bool:
 
 
 def separation_verdict(delta: float, sum_sd: float, floor: float = EFFECT_FLOOR) -> str | None:
-    """"improved", "regressed" or "below effect floor" for separated bands, else ``None`` (D-4)."""
+    """ "improved", "regressed" or "below effect floor" for separated bands, else ``None`` (D-4)."""
     if not separated(delta, sum_sd):
         return None
     if not meets_floor(delta, floor):

@@ -65,9 +65,13 @@ class Band:
         return self.mean + self.sd
 
 
-def band_of_scores(scores: Sequence[float | None], *, source: BandSource = "generation",
-                   lost_reasons: Sequence[str] | None = None,
-                   generation_sd: float | None = None) -> Band:
+def band_of_scores(
+    scores: Sequence[float | None],
+    *,
+    source: BandSource = "generation",
+    lost_reasons: Sequence[str] | None = None,
+    generation_sd: float | None = None,
+) -> Band:
     """The band of a list of per-draw scores; ``None`` marks a lost draw (D-2, D-9).
 
     Args:
@@ -91,12 +95,21 @@ def band_of_scores(scores: Sequence[float | None], *, source: BandSource = "gene
     if len(reasons) != lost:
         raise ValueError(f"{lost} lost draws but {len(reasons)} reasons")
     mean, sd = mean_sd(measured)
-    return Band(mean=mean, sd=sd, n=len(measured), drawn=len(scores), lost=lost,
-                lost_reasons=reasons, source=source, generation_sd=generation_sd)
+    return Band(
+        mean=mean,
+        sd=sd,
+        n=len(measured),
+        drawn=len(scores),
+        lost=lost,
+        lost_reasons=reasons,
+        source=source,
+        generation_sd=generation_sd,
+    )
 
 
-def arm_band(case_arm: CaseArm, band_source: BandSource,
-             scale: tuple[float, float] | None = None) -> Band:
+def arm_band(
+    case_arm: CaseArm, band_source: BandSource, scale: tuple[float, float] | None = None
+) -> Band:
     """The band of one arm of one case, from the receipt model.
 
     ``generation``: the per-draw scores (D-1); a draw marked lost, or with no valid
@@ -126,9 +139,16 @@ def arm_band(case_arm: CaseArm, band_source: BandSource,
                 reasons.append(NO_VALID_SAMPLE)
             samples.extend(valid)
         mean, sd = mean_sd(samples)
-        return Band(mean=mean, sd=sd, n=len(samples), drawn=len(case_arm.draws),
-                    lost=len(reasons), lost_reasons=tuple(reasons), source="legacy",
-                    generation_sd=gen_sd)
+        return Band(
+            mean=mean,
+            sd=sd,
+            n=len(samples),
+            drawn=len(case_arm.draws),
+            lost=len(reasons),
+            lost_reasons=tuple(reasons),
+            source="legacy",
+            generation_sd=gen_sd,
+        )
     measured: list[float] = []
     reasons = []
     for d in case_arm.draws:
@@ -137,8 +157,16 @@ def arm_band(case_arm: CaseArm, band_source: BandSource,
         else:
             measured.append(d.score)
     mean, sd = mean_sd(measured)
-    return Band(mean=mean, sd=sd, n=len(measured), drawn=len(case_arm.draws), lost=len(reasons),
-                lost_reasons=tuple(reasons), source="generation", generation_sd=gen_sd)
+    return Band(
+        mean=mean,
+        sd=sd,
+        n=len(measured),
+        drawn=len(case_arm.draws),
+        lost=len(reasons),
+        lost_reasons=tuple(reasons),
+        source="generation",
+        generation_sd=gen_sd,
+    )
 
 
 def mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
@@ -167,4 +195,6 @@ def _scaled_mean_sd(values: Sequence[float]) -> tuple[float | None, float | None
     """``mean_sd`` of values near the float range: divide by 2·half so that all lie in (−1, 1)."""
     half = 2.0 ** (math.frexp(max(abs(v) for v in values))[1] - 1)  # float products never raise
     mean, sd = mean_sd([v / half / 2.0 for v in values])
-    return (mean * half * 2.0 if mean is not None else None), (sd * half * 2.0 if sd is not None else None)
+    return (mean * half * 2.0 if mean is not None else None), (
+        sd * half * 2.0 if sd is not None else None
+    )

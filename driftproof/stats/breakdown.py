@@ -28,8 +28,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Literal
 
-from driftproof.receipt import Receipt
-from driftproof.receipt import _bounds
+from driftproof.receipt import Receipt, _bounds
 from driftproof.receipt._model import Case, CaseArm
 from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
 from driftproof.stats.band import arm_band
@@ -145,8 +144,10 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     limit = _bounds.BREAKDOWN_MAX_BYTES
     size = size_bytes if size_bytes is not None else _canonical_size(r)
     if size > limit:
-        return _unavailable(f"the receipt is {size} bytes, over the lift breakdown's size limit of "
-                            f"{limit} bytes (BREAKDOWN_MAX_BYTES); its sheet and diff are unaffected")
+        return _unavailable(
+            f"the receipt is {size} bytes, over the lift breakdown's size limit of "
+            f"{limit} bytes (BREAKDOWN_MAX_BYTES); its sheet and diff are unaffected"
+        )
     single = lift_refusal(r)
     if single is not None:
         return _unavailable(single)
@@ -165,11 +166,17 @@ def _compute(r: Receipt) -> Breakdown:
     failed = {c.id: _failed_arms(c) for c in r.cases}
     missing = {c.id: _missing_evidence(c) for c in r.cases}
     included = [(c, w, b) for c, w, b in figures if not failed[c.id]]
-    lifts = {c.id: w.mean - b.mean for c, w, b in included if w.mean is not None and b.mean is not None}
+    lifts = {
+        c.id: w.mean - b.mean for c, w, b in included if w.mean is not None and b.mean is not None
+    }
 
     missing_included = [f"case {c.id}: {missing[c.id]}" for c, _, _ in included if missing[c.id]]
     if missing_included:
-        suite_reason: str | None = "missing draw evidence on an included case (" + "; ".join(missing_included[:MAX_REASONS]) + ")"
+        suite_reason: str | None = (
+            "missing draw evidence on an included case ("
+            + "; ".join(missing_included[:MAX_REASONS])
+            + ")"
+        )
     elif not included:
         suite_reason = "no case is included: every case has a failed arm"
     else:
@@ -185,22 +192,54 @@ def _compute(r: Receipt) -> Breakdown:
         is_in = not failed[c.id]
         without, without_reason = _lift_without(c.id, is_in, included, lifts, suite_reason)
         verdict = label = None
-        label_withheld = _first(withheld) or (case_withheld[c.id] if is_in else "the case is excluded")
+        label_withheld = _first(withheld) or (
+            case_withheld[c.id] if is_in else "the case is excluded"
+        )
         if label_withheld is None:
             verdict = _verdict(r, c)
-            label = "helps" if verdict == "improved" else "hurts" if verdict == "regressed" else None
-        carrier = (carrier_withheld is None and suite is not None and suite > TOLERANCE
-                   and without is not None and without <= TOLERANCE)
-        note = _failed_note(failed[c.id]) if failed[c.id] else (f"missing draw evidence: {missing[c.id]}" if missing[c.id] else None)
-        rows.append(CaseLift(c.id, w, b, lifts.get(c.id), is_in, note, without, without_reason,
-                             verdict, label, label_withheld, carrier))
+            label = (
+                "helps" if verdict == "improved" else "hurts" if verdict == "regressed" else None
+            )
+        carrier = (
+            carrier_withheld is None
+            and suite is not None
+            and suite > TOLERANCE
+            and without is not None
+            and without <= TOLERANCE
+        )
+        note = (
+            _failed_note(failed[c.id])
+            if failed[c.id]
+            else (f"missing draw evidence: {missing[c.id]}" if missing[c.id] else None)
+        )
+        rows.append(
+            CaseLift(
+                c.id,
+                w,
+                b,
+                lifts.get(c.id),
+                is_in,
+                note,
+                without,
+                without_reason,
+                verdict,
+                label,
+                label_withheld,
+                carrier,
+            )
+        )
     return Breakdown(
-        available=True, reasons=(), cases=tuple(rows), suite_lift=suite, suite_lift_reason=suite_reason,
+        available=True,
+        reasons=(),
+        cases=tuple(rows),
+        suite_lift=suite,
+        suite_lift_reason=suite_reason,
         excluded=tuple(c.id for c in r.cases if failed[c.id]),
         helps=tuple(x.case_id for x in rows if x.label == "helps"),
         hurts=tuple(x.case_id for x in rows if x.label == "hurts"),
         carriers=tuple(x.case_id for x in rows if x.carrier),
-        assertions_withheld=withheld, carrier_withheld=carrier_withheld,
+        assertions_withheld=withheld,
+        carrier_withheld=carrier_withheld,
     )
 
 
@@ -210,7 +249,9 @@ def _arm_figures(arm: CaseArm) -> ArmFigures:
     return ArmFigures(
         mean=_mean(scores) if scores else None,
         spread=statistics.stdev(scores) if len(scores) >= 2 else None,
-        measured=len(scores), drawn=len(arm.draws), lost=sum(d.lost is not None for d in arm.draws),
+        measured=len(scores),
+        drawn=len(arm.draws),
+        lost=sum(d.lost is not None for d in arm.draws),
         lost_reasons=reasons,
     )
 
@@ -220,7 +261,11 @@ def _mean(values: list[float]) -> float:
 
 
 def _failed_arms(c: Case) -> tuple[str, ...]:
-    return tuple(n for n in _ARMS if getattr(c.arms, n).draws and all(d.lost is not None for d in getattr(c.arms, n).draws))
+    return tuple(
+        n
+        for n in _ARMS
+        if getattr(c.arms, n).draws and all(d.lost is not None for d in getattr(c.arms, n).draws)
+    )
 
 
 def _failed_note(arms: tuple[str, ...]) -> str:
@@ -235,13 +280,20 @@ def _missing_evidence(c: Case) -> str | None:
             return f"the {n.replace('_', '-')} arm records no draw"
         for d in arm.draws:
             if d.lost is None and d.score is None:
-                return (f"{n.replace('_', '-')} draw {d.index} has neither a score nor a lost reason "
-                        "(judge samples are not read in place of a draw score)")
+                return (
+                    f"{n.replace('_', '-')} draw {d.index} has neither a score nor a lost reason "
+                    "(judge samples are not read in place of a draw score)"
+                )
     return None
 
 
-def _lift_without(cid: str, is_in: bool, included: list[tuple[Case, ArmFigures, ArmFigures]],
-                  lifts: dict[str, float], suite_reason: str | None) -> tuple[float | None, str | None]:
+def _lift_without(
+    cid: str,
+    is_in: bool,
+    included: list[tuple[Case, ArmFigures, ArmFigures]],
+    lifts: dict[str, float],
+    suite_reason: str | None,
+) -> tuple[float | None, str | None]:
     if not is_in:
         return None, "the case is excluded"
     if suite_reason is not None:
@@ -252,21 +304,31 @@ def _lift_without(cid: str, is_in: bool, included: list[tuple[Case, ArmFigures, 
     return _mean(rest), None
 
 
-def _assertions_withheld(r: Receipt, failed: dict[str, tuple[str, ...]], missing: dict[str, str | None],
-                         included: list[tuple[ArmFigures, ArmFigures]]) -> tuple[str, ...]:
+def _assertions_withheld(
+    r: Receipt,
+    failed: dict[str, tuple[str, ...]],
+    missing: dict[str, str | None],
+    included: list[tuple[ArmFigures, ArmFigures]],
+) -> tuple[str, ...]:
     out = []
     if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
         out.append(f"below TESTED ({r.verification_level})")
     if r.is_smoke:
         out.append(f"smoke run (preset {r.run.preset})")
     if any(failed.values()) or any(missing.values()):
-        out.append("incomplete: " + ("a failed arm" if any(failed.values()) else "missing draw evidence"))
+        out.append(
+            "incomplete: " + ("a failed arm" if any(failed.values()) else "missing draw evidence")
+        )
     planned = r.run.generations_per_arm
     if (planned is not None and planned < MIN_DRAWS_PER_ARM) or any(
-            a.drawn < MIN_DRAWS_PER_ARM for pair in included for a in pair):
+        a.drawn < MIN_DRAWS_PER_ARM for pair in included for a in pair
+    ):
         out.append(f"narrowed: fewer than {MIN_DRAWS_PER_ARM} draws per arm")
     if r.run.model is None or r.run.provider == "stub":
-        out.append("non-model: " + ("no model is recorded" if r.run.model is None else "the stub provider answered"))
+        out.append(
+            "non-model: "
+            + ("no model is recorded" if r.run.model is None else "the stub provider answered")
+        )
     return tuple(out)
 
 
@@ -285,15 +347,23 @@ def _labels_withheld(r: Receipt, c: Case) -> str | None:
             if not valid:
                 return f"{n.replace('_', '-')} draw {d.index} records no grader"
             for s in valid:
-                if s.reported_model != r.judge.model or s.serving_model not in (None, r.judge.model):
-                    return (f"{n.replace('_', '-')} draw {d.index} was graded by another or an unrecorded "
-                            f"grader than the run's {r.judge.model}")
+                if s.reported_model != r.judge.model or s.serving_model not in (
+                    None,
+                    r.judge.model,
+                ):
+                    return (
+                        f"{n.replace('_', '-')} draw {d.index} was graded by another or an unrecorded "
+                        f"grader than the run's {r.judge.model}"
+                    )
     return None
 
 
-def _carrier_withheld(withheld: tuple[str, ...], suite_reason: str | None,
-                      included: list[tuple[Case, ArmFigures, ArmFigures]],
-                      case_withheld: dict[str, str | None]) -> str | None:
+def _carrier_withheld(
+    withheld: tuple[str, ...],
+    suite_reason: str | None,
+    included: list[tuple[Case, ArmFigures, ArmFigures]],
+    case_withheld: dict[str, str | None],
+) -> str | None:
     if withheld:
         return withheld[0]
     if suite_reason is not None:
@@ -323,7 +393,9 @@ def _first(items: tuple[str, ...]) -> str | None:
 
 
 def _unavailable(*reasons: str) -> Breakdown:
-    return Breakdown(False, tuple(reasons), (), None, "the breakdown is unavailable", (), (), (), (), (), None)
+    return Breakdown(
+        False, tuple(reasons), (), None, "the breakdown is unavailable", (), (), (), (), (), None
+    )
 
 
 def _canonical_size(r: Receipt) -> int:

@@ -24,17 +24,55 @@ from statistics import NormalDist
 from driftproof.receipt import Receipt
 from driftproof.stats.breakdown import Breakdown
 
-__all__ = ["CONTEXT_LABEL", "LiftInterval", "SpreadSplit", "lift_interval", "spread_split", "t_quantile_975"]
+__all__ = [
+    "CONTEXT_LABEL",
+    "LiftInterval",
+    "SpreadSplit",
+    "lift_interval",
+    "spread_split",
+    "t_quantile_975",
+]
 
 #: Shown with every figure of this module.
-CONTEXT_LABEL = ("Context, beyond the method: these figures never decide or change a verdict "
-                 "(Miller 2024, \"Adding Error Bars to Evals\").")
+CONTEXT_LABEL = (
+    "Context, beyond the method: these figures never decide or change a verdict "
+    '(Miller 2024, "Adding Error Bars to Evals").'
+)
 
 # Two-sided 95 % Student t quantiles t(0.975, df), df = 1 … 30, to 4 decimals (standard
 # tables, e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2; checked by numerical integration).
-_T975 = (12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
-         2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
-         2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423)
+_T975 = (
+    12.7062,
+    4.3027,
+    3.1824,
+    2.7764,
+    2.5706,
+    2.4469,
+    2.3646,
+    2.3060,
+    2.2622,
+    2.2281,
+    2.2010,
+    2.1788,
+    2.1604,
+    2.1448,
+    2.1314,
+    2.1199,
+    2.1098,
+    2.1009,
+    2.0930,
+    2.0860,
+    2.0796,
+    2.0739,
+    2.0687,
+    2.0639,
+    2.0595,
+    2.0555,
+    2.0518,
+    2.0484,
+    2.0452,
+    2.0423,
+)
 
 
 @dataclass(frozen=True)
@@ -83,7 +121,11 @@ class SpreadSplit:
     @property
     def judge_share(self) -> float | None:
         """judge_part ÷ (judge_part + draw_part), or None (also when both are zero)."""
-        if self.judge_part is None or self.draw_part is None or self.judge_part + self.draw_part == 0:
+        if (
+            self.judge_part is None
+            or self.draw_part is None
+            or self.judge_part + self.draw_part == 0
+        ):
             return None
         return self.judge_part / (self.judge_part + self.draw_part)
 
@@ -99,9 +141,12 @@ def t_quantile_975(df: int) -> float:
     if df <= len(_T975):
         return _T975[df - 1]
     z = NormalDist().inv_cdf(0.975)
-    g = ((z**3 + z) / 4, (5 * z**5 + 16 * z**3 + 3 * z) / 96,
-         (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
-         (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160)
+    g = (
+        (z**3 + z) / 4,
+        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
+    )
     return z + sum(gk / df ** (k + 1) for k, gk in enumerate(g))
 
 
@@ -117,15 +162,33 @@ def lift_interval(b: Breakdown) -> LiftInterval:
     """
     lifts = [c.lift for c in b.cases if c.included and c.lift is not None]
     if b.suite_lift is None:
-        return LiftInterval(None, len(lifts), None, None, None, None, None,
-                            b.suite_lift_reason or "the suite lift is unavailable")
+        return LiftInterval(
+            None,
+            len(lifts),
+            None,
+            None,
+            None,
+            None,
+            None,
+            b.suite_lift_reason or "the suite lift is unavailable",
+        )
     if len(lifts) < 2:
-        return LiftInterval(b.suite_lift, len(lifts), None, None, None, None, None,
-                            "one included case: no spread across cases")
+        return LiftInterval(
+            b.suite_lift,
+            len(lifts),
+            None,
+            None,
+            None,
+            None,
+            None,
+            "one included case: no spread across cases",
+        )
     n = len(lifts)
     se = statistics.stdev(lifts) / math.sqrt(n)
     t = t_quantile_975(n - 1)
-    return LiftInterval(b.suite_lift, n, se, n - 1, t, b.suite_lift - t * se, b.suite_lift + t * se, None)
+    return LiftInterval(
+        b.suite_lift, n, se, n - 1, t, b.suite_lift - t * se, b.suite_lift + t * se, None
+    )
 
 
 def spread_split(r: Receipt) -> tuple[SpreadSplit, ...]:
@@ -137,20 +200,46 @@ def spread_split(r: Receipt) -> tuple[SpreadSplit, ...]:
     out = []
     for c in r.cases:
         for name in ("with_skill", "baseline"):
-            draws = [d for d in getattr(c.arms, name).draws if d.lost is None and d.score is not None]
-            out.append(_split(c.id, name, [d.score for d in draws if d.score is not None],
-                              [[s.score for s in d.judge_samples if s.score is not None] for d in draws]))
+            draws = [
+                d for d in getattr(c.arms, name).draws if d.lost is None and d.score is not None
+            ]
+            out.append(
+                _split(
+                    c.id,
+                    name,
+                    [d.score for d in draws if d.score is not None],
+                    [[s.score for s in d.judge_samples if s.score is not None] for d in draws],
+                )
+            )
     return tuple(out)
 
 
 def _split(case_id: str, arm: str, scores: list[float], samples: list[list[float]]) -> SpreadSplit:
     judged = [s for s in samples if len(s) >= 2]
     if len(scores) < 2:
-        return SpreadSplit(case_id, arm, len(scores), len(judged), None, None, None,
-                           "fewer than two measured draws")
+        return SpreadSplit(
+            case_id,
+            arm,
+            len(scores),
+            len(judged),
+            None,
+            None,
+            None,
+            "fewer than two measured draws",
+        )
     total = statistics.variance(scores)
     if not judged:
-        return SpreadSplit(case_id, arm, len(scores), 0, total, None, None,
-                           "no draw has two judge samples: the judge part cannot be read")
+        return SpreadSplit(
+            case_id,
+            arm,
+            len(scores),
+            0,
+            total,
+            None,
+            None,
+            "no draw has two judge samples: the judge part cannot be read",
+        )
     judge = math.fsum(statistics.variance(s) / len(s) for s in judged) / len(judged)
-    return SpreadSplit(case_id, arm, len(scores), len(judged), total, judge, max(0.0, total - judge), None)
+    return SpreadSplit(
+        case_id, arm, len(scores), len(judged), total, judge, max(0.0, total - judge), None
+    )

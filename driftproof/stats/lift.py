@@ -18,7 +18,14 @@ from driftproof.stats.reading import case_bands, lift_refusal
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = ["common_lifts", "CommonLifts", "lift_case_ids", "suite_lift", "suite_lift_over", "value_per_1k"]
+__all__ = [
+    "common_lifts",
+    "CommonLifts",
+    "lift_case_ids",
+    "suite_lift",
+    "suite_lift_over",
+    "value_per_1k",
+]
 
 
 def suite_lift(r: Receipt) -> float | None:
@@ -30,7 +37,9 @@ def suite_lift(r: Receipt) -> float | None:
     """
     if r.is_aggregates_only or lift_refusal(r) is not None:
         return None
-    lifts = [w.mean - b.mean for _, w, b in case_bands(r) if w.mean is not None and b.mean is not None]
+    lifts = [
+        w.mean - b.mean for _, w, b in case_bands(r) if w.mean is not None and b.mean is not None
+    ]
     if not lifts:
         return None
     return math.fsum(lifts) / len(lifts)
@@ -60,8 +69,11 @@ def suite_lift_over(r: Receipt, case_ids: Collection[str]) -> float | None:
     if r.is_aggregates_only:
         return None
     wanted = set(case_ids)
-    lifts = [w.mean - b.mean for cid, w, b in case_bands(r)
-             if cid in wanted and w.mean is not None and b.mean is not None]
+    lifts = [
+        w.mean - b.mean
+        for cid, w, b in case_bands(r)
+        if cid in wanted and w.mean is not None and b.mean is not None
+    ]
     return math.fsum(lifts) / len(lifts) if lifts else None
 
 
@@ -90,13 +102,22 @@ class CommonLifts:
         measured in both arms (baseline receipt 2 of 2, new receipt 1 of 2)"."""
         n = len(self.cases)
         noun = "case" if n == 1 else "cases"
-        return (f"over the {n} {noun} both receipts measured in both arms ({a_label} {self.a_cases} of "
-                f"{self.a_total}, {b_label} {self.b_cases} of {self.b_total})")
+        return (
+            f"over the {n} {noun} both receipts measured in both arms ({a_label} {self.a_cases} of "
+            f"{self.a_total}, {b_label} {self.b_cases} of {self.b_total})"
+        )
 
 
 def common_lifts(a: Receipt, b: Receipt) -> CommonLifts:
     """The suite lifts of ``a`` and ``b`` over the cases both measured in both arms."""
     ids_a, ids_b = lift_case_ids(a), lift_case_ids(b)
     both = tuple(c for c in ids_a if c in set(ids_b))
-    return CommonLifts(suite_lift_over(a, both) if both else None, suite_lift_over(b, both) if both else None,
-                       both, len(ids_a), len(ids_b), len(a.cases), len(b.cases))
+    return CommonLifts(
+        suite_lift_over(a, both) if both else None,
+        suite_lift_over(b, both) if both else None,
+        both,
+        len(ids_a),
+        len(ids_b),
+        len(a.cases),
+        len(b.cases),
+    )

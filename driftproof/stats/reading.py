@@ -17,21 +17,46 @@ from typing import TYPE_CHECKING
 from driftproof.stats.band import Band, BandSource, arm_band
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
 from driftproof.stats.verdict import NO_SEPARATION, UNDERPOWERED, CaseVerdict, case_verdict
-from driftproof.wording import IMPROVED, INCONCLUSIVE, LEVELS, NO_DRAW_COUNT_REACHES, NOT_ENOUGH_DRAWS, REGRESSED, SMOKE_RUN
+from driftproof.wording import (
+    IMPROVED,
+    INCONCLUSIVE,
+    LEVELS,
+    NO_DRAW_COUNT_REACHES,
+    NOT_ENOUGH_DRAWS,
+    REGRESSED,
+    SMOKE_RUN,
+)
 from driftproof.wording import NO_SEPARATION as NO_SEPARATION_WORDS
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = ["STATUSES", "Reading", "band_source_of", "case_bands", "judge_scale", "lift_refusal", "receipt_reading",
-           "unrecorded_arms", "verdict_refusal"]
+__all__ = [
+    "STATUSES",
+    "Reading",
+    "band_source_of",
+    "case_bands",
+    "judge_scale",
+    "lift_refusal",
+    "receipt_reading",
+    "unrecorded_arms",
+    "verdict_refusal",
+]
 
 #: Why a simulated receipt (``driftproof demo``, ``run --provider simulated``) gets no verdict.
-SIMULATED_NO_VERDICT = ("simulated: no model answered and no model judged; the simulated provider drew these "
-                        "answers and scores at random, so this non-model receipt gets no verdict")
+SIMULATED_NO_VERDICT = (
+    "simulated: no model answered and no model judged; the simulated provider drew these "
+    "answers and scores at random, so this non-model receipt gets no verdict"
+)
 
 #: The statuses a single receipt can read (D-7).
-STATUSES: tuple[str, ...] = ("passing", "regressed", "UNDERPOWERED", "no separation detected", "no verdict")
+STATUSES: tuple[str, ...] = (
+    "passing",
+    "regressed",
+    "UNDERPOWERED",
+    "no separation detected",
+    "no verdict",
+)
 
 
 @dataclass(frozen=True)
@@ -68,8 +93,11 @@ _ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "co
 def unrecorded_arms(r: Receipt) -> tuple[str, ...]:
     """The arms the receipt marks ``recorded: false`` (a single-arm source, v0.15), in
     ``with_skill``, ``baseline``, ``control`` order; empty for a receipt before 0.15."""
-    return tuple(n for n in ("with_skill", "baseline", "control")
-                 if getattr(r.arms, n) is not None and not getattr(r.arms, n).recorded)
+    return tuple(
+        n
+        for n in ("with_skill", "baseline", "control")
+        if getattr(r.arms, n) is not None and not getattr(r.arms, n).recorded
+    )
 
 
 def lift_refusal(r: Receipt) -> str | None:
@@ -84,8 +112,10 @@ def lift_refusal(r: Receipt) -> str | None:
     if not missing:
         return None
     arms = " and ".join(f"{_ARM_WORDS[n]} arm" for n in missing)
-    return (f"single-arm source: the {arms} was not recorded (arms.{missing[0]}.recorded is false), "
-            "so there is no lift, no interval and no value per token")
+    return (
+        f"single-arm source: the {arms} was not recorded (arms.{missing[0]}.recorded is false), "
+        "so there is no lift, no interval and no value per token"
+    )
 
 
 def verdict_refusal(r: Receipt) -> str | None:
@@ -97,26 +127,35 @@ def verdict_refusal(r: Receipt) -> str | None:
     carries; an arm the source did not record; no judge; no case with a measured score in both arms.
     """
     if r.is_aggregates_only:
-        return ("aggregates only: the source printed figures with no per-run score, "
-                "so there is no band, lift or verdict")
+        return (
+            "aggregates only: the source printed figures with no per-run score, "
+            "so there is no band, lift or verdict"
+        )
     if r.is_smoke:
-        return (f"{SMOKE_RUN}: the receipt names the preset {r.run.preset!r}, which counts as "
-                f"below TESTED whatever level it carries ({r.verification_level})")
+        return (
+            f"{SMOKE_RUN}: the receipt names the preset {r.run.preset!r}, which counts as "
+            f"below TESTED whatever level it carries ({r.verification_level})"
+        )
     if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
         return SIMULATED_NO_VERDICT
     if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
         return f"verification level {r.verification_level} is below TESTED"
     if r.provenance is not None and r.regrade is None:
-        return (f"imported from {r.provenance.tool}: imported declarations never earn a verdict (D-15), "
-                f"whatever level the receipt carries ({r.verification_level})")
+        return (
+            f"imported from {r.provenance.tool}: imported declarations never earn a verdict (D-15), "
+            f"whatever level the receipt carries ({r.verification_level})"
+        )
     unrecorded = lift_refusal(r)
     if unrecorded is not None:
         return unrecorded
     if r.judge is None:
         return "no judge is recorded, so no score can be banded"
     src = band_source_of(r)
-    if not any(arm_band(c.arms.with_skill, src).mean is not None and arm_band(c.arms.baseline, src).mean is not None
-               for c in r.cases):  # lazy: stops at the first measured case
+    if not any(
+        arm_band(c.arms.with_skill, src).mean is not None
+        and arm_band(c.arms.baseline, src).mean is not None
+        for c in r.cases
+    ):  # lazy: stops at the first measured case
         return "no case has a measured score in both arms"
     return None
 
@@ -143,7 +182,9 @@ def judge_scale(r: Receipt) -> tuple[float, float] | None:
 def case_bands(r: Receipt, band_source: BandSource | None = None) -> list[tuple[str, Band, Band]]:
     """``(case id, with-skill band, baseline band)`` for each case, in receipt order."""
     src = band_source or band_source_of(r)
-    return [(c.id, arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)) for c in r.cases]
+    return [
+        (c.id, arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)) for c in r.cases
+    ]
 
 
 def receipt_reading(r: Receipt) -> Reading:
@@ -154,16 +195,36 @@ def receipt_reading(r: Receipt) -> Reading:
         return Reading("no verdict", sentence, refusal, None, (), (), (), None)
     scale = judge_scale(r)
     bands = case_bands(r)
-    verdicts = tuple(case_verdict(base, with_, case_id=cid, scale=scale, a_label="baseline",
-                                  b_label="with skill") for cid, with_, base in bands)
+    verdicts = tuple(
+        case_verdict(
+            base, with_, case_id=cid, scale=scale, a_label="baseline", b_label="with skill"
+        )
+        for cid, with_, base in bands
+    )
     helps = tuple(v.case_id for v in verdicts if v.verdict == IMPROVED)
     hurts = tuple(v.case_id for v in verdicts if v.verdict == REGRESSED)
     if hurts:
-        return Reading(REGRESSED, "hurts: " + ", ".join(hurts), "a case separated downward under the rule",
-                       None, helps, hurts, verdicts, None)
+        return Reading(
+            REGRESSED,
+            "hurts: " + ", ".join(hurts),
+            "a case separated downward under the rule",
+            None,
+            helps,
+            hurts,
+            verdicts,
+            None,
+        )
     if helps:
-        return Reading("passing", "helps: " + ", ".join(helps), "a case separated upward and none downward",
-                       None, helps, hurts, verdicts, None)
+        return Reading(
+            "passing",
+            "helps: " + ", ".join(helps),
+            "a case separated upward and none downward",
+            None,
+            helps,
+            hurts,
+            verdicts,
+            None,
+        )
     weak = [v for v in verdicts if v.verdict == UNDERPOWERED]
     if weak:
         needed, reason = underpowered_draws(weak)
@@ -172,12 +233,23 @@ def receipt_reading(r: Receipt) -> Reading:
     if sum(v.verdict == NO_SEPARATION for v in verdicts) >= 2:
         band = receipt_band_of([(w, b) for _, w, b in bands], scale)
         if band is not None and band.underpowered:
-            return Reading("UNDERPOWERED", band.sentence or NOT_ENOUGH_DRAWS, band.reason, None, (), (), verdicts, band)
+            return Reading(
+                "UNDERPOWERED",
+                band.sentence or NOT_ENOUGH_DRAWS,
+                band.reason,
+                None,
+                (),
+                (),
+                verdicts,
+                band,
+            )
     reason = "no case separated under the rule"
     lost = [v.case_id for v in verdicts if v.verdict == INCONCLUSIVE]
     if lost:
         reason += f"; inconclusive for lost draws: {', '.join(lost)}"
-    return Reading("no separation detected", NO_SEPARATION_WORDS, reason, None, (), (), verdicts, band)
+    return Reading(
+        "no separation detected", NO_SEPARATION_WORDS, reason, None, (), (), verdicts, band
+    )
 
 
 def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
@@ -195,8 +267,9 @@ def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
         # count the draws as they are: an arm with none is not "a single measured draw"
         none = [v.case_id for v in unknown if min(v.a.n, v.b.n) == 0]
         single = [v.case_id for v in unknown if min(v.a.n, v.b.n) != 0]
-        parts = ([f"an arm has no measured draw ({', '.join(none)})"] if none else []) + \
-                ([f"an arm has a single measured draw ({', '.join(single)})"] if single else [])
+        parts = ([f"an arm has no measured draw ({', '.join(none)})"] if none else []) + (
+            [f"an arm has a single measured draw ({', '.join(single)})"] if single else []
+        )
         return None, "; ".join(parts) + ": no draw count can be worked out"
     n = max(v.draws_needed for v in weak if v.draws_needed is not None)
     return n, f"{n} draws per arm would have been needed with the spreads held"

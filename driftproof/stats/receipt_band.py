@@ -68,8 +68,9 @@ class ReceiptBand:
     reason: str
 
 
-def receipt_band_of(pairs: Sequence[tuple[Band, Band]],
-                    scale: tuple[float, float] | None = (0.0, 1.0)) -> ReceiptBand | None:
+def receipt_band_of(
+    pairs: Sequence[tuple[Band, Band]], scale: tuple[float, float] | None = (0.0, 1.0)
+) -> ReceiptBand | None:
     """The receipt-wide band from per-case ``(with_skill, baseline)`` bands (D-8).
 
     Args:
@@ -92,7 +93,8 @@ def receipt_band_of(pairs: Sequence[tuple[Band, Band]],
         base_w, base_b = s_w - widen_w, s_b - widen_b
         reduced = math.sqrt(max(0.0, base_w * base_w - part_w) + max(0.0, base_b * base_b - part_b))
     forced = [w for w in (why_w, why_b) if w] + (
-        [f"{dropped} case(s) measured no draw in an arm"] if dropped else [])
+        [f"{dropped} case(s) measured no draw in an arm"] if dropped else []
+    )
     under = reaches_floor(band)
     if not under:
         sentence, reason = None, f"the comparison band {band:.4f} is under the effect floor"
@@ -100,14 +102,30 @@ def receipt_band_of(pairs: Sequence[tuple[Band, Band]],
         sentence, reason = NOT_ENOUGH_DRAWS, "; ".join(forced)
     elif reduced is not None and reaches_floor(reduced):
         sentence = MORE_CASES
-        reason = (f"with the draw-to-draw part taken out the band is still {reduced:.4f}: "
-                  "the cases disagree, and more draws do not change that")
+        reason = (
+            f"with the draw-to-draw part taken out the band is still {reduced:.4f}: "
+            "the cases disagree, and more draws do not change that"
+        )
     else:
         sentence = NOT_ENOUGH_DRAWS
-        reason = (f"with the draw-to-draw part taken out the band is {reduced:.4f}: "
-                  "it is draw spread, which more draws are expected to narrow")
-    return ReceiptBand(len(usable), s_w, s_b, widen_w, widen_b, part_w, part_b, band, reduced,
-                       under, sentence, reason)
+        reason = (
+            f"with the draw-to-draw part taken out the band is {reduced:.4f}: "
+            "it is draw spread, which more draws are expected to narrow"
+        )
+    return ReceiptBand(
+        len(usable),
+        s_w,
+        s_b,
+        widen_w,
+        widen_b,
+        part_w,
+        part_b,
+        band,
+        reduced,
+        under,
+        sentence,
+        reason,
+    )
 
 
 def receipt_band(r: Receipt, *, band_source: BandSource | None = None) -> ReceiptBand | None:
@@ -123,7 +141,9 @@ def receipt_band(r: Receipt, *, band_source: BandSource | None = None) -> Receip
     return receipt_band_of([(w, b) for _, w, b in case_bands(r, band_source)], judge_scale(r))
 
 
-def _arm(bands: list[Band], scale: tuple[float, float] | None) -> tuple[float, float, float | None, str]:
+def _arm(
+    bands: list[Band], scale: tuple[float, float] | None
+) -> tuple[float, float, float | None, str]:
     """(widened spread, widening, draw part or None, forced-sentence reason) for one arm."""
     means = [b.mean for b in bands if b.mean is not None]
     _, s = mean_sd(means)

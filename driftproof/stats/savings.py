@@ -102,8 +102,14 @@ class ArmSavings:
     control_tokens: int | None
 
 
-def savings(case_ids: Sequence[str], skill_tokens: Sequence[int], reference_tokens: Sequence[int],
-            *, reference: Reference, reference_label: str | None = None) -> Savings:
+def savings(
+    case_ids: Sequence[str],
+    skill_tokens: Sequence[int],
+    reference_tokens: Sequence[int],
+    *,
+    reference: Reference,
+    reference_label: str | None = None,
+) -> Savings:
     """Per-case savings 1 − skill ÷ reference and their summary (caveman's measure.py).
 
     Args:
@@ -117,20 +123,29 @@ def savings(case_ids: Sequence[str], skill_tokens: Sequence[int], reference_toke
         ValueError: the three sequences differ in length, are empty, or hold a negative count.
     """
     if not (len(case_ids) == len(skill_tokens) == len(reference_tokens)) or not case_ids:
-        raise ValueError("savings need one skill and one reference count per case, and at least one case")
+        raise ValueError(
+            "savings need one skill and one reference count per case, and at least one case"
+        )
     if any(t < 0 for t in (*skill_tokens, *reference_tokens)):
         raise ValueError("token counts must be non-negative")
-    per_case = tuple((cid, 1 - s / r if r else None)
-                     for cid, s, r in zip(case_ids, skill_tokens, reference_tokens))
+    per_case = tuple(
+        (cid, 1 - s / r if r else None)
+        for cid, s, r in zip(case_ids, skill_tokens, reference_tokens)
+    )
     values = [v for _, v in per_case if v is not None]
     return Savings(
-        reference=reference, reference_label=reference_label, per_case=per_case, n=len(values),
+        reference=reference,
+        reference_label=reference_label,
+        per_case=per_case,
+        n=len(values),
         undefined=tuple(cid for cid, v in per_case if v is None),
         median=statistics.median(values) if values else None,
         mean=statistics.mean(values) if values else None,
-        min=min(values) if values else None, max=max(values) if values else None,
+        min=min(values) if values else None,
+        max=max(values) if values else None,
         stdev=statistics.stdev(values) if len(values) > 1 else None,
-        skill_tokens=sum(skill_tokens), reference_tokens=sum(reference_tokens),
+        skill_tokens=sum(skill_tokens),
+        reference_tokens=sum(reference_tokens),
     )
 
 
@@ -159,26 +174,52 @@ def token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]:
                 draws = arm.draws if arm is not None else []
                 tokens = draws[0].tokens if len(draws) == 1 else None
                 if tokens is None or tokens.output is None:
-                    raise ValueError(f"{r.skill.name}: case {case.id}, arm {name}: expected one draw "
-                                     "with an output token count")
+                    raise ValueError(
+                        f"{r.skill.name}: case {case.id}, arm {name}: expected one draw "
+                        "with an output token count"
+                    )
                 counts[name].append(tokens.output)
                 counters.add(tokens.counted_by)
         if len(counters) != 1:
-            raise ValueError(f"{r.skill.name}: token counts come from different counters {sorted(counters)}")
+            raise ValueError(
+                f"{r.skill.name}: token counts come from different counters {sorted(counters)}"
+            )
         ids = [c.id for c in r.cases]
-        control = (savings(ids, counts["with_skill"], counts["control"], reference="control",
-                           reference_label=r.arms.control.label) if r.arms.control is not None else None)
+        control = (
+            savings(
+                ids,
+                counts["with_skill"],
+                counts["control"],
+                reference="control",
+                reference_label=r.arms.control.label,
+            )
+            if r.arms.control is not None
+            else None
+        )
         base_total = sum(counts["baseline"])
         control_total = sum(counts["control"]) if has_control else None
-        out.append(ArmSavings(
-            skill=r.skill.name, arm_label=r.arms.with_skill.label, counted_by=counters.pop(),
-            vs_control=control,
-            vs_baseline=savings(ids, counts["with_skill"], counts["baseline"], reference="baseline",
-                                reference_label=r.arms.baseline.label),
-            control_vs_baseline=(1 - control_total / base_total
-                                 if control_total is not None and base_total else None),
-            baseline_tokens=base_total, control_tokens=control_total,
-        ))
+        out.append(
+            ArmSavings(
+                skill=r.skill.name,
+                arm_label=r.arms.with_skill.label,
+                counted_by=counters.pop(),
+                vs_control=control,
+                vs_baseline=savings(
+                    ids,
+                    counts["with_skill"],
+                    counts["baseline"],
+                    reference="baseline",
+                    reference_label=r.arms.baseline.label,
+                ),
+                control_vs_baseline=(
+                    1 - control_total / base_total
+                    if control_total is not None and base_total
+                    else None
+                ),
+                baseline_tokens=base_total,
+                control_tokens=control_total,
+            )
+        )
     return out
 
 

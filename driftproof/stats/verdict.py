@@ -26,8 +26,14 @@ NO_SEPARATION = "no separation"
 UNDERPOWERED = "underpowered"
 
 #: Every verdict a case can carry. Shown words: ``wording.NO_SEPARATION`` for "no separation" (D-10).
-VERDICTS: tuple[str, ...] = ("improved", "regressed", "below effect floor", NO_SEPARATION,
-                             UNDERPOWERED, INCONCLUSIVE)
+VERDICTS: tuple[str, ...] = (
+    "improved",
+    "regressed",
+    "below effect floor",
+    NO_SEPARATION,
+    UNDERPOWERED,
+    INCONCLUSIVE,
+)
 
 
 @dataclass(frozen=True)
@@ -81,9 +87,15 @@ class CaseVerdict:
         return self.resolution
 
 
-def case_verdict(a: Band, b: Band, *, case_id: str = "",
-                 scale: tuple[float, float] | None = (0.0, 1.0),
-                 a_label: str = "A", b_label: str = "B") -> CaseVerdict:
+def case_verdict(
+    a: Band,
+    b: Band,
+    *,
+    case_id: str = "",
+    scale: tuple[float, float] | None = (0.0, 1.0),
+    a_label: str = "A",
+    b_label: str = "B",
+) -> CaseVerdict:
     """Apply the verdict rule to one case (D-3, D-4, D-5, D-9).
 
     Args:
@@ -101,7 +113,9 @@ def case_verdict(a: Band, b: Band, *, case_id: str = "",
     delta = b.mean - a.mean if a.mean is not None and b.mean is not None else None
     if a.sd is None or b.sd is None or delta is None:
         # One measured draw gives no spread: the arm is underpowered, no draw count computable (D-2, D-5).
-        return CaseVerdict(case_id, UNDERPOWERED, a, b, delta, False, None, True, None, False, detail)
+        return CaseVerdict(
+            case_id, UNDERPOWERED, a, b, delta, False, None, True, None, False, detail
+        )
     sum_sd = a.sd + b.sd
     res = underpowered.resolution(a.sd, a.n, b.sd, b.n)
     needed, none_reaches = underpowered.draws_needed(a.sd, b.sd)
@@ -109,7 +123,13 @@ def case_verdict(a: Band, b: Band, *, case_id: str = "",
     if called is not None:
         if not lost_draws.keeps_verdict(a, b, scale):
             called = INCONCLUSIVE
-        return CaseVerdict(case_id, called, a, b, delta, True, res, False, needed, none_reaches, detail)
+        return CaseVerdict(
+            case_id, called, a, b, delta, True, res, False, needed, none_reaches, detail
+        )
     if underpowered.reaches_floor(res):
-        return CaseVerdict(case_id, UNDERPOWERED, a, b, delta, False, res, True, needed, none_reaches, detail)
-    return CaseVerdict(case_id, NO_SEPARATION, a, b, delta, False, res, False, needed, none_reaches, detail)
+        return CaseVerdict(
+            case_id, UNDERPOWERED, a, b, delta, False, res, True, needed, none_reaches, detail
+        )
+    return CaseVerdict(
+        case_id, NO_SEPARATION, a, b, delta, False, res, False, needed, none_reaches, detail
+    )

@@ -8,13 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from factories import case, make_receipt
 
 from driftproof import action
 from driftproof.receipt import seal_document
-from factories import case, make_receipt
 
-GOOD = [case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]), case("c2", [0.8, 0.85, 0.82], [0.5, 0.52, 0.55])]
-WORSE = [case("c1", [0.2, 0.25, 0.22], [0.3, 0.35, 0.32]), case("c2", [0.8, 0.85, 0.82], [0.5, 0.52, 0.55])]
+GOOD = [
+    case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]),
+    case("c2", [0.8, 0.85, 0.82], [0.5, 0.52, 0.55]),
+]
+WORSE = [
+    case("c1", [0.2, 0.25, 0.22], [0.3, 0.35, 0.32]),
+    case("c2", [0.8, 0.85, 0.82], [0.5, 0.52, 0.55]),
+]
 
 
 def write(tmp_path: Path, name: str, doc: dict[str, Any]) -> Path:
@@ -23,8 +29,15 @@ def write(tmp_path: Path, name: str, doc: dict[str, Any]) -> Path:
     return path
 
 
-def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a: dict[str, Any], b: dict[str, Any],
-          summary: Path | None = None, output: Path | None = None, fail_on: str | None = None) -> tuple[Path, Path]:
+def setup(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    a: dict[str, Any],
+    b: dict[str, Any],
+    summary: Path | None = None,
+    output: Path | None = None,
+    fail_on: str | None = None,
+) -> tuple[Path, Path]:
     summary = summary or tmp_path / "summary.md"
     output = output or tmp_path / "output"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
@@ -38,12 +51,19 @@ def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a: dict[str, Any], b:
     return summary, output
 
 
-def test_unwritable_step_summary_is_a_clean_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_unwritable_step_summary_is_a_clean_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: GITHUB_STEP_SUMMARY in a missing folder (or naming a directory) ended in a
     # FileNotFoundError / IsADirectoryError traceback.
-    setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE), summary=tmp_path / "missing" / "s.md",
-          output=tmp_path)
+    setup(
+        tmp_path,
+        monkeypatch,
+        make_receipt(GOOD),
+        make_receipt(WORSE),
+        summary=tmp_path / "missing" / "s.md",
+        output=tmp_path,
+    )
     assert action.main([]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
@@ -58,8 +78,9 @@ def test_blank_fail_on_keeps_the_default(tmp_path: Path, monkeypatch: pytest.Mon
     assert action.main([]) == 1
 
 
-def test_fail_on_naming_no_decision_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_fail_on_naming_no_decision_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE), fail_on=" , ")
     assert action.main([]) == 2
     assert "names no decision" in capsys.readouterr().err
@@ -68,9 +89,13 @@ def test_fail_on_naming_no_decision_is_refused(tmp_path: Path, monkeypatch: pyte
 def test_no_case_in_common_decides_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Found: a new receipt whose case ids all differ from the baseline's (a renamed suite) read
     # "no separation detected" and passed, though not one case was compared.
-    renamed = [case("x1", [0.1, 0.12, 0.11], [0.3, 0.35, 0.32]), case("x2", [0.1, 0.12, 0.11], [0.5, 0.52, 0.55])]
-    summary, output = setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(renamed),
-                            fail_on="none")
+    renamed = [
+        case("x1", [0.1, 0.12, 0.11], [0.3, 0.35, 0.32]),
+        case("x2", [0.1, 0.12, 0.11], [0.5, 0.52, 0.55]),
+    ]
+    summary, output = setup(
+        tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(renamed), fail_on="none"
+    )
     assert action.main([]) == 1  # "none" is in fail-on, so the job fails
     text = summary.read_text(encoding="utf-8")
     assert "## Driftproof: no decision" in text
@@ -80,8 +105,9 @@ def test_no_case_in_common_decides_nothing(tmp_path: Path, monkeypatch: pytest.M
     assert "\nnone\n" in output.read_text(encoding="utf-8")
 
 
-def test_both_unreadable_receipts_are_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_both_unreadable_receipts_are_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: only the baseline's problem was reported; the new receipt's came on the next run.
     tampered = make_receipt(GOOD)
     tampered["cases"][0]["prompt"] = "changed after sealing"
@@ -92,7 +118,9 @@ def test_both_unreadable_receipts_are_reported(tmp_path: Path, monkeypatch: pyte
     assert "b.json: /seal/sha256: seal mismatch" in err
 
 
-def test_hostile_text_in_the_job_summary_is_inert(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hostile_text_in_the_job_summary_is_inert(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     hostile = make_receipt(WORSE)
     hostile["skill"]["name"] = "<img src=x onerror=alert(1)>|[x](javascript:alert(1))\n## injected"
     hostile["run"]["model"] = "<script>alert(2)</script>"
@@ -106,8 +134,9 @@ def test_hostile_text_in_the_job_summary_is_inert(tmp_path: Path, monkeypatch: p
     assert "\n## injected" not in text
 
 
-def test_cancelled_job_is_one_line_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_cancelled_job_is_one_line_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: a cancelled job (SIGINT while comparing) printed a KeyboardInterrupt traceback.
     summary, output = setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE))
     import driftproof.compare

@@ -8,26 +8,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from factories import case, make_receipt
+from factories import run_main as run
 
-from driftproof.cli import main
 from driftproof.receipt import seal_document
-from factories import case, make_receipt, run_main as run
 
 HOSTILE = '"><script>alert(1)</script>'
-
-
 
 
 def receipt_file(tmp_path: Path, name: str = "demo.json", **changes: Any) -> Path:
     doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])
     for key, value in changes.items():
-        doc["skill" if key == "skill_name" else "run"]["name" if key == "skill_name" else "model"] = value
+        doc["skill" if key == "skill_name" else "run"][
+            "name" if key == "skill_name" else "model"
+        ] = value
     path = tmp_path / name
     path.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
     return path
 
 
-def test_out_beside_the_receipt_does_not_overwrite_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_out_beside_the_receipt_does_not_overwrite_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: `driftproof badge receipts/x.json --out receipts` replaced the receipt x.json with
     # the shields.io endpoint JSON (same name), exit 0.
     src = receipt_file(tmp_path)
@@ -39,7 +41,9 @@ def test_out_beside_the_receipt_does_not_overwrite_it(tmp_path: Path, capsys: py
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.json"]
 
 
-def test_output_through_a_symlink_to_the_receipt_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_output_through_a_symlink_to_the_receipt_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = receipt_file(tmp_path)
     before = src.read_bytes()
     (tmp_path / "link.json").symlink_to(src)
@@ -48,7 +52,9 @@ def test_output_through_a_symlink_to_the_receipt_is_refused(tmp_path: Path, caps
     assert src.read_bytes() == before
 
 
-def test_two_outputs_on_one_path_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_outputs_on_one_path_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: `--json b --svg b` exited 0 having written only the SVG under the name meant for the JSON.
     src = receipt_file(tmp_path)
     target = tmp_path / "b.out"
@@ -57,8 +63,9 @@ def test_two_outputs_on_one_path_are_refused(tmp_path: Path, capsys: pytest.Capt
     assert not target.exists()
 
 
-def test_unwritable_output_writes_no_file_and_no_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unwritable_output_writes_no_file_and_no_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Found: an SVG path in a place that cannot be written ended in a FileNotFoundError traceback
     # after the JSON had already been written.
     src = receipt_file(tmp_path)
@@ -73,22 +80,27 @@ def test_unwritable_output_writes_no_file_and_no_traceback(tmp_path: Path, capsy
 
     monkeypatch.setattr(cli_badge.tempfile, "mkstemp", mkstemp)
     out = tmp_path / "new" / "dir"
-    code, _, err = run(["badge", str(src), "--json", str(out / "b.json"), "--svg", str(out / "b.svg")], capsys)
+    code, _, err = run(
+        ["badge", str(src), "--json", str(out / "b.json"), "--svg", str(out / "b.svg")], capsys
+    )
     assert code == 2, err
     assert "Traceback" not in err
     assert f"{out / 'b.svg'}: cannot write: Permission denied" in err
     assert not (tmp_path / "new").exists()  # neither file, nor the directories made for them
 
 
-def test_github_output_that_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_github_output_that_is_a_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     src = receipt_file(tmp_path)
     monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path))
     code, _, err = run(["badge", str(src), "--github-output"], capsys)
     assert code == 2 and "names a directory" in err
 
 
-def test_badge_files_escape_hostile_skill_and_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_badge_files_escape_hostile_skill_and_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = receipt_file(tmp_path, skill_name="s" + HOSTILE, model="m" + HOSTILE)
     out = tmp_path / "badges"
     code, _, err = run(["badge", str(src), "--out", str(out)], capsys)

@@ -8,28 +8,39 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from driftproof.cli import main
-from factories import case, make_receipt, run_main as run
+from factories import case, make_receipt
+from factories import run_main as run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "run"))
 from run_helpers import SUITE  # noqa: E402
 
 
-
-
-def test_site_out_below_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_site_out_below_a_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: `driftproof reports build --out /proc/site` (any place a folder cannot be made)
     # ended in a FileNotFoundError traceback.
     receipts = tmp_path / "receipts"
     receipts.mkdir()
-    (receipts / "r.json").write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])),
-                                     encoding="utf-8")
+    (receipts / "r.json").write_text(
+        json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8"
+    )
     (tmp_path / "reports").mkdir()
     blocker = tmp_path / "a-file"
     blocker.write_text("keep", encoding="utf-8")
-    code, _, err = run(["reports", "build", "--receipts", str(receipts), "--reports", str(tmp_path / "reports"),
-                        "--out", str(blocker / "site")], capsys)
+    code, _, err = run(
+        [
+            "reports",
+            "build",
+            "--receipts",
+            str(receipts),
+            "--reports",
+            str(tmp_path / "reports"),
+            "--out",
+            str(blocker / "site"),
+        ],
+        capsys,
+    )
     assert code == 2
     assert "Traceback" not in err
     assert err.startswith(f"error: {blocker}: ")  # mkdir of its parent fails: "File exists"
@@ -45,32 +56,80 @@ def test_skill_md_not_utf8_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     skill = tmp_path / "SKILL.md"
     skill.write_bytes("caf\u00e9 skill".encode("latin-1"))
     out = tmp_path / "r.json"
-    code, _, err = run(["run", str(suite), "--skill", str(skill), "--model", "m", "--provider", "stub",
-                        "--out", str(out)], capsys)
+    code, _, err = run(
+        [
+            "run",
+            str(suite),
+            "--skill",
+            str(skill),
+            "--model",
+            "m",
+            "--provider",
+            "stub",
+            "--out",
+            str(out),
+        ],
+        capsys,
+    )
     assert code == 2
     assert "Traceback" not in err
     assert "expected UTF-8 text, found an invalid byte at offset 3" in err
     assert not out.exists()
 
 
-def test_lone_surrogate_in_an_imported_file_is_repaired(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_lone_surrogate_in_an_imported_file_is_repaired(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: `driftproof import promptfoo` of an export whose text holds "\ud800" (valid JSON,
     # no Unicode text) ended in a UnicodeEncodeError traceback, exit 1. Issue 14: such text is
     # made valid (U+FFFD) and the substitution recorded in text_repairs, the receipt's pointer.
-    export = {"evalId": "e", "results": {"version": 3, "timestamp": "2025-10-01T20:08:11.168Z", "prompts": [],
-                                         "results": [{"provider": {"id": "a", "label": "a"},
-                                                      "prompt": {"raw": "Q\ud800", "label": "q"},
-                                                      "vars": {}, "response": {"output": "x"}, "score": 1,
-                                                      "success": True, "testCase": {"description": "t"}},
-                                                     {"provider": {"id": "b", "label": "b"},
-                                                      "prompt": {"raw": "Q\ud800", "label": "q"},
-                                                      "vars": {}, "response": {"output": "y"}, "score": 0,
-                                                      "success": False, "testCase": {"description": "t"}}]}}
+    export = {
+        "evalId": "e",
+        "results": {
+            "version": 3,
+            "timestamp": "2025-10-01T20:08:11.168Z",
+            "prompts": [],
+            "results": [
+                {
+                    "provider": {"id": "a", "label": "a"},
+                    "prompt": {"raw": "Q\ud800", "label": "q"},
+                    "vars": {},
+                    "response": {"output": "x"},
+                    "score": 1,
+                    "success": True,
+                    "testCase": {"description": "t"},
+                },
+                {
+                    "provider": {"id": "b", "label": "b"},
+                    "prompt": {"raw": "Q\ud800", "label": "q"},
+                    "vars": {},
+                    "response": {"output": "y"},
+                    "score": 0,
+                    "success": False,
+                    "testCase": {"description": "t"},
+                },
+            ],
+        },
+    }
     src = tmp_path / "export.json"
     src.write_text(json.dumps(export), encoding="utf-8")  # json.dumps spells it "\\ud800"
     out = tmp_path / "receipts"
-    code, _, err = run(["import", "promptfoo", str(src), "--arm", "with_skill=a", "--arm", "baseline=b",
-                        "--skill-name", "s", "--out", str(out)], capsys)
+    code, _, err = run(
+        [
+            "import",
+            "promptfoo",
+            str(src),
+            "--arm",
+            "with_skill=a",
+            "--arm",
+            "baseline=b",
+            "--skill-name",
+            "s",
+            "--out",
+            str(out),
+        ],
+        capsys,
+    )
     assert "Traceback" not in err
     assert code == 0, err
     from driftproof.receipt import read_receipt

@@ -14,17 +14,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from factories import case, make_receipt
+from factories import run_main as run
 
-from driftproof.cli import main
 from driftproof.errors import ReceiptError, SiteBuildError
 from driftproof.receipt import parse_receipt, read_receipt, seal_document
-from factories import case, make_receipt, run_main as run
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "run"))
 from run_helpers import SUITE  # noqa: E402
-
-
 
 
 def _site_inputs(tmp_path: Path, doc: dict | None = None) -> tuple[Path, Path]:
@@ -38,6 +36,7 @@ def _site_inputs(tmp_path: Path, doc: dict | None = None) -> tuple[Path, Path]:
 
 
 # ---- site/publish.py -------------------------------------------------------------------------
+
 
 def test_reports_build_never_deletes_what_is_not_a_site(tmp_path: Path) -> None:
     from driftproof.site.publish import build_site
@@ -53,59 +52,86 @@ def test_reports_build_never_deletes_what_is_not_a_site(tmp_path: Path) -> None:
 
 # ---- site CSV downloads ------------------------------------------------------------------------
 
+
 def test_site_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
     from driftproof.site.publish import build_site
 
     hostile = make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])
     hostile["run"]["model"] = '=HYPERLINK("http://evil.example","x")'
     receipts, reports = _site_inputs(tmp_path, seal_document(hostile))
-    (receipts / "plain.json").write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])),
-                                         encoding="utf-8")
+    (receipts / "plain.json").write_text(
+        json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8"
+    )
     (reports / "001-x.md").write_text(
         "---\nnumber: 1\nslug: x\ntitle: X\ndate: 2026-11-29\nsummary: s\nreceipts: [r, plain]\n"
-        "sections:\n  - type: cross_family\n    receipts: [r, plain]\n---\n\nBody.\n", encoding="utf-8")
+        "sections:\n  - type: cross_family\n    receipts: [r, plain]\n---\n\nBody.\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "site"
     build_site(receipts, reports, out, config_file=ROOT / "mkdocs.yml")
-    cells = [line.split(",")[0].strip('"') for f in (out / "reports" / "001").glob("*.csv")
-             for line in f.read_text(encoding="utf-8").splitlines()]
+    cells = [
+        line.split(",")[0].strip('"')
+        for f in (out / "reports" / "001").glob("*.csv")
+        for line in f.read_text(encoding="utf-8").splitlines()
+    ]
     assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")]
 
 
 # ---- receipt/_load.py and schemas -------------------------------------------------------------
 
+
 def test_read_receipt_of_an_endless_device_is_bounded() -> None:
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero")
-    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
-            "from driftproof.errors import BoundsError\n"
-            "from driftproof.receipt import read_receipt\n"
-            "try:\n    read_receipt('/dev/zero')\nexcept BoundsError:\n    print('bounded')\n")
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "from driftproof.errors import BoundsError\n"
+        "from driftproof.receipt import read_receipt\n"
+        "try:\n    read_receipt('/dev/zero')\nexcept BoundsError:\n    print('bounded')\n"
+    )
     try:
-        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+        res = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=20
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("read_receipt('/dev/zero') did not return")
     assert res.stdout.strip() == "bounded", res.stderr[-300:]
 
 
 def test_case_id_with_a_trailing_newline_is_refused() -> None:
-    doc = make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25]), case("c2\n", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])
+    doc = make_receipt(
+        [
+            case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25]),
+            case("c2\n", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25]),
+        ]
+    )
     with pytest.raises(ReceiptError):
         parse_receipt(json.dumps(doc).encode("utf-8"), "r.json")
 
 
 # ---- compare.py / cli/diff.py -------------------------------------------------------------------
 
-def test_diff_with_no_case_in_common_gives_no_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+
+def test_diff_with_no_case_in_common_gives_no_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     a = tmp_path / "a.json"
     b = tmp_path / "b.json"
-    a.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])), encoding="utf-8")
-    b.write_text(json.dumps(make_receipt([case("x1", [0.1, 0.15, 0.12], [0.3, 0.35, 0.32])])), encoding="utf-8")
+    a.write_text(
+        json.dumps(make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])),
+        encoding="utf-8",
+    )
+    b.write_text(
+        json.dumps(make_receipt([case("x1", [0.1, 0.15, 0.12], [0.3, 0.35, 0.32])])),
+        encoding="utf-8",
+    )
     code, out, _ = run(["diff", str(a), str(b)], capsys)
     assert code == 2
     assert "no separation detected" not in out
 
 
 # ---- run/checks.py and run/suite.py -------------------------------------------------------------
+
 
 def test_catastrophic_regex_check_does_not_hang(tmp_path: Path) -> None:
     suite = json.loads(json.dumps(SUITE))
@@ -114,14 +140,26 @@ def test_catastrophic_regex_check_does_not_hang(tmp_path: Path) -> None:
     path = tmp_path / "suite.json"
     path.write_text(json.dumps(suite), encoding="utf-8")
     try:
-        res = subprocess.run([sys.executable, "-c", "from driftproof.cli import main; main()", "suite", "check",
-                              str(path)], capture_output=True, text=True, timeout=30)
+        res = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from driftproof.cli import main; main()",
+                "suite",
+                "check",
+                str(path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("suite check did not return within 30 s (a check without a time limit)")
     assert res.returncode in (1, 2)
 
 
 # ---- importers/_common.py, importers/summary_json.py ------------------------------------------
+
 
 def test_common_json_refuses_duplicate_members() -> None:
     from driftproof.errors import ImportError_
@@ -134,30 +172,39 @@ def test_common_json_refuses_duplicate_members() -> None:
 def test_common_read_of_an_endless_device_is_bounded() -> None:
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero")
-    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
-            "from pathlib import Path\n"
-            "from driftproof.errors import ImportError_\n"
-            "from driftproof.importers._common import read_bytes\n"
-            "try:\n    read_bytes(Path('/dev/zero'))\nexcept ImportError_:\n    print('bounded')\n")
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "from pathlib import Path\n"
+        "from driftproof.errors import ImportError_\n"
+        "from driftproof.importers._common import read_bytes\n"
+        "try:\n    read_bytes(Path('/dev/zero'))\nexcept ImportError_:\n    print('bounded')\n"
+    )
     try:
-        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+        res = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=20
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("read_bytes('/dev/zero') did not return")
     assert res.stdout.strip() == "bounded", res.stderr[-300:]
 
 
-def test_summary_json_with_a_lone_surrogate_is_repaired_and_recorded(tmp_path: Path,
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_summary_json_with_a_lone_surrogate_is_repaired_and_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # issue 14: text is made valid Unicode deterministically (U+FFFD) and the substitution recorded
     good = tmp_path / "r.json"
-    good.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8")
+    good.write_text(
+        json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8"
+    )
     exported = tmp_path / "summary.json"
     code, _, err = run(["export", "summary-json", str(good), "-o", str(exported)], capsys)
     assert code == 0, err
     text = exported.read_text(encoding="utf-8").replace("demo-skill", "demo\\ud800skill", 1)
     exported.write_text(text, encoding="utf-8")
     try:
-        code, _, err = run(["import", "summary-json", str(exported), "--out", str(tmp_path / "out")], capsys)
+        code, _, err = run(
+            ["import", "summary-json", str(exported), "--out", str(tmp_path / "out")], capsys
+        )
     except ValueError:
         pytest.fail("traceback: ValueError")
     assert code == 0, err
@@ -169,9 +216,14 @@ def test_summary_json_with_a_lone_surrogate_is_repaired_and_recorded(tmp_path: P
 
 # ---- outputs landing on inputs (cli/export.py, cli/run.py) -------------------------------------
 
-def test_export_never_overwrites_its_receipt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+
+def test_export_never_overwrites_its_receipt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     r = tmp_path / "r.json"
-    r.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8")
+    r.write_text(
+        json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8"
+    )
     before = r.read_bytes()
     code, _, _ = run(["export", "summary-json", str(r), "-o", str(r)], capsys)
     assert code == 2
@@ -179,7 +231,9 @@ def test_export_never_overwrites_its_receipt(tmp_path: Path, capsys: pytest.Capt
 
 
 @pytest.mark.parametrize("victim", ["suite", "skill"])
-def test_run_never_overwrites_its_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str], victim: str) -> None:
+def test_run_never_overwrites_its_inputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], victim: str
+) -> None:
     from run_helpers import SKILL_TEXT
 
     suite = tmp_path / "suite.json"
@@ -188,21 +242,43 @@ def test_run_never_overwrites_its_inputs(tmp_path: Path, capsys: pytest.CaptureF
     skill.write_text(SKILL_TEXT, encoding="utf-8")
     target = suite if victim == "suite" else skill
     before = target.read_bytes()
-    code, _, _ = run(["run", str(suite), "--skill", str(skill), "--model", "m", "--provider", "stub",
-                      "--out", str(target)], capsys)
+    code, _, _ = run(
+        [
+            "run",
+            str(suite),
+            "--skill",
+            str(skill),
+            "--model",
+            "m",
+            "--provider",
+            "stub",
+            "--out",
+            str(target),
+        ],
+        capsys,
+    )
     assert code == 2
     assert target.read_bytes() == before
 
 
 # ---- stats/reading.py (verdict_refusal) or the receipt schema -----------------------------------
 
+
 def test_imported_receipt_restamped_tested_gets_no_verdict() -> None:
     from driftproof.stats import verdict_refusal
 
     doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])
-    doc["provenance"] = {"tool": "skill-creator", "tool_version": None, "document": "benchmark.json",
-                         "document_sha256": "2" * 64, "unrecorded": ["judge.model"]}
-    doc["judge"] = {**doc["judge"], "model": "unrecorded:skill-creator/grader"}  # the factory shares JUDGE: never mutate it
+    doc["provenance"] = {
+        "tool": "skill-creator",
+        "tool_version": None,
+        "document": "benchmark.json",
+        "document_sha256": "2" * 64,
+        "unrecorded": ["judge.model"],
+    }
+    doc["judge"] = {
+        **doc["judge"],
+        "model": "unrecorded:skill-creator/grader",
+    }  # the factory shares JUDGE: never mutate it
     r = parse_receipt(json.dumps(seal_document(doc)).encode("utf-8"), "restamped.json")
     assert r.verification_level == "TESTED"
     assert verdict_refusal(r) is not None
@@ -224,7 +300,14 @@ def test_a_check_that_cannot_finish_does_not_hold_during_a_run() -> None:
 SHARED_INTEROP = ROOT.parent / "shared" / "data" / "interop"
 
 
-_PF_ARMS = ["--arm", "with_skill=openai:gpt-5", "--arm", "baseline=openai:gpt-5-mini", "--skill-name", "s"]
+_PF_ARMS = [
+    "--arm",
+    "with_skill=openai:gpt-5",
+    "--arm",
+    "baseline=openai:gpt-5-mini",
+    "--skill-name",
+    "s",
+]
 
 
 def _set(doc, path, value):
@@ -233,21 +316,55 @@ def _set(doc, path, value):
     doc[path[-1]] = value
 
 
-@pytest.mark.parametrize("source,path,value,argv,pointer", [
-    # a number where promptfoo has an array of assertion results
-    ("promptfoo/sample-export.json", ("results", "results", 3, "gradingResult", "componentResults"), -1,
-     ["import", "promptfoo", "{bad}", *_PF_ARMS], "/results/results/3/gradingResult/componentResults"),
-    # a number where promptfoo has an array of prompts
-    ("promptfoo/sample-export.json", ("results", "prompts"), 1,
-     ["import", "promptfoo", "{bad}", *_PF_ARMS], "/results/prompts"),
-    # a number where the NVIDIA catalogue has an array of agents
-    ("nvidia/benchmarks.json", ("skills", 0, "agents"), 5, ["import", "nvidia", "{bad}"], "/skills/0/agents"),
-    # an array where an Inspect log has its eval object
-    ("inspect_ai/2025-05-12T20-28-13-04-00_popularity.json", ("eval",), [None],
-     ["import", "inspect", "--with-skill", "{bad}", "--baseline", "{bad}", "--skill-name", "s"], "/eval"),
-])
-def test_a_wrong_type_in_a_source_is_refused_at_its_pointer(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                            source, path, value, argv, pointer) -> None:
+@pytest.mark.parametrize(
+    "source,path,value,argv,pointer",
+    [
+        # a number where promptfoo has an array of assertion results
+        (
+            "promptfoo/sample-export.json",
+            ("results", "results", 3, "gradingResult", "componentResults"),
+            -1,
+            ["import", "promptfoo", "{bad}", *_PF_ARMS],
+            "/results/results/3/gradingResult/componentResults",
+        ),
+        # a number where promptfoo has an array of prompts
+        (
+            "promptfoo/sample-export.json",
+            ("results", "prompts"),
+            1,
+            ["import", "promptfoo", "{bad}", *_PF_ARMS],
+            "/results/prompts",
+        ),
+        # a number where the NVIDIA catalogue has an array of agents
+        (
+            "nvidia/benchmarks.json",
+            ("skills", 0, "agents"),
+            5,
+            ["import", "nvidia", "{bad}"],
+            "/skills/0/agents",
+        ),
+        # an array where an Inspect log has its eval object
+        (
+            "inspect_ai/2025-05-12T20-28-13-04-00_popularity.json",
+            ("eval",),
+            [None],
+            [
+                "import",
+                "inspect",
+                "--with-skill",
+                "{bad}",
+                "--baseline",
+                "{bad}",
+                "--skill-name",
+                "s",
+            ],
+            "/eval",
+        ),
+    ],
+)
+def test_a_wrong_type_in_a_source_is_refused_at_its_pointer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source, path, value, argv, pointer
+) -> None:
     src = SHARED_INTEROP / source
     if not src.exists():
         pytest.skip("shared data not laid beside this checkout")
@@ -256,7 +373,9 @@ def test_a_wrong_type_in_a_source_is_refused_at_its_pointer(tmp_path: Path, caps
     bad = tmp_path / src.name
     bad.write_text(json.dumps(doc), encoding="utf-8")
     try:
-        code, _, err = run([a.replace("{bad}", str(bad)) for a in argv] + ["--out", str(tmp_path / "o")], capsys)
+        code, _, err = run(
+            [a.replace("{bad}", str(bad)) for a in argv] + ["--out", str(tmp_path / "o")], capsys
+        )
     except (TypeError, AttributeError) as exc:
         pytest.fail(f"traceback: {type(exc).__name__}")
     assert code == 2 and pointer in err
@@ -264,13 +383,16 @@ def test_a_wrong_type_in_a_source_is_refused_at_its_pointer(tmp_path: Path, caps
 
 # ---- site/sections/token_savings.py ------------------------------------------------------------
 
+
 def test_token_savings_of_an_unsuitable_receipt_is_a_build_error(tmp_path: Path) -> None:
     from driftproof.site.publish import build_site
 
     receipts, reports = _site_inputs(tmp_path)
     (reports / "001-t.md").write_text(
         "---\nnumber: 1\nslug: t\ntitle: T\ndate: 2026-11-29\nsummary: s\nreceipts: [r]\n"
-        "sections:\n  - type: token_savings\n    receipts: [r]\n---\n\nBody.\n", encoding="utf-8")
+        "sections:\n  - type: token_savings\n    receipts: [r]\n---\n\nBody.\n",
+        encoding="utf-8",
+    )
     with pytest.raises(SiteBuildError) as info:
         build_site(receipts, reports, tmp_path / "site", config_file=ROOT / "mkdocs.yml")
     assert "token_savings" in str(info.value)

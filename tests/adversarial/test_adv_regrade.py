@@ -7,14 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from driftproof.cli import main
 from factories import run_main as run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "run"))
 from run_helpers import SKILL_TEXT, SUITE  # noqa: E402
-
-
 
 
 @pytest.fixture
@@ -24,15 +20,30 @@ def original(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, 
     skill = tmp_path / "SKILL.md"
     skill.write_text(SKILL_TEXT, encoding="utf-8")
     receipt = tmp_path / "run.json"
-    code, _, err = run(["run", str(suite), "--skill", str(skill), "--model", "m", "--provider", "stub",
-                        "--out", str(receipt), "--keep-transcripts"], capsys)
+    code, _, err = run(
+        [
+            "run",
+            str(suite),
+            "--skill",
+            str(skill),
+            "--model",
+            "m",
+            "--provider",
+            "stub",
+            "--out",
+            str(receipt),
+            "--keep-transcripts",
+        ],
+        capsys,
+    )
     assert code == 0, err
     return receipt, suite
 
 
 @pytest.mark.parametrize("target", ["transcripts", "suite", "symlink"])
-def test_regrade_out_never_overwrites_its_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                 original: tuple[Path, Path], target: str) -> None:
+def test_regrade_out_never_overwrites_its_inputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], original: tuple[Path, Path], target: str
+) -> None:
     # Found: `driftproof regrade run.json --rubric suite.json --out run.json.transcripts.jsonl`
     # replaced the original's kept transcripts with the regrade receipt (exit 0), and
     # `--out suite.json` replaced the revised suite; only the original receipt's own path was refused.

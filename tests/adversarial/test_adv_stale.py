@@ -8,15 +8,13 @@ import stat
 from pathlib import Path
 
 import pytest
+from factories import case, make_receipt
+from factories import run_main as run
 
-from driftproof.cli import main
 from driftproof.cli.view import terminal_safe
 from driftproof.receipt import seal_document
-from factories import case, make_receipt, run_main as run
 
 SKILL = "# Skill\nline two\n"
-
-
 
 
 def receipt(tmp_path: Path) -> Path:
@@ -31,7 +29,9 @@ def skill_line(out: str) -> str:
     return next(line for line in out.splitlines() if line.startswith("- skill:"))
 
 
-def test_crlf_skill_md_is_not_a_changed_skill(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_crlf_skill_md_is_not_a_changed_skill(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: `driftproof run` hashes SKILL.md as read in text mode (CRLF -> LF, the text the model
     # is sent) while `stale --skill` hashed the raw bytes, so the same CRLF file read "run again:
     # the skill changed".
@@ -46,7 +46,9 @@ def test_crlf_skill_md_is_not_a_changed_skill(tmp_path: Path, capsys: pytest.Cap
     assert "run again: the skill changed" in skill_line(out)
 
 
-def test_endless_file_is_refused_not_read_forever(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_endless_file_is_refused_not_read_forever(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: `stale r.json --skill /dev/zero` never returned (the whole file was read into memory).
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero")
@@ -55,7 +57,9 @@ def test_endless_file_is_refused_not_read_forever(tmp_path: Path, capsys: pytest
     assert "/dev/zero: over 67108864 bytes, the limit" in err
 
 
-def test_harness_binary_printing_bytes_that_are_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_harness_binary_printing_bytes_that_are_not_utf8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: a harness binary whose --version output is not UTF-8 crashed with UnicodeDecodeError.
     if os.name != "posix":
         pytest.skip("needs a POSIX shell")
@@ -69,8 +73,9 @@ def test_harness_binary_printing_bytes_that_are_not_utf8(tmp_path: Path, capsys:
     assert line.endswith("today \ufffd\ufffd 2.1.97 (Claude Code) -> still stands: unchanged"), line
 
 
-def test_escape_sequences_from_the_receipt_never_reach_the_terminal(tmp_path: Path,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_escape_sequences_from_the_receipt_never_reach_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: stale's text printed the receipt's recorded values as they were; an ESC sequence
     # in a harness name (clear screen, OSC 8 hyperlink) went to the terminal.
     doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])

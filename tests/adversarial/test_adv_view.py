@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
+from factories import case, make_receipt
+from factories import run_main as run
 
-from driftproof.cli import main
 from driftproof.receipt import seal_document, sha256_text
-from factories import case, make_receipt, run_main as run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "receipt" / "fixtures"
 HOSTILE = "<script>alert(1)</script>"
@@ -20,7 +20,9 @@ HOSTILE = "<script>alert(1)</script>"
 
 @pytest.mark.parametrize("version", ["0.10", "0.11", "0.13"])
 @pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
-def test_view_pre_014_receipt_with_grading_cost(version: str, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_view_pre_014_receipt_with_grading_cost(
+    version: str, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: `driftproof view tests/receipt/fixtures/0.10/valid-basic.json` died with
     # "TypeError: unsupported format string passed to NoneType.__format__": a receipt before
     # 0.14 does not record draws without usage (None, D-13) and the sheet formatted it as a number.
@@ -38,8 +40,12 @@ def test_view_pre_014_receipt_with_grading_cost(version: str, fmt: str, capsys: 
 
 
 def _hostile_receipt(tmp_path: Path) -> Path:
-    doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]),
-                        case("c2", [0.8, 0.85, 0.82], [0.5, 0.52, 0.55])])
+    doc = make_receipt(
+        [
+            case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]),
+            case("c2", [0.8, 0.85, 0.82], [0.5, 0.52, 0.55]),
+        ]
+    )
     doc["skill"]["name"] = "evil" + HOSTILE + "|\n# heading [x](javascript:alert(1))"
     doc["run"]["model"] = "m" + HOSTILE
     for c in doc["cases"]:
@@ -53,7 +59,9 @@ def _hostile_receipt(tmp_path: Path) -> Path:
     return path
 
 
-def test_view_markdown_escapes_untrusted_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_view_markdown_escapes_untrusted_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = _hostile_receipt(tmp_path)
     code, out, err = run(["view", str(path), "--format", "markdown"], capsys)
     assert code == 0, err
@@ -63,11 +71,16 @@ def test_view_markdown_escapes_untrusted_text(tmp_path: Path, capsys: pytest.Cap
     assert not any(line.startswith("# heading") for line in out.splitlines())
 
 
-def test_view_markdown_file_name_cannot_start_a_block(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_view_markdown_file_name_cannot_start_a_block(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Found: the file name went into the Markdown as it was; a name holding a line break and "#"
     # started a heading of its own (the code span does not protect across block structure).
     path = tmp_path / "r\n# injected `x`.json"
-    path.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])), encoding="utf-8")
+    path.write_text(
+        json.dumps(make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])])),
+        encoding="utf-8",
+    )
     code, out, err = run(["view", str(path), "--format", "markdown"], capsys)
     assert code == 0, err
     assert not any(line.startswith("# injected") for line in out.splitlines())

@@ -11,24 +11,48 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
 from factories import case, make_receipt
+
 from driftproof.cli.diff import diff
 from driftproof.receipt import draw_doc, judge_sample_doc
-from driftproof.wording import BAND_SOURCE_LEGEND, NO_SEPARATION, NOT_ENOUGH_DRAWS, NOT_LIKE_FOR_LIKE, SMOKE_RUN
+from driftproof.wording import (
+    BAND_SOURCE_LEGEND,
+    NO_SEPARATION,
+    NOT_ENOUGH_DRAWS,
+    NOT_LIKE_FOR_LIKE,
+    SMOKE_RUN,
+)
 
 # C1 improved: .60 .62 .61 → .71 .72 .70 (Δ +.100, sd .010 each)
-C1A, C1B = case("C1", [0.60, 0.62, 0.61], [0.45, 0.50, 0.48]), case("C1", [0.71, 0.72, 0.70], [0.47, 0.44, 0.49])
+C1A, C1B = (
+    case("C1", [0.60, 0.62, 0.61], [0.45, 0.50, 0.48]),
+    case("C1", [0.71, 0.72, 0.70], [0.47, 0.44, 0.49]),
+)
 # C2 regressed: .88 .92 .90 → .62 .55 .60 (Δ −.310)
-C2A, C2B = case("C2", [0.88, 0.92, 0.90], [0.70, 0.66, 0.72]), case("C2", [0.62, 0.55, 0.60], [0.68, 0.71, 0.65])
+C2A, C2B = (
+    case("C2", [0.88, 0.92, 0.90], [0.70, 0.66, 0.72]),
+    case("C2", [0.62, 0.55, 0.60], [0.68, 0.71, 0.65]),
+)
 # C4 no separation: .50 .51 .52 → .51 .52 .53 (Δ +.010 ≤ .020; resolution .0363)
-C4A, C4B = case("C4", [0.50, 0.51, 0.52], [0.4, 0.38, 0.43]), case("C4", [0.51, 0.52, 0.53], [0.41, 0.42, 0.39])
+C4A, C4B = (
+    case("C4", [0.50, 0.51, 0.52], [0.4, 0.38, 0.43]),
+    case("C4", [0.51, 0.52, 0.53], [0.41, 0.42, 0.39]),
+)
 # C5 underpowered: .69 .70 .72 → .71 .72 .74 (resolution .0555; 5 draws per arm)
-C5A, C5B = case("C5", [0.69, 0.70, 0.72], [0.55, 0.6, 0.58]), case("C5", [0.71, 0.72, 0.74], [0.57, 0.54, 0.59])
+C5A, C5B = (
+    case("C5", [0.69, 0.70, 0.72], [0.55, 0.6, 0.58]),
+    case("C5", [0.71, 0.72, 0.74], [0.57, 0.54, 0.59]),
+)
 # C3 below effect floor: .80 .81 .80 → .83 .84 .83 (Δ +.030, apart)
-C3A, C3B = case("C3", [0.80, 0.81, 0.80], [0.6, 0.64, 0.62]), case("C3", [0.83, 0.84, 0.83], [0.63, 0.61, 0.6])
+C3A, C3B = (
+    case("C3", [0.80, 0.81, 0.80], [0.6, 0.64, 0.62]),
+    case("C3", [0.83, 0.84, 0.83], [0.63, 0.61, 0.6]),
+)
 # C6 inconclusive: .62 .63 .61 → .74 .75 + one lost draw
-C6A, C6B = case("C6", [0.62, 0.63, 0.61], [0.5, 0.47, 0.52]), case("C6", [0.74, 0.75, None], [0.49, 0.53, 0.51])
+C6A, C6B = (
+    case("C6", [0.62, 0.63, 0.61], [0.5, 0.47, 0.52]),
+    case("C6", [0.74, 0.75, None], [0.49, 0.53, 0.51]),
+)
 
 
 def run(tmp_path: Path, a: dict[str, Any], b: dict[str, Any], *args: str):
@@ -43,10 +67,14 @@ def test_regression_exits_1_with_headline_and_summary(tmp_path: Path) -> None:
     assert res.exit_code == 1
     lines = res.output.splitlines()
     assert lines[1] == "1 case regressed (C2); 1 case improved (C1)"
-    assert lines[2] == (f"4 cases: 1 improved, 1 regressed, 1 below effect floor, 1 {NO_SEPARATION}, "
-                        "0 underpowered, 0 inconclusive")
+    assert lines[2] == (
+        f"4 cases: 1 improved, 1 regressed, 1 below effect floor, 1 {NO_SEPARATION}, "
+        "0 underpowered, 0 inconclusive"
+    )
     row = next(x for x in lines if x.startswith("C2 "))
-    assert "0.900 ± 0.020" in row and "0.590 ± 0.036" in row and "-0.310" in row and "regressed" in row
+    assert (
+        "0.900 ± 0.020" in row and "0.590 ± 0.036" in row and "-0.310" in row and "regressed" in row
+    )
     assert "measured/drawn" not in res.output  # no case lost draws
 
 
@@ -66,8 +94,13 @@ def test_no_separation_headline(tmp_path: Path) -> None:
 def test_underpowered_prints_draws_needed(tmp_path: Path) -> None:
     res = run(tmp_path, make_receipt([C4A, C5A]), make_receipt([C4B, C5B]))
     assert res.exit_code == 0
-    assert f"{NOT_ENOUGH_DRAWS} (5 draws per arm would have been needed with the spreads held)" in res.output
-    assert "5 draws per arm needed" in next(x for x in res.output.splitlines() if x.startswith("C5 "))
+    assert (
+        f"{NOT_ENOUGH_DRAWS} (5 draws per arm would have been needed with the spreads held)"
+        in res.output
+    )
+    assert "5 draws per arm needed" in next(
+        x for x in res.output.splitlines() if x.startswith("C5 ")
+    )
 
 
 def test_lost_draws_give_measured_and_drawn_counts(tmp_path: Path) -> None:
@@ -83,10 +116,13 @@ def test_lost_draws_give_measured_and_drawn_counts(tmp_path: Path) -> None:
     assert "a.json: 0 of 3 draws lost" in c6
 
 
-@pytest.mark.parametrize(("kw", "words"), [
-    ({"level": "DECLARED"}, "verification level DECLARED is below TESTED"),
-    ({"level": "UNVERIFIED", "preset": "quick"}, SMOKE_RUN),
-])
+@pytest.mark.parametrize(
+    ("kw", "words"),
+    [
+        ({"level": "DECLARED"}, "verification level DECLARED is below TESTED"),
+        ({"level": "UNVERIFIED", "preset": "quick"}, SMOKE_RUN),
+    ],
+)
 def test_refused_side_exits_2_and_names_why(tmp_path: Path, kw: dict[str, Any], words: str) -> None:
     res = run(tmp_path, make_receipt([C1A]), make_receipt([C1B], **kw))
     assert res.exit_code == 2
@@ -101,8 +137,12 @@ def test_refused_side_exits_2_and_names_why(tmp_path: Path, kw: dict[str, Any], 
 
 
 def test_aggregates_only_is_refused(tmp_path: Path) -> None:
-    agg = make_receipt([], level="TESTED", uncertainty_unavailable="aggregates_only",
-                       source_figures={"uplift": "+3"})
+    agg = make_receipt(
+        [],
+        level="TESTED",
+        uncertainty_unavailable="aggregates_only",
+        source_figures={"uplift": "+3"},
+    )
     res = run(tmp_path, agg, make_receipt([C1B]))
     assert res.exit_code == 2
     assert "a.json: aggregates only" in res.output
@@ -119,17 +159,32 @@ def test_bad_input_exits_2_naming_the_file(tmp_path: Path) -> None:
 
 def _legacy_case(cid: str, samples: list[float]) -> dict[str, Any]:
     def arm(xs: list[float]) -> dict[str, Any]:
-        js = [judge_sample_doc(s, reply=str(s), reported_model="claude-haiku-4-5-20251001") for s in xs]
+        js = [
+            judge_sample_doc(s, reply=str(s), reported_model="claude-haiku-4-5-20251001")
+            for s in xs
+        ]
         return {"draws": [draw_doc(0, answer="a", judge_samples=js)], "generation": None}
-    return {"id": cid, "prompt": "p", "prompt_sha256": None, "rubric_sha256": "1" * 64, "threshold": None,
-            "arms": {"with_skill": arm(samples), "baseline": arm(samples)}}
+
+    return {
+        "id": cid,
+        "prompt": "p",
+        "prompt_sha256": None,
+        "rubric_sha256": "1" * 64,
+        "threshold": None,
+        "arms": {"with_skill": arm(samples), "baseline": arm(samples)},
+    }
 
 
 def test_different_band_sources_are_not_like_for_like(tmp_path: Path) -> None:
-    legacy = make_receipt([_legacy_case("C1", [0.60, 0.60, 0.65, 0.60, 0.60])], band_source="legacy")
+    legacy = make_receipt(
+        [_legacy_case("C1", [0.60, 0.60, 0.65, 0.60, 0.60])], band_source="legacy"
+    )
     res = run(tmp_path, legacy, make_receipt([C1B]))
     assert NOT_LIKE_FOR_LIKE in res.output
-    assert BAND_SOURCE_LEGEND["legacy"] in res.output and BAND_SOURCE_LEGEND["generation"] in res.output
+    assert (
+        BAND_SOURCE_LEGEND["legacy"] in res.output
+        and BAND_SOURCE_LEGEND["generation"] in res.output
+    )
     assert "a.json (legacy)" in res.output and "b.json (generation)" in res.output
 
 
@@ -144,12 +199,15 @@ def test_markdown_escapes_untrusted_reasons(tmp_path: Path) -> None:
     b = make_receipt([C1B, C6B])
     b["cases"][1]["arms"]["with_skill"]["draws"][2]["lost"]["reason"] = "x|y <b>z</b>"
     from driftproof.receipt import seal_document
+
     b = seal_document({k: v for k, v in b.items() if k != "seal"})
     res = run(tmp_path, make_receipt([C1A, C6A]), b, "--format", "markdown")
     assert res.exit_code == 0
     assert "x\\|y &lt;b&gt;z&lt;/b&gt;" in res.output
     assert "<b>" not in res.output
-    assert "| C6 | 0.620 ± 0.010 | 0.745 ± 0.007 | +0.125 | inconclusive | 3/3 | 2/3 |" in res.output
+    assert (
+        "| C6 | 0.620 ± 0.010 | 0.745 ± 0.007 | +0.125 | inconclusive | 3/3 | 2/3 |" in res.output
+    )
 
 
 def test_json_format(tmp_path: Path) -> None:
@@ -160,7 +218,9 @@ def test_json_format(tmp_path: Path) -> None:
     rows = {r["case_id"]: r for r in doc["rows"]}
     assert rows["C1"]["verdict"] == "improved"
     assert rows["C1"]["delta"] == pytest.approx(0.10)
-    assert rows["C2"]["a"]["mean"] == pytest.approx(0.90) and rows["C2"]["b"]["sd"] == pytest.approx(0.0360555, abs=1e-6)
+    assert rows["C2"]["a"]["mean"] == pytest.approx(0.90) and rows["C2"]["b"][
+        "sd"
+    ] == pytest.approx(0.0360555, abs=1e-6)
     assert doc["band_sources"] == ["generation", "generation"]
 
 
@@ -172,15 +232,16 @@ def test_cases_in_one_receipt_only_are_listed(tmp_path: Path) -> None:
 
 def test_diff_of_two_different_skills_says_so(tmp_path):
     from click.testing import CliRunner
+    from factories import case, make_receipt
 
     from driftproof.cli import cli
-    from factories import case, make_receipt
 
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps(make_receipt([case("c1", [0.7, 0.71, 0.72], [0.5, 0.5, 0.5])])))
     other = make_receipt([case("c1", [0.7, 0.71, 0.72], [0.5, 0.5, 0.5])], skill_text="y" * 800)
     other["skill"]["name"] = "another-skill"
     from driftproof.receipt import seal_document
+
     b.write_text(json.dumps(seal_document(other)))
     res = CliRunner().invoke(cli, ["diff", str(a), str(b)])
     assert "measure different skills (demo-skill and another-skill)" in res.output

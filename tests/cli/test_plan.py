@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from factories import case, make_receipt
 
 from driftproof.cli.plan import plan
 from driftproof.errors import RefusalError
 from driftproof.plan import plan_receipt
 from driftproof.receipt import Receipt
 from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES
-from factories import case, make_receipt
 
 # sd .01 in both arms: X = 4·.0002/(.05 − .02)² = .889 → 2 draws per arm
 TIGHT = case("tight", [0.60, 0.61, 0.62], [0.50, 0.51, 0.52])
@@ -23,14 +23,22 @@ MID = case("mid", [0.5, 0.5175, 0.535], [0.4, 0.4175, 0.435])
 WIDE = case("wide", [0.5, 0.6, 0.7], [0.5, 0.6, 0.7])
 # judge usage of the pilot: 12,000 input and 2,000 output tokens over 24 judged draws at $1/$5 per Mtok
 # → (12,000·1 + 2,000·5)/1e6 = $0.022, i.e. $0.00091667 per judged draw
-USAGE = {"input_tokens": 12000, "output_tokens": 2000, "usd": None, "judged_draws_counted": 24,
-         "judged_draws_missing_usage": 0}
+USAGE = {
+    "input_tokens": 12000,
+    "output_tokens": 2000,
+    "usd": None,
+    "judged_draws_counted": 24,
+    "judged_draws_missing_usage": 0,
+}
 
 
 def test_plan_takes_the_largest_count_and_names_unresolvable_cases() -> None:
     p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT, MID, WIDE], judge_overhead=USAGE)))
     assert [(c.case_id, c.draws_needed, c.no_draw_count) for c in p.cases] == [
-        ("tight", 3, False), ("mid", 11, False), ("wide", None, True)]  # D-5 gives tight 2; a run's minimum is 3
+        ("tight", 3, False),
+        ("mid", 11, False),
+        ("wide", None, True),
+    ]  # D-5 gives tight 2; a run's minimum is 3
     assert p.draws_per_arm == 11
     assert p.no_count_cases == ("wide",)
     # 11 draws × 3 cases × 2 arms = 66 answers; one judge sample each → 66 judge calls
@@ -63,14 +71,18 @@ def test_cases_that_disagree_give_a_case_count() -> None:
 
 
 def test_aggregates_only_is_refused() -> None:
-    r = Receipt.model_validate(make_receipt([], uncertainty_unavailable="aggregates_only", source_figures={"a": 1}))
+    r = Receipt.model_validate(
+        make_receipt([], uncertainty_unavailable="aggregates_only", source_figures={"a": 1})
+    )
     with pytest.raises(RefusalError, match="aggregates-only"):
         plan_receipt(r)
 
 
 def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
     f = tmp_path / "pilot.json"
-    f.write_text(json.dumps(make_receipt([TIGHT, MID, WIDE], judge_overhead=USAGE)), encoding="utf-8")
+    f.write_text(
+        json.dumps(make_receipt([TIGHT, MID, WIDE], judge_overhead=USAGE)), encoding="utf-8"
+    )
     res = CliRunner().invoke(plan, [str(f)])
     assert res.exit_code == 0
     lines = res.output.splitlines()
@@ -90,8 +102,12 @@ def test_cli_plan_json(tmp_path: Path) -> None:
 
 def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:
     f = tmp_path / "agg.json"
-    f.write_text(json.dumps(make_receipt([], uncertainty_unavailable="aggregates_only",
-                                         source_figures={"a": 1})), encoding="utf-8")
+    f.write_text(
+        json.dumps(
+            make_receipt([], uncertainty_unavailable="aggregates_only", source_figures={"a": 1})
+        ),
+        encoding="utf-8",
+    )
     res = CliRunner().invoke(plan, [str(f)])
     assert res.exit_code == 2
     assert res.stderr.startswith(f"error: {f}: plan refuses an aggregates-only receipt")
@@ -100,9 +116,9 @@ def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:
 def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
     # one measured draw per arm: no spread to hold, so the draw count is unknown, not "none"
     from click.testing import CliRunner
+    from factories import case, make_receipt
 
     from driftproof.cli import cli
-    from factories import case, make_receipt
 
     p = tmp_path / "pilot.json"
     p.write_text(json.dumps(make_receipt([case("c1", [0.7], [0.5]), case("c2", [0.6], [0.55])])))

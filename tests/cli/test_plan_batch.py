@@ -13,16 +13,21 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from factories import JUDGE, case, make_receipt
 
 from driftproof.cli.plan import plan
 from driftproof.plan import plan_receipt
 from driftproof.receipt import Receipt
-from factories import JUDGE, case, make_receipt
 
 TIGHT = case("tight", [0.60, 0.61, 0.62], [0.50, 0.51, 0.52])
 MID = case("mid", [0.5, 0.5175, 0.535], [0.4, 0.4175, 0.435])
-USAGE = {"input_tokens": 12000, "output_tokens": 2000, "usd": None, "judged_draws_counted": 24,
-         "judged_draws_missing_usage": 0}
+USAGE = {
+    "input_tokens": 12000,
+    "output_tokens": 2000,
+    "usd": None,
+    "judged_draws_counted": 24,
+    "judged_draws_missing_usage": 0,
+}
 
 
 def _judge(tier):
@@ -32,21 +37,29 @@ def _judge(tier):
 
 
 def test_an_interactive_pilot_gives_the_batch_cost_at_half():
-    p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge(None))))
+    p = plan_receipt(
+        Receipt.model_validate(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge(None)))
+    )
     assert p.answer_calls == 44
     assert p.judge_usd == p.judge_usd_interactive == pytest.approx(0.022 / 24 * 44)
     assert p.judge_usd_batch == pytest.approx(0.022 / 24 * 44 / 2)
 
 
 def test_a_batched_pilot_was_billed_at_the_batch_price():
-    p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge("batch"))))
+    p = plan_receipt(
+        Receipt.model_validate(
+            make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge("batch"))
+        )
+    )
     assert p.judge_usd == p.judge_usd_batch == pytest.approx(0.022 / 24 * 44)
     assert p.judge_usd_interactive == pytest.approx(0.022 / 24 * 44 * 2)
 
 
 def test_plan_prints_both_tiers(tmp_path):
     path = tmp_path / "pilot.json"
-    path.write_text(json.dumps(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge("interactive"))))
+    path.write_text(
+        json.dumps(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge("interactive")))
+    )
     res = CliRunner().invoke(plan, [str(path)])
     assert res.exit_code == 0, res.output
     assert "Grading cost by price tier: interactive $0.04, batch $0.02 (run --batch" in res.output

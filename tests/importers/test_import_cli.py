@@ -17,11 +17,29 @@ def test_import_commands_write_valid_receipts(shared: Path, tmp_path: Path) -> N
     out = tmp_path / "r"
     runs = [
         ["skill-creator", str(shared / I / "skill-creator/nebius-skills-workspace")],
-        ["nvidia", str(shared / I / "nvidia/skills/cuopt-install/BENCHMARK.md"), "--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"],
-        ["promptfoo", str(shared / I / "promptfoo/sample-export.json"), "--arm", "with_skill=openai:gpt-5-mini",
-         "--arm", "baseline=openai:gpt-5", "--skill-name", "riddles"],
-        ["inspect", "--with-skill", str(shared / I / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"),
-         "--skill-name", "sec"],
+        [
+            "nvidia",
+            str(shared / I / "nvidia/skills/cuopt-install/BENCHMARK.md"),
+            "--commit",
+            "7149a886d50da8db72cdc1f20ff01cefeadfe6a9",
+        ],
+        [
+            "promptfoo",
+            str(shared / I / "promptfoo/sample-export.json"),
+            "--arm",
+            "with_skill=openai:gpt-5-mini",
+            "--arm",
+            "baseline=openai:gpt-5",
+            "--skill-name",
+            "riddles",
+        ],
+        [
+            "inspect",
+            "--with-skill",
+            str(shared / I / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"),
+            "--skill-name",
+            "sec",
+        ],
     ]
     for args in runs:
         result = CliRunner().invoke(cli, ["import", *args, "--out", str(out)])
@@ -35,8 +53,13 @@ def test_import_commands_write_valid_receipts(shared: Path, tmp_path: Path) -> N
 
 def test_failed_import_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "benchmarks.json"
-    bad.write_text(('{"schema_version": 2, "skills": [], "results": [{"catalog_dir": "x", "dimension": "d", '
-                   '"num": 1, "agent": "a", "score_pct": 50, "uplift_pct": 0}]}'), encoding="utf-8")
+    bad.write_text(
+        (
+            '{"schema_version": 2, "skills": [], "results": [{"catalog_dir": "x", "dimension": "d", '
+            '"num": 1, "agent": "a", "score_pct": 50, "uplift_pct": 0}]}'
+        ),
+        encoding="utf-8",
+    )
     out = tmp_path / "r"
     result = CliRunner().invoke(cli, ["import", "nvidia", str(bad), "--out", str(out)])
     assert isinstance(result.exception, ImportError_)

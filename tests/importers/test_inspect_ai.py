@@ -26,7 +26,11 @@ def logs(shared: Path) -> Path:
 
 
 def test_json_and_eval_logs_as_two_arms(logs: Path) -> None:
-    r = sealed(import_inspect({"with_skill": logs / POP_JSON, "baseline": logs / POP_EVAL}, skill_name="pop"))
+    r = sealed(
+        import_inspect(
+            {"with_skill": logs / POP_JSON, "baseline": logs / POP_EVAL}, skill_name="pop"
+        )
+    )
     assert r.verification_level == "DECLARED"
     # the .json log holds samples 1..3, the .eval log samples 1..10 (dataset sample_ids / samples/<id>_epoch_1.json)
     assert [c.id for c in r.cases] == [str(i) for i in range(1, 11)]
@@ -51,14 +55,27 @@ def test_model_graded_scorer_names_the_grader(logs: Path) -> None:
     # model_graded_fact with no grader role grades with eval.model
     assert r.judge.model == "openai/gpt-4o-mini"
     assert r.provenance.tool_version == "0.3.95.dev16+g6527d0861"  # eval.packages.inspect_ai
-    assert [c.id for c in r.cases] == ["1", "2", "3"] and all(scores(c.arms.with_skill) == [1.0] for c in r.cases)
+    assert [c.id for c in r.cases] == ["1", "2", "3"] and all(
+        scores(c.arms.with_skill) == [1.0] for c in r.cases
+    )
 
 
-def _eval_zip(path: Path, samples: list[dict], epochs: int | None = 2, header_name: str = "header.json") -> Path:
+def _eval_zip(
+    path: Path, samples: list[dict], epochs: int | None = 2, header_name: str = "header.json"
+) -> Path:
     config = {"epochs": epochs} if epochs is not None else {}
-    header = {"version": 2, "status": "success", "eval": {"task": "t", "model": "m/x", "config": config,
-                                                          "packages": {"inspect_ai": "0.3.130"}},
-              "results": {"scores": [{"name": "match"}]}, "stats": {"started_at": "2026-01-01T00:00:00+00:00"}}
+    header = {
+        "version": 2,
+        "status": "success",
+        "eval": {
+            "task": "t",
+            "model": "m/x",
+            "config": config,
+            "packages": {"inspect_ai": "0.3.130"},
+        },
+        "results": {"scores": [{"name": "match"}]},
+        "stats": {"started_at": "2026-01-01T00:00:00+00:00"},
+    }
     with zipfile.ZipFile(path, "w") as z:
         z.writestr(header_name, json.dumps(header))
         for s in samples:
@@ -67,21 +84,42 @@ def _eval_zip(path: Path, samples: list[dict], epochs: int | None = 2, header_na
 
 
 def _s(sid: int, epoch: int, value: object, **kw: object) -> dict:
-    return {"id": sid, "epoch": epoch, "input": f"q{sid}", "scores": {"match": {"value": value}}, **kw}
+    return {
+        "id": sid,
+        "epoch": epoch,
+        "input": f"q{sid}",
+        "scores": {"match": {"value": value}},
+        **kw,
+    }
 
 
 def test_epochs_as_draws_nan_errors_and_collected_judge_samples(tmp_path: Path) -> None:
-    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, float("nan")), _s(2, 1, [1, 0.5, "I"]),
-                                        _s(2, 2, "P", error={"message": "RateLimitError"})])
-    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, 0.25), _s(2, 1, True), _s(2, 2, "N")])
+    a = _eval_zip(
+        tmp_path / "a.eval",
+        [
+            _s(1, 1, "C"),
+            _s(1, 2, float("nan")),
+            _s(2, 1, [1, 0.5, "I"]),
+            _s(2, 2, "P", error={"message": "RateLimitError"}),
+        ],
+    )
+    b = _eval_zip(
+        tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, 0.25), _s(2, 1, True), _s(2, 2, "N")]
+    )
     r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
     assert r.run.generations_per_arm == 2  # eval.config.epochs
     one, two = r.cases
-    assert scores(one.arms.with_skill) == [1.0, None] and "nan" in one.arms.with_skill.draws[1].lost.reason
+    assert (
+        scores(one.arms.with_skill) == [1.0, None]
+        and "nan" in one.arms.with_skill.draws[1].lost.reason
+    )
     # a collected list is one judge sample per entry; the draw's score is their mean (D-1): (1 + 0.5 + 0) / 3
     d = two.arms.with_skill.draws[0]
     assert [s.score for s in d.judge_samples] == [1.0, 0.5, 0.0] and d.score == pytest.approx(0.5)
-    assert two.arms.with_skill.draws[1].source_error == "RateLimitError" and two.arms.with_skill.draws[1].score is None
+    assert (
+        two.arms.with_skill.draws[1].source_error == "RateLimitError"
+        and two.arms.with_skill.draws[1].score is None
+    )
     assert scores(one.arms.baseline) == [0.0, 0.25] and scores(two.arms.baseline) == [1.0, 0.0]
     assert [x.index for x in one.arms.with_skill.draws] == [0, 1]
 
@@ -95,7 +133,9 @@ def test_unscored_sample_is_a_lost_draw(tmp_path: Path) -> None:
 
 
 def test_log_still_being_written_reads_its_journal_start(tmp_path: Path) -> None:
-    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, "C")], header_name="_journal/start.json")
+    a = _eval_zip(
+        tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, "C")], header_name="_journal/start.json"
+    )
     b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, "C")])
     r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
     assert scores(r.cases[0].arms.with_skill) == [1.0, 1.0] and r.run.generations_per_arm == 2

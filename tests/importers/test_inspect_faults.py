@@ -34,16 +34,32 @@ POP_JSON = "2025-05-12T20-28-13-04-00_popularity.json"
 
 
 def _header(**stats: str) -> dict[str, Any]:
-    return {"version": 2, "status": "success",
-            "eval": {"task": "t", "model": "m/x", "config": {"epochs": 2}, "packages": {"inspect_ai": "0.3.130"}},
-            "stats": stats or {"started_at": "2026-01-01T00:00:00+00:00"}}
+    return {
+        "version": 2,
+        "status": "success",
+        "eval": {
+            "task": "t",
+            "model": "m/x",
+            "config": {"epochs": 2},
+            "packages": {"inspect_ai": "0.3.130"},
+        },
+        "stats": stats or {"started_at": "2026-01-01T00:00:00+00:00"},
+    }
 
 
 def _s(sid: int, epoch: int, value: object, scorer: str = "match", **kw: object) -> dict[str, Any]:
-    return {"id": sid, "epoch": epoch, "input": f"q{sid}", "scores": {scorer: {"value": value}}, **kw}
+    return {
+        "id": sid,
+        "epoch": epoch,
+        "input": f"q{sid}",
+        "scores": {scorer: {"value": value}},
+        **kw,
+    }
 
 
-def _zip(path: Path, members: dict[str, bytes], *, method: int = 93, declared: int | None = None) -> Path:
+def _zip(
+    path: Path, members: dict[str, bytes], *, method: int = 93, declared: int | None = None
+) -> Path:
     """A zip archive written byte by byte (Python's zipfile cannot write method 93): each member
     compressed with ``method`` (93 Zstandard, 8 deflate), its size declared as ``declared`` when
     given (a lying archive) else as it is."""
@@ -57,19 +73,57 @@ def _zip(path: Path, members: dict[str, bytes], *, method: int = 93, declared: i
         crc, size = zlib.crc32(data), len(data) if declared is None else declared
         n = name.encode()
         offset = len(local)
-        local += struct.pack("<4s5H3L2H", b"PK\x03\x04", 63, 0, method, 0, 0, crc, len(comp), size, len(n), 0) + n + comp
-        central += struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 63, 63, 0, method, 0, 0, crc, len(comp), size,
-                               len(n), 0, 0, 0, 0, 0, offset) + n
-    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(local), 0)
+        local += (
+            struct.pack(
+                "<4s5H3L2H", b"PK\x03\x04", 63, 0, method, 0, 0, crc, len(comp), size, len(n), 0
+            )
+            + n
+            + comp
+        )
+        central += (
+            struct.pack(
+                "<4s6H3L5H2L",
+                b"PK\x01\x02",
+                63,
+                63,
+                0,
+                method,
+                0,
+                0,
+                crc,
+                len(comp),
+                size,
+                len(n),
+                0,
+                0,
+                0,
+                0,
+                0,
+                offset,
+            )
+            + n
+        )
+    end = struct.pack(
+        "<4s4H2LH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(local), 0
+    )
     path.write_bytes(bytes(local + central + end))
     return path
 
 
-def _eval(path: Path, samples: list[dict[str, Any]], header: dict[str, Any] | None = None, *,
-          method: int = 93) -> Path:
+def _eval(
+    path: Path,
+    samples: list[dict[str, Any]],
+    header: dict[str, Any] | None = None,
+    *,
+    method: int = 93,
+) -> Path:
     members = {"header.json": json.dumps(header or _header()).encode()}
-    members.update({f"samples/{s['id']}_epoch_{s['epoch']}.json": json.dumps(s, allow_nan=True).encode()
-                    for s in samples})
+    members.update(
+        {
+            f"samples/{s['id']}_epoch_{s['epoch']}.json": json.dumps(s, allow_nan=True).encode()
+            for s in samples
+        }
+    )
     return _zip(path, members, method=method)
 
 
@@ -87,18 +141,35 @@ def test_one_log_alone_is_a_single_arm_import(tmp_path: Path, given: str) -> Non
     # never the 0.000 lift with a 0.000 to 0.000 interval that was never measured
     assert suite_lift(r) is None
     s = sheet(r)
-    assert s.lift.startswith("n/a: single-arm source") and s.context.interval.startswith("unavailable: single-arm")
+    assert s.lift.startswith("n/a: single-arm source") and s.context.interval.startswith(
+        "unavailable: single-arm"
+    )
     assert getattr(s.cases[0], other) == ARM_NOT_RECORDED
 
 
-def test_the_cli_accepts_either_arm_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_accepts_either_arm_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from factories import run_main
 
     log = _eval(tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, "I")])
-    code, out, err = run_main(["import", "inspect", "--baseline", str(log), "--skill-name", "s",
-                               "--out", str(tmp_path / "r")], capsys)
+    code, out, err = run_main(
+        [
+            "import",
+            "inspect",
+            "--baseline",
+            str(log),
+            "--skill-name",
+            "s",
+            "--out",
+            str(tmp_path / "r"),
+        ],
+        capsys,
+    )
     assert code == 0, err
-    code, out, err = run_main(["import", "inspect", "--skill-name", "s", "--out", str(tmp_path / "r2")], capsys)
+    code, out, err = run_main(
+        ["import", "inspect", "--skill-name", "s", "--out", str(tmp_path / "r2")], capsys
+    )
     assert code == 2 and "--with-skill LOG, --baseline LOG, or both" in err
 
 
@@ -118,23 +189,44 @@ def test_the_same_document_for_two_arms_is_refused_by_its_sha256(tmp_path: Path)
 
 
 def test_null_nan_and_missing_scores_are_unscored_lost_draws_never_zero(tmp_path: Path) -> None:
-    a = _eval(tmp_path / "a.eval", [_s(1, 1, None), _s(1, 2, float("nan")), _s(2, 1, "C"),
-                                    {"id": 2, "epoch": 2, "input": "q2", "scores": {"match": {"answer": "x"}}}])
+    a = _eval(
+        tmp_path / "a.eval",
+        [
+            _s(1, 1, None),
+            _s(1, 2, float("nan")),
+            _s(2, 1, "C"),
+            {"id": 2, "epoch": 2, "input": "q2", "scores": {"match": {"answer": "x"}}},
+        ],
+    )
     r = sealed(import_inspect({"with_skill": a}, skill_name="s"))
     one, two = r.cases
-    assert scores(one.arms.with_skill) == [None, None] and scores(two.arms.with_skill) == [1.0, None]
+    assert scores(one.arms.with_skill) == [None, None] and scores(two.arms.with_skill) == [
+        1.0,
+        None,
+    ]
     lost = [d.lost for d in (*one.arms.with_skill.draws, two.arms.with_skill.draws[1])]
-    assert all(x is not None and x.kind == "unscored" and x.reason.startswith("unscored: ") for x in lost)
+    assert all(
+        x is not None and x.kind == "unscored" and x.reason.startswith("unscored: ") for x in lost
+    )
     assert "null" in lost[0].reason and "nan" in lost[1].reason and "no value" in lost[2].reason
 
 
 def test_object_valued_scorer_is_read_at_the_named_key(tmp_path: Path) -> None:
-    a = _eval(tmp_path / "a.eval", [_s(1, 1, {"accuracy": 0.75, "f1": "C"}, "multi"),
-                                    _s(1, 2, {"accuracy": None}, "multi"), _s(2, 1, {"f1": 1}, "multi")])
+    a = _eval(
+        tmp_path / "a.eval",
+        [
+            _s(1, 1, {"accuracy": 0.75, "f1": "C"}, "multi"),
+            _s(1, 2, {"accuracy": None}, "multi"),
+            _s(2, 1, {"f1": 1}, "multi"),
+        ],
+    )
     r = sealed(import_inspect({"with_skill": a}, skill_name="s", scorer="multi:accuracy"))
     assert scores(r.cases[0].arms.with_skill) == [0.75, None]
     assert r.cases[0].arms.with_skill.draws[1].lost.kind == "unscored"
-    assert r.cases[1].arms.with_skill.draws[0].lost.reason == "unscored: scorer 'multi' recorded no key 'accuracy'"
+    assert (
+        r.cases[1].arms.with_skill.draws[0].lost.reason
+        == "unscored: scorer 'multi' recorded no key 'accuracy'"
+    )
     assert r.provenance.notes and "key 'accuracy'" in r.provenance.notes[0]
     r2 = sealed(import_inspect({"with_skill": a}, skill_name="s", scorer="multi:f1"))
     assert scores(r2.cases[0].arms.with_skill) == [1.0, None]
@@ -151,7 +243,12 @@ def test_object_value_without_a_key_names_the_pointer_and_the_keys(tmp_path: Pat
 
 def test_scorers_are_read_from_every_sample_not_the_first(tmp_path: Path) -> None:
     first = _s(1, 1, "C", "a")
-    later = {"id": 1, "epoch": 2, "input": "q1", "scores": {"a": {"value": "I"}, "b": {"value": "C"}}}
+    later = {
+        "id": 1,
+        "epoch": 2,
+        "input": "q1",
+        "scores": {"a": {"value": "I"}, "b": {"value": "C"}},
+    }
     log = _eval(tmp_path / "a.eval", [first, later])
     with pytest.raises(ImportError_, match=r"the log has \['a', 'b'\]"):
         import_inspect({"with_skill": log}, skill_name="s")
@@ -162,12 +259,20 @@ def test_scorers_are_read_from_every_sample_not_the_first(tmp_path: Path) -> Non
 # ---------------------------------------------------------------- times, text
 
 
-def test_start_and_finish_are_compared_as_instants_and_kept_with_their_offsets(tmp_path: Path) -> None:
+def test_start_and_finish_are_compared_as_instants_and_kept_with_their_offsets(
+    tmp_path: Path,
+) -> None:
     # 09:58:55-04:00 is 13:58:55Z, later than 13:30:00Z although its string sorts first
-    a = _eval(tmp_path / "a.eval", [_s(1, 1, "C")],
-              _header(started_at="2026-01-01T09:58:55-04:00", completed_at="2026-01-01T10:05:00-04:00"))
-    b = _eval(tmp_path / "b.eval", [_s(1, 1, "I")],
-              _header(started_at="2026-01-01T13:30:00Z", completed_at="2026-01-01T14:01:00Z"))
+    a = _eval(
+        tmp_path / "a.eval",
+        [_s(1, 1, "C")],
+        _header(started_at="2026-01-01T09:58:55-04:00", completed_at="2026-01-01T10:05:00-04:00"),
+    )
+    b = _eval(
+        tmp_path / "b.eval",
+        [_s(1, 1, "I")],
+        _header(started_at="2026-01-01T13:30:00Z", completed_at="2026-01-01T14:01:00Z"),
+    )
     r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
     assert (r.run.started_at, r.run.started_at_offset) == ("2026-01-01T13:30:00Z", None)
     # completed_at is kept: the later finish is a's 10:05:00-04:00 = 14:05:00Z
@@ -193,7 +298,10 @@ def test_real_log_start_is_stored_in_utc_with_its_offset(shared: Path) -> None:
 def test_a_lone_surrogate_is_repaired_not_refused(tmp_path: Path) -> None:
     s = _s(1, 1, "C")
     text = json.dumps(s).replace('"q1"', '"q\\ud8001"')
-    members = {"header.json": json.dumps(_header()).encode(), "samples/1_epoch_1.json": text.encode()}
+    members = {
+        "header.json": json.dumps(_header()).encode(),
+        "samples/1_epoch_1.json": text.encode(),
+    }
     log = _zip(tmp_path / "a.eval", members)
     items = get_importer("inspect")(log, skill_name="s")
     doc = items[0].document
@@ -215,7 +323,9 @@ def test_a_member_inflating_past_the_cap_is_refused_as_it_inflates(tmp_path: Pat
     arc = _zip(tmp_path / "bomb.eval", {"header.json": b"{" + b" " * 5000 + b"}"}, declared=10)
     with pytest.raises(ImportError_) as exc:
         Archive(arc, max_member_bytes=4096).read("header.json")
-    assert exc.value.problems[0].pointer == "/header.json" and "counted as inflated, not as declared" in str(exc.value)
+    assert exc.value.problems[
+        0
+    ].pointer == "/header.json" and "counted as inflated, not as declared" in str(exc.value)
 
 
 def test_the_whole_archive_cap_counts_every_member(tmp_path: Path) -> None:
@@ -293,19 +403,35 @@ _BOMB = textwrap.dedent("""
 def test_a_lying_size_archive_is_refused_with_bounded_memory(tmp_path: Path) -> None:
     """Issue 14, "Done when": a lying-size archive is refused with peak memory under 200 MB,
     measured in a subprocess (its own peak resident set, VmHWM, kilobytes)."""
-    res = subprocess.run([sys.executable, "-c", _BOMB, str(tmp_path / "bomb.eval")], capture_output=True, text=True,
-                         timeout=300, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    res = subprocess.run(
+        [sys.executable, "-c", _BOMB, str(tmp_path / "bomb.eval")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     lines = res.stdout.splitlines()
-    assert lines[0].startswith("REFUSED") and "/header.json" in lines[0] and "counted as inflated" in lines[0]
+    assert (
+        lines[0].startswith("REFUSED")
+        and "/header.json" in lines[0]
+        and "counted as inflated" in lines[0]
+    )
     peak_kb = int(lines[1].split()[1])
     assert peak_kb < 200 * 1024, f"peak resident memory {peak_kb} kB"
 
 
 def test_a_member_that_is_not_json_is_named_by_the_archive_and_its_pointer(tmp_path: Path) -> None:
-    members = {"header.json": json.dumps(_header()).encode(), "samples/1_epoch_1.json": b"{not json"}
+    members = {
+        "header.json": json.dumps(_header()).encode(),
+        "samples/1_epoch_1.json": b"{not json",
+    }
     log = _zip(tmp_path / "a.eval", members)
     with pytest.raises(ImportError_) as exc:
         import_inspect({"with_skill": log}, skill_name="s")
     (p,) = exc.value.problems
-    assert p.file == str(log) and p.pointer == "/samples~11_epoch_1.json" and p.message.startswith("expected JSON")
+    assert (
+        p.file == str(log)
+        and p.pointer == "/samples~11_epoch_1.json"
+        and p.message.startswith("expected JSON")
+    )

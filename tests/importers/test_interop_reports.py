@@ -34,15 +34,21 @@ def test_report_002_lists_every_catalogue_skill_as_printed() -> None:
     assert len(r.receipts) == 343  # benchmarks.json "skill_count": 343
     assert [s.type for s in r.sections] == ["source_figures"]
     receipts = {n: read_receipt(ROOT / "receipts" / f"{n}.json") for n in r.receipts}
-    assert all(x.is_aggregates_only and x.verification_level == "DECLARED" for x in receipts.values())
-    assert sum(len(x.source_figures["rows"]) for x in receipts.values()) == 3210  # "result_row_count": 3210
+    assert all(
+        x.is_aggregates_only and x.verification_level == "DECLARED" for x in receipts.values()
+    )
+    assert (
+        sum(len(x.source_figures["rows"]) for x in receipts.values()) == 3210
+    )  # "result_row_count": 3210
     cudf = receipts["nvidia-7149a88-accelerated-computing-cudf"].source_figures
     assert cudf["commit"] == "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"  # nvidia/SOURCE.md
 
 
 def test_source_figures_section_renders_printed_cells(shared: Path) -> None:
-    from driftproof.importers.nvidia import import_nvidia
     from interop_helpers import sealed
+
+    from driftproof.importers.nvidia import import_nvidia
+
     card = sealed(import_nvidia([shared / "data/interop/nvidia/skills/cuopt-install"])[0])
     env = make_env([ROOT / "templates" / "pages", ROOT / "templates" / "theme"])
 
@@ -54,8 +60,16 @@ def test_source_figures_section_renders_printed_cells(shared: Path) -> None:
     out = sec.render(sec.Params(), ctx)
     files, table = out.tables
     # cuopt-install BENCHMARK.md: | Correctness | 1 | 100% (+70%) | 97% (+22%) |
-    row = [r for r in table.rows if r.cells[1].text == "Correctness" and r.cells[3].text == "claude-code"][0]
-    assert (row.cells[4].text, row.cells[5].text, row.cells[6].text) == ("100%", "+70%", "% (as printed)")
+    row = [
+        r
+        for r in table.rows
+        if r.cells[1].text == "Correctness" and r.cells[3].text == "claude-code"
+    ][0]
+    assert (row.cells[4].text, row.cells[5].text, row.cells[6].text) == (
+        "100%",
+        "+70%",
+        "% (as printed)",
+    )
     assert len(table.rows) == 10 and "+70%" in str(out.html)
     # git hash-object skills/cuopt-install/BENCHMARK.md
     assert files.rows[0].cells[3].text == "07e8e6facea53bd77355adae2fd3a4cbc5f890a4"
@@ -65,17 +79,23 @@ def test_report_003_receipt_matches_the_workspace() -> None:
     r = _report("003-skill-creator-nebius-workspace.md")
     assert r.receipts == (NEBIUS,) and [s.type for s in r.sections] == ["receipt_sheets"]
     rec = read_receipt(ROOT / "receipts" / f"{NEBIUS}.json")
-    assert rec.verification_level == "DECLARED" and len(rec.cases) == 9  # benchmark.json evals[] 0..8
+    assert (
+        rec.verification_level == "DECLARED" and len(rec.cases) == 9
+    )  # benchmark.json evals[] 0..8
     fired = [c.arms.with_skill.draws[0].skill_fired for c in rec.cases]
     assert fired.count(False) == 3  # summary.with_skill.evals_skill_failed_to_load: 3
     from driftproof.stats import suite_lift
+
     # paired over the 8 tasks with both arms: with (6.2 − 1.0) / 8 = 0.65, without 4.683 / 8 = 0.585375
     assert suite_lift(rec) == pytest.approx(0.65 - 0.585375)
-    assert "+0.065" in (ROOT / "reports" / "003-skill-creator-nebius-workspace.md").read_text(encoding="utf-8")
+    assert "+0.065" in (ROOT / "reports" / "003-skill-creator-nebius-workspace.md").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_interop_page_documents_every_importer_of_this_area() -> None:
     from driftproof.cli.import_ import SUBCOMMANDS
+
     page = (ROOT / "site_src" / "interop.md").read_text(encoding="utf-8")
     for name in ("skill-creator", "nvidia", "promptfoo", "inspect", "summary-json"):
         assert name in SUBCOMMANDS
@@ -105,8 +125,14 @@ def test_an_aggregates_only_sheet_shows_the_printed_figures_not_an_empty_case_ta
     # benchmarks.json, accelerated-computing-cudf: Security/claude-code score_pct 92.0, uplift_pct 12.0 (read by hand)
     from driftproof.site.sheet import receipt_sheet
 
-    path = Path(__file__).resolve().parents[2] / "receipts" / "nvidia-7149a88-accelerated-computing-cudf.json"
-    sheet = receipt_sheet("nvidia-7149a88-accelerated-computing-cudf", read_receipt(path), path.read_bytes())
+    path = (
+        Path(__file__).resolve().parents[2]
+        / "receipts"
+        / "nvidia-7149a88-accelerated-computing-cudf.json"
+    )
+    sheet = receipt_sheet(
+        "nvidia-7149a88-accelerated-computing-cudf", read_receipt(path), path.read_bytes()
+    )
     first = [c.text for c in sheet.figures.rows[0].cells]
     assert first[:4] == ["Security", "claude-code", "92.0", "12.0"]
     assert len(sheet.figures.rows) == 10 and sheet.draws == ()

@@ -20,7 +20,9 @@ COMMIT = "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"  # nvidia/SOURCE.md
 
 
 def _row(r, dimension: str, agent: str) -> dict:
-    (row,) = [x for x in r.source_figures["rows"] if x["dimension"] == dimension and x["agent"] == agent]
+    (row,) = [
+        x for x in r.source_figures["rows"] if x["dimension"] == dimension and x["agent"] == agent
+    ]
     return row
 
 
@@ -32,8 +34,12 @@ def test_v1_card_as_printed(shared: Path) -> None:
     sf = r.source_figures
     assert sf["repository"] == REPO and sf["commit"] == COMMIT
     # git hash-object skills/accelerated-computing-cudf/BENCHMARK.md
-    assert sf["files"] == [{"path": "skills/accelerated-computing-cudf/BENCHMARK.md",
-                            "git_blob_sha1": "64e1906be594f40bc8277095632750263c800b78"}]
+    assert sf["files"] == [
+        {
+            "path": "skills/accelerated-computing-cudf/BENCHMARK.md",
+            "git_blob_sha1": "64e1906be594f40bc8277095632750263c800b78",
+        }
+    ]
     # "## Results": | Security | 8 | 92% (+12%) | 100% (+0%) |
     sec = _row(r, "Security", "claude-code")
     assert sec["printed"] == "92% (+12%)" and sec["num"] == 8
@@ -41,7 +47,11 @@ def test_v1_card_as_printed(shared: Path) -> None:
     assert sec["baseline"] is None  # a v1 card prints no baseline; none is worked out
     # | Effectiveness | 8 | 90% (+5%) | 86% (-0%) |
     eff = _row(r, "Effectiveness", "codex")
-    assert eff["printed"] == "86% (-0%)" and eff["uplift"] == {"printed": "-0%", "value": 0.0, "unit": "%"}
+    assert eff["printed"] == "86% (-0%)" and eff["uplift"] == {
+        "printed": "-0%",
+        "value": 0.0,
+        "unit": "%",
+    }
     assert len(sf["rows"]) == 10  # 5 dimensions x 2 agents
     # "- Dataset: 13 evaluation tasks", "- Attempts per task: 2", "- Overall verdict: PASS"
     assert sf["summary"]["tasks"] == 13 and sf["summary"]["attempts_per_task"] == 2
@@ -61,8 +71,13 @@ def test_catalogue_every_skill_and_row(shared: Path) -> None:
     # benchmarks.json rows for cuopt-install: Discoverability claude-code 100.0 / +100.0, codex 97.0 / +72.0
     assert _row(r, "Discoverability", "claude-code")["uplift"]["value"] == 100.0
     assert _row(r, "Discoverability", "codex")["score"]["value"] == 97.0
-    assert r.source_figures["files"][0]["git_blob_sha1"] == "6f6c3946e835520844d2b770bf8d91faf701a526"
-    assert r.provenance.document_sha256 == "62aeb7511d3759521b5510921e0db6eac5bd996a539aa1aa47783f88b7023e6c"
+    assert (
+        r.source_figures["files"][0]["git_blob_sha1"] == "6f6c3946e835520844d2b770bf8d91faf701a526"
+    )
+    assert (
+        r.provenance.document_sha256
+        == "62aeb7511d3759521b5510921e0db6eac5bd996a539aa1aa47783f88b7023e6c"
+    )
     # accelerated-computing-cudf Effectiveness codex: the file writes "uplift_pct": -0.0 (card: "86% (-0%)")
     eff = _row(sealed(by["accelerated-computing-cudf"]), "Effectiveness", "codex")["uplift"]
     assert eff["printed"] == "-0.0" and eff["value"] == 0.0
@@ -70,10 +85,13 @@ def test_catalogue_every_skill_and_row(shared: Path) -> None:
 
 def test_card_and_catalogue_agree(shared: Path) -> None:
     card = import_nvidia([shared / NV / "skills/cuopt-install"])[0]["source_figures"]["rows"]
-    cat = import_nvidia([shared / NV / "benchmarks.json"], skills=["cuopt-install"])[0]["source_figures"]["rows"]
+    cat = import_nvidia([shared / NV / "benchmarks.json"], skills=["cuopt-install"])[0][
+        "source_figures"
+    ]["rows"]
     key = lambda x: (x["dimension"], x["agent"])  # noqa: E731
-    assert {key(x): (x["score"]["value"], x["uplift"]["value"]) for x in card} == \
-           {key(x): (x["score"]["value"], x["uplift"]["value"]) for x in cat}
+    assert {key(x): (x["score"]["value"], x["uplift"]["value"]) for x in card} == {
+        key(x): (x["score"]["value"], x["uplift"]["value"]) for x in cat
+    }
 
 
 V2_CARD = """# Skill Benchmark: demo-skill
@@ -121,36 +139,63 @@ def test_v2_card_grammar(tmp_path: Path) -> None:
     sf = r.source_figures
     assert sf["card_format"] == "v2" and sf["summary"]["verdict"] == "PASS"
     assert sf["summary"]["evaluator_version"] == "1.0.0" and r.provenance.tool == "SkillEvaluator"
-    assert [a["model"] for a in sf["agents"]] == ["aws/anthropic/bedrock-claude-opus-4-8", "openai/openai/gpt-5.5"]
+    assert [a["model"] for a in sf["agents"]] == [
+        "aws/anthropic/bedrock-claude-opus-4-8",
+        "openai/openai/gpt-5.5",
+    ]
     codex_sec = _row(r, "Security", "codex")
     assert codex_sec["baseline"]["value"] == 65.0 and codex_sec["score"]["value"] == 97.0
     assert codex_sec["uplift"] == {"printed": "+33 points", "value": 33.0, "unit": "points"}
-    assert _row(r, "Security", "claude-code")["uplift"]["value"] == 0.0  # "±0.0 points" is 0, not null
+    assert (
+        _row(r, "Security", "claude-code")["uplift"]["value"] == 0.0
+    )  # "±0.0 points" is 0, not null
     assert _row(r, "Correctness", "claude-code")["uplift"]["unit"] == "pp"
     # "(+40)": an uplift printed with no unit keeps no unit
-    assert _row(r, "Correctness", "codex")["uplift"] == {"printed": "+40", "value": 40.0, "unit": None}
-    assert len(sf["rows"]) == 6  # 3 measures x 2 agents; the token table and methodology table are not figures
+    assert _row(r, "Correctness", "codex")["uplift"] == {
+        "printed": "+40",
+        "value": 40.0,
+        "unit": None,
+    }
+    assert (
+        len(sf["rows"]) == 6
+    )  # 3 measures x 2 agents; the token table and methodology table are not figures
     overall = _row(r, "Overall", "claude-code")
-    assert overall["score"]["value"] == 97.3 and overall["uplift"] is None and "no comparable" in overall["note"]
+    assert (
+        overall["score"]["value"] == 97.3
+        and overall["uplift"] is None
+        and "no comparable" in overall["note"]
+    )
     assert _row(r, "Overall", "codex")["score"] is None
     # no repository or commit given: unknown, listed, never invented
     assert sf["repository"] is None and any("repository" in u for u in r.provenance.unrecorded)
 
 
 def test_cell_grammar_edges() -> None:
-    assert parse_cell("97%") == {"printed": "97%", "score": {"value": 97.0, "unit": "%"}, "baseline": None,
-                                 "uplift": None, "note": None}
+    assert parse_cell("97%") == {
+        "printed": "97%",
+        "score": {"value": 97.0, "unit": "%"},
+        "baseline": None,
+        "uplift": None,
+        "note": None,
+    }
     assert parse_cell("12 apples") is None
     bold = parse_cell("**97%** (+12 pts)")
-    assert bold["score"]["value"] == 97.0 and bold["uplift"] == {"printed": "+12 pts", "value": 12.0, "unit": "points"}
+    assert bold["score"]["value"] == 97.0 and bold["uplift"] == {
+        "printed": "+12 pts",
+        "value": 12.0,
+        "unit": "points",
+    }
     # a score printed with no unit keeps no unit, like an uplift
     assert parse_cell("0.93")["score"] == {"value": 0.93, "unit": None}
 
 
 def test_malformed_card_cell_refused_naming_file_and_line(tmp_path: Path) -> None:
     f = tmp_path / "BENCHMARK.md"
-    f.write_text("- Skill: `x`\n\n## Results\n\n| Dimension | Num | `codex` |\n|---|---:|---:|\n"
-                 "| Security | 8 | ninety |\n", encoding="utf-8")
+    f.write_text(
+        "- Skill: `x`\n\n## Results\n\n| Dimension | Num | `codex` |\n|---|---:|---:|\n"
+        "| Security | 8 | ninety |\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ImportError_) as e:
         import_nvidia([f])
     (p,) = e.value.problems
@@ -159,9 +204,12 @@ def test_malformed_card_cell_refused_naming_file_and_line(tmp_path: Path) -> Non
 
 def test_malformed_catalogue_refused_naming_pointer(tmp_path: Path) -> None:
     f = tmp_path / "benchmarks.json"
-    f.write_text('{"schema_version": 2, "skills": [{"skill": "a", "catalog_dir": "a"}], "results": '
-                 '[{"catalog_dir": "a", "dimension": "Security", "num": 1, "agent": "codex", '
-                 '"score_pct": "92%", "uplift_pct": 1}]}', encoding="utf-8")
+    f.write_text(
+        '{"schema_version": 2, "skills": [{"skill": "a", "catalog_dir": "a"}], "results": '
+        '[{"catalog_dir": "a", "dimension": "Security", "num": 1, "agent": "codex", '
+        '"score_pct": "92%", "uplift_pct": 1}]}',
+        encoding="utf-8",
+    )
     with pytest.raises(ImportError_) as e:
         import_nvidia([f])
     (p,) = e.value.problems
@@ -171,8 +219,12 @@ def test_malformed_catalogue_refused_naming_pointer(tmp_path: Path) -> None:
 def test_card_num_cell_read_only_as_ascii_digits() -> None:
     # "²" is a digit to str.isdigit() but not a count: the row keeps its figures and no task count
     # (int("²") raised ValueError, a traceback); "12" is the count 12
-    card = ("- Skill: `x`\n\n## Results\n\n| Dimension | Num | `codex` |\n|---|---:|---:|\n"
-            "| Security | ² | 92% (+12%) |\n| Safety | 12 | 80% |\n")
+    card = (
+        "- Skill: `x`\n\n## Results\n\n| Dimension | Num | `codex` |\n|---|---:|---:|\n"
+        "| Security | ² | 92% (+12%) |\n| Safety | 12 | 80% |\n"
+    )
     rows = parse_card(card, "BENCHMARK.md")["rows"]
-    assert [(r["dimension"], r["num"], r["score"]["value"]) for r in rows] == [("Security", None, 92.0),
-                                                                               ("Safety", 12, 80.0)]
+    assert [(r["dimension"], r["num"], r["score"]["value"]) for r in rows] == [
+        ("Security", None, 92.0),
+        ("Safety", 12, 80.0),
+    ]

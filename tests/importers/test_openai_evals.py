@@ -19,13 +19,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from interop_helpers import scores, sealed, write_json
 
 from driftproof.cli import cli
 from driftproof.errors import ImportError_
 from driftproof.importers.openai_evals import import_openai_evals
 from driftproof.receipt import read_receipt
-
-from interop_helpers import scores, sealed, write_json
 
 FIXTURE = "data/interop/openai-evals/promptfoo-fixture-openai-evals-items.jsonl"
 
@@ -40,21 +39,51 @@ def _problem(exc: pytest.ExceptionInfo[ImportError_]) -> tuple[str, str, str]:
     return p.file, p.pointer, p.message
 
 
-def _api_item(run: str, item: int, score: float | None, *, text: str = "Answer.", error: Any = None,
-              created: int = 1760000000) -> dict[str, Any]:
+def _api_item(
+    run: str,
+    item: int,
+    score: float | None,
+    *,
+    text: str = "Answer.",
+    error: Any = None,
+    created: int = 1760000000,
+) -> dict[str, Any]:
     return {
-        "object": "eval.run.output_item", "id": f"outputitem_{run}_{item}", "run_id": run, "eval_id": "eval_1",
-        "created_at": created, "status": "pass", "datasource_item_id": item,
+        "object": "eval.run.output_item",
+        "id": f"outputitem_{run}_{item}",
+        "run_id": run,
+        "eval_id": "eval_1",
+        "created_at": created,
+        "status": "pass",
+        "datasource_item_id": item,
         "datasource_item": {"input": f"Question {item}?", "ideal": "x"},
-        "results": [{"name": "quality", "type": "score_model", "score": score, "passed": bool(score),
-                     "sample": {"output": [{"role": "assistant", "content": f'{{"result": {score}}}'}]}},
-                    {"name": "exact", "type": "string_check", "score": 0.0, "passed": False}],
-        "sample": {"input": [{"role": "user", "content": f"Question {item}?"}],
-                   "output": [{"role": "assistant", "content": text}], "finish_reason": "stop",
-                   "model": "gpt-5-mini-2026-08-01", "seed": 1, "temperature": 1.0, "top_p": 1.0,
-                   "max_completion_tokens": 2048,
-                   "usage": {"prompt_tokens": 120, "completion_tokens": 30, "cached_tokens": 64, "total_tokens": 150},
-                   "error": error if error is not None else {"code": "", "message": ""}},
+        "results": [
+            {
+                "name": "quality",
+                "type": "score_model",
+                "score": score,
+                "passed": bool(score),
+                "sample": {"output": [{"role": "assistant", "content": f'{{"result": {score}}}'}]},
+            },
+            {"name": "exact", "type": "string_check", "score": 0.0, "passed": False},
+        ],
+        "sample": {
+            "input": [{"role": "user", "content": f"Question {item}?"}],
+            "output": [{"role": "assistant", "content": text}],
+            "finish_reason": "stop",
+            "model": "gpt-5-mini-2026-08-01",
+            "seed": 1,
+            "temperature": 1.0,
+            "top_p": 1.0,
+            "max_completion_tokens": 2048,
+            "usage": {
+                "prompt_tokens": 120,
+                "completion_tokens": 30,
+                "cached_tokens": 64,
+                "total_tokens": 150,
+            },
+            "error": error if error is not None else {"code": "", "message": ""},
+        },
     }
 
 
@@ -65,8 +94,11 @@ def _jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 # -- promptfoo's real fixture -------------------------------------------------------------
 
+
 def test_fixture_single_run_with_a_grader_range(items: Path) -> None:
-    r = sealed(import_openai_evals(items, skill_name="support", grader="Relevance", grader_range=(1, 7)))
+    r = sealed(
+        import_openai_evals(items, skill_name="support", grader="Relevance", grader_range=(1, 7))
+    )
     assert r.verification_level == "DECLARED"
     assert [c.id for c in r.cases] == ["item-10", "item-3"]
     assert r.cases[0].prompt == "How do I unsubscribe from marketing emails?"
@@ -105,27 +137,50 @@ def test_fixture_refusals_name_the_grader(items: Path) -> None:
 
 # -- the API's output items -------------------------------------------------------------------
 
+
 def test_two_runs_mapped_to_arms(tmp_path: Path) -> None:
-    rows = [_api_item("run_skill", 0, 0.9), _api_item("run_skill", 1, 0.7, created=1759999000),
-            _api_item("run_bare", 0, 0.4), _api_item("run_bare", 1, 0.5)]
+    rows = [
+        _api_item("run_skill", 0, 0.9),
+        _api_item("run_skill", 1, 0.7, created=1759999000),
+        _api_item("run_bare", 0, 0.4),
+        _api_item("run_bare", 1, 0.5),
+    ]
     path = _jsonl(tmp_path / "items.jsonl", rows)
-    r = sealed(import_openai_evals(path, skill_name="s", arms={"with_skill": "run_skill", "baseline": "run_bare"},
-                                   grader="quality"))
+    r = sealed(
+        import_openai_evals(
+            path,
+            skill_name="s",
+            arms={"with_skill": "run_skill", "baseline": "run_bare"},
+            grader="quality",
+        )
+    )
     assert [c.id for c in r.cases] == ["item-0", "item-1"]
-    assert [(scores(c.arms.with_skill), scores(c.arms.baseline)) for c in r.cases] == [([0.9], [0.4]), ([0.7], [0.5])]
+    assert [(scores(c.arms.with_skill), scores(c.arms.baseline)) for c in r.cases] == [
+        ([0.9], [0.4]),
+        ([0.7], [0.5]),
+    ]
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.answer == "Answer." and d.stop_reason == "stop"
-    assert d.tokens is not None and (d.tokens.input, d.tokens.output, d.tokens.cache_read_input) == (120, 30, 64)
+    assert d.tokens is not None and (
+        d.tokens.input,
+        d.tokens.output,
+        d.tokens.cache_read_input,
+    ) == (120, 30, 64)
     assert d.lost is None  # an error object with an empty code and message is no error
     assert r.run.model == "gpt-5-mini-2026-08-01"
     assert r.run.started_at == "2025-10-09T08:36:40Z"  # 1759999000 s, the earliest created_at
-    assert r.arms.baseline.recorded is True and r.arms.baseline.label == "run:run_bare (gpt-5-mini-2026-08-01)"
+    assert (
+        r.arms.baseline.recorded is True
+        and r.arms.baseline.label == "run:run_bare (gpt-5-mini-2026-08-01)"
+    )
 
 
 def test_sample_error_is_a_lost_draw_with_the_error(tmp_path: Path) -> None:
     err = {"code": "rate_limit_exceeded", "message": "Rate limit reached for requests"}
     rows = [_api_item("a", 0, None, text="", error=err), _api_item("a", 1, 0.5)]
-    r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", rows), skill_name="s", grader="quality"))
+    r = sealed(
+        import_openai_evals(_jsonl(tmp_path / "i.jsonl", rows), skill_name="s", grader="quality")
+    )
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.score is None and d.lost is not None and d.lost.kind == "source_error"
     assert d.source_error == "Rate limit reached for requests"
@@ -134,30 +189,52 @@ def test_sample_error_is_a_lost_draw_with_the_error(tmp_path: Path) -> None:
 
 def test_error_with_a_type_and_no_code_is_lost_with_its_message(tmp_path: Path) -> None:
     # the shape promptfoo's multi-run fixture test reads: sample.error.type and .message
-    err = {"type": "invalid_request_error", "code": None, "message": "Response input item missing role"}
+    err = {
+        "type": "invalid_request_error",
+        "code": None,
+        "message": "Response input item missing role",
+    }
     row = _api_item("a", 0, None, error=err)
-    r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", [row]), skill_name="s", grader="quality"))
+    r = sealed(
+        import_openai_evals(_jsonl(tmp_path / "i.jsonl", [row]), skill_name="s", grader="quality")
+    )
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.source_error == "Response input item missing role"
-    assert d.lost is not None and d.lost.reason == "source error (invalid_request_error): Response input item missing role"
+    assert (
+        d.lost is not None
+        and d.lost.reason
+        == "source error (invalid_request_error): Response input item missing role"
+    )
 
 
 def test_items_that_differ_between_runs_are_never_paired(tmp_path: Path) -> None:
     a, b = _api_item("a", 0, 1.0), _api_item("b", 0, 0.0)
     b["datasource_item"] = {"input": "Another data set's item 0"}
-    r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", [a, b]), skill_name="s",
-                                   arms={"with_skill": "a", "baseline": "b"}, grader="quality"))
-    sha_a = hashlib.sha256(b'{"ideal":"x","input":"Question 0?"}').hexdigest()  # RFC 8785: sorted keys
-    sha_b = hashlib.sha256('{"input":"Another data set\'s item 0"}'.encode()).hexdigest()
+    r = sealed(
+        import_openai_evals(
+            _jsonl(tmp_path / "i.jsonl", [a, b]),
+            skill_name="s",
+            arms={"with_skill": "a", "baseline": "b"},
+            grader="quality",
+        )
+    )
+    sha_a = hashlib.sha256(
+        b'{"ideal":"x","input":"Question 0?"}'
+    ).hexdigest()  # RFC 8785: sorted keys
+    sha_b = hashlib.sha256(b'{"input":"Another data set\'s item 0"}').hexdigest()
     assert [(c.id, len(c.arms.with_skill.draws), len(c.arms.baseline.draws)) for c in r.cases] == [
-        (f"item-0-{sha_a[:10]}", 1, 0), (f"item-0-{sha_b[:10]}", 0, 1)]
+        (f"item-0-{sha_a[:10]}", 1, 0),
+        (f"item-0-{sha_b[:10]}", 0, 1),
+    ]
     assert any("differ between the runs" in n for n in r.provenance.notes or [])
 
 
 @pytest.mark.parametrize("value", [None, "NaN"])
 def test_unscored_item_is_a_lost_draw_never_zero(tmp_path: Path, value: Any) -> None:
     rows = [_api_item("a", 0, 0.5), _api_item("a", 1, 0.5)]
-    text = "".join(json.dumps(r) + "\n" for r in rows).replace('"score": 0.5', '"score": ' + ("null" if value is None else "NaN"), 1)
+    text = "".join(json.dumps(r) + "\n" for r in rows).replace(
+        '"score": 0.5', '"score": ' + ("null" if value is None else "NaN"), 1
+    )
     path = tmp_path / "i.jsonl"
     path.write_text(text, encoding="utf-8")
     r = sealed(import_openai_evals(path, skill_name="s", grader="quality"))
@@ -168,28 +245,58 @@ def test_unscored_item_is_a_lost_draw_never_zero(tmp_path: Path, value: Any) -> 
 
 def test_json_array_and_list_page(tmp_path: Path) -> None:
     rows = [_api_item("a", 0, 1.0), _api_item("b", 0, 0.0)]
-    for data in (rows, {"object": "list", "data": rows, "has_more": False, "first_id": "x", "last_id": "y"}):
+    for data in (
+        rows,
+        {"object": "list", "data": rows, "has_more": False, "first_id": "x", "last_id": "y"},
+    ):
         path = write_json(tmp_path / "items.json", data)
-        r = sealed(import_openai_evals(path, skill_name="s", arms={"with_skill": "a", "baseline": "b"}, grader="quality"))
-        assert (scores(r.cases[0].arms.with_skill), scores(r.cases[0].arms.baseline)) == ([1.0], [0.0])
+        r = sealed(
+            import_openai_evals(
+                path, skill_name="s", arms={"with_skill": "a", "baseline": "b"}, grader="quality"
+            )
+        )
+        assert (scores(r.cases[0].arms.with_skill), scores(r.cases[0].arms.baseline)) == (
+            [1.0],
+            [0.0],
+        )
 
 
 def test_baseline_run_alone_is_a_single_arm_import(tmp_path: Path) -> None:
     path = _jsonl(tmp_path / "i.jsonl", [_api_item("bare", 0, 0.25)])
-    r = sealed(import_openai_evals(path, skill_name="s", arms={"baseline": "bare"}, grader="quality"))
+    r = sealed(
+        import_openai_evals(path, skill_name="s", arms={"baseline": "bare"}, grader="quality")
+    )
     assert r.arms.with_skill.recorded is False and r.cases[0].arms.with_skill.draws == []
     assert scores(r.cases[0].arms.baseline) == [0.25]
 
 
-@pytest.mark.parametrize(("rows", "arms", "pointer", "words"), [
-    ([_api_item("a", 0, 1.0), _api_item("b", 0, 1.0)], None, "", "'a', 'b'"),
-    ([_api_item("a", 0, 1.0), _api_item("b", 0, 1.0)], {"with_skill": "a"}, "/1/run_id", "not mapped"),
-    ([_api_item("a", 0, 1.0)], {"with_skill": "a", "baseline": "z"}, "", "run 'z'"),
-    ([_api_item("a", 3, 1.0), _api_item("a", 3, 0.5)], None, "/1", "item 3 of run 'a' is also at /0"),
-    ([_api_item("a", 0, 1.5)], None, "/0/results/0/score", "between 0 and 1"),
-])
-def test_mapping_and_value_faults(tmp_path: Path, rows: list[dict[str, Any]], arms: dict[str, str] | None,
-                                  pointer: str, words: str) -> None:
+@pytest.mark.parametrize(
+    ("rows", "arms", "pointer", "words"),
+    [
+        ([_api_item("a", 0, 1.0), _api_item("b", 0, 1.0)], None, "", "'a', 'b'"),
+        (
+            [_api_item("a", 0, 1.0), _api_item("b", 0, 1.0)],
+            {"with_skill": "a"},
+            "/1/run_id",
+            "not mapped",
+        ),
+        ([_api_item("a", 0, 1.0)], {"with_skill": "a", "baseline": "z"}, "", "run 'z'"),
+        (
+            [_api_item("a", 3, 1.0), _api_item("a", 3, 0.5)],
+            None,
+            "/1",
+            "item 3 of run 'a' is also at /0",
+        ),
+        ([_api_item("a", 0, 1.5)], None, "/0/results/0/score", "between 0 and 1"),
+    ],
+)
+def test_mapping_and_value_faults(
+    tmp_path: Path,
+    rows: list[dict[str, Any]],
+    arms: dict[str, str] | None,
+    pointer: str,
+    words: str,
+) -> None:
     path = _jsonl(tmp_path / "i.jsonl", rows)
     with pytest.raises(ImportError_) as e:
         import_openai_evals(path, skill_name="s", arms=arms, grader="quality")
@@ -201,17 +308,36 @@ def test_mapping_and_value_faults(tmp_path: Path, rows: list[dict[str, Any]], ar
 def test_same_run_for_both_arms_is_refused(tmp_path: Path) -> None:
     path = _jsonl(tmp_path / "i.jsonl", [_api_item("a", 0, 1.0)])
     with pytest.raises(ImportError_) as e:
-        import_openai_evals(path, skill_name="s", arms={"with_skill": "a", "baseline": "a"}, grader="quality")
+        import_openai_evals(
+            path, skill_name="s", arms={"with_skill": "a", "baseline": "a"}, grader="quality"
+        )
     assert "same run 'a'" in _problem(e)[2]
 
 
-@pytest.mark.parametrize(("change", "pointer", "message"), [
-    (lambda r: r["sample"].update(usage=[1]), "/1/sample/usage", "expected an object or null, found an array"),
-    (lambda r: r.update(results={"quality": 1}), "/1/results", "expected an array or null, found an object"),
-    (lambda r: r["results"][0].update(passed="yes"), "/1/results/0/passed", "expected true or false or null, found a string"),
-    (lambda r: r.update(run_id=7), "/1/run_id", "expected a string or null, found a number"),
-])
-def test_wrong_types_name_file_and_pointer(tmp_path: Path, change: Any, pointer: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "pointer", "message"),
+    [
+        (
+            lambda r: r["sample"].update(usage=[1]),
+            "/1/sample/usage",
+            "expected an object or null, found an array",
+        ),
+        (
+            lambda r: r.update(results={"quality": 1}),
+            "/1/results",
+            "expected an array or null, found an object",
+        ),
+        (
+            lambda r: r["results"][0].update(passed="yes"),
+            "/1/results/0/passed",
+            "expected true or false or null, found a string",
+        ),
+        (lambda r: r.update(run_id=7), "/1/run_id", "expected a string or null, found a number"),
+    ],
+)
+def test_wrong_types_name_file_and_pointer(
+    tmp_path: Path, change: Any, pointer: str, message: str
+) -> None:
     bad = copy.deepcopy(_api_item("a", 1, 0.5))
     change(bad)
     path = _jsonl(tmp_path / "i.jsonl", [_api_item("a", 0, 0.5), bad])
@@ -222,7 +348,7 @@ def test_wrong_types_name_file_and_pointer(tmp_path: Path, change: Any, pointer:
 
 def test_a_line_that_is_not_json_names_its_line(tmp_path: Path) -> None:
     path = tmp_path / "i.jsonl"
-    path.write_text(json.dumps(_api_item("a", 0, 0.5)) + "\n{\"run_id\": \n", encoding="utf-8")
+    path.write_text(json.dumps(_api_item("a", 0, 0.5)) + '\n{"run_id": \n', encoding="utf-8")
     with pytest.raises(ImportError_) as e:
         import_openai_evals(path, skill_name="s", grader="quality")
     file, ptr, message = _problem(e)
@@ -231,15 +357,44 @@ def test_a_line_that_is_not_json_names_its_line(tmp_path: Path) -> None:
 
 def test_cli_maps_arms_and_range(items: Path, tmp_path: Path) -> None:
     out = tmp_path / "r"
-    result = CliRunner().invoke(cli, ["import", "openai-evals", str(items), "--arm", "with_skill=evalrun_import_fixture",
-                                      "--grader", "Relevance", "--grader-range", "1:7", "--skill-name", "support",
-                                      "--out", str(out)])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "import",
+            "openai-evals",
+            str(items),
+            "--arm",
+            "with_skill=evalrun_import_fixture",
+            "--grader",
+            "Relevance",
+            "--grader-range",
+            "1:7",
+            "--skill-name",
+            "support",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, (result.output, result.exception)
     (f,) = out.glob("*.json")
     r = read_receipt(f)
     assert r.cases[0].arms.with_skill.draws[0].score == pytest.approx(5 / 6)
-    result = CliRunner().invoke(cli, ["import", "openai-evals", str(items), "--grader", "Relevance", "--grader-range",
-                                      "seven", "--skill-name", "s", "--out", str(tmp_path / "x")])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "import",
+            "openai-evals",
+            str(items),
+            "--grader",
+            "Relevance",
+            "--grader-range",
+            "seven",
+            "--skill-name",
+            "s",
+            "--out",
+            str(tmp_path / "x"),
+        ],
+    )
     assert isinstance(result.exception, ImportError_) and "LOW:HIGH" in str(result.exception)
     assert not (tmp_path / "x").exists()
 
@@ -248,18 +403,30 @@ def test_start_is_the_earliest_instant_not_the_smallest_text(tmp_path: Path) -> 
     # as text, "…08:53:20.500000Z" sorts before "…08:53:20Z" ('.' < 'Z'); as instants it is later
     rows = [_api_item("a", 0, 0.5), _api_item("a", 1, 0.5)]
     rows[0]["created_at"] = 1760000000.5
-    r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", rows), skill_name="s", grader="quality"))
+    r = sealed(
+        import_openai_evals(_jsonl(tmp_path / "i.jsonl", rows), skill_name="s", grader="quality")
+    )
     assert r.run.started_at == "2025-10-09T08:53:20Z"  # date -u -d @1760000000
 
 
 def test_an_item_one_run_did_not_answer_is_kept_and_named(tmp_path: Path) -> None:
     rows = [_api_item("a", 0, 0.9), _api_item("a", 1, 0.8), _api_item("b", 0, 0.4)]
-    r = sealed(import_openai_evals(_jsonl(tmp_path / "i.jsonl", rows), skill_name="s",
-                                   arms={"with_skill": "a", "baseline": "b"}, grader="quality"))
+    r = sealed(
+        import_openai_evals(
+            _jsonl(tmp_path / "i.jsonl", rows),
+            skill_name="s",
+            arms={"with_skill": "a", "baseline": "b"},
+            grader="quality",
+        )
+    )
     assert [(c.id, len(c.arms.with_skill.draws), len(c.arms.baseline.draws)) for c in r.cases] == [
-        ("item-0", 1, 1), ("item-1", 1, 0)]
-    assert any("Run 'b' (baseline) has no output item for 1 item(s)" in n and "item-1" in n
-               for n in r.provenance.notes or [])
+        ("item-0", 1, 1),
+        ("item-1", 1, 0),
+    ]
+    assert any(
+        "Run 'b' (baseline) has no output item for 1 item(s)" in n and "item-1" in n
+        for n in r.provenance.notes or []
+    )
 
 
 def test_fixture_shape_wrong_types_name_the_line(items: Path, tmp_path: Path) -> None:
@@ -274,7 +441,23 @@ def test_fixture_shape_wrong_types_name_the_line(items: Path, tmp_path: Path) ->
 
 
 def test_cli_refuses_a_control_arm(items: Path, tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["import", "openai-evals", str(items), "--arm", "control=evalrun_import_fixture",
-                                      "--grader", "Tool called", "--skill-name", "s", "--out", str(tmp_path / "r")])
-    assert isinstance(result.exception, ImportError_) and "with_skill and baseline only" in str(result.exception)
+    result = CliRunner().invoke(
+        cli,
+        [
+            "import",
+            "openai-evals",
+            str(items),
+            "--arm",
+            "control=evalrun_import_fixture",
+            "--grader",
+            "Tool called",
+            "--skill-name",
+            "s",
+            "--out",
+            str(tmp_path / "r"),
+        ],
+    )
+    assert isinstance(result.exception, ImportError_) and "with_skill and baseline only" in str(
+        result.exception
+    )
     assert not (tmp_path / "r").exists()

@@ -30,19 +30,32 @@ def test_sample_export(sample: Path) -> None:
     assert echo.prompt.startswith("Solve this riddle: I speak without a mouth")
     # results[]: gpt-5-mini echo score 0.75, gpt-5 echo 0.5; both boat rows 0.6666666666666666
     assert scores(echo.arms.with_skill) == [0.75] and scores(echo.arms.baseline) == [0.5]
-    assert scores(boat.arms.with_skill) == [pytest.approx(2 / 3)] and scores(boat.arms.baseline) == [pytest.approx(2 / 3)]
+    assert scores(boat.arms.with_skill) == [pytest.approx(2 / 3)] and scores(
+        boat.arms.baseline
+    ) == [pytest.approx(2 / 3)]
     # failureReason 1 rows carry the latency reason in "error" but are measured, not lost
-    assert all(d.lost is None and d.source_error is None for c in r.cases for d in c.arms.with_skill.draws)
+    assert all(
+        d.lost is None and d.source_error is None for c in r.cases for d in c.arms.with_skill.draws
+    )
     # echo / gpt-5-mini: response.tokenUsage prompt 37, completion 245
     t = echo.arms.with_skill.draws[0].tokens
     assert (t.input, t.output, t.counted_by) == (37, 245, "source")
     # judge tokens: gradingResult.tokensUsed prompt 227+186+213+222 = 848, completion 29+34+37+41 = 141
     # (the file's own stats.tokenUsage.assertions says prompt 848, completion 141)
     jo = r.economics.judge_overhead
-    assert (jo.input_tokens, jo.output_tokens, jo.usd, jo.judged_draws_counted) == (848, 141, None, 4)
+    assert (jo.input_tokens, jo.output_tokens, jo.usd, jo.judged_draws_counted) == (
+        848,
+        141,
+        None,
+        4,
+    )
     # "contains: echo" is a deterministic check beside the score (never in the verdict)
-    assert [(c.kind, c.pass_) for c in echo.arms.with_skill.draws[0].checks] == [("must_include", True)]
-    assert r.provenance.tool == "promptfoo" and r.provenance.tool_version == "0.118.10"  # metadata.promptfooVersion
+    assert [(c.kind, c.pass_) for c in echo.arms.with_skill.draws[0].checks] == [
+        ("must_include", True)
+    ]
+    assert (
+        r.provenance.tool == "promptfoo" and r.provenance.tool_version == "0.118.10"
+    )  # metadata.promptfooVersion
     assert r.run.model is None  # the two arms used different providers
     assert r.run.generations_per_arm is None and r.run.judge_samples_per_generation is None
 
@@ -68,7 +81,10 @@ def test_repeats_grouped_by_content_not_test_index(sample: Path, tmp_path: Path)
     # again[0] is the echo row of gpt-5-mini (results[0] in the file), now failureReason 2: lost, listed
     assert scores(echo.arms.with_skill) == [0.75, None]
     lost = echo.arms.with_skill.draws[1]
-    assert lost.source_error == "API error: 500 Internal Server Error" and "API error" in lost.lost.reason
+    assert (
+        lost.source_error == "API error: 500 Internal Server Error"
+        and "API error" in lost.lost.reason
+    )
     assert scores(echo.arms.baseline) == [0.5, 1.0]
 
 
@@ -86,15 +102,25 @@ def test_error_without_failure_reason_is_lost(sample: Path, tmp_path: Path) -> N
 def test_prompt_label_mapping(sample: Path, tmp_path: Path) -> None:
     doc = json.loads(sample.read_text(encoding="utf-8"))
     for row in doc["results"]["results"]:
-        row["prompt"]["label"] = "with-skill" if row["provider"]["id"] == "openai:gpt-5-mini" else "bare"
+        row["prompt"]["label"] = (
+            "with-skill" if row["provider"]["id"] == "openai:gpt-5-mini" else "bare"
+        )
     f = write_json(tmp_path / "by-prompt.json", doc)
-    r = sealed(import_promptfoo(f, arms={"with_skill": "with-skill", "baseline": "bare"}, by="prompt", skill_name="s"))
+    r = sealed(
+        import_promptfoo(
+            f, arms={"with_skill": "with-skill", "baseline": "bare"}, by="prompt", skill_name="s"
+        )
+    )
     assert scores(r.cases[0].arms.with_skill) == [0.75] and r.cases[0].prompt is None
 
 
 def test_unmapped_label_refused(sample: Path) -> None:
     with pytest.raises(ImportError_) as e:
-        import_promptfoo(sample, arms={"with_skill": "openai:gpt-5-mini", "baseline": "anthropic:x"}, skill_name="s")
+        import_promptfoo(
+            sample,
+            arms={"with_skill": "openai:gpt-5-mini", "baseline": "anthropic:x"},
+            skill_name="s",
+        )
     (p,) = e.value.problems
     # results[1] is the first gpt-5 row (promptIdx 0)
     assert p.pointer == "/results/results/1/provider" and "no arm maps" in p.message
@@ -107,7 +133,11 @@ def test_malformed_score_refused_naming_file_and_place(sample: Path, tmp_path: P
     with pytest.raises(ImportError_) as e:
         import_promptfoo(f, arms=ARMS, skill_name="s")
     (p,) = e.value.problems
-    assert p.file == str(f) and p.pointer == "/results/results/2/score" and "between 0 and 1" in p.message
+    assert (
+        p.file == str(f)
+        and p.pointer == "/results/results/2/score"
+        and "between 0 and 1" in p.message
+    )
 
 
 # ---------------------------------------------------------------- issue 14: fault kinds
@@ -121,7 +151,9 @@ def _jsonl(sample: Path, target: Path) -> Path:
 
 
 def test_jsonl_export_gives_the_same_scores_as_the_json_file(sample: Path, tmp_path: Path) -> None:
-    r = sealed(import_promptfoo(_jsonl(sample, tmp_path / "out.jsonl"), arms=ARMS, skill_name="riddles"))
+    r = sealed(
+        import_promptfoo(_jsonl(sample, tmp_path / "out.jsonl"), arms=ARMS, skill_name="riddles")
+    )
     echo, boat = r.cases
     # the same rows as the JSON file: echo 0.75 / 0.5, boat 2/3 / 2/3
     assert scores(echo.arms.with_skill) == [0.75] and scores(echo.arms.baseline) == [0.5]
@@ -145,10 +177,14 @@ def test_jsonl_problem_names_the_line(sample: Path, tmp_path: Path) -> None:
 def test_one_arm_alone_is_a_single_arm_import(sample: Path, tmp_path: Path) -> None:
     # only the gpt-5-mini rows are kept: a row no arm maps is refused, never dropped
     doc = json.loads(sample.read_text(encoding="utf-8"))
-    doc["results"]["results"] = [x for x in doc["results"]["results"] if x["provider"]["id"] == "openai:gpt-5-mini"]
+    doc["results"]["results"] = [
+        x for x in doc["results"]["results"] if x["provider"]["id"] == "openai:gpt-5-mini"
+    ]
     path = tmp_path / "mini.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    r = sealed(import_promptfoo(path, arms={"with_skill": "openai:gpt-5-mini"}, skill_name="riddles"))
+    r = sealed(
+        import_promptfoo(path, arms={"with_skill": "openai:gpt-5-mini"}, skill_name="riddles")
+    )
     assert r.arms.baseline.recorded is False and all(c.arms.baseline.draws == [] for c in r.cases)
     assert [scores(c.arms.with_skill) for c in r.cases] == [[0.75], [pytest.approx(2 / 3)]]
 
@@ -165,7 +201,9 @@ def test_timestamp_is_stored_in_utc_with_its_offset(sample: Path, tmp_path: Path
     assert (r.run.started_at, r.run.started_at_offset) == ("2025-10-01T20:08:11Z", "+02:00")
 
 
-def test_jsonl_line_that_is_not_json_is_named_by_the_file_and_line(sample: Path, tmp_path: Path) -> None:
+def test_jsonl_line_that_is_not_json_is_named_by_the_file_and_line(
+    sample: Path, tmp_path: Path
+) -> None:
     path = _jsonl(sample, tmp_path / "out.jsonl")
     path.write_text(path.read_text(encoding="utf-8") + "{oops\n", encoding="utf-8")
     with pytest.raises(ImportError_) as exc:

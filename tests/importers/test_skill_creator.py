@@ -32,7 +32,17 @@ def test_nebius_cases_scores_and_means(nebius) -> None:
     assert [c.id for c in r.cases] == [str(i) for i in range(9)]  # evals[].eval_id 0..8
     by = {c.id: c for c in r.cases}
     # benchmark.json evals[].with_skill.pass_rate, in order 0..8
-    assert [scores(by[str(i)].arms.with_skill)[0] for i in range(9)] == [1.0, 1.0, 1.0, 1.0, 0.4, 0.8, 0.0, 1.0, 0.0]
+    assert [scores(by[str(i)].arms.with_skill)[0] for i in range(9)] == [
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        0.4,
+        0.8,
+        0.0,
+        1.0,
+        0.0,
+    ]
     # summary.with_skill.mean_pass_rate printed as 0.689 (rounded): 6.2 / 9
     ws = [by[str(i)].arms.with_skill.draws[0].score for i in range(9)]
     assert mean(ws) == pytest.approx(0.689, abs=5e-4)
@@ -51,7 +61,11 @@ def test_nebius_runs_that_never_loaded_the_skill(nebius) -> None:
     # the score is kept as recorded beside the flag, never changed by it: eval 6 recorded 0.0
     assert by["6"].arms.with_skill.draws[0].score == 0.0
     # summary.with_skill.mean_pass_rate_skill_loaded_only 0.967 = 5.8 / 6
-    loaded = [c.arms.with_skill.draws[0].score for c in nebius.cases if c.arms.with_skill.draws[0].skill_fired]
+    loaded = [
+        c.arms.with_skill.draws[0].score
+        for c in nebius.cases
+        if c.arms.with_skill.draws[0].skill_fired
+    ]
     assert mean(loaded) == pytest.approx(0.967, abs=5e-4)
     # baseline runs record no skill_loaded: unknown, not false (D-13)
     assert all(c.arms.baseline.draws[0].skill_fired is None for c in nebius.cases)
@@ -67,14 +81,19 @@ def test_nebius_provenance_and_prompts(nebius, shared: Path) -> None:
     p = nebius.provenance
     bench = shared / SC / "nebius-skills-workspace/evals/iteration-1/benchmark.json"
     import hashlib
+
     assert p.tool == "skill-creator" and p.document == str(bench)
     assert p.document_sha256 == hashlib.sha256(bench.read_bytes()).hexdigest()
     assert any(u.startswith("judge.model") for u in p.unrecorded)
     # no runs_per_configuration in this file: the count stays unknown, never 1 (D-13)
-    assert nebius.run.generations_per_arm is None and nebius.run.judge_samples_per_generation is None
+    assert (
+        nebius.run.generations_per_arm is None and nebius.run.judge_samples_per_generation is None
+    )
     assert nebius.run.model is None
     # prompt of eval 0 from evals/evals.json
-    assert nebius.cases[0].prompt.startswith("I have a customer support JSONL dataset (~500 examples)")
+    assert nebius.cases[0].prompt.startswith(
+        "I have a customer support JSONL dataset (~500 examples)"
+    )
 
 
 def test_canonical_runs_with_string_delta(shared: Path) -> None:
@@ -90,7 +109,11 @@ def test_canonical_runs_with_string_delta(shared: Path) -> None:
 
 
 def test_spec_run_summary_only_is_aggregates_only_with_numeric_delta(shared: Path) -> None:
-    r = sealed(import_skill_creator([shared / SC / "agentskills-spec-examples"], skill_name="csv-analyzer")[0])
+    r = sealed(
+        import_skill_creator(
+            [shared / SC / "agentskills-spec-examples"], skill_name="csv-analyzer"
+        )[0]
+    )
     assert r.is_aggregates_only and r.cases == [] and r.judge is None
     # run_summary.delta.pass_rate printed as the number 0.50; with_skill mean 0.83
     assert r.source_figures["run_summary"]["delta"]["pass_rate"] == 0.5
@@ -99,10 +122,19 @@ def test_spec_run_summary_only_is_aggregates_only_with_numeric_delta(shared: Pat
 
 def _workspace(tmp: Path, grading_key: str) -> Path:
     it = tmp / "ws" / "iteration-2"
-    for cfg, flags in (("with_skill", [True, True, False]), ("without_skill", [False, False, False])):
+    for cfg, flags in (
+        ("with_skill", [True, True, False]),
+        ("without_skill", [False, False, False]),
+    ):
         for k in (1, 2):
-            write_json(it / "eval-7-demo" / cfg / f"run-{k}" / "grading.json",
-                       {grading_key: [{"text": f"a{i}", "passed": f, "evidence": ""} for i, f in enumerate(flags)]})
+            write_json(
+                it / "eval-7-demo" / cfg / f"run-{k}" / "grading.json",
+                {
+                    grading_key: [
+                        {"text": f"a{i}", "passed": f, "evidence": ""} for i, f in enumerate(flags)
+                    ]
+                },
+            )
     write_json(it / "eval-7-demo" / "eval_metadata.json", {"eval_id": 7, "prompt": "Do the thing."})
     write_json(tmp / "ws" / "evals" / "evals.json", {"skill_name": "demo", "evals": []})
     return it
@@ -121,32 +153,93 @@ def test_grading_files_with_either_assertion_key(tmp_path: Path, key: str) -> No
 
 
 def test_configurations_shape_and_explicit_arm_mapping(tmp_path: Path) -> None:
-    bench = write_json(tmp_path / "iteration-1" / "benchmark.json", {
-        "skill_name": "fd", "configurations": [
-            {"name": "new_skill", "evals": [{"eval_id": 0, "pass_rate": 1.0, "assertions_passed": 6, "assertions_total": 6}]},
-            {"name": "old_skill", "evals": [{"eval_id": 0, "pass_rate": 0.167, "assertions_passed": 1, "assertions_total": 6}]},
-        ]})
+    bench = write_json(
+        tmp_path / "iteration-1" / "benchmark.json",
+        {
+            "skill_name": "fd",
+            "configurations": [
+                {
+                    "name": "new_skill",
+                    "evals": [
+                        {
+                            "eval_id": 0,
+                            "pass_rate": 1.0,
+                            "assertions_passed": 6,
+                            "assertions_total": 6,
+                        }
+                    ],
+                },
+                {
+                    "name": "old_skill",
+                    "evals": [
+                        {
+                            "eval_id": 0,
+                            "pass_rate": 0.167,
+                            "assertions_passed": 1,
+                            "assertions_total": 6,
+                        }
+                    ],
+                },
+            ],
+        },
+    )
     with pytest.raises(ImportError_) as e:
         import_skill_creator([bench])
     assert "/configurations/0/evals/0" in str(e.value) and "new_skill" in str(e.value)
-    r = sealed(import_skill_creator([bench], arms={"with_skill": "new_skill", "baseline": "old_skill"})[0])
-    assert scores(r.cases[0].arms.with_skill) == [1.0] and scores(r.cases[0].arms.baseline) == [0.167]
+    r = sealed(
+        import_skill_creator([bench], arms={"with_skill": "new_skill", "baseline": "old_skill"})[0]
+    )
+    assert scores(r.cases[0].arms.with_skill) == [1.0] and scores(r.cases[0].arms.baseline) == [
+        0.167
+    ]
     assert r.arms.with_skill.label == "new_skill"
 
 
 def test_configs_results_spelling(tmp_path: Path) -> None:
     # the shape of a real workspace seen in the wild: "configs" with "results" and assertion counts
-    bench = write_json(tmp_path / "iteration-1" / "benchmark.json", {"skill_name": "topo", "configs": [
-        {"name": "with_skill", "results": [{"eval_id": 1, "assertions_passed": 4, "assertions_total": 5, "pass_rate": 0.8}]},
-        {"name": "without_skill", "results": [{"eval_id": 1, "assertions_passed": 1, "assertions_total": 5}]}]})
+    bench = write_json(
+        tmp_path / "iteration-1" / "benchmark.json",
+        {
+            "skill_name": "topo",
+            "configs": [
+                {
+                    "name": "with_skill",
+                    "results": [
+                        {
+                            "eval_id": 1,
+                            "assertions_passed": 4,
+                            "assertions_total": 5,
+                            "pass_rate": 0.8,
+                        }
+                    ],
+                },
+                {
+                    "name": "without_skill",
+                    "results": [{"eval_id": 1, "assertions_passed": 1, "assertions_total": 5}],
+                },
+            ],
+        },
+    )
     r = sealed(import_skill_creator([bench])[0])
     # with: pass_rate 0.8 as recorded; without: no pass_rate, so 1 of 5 assertions = 0.2
     assert scores(r.cases[0].arms.with_skill) == [0.8] and scores(r.cases[0].arms.baseline) == [0.2]
 
 
 def test_malformed_benchmark_refused_naming_file_and_place(tmp_path: Path) -> None:
-    bench = write_json(tmp_path / "benchmark.json", {"metadata": {"skill_name": "x"}, "runs": [
-        {"eval_id": 1, "configuration": "with_skill", "run_number": 1, "result": {"pass_rate": "high"}}]})
+    bench = write_json(
+        tmp_path / "benchmark.json",
+        {
+            "metadata": {"skill_name": "x"},
+            "runs": [
+                {
+                    "eval_id": 1,
+                    "configuration": "with_skill",
+                    "run_number": 1,
+                    "result": {"pass_rate": "high"},
+                }
+            ],
+        },
+    )
     with pytest.raises(ImportError_) as e:
         import_skill_creator([bench])
     (problem,) = e.value.problems
@@ -156,6 +249,7 @@ def test_malformed_benchmark_refused_naming_file_and_place(tmp_path: Path) -> No
 
 def test_registered_importer_writes_nothing_on_failure(tmp_path: Path, shared: Path) -> None:
     from driftproof.importers import write_imported
+
     items = get_importer("skill-creator")([shared / SC / "nebius-skills-workspace"])
     assert [i.filename for i in items][0].startswith("skill-creator-nebius-skills-iteration-1-")
     bad = write_json(tmp_path / "bad" / "benchmark.json", {"runs": "nope"})
@@ -169,32 +263,70 @@ def test_registered_importer_writes_nothing_on_failure(tmp_path: Path, shared: P
 def test_legacy_runs_layout_without_benchmark(tmp_path: Path) -> None:
     # legacy layout runs/eval-N/<configuration>/grading.json, no benchmark.json
     it = tmp_path / "legacy"
-    write_json(it / "runs" / "eval-3" / "with_skill" / "grading.json",
-               {"summary": {"passed": 3, "failed": 1, "total": 4, "pass_rate": 0.75}})
-    write_json(it / "runs" / "eval-3" / "without_skill" / "grading.json",
-               {"summary": {"passed": 1, "failed": 3, "total": 4, "pass_rate": 0.25}})
+    write_json(
+        it / "runs" / "eval-3" / "with_skill" / "grading.json",
+        {"summary": {"passed": 3, "failed": 1, "total": 4, "pass_rate": 0.75}},
+    )
+    write_json(
+        it / "runs" / "eval-3" / "without_skill" / "grading.json",
+        {"summary": {"passed": 1, "failed": 3, "total": 4, "pass_rate": 0.25}},
+    )
     r = sealed(import_skill_creator([it], skill_name="legacy")[0])
     assert [c.id for c in r.cases] == ["3"]
-    assert scores(r.cases[0].arms.with_skill) == [0.75] and scores(r.cases[0].arms.baseline) == [0.25]
+    assert scores(r.cases[0].arms.with_skill) == [0.75] and scores(r.cases[0].arms.baseline) == [
+        0.25
+    ]
     assert r.provenance.document == str(it)  # built from the grading files: a manifest sha256
 
 
 def test_runs_with_condition_case_id_and_percent_pass_rate(tmp_path: Path) -> None:
     # a harness writing runs[] with case_id, condition and pass_rate in percent, confirmed by its counts
-    bench = write_json(tmp_path / "iteration-1" / "benchmark.json", {"metadata": {"skill_name": "rubrix-skills"}, "runs": [
-        {"case_id": "plan-01", "condition": "with_skill", "passed": 4, "total": 5, "pass_rate": 80,
-         "input_tokens": 11, "output_tokens": 2415, "model": "claude-sonnet-4-6"},
-        {"case_id": "plan-01", "condition": "baseline", "passed": 3, "total": 5, "pass_rate": 60,
-         "input_tokens": 5, "output_tokens": 1777, "model": "claude-sonnet-4-6"}]})
+    bench = write_json(
+        tmp_path / "iteration-1" / "benchmark.json",
+        {
+            "metadata": {"skill_name": "rubrix-skills"},
+            "runs": [
+                {
+                    "case_id": "plan-01",
+                    "condition": "with_skill",
+                    "passed": 4,
+                    "total": 5,
+                    "pass_rate": 80,
+                    "input_tokens": 11,
+                    "output_tokens": 2415,
+                    "model": "claude-sonnet-4-6",
+                },
+                {
+                    "case_id": "plan-01",
+                    "condition": "baseline",
+                    "passed": 3,
+                    "total": 5,
+                    "pass_rate": 60,
+                    "input_tokens": 5,
+                    "output_tokens": 1777,
+                    "model": "claude-sonnet-4-6",
+                },
+            ],
+        },
+    )
     r = sealed(import_skill_creator([bench])[0])
     c = r.cases[0]
-    assert c.id == "plan-01" and scores(c.arms.with_skill) == [0.8] and scores(c.arms.baseline) == [0.6]
+    assert (
+        c.id == "plan-01"
+        and scores(c.arms.with_skill) == [0.8]
+        and scores(c.arms.baseline) == [0.6]
+    )
     assert c.arms.with_skill.draws[0].tokens.output == 2415 and r.run.model == "claude-sonnet-4-6"
 
 
 def test_percent_pass_rate_without_confirming_counts_is_refused(tmp_path: Path) -> None:
-    bench = write_json(tmp_path / "benchmark.json", {"metadata": {"skill_name": "x"}, "runs": [
-        {"eval_id": 1, "configuration": "with_skill", "result": {"pass_rate": 80}}]})
+    bench = write_json(
+        tmp_path / "benchmark.json",
+        {
+            "metadata": {"skill_name": "x"},
+            "runs": [{"eval_id": 1, "configuration": "with_skill", "result": {"pass_rate": 80}}],
+        },
+    )
     with pytest.raises(ImportError_) as e:
         import_skill_creator([bench])
     assert e.value.problems[0].pointer == "/runs/0/result/pass_rate"

@@ -25,12 +25,18 @@ def _write(path: Path, doc: Any) -> None:
 
 
 def _grading(flags: list[bool], key: str = "expectations", **extra: Any) -> dict[str, Any]:
-    return {key: [{"text": f"a{i}", "passed": f, "evidence": ""} for i, f in enumerate(flags)], **extra}
+    return {
+        key: [{"text": f"a{i}", "passed": f, "evidence": ""} for i, f in enumerate(flags)],
+        **extra,
+    }
 
 
 def test_timing_json_totals_are_kept_per_draw_and_shown(tmp_path: Path) -> None:
     it = tmp_path / "ws" / "iteration-1"
-    for cfg, flags, total in (("with_skill", [True, True], 84852), ("without_skill", [True, False], 21007)):
+    for cfg, flags, total in (
+        ("with_skill", [True, True], 84852),
+        ("without_skill", [True, False], 21007),
+    ):
         _write(it / "eval-1" / cfg / "grading.json", _grading(flags))
         _write(it / "eval-1" / cfg / "timing.json", {"total_tokens": total, "duration_ms": 23332})
     (doc,) = import_skill_creator([it], skill_name="s")
@@ -39,7 +45,10 @@ def test_timing_json_totals_are_kept_per_draw_and_shown(tmp_path: Path) -> None:
     assert (w.tokens.total, b.tokens.total) == (84852, 21007)
     assert w.tokens.input is None and w.tokens.output is None  # never split when the source did not
     arms = {a.arm: a.output_tokens for a in sheet(r).arms}
-    assert "84,852 total tokens over 1 draw" in arms["with skill"] and "21,007 total tokens" in arms["baseline"]
+    assert (
+        "84,852 total tokens over 1 draw" in arms["with skill"]
+        and "21,007 total tokens" in arms["baseline"]
+    )
     # the timing files are part of the converted document's manifest: a changed total changes its sha256
     (again,) = import_skill_creator([it], skill_name="s")
     _write(it / "eval-1" / "with_skill" / "timing.json", {"total_tokens": 1})
@@ -71,22 +80,33 @@ def test_assertions_beside_expectations_are_both_counted(tmp_path: Path) -> None
 def test_a_disagreeing_summary_does_not_win_silently(tmp_path: Path) -> None:
     it = tmp_path / "ws" / "iteration-1"
     summary = {"passed": 3, "failed": 1, "total": 4, "pass_rate": 0.75}
-    _write(it / "eval-1" / "with_skill" / "grading.json", _grading([True, False, False, False], summary=summary))
-    _write(it / "eval-1" / "without_skill" / "grading.json",
-           _grading([True, False], summary={"passed": 1, "failed": 1, "total": 2, "pass_rate": 0.5}))
+    _write(
+        it / "eval-1" / "with_skill" / "grading.json",
+        _grading([True, False, False, False], summary=summary),
+    )
+    _write(
+        it / "eval-1" / "without_skill" / "grading.json",
+        _grading([True, False], summary={"passed": 1, "failed": 1, "total": 2, "pass_rate": 0.5}),
+    )
     r = sealed(import_skill_creator([it], skill_name="s")[0])
     # the counted expectations: 1 of 4 = 0.25, not the summary's 0.75; the agreeing arm is as recorded
     assert r.cases[0].arms.with_skill.draws[0].score == 0.25
     assert r.cases[0].arms.baseline.draws[0].score == 0.5
     (note,) = r.provenance.notes
-    assert "with_skill/grading.json" in note and "summary.pass_rate 0.75 disagrees with the 1 of 4" in note
+    assert (
+        "with_skill/grading.json" in note
+        and "summary.pass_rate 0.75 disagrees with the 1 of 4" in note
+    )
 
 
 def test_run_suite_reads_assertions_beside_expectations(tmp_path: Path) -> None:
-    evals = {"skill_name": "s", "evals": [
-        {"id": 1, "prompt": "p", "expectations": ["e1"], "assertions": ["a1", "a2"]},
-        {"id": 2, "prompt": "q", "expectations": [], "assertions": ["only"]},
-    ]}
+    evals = {
+        "skill_name": "s",
+        "evals": [
+            {"id": 1, "prompt": "p", "expectations": ["e1"], "assertions": ["a1", "a2"]},
+            {"id": 2, "prompt": "q", "expectations": [], "assertions": ["only"]},
+        ],
+    }
     path = tmp_path / "evals.json"
     _write(path, evals)
     suite = load_suite(path)
@@ -96,7 +116,9 @@ def test_run_suite_reads_assertions_beside_expectations(tmp_path: Path) -> None:
     assert [c.description for c in two.criteria] == ["only"]
 
 
-def test_a_single_configuration_is_a_single_arm_import_never_a_zero_baseline(tmp_path: Path) -> None:
+def test_a_single_configuration_is_a_single_arm_import_never_a_zero_baseline(
+    tmp_path: Path,
+) -> None:
     it = tmp_path / "ws" / "iteration-1"
     _write(it / "eval-1" / "with_skill" / "grading.json", _grading([True, False]))
     r = sealed(import_skill_creator([it], skill_name="s")[0])

@@ -23,7 +23,14 @@ from driftproof.importers.promptfoo import import_promptfoo
 from driftproof.importers.skill_creator import import_skill_creator
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "driftproof" / "importers" / "schemas"
-FORMATS = ("promptfoo", "inspect_ai", "nvidia", "skill-creator", "claude-plugin-eval", "openai-evals")
+FORMATS = (
+    "promptfoo",
+    "inspect_ai",
+    "nvidia",
+    "skill-creator",
+    "claude-plugin-eval",
+    "openai-evals",
+)
 PF_ARMS = {"with_skill": "openai:gpt-5", "baseline": "openai:gpt-5-mini"}
 POP_JSON = "2025-05-12T20-28-13-04-00_popularity.json"
 POP_EVAL = "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"
@@ -50,7 +57,9 @@ def _one_problem(exc: pytest.ExceptionInfo[ImportError_]) -> tuple[str, str, str
 
 
 def test_every_schema_is_draft_2020_12_and_shipped() -> None:
-    assert sorted(f.name for f in SCHEMAS.glob("*.schema.json")) == sorted(f"{n}.schema.json" for n in FORMATS)
+    assert sorted(f.name for f in SCHEMAS.glob("*.schema.json")) == sorted(
+        f"{n}.schema.json" for n in FORMATS
+    )
     for name in FORMATS:
         schema = source_schema(name)  # read as package data
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
@@ -60,28 +69,53 @@ def test_every_schema_is_draft_2020_12_and_shipped() -> None:
 
 
 def test_promptfoo_component_results_object_refused(interop: Path, tmp_path: Path) -> None:
-    bad = _broken(interop / "promptfoo/sample-export.json", tmp_path / "export.json",
-                  ("results", "results", 1, "gradingResult", "componentResults"), {"pass": True})
+    bad = _broken(
+        interop / "promptfoo/sample-export.json",
+        tmp_path / "export.json",
+        ("results", "results", 1, "gradingResult", "componentResults"),
+        {"pass": True},
+    )
     with pytest.raises(ImportError_) as e:
         import_promptfoo(bad, arms=PF_ARMS, skill_name="s")
-    assert _one_problem(e) == (str(bad), "/results/results/1/gradingResult/componentResults",
-                               "expected an array or null, found an object")
+    assert _one_problem(e) == (
+        str(bad),
+        "/results/results/1/gradingResult/componentResults",
+        "expected an array or null, found an object",
+    )
 
 
 def test_promptfoo_test_metadata_array_refused(interop: Path, tmp_path: Path) -> None:
-    bad = _broken(interop / "promptfoo/sample-export.json", tmp_path / "export.json",
-                  ("results", "results", 0, "testCase", "metadata"), ["id"])
+    bad = _broken(
+        interop / "promptfoo/sample-export.json",
+        tmp_path / "export.json",
+        ("results", "results", 0, "testCase", "metadata"),
+        ["id"],
+    )
     with pytest.raises(ImportError_) as e:
         import_promptfoo(bad, arms=PF_ARMS, skill_name="s")
-    assert _one_problem(e) == (str(bad), "/results/results/0/testCase/metadata",
-                               "expected an object or null, found an array")
+    assert _one_problem(e) == (
+        str(bad),
+        "/results/results/0/testCase/metadata",
+        "expected an object or null, found an array",
+    )
 
 
 def test_inspect_json_choices_number_refused(interop: Path, tmp_path: Path) -> None:
-    bad = _broken(interop / "inspect_ai" / POP_JSON, tmp_path / "log.json", ("samples", 2, "output", "choices"), 7)
+    bad = _broken(
+        interop / "inspect_ai" / POP_JSON,
+        tmp_path / "log.json",
+        ("samples", 2, "output", "choices"),
+        7,
+    )
     with pytest.raises(ImportError_) as e:
-        import_inspect({"with_skill": bad, "baseline": interop / "inspect_ai" / POP_JSON}, skill_name="s")
-    assert _one_problem(e) == (str(bad), "/samples/2/output/choices", "expected an array or null, found a number")
+        import_inspect(
+            {"with_skill": bad, "baseline": interop / "inspect_ai" / POP_JSON}, skill_name="s"
+        )
+    assert _one_problem(e) == (
+        str(bad),
+        "/samples/2/output/choices",
+        "expected an array or null, found a number",
+    )
 
 
 def _eval_with(src: Path, dst: Path, member: str, path: tuple[Any, ...], value: Any) -> Path:
@@ -99,57 +133,117 @@ def _eval_with(src: Path, dst: Path, member: str, path: tuple[Any, ...], value: 
     return dst
 
 
-def test_inspect_eval_sample_member_pointer_starts_with_member(interop: Path, tmp_path: Path) -> None:
+def test_inspect_eval_sample_member_pointer_starts_with_member(
+    interop: Path, tmp_path: Path
+) -> None:
     # the archive holds samples/1_epoch_1.json .. samples/10_epoch_1.json; "/" in the member name is "~1"
-    bad = _eval_with(interop / "inspect_ai" / POP_EVAL, tmp_path / "log.eval", "samples/6_epoch_1.json",
-                     ("scores",), ["C"])
+    bad = _eval_with(
+        interop / "inspect_ai" / POP_EVAL,
+        tmp_path / "log.eval",
+        "samples/6_epoch_1.json",
+        ("scores",),
+        ["C"],
+    )
     with pytest.raises(ImportError_) as e:
         import_inspect({"with_skill": bad, "baseline": bad}, skill_name="s")
-    assert _one_problem(e) == (str(bad), "/samples~16_epoch_1.json/scores", "expected an object or null, found an array")
+    assert _one_problem(e) == (
+        str(bad),
+        "/samples~16_epoch_1.json/scores",
+        "expected an object or null, found an array",
+    )
 
 
-def test_inspect_eval_header_member_pointer_starts_with_member(interop: Path, tmp_path: Path) -> None:
+def test_inspect_eval_header_member_pointer_starts_with_member(
+    interop: Path, tmp_path: Path
+) -> None:
     # the archive's header.json holds eval.config ({"limit": 10}); "/" would be "~1" here too
-    bad = _eval_with(interop / "inspect_ai" / POP_EVAL, tmp_path / "log.eval", "header.json",
-                     ("eval", "config"), "epochs=1")
+    bad = _eval_with(
+        interop / "inspect_ai" / POP_EVAL,
+        tmp_path / "log.eval",
+        "header.json",
+        ("eval", "config"),
+        "epochs=1",
+    )
     with pytest.raises(ImportError_) as e:
         import_inspect({"with_skill": bad, "baseline": bad}, skill_name="s")
-    assert _one_problem(e) == (str(bad), "/header.json/eval/config", "expected an object or null, found a string")
+    assert _one_problem(e) == (
+        str(bad),
+        "/header.json/eval/config",
+        "expected an object or null, found a string",
+    )
 
 
 def test_nvidia_tasks_string_refused(interop: Path, tmp_path: Path) -> None:
-    bad = _broken(interop / "nvidia/benchmarks.json", tmp_path / "benchmarks.json", ("skills", 1, "tasks"), "2")
+    bad = _broken(
+        interop / "nvidia/benchmarks.json",
+        tmp_path / "benchmarks.json",
+        ("skills", 1, "tasks"),
+        "2",
+    )
     with pytest.raises(ImportError_) as e:
         import_nvidia([bad])
-    assert _one_problem(e) == (str(bad), "/skills/1/tasks", "expected an integer or null, found a string")
+    assert _one_problem(e) == (
+        str(bad),
+        "/skills/1/tasks",
+        "expected an integer or null, found a string",
+    )
 
 
 def test_nvidia_missing_member_named_at_its_own_pointer(tmp_path: Path) -> None:
     bad = tmp_path / "benchmarks.json"
-    bad.write_text(json.dumps({"schema_version": 2, "skills": [{"catalog_dir": "x", "skill": "x"}],
-                               "results": [{"catalog_dir": "x", "dimension": "d", "num": 1, "score_pct": 50,
-                                            "uplift_pct": 0}]}), encoding="utf-8")
+    bad.write_text(
+        json.dumps(
+            {
+                "schema_version": 2,
+                "skills": [{"catalog_dir": "x", "skill": "x"}],
+                "results": [
+                    {
+                        "catalog_dir": "x",
+                        "dimension": "d",
+                        "num": 1,
+                        "score_pct": 50,
+                        "uplift_pct": 0,
+                    }
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
     with pytest.raises(ImportError_) as e:
         import_nvidia([bad])
     assert _one_problem(e) == (str(bad), "/results/0/agent", "expected member 'agent', found none")
 
 
 def test_skill_creator_result_array_refused(interop: Path, tmp_path: Path) -> None:
-    bad = _broken(interop / "skill-creator/anthropic-schemas-examples/benchmark.json", tmp_path / "benchmark.json",
-                  ("runs", 0, "result"), [0.5])
+    bad = _broken(
+        interop / "skill-creator/anthropic-schemas-examples/benchmark.json",
+        tmp_path / "benchmark.json",
+        ("runs", 0, "result"),
+        [0.5],
+    )
     with pytest.raises(ImportError_) as e:
         import_skill_creator([bad], skill_name="s")
-    assert _one_problem(e) == (str(bad), "/runs/0/result", "expected an object or null, found an array")
+    assert _one_problem(e) == (
+        str(bad),
+        "/runs/0/result",
+        "expected an object or null, found an array",
+    )
 
 
 def test_skill_creator_grading_assertion_number_refused(interop: Path, tmp_path: Path) -> None:
     it = tmp_path / "iteration-1"
     good = interop / "skill-creator/agentskills-spec-examples/grading.json"
-    bad = _broken(good, _mkparents(it / "eval-1/with_skill/grading.json"), ("assertion_results", 1), 3)
+    bad = _broken(
+        good, _mkparents(it / "eval-1/with_skill/grading.json"), ("assertion_results", 1), 3
+    )
     _mkparents(it / "eval-1/without_skill/grading.json").write_bytes(good.read_bytes())
     with pytest.raises(ImportError_) as e:
         import_skill_creator([it], skill_name="s")
-    assert _one_problem(e) == (str(bad), "/assertion_results/1", "expected an object, found a number")
+    assert _one_problem(e) == (
+        str(bad),
+        "/assertion_results/1",
+        "expected an object, found a number",
+    )
 
 
 def _mkparents(p: Path) -> Path:
@@ -160,17 +254,36 @@ def _mkparents(p: Path) -> Path:
 def test_pointer_tokens_escaped_per_rfc_6901() -> None:
     # member "a/b~c" -> token "a~1b~0c" ("~" first to "~0", then "/" to "~1")
     with pytest.raises(ImportError_) as e:
-        validate_source({"scores": {"a/b~c": 0.5}}, "inspect_ai", "f.json", definition="sample", prefix=("m/1",))
-    assert _one_problem(e) == ("f.json", "/m~11/scores/a~1b~0c", "expected an object, found a number")
+        validate_source(
+            {"scores": {"a/b~c": 0.5}}, "inspect_ai", "f.json", definition="sample", prefix=("m/1",)
+        )
+    assert _one_problem(e) == (
+        "f.json",
+        "/m~11/scores/a~1b~0c",
+        "expected an object, found a number",
+    )
 
 
 def test_problems_capped_and_in_document_order(tmp_path: Path) -> None:
-    rows = [{"catalog_dir": "x", "dimension": "d", "num": 1, "agent": "a", "score_pct": "50%", "uplift_pct": 0}
-            for _ in range(12)]
+    rows = [
+        {
+            "catalog_dir": "x",
+            "dimension": "d",
+            "num": 1,
+            "agent": "a",
+            "score_pct": "50%",
+            "uplift_pct": 0,
+        }
+        for _ in range(12)
+    ]
     bad = tmp_path / "benchmarks.json"
-    bad.write_text(json.dumps({"schema_version": 2, "skills": [], "results": rows}), encoding="utf-8")
+    bad.write_text(
+        json.dumps({"schema_version": 2, "skills": [], "results": rows}), encoding="utf-8"
+    )
     with pytest.raises(ImportError_) as e:
         import_nvidia([bad])
     # rows 0..11 are each wrong once; the first five in numeric (not string: 10 < 2) order are named
-    assert [p.pointer for p in e.value.problems] == [f"/results/{i}/score_pct" for i in range(MAX_SCHEMA_PROBLEMS)]
+    assert [p.pointer for p in e.value.problems] == [
+        f"/results/{i}/score_pct" for i in range(MAX_SCHEMA_PROBLEMS)
+    ]
     assert MAX_SCHEMA_PROBLEMS == 5

@@ -16,17 +16,27 @@ from driftproof.importers.summary_json import export_summary_json, import_summar
 from driftproof.receipt import write_receipt
 
 DOC = {
-    "format": "driftproof-summary-json", "format_version": "1",
+    "format": "driftproof-summary-json",
+    "format_version": "1",
     "harness": {"name": "my-harness", "version": "2.0.1"},
-    "skill": {"name": "commit-writer"}, "model": "claude-sonnet-4-5",
+    "skill": {"name": "commit-writer"},
+    "model": "claude-sonnet-4-5",
     "judge": {"model": "claude-haiku-4-5-20251001", "scale": {"worst": 0, "best": 1, "step": 0.05}},
     "generations_per_arm": 3,
     "unrecorded": ["judge sampling"],
     "cases": [
-        {"id": "c1", "prompt": "Write a commit message.", "arms": {
-            "with_skill": [{"score": 0.8, "skill_fired": True}, {"judge_scores": [0.6, 0.8, None]},
-                           {"error": "timeout after 600 s", "skill_fired": False}],
-            "baseline": [{"score": 0.4}, {"score": 0.5}, {"lost": "empty reply"}]}},
+        {
+            "id": "c1",
+            "prompt": "Write a commit message.",
+            "arms": {
+                "with_skill": [
+                    {"score": 0.8, "skill_fired": True},
+                    {"judge_scores": [0.6, 0.8, None]},
+                    {"error": "timeout after 600 s", "skill_fired": False},
+                ],
+                "baseline": [{"score": 0.4}, {"score": 0.5}, {"lost": "empty reply"}],
+            },
+        },
     ],
 }
 
@@ -39,11 +49,24 @@ def test_import_hand_written_file(tmp_path: Path) -> None:
     # judge_scores 0.6, 0.8 and one invalid: the draw's score is the valid mean 0.7 (D-1)
     assert scores(c.arms.with_skill) == [0.8, pytest.approx(0.7), None]
     err = c.arms.with_skill.draws[2]
-    assert err.source_error == "timeout after 600 s" and err.lost is not None and err.skill_fired is False
-    assert c.arms.with_skill.draws[0].skill_fired is True and c.arms.with_skill.draws[1].skill_fired is None
-    assert scores(c.arms.baseline) == [0.4, 0.5, None] and c.arms.baseline.draws[2].lost.reason == "empty reply"
+    assert (
+        err.source_error == "timeout after 600 s"
+        and err.lost is not None
+        and err.skill_fired is False
+    )
+    assert (
+        c.arms.with_skill.draws[0].skill_fired is True
+        and c.arms.with_skill.draws[1].skill_fired is None
+    )
+    assert (
+        scores(c.arms.baseline) == [0.4, 0.5, None]
+        and c.arms.baseline.draws[2].lost.reason == "empty reply"
+    )
     assert r.run.harness.name == "my-harness" and r.provenance.tool_version == "2.0.1"
-    assert "judge sampling" in r.provenance.unrecorded and "run.judge_samples_per_generation" in r.provenance.unrecorded
+    assert (
+        "judge sampling" in r.provenance.unrecorded
+        and "run.judge_samples_per_generation" in r.provenance.unrecorded
+    )
 
 
 def test_schema_failure_names_pointer(tmp_path: Path) -> None:
@@ -53,10 +76,16 @@ def test_schema_failure_names_pointer(tmp_path: Path) -> None:
     with pytest.raises(ImportError_) as e:
         import_summary_json(f)
     (p,) = e.value.problems
-    assert p.file == str(f) and p.pointer == "/cases/0/arms/baseline/1/score" and "maximum" in p.message
+    assert (
+        p.file == str(f)
+        and p.pointer == "/cases/0/arms/baseline/1/score"
+        and "maximum" in p.message
+    )
 
 
-@pytest.mark.parametrize("when", ["15 September 2026", "2026-13-45T25:61:61Z", "2026-02-30T10:00:00Z"])
+@pytest.mark.parametrize(
+    "when", ["15 September 2026", "2026-13-45T25:61:61Z", "2026-02-30T10:00:00Z"]
+)
 def test_an_impossible_started_at_is_refused(tmp_path: Path, when: str) -> None:
     # The schema gives started_at no pattern, only format date-time: the format must be checked.
     f = write_json(tmp_path / "bad.json", dict(DOC, started_at=when))
@@ -75,25 +104,38 @@ def test_scores_need_a_judge(tmp_path: Path) -> None:
 
 def test_schema_is_a_valid_draft_2020_12_schema() -> None:
     from jsonschema import Draft202012Validator
+
     Draft202012Validator.check_schema(schema())
 
 
 def test_export_round_trip_and_signed_lift(shared: Path, tmp_path: Path) -> None:
-    doc = import_promptfoo(shared / "data/interop/promptfoo/sample-export.json",
-                           arms={"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}, skill_name="riddles")
+    doc = import_promptfoo(
+        shared / "data/interop/promptfoo/sample-export.json",
+        arms={"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"},
+        skill_name="riddles",
+    )
     receipt = sealed(doc)
     out = export_summary_json(receipt)
     # lift = mean over the two cases of (with − baseline): ((0.75 − 0.5) + (2/3 − 2/3)) / 2 = 0.125
-    assert out["summary"]["lift"] == pytest.approx(0.125) and out["summary"]["lift_signed"] == "+0.125"
-    assert out["summary"]["verification_level"] == "DECLARED" and out["summary"]["no_verdict_because"]
+    assert (
+        out["summary"]["lift"] == pytest.approx(0.125) and out["summary"]["lift_signed"] == "+0.125"
+    )
+    assert (
+        out["summary"]["verification_level"] == "DECLARED" and out["summary"]["no_verdict_because"]
+    )
     assert out["harness"] == {"name": "promptfoo", "version": "0.118.10"}
     back = sealed(import_summary_json(write_json(tmp_path / "x.json", out)))
-    assert [scores(c.arms.with_skill) for c in back.cases] == [scores(c.arms.with_skill) for c in receipt.cases]
-    assert [scores(c.arms.baseline) for c in back.cases] == [scores(c.arms.baseline) for c in receipt.cases]
+    assert [scores(c.arms.with_skill) for c in back.cases] == [
+        scores(c.arms.with_skill) for c in receipt.cases
+    ]
+    assert [scores(c.arms.baseline) for c in back.cases] == [
+        scores(c.arms.baseline) for c in receipt.cases
+    ]
 
 
 def test_export_refuses_aggregates_only(shared: Path) -> None:
     from driftproof.importers.nvidia import import_nvidia
+
     r = sealed(import_nvidia([shared / "data/interop/nvidia/skills/cuopt-install"])[0])
     with pytest.raises(RefusalError):
         export_summary_json(r)
@@ -101,14 +143,20 @@ def test_export_refuses_aggregates_only(shared: Path) -> None:
 
 def test_export_cli_writes_file(shared: Path, tmp_path: Path) -> None:
     from driftproof.cli.export import export
+
     doc = import_summary_json(write_json(tmp_path / "s.json", DOC))
     rec = write_receipt(doc, tmp_path / "r.json")
-    result = CliRunner().invoke(export, ["summary-json", str(rec), "-o", str(tmp_path / "out.json")])
+    result = CliRunner().invoke(
+        export, ["summary-json", str(rec), "-o", str(tmp_path / "out.json")]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     # with-skill mean of measured draws (0.8 + 0.7) / 2 = 0.75; baseline (0.4 + 0.5) / 2 = 0.45; lift +0.300
     assert data["summary"]["lift_signed"] == "+0.300"
-    assert data["cases"][0]["arms"]["with_skill"][2] == {"error": "timeout after 600 s", "skill_fired": False}
+    assert data["cases"][0]["arms"]["with_skill"][2] == {
+        "error": "timeout after 600 s",
+        "skill_fired": False,
+    }
 
 
 def test_wrong_type_at_nested_member_named_in_plain_words(tmp_path: Path) -> None:
@@ -118,7 +166,11 @@ def test_wrong_type_at_nested_member_named_in_plain_words(tmp_path: Path) -> Non
     with pytest.raises(ImportError_) as e:
         import_summary_json(f)
     (p,) = e.value.problems
-    assert (p.file, p.pointer, p.message) == (str(f), "/cases/0/arms/baseline", "expected an array, found an object")
+    assert (p.file, p.pointer, p.message) == (
+        str(f),
+        "/cases/0/arms/baseline",
+        "expected an array, found an object",
+    )
 
 
 def test_started_at_is_stored_in_utc_with_its_offset(tmp_path: Path, capsys: Any) -> None:
@@ -128,7 +180,9 @@ def test_started_at_is_stored_in_utc_with_its_offset(tmp_path: Path, capsys: Any
     from driftproof.importers import get_importer
 
     receipt = tmp_path / "r.json"
-    receipt.write_text(json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8")
+    receipt.write_text(
+        json.dumps(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])])), encoding="utf-8"
+    )
     exported = tmp_path / "summary.json"
     code, _, err = run_main(["export", "summary-json", str(receipt), "-o", str(exported)], capsys)
     assert code == 0, err

@@ -13,20 +13,43 @@ import pytest
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, get_importer, write_imported
-from driftproof.importers._text import bound_document, collect_repairs, finalize_document, repair_text
+from driftproof.importers._text import (
+    bound_document,
+    collect_repairs,
+    finalize_document,
+    repair_text,
+)
 from driftproof.receipt import read_receipt
 
 
 def _promptfoo(prompt: str, outputs: tuple[str, str] = ("x", "y")) -> dict[str, Any]:
-    rows = [{"provider": {"id": p, "label": p}, "prompt": {"raw": prompt, "label": "q"}, "vars": {},
-             "response": {"output": out}, "score": score, "success": bool(score), "testCase": {"description": "t"}}
-            for p, out, score in (("a", outputs[0], 1), ("b", outputs[1], 0))]
-    return {"evalId": "e", "results": {"version": 3, "timestamp": "2025-10-01T20:08:11.168Z", "prompts": [],
-                                       "results": rows}}
+    rows = [
+        {
+            "provider": {"id": p, "label": p},
+            "prompt": {"raw": prompt, "label": "q"},
+            "vars": {},
+            "response": {"output": out},
+            "score": score,
+            "success": bool(score),
+            "testCase": {"description": "t"},
+        }
+        for p, out, score in (("a", outputs[0], 1), ("b", outputs[1], 0))
+    ]
+    return {
+        "evalId": "e",
+        "results": {
+            "version": 3,
+            "timestamp": "2025-10-01T20:08:11.168Z",
+            "prompts": [],
+            "results": rows,
+        },
+    }
 
 
 def _import(src: Path, out: Path) -> Any:
-    items = get_importer("promptfoo")(src, arms={"with_skill": "a", "baseline": "b"}, skill_name="s")
+    items = get_importer("promptfoo")(
+        src, arms={"with_skill": "a", "baseline": "b"}, skill_name="s"
+    )
     (path,) = write_imported(items, out, source=str(src))
     return read_receipt(path)
 
@@ -45,8 +68,14 @@ def test_a_prompt_over_the_schema_limit_is_bounded_not_refused(tmp_path: Path) -
     digest = hashlib.sha256(prompt.encode("utf-8")).hexdigest()
     assert r.cases[0].prompt is None
     assert r.cases[0].prompt_sha256 == digest  # the hash of the whole prompt is kept
-    assert [(b.pointer, b.sha256, b.chars) for b in r.bounded_text or []] == [("/cases/0/prompt", digest, 1_500_000)]
-    assert src.stat().st_size > 1_500_000 > (tmp_path / "out").joinpath(next((tmp_path / "out").iterdir()).name).stat().st_size
+    assert [(b.pointer, b.sha256, b.chars) for b in r.bounded_text or []] == [
+        ("/cases/0/prompt", digest, 1_500_000)
+    ]
+    assert (
+        src.stat().st_size
+        > 1_500_000
+        > (tmp_path / "out").joinpath(next((tmp_path / "out").iterdir()).name).stat().st_size
+    )
 
 
 def test_an_answer_over_the_schema_limit_is_bounded(tmp_path: Path) -> None:
@@ -57,7 +86,9 @@ def test_an_answer_over_the_schema_limit_is_bounded(tmp_path: Path) -> None:
     d = r.cases[0].arms.with_skill.draws[0]
     digest = hashlib.sha256(answer.encode("utf-8")).hexdigest()
     assert d.answer is None and d.answer_sha256 == digest
-    assert [(b.pointer, b.chars) for b in r.bounded_text or []] == [("/cases/0/arms/with_skill/draws/0/answer", 1_048_577)]
+    assert [(b.pointer, b.chars) for b in r.bounded_text or []] == [
+        ("/cases/0/arms/with_skill/draws/0/answer", 1_048_577)
+    ]
 
 
 def test_bytes_that_are_not_utf8_inside_a_string_become_u_fffd(tmp_path: Path) -> None:
@@ -66,15 +97,22 @@ def test_bytes_that_are_not_utf8_inside_a_string_become_u_fffd(tmp_path: Path) -
     src.write_bytes(raw.replace(b"ans-WITH", b"ans-\xff\xfeH"))  # two bytes no UTF-8 text holds
     r = _import(src, tmp_path / "out")
     assert r.cases[0].arms.with_skill.draws[0].answer == "ans-\ufffd\ufffdH"
-    assert [(t.pointer, t.replaced) for t in r.text_repairs or []] == [("/cases/0/arms/with_skill/draws/0/answer", 2)]
+    assert [(t.pointer, t.replaced) for t in r.text_repairs or []] == [
+        ("/cases/0/arms/with_skill/draws/0/answer", 2)
+    ]
 
 
-def test_a_byte_that_is_not_utf8_outside_a_string_is_refused_naming_the_source(tmp_path: Path) -> None:
+def test_a_byte_that_is_not_utf8_outside_a_string_is_refused_naming_the_source(
+    tmp_path: Path,
+) -> None:
     src = tmp_path / "export.json"
     src.write_bytes(b'{"results": \xff}')
     with pytest.raises(ImportError_) as exc:
         get_importer("promptfoo")(src, arms={"with_skill": "a", "baseline": "b"}, skill_name="s")
-    assert str(exc.value) == f"{src}: (document): expected UTF-8 JSON, found an invalid byte at offset 12"
+    assert (
+        str(exc.value)
+        == f"{src}: (document): expected UTF-8 JSON, found an invalid byte at offset 12"
+    )
 
 
 def test_a_repaired_string_is_found_where_the_receipt_holds_it() -> None:
@@ -82,18 +120,27 @@ def test_a_repaired_string_is_found_where_the_receipt_holds_it() -> None:
         from driftproof.importers._common import parse_json_bytes
 
         parse_json_bytes(b'{"a": "x\\ud800y", "b": "keep \\ufffd as it was"}', "f.json")
-    doc = {"cases": [{"prompt": "x\ufffdy", "arms": {}}], "other": "keep \ufffd as it was",
-           "reason": "source error: x\ufffdy (cut)"}
+    doc = {
+        "cases": [{"prompt": "x\ufffdy", "arms": {}}],
+        "other": "keep \ufffd as it was",
+        "reason": "source error: x\ufffdy (cut)",
+    }
     finalize_document(doc, repairs)
     # a U+FFFD the source itself wrote is not a repair
-    assert doc["text_repairs"] == [{"pointer": "/cases/0/prompt", "replaced": 1}, {"pointer": "/reason", "replaced": 1}]
+    assert doc["text_repairs"] == [
+        {"pointer": "/cases/0/prompt", "replaced": 1},
+        {"pointer": "/reason", "replaced": 1},
+    ]
 
 
 def test_bounding_is_idempotent() -> None:
     doc = {"cases": [{"prompt": "p" * 262_145, "prompt_sha256": None, "arms": {}}]}
     bound_document(doc)
     bound_document(doc)
-    assert len(doc["bounded_text"]) == 1 and doc["cases"][0]["prompt_sha256"] == hashlib.sha256(b"p" * 262_145).hexdigest()
+    assert (
+        len(doc["bounded_text"]) == 1
+        and doc["cases"][0]["prompt_sha256"] == hashlib.sha256(b"p" * 262_145).hexdigest()
+    )
 
 
 def test_an_invalid_conversion_names_the_source_never_the_receipt(tmp_path: Path) -> None:

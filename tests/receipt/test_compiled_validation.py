@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 
 from driftproof import errors
-from driftproof.receipt import _load, known_versions, read_receipt, validate_document, write_checked_receipt
+from driftproof.receipt import (
+    _load,
+    known_versions,
+    read_receipt,
+    validate_document,
+    write_checked_receipt,
+)
 from driftproof.receipt._load import _parse_json
 from driftproof.receipt._versions import compiled_validator_for, validator_for
 
@@ -67,8 +73,14 @@ def _valid(version: str) -> dict:
 
 # Each breaks the calendar or the clock, not the shape: the schema's date-time pattern accepts
 # them, so only a real ``format`` check can refuse them.
-IMPOSSIBLE_TIMES = ["2026-13-45T25:61:61Z", "2026-02-30T10:00:00Z", "2026-04-31T00:00:00Z", "2026-01-01T24:00:00Z",
-                    "2026-01-01T10:60:00+01:00", "2026-01-01T10:00:00+25:00"]
+IMPOSSIBLE_TIMES = [
+    "2026-13-45T25:61:61Z",
+    "2026-02-30T10:00:00Z",
+    "2026-04-31T00:00:00Z",
+    "2026-01-01T24:00:00Z",
+    "2026-01-01T10:60:00+01:00",
+    "2026-01-01T10:00:00+25:00",
+]
 
 
 @pytest.mark.parametrize("version", known_versions())
@@ -80,11 +92,16 @@ def test_an_impossible_date_time_is_refused_in_every_version(version: str, value
     with pytest.raises(errors.ReceiptError) as info:
         validate_document(doc, "planted.json")
     assert info.value.problems[0].pointer == "/run/started_at"
-    assert "expected a valid date-time value (RFC 3339 date-time with an offset)" in info.value.lines()[0]
+    assert (
+        "expected a valid date-time value (RFC 3339 date-time with an offset)"
+        in info.value.lines()[0]
+    )
     assert value in info.value.lines()[0]
 
 
-@pytest.mark.parametrize("value", ["2026-02-28T23:59:59Z", "2024-02-29T00:00:00.5+05:30", "2026-12-31T23:59:60Z"])
+@pytest.mark.parametrize(
+    "value", ["2026-02-28T23:59:59Z", "2024-02-29T00:00:00.5+05:30", "2026-12-31T23:59:60Z"]
+)
 def test_a_real_date_time_passes_the_format_check(value: str) -> None:
     # 2024 is a leap year; RFC 3339 allows a leap second (section 5.7).
     for version in known_versions():
@@ -106,7 +123,9 @@ def test_pattern_dollar_does_not_match_before_a_final_newline(version: str) -> N
     assert "text matching" in info.value.lines()[0]
 
 
-def test_a_document_only_the_compiled_validator_refuses_is_refused_all_the_same(monkeypatch) -> None:
+def test_a_document_only_the_compiled_validator_refuses_is_refused_all_the_same(
+    monkeypatch,
+) -> None:
     from jsonschema import Draft202012Validator
 
     doc = _valid("0.15")
@@ -116,7 +135,9 @@ def test_a_document_only_the_compiled_validator_refuses_is_refused_all_the_same(
     with pytest.raises(errors.ReceiptError) as info:
         validate_document(doc, "planted.json")
     lines = info.value.lines()
-    assert lines[0].startswith("planted.json: /verification_level: expected a value the schema's 'enum' rule accepts")
+    assert lines[0].startswith(
+        "planted.json: /verification_level: expected a value the schema's 'enum' rule accepts"
+    )
     assert '"CERTAIN"' in lines[0] and "(schema 0.15)" in lines[0]
 
 
@@ -127,7 +148,9 @@ def test_validate_document_agrees_with_reading_the_file() -> None:
         assert doc == json.loads(path.read_bytes()), "validate_document must not mutate its input"
 
 
-def test_write_checked_receipt_validates_in_memory_and_never_reads_back(tmp_path, monkeypatch) -> None:
+def test_write_checked_receipt_validates_in_memory_and_never_reads_back(
+    tmp_path, monkeypatch
+) -> None:
     from driftproof.receipt import receipt_doc
 
     doc = receipt_doc(level="UNVERIFIED", skill_name="s", skill_text="skill", cases=[])

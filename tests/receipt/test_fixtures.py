@@ -60,7 +60,10 @@ def test_each_invalid_fixture_breaks_exactly_one_rule() -> None:
         expected = json.loads((path.parent / "expected.json").read_text())[path.name]
         with pytest.raises(errors.ReceiptError) as info:
             read_receipt(path)
-        assert all(expected["contains"] in ln for ln in info.value.lines()), (path, info.value.lines())
+        assert all(expected["contains"] in ln for ln in info.value.lines()), (
+            path,
+            info.value.lines(),
+        )
 
 
 def test_version_specific_rules_have_fixtures() -> None:

@@ -18,10 +18,20 @@ FIXTURES = Path(__file__).parent / "fixtures"
 VALID = {p: p.read_bytes() for p in sorted(FIXTURES.glob("*/valid-*.json"))}
 SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-SCALARS = (st.none() | st.booleans() | st.integers(-(2**80), 2**80)
-           | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=40))
-JSONISH = st.recursive(SCALARS, lambda kids: st.lists(kids, max_size=4)
-                       | st.dictionaries(st.text(max_size=12), kids, max_size=4), max_leaves=30)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**80), 2**80)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=40)
+)
+JSONISH = st.recursive(
+    SCALARS,
+    lambda kids: (
+        st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=12), kids, max_size=4)
+    ),
+    max_leaves=30,
+)
 
 
 def _check(data: bytes) -> None:
@@ -65,7 +75,9 @@ def test_wrong_types_anywhere_resealed(source: Path, data: st.DataObject) -> Non
     # Resealed, so the schema, the model and the consistency checks all see the damage.
     doc = json.loads(VALID[source])
     for _ in range(data.draw(st.integers(1, 3), label="edits")):
-        path = data.draw(st.sampled_from([p for p in _paths(doc) if p and p[0] != "seal"]), label="path")
+        path = data.draw(
+            st.sampled_from([p for p in _paths(doc) if p and p[0] != "seal"]), label="path"
+        )
         parent = doc
         for key in path[:-1]:
             parent = parent[key]
@@ -95,7 +107,10 @@ def test_deep_nesting(depth: int, opener: str) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(key=st.sampled_from(["schema_version", "run", "seal", "cases"]), source=st.sampled_from(sorted(VALID)))
+@given(
+    key=st.sampled_from(["schema_version", "run", "seal", "cases"]),
+    source=st.sampled_from(sorted(VALID)),
+)
 def test_duplicate_keys(key: str, source: Path) -> None:
     text = VALID[source].decode()
     _check(text.replace(f'"{key}":', f'"{key}": null, "{key}":', 1).encode())
@@ -111,14 +126,18 @@ def test_huge_values_are_bounded_in_messages() -> None:
     doc = json.loads(VALID[sorted(VALID)[-1]])
     doc["suite"]["name"] = "é" * 300_000
     doc["run"]["model"] = ["x"] * 50_000
-    doc["cases"] = [{**copy.deepcopy(doc["cases"][0]), "id": f"-{i}" + "z" * 100_000} for i in range(30)]
+    doc["cases"] = [
+        {**copy.deepcopy(doc["cases"][0]), "id": f"-{i}" + "z" * 100_000} for i in range(30)
+    ]
     try:
         parse_receipt(json.dumps(seal_document(doc)).encode(), "big.json")
     except ReceiptError as exc:
         lines = exc.lines()
-        assert len(lines) == MAX_PROBLEMS + 1 and lines[-1].startswith("big.json: (document): … and ")
-        assert lines[0].startswith('big.json: /cases/0/id: expected text matching')
-        assert '"-0' + "z" * (MAX_QUOTE - 3) + '…' in lines[0]  # the 100 000-character id, cut
+        assert len(lines) == MAX_PROBLEMS + 1 and lines[-1].startswith(
+            "big.json: (document): … and "
+        )
+        assert lines[0].startswith("big.json: /cases/0/id: expected text matching")
+        assert '"-0' + "z" * (MAX_QUOTE - 3) + "…" in lines[0]  # the 100 000-character id, cut
         assert max(len(ln) for ln in lines) < 200 + 2 * MAX_QUOTE
     else:
         raise AssertionError("accepted")

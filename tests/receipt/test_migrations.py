@@ -83,12 +83,17 @@ def test_aggregates_only_receipt_keeps_no_overhead() -> None:
     assert r.is_aggregates_only and r.economics.judge_overhead is None and r.band_source is None
 
 
-@pytest.mark.parametrize(("draw_counts", "expected"), [
-    ((1, 1, 1, 1), "legacy"),        # one generation per arm: its band is the judge samples'
-    ((3, 3, 2, 4), "generation"),    # several draws in every arm: a band across draws
-    ((1, 3, 3, 3), None),            # mixed: not established
-])
-def test_band_source_is_read_from_the_draws_only_when_unambiguous(draw_counts: tuple[int, ...], expected: str | None) -> None:
+@pytest.mark.parametrize(
+    ("draw_counts", "expected"),
+    [
+        ((1, 1, 1, 1), "legacy"),  # one generation per arm: its band is the judge samples'
+        ((3, 3, 2, 4), "generation"),  # several draws in every arm: a band across draws
+        ((1, 3, 3, 3), None),  # mixed: not established
+    ],
+)
+def test_band_source_is_read_from_the_draws_only_when_unambiguous(
+    draw_counts: tuple[int, ...], expected: str | None
+) -> None:
     doc = _doc("0.13")
     arms = [a for c in doc["cases"] for a in c["arms"].values()]
     template = arms[0]["draws"][0]

@@ -9,14 +9,25 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import driftproof.receipt as receipt
-from driftproof.receipt import CURRENT_VERSION, Receipt, known_versions, schema_bytes, schema_for
-from driftproof.receipt import _bounds
+from driftproof.receipt import (
+    CURRENT_VERSION,
+    Receipt,
+    _bounds,
+    known_versions,
+    schema_bytes,
+    schema_for,
+)
 
 
 def test_public_api_all_equals_the_sorted_public_names() -> None:
     # httpx's test: __all__ lists exactly the public names, sorted.
-    public = sorted(n for n in dir(receipt) if not n.startswith("_") and n not in {"annotations"}
-                    and not isinstance(getattr(receipt, n), type(receipt)))
+    public = sorted(
+        n
+        for n in dir(receipt)
+        if not n.startswith("_")
+        and n not in {"annotations"}
+        and not isinstance(getattr(receipt, n), type(receipt))
+    )
     assert receipt.__all__ == sorted(receipt.__all__)
     assert receipt.__all__ == public
 
@@ -60,16 +71,17 @@ def test_schema_limits_sit_inside_the_reader_bounds(version: str) -> None:
 def test_fields_are_added_at_the_versions_the_method_dates() -> None:
     def run_fields(v: str) -> set[str]:
         return set(schema_for(v)["properties"]["run"]["properties"])
+
     top = {v: set(schema_for(v)["properties"]) for v in known_versions()}
     check = schema_for("0.3.1")["$defs"]["check"]
-    assert set(check["properties"]) == {"name", "kind", "pass"}                      # v0.3.1
-    assert "tokens" in schema_for("0.3.1")["properties"]["skill"]["properties"]      # v0.3.1
+    assert set(check["properties"]) == {"name", "kind", "pass"}  # v0.3.1
+    assert "tokens" in schema_for("0.3.1")["properties"]["skill"]["properties"]  # v0.3.1
     assert {"capture", "harness"} & run_fields("0.3.1") == set()
-    assert {"capture", "harness"} <= run_fields("0.10")                              # v0.10
-    assert "preset" not in run_fields("0.10") and "preset" in run_fields("0.11")     # v0.11
+    assert {"capture", "harness"} <= run_fields("0.10")  # v0.10
+    assert "preset" not in run_fields("0.10") and "preset" in run_fields("0.11")  # v0.11
     assert "allOf" in schema_for("0.11") and "allOf" not in schema_for("0.10")
     assert {"source_figures", "uncertainty_unavailable"} & top["0.11"] == set()
-    assert {"source_figures", "uncertainty_unavailable"} <= top["0.13"]              # v0.13
+    assert {"source_figures", "uncertainty_unavailable"} <= top["0.13"]  # v0.13
     for v in ("0.3.1", "0.10", "0.11", "0.13"):
         assert "samples" in run_fields(v)
         assert {"generations_per_arm", "judge_samples_per_generation"} & run_fields(v) == set()
@@ -92,6 +104,7 @@ def test_fields_are_added_at_the_versions_the_method_dates() -> None:
 
 
 # --- the pydantic model against the committed 0.14 file (STYLE-EXAMPLES 9) ----------
+
 
 def _resolve(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
     while "$ref" in node:
@@ -122,8 +135,14 @@ def _items(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any] | None:
     return node.get("items")
 
 
-def _compare(gen_root: dict[str, Any], gen: dict[str, Any], frozen_root: dict[str, Any], frozen: dict[str, Any],
-             where: str, seen: list[str]) -> None:
+def _compare(
+    gen_root: dict[str, Any],
+    gen: dict[str, Any],
+    frozen_root: dict[str, Any],
+    frozen: dict[str, Any],
+    where: str,
+    seen: list[str],
+) -> None:
     g, f = _object(gen_root, gen), _object(frozen_root, frozen)
     if g is None or f is None:
         gi, fi = _items(gen_root, gen), _items(frozen_root, frozen)
@@ -134,7 +153,14 @@ def _compare(gen_root: dict[str, Any], gen: dict[str, Any], frozen_root: dict[st
     assert set(g.get("required", [])) == set(f.get("required", [])), where
     seen.append(where)
     for name in g["properties"]:
-        _compare(gen_root, g["properties"][name], frozen_root, f["properties"][name], f"{where}/{name}", seen)
+        _compare(
+            gen_root,
+            g["properties"][name],
+            frozen_root,
+            f["properties"][name],
+            f"{where}/{name}",
+            seen,
+        )
 
 
 def test_model_and_committed_current_schema_have_the_same_fields_everywhere() -> None:
@@ -143,8 +169,12 @@ def test_model_and_committed_current_schema_have_the_same_fields_everywhere() ->
     seen: list[str] = []
     _compare(generated, generated, frozen, frozen, "", seen)
     # The walk reached the deep objects, so the comparison was not vacuous.
-    assert {"/run/harness", "/cases[]/arms/with_skill/draws[]/judge_samples[]",
-            "/cases[]/arms/with_skill/draws[]/captured_files[]", "/economics/judge_overhead"} <= set(seen)
+    assert {
+        "/run/harness",
+        "/cases[]/arms/with_skill/draws[]/judge_samples[]",
+        "/cases[]/arms/with_skill/draws[]/captured_files[]",
+        "/economics/judge_overhead",
+    } <= set(seen)
 
 
 #: sha256 of every published schema file: frozen, never edited (D-11). 0.15, the current

@@ -14,7 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from driftproof.errors import ReceiptError, SealError
-from driftproof.receipt import compute_seal, parse_receipt, read_receipt, seal_document, write_receipt
+from driftproof.receipt import (
+    compute_seal,
+    parse_receipt,
+    read_receipt,
+    seal_document,
+    write_receipt,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = {v: (FIXTURES / v / "valid-basic.json").read_bytes() for v in ("0.3.1", "0.14", "0.15")}
@@ -61,7 +67,9 @@ def test_a_changed_score_is_refused_naming_the_file_and_both_hashes() -> None:
 def test_reformatting_without_changing_content_keeps_the_seal() -> None:
     # RFC 8785: key order, whitespace and 1.0 vs 1 are not content.
     doc = json.loads(SAMPLES["0.15"])
-    text = json.dumps(doc, indent=None, sort_keys=False, ensure_ascii=True).replace('"worst": 0.0', '"worst": 0')
+    text = json.dumps(doc, indent=None, sort_keys=False, ensure_ascii=True).replace(
+        '"worst": 0.0', '"worst": 0'
+    )
     assert parse_receipt(text.encode(), "r.json").judge is not None
 
 
@@ -71,7 +79,7 @@ def test_changing_any_byte_of_content_is_refused(version: str, data: st.DataObje
     original = SAMPLES[version]
     pos = data.draw(st.integers(0, len(original) - 1), label="position")
     new = data.draw(st.integers(0, 255).filter(lambda b: b != original[pos]), label="byte")
-    mutated = original[:pos] + bytes([new]) + original[pos + 1:]
+    mutated = original[:pos] + bytes([new]) + original[pos + 1 :]
     try:
         same = _canonical(json.loads(mutated)) == _canonical(json.loads(original))
     except (ValueError, TypeError, rfc8785.CanonicalizationError):
@@ -103,7 +111,9 @@ def _replacement(value: Any) -> st.SearchStrategy[Any]:
 
 @settings(max_examples=150, deadline=None)
 @given(version=st.sampled_from(sorted(SAMPLES)), data=st.data())
-def test_changing_any_value_is_refused_by_the_seal_when_the_schema_allows_it(version: str, data: st.DataObject) -> None:
+def test_changing_any_value_is_refused_by_the_seal_when_the_schema_allows_it(
+    version: str, data: st.DataObject
+) -> None:
     doc = json.loads(SAMPLES[version])
     leaves = [lf for lf in _leaves(doc) if lf[0] != ("schema_version",)]
     path, old = data.draw(st.sampled_from(leaves), label="leaf")
@@ -132,5 +142,7 @@ def test_the_site_build_refuses_a_changed_receipt(tmp_path: Path) -> None:
     (tmp_path / "receipts" / "r.json").write_text(raw)
     with pytest.raises(SiteBuildError) as info:
         load_inputs(tmp_path / "receipts", tmp_path / "reports")
-    assert any(ln.startswith(f"{tmp_path / 'receipts' / 'r.json'}: /seal/sha256: seal mismatch")
-               for ln in info.value.lines())
+    assert any(
+        ln.startswith(f"{tmp_path / 'receipts' / 'r.json'}: /seal/sha256: seal mismatch")
+        for ln in info.value.lines()
+    )

@@ -22,21 +22,32 @@ def page() -> str:
 def test_generated_blocks_are_up_to_date(page: str) -> None:
     assert render_page(page) == page, (
         "site_src/receipt-spec.md is stale: run "
-        "`.venv/bin/python -m driftproof.receipt._spec_page site_src/receipt-spec.md`")
+        "`.venv/bin/python -m driftproof.receipt._spec_page site_src/receipt-spec.md`"
+    )
 
 
 @pytest.mark.parametrize("version", known_versions())
-def test_every_field_of_every_version_is_on_the_page_with_unit_and_meaning(page: str, version: str) -> None:
+def test_every_field_of_every_version_is_on_the_page_with_unit_and_meaning(
+    page: str, version: str
+) -> None:
     for path, (node, _nullable) in field_paths(version).items():
         assert f"| `{path}` |" in page, path
         unit, meaning = field_doc(path, node)
-        assert unit.strip() and meaning.strip(), f"{path} has no unit or meaning: add it to _spec_docs.FIELD_DOCS"
+        assert unit.strip() and meaning.strip(), (
+            f"{path} has no unit or meaning: add it to _spec_docs.FIELD_DOCS"
+        )
 
 
 def test_rules_r1_to_r6_are_stated_once_each_in_order(page: str) -> None:
     found = re.findall(r"^\*\*(R-\d) ([^*]+)\.\*\*", page, re.M)
-    assert found == [("R-1", "Band"), ("R-2", "Separation"), ("R-3", "Effect floor"), ("R-4", "Underpowered"),
-                     ("R-5", "Receipt-wide band"), ("R-6", "Lost draws")]
+    assert found == [
+        ("R-1", "Band"),
+        ("R-2", "Separation"),
+        ("R-3", "Effect floor"),
+        ("R-4", "Underpowered"),
+        ("R-5", "Receipt-wide band"),
+        ("R-6", "Lost draws"),
+    ]
 
 
 def test_served_urls_for_every_version_and_the_newest(page: str) -> None:
@@ -47,8 +58,14 @@ def test_served_urls_for_every_version_and_the_newest(page: str) -> None:
 
 def test_fixed_sentences_and_floor_appear_character_for_character(page: str) -> None:
     flat = " ".join(page.split())
-    for sentence in (wording.NOT_ENOUGH_DRAWS, wording.MORE_CASES, wording.NO_SEPARATION,
-                     wording.BELOW_EFFECT_FLOOR, wording.SMOKE_RUN, wording.NO_DRAW_COUNT_REACHES):
+    for sentence in (
+        wording.NOT_ENOUGH_DRAWS,
+        wording.MORE_CASES,
+        wording.NO_SEPARATION,
+        wording.BELOW_EFFECT_FLOOR,
+        wording.SMOKE_RUN,
+        wording.NO_DRAW_COUNT_REACHES,
+    ):
         assert sentence in flat.replace("*", ""), sentence
     assert f"**{wording.EFFECT_FLOOR}**" in page
 

@@ -34,7 +34,10 @@ def test_one_line_per_problem_and_exit_1() -> None:
     good = FIXTURES / "0.14" / "valid-basic.json"
     code, lines = _run(bad, good)
     assert code == 1
-    assert lines[0] == f'{bad}: /run/capture: expected one of "text", "files", found a string "pdf" (schema 0.14)'
+    assert (
+        lines[0]
+        == f'{bad}: /run/capture: expected one of "text", "files", found a string "pdf" (schema 0.14)'
+    )
     assert lines[1].startswith(f"{good}: ok")
     assert len(lines) == 2
 
@@ -42,7 +45,13 @@ def test_one_line_per_problem_and_exit_1() -> None:
 def test_changed_byte_fails_on_the_seal(tmp_path: Path) -> None:
     raw = (FIXTURES / "0.13" / "valid-basic.json").read_text()
     p = tmp_path / "r.json"
-    p.write_text(raw.replace('"Write the commit message for commit-1."', '"Write the commit message for commit-2."', 1))
+    p.write_text(
+        raw.replace(
+            '"Write the commit message for commit-1."',
+            '"Write the commit message for commit-2."',
+            1,
+        )
+    )
     code, lines = _run(p)
     assert code == 1
     assert len(lines) == 1 and lines[0].startswith(f"{p}: /seal/sha256: seal mismatch")
@@ -53,15 +62,18 @@ def test_formal_is_refused() -> None:
     code, lines = _run(p)
     assert code == 1 and lines == [
         f"{p}: /verification_level: expected UNVERIFIED, DECLARED or TESTED; FORMAL is reserved and no receipt "
-        "can claim it yet"]
+        "can claim it yet"
+    ]
 
 
 def test_a_receipt_naming_a_preset_reads_as_a_smoke_run_below_tested() -> None:
     p = FIXTURES / "0.11" / "valid-smoke.json"
     code, lines = _run(p)
     assert code == 0
-    assert lines[0].endswith("level UNVERIFIED; names preset quick: a smoke run, read as below TESTED "
-                             "whatever its level (Smoke run, no verdict)")
+    assert lines[0].endswith(
+        "level UNVERIFIED; names preset quick: a smoke run, read as below TESTED "
+        "whatever its level (Smoke run, no verdict)"
+    )
 
 
 def test_a_smoke_receipt_restamped_tested_and_resealed_is_refused(tmp_path: Path) -> None:
@@ -71,18 +83,24 @@ def test_a_smoke_receipt_restamped_tested_and_resealed_is_refused(tmp_path: Path
     p.write_text(json.dumps(seal_document(doc)))
     code, lines = _run(p)
     assert code == 1
-    assert lines == [f"{p}: /verification_level: a receipt that names a preset cannot read TESTED (v0.11); "
-                     'found a string "TESTED" (schema 0.14)']
+    assert lines == [
+        f"{p}: /verification_level: a receipt that names a preset cannot read TESTED (v0.11); "
+        'found a string "TESTED" (schema 0.14)'
+    ]
 
 
 def test_below_tested_and_aggregates_only_are_named() -> None:
     code, lines = _run(FIXTURES / "0.13" / "valid-aggregates-only.json")
-    assert code == 0 and lines[0].endswith("level DECLARED; aggregates only: no band, no lift, no verdict")
+    assert code == 0 and lines[0].endswith(
+        "level DECLARED; aggregates only: no band, no lift, no verdict"
+    )
 
 
 def test_missing_file_is_one_line() -> None:
     code, lines = _run(Path("no/such/receipt.json"))
-    assert code == 1 and lines == ["no/such/receipt.json: (document): cannot read: No such file or directory"]
+    assert code == 1 and lines == [
+        "no/such/receipt.json: (document): cannot read: No such file or directory"
+    ]
 
 
 def test_declared_receipt_is_named_below_tested(tmp_path: Path) -> None:

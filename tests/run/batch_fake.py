@@ -74,9 +74,21 @@ class BatchScript:
 
 
 class _Batch:
-    def __init__(self, bid: str, kind: str, requests: list[tuple[str, dict[str, Any]]], endpoint: str | None,
-                 file_id: str | None) -> None:
-        self.id, self.kind, self.requests, self.endpoint, self.input_file_id = bid, kind, requests, endpoint, file_id
+    def __init__(
+        self,
+        bid: str,
+        kind: str,
+        requests: list[tuple[str, dict[str, Any]]],
+        endpoint: str | None,
+        file_id: str | None,
+    ) -> None:
+        self.id, self.kind, self.requests, self.endpoint, self.input_file_id = (
+            bid,
+            kind,
+            requests,
+            endpoint,
+            file_id,
+        )
         self.created = int(time.time())
         self.polls = 0
         self.number = 0
@@ -109,7 +121,10 @@ class FakeState:
         if b.cancelled or (not never and b.polls > s.polls_to_end):
             b.ended = True
             kept = s.kept_on_cancel if b.cancelled and never else len(b.requests)
-            b.outcomes = [(cid, s.fault(cid) if k < kept else "canceled") for k, (cid, _) in enumerate(b.requests)]
+            b.outcomes = [
+                (cid, s.fault(cid) if k < kept else "canceled")
+                for k, (cid, _) in enumerate(b.requests)
+            ]
             if b.kind == "openai":
                 self._openai_files(b)
 
@@ -125,21 +140,56 @@ class FakeState:
             if fault is None:
                 body = bodies[cid]
                 path = b.endpoint or "/v1/responses"
-                line = {"id": rid, "custom_id": cid, "response": {
-                    "status_code": 200, "request_id": rid, "body": _ok(path, body.get("model", "?"),
-                                                                       self.reply_text(path, body), body)},
-                    "error": None}
+                line = {
+                    "id": rid,
+                    "custom_id": cid,
+                    "response": {
+                        "status_code": 200,
+                        "request_id": rid,
+                        "body": _ok(
+                            path, body.get("model", "?"), self.reply_text(path, body), body
+                        ),
+                    },
+                    "error": None,
+                }
                 out.append(line)
             elif fault in ("errored", "invalid"):
                 code = 500 if fault == "errored" else 400
-                err.append({"id": rid, "custom_id": cid, "response": {"status_code": code, "request_id": rid, "body": {
-                    "error": {"message": "The server had an error" if code == 500 else "Invalid 'max_tokens'",
-                              "type": "server_error" if code == 500 else "invalid_request_error",
-                              "param": None, "code": None}}}, "error": None})
+                err.append(
+                    {
+                        "id": rid,
+                        "custom_id": cid,
+                        "response": {
+                            "status_code": code,
+                            "request_id": rid,
+                            "body": {
+                                "error": {
+                                    "message": "The server had an error"
+                                    if code == 500
+                                    else "Invalid 'max_tokens'",
+                                    "type": "server_error"
+                                    if code == 500
+                                    else "invalid_request_error",
+                                    "param": None,
+                                    "code": None,
+                                }
+                            },
+                        },
+                        "error": None,
+                    }
+                )
             elif fault == "expired":
-                err.append({"id": rid, "custom_id": cid, "response": None, "error": {
-                    "code": "batch_expired",
-                    "message": "This request could not be executed before the completion window expired."}})
+                err.append(
+                    {
+                        "id": rid,
+                        "custom_id": cid,
+                        "response": None,
+                        "error": {
+                            "code": "batch_expired",
+                            "message": "This request could not be executed before the completion window expired.",
+                        },
+                    }
+                )
             # cancelled requests that never ran are in neither file
         for lines, attr in ((out, "output_file_id"), (err, "error_file_id")):
             if lines:
@@ -150,17 +200,31 @@ class FakeState:
     # -- documents ------------------------------------------------------------------------
     def anthropic_doc(self, b: _Batch) -> dict[str, Any]:
         ts = "2026-11-30T12:00:00Z"
-        counts = {"processing": len(b.requests), "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0}
+        counts = {
+            "processing": len(b.requests),
+            "succeeded": 0,
+            "errored": 0,
+            "canceled": 0,
+            "expired": 0,
+        }
         if b.ended:
             counts["processing"] = 0
             for _, f in b.outcomes or []:
                 key = {None: "succeeded", "errored": "errored", "invalid": "errored"}.get(f, f)
                 counts[key] += 1
         status = "ended" if b.ended else ("canceling" if b.cancelled else "in_progress")
-        return {"id": b.id, "type": "message_batch", "processing_status": status, "request_counts": counts,
-                "created_at": ts, "expires_at": "2026-12-01T12:00:00Z", "archived_at": None,
-                "cancel_initiated_at": ts if b.cancelled else None, "ended_at": ts if b.ended else None,
-                "results_url": f"{self.base}/v1/messages/batches/{b.id}/results" if b.ended else None}
+        return {
+            "id": b.id,
+            "type": "message_batch",
+            "processing_status": status,
+            "request_counts": counts,
+            "created_at": ts,
+            "expires_at": "2026-12-01T12:00:00Z",
+            "archived_at": None,
+            "cancel_initiated_at": ts if b.cancelled else None,
+            "ended_at": ts if b.ended else None,
+            "results_url": f"{self.base}/v1/messages/batches/{b.id}/results" if b.ended else None,
+        }
 
     def openai_doc(self, b: _Batch) -> dict[str, Any]:
         s = self.script
@@ -173,15 +237,37 @@ class FakeState:
         else:
             status = "validating" if b.polls == 0 else "in_progress"
         done = sum(1 for _, f in b.outcomes or [] if f is None) if status != "failed" else 0
-        failed = sum(1 for _, f in b.outcomes or [] if f in ("errored", "invalid", "expired")) if status != "failed" else 0
-        return {"id": b.id, "object": "batch", "endpoint": b.endpoint, "input_file_id": b.input_file_id,
-                "completion_window": "24h", "status": status, "created_at": b.created,
-                "output_file_id": b.output_file_id if status != "failed" else None,
-                "error_file_id": b.error_file_id if status != "failed" else None,
-                "errors": {"object": "list", "data": [{"code": "invalid_request", "message": s.fail_validation,
-                                                        "line": 1, "param": "body"}]} if status == "failed" else None,
-                "request_counts": {"total": len(b.requests), "completed": done, "failed": failed},
-                "metadata": None}
+        failed = (
+            sum(1 for _, f in b.outcomes or [] if f in ("errored", "invalid", "expired"))
+            if status != "failed"
+            else 0
+        )
+        return {
+            "id": b.id,
+            "object": "batch",
+            "endpoint": b.endpoint,
+            "input_file_id": b.input_file_id,
+            "completion_window": "24h",
+            "status": status,
+            "created_at": b.created,
+            "output_file_id": b.output_file_id if status != "failed" else None,
+            "error_file_id": b.error_file_id if status != "failed" else None,
+            "errors": {
+                "object": "list",
+                "data": [
+                    {
+                        "code": "invalid_request",
+                        "message": s.fail_validation,
+                        "line": 1,
+                        "param": "body",
+                    }
+                ],
+            }
+            if status == "failed"
+            else None,
+            "request_counts": {"total": len(b.requests), "completed": done, "failed": failed},
+            "metadata": None,
+        }
 
     def anthropic_results(self, b: _Batch) -> list[bytes]:
         bodies = dict(b.requests)
@@ -189,11 +275,24 @@ class FakeState:
         for cid, f in b.outcomes or []:
             if f is None:
                 body = bodies[cid]
-                res: dict[str, Any] = {"type": "succeeded", "message": _ok(
-                    "/v1/messages", body.get("model", "?"), self.reply_text("/v1/messages", body), body)}
+                res: dict[str, Any] = {
+                    "type": "succeeded",
+                    "message": _ok(
+                        "/v1/messages",
+                        body.get("model", "?"),
+                        self.reply_text("/v1/messages", body),
+                        body,
+                    ),
+                }
             elif f in ("errored", "invalid"):
                 kind = "overloaded_error" if f == "errored" else "invalid_request_error"
-                res = {"type": "errored", "error": {"type": "error", "error": {"type": kind, "message": f"scripted {kind}"}}}
+                res = {
+                    "type": "errored",
+                    "error": {
+                        "type": "error",
+                        "error": {"type": kind, "message": f"scripted {kind}"},
+                    },
+                }
             else:
                 res = {"type": f}
             lines.append((json.dumps({"custom_id": cid, "result": res}) + "\n").encode())
@@ -233,31 +332,63 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                     b = _Batch(state.new_id("msgbatch_"), "anthropic", reqs, None, None)
                 elif p == "/v1/files":
                     ctype = self.headers["content-type"]
-                    msg = email.parser.BytesParser().parsebytes(b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + raw)
-                    parts = {part.get_param("name", header="content-disposition"): part.get_payload(decode=True)
-                             for part in msg.get_payload()}
+                    msg = email.parser.BytesParser().parsebytes(
+                        b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + raw
+                    )
+                    parts = {
+                        part.get_param("name", header="content-disposition"): part.get_payload(
+                            decode=True
+                        )
+                        for part in msg.get_payload()
+                    }
                     fid = state.new_id("file-")
                     state.files[fid] = parts["file"]
                     s.calls["upload"] += 1
-                    self._send(200, {"id": fid, "object": "file", "bytes": len(parts["file"]), "created_at": 0,
-                                     "filename": "batch.jsonl", "purpose": parts["purpose"].decode(),
-                                     "status": "processed"})
+                    self._send(
+                        200,
+                        {
+                            "id": fid,
+                            "object": "file",
+                            "bytes": len(parts["file"]),
+                            "created_at": 0,
+                            "filename": "batch.jsonl",
+                            "purpose": parts["purpose"].decode(),
+                            "status": "processed",
+                        },
+                    )
                     return
                 elif p == "/v1/batches":
                     body = json.loads(raw)
-                    lines = [json.loads(x) for x in state.files[body["input_file_id"]].splitlines() if x.strip()]
-                    assert all(x["url"] == body["endpoint"] and x["method"] == "POST" for x in lines)
+                    lines = [
+                        json.loads(x)
+                        for x in state.files[body["input_file_id"]].splitlines()
+                        if x.strip()
+                    ]
+                    assert all(
+                        x["url"] == body["endpoint"] and x["method"] == "POST" for x in lines
+                    )
                     reqs = [(x["custom_id"], x["body"]) for x in lines]
-                    b = _Batch(state.new_id("batch_"), "openai", reqs, body["endpoint"], body["input_file_id"])
+                    b = _Batch(
+                        state.new_id("batch_"),
+                        "openai",
+                        reqs,
+                        body["endpoint"],
+                        body["input_file_id"],
+                    )
                 elif p.endswith("/cancel"):
                     bid = p.split("/")[-2]
                     b = state.batches[bid]
                     b.cancelled = True
                     s.calls["cancel"] += 1
-                    self._send(200, state.anthropic_doc(b) if b.kind == "anthropic" else state.openai_doc(b))
+                    self._send(
+                        200,
+                        state.anthropic_doc(b) if b.kind == "anthropic" else state.openai_doc(b),
+                    )
                     return
                 else:
-                    self._send(404, {"type": "error", "error": {"type": "not_found_error", "message": p}})
+                    self._send(
+                        404, {"type": "error", "error": {"type": "not_found_error", "message": p}}
+                    )
                     return
                 b.number = len(s.batch_ids) + 1
                 ids = [cid for cid, _ in b.requests]
@@ -342,7 +473,9 @@ class BatchLoopback:
         self.state = FakeState(self.script, self.url)
         self.server.RequestHandlerClass = make_handler(self.state)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
 
     def close(self) -> None:

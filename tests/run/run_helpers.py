@@ -20,17 +20,45 @@ SUITE = {
     "format": "driftproof-suite/1",
     "name": "three-cases",
     "cases": [
-        {"id": "commit-429", "prompt": "Write a commit message for a fix that retries HTTP 429 responses.",
-         "rubric": "1.0 for a Conventional Commits subject that names the 429 retry; 0.5 for a plain one.",
-         "threshold": 0.7,
-         "checks": [{"name": "cc subject", "kind": "structural", "structure": "conventional_commit_subject"},
-                    {"name": "says 429", "kind": "regex", "pattern": "\\b429\\b"}],
-         "examples": {"pass": ["fix(http): retry 429 responses"], "fail": ["Fixed the retry bug"]}},
-        {"id": "explain-429", "prompt": "Explain what HTTP 429 means.",
-         "criteria": [{"id": "rate", "weight": 2, "description": "Says it means too many requests (rate limited)."},
-                      {"id": "retry-after", "weight": 1, "description": "Mentions the Retry-After header."}]},
-        {"id": "commit-docs", "prompt": "Write a commit message for a README typo fix.",
-         "rubric": "1.0 for a docs: subject; 0.5 otherwise."},
+        {
+            "id": "commit-429",
+            "prompt": "Write a commit message for a fix that retries HTTP 429 responses.",
+            "rubric": "1.0 for a Conventional Commits subject that names the 429 retry; 0.5 for a plain one.",
+            "threshold": 0.7,
+            "checks": [
+                {
+                    "name": "cc subject",
+                    "kind": "structural",
+                    "structure": "conventional_commit_subject",
+                },
+                {"name": "says 429", "kind": "regex", "pattern": "\\b429\\b"},
+            ],
+            "examples": {
+                "pass": ["fix(http): retry 429 responses"],
+                "fail": ["Fixed the retry bug"],
+            },
+        },
+        {
+            "id": "explain-429",
+            "prompt": "Explain what HTTP 429 means.",
+            "criteria": [
+                {
+                    "id": "rate",
+                    "weight": 2,
+                    "description": "Says it means too many requests (rate limited).",
+                },
+                {
+                    "id": "retry-after",
+                    "weight": 1,
+                    "description": "Mentions the Retry-After header.",
+                },
+            ],
+        },
+        {
+            "id": "commit-docs",
+            "prompt": "Write a commit message for a README typo fix.",
+            "rubric": "1.0 for a docs: subject; 0.5 otherwise.",
+        },
     ],
 }
 
@@ -42,8 +70,18 @@ def judge_reply(prompt: str) -> str:
     """The scripted judge: 0.9 for a skill answer, 0.5 otherwise; criteria all met or only 'rate'."""
     skill = "(skill)" in prompt
     if "<criteria>" in prompt:
-        return json.dumps({"criteria": [{"id": "rate", "met": True, "reason": "says too many requests"},
-                                        {"id": "retry-after", "met": skill, "reason": "Retry-After named" if skill else "not named"}]})
+        return json.dumps(
+            {
+                "criteria": [
+                    {"id": "rate", "met": True, "reason": "says too many requests"},
+                    {
+                        "id": "retry-after",
+                        "met": skill,
+                        "reason": "Retry-After named" if skill else "not named",
+                    },
+                ]
+            }
+        )
     return json.dumps({"score": 0.9 if skill else 0.5, "reason": "graded"})
 
 
@@ -68,7 +106,12 @@ class Script:
         self.hang_if: Callable[[str | None, str], bool] | None = None
         #: ``shape(path, body, is_judge, text)`` → ``(status, json body, headers)`` to send
         #: instead of the normal answer, or ``None`` for the normal one (recorded response shapes).
-        self.shape: Callable[[str, dict[str, Any], bool, str], tuple[int, dict[str, Any], dict[str, str]] | None] | None = None
+        self.shape: (
+            Callable[
+                [str, dict[str, Any], bool, str], tuple[int, dict[str, Any], dict[str, str]] | None
+            ]
+            | None
+        ) = None
         self.bodies: list[tuple[str, dict[str, Any]]] = []
         self.lock = threading.Lock()
         self.requests: Counter[str] = Counter()
@@ -90,7 +133,9 @@ def _texts(path: str, body: dict[str, Any]) -> tuple[str | None, str]:
         return sys_, content
     if path.endswith("/chat/completions"):
         msgs = body["messages"]
-        return next((m["content"] for m in msgs if m["role"] == "system"), None), msgs[-1]["content"]
+        return next((m["content"] for m in msgs if m["role"] == "system"), None), msgs[-1][
+            "content"
+        ]
     return body.get("instructions"), body["input"]
 
 
@@ -98,24 +143,81 @@ def _ok(path: str, model: str, text: str, body: dict[str, Any] | None = None) ->
     n_in, n_out = 100 + len(text) // 10, 20
     if path.endswith("/messages"):
         tools = (body or {}).get("tools")
-        if tools:  # a forced tool call: the grade is the tool's input, as the Messages API returns it
-            return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
-                    "content": [{"type": "tool_use", "id": "toolu_1", "name": tools[0]["name"], "input": json.loads(text)}],
-                    "stop_reason": "tool_use", "stop_sequence": None,
-                    "usage": {"input_tokens": n_in, "output_tokens": n_out}}
-        return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
-                "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
-                "usage": {"input_tokens": n_in, "output_tokens": n_out}}
+        if (
+            tools
+        ):  # a forced tool call: the grade is the tool's input, as the Messages API returns it
+            return {
+                "id": "msg_1",
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_1",
+                        "name": tools[0]["name"],
+                        "input": json.loads(text),
+                    }
+                ],
+                "stop_reason": "tool_use",
+                "stop_sequence": None,
+                "usage": {"input_tokens": n_in, "output_tokens": n_out},
+            }
+        return {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn",
+            "stop_sequence": None,
+            "usage": {"input_tokens": n_in, "output_tokens": n_out},
+        }
     if path.endswith("/chat/completions"):
-        return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out}}
-    return {"id": "resp_1", "object": "response", "created_at": 0, "status": "completed", "model": model,
-            "output": [{"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
-                        "content": [{"type": "output_text", "text": text, "annotations": []}]}],
-            "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
-            "usage": {"input_tokens": n_in, "output_tokens": n_out, "total_tokens": n_in + n_out,
-                      "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}}
+        return {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": n_in,
+                "completion_tokens": n_out,
+                "total_tokens": n_in + n_out,
+            },
+        }
+    return {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 0,
+        "status": "completed",
+        "model": model,
+        "output": [
+            {
+                "type": "message",
+                "id": "msg_1",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        ],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {
+            "input_tokens": n_in,
+            "output_tokens": n_out,
+            "total_tokens": n_in + n_out,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        },
+    }
 
 
 def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
@@ -126,7 +228,9 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:
             pass
 
-        def _send(self, code: int, obj: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        def _send(
+            self, code: int, obj: dict[str, Any], headers: dict[str, str] | None = None
+        ) -> None:
             data = json.dumps(obj).encode()
             self.send_response(code)
             for k, v in (headers or {}).items():
@@ -151,7 +255,10 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
                 return
             if isinstance(fault, int):
                 kind = "rate_limit_error" if fault == 429 else "api_error"
-                self._send(fault, {"type": "error", "error": {"type": kind, "message": f"scripted {fault}"}})
+                self._send(
+                    fault,
+                    {"type": "error", "error": {"type": kind, "message": f"scripted {fault}"}},
+                )
                 return
             if script.latency:
                 time.sleep(script.latency)
@@ -172,7 +279,9 @@ class Loopback:
         self.script = Script()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(self.script))
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
@@ -182,9 +291,7 @@ class Loopback:
         self.server.server_close()
 
 
-
-
-FAKE_CLAUDE = r'''
+FAKE_CLAUDE = r"""
 import json, os, sys, time
 args = sys.argv[1:]
 log = os.environ.get("FAKE_LOG")
@@ -252,9 +359,9 @@ if mode == "verbose":
                       envelope]))
 else:
     print(json.dumps(envelope))
-'''
+"""
 
-FAKE_CODEX = r'''
+FAKE_CODEX = r"""
 import json, os, sys
 args = sys.argv[1:]
 log = os.environ.get("FAKE_LOG")
@@ -288,13 +395,22 @@ for ev in [{"type": "thread.started", "thread_id": "th_1"}, {"type": "turn.start
            {"type": "item.completed", "item": {"id": "item_1", "type": "agent_message", "text": text}},
            {"type": "turn.completed", "usage": {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}}]:
     print(json.dumps(ev))
-'''
+"""
 
 
-
-def run_lane(tmp_path: Path, provider: str, surface: str | None, *, capture: str = "text", api: str | None = None,
-             judge: str = "anthropic", sleep: Callable[[float], None] | None = None, lane: Any = None,
-             out: Path | None = None, **cfg: Any) -> Path:
+def run_lane(
+    tmp_path: Path,
+    provider: str,
+    surface: str | None,
+    *,
+    capture: str = "text",
+    api: str | None = None,
+    judge: str = "anthropic",
+    sleep: Callable[[float], None] | None = None,
+    lane: Any = None,
+    out: Path | None = None,
+    **cfg: Any,
+) -> Path:
     """Run the three-case suite in ``tmp_path`` through one lane, judged on the loopback server."""
     from driftproof.run.engine import RunConfig, run_suite
     from driftproof.run.providers import make_provider
@@ -309,14 +425,29 @@ def run_lane(tmp_path: Path, provider: str, surface: str | None, *, capture: str
             opts = {"capture": capture}
         lane = make_provider(provider, surface, **opts)
     jlane = make_provider(judge, None if judge == "stub" else "api")
-    kw: dict[str, Any] = {"model": "claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
-                          "judge_model": {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini"}.get(judge, "stub-judge"),
-                          "judge_price": (1.0, 5.0) if judge != "stub" else None,
-                          "retry_delays": (0.01, 0.02), "concurrency": 8, "timeout": 10.0, "judge_timeout": 10.0}
+    kw: dict[str, Any] = {
+        "model": "claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
+        "judge_model": {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini"}.get(
+            judge, "stub-judge"
+        ),
+        "judge_price": (1.0, 5.0) if judge != "stub" else None,
+        "retry_delays": (0.01, 0.02),
+        "concurrency": 8,
+        "timeout": 10.0,
+        "judge_timeout": 10.0,
+    }
     kw.update(cfg)
     quick = kw.pop("quick", False)
     config = RunConfig.quick_preset(**kw) if quick else RunConfig(**kw)
     out = out or tmp_path / "receipt.json"
-    run_suite(suite, skill_text=SKILL_TEXT, skill_name="commit-helper", cfg=config, provider=lane, judge=jlane,
-              out=out, **({"sleep": sleep} if sleep else {}))
+    run_suite(
+        suite,
+        skill_text=SKILL_TEXT,
+        skill_name="commit-helper",
+        cfg=config,
+        provider=lane,
+        judge=jlane,
+        out=out,
+        **({"sleep": sleep} if sleep else {}),
+    )
     return out

@@ -20,15 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from batch_fake import BatchLoopback
+from conftest import point_sdks_at
 from factories import run_main
 from run_helpers import SKILL_TEXT, SUITE
+
 from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
 from driftproof.run.batch_engine import BatchOptions, batch_journal_path, describe
 from driftproof.run.journal import journal_path
-from conftest import point_sdks_at
 from driftproof.stats import receipt_reading, verdict_refusal
 
 EXPECTED = {"commit-429": (0.9, 0.5), "explain-429": (1.0, 2 / 3), "commit-docs": (0.9, 0.5)}
@@ -43,8 +43,16 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:
     assert not srv.errors, "the batch fake raised:\n" + "\n".join(srv.errors)
 
 
-def _batched(tmp_path: Path, provider: str = "anthropic", *, api: str | None = None, judge: str | None = None,
-             cases: int = 3, out: Path | None = None, **opts) -> Path:
+def _batched(
+    tmp_path: Path,
+    provider: str = "anthropic",
+    *,
+    api: str | None = None,
+    judge: str | None = None,
+    cases: int = 3,
+    out: Path | None = None,
+    **opts,
+) -> Path:
     from driftproof.run.engine import RunConfig, run_suite
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite
@@ -52,14 +60,23 @@ def _batched(tmp_path: Path, provider: str = "anthropic", *, api: str | None = N
     (tmp_path / "suite.json").write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:cases]}))
     judge = judge or provider
     kw = {"api": api} if api else {}
-    cfg = RunConfig(model="claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
-                    judge_model="claude-haiku-4-5-20251001" if judge == "anthropic" else "gpt-5-mini",
-                    judge_price=(0.5, 2.5), retry_delays=(5.0, 20.0),
-                    batch=BatchOptions(**{"poll_interval": 0.0, **opts}))
+    cfg = RunConfig(
+        model="claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
+        judge_model="claude-haiku-4-5-20251001" if judge == "anthropic" else "gpt-5-mini",
+        judge_price=(0.5, 2.5),
+        retry_delays=(5.0, 20.0),
+        batch=BatchOptions(**{"poll_interval": 0.0, **opts}),
+    )
     out = out or tmp_path / "receipt.json"
-    run_suite(load_suite(tmp_path / "suite.json"), skill_text=SKILL_TEXT, skill_name="commit-helper", cfg=cfg,
-              provider=make_provider(provider, "api", **(kw if provider == "openai" else {})),
-              judge=make_provider(judge, "api", **(kw if judge == "openai" else {})), out=out)
+    run_suite(
+        load_suite(tmp_path / "suite.json"),
+        skill_text=SKILL_TEXT,
+        skill_name="commit-helper",
+        cfg=cfg,
+        provider=make_provider(provider, "api", **(kw if provider == "openai" else {})),
+        judge=make_provider(judge, "api", **(kw if judge == "openai" else {})),
+        out=out,
+    )
     return out
 
 
@@ -67,11 +84,30 @@ def _draws(r, arm):
     return [(c.id, d) for c in r.cases for d in getattr(c.arms, arm).draws]
 
 
-@pytest.mark.parametrize("provider,api", [("anthropic", None), ("openai", "responses"), ("openai", "chat")])
-def test_batched_run_end_to_end_per_provider(fake, suite_file, skill_file, tmp_path, capsys, provider, api):
+@pytest.mark.parametrize(
+    "provider,api", [("anthropic", None), ("openai", "responses"), ("openai", "chat")]
+)
+def test_batched_run_end_to_end_per_provider(
+    fake, suite_file, skill_file, tmp_path, capsys, provider, api
+):
     out = tmp_path / "receipt.json"
-    argv = ["run", str(suite_file), "--skill", str(skill_file), "--model", "m-1", "--provider", provider,
-            "--judge-provider", provider, "--out", str(out), "--batch", "--batch-poll-interval", "0"]
+    argv = [
+        "run",
+        str(suite_file),
+        "--skill",
+        str(skill_file),
+        "--model",
+        "m-1",
+        "--provider",
+        provider,
+        "--judge-provider",
+        provider,
+        "--out",
+        str(out),
+        "--batch",
+        "--batch-poll-interval",
+        "0",
+    ]
     if api:
         argv += ["--openai-api", api]
     if provider == "openai":
@@ -85,11 +121,17 @@ def test_batched_run_end_to_end_per_provider(fake, suite_file, skill_file, tmp_p
         w, b = EXPECTED[c.id]
         assert [d.score for d in c.arms.with_skill.draws] == pytest.approx([w] * 3)
         assert [d.score for d in c.arms.baseline.draws] == pytest.approx([b] * 3)
-        assert all(len(d.judge_samples) == 5 for d in c.arms.with_skill.draws + c.arms.baseline.draws)
+        assert all(
+            len(d.judge_samples) == 5 for d in c.arms.with_skill.draws + c.arms.baseline.draws
+        )
     assert r.run.endpoint_attempts == 108
     s = fake.script
     # two rounds: the answers, then every judge sample; each request sent once
-    assert r.run.batch.provider == provider and r.run.batch.batch_ids == s.batch_ids and len(s.batch_ids) == 2
+    assert (
+        r.run.batch.provider == provider
+        and r.run.batch.batch_ids == s.batch_ids
+        and len(s.batch_ids) == 2
+    )
     assert len(s.submitted) == len(set(s.submitted)) == 108
     assert sum(x.startswith("a") for x in s.submitted[:18]) == 18
     if provider == "openai":
@@ -101,8 +143,13 @@ def test_batched_run_end_to_end_per_provider(fake, suite_file, skill_file, tmp_p
         assert (r.judge.price.input_usd_per_mtok, r.judge.price.output_usd_per_mtok) == (0.5, 2.5)
     assert r.judge.price.tier == "batch"
     jo = r.economics.judge_overhead
-    assert jo.usd == pytest.approx((jo.input_tokens * r.judge.price.input_usd_per_mtok
-                                    + jo.output_tokens * r.judge.price.output_usd_per_mtok) / 1e6)
+    assert jo.usd == pytest.approx(
+        (
+            jo.input_tokens * r.judge.price.input_usd_per_mtok
+            + jo.output_tokens * r.judge.price.output_usd_per_mtok
+        )
+        / 1e6
+    )
     assert not journal_path(out).exists() and not batch_journal_path(out).exists()
 
 
@@ -114,17 +161,34 @@ def test_batch_is_a_transport_the_receipt_means_the_same(fake, loopback, tmp_pat
 
     (tmp_path / "plain").mkdir()
     (tmp_path / "plain" / "suite.json").write_text(json.dumps(SUITE))
-    os.environ["ANTHROPIC_BASE_URL"], os.environ["OPENAI_BASE_URL"] = loopback.url, loopback.url + "/v1"
-    plain = read_receipt(run_lane(tmp_path / "plain", provider, "api", judge=provider, keep_transcripts=True,
-                                  **({"model": "claude-sonnet-4-6", "judge_model": "claude-haiku-4-5-20251001"}
-                                     if provider == "anthropic" else {"model": "gpt-5", "judge_model": "gpt-5-mini"})))
+    os.environ["ANTHROPIC_BASE_URL"], os.environ["OPENAI_BASE_URL"] = (
+        loopback.url,
+        loopback.url + "/v1",
+    )
+    plain = read_receipt(
+        run_lane(
+            tmp_path / "plain",
+            provider,
+            "api",
+            judge=provider,
+            keep_transcripts=True,
+            **(
+                {"model": "claude-sonnet-4-6", "judge_model": "claude-haiku-4-5-20251001"}
+                if provider == "anthropic"
+                else {"model": "gpt-5", "judge_model": "gpt-5-mini"}
+            ),
+        )
+    )
     os.environ["ANTHROPIC_BASE_URL"], os.environ["OPENAI_BASE_URL"] = fake.url, fake.url + "/v1"
     (tmp_path / "b").mkdir()
     from driftproof.run.engine import RunConfig  # noqa: F401  (keep_transcripts through the options below)
+
     batched = read_receipt(_keep(tmp_path / "b", provider))
     assert [c.model_dump() for c in batched.cases] == [c.model_dump() for c in plain.cases]
     assert batched.run.endpoint_attempts == plain.run.endpoint_attempts == 108
-    assert batched.economics.judge_overhead.input_tokens == plain.economics.judge_overhead.input_tokens
+    assert (
+        batched.economics.judge_overhead.input_tokens == plain.economics.judge_overhead.input_tokens
+    )
 
 
 def _keep(d: Path, provider: str) -> Path:
@@ -133,22 +197,39 @@ def _keep(d: Path, provider: str) -> Path:
     from driftproof.run.suite import load_suite
 
     (d / "suite.json").write_text(json.dumps(SUITE))
-    cfg = RunConfig(model="claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
-                    judge_model="claude-haiku-4-5-20251001" if provider == "anthropic" else "gpt-5-mini",
-                    judge_price=(1.0, 5.0), keep_transcripts=True, batch=BatchOptions(poll_interval=0.0))
+    cfg = RunConfig(
+        model="claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
+        judge_model="claude-haiku-4-5-20251001" if provider == "anthropic" else "gpt-5-mini",
+        judge_price=(1.0, 5.0),
+        keep_transcripts=True,
+        batch=BatchOptions(poll_interval=0.0),
+    )
     out = d / "receipt.json"
-    run_suite(load_suite(d / "suite.json"), skill_text=SKILL_TEXT, skill_name="commit-helper", cfg=cfg,
-              provider=make_provider(provider, "api"), judge=make_provider(provider, "api"), out=out)
+    run_suite(
+        load_suite(d / "suite.json"),
+        skill_text=SKILL_TEXT,
+        skill_name="commit-helper",
+        cfg=cfg,
+        provider=make_provider(provider, "api"),
+        judge=make_provider(provider, "api"),
+        out=out,
+    )
     return out
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
-def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_providers_reason(fake, tmp_path,
-                                                                                                provider):
+def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_providers_reason(
+    fake, tmp_path, provider
+):
     # one case: cell 0 = with_skill, cell 1 = baseline
-    faults = {"a0-0-0": "errored", "a0-0-1": "expired",            # answer retried twice, then answered
-              "a1-2-0": "errored", "a1-2-1": "errored", "a1-2-2": "errored",  # answer lost after 3 attempts
-              "j0-1-3-0": "expired"}                                 # judge sample retried once
+    faults = {
+        "a0-0-0": "errored",
+        "a0-0-1": "expired",  # answer retried twice, then answered
+        "a1-2-0": "errored",
+        "a1-2-1": "errored",
+        "a1-2-2": "errored",  # answer lost after 3 attempts
+        "j0-1-3-0": "expired",
+    }  # judge sample retried once
     fake.script.fault = faults.get
     r = read_receipt(_batched(tmp_path, provider, cases=1))
     ws, base = r.cases[0].arms.with_skill.draws, r.cases[0].arms.baseline.draws
@@ -156,10 +237,14 @@ def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_pr
     assert [d.score for d in base[:2]] == pytest.approx([0.5, 0.5]) and base[2].score is None
     lost2 = base[2].lost.reason
     if provider == "anthropic":
-        assert "errored: overloaded_error: scripted overloaded_error (transient; 3 attempts" in lost2
+        assert (
+            "errored: overloaded_error: scripted overloaded_error (transient; 3 attempts" in lost2
+        )
     else:
         assert "HTTP 500: The server had an error (transient; 3 attempts" in lost2
-    assert [s.score for s in ws[1].judge_samples] == pytest.approx([0.9] * 5)  # the expired sample was retried
+    assert [s.score for s in ws[1].judge_samples] == pytest.approx(
+        [0.9] * 5
+    )  # the expired sample was retried
     # requests: answers 6 + 2 retries (a0-0) + 2 retries (a1-2) = 10; judge samples for the 5 judged
     # draws (ws 0,1,2 and base 0,1) = 25, + 1 retry of j0-1-3 = 26 → 36 attempts
     assert r.run.endpoint_attempts == 36
@@ -168,10 +253,19 @@ def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_pr
     assert r.verification_level == "TESTED"
 
 
-@pytest.mark.parametrize("provider,reason", [
-    ("anthropic", r"batch msgbatch_000001: errored: invalid_request_error: scripted invalid_request_error"),
-    ("openai", r"batch batch_000002: HTTP 400: Invalid 'max_tokens'")])
-def test_an_invalid_request_in_a_batch_stops_the_run_as_in_the_plain_lanes(fake, tmp_path, provider, reason):
+@pytest.mark.parametrize(
+    "provider,reason",
+    [
+        (
+            "anthropic",
+            r"batch msgbatch_000001: errored: invalid_request_error: scripted invalid_request_error",
+        ),
+        ("openai", r"batch batch_000002: HTTP 400: Invalid 'max_tokens'"),
+    ],
+)
+def test_an_invalid_request_in_a_batch_stops_the_run_as_in_the_plain_lanes(
+    fake, tmp_path, provider, reason
+):
     # issue 13, "Errors by class": a 400 stops the run at once with a named reason and keeps the
     # journal; batch mode is a transport, so a request the batch answered 400 does the same
     fake.script.fault = {"a1-1-0": "invalid"}.get
@@ -184,7 +278,10 @@ def test_an_invalid_request_in_a_batch_stops_the_run_as_in_the_plain_lanes(fake,
 
 def test_a_batch_past_the_timeout_is_cancelled_and_its_finished_results_kept(fake, tmp_path):
     s = fake.script
-    s.never_end_first, s.kept_on_cancel = 1, 4  # the answers' batch hangs; 4 of its 6 requests finished
+    s.never_end_first, s.kept_on_cancel = (
+        1,
+        4,
+    )  # the answers' batch hangs; 4 of its 6 requests finished
     now = [0.0]
     seen: list[str] = []
 
@@ -194,27 +291,53 @@ def test_a_batch_past_the_timeout_is_cancelled_and_its_finished_results_kept(fak
     def sleep(sec: float) -> None:
         now[0] += 10.0  # each poll interval is 10 s of the fake clock
 
-    out = _batched(tmp_path, cases=1, timeout=25.0, clock=clock, sleep=sleep,
-                   on_status=lambda sts: seen.append(describe(sts)))
+    out = _batched(
+        tmp_path,
+        cases=1,
+        timeout=25.0,
+        clock=clock,
+        sleep=sleep,
+        on_status=lambda sts: seen.append(describe(sts)),
+    )
     r = read_receipt(out)
     assert s.calls["cancel"] == 1
-    assert [d.score for d in r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws] == pytest.approx(
-        [0.9] * 3 + [0.5] * 3)
+    assert [
+        d.score for d in r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws
+    ] == pytest.approx([0.9] * 3 + [0.5] * 3)
     # 6 answers; then, in one round, the 2 cancelled answers again and the judge samples of the 4
     # finished draws; then the judge samples of the 2 retried draws: 38 requests in 4 batches
     assert [len(fake.state.batches[b].requests) for b in s.batch_ids] == [6, 2, 20, 10]
     assert r.run.endpoint_attempts == 38
     # polled at t = 0, 10, 20 (in progress), 30: past 25 s → cancelled; then ended at the next poll
-    assert seen[:3] == ["msgbatch_000001 in_progress: processing 6, succeeded 0, errored 0, canceled 0, expired 0"] * 3
-    assert seen[3] == "msgbatch_000001 in_progress: processing 6, succeeded 0, errored 0, canceled 0, expired 0"
-    assert seen[4] == "msgbatch_000001 ended: processing 0, succeeded 4, errored 0, canceled 2, expired 0"
+    assert (
+        seen[:3]
+        == [
+            "msgbatch_000001 in_progress: processing 6, succeeded 0, errored 0, canceled 0, expired 0"
+        ]
+        * 3
+    )
+    assert (
+        seen[3]
+        == "msgbatch_000001 in_progress: processing 6, succeeded 0, errored 0, canceled 0, expired 0"
+    )
+    assert (
+        seen[4]
+        == "msgbatch_000001 ended: processing 0, succeeded 4, errored 0, canceled 2, expired 0"
+    )
 
 
 LIMIT = 1800
 
 
-@pytest.mark.parametrize("provider,limit", [("anthropic", "max_requests"), ("openai", "max_requests"),
-                                            ("anthropic", "max_bytes"), ("openai", "max_bytes")])
+@pytest.mark.parametrize(
+    "provider,limit",
+    [
+        ("anthropic", "max_requests"),
+        ("openai", "max_requests"),
+        ("anthropic", "max_bytes"),
+        ("openai", "max_bytes"),
+    ],
+)
 def test_a_round_is_split_at_the_batch_size_limit(fake, tmp_path, monkeypatch, provider, limit):
     from driftproof.run import batch as B
 
@@ -232,10 +355,15 @@ def test_a_round_is_split_at_the_batch_size_limit(fake, tmp_path, monkeypatch, p
     if limit == "max_requests":
         assert sizes == [4, 2] + [4] * 7 + [2]  # 6 answers; 30 judge samples
     else:
+
         def nbytes(b, cid, body):  # the request as the provider's batch holds it, one JSON line
-            e = ({"custom_id": cid, "params": body} if b.kind == "anthropic" else
-                 {"custom_id": cid, "method": "POST", "url": b.endpoint, "body": body})
+            e = (
+                {"custom_id": cid, "params": body}
+                if b.kind == "anthropic"
+                else {"custom_id": cid, "method": "POST", "url": b.endpoint, "body": body}
+            )
             return len(json.dumps(e, ensure_ascii=False).encode()) + 1
+
         totals = [sum(nbytes(b, cid, body) for cid, body in b.requests) for b in batches]
         assert all(t <= LIMIT for t in totals)
         # filled greedily: the next batch of the same round's first request would not have fitted
@@ -259,31 +387,65 @@ def test_progress_shows_the_providers_own_counts(fake, tmp_path):
     fake.script.polls_to_end = 1
     seen: list[str] = []
     _batched(tmp_path, "openai", cases=1, on_status=lambda sts: seen.append(describe(sts)))
-    assert seen[:2] == ["batch_000002 in_progress: total 6, completed 0, failed 0",
-                        "batch_000002 completed: total 6, completed 6, failed 0"]
+    assert seen[:2] == [
+        "batch_000002 in_progress: total 6, completed 0, failed 0",
+        "batch_000002 completed: total 6, completed 6, failed 0",
+    ]
 
 
 def test_batch_needs_api_lanes(suite_file, skill_file, tmp_path, capsys):
-    code, _, err = run_main(["run", str(suite_file), "--skill", str(skill_file), "--model", "m", "--provider", "stub",
-                             "--out", str(tmp_path / "r.json"), "--batch"], capsys)
+    code, _, err = run_main(
+        [
+            "run",
+            str(suite_file),
+            "--skill",
+            str(skill_file),
+            "--model",
+            "m",
+            "--provider",
+            "stub",
+            "--out",
+            str(tmp_path / "r.json"),
+            "--batch",
+        ],
+        capsys,
+    )
     assert code == 2 and "--batch needs API lanes" in err
 
 
 # -- SIGKILL at each stage, then resume --------------------------------------------------
 
+
 def _lines(path: Path, kind: str) -> int:
     if not path.exists():
         return 0
-    return sum(1 for x in path.read_bytes().split(b"\n") if x.startswith(b'{"' + kind.encode() + b'"'))
+    return sum(
+        1 for x in path.read_bytes().split(b"\n") if x.startswith(b'{"' + kind.encode() + b'"')
+    )
 
 
 @pytest.mark.parametrize("stage", ["after_create", "while_polling", "while_reading"])
 def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_path, capsys, stage):
     out = tmp_path / "receipt.json"
     bj = batch_journal_path(out)
-    argv = [sys.executable, "-c", "from driftproof.cli import main; main()", "run", str(suite_file), "--skill",
-            str(skill_file), "--model", "claude-sonnet-4-6", "--provider", "anthropic", "--out", str(out),
-            "--batch", "--batch-poll-interval", "0.02"]
+    argv = [
+        sys.executable,
+        "-c",
+        "from driftproof.cli import main; main()",
+        "run",
+        str(suite_file),
+        "--skill",
+        str(skill_file),
+        "--model",
+        "claude-sonnet-4-6",
+        "--provider",
+        "anthropic",
+        "--out",
+        str(out),
+        "--batch",
+        "--batch-poll-interval",
+        "0.02",
+    ]
     s = fake.script
     if stage == "after_create":
         s.hold_retrieve = True  # the run has created its batch and waits on its first poll
@@ -294,7 +456,9 @@ def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_pat
     else:
         s.hold_results_after = 7  # the answers' results stop after 7 of 18 lines
         ready = lambda: _lines(bj, "out") >= 3  # noqa: E731
-    proc = subprocess.Popen(argv, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        argv, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not ready() and proc.poll() is None:
         time.sleep(0.02)
@@ -306,11 +470,17 @@ def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_pat
     assert _lines(bj, "out") <= (7 if stage == "while_reading" else 0) and _lines(bj, "read") == 0
     s.hold_retrieve, s.never_end, s.hold_results_after = False, False, None
     s.release.set()
-    code, _, err = run_main(argv[3:], capsys)  # the same command again (in this process, to save a start-up)
+    code, _, err = run_main(
+        argv[3:], capsys
+    )  # the same command again (in this process, to save a start-up)
     assert code == 0, err
     r = read_receipt(out)
-    keys = [(c.id, arm, d.index) for c in r.cases for arm in ("with_skill", "baseline")
-            for d in getattr(c.arms, arm).draws]
+    keys = [
+        (c.id, arm, d.index)
+        for c in r.cases
+        for arm in ("with_skill", "baseline")
+        for d in getattr(c.arms, arm).draws
+    ]
     assert len(keys) == len(set(keys)) == 18  # every draw exactly once
     assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))
     # no batch created twice: the answers' batch was polled again, not sent again
@@ -319,8 +489,9 @@ def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_pat
     assert not bj.exists()
 
 
-def test_a_file_uploaded_before_a_kill_gets_its_batch_on_resume_and_is_not_uploaded_again(fake, tmp_path,
-                                                                                          monkeypatch):
+def test_a_file_uploaded_before_a_kill_gets_its_batch_on_resume_and_is_not_uploaded_again(
+    fake, tmp_path, monkeypatch
+):
     from driftproof.run import batch as B
 
     real = B.OpenAIBatches.create
@@ -336,8 +507,15 @@ def test_a_file_uploaded_before_a_kill_gets_its_batch_on_resume_and_is_not_uploa
     monkeypatch.setattr(B.OpenAIBatches, "create", real)
     r = read_receipt(_batched(tmp_path, "openai", cases=1))
     assert fake.script.calls["upload"] == 2  # the answers' file once, then the judge samples' file
-    assert r.run.batch.file_ids == [fake.state.batches[b].input_file_id for b in fake.script.batch_ids]
-    assert len(fake.script.submitted) == len(set(fake.script.submitted)) == 36 == r.run.endpoint_attempts
+    assert r.run.batch.file_ids == [
+        fake.state.batches[b].input_file_id for b in fake.script.batch_ids
+    ]
+    assert (
+        len(fake.script.submitted)
+        == len(set(fake.script.submitted))
+        == 36
+        == r.run.endpoint_attempts
+    )
 
 
 def test_a_broken_results_stream_is_read_again(fake, tmp_path, monkeypatch):
@@ -355,7 +533,9 @@ def test_a_broken_results_stream_is_read_again(fake, tmp_path, monkeypatch):
 
     monkeypatch.setattr(B.AnthropicBatches, "results", flaky)
     r = read_receipt(_batched(tmp_path, cases=1))
-    assert broke and fake.script.calls["results"] == 3  # the answers' results twice, the judge samples' once
+    assert (
+        broke and fake.script.calls["results"] == 3
+    )  # the answers' results twice, the judge samples' once
     assert len(fake.script.submitted) == 36 == r.run.endpoint_attempts
     assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))
 
@@ -366,8 +546,11 @@ def test_results_that_never_come_stop_the_run_then_resume(fake, tmp_path):
     # plain lanes' 1 + len((5.0, 20.0))) the run stops naming the batch, instead of polling forever
     s = fake.script
     s.drop_results = 10**6
-    with pytest.raises(ProviderError, match=r"batch msgbatch_000001: its results could not be read \(3 reads in a "
-                                            r"row kept nothing; last: connection failed"):
+    with pytest.raises(
+        ProviderError,
+        match=r"batch msgbatch_000001: its results could not be read \(3 reads in a "
+        r"row kept nothing; last: connection failed",
+    ):
         _batched(tmp_path, cases=1)
     out = tmp_path / "receipt.json"
     assert s.calls["results"] == 3 and s.calls["create"] == 1
@@ -380,7 +563,9 @@ def test_results_that_never_come_stop_the_run_then_resume(fake, tmp_path):
     assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))
 
 
-def test_a_read_that_keeps_results_before_breaking_is_not_counted_against_the_budget(fake, tmp_path, monkeypatch):
+def test_a_read_that_keeps_results_before_breaking_is_not_counted_against_the_budget(
+    fake, tmp_path, monkeypatch
+):
     from driftproof.run import batch as B
 
     real = B.AnthropicBatches.results
@@ -397,6 +582,8 @@ def test_a_read_that_keeps_results_before_breaking_is_not_counted_against_the_bu
 
     monkeypatch.setattr(B.AnthropicBatches, "results", one_more_each_time)
     r = read_receipt(_batched(tmp_path, cases=1))
-    assert reads.count("msgbatch_000001") == 6  # 5 broken reads (lines 0, 0-1, …, 0-4), the 6th whole
+    assert (
+        reads.count("msgbatch_000001") == 6
+    )  # 5 broken reads (lines 0, 0-1, …, 0-4), the 6th whole
     assert len(fake.script.submitted) == 36 == r.run.endpoint_attempts
     assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))

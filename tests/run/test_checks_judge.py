@@ -10,32 +10,41 @@ from click.testing import CliRunner
 from driftproof.cli.suite import suite as suite_cmd
 from driftproof.run.checks import check_passes, example_failures, run_checks
 from driftproof.run.judge import parse_reply, template_sha256
-from driftproof.run.scheduler import LostDraw, needs_more, with_retries
 from driftproof.run.providers.base import AttemptError
+from driftproof.run.scheduler import LostDraw, needs_more, with_retries
 from driftproof.run.suite import CheckSpec, Criterion, SuiteCase, load_suite
 
 CC = CheckSpec("cc", "structural", structure="conventional_commit_subject")
 
 
-@pytest.mark.parametrize("answer,ok", [
-    ("fix(http): retry 429 responses", True),
-    ("feat!: drop Python 3.10", True),
-    ("Here it is:\n\ndocs: fix README typo\n\nBody.", True),
-    ("Fixed the retry bug", False),
-    ("fix:missing space", False),
-    ("wip(x): not a conventional type", False),
-])
+@pytest.mark.parametrize(
+    "answer,ok",
+    [
+        ("fix(http): retry 429 responses", True),
+        ("feat!: drop Python 3.10", True),
+        ("Here it is:\n\ndocs: fix README typo\n\nBody.", True),
+        ("Fixed the retry bug", False),
+        ("fix:missing space", False),
+        ("wip(x): not a conventional type", False),
+    ],
+)
 def test_conventional_commit_subject(answer, ok):
     assert check_passes(CC, answer) is ok
 
 
 def test_regex_kinds_and_case():
-    assert run_checks([CheckSpec("a", "must_include", pattern="oauth", ignore_case=True),
-                       CheckSpec("b", "must_not_include", pattern="→"),
-                       CheckSpec("c", "regex", pattern="oauth")], "OAuth refresh → token") == [
+    assert run_checks(
+        [
+            CheckSpec("a", "must_include", pattern="oauth", ignore_case=True),
+            CheckSpec("b", "must_not_include", pattern="→"),
+            CheckSpec("c", "regex", pattern="oauth"),
+        ],
+        "OAuth refresh → token",
+    ) == [
         {"name": "a", "kind": "must_include", "pass": True},
         {"name": "b", "kind": "must_not_include", "pass": False},
-        {"name": "c", "kind": "regex", "pass": False}]
+        {"name": "c", "kind": "regex", "pass": False},
+    ]
 
 
 def test_caveman_checks_agree_with_their_examples(shared):
@@ -45,43 +54,82 @@ def test_caveman_checks_agree_with_their_examples(shared):
 
 
 def test_suite_check_fails_on_a_check_that_rejects_a_good_answer(tmp_path):
-    doc = {"format": "driftproof-suite/1", "cases": [{
-        "id": "a", "prompt": "p", "rubric": "r",
-        "checks": [{"name": "says 429", "kind": "regex", "pattern": "\\b429\\b"}],
-        "examples": {"pass": ["HTTP 429 means too many requests", "Too many requests"], "fail": ["HTTP 429 rocks"]}}]}
+    doc = {
+        "format": "driftproof-suite/1",
+        "cases": [
+            {
+                "id": "a",
+                "prompt": "p",
+                "rubric": "r",
+                "checks": [{"name": "says 429", "kind": "regex", "pattern": "\\b429\\b"}],
+                "examples": {
+                    "pass": ["HTTP 429 means too many requests", "Too many requests"],
+                    "fail": ["HTTP 429 rocks"],
+                },
+            }
+        ],
+    }
     p = tmp_path / "s.json"
     p.write_text(json.dumps(doc))
     res = CliRunner().invoke(suite_cmd, ["check", str(p)])
     assert res.exit_code == 1
-    assert f"{p}: /cases/0/examples/pass/1: check 'says 429' rejects this known-good answer" in res.output
+    assert (
+        f"{p}: /cases/0/examples/pass/1: check 'says 429' rejects this known-good answer"
+        in res.output
+    )
     assert f"{p}: /cases/0/examples/fail/0: every check accepts this known-bad answer" in res.output
 
 
 def test_suite_check_runs_caveman_checks_and_says_run_refuses_it(shared):
     # issue 16: suite check runs run's own validation first; caveman's cases carry no rubric,
     # so run refuses them, while every check agrees with its examples
-    res = CliRunner().invoke(suite_cmd, ["check", str(shared / "data/caveman/v3/evals/prompts/fidelity.json")])
+    res = CliRunner().invoke(
+        suite_cmd, ["check", str(shared / "data/caveman/v3/evals/prompts/fidelity.json")]
+    )
     assert res.exit_code == 1
     assert ": driftproof run refuses 30 case(s) (caveman-fidelity suite, 30 cases" in res.output
     assert "disagreement" not in res.output
 
 
 RUBRIC = SuiteCase("r", "p", "rubric", None, None, (), (), (), "/cases/0")
-CRIT = SuiteCase("c", "p", None, (Criterion("a", 2, "A"), Criterion("b", 1, "B"), Criterion("c", 1, "C")), 0.5,
-                 (), (), (), "/cases/1")
+CRIT = SuiteCase(
+    "c",
+    "p",
+    None,
+    (Criterion("a", 2, "A"), Criterion("b", 1, "B"), Criterion("c", 1, "C")),
+    0.5,
+    (),
+    (),
+    (),
+    "/cases/1",
+)
 
 
-@pytest.mark.parametrize("reply,score,reason", [
-    ('{"score": 0.85, "reason": "ok"}', 0.85, None),
-    ('Sure! ```json\n{"score": 1, "reason": "x"}\n```', 1.0, None),
-    ('{"score": 0.83}', None, "score 0.83 is not on the judge's grid (0 to 1 in steps of 0.05)"),
-    ('{"score": 1.05}', None, "score 1.05 is not on the judge's grid (0 to 1 in steps of 0.05)"),
-    ('{"score": "high"}', None, "the reply holds no numeric score"),
-    ("no json here", None, "the reply holds no JSON object"),
-])
+@pytest.mark.parametrize(
+    "reply,score,reason",
+    [
+        ('{"score": 0.85, "reason": "ok"}', 0.85, None),
+        ('Sure! ```json\n{"score": 1, "reason": "x"}\n```', 1.0, None),
+        (
+            '{"score": 0.83}',
+            None,
+            "score 0.83 is not on the judge's grid (0 to 1 in steps of 0.05)",
+        ),
+        (
+            '{"score": 1.05}',
+            None,
+            "score 1.05 is not on the judge's grid (0 to 1 in steps of 0.05)",
+        ),
+        ('{"score": "high"}', None, "the reply holds no numeric score"),
+        ("no json here", None, "the reply holds no JSON object"),
+    ],
+)
 def test_rubric_replies(reply, score, reason):
     v = parse_reply(RUBRIC, reply)
-    assert (v.score, v.invalid_reason) == (pytest.approx(score) if score is not None else None, reason)
+    assert (v.score, v.invalid_reason) == (
+        pytest.approx(score) if score is not None else None,
+        reason,
+    )
 
 
 def _crit(*items):
@@ -91,19 +139,34 @@ def _crit(*items):
 def test_criteria_weighted_total_and_pass_computed_in_code():
     v = parse_reply(CRIT, _crit(("a", True, "yes"), ("b", False, "no"), ("c", False, "no")))
     assert v.score == pytest.approx(2 / 4) and v.passed is True  # 2 of weight 4 meets 0.5 exactly
-    v = parse_reply(CRIT, _crit(("a", False, "no"), ("b", True, "yes"), ("c", False, "no"))[:-1] + ', "score": 1}')
-    assert v.score == pytest.approx(1 / 4) and v.passed is False  # the judge's own score is never used
+    v = parse_reply(
+        CRIT,
+        _crit(("a", False, "no"), ("b", True, "yes"), ("c", False, "no"))[:-1] + ', "score": 1}',
+    )
+    assert (
+        v.score == pytest.approx(1 / 4) and v.passed is False
+    )  # the judge's own score is never used
 
 
-@pytest.mark.parametrize("reply,reason", [
-    # the judge quotes the answer's own verdict, then gives its own: two candidates, not measured
-    ('The answer ends with {"score": 1, "reason": "perfect"}. My grade: {"score": 0.2, "reason": "weak"}',
-     "the reply carries 2 candidate verdicts; only the judge's own final verdict counts, so the sample is not measured"),
-    ('{"score": 0.2, "reason": "weak"} but on reflection the answer is fine',
-     "the verdict is not the reply's final word: text follows it"),
-    ('{"score": 0.2, "reason": "weak"} {"note": "x"}', "the reply's final JSON object carries no verdict (score or criteria)"),
-    ('Score: 1\n```json\n{"score": 0.35, "reason": "thin"}\n```', None),
-])
+@pytest.mark.parametrize(
+    "reply,reason",
+    [
+        # the judge quotes the answer's own verdict, then gives its own: two candidates, not measured
+        (
+            'The answer ends with {"score": 1, "reason": "perfect"}. My grade: {"score": 0.2, "reason": "weak"}',
+            "the reply carries 2 candidate verdicts; only the judge's own final verdict counts, so the sample is not measured",
+        ),
+        (
+            '{"score": 0.2, "reason": "weak"} but on reflection the answer is fine',
+            "the verdict is not the reply's final word: text follows it",
+        ),
+        (
+            '{"score": 0.2, "reason": "weak"} {"note": "x"}',
+            "the reply's final JSON object carries no verdict (score or criteria)",
+        ),
+        ('Score: 1\n```json\n{"score": 0.35, "reason": "thin"}\n```', None),
+    ],
+)
 def test_free_text_only_the_final_verdict_counts(reply, reason):
     v = parse_reply(RUBRIC, reply)
     assert v.invalid_reason == reason
@@ -111,14 +174,29 @@ def test_free_text_only_the_final_verdict_counts(reply, reason):
         assert (v.score, v.reason) == (0.35, "thin")  # the "Score: 1" line is never read
 
 
-@pytest.mark.parametrize("reply,reason", [
-    (_crit(("a", True, "y"), ("b", True, "y")), "the reply does not decide criterion 'c'"),
-    (_crit(("a", True, "y"), ("b", True, "y"), ("c", True, "...")), "criterion 'c' has no reason holding a letter or a digit"),
-    (_crit(("a", True, "y"), ("a", True, "y"), ("b", True, "y"), ("c", True, "y")), "the reply decides criterion 'a' twice"),
-    (_crit(("a", "yes", "y"), ("b", True, "y"), ("c", True, "y")), "criterion 'a' is not decided met (true) or not met (false)"),
-    (_crit(("a", True, "y"), ("b", True, "y"), ("c", True, "y"), ("z", True, "y")), "the reply decides an unknown criterion 'z'"),
-    ('{"score": 1}', 'the reply holds no "criteria" list'),
-])
+@pytest.mark.parametrize(
+    "reply,reason",
+    [
+        (_crit(("a", True, "y"), ("b", True, "y")), "the reply does not decide criterion 'c'"),
+        (
+            _crit(("a", True, "y"), ("b", True, "y"), ("c", True, "...")),
+            "criterion 'c' has no reason holding a letter or a digit",
+        ),
+        (
+            _crit(("a", True, "y"), ("a", True, "y"), ("b", True, "y"), ("c", True, "y")),
+            "the reply decides criterion 'a' twice",
+        ),
+        (
+            _crit(("a", "yes", "y"), ("b", True, "y"), ("c", True, "y")),
+            "criterion 'a' is not decided met (true) or not met (false)",
+        ),
+        (
+            _crit(("a", True, "y"), ("b", True, "y"), ("c", True, "y"), ("z", True, "y")),
+            "the reply decides an unknown criterion 'z'",
+        ),
+        ('{"score": 1}', 'the reply holds no "criteria" list'),
+    ],
+)
 def test_criteria_reply_not_measured(reply, reason):
     v = parse_reply(CRIT, reply)
     assert (v.score, v.invalid_reason) == (None, reason)
@@ -133,15 +211,18 @@ def test_template_hash_is_stable_hex():
     assert template_sha256() == template_sha256() and len(template_sha256()) == 64
 
 
-@pytest.mark.parametrize("scores,more", [
-    ([0.5, 0.5], True),                 # fewer than 3 draws
-    ([0.5, 0.5, 0.5], False),           # sd 0 → 0: settled
-    ([0.5, 0.6, 0.9], True),            # sd(0.5,0.6)=0.0707, sd(all)=0.2082: moved 0.14
-    ([0.5, None, None], False),         # 1 measured: the spread cannot be read; lost not replaced
-    ([0.1, 0.9] * 5, False),            # the cap, 10 draws
-    ([0.5, 0.5, 0.5, 0.51], False),     # sd 0 → 0.005: moved less than 0.01, settled
-    ([0.5, 0.5, 0.5, 0.55], True),      # sd 0 → 0.025: moved 0.025, not settled
-])
+@pytest.mark.parametrize(
+    "scores,more",
+    [
+        ([0.5, 0.5], True),  # fewer than 3 draws
+        ([0.5, 0.5, 0.5], False),  # sd 0 → 0: settled
+        ([0.5, 0.6, 0.9], True),  # sd(0.5,0.6)=0.0707, sd(all)=0.2082: moved 0.14
+        ([0.5, None, None], False),  # 1 measured: the spread cannot be read; lost not replaced
+        ([0.1, 0.9] * 5, False),  # the cap, 10 draws
+        ([0.5, 0.5, 0.5, 0.51], False),  # sd 0 → 0.005: moved less than 0.01, settled
+        ([0.5, 0.5, 0.5, 0.55], True),  # sd 0 → 0.025: moved 0.025, not settled
+    ],
+)
 def test_stopping_rule(scores, more):
     assert needs_more(scores) is more
 
@@ -154,7 +235,9 @@ def test_a_fixed_schedule_waits_5_then_20_seconds_and_counts_every_attempt():
         raise AttemptError("HTTP 500: boom")
 
     with pytest.raises(LostDraw) as ei:
-        with_retries(fn, delays=(5.0, 20.0), sleep=slept.append, on_attempt=lambda: attempts.append(1))
+        with_retries(
+            fn, delays=(5.0, 20.0), sleep=slept.append, on_attempt=lambda: attempts.append(1)
+        )
     assert (len(calls), len(attempts), slept) == (3, 3, [5.0, 20.0])
     assert ei.value.reason == "HTTP 500: boom (transient; 3 attempts, retried after 5 s and 20 s)"
 

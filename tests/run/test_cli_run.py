@@ -7,18 +7,28 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from run_helpers import BASE_ANSWER, SKILL_ANSWER, SUITE, run_lane
 
 from driftproof.cli import main
 from driftproof.cli.run import run as run_cmd
 from driftproof.receipt import read_receipt
 from driftproof.run.scheduler import run_cells
 from driftproof.wording import SMOKE_RUN
-from run_helpers import BASE_ANSWER, SKILL_ANSWER, SUITE, run_lane
 
 
 def _args(suite_file, skill_file, out, *extra):
-    return [str(suite_file), "--skill", str(skill_file), "--model", "claude-sonnet-4-6", "--out", str(out),
-            "--retry-delays", "0.01,0.02", *extra]
+    return [
+        str(suite_file),
+        "--skill",
+        str(skill_file),
+        "--model",
+        "claude-sonnet-4-6",
+        "--out",
+        str(out),
+        "--retry-delays",
+        "0.01,0.02",
+        *extra,
+    ]
 
 
 def test_stub_run_is_unverified_with_no_endpoint_attempts(suite_file, skill_file, tmp_path):
@@ -26,8 +36,17 @@ def test_stub_run_is_unverified_with_no_endpoint_attempts(suite_file, skill_file
     res = CliRunner().invoke(run_cmd, _args(suite_file, skill_file, out, "--provider", "stub"))
     assert res.exit_code == 0, res.output
     r = read_receipt(out)
-    assert (r.verification_level, r.run.provider, r.run.surface, r.run.endpoint_attempts) == ("UNVERIFIED", "stub", None, 0)
-    assert r.judge.provider == "stub" and r.judge.price is None and r.economics.judge_overhead.usd is None
+    assert (r.verification_level, r.run.provider, r.run.surface, r.run.endpoint_attempts) == (
+        "UNVERIFIED",
+        "stub",
+        None,
+        0,
+    )
+    assert (
+        r.judge.provider == "stub"
+        and r.judge.price is None
+        and r.economics.judge_overhead.usd is None
+    )
     assert r.skill.name == "commit-helper"  # from the SKILL.md front matter
     assert "no verdict: verification level UNVERIFIED is below TESTED" in res.output
 
@@ -39,14 +58,33 @@ def wide(monkeypatch):
 
 def test_quick_is_a_smoke_run(loopback, suite_file, skill_file, tmp_path):
     out = tmp_path / "q.json"
-    res = CliRunner().invoke(run_cmd, _args(suite_file, skill_file, out, "--provider", "anthropic", "--quick",
-                                            "--judge-base-url", loopback.url), terminal_width=200)
+    res = CliRunner().invoke(
+        run_cmd,
+        _args(
+            suite_file,
+            skill_file,
+            out,
+            "--provider",
+            "anthropic",
+            "--quick",
+            "--judge-base-url",
+            loopback.url,
+        ),
+        terminal_width=200,
+    )
     assert res.exit_code == 0, res.output
     r = read_receipt(out)
-    assert (r.run.preset, r.verification_level, r.run.judge_samples_per_generation, r.run.generations_per_arm) == \
-        ("quick", "UNVERIFIED", 2, 2)
+    assert (
+        r.run.preset,
+        r.verification_level,
+        r.run.judge_samples_per_generation,
+        r.run.generations_per_arm,
+    ) == ("quick", "UNVERIFIED", 2, 2)
     assert [c.id for c in r.cases] == ["commit-429"]  # the first case and no other
-    assert all(len(d.judge_samples) == 2 for d in r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws)
+    assert all(
+        len(d.judge_samples) == 2
+        for d in r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws
+    )
     assert r.run.endpoint_attempts == 2 * 2 * (1 + 2)
     assert SMOKE_RUN in res.output
     assert "answers side by side" in res.output and "with skill" in res.output
@@ -55,9 +93,21 @@ def test_quick_is_a_smoke_run(loopback, suite_file, skill_file, tmp_path):
 
 def test_control_arm_delta_is_reported_beside_the_lift(loopback, suite_file, skill_file, tmp_path):
     out = tmp_path / "c.json"
-    res = CliRunner().invoke(run_cmd, _args(suite_file, skill_file, out, "--provider", "anthropic",
-                                            "--control", "Answer concisely.", "--judge-base-url", loopback.url),
-                             terminal_width=200)
+    res = CliRunner().invoke(
+        run_cmd,
+        _args(
+            suite_file,
+            skill_file,
+            out,
+            "--provider",
+            "anthropic",
+            "--control",
+            "Answer concisely.",
+            "--judge-base-url",
+            loopback.url,
+        ),
+        terminal_width=200,
+    )
     assert res.exit_code == 0, res.output
     r = read_receipt(out)
     assert r.arms.control.instruction == "Answer concisely." and r.arms.control.label == "control"
@@ -71,9 +121,26 @@ def test_control_arm_delta_is_reported_beside_the_lift(loopback, suite_file, ski
 
 def test_bad_suite_exits_2_naming_file_and_pointer(tmp_path, skill_file, capsys):
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"format": "driftproof-suite/1", "cases": [{"id": "a", "prompt": "p", "criteria": []}]}))
+    bad.write_text(
+        json.dumps(
+            {"format": "driftproof-suite/1", "cases": [{"id": "a", "prompt": "p", "criteria": []}]}
+        )
+    )
     with pytest.raises(SystemExit) as ei:
-        main(["run", str(bad), "--skill", str(skill_file), "--model", "m", "--provider", "stub", "--out", str(tmp_path / "r.json")])
+        main(
+            [
+                "run",
+                str(bad),
+                "--skill",
+                str(skill_file),
+                "--model",
+                "m",
+                "--provider",
+                "stub",
+                "--out",
+                str(tmp_path / "r.json"),
+            ]
+        )
     assert ei.value.code == 2
     err = capsys.readouterr().err
     assert f"error: {bad}: /cases/0/criteria: expected a non-empty list of criteria" in err
@@ -81,51 +148,108 @@ def test_bad_suite_exits_2_naming_file_and_pointer(tmp_path, skill_file, capsys)
 
 
 def test_capture_files_needs_the_cli_surface(suite_file, skill_file, tmp_path):
-    res = CliRunner().invoke(run_cmd, _args(suite_file, skill_file, tmp_path / "r.json", "--provider", "anthropic",
-                                            "--capture", "files"))
+    res = CliRunner().invoke(
+        run_cmd,
+        _args(
+            suite_file,
+            skill_file,
+            tmp_path / "r.json",
+            "--provider",
+            "anthropic",
+            "--capture",
+            "files",
+        ),
+    )
     assert res.exit_code == 2 and "--capture files needs --surface cli" in res.output
 
 
 def test_help_states_the_stopping_rule_and_its_cap():
     text = " ".join(CliRunner().invoke(run_cmd, ["--help"]).output.split())
     assert "Stopping rule: Each arm is drawn at least 3 times" in text
-    assert "moves by 0.01 or more when the latest draw is added, up to --max-draws draws (default 10)" in text
+    assert (
+        "moves by 0.01 or more when the latest draw is added, up to --max-draws draws (default 10)"
+        in text
+    )
 
 
-def test_another_model_answering_stops_the_run(loopback, fake_bin, suite_file, tmp_path, monkeypatch):
-    monkeypatch.setenv("FAKE_SERVED", "claude-haiku-4-5-20251001")  # not the requested claude-sonnet-4-6
+def test_another_model_answering_stops_the_run(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    monkeypatch.setenv(
+        "FAKE_SERVED", "claude-haiku-4-5-20251001"
+    )  # not the requested claude-sonnet-4-6
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
     out = tmp_path / "receipt.json"
     with pytest.raises(SystemExit) as ei:
-        main(["run", str(suite_file), "--skill", str(tmp_path / "suite.json"), "--model", "claude-sonnet-4-6",
-              "--provider", "anthropic", "--surface", "cli", "--judge-base-url", loopback.url, "--out", str(out),
-              "--concurrency", "1"])
+        main(
+            [
+                "run",
+                str(suite_file),
+                "--skill",
+                str(tmp_path / "suite.json"),
+                "--model",
+                "claude-sonnet-4-6",
+                "--provider",
+                "anthropic",
+                "--surface",
+                "cli",
+                "--judge-base-url",
+                loopback.url,
+                "--out",
+                str(out),
+                "--concurrency",
+                "1",
+            ]
+        )
     assert ei.value.code == 3
     r = read_receipt(out)
     draws = [d for c in r.cases for d in c.arms.with_skill.draws + c.arms.baseline.draws]
     assert len(draws) == 1 and r.verification_level == "UNVERIFIED"
-    assert draws[0].lost.reason == ("another model gave the answer: claude-haiku-4-5-20251001 "
-                                    "(100 input, 20 output tokens); the run stops")
+    assert draws[0].lost.reason == (
+        "another model gave the answer: claude-haiku-4-5-20251001 "
+        "(100 input, 20 output tokens); the run stops"
+    )
     assert draws[0].tokens.input == 100 and r.run.endpoint_attempts == 1
     # the call on the other model is recorded beside the answer, with its tokens (the fake reports 100/20)
-    assert [(o.model, o.input_tokens, o.output_tokens) for o in draws[0].other_model_calls] == \
-        [("claude-haiku-4-5-20251001", 100, 20)]
+    assert [(o.model, o.input_tokens, o.output_tokens) for o in draws[0].other_model_calls] == [
+        ("claude-haiku-4-5-20251001", 100, 20)
+    ]
 
 
-def test_codex_turn_failed_is_retried_then_lost(loopback, fake_bin, suite_file, tmp_path, monkeypatch):
+def test_codex_turn_failed_is_retried_then_lost(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
     monkeypatch.setenv("FAKE_FAIL", "stream disconnected")
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
     r = read_receipt(run_lane(tmp_path, "openai", "cli"))
-    reasons = {d.lost.reason for d in r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws}
-    assert reasons == {"codex reported an error: stream disconnected (transient; 3 attempts, retried after 0.01 s and 0.02 s)"}
+    reasons = {
+        d.lost.reason for d in r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws
+    }
+    assert reasons == {
+        "codex reported an error: stream disconnected (transient; 3 attempts, retried after 0.01 s and 0.02 s)"
+    }
     assert r.run.endpoint_attempts == 6 * 3
 
 
 def test_stopping_rule_draws_until_the_spread_settles_or_the_cap():
     # a spread that keeps widening: sd 0, .058, .082, .114, .141, .172, .200, .230 (moves ≥ .024 each time)
-    scripted = {("c", "with_skill"): [0.5, 0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9, 0.0],  # to the cap, 10
-                ("c", "baseline"): [0.5] * 20,              # settles at 3 (sd 0 → 0)
-                ("d", "with_skill"): [0.5, 0.6, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9]}
+    scripted = {
+        ("c", "with_skill"): [
+            0.5,
+            0.5,
+            0.4,
+            0.6,
+            0.3,
+            0.7,
+            0.2,
+            0.8,
+            0.1,
+            0.9,
+            0.0,
+        ],  # to the cap, 10
+        ("c", "baseline"): [0.5] * 20,  # settles at 3 (sd 0 → 0)
+        ("d", "with_skill"): [0.5, 0.6, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9],
+    }
     calls: list[tuple[str, str, int]] = []
 
     def task(cid, arm, i):
@@ -134,8 +258,15 @@ def test_stopping_rule_draws_until_the_spread_settles_or_the_cap():
 
     done: dict = {}
     progress: list[tuple[int, int]] = []
-    run_cells(list(scripted), done, task, concurrency=4, min_draws=3, max_draws=10,
-              on_done=lambda d, t: progress.append((d, t)))
+    run_cells(
+        list(scripted),
+        done,
+        task,
+        concurrency=4,
+        min_draws=3,
+        max_draws=10,
+        on_done=lambda d, t: progress.append((d, t)),
+    )
     count = {cell: sum(1 for k in done if k[:2] == cell) for cell in scripted}
     # d: sd(.5,.6,.9)=0.208 vs sd(.5,.6)=0.071 → draw 4; sd(+.9)=0.2 moved 0.008 → settled at 4
     assert count == {("c", "with_skill"): 10, ("c", "baseline"): 3, ("d", "with_skill"): 4}
@@ -146,11 +277,20 @@ def test_stopping_rule_draws_until_the_spread_settles_or_the_cap():
 def test_resume_draws_only_what_is_missing():
     done = {("c", "a", 0): 0.5, ("c", "a", 2): 0.5}
     calls = []
-    run_cells([("c", "a")], done, lambda *k: calls.append(k) or 0.5, concurrency=2, min_draws=3, max_draws=10)
+    run_cells(
+        [("c", "a")],
+        done,
+        lambda *k: calls.append(k) or 0.5,
+        concurrency=2,
+        min_draws=3,
+        max_draws=10,
+    )
     assert calls == [("c", "a", 1)] and sorted(done) == [("c", "a", i) for i in range(3)]
 
 
-def test_codex_not_logged_in_stops_the_run_at_once(loopback, fake_bin, suite_file, tmp_path, monkeypatch):
+def test_codex_not_logged_in_stops_the_run_at_once(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
     from driftproof.errors import ProviderError
 
     monkeypatch.setenv("FAKE_FAIL", "401 Unauthorized: not logged in")
@@ -213,10 +353,18 @@ def test_a_run_reports_sealing_after_its_last_draw(tmp_path):
 
     (tmp_path / "suite.json").write_text(json.dumps(SUITE), encoding="utf-8")
     calls = []
-    run_suite(load_suite(tmp_path / "suite.json"), skill_text=SKILL_TEXT, skill_name="commit-helper",
-              cfg=RunConfig(model="stub-model", judge_model="stub-judge", min_draws=2, max_draws=2, judge_samples=2),
-              provider=make_provider("stub", None), judge=make_provider("stub", None), out=tmp_path / "r.json",
-              progress=lambda d, t, s, phase="draws": calls.append((d, t, phase)))
+    run_suite(
+        load_suite(tmp_path / "suite.json"),
+        skill_text=SKILL_TEXT,
+        skill_name="commit-helper",
+        cfg=RunConfig(
+            model="stub-model", judge_model="stub-judge", min_draws=2, max_draws=2, judge_samples=2
+        ),
+        provider=make_provider("stub", None),
+        judge=make_provider("stub", None),
+        out=tmp_path / "r.json",
+        progress=lambda d, t, s, phase="draws": calls.append((d, t, phase)),
+    )
     phases = [c[2] for c in calls]
     assert phases[-2:] == ["sealing", "done"] and set(phases[:-2]) == {"draws"}
     assert calls[-1][0] == calls[-1][1] == calls[-3][0]

@@ -15,19 +15,26 @@ import json
 from pathlib import Path
 
 import pytest
-
 from run_helpers import BASE_ANSWER, SKILL_ANSWER, run_lane
+
 from driftproof.receipt import read_receipt
 from driftproof.stats import receipt_reading, verdict_refusal
 
 EXPECTED = {"commit-429": (0.9, 0.5), "explain-429": (1.0, 2 / 3), "commit-docs": (0.9, 0.5)}
 
 
-def _assert_full_receipt(path: Path, *, provider: str, surface: str, capture: str = "text") -> object:
+def _assert_full_receipt(
+    path: Path, *, provider: str, surface: str, capture: str = "text"
+) -> object:
     r = read_receipt(path)  # schema + seal
     assert r.schema_version == "0.15"
     assert r.verification_level == "TESTED"
-    assert (r.run.provider, r.run.surface, r.run.capture, r.run.preset) == (provider, surface, capture, None)
+    assert (r.run.provider, r.run.surface, r.run.capture, r.run.preset) == (
+        provider,
+        surface,
+        capture,
+        None,
+    )
     assert r.run.generations_per_arm == 3 and r.run.judge_samples_per_generation == 5
     assert r.run.endpoint_attempts == 108
     assert r.band_source == "generation"
@@ -37,12 +44,21 @@ def _assert_full_receipt(path: Path, *, provider: str, surface: str, capture: st
         assert [d.index for d in c.arms.with_skill.draws] == [0, 1, 2]
         assert [d.score for d in c.arms.with_skill.draws] == pytest.approx([w] * 3)
         assert [d.score for d in c.arms.baseline.draws] == pytest.approx([b] * 3)
-        assert all(len(d.judge_samples) == 5 and d.lost is None for d in c.arms.with_skill.draws + c.arms.baseline.draws)
+        assert all(
+            len(d.judge_samples) == 5 and d.lost is None
+            for d in c.arms.with_skill.draws + c.arms.baseline.draws
+        )
         assert c.arms.with_skill.generation.sd == 0.0
         assert c.rubric_sha256 is not None and len(c.rubric_sha256) == 64
     first = r.cases[0]
-    assert [(k.name, k.pass_) for k in first.arms.with_skill.draws[0].checks] == [("cc subject", True), ("says 429", True)]
-    assert [(k.name, k.pass_) for k in first.arms.baseline.draws[0].checks] == [("cc subject", False), ("says 429", True)]
+    assert [(k.name, k.pass_) for k in first.arms.with_skill.draws[0].checks] == [
+        ("cc subject", True),
+        ("says 429", True),
+    ]
+    assert [(k.name, k.pass_) for k in first.arms.baseline.draws[0].checks] == [
+        ("cc subject", False),
+        ("says 429", True),
+    ]
     jo = r.economics.judge_overhead
     assert (jo.judged_draws_counted, jo.judged_draws_missing_usage) == (18, 0)
     assert jo.output_tokens == 18 * 5 * 20  # the server reports 20 output tokens per reply
@@ -53,7 +69,9 @@ def _assert_full_receipt(path: Path, *, provider: str, surface: str, capture: st
     return r
 
 
-@pytest.mark.parametrize("provider,api", [("anthropic", None), ("openai", "responses"), ("openai", "chat")])
+@pytest.mark.parametrize(
+    "provider,api", [("anthropic", None), ("openai", "responses"), ("openai", "chat")]
+)
 def test_api_lanes(loopback, suite_file, skill_file, tmp_path, provider, api):
     out = run_lane(tmp_path, provider, "api", api=api)
     r = _assert_full_receipt(out, provider=provider, surface="api")
@@ -62,7 +80,9 @@ def test_api_lanes(loopback, suite_file, skill_file, tmp_path, provider, api):
     assert (d.tokens.input, d.tokens.output) == (100 + len(SKILL_ANSWER) // 10, 20)
     assert r.run.harness is None
     assert r.judge.service == loopback.url
-    assert d.answer is None and d.answer_sha256 is not None  # answers kept only with --keep-transcripts
+    assert (
+        d.answer is None and d.answer_sha256 is not None
+    )  # answers kept only with --keep-transcripts
     sample = d.judge_samples[0]
     assert sample.reported_model == "claude-haiku-4-5-20251001" and sample.reply_sha256 is not None
 
@@ -78,7 +98,12 @@ def test_claude_cli_text(loopback, fake_bin, suite_file, skill_file, tmp_path):
     assert len(gen) == 18
     for c in gen:
         a = c["argv"]
-        for flag in ("--setting-sources", "--strict-mcp-config", "--disable-slash-commands", "--no-session-persistence"):
+        for flag in (
+            "--setting-sources",
+            "--strict-mcp-config",
+            "--disable-slash-commands",
+            "--no-session-persistence",
+        ):
             assert flag in a
         assert a[a.index("--setting-sources") + 1] == "project"
         assert a[a.index("--tools") + 1] == "Read,WebFetch,WebSearch"
@@ -89,11 +114,15 @@ def test_claude_cli_text(loopback, fake_bin, suite_file, skill_file, tmp_path):
 
 
 def test_claude_cli_files(loopback, fake_bin, suite_file, skill_file, tmp_path, monkeypatch):
-    monkeypatch.setenv("FAKE_MODE", "files")  # the fake writes its answer to answer.md and replies nothing
+    monkeypatch.setenv(
+        "FAKE_MODE", "files"
+    )  # the fake writes its answer to answer.md and replies nothing
     out = run_lane(tmp_path, "anthropic", "cli", capture="files", keep_transcripts=True)
     r = _assert_full_receipt(out, provider="anthropic", surface="cli", capture="files")
     d = r.cases[0].arms.with_skill.draws[0]
-    assert [(f.path, f.bytes, f.status) for f in d.captured_files] == [("answer.md", len(SKILL_ANSWER), "read")]
+    assert [(f.path, f.bytes, f.status) for f in d.captured_files] == [
+        ("answer.md", len(SKILL_ANSWER), "read")
+    ]
     assert d.answer == f"--- file: answer.md ({len(SKILL_ANSWER)} bytes) ---\n{SKILL_ANSWER}"
     b = r.cases[0].arms.baseline.draws[0]
     assert b.answer.endswith(BASE_ANSWER)
@@ -105,8 +134,12 @@ def test_claude_cli_files(loopback, fake_bin, suite_file, skill_file, tmp_path, 
     assert len(lines) == 18 and len(json.loads(lines[0])["judge_replies"]) == 5
     # the receipt's seal covers the kept transcripts: their file name, sha256 and line count
     import hashlib
-    assert (r.run.transcripts.file, r.run.transcripts.sha256, r.run.transcripts.draws) == \
-        (kept.name, hashlib.sha256(kept.read_bytes()).hexdigest(), 18)
+
+    assert (r.run.transcripts.file, r.run.transcripts.sha256, r.run.transcripts.draws) == (
+        kept.name,
+        hashlib.sha256(kept.read_bytes()).hexdigest(),
+        18,
+    )
 
 
 def test_codex_cli_text(loopback, fake_bin, suite_file, skill_file, tmp_path):
@@ -123,7 +156,11 @@ def test_codex_cli_text(loopback, fake_bin, suite_file, skill_file, tmp_path):
         assert "mcp_servers={}" in a
         offs = sorted(x for x in a if x.startswith("features."))
         # shell_tool, unified_exec and apply_patch_freeform write files or run code; the others stay
-        assert offs == ["features.apply_patch_freeform=false", "features.shell_tool=false", "features.unified_exec=false"]
+        assert offs == [
+            "features.apply_patch_freeform=false",
+            "features.shell_tool=false",
+            "features.unified_exec=false",
+        ]
 
 
 def test_codex_cli_files_uses_workspace_write(loopback, fake_bin, suite_file, skill_file, tmp_path):
@@ -132,52 +169,112 @@ def test_codex_cli_files_uses_workspace_write(loopback, fake_bin, suite_file, sk
     assert r.cases[0].arms.with_skill.draws[0].captured_files == []
     calls = [json.loads(line)["argv"] for line in (tmp_path / "cli.log").read_text().splitlines()]
     gen = [a for a in calls if a[:1] == ["exec"]]
-    assert all(a[a.index("--sandbox") + 1] == "workspace-write" and not any(x.startswith("features.") for x in a) for a in gen)
+    assert all(
+        a[a.index("--sandbox") + 1] == "workspace-write"
+        and not any(x.startswith("features.") for x in a)
+        for a in gen
+    )
 
 
 def test_openai_judge(loopback, suite_file, skill_file, tmp_path):
     out = run_lane(tmp_path, "anthropic", "api", judge="openai")
     r = _assert_full_receipt(out, provider="anthropic", surface="api")
-    assert (r.judge.provider, r.judge.model, r.judge.service) == ("openai", "gpt-5-mini", loopback.url + "/v1")
-    assert r.judge.sampling == {"api": "responses", "max_output_tokens": 4096}  # the judge's default budget
+    assert (r.judge.provider, r.judge.model, r.judge.service) == (
+        "openai",
+        "gpt-5-mini",
+        loopback.url + "/v1",
+    )
+    assert r.judge.sampling == {
+        "api": "responses",
+        "max_output_tokens": 4096,
+    }  # the judge's default budget
     assert r.cases[0].arms.baseline.draws[0].judge_samples[0].reported_model == "gpt-5-mini"
 
 
-def test_files_mode_with_nothing_showable_is_lost(loopback, fake_bin, suite_file, skill_file, tmp_path, monkeypatch):
-    monkeypatch.setenv("FAKE_MODE", "binary")  # the fake leaves answer.bin (NUL bytes) and replies nothing
-    suite_file.write_text(json.dumps({**json.loads(suite_file.read_text()), "cases": json.loads(suite_file.read_text())["cases"][:1]}))
+def test_files_mode_with_nothing_showable_is_lost(
+    loopback, fake_bin, suite_file, skill_file, tmp_path, monkeypatch
+):
+    monkeypatch.setenv(
+        "FAKE_MODE", "binary"
+    )  # the fake leaves answer.bin (NUL bytes) and replies nothing
+    suite_file.write_text(
+        json.dumps(
+            {
+                **json.loads(suite_file.read_text()),
+                "cases": json.loads(suite_file.read_text())["cases"][:1],
+            }
+        )
+    )
     r = read_receipt(run_lane(tmp_path, "anthropic", "cli", capture="files"))
     d = r.cases[0].arms.with_skill.draws[0]
-    assert d.lost.reason == "the reply is empty and no file it left can be shown; files: answer.bin (binary (holds NUL bytes))"
+    assert (
+        d.lost.reason
+        == "the reply is empty and no file it left can be shown; files: answer.bin (binary (holds NUL bytes))"
+    )
     assert [(f.path, f.bytes, f.status) for f in d.captured_files] == [("answer.bin", 2, "binary")]
     assert d.judge_samples == [] and r.run.endpoint_attempts == 6  # no grading call for a lost draw
 
 
-def test_files_mode_pointing_at_a_file_it_did_not_leave_is_lost(loopback, fake_bin, suite_file, tmp_path, monkeypatch):
+def test_files_mode_pointing_at_a_file_it_did_not_leave_is_lost(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
     # the fake leaves notes.txt (360 characters) and replies that it saved the answer to answer.md,
     # which it never wrote: the notes are shown, but they are not the reply's own prose
     monkeypatch.setenv("FAKE_MODE", "elsewhere")
-    suite_file.write_text(json.dumps({**json.loads(suite_file.read_text()), "cases": json.loads(suite_file.read_text())["cases"][:1]}))
+    suite_file.write_text(
+        json.dumps(
+            {
+                **json.loads(suite_file.read_text()),
+                "cases": json.loads(suite_file.read_text())["cases"][:1],
+            }
+        )
+    )
     r = read_receipt(run_lane(tmp_path, "anthropic", "cli", capture="files"))
     d = r.cases[0].arms.baseline.draws[0]
-    assert d.lost.reason == "the reply points at answer.md (line 1), a file the grader was not shown"
+    assert (
+        d.lost.reason == "the reply points at answer.md (line 1), a file the grader was not shown"
+    )
     assert [(f.path, f.status) for f in d.captured_files] == [("notes.txt", "read")]
 
 
-def test_judge_reply_from_another_model_is_not_measured(loopback, suite_file, tmp_path, monkeypatch):
+def test_judge_reply_from_another_model_is_not_measured(
+    loopback, suite_file, tmp_path, monkeypatch
+):
     import run_helpers
 
-    suite_file.write_text(json.dumps({**json.loads(suite_file.read_text()), "cases": json.loads(suite_file.read_text())["cases"][:1]}))
+    suite_file.write_text(
+        json.dumps(
+            {
+                **json.loads(suite_file.read_text()),
+                "cases": json.loads(suite_file.read_text())["cases"][:1],
+            }
+        )
+    )
     ok = run_helpers._ok
     # every reply reports the dated id of the requested judge: measured
-    monkeypatch.setattr(run_helpers, "_ok", lambda path, model, text, body=None: ok(path, "claude-haiku-4-5-20251001", text, body))
+    monkeypatch.setattr(
+        run_helpers,
+        "_ok",
+        lambda path, model, text, body=None: ok(path, "claude-haiku-4-5-20251001", text, body),
+    )
     r = read_receipt(run_lane(tmp_path, "anthropic", "api", judge_model="claude-haiku-4-5"))
     samples = [s for d in r.cases[0].arms.with_skill.draws for s in d.judge_samples]
     assert len(samples) == 15 and all(s.invalid_reason is None for s in samples)
     assert {s.reported_model for s in samples} == {"claude-haiku-4-5-20251001"}
     # every reply reports another model: no sample is measured, so every draw is lost (D-1)
-    monkeypatch.setattr(run_helpers, "_ok", lambda path, model, text, body=None: ok(path, "claude-opus-4-7", text, body))
-    r = read_receipt(run_lane(tmp_path, "anthropic", "api", judge_model="claude-haiku-4-5", out=tmp_path / "r2.json"))
+    monkeypatch.setattr(
+        run_helpers,
+        "_ok",
+        lambda path, model, text, body=None: ok(path, "claude-opus-4-7", text, body),
+    )
+    r = read_receipt(
+        run_lane(
+            tmp_path, "anthropic", "api", judge_model="claude-haiku-4-5", out=tmp_path / "r2.json"
+        )
+    )
     d = r.cases[0].arms.with_skill.draws[0]
-    assert d.lost.reason == "no judge sample was valid: the reply reports model 'claude-opus-4-7', not the requested judge"
+    assert (
+        d.lost.reason
+        == "no judge sample was valid: the reply reports model 'claude-opus-4-7', not the requested judge"
+    )
     assert [s.reported_model for s in d.judge_samples] == ["claude-opus-4-7"] * 5

@@ -18,8 +18,8 @@ import sys
 import time
 
 import pytest
-
 from run_helpers import SUITE, run_lane
+
 from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
 from driftproof.run.journal import journal_path
@@ -34,13 +34,20 @@ def one_case(suite_file):
 
 
 def _all_draws(r):
-    return [(c.id, arm, d) for c in r.cases for arm in ("with_skill", "baseline") for d in getattr(c.arms, arm).draws]
+    return [
+        (c.id, arm, d)
+        for c in r.cases
+        for arm in ("with_skill", "baseline")
+        for d in getattr(c.arms, arm).draws
+    ]
 
 
 def test_429_then_500_are_retried_after_5_and_20_seconds_and_counted(loopback, one_case, tmp_path):
     loopback.script.faults = [429, 500]
     slept: list[float] = []
-    out = run_lane(tmp_path, "anthropic", "api", concurrency=1, retry_delays=(5.0, 20.0), sleep=slept.append)
+    out = run_lane(
+        tmp_path, "anthropic", "api", concurrency=1, retry_delays=(5.0, 20.0), sleep=slept.append
+    )
     r = read_receipt(out)
     assert slept == [5.0, 20.0]  # the one call that met both faults waited 5 s, then 20 s
     assert r.run.endpoint_attempts == 36 + 2
@@ -55,7 +62,11 @@ def test_three_500s_lose_the_draw_with_its_reason(loopback, one_case, tmp_path):
     lost = [(cid, arm, d) for cid, arm, d in _all_draws(r) if d.lost is not None]
     assert len(lost) == 1
     cid, arm, d = lost[0]
-    assert (cid, arm, d.index) == ("commit-429", "with_skill", 0)  # concurrency 1: the very first call
+    assert (cid, arm, d.index) == (
+        "commit-429",
+        "with_skill",
+        0,
+    )  # concurrency 1: the very first call
     assert "HTTP 500" in d.lost.reason and "3 attempts" in d.lost.reason
     assert d.score is None and d.judge_samples == []
     # 5 measured draws × 6 attempts + 3 attempts at the lost one; the arm keeps 3 draws (lost not replaced)
@@ -65,12 +76,19 @@ def test_three_500s_lose_the_draw_with_its_reason(loopback, one_case, tmp_path):
 
 def test_hangs_become_lost_draws_with_reasons(loopback, one_case, tmp_path):
     # every baseline generation hangs; the client gives up after 0.5 s
-    loopback.script.hang_if = lambda system, prompt: system is None and "<answer data=" not in prompt
+    loopback.script.hang_if = lambda system, prompt: (
+        system is None and "<answer data=" not in prompt
+    )
     out = run_lane(tmp_path, "anthropic", "api", timeout=0.5)
     r = read_receipt(out)
     reasons = [d.lost.reason for d in r.cases[0].arms.baseline.draws]
     assert len(reasons) == 3
-    assert all(x.startswith("timed out after 0.5 s (transient; 3 attempts, retried after 0.01 s and 0.02 s)") for x in reasons)
+    assert all(
+        x.startswith(
+            "timed out after 0.5 s (transient; 3 attempts, retried after 0.01 s and 0.02 s)"
+        )
+        for x in reasons
+    )
     assert all(d.lost is None for c in r.cases for d in c.arms.with_skill.draws)
     # every attempt reached the server, timed out or not; at least 3 measured draws × 6 + 3 lost × 3
     # (a slow call on a loaded machine may time out and be retried too, and is counted as well)
@@ -92,7 +110,12 @@ class Dies(Provider):
 
     def __init__(self, inner: Provider, after: int | None) -> None:
         self.inner, self.after, self.calls = inner, after, 0
-        self.name, self.surface, self.capture, self.service = inner.name, inner.surface, inner.capture, inner.service
+        self.name, self.surface, self.capture, self.service = (
+            inner.name,
+            inner.surface,
+            inner.capture,
+            inner.service,
+        )
 
     def call(self, **kw):
         self.calls += 1
@@ -113,7 +136,9 @@ def test_killed_and_resumed_run_has_every_draw_exactly_once(loopback, one_case, 
     assert second.calls == 6 - 3  # no finished draw is redone
     r = read_receipt(out)
     keys = [(cid, arm, d.index) for cid, arm, d in _all_draws(r)]
-    assert sorted(keys) == [("commit-429", a, i) for a in ("baseline", "with_skill") for i in range(3)]
+    assert sorted(keys) == [
+        ("commit-429", a, i) for a in ("baseline", "with_skill") for i in range(3)
+    ]
     # 3 × 6 attempts before the cut, the cut attempt itself (made, then killed), 3 × 6 after
     assert r.run.endpoint_attempts == 3 * 6 + 1 + 3 * 6
     assert not journal.exists()
@@ -126,9 +151,29 @@ def _draw_lines(journal):
 def test_sigkill_mid_run_then_resume(suite_file, skill_file, tmp_path, fake_bin):
     # the stub judge keeps the two subprocess runs light (no SDK to import); the lane is claude -p
     out = tmp_path / "receipt.json"
-    argv = [sys.executable, "-c", "from driftproof.cli import main; main()", "run", str(suite_file), "--skill",
-            str(skill_file), "--model", "claude-sonnet-4-6", "--provider", "anthropic", "--surface", "cli",
-            "--judge-provider", "stub", "--out", str(out), "--concurrency", "2", "--retry-delays", "0.01,0.02"]
+    argv = [
+        sys.executable,
+        "-c",
+        "from driftproof.cli import main; main()",
+        "run",
+        str(suite_file),
+        "--skill",
+        str(skill_file),
+        "--model",
+        "claude-sonnet-4-6",
+        "--provider",
+        "anthropic",
+        "--surface",
+        "cli",
+        "--judge-provider",
+        "stub",
+        "--out",
+        str(out),
+        "--concurrency",
+        "2",
+        "--retry-delays",
+        "0.01,0.02",
+    ]
     env = {**os.environ, "FAKE_SLEEP": "0.3"}
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     journal = journal_path(out)
@@ -144,7 +189,9 @@ def test_sigkill_mid_run_then_resume(suite_file, skill_file, tmp_path, fake_bin)
     assert 3 <= kept < 18
     log = tmp_path / "cli.log"
     before = sum(1 for x in log.read_text().splitlines() if json.loads(x)["argv"] != ["--version"])
-    res = subprocess.run(argv, env={**os.environ, "FAKE_SLEEP": "0"}, capture_output=True, text=True, timeout=60)
+    res = subprocess.run(
+        argv, env={**os.environ, "FAKE_SLEEP": "0"}, capture_output=True, text=True, timeout=60
+    )
     assert res.returncode == 0, res.stderr
     after = sum(1 for x in log.read_text().splitlines() if json.loads(x)["argv"] != ["--version"])
     assert after - before == 18 - kept  # only the unfinished draws are drawn again
@@ -159,18 +206,24 @@ def test_resume_refuses_a_journal_of_another_run(loopback, one_case, tmp_path):
     with pytest.raises(KeyboardInterrupt):
         run_lane(tmp_path, "anthropic", "api", lane=first, concurrency=1)
     from driftproof.errors import RefusalError
+
     with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: model\)"):
         run_lane(tmp_path, "anthropic", "api", model="claude-opus-4-7")
 
 
-def test_resume_refuses_another_harness_version(loopback, fake_bin, one_case, tmp_path, monkeypatch):
+def test_resume_refuses_another_harness_version(
+    loopback, fake_bin, one_case, tmp_path, monkeypatch
+):
     first = Dies(make_provider("anthropic", "cli"), after=2)
     first.start = first.inner.start
     with pytest.raises(KeyboardInterrupt):
         run_lane(tmp_path, "anthropic", "cli", lane=first, concurrency=1)
     monkeypatch.setenv("FAKE_CLAUDE_VERSION", "2.1.289 (Claude Code)")
     from driftproof.errors import RefusalError
-    with pytest.raises(RefusalError, match="began on harness version 2.1.288, this binary prints 2.1.289"):
+
+    with pytest.raises(
+        RefusalError, match="began on harness version 2.1.288, this binary prints 2.1.289"
+    ):
         run_lane(tmp_path, "anthropic", "cli")
 
 
@@ -184,19 +237,38 @@ def test_a_torn_last_line_is_a_draw_that_did_not_finish(loopback, one_case, tmp_
     second = Dies(make_provider("anthropic", "api"), after=None)
     r = read_receipt(run_lane(tmp_path, "anthropic", "api", lane=second))
     assert second.calls == 6 - 2
-    assert sorted((c.id, a, d.index) for c in r.cases for a in ("with_skill", "baseline")
-                  for d in getattr(c.arms, a).draws) == [("commit-429", a, i) for a in ("baseline", "with_skill") for i in range(3)]
+    assert sorted(
+        (c.id, a, d.index)
+        for c in r.cases
+        for a in ("with_skill", "baseline")
+        for d in getattr(c.arms, a).draws
+    ) == [("commit-429", a, i) for a in ("baseline", "with_skill") for i in range(3)]
 
 
 def test_two_runs_never_share_a_journal(tmp_path):
     from driftproof.errors import RefusalError
     from driftproof.run.journal import Journal
 
-    first = Journal(tmp_path / "r.json.journal", {"a": 1}, started_at="2026-11-29T00:00:00Z", harness_version=None)
+    first = Journal(
+        tmp_path / "r.json.journal",
+        {"a": 1},
+        started_at="2026-11-29T00:00:00Z",
+        harness_version=None,
+    )
     with pytest.raises(RefusalError, match="another run is writing this journal"):
-        Journal(tmp_path / "r.json.journal", {"a": 1}, started_at="2026-11-29T00:00:01Z", harness_version=None)
+        Journal(
+            tmp_path / "r.json.journal",
+            {"a": 1},
+            started_at="2026-11-29T00:00:01Z",
+            harness_version=None,
+        )
     first.close()
-    again = Journal(tmp_path / "r.json.journal", {"a": 1}, started_at="2026-11-29T00:00:02Z", harness_version=None)
+    again = Journal(
+        tmp_path / "r.json.journal",
+        {"a": 1},
+        started_at="2026-11-29T00:00:02Z",
+        harness_version=None,
+    )
     assert again.resumed and again.started_at == "2026-11-29T00:00:00Z"
     again.remove()
     assert not (tmp_path / "r.json.journal").exists()
@@ -207,8 +279,13 @@ def test_a_receipt_that_does_not_read_back_is_removed_and_the_journal_kept(one_c
 
     (tmp_path / "receipt.json").write_text("an earlier receipt")
     with pytest.raises(ReceiptError, match="/run/model"):
-        run_lane(tmp_path, "stub", None, judge="stub", model="m" * 201)  # the schema holds 200 characters
+        run_lane(
+            tmp_path, "stub", None, judge="stub", model="m" * 201
+        )  # the schema holds 200 characters
     assert (tmp_path / "receipt.json").read_text() == "an earlier receipt"
-    assert sorted(p.name for p in tmp_path.iterdir() if "receipt" in p.name) == ["receipt.json", "receipt.json.journal"]
+    assert sorted(p.name for p in tmp_path.iterdir() if "receipt" in p.name) == [
+        "receipt.json",
+        "receipt.json.journal",
+    ]
     lines = journal_path(tmp_path / "receipt.json").read_text().splitlines()
     assert sum(x.startswith('{"draw":') for x in lines) == 6  # every finished draw kept for a rerun

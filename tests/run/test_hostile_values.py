@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from factories import run_main
+from run_helpers import SUITE, run_lane
+from test_shapes import _message
 
 from driftproof.errors import ReceiptError
 from driftproof.receipt import read_receipt
@@ -16,15 +19,17 @@ from driftproof.receipt._seal import unsealable_values, write_receipt
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError
 from driftproof.run.providers.cli import read_claude
-from factories import run_main
-from run_helpers import SUITE, run_lane
-from test_shapes import _message
 
 ONE = {**SUITE, "cases": SUITE["cases"][:1]}
 
 
 def test_unsealable_numbers_are_named_by_pointer_in_document_order() -> None:
-    doc = {"a": [1.5, float("nan"), 2**53, {"x/y": float("inf")}], "b": True, "c": 2**53 - 1, "d": -(2**53)}
+    doc = {
+        "a": [1.5, float("nan"), 2**53, {"x/y": float("inf")}],
+        "b": True,
+        "c": 2**53 - 1,
+        "d": -(2**53),
+    }
     assert [p for p, _ in unsealable_values(doc)] == ["/a/1", "/a/2", "/a/3/x~1y", "/d"]
     assert unsealable_values({"n": 9007199254740991, "f": 1e308, "t": True, "s": "NaN"}) == []
 
@@ -32,20 +37,41 @@ def test_unsealable_numbers_are_named_by_pointer_in_document_order() -> None:
 def test_a_receipt_with_an_unsealable_number_is_refused_and_nothing_is_written(tmp_path) -> None:
     out = tmp_path / "r.json"
     with pytest.raises(ReceiptError) as info:
-        write_receipt({"schema_version": "0.15", "economics": {"judge_overhead": {"usd": float("inf")}}}, out)
+        write_receipt(
+            {"schema_version": "0.15", "economics": {"judge_overhead": {"usd": float("inf")}}}, out
+        )
     assert "/economics/judge_overhead/usd" in str(info.value) and "finite" in str(info.value)
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("value,expected", [(0, 0), (2**53 - 1, 2**53 - 1), (2**53, None), (10**20, None),
-                                            (-1, None), (True, None), (1.0, None), ("12", None)])
+@pytest.mark.parametrize(
+    "value,expected",
+    [
+        (0, 0),
+        (2**53 - 1, 2**53 - 1),
+        (2**53, None),
+        (10**20, None),
+        (-1, None),
+        (True, None),
+        (1.0, None),
+        ("12", None),
+    ],
+)
 def test_a_token_count_is_kept_only_when_a_receipt_can_hold_it(value, expected) -> None:
     assert count(value) == expected
 
 
 def _envelope(**extra):
-    return json.dumps({"type": "result", "subtype": "success", "is_error": False, "result": "fine",
-                       "usage": {"input_tokens": 10, "output_tokens": 5}, **extra})
+    return json.dumps(
+        {
+            "type": "result",
+            "subtype": "success",
+            "is_error": False,
+            "result": "fine",
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+            **extra,
+        }
+    )
 
 
 def test_a_claude_result_that_is_not_text_is_not_graded_and_not_retried() -> None:
@@ -61,22 +87,39 @@ def test_claude_stdout_that_is_not_json_is_quoted_in_the_reason() -> None:
 
 
 def test_claude_usage_past_the_safe_integer_range_is_unknown_not_a_crash() -> None:
-    reply = read_claude(0, _envelope(usage={"input_tokens": 10**20, "output_tokens": 10**20}), "", "m")
+    reply = read_claude(
+        0, _envelope(usage={"input_tokens": 10**20, "output_tokens": 10**20}), "", "m"
+    )
     assert (reply.input_tokens, reply.output_tokens) == (None, None)
 
 
-def test_a_lone_surrogate_in_the_judge_decision_is_repaired_and_recorded(loopback, suite_file, tmp_path) -> None:
+def test_a_lone_surrogate_in_the_judge_decision_is_repaired_and_recorded(
+    loopback, suite_file, tmp_path
+) -> None:
     def shape(path, body, is_judge, text):
         if not is_judge:
             return 200, _message(text), {}
-        grade = {"type": "tool_use", "id": "toolu_1", "name": body["tools"][0]["name"],
-                 "input": {"score": 0.5, "reason": "bad \ud800 reason"}}
-        return 200, {**_message("", model="claude-haiku-4-5-20251001"), "content": [grade],
-                     "stop_reason": "tool_use"}, {}
+        grade = {
+            "type": "tool_use",
+            "id": "toolu_1",
+            "name": body["tools"][0]["name"],
+            "input": {"score": 0.5, "reason": "bad \ud800 reason"},
+        }
+        return (
+            200,
+            {
+                **_message("", model="claude-haiku-4-5-20251001"),
+                "content": [grade],
+                "stop_reason": "tool_use",
+            },
+            {},
+        )
 
     loopback.script.shape = shape
     suite_file.write_text(json.dumps(ONE))
-    out = run_lane(tmp_path, "anthropic", "api", min_draws=1, max_draws=1, judge_samples=1, concurrency=1)
+    out = run_lane(
+        tmp_path, "anthropic", "api", min_draws=1, max_draws=1, judge_samples=1, concurrency=1
+    )
     r = read_receipt(out)
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.score == 0.5 and d.judge_samples[0].reason == "bad \ufffd reason"
@@ -86,57 +129,119 @@ def test_a_lone_surrogate_in_the_judge_decision_is_repaired_and_recorded(loopbac
 
 
 @pytest.mark.parametrize("price", ["nan,1", "1,inf", "1,5,0.1,-inf"])
-def test_a_judge_price_that_is_not_finite_is_refused_before_any_call(price, tmp_path, suite_file, skill_file) -> None:
+def test_a_judge_price_that_is_not_finite_is_refused_before_any_call(
+    price, tmp_path, suite_file, skill_file
+) -> None:
     from click.testing import CliRunner
 
     from driftproof.cli import cli
-    res = CliRunner().invoke(cli, ["run", str(suite_file), "--skill", str(skill_file), "--model", "m",
-                                   "--provider", "stub", "--judge-price", price, "--out", str(tmp_path / "r.json")])
+
+    res = CliRunner().invoke(
+        cli,
+        [
+            "run",
+            str(suite_file),
+            "--skill",
+            str(skill_file),
+            "--model",
+            "m",
+            "--provider",
+            "stub",
+            "--judge-price",
+            price,
+            "--out",
+            str(tmp_path / "r.json"),
+        ],
+    )
     assert res.exit_code == 2 and "finite" in res.output
     assert not (tmp_path / "r.json").exists()
 
 
 # --- importers: the same kinds in the two new sources ---------------------------------------------
 
+
 def _oe(tmp_path, capsys, text, *extra, name="s"):
     src = tmp_path / "items.jsonl"
     src.write_text(text)
-    code, out, err = run_main(["import", "openai-evals", str(src), "--skill-name", name, "--grader", "g",
-                               "--out", str(tmp_path / "out"), *extra], capsys)
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())  # nothing written
+    code, out, err = run_main(
+        [
+            "import",
+            "openai-evals",
+            str(src),
+            "--skill-name",
+            name,
+            "--grader",
+            "g",
+            "--out",
+            str(tmp_path / "out"),
+            *extra,
+        ],
+        capsys,
+    )
+    assert not (tmp_path / "out").exists() or not any(
+        (tmp_path / "out").iterdir()
+    )  # nothing written
     return code, out + err
 
 
-def test_openai_evals_one_grader_twice_in_an_item_is_refused_at_its_pointer(tmp_path, capsys) -> None:
-    row = {"run_id": "r1", "datasource_item_id": 1, "results": [{"name": "g", "score": 0.9}, {"name": "g", "score": 0.1}]}
+def test_openai_evals_one_grader_twice_in_an_item_is_refused_at_its_pointer(
+    tmp_path, capsys
+) -> None:
+    row = {
+        "run_id": "r1",
+        "datasource_item_id": 1,
+        "results": [{"name": "g", "score": 0.9}, {"name": "g", "score": 0.1}],
+    }
     code, text = _oe(tmp_path, capsys, json.dumps(row) + "\n")
     assert code == 2 and "/results/1/name" in text and "'g' again" in text
 
 
-@pytest.mark.parametrize("grade,extra,phrase", [("Infinity", (), "finite number"),
-                                                ("true", ("--grader-range", "1:7"), "found true")])
-def test_openai_evals_grades_that_are_not_on_the_scale_are_refused(tmp_path, capsys, grade, extra, phrase) -> None:
-    code, text = _oe(tmp_path, capsys, '{"run_id": "r1", "datasource_item_id": 1, "grades": {"g": %s}}\n' % grade, *extra)
+@pytest.mark.parametrize(
+    "grade,extra,phrase",
+    [("Infinity", (), "finite number"), ("true", ("--grader-range", "1:7"), "found true")],
+)
+def test_openai_evals_grades_that_are_not_on_the_scale_are_refused(
+    tmp_path, capsys, grade, extra, phrase
+) -> None:
+    code, text = _oe(
+        tmp_path,
+        capsys,
+        '{"run_id": "r1", "datasource_item_id": 1, "grades": {"g": %s}}\n' % grade,
+        *extra,
+    )
     assert code == 2 and phrase in text and "/grades/g" in text
 
 
 def test_an_empty_skill_name_is_refused(tmp_path, capsys) -> None:
-    code, text = _oe(tmp_path, capsys, '{"run_id": "r1", "datasource_item_id": 1, "grades": {"g": 0.5}}\n', name=" ")
+    code, text = _oe(
+        tmp_path,
+        capsys,
+        '{"run_id": "r1", "datasource_item_id": 1, "grades": {"g": 0.5}}\n',
+        name=" ",
+    )
     assert code == 2 and "empty" in text
 
 
-@pytest.mark.parametrize("mutate,pointer", [
-    (lambda d: d["cases"][0]["arms"].__setitem__("without", []), "/cases/0/arms/without"),
-    (lambda d: d["cases"][0]["arms"].__setitem__("with", []), "/cases/0/arms/with"),
-    (lambda d: d.__setitem__("cases", []), "/cases"),
-])
-def test_claude_plugin_eval_empty_runs_or_cases_are_refused_unless_partial(tmp_path, capsys, shared, mutate,
-                                                                           pointer) -> None:
-    doc = json.loads((shared / "data/interop/claude-plugin-eval/aggregate-result.two-arm.json").read_text())
+@pytest.mark.parametrize(
+    "mutate,pointer",
+    [
+        (lambda d: d["cases"][0]["arms"].__setitem__("without", []), "/cases/0/arms/without"),
+        (lambda d: d["cases"][0]["arms"].__setitem__("with", []), "/cases/0/arms/with"),
+        (lambda d: d.__setitem__("cases", []), "/cases"),
+    ],
+)
+def test_claude_plugin_eval_empty_runs_or_cases_are_refused_unless_partial(
+    tmp_path, capsys, shared, mutate, pointer
+) -> None:
+    doc = json.loads(
+        (shared / "data/interop/claude-plugin-eval/aggregate-result.two-arm.json").read_text()
+    )
     mutate(doc)
     src = tmp_path / "aggregate-result.json"
     src.write_text(json.dumps(doc))
-    code, out, err = run_main(["import", "claude-plugin-eval", str(src), "--out", str(tmp_path / "out")], capsys)
+    code, out, err = run_main(
+        ["import", "claude-plugin-eval", str(src), "--out", str(tmp_path / "out")], capsys
+    )
     assert code == 2 and pointer in out + err and "at least one" in out + err
 
 
@@ -148,5 +253,11 @@ def test_a_structured_decision_that_breaks_its_schema_is_not_measured(tmp_path) 
     case = load_suite(tmp_path / "suite.json").cases[0]
     assert parse_structured(case, {"score": 0.5, "reason": "fine"}).score == 0.5
     v = parse_structured(case, {"score": 1.0, "reason": "x", "override": True})
-    assert v.score is None and "does not match its schema" in v.invalid_reason and "override" in v.invalid_reason
-    assert parse_structured(case, {"score": 1.0}).score is None  # no reason: the strict schema requires one
+    assert (
+        v.score is None
+        and "does not match its schema" in v.invalid_reason
+        and "override" in v.invalid_reason
+    )
+    assert (
+        parse_structured(case, {"score": 1.0}).score is None
+    )  # no reason: the strict schema requires one

@@ -12,10 +12,10 @@ import hashlib
 import json
 
 import pytest
-from click.testing import CliRunner
-
 import run_helpers
+from click.testing import CliRunner
 from run_helpers import SUITE, run_lane
+
 from driftproof.cli import cli
 from driftproof.errors import RefusalError
 from driftproof.receipt import read_receipt
@@ -40,6 +40,7 @@ def _revised_judge(original):
         if "REVISED" in prompt:
             return json.dumps({"score": 0.6, "reason": "revised rubric"})
         return original(prompt)
+
     return judge
 
 
@@ -48,8 +49,19 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
     before = read_receipt(out)
     assert receipt_reading(before).status == "passing"
     monkeypatch.setattr(run_helpers, "judge_reply", _revised_judge(run_helpers.judge_reply))
-    res = CliRunner().invoke(cli, ["regrade", str(out), "--rubric", str(_revised(tmp_path)),
-                                   "--out", str(tmp_path / "regraded.json"), "--retry-delays", "0.01,0.02"])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "regrade",
+            str(out),
+            "--rubric",
+            str(_revised(tmp_path)),
+            "--out",
+            str(tmp_path / "regraded.json"),
+            "--retry-delays",
+            "0.01,0.02",
+        ],
+    )
     assert res.exit_code == 0, res.output
     r = read_receipt(tmp_path / "regraded.json")
     # Sealed in its hash: the original receipt's hash and the calls made.
@@ -62,10 +74,16 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
     assert reg["logical_judge_calls"] == 90 and reg["runner_attempts"] == 90
     # The answers are the original's, and the harness/capture are kept.
     for c0, c1 in zip(before.cases, r.cases):
-        assert [d.answer for d in c0.arms.with_skill.draws] == [d.answer for d in c1.arms.with_skill.draws]
-        assert [k.pass_ for d in c0.arms.baseline.draws for k in d.checks] == \
-               [k.pass_ for d in c1.arms.baseline.draws for k in d.checks]  # checks carried, never re-run
-    scores = {c.id: ([d.score for d in c.arms.with_skill.draws], [d.score for d in c.arms.baseline.draws]) for c in r.cases}
+        assert [d.answer for d in c0.arms.with_skill.draws] == [
+            d.answer for d in c1.arms.with_skill.draws
+        ]
+        assert [k.pass_ for d in c0.arms.baseline.draws for k in d.checks] == [
+            k.pass_ for d in c1.arms.baseline.draws for k in d.checks
+        ]  # checks carried, never re-run
+    scores = {
+        c.id: ([d.score for d in c.arms.with_skill.draws], [d.score for d in c.arms.baseline.draws])
+        for c in r.cases
+    }
     assert scores["commit-429"] == ([0.6] * 3, [0.6] * 3)
     assert scores["commit-docs"] == ([0.6] * 3, [0.6] * 3)
     assert scores["explain-429"][0] == pytest.approx([1.0] * 3)
@@ -80,8 +98,14 @@ def test_regrade_refuses_a_different_grader_and_writes_nothing(loopback, suite_f
     out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
     judge = make_provider("openai", "api", api="chat")
     with pytest.raises(RefusalError, match="grader model differs|grader service differs"):
-        rubric_regrade(out, load_suite(_revised(tmp_path)), judge, judge_model="gpt-5-mini",
-                       out=tmp_path / "r2.json", retry_delays=(0.01,))
+        rubric_regrade(
+            out,
+            load_suite(_revised(tmp_path)),
+            judge,
+            judge_model="gpt-5-mini",
+            out=tmp_path / "r2.json",
+            retry_delays=(0.01,),
+        )
     assert not (tmp_path / "r2.json").exists()
 
 
@@ -89,8 +113,14 @@ def test_regrade_refuses_a_run_without_kept_answers(loopback, suite_file, tmp_pa
     out = run_lane(tmp_path, "anthropic", "api")
     judge = make_provider("anthropic", "api")
     with pytest.raises(RefusalError, match="kept no answer"):
-        rubric_regrade(out, load_suite(_revised(tmp_path)), judge, judge_model="claude-haiku-4-5-20251001",
-                       out=tmp_path / "r3.json", retry_delays=(0.01,))
+        rubric_regrade(
+            out,
+            load_suite(_revised(tmp_path)),
+            judge,
+            judge_model="claude-haiku-4-5-20251001",
+            out=tmp_path / "r3.json",
+            retry_delays=(0.01,),
+        )
     assert not (tmp_path / "r3.json").exists()
 
 
@@ -101,12 +131,20 @@ def test_regrade_refuses_a_moved_prompt(loopback, suite_file, tmp_path):
     p = tmp_path / "moved.json"
     p.write_text(json.dumps(doc))
     with pytest.raises(RefusalError, match="prompt differs"):
-        rubric_regrade(out, load_suite(p), make_provider("anthropic", "api"), judge_model="claude-haiku-4-5-20251001",
-                       out=tmp_path / "r4.json", retry_delays=(0.01,))
+        rubric_regrade(
+            out,
+            load_suite(p),
+            make_provider("anthropic", "api"),
+            judge_model="claude-haiku-4-5-20251001",
+            out=tmp_path / "r4.json",
+            retry_delays=(0.01,),
+        )
     assert not (tmp_path / "r4.json").exists()
 
 
-def test_regrade_refuses_a_reply_answered_by_another_model(loopback, suite_file, tmp_path, monkeypatch):
+def test_regrade_refuses_a_reply_answered_by_another_model(
+    loopback, suite_file, tmp_path, monkeypatch
+):
     out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
     real = run_helpers._ok
 
@@ -115,16 +153,36 @@ def test_regrade_refuses_a_reply_answered_by_another_model(loopback, suite_file,
 
     monkeypatch.setattr(run_helpers, "_ok", other_model)
     with pytest.raises(RefusalError, match="not the requested judge"):
-        rubric_regrade(out, load_suite(_revised(tmp_path)), make_provider("anthropic", "api"),
-                       judge_model="claude-haiku-4-5-20251001", out=tmp_path / "r5.json", retry_delays=(0.01,))
+        rubric_regrade(
+            out,
+            load_suite(_revised(tmp_path)),
+            make_provider("anthropic", "api"),
+            judge_model="claude-haiku-4-5-20251001",
+            out=tmp_path / "r5.json",
+            retry_delays=(0.01,),
+        )
     assert not (tmp_path / "r5.json").exists()
 
 
 def test_plain_judge_regrade_checks_every_reply_identity(loopback, suite_file, tmp_path):
     out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
-    res = CliRunner().invoke(cli, ["regrade", str(out), "--rubric", str(suite_file), "--out", str(tmp_path / "p.json"),
-                                   "--judge-provider", "anthropic", "--judge-model", "claude-haiku-4-5-20251001",
-                                   "--retry-delays", "0.01"])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "regrade",
+            str(out),
+            "--rubric",
+            str(suite_file),
+            "--out",
+            str(tmp_path / "p.json"),
+            "--judge-provider",
+            "anthropic",
+            "--judge-model",
+            "claude-haiku-4-5-20251001",
+            "--retry-delays",
+            "0.01",
+        ],
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads((tmp_path / "p.json").read_text())
     assert doc["regrade"]["kind"] == "judge"
@@ -143,15 +201,29 @@ def test_plain_judge_regrade_refuses_anonymous_replies(loopback, suite_file, tmp
 
     monkeypatch.setattr(run_helpers, "_ok", anonymous)
     with pytest.raises(RefusalError, match="anonymous judge reply"):
-        rubric_regrade(out, load_suite(suite_file), make_provider("anthropic", "api"), plain=True,
-                       judge_model="claude-haiku-4-5-20251001", out=tmp_path / "p2.json", retry_delays=(0.01,))
+        rubric_regrade(
+            out,
+            load_suite(suite_file),
+            make_provider("anthropic", "api"),
+            plain=True,
+            judge_model="claude-haiku-4-5-20251001",
+            out=tmp_path / "p2.json",
+            retry_delays=(0.01,),
+        )
     assert not (tmp_path / "p2.json").exists()
 
 
 def test_stub_plain_regrade_records_unverified(loopback, suite_file, tmp_path):
     out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
-    res = rubric_regrade(out, load_suite(suite_file), make_provider("stub", None), plain=True,
-                         judge_model="stub-judge", out=tmp_path / "s.json", retry_delays=(0.01,))
+    res = rubric_regrade(
+        out,
+        load_suite(suite_file),
+        make_provider("stub", None),
+        plain=True,
+        judge_model="stub-judge",
+        out=tmp_path / "s.json",
+        retry_delays=(0.01,),
+    )
     assert read_receipt(res.receipt_path).verification_level == "UNVERIFIED"
 
 
@@ -160,24 +232,47 @@ def test_regrade_refuses_kept_transcripts_changed_after_the_seal(loopback, suite
     kept = tmp_path / "receipt.json.transcripts.jsonl"
     kept.write_text(kept.read_text() + "\n")
     with pytest.raises(RefusalError, match="changed after the original sealed them"):
-        rubric_regrade(out, load_suite(_revised(tmp_path)), make_provider("anthropic", "api"),
-                       judge_model="claude-haiku-4-5-20251001", out=tmp_path / "r6.json", retry_delays=(0.01,))
+        rubric_regrade(
+            out,
+            load_suite(_revised(tmp_path)),
+            make_provider("anthropic", "api"),
+            judge_model="claude-haiku-4-5-20251001",
+            out=tmp_path / "r6.json",
+            retry_delays=(0.01,),
+        )
     assert not (tmp_path / "r6.json").exists()
 
 
-def test_regrade_holds_an_openai_judges_own_output_budget(loopback, suite_file, tmp_path, monkeypatch):
+def test_regrade_holds_an_openai_judges_own_output_budget(
+    loopback, suite_file, tmp_path, monkeypatch
+):
     # the original's OpenAI judge sampled with max_output_tokens 4096 (the run's default judge
     # budget); the regrade reads that key, so the graders' settings match and the regrade runs
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][2:]}))
-    out = run_lane(tmp_path, "openai", "api", api="chat", judge="openai", keep_transcripts=True,
-                   min_draws=1, max_draws=1, judge_samples=1)
+    out = run_lane(
+        tmp_path,
+        "openai",
+        "api",
+        api="chat",
+        judge="openai",
+        keep_transcripts=True,
+        min_draws=1,
+        max_draws=1,
+        judge_samples=1,
+    )
     assert read_receipt(out).judge.sampling == {"api": "responses", "max_output_tokens": 4096}
     monkeypatch.setattr(run_helpers, "judge_reply", _revised_judge(run_helpers.judge_reply))
     revised = json.loads(json.dumps({**SUITE, "cases": SUITE["cases"][2:]}))
     revised["cases"][0]["rubric"] = "REVISED: " + revised["cases"][0]["rubric"]
     (tmp_path / "revised.json").write_text(json.dumps(revised))
-    rubric_regrade(out, load_suite(tmp_path / "revised.json"), make_provider("openai", "api"), judge_model="gpt-5-mini",
-                   out=tmp_path / "ro.json", retry_delays=(0.01,))
+    rubric_regrade(
+        out,
+        load_suite(tmp_path / "revised.json"),
+        make_provider("openai", "api"),
+        judge_model="gpt-5-mini",
+        out=tmp_path / "ro.json",
+        retry_delays=(0.01,),
+    )
     r = read_receipt(tmp_path / "ro.json")
     assert r.judge.sampling == {"api": "responses", "max_output_tokens": 4096}
     assert [d.score for d in r.cases[0].arms.with_skill.draws] == [0.6]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from run_helpers import SUITE
 
 from driftproof.errors import SuiteError
 from driftproof.run.judge import rubric_sha256
 from driftproof.run.suite import load_suite, require_gradable
-from run_helpers import SUITE
 
 
 def _write(tmp_path, doc, name="s.json"):
@@ -30,38 +30,93 @@ def _problems(tmp_path, doc):
 
 def test_native_suite_reads_every_field(suite_file):
     s = load_suite(suite_file)
-    assert (s.name, s.format, [c.id for c in s.cases]) == ("three-cases", "driftproof", ["commit-429", "explain-429", "commit-docs"])
+    assert (s.name, s.format, [c.id for c in s.cases]) == (
+        "three-cases",
+        "driftproof",
+        ["commit-429", "explain-429", "commit-docs"],
+    )
     c0, c1 = s.cases[0], s.cases[1]
     assert c0.threshold == 0.7 and c0.rubric.startswith("1.0 for")
-    assert [(k.name, k.kind) for k in c0.checks] == [("cc subject", "structural"), ("says 429", "regex")]
-    assert c0.examples_pass == ("fix(http): retry 429 responses",) and c0.examples_fail == ("Fixed the retry bug",)
+    assert [(k.name, k.kind) for k in c0.checks] == [
+        ("cc subject", "structural"),
+        ("says 429", "regex"),
+    ]
+    assert c0.examples_pass == ("fix(http): retry 429 responses",) and c0.examples_fail == (
+        "Fixed the retry bug",
+    )
     assert [(c.id, c.weight) for c in c1.criteria] == [("rate", 2.0), ("retry-after", 1.0)]
     require_gradable(s)
 
 
 def test_yaml_suite(tmp_path):
-    p = _write(tmp_path, "format: driftproof-suite/1\ncases:\n  - id: y1\n    prompt: hi\n    rubric: be nice\n", "s.yaml")
+    p = _write(
+        tmp_path,
+        "format: driftproof-suite/1\ncases:\n  - id: y1\n    prompt: hi\n    rubric: be nice\n",
+        "s.yaml",
+    )
     s = load_suite(p)
     assert [c.id for c in s.cases] == ["y1"] and s.name == "s"
 
 
-@pytest.mark.parametrize("case,pointer,needle", [
-    (_case(id="-bad"), "/cases/0/id", "expected an id"),
-    (_case(prompt=""), "/cases/0/prompt", "non-empty string"),
-    (_case(criteria=[]), "/cases/0/criteria", "an empty list is refused"),
-    ({"id": "a", "prompt": "p", "rubric": "r", "criteria": [{"id": "x", "weight": 1, "description": "d"}]},
-     "/cases/0", "not both"),
-    (_case(rubric="x" * 20_001), "/cases/0/rubric", "at most 20000 characters"),
-    (_case(threshold=1.5), "/cases/0/threshold", "from 0 to 1"),
-    (_case(checks=[{"name": "n", "kind": "regex", "pattern": "("}]), "/cases/0/checks/0/pattern", "valid Python regular expression"),
-    (_case(checks=[{"name": "n", "kind": "structural", "structure": "haiku"}]), "/cases/0/checks/0/structure", "conventional_commit_subject"),
-    (_case(checks=[{"name": "n", "kind": "vibes", "pattern": "x"}]), "/cases/0/checks/0/kind", "expected one of"),
-    ({"id": "a", "prompt": "p", "criteria": [{"id": "x", "weight": 0, "description": "d"}]}, "/cases/0/criteria/0/weight", "> 0"),
-    ({"id": "a", "prompt": "p", "criteria": [{"id": "x", "weight": 1, "description": "d"}] * 2}, "/cases/0/criteria/1/id", "unique"),
-    ({"id": "a", "prompt": "p", "criteria": [{"id": f"c{i}", "weight": 1, "description": "d"} for i in range(51)]},
-     "/cases/0/criteria", "at most 50 criteria"),
-    (_case(extra=1), "/cases/0/extra", "unexpected key"),
-])
+@pytest.mark.parametrize(
+    "case,pointer,needle",
+    [
+        (_case(id="-bad"), "/cases/0/id", "expected an id"),
+        (_case(prompt=""), "/cases/0/prompt", "non-empty string"),
+        (_case(criteria=[]), "/cases/0/criteria", "an empty list is refused"),
+        (
+            {
+                "id": "a",
+                "prompt": "p",
+                "rubric": "r",
+                "criteria": [{"id": "x", "weight": 1, "description": "d"}],
+            },
+            "/cases/0",
+            "not both",
+        ),
+        (_case(rubric="x" * 20_001), "/cases/0/rubric", "at most 20000 characters"),
+        (_case(threshold=1.5), "/cases/0/threshold", "from 0 to 1"),
+        (
+            _case(checks=[{"name": "n", "kind": "regex", "pattern": "("}]),
+            "/cases/0/checks/0/pattern",
+            "valid Python regular expression",
+        ),
+        (
+            _case(checks=[{"name": "n", "kind": "structural", "structure": "haiku"}]),
+            "/cases/0/checks/0/structure",
+            "conventional_commit_subject",
+        ),
+        (
+            _case(checks=[{"name": "n", "kind": "vibes", "pattern": "x"}]),
+            "/cases/0/checks/0/kind",
+            "expected one of",
+        ),
+        (
+            {"id": "a", "prompt": "p", "criteria": [{"id": "x", "weight": 0, "description": "d"}]},
+            "/cases/0/criteria/0/weight",
+            "> 0",
+        ),
+        (
+            {
+                "id": "a",
+                "prompt": "p",
+                "criteria": [{"id": "x", "weight": 1, "description": "d"}] * 2,
+            },
+            "/cases/0/criteria/1/id",
+            "unique",
+        ),
+        (
+            {
+                "id": "a",
+                "prompt": "p",
+                "criteria": [{"id": f"c{i}", "weight": 1, "description": "d"} for i in range(51)],
+            },
+            "/cases/0/criteria",
+            "at most 50 criteria",
+        ),
+        (_case(extra=1), "/cases/0/extra", "unexpected key"),
+    ],
+)
 def test_bad_case_is_named_by_pointer(tmp_path, case, pointer, needle):
     probs = _problems(tmp_path, {"format": "driftproof-suite/1", "cases": [case]})
     assert any(p == pointer and needle in m for p, m in probs), probs
@@ -78,30 +133,54 @@ def test_errors_name_the_file(tmp_path):
     p = _write(tmp_path, "{not json")
     with pytest.raises(SuiteError) as ei:
         load_suite(p)
-    assert ei.value.problems[0].file == str(p) and "expected UTF-8 JSON" in ei.value.problems[0].message
+    assert (
+        ei.value.problems[0].file == str(p)
+        and "expected UTF-8 JSON" in ei.value.problems[0].message
+    )
     with pytest.raises(SuiteError, match="/format"):
         load_suite(_write(tmp_path, {"format": "other/9", "cases": []}))
 
 
 def test_a_case_with_neither_rubric_nor_criteria_is_refused_before_any_call(tmp_path):
-    s = load_suite(_write(tmp_path, {"format": "driftproof-suite/1", "cases": [{"id": "a", "prompt": "p"}]}))
+    s = load_suite(
+        _write(tmp_path, {"format": "driftproof-suite/1", "cases": [{"id": "a", "prompt": "p"}]})
+    )
     with pytest.raises(SuiteError) as ei:
         require_gradable(s)
-    assert ei.value.problems[0].pointer == "/cases/0" and "neither a rubric nor criteria" in ei.value.problems[0].message
+    assert (
+        ei.value.problems[0].pointer == "/cases/0"
+        and "neither a rubric nor criteria" in ei.value.problems[0].message
+    )
 
 
 def test_skill_creator_evals_json(tmp_path):
-    doc = {"skill_name": "pdf", "evals": [
-        {"id": 1, "prompt": "Fill the form", "expected_output": "a filled form", "files": [],
-         "expectations": ["The name field is filled", "The date is ISO 8601"]},
-        {"id": 2, "prompt": "Split it", "expected_output": "", "files": ["in.pdf"], "expectations": ["two files"]},
-    ]}
+    doc = {
+        "skill_name": "pdf",
+        "evals": [
+            {
+                "id": 1,
+                "prompt": "Fill the form",
+                "expected_output": "a filled form",
+                "files": [],
+                "expectations": ["The name field is filled", "The date is ISO 8601"],
+            },
+            {
+                "id": 2,
+                "prompt": "Split it",
+                "expected_output": "",
+                "files": ["in.pdf"],
+                "expectations": ["two files"],
+            },
+        ],
+    }
     s = load_suite(_write(tmp_path, doc, "evals.json"))
     assert (s.name, s.format) == ("pdf", "skill-creator")
     c = s.cases[0]
     assert c.id == "1" and c.rubric is None
     assert [(k.id, k.weight, k.description) for k in c.criteria] == [
-        ("a1", 1.0, "The name field is filled"), ("a2", 1.0, "The date is ISO 8601")]
+        ("a1", 1.0, "The name field is filled"),
+        ("a2", 1.0, "The date is ISO 8601"),
+    ]
     with pytest.raises(SuiteError) as ei:  # input files cannot be handed to the model
         require_gradable(s)
     assert [p.pointer for p in ei.value.problems] == ["/evals/1/files"]
@@ -112,7 +191,10 @@ def test_caveman_fidelity_json(shared):
     raw = json.loads(path.read_text())
     s = load_suite(path)
     assert s.format == "caveman-fidelity" and len(s.cases) == len(raw["cases"]) == 30
-    n = sum(len(c["checks"].get("must_include", [])) + len(c["checks"].get("must_not_include", [])) for c in raw["cases"])
+    n = sum(
+        len(c["checks"].get("must_include", [])) + len(c["checks"].get("must_not_include", []))
+        for c in raw["cases"]
+    )
     assert sum(len(c.checks) for c in s.cases) == n
     first = s.cases[0]
     assert first.id == "polarity-and-limits"
@@ -125,9 +207,17 @@ def test_caveman_fidelity_json(shared):
 def test_rubric_hash_moves_with_any_criterion_field(tmp_path):
     base = {"id": "a", "prompt": "p", "criteria": [{"id": "x", "weight": 1, "description": "d"}]}
     hashes = set()
-    for crit in ({"id": "x", "weight": 1, "description": "d"}, {"id": "y", "weight": 1, "description": "d"},
-                 {"id": "x", "weight": 2, "description": "d"}, {"id": "x", "weight": 1, "description": "e"}):
-        s = load_suite(_write(tmp_path, {"format": "driftproof-suite/1", "cases": [{**base, "criteria": [crit]}]}))
+    for crit in (
+        {"id": "x", "weight": 1, "description": "d"},
+        {"id": "y", "weight": 1, "description": "d"},
+        {"id": "x", "weight": 2, "description": "d"},
+        {"id": "x", "weight": 1, "description": "e"},
+    ):
+        s = load_suite(
+            _write(
+                tmp_path, {"format": "driftproof-suite/1", "cases": [{**base, "criteria": [crit]}]}
+            )
+        )
         hashes.add(rubric_sha256(s.cases[0]))
     assert len(hashes) == 4
     s = load_suite(_write(tmp_path, {"format": "driftproof-suite/1", "cases": SUITE["cases"]}))

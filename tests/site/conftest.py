@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import shutil
+from pathlib import Path
 
 import pytest
 from site_fixtures import REPO, hostile_receipt, savings_receipt, scored_receipt, write_report
@@ -32,14 +31,25 @@ def make_site_inputs(tmp_path: Path) -> tuple[Path, Path]:
     receipts.mkdir()
     # skill, control, baseline output tokens per case, chosen by hand:
     # alpha vs control: 1-50/100 = 0.50, 1-30/60 = 0.50, 1-90/60 = -0.50 → median +50%, mean +17%
-    write_receipt(savings_receipt("alpha", {"q1": (50, 100, 80), "q2": (30, 60, 40), "q3": (90, 60, 100)}),
-                  receipts / "alpha.json")
+    write_receipt(
+        savings_receipt("alpha", {"q1": (50, 100, 80), "q2": (30, 60, 40), "q3": (90, 60, 100)}),
+        receipts / "alpha.json",
+    )
     # beta vs control: 1-25/100 = 0.75, 1-45/60 = 0.25, 1-30/60 = 0.50 → median +50%, min +25%, max +75%
-    write_receipt(savings_receipt("beta", {"q1": (25, 100, 80), "q2": (45, 60, 40), "q3": (30, 60, 100)}),
-                  receipts / "beta.json")
-    write_receipt(scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])},
-                                 answer="<script>alert('x')</script>"), receipts / "tested.json")
-    write_report(reports, "001-savings.md", """
+    write_receipt(
+        savings_receipt("beta", {"q1": (25, 100, 80), "q2": (45, 60, 40), "q3": (30, 60, 100)}),
+        receipts / "beta.json",
+    )
+    write_receipt(
+        scored_receipt(
+            {"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}, answer="<script>alert('x')</script>"
+        ),
+        receipts / "tested.json",
+    )
+    write_report(
+        reports,
+        "001-savings.md",
+        """
         number: 1
         slug: savings
         title: Savings <b>test</b>
@@ -48,8 +58,13 @@ def make_site_inputs(tmp_path: Path) -> tuple[Path, Path]:
         receipts: [alpha, beta.json]
         sections:
           - type: token_savings
-        """, body="## Prose\n\nSome <script>alert(1)</script> text.\n")
-    write_report(reports, "002-sheets.md", """
+        """,
+        body="## Prose\n\nSome <script>alert(1)</script> text.\n",
+    )
+    write_report(
+        reports,
+        "002-sheets.md",
+        """
         number: 2
         slug: sheets
         title: Sheets
@@ -57,7 +72,8 @@ def make_site_inputs(tmp_path: Path) -> tuple[Path, Path]:
         receipts: [tested]
         sections:
           - type: receipt_sheets
-        """)
+        """,
+    )
     return receipts, reports
 
 
@@ -70,11 +86,21 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     receipts, reports = base / "receipts", base / "reports"
     shutil.copytree(REPO / "receipts", receipts)
     shutil.copytree(REPO / "reports", reports)
-    write_receipt(scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45]),
-                                  "c2": ([0.6, 0.7, 0.65], [0.62, 0.66, 0.7])}, answer="<script>x</script>"),
-                  receipts / "scored.json")
+    write_receipt(
+        scored_receipt(
+            {
+                "c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45]),
+                "c2": ([0.6, 0.7, 0.65], [0.62, 0.66, 0.7]),
+            },
+            answer="<script>x</script>",
+        ),
+        receipts / "scored.json",
+    )
     write_receipt(hostile_receipt(), receipts / "hostile.json")
-    write_report(reports, "999-scored.md", """
+    write_report(
+        reports,
+        "999-scored.md",
+        """
         number: 999
         slug: scored
         title: A scored receipt
@@ -82,7 +108,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         receipts: [scored]
         sections:
           - type: receipt_sheets
-        """)
+        """,
+    )
     out = base / "site"
     build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml")
     return out

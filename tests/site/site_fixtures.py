@@ -6,49 +6,111 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, write_receipt
+from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc
 
 REPO = Path(__file__).resolve().parents[2]
 
 JUDGE = {
-    "model": "claude-haiku-4-5-20251001", "provider": "anthropic", "surface": "api",
-    "service": "https://api.anthropic.com", "sampling": {"temperature": 1.0}, "template_sha256": "0" * 64,
-    "scale": {"worst": 0.0, "best": 1.0, "step": 0.05}, "price": None,
+    "model": "claude-haiku-4-5-20251001",
+    "provider": "anthropic",
+    "surface": "api",
+    "service": "https://api.anthropic.com",
+    "sampling": {"temperature": 1.0},
+    "template_sha256": "0" * 64,
+    "scale": {"worst": 0.0, "best": 1.0, "step": 0.05},
+    "price": None,
 }
 
 
 def scored_arm(scores: list[float], answer: str = "an answer") -> dict[str, Any]:
     """An arm with one draw per score, each judged once with that score."""
-    return {"draws": [draw_doc(i, answer=f"{answer} {i}", judge_samples=[judge_sample_doc(s, reply=str(s))])
-                      for i, s in enumerate(scores)], "generation": None}
+    return {
+        "draws": [
+            draw_doc(i, answer=f"{answer} {i}", judge_samples=[judge_sample_doc(s, reply=str(s))])
+            for i, s in enumerate(scores)
+        ],
+        "generation": None,
+    }
 
 
 def token_arm(output: int, answer: str = "an answer") -> dict[str, Any]:
     """One unscored draw with an output-token count (as caveman imports carry)."""
-    return {"draws": [draw_doc(0, answer=answer, tokens={"input": None, "output": output, "counted_by": "o200k_base"})],
-            "generation": None}
+    return {
+        "draws": [
+            draw_doc(
+                0,
+                answer=answer,
+                tokens={"input": None, "output": output, "counted_by": "o200k_base"},
+            )
+        ],
+        "generation": None,
+    }
 
 
-def scored_receipt(cases: dict[str, tuple[list[float], list[float]]], *, answer: str = "an answer",
-                   skill: str = "demo-skill") -> dict[str, Any]:
+def scored_receipt(
+    cases: dict[str, tuple[list[float], list[float]]],
+    *,
+    answer: str = "an answer",
+    skill: str = "demo-skill",
+) -> dict[str, Any]:
     """An unsealed TESTED receipt document with a judge; cases: id → (with-skill, baseline) scores."""
-    docs = [{"id": cid, "prompt": f"prompt {cid}", "prompt_sha256": None, "rubric_sha256": "1" * 64,
-             "threshold": None, "arms": {"with_skill": scored_arm(w, answer), "baseline": scored_arm(b)}}
-            for cid, (w, b) in cases.items()]
-    return receipt_doc(level="TESTED", skill_name=skill, skill_text="x" * 1600, cases=docs, model="claude-sonnet-4-5",
-                       provider="anthropic", surface="api", judge=JUDGE, band_source="generation",
-                       generations_per_arm=3, judge_samples_per_generation=1)
+    docs = [
+        {
+            "id": cid,
+            "prompt": f"prompt {cid}",
+            "prompt_sha256": None,
+            "rubric_sha256": "1" * 64,
+            "threshold": None,
+            "arms": {"with_skill": scored_arm(w, answer), "baseline": scored_arm(b)},
+        }
+        for cid, (w, b) in cases.items()
+    ]
+    return receipt_doc(
+        level="TESTED",
+        skill_name=skill,
+        skill_text="x" * 1600,
+        cases=docs,
+        model="claude-sonnet-4-5",
+        provider="anthropic",
+        surface="api",
+        judge=JUDGE,
+        band_source="generation",
+        generations_per_arm=3,
+        judge_samples_per_generation=1,
+    )
 
 
-def savings_receipt(skill: str, tokens: dict[str, tuple[int, int, int]], *, answer: str = "short") -> dict[str, Any]:
+def savings_receipt(
+    skill: str, tokens: dict[str, tuple[int, int, int]], *, answer: str = "short"
+) -> dict[str, Any]:
     """A DECLARED receipt with a control arm; tokens: case id → (skill, control, baseline) output tokens."""
-    docs = [{"id": cid, "prompt": f"question {cid}", "prompt_sha256": None, "rubric_sha256": None, "threshold": None,
-             "arms": {"with_skill": token_arm(s, answer), "control": token_arm(c), "baseline": token_arm(b)}}
-            for cid, (s, c, b) in tokens.items()]
+    docs = [
+        {
+            "id": cid,
+            "prompt": f"question {cid}",
+            "prompt_sha256": None,
+            "rubric_sha256": None,
+            "threshold": None,
+            "arms": {
+                "with_skill": token_arm(s, answer),
+                "control": token_arm(c),
+                "baseline": token_arm(b),
+            },
+        }
+        for cid, (s, c, b) in tokens.items()
+    ]
     spec = {"label": None, "instruction": None, "system_prompt_sha256": None}
-    return receipt_doc(level="DECLARED", skill_name=skill, skill_text="y" * 400, cases=docs,
-                       arms={"with_skill": dict(spec, label=skill), "baseline": dict(spec, label="__baseline__"),
-                             "control": dict(spec, label="__terse__")})
+    return receipt_doc(
+        level="DECLARED",
+        skill_name=skill,
+        skill_text="y" * 400,
+        cases=docs,
+        arms={
+            "with_skill": dict(spec, label=skill),
+            "baseline": dict(spec, label="__baseline__"),
+            "control": dict(spec, label="__terse__"),
+        },
+    )
 
 
 def write_report(reports: Path, name: str, front: str, body: str = "Some prose.\n") -> Path:
@@ -76,18 +138,50 @@ HOSTILE_ANSWERS = (
 def hostile_receipt() -> dict[str, Any]:
     """A TESTED receipt whose case ``h1`` holds every :data:`HOSTILE_ANSWERS` entry in both arms,
     with judge reasons, a refusal, a stop reason and a lost draw (0.15 fields)."""
+
     def arm(scores: list[float]) -> dict[str, Any]:
-        draws = [draw_doc(i, answer=a, judge_samples=[judge_sample_doc(s, reply=str(s), reason=f"reason {i}: {a[:40]}")],
-                          stop_reason="end_turn")
-                 for i, (a, s) in enumerate(zip(HOSTILE_ANSWERS, scores, strict=False))]
-        draws.append(draw_doc(len(draws), answer=None, lost_reason="<b>refused</b>", lost_kind="refusal",
-                              refusal={"text": "<i>I can't</i>", "category": "policy"}, stop_reason="refusal"))
+        draws = [
+            draw_doc(
+                i,
+                answer=a,
+                judge_samples=[judge_sample_doc(s, reply=str(s), reason=f"reason {i}: {a[:40]}")],
+                stop_reason="end_turn",
+            )
+            for i, (a, s) in enumerate(zip(HOSTILE_ANSWERS, scores, strict=False))
+        ]
+        draws.append(
+            draw_doc(
+                len(draws),
+                answer=None,
+                lost_reason="<b>refused</b>",
+                lost_kind="refusal",
+                refusal={"text": "<i>I can't</i>", "category": "policy"},
+                stop_reason="refusal",
+            )
+        )
         return {"draws": draws, "generation": None}
 
     n = len(HOSTILE_ANSWERS)
-    docs = [{"id": "h1", "prompt": "<script>window.__pwned = 4</script> prompt", "prompt_sha256": None,
-             "rubric_sha256": "1" * 64, "threshold": None,
-             "arms": {"with_skill": arm([0.8] * n), "baseline": arm([0.5] * n)}}]
-    return receipt_doc(level="TESTED", skill_name="<b>hostile</b>", skill_text="x" * 1600, cases=docs,
-                       model="claude-sonnet-4-5", provider="anthropic", surface="api", judge=JUDGE,
-                       band_source="generation", generations_per_arm=n + 1, judge_samples_per_generation=1)
+    docs = [
+        {
+            "id": "h1",
+            "prompt": "<script>window.__pwned = 4</script> prompt",
+            "prompt_sha256": None,
+            "rubric_sha256": "1" * 64,
+            "threshold": None,
+            "arms": {"with_skill": arm([0.8] * n), "baseline": arm([0.5] * n)},
+        }
+    ]
+    return receipt_doc(
+        level="TESTED",
+        skill_name="<b>hostile</b>",
+        skill_text="x" * 1600,
+        cases=docs,
+        model="claude-sonnet-4-5",
+        provider="anthropic",
+        surface="api",
+        judge=JUDGE,
+        band_source="generation",
+        generations_per_arm=n + 1,
+        judge_samples_per_generation=1,
+    )

@@ -20,21 +20,49 @@ from driftproof.receipt import compute_seal
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # One page of each kind (a case page: the one holding the hostile-answer corpus). The receipts
 # index (one row per committed receipt, 349 today) takes axe about 8 s per scheme; it shares its
 # markup with the tables checked here and is left out.
-PAGES = ["", "reports/001/", "reports/999/", "method/", "neutrality/", "spec/versions/", "interop/",
-         "receipts/scored/", "receipts/caveman-2b10489-caveman/", "search/", "receipts/hostile/cases/h1/",
-         "results/"]
+PAGES = [
+    "",
+    "reports/001/",
+    "reports/999/",
+    "method/",
+    "neutrality/",
+    "spec/versions/",
+    "interop/",
+    "receipts/scored/",
+    "receipts/caveman-2b10489-caveman/",
+    "search/",
+    "receipts/hostile/cases/h1/",
+    "results/",
+]
 #: Every page type, for the phone and desktop checks (issue 15): the pages above, plus the
 #: long ones (Report 002, the receipts index) and the aggregates-only sheet and case-less pages.
-LAYOUT_PAGES = PAGES + ["reports/002/", "reports/003/", "receipt-spec/", "receipts/scored/cases/c1/",
-                        "receipts/", "decisions/",
-                        "receipts/nvidia-7149a88-doca-flow/", "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/",
-                        "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/cases/2/",
-                        "receipts/caveman-2b10489-caveman/cases/p01/", "receipts/hostile/", "404.html"]
+LAYOUT_PAGES = PAGES + [
+    "reports/002/",
+    "reports/003/",
+    "receipt-spec/",
+    "receipts/scored/cases/c1/",
+    "receipts/",
+    "decisions/",
+    "receipts/nvidia-7149a88-doca-flow/",
+    "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/",
+    "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/cases/2/",
+    "receipts/caveman-2b10489-caveman/cases/p01/",
+    "receipts/hostile/",
+    "404.html",
+]
 WIDTHS = (390, 1280)
 
 
@@ -48,7 +76,9 @@ def _ensure_chromium() -> str:
             subprocess.run(["apt-get", "update"], capture_output=True, timeout=900, check=False)
             subprocess.run(install, capture_output=True, timeout=900, check=False)
     if not Path(CHROMIUM).exists():
-        pytest.skip("headless Chromium is not installed and `apt-get install chromium` did not install it")
+        pytest.skip(
+            "headless Chromium is not installed and `apt-get install chromium` did not install it"
+        )
     return CHROMIUM
 
 
@@ -90,19 +120,26 @@ def test_the_accessibility_check_finds_a_violation(browser: Any, base_url: str) 
 
     page = browser.new_page()
     page.goto(base_url + "method/")
-    page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<img src=\"x.png\">')")
+    page.evaluate(
+        "document.querySelector('main').insertAdjacentHTML('beforeend', '<img src=\"x.png\">')"
+    )
     ids = {v["id"] for v in Axe().run(page).response["violations"]}
     page.close()
     assert "image-alt" in ids
 
 
-def test_home_to_report_to_case_to_raw_receipt(browser: Any, base_url: str, built_site: Path) -> None:
+def test_home_to_report_to_case_to_raw_receipt(
+    browser: Any, base_url: str, built_site: Path
+) -> None:
     page = browser.new_page()
     page.emulate_media(color_scheme="light")
     page.goto(base_url)
     page.get_by_role("link", name="Caveman's skills against a terse control").click()
     page.wait_for_url("**/reports/001/")
-    assert page.get_by_role("heading", level=1).inner_text() == "Caveman's skills against a terse control"
+    assert (
+        page.get_by_role("heading", level=1).inner_text()
+        == "Caveman's skills against a terse control"
+    )
     page.goto(base_url + "reports/001/#case-p01")
     assert page.locator("tr:target th").inner_text() == "p01"
     # the case id leads to the case's evidence page: the prompt and both arms' answers
@@ -127,18 +164,25 @@ def test_sorting_is_a_progressive_enhancement(browser: Any, base_url: str) -> No
     header.locator("button").click()
     header.locator("button").click()  # descending
     assert header.get_attribute("aria-sort") == "descending"
-    assert page.locator("#table-output-tokens-per-case tbody tr").first.get_attribute("id") == "case-p02"  # 330 tokens
+    assert (
+        page.locator("#table-output-tokens-per-case tbody tr").first.get_attribute("id")
+        == "case-p02"
+    )  # 330 tokens
     page.close()
 
 
-def test_an_answer_holding_script_shows_as_text(browser: Any, base_url: str, built_site: Path) -> None:
+def test_an_answer_holding_script_shows_as_text(
+    browser: Any, base_url: str, built_site: Path
+) -> None:
     html = (built_site / "receipts/scored/cases/c1/index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;x&lt;/script&gt;" in html and "<script>x" not in html
     page = browser.new_page()
     page.goto(base_url + "receipts/scored/cases/c1/")
     assert "<script>x</script> 0" in page.locator("pre.answer").nth(1).inner_text()
     # the only script on the page is the site's own sort.js
-    assert page.evaluate("Array.from(document.scripts).map(s => s.src.split('/').pop())") == ["sort.js"]
+    assert page.evaluate("Array.from(document.scripts).map(s => s.src.split('/').pop())") == [
+        "sort.js"
+    ]
     page.close()
 
 
@@ -150,7 +194,9 @@ def test_search_finds_a_report_and_is_accessible_with_results(browser: Any, base
         page.emulate_media(color_scheme=scheme)
         page.goto(base_url + "search/")
         page.get_by_role("textbox", name="Search this site").fill("terse control")
-        result = page.locator(".pagefind-ui__result-link", has_text="Caveman's skills against a terse control")
+        result = page.locator(
+            ".pagefind-ui__result-link", has_text="Caveman's skills against a terse control"
+        )
         result.first.wait_for(timeout=10_000)
         assert Axe().run(page).response["violations"] == []
         page.close()
@@ -200,7 +246,9 @@ def test_chart_text_is_at_least_10_css_px(browser: Any, base_url: str, width: in
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_a_case_permalink_shows_the_prompt_and_both_answers(browser: Any, base_url: str, width: int) -> None:
+def test_a_case_permalink_shows_the_prompt_and_both_answers(
+    browser: Any, base_url: str, width: int
+) -> None:
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto(base_url + "receipts/scored/cases/c1/")
     assert page.locator("#prompt-h + pre").inner_text() == "prompt c1"
@@ -217,7 +265,9 @@ def test_a_case_permalink_shows_the_prompt_and_both_answers(browser: Any, base_u
     else:  # one above the other, each as wide as the screen allows
         assert b["y"] > a["y"] and a["width"] <= width
     # the band and the verdict in the method's words
-    assert "0.850 ± 0.050 (n = 3)" in page.locator("#bands-h + dl, #bands-h ~ dl").first.inner_text()
+    assert (
+        "0.850 ± 0.050 (n = 3)" in page.locator("#bands-h + dl, #bands-h ~ dl").first.inner_text()
+    )
     assert page.locator("#bands-h .verdict").inner_text() == "helps"
     page.close()
 
@@ -232,7 +282,9 @@ def test_the_hostile_answer_corpus_renders_as_text(browser: Any, base_url: str) 
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(base_url + "receipts/hostile/cases/h1/")
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-    assert page.locator("#draw-0 .draw").first.locator("pre.answer").inner_text() == HOSTILE_ANSWERS[0]
+    assert (
+        page.locator("#draw-0 .draw").first.locator("pre.answer").inner_text() == HOSTILE_ANSWERS[0]
+    )
     answers = page.locator("pre.answer")
     texts = [answers.nth(i).inner_text() for i in range(answers.count())]
     # the prompt, then each draw's answer in each arm: every one exactly the text, nothing run
@@ -241,7 +293,12 @@ def test_the_hostile_answer_corpus_renders_as_text(browser: Any, base_url: str) 
         assert any(t == expected or t == expected.rstrip("\n") for t in texts), expected[:40]
     assert page.evaluate("window.__pwned") is None and dialogs == []
     assert page.locator("h1").count() == 1  # the injected heading stayed text
-    assert page.evaluate("Array.from(document.scripts).map(s => s.src.split('/').pop())") == ["sort.js"]
+    assert page.evaluate("Array.from(document.scripts).map(s => s.src.split('/').pop())") == [
+        "sort.js"
+    ]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    assert "<b>refused</b>" in page.locator("main").inner_text() and "<i>I can't</i>" in page.locator("main").inner_text()
+    assert (
+        "<b>refused</b>" in page.locator("main").inner_text()
+        and "<i>I can't</i>" in page.locator("main").inner_text()
+    )
     page.close()

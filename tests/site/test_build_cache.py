@@ -22,7 +22,11 @@ CONFIG = REPO / "mkdocs.yml"
 
 
 def _files(site: Path) -> dict[str, bytes]:
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(site).as_posix(): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _same(a: Path, b: Path) -> None:
@@ -37,7 +41,8 @@ def env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_cached_and_incremental_builds_are_byte_identical_to_clean_builds(
-        tmp_path: Path, site_inputs: tuple[Path, Path], env: None) -> None:
+    tmp_path: Path, site_inputs: tuple[Path, Path], env: None
+) -> None:
     receipts, reports = site_inputs
     cache = tmp_path / CACHE_DIR_NAME
     build_site(receipts, reports, tmp_path / "cold", config_file=CONFIG, cache_dir=cache)
@@ -49,8 +54,10 @@ def test_cached_and_incremental_builds_are_byte_identical_to_clean_builds(
     # the case pages come out of the sheet rendering the cache keeps (issue 15): they are in it
     assert any("/cases/" in p and p.endswith("/index.html") for p in _files(tmp_path / "warm"))
     # one receipt changes: the incremental build equals a clean build of the new inputs
-    write_receipt(scored_receipt({"c1": ([0.2, 0.3, 0.25], [0.5, 0.55, 0.45])}, answer="changed"),
-                  receipts / "tested.json")
+    write_receipt(
+        scored_receipt({"c1": ([0.2, 0.3, 0.25], [0.5, 0.55, 0.45])}, answer="changed"),
+        receipts / "tested.json",
+    )
     build_site(receipts, reports, tmp_path / "warm", config_file=CONFIG, cache_dir=cache)
     build_site(receipts, reports, tmp_path / "clean2", config_file=CONFIG, cache_dir=None)
     _same(tmp_path / "warm", tmp_path / "clean2")
@@ -62,7 +69,8 @@ def test_cached_and_incremental_builds_are_byte_identical_to_clean_builds(
 
 
 def test_a_receipt_already_checked_and_rendered_is_neither_checked_nor_rendered_again(
-        tmp_path: Path, site_inputs: tuple[Path, Path], env: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, site_inputs: tuple[Path, Path], env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from driftproof.receipt import _load
     from driftproof.site import build as site_build
 
@@ -72,21 +80,29 @@ def test_a_receipt_already_checked_and_rendered_is_neither_checked_nor_rendered_
     checked: list[str] = []
     rendered: list[str] = []
     real_check, real_sheet = _load._check_schema, site_build._sheet_page
-    monkeypatch.setattr(_load, "_check_schema", lambda doc, v, file: (checked.append(Path(file).name),
-                                                                       real_check(doc, v, file))[1])
-    monkeypatch.setattr(site_build, "_sheet_page", lambda lr, *a: (rendered.append(lr.name), real_sheet(lr, *a))[1])
+    monkeypatch.setattr(
+        _load,
+        "_check_schema",
+        lambda doc, v, file: (checked.append(Path(file).name), real_check(doc, v, file))[1],
+    )
+    monkeypatch.setattr(
+        site_build, "_sheet_page", lambda lr, *a: (rendered.append(lr.name), real_sheet(lr, *a))[1]
+    )
     build_site(receipts, reports, tmp_path / "second", config_file=CONFIG, cache_dir=cache)
     assert checked == [] and rendered == []
     _same(tmp_path / "first", tmp_path / "second")
     # one receipt changes: only it is checked and rendered
-    write_receipt(scored_receipt({"c1": ([0.2, 0.3, 0.25], [0.5, 0.55, 0.45])}, answer="changed"),
-                  receipts / "tested.json")
+    write_receipt(
+        scored_receipt({"c1": ([0.2, 0.3, 0.25], [0.5, 0.55, 0.45])}, answer="changed"),
+        receipts / "tested.json",
+    )
     build_site(receipts, reports, tmp_path / "third", config_file=CONFIG, cache_dir=cache)
     assert checked == ["tested.json"] and rendered == ["tested"]
 
 
-def test_a_chart_already_drawn_is_not_drawn_again(tmp_path: Path, site_inputs: tuple[Path, Path], env: None,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_chart_already_drawn_is_not_drawn_again(
+    tmp_path: Path, site_inputs: tuple[Path, Path], env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import matplotlib.figure
 
     receipts, reports = site_inputs
@@ -101,11 +117,15 @@ def test_a_chart_already_drawn_is_not_drawn_again(tmp_path: Path, site_inputs: t
     _same(tmp_path / "first", tmp_path / "second")
     svgs = [p.name for p in (tmp_path / "second" / "reports").rglob("*.svg")]
     # every variant was drawn once and taken from the cache: wide and narrow, light and dark
-    assert any(n.endswith("-narrow.svg") for n in svgs) and any(n.endswith("-narrow-dark.svg") for n in svgs)
+    assert any(n.endswith("-narrow.svg") for n in svgs) and any(
+        n.endswith("-narrow-dark.svg") for n in svgs
+    )
     assert any(not n.endswith(("-narrow.svg", "-dark.svg")) for n in svgs)
 
 
-def test_a_damaged_cache_entry_is_ignored(tmp_path: Path, site_inputs: tuple[Path, Path], env: None) -> None:
+def test_a_damaged_cache_entry_is_ignored(
+    tmp_path: Path, site_inputs: tuple[Path, Path], env: None
+) -> None:
     receipts, reports = site_inputs
     cache = tmp_path / CACHE_DIR_NAME
     build_site(receipts, reports, tmp_path / "first", config_file=CONFIG, cache_dir=cache)
@@ -115,22 +135,30 @@ def test_a_damaged_cache_entry_is_ignored(tmp_path: Path, site_inputs: tuple[Pat
     _same(tmp_path / "first", tmp_path / "second")
 
 
-def test_a_failed_build_records_nothing_as_valid(tmp_path: Path, site_inputs: tuple[Path, Path], env: None) -> None:
+def test_a_failed_build_records_nothing_as_valid(
+    tmp_path: Path, site_inputs: tuple[Path, Path], env: None
+) -> None:
     from driftproof.errors import SiteBuildError
 
     receipts, reports = site_inputs
     (reports / "003-broken.md").write_text("---\nnumber: 3\n---\n", encoding="utf-8")
     with pytest.raises(SiteBuildError):
-        build_site(receipts, reports, tmp_path / "site", config_file=CONFIG, cache_dir=tmp_path / "c")
+        build_site(
+            receipts, reports, tmp_path / "site", config_file=CONFIG, cache_dir=tmp_path / "c"
+        )
     assert not (tmp_path / "c").exists()
 
 
-@pytest.mark.parametrize("files", [{}, {"a": b""}, {"x/y.svg": b"<svg/>", "é": "ü".encode(), "b": bytes(range(256))}])
+@pytest.mark.parametrize(
+    "files", [{}, {"a": b""}, {"x/y.svg": b"<svg/>", "é": "ü".encode(), "b": bytes(range(256))}]
+)
 def test_pack_round_trips(files: dict[str, bytes]) -> None:
     assert unpack(pack(files)) == files
 
 
-@pytest.mark.parametrize("bad", [b"", b"garbage", pack({"a": b"xyz"})[:-1], pack({"a": b"xyz"}) + b"!"])
+@pytest.mark.parametrize(
+    "bad", [b"", b"garbage", pack({"a": b"xyz"})[:-1], pack({"a": b"xyz"}) + b"!"]
+)
 def test_unpack_refuses_what_is_not_a_whole_entry(bad: bytes) -> None:
     assert unpack(bad) is None
 
@@ -144,7 +172,9 @@ def test_entries_live_under_the_product_key(tmp_path: Path) -> None:
     assert (tmp_path / product_key()[:32] / "valid" / "ab" / ("ab" * 32)).is_file()
 
 
-def test_reports_build_progress_counts_every_phase(tmp_path: Path, site_inputs: tuple[Path, Path], env: None) -> None:
+def test_reports_build_progress_counts_every_phase(
+    tmp_path: Path, site_inputs: tuple[Path, Path], env: None
+) -> None:
     import io
 
     from rich.console import Console
@@ -155,14 +185,18 @@ def test_reports_build_progress_counts_every_phase(tmp_path: Path, site_inputs: 
     buf = io.StringIO()
     seen: list[tuple[str, int, int]] = []
     with build_progress(Console(file=buf, force_terminal=True, width=100)) as progress:
+
         def spy(phase: str, done: int, total: int) -> None:
             seen.append((phase, done, total))
             progress(phase, done, total)
 
-        build_site(receipts, reports, tmp_path / "site", config_file=CONFIG, cache_dir=None, progress=spy)
+        build_site(
+            receipts, reports, tmp_path / "site", config_file=CONFIG, cache_dir=None, progress=spy
+        )
     # the three receipts of site_inputs are read, validated and rendered, in that order
-    assert [s for s in seen if s[0] != "write"] == [(ph, i, 3) for ph in ("read", "validate", "render")
-                                                      for i in (1, 2, 3)]
+    assert [s for s in seen if s[0] != "write"] == [
+        (ph, i, 3) for ph in ("read", "validate", "render") for i in (1, 2, 3)
+    ]
     generated = sum(1 for p in (tmp_path / "site").rglob("*") if p.is_file())
     (_, first, total), (_, last, total2) = [s for s in seen if s[0] == "write"]
     assert first == 0 and last == total == total2 and 0 < total < generated

@@ -25,7 +25,9 @@ def _validator() -> Draft202012Validator:
     for v in known_versions():
         doc = json.loads(schema_bytes(v))
         resources.append((doc["$id"], Resource.from_contents(doc)))
-    return Draft202012Validator(json.loads(canonical_schema_bytes()), registry=Registry().with_resources(resources))
+    return Draft202012Validator(
+        json.loads(canonical_schema_bytes()), registry=Registry().with_resources(resources)
+    )
 
 
 def test_the_canonical_schema_has_the_canonical_id_and_refers_to_each_version_by_its_own() -> None:
@@ -33,9 +35,14 @@ def test_the_canonical_schema_has_the_canonical_id_and_refers_to_each_version_by
     assert s["$id"] == CANONICAL
     Draft202012Validator.check_schema(s)
     refs = [branch["then"]["$ref"] for branch in s["allOf"]]
-    assert refs == [f"https://driftproof.dev/spec/{v}/receipt.schema.json" for v in known_versions()]
+    assert refs == [
+        f"https://driftproof.dev/spec/{v}/receipt.schema.json" for v in known_versions()
+    ]
     for v in known_versions():  # each frozen file's own $id is the URL it is served at
-        assert json.loads(schema_bytes(v))["$id"] == f"https://driftproof.dev/spec/{v}/receipt.schema.json"
+        assert (
+            json.loads(schema_bytes(v))["$id"]
+            == f"https://driftproof.dev/spec/{v}/receipt.schema.json"
+        )
 
 
 def _valid_fixtures() -> list[Path]:
@@ -48,13 +55,17 @@ def test_every_valid_receipt_of_every_version_validates_against_the_canonical_id
     assert {p.parent.name for p in paths} == set(known_versions())  # a fixture of every version
     committed = sorted((REPO / "receipts").glob("*.json"))
     # every committed receipt of a kind (caveman, skill-creator, a few NVIDIA cards): the rest share their shape
-    sample = [p for p in committed if not p.name.startswith("nvidia-")] + [p for p in committed if p.name.startswith("nvidia-")][:3]
+    sample = [p for p in committed if not p.name.startswith("nvidia-")] + [
+        p for p in committed if p.name.startswith("nvidia-")
+    ][:3]
     for p in paths + sample:
         errors = list(validator.iter_errors(json.loads(p.read_bytes())))
         assert errors == [], (p, errors[0].message if errors else "")
 
 
-@pytest.mark.parametrize("name", ["invalid-bad-level.json", "invalid-extra-member.json", "invalid-bad-sha256.json"])
+@pytest.mark.parametrize(
+    "name", ["invalid-bad-level.json", "invalid-extra-member.json", "invalid-bad-sha256.json"]
+)
 def test_an_invalid_receipt_fails_against_the_canonical_id_as_against_its_own(name: str) -> None:
     doc = json.loads((FIXTURES / "0.14" / name).read_bytes())
     assert list(_validator().iter_errors(doc))

@@ -26,19 +26,25 @@ def test_dollar_signs_are_drawn_literally() -> None:
 
 def test_case_ids_are_the_labels_and_long_ones_wrap_without_changing_text() -> None:
     ids = ["0", "observability-prometheus-config", "p01"]
-    svg = charts.grouped_bars(ids, [charts.Series("with skill", (1.0, 0.8, 0.4))], xlabel="score",
-                              width=charts.NARROW_IN)
+    svg = charts.grouped_bars(
+        ids, [charts.Series("with skill", (1.0, 0.8, 0.4))], xlabel="score", width=charts.NARROW_IN
+    )
     texts = _texts(svg)
     assert "0" in texts and "p01" in texts
     # wrapped after a hyphen: the two lines together are the id
-    assert any(t.replace("\n", "") == "observability-prometheus-config" for t in texts) or \
-        ("observability-" in texts and "prometheus-config" in texts)
+    assert any(t.replace("\n", "") == "observability-prometheus-config" for t in texts) or (
+        "observability-" in texts and "prometheus-config" in texts
+    )
 
 
 def test_what_is_drawn_decides_whiskers_markers_and_caption() -> None:
-    spread = charts.Series("with skill", (0.8, 0.5), (0.7, 0.5), (0.9, 0.5))  # 0.8 ± 0.1; 0.5 with no spread
+    spread = charts.Series(
+        "with skill", (0.8, 0.5), (0.7, 0.5), (0.9, 0.5)
+    )  # 0.8 ± 0.1; 0.5 with no spread
     assert charts.drawn([spread]) == charts.Drawn(whiskers=True, missing=False, zeros=False)
-    none = charts.Series("baseline", (1.0, 0.4), (None, None), (None, None))  # one draw per arm: no spread
+    none = charts.Series(
+        "baseline", (1.0, 0.4), (None, None), (None, None)
+    )  # one draw per arm: no spread
     assert charts.drawn([none]) == charts.Drawn(whiskers=False, missing=False, zeros=False)
     cap = charts.caption("Scores", [none], "the band")
     assert "No whisker is drawn" in cap and "Whiskers:" not in cap
@@ -53,7 +59,10 @@ def test_an_unknown_value_is_not_drawn_like_zero() -> None:
     svg = charts.grouped_bars(["a", "b", "c"], s, xlabel="score")
     assert charts.MISSING_LABEL in _texts(svg)  # its legend entry
     cap = charts.caption("Scores", s, None)
-    assert "cross at zero marks a value that is unknown" in cap and "dot at zero is a value of exactly 0" in cap
+    assert (
+        "cross at zero marks a value that is unknown" in cap
+        and "dot at zero is a value of exactly 0" in cap
+    )
     assert charts.ZERO_LABEL in _texts(svg)
     alt = charts.alt_text("Scores", ["a", "b", "c"], s, lambda v: f"{v:.3f}", None)
     assert "a: with skill 0.000." in alt and f"b: with skill {charts.MISSING_LABEL}." in alt
@@ -68,8 +77,15 @@ def _font_px_at(svg: bytes, shown_px: float) -> float:
 
 
 def test_the_narrow_chart_text_is_at_least_10_css_px_on_a_phone() -> None:
-    info, files = charts.figure("c", ["p01", "p02"], [charts.Series("a", (0.5, 0.7)), charts.Series("b", (0.2, 0.9))],
-                                subject="S", xlabel="x", fmt=str, whiskers=None)
+    info, files = charts.figure(
+        "c",
+        ["p01", "p02"],
+        [charts.Series("a", (0.5, 0.7)), charts.Series("b", (0.2, 0.9))],
+        subject="S",
+        xlabel="x",
+        fmt=str,
+        whiskers=None,
+    )
     narrow = files["c-narrow.svg"]
     # A 390 px screen less the page's 1 rem padding each side shows at most 358 px; the chart's
     # natural width (3.6 in at 96 px per inch) is 345.6 px, so it is shown at that size.

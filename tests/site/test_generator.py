@@ -26,13 +26,29 @@ def files(shared_site_inputs: tuple[Path, Path]) -> dict[str, bytes]:
 
 
 def test_every_expected_path_is_generated(files: dict[str, bytes]) -> None:
-    for path in ("reports/001/index.html", "reports/002/index.html", "reports/latest/index.html",
-                 "reports/001/token-savings.csv", "reports/001/output-tokens-per-case.csv", "reports/001/report.json",
-                 "reports/001/SHA256SUMS", "reports/001/chart-token-savings.svg",
-                 "reports/001/chart-token-savings-dark.svg", "receipts/alpha.json", "receipts/alpha/index.html",
-                 "receipts/index.html", "receipts/SHA256SUMS", "spec/receipt.schema.json", "spec/index.json",
-                 "spec/SHA256SUMS", "spec/versions/index.html", "feed.xml", "results/index.html",
-                 "badge/alpha.json", "badge/tested.details.json"):
+    for path in (
+        "reports/001/index.html",
+        "reports/002/index.html",
+        "reports/latest/index.html",
+        "reports/001/token-savings.csv",
+        "reports/001/output-tokens-per-case.csv",
+        "reports/001/report.json",
+        "reports/001/SHA256SUMS",
+        "reports/001/chart-token-savings.svg",
+        "reports/001/chart-token-savings-dark.svg",
+        "receipts/alpha.json",
+        "receipts/alpha/index.html",
+        "receipts/index.html",
+        "receipts/SHA256SUMS",
+        "spec/receipt.schema.json",
+        "spec/index.json",
+        "spec/SHA256SUMS",
+        "spec/versions/index.html",
+        "feed.xml",
+        "results/index.html",
+        "badge/alpha.json",
+        "badge/tested.details.json",
+    ):
         assert path in files, path
 
 
@@ -72,7 +88,9 @@ def test_sha256sums_match_the_published_bytes(files: dict[str, bytes]) -> None:
     assert {"receipts/alpha.json", "receipts/beta.json", "reports/001/token-savings.csv"} <= listed
 
 
-def test_receipts_are_published_byte_for_byte(files: dict[str, bytes], shared_site_inputs: tuple[Path, Path]) -> None:
+def test_receipts_are_published_byte_for_byte(
+    files: dict[str, bytes], shared_site_inputs: tuple[Path, Path]
+) -> None:
     receipts, _ = shared_site_inputs
     for name in ("alpha", "beta", "tested"):
         assert files[f"receipts/{name}.json"] == (receipts / f"{name}.json").read_bytes()
@@ -83,7 +101,10 @@ def test_every_schema_version_is_served_byte_identical() -> None:
     versions = known_versions()
     # D-11 (revised): the canonical id serves the dispatching schema; every version its own file
     assert files["spec/receipt.schema.json"] == canonical_schema_bytes()
-    assert json.loads(files["spec/receipt.schema.json"])["$id"] == "https://driftproof.dev/spec/receipt.schema.json"
+    assert (
+        json.loads(files["spec/receipt.schema.json"])["$id"]
+        == "https://driftproof.dev/spec/receipt.schema.json"
+    )
     for v in versions:
         assert files[f"spec/{v}/receipt.schema.json"] == schema_bytes(v)
     index = json.loads(files["spec/index.json"])
@@ -92,17 +113,22 @@ def test_every_schema_version_is_served_byte_identical() -> None:
 
 
 def test_untrusted_text_is_escaped(files: dict[str, bytes]) -> None:
-    sheet = files["receipts/tested/cases/c1/index.html"].decode()  # the case's evidence page holds the answers
+    sheet = files[
+        "receipts/tested/cases/c1/index.html"
+    ].decode()  # the case's evidence page holds the answers
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in sheet
     assert "<script>alert" not in sheet
     report = files["reports/001/index.html"].decode()
-    assert "Some &lt;script&gt;alert(1)&lt;/script&gt; text." in report  # prose: markdown-it html=False
+    assert (
+        "Some &lt;script&gt;alert(1)&lt;/script&gt; text." in report
+    )  # prose: markdown-it html=False
     assert "<script>alert" not in report
     assert "Savings &lt;b&gt;test&lt;/b&gt;" in report  # titles too
 
 
-def test_home_listing_and_feed_list_reports_newest_first(files: dict[str, bytes],
-                                                         shared_site_inputs: tuple[Path, Path]) -> None:
+def test_home_listing_and_feed_list_reports_newest_first(
+    files: dict[str, bytes], shared_site_inputs: tuple[Path, Path]
+) -> None:
     from driftproof.site import home_listing
     from driftproof.site.build import page_env
 
@@ -114,7 +140,7 @@ def test_home_listing_and_feed_list_reports_newest_first(files: dict[str, bytes]
     ids = [e.findtext("a:id", namespaces=ns) for e in feed.findall("a:entry", ns)]
     assert ids == ["tag:driftproof.dev,2026:report-002", "tag:driftproof.dev,2026:report-001"]
     assert feed.findtext("a:updated", namespaces=ns) == "2026-02-03T00:00:00Z"
-    assert b'url=../002/' in files["reports/latest/index.html"]
+    assert b"url=../002/" in files["reports/latest/index.html"]
 
 
 def test_receipt_sheet_shows_bands_and_reading_from_the_core(files: dict[str, bytes]) -> None:
@@ -126,7 +152,10 @@ def test_receipt_sheet_shows_bands_and_reading_from_the_core(files: dict[str, by
     assert row[3] == "+0.350" and row[4] == "helps"
     assert ">passing<" in html
     # the band chart draws the same band as whiskers, and says so in its alt text
-    assert "reports/002/tested-chart-bands.svg" in files and "reports/002/tested-chart-bands-dark.svg" in files
+    assert (
+        "reports/002/tested-chart-bands.svg" in files
+        and "reports/002/tested-chart-bands-dark.svg" in files
+    )
     assert "c1: with skill 0.850 (0.800 to 0.900); baseline 0.500 (0.450 to 0.550)." in html
 
 

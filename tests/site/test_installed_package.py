@@ -23,13 +23,23 @@ from site_fixtures import REPO
 pytestmark = pytest.mark.slow
 
 #: What a wheel is built from (the rest of the checkout is not needed).
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "mkdocs.yml", "driftproof", "templates",
-           "site_src")
+SOURCES = (
+    "pyproject.toml",
+    "setup.py",
+    "MANIFEST.in",
+    "README.md",
+    "mkdocs.yml",
+    "driftproof",
+    "templates",
+    "site_src",
+)
 #: Report 001 and its four receipts: a small example site.
 REPORT = "001-caveman-against-the-terse-control.md"
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _run(
+    cmd: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     res = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, f"{cmd}: {res.stdout[-2000:]}\n{res.stderr[-4000:]}"
     return res
@@ -44,22 +54,56 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in SOURCES:
         p = REPO / name
         if p.is_dir():
-            shutil.copytree(p, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+            shutil.copytree(
+                p, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+            )
         else:
             shutil.copy2(p, src / name)
     dist = base / "dist"
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
-          "-w", str(dist), str(src)], cwd=base)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(dist),
+            str(src),
+        ],
+        cwd=base,
+    )
     (wheel,) = dist.glob("driftproof-*.whl")
     env_dir = base / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     py = env_dir / "bin" / "python"
-    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--quiet", "--no-deps", "--no-index",
-          str(wheel)], cwd=base)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(py),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        cwd=base,
+    )
     # The dependencies: this environment's site-packages, after the venv's own.
-    purelib = Path(subprocess.check_output([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                           text=True).strip())
-    ours = [p for p in site.getsitepackages() if Path(p).is_dir()] or [sysconfig.get_paths()["purelib"]]
+    purelib = Path(
+        subprocess.check_output(
+            [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], text=True
+        ).strip()
+    )
+    ours = [p for p in site.getsitepackages() if Path(p).is_dir()] or [
+        sysconfig.get_paths()["purelib"]
+    ]
     (purelib / "zz_test_deps.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
     return env_dir / "bin"
 
@@ -71,20 +115,33 @@ def _env() -> dict[str, str]:
 
 
 def test_the_wheel_carries_templates_theme_pages_and_schemas(installed: Path) -> None:
-    code = ("import driftproof, pathlib; from driftproof.site._paths import site_data_root; "
-            "from driftproof.receipt import known_versions, schema_bytes; "
-            "print(driftproof.__file__); print(site_data_root()); print(len(schema_bytes(known_versions()[-1])))")
-    out = _run([str(installed / "python"), "-c", code], cwd=installed, env=_env()).stdout.splitlines()
+    code = (
+        "import driftproof, pathlib; from driftproof.site._paths import site_data_root; "
+        "from driftproof.receipt import known_versions, schema_bytes; "
+        "print(driftproof.__file__); print(site_data_root()); print(len(schema_bytes(known_versions()[-1])))"
+    )
+    out = _run(
+        [str(installed / "python"), "-c", code], cwd=installed, env=_env()
+    ).stdout.splitlines()
     package = Path(out[0]).parent
-    assert not package.is_relative_to(REPO), "the test must import the installed wheel, not the checkout"
+    assert not package.is_relative_to(REPO), (
+        "the test must import the installed wheel, not the checkout"
+    )
     assert Path(out[1]) == package / "_site"
-    for rel in ("mkdocs.yml", "templates/theme/layout.html", "templates/pages/report.html", "site_src/index.md",
-                "site_src/method.md"):
+    for rel in (
+        "mkdocs.yml",
+        "templates/theme/layout.html",
+        "templates/pages/report.html",
+        "site_src/index.md",
+        "site_src/method.md",
+    ):
         assert (Path(out[1]) / rel).is_file(), rel
     assert int(out[2]) > 1000
 
 
-def test_reports_build_works_in_a_directory_with_only_receipts_and_reports(installed: Path, tmp_path: Path) -> None:
+def test_reports_build_works_in_a_directory_with_only_receipts_and_reports(
+    installed: Path, tmp_path: Path
+) -> None:
     (tmp_path / "receipts").mkdir()
     (tmp_path / "reports").mkdir()
     shutil.copy2(REPO / "reports" / REPORT, tmp_path / "reports" / REPORT)
@@ -100,5 +157,8 @@ def test_reports_build_works_in_a_directory_with_only_receipts_and_reports(insta
     assert (site_dir / "spec" / "receipt.schema.json").is_file()
     assert (site_dir / "receipts" / "caveman-2b10489-caveman" / "index.html").is_file()
     # nothing but the site (and the build cache) was written beside the inputs
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".driftproof-cache") == ["receipts", "reports",
-                                                                                          "site"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".driftproof-cache") == [
+        "receipts",
+        "reports",
+        "site",
+    ]

@@ -14,8 +14,7 @@ from site_fixtures import REPO, scored_receipt, write_report
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import write_receipt
-from driftproof.site import build_site, build_site_files, load_inputs
-from driftproof.site import publish
+from driftproof.site import build_site, build_site_files, load_inputs, publish
 
 NAV = [{"title": "Reports", "url": ""}]
 
@@ -24,8 +23,9 @@ def _problems(exc: pytest.ExceptionInfo[SiteBuildError]) -> list[str]:
     return exc.value.lines()
 
 
-def test_each_receipt_is_read_once_and_the_validated_bytes_are_published(site_inputs: tuple[Path, Path],
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_receipt_is_read_once_and_the_validated_bytes_are_published(
+    site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     receipts, reports = site_inputs
     path = receipts / "tested.json"
     original = path.read_bytes()
@@ -54,7 +54,9 @@ def test_each_receipt_is_read_once_and_the_validated_bytes_are_published(site_in
     assert f"{hashlib.sha256(original).hexdigest()}  receipts/tested.json" in sums
 
 
-def test_a_worker_refuses_a_receipt_changed_since_the_build_read_it(site_inputs: tuple[Path, Path]) -> None:
+def test_a_worker_refuses_a_receipt_changed_since_the_build_read_it(
+    site_inputs: tuple[Path, Path],
+) -> None:
     # Many receipts are checked in worker processes, which re-read the file (issue 19): the
     # bytes they check must still be the bytes read first, which are the bytes published.
     receipts, _ = site_inputs
@@ -64,12 +66,14 @@ def test_a_worker_refuses_a_receipt_changed_since_the_build_read_it(site_inputs:
     good, bad = publish._check_chunk([(path, False, hashlib.sha256(read_first).hexdigest())])
     assert good == {}
     assert [(p.file, p.message) for e in bad for p in e.problems] == [
-        (str(path), "expected the file to stay unchanged while the site is built; it changed")]
+        (str(path), "expected the file to stay unchanged while the site is built; it changed")
+    ]
 
 
 @pytest.mark.parametrize("where", ["receipts", "reports"])
-def test_a_symbolic_link_is_refused_in_one_line_naming_it(tmp_path: Path, site_inputs: tuple[Path, Path],
-                                                          where: str) -> None:
+def test_a_symbolic_link_is_refused_in_one_line_naming_it(
+    tmp_path: Path, site_inputs: tuple[Path, Path], where: str
+) -> None:
     receipts, reports = site_inputs
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -81,10 +85,14 @@ def test_a_symbolic_link_is_refused_in_one_line_naming_it(tmp_path: Path, site_i
         load_inputs(receipts, reports)
     lines = _problems(exc)
     assert len(lines) == 1 and lines[0].startswith(str(link)) and "symbolic link" in lines[0]
-    assert "s3cr3t" not in str(exc.value) and "s3cr3t" not in "\n".join(lines)  # never read, never quoted
+    assert "s3cr3t" not in str(exc.value) and "s3cr3t" not in "\n".join(
+        lines
+    )  # never read, never quoted
 
 
-def test_a_linked_folder_is_refused_and_not_walked(tmp_path: Path, site_inputs: tuple[Path, Path]) -> None:
+def test_a_linked_folder_is_refused_and_not_walked(
+    tmp_path: Path, site_inputs: tuple[Path, Path]
+) -> None:
     receipts, reports = site_inputs
     outside = tmp_path / "elsewhere"
     outside.mkdir()
@@ -93,7 +101,11 @@ def test_a_linked_folder_is_refused_and_not_walked(tmp_path: Path, site_inputs: 
     with pytest.raises(SiteBuildError) as exc:
         load_inputs(receipts, reports)
     lines = _problems(exc)
-    assert len(lines) == 1 and lines[0].startswith(str(receipts / "more")) and "symbolic link" in lines[0]
+    assert (
+        len(lines) == 1
+        and lines[0].startswith(str(receipts / "more"))
+        and "symbolic link" in lines[0]
+    )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
@@ -107,8 +119,12 @@ def test_a_fifo_is_refused_not_waited_on(site_inputs: tuple[Path, Path]) -> None
     assert _problems(exc) == [f"{fifo}: (document): expected a regular file"]
 
 
-@pytest.mark.parametrize("name", ["why?.json", "c#1.json", "a b.json", ".hidden.json", "caf\u00e9.json", "x%41.json"])
-def test_receipt_file_names_must_match_the_safe_pattern(site_inputs: tuple[Path, Path], name: str) -> None:
+@pytest.mark.parametrize(
+    "name", ["why?.json", "c#1.json", "a b.json", ".hidden.json", "caf\u00e9.json", "x%41.json"]
+)
+def test_receipt_file_names_must_match_the_safe_pattern(
+    site_inputs: tuple[Path, Path], name: str
+) -> None:
     receipts, reports = site_inputs
     (receipts / name).write_bytes((receipts / "tested.json").read_bytes())
     with pytest.raises(SiteBuildError) as exc:
@@ -117,16 +133,23 @@ def test_receipt_file_names_must_match_the_safe_pattern(site_inputs: tuple[Path,
     assert len(lines) == 1 and name[:-5] in lines[0] and publish.SAFE_NAME.pattern in lines[0]
 
 
-def test_a_broken_internal_link_fails_the_build(tmp_path: Path, site_inputs: tuple[Path, Path]) -> None:
+def test_a_broken_internal_link_fails_the_build(
+    tmp_path: Path, site_inputs: tuple[Path, Path]
+) -> None:
     receipts, reports = site_inputs
-    write_report(reports, "003-links.md", """
+    write_report(
+        reports,
+        "003-links.md",
+        """
         number: 3
         slug: links
         title: Links
         date: 2026-03-04
         receipts: [tested]
         sections: []
-        """, body="See [a page that is not there](../../nowhere/) and [a case](../002/#case-nope).\n")
+        """,
+        body="See [a page that is not there](../../nowhere/) and [a case](../002/#case-nope).\n",
+    )
     out = tmp_path / "site"
     with pytest.raises(SiteBuildError) as exc:
         build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml")
@@ -139,9 +162,16 @@ def test_a_broken_internal_link_fails_the_build(tmp_path: Path, site_inputs: tup
 def test_control_characters_are_shown_not_written_raw(tmp_path: Path) -> None:
     receipts, reports = tmp_path / "receipts", tmp_path / "reports"
     receipts.mkdir()
-    write_receipt(scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}, answer="NUL\x00here\x1b[31m\x85"),
-                  receipts / "ctl.json")
-    write_report(reports, "001-ctl.md", """
+    write_receipt(
+        scored_receipt(
+            {"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}, answer="NUL\x00here\x1b[31m\x85"
+        ),
+        receipts / "ctl.json",
+    )
+    write_report(
+        reports,
+        "001-ctl.md",
+        """
         number: 1
         slug: ctl
         title: Control
@@ -149,7 +179,8 @@ def test_control_characters_are_shown_not_written_raw(tmp_path: Path) -> None:
         receipts: [ctl]
         sections:
           - type: receipt_sheets
-        """)
+        """,
+    )
     inputs = load_inputs(receipts, reports)
     files = build_site_files(inputs.receipts, inputs.reports, nav=NAV)
     page = files["receipts/ctl/cases/c1/index.html"].decode("utf-8")
@@ -158,5 +189,6 @@ def test_control_characters_are_shown_not_written_raw(tmp_path: Path) -> None:
         if path.endswith((".html", ".svg", ".xml")):
             text = data.decode("utf-8")
             assert not any(ord(c) < 32 and c not in "\t\n\r" for c in text), path
-    assert json.loads(files["receipts/ctl.json"])["cases"][0]["arms"]["with_skill"]["draws"][0]["answer"].startswith(
-        "NUL\x00")  # the receipt itself is published byte for byte
+    assert json.loads(files["receipts/ctl.json"])["cases"][0]["arms"]["with_skill"]["draws"][0][
+        "answer"
+    ].startswith("NUL\x00")  # the receipt itself is published byte for byte

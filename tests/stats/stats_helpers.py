@@ -31,13 +31,24 @@ def model(doc: dict[str, Any]) -> Receipt:
 def legacy_arm(samples: list[float], generation_sd: float | None = None) -> dict[str, Any]:
     """One draw judged several times (a legacy band), with an optional recorded generation.sd."""
     js = [judge_sample_doc(s, reply=str(s), reported_model="judge") for s in samples]
-    return {"draws": [draw_doc(0, answer="answer", judge_samples=js)],
-            "generation": {"sd": generation_sd} if generation_sd is not None else None}
+    return {
+        "draws": [draw_doc(0, answer="answer", judge_samples=js)],
+        "generation": {"sd": generation_sd} if generation_sd is not None else None,
+    }
 
 
-def legacy_case(cid: str, with_skill: list[float], baseline: list[float],
-                generation_sd: float | None = None) -> dict[str, Any]:
+def legacy_case(
+    cid: str, with_skill: list[float], baseline: list[float], generation_sd: float | None = None
+) -> dict[str, Any]:
     """A case of a legacy receipt: each arm one draw with the given judge samples."""
-    return {"id": cid, "prompt": f"prompt of {cid}", "prompt_sha256": None, "rubric_sha256": "1" * 64,
-            "threshold": None, "arms": {"with_skill": legacy_arm(with_skill, generation_sd),
-                                        "baseline": legacy_arm(baseline, generation_sd)}}
+    return {
+        "id": cid,
+        "prompt": f"prompt of {cid}",
+        "prompt_sha256": None,
+        "rubric_sha256": "1" * 64,
+        "threshold": None,
+        "arms": {
+            "with_skill": legacy_arm(with_skill, generation_sd),
+            "baseline": legacy_arm(baseline, generation_sd),
+        },
+    }

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from stats_helpers import load_vectors
 
 from driftproof.stats import Band, band_of_scores, draws_needed, resolution, se_diff
 from driftproof.stats.band import mean_sd
-from stats_helpers import load_vectors
 
 OC = load_vectors().get("operating_characteristics_beyond_rule", {})
 
@@ -60,10 +60,21 @@ def test_resolution_c5_by_hand() -> None:
         se_diff(0.1, 0, 0.1, 3)
 
 
-@pytest.mark.parametrize(("sd", "expected"), [
-    (0.005, 2), (0.010, 2), (0.0125, 3), (0.015, 5), (0.0175, 11), (0.020, 33), (0.0225, 163),
-    (0.024, 1153), (0.025, None), (0.030, None),
-])
+@pytest.mark.parametrize(
+    ("sd", "expected"),
+    [
+        (0.005, 2),
+        (0.010, 2),
+        (0.0125, 3),
+        (0.015, 5),
+        (0.0175, 11),
+        (0.020, 33),
+        (0.0225, 163),
+        (0.024, 1153),
+        (0.025, None),
+        (0.030, None),
+    ],
+)
 def test_draws_needed_equal_spreads(sd: float, expected: int | None) -> None:
     """STATISTICS-NOTES 6.3: n = max(2, ⌊4·2sd²/(0.05 − 2sd)²⌋ + 1); 0.0125 gives X = 2 exactly,
     and since the rule is strict (< 0.05) 2 draws are not enough: 3."""

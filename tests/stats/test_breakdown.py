@@ -11,12 +11,18 @@ import json
 from typing import Any
 
 import pytest
+from factories import JUDGE, case, make_receipt
 
-from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, parse_receipt, seal_document
-from driftproof.receipt import _bounds
+from driftproof.receipt import (
+    Receipt,
+    _bounds,
+    draw_doc,
+    judge_sample_doc,
+    parse_receipt,
+    seal_document,
+)
 from driftproof.stats import breakdown as bd
 from driftproof.stats.breakdown import lift_breakdown
-from factories import JUDGE, case, make_receipt
 
 # c1: with .80 .82 .84 (mean .82, sd .02), baseline .50 .52 .54 (mean .52, sd .02): lift +.30,
 #     |Δ| .30 > .02+.02 and ≥ .05 → separates upward (helps).
@@ -75,7 +81,11 @@ def test_carrier_absent() -> None:
     d = case("d", [0.55, 0.56, 0.57], [0.60, 0.61, 0.62])
     b = lift_breakdown(read(mk([a, c, d])))
     assert b.suite_lift == pytest.approx(0.05)
-    assert [x.lift_without for x in b.cases] == [pytest.approx(0.025), pytest.approx(0.025), pytest.approx(0.10)]
+    assert [x.lift_without for x in b.cases] == [
+        pytest.approx(0.025),
+        pytest.approx(0.025),
+        pytest.approx(0.10),
+    ]
     assert b.carriers == () and b.carrier_withheld is None
     # d: Δ −.05, sd .01 each: |−.05| > .02 and meets the .05 floor (D-3) → hurts
     assert b.hurts == ("d",) and b.helps == ("a", "c")
@@ -157,11 +167,14 @@ def test_missing_draw_evidence_makes_suite_and_omitted_lifts_unavailable() -> No
     assert b.assertions_withheld == ("incomplete: missing draw evidence",)
 
 
-@pytest.mark.parametrize(("change", "expected"), [
-    ({"level": "DECLARED"}, "below TESTED (DECLARED)"),
-    ({"level": "UNVERIFIED", "preset": "quick"}, "below TESTED (UNVERIFIED)"),
-    ({"generations_per_arm": 2, "two": True}, "narrowed: fewer than 3 draws per arm"),
-])
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"level": "DECLARED"}, "below TESTED (DECLARED)"),
+        ({"level": "UNVERIFIED", "preset": "quick"}, "below TESTED (UNVERIFIED)"),
+        ({"generations_per_arm": 2, "two": True}, "narrowed: fewer than 3 draws per arm"),
+    ],
+)
 def test_receipts_that_carry_no_assertion(change: dict[str, Any], expected: str) -> None:
     cases = [C1, C2, C3]
     if change.pop("two", False):
@@ -183,18 +196,26 @@ def test_smoke_restamped_tested_and_non_model() -> None:
     assert b.assertions_withheld == ("non-model: no model is recorded",) and b.carriers == ()
     doc = mk([C1, C2, C3])
     doc["run"]["provider"] = "stub"
-    assert lift_breakdown(read(seal_document(doc))).assertions_withheld == ("non-model: the stub provider answered",)
+    assert lift_breakdown(read(seal_document(doc))).assertions_withheld == (
+        "non-model: the stub provider answered",
+    )
 
 
 def test_labels_need_the_same_grader_and_a_rubric_hash() -> None:
     doc = mk([C1, C2, C3])
-    doc["cases"][0]["arms"]["baseline"]["draws"][1]["judge_samples"][0]["reported_model"] = "claude-haiku-4-5"
+    doc["cases"][0]["arms"]["baseline"]["draws"][1]["judge_samples"][0]["reported_model"] = (
+        "claude-haiku-4-5"
+    )
     b = lift_breakdown(read(seal_document(doc)))
     r1 = row(b, "c1")
     assert r1.label is None and r1.verdict is None
     assert r1.label_withheld is not None and "claude-haiku-4-5-20251001" in r1.label_withheld
     assert b.hurts == ("c2", "c3") and b.helps == ()
-    assert b.carriers == () and b.carrier_withheld is not None and b.carrier_withheld.startswith("case c1:")
+    assert (
+        b.carriers == ()
+        and b.carrier_withheld is not None
+        and b.carrier_withheld.startswith("case c1:")
+    )
     doc = mk([C1, C2, C3])
     doc["cases"][1]["rubric_sha256"] = None
     b = lift_breakdown(read(seal_document(doc)))
@@ -217,7 +238,9 @@ def test_size_limit_names_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     r = read(mk([C1, C2]))
     b = lift_breakdown(r, size_bytes=_bounds.BREAKDOWN_MAX_BYTES + 1)
     assert not b.available and b.cases == () and b.suite_lift is None
-    assert str(_bounds.BREAKDOWN_MAX_BYTES) in b.reasons[0] and "BREAKDOWN_MAX_BYTES" in b.reasons[0]
+    assert (
+        str(_bounds.BREAKDOWN_MAX_BYTES) in b.reasons[0] and "BREAKDOWN_MAX_BYTES" in b.reasons[0]
+    )
     assert lift_breakdown(r, size_bytes=_bounds.BREAKDOWN_MAX_BYTES).available  # at the limit: fine
     monkeypatch.setattr(_bounds, "BREAKDOWN_MAX_BYTES", 100)  # measured from canonical JSON
     b = lift_breakdown(r)
@@ -228,18 +251,38 @@ def _case_doc(doc: dict[str, Any], i: int, arm: str = "with_skill") -> dict[str,
     return doc["cases"][i]["arms"][arm]
 
 
-@pytest.mark.parametrize(("mutate", "fragment"), [
-    (lambda d: d["cases"][0].__setitem__("rubric_sha256", "abc"), "invalid hash at /cases/0/rubric_sha256"),
-    (lambda d: _case_doc(d, 1)["draws"][0].__setitem__("answer_sha256", "0" * 64),
-     "invalid hash at /cases/1/arms/with_skill/draws/0/answer_sha256: it is not the sha256"),
-    (lambda d: _case_doc(d, 0)["draws"][2].__setitem__("score", 1.5), "malformed evidence at /cases/0/arms/with_skill/draws/2/score"),
-    (lambda d: _case_doc(d, 0)["draws"][2].__setitem__("score", 0.5), "not the mean of the draw's valid judge samples"),
-    (lambda d: _case_doc(d, 0, "baseline")["draws"][0].__setitem__("lost", {"reason": "x"}), "a lost draw carries a score"),
-    (lambda d: _case_doc(d, 0)["draws"][1].__setitem__("index", 0), "draw indices repeat"),
-    (lambda d: d["run"].__setitem__("generations_per_arm", 4), "3 draws recorded, 4 generated per arm"),
-    (lambda d: d.__setitem__("cases", []), "unsupported size: the receipt has no case"),
-    (lambda d: d.__setitem__("judge", None), "no judge is recorded"),
-])
+@pytest.mark.parametrize(
+    ("mutate", "fragment"),
+    [
+        (
+            lambda d: d["cases"][0].__setitem__("rubric_sha256", "abc"),
+            "invalid hash at /cases/0/rubric_sha256",
+        ),
+        (
+            lambda d: _case_doc(d, 1)["draws"][0].__setitem__("answer_sha256", "0" * 64),
+            "invalid hash at /cases/1/arms/with_skill/draws/0/answer_sha256: it is not the sha256",
+        ),
+        (
+            lambda d: _case_doc(d, 0)["draws"][2].__setitem__("score", 1.5),
+            "malformed evidence at /cases/0/arms/with_skill/draws/2/score",
+        ),
+        (
+            lambda d: _case_doc(d, 0)["draws"][2].__setitem__("score", 0.5),
+            "not the mean of the draw's valid judge samples",
+        ),
+        (
+            lambda d: _case_doc(d, 0, "baseline")["draws"][0].__setitem__("lost", {"reason": "x"}),
+            "a lost draw carries a score",
+        ),
+        (lambda d: _case_doc(d, 0)["draws"][1].__setitem__("index", 0), "draw indices repeat"),
+        (
+            lambda d: d["run"].__setitem__("generations_per_arm", 4),
+            "3 draws recorded, 4 generated per arm",
+        ),
+        (lambda d: d.__setitem__("cases", []), "unsupported size: the receipt has no case"),
+        (lambda d: d.__setitem__("judge", None), "no judge is recorded"),
+    ],
+)
 def test_cannot_supply_a_breakdown(mutate: Any, fragment: str) -> None:
     doc = mk([C1, C2])
     mutate(doc)
@@ -252,7 +295,9 @@ def test_aggregates_only_and_too_many_draws(monkeypatch: pytest.MonkeyPatch) -> 
     doc = mk([C1])
     doc["uncertainty_unavailable"] = "aggregates_only"
     doc["source_figures"] = {"uplift": "+12%"}
-    assert lift_breakdown(read(seal_document(doc))).reasons == ("aggregates only: the source printed figures and no draw score",)
+    assert lift_breakdown(read(seal_document(doc))).reasons == (
+        "aggregates only: the source printed figures and no draw score",
+    )
     monkeypatch.setattr(bd, "MAX_DRAWS_PER_ARM", 2)
     b = lift_breakdown(read(mk([C1])))
     assert not b.available and "more than 2 draws in one arm" in b.reasons[0]
@@ -269,8 +314,16 @@ def test_no_field_and_no_edit() -> None:
 def test_judge_samples_kept_apart_from_answers() -> None:
     # One draw judged twice (0.6, 0.8 → draw score 0.7) is one answer: the spread is over draw
     # scores .7, .7, .7 → 0, never over the six judge samples.
-    draws = [draw_doc(i, answer=f"a{i}", judge_samples=[judge_sample_doc(s, reply=str(s), reported_model=JUDGE["model"])
-                                                        for s in (0.6, 0.8)]) for i in range(3)]
+    draws = [
+        draw_doc(
+            i,
+            answer=f"a{i}",
+            judge_samples=[
+                judge_sample_doc(s, reply=str(s), reported_model=JUDGE["model"]) for s in (0.6, 0.8)
+            ],
+        )
+        for i in range(3)
+    ]
     c = case("j", [0.5, 0.5, 0.5], [0.5, 0.5, 0.5])
     c["arms"]["with_skill"]["draws"] = draws
     b = lift_breakdown(read(mk([c])))

@@ -6,8 +6,8 @@ import copy
 import json
 
 import pytest
-
 from factories import JUDGE, case, make_receipt
+
 from driftproof.receipt import draw_doc, judge_sample_doc, parse_receipt
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval, spread_split, t_quantile_975
@@ -21,13 +21,19 @@ def test_paired_interval_over_cases() -> None:
     # lifts .30, −.10, −.10 (see test_breakdown): mean .03333; deviations .26667, −.13333, −.13333;
     # SS = .071111 + .017778 + .017778 = .106667; var = .053333; sd = .230940; SE = sd/√3 = .133333;
     # t(.975, 2) = 4.3027; half-width .573693 → [−.540360, .607027].
-    r = _read([case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54]),
-               case("c2", [0.60, 0.61, 0.62], [0.70, 0.71, 0.72]),
-               case("c3", [0.50, 0.52, 0.54], [0.60, 0.62, 0.64])])
+    r = _read(
+        [
+            case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54]),
+            case("c2", [0.60, 0.61, 0.62], [0.70, 0.71, 0.72]),
+            case("c3", [0.50, 0.52, 0.54], [0.60, 0.62, 0.64]),
+        ]
+    )
     iv = lift_interval(lift_breakdown(r))
     assert iv.reason is None and iv.cases == 3 and iv.df == 2 and iv.t == 4.3027
     assert iv.se == pytest.approx(0.133333, abs=1e-6)
-    assert iv.low == pytest.approx(-0.540360, abs=1e-6) and iv.high == pytest.approx(0.607027, abs=1e-6)
+    assert iv.low == pytest.approx(-0.540360, abs=1e-6) and iv.high == pytest.approx(
+        0.607027, abs=1e-6
+    )
 
 
 def test_interval_unavailable_with_one_case() -> None:
@@ -45,8 +51,16 @@ def test_t_quantiles() -> None:
 
 
 def _judged(pairs):
-    return [draw_doc(i, answer=f"a{i}", judge_samples=[judge_sample_doc(s, reply=str(s), reported_model=JUDGE["model"])
-                                                       for s in p]) for i, p in enumerate(pairs)]
+    return [
+        draw_doc(
+            i,
+            answer=f"a{i}",
+            judge_samples=[
+                judge_sample_doc(s, reply=str(s), reported_model=JUDGE["model"]) for s in p
+            ],
+        )
+        for i, p in enumerate(pairs)
+    ]
 
 
 def test_spread_split_judge_and_draw_parts() -> None:
@@ -57,7 +71,11 @@ def test_spread_split_judge_and_draw_parts() -> None:
     # baseline: draws (.5,.5) (.7,.7) (.9,.9) → scores .5 .7 .9, total var .04; judge part 0.
     c["arms"]["baseline"]["draws"] = _judged([(0.5, 0.5), (0.7, 0.7), (0.9, 0.9)])
     w, b = spread_split(_read([c]))
-    assert (w.total, w.judge_part, w.draw_part) == (pytest.approx(0.01), pytest.approx(0.01), pytest.approx(0.0, abs=1e-12))
+    assert (w.total, w.judge_part, w.draw_part) == (
+        pytest.approx(0.01),
+        pytest.approx(0.01),
+        pytest.approx(0.0, abs=1e-12),
+    )
     assert w.judge_share == pytest.approx(1.0)
     assert (b.total, b.judge_part, b.draw_part) == (pytest.approx(0.04), 0.0, pytest.approx(0.04))
     assert b.judge_share == 0.0

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+from factories import case, make_receipt
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from stats_helpers import model
 
 from driftproof.compare import compare_receipts
 from driftproof.compare_report import exit_status, to_json, to_markdown, to_text
@@ -13,8 +15,6 @@ from driftproof.errors import RefusalError
 from driftproof.plan import plan_receipt
 from driftproof.stats import receipt_reading, suite_lift
 from driftproof.stats.reading import STATUSES
-from factories import case, make_receipt
-from stats_helpers import model
 
 score = st.one_of(st.none(), st.integers(0, 100).map(lambda i: i / 100))
 arm_scores = st.lists(score, min_size=0, max_size=5)
@@ -23,8 +23,11 @@ level = st.sampled_from(["UNVERIFIED", "DECLARED", "TESTED"])
 
 
 def _receipt(cs, lvl, source):
-    return model(make_receipt([case(f"c{i}", w, b) for i, (w, b) in enumerate(cs)], level=lvl,
-                              band_source=source))
+    return model(
+        make_receipt(
+            [case(f"c{i}", w, b) for i, (w, b) in enumerate(cs)], level=lvl, band_source=source
+        )
+    )
 
 
 @settings(max_examples=60, deadline=None)

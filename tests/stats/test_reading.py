@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import pytest
-
 from factories import case, make_receipt
-from driftproof.stats import band_source_of, receipt_band, receipt_reading, suite_lift, value_per_1k, verdict_refusal
-from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES, NO_SEPARATION, NOT_ENOUGH_DRAWS, SMOKE_RUN
 from stats_helpers import legacy_case, model
+
+from driftproof.stats import (
+    band_source_of,
+    receipt_band,
+    receipt_reading,
+    suite_lift,
+    value_per_1k,
+    verdict_refusal,
+)
+from driftproof.wording import (
+    MORE_CASES,
+    NO_DRAW_COUNT_REACHES,
+    NO_SEPARATION,
+    NOT_ENOUGH_DRAWS,
+    SMOKE_RUN,
+)
 
 # with .60 .62 .61 (mean .61, sd .01) vs baseline .45 .50 .48 (mean .4767, sd .0252): Δ +.1333,
 # sum sd .0352 → apart, ≥ .05 → helps.
@@ -73,18 +86,24 @@ def test_lost_draw_inside_one_receipt_is_inconclusive() -> None:
     r = read([case("c", [0.90, 0.91, None], [0.50, 0.51, 0.52])])
     (v,) = r.cases
     assert v.verdict == "inconclusive"
-    assert v.lost_detail == "baseline: 0 of 3 draws lost; with skill: 1 of 3 draws lost (timeout after 2 retries)"
+    assert (
+        v.lost_detail
+        == "baseline: 0 of 3 draws lost; with skill: 1 of 3 draws lost (timeout after 2 retries)"
+    )
     assert r.status == "no separation detected"
     assert r.reason == "no case separated under the rule; inconclusive for lost draws: c"
 
 
-@pytest.mark.parametrize(("kw", "words"), [
-    ({"level": "DECLARED"}, "below TESTED"),
-    ({"level": "UNVERIFIED"}, "below TESTED"),
-    ({"level": "UNVERIFIED", "preset": "quick"}, SMOKE_RUN),
-    ({"level": "TESTED", "preset": "quick"}, SMOKE_RUN),  # restamped TESTED: still a smoke run
-    ({"judge": None}, "no judge"),
-])
+@pytest.mark.parametrize(
+    ("kw", "words"),
+    [
+        ({"level": "DECLARED"}, "below TESTED"),
+        ({"level": "UNVERIFIED"}, "below TESTED"),
+        ({"level": "UNVERIFIED", "preset": "quick"}, SMOKE_RUN),
+        ({"level": "TESTED", "preset": "quick"}, SMOKE_RUN),  # restamped TESTED: still a smoke run
+        ({"judge": None}, "no judge"),
+    ],
+)
 def test_no_verdict_names_why(kw, words) -> None:
     r = read([HELPS], **kw)
     assert (r.status, r.helps, r.cases) == ("no verdict", (), ())
@@ -97,7 +116,9 @@ def test_smoke_run_sentence() -> None:
 
 
 def test_aggregates_only_gets_no_verdict_and_no_lift() -> None:
-    doc = make_receipt([], uncertainty_unavailable="aggregates_only", source_figures={"uplift": "+3"})
+    doc = make_receipt(
+        [], uncertainty_unavailable="aggregates_only", source_figures={"uplift": "+3"}
+    )
     r = model(doc)
     assert "aggregates only" in (verdict_refusal(r) or "")
     assert receipt_reading(r).status == "no verdict"
@@ -112,8 +133,10 @@ def test_no_scores_gets_no_verdict() -> None:
 def test_legacy_bands_come_from_judge_samples() -> None:
     """One draw judged five times: with .80 .80 .85 .80 .80 (mean .81, sd .02236), baseline
     .50 .55 .50 .50 .50 (mean .51, sd .02236): Δ .30 → helps; n counts judge samples."""
-    doc = make_receipt([legacy_case("c", [0.8, 0.8, 0.85, 0.8, 0.8], [0.5, 0.55, 0.5, 0.5, 0.5])],
-                       band_source="legacy")
+    doc = make_receipt(
+        [legacy_case("c", [0.8, 0.8, 0.85, 0.8, 0.8], [0.5, 0.55, 0.5, 0.5, 0.5])],
+        band_source="legacy",
+    )
     r = model(doc)
     reading = receipt_reading(r)
     assert reading.status == "passing"

@@ -6,11 +6,11 @@ import math
 import statistics
 
 import pytest
+from stats_helpers import load_vectors
 
 from driftproof.stats import band_of_scores, receipt_band_of
 from driftproof.stats.band import Band
 from driftproof.wording import MORE_CASES, NOT_ENOUGH_DRAWS
-from stats_helpers import load_vectors
 
 VECTORS = load_vectors()
 #: The receipt-wide examples are built from the six main cases C1..C6 (not the edge cases E1, E2).
@@ -40,7 +40,9 @@ def _by_hand(arms: list[list[list[float]]]) -> tuple[float, float]:
     return math.sqrt(sum(s2)), math.sqrt(sum(r2))
 
 
-@pytest.mark.skipif(not VECTORS["cases"], reason="../shared/cases/verdicts.json is not laid beside this checkout")
+@pytest.mark.skipif(
+    not VECTORS["cases"], reason="../shared/cases/verdicts.json is not laid beside this checkout"
+)
 def test_receipt_a_of_the_worked_examples() -> None:
     """Receipt A (no lost draw): band 0.176929 (verdicts.json), the cases disagree: more cases."""
     rb = receipt_band_of(_pairs("A"))
@@ -56,10 +58,16 @@ def test_receipt_a_of_the_worked_examples() -> None:
     assert rb.band == pytest.approx(band)
     assert rb.reduced == pytest.approx(reduced)
     assert rb.underpowered and rb.sentence == MORE_CASES
-    assert (rb.cases, rb.widening_with, rb.widening_baseline) == (ex["n_cases"], 0.0, 0.0) == (6, 0.0, 0.0)
+    assert (
+        (rb.cases, rb.widening_with, rb.widening_baseline)
+        == (ex["n_cases"], 0.0, 0.0)
+        == (6, 0.0, 0.0)
+    )
 
 
-@pytest.mark.skipif(not VECTORS["cases"], reason="../shared/cases/verdicts.json is not laid beside this checkout")
+@pytest.mark.skipif(
+    not VECTORS["cases"], reason="../shared/cases/verdicts.json is not laid beside this checkout"
+)
 def test_receipt_b_lost_draw_widens_and_forces_not_enough_draws() -> None:
     """Receipt B: C6 lost one of three with-skill draws (measured .74 .75, mean .745).
     Its mean could move by 1/3 · max(.745 − 0, 1 − .745) = .248333; the with-skill spread
@@ -72,7 +80,9 @@ def test_receipt_b_lost_draw_widens_and_forces_not_enough_draws() -> None:
     s_with = statistics.stdev(means) + widen
     s_base = statistics.stdev([statistics.fmean(c["inputs"]["B"]["baseline_draws"]) for c in MAIN])
     assert rb.widening_with == pytest.approx(widen)
-    assert rb.spread_with - rb.widening_with == pytest.approx(VECTORS["receipt_wide"]["B"]["with_spread_sd"], abs=1e-6)
+    assert rb.spread_with - rb.widening_with == pytest.approx(
+        VECTORS["receipt_wide"]["B"]["with_spread_sd"], abs=1e-6
+    )
     assert rb.widening_baseline == 0.0
     assert rb.band == pytest.approx(math.hypot(s_with, s_base))
     assert rb.underpowered and rb.sentence == NOT_ENOUGH_DRAWS
@@ -95,8 +105,12 @@ def test_draw_spread_reads_not_enough_draws() -> None:
 
 def test_band_under_the_floor_is_not_underpowered() -> None:
     # means .60/.62 with, .50/.52 baseline: s = .014142 each, band = .02 < .05
-    rb = receipt_band_of([(band_of_scores([0.60, 0.60]), band_of_scores([0.50, 0.50])),
-                          (band_of_scores([0.62, 0.62]), band_of_scores([0.52, 0.52]))])
+    rb = receipt_band_of(
+        [
+            (band_of_scores([0.60, 0.60]), band_of_scores([0.50, 0.50])),
+            (band_of_scores([0.62, 0.62]), band_of_scores([0.52, 0.52])),
+        ]
+    )
     assert rb is not None
     assert rb.band == pytest.approx(0.02)
     assert not rb.underpowered and rb.sentence is None
@@ -105,15 +119,26 @@ def test_band_under_the_floor_is_not_underpowered() -> None:
 def test_one_case_forms_no_band() -> None:
     assert receipt_band_of([(band_of_scores([0.5, 0.6]), band_of_scores([0.4, 0.5]))]) is None
     # a case with no measured draw in an arm is left out, so this is one case too
-    assert receipt_band_of([(band_of_scores([0.5, 0.6]), band_of_scores([0.4, 0.5])),
-                            (band_of_scores([None]), band_of_scores([0.4, 0.5]))]) is None
+    assert (
+        receipt_band_of(
+            [
+                (band_of_scores([0.5, 0.6]), band_of_scores([0.4, 0.5])),
+                (band_of_scores([None]), band_of_scores([0.4, 0.5])),
+            ]
+        )
+        is None
+    )
 
 
 def test_one_draw_forces_not_enough_draws() -> None:
     """Cases .20 and .80 apart (the cases disagree), but one arm measured a single draw:
     the draw-to-draw part cannot be read, so the sentence is Not enough draws (D-8)."""
-    rb = receipt_band_of([(band_of_scores([0.20]), band_of_scores([0.20, 0.21])),
-                          (band_of_scores([0.80, 0.81]), band_of_scores([0.80, 0.81]))])
+    rb = receipt_band_of(
+        [
+            (band_of_scores([0.20]), band_of_scores([0.20, 0.21])),
+            (band_of_scores([0.80, 0.81]), band_of_scores([0.80, 0.81])),
+        ]
+    )
     assert rb is not None and rb.underpowered
     assert rb.draw_part_with is None and rb.reduced is None
     assert rb.sentence == NOT_ENOUGH_DRAWS
@@ -121,12 +146,15 @@ def test_one_draw_forces_not_enough_draws() -> None:
 
 def test_legacy_reads_generation_sd() -> None:
     """Legacy bands: the draw-to-draw part is generation.sd² over the one draw; without it, forced."""
+
     def legacy(samples: list[float], gen_sd: float | None) -> Band:
         b = band_of_scores(samples, source="legacy", generation_sd=gen_sd)
         return Band(b.mean, b.sd, b.n, 1, 0, (), "legacy", gen_sd)
 
-    pairs = [(legacy([0.2, 0.2, 0.25], 0.01), legacy([0.2, 0.25, 0.2], 0.01)),
-             (legacy([0.8, 0.8, 0.85], 0.01), legacy([0.8, 0.85, 0.8], 0.01))]
+    pairs = [
+        (legacy([0.2, 0.2, 0.25], 0.01), legacy([0.2, 0.25, 0.2], 0.01)),
+        (legacy([0.8, 0.8, 0.85], 0.01), legacy([0.8, 0.85, 0.8], 0.01)),
+    ]
     rb = receipt_band_of(pairs)
     assert rb is not None
     assert rb.draw_part_with == pytest.approx(0.0001)

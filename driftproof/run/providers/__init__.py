@@ -6,7 +6,15 @@ from typing import Any
 
 from driftproof.run.providers.base import AttemptError, MissingCredentials, Provider, Reply
 
-__all__ = ["AttemptError", "LANES", "MissingCredentials", "OFFLINE", "Provider", "Reply", "make_provider"]
+__all__ = [
+    "AttemptError",
+    "LANES",
+    "MissingCredentials",
+    "OFFLINE",
+    "Provider",
+    "Reply",
+    "make_provider",
+]
 
 #: (provider, surface) → "module:Class"; the stub has no surface.
 LANES: dict[tuple[str, str | None], str] = {
@@ -39,8 +47,10 @@ def make_provider(provider: str, surface: str | None, **options: Any) -> Provide
 
     key = (provider, None if provider in OFFLINE else surface)
     if key not in LANES:
-        raise ValueError(f"unknown provider/surface {provider}/{surface}; known: "
-                         + ", ".join(f"{p}/{s or '-'}" for p, s in LANES))
+        raise ValueError(
+            f"unknown provider/surface {provider}/{surface}; known: "
+            + ", ".join(f"{p}/{s or '-'}" for p, s in LANES)
+        )
     module, cls = LANES[key].split(":")
     klass = getattr(importlib.import_module(f"driftproof.run.providers.{module}"), cls)
     return klass(**{k: v for k, v in options.items() if v is not None})

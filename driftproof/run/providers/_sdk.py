@@ -5,7 +5,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from driftproof.run.providers.base import AttemptError, MissingCredentials, classify_status, retry_after_seconds
+from driftproof.run.providers.base import (
+    AttemptError,
+    MissingCredentials,
+    classify_status,
+    retry_after_seconds,
+)
 
 __all__ = ["count", "json_object", "require_key", "sdk_error"]
 
@@ -25,8 +30,11 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     if isinstance(status, int):
         response = getattr(exc, "response", None)
         body = getattr(exc, "body", None)
-        err = body.get("error") if isinstance(body, dict) and isinstance(body.get("error"), dict) else (
-            body if isinstance(body, dict) else {})
+        err = (
+            body.get("error")
+            if isinstance(body, dict) and isinstance(body.get("error"), dict)
+            else (body if isinstance(body, dict) else {})
+        )
         if isinstance(err.get("message"), str):
             kind = err.get("type") if isinstance(err.get("type"), str) else None
             message = (f"{kind}: " if kind else "") + err["message"][:300]
@@ -34,7 +42,9 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
             message = str(getattr(exc, "message", exc))[:300]
         if status == 404 and hint_404 and err.get("code") != "model_not_found":
             message = f"{message}; {hint_404}"
-        out = classify_status(status, message, retry_after=retry_after_seconds(getattr(response, "headers", None)))
+        out = classify_status(
+            status, message, retry_after=retry_after_seconds(getattr(response, "headers", None))
+        )
         if err.get("type") == "overloaded_error" and not out.retryable:
             return AttemptError(out.reason, status=status)
         return out
@@ -59,7 +69,9 @@ SAFE_INTEGER_MAX = 2**53 - 1
 def count(v: Any) -> int | None:
     """A token count as reported, or ``None`` when it is not an integer from 0 to 2**53 - 1
     (a count past that cannot be sealed, D-12, and no real reply has one: it is unknown)."""
-    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= SAFE_INTEGER_MAX else None
+    return (
+        v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= SAFE_INTEGER_MAX else None
+    )
 
 
 def json_object(body: str) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.run.providers._sdk import count, json_object as _json_object, require_key, sdk_error
+from driftproof.run.providers._sdk import count, require_key, sdk_error
+from driftproof.run.providers._sdk import json_object as _json_object
 from driftproof.run.providers.base import Provider, Reply, strip_credentials
 
 __all__ = ["AnthropicAPI", "build_request", "read_message"]
@@ -24,16 +25,31 @@ TOOL_NAME = "record_grade"
 TRUNCATED = ("max_tokens", "model_context_window_exceeded")
 
 
-def build_request(*, model: str, system: str | None, prompt: str, max_tokens: int,
-                  schema: dict[str, Any] | None = None) -> dict[str, Any]:
+def build_request(
+    *,
+    model: str,
+    system: str | None,
+    prompt: str,
+    max_tokens: int,
+    schema: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The Messages API request body. With ``schema`` the reply must be a call of the
     ``record_grade`` tool whose input follows it (``tool_choice`` forces the tool)."""
-    req: dict[str, Any] = {"model": model, "max_tokens": max_tokens,
-                           "messages": [{"role": "user", "content": prompt}]}
+    req: dict[str, Any] = {
+        "model": model,
+        "max_tokens": max_tokens,
+        "messages": [{"role": "user", "content": prompt}],
+    }
     if system:
         req["system"] = system
     if schema is not None:
-        req["tools"] = [{"name": TOOL_NAME, "description": "Record your grade of the answer.", "input_schema": schema}]
+        req["tools"] = [
+            {
+                "name": TOOL_NAME,
+                "description": "Record your grade of the answer.",
+                "input_schema": schema,
+            }
+        ]
         req["tool_choice"] = {"type": "tool", "name": TOOL_NAME}
     return req
 
@@ -44,14 +60,21 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     ``refusal`` with ``stop_details.category`` and its explanation; input tokens = input +
     cache read + cache creation, parts kept; the ``record_grade`` tool input as the decision."""
     content = msg.get("content") if isinstance(msg.get("content"), list) else []
-    text = "".join(str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    text = "".join(
+        str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+    )
     stop = msg.get("stop_reason") if isinstance(msg.get("stop_reason"), str) else None
     refusal = None
     if stop == "refusal":
         details = msg.get("stop_details") if isinstance(msg.get("stop_details"), dict) else {}
         cat = details.get("category")
-        refusal = {"text": text or (details.get("explanation") if isinstance(details.get("explanation"), str) else None),
-                   "category": cat if isinstance(cat, str) else None}
+        refusal = {
+            "text": text
+            or (
+                details.get("explanation") if isinstance(details.get("explanation"), str) else None
+            ),
+            "category": cat if isinstance(cat, str) else None,
+        }
     decision, channel = None, None
     if graded:
         channel = "tool_call"
@@ -60,13 +83,27 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
                 decision = b.get("input")
                 break
     u = msg.get("usage") if isinstance(msg.get("usage"), dict) else {}
-    inp, cr, cc = count(u.get("input_tokens")), count(u.get("cache_read_input_tokens")), \
-        count(u.get("cache_creation_input_tokens"))
+    inp, cr, cc = (
+        count(u.get("input_tokens")),
+        count(u.get("cache_read_input_tokens")),
+        count(u.get("cache_creation_input_tokens")),
+    )
     total = None if inp is None else inp + (cr or 0) + (cc or 0)
     model = msg.get("model") if isinstance(msg.get("model"), str) else None
-    return Reply(text, input_tokens=total, output_tokens=count(u.get("output_tokens")), reported_model=model,
-                 serving_model=model, stop_reason=stop, truncated=stop in TRUNCATED, refusal=refusal,
-                 cache_read=cr, cache_creation=cc, decision=decision, channel=channel)
+    return Reply(
+        text,
+        input_tokens=total,
+        output_tokens=count(u.get("output_tokens")),
+        reported_model=model,
+        serving_model=model,
+        stop_reason=stop,
+        truncated=stop in TRUNCATED,
+        refusal=refusal,
+        cache_read=cr,
+        cache_creation=cc,
+        decision=decision,
+        channel=channel,
+    )
 
 
 class AnthropicAPI(Provider):
@@ -83,12 +120,24 @@ class AnthropicAPI(Provider):
         self.client = anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0)
         self.service = strip_credentials(str(self.client.base_url))
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
-             schema: dict[str, Any] | None = None) -> Reply:
-        req = build_request(model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema)
+    def call(
+        self,
+        *,
+        model: str,
+        system: str | None,
+        prompt: str,
+        timeout: float,
+        max_tokens: int,
+        schema: dict[str, Any] | None = None,
+    ) -> Reply:
+        req = build_request(
+            model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema
+        )
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
-            http = self.client.messages.with_raw_response.create(**req, timeout=timeout).http_response
+            http = self.client.messages.with_raw_response.create(
+                **req, timeout=timeout
+            ).http_response
             body = http.text
         except self._errors as exc:
             raise sdk_error(exc, timeout) from exc

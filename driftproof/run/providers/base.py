@@ -25,13 +25,24 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from driftproof.errors import ProviderError
 from driftproof.run.capture import Capture
 
-__all__ = ["AttemptError", "FATAL_STATUSES", "MissingCredentials", "Provider", "Reply", "classify_status",
-           "printed_version", "repair_text", "run_process", "strip_credentials"]
+__all__ = [
+    "AttemptError",
+    "FATAL_STATUSES",
+    "MissingCredentials",
+    "Provider",
+    "Reply",
+    "classify_status",
+    "printed_version",
+    "repair_text",
+    "run_process",
+    "strip_credentials",
+]
 
 #: HTTP statuses that stop the run (issue 13): the request or the account is wrong.
 FATAL_STATUSES = frozenset({400, 401, 403, 404, 422})
@@ -100,8 +111,15 @@ class AttemptError(Exception):
         retry_after: seconds the server asked to wait (``retry-after`` / ``retry-after-ms``).
     """
 
-    def __init__(self, reason: str, *, retryable: bool = True, fatal: bool = False, status: int | None = None,
-                 retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        *,
+        retryable: bool = True,
+        fatal: bool = False,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(reason)
         self.reason = reason[:1000]
         self.retryable = retryable and not fatal
@@ -158,8 +176,16 @@ class Provider:
         """The sampling settings this lane sends, as recorded for the judge."""
         return {"max_tokens": max_tokens}
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
-             schema: dict[str, Any] | None = None) -> Reply:
+    def call(
+        self,
+        *,
+        model: str,
+        system: str | None,
+        prompt: str,
+        timeout: float,
+        max_tokens: int,
+        schema: dict[str, Any] | None = None,
+    ) -> Reply:
         """Make one attempt; with ``schema`` (a grading call) return the grader's decision
         through the lane's structured channel. Raises :class:`AttemptError`."""
         raise NotImplementedError
@@ -168,7 +194,9 @@ class Provider:
         """Release clients; default does nothing."""
 
 
-def classify_status(status: int | None, message: str, *, retry_after: float | None = None) -> AttemptError:
+def classify_status(
+    status: int | None, message: str, *, retry_after: float | None = None
+) -> AttemptError:
     """An HTTP status as an attempt error (issue 13, "Errors by class").
 
     408/409/429/5xx/529 (and no status at all, or ``overloaded_error`` in the message) are
@@ -178,7 +206,12 @@ def classify_status(status: int | None, message: str, *, retry_after: float | No
     msg = f"HTTP {status}: {message}" if status else message
     if status in FATAL_STATUSES:
         return AttemptError(msg, retryable=False, fatal=True, status=status)
-    if status is None or status in TRANSIENT_STATUSES or status >= 500 or "overloaded_error" in message:
+    if (
+        status is None
+        or status in TRANSIENT_STATUSES
+        or status >= 500
+        or "overloaded_error" in message
+    ):
         return AttemptError(msg, retryable=True, status=status, retry_after=retry_after)
     return AttemptError(msg, retryable=False, status=status)
 
@@ -201,16 +234,16 @@ def retry_after_seconds(headers: Any) -> float | None:
         return max(0.0, float(ra))
     except (TypeError, ValueError):
         pass
+    from datetime import datetime
     from email.utils import parsedate_to_datetime
-    from datetime import datetime, timezone
 
     try:
         when = parsedate_to_datetime(str(ra))
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def strip_credentials(url: str | None) -> str | None:
@@ -267,7 +300,9 @@ def printed_version(output: str) -> str:
     return first[:100]
 
 
-def run_process(argv: list[str], *, stdin: str, cwd: str, timeout: float, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+def run_process(
+    argv: list[str], *, stdin: str, cwd: str, timeout: float, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
     """Run one CLI invocation in its own process group; on timeout kill the group.
 
     Raises:
@@ -277,9 +312,18 @@ def run_process(argv: list[str], *, stdin: str, cwd: str, timeout: float, env: d
     import signal
 
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                cwd=cwd, env=env, text=True, encoding="utf-8", errors="replace",
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            start_new_session=True,
+        )
     except OSError as exc:
         raise AttemptError(f"cannot start {argv[0]}: {exc.strerror or exc}", fatal=True) from exc
     try:

@@ -44,22 +44,40 @@ from typing import Any
 from driftproof.errors import ProviderError
 from driftproof.run.capture import read_back
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import (FATAL_STATUSES, AttemptError, Provider, Reply, classify_status,
-                                           printed_version, run_process)
+from driftproof.run.providers.base import (
+    FATAL_STATUSES,
+    AttemptError,
+    Provider,
+    Reply,
+    classify_status,
+    printed_version,
+    run_process,
+)
 
 __all__ = ["ClaudeCLI", "CodexCLI", "WRITING_FEATURE", "claude_envelope", "read_claude"]
 
-ISOLATION = ["--setting-sources", "project", "--strict-mcp-config", "--disable-slash-commands", "--no-session-persistence"]
+ISOLATION = [
+    "--setting-sources",
+    "project",
+    "--strict-mcp-config",
+    "--disable-slash-commands",
+    "--no-session-persistence",
+]
 READ_TOOLS = ["Read", "WebFetch", "WebSearch"]
 FILE_TOOLS = ["Write", "Edit", "NotebookEdit"]
 #: Harness errors that every further call would meet too: the run stops (caveman's README:
 #: "auth, quota or a bad model name would fail every remaining call too").
-FATAL = re.compile(r"invalid api key|not logged in|please run /login|log ?in again|unauthori[sz]ed|\b401\b|"
-                   r"credit balance is too low|model .{0,80}(?:not found|does not exist)|unknown model", re.I)
+FATAL = re.compile(
+    r"invalid api key|not logged in|please run /login|log ?in again|unauthori[sz]ed|\b401\b|"
+    r"credit balance is too low|model .{0,80}(?:not found|does not exist)|unknown model",
+    re.I,
+)
 #: The status an error text carries: ``API Error: 529 {...}``, ``API Error (429 ...)``.
 _STATUS = re.compile(r"API Error:?\s*\(?\s*(\d{3})\b")
 #: Codex feature names that write a file or run code.
-WRITING_FEATURE = re.compile(r"shell|exec|patch|write|edit|repl|code_mode|apply|powershell|notebook|command|script", re.I)
+WRITING_FEATURE = re.compile(
+    r"shell|exec|patch|write|edit|repl|code_mode|apply|powershell|notebook|command|script", re.I
+)
 
 
 def _version(binary: str) -> str:
@@ -68,7 +86,9 @@ def _version(binary: str) -> str:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise ProviderError(f"cannot run {binary} --version: {exc}") from exc
     if cp.returncode != 0:
-        raise ProviderError(f"{binary} --version exited with status {cp.returncode}: {cp.stderr.strip()[:200]}")
+        raise ProviderError(
+            f"{binary} --version exited with status {cp.returncode}: {cp.stderr.strip()[:200]}"
+        )
     return printed_version(cp.stdout or cp.stderr)
 
 
@@ -93,10 +113,20 @@ class _CLI(Provider):
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
-             schema: dict[str, Any] | None = None) -> Reply:
-        with tempfile.TemporaryDirectory(prefix="driftproof-sys-") as sysdir, \
-                tempfile.TemporaryDirectory(prefix="driftproof-work-") as work:
+    def call(
+        self,
+        *,
+        model: str,
+        system: str | None,
+        prompt: str,
+        timeout: float,
+        max_tokens: int,
+        schema: dict[str, Any] | None = None,
+    ) -> Reply:
+        with (
+            tempfile.TemporaryDirectory(prefix="driftproof-sys-") as sysdir,
+            tempfile.TemporaryDirectory(prefix="driftproof-work-") as work,
+        ):
             sysfile = None
             if system:
                 sysfile = os.path.join(sysdir, "system.md")
@@ -171,13 +201,21 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
         it = items[k]
         if isinstance(it, dict) and it.get("type") == "result":
             result = it
-            items = items[:k] + items[k + 1:]
+            items = items[:k] + items[k + 1 :]
             break
     for it in items[:1000]:
         if isinstance(it, dict) and isinstance(it.get("type"), str):
             sub = it.get("subtype")
-            events.append({"type": it["type"][:100], "subtype": sub[:100] if isinstance(sub, str) else None})
-    if result is None and len(items) == 1 and isinstance(items[0], dict) and whole is not None and "result" in items[0]:
+            events.append(
+                {"type": it["type"][:100], "subtype": sub[:100] if isinstance(sub, str) else None}
+            )
+    if (
+        result is None
+        and len(items) == 1
+        and isinstance(items[0], dict)
+        and whole is not None
+        and "result" in items[0]
+    ):
         result, events = items[0], []
     return result, events
 
@@ -193,8 +231,19 @@ class ClaudeCLI(_CLI):
 
     def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
         tools = ",".join(READ_TOOLS + (FILE_TOOLS if self.capture == "files" else []))
-        argv = [self.path, "-p", "--output-format", "json", "--model", model, *ISOLATION,
-                "--tools", tools, "--allowedTools", tools]
+        argv = [
+            self.path,
+            "-p",
+            "--output-format",
+            "json",
+            "--model",
+            model,
+            *ISOLATION,
+            "--tools",
+            tools,
+            "--allowedTools",
+            tools,
+        ]
         if sysfile:
             argv += ["--system-prompt-file", sysfile]
         return argv
@@ -231,11 +280,16 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             exc = classify_status(status, what)
             exc.reason = what[:1000]
             raise exc
-        raise AttemptError(what, fatal=bool(FATAL.search(msg)),
-                           retryable=obj.get("subtype") not in ("error_max_turns", "error_max_budget_usd"))
+        raise AttemptError(
+            what,
+            fatal=bool(FATAL.search(msg)),
+            retryable=obj.get("subtype") not in ("error_max_turns", "error_max_budget_usd"),
+        )
     if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
-        raise AttemptError(f"claude's result is {type(obj['result']).__name__}, not text: nothing to grade",
-                           retryable=False)
+        raise AttemptError(
+            f"claude's result is {type(obj['result']).__name__}, not text: nothing to grade",
+            retryable=False,
+        )
     usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else {}
     inp = cr = cc = None
     if count(usage.get("input_tokens")) is not None:
@@ -245,20 +299,39 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     outp = count(usage.get("output_tokens"))
     mu = obj.get("modelUsage") if isinstance(obj.get("modelUsage"), dict) else {}
     ours = [k for k in mu if _matches(model, k)]
-    others = [{"model": k, "input": count((v or {}).get("inputTokens")), "output": count((v or {}).get("outputTokens"))}
-              for k, v in mu.items() if k not in ours]
+    others = [
+        {
+            "model": k,
+            "input": count((v or {}).get("inputTokens")),
+            "output": count((v or {}).get("outputTokens")),
+        }
+        for k, v in mu.items()
+        if k not in ours
+    ]
     handoff = None
     if mu and not ours:
-        handoff = "; ".join(f"{o['model']} ({o['input']} input, {o['output']} output tokens)" for o in others)
+        handoff = "; ".join(
+            f"{o['model']} ({o['input']} input, {o['output']} output tokens)" for o in others
+        )
     cost = obj.get("total_cost_usd")
     stop = obj.get("stop_reason") if isinstance(obj.get("stop_reason"), str) else None
-    return Reply(str(obj.get("result") or ""), input_tokens=inp, output_tokens=outp,
-                 reported_model=ours[0] if ours else None, serving_model=ours[0] if ours else None,
-                 cost_usd=float(cost) if isinstance(cost, (int, float)) else None,
-                 other_models=others, handoff=handoff, raw=out, stop_reason=stop,
-                 truncated=stop == "max_tokens", cache_read=cr, cache_creation=cc,
-                 decision=obj.get("structured_output") if "structured_output" in obj else None,
-                 harness_events=events or None)
+    return Reply(
+        str(obj.get("result") or ""),
+        input_tokens=inp,
+        output_tokens=outp,
+        reported_model=ours[0] if ours else None,
+        serving_model=ours[0] if ours else None,
+        cost_usd=float(cost) if isinstance(cost, (int, float)) else None,
+        other_models=others,
+        handoff=handoff,
+        raw=out,
+        stop_reason=stop,
+        truncated=stop == "max_tokens",
+        cache_read=cr,
+        cache_creation=cc,
+        decision=obj.get("structured_output") if "structured_output" in obj else None,
+        harness_events=events or None,
+    )
 
 
 class CodexCLI(_CLI):
@@ -274,20 +347,40 @@ class CodexCLI(_CLI):
         version = _version(self.path)
         if self.capture == "text":
             try:
-                cp = subprocess.run([self.path, "features", "list"], capture_output=True, text=True, timeout=60)
+                cp = subprocess.run(
+                    [self.path, "features", "list"], capture_output=True, text=True, timeout=60
+                )
             except (OSError, subprocess.TimeoutExpired) as exc:
                 raise ProviderError(f"cannot run codex features list: {exc}") from exc
             if cp.returncode != 0:
-                raise ProviderError(f"codex features list exited with status {cp.returncode}; "
-                                    "the writing features cannot be turned off, so capture text cannot run")
-            names = [ln.split()[0] for ln in cp.stdout.splitlines() if ln.strip() and re.match(r"^[a-z0-9_]+\s", ln + " ")]
+                raise ProviderError(
+                    f"codex features list exited with status {cp.returncode}; "
+                    "the writing features cannot be turned off, so capture text cannot run"
+                )
+            names = [
+                ln.split()[0]
+                for ln in cp.stdout.splitlines()
+                if ln.strip() and re.match(r"^[a-z0-9_]+\s", ln + " ")
+            ]
             self.disabled = sorted({n for n in names if WRITING_FEATURE.search(n)})
         return version
 
     def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
         sandbox = "read-only" if self.capture == "text" else "workspace-write"
-        argv = [self.path, "exec", "--json", "--model", model, "--skip-git-repo-check", "-C", work,
-                "--sandbox", sandbox, "-c", "mcp_servers={}"]
+        argv = [
+            self.path,
+            "exec",
+            "--json",
+            "--model",
+            model,
+            "--skip-git-repo-check",
+            "-C",
+            work,
+            "--sandbox",
+            sandbox,
+            "-c",
+            "mcp_servers={}",
+        ]
         for feat in self.disabled:
             argv += ["-c", f"features.{feat}=false"]
         if system:
@@ -311,13 +404,18 @@ class CodexCLI(_CLI):
                 continue
             t = ev.get("type")
             item = ev.get("item") if isinstance(ev.get("item"), dict) else {}
-            if t == "item.completed" and (item.get("type") or item.get("item_type")) in ("agent_message", "assistant_message"):
+            if t == "item.completed" and (item.get("type") or item.get("item_type")) in (
+                "agent_message",
+                "assistant_message",
+            ):
                 text = str(item.get("text") or "")
             elif t == "turn.completed" and isinstance(ev.get("usage"), dict):
                 usage = ev["usage"]
             elif t in ("turn.failed", "error"):
                 e = ev.get("error")
-                failure = (e.get("message") if isinstance(e, dict) else None) or ev.get("message") or t
+                failure = (
+                    (e.get("message") if isinstance(e, dict) else None) or ev.get("message") or t
+                )
         if failure is not None:
             msg = str(failure)[:300]
             status = _status_of({}, msg)
@@ -330,10 +428,17 @@ class CodexCLI(_CLI):
                 raise exc
             raise AttemptError(f"codex reported an error: {msg}", fatal=bool(FATAL.search(msg)))
         if text is None:
-            raise AttemptError(f"codex exited with status {code} and no agent message: {err.strip()[-300:]}")
+            raise AttemptError(
+                f"codex exited with status {code} and no agent message: {err.strip()[-300:]}"
+            )
         u = usage or {}
         cached = u.get("cached_input_tokens")
         reasoning = u.get("reasoning_output_tokens")
-        return Reply(text, input_tokens=count(u.get("input_tokens")), output_tokens=count(u.get("output_tokens")),
-                     cache_read=count(cached), reasoning_output=count(reasoning),
-                     raw=out)
+        return Reply(
+            text,
+            input_tokens=count(u.get("input_tokens")),
+            output_tokens=count(u.get("output_tokens")),
+            cache_read=count(cached),
+            reasoning_output=count(reasoning),
+            raw=out,
+        )

@@ -27,7 +27,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from driftproof.run.providers._sdk import count, json_object as _json_object, require_key, sdk_error
+from driftproof.run.providers._sdk import count, require_key, sdk_error
+from driftproof.run.providers._sdk import json_object as _json_object
 from driftproof.run.providers.base import Provider, Reply, strip_credentials
 
 __all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
@@ -37,29 +38,46 @@ OPENAI_HOST = "api.openai.com"
 HINT_404 = "the endpoint has no Responses API; run with --openai-api chat (Chat Completions)"
 
 
-def build_chat(*, model: str, system: str | None, prompt: str, max_tokens: int, schema: dict[str, Any] | None = None,
-               compatible: bool = False) -> dict[str, Any]:
+def build_chat(
+    *,
+    model: str,
+    system: str | None,
+    prompt: str,
+    max_tokens: int,
+    schema: dict[str, Any] | None = None,
+    compatible: bool = False,
+) -> dict[str, Any]:
     """The Chat Completions request body; ``compatible`` (a non-OpenAI base URL) sends the
     budget as ``max_tokens`` too."""
-    msgs: list[dict[str, str]] = ([{"role": "system", "content": system}] if system else [])
+    msgs: list[dict[str, str]] = [{"role": "system", "content": system}] if system else []
     msgs.append({"role": "user", "content": prompt})
     req: dict[str, Any] = {"model": model, "messages": msgs, "max_completion_tokens": max_tokens}
     if compatible:
         req["max_tokens"] = max_tokens
     if schema is not None:
-        req["response_format"] = {"type": "json_schema",
-                                  "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": schema}}
+        req["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": schema},
+        }
     return req
 
 
-def build_responses(*, model: str, system: str | None, prompt: str, max_tokens: int,
-                    schema: dict[str, Any] | None = None) -> dict[str, Any]:
+def build_responses(
+    *,
+    model: str,
+    system: str | None,
+    prompt: str,
+    max_tokens: int,
+    schema: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The Responses API request body."""
     req: dict[str, Any] = {"model": model, "input": prompt, "max_output_tokens": max_tokens}
     if system:
         req["instructions"] = system
     if schema is not None:
-        req["text"] = {"format": {"type": "json_schema", "name": SCHEMA_NAME, "strict": True, "schema": schema}}
+        req["text"] = {
+            "format": {"type": "json_schema", "name": SCHEMA_NAME, "strict": True, "schema": schema}
+        }
     return req
 
 
@@ -91,12 +109,20 @@ def read_chat(c: dict[str, Any], *, graded: bool = False) -> Reply:
         refusal = {"text": text or None, "category": "content_filter"}
     u = _d(c, "usage")
     model = c.get("model") if isinstance(c.get("model"), str) else None
-    return Reply(text, input_tokens=count(u.get("prompt_tokens")), output_tokens=count(u.get("completion_tokens")),
-                 reported_model=model, serving_model=model, stop_reason=stop, truncated=stop == "length",
-                 refusal=refusal, cache_read=count(_d(u, "prompt_tokens_details").get("cached_tokens")),
-                 reasoning_output=count(_d(u, "completion_tokens_details").get("reasoning_tokens")),
-                 decision=_decision(text) if graded and refusal is None else None,
-                 channel="json_schema" if graded else None)
+    return Reply(
+        text,
+        input_tokens=count(u.get("prompt_tokens")),
+        output_tokens=count(u.get("completion_tokens")),
+        reported_model=model,
+        serving_model=model,
+        stop_reason=stop,
+        truncated=stop == "length",
+        refusal=refusal,
+        cache_read=count(_d(u, "prompt_tokens_details").get("cached_tokens")),
+        reasoning_output=count(_d(u, "completion_tokens_details").get("reasoning_tokens")),
+        decision=_decision(text) if graded and refusal is None else None,
+        channel="json_schema" if graded else None,
+    )
 
 
 def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
@@ -109,9 +135,17 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         if not isinstance(item, dict) or item.get("type") != "message":
             continue
         for part in item.get("content") if isinstance(item.get("content"), list) else []:
-            if isinstance(part, dict) and part.get("type") == "output_text" and isinstance(part.get("text"), str):
+            if (
+                isinstance(part, dict)
+                and part.get("type") == "output_text"
+                and isinstance(part.get("text"), str)
+            ):
                 texts.append(part["text"])
-            elif isinstance(part, dict) and part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+            elif (
+                isinstance(part, dict)
+                and part.get("type") == "refusal"
+                and isinstance(part.get("refusal"), str)
+            ):
                 refusals.append(part["refusal"])
     text = "".join(texts)
     status = r.get("status") if isinstance(r.get("status"), str) else None
@@ -125,12 +159,20 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     u = _d(r, "usage")
     model = r.get("model") if isinstance(r.get("model"), str) else None
     truncated = status == "incomplete" and why == "max_output_tokens"
-    return Reply(text, input_tokens=count(u.get("input_tokens")), output_tokens=count(u.get("output_tokens")),
-                 reported_model=model, serving_model=model, stop_reason=stop, truncated=truncated, refusal=refusal,
-                 cache_read=count(_d(u, "input_tokens_details").get("cached_tokens")),
-                 reasoning_output=count(_d(u, "output_tokens_details").get("reasoning_tokens")),
-                 decision=_decision(text) if graded and refusal is None and not truncated else None,
-                 channel="responses_format" if graded else None)
+    return Reply(
+        text,
+        input_tokens=count(u.get("input_tokens")),
+        output_tokens=count(u.get("output_tokens")),
+        reported_model=model,
+        serving_model=model,
+        stop_reason=stop,
+        truncated=truncated,
+        refusal=refusal,
+        cache_read=count(_d(u, "input_tokens_details").get("cached_tokens")),
+        reasoning_output=count(_d(u, "output_tokens_details").get("reasoning_tokens")),
+        decision=_decision(text) if graded and refusal is None and not truncated else None,
+        channel="responses_format" if graded else None,
+    )
 
 
 class OpenAIAPI(Provider):
@@ -139,7 +181,9 @@ class OpenAIAPI(Provider):
 
     name, surface = "openai", "api"
 
-    def __init__(self, *, base_url: str | None = None, api_key: str | None = None, api: str = "responses") -> None:
+    def __init__(
+        self, *, base_url: str | None = None, api_key: str | None = None, api: str = "responses"
+    ) -> None:
         if api not in ("responses", "chat"):
             raise ValueError("api must be 'responses' or 'chat'")
         require_key(api_key, "OPENAI_API_KEY", lane="openai api")
@@ -160,23 +204,49 @@ class OpenAIAPI(Provider):
             out["max_tokens"] = max_tokens
         return out
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
-             schema: dict[str, Any] | None = None) -> Reply:
+    def call(
+        self,
+        *,
+        model: str,
+        system: str | None,
+        prompt: str,
+        timeout: float,
+        max_tokens: int,
+        schema: dict[str, Any] | None = None,
+    ) -> Reply:
         graded = schema is not None
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
             if self.api == "responses":
-                req = build_responses(model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema)
-                http: Any = self.client.responses.with_raw_response.create(**req, timeout=timeout).http_response
+                req = build_responses(
+                    model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema
+                )
+                http: Any = self.client.responses.with_raw_response.create(
+                    **req, timeout=timeout
+                ).http_response
             else:
-                req = build_chat(model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema,
-                                 compatible=self.compatible)
-                http = self.client.chat.completions.with_raw_response.create(**req, timeout=timeout).http_response
+                req = build_chat(
+                    model=model,
+                    system=system,
+                    prompt=prompt,
+                    max_tokens=max_tokens,
+                    schema=schema,
+                    compatible=self.compatible,
+                )
+                http = self.client.chat.completions.with_raw_response.create(
+                    **req, timeout=timeout
+                ).http_response
             body = http.text
         except self._errors as exc:
-            raise sdk_error(exc, timeout, hint_404=HINT_404 if self.api == "responses" else None) from exc
+            raise sdk_error(
+                exc, timeout, hint_404=HINT_404 if self.api == "responses" else None
+            ) from exc
         obj = _json_object(body)
-        reply = read_response(obj, graded=graded) if self.api == "responses" else read_chat(obj, graded=graded)
+        reply = (
+            read_response(obj, graded=graded)
+            if self.api == "responses"
+            else read_chat(obj, graded=graded)
+        )
         if self.keep_raw:
             reply.raw = body
         return reply

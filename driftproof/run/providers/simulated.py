@@ -73,9 +73,16 @@ class SimulatedProvider(Provider):
     channel = "final_verdict"
     sends_budget = False
 
-    def __init__(self, *, seed: int = 0, base: float = 0.55, effects: Mapping[str | None, float] | None = None,
-                 spread: float = 0.08, judge_spread: float = 0.05,
-                 lose: Mapping[tuple[str, str | None, int], str] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        base: float = 0.55,
+        effects: Mapping[str | None, float] | None = None,
+        spread: float = 0.08,
+        judge_spread: float = 0.05,
+        lose: Mapping[tuple[str, str | None, int], str] | None = None,
+    ) -> None:
         self.seed, self.base, self.spread, self.judge_spread = seed, base, spread, judge_spread
         self.effects = dict(effects or {})
         self.lose = dict(lose or {})
@@ -92,9 +99,19 @@ class SimulatedProvider(Provider):
         h = hashlib.sha256(f"{self.seed}\0{key}\0{n}".encode()).digest()
         return random.Random(int.from_bytes(h[:8], "big")), n
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
-             schema: dict[str, Any] | None = None) -> Reply:
-        if schema is not None or ("<answer" in prompt and ("<rubric>" in prompt or "<criteria>" in prompt)):
+    def call(
+        self,
+        *,
+        model: str,
+        system: str | None,
+        prompt: str,
+        timeout: float,
+        max_tokens: int,
+        schema: dict[str, Any] | None = None,
+    ) -> Reply:
+        if schema is not None or (
+            "<answer" in prompt and ("<rubric>" in prompt or "<criteria>" in prompt)
+        ):
             return self._judge(model, prompt)
         sys_sha = _sha(system) if system is not None else None
         key = f"{model}\0{sys_sha}\0{_sha(prompt)}"
@@ -104,26 +121,55 @@ class SimulatedProvider(Provider):
             raise AttemptError(reason, retryable=False)
         offset = (int(_sha(prompt)[:8], 16) / 0xFFFFFFFF - 0.5) * 0.2
         q = _clip(self.base + offset + self.effects.get(sys_sha, 0.0) + rng.gauss(0.0, self.spread))
-        text = (f"Simulated answer (draw {n}) to: {prompt[:120]}\n"
-                f"No model wrote this; its quality was drawn at random. [simulated quality {q:.4f}]")
+        text = (
+            f"Simulated answer (draw {n}) to: {prompt[:120]}\n"
+            f"No model wrote this; its quality was drawn at random. [simulated quality {q:.4f}]"
+        )
         words = len(text.split())
-        return Reply(text, input_tokens=len(prompt.split()) + len((system or "").split()), output_tokens=words,
-                     reported_model=model, raw=text)
+        return Reply(
+            text,
+            input_tokens=len(prompt.split()) + len((system or "").split()),
+            output_tokens=words,
+            reported_model=model,
+            raw=text,
+        )
 
     def _judge(self, model: str, prompt: str) -> Reply:
         m = MARKER.search(prompt)
         rng, _ = self._rng(f"judge\0{model}\0{_sha(prompt)}")
         if m is None:
-            text = json.dumps({"score": 0.0, "reason": "simulated judge: the answer carries no simulated quality"})
-            return Reply(text, input_tokens=len(prompt.split()), output_tokens=12, reported_model=model, raw=text,
-                         channel="final_verdict")
+            text = json.dumps(
+                {"score": 0.0, "reason": "simulated judge: the answer carries no simulated quality"}
+            )
+            return Reply(
+                text,
+                input_tokens=len(prompt.split()),
+                output_tokens=12,
+                reported_model=model,
+                raw=text,
+                channel="final_verdict",
+            )
         q = float(m.group(1))
         if "<criteria>" in prompt:
             ids = _CRITERION.findall(prompt.split("<criteria>", 1)[1])
-            text = json.dumps({"criteria": [{"id": i, "met": rng.random() < q, "reason": "simulated decision"}
-                                            for i in ids]})
+            text = json.dumps(
+                {
+                    "criteria": [
+                        {"id": i, "met": rng.random() < q, "reason": "simulated decision"}
+                        for i in ids
+                    ]
+                }
+            )
         else:
             s = _clip(round((q + rng.gauss(0.0, self.judge_spread)) / _STEP) * _STEP)
-            text = json.dumps({"score": round(s, 2), "reason": f"simulated judge around quality {q:.2f}"})
-        return Reply(text, input_tokens=len(prompt.split()), output_tokens=len(text.split()), reported_model=model,
-                     raw=text, channel="final_verdict")
+            text = json.dumps(
+                {"score": round(s, 2), "reason": f"simulated judge around quality {q:.2f}"}
+            )
+        return Reply(
+            text,
+            input_tokens=len(prompt.split()),
+            output_tokens=len(text.split()),
+            reported_model=model,
+            raw=text,
+            channel="final_verdict",
+        )

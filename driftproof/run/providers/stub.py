@@ -27,15 +27,34 @@ class StubProvider(Provider):
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
 
-    def call(self, *, model: str, system: str | None, prompt: str, timeout: float, max_tokens: int,
-             schema: dict[str, Any] | None = None) -> Reply:
+    def call(
+        self,
+        *,
+        model: str,
+        system: str | None,
+        prompt: str,
+        timeout: float,
+        max_tokens: int,
+        schema: dict[str, Any] | None = None,
+    ) -> Reply:
         h = hashlib.sha256(f"{model}\0{system}\0{prompt}".encode()).digest()
         if "<criteria>" in prompt:
             ids = _CRITERION.findall(prompt)
-            text = json.dumps({"criteria": [{"id": i, "met": bool(h[k % 32] & 1), "reason": "stub decision"}
-                                            for k, i in enumerate(ids)]})
+            text = json.dumps(
+                {
+                    "criteria": [
+                        {"id": i, "met": bool(h[k % 32] & 1), "reason": "stub decision"}
+                        for k, i in enumerate(ids)
+                    ]
+                }
+            )
         elif "<rubric>" in prompt:
             text = json.dumps({"score": round(h[0] % 21 * 0.05, 2), "reason": "stub score"})
         else:
             text = f"Stub answer {h.hex()[:12]} to: {prompt[:200]}"
-        return Reply(text, reported_model=model, raw=text, channel="final_verdict" if schema is not None else None)
+        return Reply(
+            text,
+            reported_model=model,
+            raw=text,
+            channel="final_verdict" if schema is not None else None,
+        )

@@ -39,8 +39,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from driftproof.receipt import Receipt
 
 __all__ = [
-    "Cell", "Column", "Row", "SectionContext", "SectionOutput", "SectionParams", "SectionType", "Table",
-    "register_section", "section_types",
+    "Cell",
+    "Column",
+    "Row",
+    "SectionContext",
+    "SectionOutput",
+    "SectionParams",
+    "SectionType",
+    "Table",
+    "register_section",
+    "section_types",
 ]
 
 
@@ -201,13 +209,19 @@ def section_types() -> Mapping[str, SectionType]:
     return dict(_REGISTRY)
 
 
-def receipts_check(names: list[str] | None, report_receipts: tuple[str, ...], key: str = "receipts") -> list[tuple[str, str]]:
+def receipts_check(
+    names: list[str] | None, report_receipts: tuple[str, ...], key: str = "receipts"
+) -> list[tuple[str, str]]:
     """Shared cross-check: every receipt a section names must be one the report lists."""
     out = []
     for i, n in enumerate(names or []):
         from driftproof.site.report_source import receipt_name
 
         if receipt_name(n) not in report_receipts:
-            out.append((f"/{key}/{i}", f"expected one of the report's receipts ({', '.join(report_receipts)}), found {n!r}"))
+            out.append(
+                (
+                    f"/{key}/{i}",
+                    f"expected one of the report's receipts ({', '.join(report_receipts)}), found {n!r}",
+                )
+            )
     return out
-

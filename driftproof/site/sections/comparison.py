@@ -26,8 +26,17 @@ from driftproof.compare import compare_receipts
 from driftproof.compare_report import report_rows
 from driftproof.site import charts
 from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (Cell, Column, Row, SectionContext, SectionOutput, SectionParams, Table,
-                                      receipts_check, register_section)
+from driftproof.site.sections import (
+    Cell,
+    Column,
+    Row,
+    SectionContext,
+    SectionOutput,
+    SectionParams,
+    Table,
+    receipts_check,
+    register_section,
+)
 from driftproof.view import fmt
 
 
@@ -44,8 +53,11 @@ class ComparisonSection:
     Params = Params
 
     def check(self, params: Params, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
-        return [(f"/{k}", msg) for k in ("a", "b")
-                for _, msg in receipts_check([getattr(params, k)], report_receipts)]
+        return [
+            (f"/{k}", msg)
+            for k in ("a", "b")
+            for _, msg in receipts_check([getattr(params, k)], report_receipts)
+        ]
 
     def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
         a, b = receipt_name(params.a), receipt_name(params.b)
@@ -55,29 +67,67 @@ class ComparisonSection:
         table, chart, files = None, None, {}
         if not c.refusals:
             header, rows = report_rows(c)
-            table = Table(f"comparison-{a}-{b}".replace("/", "-"),
-                          f"{an} (earlier) against {bn} (later): with-skill bands, mean ± one sample sd; Δ = later − earlier",
-                          tuple(Column(h, numeric=i in (1, 2, 3)) for i, h in enumerate(header)),
-                          tuple(Row(tuple(Cell(x) for x in r), anchor=ctx.anchor(f"case-{v.case_id}"), header=True,
-                                    link=_later_case(ctx, b, v.case_id))
-                                for r, v in zip(rows, c.rows, strict=True)))
+            table = Table(
+                f"comparison-{a}-{b}".replace("/", "-"),
+                f"{an} (earlier) against {bn} (later): with-skill bands, mean ± one sample sd; Δ = later − earlier",
+                tuple(Column(h, numeric=i in (1, 2, 3)) for i, h in enumerate(header)),
+                tuple(
+                    Row(
+                        tuple(Cell(x) for x in r),
+                        anchor=ctx.anchor(f"case-{v.case_id}"),
+                        header=True,
+                        link=_later_case(ctx, b, v.case_id),
+                    )
+                    for r, v in zip(rows, c.rows, strict=True)
+                ),
+            )
             drawn = [v for v in c.rows if v.a.mean is not None or v.b.mean is not None]
             if drawn:
-                ser = [charts.Series(name, tuple(getattr(v, side).mean for v in drawn),
-                                     tuple(getattr(v, side).low for v in drawn), tuple(getattr(v, side).high for v in drawn))
-                       for name, side in ((f"{an} (earlier)", "a"), (f"{bn} (later)", "b"))]
+                ser = [
+                    charts.Series(
+                        name,
+                        tuple(getattr(v, side).mean for v in drawn),
+                        tuple(getattr(v, side).low for v in drawn),
+                        tuple(getattr(v, side).high for v in drawn),
+                    )
+                    for name, side in ((f"{an} (earlier)", "a"), (f"{bn} (later)", "b"))
+                ]
                 cats = [v.case_id for v in drawn]
                 chart, files = charts.figure(
-                    ctx.anchor(f"chart-{heading}"), cats, ser,
+                    ctx.anchor(f"chart-{heading}"),
+                    cats,
+                    ser,
                     subject="Each case's with-skill mean judge score in the earlier and the later run",
-                    xlabel="with-skill mean score on the judge scale", fmt=fmt,
-                    whiskers="the band, mean minus to mean plus one sample standard deviation")
-        after = [x for x in ((f"{c.underpowered_sentence} ({c.underpowered_reason})" if c.underpowered_sentence else None),
-                             c.not_like_for_like) if x]
-        html = ctx.render("sections/comparison.html", title=params.title or f"{an} against {bn}", heading_id=heading,
-                          c=c, after=after, table=table, fig=chart,
-                          a_url=ctx.sheet_url(a), b_url=ctx.sheet_url(b), a_name=an, b_name=bn,
-                          facts=[(an, band_facts(ctx.receipts[a])), (bn, band_facts(ctx.receipts[b]))])
+                    xlabel="with-skill mean score on the judge scale",
+                    fmt=fmt,
+                    whiskers="the band, mean minus to mean plus one sample standard deviation",
+                )
+        after = [
+            x
+            for x in (
+                (
+                    f"{c.underpowered_sentence} ({c.underpowered_reason})"
+                    if c.underpowered_sentence
+                    else None
+                ),
+                c.not_like_for_like,
+            )
+            if x
+        ]
+        html = ctx.render(
+            "sections/comparison.html",
+            title=params.title or f"{an} against {bn}",
+            heading_id=heading,
+            c=c,
+            after=after,
+            table=table,
+            fig=chart,
+            a_url=ctx.sheet_url(a),
+            b_url=ctx.sheet_url(b),
+            a_name=an,
+            b_name=bn,
+            facts=[(an, band_facts(ctx.receipts[a])), (bn, band_facts(ctx.receipts[b]))],
+        )
         return SectionOutput(html=html, tables=(table,) if table else (), files=files)
 
 

@@ -16,8 +16,17 @@ from __future__ import annotations
 
 from driftproof.cross_family import cross_family
 from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (Cell, Column, Row, SectionContext, SectionOutput, SectionParams, Table,
-                                      receipts_check, register_section)
+from driftproof.site.sections import (
+    Cell,
+    Column,
+    Row,
+    SectionContext,
+    SectionOutput,
+    SectionParams,
+    Table,
+    receipts_check,
+    register_section,
+)
 
 
 class Params(SectionParams):
@@ -33,20 +42,57 @@ class CrossFamilySection:
         return receipts_check(params.receipts, report_receipts)
 
     def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+        names = (
+            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+        )
         cf = cross_family([(n, ctx.receipts[n]) for n in names])
-        lead = Table("lift-by-model", "What the skill adds to each model: lift (with skill minus baseline, equal "
-                     "weight per case) and per 1,000 skill tokens; rows in family and model order, not a ranking",
-                     (Column("model"), Column("family"), Column("surface"), Column("lift", True),
-                      Column("per 1,000 skill tokens", True), Column("reading")),
-                     tuple(Row((Cell(x.model), Cell(x.family), Cell(x.surface), Cell(x.lift), Cell(x.lift_per_1k),
-                                Cell(x.reading)), header=True) for x in cf.rows))
-        background = Table("raw-scores-by-model", "Background, not a ranking: each model's raw mean judge score "
-                           "over cases, with the skill and without it",
-                           (Column("model"), Column("with skill", True), Column("baseline", True)),
-                           tuple(Row((Cell(x.model), Cell(x.background_with_skill), Cell(x.background_baseline)),
-                                     header=True) for x in cf.rows))
-        html = ctx.render("sections/cross_family.html", title=params.title or "What the skill adds to each model",
-                          heading_id=ctx.anchor("cross-family"), lead=lead, background=background,
-                          grader_note=cf.grader_note, caveats=list(cf.caveats))
+        lead = Table(
+            "lift-by-model",
+            "What the skill adds to each model: lift (with skill minus baseline, equal "
+            "weight per case) and per 1,000 skill tokens; rows in family and model order, not a ranking",
+            (
+                Column("model"),
+                Column("family"),
+                Column("surface"),
+                Column("lift", True),
+                Column("per 1,000 skill tokens", True),
+                Column("reading"),
+            ),
+            tuple(
+                Row(
+                    (
+                        Cell(x.model),
+                        Cell(x.family),
+                        Cell(x.surface),
+                        Cell(x.lift),
+                        Cell(x.lift_per_1k),
+                        Cell(x.reading),
+                    ),
+                    header=True,
+                )
+                for x in cf.rows
+            ),
+        )
+        background = Table(
+            "raw-scores-by-model",
+            "Background, not a ranking: each model's raw mean judge score "
+            "over cases, with the skill and without it",
+            (Column("model"), Column("with skill", True), Column("baseline", True)),
+            tuple(
+                Row(
+                    (Cell(x.model), Cell(x.background_with_skill), Cell(x.background_baseline)),
+                    header=True,
+                )
+                for x in cf.rows
+            ),
+        )
+        html = ctx.render(
+            "sections/cross_family.html",
+            title=params.title or "What the skill adds to each model",
+            heading_id=ctx.anchor("cross-family"),
+            lead=lead,
+            background=background,
+            grader_note=cf.grader_note,
+            caveats=list(cf.caveats),
+        )
         return SectionOutput(html=html, tables=(lead, background))

@@ -15,8 +15,13 @@ Parameters::
 from __future__ import annotations
 
 from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (SectionContext, SectionOutput, SectionParams, receipts_check,
-                                      register_section)
+from driftproof.site.sections import (
+    SectionContext,
+    SectionOutput,
+    SectionParams,
+    receipts_check,
+    register_section,
+)
 from driftproof.site.sheet import receipt_sheet
 
 
@@ -33,15 +38,39 @@ class ReceiptSheets:
         return receipts_check(params.receipts, report_receipts)
 
     def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+        names = (
+            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+        )
         sheets = []
         for n in names:
-            sheet = receipt_sheet(n, ctx.receipts[n], anchor=lambda base, n=n: ctx.anchor(f"{n}-{base}"),
-                                  chart_prefix="chart-bands", case_link=lambda cid, n=n: ctx.case_url(n, cid))
-            sheets.append({"id": ctx.anchor(f"receipt-{n}"), "name": n, "sheet": sheet, "url": ctx.sheet_url(n),
-                           "json": ctx.receipt_url(n), "skill": ctx.receipts[n].skill.name})
-        html = ctx.render("sections/receipt_sheets.html", title=params.title or "Receipt sheets",
-                          heading_id=ctx.anchor("receipt-sheets"), sheets=sheets)
-        tables = tuple(t for s in sheets for t in (s["sheet"].cases, s["sheet"].breakdown, s["sheet"].lost) if t is not None)
+            sheet = receipt_sheet(
+                n,
+                ctx.receipts[n],
+                anchor=lambda base, n=n: ctx.anchor(f"{n}-{base}"),
+                chart_prefix="chart-bands",
+                case_link=lambda cid, n=n: ctx.case_url(n, cid),
+            )
+            sheets.append(
+                {
+                    "id": ctx.anchor(f"receipt-{n}"),
+                    "name": n,
+                    "sheet": sheet,
+                    "url": ctx.sheet_url(n),
+                    "json": ctx.receipt_url(n),
+                    "skill": ctx.receipts[n].skill.name,
+                }
+            )
+        html = ctx.render(
+            "sections/receipt_sheets.html",
+            title=params.title or "Receipt sheets",
+            heading_id=ctx.anchor("receipt-sheets"),
+            sheets=sheets,
+        )
+        tables = tuple(
+            t
+            for s in sheets
+            for t in (s["sheet"].cases, s["sheet"].breakdown, s["sheet"].lost)
+            if t is not None
+        )
         files = {k: v for s in sheets for k, v in s["sheet"].files.items()}
         return SectionOutput(html=html, tables=tables, files=files)

@@ -30,8 +30,17 @@ from typing import Any
 from driftproof import view
 from driftproof.receipt import Receipt
 from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (Cell, Column, Row, SectionContext, SectionOutput, SectionParams, Table,
-                                      receipts_check, register_section)
+from driftproof.site.sections import (
+    Cell,
+    Column,
+    Row,
+    SectionContext,
+    SectionOutput,
+    SectionParams,
+    Table,
+    receipts_check,
+    register_section,
+)
 
 __all__ = ["SkillFired", "fired_counts"]
 
@@ -63,10 +72,16 @@ def _arm_rows(name: str, r: Receipt) -> list[Row]:
             text, value = "arm not recorded by the source", ""
         elif spec.skill_fired is not None:
             text = _rate(spec.skill_fired.fired, spec.skill_fired.observed)
-            value = repr(spec.skill_fired.fired / spec.skill_fired.observed) if spec.skill_fired.observed else ""
+            value = (
+                repr(spec.skill_fired.fired / spec.skill_fired.observed)
+                if spec.skill_fired.observed
+                else ""
+            )
         else:
             text, value = "not observed", ""
-        rows.append(Row((Cell(name), Cell(words), Cell(spec.label or "–"), Cell(text, value)), header=True))
+        rows.append(
+            Row((Cell(name), Cell(words), Cell(spec.label or "–"), Cell(text, value)), header=True)
+        )
     return rows
 
 
@@ -79,7 +94,9 @@ class SkillFired:
         return receipts_check(params.receipts, report_receipts)
 
     def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+        names = (
+            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+        )
         case_rows: list[Row] = []
         arm_rows: list[Row] = []
         about = []
@@ -94,33 +111,76 @@ class SkillFired:
                     spec = getattr(r.arms, key)
                     if arm is None or spec is None:
                         continue
-                    band = {"with_skill": row.with_skill, "baseline": row.baseline}.get(key, row.control or "–")
+                    band = {"with_skill": row.with_skill, "baseline": row.baseline}.get(
+                        key, row.control or "–"
+                    )
                     if not spec.recorded:
                         band = "not recorded"
                     fired, observed = fired_counts(arm.draws)
                     lost = [d for d in arm.draws if d.lost is not None]
-                    lost_text = ("; ".join(f"draw {d.index}: {d.lost.reason}" for d in lost)  # type: ignore[union-attr]
-                                 if lost else "none")
-                    case_rows.append(Row((Cell(case.id), Cell(words), Cell(band),
-                                          Cell(_rate(fired, observed), str(fired) if observed else ""),
-                                          Cell(lost_text)),
-                                         anchor=ctx.anchor(f"{n}-fired-{case.id}") if first else None, header=True))
+                    lost_text = (
+                        "; ".join(f"draw {d.index}: {d.lost.reason}" for d in lost)  # type: ignore[union-attr]
+                        if lost
+                        else "none"
+                    )
+                    case_rows.append(
+                        Row(
+                            (
+                                Cell(case.id),
+                                Cell(words),
+                                Cell(band),
+                                Cell(_rate(fired, observed), str(fired) if observed else ""),
+                                Cell(lost_text),
+                            ),
+                            anchor=ctx.anchor(f"{n}-fired-{case.id}") if first else None,
+                            header=True,
+                        )
+                    )
                     first = False
             reading = {f.label: f.value for f in s.reading}
-            about.append({"name": n, "reading": reading.get("reading", ""), "why": reading.get("why", ""),
-                          "notes": list(r.provenance.notes or []) if r.provenance is not None else [],
-                          "partial": bool(r.provenance is not None and r.provenance.partial)})
+            about.append(
+                {
+                    "name": n,
+                    "reading": reading.get("reading", ""),
+                    "why": reading.get("why", ""),
+                    "notes": list(r.provenance.notes or []) if r.provenance is not None else [],
+                    "partial": bool(r.provenance is not None and r.provenance.partial),
+                }
+            )
         slug = ctx.anchor("skill-fired")
-        cases = Table(f"{slug}-cases", "Per case and arm: the band (mean ± one sample standard deviation of the "
-                      "per-run scores, n = measured runs) and, beside it, the measured runs on which the source saw "
-                      "the skill fire. Lost runs are left out of both and listed with their reasons.",
-                      (Column("case"), Column("arm"), Column("score band"), Column("skill fired (measured runs)", True),
-                       Column("lost runs")), tuple(case_rows))
-        arms = Table(f"{slug}-arms", "Per arm: how often the skill fired, as the receipt records it "
-                     "(arms.<arm>.skill_fired: runs it fired on, of measured runs where firing was observed). "
-                     "Beside the score, never inside it.",
-                     (Column("receipt"), Column("arm"), Column("source's name for the arm"),
-                      Column("skill fired", True)), tuple(arm_rows))
-        html = ctx.render("sections/skill_fired.html", title=params.title or "How often the skill fired",
-                          heading_id=slug, cases=cases, arms=arms, about=about)
+        cases = Table(
+            f"{slug}-cases",
+            "Per case and arm: the band (mean ± one sample standard deviation of the "
+            "per-run scores, n = measured runs) and, beside it, the measured runs on which the source saw "
+            "the skill fire. Lost runs are left out of both and listed with their reasons.",
+            (
+                Column("case"),
+                Column("arm"),
+                Column("score band"),
+                Column("skill fired (measured runs)", True),
+                Column("lost runs"),
+            ),
+            tuple(case_rows),
+        )
+        arms = Table(
+            f"{slug}-arms",
+            "Per arm: how often the skill fired, as the receipt records it "
+            "(arms.<arm>.skill_fired: runs it fired on, of measured runs where firing was observed). "
+            "Beside the score, never inside it.",
+            (
+                Column("receipt"),
+                Column("arm"),
+                Column("source's name for the arm"),
+                Column("skill fired", True),
+            ),
+            tuple(arm_rows),
+        )
+        html = ctx.render(
+            "sections/skill_fired.html",
+            title=params.title or "How often the skill fired",
+            heading_id=slug,
+            cases=cases,
+            arms=arms,
+            about=about,
+        )
         return SectionOutput(html=html, tables=(arms, cases))

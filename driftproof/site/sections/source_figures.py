@@ -23,8 +23,17 @@ from typing import Any
 
 from driftproof.errors import SiteBuildError
 from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (Cell, Column, Row, SectionContext, SectionOutput, SectionParams, Table,
-                                      receipts_check, register_section)
+from driftproof.site.sections import (
+    Cell,
+    Column,
+    Row,
+    SectionContext,
+    SectionOutput,
+    SectionParams,
+    Table,
+    receipts_check,
+    register_section,
+)
 
 __all__ = ["SourceFigures"]
 
@@ -68,24 +77,53 @@ class SourceFigures:
         return receipts_check(params.receipts, report_receipts)
 
     def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+        names = (
+            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+        )
         rows: list[Row] = []
         files: dict[tuple[str, str, str, str], None] = {}
         skills = 0
         for n in names:
             r = ctx.receipts[n]
             sf = r.source_figures
-            if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
-                raise SiteBuildError.at(ctx.report.source, "/sections",
-                                        f"source_figures needs aggregates-only receipts with printed rows; {n} is not one")
+            if (
+                not r.is_aggregates_only
+                or not isinstance(sf, dict)
+                or not isinstance(sf.get("rows"), list)
+            ):
+                raise SiteBuildError.at(
+                    ctx.report.source,
+                    "/sections",
+                    f"source_figures needs aggregates-only receipts with printed rows; {n} is not one",
+                )
             skills += 1
             for f in sf.get("files") or []:
-                files[(str(sf.get("repository") or "not recorded"), str(sf.get("commit") or "not recorded"),
-                       str(f.get("path")), str(f.get("git_blob_sha1")))] = None
+                files[
+                    (
+                        str(sf.get("repository") or "not recorded"),
+                        str(sf.get("commit") or "not recorded"),
+                        str(f.get("path")),
+                        str(f.get("git_blob_sha1")),
+                    )
+                ] = None
             anchor = ctx.anchor(f"skill-{r.skill.name}")
             if not sf["rows"]:
-                rows.append(Row((Cell(r.skill.name), Cell("no results printed"), Cell("", ""), Cell(""),
-                                 Cell("—", ""), Cell("—", ""), Cell(""), Cell("")), anchor=anchor, header=True))
+                rows.append(
+                    Row(
+                        (
+                            Cell(r.skill.name),
+                            Cell("no results printed"),
+                            Cell("", ""),
+                            Cell(""),
+                            Cell("—", ""),
+                            Cell("—", ""),
+                            Cell(""),
+                            Cell(""),
+                        ),
+                        anchor=anchor,
+                        header=True,
+                    )
+                )
                 continue
             for i, row in enumerate(sf["rows"]):
                 up = row.get("uplift")
@@ -93,32 +131,63 @@ class SourceFigures:
                 up_printed = up.get("printed") if up else None
                 if row.get("printed"):
                     score_printed = row["printed"].split("(")[0].strip()
-                rows.append(Row((
-                    Cell(r.skill.name),
-                    Cell(str(row.get("dimension"))),
-                    Cell("" if row.get("num") is None else str(row["num"]), _number(row.get("num"))),
-                    Cell(str(row.get("agent"))),
-                    _figure(row.get("score"), score_printed),
-                    _figure(up, up_printed) if up else Cell("—", ""),
-                    Cell(_unit(up)),
-                    Cell(str(row.get("note") or "")),
-                ), anchor=anchor if i == 0 else None, header=True))
+                rows.append(
+                    Row(
+                        (
+                            Cell(r.skill.name),
+                            Cell(str(row.get("dimension"))),
+                            Cell(
+                                "" if row.get("num") is None else str(row["num"]),
+                                _number(row.get("num")),
+                            ),
+                            Cell(str(row.get("agent"))),
+                            _figure(row.get("score"), score_printed),
+                            _figure(up, up_printed) if up else Cell("—", ""),
+                            Cell(_unit(up)),
+                            Cell(str(row.get("note") or "")),
+                        ),
+                        anchor=anchor if i == 0 else None,
+                        header=True,
+                    )
+                )
         table = Table(
             id="source-figures",
-            caption=("Figures as the source printed them: skill-assisted score and uplift per dimension and agent "
-                     "(percent and percentage points, in the source's own units). No band, lift or verdict."),
-            columns=(Column("Skill"), Column("Dimension"), Column("Num (the card's own count column)", numeric=True),
-                     Column("Agent"),
-                     Column("Score as printed (%)", numeric=True), Column("Uplift as printed", numeric=True),
-                     Column("Uplift unit"), Column("Source note")),
-            rows=tuple(rows))
+            caption=(
+                "Figures as the source printed them: skill-assisted score and uplift per dimension and agent "
+                "(percent and percentage points, in the source's own units). No band, lift or verdict."
+            ),
+            columns=(
+                Column("Skill"),
+                Column("Dimension"),
+                Column("Num (the card's own count column)", numeric=True),
+                Column("Agent"),
+                Column("Score as printed (%)", numeric=True),
+                Column("Uplift as printed", numeric=True),
+                Column("Uplift unit"),
+                Column("Source note"),
+            ),
+            rows=tuple(rows),
+        )
         files_table = Table(
-            id="source-files", caption="Files read: repository, commit, path and git blob sha1 (git hash-object).",
-            columns=(Column("Repository"), Column("Commit"), Column("Path"), Column("Git blob sha1")),
-            rows=tuple(Row(tuple(Cell(x) for x in key)) for key in sorted(files)))
-        html = ctx.render("sections/source_figures.html", title=params.title or "Figures as the source printed them",
-                          heading_id=ctx.anchor("source-figures-h"), table=_pivot(names, ctx, rows), files=files_table,
-                          n_skills=str(skills), n_rows=str(sum(1 for x in rows if x.cells[1].text != "no results printed")))
+            id="source-files",
+            caption="Files read: repository, commit, path and git blob sha1 (git hash-object).",
+            columns=(
+                Column("Repository"),
+                Column("Commit"),
+                Column("Path"),
+                Column("Git blob sha1"),
+            ),
+            rows=tuple(Row(tuple(Cell(x) for x in key)) for key in sorted(files)),
+        )
+        html = ctx.render(
+            "sections/source_figures.html",
+            title=params.title or "Figures as the source printed them",
+            heading_id=ctx.anchor("source-figures-h"),
+            table=_pivot(names, ctx, rows),
+            files=files_table,
+            n_skills=str(skills),
+            n_rows=str(sum(1 for x in rows if x.cells[1].text != "no results printed")),
+        )
         return SectionOutput(html=html, tables=(files_table, table))
 
 
@@ -145,14 +214,22 @@ def _pivot(names: list[str], ctx: SectionContext, long_rows: list[Row]) -> Table
         per_skill.append((r.skill.name, cells))
     keys = list(columns)
     anchors = {row.cells[0].text: row.anchor for row in long_rows if row.anchor}
-    rows = tuple(Row((Cell(skill), *(Cell(cells.get(k, "—"), "") for k in keys)), anchor=anchors.get(skill),
-                     header=True)
-                 for skill, cells in per_skill)
+    rows = tuple(
+        Row(
+            (Cell(skill), *(Cell(cells.get(k, "—"), "") for k in keys)),
+            anchor=anchors.get(skill),
+            header=True,
+        )
+        for skill, cells in per_skill
+    )
     return Table(
         id="source-figures-by-skill",
-        caption=("Score with the skill, and in brackets the uplift over the run without it, per dimension and "
-                 "agent, exactly as the source printed them (score in percent; uplift in the source's own unit: "
-                 "percentage points in the catalogue's uplift_pct). — means the source printed no figure. "
-                 "The download has one row per figure, with the card's count column and notes."),
+        caption=(
+            "Score with the skill, and in brackets the uplift over the run without it, per dimension and "
+            "agent, exactly as the source printed them (score in percent; uplift in the source's own unit: "
+            "percentage points in the catalogue's uplift_pct). — means the source printed no figure. "
+            "The download has one row per figure, with the card's count column and notes."
+        ),
         columns=(Column("Skill"), *(Column(f"{d}, {a}") for d, a in keys)),
-        rows=rows)
+        rows=rows,
+    )
