@@ -30,6 +30,7 @@ from driftproof.stats import (
     arm_band,
     band_source_of,
     lift_refusal,
+    mean_of,
     receipt_reading,
     suite_lift,
     unrecorded_arms,
@@ -38,6 +39,7 @@ from driftproof.stats import (
 from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
+from driftproof.stats.lift import control_lift
 from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import BAND_SOURCE_LEGEND, NO_SEPARATION
 
@@ -355,11 +357,11 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
         BreakdownRow(
             case_id=c.case_id,
             anchor=anchor_for(c.case_id),
-            with_skill=_mean_spread(c.with_skill.mean, c.with_skill.spread),
-            baseline=_mean_spread(c.baseline.mean, c.baseline.spread),
+            with_skill=_mean_spread(c.with_skill.mean, c.with_skill.sd),
+            baseline=_mean_spread(c.baseline.mean, c.baseline.sd),
             lift=fmt(c.lift, signed=True),
             counts=" · ".join(
-                f"{a.measured}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)
+                f"{a.n}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)
             ),
             lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
             label=_label(c),
@@ -479,7 +481,7 @@ def _case_output(arm: CaseArm | None) -> str:
         return "–"
     if len(counts) == 1:
         return f"{counts[0]:,}"
-    return f"mean {math.fsum(counts) / len(counts):,.1f} ({len(counts)} draws)"
+    return f"mean {mean_of(counts) or 0.0:,.1f} ({len(counts)} draws)"
 
 
 # ---------------------------------------------------------------- headline, arms, source figures
@@ -670,19 +672,12 @@ def _control_delta(r: Receipt) -> str | None:
     missing = [n for n in unrecorded_arms(r) if n in ("with_skill", "control")]
     if missing:
         return f"n/a: the {_ARM_WORDS[missing[0]]} arm was not recorded (arms.{missing[0]}.recorded is false)"
-    src = band_source_of(r)
-    deltas = []
-    for c in r.cases:
-        if c.arms.control is None:
-            continue
-        w, ctl = arm_band(c.arms.with_skill, src), arm_band(c.arms.control, src)
-        if w.mean is not None and ctl.mean is not None:
-            deltas.append(w.mean - ctl.mean)
-    if not deltas:
+    delta, cases = control_lift(r)
+    if delta is None:
         return "n/a"
     return (
-        f"{fmt(math.fsum(deltas) / len(deltas), signed=True)} (with skill minus control, "
-        f"equal weight over {len(deltas)} case{'s' if len(deltas) != 1 else ''})"
+        f"{fmt(delta, signed=True)} (with skill minus control, "
+        f"equal weight over {cases} case{'s' if cases != 1 else ''})"
     )
 
 
