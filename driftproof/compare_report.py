@@ -29,7 +29,8 @@ __all__ = [
     "to_text",
 ]
 
-#: ``driftproof diff`` exit statuses: no case regressed / a case regressed / bad input or no verdict.
+#: ``driftproof diff`` exit statuses: no case regressed / a case regressed / bad input or
+#: no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
 
 
@@ -72,7 +73,8 @@ def _note(v: CaseVerdict) -> str:
 
 
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
-    """Header and one row of strings per case; measured/drawn counts appear when any case lost draws.
+    """Header and one row of strings per case; measured/drawn counts appear when any case lost
+    draws.
 
     When a side gets no verdict, the rows are the context rows (each case's two bands), with
     "no verdict" in the verdict column and the measured/drawn counts always shown (issue 16).
@@ -102,13 +104,17 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
 
 
 def lift_line(c: Comparison) -> str | None:
-    """Both suite lifts over the same cases, as context (never a verdict); ``None`` without lifts."""
+    """Both suite lifts over the same cases, as context (never a verdict); ``None`` without
+    lifts."""
     lf = c.lifts
     if lf is None or not lf.cases:
         return None
     fa = f"{lf.a:+.3f}" if lf.a is not None else "n/a"
     fb = f"{lf.b:+.3f}" if lf.b is not None else "n/a"
-    return f"Lift (with skill − baseline), context: {c.a_name} {fa}, {c.b_name} {fb}, {lf.words(c.a_name, c.b_name)}."
+    return (
+        f"Lift (with skill − baseline), context: {c.a_name} {fa}, {c.b_name} {fb}, "
+        f"{lf.words(c.a_name, c.b_name)}."
+    )
 
 
 def _lines_after(c: Comparison) -> list[str]:
@@ -122,7 +128,8 @@ def _lines_after(c: Comparison) -> list[str]:
 
 
 def to_text(c: Comparison) -> str:
-    """Plain text: title, headline, summary, the per-case table, legend, lost draws, unmatched cases."""
+    """Plain text: title, headline, summary, the per-case table, legend, lost draws, unmatched
+    cases."""
     lines = [_clean(f"{c.a_name} (earlier) → {c.b_name} (later)"), _clean(c.headline)]
     if c.refusals:
         lines += [_clean(r) for r in c.refusals]

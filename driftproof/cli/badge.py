@@ -107,7 +107,9 @@ def _write_all(files: dict[Path, bytes]) -> None:
     "--out",
     "out_dir",
     type=click.Path(path_type=Path, file_okay=False),
-    help="Folder for <name>.json, <name>.details.json and <name>.svg (--out is its older spelling).",
+    help=(
+        "Folder for <name>.json, <name>.details.json and <name>.svg (--out is its older spelling)."
+    ),
 )
 @click.option(
     "--json",

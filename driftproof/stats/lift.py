@@ -12,8 +12,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.moments import mean_of
 from driftproof.stats.band import arm_band
+from driftproof.stats.moments import mean_of
 from driftproof.stats.reading import band_source_of, case_bands, lift_refusal
 
 if TYPE_CHECKING:

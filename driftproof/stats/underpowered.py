@@ -26,7 +26,8 @@ DrawsNeeded = tuple[int | None, bool]
 
 
 def se_diff(sd_a: float, n_a: int, sd_b: float, n_b: int) -> float:
-    """Unpaired standard error of the difference of two means, ``sqrt(sd_A²/n_A + sd_B²/n_B)`` (D-5).
+    """Unpaired standard error of the difference of two means,
+    ``sqrt(sd_A²/n_A + sd_B²/n_B)`` (D-5).
 
     Raises:
         ValueError: a count is below 1.
