@@ -29,9 +29,9 @@ from typing import Literal
 from driftproof.receipt import Receipt, _bounds
 from driftproof.receipt._model import Case, CaseArm
 from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
-from driftproof.stats.band import Band, arm_band
+from driftproof.stats.band import Band, arm_band, measured_band
 from driftproof.stats.codes import VerdictCode
-from driftproof.stats.moments import mean_of, mean_sd
+from driftproof.stats.moments import mean_of
 from driftproof.stats.reading import lift_refusal
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
@@ -233,18 +233,9 @@ def _arm_figures(arm: CaseArm) -> Band:
     read in place of a draw score). ``n`` counts draws with a score, ``lost`` draws marked lost
     with their reasons; a draw with neither (missing evidence) counts in ``drawn`` only."""
     scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
-    reasons = tuple(d.lost.reason for d in arm.draws if d.lost is not None)
-    mean, sd = mean_sd(scores)
-    return Band(
-        mean=mean,
-        sd=sd,
-        n=len(scores),
-        drawn=len(arm.draws),
-        lost=len(reasons),
-        lost_reasons=reasons,
-        source="generation",
-        generation_sd=arm.generation.sd if arm.generation is not None else None,
-    )
+    reasons = [d.lost.reason for d in arm.draws if d.lost is not None]
+    gen_sd = arm.generation.sd if arm.generation is not None else None
+    return measured_band(scores, len(arm.draws), reasons, "generation", gen_sd)
 
 
 def _mean(values: list[float]) -> float:
