@@ -19,7 +19,7 @@ from driftproof.stats.moments import mean_sd
 if TYPE_CHECKING:  # the core takes the loaded model; it never reads files
     from driftproof.receipt import CaseArm
 
-__all__ = ["Band", "BandSource", "arm_band", "band_of_scores", "measured_band"]
+__all__ = ["Band", "BandSource", "arm_band", "band_of_scores", "mean_delta", "measured_band"]
 
 BandSource = Literal["generation", "legacy"]
 
@@ -65,6 +65,18 @@ class Band:
         if self.mean is None or self.sd is None:
             return None
         return self.mean + self.sd
+
+
+def mean_delta(a: Band, b: Band) -> float | None:
+    """``b.mean − a.mean`` on the judge scale; ``None`` when a side measured nothing.
+
+    The one place a difference of two bands' means is taken: Δ of the verdict rule (a the
+    earlier or baseline band, D-6), a case's lift (a = baseline, b = with skill) and the
+    with-skill minus control delta (D-16).
+    """
+    if a.mean is None or b.mean is None:
+        return None
+    return b.mean - a.mean
 
 
 def band_of_scores(

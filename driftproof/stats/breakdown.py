@@ -29,7 +29,7 @@ from typing import Literal
 from driftproof.receipt import Receipt, _bounds
 from driftproof.receipt._model import Case, CaseArm
 from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
-from driftproof.stats.band import Band, arm_band, measured_band
+from driftproof.stats.band import Band, arm_band, mean_delta, measured_band
 from driftproof.stats.codes import VerdictCode
 from driftproof.stats.moments import mean_of
 from driftproof.stats.reading import lift_refusal
@@ -152,9 +152,7 @@ def _compute(r: Receipt) -> Breakdown:
     failed = {c.id: _failed_arms(c) for c in r.cases}
     missing = {c.id: _missing_evidence(c) for c in r.cases}
     included = [(c, w, b) for c, w, b in figures if not failed[c.id]]
-    lifts = {
-        c.id: w.mean - b.mean for c, w, b in included if w.mean is not None and b.mean is not None
-    }
+    lifts = {c.id: d for c, w, b in included if (d := mean_delta(b, w)) is not None}
 
     missing_included = [f"case {c.id}: {missing[c.id]}" for c, _, _ in included if missing[c.id]]
     if missing_included:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from driftproof.stats import lost_draws, underpowered
 from driftproof.stats._rule import separation_verdict
-from driftproof.stats.band import Band
+from driftproof.stats.band import Band, mean_delta
 from driftproof.stats.codes import VerdictCode
 from driftproof.wording import BELOW_EFFECT_FLOOR, NO_SEPARATION
 
@@ -115,7 +115,7 @@ def case_verdict(
         A :class:`CaseVerdict`. Never raises for bands built by :mod:`driftproof.stats.band`.
     """
     detail = lost_draws.lost_detail(a, b, a_label, b_label)
-    delta = b.mean - a.mean if a.mean is not None and b.mean is not None else None
+    delta = mean_delta(a, b)
     if a.sd is None or b.sd is None or delta is None:
         # One measured draw gives no spread: the arm is underpowered, and no draw count can
         # be worked out (D-2, D-5).
