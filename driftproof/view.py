@@ -30,6 +30,7 @@ from driftproof.stats import (
     arm_band,
     band_source_of,
     lift_refusal,
+    mean_delta,
     mean_of,
     receipt_reading,
     suite_lift,
@@ -360,9 +361,7 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
             with_skill=_mean_spread(c.with_skill.mean, c.with_skill.sd),
             baseline=_mean_spread(c.baseline.mean, c.baseline.sd),
             lift=fmt(c.lift, signed=True),
-            counts=" · ".join(
-                f"{a.n}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)
-            ),
+            counts=" · ".join(f"{a.n}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)),
             lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
             label=_label(c),
             note=_note(c, b),
@@ -443,13 +442,7 @@ def _cases(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     for c in r.cases:
         w, base = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
         ctl = arm_band(c.arms.control, src) if c.arms.control is not None else None
-        lift = (
-            w.mean - base.mean
-            if w.mean is not None
-            and base.mean is not None
-            and not missing & {"with_skill", "baseline"}
-            else None
-        )
+        lift = mean_delta(base, w) if not missing & {"with_skill", "baseline"} else None
         verdict = verdicts.get(c.id)
         rows.append(
             CaseRow(
