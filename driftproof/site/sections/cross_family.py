@@ -14,42 +14,30 @@ Parameters::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from driftproof.cross_family import cross_family
-from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (
-    Cell,
-    Column,
-    Row,
-    SectionContext,
-    SectionOutput,
-    SectionParams,
-    Table,
-    receipts_check,
-    register_section,
-)
+from driftproof.site._tables import Cell, Column, Row, Table
+from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
 
+if TYPE_CHECKING:
+    from driftproof.site.sections import ReceiptsParams, SectionContext
 
-class Params(SectionParams):
-    receipts: list[str] | None = None
+__all__ = ["CrossFamilySection"]
 
 
 @register_section
-class CrossFamilySection:
+class CrossFamilySection(ReceiptsSection):
     name = "cross_family"
-    Params = Params
 
-    def check(self, params: Params, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
-        return receipts_check(params.receipts, report_receipts)
-
-    def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = (
-            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
-        )
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        names = self.names(params, ctx)
         cf = cross_family([(n, ctx.receipts[n]) for n in names])
         lead = Table(
             "lift-by-model",
             "What the skill adds to each model: lift (with skill minus baseline, equal "
-            "weight per case) and per 1,000 skill tokens; rows in family and model order, not a ranking",
+            "weight per case) and per 1,000 skill tokens; rows in family and model order, "
+            "not a ranking",
             (
                 Column("model"),
                 Column("family"),
