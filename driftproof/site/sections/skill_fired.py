@@ -5,7 +5,7 @@ Seed 000 ("Receipts are an open format"): where the source ran a skill-fired ind
 never inside it, and runs the source recorded an error for are kept out of the figures and
 listed with the error. Per receipt this section shows:
 
-- one row per case and arm: the band as :func:`driftproof.view.sheet` gives it, the measured runs
+- one row per case and arm: the band as :func:`driftproof.view.sheet` gives it, the measured draws
   on which the source saw the skill fire (``draw.skill_fired``, lost draws left out), and the lost
   draws with their recorded reasons;
 - one row per arm: the arm's recorded rate ``arms.<arm>.skill_fired {fired, observed}`` (schema
