@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from driftproof.site._render import fmt_int
 
-__all__ = ["Cell", "Column", "Row", "Table", "count_cell", "csv_number"]
+__all__ = ["Cell", "Column", "Row", "Table", "count_cell", "csv_number", "text_row"]
 
 
 @dataclass(frozen=True)
@@ -73,3 +73,8 @@ def csv_number(v: float | None) -> str:
 def count_cell(v: int | None) -> Cell:
     """A count: shown with thousands separators (an en dash when unknown), plain in the CSV."""
     return Cell(fmt_int(v), "" if v is None else str(v))
+
+
+def text_row(*texts: str, anchor: str | None = None) -> Row:
+    """A row of plain text cells (CSV as shown) whose first cell is its header."""
+    return Row(tuple(Cell(t) for t in texts), anchor=anchor, header=True)

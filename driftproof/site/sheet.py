@@ -22,7 +22,7 @@ from driftproof.band_facts import BandFacts, band_facts
 from driftproof.receipt import CaseArm, Receipt
 from driftproof.site import charts
 from driftproof.site._render import fmt_int
-from driftproof.site._tables import Cell, Column, Row, Table, csv_number
+from driftproof.site._tables import Cell, Column, Row, Table, csv_number, text_row
 from driftproof.site.cases import case_slugs
 
 __all__ = ["ReceiptSheet", "first_output_tokens", "printed_rows", "receipt_sheet"]
@@ -150,18 +150,15 @@ def receipt_sheet(
                 )
             ),
             tuple(
-                Row(
-                    (
-                        Cell(b.case_id),
-                        Cell(b.with_skill),
-                        Cell(b.baseline),
-                        Cell(b.lift),
-                        Cell(b.counts),
-                        Cell(b.lift_without),
-                        Cell(b.label),
-                        Cell(b.note),
-                    ),
-                    header=True,
+                text_row(
+                    b.case_id,
+                    b.with_skill,
+                    b.baseline,
+                    b.lift,
+                    b.counts,
+                    b.lift_without,
+                    b.label,
+                    b.note,
                 )
                 for b in s.breakdown.rows
             ),
@@ -172,10 +169,7 @@ def receipt_sheet(
             f"lost-{slug}",
             "Lost draws: left out of every mean and spread, with the recorded reason",
             (Column("case"), Column("arm"), Column("draw", True), Column("reason")),
-            tuple(
-                Row((Cell(x.case_id), Cell(x.arm), Cell(x.index), Cell(x.reason)), header=True)
-                for x in s.lost_draws
-            ),
+            tuple(text_row(x.case_id, x.arm, x.index, x.reason) for x in s.lost_draws),
         )
     chart, files = _band_chart(s, chart_prefix, anchor) if chart_prefix else (None, {})
     return ReceiptSheet(
@@ -199,18 +193,7 @@ def _source_figures(r: Receipt, s: view.Sheet, slug: str) -> Table | None:
     if printed_rows(r) is None:
         return None
     rows = tuple(
-        Row(
-            (
-                Cell(x.dimension),
-                Cell(x.agent),
-                Cell(x.score),
-                Cell(x.uplift),
-                Cell(x.count),
-                Cell(x.note),
-            ),
-            header=True,
-        )
-        for x in s.source_figures
+        text_row(x.dimension, x.agent, x.score, x.uplift, x.count, x.note) for x in s.source_figures
     )
     return Table(
         f"figures-{slug}",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from driftproof.cross_family import cross_family
-from driftproof.site._tables import Cell, Column, Row, Table
+from driftproof.site._tables import Column, Table, text_row
 from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
 
 if TYPE_CHECKING:
@@ -31,8 +31,7 @@ class CrossFamilySection(ReceiptsSection):
     name = "cross_family"
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        names = self.names(params, ctx)
-        cf = cross_family([(n, ctx.receipts[n]) for n in names])
+        cf = cross_family([(n, ctx.receipts[n]) for n in self.names(params, ctx)])
         lead = Table(
             "lift-by-model",
             "What the skill adds to each model: lift (with skill minus baseline, equal "
@@ -47,17 +46,7 @@ class CrossFamilySection(ReceiptsSection):
                 Column("reading"),
             ),
             tuple(
-                Row(
-                    (
-                        Cell(x.model),
-                        Cell(x.family),
-                        Cell(x.surface),
-                        Cell(x.lift),
-                        Cell(x.lift_per_1k),
-                        Cell(x.reading),
-                    ),
-                    header=True,
-                )
+                text_row(x.model, x.family, x.surface, x.lift, x.lift_per_1k, x.reading)
                 for x in cf.rows
             ),
         )
@@ -67,11 +56,7 @@ class CrossFamilySection(ReceiptsSection):
             "over cases, with the skill and without it",
             (Column("model"), Column("with skill", True), Column("baseline", True)),
             tuple(
-                Row(
-                    (Cell(x.model), Cell(x.background_with_skill), Cell(x.background_baseline)),
-                    header=True,
-                )
-                for x in cf.rows
+                text_row(x.model, x.background_with_skill, x.background_baseline) for x in cf.rows
             ),
         )
         html = ctx.render(

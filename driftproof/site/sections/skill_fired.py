@@ -80,11 +80,10 @@ class SkillFired(ReceiptsSection):
     name = "skill_fired"
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        names = self.names(params, ctx)
         case_rows: list[Row] = []
         arm_rows: list[Row] = []
         about = []
-        for n in names:
+        for n in self.names(params, ctx):
             r = ctx.receipts[n]
             s = view.sheet(r)
             arm_rows += _arm_rows(n, r)
