@@ -12,7 +12,8 @@ section type, plus that type's parameters. Adding a type touches no other file:
    ``render(params, ctx: SectionContext) -> SectionOutput``. Decorate it with
    :func:`register_section`. A type whose one parameter is ``receipts`` (some of the
    report's receipts, default all) subclasses :class:`ReceiptsSection`, which gives
-   ``Params``, ``check`` and :meth:`ReceiptsSection.names`.
+   ``Params``, ``check``, :meth:`~ReceiptsSection.names` and :meth:`~ReceiptsSection.page`
+   (its template rendered under its ``default_title``).
 3. Put its template at ``templates/pages/sections/<your_type>.html`` and render it with
    ``ctx.render("sections/<your_type>.html", **page_model)``. Templates only display:
    format every number in Python (:mod:`driftproof.site._render`), and give every table
@@ -205,6 +206,8 @@ class ReceiptsSection:
 
     name: ClassVar[str]
     Params: ClassVar[type[SectionParams]] = ReceiptsParams
+    default_title: ClassVar[str]
+    """The section's heading when its ``title`` parameter gives none."""
 
     def check(
         self, params: ReceiptsParams, report_receipts: tuple[str, ...]
@@ -217,3 +220,10 @@ class ReceiptsSection:
         from driftproof.site.report_source import receipt_name
 
         return [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+
+    def page(self, params: ReceiptsParams, ctx: SectionContext, **model: Any) -> Markup:
+        """The section's HTML: ``templates/pages/sections/<name>.html`` rendered with ``model``
+        and ``title`` (the ``title`` parameter, else :attr:`default_title`)."""
+        return ctx.render(
+            f"sections/{self.name}.html", title=params.title or self.default_title, **model
+        )

@@ -29,6 +29,7 @@ __all__ = ["CrossFamilySection"]
 @register_section
 class CrossFamilySection(ReceiptsSection):
     name = "cross_family"
+    default_title = "What the skill adds to each model"
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         cf = cross_family([(n, ctx.receipts[n]) for n in self.names(params, ctx)])
@@ -59,9 +60,9 @@ class CrossFamilySection(ReceiptsSection):
                 text_row(x.model, x.background_with_skill, x.background_baseline) for x in cf.rows
             ),
         )
-        html = ctx.render(
-            "sections/cross_family.html",
-            title=params.title or "What the skill adds to each model",
+        html = self.page(
+            params,
+            ctx,
             heading_id=ctx.anchor("cross-family"),
             lead=lead,
             background=background,

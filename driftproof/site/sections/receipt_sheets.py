@@ -41,6 +41,7 @@ class _Shown:
 @register_section
 class ReceiptSheets(ReceiptsSection):
     name = "receipt_sheets"
+    default_title = "Receipt sheets"
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         sheets = [
@@ -54,9 +55,9 @@ class ReceiptSheets(ReceiptsSection):
             )
             for n in self.names(params, ctx)
         ]
-        html = ctx.render(
-            "sections/receipt_sheets.html",
-            title=params.title or "Receipt sheets",
+        html = self.page(
+            params,
+            ctx,
             heading_id=ctx.anchor("receipt-sheets"),
             sheets=sheets,
         )

@@ -78,6 +78,7 @@ def _arm_rows(name: str, r: Receipt) -> list[Row]:
 @register_section
 class SkillFired(ReceiptsSection):
     name = "skill_fired"
+    default_title = "How often the skill fired"
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         case_rows: list[Row] = []
@@ -128,9 +129,9 @@ class SkillFired(ReceiptsSection):
             ),
             tuple(arm_rows),
         )
-        html = ctx.render(
-            "sections/skill_fired.html",
-            title=params.title or "How often the skill fired",
+        html = self.page(
+            params,
+            ctx,
             heading_id=slug,
             cases=cases,
             arms=arms,

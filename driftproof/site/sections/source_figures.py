@@ -120,6 +120,7 @@ def _skill_rows(skill: str, printed: list[dict[str, Any]], anchor: str) -> list[
 @register_section
 class SourceFigures(ReceiptsSection):
     name = "source_figures"
+    default_title = "Figures as the source printed them"
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         names = self.names(params, ctx)
@@ -167,9 +168,9 @@ class SourceFigures(ReceiptsSection):
             ),
             rows=tuple(Row(tuple(Cell(x) for x in key)) for key in sorted(files)),
         )
-        html = ctx.render(
-            "sections/source_figures.html",
-            title=params.title or "Figures as the source printed them",
+        html = self.page(
+            params,
+            ctx,
             heading_id=ctx.anchor("source-figures-h"),
             table=_pivot(names, ctx, rows),
             files=files_table,

@@ -38,6 +38,7 @@ REFERENCES = (("control", "vs terse control"), ("baseline", "vs baseline"))
 @register_section
 class TokenSavings(ReceiptsSection):
     name = "token_savings"
+    default_title = "Output-token savings"
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         names = self.names(params, ctx)
@@ -67,9 +68,9 @@ class TokenSavings(ReceiptsSection):
         )
         summary = _summary_table(arms)
         cases = _case_table(names, receipts, arms, ctx)
-        html = ctx.render(
-            "sections/token_savings.html",
-            title=params.title or "Output-token savings",
+        html = self.page(
+            params,
+            ctx,
             fig=fig,
             summary=summary,
             cases=cases,
