@@ -161,3 +161,23 @@ def test_skill_fired_rows_count_measured_draws_and_list_lost_ones() -> None:
     # the case's first row carries its anchor, the next none
     assert with_skill.anchor == "r-fired-c1" and baseline.anchor is None
     assert "every draw (each of its runs)" in str(out.html)
+
+
+# ---------------------------------------------------------------- a section's type
+
+
+def test_a_section_type_that_is_no_name_is_a_problem_not_a_crash(tmp_path: Any) -> None:
+    from driftproof.site.report_source import parse_report
+
+    front = (
+        "---\nnumber: 1\nslug: x\ntitle: X\ndate: 2026-01-01\nreceipts: [a]\n"
+        "sections:\n  - type: [token_savings]\n  - type: {a: 1}\n---\nProse.\n"
+    )
+    report, problems = parse_report(front.encode("utf-8"), "reports/001-x.md", ["a"])
+    assert report is None
+    found = [(p.pointer, p.message) for p in problems]
+    names = ", ".join(sorted(section_types()))
+    assert found == [
+        ("/sections/0/type", f"expected one of {names}, found ['token_savings']"),
+        ("/sections/1/type", f"expected one of {names}, found {{'a': 1}}"),
+    ]
