@@ -14,19 +14,17 @@ from driftproof.site.publish import SiteInputs, build_site, load_inputs
 from driftproof.site.report_source import Report, SectionSpec, load_reports, parse_report
 from driftproof.site.sections import register_section, section_types
 
-__all__ = sorted(
-    [
-        "LoadedReceipt",
-        "Report",
-        "SectionSpec",
-        "SiteInputs",
-        "build_site",
-        "build_site_files",
-        "home_listing",
-        "load_inputs",
-        "load_reports",
-        "parse_report",
-        "register_section",
-        "section_types",
-    ]
-)
+__all__ = [
+    "LoadedReceipt",
+    "Report",
+    "SectionSpec",
+    "SiteInputs",
+    "build_site",
+    "build_site_files",
+    "home_listing",
+    "load_inputs",
+    "load_reports",
+    "parse_report",
+    "register_section",
+    "section_types",
+]

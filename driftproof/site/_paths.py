@@ -5,7 +5,8 @@ A wheel carries them as package data in ``driftproof/_site/`` (``setup.py`` copi
 checkout or an editable install reads them at the top of the repository. Either way the
 layout below :func:`site_data_root` is the same::
 
-    mkdocs.yml        the default config (docs_dir site_src, theme templates/theme, plugin driftproof)
+    mkdocs.yml        the default config (docs_dir site_src, theme templates/theme,
+                      plugin driftproof)
     site_src/         hand-written pages
     templates/pages   the generator's templates
     templates/theme   the mkdocs theme
@@ -26,7 +27,8 @@ def site_data_root() -> Path:
     """The folder holding ``mkdocs.yml``, ``site_src/`` and ``templates/``.
 
     Raises:
-        FileNotFoundError: neither the packaged copy nor a source checkout is there (a broken install).
+        FileNotFoundError: neither the packaged copy nor a source checkout is there (a broken
+            install).
     """
     for root in (_PACKAGE / "_site", _PACKAGE.parent):
         if (root / "templates" / "theme").is_dir() and (root / "mkdocs.yml").is_file():

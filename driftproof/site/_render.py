@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import overload
 
 import jinja2
 from markdown_it import MarkdownIt
@@ -33,6 +34,10 @@ def _visible(m: re.Match[str]) -> str:
     return f"\\u{c:04x}"
 
 
+@overload
+def printable(value: str) -> str: ...
+@overload
+def printable(value: object) -> object: ...
 def printable(value: object) -> object:
     """``value`` with every control character shown as a visible symbol (NUL as ␀, U+0085 as
     ``\\u0085``), never written raw into a page. Strings only; Markup stays Markup (the
@@ -79,8 +84,9 @@ def wrap_tables(html: str) -> str:
     out = [parts[0]]
     for i, part in enumerate(parts[1:], 1):
         out.append(
-            f'<div class="table-wrap" tabindex="0" role="region" aria-label="Table {i}, scrolls sideways '
-            f'on a narrow screen"><table>' + part.replace("</table>", "</table></div>", 1)
+            f'<div class="table-wrap" tabindex="0" role="region" aria-label="Table {i}, '
+            'scrolls sideways on a narrow screen"><table>'
+            + part.replace("</table>", "</table></div>", 1)
         )
     return "".join(out)
 

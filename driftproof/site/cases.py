@@ -21,12 +21,21 @@ from driftproof.band_facts import band_facts
 from driftproof.receipt import Receipt
 from driftproof.site._render import fmt_int
 
-__all__ = ["FOLD_CHARS", "FOLD_LINES", "case_draws", "case_slugs", "case_url"]
+__all__ = [
+    "ARMS",
+    "FOLD_CHARS",
+    "FOLD_LINES",
+    "case_draws",
+    "case_pages",
+    "case_slugs",
+    "case_url",
+]
 
 #: An answer longer than this many characters or lines is folded (``<details>``).
 FOLD_CHARS, FOLD_LINES = 1200, 24
 
-_ARMS = (("with_skill", "with skill"), ("baseline", "baseline"), ("control", "control"))
+#: The arms in page order: receipt key and the words shown.
+ARMS = (("with_skill", "with skill"), ("baseline", "baseline"), ("control", "control"))
 
 
 def case_slugs(r: Receipt) -> dict[str, str]:
@@ -89,7 +98,10 @@ def _draw(d: Any, no_answer: str) -> dict[str, Any]:
         lost = d.lost.reason + (f" ({', '.join(extra)})" if extra else "")
     tokens = None
     if d.tokens is not None:
-        tokens = f"{fmt_int(d.tokens.input)} in, {fmt_int(d.tokens.output)} out (counted by {d.tokens.counted_by})"
+        tokens = (
+            f"{fmt_int(d.tokens.input)} in, {fmt_int(d.tokens.output)} out "
+            f"(counted by {d.tokens.counted_by})"
+        )
     return {
         "index": str(d.index),
         "score": view.fmt(d.score)
@@ -140,7 +152,7 @@ def case_draws(r: Receipt, case: Any) -> dict[str, Any]:
     (``None`` where that arm has fewer draws)."""
     arms = [
         (label, getattr(case.arms, key))
-        for key, label in _ARMS
+        for key, label in ARMS
         if getattr(case.arms, key, None) is not None
     ]
     no_answer = _no_answer(r)

@@ -11,8 +11,13 @@ import io
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from driftproof.site._cache import cached_chart
+
+if TYPE_CHECKING:  # matplotlib itself is imported when a chart is drawn, not with this module
+    from matplotlib.axes import Axes
+    from matplotlib.typing import RcKeyType
 
 __all__ = ["Drawn", "Series", "alt_text", "caption", "drawn", "figure", "grouped_bars"]
 
@@ -31,8 +36,10 @@ class Series:
 
     Attributes:
         label: legend text.
-        values: one value per category (None = unknown: lost or unscored, drawn as a cross at zero).
-        low, high: whisker ends per category (None, or equal ends = no whisker), in the values' units.
+        values: one value per category (None = unknown: lost or unscored, drawn as a cross at
+            zero).
+        low, high: whisker ends per category (None, or equal ends = no whisker), in the values'
+            units.
     """
 
     label: str
@@ -146,7 +153,7 @@ def grouped_bars(
     top_in = 0.25 + 0.24 * legend_rows
     group_in = max(0.3 * max(1, n_ser), 0.19 * lines + 0.08)
     height = max(2.2, group_in * n_cat + top_in + 0.65)
-    rc = {
+    rc: dict[RcKeyType, Any] = {
         "svg.hashsalt": "driftproof",
         "svg.fonttype": "none",
         "font.size": 10,
@@ -180,9 +187,9 @@ def grouped_bars(
         for s_i, s in enumerate(series):
             colour = _PALETTE[s_i % len(_PALETTE)]
             offs = [c_i + (s_i - (n_ser - 1) / 2) * bar_h for c_i in range(n_cat)]
-            known = [c_i for c_i, v in enumerate(s.values) if v is not None]
-            ys = [offs[c_i] for c_i in known]
-            vs = [s.values[c_i] for c_i in known]
+            known = [(c_i, v) for c_i, v in enumerate(s.values) if v is not None]
+            ys = [offs[c_i] for c_i, _ in known]
+            vs = [v for _, v in known]
             # The bar (possibly of zero length) carries the legend entry even when every value is 0.
             ax.barh(
                 ys,
@@ -194,22 +201,14 @@ def grouped_bars(
             )
             zeros = [y for y, v in zip(ys, vs, strict=True) if v == 0]
             if zeros:  # a bar of length 0 is invisible: a dot says "exactly 0"
-                ax.plot(
-                    [0.0] * len(zeros),
-                    zeros,
-                    linestyle="none",
-                    marker="o",
-                    markersize=7,
-                    markerfacecolor=colour,
-                    markeredgecolor=colours["fg"],
-                    markeredgewidth=1,
-                    clip_on=False,
-                    label=None if zero_drawn else ZERO_LABEL,
-                    zorder=4,
-                )
+                _marks(ax, zeros, "o", 7, colour, colours["fg"], None if zero_drawn else ZERO_LABEL)
                 zero_drawn = True
-            whisk = [(y, v, *_whisker(s, c_i)) for y, v, c_i in zip(ys, vs, known, strict=True)]
-            whisk = [w for w in whisk if w[2] is not None and w[3] is not None and w[3] > w[2]]
+            whisk = [
+                (y, v, lo, hi)
+                for y, (c_i, v) in zip(ys, known, strict=True)
+                for lo, hi in [_whisker(s, c_i)]
+                if lo is not None and hi is not None and hi > lo
+            ]
             if whisk:
                 ax.errorbar(
                     [w[1] for w in whisk],
@@ -221,20 +220,9 @@ def grouped_bars(
                     capsize=3,
                 )
             unknown = [offs[c_i] for c_i, v in enumerate(s.values) if v is None]
-            if unknown:
-                ax.plot(
-                    [0.0] * len(unknown),
-                    unknown,
-                    linestyle="none",
-                    marker="X",
-                    markersize=9,
-                    markerfacecolor=colour,
-                    markeredgecolor=colours["fg"],
-                    markeredgewidth=1,
-                    clip_on=False,
-                    label=None if missing_drawn else MISSING_LABEL,
-                    zorder=4,
-                )
+            if unknown:  # an unknown value is no bar: a cross at zero says "unknown", never 0
+                label = None if missing_drawn else MISSING_LABEL
+                _marks(ax, unknown, "X", 9, colour, colours["fg"], label)
                 missing_drawn = True
         if reference is not None:
             ax.axvline(
@@ -267,11 +255,32 @@ def grouped_bars(
     return buf.getvalue()
 
 
+def _marks(
+    ax: Axes, ys: list[float], marker: str, size: float, face: str, edge: str, label: str | None
+) -> None:
+    """Markers at x = 0 for the categories at ``ys`` (a value of exactly 0, or an unknown one),
+    drawn over the bars and never clipped; ``label`` is their legend entry (None: none)."""
+    ax.plot(
+        [0.0] * len(ys),
+        ys,
+        linestyle="none",
+        marker=marker,
+        markersize=size,
+        markerfacecolor=face,
+        markeredgecolor=edge,
+        markeredgewidth=1,
+        clip_on=False,
+        label=label,
+        zorder=4,
+    )
+
+
 def caption(subject: str, series: Sequence[Series], whiskers: str | None) -> str:
     """The caption of a chart, generated from what :func:`grouped_bars` draws for ``series``.
 
     Args:
-        subject: what the bars are, e.g. "Each case's mean judge score with the skill and without it".
+        subject: what the bars are, e.g. "Each case's mean judge score with the skill and
+            without it".
         whiskers: what a whisker means when one is drawn, or None when the chart has none.
     """
     what = drawn(series)
@@ -280,7 +289,8 @@ def caption(subject: str, series: Sequence[Series], whiskers: str | None) -> str
         parts.append(f"Whiskers: {whiskers}; none is drawn where the spread is zero or unknown.")
     elif whiskers:
         parts.append(
-            "No whisker is drawn: no value here has a spread (one measured draw each, or none recorded)."
+            "No whisker is drawn: no value here has a spread (one measured draw each, "
+            "or none recorded)."
         )
     if what.missing:
         parts.append(
@@ -307,8 +317,9 @@ def figure(
     """One published chart: four SVGs (wide and narrow, light and dark), its alt text and caption.
 
     Returns:
-        ``({"id", "src", "dark", "narrow", "narrow_dark", "alt", "caption", "media"}, {file name: SVG bytes})``;
-        file names are ``<chart_id>[-narrow][-dark].svg``.
+        ``(info, files)``: ``info`` has the keys ``id``, ``src``, ``dark``, ``narrow``,
+        ``narrow_dark``, ``alt``, ``caption`` and ``media``; ``files`` maps each file name,
+        ``<chart_id>[-narrow][-dark].svg``, to its SVG bytes.
     """
     files: dict[str, bytes] = {}
     for size, width in (("", WIDE_IN), ("-narrow", NARROW_IN)):

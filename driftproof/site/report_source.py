@@ -140,7 +140,8 @@ def parse_report(
     if not m_name:
         bad(
             "",
-            "expected a file name NNN-slug.md (three digits, a dash, lowercase words joined by dashes)",
+            "expected a file name NNN-slug.md "
+            "(three digits, a dash, lowercase words joined by dashes)",
         )
     if len(data) > MAX_REPORT_BYTES:
         bad("", f"report is {len(data)} bytes; the limit is {MAX_REPORT_BYTES}")
@@ -174,7 +175,8 @@ def parse_report(
         if int(m_name.group("number")) != fm.number:
             bad(
                 "/number",
-                f"expected {int(m_name.group('number'))}, the number in the file name, found {fm.number}",
+                f"expected {int(m_name.group('number'))}, the number in the file name, "
+                f"found {fm.number}",
             )
         if m_name.group("slug") != fm.slug:
             bad(
@@ -196,7 +198,7 @@ def parse_report(
     for i, sec in enumerate(fm.sections):
         ptr = f"/sections/{i}"
         kind = sec.get("type")
-        if kind not in types:
+        if not isinstance(kind, str) or kind not in types:  # a list or a mapping is no name
             bad(f"{ptr}/type", f"expected one of {', '.join(sorted(types))}, found {kind!r}")
             continue
         params_raw = {k: v for k, v in sec.items() if k != "type"}

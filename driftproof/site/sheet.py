@@ -1,17 +1,17 @@
 """The receipt sheet on the site: :func:`driftproof.view.sheet` (the view engineer's page
-model, shared with ``driftproof view``) turned into tables, a band chart and the answers.
+model, shared with ``driftproof view``) turned into tables and a band chart.
 
 Every figure and word comes from ``driftproof.view`` and, through it, the core
 (:mod:`driftproof.stats`); this module only arranges them for the page: the per-case
-table (``#case-<id>``), the lift breakdown, lost draws, and every draw's answer
-(untrusted text, escaped by the template). Charts draw each band as an error bar
+table (``#case-<id>``, each case linking to its evidence page with every answer,
+:mod:`driftproof.site.cases`), the lift breakdown, lost draws and, for an aggregates-only
+receipt, the figures its source printed. Charts draw each band as an error bar
 (mean ± one sample sd, D-2) with the same numbers in the table beside it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,13 +19,13 @@ from typing import Any
 
 from driftproof import view
 from driftproof.band_facts import BandFacts, band_facts
-from driftproof.receipt import Receipt
+from driftproof.receipt import CaseArm, Receipt
 from driftproof.site import charts
 from driftproof.site._render import fmt_int
+from driftproof.site._tables import Cell, Column, Row, Table, csv_number, text_row
 from driftproof.site.cases import case_slugs
-from driftproof.site.sections import Cell, Column, Row, Table
 
-__all__ = ["ReceiptSheet", "receipt_sheet"]
+__all__ = ["ReceiptSheet", "first_output_tokens", "printed_rows", "receipt_sheet"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,6 @@ class ReceiptSheet:
         cases, breakdown, lost: tables (the breakdown table is None when unavailable).
         chart: ``{"id", "src", "dark", "alt"}`` and ``files`` (SVG bytes by file name), or None
             when no case has a band to draw.
-        draws: per case, per arm, the draws: dicts of index, score, lost, tokens, checks, answer.
     """
 
     name: str
@@ -50,11 +49,14 @@ class ReceiptSheet:
     lost: Table | None
     chart: dict[str, str] | None
     files: dict[str, bytes]
-    draws: tuple[dict[str, Any], ...]
     figures: Table | None = None
     """For an aggregates-only receipt: the figures its source printed, as printed."""
     facts: BandFacts | None = None
-    """Band source, draws per arm and judge samples per draw, from the receipt's fields (issue 15)."""
+    """Band source, draws per arm and judge samples per draw, from the receipt's fields
+    (issue 15)."""
+    draws: tuple[dict[str, Any], ...] = ()
+    """Always empty: every draw is shown on its case's evidence page (:mod:`driftproof.site.cases`,
+    :func:`~driftproof.site.cases.case_draws`). Kept for readers of the field; to be removed."""
 
 
 def receipt_sheet(
@@ -103,8 +105,8 @@ def receipt_sheet(
     for c, case in zip(s.cases, r.cases, strict=True):
         cells = [
             Cell(c.case_id),
-            Cell(c.with_skill, _raw(c.numbers[0])),
-            Cell(c.baseline, _raw(c.numbers[2])),
+            Cell(c.with_skill, csv_number(c.numbers[0])),
+            Cell(c.baseline, csv_number(c.numbers[2])),
         ]
         cells += [Cell(c.control or "–")] if has_control else []
         cells += [
@@ -114,7 +116,7 @@ def receipt_sheet(
             Cell(c.lost),
             Cell(
                 " / ".join(
-                    fmt_int(_output(getattr(case.arms, a)))
+                    fmt_int(first_output_tokens(getattr(case.arms, a)))
                     for a in ("with_skill", "baseline", "control")[: 3 if has_control else 2]
                 )
             ),
@@ -148,18 +150,15 @@ def receipt_sheet(
                 )
             ),
             tuple(
-                Row(
-                    (
-                        Cell(b.case_id),
-                        Cell(b.with_skill),
-                        Cell(b.baseline),
-                        Cell(b.lift),
-                        Cell(b.counts),
-                        Cell(b.lift_without),
-                        Cell(b.label),
-                        Cell(b.note),
-                    ),
-                    header=True,
+                text_row(
+                    b.case_id,
+                    b.with_skill,
+                    b.baseline,
+                    b.lift,
+                    b.counts,
+                    b.lift_without,
+                    b.label,
+                    b.note,
                 )
                 for b in s.breakdown.rows
             ),
@@ -170,10 +169,7 @@ def receipt_sheet(
             f"lost-{slug}",
             "Lost draws: left out of every mean and spread, with the recorded reason",
             (Column("case"), Column("arm"), Column("draw", True), Column("reason")),
-            tuple(
-                Row((Cell(x.case_id), Cell(x.arm), Cell(x.index), Cell(x.reason)), header=True)
-                for x in s.lost_draws
-            ),
+            tuple(text_row(x.case_id, x.arm, x.index, x.reason) for x in s.lost_draws),
         )
     chart, files = _band_chart(s, chart_prefix, anchor) if chart_prefix else (None, {})
     return ReceiptSheet(
@@ -185,46 +181,25 @@ def receipt_sheet(
         lost=lost,
         chart=chart,
         files=files,
-        draws=tuple(_case_draws(r)),
-        figures=_source_figures(r, slug),
+        figures=_source_figures(r, s, slug),
         facts=band_facts(r),
     )
 
 
-def _source_figures(r: Receipt, slug: str) -> Table | None:
+def _source_figures(r: Receipt, s: view.Sheet, slug: str) -> Table | None:
     """An aggregates-only receipt's printed figures (method, "Figures a source printed give no
-    verdict"): one row per dimension and agent, score and uplift exactly as printed."""
-    sf = r.source_figures
-    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+    verdict"): one row per dimension and agent, score and uplift exactly as printed, in the
+    cells :func:`driftproof.view.sheet` gives (``s.source_figures``)."""
+    if printed_rows(r) is None:
         return None
-
-    def printed(fig: Any) -> str:
-        if not isinstance(fig, dict):
-            return "–"
-        if fig.get("printed"):
-            return str(fig["printed"])
-        return "–" if fig.get("value") is None else json.dumps(fig["value"])
-
     rows = tuple(
-        Row(
-            (
-                Cell(str(x.get("dimension"))),
-                Cell(str(x.get("agent"))),
-                Cell(str(x["printed"]) if x.get("printed") else printed(x.get("score"))),
-                Cell(printed(x.get("uplift"))),
-                Cell("–" if x.get("num") is None else str(x.get("num"))),
-                Cell(str(x.get("note") or "")),
-            ),
-            header=True,
-        )
-        for x in sf["rows"]
-        if isinstance(x, dict)
+        text_row(x.dimension, x.agent, x.score, x.uplift, x.count, x.note) for x in s.source_figures
     )
     return Table(
         f"figures-{slug}",
         "Figures as the source printed them, per dimension and agent: the score with "
-        "the skill (percent) and the uplift over the run without it, in the source's own unit. No band, "
-        "lift or verdict is computed from them.",
+        "the skill (percent) and the uplift over the run without it, in the source's own unit. "
+        "No band, lift or verdict is computed from them.",
         (
             Column("dimension"),
             Column("agent"),
@@ -250,8 +225,14 @@ def _band_chart(
         return charts.Series(
             label,
             means,
-            tuple(m - d if m is not None and d is not None else None for m, d in zip(means, sds)),
-            tuple(m + d if m is not None and d is not None else None for m, d in zip(means, sds)),
+            tuple(
+                m - d if m is not None and d is not None else None
+                for m, d in zip(means, sds, strict=True)
+            ),
+            tuple(
+                m + d if m is not None and d is not None else None
+                for m, d in zip(means, sds, strict=True)
+            ),
         )
 
     ser = [series("with skill", 0), series("baseline", 2)]
@@ -267,11 +248,9 @@ def _band_chart(
     )
 
 
-def _raw(v: float | None) -> str:
-    return "" if v is None else repr(v)
-
-
-def _output(arm: Any) -> int | None:
+def first_output_tokens(arm: CaseArm | None) -> int | None:
+    """The output-token count of the arm's first draw that records one, as the receipt records
+    it (display only, no statistic); None without such a draw or without the arm."""
     if arm is None:
         return None
     for d in arm.draws:
@@ -280,42 +259,11 @@ def _output(arm: Any) -> int | None:
     return None
 
 
-def _case_draws(r: Receipt) -> list[dict[str, Any]]:
-    arms = [("with_skill", "with skill"), ("baseline", "baseline")]
-    if r.arms.control is not None:
-        arms.append(("control", "control"))
-    return [
-        {
-            "case": c.id,
-            "prompt": c.prompt,
-            "arms": [
-                {"label": label, "draws": [_draw(d) for d in getattr(c.arms, k).draws]}
-                for k, label in arms
-                if getattr(c.arms, k) is not None
-            ],
-        }
-        for c in r.cases
-    ]
-
-
-def _draw(d: Any) -> dict[str, Any]:
-    return {
-        "index": str(d.index),
-        "score": view.fmt(d.score) if d.score is not None else "–",
-        "lost": d.lost.reason if d.lost is not None else None,
-        "tokens": (
-            f"{fmt_int(d.tokens.input)} in, {fmt_int(d.tokens.output)} out (counted by {d.tokens.counted_by})"
-            if d.tokens is not None
-            else "not recorded"
-        ),
-        "samples": ", ".join(
-            view.fmt(x.score)
-            if x.score is not None
-            else f"invalid ({x.invalid_reason or 'no reason'})"
-            for x in d.judge_samples
-        ),
-        "checks": [f"{c.name}: {'pass' if c.pass_ else 'fail'}" for c in d.checks],
-        "answer": d.answer,
-        "source_error": d.source_error,
-        "skill_fired": None if d.skill_fired is None else ("yes" if d.skill_fired else "no"),
-    }
+def printed_rows(r: Receipt) -> list[dict[str, Any]] | None:
+    """The figures an aggregates-only receipt's source printed (``source_figures.rows``: one
+    dict per dimension and agent, as the importer kept them), or None when the receipt is not
+    aggregates-only or holds no such list (method, "Figures a source printed give no verdict")."""
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+        return None
+    return [x for x in sf["rows"] if isinstance(x, dict)]

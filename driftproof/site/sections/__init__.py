@@ -10,7 +10,10 @@ section type, plus that type's parameters. Adding a type touches no other file:
    ``check(params, report_receipts) -> list[(pointer, message)]`` (cross-checks against
    the report, e.g. that the receipts it names are the report's) and
    ``render(params, ctx: SectionContext) -> SectionOutput``. Decorate it with
-   :func:`register_section`.
+   :func:`register_section`. A type whose one parameter is ``receipts`` (some of the
+   report's receipts, default all) subclasses :class:`ReceiptsSection`, which gives
+   ``Params``, ``check``, :meth:`~ReceiptsSection.names` and :meth:`~ReceiptsSection.page`
+   (its template rendered under its ``default_title``).
 3. Put its template at ``templates/pages/sections/<your_type>.html`` and render it with
    ``ctx.render("sections/<your_type>.html", **page_model)``. Templates only display:
    format every number in Python (:mod:`driftproof.site._render`), and give every table
@@ -19,7 +22,7 @@ section type, plus that type's parameters. Adding a type touches no other file:
    ids unique on the page (the first section to show a case owns ``#case-<id>``).
 
 Section types shipped: ``token_savings``, ``comparison``, ``receipt_sheets``,
-``source_figures``.
+``source_figures``, ``skill_fired``, ``cross_family``.
 """
 
 from __future__ import annotations
@@ -30,23 +33,30 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import jinja2
 from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field
 
 from driftproof.receipt import Receipt
+from driftproof.site._tables import Cell, Column, Row, Table
+
+if TYPE_CHECKING:
+    from driftproof.site.report_source import Report
 
 __all__ = [
     "Cell",
     "Column",
+    "ReceiptsParams",
+    "ReceiptsSection",
     "Row",
     "SectionContext",
     "SectionOutput",
     "SectionParams",
     "SectionType",
     "Table",
+    "receipts_check",
     "register_section",
     "section_types",
 ]
@@ -58,55 +68,6 @@ class SectionParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     title: str | None = Field(default=None, min_length=1, max_length=200)
     """Heading of the section; each type has its own default."""
-
-
-@dataclass(frozen=True)
-class Column:
-    """A table column: its header and whether it holds numbers (right-aligned, CSV as numbers)."""
-
-    label: str
-    numeric: bool = False
-
-
-@dataclass(frozen=True)
-class Cell:
-    """A table cell: ``text`` as shown, ``value`` as written to CSV (full precision; "" = unknown)."""
-
-    text: str
-    value: str | None = None
-    link: str | None = None
-    """URL the cell's text links to (e.g. a case evidence page), or None."""
-
-    @property
-    def csv(self) -> str:
-        return self.text if self.value is None else self.value
-
-
-@dataclass(frozen=True)
-class Row:
-    """A table row; ``anchor`` is its element id (e.g. ``case-<id>``) or None."""
-
-    cells: tuple[Cell, ...]
-    anchor: str | None = None
-    header: bool = False  # first cell is a row header (<th scope="row">)
-    link: str | None = None
-    """Where the row header links: a case evidence page (default: the row's own anchor)."""
-
-
-@dataclass(frozen=True)
-class Table:
-    """A data table shown on the page and published as ``<id>.csv`` beside the report.
-
-    Attributes:
-        id: a slug unique within the report (file name of its CSV, element id of the table).
-        caption: the table's caption (what it shows, with units).
-        columns, rows: the contents; every row has one cell per column.
-    """
-
-    id: str
-    caption: str
-    columns: tuple[Column, ...]
-    rows: tuple[Row, ...]
 
 
 @dataclass(frozen=True)
@@ -133,7 +94,7 @@ class SectionContext:
         used_ids: element ids already used on the page (see :meth:`anchor`).
     """
 
-    report: Any
+    report: Report
     receipts: Mapping[str, Receipt]
     env: jinja2.Environment
     root: str
@@ -154,7 +115,8 @@ class SectionContext:
         return f"{self.root}/receipts/{name}.json"
 
     def case_url(self, name: str, case_id: str) -> str:
-        """URL of a case's evidence page (``receipts/<name>/cases/<slug>/``, driftproof.site.cases)."""
+        """URL of a case's evidence page (``receipts/<name>/cases/<slug>/``,
+        :mod:`driftproof.site.cases`)."""
         from driftproof.site.cases import case_slugs, case_url
 
         slugs = self._slugs.get(name)
@@ -212,16 +174,56 @@ def section_types() -> Mapping[str, SectionType]:
 def receipts_check(
     names: list[str] | None, report_receipts: tuple[str, ...], key: str = "receipts"
 ) -> list[tuple[str, str]]:
-    """Shared cross-check: every receipt a section names must be one the report lists."""
-    out = []
-    for i, n in enumerate(names or []):
+    """Shared cross-check: every receipt a section names must be one the report lists.
+
+    Returns:
+        ``(pointer, message)`` per receipt that is not the report's, e.g.
+        ``("/receipts/1", "expected one of the report's receipts (a, b), found 'c'")``.
+    """
+    from driftproof.site.report_source import receipt_name  # it imports this module
+
+    return [
+        (
+            f"/{key}/{i}",
+            f"expected one of the report's receipts ({', '.join(report_receipts)}), found {n!r}",
+        )
+        for i, n in enumerate(names or [])
+        if receipt_name(n) not in report_receipts
+    ]
+
+
+class ReceiptsParams(SectionParams):
+    """Parameters of a section over some of the report's receipts."""
+
+    receipts: list[str] | None = None
+    """Receipt names (paths under ``receipts/``, ``.json`` optional), each one of the
+    report's; None: every receipt of the report, in front-matter order."""
+
+
+class ReceiptsSection:
+    """Base of the section types whose one parameter (besides ``title``) is ``receipts``:
+    the parameter model, its cross-check and the names it selects, written once."""
+
+    name: ClassVar[str]
+    Params: ClassVar[type[SectionParams]] = ReceiptsParams
+    default_title: ClassVar[str]
+    """The section's heading when its ``title`` parameter gives none."""
+
+    def check(
+        self, params: ReceiptsParams, report_receipts: tuple[str, ...]
+    ) -> list[tuple[str, str]]:
+        return receipts_check(params.receipts, report_receipts)
+
+    @staticmethod
+    def names(params: ReceiptsParams, ctx: SectionContext) -> list[str]:
+        """The receipts the section shows, in order: those ``params`` names, else the report's."""
         from driftproof.site.report_source import receipt_name
 
-        if receipt_name(n) not in report_receipts:
-            out.append(
-                (
-                    f"/{key}/{i}",
-                    f"expected one of the report's receipts ({', '.join(report_receipts)}), found {n!r}",
-                )
-            )
-    return out
+        return [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+
+    def page(self, params: ReceiptsParams, ctx: SectionContext, **model: Any) -> Markup:
+        """The section's HTML: ``templates/pages/sections/<name>.html`` rendered with ``model``
+        and ``title`` (the ``title`` parameter, else :attr:`default_title`)."""
+        return ctx.render(
+            f"sections/{self.name}.html", title=params.title or self.default_title, **model
+        )

@@ -22,104 +22,73 @@ from __future__ import annotations
 from pydantic import Field
 
 from driftproof.band_facts import band_facts
-from driftproof.compare import compare_receipts
+from driftproof.compare import Comparison, compare_receipts
 from driftproof.compare_report import report_rows
 from driftproof.site import charts
+from driftproof.site._tables import Cell, Column, Row, Table
 from driftproof.site.report_source import receipt_name
 from driftproof.site.sections import (
-    Cell,
-    Column,
-    Row,
     SectionContext,
     SectionOutput,
     SectionParams,
-    Table,
     receipts_check,
     register_section,
 )
 from driftproof.view import fmt
 
+__all__ = ["ComparisonParams", "ComparisonSection"]
 
-class Params(SectionParams):
+
+class ComparisonParams(SectionParams):
+    """Parameters of a ``comparison`` section (see the module docstring)."""
+
     a: str = Field(min_length=1)
+    """The earlier receipt's name, one of the report's."""
     b: str = Field(min_length=1)
+    """The later receipt's name, one of the report's."""
     a_label: str | None = Field(default=None, min_length=1, max_length=80)
+    """Display name of ``a`` (default: its receipt name)."""
     b_label: str | None = Field(default=None, min_length=1, max_length=80)
+    """Display name of ``b`` (default: its receipt name)."""
 
 
 @register_section
 class ComparisonSection:
     name = "comparison"
-    Params = Params
+    Params = ComparisonParams
 
-    def check(self, params: Params, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
+    def check(
+        self, params: ComparisonParams, report_receipts: tuple[str, ...]
+    ) -> list[tuple[str, str]]:
         return [
             (f"/{k}", msg)
             for k in ("a", "b")
             for _, msg in receipts_check([getattr(params, k)], report_receipts)
         ]
 
-    def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
+    def render(self, params: ComparisonParams, ctx: SectionContext) -> SectionOutput:
         a, b = receipt_name(params.a), receipt_name(params.b)
         an, bn = params.a_label or a, params.b_label or b
         c = compare_receipts(ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn)
         heading = ctx.anchor(f"comparison-{a}-{b}")
-        table, chart, files = None, None, {}
+        table: Table | None = None
+        chart: dict[str, str] | None = None
+        files: dict[str, bytes] = {}
         if not c.refusals:
-            header, rows = report_rows(c)
-            table = Table(
-                f"comparison-{a}-{b}".replace("/", "-"),
-                f"{an} (earlier) against {bn} (later): with-skill bands, mean ± one sample sd; Δ = later − earlier",
-                tuple(Column(h, numeric=i in (1, 2, 3)) for i, h in enumerate(header)),
-                tuple(
-                    Row(
-                        tuple(Cell(x) for x in r),
-                        anchor=ctx.anchor(f"case-{v.case_id}"),
-                        header=True,
-                        link=_later_case(ctx, b, v.case_id),
-                    )
-                    for r, v in zip(rows, c.rows, strict=True)
-                ),
-            )
-            drawn = [v for v in c.rows if v.a.mean is not None or v.b.mean is not None]
-            if drawn:
-                ser = [
-                    charts.Series(
-                        name,
-                        tuple(getattr(v, side).mean for v in drawn),
-                        tuple(getattr(v, side).low for v in drawn),
-                        tuple(getattr(v, side).high for v in drawn),
-                    )
-                    for name, side in ((f"{an} (earlier)", "a"), (f"{bn} (later)", "b"))
-                ]
-                cats = [v.case_id for v in drawn]
-                chart, files = charts.figure(
-                    ctx.anchor(f"chart-{heading}"),
-                    cats,
-                    ser,
-                    subject="Each case's with-skill mean judge score in the earlier and the later run",
-                    xlabel="with-skill mean score on the judge scale",
-                    fmt=fmt,
-                    whiskers="the band, mean minus to mean plus one sample standard deviation",
-                )
+            table = _table(c, ctx, a, b)
+            chart, files = _chart(c, ctx, heading)
         after = [
-            x
-            for x in (
-                (
-                    f"{c.underpowered_sentence} ({c.underpowered_reason})"
-                    if c.underpowered_sentence
-                    else None
-                ),
-                c.not_like_for_like,
-            )
-            if x
+            f"{c.underpowered_sentence} ({c.underpowered_reason})"
+            if c.underpowered_sentence
+            else None,
+            c.not_like_for_like,
         ]
         html = ctx.render(
             "sections/comparison.html",
             title=params.title or f"{an} against {bn}",
             heading_id=heading,
             c=c,
-            after=after,
+            after=[x for x in after if x],
             table=table,
             fig=chart,
             a_url=ctx.sheet_url(a),
@@ -129,6 +98,54 @@ class ComparisonSection:
             facts=[(an, band_facts(ctx.receipts[a])), (bn, band_facts(ctx.receipts[b]))],
         )
         return SectionOutput(html=html, tables=(table,) if table else (), files=files)
+
+
+def _table(c: Comparison, ctx: SectionContext, a: str, b: str) -> Table:
+    """The per-case table: the rows ``driftproof diff`` prints, each anchored ``#case-<id>``
+    and linking to the later receipt's case page."""
+    header, rows = report_rows(c)
+    return Table(
+        f"comparison-{a}-{b}".replace("/", "-"),
+        f"{c.a_name} (earlier) against {c.b_name} (later): with-skill bands, mean ± one sample "
+        "sd; Δ = later − earlier",
+        tuple(Column(h, numeric=i in (1, 2, 3)) for i, h in enumerate(header)),
+        tuple(
+            Row(
+                tuple(Cell(x) for x in r),
+                anchor=ctx.anchor(f"case-{v.case_id}"),
+                header=True,
+                link=_later_case(ctx, b, v.case_id),
+            )
+            for r, v in zip(rows, c.rows, strict=True)
+        ),
+    )
+
+
+def _chart(
+    c: Comparison, ctx: SectionContext, heading: str
+) -> tuple[dict[str, str] | None, dict[str, bytes]]:
+    """Each side's with-skill band per case as an error bar (cases where a side has a mean)."""
+    drawn = [v for v in c.rows if v.a.mean is not None or v.b.mean is not None]
+    if not drawn:
+        return None, {}
+    ser = [
+        charts.Series(
+            name,
+            tuple(getattr(v, side).mean for v in drawn),
+            tuple(getattr(v, side).low for v in drawn),
+            tuple(getattr(v, side).high for v in drawn),
+        )
+        for name, side in ((f"{c.a_name} (earlier)", "a"), (f"{c.b_name} (later)", "b"))
+    ]
+    return charts.figure(
+        ctx.anchor(f"chart-{heading}"),
+        [v.case_id for v in drawn],
+        ser,
+        subject="Each case's with-skill mean judge score in the earlier and the later run",
+        xlabel="with-skill mean score on the judge scale",
+        fmt=fmt,
+        whiskers="the band, mean minus to mean plus one sample standard deviation",
+    )
 
 
 def _later_case(ctx: SectionContext, name: str, case_id: str) -> str | None:

@@ -14,42 +14,30 @@ Parameters::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from driftproof.cross_family import cross_family
-from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (
-    Cell,
-    Column,
-    Row,
-    SectionContext,
-    SectionOutput,
-    SectionParams,
-    Table,
-    receipts_check,
-    register_section,
-)
+from driftproof.site._tables import Column, Table, text_row
+from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
 
+if TYPE_CHECKING:
+    from driftproof.site.sections import ReceiptsParams, SectionContext
 
-class Params(SectionParams):
-    receipts: list[str] | None = None
+__all__ = ["CrossFamilySection"]
 
 
 @register_section
-class CrossFamilySection:
+class CrossFamilySection(ReceiptsSection):
     name = "cross_family"
-    Params = Params
+    default_title = "What the skill adds to each model"
 
-    def check(self, params: Params, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
-        return receipts_check(params.receipts, report_receipts)
-
-    def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = (
-            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
-        )
-        cf = cross_family([(n, ctx.receipts[n]) for n in names])
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        cf = cross_family([(n, ctx.receipts[n]) for n in self.names(params, ctx)])
         lead = Table(
             "lift-by-model",
             "What the skill adds to each model: lift (with skill minus baseline, equal "
-            "weight per case) and per 1,000 skill tokens; rows in family and model order, not a ranking",
+            "weight per case) and per 1,000 skill tokens; rows in family and model order, "
+            "not a ranking",
             (
                 Column("model"),
                 Column("family"),
@@ -59,17 +47,7 @@ class CrossFamilySection:
                 Column("reading"),
             ),
             tuple(
-                Row(
-                    (
-                        Cell(x.model),
-                        Cell(x.family),
-                        Cell(x.surface),
-                        Cell(x.lift),
-                        Cell(x.lift_per_1k),
-                        Cell(x.reading),
-                    ),
-                    header=True,
-                )
+                text_row(x.model, x.family, x.surface, x.lift, x.lift_per_1k, x.reading)
                 for x in cf.rows
             ),
         )
@@ -79,16 +57,12 @@ class CrossFamilySection:
             "over cases, with the skill and without it",
             (Column("model"), Column("with skill", True), Column("baseline", True)),
             tuple(
-                Row(
-                    (Cell(x.model), Cell(x.background_with_skill), Cell(x.background_baseline)),
-                    header=True,
-                )
-                for x in cf.rows
+                text_row(x.model, x.background_with_skill, x.background_baseline) for x in cf.rows
             ),
         )
-        html = ctx.render(
-            "sections/cross_family.html",
-            title=params.title or "What the skill adds to each model",
+        html = self.page(
+            params,
+            ctx,
             heading_id=ctx.anchor("cross-family"),
             lead=lead,
             background=background,

@@ -14,63 +14,77 @@ Parameters::
 
 from __future__ import annotations
 
-from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (
-    SectionContext,
-    SectionOutput,
-    SectionParams,
-    receipts_check,
-    register_section,
-)
-from driftproof.site.sheet import receipt_sheet
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
+from driftproof.site.sheet import ReceiptSheet, receipt_sheet
+
+if TYPE_CHECKING:
+    from driftproof.site.sections import ReceiptsParams, SectionContext
+
+__all__ = ["ReceiptSheets"]
 
 
-class Params(SectionParams):
-    receipts: list[str] | None = None
+@dataclass(frozen=True)
+class _Shown:
+    """One receipt's sheet as the section shows it (the template's ``s``)."""
+
+    id: str
+    name: str
+    sheet: ReceiptSheet
+    url: str
+    json: str
+    skill: str
 
 
 @register_section
-class ReceiptSheets:
+class ReceiptSheets(ReceiptsSection):
     name = "receipt_sheets"
-    Params = Params
+    default_title = "Receipt sheets"
 
-    def check(self, params: Params, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
-        return receipts_check(params.receipts, report_receipts)
-
-    def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = (
-            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
-        )
-        sheets = []
-        for n in names:
-            sheet = receipt_sheet(
-                n,
-                ctx.receipts[n],
-                anchor=lambda base, n=n: ctx.anchor(f"{n}-{base}"),
-                chart_prefix="chart-bands",
-                case_link=lambda cid, n=n: ctx.case_url(n, cid),
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        sheets = [
+            _Shown(
+                sheet=_sheet(n, ctx),  # first: its ids are taken before the heading's, as ever
+                id=ctx.anchor(f"receipt-{n}"),
+                name=n,
+                url=ctx.sheet_url(n),
+                json=ctx.receipt_url(n),
+                skill=ctx.receipts[n].skill.name,
             )
-            sheets.append(
-                {
-                    "id": ctx.anchor(f"receipt-{n}"),
-                    "name": n,
-                    "sheet": sheet,
-                    "url": ctx.sheet_url(n),
-                    "json": ctx.receipt_url(n),
-                    "skill": ctx.receipts[n].skill.name,
-                }
-            )
-        html = ctx.render(
-            "sections/receipt_sheets.html",
-            title=params.title or "Receipt sheets",
+            for n in self.names(params, ctx)
+        ]
+        html = self.page(
+            params,
+            ctx,
             heading_id=ctx.anchor("receipt-sheets"),
             sheets=sheets,
         )
         tables = tuple(
             t
             for s in sheets
-            for t in (s["sheet"].cases, s["sheet"].breakdown, s["sheet"].lost)
+            for t in (s.sheet.cases, s.sheet.breakdown, s.sheet.lost)
             if t is not None
         )
-        files = {k: v for s in sheets for k, v in s["sheet"].files.items()}
+        files = {k: v for s in sheets for k, v in s.sheet.files.items()}
         return SectionOutput(html=html, tables=tables, files=files)
+
+
+def _sheet(name: str, ctx: SectionContext) -> ReceiptSheet:
+    """The sheet of receipt ``name``: its element ids prefixed with the name (unique on the
+    page), its case rows linking to the case pages."""
+
+    def anchor(base: str) -> str:
+        return ctx.anchor(f"{name}-{base}")
+
+    def case_link(case_id: str) -> str:
+        return ctx.case_url(name, case_id)
+
+    return receipt_sheet(
+        name,
+        ctx.receipts[name],
+        anchor=anchor,
+        chart_prefix="chart-bands",
+        case_link=case_link,
+    )

@@ -5,7 +5,7 @@ Seed 000 ("Receipts are an open format"): where the source ran a skill-fired ind
 never inside it, and runs the source recorded an error for are kept out of the figures and
 listed with the error. Per receipt this section shows:
 
-- one row per case and arm: the band as :func:`driftproof.view.sheet` gives it, the measured runs
+- one row per case and arm: the band as :func:`driftproof.view.sheet` gives it, the measured draws
   on which the source saw the skill fire (``draw.skill_fired``, lost draws left out), and the lost
   draws with their recorded reasons;
 - one row per arm: the arm's recorded rate ``arms.<arm>.skill_fired {fired, observed}`` (schema
@@ -25,33 +25,23 @@ Written by the importers engineer (issue 14, Report 004), following the registry
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
 
 from driftproof import view
-from driftproof.receipt import Receipt
-from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (
-    Cell,
-    Column,
-    Row,
-    SectionContext,
-    SectionOutput,
-    SectionParams,
-    Table,
-    receipts_check,
-    register_section,
-)
+from driftproof.receipt import Case, Draw, Receipt
+from driftproof.site._tables import Cell, Column, Row, Table
+from driftproof.site.cases import ARMS
+from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
+
+if TYPE_CHECKING:
+    from driftproof.site.sections import ReceiptsParams, SectionContext
 
 __all__ = ["SkillFired", "fired_counts"]
 
-_ARMS = (("with_skill", "with skill"), ("baseline", "baseline"), ("control", "control"))
 
-
-class Params(SectionParams):
-    receipts: list[str] | None = None
-
-
-def fired_counts(draws: Any) -> tuple[int, int]:
+def fired_counts(draws: Sequence[Draw]) -> tuple[int, int]:
     """(draws on which the skill fired, draws on which firing was observed), over measured draws
     only: a lost draw is kept out of the figures (seed 000)."""
     seen = [d.skill_fired for d in draws if d.lost is None and d.skill_fired is not None]
@@ -64,7 +54,7 @@ def _rate(fired: int, observed: int) -> str:
 
 def _arm_rows(name: str, r: Receipt) -> list[Row]:
     rows = []
-    for key, words in _ARMS:
+    for key, words in ARMS:
         spec = getattr(r.arms, key)
         if spec is None:
             continue
@@ -86,57 +76,20 @@ def _arm_rows(name: str, r: Receipt) -> list[Row]:
 
 
 @register_section
-class SkillFired:
+class SkillFired(ReceiptsSection):
     name = "skill_fired"
-    Params = Params
+    default_title = "How often the skill fired"
 
-    def check(self, params: Params, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
-        return receipts_check(params.receipts, report_receipts)
-
-    def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = (
-            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
-        )
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         case_rows: list[Row] = []
         arm_rows: list[Row] = []
         about = []
-        for n in names:
+        for n in self.names(params, ctx):
             r = ctx.receipts[n]
             s = view.sheet(r)
             arm_rows += _arm_rows(n, r)
             for row, case in zip(s.cases, r.cases, strict=True):
-                first = True
-                for key, words in _ARMS:
-                    arm = getattr(case.arms, key)
-                    spec = getattr(r.arms, key)
-                    if arm is None or spec is None:
-                        continue
-                    band = {"with_skill": row.with_skill, "baseline": row.baseline}.get(
-                        key, row.control or "–"
-                    )
-                    if not spec.recorded:
-                        band = "not recorded"
-                    fired, observed = fired_counts(arm.draws)
-                    lost = [d for d in arm.draws if d.lost is not None]
-                    lost_text = (
-                        "; ".join(f"draw {d.index}: {d.lost.reason}" for d in lost)  # type: ignore[union-attr]
-                        if lost
-                        else "none"
-                    )
-                    case_rows.append(
-                        Row(
-                            (
-                                Cell(case.id),
-                                Cell(words),
-                                Cell(band),
-                                Cell(_rate(fired, observed), str(fired) if observed else ""),
-                                Cell(lost_text),
-                            ),
-                            anchor=ctx.anchor(f"{n}-fired-{case.id}") if first else None,
-                            header=True,
-                        )
-                    )
-                    first = False
+                case_rows += _case_rows(r, row, case, partial(ctx.anchor, f"{n}-fired-{case.id}"))
             reading = {f.label: f.value for f in s.reading}
             about.append(
                 {
@@ -151,22 +104,23 @@ class SkillFired:
         cases = Table(
             f"{slug}-cases",
             "Per case and arm: the band (mean ± one sample standard deviation of the "
-            "per-run scores, n = measured runs) and, beside it, the measured runs on which the source saw "
-            "the skill fire. Lost runs are left out of both and listed with their reasons.",
+            "per-draw scores, n = measured draws) and, beside it, the measured draws on which "
+            "the source saw the skill fire. Lost draws are left out of both and listed with "
+            "their reasons.",
             (
                 Column("case"),
                 Column("arm"),
                 Column("score band"),
-                Column("skill fired (measured runs)", True),
-                Column("lost runs"),
+                Column("skill fired (measured draws)", True),
+                Column("lost draws"),
             ),
             tuple(case_rows),
         )
         arms = Table(
             f"{slug}-arms",
             "Per arm: how often the skill fired, as the receipt records it "
-            "(arms.<arm>.skill_fired: runs it fired on, of measured runs where firing was observed). "
-            "Beside the score, never inside it.",
+            "(arms.<arm>.skill_fired: draws it fired on, of measured draws where firing was "
+            "observed). Beside the score, never inside it.",
             (
                 Column("receipt"),
                 Column("arm"),
@@ -175,12 +129,45 @@ class SkillFired:
             ),
             tuple(arm_rows),
         )
-        html = ctx.render(
-            "sections/skill_fired.html",
-            title=params.title or "How often the skill fired",
+        html = self.page(
+            params,
+            ctx,
             heading_id=slug,
             cases=cases,
             arms=arms,
             about=about,
         )
         return SectionOutput(html=html, tables=(arms, cases))
+
+
+def _case_rows(r: Receipt, row: view.CaseRow, case: Case, anchor: Callable[[], str]) -> list[Row]:
+    """One row per arm of ``case``: its band (``row``, from :func:`driftproof.view.sheet`), how
+    often the skill fired on its measured draws and its lost draws; the first row carries the
+    id ``anchor()`` gives (taken only when there is a row)."""
+    rows: list[Row] = []
+    for key, words in ARMS:
+        arm = getattr(case.arms, key)
+        spec = getattr(r.arms, key)
+        if arm is None or spec is None:
+            continue
+        band = {"with_skill": row.with_skill, "baseline": row.baseline}.get(key, row.control or "–")
+        if not spec.recorded:
+            band = "not recorded"
+        fired, observed = fired_counts(arm.draws)
+        lost = "; ".join(
+            f"draw {d.index}: {d.lost.reason}" for d in arm.draws if d.lost is not None
+        )
+        rows.append(
+            Row(
+                (
+                    Cell(case.id),
+                    Cell(words),
+                    Cell(band),
+                    Cell(_rate(fired, observed), str(fired) if observed else ""),
+                    Cell(lost or "none"),
+                ),
+                anchor=None if rows else anchor(),
+                header=True,
+            )
+        )
+    return rows

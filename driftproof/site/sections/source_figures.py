@@ -19,27 +19,17 @@ Written by the importers engineer, following the registry of :mod:`driftproof.si
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from driftproof.errors import SiteBuildError
-from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (
-    Cell,
-    Column,
-    Row,
-    SectionContext,
-    SectionOutput,
-    SectionParams,
-    Table,
-    receipts_check,
-    register_section,
-)
+from driftproof.site._tables import Cell, Column, Row, Table
+from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
+from driftproof.site.sheet import printed_rows
+
+if TYPE_CHECKING:
+    from driftproof.site.sections import ReceiptsParams, SectionContext
 
 __all__ = ["SourceFigures"]
-
-
-class Params(SectionParams):
-    receipts: list[str] | None = None
 
 
 def _number(v: Any) -> str:
@@ -68,93 +58,92 @@ def _unit(up: dict[str, Any] | None) -> str:
     return {"%": "% (as printed)", "points": "points", "pp": "pp"}.get(str(unit), str(unit))
 
 
-@register_section
-class SourceFigures:
-    name = "source_figures"
-    Params = Params
-
-    def check(self, params: Params, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
-        return receipts_check(params.receipts, report_receipts)
-
-    def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = (
-            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
+def _files_read(sf: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """The files the source figures were read from: repository, commit, path, git blob sha1."""
+    return [
+        (
+            str(sf.get("repository") or "not recorded"),
+            str(sf.get("commit") or "not recorded"),
+            str(f.get("path")),
+            str(f.get("git_blob_sha1")),
         )
+        for f in sf.get("files") or []
+    ]
+
+
+def _skill_rows(skill: str, printed: list[dict[str, Any]], anchor: str) -> list[Row]:
+    """The long table's rows of one skill: one per figure printed (the first carries
+    ``anchor``), or one saying that the source printed no result."""
+    if not printed:
+        return [
+            Row(
+                (
+                    Cell(skill),
+                    Cell("no results printed"),
+                    Cell("", ""),
+                    Cell(""),
+                    Cell("—", ""),
+                    Cell("—", ""),
+                    Cell(""),
+                    Cell(""),
+                ),
+                anchor=anchor,
+                header=True,
+            )
+        ]
+    rows = []
+    for i, row in enumerate(printed):
+        up = row.get("uplift")
+        score_printed = row["printed"].split("(")[0].strip() if row.get("printed") else None
+        rows.append(
+            Row(
+                (
+                    Cell(skill),
+                    Cell(str(row.get("dimension"))),
+                    Cell(
+                        "" if row.get("num") is None else str(row["num"]),
+                        _number(row.get("num")),
+                    ),
+                    Cell(str(row.get("agent"))),
+                    _figure(row.get("score"), score_printed),
+                    _figure(up, up.get("printed")) if up else Cell("—", ""),
+                    Cell(_unit(up)),
+                    Cell(str(row.get("note") or "")),
+                ),
+                anchor=anchor if i == 0 else None,
+                header=True,
+            )
+        )
+    return rows
+
+
+@register_section
+class SourceFigures(ReceiptsSection):
+    name = "source_figures"
+    default_title = "Figures as the source printed them"
+
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        names = self.names(params, ctx)
         rows: list[Row] = []
         files: dict[tuple[str, str, str, str], None] = {}
-        skills = 0
         for n in names:
             r = ctx.receipts[n]
-            sf = r.source_figures
-            if (
-                not r.is_aggregates_only
-                or not isinstance(sf, dict)
-                or not isinstance(sf.get("rows"), list)
-            ):
+            printed = printed_rows(r)
+            if printed is None:
                 raise SiteBuildError.at(
                     ctx.report.source,
                     "/sections",
-                    f"source_figures needs aggregates-only receipts with printed rows; {n} is not one",
+                    "source_figures needs aggregates-only receipts with printed rows; "
+                    f"{n} is not one",
                 )
-            skills += 1
-            for f in sf.get("files") or []:
-                files[
-                    (
-                        str(sf.get("repository") or "not recorded"),
-                        str(sf.get("commit") or "not recorded"),
-                        str(f.get("path")),
-                        str(f.get("git_blob_sha1")),
-                    )
-                ] = None
-            anchor = ctx.anchor(f"skill-{r.skill.name}")
-            if not sf["rows"]:
-                rows.append(
-                    Row(
-                        (
-                            Cell(r.skill.name),
-                            Cell("no results printed"),
-                            Cell("", ""),
-                            Cell(""),
-                            Cell("—", ""),
-                            Cell("—", ""),
-                            Cell(""),
-                            Cell(""),
-                        ),
-                        anchor=anchor,
-                        header=True,
-                    )
-                )
-                continue
-            for i, row in enumerate(sf["rows"]):
-                up = row.get("uplift")
-                score_printed = None
-                up_printed = up.get("printed") if up else None
-                if row.get("printed"):
-                    score_printed = row["printed"].split("(")[0].strip()
-                rows.append(
-                    Row(
-                        (
-                            Cell(r.skill.name),
-                            Cell(str(row.get("dimension"))),
-                            Cell(
-                                "" if row.get("num") is None else str(row["num"]),
-                                _number(row.get("num")),
-                            ),
-                            Cell(str(row.get("agent"))),
-                            _figure(row.get("score"), score_printed),
-                            _figure(up, up_printed) if up else Cell("—", ""),
-                            Cell(_unit(up)),
-                            Cell(str(row.get("note") or "")),
-                        ),
-                        anchor=anchor if i == 0 else None,
-                        header=True,
-                    )
-                )
+            files.update(dict.fromkeys(_files_read(r.source_figures or {})))
+            rows += _skill_rows(r.skill.name, printed, ctx.anchor(f"skill-{r.skill.name}"))
         table = Table(
             id="source-figures",
             caption=(
-                "Figures as the source printed them: skill-assisted score and uplift per dimension and agent "
-                "(percent and percentage points, in the source's own units). No band, lift or verdict."
+                "Figures as the source printed them: skill-assisted score and uplift per dimension "
+                "and agent (percent and percentage points, in the source's own units). "
+                "No band, lift or verdict."
             ),
             columns=(
                 Column("Skill"),
@@ -179,13 +168,13 @@ class SourceFigures:
             ),
             rows=tuple(Row(tuple(Cell(x) for x in key)) for key in sorted(files)),
         )
-        html = ctx.render(
-            "sections/source_figures.html",
-            title=params.title or "Figures as the source printed them",
+        html = self.page(
+            params,
+            ctx,
             heading_id=ctx.anchor("source-figures-h"),
             table=_pivot(names, ctx, rows),
             files=files_table,
-            n_skills=str(skills),
+            n_skills=str(len(names)),
             n_rows=str(sum(1 for x in rows if x.cells[1].text != "no results printed")),
         )
         return SectionOutput(html=html, tables=(files_table, table))
@@ -200,7 +189,7 @@ def _pivot(names: list[str], ctx: SectionContext, long_rows: list[Row]) -> Table
     for n in names:
         r = ctx.receipts[n]
         cells: dict[tuple[str, str], str] = {}
-        for row in r.source_figures["rows"]:  # type: ignore[index]
+        for row in printed_rows(r) or []:
             key = (str(row.get("dimension")), str(row.get("agent")))
             columns.setdefault(key, None)
             up = row.get("uplift")
@@ -225,10 +214,11 @@ def _pivot(names: list[str], ctx: SectionContext, long_rows: list[Row]) -> Table
     return Table(
         id="source-figures-by-skill",
         caption=(
-            "Score with the skill, and in brackets the uplift over the run without it, per dimension and "
-            "agent, exactly as the source printed them (score in percent; uplift in the source's own unit: "
-            "percentage points in the catalogue's uplift_pct). — means the source printed no figure. "
-            "The download has one row per figure, with the card's count column and notes."
+            "Score with the skill, and in brackets the uplift over the run without it, per "
+            "dimension and agent, exactly as the source printed them (score in percent; uplift in "
+            "the source's own unit: percentage points in the catalogue's uplift_pct). — means the "
+            "source printed no figure. The download has one row per figure, with the card's count "
+            "column and notes."
         ),
         columns=(Column("Skill"), *(Column(f"{d}, {a}") for d, a in keys)),
         rows=rows,

@@ -17,53 +17,31 @@ Every figure comes from the core, :func:`driftproof.stats.savings.token_savings`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import Receipt
 from driftproof.site import charts
-from driftproof.site._render import fmt_int
-from driftproof.site.report_source import receipt_name
-from driftproof.site.sections import (
-    Cell,
-    Column,
-    Row,
-    SectionContext,
-    SectionOutput,
-    SectionParams,
-    Table,
-    receipts_check,
-    register_section,
-)
+from driftproof.site._tables import Cell, Column, Row, Table, count_cell, csv_number
+from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
+from driftproof.site.sheet import first_output_tokens
 from driftproof.stats.savings import ArmSavings, Savings, percent, token_savings
+
+if TYPE_CHECKING:
+    from driftproof.site.sections import ReceiptsParams, SectionContext
+
+__all__ = ["TokenSavings"]
 
 REFERENCES = (("control", "vs terse control"), ("baseline", "vs baseline"))
 
 
-def _output(arm: Any) -> int | None:
-    """The output-token count of the arm's first draw, as the receipt records it (display only)."""
-    for d in arm.draws:
-        if d.tokens is not None and d.tokens.output is not None:
-            return int(d.tokens.output)
-    return None
-
-
-class Params(SectionParams):
-    receipts: list[str] | None = None
-
-
 @register_section
-class TokenSavings:
+class TokenSavings(ReceiptsSection):
     name = "token_savings"
-    Params = Params
+    default_title = "Output-token savings"
 
-    def check(self, params: Params, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
-        return receipts_check(params.receipts, report_receipts)
-
-    def render(self, params: Params, ctx: SectionContext) -> SectionOutput:
-        names = (
-            [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
-        )
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        names = self.names(params, ctx)
         receipts = [ctx.receipts[n] for n in names]
         try:
             arms = token_savings(receipts)
@@ -72,33 +50,16 @@ class TokenSavings:
                 ctx.report.source, "/sections", f"token_savings cannot be computed: {exc}"
             ) from None
         labels = [a.skill for a in arms]
-        series = [
-            charts.Series(
-                label,
-                tuple(_ref(a, ref) and _ref(a, ref).median for a in arms),
-                tuple(_ref(a, ref) and _ref(a, ref).min for a in arms),
-                tuple(_ref(a, ref) and _ref(a, ref).max for a in arms),
-            )
-            for ref, label in REFERENCES
-        ]
-        pct = [
-            charts.Series(
-                s.label,
-                *(
-                    tuple(None if v is None else 100 * v for v in t)
-                    for t in (s.values, s.low, s.high)
-                ),
-            )
-            for s in series
-        ]
+        # Drawn in percent (the axis unit); the alt text prints them back with percent().
+        pct = [_percent_series(label, [_ref(a, ref) for a in arms]) for ref, label in REFERENCES]
         n_cases = max((a.vs_baseline.n for a in arms), default=0)
         fig, files = charts.figure(
             ctx.anchor("chart-token-savings"),
             labels,
             pct,
             subject=(
-                "Median output-token saving per skill, in percent of the reference arm's tokens, against the "
-                "terse control and against the baseline"
+                "Median output-token saving per skill, in percent of the reference arm's tokens, "
+                "against the terse control and against the baseline"
             ),
             xlabel="output-token saving (%)",
             fmt=lambda v: percent(None if v is None else v / 100),
@@ -107,9 +68,9 @@ class TokenSavings:
         )
         summary = _summary_table(arms)
         cases = _case_table(names, receipts, arms, ctx)
-        html = ctx.render(
-            "sections/token_savings.html",
-            title=params.title or "Output-token savings",
+        html = self.page(
+            params,
+            ctx,
             fig=fig,
             summary=summary,
             cases=cases,
@@ -121,6 +82,21 @@ class TokenSavings:
 
 def _ref(a: ArmSavings, ref: str) -> Savings | None:
     return a.vs_control if ref == "control" else a.vs_baseline
+
+
+def _percent_series(label: str, per_arm: list[Savings | None]) -> charts.Series:
+    """One reference's savings as a chart series in percent: the median, whiskers min to max
+    (None where the arm has no such reference)."""
+
+    def pct(v: float | None) -> float | None:
+        return None if v is None else 100 * v
+
+    return charts.Series(
+        label,
+        tuple(pct(s.median) if s else None for s in per_arm),
+        tuple(pct(s.min) if s else None for s in per_arm),
+        tuple(pct(s.max) if s else None for s in per_arm),
+    )
 
 
 def _summary_table(arms: list[ArmSavings]) -> Table:
@@ -142,8 +118,8 @@ def _summary_table(arms: list[ArmSavings]) -> Table:
             s = _ref(a, ref)
             if s is None:
                 continue
-            figures = [Cell(percent(v), _raw(v)) for v in (s.median, s.mean, s.min, s.max)]
-            figures.append(Cell(percent(s.stdev, signed=False), _raw(s.stdev)))
+            figures = [Cell(percent(v), csv_number(v)) for v in (s.median, s.mean, s.min, s.max)]
+            figures.append(Cell(percent(s.stdev, signed=False), csv_number(s.stdev)))
             rows.append(
                 Row(
                     (
@@ -151,8 +127,8 @@ def _summary_table(arms: list[ArmSavings]) -> Table:
                         Cell(label),
                         *figures,
                         Cell(str(s.n)),
-                        Cell(fmt_int(s.skill_tokens), str(s.skill_tokens)),
-                        Cell(fmt_int(s.reference_tokens), str(s.reference_tokens)),
+                        count_cell(s.skill_tokens),
+                        count_cell(s.reference_tokens),
                     ),
                     header=True,
                 )
@@ -168,14 +144,14 @@ def _summary_table(arms: list[ArmSavings]) -> Table:
                 (
                     Cell("terse control alone"),
                     Cell("vs baseline (ratio of totals)"),
-                    Cell(percent(saving), _raw(saving)),
+                    Cell(percent(saving), csv_number(saving)),
                     Cell("–", ""),
                     Cell("–", ""),
                     Cell("–", ""),
                     Cell("–", ""),
                     Cell("–", ""),
-                    Cell(fmt_int(ctl), str(ctl)),
-                    Cell(fmt_int(base), str(base)),
+                    count_cell(ctl),
+                    count_cell(base),
                 ),
                 header=True,
             )
@@ -199,22 +175,20 @@ def _case_table(
         f"{a.skill} saving vs control" for a in arms if a.vs_control
     ]
     rows = []
-    for i, case in enumerate(first.cases if first else []):
-        cells = [Cell(case.id), _count(_output(case.arms.baseline))]
+    for case in first.cases if first else []:
+        cells = [Cell(case.id), count_cell(first_output_tokens(case.arms.baseline))]
         if has_control:
-            cells.append(_count(_output(case.arms.control) if case.arms.control else None))
+            cells.append(count_cell(first_output_tokens(case.arms.control)))
         for n, r in zip(names, receipts, strict=True):
             match = next((c for c in r.cases if c.id == case.id), None)
-            cell = _count(_output(match.arms.with_skill) if match else None)
-            if (
-                match is not None
-            ):  # the count links to the answers it counts: the case's evidence page
+            cell = count_cell(first_output_tokens(match.arms.with_skill) if match else None)
+            if match is not None:  # the count links to the answers it counts: the case's page
                 cell = Cell(cell.text, cell.value, ctx.case_url(n, case.id))
             cells.append(cell)
         for a in arms:
             if a.vs_control:
                 v = dict(a.vs_control.per_case).get(case.id)
-                cells.append(Cell(percent(v), _raw(v)))
+                cells.append(Cell(percent(v), csv_number(v)))
         rows.append(
             Row(
                 tuple(cells),
@@ -229,11 +203,3 @@ def _case_table(
         tuple(Column(c, numeric=i > 0) for i, c in enumerate(cols)),
         tuple(rows),
     )
-
-
-def _count(v: int | None) -> Cell:
-    return Cell(fmt_int(v), "" if v is None else str(v))
-
-
-def _raw(v: float | None) -> str:
-    return "" if v is None else repr(v)

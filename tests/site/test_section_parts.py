@@ -1,0 +1,183 @@
+"""The parts the section types share (issue 18): the receipt-list base, the table helpers,
+the first output-token count, the printed-figures reader and the skill_fired rows.
+
+Expected values are worked out by hand from the receipts built here."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from site_fixtures import REPO, savings_receipt, scored_receipt
+
+from driftproof.receipt import (
+    draw_doc,
+    judge_sample_doc,
+    parse_receipt,
+    read_receipt,
+    seal_document,
+)
+from driftproof.site._render import make_env
+from driftproof.site._tables import Cell, Row, count_cell, csv_number, text_row
+from driftproof.site.sections import (
+    ReceiptsParams,
+    ReceiptsSection,
+    SectionContext,
+    section_types,
+)
+from driftproof.site.sheet import first_output_tokens, printed_rows
+
+
+def _model(doc: dict[str, Any]) -> Any:
+    return parse_receipt(json.dumps(seal_document(doc)).encode("utf-8"), "<test>")
+
+
+# ---------------------------------------------------------------- the receipt-list base
+
+
+def test_every_receipt_list_type_shares_one_parameter_model_and_check() -> None:
+    types = section_types()
+    for name in (
+        "token_savings",
+        "receipt_sheets",
+        "source_figures",
+        "skill_fired",
+        "cross_family",
+    ):
+        assert isinstance(types[name], ReceiptsSection), name
+        assert types[name].Params is ReceiptsParams, name
+    assert not isinstance(types["comparison"], ReceiptsSection)  # it takes a and b
+
+
+def test_receipts_params_refuse_an_unknown_key() -> None:
+    with pytest.raises(ValidationError):
+        ReceiptsParams.model_validate({"receipt": ["a"]})  # singular: a typo, refused
+
+
+def test_names_default_to_the_reports_receipts_in_order_and_drop_json() -> None:
+    ctx: Any = SimpleNamespace(receipts={"b": None, "a": None})
+    assert ReceiptsSection.names(ReceiptsParams(), ctx) == ["b", "a"]
+    assert ReceiptsSection.names(ReceiptsParams(receipts=["a.json"]), ctx) == ["a"]
+
+
+def test_check_names_each_receipt_that_is_not_the_reports_by_pointer() -> None:
+    section = section_types()["cross_family"]
+    params = ReceiptsParams(receipts=["a", "zz.json", "b", "q"])
+    assert section.check(params, ("a", "b")) == [
+        ("/receipts/1", "expected one of the report's receipts (a, b), found 'zz.json'"),
+        ("/receipts/3", "expected one of the report's receipts (a, b), found 'q'"),
+    ]
+    assert section.check(ReceiptsParams(), ("a",)) == []
+
+
+# ---------------------------------------------------------------- table helpers
+
+
+def test_table_helpers() -> None:
+    assert csv_number(0.1) == "0.1" and csv_number(-0.0) == "-0.0" and csv_number(None) == ""
+    assert count_cell(1234567) == Cell("1,234,567", "1234567")
+    assert count_cell(None) == Cell("–", "")
+    assert count_cell(1234567).csv == "1234567" and Cell("x").csv == "x"
+    assert text_row("c1", "0.5") == Row((Cell("c1"), Cell("0.5")), header=True)
+    assert text_row("c1", anchor="case-c1").anchor == "case-c1"
+
+
+# ---------------------------------------------------------------- receipt readers
+
+
+def test_first_output_tokens_is_the_first_draw_that_records_one() -> None:
+    doc = savings_receipt("alpha", {"c1": (120, 300, 450)})
+    arms = doc["cases"][0]["arms"]
+    # a first draw without tokens, then one with 77 output tokens, then one with 9
+    arms["with_skill"]["draws"] = [
+        draw_doc(0, answer="a"),
+        draw_doc(1, answer="b", tokens={"input": 5, "output": 77, "counted_by": "o200k_base"}),
+        draw_doc(2, answer="c", tokens={"input": 5, "output": 9, "counted_by": "o200k_base"}),
+    ]
+    r = _model(doc)
+    assert first_output_tokens(r.cases[0].arms.with_skill) == 77
+    assert first_output_tokens(r.cases[0].arms.control) == 300
+    assert first_output_tokens(r.cases[0].arms.baseline) == 450
+    assert first_output_tokens(None) is None
+
+
+def test_printed_rows_only_for_aggregates_only_receipts() -> None:
+    assert printed_rows(_model(scored_receipt({"c1": ([0.5, 0.6], [0.4, 0.5])}))) is None
+    # a committed NVIDIA card: aggregates only, its printed rows as the importer kept them
+    r = read_receipt(sorted((REPO / "receipts").glob("nvidia-*.json"))[0])
+    rows = printed_rows(r)
+    assert rows is not None and rows == r.source_figures["rows"]  # type: ignore[index]
+
+
+# ---------------------------------------------------------------- skill_fired rows
+
+
+def _fired_receipt() -> dict[str, Any]:
+    doc = scored_receipt({"c1": ([0.5, 0.6, 0.7], [0.4, 0.5, 0.6])})
+    arms = doc["cases"][0]["arms"]
+
+    def sample(s: float) -> list[dict[str, Any]]:
+        return [judge_sample_doc(s, reply=str(s))]
+
+    # with skill: fired, fired, lost (fired recorded but left out); baseline: no, unobserved, no
+    arms["with_skill"]["draws"] = [
+        draw_doc(0, answer="a", judge_samples=sample(0.5), skill_fired=True),
+        draw_doc(1, answer="b", judge_samples=sample(0.7), skill_fired=True),
+        draw_doc(2, answer=None, lost_reason="source error: boom", skill_fired=True),
+    ]
+    arms["baseline"]["draws"] = [
+        draw_doc(0, answer="a", judge_samples=sample(0.4), skill_fired=False),
+        draw_doc(1, answer="b", judge_samples=sample(0.5)),
+        draw_doc(2, answer="c", judge_samples=sample(0.6), skill_fired=False),
+    ]
+    return doc
+
+
+def test_skill_fired_rows_count_measured_draws_and_list_lost_ones() -> None:
+    env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
+    report: Any = SimpleNamespace(source="reports/999-test.md")
+    ctx = SectionContext(
+        report=report, receipts={"r": _model(_fired_receipt())}, env=env, root=".."
+    )
+    section = section_types()["skill_fired"]
+    out = section.render(ReceiptsParams(), ctx)
+    cases = next(t for t in out.tables if t.id.endswith("-cases"))
+    assert [c.label for c in cases.columns] == [
+        "case",
+        "arm",
+        "score band",
+        "skill fired (measured draws)",
+        "lost draws",
+    ]
+    with_skill, baseline = cases.rows
+    # with skill: the lost draw is left out → fired on 2 of 2 measured draws
+    assert [c.text for c in with_skill.cells[3:]] == ["2 of 2 (100%)", "draw 2: source error: boom"]
+    assert with_skill.cells[3].csv == "2"
+    # baseline: observed on draws 0 and 2, fired on neither → 0 of 2
+    assert [c.text for c in baseline.cells[3:]] == ["0 of 2 (0%)", "none"]
+    # the case's first row carries its anchor, the next none
+    assert with_skill.anchor == "r-fired-c1" and baseline.anchor is None
+    assert "every draw (each of its runs)" in str(out.html)
+
+
+# ---------------------------------------------------------------- a section's type
+
+
+def test_a_section_type_that_is_no_name_is_a_problem_not_a_crash(tmp_path: Any) -> None:
+    from driftproof.site.report_source import parse_report
+
+    front = (
+        "---\nnumber: 1\nslug: x\ntitle: X\ndate: 2026-01-01\nreceipts: [a]\n"
+        "sections:\n  - type: [token_savings]\n  - type: {a: 1}\n---\nProse.\n"
+    )
+    report, problems = parse_report(front.encode("utf-8"), "reports/001-x.md", ["a"])
+    assert report is None
+    found = [(p.pointer, p.message) for p in problems]
+    names = ", ".join(sorted(section_types()))
+    assert found == [
+        ("/sections/0/type", f"expected one of {names}, found ['token_savings']"),
+        ("/sections/1/type", f"expected one of {names}, found {{'a': 1}}"),
+    ]
