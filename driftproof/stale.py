@@ -110,17 +110,6 @@ class StaleReport:
         """Findings reported for information only (a harness patch release)."""
         return tuple(f for f in self.findings if f.advisory)
 
-    def status_of(self, arm: str) -> Status:
-        """The status of ``arm``.
-
-        Raises:
-            KeyError: the receipt has no such arm.
-        """
-        for a in self.arms:
-            if a.arm == arm:
-                return a.status
-        raise KeyError(arm)
-
 
 _VERSION_RE = re.compile(r"\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*")
 
