@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from driftproof.receipt._model_base import _Model, _v015
+from driftproof.receipt._model_base import Sha256, _Model, _v015
 from driftproof.receipt._model_draw import (
     CapturedFile,
     Case,
@@ -91,6 +91,8 @@ __all__ = [
 CURRENT_VERSION = "0.15"
 
 Level = Literal["UNVERIFIED", "DECLARED", "TESTED"]
+#: Every frozen schema version, oldest first (D-11); a test holds it to ``known_versions()``.
+SchemaVersion = Literal["0.3.1", "0.10", "0.11", "0.13", "0.14", "0.15"]
 
 
 class JudgeOverhead(_Model):
@@ -125,7 +127,7 @@ class Provenance(_Model):
     """The source tool's version, when it recorded one."""
     document: str
     """The converted document, as given."""
-    document_sha256: str
+    document_sha256: Sha256
     """Digest of the converted document."""
     unrecorded: list[str]
     """Each thing the source did not record; it stays unknown (D-13)."""
@@ -140,7 +142,7 @@ class Provenance(_Model):
 class Seal(_Model):
     algorithm: Literal["sha256-rfc8785"]
     """sha256-rfc8785."""
-    sha256: str
+    sha256: Sha256
     """SHA-256 of the receipt's RFC 8785 canonical JSON without seal."""
 
 
@@ -151,13 +153,13 @@ class Regrade(_Model):
 
     kind: Literal["rubric", "judge"]
     """rubric (revised rubric or criteria) or judge (a plain judge regrade)."""
-    original_seal: str
+    original_seal: Sha256
     """The original receipt's seal."""
     original_runner: Runner
     """The runner that wrote the original."""
     runner_version: str
     """The runner version that made the regrade."""
-    revised_suite_sha256: str | None
+    revised_suite_sha256: Sha256 | None
     """Digest of the revised tasks."""
     original_grader: dict[str, Any]
     """The original grader's recorded setting."""
@@ -190,7 +192,7 @@ class BoundedText(_Model):
 
     pointer: str
     """Where the text would be (null there)."""
-    sha256: str
+    sha256: Sha256
     """Digest of its UTF-8 bytes."""
     chars: int
     """Its length."""
@@ -203,7 +205,7 @@ class ReceiptBody(_Model):
 
     schema_: str | None = Field(default=None, alias="$schema")
     """Optional pointer to the schema this receipt validates against, for editors."""
-    schema_version: str
+    schema_version: SchemaVersion
     """The frozen schema this receipt validates against (D-11); it picks the file."""
     verification_level: Level
     """UNVERIFIED, DECLARED or TESTED; FORMAL is reserved and refused. Only TESTED earns a
@@ -239,6 +241,18 @@ class ReceiptBody(_Model):
     """Strings made valid Unicode before sealing."""
     bounded_text: list[BoundedText] | None = _v015()
     """Text too big to copy: hash and length kept, the text not."""
+
+    @model_validator(mode="after")
+    def _schema_rules(self) -> ReceiptBody:
+        """The frozen schema's two whole-receipt rules (its ``allOf``)."""
+        if self.run.preset is not None and self.verification_level == "TESTED":
+            raise ValueError("a receipt that names a preset cannot read TESTED (v0.11)")
+        if self.is_aggregates_only and self.source_figures is None:
+            raise ValueError(
+                "a receipt marked uncertainty_unavailable aggregates_only carries the figures "
+                "the source printed in source_figures (v0.13)"
+            )
+        return self
 
     @property
     def is_smoke(self) -> bool:

@@ -5,11 +5,11 @@ Re-exported by :mod:`driftproof.receipt._model`; see its docstring for the rules
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
-from driftproof.receipt._model_base import _Model, _v015
+from driftproof.receipt._model_base import DateTime, Positive, Sha256, UtcOffset, _Model, _v015
 
 __all__ = [
     "Harness",
@@ -49,7 +49,7 @@ class Transcripts(_Model):
 
     file: str
     """The file's name, beside the receipt."""
-    sha256: str
+    sha256: Sha256
     """sha256 of the file's bytes."""
     draws: int
     """Lines in the file: one per draw."""
@@ -91,16 +91,16 @@ class Run(_Model):
     left)."""
     preset: Literal["quick"] | None
     """quick for a smoke run; such a receipt reads below TESTED whatever its level."""
-    started_at: str | None
+    started_at: DateTime | None
     """When the run began."""
-    finished_at: str | None
+    finished_at: DateTime | None
     """When the run ended."""
     runner: Runner
     """The program that wrote the receipt."""
-    generations_per_arm: int | None
+    generations_per_arm: Positive | None
     """Planned generations (draws) per arm; null when the data does not establish it, never read as
     one."""
-    judge_samples_per_generation: int | None
+    judge_samples_per_generation: Positive | None
     """Planned judge samples per draw; null when not established, never read as one."""
     endpoint_attempts: int | None
     """API requests or CLI invocations the runner made, retries and timeouts included; requests
@@ -108,9 +108,9 @@ class Run(_Model):
     transcripts: Transcripts | None = Field(default=None, exclude_if=lambda v: v is None)
     """With --keep-transcripts: the kept-transcripts file beside the receipt (every answer with the
     judge's replies), sealed here by its sha256; absent otherwise."""
-    started_at_offset: str | None = _v015()
+    started_at_offset: UtcOffset | None = _v015()
     """The offset (+HH:MM) the source wrote started_at in; started_at itself is stored in UTC."""
-    finished_at_offset: str | None = _v015()
+    finished_at_offset: UtcOffset | None = _v015()
     """The offset the source wrote finished_at in."""
     max_output_tokens: int | None = _v015()
     """Output-token budget of each answer call."""
@@ -128,17 +128,17 @@ class Run(_Model):
 class Skill(_Model):
     name: str
     """The skill's name."""
-    sha256: str | None
+    sha256: Sha256 | None
     """Digest of the SKILL.md bytes."""
-    tokens: int | None
+    tokens: Positive | None
     """ceil(characters of SKILL.md ÷ 4), a yardstick for value per 1,000 tokens, not a billing
     figure (D-14)."""
 
 
 class Suite(_Model):
-    name: str | None
+    name: Annotated[str, StringConstraints(max_length=200)] | None
     """The suite's name."""
-    sha256: str | None
+    sha256: Sha256 | None
     """Digest of the suite file."""
 
 
@@ -175,7 +175,7 @@ class Judge(_Model):
     """The address the grader's calls use."""
     sampling: dict[str, Any] | None
     """The sampling settings handed to the grader (temperature, maximum tokens, …)."""
-    template_sha256: str | None
+    template_sha256: Sha256 | None
     """Digest of the grader's prompt template."""
     scale: JudgeScale
     """The grader's score scale."""
@@ -215,7 +215,7 @@ class ArmSpec(_Model):
     """The source's own name for the arm (e.g. caveman's __terse__)."""
     instruction: str | None
     """The fixed instruction of a control arm."""
-    system_prompt_sha256: str | None
+    system_prompt_sha256: Sha256 | None
     """Digest of the arm's system prompt."""
     recorded: bool = Field(default=True, exclude_if=lambda v: v is True)
     """False when the source did not record this arm: no lift, no interval and no value per
