@@ -283,7 +283,10 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
     versions = ""
     rec_version = judge.template_version if judge else None
     if rec_version is not None or today.judge_template_version is not None:
-        versions = f" (template version {rec_version or 'unknown'} recorded, {today.judge_template_version or 'unknown'} today)"
+        versions = (
+            f" (template version {rec_version or 'unknown'} recorded, "
+            f"{today.judge_template_version or 'unknown'} today)"
+        )
     compare(
         "judge prompt template",
         judge.template_sha256 if judge else None,

@@ -19,7 +19,7 @@ import functools
 import hashlib
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, ParamSpec
+from typing import Any, ParamSpec
 
 from pydantic import BaseModel
 
@@ -111,7 +111,7 @@ def build_draw(
     source_error: str | None = None,
     other_model_calls: Sequence[Part] | None = None,
     lost_kind: str | None = None,
-    lost_error_class: Literal["transient", "fatal"] | None = None,
+    lost_error_class: str | None = None,
     lost_status: int | None = None,
     stop_reason: str | None = None,
     refusal: Part | None = None,
