@@ -111,6 +111,14 @@ class StaleReport:
         return tuple(f for f in self.findings if f.advisory)
 
 
+#: A harness version change by release kind → (effect, note, advisory); a kind not listed
+#: (major, minor) means running again.
+_HARNESS_CHANGE: dict[str, tuple[Status, str, bool]] = {
+    "same": ("still stands", "unchanged", False),
+    "patch": ("still stands", "a patch release of the same harness: advisory only", True),
+    "unknown": ("unknown", "versions cannot be compared", False),
+}
+
 _VERSION_RE = re.compile(r"\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*")
 
 
@@ -210,51 +218,21 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
             compare("harness version", rec_v, today.harness_version, "run again", answer_arms, "")
         else:
             kind = harness_change(rec_v, today.harness_version)
-            if kind == "same":
-                findings.append(
-                    Finding(
-                        "harness version",
-                        rec_v,
-                        today.harness_version,
-                        "still stands",
-                        answer_arms,
-                        "unchanged",
-                    )
+            effect, note, advisory = _HARNESS_CHANGE.get(
+                kind,
+                ("run again", f"a new {kind} version of the harness means running again", False),
+            )
+            findings.append(
+                Finding(
+                    "harness version",
+                    rec_v,
+                    today.harness_version,
+                    effect,
+                    answer_arms,
+                    note,
+                    advisory=advisory,
                 )
-            elif kind == "patch":
-                findings.append(
-                    Finding(
-                        "harness version",
-                        rec_v,
-                        today.harness_version,
-                        "still stands",
-                        answer_arms,
-                        "a patch release of the same harness: advisory only",
-                        advisory=True,
-                    )
-                )
-            elif kind == "unknown":
-                findings.append(
-                    Finding(
-                        "harness version",
-                        rec_v,
-                        today.harness_version,
-                        "unknown",
-                        answer_arms,
-                        "versions cannot be compared",
-                    )
-                )
-            else:
-                findings.append(
-                    Finding(
-                        "harness version",
-                        rec_v,
-                        today.harness_version,
-                        "run again",
-                        answer_arms,
-                        f"a new {kind} version of the harness means running again",
-                    )
-                )
+            )
         compare(
             "capture mode",
             run.capture,
