@@ -110,17 +110,14 @@ class StaleReport:
         """Findings reported for information only (a harness patch release)."""
         return tuple(f for f in self.findings if f.advisory)
 
-    def status_of(self, arm: str) -> Status:
-        """The status of ``arm``.
 
-        Raises:
-            KeyError: the receipt has no such arm.
-        """
-        for a in self.arms:
-            if a.arm == arm:
-                return a.status
-        raise KeyError(arm)
-
+#: A harness version change by release kind → (effect, note, advisory); a kind not listed
+#: (major, minor) means running again.
+_HARNESS_CHANGE: dict[str, tuple[Status, str, bool]] = {
+    "same": ("still stands", "unchanged", False),
+    "patch": ("still stands", "a patch release of the same harness: advisory only", True),
+    "unknown": ("unknown", "versions cannot be compared", False),
+}
 
 _VERSION_RE = re.compile(r"\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*")
 
@@ -221,51 +218,21 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
             compare("harness version", rec_v, today.harness_version, "run again", answer_arms, "")
         else:
             kind = harness_change(rec_v, today.harness_version)
-            if kind == "same":
-                findings.append(
-                    Finding(
-                        "harness version",
-                        rec_v,
-                        today.harness_version,
-                        "still stands",
-                        answer_arms,
-                        "unchanged",
-                    )
+            effect, note, advisory = _HARNESS_CHANGE.get(
+                kind,
+                ("run again", f"a new {kind} version of the harness means running again", False),
+            )
+            findings.append(
+                Finding(
+                    "harness version",
+                    rec_v,
+                    today.harness_version,
+                    effect,
+                    answer_arms,
+                    note,
+                    advisory=advisory,
                 )
-            elif kind == "patch":
-                findings.append(
-                    Finding(
-                        "harness version",
-                        rec_v,
-                        today.harness_version,
-                        "still stands",
-                        answer_arms,
-                        "a patch release of the same harness: advisory only",
-                        advisory=True,
-                    )
-                )
-            elif kind == "unknown":
-                findings.append(
-                    Finding(
-                        "harness version",
-                        rec_v,
-                        today.harness_version,
-                        "unknown",
-                        answer_arms,
-                        "versions cannot be compared",
-                    )
-                )
-            else:
-                findings.append(
-                    Finding(
-                        "harness version",
-                        rec_v,
-                        today.harness_version,
-                        "run again",
-                        answer_arms,
-                        f"a new {kind} version of the harness means running again",
-                    )
-                )
+            )
         compare(
             "capture mode",
             run.capture,
@@ -294,7 +261,10 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
     versions = ""
     rec_version = judge.template_version if judge else None
     if rec_version is not None or today.judge_template_version is not None:
-        versions = f" (template version {rec_version or 'unknown'} recorded, {today.judge_template_version or 'unknown'} today)"
+        versions = (
+            f" (template version {rec_version or 'unknown'} recorded, "
+            f"{today.judge_template_version or 'unknown'} today)"
+        )
     compare(
         "judge prompt template",
         judge.template_sha256 if judge else None,

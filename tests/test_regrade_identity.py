@@ -139,8 +139,8 @@ def test_identity_evidence_bounds_are_checked_before_copying():
     long_id = "m" * (B.MODEL_ID_MAX_CHARS + 1)
     msg = identity_bounds_problem([long_id], None)
     assert (
-        msg
-        == f"a reported model id is {B.MODEL_ID_MAX_CHARS + 1} characters; the limit is {B.MODEL_ID_MAX_CHARS}"
+        msg == f"a reported model id is {B.MODEL_ID_MAX_CHARS + 1} characters; "
+        f"the limit is {B.MODEL_ID_MAX_CHARS}"
     )
     assert long_id not in msg  # bounded diagnostic: sizes, never the id
     many = ["m"] * (B.IDENTITY_MAX_IDS_PER_SAMPLE + 1)

@@ -55,10 +55,10 @@ def regrade(
     force: bool,
 ) -> None:
     """Grade RECEIPT's kept answers (a run with --keep-transcripts) under the revised rubrics of
-    the --rubric suite with the original's grader, drawing no new answer. Lost draws stay lost; checks are
-    never run again. Refuses, writing nothing, when the grader's recorded setting differs from
-    the original's, the original records no judge identity or holds anonymous judge replies, or
-    an input cannot be held to the original."""
+    the --rubric suite with the original's grader, drawing no new answer. Lost draws stay lost;
+    checks are never run again. Refuses, writing nothing, when the grader's recorded setting
+    differs from the original's, the original records no judge identity or holds anonymous
+    judge replies, or an input cannot be held to the original."""
     from driftproof.errors import RefusalError
     from driftproof.receipt import read_receipt
     from driftproof.regrade.rubric import rubric_regrade, same_path
@@ -76,17 +76,20 @@ def regrade(
         refuse_existing_output(out, "--out", force=force)
     original = read_receipt(receipt)
     plain = judge_model is not None or judge_provider is not None
-    if plain and not (judge_model and judge_provider):
-        raise click.UsageError(
-            "a plain judge regrade needs both --judge-provider and --judge-model"
-        )
-    if not plain and original.judge is None:
+    if plain:
+        if not judge_model or not judge_provider:
+            raise click.UsageError(
+                "a plain judge regrade needs both --judge-provider and --judge-model"
+            )
+        jp, base, model = judge_provider, judge_base_url, judge_model
+    elif original.judge is None:
         raise RefusalError("rubric regrade refused:\n- the original records no judge identity")
-    jp = judge_provider if plain else (original.judge.provider or "stub")
-    base = judge_base_url if plain else (judge_base_url or original.judge.service)
+    else:
+        jp = original.judge.provider or "stub"
+        base = judge_base_url or original.judge.service
+        model = original.judge.model
     opts = {} if jp == "stub" else {"base_url": base, "api": openai_api if jp == "openai" else None}
     judge = make_provider(jp, "api", **opts)
-    model = judge_model if plain else original.judge.model
     result = rubric_regrade(
         receipt,
         load_suite(rubric_suite),
@@ -98,7 +101,8 @@ def regrade(
         retry_delays=tuple(float(x) for x in retry_delays.split(",") if x.strip()),
     )
     click.echo(
-        f"{result.receipt_path}: answers read {result.answers_read}, graded {result.answers_graded}, "
-        f"carried {result.answers_carried}; judge calls {result.logical_judge_calls} logical, "
+        f"{result.receipt_path}: answers read {result.answers_read}, "
+        f"graded {result.answers_graded}, carried {result.answers_carried}; "
+        f"judge calls {result.logical_judge_calls} logical, "
         f"{result.runner_attempts} runner attempts"
     )

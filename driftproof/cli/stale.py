@@ -86,7 +86,8 @@ def _today_template(r: Receipt, path: Path | None) -> str | None:
 
 
 def _today_template_version(r: Receipt, path: Path | None) -> str | None:
-    """The version of the template :func:`_today_template` compares with, when it is the product's."""
+    """The version of the template :func:`_today_template` compares with, when it is the
+    product's."""
     if path is not None or (r.provenance is not None and r.regrade is None):
         return None
     from driftproof.run.judge import template_identity
@@ -104,7 +105,8 @@ def render_text(report: StaleReport) -> str:
     for f in report.findings:
         tag = "advisory" if f.advisory else f.effect
         lines.append(
-            f"- {f.field}: recorded {f.recorded or 'unknown'}, today {f.today or 'not supplied'} -> {tag}: {f.note}"
+            f"- {f.field}: recorded {f.recorded or 'unknown'}, "
+            f"today {f.today or 'not supplied'} -> {tag}: {f.note}"
         )
     # recorded values are the receipt's untrusted text: no escape sequence reaches the terminal
     return "\n".join(terminal_safe(line) for line in lines)

@@ -1,25 +1,56 @@
-"""Builders for receipt documents at the current schema version.
+"""Builders for receipts at the current schema version, as the pydantic models.
 
-Writers (the runner, every importer, tests) assemble receipts through these so
-that every field is present and every unknown is an explicit ``None`` (D-13).
-They return plain JSON data; :func:`~driftproof.receipt.write_receipt` seals it.
+Writers (the runner, every importer, regrade, tests) assemble receipts through these, as
+Inspect builds its ``EvalLog``: each builder constructs the model, so a misspelt member, a
+wrong type or a missing field fails where the receipt is built, not when the file is read
+back. Every unknown is an explicit ``None`` (D-13); members 0.15 added are absent when
+``None``. :func:`~driftproof.receipt.write_receipt` seals a :class:`ReceiptBody` and writes
+it, serialised from the model.
+
+Nested parts may be given as models or as plain JSON data; the model checks either. The
+``*_doc`` twins (:func:`draw_doc`, :func:`judge_sample_doc`, :func:`receipt_doc`) take the
+same arguments, build the same model and return it as plain data (:func:`to_doc`), for
+writers that still edit the document before writing it.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ParamSpec
+
+from pydantic import BaseModel
 
 from driftproof import __version__
-from driftproof.receipt._model import CURRENT_VERSION
+from driftproof.receipt._model import (
+    CURRENT_VERSION,
+    BoundedText,
+    Case,
+    Draw,
+    JudgeSample,
+    ReceiptBody,
+    Regrade,
+    TextRepair,
+)
 
-__all__ = ["draw_doc", "judge_sample_doc", "receipt_doc", "sha256_text", "skill_tokens"]
+__all__ = [
+    "build_draw",
+    "build_judge_sample",
+    "build_receipt",
+    "draw_doc",
+    "judge_sample_doc",
+    "receipt_doc",
+    "sha256_text",
+    "skill_tokens",
+    "to_doc",
+]
 
+#: A nested part of a receipt: its model, or the same as plain JSON data.
+Part = BaseModel | Mapping[str, Any]
 
-def _present(members: dict[str, Any]) -> dict[str, Any]:
-    """The members that are not ``None``: 0.15 members are absent when unknown (D-13)."""
-    return {k: v for k, v in members.items() if v is not None}
+_P = ParamSpec("_P")
 
 
 def sha256_text(text: str) -> str:
@@ -36,7 +67,12 @@ def skill_tokens(skill_text: str) -> int:
     return max(1, math.ceil(len(skill_text) / 4))
 
 
-def judge_sample_doc(
+def _present(members: Mapping[str, Any]) -> dict[str, Any]:
+    """The members that are not ``None``: 0.15 members are absent when unknown (D-13)."""
+    return {k: v for k, v in members.items() if v is not None}
+
+
+def build_judge_sample(
     score: float | None,
     *,
     reply: str | None = None,
@@ -44,97 +80,102 @@ def judge_sample_doc(
     serving_model: str | None = None,
     invalid_reason: str | None = None,
     reason: str | None = None,
-) -> dict[str, Any]:
+) -> JudgeSample:
     """One judge sample; ``reply`` is hashed, never stored; ``reason`` is the grader's stated
-    reason (v0.15), kept as untrusted text."""
-    return {
-        "score": score,
-        "reply_sha256": sha256_text(reply) if reply is not None else None,
-        "reported_model": reported_model,
-        "serving_model": serving_model,
-        "invalid_reason": invalid_reason,
-        **({"reason": reason} if reason is not None else {}),
-    }
+    reason (v0.15), kept as untrusted text.
+
+    Raises:
+        pydantic.ValidationError: a value of the wrong type.
+    """
+    return JudgeSample(
+        score=score,
+        reply_sha256=sha256_text(reply) if reply is not None else None,
+        reported_model=reported_model,
+        serving_model=serving_model,
+        invalid_reason=invalid_reason,
+        reason=reason,
+    )
 
 
-def draw_doc(
+def build_draw(
     index: int,
     *,
     answer: str | None = None,
     score: float | None = None,
-    judge_samples: list[dict[str, Any]] | None = None,
+    judge_samples: Sequence[JudgeSample | Mapping[str, Any]] | None = None,
     lost_reason: str | None = None,
-    tokens: dict[str, Any] | None = None,
-    checks: list[dict[str, Any]] | None = None,
-    captured_files: list[dict[str, Any]] | None = None,
+    tokens: Part | None = None,
+    checks: Sequence[Part] | None = None,
+    captured_files: Sequence[Part] | None = None,
     skill_fired: bool | None = None,
     source_error: str | None = None,
-    other_model_calls: list[dict[str, Any]] | None = None,
+    other_model_calls: Sequence[Part] | None = None,
     lost_kind: str | None = None,
     lost_error_class: str | None = None,
     lost_status: int | None = None,
     stop_reason: str | None = None,
-    refusal: dict[str, Any] | None = None,
+    refusal: Part | None = None,
     over_budget: bool | None = None,
-    attempts: list[dict[str, Any]] | None = None,
-    harness_events: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
+    attempts: Sequence[Part] | None = None,
+    harness_events: Sequence[Part] | None = None,
+) -> Draw:
     """One draw. When ``score`` is None and judge samples are given, the score is their
     valid mean (D-1); a lost draw carries no score. ``other_model_calls`` (``{model,
-    input_tokens, output_tokens}``) is written only when the harness reported such calls."""
-    samples = list(judge_samples or [])
+    input_tokens, output_tokens}``) is written only when the harness reported such calls.
+
+    Raises:
+        pydantic.ValidationError: a member of the wrong type or shape, named by its path.
+    """
+    samples = [JudgeSample.model_validate(s) for s in judge_samples or ()]
     if score is None and samples and lost_reason is None:
-        valid = [s["score"] for s in samples if s["score"] is not None]
+        valid = [s.score for s in samples if s.score is not None]
         score = sum(valid) / len(valid) if valid else None
-    doc = {
-        "index": index,
-        "answer": answer,
-        "answer_sha256": sha256_text(answer) if answer is not None else None,
-        "score": None if lost_reason is not None else score,
-        "judge_samples": samples,
-        "lost": (
-            _present(
-                {
-                    "reason": lost_reason,
-                    "kind": lost_kind,
-                    "error_class": lost_error_class,
-                    "status": lost_status,
-                }
-            )
-            if lost_reason is not None
-            else None
-        ),
-        "tokens": tokens,
-        "checks": list(checks or []),
-        "captured_files": captured_files,
-        "skill_fired": skill_fired,
-        "source_error": source_error,
-        # members 0.15 added are written only when known (absent reads as unknown, D-13)
-        **_present(
+    lost = None
+    if lost_reason is not None:
+        lost = _present(
             {
-                "stop_reason": stop_reason,
-                "refusal": refusal,
-                "over_budget": over_budget,
-                "attempts": attempts,
-                "harness_events": harness_events,
+                "reason": lost_reason,
+                "kind": lost_kind,
+                "error_class": lost_error_class,
+                "status": lost_status,
             }
-        ),
-    }
-    if other_model_calls:
-        doc["other_model_calls"] = list(other_model_calls)
-    return doc
+        )
+    return Draw.model_validate(
+        {
+            "index": index,
+            "answer": answer,
+            "answer_sha256": sha256_text(answer) if answer is not None else None,
+            "score": None if lost_reason is not None else score,
+            "judge_samples": samples,
+            "lost": lost,
+            "tokens": tokens,
+            "checks": list(checks or []),
+            "captured_files": None if captured_files is None else list(captured_files),
+            "skill_fired": skill_fired,
+            "source_error": source_error,
+            "other_model_calls": list(other_model_calls) if other_model_calls else None,
+            "stop_reason": stop_reason,
+            "refusal": refusal,
+            "over_budget": over_budget,
+            "attempts": None if attempts is None else list(attempts),
+            "harness_events": None if harness_events is None else list(harness_events),
+        }
+    )
 
 
-def receipt_doc(
+_UNRECORDED_ARM = {"label": None, "instruction": None, "system_prompt_sha256": None}
+
+
+def build_receipt(
     *,
     level: str,
     skill_name: str,
     skill_text: str | None,
-    cases: list[dict[str, Any]],
+    cases: Sequence[Case | Mapping[str, Any]],
     model: str | None = None,
     provider: str | None = None,
     surface: str | None = None,
-    harness: dict[str, Any] | None = None,
+    harness: Part | None = None,
     capture: str | None = None,
     preset: str | None = None,
     started_at: str | None = None,
@@ -144,29 +185,37 @@ def receipt_doc(
     endpoint_attempts: int | None = None,
     suite_name: str | None = None,
     suite_sha256: str | None = None,
-    judge: dict[str, Any] | None = None,
-    arms: dict[str, Any] | None = None,
+    judge: Part | None = None,
+    arms: Part | None = None,
     band_source: str | None = None,
-    judge_overhead: dict[str, Any] | None = None,
-    provenance: dict[str, Any] | None = None,
+    judge_overhead: Part | None = None,
+    provenance: Part | None = None,
     source_figures: dict[str, Any] | None = None,
     uncertainty_unavailable: str | None = None,
     skill_sha256: str | None = None,
-) -> dict[str, Any]:
-    """A whole unsealed receipt document at the current schema version.
+    skill_token_count: int | None = None,
+    run_members: Mapping[str, Any] | None = None,
+    regrade: Regrade | Mapping[str, Any] | None = None,
+    text_repairs: Sequence[TextRepair | Mapping[str, Any]] | None = None,
+    bounded_text: Sequence[BoundedText | Mapping[str, Any]] | None = None,
+) -> ReceiptBody:
+    """A whole unsealed receipt at the current schema version.
 
     Args:
         level: ``UNVERIFIED``, ``DECLARED`` or ``TESTED``.
-        skill_text: SKILL.md text, hashed and counted (D-14); ``None`` when unknown.
-        cases: case documents, each ``{"id", "prompt", "prompt_sha256", "rubric_sha256",
-            "threshold", "arms": {"with_skill": {"draws", "generation"}, "baseline": …}}``.
+        skill_text: SKILL.md text, hashed and counted (D-14); ``None`` when unknown, and then
+            ``skill_sha256`` and ``skill_token_count`` are recorded as given.
+        cases: :class:`Case` models or case documents, each ``{"id", "prompt",
+            "prompt_sha256", "rubric_sha256", "threshold", "arms": {"with_skill": {"draws",
+            "generation"}, "baseline": …}}``.
         arms: arm specs; defaults to with_skill and baseline with nothing recorded.
+        run_members: members of ``run`` 0.15 added (``max_output_tokens``, ``truncation``,
+            ``retry``, ``batch``, ``language``, ``transcripts``, the UTC offsets); ``None``
+            values are left out.
+
+    Raises:
+        pydantic.ValidationError: a member of the wrong type or shape, named by its path.
     """
-    if arms is None:
-        arms = {
-            "with_skill": {"label": None, "instruction": None, "system_prompt_sha256": None},
-            "baseline": {"label": None, "instruction": None, "system_prompt_sha256": None},
-        }
     if skill_text is not None:
         skill = {
             "name": skill_name,
@@ -174,32 +223,66 @@ def receipt_doc(
             "tokens": skill_tokens(skill_text),
         }
     else:
-        skill = {"name": skill_name, "sha256": skill_sha256, "tokens": None}
-    return {
-        "schema_version": CURRENT_VERSION,
-        "verification_level": level,
-        "run": {
-            "model": model,
-            "provider": provider,
-            "surface": surface,
-            "harness": harness,
-            "capture": capture,
-            "preset": preset,
-            "started_at": started_at,
-            "finished_at": finished_at,
-            "runner": {"name": "driftproof", "version": __version__},
-            "generations_per_arm": generations_per_arm,
-            "judge_samples_per_generation": judge_samples_per_generation,
-            "endpoint_attempts": endpoint_attempts,
-        },
-        "skill": skill,
-        "suite": {"name": suite_name, "sha256": suite_sha256},
-        "judge": judge,
-        "arms": arms,
-        "band_source": band_source,
-        "cases": cases,
-        "economics": {"judge_overhead": judge_overhead},
-        "provenance": provenance,
-        "source_figures": source_figures,
-        "uncertainty_unavailable": uncertainty_unavailable,
-    }
+        skill = {"name": skill_name, "sha256": skill_sha256, "tokens": skill_token_count}
+    return ReceiptBody.model_validate(
+        {
+            "schema_version": CURRENT_VERSION,
+            "verification_level": level,
+            "run": {
+                "model": model,
+                "provider": provider,
+                "surface": surface,
+                "harness": harness,
+                "capture": capture,
+                "preset": preset,
+                "started_at": started_at,
+                "finished_at": finished_at,
+                "runner": {"name": "driftproof", "version": __version__},
+                "generations_per_arm": generations_per_arm,
+                "judge_samples_per_generation": judge_samples_per_generation,
+                "endpoint_attempts": endpoint_attempts,
+                **_present(run_members or {}),
+            },
+            "skill": skill,
+            "suite": {"name": suite_name, "sha256": suite_sha256},
+            "judge": judge,
+            "arms": arms
+            if arms is not None
+            else {"with_skill": _UNRECORDED_ARM, "baseline": _UNRECORDED_ARM},
+            "band_source": band_source,
+            "cases": list(cases),
+            "economics": {"judge_overhead": judge_overhead},
+            "provenance": provenance,
+            "source_figures": source_figures,
+            "uncertainty_unavailable": uncertainty_unavailable,
+            "regrade": regrade,
+            "text_repairs": None if text_repairs is None else list(text_repairs),
+            "bounded_text": None if bounded_text is None else list(bounded_text),
+        }
+    )
+
+
+def to_doc(model: BaseModel) -> dict[str, Any]:
+    """A built model as plain data, by the dump rules a receipt is written with: aliases
+    applied, members 0.15 added absent when ``None``, ``ArmSpec.recorded`` absent when true,
+    ``$schema`` absent when unset. Numbers are kept as they are (a NaN stays a NaN, so the
+    writer refuses it, D-12)."""
+    if isinstance(model, ReceiptBody):
+        return model.to_json_dict()
+    return model.model_dump(mode="json", by_alias=True)
+
+
+def _as_doc(builder: Callable[_P, BaseModel]) -> Callable[_P, dict[str, Any]]:
+    """The ``*_doc`` twin of a builder: same arguments, the built model as plain data."""
+
+    @functools.wraps(builder)
+    def doc(*args: _P.args, **kwargs: _P.kwargs) -> dict[str, Any]:
+        return to_doc(builder(*args, **kwargs))
+
+    doc.__doc__ = f"{builder.__doc__}\n\n    Returns the model as plain data (:func:`to_doc`)."
+    return doc
+
+
+judge_sample_doc = _as_doc(build_judge_sample)
+draw_doc = _as_doc(build_draw)
+receipt_doc = _as_doc(build_receipt)

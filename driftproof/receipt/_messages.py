@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from jsonschema.exceptions import ValidationError, best_match
 
@@ -98,7 +98,9 @@ def _all_member_names(version: str) -> frozenset[str]:
 def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]:
     """(pointer, message) for one failure."""
     pointer = to_pointer(e.absolute_path)
-    kw, want, inst = e.validator, e.validator_value, e.instance
+    # jsonschema types these as "or Unset"; a failure always carries them, in JSON's types.
+    kw, want, inst = e.validator, cast(Any, e.validator_value), cast(Any, e.instance)
+    node: dict[str, Any] = e.schema if isinstance(e.schema, dict) else {}
     rule = _rule(schema_for(version), e.schema_path)
     if rule is not None:
         return pointer, f"{_lower(rule)}; found {_found(inst)}"
@@ -117,10 +119,11 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
         )
         return (
             f"{pointer}/{missing.replace('~', '~0').replace('/', '~1')}",
-            f"expected member {quote(missing)}, which this version requires (null states it unknown); it is missing",
+            f"expected member {quote(missing)}, which this version requires "
+            "(null states it unknown); it is missing",
         )
     if kw == "additionalProperties":
-        allowed = set(e.schema.get("properties", {}))
+        allowed = set(node.get("properties", {}))
         extra = sorted(k for k in inst if k not in allowed)
         name = extra[0] if extra else "?"
         hint = ""
@@ -141,10 +144,10 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
     if kw == "enum":
         return pointer, f"expected one of {', '.join(quote(w) for w in want)}, found {_found(inst)}"
     if kw == "pattern":
-        what = e.schema.get("description") or f"text matching {quote(want)}"
+        what = node.get("description") or f"text matching {quote(want)}"
         return pointer, f"expected {_lower(what)}, found {_found(inst)}"
     if kw == "format":
-        desc = e.schema.get("description")
+        desc = node.get("description")
         what = f" ({_lower(desc)})" if isinstance(desc, str) and desc else ""
         return pointer, f"expected a valid {want} value{what}, found {_found(inst)}"
     limits = {
@@ -180,6 +183,11 @@ def schema_problems(
     return problems
 
 
+def _keyword(e: Any) -> str:
+    """The schema keyword a jsonschema-rs error failed on, or ``root``."""
+    return str(e.schema_path[-1]) if e.schema_path else "root"
+
+
 def compiled_problems(errors: list[Any], version: str, file: str) -> list[Problem]:
     """Problems from jsonschema-rs errors, for a document only the compiled validator refused
     (the two validators disagree; the document is refused all the same, issue 19).
@@ -191,7 +199,7 @@ def compiled_problems(errors: list[Any], version: str, file: str) -> list[Proble
         {
             (
                 to_pointer(e.instance_path),
-                f"expected a value the schema's {str(e.schema_path[-1]) if e.schema_path else 'root'!r} rule accepts, "
+                f"expected a value the schema's {_keyword(e)!r} rule accepts, "
                 f"found {_found(e.instance)}",
             )
             for e in errors

@@ -43,8 +43,7 @@ Doc = dict[str, Any]
 
 
 def _arms(case: Doc) -> Iterator[tuple[str, Doc]]:
-    for name, arm in case["arms"].items():
-        yield name, arm
+    yield from case["arms"].items()
 
 
 def _map_draws(

@@ -15,12 +15,12 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import rfc8785
 
 from driftproof.errors import ReceiptError, SealError
-from driftproof.receipt._model import CURRENT_VERSION, Receipt
+from driftproof.receipt._model import CURRENT_VERSION, Receipt, ReceiptBody, Seal
 
 __all__ = [
     "SAFE_INTEGER_MAX",
@@ -29,13 +29,14 @@ __all__ = [
     "canonical_bytes",
     "compute_seal",
     "seal_document",
+    "seal_receipt",
     "sealed_bytes",
     "unsealable_values",
     "verify_seal",
     "write_receipt",
 ]
 
-SEAL_ALGORITHM = "sha256-rfc8785"
+SEAL_ALGORITHM: Final = "sha256-rfc8785"
 
 
 def canonical_bytes(document: dict[str, Any]) -> bytes:
@@ -69,6 +70,18 @@ def seal_document(document: dict[str, Any]) -> dict[str, Any]:
     return sealed
 
 
+def seal_receipt(body: ReceiptBody) -> Receipt:
+    """``body`` sealed (D-12): the :class:`Receipt` whose seal covers the body's JSON data
+    (:meth:`~driftproof.receipt.ReceiptBody.to_json_dict`). The body is not re-validated.
+
+    Raises:
+        ValueError: the body holds a value RFC 8785 cannot canonicalise (NaN, infinity).
+    """
+    seal = Seal(algorithm=SEAL_ALGORITHM, sha256=compute_seal(body.to_json_dict()))
+    members = {name: getattr(body, name) for name in ReceiptBody.model_fields}
+    return Receipt.model_construct(body.model_fields_set | {"seal"}, **members, seal=seal)
+
+
 def verify_seal(document: dict[str, Any], file: str | Path) -> None:
     """Refuse a receipt whose seal does not match its content.
 
@@ -97,14 +110,14 @@ def verify_seal(document: dict[str, Any], file: str | Path) -> None:
         raise SealError.at(
             file,
             "/seal/sha256",
-            f"seal mismatch: the receipt's content hashes to {actual}, the seal says {seal['sha256']}; "
-            "the file was changed after it was sealed",
+            f"seal mismatch: the receipt's content hashes to {actual}, "
+            f"the seal says {seal['sha256']}; the file was changed after it was sealed",
         )
 
 
 def complete_document(document: dict[str, Any]) -> dict[str, Any]:
-    """``document`` read through the current :class:`~driftproof.receipt.Receipt` model and
-    dumped again: every field the current version has is present, a field a writer did not
+    """``document`` read through the current :class:`~driftproof.receipt.ReceiptBody` model
+    and dumped again: every field the current version has is present, a field a writer did not
     set is ``None`` (D-13), and a misspelt or mistyped member fails here, before anything is
     sealed or written.
 
@@ -112,16 +125,12 @@ def complete_document(document: dict[str, Any]) -> dict[str, Any]:
         pydantic.ValidationError: the document does not fit the current model.
     """
     body = {k: v for k, v in document.items() if k != "seal"}
-    model = Receipt.model_validate(
-        {**body, "seal": {"algorithm": SEAL_ALGORITHM, "sha256": "0" * 64}}
-    )
-    out = model.to_json_dict()
-    out.pop("seal", None)
-    return out
+    return ReceiptBody.model_validate(body).to_json_dict()
 
 
-def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
-    """Seal ``document`` and write it atomically to ``path`` (never half-written).
+def write_receipt(document: ReceiptBody | dict[str, Any], path: str | Path) -> Path:
+    """Seal ``document`` (a built :class:`ReceiptBody`, or the same as JSON data) and write it
+    atomically to ``path`` (never half-written).
 
     The file is UTF-8 JSON with sorted keys and two-space indentation, so the same
     receipt always writes the same bytes.
@@ -141,10 +150,12 @@ def write_receipt(document: dict[str, Any], path: str | Path) -> Path:
 
 
 def sealed_bytes(
-    document: dict[str, Any], path: str | Path = "<receipt>"
+    document: ReceiptBody | dict[str, Any], path: str | Path = "<receipt>"
 ) -> tuple[dict[str, Any], bytes]:
-    """``document`` completed through the model, sealed, and the exact bytes
-    :func:`write_receipt` writes (UTF-8 JSON, sorted keys, two-space indentation, final newline).
+    """``document`` serialised from the model, sealed, and the exact bytes :func:`write_receipt`
+    writes (UTF-8 JSON, sorted keys, two-space indentation, final newline). A built
+    :class:`ReceiptBody` is serialised as it is; JSON data is read through the model first
+    (:func:`complete_document`), so both write the same bytes.
 
     Returns:
         (the sealed document, its file bytes).
@@ -153,6 +164,12 @@ def sealed_bytes(
         ReceiptError: the document does not declare the current schema version (D-11).
         pydantic.ValidationError: the document does not fit the current model.
     """
+    if isinstance(document, ReceiptBody):
+        document = document.to_json_dict()
+        document.pop("seal", None)
+        completed = True
+    else:
+        completed = False
     if document.get("schema_version") != CURRENT_VERSION:
         raise ReceiptError.at(
             path,
@@ -162,7 +179,7 @@ def sealed_bytes(
         )
     for pointer, problem in unsealable_values(document)[:1]:
         raise ReceiptError.at(path, pointer, problem)
-    sealed = seal_document(complete_document(document))
+    sealed = seal_document(document if completed else complete_document(document))
     text = json.dumps(sealed, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
     return sealed, text.encode("utf-8")
 

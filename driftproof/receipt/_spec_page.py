@@ -12,6 +12,7 @@ Regenerate with ``python -m driftproof.receipt._spec_page site_src/receipt-spec.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from pathlib import Path
@@ -39,7 +40,9 @@ _ARMS = {"with_skill", "baseline", "control"}
 VERSION_NOTES: dict[str, str] = {
     "0.3.1": "Checks recorded as {name, kind, pass}; skill.tokens. One run.samples count per arm, "
     "which did not say what it counted.",
-    "0.10": "run.capture (which answer the grader saw), run.harness, and each draw's captured_files.",
+    "0.10": (
+        "run.capture (which answer the grader saw), run.harness, and each draw's captured_files."
+    ),
     "0.11": "run.preset; the schema refuses a receipt that names a preset and reads TESTED.",
     "0.13": "source_figures and uncertainty_unavailable for sources that print aggregates only; "
     "the schema requires the figures when the mark is set.",
@@ -146,8 +149,9 @@ def versions_markdown() -> str:
     for v in known_versions():
         rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{SPEC_BASE}/{v}/receipt.schema.json` |")
     rows.append(
-        f"| any (canonical) | A small schema that dispatches on `schema_version` to the frozen file of that "
-        f"version, so a receipt of every version validates against it (D-11). | `{SPEC_BASE}/receipt.schema.json` |"
+        "| any (canonical) | A small schema that dispatches on `schema_version` to the frozen "
+        "file of that version, so a receipt of every version validates against it (D-11). "
+        f"| `{SPEC_BASE}/receipt.schema.json` |"
     )
     return "\n".join(rows)
 
@@ -166,6 +170,10 @@ def bounds_markdown() -> str:
 _BLOCKS = {"versions": versions_markdown, "fields": fields_markdown, "bounds": bounds_markdown}
 
 
+def _refill(match: re.Match[str], body: str) -> str:
+    return match.group(1) + body + match.group(2)
+
+
 def render_page(text: str) -> str:
     """``text`` with every generated block refilled from the code.
 
@@ -178,7 +186,7 @@ def render_page(text: str) -> str:
         )
         if not pattern.search(text):
             raise ValueError(f"the page has no generated block {name!r}")
-        text = pattern.sub(lambda m, body=make(): m.group(1) + body + m.group(2), text)
+        text = pattern.sub(functools.partial(_refill, body=make()), text)
     return text
 
 

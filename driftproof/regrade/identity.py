@@ -169,7 +169,8 @@ def rubric_regrade_refusals(
         if a is None or b is None:
             side = "the original" if a is None else "the new grader"
             reasons.append(
-                f"grader {SETTING_NAMES[f.name]} is not recorded for {side}, so it cannot be held to the original"
+                f"grader {SETTING_NAMES[f.name]} is not recorded for {side}, "
+                "so it cannot be held to the original"
             )
         elif a != b:
             reasons.append(
@@ -224,7 +225,10 @@ def identity_bounds_problem(reported: Sequence[str | None], serving: str | None)
         (serving or "").encode("utf-8", "surrogatepass")
     )
     if size > B.IDENTITY_EVIDENCE_MAX_BYTES:
-        return f"the reply's identity evidence is {size} bytes; the limit is {B.IDENTITY_EVIDENCE_MAX_BYTES}"
+        return (
+            f"the reply's identity evidence is {size} bytes; "
+            f"the limit is {B.IDENTITY_EVIDENCE_MAX_BYTES}"
+        )
     for x in ids + ([serving] if serving else []):
         if len(x) > B.MODEL_ID_MAX_CHARS:
             return (

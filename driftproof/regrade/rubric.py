@@ -17,8 +17,8 @@ bounds, and a judge reply that answered as a model other than the original's.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -29,12 +29,13 @@ from typing import Any
 from driftproof import __version__
 from driftproof.errors import RefusalError
 from driftproof.receipt import (
+    Judge,
+    JudgeSample,
     Receipt,
-    _bounds,
-    draw_doc,
-    judge_sample_doc,
+    build_draw,
+    build_judge_sample,
+    build_receipt,
     read_receipt,
-    receipt_doc,
     sha256_text,
     write_receipt,
 )
@@ -48,6 +49,12 @@ from driftproof.regrade.identity import (
     identity_bounds_problem,
     regraded_level,
     rubric_regrade_refusals,
+)
+from driftproof.regrade.refusals import (
+    arms_of,
+    input_refusals,
+    same_path,
+    transcripts_refusals,
 )
 from driftproof.run import judge as J
 from driftproof.run.providers.base import Provider
@@ -100,104 +107,6 @@ def new_grader_setting(
         code=None,
         answered_as=original.answered_as,
     )
-
-
-def _arms(case: Any) -> list[tuple[str, Any]]:
-    return [
-        (n, a)
-        for n, a in (
-            ("with_skill", case.arms.with_skill),
-            ("baseline", case.arms.baseline),
-            ("control", case.arms.control),
-        )
-        if a is not None
-    ]
-
-
-def _input_refusals(original: Receipt, revised: Suite) -> list[str]:
-    reasons: list[str] = []
-    total_chars = 0
-    for case in original.cases:
-        for name, arm in _arms(case):
-            for d in arm.draws:
-                if d.lost is not None:
-                    continue
-                if d.answer is None:
-                    reasons.append(
-                        f"case {case.id} {name} draw {d.index}: the original kept no answer "
-                        "(run with --keep-transcripts to regrade)"
-                    )
-                    return reasons
-                if len(d.answer) > _bounds.ANSWER_MAX_CHARS:
-                    reasons.append(
-                        f"case {case.id} {name} draw {d.index}: answer over {_bounds.ANSWER_MAX_CHARS} characters"
-                    )
-                    return reasons
-                total_chars += len(d.answer)
-                if d.answer_sha256 is not None and sha256_text(d.answer) != d.answer_sha256:
-                    reasons.append(
-                        f"case {case.id} {name} draw {d.index}: the answer does not match its sealed hash"
-                    )
-    if total_chars > _bounds.ANSWERS_ARCHIVE_MAX_BYTES:
-        reasons.append(
-            f"the answers total {total_chars} characters; the limit is {_bounds.ANSWERS_ARCHIVE_MAX_BYTES}"
-        )
-    by_id = {c.id: c for c in revised.cases}
-    for case in original.cases:
-        rc = by_id.get(case.id)
-        if rc is None:
-            reasons.append(f"the revised tasks have no case {case.id!r}")
-        elif case.prompt_sha256 is not None and sha256_text(rc.prompt) != case.prompt_sha256:
-            reasons.append(
-                f"case {case.id}: the revised task's prompt differs from the original's; a new prompt needs a new run"
-            )
-        elif case.prompt_sha256 is None:
-            reasons.append(
-                f"case {case.id}: the original records no prompt hash, so the revised task cannot be held to it"
-            )
-    extra = sorted(set(by_id) - {c.id for c in original.cases})
-    if extra:
-        reasons.append(
-            f"the revised tasks add cases the original never answered: {', '.join(extra[:5])}"
-        )
-    return reasons
-
-
-def same_path(a: Path, b: Path) -> bool:
-    """Whether ``a`` and ``b`` name one file: the same resolved path, or (both existing) the
-    same inode through a hard link or symlink."""
-    if a.resolve() == b.resolve():
-        return True
-    try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-def _transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
-    """The kept transcripts the original sealed (``run.transcripts``) must be unchanged when they
-    are beside it: a changed file cannot be held to the original. Their absence refuses nothing:
-    the answers graded are the receipt's own, sealed with it."""
-    kept = getattr(original.run, "transcripts", None)
-    if kept is None:
-        return []
-    path = original_path.with_name(kept.file)
-    if not path.is_file():
-        return []
-    if path.stat().st_size > _bounds.ANSWERS_ARCHIVE_MAX_BYTES:
-        return [
-            f"the kept transcripts {path.name} are over {_bounds.ANSWERS_ARCHIVE_MAX_BYTES} bytes"
-        ]
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    if h.hexdigest() != kept.sha256:
-        return [
-            f"the kept transcripts {path.name} changed after the original sealed them "
-            f"(sha256 {h.hexdigest()[:12]}…, sealed {kept.sha256[:12]}…)"
-        ]
-    return []
 
 
 def rubric_regrade(
@@ -264,9 +173,7 @@ def rubric_regrade(
     if plain:  # the judge may change; only what cannot be graded at all refuses here
         reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
     if not reasons:
-        reasons = _input_refusals(original, revised) + _transcripts_refusals(
-            original, original_path
-        )
+        reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
     if reasons:
         raise RefusalError("rubric regrade refused:\n" + "\n".join(f"- {r}" for r in reasons))
     n = judge_samples or original.run.judge_samples_per_generation or 5
@@ -282,22 +189,23 @@ def rubric_regrade(
         for case in original.cases:
             rc = revised_by_id[case.id]
             arms_out: dict[str, Any] = {}
-            for name, arm in _arms(case):
+            for name, arm in arms_of(case):
                 draws = []
                 for d in arm.draws:
                     read += 1
-                    kept = d.model_dump(mode="json", by_alias=True)
                     if d.lost is not None:
                         carried += 1
-                        draws.append(kept)  # a lost draw stays lost
+                        draws.append(d)  # a lost draw stays lost
                         continue
-                    samples, reported_usage = [], False
+                    samples: list[JudgeSample] = []
+                    reported_usage = False
                     system, user = J.judge_prompt(rc, d.answer or "")
                     for _ in range(n):
                         logical += 1
                         try:
                             jr = with_retries(
-                                lambda: judge.call(
+                                functools.partial(
+                                    judge.call,
                                     model=judge_model,
                                     system=system,
                                     prompt=user,
@@ -310,7 +218,7 @@ def rubric_regrade(
                             )
                         except LostDraw as exc:
                             samples.append(
-                                judge_sample_doc(
+                                build_judge_sample(
                                     None, invalid_reason=f"judge call failed: {exc.reason}"[:2000]
                                 )
                             )
@@ -318,7 +226,8 @@ def rubric_regrade(
                         too_big = identity_bounds_problem([jr.reported_model], jr.serving_model)
                         if too_big is not None:
                             raise RefusalError(
-                                f"rubric regrade refused: case {case.id} {name} draw {d.index}: {too_big}"
+                                f"rubric regrade refused: case {case.id} {name} "
+                                f"draw {d.index}: {too_big}"
                             )
                         ident = SampleIdentity(
                             tuple(x for x in (jr.reported_model,) if x),
@@ -334,12 +243,13 @@ def rubric_regrade(
                             and jr.reported_model not in allowed
                         ):
                             why = (
-                                f"the grader answered as {jr.reported_model!r}; the original answered as "
-                                f"{', '.join(sorted(allowed))}"
+                                f"the grader answered as {jr.reported_model!r}; "
+                                f"the original answered as {', '.join(sorted(allowed))}"
                             )
                         if why is not None:
                             raise RefusalError(
-                                f"rubric regrade refused: case {case.id} {name} draw {d.index}: {why}"
+                                f"rubric regrade refused: case {case.id} {name} "
+                                f"draw {d.index}: {why}"
                             )
                         if jr.input_tokens is not None or jr.output_tokens is not None:
                             reported_usage = True
@@ -347,7 +257,7 @@ def rubric_regrade(
                             tout += jr.output_tokens or 0
                         v = J.parse_reply(rc, jr.text)
                         samples.append(
-                            judge_sample_doc(
+                            build_judge_sample(
                                 v.score,
                                 reply=jr.text,
                                 reported_model=jr.reported_model,
@@ -359,18 +269,18 @@ def rubric_regrade(
                     counted, missing = (
                         (counted + 1, missing) if reported_usage else (counted, missing + 1)
                     )
-                    valid = [s for s in samples if s["score"] is not None]
+                    valid = [s for s in samples if s.score is not None]
                     lost = None if valid else "no judge sample of the regrade was valid"
                     # Checks are carried, never run again: they belong to the answer they ran on.
                     draws.append(
-                        draw_doc(
+                        build_draw(
                             d.index,
                             answer=d.answer,
                             judge_samples=samples,
                             lost_reason=lost,
-                            tokens=kept["tokens"],
-                            checks=kept["checks"],
-                            captured_files=kept["captured_files"],
+                            tokens=d.tokens,
+                            checks=d.checks,
+                            captured_files=d.captured_files,
                             skill_fired=d.skill_fired,
                             source_error=d.source_error,
                         )
@@ -391,7 +301,7 @@ def rubric_regrade(
     finally:
         judge.close()
     o = original
-    judge_doc = o.judge.model_dump(mode="json") if o.judge else None
+    judge_doc: Judge | dict[str, Any] | None = o.judge
     price = o.judge.price if o.judge else None
     if plain:
         judge_doc = {
@@ -415,7 +325,7 @@ def rubric_regrade(
         if price is None
         else round((tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6, 10),
     }
-    doc = receipt_doc(
+    body = build_receipt(
         level=regraded_level(o.verification_level, stub=stub),
         skill_name=o.skill.name,
         skill_text=None,
@@ -424,7 +334,7 @@ def rubric_regrade(
         model=o.run.model,
         provider=o.run.provider,
         surface=o.run.surface,
-        harness=o.run.harness.model_dump() if o.run.harness else None,
+        harness=o.run.harness,
         capture=o.run.capture,
         preset=o.run.preset,
         started_at=o.run.started_at,
@@ -435,7 +345,7 @@ def rubric_regrade(
         suite_name=revised.name[:200],
         suite_sha256=revised.sha256,
         judge=judge_doc,
-        arms={k: v for k, v in o.arms.model_dump(mode="json").items() if v is not None},
+        arms=o.arms,
         band_source=o.band_source,
         judge_overhead=overhead,
         provenance={
@@ -445,12 +355,36 @@ def rubric_regrade(
             "document_sha256": hashlib.sha256(original_bytes).hexdigest(),
             "unrecorded": [],
         },
+        skill_token_count=o.skill.tokens,
+        regrade=_regrade_member(
+            o,
+            revised,
+            orig_setting,
+            plain=plain,
+            identities=identities,
+            runner_attempts=counter.value,
+            counts=(read, graded, carried, logical),
+        ),
     )
-    doc["skill"]["tokens"] = o.skill.tokens
-    doc["regrade"] = {
+    path = write_receipt(body, out)
+    return RegradeResult(path, read, graded, carried, logical, counter.value)
+
+
+def _regrade_member(
+    o: Receipt,
+    revised: Suite,
+    orig_setting: GraderSetting,
+    *,
+    plain: bool,
+    identities: list[SampleIdentity],
+    runner_attempts: int,
+    counts: tuple[int, int, int, int],
+) -> dict[str, Any]:
+    read, graded, carried, logical = counts
+    return {
         "kind": "judge" if plain else "rubric",
         "original_seal": o.seal.sha256,
-        "original_runner": o.run.runner.model_dump(),
+        "original_runner": o.run.runner,
         "runner_version": __version__,
         "revised_suite_sha256": revised.sha256,
         "original_grader": {
@@ -460,8 +394,6 @@ def rubric_regrade(
         "answers_graded": graded,
         "answers_carried": carried,
         "logical_judge_calls": logical,
-        "runner_attempts": counter.value,
+        "runner_attempts": runner_attempts,
         "judge_ids": aggregate_judge_ids(identities),
     }
-    path = write_receipt(doc, out)
-    return RegradeResult(path, read, graded, carried, logical, counter.value)

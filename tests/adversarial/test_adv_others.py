@@ -102,9 +102,13 @@ def test_case_id_with_a_trailing_newline_is_refused() -> None:
     doc = make_receipt(
         [
             case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25]),
-            case("c2\n", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25]),
+            case("c2", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25]),
         ]
     )
+    # The builders refuse such an id at build time (the model holds the schema's pattern), so
+    # the file a reader meets is made by hand: the id edited in, then sealed again.
+    doc["cases"][1]["id"] = "c2\n"
+    doc = seal_document(doc)
     with pytest.raises(ReceiptError):
         parse_receipt(json.dumps(doc).encode("utf-8"), "r.json")
 

@@ -48,7 +48,8 @@ def test_each_limit_names_the_pointer_and_the_limit() -> None:
         "f.json: /o: expected at most 1 members, found 2"
     ]
     assert _problems({"n": 2**53}) == [
-        "f.json: /n: expected an integer within ±9007199254740991 (RFC 8785 seals no larger), found one of 16 digits"
+        "f.json: /n: expected an integer within ±9007199254740991 "
+        "(RFC 8785 seals no larger), found one of 16 digits"
     ]
     assert _problems({"a/b~": "\ud800"}) == [
         "f.json: /a~1b~0: expected valid Unicode text, found a lone surrogate escape"

@@ -113,7 +113,8 @@ def test_a_real_date_time_passes_the_format_check(value: str) -> None:
 
 @pytest.mark.parametrize("version", known_versions())
 def test_pattern_dollar_does_not_match_before_a_final_newline(version: str) -> None:
-    # ECMA-262: ``$`` without the m flag matches only at the very end; Python's re would accept "c2\n".
+    # ECMA-262: ``$`` without the m flag matches only at the very end;
+    # Python's re would accept "c2\n".
     doc = _valid(version)
     doc["cases"][0]["id"] = "c2\n"
     assert not compiled_validator_for(version).is_valid(doc)

@@ -35,8 +35,8 @@ def test_one_line_per_problem_and_exit_1() -> None:
     code, lines = _run(bad, good)
     assert code == 1
     assert (
-        lines[0]
-        == f'{bad}: /run/capture: expected one of "text", "files", found a string "pdf" (schema 0.14)'
+        lines[0] == f'{bad}: /run/capture: expected one of "text", "files", '
+        'found a string "pdf" (schema 0.14)'
     )
     assert lines[1].startswith(f"{good}: ok")
     assert len(lines) == 2
@@ -61,8 +61,8 @@ def test_formal_is_refused() -> None:
     p = FIXTURES / "0.14" / "invalid-formal-level.json"
     code, lines = _run(p)
     assert code == 1 and lines == [
-        f"{p}: /verification_level: expected UNVERIFIED, DECLARED or TESTED; FORMAL is reserved and no receipt "
-        "can claim it yet"
+        f"{p}: /verification_level: expected UNVERIFIED, DECLARED or TESTED; "
+        "FORMAL is reserved and no receipt can claim it yet"
     ]
 
 

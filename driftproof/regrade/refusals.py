@@ -1,0 +1,123 @@
+"""What a rubric regrade refuses before it grades anything: inputs it cannot hold to the original.
+
+Method, "Receipts are an open format": the answers graded are the original's own, sealed with
+it; a revised task keeps the original's cases and prompts; the kept transcripts, when beside
+the original, are unchanged. Every refusal is a sentence; the caller refuses them all at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from driftproof.receipt import Case, CaseArm, Receipt, _bounds, sha256_text
+from driftproof.run.suite import Suite
+
+__all__ = ["arms_of", "input_refusals", "same_path", "transcripts_refusals"]
+
+
+def arms_of(case: Case) -> list[tuple[str, CaseArm]]:
+    """The arms a case holds, by name, in receipt order."""
+    return [
+        (n, a)
+        for n, a in (
+            ("with_skill", case.arms.with_skill),
+            ("baseline", case.arms.baseline),
+            ("control", case.arms.control),
+        )
+        if a is not None
+    ]
+
+
+def input_refusals(original: Receipt, revised: Suite) -> list[str]:
+    """Why the kept answers or the revised tasks cannot be held to ``original``; empty when
+    they can (method, "Receipts are an open format")."""
+    reasons: list[str] = []
+    total_chars = 0
+    for case in original.cases:
+        for name, arm in arms_of(case):
+            for d in arm.draws:
+                if d.lost is not None:
+                    continue
+                if d.answer is None:
+                    reasons.append(
+                        f"case {case.id} {name} draw {d.index}: the original kept no answer "
+                        "(run with --keep-transcripts to regrade)"
+                    )
+                    return reasons
+                if len(d.answer) > _bounds.ANSWER_MAX_CHARS:
+                    reasons.append(
+                        f"case {case.id} {name} draw {d.index}: "
+                        f"answer over {_bounds.ANSWER_MAX_CHARS} characters"
+                    )
+                    return reasons
+                total_chars += len(d.answer)
+                if d.answer_sha256 is not None and sha256_text(d.answer) != d.answer_sha256:
+                    reasons.append(
+                        f"case {case.id} {name} draw {d.index}: "
+                        "the answer does not match its sealed hash"
+                    )
+    if total_chars > _bounds.ANSWERS_ARCHIVE_MAX_BYTES:
+        reasons.append(
+            f"the answers total {total_chars} characters; "
+            f"the limit is {_bounds.ANSWERS_ARCHIVE_MAX_BYTES}"
+        )
+    by_id = {c.id: c for c in revised.cases}
+    for case in original.cases:
+        rc = by_id.get(case.id)
+        if rc is None:
+            reasons.append(f"the revised tasks have no case {case.id!r}")
+        elif case.prompt_sha256 is not None and sha256_text(rc.prompt) != case.prompt_sha256:
+            reasons.append(
+                f"case {case.id}: the revised task's prompt differs from the original's; "
+                "a new prompt needs a new run"
+            )
+        elif case.prompt_sha256 is None:
+            reasons.append(
+                f"case {case.id}: the original records no prompt hash, "
+                "so the revised task cannot be held to it"
+            )
+    extra = sorted(set(by_id) - {c.id for c in original.cases})
+    if extra:
+        reasons.append(
+            f"the revised tasks add cases the original never answered: {', '.join(extra[:5])}"
+        )
+    return reasons
+
+
+def same_path(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same resolved path, or (both existing) the
+    same inode through a hard link or symlink."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
+    """The kept transcripts the original sealed (``run.transcripts``) must be unchanged when they
+    are beside it: a changed file cannot be held to the original. Their absence refuses nothing:
+    the answers graded are the receipt's own, sealed with it."""
+    kept = getattr(original.run, "transcripts", None)
+    if kept is None:
+        return []
+    path = original_path.with_name(kept.file)
+    if not path.is_file():
+        return []
+    if path.stat().st_size > _bounds.ANSWERS_ARCHIVE_MAX_BYTES:
+        return [
+            f"the kept transcripts {path.name} are over {_bounds.ANSWERS_ARCHIVE_MAX_BYTES} bytes"
+        ]
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    if h.hexdigest() != kept.sha256:
+        return [
+            f"the kept transcripts {path.name} changed after the original sealed them "
+            f"(sha256 {h.hexdigest()[:12]}…, sealed {kept.sha256[:12]}…)"
+        ]
+    return []
