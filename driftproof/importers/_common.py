@@ -24,8 +24,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from driftproof._json import JSONFault, loads_strict
+from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_, Problem
-from driftproof.importers._text import repair_tree, undecodable_byte_before
+from driftproof.importers._text import repair_tree
 
 __all__ = [
     "CASE_ID",
@@ -57,10 +59,6 @@ MAX_SOURCE_BYTES = 64 * 1024 * 1024
 CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
-def _pointer(parts: tuple[Any, ...]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
 class Where:
     """A place in a source document: the file and a JSON pointer, built up step by step.
 
@@ -80,7 +78,7 @@ class Where:
     @property
     def pointer(self) -> str:
         """The RFC 6901 pointer of this place."""
-        return _pointer(self.parts)
+        return _pointer_of(self.parts)
 
     def fail(self, message: str) -> ImportError_:
         """The error for this place (raise it)."""
@@ -245,7 +243,7 @@ def schema_problems(
     problems: list[Problem] = []
     for e in ordered:
         for extra, message in _expectation(e):
-            p = Problem(str(file), _pointer(prefix + tuple(e.absolute_path) + extra), message)
+            p = Problem(str(file), _pointer_of(prefix + tuple(e.absolute_path) + extra), message)
             if p not in problems:
                 problems.append(p)
     return problems[:limit]
@@ -308,11 +306,18 @@ def read_bytes(path: Path) -> bytes:
 
 
 def parse_json_bytes(
-    data: bytes, file: str | Path, *, allow_nan: bool = False, pointer: str = ""
+    data: bytes,
+    file: str | Path,
+    *,
+    allow_nan: bool = False,
+    pointer: str = "",
+    lead: str = "expected JSON",
 ) -> Any:
-    """Parse JSON source bytes; ``allow_nan`` tolerates NaN/Infinity (Inspect logs). ``pointer``
-    places a document inside ``file`` (an archive member ``/header.json``, a JSONL line
-    ``/line 3``) in its errors, so they name the source file, never a made-up one.
+    """Parse JSON source bytes strictly (:func:`driftproof._json.loads_strict`: no member name
+    twice, no NaN/Infinity unless ``allow_nan``, as Inspect logs need). ``pointer`` places a
+    document inside ``file`` (an archive member ``/header.json``, a JSONL line ``/line 3``) in
+    its errors, so they name the source file, never a made-up one; ``lead`` opens a syntax
+    error's message (``expected JSON: Expecting value at line 1 column 1``).
 
     Text is made valid Unicode deterministically (issue 14): a byte that is not UTF-8 inside a
     string, or a lone surrogate escape, becomes U+FFFD (:func:`~driftproof.importers._text.repair_tree`),
@@ -322,34 +327,10 @@ def parse_json_bytes(
     text = data.decode(
         "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8", errors="surrogateescape"
     )
-
-    def bad_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not valid JSON here")
-
-    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in pairs:
-            if k in out:
-                raise ValueError(f"member {k[:80]!r} is given twice; a value would be lost")
-            out[k] = v
-        return out
-
     try:
-        if allow_nan:
-            value = json.loads(text, object_pairs_hook=unique)
-        else:
-            value = json.loads(text, parse_constant=bad_constant, object_pairs_hook=unique)
-    except json.JSONDecodeError as exc:
-        bad = undecodable_byte_before(text, exc.pos)
-        if bad is not None:
-            raise ImportError_.at(
-                file, pointer, f"expected UTF-8 JSON, found an invalid byte at offset {bad}"
-            ) from None
-        raise ImportError_.at(
-            file, pointer, f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        raise ImportError_.at(file, pointer, f"expected JSON: {exc}") from None
+        value = loads_strict(text, allow_nan=allow_nan)
+    except JSONFault as exc:
+        raise ImportError_.at(file, pointer, exc.worded(lead)) from None
     return repair_tree(value)
 
 

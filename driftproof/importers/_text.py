@@ -28,7 +28,6 @@ from typing import Any
 
 __all__ = [
     "ANSWER_MAX_CHARS",
-    "undecodable_byte_before",
     "INSTRUCTION_MAX_CHARS",
     "PROMPT_MAX_CHARS",
     "REFUSAL_MAX_CHARS",
@@ -216,12 +215,3 @@ def finalize_document(doc: dict[str, Any], repairs: list[tuple[str, int]]) -> di
     if found:
         doc["text_repairs"] = (doc.get("text_repairs") or []) + found
     return doc
-
-
-def undecodable_byte_before(text: str, pos: int) -> int | None:
-    """For text decoded with ``surrogateescape`` that JSON refused at ``pos``: the byte offset of
-    the first byte that is not UTF-8 at or before ``pos`` (the likely cause), or ``None``."""
-    for i, ch in enumerate(text[: pos + 1]):
-        if "\udc80" <= ch <= "\udcff":
-            return len(text[:i].encode("utf-8", "surrogateescape"))
-    return None

@@ -41,11 +41,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import pointer
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, parse_instant, run_times
-from driftproof.importers._text import repair_tree, undecodable_byte_before
-from driftproof.receipt import draw_doc, receipt_doc, sha256_text, to_pointer
+from driftproof.importers._common import Where, parse_instant, parse_json_bytes, run_times
+from driftproof.receipt import draw_doc, receipt_doc, sha256_text
 from driftproof.tokens import COUNTED_BY, count_tokens
 
 __all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "import_caveman"]
@@ -91,7 +91,7 @@ UNRECORDED_ALWAYS: tuple[str, ...] = (
 
 
 def _pointer(*parts: Any) -> str:
-    return to_pointer(parts)
+    return pointer(parts)
 
 
 def _read_capped(path: Path, limit: int) -> bytes:
@@ -99,19 +99,6 @@ def _read_capped(path: Path, limit: int) -> bytes:
     without end."""
     with path.open("rb") as fh:
         return fh.read(limit + 1)
-
-
-class _Duplicate(ValueError):
-    pass
-
-
-def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Duplicate(key)
-        out[key] = value
-    return out
 
 
 def _load(path: Path, shown: str) -> tuple[Any, str]:
@@ -125,35 +112,8 @@ def _load(path: Path, shown: str) -> tuple[Any, str]:
         raise ImportError_.at(shown, "", f"cannot read the snapshot: {exc.strerror}") from None
     if size > SNAPSHOT_MAX_BYTES:
         raise ImportError_.at(shown, "", f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
-    # bytes that are not UTF-8 inside a string become U+FFFD below (repair_tree), recorded in text_repairs
-    text = data.decode("utf-8", errors="surrogateescape")
-
-    def no_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not valid JSON")
-
-    try:
-        return (
-            repair_tree(
-                json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_members)
-            ),
-            hashlib.sha256(data).hexdigest(),
-        )
-    except _Duplicate as exc:
-        # A member given twice would silently lose one of its values: refuse, do not guess.
-        raise ImportError_.at(
-            shown, "", f"expected unique member names, found {json.dumps(str(exc))[:80]} twice"
-        ) from None
-    except json.JSONDecodeError as exc:
-        bad = undecodable_byte_before(text, exc.pos)
-        if bad is not None:
-            raise ImportError_.at(
-                shown, "", f"expected UTF-8 JSON, found an invalid byte at offset {bad}"
-            ) from None
-        raise ImportError_.at(
-            shown, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        raise ImportError_.at(shown, "", f"not valid JSON: {exc}") from None
+    # bytes that are not UTF-8 inside a string become U+FFFD (repair_tree), in text_repairs
+    return parse_json_bytes(data, shown, lead="not valid JSON"), hashlib.sha256(data).hexdigest()
 
 
 def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> str:
