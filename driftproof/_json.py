@@ -17,7 +17,7 @@ from typing import Any
 __all__ = ["JSONFault", "escape", "loads_strict", "pointer"]
 
 #: Characters of a parser's own message kept in a :class:`JSONFault` (the rest is cut).
-_DETAIL_MAX_CHARS = 300
+_DETAIL_MAX_CHARS = 80
 #: Characters of a duplicated member name quoted in a message.
 _NAME_MAX_CHARS = 80
 
