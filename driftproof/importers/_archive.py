@@ -23,6 +23,7 @@ from typing import BinaryIO
 
 import zstandard
 
+from driftproof._json import pointer
 from driftproof.errors import ImportError_
 
 __all__ = ["MAX_INFLATED_BYTES", "MAX_MEMBERS", "MAX_MEMBER_BYTES", "Archive"]
@@ -53,7 +54,7 @@ class _Limited:
 
 
 def _member_pointer(name: str) -> str:
-    return "/" + name.replace("~", "~0").replace("/", "~1")
+    return pointer([name])
 
 
 class Archive:

@@ -26,6 +26,8 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
+from driftproof._json import escape as _esc
+
 __all__ = [
     "ANSWER_MAX_CHARS",
     "INSTRUCTION_MAX_CHARS",
@@ -115,10 +117,6 @@ def collect_repairs() -> Iterator[list[tuple[str, int]]]:
         yield sink
     finally:
         _REPAIRS.reset(token)
-
-
-def _esc(part: Any) -> str:
-    return str(part).replace("~", "~0").replace("/", "~1")
 
 
 def _bounded(

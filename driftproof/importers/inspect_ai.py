@@ -40,6 +40,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import pointer
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._archive import Archive
@@ -138,7 +139,7 @@ def _read_eval_zip(
 
 
 def _pointer_of(member: str) -> str:
-    return "/" + member.replace("~", "~0").replace("/", "~1")
+    return pointer([member])
 
 
 def _member_order(name: str) -> tuple[int, str, int]:
