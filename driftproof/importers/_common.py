@@ -24,6 +24,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from driftproof._anchor import slug as _slug
 from driftproof._json import JSONFault, loads_strict
 from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_, Problem
@@ -368,7 +369,7 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
     """
     if CASE_ID.match(label):
         return label
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-._")[:100]
+    slug = _slug(label, strip="-._", empty="")[:100]
     digest = hashlib.sha256(
         (content if content is not None else label).encode("utf-8")
     ).hexdigest()[:10]
@@ -424,7 +425,7 @@ def unit_score(value: Any, where: Where) -> float:
 
 def safe_filename(*parts: str) -> str:
     """A receipt file name from parts: characters outside ``[A-Za-z0-9._-]`` become ``-``."""
-    stem = "-".join(re.sub(r"[^A-Za-z0-9._-]+", "-", p).strip("-.") for p in parts if p)
+    stem = "-".join(_slug(p, strip="-.", empty="") for p in parts if p)
     stem = re.sub(r"-{2,}", "-", stem)[:190] or "import"
     return f"{stem}.json"
 
