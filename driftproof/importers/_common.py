@@ -37,6 +37,7 @@ __all__ = [
     "case_id_for",
     "file_sha256",
     "git_blob_sha1",
+    "is_count",
     "manifest_sha256",
     "parse_instant",
     "parse_json_bytes",
@@ -275,6 +276,11 @@ def provenance_doc(
         "document_sha256": document_sha256,
         "unrecorded": seen[:200],
     }
+
+
+def is_count(value: Any) -> bool:
+    """Whether ``value`` is a count a source recorded: an integer >= 0 (``true`` is no count)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def unit_score(value: Any, where: Where) -> float:

@@ -48,6 +48,7 @@ from driftproof.importers._common import (
     Where,
     case_id_for,
     file_sha256,
+    is_count,
     parse_json_bytes,
     provenance_doc,
     read_bytes,
@@ -392,15 +393,15 @@ def _row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     tokens = None
     if (
         isinstance(usage, dict)
-        and _count(usage.get("prompt_tokens"))
-        and _count(usage.get("completion_tokens"))
+        and is_count(usage.get("prompt_tokens"))
+        and is_count(usage.get("completion_tokens"))
     ):
         tokens = {
             "input": usage["prompt_tokens"],
             "output": usage["completion_tokens"],
             "counted_by": "source",
         }
-        if _count(usage.get("cached_tokens")):
+        if is_count(usage.get("cached_tokens")):
             tokens["cache_read_input"] = usage["cached_tokens"]
     model = sample.get("model") or sample.get("sampled_model_name")
     outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
@@ -473,10 +474,6 @@ def _last_text(messages: Any) -> str | None:
         if isinstance(m, dict) and isinstance(m.get("content"), str):
             return m["content"]
     return None
-
-
-def _count(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
 def _draw(
