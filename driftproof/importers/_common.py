@@ -39,6 +39,8 @@ __all__ = [
     "git_blob_sha1",
     "is_count",
     "manifest_sha256",
+    "member_list",
+    "member_object",
     "parse_instant",
     "parse_json_bytes",
     "provenance_doc",
@@ -276,6 +278,19 @@ def provenance_doc(
         "document_sha256": document_sha256,
         "unrecorded": seen[:200],
     }
+
+
+def member_object(holder: Any, key: str) -> dict[str, Any]:
+    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``: a
+    member a source may leave out or give another type, read without failing."""
+    value = holder.get(key) if isinstance(holder, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def member_list(holder: Any, key: str) -> list[Any]:
+    """``holder[key]`` when ``holder`` is an object and that member is an array, else ``[]``."""
+    value = holder.get(key) if isinstance(holder, dict) else None
+    return value if isinstance(value, list) else []
 
 
 def is_count(value: Any) -> bool:

@@ -49,6 +49,8 @@ from driftproof.importers._common import (
     case_id_for,
     file_sha256,
     manifest_sha256,
+    member_list,
+    member_object,
     parse_instant,
     parse_json_bytes,
     provenance_doc,
@@ -222,7 +224,7 @@ def import_inspect(
     ]
     judges = set()
     for arm, (header, samples, _) in read.items():
-        ev = header.get("eval") if isinstance(header.get("eval"), dict) else {}
+        ev = member_object(header, "eval")
         epochs.add(
             (ev.get("config") or {}).get("epochs") if isinstance(ev.get("config"), dict) else None
         )
@@ -291,10 +293,9 @@ def import_inspect(
         unrecorded.insert(0, "judge.model (the scorer records no grading model)")
     judge["channel"] = "source"
     versions = {
-        str(((h.get("eval") or {}).get("packages") or {}).get("inspect_ai"))
+        str(v)
         for h in headers.values()
-        if isinstance((h.get("eval") or {}).get("packages"), dict)
-        and (h["eval"]["packages"]).get("inspect_ai")
+        if (v := member_object(member_object(h, "eval"), "packages").get("inspect_ai"))
     }
     version = next(iter(versions)) if len(versions) == 1 else None
     if version is None:
@@ -354,7 +355,7 @@ def _times(
     """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as instants."""
     started, finished = [], []
     for arm, (header, _, _) in read.items():
-        stats = header.get("stats") if isinstance(header.get("stats"), dict) else {}
+        stats = member_object(header, "stats")
         w = Where(logs[arm]) / "stats"
         for member, into in (("started_at", started), ("completed_at", finished)):
             value = stats.get(member)
@@ -379,11 +380,7 @@ def _scorer_name(
     """The scorer to read: ``scorer`` when it is among the scorers the header lists or any
     sample scored with; else the only scorer there is."""
     names: list[str] = []
-    for s in (
-        ((header.get("results") or {}).get("scores") or [])
-        if isinstance(header.get("results"), dict)
-        else []
-    ):
+    for s in member_object(header, "results").get("scores") or []:
         if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
             names.append(s["name"])
     for sample, _ in samples:
@@ -405,8 +402,8 @@ def _scorer_name(
 
 
 def _judge_model(header: dict[str, Any], scorer: str) -> str:
-    ev = header.get("eval") if isinstance(header.get("eval"), dict) else {}
-    roles = ev.get("model_roles") if isinstance(ev.get("model_roles"), dict) else {}
+    ev = member_object(header, "eval")
+    roles = member_object(ev, "model_roles")
     grader = roles.get("grader")
     if isinstance(grader, dict) and isinstance(grader.get("model"), str):
         return grader["model"]
@@ -422,14 +419,10 @@ def _judge_model(header: dict[str, Any], scorer: str) -> str:
 
 
 def _system_message_sha(header: dict[str, Any]) -> str | None:
-    plan = header.get("plan") if isinstance(header.get("plan"), dict) else {}
+    plan = member_object(header, "plan")
     for step in plan.get("steps") or []:
         if isinstance(step, dict) and step.get("solver") == "system_message":
-            template = (
-                (step.get("params") or {}).get("template")
-                if isinstance(step.get("params"), dict)
-                else None
-            )
+            template = member_object(step, "params").get("template")
             if isinstance(template, str):
                 return sha256_text(template)
     return None
@@ -449,15 +442,11 @@ def _input_text(value: Any) -> str | None:
 
 
 def _answer(sample: dict[str, Any]) -> str | None:
-    out = sample.get("output") if isinstance(sample.get("output"), dict) else {}
-    choices = out.get("choices") if isinstance(out.get("choices"), list) else []
+    out = member_object(sample, "output")
+    choices = member_list(out, "choices")
     if not choices or not isinstance(choices[0], dict):
         return None
-    content = (
-        (choices[0].get("message") or {}).get("content")
-        if isinstance(choices[0].get("message"), dict)
-        else None
-    )
+    content = member_object(choices[0], "message").get("content")
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -491,11 +480,7 @@ def _draw(
 ) -> dict[str, Any]:
     index = epoch - 1
     answer = _answer(sample)
-    usage = (
-        (sample.get("output") or {}).get("usage")
-        if isinstance(sample.get("output"), dict)
-        else None
-    )
+    usage = member_object(sample, "output").get("usage")
     tokens = None
     if isinstance(usage, dict) and all(
         isinstance(usage.get(k), int) and not isinstance(usage.get(k), bool) and usage[k] >= 0

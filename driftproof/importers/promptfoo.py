@@ -38,6 +38,7 @@ from driftproof.importers._common import (
     Where,
     case_id_for,
     file_sha256,
+    member_object,
     parse_instant,
     parse_json_bytes,
     provenance_doc,
@@ -122,7 +123,7 @@ def import_promptfoo(
             raise iw.fail("expected a result object")
         arm = _arm_of(row, arms, by, prompt_ids, iw)
         used[arm] += 1
-        provider = row.get("provider") if isinstance(row.get("provider"), dict) else {}
+        provider = member_object(row, "provider")
         if isinstance(provider.get("id"), str):
             models[arm].add(provider["id"])
         key, label, prompt_text = _case_key(row, iw)
@@ -160,15 +161,11 @@ def import_promptfoo(
     provider_name = None
     if model is not None and model.split(":", 1)[0] in ("openai", "anthropic"):
         provider_name = model.split(":", 1)[0]
-    meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
+    meta = member_object(doc, "metadata")
     version = (
         meta.get("promptfooVersion") if isinstance(meta.get("promptfooVersion"), str) else None
     )
-    repeat = (
-        ((doc.get("config") or {}).get("evaluateOptions") or {}).get("repeat")
-        if isinstance(doc.get("config"), dict)
-        else None
-    )
+    repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
     gens = (
         repeat if isinstance(repeat, int) and not isinstance(repeat, bool) and repeat >= 1 else None
     )
@@ -316,7 +313,7 @@ def _arm_of(
         p = row.get("provider")
         names = [p.get("label"), p.get("id")] if isinstance(p, dict) else [p]
     else:
-        p = row.get("prompt") if isinstance(row.get("prompt"), dict) else {}
+        p = member_object(row, "prompt")
         pid = row.get("promptId")
         listed = prompt_ids.get(pid) or {}
         names = [p.get("label"), listed.get("label"), pid, p.get("raw"), listed.get("raw")]
@@ -332,10 +329,10 @@ def _arm_of(
 
 
 def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
-    tc = row.get("testCase") if isinstance(row.get("testCase"), dict) else {}
-    meta = tc.get("metadata") if isinstance(tc.get("metadata"), dict) else {}
+    tc = member_object(row, "testCase")
+    meta = member_object(tc, "metadata")
     vars_ = tc.get("vars", row.get("vars"))
-    prompt = row.get("prompt") if isinstance(row.get("prompt"), dict) else {}
+    prompt = member_object(row, "prompt")
     prompt_text = prompt.get("raw") if isinstance(prompt.get("raw"), str) else None
     if isinstance(meta.get("id"), (str, int)) and not isinstance(meta.get("id"), bool):
         return f"id:{meta['id']}", str(meta["id"]), prompt_text
@@ -355,7 +352,7 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
 
 
 def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, Any]:
-    response = row.get("response") if isinstance(row.get("response"), dict) else {}
+    response = member_object(row, "response")
     output = response.get("output")
     answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
     usage = response.get("tokenUsage") if isinstance(response.get("tokenUsage"), dict) else None

@@ -36,6 +36,7 @@ from driftproof.importers._common import (
     file_sha256,
     git_blob_sha1,
     manifest_sha256,
+    member_object,
     provenance_doc,
     read_json,
     read_skill_md,
@@ -218,7 +219,7 @@ def _receipt(
             r["eval"], {"arms": {a: [] for a in ("with_skill", "baseline", "control")}}
         )
         case["arms"][arm].append(r)
-    meta = (bench or {}).get("metadata") if isinstance((bench or {}).get("metadata"), dict) else {}
+    meta = member_object(bench, "metadata")
     planned = meta.get("runs_per_configuration")
     counts = {
         len(rs)
