@@ -152,7 +152,7 @@ def write_imported(
     """
     out = Path(out_dir)
     seen: set[str] = set()
-    for i, item in enumerate(items):
+    for item in items:
         if not _FILENAME.match(item.filename) or item.filename in seen:
             raise ImportError_.at(
                 source, "", f"receipt file name {item.filename!r} is unsafe or repeated"

@@ -35,7 +35,7 @@ def draw_of(
     """One run as a draw, and whether the skill fired on it (``None``: not observed)."""
     fired: bool | None = None
     checks = []
-    for k, g in enumerate(run.get("graders") or []):
+    for g in run.get("graders") or []:
         gname = g["name"]
         if gname in skill_graders and isinstance(g.get("passed"), bool):
             fired = skill_fired(g, configs.get(gname) or {})

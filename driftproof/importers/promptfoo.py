@@ -111,7 +111,6 @@ def import_promptfoo(
     missing = [a for a in ("with_skill", "baseline") if a not in arms]
     doc, sha, located = _read_output(path)
     res = doc["results"]
-    rows = [row for row, _ in located]
     prompt_ids = {p.get("id"): p for p in res.get("prompts") or [] if isinstance(p, dict)}
     rw = Where(path) / "results"
     cases: dict[str, dict[str, Any]] = {}
@@ -392,7 +391,7 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
             overhead["counted"] += 1
         else:
             overhead["missing"] += 1
-        for j, comp in enumerate(grading.get("componentResults") or []):
+        for comp in grading.get("componentResults") or []:
             if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):
                 continue
             kind = _CHECK_KINDS.get(str(comp["assertion"].get("type")))
