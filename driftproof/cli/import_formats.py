@@ -1,4 +1,5 @@
-"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|openai-evals``:
+"""``driftproof import
+skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|openai-evals``:
 one click command each.
 
 Each command parses its options, calls the registered importer
@@ -94,7 +95,8 @@ def skill_creator(
     arms: tuple[str, ...],
     out_dir: Path,
 ) -> None:
-    """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per iteration."""
+    """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per
+    iteration."""
     _write(
         "skill-creator",
         list(paths),
@@ -137,7 +139,8 @@ def nvidia(
     skills: tuple[str, ...],
     out_dir: Path,
 ) -> None:
-    """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no verdict."""
+    """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no
+    verdict."""
     _write(
         "nvidia",
         list(paths),
@@ -158,7 +161,8 @@ def nvidia(
     multiple=True,
     required=True,
     metavar="ARM=LABEL",
-    help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL [--arm control=LABEL]; "
+    help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL "
+    "[--arm control=LABEL]; "
     "with_skill or baseline alone is a single-arm import (no lift).",
 )
 @click.option(
@@ -181,7 +185,8 @@ def promptfoo(
     skill_md: Path | None,
     out_dir: Path,
 ) -> None:
-    """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept out of the figures."""
+    """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept
+    out of the figures."""
     _write(
         "promptfoo",
         path,
@@ -305,7 +310,8 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
     "arms",
     multiple=True,
     metavar="ARM=RUN",
-    help="Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a single-arm "
+    help="Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a "
+    "single-arm "
     "import (default: the file's only run, as with_skill).",
 )
 @click.option(
@@ -317,7 +323,8 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
     "--grader-range",
     default=None,
     metavar="LOW:HIGH",
-    help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a score model).",
+    help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a score "
+    "model).",
 )
 @click.option("--skill-name", required=True, help="The skill's name (OpenAI Evals records none).")
 @click.option(
@@ -333,7 +340,8 @@ def openai_evals(
     skill_md: Path | None,
     out_dir: Path,
 ) -> None:
-    """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as lost draws."""
+    """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as
+    lost draws."""
     mapping = _arm_map(arms)
     if mapping and "control" in mapping:
         raise ImportError_.at(

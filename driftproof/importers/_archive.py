@@ -207,7 +207,8 @@ class Archive:
                 self.shown,
                 where,
                 f"the archive's members inflate past {self.max_inflated_bytes} "
-                "bytes together, the limit (counted as inflated, not as declared); nothing was read",
+                "bytes together, the limit (counted as inflated, not as declared); nothing was "
+                "read",
             )
         raise ImportError_.at(
             self.shown,

@@ -188,7 +188,8 @@ def parse_json_bytes(
     error's message (``expected JSON: Expecting value at line 1 column 1``).
 
     Text is made valid Unicode deterministically (issue 14): a byte that is not UTF-8 inside a
-    string, or a lone surrogate escape, becomes U+FFFD (:func:`~driftproof.importers._text.repair_tree`),
+    string, or a lone surrogate escape, becomes U+FFFD
+    (:func:`~driftproof.importers._text.repair_tree`),
     and the importer's receipt records where in ``text_repairs``. A byte that is not UTF-8
     outside a string is not JSON and is refused, naming the file and line.
     """
@@ -265,7 +266,8 @@ def unrecorded_judge(tool: str, grader: str) -> dict[str, Any]:
 def provenance_doc(
     tool: str, tool_version: str | None, document: str, document_sha256: str, unrecorded: list[str]
 ) -> dict[str, Any]:
-    """``provenance`` of an imported receipt: tool, version, document, its sha256, unrecorded things."""
+    """``provenance`` of an imported receipt: tool, version, document, its sha256, unrecorded
+    things."""
     seen: list[str] = []
     for item in unrecorded:
         item = item[:200]

@@ -36,7 +36,8 @@ _SUMMARY = {
     "attempts_per_task": re.compile(r"^- Attempts per task: (\d+)\s*$"),
     "pass_threshold": re.compile(rf"^- Pass threshold: ({_NUM}%)\s*$"),
     "verdict": re.compile(
-        r"^(?:>\s*)?(?:[^\w\s*]*\s*)?(?:- )?\*{0,2}Overall verdict: \*{0,2}([A-Z]+)\b(?!.*only when)"
+        r"^(?:>\s*)?(?:[^\w\s*]*\s*)?(?:- )?\*{0,2}Overall verdict: \*{0,2}([A-Z]+)\b(?!.*only "
+        r"when)"
     ),
     "agents_inline": re.compile(r"^- Agents: (.+?)\s*$"),
 }
@@ -47,7 +48,8 @@ def parse_cell(text: str) -> dict[str, Any] | None:
 
     Returns:
         ``{"printed", "score", "baseline", "uplift", "note"}``: ``score``/``baseline`` are
-        ``{"value", "unit"}`` (``"%"``, or ``None`` when printed with no unit) or ``None``; ``uplift`` is ``{"printed", "value", "unit"}``
+        ``{"value", "unit"}`` (``"%"``, or ``None`` when printed with no unit) or ``None``;
+        ``uplift`` is ``{"printed", "value", "unit"}``
         with ``unit`` ``"%"``, ``"points"``, ``"pp"`` or ``None`` when the card printed none.
         Values are numbers in the card's own unit (percent or percentage points, not 0..1).
     """
@@ -192,7 +194,8 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
                     raise ImportError_.at(
                         file,
                         f"line {lineno}, column {i + 1}",
-                        f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}",
+                        f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found "
+                        f"{cell!r}",
                     )
                 if parsed["baseline"] is not None:
                     fmt = "v2"

@@ -52,7 +52,8 @@ def source_schema(name: str) -> dict[str, Any]:
 def _source_validator(name: str, definition: str | None) -> Draft202012Validator:
     schema = source_schema(name)
     if definition is not None:
-        # one document kind of a multi-document format: its $defs entry, resolving against the whole file
+        # one document kind of a multi-document format: its $defs entry, resolving against the whole
+        # file
         schema = {
             "$schema": schema.get("$schema"),
             "$defs": schema.get("$defs", {}),
@@ -92,7 +93,8 @@ def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
     return [
         (
             (),
-            f"expected a value that fits the schema's {error.validator!r} rule: {error.message[:300]}",
+            f"expected a value that fits the schema's {error.validator!r} rule: "
+            f"{error.message[:300]}",
         )
     ]
 
@@ -106,7 +108,8 @@ def schema_problems(
 ) -> list[Problem]:
     """jsonschema errors as problems in document order (array indices numerically), at most
     ``limit``: each names ``file``, the RFC 6901 pointer (``prefix`` + the error's
-    ``absolute_path``; a missing member is pointed at itself) and what was expected in plain words."""
+    ``absolute_path``; a missing member is pointed at itself) and what was expected in plain
+    words."""
     ordered = sorted(
         errors,
         key=lambda e: [

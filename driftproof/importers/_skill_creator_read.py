@@ -270,7 +270,8 @@ def _score(
         )
     note = (
         f"{where}: {declared[1]} {declared[0]:g} disagrees with the {counted[1]} of "
-        f"{counted[2]} {counted[3]} counted ({counted[0]:.3f}); the counted assertions are the score"
+        f"{counted[2]} {counted[3]} counted ({counted[0]:.3f}); the counted assertions "
+        "are the score"
     )
     return counted[0], None, note
 

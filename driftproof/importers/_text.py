@@ -110,7 +110,8 @@ def repair_tree(value: Any) -> Any:
 
 @contextlib.contextmanager
 def collect_repairs() -> Iterator[list[tuple[str, int]]]:
-    """A scope in which parsing notes each repaired string as ``(repaired text, code points replaced)``."""
+    """A scope in which parsing notes each repaired string as ``(repaired text, code points
+    replaced)``."""
     sink: list[tuple[str, int]] = []
     token = _REPAIRS.set(sink)
     try:

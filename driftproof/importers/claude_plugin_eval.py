@@ -1,4 +1,5 @@
-"""``claude plugin eval`` result documents (``aggregate-result.json``, schemaVersion 1) → DECLARED receipts (D-15).
+"""``claude plugin eval`` result documents (``aggregate-result.json``, schemaVersion 1) → DECLARED
+receipts (D-15).
 
 Claude Code (from 2.1.269) runs a plugin's eval suite: each case is run several times with
 the plugin (``arms.with``) and, under the default ``--ablation with-without``, as often
@@ -32,8 +33,10 @@ The ``--json`` output is the same v1 document the command writes to
 - cost: ``costUsd`` (suite and runs) and ``judgeCostUsd`` (the judge's part of a run's cost) are
   list-price estimates the source declares; they are kept apart, as declared, in
   ``provenance.details.declared_cost_usd`` and never enter ``economics`` (which holds tokens);
-- harness: ``claude-code`` at ``claudeVersion``; plugin names and versions in ``provenance.details``;
-  model: ``suite.modelOverride`` when given, else not recorded; judge: ``suite.judgeModel`` when given.
+- harness: ``claude-code`` at ``claudeVersion``; plugin names and versions in
+``provenance.details``;
+  model: ``suite.modelOverride`` when given, else not recorded; judge: ``suite.judgeModel`` when
+  given.
 """
 
 from __future__ import annotations
@@ -278,7 +281,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         unrecorded.append("generations_per_arm (the case arms hold different numbers of runs)")
     if declared_runs and (gens is None or declared_runs != {gens}):
         notes.append(
-            f"runsPerCase declares {', '.join(str(x) for x in sorted(declared_runs))}; the document holds "
+            f"runsPerCase declares {', '.join(str(x) for x in sorted(declared_runs))}; "
+            "the document holds "
             + (
                 "different numbers of runs per case arm"
                 if gens is None

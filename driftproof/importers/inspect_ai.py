@@ -91,7 +91,8 @@ def import_inspect(
             logs of different tasks, an unknown or ambiguous scorer, an object value with no
             KEY, a score outside 0..1 or a timestamp with no UTC offset; naming the file and
             JSON pointer (in a ``.eval`` archive the file is the archive and the pointer starts
-            with the member's name, RFC 6901 escaped: ``/samples~11_epoch_1.json/scores/match/value``).
+            with the member's name, RFC 6901 escaped:
+            ``/samples~11_epoch_1.json/scores/match/value``).
     """
     if (
         not logs
@@ -269,7 +270,8 @@ def import_inspect(
 def _times(
     read: dict[str, Any], logs: dict[str, Path], unrecorded: list[str]
 ) -> dict[str, str | None]:
-    """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as instants."""
+    """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as
+    instants."""
     started, finished = [], []
     for arm, (header, _, _) in read.items():
         stats = member_object(header, "stats")
@@ -295,7 +297,8 @@ def _unscored(
     reason: str,
     samples: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0 (issue 14)."""
+    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0 (issue
+    14)."""
     return draw_doc(
         index,
         answer=answer,
@@ -350,8 +353,8 @@ def _draw(
     if isinstance(value, dict):
         if key is None:
             raise vw.fail(
-                f"expected --scorer {scorer}:KEY naming the key that holds the score; the value is an "
-                f"object with keys {sorted(value)[:20]}"
+                f"expected --scorer {scorer}:KEY naming the key that holds the score; "
+                f"the value is an object with keys {sorted(value)[:20]}"
             )
         if key not in value:
             return _unscored(
@@ -360,7 +363,8 @@ def _draw(
         value, vw = value[key], vw / key
     elif key is not None:
         raise vw.fail(
-            f"expected an object value with key {key!r} (--scorer {scorer}:{key}); the value is not an object"
+            f"expected an object value with key {key!r} (--scorer {scorer}:{key}); "
+            "the value is not an object"
         )
     if value is None:
         return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded null")

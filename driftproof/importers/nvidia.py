@@ -1,4 +1,5 @@
-"""NVIDIA skill benchmark cards (``BENCHMARK.md``) and catalogue (``benchmarks.json``) → aggregates-only receipts.
+"""NVIDIA skill benchmark cards (``BENCHMARK.md``) and catalogue (``benchmarks.json``) →
+aggregates-only receipts.
 
 These sources print aggregates only: one score and one uplift per dimension and
 agent, no per-run score (method, "Figures a source printed give no verdict";
@@ -73,7 +74,8 @@ def import_nvidia(
     Args:
         paths: ``BENCHMARK.md`` (or ``skill-card.md``) files, directories holding
             ``BENCHMARK.md`` or ``skills/*/BENCHMARK.md``, or ``benchmarks.json`` files.
-        repository: the repository the files were read from (e.g. ``https://github.com/NVIDIA/skills``);
+        repository: the repository the files were read from (e.g.
+        ``https://github.com/NVIDIA/skills``);
             unknown when omitted (the files do not name it).
         commit: the commit they were read at; unknown when omitted.
         repo_root: the checkout's root, to record each file's path in the repository.
@@ -221,7 +223,8 @@ def _from_catalogue(
             else None
         )
         row["baseline"] = None
-        # "printed": the number as the JSON file wrote it (56 rows of the 2026-08 catalogue write -0.0)
+        # "printed": the number as the JSON file wrote it (56 rows of the 2026-08 catalogue write
+        # -0.0)
         row["uplift"] = (
             {
                 "printed": json.dumps(uplift),

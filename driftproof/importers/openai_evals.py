@@ -16,9 +16,9 @@ per token). Two row shapes are read (``schemas/openai-evals.schema.json``):
 
 Mapping (interop page, "OpenAI Evals"):
 
-- case: the data source item (``datasource_item_id`` / ``data_source_idx``), id ``item-<n>``; an item
-  whose content differs between runs (different data sets) is one case per version, never paired;
-  prompt: the item's ``input`` when it is text;
+- case: the data source item (``datasource_item_id`` / ``data_source_idx``), id ``item-<n>``;
+  an item whose content differs between runs (different data sets) is one case per version,
+  never paired; prompt: the item's ``input`` when it is text;
 - draw: one output item (a run answers each item once; an item twice in one run is refused);
   each is its own generation, graded once, so ``band_source`` is ``generation``;
 - score: the named grader's result (``--grader NAME``; required when the rows carry several),
@@ -177,7 +177,8 @@ def import_openai_evals(
         "judge_samples_per_generation",
         "generations_per_arm (a run answers each item once; not stated as a count)",
         "run.harness",
-        "each case's rubric_sha256 (the graders' definitions are in the eval, not its output items)",
+        "each case's rubric_sha256 (the graders' definitions are in the eval, not its output "
+        "items)",
     ]
     if model is None:
         why = "the runs name different models" if all_models else "no row names its model"
@@ -212,15 +213,16 @@ def import_openai_evals(
         absent = [c["id"] for c in case_docs if not c["arms"][a]["draws"]]
         if absent:
             notes.append(
-                f"Run {mapping[a]!r} ({a}) has no output item for {len(absent)} item(s) another run "
-                f"answered ({', '.join(absent[:20])}{', …' if len(absent) > 20 else ''}): those cases hold "
-                "no draw in that arm."
+                f"Run {mapping[a]!r} ({a}) has no output item for {len(absent)} item(s) another "
+                f"run answered ({', '.join(absent[:20])}{', …' if len(absent) > 20 else ''}): "
+                "those cases hold no draw in that arm."
             )
     differing = [k for k, n in variants.items() if n > 1]
     if differing:
         notes.append(
-            f"Data source item(s) {', '.join(differing[:20])} differ between the runs: each version is its "
-            "own case (id item-<n>-<first 10 hex digits of the item's sha256>), never paired across arms."
+            f"Data source item(s) {', '.join(differing[:20])} differ between the runs: each "
+            "version is its own case (id item-<n>-<first 10 hex digits of the item's sha256>), "
+            "never paired across arms."
         )
     details = {
         "runs": {a: mapping[a] for a in mapping},
@@ -261,8 +263,8 @@ def _arm_map(
     if not arms:
         if len(runs) != 1:
             raise w.fail(
-                f"expected one run, or --arm with_skill=RUN [--arm baseline=RUN]; the file holds runs "
-                f"{', '.join(repr(r) for r in runs[:20])}"
+                "expected one run, or --arm with_skill=RUN [--arm baseline=RUN]; the file holds "
+                f"runs {', '.join(repr(r) for r in runs[:20])}"
             )
         return {"with_skill": runs[0]}
     for arm in arms:
@@ -349,13 +351,15 @@ def _score(
     if isinstance(value, bool):
         if grader_range is not None:  # a pass/fail grade is not a point on a LOW:HIGH scale
             raise w.fail(
-                f"expected grader {grader!r}'s score as a number on {grader_range[0]:g}:{grader_range[1]:g}, "
+                f"expected grader {grader!r}'s score as a number on "
+                f"{grader_range[0]:g}:{grader_range[1]:g}, "
                 f"found {str(value).lower()}"
             )
         return 1.0 if value else 0.0
     if not isinstance(value, (int, float)):
         raise w.fail(
-            f"expected grader {grader!r}'s score as a number or true/false, found {type(value).__name__}"
+            f"expected grader {grader!r}'s score as a number or true/false, found "
+            f"{type(value).__name__}"
         )
     v = float(value)
     if math.isnan(v):
@@ -366,7 +370,8 @@ def _score(
         lo, hi = grader_range
         if v < lo or v > hi:
             raise w.fail(
-                f"expected a score in the grader's range {lo:g}..{hi:g} (--grader-range), found {value!r}"
+                f"expected a score in the grader's range {lo:g}..{hi:g} (--grader-range), found "
+                f"{value!r}"
             )
         return (v - lo) / (hi - lo)
     if v < 0.0 or v > 1.0:
@@ -379,7 +384,8 @@ def _score(
 
 @register("openai-evals")
 def openai_evals_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_openai_evals`, file ``openai-evals-<skill>-<document sha256[:8]>.json``."""
+    """Registry entry: :func:`import_openai_evals`, file ``openai-evals-<skill>-<document
+    sha256[:8]>.json``."""
     doc = import_openai_evals(Path(source), **options)
     return [
         Imported(

@@ -1,4 +1,5 @@
-"""promptfoo output files (``promptfoo eval -o out.json`` / ``promptfoo export``) → DECLARED receipts (D-15).
+"""promptfoo output files (``promptfoo eval -o out.json`` / ``promptfoo export``) → DECLARED
+receipts (D-15).
 
 promptfoo has no notion of arms: the user maps two (or three) prompt or provider
 labels to with_skill, baseline and control explicitly. Mapping
@@ -241,13 +242,15 @@ def import_promptfoo(
     return out
 
 
-#: Bytes: the largest JSONL export read (line by line; a JSON output file stays at MAX_SOURCE_BYTES).
+#: Bytes: the largest JSONL export read (line by line; a JSON output file stays at
+#: MAX_SOURCE_BYTES).
 MAX_JSONL_BYTES = 512 * 1024 * 1024
 
 
 def _read_output(path: Path) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
     """(output document, sha256 of the file, [(result row, where)]) of a JSON output file or a
-    JSONL export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results": …}}``)."""
+    JSONL export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results":
+    …}}``)."""
     if path.suffix.lower() != ".jsonl":
         doc, raw = read_json(path)
         validate_source(doc, "promptfoo", path)  # the shape of every member walked below
@@ -291,7 +294,8 @@ def _read_output(path: Path) -> tuple[dict[str, Any], str, list[tuple[Any, Where
 
 
 def _configured_grader(config: Any) -> dict[str, Any] | None:
-    """The grader named in ``config.defaultTest.options.provider`` (a string or ``{id}``), if any."""
+    """The grader named in ``config.defaultTest.options.provider`` (a string or ``{id}``), if
+    any."""
     try:
         provider = config["defaultTest"]["options"]["provider"]
     except (KeyError, TypeError):
@@ -361,7 +365,8 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
     reason = row.get("failureReason")
     grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
     if reason is None and isinstance(row.get("error"), str) and grading is None:
-        reason = 2  # files written before failureReason existed: an error with no grading is a real error
+        # files written before failureReason existed: an error with no grading is a real error
+        reason = 2
     if reason == 2:
         error = (
             row.get("error")
@@ -414,7 +419,8 @@ def _json_text(v: Any) -> str | None:
 
 @register("promptfoo")
 def promptfoo_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_promptfoo`, file ``promptfoo-<skill>-<document sha256[:8]>.json``."""
+    """Registry entry: :func:`import_promptfoo`, file ``promptfoo-<skill>-<document
+    sha256[:8]>.json``."""
     doc = import_promptfoo(Path(source), **options)
     return [
         Imported(

@@ -164,7 +164,8 @@ def _import_iteration(
     runs = benchmark_runs(bench, Where(bench_path)) if bench is not None else None
     document, doc_sha = str(bench_path), file_sha256(raw)
     if runs is None:
-        # eval-<id>/<configuration>/[run-<k>/]grading.json: at least three levels below the iteration
+        # eval-<id>/<configuration>/[run-<k>/]grading.json: at least three levels below the
+        # iteration
         gradings = sorted(
             g for g in iteration.rglob("grading.json") if len(g.relative_to(iteration).parts) >= 3
         )[:MAX_GRADING_FILES]
@@ -242,7 +243,8 @@ def _receipt(
             gens = planned
         else:
             unrecorded.append(
-                f"generations_per_arm: runs_per_configuration says {planned}, the runs recorded differ"
+                f"generations_per_arm: runs_per_configuration says {planned}, "
+                "the runs recorded differ"
             )
     else:
         unrecorded.append("generations_per_arm (not stated by the source)")

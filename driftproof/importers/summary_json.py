@@ -8,7 +8,8 @@ receipt. The format is frozen in ``summary-json-1.schema.json`` beside this modu
 - per case and arm, one entry per draw: ``score`` (0..1) or ``judge_scores`` (their
   mean is the score, D-1), or ``lost`` (the reason it could not be measured), or
   ``error`` (an error the harness recorded: kept out of the figures and listed); a draw
-  with none of these is unscored (e.g. a run measured by token counts only); ``skill_fired`` beside the score, never inside it;
+  with none of these is unscored (e.g. a run measured by token counts only); ``skill_fired`` beside
+  the score, never inside it;
 - ``harness`` {name, version} becomes ``provenance.tool``/``tool_version`` and ``run.harness``;
 - counts (``generations_per_arm``, ``judge_samples_per_generation``) only when the writer
   states them; ``unrecorded`` lists what it did not record (D-13);
@@ -276,7 +277,8 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
 
 
 def _harness(r: Receipt) -> dict[str, Any]:
-    """The harness that produced the answers: run.harness, else the imported source's tool, else the runner."""
+    """The harness that produced the answers: run.harness, else the imported source's tool, else
+    the runner."""
     if r.run.harness is not None:
         return {"name": r.run.harness.name, "version": r.run.harness.version}
     if r.provenance is not None:
@@ -301,7 +303,8 @@ def _export_draw(d: Any) -> dict[str, Any]:
 
 @register("summary-json")
 def summary_json_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_summary_json`, file ``summary-<skill>-<document sha256[:8]>.json``."""
+    """Registry entry: :func:`import_summary_json`, file ``summary-<skill>-<document
+    sha256[:8]>.json``."""
     doc = import_summary_json(Path(source), **options)
     return [
         Imported(

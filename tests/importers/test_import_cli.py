@@ -1,4 +1,5 @@
-"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json`` through the real CLI group."""
+"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json`` through the real CLI
+group."""
 
 from __future__ import annotations
 
@@ -55,8 +56,8 @@ def test_failed_import_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "benchmarks.json"
     bad.write_text(
         (
-            '{"schema_version": 2, "skills": [], "results": [{"catalog_dir": "x", "dimension": "d", '
-            '"num": 1, "agent": "a", "score_pct": 50, "uplift_pct": 0}]}'
+            '{"schema_version": 2, "skills": [], "results": [{"catalog_dir": "x", '
+            '"dimension": "d", "num": 1, "agent": "a", "score_pct": 50, "uplift_pct": 0}]}'
         ),
         encoding="utf-8",
     )
