@@ -221,11 +221,11 @@ def _write_all_or_none(items: list[Imported], out: Path, source: str) -> list[Pa
             staged.append((Path(tmp), target))
             os.close(fd)
             write_receipt(item.document, tmp)
-        for tmp, target in staged:
-            os.replace(tmp, target)
+        for staged_path, target in staged:
+            os.replace(staged_path, target)
     except BaseException as exc:  # an OSError, or Ctrl-C while staging: leave nothing behind
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
+        for staged_path, _ in staged:
+            staged_path.unlink(missing_ok=True)
         for d in reversed(made):
             try:
                 d.rmdir()

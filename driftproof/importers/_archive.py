@@ -161,8 +161,12 @@ class Archive:
             if info.compress_type == _ZSTD:
                 # a stream reader returns at most the size asked for: output is bounded per read
                 raw = _Limited(fh, remaining)
+                # zstandard reads any object with read(); its stub asks for IO[bytes]
                 with zstandard.ZstdDecompressor().stream_reader(
-                    raw, read_size=16 * 1024, read_across_frames=True, closefd=False
+                    raw,  # type: ignore[arg-type]
+                    read_size=16 * 1024,
+                    read_across_frames=True,
+                    closefd=False,
                 ) as reader:
                     while piece := reader.read(_CHUNK):
                         take(piece)

@@ -147,7 +147,8 @@ def _kind(value: Any) -> str:
     if isinstance(value, str):
         text = value if len(value) <= 40 else value[:40] + "…"
         return f"the string {json.dumps(text)}"
-    return {dict: "an object", list: "an array"}.get(type(value), type(value).__name__)
+    words: dict[type, str] = {dict: "an object", list: "an array"}
+    return words.get(type(value), type(value).__name__)
 
 
 def read_bytes(path: Path) -> bytes:

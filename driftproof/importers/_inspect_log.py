@@ -184,9 +184,7 @@ def input_text(value: Any) -> str | None:
         return value
     if isinstance(value, list):
         parts = [
-            m.get("content")
-            for m in value
-            if isinstance(m, dict) and isinstance(m.get("content"), str)
+            m["content"] for m in value if isinstance(m, dict) and isinstance(m.get("content"), str)
         ]
         return "\n\n".join(parts) if parts else None
     return None
@@ -202,7 +200,7 @@ def answer_text(sample: dict[str, Any]) -> str | None:
         return content
     if isinstance(content, list):
         texts = [
-            c.get("text") for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)
+            c["text"] for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)
         ]
         return "".join(texts) if texts else None
     return None

@@ -71,7 +71,8 @@ def _found(value: Any) -> str:
         return "a number"
     if isinstance(value, str):
         return "a string"
-    return {dict: "an object", list: "an array"}.get(type(value), type(value).__name__)
+    words: dict[type, str] = {dict: "an object", list: "an array"}
+    return words.get(type(value), type(value).__name__)
 
 
 def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
@@ -82,7 +83,7 @@ def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
             if isinstance(error.validator_value, list)
             else [error.validator_value]
         )
-        words = " or ".join(_JSON_TYPES.get(k, k) for k in kinds)
+        words = " or ".join(_JSON_TYPES.get(k) or str(k) for k in kinds)
         return [((), f"expected {words}, found {_found(error.instance)}")]
     if error.validator == "required" and isinstance(error.instance, dict):
         return [

@@ -49,7 +49,7 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
             if not isinstance(r, dict):
                 raise rw.fail("expected a run object")
             result = rw.get(r, "result", dict, required=False)
-            ckey = next(
+            run_key = next(
                 (k for k in ("configuration", "condition", "config") if k in r), "configuration"
             )
             eval_id = r.get("eval_id", r.get("case_id"))
@@ -57,7 +57,7 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
                 _run(
                     eval_id,
                     r.get("eval_name"),
-                    rw.get(r, ckey, str),
+                    rw.get(r, run_key, str),
                     rw.get(r, "run_number", int, required=False),
                     result if result is not None else r,
                     r,

@@ -163,9 +163,11 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     threshold = suite.get("threshold")
     if threshold is not None:
         threshold = unit_score(threshold, w / "suite" / "threshold")
-    cases_doc, counts, declared_runs = [], set(), set()
+    cases_doc: list[dict[str, Any]] = []
+    counts: set[int] = set()
+    declared_runs: set[int] = set()
     fired_total = {"with_skill": [0, 0], "baseline": [0, 0]}
-    costs = {"with_skill": [[], []], "baseline": [[], []]}
+    costs: dict[str, list[list[float]]] = {"with_skill": [[], []], "baseline": [[], []]}
     scored_indicator: set[str] = set()
     has_llm = False
     ids: dict[str, int] = {}
@@ -205,7 +207,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
                 "expected no runs without the plugin under ablation 'none'; "
                 "the document contradicts its own ablation"
             )
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm, key in (("with_skill", "with"), ("baseline", "without")):
             runs = arms_src.get(key) if (arm == "with_skill" or two_arm) else None
             if runs is None:
@@ -331,9 +333,9 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             "system_prompt_sha256": None,
         },
     }
-    for arm, (fired, observed) in fired_total.items():
-        if observed:
-            arm_specs[arm]["skill_fired"] = {"fired": fired, "observed": observed}
+    for arm, (n_fired, n_observed) in fired_total.items():
+        if n_observed:
+            arm_specs[arm]["skill_fired"] = {"fired": n_fired, "observed": n_observed}
     if not two_arm:
         arm_specs["baseline"]["recorded"] = False
     details = {

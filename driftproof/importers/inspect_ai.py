@@ -35,6 +35,7 @@ which is tolerated in the source and never written.
 from __future__ import annotations
 
 import math
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -272,7 +273,8 @@ def _times(
 ) -> dict[str, str | None]:
     """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as
     instants."""
-    started, finished = [], []
+    started: list[tuple[datetime, str | None]] = []
+    finished: list[tuple[datetime, str | None]] = []
     for arm, (header, _, _) in read.items():
         stats = member_object(header, "stats")
         w = Where(logs[arm]) / "stats"

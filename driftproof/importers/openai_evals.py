@@ -107,7 +107,7 @@ def import_openai_evals(
             "",
             f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {grader_range}",
         )
-    cases: dict[str, dict[str, Any]] = {}
+    cases: dict[tuple[str, str | None], dict[str, Any]] = {}
     models: dict[str, set[str]] = {a: set() for a in mapping}
     started: list[float] = []  # Unix seconds: instants compared as numbers, never as text
     bounded: list[dict[str, Any]] = []
@@ -142,10 +142,10 @@ def import_openai_evals(
     variants: dict[str, int] = {}
     for key, _ in cases:
         variants[key] = variants.get(key, 0) + 1
-    case_docs = []
+    case_docs: list[dict[str, Any]] = []
     for (key, content), c in cases.items():
         ci = len(case_docs)
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm in _ARMS:
             draws = []
             for j, p in enumerate(c["arms"][arm]):
@@ -159,10 +159,12 @@ def import_openai_evals(
             arms_doc[arm] = {"draws": draws, "generation": None}
         full = c["prompt"]
         prompt = bound_text(full, _MAX_PROMPT_CHARS, f"/cases/{ci}/prompt", bounded)
-        label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
+        case_label = (
+            f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
+        )
         case_docs.append(
             {
-                "id": case_id_for(label),
+                "id": case_id_for(case_label),
                 "prompt": prompt,
                 "prompt_sha256": sha256_text(full) if full is not None else None,
                 "rubric_sha256": None,
@@ -190,7 +192,7 @@ def import_openai_evals(
         unrecorded.insert(0, f"the {a} arm (a single-arm import: one run was given)")
     arm_specs: dict[str, Any] = {}
     for a in _ARMS:
-        label = None
+        label: str | None = None
         if a in mapping:
             run = f"run:{mapping[a]}" if mapping[a] is not None else "run (no run_id)"
             label = run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")

@@ -138,7 +138,7 @@ def import_promptfoo(
             )
     case_docs = []
     for key, c in cases.items():
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm in ("with_skill", "baseline", "control"):
             if arm in arms:
                 draws = [dict(d, index=j) for j, d in enumerate(c["arms"][arm])]
@@ -193,7 +193,7 @@ def import_promptfoo(
     )
     if times["started_at"] is None:
         unrecorded.append("run.started_at (no results.timestamp)")
-    arm_specs = {
+    arm_specs: dict[str, dict[str, Any]] = {
         a: {
             "label": f"{by}:{arms[a]}"[:200]
             + (f" ({', '.join(sorted(models[a]))})"[:100] if by == "prompt" and models[a] else ""),
@@ -359,7 +359,7 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
     output = response.get("output")
     answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
     usage = response.get("tokenUsage") if isinstance(response.get("tokenUsage"), dict) else None
-    tokens = None
+    tokens: dict[str, Any] | None = None
     if usage is not None and _is_int(usage.get("prompt")) and _is_int(usage.get("completion")):
         tokens = {"input": usage["prompt"], "output": usage["completion"], "counted_by": "source"}
     reason = row.get("failureReason")
@@ -369,7 +369,7 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
         reason = 2
     if reason == 2:
         error = (
-            row.get("error")
+            row["error"]
             if isinstance(row.get("error"), str)
             else "promptfoo recorded an error (failureReason 2)"
         )

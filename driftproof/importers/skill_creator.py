@@ -271,10 +271,10 @@ def _receipt(
         if isinstance(meta.get("timestamp"), str) and _RFC3339.match(meta["timestamp"])
         else None
     )
-    case_docs = []
+    case_docs: list[dict[str, Any]] = []
     for key, c in cases.items():
         prompt = prompts.get(key)
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm in ("with_skill", "baseline", "control"):
             if arm == "control" and not use_control:
                 continue
@@ -289,7 +289,7 @@ def _receipt(
                 "arms": arms_doc,
             }
         )
-    arm_specs = {
+    arm_specs: dict[str, dict[str, Any]] = {
         a: {
             "label": next((c for c, x in config_to_arm.items() if x == a), None),
             "instruction": None,

@@ -96,7 +96,7 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
         if c["id"] in seen:
             raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
         seen.add(c["id"])
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm in ("with_skill", "baseline", "control"):
             if arm not in c["arms"]:
                 continue
@@ -246,7 +246,7 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             arms[arm] = [_export_draw(d) for d in ca.draws]
         cases.append({"id": c.id, "prompt": c.prompt, "arms": arms})
     lift = suite_lift(r)
-    judge = None
+    judge: dict[str, Any] | None = None
     if r.judge is not None:
         judge = {"model": r.judge.model}
         if r.judge.scale.worst == 0 and r.judge.scale.best == 1:
