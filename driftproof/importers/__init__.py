@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_, Problem, ReceiptError
+from driftproof.importers._common import safe_filename
 from driftproof.importers._text import bound_document, collect_repairs, finalize_document
 from driftproof.receipt import parse_receipt, seal_document, write_receipt
 from driftproof.receipt._seal import unsealable_values
@@ -56,6 +57,13 @@ class Imported:
 
     filename: str
     document: dict[str, Any]
+
+    @classmethod
+    def named(cls, prefix: str, doc: dict[str, Any], *labels: str) -> Imported:
+        """``doc`` under the file name ``<prefix>-<skill>[-<label>…]-<document sha256[:8]>.json``,
+        unsafe characters as ``-`` (:func:`~driftproof.importers._common.safe_filename`)."""
+        digest = doc["provenance"]["document_sha256"][:8]
+        return cls(safe_filename(prefix, doc["skill"]["name"], *labels, digest), doc)
 
 
 Importer = Callable[..., list[Imported]]

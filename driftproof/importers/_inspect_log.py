@@ -179,22 +179,28 @@ def system_message_sha256(header: dict[str, Any]) -> str | None:
     return None
 
 
-def input_text(value: Any) -> str | None:
+def _joined(value: Any, key: str, sep: str) -> str | None:
+    """``value`` itself when it is text; else the ``key`` strings of its objects joined by
+    ``sep`` (``None`` when there are none)."""
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        parts = [
-            m["content"] for m in value if isinstance(m, dict) and isinstance(m.get("content"), str)
-        ]
-        return "\n\n".join(parts) if parts else None
+        parts = [m[key] for m in value if isinstance(m, dict) and isinstance(m.get(key), str)]
+        return sep.join(parts) if parts else None
     return None
 
 
+def input_text(value: Any) -> str | None:
+    """A sample's input: its text, or its messages' contents joined by blank lines."""
+    return _joined(value, "content", "\n\n")
+
+
 def answer_text(sample: dict[str, Any]) -> str | None:
-    out = member_object(sample, "output")
-    choices = member_list(out, "choices")
+    """The first choice's message content: its text, or its text parts joined."""
+    choices = member_list(member_object(sample, "output"), "choices")
     if not choices or not isinstance(choices[0], dict):
         return None
+    return _joined(member_object(choices[0], "message").get("content"), "text", "")
     content = member_object(choices[0], "message").get("content")
     if isinstance(content, str):
         return content

@@ -59,7 +59,6 @@ from driftproof.importers._common import (
     provenance_doc,
     read_json,
     read_skill_md,
-    safe_filename,
     unit_score,
     unrecorded_judge,
     validate_source,
@@ -378,7 +377,4 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
 def claude_plugin_eval_importer(source: Path, **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_claude_plugin_eval`, files
     ``claude-plugin-eval-<skill>-<document sha256[:8]>.json``."""
-    return [
-        Imported(safe_filename(TOOL, d["skill"]["name"], d["provenance"]["document_sha256"][:8]), d)
-        for d in import_claude_plugin_eval(Path(source), **options)
-    ]
+    return [Imported.named(TOOL, d) for d in import_claude_plugin_eval(Path(source), **options)]

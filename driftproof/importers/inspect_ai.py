@@ -51,7 +51,6 @@ from driftproof.importers._common import (
     provenance_doc,
     read_skill_md,
     run_times,
-    safe_filename,
     unrecorded_judge,
 )
 from driftproof.importers._inspect_log import (
@@ -418,11 +417,4 @@ def inspect_importer(source: Path | None, **options: Any) -> list[Imported]:
         else:
             options.pop(arm, None)
     doc = import_inspect(logs, **options)
-    return [
-        Imported(
-            safe_filename(
-                "inspect", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]
-            ),
-            doc,
-        )
-    ]
+    return [Imported.named("inspect", doc)]

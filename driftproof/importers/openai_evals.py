@@ -46,7 +46,6 @@ from driftproof.importers._common import (
     file_sha256,
     provenance_doc,
     read_skill_md,
-    safe_filename,
     unrecorded_judge,
 )
 from driftproof.importers._fields import bound_text, unix_instant
@@ -389,8 +388,4 @@ def openai_evals_importer(source: Path, **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_openai_evals`, file ``openai-evals-<skill>-<document
     sha256[:8]>.json``."""
     doc = import_openai_evals(Path(source), **options)
-    return [
-        Imported(
-            safe_filename(TOOL, doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc
-        )
-    ]
+    return [Imported.named(TOOL, doc)]

@@ -46,7 +46,6 @@ from driftproof.importers._common import (
     read_json,
     read_skill_md,
     run_times,
-    safe_filename,
     unit_score,
     unrecorded_judge,
     validate_source,
@@ -422,8 +421,4 @@ def promptfoo_importer(source: Path, **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_promptfoo`, file ``promptfoo-<skill>-<document
     sha256[:8]>.json``."""
     doc = import_promptfoo(Path(source), **options)
-    return [
-        Imported(
-            safe_filename(TOOL, doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc
-        )
-    ]
+    return [Imported.named(TOOL, doc)]

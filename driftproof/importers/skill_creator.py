@@ -40,7 +40,6 @@ from driftproof.importers._common import (
     provenance_doc,
     read_json,
     read_skill_md,
-    safe_filename,
     unrecorded_judge,
     validate_source,
 )
@@ -411,12 +410,5 @@ def skill_creator_importer(source: Path | list[Path], **options: Any) -> list[Im
     for doc in import_skill_creator(paths, **options):
         where = Path(doc["provenance"]["document"])
         label = where.parent.name if where.suffix == ".json" else where.name
-        out.append(
-            Imported(
-                safe_filename(
-                    TOOL, doc["skill"]["name"], label, doc["provenance"]["document_sha256"][:8]
-                ),
-                doc,
-            )
-        )
+        out.append(Imported.named(TOOL, doc, label))
     return out

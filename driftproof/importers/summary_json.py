@@ -36,7 +36,6 @@ from driftproof.importers._common import (
     provenance_doc,
     read_json,
     run_times,
-    safe_filename,
     schema_problems,
 )
 from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text
@@ -306,11 +305,4 @@ def summary_json_importer(source: Path, **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_summary_json`, file ``summary-<skill>-<document
     sha256[:8]>.json``."""
     doc = import_summary_json(Path(source), **options)
-    return [
-        Imported(
-            safe_filename(
-                "summary", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]
-            ),
-            doc,
-        )
-    ]
+    return [Imported.named("summary", doc)]
