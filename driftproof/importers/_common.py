@@ -23,6 +23,7 @@ from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_
 from driftproof.importers._schema import (
     MAX_SCHEMA_PROBLEMS,
+    json_kind,
     schema_problems,
     source_schema,
     validate_source,
@@ -44,15 +45,16 @@ __all__ = [
     "parse_instant",
     "parse_json_bytes",
     "provenance_doc",
-    "run_times",
-    "utc_text",
     "read_bytes",
     "read_json",
+    "read_skill_md",
+    "run_times",
     "safe_filename",
     "schema_problems",
     "source_schema",
     "unit_score",
     "unrecorded_judge",
+    "utc_text",
     "validate_source",
 ]
 
@@ -138,17 +140,14 @@ def _names(kind: type | tuple[type, ...]) -> str:
 
 
 def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
+    """:func:`~driftproof.importers._schema.json_kind`, quoting a number or (the start of) a
+    string."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"the number {value!r}"
     if isinstance(value, str):
         text = value if len(value) <= 40 else value[:40] + "…"
         return f"the string {json.dumps(text)}"
-    words: dict[type, str] = {dict: "an object", list: "an array"}
-    return words.get(type(value), type(value).__name__)
+    return json_kind(value)
 
 
 def read_bytes(path: Path) -> bytes:

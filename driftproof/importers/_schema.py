@@ -20,7 +20,13 @@ from jsonschema import Draft202012Validator
 from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_, Problem
 
-__all__ = ["MAX_SCHEMA_PROBLEMS", "schema_problems", "source_schema", "validate_source"]
+__all__ = [
+    "MAX_SCHEMA_PROBLEMS",
+    "json_kind",
+    "schema_problems",
+    "source_schema",
+    "validate_source",
+]
 
 #: At most this many schema problems are reported for one source document.
 MAX_SCHEMA_PROBLEMS = 5
@@ -62,7 +68,9 @@ def _source_validator(name: str, definition: str | None) -> Draft202012Validator
     return Draft202012Validator(schema)
 
 
-def _found(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """The JSON kind of a parsed value in words: ``null``, ``a boolean``, ``a number``,
+    ``a string``, ``an object`` or ``an array``."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -84,7 +92,7 @@ def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
             else [error.validator_value]
         )
         words = " or ".join(_JSON_TYPES.get(k) or str(k) for k in kinds)
-        return [((), f"expected {words}, found {_found(error.instance)}")]
+        return [((), f"expected {words}, found {json_kind(error.instance)}")]
     if error.validator == "required" and isinstance(error.instance, dict):
         return [
             ((m,), f"expected member {m!r}, found none")
