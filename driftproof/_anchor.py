@@ -1,4 +1,5 @@
-"""One way to make a safe name from a label: element ids, case folders, file names (issue 18, item 4).
+"""One way to make a safe name from a label: element ids, case folders, file names
+(issue 18, item 4).
 
 A label (a case id, a section title, a source's case name) is untrusted text. :func:`slug` keeps
 ``A-Z a-z 0-9 _ . -`` and turns every run of other characters into one ``-``; :func:`unique`
