@@ -29,12 +29,15 @@ from driftproof.importers._schema import (
     validate_source,
 )
 from driftproof.importers._text import repair_tree
+from driftproof.receipt import sha256_text
 
 __all__ = [
     "CASE_ID",
     "MAX_SCHEMA_PROBLEMS",
     "MAX_SOURCE_BYTES",
     "Where",
+    "arm_spec",
+    "case_entry",
     "case_id_for",
     "file_sha256",
     "git_blob_sha1",
@@ -242,6 +245,42 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
         (content if content is not None else label).encode("utf-8")
     ).hexdigest()[:10]
     return f"{slug}-{digest}" if slug else f"case-{digest}"
+
+
+def case_entry(
+    case_id: str, prompt: str | None, arms: dict[str, Any], *, whole: str | None = None
+) -> dict[str, Any]:
+    """A receipt case as an importer builds it: ``prompt`` as kept (``None`` when unknown or
+    bounded), ``prompt_sha256`` of the whole prompt (``whole`` when ``prompt`` was bounded),
+    no rubric or threshold recorded (D-13), and its ``arms``."""
+    hashed = prompt if whole is None else whole
+    return {
+        "id": case_id,
+        "prompt": prompt,
+        "prompt_sha256": sha256_text(hashed) if hashed is not None else None,
+        "rubric_sha256": None,
+        "threshold": None,
+        "arms": arms,
+    }
+
+
+def arm_spec(
+    label: str | None,
+    *,
+    instruction: str | None = None,
+    system_prompt_sha256: str | None = None,
+    recorded: bool = True,
+) -> dict[str, Any]:
+    """A receipt ``arms.<arm>`` entry: the source's label for the arm, its instruction and system
+    prompt hash when recorded; ``recorded: False`` for an arm the source never ran (no lift)."""
+    spec: dict[str, Any] = {
+        "label": label,
+        "instruction": instruction,
+        "system_prompt_sha256": system_prompt_sha256,
+    }
+    if not recorded:
+        spec["recorded"] = False
+    return spec
 
 
 def unrecorded_judge(tool: str, grader: str) -> dict[str, Any]:

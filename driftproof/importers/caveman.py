@@ -50,8 +50,8 @@ from driftproof.importers._caveman_snapshot import (
     read_capped,
     snap_pointer,
 )
-from driftproof.importers._common import Where, parse_instant, run_times
-from driftproof.receipt import draw_doc, receipt_doc, sha256_text
+from driftproof.importers._common import Where, arm_spec, case_entry, parse_instant, run_times
+from driftproof.receipt import draw_doc, receipt_doc
 from driftproof.tokens import COUNTED_BY, count_tokens
 
 __all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "import_caveman"]
@@ -230,25 +230,22 @@ def import_caveman(
         "unrecorded": unrecorded,
     }
     arm_specs = {
-        "baseline": {"label": BASELINE_ARM, "instruction": None, "system_prompt_sha256": None},
-        "control": {"label": CONTROL_ARM, "instruction": terse, "system_prompt_sha256": None},
+        "baseline": arm_spec(BASELINE_ARM),
+        "control": arm_spec(CONTROL_ARM, instruction=terse),
     }
     prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
     out: list[Imported] = []
     for arm in skill_arms:
         cases = [
-            {
-                "id": ids[i],
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(prompt),
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": {
+            case_entry(
+                ids[i],
+                prompt,
+                {
                     "with_skill": _arm(arms[arm][i]),
                     "baseline": _arm(arms[BASELINE_ARM][i]),
                     "control": _arm(arms[CONTROL_ARM][i]),
                 },
-            }
+            )
             for i, prompt in enumerate(prompts)
         ]
         document = receipt_doc(
@@ -266,7 +263,7 @@ def import_caveman(
             judge=None,
             band_source=None,
             arms={
-                "with_skill": {"label": arm, "instruction": None, "system_prompt_sha256": None},
+                "with_skill": arm_spec(arm),
                 **arm_specs,
             },
             provenance=copy.deepcopy(provenance),

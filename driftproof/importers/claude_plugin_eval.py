@@ -54,6 +54,7 @@ from driftproof.importers._claude_plugin_draws import (
 )
 from driftproof.importers._common import (
     Where,
+    arm_spec,
     case_id_for,
     file_sha256,
     provenance_doc,
@@ -325,12 +326,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     if doc.get("startedAt") is not None:
         started, offset = utc_instant(doc["startedAt"], w / "startedAt")
     arm_specs: dict[str, Any] = {
-        "with_skill": {"label": "with", "instruction": None, "system_prompt_sha256": None},
-        "baseline": {
-            "label": "without" if two_arm else None,
-            "instruction": None,
-            "system_prompt_sha256": None,
-        },
+        "with_skill": arm_spec("with"),
+        "baseline": arm_spec("without" if two_arm else None),
     }
     for arm, (n_fired, n_observed) in fired_total.items():
         if n_observed:

@@ -43,6 +43,8 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     case_id_for,
     file_sha256,
     manifest_sha256,
@@ -63,7 +65,7 @@ from driftproof.importers._inspect_log import (
     system_message_sha256,
     value_to_float,
 )
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text
+from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc
 
 __all__ = ["import_inspect", "inspect_importer", "read_log", "value_to_float"]
 
@@ -177,16 +179,7 @@ def import_inspect(
                 arms_doc[arm] = {"draws": draws, "generation": None}
             elif arm in missing:
                 arms_doc[arm] = {"draws": [], "generation": None}
-        case_docs.append(
-            {
-                "id": case_id_for(sid),
-                "prompt": c["prompt"],
-                "prompt_sha256": sha256_text(c["prompt"]) if c["prompt"] is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
-        )
+        case_docs.append(case_entry(case_id_for(sid), c["prompt"], arms_doc))
     (epoch_count,) = epochs if len(epochs) == 1 else (None,)
     gens = (
         epoch_count
@@ -223,20 +216,13 @@ def import_inspect(
     times = _times(read, logs, unrecorded)
     documents = [(f"{arm}={logs[arm]}", file_sha256(raw)) for arm, (_, _, raw) in read.items()]
     arm_specs: dict[str, Any] = {
-        arm: {
-            "label": Path(logs[arm]).name[:200],
-            "instruction": None,
-            "system_prompt_sha256": system_message_sha256(headers[arm]),
-        }
+        arm: arm_spec(
+            Path(logs[arm]).name[:200], system_prompt_sha256=system_message_sha256(headers[arm])
+        )
         for arm in logs
     }
     for arm in missing:
-        arm_specs[arm] = {
-            "label": None,
-            "instruction": None,
-            "system_prompt_sha256": None,
-            "recorded": False,
-        }
+        arm_specs[arm] = arm_spec(None, recorded=False)
     doc = receipt_doc(
         level="DECLARED",
         skill_name=skill_name,

@@ -42,6 +42,8 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     case_id_for,
     file_sha256,
     provenance_doc,
@@ -53,7 +55,7 @@ from driftproof.importers._openai_evals_rows import (
     parse_row,
     read_rows,
 )
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text
+from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc
 
 __all__ = ["import_openai_evals", "openai_evals_importer", "read_rows"]
 
@@ -161,16 +163,7 @@ def import_openai_evals(
         case_label = (
             f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
         )
-        case_docs.append(
-            {
-                "id": case_id_for(case_label),
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(full) if full is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
-        )
+        case_docs.append(case_entry(case_id_for(case_label), prompt, arms_doc, whole=full))
     all_models = set().union(*models.values())
     model = next(iter(all_models)) if len(all_models) == 1 else None
     unrecorded = [
@@ -195,7 +188,7 @@ def import_openai_evals(
         if a in mapping:
             run = f"run:{mapping[a]}" if mapping[a] is not None else "run (no run_id)"
             label = run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")
-        arm_specs[a] = {"label": label, "instruction": None, "system_prompt_sha256": None}
+        arm_specs[a] = arm_spec(label)
         if a not in mapping:
             arm_specs[a]["recorded"] = False
     judge = unrecorded_judge(TOOL, name)

@@ -37,6 +37,8 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     case_id_for,
     file_sha256,
     member_object,
@@ -50,7 +52,7 @@ from driftproof.importers._common import (
     unrecorded_judge,
     validate_source,
 )
-from driftproof.receipt import draw_doc, receipt_doc, sha256_text
+from driftproof.receipt import draw_doc, receipt_doc
 
 __all__ = ["import_promptfoo", "promptfoo_importer"]
 
@@ -145,16 +147,7 @@ def import_promptfoo(
             elif arm in missing:
                 arms_doc[arm] = {"draws": [], "generation": None}
         prompt = c["prompt"] if by == "provider" else None
-        case_docs.append(
-            {
-                "id": case_id_for(c["label"], content=key),
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
-        )
+        case_docs.append(case_entry(case_id_for(c["label"], content=key), prompt, arms_doc))
     all_models = set().union(*models.values())
     model = next(iter(all_models)) if len(all_models) == 1 else None
     provider_name = None
@@ -193,21 +186,14 @@ def import_promptfoo(
     if times["started_at"] is None:
         unrecorded.append("run.started_at (no results.timestamp)")
     arm_specs: dict[str, dict[str, Any]] = {
-        a: {
-            "label": f"{by}:{arms[a]}"[:200]
-            + (f" ({', '.join(sorted(models[a]))})"[:100] if by == "prompt" and models[a] else ""),
-            "instruction": None,
-            "system_prompt_sha256": None,
-        }
+        a: arm_spec(
+            f"{by}:{arms[a]}"[:200]
+            + (f" ({', '.join(sorted(models[a]))})"[:100] if by == "prompt" and models[a] else "")
+        )
         for a in arms
     }
     for a in missing:
-        arm_specs[a] = {
-            "label": None,
-            "instruction": None,
-            "system_prompt_sha256": None,
-            "recorded": False,
-        }
+        arm_specs[a] = arm_spec(None, recorded=False)
         unrecorded.append(
             f"the {a} arm (a single-arm import: no lift, no interval, no value per token)"
         )

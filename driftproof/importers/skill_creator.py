@@ -32,6 +32,8 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     case_id_for,
     file_sha256,
     git_blob_sha1,
@@ -53,7 +55,7 @@ from driftproof.importers._skill_creator_read import (
     signed_figure,
     skill_name_of,
 )
-from driftproof.receipt import draw_doc, receipt_doc, sha256_text
+from driftproof.receipt import draw_doc, receipt_doc
 
 __all__ = ["DEFAULT_ARMS", "import_skill_creator", "skill_creator_importer"]
 
@@ -278,22 +280,9 @@ def _receipt(
             if arm == "control" and not use_control:
                 continue
             arms_doc[arm] = {"draws": _draws(c["arms"][arm]), "generation": None}
-        case_docs.append(
-            {
-                "id": case_id_for(key),
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
-        )
+        case_docs.append(case_entry(case_id_for(key), prompt, arms_doc))
     arm_specs: dict[str, dict[str, Any]] = {
-        a: {
-            "label": next((c for c, x in config_to_arm.items() if x == a), None),
-            "instruction": None,
-            "system_prompt_sha256": None,
-        }
+        a: arm_spec(next((c for c, x in config_to_arm.items() if x == a), None))
         for a in ("with_skill", "baseline", "control")
         if a != "control" or use_control
     }

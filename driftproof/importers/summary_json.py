@@ -31,6 +31,8 @@ from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     file_sha256,
     parse_instant,
     provenance_doc,
@@ -38,7 +40,7 @@ from driftproof.importers._common import (
     run_times,
     schema_problems,
 )
-from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text
+from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc
 from driftproof.receipt._versions import format_checker
 
 __all__ = [
@@ -106,16 +108,7 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
                 draws.append(dd)
             arms_doc[arm] = {"draws": draws, "generation": None}
         prompt = c.get("prompt")
-        case_docs.append(
-            {
-                "id": c["id"],
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
-        )
+        case_docs.append(case_entry(c["id"], prompt, arms_doc))
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
@@ -151,7 +144,7 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
             ) from None
     has_control = controls == {True}
     arm_specs = {
-        a: {"label": a, "instruction": None, "system_prompt_sha256": None}
+        a: arm_spec(a)
         for a in ("with_skill", "baseline", "control")
         if a != "control" or has_control
     }
