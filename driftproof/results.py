@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from driftproof._anchor import unique
 from driftproof.badge import badge_reading, format_lift, site_badge_files
 from driftproof.band_facts import band_facts
 from driftproof.stats import Status, mean_of
@@ -289,10 +290,7 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
         out, used = [], set()
         for title, rs in d.items():
             base = prefix + (re.sub(r"[^A-Za-z0-9_-]+", "-", title).strip("-").lower() or "x")
-            gid, n = base, 2
-            while gid in used:
-                gid, n = f"{base}-{n}", n + 1
-            used.add(gid)
+            gid = unique(base, used)
             out.append(ResultGroup(title, gid, tuple(rs)))
         return out
 

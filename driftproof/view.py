@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from driftproof._anchor import slug
 from driftproof.receipt import Case, Receipt
 from driftproof.receipt._model import CaseArm, Draw
 from driftproof.stats import (
@@ -231,7 +232,7 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
 
 def anchor_for(case_id: str) -> str:
     """The element id of a case row, ``case-<id>`` with unsafe characters as ``-``."""
-    return "case-" + (re.sub(r"[^A-Za-z0-9_.-]+", "-", case_id).strip("-") or "x")
+    return "case-" + slug(case_id)
 
 
 def _has_bands(r: Receipt) -> bool:

@@ -55,7 +55,8 @@ def _set_force(ctx: click.Context, _param: click.Parameter, value: bool) -> bool
     return value
 
 
-#: ``--force``: replace receipts that already exist (without it, an existing file is refused, exit 2).
+#: ``--force``: replace receipts that already exist (without it, an existing file is refused, exit
+#: 2).
 FORCE = click.option(
     "--force",
     is_flag=True,

@@ -1,4 +1,5 @@
-"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|openai-evals``:
+"""``driftproof import
+skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|openai-evals``:
 one click command each.
 
 Each command parses its options, calls the registered importer
@@ -34,6 +35,19 @@ def _OUT(fn: Any) -> Any:
     from driftproof.cli.import_ import FORCE, OUT_DIR
 
     return OUT_DIR(FORCE(fn))
+
+
+#: ``--skill-md FILE``: the SKILL.md measured (hashed and counted); unknown when omitted.
+_SKILL_MD = click.option(
+    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
+)
+
+
+def _skill_name_required(tool: str) -> Any:
+    """``--skill-name NAME``, required: ``tool`` records no skill name."""
+    return click.option(
+        "--skill-name", required=True, help=f"The skill's name ({tool} records none)."
+    )
 
 
 def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
@@ -94,7 +108,8 @@ def skill_creator(
     arms: tuple[str, ...],
     out_dir: Path,
 ) -> None:
-    """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per iteration."""
+    """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per
+    iteration."""
     _write(
         "skill-creator",
         list(paths),
@@ -137,7 +152,8 @@ def nvidia(
     skills: tuple[str, ...],
     out_dir: Path,
 ) -> None:
-    """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no verdict."""
+    """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no
+    verdict."""
     _write(
         "nvidia",
         list(paths),
@@ -158,8 +174,8 @@ def nvidia(
     multiple=True,
     required=True,
     metavar="ARM=LABEL",
-    help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL [--arm control=LABEL]; "
-    "with_skill or baseline alone is a single-arm import (no lift).",
+    help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL "
+    "[--arm control=LABEL]; with_skill or baseline alone is a single-arm import (no lift).",
 )
 @click.option(
     "--by",
@@ -168,10 +184,8 @@ def nvidia(
     show_default=True,
     help="Match labels against provider.label/id or prompt.label/id/raw.",
 )
-@click.option("--skill-name", required=True, help="The skill's name (promptfoo records none).")
-@click.option(
-    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
-)
+@_skill_name_required("promptfoo")
+@_SKILL_MD
 @_OUT
 def promptfoo(
     path: Path,
@@ -181,7 +195,8 @@ def promptfoo(
     skill_md: Path | None,
     out_dir: Path,
 ) -> None:
-    """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept out of the figures."""
+    """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept
+    out of the figures."""
     _write(
         "promptfoo",
         path,
@@ -221,10 +236,8 @@ def promptfoo(
     help="The scorer whose values are the scores (required when a log has several); "
     "NAME:KEY reads key KEY of an object-valued scorer.",
 )
-@click.option("--skill-name", required=True, help="The skill's name (Inspect records none).")
-@click.option(
-    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
-)
+@_skill_name_required("Inspect")
+@_SKILL_MD
 @_OUT
 def inspect(
     with_skill: Path | None,
@@ -258,9 +271,7 @@ def inspect(
 
 @click.command("summary-json")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option(
-    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
-)
+@_SKILL_MD
 @_OUT
 def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
     """Driftproof summary-json (the interop page's minimal format): one DECLARED receipt."""
@@ -274,9 +285,7 @@ def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
     default=None,
     help="The skill's name (default: the plugin's name when the suite names one plugin).",
 )
-@click.option(
-    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
-)
+@_SKILL_MD
 @_OUT
 def claude_plugin_eval(
     path: Path, skill_name: str | None, skill_md: Path | None, out_dir: Path
@@ -305,8 +314,8 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
     "arms",
     multiple=True,
     metavar="ARM=RUN",
-    help="Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a single-arm "
-    "import (default: the file's only run, as with_skill).",
+    help="Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a "
+    "single-arm import (default: the file's only run, as with_skill).",
 )
 @click.option(
     "--grader",
@@ -317,12 +326,11 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
     "--grader-range",
     default=None,
     metavar="LOW:HIGH",
-    help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a score model).",
+    help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a score "
+    "model).",
 )
-@click.option("--skill-name", required=True, help="The skill's name (OpenAI Evals records none).")
-@click.option(
-    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
-)
+@_skill_name_required("OpenAI Evals")
+@_SKILL_MD
 @_OUT
 def openai_evals(
     path: Path,
@@ -333,7 +341,8 @@ def openai_evals(
     skill_md: Path | None,
     out_dir: Path,
 ) -> None:
-    """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as lost draws."""
+    """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as
+    lost draws."""
     mapping = _arm_map(arms)
     if mapping and "control" in mapping:
         raise ImportError_.at(

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_, Problem, ReceiptError
+from driftproof.importers._common import safe_filename
 from driftproof.importers._text import bound_document, collect_repairs, finalize_document
 from driftproof.receipt import parse_receipt, seal_document, write_receipt
 from driftproof.receipt._seal import unsealable_values
@@ -56,6 +57,13 @@ class Imported:
 
     filename: str
     document: dict[str, Any]
+
+    @classmethod
+    def named(cls, prefix: str, doc: dict[str, Any], *labels: str) -> Imported:
+        """``doc`` under the file name ``<prefix>-<skill>[-<label>…]-<document sha256[:8]>.json``,
+        unsafe characters as ``-`` (:func:`~driftproof.importers._common.safe_filename`)."""
+        digest = doc["provenance"]["document_sha256"][:8]
+        return cls(safe_filename(prefix, doc["skill"]["name"], *labels, digest), doc)
 
 
 Importer = Callable[..., list[Imported]]
@@ -152,7 +160,7 @@ def write_imported(
     """
     out = Path(out_dir)
     seen: set[str] = set()
-    for i, item in enumerate(items):
+    for item in items:
         if not _FILENAME.match(item.filename) or item.filename in seen:
             raise ImportError_.at(
                 source, "", f"receipt file name {item.filename!r} is unsafe or repeated"
@@ -221,11 +229,11 @@ def _write_all_or_none(items: list[Imported], out: Path, source: str) -> list[Pa
             staged.append((Path(tmp), target))
             os.close(fd)
             write_receipt(item.document, tmp)
-        for tmp, target in staged:
-            os.replace(tmp, target)
+        for staged_path, target in staged:
+            os.replace(staged_path, target)
     except BaseException as exc:  # an OSError, or Ctrl-C while staging: leave nothing behind
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
+        for staged_path, _ in staged:
+            staged_path.unlink(missing_ok=True)
         for d in reversed(made):
             try:
                 d.rmdir()

@@ -23,6 +23,7 @@ from typing import BinaryIO
 
 import zstandard
 
+from driftproof._json import pointer
 from driftproof.errors import ImportError_
 
 __all__ = ["MAX_INFLATED_BYTES", "MAX_MEMBERS", "MAX_MEMBER_BYTES", "Archive"]
@@ -53,7 +54,7 @@ class _Limited:
 
 
 def _member_pointer(name: str) -> str:
-    return "/" + name.replace("~", "~0").replace("/", "~1")
+    return pointer([name])
 
 
 class Archive:
@@ -160,8 +161,12 @@ class Archive:
             if info.compress_type == _ZSTD:
                 # a stream reader returns at most the size asked for: output is bounded per read
                 raw = _Limited(fh, remaining)
+                # zstandard reads any object with read(); its stub asks for IO[bytes]
                 with zstandard.ZstdDecompressor().stream_reader(
-                    raw, read_size=16 * 1024, read_across_frames=True, closefd=False
+                    raw,  # type: ignore[arg-type]
+                    read_size=16 * 1024,
+                    read_across_frames=True,
+                    closefd=False,
                 ) as reader:
                     while piece := reader.read(_CHUNK):
                         take(piece)
@@ -206,7 +211,8 @@ class Archive:
                 self.shown,
                 where,
                 f"the archive's members inflate past {self.max_inflated_bytes} "
-                "bytes together, the limit (counted as inflated, not as declared); nothing was read",
+                "bytes together, the limit (counted as inflated, not as declared); nothing was "
+                "read",
             )
         raise ImportError_.at(
             self.shown,

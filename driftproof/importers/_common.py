@@ -1,12 +1,10 @@
-"""Helpers shared by the non-caveman importers (skill-creator, NVIDIA, promptfoo, Inspect, summary-json).
+"""Helpers shared by the importers: reading a source file faithfully.
 
-Everything here is about reading a source file faithfully: hashing it, naming
-the place of a problem (file + RFC 6901 JSON pointer + what was expected), and
-turning a source's labels into receipt identifiers without inventing values.
-Before an importer walks a parsed source it checks it against its format's JSON Schema
-(``schemas/<format>.schema.json``, draft 2020-12: the types of the members it reads, every
-other member allowed) with :func:`validate_source`, so a wrong type is a problem naming the
-file and pointer, never a traceback. Unknowns stay ``None`` and are listed in ``provenance.unrecorded`` (D-13).
+Hashing it, naming the place of a problem (file + RFC 6901 JSON pointer + what was expected,
+:class:`Where`), parsing it strictly (:func:`parse_json_bytes`) and turning a source's labels
+into receipt identifiers without inventing values. The source schemas' check lives in
+:mod:`driftproof.importers._schema` (re-exported here). Unknowns stay ``None`` and are listed in
+``provenance.unrecorded`` (D-13).
 """
 
 from __future__ import annotations
@@ -15,39 +13,51 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Iterable
 from datetime import UTC, datetime
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
-from driftproof.errors import ImportError_, Problem
-from driftproof.importers._text import repair_tree, undecodable_byte_before
+from driftproof._anchor import slug as _slug
+from driftproof._json import JSONFault, loads_strict
+from driftproof._json import pointer as _pointer_of
+from driftproof.errors import ImportError_
+from driftproof.importers._schema import (
+    MAX_SCHEMA_PROBLEMS,
+    json_kind,
+    schema_problems,
+    source_schema,
+    validate_source,
+)
+from driftproof.importers._text import repair_tree
+from driftproof.receipt import sha256_text
 
 __all__ = [
     "CASE_ID",
     "MAX_SCHEMA_PROBLEMS",
     "MAX_SOURCE_BYTES",
     "Where",
+    "arm_spec",
+    "case_entry",
     "case_id_for",
     "file_sha256",
     "git_blob_sha1",
+    "is_count",
     "manifest_sha256",
+    "member_list",
+    "member_object",
     "parse_instant",
     "parse_json_bytes",
     "provenance_doc",
-    "run_times",
-    "utc_text",
     "read_bytes",
     "read_json",
+    "read_skill_md",
+    "run_times",
     "safe_filename",
     "schema_problems",
     "source_schema",
     "unit_score",
     "unrecorded_judge",
+    "utc_text",
     "validate_source",
 ]
 
@@ -55,10 +65,6 @@ __all__ = [
 MAX_SOURCE_BYTES = 64 * 1024 * 1024
 #: The receipt schema's case id pattern.
 CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-
-
-def _pointer(parts: tuple[Any, ...]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 class Where:
@@ -80,7 +86,7 @@ class Where:
     @property
     def pointer(self) -> str:
         """The RFC 6901 pointer of this place."""
-        return _pointer(self.parts)
+        return _pointer_of(self.parts)
 
     def fail(self, message: str) -> ImportError_:
         """The error for this place (raise it)."""
@@ -137,151 +143,14 @@ def _names(kind: type | tuple[type, ...]) -> str:
 
 
 def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
+    """:func:`~driftproof.importers._schema.json_kind`, quoting a number or (the start of) a
+    string."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"the number {value!r}"
     if isinstance(value, str):
         text = value if len(value) <= 40 else value[:40] + "…"
         return f"the string {json.dumps(text)}"
-    return {dict: "an object", list: "an array"}.get(type(value), type(value).__name__)
-
-
-# -- source schemas: the shape of the parts an importer reads -------------------------
-
-#: At most this many schema problems are reported for one source document.
-MAX_SCHEMA_PROBLEMS = 5
-_JSON_TYPES = {
-    "object": "an object",
-    "array": "an array",
-    "string": "a string",
-    "number": "a number",
-    "integer": "an integer",
-    "boolean": "true or false",
-    "null": "null",
-}
-
-
-@cache
-def source_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) ``importers/schemas/<name>.schema.json``: the types of
-    the members an importer reads from a source tool's file (permissive elsewhere)."""
-    text = (
-        resources.files("driftproof.importers")
-        .joinpath("schemas", f"{name}.schema.json")
-        .read_text(encoding="utf-8")
-    )
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
-@cache
-def _source_validator(name: str, definition: str | None) -> Draft202012Validator:
-    schema = source_schema(name)
-    if definition is not None:
-        # one document kind of a multi-document format: its $defs entry, resolving against the whole file
-        schema = {
-            "$schema": schema.get("$schema"),
-            "$defs": schema.get("$defs", {}),
-            "$ref": f"#/$defs/{definition}",
-        }
-    return Draft202012Validator(schema)
-
-
-def _found(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return {dict: "an object", list: "an array"}.get(type(value), type(value).__name__)
-
-
-def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
-    """(extra pointer parts, plain-words expectation) for one jsonschema error."""
-    if error.validator == "type":
-        kinds = (
-            error.validator_value
-            if isinstance(error.validator_value, list)
-            else [error.validator_value]
-        )
-        words = " or ".join(_JSON_TYPES.get(k, k) for k in kinds)
-        return [((), f"expected {words}, found {_found(error.instance)}")]
-    if error.validator == "required" and isinstance(error.instance, dict):
-        return [
-            ((m,), f"expected member {m!r}, found none")
-            for m in error.validator_value
-            if m not in error.instance
-        ]
-    return [
-        (
-            (),
-            f"expected a value that fits the schema's {error.validator!r} rule: {error.message[:300]}",
-        )
-    ]
-
-
-def schema_problems(
-    errors: Iterable[Any],
-    file: str | Path,
-    *,
-    prefix: tuple[Any, ...] = (),
-    limit: int = MAX_SCHEMA_PROBLEMS,
-) -> list[Problem]:
-    """jsonschema errors as problems in document order (array indices numerically), at most
-    ``limit``: each names ``file``, the RFC 6901 pointer (``prefix`` + the error's
-    ``absolute_path``; a missing member is pointed at itself) and what was expected in plain words."""
-    ordered = sorted(
-        errors,
-        key=lambda e: [
-            (0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in e.absolute_path
-        ],
-    )
-    problems: list[Problem] = []
-    for e in ordered:
-        for extra, message in _expectation(e):
-            p = Problem(str(file), _pointer(prefix + tuple(e.absolute_path) + extra), message)
-            if p not in problems:
-                problems.append(p)
-    return problems[:limit]
-
-
-def validate_source(
-    doc: Any,
-    schema: str,
-    file: str | Path,
-    *,
-    definition: str | None = None,
-    prefix: tuple[Any, ...] = (),
-) -> None:
-    """Check a parsed source document against its format's schema before an importer walks it.
-
-    Args:
-        doc: the parsed JSON document.
-        schema: the format's schema name (``importers/schemas/<schema>.schema.json``).
-        file: the file named in the problems.
-        definition: validate against ``$defs/<definition>`` of that schema instead of its root
-            (one document kind of a multi-document source, e.g. an Inspect sample).
-        prefix: pointer parts put before each problem's pointer (e.g. a zip member's name).
-
-    Raises:
-        ImportError_: one problem per offending place (at most :data:`MAX_SCHEMA_PROBLEMS`, in
-            document order), each naming ``file``, the RFC 6901 pointer (from the error's
-            ``absolute_path``) and what was expected, e.g. "expected an array, found a number".
-    """
-    problems = schema_problems(
-        _source_validator(schema, definition).iter_errors(doc), file, prefix=prefix
-    )
-    if not problems:
-        return
-    head = problems[0]
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    raise ImportError_(f"{head}{more}", problems)
+    return json_kind(value)
 
 
 def read_bytes(path: Path) -> bytes:
@@ -308,48 +177,32 @@ def read_bytes(path: Path) -> bytes:
 
 
 def parse_json_bytes(
-    data: bytes, file: str | Path, *, allow_nan: bool = False, pointer: str = ""
+    data: bytes,
+    file: str | Path,
+    *,
+    allow_nan: bool = False,
+    pointer: str = "",
+    lead: str = "expected JSON",
 ) -> Any:
-    """Parse JSON source bytes; ``allow_nan`` tolerates NaN/Infinity (Inspect logs). ``pointer``
-    places a document inside ``file`` (an archive member ``/header.json``, a JSONL line
-    ``/line 3``) in its errors, so they name the source file, never a made-up one.
+    """Parse JSON source bytes strictly (:func:`driftproof._json.loads_strict`: no member name
+    twice, no NaN/Infinity unless ``allow_nan``, as Inspect logs need). ``pointer`` places a
+    document inside ``file`` (an archive member ``/header.json``, a JSONL line ``/line 3``) in
+    its errors, so they name the source file, never a made-up one; ``lead`` opens a syntax
+    error's message (``expected JSON: Expecting value at line 1 column 1``).
 
     Text is made valid Unicode deterministically (issue 14): a byte that is not UTF-8 inside a
-    string, or a lone surrogate escape, becomes U+FFFD (:func:`~driftproof.importers._text.repair_tree`),
+    string, or a lone surrogate escape, becomes U+FFFD
+    (:func:`~driftproof.importers._text.repair_tree`),
     and the importer's receipt records where in ``text_repairs``. A byte that is not UTF-8
     outside a string is not JSON and is refused, naming the file and line.
     """
     text = data.decode(
         "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8", errors="surrogateescape"
     )
-
-    def bad_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not valid JSON here")
-
-    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in pairs:
-            if k in out:
-                raise ValueError(f"member {k[:80]!r} is given twice; a value would be lost")
-            out[k] = v
-        return out
-
     try:
-        if allow_nan:
-            value = json.loads(text, object_pairs_hook=unique)
-        else:
-            value = json.loads(text, parse_constant=bad_constant, object_pairs_hook=unique)
-    except json.JSONDecodeError as exc:
-        bad = undecodable_byte_before(text, exc.pos)
-        if bad is not None:
-            raise ImportError_.at(
-                file, pointer, f"expected UTF-8 JSON, found an invalid byte at offset {bad}"
-            ) from None
-        raise ImportError_.at(
-            file, pointer, f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        raise ImportError_.at(file, pointer, f"expected JSON: {exc}") from None
+        value = loads_strict(text, allow_nan=allow_nan)
+    except JSONFault as exc:
+        raise ImportError_.at(file, pointer, exc.worded(lead)) from None
     return repair_tree(value)
 
 
@@ -387,11 +240,47 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
     """
     if CASE_ID.match(label):
         return label
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-._")[:100]
+    slug = _slug(label, strip="-._", empty="")[:100]
     digest = hashlib.sha256(
         (content if content is not None else label).encode("utf-8")
     ).hexdigest()[:10]
     return f"{slug}-{digest}" if slug else f"case-{digest}"
+
+
+def case_entry(
+    case_id: str, prompt: str | None, arms: dict[str, Any], *, whole: str | None = None
+) -> dict[str, Any]:
+    """A receipt case as an importer builds it: ``prompt`` as kept (``None`` when unknown or
+    bounded), ``prompt_sha256`` of the whole prompt (``whole`` when ``prompt`` was bounded),
+    no rubric or threshold recorded (D-13), and its ``arms``."""
+    hashed = prompt if whole is None else whole
+    return {
+        "id": case_id,
+        "prompt": prompt,
+        "prompt_sha256": sha256_text(hashed) if hashed is not None else None,
+        "rubric_sha256": None,
+        "threshold": None,
+        "arms": arms,
+    }
+
+
+def arm_spec(
+    label: str | None,
+    *,
+    instruction: str | None = None,
+    system_prompt_sha256: str | None = None,
+    recorded: bool = True,
+) -> dict[str, Any]:
+    """A receipt ``arms.<arm>`` entry: the source's label for the arm, its instruction and system
+    prompt hash when recorded; ``recorded: False`` for an arm the source never ran (no lift)."""
+    spec: dict[str, Any] = {
+        "label": label,
+        "instruction": instruction,
+        "system_prompt_sha256": system_prompt_sha256,
+    }
+    if not recorded:
+        spec["recorded"] = False
+    return spec
 
 
 def unrecorded_judge(tool: str, grader: str) -> dict[str, Any]:
@@ -416,7 +305,8 @@ def unrecorded_judge(tool: str, grader: str) -> dict[str, Any]:
 def provenance_doc(
     tool: str, tool_version: str | None, document: str, document_sha256: str, unrecorded: list[str]
 ) -> dict[str, Any]:
-    """``provenance`` of an imported receipt: tool, version, document, its sha256, unrecorded things."""
+    """``provenance`` of an imported receipt: tool, version, document, its sha256, unrecorded
+    things."""
     seen: list[str] = []
     for item in unrecorded:
         item = item[:200]
@@ -431,6 +321,24 @@ def provenance_doc(
     }
 
 
+def member_object(holder: Any, key: str) -> dict[str, Any]:
+    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``: a
+    member a source may leave out or give another type, read without failing."""
+    value = holder.get(key) if isinstance(holder, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def member_list(holder: Any, key: str) -> list[Any]:
+    """``holder[key]`` when ``holder`` is an object and that member is an array, else ``[]``."""
+    value = holder.get(key) if isinstance(holder, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def is_count(value: Any) -> bool:
+    """Whether ``value`` is a count a source recorded: an integer >= 0 (``true`` is no count)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def unit_score(value: Any, where: Where) -> float:
     """A finite number in 0..1 (the receipt's score range), or fail naming the place."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -443,7 +351,7 @@ def unit_score(value: Any, where: Where) -> float:
 
 def safe_filename(*parts: str) -> str:
     """A receipt file name from parts: characters outside ``[A-Za-z0-9._-]`` become ``-``."""
-    stem = "-".join(re.sub(r"[^A-Za-z0-9._-]+", "-", p).strip("-.") for p in parts if p)
+    stem = "-".join(_slug(p, strip="-.", empty="") for p in parts if p)
     stem = re.sub(r"-{2,}", "-", stem)[:190] or "import"
     return f"{stem}.json"
 

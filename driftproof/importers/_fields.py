@@ -31,7 +31,8 @@ def utc_instant(text: str, where: Where) -> tuple[str, str | None]:
     seconds keep the source's digits, to the microsecond.
 
     Raises:
-        ImportError_: not an RFC 3339 date-time with an offset, or not a real date, naming ``where``.
+        ImportError_: not an RFC 3339 date-time with an offset, or not a real date, naming
+        ``where``.
     """
     m = _RFC3339.fullmatch(text)
     if m is None:

@@ -26,9 +26,10 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
+from driftproof._json import escape as _esc
+
 __all__ = [
     "ANSWER_MAX_CHARS",
-    "undecodable_byte_before",
     "INSTRUCTION_MAX_CHARS",
     "PROMPT_MAX_CHARS",
     "REFUSAL_MAX_CHARS",
@@ -109,17 +110,14 @@ def repair_tree(value: Any) -> Any:
 
 @contextlib.contextmanager
 def collect_repairs() -> Iterator[list[tuple[str, int]]]:
-    """A scope in which parsing notes each repaired string as ``(repaired text, code points replaced)``."""
+    """A scope in which parsing notes each repaired string as ``(repaired text, code points
+    replaced)``."""
     sink: list[tuple[str, int]] = []
     token = _REPAIRS.set(sink)
     try:
         yield sink
     finally:
         _REPAIRS.reset(token)
-
-
-def _esc(part: Any) -> str:
-    return str(part).replace("~", "~0").replace("/", "~1")
 
 
 def _bounded(
@@ -216,12 +214,3 @@ def finalize_document(doc: dict[str, Any], repairs: list[tuple[str, int]]) -> di
     if found:
         doc["text_repairs"] = (doc.get("text_repairs") or []) + found
     return doc
-
-
-def undecodable_byte_before(text: str, pos: int) -> int | None:
-    """For text decoded with ``surrogateescape`` that JSON refused at ``pos``: the byte offset of
-    the first byte that is not UTF-8 at or before ``pos`` (the likely cause), or ``None``."""
-    for i, ch in enumerate(text[: pos + 1]):
-        if "\udc80" <= ch <= "\udcff":
-            return len(text[:i].encode("utf-8", "surrogateescape"))
-    return None

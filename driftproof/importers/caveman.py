@@ -35,7 +35,6 @@ directory. Nothing is written on refusal.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -43,36 +42,25 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, parse_instant, run_times
-from driftproof.importers._text import repair_tree, undecodable_byte_before
-from driftproof.receipt import draw_doc, receipt_doc, sha256_text, to_pointer
+from driftproof.importers._caveman_snapshot import (
+    BASELINE_ARM,
+    CONTROL_ARM,
+    check_snapshot,
+    load_snapshot,
+    read_capped,
+    snap_pointer,
+)
+from driftproof.importers._common import Where, arm_spec, case_entry, parse_instant, run_times
+from driftproof.receipt import draw_doc, receipt_doc
 from driftproof.tokens import COUNTED_BY, count_tokens
 
 __all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "import_caveman"]
 
-BASELINE_ARM = "__baseline__"
-CONTROL_ARM = "__terse__"
 TOOL = "caveman-evals"
 
-SNAPSHOT_MAX_BYTES = 32 * 1024 * 1024
 SKILL_MAX_BYTES = 1024 * 1024
-_ARM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,80}$")
 _CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
-#: The receipt schema's date-time pattern (run.started_at).
-_DATE_TIME = re.compile(
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})\Z"
-)
-#: Characters: the receipt schema's limits for the texts a snapshot supplies, checked on the
-#: snapshot so a refusal names the snapshot's pointer, not the receipt's.
-PROMPT_MAX_CHARS = 262_144
-ANSWER_MAX_CHARS = 1_048_576
-_META_TEXT: dict[str, tuple[str, int]] = {
-    "model": ("a model id", 200),
-    "generated_at": ("a date-time", 64),
-    "terse_prefix": ("the control arm's instruction", 262_144),
-    "claude_cli_version": ("a Claude Code version", 200),
-}
 
 #: What caveman's length snapshot never records (D-13); each stays unknown.
 UNRECORDED_ALWAYS: tuple[str, ...] = (
@@ -90,212 +78,15 @@ UNRECORDED_ALWAYS: tuple[str, ...] = (
 )
 
 
-def _pointer(*parts: Any) -> str:
-    return to_pointer(parts)
-
-
-def _read_capped(path: Path, limit: int) -> bytes:
-    """At most ``limit + 1`` bytes of ``path``: a device or pipe that reports size 0 is not read
-    without end."""
-    with path.open("rb") as fh:
-        return fh.read(limit + 1)
-
-
-class _Duplicate(ValueError):
-    pass
-
-
-def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Duplicate(key)
-        out[key] = value
-    return out
-
-
-def _load(path: Path, shown: str) -> tuple[Any, str]:
-    """The parsed snapshot and the sha256 of its bytes."""
-    try:
-        size = path.stat().st_size
-        if size <= SNAPSHOT_MAX_BYTES:
-            data = _read_capped(path, SNAPSHOT_MAX_BYTES)
-            size = len(data)
-    except OSError as exc:
-        raise ImportError_.at(shown, "", f"cannot read the snapshot: {exc.strerror}") from None
-    if size > SNAPSHOT_MAX_BYTES:
-        raise ImportError_.at(shown, "", f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
-    # bytes that are not UTF-8 inside a string become U+FFFD below (repair_tree), recorded in text_repairs
-    text = data.decode("utf-8", errors="surrogateescape")
-
-    def no_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not valid JSON")
-
-    try:
-        return (
-            repair_tree(
-                json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_members)
-            ),
-            hashlib.sha256(data).hexdigest(),
-        )
-    except _Duplicate as exc:
-        # A member given twice would silently lose one of its values: refuse, do not guess.
-        raise ImportError_.at(
-            shown, "", f"expected unique member names, found {json.dumps(str(exc))[:80]} twice"
-        ) from None
-    except json.JSONDecodeError as exc:
-        bad = undecodable_byte_before(text, exc.pos)
-        if bad is not None:
-            raise ImportError_.at(
-                shown, "", f"expected UTF-8 JSON, found an invalid byte at offset {bad}"
-            ) from None
-        raise ImportError_.at(
-            shown, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        raise ImportError_.at(shown, "", f"not valid JSON: {exc}") from None
-
-
-def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> str:
-    """``value`` as receipt text of at most ``limit`` characters (``None``: any length, bounded
-    later into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has
-    already made it valid Unicode."""
-    if limit is not None and len(value) > limit:
-        raise ImportError_.at(
-            shown, where, f"expected {what} of at most {limit} characters, found {len(value)}"
-        )
-    return value
-
-
-def _check(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
-    """caveman's snapshot contract. Returns (metadata, prompts, arms)."""
-    if not isinstance(doc, dict):
-        raise ImportError_.at(shown, "", "expected a JSON object with metadata, prompts and arms")
-    meta = doc.get("metadata")
-    if not isinstance(meta, dict):
-        raise ImportError_.at(shown, "/metadata", "expected an object (the snapshot's metadata)")
-    if "error" in meta:
-        raise ImportError_.at(
-            shown,
-            "/metadata/error",
-            "the snapshot is partial (the run stopped with an "
-            "error); expected a finished snapshot with no metadata.error",
-        )
-    if "usage" in doc:
-        raise ImportError_.at(
-            shown,
-            "/usage",
-            "this importer reads snapshots without a usage block; "
-            "usage is not imported yet, so the snapshot is refused rather than half-read",
-        )
-    prompts = doc.get("prompts")
-    if not isinstance(prompts, list) or not prompts:
-        raise ImportError_.at(shown, "/prompts", "expected a non-empty list of prompt strings")
-    for i, p in enumerate(prompts):
-        if not isinstance(p, str):
-            raise ImportError_.at(
-                shown, _pointer("prompts", i), f"expected a prompt string, found {_kind(p)}"
-            )
-        _text(p, shown, _pointer("prompts", i), "a prompt", None)
-    n = meta.get("n_prompts")
-    if type(n) is not int or n != len(prompts):
-        raise ImportError_.at(
-            shown,
-            "/metadata/n_prompts",
-            f"expected {len(prompts)} (the length of /prompts), found {json.dumps(n)}",
-        )
-    arms = doc.get("arms")
-    if not isinstance(arms, dict):
-        raise ImportError_.at(shown, "/arms", "expected an object of arm name -> list of outputs")
-    for control in (BASELINE_ARM, CONTROL_ARM):
-        if control not in arms:
-            raise ImportError_.at(
-                shown,
-                _pointer("arms", control),
-                f"missing control arm {control}: expected both {BASELINE_ARM} and {CONTROL_ARM}",
-            )
-    if len(arms) < 3:
-        raise ImportError_.at(
-            shown, "/arms", "expected at least one skill arm beside the two control arms"
-        )
-    for name, outputs in arms.items():
-        where = _pointer("arms", name)
-        if not _ARM_NAME.match(name) and name not in (BASELINE_ARM, CONTROL_ARM):
-            raise ImportError_.at(
-                shown, where, "expected a skill arm name of lowercase letters, digits, - or _"
-            )
-        if not isinstance(outputs, list):
-            raise ImportError_.at(
-                shown, where, f"expected a list of {len(prompts)} outputs, found {_kind(outputs)}"
-            )
-        if len(outputs) != len(prompts):
-            raise ImportError_.at(
-                shown,
-                where,
-                f"expected exactly one output per prompt ({len(prompts)}), found {len(outputs)}",
-            )
-        for i, out in enumerate(outputs):
-            if out is None:
-                raise ImportError_.at(
-                    shown,
-                    _pointer("arms", name, i),
-                    "null cell: this call never finished (a partial snapshot); expected a string output",
-                )
-            if not isinstance(out, str):
-                raise ImportError_.at(
-                    shown,
-                    _pointer("arms", name, i),
-                    f"expected a string output, found {_kind(out)}",
-                )
-            _text(out, shown, _pointer("arms", name, i), "an output", None)
-    for key, (what, limit) in _META_TEXT.items():
-        value = meta.get(key)
-        if value is not None and not isinstance(value, str):
-            # a wrong type is a malformed snapshot, not an unrecorded value (D-13 keeps the two apart)
-            raise ImportError_.at(
-                shown,
-                _pointer("metadata", key),
-                f"expected {what} (a string) or no member, found {_json_kind(value)}",
-            )
-        if isinstance(value, str):
-            _text(value, shown, _pointer("metadata", key), what, limit)
-    started = meta.get("generated_at")
-    if isinstance(started, str) and started.strip() and not _DATE_TIME.match(started):
-        raise ImportError_.at(
-            shown,
-            "/metadata/generated_at",
-            f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}",
-        )
-    return meta, prompts, arms
-
-
-def _kind(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
-def _json_kind(value: Any) -> str:
-    """The JSON kind of ``value`` in words (``true``, ``a number``, ``an object``, ...)."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    words = {
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "an array",
-        dict: "an object",
-    }
-    return words.get(type(value), type(value).__name__)
-
-
 def _skill_text(skills_dir: Path, arm: str, shown: str) -> str:
     path = skills_dir / arm / "SKILL.md"
-    where = _pointer("arms", arm)
+    where = snap_pointer("arms", arm)
     if not path.is_file():
         raise ImportError_.at(
             shown, where, f"no SKILL.md for this skill arm: expected the file {path}"
         )
     try:
-        data = _read_capped(path, SKILL_MAX_BYTES)
+        data = read_capped(path, SKILL_MAX_BYTES)
     except OSError as exc:
         raise ImportError_.at(shown, where, f"cannot read {path}: {exc.strerror}") from None
     if len(data) > SKILL_MAX_BYTES:
@@ -392,8 +183,8 @@ def import_caveman(
         raise ImportError_.at(
             shown, "", f"source commit {source_commit!r}: expected 7 to 40 lowercase hex digits"
         )
-    doc, document_sha256 = _load(Path(snapshot), shown)
-    meta, prompts, arms = _check(doc, shown)
+    doc, document_sha256 = load_snapshot(Path(snapshot), shown)
+    meta, prompts, arms = check_snapshot(doc, shown)
     skill_arms = [a for a in arms if a not in (BASELINE_ARM, CONTROL_ARM)]
     skills = {arm: _skill_text(Path(skills_dir), arm, shown) for arm in skill_arms}
 
@@ -439,25 +230,22 @@ def import_caveman(
         "unrecorded": unrecorded,
     }
     arm_specs = {
-        "baseline": {"label": BASELINE_ARM, "instruction": None, "system_prompt_sha256": None},
-        "control": {"label": CONTROL_ARM, "instruction": terse, "system_prompt_sha256": None},
+        "baseline": arm_spec(BASELINE_ARM),
+        "control": arm_spec(CONTROL_ARM, instruction=terse),
     }
     prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
     out: list[Imported] = []
     for arm in skill_arms:
         cases = [
-            {
-                "id": ids[i],
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(prompt),
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": {
+            case_entry(
+                ids[i],
+                prompt,
+                {
                     "with_skill": _arm(arms[arm][i]),
                     "baseline": _arm(arms[BASELINE_ARM][i]),
                     "control": _arm(arms[CONTROL_ARM][i]),
                 },
-            }
+            )
             for i, prompt in enumerate(prompts)
         ]
         document = receipt_doc(
@@ -475,7 +263,7 @@ def import_caveman(
             judge=None,
             band_source=None,
             arms={
-                "with_skill": {"label": arm, "instruction": None, "system_prompt_sha256": None},
+                "with_skill": arm_spec(arm),
                 **arm_specs,
             },
             provenance=copy.deepcopy(provenance),

@@ -1,4 +1,5 @@
-"""``claude plugin eval`` result documents (``aggregate-result.json``, schemaVersion 1) → DECLARED receipts (D-15).
+"""``claude plugin eval`` result documents (``aggregate-result.json``, schemaVersion 1) → DECLARED
+receipts (D-15).
 
 Claude Code (from 2.1.269) runs a plugin's eval suite: each case is run several times with
 the plugin (``arms.with``) and, under the default ``--ablation with-without``, as often
@@ -32,36 +33,39 @@ The ``--json`` output is the same v1 document the command writes to
 - cost: ``costUsd`` (suite and runs) and ``judgeCostUsd`` (the judge's part of a run's cost) are
   list-price estimates the source declares; they are kept apart, as declared, in
   ``provenance.details.declared_cost_usd`` and never enter ``economics`` (which holds tokens);
-- harness: ``claude-code`` at ``claudeVersion``; plugin names and versions in ``provenance.details``;
-  model: ``suite.modelOverride`` when given, else not recorded; judge: ``suite.judgeModel`` when given.
+- harness: ``claude-code`` at ``claudeVersion``; plugin names and versions in
+``provenance.details``;
+  model: ``suite.modelOverride`` when given, else not recorded; judge: ``suite.judgeModel`` when
+  given.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
-import re
 from pathlib import Path
 from typing import Any
 
-import rfc8785
-
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
+from driftproof.importers._claude_plugin_draws import (
+    cost_figures,
+    draw_of,
+    graders_sha256,
+)
 from driftproof.importers._common import (
     Where,
+    arm_spec,
     case_id_for,
     file_sha256,
     provenance_doc,
     read_json,
     read_skill_md,
-    safe_filename,
     unit_score,
     unrecorded_judge,
     validate_source,
 )
 from driftproof.importers._fields import bound_text, utc_instant
-from driftproof.receipt import draw_doc, receipt_doc, sha256_text
+from driftproof.receipt import receipt_doc, sha256_text
 
 __all__ = ["DOCUMENT_NAME", "claude_plugin_eval_importer", "import_claude_plugin_eval"]
 
@@ -72,7 +76,6 @@ _ABLATIONS = ("with-without", "none")
 _MAX_DOCUMENTS = 1000
 #: The receipt's limit on a case prompt (characters); a longer one is kept by sha256 and length.
 _MAX_PROMPT_CHARS = 262144
-_CALLED = re.compile(r"\bcalled (\d+)x\b")
 
 
 def import_claude_plugin_eval(
@@ -160,9 +163,11 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     threshold = suite.get("threshold")
     if threshold is not None:
         threshold = unit_score(threshold, w / "suite" / "threshold")
-    cases_doc, counts, declared_runs = [], set(), set()
+    cases_doc: list[dict[str, Any]] = []
+    counts: set[int] = set()
+    declared_runs: set[int] = set()
     fired_total = {"with_skill": [0, 0], "baseline": [0, 0]}
-    costs = {"with_skill": [[], []], "baseline": [[], []]}
+    costs: dict[str, list[list[float]]] = {"with_skill": [[], []], "baseline": [[], []]}
     scored_indicator: set[str] = set()
     has_llm = False
     ids: dict[str, int] = {}
@@ -202,7 +207,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
                 "expected no runs without the plugin under ablation 'none'; "
                 "the document contradicts its own ablation"
             )
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm, key in (("with_skill", "with"), ("baseline", "without")):
             runs = arms_src.get(key) if (arm == "with_skill" or two_arm) else None
             if runs is None:
@@ -211,7 +216,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             draws = []
             for j, run in enumerate(runs):
                 rw = cw / "arms" / key / j
-                draw, fired = _draw(
+                draw, fired = draw_of(
                     j, run, rw, skill_graders, regex_graders, configs, scored_indicator
                 )
                 draws.append(draw)
@@ -247,7 +252,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
                 "id": cid,
                 "prompt": prompt,
                 "prompt_sha256": sha256_text(full_prompt) if full_prompt is not None else None,
-                "rubric_sha256": _graders_sha256(graders, cw / "graders") if graders else None,
+                "rubric_sha256": graders_sha256(graders, cw / "graders") if graders else None,
                 "threshold": threshold,
                 "arms": arms_doc,
             }
@@ -278,7 +283,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         unrecorded.append("generations_per_arm (the case arms hold different numbers of runs)")
     if declared_runs and (gens is None or declared_runs != {gens}):
         notes.append(
-            f"runsPerCase declares {', '.join(str(x) for x in sorted(declared_runs))}; the document holds "
+            f"runsPerCase declares {', '.join(str(x) for x in sorted(declared_runs))}; "
+            "the document holds "
             + (
                 "different numbers of runs per case arm"
                 if gens is None
@@ -320,16 +326,12 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     if doc.get("startedAt") is not None:
         started, offset = utc_instant(doc["startedAt"], w / "startedAt")
     arm_specs: dict[str, Any] = {
-        "with_skill": {"label": "with", "instruction": None, "system_prompt_sha256": None},
-        "baseline": {
-            "label": "without" if two_arm else None,
-            "instruction": None,
-            "system_prompt_sha256": None,
-        },
+        "with_skill": arm_spec("with"),
+        "baseline": arm_spec("without" if two_arm else None),
     }
-    for arm, (fired, observed) in fired_total.items():
-        if observed:
-            arm_specs[arm]["skill_fired"] = {"fired": fired, "observed": observed}
+    for arm, (n_fired, n_observed) in fired_total.items():
+        if n_observed:
+            arm_specs[arm]["skill_fired"] = {"fired": n_fired, "observed": n_observed}
     if not two_arm:
         arm_specs["baseline"]["recorded"] = False
     details = {
@@ -338,7 +340,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         "ablation": ablation,
         "plugins": plugins,
         "runs_per_case_declared": sorted(declared_runs) or None,
-        "declared_cost_usd": _costs(doc, costs, two_arm),
+        "declared_cost_usd": cost_figures(doc, costs, two_arm),
         "source_aggregates": doc.get("aggregates"),
     }
     document = receipt_doc(
@@ -368,108 +370,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     return document
 
 
-def _draw(
-    index: int,
-    run: dict[str, Any],
-    rw: Where,
-    skill_graders: set[str],
-    regex_graders: set[str],
-    configs: dict[str, Any],
-    scored_indicator: set[str],
-) -> tuple[dict[str, Any], bool | None]:
-    """One run as a draw, and whether the skill fired on it (``None``: not observed)."""
-    fired: bool | None = None
-    checks = []
-    for k, g in enumerate(run.get("graders") or []):
-        gname = g["name"]
-        if gname in skill_graders and isinstance(g.get("passed"), bool):
-            fired = _fired(g, configs.get(gname) or {})
-            if g.get("scored") is True:
-                scored_indicator.add(gname)
-        elif gname in regex_graders and isinstance(g.get("passed"), bool):
-            checks.append({"name": gname[:200], "kind": "regex", "pass": g["passed"]})
-    error = run.get("error")
-    if error is not None:
-        text = error.strip()[:4000] or "the source recorded an empty error"
-        return draw_doc(
-            index,
-            lost_reason=f"source error: {text}"[:4000],
-            lost_kind="source_error",
-            source_error=text,
-            skill_fired=fired,
-            checks=checks,
-        ), fired
-    if run.get("skippedPaidGraders") is True:
-        return draw_doc(
-            index,
-            lost_reason="the source skipped this run's paid graders at its cost ceiling, so "
-            "its score is not comparable",
-            lost_kind="unscored",
-            skill_fired=fired,
-            checks=checks,
-        ), fired
-    if run.get("score") is None:
-        return draw_doc(
-            index,
-            lost_reason="the source recorded no score for this run",
-            lost_kind="unscored",
-            skill_fired=fired,
-            checks=checks,
-        ), fired
-    score = unit_score(run["score"], rw / "score")
-    return draw_doc(index, score=score, skill_fired=fired, checks=checks), fired
-
-
-def _fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:
-    """Whether the skill fired, from a ``tool_used`` grader on the Skill tool.
-
-    The grader passes when the Skill tool was called within its ``min``..``max`` bounds (default
-    at least once). A should-not-fire grader (``max: 0``) passes when it was *not* called. Other
-    bounds read the count from the grader's explanation (``"Skill called 2x …"``), else unknown.
-    """
-    lo, hi = config.get("min"), config.get("max")
-    if hi == 0 and lo in (None, 0):
-        return not result["passed"]
-    if lo in (None, 1) and hi is None:
-        return bool(result["passed"])
-    m = _CALLED.search(result.get("explanation") or "")
-    return int(m.group(1)) > 0 if m else None
-
-
-def _graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
-    try:
-        return hashlib.sha256(rfc8785.dumps(graders)).hexdigest()
-    except (rfc8785.CanonicalizationError, TypeError, ValueError):
-        raise w.fail("expected grader definitions that are plain JSON (no NaN)") from None
-
-
-def _costs(
-    doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bool
-) -> dict[str, Any]:
-    """The source's declared list-price estimates, kept apart: every run's cost and the judge's
-    part of it, summed per arm over the runs that declared one, and the suite's own total."""
-    out: dict[str, Any] = {
-        "note": "list-price estimates declared by the source, not a bill; each run's cost "
-        "includes its judge's part",
-        "suite": doc.get("costUsd"),
-    }
-    for arm, (runs, judge) in costs.items():
-        if arm == "baseline" and not two_arm:
-            continue
-        out[arm] = {
-            "runs": math.fsum(runs) if runs else None,
-            "runs_declaring": len(runs),
-            "judge": math.fsum(judge) if judge else None,
-            "judge_declaring": len(judge),
-        }
-    return out
-
-
 @register("claude-plugin-eval")
 def claude_plugin_eval_importer(source: Path, **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_claude_plugin_eval`, files
     ``claude-plugin-eval-<skill>-<document sha256[:8]>.json``."""
-    return [
-        Imported(safe_filename(TOOL, d["skill"]["name"], d["provenance"]["document_sha256"][:8]), d)
-        for d in import_claude_plugin_eval(Path(source), **options)
-    ]
+    return [Imported.named(TOOL, d) for d in import_claude_plugin_eval(Path(source), **options)]

@@ -35,117 +35,39 @@ which is tolerated in the source and never written.
 from __future__ import annotations
 
 import math
-import re
-import zipfile
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._archive import Archive
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     case_id_for,
     file_sha256,
     manifest_sha256,
+    member_object,
     parse_instant,
-    parse_json_bytes,
     provenance_doc,
-    read_bytes,
     read_skill_md,
     run_times,
-    safe_filename,
     unrecorded_judge,
-    validate_source,
 )
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text
+from driftproof.importers._inspect_log import (
+    TOOL,
+    answer_text,
+    input_text,
+    judge_model_of,
+    read_log,
+    scorer_name,
+    system_message_sha256,
+    value_to_float,
+)
+from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc
 
 __all__ = ["import_inspect", "inspect_importer", "read_log", "value_to_float"]
-
-TOOL = "inspect_ai"
-_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
-_WORDS = {"yes": 1.0, "true": 1.0, "correct": 1.0, "no": 0.0, "false": 0.0, "incorrect": 0.0}
-
-
-def value_to_float(value: Any) -> float | None:
-    """A score value as Inspect's ``value_to_float`` reads it; ``None`` when not a scalar score.
-
-    NaN and infinities come back as they are (the caller loses the draw).
-    """
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        v = value.strip()
-        if v in _LETTERS:
-            return _LETTERS[v]
-        if v.lower() in _WORDS:
-            return _WORDS[v.lower()]
-        try:
-            return float(v)
-        except ValueError:
-            return None
-    return None
-
-
-def read_log(path: Path) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
-    """One Inspect log: (header with eval/plan/results/stats, [(sample, where)], raw bytes)."""
-    raw = read_bytes(path)
-    if zipfile.is_zipfile(path):
-        return _read_eval_zip(path, raw)
-    doc = parse_json_bytes(raw, path, allow_nan=True)
-    validate_source(doc, "inspect_ai", path)  # the shape of every member walked below
-    w = Where(path)
-    samples = doc.get("samples")
-    if samples is None:
-        raise (w / "samples").fail(
-            "expected the log's samples (logged with log_samples=True); found none"
-        )
-    if not isinstance(samples, list):
-        raise (w / "samples").fail("expected an array of samples")
-    return doc, [(s, w / "samples" / i) for i, s in enumerate(samples)], raw
-
-
-def _read_eval_zip(
-    path: Path, raw: bytes
-) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
-    z = Archive(path)
-    names = set(z.names())
-    # header.json is written when the run finishes; a log still being written (or
-    # interrupted) has only _journal/start.json, with the eval spec and plan
-    member = "header.json" if "header.json" in names else "_journal/start.json"
-    if member not in names:
-        raise ImportError_.at(
-            path,
-            "/header.json",
-            "expected header.json (or _journal/start.json) in the .eval archive",
-        )
-    header = parse_json_bytes(z.read(member), path, allow_nan=True, pointer=_pointer_of(member))
-    # each member is its own document: problems name the archive, pointers start at the member
-    validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
-    members = sorted(
-        (n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)), key=_member_order
-    )
-    samples = []
-    for n in members:
-        s = parse_json_bytes(z.read(n), path, allow_nan=True, pointer=_pointer_of(n))
-        validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
-        samples.append((s, Where(path, (n,))))
-    if not samples:
-        raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
-    return header, samples, raw
-
-
-def _pointer_of(member: str) -> str:
-    return "/" + member.replace("~", "~0").replace("/", "~1")
-
-
-def _member_order(name: str) -> tuple[int, str, int]:
-    m = re.fullmatch(r"samples/(.+)_epoch_(\d+)\.json", name)
-    assert m is not None
-    sid = m.group(1)
-    return (0, f"{int(sid):020d}", int(m.group(2))) if sid.isdigit() else (1, sid, int(m.group(2)))
 
 
 def import_inspect(
@@ -171,7 +93,8 @@ def import_inspect(
             logs of different tasks, an unknown or ambiguous scorer, an object value with no
             KEY, a score outside 0..1 or a timestamp with no UTC offset; naming the file and
             JSON pointer (in a ``.eval`` archive the file is the archive and the pointer starts
-            with the member's name, RFC 6901 escaped: ``/samples~11_epoch_1.json/scores/match/value``).
+            with the member's name, RFC 6901 escaped:
+            ``/samples~11_epoch_1.json/scores/match/value``).
     """
     if (
         not logs
@@ -221,12 +144,12 @@ def import_inspect(
     ]
     judges = set()
     for arm, (header, samples, _) in read.items():
-        ev = header.get("eval") if isinstance(header.get("eval"), dict) else {}
+        ev = member_object(header, "eval")
         epochs.add(
             (ev.get("config") or {}).get("epochs") if isinstance(ev.get("config"), dict) else None
         )
-        chosen = _scorer_name(header, samples, name, Path(logs[arm]))
-        judges.add(_judge_model(header, chosen))
+        chosen = scorer_name(header, samples, name, Path(logs[arm]))
+        judges.add(judge_model_of(header, chosen))
         for sample, sw in samples:
             if not isinstance(sample, dict):
                 raise sw.fail("expected a sample object")
@@ -238,7 +161,7 @@ def import_inspect(
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
             case = cases.setdefault(
                 str(sid),
-                {"prompt": _input_text(sample.get("input")), "arms": {a: [] for a in logs}},
+                {"prompt": input_text(sample.get("input")), "arms": {a: [] for a in logs}},
             )
             case["arms"][arm].append(_draw(sample, sw, chosen, key, epoch))
     case_docs = []
@@ -256,16 +179,7 @@ def import_inspect(
                 arms_doc[arm] = {"draws": draws, "generation": None}
             elif arm in missing:
                 arms_doc[arm] = {"draws": [], "generation": None}
-        case_docs.append(
-            {
-                "id": case_id_for(sid),
-                "prompt": c["prompt"],
-                "prompt_sha256": sha256_text(c["prompt"]) if c["prompt"] is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
-        )
+        case_docs.append(case_entry(case_id_for(sid), c["prompt"], arms_doc))
     (epoch_count,) = epochs if len(epochs) == 1 else (None,)
     gens = (
         epoch_count
@@ -290,10 +204,9 @@ def import_inspect(
         unrecorded.insert(0, "judge.model (the scorer records no grading model)")
     judge["channel"] = "source"
     versions = {
-        str(((h.get("eval") or {}).get("packages") or {}).get("inspect_ai"))
+        str(v)
         for h in headers.values()
-        if isinstance((h.get("eval") or {}).get("packages"), dict)
-        and (h["eval"]["packages"]).get("inspect_ai")
+        if (v := member_object(member_object(h, "eval"), "packages").get("inspect_ai"))
     }
     version = next(iter(versions)) if len(versions) == 1 else None
     if version is None:
@@ -303,20 +216,13 @@ def import_inspect(
     times = _times(read, logs, unrecorded)
     documents = [(f"{arm}={logs[arm]}", file_sha256(raw)) for arm, (_, _, raw) in read.items()]
     arm_specs: dict[str, Any] = {
-        arm: {
-            "label": Path(logs[arm]).name[:200],
-            "instruction": None,
-            "system_prompt_sha256": _system_message_sha(headers[arm]),
-        }
+        arm: arm_spec(
+            Path(logs[arm]).name[:200], system_prompt_sha256=system_message_sha256(headers[arm])
+        )
         for arm in logs
     }
     for arm in missing:
-        arm_specs[arm] = {
-            "label": None,
-            "instruction": None,
-            "system_prompt_sha256": None,
-            "recorded": False,
-        }
+        arm_specs[arm] = arm_spec(None, recorded=False)
     doc = receipt_doc(
         level="DECLARED",
         skill_name=skill_name,
@@ -350,10 +256,12 @@ def import_inspect(
 def _times(
     read: dict[str, Any], logs: dict[str, Path], unrecorded: list[str]
 ) -> dict[str, str | None]:
-    """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as instants."""
-    started, finished = [], []
+    """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as
+    instants."""
+    started: list[tuple[datetime, str | None]] = []
+    finished: list[tuple[datetime, str | None]] = []
     for arm, (header, _, _) in read.items():
-        stats = header.get("stats") if isinstance(header.get("stats"), dict) else {}
+        stats = member_object(header, "stats")
         w = Where(logs[arm]) / "stats"
         for member, into in (("started_at", started), ("completed_at", finished)):
             value = stats.get(member)
@@ -369,104 +277,6 @@ def _times(
     return run_times(started, finished)
 
 
-def _scorer_name(
-    header: dict[str, Any],
-    samples: list[tuple[dict[str, Any], Where]],
-    scorer: str | None,
-    path: Path,
-) -> str:
-    """The scorer to read: ``scorer`` when it is among the scorers the header lists or any
-    sample scored with; else the only scorer there is."""
-    names: list[str] = []
-    for s in (
-        ((header.get("results") or {}).get("scores") or [])
-        if isinstance(header.get("results"), dict)
-        else []
-    ):
-        if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
-            names.append(s["name"])
-    for sample, _ in samples:
-        if isinstance(sample, dict) and isinstance(sample.get("scores"), dict):
-            names.extend(n for n in sample["scores"] if n not in names)
-    if scorer is not None:
-        if names and scorer not in names:
-            raise ImportError_.at(
-                path, "/results/scores", f"expected a scorer named {scorer!r}; the log has {names}"
-            )
-        return scorer
-    if len(names) != 1:
-        raise ImportError_.at(
-            path,
-            "/results/scores",
-            f"expected exactly one scorer or an explicit --scorer; the log has {names}",
-        )
-    return names[0]
-
-
-def _judge_model(header: dict[str, Any], scorer: str) -> str:
-    ev = header.get("eval") if isinstance(header.get("eval"), dict) else {}
-    roles = ev.get("model_roles") if isinstance(ev.get("model_roles"), dict) else {}
-    grader = roles.get("grader")
-    if isinstance(grader, dict) and isinstance(grader.get("model"), str):
-        return grader["model"]
-    if isinstance(grader, str):
-        return grader
-    for s in ev.get("scorers") or []:
-        if isinstance(s, dict) and s.get("name") == scorer and isinstance(s.get("options"), dict):
-            if isinstance(s["options"].get("model"), str):
-                return s["options"]["model"]
-    if scorer.startswith("model_graded") and isinstance(ev.get("model"), str):
-        return ev["model"]
-    return f"unrecorded:{TOOL}/{scorer}"
-
-
-def _system_message_sha(header: dict[str, Any]) -> str | None:
-    plan = header.get("plan") if isinstance(header.get("plan"), dict) else {}
-    for step in plan.get("steps") or []:
-        if isinstance(step, dict) and step.get("solver") == "system_message":
-            template = (
-                (step.get("params") or {}).get("template")
-                if isinstance(step.get("params"), dict)
-                else None
-            )
-            if isinstance(template, str):
-                return sha256_text(template)
-    return None
-
-
-def _input_text(value: Any) -> str | None:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        parts = [
-            m.get("content")
-            for m in value
-            if isinstance(m, dict) and isinstance(m.get("content"), str)
-        ]
-        return "\n\n".join(parts) if parts else None
-    return None
-
-
-def _answer(sample: dict[str, Any]) -> str | None:
-    out = sample.get("output") if isinstance(sample.get("output"), dict) else {}
-    choices = out.get("choices") if isinstance(out.get("choices"), list) else []
-    if not choices or not isinstance(choices[0], dict):
-        return None
-    content = (
-        (choices[0].get("message") or {}).get("content")
-        if isinstance(choices[0].get("message"), dict)
-        else None
-    )
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = [
-            c.get("text") for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)
-        ]
-        return "".join(texts) if texts else None
-    return None
-
-
 def _unscored(
     index: int,
     answer: str | None,
@@ -474,7 +284,8 @@ def _unscored(
     reason: str,
     samples: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0 (issue 14)."""
+    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0 (issue
+    14)."""
     return draw_doc(
         index,
         answer=answer,
@@ -489,12 +300,8 @@ def _draw(
     sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int
 ) -> dict[str, Any]:
     index = epoch - 1
-    answer = _answer(sample)
-    usage = (
-        (sample.get("output") or {}).get("usage")
-        if isinstance(sample.get("output"), dict)
-        else None
-    )
+    answer = answer_text(sample)
+    usage = member_object(sample, "output").get("usage")
     tokens = None
     if isinstance(usage, dict) and all(
         isinstance(usage.get(k), int) and not isinstance(usage.get(k), bool) and usage[k] >= 0
@@ -533,8 +340,8 @@ def _draw(
     if isinstance(value, dict):
         if key is None:
             raise vw.fail(
-                f"expected --scorer {scorer}:KEY naming the key that holds the score; the value is an "
-                f"object with keys {sorted(value)[:20]}"
+                f"expected --scorer {scorer}:KEY naming the key that holds the score; "
+                f"the value is an object with keys {sorted(value)[:20]}"
             )
         if key not in value:
             return _unscored(
@@ -543,7 +350,8 @@ def _draw(
         value, vw = value[key], vw / key
     elif key is not None:
         raise vw.fail(
-            f"expected an object value with key {key!r} (--scorer {scorer}:{key}); the value is not an object"
+            f"expected an object value with key {key!r} (--scorer {scorer}:{key}); "
+            "the value is not an object"
         )
     if value is None:
         return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded null")
@@ -595,11 +403,4 @@ def inspect_importer(source: Path | None, **options: Any) -> list[Imported]:
         else:
             options.pop(arm, None)
     doc = import_inspect(logs, **options)
-    return [
-        Imported(
-            safe_filename(
-                "inspect", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]
-            ),
-            doc,
-        )
-    ]
+    return [Imported.named("inspect", doc)]

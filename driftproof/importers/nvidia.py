@@ -1,4 +1,5 @@
-"""NVIDIA skill benchmark cards (``BENCHMARK.md``) and catalogue (``benchmarks.json``) → aggregates-only receipts.
+"""NVIDIA skill benchmark cards (``BENCHMARK.md``) and catalogue (``benchmarks.json``) →
+aggregates-only receipts.
 
 These sources print aggregates only: one score and one uplift per dimension and
 agent, no per-run score (method, "Figures a source printed give no verdict";
@@ -23,7 +24,6 @@ cell with no figure (``Not available``). Tables under ``## Results``,
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -39,203 +39,13 @@ from driftproof.importers._common import (
     safe_filename,
     validate_source,
 )
+from driftproof.importers._nvidia_card import (
+    parse_card,
+    parse_cell,
+)
 from driftproof.receipt import receipt_doc
 
 __all__ = ["import_nvidia", "nvidia_importer", "parse_card", "parse_cell"]
-
-_NUM = r"\d+(?:\.\d+)?"
-_CELL_V2 = re.compile(
-    rf"^(?P<base>{_NUM})\s*(?P<bu>%)?\s*(?:→|->)\s*(?P<score>{_NUM})\s*(?P<su>%)?\s*"
-    rf"(?:\((?P<up>[^()]*)\))?\s*$"
-)
-_CELL_V1 = re.compile(rf"^(?P<score>{_NUM})\s*(?P<su>%)?\s*(?:\((?P<up>[^()]*)\))?\s*$")
-_CELL_NOTE = re.compile(rf"^(?P<score>{_NUM})\s*(?P<su>%)?\s*(?:—|–|--|-|;|,)\s*(?P<note>\S.*)$")
-_UPLIFT = re.compile(
-    rf"^(?P<sign>[+\-−±]?)\s*(?P<num>{_NUM})\s*(?P<unit>%|points?|pts?|pp|percentage points?)?$"
-)
-_NO_FIGURE = re.compile(r"^(not available|n/?a|no score|—|-|–|)$", re.IGNORECASE)
-_RESULTS_SECTIONS = ("results", "results at a glance", "evaluation results")
-_SUMMARY = {
-    "skill": re.compile(r"^- Skill: `?([^`]+?)`?\s*$"),
-    "evaluation_date": re.compile(r"^- Evaluation date: (.+?)\s*$"),
-    "profile": re.compile(r"^- NVSkills-Eval profile: `?([^`]+?)`?\s*$"),
-    "environment": re.compile(r"^- Environment: `?([^`]+?)`?\s*$"),
-    "evaluator_version": re.compile(r"^- Evaluator version: `?([^`]+?)`?\s*$"),
-    "dataset_digest": re.compile(r"^- Dataset digest: `?([^`\s]+)`?(.*)$"),
-    "tasks": re.compile(r"^- (?:Dataset|Tasks): (\d+) evaluation tasks?(.*)$"),
-    "attempts_per_task": re.compile(r"^- Attempts per task: (\d+)\s*$"),
-    "pass_threshold": re.compile(rf"^- Pass threshold: ({_NUM}%)\s*$"),
-    "verdict": re.compile(
-        r"^(?:>\s*)?(?:[^\w\s*]*\s*)?(?:- )?\*{0,2}Overall verdict: \*{0,2}([A-Z]+)\b(?!.*only when)"
-    ),
-    "agents_inline": re.compile(r"^- Agents: (.+?)\s*$"),
-}
-
-
-def parse_cell(text: str) -> dict[str, Any] | None:
-    """One results cell as printed → its figures, or ``None`` when the grammar is unknown.
-
-    Returns:
-        ``{"printed", "score", "baseline", "uplift", "note"}``: ``score``/``baseline`` are
-        ``{"value", "unit"}`` (``"%"``, or ``None`` when printed with no unit) or ``None``; ``uplift`` is ``{"printed", "value", "unit"}``
-        with ``unit`` ``"%"``, ``"points"``, ``"pp"`` or ``None`` when the card printed none.
-        Values are numbers in the card's own unit (percent or percentage points, not 0..1).
-    """
-    cell = text.replace("**", "").replace("`", "").strip()
-    out: dict[str, Any] = {
-        "printed": text.strip(),
-        "score": None,
-        "baseline": None,
-        "uplift": None,
-        "note": None,
-    }
-    m = _CELL_V2.match(cell) or _CELL_V1.match(cell)
-    if m:
-        out["score"] = {"value": float(m.group("score")), "unit": m.group("su")}
-        if "base" in m.groupdict() and m.group("base") is not None:
-            out["baseline"] = {"value": float(m.group("base")), "unit": m.group("bu")}
-        if m.group("up") is not None:
-            up = _UPLIFT.match(m.group("up").strip())
-            if up is None:
-                return None
-            value = float(up.group("num")) * (-1.0 if up.group("sign") in ("-", "−") else 1.0)
-            unit = up.group("unit")
-            if unit is not None:
-                unit = {
-                    "point": "points",
-                    "pt": "points",
-                    "pts": "points",
-                    "percentage point": "pp",
-                    "percentage points": "pp",
-                }.get(unit, unit)
-            out["uplift"] = {"printed": m.group("up").strip(), "value": value + 0.0, "unit": unit}
-        return out
-    m = _CELL_NOTE.match(cell)
-    if m:
-        out["score"] = {"value": float(m.group("score")), "unit": m.group("su")}
-        out["note"] = m.group("note").strip()[:500]
-        return out
-    if _NO_FIGURE.match(cell):
-        out["note"] = cell or None
-        return out
-    return None
-
-
-def _agent_name(header: str) -> str:
-    name = re.sub(r"\(\s*Baseline\s*(?:→|->)\s*Skill Uplift\s*\)", "", header)
-    name = re.sub(r"\s*\(.*?\)\s*", "", name).strip().strip("`").strip()
-    return name.lower().replace(" ", "-")
-
-
-def parse_card(text: str, file: str) -> dict[str, Any]:
-    """A benchmark card's summary and results, as printed.
-
-    Returns:
-        ``{"format": "v1"|"v2", "summary": {...}, "agents": [...], "rows": [...]}`` where each
-        row is ``{"dimension", "num", "agent", "column", **parse_cell(...)}``.
-
-    Raises:
-        ImportError_: a results cell whose grammar is unknown, or a row longer than its header,
-            naming the file and the line.
-    """
-    summary: dict[str, Any] = {}
-    agents: list[dict[str, Any]] = []
-    rows: list[dict[str, Any]] = []
-    section = ""
-    header: list[str] | None = None
-    fmt = "v1"
-    in_table = skip_table = False
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        starts_table = line.startswith("|") and not in_table
-        in_table = line.startswith("|")
-        if line.startswith("#"):
-            section = (
-                re.sub(r"(<br\s*/?>|:)\s*$", "", line.lstrip("#").strip())
-                .strip()
-                .rstrip(":")
-                .lower()
-            )
-            header = None
-            continue
-        for key, rx in _SUMMARY.items():
-            m = rx.match(line)
-            if m and key not in summary:
-                if key == "agents_inline":
-                    for part in re.finditer(r"([^,(]+?)\s*\(`([^`]*)`\)", m.group(1)):
-                        agents.append(
-                            {
-                                "agent": _agent_name(part.group(1)),
-                                "printed": part.group(1).strip(),
-                                "model": part.group(2),
-                            }
-                        )
-                    summary[key] = m.group(1)
-                elif key == "tasks":
-                    summary[key] = int(m.group(1))
-                    if m.group(2).strip():
-                        summary["tasks_detail"] = m.group(2).strip()[:200]
-                elif key == "attempts_per_task":
-                    summary[key] = int(m.group(1))
-                elif key == "dataset_digest":
-                    summary[key] = m.group(1)
-                    if m.group(2).strip():
-                        summary["dataset_snapshot"] = m.group(2).strip().strip("()")[:200]
-                else:
-                    summary[key] = m.group(1).strip()
-        if section == "agents used":
-            m = re.match(r"^- `([^`]+)`\s*$", line)
-            if m:
-                agents.append(
-                    {"agent": _agent_name(m.group(1)), "printed": m.group(1), "model": None}
-                )
-        if section in _RESULTS_SECTIONS and line.startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if starts_table:
-                # a new table: a results table starts with a Dimension or Measure header row;
-                # any other table in the section (notes, legends) is not read
-                header = None
-                skip_table = cells[0].strip("`*") not in ("Dimension", "Measure")
-            if skip_table or all(set(c) <= set("-: ") for c in cells):
-                continue
-            if cells[0].strip("`*") in ("Dimension", "Measure"):
-                header = cells
-                fmt = "v2" if cells[0].strip("`*") == "Measure" else fmt
-                continue
-            if header is None:  # pragma: no cover - a table's first row is its header
-                continue
-            if len(cells) > len(header):
-                raise ImportError_.at(
-                    file,
-                    f"line {lineno}",
-                    f"expected at most {len(header)} cells, found {len(cells)}",
-                )
-            num = None
-            for i, cell in enumerate(cells[1:], start=1):
-                col = header[i].strip("`* ")
-                if col == "Num":
-                    # ASCII digits only: str.isdigit() is true of "²", which int() refuses
-                    num = int(cell) if re.fullmatch(r"[0-9]{1,9}", cell) else None
-                    continue
-                parsed = parse_cell(cell)
-                if parsed is None:
-                    raise ImportError_.at(
-                        file,
-                        f"line {lineno}, column {i + 1}",
-                        f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}",
-                    )
-                if parsed["baseline"] is not None:
-                    fmt = "v2"
-                rows.append(
-                    {
-                        "dimension": cells[0],
-                        "num": num,
-                        "agent": _agent_name(header[i]),
-                        "column": header[i],
-                        **parsed,
-                    }
-                )
-    return {"format": fmt, "summary": summary, "agents": agents, "rows": rows}
 
 
 def _repo_path(path: Path, repo_root: Path | None) -> str:
@@ -264,7 +74,8 @@ def import_nvidia(
     Args:
         paths: ``BENCHMARK.md`` (or ``skill-card.md``) files, directories holding
             ``BENCHMARK.md`` or ``skills/*/BENCHMARK.md``, or ``benchmarks.json`` files.
-        repository: the repository the files were read from (e.g. ``https://github.com/NVIDIA/skills``);
+        repository: the repository the files were read from (e.g.
+        ``https://github.com/NVIDIA/skills``);
             unknown when omitted (the files do not name it).
         commit: the commit they were read at; unknown when omitted.
         repo_root: the checkout's root, to record each file's path in the repository.
@@ -412,7 +223,8 @@ def _from_catalogue(
             else None
         )
         row["baseline"] = None
-        # "printed": the number as the JSON file wrote it (56 rows of the 2026-08 catalogue write -0.0)
+        # "printed": the number as the JSON file wrote it (56 rows of the 2026-08 catalogue write
+        # -0.0)
         row["uplift"] = (
             {
                 "printed": json.dumps(uplift),

@@ -16,9 +16,9 @@ per token). Two row shapes are read (``schemas/openai-evals.schema.json``):
 
 Mapping (interop page, "OpenAI Evals"):
 
-- case: the data source item (``datasource_item_id`` / ``data_source_idx``), id ``item-<n>``; an item
-  whose content differs between runs (different data sets) is one case per version, never paired;
-  prompt: the item's ``input`` when it is text;
+- case: the data source item (``datasource_item_id`` / ``data_source_idx``), id ``item-<n>``;
+  an item whose content differs between runs (different data sets) is one case per version,
+  never paired; prompt: the item's ``input`` when it is text;
 - draw: one output item (a run answers each item once; an item twice in one run is refused);
   each is its own generation, graded once, so ``band_source`` is ``generation``;
 - score: the named grader's result (``--grader NAME``; required when the rows carry several),
@@ -34,90 +34,35 @@ Mapping (interop page, "OpenAI Evals"):
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from pathlib import Path
 from typing import Any
-
-import rfc8785
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     case_id_for,
     file_sha256,
-    parse_json_bytes,
     provenance_doc,
-    read_bytes,
     read_skill_md,
-    safe_filename,
     unrecorded_judge,
-    validate_source,
 )
 from driftproof.importers._fields import bound_text, unix_instant
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, sha256_text
+from driftproof.importers._openai_evals_rows import (
+    parse_row,
+    read_rows,
+)
+from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc
 
 __all__ = ["import_openai_evals", "openai_evals_importer", "read_rows"]
 
 TOOL = "openai-evals"
 _ARMS = ("with_skill", "baseline")
-_MAX_ROWS = 200_000
 _MAX_ANSWER_CHARS = 1_048_576
 _MAX_PROMPT_CHARS = 262_144
-_ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
-
-
-def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
-    """The output items of ``path`` with their places, and the file's bytes.
-
-    A ``.jsonl`` (or ``.ndjson``) file is JSONL: one item per line, blank lines skipped; the
-    pointer of a line's item is ``/<0-based line index>``. Any other file whose text starts with
-    ``[`` or ``{`` and parses whole is JSON: an array of items, an API list page (``data``), or one
-    item; otherwise it is read as JSONL too.
-
-    Raises:
-        ImportError_: unreadable file, a line that is not JSON, or an item of the wrong shape,
-            naming the file, the JSON pointer and what was expected.
-    """
-    raw = read_bytes(path)
-    w = Where(path)
-    whole: Any = None
-    text = raw.lstrip()
-    if text[:1] in (b"[", b"{") and path.suffix.lower() not in (".jsonl", ".ndjson"):
-        try:
-            whole = parse_json_bytes(raw, path, allow_nan=True)
-        except ImportError_:
-            whole = None
-            if text[:1] == b"[":
-                raise
-    rows: list[tuple[Any, Where]] = []
-    if isinstance(whole, list):
-        rows = [(r, w / i) for i, r in enumerate(whole)]
-    elif isinstance(whole, dict) and isinstance(whole.get("data"), list) and "run_id" not in whole:
-        rows = [(r, w / "data" / i) for i, r in enumerate(whole["data"])]
-    elif isinstance(whole, dict):
-        rows = [(whole, w)]
-    else:
-        for i, line in enumerate(raw.split(b"\n")):
-            if not line.strip():
-                continue
-            try:
-                rows.append((parse_json_bytes(line, path, allow_nan=True), w / i))
-            except ImportError_ as exc:
-                raise (w / i).fail(f"line {i + 1}: {exc.problems[0].message}") from None
-            if len(rows) > _MAX_ROWS:
-                break
-    if not rows:
-        raise w.fail(
-            "expected OpenAI Evals output items (JSONL, a JSON array or a list page); found none"
-        )
-    if len(rows) > _MAX_ROWS:
-        raise w.fail(f"expected at most {_MAX_ROWS} output items, found more")
-    for row, rw in rows:
-        validate_source(row, "openai-evals", path, prefix=rw.parts)
-    return rows, raw
 
 
 def import_openai_evals(
@@ -148,7 +93,7 @@ def import_openai_evals(
             JSON pointer and what was expected.
     """
     rows, raw = read_rows(Path(path))
-    parsed = [_row(r, rw) for r, rw in rows]
+    parsed = [parse_row(r, rw) for r, rw in rows]
     runs = list(dict.fromkeys(p["run"] for p in parsed))
     mapping = _arm_map(arms, runs, Where(path))
     graders = list(dict.fromkeys(name for p in parsed for name in p["grades"]))
@@ -163,7 +108,7 @@ def import_openai_evals(
             "",
             f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {grader_range}",
         )
-    cases: dict[str, dict[str, Any]] = {}
+    cases: dict[tuple[str, str | None], dict[str, Any]] = {}
     models: dict[str, set[str]] = {a: set() for a in mapping}
     started: list[float] = []  # Unix seconds: instants compared as numbers, never as text
     bounded: list[dict[str, Any]] = []
@@ -198,10 +143,10 @@ def import_openai_evals(
     variants: dict[str, int] = {}
     for key, _ in cases:
         variants[key] = variants.get(key, 0) + 1
-    case_docs = []
+    case_docs: list[dict[str, Any]] = []
     for (key, content), c in cases.items():
         ci = len(case_docs)
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm in _ARMS:
             draws = []
             for j, p in enumerate(c["arms"][arm]):
@@ -215,17 +160,10 @@ def import_openai_evals(
             arms_doc[arm] = {"draws": draws, "generation": None}
         full = c["prompt"]
         prompt = bound_text(full, _MAX_PROMPT_CHARS, f"/cases/{ci}/prompt", bounded)
-        label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
-        case_docs.append(
-            {
-                "id": case_id_for(label),
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(full) if full is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
+        case_label = (
+            f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
         )
+        case_docs.append(case_entry(case_id_for(case_label), prompt, arms_doc, whole=full))
     all_models = set().union(*models.values())
     model = next(iter(all_models)) if len(all_models) == 1 else None
     unrecorded = [
@@ -233,7 +171,8 @@ def import_openai_evals(
         "judge_samples_per_generation",
         "generations_per_arm (a run answers each item once; not stated as a count)",
         "run.harness",
-        "each case's rubric_sha256 (the graders' definitions are in the eval, not its output items)",
+        "each case's rubric_sha256 (the graders' definitions are in the eval, not its output "
+        "items)",
     ]
     if model is None:
         why = "the runs name different models" if all_models else "no row names its model"
@@ -245,11 +184,11 @@ def import_openai_evals(
         unrecorded.insert(0, f"the {a} arm (a single-arm import: one run was given)")
     arm_specs: dict[str, Any] = {}
     for a in _ARMS:
-        label = None
+        label: str | None = None
         if a in mapping:
             run = f"run:{mapping[a]}" if mapping[a] is not None else "run (no run_id)"
             label = run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")
-        arm_specs[a] = {"label": label, "instruction": None, "system_prompt_sha256": None}
+        arm_specs[a] = arm_spec(label)
         if a not in mapping:
             arm_specs[a]["recorded"] = False
     judge = unrecorded_judge(TOOL, name)
@@ -268,15 +207,16 @@ def import_openai_evals(
         absent = [c["id"] for c in case_docs if not c["arms"][a]["draws"]]
         if absent:
             notes.append(
-                f"Run {mapping[a]!r} ({a}) has no output item for {len(absent)} item(s) another run "
-                f"answered ({', '.join(absent[:20])}{', …' if len(absent) > 20 else ''}): those cases hold "
-                "no draw in that arm."
+                f"Run {mapping[a]!r} ({a}) has no output item for {len(absent)} item(s) another "
+                f"run answered ({', '.join(absent[:20])}{', …' if len(absent) > 20 else ''}): "
+                "those cases hold no draw in that arm."
             )
     differing = [k for k, n in variants.items() if n > 1]
     if differing:
         notes.append(
-            f"Data source item(s) {', '.join(differing[:20])} differ between the runs: each version is its "
-            "own case (id item-<n>-<first 10 hex digits of the item's sha256>), never paired across arms."
+            f"Data source item(s) {', '.join(differing[:20])} differ between the runs: each "
+            "version is its own case (id item-<n>-<first 10 hex digits of the item's sha256>), "
+            "never paired across arms."
         )
     details = {
         "runs": {a: mapping[a] for a in mapping},
@@ -317,8 +257,8 @@ def _arm_map(
     if not arms:
         if len(runs) != 1:
             raise w.fail(
-                f"expected one run, or --arm with_skill=RUN [--arm baseline=RUN]; the file holds runs "
-                f"{', '.join(repr(r) for r in runs[:20])}"
+                "expected one run, or --arm with_skill=RUN [--arm baseline=RUN]; the file holds "
+                f"runs {', '.join(repr(r) for r in runs[:20])}"
             )
         return {"with_skill": runs[0]}
     for arm in arms:
@@ -352,131 +292,6 @@ def _grader_name(grader: str | None, graders: list[str], w: Where) -> str:
             f"expected exactly one grader or an explicit --grader; the rows carry {graders}"
         )
     return graders[0]
-
-
-def _row(row: dict[str, Any], w: Where) -> dict[str, Any]:
-    """One output item in the importer's terms (either shape)."""
-    key_name = next((k for k in _ITEM_KEYS if row.get(k) is not None), None)
-    if key_name is None:
-        raise w.fail(
-            "expected the data source item's id (datasource_item_id or data_source_idx), found none"
-        )
-    key = str(row[key_name])
-    item = row.get("datasource_item") if row.get("datasource_item") is not None else row.get("item")
-    prompt = (
-        item.get("input") if isinstance(item, dict) and isinstance(item.get("input"), str) else None
-    )
-    grades: dict[str, tuple[Any, Where]] = {}
-    replies: dict[str, str] = {}
-    if row.get("results") is not None:
-        for i, res in enumerate(row["results"]):
-            rw = w / "results" / i
-            if (
-                res["name"] in grades
-            ):  # a second result of one grader would silently replace the first
-                raise (rw / "name").fail(
-                    f"expected each grader once per item, found {res['name'][:80]!r} again"
-                )
-            grades[res["name"]] = (res.get("score"), rw / "score")
-            text = _last_text((res.get("sample") or {}).get("output"))
-            if text is not None:
-                replies[res["name"]] = text
-    for gname, value in (row.get("grades") or {}).items():
-        grades.setdefault(gname, (value, w / "grades" / gname))
-    for gname, gs in (row.get("grader_samples") or {}).items():
-        text = _last_text((gs or {}).get("outputs"))
-        if text is not None:
-            replies.setdefault(gname, text)
-    sample = row.get("sample") or {}
-    usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
-    tokens = None
-    if (
-        isinstance(usage, dict)
-        and _count(usage.get("prompt_tokens"))
-        and _count(usage.get("completion_tokens"))
-    ):
-        tokens = {
-            "input": usage["prompt_tokens"],
-            "output": usage["completion_tokens"],
-            "counted_by": "source",
-        }
-        if _count(usage.get("cached_tokens")):
-            tokens["cache_read_input"] = usage["cached_tokens"]
-    model = sample.get("model") or sample.get("sampled_model_name")
-    outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
-    return {
-        "run": row.get("run_id"),
-        "key": key,
-        "content": _content_sha256(item),
-        "prompt": prompt,
-        "grades": grades,
-        "replies": replies,
-        "answer": _last_text(outputs),
-        "tokens": tokens,
-        "model": model if isinstance(model, str) and model.strip() else None,
-        "error": _error(sample.get("error"), row.get("status")),
-        "stop": sample.get("finish_reason"),
-        "created_at": row.get("created_at"),
-        "where": w,
-    }
-
-
-def _content_sha256(item: Any) -> str | None:
-    """sha256 of a data source item's RFC 8785 JSON (what makes two runs' items the same case)."""
-    if item is None:
-        return None
-    try:
-        return hashlib.sha256(rfc8785.dumps(item)).hexdigest()
-    except (
-        rfc8785.CanonicalizationError,
-        TypeError,
-        ValueError,
-    ):  # NaN and the like: a stable fallback
-        return hashlib.sha256(
-            json.dumps(item, sort_keys=True, default=str).encode("utf-8")
-        ).hexdigest()
-
-
-def _error(error: Any, status: Any) -> tuple[str, str] | None:
-    """The sample's error as (message, lost reason); an API error object with no code, type or
-    message is no error. The message is the source's own text; its code or type leads the reason."""
-    if isinstance(error, str) and error.strip():
-        return error.strip()[:4000], f"source error: {error.strip()}"[:4000]
-    if isinstance(error, dict):
-        code = next(
-            (
-                str(error[k]).strip()
-                for k in ("code", "type")
-                if isinstance(error.get(k), str) and error[k].strip()
-            ),
-            "",
-        )
-        message = (
-            (error.get("message") or "").strip() if isinstance(error.get("message"), str) else ""
-        )
-        if code or message:
-            text = message or code
-            return text[:4000], (
-                f"source error ({code}): {text}" if code and message else f"source error: {text}"
-            )[:4000]
-    if status == "error":
-        text = "the run marked this output item status 'error' and gave no message"
-        return text, f"source error: {text}"
-    return None
-
-
-def _last_text(messages: Any) -> str | None:
-    """The text of the last message holding text (an assistant reply), else ``None``."""
-    if not isinstance(messages, list):
-        return None
-    for m in reversed(messages):
-        if isinstance(m, dict) and isinstance(m.get("content"), str):
-            return m["content"]
-    return None
-
-
-def _count(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
 def _draw(
@@ -530,13 +345,15 @@ def _score(
     if isinstance(value, bool):
         if grader_range is not None:  # a pass/fail grade is not a point on a LOW:HIGH scale
             raise w.fail(
-                f"expected grader {grader!r}'s score as a number on {grader_range[0]:g}:{grader_range[1]:g}, "
+                f"expected grader {grader!r}'s score as a number on "
+                f"{grader_range[0]:g}:{grader_range[1]:g}, "
                 f"found {str(value).lower()}"
             )
         return 1.0 if value else 0.0
     if not isinstance(value, (int, float)):
         raise w.fail(
-            f"expected grader {grader!r}'s score as a number or true/false, found {type(value).__name__}"
+            f"expected grader {grader!r}'s score as a number or true/false, found "
+            f"{type(value).__name__}"
         )
     v = float(value)
     if math.isnan(v):
@@ -547,7 +364,8 @@ def _score(
         lo, hi = grader_range
         if v < lo or v > hi:
             raise w.fail(
-                f"expected a score in the grader's range {lo:g}..{hi:g} (--grader-range), found {value!r}"
+                f"expected a score in the grader's range {lo:g}..{hi:g} (--grader-range), found "
+                f"{value!r}"
             )
         return (v - lo) / (hi - lo)
     if v < 0.0 or v > 1.0:
@@ -560,10 +378,7 @@ def _score(
 
 @register("openai-evals")
 def openai_evals_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_openai_evals`, file ``openai-evals-<skill>-<document sha256[:8]>.json``."""
+    """Registry entry: :func:`import_openai_evals`, file ``openai-evals-<skill>-<document
+    sha256[:8]>.json``."""
     doc = import_openai_evals(Path(source), **options)
-    return [
-        Imported(
-            safe_filename(TOOL, doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc
-        )
-    ]
+    return [Imported.named(TOOL, doc)]

@@ -1,4 +1,5 @@
-"""promptfoo output files (``promptfoo eval -o out.json`` / ``promptfoo export``) → DECLARED receipts (D-15).
+"""promptfoo output files (``promptfoo eval -o out.json`` / ``promptfoo export``) → DECLARED
+receipts (D-15).
 
 promptfoo has no notion of arms: the user maps two (or three) prompt or provider
 labels to with_skill, baseline and control explicitly. Mapping
@@ -36,20 +37,22 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     case_id_for,
     file_sha256,
+    member_object,
     parse_instant,
     parse_json_bytes,
     provenance_doc,
     read_json,
     read_skill_md,
     run_times,
-    safe_filename,
     unit_score,
     unrecorded_judge,
     validate_source,
 )
-from driftproof.receipt import draw_doc, receipt_doc, sha256_text
+from driftproof.receipt import draw_doc, receipt_doc
 
 __all__ = ["import_promptfoo", "promptfoo_importer"]
 
@@ -110,7 +113,6 @@ def import_promptfoo(
     missing = [a for a in ("with_skill", "baseline") if a not in arms]
     doc, sha, located = _read_output(path)
     res = doc["results"]
-    rows = [row for row, _ in located]
     prompt_ids = {p.get("id"): p for p in res.get("prompts") or [] if isinstance(p, dict)}
     rw = Where(path) / "results"
     cases: dict[str, dict[str, Any]] = {}
@@ -122,7 +124,7 @@ def import_promptfoo(
             raise iw.fail("expected a result object")
         arm = _arm_of(row, arms, by, prompt_ids, iw)
         used[arm] += 1
-        provider = row.get("provider") if isinstance(row.get("provider"), dict) else {}
+        provider = member_object(row, "provider")
         if isinstance(provider.get("id"), str):
             models[arm].add(provider["id"])
         key, label, prompt_text = _case_key(row, iw)
@@ -137,7 +139,7 @@ def import_promptfoo(
             )
     case_docs = []
     for key, c in cases.items():
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm in ("with_skill", "baseline", "control"):
             if arm in arms:
                 draws = [dict(d, index=j) for j, d in enumerate(c["arms"][arm])]
@@ -145,30 +147,17 @@ def import_promptfoo(
             elif arm in missing:
                 arms_doc[arm] = {"draws": [], "generation": None}
         prompt = c["prompt"] if by == "provider" else None
-        case_docs.append(
-            {
-                "id": case_id_for(c["label"], content=key),
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
-        )
+        case_docs.append(case_entry(case_id_for(c["label"], content=key), prompt, arms_doc))
     all_models = set().union(*models.values())
     model = next(iter(all_models)) if len(all_models) == 1 else None
     provider_name = None
     if model is not None and model.split(":", 1)[0] in ("openai", "anthropic"):
         provider_name = model.split(":", 1)[0]
-    meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
+    meta = member_object(doc, "metadata")
     version = (
         meta.get("promptfooVersion") if isinstance(meta.get("promptfooVersion"), str) else None
     )
-    repeat = (
-        ((doc.get("config") or {}).get("evaluateOptions") or {}).get("repeat")
-        if isinstance(doc.get("config"), dict)
-        else None
-    )
+    repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
     gens = (
         repeat if isinstance(repeat, int) and not isinstance(repeat, bool) and repeat >= 1 else None
     )
@@ -196,22 +185,15 @@ def import_promptfoo(
     )
     if times["started_at"] is None:
         unrecorded.append("run.started_at (no results.timestamp)")
-    arm_specs = {
-        a: {
-            "label": f"{by}:{arms[a]}"[:200]
-            + (f" ({', '.join(sorted(models[a]))})"[:100] if by == "prompt" and models[a] else ""),
-            "instruction": None,
-            "system_prompt_sha256": None,
-        }
+    arm_specs: dict[str, dict[str, Any]] = {
+        a: arm_spec(
+            f"{by}:{arms[a]}"[:200]
+            + (f" ({', '.join(sorted(models[a]))})"[:100] if by == "prompt" and models[a] else "")
+        )
         for a in arms
     }
     for a in missing:
-        arm_specs[a] = {
-            "label": None,
-            "instruction": None,
-            "system_prompt_sha256": None,
-            "recorded": False,
-        }
+        arm_specs[a] = arm_spec(None, recorded=False)
         unrecorded.append(
             f"the {a} arm (a single-arm import: no lift, no interval, no value per token)"
         )
@@ -245,13 +227,15 @@ def import_promptfoo(
     return out
 
 
-#: Bytes: the largest JSONL export read (line by line; a JSON output file stays at MAX_SOURCE_BYTES).
+#: Bytes: the largest JSONL export read (line by line; a JSON output file stays at
+#: MAX_SOURCE_BYTES).
 MAX_JSONL_BYTES = 512 * 1024 * 1024
 
 
 def _read_output(path: Path) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
     """(output document, sha256 of the file, [(result row, where)]) of a JSON output file or a
-    JSONL export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results": …}}``)."""
+    JSONL export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results":
+    …}}``)."""
     if path.suffix.lower() != ".jsonl":
         doc, raw = read_json(path)
         validate_source(doc, "promptfoo", path)  # the shape of every member walked below
@@ -295,7 +279,8 @@ def _read_output(path: Path) -> tuple[dict[str, Any], str, list[tuple[Any, Where
 
 
 def _configured_grader(config: Any) -> dict[str, Any] | None:
-    """The grader named in ``config.defaultTest.options.provider`` (a string or ``{id}``), if any."""
+    """The grader named in ``config.defaultTest.options.provider`` (a string or ``{id}``), if
+    any."""
     try:
         provider = config["defaultTest"]["options"]["provider"]
     except (KeyError, TypeError):
@@ -316,7 +301,7 @@ def _arm_of(
         p = row.get("provider")
         names = [p.get("label"), p.get("id")] if isinstance(p, dict) else [p]
     else:
-        p = row.get("prompt") if isinstance(row.get("prompt"), dict) else {}
+        p = member_object(row, "prompt")
         pid = row.get("promptId")
         listed = prompt_ids.get(pid) or {}
         names = [p.get("label"), listed.get("label"), pid, p.get("raw"), listed.get("raw")]
@@ -332,10 +317,10 @@ def _arm_of(
 
 
 def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
-    tc = row.get("testCase") if isinstance(row.get("testCase"), dict) else {}
-    meta = tc.get("metadata") if isinstance(tc.get("metadata"), dict) else {}
+    tc = member_object(row, "testCase")
+    meta = member_object(tc, "metadata")
     vars_ = tc.get("vars", row.get("vars"))
-    prompt = row.get("prompt") if isinstance(row.get("prompt"), dict) else {}
+    prompt = member_object(row, "prompt")
     prompt_text = prompt.get("raw") if isinstance(prompt.get("raw"), str) else None
     if isinstance(meta.get("id"), (str, int)) and not isinstance(meta.get("id"), bool):
         return f"id:{meta['id']}", str(meta["id"]), prompt_text
@@ -355,20 +340,21 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
 
 
 def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, Any]:
-    response = row.get("response") if isinstance(row.get("response"), dict) else {}
+    response = member_object(row, "response")
     output = response.get("output")
     answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
     usage = response.get("tokenUsage") if isinstance(response.get("tokenUsage"), dict) else None
-    tokens = None
+    tokens: dict[str, Any] | None = None
     if usage is not None and _is_int(usage.get("prompt")) and _is_int(usage.get("completion")):
         tokens = {"input": usage["prompt"], "output": usage["completion"], "counted_by": "source"}
     reason = row.get("failureReason")
     grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
     if reason is None and isinstance(row.get("error"), str) and grading is None:
-        reason = 2  # files written before failureReason existed: an error with no grading is a real error
+        # files written before failureReason existed: an error with no grading is a real error
+        reason = 2
     if reason == 2:
         error = (
-            row.get("error")
+            row["error"]
             if isinstance(row.get("error"), str)
             else "promptfoo recorded an error (failureReason 2)"
         )
@@ -395,7 +381,7 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
             overhead["counted"] += 1
         else:
             overhead["missing"] += 1
-        for j, comp in enumerate(grading.get("componentResults") or []):
+        for comp in grading.get("componentResults") or []:
             if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):
                 continue
             kind = _CHECK_KINDS.get(str(comp["assertion"].get("type")))
@@ -418,10 +404,7 @@ def _json_text(v: Any) -> str | None:
 
 @register("promptfoo")
 def promptfoo_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_promptfoo`, file ``promptfoo-<skill>-<document sha256[:8]>.json``."""
+    """Registry entry: :func:`import_promptfoo`, file ``promptfoo-<skill>-<document
+    sha256[:8]>.json``."""
     doc = import_promptfoo(Path(source), **options)
-    return [
-        Imported(
-            safe_filename(TOOL, doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]), doc
-        )
-    ]
+    return [Imported.named(TOOL, doc)]

@@ -32,31 +32,40 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     case_id_for,
     file_sha256,
     git_blob_sha1,
     manifest_sha256,
+    member_object,
     provenance_doc,
     read_json,
-    safe_filename,
-    unit_score,
+    read_skill_md,
     unrecorded_judge,
     validate_source,
 )
-from driftproof.receipt import draw_doc, receipt_doc, sha256_text
+from driftproof.importers._skill_creator_read import (
+    MAX_GRADING_FILES,
+    TOOL,
+    benchmark_runs,
+    evals_file,
+    grading_runs,
+    prompts_of,
+    signed_figure,
+    skill_name_of,
+)
+from driftproof.receipt import draw_doc, receipt_doc
 
 __all__ = ["DEFAULT_ARMS", "import_skill_creator", "skill_creator_importer"]
 
-TOOL = "skill-creator"
 #: configuration name -> receipt arm, used when no explicit mapping is given.
 DEFAULT_ARMS: dict[str, str] = {
     "with_skill": "with_skill",
     "without_skill": "baseline",
     "baseline": "baseline",
 }
-_ASSERTION_LISTS = ("expectations", "assertions", "assertion_results", "assertion_details")
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
-_MAX_GRADING_FILES = 20000
 
 
 def import_skill_creator(
@@ -86,7 +95,7 @@ def import_skill_creator(
             naming the file, the JSON pointer and what was expected.
     """
     config_to_arm = _config_map(arms)
-    skill_text = _read_text(skill_md) if skill_md is not None else None
+    skill_text = read_skill_md(skill_md)
     out = []
     for path in paths:
         for iteration in _iterations(Path(path)):
@@ -114,13 +123,6 @@ def _config_map(arms: dict[str, str] | None) -> dict[str, str]:
             "(one alone is a single-arm import)",
         )
     return out
-
-
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ImportError_.at(path, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
 
 
 def _iterations(path: Path) -> list[Path]:
@@ -160,18 +162,19 @@ def _import_iteration(
         data, raw = read_json(bench_path)
         validate_source(data, TOOL, bench_path)  # the shape of every member walked below
         bench = data
-    runs = _benchmark_runs(bench, Where(bench_path)) if bench is not None else None
+    runs = benchmark_runs(bench, Where(bench_path)) if bench is not None else None
     document, doc_sha = str(bench_path), file_sha256(raw)
     if runs is None:
-        # eval-<id>/<configuration>/[run-<k>/]grading.json: at least three levels below the iteration
+        # eval-<id>/<configuration>/[run-<k>/]grading.json: at least three levels below the
+        # iteration
         gradings = sorted(
             g for g in iteration.rglob("grading.json") if len(g.relative_to(iteration).parts) >= 3
-        )[:_MAX_GRADING_FILES]
+        )[:MAX_GRADING_FILES]
         if gradings:
-            runs, entries = _grading_runs(iteration, gradings)
+            runs, entries = grading_runs(iteration, gradings)
             document, doc_sha = str(iteration), manifest_sha256(entries)
-    evals = _evals_file(iteration)
-    name = skill_name or _skill_name(bench, evals)
+    evals = evals_file(iteration)
+    name = skill_name or skill_name_of(bench, evals)
     if name is None:
         raise Where(bench_path).fail(
             "expected skill_name (in benchmark.json metadata or evals.json); "
@@ -189,384 +192,7 @@ def _import_iteration(
     )
 
 
-# -- the three benchmark.json shapes ----------------------------------------------
-
-
-def _benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | None:
-    if isinstance(bench.get("runs"), list) and bench["runs"]:
-        runs = []
-        for i, r in enumerate(bench["runs"]):
-            rw = w / "runs" / i
-            if not isinstance(r, dict):
-                raise rw.fail("expected a run object")
-            result = rw.get(r, "result", dict, required=False)
-            ckey = next(
-                (k for k in ("configuration", "condition", "config") if k in r), "configuration"
-            )
-            eval_id = r.get("eval_id", r.get("case_id"))
-            runs.append(
-                _run(
-                    eval_id,
-                    r.get("eval_name"),
-                    rw.get(r, ckey, str),
-                    rw.get(r, "run_number", int, required=False),
-                    result if result is not None else r,
-                    r,
-                    rw,
-                    rw / "result" if result is not None else rw,
-                )
-            )
-        return runs
-    ckey = next(
-        (k for k in ("configurations", "configs") if isinstance(bench.get(k), list) and bench[k]),
-        None,
-    )
-    if ckey is not None:
-        runs = []
-        for i, c in enumerate(bench[ckey]):
-            cw = w / ckey / i
-            config = cw.get(c, "name", str)
-            lkey = next(
-                (k for k in ("evals", "results", "runs") if isinstance(c, dict) and k in c), "evals"
-            )
-            for j, e in enumerate(cw.get(c, lkey, list)):
-                ew = cw / lkey / j
-                runs.append(
-                    _run(
-                        ew.get(e, "eval_id", (int, str)),
-                        e.get("eval_name"),
-                        config,
-                        ew.get(e, "run_number", int, required=False),
-                        e,
-                        e,
-                        ew,
-                        ew,
-                    )
-                )
-        return runs
-    if isinstance(bench.get("evals"), list) and bench["evals"]:
-        runs = []
-        for i, e in enumerate(bench["evals"]):
-            ew = w / "evals" / i
-            eval_id = ew.get(e, "eval_id", (int, str))
-            configs = [k for k, v in e.items() if isinstance(v, dict) and _looks_like_run(v)]
-            if not configs:
-                raise ew.fail(
-                    "expected one object per configuration (e.g. with_skill, without_skill) "
-                    "holding pass_rate or graded assertions"
-                )
-            for config in configs:
-                runs.append(
-                    _run(
-                        eval_id,
-                        e.get("eval_name"),
-                        config,
-                        None,
-                        e[config],
-                        e[config],
-                        ew / config,
-                        ew / config,
-                    )
-                )
-        return runs
-    return None
-
-
-def _looks_like_run(v: dict[str, Any]) -> bool:
-    return (
-        "pass_rate" in v
-        or "assertions_total" in v
-        or any(isinstance(v.get(k), list) for k in _ASSERTION_LISTS)
-    )
-
-
-def _run(
-    eval_id: Any,
-    eval_name: Any,
-    config: str,
-    run_number: int | None,
-    result: dict[str, Any],
-    record: dict[str, Any],
-    rw: Where,
-    resw: Where,
-) -> dict[str, Any]:
-    if isinstance(eval_id, bool) or not isinstance(eval_id, (int, str)) or eval_id == "":
-        raise (rw / "eval_id").fail("expected the case's eval_id (an integer or a string)")
-    score, lost, note = _score(result, record, resw, rw)
-    fired = record.get("skill_loaded", result.get("skill_loaded"))
-    if fired is not None and not isinstance(fired, bool):
-        raise (rw / "skill_loaded").fail("expected true, false or null")
-    tokens = None
-    ins, outs = record.get("input_tokens"), record.get("output_tokens")
-    if all(_count(x) for x in (ins, outs)):
-        tokens = {"input": ins, "output": outs, "counted_by": "source"}
-    total = (
-        result.get("tokens") if _count(result.get("tokens")) else None
-    )  # benchmark.json runs[].result.tokens
-    if total is not None:
-        tokens = {
-            **(tokens or {"input": None, "output": None, "counted_by": "source"}),
-            "total": total,
-        }
-    model = (
-        record.get("model")
-        if isinstance(record.get("model"), str) and record["model"].strip()
-        else None
-    )
-    return {
-        "eval": str(eval_id),
-        "name": eval_name if isinstance(eval_name, str) else None,
-        "config": config,
-        "run_number": run_number,
-        "score": score,
-        "lost": lost,
-        "skill_fired": fired,
-        "where": rw,
-        "tokens": tokens,
-        "model": model,
-        "note": note,
-    }
-
-
-def _count(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
-
-
-def _timing_total(grading: Path) -> tuple[int | None, tuple[str, str] | None]:
-    """``total_tokens`` of the ``timing.json`` beside a ``grading.json`` (skill-creator writes it
-    from the task notification, "the only opportunity"), and its manifest entry; ``(None, None)``
-    when there is no such file, ``(None, entry)`` when it records no total (a null)."""
-    timing = grading.parent / "timing.json"
-    if not timing.is_file():
-        return None, None
-    data, raw = read_json(timing)
-    w = Where(timing)
-    total = w.get(data, "total_tokens", int, required=False, nullable=True)
-    if total is not None and total < 0:
-        raise (w / "total_tokens").fail(f"expected a token count of 0 or more, found {total}")
-    return total, (timing.name, file_sha256(raw))
-
-
-#: A declared pass rate and the counted assertions agree when they differ by at most this
-#: (a pass rate printed to three decimals, e.g. 0.833 for 5 of 6).
-_AGREE = 0.005
-
-
-def _score(
-    result: dict[str, Any], record: dict[str, Any], resw: Where, rw: Where
-) -> tuple[float | None, str | None, str | None]:
-    """(score, lost reason, note) of one run.
-
-    The graded assertions are the evidence: ``expectations``, ``assertions`` and
-    ``assertion_results`` (any of them, together when several are given) are counted. A declared
-    ``pass_rate`` (the run's own or its ``summary``'s) that agrees with the count within 0.005
-    is kept as recorded; one that disagrees does not silently win: the counted assertions are
-    the score and the note says so (issue 14). With no assertion list, the declared pass rate,
-    else ``assertions_passed`` ÷ ``assertions_total``.
-    """
-    summary = result.get("summary") if isinstance(result.get("summary"), dict) else None
-    declared: tuple[float, str] | None = None
-    for holder, hw, name in (
-        (result, resw, "pass_rate"),
-        (summary, resw / "summary", "summary.pass_rate"),
-    ):
-        if holder is not None and "pass_rate" in holder:
-            if holder["pass_rate"] is None:
-                if _counted(result, record, rw) is None:
-                    return (
-                        None,
-                        _note(result, record) or "the source recorded no pass_rate for this run",
-                        None,
-                    )
-                continue
-            declared = (_pass_rate(holder, hw), name)
-            break
-    counted = _counted(result, record, rw)
-    if counted is None:
-        passed = result.get("assertions_passed", result.get("passed"))
-        total = result.get("assertions_total", result.get("total"))
-        if (
-            isinstance(passed, int)
-            and isinstance(total, int)
-            and not isinstance(passed, bool)
-            and total > 0
-        ):
-            counted = (
-                unit_score(passed / total, resw),
-                passed,
-                total,
-                "assertions_passed of assertions_total",
-            )
-    if declared is None and counted is None:
-        raise resw.fail(
-            "expected pass_rate, graded assertions (expectations, assertions or assertion_results) "
-            "or assertions_passed with assertions_total"
-        )
-    if counted is None:
-        return declared[0], None, None  # type: ignore[index]
-    if declared is None:
-        return counted[0], None, None
-    if abs(declared[0] - counted[0]) <= _AGREE:
-        return declared[0], None, None
-    where = f"{rw.file}: {rw.pointer or '/'}"
-    # a run's own total that the list does not reach: the list is abbreviated (benchmark.json
-    # copies), so the declared pass rate stands, and the note says so; a summary never stands
-    # against the list it summarises
-    holder = summary if declared[1].startswith("summary") else result
-    total = holder.get("total", holder.get("assertions_total")) if holder is not None else None
-    if not declared[1].startswith("summary") and _count(total) and total != counted[2]:
-        return (
-            declared[0],
-            None,
-            (
-                f"{where}: the {counted[3]} list holds {counted[2]} of the {total} assertions "
-                f"the run counts; its {declared[1]} {declared[0]:g} is kept"
-            ),
-        )
-    note = (
-        f"{where}: {declared[1]} {declared[0]:g} disagrees with the {counted[1]} of "
-        f"{counted[2]} {counted[3]} counted ({counted[0]:.3f}); the counted assertions are the score"
-    )
-    return counted[0], None, note
-
-
-def _counted(
-    result: dict[str, Any], record: dict[str, Any], rw: Where
-) -> tuple[float, int, int, str] | None:
-    """Passed ÷ total over every graded assertion list the run gives, or ``None`` with none."""
-    flags: list[bool] = []
-    names = []
-    for key in _ASSERTION_LISTS:
-        holder = record if key in record else result
-        items = holder.get(key)
-        if isinstance(items, list) and items:
-            names.append(key)
-            flags += [(rw / key / i).get(a, "passed", bool) for i, a in enumerate(items)]
-    if not flags:
-        return None
-    return sum(flags) / len(flags), sum(flags), len(flags), " and ".join(names)
-
-
-def _pass_rate(holder: dict[str, Any], w: Where) -> float:
-    """``pass_rate`` as recorded, on 0..1. Some harnesses record it in percent (``80`` for 4 of 5);
-    it is read as a percent only when the run's own passed and total counts confirm it."""
-    rate = holder["pass_rate"]
-    passed = holder.get("passed", holder.get("assertions_passed"))
-    total = holder.get("total", holder.get("assertions_total"))
-    if (
-        isinstance(rate, (int, float))
-        and not isinstance(rate, bool)
-        and 1 < rate <= 100
-        and isinstance(passed, int)
-        and isinstance(total, int)
-        and not isinstance(passed, bool)
-        and total > 0
-        and abs(100 * passed / total - rate) <= 0.5
-    ):
-        return unit_score(rate / 100, w / "pass_rate")
-    return unit_score(rate, w / "pass_rate")
-
-
-def _note(*objs: dict[str, Any]) -> str | None:
-    for o in objs:
-        if isinstance(o, dict) and isinstance(o.get("note"), str) and o["note"].strip():
-            return o["note"].strip()[:4000]
-    return None
-
-
-# -- grading.json files (canonical per-run layout) -----------------------------------
-
-
-def _grading_runs(
-    iteration: Path, files: list[Path]
-) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
-    runs, entries = [], []
-    for f in files:
-        data, raw = read_json(f)
-        entries.append((f.relative_to(iteration).as_posix(), file_sha256(raw)))
-        validate_source(data, TOOL, f, definition="grading")
-        w = Where(f)
-        parent = f.parent
-        m = re.fullmatch(r"run-(\d+)", parent.name)
-        run_number = int(m.group(1)) if m else None
-        config_dir = parent.parent if m else parent
-        eval_dir = config_dir.parent
-        eval_id = _eval_id_of(eval_dir, data)
-        run = _run(eval_id, data.get("eval_name"), config_dir.name, run_number, data, data, w, w)
-        total, entry = _timing_total(f)
-        if entry is not None:
-            entries.append(((f.parent / entry[0]).relative_to(iteration).as_posix(), entry[1]))
-        if total is not None:
-            run["tokens"] = {
-                **(run["tokens"] or {"input": None, "output": None, "counted_by": "source"}),
-                "total": total,
-            }
-        runs.append(run)
-    return runs, entries
-
-
-def _eval_id_of(eval_dir: Path, grading: dict[str, Any]) -> Any:
-    meta = eval_dir / "eval_metadata.json"
-    if meta.is_file():
-        data, _ = read_json(meta)
-        if (
-            isinstance(data, dict)
-            and isinstance(data.get("eval_id"), (int, str))
-            and not isinstance(data["eval_id"], bool)
-        ):
-            return data["eval_id"]
-    if isinstance(grading.get("eval_id"), (int, str)) and not isinstance(grading["eval_id"], bool):
-        return grading["eval_id"]
-    m = re.match(r"eval-([A-Za-z0-9]+)", eval_dir.name)
-    return m.group(1) if m else eval_dir.name
-
-
 # -- cases, prompts, receipt ------------------------------------------------------
-
-
-def _evals_file(iteration: Path) -> dict[str, Any] | None:
-    for cand in (
-        iteration / "evals.json",
-        iteration.parent / "evals.json",
-        iteration.parent / "evals" / "evals.json",
-        iteration.parent.parent / "evals" / "evals.json",
-    ):
-        if cand.is_file():
-            data, _ = read_json(cand)
-            if isinstance(data, dict) and isinstance(data.get("evals"), list):
-                return data
-    return None
-
-
-def _skill_name(bench: dict[str, Any] | None, evals: dict[str, Any] | None) -> str | None:
-    for obj in ((bench or {}).get("metadata"), bench, evals):
-        if (
-            isinstance(obj, dict)
-            and isinstance(obj.get("skill_name"), str)
-            and obj["skill_name"].strip()
-        ):
-            return obj["skill_name"].strip()[:200]
-    return None
-
-
-def _prompts(evals: dict[str, Any] | None, iteration: Path) -> dict[str, str]:
-    prompts: dict[str, str] = {}
-    for e in (evals or {}).get("evals", []):
-        if (
-            isinstance(e, dict)
-            and isinstance(e.get("prompt"), str)
-            and isinstance(e.get("id"), (int, str))
-        ):
-            prompts[str(e["id"])] = e["prompt"]
-    for meta in iteration.glob("*/eval_metadata.json"):
-        data, _ = read_json(meta)
-        if (
-            isinstance(data, dict)
-            and isinstance(data.get("prompt"), str)
-            and isinstance(data.get("eval_id"), (int, str))
-        ):
-            prompts.setdefault(str(data["eval_id"]), data["prompt"])
-    return prompts
 
 
 def _receipt(
@@ -580,7 +206,7 @@ def _receipt(
     document: str,
     doc_sha: str,
 ) -> dict[str, Any]:
-    prompts = _prompts(evals, iteration)
+    prompts = prompts_of(evals, iteration)
     use_control = "control" in config_to_arm.values()
     cases: dict[str, dict[str, Any]] = {}
     for r in runs:
@@ -595,7 +221,7 @@ def _receipt(
             r["eval"], {"arms": {a: [] for a in ("with_skill", "baseline", "control")}}
         )
         case["arms"][arm].append(r)
-    meta = (bench or {}).get("metadata") if isinstance((bench or {}).get("metadata"), dict) else {}
+    meta = member_object(bench, "metadata")
     planned = meta.get("runs_per_configuration")
     counts = {
         len(rs)
@@ -618,7 +244,8 @@ def _receipt(
             gens = planned
         else:
             unrecorded.append(
-                f"generations_per_arm: runs_per_configuration says {planned}, the runs recorded differ"
+                f"generations_per_arm: runs_per_configuration says {planned}, "
+                "the runs recorded differ"
             )
     else:
         unrecorded.append("generations_per_arm (not stated by the source)")
@@ -645,30 +272,17 @@ def _receipt(
         if isinstance(meta.get("timestamp"), str) and _RFC3339.match(meta["timestamp"])
         else None
     )
-    case_docs = []
+    case_docs: list[dict[str, Any]] = []
     for key, c in cases.items():
         prompt = prompts.get(key)
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm in ("with_skill", "baseline", "control"):
             if arm == "control" and not use_control:
                 continue
             arms_doc[arm] = {"draws": _draws(c["arms"][arm]), "generation": None}
-        case_docs.append(
-            {
-                "id": case_id_for(key),
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
-        )
-    arm_specs = {
-        a: {
-            "label": next((c for c, x in config_to_arm.items() if x == a), None),
-            "instruction": None,
-            "system_prompt_sha256": None,
-        }
+        case_docs.append(case_entry(case_id_for(key), prompt, arms_doc))
+    arm_specs: dict[str, dict[str, Any]] = {
+        a: arm_spec(next((c for c, x in config_to_arm.items() if x == a), None))
         for a in ("with_skill", "baseline", "control")
         if a != "control" or use_control
     }
@@ -747,7 +361,7 @@ def _aggregates_only(
         if not isinstance(delta, dict):
             raise (w / "delta").fail("expected an object of deltas")
         for k, v in delta.items():
-            _signed(v, w / "delta" / k)
+            signed_figure(v, w / "delta" / k)
     figures = {
         "source": TOOL,
         "file": path.name,
@@ -776,18 +390,6 @@ def _aggregates_only(
     )
 
 
-def _signed(value: Any, w: Where) -> float:
-    """A delta printed as a number (``0.5``) or a signed string (``"+0.50"``); kept as printed."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if isinstance(value, str):
-        m = re.fullmatch(r"\s*([+\-−±]?)\s*(\d+(?:\.\d+)?)\s*", value)
-        if m:
-            sign = -1.0 if m.group(1) in ("-", "−") else 1.0
-            return sign * float(m.group(2))
-    raise w.fail('expected a delta as a number or a signed number string such as "+0.50"')
-
-
 @register("skill-creator")
 def skill_creator_importer(source: Path | list[Path], **options: Any) -> list[Imported]:
     """Registry entry: :func:`import_skill_creator` with receipt file names
@@ -797,12 +399,5 @@ def skill_creator_importer(source: Path | list[Path], **options: Any) -> list[Im
     for doc in import_skill_creator(paths, **options):
         where = Path(doc["provenance"]["document"])
         label = where.parent.name if where.suffix == ".json" else where.name
-        out.append(
-            Imported(
-                safe_filename(
-                    TOOL, doc["skill"]["name"], label, doc["provenance"]["document_sha256"][:8]
-                ),
-                doc,
-            )
-        )
+        out.append(Imported.named(TOOL, doc, label))
     return out

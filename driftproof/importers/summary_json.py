@@ -8,7 +8,8 @@ receipt. The format is frozen in ``summary-json-1.schema.json`` beside this modu
 - per case and arm, one entry per draw: ``score`` (0..1) or ``judge_scores`` (their
   mean is the score, D-1), or ``lost`` (the reason it could not be measured), or
   ``error`` (an error the harness recorded: kept out of the figures and listed); a draw
-  with none of these is unscored (e.g. a run measured by token counts only); ``skill_fired`` beside the score, never inside it;
+  with none of these is unscored (e.g. a run measured by token counts only); ``skill_fired`` beside
+  the score, never inside it;
 - ``harness`` {name, version} becomes ``provenance.tool``/``tool_version`` and ``run.harness``;
 - counts (``generations_per_arm``, ``judge_samples_per_generation``) only when the writer
   states them; ``unrecorded`` lists what it did not record (D-13);
@@ -30,15 +31,16 @@ from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
+    arm_spec,
+    case_entry,
     file_sha256,
     parse_instant,
     provenance_doc,
     read_json,
     run_times,
-    safe_filename,
     schema_problems,
 )
-from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc, sha256_text
+from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc
 from driftproof.receipt._versions import format_checker
 
 __all__ = [
@@ -95,7 +97,7 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
         if c["id"] in seen:
             raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
         seen.add(c["id"])
-        arms_doc = {}
+        arms_doc: dict[str, Any] = {}
         for arm in ("with_skill", "baseline", "control"):
             if arm not in c["arms"]:
                 continue
@@ -106,16 +108,7 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
                 draws.append(dd)
             arms_doc[arm] = {"draws": draws, "generation": None}
         prompt = c.get("prompt")
-        case_docs.append(
-            {
-                "id": c["id"],
-                "prompt": prompt,
-                "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-                "rubric_sha256": None,
-                "threshold": None,
-                "arms": arms_doc,
-            }
-        )
+        case_docs.append(case_entry(c["id"], prompt, arms_doc))
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
@@ -151,7 +144,7 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
             ) from None
     has_control = controls == {True}
     arm_specs = {
-        a: {"label": a, "instruction": None, "system_prompt_sha256": None}
+        a: arm_spec(a)
         for a in ("with_skill", "baseline", "control")
         if a != "control" or has_control
     }
@@ -245,7 +238,7 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             arms[arm] = [_export_draw(d) for d in ca.draws]
         cases.append({"id": c.id, "prompt": c.prompt, "arms": arms})
     lift = suite_lift(r)
-    judge = None
+    judge: dict[str, Any] | None = None
     if r.judge is not None:
         judge = {"model": r.judge.model}
         if r.judge.scale.worst == 0 and r.judge.scale.best == 1:
@@ -276,7 +269,8 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
 
 
 def _harness(r: Receipt) -> dict[str, Any]:
-    """The harness that produced the answers: run.harness, else the imported source's tool, else the runner."""
+    """The harness that produced the answers: run.harness, else the imported source's tool, else
+    the runner."""
     if r.run.harness is not None:
         return {"name": r.run.harness.name, "version": r.run.harness.version}
     if r.provenance is not None:
@@ -301,13 +295,7 @@ def _export_draw(d: Any) -> dict[str, Any]:
 
 @register("summary-json")
 def summary_json_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_summary_json`, file ``summary-<skill>-<document sha256[:8]>.json``."""
+    """Registry entry: :func:`import_summary_json`, file ``summary-<skill>-<document
+    sha256[:8]>.json``."""
     doc = import_summary_json(Path(source), **options)
-    return [
-        Imported(
-            safe_filename(
-                "summary", doc["skill"]["name"], doc["provenance"]["document_sha256"][:8]
-            ),
-            doc,
-        )
-    ]
+    return [Imported.named("summary", doc)]

@@ -22,6 +22,7 @@ import math
 from pathlib import Path
 from typing import Any, Final
 
+from driftproof._json import escape
 from driftproof.errors import BoundsError, Problem
 
 __all__ = [
@@ -126,7 +127,7 @@ def _pointer(node: tuple[Any, ...] | None) -> str:
     parts: list[str] = []
     while node is not None:
         node, key = node
-        parts.append(str(key).replace("~", "~0").replace("/", "~1"))
+        parts.append(escape(key))
     return "".join("/" + p for p in reversed(parts))
 
 

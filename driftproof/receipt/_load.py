@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from driftproof._json import JSONFault, loads_strict
 from driftproof.errors import BoundsError, Problem, ReceiptError, UnknownVersionError
 from driftproof.receipt import _bounds
 from driftproof.receipt._bounds import check_json_bounds, quote
@@ -42,30 +43,6 @@ __all__ = [
 _ERRORS_SCANNED = 1000
 
 
-class _Duplicate(ValueError):
-    pass
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise _Duplicate(k)
-        out[k] = v
-    return out
-
-
-def _bad_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise ValueError(f"number {text[:40]} is too large for a 64-bit float")
-    return value
-
-
 def _parse_json(data: bytes, file: str) -> Any:
     try:
         text = data.decode("utf-8")
@@ -74,23 +51,13 @@ def _parse_json(data: bytes, file: str) -> Any:
             file, "", f"expected UTF-8 JSON, found an invalid byte at offset {exc.start}"
         ) from None
     try:
-        return json.loads(
-            text, object_pairs_hook=_pairs, parse_constant=_bad_constant, parse_float=_finite_float
-        )
-    except _Duplicate as exc:
-        raise ReceiptError.at(
-            file, "", f"expected unique member names, found {quote(str(exc))} twice"
-        ) from None
-    except RecursionError:
-        raise BoundsError.at(
-            file, "", f"expected nesting of at most {_bounds.MAX_DEPTH} levels"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise ReceiptError.at(
-            file, "", f"expected JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except ValueError as exc:
-        raise ReceiptError.at(file, "", f"expected JSON: {str(exc)[: _bounds.MAX_QUOTE]}") from None
+        return loads_strict(text)
+    except JSONFault as exc:
+        if exc.too_deep:
+            raise BoundsError.at(
+                file, "", f"expected nesting of at most {_bounds.MAX_DEPTH} levels"
+            ) from None
+        raise ReceiptError.at(file, "", exc.worded()) from None
 
 
 def parse_receipt(

@@ -15,6 +15,8 @@ from typing import Any, cast
 
 from jsonschema.exceptions import ValidationError, best_match
 
+from driftproof._json import escape
+from driftproof._json import pointer as to_pointer
 from driftproof.errors import Problem
 from driftproof.receipt._bounds import MAX_PROBLEMS, quote
 from driftproof.receipt._versions import schema_for
@@ -30,11 +32,6 @@ _JSON_TYPES = {
     float: "a number",
     type(None): "null",
 }
-
-
-def to_pointer(path: Iterable[Any]) -> str:
-    """RFC 6901 JSON pointer for a sequence of keys and indices."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
 def _found(value: Any) -> str:
@@ -118,7 +115,7 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
             (k for k in absent if e.message.startswith(repr(k))), absent[0] if absent else "?"
         )
         return (
-            f"{pointer}/{missing.replace('~', '~0').replace('/', '~1')}",
+            f"{pointer}/{escape(missing)}",
             f"expected member {quote(missing)}, which this version requires "
             "(null states it unknown); it is missing",
         )
@@ -133,7 +130,7 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
             f" and {len(extra) - 4} more" if len(extra) > 4 else ""
         )
         return (
-            f"{pointer}/{name.replace('~', '~0').replace('/', '~1')}",
+            f"{pointer}/{escape(name)}",
             f"expected only the members this version defines, found {names}{hint}",
         )
     if kw == "type":

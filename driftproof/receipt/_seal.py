@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import rfc8785
 
+from driftproof._json import escape
 from driftproof.errors import ReceiptError, SealError
 from driftproof.receipt._model import CURRENT_VERSION, Receipt, ReceiptBody, Seal
 
@@ -217,7 +218,7 @@ def unsealable_values(document: Any, pointer: str = "") -> list[tuple[str, str]]
         at, node = stack.pop()
         if isinstance(node, dict):
             stack.extend(
-                (f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}", v)
+                (f"{at}/{escape(k)}", v)
                 for k, v in reversed(list(node.items()))
             )
         elif isinstance(node, list):

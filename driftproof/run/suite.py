@@ -58,6 +58,7 @@ from typing import Any
 
 import yaml
 
+from driftproof._json import escape
 from driftproof.errors import Problem, SuiteError
 
 __all__ = [
@@ -412,7 +413,7 @@ def _controls(c: _Collector, raw: Any) -> dict[str, dict[str, str]]:
         return {}
     out: dict[str, dict[str, str]] = {}
     for text, table in raw.items():
-        p = "/controls/" + text.replace("~", "~0").replace("/", "~1")
+        p = "/controls/" + escape(text)
         if not isinstance(table, dict):
             c.add(p, "expected an object {language: translated control}")
             continue
@@ -579,7 +580,7 @@ def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, st
             translated = control  # given for the suite's own language, and no table translates it
         if translated is None:
             c.add(
-                f"/controls/{control.replace('~', '~0').replace('/', '~1')}/{lang}",
+                f"/controls/{escape(control)}/{lang}",
                 f"no translated control for {lang!r}: the control {control[:80]!r} has no {lang!r} translation "
                 "in the suite's controls table or the product's; driftproof run stops before any call rather "
                 "than send the untranslated control",

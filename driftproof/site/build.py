@@ -29,7 +29,6 @@ import dataclasses
 import hashlib
 import io
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from driftproof._anchor import slug, unique
 from driftproof.badge import site_badge_files
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import Receipt, known_versions, schema_bytes
@@ -376,12 +376,7 @@ def _sheet_page(
     used: set[str] = {"main", "answers"}
 
     def anchor(base: str) -> str:
-        base = re.sub(r"[^A-Za-z0-9_.-]+", "-", base).strip("-") or "x"
-        cand, n = base, 2
-        while cand in used:
-            cand, n = f"{base}-{n}", n + 1
-        used.add(cand)
-        return cand
+        return unique(slug(base), used)
 
     # No chart on the standalone sheet: its table holds every band, and a site of a thousand
     # receipts would spend most of its build drawing them. Reports draw the charts they cite.

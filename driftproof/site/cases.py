@@ -12,11 +12,11 @@ symbols (:func:`driftproof.site._render.printable`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from driftproof import view
+from driftproof._anchor import slug, unique
 from driftproof.band_facts import band_facts
 from driftproof.receipt import Receipt
 from driftproof.site._render import fmt_int
@@ -44,12 +44,8 @@ def case_slugs(r: Receipt) -> dict[str, str]:
     out: dict[str, str] = {}
     used: set[str] = set()
     for c in r.cases:
-        base = re.sub(r"[^A-Za-z0-9_.-]+", "-", c.id).strip("-.") or "case"
-        slug, n = base, 2
-        while slug.casefold() in used:  # case-insensitive file systems must not merge two pages
-            slug, n = f"{base}-{n}", n + 1
-        used.add(slug.casefold())
-        out[c.id] = slug
+        # folded: case-insensitive file systems must not merge two pages
+        out[c.id] = unique(slug(c.id, strip="-.", empty="case"), used, fold=True)
     return out
 
 

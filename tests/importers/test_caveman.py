@@ -272,7 +272,7 @@ def test_real_snapshot_imports_one_receipt_per_skill_arm(
     items = import_caveman(snap, skills_dir=skills, source_commit=COMMIT)
     assert [i.filename for i in items] == [f"caveman-2b10489-{a}.json" for a in ARMS]
     paths = write_imported(items, tmp_path)
-    for arm, path in zip(ARMS, paths):
+    for arm, path in zip(ARMS, paths, strict=True):
         r = read_receipt(path)
         skill_text = (skills / arm / "SKILL.md").read_bytes().decode("utf-8")
         assert r.verification_level == "DECLARED"

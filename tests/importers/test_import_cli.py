@@ -1,4 +1,5 @@
-"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json`` through the real CLI group."""
+"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json`` through the real CLI
+group."""
 
 from __future__ import annotations
 
@@ -10,22 +11,22 @@ from driftproof.cli import cli
 from driftproof.errors import ImportError_
 from driftproof.receipt import read_receipt
 
-I = "data/interop"
+INTEROP = "data/interop"
 
 
 def test_import_commands_write_valid_receipts(shared: Path, tmp_path: Path) -> None:
     out = tmp_path / "r"
     runs = [
-        ["skill-creator", str(shared / I / "skill-creator/nebius-skills-workspace")],
+        ["skill-creator", str(shared / INTEROP / "skill-creator/nebius-skills-workspace")],
         [
             "nvidia",
-            str(shared / I / "nvidia/skills/cuopt-install/BENCHMARK.md"),
+            str(shared / INTEROP / "nvidia/skills/cuopt-install/BENCHMARK.md"),
             "--commit",
             "7149a886d50da8db72cdc1f20ff01cefeadfe6a9",
         ],
         [
             "promptfoo",
-            str(shared / I / "promptfoo/sample-export.json"),
+            str(shared / INTEROP / "promptfoo/sample-export.json"),
             "--arm",
             "with_skill=openai:gpt-5-mini",
             "--arm",
@@ -36,7 +37,7 @@ def test_import_commands_write_valid_receipts(shared: Path, tmp_path: Path) -> N
         [
             "inspect",
             "--with-skill",
-            str(shared / I / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"),
+            str(shared / INTEROP / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"),
             "--skill-name",
             "sec",
         ],
@@ -55,8 +56,8 @@ def test_failed_import_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "benchmarks.json"
     bad.write_text(
         (
-            '{"schema_version": 2, "skills": [], "results": [{"catalog_dir": "x", "dimension": "d", '
-            '"num": 1, "agent": "a", "score_pct": 50, "uplift_pct": 0}]}'
+            '{"schema_version": 2, "skills": [], "results": [{"catalog_dir": "x", '
+            '"dimension": "d", "num": 1, "agent": "a", "score_pct": 50, "uplift_pct": 0}]}'
         ),
         encoding="utf-8",
     )

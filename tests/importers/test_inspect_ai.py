@@ -32,7 +32,8 @@ def test_json_and_eval_logs_as_two_arms(logs: Path) -> None:
         )
     )
     assert r.verification_level == "DECLARED"
-    # the .json log holds samples 1..3, the .eval log samples 1..10 (dataset sample_ids / samples/<id>_epoch_1.json)
+    # the .json log holds samples 1..3, the .eval log samples 1..10 (dataset sample_ids /
+    # samples/<id>_epoch_1.json)
     assert [c.id for c in r.cases] == [str(i) for i in range(1, 11)]
     ws = [s for c in r.cases for s in scores(c.arms.with_skill)]
     base = [s for c in r.cases for s in scores(c.arms.baseline)]
@@ -45,7 +46,8 @@ def test_json_and_eval_logs_as_two_arms(logs: Path) -> None:
     t = r.cases[0].arms.with_skill.draws[0].tokens
     assert (t.input, t.output) == (64, 2)  # sample 1 output.usage
     assert r.run.model == "openai/gpt-4o-mini"  # eval.model in both logs
-    # the .json log states config.epochs 1, the .eval log states none: not established, never 1 (D-13)
+    # the .json log states config.epochs 1, the .eval log states none: not established, never 1
+    # (D-13)
     assert r.run.generations_per_arm is None
     assert r.judge.model == "unrecorded:inspect_ai/match"  # scorer "match" grades with no model
 
@@ -113,7 +115,8 @@ def test_epochs_as_draws_nan_errors_and_collected_judge_samples(tmp_path: Path) 
         scores(one.arms.with_skill) == [1.0, None]
         and "nan" in one.arms.with_skill.draws[1].lost.reason
     )
-    # a collected list is one judge sample per entry; the draw's score is their mean (D-1): (1 + 0.5 + 0) / 3
+    # a collected list is one judge sample per entry; the draw's score is their mean (D-1):
+    # (1 + 0.5 + 0) / 3
     d = two.arms.with_skill.draws[0]
     assert [s.score for s in d.judge_samples] == [1.0, 0.5, 0.0] and d.score == pytest.approx(0.5)
     assert (

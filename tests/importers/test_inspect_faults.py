@@ -373,9 +373,13 @@ _BOMB = textwrap.dedent("""
     comp += c.compress(b"}") + c.flush()
     crc = zlib.crc32(b"}", crc)
     n = b"header.json"
-    local = struct.pack("<4s5H3L2H", b"PK\\x03\\x04", 63, 0, 93, 0, 0, crc, len(comp), 10, len(n), 0) + n + comp
-    central = struct.pack("<4s6H3L5H2L", b"PK\\x01\\x02", 63, 63, 0, 93, 0, 0, crc, len(comp), 10, len(n),
-                          0, 0, 0, 0, 0, 0) + n
+    local = struct.pack(
+        "<4s5H3L2H", b"PK\\x03\\x04", 63, 0, 93, 0, 0, crc, len(comp), 10, len(n), 0
+    ) + n + comp
+    central = struct.pack(
+        "<4s6H3L5H2L", b"PK\\x01\\x02", 63, 63, 0, 93, 0, 0, crc, len(comp), 10, len(n),
+        0, 0, 0, 0, 0, 0,
+    ) + n
     end = struct.pack("<4s4H2LH", b"PK\\x05\\x06", 0, 0, 1, 1, len(central), len(local), 0)
     path.write_bytes(bytes(local + central + end))
     del comp, local

@@ -86,7 +86,8 @@ def test_report_003_receipt_matches_the_workspace() -> None:
     assert fired.count(False) == 3  # summary.with_skill.evals_skill_failed_to_load: 3
     from driftproof.stats import suite_lift
 
-    # paired over the 8 tasks with both arms: with (6.2 − 1.0) / 8 = 0.65, without 4.683 / 8 = 0.585375
+    # paired over the 8 tasks with both arms: with (6.2 − 1.0) / 8 = 0.65, without 4.683 / 8 =
+    # 0.585375
     assert suite_lift(rec) == pytest.approx(0.65 - 0.585375)
     assert "+0.065" in (ROOT / "reports" / "003-skill-creator-nebius-workspace.md").read_text(
         encoding="utf-8"
@@ -104,8 +105,9 @@ def test_interop_page_documents_every_importer_of_this_area() -> None:
 
 
 def test_report_002_page_shows_one_row_per_skill_with_the_printed_figures(tmp_path):
-    # benchmarks.json, skill accelerated-computing-cudf: Security/claude-code score_pct 92.0, uplift_pct 12.0;
-    # Effectiveness/codex 86.0 with uplift -0.0 (as the JSON writes it) -- read from the source by hand.
+    # benchmarks.json, skill accelerated-computing-cudf: Security/claude-code score_pct 92.0,
+    # uplift_pct 12.0; Effectiveness/codex 86.0 with uplift -0.0 (as the JSON writes it) -- read
+    # from the source by hand.
     import re
 
     from driftproof.site.publish import build_site
@@ -122,7 +124,8 @@ def test_report_002_page_shows_one_row_per_skill_with_the_printed_figures(tmp_pa
 
 
 def test_an_aggregates_only_sheet_shows_the_printed_figures_not_an_empty_case_table():
-    # benchmarks.json, accelerated-computing-cudf: Security/claude-code score_pct 92.0, uplift_pct 12.0 (read by hand)
+    # benchmarks.json, accelerated-computing-cudf: Security/claude-code score_pct 92.0, uplift_pct
+    # 12.0 (read by hand)
     from driftproof.site.sheet import receipt_sheet
 
     path = (

@@ -68,7 +68,8 @@ def test_catalogue_every_skill_and_row(shared: Path) -> None:
     assert sum(1 for d in docs if not d["source_figures"]["rows"]) == 19
     by = {d["skill"]["name"]: d for d in docs}
     r = sealed(by["cuopt-install"])
-    # benchmarks.json rows for cuopt-install: Discoverability claude-code 100.0 / +100.0, codex 97.0 / +72.0
+    # benchmarks.json rows for cuopt-install: Discoverability claude-code 100.0 / +100.0,
+    # codex 97.0 / +72.0
     assert _row(r, "Discoverability", "claude-code")["uplift"]["value"] == 100.0
     assert _row(r, "Discoverability", "codex")["score"]["value"] == 97.0
     assert (
@@ -78,7 +79,8 @@ def test_catalogue_every_skill_and_row(shared: Path) -> None:
         r.provenance.document_sha256
         == "62aeb7511d3759521b5510921e0db6eac5bd996a539aa1aa47783f88b7023e6c"
     )
-    # accelerated-computing-cudf Effectiveness codex: the file writes "uplift_pct": -0.0 (card: "86% (-0%)")
+    # accelerated-computing-cudf Effectiveness codex: the file writes "uplift_pct": -0.0
+    # (card: "86% (-0%)")
     eff = _row(sealed(by["accelerated-computing-cudf"]), "Effectiveness", "codex")["uplift"]
     assert eff["printed"] == "-0.0" and eff["value"] == 0.0
 
@@ -94,7 +96,8 @@ def test_card_and_catalogue_agree(shared: Path) -> None:
     }
 
 
-V2_CARD = """# Skill Benchmark: demo-skill
+V2_CARD = (
+    """# Skill Benchmark: demo-skill
 
 > ✅ **Overall verdict: PASS — Recommended for publication**
 
@@ -111,8 +114,10 @@ V2_CARD = """# Skill Benchmark: demo-skill
 
 | Measure | Claude Code (Baseline → Skill Uplift) | Codex (Baseline → Skill Uplift) |
 |---|---:|---:|
-| Overall | 97.3% — baseline ran, but no comparable score was available; uplift unavailable | Not available |
-| Security | 100.0% → 100.0% (±0.0 points) | 65% → 97% (+33 points) |
+"""
+    "| Overall | 97.3% — baseline ran, but no comparable score was available; "
+    "uplift unavailable | Not available |\n"
+    """| Security | 100.0% → 100.0% (±0.0 points) | 65% → 97% (+33 points) |
 | Correctness | 41.3% → 96.0% (+54.7 pp) | 20% → 60% (+40) |
 
 **How to read this table:** baseline is the same task attempted without the target skill.
@@ -129,6 +134,7 @@ V2_CARD = """# Skill Benchmark: demo-skill
 
 - Overall verdict: PASS only when every configured dimension passes.
 """
+)
 
 
 def test_v2_card_grammar(tmp_path: Path) -> None:

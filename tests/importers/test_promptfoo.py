@@ -40,7 +40,8 @@ def test_sample_export(sample: Path) -> None:
     # echo / gpt-5-mini: response.tokenUsage prompt 37, completion 245
     t = echo.arms.with_skill.draws[0].tokens
     assert (t.input, t.output, t.counted_by) == (37, 245, "source")
-    # judge tokens: gradingResult.tokensUsed prompt 227+186+213+222 = 848, completion 29+34+37+41 = 141
+    # judge tokens: gradingResult.tokensUsed prompt 227+186+213+222 = 848, completion 29+34+37+41 =
+    # 141
     # (the file's own stats.tokenUsage.assertions says prompt 848, completion 141)
     jo = r.economics.judge_overhead
     assert (jo.input_tokens, jo.output_tokens, jo.usd, jo.judged_draws_counted) == (
@@ -78,7 +79,8 @@ def test_repeats_grouped_by_content_not_test_index(sample: Path, tmp_path: Path)
     r = sealed(import_promptfoo(_repeated(sample, tmp_path), arms=ARMS, skill_name="riddles"))
     assert len(r.cases) == 2  # testIdx 0..3 but two distinct tests
     echo = r.cases[0]
-    # again[0] is the echo row of gpt-5-mini (results[0] in the file), now failureReason 2: lost, listed
+    # again[0] is the echo row of gpt-5-mini (results[0] in the file), now failureReason 2: lost,
+    # listed
     assert scores(echo.arms.with_skill) == [0.75, None]
     lost = echo.arms.with_skill.draws[1]
     assert (

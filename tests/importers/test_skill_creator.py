@@ -1,4 +1,5 @@
-"""skill-creator importer on the real nebius-skills workspace and the schema/spec examples (D-13, D-15).
+"""skill-creator importer on the real nebius-skills workspace and the schema/spec examples
+(D-13, D-15).
 
 Expected values are read by hand from the source files; each literal says where.
 """
@@ -280,7 +281,8 @@ def test_legacy_runs_layout_without_benchmark(tmp_path: Path) -> None:
 
 
 def test_runs_with_condition_case_id_and_percent_pass_rate(tmp_path: Path) -> None:
-    # a harness writing runs[] with case_id, condition and pass_rate in percent, confirmed by its counts
+    # a harness writing runs[] with case_id, condition and pass_rate in percent, confirmed by its
+    # counts
     bench = write_json(
         tmp_path / "iteration-1" / "benchmark.json",
         {

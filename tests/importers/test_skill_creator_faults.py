@@ -49,7 +49,8 @@ def test_timing_json_totals_are_kept_per_draw_and_shown(tmp_path: Path) -> None:
         "84,852 total tokens over 1 draw" in arms["with skill"]
         and "21,007 total tokens" in arms["baseline"]
     )
-    # the timing files are part of the converted document's manifest: a changed total changes its sha256
+    # the timing files are part of the converted document's manifest: a changed total changes its
+    # sha256
     (again,) = import_skill_creator([it], skill_name="s")
     _write(it / "eval-1" / "with_skill" / "timing.json", {"total_tokens": 1})
     (changed,) = import_skill_creator([it], skill_name="s")
@@ -89,7 +90,8 @@ def test_a_disagreeing_summary_does_not_win_silently(tmp_path: Path) -> None:
         _grading([True, False], summary={"passed": 1, "failed": 1, "total": 2, "pass_rate": 0.5}),
     )
     r = sealed(import_skill_creator([it], skill_name="s")[0])
-    # the counted expectations: 1 of 4 = 0.25, not the summary's 0.75; the agreeing arm is as recorded
+    # the counted expectations: 1 of 4 = 0.25, not the summary's 0.75; the agreeing arm is as
+    # recorded
     assert r.cases[0].arms.with_skill.draws[0].score == 0.25
     assert r.cases[0].arms.baseline.draws[0].score == 0.5
     (note,) = r.provenance.notes

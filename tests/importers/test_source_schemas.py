@@ -136,7 +136,8 @@ def _eval_with(src: Path, dst: Path, member: str, path: tuple[Any, ...], value: 
 def test_inspect_eval_sample_member_pointer_starts_with_member(
     interop: Path, tmp_path: Path
 ) -> None:
-    # the archive holds samples/1_epoch_1.json .. samples/10_epoch_1.json; "/" in the member name is "~1"
+    # the archive holds samples/1_epoch_1.json .. samples/10_epoch_1.json; "/" in the member name is
+    # "~1"
     bad = _eval_with(
         interop / "inspect_ai" / POP_EVAL,
         tmp_path / "log.eval",

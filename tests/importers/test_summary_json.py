@@ -151,7 +151,8 @@ def test_export_cli_writes_file(shared: Path, tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
-    # with-skill mean of measured draws (0.8 + 0.7) / 2 = 0.75; baseline (0.4 + 0.5) / 2 = 0.45; lift +0.300
+    # with-skill mean of measured draws (0.8 + 0.7) / 2 = 0.75; baseline (0.4 + 0.5) / 2 = 0.45;
+    # lift +0.300
     assert data["summary"]["lift_signed"] == "+0.300"
     assert data["cases"][0]["arms"]["with_skill"][2] == {
         "error": "timeout after 600 s",

@@ -39,6 +39,7 @@ import jinja2
 from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field
 
+from driftproof._anchor import slug, unique
 from driftproof.receipt import Receipt
 from driftproof.site._tables import Cell, Column, Row, Table
 
@@ -103,12 +104,7 @@ class SectionContext:
 
     def anchor(self, base: str) -> str:
         """A page-unique element id from ``base`` (unsafe characters become ``-``)."""
-        slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", base).strip("-") or "x"
-        candidate, n = slug, 2
-        while candidate in self.used_ids:
-            candidate, n = f"{slug}-{n}", n + 1
-        self.used_ids.add(candidate)
-        return candidate
+        return unique(slug(base), self.used_ids)
 
     def receipt_url(self, name: str) -> str:
         """URL of the raw receipt file (stable: ``receipts/<name>.json``)."""

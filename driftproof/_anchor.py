@@ -1,0 +1,38 @@
+"""One way to make a safe name from a label: element ids, case folders, file names
+(issue 18, item 4).
+
+A label (a case id, a section title, a source's case name) is untrusted text. :func:`slug` keeps
+``A-Z a-z 0-9 _ . -`` and turns every run of other characters into one ``-``; :func:`unique`
+makes a name unique among those already used on a page or in a folder (``base``, ``base-2``,
+``base-3`` ...).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["slug", "unique"]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def slug(text: str, *, strip: str = "-", empty: str = "x") -> str:
+    """``text`` with each run of characters outside ``[A-Za-z0-9_.-]`` as one ``-``, the
+    characters in ``strip`` removed from both ends, and ``empty`` when nothing is left.
+
+    >>> slug("Case 1: <b>")
+    'Case-1-b'
+    """
+    return _UNSAFE.sub("-", text).strip(strip) or empty
+
+
+def unique(base: str, used: set[str], *, fold: bool = False) -> str:
+    """``base``, or ``base-2``, ``base-3`` ... the first not in ``used``; it is added to ``used``.
+
+    ``fold`` compares (and records) names case-folded, for a case-insensitive file system.
+    """
+    candidate, n = base, 2
+    while (candidate.casefold() if fold else candidate) in used:
+        candidate, n = f"{base}-{n}", n + 1
+    used.add(candidate.casefold() if fold else candidate)
+    return candidate

@@ -1,0 +1,135 @@
+"""One strict JSON reader and one JSON-pointer writer for the whole package (issue 18, item 4).
+
+Receipts (:mod:`driftproof.receipt._load`) and every importer parse JSON here, so the rules are
+the same everywhere (STYLE-EXAMPLES 7): a member name given twice is refused (one value would be
+lost silently), ``NaN``/``Infinity`` are refused unless the caller reads a tool that writes them
+(Inspect logs, OpenAI Evals records), and a number too large for a 64-bit float is refused rather
+than read as infinity. Problems are places: :func:`pointer` writes the RFC 6901 JSON pointer that
+every message names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["JSONFault", "escape", "loads_strict", "pointer"]
+
+#: Characters of a parser's own message kept in a :class:`JSONFault` (the rest is cut).
+_DETAIL_MAX_CHARS = 80
+#: Characters of a duplicated member name quoted in a message.
+_NAME_MAX_CHARS = 80
+
+
+def escape(token: Any) -> str:
+    """One RFC 6901 reference token of a key or index: ``~`` as ``~0``, ``/`` as ``~1``."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def pointer(parts: Iterable[Any]) -> str:
+    """The RFC 6901 JSON pointer of a path of member names and array indices (``""`` for none).
+
+    >>> pointer(["arms", "a/b", 0])
+    '/arms/a~1b/0'
+    """
+    return "".join("/" + escape(p) for p in parts)
+
+
+class JSONFault(ValueError):
+    """Text that is not strict JSON.
+
+    Attributes:
+        detail: what is wrong, in words (e.g. ``Expecting value at line 1 column 2``).
+        whole: ``detail`` is a whole expectation (``expected unique member names, ...``); otherwise
+            it is worded after a lead such as ``expected JSON`` (see :meth:`worded`).
+        too_deep: the parser's recursion limit was reached (a caller with a nesting bound reports
+            its bound instead).
+        offset: for text holding bytes that are not UTF-8, the byte offset of the first one at or
+            before the parser's stop, or ``None``.
+    """
+
+    def __init__(
+        self, detail: str, *, whole: bool = False, too_deep: bool = False, offset: int | None = None
+    ) -> None:
+        self.detail, self.whole, self.too_deep, self.offset = detail, whole, too_deep, offset
+        super().__init__(self.worded())
+
+    def worded(self, lead: str = "expected JSON") -> str:
+        """The message: ``detail`` alone when whole, else ``"<lead>: <detail>"``."""
+        return self.detail if self.whole else f"{lead}: {self.detail}"
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text[:40]} is too large for a 64-bit float")
+    return value
+
+
+def _bad_byte_before(text: str, pos: int) -> int | None:
+    """For text decoded with ``surrogateescape``: the byte offset of the first byte that is not
+    UTF-8 at or before ``pos`` (the likely cause of a parse failure there), or ``None``."""
+    for i, ch in enumerate(text[: pos + 1]):
+        if "\udc80" <= ch <= "\udcff":
+            return len(text[:i].encode("utf-8", "surrogateescape"))
+    return None
+
+
+def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
+    """Parse JSON text strictly.
+
+    Args:
+        text: the document; bytes that were not UTF-8 may be held as ``surrogateescape`` code
+            points (importers repair those inside strings afterwards, issue 14).
+        allow_nan: accept ``NaN``, ``Infinity``, ``-Infinity`` and numbers too large for a
+            float (as infinity), for tools that write them (Inspect AI, OpenAI Evals).
+
+    Returns:
+        The parsed value (objects as ``dict``, arrays as ``list``).
+
+    Raises:
+        JSONFault: a member name given twice (``expected unique member names, found "k" twice``),
+            a constant or overflowing number refused, a syntax error (with line and column; with
+            ``offset`` set when a byte that is not UTF-8 stands before it), or nesting deeper
+            than the parser can follow (``too_deep``).
+    """
+    try:
+        if allow_nan:
+            return json.loads(text, object_pairs_hook=_unique_members)
+        return json.loads(
+            text,
+            object_pairs_hook=_unique_members,
+            parse_constant=_no_constant,
+            parse_float=_finite_float,
+        )
+    except _Duplicate as exc:
+        name = json.dumps(str(exc)[:_NAME_MAX_CHARS], ensure_ascii=True)
+        raise JSONFault(f"expected unique member names, found {name} twice", whole=True) from None
+    except RecursionError:
+        raise JSONFault("nesting too deep to parse", too_deep=True) from None
+    except json.JSONDecodeError as exc:
+        bad = _bad_byte_before(text, exc.pos)
+        if bad is not None:
+            message = f"expected UTF-8 JSON, found an invalid byte at offset {bad}"
+            raise JSONFault(message, whole=True, offset=bad) from None
+        raise JSONFault(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except ValueError as exc:  # a refused constant or float, an integer too long to convert
+        raise JSONFault(str(exc)[:_DETAIL_MAX_CHARS]) from None

@@ -1,0 +1,120 @@
+"""One claude-plugin-eval result as a draw, and the figures read beside it
+(:mod:`driftproof.importers.claude_plugin_eval`): whether the skill fired, the graders' hash and
+the run's costs as the source recorded them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from typing import Any
+
+import rfc8785
+
+from driftproof.importers._common import (
+    Where,
+    unit_score,
+)
+from driftproof.receipt import draw_doc
+
+__all__ = ["cost_figures", "draw_of", "graders_sha256", "skill_fired"]
+
+_CALLED = re.compile(r"\bcalled (\d+)x\b")
+
+
+def draw_of(
+    index: int,
+    run: dict[str, Any],
+    rw: Where,
+    skill_graders: set[str],
+    regex_graders: set[str],
+    configs: dict[str, Any],
+    scored_indicator: set[str],
+) -> tuple[dict[str, Any], bool | None]:
+    """One run as a draw, and whether the skill fired on it (``None``: not observed)."""
+    fired: bool | None = None
+    checks = []
+    for g in run.get("graders") or []:
+        gname = g["name"]
+        if gname in skill_graders and isinstance(g.get("passed"), bool):
+            fired = skill_fired(g, configs.get(gname) or {})
+            if g.get("scored") is True:
+                scored_indicator.add(gname)
+        elif gname in regex_graders and isinstance(g.get("passed"), bool):
+            checks.append({"name": gname[:200], "kind": "regex", "pass": g["passed"]})
+    error = run.get("error")
+    if error is not None:
+        text = error.strip()[:4000] or "the source recorded an empty error"
+        return draw_doc(
+            index,
+            lost_reason=f"source error: {text}"[:4000],
+            lost_kind="source_error",
+            source_error=text,
+            skill_fired=fired,
+            checks=checks,
+        ), fired
+    if run.get("skippedPaidGraders") is True:
+        return draw_doc(
+            index,
+            lost_reason="the source skipped this run's paid graders at its cost ceiling, so "
+            "its score is not comparable",
+            lost_kind="unscored",
+            skill_fired=fired,
+            checks=checks,
+        ), fired
+    if run.get("score") is None:
+        return draw_doc(
+            index,
+            lost_reason="the source recorded no score for this run",
+            lost_kind="unscored",
+            skill_fired=fired,
+            checks=checks,
+        ), fired
+    score = unit_score(run["score"], rw / "score")
+    return draw_doc(index, score=score, skill_fired=fired, checks=checks), fired
+
+
+def skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:
+    """Whether the skill fired, from a ``tool_used`` grader on the Skill tool.
+
+    The grader passes when the Skill tool was called within its ``min``..``max`` bounds (default
+    at least once). A should-not-fire grader (``max: 0``) passes when it was *not* called. Other
+    bounds read the count from the grader's explanation (``"Skill called 2x …"``), else unknown.
+    """
+    lo, hi = config.get("min"), config.get("max")
+    if hi == 0 and lo in (None, 0):
+        return not result["passed"]
+    if lo in (None, 1) and hi is None:
+        return bool(result["passed"])
+    m = _CALLED.search(result.get("explanation") or "")
+    return int(m.group(1)) > 0 if m else None
+
+
+def graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
+    try:
+        return hashlib.sha256(rfc8785.dumps(graders)).hexdigest()
+    except (rfc8785.CanonicalizationError, TypeError, ValueError):
+        raise w.fail("expected grader definitions that are plain JSON (no NaN)") from None
+
+
+def cost_figures(
+    doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bool
+) -> dict[str, Any]:
+    """The source's declared list-price estimates, kept apart: every run's cost and the judge's
+    part of it, summed per arm over the runs that declared one, and the suite's own total."""
+    out: dict[str, Any] = {
+        "note": "list-price estimates declared by the source, not a bill; each run's cost "
+        "includes its judge's part",
+        "suite": doc.get("costUsd"),
+    }
+    for arm, (runs, judge) in costs.items():
+        if arm == "baseline" and not two_arm:
+            continue
+        out[arm] = {
+            "runs": math.fsum(runs) if runs else None,
+            "runs_declaring": len(runs),
+            "judge": math.fsum(judge) if judge else None,
+            "judge_declaring": len(judge),
+        }
+    return out

@@ -1,0 +1,212 @@
+"""Reading Inspect AI logs (:mod:`driftproof.importers.inspect_ai`): a ``.json`` log or an
+``.eval`` zip archive (header and one member per sample and epoch), and what the importer reads
+from a header or a sample (the scorer, the judge model, the system message, the input and the
+answer). Each document is parsed strictly (NaN tolerated, as Inspect writes it) and checked
+against ``schemas/inspect_ai.schema.json`` before it is walked.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from driftproof._json import pointer
+from driftproof.errors import ImportError_
+from driftproof.importers._archive import Archive
+from driftproof.importers._common import (
+    Where,
+    member_list,
+    member_object,
+    parse_json_bytes,
+    read_bytes,
+    validate_source,
+)
+from driftproof.receipt import sha256_text
+
+__all__ = [
+    "TOOL",
+    "answer_text",
+    "input_text",
+    "judge_model_of",
+    "read_log",
+    "scorer_name",
+    "system_message_sha256",
+    "value_to_float",
+]
+
+TOOL = "inspect_ai"
+_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+_WORDS = {"yes": 1.0, "true": 1.0, "correct": 1.0, "no": 0.0, "false": 0.0, "incorrect": 0.0}
+
+
+def value_to_float(value: Any) -> float | None:
+    """A score value as Inspect's ``value_to_float`` reads it; ``None`` when not a scalar score.
+
+    NaN and infinities come back as they are (the caller loses the draw).
+    """
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        v = value.strip()
+        if v in _LETTERS:
+            return _LETTERS[v]
+        if v.lower() in _WORDS:
+            return _WORDS[v.lower()]
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return None
+
+
+def read_log(path: Path) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
+    """One Inspect log: (header with eval/plan/results/stats, [(sample, where)], raw bytes)."""
+    raw = read_bytes(path)
+    if zipfile.is_zipfile(path):
+        return _read_eval_zip(path, raw)
+    doc = parse_json_bytes(raw, path, allow_nan=True)
+    validate_source(doc, "inspect_ai", path)  # the shape of every member walked below
+    w = Where(path)
+    samples = doc.get("samples")
+    if samples is None:
+        raise (w / "samples").fail(
+            "expected the log's samples (logged with log_samples=True); found none"
+        )
+    if not isinstance(samples, list):
+        raise (w / "samples").fail("expected an array of samples")
+    return doc, [(s, w / "samples" / i) for i, s in enumerate(samples)], raw
+
+
+def _read_eval_zip(
+    path: Path, raw: bytes
+) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
+    z = Archive(path)
+    names = set(z.names())
+    # header.json is written when the run finishes; a log still being written (or
+    # interrupted) has only _journal/start.json, with the eval spec and plan
+    member = "header.json" if "header.json" in names else "_journal/start.json"
+    if member not in names:
+        raise ImportError_.at(
+            path,
+            "/header.json",
+            "expected header.json (or _journal/start.json) in the .eval archive",
+        )
+    header = parse_json_bytes(z.read(member), path, allow_nan=True, pointer=_pointer_of(member))
+    # each member is its own document: problems name the archive, pointers start at the member
+    validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
+    members = sorted(
+        (n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)), key=_member_order
+    )
+    samples = []
+    for n in members:
+        s = parse_json_bytes(z.read(n), path, allow_nan=True, pointer=_pointer_of(n))
+        validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
+        samples.append((s, Where(path, (n,))))
+    if not samples:
+        raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
+    return header, samples, raw
+
+
+def _pointer_of(member: str) -> str:
+    return pointer([member])
+
+
+def _member_order(name: str) -> tuple[int, str, int]:
+    m = re.fullmatch(r"samples/(.+)_epoch_(\d+)\.json", name)
+    assert m is not None
+    sid = m.group(1)
+    return (0, f"{int(sid):020d}", int(m.group(2))) if sid.isdigit() else (1, sid, int(m.group(2)))
+
+
+def scorer_name(
+    header: dict[str, Any],
+    samples: list[tuple[dict[str, Any], Where]],
+    scorer: str | None,
+    path: Path,
+) -> str:
+    """The scorer to read: ``scorer`` when it is among the scorers the header lists or any
+    sample scored with; else the only scorer there is."""
+    names: list[str] = []
+    for s in member_object(header, "results").get("scores") or []:
+        if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
+            names.append(s["name"])
+    for sample, _ in samples:
+        if isinstance(sample, dict) and isinstance(sample.get("scores"), dict):
+            names.extend(n for n in sample["scores"] if n not in names)
+    if scorer is not None:
+        if names and scorer not in names:
+            raise ImportError_.at(
+                path, "/results/scores", f"expected a scorer named {scorer!r}; the log has {names}"
+            )
+        return scorer
+    if len(names) != 1:
+        raise ImportError_.at(
+            path,
+            "/results/scores",
+            f"expected exactly one scorer or an explicit --scorer; the log has {names}",
+        )
+    return names[0]
+
+
+def judge_model_of(header: dict[str, Any], scorer: str) -> str:
+    ev = member_object(header, "eval")
+    roles = member_object(ev, "model_roles")
+    grader = roles.get("grader")
+    if isinstance(grader, dict) and isinstance(grader.get("model"), str):
+        return grader["model"]
+    if isinstance(grader, str):
+        return grader
+    for s in ev.get("scorers") or []:
+        if isinstance(s, dict) and s.get("name") == scorer and isinstance(s.get("options"), dict):
+            if isinstance(s["options"].get("model"), str):
+                return s["options"]["model"]
+    if scorer.startswith("model_graded") and isinstance(ev.get("model"), str):
+        return ev["model"]
+    return f"unrecorded:{TOOL}/{scorer}"
+
+
+def system_message_sha256(header: dict[str, Any]) -> str | None:
+    plan = member_object(header, "plan")
+    for step in plan.get("steps") or []:
+        if isinstance(step, dict) and step.get("solver") == "system_message":
+            template = member_object(step, "params").get("template")
+            if isinstance(template, str):
+                return sha256_text(template)
+    return None
+
+
+def _joined(value: Any, key: str, sep: str) -> str | None:
+    """``value`` itself when it is text; else the ``key`` strings of its objects joined by
+    ``sep`` (``None`` when there are none)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        parts = [m[key] for m in value if isinstance(m, dict) and isinstance(m.get(key), str)]
+        return sep.join(parts) if parts else None
+    return None
+
+
+def input_text(value: Any) -> str | None:
+    """A sample's input: its text, or its messages' contents joined by blank lines."""
+    return _joined(value, "content", "\n\n")
+
+
+def answer_text(sample: dict[str, Any]) -> str | None:
+    """The first choice's message content: its text, or its text parts joined."""
+    choices = member_list(member_object(sample, "output"), "choices")
+    if not choices or not isinstance(choices[0], dict):
+        return None
+    return _joined(member_object(choices[0], "message").get("content"), "text", "")
+    content = member_object(choices[0], "message").get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [
+            c["text"] for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)
+        ]
+        return "".join(texts) if texts else None
+    return None

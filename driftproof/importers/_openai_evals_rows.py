@@ -1,0 +1,203 @@
+"""Reading an OpenAI Evals run's output items (:mod:`driftproof.importers.openai_evals`).
+
+The output items come as the API's list page (``{"object": "list", "data": [...]}``), a JSON
+array, or JSONL (one item a line). :func:`read_rows` parses them strictly (NaN tolerated, as a
+grader may write it) and :func:`parse_row` reads what one item holds: the data source item and
+its content hash, the last assistant text, the per-grader results, usage and any error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import rfc8785
+
+from driftproof.errors import ImportError_
+from driftproof.importers._common import (
+    Where,
+    is_count,
+    parse_json_bytes,
+    read_bytes,
+    validate_source,
+)
+
+__all__ = ["MAX_ROWS", "parse_row", "read_rows"]
+
+#: The most output items read from one file.
+MAX_ROWS = 200_000
+_ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
+
+
+def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
+    """The output items of ``path`` with their places, and the file's bytes.
+
+    A ``.jsonl`` (or ``.ndjson``) file is JSONL: one item per line, blank lines skipped; the
+    pointer of a line's item is ``/<0-based line index>``. Any other file whose text starts with
+    ``[`` or ``{`` and parses whole is JSON: an array of items, an API list page (``data``), or one
+    item; otherwise it is read as JSONL too.
+
+    Raises:
+        ImportError_: unreadable file, a line that is not JSON, or an item of the wrong shape,
+            naming the file, the JSON pointer and what was expected.
+    """
+    raw = read_bytes(path)
+    w = Where(path)
+    whole: Any = None
+    text = raw.lstrip()
+    if text[:1] in (b"[", b"{") and path.suffix.lower() not in (".jsonl", ".ndjson"):
+        try:
+            whole = parse_json_bytes(raw, path, allow_nan=True)
+        except ImportError_:
+            whole = None
+            if text[:1] == b"[":
+                raise
+    rows: list[tuple[Any, Where]] = []
+    if isinstance(whole, list):
+        rows = [(r, w / i) for i, r in enumerate(whole)]
+    elif isinstance(whole, dict) and isinstance(whole.get("data"), list) and "run_id" not in whole:
+        rows = [(r, w / "data" / i) for i, r in enumerate(whole["data"])]
+    elif isinstance(whole, dict):
+        rows = [(whole, w)]
+    else:
+        for i, line in enumerate(raw.split(b"\n")):
+            if not line.strip():
+                continue
+            try:
+                rows.append((parse_json_bytes(line, path, allow_nan=True), w / i))
+            except ImportError_ as exc:
+                raise (w / i).fail(f"line {i + 1}: {exc.problems[0].message}") from None
+            if len(rows) > MAX_ROWS:
+                break
+    if not rows:
+        raise w.fail(
+            "expected OpenAI Evals output items (JSONL, a JSON array or a list page); found none"
+        )
+    if len(rows) > MAX_ROWS:
+        raise w.fail(f"expected at most {MAX_ROWS} output items, found more")
+    for row, rw in rows:
+        validate_source(row, "openai-evals", path, prefix=rw.parts)
+    return rows, raw
+
+
+def parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
+    """One output item in the importer's terms (either shape)."""
+    key_name = next((k for k in _ITEM_KEYS if row.get(k) is not None), None)
+    if key_name is None:
+        raise w.fail(
+            "expected the data source item's id (datasource_item_id or data_source_idx), found none"
+        )
+    key = str(row[key_name])
+    item = row.get("datasource_item") if row.get("datasource_item") is not None else row.get("item")
+    prompt = (
+        item.get("input") if isinstance(item, dict) and isinstance(item.get("input"), str) else None
+    )
+    grades: dict[str, tuple[Any, Where]] = {}
+    replies: dict[str, str] = {}
+    if row.get("results") is not None:
+        for i, res in enumerate(row["results"]):
+            rw = w / "results" / i
+            if (
+                res["name"] in grades
+            ):  # a second result of one grader would silently replace the first
+                raise (rw / "name").fail(
+                    f"expected each grader once per item, found {res['name'][:80]!r} again"
+                )
+            grades[res["name"]] = (res.get("score"), rw / "score")
+            text = _last_text((res.get("sample") or {}).get("output"))
+            if text is not None:
+                replies[res["name"]] = text
+    for gname, value in (row.get("grades") or {}).items():
+        grades.setdefault(gname, (value, w / "grades" / gname))
+    for gname, gs in (row.get("grader_samples") or {}).items():
+        text = _last_text((gs or {}).get("outputs"))
+        if text is not None:
+            replies.setdefault(gname, text)
+    sample = row.get("sample") or {}
+    usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
+    tokens = None
+    if (
+        isinstance(usage, dict)
+        and is_count(usage.get("prompt_tokens"))
+        and is_count(usage.get("completion_tokens"))
+    ):
+        tokens = {
+            "input": usage["prompt_tokens"],
+            "output": usage["completion_tokens"],
+            "counted_by": "source",
+        }
+        if is_count(usage.get("cached_tokens")):
+            tokens["cache_read_input"] = usage["cached_tokens"]
+    model = sample.get("model") or sample.get("sampled_model_name")
+    outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
+    return {
+        "run": row.get("run_id"),
+        "key": key,
+        "content": _content_sha256(item),
+        "prompt": prompt,
+        "grades": grades,
+        "replies": replies,
+        "answer": _last_text(outputs),
+        "tokens": tokens,
+        "model": model if isinstance(model, str) and model.strip() else None,
+        "error": _error(sample.get("error"), row.get("status")),
+        "stop": sample.get("finish_reason"),
+        "created_at": row.get("created_at"),
+        "where": w,
+    }
+
+
+def _content_sha256(item: Any) -> str | None:
+    """sha256 of a data source item's RFC 8785 JSON (what makes two runs' items the same case)."""
+    if item is None:
+        return None
+    try:
+        return hashlib.sha256(rfc8785.dumps(item)).hexdigest()
+    except (
+        rfc8785.CanonicalizationError,
+        TypeError,
+        ValueError,
+    ):  # NaN and the like: a stable fallback
+        return hashlib.sha256(
+            json.dumps(item, sort_keys=True, default=str).encode("utf-8")
+        ).hexdigest()
+
+
+def _error(error: Any, status: Any) -> tuple[str, str] | None:
+    """The sample's error as (message, lost reason); an API error object with no code, type or
+    message is no error. The message is the source's own text; its code or type leads the reason."""
+    if isinstance(error, str) and error.strip():
+        return error.strip()[:4000], f"source error: {error.strip()}"[:4000]
+    if isinstance(error, dict):
+        code = next(
+            (
+                str(error[k]).strip()
+                for k in ("code", "type")
+                if isinstance(error.get(k), str) and error[k].strip()
+            ),
+            "",
+        )
+        message = (
+            (error.get("message") or "").strip() if isinstance(error.get("message"), str) else ""
+        )
+        if code or message:
+            text = message or code
+            return text[:4000], (
+                f"source error ({code}): {text}" if code and message else f"source error: {text}"
+            )[:4000]
+    if status == "error":
+        text = "the run marked this output item status 'error' and gave no message"
+        return text, f"source error: {text}"
+    return None
+
+
+def _last_text(messages: Any) -> str | None:
+    """The text of the last message holding text (an assistant reply), else ``None``."""
+    if not isinstance(messages, list):
+        return None
+    for m in reversed(messages):
+        if isinstance(m, dict) and isinstance(m.get("content"), str):
+            return m["content"]
+    return None

@@ -1,0 +1,167 @@
+"""Source schemas: the shape of the parts of a source tool's file an importer reads.
+
+Before an importer walks a parsed source it checks it against its format's JSON Schema
+(``importers/schemas/<format>.schema.json``, draft 2020-12: the types of the members it reads,
+every other member allowed) with :func:`validate_source`, so a wrong type is a problem naming the
+file and the RFC 6901 pointer, in plain words, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from driftproof._json import pointer as _pointer_of
+from driftproof.errors import ImportError_, Problem
+
+__all__ = [
+    "MAX_SCHEMA_PROBLEMS",
+    "json_kind",
+    "schema_problems",
+    "source_schema",
+    "validate_source",
+]
+
+#: At most this many schema problems are reported for one source document.
+MAX_SCHEMA_PROBLEMS = 5
+_JSON_TYPES = {
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "number": "a number",
+    "integer": "an integer",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+@cache
+def source_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) ``importers/schemas/<name>.schema.json``: the types of
+    the members an importer reads from a source tool's file (permissive elsewhere)."""
+    text = (
+        resources.files("driftproof.importers")
+        .joinpath("schemas", f"{name}.schema.json")
+        .read_text(encoding="utf-8")
+    )
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
+def _source_validator(name: str, definition: str | None) -> Draft202012Validator:
+    schema = source_schema(name)
+    if definition is not None:
+        # one document kind of a multi-document format: its $defs entry, resolving against the whole
+        # file
+        schema = {
+            "$schema": schema.get("$schema"),
+            "$defs": schema.get("$defs", {}),
+            "$ref": f"#/$defs/{definition}",
+        }
+    return Draft202012Validator(schema)
+
+
+def json_kind(value: Any) -> str:
+    """The JSON kind of a parsed value in words: ``null``, ``a boolean``, ``a number``,
+    ``a string``, ``an object`` or ``an array``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    words: dict[type, str] = {dict: "an object", list: "an array"}
+    return words.get(type(value), type(value).__name__)
+
+
+def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
+    """(extra pointer parts, plain-words expectation) for one jsonschema error."""
+    if error.validator == "type":
+        kinds = (
+            error.validator_value
+            if isinstance(error.validator_value, list)
+            else [error.validator_value]
+        )
+        words = " or ".join(_JSON_TYPES.get(k) or str(k) for k in kinds)
+        return [((), f"expected {words}, found {json_kind(error.instance)}")]
+    if error.validator == "required" and isinstance(error.instance, dict):
+        return [
+            ((m,), f"expected member {m!r}, found none")
+            for m in error.validator_value
+            if m not in error.instance
+        ]
+    return [
+        (
+            (),
+            f"expected a value that fits the schema's {error.validator!r} rule: "
+            f"{error.message[:300]}",
+        )
+    ]
+
+
+def schema_problems(
+    errors: Iterable[Any],
+    file: str | Path,
+    *,
+    prefix: tuple[Any, ...] = (),
+    limit: int = MAX_SCHEMA_PROBLEMS,
+) -> list[Problem]:
+    """jsonschema errors as problems in document order (array indices numerically), at most
+    ``limit``: each names ``file``, the RFC 6901 pointer (``prefix`` + the error's
+    ``absolute_path``; a missing member is pointed at itself) and what was expected in plain
+    words."""
+    ordered = sorted(
+        errors,
+        key=lambda e: [
+            (0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in e.absolute_path
+        ],
+    )
+    problems: list[Problem] = []
+    for e in ordered:
+        for extra, message in _expectation(e):
+            p = Problem(str(file), _pointer_of(prefix + tuple(e.absolute_path) + extra), message)
+            if p not in problems:
+                problems.append(p)
+    return problems[:limit]
+
+
+def validate_source(
+    doc: Any,
+    schema: str,
+    file: str | Path,
+    *,
+    definition: str | None = None,
+    prefix: tuple[Any, ...] = (),
+) -> None:
+    """Check a parsed source document against its format's schema before an importer walks it.
+
+    Args:
+        doc: the parsed JSON document.
+        schema: the format's schema name (``importers/schemas/<schema>.schema.json``).
+        file: the file named in the problems.
+        definition: validate against ``$defs/<definition>`` of that schema instead of its root
+            (one document kind of a multi-document source, e.g. an Inspect sample).
+        prefix: pointer parts put before each problem's pointer (e.g. a zip member's name).
+
+    Raises:
+        ImportError_: one problem per offending place (at most :data:`MAX_SCHEMA_PROBLEMS`, in
+            document order), each naming ``file``, the RFC 6901 pointer (from the error's
+            ``absolute_path``) and what was expected, e.g. "expected an array, found a number".
+    """
+    problems = schema_problems(
+        _source_validator(schema, definition).iter_errors(doc), file, prefix=prefix
+    )
+    if not problems:
+        return
+    head = problems[0]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    raise ImportError_(f"{head}{more}", problems)

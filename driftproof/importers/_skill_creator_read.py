@@ -1,0 +1,424 @@
+"""Reading a skill-creator workspace into runs (:mod:`driftproof.importers.skill_creator`).
+
+The three ``benchmark.json`` shapes (canonical ``runs[]``, the drift ``evals[]`` and
+``configurations[]``/``configs[]``), the per-run ``grading.json`` files of an iteration without
+per-run data in ``benchmark.json``, and ``evals.json``/``eval_metadata.json`` (skill name,
+prompts). Each run is a dict the receipt builder reads; every refusal names the file, the JSON
+pointer and what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from driftproof.importers._common import (
+    Where,
+    file_sha256,
+    is_count,
+    read_json,
+    unit_score,
+    validate_source,
+)
+
+__all__ = [
+    "MAX_GRADING_FILES",
+    "TOOL",
+    "benchmark_runs",
+    "evals_file",
+    "grading_runs",
+    "prompts_of",
+    "signed_figure",
+    "skill_name_of",
+]
+
+TOOL = "skill-creator"
+_ASSERTION_LISTS = ("expectations", "assertions", "assertion_results", "assertion_details")
+#: The most grading.json files read from one iteration.
+MAX_GRADING_FILES = 20000
+
+# -- the three benchmark.json shapes ----------------------------------------------
+
+
+def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | None:
+    if isinstance(bench.get("runs"), list) and bench["runs"]:
+        runs = []
+        for i, r in enumerate(bench["runs"]):
+            rw = w / "runs" / i
+            if not isinstance(r, dict):
+                raise rw.fail("expected a run object")
+            result = rw.get(r, "result", dict, required=False)
+            run_key = next(
+                (k for k in ("configuration", "condition", "config") if k in r), "configuration"
+            )
+            eval_id = r.get("eval_id", r.get("case_id"))
+            runs.append(
+                _run(
+                    eval_id,
+                    r.get("eval_name"),
+                    rw.get(r, run_key, str),
+                    rw.get(r, "run_number", int, required=False),
+                    result if result is not None else r,
+                    r,
+                    rw,
+                    rw / "result" if result is not None else rw,
+                )
+            )
+        return runs
+    ckey = next(
+        (k for k in ("configurations", "configs") if isinstance(bench.get(k), list) and bench[k]),
+        None,
+    )
+    if ckey is not None:
+        runs = []
+        for i, c in enumerate(bench[ckey]):
+            cw = w / ckey / i
+            config = cw.get(c, "name", str)
+            lkey = next(
+                (k for k in ("evals", "results", "runs") if isinstance(c, dict) and k in c), "evals"
+            )
+            for j, e in enumerate(cw.get(c, lkey, list)):
+                ew = cw / lkey / j
+                runs.append(
+                    _run(
+                        ew.get(e, "eval_id", (int, str)),
+                        e.get("eval_name"),
+                        config,
+                        ew.get(e, "run_number", int, required=False),
+                        e,
+                        e,
+                        ew,
+                        ew,
+                    )
+                )
+        return runs
+    if isinstance(bench.get("evals"), list) and bench["evals"]:
+        runs = []
+        for i, e in enumerate(bench["evals"]):
+            ew = w / "evals" / i
+            eval_id = ew.get(e, "eval_id", (int, str))
+            configs = [k for k, v in e.items() if isinstance(v, dict) and _looks_like_run(v)]
+            if not configs:
+                raise ew.fail(
+                    "expected one object per configuration (e.g. with_skill, without_skill) "
+                    "holding pass_rate or graded assertions"
+                )
+            for config in configs:
+                runs.append(
+                    _run(
+                        eval_id,
+                        e.get("eval_name"),
+                        config,
+                        None,
+                        e[config],
+                        e[config],
+                        ew / config,
+                        ew / config,
+                    )
+                )
+        return runs
+    return None
+
+
+def _looks_like_run(v: dict[str, Any]) -> bool:
+    return (
+        "pass_rate" in v
+        or "assertions_total" in v
+        or any(isinstance(v.get(k), list) for k in _ASSERTION_LISTS)
+    )
+
+
+def _run(
+    eval_id: Any,
+    eval_name: Any,
+    config: str,
+    run_number: int | None,
+    result: dict[str, Any],
+    record: dict[str, Any],
+    rw: Where,
+    resw: Where,
+) -> dict[str, Any]:
+    if isinstance(eval_id, bool) or not isinstance(eval_id, (int, str)) or eval_id == "":
+        raise (rw / "eval_id").fail("expected the case's eval_id (an integer or a string)")
+    score, lost, note = _score(result, record, resw, rw)
+    fired = record.get("skill_loaded", result.get("skill_loaded"))
+    if fired is not None and not isinstance(fired, bool):
+        raise (rw / "skill_loaded").fail("expected true, false or null")
+    tokens = None
+    ins, outs = record.get("input_tokens"), record.get("output_tokens")
+    if all(is_count(x) for x in (ins, outs)):
+        tokens = {"input": ins, "output": outs, "counted_by": "source"}
+    total = (
+        result.get("tokens") if is_count(result.get("tokens")) else None
+    )  # benchmark.json runs[].result.tokens
+    if total is not None:
+        tokens = {
+            **(tokens or {"input": None, "output": None, "counted_by": "source"}),
+            "total": total,
+        }
+    model = (
+        record.get("model")
+        if isinstance(record.get("model"), str) and record["model"].strip()
+        else None
+    )
+    return {
+        "eval": str(eval_id),
+        "name": eval_name if isinstance(eval_name, str) else None,
+        "config": config,
+        "run_number": run_number,
+        "score": score,
+        "lost": lost,
+        "skill_fired": fired,
+        "where": rw,
+        "tokens": tokens,
+        "model": model,
+        "note": note,
+    }
+
+
+def _timing_total(grading: Path) -> tuple[int | None, tuple[str, str] | None]:
+    """``total_tokens`` of the ``timing.json`` beside a ``grading.json`` (skill-creator writes it
+    from the task notification, "the only opportunity"), and its manifest entry; ``(None, None)``
+    when there is no such file, ``(None, entry)`` when it records no total (a null)."""
+    timing = grading.parent / "timing.json"
+    if not timing.is_file():
+        return None, None
+    data, raw = read_json(timing)
+    w = Where(timing)
+    total = w.get(data, "total_tokens", int, required=False, nullable=True)
+    if total is not None and total < 0:
+        raise (w / "total_tokens").fail(f"expected a token count of 0 or more, found {total}")
+    return total, (timing.name, file_sha256(raw))
+
+
+#: A declared pass rate and the counted assertions agree when they differ by at most this
+#: (a pass rate printed to three decimals, e.g. 0.833 for 5 of 6).
+_AGREE = 0.005
+
+
+def _score(
+    result: dict[str, Any], record: dict[str, Any], resw: Where, rw: Where
+) -> tuple[float | None, str | None, str | None]:
+    """(score, lost reason, note) of one run.
+
+    The graded assertions are the evidence: ``expectations``, ``assertions`` and
+    ``assertion_results`` (any of them, together when several are given) are counted. A declared
+    ``pass_rate`` (the run's own or its ``summary``'s) that agrees with the count within 0.005
+    is kept as recorded; one that disagrees does not silently win: the counted assertions are
+    the score and the note says so (issue 14). With no assertion list, the declared pass rate,
+    else ``assertions_passed`` ÷ ``assertions_total``.
+    """
+    summary = result.get("summary") if isinstance(result.get("summary"), dict) else None
+    declared: tuple[float, str] | None = None
+    for holder, hw, name in (
+        (result, resw, "pass_rate"),
+        (summary, resw / "summary", "summary.pass_rate"),
+    ):
+        if holder is not None and "pass_rate" in holder:
+            if holder["pass_rate"] is None:
+                if _counted(result, record, rw) is None:
+                    return (
+                        None,
+                        _note(result, record) or "the source recorded no pass_rate for this run",
+                        None,
+                    )
+                continue
+            declared = (_pass_rate(holder, hw), name)
+            break
+    counted = _counted(result, record, rw)
+    if counted is None:
+        passed = result.get("assertions_passed", result.get("passed"))
+        total = result.get("assertions_total", result.get("total"))
+        if (
+            isinstance(passed, int)
+            and isinstance(total, int)
+            and not isinstance(passed, bool)
+            and total > 0
+        ):
+            counted = (
+                unit_score(passed / total, resw),
+                passed,
+                total,
+                "assertions_passed of assertions_total",
+            )
+    if declared is None and counted is None:
+        raise resw.fail(
+            "expected pass_rate, graded assertions (expectations, assertions or assertion_results) "
+            "or assertions_passed with assertions_total"
+        )
+    if counted is None:
+        return declared[0], None, None  # type: ignore[index]
+    if declared is None:
+        return counted[0], None, None
+    if abs(declared[0] - counted[0]) <= _AGREE:
+        return declared[0], None, None
+    where = f"{rw.file}: {rw.pointer or '/'}"
+    # a run's own total that the list does not reach: the list is abbreviated (benchmark.json
+    # copies), so the declared pass rate stands, and the note says so; a summary never stands
+    # against the list it summarises
+    holder = summary if declared[1].startswith("summary") else result
+    total = holder.get("total", holder.get("assertions_total")) if holder is not None else None
+    if not declared[1].startswith("summary") and is_count(total) and total != counted[2]:
+        return (
+            declared[0],
+            None,
+            (
+                f"{where}: the {counted[3]} list holds {counted[2]} of the {total} assertions "
+                f"the run counts; its {declared[1]} {declared[0]:g} is kept"
+            ),
+        )
+    note = (
+        f"{where}: {declared[1]} {declared[0]:g} disagrees with the {counted[1]} of "
+        f"{counted[2]} {counted[3]} counted ({counted[0]:.3f}); the counted assertions "
+        "are the score"
+    )
+    return counted[0], None, note
+
+
+def _counted(
+    result: dict[str, Any], record: dict[str, Any], rw: Where
+) -> tuple[float, int, int, str] | None:
+    """Passed ÷ total over every graded assertion list the run gives, or ``None`` with none."""
+    flags: list[bool] = []
+    names = []
+    for key in _ASSERTION_LISTS:
+        holder = record if key in record else result
+        items = holder.get(key)
+        if isinstance(items, list) and items:
+            names.append(key)
+            flags += [(rw / key / i).get(a, "passed", bool) for i, a in enumerate(items)]
+    if not flags:
+        return None
+    return sum(flags) / len(flags), sum(flags), len(flags), " and ".join(names)
+
+
+def _pass_rate(holder: dict[str, Any], w: Where) -> float:
+    """``pass_rate`` as recorded, on 0..1. Some harnesses record it in percent (``80`` for 4 of 5);
+    it is read as a percent only when the run's own passed and total counts confirm it."""
+    rate = holder["pass_rate"]
+    passed = holder.get("passed", holder.get("assertions_passed"))
+    total = holder.get("total", holder.get("assertions_total"))
+    if (
+        isinstance(rate, (int, float))
+        and not isinstance(rate, bool)
+        and 1 < rate <= 100
+        and isinstance(passed, int)
+        and isinstance(total, int)
+        and not isinstance(passed, bool)
+        and total > 0
+        and abs(100 * passed / total - rate) <= 0.5
+    ):
+        return unit_score(rate / 100, w / "pass_rate")
+    return unit_score(rate, w / "pass_rate")
+
+
+def _note(*objs: dict[str, Any]) -> str | None:
+    for o in objs:
+        if isinstance(o, dict) and isinstance(o.get("note"), str) and o["note"].strip():
+            return o["note"].strip()[:4000]
+    return None
+
+
+# -- grading.json files (canonical per-run layout) -----------------------------------
+
+
+def grading_runs(
+    iteration: Path, files: list[Path]
+) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    runs, entries = [], []
+    for f in files:
+        data, raw = read_json(f)
+        entries.append((f.relative_to(iteration).as_posix(), file_sha256(raw)))
+        validate_source(data, TOOL, f, definition="grading")
+        w = Where(f)
+        parent = f.parent
+        m = re.fullmatch(r"run-(\d+)", parent.name)
+        run_number = int(m.group(1)) if m else None
+        config_dir = parent.parent if m else parent
+        eval_dir = config_dir.parent
+        eval_id = _eval_id_of(eval_dir, data)
+        run = _run(eval_id, data.get("eval_name"), config_dir.name, run_number, data, data, w, w)
+        total, entry = _timing_total(f)
+        if entry is not None:
+            entries.append(((f.parent / entry[0]).relative_to(iteration).as_posix(), entry[1]))
+        if total is not None:
+            run["tokens"] = {
+                **(run["tokens"] or {"input": None, "output": None, "counted_by": "source"}),
+                "total": total,
+            }
+        runs.append(run)
+    return runs, entries
+
+
+def _eval_id_of(eval_dir: Path, grading: dict[str, Any]) -> Any:
+    meta = eval_dir / "eval_metadata.json"
+    if meta.is_file():
+        data, _ = read_json(meta)
+        if (
+            isinstance(data, dict)
+            and isinstance(data.get("eval_id"), (int, str))
+            and not isinstance(data["eval_id"], bool)
+        ):
+            return data["eval_id"]
+    if isinstance(grading.get("eval_id"), (int, str)) and not isinstance(grading["eval_id"], bool):
+        return grading["eval_id"]
+    m = re.match(r"eval-([A-Za-z0-9]+)", eval_dir.name)
+    return m.group(1) if m else eval_dir.name
+
+
+def signed_figure(value: Any, w: Where) -> float:
+    """A delta printed as a number (``0.5``) or a signed string (``"+0.50"``); kept as printed."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*([+\-−±]?)\s*(\d+(?:\.\d+)?)\s*", value)
+        if m:
+            sign = -1.0 if m.group(1) in ("-", "−") else 1.0
+            return sign * float(m.group(2))
+    raise w.fail('expected a delta as a number or a signed number string such as "+0.50"')
+
+
+def evals_file(iteration: Path) -> dict[str, Any] | None:
+    for cand in (
+        iteration / "evals.json",
+        iteration.parent / "evals.json",
+        iteration.parent / "evals" / "evals.json",
+        iteration.parent.parent / "evals" / "evals.json",
+    ):
+        if cand.is_file():
+            data, _ = read_json(cand)
+            if isinstance(data, dict) and isinstance(data.get("evals"), list):
+                return data
+    return None
+
+
+def skill_name_of(bench: dict[str, Any] | None, evals: dict[str, Any] | None) -> str | None:
+    for obj in ((bench or {}).get("metadata"), bench, evals):
+        if (
+            isinstance(obj, dict)
+            and isinstance(obj.get("skill_name"), str)
+            and obj["skill_name"].strip()
+        ):
+            return obj["skill_name"].strip()[:200]
+    return None
+
+
+def prompts_of(evals: dict[str, Any] | None, iteration: Path) -> dict[str, str]:
+    prompts: dict[str, str] = {}
+    for e in (evals or {}).get("evals", []):
+        if (
+            isinstance(e, dict)
+            and isinstance(e.get("prompt"), str)
+            and isinstance(e.get("id"), (int, str))
+        ):
+            prompts[str(e["id"])] = e["prompt"]
+    for meta in iteration.glob("*/eval_metadata.json"):
+        data, _ = read_json(meta)
+        if (
+            isinstance(data, dict)
+            and isinstance(data.get("prompt"), str)
+            and isinstance(data.get("eval_id"), (int, str))
+        ):
+            prompts.setdefault(str(data["eval_id"]), data["prompt"])
+    return prompts

@@ -1,0 +1,136 @@
+"""OpenAI Evals importer faults: arm mappings and grader ranges refused, wrong types and lines
+that are not JSON named by file and pointer (items built as in test_openai_evals)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from openai_evals_items import api_item, jsonl, problem
+
+from driftproof.cli import cli
+from driftproof.errors import ImportError_
+from driftproof.importers.openai_evals import import_openai_evals
+
+
+@pytest.mark.parametrize(
+    ("rows", "arms", "pointer", "words"),
+    [
+        ([api_item("a", 0, 1.0), api_item("b", 0, 1.0)], None, "", "'a', 'b'"),
+        (
+            [api_item("a", 0, 1.0), api_item("b", 0, 1.0)],
+            {"with_skill": "a"},
+            "/1/run_id",
+            "not mapped",
+        ),
+        ([api_item("a", 0, 1.0)], {"with_skill": "a", "baseline": "z"}, "", "run 'z'"),
+        (
+            [api_item("a", 3, 1.0), api_item("a", 3, 0.5)],
+            None,
+            "/1",
+            "item 3 of run 'a' is also at /0",
+        ),
+        ([api_item("a", 0, 1.5)], None, "/0/results/0/score", "between 0 and 1"),
+    ],
+)
+def test_mapping_and_value_faults(
+    tmp_path: Path,
+    rows: list[dict[str, Any]],
+    arms: dict[str, str] | None,
+    pointer: str,
+    words: str,
+) -> None:
+    path = jsonl(tmp_path / "i.jsonl", rows)
+    with pytest.raises(ImportError_) as e:
+        import_openai_evals(path, skill_name="s", arms=arms, grader="quality")
+    file, ptr, message = problem(e)
+    assert (file, ptr) == (str(path), pointer)
+    assert words in message
+
+
+def test_same_run_for_both_arms_is_refused(tmp_path: Path) -> None:
+    path = jsonl(tmp_path / "i.jsonl", [api_item("a", 0, 1.0)])
+    with pytest.raises(ImportError_) as e:
+        import_openai_evals(
+            path, skill_name="s", arms={"with_skill": "a", "baseline": "a"}, grader="quality"
+        )
+    assert "same run 'a'" in problem(e)[2]
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer", "message"),
+    [
+        (
+            lambda r: r["sample"].update(usage=[1]),
+            "/1/sample/usage",
+            "expected an object or null, found an array",
+        ),
+        (
+            lambda r: r.update(results={"quality": 1}),
+            "/1/results",
+            "expected an array or null, found an object",
+        ),
+        (
+            lambda r: r["results"][0].update(passed="yes"),
+            "/1/results/0/passed",
+            "expected true or false or null, found a string",
+        ),
+        (lambda r: r.update(run_id=7), "/1/run_id", "expected a string or null, found a number"),
+    ],
+)
+def test_wrong_types_name_file_and_pointer(
+    tmp_path: Path, change: Any, pointer: str, message: str
+) -> None:
+    bad = copy.deepcopy(api_item("a", 1, 0.5))
+    change(bad)
+    path = jsonl(tmp_path / "i.jsonl", [api_item("a", 0, 0.5), bad])
+    with pytest.raises(ImportError_) as e:
+        import_openai_evals(path, skill_name="s", grader="quality")
+    assert problem(e) == (str(path), pointer, message)
+
+
+def test_a_line_that_is_not_json_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "i.jsonl"
+    path.write_text(json.dumps(api_item("a", 0, 0.5)) + '\n{"run_id": \n', encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_openai_evals(path, skill_name="s", grader="quality")
+    file, ptr, message = problem(e)
+    assert (file, ptr) == (str(path), "/1") and message.startswith("line 2: expected JSON")
+
+
+def test_fixture_shape_wrong_types_name_the_line(items: Path, tmp_path: Path) -> None:
+    lines = items.read_text(encoding="utf-8").splitlines()
+    second = json.loads(lines[1])
+    second["grades"] = [1, 3, 1]
+    path = tmp_path / "items.jsonl"
+    path.write_text(lines[0] + "\n" + json.dumps(second) + "\n", encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_openai_evals(path, skill_name="s", grader="Tool called")
+    assert problem(e) == (str(path), "/1/grades", "expected an object or null, found an array")
+
+
+def test_cli_refuses_a_control_arm(items: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli,
+        [
+            "import",
+            "openai-evals",
+            str(items),
+            "--arm",
+            "control=evalrun_import_fixture",
+            "--grader",
+            "Tool called",
+            "--skill-name",
+            "s",
+            "--out",
+            str(tmp_path / "r"),
+        ],
+    )
+    assert isinstance(result.exception, ImportError_) and "with_skill and baseline only" in str(
+        result.exception
+    )
+    assert not (tmp_path / "r").exists()
