@@ -64,7 +64,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import RefusalError
-from driftproof.run.batch import BatchLane, BatchStatus, Outcome
+from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.scheduler import FatalRun, needs_more
 
@@ -533,35 +533,43 @@ class _Rounds:
         return None
 
     def _submit(self, stage: str, reqs: list[tuple[str, dict[str, Any]]]) -> None:
+        """Send ``reqs`` as batches of at most the lane's documented size, each spooled to disk
+        as its requests are made (never held as one list; :class:`~driftproof.run.batch.Spool`)."""
         lane = self.lanes[stage]
-        chunk: list[dict[str, Any]] = []
+        spool: Spool | None = None
         ids: list[str] = []
-        size = 0
-        for cid, body in reqs:
-            e = lane.entry(cid, body)
-            n = len(json.dumps(e, ensure_ascii=False).encode("utf-8")) + 1
-            if chunk and (len(chunk) >= lane.max_requests or size + n > lane.max_bytes):
-                self._create(stage, lane, chunk, ids)
-                chunk, ids, size = [], [], 0
-            chunk.append(e)
-            ids.append(cid)
-            size += n
-        if chunk:
-            self._create(stage, lane, chunk, ids)
+        try:
+            for cid, body in reqs:
+                line = Spool.line(lane.entry(cid, body))
+                if spool is not None and (
+                    spool.count >= lane.max_requests or spool.size + len(line) + 1 > lane.max_bytes
+                ):
+                    self._create(stage, lane, spool, ids)
+                    spool.close()
+                    spool, ids = None, []
+                if spool is None:
+                    spool = lane.spool()
+                spool.add(line)
+                ids.append(cid)
+            if spool is not None:
+                self._create(stage, lane, spool, ids)
+        finally:
+            if spool is not None:
+                spool.close()
 
     def _create(
         self,
         stage: str,
         lane: BatchLane,
-        entries: list[dict[str, Any]] | None,
+        spool: Spool | None,
         ids: list[str],
         file_id: str | None = None,
     ) -> None:
         try:
-            if lane.uploads and file_id is None:
-                file_id = lane.upload(entries or [])
+            if lane.uploads and file_id is None and spool is not None:
+                file_id = lane.upload(spool)
                 self.bj.file({"id": file_id, "lane": stage, "stage": stage, "ids": ids})
-            bid = lane.create(entries, file_id)
+            bid = lane.create(spool, file_id)
         except AttemptError as exc:
             raise FatalRun(f"the {lane.provider} batch API refused a batch: {exc.reason}") from exc
         self.bj.batch(
