@@ -41,7 +41,9 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from driftproof.run.providers._sdk import sdk_error
+from driftproof.run.providers.anthropic_api import AnthropicAPI
 from driftproof.run.providers.base import AttemptError, Provider, Reply, classify_status
+from driftproof.run.providers.openai_api import OpenAIAPI
 
 __all__ = [
     "AnthropicBatches",
@@ -81,7 +83,8 @@ class BatchStatus:
             ``validating|in_progress|finalizing|completed|failed|expired|cancelling|cancelled``).
         ended: no request of it will change any more; its results can be read.
         counts: the provider's own ``request_counts`` figures, as it names them.
-        failed: OpenAI ``failed`` (the input file was refused): the provider's errors, else ``None``.
+        failed: OpenAI ``failed`` (the input file was refused): the provider's errors, else
+            ``None``.
         files: OpenAI: the output and error file ids to read the results from.
     """
 
@@ -195,6 +198,7 @@ class AnthropicBatches(BatchLane):
     """Message Batches: ``messages.batches.create/retrieve/cancel/results``."""
 
     provider, max_requests, max_bytes = "anthropic", 100_000, 256 * 1024 * 1024
+    lane: AnthropicAPI
 
     def request(self, kw: dict[str, Any]) -> dict[str, Any]:
         from driftproof.run.providers.anthropic_api import build_request
@@ -302,6 +306,7 @@ class OpenAIBatches(BatchLane):
     output and error files through ``files.with_streaming_response.content``."""
 
     provider, max_requests, max_bytes, uploads = "openai", 50_000, 200 * 1024 * 1024, True
+    lane: OpenAIAPI
 
     @property
     def endpoint(self) -> str:
@@ -388,8 +393,9 @@ class OpenAIBatches(BatchLane):
                 reply.raw = json.dumps(resp["body"], ensure_ascii=False)
             return cid, reply
         if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
-            body = resp.get("body") if isinstance(resp.get("body"), dict) else {}
-            e = body.get("error") if isinstance(body.get("error"), dict) else {}
+            body = resp.get("body")
+            e = body.get("error") if isinstance(body, dict) else None
+            e = e if isinstance(e, dict) else {}
             base = classify_status(resp["status_code"], str(e.get("message", ""))[:300])
             return cid, AttemptError(
                 f"batch {bid}: {base.reason}",
@@ -397,8 +403,9 @@ class OpenAIBatches(BatchLane):
                 fatal=base.fatal,
                 status=resp["status_code"],
             )
-        code = str((err or {}).get("code", "error"))
-        msg = str((err or {}).get("message", ""))[:300]
+        why: dict[str, Any] = err if isinstance(err, dict) else {}
+        code = str(why.get("code", "error"))
+        msg = str(why.get("message", ""))[:300]
         return cid, AttemptError(f"batch {bid}: {code}: {msg}")
 
 
@@ -408,10 +415,10 @@ def batch_lane(lane: Provider) -> BatchLane:
     Raises:
         ValueError: the lane has no batch API (a CLI surface or the stub).
     """
-    # by name, not by class: importing the other provider's SDK costs seconds
-    if lane.name == "anthropic" and lane.surface == "api" and hasattr(lane, "client"):
+    # (the lane classes import their SDK only when a lane starts)
+    if isinstance(lane, AnthropicAPI) and lane.surface == "api":
         return AnthropicBatches(lane)
-    if lane.name == "openai" and lane.surface == "api" and hasattr(lane, "api"):
+    if isinstance(lane, OpenAIAPI) and lane.surface == "api":
         return OpenAIBatches(lane)
     raise ValueError(
         f"--batch needs an API lane (anthropic or openai, --surface api); {lane.name}"
