@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -181,7 +181,7 @@ class BatchLane:
     def cancel(self, batch_id: str) -> None:
         raise NotImplementedError
 
-    def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
         """Every result of an ended batch, streamed: (custom id, outcome)."""
         raise NotImplementedError
 
@@ -242,7 +242,7 @@ class AnthropicBatches(BatchLane):
     def cancel(self, batch_id: str) -> None:
         self._sdk(self.lane.client.messages.batches.cancel, batch_id)
 
-    def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
         from driftproof.run.providers.anthropic_api import read_message
 
         bid = status.id
@@ -367,7 +367,7 @@ class OpenAIBatches(BatchLane):
     def cancel(self, batch_id: str) -> None:
         self._sdk(self.lane.client.batches.cancel, batch_id)
 
-    def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
         bid = status.id
         if status.failed is not None:
             return  # no request ran; every one is answered "no result" with the provider's errors

@@ -262,7 +262,18 @@ class _Rounds:
         if attempt in slot:
             return False
         slot[attempt] = outcome
+        if finished is None and sample >= 0:
+            self._draw_if_complete(cell, index)
         return True
+
+    def _draw_if_complete(self, cell: int, index: int) -> None:
+        """Make a draw as soon as its answer and every judge sample are resolved, while its
+        batch is still being read: its results are then dropped at once instead of waiting,
+        with every other draw's, for the whole batch (results are never held whole)."""
+        if not _resolved(self._list(cell, index, -1), self.budget):
+            return
+        if all(_resolved(self._list(cell, index, k), self.budget) for k in range(self.n)):
+            self._draw(cell, index, self._key(cell, index))
 
     def _list(self, cell: int, index: int, sample: int) -> list[Outcome]:
         slot = self.outs.get((cell, index, sample), {})

@@ -172,39 +172,55 @@ class BatchIO:
             if open_:
                 self.opts.sleep(self.opts.poll_interval)
 
+    def _broken(self, bid: str, exc: Exception, kept: int) -> None:
+        """A results stream broke after keeping ``kept`` new results: it is read again at the
+        next poll, unless the error is fatal, is not a transport error, or the batch has kept
+        nothing ``budget`` reads in a row (:class:`FatalRun`)."""
+        if isinstance(exc, AttemptError) and exc.fatal:
+            raise FatalRun(f"batch {bid}: {exc.reason}") from exc
+        transport = ("anthropic", "openai", "httpx", "httpx2", "httpcore", "httpcore2")
+        if not isinstance(exc, (AttemptError, OSError)) and (
+            type(exc).__module__.split(".")[0] not in transport
+        ):
+            raise exc
+        self.bj.sync()
+        # a read that kept something made progress; one that kept nothing counts against the
+        # budget, so a batch whose results never come stops the run instead of polling forever
+        broken = 0 if kept else self.broken_reads.get(bid, 0) + 1
+        self.broken_reads[bid] = broken
+        if broken >= self.budget:
+            why = (
+                exc.reason
+                if isinstance(exc, AttemptError)
+                else f"{type(exc).__name__}: {str(exc)[:300]}"
+            )
+            raise FatalRun(
+                f"batch {bid}: its results could not be read ({broken} reads in a row kept "
+                f"nothing; last: {why})"
+            ) from exc
+
     def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
         bid = rec["id"]
         seen: set[str] = set()
         kept = 0
+        results = lane.results(st)
         try:
-            for cid, outcome in lane.results(st):
+            while True:
+                # only the stream's own errors count as a broken read; what is done with a
+                # result (the draw it completes, its journal lines) raises as it would anywhere
+                try:
+                    cid, outcome = next(results)
+                except StopIteration:
+                    break
+                except Exception as exc:  # noqa: BLE001 - the stream broke: read it again later
+                    self._broken(bid, exc, kept)
+                    return
                 seen.add(cid)
                 if self.keep(bid, cid, outcome):
                     self.bj.out(bid, cid, outcome)
                     kept += 1
-        except Exception as exc:  # noqa: BLE001 - the stream broke: read the batch again at the next poll
-            if isinstance(exc, AttemptError) and exc.fatal:
-                raise FatalRun(f"batch {bid}: {exc.reason}") from exc
-            if not isinstance(exc, (AttemptError, OSError)) and type(exc).__module__.split(".")[
-                0
-            ] not in ("anthropic", "openai", "httpx", "httpx2", "httpcore", "httpcore2"):
-                raise
-            self.bj.sync()
-            # a read that kept something made progress; one that kept nothing counts against the
-            # budget, so a batch whose results never come stops the run instead of polling forever
-            broken = 0 if kept else self.broken_reads.get(bid, 0) + 1
-            self.broken_reads[bid] = broken
-            if broken >= self.budget:
-                why = (
-                    exc.reason
-                    if isinstance(exc, AttemptError)
-                    else f"{type(exc).__name__}: {str(exc)[:300]}"
-                )
-                raise FatalRun(
-                    f"batch {bid}: its results could not be read ({broken} reads in a row kept "
-                    f"nothing; last: {why})"
-                ) from exc
-            return
+        finally:
+            results.close()
         why = (
             f"batch {bid} failed: {st.failed}"
             if st.failed is not None
