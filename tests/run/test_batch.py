@@ -364,3 +364,29 @@ def test_batch_needs_api_lanes(suite_file, skill_file, tmp_path, capsys):
         capsys,
     )
     assert code == 2 and "--batch needs API lanes" in err
+
+
+def test_a_spool_frames_the_requests_as_each_provider_takes_them():
+    from driftproof.run.batch import AnthropicBatches, OpenAIBatches, Spool
+
+    entries = [{"custom_id": "a0-0-0", "n": 1}, {"custom_id": "a0-1-0", "n": "é"}]
+    lines = [Spool.line(e) for e in entries]
+    # json.dumps with its default separators, UTF-8: {"custom_id": "a0-0-0", "n": 1} is 31
+    # bytes; with "é" (two bytes, quoted: four) in place of 1, 34
+    assert [len(x) for x in lines] == [31, 34]
+    for cls, expected in (
+        (AnthropicBatches, b'{"requests":[' + lines[0] + b"," + lines[1] + b"]}"),
+        (OpenAIBatches, lines[0] + b"\n" + lines[1] + b"\n"),
+    ):
+        spool = cls.spool(cls.__new__(cls))
+        for x in lines:
+            spool.add(x)
+        # the size limit weighs each request with one separator byte: 32 + 35
+        assert (spool.count, spool.size) == (2, 67)
+        body = spool.body().read()
+        spool.close()
+        assert body == expected
+        if cls is AnthropicBatches:
+            assert json.loads(body) == {"requests": entries}
+        else:
+            assert [json.loads(x) for x in body.splitlines()] == entries
