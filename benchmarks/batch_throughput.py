@@ -1,7 +1,7 @@
 """``driftproof run --batch`` on a simulated 100,000-call suite against the loopback fake of the
 batch APIs (``tests/run/batch_fake.py``, run in a separate process so that its memory and
 interpreter lock are not the runner's). Prints the runner's peak memory and the wall time per
-10,000 calls; exits 1 when the peak passes 500 MB (issue 17).
+10,000 calls, and the peak against the 500 MB budget of issue 17. It asserts nothing: it prints.
 
 The suite: 2,778 cases × 2 arms × 3 draws (the stopping rule held at 3) = 16,668 answers and
 16,668 × 5 = 83,340 judge samples: 100,008 calls in two rounds (the answers; then every judge
@@ -95,15 +95,21 @@ def main() -> int:
         server.wait(timeout=30)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
     print(
-        f"{provider}: {calls} calls in {batches} batches, {CASES} cases; receipt {size / 1e6:.1f} MB"
+        f"{provider}: {calls} calls in {batches} batches, {CASES} cases; "
+        f"receipt {size / 1e6:.1f} MB"
     )
     print(
-        f"wall {wall:.1f} s = {wall / calls * 10_000:.2f} s per 10,000 calls (loopback, no model latency)"
+        f"wall {wall:.1f} s = {wall / calls * 10_000:.2f} s per 10,000 calls "
+        "(loopback, no model latency)"
     )
     print(
-        f"runner peak memory {peak_mb:.0f} MB = {peak_mb / LIMIT_MB:.2f} of the {LIMIT_MB} MB budget"
+        f"runner peak memory {peak_mb:.0f} MB = {peak_mb / LIMIT_MB:.2f} of the "
+        f"{LIMIT_MB} MB budget"
     )
-    return 0 if peak_mb < LIMIT_MB and calls == CASES * 2 * DRAWS * (1 + SAMPLES) else 1
+    expected = CASES * 2 * DRAWS * (1 + SAMPLES)
+    if calls != expected:
+        print(f"note: {calls} calls made, {expected} planned")
+    return 0
 
 
 if __name__ == "__main__":

@@ -10,6 +10,14 @@ Limits (the providers' documented sizes; a larger round is split into several ba
 * Anthropic Message Batches: 100,000 requests or 256 MB per batch, whichever comes first;
 * OpenAI Batch API: 50,000 requests or 200 MB per input file.
 
+Requests are streamed too: a batch's requests are written, one JSON line each as they are
+made, to an anonymous temporary file (a :class:`Spool`, framed as the provider takes them), and
+the HTTP body is read from it in chunks. ``messages.batches.create(requests=[...])`` would hold
+the requests three times over (the SDK's copy of them, its JSON text and that text's bytes: up
+to 3 × 256 MB at the documented limit), so the Anthropic lane posts the spooled body through
+the SDK's own client (``client.post(..., content=file, cast_to=MessageBatch)``, the SDK's way to
+send a body it does not build); the OpenAI input file is uploaded from it as it is.
+
 Results are streamed line by line (``messages.batches.results`` is a JSONL decoder over the
 HTTP stream; OpenAI output and error files are read through ``with_streaming_response``), and
 never held whole. A request that did not succeed becomes an :class:`AttemptError` naming the
@@ -27,16 +35,25 @@ batch and the provider's own reason:
 from __future__ import annotations
 
 import json
-import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from driftproof.run.providers._sdk import sdk_error
+from driftproof.run.providers.anthropic_api import AnthropicAPI
 from driftproof.run.providers.base import AttemptError, Provider, Reply, classify_status
+from driftproof.run.providers.openai_api import OpenAIAPI
 
-__all__ = ["AnthropicBatches", "BatchLane", "BatchStatus", "OpenAIBatches", "Outcome", "batch_lane"]
+__all__ = [
+    "AnthropicBatches",
+    "BatchLane",
+    "BatchStatus",
+    "OpenAIBatches",
+    "Outcome",
+    "Spool",
+    "batch_lane",
+]
 
 #: A request's result: the reply, or why it did not succeed.
 Outcome = Reply | AttemptError
@@ -66,7 +83,8 @@ class BatchStatus:
             ``validating|in_progress|finalizing|completed|failed|expired|cancelling|cancelled``).
         ended: no request of it will change any more; its results can be read.
         counts: the provider's own ``request_counts`` figures, as it names them.
-        failed: OpenAI ``failed`` (the input file was refused): the provider's errors, else ``None``.
+        failed: OpenAI ``failed`` (the input file was refused): the provider's errors, else
+            ``None``.
         files: OpenAI: the output and error file ids to read the results from.
     """
 
@@ -76,6 +94,46 @@ class BatchStatus:
     counts: dict[str, int] = field(default_factory=dict)
     failed: str | None = None
     files: tuple[str, ...] = ()
+
+
+class Spool:
+    """The requests of one batch, written as they are made to an anonymous temporary file (it
+    leaves nothing behind when closed, or when the process is killed), framed as the provider
+    takes them: ``head``, the request lines joined by ``sep``, ``tail``.
+
+    Attributes:
+        count: requests written.
+        size: their bytes, each counted with one separator byte (what the size limit weighs).
+    """
+
+    def __init__(self, head: bytes, sep: bytes, tail: bytes) -> None:
+        self.file: IO[bytes] = tempfile.TemporaryFile(prefix="driftproof-batch-")
+        self.file.write(head)
+        self.sep, self.tail = sep, tail
+        self.count = self.size = 0
+
+    @staticmethod
+    def line(entry: dict[str, Any]) -> bytes:
+        """One request as its JSON line (UTF-8)."""
+        return json.dumps(entry, ensure_ascii=False).encode("utf-8")
+
+    def add(self, line: bytes) -> None:
+        """Append one request's line (from :meth:`line`)."""
+        if self.count:
+            self.file.write(self.sep)
+        self.file.write(line)
+        self.count += 1
+        self.size += len(line) + 1
+
+    def body(self) -> IO[bytes]:
+        """The framed file, from its start (the HTTP client reads it in chunks)."""
+        self.file.write(self.tail)
+        self.file.flush()
+        self.file.seek(0)
+        return self.file
+
+    def close(self) -> None:
+        self.file.close()
 
 
 class BatchLane:
@@ -104,12 +162,17 @@ class BatchLane:
         """One request of a batch, as the provider wants it."""
         raise NotImplementedError
 
-    def upload(self, entries: Sequence[dict[str, Any]]) -> str | None:
+    def spool(self) -> Spool:
+        """An empty :class:`Spool` framed for this provider."""
+        raise NotImplementedError
+
+    def upload(self, spool: Spool) -> str | None:
         """Upload the requests (OpenAI input file); return the file id, or ``None`` (Anthropic)."""
         return None
 
-    def create(self, entries: Sequence[dict[str, Any]] | None, file_id: str | None) -> str:
-        """Create the batch; return its id. Raises :class:`AttemptError`."""
+    def create(self, spool: Spool | None, file_id: str | None) -> str:
+        """Create the batch from ``spool`` (Anthropic) or the uploaded ``file_id`` (OpenAI);
+        return its id. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
     def status(self, batch_id: str) -> BatchStatus:
@@ -118,7 +181,7 @@ class BatchLane:
     def cancel(self, batch_id: str) -> None:
         raise NotImplementedError
 
-    def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
         """Every result of an ended batch, streamed: (custom id, outcome)."""
         raise NotImplementedError
 
@@ -135,6 +198,7 @@ class AnthropicBatches(BatchLane):
     """Message Batches: ``messages.batches.create/retrieve/cancel/results``."""
 
     provider, max_requests, max_bytes = "anthropic", 100_000, 256 * 1024 * 1024
+    lane: AnthropicAPI
 
     def request(self, kw: dict[str, Any]) -> dict[str, Any]:
         from driftproof.run.providers.anthropic_api import build_request
@@ -144,8 +208,24 @@ class AnthropicBatches(BatchLane):
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
         return {"custom_id": custom_id, "params": body}
 
-    def create(self, entries: Sequence[dict[str, Any]] | None, file_id: str | None) -> str:
-        return self._sdk(self.lane.client.messages.batches.create, requests=list(entries or [])).id
+    def spool(self) -> Spool:
+        # the body of POST /v1/messages/batches: {"requests": [<entry>, <entry>, ...]}
+        return Spool(b'{"requests":[', b",", b"]}")
+
+    def create(self, spool: Spool | None, file_id: str | None) -> str:
+        from anthropic.types.messages import MessageBatch
+
+        if spool is None:
+            raise ValueError("an Anthropic batch is created from its requests")
+        # the route and reply type of messages.batches.create, with the body streamed from the
+        # spool (see the module doc); JSON is the client's default content type
+        batch = self._sdk(
+            self.lane.client.post,
+            "/v1/messages/batches",
+            content=spool.body(),
+            cast_to=MessageBatch,
+        )
+        return str(batch.id)
 
     def status(self, batch_id: str) -> BatchStatus:
         b = self._sdk(self.lane.client.messages.batches.retrieve, batch_id)
@@ -162,7 +242,7 @@ class AnthropicBatches(BatchLane):
     def cancel(self, batch_id: str) -> None:
         self._sdk(self.lane.client.messages.batches.cancel, batch_id)
 
-    def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
         from driftproof.run.providers.anthropic_api import read_message
 
         bid = status.id
@@ -226,6 +306,7 @@ class OpenAIBatches(BatchLane):
     output and error files through ``files.with_streaming_response.content``."""
 
     provider, max_requests, max_bytes, uploads = "openai", 50_000, 200 * 1024 * 1024, True
+    lane: OpenAIAPI
 
     @property
     def endpoint(self) -> str:
@@ -242,20 +323,17 @@ class OpenAIBatches(BatchLane):
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
         return {"custom_id": custom_id, "method": "POST", "url": self.endpoint, "body": body}
 
-    def upload(self, entries: Sequence[dict[str, Any]]) -> str | None:
-        fd, path = tempfile.mkstemp(prefix="driftproof-batch-", suffix=".jsonl")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                for e in entries:
-                    f.write(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n")
-            with open(path, "rb") as fh:
-                return self._sdk(
-                    self.lane.client.files.create, file=("batch.jsonl", fh), purpose="batch"
-                ).id
-        finally:
-            os.unlink(path)
+    def spool(self) -> Spool:
+        # the input file: JSON Lines
+        return Spool(b"", b"\n", b"\n")
 
-    def create(self, entries: Sequence[dict[str, Any]] | None, file_id: str | None) -> str:
+    def upload(self, spool: Spool) -> str | None:
+        f = self._sdk(
+            self.lane.client.files.create, file=("batch.jsonl", spool.body()), purpose="batch"
+        )
+        return str(f.id)
+
+    def create(self, spool: Spool | None, file_id: str | None) -> str:
         return self._sdk(
             self.lane.client.batches.create,
             input_file_id=file_id,
@@ -289,7 +367,7 @@ class OpenAIBatches(BatchLane):
     def cancel(self, batch_id: str) -> None:
         self._sdk(self.lane.client.batches.cancel, batch_id)
 
-    def results(self, status: BatchStatus) -> Iterator[tuple[str, Outcome]]:
+    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
         bid = status.id
         if status.failed is not None:
             return  # no request ran; every one is answered "no result" with the provider's errors
@@ -315,8 +393,9 @@ class OpenAIBatches(BatchLane):
                 reply.raw = json.dumps(resp["body"], ensure_ascii=False)
             return cid, reply
         if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
-            body = resp.get("body") if isinstance(resp.get("body"), dict) else {}
-            e = body.get("error") if isinstance(body.get("error"), dict) else {}
+            body = resp.get("body")
+            e = body.get("error") if isinstance(body, dict) else None
+            e = e if isinstance(e, dict) else {}
             base = classify_status(resp["status_code"], str(e.get("message", ""))[:300])
             return cid, AttemptError(
                 f"batch {bid}: {base.reason}",
@@ -324,8 +403,9 @@ class OpenAIBatches(BatchLane):
                 fatal=base.fatal,
                 status=resp["status_code"],
             )
-        code = str((err or {}).get("code", "error"))
-        msg = str((err or {}).get("message", ""))[:300]
+        why: dict[str, Any] = err if isinstance(err, dict) else {}
+        code = str(why.get("code", "error"))
+        msg = str(why.get("message", ""))[:300]
         return cid, AttemptError(f"batch {bid}: {code}: {msg}")
 
 
@@ -335,10 +415,10 @@ def batch_lane(lane: Provider) -> BatchLane:
     Raises:
         ValueError: the lane has no batch API (a CLI surface or the stub).
     """
-    # by name, not by class: importing the other provider's SDK costs seconds
-    if lane.name == "anthropic" and lane.surface == "api" and hasattr(lane, "client"):
+    # (the lane classes import their SDK only when a lane starts)
+    if isinstance(lane, AnthropicAPI) and lane.surface == "api":
         return AnthropicBatches(lane)
-    if lane.name == "openai" and lane.surface == "api" and hasattr(lane, "api"):
+    if isinstance(lane, OpenAIAPI) and lane.surface == "api":
         return OpenAIBatches(lane)
     raise ValueError(
         f"--batch needs an API lane (anthropic or openai, --surface api); {lane.name}"

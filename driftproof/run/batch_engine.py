@@ -52,21 +52,24 @@ run again resumes by reading it.
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from driftproof.errors import RefusalError
-from driftproof.run.batch import BatchLane, BatchStatus, Outcome
+from driftproof.run.batch import BatchLane, Outcome
+from driftproof.run.batch_io import (
+    BATCH_POLL_INTERVAL,
+    BATCH_TIMEOUT,
+    BatchIO,
+    BatchOptions,
+    describe,
+)
+from driftproof.run.batch_journal import BatchJournal, batch_journal_path, outcome_from_doc
 from driftproof.run.providers.base import AttemptError, Provider, Reply
-from driftproof.run.scheduler import FatalRun, needs_more
+from driftproof.run.scheduler import needs_more
 
 __all__ = [
     "BATCH_POLL_INTERVAL",
@@ -78,179 +81,8 @@ __all__ = [
     "run_batched",
 ]
 
-#: Default seconds between polls. Both providers' guides poll a batch's status in a loop and
-#: say most batches finish within an hour; once a minute keeps well inside their rate limits.
-BATCH_POLL_INTERVAL = 60.0
-#: Default seconds after which a batch that has not ended is cancelled: the providers' own
-#: completion window (Anthropic expires a batch 24 h after creation; OpenAI ``24h``).
-BATCH_TIMEOUT = 24 * 3600.0
-#: Results journaled between two fsyncs while a batch is read.
-SYNC_EVERY = 2000
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
-
-
-@dataclass
-class BatchOptions:
-    """``--batch`` settings.
-
-    Attributes:
-        poll_interval: seconds between two polls of the open batches (``--batch-poll-interval``).
-        timeout: seconds after a batch's creation at which it is cancelled (``--batch-timeout``).
-        on_status: called with every open batch's :class:`BatchStatus` after each poll.
-        sleep / clock: injectable for tests (seconds).
-    """
-
-    poll_interval: float = BATCH_POLL_INTERVAL
-    timeout: float = BATCH_TIMEOUT
-    on_status: Callable[[list[BatchStatus]], None] | None = None
-    sleep: Callable[[float], None] = time.sleep
-    clock: Callable[[], float] = time.time
-
-
-def batch_journal_path(receipt_path: str | Path) -> Path:
-    """Where the batch journal of a run writing ``receipt_path`` lives."""
-    p = Path(receipt_path)
-    return p.with_name(p.name + ".batches")
-
-
-def describe(statuses: Sequence[BatchStatus]) -> str:
-    """The progress line: each polled batch's state and the provider's own request counts, e.g.
-    ``msgbatch_01 in_progress: processing 90, succeeded 0, errored 0, canceled 0, expired 0``.
-    Batch ids and states come from the provider and are shown printable only."""
-
-    def one(st: BatchStatus) -> str:
-        counts = ", ".join(f"{k} {v}" for k, v in st.counts.items())
-        return f"{st.id} {st.state}" + (f": {counts}" if counts else "")
-
-    text = "; ".join(one(st) for st in statuses)
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
-
-
-def _reply_doc(r: Reply) -> dict[str, Any]:
-    return {k: v for k, v in dataclasses.asdict(r).items() if v not in (None, [], {})}
-
-
-def _outcome_doc(o: Outcome) -> dict[str, Any]:
-    if isinstance(o, Reply):
-        return {"reply": _reply_doc(o)}
-    return {
-        "error": {
-            "reason": o.reason,
-            "retryable": o.retryable,
-            "fatal": o.fatal,
-            "status": o.status,
-        }
-    }
-
-
-def _outcome(doc: dict[str, Any]) -> Outcome:
-    if "reply" in doc:
-        names = {f.name for f in dataclasses.fields(Reply)}
-        return Reply(**{k: v for k, v in doc["reply"].items() if k in names})
-    e = doc["error"]
-    return AttemptError(
-        e["reason"], retryable=e["retryable"], fatal=e["fatal"], status=e.get("status")
-    )
-
-
-class BatchJournal:
-    """The batch journal (see the module doc). Not thread-safe: the batch engine is one thread."""
-
-    def __init__(self, path: Path, *, resumed_run: bool) -> None:
-        self.path = path
-        self.files: dict[str, dict[str, Any]] = {}
-        self.batches: dict[str, dict[str, Any]] = {}
-        self.order: list[str] = []
-        self.cancelled: set[str] = set()
-        self.read: set[str] = set()
-        self.outs: list[tuple[str, str, dict[str, Any]]] = []
-        if path.exists():
-            if not resumed_run:
-                raise RefusalError(
-                    f"{path}: a batch journal without its run journal; remove it to start afresh "
-                    "(its batches are not polled again)"
-                )
-            self._load()
-            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        else:
-            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
-        self._unsynced = 0
-
-    def _load(self) -> None:
-        raw = self.path.read_bytes()
-        lines = raw.split(b"\n")
-        for n, line in enumerate(lines[:-1], start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RefusalError(
-                    f"{self.path}: line {n} is not JSON ({exc.msg}); the batch journal is damaged"
-                ) from exc
-            if "file" in rec:
-                self.files[rec["file"]["id"]] = rec["file"]
-            elif "batch" in rec:
-                b = rec["batch"]
-                self.batches[b["id"]] = b
-                self.order.append(b["id"])
-            elif "cancel" in rec:
-                self.cancelled.add(rec["cancel"])
-            elif "read" in rec:
-                self.read.add(rec["read"])
-            elif "out" in rec:
-                o = rec["out"]
-                self.outs.append((o["batch"], o["id"], o))
-        if lines[-1]:  # a line cut short by a kill
-            os.truncate(self.path, len(raw) - len(lines[-1]))
-
-    def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
-        os.write(
-            self.fd,
-            (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"),
-        )
-        self._unsynced += 1
-        if sync or self._unsynced >= SYNC_EVERY:
-            self.sync()
-
-    def sync(self) -> None:
-        if self._unsynced:
-            os.fsync(self.fd)
-            self._unsynced = 0
-
-    def file(self, rec: dict[str, Any]) -> None:
-        self.files[rec["id"]] = rec
-        self._write({"file": rec}, sync=True)
-
-    def batch(self, rec: dict[str, Any]) -> None:
-        self.batches[rec["id"]] = rec
-        self.order.append(rec["id"])
-        self._write({"batch": rec}, sync=True)
-
-    def cancel(self, batch_id: str) -> None:
-        self.cancelled.add(batch_id)
-        self._write({"cancel": batch_id}, sync=True)
-
-    def out(self, batch_id: str, custom_id: str, outcome: Outcome) -> None:
-        self._write(
-            {"out": {"id": custom_id, "batch": batch_id, **_outcome_doc(outcome)}}, sync=False
-        )
-
-    def mark_read(self, batch_id: str) -> None:
-        self.read.add(batch_id)
-        self._write({"read": batch_id}, sync=True)
-
-    def attempts(self) -> int:
-        """Requests submitted, all batches together: one endpoint attempt each."""
-        return sum(len(b["ids"]) for b in self.batches.values())
-
-    def close(self) -> None:
-        os.close(self.fd)
-
-    def remove(self) -> None:
-        self.close()
-        self.path.unlink(missing_ok=True)
 
 
 class _NeedCall(Exception):
@@ -368,14 +200,8 @@ class _Rounds:
         budget: int,
         on_done: Callable[[int, int], None] | None,
     ) -> None:
-        self.cells, self.done, self.drawer, self.lanes, self.bj, self.opts = (
-            cells,
-            done,
-            drawer,
-            lanes,
-            journal,
-            opts,
-        )
+        self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
+        self.io = BatchIO(lanes, journal, opts, budget, self._keep)
         self.cell_no = {c: i for i, c in enumerate(cells)}
         self.min_draws, self.max_draws, self.settle, self.n, self.budget = (
             min_draws,
@@ -386,9 +212,8 @@ class _Rounds:
         )
         self.on_done = on_done
         self.planned: dict[tuple[str, str], int] = {c: min_draws for c in cells}
-        #: batch id → reads in a row that broke before keeping any new result
-        self.broken_reads: dict[str, int] = {}
-        # outcomes of unfinished draws: (cell no, index, sample or -1 for the answer) → attempt → outcome
+        # outcomes of unfinished draws:
+        # (cell no, index, sample or -1 for the answer) → attempt → outcome
         self.outs: dict[tuple[int, int, int], dict[int, Outcome]] = {}
         self.answer, self.judge = _Replay(drawer.provider), _Replay(drawer.judge)
         drawer.provider, drawer.judge = self.answer, self.judge
@@ -399,7 +224,7 @@ class _Rounds:
         )
         # (a fixed zero wait: the follow-up batch is the retry; the same number of attempts)
         for bid, cid, doc in journal.outs:
-            self._keep(bid, cid, _outcome(doc), finished)
+            self._keep(bid, cid, outcome_from_doc(doc), finished)
         journal.outs.clear()
 
     # -- ids ------------------------------------------------------------------------------
@@ -437,7 +262,18 @@ class _Rounds:
         if attempt in slot:
             return False
         slot[attempt] = outcome
+        if finished is None and sample >= 0:
+            self._draw_if_complete(cell, index)
         return True
+
+    def _draw_if_complete(self, cell: int, index: int) -> None:
+        """Make a draw as soon as its answer and every judge sample are resolved, while its
+        batch is still being read: its results are then dropped at once instead of waiting,
+        with every other draw's, for the whole batch (results are never held whole)."""
+        if not _resolved(self._list(cell, index, -1), self.budget):
+            return
+        if all(_resolved(self._list(cell, index, k), self.budget) for k in range(self.n)):
+            self._draw(cell, index, self._key(cell, index))
 
     def _list(self, cell: int, index: int, sample: int) -> list[Outcome]:
         slot = self.outs.get((cell, index, sample), {})
@@ -446,13 +282,13 @@ class _Rounds:
     # -- the loop -------------------------------------------------------------------------
     def run(self) -> None:
         while True:
-            self._finish_open()
+            self.io.finish_open()
             wanted = self._settle()
             if not any(wanted.values()):
                 return
             for stage, reqs in wanted.items():
                 if reqs:
-                    self._submit(stage, reqs)
+                    self.io.submit(stage, reqs)
 
     def _plan(self, cell: tuple[str, str]) -> None:
         while all((cell[0], cell[1], i) in self.done for i in range(self.planned[cell])):
@@ -481,7 +317,7 @@ class _Rounds:
         with ThreadPoolExecutor(max_workers=REPLAY_THREADS, thread_name_prefix="replay") as pool:
             while changed:
                 wanted = {"answer": [], "judge": []}
-                todo = []
+                todo: list[tuple[int, int, Key]] = []
                 for cell in self.cells:
                     self._plan(cell)
                     c = self.cell_no[cell]
@@ -531,131 +367,3 @@ class _Rounds:
         for s in range(-1, self.n):
             self.outs.pop((c, i, s), None)
         return None
-
-    def _submit(self, stage: str, reqs: list[tuple[str, dict[str, Any]]]) -> None:
-        lane = self.lanes[stage]
-        chunk: list[dict[str, Any]] = []
-        ids: list[str] = []
-        size = 0
-        for cid, body in reqs:
-            e = lane.entry(cid, body)
-            n = len(json.dumps(e, ensure_ascii=False).encode("utf-8")) + 1
-            if chunk and (len(chunk) >= lane.max_requests or size + n > lane.max_bytes):
-                self._create(stage, lane, chunk, ids)
-                chunk, ids, size = [], [], 0
-            chunk.append(e)
-            ids.append(cid)
-            size += n
-        if chunk:
-            self._create(stage, lane, chunk, ids)
-
-    def _create(
-        self,
-        stage: str,
-        lane: BatchLane,
-        entries: list[dict[str, Any]] | None,
-        ids: list[str],
-        file_id: str | None = None,
-    ) -> None:
-        try:
-            if lane.uploads and file_id is None:
-                file_id = lane.upload(entries or [])
-                self.bj.file({"id": file_id, "lane": stage, "stage": stage, "ids": ids})
-            bid = lane.create(entries, file_id)
-        except AttemptError as exc:
-            raise FatalRun(f"the {lane.provider} batch API refused a batch: {exc.reason}") from exc
-        self.bj.batch(
-            {
-                "id": bid,
-                "file_id": file_id,
-                "lane": stage,
-                "stage": stage,
-                "ids": ids,
-                "created": self.opts.clock(),
-            }
-        )
-
-    def _finish_open(self) -> None:
-        """Create the batch of an uploaded file that has none; poll every unread batch until it
-        ends (cancelling at the timeout); read its results."""
-        batched_files = {b.get("file_id") for b in self.bj.batches.values()}
-        for fid, f in list(self.bj.files.items()):
-            if fid not in batched_files:
-                self._create(f["lane"], self.lanes[f["lane"]], None, f["ids"], file_id=fid)
-        open_ = [b for b in self.bj.order if b not in self.bj.read]
-        while open_:
-            statuses = []
-            for bid in open_:
-                rec = self.bj.batches[bid]
-                lane = self.lanes[rec["lane"]]
-                try:
-                    st = lane.status(bid)
-                except AttemptError as exc:
-                    if exc.fatal:
-                        raise FatalRun(f"batch {bid}: {exc.reason}") from exc
-                    continue  # a failed poll is polled again
-                statuses.append(st)
-                if st.ended:
-                    self._read(rec, lane, st)
-                elif (
-                    bid not in self.bj.cancelled
-                    and self.opts.clock() - rec["created"] >= self.opts.timeout
-                ):
-                    try:
-                        lane.cancel(bid)
-                    except AttemptError as exc:
-                        if exc.fatal:
-                            raise FatalRun(f"batch {bid}: {exc.reason}") from exc
-                        continue
-                    self.bj.cancel(bid)
-            if self.opts.on_status:
-                self.opts.on_status(statuses)
-            open_ = [b for b in open_ if b not in self.bj.read]
-            if open_:
-                self.opts.sleep(self.opts.poll_interval)
-
-    def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
-        bid = rec["id"]
-        seen: set[str] = set()
-        kept = 0
-        try:
-            for cid, outcome in lane.results(st):
-                seen.add(cid)
-                if self._keep(bid, cid, outcome):
-                    self.bj.out(bid, cid, outcome)
-                    kept += 1
-        except Exception as exc:  # noqa: BLE001 - the stream broke: read the batch again at the next poll
-            if isinstance(exc, AttemptError) and exc.fatal:
-                raise FatalRun(f"batch {bid}: {exc.reason}") from exc
-            if not isinstance(exc, (AttemptError, OSError)) and type(exc).__module__.split(".")[
-                0
-            ] not in ("anthropic", "openai", "httpx", "httpx2", "httpcore", "httpcore2"):
-                raise
-            self.bj.sync()
-            # a read that kept something made progress; one that kept nothing counts against the
-            # budget, so a batch whose results never come stops the run instead of polling forever
-            broken = 0 if kept else self.broken_reads.get(bid, 0) + 1
-            self.broken_reads[bid] = broken
-            if broken >= self.budget:
-                why = (
-                    exc.reason
-                    if isinstance(exc, AttemptError)
-                    else f"{type(exc).__name__}: {str(exc)[:300]}"
-                )
-                raise FatalRun(
-                    f"batch {bid}: its results could not be read ({broken} reads in a row kept "
-                    f"nothing; last: {why})"
-                ) from exc
-            return
-        why = (
-            f"batch {bid} failed: {st.failed}"
-            if st.failed is not None
-            else f"batch {bid} ({st.state}) returned no result for this request"
-        )
-        for cid in rec["ids"]:
-            if cid not in seen:
-                o = AttemptError(why, retryable=st.failed is None, fatal=st.failed is not None)
-                if self._keep(bid, cid, o):
-                    self.bj.out(bid, cid, o)
-        self.bj.sync()
-        self.bj.mark_read(bid)

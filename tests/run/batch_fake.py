@@ -2,22 +2,22 @@
 the official SDKs: the shapes follow the API references and the SDKs' own types.
 
 Anthropic Message Batches (``anthropic.types.messages``):
-  POST /v1/messages/batches            {"requests": [{"custom_id", "params"}]} → MessageBatch
-  GET  /v1/messages/batches/{id}       → MessageBatch (processing_status in_progress|canceling|ended,
-                                         request_counts {processing, succeeded, errored, canceled, expired},
-                                         results_url once ended)
+  POST /v1/messages/batches {"requests": [{"custom_id", "params"}]} → MessageBatch
+  GET  /v1/messages/batches/{id} → MessageBatch (processing_status
+       in_progress|canceling|ended; request_counts {processing, succeeded, errored, canceled,
+       expired}; results_url once ended)
   GET  /v1/messages/batches/{id}/results → JSONL of MessageBatchIndividualResponse
-                                         {"custom_id", "result": {"type": succeeded|errored|canceled|expired, …}}
+       {"custom_id", "result": {"type": succeeded|errored|canceled|expired, …}}
   POST /v1/messages/batches/{id}/cancel → MessageBatch (canceling)
 OpenAI Batch API (``openai.types.Batch``, ``FileObject``):
   POST /v1/files (multipart, purpose=batch) → FileObject
   POST /v1/batches {input_file_id, endpoint, completion_window} → Batch (validating)
-  GET  /v1/batches/{id}                → Batch (validating|in_progress|finalizing|completed|expired|cancelling|
-                                         cancelled|failed; request_counts {total, completed, failed};
-                                         output_file_id, error_file_id once ended)
-  POST /v1/batches/{id}/cancel         → Batch (cancelling)
-  GET  /v1/files/{id}/content          → the output or error JSONL: {"id", "custom_id", "response":
-                                         {"status_code", "request_id", "body"}, "error"}
+  GET  /v1/batches/{id} → Batch (validating|in_progress|finalizing|completed|expired|
+       cancelling|cancelled|failed; request_counts {total, completed, failed};
+       output_file_id, error_file_id once ended)
+  POST /v1/batches/{id}/cancel → Batch (cancelling)
+  GET  /v1/files/{id}/content → the output or error JSONL: {"id", "custom_id", "response":
+       {"status_code", "request_id", "body"}, "error"}
 
 Answers and judge replies are the scripted ones of :mod:`run_helpers`. ``Script`` decides
 faults per custom id, how many polls a batch takes, whether it ever ends, and can hold a
@@ -29,274 +29,12 @@ from __future__ import annotations
 import email.parser
 import json
 import threading
-import time
-from collections import Counter
-from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from run_helpers import _ok, _texts, answer_for, is_judge_prompt, judge_reply
+from batch_fake_state import BatchScript, FakeState, _Batch
 
-
-class BatchScript:
-    """What the fake does.
-
-    Attributes:
-        fault: custom id → ``None`` (answer), ``"errored"`` (overloaded_error / HTTP 500),
-            ``"invalid"`` (invalid_request_error / HTTP 400), ``"expired"``, ``"canceled"``;
-            asked once per request.
-        polls_to_end: retrieves a batch answers in_progress before it ends.
-        never_end: batches stay in progress until cancelled; ``kept_on_cancel`` of their
-            requests (in order) have finished by then and keep their results.
-        never_end_first: only the first this many batches created never end.
-        hold_retrieve: set → every retrieve hangs (the client is waiting on a poll).
-        hold_results_after: a results stream stops after this many lines and hangs.
-        drop_results: this many results requests are answered by closing the connection
-            without a response (the SDK raises ``APIConnectionError``).
-        fail_validation: OpenAI batches end ``failed`` with this error message.
-    """
-
-    def __init__(self) -> None:
-        self.fault: Callable[[str], str | None] = lambda cid: None
-        self.polls_to_end = 0
-        self.never_end = False
-        self.never_end_first = 0
-        self.kept_on_cancel = 0
-        self.hold_retrieve = False
-        self.hold_results_after: int | None = None
-        self.drop_results = 0
-        self.fail_validation: str | None = None
-        self.release = threading.Event()
-        self.lock = threading.Lock()
-        self.calls: Counter[str] = Counter()
-        self.submitted: list[str] = []  # every custom id of every created batch, in order
-        self.batch_ids: list[str] = []
-
-
-class _Batch:
-    def __init__(
-        self,
-        bid: str,
-        kind: str,
-        requests: list[tuple[str, dict[str, Any]]],
-        endpoint: str | None,
-        file_id: str | None,
-    ) -> None:
-        self.id, self.kind, self.requests, self.endpoint, self.input_file_id = (
-            bid,
-            kind,
-            requests,
-            endpoint,
-            file_id,
-        )
-        self.created = int(time.time())
-        self.polls = 0
-        self.number = 0
-        self.cancelled = False
-        self.ended = False
-        self.outcomes: list[tuple[str, str | None]] | None = None  # (custom id, fault) once ended
-        self.output_file_id: str | None = None
-        self.error_file_id: str | None = None
-
-
-class FakeState:
-    def __init__(self, script: BatchScript, base: str) -> None:
-        self.script, self.base = script, base
-        self.batches: dict[str, _Batch] = {}
-        self.files: dict[str, bytes] = {}
-        self.n = 0
-
-    def new_id(self, prefix: str) -> str:
-        self.n += 1
-        return f"{prefix}{self.n:06d}"
-
-    # -- processing -----------------------------------------------------------------------
-    def advance(self, b: _Batch) -> None:
-        """One retrieve: the batch moves on, and ends when its polls are done (or it was cancelled)."""
-        s = self.script
-        b.polls += 1
-        if b.ended:
-            return
-        never = s.never_end or b.number <= s.never_end_first
-        if b.cancelled or (not never and b.polls > s.polls_to_end):
-            b.ended = True
-            kept = s.kept_on_cancel if b.cancelled and never else len(b.requests)
-            b.outcomes = [
-                (cid, s.fault(cid) if k < kept else "canceled")
-                for k, (cid, _) in enumerate(b.requests)
-            ]
-            if b.kind == "openai":
-                self._openai_files(b)
-
-    def reply_text(self, path: str, body: dict[str, Any]) -> str:
-        system, prompt = _texts(path, body)
-        return judge_reply(prompt) if is_judge_prompt(prompt) else answer_for(system, prompt)
-
-    def _openai_files(self, b: _Batch) -> None:
-        out, err = [], []
-        bodies = dict(b.requests)
-        for cid, fault in b.outcomes or []:
-            rid = self.new_id("batch_req_")
-            if fault is None:
-                body = bodies[cid]
-                path = b.endpoint or "/v1/responses"
-                line = {
-                    "id": rid,
-                    "custom_id": cid,
-                    "response": {
-                        "status_code": 200,
-                        "request_id": rid,
-                        "body": _ok(
-                            path, body.get("model", "?"), self.reply_text(path, body), body
-                        ),
-                    },
-                    "error": None,
-                }
-                out.append(line)
-            elif fault in ("errored", "invalid"):
-                code = 500 if fault == "errored" else 400
-                err.append(
-                    {
-                        "id": rid,
-                        "custom_id": cid,
-                        "response": {
-                            "status_code": code,
-                            "request_id": rid,
-                            "body": {
-                                "error": {
-                                    "message": "The server had an error"
-                                    if code == 500
-                                    else "Invalid 'max_tokens'",
-                                    "type": "server_error"
-                                    if code == 500
-                                    else "invalid_request_error",
-                                    "param": None,
-                                    "code": None,
-                                }
-                            },
-                        },
-                        "error": None,
-                    }
-                )
-            elif fault == "expired":
-                err.append(
-                    {
-                        "id": rid,
-                        "custom_id": cid,
-                        "response": None,
-                        "error": {
-                            "code": "batch_expired",
-                            "message": "This request could not be executed before the completion window expired.",
-                        },
-                    }
-                )
-            # cancelled requests that never ran are in neither file
-        for lines, attr in ((out, "output_file_id"), (err, "error_file_id")):
-            if lines:
-                fid = self.new_id("file-out")
-                self.files[fid] = "".join(json.dumps(x) + "\n" for x in lines).encode()
-                setattr(b, attr, fid)
-
-    # -- documents ------------------------------------------------------------------------
-    def anthropic_doc(self, b: _Batch) -> dict[str, Any]:
-        ts = "2026-11-30T12:00:00Z"
-        counts = {
-            "processing": len(b.requests),
-            "succeeded": 0,
-            "errored": 0,
-            "canceled": 0,
-            "expired": 0,
-        }
-        if b.ended:
-            counts["processing"] = 0
-            for _, f in b.outcomes or []:
-                key = {None: "succeeded", "errored": "errored", "invalid": "errored"}.get(f, f)
-                counts[key] += 1
-        status = "ended" if b.ended else ("canceling" if b.cancelled else "in_progress")
-        return {
-            "id": b.id,
-            "type": "message_batch",
-            "processing_status": status,
-            "request_counts": counts,
-            "created_at": ts,
-            "expires_at": "2026-12-01T12:00:00Z",
-            "archived_at": None,
-            "cancel_initiated_at": ts if b.cancelled else None,
-            "ended_at": ts if b.ended else None,
-            "results_url": f"{self.base}/v1/messages/batches/{b.id}/results" if b.ended else None,
-        }
-
-    def openai_doc(self, b: _Batch) -> dict[str, Any]:
-        s = self.script
-        if b.ended and s.fail_validation:
-            status = "failed"
-        elif b.ended:
-            status = "cancelled" if b.cancelled else "completed"
-        elif b.cancelled:
-            status = "cancelling"
-        else:
-            status = "validating" if b.polls == 0 else "in_progress"
-        done = sum(1 for _, f in b.outcomes or [] if f is None) if status != "failed" else 0
-        failed = (
-            sum(1 for _, f in b.outcomes or [] if f in ("errored", "invalid", "expired"))
-            if status != "failed"
-            else 0
-        )
-        return {
-            "id": b.id,
-            "object": "batch",
-            "endpoint": b.endpoint,
-            "input_file_id": b.input_file_id,
-            "completion_window": "24h",
-            "status": status,
-            "created_at": b.created,
-            "output_file_id": b.output_file_id if status != "failed" else None,
-            "error_file_id": b.error_file_id if status != "failed" else None,
-            "errors": {
-                "object": "list",
-                "data": [
-                    {
-                        "code": "invalid_request",
-                        "message": s.fail_validation,
-                        "line": 1,
-                        "param": "body",
-                    }
-                ],
-            }
-            if status == "failed"
-            else None,
-            "request_counts": {"total": len(b.requests), "completed": done, "failed": failed},
-            "metadata": None,
-        }
-
-    def anthropic_results(self, b: _Batch) -> list[bytes]:
-        bodies = dict(b.requests)
-        lines = []
-        for cid, f in b.outcomes or []:
-            if f is None:
-                body = bodies[cid]
-                res: dict[str, Any] = {
-                    "type": "succeeded",
-                    "message": _ok(
-                        "/v1/messages",
-                        body.get("model", "?"),
-                        self.reply_text("/v1/messages", body),
-                        body,
-                    ),
-                }
-            elif f in ("errored", "invalid"):
-                kind = "overloaded_error" if f == "errored" else "invalid_request_error"
-                res = {
-                    "type": "errored",
-                    "error": {
-                        "type": "error",
-                        "error": {"type": kind, "message": f"scripted {kind}"},
-                    },
-                }
-            else:
-                res = {"type": f}
-            lines.append((json.dumps({"custom_id": cid, "result": res}) + "\n").encode())
-        return lines
+__all__ = ["BatchLoopback", "BatchScript", "FakeState"]
 
 
 def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
@@ -457,13 +195,15 @@ class _Server(ThreadingHTTPServer):
         import traceback
 
         if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            return  # the client went away (a SIGKILL test kills it mid-request): not the fake's fault
+            # the client went away (a SIGKILL test kills it mid-request): not the fake's fault
+            return
         self.errors.append(traceback.format_exc())
 
 
 class BatchLoopback:
-    """The fake on ``http://127.0.0.1:<port>`` (Anthropic base URL ``url``, OpenAI ``url + "/v1"``).
-    ``errors``: tracebacks of the handler exceptions (the ``fake`` fixture asserts there are none)."""
+    """The fake on ``http://127.0.0.1:<port>`` (Anthropic base URL ``url``, OpenAI
+    ``url + "/v1"``). ``errors``: tracebacks of the handler exceptions (the ``fake`` fixture
+    asserts there are none)."""
 
     def __init__(self) -> None:
         self.script = BatchScript()

@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from batch_fake import BatchLoopback
-from conftest import point_sdks_at
+from batch_runs import batched, draws, serving
 from factories import run_main
 from run_helpers import SKILL_TEXT, SUITE
 
@@ -36,52 +32,7 @@ EXPECTED = {"commit-429": (0.9, 0.5), "explain-429": (1.0, 2 / 3), "commit-docs"
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:
-    srv = BatchLoopback()
-    point_sdks_at(monkeypatch, srv.url)
-    yield srv
-    srv.close()
-    assert not srv.errors, "the batch fake raised:\n" + "\n".join(srv.errors)
-
-
-def _batched(
-    tmp_path: Path,
-    provider: str = "anthropic",
-    *,
-    api: str | None = None,
-    judge: str | None = None,
-    cases: int = 3,
-    out: Path | None = None,
-    **opts,
-) -> Path:
-    from driftproof.run.engine import RunConfig, run_suite
-    from driftproof.run.providers import make_provider
-    from driftproof.run.suite import load_suite
-
-    (tmp_path / "suite.json").write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:cases]}))
-    judge = judge or provider
-    kw = {"api": api} if api else {}
-    cfg = RunConfig(
-        model="claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
-        judge_model="claude-haiku-4-5-20251001" if judge == "anthropic" else "gpt-5-mini",
-        judge_price=(0.5, 2.5),
-        retry_delays=(5.0, 20.0),
-        batch=BatchOptions(**{"poll_interval": 0.0, **opts}),
-    )
-    out = out or tmp_path / "receipt.json"
-    run_suite(
-        load_suite(tmp_path / "suite.json"),
-        skill_text=SKILL_TEXT,
-        skill_name="commit-helper",
-        cfg=cfg,
-        provider=make_provider(provider, "api", **(kw if provider == "openai" else {})),
-        judge=make_provider(judge, "api", **(kw if judge == "openai" else {})),
-        out=out,
-    )
-    return out
-
-
-def _draws(r, arm):
-    return [(c.id, d) for c in r.cases for d in getattr(c.arms, arm).draws]
+    yield from serving(monkeypatch)
 
 
 @pytest.mark.parametrize(
@@ -231,7 +182,7 @@ def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_pr
         "j0-1-3-0": "expired",
     }  # judge sample retried once
     fake.script.fault = faults.get
-    r = read_receipt(_batched(tmp_path, provider, cases=1))
+    r = read_receipt(batched(tmp_path, provider, cases=1))
     ws, base = r.cases[0].arms.with_skill.draws, r.cases[0].arms.baseline.draws
     assert [d.score for d in ws] == pytest.approx([0.9, 0.9, 0.9])
     assert [d.score for d in base[:2]] == pytest.approx([0.5, 0.5]) and base[2].score is None
@@ -258,7 +209,8 @@ def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_pr
     [
         (
             "anthropic",
-            r"batch msgbatch_000001: errored: invalid_request_error: scripted invalid_request_error",
+            r"batch msgbatch_000001: errored: invalid_request_error: "
+            r"scripted invalid_request_error",
         ),
         ("openai", r"batch batch_000002: HTTP 400: Invalid 'max_tokens'"),
     ],
@@ -270,7 +222,7 @@ def test_an_invalid_request_in_a_batch_stops_the_run_as_in_the_plain_lanes(
     # journal; batch mode is a transport, so a request the batch answered 400 does the same
     fake.script.fault = {"a1-1-0": "invalid"}.get
     with pytest.raises(ProviderError, match="the run stopped: " + reason):
-        _batched(tmp_path, provider, cases=1)
+        batched(tmp_path, provider, cases=1)
     out = tmp_path / "receipt.json"
     assert not out.exists() and journal_path(out).exists() and batch_journal_path(out).exists()
     assert fake.script.calls["create"] == 1  # not retried in a follow-up batch
@@ -291,7 +243,7 @@ def test_a_batch_past_the_timeout_is_cancelled_and_its_finished_results_kept(fak
     def sleep(sec: float) -> None:
         now[0] += 10.0  # each poll interval is 10 s of the fake clock
 
-    out = _batched(
+    out = batched(
         tmp_path,
         cases=1,
         timeout=25.0,
@@ -312,13 +264,14 @@ def test_a_batch_past_the_timeout_is_cancelled_and_its_finished_results_kept(fak
     assert (
         seen[:3]
         == [
-            "msgbatch_000001 in_progress: processing 6, succeeded 0, errored 0, canceled 0, expired 0"
+            "msgbatch_000001 in_progress: processing 6, succeeded 0, errored 0, canceled 0, "
+            "expired 0"
         ]
         * 3
     )
     assert (
-        seen[3]
-        == "msgbatch_000001 in_progress: processing 6, succeeded 0, errored 0, canceled 0, expired 0"
+        seen[3] == "msgbatch_000001 in_progress: processing 6, succeeded 0, errored 0, canceled 0, "
+        "expired 0"
     )
     assert (
         seen[4]
@@ -348,7 +301,7 @@ def test_a_round_is_split_at_the_batch_size_limit(fake, tmp_path, monkeypatch, p
         # a judge request (template, rubric and the grade's schema) is 1.4-1.7 KB as a batch line,
         # an answer ~0.3 KB: the 6 answers fit one batch, two judge requests never do
         monkeypatch.setattr(cls, "max_bytes", LIMIT)
-    r = read_receipt(_batched(tmp_path, provider, cases=1))
+    r = read_receipt(batched(tmp_path, provider, cases=1))
     batches = [fake.state.batches[b] for b in fake.script.batch_ids]
     sizes = [len(b.requests) for b in batches]
     assert sum(sizes) == 36 and r.run.endpoint_attempts == 36
@@ -367,18 +320,18 @@ def test_a_round_is_split_at_the_batch_size_limit(fake, tmp_path, monkeypatch, p
         totals = [sum(nbytes(b, cid, body) for cid, body in b.requests) for b in batches]
         assert all(t <= LIMIT for t in totals)
         # filled greedily: the next batch of the same round's first request would not have fitted
-        for b, t, nxt in zip(batches, totals, batches[1:]):
+        for b, t, nxt in zip(batches[:-1], totals[:-1], batches[1:], strict=True):
             if b.requests[0][0][0] == nxt.requests[0][0][0]:
                 assert t + nbytes(nxt, *nxt.requests[0]) > LIMIT
         assert len(batches) > 2
     assert r.run.batch.batch_ids == fake.script.batch_ids
-    assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
 
 
 def test_a_batch_the_provider_refuses_stops_the_run_and_keeps_the_journals(fake, tmp_path):
     fake.script.fail_validation = "Invalid 'url': must match the batch's endpoint"
     with pytest.raises(ProviderError, match="failed: invalid_request: Invalid 'url'"):
-        _batched(tmp_path, "openai", cases=1)
+        batched(tmp_path, "openai", cases=1)
     out = tmp_path / "receipt.json"
     assert not out.exists() and journal_path(out).exists() and batch_journal_path(out).exists()
 
@@ -386,7 +339,7 @@ def test_a_batch_the_provider_refuses_stops_the_run_and_keeps_the_journals(fake,
 def test_progress_shows_the_providers_own_counts(fake, tmp_path):
     fake.script.polls_to_end = 1
     seen: list[str] = []
-    _batched(tmp_path, "openai", cases=1, on_status=lambda sts: seen.append(describe(sts)))
+    batched(tmp_path, "openai", cases=1, on_status=lambda sts: seen.append(describe(sts)))
     assert seen[:2] == [
         "batch_000002 in_progress: total 6, completed 0, failed 0",
         "batch_000002 completed: total 6, completed 6, failed 0",
@@ -413,177 +366,27 @@ def test_batch_needs_api_lanes(suite_file, skill_file, tmp_path, capsys):
     assert code == 2 and "--batch needs API lanes" in err
 
 
-# -- SIGKILL at each stage, then resume --------------------------------------------------
+def test_a_spool_frames_the_requests_as_each_provider_takes_them():
+    from driftproof.run.batch import AnthropicBatches, OpenAIBatches, Spool
 
-
-def _lines(path: Path, kind: str) -> int:
-    if not path.exists():
-        return 0
-    return sum(
-        1 for x in path.read_bytes().split(b"\n") if x.startswith(b'{"' + kind.encode() + b'"')
-    )
-
-
-@pytest.mark.parametrize("stage", ["after_create", "while_polling", "while_reading"])
-def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_path, capsys, stage):
-    out = tmp_path / "receipt.json"
-    bj = batch_journal_path(out)
-    argv = [
-        sys.executable,
-        "-c",
-        "from driftproof.cli import main; main()",
-        "run",
-        str(suite_file),
-        "--skill",
-        str(skill_file),
-        "--model",
-        "claude-sonnet-4-6",
-        "--provider",
-        "anthropic",
-        "--out",
-        str(out),
-        "--batch",
-        "--batch-poll-interval",
-        "0.02",
-    ]
-    s = fake.script
-    if stage == "after_create":
-        s.hold_retrieve = True  # the run has created its batch and waits on its first poll
-        ready = lambda: _lines(bj, "batch") == 1  # noqa: E731
-    elif stage == "while_polling":
-        s.never_end = True
-        ready = lambda: _lines(bj, "batch") == 1 and s.calls["retrieve"] >= 3  # noqa: E731
-    else:
-        s.hold_results_after = 7  # the answers' results stop after 7 of 18 lines
-        ready = lambda: _lines(bj, "out") >= 3  # noqa: E731
-    proc = subprocess.Popen(
-        argv, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not ready() and proc.poll() is None:
-        time.sleep(0.02)
-    assert ready(), proc.stderr.read().decode() if proc.poll() is not None else "stage not reached"
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    proc.stderr.close()
-    assert s.calls["create"] == 1 and not out.exists()
-    assert _lines(bj, "out") <= (7 if stage == "while_reading" else 0) and _lines(bj, "read") == 0
-    s.hold_retrieve, s.never_end, s.hold_results_after = False, False, None
-    s.release.set()
-    code, _, err = run_main(
-        argv[3:], capsys
-    )  # the same command again (in this process, to save a start-up)
-    assert code == 0, err
-    r = read_receipt(out)
-    keys = [
-        (c.id, arm, d.index)
-        for c in r.cases
-        for arm in ("with_skill", "baseline")
-        for d in getattr(c.arms, arm).draws
-    ]
-    assert len(keys) == len(set(keys)) == 18  # every draw exactly once
-    assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))
-    # no batch created twice: the answers' batch was polled again, not sent again
-    assert s.calls["create"] == 2 and r.run.batch.batch_ids == s.batch_ids
-    assert len(s.submitted) == len(set(s.submitted)) == 108 == r.run.endpoint_attempts
-    assert not bj.exists()
-
-
-def test_a_file_uploaded_before_a_kill_gets_its_batch_on_resume_and_is_not_uploaded_again(
-    fake, tmp_path, monkeypatch
-):
-    from driftproof.run import batch as B
-
-    real = B.OpenAIBatches.create
-
-    def killed(self, entries, file_id):
-        raise KeyboardInterrupt("killed between the upload and the batch")
-
-    monkeypatch.setattr(B.OpenAIBatches, "create", killed)
-    with pytest.raises(KeyboardInterrupt):
-        _batched(tmp_path, "openai", cases=1)
-    out = tmp_path / "receipt.json"
-    assert _lines(batch_journal_path(out), "file") == 1 and fake.script.calls["upload"] == 1
-    monkeypatch.setattr(B.OpenAIBatches, "create", real)
-    r = read_receipt(_batched(tmp_path, "openai", cases=1))
-    assert fake.script.calls["upload"] == 2  # the answers' file once, then the judge samples' file
-    assert r.run.batch.file_ids == [
-        fake.state.batches[b].input_file_id for b in fake.script.batch_ids
-    ]
-    assert (
-        len(fake.script.submitted)
-        == len(set(fake.script.submitted))
-        == 36
-        == r.run.endpoint_attempts
-    )
-
-
-def test_a_broken_results_stream_is_read_again(fake, tmp_path, monkeypatch):
-    from driftproof.run import batch as B
-
-    real = B.AnthropicBatches.results
-    broke = []
-
-    def flaky(self, status):
-        for k, item in enumerate(real(self, status)):
-            if k == 2 and not broke:
-                broke.append(k)
-                raise OSError("connection reset by peer")
-            yield item
-
-    monkeypatch.setattr(B.AnthropicBatches, "results", flaky)
-    r = read_receipt(_batched(tmp_path, cases=1))
-    assert (
-        broke and fake.script.calls["results"] == 3
-    )  # the answers' results twice, the judge samples' once
-    assert len(fake.script.submitted) == 36 == r.run.endpoint_attempts
-    assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))
-
-
-def test_results_that_never_come_stop_the_run_then_resume(fake, tmp_path):
-    # the results endpoint drops the connection without a reply (the real SDK raises
-    # APIConnectionError): each read keeps nothing, so after the attempt budget (3 reads: the
-    # plain lanes' 1 + len((5.0, 20.0))) the run stops naming the batch, instead of polling forever
-    s = fake.script
-    s.drop_results = 10**6
-    with pytest.raises(
-        ProviderError,
-        match=r"batch msgbatch_000001: its results could not be read \(3 reads in a "
-        r"row kept nothing; last: connection failed",
+    entries = [{"custom_id": "a0-0-0", "n": 1}, {"custom_id": "a0-1-0", "n": "é"}]
+    lines = [Spool.line(e) for e in entries]
+    # json.dumps with its default separators, UTF-8: {"custom_id": "a0-0-0", "n": 1} is 31
+    # bytes; with "é" (two bytes, quoted: four) in place of 1, 34
+    assert [len(x) for x in lines] == [31, 34]
+    for cls, expected in (
+        (AnthropicBatches, b'{"requests":[' + lines[0] + b"," + lines[1] + b"]}"),
+        (OpenAIBatches, lines[0] + b"\n" + lines[1] + b"\n"),
     ):
-        _batched(tmp_path, cases=1)
-    out = tmp_path / "receipt.json"
-    assert s.calls["results"] == 3 and s.calls["create"] == 1
-    assert not out.exists() and journal_path(out).exists() and batch_journal_path(out).exists()
-    # the same run again reads the same batch: nothing is submitted twice
-    s.drop_results = 0
-    r = read_receipt(_batched(tmp_path, cases=1))
-    assert s.calls["create"] == 2 and r.run.batch.batch_ids == s.batch_ids
-    assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
-    assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))
-
-
-def test_a_read_that_keeps_results_before_breaking_is_not_counted_against_the_budget(
-    fake, tmp_path, monkeypatch
-):
-    from driftproof.run import batch as B
-
-    real = B.AnthropicBatches.results
-    reads = []
-
-    def one_more_each_time(self, status):
-        # read k keeps k new results then breaks (the 6 answers need 6 reads, more than the budget of 3)
-        reads.append(status.id)
-        n = len(reads)
-        for k, item in enumerate(real(self, status)):
-            if k == n and status.id == "msgbatch_000001":
-                raise OSError("connection reset by peer")
-            yield item
-
-    monkeypatch.setattr(B.AnthropicBatches, "results", one_more_each_time)
-    r = read_receipt(_batched(tmp_path, cases=1))
-    assert (
-        reads.count("msgbatch_000001") == 6
-    )  # 5 broken reads (lines 0, 0-1, …, 0-4), the 6th whole
-    assert len(fake.script.submitted) == 36 == r.run.endpoint_attempts
-    assert all(d.score is not None for _, d in _draws(r, "with_skill") + _draws(r, "baseline"))
+        spool = cls.spool(cls.__new__(cls))
+        for x in lines:
+            spool.add(x)
+        # the size limit weighs each request with one separator byte: 32 + 35
+        assert (spool.count, spool.size) == (2, 67)
+        body = spool.body().read()
+        spool.close()
+        assert body == expected
+        if cls is AnthropicBatches:
+            assert json.loads(body) == {"requests": entries}
+        else:
+            assert [json.loads(x) for x in body.splitlines()] == entries

@@ -1,0 +1,235 @@
+"""Sending, polling and reading the batches of ``driftproof run --batch`` (issue 17): what the
+rounds (:mod:`driftproof.run.batch_engine`) ask for goes up as provider batches, split at the
+documented size and journaled (:mod:`driftproof.run.batch_journal`) before anything waits on
+them; every open batch is polled until it ends, cancelled at ``--batch-timeout``, and its
+results are streamed into the journal and handed to the rounds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
+from driftproof.run.batch_journal import BatchJournal
+from driftproof.run.providers.base import AttemptError
+from driftproof.run.scheduler import FatalRun
+
+__all__ = ["BATCH_POLL_INTERVAL", "BATCH_TIMEOUT", "BatchIO", "BatchOptions", "describe"]
+
+#: Default seconds between polls. Both providers' guides poll a batch's status in a loop and
+#: say most batches finish within an hour; once a minute keeps well inside their rate limits.
+BATCH_POLL_INTERVAL = 60.0
+#: Default seconds after which a batch that has not ended is cancelled: the providers' own
+#: completion window (Anthropic expires a batch 24 h after creation; OpenAI ``24h``).
+BATCH_TIMEOUT = 24 * 3600.0
+
+
+@dataclass
+class BatchOptions:
+    """``--batch`` settings.
+
+    Attributes:
+        poll_interval: seconds between two polls of the open batches (``--batch-poll-interval``).
+        timeout: seconds after a batch's creation at which it is cancelled (``--batch-timeout``).
+        on_status: called with every open batch's :class:`BatchStatus` after each poll.
+        sleep / clock: injectable for tests (seconds).
+    """
+
+    poll_interval: float = BATCH_POLL_INTERVAL
+    timeout: float = BATCH_TIMEOUT
+    on_status: Callable[[list[BatchStatus]], None] | None = None
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.time
+
+
+def describe(statuses: Sequence[BatchStatus]) -> str:
+    """The progress line: each polled batch's state and the provider's own request counts, e.g.
+    ``msgbatch_01 in_progress: processing 90, succeeded 0, errored 0, canceled 0, expired 0``.
+    Batch ids and states come from the provider and are shown printable only."""
+
+    def one(st: BatchStatus) -> str:
+        counts = ", ".join(f"{k} {v}" for k, v in st.counts.items())
+        return f"{st.id} {st.state}" + (f": {counts}" if counts else "")
+
+    text = "; ".join(one(st) for st in statuses)
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+class BatchIO:
+    """The batches of one run: submits, polls and reads them through the lanes, journaling each
+    step (one thread).
+
+    Args:
+        lanes: ``{"answer": BatchLane, "judge": BatchLane}``.
+        keep: called with (batch id, custom id, outcome) for every result read; returns whether
+            the result is new (only new results are journaled).
+        budget: attempts per call; also the broken reads in a row after which a batch's
+            results are given up on (:class:`FatalRun`).
+    """
+
+    def __init__(
+        self,
+        lanes: dict[str, BatchLane],
+        journal: BatchJournal,
+        opts: BatchOptions,
+        budget: int,
+        keep: Callable[[str, str, Outcome], bool],
+    ) -> None:
+        self.lanes, self.bj, self.opts, self.budget, self.keep = lanes, journal, opts, budget, keep
+        #: batch id → reads in a row that broke before keeping any new result
+        self.broken_reads: dict[str, int] = {}
+
+    def submit(self, stage: str, reqs: list[tuple[str, dict[str, Any]]]) -> None:
+        """Send ``reqs`` as batches of at most the lane's documented size, each spooled to disk
+        as its requests are made (never held as one list; :class:`~driftproof.run.batch.Spool`)."""
+        lane = self.lanes[stage]
+        spool: Spool | None = None
+        ids: list[str] = []
+        try:
+            for cid, body in reqs:
+                line = Spool.line(lane.entry(cid, body))
+                if spool is not None and (
+                    spool.count >= lane.max_requests or spool.size + len(line) + 1 > lane.max_bytes
+                ):
+                    self._create(stage, lane, spool, ids)
+                    spool.close()
+                    spool, ids = None, []
+                if spool is None:
+                    spool = lane.spool()
+                spool.add(line)
+                ids.append(cid)
+            if spool is not None:
+                self._create(stage, lane, spool, ids)
+        finally:
+            if spool is not None:
+                spool.close()
+
+    def _create(
+        self,
+        stage: str,
+        lane: BatchLane,
+        spool: Spool | None,
+        ids: list[str],
+        file_id: str | None = None,
+    ) -> None:
+        try:
+            if lane.uploads and file_id is None and spool is not None:
+                file_id = lane.upload(spool)
+                self.bj.file({"id": file_id, "lane": stage, "stage": stage, "ids": ids})
+            bid = lane.create(spool, file_id)
+        except AttemptError as exc:
+            raise FatalRun(f"the {lane.provider} batch API refused a batch: {exc.reason}") from exc
+        self.bj.batch(
+            {
+                "id": bid,
+                "file_id": file_id,
+                "lane": stage,
+                "stage": stage,
+                "ids": ids,
+                "created": self.opts.clock(),
+            }
+        )
+
+    def finish_open(self) -> None:
+        """Create the batch of an uploaded file that has none; poll every unread batch until it
+        ends (cancelling at the timeout); read its results."""
+        batched_files = {b.get("file_id") for b in self.bj.batches.values()}
+        for fid, f in list(self.bj.files.items()):
+            if fid not in batched_files:
+                self._create(f["lane"], self.lanes[f["lane"]], None, f["ids"], file_id=fid)
+        open_ = [b for b in self.bj.order if b not in self.bj.read]
+        while open_:
+            statuses = []
+            for bid in open_:
+                rec = self.bj.batches[bid]
+                lane = self.lanes[rec["lane"]]
+                try:
+                    st = lane.status(bid)
+                except AttemptError as exc:
+                    if exc.fatal:
+                        raise FatalRun(f"batch {bid}: {exc.reason}") from exc
+                    continue  # a failed poll is polled again
+                statuses.append(st)
+                if st.ended:
+                    self._read(rec, lane, st)
+                elif (
+                    bid not in self.bj.cancelled
+                    and self.opts.clock() - rec["created"] >= self.opts.timeout
+                ):
+                    try:
+                        lane.cancel(bid)
+                    except AttemptError as exc:
+                        if exc.fatal:
+                            raise FatalRun(f"batch {bid}: {exc.reason}") from exc
+                        continue
+                    self.bj.cancel(bid)
+            if self.opts.on_status:
+                self.opts.on_status(statuses)
+            open_ = [b for b in open_ if b not in self.bj.read]
+            if open_:
+                self.opts.sleep(self.opts.poll_interval)
+
+    def _broken(self, bid: str, exc: Exception, kept: int) -> None:
+        """A results stream broke after keeping ``kept`` new results: it is read again at the
+        next poll, unless the error is fatal, is not a transport error, or the batch has kept
+        nothing ``budget`` reads in a row (:class:`FatalRun`)."""
+        if isinstance(exc, AttemptError) and exc.fatal:
+            raise FatalRun(f"batch {bid}: {exc.reason}") from exc
+        transport = ("anthropic", "openai", "httpx", "httpx2", "httpcore", "httpcore2")
+        if not isinstance(exc, (AttemptError, OSError)) and (
+            type(exc).__module__.split(".")[0] not in transport
+        ):
+            raise exc
+        self.bj.sync()
+        # a read that kept something made progress; one that kept nothing counts against the
+        # budget, so a batch whose results never come stops the run instead of polling forever
+        broken = 0 if kept else self.broken_reads.get(bid, 0) + 1
+        self.broken_reads[bid] = broken
+        if broken >= self.budget:
+            why = (
+                exc.reason
+                if isinstance(exc, AttemptError)
+                else f"{type(exc).__name__}: {str(exc)[:300]}"
+            )
+            raise FatalRun(
+                f"batch {bid}: its results could not be read ({broken} reads in a row kept "
+                f"nothing; last: {why})"
+            ) from exc
+
+    def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
+        bid = rec["id"]
+        seen: set[str] = set()
+        kept = 0
+        results = lane.results(st)
+        try:
+            while True:
+                # only the stream's own errors count as a broken read; what is done with a
+                # result (the draw it completes, its journal lines) raises as it would anywhere
+                try:
+                    cid, outcome = next(results)
+                except StopIteration:
+                    break
+                except Exception as exc:  # noqa: BLE001 - the stream broke: read it again later
+                    self._broken(bid, exc, kept)
+                    return
+                seen.add(cid)
+                if self.keep(bid, cid, outcome):
+                    self.bj.out(bid, cid, outcome)
+                    kept += 1
+        finally:
+            results.close()
+        why = (
+            f"batch {bid} failed: {st.failed}"
+            if st.failed is not None
+            else f"batch {bid} ({st.state}) returned no result for this request"
+        )
+        for cid in rec["ids"]:
+            if cid not in seen:
+                o = AttemptError(why, retryable=st.failed is None, fatal=st.failed is not None)
+                if self.keep(bid, cid, o):
+                    self.bj.out(bid, cid, o)
+        self.bj.sync()
+        self.bj.mark_read(bid)

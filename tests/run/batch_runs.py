@@ -1,0 +1,76 @@
+"""Helpers of the ``--batch`` tests: the fake served to both SDKs, a batched run of the shared
+suite, and counts read from the receipt and the batch journal."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from batch_fake import BatchLoopback
+from conftest import point_sdks_at
+from run_helpers import SKILL_TEXT, SUITE
+
+from driftproof.run.batch_engine import BatchOptions
+
+
+def serving(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:
+    """The body of a ``fake`` fixture: the fake, with both SDKs pointed at it; on teardown,
+    any exception the fake raised fails the test."""
+    srv = BatchLoopback()
+    point_sdks_at(monkeypatch, srv.url)
+    yield srv
+    srv.close()
+    assert not srv.errors, "the batch fake raised:\n" + "\n".join(srv.errors)
+
+
+def batched(
+    tmp_path: Path,
+    provider: str = "anthropic",
+    *,
+    api: str | None = None,
+    judge: str | None = None,
+    cases: int = 3,
+    out: Path | None = None,
+    **opts,
+) -> Path:
+    from driftproof.run.engine import RunConfig, run_suite
+    from driftproof.run.providers import make_provider
+    from driftproof.run.suite import load_suite
+
+    (tmp_path / "suite.json").write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:cases]}))
+    judge = judge or provider
+    kw = {"api": api} if api else {}
+    cfg = RunConfig(
+        model="claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
+        judge_model="claude-haiku-4-5-20251001" if judge == "anthropic" else "gpt-5-mini",
+        judge_price=(0.5, 2.5),
+        retry_delays=(5.0, 20.0),
+        batch=BatchOptions(**{"poll_interval": 0.0, **opts}),
+    )
+    out = out or tmp_path / "receipt.json"
+    run_suite(
+        load_suite(tmp_path / "suite.json"),
+        skill_text=SKILL_TEXT,
+        skill_name="commit-helper",
+        cfg=cfg,
+        provider=make_provider(provider, "api", **(kw if provider == "openai" else {})),
+        judge=make_provider(judge, "api", **(kw if judge == "openai" else {})),
+        out=out,
+    )
+    return out
+
+
+def draws(r: Any, arm: str) -> list[tuple[str, Any]]:
+    """(case id, draw) of every draw of ``arm`` in receipt ``r``."""
+    return [(c.id, d) for c in r.cases for d in getattr(c.arms, arm).draws]
+
+
+def journal_lines(path: Path, kind: str) -> int:
+    if not path.exists():
+        return 0
+    return sum(
+        1 for x in path.read_bytes().split(b"\n") if x.startswith(b'{"' + kind.encode() + b'"')
+    )

@@ -1,0 +1,197 @@
+"""``driftproof run --batch`` killed and resumed (issue 17, "Crash-proof"): SIGKILL at each
+stage, a kill between an upload and its batch, and results streams that break or never come.
+Same scripted fake and figures as :mod:`test_batch`: one case is 6 answers and 30 judge
+samples (36 requests); the shared suite's three cases are 108."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+from batch_fake import BatchLoopback
+from batch_runs import batched, draws, journal_lines, serving
+from factories import run_main
+
+from driftproof.errors import ProviderError
+from driftproof.receipt import read_receipt
+from driftproof.run.batch_engine import batch_journal_path
+from driftproof.run.journal import journal_path
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:
+    yield from serving(monkeypatch)
+
+
+@pytest.mark.parametrize("stage", ["after_create", "while_polling", "while_reading"])
+def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_path, capsys, stage):
+    out = tmp_path / "receipt.json"
+    bj = batch_journal_path(out)
+    argv = [
+        sys.executable,
+        "-c",
+        "from driftproof.cli import main; main()",
+        "run",
+        str(suite_file),
+        "--skill",
+        str(skill_file),
+        "--model",
+        "claude-sonnet-4-6",
+        "--provider",
+        "anthropic",
+        "--out",
+        str(out),
+        "--batch",
+        "--batch-poll-interval",
+        "0.02",
+    ]
+    s = fake.script
+    if stage == "after_create":
+        s.hold_retrieve = True  # the run has created its batch and waits on its first poll
+        ready = lambda: journal_lines(bj, "batch") == 1  # noqa: E731
+    elif stage == "while_polling":
+        s.never_end = True
+        ready = lambda: journal_lines(bj, "batch") == 1 and s.calls["retrieve"] >= 3  # noqa: E731
+    else:
+        s.hold_results_after = 7  # the answers' results stop after 7 of 18 lines
+        ready = lambda: journal_lines(bj, "out") >= 3  # noqa: E731
+    proc = subprocess.Popen(
+        argv, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not ready() and proc.poll() is None:
+        time.sleep(0.02)
+    assert ready(), proc.stderr.read().decode() if proc.poll() is not None else "stage not reached"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc.stderr.close()
+    assert s.calls["create"] == 1 and not out.exists()
+    assert (
+        journal_lines(bj, "out") <= (7 if stage == "while_reading" else 0)
+        and journal_lines(bj, "read") == 0
+    )
+    s.hold_retrieve, s.never_end, s.hold_results_after = False, False, None
+    s.release.set()
+    code, _, err = run_main(
+        argv[3:], capsys
+    )  # the same command again (in this process, to save a start-up)
+    assert code == 0, err
+    r = read_receipt(out)
+    keys = [
+        (c.id, arm, d.index)
+        for c in r.cases
+        for arm in ("with_skill", "baseline")
+        for d in getattr(c.arms, arm).draws
+    ]
+    assert len(keys) == len(set(keys)) == 18  # every draw exactly once
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+    # no batch created twice: the answers' batch was polled again, not sent again
+    assert s.calls["create"] == 2 and r.run.batch.batch_ids == s.batch_ids
+    assert len(s.submitted) == len(set(s.submitted)) == 108 == r.run.endpoint_attempts
+    assert not bj.exists()
+
+
+def test_a_file_uploaded_before_a_kill_gets_its_batch_on_resume_and_is_not_uploaded_again(
+    fake, tmp_path, monkeypatch
+):
+    from driftproof.run import batch as B
+
+    real = B.OpenAIBatches.create
+
+    def killed(self, entries, file_id):
+        raise KeyboardInterrupt("killed between the upload and the batch")
+
+    monkeypatch.setattr(B.OpenAIBatches, "create", killed)
+    with pytest.raises(KeyboardInterrupt):
+        batched(tmp_path, "openai", cases=1)
+    out = tmp_path / "receipt.json"
+    assert journal_lines(batch_journal_path(out), "file") == 1 and fake.script.calls["upload"] == 1
+    monkeypatch.setattr(B.OpenAIBatches, "create", real)
+    r = read_receipt(batched(tmp_path, "openai", cases=1))
+    assert fake.script.calls["upload"] == 2  # the answers' file once, then the judge samples' file
+    assert r.run.batch.file_ids == [
+        fake.state.batches[b].input_file_id for b in fake.script.batch_ids
+    ]
+    assert (
+        len(fake.script.submitted)
+        == len(set(fake.script.submitted))
+        == 36
+        == r.run.endpoint_attempts
+    )
+
+
+def test_a_broken_results_stream_is_read_again(fake, tmp_path, monkeypatch):
+    from driftproof.run import batch as B
+
+    real = B.AnthropicBatches.results
+    broke = []
+
+    def flaky(self, status):
+        for k, item in enumerate(real(self, status)):
+            if k == 2 and not broke:
+                broke.append(k)
+                raise OSError("connection reset by peer")
+            yield item
+
+    monkeypatch.setattr(B.AnthropicBatches, "results", flaky)
+    r = read_receipt(batched(tmp_path, cases=1))
+    assert (
+        broke and fake.script.calls["results"] == 3
+    )  # the answers' results twice, the judge samples' once
+    assert len(fake.script.submitted) == 36 == r.run.endpoint_attempts
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_results_that_never_come_stop_the_run_then_resume(fake, tmp_path):
+    # the results endpoint drops the connection without a reply (the real SDK raises
+    # APIConnectionError): each read keeps nothing, so after the attempt budget (3 reads: the
+    # plain lanes' 1 + len((5.0, 20.0))) the run stops naming the batch, instead of polling forever
+    s = fake.script
+    s.drop_results = 10**6
+    with pytest.raises(
+        ProviderError,
+        match=r"batch msgbatch_000001: its results could not be read \(3 reads in a "
+        r"row kept nothing; last: connection failed",
+    ):
+        batched(tmp_path, cases=1)
+    out = tmp_path / "receipt.json"
+    assert s.calls["results"] == 3 and s.calls["create"] == 1
+    assert not out.exists() and journal_path(out).exists() and batch_journal_path(out).exists()
+    # the same run again reads the same batch: nothing is submitted twice
+    s.drop_results = 0
+    r = read_receipt(batched(tmp_path, cases=1))
+    assert s.calls["create"] == 2 and r.run.batch.batch_ids == s.batch_ids
+    assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_a_read_that_keeps_results_before_breaking_is_not_counted_against_the_budget(
+    fake, tmp_path, monkeypatch
+):
+    from driftproof.run import batch as B
+
+    real = B.AnthropicBatches.results
+    reads = []
+
+    def one_more_each_time(self, status):
+        # read k keeps k new results then breaks (the 6 answers need 6 reads, more than the
+        # budget of 3)
+        reads.append(status.id)
+        n = len(reads)
+        for k, item in enumerate(real(self, status)):
+            if k == n and status.id == "msgbatch_000001":
+                raise OSError("connection reset by peer")
+            yield item
+
+    monkeypatch.setattr(B.AnthropicBatches, "results", one_more_each_time)
+    r = read_receipt(batched(tmp_path, cases=1))
+    assert (
+        reads.count("msgbatch_000001") == 6
+    )  # 5 broken reads (lines 0, 0-1, …, 0-4), the 6th whole
+    assert len(fake.script.submitted) == 36 == r.run.endpoint_attempts
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
