@@ -23,7 +23,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
+import weakref
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,11 +85,10 @@ class Spool:
     """
 
     def __init__(self, folder: Path | None = None, *, beside: Path | None = None) -> None:
-        self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if folder is None:
-            # beside the receipts when possible: same file system, so entries are hard links
-            self._tmp = tempfile.TemporaryDirectory(prefix=".driftproof-spool-", dir=beside)
-            folder = Path(self._tmp.name)
+            # beside the site when given: the same file system, so entries are hard links
+            folder = Path(tempfile.mkdtemp(prefix=".driftproof-spool-", dir=beside))
+            weakref.finalize(self, shutil.rmtree, str(folder), True)
         self.folder = Path(folder)
 
     def path(self, sha256: str) -> Path:
