@@ -155,8 +155,11 @@ def input_key(
         config = Path(config_file)
         parts.append(config.read_bytes())
         cfg = load_config(str(config))
-        for folder in (Path(cfg.docs_dir), Path(cfg.theme.custom_dir).parent):
-            parts.append(tree_key(folder.resolve()) if folder.is_dir() else "")
+        theme = cfg.theme.custom_dir
+        for folder in (Path(cfg.docs_dir), Path(theme).parent if theme else None):
+            # read now (tree_key's cache is per process, and a long process may see edits)
+            ok = folder is not None and folder.is_dir()
+            parts.append(tree_key.__wrapped__(folder.resolve()) if ok and folder else "")
     except Exception:  # any failure only means "not known to be unchanged"
         parts.append(os.urandom(16))
     return key_of(*parts), shas

@@ -96,6 +96,7 @@ def on_files(
         inputs.receipts,
         inputs.reports,
         emit=staging.put,
+        stage=staging,
         nav=nav,
         site_name=config.site_name,
         site_url=config.site_url or "https://driftproof.dev/",

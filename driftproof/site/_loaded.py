@@ -194,6 +194,11 @@ class LoadedReceipt:
         return parse_receipt(self.raw, str(self.path or self.name), known_valid=True)
 
     @property
+    def spool(self) -> Spool | None:
+        """The spool holding the bytes (``None``: held in memory, or read from the file)."""
+        return self._spool if self._raw is None and self._receipt is None else None
+
+    @property
     def summary(self) -> ReceiptSummary:
         """The figures the index pages show (:class:`ReceiptSummary`)."""
         if self._summary is None:

@@ -27,7 +27,7 @@ from driftproof.site import _hook
 __all__ = ["DriftproofPlugin"]
 
 
-class DriftproofPlugin(BasePlugin):  # type: ignore[type-arg]
+class DriftproofPlugin(BasePlugin):
     """Adds every generated page and file of the site (:func:`driftproof.site.build_site_files`)."""
 
     config_scheme = (

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import known_versions, schema_bytes
@@ -25,7 +26,16 @@ from driftproof.site._render import markdown_html, relative_root
 from driftproof.site.report_source import Report
 from driftproof.site.sections import SectionContext, SectionOutput, Table, section_types
 
-__all__ = ["csv_bytes", "feed_entry", "render", "report_files", "spec_files", "sums", "sums_of"]
+__all__ = [
+    "csv_bytes",
+    "feed_entry",
+    "home_listing",
+    "render",
+    "report_files",
+    "spec_files",
+    "sums",
+    "sums_of",
+]
 
 
 def report_files(
@@ -232,3 +242,23 @@ def feed_entry(r: Report, site_url: str) -> dict[str, str]:
         "updated": r.date.isoformat() + "T00:00:00Z",
         "summary": r.summary or r.title,
     }
+
+
+def home_listing(reports: Sequence[Report], env: jinja2.Environment) -> Markup:
+    """The home page's list of numbered reports, newest first (HTML fragment, root-relative)."""
+    ordered = sorted(reports, key=lambda r: r.number, reverse=True)
+    return Markup(
+        env.get_template("report_list.html").render(
+            root=".",
+            reports=[
+                {
+                    "ident": r.ident,
+                    "title": r.title,
+                    "date": r.date.isoformat(),
+                    "summary": r.summary or "",
+                    "url": f"reports/{r.ident}/",
+                }
+                for r in ordered
+            ],
+        )
+    )

@@ -48,6 +48,10 @@ class Staging:
         p.write_bytes(data)
         self.paths.append(path)
 
+    def adopt(self, paths: list[str]) -> None:
+        """Record files another process wrote under :attr:`root` (site paths)."""
+        self.paths.extend(paths)
+
     def file(self, config: Any, path: str) -> File:
         """The mkdocs file for a staged ``path``."""
         return StagedFile.generated(config, path, abs_src_path=str(self.root / path))

@@ -29,9 +29,9 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
-from markupsafe import Markup
 
 from driftproof.badge import site_badge_files
 from driftproof.receipt import Receipt
@@ -46,11 +46,21 @@ from driftproof.site._cache import BuildCache, key_of, tree_key, using
 from driftproof.site._loaded import LoadedReceipt
 from driftproof.site._paths import templates_dir
 from driftproof.site._render import make_env
-from driftproof.site._report_files import csv_bytes, feed_entry, report_files, spec_files, sums_of
+from driftproof.site._report_files import (
+    csv_bytes,
+    feed_entry,
+    home_listing,
+    report_files,
+    spec_files,
+    sums_of,
+)
 from driftproof.site._report_files import render as _render
 from driftproof.site.cases import case_pages, case_slugs
 from driftproof.site.report_source import Report
 from driftproof.site.sheet import receipt_sheet
+
+if TYPE_CHECKING:
+    from driftproof.site._staging import Staging
 
 __all__ = [
     "DEFAULT_TEMPLATES",
@@ -60,6 +70,7 @@ __all__ = [
     "generate_site",
     "home_listing",
     "page_env",
+    "receipt_files",
 ]
 
 #: ``templates/``: packaged with the wheel, or the checkout's (:mod:`driftproof.site._paths`).
@@ -120,6 +131,7 @@ def generate_site(
     templates: Path = DEFAULT_TEMPLATES,
     cache: BuildCache | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    stage: Staging | None = None,
 ) -> None:
     """Generate every page and file of the site, handing each to ``emit`` as it is made.
 
@@ -139,6 +151,9 @@ def generate_site(
             is unchanged is taken from it, not rendered again, and so are its results row, its
             badge files and every chart already drawn (issue 19). Same bytes either way.
         progress: ``progress("render", done, total)`` after each receipt's pages.
+        stage: the staging folder ``emit`` writes into: when given, the pages of a large
+            site's receipts are rendered in worker processes that write there themselves
+            (:mod:`driftproof.site._parallel_render`); the same bytes.
 
     Raises:
         SiteBuildError: a section cannot be rendered (names the report file and section).
@@ -155,6 +170,7 @@ def generate_site(
             templates=templates,
             cache=cache,
             progress=progress,
+            stage=stage,
         )
 
 
@@ -170,6 +186,7 @@ def _generate(
     templates: Path,
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
+    stage: Staging | None,
 ) -> None:
     env = page_env(templates)
     env.globals.update(site_name=site_name, site_nav=list(nav))
@@ -200,15 +217,31 @@ def _generate(
         site_name,
         tree_key(Path(templates)) if cache is not None else "",
     )
-    rows: list[ResultRow] = []
-    for i, (name, lr) in enumerate(sorted(receipts.items())):
-        put(f"receipts/{name}.json", lr.raw)
-        files, row = _receipt_files(lr, ordered, env, cache, fixed)
-        for path, data in files.items():
-            put(path, data)
-        rows.append(row)
-        if progress:
-            progress("render", i + 1, len(receipts))
+    rows: list[ResultRow] | None = None
+    if stage is not None:  # a large site: its receipts' pages are rendered on all cores
+        from driftproof.site._parallel_render import render_in_workers
+
+        rows = render_in_workers(
+            receipts,
+            ordered,
+            stage_dir=stage.root,
+            adopt=lambda paths: (emitted.update(paths), stage.adopt(paths)),
+            nav=nav,
+            site_name=site_name,
+            templates=templates,
+            cache=cache,
+            progress=progress,
+        )
+    if rows is None:
+        rows = []
+        for i, (name, lr) in enumerate(sorted(receipts.items())):
+            put(f"receipts/{name}.json", lr.raw)
+            files, row = receipt_files(lr, ordered, env, cache, fixed)
+            for path, data in files.items():
+                put(path, data)
+            rows.append(row)
+            if progress:
+                progress("render", i + 1, len(receipts))
     put(
         "receipts/index.html",
         _render(
@@ -272,7 +305,7 @@ def _generate(
     )
 
 
-def _receipt_files(
+def receipt_files(
     lr: LoadedReceipt,
     reports: Sequence[Report],
     env: jinja2.Environment,
@@ -328,26 +361,6 @@ def _cached(
         hit = render()
         cache.put_files(k, hit)
     return hit
-
-
-def home_listing(reports: Sequence[Report], env: jinja2.Environment) -> Markup:
-    """The home page's list of numbered reports, newest first (HTML fragment, root-relative)."""
-    ordered = sorted(reports, key=lambda r: r.number, reverse=True)
-    return Markup(
-        env.get_template("report_list.html").render(
-            root=".",
-            reports=[
-                {
-                    "ident": r.ident,
-                    "title": r.title,
-                    "date": r.date.isoformat(),
-                    "summary": r.summary or "",
-                    "url": f"reports/{r.ident}/",
-                }
-                for r in ordered
-            ],
-        )
-    )
 
 
 def _cited(lr: LoadedReceipt, reports: Sequence[Report]) -> list[dict[str, str]]:

@@ -96,7 +96,20 @@ def test_any_change_builds_again(
 def test_spooled_receipts_build_the_same_site_as_held_ones(
     tmp_path: Path, site_inputs: tuple[Path, Path], env: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from driftproof.site import publish
+    # spooled, the receipts' pages are rendered in worker processes (two here)
+    from driftproof.site import _parallel_render, publish
+
+    monkeypatch.setattr(_parallel_render, "PARALLEL_RENDER_FROM", 1)
+    monkeypatch.setattr(_parallel_render.os, "cpu_count", lambda: 2)
+    in_workers: list[bool] = []
+    real = _parallel_render.render_in_workers
+
+    def spy(*a: object, **k: object) -> object:
+        rows = real(*a, **k)  # type: ignore[arg-type]
+        in_workers.append(rows is not None)
+        return rows
+
+    monkeypatch.setattr(_parallel_render, "render_in_workers", spy)
 
     receipts, reports = site_inputs
     build_site(receipts, reports, tmp_path / "held", config_file=CONFIG, cache_dir=None)
@@ -107,6 +120,7 @@ def test_spooled_receipts_build_the_same_site_as_held_ones(
     del inputs  # its spool goes with it
     build_site(receipts, reports, tmp_path / "spooled", config_file=CONFIG, cache_dir=None)
     assert _files(tmp_path / "spooled") == _files(tmp_path / "held")
+    assert in_workers == [False, True]  # held: one process; spooled: the workers
     # nothing of the build is left beside the site: no spool, no staging folder
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
