@@ -156,10 +156,11 @@ def input_key(
         parts.append(config.read_bytes())
         cfg = load_config(str(config))
         theme = cfg.theme.custom_dir
-        for folder in (Path(cfg.docs_dir), Path(theme).parent if theme else None):
+        folders: list[Path | None] = [Path(cfg.docs_dir), Path(theme).parent if theme else None]
+        for where in folders:
             # read now (tree_key's cache is per process, and a long process may see edits)
-            ok = folder is not None and folder.is_dir()
-            parts.append(tree_key.__wrapped__(folder.resolve()) if ok and folder else "")
+            ok = where is not None and where.is_dir()
+            parts.append(tree_key.__wrapped__(where.resolve()) if ok and where else "")
     except Exception:  # any failure only means "not known to be unchanged"
         parts.append(os.urandom(16))
     return key_of(*parts), shas

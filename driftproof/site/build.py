@@ -221,11 +221,15 @@ def _generate(
     if stage is not None:  # a large site: its receipts' pages are rendered on all cores
         from driftproof.site._parallel_render import render_in_workers
 
+        def adopt(paths: list[str], stage: Staging = stage) -> None:
+            emitted.update(paths)
+            stage.adopt(paths)
+
         rows = render_in_workers(
             receipts,
             ordered,
             stage_dir=stage.root,
-            adopt=lambda paths: (emitted.update(paths), stage.adopt(paths)),
+            adopt=adopt,
             nav=nav,
             site_name=site_name,
             templates=templates,
