@@ -36,18 +36,17 @@ _Item = tuple[str, str | None, str, str, bytes]
 def render_in_workers(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
-    *,
     stage_dir: Path,
     adopt: Callable[[list[str]], None],
-    nav: Sequence[Mapping[str, str]],
-    site_name: str,
-    templates: Path,
+    site: tuple[Sequence[Mapping[str, str]], str, Path],
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
 ) -> list[ResultRow] | None:
     """Every receipt's pages written under ``stage_dir`` by worker processes; each chunk's
-    paths handed to ``adopt``; the results rows returned in name order. ``None`` (nothing
-    written) when there are too few receipts, one core, or a receipt not spooled."""
+    paths handed to ``adopt``; the results rows returned in name order. ``site``: the
+    navigation, site name and templates folder. ``None`` (nothing written) when there are
+    too few receipts, one core, or a receipt not spooled."""
+    nav, site_name, templates = site
     workers = os.cpu_count() or 1
     names = sorted(receipts)
     spooled = all(receipts[n].spool is not None for n in names)

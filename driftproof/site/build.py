@@ -162,32 +162,28 @@ def generate_site(
         _generate(
             receipts,
             reports,
-            emit=emit,
-            nav=nav,
-            site_name=site_name,
-            site_url=site_url,
-            fallback_date=fallback_date,
-            templates=templates,
-            cache=cache,
-            progress=progress,
-            stage=stage,
+            emit,
+            nav,
+            (site_name, site_url, fallback_date),
+            templates,
+            cache,
+            progress,
+            stage,
         )
 
 
 def _generate(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
-    *,
     emit: Emit,
     nav: Sequence[Mapping[str, str]],
-    site_name: str,
-    site_url: str,
-    fallback_date: str,
+    names: tuple[str, str, str],
     templates: Path,
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
     stage: Staging | None,
 ) -> None:
+    site_name, site_url, fallback_date = names
     env = page_env(templates)
     env.globals.update(site_name=site_name, site_nav=list(nav))
     emitted: set[str] = set()
@@ -226,15 +222,7 @@ def _generate(
             stage.adopt(paths)
 
         rows = render_in_workers(
-            receipts,
-            ordered,
-            stage_dir=stage.root,
-            adopt=adopt,
-            nav=nav,
-            site_name=site_name,
-            templates=templates,
-            cache=cache,
-            progress=progress,
+            receipts, ordered, stage.root, adopt, (nav, site_name, templates), cache, progress
         )
     if rows is None:
         rows = []

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from site_fixtures import REPO
+from test_build_cache import _files
 
 from driftproof.errors import ReceiptError
 from driftproof.site import build_site
@@ -18,16 +19,8 @@ from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool
 CONFIG = REPO / "mkdocs.yml"
 
 
-def _files(site: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(site).as_posix(): p.read_bytes()
-        for p in sorted(site.rglob("*"))
-        if p.is_file()
-    }
-
-
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(autouse=True)
+def _epoch(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
 
 
@@ -46,7 +39,7 @@ def _no_loading(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_a_rebuild_with_nothing_changed_checks_renders_and_writes_nothing(
-    tmp_path: Path, site_inputs: tuple[Path, Path], env: None, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     receipts, reports = site_inputs
     out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
@@ -67,7 +60,6 @@ def test_a_rebuild_with_nothing_changed_checks_renders_and_writes_nothing(
 def test_any_change_builds_again(
     tmp_path: Path,
     site_inputs: tuple[Path, Path],
-    env: None,
     monkeypatch: pytest.MonkeyPatch,
     change: str,
 ) -> None:
@@ -94,7 +86,7 @@ def test_any_change_builds_again(
 
 
 def test_spooled_receipts_build_the_same_site_as_held_ones(
-    tmp_path: Path, site_inputs: tuple[Path, Path], env: None, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # spooled, the receipts' pages are rendered in worker processes (two here)
     from driftproof.site import _parallel_render, publish
