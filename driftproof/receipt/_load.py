@@ -129,13 +129,15 @@ def validate_document(doc: Any, file: str = "<receipt>") -> Receipt:
         raise UnknownVersionError.at(
             file,
             "/schema_version",
-            f"expected one of {', '.join(known_versions())} (newest {CURRENT_VERSION}), found {quote(version)}",
+            f"expected one of {', '.join(known_versions())} (newest {CURRENT_VERSION}), "
+            f"found {quote(version)}",
         )
     if doc.get("verification_level") == "FORMAL":
         raise ReceiptError.at(
             file,
             "/verification_level",
-            "expected UNVERIFIED, DECLARED or TESTED; FORMAL is reserved and no receipt can claim it yet",
+            "expected UNVERIFIED, DECLARED or TESTED; "
+            "FORMAL is reserved and no receipt can claim it yet",
         )
     _check_schema(doc, version, file)
     verify_seal(doc, file)
@@ -188,7 +190,8 @@ def _check_consistency(r: Receipt, file: str) -> None:
                 Problem(
                     file,
                     f"/cases/{i}/id",
-                    f"expected unique case ids: duplicate case id {quote(case.id)} (first at /cases/{seen[case.id]})",
+                    f"expected unique case ids: duplicate case id {quote(case.id)} "
+                    f"(first at /cases/{seen[case.id]})",
                 )
             )
         seen.setdefault(case.id, i)

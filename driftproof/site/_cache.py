@@ -10,7 +10,8 @@ only ever saves recomputing what it holds.
 Layout (under ``<root>/<product key>/``)::
 
     valid/<aa>/<sha256>      a receipt whose bytes hash to <sha256> passed every check
-                             (bounds, schema, seal, model, consistency) under this product
+                             (bounds, schema, seal, model, consistency) under this product;
+                             the entry holds its summary (driftproof.site._loaded)
     pages/<aa>/<key>         the files one rendering produced (see :func:`pack`)
     pages/<aa>/<key>         a chart's SVG, keyed by the chart function and all its arguments
                              (:func:`cached_chart`)
@@ -94,7 +95,7 @@ def key_of(*parts: bytes | str) -> str:
 
 
 def pack(files: Mapping[str, bytes]) -> bytes:
-    """Several named byte strings as one cache entry: a JSON header of names and sizes, then the bytes."""
+    """Named byte strings as one cache entry: a JSON header of names and sizes, then the bytes."""
     names = sorted(files)
     header = json.dumps([[n, len(files[n])] for n in names], ensure_ascii=False).encode("utf-8")
     return _MAGIC + f"{len(header)}\n".encode() + header + b"".join(files[n] for n in names)
@@ -138,11 +139,25 @@ class BuildCache:
         """Whether a receipt of exactly these bytes passed every check under this product."""
         return self._path("valid", sha256).is_file()
 
-    def mark_valid(self, sha256s: Iterable[str]) -> None:
-        """Record receipts (by the sha256 of their bytes) that passed every check."""
+    def summary_of(self, sha256: str) -> bytes | None:
+        """The summary recorded with a receipt of exactly these bytes that passed every check
+        under this product (``None``: not recorded, or an entry from before summaries)."""
+        try:
+            data = self._path("valid", sha256).read_bytes()
+        except OSError:
+            return None
+        return data or None
+
+    def mark_valid(
+        self, sha256s: Iterable[str], summaries: Mapping[str, bytes] | None = None
+    ) -> None:
+        """Record receipts (by the sha256 of their bytes) that passed every check, each with
+        its summary when ``summaries`` has one."""
+        summaries = summaries or {}
         for s in sha256s:
-            if not self.is_valid(s):
-                self._write(self._path("valid", s), b"")
+            summary = summaries.get(s, b"")
+            if not self.is_valid(s) or (summary and self.summary_of(s) != summary):
+                self._write(self._path("valid", s), summary)
 
     def get_files(self, key: str) -> dict[str, bytes] | None:
         """The files stored under ``key``, or ``None``."""

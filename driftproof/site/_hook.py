@@ -18,7 +18,15 @@ from markupsafe import Markup
 
 from driftproof.errors import SiteBuildError
 
-__all__ = ["handing_over", "on_env", "on_files", "on_page_content", "on_page_context"]
+__all__ = [
+    "handing_over",
+    "on_build_error",
+    "on_env",
+    "on_files",
+    "on_page_content",
+    "on_page_context",
+    "on_post_build",
+]
 
 #: Top-level pages in navigation order (source file, label); others follow by file name.
 NAV_PAGES = (
@@ -46,6 +54,7 @@ def handing_over(inputs: Any, progress: Any = None) -> Iterator[None]:
     try:
         yield
     finally:
+        on_build_error(None)
         _state.clear()
         _state["inputs"] = None
 
@@ -65,9 +74,8 @@ def site_nav(files: Any) -> list[dict[str, str]]:
 def on_files(
     files: Any, config: Any, *, receipts: str | None = None, reports: str | None = None
 ) -> Any:
-    from mkdocs.structure.files import File
-
-    from driftproof.site.build import build_site_files
+    from driftproof.site._staging import Staging
+    from driftproof.site.build import generate_site
     from driftproof.site.publish import fallback_date, load_inputs
 
     inputs = _state["inputs"]
@@ -80,9 +88,15 @@ def on_files(
         )
     nav = site_nav(files)
     progress = _state.get("progress")
-    generated = build_site_files(
+    # Each generated file goes to disk as it is made (issue 19: memory bounded by one receipt)
+    # and mkdocs links it into the site (driftproof.site._staging).
+    staging = Staging(Path(config.site_dir).parent)
+    _state["staging"] = staging
+    generate_site(
         inputs.receipts,
         inputs.reports,
+        emit=staging.put,
+        stage=staging,
         nav=nav,
         site_name=config.site_name,
         site_url=config.site_url or "https://driftproof.dev/",
@@ -91,6 +105,7 @@ def on_files(
         cache=getattr(inputs, "cache", None),
         progress=progress,
     )
+    generated = staging.paths
     if progress:
         progress("write", 0, len(generated))
     clash = sorted(p for p in generated if files.get_file_from_path(p) is not None)
@@ -98,8 +113,8 @@ def on_files(
         raise SiteBuildError(
             f"generated pages would overwrite files in {config.docs_dir}: {', '.join(clash)}"
         )
-    for path, data in sorted(generated.items()):
-        files.append(File.generated(config, path, content=data))
+    for path in sorted(generated):
+        files.append(staging.file(config, path))
     _state.update(nav=nav, reports=inputs.reports, generated=len(generated))
     return files
 
@@ -163,4 +178,14 @@ def on_post_build(config: Any) -> None:
     progress = _state.get("progress")
     if progress:
         progress("write", _state.get("generated", 0), _state.get("generated", 0))
-    index_for_search(Path(config.site_dir), Path(config.config_file_path or "mkdocs.yml"))
+    try:
+        index_for_search(Path(config.site_dir), Path(config.config_file_path or "mkdocs.yml"))
+    finally:
+        on_build_error(None)
+
+
+def on_build_error(error: Any) -> None:
+    """The generated files' staging folder is removed, whether the build succeeded or not."""
+    staging = _state.pop("staging", None)
+    if staging is not None:
+        staging.remove()

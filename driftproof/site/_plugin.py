@@ -51,3 +51,6 @@ class DriftproofPlugin(BasePlugin):
 
     def on_post_build(self, *, config: Any) -> None:
         _hook.on_post_build(config)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        _hook.on_build_error(error)

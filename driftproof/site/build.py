@@ -24,55 +24,63 @@ mkdocs hook adds its output to the build, and tests call it directly. It produce
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import hashlib
-import io
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import jinja2
-from markupsafe import Markup
 
 from driftproof._anchor import slug, unique
 from driftproof.badge import site_badge_files
-from driftproof.errors import SiteBuildError
-from driftproof.receipt import Receipt, known_versions, schema_bytes
-from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
+from driftproof.receipt import Receipt
 from driftproof.results import (
     RESULTS_PAGE,
     ResultRow,
     order_rows,
     results_page_from_rows,
     results_rows,
-    results_site_files,
 )
 from driftproof.site._cache import BuildCache, key_of, tree_key, using
+from driftproof.site._loaded import LoadedReceipt
 from driftproof.site._paths import templates_dir
-from driftproof.site._render import make_env, markdown_html, relative_root
+from driftproof.site._render import make_env
+from driftproof.site._report_files import (
+    csv_bytes,
+    feed_entry,
+    home_listing,
+    report_files,
+    spec_files,
+    sums_of,
+)
+from driftproof.site._report_files import render as _render
 from driftproof.site.cases import case_pages, case_slugs
 from driftproof.site.report_source import Report
-from driftproof.site.sections import SectionContext, SectionOutput, Table, section_types
 from driftproof.site.sheet import receipt_sheet
 
-__all__ = ["DEFAULT_TEMPLATES", "LoadedReceipt", "build_site_files", "home_listing", "page_env"]
+if TYPE_CHECKING:
+    from driftproof.site._staging import Staging
 
-#: ``templates/``: packaged with the wheel, or the source checkout's (:mod:`driftproof.site._paths`).
+__all__ = [
+    "DEFAULT_TEMPLATES",
+    "Emit",
+    "LoadedReceipt",
+    "build_site_files",
+    "generate_site",
+    "home_listing",
+    "page_env",
+    "receipt_files",
+]
+
+#: ``templates/``: packaged with the wheel, or the checkout's (:mod:`driftproof.site._paths`).
 DEFAULT_TEMPLATES = templates_dir()
 
+#: ``emit(site path, bytes)``: receives each generated file once (:func:`generate_site`).
+Emit = Callable[[str, bytes], None]
 
-@dataclass(frozen=True)
-class LoadedReceipt:
-    """A receipt as published: its name (path under ``receipts/`` without ``.json``),
-    the validated model, the file's exact bytes and, when read from disk, its path."""
-
-    name: str
-    receipt: Receipt
-    raw: bytes
-    path: Path | None = None
+#: the CSV writer's older private name, still used by tests
+_csv = csv_bytes
 
 
 def page_env(templates: Path = DEFAULT_TEMPLATES) -> jinja2.Environment:
@@ -92,11 +100,49 @@ def build_site_files(
     cache: BuildCache | None = None,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> dict[str, bytes]:
-    """Every generated page and file of the site.
+    """Every generated page and file of the site, ``{site path: bytes}``: what
+    :func:`generate_site` emits, collected (for tests and small sites; the site build streams).
+    """
+    files: dict[str, bytes] = {}
+    generate_site(
+        receipts,
+        reports,
+        emit=files.__setitem__,
+        nav=nav,
+        site_name=site_name,
+        site_url=site_url,
+        fallback_date=fallback_date,
+        templates=templates,
+        cache=cache,
+        progress=progress,
+    )
+    return files
+
+
+def generate_site(
+    receipts: Mapping[str, LoadedReceipt],
+    reports: Sequence[Report],
+    *,
+    emit: Emit,
+    nav: Sequence[Mapping[str, str]],
+    site_name: str = "Driftproof",
+    site_url: str = "https://driftproof.dev/",
+    fallback_date: str = "1970-01-01",
+    templates: Path = DEFAULT_TEMPLATES,
+    cache: BuildCache | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    stage: Staging | None = None,
+) -> None:
+    """Generate every page and file of the site, handing each to ``emit`` as it is made.
+
+    One receipt at a time: its model is parsed (when not held), its pages rendered and
+    emitted, and it is let go before the next; the index pages are made from each receipt's
+    :class:`~driftproof.site._loaded.ReceiptSummary` (issue 19: memory bounded by one receipt).
 
     Args:
         receipts: every committed receipt by name.
         reports: the checked reports, in any order (listed newest first).
+        emit: receives ``(site path, bytes)`` once per file, paths relative to the site root.
         nav: the site navigation, ``{"title", "url"}`` with urls relative to the root.
         site_url: absolute URL of the site root (feed links and ids).
         fallback_date: the feed's ``updated`` date when there is no report (never the clock).
@@ -105,83 +151,107 @@ def build_site_files(
             is unchanged is taken from it, not rendered again, and so are its results row, its
             badge files and every chart already drawn (issue 19). Same bytes either way.
         progress: ``progress("render", done, total)`` after each receipt's pages.
+        stage: the staging folder ``emit`` writes into: when given, the pages of a large
+            site's receipts are rendered in worker processes that write there themselves
+            (:mod:`driftproof.site._parallel_render`); the same bytes.
 
     Raises:
         SiteBuildError: a section cannot be rendered (names the report file and section).
     """
     with using(cache):  # charts drawn below are kept in (and taken from) the build cache
-        return _build_site_files(
+        _generate(
             receipts,
             reports,
-            nav=nav,
-            site_name=site_name,
-            site_url=site_url,
-            fallback_date=fallback_date,
-            templates=templates,
-            cache=cache,
-            progress=progress,
+            emit,
+            nav,
+            (site_name, site_url, fallback_date),
+            templates,
+            cache,
+            progress,
+            stage,
         )
 
 
-def _build_site_files(
+def _generate(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
-    *,
+    emit: Emit,
     nav: Sequence[Mapping[str, str]],
-    site_name: str,
-    site_url: str,
-    fallback_date: str,
+    names: tuple[str, str, str],
     templates: Path,
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
-) -> dict[str, bytes]:
+    stage: Staging | None,
+) -> None:
+    site_name, site_url, fallback_date = names
     env = page_env(templates)
     env.globals.update(site_name=site_name, site_nav=list(nav))
-    files: dict[str, bytes] = {}
+    emitted: set[str] = set()
+
+    def put(path: str, data: bytes) -> None:
+        emitted.add(path)
+        emit(path, data)
+
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
     for r in ordered:
-        files.update(_report_files(r, receipts, env))
+        for path, data in report_files(r, receipts, env).items():
+            put(path, data)
     if ordered:
-        files["reports/latest/index.html"] = _render(
-            env,
-            "latest.html",
+        put(
             "reports/latest/index.html",
-            nav_current="",
-            ident=ordered[0].ident,
-            title=ordered[0].title,
+            _render(
+                env,
+                "latest.html",
+                "reports/latest/index.html",
+                nav_current="",
+                ident=ordered[0].ident,
+                title=ordered[0].title,
+            ),
         )
-    for i, (name, lr) in enumerate(sorted(receipts.items())):
-        files[f"receipts/{name}.json"] = lr.raw
-        files.update(
-            _cached(
-                cache,
-                lambda lr=lr: _sheet_files(lr, ordered, env),
-                "sheet",
-                lr.name,
-                str(lr.path),
-                hashlib.sha256(lr.raw).digest(),
-                json.dumps(_cited(lr, ordered)),
-                json.dumps(list(nav)),
-                site_name,
-                tree_key(Path(templates)) if cache is not None else "",
-            )
+    fixed = (
+        json.dumps(list(nav)),
+        site_name,
+        tree_key(Path(templates)) if cache is not None else "",
+    )
+    rows: list[ResultRow] | None = None
+    if stage is not None:  # a large site: its receipts' pages are rendered on all cores
+        from driftproof.site._parallel_render import render_in_workers
+
+        def adopt(paths: list[str], stage: Staging = stage) -> None:
+            emitted.update(paths)
+            stage.adopt(paths)
+
+        rows = render_in_workers(
+            receipts, ordered, stage.root, adopt, (nav, site_name, templates), cache, progress
         )
-        if progress:
-            progress("render", i + 1, len(receipts))
-    files["receipts/index.html"] = _render(
-        env,
-        "receipts.html",
+    if rows is None:
+        rows = []
+        for i, (name, lr) in enumerate(sorted(receipts.items())):
+            put(f"receipts/{name}.json", lr.raw)
+            files, row = receipt_files(lr, ordered, env, cache, fixed)
+            for path, data in files.items():
+                put(path, data)
+            rows.append(row)
+            if progress:
+                progress("render", i + 1, len(receipts))
+    put(
         "receipts/index.html",
-        nav_current="receipts/",
-        receipts=[_receipt_row(lr) for _, lr in sorted(receipts.items())],
+        _render(
+            env,
+            "receipts.html",
+            "receipts/index.html",
+            nav_current="receipts/",
+            receipts=[_receipt_row(lr) for _, lr in sorted(receipts.items())],
+        ),
     )
-    files["receipts/SHA256SUMS"] = _sums(
-        {f"receipts/{n}.json": lr.raw for n, lr in receipts.items()}
+    put(
+        "receipts/SHA256SUMS",
+        sums_of({f"receipts/{n}.json": lr.sha256 for n, lr in receipts.items()}),
     )
-    # The results page and each receipt's badge JSON (issue 9, driftproof/results.py); each
-    # receipt's row and badge files are kept in the build cache by the receipt's bytes (issue 19).
-    files.update(_results_files(receipts, env, cache))
-    files.update(_spec_files(env, site_url))
+    # The results page (issue 9, driftproof/results.py), from every receipt's row.
+    put(RESULTS_PAGE, results_page_from_rows(order_rows(rows), env))
+    for path, data in spec_files(env, site_url).items():
+        put(path, data)
     # Folder addresses a reader may type: each points at the page that lists what is inside.
     for path, heading, text, target, link_text in (
         (
@@ -199,126 +269,76 @@ def _build_site_files(
             "the versions page",
         ),
     ):
-        if path not in files:
-            files[path] = _render(
-                env,
-                "redirect.html",
+        if path not in emitted:
+            put(
                 path,
-                nav_current="",
-                heading=heading,
-                text=text,
-                target=target,
-                link_text=link_text,
+                _render(
+                    env,
+                    "redirect.html",
+                    path,
+                    nav_current="",
+                    heading=heading,
+                    text=text,
+                    target=target,
+                    link_text=link_text,
+                ),
             )
-    files["feed.xml"] = (
+    put(
+        "feed.xml",
         env.get_template("feed.xml")
         .render(
             site_url=site_url,
             site_name=site_name,
-            entries=[_feed_entry(r, site_url) for r in ordered],
+            entries=[feed_entry(r, site_url) for r in ordered],
             updated=(ordered and max(r.date for r in ordered).isoformat() or fallback_date)
             + "T00:00:00Z",
         )
-        .encode("utf-8")
+        .encode("utf-8"),
     )
-    return files
 
 
-def home_listing(reports: Sequence[Report], env: jinja2.Environment) -> Markup:
-    """The home page's list of numbered reports, newest first (HTML fragment, root-relative)."""
-    ordered = sorted(reports, key=lambda r: r.number, reverse=True)
-    return Markup(
-        env.get_template("report_list.html").render(
-            root=".",
-            reports=[
-                {
-                    "ident": r.ident,
-                    "title": r.title,
-                    "date": r.date.isoformat(),
-                    "summary": r.summary or "",
-                    "url": f"reports/{r.ident}/",
-                }
-                for r in ordered
-            ],
+def receipt_files(
+    lr: LoadedReceipt,
+    reports: Sequence[Report],
+    env: jinja2.Environment,
+    cache: BuildCache | None,
+    fixed: tuple[str, str, str],
+) -> tuple[dict[str, bytes], ResultRow]:
+    """One receipt's sheet, case pages, badge files and results row: each taken from the cache
+    when its inputs are unchanged, else rendered from the model, parsed at most once here."""
+    held: list[Receipt] = []
+
+    def model() -> LoadedReceipt:
+        if not held:
+            held.append(lr.receipt)
+        return lr.holding(held[0])
+
+    digest = bytes.fromhex(lr.sha256)
+    files = dict(
+        _cached(
+            cache,
+            lambda: _sheet_files(model(), reports, env),
+            "sheet",
+            lr.name,
+            str(lr.path),
+            digest,
+            json.dumps(_cited(lr, reports)),
+            *fixed,
         )
     )
 
+    def results() -> dict[str, bytes]:
+        r = model().receipt
+        row = results_rows({lr.name: r})[0]
+        return {
+            "row.json": json.dumps(dataclasses.asdict(row)).encode(),
+            **site_badge_files({lr.name: r}),
+        }
 
-def _report_files(
-    r: Report, receipts: Mapping[str, LoadedReceipt], env: jinja2.Environment
-) -> dict[str, bytes]:
-    base = f"reports/{r.ident}/"
-    page, outputs = _report_page(r, receipts, env)
-    files: dict[str, bytes] = {base + "index.html": page}
-    tables = [t for o in outputs for t in o.tables]
-    extra: dict[str, bytes] = {}
-    for o in outputs:
-        for rel, data in o.files.items():
-            extra[base + rel] = data
-    for t in tables:
-        extra[base + f"{t.id}.csv"] = _csv(t)
-    extra[base + "report.json"] = _report_json(r, tables, receipts)
-    files.update(extra)
-    sums = {p: d for p, d in extra.items()}
-    sums.update({f"receipts/{n}.json": receipts[n].raw for n in r.receipts})
-    files[base + "SHA256SUMS"] = _sums(sums)
-    return files
-
-
-def _report_page(
-    r: Report, receipts: Mapping[str, LoadedReceipt], env: jinja2.Environment
-) -> tuple[bytes, list[SectionOutput]]:
-    page_path = f"reports/{r.ident}/index.html"
-    root = relative_root(page_path)
-    ctx = SectionContext(
-        report=r,
-        receipts={n: receipts[n].receipt for n in r.receipts},
-        env=env,
-        root=root,
-        used_ids={"main", f"report-{r.ident}"},
-    )
-    types = section_types()
-    outputs: list[SectionOutput] = []
-    for spec in r.sections:
-        try:
-            outputs.append(types[spec.type].render(spec.params, ctx))
-        except SiteBuildError:
-            raise
-        except (ValueError, KeyError, TypeError) as exc:
-            raise SiteBuildError.at(
-                r.source, spec.pointer, f"section {spec.type!r} cannot be rendered: {exc}"
-            ) from exc
-    tables = [t for o in outputs for t in o.tables]
-    downloads = [
-        {"label": f"{t.caption.split(':')[0]} (CSV)", "url": f"{t.id}.csv"} for t in tables
-    ]
-    downloads += [
-        {"label": "Report data (JSON)", "url": "report.json"},
-        {"label": "SHA256SUMS (paths relative to the site root)", "url": "SHA256SUMS"},
-    ]
-    html = env.get_template("report.html").render(
-        base_url=root,
-        root=root,
-        nav_current="",
-        ident=r.ident,
-        title=r.title,
-        date=r.date.isoformat(),
-        summary=r.summary or "",
-        body=markdown_html(r.body),
-        sections=[o.html for o in outputs],
-        downloads=downloads,
-        receipts=[
-            {
-                "name": n,
-                "json": f"{root}/receipts/{n}.json",
-                "sheet": f"{root}/receipts/{n}/",
-                "skill": receipts[n].receipt.skill.name,
-                "level": receipts[n].receipt.verification_level,
-            }
-            for n in r.receipts
-        ],
-    )
-    return html.encode("utf-8"), outputs
+    got = dict(_cached(cache, results, "results", lr.name, digest))
+    row = ResultRow(**json.loads(got.pop("row.json")))
+    files.update(got)
+    return files, row
 
 
 def _cached(
@@ -333,29 +353,6 @@ def _cached(
         hit = render()
         cache.put_files(k, hit)
     return hit
-
-
-def _results_files(
-    receipts: Mapping[str, LoadedReceipt], env: jinja2.Environment, cache: BuildCache | None
-) -> dict[str, bytes]:
-    """What :func:`driftproof.results.results_site_files` gives, one receipt at a time."""
-    if cache is None:
-        return results_site_files({n: lr.receipt for n, lr in sorted(receipts.items())}, env)
-    rows, files = [], {}
-    for name, lr in sorted(receipts.items()):
-
-        def render(name: str = name, lr: LoadedReceipt = lr) -> dict[str, bytes]:
-            row = results_rows({name: lr.receipt})[0]
-            return {
-                "row.json": json.dumps(dataclasses.asdict(row)).encode(),
-                **site_badge_files({name: lr.receipt}),
-            }
-
-        got = dict(_cached(cache, render, "results", name, hashlib.sha256(lr.raw).digest()))
-        rows.append(ResultRow(**json.loads(got.pop("row.json"))))
-        files.update(got)
-    files[RESULTS_PAGE] = results_page_from_rows(order_rows(rows), env)
-    return files
 
 
 def _cited(lr: LoadedReceipt, reports: Sequence[Report]) -> list[dict[str, str]]:
@@ -422,126 +419,12 @@ def _sheet_page(
 
 
 def _receipt_row(lr: LoadedReceipt) -> dict[str, str]:
-    r = lr.receipt
+    s = lr.summary
     return {
         "name": lr.name,
-        "skill": r.skill.name,
-        "level": r.verification_level,
-        "model": r.run.model or "not recorded",
-        "sha256": hashlib.sha256(lr.raw).hexdigest(),
-        "cases": str(len(r.cases)),
-    }
-
-
-def _render(env: jinja2.Environment, template: str, path: str, **ctx: Any) -> bytes:
-    root = relative_root(path)
-    return env.get_template(template).render(base_url=root, root=root, **ctx).encode("utf-8")
-
-
-def _spec_files(env: jinja2.Environment, site_url: str) -> dict[str, bytes]:
-    versions = known_versions()
-    if not versions:
-        raise SiteBuildError("no frozen receipt schema is known")
-    current = versions[-1]
-    files = {f"spec/{v}/receipt.schema.json": schema_bytes(v) for v in versions}
-    # D-11 (revised): the canonical id is a small schema dispatching on schema_version to the
-    # frozen files, so a receipt of every version validates against it.
-    files["spec/receipt.schema.json"] = canonical_schema_bytes()
-    index = {
-        "current": current,
-        "canonical_url": canonical_id(),
-        "current_url": version_id(current),
-        "versions": {v: version_id(v) for v in versions},
-    }
-    files["spec/index.json"] = (json.dumps(index, indent=2, sort_keys=True) + "\n").encode("utf-8")
-    files["spec/SHA256SUMS"] = _sums({p: d for p, d in files.items() if p.endswith(".schema.json")})
-    files["spec/versions/index.html"] = _render(
-        env,
-        "spec.html",
-        "spec/versions/index.html",
-        nav_current="spec/versions/",
-        current=current,
-        canonical_id=canonical_id(),
-        current_id=version_id(current),
-        versions=[
-            {
-                "version": v,
-                "url": f"../{v}/receipt.schema.json",
-                "id": json.loads(schema_bytes(v)).get("$id", ""),
-                "sha256": hashlib.sha256(schema_bytes(v)).hexdigest(),
-            }
-            for v in reversed(versions)
-        ],
-    )
-    return files
-
-
-def _csv(t: Table) -> bytes:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([_inert(c.label) for c in t.columns])
-    for row in t.rows:
-        w.writerow([_inert(c.csv) for c in row.cells])
-    return buf.getvalue().encode("utf-8")
-
-
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _inert(cell: str) -> str:
-    """A CSV cell a spreadsheet will not run as a formula: untrusted text starting with
-    = + - @ (or a tab or carriage return) gets a leading apostrophe; plain numbers stay numbers."""
-    if cell.startswith(_FORMULA_START):
-        try:
-            float(cell)
-        except ValueError:
-            return "'" + cell
-    return cell
-
-
-def _report_json(
-    r: Report, tables: Sequence[Table], receipts: Mapping[str, LoadedReceipt]
-) -> bytes:
-    doc = {
-        "number": r.number,
-        "slug": r.slug,
-        "title": r.title,
-        "date": r.date.isoformat(),
-        "summary": r.summary,
-        "receipts": [
-            {
-                "name": n,
-                "url": f"receipts/{n}.json",
-                "sha256": hashlib.sha256(receipts[n].raw).hexdigest(),
-                "seal": receipts[n].receipt.seal.sha256,
-            }
-            for n in r.receipts
-        ],
-        "tables": [
-            {
-                "id": t.id,
-                "caption": t.caption,
-                "columns": [c.label for c in t.columns],
-                "rows": [[c.csv for c in row.cells] for row in t.rows],
-            }
-            for t in tables
-        ],
-    }
-    return (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def _sums(files: Mapping[str, bytes]) -> bytes:
-    return "".join(
-        f"{hashlib.sha256(d).hexdigest()}  {p}\n" for p, d in sorted(files.items())
-    ).encode("utf-8")
-
-
-def _feed_entry(r: Report, site_url: str) -> dict[str, str]:
-    host = site_url.split("//", 1)[-1].split("/", 1)[0]
-    return {
-        "id": f"tag:{host},2026:report-{r.ident}",
-        "title": f"Report {r.ident}: {r.title}",
-        "url": f"{site_url.rstrip('/')}/reports/{r.ident}/",
-        "updated": r.date.isoformat() + "T00:00:00Z",
-        "summary": r.summary or r.title,
+        "skill": s.skill,
+        "level": s.level,
+        "model": s.model,
+        "sha256": lr.sha256,
+        "cases": str(s.cases),
     }

@@ -13,14 +13,12 @@ directory: no partial site.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
-import logging
 import multiprocessing
 import os
 import re
-import shutil
 import stat
-import tempfile
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,12 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from driftproof.errors import BoundsError, Problem, ReceiptError, SiteBuildError
-from driftproof.receipt import Receipt
-from driftproof.site._cache import CACHE_DIR_NAME, BuildCache
-from driftproof.site.build import LoadedReceipt
+from driftproof.site._build_site import build_site
+from driftproof.site._cache import BuildCache
+from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool, summarise
+from driftproof.site._site_dir import index_for_search
 from driftproof.site.report_source import Report, load_reports
 
-__all__ = ["SiteInputs", "build_site", "fallback_date", "load_inputs"]
+__all__ = ["SiteInputs", "build_site", "fallback_date", "index_for_search", "load_inputs"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +63,7 @@ def load_inputs(
     *,
     cache: BuildCache | None = None,
     progress: Progress | None = None,
+    spool_dir: Path | None = None,
 ) -> SiteInputs:
     """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
 
@@ -76,8 +76,12 @@ def load_inputs(
     Receipts are checked on all cores when there are many (:data:`PARALLEL_FROM_BYTES`); problems
     are reported one line per problem, in path order, however the work was split. With a
     ``cache``, a receipt whose exact bytes already passed every check under this product
-    version is not checked again (issue 19); the others are (:attr:`SiteInputs.checked`;
-    :func:`build_site` records them once the site is built).
+    version is not checked, nor even parsed, again: its summary comes from the cache (issue
+    19); the others are (:attr:`SiteInputs.checked`; :func:`build_site` records them, with
+    their summaries, once the site is built). No receipt's model is kept: each is a
+    :class:`~driftproof.site._loaded.LoadedReceipt` holding its summary, and its bytes in
+    memory (all receipts together up to :data:`HOLD_BYTES`) or in a spool under
+    ``spool_dir`` (default: the system's temporary folder).
 
     Raises:
         SiteBuildError: every problem in every receipt and report, one per line.
@@ -102,26 +106,37 @@ def load_inputs(
                 )
             )
     paths = [p for p in paths if all(SAFE_NAME.fullmatch(part) for part in names[p].split("/"))]
+    hold = sum(_size(p) for p in paths) <= HOLD_BYTES
+    spool = None if hold else Spool(beside=spool_dir)
     raw: dict[Path, bytes] = {}
+    shas: dict[Path, str] = {}
     unreadable: list[ReceiptError] = []
     for i, p in enumerate(paths):
         try:
-            raw[p] = _read_bounded(p)
+            data = _read_bounded(p)
+            shas[p] = hashlib.sha256(data).hexdigest()
+            if spool is None:
+                raw[p] = data
+            else:  # the bytes read are the bytes published: kept apart from the file (issue 15)
+                spool.put(shas[p], data, source=p)
         except ReceiptError as exc:
             unreadable.append(exc)
         if progress:
             progress("read", i + 1, len(paths))
-    shas = {p: hashlib.sha256(b).hexdigest() for p, b in raw.items()}
-    known = {p for p in raw if cache is not None and cache.is_valid(shas[p])}
-    good, bad = _read_all([p for p in paths if p in raw], known, shas, progress, raw)
+    # a receipt whose exact bytes passed every check under this product: its summary, unparsed
+    known: dict[Path, ReceiptSummary] = {}
+    for p, sha in shas.items():
+        entry = cache.summary_of(sha) if cache is not None else None
+        summary = ReceiptSummary.from_json(entry) if entry else None
+        if summary is not None:
+            known[p] = summary
+    todo = [p for p in paths if p in shas]
+    good, bad = _read_all(todo, known, shas, progress, raw, spool)
     # one line per problem, in path order, whichever step refused the file
     for err in sorted(unreadable + bad, key=lambda e: e.problems[0].file if e.problems else str(e)):
         problems.extend(err.problems or [Problem("?", "", str(err))])
     for p in sorted(good):
-        r = good[p]
-        if r.run.provider == "simulated" or (
-            r.judge is not None and r.judge.provider == "simulated"
-        ):
+        if good[p].simulated:
             # issue 16: the demo's receipts are simulated; the public site never publishes one
             problems.append(
                 Problem(
@@ -132,7 +147,12 @@ def load_inputs(
                 )
             )
             del good[p]
-    receipts = {names[p]: LoadedReceipt(names[p], r, raw[p], p) for p, r in good.items()}
+    receipts = {
+        names[p]: LoadedReceipt(
+            names[p], None, raw.get(p), p, sha256=shas[p], spool=spool, summary=s
+        )
+        for p, s in good.items()
+    }
     reports: list[Report] = []
     if reports_dir.is_dir():
         try:
@@ -151,6 +171,34 @@ def load_inputs(
         cache=cache,
         checked=tuple(sorted(shas[p] for p in good if p not in known)),
     )
+
+
+#: At most this many bytes of receipts are held in memory by a build; above it, the bytes read
+#: are kept in a :class:`~driftproof.site._loaded.Spool` on disk (issue 19: memory bounded).
+HOLD_BYTES = 64 * 1024 * 1024
+
+
+def summaries_from_cache(
+    receipts_dir: Path, shas: dict[Path, str], reports_dir: Path, cache: BuildCache
+) -> SiteInputs | None:
+    """The inputs of a build none of whose inputs changed since it succeeded (the caller
+    compared every byte's hash): each receipt from its summary in the cache, its bytes left
+    on disk (read back only if asked, and checked against ``shas``); ``None`` when a
+    summary is missing."""
+    receipts: dict[str, LoadedReceipt] = {}
+    for p, sha in sorted(shas.items()):
+        if p.suffix != ".json":
+            continue
+        entry = cache.summary_of(sha)
+        summary = ReceiptSummary.from_json(entry) if entry else None
+        if summary is None:
+            return None
+        name = p.relative_to(receipts_dir).with_suffix("").as_posix()
+        receipts[name] = LoadedReceipt(name, None, None, p, sha256=sha, summary=summary)
+    reports = load_reports(
+        sorted(p for p in Path(reports_dir).glob("*.md") if not p.is_symlink()), receipts
+    )
+    return SiteInputs(receipts=receipts, reports=reports, cache=cache)
 
 
 def _quote(text: str) -> str:
@@ -225,20 +273,26 @@ PARALLEL_FROM_BYTES = 32 * 1024 * 1024
 
 
 def _check_chunk(
-    items: list[tuple[Path, bool, str]], raw: dict[Path, bytes] | None = None
-) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
-    """Parse and check receipts (one worker's share). ``(path, known valid, sha256 the caller
-    read)``. In the caller's process ``raw`` holds the bytes it read, and exactly those are
-    checked (no second read). A worker re-reads the file and refuses it when its bytes changed
-    since the caller read them: the bytes checked are always the bytes published (issue 15)."""
+    items: list[tuple[Path, bool, str]],
+    raw: dict[Path, bytes] | None = None,
+    spool_folder: Path | None = None,
+) -> tuple[dict[Path, ReceiptSummary], list[ReceiptError]]:
+    """Parse and check receipts (one worker's share) and summarise each: ``(path, known valid,
+    sha256 the caller read)``. The bytes checked are those the caller read: from ``raw`` (held
+    in memory) or its spool (``spool_folder``), else re-read from the file, which is refused
+    when its bytes changed since the caller read them (issue 15). Only the small summary goes
+    back, never the model (issue 19)."""
     from driftproof.receipt import parse_receipt
 
-    good: dict[Path, Receipt] = {}
+    good: dict[Path, ReceiptSummary] = {}
     bad: list[ReceiptError] = []
+    spool = Spool(spool_folder) if spool_folder is not None else None
     for p, known, sha in items:
         try:
             if raw is not None and p in raw:
                 data = raw[p]
+            elif spool is not None:
+                data = spool.get(sha, str(p))
             else:
                 data = _read_bounded(p)
                 if hashlib.sha256(data).hexdigest() != sha:
@@ -247,7 +301,7 @@ def _check_chunk(
                         "",
                         "expected the file to stay unchanged while the site is built; it changed",
                     )
-            good[p] = parse_receipt(data, str(p), known_valid=known)
+            good[p] = summarise(parse_receipt(data, str(p), known_valid=known))
         except ReceiptError as exc:
             bad.append(exc)
     return good, bad
@@ -255,52 +309,60 @@ def _check_chunk(
 
 def _read_all(
     paths: list[Path],
-    known: set[Path],
+    known: dict[Path, ReceiptSummary],
     shas: dict[Path, str],
     progress: Progress | None = None,
     raw: dict[Path, bytes] | None = None,
-) -> tuple[dict[Path, Receipt], list[ReceiptError]]:
-    """Check every receipt of ``paths``, in worker processes (one per core) when there are many.
+    spool: Spool | None = None,
+) -> tuple[dict[Path, ReceiptSummary], list[ReceiptError]]:
+    """Check and summarise every receipt of ``paths`` not ``known`` (whose summaries the cache
+    gave), in worker processes (one per core) when there are many.
 
-    Results do not depend on the split: receipts are keyed by path and errors are in path
-    order either way. ``raw``: the bytes the caller read, checked as they are in this process
-    (workers re-read and compare sha256, :func:`_check_chunk`).
+    Results do not depend on the split: summaries are keyed by path and errors are in path
+    order either way. ``raw`` / ``spool``: the bytes the caller read (:func:`_check_chunk`).
     """
-    items = [(p, p in known, shas[p]) for p in paths]
+    items = [(p, False, shas[p]) for p in paths if p not in known]
     workers = os.cpu_count() or 1
-    total = len(items)
+    total = len(paths)
+    good: dict[Path, ReceiptSummary] = dict(known)
 
     def report(done: int) -> None:
         if progress:
             progress("validate", done, total)
 
-    if workers < 2 or sum(_size(p) for p in paths if p not in known) < PARALLEL_FROM_BYTES:
-        good: dict[Path, Receipt] = {}
+    done = len(known)
+    if known:
+        report(done)
+    folder = spool.folder if spool is not None else None
+    if workers < 2 or sum(_size(p) for p, _, _ in items) < PARALLEL_FROM_BYTES:
         bad: list[ReceiptError] = []
-        for i, item in enumerate(items):
-            g, b = _check_chunk([item], raw)
+        for item in items:
+            g, b = _check_chunk([item], raw, folder)
             good.update(g)
             bad.extend(b)
-            report(i + 1)
-        return good, bad
-    size = max(1, min(16, total // (workers * 4) or 1))
-    chunks = [items[i : i + size] for i in range(0, total, size)]
-    good = {}
+            done += 1
+            report(done)
+        return dict(sorted(good.items())), bad
+    size = max(1, min(16, len(items) // (workers * 4) or 1))
+    chunks = [items[i : i + size] for i in range(0, len(items), size)]
     pairs: list[tuple[str, ReceiptError]] = []
-    done = 0
-    # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver)
+    # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver).
+    # Workers get no bytes: they read the spool, or the file and compare its sha256.
+    check = functools.partial(_check_chunk, raw=None, spool_folder=folder)
     try:
         with ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn")
         ) as pool:
-            for chunk, (g, b) in zip(chunks, pool.map(_check_chunk, chunks)):
+            for chunk, (g, b) in zip(chunks, pool.map(check, chunks), strict=True):
                 good.update(g)
                 pairs.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
                 done += len(chunk)
                 report(done)
     except (BrokenProcessPool, OSError):
         # Workers could not start (e.g. a caller whose __main__ cannot be re-imported): read here.
-        return _check_chunk(items, raw)
+        g, b = _check_chunk(items, raw, folder)
+        good.update(g)
+        return dict(sorted(good.items())), b
     return dict(sorted(good.items())), [e for _, e in sorted(pairs, key=lambda t: t[0])]
 
 
@@ -312,190 +374,9 @@ def _size(p: Path) -> int:
 
 
 def fallback_date() -> str:
-    """The build's date when no report supplies one: ``SOURCE_DATE_EPOCH`` (UTC), else 1970-01-01."""
+    """The date when no report supplies one: ``SOURCE_DATE_EPOCH`` (UTC), else 1970-01-01."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "0")
     try:
         return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date().isoformat()
     except ValueError:
         return "1970-01-01"
-
-
-def build_site(
-    receipts_dir: Path,
-    reports_dir: Path,
-    out: Path,
-    *,
-    config_file: Path = Path("mkdocs.yml"),
-    cache_dir: Path | None | bool = True,
-    progress: Progress | None = None,
-) -> SiteInputs:
-    """Check the inputs, build with mkdocs (strict) and replace ``out`` only on success.
-
-    Args:
-        cache_dir: the build cache folder; ``True`` (default) for ``.driftproof-cache`` beside
-            ``out``, ``None`` or ``False`` for no cache. The cache never changes an output byte.
-        progress: called as ``progress(phase, done, total)`` (see :data:`Progress`).
-
-    Raises:
-        SiteBuildError: an input is invalid (one problem per bad place) or mkdocs failed
-            (its warnings and errors as the problems); ``out`` is untouched.
-    """
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
-
-    from driftproof.site._hook import handing_over
-    from driftproof.site.links import broken_links
-
-    out = Path(out).resolve()
-    if cache_dir is True:
-        cache_dir = out.parent / CACHE_DIR_NAME
-    cache = BuildCache(Path(cache_dir)) if cache_dir else None
-    inputs = load_inputs(receipts_dir, reports_dir, cache=cache, progress=progress)
-    _check_out(out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
-    collector = _Collector()
-    mk_log = logging.getLogger("mkdocs")
-    mk_log.addHandler(collector)
-    try:
-        cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
-        with handing_over(inputs, progress):
-            build(cfg)
-    except (MkDocsException, SystemExit) as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        lines = [Problem(str(config_file), "", m) for m in collector.messages] or [
-            Problem(str(config_file), "", str(exc))
-        ]
-        raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    finally:
-        mk_log.removeHandler(collector)
-    # Issue 15: an internal link or fragment that points nowhere fails the build.
-    broken = broken_links(tmp)
-    if broken:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise SiteBuildError(
-            f"{len(broken)} broken internal link(s); the site was not replaced",
-            [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]],
-        )
-    (tmp / MARKER).write_text(
-        "A site built by `driftproof reports build`; replaced whole by the next build.\n",
-        encoding="utf-8",
-    )
-    _replace(tmp, out)
-    if cache is not None:
-        cache.mark_valid(inputs.checked)
-    return inputs
-
-
-def index_for_search(site: Path, config_file: Path) -> None:
-    """Build the static search index with Pagefind (pinned; its binary ships in the ``pagefind_bin``
-    wheel, so nothing is downloaded). Deterministic: the same pages give the same bytes.
-
-    Raises:
-        SiteBuildError: Pagefind failed (the build then stops; ``out`` stays untouched).
-    """
-    import subprocess
-    import sys
-
-    res = subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(site), "--silent"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if res.returncode != 0:
-        msg = (res.stderr or res.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise SiteBuildError(
-            f"the search index could not be built: {msg[0]}",
-            [Problem(str(config_file), "", f"pagefind failed: {msg[0]}")],
-        )
-
-
-#: A file in every built site: only a directory holding it (or nothing) is ever replaced.
-MARKER = ".driftproof-site"
-
-
-def _check_out(out: Path, keep: list[Path]) -> None:
-    """Refuse an ``out`` whose replacement would delete anything but a site built here.
-
-    Raises:
-        SiteBuildError: ``out`` is a file, holds (or is) an input, the working directory or
-            one of its parents, or is a non-empty directory with no :data:`MARKER`.
-    """
-
-    def bad(why: str) -> SiteBuildError:
-        return SiteBuildError(
-            f"refusing to replace {out}: {why}; nothing was written",
-            [
-                Problem(
-                    str(out),
-                    "",
-                    f"refusing to replace it: {why}; choose an empty or new --out directory",
-                )
-            ],
-        )
-
-    for k in keep:
-        k = k.resolve()
-        if k == out or out in k.parents:
-            raise bad(f"it holds {k}")
-    if out.is_symlink() or (out.exists() and not out.is_dir()):
-        raise bad("it is not a directory")
-    if (
-        out.is_dir()
-        and any(out.iterdir())
-        and not (out / MARKER).is_file()
-        and not _legacy_site(out)
-    ):
-        raise bad(f"it is not a site built by driftproof (no {MARKER} file)")
-
-
-def _legacy_site(out: Path) -> bool:
-    # A site built before the marker existed: the files every build writes, and nothing else at its root.
-    expected = {
-        "index.html",
-        "sitemap.xml",
-        "sitemap.xml.gz",
-        "404.html",
-        "feed.xml",
-        "assets",
-        "spec",
-        "receipts",
-        "reports",
-        "method",
-        "neutrality",
-        "interop",
-        "results",
-        "badge",
-        "spec-page",
-        "receipt-spec",
-    }
-    names = {p.name for p in out.iterdir()}
-    return {"index.html", "feed.xml", "spec"} <= names and all(
-        n in expected or (out / n / "index.html").is_file() for n in names
-    )
-
-
-def _replace(new: Path, out: Path) -> None:
-    old = None
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-        old.rmdir()
-        out.rename(old)
-    new.rename(out)
-    out.chmod(0o755)  # mkdtemp makes it private; a site is for reading
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-
-
-class _Collector(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(level=logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())

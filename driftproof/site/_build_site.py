@@ -1,0 +1,237 @@
+"""``build_site``: check the inputs, build with mkdocs, replace the site whole; or, when no
+input changed since the last build of the same site, do nothing beyond hashing (issue 19).
+
+Split from :mod:`driftproof.site.publish` (which re-exports :func:`build_site`) by
+responsibility (issue 18): publish reads and checks the inputs, this module builds.
+
+The no-change rebuild: after a successful build with a cache, a *site record* is kept in the
+cache (``sites/<aa>/<key of the site folder>``): a key of every input (each receipt's and
+report's path and bytes, the mkdocs config, its pages folder and its templates, the product
+key, ``SOURCE_DATE_EPOCH``) and the sha256 of every file of the site written. The next build
+whose inputs give the same key, into a site folder whose files still match the record file
+for file, is done: nothing is checked, rendered or written. Anything else builds as usual.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from driftproof.errors import Problem, SiteBuildError
+from driftproof.site._cache import CACHE_DIR_NAME, BuildCache, key_of, product_key, tree_key
+from driftproof.site._site_dir import MARKER, Collector, check_out, replace
+
+if TYPE_CHECKING:
+    from driftproof.site.publish import Progress, SiteInputs
+
+__all__ = ["build_site", "input_key", "site_files_digest"]
+
+
+def build_site(
+    receipts_dir: Path,
+    reports_dir: Path,
+    out: Path,
+    *,
+    config_file: Path = Path("mkdocs.yml"),
+    cache_dir: Path | None | bool = True,
+    progress: Progress | None = None,
+) -> SiteInputs:
+    """Check the inputs, build with mkdocs (strict) and replace ``out`` only on success.
+
+    Args:
+        cache_dir: the build cache folder; ``True`` (default) for ``.driftproof-cache`` beside
+            ``out``, ``None`` or ``False`` for no cache. The cache never changes an output byte.
+            With a cache, a build whose every input is unchanged since the last build of
+            ``out``, whose files still match, does nothing beyond hashing (module docstring).
+        progress: called as ``progress(phase, done, total)`` (see
+            :data:`driftproof.site.publish.Progress`).
+
+    Raises:
+        SiteBuildError: an input is invalid (one problem per bad place) or mkdocs failed
+            (its warnings and errors as the problems); ``out`` is untouched.
+    """
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    from driftproof.site._hook import handing_over
+    from driftproof.site.links import broken_links
+    from driftproof.site.publish import load_inputs
+
+    out = Path(out).resolve()
+    if cache_dir is True:
+        cache_dir = out.parent / CACHE_DIR_NAME
+    cache = BuildCache(Path(cache_dir)) if cache_dir else None
+    key = record = None
+    if cache is not None:
+        key, shas = input_key(receipts_dir, reports_dir, config_file)
+        record = _record_path(cache, out)
+        done = _unchanged(record, key, out, Path(receipts_dir), shas, reports_dir, cache)
+        if done is not None:
+            return done
+    inputs = load_inputs(
+        receipts_dir, reports_dir, cache=cache, progress=progress, spool_dir=out.parent
+    )
+    check_out(out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
+    collector = Collector()
+    mk_log = logging.getLogger("mkdocs")
+    mk_log.addHandler(collector)
+    try:
+        cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
+        with handing_over(inputs, progress):
+            build(cfg)
+    except (MkDocsException, SystemExit) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        lines = [Problem(str(config_file), "", m) for m in collector.messages] or [
+            Problem(str(config_file), "", str(exc))
+        ]
+        raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    finally:
+        mk_log.removeHandler(collector)
+    # Issue 15: an internal link or fragment that points nowhere fails the build.
+    broken = broken_links(tmp)
+    if broken:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise SiteBuildError(
+            f"{len(broken)} broken internal link(s); the site was not replaced",
+            [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]],
+        )
+    (tmp / MARKER).write_text(
+        "A site built by `driftproof reports build`; replaced whole by the next build.\n",
+        encoding="utf-8",
+    )
+    replace(tmp, out)
+    if cache is not None and key is not None and record is not None:
+        checked = set(inputs.checked)
+        cache.mark_valid(
+            inputs.checked,
+            {
+                lr.sha256: lr.summary.to_json()
+                for lr in inputs.receipts.values()
+                if lr.sha256 in checked
+            },
+        )
+        doc = {"inputs": key, "files": site_files_digest(out)}
+        _write_record(record, json.dumps(doc, sort_keys=True).encode("utf-8"))
+    return inputs
+
+
+def input_key(
+    receipts_dir: Path, reports_dir: Path, config_file: Path
+) -> tuple[str, dict[Path, str]]:
+    """sha256 (hex) of every input of a build, and the sha256 of each receipt file by path.
+
+    The inputs: each file (path and bytes; a symbolic link as such) under the receipts and
+    reports folders, the mkdocs config's bytes, its pages folder (``docs_dir``) and templates
+    (the theme's ``custom_dir`` and its siblings), the product key
+    (:func:`driftproof.site._cache.product_key`: Driftproof's version and files) and
+    ``SOURCE_DATE_EPOCH``. A config mkdocs cannot load gives a key no build recorded.
+    """
+    parts: list[bytes | str] = [
+        product_key(),
+        os.environ.get("SOURCE_DATE_EPOCH", ""),
+        str(Path(config_file).resolve()),
+    ]
+    shas: dict[Path, str] = {}
+    for label, folder in (("receipts", receipts_dir), ("reports", reports_dir)):
+        digests = _folder_digests(Path(folder))
+        if label == "receipts":
+            shas = {Path(folder) / rel: d for rel, d in digests.items() if d != "link"}
+        parts += [label, json.dumps(sorted(digests.items()))]
+    try:
+        from mkdocs.config import load_config
+
+        config = Path(config_file)
+        parts.append(config.read_bytes())
+        cfg = load_config(str(config))
+        theme = cfg.theme.custom_dir
+        folders: list[Path | None] = [Path(cfg.docs_dir), Path(theme).parent if theme else None]
+        for where in folders:
+            # read now (tree_key's cache is per process, and a long process may see edits)
+            ok = where is not None and where.is_dir()
+            parts.append(tree_key.__wrapped__(where.resolve()) if ok and where else "")
+    except Exception:  # any failure only means "not known to be unchanged"
+        parts.append(os.urandom(16))
+    return key_of(*parts), shas
+
+
+def _folder_digests(folder: Path) -> dict[str, str]:
+    """``{path under folder: sha256 hex, or "link" for a symbolic link}`` of every file."""
+    out: dict[str, str] = {}
+    if not folder.is_dir():
+        return out
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        for n in dirnames + filenames:
+            p = Path(dirpath) / n
+            rel = p.relative_to(folder).as_posix()
+            if p.is_symlink():
+                out[rel] = "link"
+            elif n in filenames:
+                out[rel] = _file_sha(p)
+    return out
+
+
+def _file_sha(p: Path) -> str:
+    h = hashlib.sha256()
+    with open(p, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def site_files_digest(site: Path) -> dict[str, str]:
+    """``{path under site: sha256 hex}`` of every file of a built site."""
+    out: dict[str, str] = {}
+    for dirpath, _, filenames in os.walk(site, followlinks=False):
+        for n in filenames:
+            p = Path(dirpath) / n
+            out[p.relative_to(site).as_posix()] = _file_sha(p)
+    return out
+
+
+def _record_path(cache: BuildCache, out: Path) -> Path:
+    k = key_of("site", str(out))
+    return cache.base / "sites" / k[:2] / k
+
+
+def _write_record(path: Path, data: bytes) -> None:
+    from driftproof.receipt._seal import atomic_write
+
+    try:
+        atomic_write(path, data)
+    except OSError:
+        pass  # the record only saves a later build; without it that build is a full one
+
+
+def _unchanged(
+    record: Path,
+    key: str,
+    out: Path,
+    receipts_dir: Path,
+    shas: dict[Path, str],
+    reports_dir: Path,
+    cache: BuildCache,
+) -> SiteInputs | None:
+    """The inputs of the last build of ``out`` when nothing changed since, else ``None``."""
+    try:
+        doc = json.loads(record.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict) or doc.get("inputs") != key or not out.is_dir():
+        return None
+    if site_files_digest(out) != doc.get("files"):
+        return None
+    from driftproof.site.publish import summaries_from_cache
+
+    return summaries_from_cache(receipts_dir, shas, Path(reports_dir), cache)

@@ -1,0 +1,141 @@
+"""Builds that scale (issue 19): a rebuild with nothing changed does nothing beyond hashing;
+receipts are held as summaries, their bytes spooled when large, and a build through the
+spool gives the bytes of one that holds them; generated files are staged, not held."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from site_fixtures import REPO
+from test_build_cache import _files
+
+from driftproof.errors import ReceiptError
+from driftproof.site import build_site
+from driftproof.site._cache import CACHE_DIR_NAME
+from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool
+
+CONFIG = REPO / "mkdocs.yml"
+
+
+@pytest.fixture(autouse=True)
+def _epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
+
+
+def _no_loading(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from driftproof.site import publish
+
+    calls: list[str] = []
+    real = publish.load_inputs
+
+    def spy(*a: object, **k: object) -> object:
+        calls.append("load")
+        return real(*a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(publish, "load_inputs", spy)
+    return calls
+
+
+def test_a_rebuild_with_nothing_changed_checks_renders_and_writes_nothing(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    receipts, reports = site_inputs
+    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    before = _files(out)
+    stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    calls = _no_loading(monkeypatch)
+    inputs = build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    assert calls == []  # nothing read beyond hashing
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == stamps
+    assert _files(out) == before
+    # what the command reports is still right: the three receipts and two reports
+    assert sorted(inputs.receipts) == ["alpha", "beta", "tested"]
+    assert [r.number for r in inputs.reports] == [2, 1]
+
+
+@pytest.mark.parametrize("change", ["site file", "report", "receipt", "no cache"])
+def test_any_change_builds_again(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    change: str,
+) -> None:
+    receipts, reports = site_inputs
+    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    before = _files(out)
+    page = out / "receipts" / "index.html"
+    if change == "site file":
+        page.write_bytes(page.read_bytes() + b"<!-- edited -->")
+    elif change == "report":
+        src = reports / "001-savings.md"
+        src.write_text(src.read_text(encoding="utf-8").replace("First.", "Once."), "utf-8")
+    elif change == "receipt":
+        (receipts / "alpha.json").write_bytes((receipts / "alpha.json").read_bytes() + b"\n")
+    calls = _no_loading(monkeypatch)
+    again_cache = None if change == "no cache" else cache
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=again_cache)
+    assert calls == ["load"]
+    if change in ("site file", "no cache"):
+        assert _files(out) == before  # the edited page is built again, byte for byte
+    else:
+        assert _files(out) != before
+
+
+def test_spooled_receipts_build_the_same_site_as_held_ones(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # spooled, the receipts' pages are rendered in worker processes (two here)
+    from driftproof.site import _parallel_render, publish
+
+    monkeypatch.setattr(_parallel_render, "PARALLEL_RENDER_FROM", 1)
+    monkeypatch.setattr(_parallel_render.os, "cpu_count", lambda: 2)
+    in_workers: list[bool] = []
+    real = _parallel_render.render_in_workers
+
+    def spy(*a: object, **k: object) -> object:
+        rows = real(*a, **k)  # type: ignore[arg-type]
+        in_workers.append(rows is not None)
+        return rows
+
+    monkeypatch.setattr(_parallel_render, "render_in_workers", spy)
+
+    receipts, reports = site_inputs
+    build_site(receipts, reports, tmp_path / "held", config_file=CONFIG, cache_dir=None)
+    monkeypatch.setattr(publish, "HOLD_BYTES", 0)  # every receipt's bytes go to the spool
+    inputs = publish.load_inputs(receipts, reports, spool_dir=tmp_path)
+    assert all(lr._raw is None and lr._receipt is None for lr in inputs.receipts.values())
+    assert inputs.receipts["alpha"].raw == (receipts / "alpha.json").read_bytes()
+    del inputs  # its spool goes with it
+    build_site(receipts, reports, tmp_path / "spooled", config_file=CONFIG, cache_dir=None)
+    assert _files(tmp_path / "spooled") == _files(tmp_path / "held")
+    assert in_workers == [False, True]  # held: one process; spooled: the workers
+    # nothing of the build is left beside the site: no spool, no staging folder
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_spool_entry_changed_after_it_was_read_is_refused(tmp_path: Path) -> None:
+    data = b'{"a": 1}'
+    sha = hashlib.sha256(data).hexdigest()
+    source = tmp_path / "r.json"
+    source.write_bytes(data)
+    spool = Spool(tmp_path / "spool")
+    spool.put(sha, data, source=source)
+    assert spool.get(sha, "r.json") == data
+    source.write_bytes(b'{"a": 2}')  # changed in place: the spool's hard link sees it
+    if spool.path(sha).read_bytes() != data:
+        with pytest.raises(ReceiptError, match="changed"):
+            spool.get(sha, "r.json")
+    lr = LoadedReceipt("r", None, None, source, sha256=sha)
+    with pytest.raises(ReceiptError, match="unchanged"):
+        lr.raw  # noqa: B018 - reading it is the test
+
+
+def test_a_summary_round_trips_and_a_damaged_one_is_none() -> None:
+    s = ReceiptSummary("skill", "TESTED", "model-x", 50, "ab" * 32, False)
+    assert ReceiptSummary.from_json(s.to_json()) == s
+    assert ReceiptSummary.from_json(b"{") is None
+    assert ReceiptSummary.from_json(b'{"skill": "x"}') is None
