@@ -4,7 +4,8 @@ Modules: :mod:`.suite` (the three suite formats, validated), :mod:`.checks` (det
 post-checks), :mod:`.judge` (the fixed judge's instructions and how replies become scores),
 :mod:`.lost` (replies that cannot be graded), :mod:`.capture` (capture mode files),
 :mod:`.providers` (provider × surface lanes), :mod:`.scheduler` (concurrency, retries,
-stopping rule), :mod:`.journal` (resume), :mod:`.engine` (the run and its receipt),
+stopping rule), :mod:`.journal` (resume), :mod:`.engine` (the run; with :mod:`.config`,
+:mod:`.drawer` and :mod:`.sealing`, its settings, one draw and the receipt),
 :mod:`.summary` (what the command prints).
 """
 
