@@ -43,7 +43,7 @@ from typing import Any
 
 from driftproof.errors import ProviderError
 from driftproof.run.capture import read_back
-from driftproof.run.providers._sdk import count
+from driftproof.run.providers._sdk import count, member_dict, member_str
 from driftproof.run.providers.base import (
     FATAL_STATUSES,
     AttemptError,
@@ -275,7 +275,10 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     if obj.get("is_error") or obj.get("subtype") not in (None, "success"):
         msg = str(obj.get("result", "") or "")[:300]
         status = _status_of(obj, msg)
-        what = f"claude reported an error ({obj.get('subtype')}{f', status {status}' if status else ''}): {msg}"
+        what = (
+            "claude reported an error "
+            f"({obj.get('subtype')}{f', status {status}' if status else ''}): {msg}"
+        )
         if status is not None or "overloaded_error" in msg:
             exc = classify_status(status, what)
             exc.reason = what[:1000]
@@ -290,14 +293,14 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             f"claude's result is {type(obj['result']).__name__}, not text: nothing to grade",
             retryable=False,
         )
-    usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else {}
+    usage = member_dict(obj, "usage")
     inp = cr = cc = None
     if count(usage.get("input_tokens")) is not None:
         cr = count(usage.get("cache_read_input_tokens"))
         cc = count(usage.get("cache_creation_input_tokens"))
         inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
     outp = count(usage.get("output_tokens"))
-    mu = obj.get("modelUsage") if isinstance(obj.get("modelUsage"), dict) else {}
+    mu = member_dict(obj, "modelUsage")
     ours = [k for k in mu if _matches(model, k)]
     others = [
         {
@@ -314,7 +317,7 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             f"{o['model']} ({o['input']} input, {o['output']} output tokens)" for o in others
         )
     cost = obj.get("total_cost_usd")
-    stop = obj.get("stop_reason") if isinstance(obj.get("stop_reason"), str) else None
+    stop = member_str(obj, "stop_reason")
     return Reply(
         str(obj.get("result") or ""),
         input_tokens=inp,
@@ -403,7 +406,7 @@ class CodexCLI(_CLI):
             if not isinstance(ev, dict):
                 continue
             t = ev.get("type")
-            item = ev.get("item") if isinstance(ev.get("item"), dict) else {}
+            item = member_dict(ev, "item")
             if t == "item.completed" and (item.get("type") or item.get("item_type")) in (
                 "agent_message",
                 "assistant_message",
