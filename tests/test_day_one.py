@@ -75,8 +75,8 @@ def test_a_second_run_does_not_replace_the_receipt(files, tmp_path, capsys):
     code, _, err = run_main(_run(*files, out), capsys)
     assert code == 2
     assert (
-        f"error: --out {out} already exists; it was not replaced. Choose another path, or give --force"
-        in err
+        f"error: --out {out} already exists; it was not replaced. Choose another path, or give "
+        "--force" in err
     )
     assert out.read_bytes() == before
     assert run_main(_run(*files, out, "--force"), capsys)[0] == 0
@@ -237,8 +237,8 @@ def test_stale_reads_a_recorded_template_that_moved_as_regrade_only(files, tmp_p
 
     v = TEMPLATE_VERSION
     assert (
-        f"the judge's instructions changed: regrade the saved answers (template version {v} recorded, {v} today)"
-        in text
+        f"the judge's instructions changed: regrade the saved answers (template version {v} "
+        f"recorded, {v} today)" in text
     )
 
 
@@ -318,12 +318,13 @@ def test_action_compares_lifts_over_common_cases(tmp_path, monkeypatch):
     # name<<delimiter / value / delimiter blocks
     blocks = {lines[i].split("<<")[0]: lines[i + 1] for i in range(len(lines)) if "<<" in lines[i]}
     lifts = {k: blocks[k] for k in ("lift", "baseline-lift")}
-    # before: baseline-lift +0.200 and lift +0.400, as if the lift had doubled; case x alone is common
+    # before: baseline-lift +0.200 and lift +0.400, as if the lift had doubled; case x alone is
+    # common
     assert lifts == {"lift": "+0.200", "baseline-lift": "+0.200"}
     s = summary.read_text()
     assert (
-        "over the 1 case both receipts measured in both arms (baseline receipt 2 of 2, new receipt 1 of 2)"
-        in s
+        "over the 1 case both receipts measured in both arms (baseline receipt 2 of 2, new receipt "
+        "1 of 2)" in s
     )
 
 
@@ -331,7 +332,8 @@ def test_diff_and_view_say_how_many_cases_a_lift_covers(tmp_path, capsys):
     pa, pb = _pair(tmp_path)
     code, out, _ = run_main(["diff", str(pa), str(pb)], capsys)
     assert (
-        f"Lift (with skill − baseline), context: {pa} +0.200, {pb} +0.200, over the 1 case both receipts "
+        f"Lift (with skill − baseline), context: {pa} +0.200, {pb} +0.200, over the 1 case both "
+        "receipts "
         "measured in both arms" in out
     )
     code, out, _ = run_main(["view", str(pb)], capsys)

@@ -120,7 +120,8 @@ class Journal:
         if header.get("harness_version") != harness_version:
             raise RefusalError(
                 f"{self.path}: the run began on harness version {header.get('harness_version')}, "
-                f"this binary prints {harness_version}; answers of one receipt come from one harness"
+                f"this binary prints {harness_version}; answers of one receipt come from one "
+                "harness"
             )
         self.started_at, self.harness_version = header["started_at"], harness_version
         for n, line in enumerate(complete[1:], start=2):

@@ -69,7 +69,8 @@ def test_three_500s_lose_the_draw_with_its_reason(loopback, one_case, tmp_path):
     )  # concurrency 1: the very first call
     assert "HTTP 500" in d.lost.reason and "3 attempts" in d.lost.reason
     assert d.score is None and d.judge_samples == []
-    # 5 measured draws × 6 attempts + 3 attempts at the lost one; the arm keeps 3 draws (lost not replaced)
+    # 5 measured draws × 6 attempts + 3 attempts at the lost one; the arm keeps 3 draws (lost not
+    # replaced)
     assert r.run.endpoint_attempts == 5 * 6 + 3
     assert len(r.cases[0].arms.with_skill.draws) == 3
 

@@ -73,7 +73,7 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
     assert (reg["answers_read"], reg["answers_graded"], reg["answers_carried"]) == (18, 18, 0)
     assert reg["logical_judge_calls"] == 90 and reg["runner_attempts"] == 90
     # The answers are the original's, and the harness/capture are kept.
-    for c0, c1 in zip(before.cases, r.cases):
+    for c0, c1 in zip(before.cases, r.cases, strict=True):
         assert [d.answer for d in c0.arms.with_skill.draws] == [
             d.answer for d in c1.arms.with_skill.draws
         ]

@@ -223,7 +223,7 @@ def test_responses_refusal_content_part_is_a_refusal(loopback, suite_file, tmp_p
         assert d.lost.kind == "refusal" and d.refusal.text == "I can't help with that request."
 
 
-# --- item 3: usage as billed -----------------------------------------------------------------------
+# --- item 3: usage as billed ----------------------------------------------------------------------
 
 
 def test_anthropic_cache_parts_are_input_as_billed_and_priced_per_part(
@@ -338,7 +338,8 @@ def test_retry_after_60_on_a_429_is_honoured_and_recorded(loopback, suite_file, 
     assert (skill.score, base.score) == (0.9, 0.5)
     assert [a.model_dump() for a in skill.attempts] == [
         {
-            "error": "HTTP 429: rate_limit_error: Number of request tokens has exceeded your per-minute rate limit",
+            "error": "HTTP 429: rate_limit_error: Number of request tokens has exceeded your "
+            "per-minute rate limit",
             "error_class": "transient",
             "status": 429,
             "wait_s": 60.0,
@@ -576,13 +577,14 @@ def test_a_reasoning_judge_that_runs_out_of_budget_is_an_invalid_sample_saying_s
     for d in _draws(r):
         assert (
             d.judge_samples[0].invalid_reason
-            == "the judge was cut off at 4096 output tokens (budget 4096) before it recorded a grade"
+            == "the judge was cut off at 4096 output tokens (budget 4096) "
+            "before it recorded a grade"
         )
         assert d.lost.kind == "unscored" and d.score is None
     assert r.judge.max_output_tokens == 4096
 
 
-# --- item 6: OpenAI-compatible servers -------------------------------------------------------------
+# --- item 6: OpenAI-compatible servers ------------------------------------------------------------
 
 
 def test_a_compatible_server_gets_both_budget_fields_and_an_over_budget_reply_is_flagged(
