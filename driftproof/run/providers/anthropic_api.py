@@ -23,7 +23,7 @@ from driftproof.run.providers._sdk import (
     sdk_error,
 )
 from driftproof.run.providers._sdk import json_object as _json_object
-from driftproof.run.providers.base import Provider, Reply, strip_credentials
+from driftproof.run.providers.base import Call, Provider, Reply, strip_credentials
 
 __all__ = ["AnthropicAPI", "build_request", "read_message"]
 
@@ -124,28 +124,17 @@ class AnthropicAPI(Provider):
         self.client = anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0)
         self.service = strip_credentials(str(self.client.base_url))
 
-    def call(
-        self,
-        *,
-        model: str,
-        system: str | None,
-        prompt: str,
-        timeout: float,
-        max_tokens: int,
-        schema: dict[str, Any] | None = None,
-    ) -> Reply:
-        req = build_request(
-            model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema
-        )
+    def attempt(self, call: Call) -> Reply:
+        req = build_request(**call.request())
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
             http = self.client.messages.with_raw_response.create(
-                **req, timeout=timeout
+                **req, timeout=call.timeout
             ).http_response
             body = http.text
         except self._errors as exc:
-            raise sdk_error(exc, timeout) from exc
-        reply = read_message(_json_object(body), graded=schema is not None)
+            raise sdk_error(exc, call.timeout) from exc
+        reply = read_message(_json_object(body), graded=call.schema is not None)
         if self.keep_raw:
             reply.raw = body
         return reply

@@ -47,6 +47,7 @@ from driftproof.run.providers._sdk import count, member_dict, member_str
 from driftproof.run.providers.base import (
     FATAL_STATUSES,
     AttemptError,
+    Call,
     Provider,
     Reply,
     classify_status,
@@ -113,31 +114,22 @@ class _CLI(Provider):
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
 
-    def call(
-        self,
-        *,
-        model: str,
-        system: str | None,
-        prompt: str,
-        timeout: float,
-        max_tokens: int,
-        schema: dict[str, Any] | None = None,
-    ) -> Reply:
+    def attempt(self, call: Call) -> Reply:
         with (
             tempfile.TemporaryDirectory(prefix="driftproof-sys-") as sysdir,
             tempfile.TemporaryDirectory(prefix="driftproof-work-") as work,
         ):
             sysfile = None
-            if system:
+            if call.system:
                 sysfile = os.path.join(sysdir, "system.md")
                 with open(sysfile, "w", encoding="utf-8") as f:
-                    f.write(system)
-            argv = self.argv(model, system, sysfile, work)
-            if schema is not None:
-                argv = self.schema_argv(argv, schema, sysdir)
-            code, out, err = run_process(argv, stdin=prompt, cwd=work, timeout=timeout)
-            reply = self.parse(code, out, err, model)
-            if schema is not None:
+                    f.write(call.system)
+            argv = self.argv(call.model, call.system, sysfile, work)
+            if call.schema is not None:
+                argv = self.schema_argv(argv, call.schema, sysdir)
+            code, out, err = run_process(argv, stdin=call.prompt, cwd=work, timeout=call.timeout)
+            reply = self.parse(code, out, err, call.model)
+            if call.schema is not None:
                 reply.channel = "cli_json_schema"
                 if reply.decision is None:
                     reply.decision = _json_or_none(reply.text)

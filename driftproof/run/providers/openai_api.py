@@ -36,7 +36,7 @@ from driftproof.run.providers._sdk import (
     sdk_error,
 )
 from driftproof.run.providers._sdk import json_object as _json_object
-from driftproof.run.providers.base import Provider, Reply, strip_credentials
+from driftproof.run.providers.base import Call, Provider, Reply, strip_credentials
 
 __all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
 
@@ -206,42 +206,24 @@ class OpenAIAPI(Provider):
             out["max_tokens"] = max_tokens
         return out
 
-    def call(
-        self,
-        *,
-        model: str,
-        system: str | None,
-        prompt: str,
-        timeout: float,
-        max_tokens: int,
-        schema: dict[str, Any] | None = None,
-    ) -> Reply:
-        graded = schema is not None
+    def attempt(self, call: Call) -> Reply:
+        graded = call.schema is not None
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
             if self.api == "responses":
-                req = build_responses(
-                    model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema
-                )
+                req = build_responses(**call.request())
                 http: Any = self.client.responses.with_raw_response.create(
-                    **req, timeout=timeout
+                    **req, timeout=call.timeout
                 ).http_response
             else:
-                req = build_chat(
-                    model=model,
-                    system=system,
-                    prompt=prompt,
-                    max_tokens=max_tokens,
-                    schema=schema,
-                    compatible=self.compatible,
-                )
+                req = build_chat(**call.request(), compatible=self.compatible)
                 http = self.client.chat.completions.with_raw_response.create(
-                    **req, timeout=timeout
+                    **req, timeout=call.timeout
                 ).http_response
             body = http.text
         except self._errors as exc:
             raise sdk_error(
-                exc, timeout, hint_404=HINT_404 if self.api == "responses" else None
+                exc, call.timeout, hint_404=HINT_404 if self.api == "responses" else None
             ) from exc
         obj = _json_object(body)
         reply = (
