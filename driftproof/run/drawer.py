@@ -179,17 +179,24 @@ class Drawer:
             for o in reply.other_models
         ] or None
         files = reply.capture.files if reply.capture is not None else None
-        if reply.handoff:
-            reason = f"another model gave the answer: {reply.handoff}; the run stops"
+
+        def lose(kind: str, why: str, answer: str | None = None, **extra: Any) -> None:
+            """The draw as lost, of ``kind``, saying ``why`` (``files`` read when called)."""
             rec["draw"] = draw_doc(
                 index,
-                lost_reason=reason[:REASON_MAX],
+                answer=answer,
+                lost_reason=why[:REASON_MAX],
                 tokens=tokens,
-                captured_files=files,
                 other_model_calls=others,
-                lost_kind="handoff",
+                captured_files=files,
+                lost_kind=kind,
                 **said,
+                **extra,
             )
+
+        if reply.handoff:
+            reason = f"another model gave the answer: {reply.handoff}; the run stops"
+            lose("handoff", reason)
             return reason
         if reply.refusal is not None:
             text = self._repaired(rec, "refusal", reply.refusal.get("text"))
@@ -203,17 +210,7 @@ class Drawer:
                 + (f" (category {refusal['category']})" if refusal["category"] else "")
                 + (f": {text[:300]}" if text else "")
             )
-            rec["draw"] = draw_doc(
-                index,
-                answer=reply.text or None,
-                lost_reason=reason[:REASON_MAX],
-                tokens=tokens,
-                other_model_calls=others,
-                captured_files=files,
-                lost_kind="refusal",
-                refusal=refusal,
-                **said,
-            )
+            lose("refusal", reason, reply.text or None, refusal=refusal)
             return None
         if reply.truncated and cfg.truncation == "lost":
             n = reply.output_tokens
@@ -226,16 +223,7 @@ class Drawer:
                 + f" (stop reason {reply.stop_reason}; budget {cfg.max_tokens});"
                 " the suite does not accept truncation"
             )
-            rec["draw"] = draw_doc(
-                index,
-                answer=reply.text or None,
-                lost_reason=reason[:REASON_MAX],
-                tokens=tokens,
-                other_model_calls=others,
-                captured_files=files,
-                lost_kind="truncated",
-                **said,
-            )
+            lose("truncated", reason, reply.text or None)
             return None
         answer, reason, kind = reply.text, None, None
         if reply.capture is not None:
@@ -270,16 +258,7 @@ class Drawer:
             )
         if reason is not None:
             kind = kind or ("points_elsewhere" if "points at" in reason else "no_answer")
-            rec["draw"] = draw_doc(
-                index,
-                answer=answer or None,
-                lost_reason=reason[:REASON_MAX],
-                tokens=tokens,
-                other_model_calls=others,
-                captured_files=files,
-                lost_kind=kind,
-                **said,
-            )
+            lose(kind, reason, answer or None)
             return None
         samples = self._judge(case, answer, rec)
         valid = [x for x in samples if x["score"] is not None]

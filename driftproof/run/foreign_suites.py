@@ -27,16 +27,14 @@ from driftproof.run.suite_fields import (
 
 __all__ = ["caveman_cases", "skill_creator_cases"]
 
+_EVAL = "expected an eval object {id, prompt, expected_output, files, expectations}"
+_CAVEMAN_CASE = "expected a case object {id, category, prompt, checks, examples}"
+
 
 def skill_creator_cases(c: Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
     name = doc.get("skill_name") if isinstance(doc.get("skill_name"), str) else None
     cases = []
-    for p, raw in case_objects(
-        c,
-        doc.get("evals"),
-        "/evals",
-        "expected an eval object {id, prompt, expected_output, files, expectations}",
-    ):
+    for p, raw in case_objects(c, doc.get("evals"), "/evals", _EVAL):
         cid = read_case_id(c, raw.get("id"), f"{p}/id")
         prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
         # skill-creator's schemas.md says expectations, its SKILL.md and agentskills.io say
@@ -76,12 +74,7 @@ def skill_creator_cases(c: Collector, doc: dict) -> tuple[str | None, list[Suite
 
 def caveman_cases(c: Collector, doc: dict) -> list[SuiteCase]:
     cases = []
-    for p, raw in case_objects(
-        c,
-        doc.get("cases"),
-        "/cases",
-        "expected a case object {id, category, prompt, checks, examples}",
-    ):
+    for p, raw in case_objects(c, doc.get("cases"), "/cases", _CAVEMAN_CASE):
         cid = read_case_id(c, raw.get("id"), f"{p}/id")
         prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
         checks = []
