@@ -9,12 +9,14 @@ What it writes into DIR (a new or empty folder)::
     diff.txt                       driftproof diff of v1-run1 against v2-run1
     plan.txt                       driftproof plan of v1-run1
     site/index.html                a local site of the four receipts, a banner on every page
-    WALKTHROUGH.txt                what the newcomer sees, each item linked to the method's worked examples
+    WALKTHROUGH.txt                what the newcomer sees, each item linked to the method's
+                                   worked examples
 
 Everything is labelled simulated: ``run.provider`` and ``judge.provider`` are ``simulated``,
 the level is UNVERIFIED, every page of the local site carries a banner, and no receipt gets a
-verdict (method: non-model receipts carry none; :data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`).
-The public site (``make reports``) refuses simulated receipts.
+verdict (method: non-model receipts carry none;
+:data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`). The public site (``make reports``) refuses
+simulated receipts.
 
 The demo shows: draws that vary, bands with spread, the stopping rule adding draws past the
 minimum of 3, a lost draw with its reason, ``plan``'s draws needed, the lift with its paired
@@ -28,8 +30,12 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from driftproof.errors import RefusalError
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
 
 __all__ = ["DEMO_SEED", "METHOD_URL", "DemoResult", "run_demo"]
 
@@ -41,7 +47,7 @@ BANNER = (
     "provider. No model answered and no model judged; nothing here is a measurement or a verdict."
 )
 
-SUITE = {
+SUITE: dict[str, Any] = {
     "format": "driftproof-suite/1",
     "name": "commit-messages (demo)",
     "language": "en",
@@ -50,8 +56,9 @@ SUITE = {
             "id": "retry-429",
             "prompt": "Write a commit message for a change that retries HTTP 429 responses "
             "with exponential backoff, at most 3 times.",
-            "rubric": "Score 1.0 for a Conventional Commits subject (fix: or feat:) under 72 characters that names "
-            "the 429 retry, and a body that states the backoff and the 3-attempt limit. Deduct for vagueness.",
+            "rubric": "Score 1.0 for a Conventional Commits subject (fix: or feat:) under 72 "
+            "characters that names the 429 retry, and a body that states the backoff and the "
+            "3-attempt limit. Deduct for vagueness.",
             "checks": [
                 {
                     "name": "conventional subject",
@@ -69,14 +76,14 @@ SUITE = {
             "id": "rename-flag",
             "prompt": "Write a commit message for renaming the --dry flag to --dry-run, "
             "keeping --dry as a deprecated alias.",
-            "rubric": "Score 1.0 for a Conventional Commits subject naming the rename, and a body saying --dry still "
-            "works but is deprecated. Deduct for omitting the alias.",
+            "rubric": "Score 1.0 for a Conventional Commits subject naming the rename, and a body "
+            "saying --dry still works but is deprecated. Deduct for omitting the alias.",
         },
         {
             "id": "drop-py38",
             "prompt": "Write a commit message for dropping Python 3.8 support.",
-            "rubric": "Score 1.0 for a subject marking the breaking change (! or a BREAKING CHANGE footer) and a "
-            "body naming the new minimum Python version.",
+            "rubric": "Score 1.0 for a subject marking the breaking change (! or a BREAKING CHANGE "
+            "footer) and a body naming the new minimum Python version.",
         },
     ],
 }
@@ -130,7 +137,8 @@ def _check_folder(folder: Path, force: bool) -> None:
         )
     if not folder.parent.is_dir():
         raise RefusalError(
-            f"{folder}: the folder {folder.parent} does not exist; create it first (nothing was written)"
+            f"{folder}: the folder {folder.parent} does not exist; create it first (nothing was "
+            "written)"
         )
     if folder.is_dir() and any(folder.iterdir()) and not force:
         raise RefusalError(
@@ -175,7 +183,7 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
         if out.exists():
             out.unlink()  # only reached with force: the folder was checked above
         system = arm_systems(skills[v], None)["with_skill"]
-        lose = (
+        lose: dict[tuple[str, str | None, int], str] = (
             {(lost_prompt, sha256_text(system or ""), 2): LOST_REASON} if name == "v2-run1" else {}
         )
         lane = SimulatedProvider(
@@ -220,12 +228,12 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
     return DemoResult(folder, receipts, walk, time.perf_counter() - t0, files)
 
 
-def _scores(r, case_id: str, arm: str) -> list[float | None]:  # type: ignore[no-untyped-def]
+def _scores(r: Receipt, case_id: str, arm: str) -> list[float | None]:
     case = next(c for c in r.cases if c.id == case_id)
     return [d.score for d in getattr(case.arms, arm).draws]
 
 
-def walkthrough(read: dict, diff: str, plan: str) -> str:  # type: ignore[type-arg]
+def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
     """The demo's walkthrough: each mechanic on the simulated receipts, with a link to the
     method's worked examples (plain text)."""
     from driftproof.stats import arm_band, receipt_reading
@@ -259,32 +267,36 @@ def walkthrough(read: dict, diff: str, plan: str) -> str:  # type: ignore[type-a
     plan_head = plan.splitlines()[0]
     ex = METHOD_URL + "#worked-examples"
     lines = [
-        "driftproof demo: the method's mechanics on SIMULATED data (no model answered; no verdict).",
+        "driftproof demo: the method's mechanics on SIMULATED data (no model answered; no "
+        "verdict).",
         "",
-        f"1. Draws vary. Case {first.id}, with skill, receipts/v1-run1.json: per-draw scores {scores}.",
+        f"1. Draws vary. Case {first.id}, with skill, receipts/v1-run1.json: per-draw scores "
+        f"{scores}.",
         f"   Each draw is judged 5 times; a draw's score is the mean of its judge samples. {ex}",
-        f"2. Bands have spread. The same arm's band is {w.mean:.3f} ± {w.sd:.3f} (mean ± one sample sd, "
-        f"n = {w.n}). {METHOD_URL}#improved",
-        f"3. The stopping rule adds draws. receipts/{longest[3]}.json, {longest[0]} ({longest[1].replace('_', ' ')}) "
-        f"drew {longest[2]} times: "
+        f"2. Bands have spread. The same arm's band is {w.mean:.3f} ± {w.sd:.3f} (mean ± one "
+        f"sample sd, n = {w.n}). {METHOD_URL}#improved",
+        f"3. The stopping rule adds draws. receipts/{longest[3]}.json, {longest[0]} "
+        f"({longest[1].replace('_', ' ')}) drew {longest[2]} times: "
         "at least 3, then one more while the spread still moved by 0.01 or more. "
         f"{ex}",
     ]
     if lost:
         cid, arm, idx, why = lost[0]
         lines.append(
-            f"4. A lost draw, with its reason. receipts/v2-run1.json, {cid} ({arm.replace('_', ' ')}), "
-            f"draw {idx}: {why}. It is left out of the mean and the spread, and a diff names it. "
+            f"4. A lost draw, with its reason. receipts/v2-run1.json, {cid} "
+            f"({arm.replace('_', ' ')}), draw {idx}: {why}. It is left out of the mean and the "
+            "spread, and a diff names it. "
             f"{METHOD_URL}#inconclusive-lost-draws"
         )
     lines.append(
-        f"5. Plan: {plan_head} (plan.txt) {METHOD_URL}#underpowered-not-enough-draws-to-conclude-at-this-effect-floor"
+        f"5. Plan: {plan_head} (plan.txt) "
+        f"{METHOD_URL}#underpowered-not-enough-draws-to-conclude-at-this-effect-floor"
     )
     if iv.lift is not None and iv.se is not None:
         lines.append(
             f"6. The lift, with its paired interval as context: {iv.lift:+.3f} (95% interval "
-            f"{iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over {iv.cases} cases). "
-            f"Context only: it never decides a verdict. {ex}"
+            f"{iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over {iv.cases} "
+            f"cases). Context only: it never decides a verdict. {ex}"
         )
     else:
         lines.append(
@@ -295,7 +307,8 @@ def walkthrough(read: dict, diff: str, plan: str) -> str:  # type: ignore[type-a
     lines.append(f"7. No verdict, and why, in the product's exact words: {reading.reason}. {ex}")
     lines += [
         "",
-        "The diff of v1 run 1 against v2 run 1 (diff.txt) shows every case's bands under that reason:",
+        "The diff of v1 run 1 against v2 run 1 (diff.txt) shows every case's bands under that "
+        "reason:",
         "",
         diff,
         "Local site: site/index.html (every page carries a SIMULATED banner).",
@@ -311,8 +324,9 @@ def _with_banner(html: bytes) -> bytes:
     from html import escape
 
     banner = (
-        f'<div class="simulated-banner" role="note" style="background:#b00020;color:#fff;padding:.6em 1em;'
-        f'font-weight:bold">{escape(BANNER)}</div>'
+        '<div class="simulated-banner" role="note" '
+        'style="background:#b00020;color:#fff;padding:.6em 1em;font-weight:bold">'
+        f"{escape(BANNER)}</div>"
     ).encode()
     m = _BODY.search(html)
     return html[: m.end()] + banner + html[m.end() :] if m else banner + html
@@ -334,8 +348,9 @@ def write_site(out: Path, receipts: dict[str, Path], walk: str, diff: str, plan:
     ]
     files = build_site_files(loaded, [], nav=nav, site_name="Driftproof demo (simulated)")
     files["index.html"] = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Driftproof demo (simulated)</title>'
-        "</head><body><h1>Driftproof demo (simulated)</h1>"
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        "<title>Driftproof demo (simulated)</title></head>"
+        "<body><h1>Driftproof demo (simulated)</h1>"
         f'<p><a href="receipts/">Receipts</a> · <a href="results/">Results</a> · '
         f'<a href="{METHOD_URL}#worked-examples">Worked examples of every verdict word</a></p>'
         f"<h2>Walkthrough</h2><pre>{escape(walk)}</pre><h2>Plan</h2><pre>{escape(plan)}</pre>"

@@ -51,8 +51,8 @@ class CasePlan:
 
     Attributes:
         case_id: the case.
-        draws_needed: equal draws per arm that resolve the floor; ``None`` when none does or unknown.
-        no_draw_count: ``sd_with + sd_base`` alone reaches the floor.
+        draws_needed: equal draws per arm that resolve the floor; ``None`` when none does or
+        unknown. no_draw_count: ``sd_with + sd_base`` alone reaches the floor.
         measured: measured draws in the with-skill and baseline arms of the pilot.
     """
 
@@ -137,7 +137,8 @@ def plan_receipt(r: Receipt) -> Plan:
     usd, note = _judge_cost(r, answers)
     interactive = batch = None
     if usd is not None:
-        # the pilot's own tier is what it was billed at; a receipt before 0.15 (no tier) ran interactive
+        # the pilot's own tier is what it was billed at; a receipt before 0.15 (no tier) ran
+        # interactive
         batched = (
             r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
         )

@@ -63,12 +63,14 @@ def test_quick_start_literally(
     assert re.search(r"2\. Bands have spread\. The same arm's band is 0\.\d{3} ± 0\.\d{3} ", out)
     assert "± 0.000" not in out.split("2. Bands")[1].split("\n")[0]
     m = re.search(
-        r"3\. The stopping rule adds draws\. receipts/v\d-run\d\.json, \S+ \([a-z ]+\) drew (\d+) times",
+        r"3\. The stopping rule adds draws\. receipts/v\d-run\d\.json, \S+ \([a-z ]+\) drew (\d+) "
+        r"times",
         out,
     )
     assert m and int(m.group(1)) > 3  # more than the minimum of three
     assert (
-        "4. A lost draw, with its reason. receipts/v2-run1.json, rename-flag (with skill), draw 1: simulated "
+        "4. A lost draw, with its reason. receipts/v2-run1.json, rename-flag (with skill), draw 1: "
+        "simulated "
         "failure" in out
     )
     assert (
@@ -79,7 +81,8 @@ def test_quick_start_literally(
         r"6\. The lift, with its paired interval as context: [+-]0\.\d{3} \(95% interval", out
     )
     assert (
-        "7. No verdict, and why, in the product's exact words: simulated: no model answered and no model "
+        "7. No verdict, and why, in the product's exact words: simulated: no model answered and no "
+        "model "
         "judged" in out
     )
     assert "https://driftproof.dev/method/#worked-examples" in out
@@ -130,7 +133,8 @@ def test_quick_start_literally(
         re.search(r"0\.\d{3} ± 0\.\d{3}.*no verdict\s+\d+/\d+\s+\d+/\d+", r) for r in rows
     )
     assert re.search(
-        r"Lift \(with skill − baseline\), context: first\.json [+-]0\.\d{3}, second\.json [+-]0\.\d{3}, "
+        r"Lift \(with skill − baseline\), context: first\.json [+-]0\.\d{3}, second\.json "
+        r"[+-]0\.\d{3}, "
         r"over the 3 cases both receipts measured",
         out,
     )

@@ -37,6 +37,7 @@ def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
     result = run_demo(folder or out_dir or Path("driftproof-demo"), force=force)
     click.echo(result.walkthrough, nl=False)
     click.echo(
-        f"Wrote {result.folder}/ in {result.seconds:.1f} s: suite.json, skill-v1/ and skill-v2/SKILL.md, "
-        f"{len(result.receipts)} receipts in receipts/, diff.txt, plan.txt, site/index.html."
+        f"Wrote {result.folder}/ in {result.seconds:.1f} s: suite.json, skill-v1/ and "
+        f"skill-v2/SKILL.md, {len(result.receipts)} receipts in receipts/, diff.txt, plan.txt, "
+        "site/index.html."
     )

@@ -50,7 +50,10 @@ def to_text(p: Plan) -> str:
     elif p.draws_per_arm is None:
         head = f"No draw count resolves the {EFFECT_FLOOR} effect floor for any case."
     else:
-        head = f"{p.draws_per_arm} draws per arm resolve the {EFFECT_FLOOR} effect floor, spreads held."
+        head = (
+            f"{p.draws_per_arm} draws per arm resolve the {EFFECT_FLOOR} effect floor, spreads "
+            "held."
+        )
     lines = [head]
     if p.no_count_cases:
         lines.append(f"{NO_DRAW_COUNT_REACHES}: " + ", ".join(p.no_count_cases))
@@ -73,7 +76,8 @@ def to_text(p: Plan) -> str:
             else ("none" if c.no_draw_count else "unknown")
         )
         lines.append(
-            f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, {c.measured[1]} baseline)"
+            f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, {c.measured[1]} "
+            "baseline)"
         )
     if p.answer_calls is not None:
         judge = (

@@ -32,78 +32,29 @@ UNVERIFIED); 130 when interrupted (the journal is kept).
 
 from __future__ import annotations
 
-import math
-import re
 from pathlib import Path
 from typing import Any
 
 import click
-import yaml
 
+from driftproof.cli.run_progress import resume_command, with_progress
+from driftproof.cli.run_setup import (
+    DEFAULT_JUDGE,
+    KNOWN_BATCH_PRICES,
+    KNOWN_PRICES,
+    OFFLINE,
+    parse_delays,
+    parse_price,
+    simulated_options,
+    skill_name_of,
+)
 from driftproof.wording import SMOKE_RUN
-
-DEFAULT_JUDGE = {
-    "anthropic": "claude-haiku-4-5-20251001",
-    "openai": "gpt-5-mini",
-    "stub": "stub-judge",
-    "simulated": "simulated-judge",
-}
-OFFLINE = ("stub", "simulated")
-#: USD per million tokens (input, output, cache read, cache write), frozen into the receipt
-#: for the default judges (Anthropic's price list: cache reads 0.1x input, 5-minute cache writes 1.25x).
-KNOWN_PRICES = {
-    "claude-haiku-4-5-20251001": (1.0, 5.0, 0.1, 1.25),
-    "claude-haiku-4-5": (1.0, 5.0, 0.1, 1.25),
-}
-#: The same judges' batch prices (Message Batches bill 50% of the standard prices, cache parts
-#: included), frozen with ``judge.price.tier`` = ``batch`` when the run is batched (issue 17).
-KNOWN_BATCH_PRICES = {
-    "claude-haiku-4-5-20251001": (0.5, 2.5, 0.05, 0.625),
-    "claude-haiku-4-5": (0.5, 2.5, 0.05, 0.625),
-}
 
 STOPPING_RULE = (
     "Each arm is drawn at least 3 times, then once more at a time while the sample standard "
     "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
     "--max-draws draws (default 10). Lost draws are not replaced."
 )
-
-
-def _skill_name(path: Path, text: str) -> str:
-    m = re.match(r"^---\s*\n(.*?)\n---\s*\n", text, re.S)
-    if m:
-        try:
-            front = yaml.safe_load(m.group(1))
-        except yaml.YAMLError:
-            front = None
-        if isinstance(front, dict) and isinstance(front.get("name"), str) and front["name"].strip():
-            return front["name"].strip()[:200]
-    return (path.resolve().parent.name or path.stem)[:200]
-
-
-def _price(value: str | None) -> tuple[float, ...] | None:
-    if value is None:
-        return None
-    try:
-        parts = tuple(float(x) for x in value.split(","))
-    except ValueError as exc:
-        raise click.BadParameter(
-            "expected IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
-            "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25"
-        ) from exc
-    if len(parts) not in (2, 4):
-        raise click.BadParameter(
-            "expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens"
-        )
-    if not all(math.isfinite(x) and x >= 0 for x in parts):
-        raise click.BadParameter(
-            "expected finite prices of 0 or more (NaN and infinity cannot be sealed, D-12)"
-        )
-    return parts
-
-
-def _delays(value: str) -> tuple[float, ...]:
-    return tuple(float(x) for x in value.split(",") if x.strip())
 
 
 @click.command(help=__doc__.split("\n\n", 1)[1] + "\n\nStopping rule: " + STOPPING_RULE)
@@ -196,8 +147,8 @@ def _delays(value: str) -> tuple[float, ...]:
     "--lang",
     "lang",
     help="Run the suite's prompts in this language (its translations) with the "
-    "control translated (the suite's controls table, else the product's); stops before any call when "
-    "either is missing.",
+    "control translated (the suite's controls table, else the product's); stops before any "
+    "call when either is missing.",
 )
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the simulated provider."
@@ -235,15 +186,16 @@ def _delays(value: str) -> tuple[float, ...]:
     "--batch",
     is_flag=True,
     help="Send each round through the provider's batch API (Anthropic Message "
-    "Batches, OpenAI Batch API) at the batch price (give --judge-price as the batch price): a batch "
-    "finishes within 24 h, not minutes.",
+    "Batches, OpenAI Batch API) at the batch price (give --judge-price as the batch price): "
+    "a batch finishes within 24 h, not minutes.",
 )
 @click.option(
     "--batch-timeout",
     type=click.FloatRange(min=0.01),
     default=24 * 3600.0,
     show_default=True,
-    help="Seconds after which a batch that has not ended is cancelled (its finished results are kept).",
+    help="Seconds after which a batch that has not ended is cancelled "
+    "(its finished results are kept).",
 )
 @click.option(
     "--batch-poll-interval",
@@ -310,10 +262,12 @@ def run(
             param_hint="--batch",
         )
     table = KNOWN_BATCH_PRICES if batch else KNOWN_PRICES
-    price = _price(judge_price) if judge_price else table.get(jm) if jp not in OFFLINE else None
+    price = (
+        parse_price(judge_price) if judge_price else table.get(jm) if jp not in OFFLINE else None
+    )
     opts: dict[str, Any] = {}
     if provider == "simulated":
-        opts = _simulated_options(seed, skill_text, control)
+        opts = simulated_options(seed, skill_text, control)
     elif provider != "stub":
         opts = (
             {"base_url": base_url, "api": openai_api if provider == "openai" else None}
@@ -328,7 +282,7 @@ def run(
     if jp in OFFLINE:
         jopts = {"seed": seed} if jp == "simulated" else {}
     judge = lane if jp == provider == "simulated" else make_provider(jp, "api", **jopts)
-    kw = dict(
+    kw: dict[str, Any] = dict(
         model=model,
         judge_model=jm,
         judge_price=price,
@@ -336,7 +290,7 @@ def run(
         concurrency=concurrency,
         timeout=timeout,
         judge_timeout=judge_timeout,
-        retry_delays=_delays(retry_delays) if retry_delays else None,
+        retry_delays=parse_delays(retry_delays) if retry_delays else None,
         max_tokens=max_output_tokens,
         judge_max_tokens=judge_max_output_tokens,
         keep_transcripts=keep_transcripts,
@@ -358,7 +312,7 @@ def run(
         return run_suite(
             suite,
             skill_text=skill_text,
-            skill_name=skill_name or _skill_name(skill_path, skill_text),
+            skill_name=skill_name or skill_name_of(skill_path, skill_text),
             cfg=cfg,
             provider=lane,
             judge=judge,
@@ -368,11 +322,12 @@ def run(
         )
 
     try:
-        result = _with_progress(go)
+        result = with_progress(go)
     except RunInterrupted as exc:
         click.echo(
-            f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in {exc.journal}; "
-            f"no receipt was written yet.\nTo resume, run the same command again:\n  {resume_command()}",
+            f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in "
+            f"{exc.journal}; no receipt was written yet.\n"
+            f"To resume, run the same command again:\n  {resume_command()}",
             err=True,
         )
         raise SystemExit(130) from None
@@ -381,87 +336,6 @@ def run(
     print_result(result)
     if result.stopped:
         raise SystemExit(3)
-
-
-def _simulated_options(seed: int, skill_text: str, control: str | None) -> dict[str, Any]:
-    """The simulated lane for ``run --provider simulated``: the skill arm adds 0.10 to the mean
-    quality, the control 0.03 (a seeded demonstration, not a measurement)."""
-    from driftproof.receipt import sha256_text
-    from driftproof.run.engine import arm_systems
-
-    systems = arm_systems(skill_text, control)
-    effects = {sha256_text(systems["with_skill"] or ""): 0.10}
-    if control is not None:
-        effects[sha256_text(control)] = 0.03
-    return {"seed": seed, "effects": effects}
-
-
-def resume_command() -> str:
-    """The exact command line this process was started with, quoted for a POSIX shell."""
-    import shlex
-    import sys
-
-    ctx = click.get_current_context(silent=True)
-    obj = ctx.find_root().obj if ctx is not None else None
-    argv = (
-        obj.get("argv") if isinstance(obj, dict) and obj.get("argv") is not None else sys.argv[1:]
-    )
-    return shlex.join(["driftproof", *argv])
-
-
-def _with_progress(fn: Any, console: Any = None) -> Any:
-    """Call ``fn(progress)`` under a progress bar on stderr: draws done of planned, ETA, spend
-    (judge usage at the frozen price plus the cost a harness reported), then the sealing step
-    (assembling, checking and sealing the receipt), which the bar counts as one more step so that
-    it never reads finished while the receipt is still being written. Off when stderr is not a
-    terminal. With ``--batch``, the line also gives each open batch's state and the provider's
-    own request counts (``progress.batch``)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-    console = console or Console(stderr=True)
-    columns = (
-        TextColumn("{task.fields[phase]}"),
-        BarColumn(),
-        TextColumn("{task.fields[draws]}"),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TextColumn("spend ${task.fields[spend]:.4f}"),
-        TextColumn("{task.fields[batch]}"),
-    )
-    with Progress(
-        *columns, console=console, disable=not console.is_terminal, transient=False
-    ) as bar:
-        task = bar.add_task("draws", total=None, spend=0.0, phase="draws", draws="", batch="")
-
-        def progress(done: int, total: int, spend: float, phase: str = "draws") -> None:
-            completed, steps, label = bar_steps(done, total, phase)
-            bar.update(
-                task,
-                completed=completed,
-                total=steps,
-                spend=spend,
-                draws=f"{done}/{total}",
-                phase=label,
-            )
-
-        def batch_status(statuses: Any) -> None:
-            from driftproof.run.batch_engine import describe
-
-            bar.update(task, batch=describe(statuses))
-
-        progress.batch = batch_status  # type: ignore[attr-defined]
-
-        return fn(progress)
-
-
-def bar_steps(done: int, total: int, phase: str) -> tuple[int, int, str]:
-    """(steps completed, steps in all, label) of the run's bar: each planned draw is a step and
-    sealing the receipt one more, so the bar is full only once the receipt is written."""
-    steps = total + 1
-    if phase == "done":
-        return steps, steps, "sealed"
-    return done, steps, phase
 
 
 __all__ = ["SMOKE_RUN", "STOPPING_RULE", "run"]

@@ -60,7 +60,8 @@ def check(files: tuple[Path, ...]) -> None:
         )
         status = "; ".join(parts) if parts else "ok"
         click.echo(
-            f"{f}: {status} ({s.format} suite, {len(s.cases)} cases, {n_checks} checks, {n_ex} examples)"
+            f"{f}: {status} ({s.format} suite, {len(s.cases)} cases, {n_checks} checks, {n_ex} "
+            "examples)"
         )
     if failed:
         raise SystemExit(1)

@@ -55,7 +55,7 @@ CONVENTIONAL_TYPES = (
     "style",
     "test",
 )
-_CC = re.compile(r"^(?:%s)(?:\([^()\r\n]+\))?!?: \S" % "|".join(CONVENTIONAL_TYPES))
+_CC = re.compile(r"^(?:{})(?:\([^()\r\n]+\))?!?: \S".format("|".join(CONVENTIONAL_TYPES)))
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.M)
 
 _STRUCTURES: dict[str, Callable[[str], bool]] = {
@@ -113,19 +113,21 @@ def example_failures(case: Any) -> list[str]:
     out: list[str] = []
     for kind, examples in (("pass", case.examples_pass), ("fail", case.examples_fail)):
         for i, answer in enumerate(examples):
-            results = []
+            results: list[bool | None] = []  # None: the check timed out
             for spec in case.checks:
                 try:
                     results.append(check_passes(spec, answer))
                 except CheckTimeout as exc:
                     out.append(
-                        f"{case.pointer}/examples/{kind}/{i}: {exc} (a pattern that backtracks without end?)"
+                        f"{case.pointer}/examples/{kind}/{i}: {exc} (a pattern that backtracks "
+                        "without end?)"
                     )
                     results.append(None)
             if kind == "pass":
                 out.extend(
-                    f"{case.pointer}/examples/pass/{i}: check {spec.name!r} rejects this known-good answer"
-                    for spec, ok in zip(case.checks, results)
+                    f"{case.pointer}/examples/pass/{i}: check {spec.name!r} "
+                    "rejects this known-good answer"
+                    for spec, ok in zip(case.checks, results, strict=True)
                     if ok is False
                 )
             elif case.checks and all(ok is True for ok in results):

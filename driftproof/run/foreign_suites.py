@@ -1,8 +1,9 @@
 """Readers of the neighbouring suite formats (see :mod:`driftproof.run.suite` for the shapes).
 
 * skill-creator ``evals/evals.json`` (INTEROP-NOTES section 2): each expectation and each
-  assertion (both lists when both are given) becomes a criterion of weight 1, ids ``a1``, ``a2``, ...; ``expected_output`` is
-  not a rubric and is not used; a case with input ``files`` is refused by ``run``.
+  assertion (both lists when both are given) becomes a criterion of weight 1, ids ``a1``,
+  ``a2``, ...; ``expected_output`` is not a rubric and is not used; a case with input
+  ``files`` is refused by ``run``.
 * caveman ``prompts/fidelity.json``: each ``must_include`` / ``must_not_include`` pattern
   becomes one check, case-insensitive ``re.search`` as caveman's own scorer does.
 """
@@ -11,34 +12,33 @@ from __future__ import annotations
 
 import re
 
-from driftproof.run.suite import (
+from driftproof.run.suite_fields import (
     PROMPT_MAX_CHARS,
     CheckSpec,
+    Collector,
     SuiteCase,
-    _case_id,
-    _case_list,
-    _Collector,
-    _compile,
-    _criteria,
-    _examples,
-    _text,
+    case_objects,
+    compile_pattern,
+    read_case_id,
+    read_criteria,
+    read_examples,
+    read_text,
 )
 
 __all__ = ["caveman_cases", "skill_creator_cases"]
 
+_EVAL = "expected an eval object {id, prompt, expected_output, files, expectations}"
+_CAVEMAN_CASE = "expected a case object {id, category, prompt, checks, examples}"
 
-def skill_creator_cases(c: _Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
+
+def skill_creator_cases(c: Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
     name = doc.get("skill_name") if isinstance(doc.get("skill_name"), str) else None
     cases = []
-    for i, raw in enumerate(_case_list(c, doc.get("evals"), "/evals")):
-        p = f"/evals/{i}"
-        if not isinstance(raw, dict):
-            c.add(p, "expected an eval object {id, prompt, expected_output, files, expectations}")
-            continue
-        cid = _case_id(c, raw.get("id"), f"{p}/id")
-        prompt = _text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
-        # skill-creator's schemas.md says expectations, its SKILL.md and agentskills.io say assertions:
-        # a file giving both means both (issue 14), never one dropped
+    for p, raw in case_objects(c, doc.get("evals"), "/evals", _EVAL):
+        cid = read_case_id(c, raw.get("id"), f"{p}/id")
+        prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
+        # skill-creator's schemas.md says expectations, its SKILL.md and agentskills.io say
+        # assertions: a file giving both means both (issue 14), never one dropped
         exp: list[str] = []
         bad = False
         for key in ("expectations", "assertions"):
@@ -53,7 +53,7 @@ def skill_creator_cases(c: _Collector, doc: dict) -> tuple[str | None, list[Suit
         criteria = None
         if exp and not bad:
             where = f"{p}/expectations" if raw.get("expectations") else f"{p}/assertions"
-            criteria = _criteria(
+            criteria = read_criteria(
                 c,
                 [{"id": f"a{j + 1}", "weight": 1, "description": e} for j, e in enumerate(exp)],
                 where,
@@ -72,15 +72,11 @@ def skill_creator_cases(c: _Collector, doc: dict) -> tuple[str | None, list[Suit
     return name, cases
 
 
-def caveman_cases(c: _Collector, doc: dict) -> list[SuiteCase]:
+def caveman_cases(c: Collector, doc: dict) -> list[SuiteCase]:
     cases = []
-    for i, raw in enumerate(_case_list(c, doc.get("cases"), "/cases")):
-        p = f"/cases/{i}"
-        if not isinstance(raw, dict):
-            c.add(p, "expected a case object {id, category, prompt, checks, examples}")
-            continue
-        cid = _case_id(c, raw.get("id"), f"{p}/id")
-        prompt = _text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
+    for p, raw in case_objects(c, doc.get("cases"), "/cases", _CAVEMAN_CASE):
+        cid = read_case_id(c, raw.get("id"), f"{p}/id")
+        prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
         checks = []
         raw_checks = raw.get("checks")
         if not isinstance(raw_checks, dict) or set(raw_checks) - {
@@ -98,7 +94,7 @@ def caveman_cases(c: _Collector, doc: dict) -> list[SuiteCase]:
                     c.add(f"{p}/checks/{kind}", "expected a list of regular expressions")
                     continue
                 for j, pat in enumerate(pats):
-                    if _compile(c, pat, f"{p}/checks/{kind}/{j}", re.IGNORECASE) is not None:
+                    if compile_pattern(c, pat, f"{p}/checks/{kind}/{j}", re.IGNORECASE) is not None:
                         checks.append(
                             CheckSpec(
                                 f"{kind} #{j + 1}: {pat}"[:200], kind, pattern=pat, ignore_case=True
@@ -106,7 +102,7 @@ def caveman_cases(c: _Collector, doc: dict) -> list[SuiteCase]:
                         )
             if not checks and not c.problems:
                 c.add(f"{p}/checks", "expected at least one check")
-        ex_pass, ex_fail = _examples(c, raw.get("examples"), f"{p}/examples")
+        ex_pass, ex_fail = read_examples(c, raw.get("examples"), f"{p}/examples")
         if cid and prompt:
             cases.append(
                 SuiteCase(cid, prompt, None, None, None, tuple(checks), ex_pass, ex_fail, p)

@@ -25,16 +25,39 @@ import json
 import os
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from driftproof.errors import RefusalError
 
-__all__ = ["JOURNAL_FORMAT", "Journal", "journal_path"]
+__all__ = ["JOURNAL_FORMAT", "Journal", "journal_path", "json_records"]
 
 JOURNAL_FORMAT = "driftproof-run/1"
 #: Seconds between two fsyncs of the journal while draws finish.
 SYNC_INTERVAL = 1.0
+
+
+def json_records(
+    path: Path, lines: Sequence[bytes], *, first_line: int = 1, what: str = "journal"
+) -> Iterator[Any]:
+    """Each complete line of a JSON Lines journal at ``path``, parsed; blank lines skipped.
+    ``lines`` start at line number ``first_line`` (for the message). Shared by the run journal
+    and the batch journal (:mod:`driftproof.run.batch_engine`).
+
+    Raises:
+        RefusalError: a line is not JSON, naming the file, the line and ``what`` is damaged.
+    """
+    for n, line in enumerate(lines, start=first_line):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RefusalError(
+                f"{path}: line {n} is not JSON ({exc.msg}); the {what} is damaged"
+            ) from exc
+        yield rec
 
 
 def journal_path(receipt_path: str | Path) -> Path:
@@ -120,18 +143,11 @@ class Journal:
         if header.get("harness_version") != harness_version:
             raise RefusalError(
                 f"{self.path}: the run began on harness version {header.get('harness_version')}, "
-                f"this binary prints {harness_version}; answers of one receipt come from one harness"
+                f"this binary prints {harness_version}; answers of one receipt come from one "
+                "harness"
             )
         self.started_at, self.harness_version = header["started_at"], harness_version
-        for n, line in enumerate(complete[1:], start=2):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RefusalError(
-                    f"{self.path}: line {n} is not JSON ({exc.msg}); the journal is damaged"
-                ) from exc
+        for rec in json_records(self.path, complete[1:], first_line=2):
             if "attempt" in rec:
                 self.attempts += 1
             elif "draw" in rec:

@@ -144,7 +144,8 @@ _POINTING = [
         re.I,
     ),
     re.compile(
-        rf"\b(?:{_OUTPUT})\s+(?:is|are|has been|have been|was|were)\s+(?:saved|written|stored|placed|generated|"
+        rf"\b(?:{_OUTPUT})\s+(?:is|are|has been|have been|was|were)\s+"
+        r"(?:saved|written|stored|placed|generated|"
         rf"exported|attached|put|created|documented|recorded)\s+(?:to|in|into|at|as|under)\b",
         re.I,
     ),
@@ -171,7 +172,8 @@ _POINTING = [
 ]
 _REFERS_BACK = re.compile(r"\b(?:this|these|it|that|them|the above|above)\b", re.I)
 _CHANGES = re.compile(
-    r"^\s*(?:#+\s*)?(?:changes|changes made|changed files|files changed|summary of changes)\s*:?\s*$",
+    r"^\s*(?:#+\s*)?"
+    r"(?:changes|changes made|changed files|files changed|summary of changes)\s*:?\s*$",
     re.I,
 )
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
@@ -182,7 +184,8 @@ _IMPERATIVE = re.compile(
 )
 _WORK = re.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:"
-    r"(?:i|we)(?:'ve| have| had)?\s+(?:just\s+|now\s+|also\s+|successfully\s+)?(?:added|updated|created|modified|"
+    r"(?:i|we)(?:'ve| have| had)?\s+(?:just\s+|now\s+|also\s+|successfully\s+)?"
+    r"(?:added|updated|created|modified|"
     r"changed|edited|wrote|written|saved|fixed|implemented|refactored|made|moved|renamed|removed|deleted|applied|"
     r"completed|finished|ran|tested|committed|pushed|installed)\b"
     r"|(?:done|finished|all done|complete|completed)\b[.!]?\s*$"
@@ -197,7 +200,7 @@ def normalize(text: str) -> str:
     lines = text.translate(_TYPO).split("\n")
     fenced = _segments(lines)
     out = []
-    for line, inside in zip(lines, fenced):
+    for line, inside in zip(lines, fenced, strict=True):
         if not inside:
             for _ in range(3):
                 new = _EMPHASIS.sub(

@@ -86,8 +86,8 @@ class RetryPolicy:
             )
         else:
             backoff = (
-                f"jittered exponential: {self.initial_s:g} s x 2^k + up to {self.initial_s:g} s jitter; "
-                "at least retry-after / retry-after-ms"
+                f"jittered exponential: {self.initial_s:g} s x 2^k + up to {self.initial_s:g} s "
+                "jitter; at least retry-after / retry-after-ms"
             )
         return {
             "max_attempts": self.max_attempts,
@@ -257,7 +257,8 @@ def needs_more(
     max_draws: int = MAX_DRAWS,
     settle: float = SETTLE,
 ) -> bool:
-    """Whether an arm with these per-draw scores (in draw order; ``None`` = lost) gets another draw."""
+    """Whether an arm with these per-draw scores (in draw order; ``None`` = lost) gets another
+    draw."""
     drawn = len(scores)
     if drawn < min_draws:
         return True

@@ -71,7 +71,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
         w = arm_band(c.arms.with_skill, "generation")
         b = arm_band(c.arms.baseline, "generation")
         lift = mean_delta(b, w)
-        row = [Text(c.id), _f(w.mean), _f(b.mean), _f(lift, True)]
+        row: list[Text | str] = [Text(c.id), _f(w.mean), _f(b.mean), _f(lift, True)]
         lost = w.lost + b.lost
         drawn = w.drawn + b.drawn
         if has_control and c.arms.control is not None:
@@ -92,8 +92,9 @@ def print_result(result: Any, console: Console | None = None) -> None:
 
     console.print(
         Text(
-            f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} "
-            f"(skill {r.skill.tokens} tokens); endpoint attempts {r.run.endpoint_attempts}"
+            f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
+            f"skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} (skill {r.skill.tokens} "
+            f"tokens); endpoint attempts {r.run.endpoint_attempts}"
         )
     )
     jo = r.economics.judge_overhead
@@ -102,7 +103,8 @@ def print_result(result: Any, console: Console | None = None) -> None:
         console.print(
             Text(
                 f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
-                f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without usage)"
+                f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without "
+                "usage)"
             )
         )
     refusal = verdict_refusal(r)

@@ -1,7 +1,8 @@
-"""Helpers for the ``driftproof run`` tests (imported as ``run_helpers``): a loopback server speaking the Anthropic Messages API and
-the OpenAI Chat Completions and Responses APIs with scripted answers, latency, 429s, 500s and
-hangs; fake ``claude`` and ``codex`` executables; a three-case suite. No test touches the
-internet: every base URL is ``http://127.0.0.1:<port>``."""
+"""Helpers for the ``driftproof run`` tests (imported as ``run_helpers``): a loopback server
+speaking the Anthropic Messages API and the OpenAI Chat Completions and Responses APIs with
+scripted answers, latency, 429s, 500s and hangs; fake ``claude`` and ``codex`` executables; a
+three-case suite. No test touches the internet: every base URL is ``http://127.0.0.1:<port>``.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-SKILL_TEXT = "---\nname: commit-helper\n---\n# Commit helper\nSKILL-MARK: write Conventional Commits subjects.\n"
+#: The fake ``claude`` and ``codex`` executables (Python sources run with a shebang).
+_BINS = Path(__file__).parent / "fake_bins"
+
+SKILL_TEXT = (
+    "---\nname: commit-helper\n---\n# Commit helper\nSKILL-MARK: write Conventional "
+    "Commits subjects.\n"
+)
 
 SUITE = {
     "format": "driftproof-suite/1",
@@ -23,7 +30,8 @@ SUITE = {
         {
             "id": "commit-429",
             "prompt": "Write a commit message for a fix that retries HTTP 429 responses.",
-            "rubric": "1.0 for a Conventional Commits subject that names the 429 retry; 0.5 for a plain one.",
+            "rubric": "1.0 for a Conventional Commits subject that names the 429 retry; 0.5 for a "
+            "plain one.",
             "threshold": 0.7,
             "checks": [
                 {
@@ -62,12 +70,16 @@ SUITE = {
     ],
 }
 
-SKILL_ANSWER = "fix(http): retry 429 responses (skill)\n\nRetry-After is honoured; 429 means too many requests."
+SKILL_ANSWER = (
+    "fix(http): retry 429 responses (skill)\n\nRetry-After is honoured; 429 means too "
+    "many requests."
+)
 BASE_ANSWER = "Fixed the retry for 429 responses."
 
 
 def judge_reply(prompt: str) -> str:
-    """The scripted judge: 0.9 for a skill answer, 0.5 otherwise; criteria all met or only 'rate'."""
+    """The scripted judge: 0.9 for a skill answer, 0.5 otherwise; criteria all met or only
+    'rate'."""
     skill = "(skill)" in prompt
     if "<criteria>" in prompt:
         return json.dumps(
@@ -86,8 +98,9 @@ def judge_reply(prompt: str) -> str:
 
 
 def is_judge_prompt(prompt: str) -> bool:
-    """Whether a request is a judge sample: the judge template (``driftproof/run/judge.py``) wraps
-    the graded answer in ``<answer data="…">``. Both loopbacks (this one and ``batch_fake``) ask here."""
+    """Whether a request is a judge sample: the judge template (``driftproof/run/judge.py``)
+    wraps the graded answer in ``<answer data="…">``. Both loopbacks (this one and
+    ``batch_fake``) ask here."""
     return "<answer data=" in prompt
 
 
@@ -291,111 +304,9 @@ class Loopback:
         self.server.server_close()
 
 
-FAKE_CLAUDE = r"""
-import json, os, sys, time
-args = sys.argv[1:]
-log = os.environ.get("FAKE_LOG")
-if log:
-    with open(log, "a") as f:
-        f.write(json.dumps({"bin": "claude", "argv": args, "cwd": os.getcwd(), "entries": os.listdir(".")}) + "\n")
-if args == ["--version"]:
-    print(os.environ.get("FAKE_CLAUDE_VERSION", "2.1.288 (Claude Code)"))
-    sys.exit(0)
-prompt = sys.stdin.read()
-system = None
-if "--system-prompt-file" in args:
-    system = open(args[args.index("--system-prompt-file") + 1]).read()
-model = args[args.index("--model") + 1]
-time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
-skill = system is not None and "SKILL-MARK" in system
-text = ("fix(http): retry 429 responses (skill)\n\nRetry-After is honoured; 429 means too many requests."
-        if skill else "Fixed the retry for 429 responses.")
-mode = os.environ.get("FAKE_MODE", "")
-tools = args[args.index("--tools") + 1].split(",")
-if mode == "files" and "Write" in tools:
-    with open("answer.md", "w") as f:
-        f.write(text)
-    text = ""
-if mode == "elsewhere" and "Write" in tools:
-    with open("notes.txt", "w") as f:
-        f.write("Background notes. " * 20)
-    text = "I saved the answer to answer.md."
-if mode == "binary" and "Write" in tools:
-    with open("answer.bin", "wb") as f:
-        f.write(b"\x00\x01")
-    text = ""
-served = os.environ.get("FAKE_SERVED", "claude-sonnet-4-6-20260101")
-usage = {"input_tokens": 40, "cache_creation_input_tokens": 10, "cache_read_input_tokens": 50, "output_tokens": 20}
-def error_envelope(status_text):
-    # claude -p --output-format json when the API call failed: is_error with the API's error in result
-    return {"type": "result", "subtype": "success", "is_error": True, "duration_ms": 5, "num_turns": 1,
-            "result": status_text, "session_id": "s", "total_cost_usd": 0, "usage": {"input_tokens": 0, "output_tokens": 0}}
-if mode == "forbidden":
-    print(json.dumps(error_envelope('API Error: 403 {"type":"error","error":{"type":"permission_error",'
-                                    '"message":"Your API key does not have permission to use the specified resource."}}')))
-    sys.exit(1)
-if mode == "overloaded_once":
-    state = os.environ["FAKE_STATE"]
-    seen = os.path.exists(state)
-    if not seen:
-        open(state, "w").close()
-        print(json.dumps(error_envelope('API Error: 529 {"type":"error","error":{"type":"overloaded_error",'
-                                        '"message":"Overloaded"},"request_id":"req_011CZ"}')))
-        sys.exit(1)
-if mode == "surrogate":
-    text = text + " done \ud83d"  # a lone high surrogate: json.dumps prints it as the escape \ud83d
-envelope = {"type": "result", "subtype": "success", "is_error": False, "duration_ms": 5, "num_turns": 1,
-            "result": text, "session_id": "s", "total_cost_usd": 0.001, "usage": usage,
-            "modelUsage": {served: {"inputTokens": 100, "outputTokens": 20, "cacheReadInputTokens": 50,
-                                    "cacheCreationInputTokens": 10, "webSearchRequests": 0,
-                                    "costUSD": 0.001, "contextWindow": 200000}},
-            "permission_denials": []}
-if mode == "verbose":
-    # --verbose makes --output-format json print an array: system init and hook events, then the result
-    print(json.dumps([{"type": "system", "subtype": "hook_started", "hook_name": "SessionStart:startup"},
-                      {"type": "system", "subtype": "hook_response", "hook_name": "SessionStart:startup", "exit_code": 0},
-                      {"type": "system", "subtype": "init", "session_id": "s", "tools": ["Read"], "model": served},
-                      {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}},
-                      envelope]))
-else:
-    print(json.dumps(envelope))
-"""
+FAKE_CLAUDE = (_BINS / "claude.py").read_text(encoding="utf-8")
 
-FAKE_CODEX = r"""
-import json, os, sys
-args = sys.argv[1:]
-log = os.environ.get("FAKE_LOG")
-if log:
-    with open(log, "a") as f:
-        f.write(json.dumps({"bin": "codex", "argv": args, "cwd": os.getcwd()}) + "\n")
-if args == ["--version"]:
-    print("codex-cli 0.101.0")
-    sys.exit(0)
-if args[:2] == ["features", "list"]:
-    print("shell_tool          stable        true")
-    print("unified_exec        experimental  false")
-    print("apply_patch_freeform experimental false")
-    print("web_search_request  stable        true")
-    print("view_image_tool     stable        true")
-    sys.exit(0)
-prompt = sys.stdin.read()
-system = None
-for i, a in enumerate(args):
-    if a == "-c" and args[i + 1].startswith("developer_instructions="):
-        system = json.loads(args[i + 1].split("=", 1)[1])
-skill = system is not None and "SKILL-MARK" in system
-text = ("fix(http): retry 429 responses (skill)\n\nRetry-After is honoured; 429 means too many requests."
-        if skill else "Fixed the retry for 429 responses.")
-if os.environ.get("FAKE_FAIL"):
-    print(json.dumps({"type": "thread.started", "thread_id": "th_1"}))
-    print(json.dumps({"type": "turn.failed", "error": {"message": os.environ["FAKE_FAIL"]}}))
-    sys.exit(1)
-for ev in [{"type": "thread.started", "thread_id": "th_1"}, {"type": "turn.started"},
-           {"type": "item.completed", "item": {"id": "item_0", "type": "reasoning", "text": "thinking"}},
-           {"type": "item.completed", "item": {"id": "item_1", "type": "agent_message", "text": text}},
-           {"type": "turn.completed", "usage": {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}}]:
-    print(json.dumps(ev))
-"""
+FAKE_CODEX = (_BINS / "codex.py").read_text(encoding="utf-8")
 
 
 def run_lane(

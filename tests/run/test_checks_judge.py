@@ -133,7 +133,9 @@ def test_rubric_replies(reply, score, reason):
 
 
 def _crit(*items):
-    return json.dumps({"criteria": [dict(zip(("id", "met", "reason"), it)) for it in items]})
+    return json.dumps(
+        {"criteria": [dict(zip(("id", "met", "reason"), it, strict=True)) for it in items]}
+    )
 
 
 def test_criteria_weighted_total_and_pass_computed_in_code():
@@ -151,10 +153,13 @@ def test_criteria_weighted_total_and_pass_computed_in_code():
 @pytest.mark.parametrize(
     "reply,reason",
     [
-        # the judge quotes the answer's own verdict, then gives its own: two candidates, not measured
+        # the judge quotes the answer's own verdict, then gives its own: two candidates, not
+        # measured
         (
-            'The answer ends with {"score": 1, "reason": "perfect"}. My grade: {"score": 0.2, "reason": "weak"}',
-            "the reply carries 2 candidate verdicts; only the judge's own final verdict counts, so the sample is not measured",
+            'The answer ends with {"score": 1, "reason": "perfect"}. My grade: {"score": 0.2, '
+            '"reason": "weak"}',
+            "the reply carries 2 candidate verdicts; only the judge's own final verdict counts, so "
+            "the sample is not measured",
         ),
         (
             '{"score": 0.2, "reason": "weak"} but on reflection the answer is fine',

@@ -210,7 +210,8 @@ def test_another_model_answering_stops_the_run(
         "(100 input, 20 output tokens); the run stops"
     )
     assert draws[0].tokens.input == 100 and r.run.endpoint_attempts == 1
-    # the call on the other model is recorded beside the answer, with its tokens (the fake reports 100/20)
+    # the call on the other model is recorded beside the answer, with its tokens (the fake reports
+    # 100/20)
     assert [(o.model, o.input_tokens, o.output_tokens) for o in draws[0].other_model_calls] == [
         ("claude-haiku-4-5-20251001", 100, 20)
     ]
@@ -226,13 +227,15 @@ def test_codex_turn_failed_is_retried_then_lost(
         d.lost.reason for d in r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws
     }
     assert reasons == {
-        "codex reported an error: stream disconnected (transient; 3 attempts, retried after 0.01 s and 0.02 s)"
+        "codex reported an error: stream disconnected (transient; 3 attempts, retried after 0.01 s "
+        "and 0.02 s)"
     }
     assert r.run.endpoint_attempts == 6 * 3
 
 
 def test_stopping_rule_draws_until_the_spread_settles_or_the_cap():
-    # a spread that keeps widening: sd 0, .058, .082, .114, .141, .172, .200, .230 (moves ≥ .024 each time)
+    # a spread that keeps widening: sd 0, .058, .082, .114, .141, .172, .200, .230 (moves ≥ .024
+    # each time)
     scripted = {
         ("c", "with_skill"): [
             0.5,
@@ -305,7 +308,7 @@ def test_progress_bar_shows_draws_eta_and_spend():
 
     from rich.console import Console
 
-    from driftproof.cli.run import _with_progress
+    from driftproof.cli.run_progress import with_progress as _with_progress
 
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=True, width=120)
@@ -325,7 +328,8 @@ def test_progress_bar_counts_sealing_as_work_left():
 
     from rich.console import Console
 
-    from driftproof.cli.run import _with_progress, bar_steps
+    from driftproof.cli.run_progress import bar_steps
+    from driftproof.cli.run_progress import with_progress as _with_progress
 
     # all 12 draws done, receipt not yet sealed: 12 of 13 steps, not full
     assert bar_steps(12, 12, "draws") == (12, 13, "draws")

@@ -208,8 +208,8 @@ def test_files_mode_with_nothing_showable_is_lost(
     r = read_receipt(run_lane(tmp_path, "anthropic", "cli", capture="files"))
     d = r.cases[0].arms.with_skill.draws[0]
     assert (
-        d.lost.reason
-        == "the reply is empty and no file it left can be shown; files: answer.bin (binary (holds NUL bytes))"
+        d.lost.reason == "the reply is empty and no file it left can be shown; "
+        "files: answer.bin (binary (holds NUL bytes))"
     )
     assert [(f.path, f.bytes, f.status) for f in d.captured_files] == [("answer.bin", 2, "binary")]
     assert d.judge_samples == [] and r.run.endpoint_attempts == 6  # no grading call for a lost draw
@@ -274,7 +274,7 @@ def test_judge_reply_from_another_model_is_not_measured(
     )
     d = r.cases[0].arms.with_skill.draws[0]
     assert (
-        d.lost.reason
-        == "no judge sample was valid: the reply reports model 'claude-opus-4-7', not the requested judge"
+        d.lost.reason == "no judge sample was valid: the reply reports model 'claude-opus-4-7', "
+        "not the requested judge"
     )
     assert [s.reported_model for s in d.judge_samples] == ["claude-opus-4-7"] * 5

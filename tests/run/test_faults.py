@@ -69,7 +69,8 @@ def test_three_500s_lose_the_draw_with_its_reason(loopback, one_case, tmp_path):
     )  # concurrency 1: the very first call
     assert "HTTP 500" in d.lost.reason and "3 attempts" in d.lost.reason
     assert d.score is None and d.judge_samples == []
-    # 5 measured draws × 6 attempts + 3 attempts at the lost one; the arm keeps 3 draws (lost not replaced)
+    # 5 measured draws × 6 attempts + 3 attempts at the lost one; the arm keeps 3 draws (lost not
+    # replaced)
     assert r.run.endpoint_attempts == 5 * 6 + 3
     assert len(r.cases[0].arms.with_skill.draws) == 3
 
@@ -289,3 +290,22 @@ def test_a_receipt_that_does_not_read_back_is_removed_and_the_journal_kept(one_c
     ]
     lines = journal_path(tmp_path / "receipt.json").read_text().splitlines()
     assert sum(x.startswith('{"draw":') for x in lines) == 6  # every finished draw kept for a rerun
+
+
+def test_a_journal_line_that_is_not_json_is_refused_naming_the_file_and_line(tmp_path) -> None:
+    from driftproof.errors import RefusalError
+    from driftproof.run.journal import Journal, json_records
+
+    p = tmp_path / "r.json.journal"
+    # blank lines are skipped; every other complete line is one record, in order
+    assert list(json_records(p, [b'{"a": 1}', b"  ", b'{"b": 2}'])) == [{"a": 1}, {"b": 2}]
+    j = Journal(p, {"run": 1}, started_at="2026-01-01T00:00:00Z", harness_version=None)
+    j.attempt()
+    j.close()
+    with p.open("ab") as f:
+        f.write(b"{not json\n")
+    # line 1 the header, line 2 the attempt, line 3 the damaged one
+    with pytest.raises(
+        RefusalError, match=r"r\.json\.journal: line 3 is not JSON \(.+\); the journal is damaged"
+    ):
+        Journal(p, {"run": 1}, started_at="2026-01-02T00:00:00Z", harness_version=None)

@@ -206,7 +206,7 @@ def test_openai_evals_grades_that_are_not_on_the_scale_are_refused(
     code, text = _oe(
         tmp_path,
         capsys,
-        '{"run_id": "r1", "datasource_item_id": 1, "grades": {"g": %s}}\n' % grade,
+        '{"run_id": "r1", "datasource_item_id": 1, "grades": {"g": ' + grade + "}}\n",
         *extra,
     )
     assert code == 2 and phrase in text and "/grades/g" in text

@@ -47,16 +47,22 @@ def test_reason_names_the_file_and_line():
 @pytest.mark.parametrize(
     "reply",
     [
-        "I saved the summary to summary.md:\n\n```\nsummary here\n```",  # followed by a fenced block
+        # followed by a fenced block
+        "I saved the summary to summary.md:\n\n```\nsummary here\n```",
         "I saved the summary to summary.md. " + PROSE_200,  # 200 characters of prose, same line
         "I saved the summary to summary.md.\n\n" + PROSE_200,  # 200 characters of prose after
         PROSE_200 + "\n\nI also saved this to summary.md.",  # 200 characters of prose above
-        "```python\nprint(cart.total)\n```\n\nI saved this to fix.py.",  # a fenced block above, referred back to
+        # a fenced block above, referred back to
+        "```python\nprint(cart.total)\n```\n\nI saved this to fix.py.",
         "```\nI saved the result to out.md\n```",  # inside a fenced block: never pointing
-        "Round the total with cart.total.quantize(). Then call order.save().",  # code names are not file names
-        "I'd add an index on users.email; it is the column the query filters.",  # first-person advice is an answer
-        "fix(cart): round totals to cents\n\nUpdated cart.py and tests/test_cart.py.",  # commit body listing files
-        "Use half-even rounding for the totals.\n\nChanges:\n- Updated cart.py",  # a Changes list under the answer
+        # code names are not file names
+        "Round the total with cart.total.quantize(). Then call order.save().",
+        # first-person advice is an answer
+        "I'd add an index on users.email; it is the column the query filters.",
+        # commit body listing files
+        "fix(cart): round totals to cents\n\nUpdated cart.py and tests/test_cart.py.",
+        # a Changes list under the answer
+        "Use half-even rounding for the totals.\n\nChanges:\n- Updated cart.py",
         "Edit settings.py as the task says and set DEBUG = False.",  # the prompt's own file
         "Open config.yaml and set port: 8080.",  # advice about the user's file
         "I'd write the handler in app.py and keep the retry in client.py.",  # first-person advice

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.run.providers.base import AttemptError, MissingCredentials, Provider, Reply
+from driftproof.run.providers.base import AttemptError, Call, MissingCredentials, Provider, Reply
 
 __all__ = [
     "AttemptError",
+    "Call",
     "LANES",
     "MissingCredentials",
     "OFFLINE",

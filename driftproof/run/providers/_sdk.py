@@ -30,14 +30,12 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     if isinstance(status, int):
         response = getattr(exc, "response", None)
         body = getattr(exc, "body", None)
-        err = (
-            body.get("error")
-            if isinstance(body, dict) and isinstance(body.get("error"), dict)
-            else (body if isinstance(body, dict) else {})
-        )
-        if isinstance(err.get("message"), str):
-            kind = err.get("type") if isinstance(err.get("type"), str) else None
-            message = (f"{kind}: " if kind else "") + err["message"][:300]
+        inner = body.get("error") if isinstance(body, dict) else None
+        err = inner if isinstance(inner, dict) else (body if isinstance(body, dict) else {})
+        said = member_str(err, "message")
+        if said is not None:
+            kind = member_str(err, "type")
+            message = (f"{kind}: " if kind else "") + said[:300]
         else:
             message = str(getattr(exc, "message", exc))[:300]
         if status == 404 and hint_404 and err.get("code") != "model_not_found":
@@ -51,6 +49,25 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     if name == "APIConnectionError":
         return AttemptError(f"connection failed: {str(exc)[:300]}")
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
+
+
+def member_dict(obj: Any, key: str) -> dict[str, Any]:
+    """``obj[key]`` when ``obj`` is a JSON object and that member is one too, else ``{}``: a
+    reply's optional object members read without trusting their shape."""
+    v = obj.get(key) if isinstance(obj, dict) else None
+    return v if isinstance(v, dict) else {}
+
+
+def member_list(obj: Any, key: str) -> list[Any]:
+    """``obj[key]`` when ``obj`` is a JSON object and that member is an array, else ``[]``."""
+    v = obj.get(key) if isinstance(obj, dict) else None
+    return v if isinstance(v, list) else []
+
+
+def member_str(obj: Any, key: str) -> str | None:
+    """``obj[key]`` when ``obj`` is a JSON object and that member is a string, else ``None``."""
+    v = obj.get(key) if isinstance(obj, dict) else None
+    return v if isinstance(v, str) else None
 
 
 def require_key(api_key: str | None, *variables: str, lane: str) -> None:
@@ -75,7 +92,8 @@ def count(v: Any) -> int | None:
 
 
 def json_object(body: str) -> dict[str, Any]:
-    """A reply body as a JSON object. Raises :class:`AttemptError` (transient) when it is not one."""
+    """A reply body as a JSON object. Raises :class:`AttemptError` (transient) when it is not
+    one."""
     import json
 
     try:

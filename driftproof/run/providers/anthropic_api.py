@@ -14,9 +14,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.run.providers._sdk import count, require_key, sdk_error
+from driftproof.run.providers._sdk import (
+    count,
+    member_dict,
+    member_list,
+    member_str,
+    require_key,
+    sdk_error,
+)
 from driftproof.run.providers._sdk import json_object as _json_object
-from driftproof.run.providers.base import Provider, Reply, strip_credentials
+from driftproof.run.providers.base import Call, Provider, Reply, strip_credentials
 
 __all__ = ["AnthropicAPI", "build_request", "read_message"]
 
@@ -59,20 +66,17 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     ``stop_reason`` kept; ``max_tokens`` / ``model_context_window_exceeded`` truncated;
     ``refusal`` with ``stop_details.category`` and its explanation; input tokens = input +
     cache read + cache creation, parts kept; the ``record_grade`` tool input as the decision."""
-    content = msg.get("content") if isinstance(msg.get("content"), list) else []
+    content = member_list(msg, "content")
     text = "".join(
         str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text"
     )
-    stop = msg.get("stop_reason") if isinstance(msg.get("stop_reason"), str) else None
+    stop = member_str(msg, "stop_reason")
     refusal = None
     if stop == "refusal":
-        details = msg.get("stop_details") if isinstance(msg.get("stop_details"), dict) else {}
+        details = member_dict(msg, "stop_details")
         cat = details.get("category")
         refusal = {
-            "text": text
-            or (
-                details.get("explanation") if isinstance(details.get("explanation"), str) else None
-            ),
+            "text": text or member_str(details, "explanation"),
             "category": cat if isinstance(cat, str) else None,
         }
     decision, channel = None, None
@@ -82,14 +86,14 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
             if isinstance(b, dict) and b.get("type") == "tool_use" and b.get("name") == TOOL_NAME:
                 decision = b.get("input")
                 break
-    u = msg.get("usage") if isinstance(msg.get("usage"), dict) else {}
+    u = member_dict(msg, "usage")
     inp, cr, cc = (
         count(u.get("input_tokens")),
         count(u.get("cache_read_input_tokens")),
         count(u.get("cache_creation_input_tokens")),
     )
     total = None if inp is None else inp + (cr or 0) + (cc or 0)
-    model = msg.get("model") if isinstance(msg.get("model"), str) else None
+    model = member_str(msg, "model")
     return Reply(
         text,
         input_tokens=total,
@@ -120,28 +124,17 @@ class AnthropicAPI(Provider):
         self.client = anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0)
         self.service = strip_credentials(str(self.client.base_url))
 
-    def call(
-        self,
-        *,
-        model: str,
-        system: str | None,
-        prompt: str,
-        timeout: float,
-        max_tokens: int,
-        schema: dict[str, Any] | None = None,
-    ) -> Reply:
-        req = build_request(
-            model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema
-        )
+    def attempt(self, call: Call) -> Reply:
+        req = build_request(**call.request())
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
             http = self.client.messages.with_raw_response.create(
-                **req, timeout=timeout
+                **req, timeout=call.timeout
             ).http_response
             body = http.text
         except self._errors as exc:
-            raise sdk_error(exc, timeout) from exc
-        reply = read_message(_json_object(body), graded=schema is not None)
+            raise sdk_error(exc, call.timeout) from exc
+        reply = read_message(_json_object(body), graded=call.schema is not None)
         if self.keep_raw:
             reply.raw = body
         return reply

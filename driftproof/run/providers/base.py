@@ -33,6 +33,7 @@ from driftproof.run.capture import Capture
 
 __all__ = [
     "AttemptError",
+    "Call",
     "FATAL_STATUSES",
     "MissingCredentials",
     "Provider",
@@ -142,8 +143,40 @@ class MissingCredentials(ProviderError):
         self.variable = variable
 
 
+@dataclass(frozen=True)
+class Call:
+    """One attempt's request, as :meth:`Provider.call` received it.
+
+    Attributes:
+        model: the model id asked for.
+        system: the system prompt, ``None`` for none (the baseline arm).
+        prompt: the user prompt (a case's prompt, or the judge's instructions and answer).
+        timeout: seconds the attempt may take.
+        max_tokens: the output budget of the reply (tokens).
+        schema: the grading decision's JSON Schema for a judge call, else ``None``.
+    """
+
+    model: str
+    system: str | None
+    prompt: str
+    timeout: float
+    max_tokens: int
+    schema: dict[str, Any] | None = None
+
+    def request(self) -> dict[str, Any]:
+        """The fields a lane's request builder takes: all but ``timeout``."""
+        return {
+            "model": self.model,
+            "system": self.system,
+            "prompt": self.prompt,
+            "max_tokens": self.max_tokens,
+            "schema": self.schema,
+        }
+
+
 class Provider:
-    """Base of every lane. Subclasses set the class attributes and implement :meth:`call`.
+    """Base of every lane. Subclasses set the class attributes and implement :meth:`attempt`
+    (the one signature of :meth:`call` lives here).
 
     Attributes:
         name: ``anthropic`` | ``openai`` | ``stub`` (receipt ``run.provider``).
@@ -188,6 +221,10 @@ class Provider:
     ) -> Reply:
         """Make one attempt; with ``schema`` (a grading call) return the grader's decision
         through the lane's structured channel. Raises :class:`AttemptError`."""
+        return self.attempt(Call(model, system, prompt, timeout, max_tokens, schema))
+
+    def attempt(self, call: Call) -> Reply:
+        """The lane's one attempt at ``call`` (see :meth:`call`). Raises :class:`AttemptError`."""
         raise NotImplementedError
 
     def close(self) -> None:

@@ -43,10 +43,11 @@ from typing import Any
 
 from driftproof.errors import ProviderError
 from driftproof.run.capture import read_back
-from driftproof.run.providers._sdk import count
+from driftproof.run.providers._sdk import count, member_dict, member_str
 from driftproof.run.providers.base import (
     FATAL_STATUSES,
     AttemptError,
+    Call,
     Provider,
     Reply,
     classify_status,
@@ -113,31 +114,22 @@ class _CLI(Provider):
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
 
-    def call(
-        self,
-        *,
-        model: str,
-        system: str | None,
-        prompt: str,
-        timeout: float,
-        max_tokens: int,
-        schema: dict[str, Any] | None = None,
-    ) -> Reply:
+    def attempt(self, call: Call) -> Reply:
         with (
             tempfile.TemporaryDirectory(prefix="driftproof-sys-") as sysdir,
             tempfile.TemporaryDirectory(prefix="driftproof-work-") as work,
         ):
             sysfile = None
-            if system:
+            if call.system:
                 sysfile = os.path.join(sysdir, "system.md")
                 with open(sysfile, "w", encoding="utf-8") as f:
-                    f.write(system)
-            argv = self.argv(model, system, sysfile, work)
-            if schema is not None:
-                argv = self.schema_argv(argv, schema, sysdir)
-            code, out, err = run_process(argv, stdin=prompt, cwd=work, timeout=timeout)
-            reply = self.parse(code, out, err, model)
-            if schema is not None:
+                    f.write(call.system)
+            argv = self.argv(call.model, call.system, sysfile, work)
+            if call.schema is not None:
+                argv = self.schema_argv(argv, call.schema, sysdir)
+            code, out, err = run_process(argv, stdin=call.prompt, cwd=work, timeout=call.timeout)
+            reply = self.parse(code, out, err, call.model)
+            if call.schema is not None:
                 reply.channel = "cli_json_schema"
                 if reply.decision is None:
                     reply.decision = _json_or_none(reply.text)
@@ -275,7 +267,10 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     if obj.get("is_error") or obj.get("subtype") not in (None, "success"):
         msg = str(obj.get("result", "") or "")[:300]
         status = _status_of(obj, msg)
-        what = f"claude reported an error ({obj.get('subtype')}{f', status {status}' if status else ''}): {msg}"
+        what = (
+            "claude reported an error "
+            f"({obj.get('subtype')}{f', status {status}' if status else ''}): {msg}"
+        )
         if status is not None or "overloaded_error" in msg:
             exc = classify_status(status, what)
             exc.reason = what[:1000]
@@ -290,14 +285,14 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             f"claude's result is {type(obj['result']).__name__}, not text: nothing to grade",
             retryable=False,
         )
-    usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else {}
+    usage = member_dict(obj, "usage")
     inp = cr = cc = None
     if count(usage.get("input_tokens")) is not None:
         cr = count(usage.get("cache_read_input_tokens"))
         cc = count(usage.get("cache_creation_input_tokens"))
         inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
     outp = count(usage.get("output_tokens"))
-    mu = obj.get("modelUsage") if isinstance(obj.get("modelUsage"), dict) else {}
+    mu = member_dict(obj, "modelUsage")
     ours = [k for k in mu if _matches(model, k)]
     others = [
         {
@@ -314,7 +309,7 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             f"{o['model']} ({o['input']} input, {o['output']} output tokens)" for o in others
         )
     cost = obj.get("total_cost_usd")
-    stop = obj.get("stop_reason") if isinstance(obj.get("stop_reason"), str) else None
+    stop = member_str(obj, "stop_reason")
     return Reply(
         str(obj.get("result") or ""),
         input_tokens=inp,
@@ -403,7 +398,7 @@ class CodexCLI(_CLI):
             if not isinstance(ev, dict):
                 continue
             t = ev.get("type")
-            item = ev.get("item") if isinstance(ev.get("item"), dict) else {}
+            item = member_dict(ev, "item")
             if t == "item.completed" and (item.get("type") or item.get("item_type")) in (
                 "agent_message",
                 "assistant_message",

@@ -27,9 +27,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from driftproof.run.providers._sdk import count, require_key, sdk_error
+from driftproof.run.providers._sdk import (
+    count,
+    member_dict,
+    member_list,
+    member_str,
+    require_key,
+    sdk_error,
+)
 from driftproof.run.providers._sdk import json_object as _json_object
-from driftproof.run.providers.base import Provider, Reply, strip_credentials
+from driftproof.run.providers.base import Call, Provider, Reply, strip_credentials
 
 __all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
 
@@ -88,27 +95,22 @@ def _decision(text: str) -> Any:
         return None
 
 
-def _d(obj: Any, key: str) -> dict[str, Any]:
-    v = obj.get(key) if isinstance(obj, dict) else None
-    return v if isinstance(v, dict) else {}
-
-
 def read_chat(c: dict[str, Any], *, graded: bool = False) -> Reply:
     """A ``chat.completion`` (as JSON) as a :class:`Reply`: ``finish_reason`` kept (``length``
     truncated; ``content_filter`` a refusal of that category); ``message.refusal`` a refusal;
     input = ``prompt_tokens`` with ``cached_tokens`` of it, reasoning tokens of the output kept."""
-    choices = c.get("choices") if isinstance(c.get("choices"), list) else []
+    choices = member_list(c, "choices")
     choice = choices[0] if choices and isinstance(choices[0], dict) else {}
-    msg = _d(choice, "message")
-    text = msg.get("content") if isinstance(msg.get("content"), str) else ""
-    stop = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None
+    msg = member_dict(choice, "message")
+    text = member_str(msg, "content") or ""
+    stop = member_str(choice, "finish_reason")
     refusal = None
     if isinstance(msg.get("refusal"), str) and msg["refusal"]:
         refusal = {"text": msg["refusal"], "category": None}
     elif stop == "content_filter":
         refusal = {"text": text or None, "category": "content_filter"}
-    u = _d(c, "usage")
-    model = c.get("model") if isinstance(c.get("model"), str) else None
+    u = member_dict(c, "usage")
+    model = member_str(c, "model")
     return Reply(
         text,
         input_tokens=count(u.get("prompt_tokens")),
@@ -118,8 +120,8 @@ def read_chat(c: dict[str, Any], *, graded: bool = False) -> Reply:
         stop_reason=stop,
         truncated=stop == "length",
         refusal=refusal,
-        cache_read=count(_d(u, "prompt_tokens_details").get("cached_tokens")),
-        reasoning_output=count(_d(u, "completion_tokens_details").get("reasoning_tokens")),
+        cache_read=count(member_dict(u, "prompt_tokens_details").get("cached_tokens")),
+        reasoning_output=count(member_dict(u, "completion_tokens_details").get("reasoning_tokens")),
         decision=_decision(text) if graded and refusal is None else None,
         channel="json_schema" if graded else None,
     )
@@ -131,10 +133,10 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     truncated, ``content_filter`` a refusal of that category); a ``refusal`` content part a
     refusal; usage with ``cached_tokens`` and ``reasoning_tokens`` kept apart."""
     texts, refusals = [], []
-    for item in r.get("output") if isinstance(r.get("output"), list) else []:
+    for item in member_list(r, "output"):
         if not isinstance(item, dict) or item.get("type") != "message":
             continue
-        for part in item.get("content") if isinstance(item.get("content"), list) else []:
+        for part in member_list(item, "content"):
             if (
                 isinstance(part, dict)
                 and part.get("type") == "output_text"
@@ -148,16 +150,16 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
             ):
                 refusals.append(part["refusal"])
     text = "".join(texts)
-    status = r.get("status") if isinstance(r.get("status"), str) else None
-    why = _d(r, "incomplete_details").get("reason")
+    status = member_str(r, "status")
+    why = member_dict(r, "incomplete_details").get("reason")
     stop = f"{status}:{why}" if status == "incomplete" and isinstance(why, str) else status
     refusal = None
     if refusals:
         refusal = {"text": "".join(refusals), "category": None}
     elif why == "content_filter":
         refusal = {"text": text or None, "category": "content_filter"}
-    u = _d(r, "usage")
-    model = r.get("model") if isinstance(r.get("model"), str) else None
+    u = member_dict(r, "usage")
+    model = member_str(r, "model")
     truncated = status == "incomplete" and why == "max_output_tokens"
     return Reply(
         text,
@@ -168,8 +170,8 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         stop_reason=stop,
         truncated=truncated,
         refusal=refusal,
-        cache_read=count(_d(u, "input_tokens_details").get("cached_tokens")),
-        reasoning_output=count(_d(u, "output_tokens_details").get("reasoning_tokens")),
+        cache_read=count(member_dict(u, "input_tokens_details").get("cached_tokens")),
+        reasoning_output=count(member_dict(u, "output_tokens_details").get("reasoning_tokens")),
         decision=_decision(text) if graded and refusal is None and not truncated else None,
         channel="responses_format" if graded else None,
     )
@@ -204,42 +206,24 @@ class OpenAIAPI(Provider):
             out["max_tokens"] = max_tokens
         return out
 
-    def call(
-        self,
-        *,
-        model: str,
-        system: str | None,
-        prompt: str,
-        timeout: float,
-        max_tokens: int,
-        schema: dict[str, Any] | None = None,
-    ) -> Reply:
-        graded = schema is not None
+    def attempt(self, call: Call) -> Reply:
+        graded = call.schema is not None
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
             if self.api == "responses":
-                req = build_responses(
-                    model=model, system=system, prompt=prompt, max_tokens=max_tokens, schema=schema
-                )
+                req = build_responses(**call.request())
                 http: Any = self.client.responses.with_raw_response.create(
-                    **req, timeout=timeout
+                    **req, timeout=call.timeout
                 ).http_response
             else:
-                req = build_chat(
-                    model=model,
-                    system=system,
-                    prompt=prompt,
-                    max_tokens=max_tokens,
-                    schema=schema,
-                    compatible=self.compatible,
-                )
+                req = build_chat(**call.request(), compatible=self.compatible)
                 http = self.client.chat.completions.with_raw_response.create(
-                    **req, timeout=timeout
+                    **req, timeout=call.timeout
                 ).http_response
             body = http.text
         except self._errors as exc:
             raise sdk_error(
-                exc, timeout, hint_404=HINT_404 if self.api == "responses" else None
+                exc, call.timeout, hint_404=HINT_404 if self.api == "responses" else None
             ) from exc
         obj = _json_object(body)
         reply = (

@@ -35,7 +35,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from driftproof.run.providers.base import AttemptError, Provider, Reply
+from driftproof.run.providers.base import AttemptError, Call, Provider, Reply
 
 __all__ = ["MARKER", "SimulatedProvider"]
 
@@ -99,16 +99,8 @@ class SimulatedProvider(Provider):
         h = hashlib.sha256(f"{self.seed}\0{key}\0{n}".encode()).digest()
         return random.Random(int.from_bytes(h[:8], "big")), n
 
-    def call(
-        self,
-        *,
-        model: str,
-        system: str | None,
-        prompt: str,
-        timeout: float,
-        max_tokens: int,
-        schema: dict[str, Any] | None = None,
-    ) -> Reply:
+    def attempt(self, call: Call) -> Reply:
+        model, system, prompt, schema = call.model, call.system, call.prompt, call.schema
         if schema is not None or (
             "<answer" in prompt and ("<rubric>" in prompt or "<criteria>" in prompt)
         ):

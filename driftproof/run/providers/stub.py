@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from driftproof.run.providers.base import Provider, Reply
+from driftproof.run.providers.base import Call, Provider, Reply
 
 __all__ = ["StubProvider"]
 
@@ -27,16 +27,8 @@ class StubProvider(Provider):
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
 
-    def call(
-        self,
-        *,
-        model: str,
-        system: str | None,
-        prompt: str,
-        timeout: float,
-        max_tokens: int,
-        schema: dict[str, Any] | None = None,
-    ) -> Reply:
+    def attempt(self, call: Call) -> Reply:
+        model, system, prompt, schema = call.model, call.system, call.prompt, call.schema
         h = hashlib.sha256(f"{model}\0{system}\0{prompt}".encode()).digest()
         if "<criteria>" in prompt:
             ids = _CRITERION.findall(prompt)

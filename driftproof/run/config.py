@@ -1,0 +1,180 @@
+"""Settings, results and arm construction of ``driftproof run`` (split from :mod:`.engine`).
+
+Arms (method, "The core"; issue 5; D-16): ``with_skill``, ``baseline`` and optionally
+``control``; :func:`arm_systems` builds each arm's system prompt. Economics (method, "What
+grading cost"): :func:`judge_usd` prices the judge's usage at the frozen judge price.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from driftproof.receipt import Receipt
+from driftproof.run.scheduler import MAX_DRAWS, MIN_DRAWS, SETTLE, RetryPolicy
+
+__all__ = [
+    "ANSWER_MAX",
+    "ARMS",
+    "FILES_MAX",
+    "REASON_MAX",
+    "RunConfig",
+    "RunInterrupted",
+    "RunResult",
+    "Spend",
+    "arm_systems",
+    "construction",
+    "judge_usd",
+    "now",
+]
+
+ARMS = ("with_skill", "baseline", "control")
+#: Receipt schema bounds (schema 0.14): answer characters, lost reason characters and files
+#: named per draw.
+ANSWER_MAX, REASON_MAX, FILES_MAX = 1_048_576, 4_000, 10_000
+
+
+@dataclass
+class RunConfig:
+    """Settings of one run (CLI options). Delays and timeouts are in seconds; prices in USD per
+    million tokens."""
+
+    model: str
+    judge_model: str
+    judge_price: tuple[float, ...] | None = None
+    """(input, output[, cache read, cache write]) USD per million tokens."""
+    min_draws: int = MIN_DRAWS
+    max_draws: int = MAX_DRAWS
+    judge_samples: int = 5
+    concurrency: int = 8
+    timeout: float = 300.0
+    judge_timeout: float = 120.0
+    retry_delays: tuple[float, ...] | None = None
+    """A fixed wait schedule instead of :attr:`retry` (tests; hidden ``--retry-delays``)."""
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    max_tokens: int = 8192
+    """Output budget of each answer call (``--max-output-tokens``)."""
+    judge_max_tokens: int = 4096
+    """Output budget of each judge call (``--judge-max-output-tokens``): room for a reasoning
+    judge to think and still record its grade."""
+    keep_transcripts: bool = False
+    control: str | None = None
+    language: str | None = None
+    quick: bool = False
+    settle: float = SETTLE
+    truncation: str = "lost"
+    """What a cut-off answer is: ``lost`` (default) or ``accepted``; a suite that declares
+    ``"truncation": "accepted"`` sets it (:func:`run_suite`)."""
+
+    batch: Any = None
+    """``--batch``: a :class:`driftproof.run.batch_engine.BatchOptions`; ``None`` for
+    interactive calls."""
+
+    def policy(self) -> RetryPolicy:
+        """The retry policy in force."""
+        return RetryPolicy.fixed(self.retry_delays) if self.retry_delays is not None else self.retry
+
+    @classmethod
+    def quick_preset(cls, **kw: Any) -> RunConfig:
+        """``--quick``: 2 draws per arm, 2 judge samples, concurrency 4, first case only."""
+        return cls(
+            **{
+                **kw,
+                "min_draws": 2,
+                "max_draws": 2,
+                "judge_samples": 2,
+                "concurrency": 4,
+                "quick": True,
+            }
+        )
+
+
+@dataclass
+class RunResult:
+    receipt_path: Path
+    document: dict[str, Any]
+    transcripts_path: Path | None
+    resumed_draws: int
+    stopped: str | None = None
+    quick_answers: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    receipt: Receipt | None = None
+    """The receipt as read back from ``receipt_path`` (schema, seal and model checked)."""
+
+
+def now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def judge_usd(
+    price: tuple[float, ...] | None,
+    inp: int,
+    out: int,
+    cache_read: int = 0,
+    cache_creation: int = 0,
+) -> float | None:
+    """Grading cost in USD: uncached input, cache reads, cache writes and output, each at its
+    frozen price per million tokens; a cache part with no price of its own is priced as input.
+    ``None`` when no price is frozen."""
+    if price is None:
+        return None
+    p_in, p_out = price[0], price[1]
+    p_read = price[2] if len(price) > 2 and price[2] is not None else p_in
+    p_write = price[3] if len(price) > 3 and price[3] is not None else p_in
+    uncached = max(0, inp - cache_read - cache_creation)
+    return (uncached * p_in + cache_read * p_read + cache_creation * p_write + out * p_out) / 1e6
+
+
+class Spend:
+    def __init__(self, price: tuple[float, ...] | None) -> None:
+        self.price, self.judge_in, self.judge_out, self.reported = price, 0, 0, 0.0
+        self.cache_read = self.cache_creation = 0
+
+    def add(self, rec: dict[str, Any]) -> None:
+        u = rec.get("judge_usage") or {}
+        self.judge_in += u.get("input", 0)
+        self.judge_out += u.get("output", 0)
+        self.cache_read += u.get("cache_read", 0)
+        self.cache_creation += u.get("cache_creation", 0)
+        self.reported += rec.get("generation_cost_usd") or 0.0
+
+    def usd(self) -> float:
+        judge = (
+            judge_usd(
+                self.price, self.judge_in, self.judge_out, self.cache_read, self.cache_creation
+            )
+            or 0.0
+        )
+        return judge + self.reported
+
+
+def arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
+    """Each arm's system prompt: baseline none; with a control, the control alone and the
+    control, a blank line and SKILL.md for the skill arm (seed 004); else SKILL.md alone."""
+    if control is None:
+        return {"with_skill": skill_text, "baseline": None}
+    return {"with_skill": f"{control}\n\n{skill_text}", "baseline": None, "control": control}
+
+
+#: How each arm's system prompt is built (receipt ``arms.<arm>.construction``, v0.15).
+def construction(arm: str, control: str | None) -> str:
+    if arm == "baseline":
+        return "bare"
+    if arm == "control":
+        return "control"
+    return "skill" if control is None else "control_then_skill"
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """The run was interrupted (Ctrl-C); every finished draw is kept in the journal. A
+    :class:`KeyboardInterrupt`, so a caller that does not know it still stops as on Ctrl-C.
+
+    Attributes:
+        kept: finished draws in the journal (all sessions together).
+        journal: the journal's path; running the same command again resumes from it.
+    """
+
+    def __init__(self, kept: int, journal: Path) -> None:
+        super().__init__(f"interrupted: {kept} finished draws are kept in {journal}")
+        self.kept, self.journal = kept, journal

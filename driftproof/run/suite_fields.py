@@ -1,0 +1,307 @@
+"""Suite fields: limits, the validated shapes (:class:`Suite`, :class:`SuiteCase`, ...) and the
+readers that check one field each, collecting one problem per bad place (file + JSON pointer +
+what was expected). Shared by the three suite formats (:mod:`.suite`, :mod:`.foreign_suites`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from driftproof.errors import Problem, SuiteError
+
+__all__ = [
+    "CASE_ID",
+    "CASES_MAX",
+    "CHECKS_MAX",
+    "CHECK_KINDS",
+    "CRITERIA_MAX",
+    "CRITERION_ID",
+    "CheckSpec",
+    "Collector",
+    "Criterion",
+    "EXAMPLES_MAX",
+    "EXAMPLE_MAX_CHARS",
+    "FORMAT",
+    "MAX_PROBLEMS",
+    "PATTERN_MAX_CHARS",
+    "PROMPT_MAX_CHARS",
+    "RUBRIC_MAX_CHARS",
+    "STRUCTURES",
+    "SUITE_MAX_BYTES",
+    "Suite",
+    "SuiteCase",
+]
+
+FORMAT = "driftproof-suite/1"
+CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+CRITERION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+SUITE_MAX_BYTES = 32 * 1024 * 1024
+CASES_MAX = 10_000
+PROMPT_MAX_CHARS = 262_144
+RUBRIC_MAX_CHARS = 20_000
+CRITERIA_MAX = 50
+CHECKS_MAX = 200
+PATTERN_MAX_CHARS = 2_000
+EXAMPLES_MAX = 50
+EXAMPLE_MAX_CHARS = 262_144
+MAX_PROBLEMS = 20
+STRUCTURES = ("conventional_commit_subject", "fenced_code_block", "non_empty")
+CHECK_KINDS = ("regex", "structural", "must_include", "must_not_include")
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One weighted criterion; the grader decides it met or not met."""
+
+    id: str
+    weight: float
+    description: str
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """A deterministic post-check; recorded as ``{name, kind, pass}``, never in the verdict.
+
+    ``regex`` and ``must_include`` pass when ``pattern`` is found; ``must_not_include`` passes
+    when it is not; ``structural`` passes when the named ``structure`` holds.
+    """
+
+    name: str
+    kind: str
+    pattern: str | None = None
+    ignore_case: bool = False
+    structure: str | None = None
+
+
+@dataclass(frozen=True)
+class SuiteCase:
+    """One validated case. ``pointer`` is its JSON pointer in the suite file (for messages);
+    ``examples_pass`` / ``examples_fail`` are known-good / known-bad answers for ``suite check``."""
+
+    id: str
+    prompt: str
+    rubric: str | None
+    criteria: tuple[Criterion, ...] | None
+    threshold: float | None
+    checks: tuple[CheckSpec, ...]
+    examples_pass: tuple[str, ...]
+    examples_fail: tuple[str, ...]
+    pointer: str
+    refusal: str | None = None
+    """Why ``run`` cannot grade this case even with a rubric (e.g. input files); None if it can."""
+    translations: dict[str, str] = field(default_factory=dict)
+    """The prompt in other languages, ``{language: prompt}`` (``--lang``)."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A validated suite. ``format``: ``driftproof`` | ``skill-creator`` | ``caveman-fidelity``."""
+
+    name: str
+    path: str
+    sha256: str
+    """sha256 of the suite file's bytes."""
+    format: str
+    cases: tuple[SuiteCase, ...] = field(default_factory=tuple)
+    truncation: str = "lost"
+    """What a cut-off answer is (issue 13): ``lost`` (default; a lost draw, "cut off at N output
+    tokens") or ``accepted`` (graded as it is), from the suite's ``"truncation"`` member."""
+    language: str | None = None
+    """The language of the cases' prompts, when the suite states it."""
+    controls: dict[str, dict[str, str]] = field(default_factory=dict)
+    """The suite's table of translated controls: control text → language → translation."""
+
+
+class Collector:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+
+    def add(self, pointer: str, message: str) -> None:
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(self.file, pointer, message))
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise SuiteError(f"{len(self.problems)} problem(s) in suite {self.file}", self.problems)
+
+
+def read_text(
+    c: Collector, obj: dict, key: str, ptr: str, *, max_chars: int, required: bool = True
+) -> str | None:
+    v = obj.get(key)
+    if v is None:
+        if required:
+            c.add(f"{ptr}/{key}", "expected a non-empty string")
+        return None
+    if not isinstance(v, str) or not v.strip():
+        c.add(f"{ptr}/{key}", "expected a non-empty string")
+        return None
+    if len(v) > max_chars:
+        c.add(f"{ptr}/{key}", f"expected at most {max_chars} characters, got {len(v)}")
+        return None
+    return v
+
+
+def compile_pattern(c: Collector, pattern: Any, ptr: str, flags: int) -> str | None:
+    if not isinstance(pattern, str) or not pattern:
+        c.add(ptr, "expected a non-empty regular expression string")
+        return None
+    if len(pattern) > PATTERN_MAX_CHARS:
+        c.add(ptr, f"expected at most {PATTERN_MAX_CHARS} characters")
+        return None
+    try:
+        re.compile(pattern, flags)
+    except re.error as exc:
+        c.add(ptr, f"expected a valid Python regular expression ({exc})")
+        return None
+    return pattern
+
+
+def read_examples(c: Collector, raw: Any, ptr: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if raw is None:
+        return (), ()
+    if not isinstance(raw, dict) or set(raw) - {"pass", "fail"}:
+        c.add(ptr, 'expected an object with optional "pass" and "fail" lists of strings')
+        return (), ()
+    out: list[tuple[str, ...]] = []
+    for key in ("pass", "fail"):
+        items = raw.get(key, [])
+        if not isinstance(items, list) or len(items) > EXAMPLES_MAX:
+            c.add(f"{ptr}/{key}", f"expected a list of at most {EXAMPLES_MAX} strings")
+            out.append(())
+            continue
+        good = []
+        for i, s in enumerate(items):
+            if not isinstance(s, str) or len(s) > EXAMPLE_MAX_CHARS:
+                c.add(
+                    f"{ptr}/{key}/{i}",
+                    f"expected a string of at most {EXAMPLE_MAX_CHARS} characters",
+                )
+            else:
+                good.append(s)
+        out.append(tuple(good))
+    return out[0], out[1]
+
+
+def read_criteria(c: Collector, raw: Any, ptr: str) -> tuple[Criterion, ...] | None:
+    if not isinstance(raw, list) or not raw:
+        c.add(
+            ptr,
+            "expected a non-empty list of criteria {id, weight, description}"
+            " (an empty list is refused)",
+        )
+        return None
+    if len(raw) > CRITERIA_MAX:
+        c.add(ptr, f"expected at most {CRITERIA_MAX} criteria, got {len(raw)}")
+        return None
+    out, seen = [], set()
+    for i, cr in enumerate(raw):
+        p = f"{ptr}/{i}"
+        if not isinstance(cr, dict) or set(cr) != {"id", "weight", "description"}:
+            c.add(p, 'expected an object with exactly "id", "weight" and "description"')
+            continue
+        cid, w = cr["id"], cr["weight"]
+        if not isinstance(cid, str) or not CRITERION_ID.match(cid):
+            c.add(f"{p}/id", "expected an id matching ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+            continue
+        if cid in seen:
+            c.add(f"{p}/id", f"expected a unique criterion id; {cid!r} repeats")
+            continue
+        seen.add(cid)
+        if (
+            isinstance(w, bool)
+            or not isinstance(w, (int, float))
+            or not math.isfinite(w)
+            or w <= 0
+            or w > 1000
+        ):
+            c.add(f"{p}/weight", "expected a finite number > 0 and <= 1000")
+            continue
+        d = read_text(c, cr, "description", p, max_chars=RUBRIC_MAX_CHARS)
+        if d is not None:
+            out.append(Criterion(cid, float(w), d))
+    return tuple(out) if len(out) == len(raw) else None
+
+
+def read_checks(c: Collector, raw: Any, ptr: str) -> tuple[CheckSpec, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) > CHECKS_MAX:
+        c.add(ptr, f"expected a list of at most {CHECKS_MAX} checks")
+        return ()
+    out = []
+    for i, ch in enumerate(raw):
+        p = f"{ptr}/{i}"
+        if not isinstance(ch, dict):
+            c.add(p, "expected a check object {name, kind, pattern | structure}")
+            continue
+        name, kind = ch.get("name"), ch.get("kind")
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            c.add(f"{p}/name", "expected a non-empty name of at most 200 characters")
+            continue
+        if kind not in CHECK_KINDS:
+            c.add(f"{p}/kind", f"expected one of {', '.join(CHECK_KINDS)}")
+            continue
+        if kind == "structural":
+            if set(ch) - {"name", "kind", "structure"} or ch.get("structure") not in STRUCTURES:
+                c.add(
+                    f"{p}/structure", f"expected one of {', '.join(STRUCTURES)} (and no other keys)"
+                )
+                continue
+            out.append(CheckSpec(name, kind, structure=ch["structure"]))
+            continue
+        if set(ch) - {"name", "kind", "pattern", "ignore_case"}:
+            c.add(p, 'expected only "name", "kind", "pattern" and "ignore_case"')
+            continue
+        ic = ch.get("ignore_case", False)
+        if not isinstance(ic, bool):
+            c.add(f"{p}/ignore_case", "expected true or false")
+            continue
+        pat = compile_pattern(c, ch.get("pattern"), f"{p}/pattern", re.IGNORECASE if ic else 0)
+        if pat is not None:
+            out.append(CheckSpec(name, kind, pattern=pat, ignore_case=ic))
+    return tuple(out)
+
+
+def read_threshold(c: Collector, v: Any, ptr: str) -> float | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+        c.add(ptr, "expected a number from 0 to 1")
+        return None
+    return float(v)
+
+
+def case_list(c: Collector, raw: Any, ptr: str) -> list:
+    if not isinstance(raw, list) or not raw:
+        c.add(ptr, "expected a non-empty list of cases")
+        return []
+    if len(raw) > CASES_MAX:
+        c.add(ptr, f"expected at most {CASES_MAX} cases, got {len(raw)}")
+        return []
+    return raw
+
+
+def read_case_id(c: Collector, v: Any, ptr: str) -> str | None:
+    if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        v = str(v)
+    if not isinstance(v, str) or not CASE_ID.match(v):
+        c.add(ptr, "expected an id matching ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+        return None
+    return v
+
+
+def case_objects(c: Collector, raw: Any, ptr: str, expected: str) -> Iterator[tuple[str, dict]]:
+    """Each case object of the case list at ``ptr``, with its JSON pointer; a member that is not
+    an object is one problem, ``expected`` saying what it should be."""
+    for i, item in enumerate(case_list(c, raw, ptr)):
+        p = f"{ptr}/{i}"
+        if not isinstance(item, dict):
+            c.add(p, expected)
+            continue
+        yield p, item

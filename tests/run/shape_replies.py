@@ -1,0 +1,85 @@
+"""Recorded response shapes for the issue 13 corpus (``test_shapes*.py``): Anthropic
+``Message``, OpenAI ``ChatCompletion`` and ``Response`` bodies as the official references and
+SDK types give them, and a one-case run through the loopback server (run_helpers)."""
+
+from __future__ import annotations
+
+import json
+
+from run_helpers import SUITE, run_lane
+
+from driftproof.receipt import read_receipt
+
+ONE = {**SUITE, "cases": SUITE["cases"][:1]}
+
+
+def _mini(tmp_path, suite_file, provider="anthropic", surface="api", *, suite=None, **cfg):
+    suite_file.write_text(json.dumps(suite or ONE))
+    cfg = {"min_draws": 1, "max_draws": 1, "judge_samples": 1, "concurrency": 1, **cfg}
+    out = run_lane(tmp_path, provider, surface, **cfg)
+    return read_receipt(out), json.loads(out.read_text())
+
+
+def _draws(r):
+    return r.cases[0].arms.with_skill.draws[0], r.cases[0].arms.baseline.draws[0]
+
+
+def _message(text, *, stop="end_turn", usage=None, model="claude-sonnet-4-6", **extra):
+    content = [{"type": "text", "text": text}] if text else []
+    return {
+        "id": "msg_01",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": usage or {"input_tokens": 12, "output_tokens": 20},
+        **extra,
+    }
+
+
+def _chat(content, *, finish="stop", usage=None, refusal=None):
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "gpt-5",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": finish,
+                "logprobs": None,
+                "message": {"role": "assistant", "content": content, "refusal": refusal},
+            }
+        ],
+        "usage": usage or {"prompt_tokens": 12, "completion_tokens": 20, "total_tokens": 32},
+    }
+
+
+def _response(output, *, status="completed", incomplete=None, usage=None, model="gpt-5"):
+    return {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 0,
+        "status": status,
+        "model": model,
+        "incomplete_details": incomplete,
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": usage
+        or {
+            "input_tokens": 12,
+            "output_tokens": 20,
+            "total_tokens": 32,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        },
+    }
+
+
+def _answers(fn):
+    """A shape for answer calls only; judge calls get the normal (structured) grade."""
+    return lambda path, body, is_judge, text: None if is_judge else fn(path, body, text)
