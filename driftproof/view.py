@@ -55,6 +55,7 @@ __all__ = [
     "SourceFigureRow",
     "anchor_for",
     "breakdown_view",
+    "receipt_breakdown",
     "fmt",
     "sheet",
 ]
@@ -368,6 +369,17 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
         for c in b.cases
     )
     return BreakdownView(True, tuple(lines), rows, BREAKDOWN_NOTE)
+
+
+def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> BreakdownView:
+    """The formatted lift breakdown of ``r`` (method, "Lift by case"); the file at ``path``,
+    when given, decides the size limit by its size.
+
+    Raises:
+        OSError: ``path`` is given and cannot be read (stat).
+    """
+    size = Path(path).stat().st_size if path is not None else None
+    return breakdown_view(lift_breakdown(r, size_bytes=size))
 
 
 # ---------------------------------------------------------------- helpers
