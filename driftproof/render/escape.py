@@ -1,4 +1,4 @@
-"""Untrusted text (model answers, case ids, reasons, imported labels, file names) made safe to print.
+"""Untrusted text (model answers, case ids, reasons, imported labels, file names), made safe.
 
 Two outputs, two rules:
 
