@@ -13,8 +13,8 @@ Two outputs, two rules:
   line, so a newline in a label can neither end a table row nor start a heading.
 
 Both Markdown rules escape ``|`` (a table cell), ``` ` ``` (a code span), ``$`` (GitHub's
-math), ``*``, ``_`` and ``~`` (emphasis, strikethrough), ``[``/``]`` (links) and ``<``
-(raw HTML such as ``<script>``). BRIEF: "Model answers and imported strings are
+math), ``*``, ``_`` and ``~`` (emphasis, strikethrough), ``[``/``]`` (links), ``<``
+(raw HTML such as ``<script>``) and ``&`` (entities). BRIEF: "Model answers and imported strings are
 untrusted: escape them everywhere."
 """
 
@@ -32,9 +32,10 @@ _TERMINAL_UNSAFE = frozenset(
     "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c\u2028\u2029"
 )
 
-#: What :func:`md_text` backslash-escapes (every ASCII punctuation mark CommonMark lets a
-#: backslash escape and that opens or closes markup at the start of, or inside, a line).
-_MD_TEXT_SPECIALS = "\\`*_[]<>|#!$~"
+#: What :func:`md_text` backslash-escapes: every ASCII punctuation mark that opens or closes
+#: markup at the start of, or inside, a line, and ``&`` (an entity such as ``&#x202e;`` would
+#: show another character than the text holds).
+_MD_TEXT_SPECIALS = "\\`*_[]<>|#!$~&"
 
 #: What :func:`md_html` backslash-escapes after HTML's entities (``&``, ``<``, ``>``).
 _MD_HTML_SPECIALS = "\\`*_[]|$~"

@@ -51,6 +51,8 @@ def text_table(
         ValueError: a row has another number of cells than ``head``.
     """
     cells = [[escape(x) for x in row] for row in (head, *rows)]
+    if any(len(r) != len(head) for r in cells):
+        raise ValueError(f"every row needs {len(head)} cells, one per column of {list(head)}")
     widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
     return [
         indent + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
