@@ -48,7 +48,8 @@ def _best(fn, repeat: int = 5) -> float:
     return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
-def main() -> None:
+def receipt_doc_for() -> dict:
+    """The benchmark receipt's document: 50 cases x 5 draws x 5 judge samples, seed 7."""
     rng = random.Random(7)
     cases = [
         {
@@ -61,7 +62,7 @@ def main() -> None:
         }
         for i in range(50)
     ]
-    doc = receipt_doc(
+    return receipt_doc(
         level="TESTED",
         skill_name="bench",
         skill_text="x" * 4000,
@@ -74,6 +75,10 @@ def main() -> None:
         generations_per_arm=5,
         judge_samples_per_generation=5,
     )
+
+
+def main() -> None:
+    doc = receipt_doc_for()
     with tempfile.TemporaryDirectory() as tmp:
         path = write_receipt(doc, Path(tmp) / "r.json")
         r = read_receipt(path)

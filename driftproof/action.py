@@ -52,6 +52,8 @@ from typing import TYPE_CHECKING
 
 from driftproof import wording
 from driftproof.badge import format_lift
+from driftproof.stats.codes import Status, VerdictCode
+from driftproof.stats.verdict import verdict_words
 
 if TYPE_CHECKING:
     from driftproof.compare import Comparison
@@ -72,11 +74,11 @@ __all__ = [
 #: Every value the ``decision`` output can take.
 DECISIONS: tuple[str, ...] = (
     "none",
-    wording.REGRESSED,
-    wording.IMPROVED,
-    wording.UNDERPOWERED,
-    wording.INCONCLUSIVE,
-    "no separation detected",
+    VerdictCode.REGRESSED,
+    VerdictCode.IMPROVED,
+    Status.UNDERPOWERED,
+    VerdictCode.INCONCLUSIVE,
+    Status.NO_SEPARATION,
 )
 #: GitHub refuses a step summary over 1 MiB (SITE-NOTES 4.2); stay well under it.
 MAX_SUMMARY_BYTES = 1_000_000
@@ -101,15 +103,15 @@ def decide(c: Comparison) -> str:
     if c.refusals or not c.rows:
         return "none"
     verdicts = {v.verdict for v in c.rows}
-    if c.regressed or wording.REGRESSED in verdicts:
-        return wording.REGRESSED
-    if wording.IMPROVED in verdicts:
-        return wording.IMPROVED
+    if c.regressed or VerdictCode.REGRESSED in verdicts:
+        return VerdictCode.REGRESSED
+    if VerdictCode.IMPROVED in verdicts:
+        return VerdictCode.IMPROVED
     if c.underpowered_sentence is not None:
-        return wording.UNDERPOWERED
-    if wording.INCONCLUSIVE in verdicts:
-        return wording.INCONCLUSIVE
-    return "no separation detected"
+        return Status.UNDERPOWERED
+    if VerdictCode.INCONCLUSIVE in verdicts:
+        return VerdictCode.INCONCLUSIVE
+    return Status.NO_SEPARATION
 
 
 def _lift_text(lift: float | None, either_smoke: bool) -> str:
@@ -122,8 +124,8 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
     ``draws-needed``) for baseline ``a``, new receipt ``b`` and their comparison ``c``."""
     decision = decide(c)
     smoke = a.is_smoke or b.is_smoke
-    regressed = [v.case_id for v in c.rows if v.verdict == wording.REGRESSED]
-    needed = c.draws_needed if decision == wording.UNDERPOWERED else None
+    regressed = [v.case_id for v in c.rows if v.verdict == VerdictCode.REGRESSED]
+    needed = c.draws_needed if decision == Status.UNDERPOWERED else None
     from driftproof.stats.lift import common_lifts
 
     common = common_lifts(a, b)  # the same cases on both sides (issue 16)
@@ -159,11 +161,8 @@ def _band(b: Band) -> str:
 
 
 def _row(v: CaseVerdict) -> str:
-    from driftproof.compare import verdict_words
-    from driftproof.stats.verdict import UNDERPOWERED as CASE_UNDERPOWERED
-
     delta = format_lift(v.delta)
-    if v.verdict == CASE_UNDERPOWERED:
+    if v.verdict == VerdictCode.UNDERPOWERED:
         needed = (
             wording.NO_DRAW_COUNT_REACHES
             if v.no_draw_count
@@ -219,7 +218,7 @@ def summary_markdown(
     b: Receipt,
     c: Comparison,
     *,
-    fail_on: Sequence[str] = (wording.REGRESSED,),
+    fail_on: Sequence[str] = (VerdictCode.REGRESSED,),
     max_bytes: int = MAX_SUMMARY_BYTES,
     max_rows: int = MAX_ROWS,
 ) -> str:
@@ -329,7 +328,7 @@ def _parse_fail_on(value: str) -> list[str]:
     """The decisions that fail the job. Empty or blank means the default (``regressed``); a
     list with no decision in it (``","``) is refused rather than read as "never fail"."""
     if not value.strip():
-        return [wording.REGRESSED]
+        return [VerdictCode.REGRESSED]
     items = [x.strip() for x in value.split(",") if x.strip()]
     if not items:
         raise ValueError(
@@ -388,7 +387,7 @@ def _main(argv: Sequence[str] | None) -> int:
     p.add_argument("--baseline", default=os.environ.get("DRIFTPROOF_BASELINE", ""))
     p.add_argument("--receipt", default=os.environ.get("DRIFTPROOF_RECEIPT", ""))
     p.add_argument(
-        "--fail-on", default=os.environ.get("DRIFTPROOF_FAIL_ON", "") or wording.REGRESSED
+        "--fail-on", default=os.environ.get("DRIFTPROOF_FAIL_ON", "") or VerdictCode.REGRESSED
     )
     args = p.parse_args(argv)
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
@@ -432,7 +431,7 @@ def _main(argv: Sequence[str] | None) -> int:
     # Only fixed words and counts reach stdout: a case id printed there could be read as a
     # workflow command. One annotation when a case regressed; the rest is in the summary.
     print(f"driftproof: decision {decision}; lift {outputs['lift']}")
-    if decision == wording.REGRESSED:
+    if decision == VerdictCode.REGRESSED:
         n = len(json.loads(outputs["regressed-cases"]))
         print(
             f"::error title=Driftproof::{n} {'case' if n == 1 else 'cases'} regressed; see the job summary"

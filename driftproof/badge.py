@@ -43,7 +43,7 @@ import anybadge
 
 from driftproof import wording
 from driftproof.receipt import Receipt
-from driftproof.stats import receipt_reading, suite_lift, value_per_1k, verdict_refusal
+from driftproof.stats import Reading, Status, receipt_reading, suite_lift, value_per_1k
 
 __all__ = [
     "BADGE_LABEL",
@@ -62,18 +62,18 @@ __all__ = [
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
 #: Message of a receipt that gets no verdict and is not a smoke run (method: "no verdict").
-NO_VERDICT = getattr(wording, "NO_VERDICT", "no verdict")
+NO_VERDICT = str(Status.NO_VERDICT)
 #: Written in a workflow output where a lift is not given (method: "writes it as n/a").
 NOT_APPLICABLE = "n/a"
 
 #: Shields' named colours, and the hex values its renderer uses (for the local SVG).
 _COLOR_HEX = {"brightgreen": "#4c1", "red": "#e05d44", "yellow": "#dfb317", "lightgrey": "#9f9f9f"}
-_STATUS_COLOR = {
-    "passing": "brightgreen",
-    wording.REGRESSED: "red",
-    wording.UNDERPOWERED: "yellow",
-    "no separation detected": "lightgrey",
-    "no verdict": "lightgrey",
+_STATUS_COLOR: dict[Status, str] = {
+    Status.PASSING: "brightgreen",
+    Status.REGRESSED: "red",
+    Status.UNDERPOWERED: "yellow",
+    Status.NO_SEPARATION: "lightgrey",
+    Status.NO_VERDICT: "lightgrey",
 }
 
 
@@ -100,7 +100,7 @@ class BadgeReading:
         value_per_1k: lift per 1,000 skill tokens (D-14), or ``None``.
     """
 
-    status: str
+    status: Status
     message: str
     color: str
     sentence: str | None
@@ -113,16 +113,14 @@ class BadgeReading:
     value_per_1k: float | None
 
 
-def _underpowered_counts(reading: Any) -> tuple[int | None, bool]:
+def _underpowered_counts(reading: Reading) -> tuple[int | None, bool]:
     """(draws needed, no draw count reaches) of an UNDERPOWERED reading, from its cases (D-5)."""
-    cases = [
-        c for c in (getattr(reading, "cases", None) or ()) if getattr(c, "underpowered", False)
-    ]
-    if any(getattr(c, "no_draw_count", False) for c in cases):
+    cases = [c for c in reading.cases if c.underpowered]
+    if any(c.no_draw_count for c in cases):
         return None, True
-    needed = getattr(reading, "draws_needed", None)
+    needed = reading.draws_needed
     if needed is None:
-        counts = [c.draws_needed for c in cases if getattr(c, "draws_needed", None) is not None]
+        counts = [c.draws_needed for c in cases if c.draws_needed is not None]
         needed = max(counts) if counts else None
     return needed, False
 
@@ -136,40 +134,20 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     Returns:
         The :class:`BadgeReading`. Never raises for a valid receipt.
     """
-    refusal = verdict_refusal(receipt)
     lift = None if receipt.is_aggregates_only else suite_lift(receipt)
     per_1k = value_per_1k(lift, receipt.skill.tokens) if lift is not None else None
     smoke = receipt.is_smoke
-    if refusal is not None or smoke or receipt.is_aggregates_only:
-        # Every reader of a verdict refuses a smoke receipt whatever level it carries.
-        message = wording.SMOKE_RUN if smoke else NO_VERDICT
-        reason = refusal or ("smoke run (run.preset is set)" if smoke else "aggregates only")
-        return BadgeReading(
-            "no verdict",
-            message,
-            "lightgrey",
-            None,
-            reason,
-            reason,
-            smoke,
-            None,
-            False,
-            lift,
-            per_1k,
-        )
-    reading = receipt_reading(receipt)
+    reading = receipt_reading(receipt)  # asks the one no-verdict rule first
     status = reading.status
-    if status not in _STATUS_COLOR:  # pragma: no cover - guards the stats contract
-        raise ValueError(f"unknown receipt reading status {status!r}")
-    if status == "no verdict":
-        reason = reading.reason or NO_VERDICT
+    if status == Status.NO_VERDICT:
+        # Every reader of a verdict refuses a smoke receipt whatever level it carries.
         return BadgeReading(
-            "no verdict",
-            NO_VERDICT,
-            "lightgrey",
+            status,
+            wording.SMOKE_RUN if smoke else NO_VERDICT,
+            _STATUS_COLOR[status],
             None,
-            reason,
-            reason,
+            reading.reason,
+            reading.reason,
             smoke,
             None,
             False,
@@ -177,21 +155,18 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
             per_1k,
         )
     needed, no_count = (None, False)
-    message = status
-    if status == wording.UNDERPOWERED:
+    message = str(status)
+    if status == Status.UNDERPOWERED:
         needed, no_count = _underpowered_counts(reading)
         if no_count:
-            message = f"{wording.UNDERPOWERED}: {wording.NO_DRAW_COUNT_REACHES}"
+            message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
         elif needed is not None:
-            message = f"{wording.UNDERPOWERED}: {needed} draws per arm needed"
-    sentence = getattr(reading, "sentence", None)
-    if status == "no separation detected" and not sentence:
-        sentence = wording.NO_SEPARATION
+            message = f"{status}: {needed} draws per arm needed"
     return BadgeReading(
         status,
         message,
         _STATUS_COLOR[status],
-        sentence,
+        reading.sentence,
         None,
         reading.reason,
         smoke,

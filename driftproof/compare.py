@@ -15,25 +15,23 @@ from typing import TYPE_CHECKING
 
 from driftproof.stats import (
     CaseVerdict,
+    Status,
+    VerdictCode,
     arm_band,
     band_source_of,
     case_verdict,
     judge_scale,
     verdict_refusal,
+    verdict_words,
 )
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.reading import underpowered_draws
-from driftproof.stats.verdict import NO_SEPARATION, UNDERPOWERED
 from driftproof.wording import (
     BAND_SOURCE_LEGEND,
-    BELOW_EFFECT_FLOOR,
-    IMPROVED,
-    INCONCLUSIVE,
+    NO_SEPARATION,
     NOT_ENOUGH_DRAWS,
     NOT_LIKE_FOR_LIKE,
-    REGRESSED,
 )
-from driftproof.wording import NO_SEPARATION as NO_SEPARATION_WORDS
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -41,14 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["SUMMARY_ORDER", "Comparison", "compare_receipts", "verdict_words"]
 
 #: Verdicts in the order the summary line counts them; "below effect floor" apart from no separation.
-SUMMARY_ORDER: tuple[str, ...] = (
-    IMPROVED,
-    REGRESSED,
-    BELOW_EFFECT_FLOOR,
-    NO_SEPARATION,
-    UNDERPOWERED,
-    INCONCLUSIVE,
-)
+SUMMARY_ORDER: tuple[VerdictCode, ...] = tuple(VerdictCode)
 
 
 @dataclass(frozen=True)
@@ -99,11 +90,6 @@ class Comparison:
     """Both suite lifts over the cases both receipts measured in both arms (context, never a verdict)."""
 
 
-def verdict_words(verdict: str) -> str:
-    """The words a page shows for a verdict (D-10): "no separation" reads in full."""
-    return NO_SEPARATION_WORDS if verdict == NO_SEPARATION else verdict
-
-
 def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str = "B") -> Comparison:
     """Compare the with-skill arm of each case of ``a`` (earlier) with ``b`` (later) (D-6, D-9).
 
@@ -145,8 +131,8 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
             a_name,
             b_name,
             refusals,
-            "no verdict",
-            "no verdict",
+            Status.NO_VERDICT,
+            Status.NO_VERDICT,
             (),
             sources,
             legend,
@@ -164,8 +150,8 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
             a_name,
             b_name,
             (why,),
-            "no verdict",
-            "no verdict",
+            Status.NO_VERDICT,
+            Status.NO_VERDICT,
             (),
             sources,
             legend,
@@ -176,8 +162,8 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
         )
     lost = tuple(v.case_id for v in rows if v.a.lost or v.b.lost)
     sentence = reason = needed = None
-    if not any(v.verdict in (IMPROVED, REGRESSED) for v in rows):
-        weak = [v for v in rows if v.verdict == UNDERPOWERED]
+    if not any(v.verdict in (VerdictCode.IMPROVED, VerdictCode.REGRESSED) for v in rows):
+        weak = [v for v in rows if v.verdict == VerdictCode.UNDERPOWERED]
         if weak:
             sentence = NOT_ENOUGH_DRAWS
             needed, reason = underpowered_draws(weak)
@@ -193,7 +179,7 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
         legend,
         differ,
         lost,
-        any(v.verdict == REGRESSED for v in rows),
+        any(v.verdict == VerdictCode.REGRESSED for v in rows),
         unmatched,
         sentence,
         reason,
@@ -226,12 +212,12 @@ def _scale(a: Receipt, b: Receipt) -> tuple[float, float] | None:
 
 def _headline(rows: tuple[CaseVerdict, ...]) -> str:
     parts = []
-    for verdict in (REGRESSED, IMPROVED):
+    for verdict in (VerdictCode.REGRESSED, VerdictCode.IMPROVED):
         ids = [v.case_id for v in rows if v.verdict == verdict]
         if ids:
             noun = "case" if len(ids) == 1 else "cases"
             parts.append(f"{len(ids)} {noun} {verdict} ({', '.join(ids)})")
-    return "; ".join(parts) if parts else NO_SEPARATION_WORDS
+    return "; ".join(parts) if parts else NO_SEPARATION
 
 
 def _summary(rows: tuple[CaseVerdict, ...]) -> str:

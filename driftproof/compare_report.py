@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from driftproof.compare import Comparison, verdict_words
-from driftproof.stats import Band, CaseVerdict
+from driftproof.stats import Band, CaseVerdict, VerdictCode
 from driftproof.wording import NO_DRAW_COUNT_REACHES
 
 __all__ = [
@@ -56,9 +56,9 @@ def _band(b: Band) -> str:
 
 
 def _note(v: CaseVerdict) -> str:
-    if v.verdict == "inconclusive":
+    if v.verdict == VerdictCode.INCONCLUSIVE:
         return v.lost_detail or ""
-    if v.verdict == "underpowered":
+    if v.verdict == VerdictCode.UNDERPOWERED:
         if v.no_draw_count:
             return NO_DRAW_COUNT_REACHES
         if v.draws_needed is not None:

@@ -9,12 +9,11 @@ ordered by family and model name, never by a score, and no row is marked best.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
-from driftproof.stats import case_bands, receipt_reading, suite_lift, value_per_1k
+from driftproof.stats import case_bands, mean_of, receipt_reading, suite_lift, value_per_1k
 from driftproof.view import fmt
 
 __all__ = ["CrossFamily", "FamilyRow", "GRADER_NOTE", "cross_family", "cross_family_markdown"]
@@ -125,7 +124,7 @@ def _raw_means(r: Receipt) -> tuple[float | None, float | None]:
     bands = case_bands(r)
     w = [x.mean for _, x, _ in bands if x.mean is not None]
     b = [y.mean for _, _, y in bands if y.mean is not None]
-    return (math.fsum(w) / len(w) if w else None), (math.fsum(b) / len(b) if b else None)
+    return mean_of(w), mean_of(b)
 
 
 def _caveats(receipts: Sequence[tuple[str, Receipt]]) -> tuple[str, ...]:

@@ -20,7 +20,6 @@ adds the per-receipt badge files (``badge/<name>.json``, ``.details.json``, ``.s
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from urllib.parse import quote
 
 from driftproof.badge import badge_reading, format_lift, site_badge_files
 from driftproof.band_facts import band_facts
+from driftproof.stats import Status, mean_of
 from driftproof.stats.savings import percent, token_savings
 from driftproof.view import fmt
 
@@ -144,7 +144,7 @@ def _row(name: str, r: Receipt) -> ResultRow:
         lift_text=_text(b.lift),
         value_per_1k=b.value_per_1k,
         value_text=_text(b.value_per_1k),
-        context_only=b.status == "no verdict",
+        context_only=b.status == Status.NO_VERDICT,
         measured=measured,
         source=source,
         headline="" if measured else headline(r, b.lift),
@@ -206,7 +206,7 @@ def headline(r: Receipt, lift: float | None = None) -> str:
         ]
         if scores:
             parts.append(
-                f"{label} {fmt(math.fsum(scores) / len(scores))} over {len(scores)} "
+                f"{label} {fmt(mean_of(scores))} over {len(scores)} "
                 f"run{'s' if len(scores) != 1 else ''}"
             )
     if parts:

@@ -20,12 +20,10 @@ importable from here. The printers are :mod:`driftproof.render.sheet`.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from driftproof.receipt import Receipt
 from driftproof.stats import (
-    arm_band,
     band_source_of,
     lift_refusal,
     receipt_reading,
@@ -34,6 +32,7 @@ from driftproof.stats import (
     value_per_1k,
 )
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
+from driftproof.stats.lift import control_lift
 from driftproof.view_facts import (
     context_view,
     headline,
@@ -206,12 +205,10 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
         BreakdownRow(
             case_id=c.case_id,
             anchor=anchor_for(c.case_id),
-            with_skill=mean_spread(c.with_skill.mean, c.with_skill.spread),
-            baseline=mean_spread(c.baseline.mean, c.baseline.spread),
+            with_skill=mean_spread(c.with_skill.mean, c.with_skill.sd),
+            baseline=mean_spread(c.baseline.mean, c.baseline.sd),
             lift=fmt(c.lift, signed=True),
-            counts=" · ".join(
-                f"{a.measured}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)
-            ),
+            counts=" · ".join(f"{a.n}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)),
             lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
             label=_label(c),
             note=_note(c, b),
@@ -278,17 +275,10 @@ def _control_delta(r: Receipt) -> str | None:
             f"n/a: the {ARM_WORDS[missing[0]]} arm was not recorded "
             f"(arms.{missing[0]}.recorded is false)"
         )
-    src = band_source_of(r)
-    deltas = []
-    for c in r.cases:
-        if c.arms.control is None:
-            continue
-        w, ctl = arm_band(c.arms.with_skill, src), arm_band(c.arms.control, src)
-        if w.mean is not None and ctl.mean is not None:
-            deltas.append(w.mean - ctl.mean)
-    if not deltas:
+    delta, cases = control_lift(r)
+    if delta is None:
         return "n/a"
     return (
-        f"{fmt(math.fsum(deltas) / len(deltas), signed=True)} (with skill minus control, "
-        f"equal weight over {len(deltas)} case{'s' if len(deltas) != 1 else ''})"
+        f"{fmt(delta, signed=True)} (with skill minus control, "
+        f"equal weight over {cases} case{'s' if cases != 1 else ''})"
     )

@@ -5,7 +5,6 @@ aggregates-only receipt's figures as its source printed them (D-15)."""
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from driftproof.receipt import Case, Receipt
@@ -13,6 +12,7 @@ from driftproof.receipt._model import CaseArm, Draw
 from driftproof.stats import (
     arm_band,
     band_source_of,
+    mean_of,
     unrecorded_arms,
 )
 from driftproof.stats.band import Band
@@ -88,7 +88,7 @@ def _case_output(arm: CaseArm | None) -> str:
         return "–"
     if len(counts) == 1:
         return f"{counts[0]:,}"
-    return f"mean {math.fsum(counts) / len(counts):,.1f} ({len(counts)} draws)"
+    return f"mean {mean_of(counts) or 0.0:,.1f} ({len(counts)} draws)"
 
 
 def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:

@@ -3,6 +3,8 @@
 Sentences quoted by the method are reproduced character for character wherever
 they are shown; templates and CLI printers take them from here, never from
 string literals of their own. Never print "drift" or "no change" as a verdict.
+The codes the rule decides (improved, underpowered, UNDERPOWERED, no verdict …) are
+enums in :mod:`driftproof.stats.codes`; the words shown for them are these sentences.
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ from typing import Final
 EFFECT_FLOOR: Final[float] = 0.05
 #: Absolute tolerance for band touching and for meeting the floor (D-3).
 TOLERANCE: Final[float] = 1e-9
-#: Judge samples per draw by default (method: "n = 5").
-DEFAULT_JUDGE_SAMPLES: Final[int] = 5
 #: Draws per arm at least (method: "at least three times").
 MIN_DRAWS_PER_ARM: Final[int] = 3
 
@@ -28,15 +28,17 @@ NOT_LIKE_FOR_LIKE: Final[str] = (
     "The two receipts' bands come from different sources, so a per-case comparison "
     "across them is not like for like."
 )
-UNDERPOWERED: Final[str] = "UNDERPOWERED"
-INCONCLUSIVE: Final[str] = "inconclusive"
-IMPROVED: Final[str] = "improved"
-REGRESSED: Final[str] = "regressed"
 
 #: Band sources (method, "Where a band comes from").
 BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
-    "legacy": "legacy: one generation per arm, judged several times; the band measures the judge, not the model.",
-    "generation": "generation: the band is the spread of the per-draw scores, each draw a separate generation of the arm.",
+    "legacy": (
+        "legacy: one generation per arm, judged several times; "
+        "the band measures the judge, not the model."
+    ),
+    "generation": (
+        "generation: the band is the spread of the per-draw scores, "
+        "each draw a separate generation of the arm."
+    ),
 }
 
 #: Verification levels, lowest first (Metere, arXiv:2605.00424). FORMAL is reserved.

@@ -15,33 +15,39 @@ import click
 
 from driftproof.errors import ReceiptError
 from driftproof.receipt import CURRENT_VERSION, Receipt, read_receipt
+from driftproof.stats import Refusal, no_verdict
 from driftproof.wording import SMOKE_RUN
 
 __all__ = ["validate", "verdict_note"]
 
 
 def verdict_note(r: Receipt) -> str:
-    """What a reader of a verdict makes of a valid receipt (method, "A smoke run gives no verdict")."""
-    if r.is_smoke:
+    """What a reader of a verdict makes of a valid receipt: the one no-verdict rule
+    (:func:`driftproof.stats.no_verdict`) in a short note (method, "A smoke run gives no
+    verdict")."""
+    refused = no_verdict(r)
+    if refused is None:
+        return "can carry a verdict"
+    if refused.refusal is Refusal.SMOKE_RUN:
         return (
             f"names preset {r.run.preset}: a smoke run, read as below TESTED whatever its level "
             f"({SMOKE_RUN})"
         )
-    if r.is_aggregates_only:
+    if refused.refusal is Refusal.AGGREGATES_ONLY:
         return "aggregates only: no band, no lift, no verdict"
-    if r.verification_level != "TESTED":
+    if refused.refusal is Refusal.BELOW_TESTED:
         return "below TESTED: no verdict"
-    from driftproof.stats import verdict_refusal
-
-    why = verdict_refusal(r)  # the same rule every reader of a verdict applies
-    return f"no verdict: {why}" if why is not None else "can carry a verdict"
+    return f"no verdict: {refused.reason}"
 
 
 def _ok_line(path: Path, r: Receipt) -> str:
     version = f"schema {r.schema_version}"
     if r.is_migrated:
         version += f" (read into {CURRENT_VERSION}: what it did not record is unknown)"
-    return f"{path}: ok: {version}, seal {r.seal.sha256[:12]}…, level {r.verification_level}; {verdict_note(r)}"
+    return (
+        f"{path}: ok: {version}, seal {r.seal.sha256[:12]}…, "
+        f"level {r.verification_level}; {verdict_note(r)}"
+    )
 
 
 @click.command()

@@ -3,32 +3,41 @@ receipt-wide band, lift (method, "The drift verdict rule"; D-1 to D-10, D-14).
 
 Pure functions of plain data or the loaded receipt model, returning frozen
 dataclasses; no file, network or clock access. One module per concept:
-``band``, ``verdict``, ``underpowered``, ``lost_draws``, ``receipt_band``,
-``reading``, ``lift``.
+``moments`` (the one mean and variance helper), ``codes`` (verdict codes, statuses,
+refusals), ``band``, ``verdict``, ``underpowered``, ``lost_draws``, ``receipt_band``,
+``reading`` (with the one no-verdict rule), ``lift``, ``breakdown``, ``context``.
 """
 
 from driftproof.stats.band import Band, arm_band, band_of_scores
+from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.lift import suite_lift, value_per_1k
+from driftproof.stats.moments import mean_of, mean_sd, mean_var
 from driftproof.stats.reading import (
+    NoVerdict,
     Reading,
     band_source_of,
     case_bands,
     judge_scale,
     lift_refusal,
+    no_verdict,
     receipt_reading,
     unrecorded_arms,
     verdict_refusal,
 )
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band, receipt_band_of
 from driftproof.stats.underpowered import draws_needed, resolution, se_diff
-from driftproof.stats.verdict import VERDICTS, CaseVerdict, case_verdict
+from driftproof.stats.verdict import VERDICTS, CaseVerdict, case_verdict, verdict_words
 
 __all__ = [
     "VERDICTS",
     "Band",
     "CaseVerdict",
+    "NoVerdict",
     "Reading",
     "ReceiptBand",
+    "Refusal",
+    "Status",
+    "VerdictCode",
     "arm_band",
     "band_of_scores",
     "band_source_of",
@@ -37,6 +46,10 @@ __all__ = [
     "draws_needed",
     "judge_scale",
     "lift_refusal",
+    "mean_of",
+    "mean_sd",
+    "mean_var",
+    "no_verdict",
     "receipt_band",
     "receipt_band_of",
     "receipt_reading",
@@ -46,4 +59,5 @@ __all__ = [
     "unrecorded_arms",
     "value_per_1k",
     "verdict_refusal",
+    "verdict_words",
 ]

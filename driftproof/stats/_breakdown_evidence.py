@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 
 from driftproof.receipt import Receipt
 from driftproof.receipt._model import Case, Draw
+from driftproof.stats.moments import mean_of
 from driftproof.wording import TOLERANCE
 
 __all__ = ["CHECKS", "MAX_REASONS"]
@@ -86,12 +87,12 @@ def _malformed_evidence(r: Receipt) -> list[str]:
                 f"malformed evidence at {ptr}/score: expected a finite score from {worst} to {best}"
             )
         elif d.score is not None:
-            valid = [s.score for s in d.judge_samples if s.score is not None]
-            if (
-                valid and abs(math.fsum(valid) / len(valid) - d.score) > 1e-6
-            ):  # D-1: the draw score is their mean
+            # D-1: the draw score is the mean of its valid judge samples
+            mean = mean_of([s.score for s in d.judge_samples if s.score is not None])
+            if mean is not None and abs(mean - d.score) > 1e-6:
                 out.append(
-                    f"malformed evidence at {ptr}/score: not the mean of the draw's valid judge samples"
+                    f"malformed evidence at {ptr}/score: "
+                    "not the mean of the draw's valid judge samples"
                 )
         if len(out) >= MAX_REASONS:
             break

@@ -5,7 +5,8 @@ Private: :mod:`driftproof.stats.verdict` and :mod:`driftproof.stats.lost_draws` 
 
 from __future__ import annotations
 
-from driftproof.wording import BELOW_EFFECT_FLOOR, EFFECT_FLOOR, IMPROVED, REGRESSED, TOLERANCE
+from driftproof.stats.codes import VerdictCode
+from driftproof.wording import EFFECT_FLOOR, TOLERANCE
 
 __all__ = ["meets_floor", "separated", "separation_verdict"]
 
@@ -20,10 +21,12 @@ def meets_floor(delta: float, floor: float = EFFECT_FLOOR) -> bool:
     return abs(delta) >= floor - TOLERANCE
 
 
-def separation_verdict(delta: float, sum_sd: float, floor: float = EFFECT_FLOOR) -> str | None:
-    """ "improved", "regressed" or "below effect floor" for separated bands, else ``None`` (D-4)."""
+def separation_verdict(
+    delta: float, sum_sd: float, floor: float = EFFECT_FLOOR
+) -> VerdictCode | None:
+    """Improved, regressed or below effect floor for separated bands, else ``None`` (D-4)."""
     if not separated(delta, sum_sd):
         return None
     if not meets_floor(delta, floor):
-        return BELOW_EFFECT_FLOOR
-    return IMPROVED if delta > 0 else REGRESSED
+        return VerdictCode.BELOW_EFFECT_FLOOR
+    return VerdictCode.IMPROVED if delta > 0 else VerdictCode.REGRESSED

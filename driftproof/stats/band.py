@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from driftproof.stats.moments import mean_sd
+
 if TYPE_CHECKING:  # the core takes the loaded model; it never reads files
     from driftproof.receipt import CaseArm
 
@@ -166,35 +168,4 @@ def arm_band(
         lost_reasons=tuple(reasons),
         source="generation",
         generation_sd=gen_sd,
-    )
-
-
-def mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
-    """Mean and sample sd (ddof = 1) of finite ``values``; ``None`` where undefined (D-2).
-
-    Uses ``math.fsum`` and a two-pass sum of squared deviations for accuracy. Values so far
-    off any judge scale that a sum or a square overflows are scaled by a power of two first;
-    the result is then exact up to that scaling, or ``inf`` past the float range.
-    """
-    n = len(values)
-    if n == 0:
-        return None, None
-    try:
-        mean = math.fsum(values) / n
-        if n == 1:
-            return mean, None
-        ss = math.fsum([(v - mean) * (v - mean) for v in values])
-    except OverflowError:
-        return _scaled_mean_sd(values)
-    if not math.isfinite(ss):
-        return _scaled_mean_sd(values)
-    return mean, math.sqrt(ss / (n - 1))
-
-
-def _scaled_mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
-    """``mean_sd`` of values near the float range: divide by 2·half so that all lie in (−1, 1)."""
-    half = 2.0 ** (math.frexp(max(abs(v) for v in values))[1] - 1)  # float products never raise
-    mean, sd = mean_sd([v / half / 2.0 for v in values])
-    return (mean * half * 2.0 if mean is not None else None), (
-        sd * half * 2.0 if sd is not None else None
     )

@@ -23,20 +23,19 @@ Readings of the method used here (where it leaves room):
 
 from __future__ import annotations
 
-import math
-import statistics
 from dataclasses import dataclass
 from typing import Literal
 
 from driftproof.receipt import Receipt, _bounds
 from driftproof.receipt._model import Case, CaseArm
 from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
-from driftproof.stats.band import arm_band
+from driftproof.stats.band import Band, arm_band
+from driftproof.stats.moments import mean_of, mean_sd
 from driftproof.stats.reading import lift_refusal
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
 
-__all__ = ["ArmFigures", "Breakdown", "CaseLift", "MAX_DRAWS_PER_ARM", "lift_breakdown"]
+__all__ = ["Breakdown", "CaseLift", "MAX_DRAWS_PER_ARM", "lift_breakdown"]
 
 #: Most draws one arm may record for the breakdown to be computed ("unsupported sizes"):
 #: the lost-draw check visits at most (k_A + 1)·(k_B + 1) vertices per case (D-9).
@@ -46,29 +45,13 @@ Label = Literal["helps", "hurts"]
 
 
 @dataclass(frozen=True)
-class ArmFigures:
-    """One arm of one case as the breakdown reads it.
-
-    Attributes:
-        mean: mean of the measured draw scores (judge scale units), or None with none.
-        spread: sample sd (ddof = 1) of the measured draw scores; None under two draws.
-        measured: draws with a score. drawn: draws recorded. lost: draws marked lost.
-        lost_reasons: the distinct recorded reasons, in draw order.
-    """
-
-    mean: float | None
-    spread: float | None
-    measured: int
-    drawn: int
-    lost: int
-    lost_reasons: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class CaseLift:
     """One case's row of the breakdown.
 
     Attributes:
+        case_id: the case's id.
+        with_skill, baseline: each arm's :class:`~driftproof.stats.band.Band` of its recorded
+            draw scores (``sd`` ddof = 1, ``n`` draws with a score, ``lost`` draws marked lost).
         lift: with-skill mean minus baseline mean (None when an arm has no measured draw).
         included: False when a failed arm excluded the case (both arms together).
         note: why the case is excluded, or the missing draw evidence it shows.
@@ -82,8 +65,8 @@ class CaseLift:
     """
 
     case_id: str
-    with_skill: ArmFigures
-    baseline: ArmFigures
+    with_skill: Band
+    baseline: Band
     lift: float | None
     included: bool
     note: str | None
@@ -243,21 +226,29 @@ def _compute(r: Receipt) -> Breakdown:
     )
 
 
-def _arm_figures(arm: CaseArm) -> ArmFigures:
+def _arm_figures(arm: CaseArm) -> Band:
+    """One arm as the breakdown reads it: the recorded draw scores only (judge samples are not
+    read in place of a draw score). ``n`` counts draws with a score, ``lost`` draws marked lost
+    with their reasons; a draw with neither (missing evidence) counts in ``drawn`` only."""
     scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
-    reasons = tuple(dict.fromkeys(d.lost.reason for d in arm.draws if d.lost is not None))
-    return ArmFigures(
-        mean=_mean(scores) if scores else None,
-        spread=statistics.stdev(scores) if len(scores) >= 2 else None,
-        measured=len(scores),
+    reasons = tuple(d.lost.reason for d in arm.draws if d.lost is not None)
+    mean, sd = mean_sd(scores)
+    return Band(
+        mean=mean,
+        sd=sd,
+        n=len(scores),
         drawn=len(arm.draws),
-        lost=sum(d.lost is not None for d in arm.draws),
+        lost=len(reasons),
         lost_reasons=reasons,
+        source="generation",
+        generation_sd=arm.generation.sd if arm.generation is not None else None,
     )
 
 
 def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values)
+    mean = mean_of(values)
+    assert mean is not None, "the breakdown averages non-empty lists only"
+    return mean
 
 
 def _failed_arms(c: Case) -> tuple[str, ...]:
@@ -290,7 +281,7 @@ def _missing_evidence(c: Case) -> str | None:
 def _lift_without(
     cid: str,
     is_in: bool,
-    included: list[tuple[Case, ArmFigures, ArmFigures]],
+    included: list[tuple[Case, Band, Band]],
     lifts: dict[str, float],
     suite_reason: str | None,
 ) -> tuple[float | None, str | None]:
@@ -308,7 +299,7 @@ def _assertions_withheld(
     r: Receipt,
     failed: dict[str, tuple[str, ...]],
     missing: dict[str, str | None],
-    included: list[tuple[ArmFigures, ArmFigures]],
+    included: list[tuple[Band, Band]],
 ) -> tuple[str, ...]:
     out = []
     if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
@@ -361,7 +352,7 @@ def _labels_withheld(r: Receipt, c: Case) -> str | None:
 def _carrier_withheld(
     withheld: tuple[str, ...],
     suite_reason: str | None,
-    included: list[tuple[Case, ArmFigures, ArmFigures]],
+    included: list[tuple[Case, Band, Band]],
     case_withheld: dict[str, str | None],
 ) -> str | None:
     if withheld:

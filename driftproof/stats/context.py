@@ -17,12 +17,12 @@ Pure functions of plain data; the method's rule lives elsewhere (D-2 … D-9).
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
 from statistics import NormalDist
 
 from driftproof.receipt import Receipt
 from driftproof.stats.breakdown import Breakdown
+from driftproof.stats.moments import mean_of, mean_sd, mean_var
 
 __all__ = [
     "CONTEXT_LABEL",
@@ -184,7 +184,9 @@ def lift_interval(b: Breakdown) -> LiftInterval:
             "one included case: no spread across cases",
         )
     n = len(lifts)
-    se = statistics.stdev(lifts) / math.sqrt(n)
+    sd = mean_sd(lifts)[1]
+    assert sd is not None  # two lifts or more
+    se = sd / math.sqrt(n)
     t = t_quantile_975(n - 1)
     return LiftInterval(
         b.suite_lift, n, se, n - 1, t, b.suite_lift - t * se, b.suite_lift + t * se, None
@@ -227,7 +229,7 @@ def _split(case_id: str, arm: str, scores: list[float], samples: list[list[float
             None,
             "fewer than two measured draws",
         )
-    total = statistics.variance(scores)
+    total = _variance(scores)
     if not judged:
         return SpreadSplit(
             case_id,
@@ -239,7 +241,15 @@ def _split(case_id: str, arm: str, scores: list[float], samples: list[list[float
             None,
             "no draw has two judge samples: the judge part cannot be read",
         )
-    judge = math.fsum(statistics.variance(s) / len(s) for s in judged) / len(judged)
+    judge = mean_of([_variance(s) / len(s) for s in judged])
+    assert judge is not None  # one judged draw or more
     return SpreadSplit(
         case_id, arm, len(scores), len(judged), total, judge, max(0.0, total - judge), None
     )
+
+
+def _variance(values: list[float]) -> float:
+    """Sample variance (ddof = 1) of two values or more."""
+    var = mean_var(values)[1]
+    assert var is not None
+    return var

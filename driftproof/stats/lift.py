@@ -8,19 +8,21 @@ single-arm import (an arm ``recorded: false``), which has nothing to subtract.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.reading import case_bands, lift_refusal
+from driftproof.stats.moments import mean_of
+from driftproof.stats.band import arm_band
+from driftproof.stats.reading import band_source_of, case_bands, lift_refusal
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
 __all__ = [
-    "common_lifts",
     "CommonLifts",
+    "common_lifts",
+    "control_lift",
     "lift_case_ids",
     "suite_lift",
     "suite_lift_over",
@@ -40,9 +42,25 @@ def suite_lift(r: Receipt) -> float | None:
     lifts = [
         w.mean - b.mean for _, w, b in case_bands(r) if w.mean is not None and b.mean is not None
     ]
-    if not lifts:
-        return None
-    return math.fsum(lifts) / len(lifts)
+    return mean_of(lifts)
+
+
+def control_lift(r: Receipt) -> tuple[float | None, int]:
+    """With-skill mean minus control mean, equal weight over cases (D-16), and how many cases.
+
+    Only cases with a control arm and a measured draw in both arms count; ``(None, 0)`` when
+    none does. Context beside the lift, never a verdict; the caller says when the receipt has
+    no control arm or did not record one (:func:`~driftproof.stats.reading.unrecorded_arms`).
+    """
+    src = band_source_of(r)
+    deltas = []
+    for c in r.cases:
+        if c.arms.control is None:
+            continue
+        w, ctl = arm_band(c.arms.with_skill, src), arm_band(c.arms.control, src)
+        if w.mean is not None and ctl.mean is not None:
+            deltas.append(w.mean - ctl.mean)
+    return mean_of(deltas), len(deltas)
 
 
 def value_per_1k(lift: float | None, skill_tokens: int | None) -> float | None:
@@ -74,7 +92,7 @@ def suite_lift_over(r: Receipt, case_ids: Collection[str]) -> float | None:
         for cid, w, b in case_bands(r)
         if cid in wanted and w.mean is not None and b.mean is not None
     ]
-    return math.fsum(lifts) / len(lifts) if lifts else None
+    return mean_of(lifts)
 
 
 @dataclass(frozen=True)

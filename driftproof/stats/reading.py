@@ -15,29 +15,29 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.stats.band import Band, BandSource, arm_band
+from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
-from driftproof.stats.verdict import NO_SEPARATION, UNDERPOWERED, CaseVerdict, case_verdict
+from driftproof.stats.verdict import CaseVerdict, case_verdict
 from driftproof.wording import (
-    IMPROVED,
-    INCONCLUSIVE,
     LEVELS,
     NO_DRAW_COUNT_REACHES,
+    NO_SEPARATION,
     NOT_ENOUGH_DRAWS,
-    REGRESSED,
     SMOKE_RUN,
 )
-from driftproof.wording import NO_SEPARATION as NO_SEPARATION_WORDS
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
 __all__ = [
     "STATUSES",
+    "NoVerdict",
     "Reading",
     "band_source_of",
     "case_bands",
     "judge_scale",
     "lift_refusal",
+    "no_verdict",
     "receipt_reading",
     "unrecorded_arms",
     "verdict_refusal",
@@ -50,13 +50,7 @@ SIMULATED_NO_VERDICT = (
 )
 
 #: The statuses a single receipt can read (D-7).
-STATUSES: tuple[str, ...] = (
-    "passing",
-    "regressed",
-    "UNDERPOWERED",
-    "no separation detected",
-    "no verdict",
-)
+STATUSES: tuple[Status, ...] = tuple(Status)
 
 
 @dataclass(frozen=True)
@@ -77,7 +71,7 @@ class Reading:
         receipt_band: the receipt-wide band when it was asked (D-8), else ``None``.
     """
 
-    status: str
+    status: Status
     sentence: str
     reason: str
     draws_needed: int | None
@@ -118,46 +112,73 @@ def lift_refusal(r: Receipt) -> str | None:
     )
 
 
-def verdict_refusal(r: Receipt) -> str | None:
-    """Why ``r`` gets no verdict, or ``None`` when it may get one (D-7, D-15; method, "A smoke run …").
+@dataclass(frozen=True)
+class NoVerdict:
+    """Why a receipt gets no verdict: the refusal's code and its plain words.
 
+    Attributes:
+        refusal: which test of the rule refused it (:class:`Refusal`).
+        reason: the refusal in plain words, as every reader of a verdict shows it.
+    """
+
+    refusal: Refusal
+    reason: str
+
+
+def no_verdict(r: Receipt) -> NoVerdict | None:
+    """The one no-verdict rule: why ``r`` gets no verdict, or ``None`` when it may get one
+    (D-7, D-15; method, "A smoke run gives no verdict").
+
+    ``validate``, ``view``, ``diff``, ``badge``, the Action and the site all ask this function.
     Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
     simulated (``driftproof demo``: no model answered, whatever level it carries); a level below
     TESTED; an import (a provenance block that is not a regrade's, D-15) whatever level it
-    carries; an arm the source did not record; no judge; no case with a measured score in both arms.
+    carries; an arm the source did not record; no judge; no case with a measured score in both
+    arms.
     """
     if r.is_aggregates_only:
-        return (
+        return NoVerdict(
+            Refusal.AGGREGATES_ONLY,
             "aggregates only: the source printed figures with no per-run score, "
-            "so there is no band, lift or verdict"
+            "so there is no band, lift or verdict",
         )
     if r.is_smoke:
-        return (
+        return NoVerdict(
+            Refusal.SMOKE_RUN,
             f"{SMOKE_RUN}: the receipt names the preset {r.run.preset!r}, which counts as "
-            f"below TESTED whatever level it carries ({r.verification_level})"
+            f"below TESTED whatever level it carries ({r.verification_level})",
         )
     if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
-        return SIMULATED_NO_VERDICT
+        return NoVerdict(Refusal.SIMULATED, SIMULATED_NO_VERDICT)
     if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
-        return f"verification level {r.verification_level} is below TESTED"
+        return NoVerdict(
+            Refusal.BELOW_TESTED, f"verification level {r.verification_level} is below TESTED"
+        )
     if r.provenance is not None and r.regrade is None:
-        return (
-            f"imported from {r.provenance.tool}: imported declarations never earn a verdict (D-15), "
-            f"whatever level the receipt carries ({r.verification_level})"
+        return NoVerdict(
+            Refusal.IMPORTED,
+            f"imported from {r.provenance.tool}: imported declarations never earn a verdict "
+            f"(D-15), whatever level the receipt carries ({r.verification_level})",
         )
     unrecorded = lift_refusal(r)
     if unrecorded is not None:
-        return unrecorded
+        return NoVerdict(Refusal.SINGLE_ARM, unrecorded)
     if r.judge is None:
-        return "no judge is recorded, so no score can be banded"
+        return NoVerdict(Refusal.NO_JUDGE, "no judge is recorded, so no score can be banded")
     src = band_source_of(r)
     if not any(
         arm_band(c.arms.with_skill, src).mean is not None
         and arm_band(c.arms.baseline, src).mean is not None
         for c in r.cases
     ):  # lazy: stops at the first measured case
-        return "no case has a measured score in both arms"
+        return NoVerdict(Refusal.NO_SCORE, "no case has a measured score in both arms")
     return None
+
+
+def verdict_refusal(r: Receipt) -> str | None:
+    """Why ``r`` gets no verdict in plain words, or ``None``: :func:`no_verdict`'s reason."""
+    refused = no_verdict(r)
+    return refused.reason if refused is not None else None
 
 
 def band_source_of(r: Receipt) -> BandSource:
@@ -191,8 +212,8 @@ def receipt_reading(r: Receipt) -> Reading:
     """Read one receipt (D-6, D-7, D-8; lost draws as in D-9, bounded by its judge scale)."""
     refusal = verdict_refusal(r)
     if refusal is not None:
-        sentence = SMOKE_RUN if r.is_smoke and not r.is_aggregates_only else "no verdict"
-        return Reading("no verdict", sentence, refusal, None, (), (), (), None)
+        sentence = SMOKE_RUN if r.is_smoke and not r.is_aggregates_only else Status.NO_VERDICT
+        return Reading(Status.NO_VERDICT, sentence, refusal, None, (), (), (), None)
     scale = judge_scale(r)
     bands = case_bands(r)
     verdicts = tuple(
@@ -201,11 +222,11 @@ def receipt_reading(r: Receipt) -> Reading:
         )
         for cid, with_, base in bands
     )
-    helps = tuple(v.case_id for v in verdicts if v.verdict == IMPROVED)
-    hurts = tuple(v.case_id for v in verdicts if v.verdict == REGRESSED)
+    helps = tuple(v.case_id for v in verdicts if v.verdict == VerdictCode.IMPROVED)
+    hurts = tuple(v.case_id for v in verdicts if v.verdict == VerdictCode.REGRESSED)
     if hurts:
         return Reading(
-            REGRESSED,
+            Status.REGRESSED,
             "hurts: " + ", ".join(hurts),
             "a case separated downward under the rule",
             None,
@@ -216,7 +237,7 @@ def receipt_reading(r: Receipt) -> Reading:
         )
     if helps:
         return Reading(
-            "passing",
+            Status.PASSING,
             "helps: " + ", ".join(helps),
             "a case separated upward and none downward",
             None,
@@ -225,16 +246,18 @@ def receipt_reading(r: Receipt) -> Reading:
             verdicts,
             None,
         )
-    weak = [v for v in verdicts if v.verdict == UNDERPOWERED]
+    weak = [v for v in verdicts if v.verdict == VerdictCode.UNDERPOWERED]
     if weak:
         needed, reason = underpowered_draws(weak)
-        return Reading("UNDERPOWERED", NOT_ENOUGH_DRAWS, reason, needed, (), (), verdicts, None)
+        return Reading(
+            Status.UNDERPOWERED, NOT_ENOUGH_DRAWS, reason, needed, (), (), verdicts, None
+        )
     band = None
-    if sum(v.verdict == NO_SEPARATION for v in verdicts) >= 2:
+    if sum(v.verdict == VerdictCode.NO_SEPARATION for v in verdicts) >= 2:
         band = receipt_band_of([(w, b) for _, w, b in bands], scale)
         if band is not None and band.underpowered:
             return Reading(
-                "UNDERPOWERED",
+                Status.UNDERPOWERED,
                 band.sentence or NOT_ENOUGH_DRAWS,
                 band.reason,
                 None,
@@ -244,12 +267,10 @@ def receipt_reading(r: Receipt) -> Reading:
                 band,
             )
     reason = "no case separated under the rule"
-    lost = [v.case_id for v in verdicts if v.verdict == INCONCLUSIVE]
+    lost = [v.case_id for v in verdicts if v.verdict == VerdictCode.INCONCLUSIVE]
     if lost:
         reason += f"; inconclusive for lost draws: {', '.join(lost)}"
-    return Reading(
-        "no separation detected", NO_SEPARATION_WORDS, reason, None, (), (), verdicts, band
-    )
+    return Reading(Status.NO_SEPARATION, NO_SEPARATION, reason, None, (), (), verdicts, band)
 
 
 def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:

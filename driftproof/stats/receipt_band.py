@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.band import Band, BandSource, mean_sd
+from driftproof.stats.band import Band, BandSource
 from driftproof.stats.lost_draws import mean_move
+from driftproof.stats.moments import mean_of, mean_sd
 from driftproof.stats.underpowered import reaches_floor
 from driftproof.wording import MORE_CASES, NOT_ENOUGH_DRAWS
 
@@ -161,7 +162,7 @@ def _arm(
             why.append("a case lost draws")
             moves.append(mean_move(b, scale) if scale is not None else math.inf)
     widen = math.sqrt(math.fsum(m * m for m in moves) / (len(bands) - 1)) if moves else 0.0
-    draw_part = math.fsum(parts) / len(bands) if len(parts) == len(bands) else None
+    draw_part = mean_of(parts) if len(parts) == len(bands) else None
     return s + widen, widen, draw_part, "; ".join(dict.fromkeys(why))
 
 

@@ -18,22 +18,25 @@ from dataclasses import dataclass
 from driftproof.stats import lost_draws, underpowered
 from driftproof.stats._rule import separation_verdict
 from driftproof.stats.band import Band
-from driftproof.wording import INCONCLUSIVE
+from driftproof.stats.codes import VerdictCode
+from driftproof.wording import BELOW_EFFECT_FLOOR, NO_SEPARATION
 
-__all__ = ["VERDICTS", "CaseVerdict", "case_verdict"]
+__all__ = ["VERDICTS", "CaseVerdict", "VerdictCode", "case_verdict", "verdict_words"]
 
-NO_SEPARATION = "no separation"
-UNDERPOWERED = "underpowered"
+#: Every verdict a case can carry, in the order the diff's summary counts them.
+VERDICTS: tuple[VerdictCode, ...] = tuple(VerdictCode)
 
-#: Every verdict a case can carry. Shown words: ``wording.NO_SEPARATION`` for "no separation" (D-10).
-VERDICTS: tuple[str, ...] = (
-    "improved",
-    "regressed",
-    "below effect floor",
-    NO_SEPARATION,
-    UNDERPOWERED,
-    INCONCLUSIVE,
-)
+#: The words shown for each code where they differ from the code (D-10).
+_SHOWN: dict[str, str] = {
+    VerdictCode.NO_SEPARATION: NO_SEPARATION,
+    VerdictCode.BELOW_EFFECT_FLOOR: BELOW_EFFECT_FLOOR,
+}
+
+
+def verdict_words(verdict: str) -> str:
+    """The words a page shows for a case verdict (D-10): "no separation" reads in full,
+    "no separation detected at this sample size"; every other code reads as itself."""
+    return _SHOWN.get(verdict, verdict)
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class CaseVerdict:
 
     Attributes:
         case_id: the case's id.
-        verdict: one of :data:`VERDICTS`.
+        verdict: one of :data:`VERDICTS` (a :class:`VerdictCode`).
         a, b: the two bands compared.
         delta: ``b.mean − a.mean`` on the judge scale; ``None`` when a side measured nothing.
         separated: the bands are apart on the measured draws (``|Δ| > sd_A + sd_B``, D-3).
@@ -56,7 +59,7 @@ class CaseVerdict:
     """
 
     case_id: str
-    verdict: str
+    verdict: VerdictCode
     a: Band
     b: Band
     delta: float | None
@@ -114,7 +117,7 @@ def case_verdict(
     if a.sd is None or b.sd is None or delta is None:
         # One measured draw gives no spread: the arm is underpowered, no draw count computable (D-2, D-5).
         return CaseVerdict(
-            case_id, UNDERPOWERED, a, b, delta, False, None, True, None, False, detail
+            case_id, VerdictCode.UNDERPOWERED, a, b, delta, False, None, True, None, False, detail
         )
     sum_sd = a.sd + b.sd
     res = underpowered.resolution(a.sd, a.n, b.sd, b.n)
@@ -122,14 +125,34 @@ def case_verdict(
     called = separation_verdict(delta, sum_sd)
     if called is not None:
         if not lost_draws.keeps_verdict(a, b, scale):
-            called = INCONCLUSIVE
+            called = VerdictCode.INCONCLUSIVE
         return CaseVerdict(
             case_id, called, a, b, delta, True, res, False, needed, none_reaches, detail
         )
     if underpowered.reaches_floor(res):
         return CaseVerdict(
-            case_id, UNDERPOWERED, a, b, delta, False, res, True, needed, none_reaches, detail
+            case_id,
+            VerdictCode.UNDERPOWERED,
+            a,
+            b,
+            delta,
+            False,
+            res,
+            True,
+            needed,
+            none_reaches,
+            detail,
         )
     return CaseVerdict(
-        case_id, NO_SEPARATION, a, b, delta, False, res, False, needed, none_reaches, detail
+        case_id,
+        VerdictCode.NO_SEPARATION,
+        a,
+        b,
+        delta,
+        False,
+        res,
+        False,
+        needed,
+        none_reaches,
+        detail,
     )

@@ -63,7 +63,7 @@ def _cells(rendered: str) -> list[str]:
         ("a\\b", "a\\\\b"),
         ("[l](u)", "\\[l\\](u)"),
         ("#!", "\\#\\!"),
-        ("&#x202e;", "\\&#x202e;"),
+        ("&#x202e;", "\\&\\#x202e;"),
     ],
 )
 def test_md_text_escapes_each_shape(raw: str, expected: str) -> None:

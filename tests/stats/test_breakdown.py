@@ -59,8 +59,8 @@ def test_carrier_present_helps_and_hurts() -> None:
     assert b.suite_lift == pytest.approx(0.1 / 3, abs=1e-12)
     r1 = row(b, "c1")
     assert (r1.with_skill.mean, r1.baseline.mean) == (pytest.approx(0.82), pytest.approx(0.52))
-    assert r1.with_skill.spread == pytest.approx(0.02) and r1.baseline.spread == pytest.approx(0.02)
-    assert (r1.with_skill.measured, r1.with_skill.drawn, r1.with_skill.lost) == (3, 3, 0)
+    assert r1.with_skill.sd == pytest.approx(0.02) and r1.baseline.sd == pytest.approx(0.02)
+    assert (r1.with_skill.n, r1.with_skill.drawn, r1.with_skill.lost) == (3, 3, 0)
     assert r1.lift == pytest.approx(0.30)
     # without c1: (−.10 − .10)/2 = −.10 ≤ 0 → c1 carries the lift
     assert r1.lift_without == pytest.approx(-0.10)
@@ -117,8 +117,8 @@ def test_lost_draws_prevent_carrier_and_protect_labels() -> None:
     b = lift_breakdown(read(mk([lost, C2, C3])))
     r1 = row(b, "c1")
     assert r1.with_skill.mean == pytest.approx(0.81)
-    assert r1.with_skill.spread == pytest.approx(0.0141421356, abs=1e-9)
-    assert (r1.with_skill.measured, r1.with_skill.drawn, r1.with_skill.lost) == (2, 3, 1)
+    assert r1.with_skill.sd == pytest.approx(0.0141421356, abs=1e-9)
+    assert (r1.with_skill.n, r1.with_skill.drawn, r1.with_skill.lost) == (2, 3, 1)
     assert r1.with_skill.lost_reasons == ("timeout after 2 retries",)
     assert r1.verdict == "inconclusive" and r1.label is None
     assert "c1" not in b.helps and b.hurts == ("c2", "c3")
@@ -328,5 +328,5 @@ def test_judge_samples_kept_apart_from_answers() -> None:
     c["arms"]["with_skill"]["draws"] = draws
     b = lift_breakdown(read(mk([c])))
     j = row(b, "j")
-    assert j.with_skill.mean == pytest.approx(0.7) and j.with_skill.spread == pytest.approx(0.0)
-    assert j.with_skill.measured == 3
+    assert j.with_skill.mean == pytest.approx(0.7) and j.with_skill.sd == pytest.approx(0.0)
+    assert j.with_skill.n == 3
