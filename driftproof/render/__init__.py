@@ -7,12 +7,14 @@ library for a page model of plain strings (:func:`driftproof.view.sheet`, a
 - :mod:`driftproof.render.escape`: untrusted text made safe for a terminal or for Markdown.
 - :mod:`driftproof.render.layout`: labelled facts and tables, as text and as Markdown.
 - :mod:`driftproof.render.sheet`: ``driftproof view``'s receipt sheet and lift breakdown.
-- :mod:`driftproof.render.diff`: ``driftproof diff``'s comparison and its lift breakdowns.
+- :mod:`driftproof.render.comparison`: ``driftproof diff``'s comparison, text and Markdown.
+- :mod:`driftproof.render.diff`: the lift breakdowns ``diff --lift-breakdown`` adds after it.
+- :mod:`driftproof.render.stale`, :mod:`driftproof.render.plan`: ``stale`` and ``plan`` as text.
 """
 
 from __future__ import annotations
 
-from driftproof.render.escape import md_html, md_text, one_line, printable, terminal_safe
+from driftproof.render.escape import md_html, md_text, terminal_safe
 from driftproof.render.layout import md_facts, md_table, text_facts, text_table
 
 __all__ = [
@@ -20,8 +22,6 @@ __all__ = [
     "md_html",
     "md_table",
     "md_text",
-    "one_line",
-    "printable",
     "terminal_safe",
     "text_facts",
     "text_table",

@@ -3,7 +3,7 @@ per-case rows the site's comparison table shows (the same strings the CLI prints
 
 Pure formatting: every number comes from the core; these functions only turn it into
 strings. Case ids, file names, reasons and headlines are untrusted: text shows every
-character that is not printable as its escape (:func:`~driftproof.render.escape.one_line`);
+character that is not printable as its escape (:func:`~driftproof.render.escape.terminal_safe`);
 Markdown escapes HTML's specials as entities and the Markdown ones with a backslash
 (:func:`~driftproof.render.escape.md_html`), so a ``|``, a backtick, a ``$``, ``<script>``
 or a newline can neither break the table nor add markup.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from driftproof.compare import Comparison, verdict_words
-from driftproof.render.escape import md_html, one_line
+from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.layout import md_table, text_table
 from driftproof.stats import Band, CaseVerdict, VerdictCode
 from driftproof.wording import NO_DRAW_COUNT_REACHES
@@ -108,7 +108,7 @@ def _lines_after(c: Comparison) -> list[str]:
 
 def comparison_text(c: Comparison) -> str:
     """Plain text: title, headline, summary, the per-case table, legend, lost draws, unmatched
-    cases; every line passed through :func:`~driftproof.render.escape.one_line`."""
+    cases; every line passed through :func:`~driftproof.render.escape.terminal_safe`."""
     lines = [f"{c.a_name} (earlier) → {c.b_name} (later)", c.headline]
     if c.refusals:
         lines += list(c.refusals)
@@ -121,16 +121,16 @@ def comparison_text(c: Comparison) -> str:
     if lift:
         lines.append(lift)
     header, rows = report_rows(c)
-    table = text_table(header, rows, indent="", escape=one_line)
-    lines = [one_line(x) for x in lines] + ["", *table, "", _BANDS_LEGEND]
-    lines += [f"  {one_line(entry)}" for entry in c.legend]
+    table = text_table(header, rows, indent="", escape=terminal_safe)
+    lines = [terminal_safe(x) for x in lines] + ["", *table, "", _BANDS_LEGEND]
+    lines += [f"  {terminal_safe(entry)}" for entry in c.legend]
     if c.unmatched:
-        lines.append(one_line("Cases in one receipt only: " + ", ".join(c.unmatched)))
+        lines.append(terminal_safe("Cases in one receipt only: " + ", ".join(c.unmatched)))
     return "\n".join(lines) + "\n"
 
 
 def _text_lines(lines: list[str]) -> str:
-    return "\n".join(one_line(x) for x in lines) + "\n"
+    return "\n".join(terminal_safe(x) for x in lines) + "\n"
 
 
 def comparison_markdown(c: Comparison) -> str:

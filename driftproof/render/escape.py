@@ -2,11 +2,10 @@
 
 Two outputs, two rules:
 
-- a terminal: :func:`terminal_safe` shows control characters (ANSI escapes included) as
-  ``\\xNN`` and bidirectional controls and line separators as ``\\uNNNN``, so no byte of
-  the input reaches the terminal as a command ("Trojan Source"); :func:`one_line` is the
-  older spelling ``driftproof diff`` prints (Python's ``unicode_escape`` of every
-  character that is not printable);
+- a terminal (``view``, ``diff``, ``stale``, ``plan``): :func:`terminal_safe` shows control
+  characters (ANSI escapes included) as ``\\xNN`` and format characters (bidirectional
+  controls, "Trojan Source") and line separators as ``\\uNNNN``, so no character of the
+  input reaches the terminal as a command or moves the text around;
 - Markdown: :func:`md_text` (``view``) backslash-escapes every character CommonMark, GitHub
   and the common math extensions read as markup; :func:`md_html` (``diff``) escapes HTML's
   specials as entities and the Markdown ones with a backslash. Both keep the text on one
@@ -23,14 +22,13 @@ from __future__ import annotations
 import html
 import unicodedata
 
-__all__ = ["md_html", "md_text", "one_line", "printable", "terminal_safe"]
+__all__ = ["md_html", "md_text", "terminal_safe"]
 
-#: Characters that reorder or break a terminal line without being control characters:
-#: bidirectional embeddings, overrides and isolates ("Trojan Source"), line and paragraph
-#: separators.
-_TERMINAL_UNSAFE = frozenset(
-    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c\u2028\u2029"
-)
+#: Unicode categories never sent to a terminal as they are: controls (ANSI escapes), format
+#: characters (bidirectional embeddings, overrides and isolates, "Trojan Source"; zero-width
+#: characters), line and paragraph separators, lone surrogates.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
 
 #: What :func:`md_text` backslash-escapes: every ASCII punctuation mark that opens or closes
 #: markup at the start of, or inside, a line, and ``&`` (an entity such as ``&#x202e;`` would
@@ -42,30 +40,20 @@ _MD_HTML_SPECIALS = "\\`*_[]|$~"
 
 
 def terminal_safe(value: str) -> str:
-    """Untrusted text for a terminal: control characters (ANSI escapes included) shown as
-    ``\\xNN``, bidirectional controls and line separators as ``\\uNNNN``; never sent as they are."""
+    """Untrusted text for a terminal, on one line: control characters (ANSI escapes, line
+    breaks) shown as ``\\xNN``; format characters (bidirectional controls, zero-width
+    characters), line and paragraph separators and lone surrogates as ``\\uNNNN`` (or
+    ``\\UNNNNNNNN``); nothing else changed."""
     out = []
     for ch in value:
-        if unicodedata.category(ch) == "Cc":
+        cat = unicodedata.category(ch)
+        if cat == "Cc":
             out.append(f"\\x{ord(ch):02x}")
-        elif ch in _TERMINAL_UNSAFE:
-            out.append(f"\\u{ord(ch):04x}")
+        elif cat in _UNSAFE_CATEGORIES:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
         else:
             out.append(ch)
     return "".join(out)
-
-
-def one_line(text: str) -> str:
-    """Untrusted text on one line, every non-printable character as its Python escape
-    (``\\n``, ``\\x1b``, ``\\u202e``): what ``driftproof diff`` prints."""
-    return "".join(
-        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
-    )
-
-
-def printable(text: str) -> str:
-    """Every character that is not printable shown as ``?`` (``driftproof plan``'s lines)."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 def md_text(value: str) -> str:
@@ -80,9 +68,9 @@ def md_text(value: str) -> str:
 
 
 def md_html(text: str) -> str:
-    """Untrusted text as Markdown on one line: :func:`one_line`, HTML's specials as entities
-    (``<script>`` is ``&lt;script&gt;``), the Markdown ones backslash-escaped."""
-    out = html.escape(one_line(text), quote=False)
+    """Untrusted text as Markdown on one line: :func:`terminal_safe`, HTML's specials as
+    entities (``<script>`` is ``&lt;script&gt;``), the Markdown ones backslash-escaped."""
+    out = html.escape(terminal_safe(text), quote=False)
     for ch in _MD_HTML_SPECIALS:
         out = out.replace(ch, "\\" + ch)
     return out

@@ -4,15 +4,15 @@ the cases that no count reaches or that have no spread, calls and grading cost."
 from __future__ import annotations
 
 from driftproof.plan import Plan
-from driftproof.render.escape import printable
+from driftproof.render.escape import terminal_safe
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
 __all__ = ["plan_text"]
 
 
 def plan_text(p: Plan) -> str:
-    """The plan in plain words; every character that is not printable (a case id is the
-    receipt's text) shown as ``?``."""
+    """The plan in plain words; every line (a case id is the receipt's text) passed through
+    :func:`~driftproof.render.escape.terminal_safe`."""
     if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
         head = (
             f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
@@ -73,4 +73,4 @@ def plan_text(p: Plan) -> str:
             f"batch ${p.judge_usd_batch:.2f} (run --batch: half the price, finished within 24 h, "
             "not minutes)."
         )
-    return "\n".join(printable(x) for x in lines) + "\n"
+    return "\n".join(terminal_safe(x) for x in lines) + "\n"

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pytest
 from markdown_it import MarkdownIt
 
-from driftproof.render import md_html, md_table, md_text, one_line, terminal_safe, text_table
+from driftproof.render import md_html, md_table, md_text, terminal_safe, text_table
 
 #: Every shape the brief names, and the ones CommonMark and GitHub read as markup.
 HOSTILE = {
@@ -77,7 +77,7 @@ def test_md_text_escapes_each_shape(raw: str, expected: str) -> None:
         ("run `x`", "run \\`x\\`"),
         ("$5", "\\$5"),
         ("<script>", "&lt;script&gt;"),
-        ("a\nb", "a\\\\nb"),
+        ("a\nb", "a\\\\x0ab"),
         ("*x* _y_ ~z~", "\\*x\\* \\_y\\_ \\~z\\~"),
         ("x & y", "x &amp; y"),
     ],
@@ -94,9 +94,11 @@ def test_terminal_safe_shows_every_control() -> None:
     assert terminal_safe("plain ± – é") == "plain ± – é"
 
 
-def test_one_line_is_pythons_escape() -> None:
-    assert one_line("a\nb\x1b") == "a\\nb\\x1b"
-    assert one_line("a\u202eb") == "a\\u202eb"
+def test_terminal_safe_shows_format_characters_and_surrogates() -> None:
+    # zero-width space, byte-order mark, a tag character (outside the BMP), a lone surrogate
+    assert terminal_safe("a\u200bb\ufeff") == "a\\u200bb\\ufeff"
+    assert terminal_safe("x\U000e0041") == "x\\U000e0041"
+    assert terminal_safe("\ud800") == "\\ud800"
 
 
 # ---------------------------------------------------------------- parsed back
@@ -118,8 +120,7 @@ def test_hostile_cell_stays_one_cell_of_plain_text(
     for tag in ("<code", "<em", "<strong", "<s>", "<del", "<a ", "<img", "<script", "<h1"):
         assert tag not in rendered, (shape, tag, rendered)
     # and the reader sees the text that went in, controls shown as escapes
-    shown = terminal_safe(raw) if escape is md_text else one_line(raw)
-    assert seen[1] == shown and seen[2] == shown
+    assert seen[1] == terminal_safe(raw) and seen[2] == terminal_safe(raw)
 
 
 @pytest.mark.parametrize("shape", sorted(HOSTILE))
