@@ -34,6 +34,7 @@ from driftproof.view_model import (
 __all__ = [
     "arm_summaries",
     "case_rows",
+    "printed_figure",
     "source_figures",
     "source_origin",
 ]
@@ -153,7 +154,9 @@ def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
     return f"{fired:,} of {observed:,} observed draws ({fmt(100 * fired / observed, 0)}%)"
 
 
-def _printed(fig: Any) -> str:
+def printed_figure(fig: Any) -> str:
+    """A source figure (``{"printed", "value", "unit"}``) as its source printed it: the printed
+    text, else the value as JSON, else ``–``."""
     if not isinstance(fig, dict):
         return "–"
     if fig.get("printed"):
@@ -171,8 +174,8 @@ def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
         SourceFigureRow(
             dimension=str(x.get("dimension")),
             agent=str(x.get("agent")),
-            score=str(x["printed"]) if x.get("printed") else _printed(x.get("score")),
-            uplift=_printed(x.get("uplift")),
+            score=str(x["printed"]) if x.get("printed") else printed_figure(x.get("score")),
+            uplift=printed_figure(x.get("uplift")),
             count="–" if x.get("num") is None else str(x.get("num")),
             note=str(x.get("note") or ""),
         )
