@@ -260,14 +260,16 @@ def summary_markdown(
         common.a_cases != len(common.cases) or common.b_cases != len(common.cases)
     ):
         head.append(
-            f"Both lifts are taken {md_escape(common.words(), 500)}; a case one receipt did not measure "
+            f"Both lifts are taken {md_escape(common.words(), 500)}; "
+            "a case one receipt did not measure "
             "in both arms is left out of both.\n\n"
         )
     if not c.refusals and c.rows:  # with no case compared the headline would claim a reading
         head.append(f"{md_escape(c.headline, 2000)}\n\n{md_escape(c.summary, 500)}\n\n")
         if c.underpowered_sentence:
             head.append(
-                f"**{md_escape(c.underpowered_sentence)}** {md_escape(c.underpowered_reason or '', 500)}\n\n"
+                f"**{md_escape(c.underpowered_sentence)}** "
+                f"{md_escape(c.underpowered_reason or '', 500)}\n\n"
             )
     if c.not_like_for_like:
         head.append(f"{md_escape(c.not_like_for_like, 500)}\n\n")
@@ -434,7 +436,8 @@ def _main(argv: Sequence[str] | None) -> int:
     if decision == VerdictCode.REGRESSED:
         n = len(json.loads(outputs["regressed-cases"]))
         print(
-            f"::error title=Driftproof::{n} {'case' if n == 1 else 'cases'} regressed; see the job summary"
+            f"::error title=Driftproof::{n} {'case' if n == 1 else 'cases'} regressed; "
+            "see the job summary"
         )
     return 1 if decision in fail_on else 0
 

@@ -220,7 +220,8 @@ def details_json(receipt: Receipt, name: str) -> dict[str, Any]:
     """The badge's details file: the reading with its context, lift kept with its sign.
 
     Keys: ``receipt``, ``skill``, ``model``, ``verification_level``, ``smoke_run``,
-    ``band_source``, ``status``, ``message``, ``sentence``, ``refusal``, ``reason``, ``draws_needed``,
+    ``band_source``, ``status``, ``message``, ``sentence``, ``refusal``, ``reason``,
+    ``draws_needed``,
     ``no_draw_count_reaches_floor``, ``lift`` (float or null: null only when the receipt has no
     lift), ``lift_text`` (signed, e.g. ``+0.120``), ``value_per_1k_tokens``, ``skill_tokens``.
     Below TESTED and for a smoke run the lift is context only (method, "A smoke run gives no

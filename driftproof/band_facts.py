@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from driftproof.receipt import Receipt
+from driftproof.receipt import CaseArm, Receipt
 from driftproof.stats.reading import band_source_of
 from driftproof.wording import BAND_SOURCE_LEGEND
 
@@ -48,7 +48,7 @@ def held_range(counts: list[int]) -> str:
     return str(lo) if lo == hi else f"{lo} to {hi}"
 
 
-def _arms(r: Receipt) -> list[object]:
+def _arms(r: Receipt) -> list[CaseArm]:
     return [
         a
         for c in r.cases
@@ -60,9 +60,9 @@ def _arms(r: Receipt) -> list[object]:
 def band_facts(r: Receipt) -> BandFacts:
     """The band source and both counts of ``r``, from its fields (never inferred into prose)."""
     arms = _arms(r)
-    draws_held = [len(a.draws) for a in arms]  # type: ignore[attr-defined]
-    samples_held = [len(d.judge_samples) for a in arms for d in a.draws]  # type: ignore[attr-defined]
-    scored = any(d.score is not None for a in arms for d in a.draws)  # type: ignore[attr-defined]
+    draws_held = [len(a.draws) for a in arms]
+    samples_held = [len(d.judge_samples) for a in arms for d in a.draws]
+    scored = any(d.score is not None for a in arms for d in a.draws)
     if r.is_aggregates_only:
         source, short = (
             "none: aggregates only, the source printed no per-run score",

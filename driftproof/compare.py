@@ -24,6 +24,7 @@ from driftproof.stats import (
     verdict_refusal,
     verdict_words,
 )
+from driftproof.stats.band import BandSource
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import (
@@ -38,7 +39,8 @@ if TYPE_CHECKING:
 
 __all__ = ["SUMMARY_ORDER", "Comparison", "compare_receipts", "verdict_words"]
 
-#: Verdicts in the order the summary line counts them; "below effect floor" apart from no separation.
+#: Verdicts in the order the summary line counts them; "below effect floor" apart from
+#: no separation.
 SUMMARY_ORDER: tuple[VerdictCode, ...] = tuple(VerdictCode)
 
 
@@ -72,7 +74,7 @@ class Comparison:
     headline: str
     summary: str
     rows: tuple[CaseVerdict, ...]
-    band_sources: tuple[str | None, str | None]
+    band_sources: tuple[BandSource | None, BandSource | None]
     legend: tuple[str, ...]
     not_like_for_like: str | None
     lost_cases: tuple[str, ...]
@@ -87,7 +89,8 @@ class Comparison:
     """When a side gets no verdict: each common case's two with-skill bands (means, spreads, lost
     draws) shown as context under the reason; their ``verdict`` is never shown (issue 16)."""
     lifts: CommonLifts | None = None
-    """Both suite lifts over the cases both receipts measured in both arms (context, never a verdict)."""
+    """Both suite lifts over the cases both receipts measured in both arms (context, never a
+    verdict)."""
 
 
 def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str = "B") -> Comparison:
@@ -199,7 +202,7 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _source(r: Receipt) -> str | None:
+def _source(r: Receipt) -> BandSource | None:
     return None if r.is_aggregates_only else band_source_of(r)
 
 

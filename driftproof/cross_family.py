@@ -102,7 +102,8 @@ def cross_family_markdown(cf: CrossFamily) -> str:
         "|---|---|---|---|---|---|",
     ]
     lead += [
-        f"| {_md(x.model)} | {_md(x.family)} | {_md(x.surface)} | {x.lift} | {x.lift_per_1k} | {_md(x.reading)} |"
+        f"| {_md(x.model)} | {_md(x.family)} | {_md(x.surface)} | {x.lift} | {x.lift_per_1k} "
+        f"| {_md(x.reading)} |"
         for x in cf.rows
     ]
     back = [

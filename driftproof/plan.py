@@ -23,14 +23,14 @@ model's price is not recorded, so its cost is unknown (D-13).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
 from driftproof.stats import case_bands, judge_scale, receipt_band_of
-from driftproof.stats.underpowered import draws_needed, reaches_floor
-from driftproof.wording import EFFECT_FLOOR, MORE_CASES
+from driftproof.stats.underpowered import cases_needed as stats_cases_needed
+from driftproof.stats.underpowered import draws_needed
+from driftproof.wording import MORE_CASES
 
 #: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
 RUN_MIN_DRAWS = 3
@@ -127,7 +127,7 @@ def plan_receipt(r: Receipt) -> Plan:
     per_arm = max(counts) if counts else None
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
-    cases_needed = _cases_needed(rb.band) if rb is not None and disagree else None
+    cases_needed = stats_cases_needed(rb.band) if rb is not None and disagree else None
     arms = ("with_skill", "baseline") + (
         ("control",) if any(c.arms.control for c in r.cases) else ()
     )
@@ -160,16 +160,6 @@ def plan_receipt(r: Receipt) -> Plan:
         interactive,
         batch,
     )
-
-
-def _cases_needed(band: float) -> int | None:
-    """Smallest N ≥ 2 with ``band / sqrt(N)`` under the floor (D-3 tolerance); ``None`` if unbounded."""
-    if not math.isfinite(band):
-        return None
-    n = max(2, math.floor((band / EFFECT_FLOOR) ** 2) - 1)
-    while reaches_floor(band / math.sqrt(n)):
-        n += 1
-    return n
 
 
 def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:

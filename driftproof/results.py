@@ -97,13 +97,15 @@ class ResultRow:
     value_text: str
     context_only: bool
     measured: bool = True
-    """A run measured by a runner (not an import, not a smoke run, not printed aggregates): listed first."""
+    """A run measured by a runner (not an import, not a smoke run, not printed aggregates):
+    listed first."""
     source: str = ""
     """For an import, the tool it came from; for a smoke run, ``smoke run``; else ``""``."""
     headline: str = ""
     """The headline figure the source printed (imports and smoke runs), in words and numbers."""
     draws: str = ""
-    """Draws per arm and judge samples per draw, from the receipt's fields (driftproof.band_facts)."""
+    """Draws per arm and judge samples per draw, from the receipt's fields
+    (driftproof.band_facts)."""
 
 
 def _text(value: float | None) -> str:
@@ -157,7 +159,8 @@ def headline(r: Receipt, lift: float | None = None) -> str:
 
     - printed aggregates (NVIDIA's cards): every uplift as printed, per dimension and agent;
     - output tokens per arm, one draw each (caveman): the median output-token saving against
-      the control and against the baseline (caveman's own arithmetic, :mod:`driftproof.stats.savings`);
+      the control and against the baseline (caveman's own arithmetic,
+      :mod:`driftproof.stats.savings`);
     - scores per draw (skill-creator's pass rates, promptfoo, Inspect): each arm's mean score
       over the draws that have one, with the count;
     - a smoke run: its lift, as context.
@@ -272,7 +275,8 @@ class ResultGroup:
 
 
 def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[ResultGroup]]:
-    """(measured receipts grouped by skill, imports and smoke runs grouped by source), in row order."""
+    """(measured receipts grouped by skill, imports and smoke runs grouped by source), in row
+    order."""
     measured: dict[str, list[ResultRow]] = {}
     other: dict[str, list[ResultRow]] = {}
     for r in rows:

@@ -12,6 +12,7 @@ from driftproof.receipt._model import CaseArm, Draw
 from driftproof.stats import (
     arm_band,
     band_source_of,
+    mean_delta,
     mean_of,
     unrecorded_arms,
 )
@@ -51,13 +52,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     for c in r.cases:
         w, base = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
         ctl = arm_band(c.arms.control, src) if c.arms.control is not None else None
-        lift = (
-            w.mean - base.mean
-            if w.mean is not None
-            and base.mean is not None
-            and not missing & {"with_skill", "baseline"}
-            else None
-        )
+        lift = mean_delta(base, w) if not missing & {"with_skill", "baseline"} else None
         verdict = verdicts.get(c.id)
         rows.append(
             CaseRow(

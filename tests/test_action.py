@@ -31,8 +31,8 @@ SITE_YML = ROOT / ".github" / "workflows" / "site.yml"
 BIN = Path(sys.executable).parent
 SHA_PINNED = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40}$")
 
-# Baseline receipt: with skill [0.80, 0.85, 0.90] (band 0.85 ± 0.05), baseline arm [0.50, 0.55, 0.60]
-# (0.55 ± 0.05): lift +0.300.
+# Baseline receipt: with skill [0.80, 0.85, 0.90] (band 0.85 ± 0.05), baseline arm
+# [0.50, 0.55, 0.60] (0.55 ± 0.05): lift +0.300.
 HIGH = [0.80, 0.85, 0.90]
 LOW = [0.50, 0.55, 0.60]
 # New receipt for "regressed": with skill LOW (0.55 ± 0.05), baseline arm [0.40, 0.45, 0.50] (0.45):
@@ -199,7 +199,8 @@ def test_missing_input_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_script_runs_as_the_composite_runs_it(tmp_path: Path) -> None:
-    """``python -m driftproof.action`` in a subprocess, inputs through env as action.yml passes them."""
+    """``python -m driftproof.action`` in a subprocess, inputs through env as action.yml passes
+    them."""
     a = write(tmp_path, "baseline.json", doc(HIGH, LOW))
     b = write(tmp_path, "new.json", doc(LOW, LOWER))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "DRIFTPROOF_"))}

@@ -58,9 +58,9 @@ MIXED = [
 ]
 # UNDERPOWERED with a draw count: with [0.60, 0.62, 0.64] mean 0.62 sd 0.02; baseline
 # [0.585, 0.60, 0.615] mean 0.60 sd 0.015. Δ = 0.02 < 0.035 = sd sum: bands overlap.
-# resolution = 0.035 + 2·sqrt((0.0004 + 0.000225)/3) = 0.035 + 0.0289 = 0.0639 ≥ 0.05 -> underpowered.
-# Draws needed (D-5): smallest n with 0.035 + 2·sqrt(0.000625/n) < 0.05, i.e. 0.000625/n < 0.00005625,
-# n > 11.1 -> 12.
+# resolution = 0.035 + 2·sqrt((0.0004 + 0.000225)/3) = 0.035 + 0.0289 = 0.0639 ≥ 0.05
+# -> underpowered. Draws needed (D-5): smallest n with 0.035 + 2·sqrt(0.000625/n) < 0.05,
+# i.e. 0.000625/n < 0.00005625, n > 11.1 -> 12.
 UNDERPOWERED_12 = [case("c1", [0.60, 0.62, 0.64], [0.585, 0.60, 0.615])]
 # UNDERPOWERED, no draw count: both arms [0.5, 0.6, 0.7], sd 0.1 each; Δ = 0; sd sum 0.2 ≥ 0.05.
 UNDERPOWERED_NONE = [case("c1", [0.5, 0.6, 0.7], [0.5, 0.6, 0.7])]

@@ -152,7 +152,8 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
     assert t.scripts == 0  # no inline script; only the optional sort.js
     order = ["alpha-reg", "beta-declared", "zeta-pass", "beta-agg", "alpha-smoke"]
     assert [r[0] for r in t.rows] == order
-    # measured: receipt, model, surface, level, reading (with why), lift, per 1,000 tokens, band source, counts
+    # measured: receipt, model, surface, level, reading (with why), lift, per 1,000 tokens,
+    # band source, counts
     zeta = t.rows[2]
     assert zeta[:4] == ["zeta-pass", "claude-sonnet-4-5", "api", "TESTED"]
     assert zeta[4].startswith("passing") and zeta[5:8] == ["+0.300", "+0.750", "generation"]
@@ -206,10 +207,10 @@ def test_committed_receipts_all_read_no_verdict() -> None:
 
 
 def test_imports_show_the_headline_figure_their_source_printed() -> None:
-    # Issue 15: no row is only dashes. The figures are the sources' own: caveman's measure.py gives a
-    # median saving of 50% against the terse control and 45% against the baseline on snapshot 2b10489
-    # (Report 001); skill-creator's benchmark.json summary prints mean pass rates 0.689 (9 runs with
-    # the skill) and 0.585 (8 runs without it) (Report 003).
+    # Issue 15: no row is only dashes. The figures are the sources' own: caveman's measure.py
+    # gives a median saving of 50% against the terse control and 45% against the baseline on
+    # snapshot 2b10489 (Report 001); skill-creator's benchmark.json summary prints mean pass
+    # rates 0.689 (9 runs with the skill) and 0.585 (8 runs without it) (Report 003).
     names = [
         "caveman-2b10489-caveman",
         "skill-creator-nebius-skills-iteration-1-12a0aae8",

@@ -15,7 +15,14 @@ from rich.table import Table
 from rich.text import Text
 
 from driftproof.receipt import read_receipt
-from driftproof.stats import arm_band, receipt_reading, suite_lift, value_per_1k, verdict_refusal
+from driftproof.stats import (
+    arm_band,
+    mean_delta,
+    receipt_reading,
+    suite_lift,
+    value_per_1k,
+    verdict_refusal,
+)
 from driftproof.wording import SMOKE_RUN
 
 __all__ = ["print_result"]
@@ -63,7 +70,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
     for c in r.cases:
         w = arm_band(c.arms.with_skill, "generation")
         b = arm_band(c.arms.baseline, "generation")
-        lift = None if w.mean is None or b.mean is None else w.mean - b.mean
+        lift = mean_delta(b, w)
         row = [Text(c.id), _f(w.mean), _f(b.mean), _f(lift, True)]
         lost = w.lost + b.lost
         drawn = w.drawn + b.drawn
@@ -71,7 +78,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
             k = arm_band(c.arms.control, "generation")
             row += [
                 _f(k.mean),
-                _f(None if w.mean is None or k.mean is None else w.mean - k.mean, True),
+                _f(mean_delta(k, w), True),
             ]
             lost, drawn = lost + k.lost, drawn + k.drawn
         row.append(f"{drawn} / {lost}")

@@ -8,7 +8,7 @@ refusals), ``band``, ``verdict``, ``underpowered``, ``lost_draws``, ``receipt_ba
 ``reading`` (with the one no-verdict rule), ``lift``, ``breakdown``, ``context``.
 """
 
-from driftproof.stats.band import Band, arm_band, band_of_scores
+from driftproof.stats.band import Band, arm_band, band_of_scores, mean_delta
 from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.lift import suite_lift, value_per_1k
 from driftproof.stats.moments import mean_of, mean_sd, mean_var
@@ -25,7 +25,7 @@ from driftproof.stats.reading import (
     verdict_refusal,
 )
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band, receipt_band_of
-from driftproof.stats.underpowered import draws_needed, resolution, se_diff
+from driftproof.stats.underpowered import cases_needed, draws_needed, resolution, se_diff
 from driftproof.stats.verdict import VERDICTS, CaseVerdict, case_verdict, verdict_words
 
 __all__ = [
@@ -42,10 +42,12 @@ __all__ = [
     "band_of_scores",
     "band_source_of",
     "case_bands",
+    "cases_needed",
     "case_verdict",
     "draws_needed",
     "judge_scale",
     "lift_refusal",
+    "mean_delta",
     "mean_of",
     "mean_sd",
     "mean_var",

@@ -115,7 +115,8 @@ def _contradictory_counts(r: Receipt) -> list[str]:
                 )
             elif r.band_source == "legacy" and len(draws) > 1:
                 out.append(
-                    f"contradictory draw counts at {ptr}: band source legacy records one draw per arm"
+                    f"contradictory draw counts at {ptr}: "
+                    "band source legacy records one draw per arm"
                 )
     return out
 

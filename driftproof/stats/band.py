@@ -19,7 +19,7 @@ from driftproof.stats.moments import mean_sd
 if TYPE_CHECKING:  # the core takes the loaded model; it never reads files
     from driftproof.receipt import CaseArm
 
-__all__ = ["Band", "BandSource", "arm_band", "band_of_scores"]
+__all__ = ["Band", "BandSource", "arm_band", "band_of_scores", "mean_delta", "measured_band"]
 
 BandSource = Literal["generation", "legacy"]
 
@@ -67,6 +67,18 @@ class Band:
         return self.mean + self.sd
 
 
+def mean_delta(a: Band, b: Band) -> float | None:
+    """``b.mean − a.mean`` on the judge scale; ``None`` when a side measured nothing.
+
+    The one place a difference of two bands' means is taken: Δ of the verdict rule (a the
+    earlier or baseline band, D-6), a case's lift (a = baseline, b = with skill) and the
+    with-skill minus control delta (D-16).
+    """
+    if a.mean is None or b.mean is None:
+        return None
+    return b.mean - a.mean
+
+
 def band_of_scores(
     scores: Sequence[float | None],
     *,
@@ -96,17 +108,7 @@ def band_of_scores(
     reasons = tuple(lost_reasons) if lost_reasons is not None else ("lost",) * lost
     if len(reasons) != lost:
         raise ValueError(f"{lost} lost draws but {len(reasons)} reasons")
-    mean, sd = mean_sd(measured)
-    return Band(
-        mean=mean,
-        sd=sd,
-        n=len(measured),
-        drawn=len(scores),
-        lost=lost,
-        lost_reasons=reasons,
-        source=source,
-        generation_sd=generation_sd,
-    )
+    return measured_band(measured, len(scores), reasons, source, generation_sd)
 
 
 def arm_band(
@@ -140,17 +142,7 @@ def arm_band(
             if not valid:
                 reasons.append(NO_VALID_SAMPLE)
             samples.extend(valid)
-        mean, sd = mean_sd(samples)
-        return Band(
-            mean=mean,
-            sd=sd,
-            n=len(samples),
-            drawn=len(case_arm.draws),
-            lost=len(reasons),
-            lost_reasons=tuple(reasons),
-            source="legacy",
-            generation_sd=gen_sd,
-        )
+        return measured_band(samples, len(case_arm.draws), reasons, "legacy", gen_sd)
     measured: list[float] = []
     reasons = []
     for d in case_arm.draws:
@@ -158,14 +150,26 @@ def arm_band(
             reasons.append(d.lost.reason if d.lost is not None else NO_VALID_SAMPLE)
         else:
             measured.append(d.score)
+    return measured_band(measured, len(case_arm.draws), reasons, "generation", gen_sd)
+
+
+def measured_band(
+    measured: Sequence[float],
+    drawn: int,
+    lost_reasons: Sequence[str],
+    source: BandSource,
+    generation_sd: float | None = None,
+) -> Band:
+    """The :class:`Band` of ``measured`` scores out of ``drawn`` draws, with one reason per lost
+    draw (D-2, D-9): mean and sd from :func:`driftproof.stats.moments.mean_sd`."""
     mean, sd = mean_sd(measured)
     return Band(
         mean=mean,
         sd=sd,
         n=len(measured),
-        drawn=len(case_arm.draws),
-        lost=len(reasons),
-        lost_reasons=tuple(reasons),
-        source="generation",
-        generation_sd=gen_sd,
+        drawn=drawn,
+        lost=len(lost_reasons),
+        lost_reasons=tuple(lost_reasons),
+        source=source,
+        generation_sd=generation_sd,
     )

@@ -29,8 +29,9 @@ from typing import Literal
 from driftproof.receipt import Receipt, _bounds
 from driftproof.receipt._model import Case, CaseArm
 from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
-from driftproof.stats.band import Band, arm_band
-from driftproof.stats.moments import mean_of, mean_sd
+from driftproof.stats.band import Band, arm_band, mean_delta, measured_band
+from driftproof.stats.codes import VerdictCode
+from driftproof.stats.moments import mean_of
 from driftproof.stats.reading import lift_refusal
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
@@ -42,6 +43,8 @@ __all__ = ["Breakdown", "CaseLift", "MAX_DRAWS_PER_ARM", "lift_breakdown"]
 MAX_DRAWS_PER_ARM = 1000
 _ARMS = ("with_skill", "baseline")
 Label = Literal["helps", "hurts"]
+#: D-6 inside one receipt: upward separation helps, downward hurts.
+_LABELS: dict[VerdictCode, Label] = {VerdictCode.IMPROVED: "helps", VerdictCode.REGRESSED: "hurts"}
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ class CaseLift:
     note: str | None
     lift_without: float | None
     lift_without_reason: str | None
-    verdict: str | None
+    verdict: VerdictCode | None
     label: Label | None
     label_withheld: str | None
     carrier: bool
@@ -149,9 +152,7 @@ def _compute(r: Receipt) -> Breakdown:
     failed = {c.id: _failed_arms(c) for c in r.cases}
     missing = {c.id: _missing_evidence(c) for c in r.cases}
     included = [(c, w, b) for c, w, b in figures if not failed[c.id]]
-    lifts = {
-        c.id: w.mean - b.mean for c, w, b in included if w.mean is not None and b.mean is not None
-    }
+    lifts = {c.id: d for c, w, b in included if (d := mean_delta(b, w)) is not None}
 
     missing_included = [f"case {c.id}: {missing[c.id]}" for c, _, _ in included if missing[c.id]]
     if missing_included:
@@ -174,15 +175,14 @@ def _compute(r: Receipt) -> Breakdown:
     for c, w, b in figures:
         is_in = not failed[c.id]
         without, without_reason = _lift_without(c.id, is_in, included, lifts, suite_reason)
-        verdict = label = None
+        verdict: VerdictCode | None = None
+        label: Label | None = None
         label_withheld = _first(withheld) or (
             case_withheld[c.id] if is_in else "the case is excluded"
         )
         if label_withheld is None:
             verdict = _verdict(r, c)
-            label = (
-                "helps" if verdict == "improved" else "hurts" if verdict == "regressed" else None
-            )
+            label = _LABELS.get(verdict)
         carrier = (
             carrier_withheld is None
             and suite is not None
@@ -231,18 +231,9 @@ def _arm_figures(arm: CaseArm) -> Band:
     read in place of a draw score). ``n`` counts draws with a score, ``lost`` draws marked lost
     with their reasons; a draw with neither (missing evidence) counts in ``drawn`` only."""
     scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
-    reasons = tuple(d.lost.reason for d in arm.draws if d.lost is not None)
-    mean, sd = mean_sd(scores)
-    return Band(
-        mean=mean,
-        sd=sd,
-        n=len(scores),
-        drawn=len(arm.draws),
-        lost=len(reasons),
-        lost_reasons=reasons,
-        source="generation",
-        generation_sd=arm.generation.sd if arm.generation is not None else None,
-    )
+    reasons = [d.lost.reason for d in arm.draws if d.lost is not None]
+    gen_sd = arm.generation.sd if arm.generation is not None else None
+    return measured_band(scores, len(arm.draws), reasons, "generation", gen_sd)
 
 
 def _mean(values: list[float]) -> float:
@@ -261,7 +252,8 @@ def _failed_arms(c: Case) -> tuple[str, ...]:
 
 def _failed_note(arms: tuple[str, ...]) -> str:
     names = " and ".join(a.replace("_", "-") for a in arms)
-    return f"excluded with both arms: the {names} arm{'s' if len(arms) > 1 else ''} failed (every draw lost)"
+    plural = "s" if len(arms) > 1 else ""
+    return f"excluded with both arms: the {names} arm{plural} failed (every draw lost)"
 
 
 def _missing_evidence(c: Case) -> str | None:
@@ -343,7 +335,8 @@ def _labels_withheld(r: Receipt, c: Case) -> str | None:
                     r.judge.model,
                 ):
                     return (
-                        f"{n.replace('_', '-')} draw {d.index} was graded by another or an unrecorded "
+                        f"{n.replace('_', '-')} draw {d.index} was graded by another "
+                        "or an unrecorded "
                         f"grader than the run's {r.judge.model}"
                     )
     return None
@@ -369,7 +362,7 @@ def _carrier_withheld(
     return None
 
 
-def _verdict(r: Receipt, c: Case) -> str:
+def _verdict(r: Receipt, c: Case) -> VerdictCode:
     assert r.judge is not None  # checked by _labels_withheld
     scale = (r.judge.scale.worst, r.judge.scale.best)
     # D-6: a = baseline band, b = with-skill band. Bands from draw scores only: legacy

@@ -162,27 +162,9 @@ def lift_interval(b: Breakdown) -> LiftInterval:
     """
     lifts = [c.lift for c in b.cases if c.included and c.lift is not None]
     if b.suite_lift is None:
-        return LiftInterval(
-            None,
-            len(lifts),
-            None,
-            None,
-            None,
-            None,
-            None,
-            b.suite_lift_reason or "the suite lift is unavailable",
-        )
+        return _no_interval(None, lifts, b.suite_lift_reason or "the suite lift is unavailable")
     if len(lifts) < 2:
-        return LiftInterval(
-            b.suite_lift,
-            len(lifts),
-            None,
-            None,
-            None,
-            None,
-            None,
-            "one included case: no spread across cases",
-        )
+        return _no_interval(b.suite_lift, lifts, "one included case: no spread across cases")
     n = len(lifts)
     sd = mean_sd(lifts)[1]
     assert sd is not None  # two lifts or more
@@ -191,6 +173,10 @@ def lift_interval(b: Breakdown) -> LiftInterval:
     return LiftInterval(
         b.suite_lift, n, se, n - 1, t, b.suite_lift - t * se, b.suite_lift + t * se, None
     )
+
+
+def _no_interval(lift: float | None, lifts: list[float], reason: str) -> LiftInterval:
+    return LiftInterval(lift, len(lifts), None, None, None, None, None, reason)
 
 
 def spread_split(r: Receipt) -> tuple[SpreadSplit, ...]:

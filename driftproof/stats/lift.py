@@ -12,8 +12,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from driftproof.stats.band import arm_band, mean_delta
 from driftproof.stats.moments import mean_of
-from driftproof.stats.band import arm_band
 from driftproof.stats.reading import band_source_of, case_bands, lift_refusal
 
 if TYPE_CHECKING:
@@ -39,9 +39,7 @@ def suite_lift(r: Receipt) -> float | None:
     """
     if r.is_aggregates_only or lift_refusal(r) is not None:
         return None
-    lifts = [
-        w.mean - b.mean for _, w, b in case_bands(r) if w.mean is not None and b.mean is not None
-    ]
+    lifts = [d for _, w, b in case_bands(r) if (d := mean_delta(b, w)) is not None]
     return mean_of(lifts)
 
 
@@ -57,9 +55,9 @@ def control_lift(r: Receipt) -> tuple[float | None, int]:
     for c in r.cases:
         if c.arms.control is None:
             continue
-        w, ctl = arm_band(c.arms.with_skill, src), arm_band(c.arms.control, src)
-        if w.mean is not None and ctl.mean is not None:
-            deltas.append(w.mean - ctl.mean)
+        delta = mean_delta(arm_band(c.arms.control, src), arm_band(c.arms.with_skill, src))
+        if delta is not None:
+            deltas.append(delta)
     return mean_of(deltas), len(deltas)
 
 
@@ -88,9 +86,7 @@ def suite_lift_over(r: Receipt, case_ids: Collection[str]) -> float | None:
         return None
     wanted = set(case_ids)
     lifts = [
-        w.mean - b.mean
-        for cid, w, b in case_bands(r)
-        if cid in wanted and w.mean is not None and b.mean is not None
+        d for cid, w, b in case_bands(r) if cid in wanted and (d := mean_delta(b, w)) is not None
     ]
     return mean_of(lifts)
 

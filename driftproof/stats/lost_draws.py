@@ -39,7 +39,8 @@ def _combine(n: int, mean: float, m2: float, k: int, value: float) -> tuple[int,
 
 
 def _completed(band: Band, at_worst: int, worst: float, best: float) -> tuple[int, float, float]:
-    """Count, mean and sd of ``band`` with ``at_worst`` lost draws at ``worst`` and the rest at ``best``."""
+    """Count, mean and sd of ``band`` with ``at_worst`` lost draws at ``worst`` and the rest at
+    ``best``."""
     mean = band.mean if band.mean is not None else 0.0
     sd = band.sd if band.sd is not None else 0.0
     m2 = sd * sd * (band.n - 1) if band.n > 1 else 0.0
@@ -49,7 +50,8 @@ def _completed(band: Band, at_worst: int, worst: float, best: float) -> tuple[in
 
 
 def completions(a: Band, b: Band, scale: tuple[float, float]) -> Iterator[tuple[float, float]]:
-    """``(Δ, sd_A + sd_B)`` at each corner of the lost draws' box, ``(k_A+1)·(k_B+1)`` in all (D-9)."""
+    """``(Δ, sd_A + sd_B)`` at each corner of the lost draws' box, ``(k_A+1)·(k_B+1)`` in all
+    (D-9)."""
     worst, best = scale
     for ja in range(a.lost + 1):
         _, ma, sa = _completed(a, ja, worst, best)
@@ -107,7 +109,8 @@ def mean_move(band: Band, scale: tuple[float, float]) -> float:
 
 
 def lost_detail(a: Band, b: Band, a_label: str = "A", b_label: str = "B") -> str | None:
-    """Each side's lost and drawn counts with the recorded reasons, or ``None`` when nothing was lost.
+    """Each side's lost and drawn counts with the recorded reasons, or ``None`` when nothing
+    was lost.
 
     Example: ``"A: 0 of 3 draws lost; B: 1 of 3 draws lost (timeout after 2 retries)"``.
     """

@@ -130,7 +130,7 @@ def savings(
         raise ValueError("token counts must be non-negative")
     per_case = tuple(
         (cid, 1 - s / r if r else None)
-        for cid, s, r in zip(case_ids, skill_tokens, reference_tokens)
+        for cid, s, r in zip(case_ids, skill_tokens, reference_tokens, strict=True)
     )
     values = [v for _, v in per_case if v is not None]
     return Savings(

@@ -19,14 +19,22 @@ import math
 
 from driftproof.wording import EFFECT_FLOOR, TOLERANCE
 
-__all__ = ["DrawsNeeded", "draws_needed", "reaches_floor", "resolution", "se_diff"]
+__all__ = [
+    "DrawsNeeded",
+    "cases_needed",
+    "draws_needed",
+    "reaches_floor",
+    "resolution",
+    "se_diff",
+]
 
 #: ``(n, no_draw_count)``: n is ``None`` when no draw count reaches the floor.
 DrawsNeeded = tuple[int | None, bool]
 
 
 def se_diff(sd_a: float, n_a: int, sd_b: float, n_b: int) -> float:
-    """Unpaired standard error of the difference of two means, ``sqrt(sd_A²/n_A + sd_B²/n_B)`` (D-5).
+    """Unpaired standard error of the difference of two means,
+    ``sqrt(sd_A²/n_A + sd_B²/n_B)`` (D-5).
 
     Raises:
         ValueError: a count is below 1.
@@ -77,3 +85,14 @@ def draws_needed(sd_a: float, sd_b: float, floor: float = EFFECT_FLOOR) -> Draws
     while not _under(n):
         n += 1
     return n, False
+
+
+def cases_needed(band: float, floor: float = EFFECT_FLOOR) -> int | None:
+    """Smallest N ≥ 2 with ``band / sqrt(N)`` under the floor (D-3 tolerance), the spread
+    across cases held (D-8, for ``driftproof plan``); ``None`` when ``band`` is not finite."""
+    if not math.isfinite(band):
+        return None
+    n = max(2, math.floor((band / floor) ** 2) - 1)
+    while reaches_floor(band / math.sqrt(n), floor):
+        n += 1
+    return n

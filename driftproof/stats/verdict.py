@@ -1,4 +1,5 @@
-"""The per-case verdict: band separation, then the effect floor (method, R-1 to R-6; D-3 to D-5, D-9).
+"""The per-case verdict: band separation, then the effect floor (method, R-1 to R-6;
+D-3 to D-5, D-9).
 
 Order (D-4): an arm with fewer than two measured draws is underpowered (D-2, D-5);
 bands apart and ``|Δ| ≥ 0.05`` → improved or regressed; bands apart and
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 from driftproof.stats import lost_draws, underpowered
 from driftproof.stats._rule import separation_verdict
-from driftproof.stats.band import Band
+from driftproof.stats.band import Band, mean_delta
 from driftproof.stats.codes import VerdictCode
 from driftproof.wording import BELOW_EFFECT_FLOOR, NO_SEPARATION
 
@@ -41,7 +42,8 @@ def verdict_words(verdict: str) -> str:
 
 @dataclass(frozen=True)
 class CaseVerdict:
-    """The verdict of one case between two bands (``a`` earlier or baseline, ``b`` later or with skill).
+    """The verdict of one case between two bands (``a`` earlier or baseline, ``b`` later or
+    with skill).
 
     Attributes:
         case_id: the case's id.
@@ -113,9 +115,10 @@ def case_verdict(
         A :class:`CaseVerdict`. Never raises for bands built by :mod:`driftproof.stats.band`.
     """
     detail = lost_draws.lost_detail(a, b, a_label, b_label)
-    delta = b.mean - a.mean if a.mean is not None and b.mean is not None else None
+    delta = mean_delta(a, b)
     if a.sd is None or b.sd is None or delta is None:
-        # One measured draw gives no spread: the arm is underpowered, no draw count computable (D-2, D-5).
+        # One measured draw gives no spread: the arm is underpowered, and no draw count can
+        # be worked out (D-2, D-5).
         return CaseVerdict(
             case_id, VerdictCode.UNDERPOWERED, a, b, delta, False, None, True, None, False, detail
         )

@@ -1,4 +1,5 @@
-"""Helpers for the statistical core tests: the hand-worked vectors and receipt models built in memory."""
+"""Helpers for the statistical core tests: the hand-worked vectors and receipt models built in
+memory."""
 
 from __future__ import annotations
 

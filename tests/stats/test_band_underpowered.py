@@ -52,7 +52,8 @@ def test_band_is_frozen() -> None:
 
 
 def test_resolution_c5_by_hand() -> None:
-    # C5: sd .015275 each, n 3: SE = sqrt(2·.015275²/3) = .012472; metric = .030551 + .024944 = .055495
+    # C5: sd .015275 each, n 3: SE = sqrt(2·.015275²/3) = .012472;
+    # metric = .030551 + .024944 = .055495
     s = math.sqrt(0.0004667 / 2)
     assert se_diff(s, 3, s, 3) == pytest.approx(math.sqrt(2 * s * s / 3))
     assert resolution(s, 3, s, 3) == pytest.approx(2 * s + 2 * math.sqrt(2 * s * s / 3))

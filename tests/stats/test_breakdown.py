@@ -27,7 +27,8 @@ from driftproof.stats.breakdown import lift_breakdown
 # c1: with .80 .82 .84 (mean .82, sd .02), baseline .50 .52 .54 (mean .52, sd .02): lift +.30,
 #     |Δ| .30 > .02+.02 and ≥ .05 → separates upward (helps).
 C1 = case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54])
-# c2: with .60 .61 .62 (mean .61, sd .01), baseline .70 .71 .72 (mean .71, sd .01): lift −.10 → hurts.
+# c2: with .60 .61 .62 (mean .61, sd .01), baseline .70 .71 .72 (mean .71, sd .01):
+# lift −.10 → hurts.
 C2 = case("c2", [0.60, 0.61, 0.62], [0.70, 0.71, 0.72])
 # c3: with .50 .52 .54 (mean .52), baseline .60 .62 .64 (mean .62): lift −.10, sd .02 each → hurts.
 C3 = case("c3", [0.50, 0.52, 0.54], [0.60, 0.62, 0.64])

@@ -30,9 +30,11 @@ HURTS = case("hurts", [0.50, 0.51, 0.52], [0.60, 0.61, 0.62])
 # C5 inside one receipt: with .71 .72 .74 vs baseline .69 .70 .72: Δ .02 overlaps .0306;
 # resolution .0555 ≥ .05 → underpowered; 5 draws per arm with the spreads held.
 WEAK = case("weak", [0.71, 0.72, 0.74], [0.69, 0.70, 0.72])
-# with .50 .60 .70 and baseline the same: sd .10 each, sum .20 ≥ .05 → no draw count reaches the floor.
+# with .50 .60 .70 and baseline the same: sd .10 each, sum .20 ≥ .05
+# → no draw count reaches the floor.
 WIDE = case("wide", [0.50, 0.60, 0.70], [0.50, 0.60, 0.70])
-# C4-like: with .51 .52 .53 vs baseline .50 .51 .52: Δ .01 ≤ .02, resolution .0363 < .05 → no separation.
+# C4-like: with .51 .52 .53 vs baseline .50 .51 .52: Δ .01 ≤ .02, resolution .0363 < .05
+# → no separation.
 NULL1 = case("null1", [0.51, 0.52, 0.53], [0.50, 0.51, 0.52])
 # the same shape .30 higher: the two cases' means sit .30 apart in each arm
 NULL2 = case("null2", [0.81, 0.82, 0.83], [0.80, 0.81, 0.82])
@@ -82,7 +84,8 @@ def test_cases_that_disagree_read_more_cases() -> None:
 
 
 def test_lost_draw_inside_one_receipt_is_inconclusive() -> None:
-    # with .90 .91 + lost vs baseline .50 .51 .52: the lost draw at 0 gives mean .6033, sd .5225 → overlap
+    # with .90 .91 + lost vs baseline .50 .51 .52: the lost draw at 0 gives mean .6033,
+    # sd .5225 → overlap
     r = read([case("c", [0.90, 0.91, None], [0.50, 0.51, 0.52])])
     (v,) = r.cases
     assert v.verdict == "inconclusive"

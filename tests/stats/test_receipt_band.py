@@ -145,7 +145,8 @@ def test_one_draw_forces_not_enough_draws() -> None:
 
 
 def test_legacy_reads_generation_sd() -> None:
-    """Legacy bands: the draw-to-draw part is generation.sd² over the one draw; without it, forced."""
+    """Legacy bands: the draw-to-draw part is generation.sd² over the one draw; without it,
+    forced."""
 
     def legacy(samples: list[float], gen_sd: float | None) -> Band:
         b = band_of_scores(samples, source="legacy", generation_sd=gen_sd)

@@ -172,7 +172,7 @@ def _measure_py(shared: Path) -> dict[str, tuple]:
         if arm.startswith("__"):
             continue
         for ref in ("__terse__", "__baseline__"):
-            sv = [1 - s / t if t else 0.0 for s, t in zip(toks, count[ref])]
+            sv = [1 - s / t if t else 0.0 for s, t in zip(toks, count[ref], strict=True)]
             out[arm, ref] = (
                 statistics.median(sv),
                 statistics.mean(sv),
@@ -207,7 +207,8 @@ def test_report_001_table_values(shared: Path) -> None:
         a.skill: a for a in token_savings([read_receipt(REPO / "receipts" / f) for f in RECEIPTS])
     }
     M = "\u2212"
-    table = {  # skill: (median, mean, min, max, stdev, skill tokens / terse tokens) vs the terse control
+    # skill: (median, mean, min, max, stdev, skill tokens / terse tokens) vs the terse control
+    table = {
         "caveman": ("+50%", "+46%", "+0%", "+88%", "25%", 1026, 2045),
         "caveman-cn": ("+54%", "+49%", "+10%", "+93%", "27%", 951, 2045),
         "caveman-es": ("+48%", "+37%", f"{M}14%", "+72%", "31%", 1218, 2045),

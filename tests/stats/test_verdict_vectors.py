@@ -16,7 +16,8 @@ from driftproof.stats import band_of_scores, case_verdict
 
 VECTORS = load_vectors()
 CASES = VECTORS["cases"]
-#: verdicts.json spells the inconclusive verdict with its cause; the product's verdict word is "inconclusive".
+#: verdicts.json spells the inconclusive verdict with its cause; the product's verdict word is
+#: "inconclusive".
 SPELLING = {"inconclusive (lost draws)": "inconclusive"}
 
 
@@ -73,7 +74,8 @@ def test_c6_names_lost_draws_per_side() -> None:
 
 
 def test_e2_single_draw_is_underpowered_without_a_count() -> None:
-    """E2: one draw in an arm gives no spread: underpowered, no draws-needed computable (D-2, D-5)."""
+    """E2: one draw in an arm gives no spread: underpowered, no draws-needed computable
+    (D-2, D-5)."""
     (e2,) = [c for c in CASES if c["id"] == "E2"] or [pytest.skip("no E2 vector")]
     v = _verdict(e2)
     assert v.verdict == "underpowered" and v.underpowered
