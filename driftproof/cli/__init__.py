@@ -70,7 +70,8 @@ def main(argv: list[str] | None = None) -> None:
     from driftproof.errors import DriftproofError
 
     try:
-        # the command line as given is kept, so that an interrupted run can print the command that resumes it
+        # the command line as given is kept, so that an interrupted run can print the command
+        # that resumes it
         args = list(sys.argv[1:] if argv is None else argv)
         rv = cli.main(args=args, prog_name="driftproof", standalone_mode=False, obj={"argv": args})
     except DriftproofError as exc:

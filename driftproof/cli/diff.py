@@ -15,6 +15,11 @@ from driftproof.compare import compare_receipts
 from driftproof.compare_report import EXIT_BAD_INPUT, exit_status, to_json, to_markdown, to_text
 from driftproof.errors import ReceiptError
 from driftproof.receipt import read_receipt
+from driftproof.render.diff import with_breakdowns
+from driftproof.render.sheet import Format
+from driftproof.view import receipt_breakdown
+
+__all__ = ["PRINTERS", "diff"]
 
 PRINTERS = {"text": to_text, "markdown": to_markdown, "json": to_json}
 
@@ -35,7 +40,7 @@ PRINTERS = {"text": to_text, "markdown": to_markdown, "json": to_json}
     is_flag=True,
     help='Add each receipt\'s lift breakdown (method, "Lift by case") after the comparison.',
 )
-def diff(a: Path, b: Path, fmt: str, lift_breakdown: bool) -> None:
+def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool) -> None:
     """Compare receipt A (earlier) with receipt B (later), case by case.
 
     Each case's with-skill bands are compared: a change is called only when the
@@ -51,9 +56,8 @@ def diff(a: Path, b: Path, fmt: str, lift_breakdown: bool) -> None:
     comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b))
     output = PRINTERS[fmt](comparison)
     if lift_breakdown:  # without the flag the output is unchanged (method, "Lift by case")
-        from driftproof.cli.view import with_breakdowns
-
-        output = with_breakdowns(output, fmt, ((a, ra), (b, rb)))
+        views = [(str(p), receipt_breakdown(r, path=p)) for p, r in ((a, ra), (b, rb))]
+        output = with_breakdowns(output, fmt, views)
     click.echo(output, nl=False)
     # SystemExit, not ctx.exit: the console entry runs click with standalone_mode=False,
     # which returns (and so drops) the code of a click Exit.

@@ -13,7 +13,7 @@ import click
 from driftproof.errors import ReceiptError, RefusalError
 from driftproof.plan import Plan, plan_receipt
 from driftproof.receipt import read_receipt
-from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
+from driftproof.render.plan import plan_text as to_text
 
 
 @click.command()
@@ -33,71 +33,6 @@ def plan(receipt: Path, fmt: str) -> None:
             )
         raise SystemExit(2) from None
     click.echo(to_json(p) if fmt == "json" else to_text(p), nl=False)
-
-
-def to_text(p: Plan) -> str:
-    """The plan in plain words."""
-    if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
-        head = (
-            f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
-            f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor."
-        )
-    elif p.draws_per_arm is None and p.unknown_cases:
-        head = (
-            f"No draw count resolves the {EFFECT_FLOOR} effect floor for the cases with a spread; "
-            "the others have none to hold (unknown)."
-        )
-    elif p.draws_per_arm is None:
-        head = f"No draw count resolves the {EFFECT_FLOOR} effect floor for any case."
-    else:
-        head = (
-            f"{p.draws_per_arm} draws per arm resolve the {EFFECT_FLOOR} effect floor, spreads "
-            "held."
-        )
-    lines = [head]
-    if p.no_count_cases:
-        lines.append(f"{NO_DRAW_COUNT_REACHES}: " + ", ".join(p.no_count_cases))
-    if p.unknown_cases:
-        lines.append(
-            "an arm has fewer than two measured draws, no spread to hold: "
-            + ", ".join(p.unknown_cases)
-        )
-    if p.sentence:
-        lines.append(f"The cases disagree: {p.sentence}")
-        if p.cases_needed is not None:
-            lines.append(
-                f"  {p.cases_needed} cases would bring the receipt-wide band's standard error "
-                f"(band ÷ √cases) under {EFFECT_FLOOR}, the spread across cases held."
-            )
-    for c in p.cases:
-        n = (
-            str(c.draws_needed)
-            if c.draws_needed is not None
-            else ("none" if c.no_draw_count else "unknown")
-        )
-        lines.append(
-            f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, {c.measured[1]} "
-            "baseline)"
-        )
-    if p.answer_calls is not None:
-        judge = (
-            str(p.judge_calls)
-            if p.judge_calls is not None
-            else "unknown (judge samples per answer not recorded)"
-        )
-        lines.append(
-            f"Calls: {p.answer_calls} answers over {len(p.cases)} cases × {len(p.arms)} arms; "
-            f"judge calls {judge}."
-        )
-    cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
-    lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
-    if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
-        lines.append(
-            f"Grading cost by price tier: interactive ${p.judge_usd_interactive:.2f}, "
-            f"batch ${p.judge_usd_batch:.2f} (run --batch: half the price, finished within 24 h, "
-            "not minutes)."
-        )
-    return "\n".join("".join(ch if ch.isprintable() else "?" for ch in x) for x in lines) + "\n"
 
 
 def to_json(p: Plan) -> str:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import click
 
-from driftproof.cli.view import terminal_safe
 from driftproof.errors import RefusalError
 from driftproof.receipt import Receipt, read_receipt
-from driftproof.stale import StaleReport, Today, stale_report
+from driftproof.render.stale import stale_text as render_text
+from driftproof.stale import Today, stale_report
 
 #: Bytes: the largest file (SKILL.md, suite, judge template) stale hashes; a device or pipe
 #: that never ends (``--skill /dev/zero``) is refused instead of read without end.
@@ -86,30 +86,12 @@ def _today_template(r: Receipt, path: Path | None) -> str | None:
 
 
 def _today_template_version(r: Receipt, path: Path | None) -> str | None:
-    """The version of the template :func:`_today_template` compares with, when it is the
-    product's."""
+    """The version of the template :func:`_today_template` compares with, when it is the product's."""
     if path is not None or (r.provenance is not None and r.regrade is None):
         return None
     from driftproof.run.judge import template_identity
 
     return template_identity()[1]
-
-
-def render_text(report: StaleReport) -> str:
-    """The stale report as plain text: one line per arm, then every finding."""
-    lines = [
-        f"{a.arm}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
-        for a in report.arms
-    ]
-    lines.append("")
-    for f in report.findings:
-        tag = "advisory" if f.advisory else f.effect
-        lines.append(
-            f"- {f.field}: recorded {f.recorded or 'unknown'}, "
-            f"today {f.today or 'not supplied'} -> {tag}: {f.note}"
-        )
-    # recorded values are the receipt's untrusted text: no escape sequence reaches the terminal
-    return "\n".join(terminal_safe(line) for line in lines)
 
 
 @click.command()

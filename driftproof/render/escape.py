@@ -1,0 +1,76 @@
+"""Untrusted text (model answers, case ids, reasons, imported labels, file names), made safe.
+
+Two outputs, two rules:
+
+- a terminal (``view``, ``diff``, ``stale``, ``plan``): :func:`terminal_safe` shows control
+  characters (ANSI escapes included) as ``\\xNN`` and format characters (bidirectional
+  controls, "Trojan Source") and line separators as ``\\uNNNN``, so no character of the
+  input reaches the terminal as a command or moves the text around;
+- Markdown: :func:`md_text` (``view``) backslash-escapes every character CommonMark, GitHub
+  and the common math extensions read as markup; :func:`md_html` (``diff``) escapes HTML's
+  specials as entities and the Markdown ones with a backslash. Both keep the text on one
+  line, so a newline in a label can neither end a table row nor start a heading.
+
+Both Markdown rules escape ``|`` (a table cell), ``` ` ``` (a code span), ``$`` (GitHub's
+math), ``*``, ``_`` and ``~`` (emphasis, strikethrough), ``[``/``]`` (links), ``<``
+(raw HTML such as ``<script>``) and ``&`` (entities). BRIEF: "Model answers and imported strings are
+untrusted: escape them everywhere."
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+
+__all__ = ["md_html", "md_text", "terminal_safe"]
+
+#: Unicode categories never sent to a terminal as they are: controls (ANSI escapes), format
+#: characters (bidirectional embeddings, overrides and isolates, "Trojan Source"; zero-width
+#: characters), line and paragraph separators, lone surrogates.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+#: What :func:`md_text` backslash-escapes: every ASCII punctuation mark that opens or closes
+#: markup at the start of, or inside, a line, and ``&`` (an entity such as ``&#x202e;`` would
+#: show another character than the text holds).
+_MD_TEXT_SPECIALS = "\\`*_[]<>|#!$~&"
+
+#: What :func:`md_html` backslash-escapes after HTML's entities (``&``, ``<``, ``>``).
+_MD_HTML_SPECIALS = "\\`*_[]|$~"
+
+
+def terminal_safe(value: str) -> str:
+    """Untrusted text for a terminal, on one line: control characters (ANSI escapes, line
+    breaks) shown as ``\\xNN``; format characters (bidirectional controls, zero-width
+    characters), line and paragraph separators and lone surrogates as ``\\uNNNN`` (or
+    ``\\UNNNNNNNN``); nothing else changed."""
+    out = []
+    for ch in value:
+        cat = unicodedata.category(ch)
+        if cat == "Cc":
+            out.append(f"\\x{ord(ch):02x}")
+        elif cat in _UNSAFE_CATEGORIES:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def md_text(value: str) -> str:
+    """Untrusted text as Markdown text on one line, every markup character backslash-escaped.
+
+    Control characters are first shown as :func:`terminal_safe` shows them (so a newline is
+    the four characters ``\\x0a``, never a line break)."""
+    out = terminal_safe(value)
+    for ch in _MD_TEXT_SPECIALS:
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+def md_html(text: str) -> str:
+    """Untrusted text as Markdown on one line: :func:`terminal_safe`, HTML's specials as
+    entities (``<script>`` is ``&lt;script&gt;``), the Markdown ones backslash-escaped."""
+    out = html.escape(terminal_safe(text), quote=False)
+    for ch in _MD_HTML_SPECIALS:
+        out = out.replace(ch, "\\" + ch)
+    return out

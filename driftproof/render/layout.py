@@ -1,0 +1,74 @@
+"""Layout of printed output: labelled facts and tables, as plain text and as Markdown.
+
+Plain string building on purpose: the output is a fixed, byte-stable layout that tests
+compare, with no styling to add (rich's tables draw boxes and wrap to the terminal's width;
+markdown-it-py parses Markdown, it does not write it). Every cell passes through the
+escape the caller names (:mod:`driftproof.render.escape`); headers are the product's own
+words, escaped all the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from driftproof.render.escape import md_text, terminal_safe
+
+__all__ = ["Labelled", "md_facts", "md_table", "text_facts", "text_table"]
+
+Escape = Callable[[str], str]
+
+
+class Labelled(Protocol):
+    """A labelled value (:class:`driftproof.view.Fact` is one)."""
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def value(self) -> str: ...
+
+
+def text_facts(facts: Sequence[Labelled], *, indent: str = "  ") -> list[str]:
+    """One line per fact, ``label  value``, labels padded to the longest one."""
+    width = max((len(f.label) for f in facts), default=0)
+    return [
+        f"{indent}{terminal_safe(f.label).ljust(width)}  {terminal_safe(f.value)}" for f in facts
+    ]
+
+
+def text_table(
+    head: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    indent: str = "  ",
+    escape: Escape = terminal_safe,
+) -> list[str]:
+    """Columns padded to their widest cell, two spaces apart, trailing spaces dropped; every
+    cell, header included (a header may hold a file name), passed through ``escape``.
+
+    Raises:
+        ValueError: a row has another number of cells than ``head``.
+    """
+    cells = [[escape(x) for x in row] for row in (head, *rows)]
+    if any(len(r) != len(head) for r in cells):
+        raise ValueError(f"every row needs {len(head)} cells, one per column of {list(head)}")
+    widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
+    return [
+        indent + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
+        for r in cells
+    ]
+
+
+def md_facts(facts: Sequence[Labelled]) -> list[str]:
+    """One list item per fact, ``- **label**: value``."""
+    return [f"- **{md_text(f.label)}**: {md_text(f.value)}" for f in facts]
+
+
+def md_table(
+    head: Sequence[str], rows: Sequence[Sequence[str]], *, escape: Escape = md_text
+) -> list[str]:
+    """A CommonMark/GFM pipe table; every cell (header included) escaped by ``escape``."""
+    return ["| " + " | ".join(escape(h) for h in head) + " |", "|" + "---|" * len(head)] + [
+        "| " + " | ".join(escape(x) for x in row) + " |" for row in rows
+    ]

@@ -1,0 +1,213 @@
+"""The sheet's labelled facts: what produced the receipt, its reading (D-7), the grader's cost
+apart from every figure about the skill (method, "What grading cost"), the headline figure
+(issue 16, item 8) and, labelled apart, context beyond the method."""
+
+from __future__ import annotations
+
+from driftproof.receipt import Receipt
+from driftproof.stats import (
+    Reading,
+    band_source_of,
+    lift_refusal,
+    unrecorded_arms,
+)
+from driftproof.stats.breakdown import Breakdown
+from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
+from driftproof.stats.savings import percent, token_savings
+from driftproof.view_model import (
+    ARM_WORDS,
+    UNKNOWN,
+    ContextView,
+    Fact,
+    fmt,
+    has_bands,
+)
+from driftproof.view_rows import source_figures
+
+__all__ = [
+    "context_view",
+    "headline",
+    "judge_cost",
+    "provenance",
+    "reading_facts",
+]
+
+
+def reading_facts(rd: Reading) -> tuple[Fact, ...]:
+    facts = [Fact("reading", rd.status), Fact("sentence", rd.sentence), Fact("why", rd.reason)]
+    if rd.draws_needed is not None:
+        facts.append(Fact("draws per arm needed", str(rd.draws_needed)))
+    return tuple(facts)
+
+
+def provenance(r: Receipt) -> tuple[Fact, ...]:
+    run = r.run
+    judge = (
+        UNKNOWN
+        if r.judge is None
+        else (
+            f"{r.judge.model} ({r.judge.provider or UNKNOWN}, {r.judge.surface or UNKNOWN}); "
+            f"template sha256 {r.judge.template_sha256 or UNKNOWN}"
+        )
+    )
+    facts = [
+        Fact("model", run.model or UNKNOWN),
+        Fact("provider", run.provider or UNKNOWN),
+        Fact("surface", run.surface or UNKNOWN),
+        Fact(
+            "harness",
+            f"{run.harness.name} {run.harness.version or '(version ' + UNKNOWN + ')'}"
+            if run.harness
+            else UNKNOWN,
+        ),
+        Fact("capture mode", run.capture or UNKNOWN),
+        Fact("preset", run.preset or "none"),
+        Fact("judge", judge),
+        Fact("skill", r.skill.name),
+        Fact("skill sha256", r.skill.sha256 or UNKNOWN),
+        Fact("suite sha256", r.suite.sha256 or UNKNOWN),
+        Fact(
+            "verification level",
+            r.verification_level + (" (smoke run: counts as below TESTED)" if r.is_smoke else ""),
+        ),
+        Fact(
+            "band source",
+            (r.band_source or f"{UNKNOWN} (read as {band_source_of(r)})")
+            if has_bands(r)
+            else "none (no judged score)",
+        ),
+        Fact(
+            "draws per arm",
+            str(run.generations_per_arm) if run.generations_per_arm is not None else UNKNOWN,
+        ),
+        Fact(
+            "judge samples per draw",
+            str(run.judge_samples_per_generation)
+            if run.judge_samples_per_generation is not None
+            else UNKNOWN,
+        ),
+        Fact("schema version", r.schema_version),
+    ]
+    missing = unrecorded_arms(r)
+    if missing:
+        facts.append(
+            Fact(
+                "arms not recorded",
+                ", ".join(ARM_WORDS[n] for n in missing)
+                + " (single-arm source: no lift, no interval, no value per token)",
+            )
+        )
+    if r.provenance is not None:
+        facts.append(
+            Fact(
+                "imported from",
+                f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
+                + f", document sha256 {r.provenance.document_sha256}",
+            )
+        )
+        if r.provenance.unrecorded:
+            facts.append(Fact("unrecorded", ", ".join(r.provenance.unrecorded)))
+    facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
+    return tuple(facts)
+
+
+def judge_cost(r: Receipt) -> tuple[Fact, ...]:
+    oh = r.economics.judge_overhead
+    if oh is None:
+        return (Fact("grading cost", UNKNOWN),)
+    return (
+        Fact("grader tokens", f"{oh.input_tokens:,} input, {oh.output_tokens:,} output"),
+        Fact(
+            "grader cost",
+            f"${oh.usd:.4f} (a floor: usage the grader's answered samples reported)"
+            if oh.usd is not None
+            else f"USD {UNKNOWN}",
+        ),
+        Fact(
+            "draws counted",
+            f"{oh.judged_draws_counted:,} counted, "
+            + (
+                f"{oh.judged_draws_missing_usage:,} without usage"
+                if oh.judged_draws_missing_usage is not None
+                # D-13: a receipt before 0.14 did not record it; say so, never print a number
+                else f"draws without usage {UNKNOWN}"
+            ),
+        ),
+    )
+
+
+def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
+    """The one figure a reader looks for first (issue 16, item 8)."""
+    if r.is_aggregates_only:
+        n = len(source_figures(r))
+        return Fact(
+            "source figures",
+            f"{n} figure{'s' if n != 1 else ''} as the source printed them (see "
+            '"Figures as the source printed them"); no band, lift or verdict is computed from them',
+        )
+    if r.judge is None and any(
+        d.tokens is not None and d.tokens.output is not None
+        for c in r.cases
+        for d in c.arms.with_skill.draws
+    ):
+        return Fact("output-token saving", _token_saving(r))
+    if lift_text.startswith("n/a"):
+        return Fact("lift", lift_text)
+    return Fact("lift", f"{lift_text}; {per_1k_text}")
+
+
+def _token_saving(r: Receipt) -> str:
+    """The skill arm's output-token saving, caveman's arithmetic
+    (:mod:`driftproof.stats.savings`)."""
+    try:
+        (arm,) = token_savings([r])
+    except ValueError as exc:
+        return f"unavailable: {exc}"
+    sv = arm.vs_control if arm.vs_control is not None else arm.vs_baseline
+    ref = "the control arm" if arm.vs_control is not None else "the baseline arm"
+    label = f" ({sv.reference_label})" if sv.reference_label else ""
+    text = (
+        f"output tokens saved against {ref}{label}: median {percent(sv.median)} over {sv.n} case"
+        f"{'s' if sv.n != 1 else ''} (mean {percent(sv.mean)}, min {percent(sv.min)}, "
+        f"max {percent(sv.max)}; "
+        f"{sv.skill_tokens:,} vs {sv.reference_tokens:,} tokens, counted by {arm.counted_by})"
+    )
+    if arm.vs_control is not None:
+        text += f"; against the baseline arm: median {percent(arm.vs_baseline.median)}"
+    return text
+
+
+def context_view(r: Receipt, b: Breakdown) -> ContextView:
+    iv = lift_interval(b) if b.available else None
+    single = lift_refusal(r)
+    if single is not None:
+        interval = f"unavailable: {single}"
+    elif iv is None:
+        interval = "unavailable: the lift breakdown is unavailable"
+    elif iv.reason is not None:
+        interval = f"unavailable: {iv.reason}"
+    else:
+        interval = (
+            f"suite lift {fmt(iv.lift, signed=True)}, paired standard error {fmt(iv.se)} "
+            f"over {iv.cases} cases; "
+            f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
+            f"(t = {fmt(iv.t)}, df = {iv.df})"
+        )
+    splits = []
+    for s in spread_split(r) if b.available else ():
+        label = f"{s.case_id}, {ARM_WORDS[s.arm]}"
+        if s.reason is not None:
+            splits.append(Fact(label, f"unavailable: {s.reason}"))
+            continue
+        share = s.judge_share
+        text = (
+            f"variance {fmt(s.total, 5)}: judge samples {fmt(s.judge_part, 5)}, "
+            f"draw to draw {fmt(s.draw_part, 5)}"
+        )
+        if share is not None:
+            text += f" ({fmt(100 * share, 0)}% judge, {fmt(100 * (1 - share), 0)}% draw)"
+        splits.append(Fact(label, text))
+    reasons = {f.value for f in splits}
+    if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
+        splits = [Fact("spread split, every case and arm", splits[0].value)]
+    return ContextView(CONTEXT_LABEL, interval, tuple(splits))

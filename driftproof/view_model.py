@@ -1,0 +1,253 @@
+"""The receipt sheet's page model: plain dataclasses whose every value is a printable string,
+the words the sheet uses, and the formatting of a number or a band (:mod:`driftproof.view`
+builds it; :mod:`driftproof.render.sheet` and the site print it).
+
+Numbers on the judge scale are printed with three decimals; unknown stays unknown
+("not recorded", D-13).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from driftproof._anchor import slug
+from driftproof.receipt import Receipt
+from driftproof.stats.band import Band
+from driftproof.wording import NO_SEPARATION
+
+__all__ = [
+    "ARM_NOT_RECORDED",
+    "ARM_WORDS",
+    "ArmSummary",
+    "BREAKDOWN_NOTE",
+    "BreakdownRow",
+    "BreakdownView",
+    "CaseRow",
+    "ContextView",
+    "Fact",
+    "LostDraw",
+    "Sheet",
+    "SourceFigureRow",
+    "UNKNOWN",
+    "VERDICT_WORDS",
+    "anchor_for",
+    "arms_of",
+    "band_text",
+    "fmt",
+    "has_bands",
+    "mean_spread",
+]
+
+UNKNOWN = "not recorded"
+#: What a case row shows for an arm the source did not record (``recorded: false``, v0.15).
+ARM_NOT_RECORDED = "arm not recorded"
+#: The method's words on what the breakdown claims ("Lift by case").
+BREAKDOWN_NOTE = (
+    "It describes the recorded scores at this sample size. It predicts neither future answers "
+    "nor a causal mechanism."
+)
+VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
+ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A labelled value of the sheet."""
+
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    """One case of the sheet: bands as ``mean ± sd (n = …)`` strings, lift signed (three decimals).
+
+    ``numbers`` holds the raw band figures (with mean, with sd, baseline mean, baseline sd;
+    None when unknown) for charts, which draw what the strings say.
+    """
+
+    case_id: str
+    anchor: str
+    with_skill: str
+    baseline: str
+    control: str | None
+    lift: str
+    verdict: str
+    checks: str
+    lost: str
+    numbers: tuple[float | None, float | None, float | None, float | None]
+    output_tokens: str = "–"
+    """Output tokens per arm (with skill · baseline[ · control]): one draw's count, or the mean
+    over the draws when there are several, ``–`` where none was recorded."""
+
+
+@dataclass(frozen=True)
+class LostDraw:
+    """One lost draw: which case, arm and draw, and the reason the receipt records."""
+
+    case_id: str
+    arm: str
+    index: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BreakdownRow:
+    """One case of the lift breakdown, every figure formatted."""
+
+    case_id: str
+    anchor: str
+    with_skill: str
+    baseline: str
+    lift: str
+    counts: str
+    lift_without: str
+    label: str
+    note: str
+
+
+@dataclass(frozen=True)
+class BreakdownView:
+    """The lift breakdown as printed: summary lines, then one row per case."""
+
+    available: bool
+    summary: tuple[str, ...]
+    rows: tuple[BreakdownRow, ...]
+    note: str
+
+
+@dataclass(frozen=True)
+class ContextView:
+    """Context beyond the method, labelled so: the paired interval and the spread split."""
+
+    label: str
+    interval: str
+    splits: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
+class ArmSummary:
+    """One arm across the receipt: what the site's sheet shows beside the scores (issue 14).
+
+    Attributes:
+        arm: ``with skill``, ``baseline`` or ``control``.
+        draws: draws recorded, and how many were measured; or that the arm was not recorded.
+        lost: lost draws with their kinds.
+        refusals: draws the model refused (``draw.refusal`` or a lost draw of kind refusal).
+        skill_fired: how often the skill fired where the source observed it (seed 000,
+            "beside the score and never inside it"), from ``arms.<arm>.skill_fired`` or the draws.
+        output_tokens: total output tokens over the draws that report them.
+    """
+
+    arm: str
+    draws: str
+    lost: str
+    refusals: str
+    skill_fired: str
+    output_tokens: str
+
+
+@dataclass(frozen=True)
+class SourceFigureRow:
+    """One figure an aggregates-only source printed, as printed (D-15)."""
+
+    dimension: str
+    agent: str
+    score: str
+    uplift: str
+    count: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The page model of one receipt (plain data; every value a printable string).
+
+    Attributes:
+        title: heading. path: the file as given, or None.
+        provenance: what produced the receipt (model … band source, seal).
+        legend: the band-source legend line for this receipt's source.
+        reading: status, sentence and reason of the receipt's reading (D-7).
+        lift, lift_per_1k: suite lift and value per 1,000 skill tokens (D-14), or "n/a".
+        control_delta: with-skill minus control mean over cases (D-16), or None without a
+            control arm.
+        judge_cost: the grader's cost, apart from every figure about the skill.
+        cases, lost_draws, breakdown, context: as their types say.
+    """
+
+    title: str
+    path: str | None
+    provenance: tuple[Fact, ...]
+    legend: str
+    reading: tuple[Fact, ...]
+    lift: str
+    lift_per_1k: str
+    control_delta: str | None
+    judge_cost: tuple[Fact, ...]
+    cases: tuple[CaseRow, ...]
+    lost_draws: tuple[LostDraw, ...]
+    breakdown: BreakdownView
+    context: ContextView
+    headline: Fact = Fact("headline", "n/a")
+    """The receipt's headline figure (issue 16, item 8): the source's printed figures for an
+    aggregates-only receipt, the output-token saving for a token receipt, else the lift."""
+    arms: tuple[ArmSummary, ...] = ()
+    source_figures: tuple[SourceFigureRow, ...] = ()
+    """For an aggregates-only receipt: every figure its source printed, as printed."""
+    source_origin: tuple[Fact, ...] = ()
+    """Where the source figures were read: repository, commit, files with their git blob sha1."""
+
+
+def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
+    """Fixed-point text of ``x``, or ``–`` when unknown (D-13). ``-0.000`` prints as ``0.000``."""
+    if x is None or not math.isfinite(x):
+        return "–"
+    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+    return f"{0:.{digits}f}" if re.fullmatch(r"[+-]?0(\.0*)?", text) else text
+
+
+def anchor_for(case_id: str) -> str:
+    """The element id of a case row, ``case-<id>`` with unsafe characters as ``-``."""
+    return "case-" + slug(case_id)
+
+
+def has_bands(r: Receipt) -> bool:
+    """Whether any draw holds a judged score: only then does a band source mean anything."""
+    return (
+        not r.is_aggregates_only
+        and r.judge is not None
+        and any(
+            d.score is not None
+            for c in r.cases
+            for n in arms_of(r)
+            for d in getattr(c.arms, n).draws
+        )
+    )
+
+
+def arms_of(r: Receipt) -> tuple[str, ...]:
+    return (
+        ("with_skill", "baseline", "control")
+        if r.arms.control is not None
+        else ("with_skill", "baseline")
+    )
+
+
+def band_text(b: Band) -> str:
+    """``mean ± sd (n = k)``, ``mean (n = 1)`` with no spread, ``–`` when nothing was measured."""
+    if b.mean is None:
+        return "–"
+    lost = f", {b.lost} lost" if b.lost else ""
+    return (
+        f"{fmt(b.mean)} ± {fmt(b.sd)} (n = {b.n}{lost})"
+        if b.sd is not None
+        else f"{fmt(b.mean)} (n = {b.n}{lost})"
+    )
+
+
+def mean_spread(mean: float | None, spread: float | None) -> str:
+    if mean is None:
+        return "–"
+    return f"{fmt(mean)} ± {fmt(spread)}" if spread is not None else f"{fmt(mean)} (no spread)"

@@ -1,0 +1,230 @@
+"""The sheet's tables: one row per case (bands, lift, verdict, checks, lost draws, output
+tokens; D-2, D-9, method "Deterministic post-checks"), one summary per arm (issue 14) and an
+aggregates-only receipt's figures as its source printed them (D-15)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from driftproof.receipt import Case, Receipt
+from driftproof.receipt._model import CaseArm, Draw
+from driftproof.stats import (
+    arm_band,
+    band_source_of,
+    mean_delta,
+    mean_of,
+    unrecorded_arms,
+)
+from driftproof.stats.band import Band
+from driftproof.view_model import (
+    ARM_NOT_RECORDED,
+    ARM_WORDS,
+    UNKNOWN,
+    VERDICT_WORDS,
+    ArmSummary,
+    CaseRow,
+    Fact,
+    SourceFigureRow,
+    anchor_for,
+    arms_of,
+    band_text,
+    fmt,
+)
+
+__all__ = [
+    "arm_summaries",
+    "case_rows",
+    "printed_figure",
+    "source_figures",
+    "source_origin",
+]
+
+
+def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
+    src = band_source_of(r)
+    missing = set(unrecorded_arms(r))
+
+    def shown(name: str, band: Band) -> str:
+        return ARM_NOT_RECORDED if name in missing else band_text(band)
+
+    rows = []
+    for c in r.cases:
+        w, base = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
+        ctl = arm_band(c.arms.control, src) if c.arms.control is not None else None
+        lift = mean_delta(base, w) if not missing & {"with_skill", "baseline"} else None
+        verdict = verdicts.get(c.id)
+        rows.append(
+            CaseRow(
+                case_id=c.id,
+                anchor=anchor_for(c.id),
+                with_skill=shown("with_skill", w),
+                baseline=shown("baseline", base),
+                control=shown("control", ctl) if ctl is not None else None,
+                lift=fmt(lift, signed=True),
+                verdict=VERDICT_WORDS.get(verdict, verdict)
+                if verdict is not None
+                else "no verdict",
+                checks=_checks(r, c),
+                lost=_lost(r, c),
+                numbers=(w.mean, w.sd, base.mean, base.sd),
+                output_tokens=" · ".join(_case_output(getattr(c.arms, n)) for n in arms_of(r)),
+            )
+        )
+    return tuple(rows)
+
+
+def _case_output(arm: CaseArm | None) -> str:
+    counts = [
+        d.tokens.output
+        for d in (arm.draws if arm is not None else [])
+        if d.tokens is not None and d.tokens.output is not None
+    ]
+    if not counts:
+        return "–"
+    if len(counts) == 1:
+        return f"{counts[0]:,}"
+    return f"mean {mean_of(counts) or 0.0:,.1f} ({len(counts)} draws)"
+
+
+def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
+    missing = set(unrecorded_arms(r))
+    out = []
+    for n in arms_of(r):
+        words = ARM_WORDS[n]
+        if n in missing:
+            out.append(ArmSummary(words, ARM_NOT_RECORDED, "–", "–", "–", "–"))
+            continue
+        draws = [
+            d for c in r.cases if getattr(c.arms, n) is not None for d in getattr(c.arms, n).draws
+        ]
+        measured = sum(d.score is not None for d in draws)
+        lost = [d.lost for d in draws if d.lost is not None]
+        kinds = sorted({x.kind for x in lost if x.kind})
+        refused = sum(
+            d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal")
+            for d in draws
+        )
+        outputs = [
+            d.tokens.output for d in draws if d.tokens is not None and d.tokens.output is not None
+        ]
+        totals = [
+            d.tokens.total for d in draws if d.tokens is not None and d.tokens.total is not None
+        ]
+        out.append(
+            ArmSummary(
+                arm=words,
+                draws=f"{len(draws):,} drawn, {measured:,} scored",
+                lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else ""))
+                if lost
+                else "none",
+                refusals=f"{refused:,} of {len(draws):,} draws"
+                if refused
+                else f"none of {len(draws):,} draws",
+                skill_fired=_skill_fired(r, n, draws),
+                output_tokens=(
+                    f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}"
+                    if outputs
+                    else f"not split; {sum(totals):,} total tokens over {len(totals):,} "
+                    f"draw{'s' if len(totals) != 1 else ''}, as the source reported them"
+                    if totals
+                    else UNKNOWN
+                ),
+            )
+        )
+    return tuple(out)
+
+
+def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
+    """How often the skill fired, beside the score and never inside it (seed 000, interop)."""
+    spec = getattr(r.arms, name)
+    rate = spec.skill_fired if spec is not None else None
+    if rate is not None:
+        fired, observed = rate.fired, rate.observed
+    else:
+        seen = [d.skill_fired for d in draws if d.skill_fired is not None]
+        fired, observed = sum(seen), len(seen)
+    if not observed:
+        return UNKNOWN
+    return f"{fired:,} of {observed:,} observed draws ({fmt(100 * fired / observed, 0)}%)"
+
+
+def printed_figure(fig: Any) -> str:
+    """A source figure (``{"printed", "value", "unit"}``) as its source printed it: the printed
+    text, else the value as JSON, else ``–``."""
+    if not isinstance(fig, dict):
+        return "–"
+    if fig.get("printed"):
+        return str(fig["printed"])
+    return "–" if fig.get("value") is None else json.dumps(fig["value"])
+
+
+def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
+    """An aggregates-only receipt's figures exactly as its source printed them (method, "Figures
+    a source printed give no verdict"): the same cells as the site's table."""
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+        return ()
+    return tuple(
+        SourceFigureRow(
+            dimension=str(x.get("dimension")),
+            agent=str(x.get("agent")),
+            score=str(x["printed"]) if x.get("printed") else printed_figure(x.get("score")),
+            uplift=printed_figure(x.get("uplift")),
+            count="–" if x.get("num") is None else str(x.get("num")),
+            note=str(x.get("note") or ""),
+        )
+        for x in sf["rows"]
+        if isinstance(x, dict)
+    )
+
+
+def source_origin(r: Receipt) -> tuple[Fact, ...]:
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict):
+        return ()
+    facts = [
+        Fact("repository", str(sf.get("repository") or UNKNOWN)),
+        Fact("commit", str(sf.get("commit") or UNKNOWN)),
+    ]
+    units = []
+    for what in ("score", "uplift"):
+        found = sorted(
+            {
+                str(x[what]["unit"])
+                for x in sf.get("rows") or []
+                if isinstance(x, dict) and isinstance(x.get(what), dict) and x[what].get("unit")
+            }
+        )
+        units.append(
+            f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source"
+        )
+    facts.append(Fact("units, as the source states them", "; ".join(units)))
+    for f in sf.get("files") or []:
+        if isinstance(f, dict):
+            facts.append(
+                Fact("file", f"{f.get('path')} (git blob {f.get('git_blob_sha1') or UNKNOWN})")
+            )
+    return tuple(facts)
+
+
+def _checks(r: Receipt, c: Case) -> str:
+    parts = []
+    for n in arms_of(r):
+        results = [k.pass_ for d in getattr(c.arms, n).draws for k in d.checks]
+        if results:
+            parts.append(f"{ARM_WORDS[n]} {sum(results)}/{len(results)} passed")
+    return " · ".join(parts) or "none"
+
+
+def _lost(r: Receipt, c: Case) -> str:
+    parts = []
+    for n in arms_of(r):
+        draws = getattr(c.arms, n).draws
+        lost = [d.lost.reason for d in draws if d.lost is not None]
+        if lost:
+            parts.append(
+                f"{ARM_WORDS[n]} {len(lost)} of {len(draws)} lost "
+                f"({'; '.join(dict.fromkeys(lost))})"
+            )
+    return " · ".join(parts) or "none"

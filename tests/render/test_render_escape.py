@@ -1,0 +1,146 @@
+"""Untrusted text in the CLI's Markdown and terminal output (issue 18, item 5; BRIEF: "Model
+answers and imported strings are untrusted: escape them everywhere").
+
+Each shape that could break a table or inject markup is checked twice: against the escaped
+text worked out by hand (CommonMark: a backslash before ASCII punctuation makes it literal;
+HTML entities for the diff's style), and by parsing the output with markdown-it-py (GFM
+tables and strikethrough on) and reading back exactly the text that went in.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+import pytest
+from markdown_it import MarkdownIt
+
+from driftproof.render import md_html, md_table, md_text, terminal_safe, text_table
+
+#: Every shape the brief names, and the ones CommonMark and GitHub read as markup.
+HOSTILE = {
+    "pipe": "a|b",
+    "backtick": "run `rm -rf` now",
+    "dollar": "costs $5 and $x^2$",
+    "script": "<script>alert(1)</script>",
+    "newline": "first\n# heading",
+    "crlf": "one\r\ntwo",
+    "emphasis": "*bold* _em_ **x**",
+    "strike": "~~gone~~",
+    "link": "[click](http://evil.example)",
+    "image": "![x](http://evil.example/a.png)",
+    "backslash pipe": "a\\|b",
+    "entity": "&lt;b&gt; &amp;",
+    "heading": "# title",
+    "ansi": "\x1b[31mred\x1b[0m",
+    "bidi": "abc\u202edcba",
+    "line separator": "a\u2028b",
+}
+
+
+def _md() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+def _cells(rendered: str) -> list[str]:
+    """The text of every body cell of the one table in ``rendered`` (HTML), entities decoded."""
+    return [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", rendered, re.S)]
+
+
+# ---------------------------------------------------------------- by hand
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("a|b", "a\\|b"),
+        ("run `x`", "run \\`x\\`"),
+        ("$5", "\\$5"),
+        ("<script>", "\\<script\\>"),
+        ("a\nb", "a\\\\x0ab"),
+        ("~~x~~", "\\~\\~x\\~\\~"),
+        ("a\\b", "a\\\\b"),
+        ("[l](u)", "\\[l\\](u)"),
+        ("#!", "\\#\\!"),
+        ("&#x202e;", "\\&\\#x202e;"),
+    ],
+)
+def test_md_text_escapes_each_shape(raw: str, expected: str) -> None:
+    assert md_text(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("a|b", "a\\|b"),
+        ("run `x`", "run \\`x\\`"),
+        ("$5", "\\$5"),
+        ("<script>", "&lt;script&gt;"),
+        ("a\nb", "a\\\\x0ab"),
+        ("*x* _y_ ~z~", "\\*x\\* \\_y\\_ \\~z\\~"),
+        ("x & y", "x &amp; y"),
+    ],
+)
+def test_md_html_escapes_each_shape(raw: str, expected: str) -> None:
+    assert md_html(raw) == expected
+
+
+def test_terminal_safe_shows_every_control() -> None:
+    assert terminal_safe("\x1b[31mred\x1b[0m") == "\\x1b[31mred\\x1b[0m"
+    assert terminal_safe("a\nb\tc") == "a\\x0ab\\x09c"
+    assert terminal_safe("abc\u202edcba\u2066") == "abc\\u202edcba\\u2066"
+    assert terminal_safe("a\u2028b") == "a\\u2028b"
+    assert terminal_safe("plain ± – é") == "plain ± – é"
+
+
+def test_terminal_safe_shows_format_characters_and_surrogates() -> None:
+    # zero-width space, byte-order mark, a tag character (outside the BMP), a lone surrogate
+    assert terminal_safe("a\u200bb\ufeff") == "a\\u200bb\\ufeff"
+    assert terminal_safe("x\U000e0041") == "x\\U000e0041"
+    assert terminal_safe("\ud800") == "\\ud800"
+
+
+# ---------------------------------------------------------------- parsed back
+
+
+@pytest.mark.parametrize("escape", [md_text, md_html], ids=["md_text", "md_html"])
+@pytest.mark.parametrize("shape", sorted(HOSTILE))
+def test_hostile_cell_stays_one_cell_of_plain_text(
+    shape: str, escape: Callable[[str], str]
+) -> None:
+    raw = HOSTILE[shape]
+    lines = md_table(["case", "reason"], [["c1", raw], [raw, "x"]], escape=escape)
+    rendered = _md().render("\n".join(lines) + "\n")
+    assert rendered.count("<table>") == 1 and rendered.count("<tr>") == 3
+    # two rows of two cells each: no pipe in the text split a cell, no newline ended the row
+    seen = _cells(rendered)
+    assert len(seen) == 4
+    # no markup made from the text: no code span, emphasis, strikethrough, link, image or raw HTML
+    for tag in ("<code", "<em", "<strong", "<s>", "<del", "<a ", "<img", "<script", "<h1"):
+        assert tag not in rendered, (shape, tag, rendered)
+    # and the reader sees the text that went in, controls shown as escapes
+    assert seen[1] == terminal_safe(raw) and seen[2] == terminal_safe(raw)
+
+
+@pytest.mark.parametrize("shape", sorted(HOSTILE))
+def test_hostile_text_in_a_list_item_is_one_plain_item(shape: str) -> None:
+    raw = HOSTILE[shape]
+    rendered = _md().render(f"- **label**: {md_text(raw)}\n")
+    assert rendered.count("<li>") == 1 and rendered.count("<strong>") == 1
+    for tag in ("<code", "<em", "<s>", "<del", "<a ", "<img", "<script", "<h1", "<table"):
+        assert tag not in rendered, (shape, tag)
+    text = html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip()
+    assert text == "label: " + terminal_safe(raw)
+
+
+def test_text_table_escapes_header_and_cells() -> None:
+    # a header may hold a file name (diff): it is escaped like every cell
+    lines = text_table(["a\x1b[2J", "b"], [["x\ny", "z"]], indent="")
+    assert lines == ["a\\x1b[2J  b", "x\\x0ay    z"]
+    assert not any("\x1b" in ln or "\n" in ln for ln in lines)
+
+
+def test_text_table_refuses_a_row_of_another_width() -> None:
+    with pytest.raises(ValueError):
+        text_table(["a", "b"], [["only one"]])
