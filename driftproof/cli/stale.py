@@ -86,7 +86,8 @@ def _today_template(r: Receipt, path: Path | None) -> str | None:
 
 
 def _today_template_version(r: Receipt, path: Path | None) -> str | None:
-    """The version of the template :func:`_today_template` compares with, when it is the product's."""
+    """The version of the template :func:`_today_template` compares with, when it is the
+    product's."""
     if path is not None or (r.provenance is not None and r.regrade is None):
         return None
     from driftproof.run.judge import template_identity
