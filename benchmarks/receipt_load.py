@@ -87,7 +87,8 @@ def main() -> None:
     times = {name: _best(fn, 5) for name, fn in stages.items()}
     base = times["json parse"]
     print(
-        f"receipt: {len(data) / 1e6:.1f} MB, 1000 draws (stages timed apart; shares may not sum to 100 %)"
+        f"receipt: {len(data) / 1e6:.1f} MB, 1000 draws "
+        "(stages timed apart; shares may not sum to 100 %)"
     )
     for name, t in times.items():
         print(f"{name:>10}: {t / whole:6.1%} of a full read, {t / base:6.1f}× the JSON parse")
@@ -123,7 +124,8 @@ def _as_processes(data: bytes) -> None:
             for k, c in runs.items()
         }
     print(
-        f"as processes: driftproof validate {best['validate']:.2f} s, python -c json.load {best['json.load']:.2f} s: "
+        f"as processes: driftproof validate {best['validate']:.2f} s, "
+        f"python -c json.load {best['json.load']:.2f} s: "
         f"{best['validate'] / best['json.load']:.1f}× (target ≤ 20×)"
     )
 
