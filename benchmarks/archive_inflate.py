@@ -110,8 +110,10 @@ def main() -> None:
             ).stdout
         )
         print(
-            f"member declaring 10 bytes, inflating to 1 GiB: refused; peak resident {peak / 1024:.0f} MiB, "
-            f"{peak * 1024 / MAX_MEMBER_BYTES:.2f}x the {MAX_MEMBER_BYTES >> 20} MiB per-member cap "
+            f"member declaring 10 bytes, inflating to 1 GiB: refused; "
+            f"peak resident {peak / 1024:.0f} MiB, "
+            f"{peak * 1024 / MAX_MEMBER_BYTES:.2f}x the "
+            f"{MAX_MEMBER_BYTES >> 20} MiB per-member cap "
             "(the interpreter and libraries included)"
         )
 

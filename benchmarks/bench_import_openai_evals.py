@@ -67,11 +67,13 @@ def main() -> None:
         )
     print(f"{2 * n:,} output items ({n:,} cases × 2 runs)")
     print(
-        f"import: {whole:.2f} s = {whole / bare:.0f}× a bare json.loads of every line ({bare * 1000:.0f} ms); "
+        f"import: {whole:.2f} s = {whole / bare:.0f}× a bare json.loads of every line "
+        f"({bare * 1000:.0f} ms); "
         f"{whole / (2 * n) * 1000:.2f} ms per item"
     )
     print(
-        f"of which the per-item source-schema check: {check:.2f} s ({check / whole:.0%} of the import)"
+        f"of which the per-item source-schema check: {check:.2f} s "
+        f"({check / whole:.0%} of the import)"
     )
 
 

@@ -85,7 +85,8 @@ def main() -> None:
     print(f"receipt: 50 cases x 5 draws x 5 judge samples, {size:,} bytes")
     print(f"lift breakdown / read          = {bd / read:.2f}")
     print(
-        f"lift breakdown (no path) / read = {bd_canon / read:.2f}  (sizes the canonical JSON itself)"
+        f"lift breakdown (no path) / read = {bd_canon / read:.2f}  "
+        "(sizes the canonical JSON itself)"
     )
     print(f"whole sheet / read             = {sh / read:.2f}")
 

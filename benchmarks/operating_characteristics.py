@@ -1,4 +1,6 @@
-"""How often the verdict rule calls a change: unchanged cases (A/A) and true shifts of 0.05 and 0.10.
+"""How often the verdict rule calls a change.
+
+Unchanged cases (A/A) and true shifts of 0.05 and 0.10.
 
 Each replicate draws per-draw scores for two receipts' with-skill arms of one case from
 Normal(0.70, σ) and Normal(0.70 + shift, σ), rounded to 0.01 (a mean of judge samples on a
@@ -46,11 +48,13 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
     print(
-        f"Replicates per cell: {args.replicates}; seed {args.seed}; scores ~ Normal(0.70 (+shift), σ), "
+        f"Replicates per cell: {args.replicates}; seed {args.seed}; "
+        "scores ~ Normal(0.70 (+shift), σ), "
         "rounded to 0.01, clipped to 0..1.\n"
     )
     print(
-        "| σ per draw | draws per arm | true shift | change called | wrong way | below effect floor "
+        "| σ per draw | draws per arm | true shift | change called | wrong way "
+        "| below effect floor "
         "| underpowered | no separation |"
     )
     print("|---|---|---|---|---|---|---|---|")
@@ -63,7 +67,8 @@ def main() -> None:
                 wrong_txt = "—" if shift == 0 else f"{100 * wrong:.1f}%"
                 print(
                     f"| {sigma:.2f} | {n} | {shift:.2f} | {100 * called:.1f}% | {wrong_txt} "
-                    f"| {100 * r.get('below effect floor', 0.0):.1f}% | {100 * r.get('underpowered', 0.0):.1f}% "
+                    f"| {100 * r.get('below effect floor', 0.0):.1f}% "
+                    f"| {100 * r.get('underpowered', 0.0):.1f}% "
                     f"| {100 * r.get('no separation', 0.0):.1f}% |"
                 )
     print(f"\n({time.perf_counter() - t0:.1f} s)")

@@ -163,7 +163,8 @@ def main(runs: int = 5) -> None:
     )
     url = server.stdout.readline().strip()
     print(
-        f"{CASES} cases x 2 arms x {DRAWS} draws x (1 answer + {SAMPLES} grades), latency {LATENCY * 1000:.0f} ms, "
+        f"{CASES} cases x 2 arms x {DRAWS} draws x (1 answer + {SAMPLES} grades), "
+        f"latency {LATENCY * 1000:.0f} ms, "
         f"concurrency {CONCURRENCY}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
     )
     cli, floor, starts = [], [], []
@@ -180,7 +181,8 @@ def main(runs: int = 5) -> None:
                 cli.append(c_wall)
                 starts.append(s)
                 print(
-                    f"run {k + 1}: floor {f_wall:.3f} s ({f_calls} calls); driftproof run {c_wall:.3f} s "
+                    f"run {k + 1}: floor {f_wall:.3f} s ({f_calls} calls); "
+                    f"driftproof run {c_wall:.3f} s "
                     f"({c_calls} attempts), ratio {c_wall / f_wall:.3f}; start-up {s:.3f} s"
                 )
     finally:
@@ -189,7 +191,8 @@ def main(runs: int = 5) -> None:
     mf, mc, ms = statistics.median(floor), statistics.median(cli), statistics.median(starts)
     print(f"median of {runs}: floor {mf:.3f} s, driftproof run {mc:.3f} s, start-up {ms:.3f} s")
     print(
-        f"whole run / floor = {mc / mf:.3f} (aim <= 1.15); without start-up / floor = {(mc - ms) / mf:.3f}"
+        f"whole run / floor = {mc / mf:.3f} (aim <= 1.15); "
+        f"without start-up / floor = {(mc - ms) / mf:.3f}"
     )
 
 
