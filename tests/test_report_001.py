@@ -11,6 +11,7 @@ from driftproof.receipt import read_receipt
 from driftproof.stats.savings import percent, token_savings
 
 REPO = Path(__file__).resolve().parents[1]
+CAVEMAN_RECEIPT = "caveman-2b10489-caveman.json"
 REPORT = REPO / "reports" / "001-caveman-against-the-terse-control.md"
 
 
@@ -51,8 +52,8 @@ def test_figures_quoted_in_the_prose_are_the_computed_ones() -> None:
     assert c is not None
     assert f"median saving was {percent(c.median)} (mean {percent(c.mean)})" in prose
     assert (
-        f"ten answers used {c.skill_tokens:,} output tokens, where the control's used {c.reference_tokens:,}"
-        in prose
+        f"ten answers used {c.skill_tokens:,} output tokens, "
+        f"where the control's used {c.reference_tokens:,}" in prose
     )
     assert f"smallest saving was {percent(c.min)}" in prose and f"largest {percent(c.max)}" in prose
     for skill in ("caveman-cn", "caveman-es", "compress"):
@@ -75,7 +76,4 @@ def test_figures_quoted_in_the_prose_are_the_computed_ones() -> None:
         f"{round(-a.control_vs_baseline * 100)}% more" in prose
     )
     assert f"median saving against the baseline is {percent(a.vs_baseline.median)}" in prose
-    assert (
-        f"about {read_receipt(REPO / 'receipts' / 'caveman-2b10489-caveman.json').skill.tokens} tokens"
-        in prose
-    )
+    assert f"about {read_receipt(REPO / 'receipts' / CAVEMAN_RECEIPT).skill.tokens} tokens" in prose

@@ -289,11 +289,11 @@ def test_diff_lift_breakdown_flag(tmp_path: Path) -> None:
         doc.pop("seal")
         paths.append(str(write_receipt(doc, tmp_path / name)))
     runner = CliRunner()
-    for fmt in ("text", "markdown", "json"):
-        plain = runner.invoke(cli, ["diff", *paths, "--format", fmt])
-        flagged = runner.invoke(cli, ["diff", *paths, "--format", fmt, "--lift-breakdown"])
+    for out_format in ("text", "markdown", "json"):
+        plain = runner.invoke(cli, ["diff", *paths, "--format", out_format])
+        flagged = runner.invoke(cli, ["diff", *paths, "--format", out_format, "--lift-breakdown"])
         assert flagged.exit_code == plain.exit_code
-        if fmt == "json":
+        if out_format == "json":
             doc = json.loads(flagged.output)
             assert {k: v for k, v in doc.items() if k != "lift_breakdowns"} == json.loads(
                 plain.output
@@ -391,7 +391,8 @@ def test_size_bytes_decides_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
         sheet(r, size_bytes=1001)
         .breakdown.summary[0]
         .startswith(
-            "Lift breakdown unavailable: the receipt is 1001 bytes, over the lift breakdown's size limit of 1000 bytes"
+            "Lift breakdown unavailable: the receipt is 1001 bytes, "
+            "over the lift breakdown's size limit of 1000 bytes"
         )
     )
 

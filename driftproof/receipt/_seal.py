@@ -217,10 +217,7 @@ def unsealable_values(document: Any, pointer: str = "") -> list[tuple[str, str]]
     while stack:
         at, node = stack.pop()
         if isinstance(node, dict):
-            stack.extend(
-                (f"{at}/{escape(k)}", v)
-                for k, v in reversed(list(node.items()))
-            )
+            stack.extend((f"{at}/{escape(k)}", v) for k, v in reversed(list(node.items())))
         elif isinstance(node, list):
             stack.extend((f"{at}/{i}", v) for i, v in reversed(list(enumerate(node))))
         elif isinstance(node, bool) or node is None or isinstance(node, str):

@@ -1,4 +1,5 @@
-"""Adversarial: ``driftproof badge`` output paths (the receipt itself, collisions, unwritable places)
+"""Adversarial: ``driftproof badge`` output paths (the receipt itself, collisions, unwritable
+places)
 and untrusted text in the badge files."""
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def test_output_through_a_symlink_to_the_receipt_is_refused(
 def test_two_outputs_on_one_path_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Found: `--json b --svg b` exited 0 having written only the SVG under the name meant for the JSON.
+    # Found: `--json b --svg b` exited 0 having written only the SVG under the name meant for
+    # the JSON.
     src = receipt_file(tmp_path)
     target = tmp_path / "b.out"
     code, _, err = run(["badge", str(src), "--json", str(target), "--svg", str(target)], capsys)

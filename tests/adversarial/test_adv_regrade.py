@@ -46,7 +46,8 @@ def test_regrade_out_never_overwrites_its_inputs(
 ) -> None:
     # Found: `driftproof regrade run.json --rubric suite.json --out run.json.transcripts.jsonl`
     # replaced the original's kept transcripts with the regrade receipt (exit 0), and
-    # `--out suite.json` replaced the revised suite; only the original receipt's own path was refused.
+    # `--out suite.json` replaced the revised suite; only the original receipt's own path was
+    # refused.
     receipt, suite = original
     transcripts = receipt.with_name(receipt.name + ".transcripts.jsonl")
     assert transcripts.exists()

@@ -1,4 +1,5 @@
-"""``driftproof plan`` and ``plan_receipt``: draws per arm (D-5), calls and grading cost, by hand."""
+"""``driftproof plan`` and ``plan_receipt``: draws per arm (D-5), calls and grading cost, by
+hand."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ TIGHT = case("tight", [0.60, 0.61, 0.62], [0.50, 0.51, 0.52])
 MID = case("mid", [0.5, 0.5175, 0.535], [0.4, 0.4175, 0.435])
 # sd .10 in both arms: .20 ≥ .05 → no draw count reaches the floor
 WIDE = case("wide", [0.5, 0.6, 0.7], [0.5, 0.6, 0.7])
-# judge usage of the pilot: 12,000 input and 2,000 output tokens over 24 judged draws at $1/$5 per Mtok
+# judge usage of the pilot: 12,000 input and 2,000 output tokens over 24 judged draws at $1/$5
+# per Mtok
 # → (12,000·1 + 2,000·5)/1e6 = $0.022, i.e. $0.00091667 per judged draw
 USAGE = {
     "input_tokens": 12000,
@@ -61,7 +63,8 @@ def test_cost_unknown_without_usage() -> None:
 def test_cases_that_disagree_give_a_case_count() -> None:
     """Case means .52 and .82 in each arm (sd .01 within): s = stdev(.52, .82) = .21213 per arm,
     band = sqrt(2)·.21213 = .30 ≥ .05 and the draw part is tiny → the cases disagree (D-8).
-    Cases needed: smallest N with .30/√N < .05 → N > 36 → 37 (36 gives exactly .05, at the floor)."""
+    Cases needed: smallest N with .30/√N < .05 → N > 36 → 37 (36 gives exactly .05, at the
+    floor)."""
     a = case("a", [0.51, 0.52, 0.53], [0.50, 0.51, 0.52])
     b = case("b", [0.81, 0.82, 0.83], [0.80, 0.81, 0.82])
     p = plan_receipt(Receipt.model_validate(make_receipt([a, b])))

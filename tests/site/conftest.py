@@ -35,7 +35,8 @@ def make_site_inputs(tmp_path: Path) -> tuple[Path, Path]:
         savings_receipt("alpha", {"q1": (50, 100, 80), "q2": (30, 60, 40), "q3": (90, 60, 100)}),
         receipts / "alpha.json",
     )
-    # beta vs control: 1-25/100 = 0.75, 1-45/60 = 0.25, 1-30/60 = 0.50 → median +50%, min +25%, max +75%
+    # beta vs control: 1-25/100 = 0.75, 1-45/60 = 0.25, 1-30/60 = 0.50
+    #   → median +50%, min +25%, max +75%
     write_receipt(
         savings_receipt("beta", {"q1": (25, 100, 80), "q2": (45, 60, 40), "q3": (30, 60, 100)}),
         receipts / "beta.json",

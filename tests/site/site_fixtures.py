@@ -53,7 +53,8 @@ def scored_receipt(
     answer: str = "an answer",
     skill: str = "demo-skill",
 ) -> dict[str, Any]:
-    """An unsealed TESTED receipt document with a judge; cases: id → (with-skill, baseline) scores."""
+    """An unsealed TESTED receipt document with a judge; cases: id → (with-skill, baseline)
+    scores."""
     docs = [
         {
             "id": cid,
@@ -83,7 +84,8 @@ def scored_receipt(
 def savings_receipt(
     skill: str, tokens: dict[str, tuple[int, int, int]], *, answer: str = "short"
 ) -> dict[str, Any]:
-    """A DECLARED receipt with a control arm; tokens: case id → (skill, control, baseline) output tokens."""
+    """A DECLARED receipt with a control arm; tokens: case id → (skill, control, baseline)
+    output tokens."""
     docs = [
         {
             "id": cid,

@@ -223,8 +223,12 @@ _FONT_PX = """async () => {
     const text = await (await fetch(img.currentSrc)).text();
     const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
     const viewW = parseFloat(svg.getAttribute('viewBox').split(/\\s+/)[2]);
-    const sizes = [...text.matchAll(/font(?:-size)?:\\s*(?:[a-z]+\\s+)*([0-9.]+)px/g)].map(m => parseFloat(m[1]));
-    out.push({src: img.currentSrc.split('/').pop(), px: Math.min(...sizes) * img.clientWidth / viewW});
+    const sizes = [...text.matchAll(/font(?:-size)?:\\s*(?:[a-z]+\\s+)*([0-9.]+)px/g)]
+      .map(m => parseFloat(m[1]));
+    out.push({
+      src: img.currentSrc.split('/').pop(),
+      px: Math.min(...sizes) * img.clientWidth / viewW,
+    });
   }
   return out;
 }"""

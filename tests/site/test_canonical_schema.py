@@ -54,7 +54,8 @@ def test_every_valid_receipt_of_every_version_validates_against_the_canonical_id
     paths = _valid_fixtures()
     assert {p.parent.name for p in paths} == set(known_versions())  # a fixture of every version
     committed = sorted((REPO / "receipts").glob("*.json"))
-    # every committed receipt of a kind (caveman, skill-creator, a few NVIDIA cards): the rest share their shape
+    # every committed receipt of a kind (caveman, skill-creator, a few NVIDIA cards): the rest
+    # share their shape
     sample = [p for p in committed if not p.name.startswith("nvidia-")] + [
         p for p in committed if p.name.startswith("nvidia-")
     ][:3]

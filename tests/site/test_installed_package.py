@@ -1,4 +1,5 @@
-"""The site builds from an installed wheel, in a directory holding only receipts/ and reports/ (issue 19).
+"""The site builds from an installed wheel, in a directory holding only receipts/ and reports/
+(issue 19).
 
 The wheel is built from a copy of the source tree (offline: no build isolation, the pinned
 setuptools of this environment), installed with ``--no-deps --no-index`` into a fresh venv
@@ -118,7 +119,8 @@ def test_the_wheel_carries_templates_theme_pages_and_schemas(installed: Path) ->
     code = (
         "import driftproof, pathlib; from driftproof.site._paths import site_data_root; "
         "from driftproof.receipt import known_versions, schema_bytes; "
-        "print(driftproof.__file__); print(site_data_root()); print(len(schema_bytes(known_versions()[-1])))"
+        "print(driftproof.__file__); print(site_data_root()); "
+        "print(len(schema_bytes(known_versions()[-1])))"
     )
     out = _run(
         [str(installed / "python"), "-c", code], cwd=installed, env=_env()
