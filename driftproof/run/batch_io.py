@@ -212,7 +212,7 @@ class BatchIO:
                     cid, outcome = next(results)
                 except StopIteration:
                     break
-                except Exception as exc:  # noqa: BLE001 - the stream broke: read it again later
+                except Exception as exc:  # the stream broke: read it again later
                     self._broken(bid, exc, kept)
                     return
                 seen.add(cid)

@@ -61,7 +61,7 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
         def _body(self) -> bytes:
             return self.rfile.read(int(self.headers.get("content-length", 0)))
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             raw = self._body()
             p = self.path.split("?")[0]
             with s.lock:
@@ -138,7 +138,7 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                 doc = state.anthropic_doc(b) if b.kind == "anthropic" else state.openai_doc(b)
             self._send(200, doc)
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             p = self.path.split("?")[0]
             parts = p.strip("/").split("/")
             if p.startswith("/v1/files/") and p.endswith("/content"):
@@ -207,7 +207,8 @@ class BatchLoopback:
 
     def __init__(self) -> None:
         self.script = BatchScript()
-        self.server = _Server(("127.0.0.1", 0), None)  # type: ignore[arg-type]
+        # the handler needs the state, which needs the port: a placeholder until then
+        self.server = _Server(("127.0.0.1", 0), BaseHTTPRequestHandler)
         self.errors = self.server.errors
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.state = FakeState(self.script, self.url)

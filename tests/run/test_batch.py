@@ -132,7 +132,6 @@ def test_batch_is_a_transport_the_receipt_means_the_same(fake, loopback, tmp_pat
     )
     os.environ["ANTHROPIC_BASE_URL"], os.environ["OPENAI_BASE_URL"] = fake.url, fake.url + "/v1"
     (tmp_path / "b").mkdir()
-    from driftproof.run.engine import RunConfig  # noqa: F401  (keep_transcripts through the options below)
 
     batched = read_receipt(_keep(tmp_path / "b", provider))
     assert [c.model_dump() for c in batched.cases] == [c.model_dump() for c in plain.cases]

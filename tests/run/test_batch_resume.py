@@ -53,13 +53,18 @@ def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_pat
     s = fake.script
     if stage == "after_create":
         s.hold_retrieve = True  # the run has created its batch and waits on its first poll
-        ready = lambda: journal_lines(bj, "batch") == 1  # noqa: E731
     elif stage == "while_polling":
         s.never_end = True
-        ready = lambda: journal_lines(bj, "batch") == 1 and s.calls["retrieve"] >= 3  # noqa: E731
     else:
         s.hold_results_after = 7  # the answers' results stop after 7 of 18 lines
-        ready = lambda: journal_lines(bj, "out") >= 3  # noqa: E731
+
+    def ready() -> bool:
+        if stage == "after_create":
+            return journal_lines(bj, "batch") == 1
+        if stage == "while_polling":
+            return journal_lines(bj, "batch") == 1 and s.calls["retrieve"] >= 3
+        return journal_lines(bj, "out") >= 3
+
     proc = subprocess.Popen(
         argv, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
