@@ -287,7 +287,8 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
             other.setdefault(r.source, []).append(r)
 
     def groups(d: dict[str, list[ResultRow]], prefix: str) -> list[ResultGroup]:
-        out, used = [], set()
+        out: list[ResultGroup] = []
+        used: set[str] = set()
         for title, rs in d.items():
             base = prefix + (re.sub(r"[^A-Za-z0-9_-]+", "-", title).strip("-").lower() or "x")
             gid = unique(base, used)
