@@ -75,7 +75,7 @@ def on_files(
     files: Any, config: Any, *, receipts: str | None = None, reports: str | None = None
 ) -> Any:
     from driftproof.site._staging import Staging
-    from driftproof.site.build import generate_site
+    from driftproof.site.build import SiteSettings, generate_site
     from driftproof.site.publish import fallback_date, load_inputs
 
     inputs = _state["inputs"]
@@ -92,11 +92,7 @@ def on_files(
     # and mkdocs links it into the site (driftproof.site._staging).
     staging = Staging(Path(config.site_dir).parent)
     _state["staging"] = staging
-    generate_site(
-        inputs.receipts,
-        inputs.reports,
-        emit=staging.put,
-        stage=staging,
+    settings = SiteSettings(
         nav=nav,
         site_name=config.site_name,
         site_url=config.site_url or "https://driftproof.dev/",
@@ -105,6 +101,7 @@ def on_files(
         cache=getattr(inputs, "cache", None),
         progress=progress,
     )
+    generate_site(inputs.receipts, inputs.reports, settings, emit=staging.put, stage=staging)
     generated = staging.paths
     if progress:
         progress("write", 0, len(generated))

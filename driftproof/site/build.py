@@ -28,7 +28,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -66,6 +66,7 @@ __all__ = [
     "DEFAULT_TEMPLATES",
     "Emit",
     "LoadedReceipt",
+    "SiteSettings",
     "build_site_files",
     "generate_site",
     "home_listing",
@@ -88,49 +89,55 @@ def page_env(templates: Path = DEFAULT_TEMPLATES) -> jinja2.Environment:
     return make_env([templates / "pages", templates / "theme"])
 
 
+@dataclasses.dataclass(frozen=True)
+class SiteSettings:
+    """What a site is built with besides its receipts and reports (:func:`generate_site`).
+
+    Attributes:
+        nav: the site navigation, ``{"title", "url"}`` with urls relative to the root.
+        site_name: the site's name, on every page and in the feed.
+        site_url: absolute URL of the site root (feed links and ids).
+        fallback_date: the feed's ``updated`` date when there is no report (never the clock).
+        templates: the templates folder (``pages`` and ``theme``).
+        cache: a build cache: a receipt's sheet whose every input (the receipt's bytes, name
+            and path, the reports citing it, navigation, site name, templates, product version)
+            is unchanged is taken from it, not rendered again, and so are its results row, its
+            badge files and every chart already drawn (issue 19). Same bytes either way.
+        progress: ``progress("render", done, total)`` after each receipt's pages.
+    """
+
+    nav: Sequence[Mapping[str, str]]
+    site_name: str = "Driftproof"
+    site_url: str = "https://driftproof.dev/"
+    fallback_date: str = "1970-01-01"
+    templates: Path = DEFAULT_TEMPLATES
+    cache: BuildCache | None = None
+    progress: Callable[[str, int, int], None] | None = None
+
+
 def build_site_files(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
     *,
     nav: Sequence[Mapping[str, str]],
-    site_name: str = "Driftproof",
-    site_url: str = "https://driftproof.dev/",
-    fallback_date: str = "1970-01-01",
-    templates: Path = DEFAULT_TEMPLATES,
-    cache: BuildCache | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
+    **settings: Any,
 ) -> dict[str, bytes]:
     """Every generated page and file of the site, ``{site path: bytes}``: what
     :func:`generate_site` emits, collected (for tests and small sites; the site build streams).
+
+    ``nav`` and ``settings`` are the fields of :class:`SiteSettings` (``site_name=``, …).
     """
     files: dict[str, bytes] = {}
-    generate_site(
-        receipts,
-        reports,
-        emit=files.__setitem__,
-        nav=nav,
-        site_name=site_name,
-        site_url=site_url,
-        fallback_date=fallback_date,
-        templates=templates,
-        cache=cache,
-        progress=progress,
-    )
+    generate_site(receipts, reports, SiteSettings(nav, **settings), emit=files.__setitem__)
     return files
 
 
 def generate_site(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
+    settings: SiteSettings,
     *,
     emit: Emit,
-    nav: Sequence[Mapping[str, str]],
-    site_name: str = "Driftproof",
-    site_url: str = "https://driftproof.dev/",
-    fallback_date: str = "1970-01-01",
-    templates: Path = DEFAULT_TEMPLATES,
-    cache: BuildCache | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
     stage: Staging | None = None,
 ) -> None:
     """Generate every page and file of the site, handing each to ``emit`` as it is made.
@@ -142,15 +149,8 @@ def generate_site(
     Args:
         receipts: every committed receipt by name.
         reports: the checked reports, in any order (listed newest first).
+        settings: navigation, names, templates, build cache and progress (:class:`SiteSettings`).
         emit: receives ``(site path, bytes)`` once per file, paths relative to the site root.
-        nav: the site navigation, ``{"title", "url"}`` with urls relative to the root.
-        site_url: absolute URL of the site root (feed links and ids).
-        fallback_date: the feed's ``updated`` date when there is no report (never the clock).
-        cache: a build cache: a receipt's sheet whose every input (the receipt's bytes, name
-            and path, the reports citing it, navigation, site name, templates, product version)
-            is unchanged is taken from it, not rendered again, and so are its results row, its
-            badge files and every chart already drawn (issue 19). Same bytes either way.
-        progress: ``progress("render", done, total)`` after each receipt's pages.
         stage: the staging folder ``emit`` writes into: when given, the pages of a large
             site's receipts are rendered in worker processes that write there themselves
             (:mod:`driftproof.site._parallel_render`); the same bytes.
@@ -158,32 +158,19 @@ def generate_site(
     Raises:
         SiteBuildError: a section cannot be rendered (names the report file and section).
     """
-    with using(cache):  # charts drawn below are kept in (and taken from) the build cache
-        _generate(
-            receipts,
-            reports,
-            emit,
-            nav,
-            (site_name, site_url, fallback_date),
-            templates,
-            cache,
-            progress,
-            stage,
-        )
+    with using(settings.cache):  # charts drawn below are kept in (and taken from) the cache
+        _generate(receipts, reports, emit, settings, stage)
 
 
 def _generate(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
     emit: Emit,
-    nav: Sequence[Mapping[str, str]],
-    names: tuple[str, str, str],
-    templates: Path,
-    cache: BuildCache | None,
-    progress: Callable[[str, int, int], None] | None,
+    settings: SiteSettings,
     stage: Staging | None,
 ) -> None:
-    site_name, site_url, fallback_date = names
+    nav, site_name, site_url = settings.nav, settings.site_name, settings.site_url
+    templates, cache, progress = settings.templates, settings.cache, settings.progress
     env = page_env(templates)
     env.globals.update(site_name=site_name, site_nav=list(nav))
     emitted: set[str] = set()
@@ -290,7 +277,7 @@ def _generate(
             site_url=site_url,
             site_name=site_name,
             entries=[feed_entry(r, site_url) for r in ordered],
-            updated=(ordered and max(r.date for r in ordered).isoformat() or fallback_date)
+            updated=(ordered and max(r.date for r in ordered).isoformat() or settings.fallback_date)
             + "T00:00:00Z",
         )
         .encode("utf-8"),
