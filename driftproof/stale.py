@@ -300,25 +300,30 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
                     "unchanged",
                 )
             )
+        # Each case's prompt, then its rubric: (part, recorded, today's hashes, effect, why).
+        parts: tuple[tuple[str, str | None, dict[str, str] | None, Status, str], ...]
         for c in receipt.cases:
-            if today.prompt_sha256 is not None:
-                compare(
-                    f"case {c.id} prompt",
+            parts = (
+                (
+                    "prompt",
                     c.prompt_sha256,
-                    today.prompt_sha256.get(c.id),
+                    today.prompt_sha256,
                     "run again",
-                    all_arms,
                     "the case's prompt changed",
-                )
-            if today.rubric_sha256 is not None:
-                compare(
-                    f"case {c.id} rubric",
+                ),
+                (
+                    "rubric",
                     c.rubric_sha256,
-                    today.rubric_sha256.get(c.id),
+                    today.rubric_sha256,
                     "regrade only",
-                    all_arms,
                     "the case's rubric changed: regrade the saved answers",
-                )
+                ),
+            )
+            for part, recorded, hashes, effect, why in parts:
+                if hashes is not None:
+                    compare(
+                        f"case {c.id} {part}", recorded, hashes.get(c.id), effect, all_arms, why
+                    )
 
     out = []
     for arm in arms:
