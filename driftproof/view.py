@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from driftproof import view_model
 from driftproof.receipt import Receipt
 from driftproof.stats import (
     band_source_of,
@@ -40,23 +41,17 @@ from driftproof.view_facts import (
     provenance,
     reading_facts,
 )
+from driftproof.view_model import *  # noqa: F403 (the page model, re-exported whole)
 from driftproof.view_model import (
-    ARM_NOT_RECORDED,
     ARM_WORDS,
     BREAKDOWN_NOTE,
     VERDICT_WORDS,
-    ArmSummary,
     BreakdownRow,
     BreakdownView,
-    CaseRow,
-    ContextView,
-    Fact,
     LostDraw,
     Sheet,
-    SourceFigureRow,
     anchor_for,
     arms_of,
-    band_text,
     fmt,
     has_bands,
     mean_spread,
@@ -69,26 +64,8 @@ from driftproof.view_rows import (
 )
 from driftproof.wording import BAND_SOURCE_LEGEND
 
-__all__ = [
-    "ARM_NOT_RECORDED",
-    "ArmSummary",
-    "BREAKDOWN_NOTE",
-    "BreakdownRow",
-    "BreakdownView",
-    "CaseRow",
-    "ContextView",
-    "Fact",
-    "LostDraw",
-    "Sheet",
-    "SourceFigureRow",
-    "anchor_for",
-    "band_text",
-    "breakdown_view",
-    "fmt",
-    "lift_coverage",
-    "receipt_breakdown",
-    "sheet",
-]
+__all__ = ["breakdown_view", "lift_coverage", "receipt_breakdown", "sheet"]
+__all__ += view_model.__all__  # the page model, importable from here too
 
 
 def lift_coverage(r: Receipt) -> str:
