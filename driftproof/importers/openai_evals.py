@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_
-from driftproof.importers import Imported, register
+from driftproof.importers import register_single
 from driftproof.importers._common import (
     Where,
     arm_spec,
@@ -376,9 +376,6 @@ def _score(
     return v
 
 
-@register("openai-evals")
-def openai_evals_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_openai_evals`, file ``openai-evals-<skill>-<document
-    sha256[:8]>.json``."""
-    doc = import_openai_evals(Path(source), **options)
-    return [Imported.named(TOOL, doc)]
+#: Registry entry: :func:`import_openai_evals`, file
+#: ``openai-evals-<skill>-<document sha256[:8]>.json``.
+openai_evals_importer = register_single("openai-evals", TOOL, import_openai_evals)

@@ -34,7 +34,7 @@ from typing import Any
 import rfc8785
 
 from driftproof.errors import ImportError_
-from driftproof.importers import Imported, register
+from driftproof.importers import register_single
 from driftproof.importers._common import (
     Where,
     arm_spec,
@@ -402,9 +402,6 @@ def _json_text(v: Any) -> str | None:
         return None
 
 
-@register("promptfoo")
-def promptfoo_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_promptfoo`, file ``promptfoo-<skill>-<document
-    sha256[:8]>.json``."""
-    doc = import_promptfoo(Path(source), **options)
-    return [Imported.named(TOOL, doc)]
+#: Registry entry: :func:`import_promptfoo`, file
+#: ``promptfoo-<skill>-<document sha256[:8]>.json``.
+promptfoo_importer = register_single("promptfoo", TOOL, import_promptfoo)

@@ -28,7 +28,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_, RefusalError
-from driftproof.importers import Imported, register
+from driftproof.importers import register_single
 from driftproof.importers._common import (
     Where,
     arm_spec,
@@ -293,9 +293,6 @@ def _export_draw(d: Any) -> dict[str, Any]:
     return out
 
 
-@register("summary-json")
-def summary_json_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_summary_json`, file ``summary-<skill>-<document
-    sha256[:8]>.json``."""
-    doc = import_summary_json(Path(source), **options)
-    return [Imported.named("summary", doc)]
+#: Registry entry: :func:`import_summary_json`, file
+#: ``summary-<skill>-<document sha256[:8]>.json``.
+summary_json_importer = register_single("summary-json", "summary", import_summary_json)
