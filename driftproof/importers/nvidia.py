@@ -27,6 +27,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import decode_utf8
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
@@ -133,12 +134,7 @@ def _from_card(
     f: Path, repository: str | None, commit: str | None, repo_root: Path | None
 ) -> dict[str, Any]:
     data = read_bytes(f)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ImportError_.at(
-            f, "", f"expected UTF-8 Markdown, found an invalid byte at offset {exc.start}"
-        ) from None
+    text = decode_utf8(data, "Markdown", lambda m: ImportError_.at(f, "", m), bom=True)
     card = parse_card(text, str(f))
     summary = card["summary"]
     name = summary.get("skill") or (
