@@ -11,10 +11,10 @@ every message names.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["JSONFault", "escape", "loads_strict", "pointer"]
+__all__ = ["JSONFault", "decode_utf8", "escape", "loads_strict", "pointer"]
 
 #: Characters of a parser's own message kept in a :class:`JSONFault` (the rest is cut).
 _DETAIL_MAX_CHARS = 80
@@ -82,6 +82,22 @@ def _finite_float(text: str) -> float:
     if value in (float("inf"), float("-inf")):
         raise ValueError(f"number {text[:40]} is too large for a 64-bit float")
     return value
+
+
+def decode_utf8(
+    data: bytes, what: str, fail: Callable[[str], Exception], *, bom: bool = False
+) -> str:
+    """``data`` as UTF-8 text, a leading byte-order mark dropped when ``bom``. Shared by the
+    readers of receipts (``what``: ``JSON``) and of NVIDIA cards (``Markdown``).
+
+    Raises:
+        the exception ``fail`` builds from ``expected UTF-8 <what>, found an invalid byte at
+        offset <n>`` (its cause suppressed).
+    """
+    try:
+        return data.decode("utf-8-sig" if bom else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise fail(f"expected UTF-8 {what}, found an invalid byte at offset {exc.start}") from None
 
 
 def _bad_byte_before(text: str, pos: int) -> int | None:

@@ -43,7 +43,15 @@ from driftproof.importers._text import bound_document, collect_repairs, finalize
 from driftproof.receipt import parse_receipt, seal_document, write_receipt
 from driftproof.receipt._seal import unsealable_values
 
-__all__ = ["IMPORTERS", "Imported", "Importer", "get_importer", "register", "write_imported"]
+__all__ = [
+    "IMPORTERS",
+    "Imported",
+    "Importer",
+    "get_importer",
+    "register",
+    "register_single",
+    "write_imported",
+]
 
 
 @dataclass(frozen=True)
@@ -101,6 +109,25 @@ def register(name: str) -> Callable[[Importer], Importer]:
         return fn
 
     return deco
+
+
+def register_single(name: str, prefix: str, read: Callable[..., dict[str, Any]]) -> Importer:
+    """Register, as the importer for source tool ``name``, the registry entry of an importer
+    that turns one source file into one receipt: ``read(Path(source), **options)``, filed as
+    ``<prefix>-<skill>-<document sha256[:8]>.json`` (:meth:`Imported.named`).
+
+    Raises:
+        ValueError: ``name`` is already registered to another function.
+    """
+
+    def importer(source: Path, **options: Any) -> list[Imported]:
+        return [Imported.named(prefix, read(Path(source), **options))]
+
+    importer.__doc__ = (
+        f"Registry entry: :func:`{read.__name__}`, file ``{prefix}-<skill>-<document "
+        "sha256[:8]>.json``."
+    )
+    return register(name)(importer)
 
 
 def _load_builtins() -> None:

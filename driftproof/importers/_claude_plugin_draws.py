@@ -44,35 +44,29 @@ def draw_of(
         elif gname in regex_graders and isinstance(g.get("passed"), bool):
             checks.append({"name": gname[:200], "kind": "regex", "pass": g["passed"]})
     error = run.get("error")
+    source_error = None
     if error is not None:
-        text = error.strip()[:4000] or "the source recorded an empty error"
-        return draw_doc(
-            index,
-            lost_reason=f"source error: {text}"[:4000],
-            lost_kind="source_error",
-            source_error=text,
-            skill_fired=fired,
-            checks=checks,
-        ), fired
-    if run.get("skippedPaidGraders") is True:
-        return draw_doc(
-            index,
-            lost_reason="the source skipped this run's paid graders at its cost ceiling, so "
-            "its score is not comparable",
-            lost_kind="unscored",
-            skill_fired=fired,
-            checks=checks,
-        ), fired
-    if run.get("score") is None:
-        return draw_doc(
-            index,
-            lost_reason="the source recorded no score for this run",
-            lost_kind="unscored",
-            skill_fired=fired,
-            checks=checks,
-        ), fired
-    score = unit_score(run["score"], rw / "score")
-    return draw_doc(index, score=score, skill_fired=fired, checks=checks), fired
+        source_error = error.strip()[:4000] or "the source recorded an empty error"
+        reason, kind = f"source error: {source_error}"[:4000], "source_error"
+    elif run.get("skippedPaidGraders") is True:
+        reason = (
+            "the source skipped this run's paid graders at its cost ceiling, so "
+            "its score is not comparable"
+        )
+        kind = "unscored"
+    elif run.get("score") is None:
+        reason, kind = "the source recorded no score for this run", "unscored"
+    else:
+        score = unit_score(run["score"], rw / "score")
+        return draw_doc(index, score=score, skill_fired=fired, checks=checks), fired
+    return draw_doc(
+        index,
+        lost_reason=reason,
+        lost_kind=kind,
+        source_error=source_error,
+        skill_fired=fired,
+        checks=checks,
+    ), fired
 
 
 def skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:

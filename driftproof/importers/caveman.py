@@ -51,7 +51,8 @@ from driftproof.importers._caveman_snapshot import (
     snap_pointer,
 )
 from driftproof.importers._common import Where, arm_spec, case_entry, parse_instant, run_times
-from driftproof.receipt import draw_doc, receipt_doc
+from driftproof.importers._declared import declared_receipt
+from driftproof.receipt import draw_doc
 from driftproof.tokens import COUNTED_BY, count_tokens
 
 __all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "import_caveman"]
@@ -248,11 +249,11 @@ def import_caveman(
             )
             for i, prompt in enumerate(prompts)
         ]
-        document = receipt_doc(
-            level="DECLARED",
-            skill_name=arm,
-            skill_text=skills[arm],
-            cases=cases,
+        document = declared_receipt(
+            arm,
+            skills[arm],
+            cases,
+            copy.deepcopy(provenance),
             model=model,
             provider="anthropic",
             surface="cli",
@@ -266,7 +267,6 @@ def import_caveman(
                 "with_skill": arm_spec(arm),
                 **arm_specs,
             },
-            provenance=copy.deepcopy(provenance),
         )
         if started_offset is not None:
             document["run"]["started_at_offset"] = started_offset

@@ -64,8 +64,9 @@ from driftproof.importers._common import (
     unrecorded_judge,
     validate_source,
 )
+from driftproof.importers._declared import declared_receipt
 from driftproof.importers._fields import bound_text, utc_instant
-from driftproof.receipt import receipt_doc, sha256_text
+from driftproof.receipt import sha256_text
 
 __all__ = ["DOCUMENT_NAME", "claude_plugin_eval_importer", "import_claude_plugin_eval"]
 
@@ -343,11 +344,11 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         "declared_cost_usd": cost_figures(doc, costs, two_arm),
         "source_aggregates": doc.get("aggregates"),
     }
-    document = receipt_doc(
-        level="DECLARED",
-        skill_name=name,
-        skill_text=skill_text,
-        cases=cases_doc,
+    document = declared_receipt(
+        name,
+        skill_text,
+        cases_doc,
+        provenance_doc(TOOL, version, str(path), file_sha256(raw), unrecorded),
         model=model,
         surface="cli",
         harness={"name": "claude-code", "version": version},
@@ -356,7 +357,6 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         judge=judge,
         arms=arm_specs,
         band_source="generation",
-        provenance=provenance_doc(TOOL, version, str(path), file_sha256(raw), unrecorded),
     )
     if offset is not None:
         document["run"]["started_at_offset"] = offset

@@ -55,6 +55,7 @@ from driftproof.importers._common import (
     run_times,
     unrecorded_judge,
 )
+from driftproof.importers._declared import declared_receipt
 from driftproof.importers._inspect_log import (
     TOOL,
     answer_text,
@@ -65,7 +66,7 @@ from driftproof.importers._inspect_log import (
     system_message_sha256,
     value_to_float,
 )
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc
+from driftproof.receipt import draw_doc, judge_sample_doc
 
 __all__ = ["import_inspect", "inspect_importer", "read_log", "value_to_float"]
 
@@ -223,11 +224,17 @@ def import_inspect(
     }
     for arm in missing:
         arm_specs[arm] = arm_spec(None, recorded=False)
-    doc = receipt_doc(
-        level="DECLARED",
-        skill_name=skill_name,
-        skill_text=read_skill_md(skill_md),
-        cases=case_docs,
+    doc = declared_receipt(
+        skill_name,
+        read_skill_md(skill_md),
+        case_docs,
+        provenance_doc(
+            TOOL,
+            version,
+            "; ".join(d for d, _ in documents),
+            manifest_sha256(documents),
+            unrecorded,
+        ),
         model=model,
         started_at=times["started_at"],
         finished_at=times["finished_at"],
@@ -235,13 +242,6 @@ def import_inspect(
         judge=judge,
         arms=arm_specs,
         band_source="generation",
-        provenance=provenance_doc(
-            TOOL,
-            version,
-            "; ".join(d for d, _ in documents),
-            manifest_sha256(documents),
-            unrecorded,
-        ),
     )
     for k in ("started_at_offset", "finished_at_offset"):
         if times[k] is not None:

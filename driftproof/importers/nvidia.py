@@ -27,6 +27,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import decode_utf8
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
@@ -39,11 +40,11 @@ from driftproof.importers._common import (
     safe_filename,
     validate_source,
 )
+from driftproof.importers._declared import aggregates_receipt
 from driftproof.importers._nvidia_card import (
     parse_card,
     parse_cell,
 )
-from driftproof.receipt import receipt_doc
 
 __all__ = ["import_nvidia", "nvidia_importer", "parse_card", "parse_cell"]
 
@@ -133,12 +134,7 @@ def _from_card(
     f: Path, repository: str | None, commit: str | None, repo_root: Path | None
 ) -> dict[str, Any]:
     data = read_bytes(f)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ImportError_.at(
-            f, "", f"expected UTF-8 Markdown, found an invalid byte at offset {exc.start}"
-        ) from None
+    text = decode_utf8(data, "Markdown", lambda m: ImportError_.at(f, "", m), bom=True)
     card = parse_card(text, str(f))
     summary = card["summary"]
     name = summary.get("skill") or (
@@ -165,18 +161,13 @@ def _from_card(
     if "evaluator_version" not in summary:
         unrecorded.append("provenance.tool_version (the card prints no evaluator version)")
     attempts = summary.get("attempts_per_task")
-    return receipt_doc(
-        level="DECLARED",
-        skill_name=str(name)[:200],
-        skill_text=None,
-        cases=[],
-        judge=None,
-        generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
-        source_figures=figures,
-        uncertainty_unavailable="aggregates_only",
-        provenance=provenance_doc(
+    return aggregates_receipt(
+        str(name)[:200],
+        figures,
+        provenance_doc(
             tool, summary.get("evaluator_version"), str(f), file_sha256(data), unrecorded
         ),
+        generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
     )
 
 
@@ -266,24 +257,19 @@ def _from_catalogue(
         if s.get("evaluator_version") is None:
             unrecorded.append("provenance.tool_version (evaluator_version is null)")
         out.append(
-            receipt_doc(
-                level="DECLARED",
-                skill_name=str(s["skill"])[:200],
-                skill_text=None,
-                cases=[],
-                judge=None,
-                generations_per_arm=attempts
-                if isinstance(attempts, int) and attempts >= 1
-                else None,
-                source_figures=figures,
-                uncertainty_unavailable="aggregates_only",
-                provenance=provenance_doc(
+            aggregates_receipt(
+                str(s["skill"])[:200],
+                figures,
+                provenance_doc(
                     "NVSkills-Eval",
                     s.get("evaluator_version"),
                     str(f),
                     file_sha256(data),
                     unrecorded,
                 ),
+                generations_per_arm=attempts
+                if isinstance(attempts, int) and attempts >= 1
+                else None,
             )
         )
     if only:

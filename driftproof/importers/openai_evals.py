@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_
-from driftproof.importers import Imported, register
+from driftproof.importers import register_single
 from driftproof.importers._common import (
     Where,
     arm_spec,
@@ -50,12 +50,13 @@ from driftproof.importers._common import (
     read_skill_md,
     unrecorded_judge,
 )
+from driftproof.importers._declared import declared_receipt
 from driftproof.importers._fields import bound_text, unix_instant
 from driftproof.importers._openai_evals_rows import (
     parse_row,
     read_rows,
 )
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc
+from driftproof.receipt import draw_doc, judge_sample_doc
 
 __all__ = ["import_openai_evals", "openai_evals_importer", "read_rows"]
 
@@ -224,11 +225,17 @@ def import_openai_evals(
         "graders": graders[:50],
         "grader_range": list(grader_range) if grader_range is not None else None,
     }
-    document = receipt_doc(
-        level="DECLARED",
-        skill_name=skill_name,
-        skill_text=read_skill_md(skill_md),
-        cases=case_docs,
+    document = declared_receipt(
+        skill_name,
+        read_skill_md(skill_md),
+        case_docs,
+        provenance_doc(
+            TOOL,
+            None,
+            str(path),
+            file_sha256(raw),
+            ["provenance.tool_version (output items record none)"] + unrecorded,
+        ),
         model=model,
         provider="openai",
         surface="api",
@@ -236,13 +243,6 @@ def import_openai_evals(
         judge=judge,
         arms=arm_specs,
         band_source="generation",
-        provenance=provenance_doc(
-            TOOL,
-            None,
-            str(path),
-            file_sha256(raw),
-            ["provenance.tool_version (output items record none)"] + unrecorded,
-        ),
     )
     document["provenance"]["notes"] = [n[:1000] for n in notes]
     document["provenance"]["details"] = details
@@ -376,9 +376,6 @@ def _score(
     return v
 
 
-@register("openai-evals")
-def openai_evals_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_openai_evals`, file ``openai-evals-<skill>-<document
-    sha256[:8]>.json``."""
-    doc = import_openai_evals(Path(source), **options)
-    return [Imported.named(TOOL, doc)]
+#: Registry entry: :func:`import_openai_evals`, file
+#: ``openai-evals-<skill>-<document sha256[:8]>.json``.
+openai_evals_importer = register_single("openai-evals", TOOL, import_openai_evals)

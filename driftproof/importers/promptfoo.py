@@ -34,7 +34,7 @@ from typing import Any
 import rfc8785
 
 from driftproof.errors import ImportError_
-from driftproof.importers import Imported, register
+from driftproof.importers import register_single
 from driftproof.importers._common import (
     Where,
     arm_spec,
@@ -52,7 +52,8 @@ from driftproof.importers._common import (
     unrecorded_judge,
     validate_source,
 )
-from driftproof.receipt import draw_doc, receipt_doc
+from driftproof.importers._declared import declared_receipt
+from driftproof.receipt import draw_doc
 
 __all__ = ["import_promptfoo", "promptfoo_importer"]
 
@@ -207,11 +208,11 @@ def import_promptfoo(
             "judged_draws_missing_usage": overhead["missing"],
         }
     skill_text = read_skill_md(skill_md)
-    out = receipt_doc(
-        level="DECLARED",
-        skill_name=skill_name,
-        skill_text=skill_text,
-        cases=case_docs,
+    out = declared_receipt(
+        skill_name,
+        skill_text,
+        case_docs,
+        provenance_doc(TOOL, version, str(path), sha, unrecorded),
         model=model,
         provider=provider_name,
         started_at=times["started_at"],
@@ -220,7 +221,6 @@ def import_promptfoo(
         arms=arm_specs,
         band_source="generation",
         judge_overhead=judge_overhead,
-        provenance=provenance_doc(TOOL, version, str(path), sha, unrecorded),
     )
     if times["started_at_offset"] is not None:
         out["run"]["started_at_offset"] = times["started_at_offset"]
@@ -402,9 +402,6 @@ def _json_text(v: Any) -> str | None:
         return None
 
 
-@register("promptfoo")
-def promptfoo_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_promptfoo`, file ``promptfoo-<skill>-<document
-    sha256[:8]>.json``."""
-    doc = import_promptfoo(Path(source), **options)
-    return [Imported.named(TOOL, doc)]
+#: Registry entry: :func:`import_promptfoo`, file
+#: ``promptfoo-<skill>-<document sha256[:8]>.json``.
+promptfoo_importer = register_single("promptfoo", TOOL, import_promptfoo)

@@ -45,6 +45,7 @@ from driftproof.importers._common import (
     unrecorded_judge,
     validate_source,
 )
+from driftproof.importers._declared import aggregates_receipt, declared_receipt
 from driftproof.importers._skill_creator_read import (
     MAX_GRADING_FILES,
     TOOL,
@@ -55,7 +56,7 @@ from driftproof.importers._skill_creator_read import (
     signed_figure,
     skill_name_of,
 )
-from driftproof.receipt import draw_doc, receipt_doc
+from driftproof.receipt import draw_doc
 
 __all__ = ["DEFAULT_ARMS", "import_skill_creator", "skill_creator_importer"]
 
@@ -297,24 +298,23 @@ def _receipt(
     # Several runs per configuration give generation bands; one run with one grading pass gives
     # no spread at all, so no band source is claimed (method, "Where a band comes from").
     several = any(len(a["draws"]) > 1 for c in case_docs for a in c["arms"].values())
-    doc = receipt_doc(
-        level="DECLARED",
-        skill_name=name,
-        skill_text=skill_text,
-        cases=case_docs,
-        model=model,
-        started_at=started,
-        generations_per_arm=gens,
-        judge=unrecorded_judge(TOOL, "grader"),
-        arms=arm_specs,
-        band_source="generation" if several else None,
-        provenance=provenance_doc(
+    doc = declared_receipt(
+        name,
+        skill_text,
+        case_docs,
+        provenance_doc(
             TOOL,
             None,
             document,
             doc_sha,
             ["provenance.tool_version (skill-creator records none)"] + unrecorded,
         ),
+        model=model,
+        started_at=started,
+        generations_per_arm=gens,
+        judge=unrecorded_judge(TOOL, "grader"),
+        arms=arm_specs,
+        band_source="generation" if several else None,
     )
     notes = [r["note"][:2000] for r in runs if r.get("note")]
     if notes:
@@ -378,15 +378,8 @@ def _aggregates_only(
         "run.model",
         "run.harness",
     ]
-    return receipt_doc(
-        level="DECLARED",
-        skill_name=name,
-        skill_text=skill_text,
-        cases=[],
-        judge=None,
-        source_figures=figures,
-        uncertainty_unavailable="aggregates_only",
-        provenance=provenance_doc(TOOL, None, str(path), file_sha256(raw), unrecorded),
+    return aggregates_receipt(
+        name, figures, provenance_doc(TOOL, None, str(path), file_sha256(raw), unrecorded)
     )
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_, RefusalError
-from driftproof.importers import Imported, register
+from driftproof.importers import register_single
 from driftproof.importers._common import (
     Where,
     arm_spec,
@@ -40,7 +40,8 @@ from driftproof.importers._common import (
     run_times,
     schema_problems,
 )
-from driftproof.receipt import Receipt, draw_doc, judge_sample_doc, receipt_doc
+from driftproof.importers._declared import declared_receipt
+from driftproof.receipt import Receipt, draw_doc, judge_sample_doc
 from driftproof.receipt._versions import format_checker
 
 __all__ = [
@@ -150,12 +151,18 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
     }
     stamp = doc.get("started_at")
     times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
-    out = receipt_doc(
-        level="DECLARED",
-        skill_name=doc["skill"]["name"],
-        skill_text=skill_text,
+    out = declared_receipt(
+        doc["skill"]["name"],
+        skill_text,
+        case_docs,
+        provenance_doc(
+            doc["harness"]["name"],
+            doc["harness"].get("version"),
+            str(path),
+            file_sha256(raw),
+            unrecorded,
+        ),
         skill_sha256=doc["skill"].get("sha256"),
-        cases=case_docs,
         model=doc.get("model"),
         harness={"name": doc["harness"]["name"], "version": doc["harness"].get("version")},
         started_at=times["started_at"],
@@ -164,13 +171,6 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
         judge=judge,
         arms=arm_specs,
         band_source="generation" if any_score else None,
-        provenance=provenance_doc(
-            doc["harness"]["name"],
-            doc["harness"].get("version"),
-            str(path),
-            file_sha256(raw),
-            unrecorded,
-        ),
     )
     if times["started_at_offset"] is not None:
         out["run"]["started_at_offset"] = times["started_at_offset"]
@@ -293,9 +293,6 @@ def _export_draw(d: Any) -> dict[str, Any]:
     return out
 
 
-@register("summary-json")
-def summary_json_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_summary_json`, file ``summary-<skill>-<document
-    sha256[:8]>.json``."""
-    doc = import_summary_json(Path(source), **options)
-    return [Imported.named("summary", doc)]
+#: Registry entry: :func:`import_summary_json`, file
+#: ``summary-<skill>-<document sha256[:8]>.json``.
+summary_json_importer = register_single("summary-json", "summary", import_summary_json)

@@ -76,9 +76,9 @@ __all__ = [
     "BATCH_TIMEOUT",
     "BatchJournal",
     "BatchOptions",
+    "BatchRounds",
     "batch_journal_path",
     "describe",
-    "run_batched",
 ]
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
@@ -136,70 +136,37 @@ def _resolved(outs: Sequence[Outcome], budget: int) -> bool:
 Key = tuple[str, str, int]
 
 
-def run_batched(
-    cells: Sequence[tuple[str, str]],
-    done: dict[Key, float | None],
-    drawer: Any,
-    *,
-    lanes: dict[str, BatchLane],
-    journal: BatchJournal,
-    opts: BatchOptions,
-    finished: Iterable[Key],
-    min_draws: int,
-    max_draws: int,
-    settle: float,
-    judge_samples: int,
-    budget: int,
-    on_done: Callable[[int, int], None] | None = None,
-) -> None:
-    """Draw every cell (case id, arm) through batches until the stopping rule is met.
+class BatchRounds:
+    """The rounds of ``driftproof run --batch``: :meth:`run` draws every cell (case id, arm)
+    through batches until the stopping rule is met."""
 
-    Args:
-        done: scores of draws already journaled (resume), keyed (case, arm, index); updated.
-        drawer: the engine's draw maker; its ``provider``/``judge`` lanes are replaced by replay
-            lanes here, and it journals each draw as in a plain run.
-        lanes: ``{"answer": BatchLane, "judge": BatchLane}``.
-        finished: keys of draws already in the run journal (their batch results are skipped).
-        budget: attempts per call.
-
-    Raises:
-        FatalRun: a request failed fatally, or the provider refused a batch.
-        RefusalError: the batch journal is damaged or holds ids this run cannot read.
-    """
-    _Rounds(
-        cells,
-        done,
-        drawer,
-        lanes,
-        journal,
-        opts,
-        set(finished),
-        min_draws,
-        max_draws,
-        settle,
-        judge_samples,
-        budget,
-        on_done,
-    ).run()
-
-
-class _Rounds:
     def __init__(
         self,
         cells: Sequence[tuple[str, str]],
         done: dict[Key, float | None],
         drawer: Any,
+        *,
         lanes: dict[str, BatchLane],
         journal: BatchJournal,
         opts: BatchOptions,
-        finished: set[Key],
+        finished: Iterable[Key],
         min_draws: int,
         max_draws: int,
         settle: float,
-        n: int,
+        judge_samples: int,
         budget: int,
-        on_done: Callable[[int, int], None] | None,
+        on_done: Callable[[int, int], None] | None = None,
     ) -> None:
+        """Set up the rounds (the engine then calls :meth:`run`).
+
+        Args:
+            done: scores of draws already journaled (resume), keyed (case, arm, index); updated.
+            drawer: the engine's draw maker; its ``provider``/``judge`` lanes are replaced by replay
+                lanes here, and it journals each draw as in a plain run.
+            lanes: ``{"answer": BatchLane, "judge": BatchLane}``.
+            finished: keys of draws already in the run journal (their batch results are skipped).
+            budget: attempts per call.
+        """
         self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
         self.io = BatchIO(lanes, journal, opts, budget, self._keep)
         self.cell_no = {c: i for i, c in enumerate(cells)}
@@ -207,7 +174,7 @@ class _Rounds:
             min_draws,
             max_draws,
             settle,
-            n,
+            judge_samples,
             budget,
         )
         self.on_done = on_done
@@ -223,8 +190,9 @@ class _Rounds:
             drawer.cfg, retry_delays=tuple(0.0 for _ in range(budget - 1))
         )
         # (a fixed zero wait: the follow-up batch is the retry; the same number of attempts)
+        in_run_journal = set(finished)
         for bid, cid, doc in journal.outs:
-            self._keep(bid, cid, outcome_from_doc(doc), finished)
+            self._keep(bid, cid, outcome_from_doc(doc), in_run_journal)
         journal.outs.clear()
 
     # -- ids ------------------------------------------------------------------------------
@@ -281,6 +249,12 @@ class _Rounds:
 
     # -- the loop -------------------------------------------------------------------------
     def run(self) -> None:
+        """Draw every cell through batches until the stopping rule is met.
+
+        Raises:
+            FatalRun: a request failed fatally, or the provider refused a batch.
+            RefusalError: the batch journal is damaged or holds ids this run cannot read.
+        """
         while True:
             self.io.finish_open()
             wanted = self._settle()

@@ -25,6 +25,7 @@ from typing import Any
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import Outcome
+from driftproof.run.journal import json_records
 from driftproof.run.providers.base import AttemptError, Reply
 
 __all__ = ["SYNC_EVERY", "BatchJournal", "batch_journal_path", "outcome_doc", "outcome_from_doc"]
@@ -94,15 +95,7 @@ class BatchJournal:
     def _load(self) -> None:
         raw = self.path.read_bytes()
         lines = raw.split(b"\n")
-        for n, line in enumerate(lines[:-1], start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RefusalError(
-                    f"{self.path}: line {n} is not JSON ({exc.msg}); the batch journal is damaged"
-                ) from exc
+        for rec in json_records(self.path, lines[:-1], what="batch journal"):
             if "file" in rec:
                 self.files[rec["file"]["id"]] = rec["file"]
             elif "batch" in rec:

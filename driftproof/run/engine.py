@@ -186,10 +186,10 @@ def run_suite(
     stopped = None
     try:
         if cfg.batch is not None:
-            from driftproof.run.batch_engine import BatchJournal, batch_journal_path, run_batched
+            from driftproof.run.batch_engine import BatchJournal, BatchRounds, batch_journal_path
 
             batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
-            run_batched(
+            BatchRounds(
                 cells,
                 done,
                 drawer,
@@ -203,7 +203,7 @@ def run_suite(
                 judge_samples=cfg.judge_samples,
                 budget=cfg.policy().max_attempts,
                 on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
-            )
+            ).run()
         else:
             run_cells(
                 cells,
