@@ -24,7 +24,6 @@ Request building (:func:`build_chat`, :func:`build_responses`) and reply reading
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from driftproof.run.providers._sdk import (
@@ -36,7 +35,7 @@ from driftproof.run.providers._sdk import (
     sdk_error,
 )
 from driftproof.run.providers._sdk import json_object as _json_object
-from driftproof.run.providers.base import Call, Provider, Reply, strip_credentials
+from driftproof.run.providers.base import Call, Provider, Reply, json_or_none, strip_credentials
 
 __all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
 
@@ -88,13 +87,6 @@ def build_responses(
     return req
 
 
-def _decision(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-
-
 def read_chat(c: dict[str, Any], *, graded: bool = False) -> Reply:
     """A ``chat.completion`` (as JSON) as a :class:`Reply`: ``finish_reason`` kept (``length``
     truncated; ``content_filter`` a refusal of that category); ``message.refusal`` a refusal;
@@ -122,7 +114,7 @@ def read_chat(c: dict[str, Any], *, graded: bool = False) -> Reply:
         refusal=refusal,
         cache_read=count(member_dict(u, "prompt_tokens_details").get("cached_tokens")),
         reasoning_output=count(member_dict(u, "completion_tokens_details").get("reasoning_tokens")),
-        decision=_decision(text) if graded and refusal is None else None,
+        decision=json_or_none(text) if graded and refusal is None else None,
         channel="json_schema" if graded else None,
     )
 
@@ -172,7 +164,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         refusal=refusal,
         cache_read=count(member_dict(u, "input_tokens_details").get("cached_tokens")),
         reasoning_output=count(member_dict(u, "output_tokens_details").get("reasoning_tokens")),
-        decision=_decision(text) if graded and refusal is None and not truncated else None,
+        decision=json_or_none(text) if graded and refusal is None and not truncated else None,
         channel="responses_format" if graded else None,
     )
 
