@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from driftproof.cli._options import EXISTING_FILE
 from driftproof.errors import ImportError_
 from driftproof.importers import get_importer, write_imported
 
@@ -38,9 +39,7 @@ def _OUT(fn: Any) -> Any:
 
 
 #: ``--skill-md FILE``: the SKILL.md measured (hashed and counted); unknown when omitted.
-_SKILL_MD = click.option(
-    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
-)
+_SKILL_MD = click.option("--skill-md", type=EXISTING_FILE, default=None)
 
 
 def _skill_name_required(tool: str) -> Any:
@@ -84,7 +83,7 @@ def _write(tool: str, source: Any, out_dir: Path, shown: str, **options: Any) ->
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
 @click.option(
     "--skill-md",
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    type=EXISTING_FILE,
     help="The SKILL.md measured (hashed and counted); unknown when omitted.",
 )
 @click.option(
@@ -167,7 +166,7 @@ def nvidia(
 
 
 @click.command("promptfoo")
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("path", type=EXISTING_FILE)
 @click.option(
     "--arm",
     "arms",
@@ -211,24 +210,14 @@ def promptfoo(
 
 @click.command("inspect")
 @click.option(
-    "--with-skill",
-    "with_skill",
-    default=None,
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
-    help="The log of the with-skill arm (.json or .eval).",
+    "--with-skill", type=EXISTING_FILE, help="The log of the with-skill arm (.json or .eval)."
 )
 @click.option(
     "--baseline",
-    default=None,
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    type=EXISTING_FILE,
     help="The log of the baseline arm. Either log alone is a single-arm import (no lift).",
 )
-@click.option(
-    "--control",
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
-    default=None,
-    help="The log of a control arm, if any.",
-)
+@click.option("--control", type=EXISTING_FILE, help="The log of a control arm, if any.")
 @click.option(
     "--scorer",
     default=None,
@@ -270,7 +259,7 @@ def inspect(
 
 
 @click.command("summary-json")
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("path", type=EXISTING_FILE)
 @_SKILL_MD
 @_OUT
 def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
@@ -308,7 +297,7 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
 
 
 @click.command("openai-evals")
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("path", type=EXISTING_FILE)
 @click.option(
     "--arm",
     "arms",

@@ -6,14 +6,16 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli._options import EXISTING_FILE
+
 
 @click.command()
-@click.argument("receipt", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("receipt", type=EXISTING_FILE)
 @click.option(
     "--rubric",
     "rubric_suite",
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     help="The suite with revised rubrics or criteria (same cases and prompts).",
 )
 @click.option(

@@ -37,6 +37,7 @@ from typing import Any
 
 import click
 
+from driftproof.cli._options import EXISTING_FILE
 from driftproof.cli.run_progress import resume_command, with_progress
 from driftproof.cli.run_setup import (
     DEFAULT_JUDGE,
@@ -58,12 +59,12 @@ STOPPING_RULE = (
 
 
 @click.command(help=__doc__.split("\n\n", 1)[1] + "\n\nStopping rule: " + STOPPING_RULE)
-@click.argument("suite_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("suite_file", type=EXISTING_FILE)
 @click.option(
     "--skill",
     "skill_path",
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     help="The SKILL.md to measure.",
 )
 @click.option("--model", required=True, help="The model that answers.")
