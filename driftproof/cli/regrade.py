@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from driftproof.cli._options import EXISTING_FILE
+from driftproof.cli._options import EXISTING_FILE, FILE, openai_api_option
 
 
 @click.command()
@@ -20,7 +20,7 @@ from driftproof.cli._options import EXISTING_FILE
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     required=True,
     help="The file the regrade's own sealed receipt is written to; never replaced without --force.",
 )
@@ -28,9 +28,7 @@ from driftproof.cli._options import EXISTING_FILE
 @click.option(
     "--judge-base-url", help="The judge API's base URL (must be the address the original used)."
 )
-@click.option(
-    "--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True
-)
+@openai_api_option()
 @click.option(
     "--judge-provider",
     type=click.Choice(["anthropic", "openai", "stub"]),
