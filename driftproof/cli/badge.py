@@ -31,6 +31,7 @@ from driftproof.badge import (
     json_bytes,
     workflow_outputs,
 )
+from driftproof.cli._options import FILE
 from driftproof.receipt import read_receipt
 
 
@@ -107,11 +108,11 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def _file_option(flag: str, dest: str, text: str) -> Callable[[_F], _F]:
     """A ``--FLAG PATH`` option naming one output file."""
-    return click.option(flag, dest, type=click.Path(path_type=Path, dir_okay=False), help=text)
+    return click.option(flag, dest, type=FILE, help=text)
 
 
 @click.command()
-@click.argument("receipt", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("receipt", type=FILE)
 @click.option(
     "--out-dir",
     "--out",

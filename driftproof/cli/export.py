@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli._options import FILE
 from driftproof.receipt import read_receipt
 
 __all__ = ["export", "summary_json"]
@@ -24,13 +25,13 @@ def export() -> None:
 
 
 @click.command("summary-json")
-@click.argument("receipt", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("receipt", type=FILE)
 @click.option(
     "-o",
     "--out",
     "--output",
     "output",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=FILE,
     default=None,
     help="File to write (default: standard output). Written whole or not at all; never replaced "
     "without --force.",

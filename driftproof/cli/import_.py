@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from driftproof.cli._options import FILE
 from driftproof.importers import get_importer, write_imported
 
 __all__ = ["FORCE", "OUT_DIR", "SUBCOMMANDS", "caveman", "forced", "import_group"]
@@ -84,7 +85,7 @@ def forced() -> bool:
 
 
 @click.command("caveman")
-@click.argument("snapshot", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("snapshot", type=FILE)
 @click.option(
     "--skills",
     "skills_dir",

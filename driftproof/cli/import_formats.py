@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from driftproof.cli._options import EXISTING_FILE
 from driftproof.errors import ImportError_
 from driftproof.importers import get_importer, write_imported
 
@@ -38,8 +39,12 @@ def _OUT(fn: Any) -> Any:
 
 
 #: ``--skill-md FILE``: the SKILL.md measured (hashed and counted); unknown when omitted.
-_SKILL_MD = click.option(
-    "--skill-md", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None
+_SKILL_MD = click.option("--skill-md", type=EXISTING_FILE)
+
+
+#: ``PATHS...``: the files or folders read, one or more (the first is named as the source).
+_PATHS = click.argument(
+    "paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True)
 )
 
 
@@ -47,6 +52,14 @@ def _skill_name_required(tool: str) -> Any:
     """``--skill-name NAME``, required: ``tool`` records no skill name."""
     return click.option(
         "--skill-name", required=True, help=f"The skill's name ({tool} records none)."
+    )
+
+
+def _arms(metavar: str, help: str, *, required: bool = False) -> Any:
+    """``--arm ARM=...`` (repeatable), read by :func:`_arm_map`; ``metavar`` names what is
+    mapped to the arm."""
+    return click.option(
+        "--arm", "arms", multiple=True, required=required, metavar=metavar, help=help
     )
 
 
@@ -80,24 +93,25 @@ def _write(tool: str, source: Any, out_dir: Path, shown: str, **options: Any) ->
         click.echo(f"wrote {path}")
 
 
+def _write_paths(tool: str, paths: tuple[Path, ...], out_dir: Path, **options: Any) -> None:
+    """:func:`_write` for a command taking :data:`_PATHS`: all of them read, the first shown."""
+    _write(tool, list(paths), out_dir, str(paths[0]), **options)
+
+
 @click.command("skill-creator")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
+@_PATHS
 @click.option(
     "--skill-md",
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    type=EXISTING_FILE,
     help="The SKILL.md measured (hashed and counted); unknown when omitted.",
 )
 @click.option(
     "--skill-name",
-    default=None,
     help="The skill's name when neither benchmark.json nor evals.json names it.",
 )
-@click.option(
-    "--arm",
-    "arms",
-    multiple=True,
-    metavar="ARM=CONFIGURATION",
-    help="Map a configuration to an arm, e.g. --arm with_skill=new_skill --arm baseline=old_skill "
+@_arms(
+    "ARM=CONFIGURATION",
+    "Map a configuration to an arm, e.g. --arm with_skill=new_skill --arm baseline=old_skill "
     "(default: with_skill=with_skill, baseline=without_skill).",
 )
 @_OUT
@@ -110,11 +124,10 @@ def skill_creator(
 ) -> None:
     """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per
     iteration."""
-    _write(
+    _write_paths(
         "skill-creator",
-        list(paths),
+        paths,
         out_dir,
-        str(paths[0]),
         skill_md=skill_md,
         skill_name=skill_name,
         arms=_arm_map(arms),
@@ -122,19 +135,15 @@ def skill_creator(
 
 
 @click.command("nvidia")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
+@_PATHS
 @click.option(
     "--repository",
-    default=None,
     help="Repository the files were read from, e.g. https://github.com/NVIDIA/skills.",
 )
-@click.option(
-    "--commit", default=None, help="Commit the files were read at (recorded in source_figures)."
-)
+@click.option("--commit", help="Commit the files were read at (recorded in source_figures).")
 @click.option(
     "--repo-root",
     type=click.Path(path_type=Path, file_okay=False),
-    default=None,
     help="Root of the checkout, to record each file's path in the repository.",
 )
 @click.option(
@@ -154,11 +163,10 @@ def nvidia(
 ) -> None:
     """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no
     verdict."""
-    _write(
+    _write_paths(
         "nvidia",
-        list(paths),
+        paths,
         out_dir,
-        str(paths[0]),
         repository=repository,
         commit=commit,
         repo_root=repo_root,
@@ -167,15 +175,12 @@ def nvidia(
 
 
 @click.command("promptfoo")
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option(
-    "--arm",
-    "arms",
-    multiple=True,
-    required=True,
-    metavar="ARM=LABEL",
-    help="Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL "
+@click.argument("path", type=EXISTING_FILE)
+@_arms(
+    "ARM=LABEL",
+    "Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL "
     "[--arm control=LABEL]; with_skill or baseline alone is a single-arm import (no lift).",
+    required=True,
 )
 @click.option(
     "--by",
@@ -211,27 +216,16 @@ def promptfoo(
 
 @click.command("inspect")
 @click.option(
-    "--with-skill",
-    "with_skill",
-    default=None,
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
-    help="The log of the with-skill arm (.json or .eval).",
+    "--with-skill", type=EXISTING_FILE, help="The log of the with-skill arm (.json or .eval)."
 )
 @click.option(
     "--baseline",
-    default=None,
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    type=EXISTING_FILE,
     help="The log of the baseline arm. Either log alone is a single-arm import (no lift).",
 )
-@click.option(
-    "--control",
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
-    default=None,
-    help="The log of a control arm, if any.",
-)
+@click.option("--control", type=EXISTING_FILE, help="The log of a control arm, if any.")
 @click.option(
     "--scorer",
-    default=None,
     metavar="NAME[:KEY]",
     help="The scorer whose values are the scores (required when a log has several); "
     "NAME:KEY reads key KEY of an object-valued scorer.",
@@ -270,7 +264,7 @@ def inspect(
 
 
 @click.command("summary-json")
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("path", type=EXISTING_FILE)
 @_SKILL_MD
 @_OUT
 def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
@@ -282,7 +276,6 @@ def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
 @click.argument("path", type=click.Path(path_type=Path, exists=True))
 @click.option(
     "--skill-name",
-    default=None,
     help="The skill's name (default: the plugin's name when the suite names one plugin).",
 )
 @_SKILL_MD
@@ -308,23 +301,18 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
 
 
 @click.command("openai-evals")
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option(
-    "--arm",
-    "arms",
-    multiple=True,
-    metavar="ARM=RUN",
-    help="Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a "
+@click.argument("path", type=EXISTING_FILE)
+@_arms(
+    "ARM=RUN",
+    "Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a "
     "single-arm import (default: the file's only run, as with_skill).",
 )
 @click.option(
     "--grader",
-    default=None,
     help="The grader whose results are the scores (required when the rows carry several).",
 )
 @click.option(
     "--grader-range",
-    default=None,
     metavar="LOW:HIGH",
     help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a score "
     "model).",

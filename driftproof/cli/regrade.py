@@ -6,19 +6,21 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli._options import EXISTING_FILE, FILE, openai_api_option
+
 
 @click.command()
-@click.argument("receipt", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("receipt", type=EXISTING_FILE)
 @click.option(
     "--rubric",
     "rubric_suite",
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     help="The suite with revised rubrics or criteria (same cases and prompts).",
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     required=True,
     help="The file the regrade's own sealed receipt is written to; never replaced without --force.",
 )
@@ -26,9 +28,7 @@ import click
 @click.option(
     "--judge-base-url", help="The judge API's base URL (must be the address the original used)."
 )
-@click.option(
-    "--openai-api", type=click.Choice(["responses", "chat"]), default="responses", show_default=True
-)
+@openai_api_option()
 @click.option(
     "--judge-provider",
     type=click.Choice(["anthropic", "openai", "stub"]),

@@ -37,6 +37,7 @@ from typing import Any
 
 import click
 
+from driftproof.cli._options import EXISTING_FILE, FILE, openai_api_option
 from driftproof.cli.run_progress import resume_command, with_progress
 from driftproof.cli.run_setup import (
     DEFAULT_JUDGE,
@@ -58,12 +59,12 @@ STOPPING_RULE = (
 
 
 @click.command(help=__doc__.split("\n\n", 1)[1] + "\n\nStopping rule: " + STOPPING_RULE)
-@click.argument("suite_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("suite_file", type=EXISTING_FILE)
 @click.option(
     "--skill",
     "skill_path",
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     help="The SKILL.md to measure.",
 )
 @click.option("--model", required=True, help="The model that answers.")
@@ -90,7 +91,7 @@ STOPPING_RULE = (
 @click.option(
     "--out",
     "out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     default=Path("receipt.json"),
     show_default=True,
     help="The receipt file to write (its journal sits beside it); never replaced without --force.",
@@ -116,12 +117,8 @@ STOPPING_RULE = (
     "--base-url", help="Answering API's base URL (default: the SDK's, or its *_BASE_URL variable)."
 )
 @click.option("--judge-base-url", help="Judge API's base URL.")
-@click.option(
-    "--openai-api",
-    type=click.Choice(["responses", "chat"]),
-    default="responses",
-    show_default=True,
-    help="OpenAI API shape; OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually need chat.",
+@openai_api_option(
+    "OpenAI API shape; OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually need chat.",
 )
 @click.option(
     "--max-output-tokens",

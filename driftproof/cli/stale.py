@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli._options import EXISTING_FILE
 from driftproof.errors import RefusalError
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.stale import stale_text as render_text
@@ -102,20 +103,12 @@ def _today_template_version(r: Receipt, path: Path | None) -> str | None:
 @click.option("--harness-version", help="Harness version today, as its binary prints it.")
 @click.option("--harness-binary", help="Run BINARY --version to read today's harness version.")
 @click.option("--capture", type=click.Choice(["text", "files"]), help="Capture mode today.")
-@click.option(
-    "--skill",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="SKILL.md as it is today.",
-)
-@click.option(
-    "--suite",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="The suite file as it is today.",
-)
+@click.option("--skill", type=EXISTING_FILE, help="SKILL.md as it is today.")
+@click.option("--suite", type=EXISTING_FILE, help="The suite file as it is today.")
 @click.option("--judge-model", help="The judge model today.")
 @click.option(
     "--judge-template",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=EXISTING_FILE,
     help="A judge prompt template edited outside the product (its file's sha256). Default: the "
     "template this product runs today, for a receipt that driftproof run or regrade made.",
 )

@@ -39,6 +39,7 @@ __all__ = [
     "Provider",
     "Reply",
     "classify_status",
+    "json_or_none",
     "printed_version",
     "repair_text",
     "run_process",
@@ -300,6 +301,17 @@ def strip_credentials(url: str | None) -> str | None:
         port = None
     netloc = host + (f":{port}" if port else "")
     return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")[:2000]
+
+
+def json_or_none(text: str) -> Any:
+    """``text`` parsed as JSON, or ``None`` when it is not JSON: a structured decision read
+    from a reply, which the judge then checks."""
+    import json
+
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def repair_text(text: str) -> tuple[str, int]:

@@ -51,6 +51,7 @@ from driftproof.run.providers.base import (
     Provider,
     Reply,
     classify_status,
+    json_or_none,
     printed_version,
     run_process,
 )
@@ -132,7 +133,7 @@ class _CLI(Provider):
             if call.schema is not None:
                 reply.channel = "cli_json_schema"
                 if reply.decision is None:
-                    reply.decision = _json_or_none(reply.text)
+                    reply.decision = json_or_none(reply.text)
             if self.capture == "files":
                 reply.capture = read_back(work)
             return reply
@@ -146,13 +147,6 @@ class _CLI(Provider):
 
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
         raise NotImplementedError
-
-
-def _json_or_none(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
 
 
 def _status_of(obj: dict[str, Any], text: str) -> int | None:

@@ -24,7 +24,6 @@ Request building (:func:`build_chat`, :func:`build_responses`) and reply reading
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from driftproof.run.providers._sdk import (
@@ -36,7 +35,7 @@ from driftproof.run.providers._sdk import (
     sdk_error,
 )
 from driftproof.run.providers._sdk import json_object as _json_object
-from driftproof.run.providers.base import Call, Provider, Reply, strip_credentials
+from driftproof.run.providers.base import Call, Provider, Reply, json_or_none, strip_credentials
 
 __all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
 
@@ -88,11 +87,52 @@ def build_responses(
     return req
 
 
-def _decision(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
+#: Per API: the usage members counting input and output tokens (each with its ``*_details``
+#: member holding the cached and the reasoning tokens), and the channel a grade comes back on.
+_API = {
+    "chat": ("prompt_tokens", "completion_tokens", "json_schema"),
+    "responses": ("input_tokens", "output_tokens", "responses_format"),
+}
+
+
+def _reply(
+    api: str,
+    body: dict[str, Any],
+    text: str,
+    stop: str | None,
+    *,
+    refused: str | None,
+    filtered: bool,
+    truncated: bool,
+    graded: bool,
+    decided: bool = True,
+) -> Reply:
+    """The :class:`Reply` of a Chat Completions or Responses ``body``: a refusal with the
+    ``refused`` text (no category), else one of category ``content_filter`` when ``filtered``;
+    the usage counts read under ``api``'s names; the decision parsed from ``text`` when
+    ``graded``, not refused and ``decided`` (the Responses API reads none from a cut-off reply)."""
+    refusal = None
+    if refused is not None:
+        refusal = {"text": refused, "category": None}
+    elif filtered:
+        refusal = {"text": text or None, "category": "content_filter"}
+    tokens_in, tokens_out, channel = _API[api]
+    u = member_dict(body, "usage")
+    model = member_str(body, "model")
+    return Reply(
+        text,
+        input_tokens=count(u.get(tokens_in)),
+        output_tokens=count(u.get(tokens_out)),
+        reported_model=model,
+        serving_model=model,
+        stop_reason=stop,
+        truncated=truncated,
+        refusal=refusal,
+        cache_read=count(member_dict(u, f"{tokens_in}_details").get("cached_tokens")),
+        reasoning_output=count(member_dict(u, f"{tokens_out}_details").get("reasoning_tokens")),
+        decision=json_or_none(text) if graded and decided and refusal is None else None,
+        channel=channel if graded else None,
+    )
 
 
 def read_chat(c: dict[str, Any], *, graded: bool = False) -> Reply:
@@ -104,26 +144,15 @@ def read_chat(c: dict[str, Any], *, graded: bool = False) -> Reply:
     msg = member_dict(choice, "message")
     text = member_str(msg, "content") or ""
     stop = member_str(choice, "finish_reason")
-    refusal = None
-    if isinstance(msg.get("refusal"), str) and msg["refusal"]:
-        refusal = {"text": msg["refusal"], "category": None}
-    elif stop == "content_filter":
-        refusal = {"text": text or None, "category": "content_filter"}
-    u = member_dict(c, "usage")
-    model = member_str(c, "model")
-    return Reply(
+    return _reply(
+        "chat",
+        c,
         text,
-        input_tokens=count(u.get("prompt_tokens")),
-        output_tokens=count(u.get("completion_tokens")),
-        reported_model=model,
-        serving_model=model,
-        stop_reason=stop,
+        stop,
+        refused=member_str(msg, "refusal") or None,
+        filtered=stop == "content_filter",
         truncated=stop == "length",
-        refusal=refusal,
-        cache_read=count(member_dict(u, "prompt_tokens_details").get("cached_tokens")),
-        reasoning_output=count(member_dict(u, "completion_tokens_details").get("reasoning_tokens")),
-        decision=_decision(text) if graded and refusal is None else None,
-        channel="json_schema" if graded else None,
+        graded=graded,
     )
 
 
@@ -153,27 +182,17 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     status = member_str(r, "status")
     why = member_dict(r, "incomplete_details").get("reason")
     stop = f"{status}:{why}" if status == "incomplete" and isinstance(why, str) else status
-    refusal = None
-    if refusals:
-        refusal = {"text": "".join(refusals), "category": None}
-    elif why == "content_filter":
-        refusal = {"text": text or None, "category": "content_filter"}
-    u = member_dict(r, "usage")
-    model = member_str(r, "model")
     truncated = status == "incomplete" and why == "max_output_tokens"
-    return Reply(
+    return _reply(
+        "responses",
+        r,
         text,
-        input_tokens=count(u.get("input_tokens")),
-        output_tokens=count(u.get("output_tokens")),
-        reported_model=model,
-        serving_model=model,
-        stop_reason=stop,
+        stop,
+        refused="".join(refusals) if refusals else None,
+        filtered=why == "content_filter",
         truncated=truncated,
-        refusal=refusal,
-        cache_read=count(member_dict(u, "input_tokens_details").get("cached_tokens")),
-        reasoning_output=count(member_dict(u, "output_tokens_details").get("reasoning_tokens")),
-        decision=_decision(text) if graded and refusal is None and not truncated else None,
-        channel="responses_format" if graded else None,
+        graded=graded,
+        decided=not truncated,
     )
 
 
