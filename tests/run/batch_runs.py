@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 from batch_fake import BatchLoopback
-from conftest import point_sdks_at
-from run_helpers import SKILL_TEXT, SUITE
+from run_helpers import SKILL_TEXT, SUITE, point_sdks_at
 
 from driftproof.run.batch_engine import BatchOptions
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from run_helpers import FAKE_CLAUDE, FAKE_CODEX, SKILL_TEXT, SUITE, Loopback
+from run_helpers import FAKE_CLAUDE, FAKE_CODEX, SKILL_TEXT, SUITE, Loopback, point_sdks_at
 
 
 @pytest.fixture
@@ -20,14 +20,6 @@ def loopback(monkeypatch: pytest.MonkeyPatch) -> Iterator[Loopback]:
     point_sdks_at(monkeypatch, srv.url)
     yield srv
     srv.close()
-
-
-def point_sdks_at(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
-    """Dummy keys for both SDKs, and their base URLs at a loopback server's ``url``."""
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
-    monkeypatch.setenv("OPENAI_BASE_URL", url + "/v1")
 
 
 @pytest.fixture

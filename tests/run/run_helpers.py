@@ -15,6 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 #: The fake ``claude`` and ``codex`` executables (Python sources run with a shebang).
 _BINS = Path(__file__).parent / "fake_bins"
 
@@ -362,3 +364,11 @@ def run_lane(
         **({"sleep": sleep} if sleep else {}),
     )
     return out
+
+
+def point_sdks_at(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    """Dummy keys for both SDKs, and their base URLs at a loopback server's ``url``."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
+    monkeypatch.setenv("OPENAI_BASE_URL", url + "/v1")
