@@ -10,6 +10,8 @@ the core trusts the types and never re-checks.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -275,9 +277,30 @@ def read_receipt(path: str | Path) -> Receipt:
         raise BoundsError.at(
             path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {size}"
         )
+    return parse_receipt(read_bounded(path), str(path))
+
+
+def read_bounded(path: Path, *, regular_only: bool = False) -> bytes:
+    """The bytes of the file at ``path``, reading at most one byte past the receipt size bound
+    (a device or pipe reports size 0 and never ends).
+
+    With ``regular_only`` the file is opened with ``O_NOFOLLOW`` and ``O_NONBLOCK`` and refused
+    unless it is a regular file: a file swapped for a symbolic link, a FIFO or a device after a
+    directory walk is refused, not followed or waited on (issue 15).
+
+    Raises:
+        ReceiptError: the file cannot be read, or is not a regular file.
+        BoundsError: it holds more than the receipt size bound.
+    """
     try:
-        # Read at most one byte past the limit: a device or pipe reports size 0 and never ends.
-        with path.open("rb") as fh:
+        if regular_only:
+            flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+            fh = os.fdopen(os.open(path, flags), "rb")
+        else:
+            fh = path.open("rb")
+        with fh:
+            if regular_only and not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise ReceiptError.at(path, "", "expected a regular file")
             data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
     except OSError as exc:
         raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None
@@ -285,7 +308,7 @@ def read_receipt(path: str | Path) -> Receipt:
         raise BoundsError.at(
             path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more"
         )
-    return parse_receipt(data, str(path))
+    return data
 
 
 def read_receipts(paths: list[Path]) -> tuple[dict[Path, Receipt], list[ReceiptError]]:

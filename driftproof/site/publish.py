@@ -18,14 +18,13 @@ import hashlib
 import multiprocessing
 import os
 import re
-import stat
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from driftproof.errors import BoundsError, Problem, ReceiptError, SiteBuildError
+from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.site._build_site import build_site
 from driftproof.site._cache import BuildCache
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool, summarise
@@ -249,22 +248,9 @@ def _read_bounded(p: Path) -> bytes:
     Opened with ``O_NOFOLLOW``: a file swapped for a symbolic link after the walk is refused,
     not followed (issue 15).
     """
-    from driftproof.receipt import _bounds
+    from driftproof.receipt._load import read_bounded
 
-    try:
-        # O_NONBLOCK: a FIFO or device is refused below instead of hanging the open
-        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise ReceiptError.at(p, "", "expected a regular file")
-            data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
-    except OSError as exc:
-        raise ReceiptError.at(p, "", f"cannot read: {exc.strerror}") from None
-    if len(data) > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(
-            p, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more"
-        )
-    return data
+    return read_bounded(p, regular_only=True)
 
 
 #: From this many bytes of receipts on, they are read in worker processes (on all cores;
