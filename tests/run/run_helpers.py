@@ -7,6 +7,7 @@ three-case suite. No test touches the internet: every base URL is ``http://127.0
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections import Counter
@@ -372,3 +373,23 @@ def point_sdks_at(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
     monkeypatch.setenv("OPENAI_BASE_URL", url + "/v1")
+
+
+#: ``python -c`` that runs the CLI in a fresh process (the SIGKILL tests kill it).
+CLI_PROCESS = [sys.executable, "-c", "from driftproof.cli import main; main()"]
+
+
+def run_args(suite: object, skill: object, *extra: str) -> list[str]:
+    """``driftproof run SUITE --skill SKILL`` with the tests' model on Anthropic, then ``extra``
+    (in that order, as a user would type them)."""
+    return [
+        "run",
+        str(suite),
+        "--skill",
+        str(skill),
+        "--model",
+        "claude-sonnet-4-6",
+        "--provider",
+        "anthropic",
+        *extra,
+    ]

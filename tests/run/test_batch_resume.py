@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
@@ -16,6 +15,7 @@ import pytest
 from batch_fake import BatchLoopback
 from batch_runs import batched, draws, journal_lines, serving
 from factories import run_main
+from run_helpers import CLI_PROCESS, run_args
 
 from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
@@ -33,22 +33,9 @@ def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_pat
     out = tmp_path / "receipt.json"
     bj = batch_journal_path(out)
     argv = [
-        sys.executable,
-        "-c",
-        "from driftproof.cli import main; main()",
-        "run",
-        str(suite_file),
-        "--skill",
-        str(skill_file),
-        "--model",
-        "claude-sonnet-4-6",
-        "--provider",
-        "anthropic",
-        "--out",
-        str(out),
-        "--batch",
-        "--batch-poll-interval",
-        "0.02",
+        *CLI_PROCESS,
+        *run_args(suite_file, skill_file, "--out", str(out), "--batch"),
+        *("--batch-poll-interval", "0.02"),
     ]
     s = fake.script
     if stage == "after_create":

@@ -14,11 +14,10 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
-from run_helpers import SUITE, run_lane
+from run_helpers import CLI_PROCESS, SUITE, run_args, run_lane
 
 from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
@@ -153,27 +152,9 @@ def test_sigkill_mid_run_then_resume(suite_file, skill_file, tmp_path, fake_bin)
     # the stub judge keeps the two subprocess runs light (no SDK to import); the lane is claude -p
     out = tmp_path / "receipt.json"
     argv = [
-        sys.executable,
-        "-c",
-        "from driftproof.cli import main; main()",
-        "run",
-        str(suite_file),
-        "--skill",
-        str(skill_file),
-        "--model",
-        "claude-sonnet-4-6",
-        "--provider",
-        "anthropic",
-        "--surface",
-        "cli",
-        "--judge-provider",
-        "stub",
-        "--out",
-        str(out),
-        "--concurrency",
-        "2",
-        "--retry-delays",
-        "0.01,0.02",
+        *CLI_PROCESS,
+        *run_args(suite_file, skill_file, "--surface", "cli", "--judge-provider", "stub"),
+        *("--out", str(out), "--concurrency", "2", "--retry-delays", "0.01,0.02"),
     ]
     env = {**os.environ, "FAKE_SLEEP": "0.3"}
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

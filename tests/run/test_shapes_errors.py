@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from run_helpers import run_args
 from shape_replies import ONE, _draws, _message, _mini, _response
 
 from driftproof.cli import main
@@ -150,22 +151,7 @@ def test_a_403_exits_2_from_the_command_line(loopback, suite_file, skill_file, t
     suite_file.write_text(json.dumps(ONE))
     out = tmp_path / "r.json"
     with pytest.raises(SystemExit) as ei:
-        main(
-            [
-                "run",
-                str(suite_file),
-                "--skill",
-                str(skill_file),
-                "--model",
-                "claude-sonnet-4-6",
-                "--provider",
-                "anthropic",
-                "--out",
-                str(out),
-                "--concurrency",
-                "1",
-            ]
-        )
+        main(run_args(suite_file, skill_file, "--out", str(out), "--concurrency", "1"))
     assert ei.value.code == 2
     err = capsys.readouterr().err
     assert (
