@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli._options import format_option
 from driftproof.compare import compare_receipts
 from driftproof.compare_report import EXIT_BAD_INPUT, exit_status, to_json, to_markdown, to_text
 from driftproof.errors import ReceiptError
@@ -27,14 +28,7 @@ PRINTERS = {"text": to_text, "markdown": to_markdown, "json": to_json}
 @click.command()
 @click.argument("a", type=click.Path(path_type=Path))
 @click.argument("b", type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(sorted(PRINTERS)),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option(sorted(PRINTERS), "Output format.")
 @click.option(
     "--lift-breakdown",
     is_flag=True,

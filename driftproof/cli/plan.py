@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli._options import format_option
 from driftproof.errors import ReceiptError, RefusalError
 from driftproof.plan import Plan, plan_receipt
 from driftproof.receipt import read_receipt
@@ -18,9 +19,7 @@ from driftproof.render.plan import plan_text as to_text
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
-@click.option(
-    "--format", "fmt", type=click.Choice(["json", "text"]), default="text", show_default=True
-)
+@format_option(["json", "text"])
 def plan(receipt: Path, fmt: str) -> None:
     """From a pilot RECEIPT, the draws per arm needed to resolve the 0.05 effect floor."""
     try:

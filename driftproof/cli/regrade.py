@@ -6,17 +6,15 @@ from pathlib import Path
 
 import click
 
-from driftproof.cli._options import EXISTING_FILE, FILE, openai_api_option
+from driftproof.cli._options import EXISTING_FILE, FILE, input_file_option, openai_api_option
 
 
 @click.command()
 @click.argument("receipt", type=EXISTING_FILE)
-@click.option(
+@input_file_option(
     "--rubric",
     "rubric_suite",
-    required=True,
-    type=EXISTING_FILE,
-    help="The suite with revised rubrics or criteria (same cases and prompts).",
+    "The suite with revised rubrics or criteria (same cases and prompts).",
 )
 @click.option(
     "--out",

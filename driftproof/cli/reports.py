@@ -15,30 +15,32 @@ def reports() -> None:
     """Build the public site of numbered reports from committed receipts."""
 
 
+def _folder(*decls: str, default: str, help: str) -> Any:
+    """A folder option (``decls``: its names, then the parameter name), ``default`` when not
+    given and shown in the help, passed as a :class:`Path`."""
+    return click.option(
+        *decls, type=click.Path(path_type=Path), default=Path(default), show_default=True, help=help
+    )
+
+
 @reports.command()
-@click.option(
+@_folder(
     "--receipts",
     "receipts_dir",
-    type=click.Path(path_type=Path),
-    default=Path("receipts"),
-    show_default=True,
+    default="receipts",
     help="Directory of committed receipts (every *.json below it).",
 )
-@click.option(
+@_folder(
     "--reports",
     "reports_dir",
-    type=click.Path(path_type=Path),
-    default=Path("reports"),
-    show_default=True,
+    default="reports",
     help="Directory of numbered reports (NNN-slug.md).",
 )
-@click.option(
+@_folder(
     "--out-dir",
     "--out",
     "out",
-    type=click.Path(path_type=Path),
-    default=Path("site"),
-    show_default=True,
+    default="site",
     help="Site folder, replaced whole only when the build succeeds (--out is its older spelling).",
 )
 @click.option(

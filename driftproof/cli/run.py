@@ -37,7 +37,15 @@ from typing import Any
 
 import click
 
-from driftproof.cli._options import EXISTING_FILE, FILE, openai_api_option
+from driftproof.cli._options import (
+    EXISTING_FILE,
+    FILE,
+    choice_option,
+    input_file_option,
+    openai_api_option,
+    seconds_option,
+    tokens_option,
+)
 from driftproof.cli.run_progress import resume_command, with_progress
 from driftproof.cli.run_setup import (
     DEFAULT_JUDGE,
@@ -56,36 +64,30 @@ STOPPING_RULE = (
     "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
     "--max-draws draws (default 10). Lost draws are not replaced."
 )
+#: The answering lanes, each with a default judge (--provider and --judge-provider).
+_PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
 
 
 @click.command(help=__doc__.split("\n\n", 1)[1] + "\n\nStopping rule: " + STOPPING_RULE)
 @click.argument("suite_file", type=EXISTING_FILE)
-@click.option(
-    "--skill",
-    "skill_path",
-    required=True,
-    type=EXISTING_FILE,
-    help="The SKILL.md to measure.",
-)
+@input_file_option("--skill", "skill_path", "The SKILL.md to measure.")
 @click.option("--model", required=True, help="The model that answers.")
 @click.option(
     "--provider",
-    type=click.Choice(["anthropic", "openai", "stub", "simulated"]),
+    type=_PROVIDERS,
     required=True,
     help="simulated: seeded random answers and scores, no model (driftproof demo); UNVERIFIED.",
 )
-@click.option(
+@choice_option(
     "--surface",
-    type=click.Choice(["api", "cli"]),
+    choices=["api", "cli"],
     default="api",
-    show_default=True,
     help="api: the official SDK; cli: claude -p / codex exec, isolated.",
 )
-@click.option(
+@choice_option(
     "--capture",
-    type=click.Choice(["text", "files"]),
+    choices=["text", "files"],
     default="text",
-    show_default=True,
     help="CLI only: grade the reply (text) or the reply plus the files the agent left (files).",
 )
 @click.option(
@@ -102,7 +104,7 @@ STOPPING_RULE = (
 )
 @click.option(
     "--judge-provider",
-    type=click.Choice(["anthropic", "openai", "stub", "simulated"]),
+    type=_PROVIDERS,
     help="Default: anthropic (the same lane when --provider is stub or simulated).",
 )
 @click.option(
@@ -120,20 +122,16 @@ STOPPING_RULE = (
 @openai_api_option(
     "OpenAI API shape; OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually need chat.",
 )
-@click.option(
+@tokens_option(
     "--max-output-tokens",
-    type=click.IntRange(1, 1_000_000),
-    default=8192,
-    show_default=True,
-    help="Output budget of each answer; a reply cut off by it is a lost draw unless the suite "
+    8192,
+    "Output budget of each answer; a reply cut off by it is a lost draw unless the suite "
     'declares "truncation": "accepted".',
 )
-@click.option(
+@tokens_option(
     "--judge-max-output-tokens",
-    type=click.IntRange(1, 1_000_000),
-    default=4096,
-    show_default=True,
-    help="Output budget of each judge call (leave a reasoning judge room to record its grade).",
+    4096,
+    "Output budget of each judge call (leave a reasoning judge room to record its grade).",
 )
 @click.option(
     "--control",
@@ -170,14 +168,8 @@ STOPPING_RULE = (
     show_default=True,
     help="Cap on draws per arm (stopping rule).",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.01),
-    default=300.0,
-    show_default=True,
-    help="Seconds per answering attempt.",
-)
-@click.option("--judge-timeout", type=click.FloatRange(min=0.01), default=120.0, show_default=True)
+@seconds_option("--timeout", 300.0, "Seconds per answering attempt.")
+@seconds_option("--judge-timeout", 120.0)
 @click.option("--retry-delays", default=None, hidden=True)
 @click.option(
     "--batch",
@@ -186,20 +178,13 @@ STOPPING_RULE = (
     "Batches, OpenAI Batch API) at the batch price (give --judge-price as the batch price): "
     "a batch finishes within 24 h, not minutes.",
 )
-@click.option(
+@seconds_option(
     "--batch-timeout",
-    type=click.FloatRange(min=0.01),
-    default=24 * 3600.0,
-    show_default=True,
-    help="Seconds after which a batch that has not ended is cancelled "
-    "(its finished results are kept).",
+    24 * 3600.0,
+    "Seconds after which a batch that has not ended is cancelled (its finished results are kept).",
 )
-@click.option(
-    "--batch-poll-interval",
-    type=click.FloatRange(min=0.0),
-    default=60.0,
-    show_default=True,
-    help="Seconds between polls of the open batches.",
+@seconds_option(
+    "--batch-poll-interval", 60.0, "Seconds between polls of the open batches.", minimum=0.0
 )
 def run(
     suite_file: Path,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from driftproof.cli._options import EXISTING_FILE
+from driftproof.cli._options import EXISTING_FILE, format_option
 from driftproof.errors import RefusalError
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.stale import stale_text as render_text
@@ -112,9 +112,7 @@ def _today_template_version(r: Receipt, path: Path | None) -> str | None:
     help="A judge prompt template edited outside the product (its file's sha256). Default: the "
     "template this product runs today, for a receipt that driftproof run or regrade made.",
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option(["text", "json"])
 def stale(
     receipt: Path,
     model: str | None,

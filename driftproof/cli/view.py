@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli._options import format_option
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.escape import terminal_safe
 from driftproof.render.sheet import FIGURES_TITLE, Format, breakdown_document
@@ -35,14 +36,7 @@ _PRINTERS = {"text": render_text, "markdown": render_markdown, "json": render_js
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option(["text", "markdown", "json"], "Output format.")
 def view(receipt: Path, fmt: Format) -> None:
     """Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown."""
     r = read_receipt(receipt)
