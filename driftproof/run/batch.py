@@ -42,7 +42,7 @@ from typing import IO, Any
 
 from driftproof.run.providers._sdk import sdk_error
 from driftproof.run.providers.anthropic_api import AnthropicAPI
-from driftproof.run.providers.base import AttemptError, Provider, Reply, classify_status
+from driftproof.run.providers.base import AttemptError, Provider, Reply, Request, classify_status
 from driftproof.run.providers.openai_api import OpenAIAPI
 
 __all__ = [
@@ -203,7 +203,7 @@ class AnthropicBatches(BatchLane):
     def request(self, kw: dict[str, Any]) -> dict[str, Any]:
         from driftproof.run.providers.anthropic_api import build_request
 
-        return build_request(**kw)
+        return build_request(Request(**kw))
 
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
         return {"custom_id": custom_id, "params": body}
@@ -317,8 +317,8 @@ class OpenAIBatches(BatchLane):
         from driftproof.run.providers.openai_api import build_chat, build_responses
 
         if self.lane.api == "responses":
-            return build_responses(**kw)
-        return build_chat(**kw, compatible=self.lane.compatible)
+            return build_responses(Request(**kw))
+        return build_chat(Request(**kw), compatible=self.lane.compatible)
 
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
         return {"custom_id": custom_id, "method": "POST", "url": self.endpoint, "body": body}

@@ -1,18 +1,33 @@
-"""Helpers shared by the API lanes: SDK errors as attempt errors, usage counts, credentials."""
+"""Helpers shared by the API lanes: their base class over an SDK client, SDK errors as attempt
+errors, reply members and usage counts read without trusting their shape, credentials."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from driftproof.run.providers.base import (
     AttemptError,
+    Call,
     MissingCredentials,
+    Provider,
+    Reply,
     classify_status,
     retry_after_seconds,
+    strip_credentials,
 )
 
-__all__ = ["count", "json_object", "require_key", "sdk_error"]
+__all__ = [
+    "SDKLane",
+    "count",
+    "json_object",
+    "member_dict",
+    "member_list",
+    "member_str",
+    "require_key",
+    "sdk_error",
+]
 
 
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
@@ -103,3 +118,71 @@ def json_object(body: str) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
     return obj
+
+
+class SDKLane(Provider):
+    """Base of the API lanes over an official SDK client (``anthropic``, ``openai``).
+
+    Built with ``base_url`` (``None``: the SDK's, from its ``*_BASE_URL`` variable) and
+    ``api_key`` (``None``: the SDK's variable). The key is checked first, before the first call
+    (issue 13, item 7); the client is built with the SDK's retries off (``max_retries=0``) so
+    that every attempt is the runner's own, counted when made; :attr:`service` is its base URL
+    with credentials stripped. :meth:`post` makes one attempt and reads the reply as the API
+    sent it.
+
+    Attributes:
+        keys: the credential variables, any one of which will do; the first is named when none
+            is set (:class:`MissingCredentials`).
+        client: the SDK client (the batch transport calls it too).
+
+    Raises:
+        MissingCredentials: no ``api_key`` and none of :attr:`keys` set.
+    """
+
+    keys: tuple[str, ...] = ()
+
+    def __init__(self, *, base_url: str | None = None, api_key: str | None = None) -> None:
+        require_key(api_key, *self.keys, lane=f"{self.name} {self.surface}")
+        client_class, self._errors = self.sdk()
+        self.client = client_class(base_url=base_url, api_key=api_key, max_retries=0)
+        self.service = strip_credentials(str(self.client.base_url))
+
+    @staticmethod
+    def sdk() -> tuple[Any, type[Exception]]:
+        """The SDK's client class and the base class of its errors (the SDK imported only when
+        a lane is built)."""
+        raise NotImplementedError
+
+    def post(
+        self,
+        create: Callable[..., Any],
+        req: dict[str, Any],
+        call: Call,
+        *,
+        hint_404: str | None = None,
+    ) -> tuple[dict[str, Any], str]:
+        """One attempt: ``create`` (an SDK ``with_raw_response.create``) sent ``req`` with the
+        call's timeout.
+
+        Returns:
+            (the reply body as a JSON object, the body as text).
+
+        Raises:
+            AttemptError: the SDK's error as :func:`sdk_error` classes it (``hint_404`` added to
+                a 404 that is not an unknown model), or a body that is no JSON object.
+        """
+        try:
+            # the raw response: its JSON is read as the API sent it, with no model built from it
+            body: str = create(**req, timeout=call.timeout).http_response.text
+        except self._errors as exc:
+            raise sdk_error(exc, call.timeout, hint_404=hint_404) from exc
+        return json_object(body), body
+
+    def kept(self, reply: Reply, body: str) -> Reply:
+        """``reply``, carrying the raw ``body`` when the lane keeps raw output."""
+        if self.keep_raw:
+            reply.raw = body
+        return reply
+
+    def close(self) -> None:
+        self.client.close()

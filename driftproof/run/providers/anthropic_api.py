@@ -5,8 +5,9 @@ when made; the base URL is the SDK's (``ANTHROPIC_BASE_URL``) unless given. The 
 checked when the lane is built, before the first call (``ANTHROPIC_API_KEY``, or
 ``ANTHROPIC_AUTH_TOKEN``).
 
-Request building (:func:`build_request`) and reply reading (:func:`read_message`) are plain
-functions (a request dict in, a :class:`Reply` out) so the batch transport reuses them.
+Request building (:func:`build_request`: a :class:`Request` in, a request body out) and reply
+reading (:func:`read_message`: a reply body in, a :class:`Reply` out) are plain functions so the
+batch transport reuses them.
 The judge grades through a forced tool call (channel ``tool_call``).
 """
 
@@ -14,16 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.run.providers._sdk import (
-    count,
-    member_dict,
-    member_list,
-    member_str,
-    require_key,
-    sdk_error,
-)
-from driftproof.run.providers._sdk import json_object as _json_object
-from driftproof.run.providers.base import Call, Provider, Reply, strip_credentials
+from driftproof.run.providers._sdk import SDKLane, count, member_dict, member_list, member_str
+from driftproof.run.providers.base import Call, Reply, Request
 
 __all__ = ["AnthropicAPI", "build_request", "read_message"]
 
@@ -32,29 +25,22 @@ TOOL_NAME = "record_grade"
 TRUNCATED = ("max_tokens", "model_context_window_exceeded")
 
 
-def build_request(
-    *,
-    model: str,
-    system: str | None,
-    prompt: str,
-    max_tokens: int,
-    schema: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The Messages API request body. With ``schema`` the reply must be a call of the
+def build_request(r: Request) -> dict[str, Any]:
+    """The Messages API request body. With ``r.schema`` the reply must be a call of the
     ``record_grade`` tool whose input follows it (``tool_choice`` forces the tool)."""
     req: dict[str, Any] = {
-        "model": model,
-        "max_tokens": max_tokens,
-        "messages": [{"role": "user", "content": prompt}],
+        "model": r.model,
+        "max_tokens": r.max_tokens,
+        "messages": [{"role": "user", "content": r.prompt}],
     }
-    if system:
-        req["system"] = system
-    if schema is not None:
+    if r.system:
+        req["system"] = r.system
+    if r.schema is not None:
         req["tools"] = [
             {
                 "name": TOOL_NAME,
                 "description": "Record your grade of the answer.",
-                "input_schema": schema,
+                "input_schema": r.schema,
             }
         ]
         req["tool_choice"] = {"type": "tool", "name": TOOL_NAME}
@@ -110,34 +96,20 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     )
 
 
-class AnthropicAPI(Provider):
+class AnthropicAPI(SDKLane):
     """``anthropic`` × ``api``: Messages API, SKILL.md as the ``system`` parameter."""
 
     name, surface = "anthropic", "api"
     channel = "tool_call"
+    keys = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 
-    def __init__(self, *, base_url: str | None = None, api_key: str | None = None) -> None:
-        require_key(api_key, "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", lane="anthropic api")
+    @staticmethod
+    def sdk() -> tuple[Any, type[Exception]]:
         import anthropic
 
-        self._errors = anthropic.AnthropicError
-        self.client = anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0)
-        self.service = strip_credentials(str(self.client.base_url))
+        return anthropic.Anthropic, anthropic.AnthropicError
 
     def attempt(self, call: Call) -> Reply:
-        req = build_request(**call.request())
-        try:
-            # the raw response: its JSON is read as the API sent it, with no model built from it
-            http = self.client.messages.with_raw_response.create(
-                **req, timeout=call.timeout
-            ).http_response
-            body = http.text
-        except self._errors as exc:
-            raise sdk_error(exc, call.timeout) from exc
-        reply = read_message(_json_object(body), graded=call.schema is not None)
-        if self.keep_raw:
-            reply.raw = body
-        return reply
-
-    def close(self) -> None:
-        self.client.close()
+        create = self.client.messages.with_raw_response.create
+        msg, body = self.post(create, build_request(call), call)
+        return self.kept(read_message(msg, graded=call.schema is not None), body)

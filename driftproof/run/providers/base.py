@@ -16,8 +16,9 @@ class (issue 13, "Errors by class"):
 A request a retry cannot fix but that says nothing about the other calls (another 4xx, an
 unreadable reply) loses the draw without a retry (``retryable=False``, class ``fatal``).
 
-Request building and reply parsing are plain functions per lane (a request dict in, a
-:class:`Reply` out), so the batch transport can reuse them unchanged.
+Request building and reply parsing are plain functions per lane (a :class:`Request` in, a
+request body out; a reply body in, a :class:`Reply` out), so the batch transport can reuse them
+unchanged.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = [
     "MissingCredentials",
     "Provider",
     "Reply",
+    "Request",
     "classify_status",
     "json_or_none",
     "printed_version",
@@ -145,14 +147,14 @@ class MissingCredentials(ProviderError):
 
 
 @dataclass(frozen=True)
-class Call:
-    """One attempt's request, as :meth:`Provider.call` received it.
+class Request:
+    """What a lane's request builder reads: a :class:`Call` but its timeout (the batch transport
+    builds request bodies from these too).
 
     Attributes:
         model: the model id asked for.
         system: the system prompt, ``None`` for none (the baseline arm).
         prompt: the user prompt (a case's prompt, or the judge's instructions and answer).
-        timeout: seconds the attempt may take.
         max_tokens: the output budget of the reply (tokens).
         schema: the grading decision's JSON Schema for a judge call, else ``None``.
     """
@@ -160,19 +162,16 @@ class Call:
     model: str
     system: str | None
     prompt: str
-    timeout: float
     max_tokens: int
     schema: dict[str, Any] | None = None
 
-    def request(self) -> dict[str, Any]:
-        """The fields a lane's request builder takes: all but ``timeout``."""
-        return {
-            "model": self.model,
-            "system": self.system,
-            "prompt": self.prompt,
-            "max_tokens": self.max_tokens,
-            "schema": self.schema,
-        }
+
+@dataclass(frozen=True)
+class Call(Request):
+    """One attempt's request, as :meth:`Provider.call` received it: the :class:`Request` and
+    ``timeout``, the seconds the attempt may take (keyword only)."""
+
+    timeout: float = field(kw_only=True)
 
 
 class Provider:
@@ -222,7 +221,7 @@ class Provider:
     ) -> Reply:
         """Make one attempt; with ``schema`` (a grading call) return the grader's decision
         through the lane's structured channel. Raises :class:`AttemptError`."""
-        return self.attempt(Call(model, system, prompt, timeout, max_tokens, schema))
+        return self.attempt(Call(model, system, prompt, max_tokens, schema, timeout=timeout))
 
     def attempt(self, call: Call) -> Reply:
         """The lane's one attempt at ``call`` (see :meth:`call`). Raises :class:`AttemptError`."""

@@ -15,9 +15,9 @@ both. A reply with more output tokens than the budget is flagged ``over_budget``
 A 404 on the Responses API that is not an unknown model names ``--openai-api chat`` as the
 fix: most compatible servers have only Chat Completions.
 
-Request building (:func:`build_chat`, :func:`build_responses`) and reply reading
-(:func:`read_chat`, :func:`read_response`) are plain functions (a request dict in, a
-:class:`Reply` out) so the batch transport reuses them. The judge grades through
+Request building (:func:`build_chat`, :func:`build_responses`: a :class:`Request` in, a request
+body out) and reply reading (:func:`read_chat`, :func:`read_response`: a reply body in, a
+:class:`Reply` out) are plain functions so the batch transport reuses them. The judge grades through
 ``response_format`` json_schema strict (Chat, channel ``json_schema``) or ``text.format``
 (Responses, channel ``responses_format``).
 """
@@ -26,16 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.run.providers._sdk import (
-    count,
-    member_dict,
-    member_list,
-    member_str,
-    require_key,
-    sdk_error,
-)
-from driftproof.run.providers._sdk import json_object as _json_object
-from driftproof.run.providers.base import Call, Provider, Reply, json_or_none, strip_credentials
+from driftproof.run.providers._sdk import SDKLane, count, member_dict, member_list, member_str
+from driftproof.run.providers.base import Call, Reply, Request, json_or_none
 
 __all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
 
@@ -44,45 +36,39 @@ OPENAI_HOST = "api.openai.com"
 HINT_404 = "the endpoint has no Responses API; run with --openai-api chat (Chat Completions)"
 
 
-def build_chat(
-    *,
-    model: str,
-    system: str | None,
-    prompt: str,
-    max_tokens: int,
-    schema: dict[str, Any] | None = None,
-    compatible: bool = False,
-) -> dict[str, Any]:
+def build_chat(r: Request, *, compatible: bool = False) -> dict[str, Any]:
     """The Chat Completions request body; ``compatible`` (a non-OpenAI base URL) sends the
     budget as ``max_tokens`` too."""
-    msgs: list[dict[str, str]] = [{"role": "system", "content": system}] if system else []
-    msgs.append({"role": "user", "content": prompt})
-    req: dict[str, Any] = {"model": model, "messages": msgs, "max_completion_tokens": max_tokens}
+    msgs: list[dict[str, str]] = [{"role": "system", "content": r.system}] if r.system else []
+    msgs.append({"role": "user", "content": r.prompt})
+    req: dict[str, Any] = {
+        "model": r.model,
+        "messages": msgs,
+        "max_completion_tokens": r.max_tokens,
+    }
     if compatible:
-        req["max_tokens"] = max_tokens
-    if schema is not None:
+        req["max_tokens"] = r.max_tokens
+    if r.schema is not None:
         req["response_format"] = {
             "type": "json_schema",
-            "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": schema},
+            "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": r.schema},
         }
     return req
 
 
-def build_responses(
-    *,
-    model: str,
-    system: str | None,
-    prompt: str,
-    max_tokens: int,
-    schema: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+def build_responses(r: Request) -> dict[str, Any]:
     """The Responses API request body."""
-    req: dict[str, Any] = {"model": model, "input": prompt, "max_output_tokens": max_tokens}
-    if system:
-        req["instructions"] = system
-    if schema is not None:
+    req: dict[str, Any] = {"model": r.model, "input": r.prompt, "max_output_tokens": r.max_tokens}
+    if r.system:
+        req["instructions"] = r.system
+    if r.schema is not None:
         req["text"] = {
-            "format": {"type": "json_schema", "name": SCHEMA_NAME, "strict": True, "schema": schema}
+            "format": {
+                "type": "json_schema",
+                "name": SCHEMA_NAME,
+                "strict": True,
+                "schema": r.schema,
+            }
         }
     return req
 
@@ -196,26 +182,28 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     )
 
 
-class OpenAIAPI(Provider):
+class OpenAIAPI(SDKLane):
     """``openai`` × ``api``: Responses API (``instructions`` = SKILL.md) or Chat Completions
     (a ``system`` message), per ``api``."""
 
     name, surface = "openai", "api"
+    keys = ("OPENAI_API_KEY",)
 
     def __init__(
         self, *, base_url: str | None = None, api_key: str | None = None, api: str = "responses"
     ) -> None:
         if api not in ("responses", "chat"):
             raise ValueError("api must be 'responses' or 'chat'")
-        require_key(api_key, "OPENAI_API_KEY", lane="openai api")
-        import openai
-
-        self._errors = openai.OpenAIError
+        super().__init__(base_url=base_url, api_key=api_key)
         self.api = api
         self.channel = "responses_format" if api == "responses" else "json_schema"
-        self.client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0)
-        self.service = strip_credentials(str(self.client.base_url))
         self.compatible = (self.client.base_url.host or "") != OPENAI_HOST
+
+    @staticmethod
+    def sdk() -> tuple[Any, type[Exception]]:
+        import openai
+
+        return openai.OpenAI, openai.OpenAIError
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         if self.api == "responses":
@@ -227,32 +215,10 @@ class OpenAIAPI(Provider):
 
     def attempt(self, call: Call) -> Reply:
         graded = call.schema is not None
-        try:
-            # the raw response: its JSON is read as the API sent it, with no model built from it
-            if self.api == "responses":
-                req = build_responses(**call.request())
-                http: Any = self.client.responses.with_raw_response.create(
-                    **req, timeout=call.timeout
-                ).http_response
-            else:
-                req = build_chat(**call.request(), compatible=self.compatible)
-                http = self.client.chat.completions.with_raw_response.create(
-                    **req, timeout=call.timeout
-                ).http_response
-            body = http.text
-        except self._errors as exc:
-            raise sdk_error(
-                exc, call.timeout, hint_404=HINT_404 if self.api == "responses" else None
-            ) from exc
-        obj = _json_object(body)
-        reply = (
-            read_response(obj, graded=graded)
-            if self.api == "responses"
-            else read_chat(obj, graded=graded)
-        )
-        if self.keep_raw:
-            reply.raw = body
-        return reply
-
-    def close(self) -> None:
-        self.client.close()
+        if self.api == "responses":
+            create = self.client.responses.with_raw_response.create
+            obj, body = self.post(create, build_responses(call), call, hint_404=HINT_404)
+            return self.kept(read_response(obj, graded=graded), body)
+        create = self.client.chat.completions.with_raw_response.create
+        obj, body = self.post(create, build_chat(call, compatible=self.compatible), call)
+        return self.kept(read_chat(obj, graded=graded), body)
