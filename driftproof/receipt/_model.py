@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from driftproof.receipt._model_base import _Model, _v015
+from driftproof.receipt._model_base import Sha256, _Model, _v015
 from driftproof.receipt._model_draw import (
     CapturedFile,
     Case,
@@ -127,7 +127,7 @@ class Provenance(_Model):
     """The source tool's version, when it recorded one."""
     document: str
     """The converted document, as given."""
-    document_sha256: str
+    document_sha256: Sha256
     """Digest of the converted document."""
     unrecorded: list[str]
     """Each thing the source did not record; it stays unknown (D-13)."""
@@ -142,7 +142,7 @@ class Provenance(_Model):
 class Seal(_Model):
     algorithm: Literal["sha256-rfc8785"]
     """sha256-rfc8785."""
-    sha256: str
+    sha256: Sha256
     """SHA-256 of the receipt's RFC 8785 canonical JSON without seal."""
 
 
@@ -153,13 +153,13 @@ class Regrade(_Model):
 
     kind: Literal["rubric", "judge"]
     """rubric (revised rubric or criteria) or judge (a plain judge regrade)."""
-    original_seal: str
+    original_seal: Sha256
     """The original receipt's seal."""
     original_runner: Runner
     """The runner that wrote the original."""
     runner_version: str
     """The runner version that made the regrade."""
-    revised_suite_sha256: str | None
+    revised_suite_sha256: Sha256 | None
     """Digest of the revised tasks."""
     original_grader: dict[str, Any]
     """The original grader's recorded setting."""
@@ -192,7 +192,7 @@ class BoundedText(_Model):
 
     pointer: str
     """Where the text would be (null there)."""
-    sha256: str
+    sha256: Sha256
     """Digest of its UTF-8 bytes."""
     chars: int
     """Its length."""
@@ -244,9 +244,9 @@ class ReceiptBody(_Model):
 
     @model_validator(mode="after")
     def _schema_rules(self) -> ReceiptBody:
-        """The frozen schema's aggregates-only rule (one of its ``allOf``). Its preset rule is
-        not held here: tests and readers build smoke receipts restamped TESTED on purpose, to
-        check they still read as smoke (see the parity test's known disagreements)."""
+        """The frozen schema's two whole-receipt rules (its ``allOf``)."""
+        if self.run.preset is not None and self.verification_level == "TESTED":
+            raise ValueError("a receipt that names a preset cannot read TESTED (v0.11)")
         if self.is_aggregates_only and self.source_figures is None:
             raise ValueError(
                 "a receipt marked uncertainty_unavailable aggregates_only carries the figures "

@@ -5,11 +5,14 @@ Re-exported by :mod:`driftproof.receipt._model`; see its docstring for the rules
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints, model_validator
 
-from driftproof.receipt._model_base import NonNegative, _Model, _v015
+from driftproof.receipt._model_base import NonNegative, Sha256, Unit, _Model, _v015
+
+#: A case id as the schema states it: a letter or digit, then up to 127 of ``A-Za-z0-9._-``.
+CaseId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
 
 __all__ = [
     "JudgeSample",
@@ -30,9 +33,9 @@ __all__ = [
 
 
 class JudgeSample(_Model):
-    score: float | None
+    score: Unit | None
     """The score the reply gave; null when it held no valid score."""
-    reply_sha256: str | None
+    reply_sha256: Sha256 | None
     """Digest of the reply's score text."""
     reported_model: str | None
     """The model id the reply reported, dates kept."""
@@ -152,9 +155,9 @@ class Draw(_Model):
     """The draw's number within its arm, unique."""
     answer: str | None
     """The graded answer (kept with --keep-transcripts); untrusted, escaped wherever shown."""
-    answer_sha256: str | None
+    answer_sha256: Sha256 | None
     """Digest of the answer text."""
-    score: float | None
+    score: Unit | None
     """Mean of the draw's valid judge samples (D-1); null when lost or unscored."""
     judge_samples: list[JudgeSample]
     """The grader's samples of this draw, in reply order."""
@@ -188,6 +191,13 @@ class Draw(_Model):
     harness_events: list[HarnessEvent] | None = _v015()
     """Events the harness printed beside its result (claude -p --verbose)."""
 
+    @model_validator(mode="after")
+    def _lost_has_no_score(self) -> Draw:
+        """The schema's rule: a lost draw carries no score (D-9)."""
+        if self.lost is not None and self.score is not None:
+            raise ValueError("a lost draw carries no score (D-9)")
+        return self
+
 
 class Generation(_Model):
     sd: NonNegative | None
@@ -212,13 +222,13 @@ class CaseArms(_Model):
 
 
 class Case(_Model):
-    id: str
+    id: CaseId
     """The case's id, unique in the receipt."""
     prompt: str | None
     """The task as put to the model; untrusted text."""
-    prompt_sha256: str | None
+    prompt_sha256: Sha256 | None
     """Digest of the task text."""
-    rubric_sha256: str | None
+    rubric_sha256: Sha256 | None
     """Digest of the rubric, or of the criteria with their template; an edit to any moves it."""
     threshold: float | None
     """The pass threshold the case's mean is held against."""

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from driftproof.receipt._model_base import DateTime, Positive, UtcOffset, _Model, _v015
+from driftproof.receipt._model_base import DateTime, Positive, Sha256, UtcOffset, _Model, _v015
 
 __all__ = [
     "Harness",
@@ -49,7 +49,7 @@ class Transcripts(_Model):
 
     file: str
     """The file's name, beside the receipt."""
-    sha256: str
+    sha256: Sha256
     """sha256 of the file's bytes."""
     draws: int
     """Lines in the file: one per draw."""
@@ -128,7 +128,7 @@ class Run(_Model):
 class Skill(_Model):
     name: str
     """The skill's name."""
-    sha256: str | None
+    sha256: Sha256 | None
     """Digest of the SKILL.md bytes."""
     tokens: Positive | None
     """ceil(characters of SKILL.md ÷ 4), a yardstick for value per 1,000 tokens, not a billing
@@ -138,7 +138,7 @@ class Skill(_Model):
 class Suite(_Model):
     name: Annotated[str, StringConstraints(max_length=200)] | None
     """The suite's name."""
-    sha256: str | None
+    sha256: Sha256 | None
     """Digest of the suite file."""
 
 
@@ -175,7 +175,7 @@ class Judge(_Model):
     """The address the grader's calls use."""
     sampling: dict[str, Any] | None
     """The sampling settings handed to the grader (temperature, maximum tokens, …)."""
-    template_sha256: str | None
+    template_sha256: Sha256 | None
     """Digest of the grader's prompt template."""
     scale: JudgeScale
     """The grader's score scale."""
@@ -215,7 +215,7 @@ class ArmSpec(_Model):
     """The source's own name for the arm (e.g. caveman's __terse__)."""
     instruction: str | None
     """The fixed instruction of a control arm."""
-    system_prompt_sha256: str | None
+    system_prompt_sha256: Sha256 | None
     """Digest of the arm's system prompt."""
     recorded: bool = Field(default=True, exclude_if=lambda v: v is True)
     """False when the source did not record this arm: no lift, no interval and no value per

@@ -19,17 +19,6 @@ from driftproof.receipt._versions import compiled_validator_for, validator_for
 FIXTURES = Path(__file__).parent / "fixtures" / CURRENT_VERSION
 #: Refused by the strict JSON parse before any schema or model sees them: not JSON documents.
 NOT_JSON = {"invalid-nan.json", "invalid-duplicate-key.json"}
-#: Refused by the schema, accepted by the model: rules the model does not hold yet, because
-#: tests and readers build receipts that break them on purpose (a smoke run restamped TESTED,
-#: a bad hash, a score out of scale, a lost draw with a score, an id with markup) to check the
-#: readers' defences. Holding them needs those tests to build such receipts by hand first.
-KNOWN_DISAGREEMENTS = {
-    "invalid-bad-case-id.json",
-    "invalid-bad-sha256.json",
-    "invalid-lost-draw-with-score.json",
-    "invalid-preset-reads-tested.json",
-    "invalid-score-above-scale.json",
-}
 
 
 def _strict(text: str) -> Any:
@@ -70,9 +59,6 @@ def test_model_and_schema_agree(path: Path) -> None:
         by_model = True
     except ValidationError:
         by_model = False
-    if path.name in KNOWN_DISAGREEMENTS:
-        assert (by_schema, by_model) == (False, True), "fixed: take it off KNOWN_DISAGREEMENTS"
-        return
     assert by_model == by_schema, f"schema accepts: {by_schema}, model accepts: {by_model}"
     if path.name.startswith("valid-"):
         assert by_schema
