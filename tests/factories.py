@@ -10,7 +10,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, seal_document
+from pydantic import BaseModel
+
+from driftproof.receipt import (
+    Receipt,
+    draw_doc,
+    judge_sample_doc,
+    receipt_doc,
+    seal_document,
+    seal_receipt,
+)
 
 #: ../shared (read-only reference data): DRIFTPROOF_SHARED when set, else the folder CI lays
 #: beside the clone. Tests that need it skip, naming the reason, when it is absent.
@@ -88,6 +97,30 @@ def make_receipt(
         **kw,
     )
     return seal_document(doc)
+
+
+def _replaced(node: Any, parts: list[str], value: Any) -> Any:
+    if not parts:
+        return value
+    head, rest = parts[0], parts[1:]
+    if isinstance(node, list):
+        out = list(node)
+        out[int(head)] = _replaced(node[int(head)], rest, value)
+        return out
+    assert isinstance(node, BaseModel), f"no member {head!r} under {type(node).__name__}"
+    return node.model_copy(update={head: _replaced(getattr(node, head), rest, value)})
+
+
+def edited(receipt: Receipt, pointer: str, value: Any) -> Receipt:
+    """``receipt`` with the member at ``pointer`` (a JSON pointer such as ``/cases/0/id``,
+    field names as the model spells them) set to ``value``, then sealed again.
+
+    ``model_copy`` checks nothing, so this is how a test holds a receipt the model and the
+    frozen schema refuse (a smoke run restamped TESTED, a bad hash, a score off the scale): what
+    a buggy writer could hold in memory, to test a reader's own defences. ``value`` is given as
+    the model holds it (a nested part as its model, not as a dict).
+    """
+    return seal_receipt(_replaced(receipt, pointer.split("/")[1:], value))
 
 
 def run_main(argv: list[str], capsys: Any) -> tuple[int, str, str]:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import yaml
-from factories import case, make_receipt
+from factories import case, edited, make_receipt
 
 from driftproof import action
 from driftproof.compare import compare_receipts
@@ -245,9 +245,10 @@ def test_summary_truncates_with_n_more_and_stays_under_the_cap() -> None:
 
 
 def test_summary_escapes_untrusted_text() -> None:
+    # a case id the model and the schema refuse, set past them as a buggy writer could
     evil = "x|<script>alert(1)</script>\n## heading"
-    a = Receipt.model_validate(make_receipt([case(evil, HIGH, LOW)]))
-    b = Receipt.model_validate(make_receipt([case(evil, LOW, LOWER)]))
+    a = edited(Receipt.model_validate(make_receipt([case("x", HIGH, LOW)])), "/cases/0/id", evil)
+    b = edited(Receipt.model_validate(make_receipt([case("x", LOW, LOWER)])), "/cases/0/id", evil)
     text = action.summary_markdown(a, b, compare_receipts(a, b, a_name="a", b_name="b"))
     assert "<script>" not in text and "\n## heading" not in text
     assert "x\\|\\<script\\>" in text

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from factories import case, make_receipt
+from factories import case, edited, make_receipt
 
 from driftproof import wording
 from driftproof.badge import (
@@ -28,7 +28,7 @@ from driftproof.badge import (
     site_badge_files,
     workflow_outputs,
 )
-from driftproof.receipt import Receipt, seal_document
+from driftproof.receipt import Receipt
 
 ENDPOINT_KEYS = {"schemaVersion", "label", "message", "color"}
 
@@ -182,11 +182,10 @@ def test_smoke_run_reads_smoke_no_verdict_and_lift_na_in_outputs() -> None:
 
 
 def test_smoke_run_restamped_tested_is_still_smoke() -> None:
-    # The schema refuses preset + TESTED; a hand-restamped document read by the model alone must
+    # The model and the schema refuse preset + TESTED; a receipt restamped past them must
     # still give no verdict (method: "whatever level it carries").
     doc = make_receipt(PASSING, level="UNVERIFIED", preset="quick")
-    doc["verification_level"] = "TESTED"
-    r = Receipt.model_validate(seal_document({k: v for k, v in doc.items() if k != "seal"}))
+    r = edited(Receipt.model_validate(doc), "/verification_level", "TESTED")
     b = badge_reading(r)
     assert b.message == "Smoke run, no verdict" and b.status == "no verdict"
     assert workflow_outputs(r)["lift"] == "n/a"

@@ -24,6 +24,7 @@ is ``None`` (D-11, D-13). Limits (bytes, items, characters) are constants in
 :mod:`driftproof.receipt._bounds`.
 """
 
+from driftproof.receipt import _model
 from driftproof.receipt._bounds import (
     BREAKDOWN_MAX_BYTES,
     breakdown_size_ok,
@@ -49,38 +50,7 @@ from driftproof.receipt._load import (
     validate_document,
     write_checked_receipt,
 )
-from driftproof.receipt._model import (
-    CURRENT_VERSION,
-    ArmSpec,
-    ArmSpecs,
-    CapturedFile,
-    Case,
-    CaseArm,
-    CaseArms,
-    Check,
-    Draw,
-    Economics,
-    Generation,
-    Harness,
-    Judge,
-    JudgeOverhead,
-    JudgePrice,
-    JudgeSample,
-    JudgeScale,
-    Lost,
-    OtherModelCall,
-    Provenance,
-    Receipt,
-    ReceiptBody,
-    Regrade,
-    Run,
-    Runner,
-    Seal,
-    Skill,
-    Suite,
-    Tokens,
-    Transcripts,
-)
+from driftproof.receipt._model import *  # noqa: F403 (the receipt models, re-exported whole)
 from driftproof.receipt._seal import (
     SEAL_ALGORITHM,
     canonical_bytes,
@@ -96,39 +66,9 @@ from driftproof.receipt._versions import known_versions, schema_bytes, schema_fo
 SCHEMA_ID_BASE = "https://driftproof.dev/spec"
 
 __all__ = [
-    "ArmSpec",
-    "ArmSpecs",
     "BREAKDOWN_MAX_BYTES",
-    "CURRENT_VERSION",
-    "CapturedFile",
-    "Case",
-    "CaseArm",
-    "CaseArms",
-    "Check",
-    "Draw",
-    "Economics",
-    "Generation",
-    "Harness",
-    "Judge",
-    "JudgeOverhead",
-    "JudgePrice",
-    "JudgeSample",
-    "JudgeScale",
-    "Lost",
-    "OtherModelCall",
-    "Provenance",
-    "Receipt",
-    "ReceiptBody",
-    "Regrade",
-    "Run",
-    "Runner",
     "SCHEMA_ID_BASE",
     "SEAL_ALGORITHM",
-    "Seal",
-    "Skill",
-    "Suite",
-    "Tokens",
-    "Transcripts",
     "breakdown_size_ok",
     "breakdown_unavailable_reason",
     "build_draw",
@@ -158,3 +98,5 @@ __all__ = [
     "write_checked_receipt",
     "write_receipt",
 ]
+__all__ += _model.__all__  # the receipt models, listed once there
+__all__.sort()

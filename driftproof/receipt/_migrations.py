@@ -28,7 +28,7 @@ What each step restates (the receipt specification's version map):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, overload
 
 __all__ = [
     "STEPS",
@@ -40,6 +40,16 @@ __all__ = [
 ]
 
 Doc = dict[str, Any]
+
+
+@overload
+def _unknown(part: Doc, *names: str) -> Doc: ...
+@overload
+def _unknown(part: None, *names: str) -> None: ...
+def _unknown(part: Doc | None, *names: str) -> Doc | None:
+    """A copy of ``part`` with each of ``names`` set to ``None``: the older version did not
+    record them, so they are unknown, never a default (D-13). ``None`` stays ``None``."""
+    return None if part is None else {**part, **dict.fromkeys(names)}
 
 
 def _arms(case: Doc) -> Iterator[tuple[str, Doc]]:
@@ -62,28 +72,22 @@ def _map_draws(
 
 def v0_3_1_to_v0_10(doc: Doc) -> Doc:
     """0.3.1 → 0.10: capture mode, harness and captured files were not recorded."""
-    run = {**doc["run"], "capture": None, "harness": None}
     return {
         **doc,
         "schema_version": "0.10",
-        "run": run,
-        "cases": _map_draws(doc, lambda d: {**d, "captured_files": None}),
+        "run": _unknown(doc["run"], "capture", "harness"),
+        "cases": _map_draws(doc, lambda d: _unknown(d, "captured_files")),
     }
 
 
 def v0_10_to_v0_11(doc: Doc) -> Doc:
     """0.10 → 0.11: no preset was recorded (``run.preset`` is ``None``)."""
-    return {**doc, "schema_version": "0.11", "run": {**doc["run"], "preset": None}}
+    return {**doc, "schema_version": "0.11", "run": _unknown(doc["run"], "preset")}
 
 
 def v0_11_to_v0_13(doc: Doc) -> Doc:
     """0.11 → 0.13: no printed source figures and no aggregates-only mark."""
-    return {
-        **doc,
-        "schema_version": "0.13",
-        "source_figures": None,
-        "uncertainty_unavailable": None,
-    }
+    return {**_unknown(doc, "source_figures", "uncertainty_unavailable"), "schema_version": "0.13"}
 
 
 def _band_source(doc: Doc) -> str | None:
@@ -99,8 +103,12 @@ def _band_source(doc: Doc) -> str | None:
 
 def v0_13_to_v0_14(doc: Doc) -> Doc:
     """0.13 → 0.14: separate counts unknown, old judge-overhead counting stated honestly."""
-    run = {k: v for k, v in doc["run"].items() if k != "samples"}
-    run.update(generations_per_arm=None, judge_samples_per_generation=None, endpoint_attempts=None)
+    run = _unknown(
+        {k: v for k, v in doc["run"].items() if k != "samples"},
+        "generations_per_arm",
+        "judge_samples_per_generation",
+        "endpoint_attempts",
+    )
     overhead = doc["economics"]["judge_overhead"]
     if overhead is not None:
         with_draws = sum(1 for case in doc["cases"] if any(arm["draws"] for _, arm in _arms(case)))
@@ -116,8 +124,8 @@ def v0_13_to_v0_14(doc: Doc) -> Doc:
         "band_source": _band_source(doc),
         "cases": _map_draws(
             doc,
-            lambda d: {**d, "skill_fired": None, "source_error": None},
-            lambda a: {**a, "generation": None},
+            lambda d: _unknown(d, "skill_fired", "source_error"),
+            lambda a: _unknown(a, "generation"),
         ),
         "economics": {**doc["economics"], "judge_overhead": overhead},
         "provenance": None,
@@ -125,87 +133,56 @@ def v0_13_to_v0_14(doc: Doc) -> Doc:
 
 
 def _v15_draw(d: Doc) -> Doc:
-    lost = d["lost"]
-    if lost is not None:
-        lost = {**lost, "kind": None, "error_class": None, "status": None}
-    tokens = d["tokens"]
-    if tokens is not None:
-        tokens = {
-            **tokens,
-            "cache_read_input": None,
-            "cache_creation_input": None,
-            "reasoning_output": None,
-            "total": None,
-        }
     return {
-        **d,
-        "lost": lost,
-        "tokens": tokens,
-        "stop_reason": None,
-        "refusal": None,
-        "over_budget": None,
-        "attempts": None,
-        "harness_events": None,
-        "judge_samples": [{**s, "reason": None} for s in d["judge_samples"]],
+        **_unknown(d, "stop_reason", "refusal", "over_budget", "attempts", "harness_events"),
+        "lost": _unknown(d["lost"], "kind", "error_class", "status"),
+        "tokens": _unknown(
+            d["tokens"], "cache_read_input", "cache_creation_input", "reasoning_output", "total"
+        ),
+        "judge_samples": [_unknown(s, "reason") for s in d["judge_samples"]],
     }
 
 
 def v0_14_to_v0_15(doc: Doc) -> Doc:
     """0.14 → 0.15: every field 0.15 added is unknown (``None``); both arms are recorded."""
-    run = {
-        **doc["run"],
-        "started_at_offset": None,
-        "finished_at_offset": None,
-        "max_output_tokens": None,
-        "truncation": None,
-        "retry": None,
-        "batch": None,
-        "language": None,
-    }
     judge = doc["judge"]
     if judge is not None:
-        price = judge["price"]
-        if price is not None:
-            price = {
-                **price,
-                "cache_read_usd_per_mtok": None,
-                "cache_write_usd_per_mtok": None,
-                "tier": None,
-            }
         judge = {
-            **judge,
-            "channel": None,
-            "template_version": None,
-            "max_output_tokens": None,
-            "price": price,
+            **_unknown(judge, "channel", "template_version", "max_output_tokens"),
+            "price": _unknown(
+                judge["price"], "cache_read_usd_per_mtok", "cache_write_usd_per_mtok", "tier"
+            ),
         }
     arms = {
-        name: {**spec, "recorded": True, "service": None, "construction": None, "skill_fired": None}
+        name: {**_unknown(spec, "service", "construction", "skill_fired"), "recorded": True}
         for name, spec in doc["arms"].items()
         if spec is not None
     }
-    overhead = doc["economics"]["judge_overhead"]
-    if overhead is not None:
-        overhead = {
-            **overhead,
-            "cache_read_input_tokens": None,
-            "cache_creation_input_tokens": None,
-            "reasoning_output_tokens": None,
-        }
-    provenance = doc["provenance"]
-    if provenance is not None:
-        provenance = {**provenance, "partial": None, "notes": None, "details": None}
+    overhead = _unknown(
+        doc["economics"]["judge_overhead"],
+        "cache_read_input_tokens",
+        "cache_creation_input_tokens",
+        "reasoning_output_tokens",
+    )
+    run = _unknown(
+        doc["run"],
+        "started_at_offset",
+        "finished_at_offset",
+        "max_output_tokens",
+        "truncation",
+        "retry",
+        "batch",
+        "language",
+    )
     return {
-        **doc,
+        **_unknown(doc, "text_repairs", "bounded_text"),
         "schema_version": "0.15",
         "run": run,
         "judge": judge,
         "arms": {**doc["arms"], **arms},
         "cases": _map_draws(doc, _v15_draw),
         "economics": {**doc["economics"], "judge_overhead": overhead},
-        "provenance": provenance,
-        "text_repairs": None,
-        "bounded_text": None,
+        "provenance": _unknown(doc["provenance"], "partial", "notes", "details"),
     }
 
 

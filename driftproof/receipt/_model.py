@@ -8,11 +8,11 @@ Fields a source did not record are ``None`` and stay unknown (D-13).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 
-from driftproof.receipt._model_base import _Model, _v015
+from driftproof.receipt._model_base import Count, NonNegative, Positive, Sha256, _Model, _v015
 from driftproof.receipt._model_draw import (
     CapturedFile,
     Case,
@@ -96,21 +96,21 @@ SchemaVersion = Literal["0.3.1", "0.10", "0.11", "0.13", "0.14", "0.15"]
 
 
 class JudgeOverhead(_Model):
-    input_tokens: int
+    input_tokens: Count
     """Grader input tokens counted."""
-    output_tokens: int
+    output_tokens: Count
     """Grader output tokens counted."""
-    usd: float | None
+    usd: NonNegative | None
     """Those tokens at judge.price."""
-    judged_draws_counted: int
+    judged_draws_counted: Count
     """Draws whose grading usage is counted, each once; a draw a regrade copied is not."""
-    judged_draws_missing_usage: int | None
+    judged_draws_missing_usage: Count | None
     """Draws the grader returned no usage for; null when not recorded (before 0.14)."""
-    cache_read_input_tokens: int | None = _v015()
+    cache_read_input_tokens: Count | None = _v015()
     """Of input_tokens: cache reads."""
-    cache_creation_input_tokens: int | None = _v015()
+    cache_creation_input_tokens: Count | None = _v015()
     """Of input_tokens: cache writes."""
-    reasoning_output_tokens: int | None = _v015()
+    reasoning_output_tokens: Count | None = _v015()
     """Of output_tokens: reasoning."""
 
 
@@ -127,7 +127,7 @@ class Provenance(_Model):
     """The source tool's version, when it recorded one."""
     document: str
     """The converted document, as given."""
-    document_sha256: str
+    document_sha256: Sha256
     """Digest of the converted document."""
     unrecorded: list[str]
     """Each thing the source did not record; it stays unknown (D-13)."""
@@ -142,7 +142,7 @@ class Provenance(_Model):
 class Seal(_Model):
     algorithm: Literal["sha256-rfc8785"]
     """sha256-rfc8785."""
-    sha256: str
+    sha256: Sha256
     """SHA-256 of the receipt's RFC 8785 canonical JSON without seal."""
 
 
@@ -153,29 +153,40 @@ class Regrade(_Model):
 
     kind: Literal["rubric", "judge"]
     """rubric (revised rubric or criteria) or judge (a plain judge regrade)."""
-    original_seal: str
+    original_seal: Sha256
     """The original receipt's seal."""
     original_runner: Runner
     """The runner that wrote the original."""
     runner_version: str
     """The runner version that made the regrade."""
-    revised_suite_sha256: str | None
+    revised_suite_sha256: Sha256 | None
     """Digest of the revised tasks."""
     original_grader: dict[str, Any]
     """The original grader's recorded setting."""
-    answers_read: int
+    answers_read: Count
     """Answers read from the original."""
-    answers_graded: int
+    answers_graded: Count
     """Answers that reached the grader."""
-    answers_carried: int
+    answers_carried: Count
     """Answers copied from the original because they could not be graded."""
-    logical_judge_calls: int
+    logical_judge_calls: Count
     """Logical judge calls: one per sample per graded answer."""
-    runner_attempts: int
+    runner_attempts: Count
     """API requests or CLI invocations made, retries and timeouts included."""
-    judge_ids: list[str] | None = Field(default=None, exclude_if=lambda v: v is None)
+    judge_ids: Annotated[list[str], Field(json_schema_extra={"uniqueItems": True})] | None = Field(
+        default=None, exclude_if=lambda v: v is None
+    )
     """Every reported and serving judge id across the regrade's replies, unique and in lexical
     order."""
+
+    @field_validator("judge_ids")
+    @classmethod
+    def _judge_ids_unique(cls, ids: list[str] | None) -> list[str] | None:
+        """The schema's ``uniqueItems`` on judge_ids."""
+        if ids is not None and len(set(ids)) != len(ids):
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            raise ValueError(f"expected unique judge ids, found {twice} more than once")
+        return ids
 
 
 class TextRepair(_Model):
@@ -183,7 +194,7 @@ class TextRepair(_Model):
 
     pointer: str
     """Where the string is in the receipt."""
-    replaced: int
+    replaced: Positive
     """How many code points (lone surrogates, bad bytes) became U+FFFD."""
 
 
@@ -192,9 +203,9 @@ class BoundedText(_Model):
 
     pointer: str
     """Where the text would be (null there)."""
-    sha256: str
+    sha256: Sha256
     """Digest of its UTF-8 bytes."""
-    chars: int
+    chars: Count
     """Its length."""
 
 
@@ -242,17 +253,28 @@ class ReceiptBody(_Model):
     bounded_text: list[BoundedText] | None = _v015()
     """Text too big to copy: hash and length kept, the text not."""
 
-    @model_validator(mode="after")
-    def _schema_rules(self) -> ReceiptBody:
-        """The frozen schema's aggregates-only rule (one of its ``allOf``). Its preset rule is
-        not held here: tests and readers build smoke receipts restamped TESTED on purpose, to
-        check they still read as smoke (see the parity test's known disagreements)."""
-        if self.is_aggregates_only and self.source_figures is None:
+    @field_validator("run")
+    @classmethod
+    def _preset_is_not_tested(cls, run: Run, info: ValidationInfo) -> Run:
+        """The schema's preset rule (one of its ``allOf``, v0.11)."""
+        if run.preset is not None and info.data.get("verification_level") == "TESTED":
+            raise ValueError(
+                "a receipt that names a preset cannot read TESTED (v0.11): run.preset is "
+                f"{run.preset!r}, expected verification_level UNVERIFIED or DECLARED"
+            )
+        return run
+
+    @field_validator("uncertainty_unavailable")
+    @classmethod
+    def _aggregates_carry_figures(cls, mark: str | None, info: ValidationInfo) -> str | None:
+        """The schema's aggregates-only rule (one of its ``allOf``, v0.13)."""
+        if mark == "aggregates_only" and info.data.get("source_figures", {}) is None:
             raise ValueError(
                 "a receipt marked uncertainty_unavailable aggregates_only carries the figures "
-                "the source printed in source_figures (v0.13)"
+                "the source printed in source_figures (v0.13): expected source_figures an "
+                "object, found null"
             )
-        return self
+        return mark
 
     @property
     def is_smoke(self) -> bool:

@@ -10,8 +10,21 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-__all__ = ["DateTime", "NonNegative", "Positive", "UtcOffset", "_Model", "_v015"]
+__all__ = [
+    "Count",
+    "DateTime",
+    "HttpStatus",
+    "NonNegative",
+    "Positive",
+    "Sha256",
+    "Unit",
+    "UtcOffset",
+    "_Model",
+    "_v015",
+]
 
+#: 64 lowercase hex digits of a SHA-256 digest (the schema's ``$defs/sha256``).
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 #: An RFC 3339 date-time as the schema's pattern states it.
 DateTime = Annotated[
     str,
@@ -23,10 +36,16 @@ DateTime = Annotated[
 ]
 #: A UTC offset, ``+HH:MM`` or ``-HH:MM`` (v0.15).
 UtcOffset = Annotated[str, StringConstraints(pattern=r"^[+-][0-9]{2}:[0-9]{2}$")]
+#: A score on the unit scale, 0 to 1 inclusive (D-1).
+Unit = Annotated[float, Field(ge=0, le=1)]
 #: A count that is at least one (draws per arm, judge samples per draw, SKILL.md tokens).
 Positive = Annotated[int, Field(ge=1)]
-#: A spread, never negative.
+#: A count that may be zero (tokens, bytes, indices, answers read).
+Count = Annotated[int, Field(ge=0)]
+#: A spread, a price or a wait, never negative.
 NonNegative = Annotated[float, Field(ge=0)]
+#: An HTTP status of a failed call, 100 to 999 (v0.15).
+HttpStatus = Annotated[int, Field(ge=100, le=999)]
 
 
 def _v015() -> Any:

@@ -5,11 +5,24 @@ Re-exported by :mod:`driftproof.receipt._model`; see its docstring for the rules
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints, ValidationInfo, field_validator
 
-from driftproof.receipt._model_base import NonNegative, _Model, _v015
+from driftproof.receipt._model_base import (
+    Count,
+    HttpStatus,
+    NonNegative,
+    Sha256,
+    Unit,
+    _Model,
+    _v015,
+)
+
+#: A case id as the schema states it: a letter or digit, then up to 127 of ``A-Za-z0-9._-``.
+CaseId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
+#: A class of loss as the schema states it: 1 to 40 of ``a-z`` and ``_`` (v0.15).
+LostKind = Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,40}$")]
 
 __all__ = [
     "JudgeSample",
@@ -30,9 +43,9 @@ __all__ = [
 
 
 class JudgeSample(_Model):
-    score: float | None
+    score: Unit | None
     """The score the reply gave; null when it held no valid score."""
-    reply_sha256: str | None
+    reply_sha256: Sha256 | None
     """Digest of the reply's score text."""
     reported_model: str | None
     """The model id the reply reported, dates kept."""
@@ -47,11 +60,11 @@ class JudgeSample(_Model):
 class Lost(_Model):
     reason: str
     """Why the draw was lost."""
-    kind: str | None = _v015()
+    kind: LostKind | None = _v015()
     """Class of loss: truncated, refusal, error, no_answer, unscored, source_error, …"""
     error_class: Literal["transient", "fatal"] | None = _v015()
     """transient or fatal: the class of the last error."""
-    status: int | None = _v015()
+    status: HttpStatus | None = _v015()
     """Status of the last error, when there was one."""
 
 
@@ -71,9 +84,9 @@ class FailedAttempt(_Model):
     """The error, as the provider or harness gave it."""
     error_class: Literal["transient", "fatal"]
     """transient (retried) or fatal (the run stops)."""
-    status: int | None
+    status: HttpStatus | None
     """Its status, when there was one."""
-    wait_s: float | None
+    wait_s: NonNegative | None
     """The wait before the next attempt."""
 
 
@@ -87,20 +100,20 @@ class HarnessEvent(_Model):
 
 
 class Tokens(_Model):
-    input: int | None
+    input: Count | None
     """Input tokens."""
-    output: int | None
+    output: Count | None
     """Output tokens."""
     counted_by: Literal["provider", "o200k_base", "source"]
     """provider (its reported usage), o200k_base (counted offline), or source (an import's
     figures)."""
-    cache_read_input: int | None = _v015()
+    cache_read_input: Count | None = _v015()
     """Of input: tokens read from the prompt cache."""
-    cache_creation_input: int | None = _v015()
+    cache_creation_input: Count | None = _v015()
     """Of input: tokens written to the prompt cache."""
-    reasoning_output: int | None = _v015()
+    reasoning_output: Count | None = _v015()
     """Of output: reasoning tokens."""
-    total: int | None = _v015()
+    total: Count | None = _v015()
     """Total tokens as the source reported them, when it did not split input and output."""
 
 
@@ -116,7 +129,7 @@ class Check(_Model):
 class CapturedFile(_Model):
     path: str
     """The file's path in the run's working directory."""
-    bytes: int | None
+    bytes: Count | None
     """The file's size."""
     status: Literal[
         "read",
@@ -141,20 +154,20 @@ class OtherModelCall(_Model):
 
     model: str
     """The other model, as the harness named it."""
-    input_tokens: int | None
+    input_tokens: Count | None
     """Input tokens the harness reported for that call; null when not reported."""
-    output_tokens: int | None
+    output_tokens: Count | None
     """Output tokens the harness reported for that call; null when not reported."""
 
 
 class Draw(_Model):
-    index: int
+    index: Count
     """The draw's number within its arm, unique."""
     answer: str | None
     """The graded answer (kept with --keep-transcripts); untrusted, escaped wherever shown."""
-    answer_sha256: str | None
+    answer_sha256: Sha256 | None
     """Digest of the answer text."""
-    score: float | None
+    score: Unit | None
     """Mean of the draw's valid judge samples (D-1); null when lost or unscored."""
     judge_samples: list[JudgeSample]
     """The grader's samples of this draw, in reply order."""
@@ -188,6 +201,17 @@ class Draw(_Model):
     harness_events: list[HarnessEvent] | None = _v015()
     """Events the harness printed beside its result (claude -p --verbose)."""
 
+    @field_validator("lost")
+    @classmethod
+    def _lost_has_no_score(cls, lost: Lost | None, info: ValidationInfo) -> Lost | None:
+        """The schema's rule (``$defs/draw`` ``allOf``): a lost draw carries no score (D-9)."""
+        score = info.data.get("score")
+        if lost is not None and score is not None:
+            raise ValueError(
+                f"a lost draw carries no score (D-9): expected score null, found {score}"
+            )
+        return lost
+
 
 class Generation(_Model):
     sd: NonNegative | None
@@ -212,15 +236,15 @@ class CaseArms(_Model):
 
 
 class Case(_Model):
-    id: str
+    id: CaseId
     """The case's id, unique in the receipt."""
     prompt: str | None
     """The task as put to the model; untrusted text."""
-    prompt_sha256: str | None
+    prompt_sha256: Sha256 | None
     """Digest of the task text."""
-    rubric_sha256: str | None
+    rubric_sha256: Sha256 | None
     """Digest of the rubric, or of the criteria with their template; an edit to any moves it."""
-    threshold: float | None
+    threshold: Unit | None
     """The pass threshold the case's mean is held against."""
     arms: CaseArms
     """The case's arms: with_skill, baseline, and a control when /arms has one."""

@@ -9,7 +9,21 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from driftproof.receipt._model_base import DateTime, Positive, UtcOffset, _Model, _v015
+from driftproof.receipt._model_base import (
+    Count,
+    DateTime,
+    NonNegative,
+    Positive,
+    Sha256,
+    UtcOffset,
+    _Model,
+    _v015,
+)
+
+#: A language tag as the schema states it: ``en``, ``pt-BR``, ``zh-Hant`` (v0.15).
+Language = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")]
+#: A grid step of the grader's scores, above zero.
+Step = Annotated[float, Field(gt=0)]
 
 __all__ = [
     "Harness",
@@ -49,18 +63,18 @@ class Transcripts(_Model):
 
     file: str
     """The file's name, beside the receipt."""
-    sha256: str
+    sha256: Sha256
     """sha256 of the file's bytes."""
-    draws: int
+    draws: Count
     """Lines in the file: one per draw."""
 
 
 class RetryPolicy(_Model):
     """How failed calls were retried (v0.15)."""
 
-    max_attempts: int
+    max_attempts: Positive
     """Attempts per call, the first included."""
-    max_wait_s: float
+    max_wait_s: NonNegative
     """The longest wait honoured; a server's retry-after is capped here."""
     backoff: str
     """The back-off rule in words."""
@@ -102,7 +116,7 @@ class Run(_Model):
     one."""
     judge_samples_per_generation: Positive | None
     """Planned judge samples per draw; null when not established, never read as one."""
-    endpoint_attempts: int | None
+    endpoint_attempts: Count | None
     """API requests or CLI invocations the runner made, retries and timeouts included; requests
     inside a CLI are not counted."""
     transcripts: Transcripts | None = Field(default=None, exclude_if=lambda v: v is None)
@@ -112,7 +126,7 @@ class Run(_Model):
     """The offset (+HH:MM) the source wrote started_at in; started_at itself is stored in UTC."""
     finished_at_offset: UtcOffset | None = _v015()
     """The offset the source wrote finished_at in."""
-    max_output_tokens: int | None = _v015()
+    max_output_tokens: Positive | None = _v015()
     """Output-token budget of each answer call."""
     truncation: Literal["lost", "accepted"] | None = _v015()
     """lost (a cut-off answer is a lost draw, the default) or accepted (the suite declares
@@ -121,14 +135,14 @@ class Run(_Model):
     """How failed calls were retried."""
     batch: Batch | None = _v015()
     """Present when the run went through the provider's batch API."""
-    language: str | None = _v015()
+    language: Language | None = _v015()
     """Language of the prompts and the control (seed 004); no English fallback."""
 
 
 class Skill(_Model):
     name: str
     """The skill's name."""
-    sha256: str | None
+    sha256: Sha256 | None
     """Digest of the SKILL.md bytes."""
     tokens: Positive | None
     """ceil(characters of SKILL.md ÷ 4), a yardstick for value per 1,000 tokens, not a billing
@@ -138,7 +152,7 @@ class Skill(_Model):
 class Suite(_Model):
     name: Annotated[str, StringConstraints(max_length=200)] | None
     """The suite's name."""
-    sha256: str | None
+    sha256: Sha256 | None
     """Digest of the suite file."""
 
 
@@ -147,18 +161,18 @@ class JudgeScale(_Model):
     """The worst score the grader can give; a lost draw is bounded by it (R-6)."""
     best: float
     """The best score the grader can give (R-6)."""
-    step: float | None
+    step: Step | None
     """The grid step of the grader's scores, when it has one (about 0.05)."""
 
 
 class JudgePrice(_Model):
-    input_usd_per_mtok: float
+    input_usd_per_mtok: NonNegative
     """Price of the grader's input tokens."""
-    output_usd_per_mtok: float
+    output_usd_per_mtok: NonNegative
     """Price of the grader's output tokens."""
-    cache_read_usd_per_mtok: float | None = _v015()
+    cache_read_usd_per_mtok: NonNegative | None = _v015()
     """Price of cache-read input tokens; null when the price table has none."""
-    cache_write_usd_per_mtok: float | None = _v015()
+    cache_write_usd_per_mtok: NonNegative | None = _v015()
     """Price of cache-creation input tokens; null when the price table has none."""
     tier: Literal["interactive", "batch"] | None = _v015()
     """interactive or batch: which price list the figures come from."""
@@ -175,7 +189,7 @@ class Judge(_Model):
     """The address the grader's calls use."""
     sampling: dict[str, Any] | None
     """The sampling settings handed to the grader (temperature, maximum tokens, …)."""
-    template_sha256: str | None
+    template_sha256: Sha256 | None
     """Digest of the grader's prompt template."""
     scale: JudgeScale
     """The grader's score scale."""
@@ -197,16 +211,16 @@ class Judge(_Model):
     (imported)."""
     template_version: str | None = _v015()
     """Version of the judge prompt template whose text hash is template_sha256."""
-    max_output_tokens: int | None = _v015()
+    max_output_tokens: Positive | None = _v015()
     """Output-token budget of each judge call."""
 
 
 class SkillFired(_Model):
     """Draws where the skill fired, of draws where firing was observed (v0.15)."""
 
-    fired: int
+    fired: Count
     """Draws on which the source saw the skill fire."""
-    observed: int
+    observed: Count
     """Draws on which firing was observed at all."""
 
 
@@ -215,7 +229,7 @@ class ArmSpec(_Model):
     """The source's own name for the arm (e.g. caveman's __terse__)."""
     instruction: str | None
     """The fixed instruction of a control arm."""
-    system_prompt_sha256: str | None
+    system_prompt_sha256: Sha256 | None
     """Digest of the arm's system prompt."""
     recorded: bool = Field(default=True, exclude_if=lambda v: v is True)
     """False when the source did not record this arm: no lift, no interval and no value per

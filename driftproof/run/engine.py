@@ -242,6 +242,27 @@ def run_suite(
     if progress:
         progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     attempts = counter.value + (batches.attempts() if batches is not None else 0)
+    batch = None
+    if batches is not None:
+        names = sorted({lanes["answer"].provider, lanes["judge"].provider})
+        batch = {
+            "provider": ",".join(names),
+            "batch_ids": list(batches.order),
+            "file_ids": [
+                b["file_id"]
+                for b in (batches.batches[i] for i in batches.order)
+                if b.get("file_id")
+            ],
+        }
+    transcripts = kept = None
+    if cfg.keep_transcripts:
+        # written first, so that the receipt's seal covers the transcripts' hash
+        transcripts = write_transcripts(out, journal)
+        kept = {
+            "file": transcripts.name,
+            "sha256": file_sha256(transcripts),
+            "draws": len(journal.draws),
+        }
     doc = receipt_document(
         suite,
         cases,
@@ -255,27 +276,9 @@ def run_suite(
         attempts,
         harness_version,
         stopped,
+        batch,
+        kept,
     )
-    if batches is not None:
-        names = sorted({lanes["answer"].provider, lanes["judge"].provider})
-        doc["run"]["batch"] = {
-            "provider": ",".join(names),
-            "batch_ids": list(batches.order),
-            "file_ids": [
-                b["file_id"]
-                for b in (batches.batches[i] for i in batches.order)
-                if b.get("file_id")
-            ],
-        }
-    transcripts = None
-    if cfg.keep_transcripts:
-        # written first, so that the receipt's seal covers the transcripts' hash
-        transcripts = write_transcripts(out, journal)
-        doc["run"]["transcripts"] = {
-            "file": transcripts.name,
-            "sha256": file_sha256(transcripts),
-            "draws": len(journal.draws),
-        }
     try:
         receipt = write_receipt(doc, out, replace=replace)
     except BaseException:

@@ -24,8 +24,8 @@ def load_vectors() -> dict[str, Any]:
 
 
 def model(doc: dict[str, Any]) -> Receipt:
-    """The pydantic model of a receipt document, without the schema (so tests can build
-    documents the schema would refuse, such as a smoke run restamped TESTED)."""
+    """The pydantic model of a receipt document, without the load edge's schema and seal checks
+    (the model holds the schema's rules; ``factories.edited`` builds past them)."""
     return Receipt.model_validate(doc)
 
 

@@ -11,9 +11,10 @@ import json
 from typing import Any
 
 import pytest
-from factories import JUDGE, case, make_receipt
+from factories import JUDGE, case, edited, make_receipt
 
 from driftproof.receipt import (
+    Lost,
     Receipt,
     _bounds,
     draw_doc,
@@ -42,11 +43,6 @@ def mk(cases: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
 def read(doc: dict[str, Any]) -> Receipt:
     """Through the real load edge (schema, seal)."""
     return parse_receipt(json.dumps(doc).encode(), "t.json")
-
-
-def unchecked(doc: dict[str, Any]) -> Receipt:
-    """A model built in memory, past the schema (as a buggy writer could)."""
-    return Receipt.model_validate(seal_document(doc))
 
 
 def row(b: bd.Breakdown, cid: str) -> bd.CaseLift:
@@ -188,9 +184,9 @@ def test_receipts_that_carry_no_assertion(change: dict[str, Any], expected: str)
 
 
 def test_smoke_restamped_tested_and_non_model() -> None:
-    doc = mk([C1, C2, C3])
-    doc["run"]["preset"] = "quick"  # the schema refuses TESTED with a preset: built past it
-    assert "smoke run (preset quick)" in lift_breakdown(unchecked(doc)).assertions_withheld
+    # the model and the schema refuse TESTED with a preset: built past them
+    smoke = edited(read(mk([C1, C2, C3])), "/run/preset", "quick")
+    assert "smoke run (preset quick)" in lift_breakdown(smoke).assertions_withheld
     doc = mk([C1, C2, C3])
     doc["run"]["model"] = None
     b = lift_breakdown(read(seal_document(doc)))
@@ -248,46 +244,39 @@ def test_size_limit_names_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not b.available and "limit of 100 bytes" in b.reasons[0]
 
 
-def _case_doc(doc: dict[str, Any], i: int, arm: str = "with_skill") -> dict[str, Any]:
-    return doc["cases"][i]["arms"][arm]
-
-
 @pytest.mark.parametrize(
-    ("mutate", "fragment"),
+    ("pointer", "value", "fragment"),
     [
+        ("/cases/0/rubric_sha256", "abc", "invalid hash at /cases/0/rubric_sha256"),
         (
-            lambda d: d["cases"][0].__setitem__("rubric_sha256", "abc"),
-            "invalid hash at /cases/0/rubric_sha256",
-        ),
-        (
-            lambda d: _case_doc(d, 1)["draws"][0].__setitem__("answer_sha256", "0" * 64),
+            "/cases/1/arms/with_skill/draws/0/answer_sha256",
+            "0" * 64,
             "invalid hash at /cases/1/arms/with_skill/draws/0/answer_sha256: it is not the sha256",
         ),
         (
-            lambda d: _case_doc(d, 0)["draws"][2].__setitem__("score", 1.5),
+            "/cases/0/arms/with_skill/draws/2/score",
+            1.5,
             "malformed evidence at /cases/0/arms/with_skill/draws/2/score",
         ),
         (
-            lambda d: _case_doc(d, 0)["draws"][2].__setitem__("score", 0.5),
+            "/cases/0/arms/with_skill/draws/2/score",
+            0.5,
             "not the mean of the draw's valid judge samples",
         ),
         (
-            lambda d: _case_doc(d, 0, "baseline")["draws"][0].__setitem__("lost", {"reason": "x"}),
+            "/cases/0/arms/baseline/draws/0/lost",
+            Lost(reason="x"),
             "a lost draw carries a score",
         ),
-        (lambda d: _case_doc(d, 0)["draws"][1].__setitem__("index", 0), "draw indices repeat"),
-        (
-            lambda d: d["run"].__setitem__("generations_per_arm", 4),
-            "3 draws recorded, 4 generated per arm",
-        ),
-        (lambda d: d.__setitem__("cases", []), "unsupported size: the receipt has no case"),
-        (lambda d: d.__setitem__("judge", None), "no judge is recorded"),
+        ("/cases/0/arms/with_skill/draws/1/index", 0, "draw indices repeat"),
+        ("/run/generations_per_arm", 4, "3 draws recorded, 4 generated per arm"),
+        ("/cases", [], "unsupported size: the receipt has no case"),
+        ("/judge", None, "no judge is recorded"),
     ],
 )
-def test_cannot_supply_a_breakdown(mutate: Any, fragment: str) -> None:
-    doc = mk([C1, C2])
-    mutate(doc)
-    b = lift_breakdown(unchecked(doc))
+def test_cannot_supply_a_breakdown(pointer: str, value: Any, fragment: str) -> None:
+    # each edit is made on a valid model past its checks (model_copy), as a buggy writer could
+    b = lift_breakdown(edited(read(mk([C1, C2])), pointer, value))
     assert not b.available and b.cases == () and b.helps == b.carriers == ()
     assert any(fragment in reason for reason in b.reasons), b.reasons
 

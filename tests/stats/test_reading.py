@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from factories import case, make_receipt
+from factories import case, edited, make_receipt
 from stats_helpers import legacy_case, model
 
 from driftproof.stats import (
@@ -103,7 +103,6 @@ def test_lost_draw_inside_one_receipt_is_inconclusive() -> None:
         ({"level": "DECLARED"}, "below TESTED"),
         ({"level": "UNVERIFIED"}, "below TESTED"),
         ({"level": "UNVERIFIED", "preset": "quick"}, SMOKE_RUN),
-        ({"level": "TESTED", "preset": "quick"}, SMOKE_RUN),  # restamped TESTED: still a smoke run
         ({"judge": None}, "no judge"),
     ],
 )
@@ -111,6 +110,19 @@ def test_no_verdict_names_why(kw, words) -> None:
     r = read([HELPS], **kw)
     assert (r.status, r.helps, r.cases) == ("no verdict", (), ())
     assert words in r.reason
+
+
+def test_smoke_run_restamped_tested_names_why() -> None:
+    # the model and the schema refuse a preset with TESTED: restamped past them, still a smoke run
+    r = receipt_reading(
+        edited(
+            model(make_receipt([HELPS], level="UNVERIFIED", preset="quick")),
+            "/verification_level",
+            "TESTED",
+        )
+    )
+    assert (r.status, r.helps, r.cases) == ("no verdict", (), ())
+    assert SMOKE_RUN in r.reason
 
 
 def test_smoke_run_sentence() -> None:
