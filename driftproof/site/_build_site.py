@@ -100,7 +100,7 @@ def build_site(
     finally:
         mk_log.removeHandler(collector)
     # Issue 15: an internal link or fragment that points nowhere fails the build.
-    broken = broken_links(tmp)
+    broken = broken_links(tmp, cache)
     if broken:
         shutil.rmtree(tmp, ignore_errors=True)
         raise SiteBuildError(

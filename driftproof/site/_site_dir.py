@@ -13,7 +13,7 @@ from pathlib import Path
 
 from driftproof.errors import Problem, SiteBuildError
 
-__all__ = ["MARKER", "Collector", "check_out", "index_for_search", "replace"]
+__all__ = ["MARKER", "Collector", "check_out", "index_for_search", "replace", "search_glob"]
 
 
 def index_for_search(site: Path, config_file: Path) -> None:
@@ -27,7 +27,8 @@ def index_for_search(site: Path, config_file: Path) -> None:
     import sys
 
     res = subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(site), "--silent"],
+        [sys.executable, "-m", "pagefind", "--site", str(site), "--glob", search_glob(site)]
+        + ["--silent"],
         capture_output=True,
         text=True,
         timeout=600,
@@ -38,6 +39,23 @@ def index_for_search(site: Path, config_file: Path) -> None:
             f"the search index could not be built: {msg[0]}",
             [Problem(str(config_file), "", f"pagefind failed: {msg[0]}")],
         )
+
+
+def search_glob(site: Path) -> str:
+    """The Pagefind glob of the pages to index: every HTML page but the receipts' case pages
+    (``receipts/<name>/cases/…``, :func:`driftproof.site.cases.case_url`), which are one per
+    case of every receipt and carry no ``data-pagefind-body``; their receipt's sheet, which
+    lists and links every case, is indexed (issue 19: the index grows with receipts, not
+    with cases). Alternatives in a fixed order, so the index's bytes are deterministic."""
+    tops = sorted(
+        p.name for p in Path(site).iterdir() if p.is_dir() and p.name not in {"receipts", "pagefind"}
+    )
+    parts = ["*.html", *(f"{_glob_literal(t)}/**/*.html" for t in tops), "receipts/*.html"]
+    return "{" + ",".join([*parts, "receipts/*/index.html"]) + "}"
+
+
+def _glob_literal(name: str) -> str:
+    return "".join("\\" + c if c in "\\{}[]*?,$<>:()" else c for c in name)
 
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
