@@ -13,8 +13,8 @@ Layout (under ``<root>/<product key>/``)::
                              (bounds, schema, seal, model, consistency) under this product;
                              the entry holds its summary (driftproof.site._loaded)
     pages/<aa>/<key>         the files one rendering produced (see :func:`pack`)
-    links/<aa>/<sha256>      the ids and links of an HTML page whose bytes hash to <sha256>
-                             (driftproof.site.links)
+    links/<aa>/<key>         the ids and resolved internal links of an HTML page, keyed by
+                             its path and its bytes' sha256 (driftproof.site.links)
     pages/<aa>/<key>         a chart's SVG, keyed by the chart function and all its arguments
                              (:func:`cached_chart`)
 

@@ -48,7 +48,9 @@ def search_glob(site: Path) -> str:
     lists and links every case, is indexed (issue 19: the index grows with receipts, not
     with cases). Alternatives in a fixed order, so the index's bytes are deterministic."""
     tops = sorted(
-        p.name for p in Path(site).iterdir() if p.is_dir() and p.name not in {"receipts", "pagefind"}
+        p.name
+        for p in Path(site).iterdir()
+        if p.is_dir() and p.name not in {"receipts", "pagefind"}
     )
     parts = ["*.html", *(f"{_glob_literal(t)}/**/*.html" for t in tops), "receipts/*.html"]
     return "{" + ",".join([*parts, "receipts/*/index.html"]) + "}"

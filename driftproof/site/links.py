@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import posixpath
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlsplit
@@ -68,40 +67,50 @@ def broken_links(site: Path, cache: BuildCache | None = None) -> list[str]:
 
     Args:
         site: the built site's root folder.
-        cache: a build cache, which keeps each page's ids and links by the sha256 of its bytes
-            (the result is the same with or without it).
+        cache: a build cache, which keeps what each page holds (its ids, and each internal
+            link resolved to a path under the site) by the page's path and the sha256 of its
+            bytes; the result is the same with or without it.
 
     Never raises for unreadable HTML: a page that is not UTF-8 is read with U+FFFD.
     """
     root = Path(site).resolve()
     files, folders = _listing(root)
-    read: dict[str, tuple[frozenset[str], list[str]]] = {}
+    read: dict[str, _Held] = {}
 
-    def anchors(rel: str) -> tuple[frozenset[str], list[str]]:
+    def held(rel: str) -> _Held:
         if rel not in read:
-            ids, links = _anchors_of((root / rel).read_bytes(), cache)
-            read[rel] = (frozenset(ids), links)
+            read[rel] = _held((root / rel).read_bytes(), rel, cache)
         return read[rel]
 
     problems = []
     for rel in sorted(f for f in files if f.endswith(".html")):
-        for link in anchors(rel)[1]:
-            why = _why_broken(rel, link, files, folders, anchors)
-            if why:
-                problems.append(f"{rel}: {link} ({why})")
+        for link, target, fragment in held(rel).needs:
+            if target == ".":
+                target = "index.html"
+            elif target in folders:
+                target = f"{target}/index.html"
+            if target.startswith("../") or target == ".." or target not in files:
+                problems.append(f"{rel}: {link} (no such file)")
+            elif fragment and target.endswith(".html") and fragment not in held(target).ids:
+                problems.append(f"{rel}: {link} (no element with id {fragment!r})")
     return problems
 
 
-def _why_broken(
-    rel: str,
-    link: str,
-    files: set[str],
-    folders: set[str],
-    anchors: Callable[[str], tuple[frozenset[str], list[str]]],
-) -> str | None:
-    """Why ``link`` on page ``rel`` points nowhere, or ``None`` when it is external or fine."""
-    parts = urlsplit(link)
-    if parts.scheme or link.startswith("//"):
+class _Held:
+    """What one page holds: its ids, and its internal links as ``(link, target, fragment)``:
+    the target a path under the site (normalised; ``.`` the root; may climb out with ``..``),
+    the fragment unquoted (empty: none)."""
+
+    __slots__ = ("ids", "needs")
+
+    def __init__(self, ids: list[str], needs: list[tuple[str, str, str]]) -> None:
+        self.ids = frozenset(ids)
+        self.needs = needs
+
+
+def _resolve(rel: str, link: str) -> tuple[str, str, str] | None:
+    """``(link, target, fragment)`` of a link on page ``rel``; ``None`` when it is external."""
+    if urlsplit(link).scheme or link.startswith("//"):
         return None
     target_url, fragment = urldefrag(link)
     if not target_url:
@@ -112,13 +121,7 @@ def _why_broken(
             target = posixpath.normpath(path.lstrip("/") or ".")
         else:
             target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
-    if target == "." or target in folders:
-        target = "index.html" if target == "." else f"{target}/index.html"
-    if target.startswith("../") or target == ".." or target not in files:
-        return "no such file"
-    if fragment and target.endswith(".html") and unquote(fragment) not in anchors(target)[0]:
-        return f"no element with id {unquote(fragment)!r}"
-    return None
+    return link, target, unquote(fragment)
 
 
 def _listing(root: Path) -> tuple[set[str], set[str]]:
@@ -133,17 +136,21 @@ def _listing(root: Path) -> tuple[set[str], set[str]]:
     return files, folders
 
 
-def _anchors_of(data: bytes, cache: BuildCache | None) -> tuple[list[str], list[str]]:
+def _held(data: bytes, rel: str, cache: BuildCache | None) -> _Held:
+    def compute() -> tuple[list[str], list[tuple[str, str, str]]]:
+        ids, links = page_anchors(data)
+        return ids, [r for r in (_resolve(rel, link) for link in links) if r is not None]
+
     if cache is None:
-        return page_anchors(data)
-    key = hashlib.sha256(data).hexdigest()
+        return _Held(*compute())
+    key = hashlib.sha256(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest()).hexdigest()
     hit = cache.read("links", key)
     if hit is not None:
         try:
-            ids, links = json.loads(hit)
-            return list(ids), list(links)
+            ids, needs = json.loads(hit)
+            return _Held([str(i) for i in ids], [(str(a), str(b), str(c)) for a, b, c in needs])
         except (ValueError, TypeError):
             pass  # a corrupt entry is ignored and replaced
-    ids, links = page_anchors(data)
-    cache.write("links", key, json.dumps([ids, links], ensure_ascii=False).encode("utf-8"))
-    return ids, links
+    ids, needs = compute()
+    cache.write("links", key, json.dumps([ids, needs], ensure_ascii=False).encode("utf-8"))
+    return _Held(ids, needs)
