@@ -199,6 +199,11 @@ def main() -> None:
         default=6000,
         help="run bare mkdocs with automatic navigation (quadratic) up to this many pages",
     )
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="with --keep: build from the receipts a previous run generated there",
+    )
     ap.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -208,7 +213,13 @@ def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="driftproof-bench-")) if args.keep is None else args.keep
     base.mkdir(parents=True, exist_ok=True)
     t_gen = time.perf_counter()
-    receipts, reports = write_inputs(base, args.receipts)
+    if args.reuse and (base / "receipts").is_dir():
+        receipts, reports = base / "receipts", base / "reports"
+        for stale in ("site", ".driftproof-cache", "bare", "bare-short-nav"):
+            shutil.rmtree(base / stale, ignore_errors=True)
+        args.receipts = sum(1 for _ in receipts.glob("*.json"))
+    else:
+        receipts, reports = write_inputs(base, args.receipts)
     t_gen = time.perf_counter() - t_gen
     me = [sys.executable, str(Path(__file__).resolve()), "--child", str(base)]
     shutil.rmtree(base / ".driftproof-cache", ignore_errors=True)

@@ -16,7 +16,8 @@ import hashlib
 import json
 import os
 import posixpath
-from pathlib import Path
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlsplit
 
@@ -59,7 +60,11 @@ def page_anchors(html: bytes) -> tuple[list[str], list[str]]:
     return ids, links
 
 
-def broken_links(site: Path, cache: BuildCache | None = None) -> list[str]:
+def broken_links(
+    site: Path,
+    cache: BuildCache | None = None,
+    kept: tuple[Path, Iterable[str]] | None = None,
+) -> list[str]:
     """Every internal link or fragment in ``site/**/*.html`` that points nowhere, as
     ``page: link (why)`` with the page's path under the site, pages in path order and links
     in document order. A link resolving outside the site is ``no such file``; a folder stands
@@ -70,16 +75,27 @@ def broken_links(site: Path, cache: BuildCache | None = None) -> list[str]:
         cache: a build cache, which keeps what each page holds (its ids, and each internal
             link resolved to a path under the site) by the page's path and the sha256 of its
             bytes; the result is the same with or without it.
+        kept: ``(folder, paths)``: files that stand in the site as they are in ``folder``
+            (the site an incremental build updates, and the generated files it keeps; a
+            path also under ``site`` is read there).
 
     Never raises for unreadable HTML: a page that is not UTF-8 is read with U+FFFD.
     """
     root = Path(site).resolve()
     files, folders = _listing(root)
+    own = set(files)
+    other = root
+    if kept is not None:
+        other = Path(kept[0]).resolve()
+        for rel in kept[1]:
+            files.add(rel)
+            folders.update(str(p) for p in PurePosixPath(rel).parents if str(p) != ".")
     read: dict[str, _Held] = {}
 
     def held(rel: str) -> _Held:
         if rel not in read:
-            read[rel] = _held((root / rel).read_bytes(), rel, cache)
+            where = root if rel in own else other
+            read[rel] = _held((where / rel).read_bytes(), rel, cache)
         return read[rel]
 
     problems = []
