@@ -239,7 +239,9 @@ def main() -> None:
     n = args.receipts
     print(
         f"receipts: {n} ({CASES} cases × {DRAWS} draws × {SAMPLES} judge samples, "
-        f"{_size_mb(receipts):.0f} MB); generated in {t_gen:.1f} s; {os.cpu_count()} cores"
+        f"{_size_mb(receipts):.0f} MB); "
+        + ("reused from an earlier run" if args.reuse else f"generated in {t_gen:.1f} s")
+        + f"; {os.cpu_count()} cores"
     )
     print(
         f"site: {pages} HTML pages, {size:.0f} MB; full build (empty cache) {full:.1f} s, "

@@ -129,9 +129,12 @@ def build_site(
     if previous is not None:
         if record is not None:
             record.unlink(missing_ok=True)  # the site is about to change
+        # the kept files' digests are known from their bytes: only the new folder is read
+        digest = {**kept, **site_files_digest(tmp)}
         apply(tmp, out, kept)
     else:
         replace(tmp, out)
+        digest = None
     if cache is not None and key is not None and record is not None:
         checked = set(inputs.checked)
         cache.mark_valid(
@@ -142,7 +145,7 @@ def build_site(
                 if lr.sha256 in checked
             },
         )
-        doc = {"inputs": key, "files": site_files_digest(out)}
+        doc = {"inputs": key, "files": digest if digest is not None else site_files_digest(out)}
         _write_record(record, json.dumps(doc, sort_keys=True).encode("utf-8"))
     return inputs
 

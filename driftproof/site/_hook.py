@@ -48,10 +48,11 @@ _state: dict[str, Any] = {"inputs": None}
 
 class Handover:
     """What one build handed over learns back: the generated files kept from the site it
-    updates (paths under the site; :class:`driftproof.site._staging.Staging`)."""
+    updates (path under the site: sha256 hex of its bytes;
+    :class:`driftproof.site._staging.Staging`)."""
 
     def __init__(self) -> None:
-        self.kept: list[str] = []
+        self.kept: dict[str, str] = {}
 
 
 @contextmanager
@@ -119,7 +120,7 @@ def on_files(
         progress=progress,
     )
     generate_site(inputs.receipts, inputs.reports, settings, emit=staging.put, stage=staging)
-    generated = staging.paths + staging.kept
+    generated = staging.paths + list(staging.kept)
     if progress:
         progress("write", 0, len(generated))
     clash = sorted(p for p in generated if files.get_file_from_path(p) is not None)
@@ -131,7 +132,7 @@ def on_files(
         files.append(staging.file(config, path))
     handover = _state.get("handover")
     if handover is not None:
-        handover.kept = sorted(staging.kept)
+        handover.kept = dict(sorted(staging.kept.items()))
     _state.update(nav=nav, reports=inputs.reports, generated=len(generated))
     return files
 

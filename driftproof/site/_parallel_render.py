@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import multiprocessing
 import os
@@ -37,14 +38,15 @@ def render_in_workers(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
     stage_dir: Path,
-    adopt: Callable[[list[str], list[str]], None],
+    adopt: Callable[[list[str], dict[str, str]], None],
     site: tuple[Sequence[Mapping[str, str]], str, Path],
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
     previous: Path | None = None,
 ) -> list[ResultRow] | None:
     """Every receipt's pages written under ``stage_dir`` by worker processes; each chunk's
-    paths handed to ``adopt`` (written, kept); the results rows returned in name order.
+    paths handed to ``adopt`` (written; kept, with their sha256); the results rows
+    returned in name order.
     ``site``: the navigation, site name and templates folder. ``previous``: the site an
     incremental build updates, whose files of the same bytes are kept, not written
     (:class:`driftproof.site._staging.Staging`). ``None`` (nothing written) when there are
@@ -99,7 +101,7 @@ def _render_chunk(
     cache_root: str | None,
     stage_dir: str,
     previous: str | None = None,
-) -> list[tuple[str, list[str], list[str], dict[str, Any]]]:
+) -> list[tuple[str, list[str], dict[str, str], dict[str, Any]]]:
     from driftproof.site._staging import same_file_bytes
     from driftproof.site.build import page_env, receipt_files
 
@@ -108,7 +110,7 @@ def _render_chunk(
     cache = BuildCache(Path(cache_root)) if cache_root else None
     fixed = (json.dumps(list(nav)), site_name, tree_key(Path(templates)) if cache else "")
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
-    out: list[tuple[str, list[str], list[str], dict[str, Any]]] = []
+    out: list[tuple[str, list[str], dict[str, str], dict[str, Any]]] = []
     with using(cache):
         for name, path, sha, spool_folder, summary in items:
             lr = LoadedReceipt(
@@ -122,14 +124,14 @@ def _render_chunk(
             )
             files, row = receipt_files(lr, ordered, env, cache, fixed)
             files[f"receipts/{name}.json"] = lr.raw
-            written, kept = [], []
+            written, kept = [], {}
             for rel, data in files.items():
                 if previous is not None and same_file_bytes(Path(previous) / rel, data):
-                    kept.append(rel)
+                    kept[rel] = hashlib.sha256(data).hexdigest()
                     continue
                 p = Path(stage_dir) / rel
                 p.parent.mkdir(parents=True, exist_ok=True)
                 p.write_bytes(data)
                 written.append(rel)
-            out.append((name, sorted(written), sorted(kept), dataclasses.asdict(row)))
+            out.append((name, sorted(written), kept, dataclasses.asdict(row)))
     return out

@@ -8,15 +8,18 @@ memory after it is made, and writes each byte once.
 
 An incremental build (issue 19) gives :class:`Staging` the site it updates (``previous``): a
 file whose bytes equal that site's file at the same path is not written at all; it is
-*kept* (:attr:`Staging.kept`), and :func:`driftproof.site._site_dir.apply` leaves it in place.
+*kept* (:attr:`Staging.kept`, with the sha256 of its bytes), and
+:func:`driftproof.site._site_dir.apply` leaves it in place.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -72,31 +75,28 @@ class Staging:
         self.root = Path(tempfile.mkdtemp(prefix=".driftproof-generated-", dir=beside))
         self.previous = previous
         self.paths: list[str] = []
-        self.kept: list[str] = []
-        self._kept: set[str] = set()
+        self.kept: dict[str, str] = {}
 
     def put(self, path: str, data: bytes) -> None:
         """Write the file at site path ``path`` (relative, ``/``-separated), or keep the
         previous site's file when it holds the same bytes."""
         if self.previous is not None and same_file_bytes(self.previous / path, data):
-            self.kept.append(path)
-            self._kept.add(path)
+            self.kept[path] = hashlib.sha256(data).hexdigest()
             return
         p = self.root / path
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(data)
         self.paths.append(path)
 
-    def adopt(self, paths: list[str], kept: list[str] | None = None) -> None:
+    def adopt(self, paths: list[str], kept: Mapping[str, str] | None = None) -> None:
         """Record files another process wrote under :attr:`root` (site paths), and those it
-        kept from the previous site."""
+        kept from the previous site (path: sha256 hex of its bytes)."""
         self.paths.extend(paths)
-        self.kept.extend(kept or [])
-        self._kept.update(kept or [])
+        self.kept.update(kept or {})
 
     def file(self, config: Any, path: str) -> File:
         """The mkdocs file for a staged ``path``, or for a kept one."""
-        if path in self._kept and self.previous is not None:
+        if path in self.kept and self.previous is not None:
             return KeptFile.generated(config, path, abs_src_path=str(self.previous / path))
         return StagedFile.generated(config, path, abs_src_path=str(self.root / path))
 

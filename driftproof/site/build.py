@@ -204,7 +204,7 @@ def _generate(
     if stage is not None:  # a large site: its receipts' pages are rendered on all cores
         from driftproof.site._parallel_render import render_in_workers
 
-        def adopt(paths: list[str], kept: list[str], stage: Staging = stage) -> None:
+        def adopt(paths: list[str], kept: dict[str, str], stage: Staging = stage) -> None:
             emitted.update(paths)
             emitted.update(kept)
             stage.adopt(paths, kept)

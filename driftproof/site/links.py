@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlsplit
@@ -63,7 +63,7 @@ def page_anchors(html: bytes) -> tuple[list[str], list[str]]:
 def broken_links(
     site: Path,
     cache: BuildCache | None = None,
-    kept: tuple[Path, Iterable[str]] | None = None,
+    kept: tuple[Path, Mapping[str, str]] | None = None,
 ) -> list[str]:
     """Every internal link or fragment in ``site/**/*.html`` that points nowhere, as
     ``page: link (why)`` with the page's path under the site, pages in path order and links
@@ -75,19 +75,21 @@ def broken_links(
         cache: a build cache, which keeps what each page holds (its ids, and each internal
             link resolved to a path under the site) by the page's path and the sha256 of its
             bytes; the result is the same with or without it.
-        kept: ``(folder, paths)``: files that stand in the site as they are in ``folder``
-            (the site an incremental build updates, and the generated files it keeps; a
-            path also under ``site`` is read there).
+        kept: ``(folder, {path: sha256 hex})``: files that stand in the site as they are in
+            ``folder`` (the site an incremental build updates, and the generated files it
+            keeps, with the sha256 of their bytes, so that a page whose ids and links the
+            cache holds is not read again; a path also under ``site`` is read there).
 
     Never raises for unreadable HTML: a page that is not UTF-8 is read with U+FFFD.
     """
     root = Path(site).resolve()
     files, folders = _listing(root)
     own = set(files)
-    other = root
+    other: Path = root
+    known: Mapping[str, str] = {}
     if kept is not None:
-        other = Path(kept[0]).resolve()
-        for rel in kept[1]:
+        other, known = Path(kept[0]).resolve(), kept[1]
+        for rel in known:
             files.add(rel)
             folders.update(str(p) for p in PurePosixPath(rel).parents if str(p) != ".")
     read: dict[str, _Held] = {}
@@ -95,7 +97,7 @@ def broken_links(
     def held(rel: str) -> _Held:
         if rel not in read:
             where = root if rel in own else other
-            read[rel] = _held((where / rel).read_bytes(), rel, cache)
+            read[rel] = _held(where / rel, rel, cache, None if rel in own else known.get(rel))
         return read[rel]
 
     problems = []
@@ -152,14 +154,21 @@ def _listing(root: Path) -> tuple[set[str], set[str]]:
     return files, folders
 
 
-def _held(data: bytes, rel: str, cache: BuildCache | None) -> _Held:
+def _held(path: Path, rel: str, cache: BuildCache | None, sha256: str | None) -> _Held:
+    """What the page ``path`` (site path ``rel``) holds; ``sha256``: its bytes' digest (hex)
+    when known, so that a cached page is not read at all."""
+    data: bytes | None = None
+
     def compute() -> tuple[list[str], list[tuple[str, str, str]]]:
-        ids, links = page_anchors(data)
+        ids, links = page_anchors(data if data is not None else path.read_bytes())
         return ids, [r for r in (_resolve(rel, link) for link in links) if r is not None]
 
     if cache is None:
         return _Held(*compute())
-    key = hashlib.sha256(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest()).hexdigest()
+    if sha256 is None:
+        data = path.read_bytes()
+        sha256 = hashlib.sha256(data).hexdigest()
+    key = hashlib.sha256(rel.encode("utf-8") + b"\0" + bytes.fromhex(sha256)).hexdigest()
     hit = cache.read("links", key)
     if hit is not None:
         try:

@@ -46,9 +46,7 @@ def built(
 
 
 def _build(receipts: Path, reports: Path, site: Path) -> None:
-    build_site(
-        receipts, reports, site, config_file=CONFIG, cache_dir=site.parent / CACHE_DIR_NAME
-    )
+    build_site(receipts, reports, site, config_file=CONFIG, cache_dir=site.parent / CACHE_DIR_NAME)
 
 
 def _clean(receipts: Path, reports: Path, where: Path) -> dict[str, bytes]:
