@@ -102,7 +102,7 @@ def _render_chunk(
     stage_dir: str,
     previous: str | None = None,
 ) -> list[tuple[str, list[str], dict[str, str], dict[str, Any]]]:
-    from driftproof.site._staging import same_file_bytes
+    from driftproof.site._staging import SiteFiles
     from driftproof.site.build import page_env, receipt_files
 
     env = page_env(Path(templates))
@@ -110,6 +110,7 @@ def _render_chunk(
     cache = BuildCache(Path(cache_root)) if cache_root else None
     fixed = (json.dumps(list(nav)), site_name, tree_key(Path(templates)) if cache else "")
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
+    site = SiteFiles(Path(previous)) if previous is not None else None
     out: list[tuple[str, list[str], dict[str, str], dict[str, Any]]] = []
     with using(cache):
         for name, path, sha, spool_folder, summary in items:
@@ -126,7 +127,7 @@ def _render_chunk(
             files[f"receipts/{name}.json"] = lr.raw
             written, kept = [], {}
             for rel, data in files.items():
-                if previous is not None and same_file_bytes(Path(previous) / rel, data):
+                if site is not None and site.holds(rel, data):
                     kept[rel] = hashlib.sha256(data).hexdigest()
                     continue
                 p = Path(stage_dir) / rel

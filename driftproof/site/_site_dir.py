@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from driftproof.errors import Problem, SiteBuildError
-from driftproof.site._staging import same_file_bytes
+from driftproof.site._staging import SiteFiles
 
 __all__ = [
     "MARKER",
@@ -172,6 +172,7 @@ def apply(new: Path, out: Path, kept: Iterable[str]) -> None:
     keeps its inode and times: nothing is rewritten that did not change."""
     keep = set(kept)
     built: set[str] = set()
+    held = SiteFiles(out)
     for dirpath, _dirs, filenames in os.walk(new):
         base = os.path.relpath(dirpath, new)
         prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
@@ -182,7 +183,7 @@ def apply(new: Path, out: Path, kept: Iterable[str]) -> None:
             if rel in keep:
                 continue  # linked in for the search index: the same file
             src = new / rel
-            if os.path.getsize(src) < _COMPARE_UP_TO and same_file_bytes(dest, src.read_bytes()):
+            if os.path.getsize(src) < _COMPARE_UP_TO and held.holds(rel, src.read_bytes()):
                 continue  # mkdocs wrote it again with the same bytes: the old file stays
             _make_room(out, dest)
             os.replace(src, dest)

@@ -25,7 +25,7 @@ from typing import Any
 
 from mkdocs.structure.files import File
 
-__all__ = ["KeptFile", "StagedFile", "Staging"]
+__all__ = ["KeptFile", "SiteFiles", "StagedFile", "Staging", "same_file_bytes"]
 
 
 class StagedFile(File):
@@ -39,6 +39,29 @@ class StagedFile(File):
             os.link(self.abs_src_path, dest)
         except OSError:
             shutil.copyfile(self.abs_src_path, dest)
+
+
+class SiteFiles:
+    """The files of a site an incremental build updates, read only through real folders:
+    a file below a symbolic link (put into a built site by hand) is never taken as kept."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._real: dict[str, bool] = {"": True}
+
+    def holds(self, rel: str, data: bytes) -> bool:
+        """Whether the site holds exactly ``data`` at site path ``rel``."""
+        return self._real_folder(rel.rpartition("/")[0]) and same_file_bytes(self.root / rel, data)
+
+    def _real_folder(self, rel: str) -> bool:
+        if rel not in self._real:
+            parent = rel.rpartition("/")[0]
+            self._real[rel] = (
+                self._real_folder(parent)
+                and os.path.isdir(self.root / rel)
+                and not os.path.islink(self.root / rel)
+            )
+        return self._real[rel]
 
 
 def same_file_bytes(path: Path, data: bytes) -> bool:
@@ -74,13 +97,14 @@ class Staging:
         Path(beside).mkdir(parents=True, exist_ok=True)
         self.root = Path(tempfile.mkdtemp(prefix=".driftproof-generated-", dir=beside))
         self.previous = previous
+        self._site = SiteFiles(previous) if previous is not None else None
         self.paths: list[str] = []
         self.kept: dict[str, str] = {}
 
     def put(self, path: str, data: bytes) -> None:
         """Write the file at site path ``path`` (relative, ``/``-separated), or keep the
         previous site's file when it holds the same bytes."""
-        if self.previous is not None and same_file_bytes(self.previous / path, data):
+        if self._site is not None and self._site.holds(path, data):
             self.kept[path] = hashlib.sha256(data).hexdigest()
             return
         p = self.root / path

@@ -119,3 +119,18 @@ def test_a_file_edited_in_the_site_by_hand_is_put_back(built: tuple[Path, Path, 
     os.mkdir(site / "stray-folder")
     _build(receipts, reports, site)
     assert _files(site) == before
+
+
+def test_a_folder_of_the_site_swapped_for_a_link_is_built_again_not_followed(
+    built: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    receipts, reports, site = built
+    before = _files(site)
+    elsewhere = tmp_path / "elsewhere"
+    (site / "receipts" / "tested").rename(elsewhere)
+    (site / "receipts" / "tested").symlink_to(elsewhere, target_is_directory=True)
+    _build(receipts, reports, site)
+    assert not (site / "receipts" / "tested").is_symlink()
+    after = _files(site)
+    assert sorted(set(after) ^ set(before)) == []
+    assert [p for p in after if after[p] != before[p]] == []
