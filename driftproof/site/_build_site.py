@@ -1,5 +1,6 @@
-"""``build_site``: check the inputs, build with mkdocs, replace the site whole; or, when no
-input changed since the last build of the same site, do nothing beyond hashing (issue 19).
+"""``build_site``: check the inputs, build with mkdocs, and replace the site whole or update
+it in place; or, when no input changed since the last build of the same site, do nothing
+beyond hashing (issue 19).
 
 Split from :mod:`driftproof.site.publish` (which re-exports :func:`build_site`) by
 responsibility (issue 18): publish reads and checks the inputs, this module builds.
@@ -10,6 +11,14 @@ report's path and bytes, the mkdocs config, its pages folder and its templates, 
 key, ``SOURCE_DATE_EPOCH``) and the sha256 of every file of the site written. The next build
 whose inputs give the same key, into a site folder whose files still match the record file
 for file, is done: nothing is checked, rendered or written. Anything else builds as usual.
+
+The incremental build: with a cache, into a site built here before, every generated file
+whose bytes the site already holds at the same path is kept, not written
+(:class:`driftproof.site._staging.Staging`); mkdocs builds the rest into a new folder, the
+link check and the search index see the new folder and the kept files together, and only
+when all of that succeeded is the site updated in place
+(:func:`driftproof.site._site_dir.apply`): the new files moved over the old, files no longer
+built removed. A failure before that leaves the site untouched, as a whole build does.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._cache import CACHE_DIR_NAME, BuildCache, key_of, product_key, tree_key
-from driftproof.site._site_dir import MARKER, Collector, check_out, replace
+from driftproof.site._site_dir import MARKER, Collector, apply, check_out, replace
 
 if TYPE_CHECKING:
     from driftproof.site.publish import Progress, SiteInputs
@@ -48,7 +57,9 @@ def build_site(
         cache_dir: the build cache folder; ``True`` (default) for ``.driftproof-cache`` beside
             ``out``, ``None`` or ``False`` for no cache. The cache never changes an output byte.
             With a cache, a build whose every input is unchanged since the last build of
-            ``out``, whose files still match, does nothing beyond hashing (module docstring).
+            ``out``, whose files still match, does nothing beyond hashing, and a build into a
+            site built here before writes only the files that changed (module docstring);
+            without one, the site is built whole and swapped in.
         progress: called as ``progress(phase, done, total)`` (see
             :data:`driftproof.site.publish.Progress`).
 
@@ -79,6 +90,9 @@ def build_site(
         receipts_dir, reports_dir, cache=cache, progress=progress, spool_dir=out.parent
     )
     check_out(out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()])
+    # An incremental build (issue 19) updates a site built here before, writing only what
+    # changed; without a cache, or into a new folder, the site is built whole and swapped in.
+    previous = out if cache is not None and (out / MARKER).is_file() else None
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     collector = Collector()
@@ -86,7 +100,7 @@ def build_site(
     mk_log.addHandler(collector)
     try:
         cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
-        with handing_over(inputs, progress):
+        with handing_over(inputs, progress, previous) as handover:
             build(cfg)
     except (MkDocsException, SystemExit) as exc:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -100,7 +114,8 @@ def build_site(
     finally:
         mk_log.removeHandler(collector)
     # Issue 15: an internal link or fragment that points nowhere fails the build.
-    broken = broken_links(tmp)
+    kept = handover.kept
+    broken = broken_links(tmp, cache, kept=(out, kept) if previous is not None else None)
     if broken:
         shutil.rmtree(tmp, ignore_errors=True)
         raise SiteBuildError(
@@ -111,7 +126,15 @@ def build_site(
         "A site built by `driftproof reports build`; replaced whole by the next build.\n",
         encoding="utf-8",
     )
-    replace(tmp, out)
+    if previous is not None:
+        if record is not None:
+            record.unlink(missing_ok=True)  # the site is about to change
+        # the kept files' digests are known from their bytes: only the new folder is read
+        digest = {**kept, **site_files_digest(tmp)}
+        apply(tmp, out, kept)
+    else:
+        replace(tmp, out)
+        digest = None
     if cache is not None and key is not None and record is not None:
         checked = set(inputs.checked)
         cache.mark_valid(
@@ -122,7 +145,7 @@ def build_site(
                 if lr.sha256 in checked
             },
         )
-        doc = {"inputs": key, "files": site_files_digest(out)}
+        doc = {"inputs": key, "files": digest if digest is not None else site_files_digest(out)}
         _write_record(record, json.dumps(doc, sort_keys=True).encode("utf-8"))
     return inputs
 

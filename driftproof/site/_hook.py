@@ -19,6 +19,7 @@ from markupsafe import Markup
 from driftproof.errors import SiteBuildError
 
 __all__ = [
+    "Handover",
     "handing_over",
     "on_build_error",
     "on_env",
@@ -45,14 +46,31 @@ NAV_GENERATED = (
 _state: dict[str, Any] = {"inputs": None}
 
 
+class Handover:
+    """What one build handed over learns back: the generated files kept from the site it
+    updates (path under the site: sha256 hex of its bytes;
+    :class:`driftproof.site._staging.Staging`)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, str] = {}
+
+
 @contextmanager
-def handing_over(inputs: Any, progress: Any = None) -> Iterator[None]:
+def handing_over(
+    inputs: Any, progress: Any = None, previous: Path | None = None
+) -> Iterator[Handover]:
     """Make ``inputs`` (a :class:`driftproof.site.publish.SiteInputs`) the hook's for one build;
-    ``progress(phase, done, total)`` hears of the render and write phases."""
+    ``progress(phase, done, total)`` hears of the render and write phases. ``previous``: the
+    site an incremental build updates (issue 19): a generated file already there with the
+    same bytes is kept, not written, and listed in the yielded :class:`Handover`; the
+    searchable ones among them are linked into the new site for the search index."""
+    handover = Handover()
     _state["inputs"] = inputs
     _state["progress"] = progress
+    _state["previous"] = previous
+    _state["handover"] = handover
     try:
-        yield
+        yield handover
     finally:
         on_build_error(None)
         _state.clear()
@@ -90,7 +108,7 @@ def on_files(
     progress = _state.get("progress")
     # Each generated file goes to disk as it is made (issue 19: memory bounded by one receipt)
     # and mkdocs links it into the site (driftproof.site._staging).
-    staging = Staging(Path(config.site_dir).parent)
+    staging = Staging(Path(config.site_dir).parent, _state.get("previous"))
     _state["staging"] = staging
     settings = SiteSettings(
         nav=nav,
@@ -102,7 +120,7 @@ def on_files(
         progress=progress,
     )
     generate_site(inputs.receipts, inputs.reports, settings, emit=staging.put, stage=staging)
-    generated = staging.paths
+    generated = staging.paths + list(staging.kept)
     if progress:
         progress("write", 0, len(generated))
     clash = sorted(p for p in generated if files.get_file_from_path(p) is not None)
@@ -112,6 +130,9 @@ def on_files(
         )
     for path in sorted(generated):
         files.append(staging.file(config, path))
+    handover = _state.get("handover")
+    if handover is not None:
+        handover.kept = dict(sorted(staging.kept.items()))
     _state.update(nav=nav, reports=inputs.reports, generated=len(generated))
     return files
 
@@ -175,6 +196,11 @@ def on_post_build(config: Any) -> None:
     progress = _state.get("progress")
     if progress:
         progress("write", _state.get("generated", 0), _state.get("generated", 0))
+    handover, previous = _state.get("handover"), _state.get("previous")
+    if handover is not None and previous is not None:
+        from driftproof.site._site_dir import link_searchable
+
+        link_searchable(previous, Path(config.site_dir), handover.kept)
     try:
         index_for_search(Path(config.site_dir), Path(config.config_file_path or "mkdocs.yml"))
     finally:

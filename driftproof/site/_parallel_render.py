@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import multiprocessing
 import os
@@ -37,14 +38,18 @@ def render_in_workers(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
     stage_dir: Path,
-    adopt: Callable[[list[str]], None],
+    adopt: Callable[[list[str], dict[str, str]], None],
     site: tuple[Sequence[Mapping[str, str]], str, Path],
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
+    previous: Path | None = None,
 ) -> list[ResultRow] | None:
     """Every receipt's pages written under ``stage_dir`` by worker processes; each chunk's
-    paths handed to ``adopt``; the results rows returned in name order. ``site``: the
-    navigation, site name and templates folder. ``None`` (nothing written) when there are
+    paths handed to ``adopt`` (written; kept, with their sha256); the results rows
+    returned in name order.
+    ``site``: the navigation, site name and templates folder. ``previous``: the site an
+    incremental build updates, whose files of the same bytes are kept, not written
+    (:class:`driftproof.site._staging.Staging`). ``None`` (nothing written) when there are
     too few receipts, one core, or a receipt not spooled."""
     nav, site_name, templates = site
     workers = os.cpu_count() or 1
@@ -69,6 +74,7 @@ def render_in_workers(
         templates=str(templates),
         cache_root=str(cache.root) if cache is not None else None,
         stage_dir=str(stage_dir),
+        previous=str(previous) if previous is not None else None,
     )
     rows: list[ResultRow] = []
     done = 0
@@ -76,8 +82,8 @@ def render_in_workers(
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         for result in pool.map(job, chunks):
-            for _name, paths, row in result:
-                adopt(paths)
+            for _name, paths, kept, row in result:
+                adopt(paths, kept)
                 rows.append(ResultRow(**row))
                 done += 1
                 if progress:
@@ -94,7 +100,9 @@ def _render_chunk(
     templates: str,
     cache_root: str | None,
     stage_dir: str,
-) -> list[tuple[str, list[str], dict[str, Any]]]:
+    previous: str | None = None,
+) -> list[tuple[str, list[str], dict[str, str], dict[str, Any]]]:
+    from driftproof.site._staging import SiteFiles
     from driftproof.site.build import page_env, receipt_files
 
     env = page_env(Path(templates))
@@ -102,7 +110,8 @@ def _render_chunk(
     cache = BuildCache(Path(cache_root)) if cache_root else None
     fixed = (json.dumps(list(nav)), site_name, tree_key(Path(templates)) if cache else "")
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
-    out: list[tuple[str, list[str], dict[str, Any]]] = []
+    site = SiteFiles(Path(previous)) if previous is not None else None
+    out: list[tuple[str, list[str], dict[str, str], dict[str, Any]]] = []
     with using(cache):
         for name, path, sha, spool_folder, summary in items:
             lr = LoadedReceipt(
@@ -116,9 +125,14 @@ def _render_chunk(
             )
             files, row = receipt_files(lr, ordered, env, cache, fixed)
             files[f"receipts/{name}.json"] = lr.raw
+            written, kept = [], {}
             for rel, data in files.items():
+                if site is not None and site.holds(rel, data):
+                    kept[rel] = hashlib.sha256(data).hexdigest()
+                    continue
                 p = Path(stage_dir) / rel
                 p.parent.mkdir(parents=True, exist_ok=True)
                 p.write_bytes(data)
-            out.append((name, sorted(files), dataclasses.asdict(row)))
+                written.append(rel)
+            out.append((name, sorted(written), kept, dataclasses.asdict(row)))
     return out

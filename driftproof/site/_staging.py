@@ -5,19 +5,27 @@ made; it is written at once into a private folder beside the site being built (t
 system), and mkdocs gets a :class:`StagedFile` for it, which it *links* into the site
 instead of copying (a copy when the file system cannot link). So the build holds no page in
 memory after it is made, and writes each byte once.
+
+An incremental build (issue 19) gives :class:`Staging` the site it updates (``previous``): a
+file whose bytes equal that site's file at the same path is not written at all; it is
+*kept* (:attr:`Staging.kept`, with the sha256 of its bytes), and
+:func:`driftproof.site._site_dir.apply` leaves it in place.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+import stat
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File
 
-__all__ = ["StagedFile", "Staging"]
+__all__ = ["KeptFile", "SiteFiles", "StagedFile", "Staging", "same_file_bytes"]
 
 
 class StagedFile(File):
@@ -33,27 +41,87 @@ class StagedFile(File):
             shutil.copyfile(self.abs_src_path, dest)
 
 
-class Staging:
-    """A private folder under ``beside`` holding one build's generated files."""
+class SiteFiles:
+    """The files of a site an incremental build updates, read only through real folders:
+    a file below a symbolic link (put into a built site by hand) is never taken as kept."""
 
-    def __init__(self, beside: Path) -> None:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._real: dict[str, bool] = {"": True}
+
+    def holds(self, rel: str, data: bytes) -> bool:
+        """Whether the site holds exactly ``data`` at site path ``rel``."""
+        return self._real_folder(rel.rpartition("/")[0]) and same_file_bytes(self.root / rel, data)
+
+    def _real_folder(self, rel: str) -> bool:
+        if rel not in self._real:
+            parent = rel.rpartition("/")[0]
+            self._real[rel] = (
+                self._real_folder(parent)
+                and os.path.isdir(self.root / rel)
+                and not os.path.islink(self.root / rel)
+            )
+        return self._real[rel]
+
+
+def same_file_bytes(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a link) holding exactly ``data``."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+            return False
+        with open(path, "rb") as fh:
+            return fh.read(len(data) + 1) == data
+    except OSError:
+        return False
+
+
+class KeptFile(File):
+    """A generated file the site being updated already holds with the same bytes: mkdocs
+    knows of it (its link checks see it) and writes nothing for it."""
+
+    def copy_file(self, dirty: bool = False) -> None:
+        return None
+
+
+class Staging:
+    """A private folder under ``beside`` holding one build's generated files.
+
+    Args:
+        beside: the folder to make it in (the site's parent: the same file system).
+        previous: the site an incremental build updates; a file whose bytes are already
+            there at the same path is kept, not written.
+    """
+
+    def __init__(self, beside: Path, previous: Path | None = None) -> None:
         Path(beside).mkdir(parents=True, exist_ok=True)
         self.root = Path(tempfile.mkdtemp(prefix=".driftproof-generated-", dir=beside))
+        self.previous = previous
+        self._site = SiteFiles(previous) if previous is not None else None
         self.paths: list[str] = []
+        self.kept: dict[str, str] = {}
 
     def put(self, path: str, data: bytes) -> None:
-        """Write the file at site path ``path`` (relative, ``/``-separated)."""
+        """Write the file at site path ``path`` (relative, ``/``-separated), or keep the
+        previous site's file when it holds the same bytes."""
+        if self._site is not None and self._site.holds(path, data):
+            self.kept[path] = hashlib.sha256(data).hexdigest()
+            return
         p = self.root / path
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(data)
         self.paths.append(path)
 
-    def adopt(self, paths: list[str]) -> None:
-        """Record files another process wrote under :attr:`root` (site paths)."""
+    def adopt(self, paths: list[str], kept: Mapping[str, str] | None = None) -> None:
+        """Record files another process wrote under :attr:`root` (site paths), and those it
+        kept from the previous site (path: sha256 hex of its bytes)."""
         self.paths.extend(paths)
+        self.kept.update(kept or {})
 
     def file(self, config: Any, path: str) -> File:
-        """The mkdocs file for a staged ``path``."""
+        """The mkdocs file for a staged ``path``, or for a kept one."""
+        if path in self.kept and self.previous is not None:
+            return KeptFile.generated(config, path, abs_src_path=str(self.previous / path))
         return StagedFile.generated(config, path, abs_src_path=str(self.root / path))
 
     def remove(self) -> None:

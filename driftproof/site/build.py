@@ -204,12 +204,20 @@ def _generate(
     if stage is not None:  # a large site: its receipts' pages are rendered on all cores
         from driftproof.site._parallel_render import render_in_workers
 
-        def adopt(paths: list[str], stage: Staging = stage) -> None:
+        def adopt(paths: list[str], kept: dict[str, str], stage: Staging = stage) -> None:
             emitted.update(paths)
-            stage.adopt(paths)
+            emitted.update(kept)
+            stage.adopt(paths, kept)
 
         rows = render_in_workers(
-            receipts, ordered, stage.root, adopt, (nav, site_name, templates), cache, progress
+            receipts,
+            ordered,
+            stage.root,
+            adopt,
+            (nav, site_name, templates),
+            cache,
+            progress,
+            stage.previous,
         )
     if rows is None:
         rows = []

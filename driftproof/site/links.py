@@ -1,72 +1,181 @@
 """The internal link check of a built site (issue 15: a broken internal link fails the build).
 
-A stdlib crawler (SITE-NOTES 5.2, 3): every ``href``, ``src`` and ``srcset`` of every
-``*.html`` page under the site root must name a file inside the site, and a fragment on an
-HTML page must name an element id there. External links (a scheme, or ``//``) and
-``mailto:`` are not followed.
+Every ``href``, ``src`` and ``srcset`` of every ``*.html`` page under the site root must name
+a file inside the site, and a fragment on an HTML page must name an element id there
+(SITE-NOTES 5.2, 3). External links (a scheme, or ``//``) and ``mailto:`` are not followed.
+
+Pages are parsed with selectolax (the Lexbor HTML5 parser, pinned) and targets are looked up
+in one listing of the site's files, so nothing is stat-ed per link (issue 19). With a build
+cache, what a page holds (its ids and its links) is kept by the sha256 of the page's bytes:
+a rebuild parses only the pages whose bytes changed, and checks every page all the same.
 """
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-from pathlib import Path
+import hashlib
+import json
+import os
+import posixpath
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlsplit
 
-__all__ = ["broken_links"]
+if TYPE_CHECKING:
+    from driftproof.site._cache import BuildCache
+
+__all__ = ["broken_links", "page_anchors"]
+
+_SELECTOR = "[id], a[name], [href], [src], [srcset]"
 
 
-class _Page(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.ids: set[str] = set()
-        self.links: list[str] = []
+def page_anchors(html: bytes) -> tuple[list[str], list[str]]:
+    """``(ids, links)`` of one HTML page, in document order.
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        if a.get("id"):
-            self.ids.add(a["id"] or "")
-        if tag == "a" and a.get("name"):
-            self.ids.add(a["name"] or "")
+    ids: every ``id`` attribute, and the ``name`` of every ``<a>``. links: each element's
+    ``href``, then ``src``, then each URL of its ``srcset``; an attribute given with no value
+    is not a link. Entities are decoded (``&amp;`` is ``&``); bytes that are not UTF-8 are
+    read as U+FFFD and never raise.
+    """
+    from selectolax.lexbor import LexborHTMLParser
+
+    tree = LexborHTMLParser(html.decode("utf-8", errors="replace"))
+    ids: list[str] = []
+    links: list[str] = []
+    last = None
+    for node in tree.css(_SELECTOR):
+        if node.mem_id == last:  # an element matching two selectors of the list comes twice
+            continue
+        last = node.mem_id
+        attrs = node.attributes
+        if attrs.get("id"):
+            ids.append(attrs["id"] or "")
+        if node.tag == "a" and attrs.get("name"):
+            ids.append(attrs["name"] or "")
         for key in ("href", "src"):
-            if a.get(key) is not None:
-                self.links.append(a[key] or "")
-        if a.get("srcset"):
-            self.links += [part.strip().split(" ")[0] for part in (a["srcset"] or "").split(",")]
+            if attrs.get(key) is not None:
+                links.append(attrs[key] or "")
+        if attrs.get("srcset"):
+            links += [part.strip().split(" ")[0] for part in (attrs["srcset"] or "").split(",")]
+    return ids, links
 
 
-def broken_links(site: Path) -> list[str]:
+def broken_links(
+    site: Path,
+    cache: BuildCache | None = None,
+    kept: tuple[Path, Mapping[str, str]] | None = None,
+) -> list[str]:
     """Every internal link or fragment in ``site/**/*.html`` that points nowhere, as
-    ``page: link (why)``, pages in path order. Never raises for unreadable HTML: a page that
-    is not UTF-8 is itself reported."""
-    site = Path(site).resolve()
-    parsed: dict[Path, _Page] = {}
+    ``page: link (why)`` with the page's path under the site, pages in path order and links
+    in document order. A link resolving outside the site is ``no such file``; a folder stands
+    for its ``index.html``.
 
-    def parse(path: Path) -> _Page:
-        if path not in parsed:
-            p = _Page()
-            p.feed(path.read_text(encoding="utf-8", errors="replace"))
-            parsed[path] = p
-        return parsed[path]
+    Args:
+        site: the built site's root folder.
+        cache: a build cache, which keeps what each page holds (its ids, and each internal
+            link resolved to a path under the site) by the page's path and the sha256 of its
+            bytes; the result is the same with or without it.
+        kept: ``(folder, {path: sha256 hex})``: files that stand in the site as they are in
+            ``folder`` (the site an incremental build updates, and the generated files it
+            keeps, with the sha256 of their bytes, so that a page whose ids and links the
+            cache holds is not read again; a path also under ``site`` is read there).
+
+    Never raises for unreadable HTML: a page that is not UTF-8 is read with U+FFFD.
+    """
+    root = Path(site).resolve()
+    files, folders = _listing(root)
+    own = set(files)
+    other: Path = root
+    known: Mapping[str, str] = {}
+    if kept is not None:
+        other, known = Path(kept[0]).resolve(), kept[1]
+        for rel in known:
+            files.add(rel)
+            folders.update(str(p) for p in PurePosixPath(rel).parents if str(p) != ".")
+    read: dict[str, _Held] = {}
+
+    def held(rel: str) -> _Held:
+        if rel not in read:
+            where = root if rel in own else other
+            read[rel] = _held(where / rel, rel, cache, None if rel in own else known.get(rel))
+        return read[rel]
 
     problems = []
-    for page in sorted(site.rglob("*.html")):
-        rel = page.relative_to(site)
-        for link in parse(page).links:
-            parts = urlsplit(link)
-            if parts.scheme or link.startswith("//"):
-                continue
-            target_url, fragment = urldefrag(link)
-            if not target_url:
-                target = page
-            elif target_url.startswith("/"):
-                target = site / unquote(urlsplit(target_url).path.lstrip("/"))
-            else:
-                target = (page.parent / unquote(urlsplit(target_url).path)).resolve()
-            if target.is_dir():
-                target = target / "index.html"
-            if not target.exists() or (site not in target.parents and target != site):
+    for rel in sorted(f for f in files if f.endswith(".html")):
+        for link, target, fragment in held(rel).needs:
+            if target == ".":
+                target = "index.html"
+            elif target in folders:
+                target = f"{target}/index.html"
+            if target.startswith("../") or target == ".." or target not in files:
                 problems.append(f"{rel}: {link} (no such file)")
-                continue
-            if fragment and target.suffix == ".html" and unquote(fragment) not in parse(target).ids:
-                problems.append(f"{rel}: {link} (no element with id {unquote(fragment)!r})")
+            elif fragment and target.endswith(".html") and fragment not in held(target).ids:
+                problems.append(f"{rel}: {link} (no element with id {fragment!r})")
     return problems
+
+
+class _Held:
+    """What one page holds: its ids, and its internal links as ``(link, target, fragment)``:
+    the target a path under the site (normalised; ``.`` the root; may climb out with ``..``),
+    the fragment unquoted (empty: none)."""
+
+    __slots__ = ("ids", "needs")
+
+    def __init__(self, ids: list[str], needs: list[tuple[str, str, str]]) -> None:
+        self.ids = frozenset(ids)
+        self.needs = needs
+
+
+def _resolve(rel: str, link: str) -> tuple[str, str, str] | None:
+    """``(link, target, fragment)`` of a link on page ``rel``; ``None`` when it is external."""
+    if urlsplit(link).scheme or link.startswith("//"):
+        return None
+    target_url, fragment = urldefrag(link)
+    if not target_url:
+        target = rel
+    else:
+        path = unquote(urlsplit(target_url).path)
+        if target_url.startswith("/"):
+            target = posixpath.normpath(path.lstrip("/") or ".")
+        else:
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
+    return link, target, unquote(fragment)
+
+
+def _listing(root: Path) -> tuple[set[str], set[str]]:
+    """Every file and every folder under ``root``, as ``/``-separated paths under it."""
+    files: set[str] = set()
+    folders: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(root):
+        base = os.path.relpath(dirpath, root)
+        prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
+        folders.update(prefix + d for d in dirnames)
+        files.update(prefix + f for f in filenames)
+    return files, folders
+
+
+def _held(path: Path, rel: str, cache: BuildCache | None, sha256: str | None) -> _Held:
+    """What the page ``path`` (site path ``rel``) holds; ``sha256``: its bytes' digest (hex)
+    when known, so that a cached page is not read at all."""
+    data: bytes | None = None
+
+    def compute() -> tuple[list[str], list[tuple[str, str, str]]]:
+        ids, links = page_anchors(data if data is not None else path.read_bytes())
+        return ids, [r for r in (_resolve(rel, link) for link in links) if r is not None]
+
+    if cache is None:
+        return _Held(*compute())
+    if sha256 is None:
+        data = path.read_bytes()
+        sha256 = hashlib.sha256(data).hexdigest()
+    key = hashlib.sha256(rel.encode("utf-8") + b"\0" + bytes.fromhex(sha256)).hexdigest()
+    hit = cache.read("links", key)
+    if hit is not None:
+        try:
+            ids, needs = json.loads(hit)
+            return _Held([str(i) for i in ids], [(str(a), str(b), str(c)) for a, b, c in needs])
+        except (ValueError, TypeError):
+            pass  # a corrupt entry is ignored and replaced
+    ids, needs = compute()
+    cache.write("links", key, json.dumps([ids, needs], ensure_ascii=False).encode("utf-8"))
+    return _Held(ids, needs)

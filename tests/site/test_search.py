@@ -30,3 +30,32 @@ def test_folder_addresses_lead_somewhere(built_site: Path) -> None:
     spec = (built_site / "spec/index.html").read_text(encoding="utf-8")
     assert '<meta http-equiv="refresh" content="0; url=../">' in reports
     assert '<meta http-equiv="refresh" content="0; url=versions/">' in spec
+
+
+def test_case_pages_are_left_out_of_the_index_and_their_sheet_is_in(built_site: Path) -> None:
+    cases = sorted(built_site.glob("receipts/*/cases/*/index.html"))
+    assert cases
+    for page in cases:
+        assert "data-pagefind-body" not in page.read_text(encoding="utf-8")
+        sheet = (page.parents[2] / "index.html").read_text(encoding="utf-8")
+        assert "data-pagefind-body" in sheet and f'href="cases/{page.parent.name}/"' in sheet
+
+
+def test_the_index_takes_every_folder_but_case_pages_whatever_the_names(tmp_path: Path) -> None:
+    from driftproof.site._site_dir import index_for_search
+
+    body = '<!doctype html><html lang="en"><body data-pagefind-body><p>{}</p></body></html>'
+    pages = [
+        "index.html",
+        "a,b{c}$(d):e/index.html",
+        "x[1]*?/deep/er/index.html",
+        "receipts/r1/index.html",
+        "receipts/index.html",
+        "receipts/r1/cases/c1/index.html",  # the one left out
+    ]
+    for i, rel in enumerate(pages):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(body.format(f"page number {i}"), encoding="utf-8")
+    index_for_search(tmp_path, tmp_path / "mkdocs.yml")
+    entry = json.loads((tmp_path / "pagefind/pagefind-entry.json").read_text(encoding="utf-8"))
+    assert sum(lang["page_count"] for lang in entry["languages"].values()) == 5

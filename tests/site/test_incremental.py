@@ -1,0 +1,136 @@
+"""Incremental builds (issue 19): a build into a site built here before rewrites only the
+files whose bytes change, removes what is no longer built, equals a clean build file for
+file, and leaves the site untouched when it fails. The clean builds use no cache."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from site_fixtures import REPO, scored_receipt
+
+from driftproof.errors import SiteBuildError
+from driftproof.receipt import write_receipt
+from driftproof.site import build_site
+from driftproof.site._cache import CACHE_DIR_NAME
+
+CONFIG = REPO / "mkdocs.yml"
+
+
+def _files(site: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(site).as_posix(): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _stamps(site: Path) -> dict[str, tuple[int, int]]:
+    return {
+        p.relative_to(site).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in site.rglob("*")
+        if p.is_file()
+    }
+
+
+@pytest.fixture
+def built(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path, Path]:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
+    receipts, reports = site_inputs
+    site = tmp_path / "site"
+    build_site(receipts, reports, site, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
+    return receipts, reports, site
+
+
+def _build(receipts: Path, reports: Path, site: Path) -> None:
+    build_site(receipts, reports, site, config_file=CONFIG, cache_dir=site.parent / CACHE_DIR_NAME)
+
+
+def _clean(receipts: Path, reports: Path, where: Path) -> dict[str, bytes]:
+    build_site(receipts, reports, where, config_file=CONFIG, cache_dir=None)
+    return _files(where)
+
+
+def test_only_the_files_whose_bytes_change_are_rewritten(
+    built: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    receipts, reports, site = built
+    before, stamps = _files(site), _stamps(site)
+    write_receipt(
+        scored_receipt({"c1": ([0.2, 0.3, 0.25], [0.5, 0.55, 0.45])}, answer="changed"),
+        receipts / "tested.json",
+    )
+    _build(receipts, reports, site)
+    after = _files(site)
+    assert after == _clean(receipts, reports, tmp_path / "clean")
+    changed = {p for p in after if before.get(p) != after[p]}
+    # the changed receipt's own pages and the pages that list every receipt
+    assert "receipts/tested.json" in changed and "receipts/tested/index.html" in changed
+    assert "receipts/SHA256SUMS" in changed and "results/index.html" in changed
+    unchanged = [p for p in after if p in before and p not in changed]
+    assert len(unchanged) > len(changed)
+    moved = [p for p in unchanged if _stamps(site)[p] != stamps[p]]
+    assert moved == [], "files with unchanged bytes were written again"
+
+
+def test_a_receipt_taken_away_takes_its_pages_with_it(
+    built: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    receipts, reports, site = built
+    gone = "extra"
+    write_receipt(scored_receipt({"c1": ([0.4, 0.5], [0.3, 0.35])}), receipts / "extra.json")
+    _build(receipts, reports, site)
+    assert any(p.startswith(f"receipts/{gone}/cases/") for p in _files(site))
+    (receipts / f"{gone}.json").unlink()
+    _build(receipts, reports, site)
+    files = _files(site)
+    assert not any(p.startswith(f"receipts/{gone}") for p in files)
+    assert not (site / "receipts" / gone).exists(), "its emptied folders are removed too"
+    assert files == _clean(receipts, reports, tmp_path / "clean")
+
+
+def test_a_failed_incremental_build_leaves_the_site_untouched(
+    built: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    receipts, reports, site = built
+    before, stamps = _files(site), _stamps(site)
+    write_receipt(
+        scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.1, 0.15, 0.2])}, answer="other"),
+        receipts / "tested.json",
+    )
+    import driftproof.site.links as links
+
+    monkeypatch.setattr(links, "broken_links", lambda *a, **k: ["index.html: x (no such file)"])
+    with pytest.raises(SiteBuildError, match="broken internal link"):
+        _build(receipts, reports, site)
+    assert _files(site) == before and _stamps(site) == stamps
+    assert not [p for p in site.parent.iterdir() if p.name.startswith(f".{site.name}.")]
+
+
+def test_a_file_edited_in_the_site_by_hand_is_put_back(built: tuple[Path, Path, Path]) -> None:
+    receipts, reports, site = built
+    before = _files(site)
+    page = next(p for p in sorted(before) if "/cases/" in p)
+    (site / page).write_text("defaced", encoding="utf-8")
+    (site / "stray.html").write_text("<p>not built</p>", encoding="utf-8")
+    os.mkdir(site / "stray-folder")
+    _build(receipts, reports, site)
+    assert _files(site) == before
+
+
+def test_a_folder_of_the_site_swapped_for_a_link_is_built_again_not_followed(
+    built: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    receipts, reports, site = built
+    before = _files(site)
+    elsewhere = tmp_path / "elsewhere"
+    (site / "receipts" / "tested").rename(elsewhere)
+    (site / "receipts" / "tested").symlink_to(elsewhere, target_is_directory=True)
+    _build(receipts, reports, site)
+    assert not (site / "receipts" / "tested").is_symlink()
+    after = _files(site)
+    assert sorted(set(after) ^ set(before)) == []
+    assert [p for p in after if after[p] != before[p]] == []

@@ -1,0 +1,76 @@
+"""The internal link check (issues 15 and 19) on small hand-made sites: what counts as a link
+and an id, how targets resolve, and that the build cache never changes the answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from driftproof.site._cache import BuildCache
+from driftproof.site.links import broken_links, page_anchors
+
+
+def _site(root: Path, pages: dict[str, str]) -> Path:
+    for rel, body in pages.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(f"<!doctype html><title>t</title>{body}", encoding="utf-8")
+    return root
+
+
+def test_page_anchors_reads_ids_names_and_every_kind_of_link_in_order() -> None:
+    html = (
+        b'<p id="top"><a href>no value</a><a name="old" href="b/?x=1&amp;y=2#f">y</a>'
+        b'<img srcset="a.png 1x, b.png 2x" src="c.png">'
+        b'<script>var s = "<a href=\\"in-a-script\\">";</script><span id="">empty id</span>'
+    )
+    ids, links = page_anchors(html)
+    assert ids == ["top", "old"]
+    # href before src before srcset on one element; the entity decoded; script text is not HTML
+    assert links == ["b/?x=1&y=2#f", "c.png", "a.png", "b.png"]
+
+
+def test_page_anchors_reads_bytes_that_are_not_utf8() -> None:
+    assert page_anchors(b'<a id="caf\xe9" href="x/">') == (["caf\ufffd"], ["x/"])
+
+
+def test_targets_resolve_as_a_browser_would_and_never_leave_the_site(tmp_path: Path) -> None:
+    site = _site(
+        tmp_path / "site",
+        {
+            "index.html": '<h1 id="h">x</h1>',
+            "a/index.html": (
+                '<a href="../">root</a><a href="/#h">abs</a><a href="?q=1">query</a>'
+                '<a href="#missing">frag</a><a href="../b/">no folder</a>'
+                '<a href="/../../etc/passwd">climbs out</a><a href="../../x">out</a>'
+                '<a href="https://example.org/">ext</a><a href="//cdn.example/x">ext2</a>'
+                '<a href="mailto:x@example.org">mail</a><a href="../index.html#%68">encoded</a>'
+            ),
+        },
+    )
+    assert broken_links(site) == [
+        "a/index.html: #missing (no element with id 'missing')",
+        "a/index.html: ../b/ (no such file)",
+        # "/.." is the site's root on a web server: outside it there is nothing to reach
+        "a/index.html: /../../etc/passwd (no such file)",
+        "a/index.html: ../../x (no such file)",
+    ]
+
+
+def test_the_cache_keys_pages_by_their_bytes_not_their_path(tmp_path: Path) -> None:
+    site = _site(tmp_path / "site", {"index.html": '<a id="x" href="#x">ok</a>'})
+    cache = BuildCache(tmp_path / "cache")
+    assert broken_links(site, cache) == [] == broken_links(site, cache)
+    assert list((cache.base / "links").rglob("*")), "the page's anchors were cached"
+    (site / "index.html").write_text('<a id="y" href="#x">now broken</a>', encoding="utf-8")
+    assert broken_links(site, cache) == ["index.html: #x (no element with id 'x')"]
+    assert broken_links(site) == broken_links(site, cache)
+
+
+def test_a_corrupt_cache_entry_is_ignored(tmp_path: Path) -> None:
+    site = _site(tmp_path / "site", {"index.html": '<a href="#gone">x</a>'})
+    cache = BuildCache(tmp_path / "cache")
+    broken_links(site, cache)
+    for entry in (cache.base / "links").rglob("*"):
+        if entry.is_file():
+            entry.write_bytes(b"{not json")
+    assert broken_links(site, cache) == ["index.html: #gone (no element with id 'gone')"]
