@@ -128,3 +128,23 @@ def test_public_api_is_exactly_what_all_names() -> None:
         }
     )
     assert sorted(site.__all__) == site.__all__ == public
+
+
+def test_register_section_takes_the_name_and_title_or_refuses_them() -> None:
+    from driftproof.site.sections import _REGISTRY, ReceiptsSection, register_section
+
+    try:
+
+        @register_section(name="probe_type", title="A probe")
+        class Probe(ReceiptsSection):
+            pass
+
+        assert (Probe.name, Probe.default_title) == ("probe_type", "A probe")
+        assert type(section_types()["probe_type"]) is Probe
+        for bad in ("Probe", "9lives", "with-dash", ""):
+            with pytest.raises(ValueError, match="lowercase `name`"):
+                register_section(name=bad)(type("Bad", (ReceiptsSection,), {}))
+        with pytest.raises(ValueError, match="registered twice"):
+            register_section(name="probe_type")(type("Other", (ReceiptsSection,), {}))
+    finally:
+        _REGISTRY.pop("probe_type", None)

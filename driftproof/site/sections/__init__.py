@@ -5,15 +5,17 @@ section type, plus that type's parameters. Adding a type touches no other file:
 
 1. Create ``driftproof/site/sections/<your_type>.py`` (every module here not starting
    with ``_`` is imported when the registry is first used).
-2. In it, define a class with ``name`` (the ``type:`` string), ``Params`` (a subclass of
+2. In it, define a class with ``Params`` (a subclass of
    :class:`SectionParams`: a pydantic model of the parameters; unknown keys are refused),
    ``check(params, report_receipts) -> list[(pointer, message)]`` (cross-checks against
    the report, e.g. that the receipts it names are the report's) and
    ``render(params, ctx: SectionContext) -> SectionOutput``. Decorate it with
-   :func:`register_section`. A type whose one parameter is ``receipts`` (some of the
-   report's receipts, default all) subclasses :class:`ReceiptsSection`, which gives
-   ``Params``, ``check``, :meth:`~ReceiptsSection.names` and :meth:`~ReceiptsSection.page`
-   (its template rendered under its ``default_title``).
+   ``@register_section(name="<your_type>", title="…")``: the name is the ``type:``
+   string and the title the section's default heading. A type whose one parameter is
+   ``receipts`` (some of the report's receipts, default all) subclasses
+   :class:`ReceiptsSection`, which gives ``Params``, ``check``,
+   :meth:`~ReceiptsSection.names` and :meth:`~ReceiptsSection.page` (its template rendered
+   under its ``default_title``).
 3. Put its template at ``templates/pages/sections/<your_type>.html`` and render it with
    ``ctx.render("sections/<your_type>.html", **page_model)``. Templates only display:
    format every number in Python (:mod:`driftproof.site._render`), and give every table
@@ -143,15 +145,34 @@ class SectionType(Protocol):
 _REGISTRY: dict[str, SectionType] = {}
 
 
-def register_section(cls: type) -> type:
-    """Class decorator: register a section type under ``cls.name`` (names are unique)."""
-    name = getattr(cls, "name", None)
-    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-        raise ValueError(f"section type {cls!r} needs a lowercase `name`")
-    if name in _REGISTRY and type(_REGISTRY[name]) is not cls:
-        raise ValueError(f"section type {name!r} is registered twice")
-    _REGISTRY[name] = cls()
-    return cls
+def register_section(
+    cls: type | None = None, /, *, name: str | None = None, title: str | None = None
+) -> Any:
+    """Class decorator: register a section type under its ``name`` (names are unique).
+
+    ``@register_section`` on a class that sets ``name``; or
+    ``@register_section(name="…", title="…")``, which sets the class's ``name`` and
+    ``default_title`` (the heading :meth:`ReceiptsSection.page` uses).
+
+    Raises:
+        ValueError: the name is missing or not lowercase ``[a-z][a-z0-9_]*``, or another
+            class is registered under it.
+    """
+
+    def register(c: type) -> type:
+        if name is not None:
+            c.name = name  # type: ignore[attr-defined]
+        if title is not None:
+            c.default_title = title  # type: ignore[attr-defined]
+        key = getattr(c, "name", None)
+        if not isinstance(key, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", key):
+            raise ValueError(f"section type {c!r} needs a lowercase `name`")
+        if key in _REGISTRY and type(_REGISTRY[key]) is not c:
+            raise ValueError(f"section type {key!r} is registered twice")
+        _REGISTRY[key] = c()
+        return c
+
+    return register(cls) if cls is not None else register
 
 
 @cache

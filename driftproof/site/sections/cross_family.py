@@ -26,11 +26,8 @@ if TYPE_CHECKING:
 __all__ = ["CrossFamilySection"]
 
 
-@register_section
+@register_section(name="cross_family", title="What the skill adds to each model")
 class CrossFamilySection(ReceiptsSection):
-    name = "cross_family"
-    default_title = "What the skill adds to each model"
-
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         cf = cross_family([(n, ctx.receipts[n]) for n in self.names(params, ctx)])
         lead = Table(

@@ -38,11 +38,8 @@ class _Shown:
     skill: str
 
 
-@register_section
+@register_section(name="receipt_sheets", title="Receipt sheets")
 class ReceiptSheets(ReceiptsSection):
-    name = "receipt_sheets"
-    default_title = "Receipt sheets"
-
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         sheets = [
             _Shown(

@@ -75,11 +75,8 @@ def _arm_rows(name: str, r: Receipt) -> list[Row]:
     return rows
 
 
-@register_section
+@register_section(name="skill_fired", title="How often the skill fired")
 class SkillFired(ReceiptsSection):
-    name = "skill_fired"
-    default_title = "How often the skill fired"
-
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         case_rows: list[Row] = []
         arm_rows: list[Row] = []

@@ -117,11 +117,8 @@ def _skill_rows(skill: str, printed: list[dict[str, Any]], anchor: str) -> list[
     return rows
 
 
-@register_section
+@register_section(name="source_figures", title="Figures as the source printed them")
 class SourceFigures(ReceiptsSection):
-    name = "source_figures"
-    default_title = "Figures as the source printed them"
-
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         names = self.names(params, ctx)
         rows: list[Row] = []

@@ -35,11 +35,8 @@ __all__ = ["TokenSavings"]
 REFERENCES = (("control", "vs terse control"), ("baseline", "vs baseline"))
 
 
-@register_section
+@register_section(name="token_savings", title="Output-token savings")
 class TokenSavings(ReceiptsSection):
-    name = "token_savings"
-    default_title = "Output-token savings"
-
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         names = self.names(params, ctx)
         receipts = [ctx.receipts[n] for n in names]
