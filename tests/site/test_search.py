@@ -59,3 +59,27 @@ def test_the_index_takes_every_folder_but_case_pages_whatever_the_names(tmp_path
     index_for_search(tmp_path, tmp_path / "mkdocs.yml")
     entry = json.loads((tmp_path / "pagefind/pagefind-entry.json").read_text(encoding="utf-8"))
     assert sum(lang["page_count"] for lang in entry["languages"].values()) == 5
+
+
+def test_tables_of_figures_stay_out_of_the_index_and_the_headline_is_in(
+    built_site: Path,
+) -> None:
+    # Pagefind reads what is inside data-pagefind-body and not inside data-pagefind-ignore
+    from selectolax.lexbor import LexborHTMLParser
+
+    sheets = [p for p in built_site.glob("receipts/*/index.html") if "/cases/" not in str(p)]
+    assert sheets
+    for page in sheets:
+        tree = LexborHTMLParser(page.read_text(encoding="utf-8"))
+        assert tree.css_first("main[data-pagefind-body] h1") is not None
+        for table in tree.css("main table"):
+            node, ignored = table, False
+            while node is not None and not ignored:
+                ignored = "data-pagefind-ignore" in node.attributes
+                node = node.parent
+            assert ignored, f"{page}: a table of figures is indexed"
+        for h1 in tree.css("h1"):
+            node = h1
+            while node is not None:
+                assert "data-pagefind-ignore" not in node.attributes
+                node = node.parent
