@@ -30,7 +30,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._cache import CACHE_DIR_NAME, BuildCache, key_of, product_key, tree_key
@@ -100,7 +100,8 @@ def build_site(
     mk_log.addHandler(collector)
     try:
         cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
-        with handing_over(inputs, progress, previous) as handover:
+        prior = _read_record(record) if previous is not None and record is not None else {}
+        with handing_over(inputs, progress, previous, prior.get("receipts")) as handover:
             build(cfg)
     except (MkDocsException, SystemExit) as exc:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -123,7 +124,7 @@ def build_site(
             [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]],
         )
     (tmp / MARKER).write_text(
-        "A site built by `driftproof reports build`; replaced whole by the next build.\n",
+        "A site built by `driftproof reports build`; the next build replaces or updates it.\n",
         encoding="utf-8",
     )
     if previous is not None:
@@ -145,7 +146,8 @@ def build_site(
                 if lr.sha256 in checked
             },
         )
-        doc = {"inputs": key, "files": digest if digest is not None else site_files_digest(out)}
+        files = digest if digest is not None else site_files_digest(out)
+        doc = {"inputs": key, "files": files, "receipts": _receipts_record(out, files, handover)}
         _write_record(record, json.dumps(doc, sort_keys=True).encode("utf-8"))
     return inputs
 
@@ -226,6 +228,32 @@ def site_files_digest(site: Path) -> dict[str, str]:
 def _record_path(cache: BuildCache, out: Path) -> Path:
     k = key_of("site", str(out))
     return cache.base / "sites" / k[:2] / k
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    """The site record at ``path`` (``{}`` when missing or damaged)."""
+    try:
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def _receipts_record(out: Path, files: dict[str, str], handover: Any) -> dict[str, Any]:
+    """For each receipt of the build: the key of its rendering's inputs, its results row and
+    each of its files with the sha256, size, modification time and inode it has in ``out``,
+    so that the next incremental build can keep it whole without reading it (issue 19)."""
+    section: dict[str, Any] = {}
+    for name, rf in handover.receipts.items():
+        try:
+            entry = {}
+            for p in rf.paths:
+                st = os.lstat(out / p)
+                entry[p] = [files[p], st.st_size, st.st_mtime_ns, st.st_ino]
+        except (OSError, KeyError):
+            continue  # not recorded: the next build reads it again
+        section[name] = {"key": rf.key, "files": entry, "row": rf.row}
+    return section
 
 
 def _write_record(path: Path, data: bytes) -> None:

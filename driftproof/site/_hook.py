@@ -53,21 +53,30 @@ class Handover:
 
     def __init__(self) -> None:
         self.kept: dict[str, str] = {}
+        #: each receipt's render key, files and results row (for the site record)
+        self.receipts: dict[str, Any] = {}
 
 
 @contextmanager
 def handing_over(
-    inputs: Any, progress: Any = None, previous: Path | None = None
+    inputs: Any,
+    progress: Any = None,
+    previous: Path | None = None,
+    record: Any = None,
 ) -> Iterator[Handover]:
     """Make ``inputs`` (a :class:`driftproof.site.publish.SiteInputs`) the hook's for one build;
     ``progress(phase, done, total)`` hears of the render and write phases. ``previous``: the
     site an incremental build updates (issue 19): a generated file already there with the
     same bytes is kept, not written, and listed in the yielded :class:`Handover`; the
-    searchable ones among them are linked into the new site for the search index."""
+    searchable ones among them are linked into the new site for the search index.
+    ``record``: the receipts part of the previous build's site record, whose receipts with
+    unchanged inputs and untouched files are kept whole, unread
+    (:meth:`driftproof.site._staging.Staging.reuse`)."""
     handover = Handover()
     _state["inputs"] = inputs
     _state["progress"] = progress
     _state["previous"] = previous
+    _state["record"] = record
     _state["handover"] = handover
     try:
         yield handover
@@ -108,7 +117,7 @@ def on_files(
     progress = _state.get("progress")
     # Each generated file goes to disk as it is made (issue 19: memory bounded by one receipt)
     # and mkdocs links it into the site (driftproof.site._staging).
-    staging = Staging(Path(config.site_dir).parent, _state.get("previous"))
+    staging = Staging(Path(config.site_dir).parent, _state.get("previous"), _state.get("record"))
     _state["staging"] = staging
     settings = SiteSettings(
         nav=nav,
@@ -133,6 +142,7 @@ def on_files(
     handover = _state.get("handover")
     if handover is not None:
         handover.kept = dict(sorted(staging.kept.items()))
+        handover.receipts = staging.receipts
     _state.update(nav=nav, reports=inputs.reports, generated=len(generated))
     return files
 

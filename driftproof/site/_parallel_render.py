@@ -38,15 +38,15 @@ def render_in_workers(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
     stage_dir: Path,
-    adopt: Callable[[list[str], dict[str, str]], None],
+    adopt: Callable[[str, list[str], dict[str, str], dict[str, Any]], None],
     site: tuple[Sequence[Mapping[str, str]], str, Path],
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
     previous: Path | None = None,
 ) -> list[ResultRow] | None:
     """Every receipt's pages written under ``stage_dir`` by worker processes; each chunk's
-    paths handed to ``adopt`` (written; kept, with their sha256); the results rows
-    returned in name order.
+    paths handed to ``adopt`` (name; paths written; paths kept, with their sha256; results
+    row as a dict); the results rows returned in name order.
     ``site``: the navigation, site name and templates folder. ``previous``: the site an
     incremental build updates, whose files of the same bytes are kept, not written
     (:class:`driftproof.site._staging.Staging`). ``None`` (nothing written) when there are
@@ -82,8 +82,8 @@ def render_in_workers(
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         for result in pool.map(job, chunks):
-            for _name, paths, kept, row in result:
-                adopt(paths, kept)
+            for name, paths, kept, row in result:
+                adopt(name, paths, kept, row)
                 rows.append(ResultRow(**row))
                 done += 1
                 if progress:

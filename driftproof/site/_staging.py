@@ -20,12 +20,20 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File
 
-__all__ = ["KeptFile", "SiteFiles", "StagedFile", "Staging", "same_file_bytes"]
+__all__ = [
+    "KeptFile",
+    "ReceiptFiles",
+    "SiteFiles",
+    "StagedFile",
+    "Staging",
+    "same_file_bytes",
+]
 
 
 class StagedFile(File):
@@ -53,6 +61,10 @@ class SiteFiles:
         """Whether the site holds exactly ``data`` at site path ``rel``."""
         return self._real_folder(rel.rpartition("/")[0]) and same_file_bytes(self.root / rel, data)
 
+    def real_folder(self, rel: str) -> bool:
+        """Whether the folder at site path ``rel`` is a real folder reached through real ones."""
+        return self._real_folder(rel)
+
     def _real_folder(self, rel: str) -> bool:
         if rel not in self._real:
             parent = rel.rpartition("/")[0]
@@ -76,6 +88,16 @@ def same_file_bytes(path: Path, data: bytes) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class ReceiptFiles:
+    """One receipt's share of a build: the key of its rendering's inputs, the site paths of
+    its files, and its results row (a :class:`driftproof.results.ResultRow` as a dict)."""
+
+    key: str
+    paths: list[str]
+    row: dict[str, Any]
+
+
 class KeptFile(File):
     """A generated file the site being updated already holds with the same bytes: mkdocs
     knows of it (its link checks see it) and writes nothing for it."""
@@ -93,13 +115,50 @@ class Staging:
             there at the same path is kept, not written.
     """
 
-    def __init__(self, beside: Path, previous: Path | None = None) -> None:
+    def __init__(
+        self,
+        beside: Path,
+        previous: Path | None = None,
+        record: Mapping[str, Any] | None = None,
+    ) -> None:
         Path(beside).mkdir(parents=True, exist_ok=True)
         self.root = Path(tempfile.mkdtemp(prefix=".driftproof-generated-", dir=beside))
         self.previous = previous
         self._site = SiteFiles(previous) if previous is not None else None
+        self._record = record or {}
         self.paths: list[str] = []
         self.kept: dict[str, str] = {}
+        #: each receipt's render key, its files and its results row (for the next record)
+        self.receipts: dict[str, ReceiptFiles] = {}
+
+    def reuse(self, name: str, key: str) -> ReceiptFiles | None:
+        """The files of receipt ``name`` as the previous build wrote them, kept whole, when
+        that build rendered it from the same inputs (``key``) and every one of its files is
+        still the file it wrote (same size, modification time and inode, in real folders);
+        else ``None`` and nothing kept."""
+        entry = self._record.get(name)
+        if self._site is None or not isinstance(entry, dict) or entry.get("key") != key:
+            return None
+        try:
+            files = {str(p): list(v) for p, v in entry["files"].items()}
+            row = dict(entry["row"])
+            for path, (_sha, size, mtime_ns, ino) in files.items():
+                if not self._site.real_folder(path.rpartition("/")[0]):
+                    return None
+                st = os.lstat(self._site.root / path)
+                if not stat.S_ISREG(st.st_mode) or (st.st_size, st.st_mtime_ns, st.st_ino) != (
+                    size,
+                    mtime_ns,
+                    ino,
+                ):
+                    return None
+        except (OSError, KeyError, TypeError, ValueError):
+            return None
+        shas = {path: str(v[0]) for path, v in files.items()}
+        self.kept.update(shas)
+        done = ReceiptFiles(key, sorted(shas), row)
+        self.receipts[name] = done
+        return done
 
     def put(self, path: str, data: bytes) -> None:
         """Write the file at site path ``path`` (relative, ``/``-separated), or keep the

@@ -200,17 +200,39 @@ def _generate(
         site_name,
         tree_key(Path(templates)) if cache is not None else "",
     )
+    from driftproof.site._staging import ReceiptFiles
+
+    keys = {name: receipt_files_key(lr, ordered, fixed) for name, lr in receipts.items()}
+    done: list[ResultRow] = []
+    todo: Mapping[str, LoadedReceipt] = receipts
+    if stage is not None:  # an incremental build: receipts whose files are all still there
+        pending: dict[str, LoadedReceipt] = {}
+        for name, lr in sorted(receipts.items()):
+            reused = stage.reuse(name, keys[name])
+            if reused is None:
+                pending[name] = lr
+            else:
+                emitted.update(reused.paths)
+                done.append(ResultRow(**reused.row))
+        todo = pending
     rows: list[ResultRow] | None = None
     if stage is not None:  # a large site: its receipts' pages are rendered on all cores
         from driftproof.site._parallel_render import render_in_workers
 
-        def adopt(paths: list[str], kept: dict[str, str], stage: Staging = stage) -> None:
+        def adopt(
+            name: str,
+            paths: list[str],
+            kept: dict[str, str],
+            row: dict[str, Any],
+            stage: Staging = stage,
+        ) -> None:
             emitted.update(paths)
             emitted.update(kept)
             stage.adopt(paths, kept)
+            stage.receipts[name] = ReceiptFiles(keys[name], sorted([*paths, *kept]), row)
 
         rows = render_in_workers(
-            receipts,
+            todo,
             ordered,
             stage.root,
             adopt,
@@ -221,14 +243,17 @@ def _generate(
         )
     if rows is None:
         rows = []
-        for i, (name, lr) in enumerate(sorted(receipts.items())):
+        for i, (name, lr) in enumerate(sorted(todo.items())):
             put(f"receipts/{name}.json", lr.raw)
             files, row = receipt_files(lr, ordered, env, cache, fixed)
             for path, data in files.items():
                 put(path, data)
             rows.append(row)
+            if stage is not None:
+                paths = sorted([f"receipts/{name}.json", *files])
+                stage.receipts[name] = ReceiptFiles(keys[name], paths, dataclasses.asdict(row))
             if progress:
-                progress("render", i + 1, len(receipts))
+                progress("render", i + 1, len(todo))
     put(
         "receipts/index.html",
         _render(
@@ -244,7 +269,7 @@ def _generate(
         sums_of({f"receipts/{n}.json": lr.sha256 for n, lr in receipts.items()}),
     )
     # The results page (issue 9, driftproof/results.py), from every receipt's row.
-    put(RESULTS_PAGE, results_page_from_rows(order_rows(rows), env))
+    put(RESULTS_PAGE, results_page_from_rows(order_rows([*done, *rows]), env))
     for path, data in spec_files(env, site_url).items():
         put(path, data)
     # Folder addresses a reader may type: each points at the page that lists what is inside.
@@ -308,18 +333,8 @@ def receipt_files(
             held.append(lr.receipt)
         return lr.holding(held[0])
 
-    digest = bytes.fromhex(lr.sha256)
     files = dict(
-        _cached(
-            cache,
-            lambda: _sheet_files(model(), reports, env),
-            "sheet",
-            lr.name,
-            str(lr.path),
-            digest,
-            json.dumps(_cited(lr, reports)),
-            *fixed,
-        )
+        _cached(cache, lambda: _sheet_files(model(), reports, env), *_sheet_key(lr, reports, fixed))
     )
 
     def results() -> dict[str, bytes]:
@@ -330,10 +345,33 @@ def receipt_files(
             **site_badge_files({lr.name: r}),
         }
 
-    got = dict(_cached(cache, results, "results", lr.name, digest))
+    got = dict(_cached(cache, results, *_results_key(lr)))
     row = ResultRow(**json.loads(got.pop("row.json")))
     files.update(got)
     return files, row
+
+
+def _sheet_key(
+    lr: LoadedReceipt, reports: Sequence[Report], fixed: tuple[str, str, str]
+) -> tuple[bytes | str, ...]:
+    """Every input of a receipt's sheet and case pages (its cache key's parts)."""
+    digest = bytes.fromhex(lr.sha256)
+    return ("sheet", lr.name, str(lr.path), digest, json.dumps(_cited(lr, reports)), *fixed)
+
+
+def _results_key(lr: LoadedReceipt) -> tuple[bytes | str, ...]:
+    """Every input of a receipt's results row and badge files (its cache key's parts)."""
+    return ("results", lr.name, bytes.fromhex(lr.sha256))
+
+
+def receipt_files_key(
+    lr: LoadedReceipt, reports: Sequence[Report], fixed: tuple[str, str, str]
+) -> str:
+    """sha256 (hex) of every input of :func:`receipt_files` for one receipt (with its bytes
+    published as ``receipts/<name>.json``): equal keys give the same files (issue 19)."""
+    return key_of(
+        "receipt-files", key_of(*_sheet_key(lr, reports, fixed)), key_of(*_results_key(lr))
+    )
 
 
 def _cached(

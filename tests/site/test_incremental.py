@@ -134,3 +134,31 @@ def test_a_folder_of_the_site_swapped_for_a_link_is_built_again_not_followed(
     after = _files(site)
     assert sorted(set(after) ^ set(before)) == []
     assert [p for p in after if after[p] != before[p]] == []
+
+
+def test_a_receipt_whose_inputs_and_files_are_unchanged_is_kept_whole_unread(
+    built: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import driftproof.site.build as site_build
+
+    receipts, reports, site = built
+    rendered: list[str] = []
+    real = site_build.receipt_files
+
+    def counting(lr, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rendered.append(lr.name)
+        return real(lr, *args, **kwargs)
+
+    monkeypatch.setattr(site_build, "receipt_files", counting)
+    write_receipt(scored_receipt({"c1": ([0.4, 0.5], [0.3, 0.35])}), receipts / "extra.json")
+    _build(receipts, reports, site)
+    assert rendered == ["extra"], "only the new receipt is rendered; the others are kept whole"
+    # a file of a kept receipt touched by hand: that receipt is read and its file put back
+    sheet = site / "receipts" / "alpha" / "index.html"
+    sheet.write_bytes(sheet.read_bytes())
+    os.utime(sheet, ns=(1, 1))
+    rendered.clear()
+    write_receipt(scored_receipt({"c1": ([0.5, 0.5], [0.3, 0.35])}), receipts / "extra.json")
+    _build(receipts, reports, site)
+    assert sorted(rendered) == ["alpha", "extra"]
+    assert _files(site) == _clean(receipts, reports, tmp_path / "clean")
