@@ -13,8 +13,8 @@ Layout (under ``<root>/<product key>/``)::
                              (bounds, schema, seal, model, consistency) under this product;
                              the entry holds its summary (driftproof.site._loaded)
     pages/<aa>/<key>         the files one rendering produced (see :func:`pack`)
-    links/<aa>/<key>         the ids and resolved internal links of an HTML page, keyed by
-                             its path and its bytes' sha256 (driftproof.site.links)
+    links.sqlite3            the ids and resolved internal links of each HTML page, keyed
+                             by its path and its bytes' sha256 (driftproof.site.links)
     pages/<aa>/<key>         a chart's SVG, keyed by the chart function and all its arguments
                              (:func:`cached_chart`)
 
@@ -160,22 +160,6 @@ class BuildCache:
             summary = summaries.get(s, b"")
             if not self.is_valid(s) or (summary and self.summary_of(s) != summary):
                 self._write(self._path("valid", s), summary)
-
-    def read(self, kind: str, key: str) -> bytes | None:
-        """The bytes stored under ``kind``/``key`` (e.g. ``links``: a page's ids and links by
-        the sha256 of its bytes, :mod:`driftproof.site.links`), or ``None``."""
-        try:
-            return self._path(kind, key).read_bytes()
-        except OSError:
-            return None
-
-    def write(self, kind: str, key: str, data: bytes) -> None:
-        """Store ``data`` under ``kind``/``key`` (a failure to write only costs a later
-        recomputation)."""
-        try:
-            self._write(self._path(kind, key), data)
-        except OSError:
-            pass
 
     def get_files(self, key: str) -> dict[str, bytes] | None:
         """The files stored under ``key``, or ``None``."""

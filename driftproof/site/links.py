@@ -12,11 +12,13 @@ a rebuild parses only the pages whose bytes changed, and checks every page all t
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import posixpath
-from collections.abc import Mapping
+import sqlite3
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlsplit
@@ -93,13 +95,21 @@ def broken_links(
             files.add(rel)
             folders.update(str(p) for p in PurePosixPath(rel).parents if str(p) != ".")
     read: dict[str, _Held] = {}
+    store = _Store(cache)
 
     def held(rel: str) -> _Held:
         if rel not in read:
             where = root if rel in own else other
-            read[rel] = _held(where / rel, rel, cache, None if rel in own else known.get(rel))
+            read[rel] = _held(where / rel, rel, store, None if rel in own else known.get(rel))
         return read[rel]
 
+    try:
+        return _check(files, folders, held)
+    finally:
+        store.close()
+
+
+def _check(files: set[str], folders: set[str], held: Callable[[str], _Held]) -> list[str]:
     problems = []
     for rel in sorted(f for f in files if f.endswith(".html")):
         for link, target, fragment in held(rel).needs:
@@ -154,7 +164,56 @@ def _listing(root: Path) -> tuple[set[str], set[str]]:
     return files, folders
 
 
-def _held(path: Path, rel: str, cache: BuildCache | None, sha256: str | None) -> _Held:
+class _Store:
+    """The link check's part of the build cache: one SQLite file (the standard library's
+    ``sqlite3``) under the product key, from a page's key to what it holds (JSON). A file
+    SQLite cannot read is removed and started again; any other failure only means no cache."""
+
+    def __init__(self, cache: BuildCache | None) -> None:
+        self.db: sqlite3.Connection | None = None
+        self.new: list[tuple[str, str]] = []
+        if cache is None:
+            return
+        path = cache.base / "links.sqlite3"
+        for _attempt in range(2):
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(path, timeout=60)
+                db.execute("CREATE TABLE IF NOT EXISTS page (key TEXT PRIMARY KEY, held TEXT)")
+                self.db = db
+                return
+            except sqlite3.DatabaseError:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            except (sqlite3.Error, OSError):
+                return
+
+    def get(self, key: str) -> str | None:
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT held FROM page WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return row[0] if row else None
+
+    def put(self, key: str, held: str) -> None:
+        self.new.append((key, held))
+
+    def close(self) -> None:
+        if self.db is None:
+            return
+        try:
+            with self.db:
+                self.db.executemany("INSERT OR REPLACE INTO page VALUES (?, ?)", self.new)
+        except sqlite3.Error:
+            pass  # the cache only saves a later check some parsing
+        finally:
+            self.db.close()
+            self.db = None
+
+
+def _held(path: Path, rel: str, store: _Store, sha256: str | None) -> _Held:
     """What the page ``path`` (site path ``rel``) holds; ``sha256``: its bytes' digest (hex)
     when known, so that a cached page is not read at all."""
     data: bytes | None = None
@@ -163,13 +222,13 @@ def _held(path: Path, rel: str, cache: BuildCache | None, sha256: str | None) ->
         ids, links = page_anchors(data if data is not None else path.read_bytes())
         return ids, [r for r in (_resolve(rel, link) for link in links) if r is not None]
 
-    if cache is None:
+    if store.db is None:
         return _Held(*compute())
     if sha256 is None:
         data = path.read_bytes()
         sha256 = hashlib.sha256(data).hexdigest()
     key = hashlib.sha256(rel.encode("utf-8") + b"\0" + bytes.fromhex(sha256)).hexdigest()
-    hit = cache.read("links", key)
+    hit = store.get(key)
     if hit is not None:
         try:
             ids, needs = json.loads(hit)
@@ -177,5 +236,5 @@ def _held(path: Path, rel: str, cache: BuildCache | None, sha256: str | None) ->
         except (ValueError, TypeError):
             pass  # a corrupt entry is ignored and replaced
     ids, needs = compute()
-    cache.write("links", key, json.dumps([ids, needs], ensure_ascii=False).encode("utf-8"))
+    store.put(key, json.dumps([ids, needs], ensure_ascii=False))
     return _Held(ids, needs)

@@ -3,6 +3,8 @@ and an id, how targets resolve, and that the build cache never changes the answe
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from driftproof.site._cache import BuildCache
@@ -56,21 +58,30 @@ def test_targets_resolve_as_a_browser_would_and_never_leave_the_site(tmp_path: P
     ]
 
 
+def _rows(cache: BuildCache) -> list[tuple[str, str]]:
+    with closing(sqlite3.connect(cache.base / "links.sqlite3")) as db:
+        return list(db.execute("SELECT key, held FROM page"))
+
+
 def test_the_cache_keys_pages_by_their_bytes_not_their_path(tmp_path: Path) -> None:
     site = _site(tmp_path / "site", {"index.html": '<a id="x" href="#x">ok</a>'})
     cache = BuildCache(tmp_path / "cache")
     assert broken_links(site, cache) == [] == broken_links(site, cache)
-    assert list((cache.base / "links").rglob("*")), "the page's anchors were cached"
+    assert len(_rows(cache)) == 1, "the page's anchors were cached"
     (site / "index.html").write_text('<a id="y" href="#x">now broken</a>', encoding="utf-8")
     assert broken_links(site, cache) == ["index.html: #x (no element with id 'x')"]
     assert broken_links(site) == broken_links(site, cache)
+    assert len(_rows(cache)) == 2
 
 
-def test_a_corrupt_cache_entry_is_ignored(tmp_path: Path) -> None:
+def test_a_corrupt_cache_entry_or_file_is_ignored(tmp_path: Path) -> None:
     site = _site(tmp_path / "site", {"index.html": '<a href="#gone">x</a>'})
     cache = BuildCache(tmp_path / "cache")
-    broken_links(site, cache)
-    for entry in (cache.base / "links").rglob("*"):
-        if entry.is_file():
-            entry.write_bytes(b"{not json")
-    assert broken_links(site, cache) == ["index.html: #gone (no element with id 'gone')"]
+    expected = ["index.html: #gone (no element with id 'gone')"]
+    assert broken_links(site, cache) == expected
+    with closing(sqlite3.connect(cache.base / "links.sqlite3")) as db, db:
+        db.execute("UPDATE page SET held = '{not json'")
+    assert broken_links(site, cache) == expected
+    (cache.base / "links.sqlite3").write_bytes(b"not a database at all" * 100)
+    assert broken_links(site, cache) == expected
+    assert len(_rows(cache)) == 1, "the damaged file was started again"
