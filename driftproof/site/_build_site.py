@@ -23,12 +23,15 @@ built removed. A failure before that leaves the site untouched, as a whole build
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import shutil
+import stat
 import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +42,7 @@ from driftproof.site._site_dir import MARKER, Collector, apply, check_out, repla
 if TYPE_CHECKING:
     from driftproof.site.publish import Progress, SiteInputs
 
-__all__ = ["build_site", "input_key", "site_files_digest"]
+__all__ = ["build_site", "input_key", "site_files_digest", "site_state", "site_tree_key"]
 
 
 def build_site(
@@ -129,25 +132,38 @@ def build_site(
     )
     if previous is not None:
         if record is not None:
-            record.unlink(missing_ok=True)  # the site is about to change
+            with contextlib.suppress(OSError):  # the record only saves a later build
+                record.unlink(missing_ok=True)  # the site is about to change
         # the kept files' digests are known from their bytes: only the new folder is read
         digest = {**kept, **site_files_digest(tmp)}
-        apply(tmp, out, kept)
+        try:
+            apply(tmp, out, kept)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     else:
         replace(tmp, out)
         digest = None
     if cache is not None and key is not None and record is not None:
         checked = set(inputs.checked)
-        cache.mark_valid(
-            inputs.checked,
-            {
-                lr.sha256: lr.summary.to_json()
-                for lr in inputs.receipts.values()
-                if lr.sha256 in checked
-            },
-        )
-        files = digest if digest is not None else site_files_digest(out)
-        doc = {"inputs": key, "files": files, "receipts": _receipts_record(out, files, handover)}
+        with contextlib.suppress(OSError):  # a cache it cannot write only saves nothing
+            cache.mark_valid(
+                inputs.checked,
+                {
+                    lr.sha256: lr.summary.to_json()
+                    for lr in inputs.receipts.values()
+                    if lr.sha256 in checked
+                },
+            )
+        if digest is not None:
+            files, tree = digest, site_tree_key(out)
+        else:
+            files, tree = site_state(out)
+        doc = {
+            "inputs": key,
+            "files": files,
+            "tree": tree,
+            "receipts": _receipts_record(out, files, handover),
+        }
         _write_record(record, json.dumps(doc, sort_keys=True).encode("utf-8"))
     return inputs
 
@@ -165,7 +181,8 @@ def input_key(
     """
     parts: list[bytes | str] = [
         product_key(),
-        os.environ.get("SOURCE_DATE_EPOCH", ""),
+        # without it, mkdocs dates the sitemap with the day of the build (UTC)
+        os.environ.get("SOURCE_DATE_EPOCH") or f"built on {datetime.now(UTC):%Y-%m-%d}",
         str(Path(config_file).resolve()),
     ]
     shas: dict[Path, str] = {}
@@ -216,13 +233,36 @@ def _file_sha(p: Path) -> str:
 
 
 def site_files_digest(site: Path) -> dict[str, str]:
-    """``{path under site: sha256 hex}`` of every file of a built site."""
-    out: dict[str, str] = {}
-    for dirpath, _, filenames in os.walk(site, followlinks=False):
-        for n in filenames:
-            p = Path(dirpath) / n
-            out[p.relative_to(site).as_posix()] = _file_sha(p)
-    return out
+    """``{path under site: sha256 hex}`` of every regular file of a built site (a link, a
+    FIFO or any other kind of entry is never opened: :func:`site_tree_key` sees it)."""
+    return site_state(site)[0]
+
+
+def site_tree_key(site: Path) -> str:
+    """sha256 (hex) of every entry under ``site`` (path, kind and mode), folders and links
+    included: a folder, link or mode changed by hand makes the next build update the site."""
+    return site_state(site, hash_files=False)[1]
+
+
+def site_state(site: Path, *, hash_files: bool = True) -> tuple[dict[str, str], str]:
+    """:func:`site_files_digest` and :func:`site_tree_key` in one walk of ``site`` (each
+    entry looked at once, with ``lstat``); without ``hash_files`` the digest is empty."""
+    files: dict[str, str] = {}
+    rows: list[str] = []
+    stack = [("", str(site))]
+    while stack:
+        prefix, folder = stack.pop()
+        with os.scandir(folder) as it:
+            for e in it:
+                rel = prefix + e.name
+                st = e.stat(follow_symlinks=False)
+                rows.append(f"{rel}\0{st.st_mode:o}")
+                if stat.S_ISDIR(st.st_mode):
+                    stack.append((rel + "/", e.path))
+                elif hash_files and stat.S_ISREG(st.st_mode):
+                    files[rel] = _file_sha(Path(e.path))
+    rows.sort()
+    return files, key_of(*rows)
 
 
 def _record_path(cache: BuildCache, out: Path) -> Path:
@@ -281,7 +321,7 @@ def _unchanged(
         return None
     if not isinstance(doc, dict) or doc.get("inputs") != key or not out.is_dir():
         return None
-    if site_files_digest(out) != doc.get("files"):
+    if site_state(out) != (doc.get("files"), doc.get("tree")):
         return None
     from driftproof.site.publish import summaries_from_cache
 

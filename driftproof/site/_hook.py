@@ -207,12 +207,9 @@ def on_post_build(config: Any) -> None:
     if progress:
         progress("write", _state.get("generated", 0), _state.get("generated", 0))
     handover, previous = _state.get("handover"), _state.get("previous")
-    if handover is not None and previous is not None:
-        from driftproof.site._site_dir import link_searchable
-
-        link_searchable(previous, Path(config.site_dir), handover.kept)
+    kept = (previous, handover.kept) if handover is not None and previous is not None else None
     try:
-        index_for_search(Path(config.site_dir), Path(config.config_file_path or "mkdocs.yml"))
+        index_for_search(Path(config.site_dir), Path(config.config_file_path or "mkdocs.yml"), kept)
     finally:
         on_build_error(None)
 

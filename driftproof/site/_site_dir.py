@@ -10,9 +10,10 @@ import contextlib
 import logging
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._staging import SiteFiles
@@ -23,16 +24,22 @@ __all__ = [
     "apply",
     "check_out",
     "index_for_search",
-    "link_searchable",
     "replace",
-    "search_glob",
     "searchable",
 ]
 
 
-def index_for_search(site: Path, config_file: Path) -> None:
+def index_for_search(
+    site: Path, config_file: Path, kept: tuple[Path, Iterable[str]] | None = None
+) -> None:
     """Build the static search index with Pagefind (pinned; its binary ships in the ``pagefind_bin``
-    wheel, so nothing is downloaded). Deterministic: the same pages give the same bytes.
+    wheel, so nothing is downloaded) into ``site/pagefind``. Deterministic: the same pages give
+    the same bytes.
+
+    Pagefind reads a mirror of the :func:`searchable` pages (hard links in a temporary folder
+    beside the site), so the receipts' case pages are never read (issue 19: the index grows
+    with receipts, not with cases). ``kept``: ``(folder, paths)`` of the files an incremental
+    build keeps from the site it updates, which stand in the site as they are there.
 
     Raises:
         SiteBuildError: Pagefind failed (the build then stops; ``out`` stays untouched).
@@ -40,13 +47,27 @@ def index_for_search(site: Path, config_file: Path) -> None:
     import subprocess
     import sys
 
-    res = subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(site), "--glob", search_glob(site)]
-        + ["--silent"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    mirror = Path(tempfile.mkdtemp(prefix=".driftproof-search-", dir=Path(site).parent))
+    try:
+        for dirpath, _dirs, filenames in os.walk(site):
+            base = os.path.relpath(dirpath, site)
+            prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
+            for n in filenames:
+                if searchable(prefix + n):
+                    _link(Path(dirpath) / n, mirror / (prefix + n))
+        if kept is not None:
+            for rel in kept[1]:
+                if searchable(rel) and not os.path.lexists(mirror / rel):
+                    _link(kept[0] / rel, mirror / rel)
+        res = subprocess.run(
+            [sys.executable, "-m", "pagefind", "--site", str(mirror)]
+            + ["--output-path", str(Path(site) / "pagefind"), "--silent"],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    finally:
+        shutil.rmtree(mirror, ignore_errors=True)
     if res.returncode != 0:
         msg = (res.stderr or res.stdout).strip().splitlines()[-1:] or ["no output"]
         raise SiteBuildError(
@@ -55,47 +76,23 @@ def index_for_search(site: Path, config_file: Path) -> None:
         )
 
 
-def search_glob(site: Path) -> str:
-    """The Pagefind glob of the pages to index: every HTML page but the receipts' case pages
-    (``receipts/<name>/cases/…``, :func:`driftproof.site.cases.case_url`), which are one per
-    case of every receipt and carry no ``data-pagefind-body``; their receipt's sheet, which
-    lists and links every case, is indexed (issue 19: the index grows with receipts, not
-    with cases). Alternatives in a fixed order, so the index's bytes are deterministic."""
-    tops = sorted(
-        p.name
-        for p in Path(site).iterdir()
-        if p.is_dir() and p.name not in {"receipts", "pagefind"}
-    )
-    parts = ["*.html", *(f"{_glob_literal(t)}/**/*.html" for t in tops), "receipts/*.html"]
-    return "{" + ",".join([*parts, "receipts/*/index.html"]) + "}"
-
-
 def searchable(rel: str) -> bool:
-    """Whether the page at site path ``rel`` is one :func:`search_glob` takes."""
+    """Whether the search index takes the page at site path ``rel``: every HTML page but the
+    receipts' case pages (``receipts/<name>/cases/<slug>/index.html``,
+    :func:`driftproof.site.cases.case_url`), one per case of every receipt, which carry no
+    ``data-pagefind-body``; their receipt's sheet, which lists and links every case, is in."""
     if not rel.endswith(".html") or rel.startswith("pagefind/"):
         return False
-    if not rel.startswith("receipts/"):
-        return True
-    depth = rel.count("/")
-    return depth == 1 or (depth == 2 and rel.endswith("/index.html"))
+    parts = rel.split("/")
+    return not (parts[0] == "receipts" and len(parts) >= 5 and parts[-3] == "cases")
 
 
-def link_searchable(previous: Path, site: Path, kept: Iterable[str]) -> None:
-    """Link into ``site`` the kept files (:class:`driftproof.site._staging.Staging`) of the
-    site an incremental build updates that the search index reads, so the index covers the
-    whole new site; :func:`apply` leaves them where they are."""
-    for rel in kept:
-        if searchable(rel):
-            dest = site / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.link(previous / rel, dest)
-            except OSError:
-                shutil.copyfile(previous / rel, dest)
-
-
-def _glob_literal(name: str) -> str:
-    return "".join("\\" + c if c in "\\{}[]*?,$<>:()" else c for c in name)
+def _link(src: Path, dest: Path) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copyfile(src, dest)
 
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
@@ -156,6 +153,9 @@ def _legacy_site(out: Path) -> bool:
         "badge",
         "spec-page",
         "receipt-spec",
+        "pagefind",
+        "search",
+        "decisions",
     }
     names = {p.name for p in out.iterdir()}
     return {"index.html", "feed.xml", "spec"} <= names and all(
@@ -166,60 +166,144 @@ def _legacy_site(out: Path) -> bool:
 def apply(new: Path, out: Path, kept: Iterable[str]) -> None:
     """Update the site ``out`` in place (an incremental build, issue 19) so that it holds
     exactly the files of the newly built ``new`` and the files ``kept`` (site paths whose
-    bytes ``out`` already holds): each new file whose bytes differ from the old one's is
-    moved over it (``os.replace``, so a reader sees the old file or the new one whole), files
-    no longer built are removed, and ``new`` is removed. A file whose bytes did not change
-    keeps its inode and times: nothing is rewritten that did not change."""
+    bytes ``out`` already holds), as a clean build would: the same files and folders with
+    the same bytes and modes (files ``0o666``, folders ``0o777``, less the umask; the root
+    ``0o755``), and nothing else. Then ``new`` is removed.
+
+    New files are placed first, then changed ones are moved over the old (``os.replace``: a
+    reader sees the old file or the new one whole), then what is no longer built is taken
+    away, so links do not point nowhere while it runs. A file whose bytes did not change
+    keeps its inode and times: nothing is rewritten that did not change.
+
+    Raises:
+        SiteBuildError: a change could not be made; every change made before it is undone,
+            so ``out`` is as it was.
+    """
     keep = set(kept)
-    built: set[str] = set()
-    held = SiteFiles(out)
+    built: list[str] = []
     for dirpath, _dirs, filenames in os.walk(new):
         base = os.path.relpath(dirpath, new)
         prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
-        for n in filenames:
-            rel = prefix + n
-            built.add(rel)
-            dest = out / rel
-            if rel in keep:
-                continue  # linked in for the search index: the same file
-            src = new / rel
-            if os.path.getsize(src) < _COMPARE_UP_TO and held.holds(rel, src.read_bytes()):
-                continue  # mkdocs wrote it again with the same bytes: the old file stays
-            _make_room(out, dest)
-            os.replace(src, dest)
-    emptied: set[str] = set()
-    for dirpath, dirnames, filenames in os.walk(out, topdown=False):
-        base = os.path.relpath(dirpath, out)
-        prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
-        for n in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
-            rel = prefix + n
-            if rel not in built and rel not in keep:
-                os.unlink(os.path.join(dirpath, n))
-                emptied.add(base)
-        for d in dirnames:
-            if prefix + d in emptied:
-                with contextlib.suppress(OSError):  # not empty: it still holds a built file
-                    os.rmdir(os.path.join(dirpath, d))
-                    emptied.add(base)
-    out.chmod(0o755)
+        built += [prefix + n for n in filenames]
+    wanted = keep.union(built)
+    folders = {str(p) for rel in wanted for p in PurePosixPath(rel).parents if str(p) != "."}
+    held = SiteFiles(out)
+    place = [
+        rel
+        for rel in built
+        if rel not in keep  # linked in for the search index: the same file
+        and not (
+            os.path.getsize(new / rel) < _COMPARE_UP_TO
+            and held.holds(rel, (new / rel).read_bytes())
+        )
+    ]
+    place.sort(key=lambda rel: (os.path.lexists(out / rel), rel))  # new files first
+    mask = os.umask(0)
+    os.umask(mask)
+    journal = _Journal(Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent)))
+    try:
+        for rel in place:
+            journal.place(new / rel, out, rel)
+        _sweep(out, wanted, folders, journal, 0o666 & ~mask, 0o777 & ~mask)
+        if stat.S_IMODE(out.stat().st_mode) != 0o755:
+            journal.chmod(out, 0o755)
+    except OSError as exc:
+        journal.undo()
+        raise SiteBuildError(
+            f"could not update {out}: {exc}; every change was undone",
+            [Problem(str(out), "", f"could not update the site in place: {exc}")],
+        ) from None
+    finally:
+        shutil.rmtree(journal.backup, ignore_errors=True)
     shutil.rmtree(new, ignore_errors=True)
+
+
+class _Journal:
+    """The changes :func:`apply` made to a site, to undo in reverse order if one fails; what
+    it replaces or takes away waits in ``backup`` (beside the site: the same file system)."""
+
+    def __init__(self, backup: Path) -> None:
+        self.backup = backup
+        self.steps: list[tuple[str, Path, Path | int | None]] = []
+
+    def _aside(self) -> Path:
+        return self.backup / str(len(self.steps))
+
+    def set_aside(self, path: Path) -> None:
+        """Take ``path`` (a file, link or folder) out of the site."""
+        aside = self._aside()
+        os.rename(path, aside)
+        self.steps.append(("aside", path, aside))
+
+    def chmod(self, path: Path, mode: int) -> None:
+        old = stat.S_IMODE(os.lstat(path).st_mode)
+        os.chmod(path, mode)
+        self.steps.append(("mode", path, old))
+
+    def place(self, src: Path, out: Path, rel: str) -> None:
+        """Move ``src`` to ``out/rel``: folders made, and a file or link where a folder must
+        go (or a folder where the file must go) set aside."""
+        dest = out / rel
+        q = out
+        for part in rel.split("/")[:-1]:
+            q = q / part
+            if os.path.islink(q) or (os.path.lexists(q) and not os.path.isdir(q)):
+                self.set_aside(q)
+            if not os.path.lexists(q):
+                os.mkdir(q)
+                self.steps.append(("mkdir", q, None))
+        if os.path.lexists(dest) and (os.path.islink(dest) or not os.path.isfile(dest)):
+            self.set_aside(dest)
+        if os.path.lexists(dest):
+            aside = self._aside()
+            os.link(dest, aside)  # the old file, to put back
+            os.replace(src, dest)
+            self.steps.append(("replaced", dest, aside))
+        else:
+            os.replace(src, dest)
+            self.steps.append(("placed", dest, None))
+
+    def undo(self) -> None:
+        """Put every change back, last first (best effort: a step that fails is passed)."""
+        for kind, path, extra in reversed(self.steps):
+            with contextlib.suppress(OSError):
+                if kind == "placed":
+                    os.unlink(path)
+                elif kind == "replaced" and isinstance(extra, Path):
+                    os.replace(extra, path)
+                elif kind == "aside" and isinstance(extra, Path):
+                    os.rename(extra, path)
+                elif kind == "mkdir":
+                    os.rmdir(path)
+                elif kind == "mode" and isinstance(extra, int):
+                    os.chmod(path, extra)
+
+
+def _sweep(
+    out: Path, wanted: set[str], folders: set[str], journal: _Journal, fmode: int, dmode: int
+) -> None:
+    """Set aside every entry of ``out`` that is not a wanted file or a folder holding one,
+    and give the rest the modes a clean build gives."""
+    stack: list[tuple[str, str]] = [("", str(out))]
+    while stack:
+        prefix, folder = stack.pop()
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            rel = prefix + e.name
+            if e.is_dir(follow_symlinks=False) and rel in folders:
+                if stat.S_IMODE(e.stat(follow_symlinks=False).st_mode) != dmode:
+                    journal.chmod(Path(e.path), dmode)
+                stack.append((rel + "/", e.path))
+            elif e.is_file(follow_symlinks=False) and rel in wanted:
+                if stat.S_IMODE(e.stat(follow_symlinks=False).st_mode) != fmode:
+                    journal.chmod(Path(e.path), fmode)
+            else:
+                journal.set_aside(Path(e.path))
 
 
 #: Files this large are moved over their old copy without comparing bytes first.
 _COMPARE_UP_TO = 64 << 20
-
-
-def _make_room(out: Path, dest: Path) -> None:
-    """Make ``dest``'s folders under ``out``, removing a file or link where a folder must
-    go, and a folder where the file must go."""
-    parent = dest.parent
-    for p in [*reversed(parent.relative_to(out).parents), parent.relative_to(out)]:
-        q = out / p
-        if q.is_symlink() or (q.exists() and not q.is_dir()):
-            q.unlink()
-    parent.mkdir(parents=True, exist_ok=True)
-    if dest.is_dir() and not dest.is_symlink():
-        shutil.rmtree(dest)
 
 
 def replace(new: Path, out: Path) -> None:

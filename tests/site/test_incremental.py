@@ -162,3 +162,147 @@ def test_a_receipt_whose_inputs_and_files_are_unchanged_is_kept_whole_unread(
     _build(receipts, reports, site)
     assert sorted(rendered) == ["alpha", "extra"]
     assert _files(site) == _clean(receipts, reports, tmp_path / "clean")
+
+
+def _tree(site: Path) -> dict[str, tuple[str, int, bytes]]:
+    """Every entry under ``site``: kind, mode and (files) bytes."""
+    out: dict[str, tuple[str, int, bytes]] = {}
+    for p in sorted(site.rglob("*")):
+        st = p.lstat()
+        kind = "link" if p.is_symlink() else "dir" if p.is_dir() else "file"
+        out[p.relative_to(site).as_posix()] = (
+            kind,
+            st.st_mode & 0o7777,
+            p.read_bytes() if kind == "file" else b"",
+        )
+    return out
+
+
+def test_a_failure_while_the_site_is_updated_undoes_every_change(
+    built: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import driftproof.site._site_dir as site_dir
+
+    receipts, reports, site = built
+    before, stamps = _tree(site), _stamps(site)
+    write_receipt(
+        scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.1, 0.15, 0.2])}, answer="other"),
+        receipts / "tested.json",
+    )
+    (site / "stray-folder" / "inside").mkdir(parents=True)  # to be taken away, then put back
+    before, stamps = _tree(site), _stamps(site)
+    calls = {"n": 0}
+    real = site_dir._Journal.place
+
+    def failing(self, src, out, rel):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise OSError(28, "No space left on device")
+        return real(self, src, out, rel)
+
+    monkeypatch.setattr(site_dir._Journal, "place", failing)
+    with pytest.raises(SiteBuildError, match="every change was undone"):
+        _build(receipts, reports, site)
+    assert calls["n"] == 4, "the failure came after three files were already moved"
+    assert _tree(site) == before and _stamps(site) == stamps
+    assert not [p for p in site.parent.iterdir() if p.name.startswith(f".{site.name}.")]
+
+
+def test_folders_links_fifos_and_modes_changed_by_hand_are_put_right(
+    built: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    receipts, reports, site = built
+    clean = _clean(receipts, reports, tmp_path / "clean")
+    assert clean == _files(site)
+    (site / "hand" / "made").mkdir(parents=True)
+    (site / "hand" / "f").write_text("x", encoding="utf-8")
+    (site / "empty").mkdir()
+    (site / "dangling").symlink_to(tmp_path / "nowhere")
+    os.mkfifo(site / "fifo")
+    page = next(p for p in sorted(site.rglob("index.html")) if "/cases/" in str(p))
+    page.chmod(0o600)
+    page.parent.chmod(0o700)
+    _build(receipts, reports, site)  # no input changed: the site's own changes are seen
+    assert _tree(site) == _tree(tmp_path / "clean")
+    # and again after an input changed (the incremental path)
+    (site / "hand").mkdir()
+    page.chmod(0o600)
+    write_receipt(scored_receipt({"c1": ([0.4, 0.5], [0.3, 0.35])}), receipts / "extra.json")
+    _build(receipts, reports, site)
+    _clean(receipts, reports, tmp_path / "clean2")
+    assert _tree(site) == _tree(tmp_path / "clean2")
+
+
+def test_a_cache_folder_that_became_a_file_costs_nothing_but_time(
+    built: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    receipts, reports, site = built
+    base = next((site.parent / CACHE_DIR_NAME).iterdir())
+    for folder in ("sites", "valid"):
+        import shutil
+
+        shutil.rmtree(base / folder)
+        (base / folder).write_text("not a folder", encoding="utf-8")
+    write_receipt(scored_receipt({"c1": ([0.4, 0.5], [0.3, 0.35])}), receipts / "extra.json")
+    _build(receipts, reports, site)
+    assert _files(site) == _clean(receipts, reports, tmp_path / "clean")
+
+
+def test_a_failure_while_taking_away_what_is_no_longer_built_undoes_the_moves_too(
+    built: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import driftproof.site._site_dir as site_dir
+
+    receipts, reports, site = built
+    write_receipt(
+        scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.1, 0.15, 0.2])}, answer="other"),
+        receipts / "tested.json",
+    )
+    (site / "stray.html").write_text("<p>not built</p>", encoding="utf-8")
+    before, stamps = _tree(site), _stamps(site)
+    moved: list[str] = []
+    real_place = site_dir._Journal.place
+
+    def place(self, src, out, rel):  # type: ignore[no-untyped-def]
+        moved.append(rel)
+        return real_place(self, src, out, rel)
+
+    def refuse(self, path):  # type: ignore[no-untyped-def]
+        raise OSError(13, "Permission denied")
+
+    monkeypatch.setattr(site_dir._Journal, "place", place)
+    monkeypatch.setattr(site_dir._Journal, "set_aside", refuse)
+    with pytest.raises(SiteBuildError, match="Permission denied"):
+        _build(receipts, reports, site)
+    assert "receipts/tested/index.html" in moved, "changed files had been moved in"
+    assert _tree(site) == before and _stamps(site) == stamps
+
+
+def test_without_source_date_epoch_the_day_of_the_build_is_an_input(
+    site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # mkdocs dates the sitemap with the day of the build when SOURCE_DATE_EPOCH is not set
+    import datetime as dt
+
+    import driftproof.site._build_site as build_mod
+
+    receipts, reports = site_inputs
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    keys = []
+    for day in (
+        dt.datetime(2026, 11, 30, 23, 59, tzinfo=dt.UTC),
+        dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
+    ):
+
+        class Frozen(dt.datetime):
+            moment = day
+
+            @classmethod
+            def now(cls, tz=None):  # type: ignore[no-untyped-def, override]
+                return cls.moment
+
+        monkeypatch.setattr(build_mod, "datetime", Frozen)
+        keys.append(build_mod.input_key(receipts, reports, CONFIG)[0])
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
+    fixed = build_mod.input_key(receipts, reports, CONFIG)[0]
+    assert keys[0] != keys[1] and fixed not in keys

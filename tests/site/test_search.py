@@ -49,16 +49,30 @@ def test_the_index_takes_every_folder_but_case_pages_whatever_the_names(tmp_path
         "index.html",
         "a,b{c}$(d):e/index.html",
         "x[1]*?/deep/er/index.html",
+        "back\\slash/index.html",
         "receipts/r1/index.html",
+        "receipts/team/probe/index.html",  # a receipt in a subfolder of receipts/
         "receipts/index.html",
-        "receipts/r1/cases/c1/index.html",  # the one left out
+        "receipts/r1/cases/c1/index.html",  # left out
+        "receipts/team/probe/cases/c1/index.html",  # left out
     ]
     for i, rel in enumerate(pages):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(body.format(f"page number {i}"), encoding="utf-8")
     index_for_search(tmp_path, tmp_path / "mkdocs.yml")
     entry = json.loads((tmp_path / "pagefind/pagefind-entry.json").read_text(encoding="utf-8"))
-    assert sum(lang["page_count"] for lang in entry["languages"].values()) == 5
+    assert sum(lang["page_count"] for lang in entry["languages"].values()) == 7
+    assert not [p for p in tmp_path.parent.iterdir() if p.name.startswith(".driftproof-search-")]
+
+
+def test_searchable_leaves_out_case_pages_only() -> None:
+    from driftproof.site._site_dir import searchable
+
+    assert searchable("index.html") and searchable("reports/001/index.html")
+    assert searchable("receipts/r1/index.html") and searchable("receipts/team/r1/index.html")
+    assert not searchable("receipts/r1/cases/c1/index.html")
+    assert not searchable("receipts/team/r1/cases/c1/index.html")
+    assert not searchable("receipts/r1.json") and not searchable("pagefind/x.html")
 
 
 def test_tables_of_figures_stay_out_of_the_index_and_the_headline_is_in(
