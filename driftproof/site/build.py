@@ -32,19 +32,16 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from driftproof._anchor import slug, unique
-from driftproof.badge import site_badge_files
-from driftproof.receipt import Receipt
 from driftproof.results import (
     RESULTS_PAGE,
     ResultRow,
     order_rows,
     results_page_from_rows,
-    results_rows,
 )
-from driftproof.site._cache import BuildCache, key_of, tree_key, using
+from driftproof.site._cache import BuildCache, tree_key, using
 from driftproof.site._loaded import LoadedReceipt
 from driftproof.site._paths import templates_dir
+from driftproof.site._receipt_files import receipt_files, receipt_files_key
 from driftproof.site._render import make_env
 from driftproof.site._report_files import (
     csv_bytes,
@@ -55,9 +52,7 @@ from driftproof.site._report_files import (
     sums_of,
 )
 from driftproof.site._report_files import render as _render
-from driftproof.site.cases import case_pages, case_slugs
 from driftproof.site.report_source import Report
-from driftproof.site.sheet import receipt_sheet
 
 if TYPE_CHECKING:
     from driftproof.site._staging import Staging
@@ -315,140 +310,6 @@ def _generate(
         )
         .encode("utf-8"),
     )
-
-
-def receipt_files(
-    lr: LoadedReceipt,
-    reports: Sequence[Report],
-    env: jinja2.Environment,
-    cache: BuildCache | None,
-    fixed: tuple[str, str, str],
-) -> tuple[dict[str, bytes], ResultRow]:
-    """One receipt's sheet, case pages, badge files and results row: each taken from the cache
-    when its inputs are unchanged, else rendered from the model, parsed at most once here."""
-    held: list[Receipt] = []
-
-    def model() -> LoadedReceipt:
-        if not held:
-            held.append(lr.receipt)
-        return lr.holding(held[0])
-
-    files = dict(
-        _cached(cache, lambda: _sheet_files(model(), reports, env), *_sheet_key(lr, reports, fixed))
-    )
-
-    def results() -> dict[str, bytes]:
-        r = model().receipt
-        row = results_rows({lr.name: r})[0]
-        return {
-            "row.json": json.dumps(dataclasses.asdict(row)).encode(),
-            **site_badge_files({lr.name: r}),
-        }
-
-    got = dict(_cached(cache, results, *_results_key(lr)))
-    row = ResultRow(**json.loads(got.pop("row.json")))
-    files.update(got)
-    return files, row
-
-
-def _sheet_key(
-    lr: LoadedReceipt, reports: Sequence[Report], fixed: tuple[str, str, str]
-) -> tuple[bytes | str, ...]:
-    """Every input of a receipt's sheet and case pages (its cache key's parts)."""
-    digest = bytes.fromhex(lr.sha256)
-    return ("sheet", lr.name, str(lr.path), digest, json.dumps(_cited(lr, reports)), *fixed)
-
-
-def _results_key(lr: LoadedReceipt) -> tuple[bytes | str, ...]:
-    """Every input of a receipt's results row and badge files (its cache key's parts)."""
-    return ("results", lr.name, bytes.fromhex(lr.sha256))
-
-
-def receipt_files_key(
-    lr: LoadedReceipt, reports: Sequence[Report], fixed: tuple[str, str, str]
-) -> str:
-    """sha256 (hex) of every input of :func:`receipt_files` for one receipt (with its bytes
-    published as ``receipts/<name>.json``): equal keys give the same files (issue 19)."""
-    return key_of(
-        "receipt-files", key_of(*_sheet_key(lr, reports, fixed)), key_of(*_results_key(lr))
-    )
-
-
-def _cached(
-    cache: BuildCache | None, render: Callable[[], dict[str, bytes]], *key: bytes | str
-) -> dict[str, bytes]:
-    """``render()``, or the files the cache holds for exactly these inputs (``key``)."""
-    if cache is None:
-        return render()
-    k = key_of(*key)
-    hit = cache.get_files(k)
-    if hit is None:
-        hit = render()
-        cache.put_files(k, hit)
-    return hit
-
-
-def _cited(lr: LoadedReceipt, reports: Sequence[Report]) -> list[dict[str, str]]:
-    return [{"ident": r.ident, "title": r.title} for r in reports if lr.name in r.receipts]
-
-
-def _sheet_files(
-    lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Environment
-) -> dict[str, bytes]:
-    page, charts = _sheet_page(lr, reports, env)
-    return {f"receipts/{lr.name}/index.html": page, **charts}
-
-
-def _sheet_page(
-    lr: LoadedReceipt, reports: Sequence[Report], env: jinja2.Environment
-) -> tuple[bytes, dict[str, bytes]]:
-    path = f"receipts/{lr.name}/index.html"
-    used: set[str] = {"main", "answers"}
-
-    def anchor(base: str) -> str:
-        return unique(slug(base), used)
-
-    # No chart on the standalone sheet: its table holds every band, and a site of a thousand
-    # receipts would spend most of its build drawing them. Reports draw the charts they cite.
-    sheet = receipt_sheet(lr.name, lr.receipt, lr.raw, anchor=anchor, path=lr.path)
-    cited = _cited(lr, reports)
-    slugs = case_slugs(lr.receipt)
-    row_anchors = {
-        case.id: row.anchor or ""
-        for case, row in zip(lr.receipt.cases, sheet.cases.rows, strict=True)
-    }
-    cases = [
-        {
-            "id": c.case_id,
-            "url": f"cases/{slugs[c.case_id]}/",
-            "verdict": c.verdict,
-            "with_skill": c.with_skill,
-            "baseline": c.baseline,
-        }
-        for c in sheet.model.cases
-    ]
-    page = _render(
-        env,
-        "receipt.html",
-        path,
-        nav_current="receipts/",
-        sheet=sheet,
-        cited=cited,
-        cases=cases,
-        json_url=f"../{lr.name.rsplit('/', 1)[-1]}.json",
-    )
-    files = {f"receipts/{lr.name}/{k}": v for k, v in sheet.files.items()}
-    files.update(
-        case_pages(
-            lr.name,
-            lr.receipt,
-            sheet.model,
-            cited,
-            lambda t, p, **ctx: _render(env, t, p, **ctx),
-            row_anchors,
-        )
-    )
-    return page, files
 
 
 def _receipt_row(lr: LoadedReceipt) -> dict[str, str]:

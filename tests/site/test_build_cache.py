@@ -72,7 +72,7 @@ def test_a_receipt_already_checked_and_rendered_is_neither_checked_nor_rendered_
     tmp_path: Path, site_inputs: tuple[Path, Path], env: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from driftproof.receipt import _load
-    from driftproof.site import build as site_build
+    from driftproof.site import _receipt_files as site_build
 
     receipts, reports = site_inputs
     cache = tmp_path / CACHE_DIR_NAME
