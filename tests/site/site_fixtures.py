@@ -187,3 +187,12 @@ def hostile_receipt() -> dict[str, Any]:
         generations_per_arm=n + 1,
         judge_samples_per_generation=1,
     )
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    """Every file of a built site by its path under the site, with its bytes."""
+    return {
+        p.relative_to(site).as_posix(): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }

@@ -13,20 +13,13 @@ from pathlib import Path
 
 import pytest
 from site_fixtures import REPO, scored_receipt
+from site_fixtures import site_files as _files
 
 from driftproof.receipt import write_receipt
 from driftproof.site import build_site
 from driftproof.site._cache import CACHE_DIR_NAME, BuildCache, pack, unpack
 
 CONFIG = REPO / "mkdocs.yml"
-
-
-def _files(site: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(site).as_posix(): p.read_bytes()
-        for p in sorted(site.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _same(a: Path, b: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from site_fixtures import REPO, scored_receipt
+from site_fixtures import site_files as _files
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import write_receipt
@@ -16,14 +17,6 @@ from driftproof.site import build_site
 from driftproof.site._cache import CACHE_DIR_NAME
 
 CONFIG = REPO / "mkdocs.yml"
-
-
-def _files(site: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(site).as_posix(): p.read_bytes()
-        for p in sorted(site.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _stamps(site: Path) -> dict[str, tuple[int, int]]:
@@ -47,6 +40,14 @@ def built(
 
 def _build(receipts: Path, reports: Path, site: Path) -> None:
     build_site(receipts, reports, site, config_file=CONFIG, cache_dir=site.parent / CACHE_DIR_NAME)
+
+
+def _change_tested(receipts: Path) -> None:
+    """The TESTED receipt of the inputs gets other scores (a change of one receipt)."""
+    write_receipt(
+        scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.1, 0.15, 0.2])}, answer="other"),
+        receipts / "tested.json",
+    )
 
 
 def _clean(receipts: Path, reports: Path, where: Path) -> dict[str, bytes]:
@@ -97,10 +98,7 @@ def test_a_failed_incremental_build_leaves_the_site_untouched(
 ) -> None:
     receipts, reports, site = built
     before, stamps = _files(site), _stamps(site)
-    write_receipt(
-        scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.1, 0.15, 0.2])}, answer="other"),
-        receipts / "tested.json",
-    )
+    _change_tested(receipts)
     import driftproof.site.links as links
 
     monkeypatch.setattr(links, "broken_links", lambda *a, **k: ["index.html: x (no such file)"])
@@ -184,11 +182,7 @@ def test_a_failure_while_the_site_is_updated_undoes_every_change(
     import driftproof.site._site_dir as site_dir
 
     receipts, reports, site = built
-    before, stamps = _tree(site), _stamps(site)
-    write_receipt(
-        scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.1, 0.15, 0.2])}, answer="other"),
-        receipts / "tested.json",
-    )
+    _change_tested(receipts)
     (site / "stray-folder" / "inside").mkdir(parents=True)  # to be taken away, then put back
     before, stamps = _tree(site), _stamps(site)
     calls = {"n": 0}
@@ -254,10 +248,7 @@ def test_a_failure_while_taking_away_what_is_no_longer_built_undoes_the_moves_to
     import driftproof.site._site_dir as site_dir
 
     receipts, reports, site = built
-    write_receipt(
-        scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.1, 0.15, 0.2])}, answer="other"),
-        receipts / "tested.json",
-    )
+    _change_tested(receipts)
     (site / "stray.html").write_text("<p>not built</p>", encoding="utf-8")
     before, stamps = _tree(site), _stamps(site)
     moved: list[str] = []
