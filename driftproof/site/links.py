@@ -94,22 +94,32 @@ def broken_links(
         for rel in known:
             files.add(rel)
             folders.update(str(p) for p in PurePosixPath(rel).parents if str(p) != ".")
-    read: dict[str, _Held] = {}
     store = _Store(cache)
+    # Only the ids of pages a fragment points into are kept (issue 19: memory does not grow
+    # with every link of every page); each page's links are checked and let go.
+    targets: dict[str, frozenset[str]] = {}
 
     def held(rel: str) -> _Held:
-        if rel not in read:
-            where = root if rel in own else other
-            read[rel] = _held(where / rel, rel, store, None if rel in own else known.get(rel))
-        return read[rel]
+        where = root if rel in own else other
+        return _held(where / rel, rel, store, None if rel in own else known.get(rel))
+
+    def ids(rel: str) -> frozenset[str]:
+        if rel not in targets:
+            targets[rel] = held(rel).ids
+        return targets[rel]
 
     try:
-        return _check(files, folders, held)
+        return _check(files, folders, held, ids)
     finally:
         store.close()
 
 
-def _check(files: set[str], folders: set[str], held: Callable[[str], _Held]) -> list[str]:
+def _check(
+    files: set[str],
+    folders: set[str],
+    held: Callable[[str], _Held],
+    ids: Callable[[str], frozenset[str]],
+) -> list[str]:
     problems = []
     for rel in sorted(f for f in files if f.endswith(".html")):
         for link, target, fragment in held(rel).needs:
@@ -119,7 +129,7 @@ def _check(files: set[str], folders: set[str], held: Callable[[str], _Held]) -> 
                 target = f"{target}/index.html"
             if target.startswith("../") or target == ".." or target not in files:
                 problems.append(f"{rel}: {link} (no such file)")
-            elif fragment and target.endswith(".html") and fragment not in held(target).ids:
+            elif fragment and target.endswith(".html") and fragment not in ids(target):
                 problems.append(f"{rel}: {link} (no element with id {fragment!r})")
     return problems
 
@@ -171,7 +181,7 @@ class _Store:
 
     def __init__(self, cache: BuildCache | None) -> None:
         self.db: sqlite3.Connection | None = None
-        self.new: list[tuple[str, str]] = []
+        self.new: dict[str, str] = {}
         if cache is None:
             return
         path = cache.base / "links.sqlite3"
@@ -191,6 +201,8 @@ class _Store:
     def get(self, key: str) -> str | None:
         if self.db is None:
             return None
+        if key in self.new:
+            return self.new[key]
         try:
             row = self.db.execute("SELECT held FROM page WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error:
@@ -198,16 +210,26 @@ class _Store:
         return row[0] if row else None
 
     def put(self, key: str, held: str) -> None:
-        self.new.append((key, held))
+        self.new[key] = held
+        if len(self.new) >= 2000:  # written as it goes: memory does not grow with the site
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.db is not None and self.new:
+            try:
+                with self.db:
+                    self.db.executemany(
+                        "INSERT OR REPLACE INTO page VALUES (?, ?)", list(self.new.items())
+                    )
+            except sqlite3.Error:
+                pass  # the cache only saves a later check some parsing
+        self.new.clear()
 
     def close(self) -> None:
         if self.db is None:
             return
         try:
-            with self.db:
-                self.db.executemany("INSERT OR REPLACE INTO page VALUES (?, ?)", self.new)
-        except sqlite3.Error:
-            pass  # the cache only saves a later check some parsing
+            self._flush()
         finally:
             self.db.close()
             self.db = None
