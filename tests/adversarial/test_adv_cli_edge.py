@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from day_one_helpers import run_args
 from factories import case, make_receipt
 from factories import run_main as run
 
@@ -57,18 +58,7 @@ def test_skill_md_not_utf8_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     skill.write_bytes("caf\u00e9 skill".encode("latin-1"))
     out = tmp_path / "r.json"
     code, _, err = run(
-        [
-            "run",
-            str(suite),
-            "--skill",
-            str(skill),
-            "--model",
-            "m",
-            "--provider",
-            "stub",
-            "--out",
-            str(out),
-        ],
+        run_args(suite, skill, out),
         capsys,
     )
     assert code == 2

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from day_one_helpers import run_args
 from factories import case, make_receipt
 from factories import run_main as run
 
@@ -247,18 +248,7 @@ def test_run_never_overwrites_its_inputs(
     target = suite if victim == "suite" else skill
     before = target.read_bytes()
     code, _, _ = run(
-        [
-            "run",
-            str(suite),
-            "--skill",
-            str(skill),
-            "--model",
-            "m",
-            "--provider",
-            "stub",
-            "--out",
-            str(target),
-        ],
+        run_args(suite, skill, target),
         capsys,
     )
     assert code == 2

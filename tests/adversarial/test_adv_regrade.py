@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from day_one_helpers import run_args
 from factories import run_main as run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "run"))
@@ -21,19 +22,7 @@ def original(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, 
     skill.write_text(SKILL_TEXT, encoding="utf-8")
     receipt = tmp_path / "run.json"
     code, _, err = run(
-        [
-            "run",
-            str(suite),
-            "--skill",
-            str(skill),
-            "--model",
-            "m",
-            "--provider",
-            "stub",
-            "--out",
-            str(receipt),
-            "--keep-transcripts",
-        ],
+        run_args(suite, skill, receipt, "--keep-transcripts"),
         capsys,
     )
     assert code == 0, err
