@@ -31,6 +31,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,7 @@ from driftproof.site._cache import CACHE_DIR_NAME, BuildCache, key_of, product_k
 from driftproof.site._site_dir import MARKER, Collector, apply, check_out, replace
 
 if TYPE_CHECKING:
+    from driftproof.site._parallel_render import RenderAhead
     from driftproof.site.publish import Progress, SiteInputs
 
 __all__ = ["build_site", "input_key", "site_files_digest", "site_state", "site_tree_key"]
@@ -70,12 +72,6 @@ def build_site(
         SiteBuildError: an input is invalid (one problem per bad place) or mkdocs failed
             (its warnings and errors as the problems); ``out`` is untouched.
     """
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
-
-    from driftproof.site._hook import handing_over
-    from driftproof.site.links import broken_links
     from driftproof.site.publish import load_inputs
 
     out = Path(out).resolve()
@@ -89,13 +85,84 @@ def build_site(
         done = _unchanged(record, key, out, Path(receipts_dir), shas, reports_dir, cache)
         if done is not None:
             return done
-    inputs = load_inputs(
-        receipts_dir, reports_dir, cache=cache, progress=progress, spool_dir=out.parent
-    )
-    check_out(out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()])
     # An incremental build (issue 19) updates a site built here before, writing only what
     # changed; without a cache, or into a new folder, the site is built whole and swapped in.
     previous = out if cache is not None and (out / MARKER).is_file() else None
+    ahead = _render_ahead(Path(config_file), out, cache, previous)
+    try:
+        inputs = load_inputs(
+            receipts_dir,
+            reports_dir,
+            cache=cache,
+            progress=progress,
+            spool_dir=out.parent,
+            render=ahead,
+        )
+        check_out(
+            out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()]
+        )
+        return _build(inputs, out, config_file, cache, key, record, previous, ahead, progress)
+    finally:
+        if ahead is not None:  # emptied by the build, or left by a failed one
+            shutil.rmtree(ahead.stage_dir, ignore_errors=True)
+
+
+def _render_ahead(
+    config_file: Path, out: Path, cache: BuildCache | None, previous: Path | None
+) -> RenderAhead | None:
+    """How the workers that check the receipts render their pages at once (issue 19), from
+    the config's navigation, site name and templates, into a new folder beside ``out``;
+    ``None`` when the config cannot be read (the build then reports it as usual) or the
+    folder ``out`` goes in does not exist yet."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+
+    from driftproof.site._hook import site_nav, templates_of
+    from driftproof.site._parallel_render import RenderAhead
+
+    if not out.parent.is_dir():
+        return None
+    mk_log = logging.getLogger("mkdocs")
+    was = mk_log.disabled
+    mk_log.disabled = True  # the build proper reports whatever mkdocs has to say
+    try:
+        cfg = load_config(str(config_file))
+        nav, site_name, templates = site_nav(get_files(cfg)), cfg.site_name, templates_of(cfg)
+    except Exception:  # the build proper reports it
+        return None
+    finally:
+        mk_log.disabled = was
+    stage = tempfile.mkdtemp(prefix=".driftproof-generated-", dir=out.parent)
+    return RenderAhead(
+        stage_dir=stage,
+        reports=(),
+        nav=json.dumps(list(nav)),
+        site_name=site_name,
+        templates=str(templates),
+        cache_root=str(cache.root) if cache is not None else None,
+        previous=str(previous) if previous is not None else None,
+    )
+
+
+def _build(
+    inputs: SiteInputs,
+    out: Path,
+    config_file: Path,
+    cache: BuildCache | None,
+    key: str | None,
+    record: Path | None,
+    previous: Path | None,
+    ahead: RenderAhead | None,
+    progress: Progress | None,
+) -> SiteInputs:
+    """:func:`build_site` once the inputs passed: mkdocs, the link check, then ``out``."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    from driftproof.site._hook import handing_over
+    from driftproof.site.links import broken_links
+
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     collector = Collector()
@@ -104,7 +171,7 @@ def build_site(
     try:
         cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
         prior = _read_record(record) if previous is not None and record is not None else {}
-        with handing_over(inputs, progress, previous, prior.get("receipts")) as handover:
+        with handing_over(inputs, progress, previous, prior.get("receipts"), ahead) as handover:
             build(cfg)
     except (MkDocsException, SystemExit) as exc:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -135,7 +202,7 @@ def build_site(
             with contextlib.suppress(OSError):  # the record only saves a later build
                 record.unlink(missing_ok=True)  # the site is about to change
         # the kept files' digests are known from their bytes: only the new folder is read
-        digest = {**kept, **site_files_digest(tmp)}
+        digest = {**kept, **site_state(tmp, known=handover.written)[0]}
         try:
             apply(tmp, out, kept)
         finally:
@@ -156,8 +223,8 @@ def build_site(
             )
         if digest is not None:
             files, tree = digest, site_tree_key(out)
-        else:
-            files, tree = site_state(out)
+        else:  # what the workers wrote is known by its digest: only the rest is read
+            files, tree = site_state(out, known=handover.written)
         doc = {
             "inputs": key,
             "files": files,
@@ -244,9 +311,14 @@ def site_tree_key(site: Path) -> str:
     return site_state(site, hash_files=False)[1]
 
 
-def site_state(site: Path, *, hash_files: bool = True) -> tuple[dict[str, str], str]:
+def site_state(
+    site: Path, *, hash_files: bool = True, known: Mapping[str, str] | None = None
+) -> tuple[dict[str, str], str]:
     """:func:`site_files_digest` and :func:`site_tree_key` in one walk of ``site`` (each
-    entry looked at once, with ``lstat``); without ``hash_files`` the digest is empty."""
+    entry looked at once, with ``lstat``); without ``hash_files`` the digest is empty.
+    ``known``: the sha256 (hex) of files this build has just written from bytes it hashed
+    (path under ``site``); a regular file listed there is not read again."""
+    known = known or {}
     files: dict[str, str] = {}
     rows: list[str] = []
     stack = [("", str(site))]
@@ -260,7 +332,7 @@ def site_state(site: Path, *, hash_files: bool = True) -> tuple[dict[str, str], 
                 if stat.S_ISDIR(st.st_mode):
                     stack.append((rel + "/", e.path))
                 elif hash_files and stat.S_ISREG(st.st_mode):
-                    files[rel] = _file_sha(Path(e.path))
+                    files[rel] = known.get(rel) or _file_sha(Path(e.path))
     rows.sort()
     return files, key_of(*rows)
 

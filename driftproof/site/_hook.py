@@ -53,6 +53,8 @@ class Handover:
 
     def __init__(self) -> None:
         self.kept: dict[str, str] = {}
+        #: generated files worker processes wrote into the new site, with their sha256 (hex)
+        self.written: dict[str, str] = {}
         #: each receipt's render key, files and results row (for the site record)
         self.receipts: dict[str, Any] = {}
 
@@ -63,6 +65,7 @@ def handing_over(
     progress: Any = None,
     previous: Path | None = None,
     record: Any = None,
+    ahead: Any = None,
 ) -> Iterator[Handover]:
     """Make ``inputs`` (a :class:`driftproof.site.publish.SiteInputs`) the hook's for one build;
     ``progress(phase, done, total)`` hears of the render and write phases. ``previous``: the
@@ -71,13 +74,18 @@ def handing_over(
     searchable ones among them are linked into the new site for the search index.
     ``record``: the receipts part of the previous build's site record, whose receipts with
     unchanged inputs and untouched files are kept whole, unread
-    (:meth:`driftproof.site._staging.Staging.reuse`)."""
+    (:meth:`driftproof.site._staging.Staging.reuse`). ``ahead``: the
+    :class:`~driftproof.site._parallel_render.RenderAhead` the inputs' receipts were rendered
+    with while they were checked (:attr:`driftproof.site.publish.SiteInputs.rendered`); its
+    files are taken into the site when the build renders with the same navigation, site
+    name and templates, else rendered again."""
     handover = Handover()
     _state["inputs"] = inputs
     _state["progress"] = progress
     _state["previous"] = previous
     _state["record"] = record
     _state["handover"] = handover
+    _state["ahead"] = ahead
     try:
         yield handover
     finally:
@@ -115,20 +123,29 @@ def on_files(
         )
     nav = site_nav(files)
     progress = _state.get("progress")
-    # Each generated file goes to disk as it is made (issue 19: memory bounded by one receipt)
-    # and mkdocs links it into the site (driftproof.site._staging).
-    staging = Staging(Path(config.site_dir).parent, _state.get("previous"), _state.get("record"))
+    # Each generated file goes to disk as it is made (issue 19: memory bounded by one receipt),
+    # straight into the site folder mkdocs has just emptied (driftproof.site._staging).
+    site_dir = Path(config.site_dir)
+    staging = Staging(site_dir.parent, _state.get("previous"), _state.get("record"), into=site_dir)
     _state["staging"] = staging
     settings = SiteSettings(
         nav=nav,
         site_name=config.site_name,
         site_url=config.site_url or "https://driftproof.dev/",
         fallback_date=fallback_date(),
-        templates=_templates(config),
+        templates=templates_of(config),
         cache=getattr(inputs, "cache", None),
         progress=progress,
     )
-    generate_site(inputs.receipts, inputs.reports, settings, emit=staging.put, stage=staging)
+    rendered = _rendered_ahead(inputs, nav, config, staging)
+    generate_site(
+        inputs.receipts,
+        inputs.reports,
+        settings,
+        emit=staging.put,
+        stage=staging,
+        rendered=rendered,
+    )
     generated = staging.paths + list(staging.kept)
     if progress:
         progress("write", 0, len(generated))
@@ -142,9 +159,30 @@ def on_files(
     handover = _state.get("handover")
     if handover is not None:
         handover.kept = dict(sorted(staging.kept.items()))
+        handover.written = staging.written
         handover.receipts = staging.receipts
     _state.update(nav=nav, reports=inputs.reports, generated=len(generated))
     return files
+
+
+def _rendered_ahead(inputs: Any, nav: Any, config: Any, staging: Any) -> dict[str, Any] | None:
+    """The receipts the checking workers rendered (issue 19), their files moved into the
+    site; ``None`` (render them here) unless they were rendered with this build's
+    navigation, site name and templates."""
+    import json
+
+    ahead, rendered = _state.get("ahead"), getattr(inputs, "rendered", None)
+    if ahead is None or not rendered:
+        return None
+    same = (json.dumps(list(nav)), config.site_name, str(templates_of(config))) == (
+        ahead.nav,
+        ahead.site_name,
+        ahead.templates,
+    )
+    if not same:
+        return None
+    staging.take(Path(ahead.stage_dir))
+    return dict(rendered)
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
@@ -170,14 +208,15 @@ def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -
         from driftproof.site.build import home_listing, page_env
 
         context["reports_listing"] = home_listing(
-            _state.get("reports", []), page_env(_templates(config))
+            _state.get("reports", []), page_env(templates_of(config))
         )
     else:
         context["reports_listing"] = Markup("")
     return context
 
 
-def _templates(config: Any) -> Path:
+def templates_of(config: Any) -> Path:
+    """The templates folder of an mkdocs config: its theme's ``custom_dir``'s parent."""
     # The theme is templates/theme; the generator's templates are its siblings (templates/pages).
     return Path(config.theme.custom_dir).parent
 

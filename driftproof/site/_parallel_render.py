@@ -1,7 +1,7 @@
 """Receipt pages rendered on all cores (issue 19): each worker process parses a receipt from
 the build's spool, renders its sheet, case pages, badge files and results row (through the
 build cache, as :func:`driftproof.site.build.generate_site` does in one process), writes them
-into the build's staging folder and sends back only their paths and the row.
+into the build's staging folder and sends back only their paths (with their sha256) and the row.
 
 Used for large sites only: the receipts' bytes spooled (:data:`driftproof.site.publish.HOLD_BYTES`)
 and the pages staged on disk (:class:`driftproof.site._staging.Staging`). The same functions
@@ -26,7 +26,12 @@ from driftproof.site._cache import BuildCache, tree_key, using
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool
 from driftproof.site.report_source import Report
 
-__all__ = ["PARALLEL_RENDER_FROM", "render_in_workers"]
+__all__ = ["PARALLEL_RENDER_FROM", "RenderAhead", "Rendered", "render_in_workers", "render_receipt"]
+
+#: One receipt's share of a build as a worker rendered it: the site paths it wrote and those
+#: it kept from the previous site (each with the sha256 of its bytes, hex), and its results
+#: row (as a dict).
+Rendered = tuple[dict[str, str], dict[str, str], dict[str, Any]]
 
 #: From this many receipts on, their pages are rendered in worker processes.
 PARALLEL_RENDER_FROM = 16
@@ -38,19 +43,22 @@ def render_in_workers(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
     stage_dir: Path,
-    adopt: Callable[[str, list[str], dict[str, str], dict[str, Any]], None],
+    adopt: Callable[[str, dict[str, str], dict[str, str], dict[str, Any]], None],
     site: tuple[Sequence[Mapping[str, str]], str, Path],
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
     previous: Path | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[ResultRow] | None:
     """Every receipt's pages written under ``stage_dir`` by worker processes; each chunk's
-    paths handed to ``adopt`` (name; paths written; paths kept, with their sha256; results
-    row as a dict); the results rows returned in name order.
+    paths handed to ``adopt`` (name; paths written and paths kept, each with its sha256;
+    results row as a dict); the results rows returned in name order.
     ``site``: the navigation, site name and templates folder. ``previous``: the site an
     incremental build updates, whose files of the same bytes are kept, not written
-    (:class:`driftproof.site._staging.Staging`). ``None`` (nothing written) when there are
-    too few receipts, one core, or a receipt not spooled."""
+    (:class:`driftproof.site._staging.Staging`). ``meanwhile``: called in this process once
+    the work is handed out, so that it runs while the workers render (issue 19: the reports'
+    charts no longer wait for a core). ``None`` (nothing written, ``meanwhile`` not called)
+    when there are too few receipts, one core, or a receipt not spooled."""
     nav, site_name, templates = site
     workers = os.cpu_count() or 1
     names = sorted(receipts)
@@ -81,7 +89,14 @@ def render_in_workers(
     # spawn, not fork: the caller may have threads
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        for result in pool.map(job, chunks):
+        results = pool.map(job, chunks)  # every chunk is submitted here
+        if meanwhile is not None:
+            try:
+                meanwhile()
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+        for result in results:
             for name, paths, kept, row in result:
                 adopt(name, paths, kept, row)
                 rows.append(ResultRow(**row))
@@ -101,38 +116,104 @@ def _render_chunk(
     cache_root: str | None,
     stage_dir: str,
     previous: str | None = None,
-) -> list[tuple[str, list[str], dict[str, str], dict[str, Any]]]:
-    from driftproof.site._staging import SiteFiles
-    from driftproof.site.build import page_env, receipt_files
-
-    env = page_env(Path(templates))
-    env.globals.update(site_name=site_name, site_nav=list(nav))
-    cache = BuildCache(Path(cache_root)) if cache_root else None
-    fixed = (json.dumps(list(nav)), site_name, tree_key(Path(templates)) if cache else "")
-    ordered = sorted(reports, key=lambda r: r.number, reverse=True)
-    site = SiteFiles(Path(previous)) if previous is not None else None
-    out: list[tuple[str, list[str], dict[str, str], dict[str, Any]]] = []
-    with using(cache):
-        for name, path, sha, spool_folder, summary in items:
-            lr = LoadedReceipt(
-                name,
-                None,
-                None,
-                Path(path) if path is not None else None,
-                sha256=sha,
-                spool=Spool(Path(spool_folder)),
-                summary=ReceiptSummary.from_json(summary),
-            )
-            files, row = receipt_files(lr, ordered, env, cache, fixed)
-            files[f"receipts/{name}.json"] = lr.raw
-            written, kept = [], {}
-            for rel, data in files.items():
-                if site is not None and site.holds(rel, data):
-                    kept[rel] = hashlib.sha256(data).hexdigest()
-                    continue
-                p = Path(stage_dir) / rel
-                p.parent.mkdir(parents=True, exist_ok=True)
-                p.write_bytes(data)
-                written.append(rel)
-            out.append((name, sorted(written), kept, dataclasses.asdict(row)))
+) -> list[tuple[str, dict[str, str], dict[str, str], dict[str, Any]]]:
+    job = RenderAhead(
+        stage_dir=stage_dir,
+        reports=tuple(sorted(reports, key=lambda r: r.number, reverse=True)),
+        nav=json.dumps(list(nav)),
+        site_name=site_name,
+        templates=templates,
+        cache_root=cache_root,
+        previous=previous,
+    )
+    out: list[tuple[str, dict[str, str], dict[str, str], dict[str, Any]]] = []
+    for name, path, sha, spool_folder, summary in items:
+        lr = LoadedReceipt(
+            name,
+            None,
+            None,
+            Path(path) if path is not None else None,
+            sha256=sha,
+            spool=Spool(Path(spool_folder)),
+            summary=ReceiptSummary.from_json(summary),
+        )
+        out.append((name, *render_receipt(lr, job)))
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class RenderAhead:
+    """How a worker renders a receipt's pages into a build's staging folder: the folder
+    (``stage_dir``), the reports (newest first), the navigation (as JSON), the site name,
+    the templates folder, the build cache folder and the site an incremental build updates
+    (``None``: none). Plain data, sent to worker processes.
+
+    Given to :func:`driftproof.site.publish.load_inputs`, it makes the worker that checks a
+    receipt render its pages at once, from the model it has just checked: each receipt is
+    parsed once per build, not once to check and again to render (issue 19)."""
+
+    stage_dir: str
+    reports: tuple[Report, ...]
+    nav: str
+    site_name: str
+    templates: str
+    cache_root: str | None
+    previous: str | None
+
+
+_CONTEXT: list[Any] = []  # [job, its context]: the last job this process rendered for
+
+
+def _context(job: RenderAhead) -> tuple[Any, BuildCache | None, tuple[str, str, str], Any]:
+    """The page environment, cache, fixed key parts and previous site of ``job`` (made once
+    per process and job)."""
+    if _CONTEXT and _CONTEXT[0] == job:
+        return _CONTEXT[1]
+    from driftproof.site._staging import SiteFiles
+    from driftproof.site.build import page_env
+
+    env = page_env(Path(job.templates))
+    env.globals.update(site_name=job.site_name, site_nav=json.loads(job.nav))
+    cache = BuildCache(Path(job.cache_root)) if job.cache_root else None
+    fixed = (job.nav, job.site_name, tree_key(Path(job.templates)) if cache else "")
+    site = SiteFiles(Path(job.previous)) if job.previous is not None else None
+    _CONTEXT[:] = [job, (env, cache, fixed, site)]
+    return env, cache, fixed, site
+
+
+def render_receipt(lr: LoadedReceipt, job: RenderAhead) -> Rendered:
+    """One receipt's files written under ``job.stage_dir`` (the sheet, case pages, badge
+    files and ``receipts/<name>.json``), as :func:`driftproof.site.build.generate_site`
+    renders them (:data:`Rendered`): ``({path written: sha256 hex}, {path kept: sha256
+    hex}, results row as a dict)``. A file
+    the previous site holds with the same bytes is kept, not written."""
+    from driftproof.site.build import receipt_files
+
+    env, cache, fixed, _site = _context(job)
+    with using(cache):
+        files, row = receipt_files(lr, list(job.reports), env, cache, fixed)
+    files[f"receipts/{lr.name}.json"] = lr.raw
+    written, kept = write_files(files, job)
+    return written, kept, dataclasses.asdict(row)
+
+
+def write_files(
+    files: Mapping[str, bytes], job: RenderAhead
+) -> tuple[dict[str, str], dict[str, str]]:
+    """``files`` (site path: bytes) written under ``job.stage_dir``, except those the previous
+    site holds with the same bytes (kept): ``({path written: sha256 hex}, {path kept: sha256
+    hex})``, paths in order. The digests spare the build hashing its site again (issue 19)."""
+    site = _context(job)[3]
+    written: dict[str, str] = {}
+    kept: dict[str, str] = {}
+    for rel in sorted(files):
+        data = files[rel]
+        digest = hashlib.sha256(data).hexdigest()
+        if site is not None and site.holds(rel, data):
+            kept[rel] = digest
+            continue
+        p = Path(job.stage_dir) / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data)
+        written[rel] = digest
+    return written, kept

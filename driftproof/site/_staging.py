@@ -42,6 +42,8 @@ class StagedFile(File):
     def copy_file(self, dirty: bool = False) -> None:
         assert self.abs_src_path is not None  # made by Staging.file, always with a path
         dest = self.abs_dest_path
+        if os.path.abspath(self.abs_src_path) == os.path.abspath(dest):
+            return  # staged in the site folder itself: already in place
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         try:
             os.link(self.abs_src_path, dest)
@@ -107,12 +109,16 @@ class KeptFile(File):
 
 
 class Staging:
-    """A private folder under ``beside`` holding one build's generated files.
+    """A private folder under ``beside`` holding one build's generated files; or, with
+    ``into``, the folder mkdocs builds the site into, so that each generated file is written
+    where the site needs it, once, and neither linked nor removed afterwards (issue 19).
 
     Args:
         beside: the folder to make it in (the site's parent: the same file system).
         previous: the site an incremental build updates; a file whose bytes are already
             there at the same path is kept, not written.
+        into: the site folder of the build (mkdocs has already emptied it when its ``files``
+            event runs); :meth:`remove` then leaves it alone.
     """
 
     def __init__(
@@ -120,14 +126,23 @@ class Staging:
         beside: Path,
         previous: Path | None = None,
         record: Mapping[str, Any] | None = None,
+        *,
+        into: Path | None = None,
     ) -> None:
-        Path(beside).mkdir(parents=True, exist_ok=True)
-        self.root = Path(tempfile.mkdtemp(prefix=".driftproof-generated-", dir=beside))
+        self.in_place = into is not None
+        if into is not None:
+            self.root = Path(into)
+            self.root.mkdir(parents=True, exist_ok=True)
+        else:
+            Path(beside).mkdir(parents=True, exist_ok=True)
+            self.root = Path(tempfile.mkdtemp(prefix=".driftproof-generated-", dir=beside))
         self.previous = previous
         self._site = SiteFiles(previous) if previous is not None else None
         self._record = record or {}
         self.paths: list[str] = []
         self.kept: dict[str, str] = {}
+        #: files other processes wrote (:meth:`adopt`), with the sha256 of their bytes (hex)
+        self.written: dict[str, str] = {}
         #: each receipt's render key, its files and its results row (for the next record)
         self.receipts: dict[str, ReceiptFiles] = {}
 
@@ -171,11 +186,23 @@ class Staging:
         p.write_bytes(data)
         self.paths.append(path)
 
-    def adopt(self, paths: list[str], kept: Mapping[str, str] | None = None) -> None:
-        """Record files another process wrote under :attr:`root` (site paths), and those it
-        kept from the previous site (path: sha256 hex of its bytes)."""
-        self.paths.extend(paths)
+    def adopt(self, written: Mapping[str, str], kept: Mapping[str, str] | None = None) -> None:
+        """Record files another process wrote under :attr:`root` and those it kept from the
+        previous site (site path: sha256 hex of its bytes; :attr:`written` keeps the former)."""
+        self.paths.extend(written)
+        self.written.update(written)
         self.kept.update(kept or {})
+
+    def take(self, folder: Path) -> None:
+        """Move every file under ``folder`` (written by worker processes, site paths below
+        it) into :attr:`root`: a whole folder at once where :attr:`root` has none of that
+        name yet. The caller records the paths (:meth:`adopt`)."""
+        for entry in sorted(os.listdir(folder)):
+            src, dest = Path(folder) / entry, self.root / entry
+            if src.is_dir() and not src.is_symlink() and dest.is_dir():
+                self.take(src)
+            else:
+                shutil.move(src, dest)  # a rename on the same file system
 
     def file(self, config: Any, path: str) -> File:
         """The mkdocs file for a staged ``path``, or for a kept one."""
@@ -184,5 +211,7 @@ class Staging:
         return StagedFile.generated(config, path, abs_src_path=str(self.root / path))
 
     def remove(self) -> None:
-        """Remove the folder (the site keeps its own links to the files)."""
-        shutil.rmtree(self.root, ignore_errors=True)
+        """Remove the folder (the site keeps its own links to the files); a staging in the
+        site folder itself (``into``) is left to the build that owns that folder."""
+        if not self.in_place:
+            shutil.rmtree(self.root, ignore_errors=True)

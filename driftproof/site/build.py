@@ -55,6 +55,7 @@ from driftproof.site._report_files import render as _render
 from driftproof.site.report_source import Report
 
 if TYPE_CHECKING:
+    from driftproof.site._parallel_render import Rendered
     from driftproof.site._staging import Staging
 
 __all__ = [
@@ -134,6 +135,7 @@ def generate_site(
     *,
     emit: Emit,
     stage: Staging | None = None,
+    rendered: Mapping[str, Rendered] | None = None,
 ) -> None:
     """Generate every page and file of the site, handing each to ``emit`` as it is made.
 
@@ -149,12 +151,15 @@ def generate_site(
         stage: the staging folder ``emit`` writes into: when given, the pages of a large
             site's receipts are rendered in worker processes that write there themselves
             (:mod:`driftproof.site._parallel_render`); the same bytes.
+        rendered: receipts whose files are already under ``stage``'s folder (rendered by the
+            workers that checked them, :attr:`driftproof.site.publish.SiteInputs.rendered`),
+            by name: taken as they are, not rendered again (with ``stage`` only).
 
     Raises:
         SiteBuildError: a section cannot be rendered (names the report file and section).
     """
     with using(settings.cache):  # charts drawn below are kept in (and taken from) the cache
-        _generate(receipts, reports, emit, settings, stage)
+        _generate(receipts, reports, emit, settings, stage, rendered or {})
 
 
 def _generate(
@@ -163,6 +168,7 @@ def _generate(
     emit: Emit,
     settings: SiteSettings,
     stage: Staging | None,
+    rendered: Mapping[str, Rendered],
 ) -> None:
     nav, site_name, site_url = settings.nav, settings.site_name, settings.site_url
     templates, cache, progress = settings.templates, settings.cache, settings.progress
@@ -175,21 +181,24 @@ def _generate(
         emit(path, data)
 
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
-    for r in ordered:
-        for path, data in report_files(r, receipts, env).items():
-            put(path, data)
-    if ordered:
-        put(
-            "reports/latest/index.html",
-            _render(
-                env,
-                "latest.html",
+
+    def report_pages() -> None:
+        for r in ordered:
+            for path, data in report_files(r, receipts, env).items():
+                put(path, data)
+        if ordered:
+            put(
                 "reports/latest/index.html",
-                nav_current="",
-                ident=ordered[0].ident,
-                title=ordered[0].title,
-            ),
-        )
+                _render(
+                    env,
+                    "latest.html",
+                    "reports/latest/index.html",
+                    nav_current="",
+                    ident=ordered[0].ident,
+                    title=ordered[0].title,
+                ),
+            )
+
     fixed = (
         json.dumps(list(nav)),
         site_name,
@@ -200,9 +209,28 @@ def _generate(
     keys = {name: receipt_files_key(lr, ordered, fixed) for name, lr in receipts.items()}
     done: list[ResultRow] = []
     todo: Mapping[str, LoadedReceipt] = receipts
-    if stage is not None:  # an incremental build: receipts whose files are all still there
+    if stage is not None:
+
+        def adopt(
+            name: str,
+            written: dict[str, str],
+            kept: dict[str, str],
+            row: dict[str, Any],
+            stage: Staging = stage,
+        ) -> None:
+            emitted.update(written)
+            emitted.update(kept)
+            stage.adopt(written, kept)
+            stage.receipts[name] = ReceiptFiles(keys[name], sorted([*written, *kept]), row)
+
         pending: dict[str, LoadedReceipt] = {}
         for name, lr in sorted(receipts.items()):
+            if name in rendered:  # rendered by the worker that checked it
+                written, kept, row_doc = rendered[name]
+                adopt(name, written, kept, row_doc)
+                done.append(ResultRow(**row_doc))
+                continue
+            # an incremental build: receipts whose files are all still there
             reused = stage.reuse(name, keys[name])
             if reused is None:
                 pending[name] = lr
@@ -210,21 +238,11 @@ def _generate(
                 emitted.update(reused.paths)
                 done.append(ResultRow(**reused.row))
         todo = pending
+        if progress and len(todo) < len(receipts):
+            progress("render", len(receipts) - len(todo), len(receipts))
     rows: list[ResultRow] | None = None
     if stage is not None:  # a large site: its receipts' pages are rendered on all cores
         from driftproof.site._parallel_render import render_in_workers
-
-        def adopt(
-            name: str,
-            paths: list[str],
-            kept: dict[str, str],
-            row: dict[str, Any],
-            stage: Staging = stage,
-        ) -> None:
-            emitted.update(paths)
-            emitted.update(kept)
-            stage.adopt(paths, kept)
-            stage.receipts[name] = ReceiptFiles(keys[name], sorted([*paths, *kept]), row)
 
         rows = render_in_workers(
             todo,
@@ -235,8 +253,10 @@ def _generate(
             cache,
             progress,
             stage.previous,
+            meanwhile=report_pages,  # the reports are drawn here while the workers render
         )
     if rows is None:
+        report_pages()
         rows = []
         for i, (name, lr) in enumerate(sorted(todo.items())):
             put(f"receipts/{name}.json", lr.raw)

@@ -13,10 +13,12 @@ a rebuild parses only the pages whose bytes changed, and checks every page all t
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
 import posixpath
+import re
 import sqlite3
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
@@ -94,14 +96,79 @@ def broken_links(
         for rel in known:
             files.add(rel)
             folders.update(str(p) for p in PurePosixPath(rel).parents if str(p) != ".")
-    store = _Store(cache)
+    sites = _Sites(root, own, other, dict(known), files, folders)
+    pages = sorted(f for f in files if f.endswith(".html"))
+    cache_root = str(cache.root) if cache is not None else None
+    workers = os.cpu_count() or 1
+    if workers < 2 or len(pages) < PARALLEL_FROM_PAGES:
+        return _check_pages(pages, sites, cache_root)
+    # A large site is checked on all cores (issue 19): each worker takes a run of pages in
+    # path order, and the problems are joined in that order, so the split changes nothing.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    size = max(1, min(2000, len(pages) // (workers * 4)))
+    chunks = [pages[i : i + size] for i in range(0, len(pages), size)]
+    try:
+        # spawn, not fork: the caller may have threads
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=ctx, initializer=_set_sites, initargs=(sites,)
+        ) as pool:
+            job = functools.partial(_check_in_worker, cache_root=cache_root)
+            return [problem for got in pool.map(job, chunks) for problem in got]
+    except (BrokenProcessPool, OSError):
+        return _check_pages(pages, sites, cache_root)  # workers could not start: check here
+
+
+#: From this many pages on, a site's pages are checked in worker processes, one per core.
+PARALLEL_FROM_PAGES = 2000
+
+
+class _Sites:
+    """Where a check finds the pages: ``root`` (the site; ``own``, the files under it),
+    ``other`` (the folder kept files stand in, with their sha256 by path), and every
+    file and folder the site holds."""
+
+    def __init__(
+        self,
+        root: Path,
+        own: set[str],
+        other: Path,
+        known: dict[str, str],
+        files: set[str],
+        folders: set[str],
+    ) -> None:
+        self.root, self.own, self.other, self.known = root, own, other, known
+        self.files, self.folders = files, folders
+
+
+_WORKER_SITES: list[_Sites] = []
+
+
+def _set_sites(sites: _Sites) -> None:
+    """A worker's initializer: the listing, sent once per worker rather than once per run."""
+    _WORKER_SITES[:] = [sites]
+
+
+def _check_in_worker(pages: list[str], cache_root: str | None) -> list[str]:
+    return _check_pages(pages, _WORKER_SITES[0], cache_root)
+
+
+def _check_pages(pages: list[str], sites: _Sites, cache_root: str | None) -> list[str]:
+    """The problems of ``pages`` (in their order), as :func:`broken_links` words them."""
+    from driftproof.site._cache import BuildCache
+
+    store = _Store(BuildCache(Path(cache_root)) if cache_root is not None else None)
     # Only the ids of pages a fragment points into are kept (issue 19: memory does not grow
     # with every link of every page); each page's links are checked and let go.
     targets: dict[str, frozenset[str]] = {}
 
     def held(rel: str) -> _Held:
-        where = root if rel in own else other
-        return _held(where / rel, rel, store, None if rel in own else known.get(rel))
+        if rel in sites.own:
+            return _held(sites.root / rel, rel, store, None)
+        return _held(sites.other / rel, rel, store, sites.known.get(rel))
 
     def ids(rel: str) -> frozenset[str]:
         if rel not in targets:
@@ -109,27 +176,36 @@ def broken_links(
         return targets[rel]
 
     try:
-        return _check(files, folders, held, ids)
+        return _check(pages, sites.files, sites.folders, held, ids)
     finally:
         store.close()
 
 
 def _check(
+    pages: list[str],
     files: set[str],
     folders: set[str],
     held: Callable[[str], _Held],
     ids: Callable[[str], frozenset[str]],
 ) -> list[str]:
     problems = []
-    for rel in sorted(f for f in files if f.endswith(".html")):
-        for link, target, fragment in held(rel).needs:
+    for rel in pages:
+        page = held(rel)
+        for link, target, fragment in page.needs:
             if target == ".":
                 target = "index.html"
             elif target in folders:
                 target = f"{target}/index.html"
             if target.startswith("../") or target == ".." or target not in files:
                 problems.append(f"{rel}: {link} (no such file)")
-            elif fragment and target.endswith(".html") and fragment not in ids(target):
+            elif (
+                fragment
+                and target.endswith(".html")
+                and fragment
+                not in (
+                    page.ids if target == rel else ids(target)  # the page itself: already read
+                )
+            ):
                 problems.append(f"{rel}: {link} (no element with id {fragment!r})")
     return problems
 
@@ -148,18 +224,43 @@ class _Held:
 
 def _resolve(rel: str, link: str) -> tuple[str, str, str] | None:
     """``(link, target, fragment)`` of a link on page ``rel``; ``None`` when it is external."""
+    folder, _, _ = rel.rpartition("/")
+    found = _resolve_in(folder, link)
+    if found is None:
+        return None
+    target, fragment = found
+    return link, rel if target is None else target, fragment
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _resolve_in(folder: str, link: str) -> tuple[str | None, str] | None:
+    """``(target, fragment)`` of a link on a page in ``folder`` (target ``None``: the page
+    itself); ``None`` when it is external. Pages of one folder share most of their links
+    (navigation, styles), so each is resolved once (issue 19)."""
+    if _PLAIN_PATH.fullmatch(link):
+        # a plain relative path (no scheme, query, fragment, escape, space or control
+        # character): what _parsed gives, without parsing it as a URL
+        return posixpath.normpath(posixpath.join(folder, link)), ""
+    return _parsed(folder, link)
+
+
+#: A relative link that is a plain path: :func:`_resolve_in` joins it without URL parsing.
+_PLAIN_PATH = re.compile(r"[^/:?#%\\\x00-\x20\x7f][^:?#%\\\x00-\x20\x7f]*")
+
+
+def _parsed(folder: str, link: str) -> tuple[str | None, str] | None:
+    """:func:`_resolve_in` by the standard library's URL parsing (any link)."""
     if urlsplit(link).scheme or link.startswith("//"):
         return None
     target_url, fragment = urldefrag(link)
     if not target_url:
-        target = rel
+        return None, unquote(fragment)
+    path = unquote(urlsplit(target_url).path)
+    if target_url.startswith("/"):
+        target = posixpath.normpath(path.lstrip("/") or ".")
     else:
-        path = unquote(urlsplit(target_url).path)
-        if target_url.startswith("/"):
-            target = posixpath.normpath(path.lstrip("/") or ".")
-        else:
-            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
-    return link, target, unquote(fragment)
+        target = posixpath.normpath(posixpath.join(folder, path))
+    return target, unquote(fragment)
 
 
 def _listing(root: Path) -> tuple[set[str], set[str]]:
@@ -235,10 +336,11 @@ class _Store:
             self.db = None
 
 
-def _held(path: Path, rel: str, store: _Store, sha256: str | None) -> _Held:
+def _held(
+    path: Path, rel: str, store: _Store, sha256: str | None, data: bytes | None = None
+) -> _Held:
     """What the page ``path`` (site path ``rel``) holds; ``sha256``: its bytes' digest (hex)
-    when known, so that a cached page is not read at all."""
-    data: bytes | None = None
+    when known, so that a cached page is not read at all; ``data``: its bytes, when read."""
 
     def compute() -> tuple[list[str], list[tuple[str, str, str]]]:
         ids, links = page_anchors(data if data is not None else path.read_bytes())

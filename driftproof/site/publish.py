@@ -12,6 +12,7 @@ directory: no partial site.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import hashlib
@@ -23,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.site._build_site import build_site
@@ -30,6 +32,9 @@ from driftproof.site._cache import BuildCache
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool, summarise
 from driftproof.site._site_dir import index_for_search
 from driftproof.site.report_source import Report, load_reports
+
+if TYPE_CHECKING:
+    from driftproof.site._parallel_render import RenderAhead, Rendered
 
 __all__ = ["SiteInputs", "build_site", "fallback_date", "index_for_search", "load_inputs"]
 
@@ -45,6 +50,8 @@ class SiteInputs:
     #: sha256 of the receipts checked (not taken from the cache) by this load: recorded in the
     #: cache as valid once the build they are part of has succeeded.
     checked: tuple[str, ...] = ()
+    #: receipts whose pages the checking workers rendered at once (``render=``), by name
+    rendered: dict[str, Rendered] | None = None
 
 
 #: The one safe pattern for each part of a receipt's path under ``receipts/`` (folders and the
@@ -63,6 +70,7 @@ def load_inputs(
     cache: BuildCache | None = None,
     progress: Progress | None = None,
     spool_dir: Path | None = None,
+    render: RenderAhead | None = None,
 ) -> SiteInputs:
     """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
 
@@ -81,6 +89,11 @@ def load_inputs(
     :class:`~driftproof.site._loaded.LoadedReceipt` holding its summary, and its bytes in
     memory (all receipts together up to :data:`HOLD_BYTES`) or in a spool under
     ``spool_dir`` (default: the system's temporary folder).
+
+    ``render``: when receipts are checked in worker processes, each worker renders the pages
+    of a receipt that passed every check at once, from the model it has just checked, into
+    ``render.stage_dir`` (:attr:`SiteInputs.rendered`; issue 19: one parse per receipt).
+    Nothing is rendered ahead for a receipt known from the cache, nor when a report is bad.
 
     Raises:
         SiteBuildError: every problem in every receipt and report, one per line.
@@ -129,8 +142,28 @@ def load_inputs(
         summary = ReceiptSummary.from_json(entry) if entry else None
         if summary is not None:
             known[p] = summary
+    # The reports first: they need only the receipts' names, and a receipt rendered ahead
+    # lists the reports that cite it.
+    reports: list[Report] = []
+    report_problems: list[Problem] = []
+    if reports_dir.is_dir():
+        try:
+            reports = load_reports(
+                sorted(p for p in reports_dir.glob("*.md") if not p.is_symlink()), names.values()
+            )
+        except SiteBuildError as exc:
+            report_problems.extend(exc.problems)
+    else:
+        report_problems.append(Problem(str(reports_dir), "", "expected a directory of reports"))
+    if render is not None:
+        if report_problems:
+            render = None
+        else:
+            ordered = tuple(sorted(reports, key=lambda r: r.number, reverse=True))
+            render = dataclasses.replace(render, reports=ordered)
     todo = [p for p in paths if p in shas]
-    good, bad = _read_all(todo, known, shas, progress, raw, spool)
+    ahead = (render, names) if render is not None else None
+    good, bad, rendered = _read_all(todo, known, shas, progress, raw, spool, ahead)
     # one line per problem, in path order, whichever step refused the file
     for err in sorted(unreadable + bad, key=lambda e: e.problems[0].file if e.problems else str(e)):
         problems.extend(err.problems or [Problem("?", "", str(err))])
@@ -152,16 +185,7 @@ def load_inputs(
         )
         for p, s in good.items()
     }
-    reports: list[Report] = []
-    if reports_dir.is_dir():
-        try:
-            reports = load_reports(
-                sorted(p for p in reports_dir.glob("*.md") if not p.is_symlink()), names.values()
-            )
-        except SiteBuildError as exc:
-            problems.extend(exc.problems)
-    else:
-        problems.append(Problem(str(reports_dir), "", "expected a directory of reports"))
+    problems.extend(report_problems)
     if problems:
         raise SiteBuildError(f"{len(problems)} problem(s); the site was not built", problems)
     return SiteInputs(
@@ -169,6 +193,7 @@ def load_inputs(
         reports=reports,
         cache=cache,
         checked=tuple(sorted(shas[p] for p in good if p not in known)),
+        rendered={n: r for n, r in rendered.items() if n in receipts} if render else None,
     )
 
 
@@ -262,16 +287,21 @@ def _check_chunk(
     items: list[tuple[Path, bool, str]],
     raw: dict[Path, bytes] | None = None,
     spool_folder: Path | None = None,
-) -> tuple[dict[Path, ReceiptSummary], list[ReceiptError]]:
+    ahead: tuple[RenderAhead, dict[Path, str]] | None = None,
+) -> tuple[dict[Path, ReceiptSummary], list[ReceiptError], dict[str, Rendered]]:
     """Parse and check receipts (one worker's share) and summarise each: ``(path, known valid,
     sha256 the caller read)``. The bytes checked are those the caller read: from ``raw`` (held
     in memory) or its spool (``spool_folder``), else re-read from the file, which is refused
     when its bytes changed since the caller read them (issue 15). Only the small summary goes
-    back, never the model (issue 19)."""
+    back, never the model (issue 19). ``ahead``: the rendering job and each receipt's name:
+    a receipt that passed is rendered at once from the model just checked
+    (:func:`driftproof.site._parallel_render.render_receipt`), and what was written comes
+    back by name."""
     from driftproof.receipt import parse_receipt
 
     good: dict[Path, ReceiptSummary] = {}
     bad: list[ReceiptError] = []
+    rendered: dict[str, Rendered] = {}
     spool = Spool(spool_folder) if spool_folder is not None else None
     for p, known, sha in items:
         try:
@@ -287,10 +317,19 @@ def _check_chunk(
                         "",
                         "expected the file to stay unchanged while the site is built; it changed",
                     )
-            good[p] = summarise(parse_receipt(data, str(p), known_valid=known))
+            receipt = parse_receipt(data, str(p), known_valid=known)
+            good[p] = summarise(receipt)
         except ReceiptError as exc:
             bad.append(exc)
-    return good, bad
+            continue
+        if ahead is not None:
+            from driftproof.site._parallel_render import render_receipt
+
+            job, names = ahead
+            lr = LoadedReceipt(names[p], receipt, data, p, sha256=sha, summary=good[p])
+            rendered[names[p]] = render_receipt(lr, job)
+        del receipt
+    return good, bad, rendered
 
 
 def _read_all(
@@ -300,12 +339,15 @@ def _read_all(
     progress: Progress | None = None,
     raw: dict[Path, bytes] | None = None,
     spool: Spool | None = None,
-) -> tuple[dict[Path, ReceiptSummary], list[ReceiptError]]:
+    ahead: tuple[RenderAhead, dict[Path, str]] | None = None,
+) -> tuple[dict[Path, ReceiptSummary], list[ReceiptError], dict[str, Rendered]]:
     """Check and summarise every receipt of ``paths`` not ``known`` (whose summaries the cache
     gave), in worker processes (one per core) when there are many.
 
     Results do not depend on the split: summaries are keyed by path and errors are in path
     order either way. ``raw`` / ``spool``: the bytes the caller read (:func:`_check_chunk`).
+    ``ahead``: render each receipt that passed, in the worker that checked it; only when
+    there are workers (else nothing is rendered here: the build renders as usual).
     """
     items = [(p, False, shas[p]) for p in paths if p not in known]
     workers = os.cpu_count() or 1
@@ -323,33 +365,36 @@ def _read_all(
     if workers < 2 or sum(_size(p) for p, _, _ in items) < PARALLEL_FROM_BYTES:
         bad: list[ReceiptError] = []
         for item in items:
-            g, b = _check_chunk([item], raw, folder)
+            g, b, _ = _check_chunk([item], raw, folder)
             good.update(g)
             bad.extend(b)
             done += 1
             report(done)
-        return dict(sorted(good.items())), bad
+        return dict(sorted(good.items())), bad, {}
     size = max(1, min(16, len(items) // (workers * 4) or 1))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
     pairs: list[tuple[str, ReceiptError]] = []
     # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver).
     # Workers get no bytes: they read the spool, or the file and compare its sha256.
-    check = functools.partial(_check_chunk, raw=None, spool_folder=folder)
+    check = functools.partial(_check_chunk, raw=None, spool_folder=folder, ahead=ahead)
+    rendered: dict[str, Rendered] = {}
     try:
         with ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn")
         ) as pool:
-            for chunk, (g, b) in zip(chunks, pool.map(check, chunks), strict=True):
+            for chunk, (g, b, r) in zip(chunks, pool.map(check, chunks), strict=True):
                 good.update(g)
+                rendered.update(r)
                 pairs.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
                 done += len(chunk)
                 report(done)
     except (BrokenProcessPool, OSError):
         # Workers could not start (e.g. a caller whose __main__ cannot be re-imported): read here.
-        g, b = _check_chunk(items, raw, folder)
+        g, b, _ = _check_chunk(items, raw, folder)
         good.update(g)
-        return dict(sorted(good.items())), b
-    return dict(sorted(good.items())), [e for _, e in sorted(pairs, key=lambda t: t[0])]
+        return dict(sorted(good.items())), b, {}
+    ordered = [e for _, e in sorted(pairs, key=lambda t: t[0])]
+    return dict(sorted(good.items())), ordered, rendered
 
 
 def _size(p: Path) -> int:

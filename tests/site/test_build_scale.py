@@ -139,3 +139,57 @@ def test_a_summary_round_trips_and_a_damaged_one_is_none() -> None:
     assert ReceiptSummary.from_json(s.to_json()) == s
     assert ReceiptSummary.from_json(b"{") is None
     assert ReceiptSummary.from_json(b'{"skill": "x"}') is None
+
+
+def _checked_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from driftproof.site import publish
+
+    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setattr(publish.os, "cpu_count", lambda: 2)
+
+
+def test_receipts_checked_in_workers_are_rendered_there_from_the_one_parse(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each receipt is parsed once per build: the worker that checked it renders its pages.
+    from driftproof.site import build as build_module
+
+    receipts, reports = site_inputs
+    build_site(receipts, reports, tmp_path / "one-process", config_file=CONFIG, cache_dir=None)
+    _checked_in_workers(monkeypatch)
+
+    def not_here(*a: object, **k: object) -> object:
+        raise AssertionError("a receipt's pages were rendered again in the build process")
+
+    monkeypatch.setattr(build_module, "receipt_files", not_here)
+    out = tmp_path / "checked-in-workers"
+    inputs = build_site(receipts, reports, out, config_file=CONFIG, cache_dir=None)
+    assert sorted(inputs.rendered or {}) == ["alpha", "beta", "tested"]
+    assert _files(out) == _files(tmp_path / "one-process")
+    # nothing of the build is left beside the site: no spool, no staging folder
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_pages_rendered_ahead_with_another_navigation_are_rendered_again(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The navigation is read from the config before mkdocs runs; should mkdocs's files give
+    # another (here: one entry more), the pages made ahead are not used.
+    from driftproof.site import _hook
+
+    receipts, reports = site_inputs
+    _checked_in_workers(monkeypatch)
+    real = _hook.site_nav
+    calls: list[int] = []
+
+    def site_nav(files: object) -> list[dict[str, str]]:
+        calls.append(1)
+        nav = real(files)
+        return nav if len(calls) == 1 else [*nav, {"title": "Late entry", "url": "results/"}]
+
+    monkeypatch.setattr(_hook, "site_nav", site_nav)
+    out = tmp_path / "site"
+    inputs = build_site(receipts, reports, out, config_file=CONFIG, cache_dir=None)
+    assert len(calls) == 2 and inputs.rendered  # rendered ahead with the first navigation
+    for name in ("alpha", "beta", "tested"):  # … and rendered again with the second
+        assert b"Late entry" in (out / "receipts" / name / "index.html").read_bytes()

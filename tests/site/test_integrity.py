@@ -63,7 +63,7 @@ def test_a_worker_refuses_a_receipt_changed_since_the_build_read_it(
     path = receipts / "tested.json"
     read_first = path.read_bytes()
     path.write_bytes(read_first.replace(b'"an answer 0"', b'"EVIL answer"'))
-    good, bad = publish._check_chunk([(path, False, hashlib.sha256(read_first).hexdigest())])
+    good, bad, _ = publish._check_chunk([(path, False, hashlib.sha256(read_first).hexdigest())])
     assert good == {}
     assert [(p.file, p.message) for e in bad for p in e.problems] == [
         (str(path), "expected the file to stay unchanged while the site is built; it changed")

@@ -7,6 +7,11 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from driftproof.site import links as links_module
 from driftproof.site._cache import BuildCache
 from driftproof.site.links import broken_links, page_anchors
 
@@ -85,3 +90,52 @@ def test_a_corrupt_cache_entry_or_file_is_ignored(tmp_path: Path) -> None:
     (cache.base / "links.sqlite3").write_bytes(b"not a database at all" * 100)
     assert broken_links(site, cache) == expected
     assert len(_rows(cache)) == 1, "the damaged file was started again"
+
+
+# A plain relative path is joined without URL parsing (issue 19); every other link is parsed.
+# Both must name the same target: checked on links picked to sit on the edge between the two.
+_EDGE_LINKS = [
+    "",
+    "#",
+    "#top",
+    "#a%20b",
+    "#a#b",
+    "a.html",
+    "../a.html",
+    "../../../../escape.html",
+    "./a/./b/../c/",
+    "a b.html",
+    " a.html",
+    "a.html ",
+    "a\tb.html",
+    "a\nb.html",
+    "\x01a.html",
+    "a%20b.html",
+    "a.html?x=1",
+    "a.html#f",
+    "a:b.html",
+    "mailto:x@example.com",
+    "//example.com/a",
+    "/a/b.html",
+    "/",
+    "a\\b.html",
+    "ü/ß.html",
+    "a//b.html",
+    "a/",
+    ".",
+    "..",
+]
+
+
+@pytest.mark.parametrize("folder", ["", "receipts", "receipts/r1/case-01"])
+@pytest.mark.parametrize("link", _EDGE_LINKS)
+def test_plain_path_fast_path_resolves_as_url_parsing_does(folder: str, link: str) -> None:
+    assert links_module._resolve_in(folder, link) == links_module._parsed(folder, link)
+
+
+@given(
+    folder=st.sampled_from(["", "a", "a/b/c"]),
+    link=st.text(alphabet=st.sampled_from(list("ab./:?#%\\ \t\n\x00ü-_")), max_size=12),
+)
+def test_fast_path_agrees_with_url_parsing_on_any_link(folder: str, link: str) -> None:
+    assert links_module._resolve_in(folder, link) == links_module._parsed(folder, link)
