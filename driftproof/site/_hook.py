@@ -145,6 +145,7 @@ def on_files(
         emit=staging.put,
         stage=staging,
         rendered=rendered,
+        reports_rendered=getattr(inputs, "reports_rendered", None) if rendered else None,
     )
     generated = staging.paths + list(staging.kept)
     if progress:

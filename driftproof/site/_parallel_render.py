@@ -217,3 +217,44 @@ def write_files(
         p.write_bytes(data)
         written[rel] = digest
     return written, kept
+
+
+def render_reports(
+    job: RenderAhead,
+    cited: Mapping[str, tuple[Path, str]],
+    raw: Mapping[Path, bytes] | None,
+    spool: Spool | None,
+) -> Rendered | None:
+    """Every report's files of ``job`` (page, tables, charts, sums: as
+    :func:`driftproof.site.build.generate_site` draws them) written under ``job.stage_dir``;
+    ``cited``: each receipt a report cites, by name (its path and sha256), checked here in
+    full first. ``None`` (nothing kept of it) when a cited receipt or a report fails: the build
+    then draws the reports as usual and words the problem there. The results row is empty."""
+    from driftproof.errors import ReceiptError, SiteBuildError
+    from driftproof.receipt import parse_receipt
+    from driftproof.site._report_files import report_files
+
+    env, cache, _fixed, _site = _context(job)
+    written: dict[str, str] = {}
+    kept: dict[str, str] = {}
+    try:
+        loaded: dict[str, LoadedReceipt] = {}
+        for name, (path, sha) in cited.items():
+            if raw is not None and path in raw:
+                data = raw[path]
+            elif spool is not None:
+                data = spool.get(sha, str(path))
+            else:
+                return None
+            receipt = parse_receipt(data, str(path))
+            loaded[name] = LoadedReceipt(name, receipt, data, path, sha256=sha)
+        with using(cache):
+            for r in job.reports:
+                w, k = write_files(report_files(r, loaded, env), job)
+                written.update(w)
+                kept.update(k)
+    except (ReceiptError, SiteBuildError, ValueError, KeyError, TypeError, OSError):
+        for rel in written:  # drawn again by the build, which words the problem
+            (Path(job.stage_dir) / rel).unlink(missing_ok=True)
+        return None
+    return written, kept, {}

@@ -42,11 +42,13 @@ def printable(value: object) -> object:
     """``value`` with every control character shown as a visible symbol (NUL as ␀, U+0085 as
     ``\\u0085``), never written raw into a page. Strings only; Markup stays Markup (the
     replacement adds no markup character); other values are returned as they are."""
+    if not isinstance(value, str) or value.isprintable():
+        # every character _CONTROL matches is one str.isprintable() refuses: a printable
+        # string (most of them; checked in C) holds none (issue 19: once per printed value)
+        return value
     if isinstance(value, Markup):
         return Markup(_CONTROL.sub(_visible, str(value))) if _CONTROL.search(value) else value
-    if isinstance(value, str):
-        return _CONTROL.sub(_visible, value) if _CONTROL.search(value) else value
-    return value
+    return _CONTROL.sub(_visible, value) if _CONTROL.search(value) else value
 
 
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(

@@ -136,6 +136,7 @@ def generate_site(
     emit: Emit,
     stage: Staging | None = None,
     rendered: Mapping[str, Rendered] | None = None,
+    reports_rendered: Rendered | None = None,
 ) -> None:
     """Generate every page and file of the site, handing each to ``emit`` as it is made.
 
@@ -154,12 +155,14 @@ def generate_site(
         rendered: receipts whose files are already under ``stage``'s folder (rendered by the
             workers that checked them, :attr:`driftproof.site.publish.SiteInputs.rendered`),
             by name: taken as they are, not rendered again (with ``stage`` only).
+        reports_rendered: the reports' files, already under ``stage``'s folder (drawn while
+            the receipts were checked): taken as they are (with ``stage`` only).
 
     Raises:
         SiteBuildError: a section cannot be rendered (names the report file and section).
     """
     with using(settings.cache):  # charts drawn below are kept in (and taken from) the cache
-        _generate(receipts, reports, emit, settings, stage, rendered or {})
+        _generate(receipts, reports, emit, settings, stage, rendered or {}, reports_rendered)
 
 
 def _generate(
@@ -169,6 +172,7 @@ def _generate(
     settings: SiteSettings,
     stage: Staging | None,
     rendered: Mapping[str, Rendered],
+    reports_rendered: Rendered | None = None,
 ) -> None:
     nav, site_name, site_url = settings.nav, settings.site_name, settings.site_url
     templates, cache, progress = settings.templates, settings.cache, settings.progress
@@ -183,9 +187,15 @@ def _generate(
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
 
     def report_pages() -> None:
-        for r in ordered:
-            for path, data in report_files(r, receipts, env).items():
-                put(path, data)
+        if stage is not None and reports_rendered is not None:
+            written, kept, _ = reports_rendered
+            emitted.update(written)
+            emitted.update(kept)
+            stage.adopt(written, kept)
+        else:
+            for r in ordered:
+                for path, data in report_files(r, receipts, env).items():
+                    put(path, data)
         if ordered:
             put(
                 "reports/latest/index.html",

@@ -52,6 +52,9 @@ class SiteInputs:
     checked: tuple[str, ...] = ()
     #: receipts whose pages the checking workers rendered at once (``render=``), by name
     rendered: dict[str, Rendered] | None = None
+    #: the reports' files, drawn meanwhile by the process that loaded the inputs (``render=``;
+    #: the results row is empty)
+    reports_rendered: Rendered | None = None
 
 
 #: The one safe pattern for each part of a receipt's path under ``receipts/`` (folders and the
@@ -163,7 +166,21 @@ def load_inputs(
             render = dataclasses.replace(render, reports=ordered)
     todo = [p for p in paths if p in shas]
     ahead = (render, names) if render is not None else None
-    good, bad, rendered = _read_all(todo, known, shas, progress, raw, spool, ahead)
+    drawn: list[Rendered] = []
+
+    def draw_reports() -> None:
+        # while the workers check and render the receipts, this process draws the reports
+        from driftproof.site._parallel_render import render_reports
+
+        assert render is not None  # only called with a rendering job
+        by_name = {names[p]: p for p in shas}
+        cited = sorted({n for r in reports for n in r.receipts if n in by_name})
+        got = render_reports(render, {n: (by_name[n], shas[by_name[n]]) for n in cited}, raw, spool)
+        drawn.extend([got] if got is not None else [])
+
+    good, bad, rendered = _read_all(
+        todo, known, shas, progress, raw, spool, ahead, draw_reports if ahead else None
+    )
     # one line per problem, in path order, whichever step refused the file
     for err in sorted(unreadable + bad, key=lambda e: e.problems[0].file if e.problems else str(e)):
         problems.extend(err.problems or [Problem("?", "", str(err))])
@@ -194,6 +211,7 @@ def load_inputs(
         cache=cache,
         checked=tuple(sorted(shas[p] for p in good if p not in known)),
         rendered={n: r for n, r in rendered.items() if n in receipts} if render else None,
+        reports_rendered=drawn[0] if drawn and rendered else None,
     )
 
 
@@ -340,6 +358,7 @@ def _read_all(
     raw: dict[Path, bytes] | None = None,
     spool: Spool | None = None,
     ahead: tuple[RenderAhead, dict[Path, str]] | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> tuple[dict[Path, ReceiptSummary], list[ReceiptError], dict[str, Rendered]]:
     """Check and summarise every receipt of ``paths`` not ``known`` (whose summaries the cache
     gave), in worker processes (one per core) when there are many.
@@ -348,6 +367,7 @@ def _read_all(
     order either way. ``raw`` / ``spool``: the bytes the caller read (:func:`_check_chunk`).
     ``ahead``: render each receipt that passed, in the worker that checked it; only when
     there are workers (else nothing is rendered here: the build renders as usual).
+    ``meanwhile``: called here once the workers have their work (not without workers).
     """
     items = [(p, False, shas[p]) for p in paths if p not in known]
     workers = os.cpu_count() or 1
@@ -382,7 +402,10 @@ def _read_all(
         with ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn")
         ) as pool:
-            for chunk, (g, b, r) in zip(chunks, pool.map(check, chunks), strict=True):
+            results = pool.map(check, chunks)  # every chunk is handed out here
+            if meanwhile is not None:
+                meanwhile()
+            for chunk, (g, b, r) in zip(chunks, results, strict=True):
                 good.update(g)
                 rendered.update(r)
                 pairs.extend((e.problems[0].file if e.problems else str(e), e) for e in b)

@@ -154,6 +154,7 @@ def test_receipts_checked_in_workers_are_rendered_there_from_the_one_parse(
     # Each receipt is parsed once per build: the worker that checked it renders its pages.
     from driftproof.site import build as build_module
 
+    real_report_files = build_module.report_files
     receipts, reports = site_inputs
     build_site(receipts, reports, tmp_path / "one-process", config_file=CONFIG, cache_dir=None)
     _checked_in_workers(monkeypatch)
@@ -162,10 +163,21 @@ def test_receipts_checked_in_workers_are_rendered_there_from_the_one_parse(
         raise AssertionError("a receipt's pages were rendered again in the build process")
 
     monkeypatch.setattr(build_module, "receipt_files", not_here)
+    monkeypatch.setattr(build_module, "report_files", not_here)  # drawn while they checked
     out = tmp_path / "checked-in-workers"
     inputs = build_site(receipts, reports, out, config_file=CONFIG, cache_dir=None)
     assert sorted(inputs.rendered or {}) == ["alpha", "beta", "tested"]
+    assert inputs.reports_rendered is not None
     assert _files(out) == _files(tmp_path / "one-process")
+    # a report that cannot be drawn ahead is drawn by the build as usual: the same site
+    from driftproof.site import _parallel_render
+
+    monkeypatch.setattr(build_module, "report_files", real_report_files)
+    monkeypatch.setattr(_parallel_render, "render_reports", lambda *a: None)
+    again = tmp_path / "reports-drawn-late"
+    inputs = build_site(receipts, reports, again, config_file=CONFIG, cache_dir=None)
+    assert inputs.reports_rendered is None
+    assert _files(again) == _files(tmp_path / "one-process")
     # nothing of the build is left beside the site: no spool, no staging folder
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 

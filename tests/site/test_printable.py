@@ -1,0 +1,31 @@
+"""``printable`` (issue 15: no control character is written raw into a page) and its fast
+path (issue 19): a string ``str.isprintable()`` accepts is returned as it is, which is right
+only if every character the control pattern matches is one ``isprintable()`` refuses."""
+
+from __future__ import annotations
+
+import sys
+
+from markupsafe import Markup
+
+from driftproof.site import _render
+from driftproof.site._render import printable
+
+
+def test_every_character_the_pattern_shows_is_one_isprintable_refuses() -> None:
+    shown = [
+        chr(c)
+        for c in range(sys.maxunicode + 1)
+        if _render._CONTROL.match(chr(c)) and chr(c).isprintable()
+    ]
+    assert shown == []
+
+
+def test_controls_are_shown_and_printable_text_is_returned_as_it_is() -> None:
+    assert printable("a\x00b\x7fc\x85d") == "a\u2400b\u2421c\\u0085d"
+    assert printable("tab\tline\nfeed") == "tab\tline\nfeed"  # allowed: not printable, kept
+    text = "plain ünïcode text"
+    assert printable(text) is text
+    marked = Markup("<b>x\x01</b>")
+    assert printable(marked) == Markup("<b>x\u2401</b>") and isinstance(printable(marked), Markup)
+    assert printable(3) == 3
