@@ -12,10 +12,17 @@ each as its own process (``driftproof reports build``), timing wall clock and pe
 
 The full build's phases come from the same build (its progress callback stamps the clock at
 each phase's end), so they add up to the build it times: read, validate (bounds, schema,
-seal, model), render (mkdocs set-up and page generation), write (mkdocs writing the site),
-search index and replace (Pagefind, then the site directory swapped in).
+seal, model; and, since each receipt is parsed once, its pages rendered by the worker that
+checked it, with the reports drawn meanwhile), render (mkdocs set-up and the index pages),
+write (mkdocs writing the site), link check, search index and replace (the link check on
+all cores, Pagefind, then the site directory swapped in).
 
-Usage: ``python benchmarks/site_build.py [--receipts N] [--keep DIR]``.
+``--table-baseline`` also times the issue's own baseline page: bare mkdocs on as many pages
+each holding a 50-row table ("bare mkdocs on 1,000 pages with 50-row tables"), with a
+one-entry navigation (linear in the page count).
+
+Usage: ``python benchmarks/site_build.py [--receipts N] [--keep DIR [--reuse]] [--full-only]
+[--table-baseline]``.
 """
 
 from __future__ import annotations
@@ -312,10 +319,10 @@ def main() -> None:
     prev, parts = 0.0, []
     for phase, label in (
         ("read", "read"),
-        ("validate", "validate"),
-        ("render", "render"),
+        ("validate", "validate (and each receipt's pages, in the worker that checked it)"),
+        ("render", "render (the rest)"),
         ("write", "write"),
-        ("end", "search index and replace"),
+        ("end", "link check, search index and replace"),
     ):
         if phase in ends:
             parts.append(

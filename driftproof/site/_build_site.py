@@ -11,6 +11,9 @@ report's path and bytes, the mkdocs config, its pages folder and its templates, 
 key, ``SOURCE_DATE_EPOCH``) and the sha256 of every file of the site written. The next build
 whose inputs give the same key, into a site folder whose files still match the record file
 for file, is done: nothing is checked, rendered or written. Anything else builds as usual.
+Neither the inputs nor the site are read to find that out where their stats suffice: the
+record keeps each file's size, modification and change times and inode, and a file that
+still has all four is not read again (:mod:`driftproof.site._stats`, as git's index does).
 
 The incremental build: with a cache, into a site built here before, every generated file
 whose bytes the site already holds at the same path is kept, not written
@@ -24,14 +27,12 @@ built removed. A failure before that leaves the site untouched, as a whole build
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
 import shutil
-import stat
 import tempfile
-from collections.abc import Mapping
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,12 @@ from typing import TYPE_CHECKING, Any
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._cache import CACHE_DIR_NAME, BuildCache, key_of, product_key, tree_key
 from driftproof.site._site_dir import MARKER, Collector, apply, check_out, replace
+from driftproof.site._stats import (
+    folder_digests,
+    site_files_digest,
+    site_state,
+    site_tree_key,
+)
 
 if TYPE_CHECKING:
     from driftproof.site._parallel_render import RenderAhead
@@ -79,10 +86,15 @@ def build_site(
         cache_dir = out.parent / CACHE_DIR_NAME
     cache = BuildCache(Path(cache_dir)) if cache_dir else None
     key = record = None
+    sources: dict[str, Any] = {}
     if cache is not None:
-        key, shas = input_key(receipts_dir, reports_dir, config_file)
         record = _record_path(cache, out)
-        done = _unchanged(record, key, out, Path(receipts_dir), shas, reports_dir, cache)
+        prior = _read_record(record)
+        sources = {"at": time.time_ns(), "files": {}}
+        key, shas = input_key(
+            receipts_dir, reports_dir, config_file, known=prior.get("sources"), seen=sources
+        )
+        done = _unchanged(prior, key, out, Path(receipts_dir), shas, reports_dir, cache)
         if done is not None:
             return done
     # An incremental build (issue 19) updates a site built here before, writing only what
@@ -101,7 +113,9 @@ def build_site(
         check_out(
             out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()]
         )
-        return _build(inputs, out, config_file, cache, key, record, previous, ahead, progress)
+        return _build(
+            inputs, out, config_file, cache, (key, record, sources), previous, ahead, progress
+        )
     finally:
         if ahead is not None:  # emptied by the build, or left by a failed one
             shutil.rmtree(ahead.stage_dir, ignore_errors=True)
@@ -149,13 +163,14 @@ def _build(
     out: Path,
     config_file: Path,
     cache: BuildCache | None,
-    key: str | None,
-    record: Path | None,
+    recording: tuple[str | None, Path | None, dict[str, Any]],
     previous: Path | None,
     ahead: RenderAhead | None,
     progress: Progress | None,
 ) -> SiteInputs:
-    """:func:`build_site` once the inputs passed: mkdocs, the link check, then ``out``."""
+    """:func:`build_site` once the inputs passed: mkdocs, the link check, then ``out``;
+    ``recording``: the inputs' key, the site record's path and the inputs' stats."""
+    key, record, sources = recording
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -221,22 +236,29 @@ def _build(
                     if lr.sha256 in checked
                 },
             )
-        if digest is not None:
-            files, tree = digest, site_tree_key(out)
-        else:  # what the workers wrote is known by its digest: only the rest is read
-            files, tree = site_state(out, known=handover.written)
+        at, stats = time.time_ns(), dict[str, list[int]]()
+        # what the workers wrote, and the kept files, are known by their digest: only the
+        # rest is read; every file's stat is recorded for the next build (_stats)
+        files, tree = site_state(out, known={**handover.written, **(digest or {})}, stats=stats)
         doc = {
             "inputs": key,
             "files": files,
             "tree": tree,
-            "receipts": _receipts_record(out, files, handover),
+            "receipts": _receipts_record(files, stats, handover),
+            "stats": {"at": at, "files": stats},
+            "sources": sources,
         }
         _write_record(record, json.dumps(doc, sort_keys=True).encode("utf-8"))
     return inputs
 
 
 def input_key(
-    receipts_dir: Path, reports_dir: Path, config_file: Path
+    receipts_dir: Path,
+    reports_dir: Path,
+    config_file: Path,
+    *,
+    known: Any = None,
+    seen: dict[str, Any] | None = None,
 ) -> tuple[str, dict[Path, str]]:
     """sha256 (hex) of every input of a build, and the sha256 of each receipt file by path.
 
@@ -245,7 +267,18 @@ def input_key(
     (the theme's ``custom_dir`` and its siblings), the product key
     (:func:`driftproof.site._cache.product_key`: Driftproof's version and files) and
     ``SOURCE_DATE_EPOCH``. A config mkdocs cannot load gives a key no build recorded.
+
+    ``known``: the ``sources`` a site record kept (``{"at": ns, "files": {path: [size,
+    mtime_ns, ctime_ns, inode, sha256]}}``): a file whose stat is trusted
+    (:func:`driftproof.site._stats.trusted`) is not read again. ``seen``: filled the same way
+    (its ``files``) for the next build.
     """
+    known_files = known.get("files") if isinstance(known, dict) else None
+    trust = (
+        known_files if isinstance(known_files, dict) else {},
+        known.get("at", 0) if known_files else 0,
+    )
+    seen_files = seen.setdefault("files", {}) if seen is not None else {}
     parts: list[bytes | str] = [
         product_key(),
         # without it, mkdocs dates the sitemap with the day of the build (UTC)
@@ -254,7 +287,7 @@ def input_key(
     ]
     shas: dict[Path, str] = {}
     for label, folder in (("receipts", receipts_dir), ("reports", reports_dir)):
-        digests = _folder_digests(Path(folder))
+        digests = folder_digests(Path(folder), trust, seen_files)
         if label == "receipts":
             shas = {Path(folder) / rel: d for rel, d in digests.items() if d != "link"}
         parts += [label, json.dumps(sorted(digests.items()))]
@@ -275,68 +308,6 @@ def input_key(
     return key_of(*parts), shas
 
 
-def _folder_digests(folder: Path) -> dict[str, str]:
-    """``{path under folder: sha256 hex, or "link" for a symbolic link}`` of every file."""
-    out: dict[str, str] = {}
-    if not folder.is_dir():
-        return out
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        for n in dirnames + filenames:
-            p = Path(dirpath) / n
-            rel = p.relative_to(folder).as_posix()
-            if p.is_symlink():
-                out[rel] = "link"
-            elif n in filenames:
-                out[rel] = _file_sha(p)
-    return out
-
-
-def _file_sha(p: Path) -> str:
-    h = hashlib.sha256()
-    with open(p, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def site_files_digest(site: Path) -> dict[str, str]:
-    """``{path under site: sha256 hex}`` of every regular file of a built site (a link, a
-    FIFO or any other kind of entry is never opened: :func:`site_tree_key` sees it)."""
-    return site_state(site)[0]
-
-
-def site_tree_key(site: Path) -> str:
-    """sha256 (hex) of every entry under ``site`` (path, kind and mode), folders and links
-    included: a folder, link or mode changed by hand makes the next build update the site."""
-    return site_state(site, hash_files=False)[1]
-
-
-def site_state(
-    site: Path, *, hash_files: bool = True, known: Mapping[str, str] | None = None
-) -> tuple[dict[str, str], str]:
-    """:func:`site_files_digest` and :func:`site_tree_key` in one walk of ``site`` (each
-    entry looked at once, with ``lstat``); without ``hash_files`` the digest is empty.
-    ``known``: the sha256 (hex) of files this build has just written from bytes it hashed
-    (path under ``site``); a regular file listed there is not read again."""
-    known = known or {}
-    files: dict[str, str] = {}
-    rows: list[str] = []
-    stack = [("", str(site))]
-    while stack:
-        prefix, folder = stack.pop()
-        with os.scandir(folder) as it:
-            for e in it:
-                rel = prefix + e.name
-                st = e.stat(follow_symlinks=False)
-                rows.append(f"{rel}\0{st.st_mode:o}")
-                if stat.S_ISDIR(st.st_mode):
-                    stack.append((rel + "/", e.path))
-                elif hash_files and stat.S_ISREG(st.st_mode):
-                    files[rel] = known.get(rel) or _file_sha(Path(e.path))
-    rows.sort()
-    return files, key_of(*rows)
-
-
 def _record_path(cache: BuildCache, out: Path) -> Path:
     k = key_of("site", str(out))
     return cache.base / "sites" / k[:2] / k
@@ -351,7 +322,9 @@ def _read_record(path: Path) -> dict[str, Any]:
     return doc if isinstance(doc, dict) else {}
 
 
-def _receipts_record(out: Path, files: dict[str, str], handover: Any) -> dict[str, Any]:
+def _receipts_record(
+    files: dict[str, str], stats: dict[str, list[int]], handover: Any
+) -> dict[str, Any]:
     """For each receipt of the build: the key of its rendering's inputs, its results row and
     each of its files with the sha256, size, modification time and inode it has in ``out``,
     so that the next incremental build can keep it whole without reading it (issue 19)."""
@@ -360,8 +333,8 @@ def _receipts_record(out: Path, files: dict[str, str], handover: Any) -> dict[st
         try:
             entry = {}
             for p in rf.paths:
-                st = os.lstat(out / p)
-                entry[p] = [files[p], st.st_size, st.st_mtime_ns, st.st_ino]
+                size, mtime_ns, _ctime_ns, ino = stats[p]
+                entry[p] = [files[p], size, mtime_ns, ino]
         except (OSError, KeyError):
             continue  # not recorded: the next build reads it again
         section[name] = {"key": rf.key, "files": entry, "row": rf.row}
@@ -378,7 +351,7 @@ def _write_record(path: Path, data: bytes) -> None:
 
 
 def _unchanged(
-    record: Path,
+    doc: dict[str, Any],
     key: str,
     out: Path,
     receipts_dir: Path,
@@ -387,13 +360,15 @@ def _unchanged(
     cache: BuildCache,
 ) -> SiteInputs | None:
     """The inputs of the last build of ``out`` when nothing changed since, else ``None``."""
-    try:
-        doc = json.loads(record.read_bytes())
-    except (OSError, ValueError):
+    if doc.get("inputs") != key or not out.is_dir():
         return None
-    if not isinstance(doc, dict) or doc.get("inputs") != key or not out.is_dir():
+    files, recorded = doc.get("files"), doc.get("stats")
+    if not isinstance(files, dict) or not isinstance(recorded, dict):
         return None
-    if site_state(out) != (doc.get("files"), doc.get("tree")):
+    vouched = recorded.get("files")
+    trust = (vouched if isinstance(vouched, dict) else {}, recorded.get("at", 0))
+    # a file whose stat the record vouches for is not read (_stats); any other is hashed
+    if site_state(out, known=files, trust=trust) != (files, doc.get("tree")):
         return None
     from driftproof.site.publish import summaries_from_cache
 

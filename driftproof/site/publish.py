@@ -408,6 +408,8 @@ def _read_all(
             for chunk, (g, b, r) in zip(chunks, results, strict=True):
                 good.update(g)
                 rendered.update(r)
+                if r and progress:  # rendered where it was checked: both bars move
+                    progress("render", len(rendered), total)
                 pairs.extend((e.problems[0].file if e.problems else str(e), e) for e in b)
                 done += len(chunk)
                 report(done)

@@ -5,6 +5,7 @@ spool gives the bytes of one that holds them; generated files are staged, not he
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,69 @@ def test_pages_rendered_ahead_with_another_navigation_are_rendered_again(
     assert len(calls) == 2 and inputs.rendered  # rendered ahead with the first navigation
     for name in ("alpha", "beta", "tested"):  # … and rendered again with the second
         assert b"Late entry" in (out / "receipts" / name / "index.html").read_bytes()
+
+
+def _hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from driftproof.site import _stats
+
+    read: list[str] = []
+    real = _stats.file_sha
+
+    def spy(p: Path) -> str:
+        read.append(Path(p).name)
+        return real(p)
+
+    monkeypatch.setattr(_stats, "file_sha", spy)
+    return read
+
+
+def test_a_rebuild_with_nothing_changed_reads_no_file_its_stat_vouches_for(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from driftproof.site import _stats
+
+    receipts, reports = site_inputs
+    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    read = _hashed(monkeypatch)
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    # just written: within RACY_NS of the record, so every file was read all the same
+    assert "alpha.json" in read and "index.html" in read
+    monkeypatch.setattr(_stats, "RACY_NS", 0)  # as if the record were a second older
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)  # records anew
+    read.clear()
+    calls = _no_loading(monkeypatch)
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    assert calls == [] and read == []  # neither a receipt nor a page was read
+
+
+@pytest.mark.parametrize("where", ["site page", "receipt"])
+def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+) -> None:
+    # The change time moves with any write, and cannot be set back by hand.
+    from driftproof.site import _stats
+
+    monkeypatch.setattr(_stats, "RACY_NS", 0)
+    receipts, reports = site_inputs
+    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    before = _files(out)
+    target = out / "receipts" / "index.html" if where == "site page" else receipts / "beta.json"
+    st = target.stat()
+    data = target.read_bytes()
+    changed = data.replace(b"beta", b"BETA") if where == "site page" else data[:-1] + b" "
+    assert changed != data and len(changed) == len(data)
+    target.write_bytes(changed)
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # size and mtime as they were
+    assert (target.stat().st_size, target.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    calls = _no_loading(monkeypatch)
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    assert calls == ["load"]  # not taken as unchanged
+    if where == "site page":
+        assert _files(out) == before  # the edited page is built again, byte for byte
+    else:
+        assert (out / "receipts" / "beta.json").read_bytes() == changed

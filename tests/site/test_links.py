@@ -3,6 +3,7 @@ and an id, how targets resolve, and that the build cache never changes the answe
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -139,3 +140,40 @@ def test_plain_path_fast_path_resolves_as_url_parsing_does(folder: str, link: st
 )
 def test_fast_path_agrees_with_url_parsing_on_any_link(folder: str, link: str) -> None:
     assert links_module._resolve_in(folder, link) == links_module._parsed(folder, link)
+
+
+@pytest.mark.parametrize("with_cache", [False, True])
+def test_a_large_site_is_checked_on_all_cores_with_the_same_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_cache: bool
+) -> None:
+    # Problems in path order and links in document order, however the pages are split: a page
+    # whose fragment points into a page of another worker's share, a page that points at
+    # itself, a missing page, and pages kept from an earlier site (read there).
+    pages = {
+        f"p{i:02d}/index.html": (
+            f'<h2 id="own{i}">x</h2><a href="#own{i}">self</a><a href="#gone{i}">bad</a>'
+            f'<a href="../p{(i + 7) % 12:02d}/#own{(i + 7) % 12}">far</a>'
+            f'<a href="../p{(i + 3) % 12:02d}/#nope">far, missing</a><a href="../none/">x</a>'
+        )
+        for i in range(12)
+    }
+    site = _site(tmp_path / "site", pages)
+    old = _site(tmp_path / "old", {"kept/index.html": '<a id="k" href="../p00/#own0">k</a>'})
+    kept = (
+        old,
+        {"kept/index.html": hashlib.sha256((old / "kept/index.html").read_bytes()).hexdigest()},
+    )
+    cache = BuildCache(tmp_path / "cache") if with_cache else None
+    serial = broken_links(site, cache, kept=kept)
+    assert len(serial) == 12 * 3 and serial[0].startswith("p00/index.html: #gone0")
+    monkeypatch.setattr(links_module, "PARALLEL_FROM_PAGES", 1)
+    monkeypatch.setattr(links_module.os, "cpu_count", lambda: 2)
+    here: list[int] = []  # pages checked in this process (none: the workers check them)
+    real = links_module._check_pages
+    monkeypatch.setattr(
+        links_module, "_check_pages", lambda p, *a: here.append(len(p)) or real(p, *a)
+    )
+    assert broken_links(site, None, kept=kept) == serial
+    assert here == []
+    if cache is not None:
+        assert broken_links(site, cache, kept=kept) == serial  # every page now from the cache

@@ -1,0 +1,150 @@
+"""Files a build may take as unchanged by their ``lstat``, without reading them (issue 19).
+
+A rebuild with nothing changed must not read every byte of the receipts and of the site to
+find that out: like git's index and make, the site record keeps, with each file's sha256,
+its size, modification time, change time and inode (:func:`stat_of`), and a file whose
+``lstat`` still gives all four is taken to hold the bytes recorded. The change time cannot
+be set by hand: any write to the file, or ``touch``, moves it.
+
+A file changed within the same clock tick as the moment its stat was recorded could keep all
+four ("racily clean", in git's words); so a stat is trusted only when the recorded change
+time is at least :data:`RACY_NS` older than the moment the record was taken (``at``).
+Anything else is read and hashed as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from driftproof.site._cache import key_of
+
+__all__ = [
+    "RACY_NS",
+    "file_sha",
+    "folder_digests",
+    "site_files_digest",
+    "site_state",
+    "site_tree_key",
+    "stat_of",
+    "trusted",
+]
+
+#: A recorded stat whose change time is closer than this to the record's moment is not
+#: trusted (nanoseconds; file system clocks tick far more finely).
+RACY_NS = 1_000_000_000
+
+
+def stat_of(st: os.stat_result) -> list[int]:
+    """``[size, mtime_ns, ctime_ns, inode]`` of an ``lstat`` result (as the record keeps it)."""
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def trusted(recorded: Sequence[Any] | None, st: os.stat_result, at: Any) -> bool:
+    """Whether a file whose ``lstat`` is ``st`` may be taken as the one recorded (first four
+    items: :func:`stat_of`) at the moment ``at`` (``time.time_ns()``): the same four values,
+    and a recorded change time at least :data:`RACY_NS` before ``at``. A damaged record is
+    never trusted."""
+    try:
+        return (
+            recorded is not None
+            and [int(v) for v in recorded[:4]] == stat_of(st)
+            and int(recorded[2]) < int(at) - RACY_NS
+        )
+    except (TypeError, ValueError, IndexError):
+        return False
+
+
+def folder_digests(
+    folder: Path,
+    trust: tuple[dict[str, Any], int] = ({}, 0),
+    seen: dict[str, Any] | None = None,
+) -> dict[str, str]:
+    """``{path under folder: sha256 hex, or "link" for a symbolic link}`` of every file; a
+    file whose stat ``trust`` (recorded stats by path, and their moment) vouches for is not
+    read. ``seen``: each file's stat and sha256, by path, for the next build."""
+    out: dict[str, str] = {}
+    if not folder.is_dir():
+        return out
+    recorded, at = trust
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        for n in dirnames + filenames:
+            p = Path(dirpath) / n
+            rel = p.relative_to(folder).as_posix()
+            if p.is_symlink():
+                out[rel] = "link"
+            elif n in filenames:
+                st = p.lstat()
+                before = recorded.get(str(p))
+                vouched = before is not None and len(before) > 4 and trusted(before, st, at)
+                sha = str(before[4]) if vouched and before is not None else file_sha(p)
+                out[rel] = sha
+                if seen is not None:
+                    seen[str(p)] = [*stat_of(st), sha]
+    return out
+
+
+def file_sha(p: Path) -> str:
+    h = hashlib.sha256()
+    with open(p, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def site_files_digest(site: Path) -> dict[str, str]:
+    """``{path under site: sha256 hex}`` of every regular file of a built site (a link, a
+    FIFO or any other kind of entry is never opened: :func:`site_tree_key` sees it)."""
+    return site_state(site)[0]
+
+
+def site_tree_key(site: Path) -> str:
+    """sha256 (hex) of every entry under ``site`` (path, kind and mode), folders and links
+    included: a folder, link or mode changed by hand makes the next build update the site."""
+    return site_state(site, hash_files=False)[1]
+
+
+def site_state(
+    site: Path,
+    *,
+    hash_files: bool = True,
+    known: Mapping[str, str] | None = None,
+    stats: dict[str, list[int]] | None = None,
+    trust: tuple[Mapping[str, Any], Any] | None = None,
+) -> tuple[dict[str, str], str]:
+    """:func:`site_files_digest` and :func:`site_tree_key` in one walk of ``site`` (each
+    entry looked at once, with ``lstat``); without ``hash_files`` the digest is empty.
+    ``known``: the sha256 (hex) of files this build has just written from bytes it hashed
+    (path under ``site``); a regular file listed there is not read again. ``stats``: filled
+    with each regular file's stat (:func:`driftproof.site._stats.stat_of`). ``trust``: a
+    record's stats and their moment: a file whose stat they vouch for
+    (:func:`driftproof.site._stats.trusted`) is taken with the sha256 ``known`` gives it."""
+    known = known or {}
+    vouched, at = trust if trust is not None else ({}, 0)
+    files: dict[str, str] = {}
+    rows: list[str] = []
+    stack = [("", str(site))]
+    while stack:
+        prefix, folder = stack.pop()
+        with os.scandir(folder) as it:
+            for e in it:
+                rel = prefix + e.name
+                st = e.stat(follow_symlinks=False)
+                rows.append(f"{rel}\0{st.st_mode:o}")
+                if stat.S_ISDIR(st.st_mode):
+                    stack.append((rel + "/", e.path))
+                elif stat.S_ISREG(st.st_mode):
+                    if stats is not None:
+                        stats[rel] = stat_of(st)
+                    if not hash_files:
+                        continue
+                    sha = known.get(rel)
+                    if trust is not None and (sha is None or not trusted(vouched.get(rel), st, at)):
+                        sha = None  # a record's digest stands only for a file its stat vouches for
+                    files[rel] = sha or file_sha(Path(e.path))
+    rows.sort()
+    return files, key_of(*rows)
