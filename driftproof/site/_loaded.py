@@ -5,15 +5,14 @@ at once. The build therefore keeps, per receipt, only
 
 * its name, the sha256 of its bytes and the file it was read from;
 * its exact bytes: held in memory when all the receipts together are small
-  (:data:`driftproof.site.publish.HOLD_BYTES`), else in a :class:`Spool` (a private,
-  content-addressed temporary folder of hard links or copies made when the file was read,
-  each checked against its sha256 when read back), so the bytes published are the bytes
-  checked (issue 15);
+  (:data:`driftproof.site.publish.HOLD_BYTES`), else read again from the file when needed
+  and checked against its sha256, so the bytes published are the bytes checked (issue 15);
+  a :class:`Spool` (a private, content-addressed folder) can hold them instead;
 * a :class:`ReceiptSummary`: the figures the index pages need (skill, level, model, number
   of cases, seal), made by the worker that checked the receipt and kept in the build cache
   by the bytes' sha256, so a receipt already checked is neither parsed nor checked again.
 
-:attr:`LoadedReceipt.receipt` parses the model again from the spooled bytes when a page
+:attr:`LoadedReceipt.receipt` parses the model again from the bytes read back when a page
 needs the evidence; the generator asks for it once per receipt, renders that receipt's pages
 and lets it go, so at most one receipt's evidence is held at a time.
 """
@@ -137,7 +136,7 @@ class LoadedReceipt:
 
     Made either whole, ``LoadedReceipt(name, receipt, raw, path)`` (tests, the demo), or by the
     site build from a summary: ``LoadedReceipt(name, path=p, sha256=s, spool=sp,
-    summary=sm)``, holding no evidence; :attr:`raw` then reads the spooled bytes and
+    summary=sm)``, holding no evidence; :attr:`raw` then reads the bytes back (spool or file) and
     :attr:`receipt` parses them again (the bytes passed every check when they were read).
     """
 
@@ -197,6 +196,16 @@ class LoadedReceipt:
     def spool(self) -> Spool | None:
         """The spool holding the bytes (``None``: held in memory, or read from the file)."""
         return self._spool if self._raw is None and self._receipt is None else None
+
+    @property
+    def on_disk(self) -> bool:
+        """Whether neither the bytes nor the model are held: they are read back when needed
+        (from the spool, else the file, checked against :attr:`sha256`)."""
+        return (
+            self._raw is None
+            and self._receipt is None
+            and (self._spool is not None or self.path is not None)
+        )
 
     @property
     def summary(self) -> ReceiptSummary:

@@ -36,7 +36,7 @@ Rendered = tuple[dict[str, str], dict[str, str], dict[str, Any]]
 #: From this many receipts on, their pages are rendered in worker processes.
 PARALLEL_RENDER_FROM = 16
 
-_Item = tuple[str, str | None, str, str, bytes]
+_Item = tuple[str, str | None, str, str | None, bytes]
 
 
 def render_in_workers(
@@ -58,20 +58,20 @@ def render_in_workers(
     (:class:`driftproof.site._staging.Staging`). ``meanwhile``: called in this process once
     the work is handed out, so that it runs while the workers render (issue 19: the reports'
     charts no longer wait for a core). ``None`` (nothing written, ``meanwhile`` not called)
-    when there are too few receipts, one core, or a receipt not spooled."""
+    when there are too few receipts, one core, or a receipt held in memory."""
     nav, site_name, templates = site
     workers = os.cpu_count() or 1
     names = sorted(receipts)
-    spooled = all(receipts[n].spool is not None for n in names)
-    if workers < 2 or len(names) < PARALLEL_RENDER_FROM or not spooled:
+    on_disk = all(receipts[n].on_disk for n in names)
+    if workers < 2 or len(names) < PARALLEL_RENDER_FROM or not on_disk:
         return None
     items: list[_Item] = []
     for n in names:
         lr = receipts[n]
         spool = lr.spool
-        assert spool is not None  # checked above
         path = str(lr.path) if lr.path is not None else None
-        items.append((n, path, lr.sha256, str(spool.folder), lr.summary.to_json()))
+        folder = str(spool.folder) if spool is not None else None
+        items.append((n, path, lr.sha256, folder, lr.summary.to_json()))
     size = max(1, min(8, len(items) // (workers * 4) or 1))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
     job = functools.partial(
@@ -134,7 +134,7 @@ def _render_chunk(
             None,
             Path(path) if path is not None else None,
             sha256=sha,
-            spool=Spool(Path(spool_folder)),
+            spool=Spool(Path(spool_folder)) if spool_folder is not None else None,
             summary=ReceiptSummary.from_json(summary),
         )
         out.append((name, *render_receipt(lr, job)))
@@ -242,10 +242,8 @@ def render_reports(
         for name, (path, sha) in cited.items():
             if raw is not None and path in raw:
                 data = raw[path]
-            elif spool is not None:
-                data = spool.get(sha, str(path))
-            else:
-                return None
+            else:  # from the spool, else the file: refused unless it still hashes to sha
+                data = LoadedReceipt(name, None, None, path, sha256=sha, spool=spool).raw
             receipt = parse_receipt(data, str(path))
             loaded[name] = LoadedReceipt(name, receipt, data, path, sha256=sha)
         with using(cache):

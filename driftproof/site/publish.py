@@ -90,8 +90,9 @@ def load_inputs(
     19); the others are (:attr:`SiteInputs.checked`; :func:`build_site` records them, with
     their summaries, once the site is built). No receipt's model is kept: each is a
     :class:`~driftproof.site._loaded.LoadedReceipt` holding its summary, and its bytes in
-    memory (all receipts together up to :data:`HOLD_BYTES`) or in a spool under
-    ``spool_dir`` (default: the system's temporary folder).
+    memory (all receipts together up to :data:`HOLD_BYTES`); above that, none: they are read
+    again from the file when needed and refused unless they still hash to the sha256 read
+    here. ``spool_dir`` is not used any more (kept for callers).
 
     ``render``: when receipts are checked in worker processes, each worker renders the pages
     of a receipt that passed every check at once, from the model it has just checked, into
@@ -122,7 +123,10 @@ def load_inputs(
             )
     paths = [p for p in paths if all(SAFE_NAME.fullmatch(part) for part in names[p].split("/"))]
     hold = sum(_size(p) for p in paths) <= HOLD_BYTES
-    spool = None if hold else Spool(beside=spool_dir)
+    # Above HOLD_BYTES no receipt's bytes are kept: each is read again from its file when
+    # needed, and refused unless it still has the sha256 read here (issue 15). Nothing is
+    # linked to the files either, so their change times stay as they were (driftproof.site._stats).
+    spool: Spool | None = None
     raw: dict[Path, bytes] = {}
     shas: dict[Path, str] = {}
     unreadable: list[ReceiptError] = []
@@ -130,10 +134,8 @@ def load_inputs(
         try:
             data = _read_bounded(p)
             shas[p] = hashlib.sha256(data).hexdigest()
-            if spool is None:
+            if hold:
                 raw[p] = data
-            else:  # the bytes read are the bytes published: kept apart from the file (issue 15)
-                spool.put(shas[p], data, source=p)
         except ReceiptError as exc:
             unreadable.append(exc)
         if progress:
@@ -215,8 +217,8 @@ def load_inputs(
     )
 
 
-#: At most this many bytes of receipts are held in memory by a build; above it, the bytes read
-#: are kept in a :class:`~driftproof.site._loaded.Spool` on disk (issue 19: memory bounded).
+#: At most this many bytes of receipts are held in memory by a build; above it, none is held:
+#: each is read again from its file when needed, checked by sha256 (issue 19: memory bounded).
 HOLD_BYTES = 64 * 1024 * 1024
 
 

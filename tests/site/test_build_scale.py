@@ -1,6 +1,6 @@
 """Builds that scale (issue 19): a rebuild with nothing changed does nothing beyond hashing;
-receipts are held as summaries, their bytes spooled when large, and a build through the
-spool gives the bytes of one that holds them; generated files are staged, not held."""
+receipts are held as summaries, their bytes read back from their files when large, and such
+a build gives the bytes of one that holds them; generated files are staged, not held."""
 
 from __future__ import annotations
 
@@ -86,10 +86,10 @@ def test_any_change_builds_again(
         assert _files(out) != before
 
 
-def test_spooled_receipts_build_the_same_site_as_held_ones(
+def test_receipts_read_back_from_their_files_build_the_same_site_as_held_ones(
     tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # spooled, the receipts' pages are rendered in worker processes (two here)
+    # not held, the receipts' pages are rendered in worker processes (two here)
     from driftproof.site import _parallel_render, publish
 
     monkeypatch.setattr(_parallel_render, "PARALLEL_RENDER_FROM", 1)
@@ -106,14 +106,14 @@ def test_spooled_receipts_build_the_same_site_as_held_ones(
 
     receipts, reports = site_inputs
     build_site(receipts, reports, tmp_path / "held", config_file=CONFIG, cache_dir=None)
-    monkeypatch.setattr(publish, "HOLD_BYTES", 0)  # every receipt's bytes go to the spool
+    monkeypatch.setattr(publish, "HOLD_BYTES", 0)  # no receipt's bytes held: read back
     inputs = publish.load_inputs(receipts, reports, spool_dir=tmp_path)
     assert all(lr._raw is None and lr._receipt is None for lr in inputs.receipts.values())
     assert inputs.receipts["alpha"].raw == (receipts / "alpha.json").read_bytes()
-    del inputs  # its spool goes with it
-    build_site(receipts, reports, tmp_path / "spooled", config_file=CONFIG, cache_dir=None)
-    assert _files(tmp_path / "spooled") == _files(tmp_path / "held")
-    assert in_workers == [False, True]  # held: one process; spooled: the workers
+    del inputs
+    build_site(receipts, reports, tmp_path / "read-back", config_file=CONFIG, cache_dir=None)
+    assert _files(tmp_path / "read-back") == _files(tmp_path / "held")
+    assert in_workers == [False, True]  # held: one process; read back: the workers
     # nothing of the build is left beside the site: no spool, no staging folder
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
@@ -225,8 +225,11 @@ def _hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_rebuild_with_nothing_changed_reads_no_file_its_stat_vouches_for(
     tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from driftproof.site import _stats
+    from driftproof.site import _stats, publish
 
+    # large inputs: no receipt's bytes held, nothing linked to the files (which would move
+    # their change times and make every stat untrusted)
+    monkeypatch.setattr(publish, "HOLD_BYTES", 0)
     receipts, reports = site_inputs
     out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
     build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
