@@ -87,6 +87,7 @@ def build_site(
     cache = BuildCache(Path(cache_dir)) if cache_dir else None
     key = record = None
     sources: dict[str, Any] = {}
+    shas: dict[Path, str] = {}
     if cache is not None:
         record = _record_path(cache, out)
         prior = _read_record(record)
@@ -109,6 +110,7 @@ def build_site(
             progress=progress,
             spool_dir=out.parent,
             render=ahead,
+            known_shas=shas if cache is not None else None,
         )
         check_out(
             out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()]

@@ -19,7 +19,7 @@ import hashlib
 import multiprocessing
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -74,6 +74,7 @@ def load_inputs(
     progress: Progress | None = None,
     spool_dir: Path | None = None,
     render: RenderAhead | None = None,
+    known_shas: Mapping[Path, str] | None = None,
 ) -> SiteInputs:
     """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
 
@@ -98,6 +99,11 @@ def load_inputs(
     of a receipt that passed every check at once, from the model it has just checked, into
     ``render.stage_dir`` (:attr:`SiteInputs.rendered`; issue 19: one parse per receipt).
     Nothing is rendered ahead for a receipt known from the cache, nor when a report is bad.
+
+    ``known_shas``: the sha256 of receipt files as the caller has just found them (the build's
+    input key, :func:`driftproof.site._build_site.input_key`); above :data:`HOLD_BYTES`, such
+    a file is not read here: wherever its bytes are needed they are read and refused unless
+    they hash to it (issue 19: a rebuild reads only what it checks or publishes anew).
 
     Raises:
         SiteBuildError: every problem in every receipt and report, one per line.
@@ -131,6 +137,11 @@ def load_inputs(
     shas: dict[Path, str] = {}
     unreadable: list[ReceiptError] = []
     for i, p in enumerate(paths):
+        if not hold and known_shas is not None and p in known_shas:
+            shas[p] = known_shas[p]
+            if progress:
+                progress("read", i + 1, len(paths))
+            continue
         try:
             data = _read_bounded(p)
             shas[p] = hashlib.sha256(data).hexdigest()

@@ -208,14 +208,15 @@ def test_pages_rendered_ahead_with_another_navigation_are_rendered_again(
         assert b"Late entry" in (out / "receipts" / name / "index.html").read_bytes()
 
 
-def _hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def _hashed(monkeypatch: pytest.MonkeyPatch, *, whole: bool = False) -> list[str]:
+    """The files hashed from now on: their names (``whole``: their paths)."""
     from driftproof.site import _stats
 
     read: list[str] = []
     real = _stats.file_sha
 
     def spy(p: Path) -> str:
-        read.append(Path(p).name)
+        read.append(str(p) if whole else Path(p).name)
         return real(p)
 
     monkeypatch.setattr(_stats, "file_sha", spy)
@@ -275,3 +276,26 @@ def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(
         assert _files(out) == before  # the edited page is built again, byte for byte
     else:
         assert (out / "receipts" / "beta.json").read_bytes() == changed
+
+
+def test_a_rebuild_after_one_receipt_changed_reads_that_receipt_alone(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from driftproof.site import _stats, publish
+
+    monkeypatch.setattr(publish, "HOLD_BYTES", 0)  # large inputs: bytes read where needed
+    monkeypatch.setattr(_stats, "RACY_NS", 0)
+    receipts, reports = site_inputs
+    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    changed = receipts / "beta.json"
+    changed.write_bytes(changed.read_bytes() + b"\n")
+    read: list[str] = []
+    real = publish._read_bounded
+    monkeypatch.setattr(publish, "_read_bounded", lambda p: read.append(p.name) or real(p))
+    hashed_paths = _hashed(monkeypatch, whole=True)
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    assert read == ["beta.json"]  # the changed receipt alone is read here, to be checked
+    sources = [Path(p) for p in hashed_paths if Path(p).parent == receipts]
+    assert sources == [changed]  # and alone hashed among the inputs
+    assert (out / "receipts" / "beta.json").read_bytes() == changed.read_bytes()
