@@ -208,6 +208,14 @@ def test_pages_rendered_ahead_with_another_navigation_are_rendered_again(
         assert b"Late entry" in (out / "receipts" / name / "index.html").read_bytes()
 
 
+def _first_build(tmp_path: Path, site_inputs: tuple[Path, Path]) -> tuple[Path, Path, Path, Path]:
+    """The receipts and reports folders, and the site and cache of a first build of them."""
+    receipts, reports = site_inputs
+    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    return receipts, reports, out, cache
+
+
 def _hashed(monkeypatch: pytest.MonkeyPatch, *, whole: bool = False) -> list[str]:
     """The files hashed from now on: their names (``whole``: their paths)."""
     from driftproof.site import _stats
@@ -231,9 +239,7 @@ def test_a_rebuild_with_nothing_changed_reads_no_file_its_stat_vouches_for(
     # large inputs: no receipt's bytes held, nothing linked to the files (which would move
     # their change times and make every stat untrusted)
     monkeypatch.setattr(publish, "HOLD_BYTES", 0)
-    receipts, reports = site_inputs
-    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    receipts, reports, out, cache = _first_build(tmp_path, site_inputs)
     read = _hashed(monkeypatch)
     build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
     # just written: within RACY_NS of the record, so every file was read all the same
@@ -257,9 +263,7 @@ def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(
     from driftproof.site import _stats
 
     monkeypatch.setattr(_stats, "RACY_NS", 0)
-    receipts, reports = site_inputs
-    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    receipts, reports, out, cache = _first_build(tmp_path, site_inputs)
     before = _files(out)
     target = out / "receipts" / "index.html" if where == "site page" else receipts / "beta.json"
     st = target.stat()
@@ -285,9 +289,7 @@ def test_a_rebuild_after_one_receipt_changed_reads_that_receipt_alone(
 
     monkeypatch.setattr(publish, "HOLD_BYTES", 0)  # large inputs: bytes read where needed
     monkeypatch.setattr(_stats, "RACY_NS", 0)
-    receipts, reports = site_inputs
-    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    receipts, reports, out, cache = _first_build(tmp_path, site_inputs)
     changed = receipts / "beta.json"
     changed.write_bytes(changed.read_bytes() + b"\n")
     read: list[str] = []
