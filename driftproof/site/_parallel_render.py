@@ -1,11 +1,16 @@
-"""Receipt pages rendered on all cores (issue 19): each worker process parses a receipt from
-the build's spool, renders its sheet, case pages, badge files and results row (through the
-build cache, as :func:`driftproof.site.build.generate_site` does in one process), writes them
-into the build's staging folder and sends back only their paths (with their sha256) and the row.
+"""Receipt pages rendered on all cores (issue 19): each worker process parses a receipt (its
+bytes read back from the file, or a spool, and checked against their sha256), renders its
+sheet, case pages, badge files and results row (through the build cache, as
+:func:`driftproof.site.build.generate_site` does in one process), writes them into the build's
+staging folder and sends back only their paths (with their sha256) and the row.
 
-Used for large sites only: the receipts' bytes spooled (:data:`driftproof.site.publish.HOLD_BYTES`)
-and the pages staged on disk (:class:`driftproof.site._staging.Staging`). The same functions
-render either way, so the bytes do not depend on the split.
+Two ways in: :func:`render_in_workers`, for receipts already checked; and
+:class:`RenderAhead` with :func:`render_receipt`, which the workers that check the receipts
+call on the model they have just checked (:func:`driftproof.site.publish.load_inputs`), so
+that each receipt is parsed once per build; :func:`render_reports` draws the reports
+meanwhile. Used for large sites only (:data:`driftproof.site.publish.HOLD_BYTES`,
+:data:`driftproof.site.publish.PARALLEL_FROM_BYTES`). The same functions render either way,
+so the bytes do not depend on the split.
 """
 
 from __future__ import annotations
@@ -26,7 +31,15 @@ from driftproof.site._cache import BuildCache, tree_key, using
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool
 from driftproof.site.report_source import Report
 
-__all__ = ["PARALLEL_RENDER_FROM", "RenderAhead", "Rendered", "render_in_workers", "render_receipt"]
+__all__ = [
+    "PARALLEL_RENDER_FROM",
+    "RenderAhead",
+    "Rendered",
+    "render_in_workers",
+    "render_receipt",
+    "render_reports",
+    "write_files",
+]
 
 #: One receipt's share of a build as a worker rendered it: the site paths it wrote and those
 #: it kept from the previous site (each with the sha256 of its bytes, hex), and its results

@@ -1,10 +1,11 @@
 """Where the generated files wait for mkdocs (issue 19): on disk, not in memory.
 
 :func:`driftproof.site.build.generate_site` hands each file to :meth:`Staging.put` as it is
-made; it is written at once into a private folder beside the site being built (the same file
-system), and mkdocs gets a :class:`StagedFile` for it, which it *links* into the site
-instead of copying (a copy when the file system cannot link). So the build holds no page in
-memory after it is made, and writes each byte once.
+made; it is written at once, straight into the folder mkdocs builds the site into
+(``into``; or, without it, into a private folder beside the site, which mkdocs *links* into
+the site instead of copying), and mkdocs gets a :class:`StagedFile` for it, which it leaves
+where it is. So the build holds no page in memory after it is made, and writes each byte
+once. Files worker processes wrote beside the site are moved in whole (:meth:`Staging.take`).
 
 An incremental build (issue 19) gives :class:`Staging` the site it updates (``previous``): a
 file whose bytes equal that site's file at the same path is not written at all; it is
