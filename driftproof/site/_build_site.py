@@ -188,7 +188,13 @@ def _build(
     try:
         cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
         prior = _read_record(record) if previous is not None and record is not None else {}
-        with handing_over(inputs, progress, previous, prior.get("receipts"), ahead) as handover:
+        # the receipts' files, and under "" (no receipt's name) the moment their stats were
+        # taken (_stats.trusted)
+        kept_record = {
+            **(prior.get("receipts") or {}),
+            "": (prior.get("stats") or {}).get("at", 0),
+        }
+        with handing_over(inputs, progress, previous, kept_record, ahead) as handover:
             build(cfg)
     except (MkDocsException, SystemExit) as exc:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -291,7 +297,7 @@ def input_key(
     for label, folder in (("receipts", receipts_dir), ("reports", reports_dir)):
         digests = folder_digests(Path(folder), trust, seen_files)
         if label == "receipts":
-            shas = {Path(folder) / rel: d for rel, d in digests.items() if d != "link"}
+            shas = {Path(folder) / rel: d for rel, d in digests.items() if len(d) == 64}
         parts += [label, json.dumps(sorted(digests.items()))]
     try:
         from mkdocs.config import load_config
@@ -335,8 +341,8 @@ def _receipts_record(
         try:
             entry = {}
             for p in rf.paths:
-                size, mtime_ns, _ctime_ns, ino = stats[p]
-                entry[p] = [files[p], size, mtime_ns, ino]
+                size, mtime_ns, ctime_ns, ino = stats[p]
+                entry[p] = [files[p], size, mtime_ns, ino, ctime_ns]
         except (OSError, KeyError):
             continue  # not recorded: the next build reads it again
         section[name] = {"key": rf.key, "files": entry, "row": rf.row}

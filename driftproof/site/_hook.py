@@ -150,10 +150,30 @@ def on_files(
     generated = staging.paths + list(staging.kept)
     if progress:
         progress("write", 0, len(generated))
-    clash = sorted(p for p in generated if files.get_file_from_path(p) is not None)
+    # by source path and by the path each file is written to (a page ``receipts/x.md`` is
+    # written to ``receipts/x/index.html``)
+    written_to = {f.dest_uri: f for f in files}
+    clash = sorted(
+        p for p in generated if files.get_file_from_path(p) is not None or p in written_to
+    )
     if clash:
+        from driftproof.errors import Problem
+
+        def source(p: str) -> str:
+            f = files.get_file_from_path(p) or written_to[p]
+            return str(f.abs_src_path or f.src_uri)
+
         raise SiteBuildError(
-            f"generated pages would overwrite files in {config.docs_dir}: {', '.join(clash)}"
+            f"generated pages would overwrite files in {config.docs_dir}: {', '.join(clash)}",
+            [
+                Problem(
+                    source(p),
+                    "",
+                    f"expected no page that the site writes to {p}, which the build "
+                    "generates: rename or remove it",
+                )
+                for p in clash
+            ],
         )
     for path in sorted(generated):
         files.append(staging.file(config, path))

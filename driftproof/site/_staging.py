@@ -150,22 +150,24 @@ class Staging:
     def reuse(self, name: str, key: str) -> ReceiptFiles | None:
         """The files of receipt ``name`` as the previous build wrote them, kept whole, when
         that build rendered it from the same inputs (``key``) and every one of its files is
-        still the file it wrote (same size, modification time and inode, in real folders);
-        else ``None`` and nothing kept."""
+        still the file it wrote: a regular file in real folders whose size, modification and
+        change times and inode the record vouches for (:func:`driftproof.site._stats.trusted`,
+        against the record's ``at``); else ``None`` and nothing kept."""
+        from driftproof.site._stats import trusted
+
         entry = self._record.get(name)
         if self._site is None or not isinstance(entry, dict) or entry.get("key") != key:
             return None
+        at = self._record.get("", 0)  # the record's moment, under a key no receipt can have
         try:
             files = {str(p): list(v) for p, v in entry["files"].items()}
             row = dict(entry["row"])
-            for path, (_sha, size, mtime_ns, ino) in files.items():
+            for path, (_sha, size, mtime_ns, ino, ctime_ns) in files.items():
                 if not self._site.real_folder(path.rpartition("/")[0]):
                     return None
                 st = os.lstat(self._site.root / path)
-                if not stat.S_ISREG(st.st_mode) or (st.st_size, st.st_mtime_ns, st.st_ino) != (
-                    size,
-                    mtime_ns,
-                    ino,
+                if not stat.S_ISREG(st.st_mode) or not trusted(
+                    [size, mtime_ns, ctime_ns, ino], st, at
                 ):
                     return None
         except (OSError, KeyError, TypeError, ValueError):

@@ -64,9 +64,11 @@ def folder_digests(
     trust: tuple[dict[str, Any], int] = ({}, 0),
     seen: dict[str, Any] | None = None,
 ) -> dict[str, str]:
-    """``{path under folder: sha256 hex, or "link" for a symbolic link}`` of every file; a
-    file whose stat ``trust`` (recorded stats by path, and their moment) vouches for is not
-    read. ``seen``: each file's stat and sha256, by path, for the next build."""
+    """``{path under folder: sha256 hex}`` of every regular file, and a word for every other
+    entry (``link``, ``folder``, ``not a regular file``, ``unreadable``), which is never
+    opened: the build that reads the inputs refuses those in its own words. A file whose stat
+    ``trust`` (recorded stats by path, and their moment) vouches for is not read. ``seen``:
+    each file's stat and sha256, by path, for the next build."""
     out: dict[str, str] = {}
     if not folder.is_dir():
         return out
@@ -75,13 +77,25 @@ def folder_digests(
         for n in dirnames + filenames:
             p = Path(dirpath) / n
             rel = p.relative_to(folder).as_posix()
-            if p.is_symlink():
-                out[rel] = "link"
-            elif n in filenames:
+            try:
                 st = p.lstat()
+            except OSError:
+                out[rel] = "unreadable"
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = "link"
+            elif stat.S_ISDIR(st.st_mode):
+                out[rel] = "folder"  # a folder named like a receipt is refused when read
+            elif not stat.S_ISREG(st.st_mode):
+                out[rel] = "not a regular file"  # a FIFO or socket is never opened here
+            else:
                 before = recorded.get(str(p))
                 vouched = before is not None and len(before) > 4 and trusted(before, st, at)
-                sha = str(before[4]) if vouched and before is not None else file_sha(p)
+                try:
+                    sha = str(before[4]) if vouched and before is not None else file_sha(p)
+                except OSError:
+                    out[rel] = "unreadable"
+                    continue
                 out[rel] = sha
                 if seen is not None:
                     seen[str(p)] = [*stat_of(st), sha]

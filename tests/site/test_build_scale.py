@@ -252,7 +252,7 @@ def test_a_rebuild_with_nothing_changed_reads_no_file_its_stat_vouches_for(
     assert calls == [] and read == []  # neither a receipt nor a page was read
 
 
-@pytest.mark.parametrize("where", ["site page", "receipt"])
+@pytest.mark.parametrize("where", ["site page", "receipt", "receipt's sheet", "published receipt"])
 def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(
     tmp_path: Path,
     site_inputs: tuple[Path, Path],
@@ -265,10 +265,16 @@ def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(
     monkeypatch.setattr(_stats, "RACY_NS", 0)
     receipts, reports, out, cache = _first_build(tmp_path, site_inputs)
     before = _files(out)
-    target = out / "receipts" / "index.html" if where == "site page" else receipts / "beta.json"
+    target = {
+        "site page": out / "receipts" / "index.html",
+        "receipt": receipts / "beta.json",
+        # a receipt's own files, which an incremental build keeps whole when their stats hold
+        "receipt's sheet": out / "receipts" / "beta" / "index.html",
+        "published receipt": out / "receipts" / "beta.json",
+    }[where]
     st = target.stat()
     data = target.read_bytes()
-    changed = data.replace(b"beta", b"BETA") if where == "site page" else data[:-1] + b" "
+    changed = data[:-1] + (b" " if data[-1:] != b" " else b"\n")
     assert changed != data and len(changed) == len(data)
     target.write_bytes(changed)
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # size and mtime as they were
@@ -276,10 +282,10 @@ def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(
     calls = _no_loading(monkeypatch)
     build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
     assert calls == ["load"]  # not taken as unchanged
-    if where == "site page":
-        assert _files(out) == before  # the edited page is built again, byte for byte
-    else:
+    if where == "receipt":
         assert (out / "receipts" / "beta.json").read_bytes() == changed
+    else:
+        assert _files(out) == before  # the edited file is built again, byte for byte
 
 
 def test_a_rebuild_after_one_receipt_changed_reads_that_receipt_alone(

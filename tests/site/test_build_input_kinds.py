@@ -1,0 +1,77 @@
+"""What a build does with entries that are not plain files where it reads its inputs, and
+with a hand-written page that would be written where the build writes a generated one
+(issue 19: found by trying to break the stat-based rebuilds)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+from site_fixtures import REPO
+
+from driftproof.errors import SiteBuildError
+from driftproof.site import build_site
+from driftproof.site._cache import CACHE_DIR_NAME
+
+CONFIG = REPO / "mkdocs.yml"
+
+
+@pytest.fixture(autouse=True)
+def _epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "folder"])
+def test_an_entry_that_is_not_a_file_is_refused_not_opened_with_a_cache(
+    tmp_path: Path, site_inputs: tuple[Path, Path], kind: str
+) -> None:
+    # Refused by name, never opened: a FIFO would block the build forever, a socket raised.
+    receipts, reports = site_inputs
+    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    entry = receipts / "x.json"
+    held = None
+    if kind == "fifo":
+        os.mkfifo(entry)
+    elif kind == "socket":
+        held = socket.socket(socket.AF_UNIX)
+        held.bind(str(entry))
+    else:
+        entry.mkdir()
+    try:
+        with pytest.raises(SiteBuildError) as err:
+            build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    finally:
+        if held is not None:
+            held.close()
+    assert [ln for ln in err.value.lines() if "x.json" in ln], err.value.lines()
+    with pytest.raises(SiteBuildError) as plain:  # the same answer as a build with no cache
+        build_site(receipts, reports, tmp_path / "other", config_file=CONFIG, cache_dir=None)
+    assert err.value.lines() == plain.value.lines()
+
+
+def test_a_page_written_where_a_generated_page_goes_is_refused(
+    tmp_path: Path, site_inputs: tuple[Path, Path]
+) -> None:
+    # receipts/alpha.md is written to receipts/alpha/index.html: the receipt's sheet
+    receipts, reports = site_inputs
+    docs = tmp_path / "docs"
+    shutil.copytree(REPO / "site_src", docs)
+    (docs / "receipts").mkdir()
+    (docs / "receipts" / "alpha.md").write_text("# Not the sheet\n", encoding="utf-8")
+    text = CONFIG.read_text(encoding="utf-8").replace("docs_dir: site_src", f"docs_dir: {docs}")
+    text = text.replace("custom_dir: templates/theme", f"custom_dir: {REPO / 'templates/theme'}")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(text, encoding="utf-8")
+    out = tmp_path / "site"
+    for cache in (None, tmp_path / CACHE_DIR_NAME):
+        with pytest.raises(SiteBuildError) as err:
+            build_site(receipts, reports, out, config_file=config, cache_dir=cache)
+        assert err.value.problems, "one problem per page, naming it"
+        (problem,) = err.value.problems
+        assert problem.file.endswith("receipts/alpha.md")
+        assert "receipts/alpha/index.html" in problem.message
+        assert not out.exists()
