@@ -108,7 +108,6 @@ def build_site(
             reports_dir,
             cache=cache,
             progress=progress,
-            spool_dir=out.parent,
             render=ahead,
             known_shas=shas if cache is not None else None,
         )

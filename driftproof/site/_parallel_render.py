@@ -234,13 +234,13 @@ def write_files(
 
 def render_reports(
     job: RenderAhead,
-    cited: Mapping[str, tuple[Path, str]],
+    receipts: Mapping[str, tuple[Path, str]],
     raw: Mapping[Path, bytes] | None,
-    spool: Spool | None,
 ) -> Rendered | None:
     """Every report's files of ``job`` (page, tables, charts, sums: as
     :func:`driftproof.site.build.generate_site` draws them) written under ``job.stage_dir``;
-    ``cited``: each receipt a report cites, by name (its path and sha256), checked here in
+    ``receipts``: every receipt's path and sha256 by name; those a report cites are read
+    (from ``raw``, else the file, refused unless it hashes to its sha256) and checked here in
     full first. ``None`` (nothing kept of it) when a cited receipt or a report fails: the build
     then draws the reports as usual and words the problem there. The results row is empty."""
     from driftproof.errors import ReceiptError, SiteBuildError
@@ -252,11 +252,12 @@ def render_reports(
     kept: dict[str, str] = {}
     try:
         loaded: dict[str, LoadedReceipt] = {}
-        for name, (path, sha) in cited.items():
+        for name in sorted({n for r in job.reports for n in r.receipts}):
+            path, sha = receipts[name]
             if raw is not None and path in raw:
                 data = raw[path]
-            else:  # from the spool, else the file: refused unless it still hashes to sha
-                data = LoadedReceipt(name, None, None, path, sha256=sha, spool=spool).raw
+            else:
+                data = LoadedReceipt(name, None, None, path, sha256=sha).raw
             receipt = parse_receipt(data, str(path))
             loaded[name] = LoadedReceipt(name, receipt, data, path, sha256=sha)
         with using(cache):

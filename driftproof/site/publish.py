@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.site._build_site import build_site
 from driftproof.site._cache import BuildCache
-from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool, summarise
+from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, summarise
 from driftproof.site._site_dir import index_for_search
 from driftproof.site.report_source import Report, load_reports
 
@@ -72,7 +72,6 @@ def load_inputs(
     *,
     cache: BuildCache | None = None,
     progress: Progress | None = None,
-    spool_dir: Path | None = None,
     render: RenderAhead | None = None,
     known_shas: Mapping[Path, str] | None = None,
 ) -> SiteInputs:
@@ -93,7 +92,7 @@ def load_inputs(
     :class:`~driftproof.site._loaded.LoadedReceipt` holding its summary, and its bytes in
     memory (all receipts together up to :data:`HOLD_BYTES`); above that, none: they are read
     again from the file when needed and refused unless they still hash to the sha256 read
-    here. ``spool_dir`` is not used any more (kept for callers).
+    here.
 
     ``render``: when receipts are checked in worker processes, each worker renders the pages
     of a receipt that passed every check at once, from the model it has just checked, into
@@ -132,7 +131,6 @@ def load_inputs(
     # Above HOLD_BYTES no receipt's bytes are kept: each is read again from its file when
     # needed, and refused unless it still has the sha256 read here (issue 15). Nothing is
     # linked to the files either, so their change times stay as they were (driftproof.site._stats).
-    spool: Spool | None = None
     raw: dict[Path, bytes] = {}
     shas: dict[Path, str] = {}
     unreadable: list[ReceiptError] = []
@@ -181,18 +179,15 @@ def load_inputs(
     ahead = (render, names) if render is not None else None
     drawn: list[Rendered] = []
 
-    def draw_reports() -> None:
-        # while the workers check and render the receipts, this process draws the reports
+    def draw_reports() -> None:  # while the workers check and render the receipts
         from driftproof.site._parallel_render import render_reports
 
         assert render is not None  # only called with a rendering job
-        by_name = {names[p]: p for p in shas}
-        cited = sorted({n for r in reports for n in r.receipts if n in by_name})
-        got = render_reports(render, {n: (by_name[n], shas[by_name[n]]) for n in cited}, raw, spool)
+        got = render_reports(render, {names[p]: (p, sha) for p, sha in shas.items()}, raw)
         drawn.extend([got] if got is not None else [])
 
     good, bad, rendered = _read_all(
-        todo, known, shas, progress, raw, spool, ahead, draw_reports if ahead else None
+        todo, known, shas, progress, raw, ahead, draw_reports if ahead else None
     )
     # one line per problem, in path order, whichever step refused the file
     for err in sorted(unreadable + bad, key=lambda e: e.problems[0].file if e.problems else str(e)):
@@ -210,9 +205,7 @@ def load_inputs(
             )
             del good[p]
     receipts = {
-        names[p]: LoadedReceipt(
-            names[p], None, raw.get(p), p, sha256=shas[p], spool=spool, summary=s
-        )
+        names[p]: LoadedReceipt(names[p], None, raw.get(p), p, sha256=shas[p], summary=s)
         for p, s in good.items()
     }
     problems.extend(report_problems)
@@ -317,12 +310,11 @@ PARALLEL_FROM_BYTES = 32 * 1024 * 1024
 def _check_chunk(
     items: list[tuple[Path, bool, str]],
     raw: dict[Path, bytes] | None = None,
-    spool_folder: Path | None = None,
     ahead: tuple[RenderAhead, dict[Path, str]] | None = None,
 ) -> tuple[dict[Path, ReceiptSummary], list[ReceiptError], dict[str, Rendered]]:
     """Parse and check receipts (one worker's share) and summarise each: ``(path, known valid,
     sha256 the caller read)``. The bytes checked are those the caller read: from ``raw`` (held
-    in memory) or its spool (``spool_folder``), else re-read from the file, which is refused
+    in memory), else re-read from the file, which is refused
     when its bytes changed since the caller read them (issue 15). Only the small summary goes
     back, never the model (issue 19). ``ahead``: the rendering job and each receipt's name:
     a receipt that passed is rendered at once from the model just checked
@@ -333,13 +325,10 @@ def _check_chunk(
     good: dict[Path, ReceiptSummary] = {}
     bad: list[ReceiptError] = []
     rendered: dict[str, Rendered] = {}
-    spool = Spool(spool_folder) if spool_folder is not None else None
     for p, known, sha in items:
         try:
             if raw is not None and p in raw:
                 data = raw[p]
-            elif spool is not None:
-                data = spool.get(sha, str(p))
             else:
                 data = _read_bounded(p)
                 if hashlib.sha256(data).hexdigest() != sha:
@@ -369,7 +358,6 @@ def _read_all(
     shas: dict[Path, str],
     progress: Progress | None = None,
     raw: dict[Path, bytes] | None = None,
-    spool: Spool | None = None,
     ahead: tuple[RenderAhead, dict[Path, str]] | None = None,
     meanwhile: Callable[[], None] | None = None,
 ) -> tuple[dict[Path, ReceiptSummary], list[ReceiptError], dict[str, Rendered]]:
@@ -377,7 +365,7 @@ def _read_all(
     gave), in worker processes (one per core) when there are many.
 
     Results do not depend on the split: summaries are keyed by path and errors are in path
-    order either way. ``raw`` / ``spool``: the bytes the caller read (:func:`_check_chunk`).
+    order either way. ``raw``: the bytes the caller held (:func:`_check_chunk`).
     ``ahead``: render each receipt that passed, in the worker that checked it; only when
     there are workers (else nothing is rendered here: the build renders as usual).
     ``meanwhile``: called here once the workers have their work (not without workers).
@@ -394,11 +382,10 @@ def _read_all(
     done = len(known)
     if known:
         report(done)
-    folder = spool.folder if spool is not None else None
     if workers < 2 or sum(_size(p) for p, _, _ in items) < PARALLEL_FROM_BYTES:
         bad: list[ReceiptError] = []
         for item in items:
-            g, b, _ = _check_chunk([item], raw, folder)
+            g, b, _ = _check_chunk([item], raw)
             good.update(g)
             bad.extend(b)
             done += 1
@@ -408,8 +395,8 @@ def _read_all(
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
     pairs: list[tuple[str, ReceiptError]] = []
     # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver).
-    # Workers get no bytes: they read the spool, or the file and compare its sha256.
-    check = functools.partial(_check_chunk, raw=None, spool_folder=folder, ahead=ahead)
+    # Workers get no bytes: they read the file and compare its sha256.
+    check = functools.partial(_check_chunk, raw=None, ahead=ahead)
     rendered: dict[str, Rendered] = {}
     try:
         with ProcessPoolExecutor(
@@ -428,7 +415,7 @@ def _read_all(
                 report(done)
     except (BrokenProcessPool, OSError):
         # Workers could not start (e.g. a caller whose __main__ cannot be re-imported): read here.
-        g, b, _ = _check_chunk(items, raw, folder)
+        g, b, _ = _check_chunk(items, raw)
         good.update(g)
         return dict(sorted(good.items())), b, {}
     ordered = [e for _, e in sorted(pairs, key=lambda t: t[0])]

@@ -39,12 +39,18 @@ def _no_loading(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
-def test_a_rebuild_with_nothing_changed_checks_renders_and_writes_nothing(
-    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _first_build(tmp_path: Path, site_inputs: tuple[Path, Path]) -> tuple[Path, Path, Path, Path]:
+    """The receipts and reports folders, and the site and cache of a first build of them."""
     receipts, reports = site_inputs
     out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
     build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    return receipts, reports, out, cache
+
+
+def test_a_rebuild_with_nothing_changed_checks_renders_and_writes_nothing(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    receipts, reports, out, cache = _first_build(tmp_path, site_inputs)
     before = _files(out)
     stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
     calls = _no_loading(monkeypatch)
@@ -64,9 +70,7 @@ def test_any_change_builds_again(
     monkeypatch: pytest.MonkeyPatch,
     change: str,
 ) -> None:
-    receipts, reports = site_inputs
-    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    receipts, reports, out, cache = _first_build(tmp_path, site_inputs)
     before = _files(out)
     page = out / "receipts" / "index.html"
     if change == "site file":
@@ -107,7 +111,7 @@ def test_receipts_read_back_from_their_files_build_the_same_site_as_held_ones(
     receipts, reports = site_inputs
     build_site(receipts, reports, tmp_path / "held", config_file=CONFIG, cache_dir=None)
     monkeypatch.setattr(publish, "HOLD_BYTES", 0)  # no receipt's bytes held: read back
-    inputs = publish.load_inputs(receipts, reports, spool_dir=tmp_path)
+    inputs = publish.load_inputs(receipts, reports)
     assert all(lr._raw is None and lr._receipt is None for lr in inputs.receipts.values())
     assert inputs.receipts["alpha"].raw == (receipts / "alpha.json").read_bytes()
     del inputs
@@ -206,14 +210,6 @@ def test_pages_rendered_ahead_with_another_navigation_are_rendered_again(
     assert len(calls) == 2 and inputs.rendered  # rendered ahead with the first navigation
     for name in ("alpha", "beta", "tested"):  # … and rendered again with the second
         assert b"Late entry" in (out / "receipts" / name / "index.html").read_bytes()
-
-
-def _first_build(tmp_path: Path, site_inputs: tuple[Path, Path]) -> tuple[Path, Path, Path, Path]:
-    """The receipts and reports folders, and the site and cache of a first build of them."""
-    receipts, reports = site_inputs
-    out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
-    return receipts, reports, out, cache
 
 
 def _hashed(monkeypatch: pytest.MonkeyPatch, *, whole: bool = False) -> list[str]:
