@@ -87,6 +87,7 @@ def build_site(
     cache = BuildCache(Path(cache_dir)) if cache_dir else None
     key = record = None
     sources: dict[str, Any] = {}
+    prior: dict[str, Any] = {}
     shas: dict[Path, str] = {}
     if cache is not None:
         record = _record_path(cache, out)
@@ -114,9 +115,8 @@ def build_site(
         check_out(
             out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()]
         )
-        return _build(
-            inputs, out, config_file, cache, (key, record, sources), previous, ahead, progress
-        )
+        recording = (key, record, sources, prior)
+        return _build(inputs, out, config_file, cache, recording, previous, ahead, progress)
     finally:
         if ahead is not None:  # emptied by the build, or left by a failed one
             shutil.rmtree(ahead.stage_dir, ignore_errors=True)
@@ -164,20 +164,21 @@ def _build(
     out: Path,
     config_file: Path,
     cache: BuildCache | None,
-    recording: tuple[str | None, Path | None, dict[str, Any]],
+    recording: tuple[str | None, Path | None, dict[str, Any], dict[str, Any]],
     previous: Path | None,
     ahead: RenderAhead | None,
     progress: Progress | None,
 ) -> SiteInputs:
     """:func:`build_site` once the inputs passed: mkdocs, the link check, then ``out``;
-    ``recording``: the inputs' key, the site record's path and the inputs' stats."""
-    key, record, sources = recording
+    ``recording``: the inputs' key, the site record's path, the inputs' stats and the record
+    as the build found it (read once)."""
+    key, record, sources, prior = recording
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
     from driftproof.site._hook import handing_over
-    from driftproof.site.links import broken_links
+    from driftproof.site.links import LinkSummary, Since, check_links
 
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
@@ -186,7 +187,7 @@ def _build(
     mk_log.addHandler(collector)
     try:
         cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
-        prior = _read_record(record) if previous is not None and record is not None else {}
+        prior = prior if previous is not None else {}
         # the receipts' files, and under "" (no receipt's name) the moment their stats were
         # taken (_stats.trusted)
         kept_record = {
@@ -206,9 +207,19 @@ def _build(
         raise
     finally:
         mk_log.removeHandler(collector)
-    # Issue 15: an internal link or fragment that points nowhere fails the build.
+    # Issue 15: an internal link or fragment that points nowhere fails the build. An
+    # incremental build checks the pages that changed since the last build's check (links).
     kept = handover.kept
-    broken = broken_links(tmp, cache, kept=(out, kept) if previous is not None else None)
+    since = digest = None
+    if previous is not None:
+        # the kept files' digests are known from their bytes: only the new folder is read
+        digest = {**kept, **site_state(tmp, known=handover.written)[0]}
+        files_before, links_before = prior.get("files"), LinkSummary.from_json(prior.get("links"))
+        if isinstance(files_before, dict) and links_before is not None:
+            since = Since(files_before, links_before, digest)
+    broken, links = check_links(
+        tmp, cache, kept=(out, kept) if previous is not None else None, since=since
+    )
     if broken:
         shutil.rmtree(tmp, ignore_errors=True)
         raise SiteBuildError(
@@ -223,15 +234,12 @@ def _build(
         if record is not None:
             with contextlib.suppress(OSError):  # the record only saves a later build
                 record.unlink(missing_ok=True)  # the site is about to change
-        # the kept files' digests are known from their bytes: only the new folder is read
-        digest = {**kept, **site_state(tmp, known=handover.written)[0]}
         try:
             apply(tmp, out, kept)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     else:
         replace(tmp, out)
-        digest = None
     if cache is not None and key is not None and record is not None:
         checked = set(inputs.checked)
         with contextlib.suppress(OSError):  # a cache it cannot write only saves nothing
@@ -254,6 +262,7 @@ def _build(
             "receipts": _receipts_record(files, stats, handover),
             "stats": {"at": at, "files": stats},
             "sources": sources,
+            "links": links.to_json(),
         }
         _write_record(record, json.dumps(doc, sort_keys=True).encode("utf-8"))
     return inputs

@@ -13,7 +13,7 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Iterable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._staging import SiteFiles
@@ -186,7 +186,13 @@ def apply(new: Path, out: Path, kept: Iterable[str]) -> None:
         prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
         built += [prefix + n for n in filenames]
     wanted = keep.union(built)
-    folders = {str(p) for rel in wanted for p in PurePosixPath(rel).parents if str(p) != "."}
+    folders: set[str] = set()
+    for rel in wanted:
+        while "/" in rel:  # each folder above the file (string work: 50,000 paths, issue 19)
+            rel = rel.rpartition("/")[0]
+            if rel in folders:
+                break  # and every folder above it
+            folders.add(rel)
     held = SiteFiles(out)
     place = [
         rel

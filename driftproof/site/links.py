@@ -7,7 +7,12 @@ a file inside the site, and a fragment on an HTML page must name an element id t
 Pages are parsed with selectolax (the Lexbor HTML5 parser, pinned) and targets are looked up
 in one listing of the site's files, so nothing is stat-ed per link (issue 19). With a build
 cache, what a page holds (its ids and its links) is kept by the sha256 of the page's bytes:
-a rebuild parses only the pages whose bytes changed, and checks every page all the same.
+a rebuild parses only the pages whose bytes changed.
+
+An incremental build checks only those pages (:class:`Since`): every other page's links were
+found whole by the last build's check, and still are, when no file any page linked to was
+taken away and no page another page points into by fragment lost that id (what
+:class:`LinkSummary` keeps for that); otherwise every page is checked, as without it.
 """
 
 from __future__ import annotations
@@ -21,14 +26,15 @@ import posixpath
 import re
 import sqlite3
 from collections.abc import Callable, Mapping
-from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urldefrag, urlsplit
 
 if TYPE_CHECKING:
     from driftproof.site._cache import BuildCache
 
-__all__ = ["broken_links", "page_anchors"]
+__all__ = ["LinkSummary", "Since", "broken_links", "check_links", "page_anchors"]
 
 _SELECTOR = "[id], a[name], [href], [src], [srcset]"
 
@@ -86,6 +92,73 @@ def broken_links(
 
     Never raises for unreadable HTML: a page that is not UTF-8 is read with U+FFFD.
     """
+    return check_links(site, cache, kept)[0]
+
+
+@dataclass
+class LinkSummary:
+    """What the pages of a site link to, as far as another page's check depends on it:
+    ``targets``, every file a link resolved to (a path under the site; a folder as its
+    ``index.html``), and ``fragments``, for each HTML page, the ids that links on *other*
+    pages name in it. An incremental build may keep more than the site holds now (what a
+    changed page used to link to): that only sends a later build to check every page."""
+
+    targets: set[str] = field(default_factory=set)
+    fragments: dict[str, set[str]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"targets": [path, ...], "fragments": {page: [id, ...]}}``, sorted."""
+        return {
+            "targets": sorted(self.targets),
+            "fragments": {p: sorted(ids) for p, ids in sorted(self.fragments.items())},
+        }
+
+    @classmethod
+    def from_json(cls, doc: Any) -> LinkSummary | None:
+        """The summary :meth:`to_json` wrote; ``None`` for anything else (a damaged record)."""
+        try:
+            targets, fragments = doc["targets"], doc["fragments"]
+            if not isinstance(targets, list) or not isinstance(fragments, dict):
+                return None
+            return cls(
+                {str(t) for t in targets},
+                {str(p): {str(i) for i in ids} for p, ids in fragments.items()},
+            )
+        except (KeyError, TypeError, AttributeError):
+            return None
+
+    def update(self, other: LinkSummary) -> None:
+        self.targets |= other.targets
+        for page, ids in other.fragments.items():
+            self.fragments.setdefault(page, set()).update(ids)
+
+
+@dataclass(frozen=True)
+class Since:
+    """An incremental build's link check (issue 19): the site the last build checked and
+    found whole (``files``: ``{path: sha256 hex}`` of every file, and ``links``, its
+    :class:`LinkSummary`), and the sha256 of every file of the site now checked (``now``; a
+    page missing from it is checked)."""
+
+    files: Mapping[str, str]
+    links: LinkSummary
+    now: Mapping[str, str]
+
+
+def check_links(
+    site: Path,
+    cache: BuildCache | None = None,
+    kept: tuple[Path, Mapping[str, str]] | None = None,
+    since: Since | None = None,
+) -> tuple[list[str], LinkSummary]:
+    """:func:`broken_links` (same arguments and answer), and the site's :class:`LinkSummary`.
+
+    ``since``: the site the last build checked (:class:`Since`). Only the pages whose bytes
+    differ from it are checked, when every file a page of it linked to is still there and
+    each changed page still has every id other pages named in it; the answer is the same as
+    checking every page (the module docstring gives why), and the summary is the last one
+    with the changed pages' links added.
+    """
     root = Path(site).resolve()
     files, folders = _listing(root)
     own = set(files)
@@ -95,15 +168,30 @@ def broken_links(
         other, known = Path(kept[0]).resolve(), kept[1]
         for rel in known:
             files.add(rel)
-            folders.update(str(p) for p in PurePosixPath(rel).parents if str(p) != ".")
+            folders.update(_parents(rel))
     sites = _Sites(root, own, other, dict(known), files, folders)
     pages = sorted(f for f in files if f.endswith(".html"))
     cache_root = str(cache.root) if cache is not None else None
+    if since is not None and not (set(since.files) - files) & since.links.targets:
+        now, before = since.now, since.files
+        changed = [p for p in pages if now.get(p) is None or now[p] != before.get(p)]
+        expect = {p: since.links.fragments[p] for p in changed if p in since.links.fragments}
+        problems, summary, whole = _checked(changed, sites, cache_root, expect)
+        if whole:
+            summary.update(since.links)
+            return problems, summary
+    return _checked(pages, sites, cache_root, {})[:2]
+
+
+def _checked(
+    pages: list[str], sites: _Sites, cache_root: str | None, expect: Mapping[str, set[str]]
+) -> tuple[list[str], LinkSummary, bool]:
+    """:func:`_check_pages` of ``pages``, on all cores for a large site (issue 19): each
+    worker takes a run of pages in path order, and the problems are joined in that order, so
+    the split changes nothing."""
     workers = os.cpu_count() or 1
     if workers < 2 or len(pages) < PARALLEL_FROM_PAGES:
-        return _check_pages(pages, sites, cache_root)
-    # A large site is checked on all cores (issue 19): each worker takes a run of pages in
-    # path order, and the problems are joined in that order, so the split changes nothing.
+        return _check_pages(pages, sites, cache_root, expect)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -116,10 +204,25 @@ def broken_links(
         with ProcessPoolExecutor(
             max_workers=workers, mp_context=ctx, initializer=_set_sites, initargs=(sites,)
         ) as pool:
-            job = functools.partial(_check_in_worker, cache_root=cache_root)
-            return [problem for got in pool.map(job, chunks) for problem in got]
+            job = functools.partial(_check_in_worker, cache_root=cache_root, expect=expect)
+            problems: list[str] = []
+            summary, whole = LinkSummary(), True
+            for got, part, ok in pool.map(job, chunks):
+                problems += got
+                summary.update(part)
+                whole = whole and ok
+            return problems, summary, whole
     except (BrokenProcessPool, OSError):
-        return _check_pages(pages, sites, cache_root)  # workers could not start: check here
+        return _check_pages(pages, sites, cache_root, expect)  # workers could not start
+
+
+def _parents(rel: str) -> list[str]:
+    """The folders above site path ``rel`` (``a/b/c.html``: ``a/b``, ``a``)."""
+    out = []
+    while "/" in rel:
+        rel = rel.rpartition("/")[0]
+        out.append(rel)
+    return out
 
 
 #: From this many pages on, a site's pages are checked in worker processes, one per core.
@@ -152,12 +255,17 @@ def _set_sites(sites: _Sites) -> None:
     _WORKER_SITES[:] = [sites]
 
 
-def _check_in_worker(pages: list[str], cache_root: str | None) -> list[str]:
-    return _check_pages(pages, _WORKER_SITES[0], cache_root)
+def _check_in_worker(
+    pages: list[str], cache_root: str | None, expect: Mapping[str, set[str]]
+) -> tuple[list[str], LinkSummary, bool]:
+    return _check_pages(pages, _WORKER_SITES[0], cache_root, expect)
 
 
-def _check_pages(pages: list[str], sites: _Sites, cache_root: str | None) -> list[str]:
-    """The problems of ``pages`` (in their order), as :func:`broken_links` words them."""
+def _check_pages(
+    pages: list[str], sites: _Sites, cache_root: str | None, expect: Mapping[str, set[str]]
+) -> tuple[list[str], LinkSummary, bool]:
+    """The problems of ``pages`` (in their order), as :func:`broken_links` words them; what
+    they link to; and whether each page of ``expect`` still has the ids it names."""
     from driftproof.site._cache import BuildCache
 
     store = _Store(BuildCache(Path(cache_root)) if cache_root is not None else None)
@@ -176,7 +284,7 @@ def _check_pages(pages: list[str], sites: _Sites, cache_root: str | None) -> lis
         return targets[rel]
 
     try:
-        return _check(pages, sites.files, sites.folders, held, ids)
+        return _check(pages, sites.files, sites.folders, held, ids, expect)
     finally:
         store.close()
 
@@ -187,15 +295,22 @@ def _check(
     folders: set[str],
     held: Callable[[str], _Held],
     ids: Callable[[str], frozenset[str]],
-) -> list[str]:
+    expect: Mapping[str, set[str]],
+) -> tuple[list[str], LinkSummary, bool]:
     problems = []
+    summary, whole = LinkSummary(), True
     for rel in pages:
         page = held(rel)
+        if rel in expect and not expect[rel] <= page.ids:
+            whole = False  # a page elsewhere may point at an id this one no longer has
         for link, target, fragment in page.needs:
             if target == ".":
                 target = "index.html"
             elif target in folders:
                 target = f"{target}/index.html"
+            summary.targets.add(target)
+            if fragment and target != rel:
+                summary.fragments.setdefault(target, set()).add(fragment)
             if target.startswith("../") or target == ".." or target not in files:
                 problems.append(f"{rel}: {link} (no such file)")
             elif (
@@ -207,7 +322,7 @@ def _check(
                 )
             ):
                 problems.append(f"{rel}: {link} (no element with id {fragment!r})")
-    return problems
+    return problems, summary, whole
 
 
 class _Held:

@@ -101,7 +101,8 @@ def test_a_failed_incremental_build_leaves_the_site_untouched(
     _change_tested(receipts)
     import driftproof.site.links as links
 
-    monkeypatch.setattr(links, "broken_links", lambda *a, **k: ["index.html: x (no such file)"])
+    broken = (["index.html: x (no such file)"], links.LinkSummary())
+    monkeypatch.setattr(links, "check_links", lambda *a, **k: broken)
     with pytest.raises(SiteBuildError, match="broken internal link"):
         _build(receipts, reports, site)
     assert _files(site) == before and _stamps(site) == stamps

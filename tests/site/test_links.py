@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from driftproof.site import links as links_module
 from driftproof.site._cache import BuildCache
-from driftproof.site.links import broken_links, page_anchors
+from driftproof.site.links import Since, broken_links, check_links, page_anchors
 
 
 def _site(root: Path, pages: dict[str, str]) -> Path:
@@ -177,3 +177,124 @@ def test_a_large_site_is_checked_on_all_cores_with_the_same_answer(
     assert here == []
     if cache is not None:
         assert broken_links(site, cache, kept=kept) == serial  # every page now from the cache
+
+
+# The incremental check (issue 19): only the pages whose bytes changed since the last check
+# that found the site whole are read, and the answer is that of checking every page.
+
+
+def _state(site: Path) -> dict[str, str]:
+    return {
+        p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in site.rglob("*")
+        if p.is_file()
+    }
+
+
+def _parsed_pages(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    real = links_module._held
+    monkeypatch.setattr(
+        links_module, "_held", lambda path, rel, *a: seen.append(rel) or real(path, rel, *a)
+    )
+    return seen
+
+
+def test_an_incremental_check_reads_only_the_pages_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = _site(
+        tmp_path / "site",
+        {
+            "a.html": '<a href="b.html#x">a</a>',
+            "b.html": '<h2 id="x">b</h2>',
+            "c.html": '<a href="a.html">c</a>',
+        },
+    )
+    before = _state(site)
+    problems, summary = check_links(site)
+    assert problems == []
+    assert summary.targets == {"a.html", "b.html"} and summary.fragments == {"b.html": {"x"}}
+    (site / "c.html").write_text('<a href="b.html">c, changed</a>', encoding="utf-8")
+    seen = _parsed_pages(monkeypatch)
+    got = check_links(site, since=Since(before, summary, _state(site)))
+    assert seen == ["c.html"]
+    assert got[0] == [] and got[1].targets == {"a.html", "b.html"}
+
+
+@pytest.mark.parametrize("change", ["target removed", "id removed", "folder page removed"])
+def test_a_link_broken_by_a_change_to_another_page_is_still_found(
+    tmp_path: Path, change: str
+) -> None:
+    # a.html does not change; what it points at does
+    site = _site(
+        tmp_path / "site",
+        {
+            "a.html": '<a href="b.html#x">to b</a><a href="d/">to d</a>',
+            "b.html": '<h2 id="x">b</h2>',
+            "d/index.html": "<p>d</p>",
+        },
+    )
+    before = _state(site)
+    problems, summary = check_links(site)
+    assert problems == []
+    if change == "target removed":
+        (site / "b.html").unlink()
+        expected = ["a.html: b.html#x (no such file)"]
+    elif change == "id removed":
+        (site / "b.html").write_text('<h2 id="y">b</h2>', encoding="utf-8")
+        expected = ["a.html: b.html#x (no element with id 'x')"]
+    else:
+        (site / "d/index.html").unlink()
+        expected = ["a.html: d/ (no such file)"]
+    got = check_links(site, since=Since(before, summary, _state(site)))[0]
+    assert got == expected == broken_links(site)
+
+
+_PAGES = [f"p{i}.html" for i in range(5)]
+_IDS = ["i0", "i1", "i2"]
+
+
+def _page(ids: list[str], links: list[str]) -> str:
+    return "".join(f'<h2 id="{i}">x</h2>' for i in ids) + "".join(
+        f'<a href="{link}">l</a>' for link in links
+    )
+
+
+@given(data=st.data())
+def test_an_incremental_check_answers_as_a_whole_one_over_successive_changes(
+    data: st.DataObject,
+) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp)
+        # a whole site to start from: every link names a page there and an id it has
+        have = data.draw(st.sets(st.sampled_from(_PAGES), min_size=1))
+        ids = {p: data.draw(st.lists(st.sampled_from(_IDS), unique=True)) for p in have}
+        good = sorted(have) + [f"{p}#{i}" for p in sorted(have) for i in ids[p]]
+        _site(site, {p: _page(ids[p], data.draw(st.lists(st.sampled_from(good)))) for p in have})
+        before = _state(site)
+        problems, summary = check_links(site)
+        assert problems == []
+        for _round in range(data.draw(st.integers(1, 3))):
+            any_link = _PAGES + [f"{p}#{i}" for p in _PAGES for i in _IDS]
+            for p in _PAGES:
+                what = data.draw(st.sampled_from(["keep", "keep", "rewrite", "remove"]))
+                if what == "rewrite":
+                    body = _page(
+                        data.draw(st.lists(st.sampled_from(_IDS), unique=True)),
+                        data.draw(st.lists(st.sampled_from(any_link), max_size=4)),
+                    )
+                    _site(site, {p: body})
+                elif what == "remove" and (site / p).exists():
+                    (site / p).unlink()
+            whole, truth = check_links(site)
+            got, summary = check_links(site, since=Since(before, summary, _state(site)))
+            assert got == whole
+            if got:
+                break  # a build stops here: no record of this site is kept
+            # what the next check relies on: every target and fragment of the site, or more
+            assert summary.targets >= truth.targets
+            assert all(summary.fragments.get(p, set()) >= f for p, f in truth.fragments.items())
+            before = _state(site)
