@@ -153,9 +153,8 @@ def on_files(
     # by source path and by the path each file is written to (a page ``receipts/x.md`` is
     # written to ``receipts/x/index.html``)
     written_to = {f.dest_uri: f for f in files}
-    clash = sorted(
-        p for p in generated if files.get_file_from_path(p) is not None or p in written_to
-    )
+    sources = files.src_uris  # generated paths are already ``/``-separated and normal
+    clash = sorted(p for p in generated if p in sources or p in written_to)
     if clash:
         from driftproof.errors import Problem
 
