@@ -41,6 +41,7 @@ from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._cache import CACHE_DIR_NAME, BuildCache, key_of, product_key, tree_key
 from driftproof.site._site_dir import MARKER, Collector, apply, check_out, replace
 from driftproof.site._stats import (
+    file_sha,
     folder_digests,
     site_files_digest,
     site_state,
@@ -234,12 +235,14 @@ def _build(
         if record is not None:
             with contextlib.suppress(OSError):  # the record only saves a later build
                 record.unlink(missing_ok=True)  # the site is about to change
+        at = time.time_ns()  # before the walk that takes the stats (_stats.trusted)
         try:
-            apply(tmp, out, kept)
+            walked: tuple[str, dict[str, list[int]]] | None = apply(tmp, out, kept)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     else:
         replace(tmp, out)
+        walked = None
     if cache is not None and key is not None and record is not None:
         checked = set(inputs.checked)
         with contextlib.suppress(OSError):  # a cache it cannot write only saves nothing
@@ -251,10 +254,16 @@ def _build(
                     if lr.sha256 in checked
                 },
             )
-        at, stats = time.time_ns(), dict[str, list[int]]()
         # what the workers wrote, and the kept files, are known by their digest: only the
-        # rest is read; every file's stat is recorded for the next build (_stats)
-        files, tree = site_state(out, known={**handover.written, **(digest or {})}, stats=stats)
+        # rest is read; every file's stat is recorded for the next build (_stats). An
+        # incremental build's update walked the site as it left it: that walk is used.
+        known = {**handover.written, **(digest or {})}
+        if walked is not None:
+            tree, stats = walked
+            files = {rel: known.get(rel) or file_sha(out / rel) for rel in sorted(stats)}
+        else:
+            at, stats = time.time_ns(), dict[str, list[int]]()
+            files, tree = site_state(out, known=known, stats=stats)
         doc = {
             "inputs": key,
             "files": files,

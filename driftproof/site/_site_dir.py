@@ -16,7 +16,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from driftproof.errors import Problem, SiteBuildError
+from driftproof.site._cache import key_of
 from driftproof.site._staging import SiteFiles
+from driftproof.site._stats import stat_of
 
 __all__ = [
     "MARKER",
@@ -163,12 +165,16 @@ def _legacy_site(out: Path) -> bool:
     )
 
 
-def apply(new: Path, out: Path, kept: Iterable[str]) -> None:
+def apply(new: Path, out: Path, kept: Iterable[str]) -> tuple[str, dict[str, list[int]]]:
     """Update the site ``out`` in place (an incremental build, issue 19) so that it holds
     exactly the files of the newly built ``new`` and the files ``kept`` (site paths whose
     bytes ``out`` already holds), as a clean build would: the same files and folders with
     the same bytes and modes (files ``0o666``, folders ``0o777``, less the umask; the root
     ``0o755``), and nothing else. Then ``new`` is removed.
+
+    Returns what :func:`driftproof.site._stats.site_state` would find in ``out`` then, from
+    the one walk that sets the modes: the tree key, and each file's stat
+    (:func:`driftproof.site._stats.stat_of`) by site path.
 
     New files are placed first, then changed ones are moved over the old (``os.replace``: a
     reader sees the old file or the new one whole), then what is no longer built is taken
@@ -207,10 +213,12 @@ def apply(new: Path, out: Path, kept: Iterable[str]) -> None:
     mask = os.umask(0)
     os.umask(mask)
     journal = _Journal(Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent)))
+    rows: list[str] = []
+    stats: dict[str, list[int]] = {}
     try:
         for rel in place:
             journal.place(new / rel, out, rel)
-        _sweep(out, wanted, folders, journal, 0o666 & ~mask, 0o777 & ~mask)
+        _sweep(out, wanted, folders, journal, (0o666 & ~mask, 0o777 & ~mask), (rows, stats))
         if stat.S_IMODE(out.stat().st_mode) != 0o755:
             journal.chmod(out, 0o755)
     except OSError as exc:
@@ -222,6 +230,8 @@ def apply(new: Path, out: Path, kept: Iterable[str]) -> None:
     finally:
         shutil.rmtree(journal.backup, ignore_errors=True)
     shutil.rmtree(new, ignore_errors=True)
+    rows.sort()
+    return key_of(*rows), stats
 
 
 class _Journal:
@@ -286,10 +296,18 @@ class _Journal:
 
 
 def _sweep(
-    out: Path, wanted: set[str], folders: set[str], journal: _Journal, fmode: int, dmode: int
+    out: Path,
+    wanted: set[str],
+    folders: set[str],
+    journal: _Journal,
+    modes: tuple[int, int],
+    found: tuple[list[str], dict[str, list[int]]],
 ) -> None:
     """Set aside every entry of ``out`` that is not a wanted file or a folder holding one,
-    and give the rest the modes a clean build gives."""
+    and give the rest the modes a clean build gives (``modes``: a file's, a folder's).
+    ``found``: filled with what stays, as :func:`driftproof.site._stats.site_state` words it
+    (a row of path and mode for every entry; each file's stat)."""
+    rows, stats = found
     stack: list[tuple[str, str]] = [("", str(out))]
     while stack:
         prefix, folder = stack.pop()
@@ -297,13 +315,18 @@ def _sweep(
             entries = sorted(it, key=lambda e: e.name)
         for e in entries:
             rel = prefix + e.name
-            if e.is_dir(follow_symlinks=False) and rel in folders:
-                if stat.S_IMODE(e.stat(follow_symlinks=False).st_mode) != dmode:
-                    journal.chmod(Path(e.path), dmode)
-                stack.append((rel + "/", e.path))
-            elif e.is_file(follow_symlinks=False) and rel in wanted:
-                if stat.S_IMODE(e.stat(follow_symlinks=False).st_mode) != fmode:
-                    journal.chmod(Path(e.path), fmode)
+            is_dir = e.is_dir(follow_symlinks=False)
+            if (rel in folders) if is_dir else (rel in wanted and e.is_file(follow_symlinks=False)):
+                st = e.stat(follow_symlinks=False)
+                mode = modes[1] if is_dir else modes[0]
+                if stat.S_IMODE(st.st_mode) != mode:
+                    journal.chmod(Path(e.path), mode)
+                    st = os.lstat(e.path)  # its mode, and (a file) its change time, moved
+                rows.append(f"{rel}\0{st.st_mode:o}")
+                if is_dir:
+                    stack.append((rel + "/", e.path))
+                else:
+                    stats[rel] = stat_of(st)
             else:
                 journal.set_aside(Path(e.path))
 

@@ -302,3 +302,35 @@ def test_without_source_date_epoch_the_day_of_the_build_is_an_input(
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
     fixed = build_mod.input_key(receipts, reports, CONFIG)[0]
     assert keys[0] != keys[1] and fixed not in keys
+
+
+def test_the_record_of_an_incremental_build_is_what_a_walk_of_the_site_finds(
+    built: tuple[Path, Path, Path],
+) -> None:
+    # the update's own walk gives the record (issue 19): the same files, digests, tree key
+    # and stats as reading the site afresh, modes set by the update included
+    from driftproof.site._build_site import _read_record, _record_path
+    from driftproof.site._cache import BuildCache
+    from driftproof.site._stats import site_state
+
+    receipts, reports, site = built
+    _change_tested(receipts)
+    page = next(p for p in sorted(site.rglob("index.html")) if "/cases/" in str(p))
+    page.chmod(0o600)  # put right by the update: its row and stat as they are after that
+    (site / "receipts").chmod(0o700)
+    _build(receipts, reports, site)
+    doc = _read_record(_record_path(BuildCache(site.parent / CACHE_DIR_NAME), site.resolve()))
+    stats: dict[str, list[int]] = {}
+    files, tree = site_state(site, stats=stats)
+    assert doc["files"] == files and doc["tree"] == tree
+    assert doc["stats"]["files"] == stats
+    assert (page.stat().st_mode & 0o777, (site / "receipts").stat().st_mode & 0o777) == (
+        0o666 & ~_umask(),
+        0o777 & ~_umask(),
+    )
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
