@@ -216,3 +216,18 @@ def cached_chart(fn: _F) -> _F:
         return svg
 
     return wrapper  # type: ignore[return-value]
+
+
+def cached_files(
+    cache: BuildCache | None, render: Callable[[], dict[str, bytes]], *key: bytes | str
+) -> dict[str, bytes]:
+    """``render()``, or the files the cache holds for exactly these inputs (``key``: every
+    input of ``render``, hashed with :func:`key_of`); without a cache, ``render()``."""
+    if cache is None:
+        return render()
+    k = key_of(*key)
+    hit = cache.get_files(k)
+    if hit is None:
+        hit = render()
+        cache.put_files(k, hit)
+    return hit

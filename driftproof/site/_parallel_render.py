@@ -245,9 +245,9 @@ def render_reports(
     then draws the reports as usual and words the problem there. The results row is empty."""
     from driftproof.errors import ReceiptError, SiteBuildError
     from driftproof.receipt import parse_receipt
-    from driftproof.site._report_files import report_files
+    from driftproof.site._report_files import cached_report_files
 
-    env, cache, _fixed, _site = _context(job)
+    env, cache, fixed, _site = _context(job)
     written: dict[str, str] = {}
     kept: dict[str, str] = {}
     try:
@@ -262,7 +262,7 @@ def render_reports(
             loaded[name] = LoadedReceipt(name, receipt, data, path, sha256=sha)
         with using(cache):
             for r in job.reports:
-                w, k = write_files(report_files(r, loaded, env), job)
+                w, k = write_files(cached_report_files(r, loaded, env, cache, fixed), job)
                 written.update(w)
                 kept.update(k)
     except (ReceiptError, SiteBuildError, ValueError, KeyError, TypeError, OSError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import jinja2
 
@@ -18,7 +18,7 @@ from driftproof._anchor import slug, unique
 from driftproof.badge import site_badge_files
 from driftproof.receipt import Receipt
 from driftproof.results import ResultRow, results_rows
-from driftproof.site._cache import BuildCache, key_of
+from driftproof.site._cache import BuildCache, cached_files, key_of
 from driftproof.site._loaded import LoadedReceipt
 from driftproof.site._report_files import render as _render
 from driftproof.site.cases import case_pages, case_slugs
@@ -45,7 +45,9 @@ def receipt_files(
         return lr.holding(held[0])
 
     files = dict(
-        _cached(cache, lambda: _sheet_files(model(), reports, env), *_sheet_key(lr, reports, fixed))
+        cached_files(
+            cache, lambda: _sheet_files(model(), reports, env), *_sheet_key(lr, reports, fixed)
+        )
     )
 
     def results() -> dict[str, bytes]:
@@ -56,7 +58,7 @@ def receipt_files(
             **site_badge_files({lr.name: r}),
         }
 
-    got = dict(_cached(cache, results, *_results_key(lr)))
+    got = dict(cached_files(cache, results, *_results_key(lr)))
     row = ResultRow(**json.loads(got.pop("row.json")))
     files.update(got)
     return files, row
@@ -83,20 +85,6 @@ def receipt_files_key(
     return key_of(
         "receipt-files", key_of(*_sheet_key(lr, reports, fixed)), key_of(*_results_key(lr))
     )
-
-
-def _cached(
-    cache: BuildCache | None, render: Callable[[], dict[str, bytes]], *key: bytes | str
-) -> dict[str, bytes]:
-    """``render()``, or the files the cache holds for exactly these inputs (``key``)."""
-    if cache is None:
-        return render()
-    k = key_of(*key)
-    hit = cache.get_files(k)
-    if hit is None:
-        hit = render()
-        cache.put_files(k, hit)
-    return hit
 
 
 def _cited(lr: LoadedReceipt, reports: Sequence[Report]) -> list[dict[str, str]]:

@@ -44,10 +44,10 @@ from driftproof.site._paths import templates_dir
 from driftproof.site._receipt_files import receipt_files, receipt_files_key
 from driftproof.site._render import make_env
 from driftproof.site._report_files import (
+    cached_report_files,
     csv_bytes,
     feed_entry,
     home_listing,
-    report_files,
     spec_files,
     sums_of,
 )
@@ -194,7 +194,7 @@ def _generate(
             stage.adopt(written, kept)
         else:
             for r in ordered:
-                for path, data in report_files(r, receipts, env).items():
+                for path, data in cached_report_files(r, receipts, env, cache, fixed).items():
                     put(path, data)
         if ordered:
             put(

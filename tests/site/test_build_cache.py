@@ -116,6 +116,34 @@ def test_a_chart_already_drawn_is_not_drawn_again(
     assert any(not n.endswith(("-narrow.svg", "-dark.svg")) for n in svgs)
 
 
+def test_a_report_is_drawn_again_only_when_one_of_its_inputs_changed(
+    tmp_path: Path, site_inputs: tuple[Path, Path], env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Report 001 cites alpha and beta; Report 002 cites tested (make_site_inputs)
+    from driftproof.site import _report_files
+
+    receipts, reports = site_inputs
+    cache = tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, tmp_path / "site", config_file=CONFIG, cache_dir=cache)
+    drawn: list[int] = []
+    real = _report_files.report_files
+    monkeypatch.setattr(
+        _report_files, "report_files", lambda r, *a: drawn.append(r.number) or real(r, *a)
+    )
+    write_receipt(
+        scored_receipt({"c1": ([0.2, 0.3, 0.25], [0.5, 0.55, 0.45])}, answer="changed"),
+        receipts / "tested.json",
+    )
+    build_site(receipts, reports, tmp_path / "site", config_file=CONFIG, cache_dir=cache)
+    assert drawn == [2]  # Report 001's inputs did not change: taken from the cache
+    text = (reports / "001-savings.md").read_text(encoding="utf-8")
+    (reports / "001-savings.md").write_text(text.replace("First.", "Changed."), encoding="utf-8")
+    build_site(receipts, reports, tmp_path / "site", config_file=CONFIG, cache_dir=cache)
+    assert drawn == [2, 1]
+    build_site(receipts, reports, tmp_path / "clean", config_file=CONFIG, cache_dir=None)
+    _same(tmp_path / "site", tmp_path / "clean")
+
+
 def test_a_damaged_cache_entry_is_ignored(
     tmp_path: Path, site_inputs: tuple[Path, Path], env: None
 ) -> None:

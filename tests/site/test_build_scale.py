@@ -159,7 +159,7 @@ def test_receipts_checked_in_workers_are_rendered_there_from_the_one_parse(
     # Each receipt is parsed once per build: the worker that checked it renders its pages.
     from driftproof.site import build as build_module
 
-    real_report_files = build_module.report_files
+    real_report_files = build_module.cached_report_files
     receipts, reports = site_inputs
     build_site(receipts, reports, tmp_path / "one-process", config_file=CONFIG, cache_dir=None)
     _checked_in_workers(monkeypatch)
@@ -168,7 +168,7 @@ def test_receipts_checked_in_workers_are_rendered_there_from_the_one_parse(
         raise AssertionError("a receipt's pages were rendered again in the build process")
 
     monkeypatch.setattr(build_module, "receipt_files", not_here)
-    monkeypatch.setattr(build_module, "report_files", not_here)  # drawn while they checked
+    monkeypatch.setattr(build_module, "cached_report_files", not_here)  # drawn while they checked
     out = tmp_path / "checked-in-workers"
     inputs = build_site(receipts, reports, out, config_file=CONFIG, cache_dir=None)
     assert sorted(inputs.rendered or {}) == ["alpha", "beta", "tested"]
@@ -177,7 +177,7 @@ def test_receipts_checked_in_workers_are_rendered_there_from_the_one_parse(
     # a report that cannot be drawn ahead is drawn by the build as usual: the same site
     from driftproof.site import _parallel_render
 
-    monkeypatch.setattr(build_module, "report_files", real_report_files)
+    monkeypatch.setattr(build_module, "cached_report_files", real_report_files)
     monkeypatch.setattr(_parallel_render, "render_reports", lambda *a: None)
     again = tmp_path / "reports-drawn-late"
     inputs = build_site(receipts, reports, again, config_file=CONFIG, cache_dir=None)
