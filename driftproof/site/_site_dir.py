@@ -38,7 +38,7 @@ def index_for_search(
     wheel, so nothing is downloaded) into ``site/pagefind``. Deterministic: the same pages give
     the same bytes.
 
-    Pagefind reads a mirror of the :func:`searchable` pages (hard links in a temporary folder
+    Pagefind reads a mirror of the :func:`searchable` pages (links in a temporary folder
     beside the site), so the receipts' case pages are never read (issue 19: the index grows
     with receipts, not with cases). ``kept``: ``(folder, paths)`` of the files an incremental
     build keeps from the site it updates, which stand in the site as they are there.
@@ -58,9 +58,11 @@ def index_for_search(
                 if searchable(prefix + n):
                     _link(Path(dirpath) / n, mirror / (prefix + n))
         if kept is not None:
+            # a symbolic link, which Pagefind follows: a hard link would move the kept file's
+            # change time, and the next build could no longer trust its stat (_stats)
             for rel in kept[1]:
                 if searchable(rel) and not os.path.lexists(mirror / rel):
-                    _link(kept[0] / rel, mirror / rel)
+                    _link(Path(kept[0]).resolve() / rel, mirror / rel, symbolic=True)
         res = subprocess.run(
             [sys.executable, "-m", "pagefind", "--site", str(mirror)]
             + ["--output-path", str(Path(site) / "pagefind"), "--silent"],
@@ -89,10 +91,13 @@ def searchable(rel: str) -> bool:
     return not (parts[0] == "receipts" and len(parts) >= 5 and parts[-3] == "cases")
 
 
-def _link(src: Path, dest: Path) -> None:
+def _link(src: Path, dest: Path, *, symbolic: bool = False) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
-        os.link(src, dest)
+        if symbolic:
+            os.symlink(src, dest)
+        else:
+            os.link(src, dest)
     except OSError:
         shutil.copyfile(src, dest)
 
