@@ -195,7 +195,8 @@ def _build(
             **(prior.get("receipts") or {}),
             "": (prior.get("stats") or {}).get("at", 0),
         }
-        with handing_over(inputs, progress, previous, kept_record, ahead) as handover:
+        mirror = record.with_name(f"{record.name}.search") if record is not None else None
+        with handing_over(inputs, progress, previous, kept_record, ahead, mirror) as handover:
             build(cfg)
     except (MkDocsException, SystemExit) as exc:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -66,6 +66,7 @@ def handing_over(
     previous: Path | None = None,
     record: Any = None,
     ahead: Any = None,
+    search_mirror: Path | None = None,
 ) -> Iterator[Handover]:
     """Make ``inputs`` (a :class:`driftproof.site.publish.SiteInputs`) the hook's for one build;
     ``progress(phase, done, total)`` hears of the render and write phases. ``previous``: the
@@ -78,7 +79,9 @@ def handing_over(
     :class:`~driftproof.site._parallel_render.RenderAhead` the inputs' receipts were rendered
     with while they were checked (:attr:`driftproof.site.publish.SiteInputs.rendered`); its
     files are taken into the site when the build renders with the same navigation, site
-    name and templates, else rendered again."""
+    name and templates, else rendered again. ``search_mirror``: the folder, kept between
+    builds of the site, that the search index reads its pages from
+    (:func:`driftproof.site._site_dir.sync_mirror`)."""
     handover = Handover()
     _state["inputs"] = inputs
     _state["progress"] = progress
@@ -86,6 +89,7 @@ def handing_over(
     _state["record"] = record
     _state["handover"] = handover
     _state["ahead"] = ahead
+    _state["search_mirror"] = search_mirror
     try:
         yield handover
     finally:
@@ -267,8 +271,9 @@ def on_post_build(config: Any) -> None:
         progress("write", _state.get("generated", 0), _state.get("generated", 0))
     handover, previous = _state.get("handover"), _state.get("previous")
     kept = (previous, handover.kept) if handover is not None and previous is not None else None
+    config_file = Path(config.config_file_path or "mkdocs.yml")
     try:
-        index_for_search(Path(config.site_dir), Path(config.config_file_path or "mkdocs.yml"), kept)
+        index_for_search(Path(config.site_dir), config_file, kept, _state.get("search_mirror"))
     finally:
         on_build_error(None)
 

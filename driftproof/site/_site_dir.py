@@ -7,13 +7,15 @@ Split from :mod:`driftproof.site.publish` by responsibility (issue 18).
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._cache import key_of
@@ -28,20 +30,27 @@ __all__ = [
     "index_for_search",
     "replace",
     "searchable",
+    "sync_mirror",
 ]
 
 
 def index_for_search(
-    site: Path, config_file: Path, kept: tuple[Path, Iterable[str]] | None = None
+    site: Path,
+    config_file: Path,
+    kept: tuple[Path, Mapping[str, str]] | None = None,
+    mirror: Path | None = None,
 ) -> None:
     """Build the static search index with Pagefind (pinned; its binary ships in the ``pagefind_bin``
     wheel, so nothing is downloaded) into ``site/pagefind``. Deterministic: the same pages give
     the same bytes.
 
-    Pagefind reads a mirror of the :func:`searchable` pages (links in a temporary folder
-    beside the site), so the receipts' case pages are never read (issue 19: the index grows
-    with receipts, not with cases). ``kept``: ``(folder, paths)`` of the files an incremental
-    build keeps from the site it updates, which stand in the site as they are there.
+    Pagefind reads a mirror of the :func:`searchable` pages, so the receipts' case pages are
+    never read (issue 19: the index grows with receipts, not with cases). ``kept``:
+    ``(folder, {path: sha256 hex})`` of the files an incremental build keeps from the site it
+    updates, which stand in the site as they are there. ``mirror``: a folder kept between
+    builds of one site (in the build cache), brought up to date by :func:`sync_mirror`, so a
+    rebuild writes only the pages that changed; without it, a temporary folder beside the
+    site, removed afterwards.
 
     Raises:
         SiteBuildError: Pagefind failed (the build then stops; ``out`` stays untouched).
@@ -49,35 +58,101 @@ def index_for_search(
     import subprocess
     import sys
 
-    mirror = Path(tempfile.mkdtemp(prefix=".driftproof-search-", dir=Path(site).parent))
+    if mirror is not None:
+        try:
+            sync_mirror(mirror, Path(site), kept)
+        except OSError:  # a cache it cannot write only costs time: a mirror of its own
+            mirror = None
+    where = mirror or Path(tempfile.mkdtemp(prefix=".driftproof-search-", dir=Path(site).parent))
     try:
-        for dirpath, _dirs, filenames in os.walk(site):
-            base = os.path.relpath(dirpath, site)
-            prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
-            for n in filenames:
-                if searchable(prefix + n):
-                    _link(Path(dirpath) / n, mirror / (prefix + n))
-        if kept is not None:
-            # a symbolic link, which Pagefind follows: a hard link would move the kept file's
-            # change time, and the next build could no longer trust its stat (_stats)
-            for rel in kept[1]:
-                if searchable(rel) and not os.path.lexists(mirror / rel):
-                    _link(Path(kept[0]).resolve() / rel, mirror / rel, symbolic=True)
+        if mirror is None:
+            sync_mirror(where, Path(site), kept)
         res = subprocess.run(
-            [sys.executable, "-m", "pagefind", "--site", str(mirror)]
+            [sys.executable, "-m", "pagefind", "--site", str(where)]
             + ["--output-path", str(Path(site) / "pagefind"), "--silent"],
             capture_output=True,
             text=True,
             timeout=600,
         )
     finally:
-        shutil.rmtree(mirror, ignore_errors=True)
+        if mirror is None:
+            shutil.rmtree(where, ignore_errors=True)
+            (where.parent / f"{where.name}.json").unlink(missing_ok=True)
     if res.returncode != 0:
         msg = (res.stderr or res.stdout).strip().splitlines()[-1:] or ["no output"]
         raise SiteBuildError(
             f"the search index could not be built: {msg[0]}",
             [Problem(str(config_file), "", f"pagefind failed: {msg[0]}")],
         )
+
+
+def sync_mirror(
+    mirror: Path, site: Path, kept: tuple[Path, Mapping[str, str]] | None = None
+) -> None:
+    """Make ``mirror`` hold exactly the :func:`searchable` pages of ``site`` and of ``kept``
+    (see :func:`index_for_search`), each with its bytes, and nothing else.
+
+    A page the mirror already holds with the sha256 it needs (its manifest, a JSON file
+    beside it, says so, and the file still has the size and modification time the manifest
+    took) is left alone; any other is copied in. A copy,
+    not a link: linking or unlinking a site's file moves its change time, and the next build
+    could no longer trust its stat (:mod:`driftproof.site._stats`). Any other entry is
+    removed; a damaged manifest vouches for nothing. A failure leaves a mirror the next call
+    puts right.
+
+    Raises:
+        OSError: the mirror could not be written.
+    """
+    from driftproof.receipt._seal import atomic_write
+    from driftproof.site._stats import file_sha
+
+    manifest = mirror.parent / f"{mirror.name}.json"
+    try:
+        held = json.loads(manifest.read_bytes())
+        if not isinstance(held, dict):
+            raise ValueError("not a manifest")
+    except (OSError, ValueError):
+        held = {}
+    want: dict[str, tuple[Path, str]] = {}  # path: (source, sha256)
+    if kept is not None:
+        for rel, sha in kept[1].items():
+            if searchable(rel):
+                want[rel] = (Path(kept[0]) / rel, sha)
+    for dirpath, _dirs, filenames in os.walk(site):
+        base = os.path.relpath(dirpath, site)
+        prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
+        for n in filenames:
+            if searchable(prefix + n):
+                src = Path(dirpath) / n
+                want[prefix + n] = (src, file_sha(src))
+    final: dict[str, list[Any]] = {}
+    manifest.unlink(missing_ok=True)  # until the mirror matches it again
+    mirror.mkdir(parents=True, exist_ok=True)
+    for dirpath, dirnames, filenames in os.walk(mirror):
+        base = os.path.relpath(dirpath, mirror)
+        prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
+        for d in [d for d in dirnames if prefix + d in want]:  # a folder where a page goes
+            dirnames.remove(d)
+            if not os.path.islink(os.path.join(dirpath, d)):
+                shutil.rmtree(os.path.join(dirpath, d))
+                continue
+            filenames.append(d)
+        for n in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+            rel = prefix + n
+            entry, st = want.get(rel), os.lstat(mirror / rel)
+            now = [entry[1], st.st_size, st.st_mtime_ns] if entry is not None else None
+            if now is None or held.get(rel) != now or not stat.S_ISREG(st.st_mode):
+                os.unlink(mirror / rel)  # not wanted, or not known to hold the right bytes
+            else:
+                final[rel] = now  # already there
+                del want[rel]
+    for rel, (src, sha) in sorted(want.items()):
+        dest = mirror / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+        st = os.lstat(dest)
+        final[rel] = [sha, st.st_size, st.st_mtime_ns]
+    atomic_write(manifest, json.dumps(final, sort_keys=True).encode("utf-8"))
 
 
 def searchable(rel: str) -> bool:
@@ -89,17 +164,6 @@ def searchable(rel: str) -> bool:
         return False
     parts = rel.split("/")
     return not (parts[0] == "receipts" and len(parts) >= 5 and parts[-3] == "cases")
-
-
-def _link(src: Path, dest: Path, *, symbolic: bool = False) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        if symbolic:
-            os.symlink(src, dest)
-        else:
-            os.link(src, dest)
-    except OSError:
-        shutil.copyfile(src, dest)
 
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.

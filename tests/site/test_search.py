@@ -97,3 +97,69 @@ def test_tables_of_figures_stay_out_of_the_index_and_the_headline_is_in(
             while node is not None:
                 assert "data-pagefind-ignore" not in node.attributes
                 node = node.parent
+
+
+# The search index's mirror, kept between builds of a site (issue 19): it holds exactly the
+# searchable pages with their bytes, and a rebuild copies in only what changed.
+
+
+def _mirror_files(mirror: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(mirror).as_posix(): p.read_bytes()
+        for p in mirror.rglob("*")
+        if p.is_file() or p.is_symlink()
+    }
+
+
+def test_the_mirror_holds_the_searchable_pages_and_copies_in_only_what_changed(
+    tmp_path: Path,
+) -> None:
+    import hashlib
+
+    from driftproof.site._site_dir import sync_mirror
+
+    site, old, mirror = tmp_path / "site", tmp_path / "old", tmp_path / "cache" / "m"
+    pages = {
+        "index.html": b"<p>home</p>",
+        "receipts/a/index.html": b"<p>sheet a</p>",
+        "receipts/a/cases/c1/index.html": b"<p>a case page: not searchable</p>",
+        "receipts/a.json": b"{}",
+        "pagefind/x.html": b"<p>the index's own</p>",
+    }
+    for rel, data in pages.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_bytes(data)
+    (old / "receipts/b").mkdir(parents=True)
+    (old / "receipts/b/index.html").write_bytes(b"<p>sheet b, kept</p>")
+    kept = (old, {"receipts/b/index.html": hashlib.sha256(b"<p>sheet b, kept</p>").hexdigest()})
+    sync_mirror(mirror, site, kept)
+    expected = {
+        "index.html": b"<p>home</p>",
+        "receipts/a/index.html": b"<p>sheet a</p>",
+        "receipts/b/index.html": b"<p>sheet b, kept</p>",
+    }
+    assert _mirror_files(mirror) == expected
+
+    def stamp(rel: str) -> tuple[int, int]:
+        st = (mirror / rel).stat()
+        return st.st_ino, st.st_mtime_ns
+
+    inodes = {rel: stamp(rel) for rel in expected}
+    # copies, never links: the site's and the kept files' change times do not move
+    assert (mirror / "index.html").stat().st_ino != (site / "index.html").stat().st_ino
+    (site / "index.html").write_bytes(b"<p>home, changed</p>")
+    (mirror / "stray.html").write_bytes(b"<p>not in the site</p>")
+    sync_mirror(mirror, site, kept)
+    expected["index.html"] = b"<p>home, changed</p>"
+    assert _mirror_files(mirror) == expected
+    # the unchanged pages were left where they were; the changed one was copied in again
+    assert stamp("receipts/a/index.html") == inodes["receipts/a/index.html"]
+    assert stamp("receipts/b/index.html") == inodes["receipts/b/index.html"]
+    # a page edited in the mirror, or a manifest that vouches for nothing, is put right
+    (mirror / "receipts/a/index.html").write_bytes(b"<p>edited by hand</p>")
+    sync_mirror(mirror, site, kept)
+    assert _mirror_files(mirror) == expected
+    (tmp_path / "cache" / "m.json").write_text("[not a manifest", encoding="utf-8")
+    (mirror / "receipts/b/index.html").write_bytes(b"<p>edited, same size!</p>"[:19])
+    sync_mirror(mirror, site, kept)
+    assert _mirror_files(mirror) == expected
