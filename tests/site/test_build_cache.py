@@ -61,15 +61,23 @@ def test_cached_and_incremental_builds_are_byte_identical_to_clean_builds(
     _same(tmp_path / "after", tmp_path / "clean2")
 
 
+def _built_once(
+    tmp_path: Path, site_inputs: tuple[Path, Path], name: str
+) -> tuple[Path, Path, Path]:
+    """The inputs' receipts and reports folders, and the cache of a first build into ``name``."""
+    receipts, reports = site_inputs
+    cache = tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, tmp_path / name, config_file=CONFIG, cache_dir=cache)
+    return receipts, reports, cache
+
+
 def test_a_receipt_already_checked_and_rendered_is_neither_checked_nor_rendered_again(
     tmp_path: Path, site_inputs: tuple[Path, Path], env: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from driftproof.receipt import _load
     from driftproof.site import _receipt_files as site_build
 
-    receipts, reports = site_inputs
-    cache = tmp_path / CACHE_DIR_NAME
-    build_site(receipts, reports, tmp_path / "first", config_file=CONFIG, cache_dir=cache)
+    receipts, reports, cache = _built_once(tmp_path, site_inputs, "first")
     checked: list[str] = []
     rendered: list[str] = []
     real_check, real_sheet = _load._check_schema, site_build._sheet_page
@@ -122,9 +130,7 @@ def test_a_report_is_drawn_again_only_when_one_of_its_inputs_changed(
     # Report 001 cites alpha and beta; Report 002 cites tested (make_site_inputs)
     from driftproof.site import _report_files
 
-    receipts, reports = site_inputs
-    cache = tmp_path / CACHE_DIR_NAME
-    build_site(receipts, reports, tmp_path / "site", config_file=CONFIG, cache_dir=cache)
+    receipts, reports, cache = _built_once(tmp_path, site_inputs, "site")
     drawn: list[int] = []
     real = _report_files.report_files
     monkeypatch.setattr(
