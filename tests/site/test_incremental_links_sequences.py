@@ -150,3 +150,19 @@ def test_links_into_generated_pages_and_assets(
         ],
         "bfbb",
     )
+
+
+def test_a_build_that_mkdocs_refuses_between_two_good_ones(
+    tmp_path: Path, site_inputs: tuple[Path, Path]
+) -> None:
+    _run(
+        tmp_path,
+        site_inputs,
+        [
+            {"x.md": _md("X", '<a href="../results/">results</a>')},
+            {"results.md": _md("Results", "a page where a generated one goes")},  # refused
+            {"results.md": None, "x.md": _md("X", '<a href="../results/#nothing">r</a>')},
+            {"x.md": _md("X", "no links")},
+        ],
+        "bffb",
+    )
