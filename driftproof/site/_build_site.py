@@ -289,10 +289,12 @@ def input_key(
     """sha256 (hex) of every input of a build, and the sha256 of each receipt file by path.
 
     The inputs: each file (path and bytes; a symbolic link as such) under the receipts and
-    reports folders, the mkdocs config's bytes, its pages folder (``docs_dir``) and templates
-    (the theme's ``custom_dir`` and its siblings), the product key
-    (:func:`driftproof.site._cache.product_key`: Driftproof's version and files) and
-    ``SOURCE_DATE_EPOCH``. A config mkdocs cannot load gives a key no build recorded.
+    reports folders, the mkdocs config's bytes and what mkdocs reads from it (parents it
+    inherits, ``!ENV`` values), its pages folder (``docs_dir``) and templates (the theme's
+    ``custom_dir`` and its siblings), the product key
+    (:func:`driftproof.site._cache.product_key`: Driftproof's version and files, and the
+    installed libraries' versions), the umask and ``SOURCE_DATE_EPOCH``. A config mkdocs
+    cannot load gives a key no build recorded.
 
     ``known``: the ``sources`` a site record kept (``{"at": ns, "files": {path: [size,
     mtime_ns, ctime_ns, inode, sha256]}}``): a file whose stat is trusted
@@ -305,8 +307,11 @@ def input_key(
         known.get("at", 0) if known_files else 0,
     )
     seen_files = seen.setdefault("files", {}) if seen is not None else {}
+    mask = os.umask(0)  # the modes a build gives its files (read back at once)
+    os.umask(mask)
     parts: list[bytes | str] = [
         product_key(),
+        f"umask {mask:o}",
         # without it, mkdocs dates the sitemap with the day of the build (UTC)
         os.environ.get("SOURCE_DATE_EPOCH") or f"built on {datetime.now(UTC):%Y-%m-%d}",
         str(Path(config_file).resolve()),
@@ -319,16 +324,19 @@ def input_key(
         parts += [label, json.dumps(sorted(digests.items()))]
     try:
         from mkdocs.config import load_config
+        from mkdocs.utils.yaml import yaml_load
 
         config = Path(config_file)
         parts.append(config.read_bytes())
+        with open(config, "rb") as fh:  # as mkdocs reads it: INHERIT parents, !ENV values
+            merged = yaml_load(fh)
+        parts.append(json.dumps(merged, sort_keys=True, default=lambda o: type(o).__qualname__))
         cfg = load_config(str(config))
         theme = cfg.theme.custom_dir
         folders: list[Path | None] = [Path(cfg.docs_dir), Path(theme).parent if theme else None]
         for where in folders:
-            # read now (tree_key's cache is per process, and a long process may see edits)
             ok = where is not None and where.is_dir()
-            parts.append(tree_key.__wrapped__(where.resolve()) if ok and where else "")
+            parts.append(tree_key(where.resolve()) if ok and where else "")
     except Exception:  # any failure only means "not known to be unchanged"
         parts.append(os.urandom(16))
     return key_of(*parts), shas

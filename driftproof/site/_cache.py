@@ -28,6 +28,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from functools import cache
@@ -57,7 +58,11 @@ _MAGIC = b"driftproof-cache-1\n"
 
 @cache
 def product_key() -> str:
-    """sha256 over Driftproof's version and every file of the package and the templates (hex)."""
+    """sha256 over Driftproof's version, every file of the package and the templates, and the
+    name and version of every installed distribution (a library upgraded changes what a build
+    writes, so it changes every cache entry's key) (hex); one reading per process."""
+    import importlib.metadata
+
     h = hashlib.sha256(f"driftproof {driftproof.__version__}\n".encode())
     package = Path(driftproof.__file__).resolve().parent
     roots = [("pkg", package), ("tpl", templates_dir())]
@@ -70,19 +75,37 @@ def product_key() -> str:
             data = p.read_bytes()
             h.update(f"{label}/{p.relative_to(root).as_posix()}\0{len(data)}\0".encode())
             h.update(data)
+    installed = sorted(
+        f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()
+    )
+    h.update(("\0".join(installed)).encode("utf-8"))
     return h.hexdigest()
 
 
-@cache
 def tree_key(folder: Path) -> str:
     """sha256 (hex) of every file under ``folder`` (names and bytes), e.g. a templates folder
-    given by a config rather than the package's own; one reading per build process."""
+    given by a config rather than the package's own; read afresh at each call (a long
+    process may see edits between two builds), following linked folders as mkdocs does
+    (each real folder once)."""
     h = hashlib.sha256()
-    for p in sorted(Path(folder).rglob("*")):
-        if p.is_file() and "__pycache__" not in p.parts:
-            data = p.read_bytes()
-            h.update(f"{p.relative_to(folder).as_posix()}\0{len(data)}\0".encode())
-            h.update(data)
+    root = Path(folder)
+    found: list[tuple[str, Path]] = []
+    seen: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in seen:
+            dirnames[:] = []  # a link back into a folder already read
+            continue
+        seen.add(real)
+        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+        for n in filenames:
+            q = Path(dirpath) / n
+            if q.is_file():
+                found.append((q.relative_to(root).as_posix(), q))
+    for rel, q in sorted(found):
+        data = q.read_bytes()
+        h.update(f"{rel}\0{len(data)}\0".encode())
+        h.update(data)
     return h.hexdigest()
 
 

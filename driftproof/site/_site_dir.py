@@ -7,7 +7,6 @@ Split from :mod:`driftproof.site.publish` by responsibility (issue 18).
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import shutil
@@ -15,7 +14,6 @@ import stat
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._cache import key_of
@@ -50,7 +48,8 @@ def index_for_search(
     updates, which stand in the site as they are there. ``mirror``: a folder kept between
     builds of one site (in the build cache), brought up to date by :func:`sync_mirror`, so a
     rebuild writes only the pages that changed; without it, a temporary folder beside the
-    site, removed afterwards.
+    site, removed afterwards. Pagefind runs in the mirror, without ``PAGEFIND_*`` variables:
+    no setting from outside the build changes the index.
 
     Raises:
         SiteBuildError: Pagefind failed (the build then stops; ``out`` stays untouched).
@@ -63,21 +62,28 @@ def index_for_search(
             sync_mirror(mirror, Path(site), kept)
         except OSError:  # a cache it cannot write only costs time: a mirror of its own
             mirror = None
-    where = mirror or Path(tempfile.mkdtemp(prefix=".driftproof-search-", dir=Path(site).parent))
+    where = (
+        mirror or Path(tempfile.mkdtemp(prefix=".driftproof-search-", dir=Path(site).parent))
+    ).resolve()
     try:
         if mirror is None:
             sync_mirror(where, Path(site), kept)
+        # Pagefind also reads settings from PAGEFIND_* variables and a pagefind.yml (or
+        # .toml, .json) in its working folder: neither is an input of the build, so it runs
+        # without them, in the mirror (which holds nothing but pages)
+        env = {k: v for k, v in os.environ.items() if not k.upper().startswith("PAGEFIND_")}
         res = subprocess.run(
             [sys.executable, "-m", "pagefind", "--site", str(where)]
-            + ["--output-path", str(Path(site) / "pagefind"), "--silent"],
+            + ["--output-path", str(Path(site).resolve() / "pagefind"), "--silent"],
             capture_output=True,
             text=True,
             timeout=600,
+            cwd=where,
+            env=env,
         )
     finally:
         if mirror is None:
             shutil.rmtree(where, ignore_errors=True)
-            (where.parent / f"{where.name}.json").unlink(missing_ok=True)
     if res.returncode != 0:
         msg = (res.stderr or res.stdout).strip().splitlines()[-1:] or ["no output"]
         raise SiteBuildError(
@@ -92,28 +98,18 @@ def sync_mirror(
     """Make ``mirror`` hold exactly the :func:`searchable` pages of ``site`` and of ``kept``
     (see :func:`index_for_search`), each with its bytes, and nothing else.
 
-    A page the mirror already holds with the sha256 it needs (its manifest, a JSON file
-    beside it, says so, and the file still has the size and modification time the manifest
-    took) is left alone; any other is copied in. A copy,
-    not a link: linking or unlinking a site's file moves its change time, and the next build
-    could no longer trust its stat (:mod:`driftproof.site._stats`). Any other entry is
-    removed; a damaged manifest vouches for nothing. A failure leaves a mirror the next call
-    puts right.
+    A page the mirror already holds with the bytes it needs (the sha256 of what is there) is
+    left alone; any other is copied in. A copy, not a link: linking or unlinking a site's
+    file moves its change time, and the next build could no longer trust its stat
+    (:mod:`driftproof.site._stats`). Anything else in the mirror is removed. A failure
+    leaves a mirror the next call puts right.
 
     Raises:
         OSError: the mirror could not be written.
     """
-    from driftproof.receipt._seal import atomic_write
     from driftproof.site._stats import file_sha
 
-    manifest = mirror.parent / f"{mirror.name}.json"
-    try:
-        held = json.loads(manifest.read_bytes())
-        if not isinstance(held, dict):
-            raise ValueError("not a manifest")
-    except (OSError, ValueError):
-        held = {}
-    want: dict[str, tuple[Path, str]] = {}  # path: (source, sha256)
+    want: dict[str, tuple[Path, str]] = {}  # path: (source, sha256 of its bytes)
     if kept is not None:
         for rel, sha in kept[1].items():
             if searchable(rel):
@@ -125,8 +121,6 @@ def sync_mirror(
             if searchable(prefix + n):
                 src = Path(dirpath) / n
                 want[prefix + n] = (src, file_sha(src))
-    final: dict[str, list[Any]] = {}
-    manifest.unlink(missing_ok=True)  # until the mirror matches it again
     mirror.mkdir(parents=True, exist_ok=True)
     for dirpath, dirnames, filenames in os.walk(mirror):
         base = os.path.relpath(dirpath, mirror)
@@ -140,19 +134,14 @@ def sync_mirror(
         for n in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
             rel = prefix + n
             entry, st = want.get(rel), os.lstat(mirror / rel)
-            now = [entry[1], st.st_size, st.st_mtime_ns] if entry is not None else None
-            if now is None or held.get(rel) != now or not stat.S_ISREG(st.st_mode):
-                os.unlink(mirror / rel)  # not wanted, or not known to hold the right bytes
+            if entry is None or not stat.S_ISREG(st.st_mode) or file_sha(mirror / rel) != entry[1]:
+                os.unlink(mirror / rel)  # not wanted, or not the bytes wanted
             else:
-                final[rel] = now  # already there
-                del want[rel]
-    for rel, (src, sha) in sorted(want.items()):
+                del want[rel]  # already there
+    for rel, (src, _sha) in sorted(want.items()):
         dest = mirror / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
-        st = os.lstat(dest)
-        final[rel] = [sha, st.st_size, st.st_mtime_ns]
-    atomic_write(manifest, json.dumps(final, sort_keys=True).encode("utf-8"))
 
 
 def searchable(rel: str) -> bool:

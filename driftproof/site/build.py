@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
 
+from driftproof.errors import Problem, SiteBuildError
 from driftproof.results import (
     RESULTS_PAGE,
     ResultRow,
@@ -159,7 +160,9 @@ def generate_site(
             the receipts were checked): taken as they are (with ``stage`` only).
 
     Raises:
-        SiteBuildError: a section cannot be rendered (names the report file and section).
+        SiteBuildError: a section cannot be rendered (names the report file and section);
+            two receipts would write the same file (e.g. ``alpha`` and ``alpha.details``
+            both ``badge/alpha.details.json``; one problem per file, naming the receipt).
     """
     with using(settings.cache):  # charts drawn below are kept in (and taken from) the cache
         _generate(receipts, reports, emit, settings, stage, rendered or {}, reports_rendered)
@@ -217,6 +220,15 @@ def _generate(
     from driftproof.site._staging import ReceiptFiles
 
     keys = {name: receipt_files_key(lr, ordered, fixed) for name, lr in receipts.items()}
+    owners: dict[str, str] = {}  # each receipt file's path: the receipt that writes it
+    clashes: list[tuple[str, str, str]] = []
+
+    def own(name: str, paths: Iterable[str]) -> None:
+        for path in paths:
+            first = owners.setdefault(path, name)
+            if first != name:
+                clashes.append((path, first, name))
+
     done: list[ResultRow] = []
     todo: Mapping[str, LoadedReceipt] = receipts
     if stage is not None:
@@ -228,6 +240,7 @@ def _generate(
             row: dict[str, Any],
             stage: Staging = stage,
         ) -> None:
+            own(name, [*written, *kept])
             emitted.update(written)
             emitted.update(kept)
             stage.adopt(written, kept)
@@ -245,6 +258,7 @@ def _generate(
             if reused is None:
                 pending[name] = lr
             else:
+                own(name, reused.paths)
                 emitted.update(reused.paths)
                 done.append(ResultRow(**reused.row))
         todo = pending
@@ -271,6 +285,7 @@ def _generate(
         for i, (name, lr) in enumerate(sorted(todo.items())):
             put(f"receipts/{name}.json", lr.raw)
             files, row = receipt_files(lr, ordered, env, cache, fixed)
+            own(name, [f"receipts/{name}.json", *files])
             for path, data in files.items():
                 put(path, data)
             rows.append(row)
@@ -279,6 +294,19 @@ def _generate(
                 stage.receipts[name] = ReceiptFiles(keys[name], paths, dataclasses.asdict(row))
             if progress:
                 progress("render", i + 1, len(todo))
+    if clashes:
+        raise SiteBuildError(
+            f"{len(clashes)} file(s) two receipts would both write",
+            [
+                Problem(
+                    str(receipts[second].path or second),
+                    "",
+                    f"expected a receipt name whose files no other receipt writes: receipt "
+                    f"{first!r} writes {path} too; rename one of them",
+                )
+                for path, first, second in clashes[:50]
+            ],
+        )
     put(
         "receipts/index.html",
         _render(

@@ -1,7 +1,7 @@
 """Adversarial sequences of builds with a cache (issue 19): each must leave the site a clean
 build (``cache_dir=None``) of the same inputs gives, byte for byte (and, where a test says
-so, mode for mode). Each test here failed when it was written; the docstring of each says
-what it breaks and the cause suspected."""
+so, mode for mode), or fail as the clean build fails. Each test here failed when it was
+written; the docstring of each says what it broke, and how it was put right."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 from site_fixtures import REPO, scored_receipt
 from site_fixtures import site_files as _files
 
+from driftproof.errors import SiteBuildError
 from driftproof.receipt import write_receipt
 from driftproof.site import build_site
 from driftproof.site._cache import CACHE_DIR_NAME
@@ -183,38 +184,43 @@ def test_two_receipts_whose_badge_files_share_a_path(
 ) -> None:
     """BREAK 5. Receipts ``alpha`` and ``alpha.details`` (a legal name, SAFE_NAME allows
     dots) both write ``badge/alpha.details.json`` (alpha's details, alpha.details'
-    endpoint); nothing refuses the clash, the later one wins in a clean build. An
-    incremental build keeps alpha whole (``Staging.reuse``: the path is in ``kept``) and
-    ``apply`` never places a path of ``kept``, so the changed receipt's file is dropped."""
+    endpoint); nothing refused the clash: the later one won in a clean build, and an
+    incremental build that kept alpha whole dropped the other's file. Now every build
+    refuses it, naming the receipt and the file, and leaves the site as it was."""
     receipts, reports = site_inputs
     out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    before = _files(out)
+    time.sleep(1.2)  # so that the next build trusts the kept files' stats and keeps alpha whole
     other = receipts / "alpha.details.json"
     write_receipt(scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}), other)
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
-    # a second build a while later, so that the next one trusts the kept files' stats
-    # (_stats.RACY_NS) and keeps alpha whole (Staging.reuse)
-    time.sleep(1.2)
-    write_receipt(  # a receipt neither of the two touches
-        scored_receipt({"c1": ([0.2, 0.3, 0.25], [0.5, 0.55, 0.45])}, answer="changed"),
-        receipts / "tested.json",
+    with pytest.raises(SiteBuildError) as incremental:
+        build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    with pytest.raises(SiteBuildError) as clean:
+        build_site(receipts, reports, tmp_path / "clean", config_file=CONFIG, cache_dir=None)
+    expected = (
+        "expected a receipt name whose files no other receipt writes: receipt 'alpha' writes "
+        "badge/alpha.details.json too; rename one of them"
     )
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
-    time.sleep(1.2)
-    write_receipt(scored_receipt({"c1": ([0.1, 0.2, 0.15], [0.5, 0.55, 0.45])}), other)
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
-    clean = _clean(receipts, reports, CONFIG, tmp_path / "clean")
-    assert not (d := _diff(_files(out), clean)), d
+    assert [(p.file, p.message) for p in clean.value.problems] == [(str(other), expected)]
+    assert incremental.value.lines() == clean.value.lines()
+    assert _files(out) == before and not (tmp_path / "clean").exists()
 
 
 def test_a_dependency_whose_output_changed_is_not_served_from_the_cache(
     tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """BREAK 6. The product key (``_cache.product_key``) is Driftproof's version, files and
-    templates; no installed library's version is in it. A lock-file bump of markdown-it-py
-    (or Jinja2, pydantic, selectolax, mkdocs, Pagefind) changes what a clean build writes,
-    yet every cache entry (report pages, sheets, charts, the link check's pages, the site
-    record) is still taken. Simulated in one process: markdown-it renders differently."""
+    """BREAK 6. The product key (``_cache.product_key``) was Driftproof's version, files and
+    templates; no installed library's version was in it, so after a lock-file bump of
+    markdown-it-py (or Jinja2, pydantic, selectolax, mkdocs, Pagefind) every cache entry was
+    still taken. Now every installed distribution's version is in it. Simulated: a new
+    process (the key read again) sees markdown-it-py at another version, which renders
+    differently."""
+    import importlib.metadata
+
     import markdown_it
+
+    from driftproof.site import _cache
 
     receipts, reports = site_inputs
     out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
@@ -223,11 +229,26 @@ def test_a_dependency_whose_output_changed_is_not_served_from_the_cache(
     monkeypatch.setattr(
         markdown_it.MarkdownIt, "render", lambda self, *a, **k: real(self, *a, **k) + "\n<!--2-->"
     )
-    write_receipt(  # a receipt Report 001 does not cite: its page's inputs are unchanged
+    real_distributions = importlib.metadata.distributions
+
+    class Upgraded:
+        def __init__(self, d: importlib.metadata.Distribution) -> None:
+            self.metadata, self.version = d.metadata, d.version
+            if d.metadata["Name"].lower() == "markdown-it-py":
+                self.version = d.version + ".post1"
+
+    monkeypatch.setattr(
+        importlib.metadata, "distributions", lambda: [Upgraded(d) for d in real_distributions()]
+    )
+    _cache.product_key.cache_clear()  # a new process reads it again
+    write_receipt(  # a receipt Report 001 does not cite: its page's other inputs are unchanged
         scored_receipt({"c1": ([0.2, 0.3, 0.25], [0.5, 0.55, 0.45])}, answer="changed"),
         receipts / "tested.json",
     )
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    try:
+        build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    finally:
+        _cache.product_key.cache_clear()
     clean = _clean(receipts, reports, CONFIG, tmp_path / "clean")
     assert b"<!--2-->" in clean["reports/001/index.html"]
     assert not (d := _diff(_files(out), clean)), d
@@ -263,16 +284,18 @@ def test_a_page_in_a_linked_folder_of_the_docs_is_read_again(
 
 
 @pytest.mark.parametrize("where", ["environment", "pagefind.yml"])
-def test_a_search_setting_from_outside_the_config_is_used(
+def test_a_search_setting_from_outside_the_config_is_not_taken(
     tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    """BREAK 8. Pagefind takes settings from ``PAGEFIND_*`` variables (and a
-    ``pagefind.yml`` in the working folder); ``index_for_search`` passes the environment
-    and working folder on, and no input key holds them, so the index of a clean build
-    changes and an unchanged build (``_unchanged``) keeps the old one."""
+    """BREAK 8. Pagefind takes settings from ``PAGEFIND_*`` variables and a ``pagefind.yml``
+    in its working folder; ``index_for_search`` passed the environment and working folder
+    on, and no input key held them, so a clean build's index changed while an unchanged
+    build kept the old one. Now Pagefind runs without them (in the mirror, without the
+    variables): every build gives the index of the build's own inputs."""
     receipts, reports = site_inputs
     out, cache = tmp_path / "site", tmp_path / CACHE_DIR_NAME
     build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    before = _files(out)
     if where == "environment":
         monkeypatch.setenv("PAGEFIND_FORCE_LANGUAGE", "fr")
     else:
@@ -280,5 +303,6 @@ def test_a_search_setting_from_outside_the_config_is_used(
         (tmp_path / "pagefind.yml").write_text("force_language: fr\n", encoding="utf-8")
     build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
     clean = _clean(receipts, reports, CONFIG, tmp_path / "clean")
-    assert b'"fr"' in clean["pagefind/pagefind-entry.json"]
+    assert b'"fr"' not in clean["pagefind/pagefind-entry.json"]
     assert not (d := _diff(_files(out), clean)), d
+    assert not (d := _diff(before, clean)), d

@@ -6,7 +6,6 @@ the build under test."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import time
@@ -59,13 +58,14 @@ def _remove_mirror(out: Path, cache: Path) -> None:
     shutil.rmtree(mirror)
 
 
-def _damage_manifest(out: Path, cache: Path) -> None:
-    mirror = _mirror(cache)
-    manifest = mirror.parent / f"{mirror.name}.json"
-    held = json.loads(manifest.read_bytes())
-    held["method/index.html"][0] = "0" * 64
-    manifest.write_text(json.dumps(held), encoding="utf-8")
-    (mirror / "stray.html").write_text("<p>stray</p>", encoding="utf-8")
+def _damage_mirror(out: Path, cache: Path) -> None:
+    # a page's bytes changed with its size and times put back, and a stray page added
+    page = _mirror(cache) / "method" / "index.html"
+    st = page.stat()
+    data = page.read_bytes()
+    page.write_bytes(data.replace(b"<", b"[", 1))
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
+    (_mirror(cache) / "stray.html").write_text("<p>stray</p>", encoding="utf-8")
 
 
 def _damage_link_store(out: Path, cache: Path) -> None:
@@ -84,7 +84,7 @@ CHANGES: dict[str, Callable[[Path, Path], None]] = {
     "a site file's mode changed": _chmod_site_file,
     "a site folder made a link": _link_site_folder,
     "the search mirror removed": _remove_mirror,
-    "the mirror's manifest damaged": _damage_manifest,
+    "a mirror page edited and a stray one added": _damage_mirror,
     "the link store damaged": _damage_link_store,
     "the site record removed": _remove_record,
 }
