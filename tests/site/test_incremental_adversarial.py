@@ -47,6 +47,16 @@ def _clean(receipts: Path, reports: Path, config: Path, where: Path) -> dict[str
     return _files(where)
 
 
+def _same_as_clean(
+    inputs: tuple[Path, Path, Path], out: Path, where: Path, holds: tuple[str, bytes]
+) -> None:
+    """``out`` equals a clean build of ``inputs`` (receipts, reports, config) into ``where``,
+    whose file ``holds[0]`` holds the bytes ``holds[1]``: the change reached a clean build."""
+    clean = _clean(*inputs, where)
+    assert holds[1] in clean[holds[0]]
+    assert not (d := _diff(_files(out), clean)), d
+
+
 def _diff(a: dict[str, bytes], b: dict[str, bytes]) -> list[str]:
     """The paths whose bytes differ, the search index's last (it follows the pages)."""
     differ = (p for p in a.keys() | b.keys() if a.get(p) != b.get(p))
@@ -91,9 +101,9 @@ def test_a_config_value_taken_from_the_environment_is_used(
     build_site(receipts, reports, out, config_file=config, cache_dir=cache)
     monkeypatch.setenv("DP_SITE_URL", "https://two.example/")
     build_site(receipts, reports, out, config_file=config, cache_dir=cache)
-    clean = _clean(receipts, reports, config, tmp_path / "clean")
-    assert b"two.example" in clean["feed.xml"]
-    assert not (d := _diff(_files(out), clean)), d
+    _same_as_clean(
+        (receipts, reports, config), out, tmp_path / "clean", ("feed.xml", b"two.example")
+    )
 
 
 def test_a_config_value_inherited_from_a_parent_config_is_used(
@@ -249,9 +259,8 @@ def test_a_dependency_whose_output_changed_is_not_served_from_the_cache(
         build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
     finally:
         _cache.product_key.cache_clear()
-    clean = _clean(receipts, reports, CONFIG, tmp_path / "clean")
-    assert b"<!--2-->" in clean["reports/001/index.html"]
-    assert not (d := _diff(_files(out), clean)), d
+    where = tmp_path / "clean"
+    _same_as_clean((receipts, reports, CONFIG), out, where, ("reports/001/index.html", b"<!--2-->"))
 
 
 def test_a_page_in_a_linked_folder_of_the_docs_is_read_again(
