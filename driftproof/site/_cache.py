@@ -63,23 +63,15 @@ def product_key() -> str:
     writes, so it changes every cache entry's key) (hex); one reading per process."""
     import importlib.metadata
 
-    h = hashlib.sha256(f"driftproof {driftproof.__version__}\n".encode())
     package = Path(driftproof.__file__).resolve().parent
-    roots = [("pkg", package), ("tpl", templates_dir())]
-    for label, root in roots:
-        if not root.is_dir():
-            continue
-        for p in sorted(root.rglob("*")):
-            if p.is_dir() or "__pycache__" in p.parts or p.suffix == ".pyc":
-                continue
-            data = p.read_bytes()
-            h.update(f"{label}/{p.relative_to(root).as_posix()}\0{len(data)}\0".encode())
-            h.update(data)
     installed = sorted(
         f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()
     )
-    h.update(("\0".join(installed)).encode("utf-8"))
-    return h.hexdigest()
+    return key_of(
+        f"driftproof {driftproof.__version__}",
+        *(tree_key(root) if root.is_dir() else "" for root in (package, templates_dir())),
+        "\0".join(installed),
+    )
 
 
 def tree_key(folder: Path) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._cache import key_of
 from driftproof.site._staging import SiteFiles
-from driftproof.site._stats import stat_of
+from driftproof.site._stats import add_folders, stat_of
 
 __all__ = [
     "MARKER",
@@ -250,13 +250,7 @@ def apply(new: Path, out: Path, kept: Iterable[str]) -> tuple[str, dict[str, lis
         prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
         built += [prefix + n for n in filenames]
     wanted = keep.union(built)
-    folders: set[str] = set()
-    for rel in wanted:
-        while "/" in rel:  # each folder above the file (string work: 50,000 paths, issue 19)
-            rel = rel.rpartition("/")[0]
-            if rel in folders:
-                break  # and every folder above it
-            folders.add(rel)
+    folders = add_folders(set(), wanted)
     held = SiteFiles(out)
     place = [
         rel

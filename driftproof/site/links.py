@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlsplit
 
 from driftproof.site._link_summary import LinkSummary, Since
+from driftproof.site._stats import add_folders
 
 if TYPE_CHECKING:
     from driftproof.site._cache import BuildCache
@@ -117,9 +118,8 @@ def check_links(
     known: Mapping[str, str] = {}
     if kept is not None:
         other, known = Path(kept[0]).resolve(), kept[1]
-        for rel in known:
-            files.add(rel)
-            folders.update(_parents(rel))
+        files.update(known)
+        add_folders(folders, known)
     sites = _Sites(root, own, other, dict(known), files, folders)
     pages = sorted(f for f in files if f.endswith(".html"))
     cache_root = str(cache.root) if cache is not None else None
@@ -165,15 +165,6 @@ def _checked(
             return problems, summary, whole
     except (BrokenProcessPool, OSError):
         return _check_pages(pages, sites, cache_root, expect)  # workers could not start
-
-
-def _parents(rel: str) -> list[str]:
-    """The folders above site path ``rel`` (``a/b/c.html``: ``a/b``, ``a``)."""
-    out = []
-    while "/" in rel:
-        rel = rel.rpartition("/")[0]
-        out.append(rel)
-    return out
 
 
 #: From this many pages on, a site's pages are checked in worker processes, one per core.
