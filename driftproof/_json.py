@@ -65,12 +65,15 @@ class _Duplicate(ValueError):
 
 
 def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
+    out = dict(pairs)  # built in C; a member name given twice leaves it shorter
+    if len(out) == len(pairs):
+        return out
+    seen: set[str] = set()
+    for key, _value in pairs:  # the first name given twice, for the message
+        if key in seen:
             raise _Duplicate(key)
-        out[key] = value
-    return out
+        seen.add(key)
+    raise AssertionError("unreachable: a shorter dict has a repeated key")  # pragma: no cover
 
 
 def _no_constant(name: str) -> Any:

@@ -205,7 +205,11 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
     if x is None or not math.isfinite(x):
         return "–"
     text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-    return f"{0:.{digits}f}" if re.fullmatch(r"[+-]?0(\.0*)?", text) else text
+    return f"{0:.{digits}f}" if _ZERO.fullmatch(text) else text
+
+
+#: Fixed-point text of a zero, signed or not (``-0.000``, ``+0.000``, ``0``).
+_ZERO = re.compile(r"[+-]?0(\.0*)?")
 
 
 def anchor_for(case_id: str) -> str:

@@ -124,3 +124,98 @@ def test_long_answer_within_schema_reads_and_over_bound_is_refused() -> None:
         BoundsError, match="/cases/0/arms/with_skill/draws/0/answer: expected a string of at most"
     ):
         parse_receipt(json.dumps(doc).encode(), "r.json")
+
+
+# --- the plain pass (issue 19) -----------------------------------------------------------------
+# check_json_bounds first asks _within whether a value is plainly inside every bound, and only
+# walks with pointers when it is not. The plain pass must never accept what the walk refuses,
+# nor send a value the walk accepts to the walk (which would only cost time): the two agree on
+# every value of the exact JSON types, at any limits.
+
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_SAFE = _bounds.JSON_SAFE_INTEGER
+_TEXT = st.text(alphabet=st.sampled_from(["a", "é", "\ud800", "\udfff", "😀", "\x00"]), max_size=6)
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.sampled_from([0, 1, -1, _SAFE, -_SAFE, _SAFE + 1, -_SAFE - 1, 2**64])
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | _TEXT
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(_TEXT, inner, max_size=5),
+    max_leaves=25,
+)
+_LIMITS = st.fixed_dictionaries(
+    {
+        "max_depth": st.integers(1, 5),
+        "max_string_chars": st.integers(0, 6),
+        "max_items": st.integers(0, 5),
+        "max_members": st.integers(0, 5),
+        "max_key_chars": st.integers(0, 6),
+    }
+)
+
+
+def _walk_accepts(value: object, limits: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> bool:
+    with monkeypatch.context() as m:
+        m.setattr(_bounds, "_within", lambda *_a: False)  # the walk alone decides
+        try:
+            check_json_bounds(value, "f.json", **limits)
+        except BoundsError:
+            return False
+    return True
+
+
+_ROOMY = {
+    "max_depth": 3,
+    "max_string_chars": 4,
+    "max_items": 4,
+    "max_members": 4,
+    "max_key_chars": 4,
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_VALUES, limits=_LIMITS)
+@example(value=[float("inf")], limits=_ROOMY)
+@example(value={"a": float("nan")}, limits=_ROOMY)
+@example(value=[-_SAFE - 1], limits=_ROOMY)
+@example(value=[_SAFE + 1], limits=_ROOMY)
+@example(value=[[[[]]]], limits=_ROOMY)
+@example(value={"\ud800": 1}, limits=_ROOMY)
+@example(value=["\udfff"], limits=_ROOMY)
+@example(value=["abcde"], limits=_ROOMY)
+@example(value={"abcde": 1}, limits=_ROOMY)
+@example(value=[1, 2, 3, 4, 5], limits=_ROOMY)
+@example(value=dict.fromkeys("abcde", 1), limits=_ROOMY)
+def test_plain_pass_agrees_with_the_walk(value: object, limits: dict[str, int]) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        walk = _walk_accepts(value, limits, monkeypatch)
+    order = ("max_depth", "max_string_chars", "max_items", "max_members", "max_key_chars")
+    assert _bounds._within(value, *(limits[k] for k in order)) is walk
+
+
+def test_plain_pass_sends_other_types_to_the_walk() -> None:
+    class Text(str):
+        pass
+
+    # a subclass of a JSON type is not plain: the walk decides (and accepts it)
+    assert _bounds._within({"a": Text("x")}, 5, 10, 10, 10, 10) is False
+    check_json_bounds({"a": Text("x")}, "f.json")
+    assert _bounds._within({1: "x"}, 5, 10, 10, 10, 10) is False  # a name that is no string
+
+
+def test_member_names_are_measured_one_by_one() -> None:
+    # three names of 4 characters: 12 in all, over a limit of 5, yet each is within it
+    check_json_bounds({"abcd": 1, "efgh": 2, "ijkl": 3}, "f.json", max_key_chars=5)
+    assert _problems({"abcd": 1, "efghij": 2}, max_key_chars=5) == [
+        "f.json: (document): expected member names of at most 5 characters of valid Unicode, "
+        'found "efghij"'
+    ]
+    # a high and a low surrogate in two names do not make one valid character
+    halves = dict(zip(["\ud83d", "\ude00"], [1, 2], strict=True))
+    assert _bounds._within(halves, 5, 10, 10, 10, 10) is False
