@@ -189,21 +189,26 @@ def format_lift(lift: float | None) -> str:
     return f"{lift:+.3f}"
 
 
-def endpoint_json(receipt: Receipt, *, label: str = BADGE_LABEL) -> dict[str, Any]:
+def endpoint_json(
+    receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
+) -> dict[str, Any]:
     """The shields.io endpoint document: exactly ``schemaVersion`` (1), ``label``, ``message``,
-    ``color`` (SITE-NOTES 4.1; D-7)."""
-    b = badge_reading(receipt)
+    ``color`` (SITE-NOTES 4.1; D-7). ``reading``: :func:`badge_reading` of ``receipt``, when
+    the caller has it already (read otherwise)."""
+    b = reading if reading is not None else badge_reading(receipt)
     return {"schemaVersion": 1, "label": label, "message": b.message, "color": b.color}
 
 
-def badge_svg(receipt: Receipt, *, label: str = BADGE_LABEL) -> str:
+def badge_svg(
+    receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
+) -> str:
     """A self-contained SVG badge (rendered by ``anybadge``) with the same text as the endpoint.
 
     Deterministic: the mask id is derived from the text, not from a process-wide counter, and
     the image carries ``role="img"``, an ``aria-label`` and a ``<title>``. Label and message are
-    XML-escaped.
+    XML-escaped. ``reading``: as :func:`endpoint_json`.
     """
-    b = badge_reading(receipt)
+    b = reading if reading is not None else badge_reading(receipt)
     badge = anybadge.Badge(label=label, value=b.message, default_color=_COLOR_HEX[b.color])
     digest = hashlib.sha256(f"{label}\0{b.message}".encode()).hexdigest()[:12]
     badge.mask_str = f"driftproof_{digest}"
@@ -216,7 +221,9 @@ def badge_svg(receipt: Receipt, *, label: str = BADGE_LABEL) -> str:
     return f'{head}<svg role="img" aria-label="{text}" {open_tag}>\n    <title>{text}</title>{body}'
 
 
-def details_json(receipt: Receipt, name: str) -> dict[str, Any]:
+def details_json(
+    receipt: Receipt, name: str, *, reading: BadgeReading | None = None
+) -> dict[str, Any]:
     """The badge's details file: the reading with its context, lift kept with its sign.
 
     Keys: ``receipt``, ``skill``, ``model``, ``verification_level``, ``smoke_run``,
@@ -225,9 +232,9 @@ def details_json(receipt: Receipt, name: str) -> dict[str, Any]:
     ``no_draw_count_reaches_floor``, ``lift`` (float or null: null only when the receipt has no
     lift), ``lift_text`` (signed, e.g. ``+0.120``), ``value_per_1k_tokens``, ``skill_tokens``.
     Below TESTED and for a smoke run the lift is context only (method, "A smoke run gives no
-    verdict").
+    verdict"). ``reading``: as :func:`endpoint_json`.
     """
-    b = badge_reading(receipt)
+    b = reading if reading is not None else badge_reading(receipt)
     return {
         "receipt": name,
         "skill": receipt.skill.name,
@@ -274,14 +281,23 @@ def json_bytes(doc: Mapping[str, Any]) -> bytes:
     return (json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
-def site_badge_files(receipts: Mapping[str, Receipt]) -> dict[str, bytes]:
+def site_badge_files(
+    receipts: Mapping[str, Receipt], readings: Mapping[str, BadgeReading] | None = None
+) -> dict[str, bytes]:
     """The site's badge files for each receipt name: ``badge/<name>.json`` (endpoint),
     ``badge/<name>.details.json`` and ``badge/<name>.svg``. Paths are relative to the site root.
+
+    Each receipt is read once (:func:`badge_reading`) for its three files, or not at all when
+    ``readings`` (by name) holds its reading already (issue 19: the site build reads each
+    receipt once for its badge files and its results row).
     """
     out: dict[str, bytes] = {}
     for name in sorted(receipts):
         r = receipts[name]
-        out[f"badge/{name}.json"] = json_bytes(endpoint_json(r))
-        out[f"badge/{name}.details.json"] = json_bytes(details_json(r, name))
-        out[f"badge/{name}.svg"] = badge_svg(r).encode("utf-8")
+        b = (readings or {}).get(name)
+        if b is None:
+            b = badge_reading(r)
+        out[f"badge/{name}.json"] = json_bytes(endpoint_json(r, reading=b))
+        out[f"badge/{name}.details.json"] = json_bytes(details_json(r, name, reading=b))
+        out[f"badge/{name}.svg"] = badge_svg(r, reading=b).encode("utf-8")
     return out

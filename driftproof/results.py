@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from driftproof._anchor import unique
-from driftproof.badge import badge_reading, format_lift, site_badge_files
+from driftproof.badge import BadgeReading, badge_reading, format_lift, site_badge_files
 from driftproof.band_facts import band_facts
 from driftproof.stats import Status, mean_of
 from driftproof.stats.savings import percent, token_savings
@@ -113,8 +113,8 @@ def _text(value: float | None) -> str:
     return UNKNOWN if value is None else format_lift(value)
 
 
-def _row(name: str, r: Receipt) -> ResultRow:
-    b = badge_reading(r)
+def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRow:
+    b = reading if reading is not None else badge_reading(r)
     url = quote(name, safe="/")
     facts = band_facts(r)
     band = "none" if r.is_aggregates_only else facts.short
@@ -239,16 +239,21 @@ def _printed_figures(r: Receipt) -> str:
     return ("uplift as printed: " + "; ".join(out)) if out else "no uplift printed"
 
 
-def results_rows(receipts: Mapping[str, Receipt]) -> list[ResultRow]:
+def results_rows(
+    receipts: Mapping[str, Receipt], readings: Mapping[str, BadgeReading] | None = None
+) -> list[ResultRow]:
     """One row per receipt, ordered by skill, model, then receipt name (case-insensitive).
 
     Args:
         receipts: every committed receipt by name.
+        readings: :func:`driftproof.badge.badge_reading` of some of them, by name, when the
+            caller has them already (the others are read here).
 
     Returns:
         The rows in the page's default (server-side) order. Never raises for valid receipts.
     """
-    return order_rows(_row(name, r) for name, r in receipts.items())
+    got = readings or {}
+    return order_rows(_row(name, r, got.get(name)) for name, r in receipts.items())
 
 
 def order_rows(rows: Iterable[ResultRow]) -> list[ResultRow]:
@@ -326,6 +331,7 @@ def results_site_files(
     receipts: Mapping[str, Receipt], env: jinja2.Environment
 ) -> dict[str, bytes]:
     """The results page and every receipt's badge files, ``{site path: bytes}``."""
-    files = {RESULTS_PAGE: results_page(receipts, env)}
-    files.update(site_badge_files(receipts))
+    readings = {name: badge_reading(r) for name, r in receipts.items()}  # once per receipt
+    files = {RESULTS_PAGE: results_page_from_rows(results_rows(receipts, readings), env)}
+    files.update(site_badge_files(receipts, readings))
     return files

@@ -194,6 +194,28 @@ def test_site_files_include_badges_per_receipt() -> None:
     assert len([p for p in files if p.startswith("badge/")]) == 3 * 5
 
 
+def test_each_receipt_is_read_once_for_its_row_and_badge_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 19: the row and the three badge files share one reading per receipt; with a
+    # reading per file (as before) five receipts were read 20 times. The files are the same.
+    import driftproof.badge as badge_mod
+    import driftproof.results as results_mod
+
+    before = results_site_files(receipts(), _env())
+    calls: list[str] = []
+    real = badge_mod.badge_reading
+
+    def counted(r: Receipt) -> Any:
+        calls.append(r.skill.name)
+        return real(r)
+
+    monkeypatch.setattr(badge_mod, "badge_reading", counted)
+    monkeypatch.setattr(results_mod, "badge_reading", counted)
+    assert results_site_files(receipts(), _env()) == before
+    assert len(calls) == 5
+
+
 def test_committed_receipts_all_read_no_verdict() -> None:
     # The committed caveman receipts are DECLARED imports with no judge: no verdict, no lift (D-15).
     paths = sorted((ROOT / "receipts").glob("*.json"))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import jinja2
 
 from driftproof._anchor import slug, unique
-from driftproof.badge import site_badge_files
+from driftproof.badge import badge_reading, site_badge_files
 from driftproof.receipt import Receipt
 from driftproof.results import ResultRow, results_rows
 from driftproof.site._cache import BuildCache, cached_files, key_of
@@ -52,10 +52,12 @@ def receipt_files(
 
     def results() -> dict[str, bytes]:
         r = model().receipt
-        row = results_rows({lr.name: r})[0]
+        # read once for the row and the three badge files (issue 19)
+        reading = {lr.name: badge_reading(r)}
+        row = results_rows({lr.name: r}, reading)[0]
         return {
             "row.json": json.dumps(dataclasses.asdict(row)).encode(),
-            **site_badge_files({lr.name: r}),
+            **site_badge_files({lr.name: r}, reading),
         }
 
     got = dict(cached_files(cache, results, *_results_key(lr)))
