@@ -6,8 +6,11 @@ each as its own process (``driftproof reports build``), timing wall clock and pe
 
 1. the full build with an empty build cache (every receipt checked and sealed again, D-12),
    as a ratio to a bare ``mkdocs build`` (mkdocs 1.6.1, its own theme) of as many plain pages
-   as the site has HTML pages, also a process: with no plugin (the stricter reading), and
-   with mkdocs's default plugins (its search index, as a config naming none gets);
+   as the site has HTML pages, also a process. Bare mkdocs as ``mkdocs new`` configures it
+   (automatic navigation, its search plugin) takes time that grows with the square of the
+   page count (every page lists every page): it runs on at most ``--auto-nav-up-to`` pages,
+   which bounds the ratio from above (more pages only take longer). Stricter baselines take
+   the square away with a one-entry navigation, with the search plugin and with no plugin;
 2. a rebuild with nothing changed, as a ratio to the full build;
 3. a rebuild after one receipt changed (a new score, sealed again), as a ratio to the full build.
 
@@ -228,8 +231,8 @@ def main() -> None:
     ap.add_argument(
         "--auto-nav-up-to",
         type=int,
-        default=6000,
-        help="run bare mkdocs with automatic navigation (quadratic) up to this many pages",
+        default=4000,
+        help="run bare mkdocs with automatic navigation (quadratic) on at most this many pages",
     )
     ap.add_argument(
         "--reuse",
@@ -264,6 +267,7 @@ def main() -> None:
             "bare",
             "bare-short-nav",
             "bare-short-nav-search",
+            "bare-search",
         ):
             shutil.rmtree(base / stale, ignore_errors=True)
         args.receipts = sum(1 for _ in receipts.glob("*.json"))
@@ -290,8 +294,11 @@ def main() -> None:
     tables = (
         bare_mkdocs(base, pages, short_nav=True, table_rows=50)[0] if args.table_baseline else None
     )
-    auto_nav = pages <= args.auto_nav_up_to
-    bare, bare_peak = bare_mkdocs(base, pages) if auto_nav else (float("nan"), 0)
+    # mkdocs as `mkdocs new` configures it (automatic navigation, its search plugin): its time
+    # grows with the square of the page count, so above --auto-nav-up-to pages it runs on that
+    # many, which gives a lower bound (as many pages and more only take longer)
+    literal_pages = min(pages, args.auto_nav_up_to)
+    bare, bare_peak = bare_mkdocs(base, literal_pages, default_plugins=True)
     again, again_peak, _ = as_process(me, base)
     from driftproof.receipt import write_receipt as _w
 
@@ -309,36 +316,38 @@ def main() -> None:
     )
     print(
         f"site: {pages} HTML pages, {size:.0f} MB; full build (empty cache) {full:.1f} s, "
-        f"peak {full_peak} MB; bare mkdocs, {pages} plain pages: {bare:.1f} s, peak {bare_peak} MB "
-        f"(automatic navigation; not run above --auto-nav-up-to pages), {short:.1f} s with a "
-        "one-entry navigation"
+        f"peak {full_peak} MB"
     )
-    met = "met" if full / short <= 2.0 else "NOT met"
+    bound = literal_pages < pages
+    met = "met" if full / bare <= 2.0 else "NOT met"
     print(
-        f"ratio full build / bare mkdocs with a one-entry navigation (linear, stricter): "
-        f"{full / short:.2f} (target <= 2.0: {met})"
-    )
-    met = "met" if full / searched <= 2.0 else "NOT met"
-    print(
-        f"bare mkdocs, {pages} plain pages, its default plugins (search), one-entry navigation: "
-        f"{searched:.1f} s; ratio full build / it: {full / searched:.2f} (target <= 2.0: {met})"
-    )
-    if tables is not None:
-        met = "met" if full / tables <= 2.0 else "NOT met"
-        print(
-            f"bare mkdocs, {pages} pages each with a 50-row table, one-entry navigation: "
-            f"{tables:.1f} s; ratio full build / it: {full / tables:.2f} (target <= 2.0: {met})"
+        f"bare mkdocs as `mkdocs new` configures it (automatic navigation, search plugin), "
+        f"{literal_pages} plain pages: {bare:.1f} s, peak {bare_peak} MB; ratio full build / "
+        + (
+            f"it on {pages} pages: at most {full / bare:.2f} (a bound: {pages} pages take at "
+            f"least as long as {literal_pages}; target <= 2.0: {met})"
+            if bound
+            else f"it: {full / bare:.2f} (target <= 2.0: {met})"
         )
+    )
+    # stricter than the baseline: a one-entry navigation takes the square away
+    for what, took in (
+        ("plain pages, its search plugin", searched),
+        ("plain pages, no plugin", short),
+        ("pages each with a 50-row table (the issue's own page), no plugin", tables),
+    ):
+        if took is not None:
+            met = "met" if full / took <= 2.0 else "NOT met"
+            print(
+                f"stricter: bare mkdocs, {pages} {what}, one-entry navigation: {took:.1f} s; "
+                f"ratio full build / it: {full / took:.2f} (target <= 2.0: {met})"
+            )
     mem_target = 1024 if n <= 1000 else 2048
     for label, value, target, fmt in (
-        ("full build / bare mkdocs build", full / bare, 2.0, ".2f"),
         ("rebuild with nothing changed / full build", again / full, 0.05, ".3f"),
         ("rebuild after one receipt changed / full build", one / full, 0.10, ".3f"),
         (f"peak memory of the full build / {mem_target} MB", full_peak / mem_target, 1.0, ".2f"),
     ):
-        if value != value:  # NaN: the baseline was not run
-            print(f"ratio {label}: not run (bare mkdocs with automatic navigation, {pages} pages)")
-            continue
         met = "met" if value <= target else "NOT met"
         print(f"ratio {label}: {value:{fmt}} (target <= {target}: {met})")
     print(f"peak memory: rebuild unchanged {again_peak} MB, after one change {one_peak} MB")

@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import re
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,21 +134,30 @@ def load_inputs(
     raw: dict[Path, bytes] = {}
     shas: dict[Path, str] = {}
     unreadable: list[ReceiptError] = []
-    for i, p in enumerate(paths):
+
+    def read(p: Path) -> tuple[str, bytes | None] | ReceiptError:
+        """sha256 of the file's bytes, and the bytes when held (else let go at once, so
+        reading ahead holds no bytes)."""
         if not hold and known_shas is not None and p in known_shas:
-            shas[p] = known_shas[p]
-            if progress:
-                progress("read", i + 1, len(paths))
-            continue
+            return known_shas[p], None
         try:
             data = _read_bounded(p)
-            shas[p] = hashlib.sha256(data).hexdigest()
-            if hold:
-                raw[p] = data
         except ReceiptError as exc:
-            unreadable.append(exc)
-        if progress:
-            progress("read", i + 1, len(paths))
+            return exc
+        return hashlib.sha256(data).hexdigest(), data if hold else None
+
+    # Read and hashed on a few threads (both let go of the GIL): in path order all the same,
+    # so problems and progress come in that order (issue 19).
+    with ThreadPoolExecutor(max_workers=READ_THREADS) as readers:
+        for i, (p, got) in enumerate(zip(paths, readers.map(read, paths), strict=True)):
+            if isinstance(got, ReceiptError):
+                unreadable.append(got)
+            else:
+                shas[p] = got[0]
+                if got[1] is not None:
+                    raw[p] = got[1]
+            if progress:
+                progress("read", i + 1, len(paths))
     # a receipt whose exact bytes passed every check under this product: its summary, unparsed
     known: dict[Path, ReceiptSummary] = {}
     for p, sha in shas.items():
@@ -302,6 +311,9 @@ def _read_bounded(p: Path) -> bytes:
     return read_bounded(p, regular_only=True)
 
 
+#: Threads that read and hash the receipts' files at the start of a build.
+READ_THREADS = 4
+
 #: From this many bytes of receipts on, they are read in worker processes (on all cores;
 #: below it, starting the workers costs more than it saves).
 PARALLEL_FROM_BYTES = 32 * 1024 * 1024
@@ -392,7 +404,10 @@ def _read_all(
             report(done)
         return dict(sorted(good.items())), bad, {}
     size = max(1, min(16, len(items) // (workers * 4) or 1))
-    chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    # the last receipts one by one, so that no core waits long for the last chunk (issue 19)
+    bulk = max(0, len(items) - workers * 4)
+    chunks = [items[i : min(i + size, bulk)] for i in range(0, bulk, size)]
+    chunks += [[item] for item in items[bulk:]]
     pairs: list[tuple[str, ReceiptError]] = []
     # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver).
     # Workers get no bytes: they read the file and compare its sha256.

@@ -119,6 +119,19 @@ def test_a_fifo_is_refused_not_waited_on(site_inputs: tuple[Path, Path]) -> None
     assert _problems(exc) == [f"{fifo}: (document): expected a regular file"]
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_unreadable_receipts_are_reported_in_path_order(site_inputs: tuple[Path, Path]) -> None:
+    # The files are read on several threads (issue 19); the problems still come one line
+    # per file, in path order, whichever thread read which file first.
+    receipts, reports = site_inputs
+    fifos = [receipts / f"{n}.json" for n in ("zz-pipe", "aa-pipe", "mm-pipe")]
+    for fifo in fifos:
+        os.mkfifo(fifo)
+    with pytest.raises(SiteBuildError) as exc:
+        load_inputs(receipts, reports)
+    assert _problems(exc) == [f"{f}: (document): expected a regular file" for f in sorted(fifos)]
+
+
 @pytest.mark.parametrize(
     "name", ["why?.json", "c#1.json", "a b.json", ".hidden.json", "caf\u00e9.json", "x%41.json"]
 )
