@@ -135,7 +135,11 @@ def _env() -> dict[str, str]:
 
 
 def as_process(cmd: list[str], cwd: Path) -> tuple[float, int, str]:
-    """(wall seconds, peak resident memory in MB of the process tree's largest process, stdout)."""
+    """(wall seconds, peak resident memory in MB of the process tree's largest process, stdout).
+
+    The file system's dirty pages are written out first (``os.sync``, not timed), so that no
+    earlier step's gigabytes of writes are flushed during this one."""
+    os.sync()
     t = time.perf_counter()
     res = subprocess.run(
         ["/usr/bin/time", "-f", "%M", *cmd], cwd=cwd, env=_env(), capture_output=True, text=True
@@ -289,6 +293,15 @@ def main() -> None:
         )
         print(f"phases (s, in-process): {json.dumps(ends)}")
         return
+    # the rebuilds first, each right after the build before it; then the baselines
+    again, again_peak, _ = as_process(me, base)
+    from driftproof.receipt import write_receipt as _w
+
+    # new scores, seeded by the bytes there now: never the receipt an earlier --reuse run wrote
+    changed = receipts / "r00000.json"
+    seed = int.from_bytes(hashlib.sha256(changed.read_bytes()).digest()[:8], "big")
+    _w(receipt(10_000, random.Random(seed)), changed)
+    one, one_peak, _ = as_process(me, base)
     short, _ = bare_mkdocs(base, pages, short_nav=True)
     searched, _ = bare_mkdocs(base, pages, short_nav=True, default_plugins=True)
     tables = (
@@ -299,14 +312,6 @@ def main() -> None:
     # many, which gives a lower bound (as many pages and more only take longer)
     literal_pages = min(pages, args.auto_nav_up_to)
     bare, bare_peak = bare_mkdocs(base, literal_pages, default_plugins=True)
-    again, again_peak, _ = as_process(me, base)
-    from driftproof.receipt import write_receipt as _w
-
-    # new scores, seeded by the bytes there now: never the receipt an earlier --reuse run wrote
-    changed = receipts / "r00000.json"
-    seed = int.from_bytes(hashlib.sha256(changed.read_bytes()).digest()[:8], "big")
-    _w(receipt(10_000, random.Random(seed)), changed)
-    one, one_peak, _ = as_process(me, base)
     n = args.receipts
     print(
         f"receipts: {n} ({CASES} cases × {DRAWS} draws × {SAMPLES} judge samples, "
