@@ -49,6 +49,7 @@ __all__ = [
     "results_page_from_rows",
     "results_rows",
     "results_site_files",
+    "rows_and_badge_files",
 ]
 
 #: Where the page is written, relative to the site root.
@@ -331,7 +332,14 @@ def results_site_files(
     receipts: Mapping[str, Receipt], env: jinja2.Environment
 ) -> dict[str, bytes]:
     """The results page and every receipt's badge files, ``{site path: bytes}``."""
-    readings = {name: badge_reading(r) for name, r in receipts.items()}  # once per receipt
-    files = {RESULTS_PAGE: results_page_from_rows(results_rows(receipts, readings), env)}
-    files.update(site_badge_files(receipts, readings))
-    return files
+    rows, badges = rows_and_badge_files(receipts)
+    return {RESULTS_PAGE: results_page_from_rows(rows, env), **badges}
+
+
+def rows_and_badge_files(
+    receipts: Mapping[str, Receipt],
+) -> tuple[list[ResultRow], dict[str, bytes]]:
+    """:func:`results_rows` and :func:`driftproof.badge.site_badge_files` of ``receipts``,
+    each receipt read once (:func:`driftproof.badge.badge_reading`) for both (issue 19)."""
+    readings = {name: badge_reading(r) for name, r in receipts.items()}
+    return results_rows(receipts, readings), site_badge_files(receipts, readings)

@@ -15,9 +15,8 @@ from collections.abc import Sequence
 import jinja2
 
 from driftproof._anchor import slug, unique
-from driftproof.badge import badge_reading, site_badge_files
 from driftproof.receipt import Receipt
-from driftproof.results import ResultRow, results_rows
+from driftproof.results import ResultRow, rows_and_badge_files
 from driftproof.site._cache import BuildCache, cached_files, key_of
 from driftproof.site._loaded import LoadedReceipt
 from driftproof.site._report_files import render as _render
@@ -51,14 +50,8 @@ def receipt_files(
     )
 
     def results() -> dict[str, bytes]:
-        r = model().receipt
-        # read once for the row and the three badge files (issue 19)
-        reading = {lr.name: badge_reading(r)}
-        row = results_rows({lr.name: r}, reading)[0]
-        return {
-            "row.json": json.dumps(dataclasses.asdict(row)).encode(),
-            **site_badge_files({lr.name: r}, reading),
-        }
+        rows, badges = rows_and_badge_files({lr.name: model().receipt})
+        return {"row.json": json.dumps(dataclasses.asdict(rows[0])).encode(), **badges}
 
     got = dict(cached_files(cache, results, *_results_key(lr)))
     row = ResultRow(**json.loads(got.pop("row.json")))

@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import re
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +30,7 @@ from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.site._build_site import build_site
 from driftproof.site._cache import BuildCache
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, summarise
+from driftproof.site._reading import read_and_hash
 from driftproof.site._site_dir import index_for_search
 from driftproof.site.report_source import Report, load_reports
 
@@ -131,33 +132,9 @@ def load_inputs(
     # Above HOLD_BYTES no receipt's bytes are kept: each is read again from its file when
     # needed, and refused unless it still has the sha256 read here (issue 15). Nothing is
     # linked to the files either, so their change times stay as they were (driftproof.site._stats).
-    raw: dict[Path, bytes] = {}
-    shas: dict[Path, str] = {}
-    unreadable: list[ReceiptError] = []
-
-    def read(p: Path) -> tuple[str, bytes | None] | ReceiptError:
-        """sha256 of the file's bytes, and the bytes when held (else let go at once, so
-        reading ahead holds no bytes)."""
-        if not hold and known_shas is not None and p in known_shas:
-            return known_shas[p], None
-        try:
-            data = _read_bounded(p)
-        except ReceiptError as exc:
-            return exc
-        return hashlib.sha256(data).hexdigest(), data if hold else None
-
-    # Read and hashed on a few threads (both let go of the GIL): in path order all the same,
-    # so problems and progress come in that order (issue 19).
-    with ThreadPoolExecutor(max_workers=READ_THREADS) as readers:
-        for i, (p, got) in enumerate(zip(paths, readers.map(read, paths), strict=True)):
-            if isinstance(got, ReceiptError):
-                unreadable.append(got)
-            else:
-                shas[p] = got[0]
-                if got[1] is not None:
-                    raw[p] = got[1]
-            if progress:
-                progress("read", i + 1, len(paths))
+    shas, raw, unreadable = read_and_hash(
+        paths, _read_bounded, hold=hold, known_shas=known_shas, progress=progress
+    )
     # a receipt whose exact bytes passed every check under this product: its summary, unparsed
     known: dict[Path, ReceiptSummary] = {}
     for p, sha in shas.items():
@@ -310,9 +287,6 @@ def _read_bounded(p: Path) -> bytes:
 
     return read_bounded(p, regular_only=True)
 
-
-#: Threads that read and hash the receipts' files at the start of a build.
-READ_THREADS = 4
 
 #: From this many bytes of receipts on, they are read in worker processes (on all cores;
 #: below it, starting the workers costs more than it saves).
