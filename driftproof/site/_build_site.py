@@ -220,7 +220,11 @@ def _build(
         if isinstance(files_before, dict) and links_before is not None:
             since = Since(files_before, links_before, digest)
     broken, links = check_links(
-        tmp, cache, kept=(out, kept) if previous is not None else None, since=since
+        tmp,
+        cache,
+        kept=(out, kept) if previous is not None else None,
+        since=since,
+        checked=handover.checked if previous is None else None,
     )
     if broken:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -57,6 +57,8 @@ class Handover:
         self.written: dict[str, str] = {}
         #: each receipt's render key, files and results row (for the site record)
         self.receipts: dict[str, Any] = {}
+        #: link checks done by the worker processes that wrote pages (a full build only)
+        self.checked: list[Any] = []
 
 
 @contextmanager
@@ -185,6 +187,7 @@ def on_files(
         handover.kept = dict(sorted(staging.kept.items()))
         handover.written = staging.written
         handover.receipts = staging.receipts
+        handover.checked = staging.checked
     _state.update(nav=nav, reports=inputs.reports, generated=len(generated))
     return files
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from driftproof.results import ResultRow
 from driftproof.site._cache import BuildCache, tree_key, using
+from driftproof.site._link_digest import PagesChecked, check_own
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool
 from driftproof.site.report_source import Report
 
@@ -42,9 +43,10 @@ __all__ = [
 ]
 
 #: One receipt's share of a build as a worker rendered it: the site paths it wrote and those
-#: it kept from the previous site (each with the sha256 of its bytes, hex), and its results
-#: row (as a dict).
-Rendered = tuple[dict[str, str], dict[str, str], dict[str, Any]]
+#: it kept from the previous site (each with the sha256 of its bytes, hex), its results
+#: row (as a dict), and the check of its pages' links (``None``: not checked; an
+#: incremental build checks the pages that changed at the end instead).
+Rendered = tuple[dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None]
 
 #: From this many receipts on, their pages are rendered in worker processes.
 PARALLEL_RENDER_FROM = 16
@@ -56,7 +58,9 @@ def render_in_workers(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
     stage_dir: Path,
-    adopt: Callable[[str, dict[str, str], dict[str, str], dict[str, Any]], None],
+    adopt: Callable[
+        [str, dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None], None
+    ],
     site: tuple[Sequence[Mapping[str, str]], str, Path],
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
@@ -65,7 +69,7 @@ def render_in_workers(
 ) -> list[ResultRow] | None:
     """Every receipt's pages written under ``stage_dir`` by worker processes; each chunk's
     paths handed to ``adopt`` (name; paths written and paths kept, each with its sha256;
-    results row as a dict); the results rows returned in name order.
+    results row as a dict; the check of its links); the results rows returned in name order.
     ``site``: the navigation, site name and templates folder. ``previous``: the site an
     incremental build updates, whose files of the same bytes are kept, not written
     (:class:`driftproof.site._staging.Staging`). ``meanwhile``: called in this process once
@@ -110,8 +114,8 @@ def render_in_workers(
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
         for result in results:
-            for name, paths, kept, row in result:
-                adopt(name, paths, kept, row)
+            for name, paths, kept, row, links in result:
+                adopt(name, paths, kept, row, links)
                 rows.append(ResultRow(**row))
                 done += 1
                 if progress:
@@ -129,7 +133,7 @@ def _render_chunk(
     cache_root: str | None,
     stage_dir: str,
     previous: str | None = None,
-) -> list[tuple[str, dict[str, str], dict[str, str], dict[str, Any]]]:
+) -> list[tuple[str, dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None]]:
     job = RenderAhead(
         stage_dir=stage_dir,
         reports=tuple(sorted(reports, key=lambda r: r.number, reverse=True)),
@@ -139,7 +143,7 @@ def _render_chunk(
         cache_root=cache_root,
         previous=previous,
     )
-    out: list[tuple[str, dict[str, str], dict[str, str], dict[str, Any]]] = []
+    out: list[tuple[str, dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None]] = []
     for name, path, sha, spool_folder, summary in items:
         lr = LoadedReceipt(
             name,
@@ -198,24 +202,27 @@ def render_receipt(lr: LoadedReceipt, job: RenderAhead) -> Rendered:
     """One receipt's files written under ``job.stage_dir`` (the sheet, case pages, badge
     files and ``receipts/<name>.json``), as :func:`driftproof.site.build.generate_site`
     renders them (:data:`Rendered`): ``({path written: sha256 hex}, {path kept: sha256
-    hex}, results row as a dict)``. A file
-    the previous site holds with the same bytes is kept, not written."""
+    hex}, results row as a dict, the check of their links)``. A file the previous site holds
+    with the same bytes is kept, not written."""
     from driftproof.site.build import receipt_files
 
     env, cache, fixed, _site = _context(job)
     with using(cache):
         files, row = receipt_files(lr, list(job.reports), env, cache, fixed)
     files[f"receipts/{lr.name}.json"] = lr.raw
-    written, kept = write_files(files, job)
-    return written, kept, dataclasses.asdict(row)
+    written, kept, links = write_files(files, job)
+    return written, kept, dataclasses.asdict(row), links
 
 
 def write_files(
     files: Mapping[str, bytes], job: RenderAhead
-) -> tuple[dict[str, str], dict[str, str]]:
+) -> tuple[dict[str, str], dict[str, str], PagesChecked | None]:
     """``files`` (site path: bytes) written under ``job.stage_dir``, except those the previous
     site holds with the same bytes (kept): ``({path written: sha256 hex}, {path kept: sha256
-    hex})``, paths in order. The digests spare the build hashing its site again (issue 19)."""
+    hex}, links)``, paths in order. The digests spare the build hashing its site again
+    (issue 19). ``links``: on a full build (no previous site), the links of the pages checked
+    here, while their bytes are in memory (:func:`driftproof.site._link_digest.check_own`),
+    so that the build's link check need not read them back; else ``None``."""
     site = _context(job)[3]
     written: dict[str, str] = {}
     kept: dict[str, str] = {}
@@ -229,7 +236,7 @@ def write_files(
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(data)
         written[rel] = digest
-    return written, kept
+    return written, kept, (check_own(files) if site is None else None)
 
 
 def render_reports(
@@ -250,6 +257,7 @@ def render_reports(
     env, cache, fixed, _site = _context(job)
     written: dict[str, str] = {}
     kept: dict[str, str] = {}
+    links: PagesChecked | None = PagesChecked()
     try:
         loaded: dict[str, LoadedReceipt] = {}
         for name in sorted({n for r in job.reports for n in r.receipts}):
@@ -262,11 +270,15 @@ def render_reports(
             loaded[name] = LoadedReceipt(name, receipt, data, path, sha256=sha)
         with using(cache):
             for r in job.reports:
-                w, k = write_files(cached_report_files(r, loaded, env, cache, fixed), job)
+                w, k, checked = write_files(cached_report_files(r, loaded, env, cache, fixed), job)
                 written.update(w)
                 kept.update(k)
+                if links is not None and checked is not None:
+                    links.update(checked)
+                else:
+                    links = None
     except (ReceiptError, SiteBuildError, ValueError, KeyError, TypeError, OSError):
         for rel in written:  # drawn again by the build, which words the problem
             (Path(job.stage_dir) / rel).unlink(missing_ok=True)
         return None
-    return written, kept, {}
+    return written, kept, {}, links

@@ -23,9 +23,12 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.structure.files import File
+
+if TYPE_CHECKING:
+    from driftproof.site._link_digest import PagesChecked
 
 __all__ = [
     "KeptFile",
@@ -153,6 +156,8 @@ class Staging:
         self.written: dict[str, str] = {}
         #: each receipt's render key, its files and its results row (for the next record)
         self.receipts: dict[str, ReceiptFiles] = {}
+        #: the link checks of adopted files done where they were written (issue 19)
+        self.checked: list[PagesChecked] = []
 
     def reuse(self, name: str, key: str) -> ReceiptFiles | None:
         """The files of receipt ``name`` as the previous build wrote them, kept whole, when
@@ -199,12 +204,20 @@ class Staging:
         p.write_bytes(data)
         self.paths.append(path)
 
-    def adopt(self, written: Mapping[str, str], kept: Mapping[str, str] | None = None) -> None:
+    def adopt(
+        self,
+        written: Mapping[str, str],
+        kept: Mapping[str, str] | None = None,
+        links: PagesChecked | None = None,
+    ) -> None:
         """Record files another process wrote under :attr:`root` and those it kept from the
-        previous site (site path: sha256 hex of its bytes; :attr:`written` keeps the former)."""
+        previous site (site path: sha256 hex of its bytes; :attr:`written` keeps the former);
+        ``links``: that process's check of their links (:attr:`checked` keeps it)."""
         self.paths.extend(written)
         self.written.update(written)
         self.kept.update(kept or {})
+        if links is not None:
+            self.checked.append(links)
 
     def take(self, folder: Path) -> None:
         """Move every file under ``folder`` (written by worker processes, site paths below

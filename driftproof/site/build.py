@@ -56,6 +56,7 @@ from driftproof.site._report_files import render as _render
 from driftproof.site.report_source import Report
 
 if TYPE_CHECKING:
+    from driftproof.site._link_digest import PagesChecked
     from driftproof.site._parallel_render import Rendered
     from driftproof.site._staging import Staging
 
@@ -191,10 +192,10 @@ def _generate(
 
     def report_pages() -> None:
         if stage is not None and reports_rendered is not None:
-            written, kept, _ = reports_rendered
+            written, kept, _, links = reports_rendered
             emitted.update(written)
             emitted.update(kept)
-            stage.adopt(written, kept)
+            stage.adopt(written, kept, links)
         else:
             for r in ordered:
                 for path, data in cached_report_files(r, receipts, env, cache, fixed).items():
@@ -238,19 +239,20 @@ def _generate(
             written: dict[str, str],
             kept: dict[str, str],
             row: dict[str, Any],
+            links: PagesChecked | None,
             stage: Staging = stage,
         ) -> None:
             own(name, [*written, *kept])
             emitted.update(written)
             emitted.update(kept)
-            stage.adopt(written, kept)
+            stage.adopt(written, kept, links)
             stage.receipts[name] = ReceiptFiles(keys[name], sorted([*written, *kept]), row)
 
         pending: dict[str, LoadedReceipt] = {}
         for name, lr in sorted(receipts.items()):
             if name in rendered:  # rendered by the worker that checked it
-                written, kept, row_doc = rendered[name]
-                adopt(name, written, kept, row_doc)
+                written, kept, row_doc, links = rendered[name]
+                adopt(name, written, kept, row_doc, links)
                 done.append(ResultRow(**row_doc))
                 continue
             # an incremental build: receipts whose files are all still there

@@ -17,24 +17,24 @@ taken away and no page another page points into by fragment lost that id (what
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
 import os
 import posixpath
 import re
-import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlsplit
 
+from driftproof.site._link_store import LinkStore
 from driftproof.site._link_summary import LinkSummary, Since
 from driftproof.site._stats import add_folders
 
 if TYPE_CHECKING:
     from driftproof.site._cache import BuildCache
+    from driftproof.site._link_digest import PagesChecked
 
 __all__ = ["LinkSummary", "Since", "broken_links", "check_links", "page_anchors"]
 
@@ -102,6 +102,7 @@ def check_links(
     cache: BuildCache | None = None,
     kept: tuple[Path, Mapping[str, str]] | None = None,
     since: Since | None = None,
+    checked: Sequence[PagesChecked] | None = None,
 ) -> tuple[list[str], LinkSummary]:
     """:func:`broken_links` (same arguments and answer), and the site's :class:`LinkSummary`.
 
@@ -110,6 +111,12 @@ def check_links(
     each changed page still has every id other pages named in it; the answer is the same as
     checking every page (the module docstring gives why), and the summary is the last one
     with the changed pages' links added.
+
+    ``checked``: pages of the site whose links the worker processes that wrote them checked
+    already (:func:`driftproof.site._link_digest.check_own`; ignored with ``kept`` or
+    ``since``): they are not read; the links they hand on are checked here, with every page
+    no worker checked. Where any of that finds a problem, every page is checked, so the
+    answer is the same.
     """
     root = Path(site).resolve()
     files, folders = _listing(root)
@@ -123,6 +130,12 @@ def check_links(
     sites = _Sites(root, own, other, dict(known), files, folders)
     pages = sorted(f for f in files if f.endswith(".html"))
     cache_root = str(cache.root) if cache is not None else None
+    if checked is not None and kept is None and since is None:
+        from driftproof.site._link_digest import checked_by_workers
+
+        found = checked_by_workers(checked, pages, sites, cache_root)
+        if found is not None:
+            return found
     if since is not None and not (set(since.files) - files) & since.links.targets:
         now, before = since.now, since.files
         changed = [p for p in pages if now.get(p) is None or now[p] != before.get(p)]
@@ -204,18 +217,25 @@ def _check_in_worker(
 
 
 def _check_pages(
-    pages: list[str], sites: _Sites, cache_root: str | None, expect: Mapping[str, set[str]]
+    pages: list[str],
+    sites: _Sites,
+    cache_root: str | None,
+    expect: Mapping[str, set[str]],
+    given: Mapping[str, _Held] | None = None,
 ) -> tuple[list[str], LinkSummary, bool]:
     """The problems of ``pages`` (in their order), as :func:`broken_links` words them; what
-    they link to; and whether each page of ``expect`` still has the ids it names."""
+    they link to; and whether each page of ``expect`` still has the ids it names.
+    ``given``: pages whose holdings are known, not read."""
     from driftproof.site._cache import BuildCache
 
-    store = _Store(BuildCache(Path(cache_root)) if cache_root is not None else None)
+    store = LinkStore(BuildCache(Path(cache_root)) if cache_root is not None else None)
     # Only the ids of pages a fragment points into are kept (issue 19: memory does not grow
     # with every link of every page); each page's links are checked and let go.
     targets: dict[str, frozenset[str]] = {}
 
     def held(rel: str) -> _Held:
+        if given is not None and rel in given:
+            return given[rel]
         if rel in sites.own:
             return _held(sites.root / rel, rel, store, None)
         return _held(sites.other / rel, rel, store, sites.known.get(rel))
@@ -238,7 +258,12 @@ def _check(
     held: Callable[[str], _Held],
     ids: Callable[[str], frozenset[str]],
     expect: Mapping[str, set[str]],
+    outside: set[tuple[str, str]] | None = None,
 ) -> tuple[list[str], LinkSummary, bool]:
+    """The loop of :func:`_check_pages`. ``outside``: when given, ``files`` and ``folders``
+    are only part of the site (one receipt's files, :mod:`driftproof.site._link_digest`),
+    and a link to a file not among them that does not climb out of the site is put there as
+    ``(target, fragment)`` (resolved as far as ``folders`` go) instead of being checked."""
     problems = []
     summary, whole = LinkSummary(), True
     for rel in pages:
@@ -250,6 +275,13 @@ def _check(
                 target = "index.html"
             elif target in folders:
                 target = f"{target}/index.html"
+            if (
+                outside is not None
+                and target not in files
+                and not (target.startswith("../") or target == "..")
+            ):
+                outside.add((target, fragment))
+                continue
             summary.targets.add(target)
             if fragment and target != rel:
                 summary.fragments.setdefault(target, set()).add(fragment)
@@ -332,69 +364,8 @@ def _listing(root: Path) -> tuple[set[str], set[str]]:
     return files, folders
 
 
-class _Store:
-    """The link check's part of the build cache: one SQLite file (the standard library's
-    ``sqlite3``) under the product key, from a page's key to what it holds (JSON). A file
-    SQLite cannot read is removed and started again; any other failure only means no cache."""
-
-    def __init__(self, cache: BuildCache | None) -> None:
-        self.db: sqlite3.Connection | None = None
-        self.new: dict[str, str] = {}
-        if cache is None:
-            return
-        path = cache.base / "links.sqlite3"
-        for _attempt in range(2):
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(path, timeout=60)
-                db.execute("CREATE TABLE IF NOT EXISTS page (key TEXT PRIMARY KEY, held TEXT)")
-                self.db = db
-                return
-            except sqlite3.DatabaseError:
-                with contextlib.suppress(OSError):
-                    path.unlink()
-            except (sqlite3.Error, OSError):
-                return
-
-    def get(self, key: str) -> str | None:
-        if self.db is None:
-            return None
-        if key in self.new:
-            return self.new[key]
-        try:
-            row = self.db.execute("SELECT held FROM page WHERE key = ?", (key,)).fetchone()
-        except sqlite3.Error:
-            return None
-        return row[0] if row else None
-
-    def put(self, key: str, held: str) -> None:
-        self.new[key] = held
-        if len(self.new) >= 2000:  # written as it goes: memory does not grow with the site
-            self._flush()
-
-    def _flush(self) -> None:
-        if self.db is not None and self.new:
-            try:
-                with self.db:
-                    self.db.executemany(
-                        "INSERT OR REPLACE INTO page VALUES (?, ?)", list(self.new.items())
-                    )
-            except sqlite3.Error:
-                pass  # the cache only saves a later check some parsing
-        self.new.clear()
-
-    def close(self) -> None:
-        if self.db is None:
-            return
-        try:
-            self._flush()
-        finally:
-            self.db.close()
-            self.db = None
-
-
 def _held(
-    path: Path, rel: str, store: _Store, sha256: str | None, data: bytes | None = None
+    path: Path, rel: str, store: LinkStore, sha256: str | None, data: bytes | None = None
 ) -> _Held:
     """What the page ``path`` (site path ``rel``) holds; ``sha256``: its bytes' digest (hex)
     when known, so that a cached page is not read at all; ``data``: its bytes, when read."""
