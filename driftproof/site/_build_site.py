@@ -209,10 +209,29 @@ def _build(
         raise
     finally:
         mk_log.removeHandler(collector)
+    (tmp / MARKER).write_text(
+        "A site built by `driftproof reports build`; the next build replaces or updates it.\n",
+        encoding="utf-8",
+    )
     # Issue 15: an internal link or fragment that points nowhere fails the build. An
     # incremental build checks the pages that changed since the last build's check (links).
     kept = handover.kept
     since = digest = None
+    # a full build walks its new site once (issue 19: at 10,000 receipts a walk of its
+    # 520,000 folders takes 20 s or more): the link check's listing, and the site record's
+    # digests and stats (a rename of the site's folder moves no file's stat)
+    listing: tuple[set[str], set[str]] | None = None
+    new_site: tuple[int, dict[str, list[int]], tuple[dict[str, str], str]] | None = None
+    if previous is None:
+        listing, new_stats, at_walk = (set(), set()), dict[str, list[int]](), time.time_ns()
+        state = site_state(
+            tmp,
+            known=handover.written,
+            stats=new_stats,
+            listing=listing,
+            hash_files=cache is not None and key is not None and record is not None,
+        )
+        new_site = (at_walk, new_stats, state)
     if previous is not None:
         # the kept files' digests are known from their bytes: only the new folder is read
         digest = {**kept, **site_state(tmp, known=handover.written)[0]}
@@ -225,6 +244,7 @@ def _build(
         kept=(out, kept) if previous is not None else None,
         since=since,
         checked=handover.checked if previous is None else None,
+        listing=listing,
     )
     if broken:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -232,10 +252,6 @@ def _build(
             f"{len(broken)} broken internal link(s); the site was not replaced",
             [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]],
         )
-    (tmp / MARKER).write_text(
-        "A site built by `driftproof reports build`; the next build replaces or updates it.\n",
-        encoding="utf-8",
-    )
     if previous is not None:
         if record is not None:
             with contextlib.suppress(OSError):  # the record only saves a later build
@@ -263,7 +279,9 @@ def _build(
         # rest is read; every file's stat is recorded for the next build (_stats). An
         # incremental build's update walked the site as it left it: that walk is used.
         known = {**handover.written, **(digest or {})}
-        if walked is not None:
+        if new_site is not None:  # a full build walked its site before the check
+            at, stats, (files, tree) = new_site
+        elif walked is not None:
             tree, stats = walked
             files = {rel: known.get(rel) or file_sha(out / rel) for rel in sorted(stats)}
         else:

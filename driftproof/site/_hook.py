@@ -276,7 +276,13 @@ def on_post_build(config: Any) -> None:
     kept = (previous, handover.kept) if handover is not None and previous is not None else None
     config_file = Path(config.config_file_path or "mkdocs.yml")
     try:
-        index_for_search(Path(config.site_dir), config_file, kept, _state.get("search_mirror"))
+        index_for_search(
+            Path(config.site_dir),
+            config_file,
+            kept,
+            _state.get("search_mirror"),
+            known=handover.written if handover is not None else None,
+        )
     finally:
         on_build_error(None)
 

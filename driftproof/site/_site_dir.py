@@ -37,6 +37,7 @@ def index_for_search(
     config_file: Path,
     kept: tuple[Path, Mapping[str, str]] | None = None,
     mirror: Path | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> None:
     """Build the static search index with Pagefind (pinned; its binary ships in the ``pagefind_bin``
     wheel, so nothing is downloaded) into ``site/pagefind``. Deterministic: the same pages give
@@ -49,7 +50,8 @@ def index_for_search(
     builds of one site (in the build cache), brought up to date by :func:`sync_mirror`, so a
     rebuild writes only the pages that changed; without it, a temporary folder beside the
     site, removed afterwards. Pagefind runs in the mirror, without ``PAGEFIND_*`` variables:
-    no setting from outside the build changes the index.
+    no setting from outside the build changes the index. ``known``: the sha256 (hex) of files
+    the build has just written into ``site`` from bytes it hashed (not read again).
 
     Raises:
         SiteBuildError: Pagefind failed (the build then stops; ``out`` stays untouched).
@@ -59,7 +61,7 @@ def index_for_search(
 
     if mirror is not None:
         try:
-            sync_mirror(mirror, Path(site), kept)
+            sync_mirror(mirror, Path(site), kept, known)
         except OSError:  # a cache it cannot write only costs time: a mirror of its own
             mirror = None
     where = (
@@ -67,7 +69,7 @@ def index_for_search(
     ).resolve()
     try:
         if mirror is None:
-            sync_mirror(where, Path(site), kept)
+            sync_mirror(where, Path(site), kept, known)
         # Pagefind also reads settings from PAGEFIND_* variables and a pagefind.yml (or
         # .toml, .json) in its working folder: neither is an input of the build, so it runs
         # without them, in the mirror (which holds nothing but pages)
@@ -93,10 +95,14 @@ def index_for_search(
 
 
 def sync_mirror(
-    mirror: Path, site: Path, kept: tuple[Path, Mapping[str, str]] | None = None
+    mirror: Path,
+    site: Path,
+    kept: tuple[Path, Mapping[str, str]] | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> None:
     """Make ``mirror`` hold exactly the :func:`searchable` pages of ``site`` and of ``kept``
-    (see :func:`index_for_search`), each with its bytes, and nothing else.
+    (see :func:`index_for_search`), each with its bytes, and nothing else; ``known``: the
+    sha256 (hex) of files of ``site`` by path, which are not read to hash them.
 
     A page the mirror already holds with the bytes it needs (the sha256 of what is there) is
     left alone; any other is copied in. A copy, not a link: linking or unlinking a site's
@@ -120,7 +126,7 @@ def sync_mirror(
         for n in filenames:
             if searchable(prefix + n):
                 src = Path(dirpath) / n
-                want[prefix + n] = (src, file_sha(src))
+                want[prefix + n] = (src, (known or {}).get(prefix + n) or file_sha(src))
     mirror.mkdir(parents=True, exist_ok=True)
     for dirpath, dirnames, filenames in os.walk(mirror):
         base = os.path.relpath(dirpath, mirror)

@@ -142,6 +142,7 @@ def site_state(
     known: Mapping[str, str] | None = None,
     stats: dict[str, list[int]] | None = None,
     trust: tuple[Mapping[str, Any], Any] | None = None,
+    listing: tuple[set[str], set[str]] | None = None,
 ) -> tuple[dict[str, str], str]:
     """:func:`site_files_digest` and :func:`site_tree_key` in one walk of ``site`` (each
     entry looked at once, with ``lstat``); without ``hash_files`` the digest is empty.
@@ -149,7 +150,9 @@ def site_state(
     (path under ``site``); a regular file listed there is not read again. ``stats``: filled
     with each regular file's stat (:func:`driftproof.site._stats.stat_of`). ``trust``: a
     record's stats and their moment: a file whose stat they vouch for
-    (:func:`driftproof.site._stats.trusted`) is taken with the sha256 ``known`` gives it."""
+    (:func:`driftproof.site._stats.trusted`) is taken with the sha256 ``known`` gives it.
+    ``listing``: ``(files, folders)``, filled with every entry's path as :func:`os.walk`
+    sorts them (a link to a folder is a folder, not followed), for the link check."""
     known = known or {}
     vouched, at = trust if trust is not None else ({}, 0)
     files: dict[str, str] = {}
@@ -162,6 +165,11 @@ def site_state(
                 rel = prefix + e.name
                 st = e.stat(follow_symlinks=False)
                 rows.append(f"{rel}\0{st.st_mode:o}")
+                if listing is not None:
+                    is_dir = stat.S_ISDIR(st.st_mode) or (
+                        stat.S_ISLNK(st.st_mode) and _points_to_folder(e)
+                    )
+                    listing[1 if is_dir else 0].add(rel)
                 if stat.S_ISDIR(st.st_mode):
                     stack.append((rel + "/", e.path))
                 elif stat.S_ISREG(st.st_mode):
@@ -175,3 +183,10 @@ def site_state(
                     files[rel] = sha or file_sha(Path(e.path))
     rows.sort()
     return files, key_of(*rows)
+
+
+def _points_to_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()  # followed, as os.walk does
+    except OSError:
+        return False

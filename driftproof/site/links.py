@@ -103,6 +103,7 @@ def check_links(
     kept: tuple[Path, Mapping[str, str]] | None = None,
     since: Since | None = None,
     checked: Sequence[PagesChecked] | None = None,
+    listing: tuple[set[str], set[str]] | None = None,
 ) -> tuple[list[str], LinkSummary]:
     """:func:`broken_links` (same arguments and answer), and the site's :class:`LinkSummary`.
 
@@ -117,9 +118,12 @@ def check_links(
     ``since``): they are not read; the links they hand on are checked here, with every page
     no worker checked. Where any of that finds a problem, every page is checked, so the
     answer is the same.
+
+    ``listing``: ``(files, folders)`` under ``site``, as the build's own walk of it found
+    them (:func:`driftproof.site._stats.site_state`), so the site is not walked again.
     """
     root = Path(site).resolve()
-    files, folders = _listing(root)
+    files, folders = (set(listing[0]), set(listing[1])) if listing is not None else _listing(root)
     own = set(files)
     other: Path = root
     known: Mapping[str, str] = {}
