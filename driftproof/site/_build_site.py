@@ -221,7 +221,9 @@ def _build(
     # 520,000 folders takes 20 s or more): the link check's listing, and the site record's
     # digests and stats (a rename of the site's folder moves no file's stat)
     listing: tuple[set[str], set[str]] | None = None
-    new_site: tuple[int, dict[str, list[int]], tuple[dict[str, str], str]] | None = None
+    # for the site record: the moment the stats were taken, the stats, the files' digests
+    # (None: the known ones, the rest read) and the tree key
+    recorded: tuple[int, dict[str, list[int]], dict[str, str] | None, str]
     if previous is None:
         listing, new_stats, at_walk = (set(), set()), dict[str, list[int]](), time.time_ns()
         state = site_state(
@@ -231,7 +233,7 @@ def _build(
             listing=listing,
             hash_files=cache is not None and key is not None and record is not None,
         )
-        new_site = (at_walk, new_stats, state)
+        recorded = (at_walk, new_stats, *state)
     if previous is not None:
         # the kept files' digests are known from their bytes: only the new folder is read
         digest = {**kept, **site_state(tmp, known=handover.written)[0]}
@@ -258,12 +260,12 @@ def _build(
                 record.unlink(missing_ok=True)  # the site is about to change
         at = time.time_ns()  # before the walk that takes the stats (_stats.trusted)
         try:
-            walked: tuple[str, dict[str, list[int]]] | None = apply(tmp, out, kept)
+            tree, stats = apply(tmp, out, kept)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+        recorded = (at, stats, None, tree)
     else:
         replace(tmp, out)
-        walked = None
     if cache is not None and key is not None and record is not None:
         checked = set(inputs.checked)
         with contextlib.suppress(OSError):  # a cache it cannot write only saves nothing
@@ -279,14 +281,10 @@ def _build(
         # rest is read; every file's stat is recorded for the next build (_stats). An
         # incremental build's update walked the site as it left it: that walk is used.
         known = {**handover.written, **(digest or {})}
-        if new_site is not None:  # a full build walked its site before the check
-            at, stats, (files, tree) = new_site
-        elif walked is not None:
-            tree, stats = walked
-            files = {rel: known.get(rel) or file_sha(out / rel) for rel in sorted(stats)}
-        else:
-            at, stats = time.time_ns(), dict[str, list[int]]()
-            files, tree = site_state(out, known=known, stats=stats)
+        at, stats, walked_files, tree = recorded
+        if walked_files is None:  # an incremental build's update took no digests
+            walked_files = {rel: known.get(rel) or file_sha(out / rel) for rel in sorted(stats)}
+        files = walked_files
         doc = {
             "inputs": key,
             "files": files,

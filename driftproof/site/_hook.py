@@ -12,11 +12,14 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
 from driftproof.errors import SiteBuildError
+
+if TYPE_CHECKING:
+    from driftproof.site._link_digest import PagesChecked
 
 __all__ = [
     "Handover",
@@ -58,7 +61,7 @@ class Handover:
         #: each receipt's render key, files and results row (for the site record)
         self.receipts: dict[str, Any] = {}
         #: link checks done by the worker processes that wrote pages (a full build only)
-        self.checked: list[Any] = []
+        self.checked: list[PagesChecked] = []
 
 
 @contextmanager

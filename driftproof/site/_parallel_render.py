@@ -48,6 +48,9 @@ __all__ = [
 #: incremental build checks the pages that changed at the end instead).
 Rendered = tuple[dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None]
 
+#: A receipt's name and its :data:`Rendered`, as a worker sends it back.
+_Named = tuple[str, dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None]
+
 #: From this many receipts on, their pages are rendered in worker processes.
 PARALLEL_RENDER_FROM = 16
 
@@ -133,7 +136,7 @@ def _render_chunk(
     cache_root: str | None,
     stage_dir: str,
     previous: str | None = None,
-) -> list[tuple[str, dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None]]:
+) -> list[_Named]:
     job = RenderAhead(
         stage_dir=stage_dir,
         reports=tuple(sorted(reports, key=lambda r: r.number, reverse=True)),
@@ -143,7 +146,7 @@ def _render_chunk(
         cache_root=cache_root,
         previous=previous,
     )
-    out: list[tuple[str, dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None]] = []
+    out: list[_Named] = []
     for name, path, sha, spool_folder, summary in items:
         lr = LoadedReceipt(
             name,
