@@ -103,7 +103,10 @@ def build_site(
     # An incremental build (issue 19) updates a site built here before, writing only what
     # changed; without a cache, or into a new folder, the site is built whole and swapped in.
     previous = out if cache is not None and (out / MARKER).is_file() else None
-    ahead = _render_ahead(Path(config_file), out, cache, previous)
+    # a full build's workers copy the searchable pages into the search mirror as they write
+    # them (issue 19: the end of a 10,000-receipt build then reads none of them back)
+    mirror = _mirror_path(record) if record is not None and previous is None else None
+    ahead = _render_ahead(Path(config_file), out, cache, previous, mirror)
     try:
         inputs = load_inputs(
             receipts_dir,
@@ -124,12 +127,17 @@ def build_site(
 
 
 def _render_ahead(
-    config_file: Path, out: Path, cache: BuildCache | None, previous: Path | None
+    config_file: Path,
+    out: Path,
+    cache: BuildCache | None,
+    previous: Path | None,
+    mirror: Path | None = None,
 ) -> RenderAhead | None:
     """How the workers that check the receipts render their pages at once (issue 19), from
-    the config's navigation, site name and templates, into a new folder beside ``out``;
-    ``None`` when the config cannot be read (the build then reports it as usual) or the
-    folder ``out`` goes in does not exist yet."""
+    the config's navigation, site name and templates, into a new folder beside ``out``,
+    copying the searchable pages into ``mirror`` too (``None``: no mirror); ``None`` when the
+    config cannot be read (the build then reports it as usual) or the folder ``out`` goes in
+    does not exist yet."""
     from mkdocs.config import load_config
     from mkdocs.structure.files import get_files
 
@@ -157,6 +165,7 @@ def _render_ahead(
         templates=str(templates),
         cache_root=str(cache.root) if cache is not None else None,
         previous=str(previous) if previous is not None else None,
+        mirror=str(mirror) if mirror is not None else None,
     )
 
 
@@ -195,7 +204,7 @@ def _build(
             **(prior.get("receipts") or {}),
             "": (prior.get("stats") or {}).get("at", 0),
         }
-        mirror = record.with_name(f"{record.name}.search") if record is not None else None
+        mirror = _mirror_path(record) if record is not None else None
         with handing_over(inputs, progress, previous, kept_record, ahead, mirror) as handover:
             build(cfg)
     except (MkDocsException, SystemExit) as exc:
@@ -219,7 +228,8 @@ def _build(
     since = digest = None
     # a full build walks its new site once (issue 19: at 10,000 receipts a walk of its
     # 520,000 folders takes 20 s or more): the link check's listing, and the site record's
-    # digests and stats (a rename of the site's folder moves no file's stat)
+    # digests and stats (a rename of the site's folder moves no file's stat); not the
+    # folders only workers wrote into, whose entries they saw as they wrote them (_owned)
     listing: tuple[set[str], set[str]] | None = None
     # for the site record: the moment the stats were taken, the stats, the files' digests
     # (None: the known ones, the rest read) and the tree key
@@ -232,6 +242,7 @@ def _build(
             stats=new_stats,
             listing=listing,
             hash_files=cache is not None and key is not None and record is not None,
+            owned=handover.owned,
         )
         recorded = (at_walk, new_stats, *state)
     if previous is not None:
@@ -365,6 +376,12 @@ def input_key(
 def _record_path(cache: BuildCache, out: Path) -> Path:
     k = key_of("site", str(out))
     return cache.base / "sites" / k[:2] / k
+
+
+def _mirror_path(record: Path) -> Path:
+    """The search mirror of the site whose record is ``record``
+    (:func:`driftproof.site._site_dir.index_for_search`)."""
+    return record.with_name(f"{record.name}.search")
 
 
 def _read_record(path: Path) -> dict[str, Any]:

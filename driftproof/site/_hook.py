@@ -20,6 +20,7 @@ from driftproof.errors import SiteBuildError
 
 if TYPE_CHECKING:
     from driftproof.site._link_digest import PagesChecked
+    from driftproof.site._owned import Owned
 
 __all__ = [
     "Handover",
@@ -62,6 +63,17 @@ class Handover:
         self.receipts: dict[str, Any] = {}
         #: link checks done by the worker processes that wrote pages (a full build only)
         self.checked: list[PagesChecked] = []
+        #: the site paths of the files mkdocs writes (its own and those it is handed),
+        #: known once its last event with the files has run (``on_env``)
+        self.mkdocs_paths: list[str] = []
+        #: a full build's folders only workers wrote into, with what they saw there
+        #: (:class:`driftproof.site._owned.Owned`); ``None``: walk every folder
+        self.owned: Owned | None = None
+
+    def foreign(self, moved_alone: set[str]) -> set[str]:
+        """Site paths of the files something other than a worker wrote into the new site
+        (or moved there on its own: ``moved_alone``)."""
+        return {p for p in self.mkdocs_paths if p not in self.written} | moved_alone
 
 
 @contextmanager
@@ -230,6 +242,9 @@ def on_env(env: Any, config: Any, files: Any) -> Any:
     env.autoescape = True
     env.finalize = printable
     env.globals.update(site_name=config.site_name, site_nav=_state.get("nav", []))
+    handover = _state.get("handover")
+    if handover is not None:  # mkdocs' last event with the files: its list is final
+        handover.mkdocs_paths = [f.dest_uri for f in files]
     return env
 
 
@@ -277,6 +292,11 @@ def on_post_build(config: Any) -> None:
         progress("write", _state.get("generated", 0), _state.get("generated", 0))
     handover, previous = _state.get("handover"), _state.get("previous")
     kept = (previous, handover.kept) if handover is not None and previous is not None else None
+    staging = _state.get("staging")
+    if handover is not None and previous is None and staging is not None:
+        from driftproof.site._owned import Owned
+
+        handover.owned = Owned(staging.on_disk, handover.foreign(staging.moved_alone))
     config_file = Path(config.config_file_path or "mkdocs.yml")
     try:
         index_for_search(
@@ -285,6 +305,7 @@ def on_post_build(config: Any) -> None:
             kept,
             _state.get("search_mirror"),
             known=handover.written if handover is not None else None,
+            owned=handover.owned if handover is not None else None,
         )
     finally:
         on_build_error(None)

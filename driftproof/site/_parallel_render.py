@@ -24,12 +24,14 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from driftproof.results import ResultRow
 from driftproof.site._cache import BuildCache, tree_key, using
 from driftproof.site._link_digest import PagesChecked, check_own
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, Spool
+from driftproof.site._owned import OnDisk, mirror_copy, note_written
+from driftproof.site._site_dir import searchable
 from driftproof.site.report_source import Report
 
 __all__ = [
@@ -42,14 +44,26 @@ __all__ = [
     "write_files",
 ]
 
-#: One receipt's share of a build as a worker rendered it: the site paths it wrote and those
-#: it kept from the previous site (each with the sha256 of its bytes, hex), its results
-#: row (as a dict), and the check of its pages' links (``None``: not checked; an
-#: incremental build checks the pages that changed at the end instead).
-Rendered = tuple[dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None]
 
-#: A receipt's name and its :data:`Rendered`, as a worker sends it back.
-_Named = tuple[str, dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None]
+class Rendered(NamedTuple):
+    """One receipt's share of a build as a worker rendered it (or the reports', whose
+    ``row`` is empty)."""
+
+    #: the site paths it wrote, each with the sha256 of its bytes (hex)
+    written: dict[str, str]
+    #: the site paths it kept from the previous site, each with the sha256 of its bytes
+    kept: dict[str, str]
+    #: its results row, as a dict
+    row: dict[str, Any]
+    #: the check of its pages' links (``None``: not checked; an incremental build checks
+    #: the pages that changed at the end instead)
+    links: PagesChecked | None
+    #: what the worker saw of the files it wrote, right after writing them (issue 19)
+    on_disk: OnDisk
+
+
+#: A receipt's name and its :class:`Rendered`, as a worker sends it back.
+_Named = tuple[str, Rendered]
 
 #: From this many receipts on, their pages are rendered in worker processes.
 PARALLEL_RENDER_FROM = 16
@@ -61,18 +75,15 @@ def render_in_workers(
     receipts: Mapping[str, LoadedReceipt],
     reports: Sequence[Report],
     stage_dir: Path,
-    adopt: Callable[
-        [str, dict[str, str], dict[str, str], dict[str, Any], PagesChecked | None], None
-    ],
+    adopt: Callable[[str, Rendered], None],
     site: tuple[Sequence[Mapping[str, str]], str, Path],
     cache: BuildCache | None,
     progress: Callable[[str, int, int], None] | None,
     previous: Path | None = None,
     meanwhile: Callable[[], None] | None = None,
 ) -> list[ResultRow] | None:
-    """Every receipt's pages written under ``stage_dir`` by worker processes; each chunk's
-    paths handed to ``adopt`` (name; paths written and paths kept, each with its sha256;
-    results row as a dict; the check of its links); the results rows returned in name order.
+    """Every receipt's pages written under ``stage_dir`` by worker processes; each receipt's
+    name and :class:`Rendered` handed to ``adopt``; the results rows returned in name order.
     ``site``: the navigation, site name and templates folder. ``previous``: the site an
     incremental build updates, whose files of the same bytes are kept, not written
     (:class:`driftproof.site._staging.Staging`). ``meanwhile``: called in this process once
@@ -117,9 +128,9 @@ def render_in_workers(
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
         for result in results:
-            for name, paths, kept, row, links in result:
-                adopt(name, paths, kept, row, links)
-                rows.append(ResultRow(**row))
+            for name, done_one in result:
+                adopt(name, done_one)
+                rows.append(ResultRow(**done_one.row))
                 done += 1
                 if progress:
                     progress("render", done, len(items))
@@ -157,7 +168,7 @@ def _render_chunk(
             spool=Spool(Path(spool_folder)) if spool_folder is not None else None,
             summary=ReceiptSummary.from_json(summary),
         )
-        out.append((name, *render_receipt(lr, job)))
+        out.append((name, render_receipt(lr, job)))
     return out
 
 
@@ -165,8 +176,8 @@ def _render_chunk(
 class RenderAhead:
     """How a worker renders a receipt's pages into a build's staging folder: the folder
     (``stage_dir``), the reports (newest first), the navigation (as JSON), the site name,
-    the templates folder, the build cache folder and the site an incremental build updates
-    (``None``: none). Plain data, sent to worker processes.
+    the templates folder, the build cache folder, the site an incremental build updates
+    (``None``: none) and the search mirror. Plain data, sent to worker processes.
 
     Given to :func:`driftproof.site.publish.load_inputs`, it makes the worker that checks a
     receipt render its pages at once, from the model it has just checked: each receipt is
@@ -179,6 +190,10 @@ class RenderAhead:
     templates: str
     cache_root: str | None
     previous: str | None
+    #: the search mirror of a full build's site (its folder in the build cache), into which
+    #: each searchable page written is copied as well (issue 19: the build's end then reads
+    #: none back); ``None``: none
+    mirror: str | None = None
 
 
 _CONTEXT: list[Any] = []  # [job, its context]: the last job this process rendered for
@@ -204,28 +219,34 @@ def _context(job: RenderAhead) -> tuple[Any, BuildCache | None, tuple[str, str, 
 def render_receipt(lr: LoadedReceipt, job: RenderAhead) -> Rendered:
     """One receipt's files written under ``job.stage_dir`` (the sheet, case pages, badge
     files and ``receipts/<name>.json``), as :func:`driftproof.site.build.generate_site`
-    renders them (:data:`Rendered`): ``({path written: sha256 hex}, {path kept: sha256
-    hex}, results row as a dict, the check of their links)``. A file the previous site holds
-    with the same bytes is kept, not written."""
+    renders them (:class:`Rendered`). A file the previous site holds with the same bytes is
+    kept, not written."""
     from driftproof.site.build import receipt_files
 
     env, cache, fixed, _site = _context(job)
     with using(cache):
         files, row = receipt_files(lr, list(job.reports), env, cache, fixed)
     files[f"receipts/{lr.name}.json"] = lr.raw
-    written, kept, links = write_files(files, job)
-    return written, kept, dataclasses.asdict(row), links
+    on_disk = OnDisk()
+    written, kept, links = write_files(files, job, on_disk)
+    return Rendered(written, kept, dataclasses.asdict(row), links, on_disk)
 
 
 def write_files(
-    files: Mapping[str, bytes], job: RenderAhead
+    files: Mapping[str, bytes], job: RenderAhead, on_disk: OnDisk
 ) -> tuple[dict[str, str], dict[str, str], PagesChecked | None]:
     """``files`` (site path: bytes) written under ``job.stage_dir``, except those the previous
     site holds with the same bytes (kept): ``({path written: sha256 hex}, {path kept: sha256
     hex}, links)``, paths in order. The digests spare the build hashing its site again
     (issue 19). ``links``: on a full build (no previous site), the links of the pages checked
     here, while their bytes are in memory (:func:`driftproof.site._link_digest.check_own`),
-    so that the build's link check need not read them back; else ``None``."""
+    so that the build's link check need not read them back; else ``None``. ``on_disk``:
+    filled with the ``lstat`` of each file written and of its folders, taken at once
+    (:func:`driftproof.site._owned.note_written`), and with the pages also copied into the
+    search mirror (``job.mirror``).
+
+    Raises:
+        OSError: a file could not be written."""
     site = _context(job)[3]
     written: dict[str, str] = {}
     kept: dict[str, str] = {}
@@ -238,7 +259,10 @@ def write_files(
         p = Path(job.stage_dir) / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(data)
+        note_written(on_disk, Path(job.stage_dir), rel)
         written[rel] = digest
+        if job.mirror is not None and searchable(rel) and mirror_copy(Path(job.mirror), rel, data):
+            on_disk.mirrored[rel] = digest
     return written, kept, (check_own(files) if site is None else None)
 
 
@@ -261,6 +285,7 @@ def render_reports(
     written: dict[str, str] = {}
     kept: dict[str, str] = {}
     links: PagesChecked | None = PagesChecked()
+    on_disk = OnDisk()
     try:
         loaded: dict[str, LoadedReceipt] = {}
         for name in sorted({n for r in job.reports for n in r.receipts}):
@@ -273,7 +298,8 @@ def render_reports(
             loaded[name] = LoadedReceipt(name, receipt, data, path, sha256=sha)
         with using(cache):
             for r in job.reports:
-                w, k, checked = write_files(cached_report_files(r, loaded, env, cache, fixed), job)
+                drawn = cached_report_files(r, loaded, env, cache, fixed)
+                w, k, checked = write_files(drawn, job, on_disk)
                 written.update(w)
                 kept.update(k)
                 if links is not None and checked is not None:
@@ -284,4 +310,4 @@ def render_reports(
         for rel in written:  # drawn again by the build, which words the problem
             (Path(job.stage_dir) / rel).unlink(missing_ok=True)
         return None
-    return written, kept, {}, links
+    return Rendered(written, kept, {}, links, on_disk)

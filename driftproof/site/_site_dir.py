@@ -14,11 +14,15 @@ import stat
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site._cache import key_of
 from driftproof.site._staging import SiteFiles
 from driftproof.site._stats import add_folders, stat_of
+
+if TYPE_CHECKING:
+    from driftproof.site._owned import Owned
 
 __all__ = [
     "MARKER",
@@ -38,6 +42,7 @@ def index_for_search(
     kept: tuple[Path, Mapping[str, str]] | None = None,
     mirror: Path | None = None,
     known: Mapping[str, str] | None = None,
+    owned: Owned | None = None,
 ) -> None:
     """Build the static search index with Pagefind (pinned; its binary ships in the ``pagefind_bin``
     wheel, so nothing is downloaded) into ``site/pagefind``. Deterministic: the same pages give
@@ -52,6 +57,8 @@ def index_for_search(
     site, removed afterwards. Pagefind runs in the mirror, without ``PAGEFIND_*`` variables:
     no setting from outside the build changes the index. ``known``: the sha256 (hex) of files
     the build has just written into ``site`` from bytes it hashed (not read again).
+    ``owned``: the folders of ``site`` only workers wrote into, listed, not walked
+    (:class:`driftproof.site._owned.Owned`).
 
     Raises:
         SiteBuildError: Pagefind failed (the build then stops; ``out`` stays untouched).
@@ -61,7 +68,7 @@ def index_for_search(
 
     if mirror is not None:
         try:
-            sync_mirror(mirror, Path(site), kept, known)
+            sync_mirror(mirror, Path(site), kept, known, owned)
         except OSError:  # a cache it cannot write only costs time: a mirror of its own
             mirror = None
     where = (
@@ -69,7 +76,7 @@ def index_for_search(
     ).resolve()
     try:
         if mirror is None:
-            sync_mirror(where, Path(site), kept, known)
+            sync_mirror(where, Path(site), kept, known, owned)
         # Pagefind also reads settings from PAGEFIND_* variables and a pagefind.yml (or
         # .toml, .json) in its working folder: neither is an input of the build, so it runs
         # without them, in the mirror (which holds nothing but pages)
@@ -99,10 +106,14 @@ def sync_mirror(
     site: Path,
     kept: tuple[Path, Mapping[str, str]] | None = None,
     known: Mapping[str, str] | None = None,
+    owned: Owned | None = None,
 ) -> None:
     """Make ``mirror`` hold exactly the :func:`searchable` pages of ``site`` and of ``kept``
     (see :func:`index_for_search`), each with its bytes, and nothing else; ``known``: the
-    sha256 (hex) of files of ``site`` by path, which are not read to hash them.
+    sha256 (hex) of files of ``site`` by path, which are not read to hash them; ``owned``:
+    folders of ``site`` whose files are taken from its list, not walked (each one's sha256
+    is then in ``known``), and the pages the workers copied into ``mirror`` themselves, which
+    are not read back to check them.
 
     A page the mirror already holds with the bytes it needs (the sha256 of what is there) is
     left alone; any other is copied in. A copy, not a link: linking or unlinking a site's
@@ -120,13 +131,21 @@ def sync_mirror(
         for rel, sha in kept[1].items():
             if searchable(rel):
                 want[rel] = (Path(kept[0]) / rel, sha)
-    for dirpath, _dirs, filenames in os.walk(site):
+    known = known or {}
+    mirrored = owned.mirrored if owned is not None else {}
+    for dirpath, dirs, filenames in os.walk(site):
         base = os.path.relpath(dirpath, site)
         prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
+        for d in [d for d in dirs if owned is not None and prefix + d in owned.entries]:
+            dirs.remove(d)  # issue 19: a folder only workers wrote into is not walked
+            assert owned is not None  # (for mypy: the list is empty without it)
+            for rel, mode, _st in owned.entries[prefix + d]:
+                if stat.S_ISREG(mode) and searchable(rel):
+                    want[rel] = (site / rel, known.get(rel) or file_sha(site / rel))
         for n in filenames:
             if searchable(prefix + n):
                 src = Path(dirpath) / n
-                want[prefix + n] = (src, (known or {}).get(prefix + n) or file_sha(src))
+                want[prefix + n] = (src, known.get(prefix + n) or file_sha(src))
     mirror.mkdir(parents=True, exist_ok=True)
     for dirpath, dirnames, filenames in os.walk(mirror):
         base = os.path.relpath(dirpath, mirror)
@@ -140,7 +159,11 @@ def sync_mirror(
         for n in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
             rel = prefix + n
             entry, st = want.get(rel), os.lstat(mirror / rel)
-            if entry is None or not stat.S_ISREG(st.st_mode) or file_sha(mirror / rel) != entry[1]:
+            if (
+                entry is None
+                or not stat.S_ISREG(st.st_mode)
+                or (mirrored.get(rel) != entry[1] and file_sha(mirror / rel) != entry[1])
+            ):
                 os.unlink(mirror / rel)  # not wanted, or not the bytes wanted
             else:
                 del want[rel]  # already there

@@ -27,8 +27,11 @@ from typing import TYPE_CHECKING, Any
 
 from mkdocs.structure.files import File
 
+from driftproof.site._owned import OnDisk
+
 if TYPE_CHECKING:
     from driftproof.site._link_digest import PagesChecked
+    from driftproof.site._parallel_render import Rendered
 
 __all__ = [
     "KeptFile",
@@ -158,6 +161,11 @@ class Staging:
         self.receipts: dict[str, ReceiptFiles] = {}
         #: the link checks of adopted files done where they were written (issue 19)
         self.checked: list[PagesChecked] = []
+        #: what the processes that wrote the adopted files saw of them (issue 19)
+        self.on_disk = OnDisk()
+        #: files :meth:`take` moved on their own (not in a whole folder): their change
+        #: time is no longer the one their writer saw
+        self.moved_alone: set[str] = set()
 
     def reuse(self, name: str, key: str) -> ReceiptFiles | None:
         """The files of receipt ``name`` as the previous build wrote them, kept whole, when
@@ -204,30 +212,30 @@ class Staging:
         p.write_bytes(data)
         self.paths.append(path)
 
-    def adopt(
-        self,
-        written: Mapping[str, str],
-        kept: Mapping[str, str] | None = None,
-        links: PagesChecked | None = None,
-    ) -> None:
+    def adopt(self, rendered: Rendered) -> None:
         """Record files another process wrote under :attr:`root` and those it kept from the
-        previous site (site path: sha256 hex of its bytes; :attr:`written` keeps the former);
-        ``links``: that process's check of their links (:attr:`checked` keeps it)."""
-        self.paths.extend(written)
-        self.written.update(written)
-        self.kept.update(kept or {})
-        if links is not None:
-            self.checked.append(links)
+        previous site (:class:`~driftproof.site._parallel_render.Rendered`: site path, sha256
+        hex of its bytes; :attr:`written` keeps the former), that process's check of their
+        links (:attr:`checked`) and what it saw of them on disk (:attr:`on_disk`)."""
+        self.paths.extend(rendered.written)
+        self.written.update(rendered.written)
+        self.kept.update(rendered.kept)
+        if rendered.links is not None:
+            self.checked.append(rendered.links)
+        self.on_disk.update(rendered.on_disk)
 
-    def take(self, folder: Path) -> None:
+    def take(self, folder: Path, _under: str = "") -> None:
         """Move every file under ``folder`` (written by worker processes, site paths below
         it) into :attr:`root`: a whole folder at once where :attr:`root` has none of that
-        name yet. The caller records the paths (:meth:`adopt`)."""
+        name yet (what is in it keeps its stat); a file moved on its own is listed in
+        :attr:`moved_alone`. The caller records the paths (:meth:`adopt`)."""
         for entry in sorted(os.listdir(folder)):
-            src, dest = Path(folder) / entry, self.root / entry
+            src, dest = Path(folder) / entry, self.root / _under / entry
             if src.is_dir() and not src.is_symlink() and dest.is_dir():
-                self.take(src)
+                self.take(src, f"{_under}{entry}/")
             else:
+                if not src.is_dir() or src.is_symlink():
+                    self.moved_alone.add(_under + entry)
                 shutil.move(src, dest)  # a rename on the same file system
 
     def file(self, config: Any, path: str) -> File:

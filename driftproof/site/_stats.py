@@ -19,9 +19,12 @@ import os
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from driftproof.site._cache import key_of
+
+if TYPE_CHECKING:
+    from driftproof.site._owned import Owned
 
 __all__ = [
     "RACY_NS",
@@ -143,6 +146,7 @@ def site_state(
     stats: dict[str, list[int]] | None = None,
     trust: tuple[Mapping[str, Any], Any] | None = None,
     listing: tuple[set[str], set[str]] | None = None,
+    owned: Owned | None = None,
 ) -> tuple[dict[str, str], str]:
     """:func:`site_files_digest` and :func:`site_tree_key` in one walk of ``site`` (each
     entry looked at once, with ``lstat``); without ``hash_files`` the digest is empty.
@@ -152,7 +156,10 @@ def site_state(
     record's stats and their moment: a file whose stat they vouch for
     (:func:`driftproof.site._stats.trusted`) is taken with the sha256 ``known`` gives it.
     ``listing``: ``(files, folders)``, filled with every entry's path as :func:`os.walk`
-    sorts them (a link to a folder is a folder, not followed), for the link check."""
+    sorts them (a link to a folder is a folder, not followed), for the link check.
+    ``owned``: folders of a new site only workers wrote into, not walked: their entries, and
+    their files' stats, are those the workers saw (:class:`driftproof.site._owned.Owned`;
+    each file's sha256 is in ``known``)."""
     known = known or {}
     vouched, at = trust if trust is not None else ({}, 0)
     files: dict[str, str] = {}
@@ -170,7 +177,15 @@ def site_state(
                         stat.S_ISLNK(st.st_mode) and _points_to_folder(e)
                     )
                     listing[1 if is_dir else 0].add(rel)
-                if stat.S_ISDIR(st.st_mode):
+                if stat.S_ISDIR(st.st_mode) and owned is not None and rel in owned.entries:
+                    _add_owned(
+                        owned.entries[rel],
+                        site,
+                        (known, stats, listing),
+                        files if hash_files else None,
+                        rows,
+                    )
+                elif stat.S_ISDIR(st.st_mode):
                     stack.append((rel + "/", e.path))
                 elif stat.S_ISREG(st.st_mode):
                     if stats is not None:
@@ -183,6 +198,29 @@ def site_state(
                     files[rel] = sha or file_sha(Path(e.path))
     rows.sort()
     return files, key_of(*rows)
+
+
+def _add_owned(
+    entries: Iterable[tuple[str, int, list[int] | None]],
+    site: Path,
+    wanted: tuple[Mapping[str, str], dict[str, list[int]] | None, tuple[set[str], set[str]] | None],
+    files: dict[str, str] | None,
+    rows: list[str],
+) -> None:
+    """:func:`site_state`'s account of an owned folder's ``entries`` (site path, mode, stat
+    of a file or ``None``); ``wanted``: its ``known``, ``stats`` and ``listing``; ``files``:
+    ``None`` without ``hash_files``."""
+    known, stats, listing = wanted
+    for rel, mode, st in entries:
+        rows.append(f"{rel}\0{mode:o}")
+        if listing is not None:
+            listing[0 if st is not None else 1].add(rel)
+        if st is None or not stat.S_ISREG(mode):
+            continue
+        if stats is not None:
+            stats[rel] = list(st)
+        if files is not None:
+            files[rel] = known.get(rel) or file_sha(site / rel)
 
 
 def _points_to_folder(entry: os.DirEntry[str]) -> bool:

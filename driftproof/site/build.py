@@ -56,7 +56,6 @@ from driftproof.site._report_files import render as _render
 from driftproof.site.report_source import Report
 
 if TYPE_CHECKING:
-    from driftproof.site._link_digest import PagesChecked
     from driftproof.site._parallel_render import Rendered
     from driftproof.site._staging import Staging
 
@@ -192,10 +191,9 @@ def _generate(
 
     def report_pages() -> None:
         if stage is not None and reports_rendered is not None:
-            written, kept, _, links = reports_rendered
-            emitted.update(written)
-            emitted.update(kept)
-            stage.adopt(written, kept, links)
+            emitted.update(reports_rendered.written)
+            emitted.update(reports_rendered.kept)
+            stage.adopt(reports_rendered)
         else:
             for r in ordered:
                 for path, data in cached_report_files(r, receipts, env, cache, fixed).items():
@@ -234,26 +232,19 @@ def _generate(
     todo: Mapping[str, LoadedReceipt] = receipts
     if stage is not None:
 
-        def adopt(
-            name: str,
-            written: dict[str, str],
-            kept: dict[str, str],
-            row: dict[str, Any],
-            links: PagesChecked | None,
-            stage: Staging = stage,
-        ) -> None:
+        def adopt(name: str, done_one: Rendered, stage: Staging = stage) -> None:
+            written, kept = done_one.written, done_one.kept
             own(name, [*written, *kept])
             emitted.update(written)
             emitted.update(kept)
-            stage.adopt(written, kept, links)
-            stage.receipts[name] = ReceiptFiles(keys[name], sorted([*written, *kept]), row)
+            stage.adopt(done_one)
+            stage.receipts[name] = ReceiptFiles(keys[name], sorted([*written, *kept]), done_one.row)
 
         pending: dict[str, LoadedReceipt] = {}
         for name, lr in sorted(receipts.items()):
             if name in rendered:  # rendered by the worker that checked it
-                written, kept, row_doc, links = rendered[name]
-                adopt(name, written, kept, row_doc, links)
-                done.append(ResultRow(**row_doc))
+                adopt(name, rendered[name])
+                done.append(ResultRow(**rendered[name].row))
                 continue
             # an incremental build: receipts whose files are all still there
             reused = stage.reuse(name, keys[name])

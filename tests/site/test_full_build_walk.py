@@ -79,3 +79,135 @@ def test_a_full_build_walks_its_site_once_and_records_what_a_walk_finds(
     files, tree = site_state(out, stats=stats)
     assert doc["files"] == files and doc["tree"] == tree
     assert doc["stats"]["files"] == stats
+
+
+def test_the_end_of_a_full_build_walks_no_folder_only_workers_wrote_into(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 19: at 10,000 receipts a walk of the case pages' folders took 224.9 s cold; the
+    # workers' own lstats stand in for it, and the site and its record are the same
+    from driftproof.site import publish
+    from driftproof.site._build_site import _read_record, _record_path
+    from driftproof.site._cache import BuildCache
+
+    receipts, reports = site_inputs
+    build_site(receipts, reports, tmp_path / "plain", config_file=CONFIG, cache_dir=None)
+    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)  # the receipts' pages in workers
+    monkeypatch.setattr(publish.os, "cpu_count", lambda: 2)
+    scanned: list[str] = []
+    real_scandir = os.scandir
+
+    def scandir(path: str | int = ".") -> object:
+        scanned.append(os.fsdecode(path) if not isinstance(path, int) else f"fd {path}")
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    out = tmp_path / "site"
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
+    monkeypatch.setattr(os, "scandir", real_scandir)
+    assert _files(out) == _files(tmp_path / "plain")
+    # the walks went into the site's folders, but not into a receipt's own folder (the
+    # search mirror, which holds its sheet alone, is walked)
+    assert any(p.endswith("/receipts") for p in scanned)
+    assert not [p for p in scanned if "/receipts/alpha" in p and ".search/" not in p]
+    doc = _read_record(_record_path(BuildCache(tmp_path / CACHE_DIR_NAME), out.resolve()))
+    stats: dict[str, list[int]] = {}
+    files, tree = site_state(out, stats=stats)
+    assert any(rel.startswith("receipts/alpha/cases/") for rel in stats)
+    assert doc["files"] == files and doc["tree"] == tree
+    assert doc["stats"]["files"] == stats
+
+
+def _mirror_of(
+    tmp_path: Path, out: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, list[str]]:
+    """The search mirror of ``out`` (its cache: tmp_path's), with a link planted in it where
+    alpha's sheet goes and a stale page; and the files copied into it from now on."""
+    import shutil
+
+    from driftproof.site._build_site import _mirror_path, _record_path
+    from driftproof.site._cache import BuildCache
+
+    mirror = _mirror_path(_record_path(BuildCache(tmp_path / CACHE_DIR_NAME), out.resolve()))
+    (mirror / "receipts/alpha").mkdir(parents=True)
+    (tmp_path / "outside.html").write_bytes(b"outside")
+    os.symlink(tmp_path / "outside.html", mirror / "receipts/alpha/index.html")
+    (mirror / "stale.html").write_bytes(b"stale")
+    copied: list[str] = []
+    real = shutil.copyfile
+
+    def copyfile(src: Path, dest: Path) -> object:
+        copied.append(Path(src).as_posix())
+        return real(src, dest)
+
+    monkeypatch.setattr(shutil, "copyfile", copyfile)
+    return mirror, copied
+
+
+def _searchable_pages(site: Path) -> dict[str, bytes]:
+    from driftproof.site._site_dir import searchable
+
+    pages = {p.relative_to(site).as_posix(): p for p in site.rglob("*.html")}
+    return {rel: p.read_bytes() for rel, p in sorted(pages.items()) if searchable(rel)}
+
+
+def test_a_full_builds_workers_copy_the_searchable_pages_into_the_search_mirror(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 19: the end of the build neither reads back the sheets the workers wrote nor
+    # copies them; the mirror holds exactly the site's searchable pages all the same
+    from driftproof.site import publish
+
+    receipts, reports = site_inputs
+    build_site(receipts, reports, tmp_path / "plain", config_file=CONFIG, cache_dir=None)
+    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)  # the receipts' pages in workers
+    monkeypatch.setattr(publish.os, "cpu_count", lambda: 2)
+    out = tmp_path / "site"
+    mirror, copied = _mirror_of(tmp_path, out, monkeypatch)
+    hashed: list[str] = []
+    real = _stats.file_sha
+
+    def file_sha(p: Path) -> str:
+        hashed.append(Path(p).as_posix())
+        return real(p)
+
+    monkeypatch.setattr(_stats, "file_sha", file_sha)
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
+    assert _files(out) == _files(tmp_path / "plain")  # the search index included
+    pages = _searchable_pages(out)
+    assert "receipts/alpha/index.html" in pages and "method/index.html" in pages
+    assert {p.relative_to(mirror).as_posix(): p.read_bytes() for p in mirror.rglob("*.html")} == (
+        pages
+    )
+    assert (tmp_path / "outside.html").read_bytes() == b"outside"
+    assert not [c for c in copied if c.endswith("/receipts/alpha/index.html")]
+    assert any(c.endswith("/method/index.html") for c in copied)  # written by mkdocs
+    assert not [h for h in hashed if "/receipts/alpha/" in h]
+
+
+def test_pages_copied_into_the_mirror_ahead_with_another_navigation_are_replaced(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from driftproof.site import _hook, publish
+
+    receipts, reports = site_inputs
+    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setattr(publish.os, "cpu_count", lambda: 2)
+    real = _hook.site_nav
+    calls: list[int] = []
+
+    def site_nav(files: object) -> list[dict[str, str]]:
+        calls.append(1)
+        nav = real(files)
+        return nav if len(calls) == 1 else [*nav, {"title": "Late entry", "url": "results/"}]
+
+    monkeypatch.setattr(_hook, "site_nav", site_nav)
+    out = tmp_path / "site"
+    mirror, _copied = _mirror_of(tmp_path, out, monkeypatch)
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
+    assert len(calls) == 2
+    pages = _searchable_pages(out)
+    assert b"Late entry" in pages["receipts/alpha/index.html"]
+    assert {p.relative_to(mirror).as_posix(): p.read_bytes() for p in mirror.rglob("*.html")} == (
+        pages
+    )
