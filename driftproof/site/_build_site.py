@@ -244,6 +244,7 @@ def _build(
             hash_files=cache is not None and key is not None and record is not None,
             owned=handover.owned,
         )
+        handover.owned = None  # its stats are new_stats' now; the rest is let go (memory)
         recorded = (at_walk, new_stats, *state)
     if previous is not None:
         # the kept files' digests are known from their bytes: only the new folder is read

@@ -218,7 +218,7 @@ def _add_owned(
         if st is None or not stat.S_ISREG(mode):
             continue
         if stats is not None:
-            stats[rel] = list(st)
+            stats[rel] = st  # the list the workers sent: shared, not copied (issue 19: memory)
         if files is not None:
             files[rel] = known.get(rel) or file_sha(site / rel)
 

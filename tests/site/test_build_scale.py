@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from site_fixtures import REPO
+from site_fixtures import REPO, late_navigation_entry
 from test_build_cache import _files
 
 from driftproof.errors import ReceiptError
@@ -192,19 +192,9 @@ def test_pages_rendered_ahead_with_another_navigation_are_rendered_again(
 ) -> None:
     # The navigation is read from the config before mkdocs runs; should mkdocs's files give
     # another (here: one entry more), the pages made ahead are not used.
-    from driftproof.site import _hook
-
     receipts, reports = site_inputs
     _checked_in_workers(monkeypatch)
-    real = _hook.site_nav
-    calls: list[int] = []
-
-    def site_nav(files: object) -> list[dict[str, str]]:
-        calls.append(1)
-        nav = real(files)
-        return nav if len(calls) == 1 else [*nav, {"title": "Late entry", "url": "results/"}]
-
-    monkeypatch.setattr(_hook, "site_nav", site_nav)
+    calls = late_navigation_entry(monkeypatch)
     out = tmp_path / "site"
     inputs = build_site(receipts, reports, out, config_file=CONFIG, cache_dir=None)
     assert len(calls) == 2 and inputs.rendered  # rendered ahead with the first navigation

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from site_fixtures import REPO
+from site_fixtures import REPO, late_navigation_entry
 from site_fixtures import site_files as _files
 
 from driftproof.site import _stats, build_site
@@ -42,22 +42,27 @@ def test_the_walks_listing_is_what_os_walk_lists(tmp_path: Path) -> None:
     assert listing == links_module._listing(tmp_path)
 
 
-def test_a_full_build_walks_its_site_once_and_records_what_a_walk_finds(
-    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _plain_then_in_workers(
+    tmp_path: Path, inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """A site built in one process, without a cache (``tmp_path / "plain"``), to compare
+    with; from then on, the receipts' pages are rendered in worker processes. The site to
+    build (``tmp_path / "site"``)."""
     from driftproof.site import publish
-    from driftproof.site._build_site import _read_record, _record_path
-    from driftproof.site._cache import BuildCache
 
-    receipts, reports = site_inputs
-    build_site(receipts, reports, tmp_path / "plain", config_file=CONFIG, cache_dir=None)
-    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)  # the receipts' pages in workers
+    build_site(*inputs, tmp_path / "plain", config_file=CONFIG, cache_dir=None)
+    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)
     monkeypatch.setattr(publish.os, "cpu_count", lambda: 2)
+    return tmp_path / "site"
 
-    def no_second_walk(root: Path) -> None:
-        raise AssertionError(f"the link check walked {root} again")
 
-    monkeypatch.setattr(links_module, "_listing", no_second_walk)
+def _build(tmp_path: Path, inputs: tuple[Path, Path], out: Path) -> None:
+    build_site(*inputs, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
+    assert _files(out) == _files(tmp_path / "plain")  # the search index included
+
+
+def _hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths of the files hashed from now on."""
     hashed: list[str] = []
     real = _stats.file_sha
 
@@ -66,19 +71,37 @@ def test_a_full_build_walks_its_site_once_and_records_what_a_walk_finds(
         return real(p)
 
     monkeypatch.setattr(_stats, "file_sha", file_sha)
-    out = tmp_path / "site"
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
-    assert _files(out) == _files(tmp_path / "plain")
+    return hashed
+
+
+def _assert_the_record_is_what_a_walk_finds(tmp_path: Path, out: Path) -> None:
+    from driftproof.site._build_site import _read_record, _record_path
+    from driftproof.site._cache import BuildCache
+
+    doc = _read_record(_record_path(BuildCache(tmp_path / CACHE_DIR_NAME), out.resolve()))
+    stats: dict[str, list[int]] = {}
+    files, tree = site_state(out, stats=stats)
+    assert any(rel.startswith("receipts/alpha/cases/") for rel in stats)
+    assert doc["files"] == files and doc["tree"] == tree
+    assert doc["stats"]["files"] == stats
+
+
+def test_a_full_build_walks_its_site_once_and_records_what_a_walk_finds(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = _plain_then_in_workers(tmp_path, site_inputs, monkeypatch)
+
+    def no_second_walk(root: Path) -> None:
+        raise AssertionError(f"the link check walked {root} again")
+
+    monkeypatch.setattr(links_module, "_listing", no_second_walk)
+    hashed = _hashed(monkeypatch)
+    _build(tmp_path, site_inputs, out)
     # the sheets the workers wrote are searchable, yet neither the mirror nor the record
     # read them to hash them; the pages mkdocs wrote were hashed
     assert not [h for h in hashed if "/receipts/alpha/" in h]
     assert any(h.endswith("/method/index.html") for h in hashed)
-    monkeypatch.setattr(_stats, "file_sha", real)
-    doc = _read_record(_record_path(BuildCache(tmp_path / CACHE_DIR_NAME), out.resolve()))
-    stats: dict[str, list[int]] = {}
-    files, tree = site_state(out, stats=stats)
-    assert doc["files"] == files and doc["tree"] == tree
-    assert doc["stats"]["files"] == stats
+    _assert_the_record_is_what_a_walk_finds(tmp_path, out)
 
 
 def test_the_end_of_a_full_build_walks_no_folder_only_workers_wrote_into(
@@ -86,14 +109,7 @@ def test_the_end_of_a_full_build_walks_no_folder_only_workers_wrote_into(
 ) -> None:
     # issue 19: at 10,000 receipts a walk of the case pages' folders took 224.9 s cold; the
     # workers' own lstats stand in for it, and the site and its record are the same
-    from driftproof.site import publish
-    from driftproof.site._build_site import _read_record, _record_path
-    from driftproof.site._cache import BuildCache
-
-    receipts, reports = site_inputs
-    build_site(receipts, reports, tmp_path / "plain", config_file=CONFIG, cache_dir=None)
-    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)  # the receipts' pages in workers
-    monkeypatch.setattr(publish.os, "cpu_count", lambda: 2)
+    out = _plain_then_in_workers(tmp_path, site_inputs, monkeypatch)
     scanned: list[str] = []
     real_scandir = os.scandir
 
@@ -102,20 +118,14 @@ def test_the_end_of_a_full_build_walks_no_folder_only_workers_wrote_into(
         return real_scandir(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    out = tmp_path / "site"
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
+    build_site(*site_inputs, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
     monkeypatch.setattr(os, "scandir", real_scandir)
     assert _files(out) == _files(tmp_path / "plain")
     # the walks went into the site's folders, but not into a receipt's own folder (the
     # search mirror, which holds its sheet alone, is walked)
     assert any(p.endswith("/receipts") for p in scanned)
     assert not [p for p in scanned if "/receipts/alpha" in p and ".search/" not in p]
-    doc = _read_record(_record_path(BuildCache(tmp_path / CACHE_DIR_NAME), out.resolve()))
-    stats: dict[str, list[int]] = {}
-    files, tree = site_state(out, stats=stats)
-    assert any(rel.startswith("receipts/alpha/cases/") for rel in stats)
-    assert doc["files"] == files and doc["tree"] == tree
-    assert doc["stats"]["files"] == stats
+    _assert_the_record_is_what_a_walk_finds(tmp_path, out)
 
 
 def _mirror_of(
@@ -156,24 +166,10 @@ def test_a_full_builds_workers_copy_the_searchable_pages_into_the_search_mirror(
 ) -> None:
     # issue 19: the end of the build neither reads back the sheets the workers wrote nor
     # copies them; the mirror holds exactly the site's searchable pages all the same
-    from driftproof.site import publish
-
-    receipts, reports = site_inputs
-    build_site(receipts, reports, tmp_path / "plain", config_file=CONFIG, cache_dir=None)
-    monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)  # the receipts' pages in workers
-    monkeypatch.setattr(publish.os, "cpu_count", lambda: 2)
-    out = tmp_path / "site"
+    out = _plain_then_in_workers(tmp_path, site_inputs, monkeypatch)
     mirror, copied = _mirror_of(tmp_path, out, monkeypatch)
-    hashed: list[str] = []
-    real = _stats.file_sha
-
-    def file_sha(p: Path) -> str:
-        hashed.append(Path(p).as_posix())
-        return real(p)
-
-    monkeypatch.setattr(_stats, "file_sha", file_sha)
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
-    assert _files(out) == _files(tmp_path / "plain")  # the search index included
+    hashed = _hashed(monkeypatch)
+    _build(tmp_path, site_inputs, out)
     pages = _searchable_pages(out)
     assert "receipts/alpha/index.html" in pages and "method/index.html" in pages
     assert {p.relative_to(mirror).as_posix(): p.read_bytes() for p in mirror.rglob("*.html")} == (
@@ -188,23 +184,14 @@ def test_a_full_builds_workers_copy_the_searchable_pages_into_the_search_mirror(
 def test_pages_copied_into_the_mirror_ahead_with_another_navigation_are_replaced(
     tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from driftproof.site import _hook, publish
+    from driftproof.site import publish
 
-    receipts, reports = site_inputs
     monkeypatch.setattr(publish, "PARALLEL_FROM_BYTES", 0)
     monkeypatch.setattr(publish.os, "cpu_count", lambda: 2)
-    real = _hook.site_nav
-    calls: list[int] = []
-
-    def site_nav(files: object) -> list[dict[str, str]]:
-        calls.append(1)
-        nav = real(files)
-        return nav if len(calls) == 1 else [*nav, {"title": "Late entry", "url": "results/"}]
-
-    monkeypatch.setattr(_hook, "site_nav", site_nav)
+    calls = late_navigation_entry(monkeypatch)
     out = tmp_path / "site"
     mirror, _copied = _mirror_of(tmp_path, out, monkeypatch)
-    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
+    build_site(*site_inputs, out, config_file=CONFIG, cache_dir=tmp_path / CACHE_DIR_NAME)
     assert len(calls) == 2
     pages = _searchable_pages(out)
     assert b"Late entry" in pages["receipts/alpha/index.html"]
