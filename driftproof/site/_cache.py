@@ -53,7 +53,10 @@ __all__ = [
 
 #: The cache folder's name (in .gitignore).
 CACHE_DIR_NAME = ".driftproof-cache"
-_MAGIC = b"driftproof-cache-1\n"
+_MAGIC = b"driftproof-cache-2\n"
+#: The largest entry :func:`unpack` inflates (bytes): a damaged entry's claimed size is not
+#: taken on trust (a receipt's files take about 0.65 MB).
+MAX_ENTRY_BYTES = 1 << 30
 
 
 @cache
@@ -112,18 +115,36 @@ def key_of(*parts: bytes | str) -> str:
 
 
 def pack(files: Mapping[str, bytes]) -> bytes:
-    """Named byte strings as one cache entry: a JSON header of names and sizes, then the bytes."""
+    """Named byte strings as one cache entry: a magic line, then one Zstandard frame (level
+    1, with its content size) of a JSON header of names and sizes and the bytes.
+
+    Compressed because a full build writes one entry per receipt (issue 19): a receipt's
+    sheet and 50 case pages, 642,333 bytes, take 16,251 as one level-1 frame, in 0.35 ms;
+    uncompressed, the entries of 10,000 receipts added 6.4 GB to the build's writes."""
+    import zstandard  # the pinned Zstandard binding (also the importers')
+
     names = sorted(files)
     header = json.dumps([[n, len(files[n])] for n in names], ensure_ascii=False).encode("utf-8")
-    return _MAGIC + f"{len(header)}\n".encode() + header + b"".join(files[n] for n in names)
+    body = f"{len(header)}\n".encode() + header + b"".join(files[n] for n in names)
+    return _MAGIC + zstandard.ZstdCompressor(level=1, write_content_size=True).compress(body)
 
 
 def unpack(data: bytes) -> dict[str, bytes] | None:
-    """The files of :func:`pack`, or ``None`` when the entry is not a whole one."""
+    """The files of :func:`pack`, or ``None`` when the entry is not a whole one (damaged,
+    cut short, of another format, or claiming more than :data:`MAX_ENTRY_BYTES`)."""
+    import zstandard
+
     try:
         if not data.startswith(_MAGIC):
             return None
-        rest = data[len(_MAGIC) :]
+        frame = data[len(_MAGIC) :]
+        size = zstandard.frame_content_size(frame)
+        if not 0 <= size <= MAX_ENTRY_BYTES:  # -1: the frame does not say
+            return None
+        inflate = zstandard.ZstdDecompressor().decompressobj()
+        rest = inflate.decompress(frame)  # never more than the frame's size (zstd checks it)
+        if not inflate.eof or inflate.unused_data or len(rest) != size:
+            return None  # cut short, or with bytes after the frame
         nl = rest.index(b"\n")
         size = int(rest[:nl])
         header = json.loads(rest[nl + 1 : nl + 1 + size])
@@ -134,7 +155,7 @@ def unpack(data: bytes) -> dict[str, bytes] | None:
             out[name] = bytes(body[at : at + n])
             at += n
         return out if at == len(body) else None
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, zstandard.ZstdError):
         return None
 
 

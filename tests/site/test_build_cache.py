@@ -229,3 +229,32 @@ def test_reports_build_progress_counts_every_phase(
     assert first == 0 and last == total == total2 and 0 < total < generated
     out = buf.getvalue()
     assert all(ph in out for ph in ("read", "validate", "render", "write")) and "3/3" in out
+
+
+def test_an_entry_is_compressed() -> None:
+    # issue 19: one entry per receipt; a receipt's 51 pages share their layout, so one
+    # Zstandard frame takes a fraction of their bytes (642,333 bytes took 16,251 here)
+    page = b"<!doctype html><nav>" + b"<a href='../x/'>Receipts</a>" * 200 + b"</nav><main>"
+    files = {f"cases/q{i}/index.html": page + f"case {i}".encode() + b"</main>" for i in range(50)}
+    entry = pack(files)
+    assert len(entry) * 10 < sum(len(v) for v in files.values())
+    assert unpack(entry) == files
+
+
+def test_an_entry_claiming_more_than_the_bound_is_refused_unread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import zstandard
+
+    from driftproof.site import _cache
+
+    body = b"2\n[]"
+    frame = zstandard.ZstdCompressor(write_content_size=True).compress(body)
+    assert unpack(_cache._MAGIC + frame) == {}
+    # a frame whose header says it holds more than the bound: refused before it is inflated
+    monkeypatch.setattr(_cache, "MAX_ENTRY_BYTES", len(body) - 1)
+    assert unpack(_cache._MAGIC + frame) is None
+    monkeypatch.setattr(_cache, "MAX_ENTRY_BYTES", len(body))
+    assert unpack(_cache._MAGIC + frame) == {}
+    no_size = zstandard.ZstdCompressor(write_content_size=False).compress(body)
+    assert unpack(_cache._MAGIC + no_size) is None  # a frame that does not say its size
