@@ -241,9 +241,9 @@ def write_files(
     (issue 19). ``links``: on a full build (no previous site), the links of the pages checked
     here, while their bytes are in memory (:func:`driftproof.site._link_digest.check_own`),
     so that the build's link check need not read them back; else ``None``. ``on_disk``:
-    filled with the ``lstat`` of each file written and of its folders, taken at once
-    (:func:`driftproof.site._owned.note_written`), and with the pages also copied into the
-    search mirror (``job.mirror``).
+    filled, on a full build, with the ``lstat`` of each file written and of its folders,
+    taken at once (:func:`driftproof.site._owned.note_written`), and with the pages also
+    copied into the search mirror (``job.mirror``).
 
     Raises:
         OSError: a file could not be written."""
@@ -259,7 +259,8 @@ def write_files(
         p = Path(job.stage_dir) / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(data)
-        note_written(on_disk, Path(job.stage_dir), rel)
+        if site is None:  # only a full build's end reads them (driftproof.site._owned)
+            note_written(on_disk, Path(job.stage_dir), rel)
         written[rel] = digest
         if job.mirror is not None and searchable(rel) and mirror_copy(Path(job.mirror), rel, data):
             on_disk.mirrored[rel] = digest
