@@ -30,7 +30,7 @@ from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.site._build_site import build_site
 from driftproof.site._cache import BuildCache
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary, summarise
-from driftproof.site._reading import read_and_hash
+from driftproof.site._reading import read_and_hash, read_soon
 from driftproof.site._site_dir import index_for_search
 from driftproof.site.report_source import Report, load_reports
 
@@ -302,7 +302,9 @@ def _check_chunk(
     sha256 the caller read)``. The bytes checked are those the caller read: from ``raw`` (held
     in memory), else re-read from the file, which is refused
     when its bytes changed since the caller read them (issue 15). Only the small summary goes
-    back, never the model (issue 19). ``ahead``: the rendering job and each receipt's name:
+    back, never the model (issue 19). Each file to be read is announced to the kernel while
+    the one before it is worked on (:func:`driftproof.site._reading.read_soon`).
+    ``ahead``: the rendering job and each receipt's name:
     a receipt that passed is rendered at once from the model just checked
     (:func:`driftproof.site._parallel_render.render_receipt`), and what was written comes
     back by name."""
@@ -311,7 +313,9 @@ def _check_chunk(
     good: dict[Path, ReceiptSummary] = {}
     bad: list[ReceiptError] = []
     rendered: dict[str, Rendered] = {}
-    for p, known, sha in items:
+    for i, (p, known, sha) in enumerate(items):
+        if i + 1 < len(items) and (raw is None or items[i + 1][0] not in raw):
+            read_soon(items[i + 1][0])  # read while this one is checked and rendered
         try:
             if raw is not None and p in raw:
                 data = raw[p]
