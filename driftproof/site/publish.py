@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import functools
 import hashlib
+import itertools
 import multiprocessing
 import os
 import re
@@ -342,6 +342,18 @@ def _check_chunk(
     return good, bad, rendered
 
 
+def _own(
+    chunk: list[tuple[Path, bool, str]], ahead: tuple[RenderAhead, dict[Path, str]] | None
+) -> tuple[RenderAhead, dict[Path, str]] | None:
+    """``ahead`` for one worker's share: the rendering job and the names of ``chunk``'s
+    receipts only. Each share is pickled on its own, so the names of every receipt in each
+    would make the build's work grow with the square of the receipt count (issue 19)."""
+    if ahead is None:
+        return None
+    job, names = ahead
+    return job, {p: names[p] for p, _, _ in chunk}
+
+
 def _read_all(
     paths: list[Path],
     known: dict[Path, ReceiptSummary],
@@ -389,13 +401,15 @@ def _read_all(
     pairs: list[tuple[str, ReceiptError]] = []
     # spawn, not fork: the caller may have threads (a test's HTTP server, a browser driver).
     # Workers get no bytes: they read the file and compare its sha256.
-    check = functools.partial(_check_chunk, raw=None, ahead=ahead)
     rendered: dict[str, Rendered] = {}
     try:
         with ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn")
         ) as pool:
-            results = pool.map(check, chunks)  # every chunk is handed out here
+            # every chunk is handed out here, with the names of its own receipts only
+            results = pool.map(
+                _check_chunk, chunks, itertools.repeat(None), [_own(c, ahead) for c in chunks]
+            )
             if meanwhile is not None:
                 meanwhile()
             for chunk, (g, b, r) in zip(chunks, results, strict=True):
