@@ -3,7 +3,8 @@
 Issue 19's target: "10,000 receipts: builds; time grows no faster than linearly from 1,000;
 site size linear in N", measured "as ratios in one run". This script times, each as its own
 process with an empty build cache and the kernel's page, inode and folder caches dropped first
-(``--cold``, root only, so both sizes read their receipts from disk):
+(as ``site_build.py --cold`` does; root only, so both sizes read their receipts from disk;
+without root it says so and builds warm):
 
 1. the full build of the N receipts in ``DIR`` (generated there by ``site_build.py --keep DIR``,
    or here when ``DIR`` holds none);
