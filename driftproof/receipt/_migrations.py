@@ -23,6 +23,7 @@ What each step restates (the receipt specification's version map):
   the bands can only be that draw's judge samples (``legacy``); at least two draws in
   every arm means the bands are across draws (``generation``); anything else, or no
   draws, stays ``None``.
+* ``0.15 → 0.16``: every member 0.16 added is optional; absent reads as unknown.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ __all__ = [
     "v0_11_to_v0_13",
     "v0_13_to_v0_14",
     "v0_14_to_v0_15",
+    "v0_15_to_v0_16",
 ]
 
 Doc = dict[str, Any]
@@ -186,6 +188,11 @@ def v0_14_to_v0_15(doc: Doc) -> Doc:
     }
 
 
+def v0_15_to_v0_16(doc: Doc) -> Doc:
+    """0.15 → 0.16: every member 0.16 added is optional and unknown when absent (D-13)."""
+    return {**doc, "schema_version": "0.16"}
+
+
 #: version → (next version, step). Registered in :data:`driftproof.receipt._versions.MIGRATIONS`.
 STEPS: dict[str, tuple[str, Callable[[Doc], Doc]]] = {
     "0.3.1": ("0.10", v0_3_1_to_v0_10),
@@ -193,4 +200,5 @@ STEPS: dict[str, tuple[str, Callable[[Doc], Doc]]] = {
     "0.11": ("0.13", v0_11_to_v0_13),
     "0.13": ("0.14", v0_13_to_v0_14),
     "0.14": ("0.15", v0_14_to_v0_15),
+    "0.15": ("0.16", v0_15_to_v0_16),
 }

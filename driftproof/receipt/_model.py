@@ -88,11 +88,11 @@ __all__ = [
 ]
 
 #: The schema version this code writes (D-11). Readers accept every frozen version.
-CURRENT_VERSION = "0.15"
+CURRENT_VERSION = "0.16"
 
 Level = Literal["UNVERIFIED", "DECLARED", "TESTED"]
 #: Every frozen schema version, oldest first (D-11); a test holds it to ``known_versions()``.
-SchemaVersion = Literal["0.3.1", "0.10", "0.11", "0.13", "0.14", "0.15"]
+SchemaVersion = Literal["0.3.1", "0.10", "0.11", "0.13", "0.14", "0.15", "0.16"]
 
 
 class JudgeOverhead(_Model):

@@ -145,7 +145,7 @@ def test_bounding_is_idempotent() -> None:
 
 def test_an_invalid_conversion_names_the_source_never_the_receipt(tmp_path: Path) -> None:
     # found: the error named a receipt file that was never written
-    bad = Imported("promptfoo-s-12345678.json", {"schema_version": "0.15"})
+    bad = Imported("promptfoo-s-12345678.json", {"schema_version": "0.16"})
     with pytest.raises(ImportError_) as exc:
         write_imported([bad], tmp_path / "out", source="export.json")
     text = "\n".join(exc.value.lines())

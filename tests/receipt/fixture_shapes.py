@@ -13,7 +13,7 @@ from typing import Any
 import rfc8785
 
 OUT = Path(__file__).parent / "fixtures"
-VERSIONS = ("0.3.1", "0.10", "0.11", "0.13", "0.14", "0.15")
+VERSIONS = ("0.3.1", "0.10", "0.11", "0.13", "0.14", "0.15", "0.16")
 H = {c: c * 64 for c in "0123456789abcdef"}  # placeholder digests
 
 

@@ -129,7 +129,7 @@ def test_a_document_only_the_compiled_validator_refuses_is_refused_all_the_same(
 ) -> None:
     from jsonschema import Draft202012Validator
 
-    doc = _valid("0.15")
+    doc = _valid("0.16")
     doc["verification_level"] = "CERTAIN"
     # python-jsonschema made blind: it finds nothing wrong with anything
     monkeypatch.setattr(_load, "validator_for", lambda version: Draft202012Validator({}))
@@ -139,7 +139,7 @@ def test_a_document_only_the_compiled_validator_refuses_is_refused_all_the_same(
     assert lines[0].startswith(
         "planted.json: /verification_level: expected a value the schema's 'enum' rule accepts"
     )
-    assert '"CERTAIN"' in lines[0] and "(schema 0.15)" in lines[0]
+    assert '"CERTAIN"' in lines[0] and "(schema 0.16)" in lines[0]
 
 
 def test_validate_document_agrees_with_reading_the_file() -> None:

@@ -24,14 +24,14 @@ def _cases(prefix: str) -> list[Path]:
 
 def test_there_is_a_fixture_folder_for_every_frozen_version() -> None:
     assert sorted(p.name for p in FIXTURES.iterdir() if p.is_dir()) == sorted(known_versions())
-    assert known_versions() == ("0.3.1", "0.10", "0.11", "0.13", "0.14", "0.15")
+    assert known_versions() == ("0.3.1", "0.10", "0.11", "0.13", "0.14", "0.15", "0.16")
 
 
 @pytest.mark.parametrize("path", _cases("valid"), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_valid_fixture_reads(path: Path) -> None:
     r = read_receipt(path)
     assert r.schema_version == path.parent.name
-    assert r.is_migrated == (path.parent.name != "0.15")
+    assert r.is_migrated == (path.parent.name != "0.16")
 
 
 @pytest.mark.parametrize("path", _cases("invalid"), ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -70,10 +70,10 @@ def test_version_specific_rules_have_fixtures() -> None:
     names = {f"{p.parent.name}/{p.name}" for p in _cases("invalid")}
     assert "0.3.1/invalid-capture-before-0.10.json" in names
     assert "0.10/invalid-preset-before-0.11.json" in names
-    for v in ("0.11", "0.13", "0.14", "0.15"):
+    for v in ("0.11", "0.13", "0.14", "0.15", "0.16"):
         assert f"{v}/invalid-preset-reads-tested.json" in names
     assert "0.14/invalid-stop-reason-before-0.15.json" in names
-    for v in ("0.13", "0.14", "0.15"):
+    for v in ("0.13", "0.14", "0.15", "0.16"):
         assert f"{v}/invalid-aggregates-without-figures.json" in names
 
 

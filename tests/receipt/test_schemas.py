@@ -43,7 +43,7 @@ def test_each_schema_is_draft_2020_12_with_its_canonical_id(version: str) -> Non
 
 
 def test_current_version_is_the_newest() -> None:
-    assert known_versions()[-1] == CURRENT_VERSION == "0.15"
+    assert known_versions()[-1] == CURRENT_VERSION == "0.16"
 
 
 def _walk(node: Any):
@@ -195,4 +195,5 @@ def test_published_schema_files_are_frozen_byte_for_byte() -> None:
     import hashlib
 
     assert {v: hashlib.sha256(schema_bytes(v)).hexdigest() for v in FROZEN} == FROZEN
-    assert set(FROZEN) == set(known_versions())  # the current version (0.15) is frozen too
+    # 0.16, the current version, is frozen when the last field of this round lands.
+    assert set(FROZEN) == set(known_versions()) - {CURRENT_VERSION}

@@ -23,7 +23,7 @@ from driftproof.receipt import (
 )
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SAMPLES = {v: (FIXTURES / v / "valid-basic.json").read_bytes() for v in ("0.3.1", "0.14", "0.15")}
+SAMPLES = {v: (FIXTURES / v / "valid-basic.json").read_bytes() for v in ("0.3.1", "0.14", "0.15", "0.16")}
 
 
 def _canonical(value: Any) -> bytes:
@@ -39,7 +39,7 @@ def test_seal_is_sha256_of_rfc8785_without_the_seal_member() -> None:
 
 
 def test_write_then_read_round_trips_and_the_file_is_stable(tmp_path: Path) -> None:
-    doc = json.loads(SAMPLES["0.15"])
+    doc = json.loads(SAMPLES["0.16"])
     p = write_receipt(doc, tmp_path / "r.json")
     first = p.read_bytes()
     assert read_receipt(p).skill.tokens == 400
@@ -48,13 +48,13 @@ def test_write_then_read_round_trips_and_the_file_is_stable(tmp_path: Path) -> N
 
 
 def test_writer_refuses_an_older_version(tmp_path: Path) -> None:
-    with pytest.raises(ReceiptError, match="/schema_version: expected '0.15'"):
+    with pytest.raises(ReceiptError, match="/schema_version: expected '0.16'"):
         write_receipt(json.loads(SAMPLES["0.3.1"]), tmp_path / "old.json")
     assert not (tmp_path / "old.json").exists()
 
 
 def test_a_changed_score_is_refused_naming_the_file_and_both_hashes() -> None:
-    doc = json.loads(SAMPLES["0.15"])
+    doc = json.loads(SAMPLES["0.16"])
     doc["cases"][0]["arms"]["with_skill"]["draws"][0]["score"] = 0.81
     doc["cases"][0]["arms"]["with_skill"]["draws"][0]["judge_samples"][0]["score"] = 0.81
     with pytest.raises(SealError) as info:
@@ -66,7 +66,7 @@ def test_a_changed_score_is_refused_naming_the_file_and_both_hashes() -> None:
 
 def test_reformatting_without_changing_content_keeps_the_seal() -> None:
     # RFC 8785: key order, whitespace and 1.0 vs 1 are not content.
-    doc = json.loads(SAMPLES["0.15"])
+    doc = json.loads(SAMPLES["0.16"])
     text = json.dumps(doc, indent=None, sort_keys=False, ensure_ascii=True).replace(
         '"worst": 0.0', '"worst": 0'
     )
@@ -138,7 +138,7 @@ def test_the_site_build_refuses_a_changed_receipt(tmp_path: Path) -> None:
 
     (tmp_path / "receipts").mkdir()
     (tmp_path / "reports").mkdir()
-    raw = SAMPLES["0.15"].decode().replace('"answer 1"', '"answer 1!"', 1)
+    raw = SAMPLES["0.16"].decode().replace('"answer 1"', '"answer 1!"', 1)
     (tmp_path / "receipts" / "r.json").write_text(raw)
     with pytest.raises(SiteBuildError) as info:
         load_inputs(tmp_path / "receipts", tmp_path / "reports")

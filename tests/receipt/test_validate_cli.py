@@ -22,11 +22,11 @@ def test_valid_receipts_of_every_version_pass() -> None:
     paths = sorted(FIXTURES.glob("*/valid-basic.json"))
     code, lines = _run(*paths)
     assert code == 0
-    assert len(lines) == len(paths) == 6
+    assert len(lines) == len(paths) == 7
     for p, line in zip(paths, lines, strict=True):
         assert line.startswith(f"{p}: ok: schema {p.parent.name}")
         assert line.endswith("level TESTED; can carry a verdict")
-    assert "(read into 0.15: what it did not record is unknown)" in lines[-1]  # 0.3.1 sorts last
+    assert "(read into 0.16: what it did not record is unknown)" in lines[-1]  # 0.3.1 sorts last
 
 
 def test_one_line_per_problem_and_exit_1() -> None:

@@ -27,7 +27,7 @@ def _assert_full_receipt(
     path: Path, *, provider: str, surface: str, capture: str = "text"
 ) -> object:
     r = read_receipt(path)  # schema + seal
-    assert r.schema_version == "0.15"
+    assert r.schema_version == "0.16"
     assert r.verification_level == "TESTED"
     assert (r.run.provider, r.run.surface, r.run.capture, r.run.preset) == (
         provider,

@@ -38,7 +38,7 @@ def test_a_receipt_with_an_unsealable_number_is_refused_and_nothing_is_written(t
     out = tmp_path / "r.json"
     with pytest.raises(ReceiptError) as info:
         write_receipt(
-            {"schema_version": "0.15", "economics": {"judge_overhead": {"usd": float("inf")}}}, out
+            {"schema_version": "0.16", "economics": {"judge_overhead": {"usd": float("inf")}}}, out
         )
     assert "/economics/judge_overhead/usd" in str(info.value) and "finite" in str(info.value)
     assert list(tmp_path.iterdir()) == []
