@@ -29,7 +29,6 @@ from driftproof.receipt._model_draw import (
     Refusal,
     Tokens,
 )
-from driftproof.receipt._model_source import SourceReport
 from driftproof.receipt._model_run import (
     ArmSpec,
     ArmSpecs,
@@ -46,6 +45,7 @@ from driftproof.receipt._model_run import (
     Suite,
     Transcripts,
 )
+from driftproof.receipt._model_source import SourceReport
 
 __all__ = [
     "ArmSpec",
