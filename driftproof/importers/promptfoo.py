@@ -274,14 +274,15 @@ def _indexed(rows: list[tuple[int | None, Where, dict[str, Any]]]) -> list[dict[
             "expected a repeatIndex on every row of this test and arm, as on the others; found none"
         )
     seen: dict[int, Where] = {}
-    for i, w, _ in rows:
+    indexed = [(i, w, d) for i, w, d in rows if i is not None]
+    for i, w, _ in indexed:
         if i in seen:
             raise (w / "repeatIndex").fail(
                 f"expected each repeat index once per test and arm; {i} is also at "
                 f"{seen[i].pointer}"
             )
         seen[i] = w
-    return [dict(d, index=i) for i, _, d in sorted(rows, key=lambda r: r[0])]
+    return [dict(d, index=i) for i, _, d in sorted(indexed, key=lambda r: r[0])]
 
 
 #: Bytes: the largest JSONL export read (line by line; a JSON output file stays at
@@ -459,7 +460,7 @@ def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
             continue
         assertion = comp["assertion"]
         atype = str(assertion.get("type"))
-        reason = comp.get("reason") if isinstance(comp.get("reason"), str) else ""
+        reason: str = comp["reason"] if isinstance(comp.get("reason"), str) else ""
         errored = bool(member_object(comp, "metadata").get("graderError")) or reason.startswith(
             _ERRORED
         )

@@ -82,8 +82,11 @@ def _verdict(
             figures.append(figure(f"breakdown: {part}", value, case=cid, arm="lift"))
         pw = member_object(s, "pairwiseResult")
         if pw:
-            swap = {True: "consistent", False: "inconsistent"}.get(
-                pw.get("positionSwapConsistent"), "not recorded"
+            consistent = pw.get("positionSwapConsistent")
+            swap = (
+                ("consistent" if consistent else "inconsistent")
+                if isinstance(consistent, bool)
+                else "not recorded"
             )
             figures.append(
                 figure(
