@@ -62,6 +62,7 @@ from driftproof.view_rows import (
     source_figures,
     source_origin,
 )
+from driftproof.view_source import source_report_facts, source_report_rows
 from driftproof.wording import BAND_SOURCE_LEGEND
 
 __all__ = ["breakdown_view", "lift_coverage", "receipt_breakdown", "sheet"]
@@ -152,6 +153,8 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
         arms=arm_summaries(r),
         source_figures=source_figures(r),
         source_origin=source_origin(r),
+        source_report=source_report_rows(r),
+        source_decision=source_report_facts(r),
     )
 
 

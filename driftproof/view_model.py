@@ -198,6 +198,10 @@ class Sheet:
     """For an aggregates-only receipt: every figure its source printed, as printed."""
     source_origin: tuple[Fact, ...] = ()
     """Where the source figures were read: repository, commit, files with their git blob sha1."""
+    source_report: tuple[tuple[str, ...], ...] = ()
+    """An imported receipt's source's own figures, one row each (v0.16), as the source gave them."""
+    source_decision: tuple[Fact, ...] = ()
+    """The source's own decision, stages, reducers and evaluated revision (v0.16)."""
 
 
 def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:

@@ -211,9 +211,13 @@ def source_origin(r: Receipt) -> tuple[Fact, ...]:
 def _checks(r: Receipt, c: Case) -> str:
     parts = []
     for n in arms_of(r):
-        results = [k.pass_ for d in getattr(c.arms, n).draws for k in d.checks]
-        if results:
-            parts.append(f"{ARM_WORDS[n]} {sum(results)}/{len(results)} passed")
+        checks = [k for d in getattr(c.arms, n).draws for k in d.checks]
+        if checks:
+            errored = sum(k.outcome == "error" for k in checks)
+            parts.append(
+                f"{ARM_WORDS[n]} {sum(k.pass_ for k in checks)}/{len(checks)} passed"
+                + (f", {errored} could not run (error)" if errored else "")
+            )
     return " · ".join(parts) or "none"
 
 

@@ -31,6 +31,8 @@ SUBCOMMANDS: dict[str, str] = {
     "summary-json": "driftproof.cli.import_formats:summary_json",
     "claude-plugin-eval": "driftproof.cli.import_formats:claude_plugin_eval",
     "openai-evals": "driftproof.cli.import_formats:openai_evals",
+    "skill-validator": "driftproof.cli.import_formats:skill_validator",
+    "vally": "driftproof.cli.import_formats:vally",
 }
 
 

@@ -1,5 +1,5 @@
-"""``driftproof import
-skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|openai-evals``:
+"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|
+openai-evals|skill-validator|vally``:
 one click command each.
 
 Each command parses its options, calls the registered importer
@@ -26,7 +26,9 @@ __all__ = [
     "openai_evals",
     "promptfoo",
     "skill_creator",
+    "skill_validator",
     "summary_json",
+    "vally",
 ]
 
 
@@ -347,3 +349,21 @@ def openai_evals(
         skill_name=skill_name,
         skill_md=skill_md,
     )
+
+
+@click.command("skill-validator")
+@click.argument("path", type=EXISTING_FILE)
+@_OUT
+def skill_validator(path: Path, out_dir: Path) -> None:
+    """dotnet/skills skill-validator results.json: one receipt per skill, each scenario a case,
+    the source's improvement scores, interval and decision kept as its figures."""
+    _write("skill-validator", path, out_dir, str(path))
+
+
+@click.command("vally")
+@click.argument("path", type=EXISTING_FILE)
+@_OUT
+def vally(path: Path, out_dir: Path) -> None:
+    """Vally results.json (schema 5): one receipt per skill, each stimulus a case, the compare
+    votes, sign test and decision kept as the source's figures."""
+    _write("vally", path, out_dir, str(path))

@@ -90,6 +90,8 @@ _BUILTIN: tuple[str, ...] = (
     "summary_json",
     "claude_plugin_eval",
     "openai_evals",
+    "skill_validator",
+    "vally",
 )
 
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")

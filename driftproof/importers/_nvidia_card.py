@@ -40,7 +40,24 @@ _SUMMARY = {
         r"when)"
     ),
     "agents_inline": re.compile(r"^- Agents: (.+?)\s*$"),
+    "source_repository": re.compile(r"^- Evaluated source: (.+?)\s*$"),
+    "source_revision": re.compile(r"^- Evaluated source revision: (.+?)\s*$"),
+    "evaluator_digest": re.compile(r"^- Evaluator container revision: (.+?)\s*$"),
 }
+#: SkillEvaluator 0.3.0 provenance lines: a value in backticks, or the card's words for none
+#: ("not recorded (…)"), which stays unknown.
+_PROVENANCE = ("source_repository", "source_revision", "evaluator_digest")
+#: A Tier Status cell, as printed, → the stage status; NOT RUN is a stage that never ran.
+_TIER_STATUS = {
+    "PASSED": "passed",
+    "PASS": "passed",
+    "PASSED WITH OBSERVATIONS": "passed_with_observations",
+    "FAILED": "failed",
+    "FAIL": "failed",
+    "NOT RUN": "not_run",
+    "INCOMPLETE": "incomplete",
+}
+_TIER_ROW = re.compile(r"^\|\s*(Tier \d+)\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|")
 
 
 def parse_cell(text: str) -> dict[str, Any] | None:
@@ -103,8 +120,12 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
     """A benchmark card's summary and results, as printed.
 
     Returns:
-        ``{"format": "v1"|"v2", "summary": {...}, "agents": [...], "rows": [...]}`` where each
-        row is ``{"dimension", "num", "agent", "column", **parse_cell(...)}``.
+        ``{"format": "v1"|"v2", "summary": {...}, "agents": [...], "rows": [...], "tiers":
+        [...]}`` where each row is ``{"dimension", "num", "agent", "column",
+        **parse_cell(...)}`` and each tier ``{"name", "title", "status", "printed"}`` from the
+        Tier Status table (``NOT RUN`` → ``not_run``, never a fail). The 0.3.0 provenance lines
+        (evaluated source, its revision, the evaluator container) are in ``summary``: the value
+        in backticks, else ``None`` with the printed words under ``<key>_printed``.
 
     Raises:
         ImportError_: a results cell whose grammar is unknown, or a row longer than its header,
@@ -113,6 +134,7 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     agents: list[dict[str, Any]] = []
     rows: list[dict[str, Any]] = []
+    tiers: list[dict[str, Any]] = []
     section = ""
     header: list[str] | None = None
     fmt = "v1"
@@ -153,8 +175,25 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
                     summary[key] = m.group(1)
                     if m.group(2).strip():
                         summary["dataset_snapshot"] = m.group(2).strip().strip("()")[:200]
+                elif key in _PROVENANCE:
+                    value = m.group(1).strip()
+                    quoted = re.fullmatch(r"`([^`]+)`", value)
+                    summary[key] = quoted.group(1) if quoted else None
+                    summary[f"{key}_printed"] = value[:200]
                 else:
                     summary[key] = m.group(1).strip()
+        if section == "tier status":
+            m = _TIER_ROW.match(line)
+            if m:
+                printed = m.group(3).replace("**", "").strip()
+                tiers.append(
+                    {
+                        "name": m.group(1),
+                        "title": m.group(2)[:200] or None,
+                        "status": _TIER_STATUS.get(printed.upper(), "other"),
+                        "printed": printed[:200],
+                    }
+                )
         if section == "agents used":
             m = re.match(r"^- `([^`]+)`\s*$", line)
             if m:
@@ -208,4 +247,4 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
                         **parsed,
                     }
                 )
-    return {"format": fmt, "summary": summary, "agents": agents, "rows": rows}
+    return {"format": fmt, "summary": summary, "agents": agents, "rows": rows, "tiers": tiers}

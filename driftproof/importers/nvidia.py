@@ -161,6 +161,12 @@ def _from_card(
     if "evaluator_version" not in summary:
         unrecorded.append("provenance.tool_version (the card prints no evaluator version)")
     attempts = summary.get("attempts_per_task")
+    for key, what in (
+        ("source_revision", "the evaluated source revision"),
+        ("evaluator_digest", "the evaluator container digest"),
+    ):
+        if key in summary and summary[key] is None:
+            unrecorded.append(f"{what} (the card: {summary[f'{key}_printed']})")
     return aggregates_receipt(
         str(name)[:200],
         figures,
@@ -168,7 +174,55 @@ def _from_card(
             tool, summary.get("evaluator_version"), str(f), file_sha256(data), unrecorded
         ),
         generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
+        source_report=card_report(card),
     )
+
+
+def card_report(card: dict[str, Any]) -> dict[str, Any]:
+    """A card's figures, verdict, tiers and 0.3.0 provenance as ``source_report`` (v0.16).
+
+    Each cell gives its baseline, its with-skill score and its stated uplift, each as printed: the
+    uplift is the card's own (computed before rounding), never the difference of the rounded
+    percentages (``36% → 67% (+32 points)`` keeps +32); a whole-number print is marked rounded.
+    """
+    figures = []
+    for row in card["rows"]:
+        label = f"{row['dimension']} ({row['agent']})"[:200]
+        for arm, part in (("baseline", row["baseline"]), ("with_skill", row["score"])):
+            if part is not None:
+                unit = "percent" if part["unit"] == "%" else None
+                printed = f"{part['value']:g}{part['unit'] or ''}"
+                figures.append(_figure(label, arm, part["value"], unit, printed))
+        up = row["uplift"]
+        if up is not None:
+            unit = {"points": "points", "pp": "points", "%": "percent"}.get(up["unit"])
+            figures.append(_figure(label, "lift", up["value"], unit, up["printed"]))
+    summary = card["summary"]
+    verdict = summary.get("verdict")
+    return {
+        "figures": figures,
+        "decision": None
+        if verdict is None
+        else {
+            "printed": f"Overall verdict: {verdict}",
+            "passed": {"PASS": True, "FAIL": False}.get(verdict),
+        },
+        "stages": card["tiers"] or None,
+        "source_repository": summary.get("source_repository"),
+        "source_revision": summary.get("source_revision"),
+        "evaluator_digest": summary.get("evaluator_digest"),
+    }
+
+
+def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) -> dict[str, Any]:
+    return {
+        "label": label,
+        "arm": arm,
+        "value": value,
+        "unit": unit,
+        "printed": printed[:200],
+        "rounded": float(value).is_integer(),
+    }
 
 
 def _from_catalogue(

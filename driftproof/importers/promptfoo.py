@@ -11,10 +11,18 @@ labels to with_skill, baseline and control explicitly. Mapping
 - arm: ``--by provider`` matches ``provider.label`` or ``provider.id``; ``--by prompt``
   matches ``prompt.label``, the prompt's id or its raw text;
 - draw: one result row; score = promptfoo's ``score`` as recorded (its weighted mean
-  over every assertion of the test); deterministic assertions become checks beside it;
+  over every assertion of the test); every assertion becomes a check beside it, in the
+  source's order: the deterministic kinds under their own kind, any other type (``python``,
+  ``llm-rubric``, ``cost``…) as kind ``assertion`` with its type kept; an assertion that
+  errored (``Python code execution failed``, ``Custom function threw error``, or the grader's
+  ``metadata.graderError``) has outcome ``error`` and never passes, apart from a fail;
+- draw index: the row's ``repeatIndex`` where the export records it (repeat-stable), else the
+  order of the rows;
 - ``failureReason == 2`` is a real error: the draw is lost, with the error kept in
   ``source_error``. ``error`` on an assertion failure (``failureReason == 1``) is only
-  the grader's reason and does not lose the draw;
+  the grader's reason and does not lose the draw. A file with no ``failureReason`` (``version``
+  2 and older 3) cannot tell the two apart: a row with ``error`` and no grading is read as an
+  error, and ``provenance.notes`` says the reading is ambiguous;
 - tokens: ``response.tokenUsage`` prompt/completion; judge tokens
   ``gradingResult.tokensUsed`` summed into ``economics.judge_overhead`` (no USD split).
 
@@ -41,6 +49,7 @@ from driftproof.importers._common import (
     case_entry,
     case_id_for,
     file_sha256,
+    member_list,
     member_object,
     parse_instant,
     parse_json_bytes,
@@ -120,6 +129,7 @@ def import_promptfoo(
     used = {a: 0 for a in arms}
     overhead = {"input_tokens": 0, "output_tokens": 0, "counted": 0, "missing": 0}
     models: dict[str, set[str]] = {a: set() for a in arms}
+    ambiguous = 0
     for row, iw in located:
         if not isinstance(row, dict):
             raise iw.fail("expected a result object")
@@ -132,7 +142,9 @@ def import_promptfoo(
         case = cases.setdefault(
             key, {"label": label, "prompt": prompt_text, "arms": {a: [] for a in arms}}
         )
-        case["arms"][arm].append(_draw(row, iw, overhead))
+        case["arms"][arm].append((_repeat_index(row, iw), iw, _draw(row, iw, overhead)))
+        if row.get("failureReason") is None and isinstance(row.get("error"), str):
+            ambiguous += 1
     for arm, n in used.items():
         if n == 0:
             raise (rw / "results").fail(
@@ -143,7 +155,7 @@ def import_promptfoo(
         arms_doc: dict[str, Any] = {}
         for arm in ("with_skill", "baseline", "control"):
             if arm in arms:
-                draws = [dict(d, index=j) for j, d in enumerate(c["arms"][arm])]
+                draws = _indexed(c["arms"][arm])
                 arms_doc[arm] = {"draws": draws, "generation": None}
             elif arm in missing:
                 arms_doc[arm] = {"draws": [], "generation": None}
@@ -224,7 +236,53 @@ def import_promptfoo(
     )
     if times["started_at_offset"] is not None:
         out["run"]["started_at_offset"] = times["started_at_offset"]
+    if ambiguous:
+        out["provenance"]["notes"] = [
+            f"{ambiguous} row(s) carry an error message but no failureReason (a version 2 or "
+            "older version 3 file): promptfoo also writes an assertion's failure reason there, "
+            "so an error cannot be told from a failed assertion; a row with no grading is read "
+            "as an error (lost), one with grading as measured."
+        ]
     return out
+
+
+def _repeat_index(row: dict[str, Any], w: Where) -> int | None:
+    """The row's ``repeatIndex`` (a count), or ``None`` where the export has none."""
+    value = row.get("repeatIndex")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise (w / "repeatIndex").fail(
+            f"expected a repeat index (an integer from 0), found {value!r}"
+        )
+    return value
+
+
+def _indexed(rows: list[tuple[int | None, Where, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The draws of one case arm: indexed by ``repeatIndex`` when every row records one (in its
+    order), else by the order of the rows.
+
+    Raises:
+        ImportError_: some rows record a repeat index and others do not, or one is repeated.
+    """
+    recorded = [r for r in rows if r[0] is not None]
+    if not recorded:
+        return [dict(d, index=j) for j, (_, _, d) in enumerate(rows)]
+    if len(recorded) != len(rows):
+        w = next(w for i, w, _ in rows if i is None)
+        raise (w / "repeatIndex").fail(
+            "expected a repeatIndex on every row of this test and arm, as on the others; found none"
+        )
+    seen: dict[int, Where] = {}
+    indexed = [(i, w, d) for i, w, d in rows if i is not None]
+    for i, w, _ in indexed:
+        if i in seen:
+            raise (w / "repeatIndex").fail(
+                f"expected each repeat index once per test and arm; {i} is also at "
+                f"{seen[i].pointer}"
+            )
+        seen[i] = w
+    return [dict(d, index=i) for i, _, d in sorted(indexed, key=lambda r: r[0])]
 
 
 #: Bytes: the largest JSONL export read (line by line; a JSON output file stays at
@@ -352,6 +410,7 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
     if reason is None and isinstance(row.get("error"), str) and grading is None:
         # files written before failureReason existed: an error with no grading is a real error
         reason = 2
+    checks = _checks(grading, w / "gradingResult")
     if reason == 2:
         error = (
             row["error"]
@@ -364,11 +423,11 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
             lost_reason=f"source error: {error}"[:4000],
             tokens=tokens,
             source_error=error[:4000],
+            checks=checks,
         )
     if "score" not in row or row["score"] is None:
         raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
     score = unit_score(row["score"], w / "score")
-    checks = []
     if grading is not None:
         used = grading.get("tokensUsed")
         if (
@@ -381,14 +440,46 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> dict[str, 
             overhead["counted"] += 1
         else:
             overhead["missing"] += 1
-        for comp in grading.get("componentResults") or []:
-            if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):
-                continue
-            kind = _CHECK_KINDS.get(str(comp["assertion"].get("type")))
-            if kind is not None and isinstance(comp.get("pass"), bool):
-                name = f"{comp['assertion']['type']}: {comp['assertion'].get('value')}"[:200]
-                checks.append({"name": name, "kind": kind, "pass": comp["pass"]})
     return draw_doc(0, answer=answer, score=score, tokens=tokens, checks=checks)
+
+
+#: How promptfoo words an assertion whose own code failed (src/assertions/python.ts,
+#: javascript.ts): an error of the check, never a fail of the answer.
+_ERRORED = ("Python code execution failed", "Custom function threw error")
+
+
+def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
+    """Every assertion of a row's grading as a check, in the source's order (issue 36).
+
+    Raises:
+        ImportError_: an assertion that did not error records no ``pass`` true or false.
+    """
+    checks: list[dict[str, Any]] = []
+    for i, comp in enumerate(member_list(grading, "componentResults")):
+        if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):
+            continue
+        assertion = comp["assertion"]
+        atype = str(assertion.get("type"))
+        reason: str = comp["reason"] if isinstance(comp.get("reason"), str) else ""
+        errored = bool(member_object(comp, "metadata").get("graderError")) or reason.startswith(
+            _ERRORED
+        )
+        if not errored and not isinstance(comp.get("pass"), bool):
+            raise (w / "componentResults" / i / "pass").fail(
+                "expected the assertion's pass (true or false)"
+            )
+        passed = comp.get("pass") is True and not errored
+        value = assertion.get("value")
+        shown = value if isinstance(value, str) else (None if value is None else _json_text(value))
+        check: dict[str, Any] = {
+            "name": (f"{atype}: {shown}" if shown is not None else atype)[:200],
+            "kind": _CHECK_KINDS.get(atype, "assertion"),
+            "pass": passed,
+            "outcome": "error" if errored else ("pass" if passed else "fail"),
+            "source_type": atype[:200],
+        }
+        checks.append(check)
+    return checks
 
 
 def _is_int(v: Any) -> bool:

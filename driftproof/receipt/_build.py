@@ -198,6 +198,7 @@ def build_receipt(
     regrade: Regrade | Mapping[str, Any] | None = None,
     text_repairs: Sequence[TextRepair | Mapping[str, Any]] | None = None,
     bounded_text: Sequence[BoundedText | Mapping[str, Any]] | None = None,
+    source_report: Mapping[str, Any] | None = None,
 ) -> ReceiptBody:
     """A whole unsealed receipt at the current schema version.
 
@@ -258,6 +259,7 @@ def build_receipt(
             "regrade": regrade,
             "text_repairs": None if text_repairs is None else list(text_repairs),
             "bounded_text": None if bounded_text is None else list(bounded_text),
+            "source_report": source_report,
         }
     )
 

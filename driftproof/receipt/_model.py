@@ -45,6 +45,7 @@ from driftproof.receipt._model_run import (
     Suite,
     Transcripts,
 )
+from driftproof.receipt._model_source import SourceReport
 
 __all__ = [
     "ArmSpec",
@@ -252,6 +253,9 @@ class ReceiptBody(_Model):
     """Strings made valid Unicode before sealing."""
     bounded_text: list[BoundedText] | None = _v015()
     """Text too big to copy: hash and length kept, the text not."""
+    source_report: SourceReport | None = _v015()
+    """An imported receipt's source's own figures, decision, stages and evaluated revision, as
+    it recorded them (v0.16); the source's, never this receipt's verdict (D-15)."""
 
     @field_validator("run")
     @classmethod

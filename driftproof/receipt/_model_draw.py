@@ -120,10 +120,23 @@ class Tokens(_Model):
 class Check(_Model):
     name: str
     """The check's name."""
-    kind: Literal["regex", "structural", "must_include", "must_not_include"]
-    """regex, structural, must_include or must_not_include."""
+    kind: Literal["regex", "structural", "must_include", "must_not_include", "assertion"]
+    """regex, structural, must_include, must_not_include, or assertion (a source's check of
+    another type, its type in ``source_type``)."""
     pass_: bool = Field(alias="pass")
     """Whether the answer passed the check."""
+    outcome: Literal["pass", "fail", "error"] | None = _v015()
+    """pass, fail or error (the check itself failed to run; it never passes), v0.16."""
+    source_type: Annotated[str, StringConstraints(max_length=200)] | None = _v015()
+    """The source's own type for the check, e.g. python or llm-rubric (v0.16)."""
+
+    @field_validator("outcome")
+    @classmethod
+    def _error_never_passes(cls, outcome: str | None, info: ValidationInfo) -> str | None:
+        """The schema's rule (``$defs/check`` ``allOf``): an errored check never passes."""
+        if outcome == "error" and info.data.get("pass_") is True:
+            raise ValueError("an errored check never passes: expected pass false, found true")
+        return outcome
 
 
 class CapturedFile(_Model):

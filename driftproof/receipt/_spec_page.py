@@ -57,7 +57,11 @@ VERSION_NOTES: dict[str, str] = {
     "truncation rule, retry policy, batch ids and language; the grading channel and the judge "
     "template's version; judge samples' reasons; text repairs and bounded text; provenance "
     "partial, notes and details. Every member 0.15 added may be absent, read as unknown.",
-    "0.16": "Every member 0.16 added may be absent, read as unknown.",
+    "0.16": "source_report on imported receipts: the source's own figures (with interval, "
+    "level, unit, epoch reducer, the text as printed and whether it was rounded), its decision, "
+    "its stages (not run kept apart from a fail), its reducers and the revision and evaluator "
+    "digest it recorded; a check's outcome (error apart from fail) and source type, and the "
+    "check kind assertion. Every member 0.16 added may be absent, read as unknown.",
 }
 
 

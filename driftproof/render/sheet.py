@@ -24,6 +24,7 @@ from driftproof.view import (
     Sheet,
     SourceFigureRow,
 )
+from driftproof.view_source import SOURCE_HEAD, SOURCE_TITLE
 
 __all__ = [
     "FIGURES_TITLE",
@@ -131,6 +132,13 @@ def sheet_text(s: Sheet) -> str:
             *text_facts(s.source_origin),
             *text_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures]),
         ]
+    if s.source_report or s.source_decision:
+        out += [
+            "",
+            f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)",
+            *text_facts(s.source_decision),
+            *(text_table(SOURCE_HEAD, s.source_report) if s.source_report else []),
+        ]
     out += ["", "Arms", *text_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms])]
     out += ["", "Cases", *text_table(_CASE_HEAD, [_case_cells(c) for c in s.cases])]
     out += ["", "Lost draws"]
@@ -181,6 +189,17 @@ def sheet_markdown(s: Sheet) -> str:
             *md_facts(s.source_origin),
             "",
             *md_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures]),
+            "",
+        ]
+    if s.source_report or s.source_decision:
+        out += [
+            f"## {SOURCE_TITLE}",
+            "",
+            "No band, lift or verdict is computed from them.",
+            "",
+            *md_facts(s.source_decision),
+            "",
+            *(md_table(SOURCE_HEAD, s.source_report) if s.source_report else []),
             "",
         ]
     out += ["## Arms", "", *md_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms]), ""]

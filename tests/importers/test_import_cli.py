@@ -66,3 +66,33 @@ def test_failed_import_writes_nothing(tmp_path: Path) -> None:
     assert isinstance(result.exception, ImportError_)
     assert result.exception.problems[0].pointer == "/results/0/catalog_dir"
     assert not out.exists()
+
+
+def test_import_skill_validator_and_vally_commands(shared: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    run = shared / INTEROP / "dotnet-skills/skill-validator-results"
+    result = CliRunner().invoke(
+        cli,
+        [
+            "import",
+            "skill-validator",
+            str(run / "run-2026-02-20T20-44-00-817Z/results.json"),
+            "--out-dir",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, (result.output, result.exception)
+    (written,) = out.glob("skill-validator-analyzing-dotnet-performance-*.json")
+    assert read_receipt(written).verification_level == "DECLARED"
+    empty = CliRunner().invoke(
+        cli,
+        [
+            "import",
+            "vally",
+            str(run / "run-2026-02-20T20-34-42-935Z/results.json"),
+            "--out-dir",
+            str(tmp_path / "v"),
+        ],
+    )
+    assert isinstance(empty.exception, ImportError_)  # no verdicts: nothing to import
+    assert not (tmp_path / "v").exists()

@@ -50,9 +50,14 @@ def test_sample_export(sample: Path) -> None:
         None,
         4,
     )
-    # "contains: echo" is a deterministic check beside the score (never in the verdict)
-    assert [(c.kind, c.pass_) for c in echo.arms.with_skill.draws[0].checks] == [
-        ("must_include", True)
+    # every assertion is a check beside the score (never in the verdict), in the file's order:
+    # componentResults of results[0] are cost (pass), latency (fail: 5794ms > 3000ms), contains
+    # echo (pass), llm-rubric "Do not apologize" (pass)
+    assert [(c.kind, c.source_type, c.outcome) for c in echo.arms.with_skill.draws[0].checks] == [
+        ("assertion", "cost", "pass"),
+        ("assertion", "latency", "fail"),
+        ("must_include", "contains", "pass"),
+        ("assertion", "llm-rubric", "pass"),
     ]
     assert (
         r.provenance.tool == "promptfoo" and r.provenance.tool_version == "0.118.10"
@@ -212,3 +217,73 @@ def test_jsonl_line_that_is_not_json_is_named_by_the_file_and_line(
         import_promptfoo(path, arms=ARMS, skill_name="riddles")
     (p,) = exc.value.problems
     assert p.file == str(path) and p.pointer == "/line 5" and p.message.startswith("expected JSON")
+
+
+def _python_assertions(sample: Path, tmp: Path) -> Path:
+    """results[0] with two python assertions as promptfoo's src/assertions/python.ts writes them:
+    one whose code raised (pass false, score 0, reason "Python code execution failed: …") and one
+    that returned False (reason "Python code returned false" and the assertion's value)."""
+    doc = json.loads(sample.read_text(encoding="utf-8"))
+    comps = doc["results"]["results"][0]["gradingResult"]["componentResults"]
+    comps.append(
+        {
+            "pass": False,
+            "score": 0,
+            "reason": "Python code execution failed: NameError: name 'outptu' is not defined",
+            "assertion": {"type": "python", "value": "len(outptu) < 500"},
+        }
+    )
+    comps.append(
+        {
+            "pass": False,
+            "score": 0,
+            "reason": "Python code returned false\n'echo' in output.lower()",
+            "assertion": {"type": "python", "value": "'echo' in output.lower()"},
+        }
+    )
+    return write_json(tmp / "python.json", doc)
+
+
+def test_an_errored_and_a_failed_python_assertion_are_both_kept_apart(
+    sample: Path, tmp_path: Path
+) -> None:
+    r = sealed(
+        import_promptfoo(_python_assertions(sample, tmp_path), arms=ARMS, skill_name="riddles")
+    )
+    checks = r.cases[0].arms.with_skill.draws[0].checks
+    assert [(c.source_type, c.outcome, c.pass_) for c in checks[-2:]] == [
+        ("python", "error", False),
+        ("python", "fail", False),
+    ]
+    assert checks[-2].name == "python: len(outptu) < 500"
+
+
+def test_repeat_index_orders_the_draws(sample: Path, tmp_path: Path) -> None:
+    doc = json.loads(_repeated(sample, tmp_path).read_text(encoding="utf-8"))
+    rows = doc["results"]["results"]
+    half = len(rows) // 2
+    for i, row in enumerate(rows):  # the second repetition written first, as a resumed run may
+        row["repeatIndex"] = 0 if i >= half else 1
+    r = sealed(import_promptfoo(write_json(tmp_path / "ri.json", doc), arms=ARMS, skill_name="s"))
+    # repeatIndex 0 is the second half: echo / gpt-5-mini there is the failureReason 2 row (lost)
+    assert scores(r.cases[0].arms.with_skill) == [None, 0.75]
+    assert [d.index for d in r.cases[0].arms.with_skill.draws] == [0, 1]
+
+
+def test_repeat_index_on_some_rows_only_is_refused(sample: Path, tmp_path: Path) -> None:
+    doc = json.loads(_repeated(sample, tmp_path).read_text(encoding="utf-8"))
+    doc["results"]["results"][0]["repeatIndex"] = 0
+    with pytest.raises(ImportError_) as exc:
+        import_promptfoo(write_json(tmp_path / "ri.json", doc), arms=ARMS, skill_name="s")
+    assert "ri.json" in str(exc.value) and "/results/results/4/repeatIndex" in str(exc.value)
+
+
+def test_v2_error_field_ambiguity_is_flagged(sample: Path, tmp_path: Path) -> None:
+    doc = json.loads(sample.read_text(encoding="utf-8"))
+    doc["results"]["version"] = 2
+    for row in doc["results"]["results"]:
+        row.pop("failureReason")
+    r = sealed(import_promptfoo(write_json(tmp_path / "v2.json", doc), arms=ARMS, skill_name="s"))
+    # all four rows hold "error" (the grader's reason) and grading: measured, and flagged
+    assert all(d.lost is None for c in r.cases for d in c.arms.with_skill.draws)
+    assert r.provenance.notes and "4 row(s)" in r.provenance.notes[0]

@@ -1,0 +1,185 @@
+"""dotnet/skills ``skill-validator`` ``results.json`` (the harness before Vally) → DECLARED
+receipts, one per verdict (D-15).
+
+Mapping (interop page, "dotnet/skills skill-validator"):
+
+- case: ``scenarios[].scenarioName`` (the file keeps no prompt);
+- arm: ``withSkill`` → with_skill, ``baseline`` → baseline; one run per arm and scenario
+  (``perRunScores`` has one entry): the file keeps one ``metrics`` and one ``judgeResult`` per
+  arm, so a scenario with several runs cannot be read run by run and is refused;
+- draw score: the judge's ``overallScore``, an integer 1..5 (``judge.ts`` clamps it there),
+  mapped linearly onto 0..1 as (score − 1) / 4; ``assertionResults`` are the draw's checks;
+- the source's own figures (``source_report``): each scenario's ``improvementScore``, its run
+  scores and its seven signed ``breakdown`` components, the pairwise judgment (winner,
+  magnitude, and whether it held with the positions swapped), the verdict's
+  ``overallImprovementScore``, ``normalizedGain`` and ``confidenceInterval``; the decision is
+  ``reason`` with ``passed`` and ``isSignificant``, never a verdict of the receipt;
+- tokens: the file has ``tokenEstimate`` only (an estimate, not a count): unrecorded (D-13).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from driftproof.importers import Imported, register
+from driftproof.importers._common import Where, case_id_for, member_list, member_object
+from driftproof.importers._dotnet import figure, read_results, receipt_for
+from driftproof.receipt import draw_doc
+
+__all__ = ["import_skill_validator", "skill_validator_importer"]
+
+TOOL = "skill-validator"
+_ARMS = (("with_skill", "withSkill"), ("baseline", "baseline"))
+_CHECK_KINDS = {
+    "output_contains": "must_include",
+    "output_not_contains": "must_not_include",
+    "output_matches": "regex",
+    "output_not_matches": "regex",
+}
+
+
+def import_skill_validator(path: Path) -> list[dict[str, Any]]:
+    """Convert a skill-validator ``results.json`` into unsealed DECLARED receipts, one per
+    verdict (skill).
+
+    Raises:
+        ImportError_: no verdicts, a verdict or scenario of the wrong shape, several runs per
+            scenario, or an ``overallScore`` outside 1..5; naming the file, the JSON pointer and
+            what was expected. Nothing is written.
+    """
+    path = Path(path)
+    doc, sha, verdicts = read_results(path)
+    return [_verdict(path, doc, sha, v, vw) for v, vw in verdicts]
+
+
+def _verdict(
+    path: Path, doc: dict[str, Any], sha: str, v: dict[str, Any], vw: Where
+) -> dict[str, Any]:
+    name = vw.get(v, "skillName", str)
+    scenarios = vw.get(v, "scenarios", list)
+    figures: list[dict[str, Any]] = []
+    cases = []
+    for i, s in enumerate(scenarios):
+        sw = vw / "scenarios" / i
+        sname = sw.get(s, "scenarioName", str)
+        runs = sw.get(s, "perRunScores", list)
+        if len(runs) != 1:
+            raise (sw / "perRunScores").fail(
+                f"expected one run per arm (the file keeps one run's metrics and judgment per "
+                f"arm), found {len(runs)}"
+            )
+        arms = {
+            arm: {"draws": [_draw(sw.get(s, key, dict), sw / key)], "generation": None}
+            for arm, key in _ARMS
+        }
+        cases.append((sname, arms))
+        cid = case_id_for(sname)
+        figures.append(figure("improvement score", s.get("improvementScore"), case=cid, arm="lift"))
+        for k, run in enumerate(runs):
+            figures.append(figure(f"improvement score, run {k + 1}", run, case=cid, arm="lift"))
+        for part, value in member_object(s, "breakdown").items():
+            figures.append(figure(f"breakdown: {part}", value, case=cid, arm="lift"))
+        pw = member_object(s, "pairwiseResult")
+        if pw:
+            consistent = pw.get("positionSwapConsistent")
+            swap = (
+                ("consistent" if consistent else "inconsistent")
+                if isinstance(consistent, bool)
+                else "not recorded"
+            )
+            figures.append(
+                figure(
+                    "pairwise judgment",
+                    None,
+                    case=cid,
+                    arm="lift",
+                    printed=(
+                        f"{pw.get('overallWinner')} {pw.get('overallMagnitude')}; with positions "
+                        f"swapped: {swap}"
+                    )[:200],
+                )
+            )
+    ci = member_object(v, "confidenceInterval")
+    figures.append(
+        figure("overall improvement score", v.get("overallImprovementScore"), arm="lift")
+    )
+    figures.append(figure("normalized gain", v.get("normalizedGain"), arm="lift"))
+    if ci:
+        figures.append(
+            figure(
+                "overall improvement score interval",
+                v.get("overallImprovementScore"),
+                arm="lift",
+                lower=ci.get("low"),
+                upper=ci.get("high"),
+                level=ci.get("level"),
+            )
+        )
+    reason = v.get("reason") if isinstance(v.get("reason"), str) else None
+    report = {
+        "figures": figures,
+        "decision": {
+            "printed": (reason or "no reason recorded")[:4000],
+            "passed": v.get("passed") if isinstance(v.get("passed"), bool) else None,
+            "significant": v.get("isSignificant")
+            if isinstance(v.get("isSignificant"), bool)
+            else None,
+        },
+    }
+    notes = [
+        "Draw scores are the judge's overall score on its 1 to 5 scale, mapped onto 0 to 1 as "
+        "(score - 1) / 4."
+    ]
+    if ci:
+        notes.append("The source's interval is computed from one run per arm and scenario.")
+    for warning in member_list(v, "profileWarnings"):
+        if isinstance(warning, str):
+            notes.append(f"The source warns: {warning}")
+    return receipt_for(
+        TOOL,
+        path,
+        doc,
+        sha,
+        name,
+        cases,
+        report,
+        ["draw tokens (the source records an estimate only)", "judge_samples_per_generation"],
+        notes,
+        labels=("withSkill", "baseline"),
+        version=None,
+    )
+
+
+def _draw(role: dict[str, Any], w: Where) -> dict[str, Any]:
+    judged = w.get(role, "judgeResult", dict)
+    score = (w / "judgeResult").get(judged, "overallScore", float)
+    if not 1 <= score <= 5:
+        raise (w / "judgeResult" / "overallScore").fail(
+            f"expected the judge's overall score from 1 to 5, found {score!r}"
+        )
+    metrics = member_object(role, "metrics")
+    checks = []
+    for a in member_list(metrics, "assertionResults"):
+        if isinstance(a, dict) and isinstance(a.get("passed"), bool):
+            spec = member_object(a, "assertion")
+            atype = str(spec.get("type"))
+            value = spec.get("value")
+            checks.append(
+                {
+                    "name": (f"{atype}: {value}" if value is not None else atype)[:200],
+                    "kind": _CHECK_KINDS.get(atype, "assertion"),
+                    "pass": a["passed"],
+                    "outcome": "pass" if a["passed"] else "fail",
+                    "source_type": atype[:200],
+                }
+            )
+    answer = metrics.get("agentOutput") if isinstance(metrics.get("agentOutput"), str) else None
+    return draw_doc(0, answer=answer, score=(score - 1) / 4, checks=checks)
+
+
+@register(TOOL)
+def skill_validator_importer(source: Path, **options: Any) -> list[Imported]:
+    """Registry entry: :func:`import_skill_validator`, files
+    ``skill-validator-<skill>-<document sha256[:8]>.json``."""
+    return [Imported.named(TOOL, d) for d in import_skill_validator(Path(source), **options)]

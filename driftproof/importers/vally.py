@@ -1,0 +1,187 @@
+"""Vally ``results.json`` (dotnet/skills ``eng/vally-adapter``, ``schemaVersion`` 5) → DECLARED
+receipts, one per verdict (D-15).
+
+No public file exists (the files are CI artifacts); the shape read is the adapter's published
+contract, ``eng/vally-adapter/InvestigatingResults.md``, "Understanding results.json". Mapping
+(interop page, "Vally"):
+
+- only ``skillKind: skill`` (an agent's result is no skill's) and ``schemaVersion`` 5;
+- case: ``scenarios[].scenarioName``;
+- arm: ``skilledIsolated`` → with_skill, ``baseline`` → baseline; ``skilledPlugin`` (the whole
+  plugin) is no arm of the receipt: its score is kept as the source's figure (arm other);
+- draw: the role's ``judgeResult.overallScore`` (0..5) mapped onto 0..1 as score / 5; a role the
+  scenario does not hold is a lost draw;
+- the source's figures: each scenario's compare ``meanScore`` and every compare trial (winner,
+  magnitude, score; an errored trial as errored), the verdict's ``meanScore`` with its
+  ``confidenceInterval``, ``netWin``, the vote tally and the sign test's counts;
+- the decision: ``state`` (with ``reason``), ``passed``, and the exact one-sided sign test's
+  p value (``signTest.pValue``), never a verdict of the receipt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from driftproof.importers import Imported, register
+from driftproof.importers._common import Where, case_id_for, member_list, member_object
+from driftproof.importers._dotnet import figure, read_results, receipt_for
+from driftproof.receipt import draw_doc
+
+__all__ = ["import_vally", "vally_importer"]
+
+TOOL = "vally"
+_ROLES = (("with_skill", "skilledIsolated"), ("baseline", "baseline"))
+_STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCLUSIVE")
+
+
+def import_vally(path: Path) -> list[dict[str, Any]]:
+    """Convert a Vally adapter ``results.json`` (schema version 5) into unsealed DECLARED
+    receipts, one per verdict.
+
+    Raises:
+        ImportError_: another schema version, a ``skillKind`` other than ``skill``, no verdicts,
+            an unknown ``state``, a member of the wrong type, or an ``overallScore`` outside
+            0..5; naming the file, the JSON pointer and what was expected. Nothing is written.
+    """
+    path = Path(path)
+    doc, sha, verdicts = read_results(path)
+    w = Where(path)
+    if doc.get("schemaVersion") != 5:
+        raise (w / "schemaVersion").fail(
+            f"expected schemaVersion 5 (the version this importer reads), "
+            f"found {doc.get('schemaVersion')!r}"
+        )
+    if doc.get("skillKind") != "skill":
+        raise (w / "skillKind").fail(
+            f"expected skillKind 'skill' (an agent's result is not a skill's), "
+            f"found {doc.get('skillKind')!r}"
+        )
+    return [_verdict(path, doc, sha, v, vw) for v, vw in verdicts]
+
+
+def _verdict(
+    path: Path, doc: dict[str, Any], sha: str, v: dict[str, Any], vw: Where
+) -> dict[str, Any]:
+    name = vw.get(v, "skillName", str)
+    state = vw.get(v, "state", str)
+    if state not in _STATES:
+        raise (vw / "state").fail(f"expected one of {', '.join(_STATES)}, found {state!r}")
+    figures: list[dict[str, Any]] = []
+    cases = []
+    lost_roles = 0
+    for i, s in enumerate(vw.get(v, "scenarios", list)):
+        sw = vw / "scenarios" / i
+        sname = sw.get(s, "scenarioName", str)
+        cid = case_id_for(sname)
+        arms = {}
+        for arm, key in _ROLES:
+            role = sw.get(s, key, dict, required=False)
+            if role is None:
+                lost_roles += 1
+                draw = draw_doc(
+                    0,
+                    lost_reason=f"the source holds no {key} run for this stimulus",
+                    lost_kind="no_answer",
+                )
+            else:
+                draw = draw_doc(0, score=_score(role, sw / key) / 5)
+            arms[arm] = {"draws": [draw], "generation": None}
+        cases.append((sname, arms))
+        plugin = sw.get(s, "skilledPlugin", dict, required=False)
+        if plugin is not None:
+            figures.append(
+                figure(
+                    "whole-plugin judge score",
+                    _score(plugin, sw / "skilledPlugin"),
+                    case=cid,
+                    arm="other",
+                    unit="scale",
+                )
+            )
+        figures.append(
+            figure("compare mean score", s.get("meanScore"), case=cid, arm="lift", unit="scale")
+        )
+        for k, t in enumerate(member_list(s, "trials")):
+            if not isinstance(t, dict):
+                continue
+            printed = (
+                "errored" if t.get("errored") is True else f"{t.get('winner')} {t.get('magnitude')}"
+            )
+            figures.append(
+                figure(
+                    f"compare trial {k + 1}",
+                    t.get("score"),
+                    case=cid,
+                    arm="lift",
+                    unit="scale",
+                    printed=printed[:200],
+                )
+            )
+    ci = member_object(v, "confidenceInterval")
+    figures.append(
+        figure(
+            "mean preference score",
+            v.get("meanScore"),
+            arm="lift",
+            unit="scale",
+            lower=ci.get("low"),
+            upper=ci.get("high"),
+            level=ci.get("level"),
+        )
+    )
+    figures.append(figure("net win", v.get("netWin"), arm="lift", unit="fraction"))
+    for member in ("wins", "ties", "losses", "stimulusVoteCount"):
+        figures.append(figure(member, v.get(member), arm="lift", unit="count"))
+    sign = member_object(v, "signTest")
+    for member in ("wins", "ties", "losses", "discordant"):
+        figures.append(figure(f"sign test {member}", sign.get(member), arm="lift", unit="count"))
+    p = sign.get("pValue")
+    reason = v.get("reason") if isinstance(v.get("reason"), str) else None
+    report = {
+        "figures": figures,
+        "decision": {
+            "printed": f"{state}: {reason}" if reason else state,
+            "passed": v.get("passed") if isinstance(v.get("passed"), bool) else None,
+            "test": "exact one-sided sign test over discordant stimulus votes",
+            "p_value": p if isinstance(p, (int, float)) and not isinstance(p, bool) else None,
+        },
+    }
+    notes = [
+        "Draw scores are the judge's overall score on its 0 to 5 scale, mapped onto 0 to 1 as "
+        "score / 5.",
+        "The source decides by its sign test over stimulus votes (at least 5 stimuli, p at most "
+        "0.05, net win at least 20%); its mean score is for triage only.",
+    ]
+    return receipt_for(
+        TOOL,
+        path,
+        doc,
+        sha,
+        name,
+        cases,
+        report,
+        [
+            "draw tokens (the file keeps usage per role, not per draw)",
+            "judge_samples_per_generation",
+        ],
+        notes,
+        labels=("skilledIsolated", "baseline"),
+        version="results schema 5",
+    )
+
+
+def _score(role: dict[str, Any], w: Where) -> float:
+    judged = w.get(role, "judgeResult", dict)
+    score = (w / "judgeResult").get(judged, "overallScore", float)
+    if not 0 <= score <= 5:
+        raise (w / "judgeResult" / "overallScore").fail(
+            f"expected the judge's overall score from 0 to 5, found {score!r}"
+        )
+    return float(score)
+
+
+@register(TOOL)
+def vally_importer(source: Path, **options: Any) -> list[Imported]:
+    """Registry entry: :func:`import_vally`, files ``vally-<skill>-<document sha256[:8]>.json``."""
+    return [Imported.named(TOOL, d) for d in import_vally(Path(source), **options)]

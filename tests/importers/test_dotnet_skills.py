@@ -1,0 +1,202 @@
+"""dotnet/skills importers (issue 36): skill-validator results.json (real files) and Vally
+results.json schema 5 (a fixture built from the adapter's published contract,
+eng/vally-adapter/InvestigatingResults.md). Each a DECLARED receipt with no verdict, the source's
+decision kept as its figure (D-15).
+
+Expected values are read by hand from the files; each literal says where.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from interop_helpers import scores, sealed, write_json
+
+from driftproof.errors import ImportError_
+from driftproof.importers.skill_validator import import_skill_validator
+from driftproof.importers.vally import import_vally
+from driftproof.stats.reading import no_verdict
+
+SV = "data/interop/dotnet-skills/skill-validator-results"
+RUN = f"{SV}/run-2026-02-20T20-44-00-817Z/results.json"
+
+
+def test_skill_validator_real_run(shared: Path) -> None:
+    (doc,) = import_skill_validator(shared / RUN)
+    r = sealed(doc)
+    assert r.verification_level == "DECLARED" and r.skill.name == "analyzing-dotnet-performance"
+    assert r.run.model == "claude-opus-4.6" and r.judge.model == "claude-opus-4.6"
+    assert len(r.cases) == 4  # four scenarios
+    first = r.cases[0]
+    assert first.id.startswith("Detects-critical-patterns-sync-over-async")
+    # baseline overallScore 1, withSkill 5, on the judge's 1..5 scale: (1-1)/4 = 0, (5-1)/4 = 1
+    assert scores(first.arms.baseline) == [0.0] and scores(first.arms.with_skill) == [1.0]
+    # baseline assertionResults: output_contains 'Result' failed, output_contains 'ReDoS'
+    # failed, exit_success passed
+    checks = first.arms.baseline.draws[0].checks
+    assert [(c.kind, c.source_type, c.outcome) for c in checks] == [
+        ("must_include", "output_contains", "fail"),
+        ("must_include", "output_contains", "fail"),
+        ("assertion", "exit_success", "pass"),
+    ]
+    assert checks[0].name == "output_contains: Result"
+    sr = r.source_report
+    assert sr.decision.printed == "Improvement score 76.0% meets threshold of 10.0%"
+    assert sr.decision.passed is True and sr.decision.significant is True
+    (ci,) = [f for f in sr.figures if f.label == "overall improvement score interval"]
+    # confidenceInterval {low 0.75, high 0.7747535879247773, level 0.95}
+    assert (ci.lower, ci.upper, ci.level) == (0.75, 0.7747535879247773, 0.95)
+    assert ci.value == 0.7603466182387443  # overallImprovementScore
+    (pw,) = [f for f in sr.figures if f.label == "pairwise judgment" and f.case == first.id]
+    assert pw.printed == "skill much-better; with positions swapped: consistent"
+    # improvementScore of scenario 3: 0.7583816890552741
+    assert [
+        f.value for f in sr.figures if f.label == "improvement score" and f.case == r.cases[2].id
+    ] == [0.7583816890552741]
+
+
+def test_skill_validator_gives_no_verdict(shared: Path) -> None:
+    r = sealed(import_skill_validator(shared / RUN)[0])
+    assert r.verification_level == "DECLARED" and no_verdict(r) is not None
+
+
+def test_skill_validator_empty_run_is_refused(shared: Path) -> None:
+    f = shared / SV / "run-2026-02-20T20-34-42-935Z/results.json"
+    with pytest.raises(ImportError_) as exc:
+        import_skill_validator(f)
+    assert "results.json" in str(exc.value) and "/verdicts" in str(exc.value)
+
+
+def test_skill_validator_several_runs_are_refused(shared: Path, tmp_path: Path) -> None:
+    doc = json.loads((shared / RUN).read_text("utf-8"))
+    doc["verdicts"][0]["scenarios"][1]["perRunScores"] = [0.7, 0.8]
+    with pytest.raises(ImportError_) as exc:
+        import_skill_validator(write_json(tmp_path / "results.json", doc))
+    assert "/verdicts/0/scenarios/1/perRunScores" in str(exc.value)
+
+
+def _vally() -> dict[str, Any]:
+    """A Vally adapter results.json, schema 5, as its contract lists the members: one verdict,
+    two stimuli; the second has a whole-plugin run and an errored compare trial."""
+
+    def role(score: float) -> dict[str, Any]:
+        return {"judgeResult": {"overallScore": score}, "metrics": {"wallTimeMs": 1000}}
+
+    return {
+        "schemaVersion": 5,
+        "skillKind": "skill",
+        "evalFile": "plugins/dotnet/skills/demo/eval.yaml",
+        "expectedEval": True,
+        "model": "claude-sonnet-5",
+        "judgeModel": "gpt-5.6-terra",
+        "timestamp": "2026-11-02T10:00:00Z",
+        "verdicts": [
+            {
+                "skillName": "demo",
+                "skillPath": "plugins/dotnet/skills/demo",
+                "state": "VALID_NO_CHANGE",
+                "stateReason": {"code": "underpowered", "phase": "gate"},
+                "passed": False,
+                "netWin": 0.5,
+                "signTest": {
+                    "wins": 1,
+                    "ties": 1,
+                    "losses": 0,
+                    "discordant": 1,
+                    "direction": "improved",
+                    "pValue": 0.5,
+                    "alpha": 0.05,
+                },
+                "meanScore": 0.7,
+                "confidenceInterval": {"low": 0.4, "high": 1.0, "level": 0.95},
+                "wins": 1,
+                "ties": 1,
+                "losses": 0,
+                "stimulusVoteCount": 2,
+                "reason": "2 stimuli counted; at least 5 are needed",
+                "scenarios": [
+                    {
+                        "scenarioName": "fix the build",
+                        "meanScore": 1.0,
+                        "trials": [
+                            {"winner": "skill", "magnitude": "much-better", "score": 1.0},
+                        ],
+                        "baseline": role(2),
+                        "skilledIsolated": role(4),
+                    },
+                    {
+                        "scenarioName": "explain the error",
+                        "meanScore": 0.4,
+                        "trials": [
+                            {"winner": "skill", "magnitude": "slightly-better", "score": 0.4},
+                            {"errored": True},
+                        ],
+                        "baseline": role(3),
+                        "skilledIsolated": role(3),
+                        "skilledPlugin": role(5),
+                    },
+                ],
+            }
+        ],
+    }
+
+
+def test_vally_fixture(tmp_path: Path) -> None:
+    (doc,) = import_vally(write_json(tmp_path / "results.json", _vally()))
+    r = sealed(doc)
+    assert r.verification_level == "DECLARED" and no_verdict(r) is not None
+    assert r.run.model == "claude-sonnet-5" and r.judge.model == "gpt-5.6-terra"
+    fix, explain = r.cases
+    # overallScore on 0..5: 4/5 and 2/5; 3/5 both
+    assert scores(fix.arms.with_skill) == [0.8] and scores(fix.arms.baseline) == [0.4]
+    assert scores(explain.arms.with_skill) == [0.6] and scores(explain.arms.baseline) == [0.6]
+    sr = r.source_report
+    assert sr.decision.printed == "VALID_NO_CHANGE: 2 stimuli counted; at least 5 are needed"
+    assert sr.decision.passed is False and sr.decision.p_value == 0.5
+    plugin = [f for f in sr.figures if f.arm == "other"]
+    assert [(f.case, f.value) for f in plugin] == [(explain.id, 5.0)]
+    trials = [f for f in sr.figures if f.label.startswith("compare trial") and f.case == explain.id]
+    assert [(f.value, f.printed) for f in trials] == [
+        (0.4, "skill slightly-better"),
+        (None, "errored"),
+    ]
+    (mean,) = [f for f in sr.figures if f.label == "mean preference score"]
+    assert (mean.value, mean.lower, mean.upper, mean.level) == (0.7, 0.4, 1.0, 0.95)
+    assert r.run.finished_at == "2026-11-02T10:00:00Z"
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer"),
+    [
+        (lambda d: d.update(schemaVersion=4), "/schemaVersion"),
+        (lambda d: d.update(skillKind="agent"), "/skillKind"),
+        (lambda d: d["verdicts"][0].update(state="PASS"), "/verdicts/0/state"),
+        (
+            lambda d: d["verdicts"][0]["scenarios"][0]["baseline"]["judgeResult"].update(
+                overallScore=7
+            ),
+            "/verdicts/0/scenarios/0/baseline/judgeResult/overallScore",
+        ),
+    ],
+)
+def test_vally_refusals_name_the_file_and_pointer(
+    tmp_path: Path, change: Any, pointer: str
+) -> None:
+    doc = _vally()
+    change(doc)
+    out = tmp_path / "out"
+    with pytest.raises(ImportError_) as exc:
+        import_vally(write_json(tmp_path / "results.json", doc))
+    assert "results.json" in str(exc.value) and pointer in str(exc.value)
+    assert not out.exists()
+
+
+def test_vally_missing_baseline_is_a_lost_draw(tmp_path: Path) -> None:
+    doc = _vally()
+    del doc["verdicts"][0]["scenarios"][0]["baseline"]
+    r = sealed(import_vally(write_json(tmp_path / "results.json", doc))[0])
+    d = r.cases[0].arms.baseline.draws[0]
+    assert d.score is None and "no baseline run" in d.lost.reason

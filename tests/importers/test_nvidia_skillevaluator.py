@@ -1,0 +1,113 @@
+"""SkillEvaluator 0.3.0 cards (issue 36): the stated uplift kept where the rounded percentages
+differ, the Tier table read with NOT RUN apart from a fail, the 0.3.0 provenance lines, and every
+percentage marked as printed rounded. Figures shown as the source's, never a verdict (D-15).
+
+Expected values are read by hand from the cards in data/interop/nvidia/skillevaluator/; each
+literal says where.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from interop_helpers import sealed
+
+from driftproof.importers.nvidia import import_nvidia
+
+SE = "data/interop/nvidia/skillevaluator"
+
+
+def _figures(r, label: str) -> dict[str, tuple[float | None, str | None, bool | None]]:
+    return {
+        f.arm: (f.value, f.printed, f.rounded) for f in r.source_report.figures if f.label == label
+    }
+
+
+def test_stated_uplift_is_kept_where_the_rounded_percentages_differ(shared: Path) -> None:
+    f = shared / SE / "sparkpath-0.3.0/training-plan-interpretation/BENCHMARK.md"
+    r = sealed(import_nvidia([f])[0])
+    # "| Correctness | 36% → 67% (+32 points) | …": 67 - 36 = 31, the card states +32
+    assert _figures(r, "Correctness (claude-code)") == {
+        "baseline": (36.0, "36%", True),
+        "with_skill": (67.0, "67%", True),
+        "lift": (32.0, "+32 points", True),
+    }
+    # "| Discoverability | … | 44% → 64% (+19 points) |": 64 - 44 = 20, the card states +19
+    assert _figures(r, "Discoverability (codex)")["lift"] == (19.0, "+19 points", True)
+    # "| Security | 100% → 100% (±0 points) |"
+    assert _figures(r, "Security (claude-code)")["lift"][:2] == (0.0, "±0 points")
+    assert {f.unit for f in r.source_report.figures if f.arm == "lift"} == {"points"}
+    assert len(r.source_report.figures) == 6 * 2 * 3  # 6 measures x 2 agents x 3 figures
+
+
+def test_0_3_0_provenance_lines(shared: Path) -> None:
+    f = shared / SE / "sparkpath-0.3.0/academic-warning/BENCHMARK.md"
+    r = sealed(import_nvidia([f])[0])
+    sr = r.source_report
+    # "- Evaluated source: `DBZQ30/SparkPath-DGX-SPARK`", revision `85746b6f…`
+    assert sr.source_repository == "DBZQ30/SparkPath-DGX-SPARK"
+    assert sr.source_revision == "85746b6f99c0252700162bdf00ebddc7f8c10f55"
+    # "- Evaluator container revision: not recorded (not supplied by the orchestration input)"
+    assert sr.evaluator_digest is None
+    assert any(
+        u.startswith("the evaluator container digest (the card: not recorded")
+        for u in r.provenance.unrecorded
+    )
+    assert r.provenance.tool_version == "0.3.0"
+    assert sr.decision.printed == "Overall verdict: PASS" and sr.decision.passed is True
+    # Tier Status: PASSED WITH OBSERVATIONS, PASSED, PASS
+    assert [(t.name, t.status, t.printed) for t in sr.stages] == [
+        ("Tier 1", "passed_with_observations", "PASSED WITH OBSERVATIONS"),
+        ("Tier 2", "passed", "PASSED"),
+        ("Tier 3", "passed", "PASS"),
+    ]
+
+
+def test_golden_card_digest(shared: Path) -> None:
+    f = shared / SE / "golden-index-5af16eb/benchmark_pass/BENCHMARK.md"
+    sr = sealed(import_nvidia([f])[0]).source_report
+    assert sr.source_repository == "NVIDIA/demo_skills"
+    assert sr.source_revision == "2263a2ebdab903e87f7e7c0a001d22c3a926a9cf"
+    assert sr.evaluator_digest == (
+        "ghcr.io/nvidia/skillevaluator@sha256:"
+        "0117bc2e3e54da4244a656466526c5b1b5a559ea0117bc2e3e54da4244a65646"
+    )
+
+
+def test_fail_card_tiers_and_verdict(shared: Path) -> None:
+    f = shared / SE / "golden-e70f0e3/benchmark_fail/BENCHMARK.md"
+    sr = sealed(import_nvidia([f])[0]).source_report
+    # "| Tier 1 | Static validation | **FAILED** |", Tier 3 **FAIL**; "Overall verdict: FAIL"
+    assert [t.status for t in sr.stages] == ["failed", "passed_with_observations", "failed"]
+    assert sr.decision.passed is False
+    # the e70f0e3 card predates the 0.3.0 lines: not printed, so unknown
+    assert sr.source_revision is None and sr.evaluator_digest is None
+
+
+def test_not_run_is_recorded_as_not_run_apart_from_a_fail(shared: Path, tmp_path: Path) -> None:
+    # SkillEvaluator's own tests assert the row "| Tier 3 | Live agent evaluation | **NOT RUN** |"
+    # (skillevaluator/SOURCE.md); the golden FAIL card with that row in place of Tier 3's
+    text = (shared / SE / "golden-e70f0e3/benchmark_fail/BENCHMARK.md").read_text("utf-8")
+    row = "| Tier 3 | Live agent evaluation | **FAIL** | 2 agent(s); 8 task(s) |"
+    assert row in text
+    card = tmp_path / "demo-skill" / "BENCHMARK.md"
+    card.parent.mkdir()
+    card.write_text(
+        text.replace(row, "| Tier 3 | Live agent evaluation | **NOT RUN** | No result |"), "utf-8"
+    )
+    sr = sealed(import_nvidia([card])[0]).source_report
+    assert [(t.status, t.printed) for t in sr.stages] == [
+        ("failed", "FAILED"),
+        ("passed_with_observations", "PASSED WITH OBSERVATIONS"),
+        ("not_run", "NOT RUN"),
+    ]
+
+
+@pytest.mark.parametrize("card", ["academic-warning", "training-plan-interpretation"])
+def test_percentages_are_recorded_as_printed_rounded(shared: Path, card: str) -> None:
+    f = shared / SE / f"sparkpath-0.3.0/{card}/BENCHMARK.md"
+    figs = sealed(import_nvidia([f])[0]).source_report.figures
+    # every cell of these cards prints whole percentages and whole points
+    assert figs and all(x.rounded is True for x in figs)
+    assert {x.unit for x in figs if x.arm != "lift"} == {"percent"}
