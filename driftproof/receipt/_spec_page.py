@@ -57,7 +57,9 @@ VERSION_NOTES: dict[str, str] = {
     "truncation rule, retry policy, batch ids and language; the grading channel and the judge "
     "template's version; judge samples' reasons; text repairs and bounded text; provenance "
     "partial, notes and details. Every member 0.15 added may be absent, read as unknown.",
-    "0.16": "Every member 0.16 added may be absent, read as unknown.",
+    "0.16": "Every member 0.16 added may be absent, read as unknown. "
+    "A draw may carry the cost of its call as the source reported it (cost_usd); "
+    "a case may carry the source's category for it (category).",
 }
 
 
