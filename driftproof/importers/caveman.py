@@ -195,7 +195,7 @@ def _arm(
     if answer is None or answer.startswith(ERROR_PREFIX):
         if answer is None:
             source = stopped or ""
-            reason = f"not run: the source's run stopped before this call ({source})"
+            reason = f"unfinished: the source's run stopped with this error: {source}"
         else:
             source = answer
             reason = f"source error: {answer[len(ERROR_PREFIX) :].lstrip(':').strip() or answer}"
