@@ -293,7 +293,7 @@ def _usage(
                 raise ImportError_.at(
                     shown, where, f"expected an object of token counts, found {_json_kind(cell)}"
                 )
-            counts = []
+            counts: dict[str, int] = {}
             for key in USAGE_TOKENS:
                 value = cell.get(key)
                 if type(value) is not int or value < 0:
@@ -302,7 +302,7 @@ def _usage(
                         f"{where}/{key}",
                         f"expected a non-negative integer, found {_json_kind(value)}",
                     )
-                counts.append(value)
+                counts[key] = value
             cost = cell.get("total_cost_usd")
             if cost is not None and (
                 type(cost) not in (int, float) or not math.isfinite(cost) or cost < 0
@@ -312,7 +312,7 @@ def _usage(
                     f"{where}/total_cost_usd",
                     f"expected a non-negative number of US dollars, found {_json_kind(cost)}",
                 )
-            row.append(Usage(*counts, float(cost) if cost is not None else None))
+            row.append(Usage(**counts, cost_usd=float(cost) if cost is not None else None))
         out[name] = row
     return out
 
