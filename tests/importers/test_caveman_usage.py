@@ -318,3 +318,17 @@ def test_partial_refusals(tmp_path: Path) -> None:
     assert [p.pointer for p in info.value.problems] == ["/usage/caveman/1"]
     assert "(the output at /arms/caveman/1 is null)" in info.value.problems[0].message
     assert not (tmp_path / "out").exists()
+
+
+def test_interop_page_gives_the_mapping_and_says_no_public_snapshot_exists() -> None:
+    page = (Path(__file__).resolve().parents[2] / "site_src" / "interop.md").read_text("utf-8")
+    section = page.split("## caveman evals snapshots", 1)[1].split("\n## ", 1)[0]
+    for words in (
+        "driftproof import caveman",
+        "`cache_creation_input_tokens` + `cache_read_input_tokens`",
+        "`usage.<arm>[i].total_cost_usd` → the draw's `cost_usd`",
+        "`provenance.partial: true`",
+        "No public caveman snapshot with `usage`, no public fidelity snapshot of this kind and "
+        "no\npartial file exists yet.",
+    ):
+        assert words in section
