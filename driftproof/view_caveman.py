@@ -10,7 +10,7 @@ from __future__ import annotations
 from driftproof.receipt import Receipt
 from driftproof.stats.fidelity import check_tally
 from driftproof.stats.savings import percent, usage_vs_control
-from driftproof.view_model import ARM_WORDS, Fact, FidelityView, UsageView, arms_of
+from driftproof.view_model import ARM_WORDS, UNKNOWN, Fact, FidelityView, UsageView, arms_of
 
 __all__ = ["CAVEMAN_TOOL", "FidelityView", "UsageView", "fidelity_view", "usage_view"]
 
@@ -78,7 +78,7 @@ def usage_view(r: Receipt) -> UsageView | None:
     cost = tuple(
         Fact(
             f"cost reported, {_label(r, n)}",
-            "not recorded" if v is None else f"${v:.4f} over {len(r.cases)} calls",
+            UNKNOWN if v is None else f"${v:.4f} over {len(r.cases)} calls",
         )
         for n, v in u.cost_usd.items()
     )

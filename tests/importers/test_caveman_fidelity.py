@@ -290,6 +290,13 @@ REFUSED: list[tuple[str, Any, str, str, str]] = [
         "expected the case's category",
     ),
     (
+        "category not a string",
+        lambda s, c: c["cases"][0].__setitem__("category", 5),
+        "cases",
+        "/cases/0/category",
+        "expected a category name",
+    ),
+    (
         "bad regex",
         lambda s, c: c["cases"][0]["checks"]["must_include"].__setitem__(1, "(unclosed"),
         "cases",
