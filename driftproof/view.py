@@ -34,6 +34,7 @@ from driftproof.stats import (
 )
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
 from driftproof.stats.lift import control_lift
+from driftproof.view_caveman import fidelity_view, usage_view
 from driftproof.view_facts import (
     context_view,
     headline,
@@ -155,6 +156,8 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
         source_origin=source_origin(r),
         source_report=source_report_rows(r),
         source_decision=source_report_facts(r),
+        usage=usage_view(r),
+        fidelity=fidelity_view(r),
     )
 
 

@@ -105,6 +105,8 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
                 + f", document sha256 {r.provenance.document_sha256}",
             )
         )
+        if r.provenance.partial:
+            facts.append(Fact("partial", "yes: the source's run did not finish"))
         if r.provenance.unrecorded:
             facts.append(Fact("unrecorded", ", ".join(r.provenance.unrecorded)))
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))

@@ -27,10 +27,12 @@ __all__ = [
     "CaseRow",
     "ContextView",
     "Fact",
+    "FidelityView",
     "LostDraw",
     "Sheet",
     "SourceFigureRow",
     "UNKNOWN",
+    "UsageView",
     "VERDICT_WORDS",
     "anchor_for",
     "arms_of",
@@ -162,6 +164,33 @@ class SourceFigureRow:
 
 
 @dataclass(frozen=True)
+class UsageView:
+    """measure.py's usage table: one row for the receipt's skill arm (``rows`` empty and
+    ``unavailable`` set when the receipt cannot give it), the cost each arm's calls reported,
+    and caveman's note under the table."""
+
+    head: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    cost: tuple[Fact, ...]
+    note: str
+    unavailable: str | None = None
+
+
+@dataclass(frozen=True)
+class FidelityView:
+    """score_fidelity.py's report: passed / answered and the rate per arm, the same per
+    category, then every failed check as ``<arm> · <case>: <failures>``."""
+
+    summary: tuple[Fact, ...]
+    arm_head: tuple[str, ...]
+    arm_rows: tuple[tuple[str, ...], ...]
+    category_head: tuple[str, ...]
+    category_rows: tuple[tuple[str, ...], ...]
+    failures: tuple[str, ...]
+    note: str
+
+
+@dataclass(frozen=True)
 class Sheet:
     """The page model of one receipt (plain data; every value a printable string).
 
@@ -202,6 +231,10 @@ class Sheet:
     """An imported receipt's source's own figures, one row each (v0.16), as the source gave them."""
     source_decision: tuple[Fact, ...] = ()
     """The source's own decision, stages, reducers and evaluated revision (v0.16)."""
+    usage: UsageView | None = None
+    """For a caveman import with Claude's own counts: caveman's usage table (seed 004)."""
+    fidelity: FidelityView | None = None
+    """For a caveman fidelity import: the pass rates and failed checks (seed 004)."""
 
 
 def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:

@@ -102,8 +102,25 @@ def forced() -> bool:
     default=None,
     help="caveman git commit the files were read at (names the files, recorded as tool_version).",
 )
-def caveman(snapshot: Path, skills_dir: Path, out_dir: Path, source_commit: str | None) -> None:
-    """caveman's evals/snapshots/results.json: one receipt per skill arm (D-16)."""
-    items = get_importer("caveman")(snapshot, skills_dir=skills_dir, source_commit=source_commit)
+@click.option(
+    "--cases",
+    "cases",
+    default=None,
+    type=FILE,
+    help="caveman's evals/prompts/fidelity.json: read SNAPSHOT as the fidelity eval and score "
+    "it against these cases' checks.",
+)
+def caveman(
+    snapshot: Path,
+    skills_dir: Path,
+    out_dir: Path,
+    source_commit: str | None,
+    cases: Path | None,
+) -> None:
+    """caveman's evals/snapshots/results.json (or results.partial.json, or with --cases
+    fidelity.json): one receipt per skill arm (D-16)."""
+    items = get_importer("caveman")(
+        snapshot, skills_dir=skills_dir, source_commit=source_commit, cases=cases
+    )
     for path in write_imported(items, out_dir, source=str(snapshot), force=forced()):
         click.echo(f"wrote {path}")

@@ -1,14 +1,18 @@
 """caveman's snapshot contract: reading ``evals/snapshots/results.json`` and refusing it as
-caveman's own contract refuses it (its evals README, "Read the snapshot"): partial
-(``metadata.error``, a null cell) or malformed. Every refusal names the snapshot's own JSON
-pointer. :mod:`driftproof.importers.caveman` turns a snapshot that passes into receipts.
+caveman's own contract refuses it (its evals README, "Read the snapshot"; its
+``snapshot_contract.py``) when malformed, and reading a partial run (``metadata.error`` with the
+unfinished cells null, as caveman's ``llm_run.py`` writes ``results.partial.json``) and the
+``usage`` block ``llm_run.py`` stores beside each answer. Every refusal names the snapshot's own
+JSON pointer. :mod:`driftproof.importers.caveman` turns a snapshot that passes into receipts.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +24,9 @@ __all__ = [
     "BASELINE_ARM",
     "CONTROL_ARM",
     "SNAPSHOT_MAX_BYTES",
+    "USAGE_TOKENS",
+    "Snapshot",
+    "Usage",
     "check_snapshot",
     "load_snapshot",
     "read_capped",
@@ -87,26 +94,74 @@ def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> s
     return value
 
 
-def check_snapshot(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
-    """caveman's snapshot contract. Returns (metadata, prompts, arms)."""
+@dataclass(frozen=True)
+class Snapshot:
+    """A snapshot that passed caveman's contract.
+
+    Attributes:
+        meta: its ``metadata`` object.
+        prompts: the prompt texts, one per case.
+        arms: arm name -> one output per prompt; ``None`` for a cell a partial run never
+            finished.
+        usage: arm name -> one :class:`Usage` per prompt (``None`` where the cell is
+            unfinished), or ``None`` when the snapshot has no ``usage`` block.
+        error: ``metadata.error`` of a partial snapshot (the run stopped), else ``None``.
+    """
+
+    meta: dict[str, Any]
+    prompts: list[str]
+    arms: dict[str, list[str | None]]
+    usage: dict[str, list[Usage | None]] | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Usage:
+    """One call's usage as ``claude -p --output-format json`` reported it and caveman's
+    ``llm_run.py`` stored it. Tokens are counts; ``cost_usd`` is ``total_cost_usd`` in US
+    dollars, ``None`` when the cell does not carry it (unknown, D-13)."""
+
+    input_tokens: int
+    output_tokens: int
+    cache_creation_input_tokens: int
+    cache_read_input_tokens: int
+    cost_usd: float | None
+
+    @property
+    def billed_input(self) -> int:
+        """Input + cache-creation + cache-read tokens (caveman's ``measure.py``)."""
+        return self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
+
+
+#: The token members of a usage cell, as caveman's snapshot contract requires them.
+USAGE_TOKENS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+)
+
+
+def check_snapshot(doc: Any, shown: str) -> Snapshot:
+    """caveman's snapshot contract (its ``snapshot_contract.py``), with a partial run's
+    ``metadata.error`` and unfinished (``null``) cells accepted together: a null cell needs the
+    error and the error needs a null cell.
+
+    Raises:
+        ImportError_: naming ``shown``, the snapshot's JSON pointer and what was expected.
+    """
     if not isinstance(doc, dict):
         raise ImportError_.at(shown, "", "expected a JSON object with metadata, prompts and arms")
     meta = doc.get("metadata")
     if not isinstance(meta, dict):
         raise ImportError_.at(shown, "/metadata", "expected an object (the snapshot's metadata)")
-    if "error" in meta:
+    error = meta.get("error")
+    if "error" in meta and (not isinstance(error, str) or not error.strip()):
         raise ImportError_.at(
             shown,
             "/metadata/error",
-            "the snapshot is partial (the run stopped with an "
-            "error); expected a finished snapshot with no metadata.error",
-        )
-    if "usage" in doc:
-        raise ImportError_.at(
-            shown,
-            "/usage",
-            "this importer reads snapshots without a usage block; "
-            "usage is not imported yet, so the snapshot is refused rather than half-read",
+            f"expected the error that stopped the run (a non-empty string), "
+            f"found {_json_kind(error)}",
         )
     prompts = doc.get("prompts")
     if not isinstance(prompts, list) or not prompts:
@@ -138,37 +193,40 @@ def check_snapshot(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dic
         raise ImportError_.at(
             shown, "/arms", "expected at least one skill arm beside the two control arms"
         )
+    unfinished: str | None = None
     for name, outputs in arms.items():
         where = snap_pointer("arms", name)
         if not _ARM_NAME.match(name) and name not in (BASELINE_ARM, CONTROL_ARM):
             raise ImportError_.at(
                 shown, where, "expected a skill arm name of lowercase letters, digits, - or _"
             )
-        if not isinstance(outputs, list):
-            raise ImportError_.at(
-                shown, where, f"expected a list of {len(prompts)} outputs, found {_kind(outputs)}"
-            )
-        if len(outputs) != len(prompts):
-            raise ImportError_.at(
-                shown,
-                where,
-                f"expected exactly one output per prompt ({len(prompts)}), found {len(outputs)}",
-            )
+        _cells(outputs, len(prompts), shown, where, "output")
         for i, out in enumerate(outputs):
             if out is None:
-                raise ImportError_.at(
-                    shown,
-                    snap_pointer("arms", name, i),
-                    "null cell: this call never finished (a partial snapshot); "
-                    "expected a string output",
-                )
-            if not isinstance(out, str):
+                unfinished = unfinished or snap_pointer("arms", name, i)
+            elif not isinstance(out, str):
                 raise ImportError_.at(
                     shown,
                     snap_pointer("arms", name, i),
                     f"expected a string output, found {_kind(out)}",
                 )
-            _text(out, shown, snap_pointer("arms", name, i), "an output", None)
+            else:
+                _text(out, shown, snap_pointer("arms", name, i), "an output", None)
+    if unfinished is not None and error is None:
+        raise ImportError_.at(
+            shown,
+            unfinished,
+            "null cell: this call never finished (a partial snapshot), but /metadata/error "
+            "does not say why; expected a string output, or the run's error in /metadata/error",
+        )
+    if error is not None and unfinished is None:
+        raise ImportError_.at(
+            shown,
+            "/metadata/error",
+            "a partial snapshot (the run stopped with this error) with every cell filled; "
+            "expected the unfinished cells as null",
+        )
+    usage = _usage(doc, arms, len(prompts), shown) if "usage" in doc else None
     for key, (what, limit) in _META_TEXT.items():
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
@@ -187,7 +245,76 @@ def check_snapshot(doc: Any, shown: str) -> tuple[dict[str, Any], list[str], dic
             "/metadata/generated_at",
             f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}",
         )
-    return meta, prompts, arms
+    return Snapshot(meta, prompts, arms, usage, error)
+
+
+def _cells(cells: Any, n: int, shown: str, where: str, what: str) -> None:
+    """Refuse ``cells`` unless it is a list of one ``what`` per prompt."""
+    if not isinstance(cells, list):
+        raise ImportError_.at(shown, where, f"expected a list of {n} {what}s, found {_kind(cells)}")
+    if len(cells) != n:
+        raise ImportError_.at(
+            shown, where, f"expected exactly one {what} per prompt ({n}), found {len(cells)}"
+        )
+
+
+def _usage(
+    doc: dict[str, Any], arms: dict[str, list[Any]], n: int, shown: str
+) -> dict[str, list[Usage | None]]:
+    """The ``usage`` block: the same arms and prompts as ``arms``, each finished cell an object
+    of non-negative integer token counts and an optional non-negative ``total_cost_usd``; a
+    cell is null exactly where its output is (a partial run)."""
+    usage = doc["usage"]
+    if not isinstance(usage, dict) or set(usage) != set(arms):
+        found = sorted(usage) if isinstance(usage, dict) else _json_kind(usage)
+        raise ImportError_.at(
+            shown,
+            "/usage",
+            f"expected an object with the arms of /arms ({', '.join(arms)}), found {found}",
+        )
+    out: dict[str, list[Usage | None]] = {}
+    for name, cells in usage.items():
+        _cells(cells, n, shown, snap_pointer("usage", name), "usage cell")
+        row: list[Usage | None] = []
+        for i, cell in enumerate(cells):
+            where = snap_pointer("usage", name, i)
+            if cell is None or arms[name][i] is None:
+                if cell is not None or arms[name][i] is not None:
+                    raise ImportError_.at(
+                        shown,
+                        where,
+                        "expected a usage cell exactly where /arms has an output "
+                        f"(the output at {snap_pointer('arms', name, i)} is "
+                        f"{'null' if arms[name][i] is None else 'there'})",
+                    )
+                row.append(None)
+                continue
+            if not isinstance(cell, dict):
+                raise ImportError_.at(
+                    shown, where, f"expected an object of token counts, found {_json_kind(cell)}"
+                )
+            counts: dict[str, int] = {}
+            for key in USAGE_TOKENS:
+                value = cell.get(key)
+                if type(value) is not int or value < 0:
+                    raise ImportError_.at(
+                        shown,
+                        f"{where}/{key}",
+                        f"expected a non-negative integer, found {_json_kind(value)}",
+                    )
+                counts[key] = value
+            cost = cell.get("total_cost_usd")
+            if cost is not None and (
+                type(cost) not in (int, float) or not math.isfinite(cost) or cost < 0
+            ):
+                raise ImportError_.at(
+                    shown,
+                    f"{where}/total_cost_usd",
+                    f"expected a non-negative number of US dollars, found {_json_kind(cost)}",
+                )
+            row.append(Usage(**counts, cost_usd=float(cost) if cost is not None else None))
+        out[name] = row
+    return out
 
 
 def _kind(value: Any) -> str:

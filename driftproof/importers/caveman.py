@@ -17,19 +17,31 @@ each arm one draw holding the answer and its o200k_base output-token count
 receipt is DECLARED: faithful, never a verdict (D-15). Everything the snapshot
 did not record is listed in ``provenance.unrecorded`` and left null (D-13).
 
-A cell caveman's runner wrote as ``__ERROR__: …`` (a call that failed) is not an answer: it
-is a lost draw of kind ``source_error`` with the text kept in ``source_error``, never
-tokenised. ``metadata.model: "default"`` names the CLI's default, not a model: the model
-stays unknown (D-13). ``generated_at`` is parsed to an instant and stored in UTC with the
-offset it was written in. Text that is not valid Unicode is made valid (U+FFFD) and a prompt
-or answer too long to copy is bounded, as for every importer (issue 14).
+When the snapshot carries ``usage`` (caveman's ``llm_run.py`` stores, next to each answer, what
+``claude -p --output-format json`` reported for the call), each draw's tokens are Claude's own
+counts instead: ``input`` as billed (input + cache-creation + cache-read tokens, the parts kept
+in ``cache_creation_input`` / ``cache_read_input``), ``output`` as reported (thinking tokens
+included), ``counted_by: provider``; ``total_cost_usd`` is the draw's ``cost_usd``. With a case
+file (``prompts/fidelity.json``) the snapshot is caveman's fidelity eval: each draw carries the
+case's regex checks as ``score_fidelity.py`` runs them, each case its id and category
+(:mod:`driftproof.importers._caveman_fidelity`).
 
-The snapshot is refused, as caveman's own snapshot contract refuses it
-(its evals README, "Read the snapshot"), when it is partial (``metadata.error``,
-a null cell) or malformed: a missing control arm, no skill arm, an arm whose
-length differs from the prompt list, a non-string output, an ``n_prompts`` that
-does not match the prompts, or a skill arm with no SKILL.md in the skills
-directory. Nothing is written on refusal.
+A partial run (``results.partial.json``: ``metadata.error`` set, the unfinished cells null) is
+imported as partial (``provenance.partial``): each null cell is a lost draw of kind
+``source_error`` carrying the run's recorded error. A cell an older runner wrote as
+``__ERROR__: …`` (a call that failed) is not an answer either: a lost draw of kind
+``source_error`` with the text kept in ``source_error``, never tokenised. ``metadata.model:
+"default"`` names the CLI's default, not a model: the model stays unknown (D-13).
+``generated_at`` is parsed to an instant and stored in UTC with the offset it was written in.
+Text that is not valid Unicode is made valid (U+FFFD) and a prompt or answer too long to copy is
+bounded, as for every importer (issue 14).
+
+The snapshot is refused, as caveman's own snapshot contract refuses it (its evals README, "Read
+the snapshot"), when it is malformed: a missing control arm, no skill arm, an arm or usage row
+whose length differs from the prompt list, a non-string output, a usage cell without its four
+non-negative token counts, an ``n_prompts`` that does not match the prompts, a null cell with no
+recorded error, or a skill arm with no SKILL.md in the skills directory; a fidelity snapshot is
+refused when its prompts no longer match the case file. Nothing is written on refusal.
 """
 
 from __future__ import annotations
@@ -42,9 +54,16 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
+from driftproof.importers._caveman_fidelity import (
+    FidelityCase,
+    check_results,
+    match_cases,
+    read_cases,
+)
 from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
+    Usage,
     check_snapshot,
     load_snapshot,
     read_capped,
@@ -63,19 +82,26 @@ SKILL_MAX_BYTES = 1024 * 1024
 _CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 
-#: What caveman's length snapshot never records (D-13); each stays unknown.
-UNRECORDED_ALWAYS: tuple[str, ...] = (
-    "judge: no answer was graded, so there are no scores",
-    "usage: Claude's own input and output token counts and cost per call "
-    "(output tokens here are o200k_base counts of the answer text)",
-    "host isolation: the snapshot does not record whether installed plugins, settings or "
-    "CLAUDE.md files could reach the calls",
-    "temperature and other sampling settings (the claude -p defaults of the time)",
-    "system prompt bytes of each arm (only the terse prefix is recorded)",
-    "capture mode and the tools the agent could use",
-    "suite file and its sha256 (only the prompt texts are recorded)",
-    "finished_at: when the run ended",
-    "endpoint attempts, retries and failed calls",
+#: What caveman's snapshots do not record (D-13), each left unknown; ``usage`` and ``suite`` are
+#: listed only when the snapshot has no usage block / no case file was given.
+UNRECORDED: tuple[tuple[str | None, str], ...] = (
+    (None, "judge: no answer was graded, so there are no scores"),
+    (
+        "usage",
+        "usage: Claude's own input and output token counts and cost per call "
+        "(output tokens here are o200k_base counts of the answer text)",
+    ),
+    (
+        None,
+        "host isolation: the snapshot does not record whether installed plugins, settings or "
+        "CLAUDE.md files could reach the calls",
+    ),
+    (None, "temperature and other sampling settings (the claude -p defaults of the time)"),
+    (None, "system prompt bytes of each arm (only the terse prefix is recorded)"),
+    (None, "capture mode and the tools the agent could use"),
+    ("suite", "suite file and its sha256 (only the prompt texts are recorded)"),
+    (None, "finished_at: when the run ended"),
+    (None, "endpoint attempts, retries and failed calls"),
 )
 
 
@@ -101,7 +127,11 @@ def _skill_text(skills_dir: Path, arm: str, shown: str) -> str:
 
 
 _LANG = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
-_LANG_FILE = re.compile(r"^results\.([A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*)\.json$")
+#: ``results.<lang>.json`` and its partial twin ``results.<lang>.partial.json`` (llm_run.py's
+#: ``with_suffix(".partial.json")``); ``results.partial.json`` names no language.
+_LANG_FILE = re.compile(
+    r"^results\.(?!partial\.json$)([A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*)(?:\.partial)?\.json$"
+)
 
 
 def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
@@ -137,47 +167,115 @@ ERROR_PREFIX = "__ERROR__"
 PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
 
 
-def _arm(answer: str) -> dict[str, Any]:
-    if answer.startswith(ERROR_PREFIX):
-        error = answer[len(ERROR_PREFIX) :].lstrip(":").strip() or answer
-        return {
-            "draws": [
-                draw_doc(
-                    0,
-                    answer=None,
-                    lost_reason=f"source error: {error}"[:4000],
-                    lost_kind="source_error",
-                    source_error=answer[:4000],
-                )
-            ],
-            "generation": None,
-        }
-    tokens = {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
-    return {"draws": [draw_doc(0, answer=answer, tokens=tokens)], "generation": None}
+def _tokens(answer: str, usage: Usage | None) -> dict[str, Any]:
+    """The draw's tokens: Claude's own counts when the snapshot has a usage cell (input as
+    billed, cache parts included), else the o200k_base count of the answer (D-16)."""
+    if usage is None:
+        return {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
+    return {
+        "input": usage.billed_input,
+        "output": usage.output_tokens,
+        "counted_by": "provider",
+        "cache_read_input": usage.cache_read_input_tokens,
+        "cache_creation_input": usage.cache_creation_input_tokens,
+    }
+
+
+def _arm(
+    answer: str | None,
+    usage: Usage | None,
+    *,
+    stopped: str | None = None,
+    checks: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """One arm of one case: a single draw. ``answer`` ``None`` is a cell a partial run never
+    finished: a lost draw carrying the run's error ``stopped``. A ``__ERROR__`` cell is a lost
+    draw of the call's own error. ``checks``: the fidelity checks on the answer."""
+    cost = usage.cost_usd if usage is not None else None
+    if answer is None or answer.startswith(ERROR_PREFIX):
+        if answer is None:
+            source = stopped or ""
+            reason = f"unfinished: the source's run stopped with this error: {source}"
+        else:
+            source = answer
+            reason = f"source error: {answer[len(ERROR_PREFIX) :].lstrip(':').strip() or answer}"
+        draw = draw_doc(
+            0,
+            answer=None,
+            lost_reason=reason[:4000],
+            lost_kind="source_error",
+            source_error=source[:4000],
+            tokens=_tokens(answer, usage) if answer is not None and usage is not None else None,
+            cost_usd=cost,
+        )
+    else:
+        draw = draw_doc(
+            0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost
+        )
+    return {"draws": [draw], "generation": None}
+
+
+def _eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
+    """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether a case file was
+    given: a fidelity snapshot is read only with its cases, a length snapshot never with them."""
+    value = meta.get("eval_set")
+    if value is None:
+        return
+    if value not in ("length", "fidelity"):
+        raise ImportError_.at(
+            shown,
+            "/metadata/eval_set",
+            f'expected "length" or "fidelity", found {json.dumps(value)[:60]}',
+        )
+    if value == "fidelity" and not fidelity:
+        raise ImportError_.at(
+            shown,
+            "/metadata/eval_set",
+            "a fidelity snapshot: expected its case file (prompts/fidelity.json, --cases) "
+            "to score it against",
+        )
+    if value == "length" and fidelity:
+        raise ImportError_.at(
+            shown,
+            "/metadata/eval_set",
+            'a length snapshot has no fidelity checks: expected "fidelity" when a case file '
+            "is given",
+        )
 
 
 @register("caveman")
 def import_caveman(
-    snapshot: str | Path, *, skills_dir: str | Path, source_commit: str | None = None
+    snapshot: str | Path,
+    *,
+    skills_dir: str | Path,
+    source_commit: str | None = None,
+    cases: str | Path | None = None,
 ) -> list[Imported]:
-    """Convert caveman's length snapshot into one DECLARED receipt per skill arm.
+    """Convert a caveman snapshot into one DECLARED receipt per skill arm (D-15, D-16).
 
     Args:
-        snapshot: ``evals/snapshots/results.json``; recorded in ``provenance.document``
-            exactly as given, with its sha256.
+        snapshot: ``evals/snapshots/results.json`` (or ``results.<lang>.json``), a partial
+            ``results.partial.json``, or with ``cases`` the fidelity snapshot
+            ``evals/snapshots/fidelity.json``; recorded in ``provenance.document`` exactly as
+            given, with its sha256.
         skills_dir: the ``skills/`` directory as it was when the snapshot ran, holding
             ``<arm>/SKILL.md`` for every skill arm (hashed and counted per D-14).
         source_commit: caveman's git commit the snapshot and skills were read at, when
             known (7-40 hex digits); recorded as ``provenance.tool_version`` and used in
             the file names ``caveman-<commit[:7]>-<arm>.json`` (else ``caveman-<arm>.json``).
+        cases: caveman's ``evals/prompts/fidelity.json``: the snapshot is scored against its
+            checks (:mod:`driftproof.importers._caveman_fidelity`), each case keeps its id and
+            category, the file is the receipt's suite (name and sha256), and the receipts are
+            named ``…-fidelity-<arm>.json``.
 
     Returns:
-        One :class:`~driftproof.importers.Imported` per skill arm, in the snapshot's order.
+        One :class:`~driftproof.importers.Imported` per skill arm, in the snapshot's order. A
+        partial snapshot's receipts are marked ``provenance.partial`` and named ``…-partial``.
 
     Raises:
-        ImportError_: the snapshot breaks caveman's snapshot contract, or a skill arm has
-            no readable SKILL.md; the message names the file, the JSON pointer and what
-            was expected.
+        ImportError_: the snapshot breaks caveman's snapshot contract, its prompts no longer
+            match the case file, the case file is malformed, or a skill arm has no readable
+            SKILL.md; the message names the file, the JSON pointer and what was expected.
     """
     shown = str(snapshot)
     if source_commit is not None and not _COMMIT.match(source_commit):
@@ -185,11 +283,35 @@ def import_caveman(
             shown, "", f"source commit {source_commit!r}: expected 7 to 40 lowercase hex digits"
         )
     doc, document_sha256 = load_snapshot(Path(snapshot), shown)
-    meta, prompts, arms = check_snapshot(doc, shown)
+    snap = check_snapshot(doc, shown)
+    meta, prompts, arms = snap.meta, snap.prompts, snap.arms
+    _eval_set(meta, cases is not None, shown)
+    fidelity = read_cases(cases) if cases is not None else None
+    matched: list[FidelityCase] | None = (
+        match_cases(fidelity, prompts, shown) if fidelity is not None else None
+    )
     skill_arms = [a for a in arms if a not in (BASELINE_ARM, CONTROL_ARM)]
     skills = {arm: _skill_text(Path(skills_dir), arm, shown) for arm in skill_arms}
+    checks = (
+        {
+            arm: [
+                check_results(matched[i], out, shown, snap_pointer("arms", arm, i))
+                if out is not None
+                else None
+                for i, out in enumerate(outputs)
+            ]
+            for arm, outputs in arms.items()
+        }
+        if matched is not None
+        else None
+    )
 
-    unrecorded = list(UNRECORDED_ALWAYS)
+    recorded = {"usage": snap.usage is not None, "suite": fidelity is not None}
+    unrecorded = [text for key, text in UNRECORDED if key is None or not recorded[key]]
+    if snap.usage is not None and any(
+        u is not None and u.cost_usd is None for row in snap.usage.values() for u in row
+    ):
+        unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
     if source_commit is None:
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
     model = _str_or_none(meta, "model")
@@ -222,37 +344,56 @@ def import_caveman(
     language = _language(meta, Path(snapshot), shown)
 
     width = max(2, len(str(len(prompts))))
-    ids = [f"p{i + 1:0{width}d}" for i in range(len(prompts))]
-    provenance = {
+    ids = (
+        [c.id for c in matched]
+        if matched is not None
+        else [f"p{i + 1:0{width}d}" for i in range(len(prompts))]
+    )
+    provenance: dict[str, Any] = {
         "tool": TOOL,
         "tool_version": f"git {source_commit}" if source_commit else None,
         "document": shown,
         "document_sha256": document_sha256,
         "unrecorded": unrecorded,
     }
+    if snap.error is not None:
+        provenance["partial"] = True
     arm_specs = {
         "baseline": arm_spec(BASELINE_ARM),
         "control": arm_spec(CONTROL_ARM, instruction=terse),
     }
     prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
+    if fidelity is not None:
+        prefix += "fidelity-"
+
+    def cell(arm: str, i: int) -> dict[str, Any]:
+        return _arm(
+            arms[arm][i],
+            snap.usage[arm][i] if snap.usage is not None else None,
+            stopped=snap.error,
+            checks=checks[arm][i] if checks is not None else None,
+        )
+
     out: list[Imported] = []
     for arm in skill_arms:
-        cases = [
-            case_entry(
+        case_docs = []
+        for i, prompt in enumerate(prompts):
+            case = case_entry(
                 ids[i],
                 prompt,
                 {
-                    "with_skill": _arm(arms[arm][i]),
-                    "baseline": _arm(arms[BASELINE_ARM][i]),
-                    "control": _arm(arms[CONTROL_ARM][i]),
+                    "with_skill": cell(arm, i),
+                    "baseline": cell(BASELINE_ARM, i),
+                    "control": cell(CONTROL_ARM, i),
                 },
             )
-            for i, prompt in enumerate(prompts)
-        ]
+            if matched is not None:
+                case["category"] = matched[i].category
+            case_docs.append(case)
         document = declared_receipt(
             arm,
             skills[arm],
-            cases,
+            case_docs,
             copy.deepcopy(provenance),
             model=model,
             provider="anthropic",
@@ -267,6 +408,8 @@ def import_caveman(
                 "with_skill": arm_spec(arm),
                 **arm_specs,
             },
+            suite_name=Path(fidelity.path).name[:200] if fidelity is not None else None,
+            suite_sha256=fidelity.sha256 if fidelity is not None else None,
         )
         if started_offset is not None:
             document["run"]["started_at_offset"] = started_offset
@@ -275,5 +418,7 @@ def import_caveman(
         suffix = (
             f"-{language}" if language not in (None, "en") else ""
         )  # results.<lang>.json beside results.json
+        if snap.error is not None:
+            suffix += "-partial"
         out.append(Imported(f"{prefix}{arm}{suffix}.json", document))
     return out

@@ -118,10 +118,12 @@ def build_draw(
     over_budget: bool | None = None,
     attempts: Sequence[Part] | None = None,
     harness_events: Sequence[Part] | None = None,
+    cost_usd: float | None = None,
 ) -> Draw:
     """One draw. When ``score`` is None and judge samples are given, the score is their
     valid mean (D-1); a lost draw carries no score. ``other_model_calls`` (``{model,
     input_tokens, output_tokens}``) is written only when the harness reported such calls.
+    ``cost_usd``: the call's cost in US dollars as the source reported it (v0.16).
 
     Raises:
         pydantic.ValidationError: a member of the wrong type or shape, named by its path.
@@ -159,6 +161,7 @@ def build_draw(
             "over_budget": over_budget,
             "attempts": None if attempts is None else list(attempts),
             "harness_events": None if harness_events is None else list(harness_events),
+            "cost_usd": cost_usd,
         }
     )
 

@@ -21,6 +21,7 @@ __all__ = [
     "UtcOffset",
     "_Model",
     "_v015",
+    "_v016",
 ]
 
 #: 64 lowercase hex digits of a SHA-256 digest (the schema's ``$defs/sha256``).
@@ -51,6 +52,12 @@ HttpStatus = Annotated[int, Field(ge=100, le=999)]
 def _v015() -> Any:
     """A member 0.15 added: optional in the schema, so absent when unknown (D-13), and left
     out of the dump when ``None`` so a receipt that omits it round-trips to the same seal."""
+    return Field(default=None, exclude_if=lambda v: v is None)
+
+
+def _v016() -> Any:
+    """A member 0.16 added: optional, absent when unknown (D-13), left out of the dump when
+    ``None`` (as :func:`_v015`)."""
     return Field(default=None, exclude_if=lambda v: v is None)
 
 

@@ -61,7 +61,8 @@ VERSION_NOTES: dict[str, str] = {
     "level, unit, epoch reducer, the text as printed and whether it was rounded), its decision, "
     "its stages (not run kept apart from a fail), its reducers and the revision and evaluator "
     "digest it recorded; a check's outcome (error apart from fail) and source type, and the "
-    "check kind assertion. Every member 0.16 added may be absent, read as unknown.",
+    "check kind assertion; a draw's cost as the source reported it (cost_usd) and a case's "
+    "category in its source. Every member 0.16 added may be absent, read as unknown.",
 }
 
 

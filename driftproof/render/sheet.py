@@ -21,8 +21,10 @@ from driftproof.view import (
     BreakdownView,
     CaseRow,
     Fact,
+    FidelityView,
     Sheet,
     SourceFigureRow,
+    UsageView,
 )
 from driftproof.view_source import SOURCE_HEAD, SOURCE_TITLE
 
@@ -42,6 +44,9 @@ Format = Literal["text", "markdown", "json"]
 
 #: Heading of the source figures, as the site's table names them.
 FIGURES_TITLE = "Figures as the source printed them"
+#: Headings of a caveman import's usage table and fidelity report.
+USAGE_TITLE = "Claude-reported usage, against the terse control (as caveman's measure.py)"
+FIDELITY_TITLE = "Fidelity checks (as caveman's score_fidelity.py; no verdict)"
 
 _CASE_HEAD = (
     "case",
@@ -139,6 +144,10 @@ def sheet_text(s: Sheet) -> str:
             *text_facts(s.source_decision),
             *(text_table(SOURCE_HEAD, s.source_report) if s.source_report else []),
         ]
+    if s.usage is not None:
+        out += ["", USAGE_TITLE, *_usage_text(s.usage)]
+    if s.fidelity is not None:
+        out += ["", FIDELITY_TITLE, *_fidelity_text(s.fidelity)]
     out += ["", "Arms", *text_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms])]
     out += ["", "Cases", *text_table(_CASE_HEAD, [_case_cells(c) for c in s.cases])]
     out += ["", "Lost draws"]
@@ -155,6 +164,23 @@ def sheet_text(s: Sheet) -> str:
         *text_facts(s.context.splits),
     ]
     return "\n".join(out) + "\n"
+
+
+def _usage_text(u: UsageView) -> list[str]:
+    table = [f"  {u.unavailable}"] if u.unavailable else text_table(u.head, u.rows)
+    return [*table, *text_facts(u.cost), f"  {u.note}"]
+
+
+def _fidelity_text(f: FidelityView) -> list[str]:
+    return [
+        *text_facts(f.summary),
+        *text_table(f.arm_head, f.arm_rows),
+        "  By category:",
+        *text_table(f.category_head, f.category_rows),
+        "  Failures:",
+        *([f"  - {terminal_safe(x)}" for x in f.failures] or ["  none"]),
+        f"  {f.note}",
+    ]
 
 
 def breakdown_text(bv: BreakdownView) -> str:
@@ -202,6 +228,10 @@ def sheet_markdown(s: Sheet) -> str:
             *(md_table(SOURCE_HEAD, s.source_report) if s.source_report else []),
             "",
         ]
+    if s.usage is not None:
+        out += [f"## {USAGE_TITLE}", "", *_usage_markdown(s.usage), ""]
+    if s.fidelity is not None:
+        out += [f"## {FIDELITY_TITLE}", "", *_fidelity_markdown(s.fidelity), ""]
     out += ["## Arms", "", *md_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms]), ""]
     out += ["## Cases", "", *md_table(_CASE_HEAD, [_case_cells(c) for c in s.cases]), ""]
     out += ["## Lost draws", ""]
@@ -226,6 +256,29 @@ def sheet_markdown(s: Sheet) -> str:
         *[f"- {md_text(f.label)}: {md_text(f.value)}" for f in s.context.splits],
     ]
     return "\n".join(out) + "\n"
+
+
+def _usage_markdown(u: UsageView) -> list[str]:
+    table = [md_text(u.unavailable)] if u.unavailable else md_table(u.head, u.rows)
+    return [*table, "", *md_facts(u.cost), "", md_text(u.note)]
+
+
+def _fidelity_markdown(f: FidelityView) -> list[str]:
+    return [
+        *md_facts(f.summary),
+        "",
+        *md_table(f.arm_head, f.arm_rows),
+        "",
+        "**By category:**",
+        "",
+        *md_table(f.category_head, f.category_rows),
+        "",
+        "**Failures:**",
+        "",
+        *([f"- {md_text(x)}" for x in f.failures] or ["none"]),
+        "",
+        md_text(f.note),
+    ]
 
 
 def breakdown_markdown(bv: BreakdownView) -> str:

@@ -103,8 +103,23 @@ def caveman_cases(c: Collector, doc: dict) -> list[SuiteCase]:
             if not checks and not c.problems:
                 c.add(f"{p}/checks", "expected at least one check")
         ex_pass, ex_fail = read_examples(c, raw.get("examples"), f"{p}/examples")
+        category = raw.get("category")
+        if category is not None and (not isinstance(category, str) or len(category) > 200):
+            c.add(f"{p}/category", "expected a category name (a string of at most 200 characters)")
+            category = None
         if cid and prompt:
             cases.append(
-                SuiteCase(cid, prompt, None, None, None, tuple(checks), ex_pass, ex_fail, p)
+                SuiteCase(
+                    cid,
+                    prompt,
+                    None,
+                    None,
+                    None,
+                    tuple(checks),
+                    ex_pass,
+                    ex_fail,
+                    p,
+                    category=category,
+                )
             )
     return cases

@@ -95,6 +95,8 @@ class SuiteCase:
     """Why ``run`` cannot grade this case even with a rubric (e.g. input files); None if it can."""
     translations: dict[str, str] = field(default_factory=dict)
     """The prompt in other languages, ``{language: prompt}`` (``--lang``)."""
+    category: str | None = None
+    """The case's category when the suite gives one (caveman's fidelity.json)."""
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,15 @@ from typing import Literal
 
 from driftproof.receipt import Receipt
 
-__all__ = ["ArmSavings", "Savings", "percent", "savings", "token_savings"]
+__all__ = [
+    "ArmSavings",
+    "Savings",
+    "UsageVsControl",
+    "percent",
+    "savings",
+    "token_savings",
+    "usage_vs_control",
+]
 
 Reference = Literal["control", "baseline"]
 
@@ -221,6 +229,74 @@ def token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]:
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class UsageVsControl:
+    """caveman's ``measure.py`` usage table for one skill arm: Claude's own counts against the
+    terse control (seed 004).
+
+    Attributes:
+        output: the skill arm's output tokens against the control's, per case and summarised
+            (:func:`savings`; Claude's count includes thinking tokens).
+        input_added: (case id, billed input of the skill arm − billed input of the control) per
+            case; billed input is input + cache-creation + cache-read tokens.
+        input_added_median: ``statistics.median`` of ``input_added``.
+        cost_usd: arm name → the sum of its draws' reported cost in US dollars; ``None`` when a
+            draw's cost was not reported.
+    """
+
+    output: Savings
+    input_added: tuple[tuple[str, int], ...]
+    input_added_median: float
+    cost_usd: dict[str, float | None]
+
+
+def usage_vs_control(r: Receipt) -> UsageVsControl:
+    """The usage table of a receipt whose every case holds one draw per arm with the provider's
+    own input and output counts (a caveman snapshot with ``usage``).
+
+    Raises:
+        ValueError: the receipt has no control arm or no cases, or an arm of a case does not hold
+            exactly one draw with the provider's input and output counts (a lost draw, a count
+            by another counter); the message names the case and the arm.
+    """
+    if r.arms.control is None or not r.cases:
+        raise ValueError("the usage table needs a control arm and at least one case")
+    tokens: dict[str, list[tuple[int, int]]] = {"with_skill": [], "baseline": [], "control": []}
+    costs: dict[str, list[float | None]] = {n: [] for n in tokens}
+    for case in r.cases:
+        for name in tokens:
+            arm = getattr(case.arms, name)
+            draws = arm.draws if arm is not None else []
+            t = draws[0].tokens if len(draws) == 1 else None
+            if t is None or t.counted_by != "provider" or t.input is None or t.output is None:
+                raise ValueError(
+                    f"case {case.id}, arm {name}: expected one draw with the provider's "
+                    "input and output token counts"
+                )
+            tokens[name].append((t.input, t.output))
+            costs[name].append(draws[0].cost_usd)
+    ids = [c.id for c in r.cases]
+    added = tuple(
+        (cid, s[0] - c[0])
+        for cid, s, c in zip(ids, tokens["with_skill"], tokens["control"], strict=True)
+    )
+    return UsageVsControl(
+        output=savings(
+            ids,
+            [o for _, o in tokens["with_skill"]],
+            [o for _, o in tokens["control"]],
+            reference="control",
+            reference_label=r.arms.control.label,
+        ),
+        input_added=added,
+        input_added_median=statistics.median(v for _, v in added),
+        cost_usd={
+            n: None if any(x is None for x in xs) else sum(x for x in xs if x is not None)
+            for n, xs in costs.items()
+        },
+    )
 
 
 def percent(x: float | None, *, signed: bool = True) -> str:

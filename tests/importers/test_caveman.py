@@ -175,7 +175,12 @@ BAD: list[tuple[str, Any, str, str]] = [
         "prompt string",
     ),
     ("arms not an object", lambda d: d.__setitem__("arms", []), "/arms", "expected an object"),
-    ("usage block", lambda d: d.__setitem__("usage", {}), "/usage", "refused"),
+    (
+        "usage without the arms",
+        lambda d: d.__setitem__("usage", {}),
+        "/usage",
+        "expected an object with the arms of /arms (__baseline__, __terse__, caveman), found []",
+    ),
     (
         "unsafe arm name",
         lambda d: d["arms"].__setitem__("../evil", ["a", "b"]),
@@ -367,7 +372,8 @@ def test_cli_prints_one_line_naming_file_pointer_and_expectation(
     assert info.value.code == 2
     assert capsys.readouterr().err == (
         f"error: {snap}: /arms/caveman/1: null cell: this call never finished "
-        "(a partial snapshot); expected a string output\n"
+        "(a partial snapshot), but /metadata/error does not say why; expected a string output, "
+        "or the run's error in /metadata/error\n"
     )
     assert not (tmp_path / "out").exists()
 

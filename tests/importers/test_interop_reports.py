@@ -98,7 +98,7 @@ def test_interop_page_documents_every_importer_of_this_area() -> None:
     from driftproof.cli.import_ import SUBCOMMANDS
 
     page = (ROOT / "site_src" / "interop.md").read_text(encoding="utf-8")
-    for name in ("skill-creator", "nvidia", "promptfoo", "inspect", "summary-json"):
+    for name in ("skill-creator", "nvidia", "promptfoo", "inspect", "summary-json", "caveman"):
         assert name in SUBCOMMANDS
         assert f"driftproof import {name}" in page
     assert "never earn verdicts" in page and "driftproof export summary-json" in page

@@ -1,0 +1,166 @@
+"""caveman's fidelity eval: ``evals/snapshots/fidelity.json`` scored against the cases of
+``evals/prompts/fidelity.json``, as caveman's ``score_fidelity.py`` scores it (seed 004,
+"Fidelity").
+
+A case passes for an arm when every ``must_include`` pattern is found in the arm's output and
+no ``must_not_include`` pattern is (Python ``re.search``, case-insensitive; the search runs
+through :func:`driftproof.run.checks.check_passes`, which gives up a pattern that backtracks
+without end). Each pattern is recorded as one check of the draw, named ``/<pattern>/`` as the
+scorer names it in its failures (``missing /p/``, ``forbidden /p/``); checks are never a score
+and never a verdict (D-15). The snapshot is refused, naming the file and pointer, when its
+prompts no longer match the case file: a snapshot prompt that no case has, or a case whose
+prompt the snapshot does not have (the scorer's own two refusals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from driftproof.errors import ImportError_, SuiteError
+from driftproof.importers._caveman_snapshot import snap_pointer
+from driftproof.run.checks import CheckTimeout, check_passes
+from driftproof.run.suite import load_suite
+from driftproof.run.suite_fields import CheckSpec
+
+__all__ = ["CATEGORIES", "FidelityCases", "check_results", "match_cases", "read_cases"]
+
+#: score_fidelity.py's categories, in the order it prints them (caveman #1061's taxonomy).
+CATEGORIES = (
+    "substance-preservation",
+    "exact-preservation",
+    "no-caricature",
+    "language-and-grammar",
+    "safety-clarity",
+    "artifact-boundary",
+    "mode-boundaries",
+)
+#: Characters: the receipt's check-name limit (200) less the two slashes around a pattern.
+PATTERN_MAX_CHARS = 198
+
+
+@dataclass(frozen=True)
+class FidelityCase:
+    """One case of the case file: its id, category, prompt, checks and JSON pointer."""
+
+    id: str
+    category: str
+    prompt: str
+    checks: tuple[CheckSpec, ...]
+    pointer: str
+
+
+@dataclass(frozen=True)
+class FidelityCases:
+    """The case file as read: its path as given, the sha256 of its bytes, and its cases."""
+
+    path: str
+    sha256: str
+    cases: tuple[FidelityCase, ...]
+
+
+def read_cases(path: str | Path) -> FidelityCases:
+    """Read caveman's ``prompts/fidelity.json`` with the suite reader (every pattern compiled,
+    ids unique), then require what ``score_fidelity.py`` needs: a category per case, a unique
+    prompt per case, patterns short enough to name a check.
+
+    Raises:
+        ImportError_: naming the case file, the JSON pointer and what was expected.
+    """
+    shown = str(path)
+    try:
+        suite = load_suite(path)
+    except SuiteError as exc:
+        raise ImportError_(str(exc), exc.problems) from None
+    if suite.format != "caveman-fidelity":
+        raise ImportError_.at(
+            shown,
+            "",
+            'expected caveman\'s fidelity case file {"cases": [{id, category, prompt, checks}]}',
+        )
+    cases = []
+    seen: dict[str, str] = {}
+    for c in suite.cases:
+        if c.category is None:
+            raise ImportError_.at(
+                shown, f"{c.pointer}/category", "expected the case's category (a string)"
+            )
+        if c.prompt in seen:
+            raise ImportError_.at(
+                shown,
+                f"{c.pointer}/prompt",
+                f"expected a prompt no other case has; the case at {seen[c.prompt]} has it too",
+            )
+        seen[c.prompt] = c.pointer
+        checks = []
+        for j, spec in enumerate(c.checks):
+            pattern = spec.pattern or ""
+            if len(pattern) > PATTERN_MAX_CHARS:
+                n = sum(s.kind == spec.kind for s in c.checks[:j])
+                raise ImportError_.at(
+                    shown,
+                    f"{c.pointer}/checks/{spec.kind}/{n}",
+                    f"expected a pattern of at most {PATTERN_MAX_CHARS} characters (a check's "
+                    f"name is the pattern), found {len(pattern)}",
+                )
+            checks.append(CheckSpec(f"/{pattern}/", spec.kind, pattern=pattern, ignore_case=True))
+        cases.append(FidelityCase(c.id, c.category, c.prompt, tuple(checks), c.pointer))
+    return FidelityCases(shown, suite.sha256, tuple(cases))
+
+
+def match_cases(cases: FidelityCases, prompts: list[str], shown: str) -> list[FidelityCase]:
+    """The case of each snapshot prompt, in snapshot order.
+
+    Raises:
+        ImportError_: a snapshot prompt no case has, or one the snapshot holds twice (naming
+            the snapshot and ``/prompts/<i>``), or a case whose prompt the snapshot does not
+            have (naming the case file and ``/cases/<j>/prompt``).
+    """
+    by_prompt = {c.prompt: c for c in cases.cases}
+    first: dict[str, int] = {}
+    for i, prompt in enumerate(prompts):
+        if prompt not in by_prompt:
+            raise ImportError_.at(
+                shown,
+                snap_pointer("prompts", i),
+                f"expected the prompt of a case in {cases.path}; no case has this prompt "
+                "(the cases changed since the snapshot ran: rerun the fidelity eval)",
+            )
+        if prompt in first:
+            raise ImportError_.at(
+                shown,
+                snap_pointer("prompts", i),
+                f"expected each case once; this prompt is also /prompts/{first[prompt]}",
+            )
+        first[prompt] = i
+    for c in cases.cases:
+        if c.prompt not in first:
+            raise ImportError_.at(
+                cases.path,
+                f"{c.pointer}/prompt",
+                f"expected this case's prompt in the snapshot {shown}; it is not there "
+                "(the case was added or changed since the snapshot ran: rerun the fidelity eval)",
+            )
+    return [by_prompt[p] for p in prompts]
+
+
+def check_results(case: FidelityCase, output: str, shown: str, where: str) -> list[dict[str, Any]]:
+    """Every check of ``case`` on ``output``, as receipt ``checks[]`` entries in case order.
+
+    Raises:
+        ImportError_: a pattern's search did not finish in time (naming the snapshot cell):
+            the scorer would hang there, so no pass or fail can be stated.
+    """
+    out = []
+    for spec in case.checks:
+        try:
+            passed = check_passes(spec, output)
+        except CheckTimeout as exc:
+            raise ImportError_.at(
+                shown,
+                where,
+                f"{exc} on this output (case {case.id}); expected a check that finishes",
+            ) from None
+        out.append({"name": spec.name, "kind": spec.kind, "pass": passed})
+    return out

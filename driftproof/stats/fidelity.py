@@ -1,0 +1,82 @@
+"""Pass counts of a receipt's regex checks per arm, overall and per category: caveman's
+``score_fidelity.py`` tally (seed 004, "Fidelity").
+
+A case passes for an arm when every check of its draw holds; a lost draw (a cell a partial run
+never finished) has no checks and is not answered, so it is counted neither as a pass nor as a
+fail. A failure lists each ``must_include`` check that did not hold as ``missing <name>``, then
+each ``must_not_include`` check that did not hold as ``forbidden <name>``, in check order, as
+the scorer prints them (any other kind of check as ``failed <name>``). Checks are never a score
+and never a verdict (D-15). Pure: no file, network or clock access.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from driftproof.receipt import Receipt
+
+__all__ = ["ArmChecks", "check_tally"]
+
+#: Check kinds the scorer words as ``missing`` / ``forbidden``; any other failed check is
+#: listed as ``failed <name>``.
+_WORDED = ("must_include", "must_not_include")
+
+
+@dataclass(frozen=True)
+class ArmChecks:
+    """One arm's tally.
+
+    Attributes:
+        arm: the receipt's arm name (``with_skill``, ``baseline``, ``control``).
+        passed: answered cases whose every check held.
+        answered: cases with a draw that was not lost.
+        by_category: category → (passed, answered) over the cases of that category.
+        failures: (case id, the failed checks as the scorer words them) for each answered case
+            that did not pass, in case order.
+    """
+
+    arm: str
+    passed: int
+    answered: int
+    by_category: dict[str, tuple[int, int]]
+    failures: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def check_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmChecks, ...]:
+    """The tally of each of ``arms`` (in that order), one draw per case read.
+
+    Raises:
+        ValueError: a case's arm does not hold exactly one draw (the tally reads one answer per
+            case and arm, as the scorer does).
+    """
+    out = []
+    for name in arms:
+        passed = answered = 0
+        by_category: dict[str, tuple[int, int]] = {}
+        failures = []
+        for case in r.cases:
+            arm = getattr(case.arms, name)
+            draws = arm.draws if arm is not None else []
+            if len(draws) != 1:
+                raise ValueError(f"case {case.id}, arm {name}: expected exactly one draw")
+            d = draws[0]
+            if d.lost is not None:
+                continue
+            failed = tuple(
+                [f"missing {k.name}" for k in d.checks if k.kind == "must_include" and not k.pass_]
+                + [
+                    f"forbidden {k.name}"
+                    for k in d.checks
+                    if k.kind == "must_not_include" and not k.pass_
+                ]
+                + [f"failed {k.name}" for k in d.checks if k.kind not in _WORDED and not k.pass_]
+            )
+            answered += 1
+            passed += not failed
+            if case.category is not None:
+                p, n = by_category.get(case.category, (0, 0))
+                by_category[case.category] = (p + (not failed), n + 1)
+            if failed:
+                failures.append((case.id, failed))
+        out.append(ArmChecks(name, passed, answered, by_category, tuple(failures)))
+    return tuple(out)

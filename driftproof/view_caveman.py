@@ -1,0 +1,151 @@
+"""The sheet's two tables of a caveman import, laid out as caveman's own scripts print them
+(seed 004; D-15, D-16): ``measure.py``'s usage table (Claude's own counts against the terse
+control) and ``score_fidelity.py``'s pass rates (per arm, per category, then every failed
+check). The figures come from :mod:`driftproof.stats.savings` and
+:mod:`driftproof.stats.fidelity`; this module only words them. Neither is a verdict.
+"""
+
+from __future__ import annotations
+
+from driftproof.receipt import Receipt
+from driftproof.stats.fidelity import check_tally
+from driftproof.stats.savings import percent, usage_vs_control
+from driftproof.view_model import ARM_WORDS, UNKNOWN, Fact, FidelityView, UsageView, arms_of
+
+__all__ = ["CAVEMAN_TOOL", "FidelityView", "UsageView", "fidelity_view", "usage_view"]
+
+#: ``provenance.tool`` of a caveman import.
+CAVEMAN_TOOL = "caveman-evals"
+#: score_fidelity.py's categories, in the order it prints them.
+CATEGORIES = (
+    "substance-preservation",
+    "exact-preservation",
+    "no-caricature",
+    "language-and-grammar",
+    "safety-clarity",
+    "artifact-boundary",
+    "mode-boundaries",
+)
+USAGE_HEAD = (
+    "Skill",
+    "Output reduction, median",
+    "Output reduction, mean",
+    "Output tokens (skill / terse)",
+    "Input added by skill, median",
+)
+USAGE_NOTE = (
+    "Output tokens are Claude's billed count and include any thinking tokens. Reduction = "
+    "1 − skill ÷ terse per prompt. Input added = per-prompt (input + cache-creation + "
+    "cache-read tokens) of the skill arm minus the terse arm; the baseline arm runs Claude "
+    "Code's default system prompt, so its input is not comparable."
+)
+FIDELITY_NOTE = (
+    "A pass is a regex match, not a reviewed judgment; read the failures before citing a rate."
+)
+
+
+def _is_caveman(r: Receipt) -> bool:
+    return r.provenance is not None and r.provenance.tool == CAVEMAN_TOOL
+
+
+def _label(r: Receipt, name: str) -> str:
+    spec = getattr(r.arms, name)
+    return spec.label if spec is not None and spec.label else ARM_WORDS[name]
+
+
+def usage_view(r: Receipt) -> UsageView | None:
+    """The usage table of a caveman import with Claude's own counts; ``None`` for any other
+    receipt (no draw counted by the provider)."""
+    if not _is_caveman(r) or not any(
+        d.tokens is not None and d.tokens.counted_by == "provider"
+        for c in r.cases
+        for n in arms_of(r)
+        for d in getattr(c.arms, n).draws
+    ):
+        return None
+    try:
+        u = usage_vs_control(r)
+    except ValueError as exc:
+        return UsageView(USAGE_HEAD, (), (), USAGE_NOTE, f"unavailable: {exc}")
+    o = u.output
+    row = (
+        r.skill.name,
+        percent(o.median),
+        percent(o.mean),
+        f"{o.skill_tokens} / {o.reference_tokens}",
+        f"{u.input_added_median:+.0f}",
+    )
+    cost = tuple(
+        Fact(
+            f"cost reported, {_label(r, n)}",
+            UNKNOWN if v is None else f"${v:.4f} over {len(r.cases)} calls",
+        )
+        for n, v in u.cost_usd.items()
+    )
+    note = USAGE_NOTE
+    if o.undefined:
+        note += (
+            f" Cases whose terse answer had 0 output tokens have no reduction here "
+            f"({', '.join(o.undefined)}); caveman counts them as 0%."
+        )
+    return UsageView(USAGE_HEAD, (row,), cost, note)
+
+
+def fidelity_view(r: Receipt) -> FidelityView | None:
+    """score_fidelity.py's report of a caveman fidelity import (a receipt whose draws carry
+    checks); ``None`` for any other receipt."""
+    if not _is_caveman(r) or not any(
+        d.checks for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws
+    ):
+        return None
+    order = ("baseline", "control", "with_skill")  # controls first, then the skill (as printed)
+    tallies = check_tally(r, tuple(n for n in order if n in arms_of(r)))
+    labels = [_label(r, t.arm) for t in tallies]
+    not_run = len(r.cases) - min(t.answered for t in tallies)
+    summary = [
+        Fact(
+            "cases",
+            f"{len(r.cases)}, single run per arm, regex checks from "
+            f"{r.suite.name or 'the case file'}",
+        )
+    ]
+    if not_run:
+        summary.append(
+            Fact(
+                "not run",
+                "the run stopped early: rates are over the answered cases only, "
+                "which caveman's scorer does not report",
+            )
+        )
+    arm_rows = tuple(
+        (
+            label,
+            f"{t.passed} / {t.answered}",
+            f"{t.passed / t.answered:.0%}" if t.answered else "n/a",
+        )
+        for label, t in zip(labels, tallies, strict=True)
+    )
+    n_of = {cat: sum(c.category == cat for c in r.cases) for cat in CATEGORIES}
+    category_rows = tuple(
+        (
+            cat,
+            str(n_of[cat]),
+            *("{} / {}".format(*t.by_category.get(cat, (0, 0))) for t in tallies),
+        )
+        for cat in CATEGORIES
+        if n_of[cat]
+    )
+    failures = tuple(
+        f"{label} · {case_id}: {'; '.join(failed)}"
+        for label, t in zip(labels, tallies, strict=True)
+        for case_id, failed in t.failures
+    )
+    return FidelityView(
+        summary=tuple(summary),
+        arm_head=("Arm", "Passed", "Rate"),
+        arm_rows=arm_rows,
+        category_head=("Category", "n", *labels),
+        category_rows=category_rows,
+        failures=failures,
+        note=FIDELITY_NOTE,
+    )

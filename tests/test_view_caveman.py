@@ -1,0 +1,78 @@
+"""``driftproof view`` of caveman imports: the usage table as caveman's measure.py prints it and
+the fidelity report as its score_fidelity.py prints it, in text, Markdown and JSON (seed 004).
+
+The receipts come from the built fixtures in tests/importers/fixtures/caveman (see its README);
+the figures are worked by hand from those files (tests/importers/test_caveman_usage.py and
+test_caveman_fidelity.py recount them apart from the product)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from factories import run_main
+
+from driftproof.importers import write_imported
+from driftproof.importers.caveman import import_caveman
+
+FIX = Path(__file__).resolve().parent / "importers" / "fixtures" / "caveman"
+SNAP = FIX / "evals" / "snapshots"
+SKILLS = FIX / "skills"
+CASES = FIX / "evals" / "prompts" / "fidelity.json"
+
+
+def _views(path: Path, capsys: Any) -> dict[str, str]:
+    out = {}
+    for fmt in ("text", "markdown", "json"):
+        code, text, err = run_main(["view", str(path), "--format", fmt], capsys)
+        assert code == 0, err
+        out[fmt] = text
+    return out
+
+
+def test_usage_table_in_every_format(tmp_path: Path, capsys: Any) -> None:
+    path = write_imported(import_caveman(SNAP / "results.json", skills_dir=SKILLS), tmp_path)[0]
+    v = _views(path, capsys)
+    # caveman against __terse__: median +50%, mean +40%, 350 / 610 output tokens, +1090 input
+    assert "  caveman  +50%                      +40%                    350 / 610" in v["text"]
+    assert "| caveman | +50% | +40% | 350 / 610 | +1090 |" in v["markdown"]
+    assert "Claude-reported usage, against the terse control" in v["markdown"]
+    assert json.loads(v["json"])["usage"]["rows"] == [
+        ["caveman", "+50%", "+40%", "350 / 610", "+1090"]
+    ]
+    # the source's note under its table, in plain words
+    assert "the baseline arm runs Claude Code's default system prompt" in v["text"]
+
+
+def test_fidelity_report_in_every_format(tmp_path: Path, capsys: Any) -> None:
+    (path,) = write_imported(
+        import_caveman(SNAP / "fidelity.json", skills_dir=SKILLS, cases=CASES), tmp_path
+    )
+    v = _views(path, capsys)
+    assert "  caveman       2 / 3   67%" in v["text"]
+    assert "  - caveman · force-push: forbidden /--force\\b/" in v["text"]
+    assert "| caveman | 2 / 3 | 67% |" in v["markdown"]
+    # a pattern's | and \ are escaped in Markdown, so the table and the list stay intact
+    assert (
+        "- \\_\\_terse\\_\\_ · retry-limit: missing /\\\\b(not\\|never\\|at most\\|max)\\\\b/; "
+        "forbidden /\\\\bat least\\\\b/" in v["markdown"]
+    )
+    doc = json.loads(v["json"])["fidelity"]
+    assert doc["arm_rows"][2] == ["caveman", "2 / 3", "67%"]
+    assert "A pass is a regex match, not a reviewed judgment" in v["text"]
+
+
+def test_untrusted_pattern_text_is_made_safe(tmp_path: Path, capsys: Any) -> None:
+    cases = json.loads(CASES.read_text("utf-8"))
+    cases["cases"][1]["checks"]["must_include"] = ["revert<img src=x onerror=alert(1)>"]
+    c = tmp_path / "fidelity.cases.json"
+    c.write_text(json.dumps(cases), encoding="utf-8")
+    (path,) = write_imported(
+        import_caveman(SNAP / "fidelity.json", skills_dir=SKILLS, cases=c), tmp_path / "out"
+    )
+    v = _views(path, capsys)
+    assert re.search(r"(?<!\\)<img", v["markdown"]) is None  # only as \<img, never markup
+    assert "revert\\<img src=x onerror=alert(1)\\>/" in v["markdown"]
+    assert "missing /revert<img src=x onerror=alert(1)>/" in v["text"]
