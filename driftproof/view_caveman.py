@@ -8,7 +8,7 @@ check). The figures come from :mod:`driftproof.stats.savings` and
 from __future__ import annotations
 
 from driftproof.receipt import Receipt
-from driftproof.stats.fidelity import check_tally
+from driftproof.stats.fidelity import JUDGED_FACT, check_tally, fact_tally
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.view_model import ARM_WORDS, UNKNOWN, Fact, FidelityView, UsageView, arms_of
 
@@ -94,10 +94,13 @@ def usage_view(r: Receipt) -> UsageView | None:
 def fidelity_view(r: Receipt) -> FidelityView | None:
     """score_fidelity.py's report of a caveman fidelity import (a receipt whose draws carry
     checks); ``None`` for any other receipt."""
-    if not _is_caveman(r) or not any(
-        d.checks for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws
-    ):
+    checks = [
+        k for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws for k in d.checks
+    ]
+    if not _is_caveman(r) or not checks:
         return None
+    if any(k.source_type == JUDGED_FACT for k in checks):
+        return _judged_view(r)
     order = ("baseline", "control", "with_skill")  # controls first, then the skill (as printed)
     tallies = check_tally(r, tuple(n for n in order if n in arms_of(r)))
     labels = [_label(r, t.arm) for t in tallies]
@@ -148,4 +151,56 @@ def fidelity_view(r: Receipt) -> FidelityView | None:
         category_rows=category_rows,
         failures=failures,
         note=FIDELITY_NOTE,
+    )
+
+
+JUDGED_TITLE = "Fidelity as judged by the source's grader (caveman pull request 579; no verdict)"
+JUDGED_NOTE = (
+    "Each fact was judged pass or fail once, by the source's own grader model, against the "
+    "prompt's rubric; the answers are not in the snapshot, so no judgment can be checked here. "
+    "Mean fidelity is the mean of the per-prompt percentages as the source printed them."
+)
+
+
+def _judged_view(r: Receipt) -> FidelityView:
+    """The report of a judged fidelity import: facts passed / judged and the rate per arm, the
+    mean of the source's per-prompt fidelity, then every failed fact; an arm the snapshot does
+    not hold reads "not recorded" (D-13)."""
+    order = ("baseline", "control", "with_skill")
+    recorded = [n for n in order if getattr(r.arms, n) is not None and getattr(r.arms, n).recorded]
+    tallies = {t.arm: t for t in fact_tally(r, tuple(recorded))}
+    arm_rows = []
+    for n in order:
+        t = tallies.get(n)
+        if t is None:
+            arm_rows.append((_label(r, n), UNKNOWN, UNKNOWN, UNKNOWN))
+            continue
+        arm_rows.append(
+            (
+                _label(r, n),
+                f"{t.passed} / {t.total}",
+                f"{t.passed / t.total:.0%}" if t.total else "n/a",
+                f"{t.fidelity_mean:.1f}%" if t.fidelity_mean is not None else UNKNOWN,
+            )
+        )
+    grader = r.judge.model if r.judge is not None else UNKNOWN
+    summary = (
+        Fact("cases", f"{len(r.cases)}, one answer per prompt and arm, not in the snapshot"),
+        Fact("grader", f"{grader}, the source's own: each fact judged once, pass or fail"),
+        Fact("rubrics", r.suite.name or f"{UNKNOWN} (the facts were not checked against them)"),
+    )
+    failures = tuple(
+        f"{_label(r, t.arm)} · {case_id}: {'; '.join(failed)}"
+        for t in tallies.values()
+        for case_id, failed in t.failures
+    )
+    return FidelityView(
+        summary=summary,
+        arm_head=("Arm", "Facts passed", "Rate", "Mean fidelity, as the source printed it"),
+        arm_rows=tuple(arm_rows),
+        category_head=(),
+        category_rows=(),
+        failures=failures,
+        note=JUDGED_NOTE,
+        title=JUDGED_TITLE,
     )

@@ -179,7 +179,8 @@ class UsageView:
 @dataclass(frozen=True)
 class FidelityView:
     """score_fidelity.py's report: passed / answered and the rate per arm, the same per
-    category, then every failed check as ``<arm> · <case>: <failures>``."""
+    category (none for a judged snapshot), then every failed check as ``<arm> · <case>:
+    <failures>``; ``title`` heads it."""
 
     summary: tuple[Fact, ...]
     arm_head: tuple[str, ...]
@@ -188,6 +189,7 @@ class FidelityView:
     category_rows: tuple[tuple[str, ...], ...]
     failures: tuple[str, ...]
     note: str
+    title: str = "Fidelity checks (as caveman's score_fidelity.py; no verdict)"
 
 
 @dataclass(frozen=True)

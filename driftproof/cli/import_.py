@@ -110,17 +110,27 @@ def forced() -> bool:
     help="caveman's evals/prompts/fidelity.json: read SNAPSHOT as the fidelity eval and score "
     "it against these cases' checks.",
 )
+@click.option(
+    "--rubrics",
+    "rubrics",
+    default=None,
+    type=FILE,
+    help="caveman's evals/prompts/rubrics.json, for a judged fidelity snapshot (each fact "
+    "judged by a model): the snapshot must match its prompts and facts.",
+)
 def caveman(
     snapshot: Path,
     skills_dir: Path,
     out_dir: Path,
     source_commit: str | None,
     cases: Path | None,
+    rubrics: Path | None,
 ) -> None:
     """caveman's evals/snapshots/results.json (or results.partial.json, or with --cases
-    fidelity.json): one receipt per skill arm (D-16)."""
+    fidelity.json, or a judged fidelity.json with or without --rubrics): one receipt per skill
+    arm (D-16)."""
     items = get_importer("caveman")(
-        snapshot, skills_dir=skills_dir, source_commit=source_commit, cases=cases
+        snapshot, skills_dir=skills_dir, source_commit=source_commit, cases=cases, rubrics=rubrics
     )
     for path in write_imported(items, out_dir, source=str(snapshot), force=forced()):
         click.echo(f"wrote {path}")

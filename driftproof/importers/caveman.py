@@ -60,6 +60,16 @@ from driftproof.importers._caveman_fidelity import (
     match_cases,
     read_cases,
 )
+from driftproof.importers._caveman_judged import (
+    JUDGED_FACT,
+    VERBATIM,
+    Judged,
+    JudgedCell,
+    is_judged,
+    match_rubrics,
+    read_judged,
+    read_rubrics,
+)
 from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
@@ -250,6 +260,7 @@ def import_caveman(
     skills_dir: str | Path,
     source_commit: str | None = None,
     cases: str | Path | None = None,
+    rubrics: str | Path | None = None,
 ) -> list[Imported]:
     """Convert a caveman snapshot into one DECLARED receipt per skill arm (D-15, D-16).
 
@@ -267,6 +278,8 @@ def import_caveman(
             checks (:mod:`driftproof.importers._caveman_fidelity`), each case keeps its id and
             category, the file is the receipt's suite (name and sha256), and the receipts are
             named ``…-fidelity-<arm>.json``.
+        rubrics: caveman's ``evals/prompts/rubrics.json`` (PR #579), for a judged fidelity
+            snapshot only: the snapshot must match it (:func:`_judged_receipts`).
 
     Returns:
         One :class:`~driftproof.importers.Imported` per skill arm, in the snapshot's order. A
@@ -283,6 +296,29 @@ def import_caveman(
             shown, "", f"source commit {source_commit!r}: expected 7 to 40 lowercase hex digits"
         )
     doc, document_sha256 = load_snapshot(Path(snapshot), shown)
+    if is_judged(doc):
+        if cases is not None:
+            raise ImportError_.at(
+                shown,
+                "/fidelity",
+                "a judged fidelity snapshot (each fact judged by a model): expected its "
+                "rubrics.json (--rubrics), not a regex case file",
+            )
+        return _judged_receipts(
+            read_judged(doc, shown),
+            shown,
+            document_sha256,
+            Path(skills_dir),
+            source_commit,
+            rubrics,
+        )
+    if rubrics is not None:
+        raise ImportError_.at(
+            shown,
+            "",
+            "rubrics are read with a judged fidelity snapshot "
+            '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one',
+        )
     snap = check_snapshot(doc, shown)
     meta, prompts, arms = snap.meta, snap.prompts, snap.arms
     _eval_set(meta, cases is not None, shown)
@@ -421,4 +457,153 @@ def import_caveman(
         if snap.error is not None:
             suffix += "-partial"
         out.append(Imported(f"{prefix}{arm}{suffix}.json", document))
+    return out
+
+
+#: What a judged fidelity snapshot does not record (D-13), each left unknown.
+JUDGED_UNRECORDED = (
+    "answers: the snapshot holds the grader's judgment of each fact, not the answers judged",
+    "model, provider and harness that wrote the judged answers",
+    "started_at: when the judged answers were written (the snapshot records when it was judged)",
+    "output tokens and usage of the judged answers",
+    "the grader's provider, prompt and sampling settings",
+    "capture mode and the tools the agent could use",
+)
+
+
+def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
+    """One arm of one case: a single draw whose answer is unknown (not in the snapshot), each
+    fact a check as the source's grader judged it, then ``verbatim_ok`` when the cell has it."""
+    checks: list[dict[str, Any]] = [
+        {"name": fact, "kind": "assertion", "pass": passed, "source_type": JUDGED_FACT}
+        for fact, passed in cell.facts
+    ]
+    if cell.verbatim_ok is not None:
+        checks.append(
+            {
+                "name": VERBATIM,
+                "kind": "must_include",
+                "pass": cell.verbatim_ok,
+                "source_type": VERBATIM,
+            }
+        )
+    return {"draws": [draw_doc(0, answer=None, checks=checks)], "generation": None}
+
+
+def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
+    """The source's own per-prompt figures of one arm: fidelity (percent, as written), risk
+    (printed, no number) and, when any, the verbatim tokens found missing (a count)."""
+    out: list[dict[str, Any]] = []
+    for case, cell in zip(ids, cells, strict=True):
+        out.append(
+            {
+                "label": "fidelity",
+                "case": case,
+                "arm": arm,
+                "value": cell.fidelity,
+                "unit": "percent",
+                "printed": cell.printed,
+            }
+        )
+        out.append({"label": "risk", "case": case, "arm": arm, "value": None, "printed": cell.risk})
+        if cell.verbatim_missing:
+            out.append(
+                {
+                    "label": "verbatim missing",
+                    "case": case,
+                    "arm": arm,
+                    "value": len(cell.verbatim_missing),
+                    "unit": "count",
+                    "printed": ", ".join(cell.verbatim_missing)[:200],
+                }
+            )
+    return out
+
+
+def _judged_receipts(
+    judged: Judged,
+    shown: str,
+    document_sha256: str,
+    skills_dir: Path,
+    source_commit: str | None,
+    rubrics_path: str | Path | None,
+) -> list[Imported]:
+    """One DECLARED receipt per skill arm of a judged fidelity snapshot (D-15): each prompt a
+    case (ids ``p01``… in the snapshot's order), each arm the snapshot holds one draw with no
+    answer and its judged facts as checks; an arm it does not hold (baseline, control) is
+    unrecorded (D-13). The per-prompt fidelity and risk are the source's figures
+    (``source_report``), the grader is the source's (``judge.channel: source``), never a
+    Driftproof judge; no score, band or verdict."""
+    rubrics = read_rubrics(rubrics_path) if rubrics_path is not None else None
+    if rubrics is not None:
+        match_rubrics(judged, rubrics, shown)
+    width = max(2, len(str(len(judged.prompts))))
+    ids = [f"p{i + 1:0{width}d}" for i in range(len(judged.prompts))]
+    controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
+    unrecorded = list(JUDGED_UNRECORDED)
+    for name, label in controls.items():
+        if label not in judged.arms:
+            unrecorded.append(f"{name} arm ({label}): not in the snapshot")
+    if rubrics is None:
+        unrecorded.append("suite: the rubrics the facts were judged against (not given)")
+    if source_commit is None:
+        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
+    meta = judged.meta
+    notes = [f"the source names its grader as: {meta['judge_model']}"[:4000]]
+    if "note" in meta:
+        notes.append(f"the source's note: {meta['note']}"[:4000])
+    details = {k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")}
+    judge = {
+        "model": judged.grader,
+        "provider": None,
+        "surface": None,
+        "service": None,
+        "sampling": None,
+        "template_sha256": None,
+        "scale": {"worst": 0.0, "best": 1.0, "step": 1.0},
+        "price": None,
+        "channel": "source",
+    }
+    prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
+    out: list[Imported] = []
+    for arm in (a for a in judged.arms if a not in controls.values()):
+        held = {"with_skill": arm, **{n: a for n, a in controls.items() if a in judged.arms}}
+        cases = [
+            case_entry(
+                ids[i],
+                prompt,
+                {
+                    n: _judged_draw(judged.arms[held[n]][i])
+                    if n in held
+                    else {"draws": [], "generation": None}
+                    for n in ("with_skill", "baseline", "control")
+                },
+            )
+            for i, prompt in enumerate(judged.prompts)
+        ]
+        figures = [f for n, a in held.items() for f in _judged_figures(n, ids, judged.arms[a])]
+        document = declared_receipt(
+            arm,
+            _skill_text(skills_dir, arm, shown),
+            cases,
+            {
+                "tool": TOOL,
+                "tool_version": f"git {source_commit}" if source_commit else None,
+                "document": shown,
+                "document_sha256": document_sha256,
+                "unrecorded": unrecorded,
+                "notes": notes,
+                "details": details,
+            },
+            generations_per_arm=1,
+            judge=judge,
+            arms={
+                n: arm_spec(held[n]) if n in held else arm_spec(None, recorded=False)
+                for n in ("with_skill", "baseline", "control")
+            },
+            suite_name=Path(rubrics.path).name[:200] if rubrics is not None else None,
+            suite_sha256=rubrics.sha256 if rubrics is not None else None,
+            source_report={"figures": figures},
+        )
+        out.append(Imported(f"{prefix}judged-fidelity-{arm}.json", document))
     return out

@@ -44,9 +44,8 @@ Format = Literal["text", "markdown", "json"]
 
 #: Heading of the source figures, as the site's table names them.
 FIGURES_TITLE = "Figures as the source printed them"
-#: Headings of a caveman import's usage table and fidelity report.
+#: Heading of a caveman import's usage table (its fidelity report carries its own title).
 USAGE_TITLE = "Claude-reported usage, against the terse control (as caveman's measure.py)"
-FIDELITY_TITLE = "Fidelity checks (as caveman's score_fidelity.py; no verdict)"
 
 _CASE_HEAD = (
     "case",
@@ -147,7 +146,7 @@ def sheet_text(s: Sheet) -> str:
     if s.usage is not None:
         out += ["", USAGE_TITLE, *_usage_text(s.usage)]
     if s.fidelity is not None:
-        out += ["", FIDELITY_TITLE, *_fidelity_text(s.fidelity)]
+        out += ["", s.fidelity.title, *_fidelity_text(s.fidelity)]
     out += ["", "Arms", *text_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms])]
     out += ["", "Cases", *text_table(_CASE_HEAD, [_case_cells(c) for c in s.cases])]
     out += ["", "Lost draws"]
@@ -175,8 +174,11 @@ def _fidelity_text(f: FidelityView) -> list[str]:
     return [
         *text_facts(f.summary),
         *text_table(f.arm_head, f.arm_rows),
-        "  By category:",
-        *text_table(f.category_head, f.category_rows),
+        *(
+            ["  By category:", *text_table(f.category_head, f.category_rows)]
+            if f.category_rows
+            else []
+        ),
         "  Failures:",
         *([f"  - {terminal_safe(x)}" for x in f.failures] or ["  none"]),
         f"  {f.note}",
@@ -231,7 +233,7 @@ def sheet_markdown(s: Sheet) -> str:
     if s.usage is not None:
         out += [f"## {USAGE_TITLE}", "", *_usage_markdown(s.usage), ""]
     if s.fidelity is not None:
-        out += [f"## {FIDELITY_TITLE}", "", *_fidelity_markdown(s.fidelity), ""]
+        out += [f"## {s.fidelity.title}", "", *_fidelity_markdown(s.fidelity), ""]
     out += ["## Arms", "", *md_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms]), ""]
     out += ["## Cases", "", *md_table(_CASE_HEAD, [_case_cells(c) for c in s.cases]), ""]
     out += ["## Lost draws", ""]
@@ -269,10 +271,11 @@ def _fidelity_markdown(f: FidelityView) -> list[str]:
         "",
         *md_table(f.arm_head, f.arm_rows),
         "",
-        "**By category:**",
-        "",
-        *md_table(f.category_head, f.category_rows),
-        "",
+        *(
+            ["**By category:**", "", *md_table(f.category_head, f.category_rows), ""]
+            if f.category_rows
+            else []
+        ),
         "**Failures:**",
         "",
         *([f"- {md_text(x)}" for x in f.failures] or ["none"]),

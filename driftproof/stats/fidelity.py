@@ -15,7 +15,11 @@ from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
 
-__all__ = ["ArmChecks", "check_tally"]
+__all__ = ["JUDGED_FACT", "ArmChecks", "ArmFacts", "check_tally", "fact_tally"]
+
+#: ``source_type`` of a check that is one fact a source's grader judged pass or fail (caveman
+#: PR #579's judged fidelity snapshot).
+JUDGED_FACT = "judged fact"
 
 #: Check kinds the scorer words as ``missing`` / ``forbidden``; any other failed check is
 #: listed as ``failed <name>``.
@@ -79,4 +83,59 @@ def check_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmChecks, ...]:
             if failed:
                 failures.append((case.id, failed))
         out.append(ArmChecks(name, passed, answered, by_category, tuple(failures)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class ArmFacts:
+    """One arm's judged facts.
+
+    Attributes:
+        arm: the receipt's arm name.
+        passed: facts the source's grader judged pass, over every case.
+        total: facts judged.
+        fidelity_mean: the mean, in percent, of the per-case fidelity figures the source printed
+            for this arm (``source_report``, label ``fidelity``); ``None`` when it printed none.
+        failures: (case id, each failed check worded ``failed fact "<fact>"`` or
+            ``failed <name>``) for each case with a failed check, in case order.
+    """
+
+    arm: str
+    passed: int
+    total: int
+    fidelity_mean: float | None
+    failures: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def fact_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmFacts, ...]:
+    """The judged facts of each of ``arms`` (in that order), every draw of every case read; a
+    lost draw has no checks."""
+    figures = r.source_report.figures if r.source_report is not None else []
+    out = []
+    for name in arms:
+        passed = total = 0
+        failures = []
+        for case in r.cases:
+            arm = getattr(case.arms, name)
+            checks = [k for d in (arm.draws if arm is not None else []) for k in d.checks]
+            facts = [k for k in checks if k.source_type == JUDGED_FACT]
+            total += len(facts)
+            passed += sum(k.pass_ for k in facts)
+            failed = tuple(
+                f'failed fact "{k.name}"' if k.source_type == JUDGED_FACT else f"failed {k.name}"
+                for k in checks
+                if not k.pass_
+            )
+            if failed:
+                failures.append((case.id, failed))
+        printed = [
+            f.value
+            for f in figures
+            if f.label == "fidelity"
+            and f.arm == name
+            and f.unit == "percent"
+            and f.value is not None
+        ]
+        mean = sum(printed) / len(printed) if printed else None
+        out.append(ArmFacts(name, passed, total, mean, tuple(failures)))
     return tuple(out)

@@ -3,7 +3,8 @@
 (tests/importers/fixtures/caveman/README.md) and its tables are worked out by hand; a snapshot
 built from the real 3.x case file's own examples (../shared/data/caveman/v3) is recounted with
 Python's ``re``, as caveman's scorer does, apart from the product. The only public fidelity
-snapshots (PR #579, ../shared/data/caveman/history) are another, LLM-judged shape: refused."""
+snapshots (PR #579, ../shared/data/caveman/history) are another, LLM-judged shape, read with its
+rubrics (tests/importers/test_caveman_judged.py), never scored against a regex case file."""
 
 from __future__ import annotations
 
@@ -223,11 +224,12 @@ def test_real_case_file_scored_as_score_fidelity_scores_it(v3_cases: Path, tmp_p
     assert (f["arm_rows"], f["category_rows"], f["failures"]) == (rows, cats, fails)
 
 
-def test_pr579_fidelity_snapshots_are_another_shape_and_refused(
+def test_pr579_judged_snapshots_are_not_scored_against_regex_cases(
     shared: Path, v3_cases: Path, tmp_path: Path
 ) -> None:
     # PR #579's fidelity.json is {metadata, fidelity: {arm: {prompt: {risk, fidelity, facts}}}}:
-    # judged by a model against rubrics.json, with no prompts or arms for the regex checks
+    # judged by a model against rubrics.json; given a regex case file (--cases) it is refused at
+    # /fidelity (issue 36 reads it with --rubrics instead of refusing it at /prompts)
     for commit in ("pr579-902028f", "pr579-5c7e19a"):
         snap = shared / f"data/caveman/history/{commit}/evals/snapshots/fidelity.json"
         out = tmp_path / commit
@@ -235,7 +237,7 @@ def test_pr579_fidelity_snapshots_are_another_shape_and_refused(
             [str(snap), "--skills", str(SKILLS), "--cases", str(v3_cases), "--out", str(out)]
         )
         assert isinstance(result.exception, ImportError_)
-        assert [(p.file, p.pointer) for p in result.exception.problems] == [(str(snap), "/prompts")]
+        assert [(p.file, p.pointer) for p in result.exception.problems] == [(str(snap), "/fidelity")]
         assert not out.exists()
 
 

@@ -1,0 +1,324 @@
+"""caveman's judged fidelity snapshot (PR #579, ``evals/snapshots/fidelity.json`` with
+``evals/prompts/rubrics.json``): read as its own kind, apart from the regex fidelity eval of
+:mod:`driftproof.importers._caveman_fidelity` (D-13, D-15, D-16).
+
+Shape, recognised by its members (a ``fidelity`` object and no ``prompts`` or ``arms``)::
+
+    {"metadata": {"generated_at", "judge_model", "runs", "source_snapshot", "note"?},
+     "fidelity": {"<arm>": {"<prompt>": {"risk": str, "fidelity": percent,
+                                          "facts": [{"fact": str, "pass": bool}, ...],
+                                          "verbatim_ok": bool?, "verbatim_missing": [str]?}}}}
+
+Each fact was judged pass or fail by the model ``metadata.judge_model`` (the source's grader)
+against the rubric of its prompt; ``verbatim_ok`` says whether every token the rubric requires
+appears literally in the answer (checked without a model). The answers themselves are not in the
+file. ``fidelity`` (percent) and ``risk`` are the source's own figures. Only ``runs: 1`` (one
+judgment per fact) is read. Every member is required as shown but ``note``, ``verbatim_ok`` and
+``verbatim_missing``; a member the reader does not know is refused, so nothing is dropped
+silently. With the rubrics the snapshot is refused when its prompts, facts, risks or missing
+verbatim tokens do not match them. Every refusal names the file, the JSON pointer and what was
+expected.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from driftproof.errors import ImportError_
+from driftproof.importers._caveman_snapshot import (
+    _ARM_NAME,
+    BASELINE_ARM,
+    CONTROL_ARM,
+    SNAPSHOT_MAX_BYTES,
+    load_snapshot,
+    snap_pointer,
+)
+from driftproof.importers._common import Where, parse_instant
+from driftproof.stats.fidelity import JUDGED_FACT
+
+__all__ = [
+    "JUDGED_FACT",
+    "VERBATIM",
+    "Judged",
+    "JudgedCell",
+    "Rubrics",
+    "is_judged",
+    "match_rubrics",
+    "read_judged",
+    "read_rubrics",
+]
+
+#: Name and ``source_type`` of the check that is the snapshot's ``verbatim_ok``.
+VERBATIM = "verbatim"
+#: Characters: a receipt check's name (the fact's text) and a figure's label.
+FACT_MAX_CHARS = 200
+_META = frozenset({"generated_at", "judge_model", "runs", "source_snapshot", "note"})
+_CELL = frozenset({"risk", "fidelity", "facts", "verbatim_ok", "verbatim_missing"})
+#: A grader as the snapshot names it: a model id, optionally followed by a note in brackets
+#: (``claude-opus-4-8 (inline judgment; ...)``).
+_GRADER = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._:@/-]{0,199})(?: \((.+)\))?$", re.DOTALL)
+
+
+def is_judged(doc: Any) -> bool:
+    """Whether ``doc`` has the judged snapshot's shape (``fidelity``, no ``prompts``/``arms``)."""
+    return isinstance(doc, dict) and "fidelity" in doc and not {"prompts", "arms"} & set(doc)
+
+
+@dataclass(frozen=True)
+class JudgedCell:
+    """One prompt of one arm as judged: the source's risk and fidelity (percent; ``printed`` as
+    the JSON wrote it), each fact with the grader's pass, and the verbatim check (``None``: not
+    in the cell)."""
+
+    risk: str
+    fidelity: float
+    printed: str
+    facts: tuple[tuple[str, bool], ...]
+    verbatim_ok: bool | None
+    verbatim_missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A judged snapshot that was read: its metadata, the grader's model id and the note the
+    snapshot gives beside it, the prompts (in the first arm's order) and arm -> one cell per
+    prompt."""
+
+    meta: dict[str, Any]
+    grader: str
+    grader_note: str | None
+    prompts: list[str]
+    arms: dict[str, list[JudgedCell]]
+
+
+@dataclass(frozen=True)
+class Rubrics:
+    """``rubrics.json`` as read: its path as given, the sha256 of its bytes, and prompt ->
+    (JSON pointer of the rubric, risk, facts, verbatim tokens)."""
+
+    path: str
+    sha256: str
+    by_prompt: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]]
+
+
+def _kind(value: Any) -> str:
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return {int: "a number", float: "a number", str: "a string", list: "an array"}.get(
+        type(value), "an object"
+    )
+
+
+def _text(value: Any, shown: str, where: str, what: str, limit: int) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+        found = f"{len(value)} characters" if isinstance(value, str) else _kind(value)
+        raise ImportError_.at(
+            shown, where, f"expected {what} (a string of 1 to {limit} characters), found {found}"
+        )
+    return value
+
+
+def _unknown(obj: dict[str, Any], known: frozenset[str], shown: str, where: str) -> None:
+    for key in obj:
+        if key not in known:
+            raise ImportError_.at(
+                shown,
+                f"{where}/{snap_pointer(key)[1:]}",
+                f"a member this reader does not know: expected only {', '.join(sorted(known))}",
+            )
+
+
+def read_judged(doc: Any, shown: str) -> Judged:
+    """The judged snapshot ``doc`` (parsed from the file ``shown``), checked member by member.
+
+    Raises:
+        ImportError_: naming ``shown``, the JSON pointer and what was expected.
+    """
+    _unknown(doc, frozenset({"metadata", "fidelity"}), shown, "")
+    meta = doc.get("metadata")
+    if not isinstance(meta, dict):
+        raise ImportError_.at(shown, "/metadata", "expected an object (the snapshot's metadata)")
+    _unknown(meta, _META, shown, "/metadata")
+    grader = _GRADER.match(
+        _text(meta.get("judge_model"), shown, "/metadata/judge_model", "the grader's model", 4000)
+    )
+    if grader is None:
+        raise ImportError_.at(
+            shown,
+            "/metadata/judge_model",
+            "expected a model id, optionally followed by a note in brackets",
+        )
+    if type(meta.get("runs")) is not int or meta["runs"] != 1:
+        raise ImportError_.at(
+            shown,
+            "/metadata/runs",
+            f"expected 1 (one judgment per fact), found {json.dumps(meta.get('runs'))[:60]}",
+        )
+    parse_instant(meta.get("generated_at"), Where(shown) / "metadata" / "generated_at")
+    _text(meta.get("source_snapshot"), shown, "/metadata/source_snapshot", "a file name", 200)
+    if "note" in meta:
+        _text(meta["note"], shown, "/metadata/note", "a note", 4000)
+    fidelity = doc["fidelity"]
+    if not isinstance(fidelity, dict) or not fidelity:
+        raise ImportError_.at(
+            shown, "/fidelity", "expected an object of arm -> prompt -> judged facts"
+        )
+    if not any(a not in (BASELINE_ARM, CONTROL_ARM) for a in fidelity):
+        raise ImportError_.at(shown, "/fidelity", "expected at least one skill arm")
+    prompts: list[str] = []
+    arms: dict[str, list[JudgedCell]] = {}
+    for arm, cells in fidelity.items():
+        where = snap_pointer("fidelity", arm)
+        if arm not in (BASELINE_ARM, CONTROL_ARM) and not _ARM_NAME.match(arm):
+            raise ImportError_.at(
+                shown, where, "expected a skill arm name of lowercase letters, digits, - or _"
+            )
+        if not isinstance(cells, dict) or not cells:
+            raise ImportError_.at(shown, where, "expected an object of prompt -> judged facts")
+        if not prompts:
+            prompts = list(cells)
+        elif list(cells) != prompts:
+            first = next(iter(fidelity))
+            raise ImportError_.at(
+                shown,
+                where,
+                f"expected the prompts of {snap_pointer('fidelity', first)}, in the same order",
+            )
+        arms[arm] = [_cell(cells[p], shown, snap_pointer("fidelity", arm, p)) for p in prompts]
+    return Judged(meta, grader.group(1), grader.group(2), prompts, arms)
+
+
+def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
+    if not isinstance(cell, dict):
+        raise ImportError_.at(shown, where, f"expected an object, found {_kind(cell)}")
+    _unknown(cell, _CELL, shown, where)
+    risk = _text(cell.get("risk"), shown, f"{where}/risk", "the prompt's risk", 200)
+    value = cell.get("fidelity")
+    if type(value) not in (int, float) or not math.isfinite(value) or not 0 <= value <= 100:
+        raise ImportError_.at(
+            shown, f"{where}/fidelity", f"expected a percentage, 0 to 100, found {_kind(value)}"
+        )
+    facts = cell.get("facts")
+    if not isinstance(facts, list) or not facts:
+        raise ImportError_.at(
+            shown, f"{where}/facts", 'expected a non-empty list of {"fact", "pass"}'
+        )
+    read = []
+    for k, f in enumerate(facts):
+        at = f"{where}/facts/{k}"
+        if not isinstance(f, dict) or set(f) != {"fact", "pass"} or type(f["pass"]) is not bool:
+            raise ImportError_.at(
+                shown, at, 'expected {"fact": text, "pass": true or false} and nothing else'
+            )
+        read.append((_text(f["fact"], shown, f"{at}/fact", "a fact", FACT_MAX_CHARS), f["pass"]))
+    ok = cell.get("verbatim_ok")
+    missing = cell.get("verbatim_missing", [])
+    if "verbatim_ok" in cell and type(ok) is not bool:
+        raise ImportError_.at(
+            shown, f"{where}/verbatim_ok", f"expected true or false, found {_kind(ok)}"
+        )
+    if not isinstance(missing, list) or not all(isinstance(t, str) for t in missing):
+        raise ImportError_.at(shown, f"{where}/verbatim_missing", "expected a list of tokens")
+    if ok is None and missing or ok is not None and ok != (not missing):
+        raise ImportError_.at(
+            shown,
+            f"{where}/verbatim_ok",
+            f"expected {json.dumps(not missing)}: verbatim_missing lists {len(missing)} token(s)",
+        )
+    return JudgedCell(risk, float(value), json.dumps(value), tuple(read), ok, tuple(missing))
+
+
+def read_rubrics(path: str | Path) -> Rubrics:
+    """caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk,
+    facts, verbatim}]}``).
+
+    Raises:
+        ImportError_: naming the file, the JSON pointer and what was expected.
+    """
+    shown = str(path)
+    doc, sha = load_snapshot(Path(path), shown)
+    if (
+        not isinstance(doc, dict)
+        or doc.get("version") != 1
+        or not isinstance(doc.get("rubrics"), list)
+    ):
+        raise ImportError_.at(
+            shown, "", 'expected caveman\'s rubrics file {"version": 1, "rubrics": [...]}'
+        )
+    by_prompt: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {}
+    for j, r in enumerate(doc["rubrics"]):
+        at = f"/rubrics/{j}"
+        if not isinstance(r, dict):
+            raise ImportError_.at(shown, at, f"expected an object, found {_kind(r)}")
+        prompt = _text(r.get("prompt"), shown, f"{at}/prompt", "a prompt", SNAPSHOT_MAX_BYTES)
+        if prompt in by_prompt:
+            raise ImportError_.at(
+                shown,
+                f"{at}/prompt",
+                f"expected a prompt no other rubric has; {by_prompt[prompt][0]} has it too",
+            )
+        risk = _text(r.get("risk"), shown, f"{at}/risk", "the prompt's risk", 200)
+        lists = []
+        for key in ("facts", "verbatim"):
+            v = r.get(key)
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise ImportError_.at(shown, f"{at}/{key}", "expected a list of strings")
+            lists.append(tuple(v))
+        by_prompt[prompt] = (at, risk, lists[0], lists[1])
+    return Rubrics(shown, sha, by_prompt)
+
+
+def match_rubrics(judged: Judged, rubrics: Rubrics, shown: str) -> None:
+    """Refuse a snapshot that does not match its rubrics: a prompt no rubric has, a rubric
+    whose prompt the snapshot lacks, facts that differ in number or text, another risk, or a
+    missing verbatim token the rubric does not require.
+
+    Raises:
+        ImportError_: naming the snapshot (or the rubrics file, for a rubric the snapshot lacks),
+            the JSON pointer and what was expected.
+    """
+    for arm, cells in judged.arms.items():
+        for prompt, cell in zip(judged.prompts, cells, strict=True):
+            where = snap_pointer("fidelity", arm, prompt)
+            if prompt not in rubrics.by_prompt:
+                raise ImportError_.at(
+                    shown, where, f"expected the prompt of a rubric in {rubrics.path}; none has it"
+                )
+            at, risk, facts, verbatim = rubrics.by_prompt[prompt]
+            if cell.risk != risk:
+                raise ImportError_.at(
+                    shown, f"{where}/risk", f"expected {risk!r}, the risk at {rubrics.path} {at}"
+                )
+            if len(cell.facts) != len(facts):
+                raise ImportError_.at(
+                    shown,
+                    f"{where}/facts",
+                    f"expected {len(facts)} facts, the rubric's at {rubrics.path} {at}/facts",
+                )
+            for k, ((fact, _), want) in enumerate(zip(cell.facts, facts, strict=True)):
+                if fact != want:
+                    raise ImportError_.at(
+                        shown,
+                        f"{where}/facts/{k}/fact",
+                        f"expected the rubric's fact at {rubrics.path} {at}/facts/{k}",
+                    )
+            for i, token in enumerate(cell.verbatim_missing):
+                if token not in verbatim:
+                    raise ImportError_.at(
+                        shown,
+                        f"{where}/verbatim_missing/{i}",
+                        f"expected a token of the rubric's verbatim list at {rubrics.path} "
+                        f"{at}/verbatim",
+                    )
+    for prompt, (at, *_rest) in rubrics.by_prompt.items():
+        if prompt not in judged.prompts:
+            raise ImportError_.at(
+                rubrics.path,
+                f"{at}/prompt",
+                f"expected this rubric's prompt in the snapshot {shown}; it is not there",
+            )
