@@ -198,7 +198,7 @@ def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
         raise ImportError_.at(shown, where, f"expected an object, found {_kind(cell)}")
     _unknown(cell, _CELL, shown, where)
     risk = _text(cell.get("risk"), shown, f"{where}/risk", "the prompt's risk", 200)
-    value = cell.get("fidelity")
+    value: Any = cell.get("fidelity")
     if type(value) not in (int, float) or not math.isfinite(value) or not 0 <= value <= 100:
         raise ImportError_.at(
             shown, f"{where}/fidelity", f"expected a percentage, 0 to 100, found {_kind(value)}"

@@ -237,7 +237,8 @@ def test_pr579_judged_snapshots_are_not_scored_against_regex_cases(
             [str(snap), "--skills", str(SKILLS), "--cases", str(v3_cases), "--out", str(out)]
         )
         assert isinstance(result.exception, ImportError_)
-        assert [(p.file, p.pointer) for p in result.exception.problems] == [(str(snap), "/fidelity")]
+        problems = [(p.file, p.pointer) for p in result.exception.problems]
+        assert problems == [(str(snap), "/fidelity")]
         assert not out.exists()
 
 
