@@ -24,7 +24,7 @@ section type, plus that type's parameters. Adding a type touches no other file:
    ids unique on the page (the first section to show a case owns ``#case-<id>``).
 
 Section types shipped: ``token_savings``, ``comparison``, ``receipt_sheets``,
-``source_figures``, ``skill_fired``, ``cross_family``.
+``source_figures``, ``skill_fired``, ``cross_family``, ``fidelity``.
 """
 
 from __future__ import annotations
