@@ -262,3 +262,16 @@ def test_rubrics_with_a_results_snapshot_refused(shared: Path, tmp_path: Path) -
     assert isinstance(result.exception, ImportError_)
     assert [(p.file, p.pointer) for p in result.exception.problems] == [(str(results), "")]
     assert not out.exists()
+
+
+def test_interop_page_says_the_judged_snapshots_are_read() -> None:
+    page = (Path(__file__).resolve().parents[2] / "site_src" / "interop.md").read_text("utf-8")
+    section = page.split("## caveman evals snapshots", 1)[1].split("\n## ", 1)[0]
+    assert "they are refused" not in section
+    for words in (
+        "[--cases prompts/fidelity.json | --rubrics prompts/rubrics.json]",
+        "they are read as that kind, and Report 5 shows their pass\nrates.",
+        "no public length snapshot has a `usage` block.",
+        "| judged snapshot: arms |",
+    ):
+        assert words in section
