@@ -31,6 +31,7 @@ __all__ = [
     "FailedAttempt",
     "HarnessEvent",
     "Tokens",
+    "Reasoning",
     "Check",
     "CapturedFile",
     "OtherModelCall",
@@ -55,6 +56,11 @@ class JudgeSample(_Model):
     """Why the reply held no valid score."""
     reason: str | None = _v015()
     """The grader's stated reason; untrusted, escaped wherever shown."""
+    ignored_members: list[Annotated[str, StringConstraints(max_length=100)]] | None = Field(
+        default=None, max_length=20, exclude_if=lambda v: v is None
+    )
+    """Members of a structured decision its schema does not name, as JSON pointers (v0.16):
+    recorded and ignored."""
 
 
 class Lost(_Model):
@@ -115,6 +121,17 @@ class Tokens(_Model):
     """Of output: reasoning tokens."""
     total: Count | None = _v015()
     """Total tokens as the source reported them, when it did not split input and output."""
+    answer_output: Count | None = _v015()
+    """Of output: the final answer's tokens, reasoning left out (v0.16)."""
+
+
+class Reasoning(_Model):
+    """Reasoning a reply carried apart from its final answer (v0.16); never graded."""
+
+    chars: Count
+    """Its length in characters."""
+    sha256: Sha256
+    """Its digest."""
 
 
 class Check(_Model):
@@ -200,6 +217,8 @@ class Draw(_Model):
     """Each failed attempt of this draw before its outcome."""
     harness_events: list[HarnessEvent] | None = _v015()
     """Events the harness printed beside its result (claude -p --verbose)."""
+    reasoning: Reasoning | None = _v015()
+    """Reasoning the reply carried apart from its answer (v0.16): length and digest only."""
 
     @field_validator("lost")
     @classmethod

@@ -230,6 +230,14 @@ FIELD_UNITS: Final[dict[str, str]] = {
     "bounded_text[].pointer": "JSON pointer",
     "bounded_text[].sha256": "sha256",
     "bounded_text[].chars": "characters",
+    f"{_D}.tokens.answer_output": "tokens",
+    f"{_D}.reasoning": "object",
+    f"{_D}.reasoning.chars": "characters",
+    f"{_D}.reasoning.sha256": "sha256",
+    f"{_J}.ignored_members": "array",
+    f"{_J}.ignored_members[]": "JSON pointer",
+    "arms.<arm>.input_tokens_median": "tokens",
+    "run.budget_param": "id",
 }
 
 #: path → meaning, for what is not a field of the current model (see the module docstring).
@@ -255,6 +263,7 @@ _OTHER_MEANINGS: Final[dict[str, str]] = {
     "provenance.notes[]": "One note.",
     "text_repairs[]": "One repaired string.",
     "bounded_text[]": "One such text.",
+    f"{_J}.ignored_members[]": "One member, as a JSON pointer into the decision.",
 }
 
 

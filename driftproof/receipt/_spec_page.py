@@ -57,7 +57,11 @@ VERSION_NOTES: dict[str, str] = {
     "truncation rule, retry policy, batch ids and language; the grading channel and the judge "
     "template's version; judge samples' reasons; text repairs and bounded text; provenance "
     "partial, notes and details. Every member 0.15 added may be absent, read as unknown.",
-    "0.16": "Every member 0.16 added may be absent, read as unknown.",
+    "0.16": "Every member 0.16 added may be absent, read as unknown. "
+    "A finished answer: each draw's reasoning kept apart (its length and digest) and its "
+    "answer's output tokens without it; each arm's median reported input tokens; the output "
+    "budget's spelling on Chat Completions; members a judge's structured decision carried "
+    "beyond its schema, recorded and ignored.",
 }
 
 
