@@ -144,6 +144,8 @@ def table_lines() -> list[str]:
     out = []
     for t in LANES.values():
         out.append(f"{t.title}: complete on {', '.join(t.complete)}")
+        if t.judge_complete != t.complete:
+            out.append(f"  a judge's grade: complete on {', '.join(t.judge_complete)}")
         by_class: dict[str, list[str]] = {}
         for ending, cls in t.classes.items():
             by_class.setdefault(cls, []).append(ending)
