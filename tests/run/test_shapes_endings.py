@@ -29,7 +29,7 @@ from shape_replies import ONE, _answers, _chat, _draws, _message, _mini, _respon
 from driftproof.errors import ProviderError
 from driftproof.run.providers import make_provider
 
-# --- Anthropic Messages API ------------------------------------------------------------------------
+# --- Anthropic Messages API -----------------------------------------------------------------------
 
 
 def test_anthropic_pause_turn_is_a_paused_turn_never_graded(loopback, suite_file, tmp_path):
@@ -411,7 +411,7 @@ def test_a_judge_grade_after_a_think_block_is_read_from_the_final_answer(
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
 
 
-# --- OpenAI Responses ------------------------------------------------------------------------------
+# --- OpenAI Responses -----------------------------------------------------------------------------
 
 
 def _gpt5(text: str, *, final: bool = True) -> list[dict]:
