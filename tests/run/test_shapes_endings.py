@@ -105,6 +105,9 @@ def test_anthropic_stop_sequence_is_a_complete_answer(loopback, suite_file, tmp_
     )
     r, _ = _mini(tmp_path, suite_file)
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
+    # no reasoning in the reply: all 20 output tokens are the answer's
+    assert [(d.reasoning, d.tokens.answer_output) for d in _draws(r)] == [(None, 20)] * 2
+    assert r.arms.with_skill.input_tokens_median == 120
 
 
 def test_anthropic_thinking_blocks_are_kept_apart_from_the_answer(loopback, suite_file, tmp_path):

@@ -425,7 +425,7 @@ class CodexCLI(_CLI):
             AttemptError: ``turn.failed``, or no completed turn (classed by the status the
                 error names), or a completed turn with no agent message.
         """
-        text, usage, failure, completed = None, None, None, False
+        text, usage, failure, completed, failed = None, None, None, False, False
         thought: list[str] = []
         events: list[dict[str, Any]] = []
         for line in out.splitlines():
@@ -453,18 +453,23 @@ class CodexCLI(_CLI):
                 if t == "turn.failed" or not completed:
                     failure = str(said or t)
                 if t == "turn.failed":
-                    completed = False
+                    completed, failed = False, True
         if not completed:
-            msg = (failure or f"no completed turn (exit status {code}): {err.strip()[-200:]}")[:300]
+            msg = (failure or f"exit status {code}: {err.strip()[-200:]}")[:300]
+            what = (
+                f"codex reported an error: {msg}"
+                if failed
+                else f"codex reported no completed turn; its last error: {msg}"
+            )
             status = _status_of({}, msg)
             if status is None:
                 m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
                 status = int(m.group(1)) if m else None
             if status is not None and (status in FATAL_STATUSES or status >= 408):
-                exc = classify_status(status, f"codex reported an error: {msg}")
-                exc.reason = f"codex reported an error: {msg}"
+                exc = classify_status(status, what)
+                exc.reason = what
                 raise exc
-            raise AttemptError(f"codex reported an error: {msg}", fatal=bool(FATAL.search(msg)))
+            raise AttemptError(what, fatal=bool(FATAL.search(msg)))
         if text is None:
             raise AttemptError(
                 f"codex exited with status {code} and no agent message: {err.strip()[-300:]}"
