@@ -334,8 +334,12 @@ def test_a_server_that_dropped_the_skill_loses_the_with_skill_draw(
     # the skill is 2,000 repeats of " word" (one o200k_base token each) after a short front
     # matter: about 2,010 tokens; 80% of it is about 1,608
     monkeypatch.setattr(run_helpers, "SKILL_TEXT", BIG_SKILL)
-    usage = {"prompt_tokens": reported, "completion_tokens": 20, "total_tokens": reported + 20}
-    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(t, usage=usage), {}))
+
+    def shape(path, body, text):
+        n = reported if body["messages"][0]["role"] == "system" else 60  # the baseline: the task
+        return 200, _chat(text, usage={"prompt_tokens": n, "completion_tokens": 20}), {}
+
+    loopback.script.shape = _answers(shape)
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_openai_lane(compatible=True))
     skill, base = _draws(r)
     assert base.score == 0.5  # the baseline carries no skill: no check
@@ -349,6 +353,18 @@ def test_a_server_that_dropped_the_skill_loses_the_with_skill_draw(
     else:
         assert skill.score == 0.9
     assert r.arms.with_skill.input_tokens_median == reported
+    # view: each arm's median input, the difference, the skill's size (characters ÷ 4), and
+    # the lost class in words
+    from driftproof.render.sheet import sheet_text
+    from driftproof.view import sheet
+
+    text = sheet_text(sheet(r))
+    size = -(-len(BIG_SKILL) // 4)
+    assert (
+        f"median reported input tokens  with skill {reported:,}, baseline 60; "
+        f"with the skill +{reported - 60:,}, beside a skill of about {size:,} tokens"
+    ) in text
+    assert ("1 (prompt dropped)" in text) is lost
 
 
 def test_azure_style_400_on_max_tokens_is_retried_once_with_the_other_spelling(
