@@ -394,14 +394,14 @@ def _tokens(reply: Reply) -> dict[str, Any] | None:
     """The draw's ``tokens`` from what the lane reported, ``None`` when it reported neither
     count. A reported 0 input tokens is unrecorded (the prompt is never empty).
     ``answer_output`` is the output less its reported reasoning tokens; unknown when the reply
-    carried reasoning whose tokens were not reported apart (D-19)."""
+    carried reasoning whose tokens were not reported apart, or were reported as 0 (D-19)."""
     if reply.input_tokens == 0:
         reply.input_tokens = None
     if reply.input_tokens is None and reply.output_tokens is None:
         return None
     out, thought = reply.output_tokens, reply.reasoning_output
-    if out is None or (thought is None and reply.reasoning is not None):
-        answer = None
+    if out is None or (reply.reasoning and not thought):
+        answer = None  # reasoning seen, its tokens not reported apart (or reported as none)
     else:
         answer = max(0, out - (thought or 0))
     return {
