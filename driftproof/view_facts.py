@@ -19,6 +19,7 @@ from driftproof.view_model import (
     UNKNOWN,
     ContextView,
     Fact,
+    arms_of,
     fmt,
     has_bands,
 )
@@ -97,6 +98,9 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
                 + " (single-arm source: no lift, no interval, no value per token)",
             )
         )
+    reached = _skill_reached(r)
+    if reached is not None:
+        facts.append(Fact("median reported input tokens", reached))
     if r.provenance is not None:
         facts.append(
             Fact(
@@ -111,6 +115,23 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             facts.append(Fact("unrecorded", ", ".join(r.provenance.unrecorded)))
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
     return tuple(facts)
+
+
+def _skill_reached(r: Receipt) -> str | None:
+    """Each arm's median reported input tokens, the difference with the skill against the
+    baseline, beside the skill's own size (v0.16); ``None`` when the receipt records none."""
+    medians = {n: getattr(r.arms, n).input_tokens_median for n in arms_of(r)}
+    if all(v is None for v in medians.values()):
+        return None
+    text = ", ".join(
+        f"{ARM_WORDS[n]} {UNKNOWN if v is None else f'{v:,.0f}'}" for n, v in medians.items()
+    )
+    skill, base = medians.get("with_skill"), medians.get("baseline")
+    if skill is not None and base is not None:
+        text += f"; with the skill {skill - base:+,.0f}"
+    if r.skill.tokens is not None:
+        text += f", beside a skill of about {r.skill.tokens:,} tokens"
+    return text
 
 
 def judge_cost(r: Receipt) -> tuple[Fact, ...]:

@@ -137,6 +137,9 @@ class Run(_Model):
     """Present when the run went through the provider's batch API."""
     language: Language | None = _v015()
     """Language of the prompts and the control (seed 004); no English fallback."""
+    budget_param: Literal["max_tokens", "max_completion_tokens"] | None = _v015()
+    """How the output budget was spelled on Chat Completions (v0.16), the one sent; null for
+    other lanes."""
 
 
 class Skill(_Model):
@@ -240,6 +243,8 @@ class ArmSpec(_Model):
     """bare, skill, control, or control_then_skill (the control followed by SKILL.md, seed 004)."""
     skill_fired: SkillFired | None = _v015()
     """How often the skill fired in this arm, beside the score, never inside it."""
+    input_tokens_median: NonNegative | None = _v015()
+    """Median of the input tokens the provider reported over this arm's draws (v0.16)."""
 
 
 class ArmSpecs(_Model):

@@ -181,6 +181,10 @@ def run_suite(
     drawer = Drawer(
         {c.id: c for c in cases}, systems, cfg, provider, judge, journal, counter, sleep, spend
     )
+    if provider.surface is not None:  # the offline lanes' replies report no real input
+        from driftproof.tokens import count_tokens
+
+        drawer.skill_tokens = count_tokens(skill_text)
     done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
     cells = [(c.id, arm) for c in cases for arm in systems]
     stopped = None
