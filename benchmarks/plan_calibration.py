@@ -116,7 +116,7 @@ def setting(
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--trials", type=int, default=1000)
+    ap.add_argument("--trials", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=20261203)
     ap.add_argument("--level", type=float, default=SPREAD_LEVEL)
     args = ap.parse_args()
