@@ -41,8 +41,12 @@ __all__ = [
     "suite_false_alarms",
 ]
 
-#: Simulated A/A pairs per case.
+#: Simulated A/A pairs per case, for suites of up to 100 cases; a larger suite gets fewer per
+#: case (:data:`AA_BUDGET` over the suite, at least :data:`AA_MIN_TRIALS`), its sum's error
+#: shrinking with the number of cases all the same.
 AA_TRIALS = 2000
+AA_BUDGET = 200_000
+AA_MIN_TRIALS = 100
 #: An observed count of regressed cases is beyond noise when seeing at least that many under no
 #: change has a chance under this level (5%).
 BEYOND_NOISE_LEVEL = 0.05
@@ -76,6 +80,12 @@ def p_regressed(
     the share of ``trials`` simulated pairs (seeded, so deterministic). 0 when a side has
     fewer than two draws (D-5)."""
     if n_a < 2 or n_b < 2:
+        return 0.0
+    # Rounding moves each simulated mean by at most half its grid step, so the gap of the means
+    # reaches the floor only if its normal part reaches the floor less both half steps; 6
+    # standard errors short of that, the chance is under 2e-9 and the case counts 0.
+    slack = floor - ((grid_a[0] or 0.0) + (grid_b[0] or 0.0)) / 2.0
+    if slack > 6.0 * math.sqrt(sd_a * sd_a / n_a + sd_b * sd_b / n_b):
         return 0.0
     rng = random.Random(seed)
     hits = 0
@@ -157,11 +167,14 @@ def _pct(p: float) -> str:
 
 
 def suite_false_alarms(
-    rows: Sequence[CaseVerdict], grid_a: Grid, grid_b: Grid, *, trials: int = AA_TRIALS
+    rows: Sequence[CaseVerdict], grid_a: Grid, grid_b: Grid, *, trials: int | None = None
 ) -> FalseAlarms:
     """The A/A reading of a comparison's rows (side A earlier, B later; D-6): each case at its
     two sides' measured spreads and draw counts, the true mean put at the middle of the two
-    measured means. Deterministic: case ``i`` is simulated from seed ``37 + i``."""
+    measured means. Deterministic: case ``i`` is simulated from seed ``37 + i``. ``trials``
+    per case defaults to :data:`AA_TRIALS`, fewer for a suite over 100 cases."""
+    if trials is None:
+        trials = max(AA_MIN_TRIALS, min(AA_TRIALS, AA_BUDGET // max(1, len(rows))))
     ps = []
     for i, v in enumerate(rows):
         a, b = v.a, v.b
