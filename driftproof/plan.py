@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BATCH_PRICE_RATIO", "VERDICT_TRIALS", "CasePlan", "Plan", "plan_receipt"]
 
-#: Simulated runs per case for the chance of a verdict.
+#: Simulated runs per case for the chance of a verdict (fewer past 200 draws per arm: at
+#: least 100, at most 400,000 simulated draws per case).
 VERDICT_TRIALS = 1000
 
 #: Batch price ÷ interactive price: Anthropic Message Batches bill "50% of standard API
@@ -169,6 +170,10 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     counts = [z.draws for *_, z in sized if z is not None and z.draws is not None]
     per_arm = max(max(counts), RUN_MIN_DRAWS) if counts else None
     grid = draw_grid(r)
+    # 1,000 runs per case, fewer past 200 draws per arm so a case simulates at most 400,000 draws
+    trials = (
+        VERDICT_TRIALS if per_arm is None else max(100, min(VERDICT_TRIALS, 200_000 // per_arm))
+    )
     plans = []
     for i, (cid, w, b, z) in enumerate(sized):
         if z is None:
@@ -178,7 +183,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         chance = None
         if z.draws is not None and per_arm is not None:
             chance = p_verdict(
-                b.mean, w.sd, b.sd, per_arm, effect, grid, trials=VERDICT_TRIALS, seed=37 + i
+                b.mean, w.sd, b.sd, per_arm, effect, grid, trials=trials, seed=37 + i
             )
         plans.append(
             CasePlan(
@@ -238,7 +243,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         effect,
         SPREAD_LEVEL,
         min(chances) if chances else None,
-        VERDICT_TRIALS,
+        trials,
     )
 
 
