@@ -109,6 +109,17 @@ def to_json(c: Comparison) -> str:
             }
             for v in c.context_rows
         ],
+        "false_alarms": None
+        if c.false_alarms is None
+        else {
+            "expected": c.false_alarms.expected,
+            "observed": c.false_alarms.observed,
+            "p_at_least": c.false_alarms.p_at_least,
+            "beyond_noise": c.false_alarms.beyond_noise,
+            "level": c.false_alarms.level,
+            "trials_per_case": c.false_alarms.trials,
+            "cases": c.false_alarms.cases,
+        },
         "lifts": None
         if c.lifts is None
         else {

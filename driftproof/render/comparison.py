@@ -102,6 +102,8 @@ def _lines_after(c: Comparison) -> list[str]:
         out.append(f"{c.underpowered_sentence} ({c.underpowered_reason})")
     if c.not_like_for_like:
         out.append(c.not_like_for_like)
+    if c.false_alarms is not None:
+        out.append(c.false_alarms.sentence())
     out.extend(c.notes)
     return out
 
