@@ -26,6 +26,7 @@ from driftproof.stats import (
 )
 from driftproof.stats.band import BandSource
 from driftproof.stats.lift import CommonLifts, common_lifts
+from driftproof.stats.paired import PairedTest, paired_test
 from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import (
     BAND_SOURCE_LEGEND,
@@ -91,6 +92,10 @@ class Comparison:
     lifts: CommonLifts | None = None
     """Both suite lifts over the cases both receipts measured in both arms (context, never a
     verdict)."""
+    paired: PairedTest | None = None
+    """The exact paired test over the compared cases' with-skill mean changes (B − A), context
+    beside the verdicts and never one (issue 37, item 3); ``None`` when a side is refused or
+    no case was compared."""
 
 
 def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str = "B") -> Comparison:
@@ -189,6 +194,7 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
         needed,
         notes,
         lifts=lifts,
+        paired=paired_test([v.delta for v in rows if v.delta is not None]),
     )
 
 

@@ -5,6 +5,7 @@ apart from every figure about the skill (method, "What grading cost"), the headl
 from __future__ import annotations
 
 from driftproof.receipt import Receipt
+from driftproof.render.paired import paired_line
 from driftproof.stats import (
     Reading,
     band_source_of,
@@ -13,6 +14,7 @@ from driftproof.stats import (
 )
 from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
+from driftproof.stats.paired import paired_test
 from driftproof.stats.savings import percent, token_savings
 from driftproof.view_model import (
     ARM_WORDS,
@@ -210,4 +212,16 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     reasons = {f.value for f in splits}
     if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
         splits = [Fact("spread split, every case and arm", splits[0].value)]
-    return ContextView(CONTEXT_LABEL, interval, tuple(splits))
+    return ContextView(CONTEXT_LABEL, interval, tuple(splits), _exact(b, single, iv is None))
+
+
+def _exact(b: Breakdown, single: str | None, unavailable: bool) -> str:
+    """The exact paired test over the included cases' lifts, or why it is unavailable."""
+    if single is not None:
+        return f"unavailable: {single}"
+    if unavailable:
+        return "unavailable: the lift breakdown is unavailable"
+    if b.suite_lift is None:
+        return f"unavailable: {b.suite_lift_reason or 'the suite lift is unavailable'}"
+    lifts = [c.lift for c in b.cases if c.included and c.lift is not None]
+    return paired_line(paired_test(lifts), "lift", "the suite lift")
