@@ -57,7 +57,9 @@ VERSION_NOTES: dict[str, str] = {
     "truncation rule, retry policy, batch ids and language; the grading channel and the judge "
     "template's version; judge samples' reasons; text repairs and bounded text; provenance "
     "partial, notes and details. Every member 0.15 added may be absent, read as unknown.",
-    "0.16": "Every member 0.16 added may be absent, read as unknown.",
+    "0.16": "run.aa marks an A/A calibration (the with-skill arm run twice, no skill verdict); "
+    "run.quality_margin records the non-inferiority margin declared before the run. "
+    "Every member 0.16 added may be absent, read as unknown.",
 }
 
 
