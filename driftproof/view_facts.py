@@ -14,6 +14,7 @@ from driftproof.stats import (
 )
 from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
+from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.paired import paired_test
 from driftproof.stats.savings import percent, token_savings
 from driftproof.view_model import (
@@ -28,6 +29,7 @@ from driftproof.view_rows import source_figures
 
 __all__ = [
     "context_view",
+    "quality_fact",
     "headline",
     "judge_cost",
     "provenance",
@@ -225,3 +227,28 @@ def _exact(b: Breakdown, single: str | None, unavailable: bool) -> str:
         return f"unavailable: {b.suite_lift_reason or 'the suite lift is unavailable'}"
     lifts = [c.lift for c in b.cases if c.included and c.lift is not None]
     return paired_line(paired_test(lifts), "lift", "the suite lift")
+
+
+def quality_fact(q: QualityReading) -> Fact | None:
+    """The reading at a margin (issue 37, item 5), or None when no margin is declared."""
+    if q.margin is None:
+        return None
+    label = "quality at a margin"
+    d = f"{q.margin.value:g}"
+    if q.reading is None:
+        return Fact(label, f"no reading at the margin {d}: {q.reason}")
+    saved = f"{100 * q.saving:.0f}%" if q.saving is not None else UNKNOWN
+    words = {
+        Quality.NOT_WORSE: f"saves {saved} of output tokens and is not worse by more than {d}",
+        Quality.NOT_SHOWN: f"saves {saved} but quality not shown within {d}",
+        Quality.WORSE: f"worse by more than {d}",
+    }[q.reading]
+    when = (
+        "before the run" if q.margin.declared == "receipt" else "when reading, not before the run"
+    )
+    return Fact(
+        label,
+        f"{words} ({q.measure}, skill arm minus the {q.reference} arm over {q.cases} cases: "
+        f"mean {fmt(q.mean, signed=True)}, 90% interval {fmt(q.low, signed=True)} to "
+        f"{fmt(q.high, signed=True)}; two one-sided tests at 5% each; margin declared {when})",
+    )
