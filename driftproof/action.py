@@ -6,10 +6,13 @@ environment (never through ``${{ }}`` inside ``run:``)::
     DRIFTPROOF_BASELINE   path of the earlier (baseline) receipt          required
     DRIFTPROOF_RECEIPT    path of the new receipt                         required
     DRIFTPROOF_FAIL_ON    comma-separated decisions that fail the job     default "regressed"
+    DRIFTPROOF_AA         path of an A/A calibration receipt to cite      optional
     GITHUB_OUTPUT         file the outputs are appended to                set by GitHub
     GITHUB_STEP_SUMMARY   file the Markdown summary is appended to        set by GitHub
 
-``--baseline``/``--receipt``/``--fail-on`` on the command line override the environment.
+``--baseline``/``--receipt``/``--fail-on``/``--aa`` on the command line override the environment.
+An A/A receipt (``run --aa``) is cited at the end of the summary: how many changes noise alone
+calls at its spreads; it never changes the decision, and a receipt that is not one is an error.
 
 Decision (output ``decision``), from :func:`driftproof.compare.compare_receipts`:
 
@@ -411,6 +414,8 @@ def _main(argv: Sequence[str] | None) -> int:
     from driftproof.compare import compare_receipts
     from driftproof.errors import DriftproofError
     from driftproof.receipt import read_receipt
+    from driftproof.render.aa import aa_line
+    from driftproof.stats.aa import aa_reading
 
     p = argparse.ArgumentParser(
         prog="python -m driftproof.action", description=__doc__.splitlines()[0]
@@ -420,6 +425,7 @@ def _main(argv: Sequence[str] | None) -> int:
     p.add_argument(
         "--fail-on", default=os.environ.get("DRIFTPROOF_FAIL_ON", "") or VerdictCode.REGRESSED
     )
+    p.add_argument("--aa", default=os.environ.get("DRIFTPROOF_AA", ""))
     args = p.parse_args(argv)
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     output_path = os.environ.get("GITHUB_OUTPUT")
@@ -441,21 +447,25 @@ def _main(argv: Sequence[str] | None) -> int:
         return fail([f"input {n} is required: the path of a receipt" for n in missing])
     read: list[Receipt] = []
     problems: list[str] = []
-    for path in (args.baseline, args.receipt):  # both read, so every problem is reported at once
+    paths = [args.baseline, args.receipt] + ([args.aa] if args.aa else [])
+    for path in paths:  # all read, so every problem is reported at once
         try:
             read.append(read_receipt(path))
         except DriftproofError as exc:
             problems += exc.lines()
+    if not problems and args.aa and not read[2].run.aa:
+        problems.append(f"{args.aa}: /run/aa: expected an A/A calibration (run --aa)")
     if problems:
         return fail(problems)
-    a, b = read
+    a, b = read[:2]
     c = compare_receipts(
         a, b, a_name=Path(args.baseline).name, b_name=Path(args.receipt).name, false_alarms=True
     )
     outputs = action_outputs(a, b, c)
-    unwritten = _write_outputs(
-        summary_path, summary_markdown(a, b, c, fail_on=fail_on), output_path, outputs
-    )
+    summary = summary_markdown(a, b, c, fail_on=fail_on)
+    if args.aa:  # cited beside the verdicts, never a decision (issue 37, item 4)
+        summary += f"\n{md_escape(aa_line(Path(args.aa).name, aa_reading(read[2])), 2000)}\n"
+    unwritten = _write_outputs(summary_path, summary, output_path, outputs)
     if unwritten:
         for line in unwritten:
             print(f"error: {line}", file=sys.stderr)

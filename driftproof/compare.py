@@ -27,6 +27,7 @@ from driftproof.stats import (
 from driftproof.stats.band import BandSource
 from driftproof.stats.false_alarms import FalseAlarms, draw_grid, suite_false_alarms
 from driftproof.stats.lift import CommonLifts, common_lifts
+from driftproof.stats.paired import PairedTest, paired_test
 from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import (
     BAND_SOURCE_LEGEND,
@@ -96,6 +97,10 @@ class Comparison:
     """How many regressed cases noise alone would give at these spreads and draws, and the
     chance of the observed number (context; the Action's ``fail-on: beyond-noise``); ``None``
     unless asked for, or when a side gets no verdict."""
+    paired: PairedTest | None = None
+    """The exact paired test over the compared cases' with-skill mean changes (B − A), context
+    beside the verdicts and never one (issue 37, item 3); ``None`` when a side is refused or
+    no case was compared."""
 
 
 def compare_receipts(
@@ -204,6 +209,7 @@ def compare_receipts(
         notes,
         lifts=lifts,
         false_alarms=suite_false_alarms(rows, draw_grid(a), draw_grid(b)) if false_alarms else None,
+        paired=paired_test([v.delta for v in rows if v.delta is not None]),
     )
 
 

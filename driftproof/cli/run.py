@@ -186,6 +186,19 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
     help="Keep every answer in the receipt, and the judge's "
     "replies in <receipt>.transcripts.jsonl, for a later regrade.",
 )
+@click.option(
+    "--aa",
+    is_flag=True,
+    help="An A/A calibration: run the with-skill arm twice under the same settings (the second "
+    "run takes the baseline arm's place). The receipt gives no skill verdict; diff --aa cites it.",
+)
+@click.option(
+    "--margin",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=None,
+    help="Declare a non-inferiority margin (0 to 1, judge score or check pass rate) before the "
+    "run; the receipt records it, and view reads quality at it.",
+)
 @click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True)
 @click.option(
     "--max-draws",
@@ -235,6 +248,8 @@ def run(
     seed: int,
     quick: bool,
     keep_transcripts: bool,
+    aa: bool,
+    margin: float | None,
     concurrency: int,
     max_draws: int,
     timeout: float,
@@ -260,6 +275,11 @@ def run(
     if lang is not None:
         suite, control = in_language(suite, lang, control)
     skill_text = skill_path.read_text(encoding="utf-8")
+    if aa and control is not None:
+        raise click.BadParameter(
+            "an A/A calibration runs the with-skill arm twice and takes no control",
+            param_hint="--aa",
+        )
     if capture != "text" and (surface != "cli" or provider in OFFLINE):
         raise click.BadParameter("--capture files needs --surface cli", param_hint="--capture")
     jp = judge_provider or (provider if provider in OFFLINE else "anthropic")
@@ -309,6 +329,8 @@ def run(
         keep_transcripts=keep_transcripts,
         control=control,
         language=lang,
+        aa=aa,
+        margin=margin,
     )
     batch_opts = None
     if batch:

@@ -24,6 +24,8 @@ from driftproof.receipt._model_base import (
 Language = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")]
 #: A grid step of the grader's scores, above zero.
 Step = Annotated[float, Field(gt=0)]
+#: A non-inferiority margin: above 0, at most 1 (the quality scales are 0 to 1).
+Margin = Annotated[float, Field(gt=0, le=1)]
 
 __all__ = [
     "Harness",
@@ -140,6 +142,12 @@ class Run(_Model):
     budget_param: Literal["max_tokens", "max_completion_tokens"] | None = _v015()
     """How the output budget was spelled on Chat Completions (v0.16), the one sent; null for
     other lanes."""
+    aa: bool | None = _v015()
+    """true for an A/A calibration (v0.16, ``run --aa``): the with-skill arm ran twice under the
+    same settings, the second run recorded as the baseline arm; it carries no skill verdict."""
+    quality_margin: Margin | None = _v015()
+    """The non-inferiority margin declared before the run (v0.16, ``--margin``), in units of the
+    quality compared (judge score or check pass rate)."""
 
 
 class Skill(_Model):

@@ -182,6 +182,8 @@ FIELD_UNITS: Final[dict[str, str]] = {
     "run.batch.file_ids": "array",
     "run.batch.file_ids[]": "id",
     "run.language": "language tag",
+    "run.aa": "flag",
+    "run.quality_margin": "score or pass rate",
     "judge.channel": "id",
     "judge.template_version": "version",
     "judge.max_output_tokens": "tokens",

@@ -159,7 +159,7 @@ def receipt_document(
             "instruction": systems[a] if a == "control" else None,
             "system_prompt_sha256": sha256_text(s) if s is not None else None,
             "service": provider.service,
-            "construction": construction(a, cfg.control),
+            "construction": construction(a, cfg.control, cfg.aa),
             "input_tokens_median": statistics.median(inputs[a]) if inputs[a] else None,
         }
         for a, s in systems.items()
@@ -200,6 +200,8 @@ def receipt_document(
             "truncation": cfg.truncation,
             "retry": cfg.policy().doc(),
             "language": cfg.language,
+            "aa": True if cfg.aa else None,
+            "quality_margin": cfg.margin,
             "batch": batch,
             "transcripts": transcripts,
             "budget_param": getattr(provider, "budget_param", None)
