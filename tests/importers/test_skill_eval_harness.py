@@ -213,3 +213,12 @@ def test_cli_writes_one_declared_receipt(tmp_path: Path) -> None:
     assert result.exit_code == 0, (result.output, result.exception)
     (written,) = out.glob("skill-eval-harness-demo-skill-*.json")
     assert read_receipt(written).verification_level == "DECLARED"
+
+
+def test_interop_page_and_readme_document_the_command() -> None:
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "site_src" / "interop.md").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "driftproof import skill-eval-harness benchmark.json" in page
+    assert "driftproof import skill-eval-harness benchmark.json" in readme
+    assert "`eval.config.epochs_reducer`" in page  # the Inspect reducers row
