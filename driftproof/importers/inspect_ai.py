@@ -287,7 +287,7 @@ def _report(
         sample_figs = []
     declared = list({tuple(r) if r is not None else None for r in reducers.values()})
     if len(declared) > 1:
-        unrecorded.append(f"the epoch reducers (the logs declare different ones: {reducers})")
+        unrecorded.append("the epoch reducers (the arms' logs declare different ones)")
     same = list(declared[0]) if len(declared) == 1 and declared[0] is not None else None
     if not run_figs and not sample_figs and same is None:
         return None

@@ -176,14 +176,18 @@ def _draw(r: dict[str, Any], w: Where, index: int) -> dict[str, Any]:
 
 def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
     """The paired summary's figures, interval and test, as the harness wrote them."""
+    for key, _, _ in _HEADLINE:
+        w.get(ps, key, (int, float), required=False)
     figures = [
         figure(label, ps.get(key), arm=arm, unit="fraction") for key, label, arm in _HEADLINE
     ]
-    sig = member_object(ps, "significance")
+    sig = w.get(ps, "significance", dict, required=False) or {}
+    for key in ("observed_mean_delta", "p_value"):
+        (w / "significance").get(sig, key, (int, float), required=False)
     figures.append(
         figure("mean paired delta", sig.get("observed_mean_delta"), arm="lift", unit="fraction")
     )
-    interval = member_object(ps, "interval")
+    interval = w.get(ps, "interval", dict, required=False) or {}
     level = interval.get("confidence")
     for end in ("lower", "upper"):
         (w / "interval").get(interval, end, (int, float), required=False)

@@ -186,6 +186,17 @@ def test_partial_report_keeps_its_null_headline_unknown(tmp_path: Path) -> None:
             "/paired_summary/interval/lower",
             "number",
         ),
+        (
+            lambda d: d["paired_summary"]["significance"].update(p_value="0.25"),
+            "/paired_summary/significance/p_value",
+            "number",
+        ),
+        (lambda d: d.pop("paired_summary"), "/paired_summary", "object"),
+        (
+            lambda d: d["paired_summary"].update(absolute_delta="+0.25"),
+            "/paired_summary/absolute_delta",
+            "number",
+        ),
     ],
 )
 def test_refusals_name_the_pointer_and_write_nothing(
