@@ -200,11 +200,23 @@ def test_list_valued_score_reduced_per_position(tmp_path: Path) -> None:
                 "samples": [{"value": [0.6666666666666666, 0.6666666666666666], "sample_id": 1}],
             }
         ],
-        [],
+        [  # a list-valued metric: one entry per position, named 1, 2 in group "mean"
+            {
+                "name": "judges",
+                "scorer": "judges",
+                "reducer": "mean",
+                "metrics": {
+                    "mean-1": {"name": "1", "group": "mean", "value": 0.6666666666666666},
+                    "mean-2": {"name": "2", "group": "mean", "value": 0.6666666666666666},
+                },
+            }
+        ],
     )
     r = sealed(import_inspect({"with_skill": log}, skill_name="s"))
     assert [d.score for d in r.cases[0].arms.with_skill.draws] == [0.75, 0.25, 1.0]
     assert [(f.label, f.value) for f in r.source_report.figures] == [
+        ("judges mean 1", 0.6666666666666666),
+        ("judges mean 2", 0.6666666666666666),
         ("judges [1], reduced", 0.6666666666666666),
         ("judges [2], reduced", 0.6666666666666666),
     ]
