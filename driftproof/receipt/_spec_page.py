@@ -66,8 +66,8 @@ VERSION_NOTES: dict[str, str] = {
     "answer's output tokens without it; each arm's median reported input tokens; the output "
     "budget's spelling on Chat Completions; members a judge's structured decision carried "
     "beyond its schema, recorded and ignored; run.aa marks an A/A calibration (the with-skill "
-    "arm run twice, no skill verdict) and run.quality_margin records the non-inferiority margin declared before "
-    "the run. Every member 0.16 added may be absent, read as unknown.",
+    "arm run twice, no skill verdict) and run.quality_margin records the non-inferiority "
+    "margin declared before the run. Every member 0.16 added may be absent, read as unknown.",
 }
 
 
