@@ -6,10 +6,13 @@ environment (never through ``${{ }}`` inside ``run:``)::
     DRIFTPROOF_BASELINE   path of the earlier (baseline) receipt          required
     DRIFTPROOF_RECEIPT    path of the new receipt                         required
     DRIFTPROOF_FAIL_ON    comma-separated decisions that fail the job     default "regressed"
+    DRIFTPROOF_AA         path of an A/A calibration receipt to cite      optional
     GITHUB_OUTPUT         file the outputs are appended to                set by GitHub
     GITHUB_STEP_SUMMARY   file the Markdown summary is appended to        set by GitHub
 
-``--baseline``/``--receipt``/``--fail-on`` on the command line override the environment.
+``--baseline``/``--receipt``/``--fail-on``/``--aa`` on the command line override the environment.
+An A/A receipt (``run --aa``) is cited at the end of the summary: how many changes noise alone
+calls at its spreads; it never changes the decision, and a receipt that is not one is an error.
 
 Decision (output ``decision``), from :func:`driftproof.compare.compare_receipts`:
 
@@ -34,9 +37,16 @@ never makes the lift look as if it moved;
 ``regressed-cases`` (a JSON array of case ids), ``draws-needed`` (empty unless UNDERPOWERED with
 a count).
 
-Exit status: 0 when the decision is not in ``fail-on``; 1 when it is (by default: a case
-regressed); 2 when an input is missing or a receipt cannot be read (bad JSON, schema, seal),
-with the problems in the summary and on stderr.
+``fail-on`` may also name ``beyond-noise``: the job then fails on a regressed decision only when
+the number of regressed cases is beyond what noise alone gives, that is when the chance of at
+least that many regressed cases with every case's true mean unchanged, at these spreads and
+draws, is under 5% (:mod:`driftproof.stats.false_alarms`). The default stays ``regressed``:
+any regressed case fails. The summary gives the expected number and that chance whichever is chosen.
+
+Exit status: 0 when the decision is not in ``fail-on`` (nor beyond noise under
+``beyond-noise``); 1 when it is (by default: a case regressed); 2 when an input is missing or
+a receipt cannot be read (bad JSON, schema, seal), with the problems in the summary and on
+stderr.
 """
 
 from __future__ import annotations
@@ -61,11 +71,13 @@ if TYPE_CHECKING:
     from driftproof.stats import Band, CaseVerdict
 
 __all__ = [
+    "BEYOND_NOISE",
     "DECISIONS",
     "MAX_SUMMARY_BYTES",
     "action_outputs",
     "append_github_output",
     "decide",
+    "job_fails",
     "main",
     "md_escape",
     "summary_markdown",
@@ -80,6 +92,8 @@ DECISIONS: tuple[str, ...] = (
     VerdictCode.INCONCLUSIVE,
     Status.NO_SEPARATION,
 )
+#: The ``fail-on`` word for "fail on regressed cases only beyond what noise alone gives".
+BEYOND_NOISE = "beyond-noise"
 #: GitHub refuses a step summary over 1 MiB (SITE-NOTES 4.2); stay well under it.
 MAX_SUMMARY_BYTES = 1_000_000
 #: Per-case rows shown before the "N more" note, whatever their size.
@@ -112,6 +126,21 @@ def decide(c: Comparison) -> str:
     if VerdictCode.INCONCLUSIVE in verdicts:
         return VerdictCode.INCONCLUSIVE
     return Status.NO_SEPARATION
+
+
+def job_fails(c: Comparison, fail_on: Sequence[str]) -> bool:
+    """Whether the job fails: the decision is in ``fail_on``, or ``fail_on`` names
+    :data:`BEYOND_NOISE`, the decision is regressed and the count is beyond noise."""
+    decision = decide(c)
+    if decision in fail_on:
+        return True
+    fa = c.false_alarms
+    return (
+        BEYOND_NOISE in fail_on
+        and decision == VerdictCode.REGRESSED
+        and fa is not None
+        and fa.beyond_noise
+    )
 
 
 def _lift_text(lift: float | None, either_smoke: bool) -> str:
@@ -246,7 +275,7 @@ def summary_markdown(
             "(the cases found in one receipt only are listed below).\n\n"
         )
     else:
-        fails = decision in fail_on
+        fails = job_fails(c, fail_on)
         head.append(
             f"**Decision: {md_escape(decision)}**; the job "
             f"{'fails' if fails else 'passes'} (fail-on: {md_escape(', '.join(fail_on))}).\n\n"
@@ -271,6 +300,8 @@ def summary_markdown(
                 f"**{md_escape(c.underpowered_sentence)}** "
                 f"{md_escape(c.underpowered_reason or '', 500)}\n\n"
             )
+        if c.false_alarms is not None:
+            head.append(f"{md_escape(c.false_alarms.sentence(), 1000)}\n\n")
     if c.not_like_for_like:
         head.append(f"{md_escape(c.not_like_for_like, 500)}\n\n")
     head += [f"- {md_escape(line, 500)}\n" for line in c.legend]
@@ -331,15 +362,16 @@ def _parse_fail_on(value: str) -> list[str]:
     list with no decision in it (``","``) is refused rather than read as "never fail"."""
     if not value.strip():
         return [VerdictCode.REGRESSED]
+    choices = (*DECISIONS, BEYOND_NOISE)
     items = [x.strip() for x in value.split(",") if x.strip()]
     if not items:
         raise ValueError(
-            f"fail-on: {value!r} names no decision; expected any of {', '.join(DECISIONS)}"
+            f"fail-on: {value!r} names no decision; expected any of {', '.join(choices)}"
         )
-    unknown = [x for x in items if x not in DECISIONS]
+    unknown = [x for x in items if x not in choices]
     if unknown:
         raise ValueError(
-            f"fail-on: unknown decision {unknown[0]!r}; expected any of {', '.join(DECISIONS)}"
+            f"fail-on: unknown decision {unknown[0]!r}; expected any of {', '.join(choices)}"
         )
     return items
 
@@ -382,6 +414,8 @@ def _main(argv: Sequence[str] | None) -> int:
     from driftproof.compare import compare_receipts
     from driftproof.errors import DriftproofError
     from driftproof.receipt import read_receipt
+    from driftproof.render.aa import aa_line
+    from driftproof.stats.aa import aa_reading
 
     p = argparse.ArgumentParser(
         prog="python -m driftproof.action", description=__doc__.splitlines()[0]
@@ -391,6 +425,7 @@ def _main(argv: Sequence[str] | None) -> int:
     p.add_argument(
         "--fail-on", default=os.environ.get("DRIFTPROOF_FAIL_ON", "") or VerdictCode.REGRESSED
     )
+    p.add_argument("--aa", default=os.environ.get("DRIFTPROOF_AA", ""))
     args = p.parse_args(argv)
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     output_path = os.environ.get("GITHUB_OUTPUT")
@@ -412,19 +447,25 @@ def _main(argv: Sequence[str] | None) -> int:
         return fail([f"input {n} is required: the path of a receipt" for n in missing])
     read: list[Receipt] = []
     problems: list[str] = []
-    for path in (args.baseline, args.receipt):  # both read, so every problem is reported at once
+    paths = [args.baseline, args.receipt] + ([args.aa] if args.aa else [])
+    for path in paths:  # all read, so every problem is reported at once
         try:
             read.append(read_receipt(path))
         except DriftproofError as exc:
             problems += exc.lines()
+    if not problems and args.aa and not read[2].run.aa:
+        problems.append(f"{args.aa}: /run/aa: expected an A/A calibration (run --aa)")
     if problems:
         return fail(problems)
-    a, b = read
-    c = compare_receipts(a, b, a_name=Path(args.baseline).name, b_name=Path(args.receipt).name)
-    outputs = action_outputs(a, b, c)
-    unwritten = _write_outputs(
-        summary_path, summary_markdown(a, b, c, fail_on=fail_on), output_path, outputs
+    a, b = read[:2]
+    c = compare_receipts(
+        a, b, a_name=Path(args.baseline).name, b_name=Path(args.receipt).name, false_alarms=True
     )
+    outputs = action_outputs(a, b, c)
+    summary = summary_markdown(a, b, c, fail_on=fail_on)
+    if args.aa:  # cited beside the verdicts, never a decision (issue 37, item 4)
+        summary += f"\n{md_escape(aa_line(Path(args.aa).name, aa_reading(read[2])), 2000)}\n"
+    unwritten = _write_outputs(summary_path, summary, output_path, outputs)
     if unwritten:
         for line in unwritten:
             print(f"error: {line}", file=sys.stderr)
@@ -433,13 +474,14 @@ def _main(argv: Sequence[str] | None) -> int:
     # Only fixed words and counts reach stdout: a case id printed there could be read as a
     # workflow command. One annotation when a case regressed; the rest is in the summary.
     print(f"driftproof: decision {decision}; lift {outputs['lift']}")
+    fails = job_fails(c, fail_on)
     if decision == VerdictCode.REGRESSED:
         n = len(json.loads(outputs["regressed-cases"]))
         print(
-            f"::error title=Driftproof::{n} {'case' if n == 1 else 'cases'} regressed; "
-            "see the job summary"
+            f"::{'error' if fails else 'warning'} title=Driftproof::{n} "
+            f"{'case' if n == 1 else 'cases'} regressed; see the job summary"
         )
-    return 1 if decision in fail_on else 0
+    return 1 if fails else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -25,7 +25,9 @@ from driftproof.stats import (
     verdict_words,
 )
 from driftproof.stats.band import BandSource
+from driftproof.stats.false_alarms import FalseAlarms, draw_grid, suite_false_alarms
 from driftproof.stats.lift import CommonLifts, common_lifts
+from driftproof.stats.paired import PairedTest, paired_test
 from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import (
     BAND_SOURCE_LEGEND,
@@ -91,13 +93,30 @@ class Comparison:
     lifts: CommonLifts | None = None
     """Both suite lifts over the cases both receipts measured in both arms (context, never a
     verdict)."""
+    false_alarms: FalseAlarms | None = None
+    """How many regressed cases noise alone would give at these spreads and draws, and the
+    chance of the observed number (context; the Action's ``fail-on: beyond-noise``); ``None``
+    unless asked for, or when a side gets no verdict."""
+    paired: PairedTest | None = None
+    """The exact paired test over the compared cases' with-skill mean changes (B − A), context
+    beside the verdicts and never one (issue 37, item 3); ``None`` when a side is refused or
+    no case was compared."""
 
 
-def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str = "B") -> Comparison:
+def compare_receipts(
+    a: Receipt,
+    b: Receipt,
+    *,
+    a_name: str = "A",
+    b_name: str = "B",
+    false_alarms: bool = False,
+) -> Comparison:
     """Compare the with-skill arm of each case of ``a`` (earlier) with ``b`` (later) (D-6, D-9).
 
     Lost draws are bounded by the union of the two judge scales. Never raises for
-    receipts that loaded; a side that gets no verdict becomes a refusal line.
+    receipts that loaded; a side that gets no verdict becomes a refusal line. With
+    ``false_alarms``, the comparison also carries the suite-level A/A reading
+    (:mod:`driftproof.stats.false_alarms`).
     """
     sources = (_source(a), _source(b))
     legend = tuple(BAND_SOURCE_LEGEND[s] for s in dict.fromkeys(sources) if s is not None)
@@ -189,6 +208,8 @@ def compare_receipts(a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str =
         needed,
         notes,
         lifts=lifts,
+        false_alarms=suite_false_alarms(rows, draw_grid(a), draw_grid(b)) if false_alarms else None,
+        paired=paired_test([v.delta for v in rows if v.delta is not None]),
     )
 
 

@@ -109,6 +109,31 @@ def to_json(c: Comparison) -> str:
             }
             for v in c.context_rows
         ],
+        "false_alarms": None
+        if c.false_alarms is None
+        else {
+            "expected": c.false_alarms.expected,
+            "observed": c.false_alarms.observed,
+            "p_at_least": c.false_alarms.p_at_least,
+            "beyond_noise": c.false_alarms.beyond_noise,
+            "level": c.false_alarms.level,
+            "trials_per_case": c.false_alarms.trials,
+            "cases": c.false_alarms.cases,
+        },
+        "paired": None
+        if c.paired is None
+        else {
+            "cases": c.paired.cases,
+            "up": c.paired.up,
+            "down": c.paired.down,
+            "zero": c.paired.ties,
+            "sign_test_p": _num(c.paired.sign_p),
+            "mean_change": _num(c.paired.mean),
+            "interval": [_num(c.paired.low), _num(c.paired.high)],
+            "coverage": _num(c.paired.coverage),
+            "method": c.paired.method,
+            "not_computed": c.paired.reason,
+        },
         "lifts": None
         if c.lifts is None
         else {

@@ -217,6 +217,7 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
         read["v2-run1"],
         a_name="receipts/v1-run1.json",
         b_name="receipts/v2-run1.json",
+        false_alarms=True,  # as `driftproof diff` prints it
     )
     diff = to_text(cmp)
     (folder / "diff.txt").write_text(f"{BANNER}\n\n{diff}", encoding="utf-8")
@@ -288,10 +289,7 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
             "spread, and a diff names it. "
             f"{METHOD_URL}#inconclusive-lost-draws"
         )
-    lines.append(
-        f"5. Plan: {plan_head} (plan.txt) "
-        f"{METHOD_URL}#underpowered-not-enough-draws-to-conclude-at-this-effect-floor"
-    )
+    lines.append(f"5. Plan: {plan_head} (plan.txt) {METHOD_URL}#planning-a-run")
     if iv.lift is not None and iv.se is not None:
         lines.append(
             f"6. The lift, with its paired interval as context: {iv.lift:+.3f} (95% interval "

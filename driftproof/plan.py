@@ -1,18 +1,20 @@
-"""Planning a run from a pilot receipt: draws per arm to resolve the effect floor, calls, cost.
+"""Planning a run from a pilot receipt: draws per arm, the chance of a verdict, calls, cost.
 
 Pure: a receipt model in, a :class:`Plan` out (``driftproof plan`` prints it).
-Each case compares its with-skill arm with its baseline (D-6) and asks the D-5
-question with the spreads held: the smallest equal draws per arm at which
-``sd_with + sd_base + 2·sqrt((sd_with² + sd_base²)/n)`` falls under 0.05. The plan
-takes the largest count over the cases; a case whose spreads alone reach the
-floor is named, since no draw count resolves it. Where the cases disagree (the
-receipt-wide band of D-8 reads "More cases, not more draws, …"), the plan says so and
-gives the cases that would be needed under the standard-error reading of that band
-(STATISTICS-NOTES 6.5; ``band_quadrature_se`` in verdicts.json): the smallest N ≥ 2
-with ``band / sqrt(N)`` under the floor, the spread across cases held.
+Each case compares its with-skill arm with its baseline (D-6). A pilot of a few draws measures
+each spread loosely, so each is taken at its upper confidence bound and the count is put far
+enough from the underpowered boundary (D-5) that a run at it, with no effect, reads
+underpowered at most 10% of the time, and large enough that the stated effect is called
+(:mod:`driftproof.stats.planning`). A case whose bounded spreads alone reach the floor has no
+count and is named. The plan takes the largest count over the cases and gives, at that count,
+each case's chance of a verdict at the stated effect, by seeded simulation at the pilot's own
+spreads on the judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More
+cases, not more draws, …"), the plan says so and gives the cases that would bring the band's
+standard error under the floor (STATISTICS-NOTES 6.5; ``band_quadrature_se`` in
+verdicts.json): the smallest N ≥ 2 with ``band / sqrt(N)`` under the floor, the spread across
+cases held; it names that number only when it is more than the pilot has.
 A count is never below the run's own minimum of 3 draws per arm (the stopping rule,
-:data:`driftproof.run.scheduler.MIN_DRAWS`): D-5's smallest n ≥ 2 is raised to it, since a
-run cannot be asked for fewer.
+:data:`driftproof.run.scheduler.MIN_DRAWS`).
 An aggregates-only receipt is refused (method, "Figures a source printed …").
 
 Calls: one answer per draw per arm, and ``judge_samples_per_generation`` judge calls
@@ -28,8 +30,9 @@ from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
 from driftproof.stats import case_bands, judge_scale, receipt_band_of
+from driftproof.stats.false_alarms import draw_grid
+from driftproof.stats.planning import DEFAULT_EFFECT, SPREAD_LEVEL, p_verdict, size_case
 from driftproof.stats.underpowered import cases_needed as stats_cases_needed
-from driftproof.stats.underpowered import draws_needed
 from driftproof.wording import MORE_CASES
 
 #: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
@@ -37,8 +40,14 @@ RUN_MIN_DRAWS = 3
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
+    from driftproof.stats import Band
+    from driftproof.stats.planning import CaseSizing
 
-__all__ = ["BATCH_PRICE_RATIO", "CasePlan", "Plan", "plan_receipt"]
+__all__ = ["BATCH_PRICE_RATIO", "VERDICT_TRIALS", "CasePlan", "Plan", "plan_receipt"]
+
+#: Simulated runs per case for the chance of a verdict (fewer past 200 draws per arm: at
+#: least 100, at most 400,000 simulated draws per case).
+VERDICT_TRIALS = 1000
 
 #: Batch price ÷ interactive price: Anthropic Message Batches bill "50% of standard API
 #: prices", the OpenAI Batch API a 50% discount (their pricing pages; issue 17).
@@ -47,19 +56,31 @@ BATCH_PRICE_RATIO = 0.5
 
 @dataclass(frozen=True)
 class CasePlan:
-    """One case's draws per arm (D-5), spreads held.
+    """One case's planned draws per arm.
 
     Attributes:
         case_id: the case.
-        draws_needed: equal draws per arm that resolve the floor; ``None`` when none does or
-        unknown. no_draw_count: ``sd_with + sd_base`` alone reaches the floor.
+        draws_needed: planned draws per arm (:func:`driftproof.stats.planning.size_case`);
+            ``None`` when no count does or unknown.
+        no_draw_count: the two spreads' upper bounds alone reach the floor.
         measured: measured draws in the with-skill and baseline arms of the pilot.
+        spreads: the pilot's with-skill and baseline spreads; ``None`` without two draws each.
+        bounds: their upper confidence bounds (:data:`~driftproof.stats.planning.SPREAD_LEVEL`).
+        p_verdict: chance of a verdict at the plan's effect with the plan's draws per arm
+            (simulated); ``None`` when the case or the plan has no count.
     """
 
     case_id: str
     draws_needed: int | None
     no_draw_count: bool
     measured: tuple[int, int]
+    spreads: tuple[float, float] | None = None
+    bounds: tuple[float, float] | None = None
+    p_verdict: float | None = None
+    pilot_draws: int | None = None
+    """When the pilot cannot tell whether a count exists: the draws per arm to grow it to."""
+    undecided: bool = False
+    """The pilot cannot tell whether any count resolves the case."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +103,10 @@ class Plan:
         judge_usd_interactive / judge_usd_batch: the same grading cost at the interactive and
             at the batch price (``run --batch``; both providers bill a batch request at
             :data:`BATCH_PRICE_RATIO` of the interactive price); ``None`` when unknown.
+        effect: the lift planned for, on the judge scale.
+        level: confidence level of the spread bounds.
+        p_verdict: the lowest chance of a verdict at ``effect`` over the cases with a count.
+        verdict_trials: simulated runs per case behind each chance.
     """
 
     draws_per_arm: int | None
@@ -98,14 +123,34 @@ class Plan:
     cost_note: str
     judge_usd_interactive: float | None = None
     judge_usd_batch: float | None = None
+    effect: float = DEFAULT_EFFECT
+    level: float = SPREAD_LEVEL
+    p_verdict: float | None = None
+    verdict_trials: int = VERDICT_TRIALS
+
+    @property
+    def undecided_cases(self) -> tuple[str, ...]:
+        """Cases the pilot is too small to size either way."""
+        return tuple(c.case_id for c in self.cases if c.undecided)
+
+    @property
+    def pilot_draws(self) -> int | None:
+        """The draws per arm to grow the pilot to for its undecided cases (the largest asked)."""
+        asks = [c.pilot_draws for c in self.cases if c.undecided and c.pilot_draws is not None]
+        return max(asks) if asks else None
 
 
-def plan_receipt(r: Receipt) -> Plan:
-    """The plan for a full run from pilot receipt ``r``.
+def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
+    """The plan for a full run from pilot receipt ``r``, for a true lift of ``effect``.
 
     Raises:
-        RefusalError: ``r`` is aggregates only, or no case has a measured draw in both arms.
+        RefusalError: ``r`` is aggregates only, no case has a measured draw in both arms, or
+            ``effect`` is not a positive number on the judge scale.
     """
+    if not 0.0 < effect <= 1.0:
+        raise RefusalError(
+            f"--effect must be a lift above 0 and at most 1 on the judge scale, not {effect}"
+        )
     if r.is_aggregates_only:
         raise RefusalError(
             "plan refuses an aggregates-only receipt: the source printed figures with no "
@@ -116,18 +161,49 @@ def plan_receipt(r: Receipt) -> Plan:
         raise RefusalError(
             "plan needs a case with a measured draw in both arms; this receipt has none"
         )
-    plans = []
+    sized: list[tuple[str, Band, Band, CaseSizing | None]] = []
     for cid, w, b in bands:
         if w.sd is None or b.sd is None:
+            sized.append((cid, w, b, None))
+            continue
+        sized.append((cid, w, b, size_case(w.sd, w.n, b.sd, b.n, effect)))
+    counts = [z.draws for *_, z in sized if z is not None and z.draws is not None]
+    per_arm = max(max(counts), RUN_MIN_DRAWS) if counts else None
+    grid = draw_grid(r)
+    # 1,000 runs per case, fewer past 200 draws per arm so a case simulates at most 400,000 draws
+    trials = (
+        VERDICT_TRIALS if per_arm is None else max(100, min(VERDICT_TRIALS, 200_000 // per_arm))
+    )
+    plans = []
+    for i, (cid, w, b, z) in enumerate(sized):
+        if z is None:
             plans.append(CasePlan(cid, None, False, (w.n, b.n)))
             continue
-        n, none = draws_needed(w.sd, b.sd)
-        plans.append(CasePlan(cid, None if n is None else max(n, RUN_MIN_DRAWS), none, (w.n, b.n)))
-    counts = [p.draws_needed for p in plans if p.draws_needed is not None]
-    per_arm = max(counts) if counts else None
+        assert w.sd is not None and b.sd is not None and b.mean is not None
+        chance = None
+        if z.draws is not None and per_arm is not None:
+            chance = p_verdict(
+                b.mean, w.sd, b.sd, per_arm, effect, grid, trials=trials, seed=37 + i
+            )
+        plans.append(
+            CasePlan(
+                cid,
+                None if z.draws is None else max(z.draws, RUN_MIN_DRAWS),
+                z.no_draw_count,
+                (w.n, b.n),
+                (w.sd, b.sd),
+                z.bounds,
+                chance,
+                z.pilot_draws,
+                z.undecided,
+            )
+        )
+    chances = [p.p_verdict for p in plans if p.p_verdict is not None]
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
     cases_needed = stats_cases_needed(rb.band) if rb is not None and disagree else None
+    if cases_needed is not None and cases_needed <= len(r.cases):
+        cases_needed = None  # the pilot already has that many: the count would say nothing
     arms = ("with_skill", "baseline") + (
         ("control",) if any(c.arms.control for c in r.cases) else ()
     )
@@ -149,7 +225,11 @@ def plan_receipt(r: Receipt) -> Plan:
         per_arm,
         tuple(plans),
         tuple(p.case_id for p in plans if p.no_draw_count),
-        tuple(p.case_id for p in plans if p.draws_needed is None and not p.no_draw_count),
+        tuple(
+            p.case_id
+            for p in plans
+            if p.draws_needed is None and not p.no_draw_count and not p.undecided
+        ),
         disagree,
         MORE_CASES if disagree else None,
         cases_needed,
@@ -160,6 +240,10 @@ def plan_receipt(r: Receipt) -> Plan:
         note,
         interactive,
         batch,
+        effect,
+        SPREAD_LEVEL,
+        min(chances) if chances else None,
+        trials,
     )
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from driftproof import view_model
 from driftproof.receipt import Receipt
+from driftproof.render.aa import aa_line
 from driftproof.stats import (
     band_source_of,
     lift_refusal,
@@ -32,14 +33,17 @@ from driftproof.stats import (
     unrecorded_arms,
     value_per_1k,
 )
+from driftproof.stats.aa import aa_reading
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
 from driftproof.stats.lift import control_lift
+from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.view_caveman import fidelity_view, usage_view
 from driftproof.view_facts import (
     context_view,
     headline,
     judge_cost,
     provenance,
+    quality_fact,
     reading_facts,
 )
 from driftproof.view_model import *  # noqa: F403 (the page model, re-exported whole)
@@ -84,7 +88,13 @@ def lift_coverage(r: Receipt) -> str:
     )
 
 
-def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None = None) -> Sheet:
+def sheet(
+    r: Receipt,
+    *,
+    path: str | Path | None = None,
+    size_bytes: int | None = None,
+    margin: float | None = None,
+) -> Sheet:
     """The sheet of receipt ``r`` (issue 6; D-6, D-7, D-9, D-14, D-16).
 
     Args:
@@ -93,9 +103,12 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
             size limit (``BREAKDOWN_MAX_BYTES``) unless ``size_bytes`` is given.
         size_bytes: the receipt file's size in bytes (e.g. ``len(raw)``); without it and
             without ``path``, the canonical JSON size is used.
+        margin: a non-inferiority margin given at reading, used only when the receipt records
+            none (:func:`driftproof.stats.noninferiority.quality_at_margin`).
 
     Raises:
         OSError: ``path`` is given and cannot be read (stat).
+        ValueError: ``margin`` differs from the margin the receipt records, or is outside (0, 1].
     """
     size = (
         size_bytes
@@ -135,7 +148,7 @@ def sheet(r: Receipt, *, path: str | Path | None = None, size_bytes: int | None 
             if has_bands(r)
             else "none: the receipt holds no judged score, so it has no band"
         ),
-        reading=reading_facts(reading),
+        reading=reading_facts(reading) + _quality(r, margin),
         lift=lift_text,
         lift_per_1k=per_1k_text,
         control_delta=_control_delta(r),
@@ -265,3 +278,13 @@ def _control_delta(r: Receipt) -> str | None:
         f"{fmt(delta, signed=True)} (with skill minus control, "
         f"equal weight over {cases} case{'s' if cases != 1 else ''})"
     )
+
+
+def _quality(r: Receipt, margin: float | None) -> tuple[view_model.Fact, ...]:
+    """The reading at a margin, when one is declared (issue 37, item 5), and what an A/A
+    calibration says about noise (item 4)."""
+    fact = quality_fact(quality_at_margin(r, margin))
+    out: tuple[view_model.Fact, ...] = (fact,) if fact is not None else ()
+    if r.run.aa:
+        out += (view_model.Fact("A/A calibration", aa_line("(this receipt)", aa_reading(r))),)
+    return out

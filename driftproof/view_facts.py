@@ -5,6 +5,7 @@ apart from every figure about the skill (method, "What grading cost"), the headl
 from __future__ import annotations
 
 from driftproof.receipt import Receipt
+from driftproof.render.paired import paired_line
 from driftproof.stats import (
     Reading,
     band_source_of,
@@ -13,12 +14,15 @@ from driftproof.stats import (
 )
 from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
+from driftproof.stats.noninferiority import Quality, QualityReading
+from driftproof.stats.paired import paired_test
 from driftproof.stats.savings import percent, token_savings
 from driftproof.view_model import (
     ARM_WORDS,
     UNKNOWN,
     ContextView,
     Fact,
+    arms_of,
     fmt,
     has_bands,
 )
@@ -26,6 +30,7 @@ from driftproof.view_rows import source_figures
 
 __all__ = [
     "context_view",
+    "quality_fact",
     "headline",
     "judge_cost",
     "provenance",
@@ -97,6 +102,9 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
                 + " (single-arm source: no lift, no interval, no value per token)",
             )
         )
+    reached = _skill_reached(r)
+    if reached is not None:
+        facts.append(Fact("median reported input tokens", reached))
     if r.provenance is not None:
         facts.append(
             Fact(
@@ -111,6 +119,23 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             facts.append(Fact("unrecorded", ", ".join(r.provenance.unrecorded)))
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
     return tuple(facts)
+
+
+def _skill_reached(r: Receipt) -> str | None:
+    """Each arm's median reported input tokens, the difference with the skill against the
+    baseline, beside the skill's own size (v0.16); ``None`` when the receipt records none."""
+    medians = {n: getattr(r.arms, n).input_tokens_median for n in arms_of(r)}
+    if all(v is None for v in medians.values()):
+        return None
+    text = ", ".join(
+        f"{ARM_WORDS[n]} {UNKNOWN if v is None else f'{v:,.0f}'}" for n, v in medians.items()
+    )
+    skill, base = medians.get("with_skill"), medians.get("baseline")
+    if skill is not None and base is not None:
+        text += f"; with the skill {skill - base:+,.0f}"
+    if r.skill.tokens is not None:
+        text += f", beside a skill of about {r.skill.tokens:,} tokens"
+    return text
 
 
 def judge_cost(r: Receipt) -> tuple[Fact, ...]:
@@ -212,4 +237,41 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     reasons = {f.value for f in splits}
     if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
         splits = [Fact("spread split, every case and arm", splits[0].value)]
-    return ContextView(CONTEXT_LABEL, interval, tuple(splits))
+    return ContextView(CONTEXT_LABEL, interval, tuple(splits), _exact(b, single, iv is None))
+
+
+def _exact(b: Breakdown, single: str | None, unavailable: bool) -> str:
+    """The exact paired test over the included cases' lifts, or why it is unavailable."""
+    if single is not None:
+        return f"unavailable: {single}"
+    if unavailable:
+        return "unavailable: the lift breakdown is unavailable"
+    if b.suite_lift is None:
+        return f"unavailable: {b.suite_lift_reason or 'the suite lift is unavailable'}"
+    lifts = [c.lift for c in b.cases if c.included and c.lift is not None]
+    return paired_line(paired_test(lifts), "lift", "the suite lift")
+
+
+def quality_fact(q: QualityReading) -> Fact | None:
+    """The reading at a margin (issue 37, item 5), or None when no margin is declared."""
+    if q.margin is None:
+        return None
+    label = "quality at a margin"
+    d = f"{q.margin.value:g}"
+    if q.reading is None:
+        return Fact(label, f"no reading at the margin {d}: {q.reason}")
+    saved = f"{100 * q.saving:.0f}%" if q.saving is not None else UNKNOWN
+    words = {
+        Quality.NOT_WORSE: f"saves {saved} of output tokens and is not worse by more than {d}",
+        Quality.NOT_SHOWN: f"saves {saved} but quality not shown within {d}",
+        Quality.WORSE: f"worse by more than {d}",
+    }[q.reading]
+    when = (
+        "before the run" if q.margin.declared == "receipt" else "when reading, not before the run"
+    )
+    return Fact(
+        label,
+        f"{words} ({q.measure}, skill arm minus the {q.reference} arm over {q.cases} cases: "
+        f"mean {fmt(q.mean, signed=True)}, 90% interval {fmt(q.low, signed=True)} to "
+        f"{fmt(q.high, signed=True)}; two one-sided tests at 5% each; margin declared {when})",
+    )

@@ -122,11 +122,13 @@ class BreakdownView:
 
 @dataclass(frozen=True)
 class ContextView:
-    """Context beyond the method, labelled so: the paired interval and the spread split."""
+    """Context beyond the method, labelled so: the paired interval, the spread split and the
+    exact paired test over cases (issue 37, item 3)."""
 
     label: str
     interval: str
     splits: tuple[Fact, ...]
+    exact: str
 
 
 @dataclass(frozen=True)

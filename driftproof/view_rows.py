@@ -9,6 +9,7 @@ from typing import Any
 
 from driftproof.receipt import Case, Receipt
 from driftproof.receipt._model import CaseArm, Draw
+from driftproof.run.endings import CLASSES
 from driftproof.stats import (
     arm_band,
     band_source_of,
@@ -87,6 +88,14 @@ def _case_output(arm: CaseArm | None) -> str:
     return f"mean {mean_of(counts) or 0.0:,.1f} ({len(counts)} draws)"
 
 
+#: Lost-draw kinds of a reply that did not end as a finished answer with the skill (D-19), in
+#: words; older kinds are shown as recorded.
+_KIND_WORDS = {
+    **{k: v for k, v in CLASSES.items() if k not in ("truncated", "refusal")},
+    "prompt_dropped": "prompt dropped",
+}
+
+
 def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
     missing = set(unrecorded_arms(r))
     out = []
@@ -100,7 +109,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         ]
         measured = sum(d.score is not None for d in draws)
         lost = [d.lost for d in draws if d.lost is not None]
-        kinds = sorted({x.kind for x in lost if x.kind})
+        kinds = sorted({_KIND_WORDS.get(x.kind, x.kind) for x in lost if x.kind})
         refused = sum(
             d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal")
             for d in draws

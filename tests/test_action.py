@@ -325,7 +325,12 @@ def test_action_conventions() -> None:
     assert '"$GITHUB_ACTION_PATH"' in install and "requirements.lock" in install
     diff = next(s for s in steps if s.get("id") == "diff")
     assert diff["run"] == "python -m driftproof.action"
-    assert set(diff["env"]) == {"DRIFTPROOF_BASELINE", "DRIFTPROOF_RECEIPT", "DRIFTPROOF_FAIL_ON"}
+    assert set(diff["env"]) == {
+        "DRIFTPROOF_BASELINE",
+        "DRIFTPROOF_RECEIPT",
+        "DRIFTPROOF_FAIL_ON",
+        "DRIFTPROOF_AA",  # issue 37: the aa: input
+    }
     # Every output the script writes is exposed, and only those.
     assert set(data["outputs"]) == {
         "decision",

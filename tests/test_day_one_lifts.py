@@ -108,9 +108,10 @@ def test_plan_never_recommends_fewer_draws_than_the_runs_minimum(tmp_path, capsy
     from driftproof.run.scheduler import MIN_DRAWS
 
     assert RUN_MIN_DRAWS == MIN_DRAWS == 3
-    # spreads 0.01 and 0.01: D-5 alone gives 2 draws per arm (cases/verdicts.json C1)
+    # spreads 0 and 0: their bounds are 0 too, and any count resolves the floor; D-5 alone
+    # gives 2 draws per arm, a run's minimum is 3
     p = tmp_path / "r.json"
-    p.write_text(json.dumps(make_receipt([case("x", [0.60, 0.62, 0.61], [0.45, 0.46, 0.47])])))
+    p.write_text(json.dumps(make_receipt([case("x", [0.60, 0.60, 0.60], [0.45, 0.45, 0.45])])))
     code, out, _ = run_main(["plan", str(p)], capsys)
-    assert code == 0 and out.startswith("3 draws per arm resolve the 0.05 effect floor")
-    assert "  x: 3 (pilot measured 3 with skill, 3 baseline)" in out
+    assert code == 0 and out.startswith("Run 3 draws per arm.")
+    assert "  x: 3 (pilot measured 3 with skill, 3 baseline; spreads 0.000 and 0.000" in out

@@ -16,8 +16,9 @@ from driftproof.compare import compare_receipts
 from driftproof.compare_report import EXIT_BAD_INPUT, exit_status, to_json, to_markdown, to_text
 from driftproof.errors import ReceiptError
 from driftproof.receipt import read_receipt
-from driftproof.render.diff import with_breakdowns
+from driftproof.render.diff import with_aa, with_breakdowns
 from driftproof.render.sheet import Format
+from driftproof.stats.aa import aa_reading
 from driftproof.view import receipt_breakdown
 
 __all__ = ["PRINTERS", "diff"]
@@ -34,7 +35,15 @@ PRINTERS = {"text": to_text, "markdown": to_markdown, "json": to_json}
     is_flag=True,
     help='Add each receipt\'s lift breakdown (method, "Lift by case") after the comparison.',
 )
-def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool) -> None:
+@click.option(
+    "--aa",
+    "aa_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="An A/A calibration receipt (run --aa) to cite beside the verdicts: how many changes "
+    "noise alone calls at its spreads.",
+)
+def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | None) -> None:
     """Compare receipt A (earlier) with receipt B (later), case by case.
 
     Each case's with-skill bands are compared: a change is called only when the
@@ -43,15 +52,25 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool) -> None:
     """
     try:
         ra, rb = read_receipt(a), read_receipt(b)
+        raa = read_receipt(aa_path) if aa_path is not None else None
     except ReceiptError as exc:
         for line in exc.lines():
             click.echo(f"error: {line}", err=True)
         raise SystemExit(EXIT_BAD_INPUT) from None
-    comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b))
+    if raa is not None and not raa.run.aa:
+        click.echo(
+            f"error: {aa_path}: /run/aa: expected an A/A calibration (run --aa), found "
+            f"{raa.run.aa}",
+            err=True,
+        )
+        raise SystemExit(EXIT_BAD_INPUT)
+    comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b), false_alarms=True)
     output = PRINTERS[fmt](comparison)
     if lift_breakdown:  # without the flag the output is unchanged (method, "Lift by case")
         views = [(str(p), receipt_breakdown(r, path=p)) for p, r in ((a, ra), (b, rb))]
         output = with_breakdowns(output, fmt, views)
+    if raa is not None:
+        output = with_aa(output, fmt, str(aa_path), aa_reading(raa))
     click.echo(output, nl=False)
     # SystemExit, not ctx.exit: the console entry runs click with standalone_mode=False,
     # which returns (and so drops) the code of a click Exit.

@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "openai-evals": "driftproof.cli.import_formats:openai_evals",
     "skill-validator": "driftproof.cli.import_formats:skill_validator",
     "vally": "driftproof.cli.import_formats:vally",
+    "skill-eval-harness": "driftproof.cli.import_formats:skill_eval_harness",
 }
 
 

@@ -1,5 +1,5 @@
 """``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|
-openai-evals|skill-validator|vally``:
+openai-evals|skill-validator|vally|skill-eval-harness``:
 one click command each.
 
 Each command parses its options, calls the registered importer
@@ -26,6 +26,7 @@ __all__ = [
     "openai_evals",
     "promptfoo",
     "skill_creator",
+    "skill_eval_harness",
     "skill_validator",
     "summary_json",
     "vally",
@@ -367,3 +368,12 @@ def vally(path: Path, out_dir: Path) -> None:
     """Vally results.json (schema 5): one receipt per skill, each stimulus a case, the compare
     votes, sign test and decision kept as the source's figures."""
     _write("vally", path, out_dir, str(path))
+
+
+@click.command("skill-eval-harness")
+@click.argument("path", type=EXISTING_FILE)
+@_OUT
+def skill_eval_harness(path: Path, out_dir: Path) -> None:
+    """skill-eval-harness benchmark.json: each case a case, each run a draw, its paired
+    sign-flip interval and test kept as the source's figures."""
+    _write("skill-eval-harness", path, out_dir, str(path))

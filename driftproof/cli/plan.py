@@ -1,4 +1,6 @@
-"""``driftproof plan RECEIPT``: draws per arm to resolve the effect floor, with calls and cost.
+"""``driftproof plan RECEIPT [--effect LIFT]``: draws per arm for a run that resolves the effect
+floor and calls a true lift of LIFT (default 1.5 × the floor), the chance that it does, calls
+and cost.
 
 Exit status: 0 a plan was printed; 2 bad input or a refusal (an aggregates-only receipt).
 """
@@ -14,16 +16,26 @@ from driftproof.cli._options import format_option
 from driftproof.errors import ReceiptError, RefusalError
 from driftproof.plan import Plan, plan_receipt
 from driftproof.receipt import read_receipt
+from driftproof.render.plan import headline
 from driftproof.render.plan import plan_text as to_text
+from driftproof.stats.planning import DEFAULT_EFFECT
 
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
 @format_option(["json", "text"])
-def plan(receipt: Path, fmt: str) -> None:
-    """From a pilot RECEIPT, the draws per arm needed to resolve the 0.05 effect floor."""
+@click.option(
+    "--effect",
+    type=float,
+    default=DEFAULT_EFFECT,
+    show_default=True,
+    help="The true lift (with skill − baseline, judge scale) the run should call.",
+)
+def plan(receipt: Path, fmt: str, effect: float) -> None:
+    """From a pilot RECEIPT, the draws per arm for a run that resolves the 0.05 effect floor
+    and calls a lift of EFFECT, with the chance that it does."""
     try:
-        p = plan_receipt(read_receipt(receipt))
+        p = plan_receipt(read_receipt(receipt), effect)
     except (ReceiptError, RefusalError) as exc:
         for line in exc.lines():
             click.echo(
@@ -50,12 +62,24 @@ def to_json(p: Plan) -> str:
         "cost_note": p.cost_note,
         "judge_usd_interactive": p.judge_usd_interactive,
         "judge_usd_batch": p.judge_usd_batch,
+        "effect": p.effect,
+        "spread_level": p.level,
+        "p_verdict": p.p_verdict,
+        "verdict_trials": p.verdict_trials,
+        "headline": headline(p),
+        "undecided_cases": list(p.undecided_cases),
+        "pilot_draws": p.pilot_draws,
         "cases": [
             {
                 "case_id": c.case_id,
                 "draws_needed": c.draws_needed,
                 "no_draw_count": c.no_draw_count,
                 "measured": list(c.measured),
+                "spreads": None if c.spreads is None else list(c.spreads),
+                "bounds": None if c.bounds is None else list(c.bounds),
+                "p_verdict": c.p_verdict,
+                "undecided": c.undecided,
+                "pilot_draws": c.pilot_draws,
             }
             for c in p.cases
         ],

@@ -8,10 +8,20 @@ the same command again. The result is a sealed receipt.
 
 Budgets: --max-output-tokens (default 8192) for each answer and --judge-max-output-tokens
 (default 4096, room for a reasoning judge) for each grade, both recorded in the receipt.
-Stop reasons: every draw records the provider's stop reason. An answer cut off by the budget
-(max_tokens, length, incomplete) is a lost draw, "cut off at N output tokens", unless the
-suite declares "truncation": "accepted"; a refusal is a lost draw of its own kind, with the
-refusal text and category kept.
+Stop reasons: every draw records the provider's stop reason. Only a finished final answer is
+graded: a reply whose ending is not in its lane's table of complete endings (listed at the
+end) is a lost draw named by its class. An answer cut off by the budget (max_tokens, length,
+incomplete) is a lost draw, "cut off at N output tokens", unless the suite declares
+"truncation": "accepted", which applies to the output budget only; a refusal is a lost draw
+of its own kind, with the refusal text and category kept. A server abort is retried like a
+transient error. Reasoning (thinking blocks, reasoning fields, a leading <think> block,
+Responses items that are not the final answer) is kept apart: never graded, checked or shown
+to the judge, and recorded by its length and hash only.
+
+The skill reached the model: where the provider reports input tokens, a draw with the skill
+that reports fewer than 80% of the skill's own size (o200k_base tokens; the margin allows for
+the serving model's tokenizer) is lost, "the server dropped part of the prompt". The receipt
+records each arm's median reported input tokens; a reported 0 is read as unrecorded.
 
 Error classes: 408, 409, 429, 5xx, 529 and overloaded_error are transient: retried up to 4
 attempts with jittered exponential back-off (2 s, 4 s, 8 s ... plus jitter) that waits at least
@@ -57,6 +67,7 @@ from driftproof.cli.run_setup import (
     simulated_options,
     skill_name_of,
 )
+from driftproof.run.endings import table_lines
 from driftproof.wording import SMOKE_RUN
 
 STOPPING_RULE = (
@@ -68,7 +79,13 @@ STOPPING_RULE = (
 _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
 
 
-@click.command(help=__doc__.split("\n\n", 1)[1] + "\n\nStopping rule: " + STOPPING_RULE)
+@click.command(
+    help=__doc__.split("\n\n", 1)[1]
+    + "\n\nStopping rule: "
+    + STOPPING_RULE
+    + "\n\nComplete endings, and the class of every other ending, per lane:\n\n\b\n"
+    + "\n".join(table_lines())
+)
 @click.argument("suite_file", type=EXISTING_FILE)
 @input_file_option("--skill", "skill_path", "The SKILL.md to measure.")
 @click.option("--model", required=True, help="The model that answers.")
@@ -122,6 +139,15 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
 @openai_api_option(
     "OpenAI API shape; OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually need chat.",
 )
+@choice_option(
+    "--budget-param",
+    choices=["auto", "max_tokens", "max_completion_tokens"],
+    default="auto",
+    help="Chat Completions only: how the output budget is spelled. auto sends "
+    "max_completion_tokens to OpenAI and max_tokens to any other host, and retries once with "
+    "the other spelling when the host refuses it (HTTP 400 naming it); the receipt records "
+    "the spelling used.",
+)
 @tokens_option(
     "--max-output-tokens",
     8192,
@@ -159,6 +185,19 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
     is_flag=True,
     help="Keep every answer in the receipt, and the judge's "
     "replies in <receipt>.transcripts.jsonl, for a later regrade.",
+)
+@click.option(
+    "--aa",
+    is_flag=True,
+    help="An A/A calibration: run the with-skill arm twice under the same settings (the second "
+    "run takes the baseline arm's place). The receipt gives no skill verdict; diff --aa cites it.",
+)
+@click.option(
+    "--margin",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=None,
+    help="Declare a non-inferiority margin (0 to 1, judge score or check pass rate) before the "
+    "run; the receipt records it, and view reads quality at it.",
 )
 @click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True)
 @click.option(
@@ -201,6 +240,7 @@ def run(
     base_url: str | None,
     judge_base_url: str | None,
     openai_api: str,
+    budget_param: str,
     max_output_tokens: int,
     judge_max_output_tokens: int,
     control: str | None,
@@ -208,6 +248,8 @@ def run(
     seed: int,
     quick: bool,
     keep_transcripts: bool,
+    aa: bool,
+    margin: float | None,
     concurrency: int,
     max_draws: int,
     timeout: float,
@@ -233,6 +275,11 @@ def run(
     if lang is not None:
         suite, control = in_language(suite, lang, control)
     skill_text = skill_path.read_text(encoding="utf-8")
+    if aa and control is not None:
+        raise click.BadParameter(
+            "an A/A calibration runs the with-skill arm twice and takes no control",
+            param_hint="--aa",
+        )
     if capture != "text" and (surface != "cli" or provider in OFFLINE):
         raise click.BadParameter("--capture files needs --surface cli", param_hint="--capture")
     jp = judge_provider or (provider if provider in OFFLINE else "anthropic")
@@ -252,7 +299,11 @@ def run(
         opts = simulated_options(seed, skill_text, control)
     elif provider != "stub":
         opts = (
-            {"base_url": base_url, "api": openai_api if provider == "openai" else None}
+            {
+                "base_url": base_url,
+                "api": openai_api if provider == "openai" else None,
+                "budget_param": budget_param if provider == "openai" else None,
+            }
             if surface == "api"
             else {"capture": capture}
         )
@@ -278,6 +329,8 @@ def run(
         keep_transcripts=keep_transcripts,
         control=control,
         language=lang,
+        aa=aa,
+        margin=margin,
     )
     batch_opts = None
     if batch:

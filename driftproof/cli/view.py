@@ -37,10 +37,21 @@ _PRINTERS = {"text": render_text, "markdown": render_markdown, "json": render_js
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
 @format_option(["text", "markdown", "json"], "Output format.")
-def view(receipt: Path, fmt: Format) -> None:
+@click.option(
+    "--margin",
+    type=float,
+    default=None,
+    help="Read quality at this non-inferiority margin (0 to 1) when the receipt declares none; "
+    "the sheet says it was declared when reading, not before the run.",
+)
+def view(receipt: Path, fmt: Format, margin: float | None) -> None:
     """Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown."""
     r = read_receipt(receipt)
-    click.echo(_PRINTERS[fmt](sheet(r, path=receipt)), nl=False)
+    try:
+        page = sheet(r, path=receipt, margin=margin)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--margin") from None
+    click.echo(_PRINTERS[fmt](page), nl=False)
 
 
 def render_breakdown(

@@ -92,6 +92,7 @@ _BUILTIN: tuple[str, ...] = (
     "openai_evals",
     "skill_validator",
     "vally",
+    "skill_eval_harness",
 )
 
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")

@@ -9,7 +9,7 @@ from typing import Any
 
 from driftproof.receipt import receipt_doc
 
-__all__ = ["aggregates_receipt", "declared_receipt"]
+__all__ = ["aggregates_receipt", "declared_receipt", "figure"]
 
 
 def declared_receipt(
@@ -49,3 +49,13 @@ def aggregates_receipt(
         uncertainty_unavailable="aggregates_only",
         **run,
     )
+
+
+def figure(label: str, value: Any, **more: Any) -> dict[str, Any]:
+    """A ``source_report`` figure; ``value`` kept only when it is a number."""
+    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return {
+        "label": label[:200],
+        "value": number,
+        **{k: v for k, v in more.items() if v is not None},
+    }

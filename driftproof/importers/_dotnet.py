@@ -21,7 +21,7 @@ from driftproof.importers._common import (
 from driftproof.importers._declared import declared_receipt
 from driftproof.importers._fields import utc_instant
 
-__all__ = ["figure", "read_results", "receipt_for"]
+__all__ = ["read_results", "receipt_for"]
 
 
 def read_results(path: Path) -> tuple[dict[str, Any], str, list[tuple[dict[str, Any], Where]]]:
@@ -46,16 +46,6 @@ def read_results(path: Path) -> tuple[dict[str, Any], str, list[tuple[dict[str, 
             raise (w / "verdicts" / i).fail("expected a verdict object")
         located.append((v, w / "verdicts" / i))
     return doc, file_sha256(raw), located
-
-
-def figure(label: str, value: Any, **more: Any) -> dict[str, Any]:
-    """A ``source_report`` figure; ``value`` kept only when it is a number."""
-    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-    return {
-        "label": label[:200],
-        "value": number,
-        **{k: v for k, v in more.items() if v is not None},
-    }
 
 
 def receipt_for(

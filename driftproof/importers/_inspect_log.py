@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from driftproof._json import pointer
 from driftproof.errors import ImportError_
@@ -27,6 +27,7 @@ from driftproof.receipt import sha256_text
 
 __all__ = [
     "TOOL",
+    "Log",
     "answer_text",
     "input_text",
     "judge_model_of",
@@ -63,8 +64,23 @@ def value_to_float(value: Any) -> float | None:
     return None
 
 
-def read_log(path: Path) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
-    """One Inspect log: (header with eval/plan/results/stats, [(sample, where)], raw bytes)."""
+class Log(NamedTuple):
+    """One Inspect log as read: the header (eval, plan, results, stats), its samples with their
+    places, the raw bytes (hashed), and the per-sample reductions with their place (``None``
+    when the log holds none)."""
+
+    header: dict[str, Any]
+    samples: list[tuple[dict[str, Any], Where]]
+    raw: bytes
+    reductions: tuple[list[Any], Where] | None
+
+
+def read_log(path: Path) -> Log:
+    """One Inspect log, ``.json`` or ``.eval``, checked against its schema.
+
+    Raises:
+        ImportError_: unreadable, malformed or of the wrong shape, naming the file and pointer.
+    """
     raw = read_bytes(path)
     if zipfile.is_zipfile(path):
         return _read_eval_zip(path, raw)
@@ -78,12 +94,16 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Whe
         )
     if not isinstance(samples, list):
         raise (w / "samples").fail("expected an array of samples")
-    return doc, [(s, w / "samples" / i) for i, s in enumerate(samples)], raw
+    reductions = doc.get("reductions")
+    return Log(
+        doc,
+        [(s, w / "samples" / i) for i, s in enumerate(samples)],
+        raw,
+        None if reductions is None else (reductions, w / "reductions"),
+    )
 
 
-def _read_eval_zip(
-    path: Path, raw: bytes
-) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Where]], bytes]:
+def _read_eval_zip(path: Path, raw: bytes) -> Log:
     z = Archive(path)
     names = set(z.names())
     # header.json is written when the run finishes; a log still being written (or
@@ -108,7 +128,17 @@ def _read_eval_zip(
         samples.append((s, Where(path, (n,))))
     if not samples:
         raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
-    return header, samples, raw
+    reductions = None
+    if "reductions.json" in names:  # written with header.json when the run finishes
+        doc = parse_json_bytes(
+            z.read("reductions.json"), path, allow_nan=True, pointer=_pointer_of("reductions.json")
+        )
+        validate_source(
+            doc, "inspect_ai", path, definition="reductions", prefix=("reductions.json",)
+        )
+        if doc is not None:
+            reductions = (doc, Where(path, ("reductions.json",)))
+    return Log(header, samples, raw, reductions)
 
 
 def _pointer_of(member: str) -> str:
@@ -201,12 +231,3 @@ def answer_text(sample: dict[str, Any]) -> str | None:
     if not choices or not isinstance(choices[0], dict):
         return None
     return _joined(member_object(choices[0], "message").get("content"), "text", "")
-    content = member_object(choices[0], "message").get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = [
-            c["text"] for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)
-        ]
-        return "".join(texts) if texts else None
-    return None

@@ -24,7 +24,10 @@ given for two arms is refused by its sha256. Mapping (INTEROP-NOTES.md §4):
 - judge: ``eval.model_roles.grader``, else the scorer's ``model`` parameter, else (for
   ``model_graded_*`` scorers, which grade with the evaluated model by default) ``eval.model``;
   a scorer with no model (``match``, ``includes``…) is marked unrecorded;
-- tokens: ``sample.output.usage`` input/output (generation only).
+- tokens: ``sample.output.usage`` input/output (generation only);
+- the source's own figures (``source_report``, :mod:`driftproof.importers._inspect_report`):
+  the declared epoch reducers, each sample's reduced value per reducer as the log wrote it,
+  and the run's metrics (a ``ci()`` interval with its bounds), never recomputed (D-15).
 
 ``.eval`` files are zip archives (``header.json``, ``samples/<id>_epoch_<n>.json``) whose
 members are deflate or Zstandard (method 93, what current Inspect writes); they are streamed
@@ -65,6 +68,12 @@ from driftproof.importers._inspect_log import (
     scorer_name,
     system_message_sha256,
     value_to_float,
+)
+from driftproof.importers._inspect_report import (
+    MAX_FIGURES,
+    declared_reducers,
+    run_figures,
+    sample_figures,
 )
 from driftproof.receipt import draw_doc, judge_sample_doc
 
@@ -113,8 +122,8 @@ def import_inspect(
         raise ImportError_.at("<options>", "", f"--scorer {scorer!r}: expected NAME or NAME:KEY")
     read = {arm: read_log(Path(p)) for arm, p in logs.items()}
     digests: dict[str, str] = {}
-    for arm, (_, _, raw) in read.items():
-        digest = file_sha256(raw)
+    for arm, log in read.items():
+        digest = file_sha256(log.raw)
         if digest in digests:
             raise ImportError_.at(
                 logs[arm],
@@ -124,7 +133,7 @@ def import_inspect(
                 "for a single-arm import",
             )
         digests[digest] = arm
-    tasks = {arm: (h.get("eval") or {}).get("task") for arm, (h, _, _) in read.items()}
+    tasks = {arm: (log.header.get("eval") or {}).get("task") for arm, log in read.items()}
     if len(set(tasks.values())) != 1:
         first = next(iter(logs.values()))
         raise ImportError_.at(
@@ -144,13 +153,20 @@ def import_inspect(
         f"the {a} arm (a single-arm log: no lift, no interval, no value per token)" for a in missing
     ]
     judges = set()
-    for arm, (header, samples, _) in read.items():
+    run_figs: list[dict[str, Any]] = []
+    sample_figs: list[dict[str, Any]] = []
+    reducers: dict[str, list[str] | None] = {}
+    for arm, log in read.items():
+        header, samples = log.header, log.samples
         ev = member_object(header, "eval")
         epochs.add(
             (ev.get("config") or {}).get("epochs") if isinstance(ev.get("config"), dict) else None
         )
         chosen = scorer_name(header, samples, name, Path(logs[arm]))
         judges.add(judge_model_of(header, chosen))
+        reducers[arm] = declared_reducers(log)
+        run_figs += run_figures(log, chosen, arm)
+        sample_figs += sample_figures(log, chosen, arm)
         for sample, sw in samples:
             if not isinstance(sample, dict):
                 raise sw.fail("expected a sample object")
@@ -191,7 +207,7 @@ def import_inspect(
         unrecorded.append(
             "generations_per_arm (eval.config.epochs absent or different between arms)"
         )
-    headers = {arm: h for arm, (h, _, _) in read.items()}
+    headers = {arm: log.header for arm, log in read.items()}
     models = {(h.get("eval") or {}).get("model") for h in headers.values()}
     model = next(iter(models)) if len(models) == 1 and isinstance(next(iter(models)), str) else None
     if model is None:
@@ -215,7 +231,7 @@ def import_inspect(
     if skill_md is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     times = _times(read, logs, unrecorded)
-    documents = [(f"{arm}={logs[arm]}", file_sha256(raw)) for arm, (_, _, raw) in read.items()]
+    documents = [(f"{arm}={logs[arm]}", file_sha256(log.raw)) for arm, log in read.items()]
     arm_specs: dict[str, Any] = {
         arm: arm_spec(
             Path(logs[arm]).name[:200], system_prompt_sha256=system_message_sha256(headers[arm])
@@ -242,6 +258,7 @@ def import_inspect(
         judge=judge,
         arms=arm_specs,
         band_source="generation",
+        source_report=_report(run_figs, sample_figs, reducers, unrecorded),
     )
     for k in ("started_at_offset", "finished_at_offset"):
         if times[k] is not None:
@@ -253,6 +270,33 @@ def import_inspect(
     return doc
 
 
+def _report(
+    run_figs: list[dict[str, Any]],
+    sample_figs: list[dict[str, Any]],
+    reducers: dict[str, list[str] | None],
+    unrecorded: list[str],
+) -> dict[str, Any] | None:
+    """The source's report: its run figures, then each sample's reduced values (dropped, and
+    listed as unrecorded, when there are more than the receipt holds), and the epoch reducers
+    when every log declares the same; ``None`` when the logs report nothing."""
+    if len(run_figs) + len(sample_figs) > MAX_FIGURES:
+        unrecorded.append(
+            f"the source's per-sample reduced values ({len(sample_figs)}, more than a receipt "
+            "holds)"
+        )
+        sample_figs = []
+    declared = list({tuple(r) if r is not None else None for r in reducers.values()})
+    if len(declared) > 1:
+        unrecorded.append("the epoch reducers (the arms' logs declare different ones)")
+    same = list(declared[0]) if len(declared) == 1 and declared[0] is not None else None
+    if not run_figs and not sample_figs and same is None:
+        return None
+    report: dict[str, Any] = {"figures": run_figs + sample_figs}
+    if same is not None:
+        report["reducers"] = same
+    return report
+
+
 def _times(
     read: dict[str, Any], logs: dict[str, Path], unrecorded: list[str]
 ) -> dict[str, str | None]:
@@ -260,8 +304,8 @@ def _times(
     instants."""
     started: list[tuple[datetime, str | None]] = []
     finished: list[tuple[datetime, str | None]] = []
-    for arm, (header, _, _) in read.items():
-        stats = member_object(header, "stats")
+    for arm, log in read.items():
+        stats = member_object(log.header, "stats")
         w = Where(logs[arm]) / "stats"
         for member, into in (("started_at", started), ("completed_at", finished)):
             value = stats.get(member)

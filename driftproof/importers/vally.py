@@ -25,7 +25,8 @@ from typing import Any
 
 from driftproof.importers import Imported, register
 from driftproof.importers._common import Where, case_id_for, member_list, member_object
-from driftproof.importers._dotnet import figure, read_results, receipt_for
+from driftproof.importers._declared import figure
+from driftproof.importers._dotnet import read_results, receipt_for
 from driftproof.receipt import draw_doc
 
 __all__ = ["import_vally", "vally_importer"]

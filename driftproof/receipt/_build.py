@@ -80,6 +80,7 @@ def build_judge_sample(
     serving_model: str | None = None,
     invalid_reason: str | None = None,
     reason: str | None = None,
+    ignored_members: Sequence[str] | None = None,
 ) -> JudgeSample:
     """One judge sample; ``reply`` is hashed, never stored; ``reason`` is the grader's stated
     reason (v0.15), kept as untrusted text.
@@ -94,6 +95,7 @@ def build_judge_sample(
         serving_model=serving_model,
         invalid_reason=invalid_reason,
         reason=reason,
+        ignored_members=None if ignored_members is None else list(ignored_members),
     )
 
 
@@ -119,6 +121,7 @@ def build_draw(
     attempts: Sequence[Part] | None = None,
     harness_events: Sequence[Part] | None = None,
     cost_usd: float | None = None,
+    reasoning: Part | None = None,
 ) -> Draw:
     """One draw. When ``score`` is None and judge samples are given, the score is their
     valid mean (D-1); a lost draw carries no score. ``other_model_calls`` (``{model,
@@ -162,6 +165,7 @@ def build_draw(
             "attempts": None if attempts is None else list(attempts),
             "harness_events": None if harness_events is None else list(harness_events),
             "cost_usd": cost_usd,
+            "reasoning": reasoning,
         }
     )
 

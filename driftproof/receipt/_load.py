@@ -3,8 +3,9 @@
 size bound → strict JSON parse (no NaN, no duplicate keys) → depth, string,
 collection and number bounds → known version, FORMAL refused → JSON Schema of the
 receipt's own ``schema_version`` (D-11) → seal on the document as written (D-12) →
-migration to the current shape (D-13) → pydantic model → consistency. After this,
-the core trusts the types and never re-checks.
+migration to the current shape (D-13) → pydantic model → consistency, with what the
+receipt's own evidence recomputes (D-18). After this, the core trusts the types and never
+re-checks.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from driftproof.receipt import _bounds
 from driftproof.receipt._bounds import check_json_bounds, quote
 from driftproof.receipt._messages import compiled_problems, schema_problems, to_pointer
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
+from driftproof.receipt._recompute import recompute_problems
 from driftproof.receipt._seal import atomic_write, sealed_bytes, verify_seal
 from driftproof.receipt._versions import (
     compiled_validator_for,
@@ -249,6 +251,7 @@ def _check_consistency(r: Receipt, file: str) -> None:
                 "arms recorded; both are marked recorded: false",
             )
         )
+    problems += recompute_problems(r, file)  # D-18: recomputed, not trusted
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         shown = problems[: _bounds.MAX_PROBLEMS]

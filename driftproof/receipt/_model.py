@@ -26,6 +26,7 @@ from driftproof.receipt._model_draw import (
     JudgeSample,
     Lost,
     OtherModelCall,
+    Reasoning,
     Refusal,
     Tokens,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "Provenance",
     "Receipt",
     "ReceiptBody",
+    "Reasoning",
     "Refusal",
     "Regrade",
     "RetryPolicy",

@@ -32,6 +32,7 @@ __all__ = [
     "FailedAttempt",
     "HarnessEvent",
     "Tokens",
+    "Reasoning",
     "Check",
     "CapturedFile",
     "OtherModelCall",
@@ -56,6 +57,11 @@ class JudgeSample(_Model):
     """Why the reply held no valid score."""
     reason: str | None = _v015()
     """The grader's stated reason; untrusted, escaped wherever shown."""
+    ignored_members: list[Annotated[str, StringConstraints(max_length=100)]] | None = Field(
+        default=None, max_length=20, exclude_if=lambda v: v is None
+    )
+    """Members of a structured decision its schema does not name, as JSON pointers (v0.16):
+    recorded and ignored."""
 
 
 class Lost(_Model):
@@ -116,6 +122,17 @@ class Tokens(_Model):
     """Of output: reasoning tokens."""
     total: Count | None = _v015()
     """Total tokens as the source reported them, when it did not split input and output."""
+    answer_output: Count | None = _v015()
+    """Of output: the final answer's tokens, reasoning left out (v0.16)."""
+
+
+class Reasoning(_Model):
+    """Reasoning a reply carried apart from its final answer (v0.16); never graded."""
+
+    chars: Count
+    """Its length in characters."""
+    sha256: Sha256
+    """Its digest."""
 
 
 class Check(_Model):
@@ -216,6 +233,8 @@ class Draw(_Model):
     """Events the harness printed beside its result (claude -p --verbose)."""
     cost_usd: NonNegative | None = _v016()
     """Cost of the draw's generation call in US dollars, as the source reported it."""
+    reasoning: Reasoning | None = _v015()
+    """Reasoning the reply carried apart from its answer (v0.16): length and digest only."""
 
     @field_validator("lost")
     @classmethod

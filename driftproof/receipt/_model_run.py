@@ -24,6 +24,8 @@ from driftproof.receipt._model_base import (
 Language = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")]
 #: A grid step of the grader's scores, above zero.
 Step = Annotated[float, Field(gt=0)]
+#: A non-inferiority margin: above 0, at most 1 (the quality scales are 0 to 1).
+Margin = Annotated[float, Field(gt=0, le=1)]
 
 __all__ = [
     "Harness",
@@ -137,6 +139,15 @@ class Run(_Model):
     """Present when the run went through the provider's batch API."""
     language: Language | None = _v015()
     """Language of the prompts and the control (seed 004); no English fallback."""
+    budget_param: Literal["max_tokens", "max_completion_tokens"] | None = _v015()
+    """How the output budget was spelled on Chat Completions (v0.16), the one sent; null for
+    other lanes."""
+    aa: bool | None = _v015()
+    """true for an A/A calibration (v0.16, ``run --aa``): the with-skill arm ran twice under the
+    same settings, the second run recorded as the baseline arm; it carries no skill verdict."""
+    quality_margin: Margin | None = _v015()
+    """The non-inferiority margin declared before the run (v0.16, ``--margin``), in units of the
+    quality compared (judge score or check pass rate)."""
 
 
 class Skill(_Model):
@@ -240,6 +251,8 @@ class ArmSpec(_Model):
     """bare, skill, control, or control_then_skill (the control followed by SKILL.md, seed 004)."""
     skill_fired: SkillFired | None = _v015()
     """How often the skill fired in this arm, beside the score, never inside it."""
+    input_tokens_median: NonNegative | None = _v015()
+    """Median of the input tokens the provider reported over this arm's draws (v0.16)."""
 
 
 class ArmSpecs(_Model):

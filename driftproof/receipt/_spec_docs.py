@@ -182,6 +182,8 @@ FIELD_UNITS: Final[dict[str, str]] = {
     "run.batch.file_ids": "array",
     "run.batch.file_ids[]": "id",
     "run.language": "language tag",
+    "run.aa": "flag",
+    "run.quality_margin": "score or pass rate",
     "judge.channel": "id",
     "judge.template_version": "version",
     "judge.max_output_tokens": "tokens",
@@ -265,6 +267,14 @@ FIELD_UNITS: Final[dict[str, str]] = {
     "source_report.source_repository": "id",
     "source_report.source_revision": "version",
     "source_report.evaluator_digest": "id",
+    f"{_D}.tokens.answer_output": "tokens",
+    f"{_D}.reasoning": "object",
+    f"{_D}.reasoning.chars": "characters",
+    f"{_D}.reasoning.sha256": "sha256",
+    f"{_J}.ignored_members": "array",
+    f"{_J}.ignored_members[]": "JSON pointer",
+    "arms.<arm>.input_tokens_median": "tokens",
+    "run.budget_param": "id",
 }
 
 #: path → meaning, for what is not a field of the current model (see the module docstring).
@@ -293,6 +303,7 @@ _OTHER_MEANINGS: Final[dict[str, str]] = {
     "source_report.reducers[]": "One reducer, as the source named it.",
     "source_report.figures[]": "One figure, as the source gave it.",
     "source_report.stages[]": "One stage, as the source printed it.",
+    f"{_J}.ignored_members[]": "One member, as a JSON pointer into the decision.",
 }
 
 

@@ -62,7 +62,12 @@ VERSION_NOTES: dict[str, str] = {
     "its stages (not run kept apart from a fail), its reducers and the revision and evaluator "
     "digest it recorded; a check's outcome (error apart from fail) and source type, and the "
     "check kind assertion; a draw's cost as the source reported it (cost_usd) and a case's "
-    "category in its source. Every member 0.16 added may be absent, read as unknown.",
+    "category in its source; each draw's reasoning kept apart (its length and digest) and its "
+    "answer's output tokens without it; each arm's median reported input tokens; the output "
+    "budget's spelling on Chat Completions; members a judge's structured decision carried "
+    "beyond its schema, recorded and ignored; run.aa marks an A/A calibration (the with-skill "
+    "arm run twice, no skill verdict) and run.quality_margin records the non-inferiority "
+    "margin declared before the run. Every member 0.16 added may be absent, read as unknown.",
 }
 
 

@@ -16,6 +16,7 @@ import math
 from driftproof.compare import Comparison, verdict_words
 from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.layout import md_table, text_table
+from driftproof.render.paired import paired_line
 from driftproof.stats import Band, CaseVerdict, VerdictCode
 from driftproof.wording import NO_DRAW_COUNT_REACHES
 
@@ -96,12 +97,23 @@ def lift_line(c: Comparison) -> str | None:
     )
 
 
+def paired_context(c: Comparison) -> str | None:
+    """The exact paired test over the compared cases, as context (never a verdict); ``None``
+    when no case was compared or a side is refused."""
+    if c.paired is None:
+        return None
+    words = paired_line(c.paired, "with-skill mean", "the mean change")
+    return f"Exact paired test over cases, context (never a verdict): {words}."
+
+
 def _lines_after(c: Comparison) -> list[str]:
     out = []
     if c.underpowered_sentence:
         out.append(f"{c.underpowered_sentence} ({c.underpowered_reason})")
     if c.not_like_for_like:
         out.append(c.not_like_for_like)
+    if c.false_alarms is not None:
+        out.append(c.false_alarms.sentence())
     out.extend(c.notes)
     return out
 
@@ -120,6 +132,9 @@ def comparison_text(c: Comparison) -> str:
     lift = lift_line(c)
     if lift:
         lines.append(lift)
+    exact = paired_context(c)
+    if exact:
+        lines.append(exact)
     header, rows = report_rows(c)
     table = text_table(header, rows, indent="", escape=terminal_safe)
     lines = [terminal_safe(x) for x in lines] + ["", *table, "", _BANDS_LEGEND]
@@ -156,6 +171,9 @@ def comparison_markdown(c: Comparison) -> str:
     lift = lift_line(c)
     if lift:
         lines += [md_html(lift), ""]
+    exact = paired_context(c)
+    if exact:
+        lines += [md_html(exact), ""]
     header, rows = report_rows(c)
     lines += md_table(header, rows, escape=md_html)
     lines += ["", _BANDS_LEGEND, ""]

@@ -1,15 +1,18 @@
 """``driftproof diff``'s output around the comparison: the lift breakdowns it adds after it
-(``--lift-breakdown``; method, "Lift by case")."""
+(``--lift-breakdown``; method, "Lift by case") and the A/A calibration it cites (``--aa``)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 
+from driftproof.render.aa import aa_line
+from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.sheet import Format, breakdown_document
+from driftproof.stats.aa import AAReading
 from driftproof.view import BreakdownView
 
-__all__ = ["with_breakdowns"]
+__all__ = ["with_aa", "with_breakdowns"]
 
 
 def with_breakdowns(
@@ -30,3 +33,31 @@ def with_breakdowns(
         doc["lift_breakdowns"] = [json.loads(d) for d in docs]
         return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"
     return "\n\n".join([output.rstrip("\n"), *(d.rstrip("\n") for d in docs)]) + "\n"
+
+
+def with_aa(output: str, fmt: Format, name: str, aa: AAReading) -> str:
+    """``output`` (a diff in ``fmt``) with the A/A calibration ``name`` cited after it, as
+    context beside the verdicts (issue 37, item 4).
+
+    Text: the sentence after a blank line. Markdown: the same, escaped. JSON: an ``aa`` object
+    (the sentence, and the observed, expected and at-least-one figures).
+
+    Raises:
+        json.JSONDecodeError: ``fmt`` is ``json`` and ``output`` is not a JSON document.
+    """
+    line = aa_line(name, aa)
+    if fmt == "json":
+        doc = json.loads(output)
+        doc["aa"] = {
+            "file": name,
+            "sentence": line,
+            "cases": len(aa.cases),
+            "observed_false_calls": aa.observed,
+            "expected_false_calls": aa.expected,
+            "chance_of_at_least_one": aa.at_least_one,
+            "smallest_effect_median": aa.smallest_median,
+            "smallest_effect_largest": aa.smallest_max,
+        }
+        return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"
+    shown = md_html(line) if fmt == "markdown" else terminal_safe(line)
+    return f"{output.rstrip(chr(10))}\n\n{shown}\n"

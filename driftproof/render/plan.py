@@ -1,5 +1,6 @@
-"""``driftproof plan``'s plan in plain words: the draws per arm that resolve the effect floor,
-the cases that no count reaches or that have no spread, calls and grading cost."""
+"""``driftproof plan``'s plan in plain words: one headline that says what to do (draws per
+arm, more cases, or which cases no number of draws resolves), the chance of a verdict at the
+planned effect beside the draws and the grading cost, then each case, calls and cost."""
 
 from __future__ import annotations
 
@@ -7,30 +8,84 @@ from driftproof.plan import Plan
 from driftproof.render.escape import terminal_safe
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
-__all__ = ["plan_text"]
+__all__ = ["headline", "plan_text"]
+
+
+def _pct(p: float) -> str:
+    return f"{p:.0%}" if 0.01 <= p <= 0.99 else ("over 99%" if p > 0.99 else "under 1%")
+
+
+def _names(ids: tuple[str, ...]) -> str:
+    return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
+
+
+def headline(p: Plan) -> str:
+    """The one line that says what to do; the demo's walkthrough quotes it."""
+    if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
+        return (
+            f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
+            f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor."
+        )
+    parts = []
+    if p.no_count_cases:
+        one = len(p.no_count_cases) == 1
+        parts.append(
+            f"The spreads of {_names(p.no_count_cases)} alone exceed the floor: no number of "
+            f"draws resolves {'it' if one else 'them'}; reduce {'its' if one else 'their'} "
+            f"spread or drop {'it' if one else 'them'}."
+        )
+    if p.undecided_cases:
+        one = len(p.undecided_cases) == 1
+        grow = (
+            f"grow it to {p.pilot_draws} draws per arm and plan again"
+            if p.pilot_draws is not None
+            else f"it already has many draws; reduce {'its' if one else 'their'} spread or drop "
+            f"{'it' if one else 'them'}"
+        )
+        parts.append(f"The pilot is too small to plan {_names(p.undecided_cases)}: {grow}.")
+    if p.draws_per_arm is not None:
+        run = f"{p.draws_per_arm} draws per arm"
+        if p.no_count_cases or p.undecided_cases:
+            parts.append(f"The other cases need {run}.")
+        elif p.sentence:
+            parts.append(f"Each case needs {run} on its own.")
+        else:
+            parts.append(f"Run {run}.")
+    if p.sentence:
+        parts.append(f"Across the suite: {p.sentence}")
+    if p.unknown_cases:
+        parts.append("Some cases have no spread to plan from (fewer than two draws in an arm).")
+    return " ".join(parts)
 
 
 def plan_text(p: Plan) -> str:
     """The plan in plain words; every line (a case id is the receipt's text) passed through
     :func:`~driftproof.render.escape.terminal_safe`."""
-    if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
-        head = (
-            f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
-            f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor."
+    lines = [headline(p)]
+    if p.draws_per_arm is not None and p.p_verdict is not None:
+        cost = ""
+        if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
+            cost = (
+                f"; grading cost interactive ${p.judge_usd_interactive:.2f}, "
+                f"batch ${p.judge_usd_batch:.2f}"
+            )
+        lines.append(
+            f"At {p.draws_per_arm} draws per arm a true lift of {p.effect:.3f} gives a verdict "
+            f"with a chance of {_pct(p.p_verdict)} in the case least likely to give one "
+            f"(simulated, {p.verdict_trials:,} runs per case at the pilot's own spreads){cost}."
         )
-    elif p.draws_per_arm is None and p.unknown_cases:
-        head = (
-            f"No draw count resolves the {EFFECT_FLOOR} effect floor for the cases with a spread; "
-            "the others have none to hold (unknown)."
+        if p.effect < EFFECT_FLOOR * 1.2:
+            lines.append(
+                f"A lift this near the {EFFECT_FLOOR} floor is called only about half the time at "
+                "any number of draws: the floor is tested on the measured gap, which falls below "
+                "a true lift at the floor about half the time."
+            )
+        lines.append(
+            f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a run at this "
+            "count with no effect reads underpowered at most 10% of the time when the true "
+            "spreads are no wider than the bounds. A case has no count only when even the "
+            f"lower {p.level:.0%} bounds of its spreads reach the floor."
         )
-    elif p.draws_per_arm is None:
-        head = f"No draw count resolves the {EFFECT_FLOOR} effect floor for any case."
-    else:
-        head = (
-            f"{p.draws_per_arm} draws per arm resolve the {EFFECT_FLOOR} effect floor, "
-            "spreads held."
-        )
-    lines = [head]
     if p.no_count_cases:
         lines.append(f"{NO_DRAW_COUNT_REACHES}: " + ", ".join(p.no_count_cases))
     if p.unknown_cases:
@@ -39,21 +94,40 @@ def plan_text(p: Plan) -> str:
             + ", ".join(p.unknown_cases)
         )
     if p.sentence:
-        lines.append(f"The cases disagree: {p.sentence}")
+        total = len(p.cases)
+        se = f"the receipt-wide band's standard error (band ÷ √cases) under {EFFECT_FLOOR}"
         if p.cases_needed is not None:
+            more = p.cases_needed - total
             lines.append(
-                f"  {p.cases_needed} cases would bring the receipt-wide band's standard error "
-                f"(band ÷ √cases) under {EFFECT_FLOOR}, the spread across cases held."
+                f"The cases disagree: {p.cases_needed} cases in all ({more} more) would bring "
+                f"{se}, the spread across cases held."
+            )
+        else:
+            lines.append(
+                f"The cases disagree: the pilot's {total} cases already bring {se}; it is how far "
+                "the cases sit apart, not their number, that keeps the band wide."
             )
     for c in p.cases:
         n = (
             str(c.draws_needed)
             if c.draws_needed is not None
-            else ("none" if c.no_draw_count else "unknown")
+            else "none"
+            if c.no_draw_count
+            else "pilot too small"
+            if c.undecided
+            else "unknown"
         )
+        extra = ""
+        if c.spreads is not None and c.bounds is not None:
+            extra = (
+                f"; spreads {c.spreads[0]:.3f} and {c.spreads[1]:.3f}, bounds "
+                f"{c.bounds[0]:.3f} and {c.bounds[1]:.3f}"
+            )
+        if c.p_verdict is not None:
+            extra += f"; verdict at {p.effect:.3f}: {_pct(c.p_verdict)}"
         lines.append(
             f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, "
-            f"{c.measured[1]} baseline)"
+            f"{c.measured[1]} baseline{extra})"
         )
     if p.answer_calls is not None:
         judge = (

@@ -160,6 +160,7 @@ def sheet_text(s: Sheet) -> str:
         "",
         s.context.label,
         f"  paired interval: {s.context.interval}",
+        f"  exact paired test: {s.context.exact}",
         *text_facts(s.context.splits),
     ]
     return "\n".join(out) + "\n"
@@ -255,6 +256,7 @@ def sheet_markdown(s: Sheet) -> str:
         md_text(s.context.label),
         "",
         f"- paired interval: {md_text(s.context.interval)}",
+        f"- exact paired test: {md_text(s.context.exact)}",
         *[f"- {md_text(f.label)}: {md_text(f.value)}" for f in s.context.splits],
     ]
     return "\n".join(out) + "\n"

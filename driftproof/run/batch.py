@@ -318,7 +318,7 @@ class OpenAIBatches(BatchLane):
 
         if self.lane.api == "responses":
             return build_responses(Request(**kw))
-        return build_chat(Request(**kw), compatible=self.lane.compatible)
+        return build_chat(Request(**kw), budget_param=self.lane.budget_param)
 
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
         return {"custom_id": custom_id, "method": "POST", "url": self.endpoint, "body": body}
@@ -387,8 +387,12 @@ class OpenAIBatches(BatchLane):
         ):
             from driftproof.run.providers.openai_api import read_chat, read_response
 
-            read = read_response if self.lane.api == "responses" else read_chat
-            reply = read(resp["body"], graded=cid.startswith("j"))
+            graded = cid.startswith("j")
+            reply = (
+                read_response(resp["body"], graded=graded)
+                if self.lane.api == "responses"
+                else read_chat(resp["body"], graded=graded, compatible=self.lane.compatible)
+            )
             if self.lane.keep_raw:
                 reply.raw = json.dumps(resp["body"], ensure_ascii=False)
             return cid, reply

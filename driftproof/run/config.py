@@ -63,6 +63,12 @@ class RunConfig:
     control: str | None = None
     language: str | None = None
     quick: bool = False
+    aa: bool = False
+    """``--aa``: an A/A calibration; the baseline arm is a second run of the with-skill arm
+    (receipt ``run.aa``, v0.16)."""
+    margin: float | None = None
+    """``--margin``: the non-inferiority margin declared before the run (receipt
+    ``run.quality_margin``, v0.16)."""
     settle: float = SETTLE
     truncation: str = "lost"
     """What a cut-off answer is: ``lost`` (default) or ``accepted``; a suite that declares
@@ -149,16 +155,22 @@ class Spend:
         return judge + self.reported
 
 
-def arm_systems(skill_text: str, control: str | None) -> dict[str, str | None]:
+def arm_systems(skill_text: str, control: str | None, aa: bool = False) -> dict[str, str | None]:
     """Each arm's system prompt: baseline none; with a control, the control alone and the
-    control, a blank line and SKILL.md for the skill arm (seed 004); else SKILL.md alone."""
+    control, a blank line and SKILL.md for the skill arm (seed 004); else SKILL.md alone.
+    An A/A calibration (``aa``) gives the baseline arm SKILL.md too: the with-skill arm twice
+    under the same settings (it takes no control)."""
+    if aa:
+        return {"with_skill": skill_text, "baseline": skill_text}
     if control is None:
         return {"with_skill": skill_text, "baseline": None}
     return {"with_skill": f"{control}\n\n{skill_text}", "baseline": None, "control": control}
 
 
 #: How each arm's system prompt is built (receipt ``arms.<arm>.construction``, v0.15).
-def construction(arm: str, control: str | None) -> str:
+def construction(arm: str, control: str | None, aa: bool = False) -> str:
+    if aa:
+        return "skill"
     if arm == "baseline":
         return "bare"
     if arm == "control":

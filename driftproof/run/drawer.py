@@ -2,10 +2,20 @@
 deterministic checks and the n judge samples (split from :mod:`.engine`).
 
 What the provider said (issue 13, items 2-5): every draw records the provider's stop reason,
-its failed attempts and whether the reply ran over the output budget; a truncated answer is a
-lost draw of kind ``truncated`` unless the suite accepts truncation; a refusal is a lost draw
+its failed attempts and whether the reply ran over the output budget; a refusal is a lost draw
 of kind ``refusal``; lone UTF-16 surrogates become U+FFFD before anything is hashed (D-1 for
 a draw's score: the mean of its valid judge samples).
+
+A finished answer (D-19): a reply is graded only when its lane's ending is complete
+(:mod:`.endings`); any other ending is a lost draw of its class, the output budget's
+(``truncated``) excepted when the suite accepts truncation. Reasoning the lane kept apart is
+recorded by its length and sha256 only, and never reaches a check or the judge; the draw's
+``tokens.answer_output`` leaves it out.
+
+The skill reached the model: where the lane reports input tokens, a with-skill draw whose
+reported input is below :data:`SKILL_REACHED_SHARE` of the skill's own size (o200k_base tokens)
+is lost as ``prompt_dropped``. A reported 0 input tokens (the prompt is never empty) is
+unrecorded, never 0. Every lost envelope keeps the usage and cost it reported.
 """
 
 from __future__ import annotations
@@ -15,19 +25,28 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from driftproof.receipt import draw_doc, judge_sample_doc
+from driftproof.receipt import draw_doc, judge_sample_doc, sha256_text
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.config import ANSWER_MAX, FILES_MAX, REASON_MAX, RunConfig, Spend
+from driftproof.run.endings import ending_reason
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import Provider, Reply, repair_text
+from driftproof.run.providers.base import AttemptError, Provider, Reply, repair_text
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
 from driftproof.run.suite import SuiteCase
 
-__all__ = ["Drawer", "canonical", "judge_verdict"]
+__all__ = ["Drawer", "SKILL_REACHED_SHARE", "canonical", "judge_verdict"]
+
+#: A with-skill draw must report at least this share of the skill's own size as input tokens.
+#: The skill is counted with o200k_base, not with the serving model's tokenizer, and current
+#: large-vocabulary tokenizers encode the same English and Markdown within about 15% of
+#: o200k_base (smaller vocabularies give more tokens, never fewer); the reported input also
+#: holds the task and the chat template on top of the skill. A 20% margin leaves room for the
+#: tokenizer and still catches a server that kept less than four fifths of the skill.
+SKILL_REACHED_SHARE = 0.8
 
 
 def _count(v: Any) -> int | None:
@@ -60,6 +79,9 @@ class Drawer:
         )
         self.journal, self.counter, self.sleep, self.spend = journal, counter, sleep, spend
         self.halt = threading.Event()
+        #: the skill's own size in o200k_base tokens, for the skill-reached check; ``None``
+        #: (no check) for the offline lanes
+        self.skill_tokens: int | None = None
 
     def _attempt(self, lane: Provider) -> Callable[[], None]:
         def attempt() -> None:
@@ -90,16 +112,21 @@ class Drawer:
                 attempts=attempts,
             )
         except LostDraw as exc:
+            cause = exc.__cause__
+            said_so = cause.reply if isinstance(cause, AttemptError) else None
+            if said_so is not None:
+                rec["generation_cost_usd"] = said_so.cost_usd
             rec["draw"] = draw_doc(
                 index,
                 lost_reason=exc.reason[:REASON_MAX],
-                lost_kind="error",
+                lost_kind=cause.kind if isinstance(cause, AttemptError) else "error",
                 lost_error_class=exc.error_class,
                 lost_status=exc.status,
                 attempts=attempts,
+                tokens=None if said_so is None else _tokens(said_so),
             )
         else:
-            stop = self._draw(case, index, reply, rec, attempts)
+            stop = self._draw(case, arm, index, reply, rec, attempts)
         if cfg.quick:
             rec["shown_answer"] = rec["draw"]["answer"] or (rec["draw"]["lost"] or {}).get("reason")
         if not cfg.keep_transcripts:
@@ -125,6 +152,7 @@ class Drawer:
     def _draw(
         self,
         case: SuiteCase,
+        arm: str,
         index: int,
         reply: Reply,
         rec: dict[str, Any],
@@ -136,32 +164,21 @@ class Drawer:
         reply.text = self._repaired(rec, "answer", reply.text) or ""
         if reply.raw is not None:
             reply.raw = repair_text(reply.raw)[0]
-        tokens = None
-        if reply.input_tokens is not None or reply.output_tokens is not None:
-            tokens = {
-                "input": reply.input_tokens,
-                "output": reply.output_tokens,
-                "counted_by": "provider",
-                **{
-                    k: v
-                    for k, v in (
-                        ("cache_read_input", reply.cache_read),
-                        ("cache_creation_input", reply.cache_creation),
-                        ("reasoning_output", reply.reasoning_output),
-                    )
-                    if v is not None
-                },
-            }
+        tokens = _tokens(reply)
         over = (
             None
             if reply.output_tokens is None or not self.provider.sends_budget
             else reply.output_tokens > cfg.max_tokens
         )
+        thought = self._repaired(rec, "reasoning", reply.reasoning)
         said: dict[str, Any] = {
             "stop_reason": reply.stop_reason[:64] if reply.stop_reason else None,
             "over_budget": over,
             "attempts": attempts,
             "harness_events": reply.harness_events,
+            "reasoning": None
+            if thought is None
+            else {"chars": len(thought), "sha256": sha256_text(thought)},
         }
         rec["generation_cost_usd"] = reply.cost_usd
         rec["transcript"] = {
@@ -198,6 +215,19 @@ class Drawer:
             reason = f"another model gave the answer: {reply.handoff}; the run stops"
             lose("handoff", reason)
             return reason
+        if (
+            arm == "with_skill"
+            and self.skill_tokens
+            and reply.input_tokens is not None
+            and reply.input_tokens < SKILL_REACHED_SHARE * self.skill_tokens
+        ):
+            lose(
+                "prompt_dropped",
+                f"the server dropped part of the prompt (reported {reply.input_tokens:,} input "
+                f"tokens; the skill alone is about {self.skill_tokens:,})",
+                reply.text or None,
+            )
+            return None
         if reply.refusal is not None:
             text = self._repaired(rec, "refusal", reply.refusal.get("text"))
             cat = reply.refusal.get("category")
@@ -212,7 +242,8 @@ class Drawer:
             )
             lose("refusal", reason, reply.text or None, refusal=refusal)
             return None
-        if reply.truncated and cfg.truncation == "lost":
+        ending = reply.lost_class
+        if ending == "truncated" and cfg.truncation == "lost":
             n = reply.output_tokens
             reason = (
                 (
@@ -220,10 +251,13 @@ class Drawer:
                     if n is not None
                     else f"cut off at the output budget of {cfg.max_tokens} tokens"
                 )
-                + f" (stop reason {reply.stop_reason}; budget {cfg.max_tokens});"
+                + f" (stop reason {reply.ending}; budget {cfg.max_tokens});"
                 " the suite does not accept truncation"
             )
             lose("truncated", reason, reply.text or None)
+            return None
+        if ending not in (None, "truncated"):
+            lose(ending, ending_reason(ending, reply.ending), reply.text or None)
             return None
         answer, reason, kind = reply.text, None, None
         if reply.capture is not None:
@@ -316,6 +350,8 @@ class Drawer:
                     judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000])
                 )
                 continue
+            if jr.input_tokens == 0:  # a non-empty prompt: unrecorded, never 0
+                jr.input_tokens = None
             if jr.input_tokens is not None or jr.output_tokens is not None:
                 usage["reported"] = True
                 usage["input"] += jr.input_tokens or 0
@@ -346,6 +382,7 @@ class Drawer:
                     serving_model=jr.serving_model,
                     invalid_reason=invalid[:2000] if invalid else None,
                     reason=why[:4000] if why else None,
+                    ignored_members=list(v.ignored) or None,
                 )
             )
             rec["transcript"]["judge_replies"].append(reply)
@@ -353,28 +390,64 @@ class Drawer:
         return samples
 
 
+def _tokens(reply: Reply) -> dict[str, Any] | None:
+    """The draw's ``tokens`` from what the lane reported, ``None`` when it reported neither
+    count. A reported 0 input tokens is unrecorded (the prompt is never empty).
+    ``answer_output`` is the output less its reported reasoning tokens; unknown when the reply
+    carried reasoning whose tokens were not reported apart, or were reported as 0 (D-19)."""
+    if reply.input_tokens == 0:
+        reply.input_tokens = None
+    if reply.input_tokens is None and reply.output_tokens is None:
+        return None
+    out, thought = reply.output_tokens, reply.reasoning_output
+    if out is None or (reply.reasoning and not thought):
+        answer = None  # reasoning seen, its tokens not reported apart (or reported as none)
+    else:
+        answer = max(0, out - (thought or 0))
+    return {
+        "input": reply.input_tokens,
+        "output": out,
+        "counted_by": "provider",
+        **{
+            k: v
+            for k, v in (
+                ("cache_read_input", reply.cache_read),
+                ("cache_creation_input", reply.cache_creation),
+                ("reasoning_output", thought),
+                ("answer_output", answer),
+            )
+            if v is not None
+        },
+    }
+
+
 def canonical(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> J.JudgeVerdict:
-    """A judge reply as a verdict: the structured decision when the lane returned one; the
-    final verdict of free text when the lane has no structured channel; else invalid, saying why."""
+    """A judge reply as a verdict: invalid, saying why, when it was refused or its ending is
+    not the complete ending of the judge's channel (D-19); else the structured decision when
+    the lane returned one; the final verdict of free text when the lane has no structured
+    channel; else invalid."""
     if jr.refusal is not None:
         return J.JudgeVerdict(
             None,
             "the judge refused: "
             + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300],
         )
-    if jr.decision is not None:
-        return J.parse_structured(case, jr.decision)
-    if jr.truncated:
+    ending = jr.lost_class
+    if ending == "truncated":
         n = jr.output_tokens
         return J.JudgeVerdict(
             None,
             f"the judge was cut off at {n if n is not None else budget} output tokens "
             f"(budget {budget}) before it recorded a grade",
         )
+    if ending is not None:
+        return J.JudgeVerdict(None, f"the judge's {ending_reason(ending, jr.ending)}")
+    if jr.decision is not None:
+        return J.parse_structured(case, jr.decision)
     if jr.channel in (None, "final_verdict"):
         return J.parse_reply(case, jr.text)
     return J.JudgeVerdict(None, f"the judge returned no {jr.channel} decision")

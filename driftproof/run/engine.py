@@ -119,7 +119,7 @@ def run_suite(
         cfg = dataclasses.replace(cfg, truncation="accepted")
     out = Path(out)
     cases = list(suite.cases[:1] if cfg.quick else suite.cases)
-    systems = arm_systems(skill_text, cfg.control)
+    systems = arm_systems(skill_text, cfg.control, cfg.aa)
     provider.keep_raw = judge.keep_raw = cfg.keep_transcripts
     harness_version = provider.start()
     judge.start()
@@ -160,6 +160,8 @@ def run_suite(
         cfg.control is not None
     ):  # the skill arm is the control then SKILL.md (absent otherwise: older journals resume)
         identity["skill_arm"] = "control_then_skill"
+    if cfg.aa:  # an A/A journal and an ordinary one never resume each other (absent otherwise)
+        identity["aa"] = True
     if cfg.language is not None:  # absent otherwise, so an older journal still resumes
         identity["language"] = cfg.language
         identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
@@ -181,6 +183,10 @@ def run_suite(
     drawer = Drawer(
         {c.id: c for c in cases}, systems, cfg, provider, judge, journal, counter, sleep, spend
     )
+    if provider.surface is not None:  # the offline lanes' replies report no real input
+        from driftproof.tokens import count_tokens
+
+        drawer.skill_tokens = count_tokens(skill_text)
     done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
     cells = [(c.id, arm) for c in cases for arm in systems]
     stopped = None

@@ -34,6 +34,7 @@ criteria template, so an edit to any of them, or to how a criterion is shown, mo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass
@@ -216,6 +217,9 @@ class JudgeVerdict:
     invalid_reason: str | None
     passed: bool | None = None
     reason: str | None = None
+    #: members of a structured decision that its schema does not name, recorded and ignored
+    #: (``/name`` at the top, ``/criteria/<i>/name`` in a criterion decision)
+    ignored: tuple[str, ...] = ()
 
 
 def _json_objects(text: str) -> list[tuple[dict, int]]:
@@ -296,19 +300,41 @@ def parse_decision(case: SuiteCase, obj: object) -> JudgeVerdict:
 
 def parse_structured(case: SuiteCase, obj: object) -> JudgeVerdict:
     """A decision that came back through a structured channel (tool call, strict JSON schema):
-    :func:`parse_decision`, and the decision must also match :func:`decision_schema`, which the
-    channel was asked to hold it to; one that breaks it (a member the schema does not allow, a
-    missing reason) is not measured, whatever its score says."""
-    verdict = parse_decision(case, obj)
+    members the schema does not name (at the top, or in a criterion decision) are recorded in
+    :attr:`JudgeVerdict.ignored` and set aside; what is left must match
+    :func:`decision_schema`, which the channel was asked to hold it to, and is read by
+    :func:`parse_decision`. A decision that breaks it otherwise (a missing reason, a member of
+    the wrong type) is not measured, whatever its score says."""
+    if not isinstance(obj, dict):
+        return parse_decision(case, obj)
+    schema = decision_schema(case)
+    kept, ignored = _known_members(obj, schema["properties"], "")
+    items = kept.get("criteria")
+    if case.criteria and isinstance(items, list):
+        item_props = schema["properties"]["criteria"]["items"]["properties"]
+        parts = [
+            _known_members(it, item_props, f"/criteria/{i}") if isinstance(it, dict) else (it, [])
+            for i, it in enumerate(items)
+        ]
+        kept["criteria"] = [p for p, _ in parts]
+        ignored += [n for _, extra in parts for n in extra]
+    verdict = parse_decision(case, kept)
     if verdict.score is not None:
-        broken = next(iter(Draft202012Validator(decision_schema(case)).iter_errors(obj)), None)
+        broken = next(iter(Draft202012Validator(schema).iter_errors(kept)), None)
         if broken is not None:
-            return JudgeVerdict(
+            verdict = JudgeVerdict(
                 None,
                 f"the decision does not match its schema: {broken.message[:300]}",
                 reason=verdict.reason,
             )
-    return verdict
+    return dataclasses.replace(verdict, ignored=tuple(ignored[:20]))
+
+
+def _known_members(obj: dict, properties: dict, where: str) -> tuple[dict, list[str]]:
+    """``obj`` with only the members ``properties`` names, and the pointers of the others
+    (each clipped to 100 characters)."""
+    kept = {k: v for k, v in obj.items() if k in properties}
+    return kept, [f"{where}/{k}"[:100] for k in obj if k not in properties]
 
 
 def _parse_score(obj: dict) -> JudgeVerdict:

@@ -78,6 +78,7 @@ def receipt_document(
         pydantic.ValidationError: a member the model refuses, named by its path.
     """
     case_docs, counts = [], set()
+    inputs: dict[str, list[int]] = {a: [] for a in systems}
     counted = missing = tin = tout = tcr = tcc = treason = 0
     repairs: list[dict[str, Any]] = []
     by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -98,6 +99,8 @@ def receipt_document(
                         field_ = f"judge_samples/{field_.split('/', 1)[1]}/reply_sha256"
                     elif field_ == "refusal":
                         field_ = "refusal/text"
+                    elif field_ == "reasoning":  # kept by its length and hash only
+                        field_ = "reasoning/sha256"
                     repairs.append(
                         {
                             "pointer": f"/cases/{ci}/arms/{arm}/draws/{di}/{field_}",
@@ -105,6 +108,13 @@ def receipt_document(
                         }
                     )
             counts.add(len(draws))
+            inputs[arm] += [
+                d["tokens"]["input"]
+                for d in draws
+                if d["tokens"] is not None
+                and d["tokens"]["counted_by"] == "provider"
+                and d["tokens"]["input"] is not None
+            ]
             measured = [d["score"] for d in draws if d["score"] is not None]
             arms[arm] = {
                 "draws": draws,
@@ -149,7 +159,8 @@ def receipt_document(
             "instruction": systems[a] if a == "control" else None,
             "system_prompt_sha256": sha256_text(s) if s is not None else None,
             "service": provider.service,
-            "construction": construction(a, cfg.control),
+            "construction": construction(a, cfg.control, cfg.aa),
+            "input_tokens_median": statistics.median(inputs[a]) if inputs[a] else None,
         }
         for a, s in systems.items()
     }
@@ -189,8 +200,13 @@ def receipt_document(
             "truncation": cfg.truncation,
             "retry": cfg.policy().doc(),
             "language": cfg.language,
+            "aa": True if cfg.aa else None,
+            "quality_margin": cfg.margin,
             "batch": batch,
             "transcripts": transcripts,
+            "budget_param": getattr(provider, "budget_param", None)
+            if getattr(provider, "api", None) == "chat"
+            else None,
         },
         text_repairs=repairs[:100000] if repairs else None,
     )

@@ -56,6 +56,8 @@ class Refusal(StrEnum):
     """The receipt names a preset: below TESTED whatever level it carries."""
     SIMULATED = "simulated"
     """No model answered and no model judged (``driftproof demo``, the simulated provider)."""
+    AA_CALIBRATION = "A/A calibration"
+    """Both arms ran with the skill (``run.aa``, v0.16): a calibration, never a skill verdict."""
     BELOW_TESTED = "below TESTED"
     """The verification level is UNVERIFIED or DECLARED."""
     IMPORTED = "imported"

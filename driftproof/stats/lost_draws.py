@@ -4,7 +4,10 @@ A lost draw is left out of means and spreads. A case that separated on its
 measured draws keeps its verdict only if it separates the same way — same
 direction, and on the same side of the effect floor — for every completion of
 its lost draws with values anywhere between the judge scale's worst and best
-score. Otherwise it reads inconclusive.
+score. Otherwise it reads inconclusive. A case that separated below the floor is held to the
+same test (D-9 as revised): it keeps "below effect floor" only when every completion stays
+separated and below the floor; one completion that clears the floor, or one that overlaps,
+makes it inconclusive.
 
 Why the vertices suffice: Δ is linear in the lost values and each sd is a
 norm of centred values, so ``|Δ| − sd_A − sd_B`` (for a fixed sign of Δ) is

@@ -49,6 +49,12 @@ SIMULATED_NO_VERDICT = (
     "answers and scores at random, so this non-model receipt gets no verdict"
 )
 
+#: Why an A/A calibration (``run --aa``) gets no verdict.
+AA_NO_VERDICT = (
+    "an A/A calibration: both arms ran with the skill under the same settings, so it measures "
+    "noise and carries no skill verdict (diff --aa cites it beside a comparison)"
+)
+
 #: The statuses a single receipt can read (D-7).
 STATUSES: tuple[Status, ...] = tuple(Status)
 
@@ -131,7 +137,8 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
 
     ``validate``, ``view``, ``diff``, ``badge``, the Action and the site all ask this function.
     Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
-    simulated (``driftproof demo``: no model answered, whatever level it carries); a level below
+    simulated (``driftproof demo``: no model answered, whatever level it carries); an A/A
+    calibration (``run.aa``: both arms ran with the skill, issue 37); a level below
     TESTED; an import (a provenance block that is not a regrade's, D-15) whatever level it
     carries; an arm the source did not record; no judge; no case with a measured score in both
     arms.
@@ -150,6 +157,8 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
         )
     if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
         return NoVerdict(Refusal.SIMULATED, SIMULATED_NO_VERDICT)
+    if r.run.aa:
+        return NoVerdict(Refusal.AA_CALIBRATION, AA_NO_VERDICT)
     if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
         return NoVerdict(
             Refusal.BELOW_TESTED, f"verification level {r.verification_level} is below TESTED"

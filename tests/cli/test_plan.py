@@ -1,5 +1,5 @@
-"""``driftproof plan`` and ``plan_receipt``: draws per arm (D-5), calls and grading cost, by
-hand."""
+"""``driftproof plan`` and ``plan_receipt``: draws per arm from the spreads' upper bounds (issue
+37), calls and grading cost, by hand (the bounds' arithmetic: tests/stats/test_planning.py)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,23 @@ from driftproof.cli.plan import plan
 from driftproof.errors import RefusalError
 from driftproof.plan import plan_receipt
 from driftproof.receipt import Receipt
+from driftproof.render.plan import plan_text
 from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES
 
-# sd .01 in both arms: X = 4·.0002/(.05 − .02)² = .889 → 2 draws per arm
+# sd .01 in both arms over 3 draws: the upper 80% bounds are .0212 each, and the count from them
+# (220) is more than 4 times the count the spreads themselves give, so the pilot must grow
 TIGHT = case("tight", [0.60, 0.61, 0.62], [0.50, 0.51, 0.52])
-# sd .0175 in both arms (deviations ±.0175): X = 4·2·.00030625/(.05 − .035)² = 10.89 → 11
+# 50 draws per arm, 25 at ±.01 around the mean: sd .01·√(50/49) = .010102; 7 draws per arm
+# (worked in tests/stats/test_planning.py for sd .01 over 50 draws; the 1% wider spread moves
+# the resolution at 7 draws from .04888 to .04938, still under the floor, and at 6 draws it
+# stays over it)
+BIG = case("big", [0.59, 0.61] * 25, [0.49, 0.51] * 25)
+# sd .0175 in both arms over 3 draws: lower 80% bounds .0175·.78825 = .0138 each (sum .0276,
+# under the floor), upper ones .0175·2.1169 = .0370 each (sum .0741, over it): the pilot cannot
+# tell; at 7 draws per arm the upper bound of the held sum .035 is .035/√(χ²₀.₂(6)/6) =
+# .035/√(3.0701/6) = .04893 < .05, and at 6 it is .035/√(2.3425/5) = .05113: grow it to 7
 MID = case("mid", [0.5, 0.5175, 0.535], [0.4, 0.4175, 0.435])
-# sd .10 in both arms: .20 ≥ .05 → no draw count reaches the floor
+# sd .10 in both arms: even the lower bounds .0788 + .0788 ≥ .05 → no draw count reaches it
 WIDE = case("wide", [0.5, 0.6, 0.7], [0.5, 0.6, 0.7])
 # judge usage of the pilot: 12,000 input and 2,000 output tokens over 24 judged draws at $1/$5
 # per Mtok
@@ -35,28 +45,36 @@ USAGE = {
 
 
 def test_plan_takes_the_largest_count_and_names_unresolvable_cases() -> None:
-    p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT, MID, WIDE], judge_overhead=USAGE)))
-    assert [(c.case_id, c.draws_needed, c.no_draw_count) for c in p.cases] == [
-        ("tight", 3, False),
-        ("mid", 11, False),
-        ("wide", None, True),
-    ]  # D-5 gives tight 2; a run's minimum is 3
-    assert p.draws_per_arm == 11
-    assert p.no_count_cases == ("wide",)
-    # 11 draws × 3 cases × 2 arms = 66 answers; one judge sample each → 66 judge calls
-    assert (p.answer_calls, p.judge_calls, p.arms) == (66, 66, ("with_skill", "baseline"))
-    assert p.judge_usd == pytest.approx(0.022 / 24 * 66)
+    p = plan_receipt(Receipt.model_validate(make_receipt([BIG, MID, WIDE], judge_overhead=USAGE)))
+    assert [(c.case_id, c.draws_needed, c.no_draw_count, c.undecided) for c in p.cases] == [
+        ("big", 7, False, False),
+        ("mid", None, False, True),
+        ("wide", None, True, False),
+    ]
+    assert p.draws_per_arm == 7
+    assert p.no_count_cases == ("wide",) and p.undecided_cases == ("mid",)
+    assert p.pilot_draws == 7
+    # 7 draws × 3 cases × 2 arms = 42 answers; one judge sample each → 42 judge calls
+    assert (p.answer_calls, p.judge_calls, p.arms) == (42, 42, ("with_skill", "baseline"))
+    assert p.judge_usd == pytest.approx(0.022 / 24 * 42)
+
+
+def test_a_loose_pilot_is_asked_to_grow() -> None:
+    p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT])))
+    (c,) = p.cases
+    assert c.undecided and c.draws_needed is None and c.pilot_draws == 6  # twice its 3 draws
+    assert p.draws_per_arm is None and p.answer_calls is None
 
 
 def test_recorded_usd_is_used_when_present() -> None:
     usage = dict(USAGE, usd=0.048)  # $0.002 per judged draw
-    p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT], judge_overhead=usage)))
-    assert p.draws_per_arm == 3  # D-5 gives 2, raised to the run's minimum of 3 (issue 16)
-    assert p.judge_usd == pytest.approx(0.002 * 3 * 1 * 2)
+    p = plan_receipt(Receipt.model_validate(make_receipt([BIG], judge_overhead=usage)))
+    assert p.draws_per_arm == 7
+    assert p.judge_usd == pytest.approx(0.002 * 7 * 1 * 2)
 
 
 def test_cost_unknown_without_usage() -> None:
-    p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT])))
+    p = plan_receipt(Receipt.model_validate(make_receipt([BIG])))
     assert p.judge_usd is None and "no judge usage" in p.cost_note
 
 
@@ -70,7 +88,30 @@ def test_cases_that_disagree_give_a_case_count() -> None:
     p = plan_receipt(Receipt.model_validate(make_receipt([a, b])))
     assert p.cases_disagree and p.sentence == MORE_CASES
     assert p.cases_needed == 37
-    assert p.draws_per_arm == 3  # sd .01 each: X = .889 → 2, raised to the run's minimum of 3
+    assert p.undecided_cases == ("a", "b")  # 3 draws at sd .01: as TIGHT
+
+
+def _spread_cases(means: tuple[float, ...]) -> list[dict]:
+    return [
+        case(f"c{i}", [m - 0.01, m + 0.01] * 25, [m - 0.01, m + 0.01] * 25)
+        for i, m in enumerate(means)
+    ]
+
+
+def test_a_case_count_is_offered_only_beyond_the_pilots_own() -> None:
+    """Four cases, the same means in both arms, sd .0101 over 50 draws each (draw part
+    .0101²/50, negligible). Means .2, .4, .6, .8: per arm s = stdev = .2582, band √2·.2582 =
+    .3651 ≥ .05: the cases disagree; .3651/√N under .05 needs N > 53.3, so 54 cases, 50 more
+    than the pilot's 4. Means .50, .55, .60, .65: s = .06455, band .0913 ≥ .05, they disagree
+    too, but .0913/√N is under .05 from N = 4, which the pilot already has: no count offered."""
+    p = plan_receipt(Receipt.model_validate(make_receipt(_spread_cases((0.2, 0.4, 0.6, 0.8)))))
+    assert p.cases_disagree and p.cases_needed == 54
+    assert "54 cases in all (50 more)" in plan_text(p)
+    p = plan_receipt(Receipt.model_validate(make_receipt(_spread_cases((0.50, 0.55, 0.60, 0.65)))))
+    assert p.cases_disagree and p.cases_needed is None
+    text = plan_text(p)
+    assert "the pilot's 4 cases already bring the receipt-wide band's standard error" in text
+    assert "cases would bring" not in text
 
 
 def test_aggregates_only_is_refused() -> None:
@@ -83,24 +124,45 @@ def test_aggregates_only_is_refused() -> None:
 
 def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
     f = tmp_path / "pilot.json"
-    f.write_text(
-        json.dumps(make_receipt([TIGHT, MID, WIDE], judge_overhead=USAGE)), encoding="utf-8"
-    )
+    f.write_text(json.dumps(make_receipt([BIG, MID, WIDE], judge_overhead=USAGE)), encoding="utf-8")
     res = CliRunner().invoke(plan, [str(f)])
     assert res.exit_code == 0
     lines = res.output.splitlines()
-    assert lines[0] == "11 draws per arm resolve the 0.05 effect floor, spreads held."
-    assert lines[1] == f"{NO_DRAW_COUNT_REACHES}: wide"
-    assert "Calls: 66 answers over 3 cases × 2 arms; judge calls 66." in lines
-    assert any(x.startswith("Estimated grading cost: $0.06 (") for x in lines)  # 0.0605 → $0.06
+    assert lines[0].startswith(
+        "The spreads of wide alone exceed the floor: no number of draws resolves it; reduce its "
+        "spread or drop it. The pilot is too small to plan mid: grow it to 7 draws per arm and "
+        "plan again. The other cases need 7 draws per arm."
+    )
+    assert lines[1].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
+    assert f"{NO_DRAW_COUNT_REACHES}: wide" in lines
+    assert "Calls: 42 answers over 3 cases × 2 arms; judge calls 42." in lines
+    assert any(x.startswith("Estimated grading cost: $0.04 (") for x in lines)  # 0.0385 → $0.04
+
+
+def test_cli_plan_effect_at_the_floor_says_half(tmp_path: Path) -> None:
+    f = tmp_path / "pilot.json"
+    f.write_text(json.dumps(make_receipt([BIG])), encoding="utf-8")
+    res = CliRunner().invoke(plan, [str(f), "--effect", "0.05"])
+    assert res.exit_code == 0
+    assert "a true lift of 0.050 gives a verdict" in res.output
+    assert "called only about half the time at any number of draws" in res.output
+
+
+def test_cli_plan_refuses_a_bad_effect(tmp_path: Path) -> None:
+    f = tmp_path / "pilot.json"
+    f.write_text(json.dumps(make_receipt([BIG])), encoding="utf-8")
+    res = CliRunner().invoke(plan, [str(f), "--effect", "0"])
+    assert res.exit_code == 2 and "--effect must be a lift above 0" in res.stderr
 
 
 def test_cli_plan_json(tmp_path: Path) -> None:
     f = tmp_path / "pilot.json"
-    f.write_text(json.dumps(make_receipt([TIGHT])), encoding="utf-8")
+    f.write_text(json.dumps(make_receipt([BIG])), encoding="utf-8")
     res = CliRunner().invoke(plan, [str(f), "--format", "json"])
     doc = json.loads(res.output)
-    assert doc["draws_per_arm"] == 3 and doc["judge_usd"] is None
+    assert doc["draws_per_arm"] == 7 and doc["judge_usd"] is None
+    assert doc["effect"] == pytest.approx(0.075) and doc["spread_level"] == 0.8
+    assert doc["headline"] == "Run 7 draws per arm."
 
 
 def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:

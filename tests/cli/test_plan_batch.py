@@ -1,9 +1,9 @@
 """``plan`` gives the grading cost at the interactive and the batch price side by side (issue 17).
 
 Pilot usage as in test_plan: 12,000 input and 2,000 output judge tokens over 24 judged draws
-at $1/$5 per Mtok → $0.022, so $0.00091667 per judged draw; the TIGHT and MID cases need 11
-draws per arm → 11 × 2 cases × 2 arms = 44 answers → $0.040333 interactive. Both providers
-bill a batch request at half the interactive price → $0.020167 batch.
+at $1/$5 per Mtok → $0.022, so $0.00091667 per judged draw; the two BIG cases need 7 draws per
+arm (test_plan) → 7 × 2 cases × 2 arms = 28 answers → $0.025667 interactive. Both providers
+bill a batch request at half the interactive price → $0.012833 batch.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from driftproof.cli.plan import plan
 from driftproof.plan import plan_receipt
 from driftproof.receipt import Receipt
 
-TIGHT = case("tight", [0.60, 0.61, 0.62], [0.50, 0.51, 0.52])
-MID = case("mid", [0.5, 0.5175, 0.535], [0.4, 0.4175, 0.435])
+TIGHT = case("tight", [0.59, 0.61] * 25, [0.49, 0.51] * 25)
+MID = case("mid", [0.69, 0.71] * 25, [0.59, 0.61] * 25)
 USAGE = {
     "input_tokens": 12000,
     "output_tokens": 2000,
@@ -40,9 +40,9 @@ def test_an_interactive_pilot_gives_the_batch_cost_at_half():
     p = plan_receipt(
         Receipt.model_validate(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge(None)))
     )
-    assert p.answer_calls == 44
-    assert p.judge_usd == p.judge_usd_interactive == pytest.approx(0.022 / 24 * 44)
-    assert p.judge_usd_batch == pytest.approx(0.022 / 24 * 44 / 2)
+    assert p.answer_calls == 28
+    assert p.judge_usd == p.judge_usd_interactive == pytest.approx(0.022 / 24 * 28)
+    assert p.judge_usd_batch == pytest.approx(0.022 / 24 * 28 / 2)
 
 
 def test_a_batched_pilot_was_billed_at_the_batch_price():
@@ -51,8 +51,8 @@ def test_a_batched_pilot_was_billed_at_the_batch_price():
             make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge("batch"))
         )
     )
-    assert p.judge_usd == p.judge_usd_batch == pytest.approx(0.022 / 24 * 44)
-    assert p.judge_usd_interactive == pytest.approx(0.022 / 24 * 44 * 2)
+    assert p.judge_usd == p.judge_usd_batch == pytest.approx(0.022 / 24 * 28)
+    assert p.judge_usd_interactive == pytest.approx(0.022 / 24 * 28 * 2)
 
 
 def test_plan_prints_both_tiers(tmp_path):
@@ -62,10 +62,10 @@ def test_plan_prints_both_tiers(tmp_path):
     )
     res = CliRunner().invoke(plan, [str(path)])
     assert res.exit_code == 0, res.output
-    assert "Grading cost by price tier: interactive $0.04, batch $0.02 (run --batch" in res.output
+    assert "Grading cost by price tier: interactive $0.03, batch $0.01 (run --batch" in res.output
     doc = json.loads(CliRunner().invoke(plan, [str(path), "--format", "json"]).output)
-    assert doc["judge_usd_interactive"] == pytest.approx(0.0403333, abs=1e-6)
-    assert doc["judge_usd_batch"] == pytest.approx(0.0201667, abs=1e-6)
+    assert doc["judge_usd_interactive"] == pytest.approx(0.0256667, abs=1e-6)
+    assert doc["judge_usd_batch"] == pytest.approx(0.0128333, abs=1e-6)
 
 
 def test_no_tier_cost_without_usage():

@@ -29,7 +29,7 @@ def _plan(case_id: str) -> Plan:
 
 def test_plan_text_layout() -> None:
     assert plan_text(_plan("c1")) == (
-        "7 draws per arm resolve the 0.05 effect floor, spreads held.\n"
+        "Run 7 draws per arm.\n"
         "  c1: 7 (pilot measured 3 with skill, 3 baseline)\n"
         "Calls: 14 answers over 1 cases × 2 arms; judge calls 42.\n"
         "Estimated grading cost: $0.50 (by hand).\n"

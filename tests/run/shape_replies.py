@@ -34,7 +34,7 @@ def _message(text, *, stop="end_turn", usage=None, model="claude-sonnet-4-6", **
         "content": content,
         "stop_reason": stop,
         "stop_sequence": None,
-        "usage": usage or {"input_tokens": 12, "output_tokens": 20},
+        "usage": usage or {"input_tokens": 120, "output_tokens": 20},
         **extra,
     }
 
@@ -53,7 +53,7 @@ def _chat(content, *, finish="stop", usage=None, refusal=None):
                 "message": {"role": "assistant", "content": content, "refusal": refusal},
             }
         ],
-        "usage": usage or {"prompt_tokens": 12, "completion_tokens": 20, "total_tokens": 32},
+        "usage": usage or {"prompt_tokens": 120, "completion_tokens": 20, "total_tokens": 140},
     }
 
 
@@ -71,9 +71,9 @@ def _response(output, *, status="completed", incomplete=None, usage=None, model=
         "tools": [],
         "usage": usage
         or {
-            "input_tokens": 12,
+            "input_tokens": 120,
             "output_tokens": 20,
-            "total_tokens": 32,
+            "total_tokens": 140,
             "input_tokens_details": {"cached_tokens": 0},
             "output_tokens_details": {"reasoning_tokens": 0},
         },

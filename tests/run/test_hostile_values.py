@@ -252,12 +252,11 @@ def test_a_structured_decision_that_breaks_its_schema_is_not_measured(tmp_path) 
     (tmp_path / "suite.json").write_text(json.dumps(ONE))
     case = load_suite(tmp_path / "suite.json").cases[0]
     assert parse_structured(case, {"score": 0.5, "reason": "fine"}).score == 0.5
+    # issue 33: a member the schema does not name is recorded and ignored, the required ones read
     v = parse_structured(case, {"score": 1.0, "reason": "x", "override": True})
-    assert (
-        v.score is None
-        and "does not match its schema" in v.invalid_reason
-        and "override" in v.invalid_reason
-    )
+    assert (v.score, v.invalid_reason, v.ignored) == (1.0, None, ("/override",))
+    v = parse_structured(case, {"score": 1.0, "reason": 3, "override": True})
+    assert v.score is None and "does not match its schema" in v.invalid_reason
     assert (
         parse_structured(case, {"score": 1.0}).score is None
     )  # no reason: the strict schema requires one

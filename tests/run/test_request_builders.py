@@ -46,16 +46,15 @@ def test_anthropic_messages_body() -> None:
     }
 
 
-def test_chat_completions_body_sends_max_tokens_too_only_when_compatible() -> None:
+def test_chat_completions_body_sends_the_one_budget_spelling_asked_for() -> None:
     messages = [
         {"role": "system", "content": "Be brief."},
         {"role": "user", "content": "What is 2+2?"},
     ]
     assert build_chat(ANSWER) == {"model": "m-1", "messages": messages, "max_completion_tokens": 64}
-    assert build_chat(ANSWER, compatible=True) == {
+    assert build_chat(ANSWER, budget_param="max_tokens") == {
         "model": "m-1",
         "messages": messages,
-        "max_completion_tokens": 64,
         "max_tokens": 64,
     }
     assert build_chat(GRADE)["response_format"] == {

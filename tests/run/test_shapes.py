@@ -83,7 +83,7 @@ def test_openai_chat_message_refusal_is_a_refusal_not_an_empty_answer(
 
 
 def test_openai_chat_finish_reason_length_is_truncated(loopback, suite_file, tmp_path):
-    usage = {"prompt_tokens": 12, "completion_tokens": 64, "total_tokens": 76}
+    usage = {"prompt_tokens": 120, "completion_tokens": 64, "total_tokens": 184}
     loopback.script.shape = _answers(
         lambda p, b, t: (200, _chat(t[:10], finish="length", usage=usage), {})
     )
@@ -97,9 +97,9 @@ def test_responses_incomplete_max_output_tokens_is_truncated_not_no_answer(
     loopback, suite_file, tmp_path
 ):
     usage = {
-        "input_tokens": 12,
+        "input_tokens": 120,
         "output_tokens": 64,
-        "total_tokens": 76,
+        "total_tokens": 184,
         "input_tokens_details": {"cached_tokens": 0},
         "output_tokens_details": {"reasoning_tokens": 64},
     }

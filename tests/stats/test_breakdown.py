@@ -143,17 +143,11 @@ def test_failed_arm_excluded_together_and_visible() -> None:
     assert b.assertions_withheld == ("incomplete: a failed arm",)
 
 
-def _without_score(doc: dict[str, Any], cid: str, arm: str, i: int) -> dict[str, Any]:
-    doc = copy.deepcopy(doc)
-    c = next(c for c in doc["cases"] if c["id"] == cid)
-    c["arms"][arm]["draws"][i]["score"] = None
-    return seal_document(doc)
-
-
 def test_missing_draw_evidence_makes_suite_and_omitted_lifts_unavailable() -> None:
     # The draw keeps a valid judge sample (0.80): judge samples are not read in place of its score.
-    doc = _without_score(mk([C1, C2, C3]), "c1", "with_skill", 0)
-    b = lift_breakdown(read(doc))
+    # The loader refuses such a receipt (D-18); built past it, the breakdown still defends itself.
+    r = edited(read(mk([C1, C2, C3])), "/cases/0/arms/with_skill/draws/0/score", None)
+    b = lift_breakdown(r)
     assert b.available and b.suite_lift is None
     assert b.suite_lift_reason is not None and "missing draw evidence" in b.suite_lift_reason
     assert all(x.lift_without is None for x in b.cases)
@@ -191,11 +185,9 @@ def test_smoke_restamped_tested_and_non_model() -> None:
     doc["run"]["model"] = None
     b = lift_breakdown(read(seal_document(doc)))
     assert b.assertions_withheld == ("non-model: no model is recorded",) and b.carriers == ()
-    doc = mk([C1, C2, C3])
-    doc["run"]["provider"] = "stub"
-    assert lift_breakdown(read(seal_document(doc))).assertions_withheld == (
-        "non-model: the stub provider answered",
-    )
+    # a stub run at TESTED is refused by the loader (D-18); built past it:
+    stub = edited(read(mk([C1, C2, C3])), "/run/provider", "stub")
+    assert lift_breakdown(stub).assertions_withheld == ("non-model: the stub provider answered",)
 
 
 def test_labels_need_the_same_grader_and_a_rubric_hash() -> None:

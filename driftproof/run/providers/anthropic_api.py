@@ -16,13 +16,17 @@ from __future__ import annotations
 from typing import Any
 
 from driftproof.run.providers._sdk import SDKLane, count, member_dict, member_list, member_str
-from driftproof.run.providers.base import Call, Reply, Request
+from driftproof.run.providers.base import (
+    Call,
+    Reply,
+    Request,
+    joined_reasoning,
+    split_reasoning,
+)
 
 __all__ = ["AnthropicAPI", "build_request", "read_message"]
 
 TOOL_NAME = "record_grade"
-#: Stop reasons that mean the answer was cut off by a budget.
-TRUNCATED = ("max_tokens", "model_context_window_exceeded")
 
 
 def build_request(r: Request) -> dict[str, Any]:
@@ -48,14 +52,20 @@ def build_request(r: Request) -> dict[str, Any]:
 
 
 def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
-    """A Messages API ``message`` object (as JSON) as a :class:`Reply`: text blocks joined;
-    ``stop_reason`` kept; ``max_tokens`` / ``model_context_window_exceeded`` truncated;
+    """A Messages API ``message`` object (as JSON) as a :class:`Reply`: text blocks joined,
+    a leading ``<think>`` block split off; ``thinking`` / ``redacted_thinking`` blocks kept
+    apart as reasoning (D-19); ``stop_reason`` kept and read as the ending (lane ``anthropic``);
     ``refusal`` with ``stop_details.category`` and its explanation; input tokens = input +
     cache read + cache creation, parts kept; the ``record_grade`` tool input as the decision."""
-    content = member_list(msg, "content")
-    text = "".join(
-        str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+    content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
+    text, think = split_reasoning(
+        "".join(str(b.get("text") or "") for b in content if b.get("type") == "text")
     )
+    thought = [
+        str((b.get("thinking") if b.get("type") == "thinking" else b.get("data")) or "")
+        for b in content
+        if b.get("type") in ("thinking", "redacted_thinking")
+    ]
     stop = member_str(msg, "stop_reason")
     refusal = None
     if stop == "refusal":
@@ -69,7 +79,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     if graded:
         channel = "tool_call"
         for b in content:
-            if isinstance(b, dict) and b.get("type") == "tool_use" and b.get("name") == TOOL_NAME:
+            if b.get("type") == "tool_use" and b.get("name") == TOOL_NAME:
                 decision = b.get("input")
                 break
     u = member_dict(msg, "usage")
@@ -87,7 +97,9 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         reported_model=model,
         serving_model=model,
         stop_reason=stop,
-        truncated=stop in TRUNCATED,
+        lane="anthropic",
+        ending=stop,
+        reasoning=joined_reasoning(*thought, think),
         refusal=refusal,
         cache_read=cr,
         cache_creation=cc,

@@ -41,10 +41,12 @@ __all__ = [
     "Reply",
     "Request",
     "classify_status",
+    "joined_reasoning",
     "json_or_none",
     "printed_version",
     "repair_text",
     "run_process",
+    "split_reasoning",
     "strip_credentials",
 ]
 
@@ -70,8 +72,12 @@ class Reply:
         raw: the raw output, kept with ``--keep-transcripts``.
         stop_reason: the provider's stop reason as it said it (``end_turn``, ``max_tokens``,
             ``refusal``, ``stop``, ``length``, ``incomplete:max_output_tokens`` ...), else ``None``.
-        truncated: the reply was cut off by the output budget (``max_tokens``, ``length``,
-            ``incomplete`` for ``max_output_tokens``).
+        lane: the key of the lane's endings table (:data:`driftproof.run.endings.LANES`);
+            ``None`` for the offline lanes, whose replies are always complete.
+        ending: the reply's ending as that table names it (D-19), ``None`` when it said none.
+        reasoning: the reasoning kept apart from the answer (thinking blocks, reasoning fields, a
+            leading ``<think>`` block, non-final Responses items), ``None`` when there was none;
+            never graded, checked or shown to the judge (D-19).
         refusal: ``{"text", "category"}`` when the model refused, else ``None``.
         cache_read / cache_creation: of ``input_tokens``, tokens read from / written to the
             provider's prompt cache (``input_tokens`` is the total as billed).
@@ -94,7 +100,9 @@ class Reply:
     handoff: str | None = None
     raw: str | None = None
     stop_reason: str | None = None
-    truncated: bool = False
+    lane: str | None = None
+    ending: str | None = None
+    reasoning: str | None = None
     refusal: dict[str, Any] | None = None
     cache_read: int | None = None
     cache_creation: int | None = None
@@ -102,6 +110,23 @@ class Reply:
     decision: Any = None
     channel: str | None = None
     harness_events: list[dict[str, Any]] | None = None
+
+    @property
+    def lost_class(self) -> str | None:
+        """The class of a reply whose ending is not complete (a key of
+        :data:`driftproof.run.endings.CLASSES`), ``None`` when it is complete; a grading call
+        (``channel`` set) is held to the judge's table (D-19)."""
+        if self.lane is None:
+            return None
+        from driftproof.run.endings import lost_class
+
+        return lost_class(self.lane, self.ending, judge=self.channel is not None)
+
+    @property
+    def truncated(self) -> bool:
+        """The reply was cut off by the output budget (``max_tokens``, ``length``,
+        ``incomplete:max_output_tokens``)."""
+        return self.lost_class == "truncated"
 
 
 class AttemptError(Exception):
@@ -113,6 +138,9 @@ class AttemptError(Exception):
         fatal: every further call would fail too: the run stops.
         status: the HTTP status (or the one a CLI envelope carried), else ``None``.
         retry_after: seconds the server asked to wait (``retry-after`` / ``retry-after-ms``).
+        kind: the lost-draw kind when the attempts end on this error (``error``, or an ending
+            class such as ``server_abort``).
+        reply: what the failed attempt did report (usage, cost), kept on the lost draw.
     """
 
     def __init__(
@@ -123,8 +151,11 @@ class AttemptError(Exception):
         fatal: bool = False,
         status: int | None = None,
         retry_after: float | None = None,
+        kind: str = "error",
+        reply: Reply | None = None,
     ) -> None:
         super().__init__(reason)
+        self.kind, self.reply = kind, reply
         self.reason = reason[:1000]
         self.retryable = retryable and not fatal
         self.fatal = fatal
@@ -220,8 +251,20 @@ class Provider:
         schema: dict[str, Any] | None = None,
     ) -> Reply:
         """Make one attempt; with ``schema`` (a grading call) return the grader's decision
-        through the lane's structured channel. Raises :class:`AttemptError`."""
-        return self.attempt(Call(model, system, prompt, max_tokens, schema, timeout=timeout))
+        through the lane's structured channel.
+
+        Raises:
+            AttemptError: the attempt failed, or its reply ended in a class a retry may cure
+                (:data:`~driftproof.run.endings.TRANSIENT`: transient, of that kind, the reply's
+                usage kept).
+        """
+        from driftproof.run.endings import TRANSIENT, ending_reason
+
+        reply = self.attempt(Call(model, system, prompt, max_tokens, schema, timeout=timeout))
+        cls = reply.lost_class
+        if cls in TRANSIENT:
+            raise AttemptError(ending_reason(cls, reply.ending), kind=cls, reply=reply)
+        return reply
 
     def attempt(self, call: Call) -> Reply:
         """The lane's one attempt at ``call`` (see :meth:`call`). Raises :class:`AttemptError`."""
@@ -311,6 +354,35 @@ def json_or_none(text: str) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
+
+
+_THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
+
+
+def split_reasoning(text: str) -> tuple[str, str | None]:
+    """``text`` as (final answer, reasoning) (D-19): a leading ``<think>…</think>`` block
+    (white space before it allowed; unclosed, the whole text is reasoning), or everything up
+    to a ``</think>`` that no ``<think>`` opens (a chat template that opens the block in the
+    prompt, as DeepSeek-R1's does), is reasoning; the answer is what follows, white space
+    trimmed at its start. Text with neither is all answer (reasoning ``None``)."""
+    head = text.lstrip()
+    if head.startswith(_THINK_OPEN):
+        body = head[len(_THINK_OPEN) :]
+        end = body.find(_THINK_CLOSE)
+        if end == -1:
+            return "", body
+        return body[end + len(_THINK_CLOSE) :].lstrip(), body[:end]
+    end = text.find(_THINK_CLOSE)
+    if end != -1 and _THINK_OPEN not in text[:end]:
+        return text[end + len(_THINK_CLOSE) :].lstrip(), text[:end]
+    return text, None
+
+
+def joined_reasoning(*parts: str | None) -> str | None:
+    """The reasoning pieces of one reply in reply order, joined by blank lines; ``None`` when
+    there are none (an empty piece is still reasoning the reply carried)."""
+    kept = [p for p in parts if p is not None]
+    return "\n\n".join(kept) if kept else None
 
 
 def repair_text(text: str) -> tuple[str, int]:

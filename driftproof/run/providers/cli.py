@@ -51,9 +51,11 @@ from driftproof.run.providers.base import (
     Provider,
     Reply,
     classify_status,
+    joined_reasoning,
     json_or_none,
     printed_version,
     run_process,
+    split_reasoning,
 )
 
 __all__ = ["ClaudeCLI", "CodexCLI", "WRITING_FEATURE", "claude_envelope", "read_claude"]
@@ -241,13 +243,24 @@ class ClaudeCLI(_CLI):
         return read_claude(code, out, err, model)
 
 
+#: ``claude -p`` error subtypes that end a finished session: read as the reply's ending (a
+#: lost draw of its class, usage and cost kept), never retried.
+SESSION_ENDINGS = ("error_max_turns", "error_max_budget_usd")
+
+
 def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     """One ``claude -p`` invocation's exit status and output as a :class:`Reply`.
 
+    The ending (lane ``claude-cli``, D-19) is ``success`` (``success:<stop_reason>`` when the
+    result names one) or the session's error subtype (``error_max_turns``,
+    ``error_max_budget_usd``); the answer is ``result``, a leading ``<think>`` block split off
+    as reasoning. Usage and cost are kept on every envelope, a lost one included.
+
     Raises:
-        AttemptError: no result element (transient), or ``is_error`` / an error subtype:
+        AttemptError: no result element (transient), or ``is_error`` / another error subtype:
             classed by the status it carries (fatal 400/401/403/404/422 or a bad key or model;
-            transient 408/409/429/5xx/529/``overloaded_error``; otherwise lost unretried).
+            transient 408/409/429/5xx/529/``overloaded_error``; otherwise retried), carrying
+            the envelope's usage and cost.
     """
     obj, events = claude_envelope(out)
     if obj is None:
@@ -258,7 +271,13 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         else:
             said = "it printed nothing"
         raise AttemptError(f"claude exited with status {code} and no result object: {said}")
-    if obj.get("is_error") or obj.get("subtype") not in (None, "success"):
+    subtype = member_str(obj, "subtype")
+    stop = member_str(obj, "stop_reason")
+    reply = _claude_usage(obj, model, out, events)
+    if subtype in SESSION_ENDINGS:
+        reply.ending = subtype
+        return reply
+    if obj.get("is_error") or subtype not in (None, "success"):
         msg = str(obj.get("result", "") or "")[:300]
         status = _status_of(obj, msg)
         what = (
@@ -267,25 +286,38 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         )
         if status is not None or "overloaded_error" in msg:
             exc = classify_status(status, what)
-            exc.reason = what[:1000]
-            raise exc
-        raise AttemptError(
-            what,
-            fatal=bool(FATAL.search(msg)),
-            retryable=obj.get("subtype") not in ("error_max_turns", "error_max_budget_usd"),
-        )
+            raise AttemptError(
+                what,
+                retryable=exc.retryable,
+                fatal=exc.fatal,
+                status=exc.status,
+                retry_after=exc.retry_after,
+                reply=reply,
+            )
+        raise AttemptError(what, fatal=bool(FATAL.search(msg)), reply=reply)
     if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
         raise AttemptError(
             f"claude's result is {type(obj['result']).__name__}, not text: nothing to grade",
             retryable=False,
+            reply=reply,
         )
+    reply.text, think = split_reasoning(str(obj.get("result") or ""))
+    reply.reasoning = think
+    reply.ending = "success" if stop is None else f"success:{stop}"
+    if "structured_output" in obj:
+        reply.decision = obj.get("structured_output")
+    return reply
+
+
+def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[str, Any]]) -> Reply:
+    """A ``claude -p`` result envelope's usage, cost, models and events as an empty
+    :class:`Reply` (lane ``claude-cli``; text and ending set by the caller)."""
     usage = member_dict(obj, "usage")
     inp = cr = cc = None
     if count(usage.get("input_tokens")) is not None:
         cr = count(usage.get("cache_read_input_tokens"))
         cc = count(usage.get("cache_creation_input_tokens"))
         inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
-    outp = count(usage.get("output_tokens"))
     mu = member_dict(obj, "modelUsage")
     ours = [k for k in mu if _matches(model, k)]
     others = [
@@ -303,22 +335,22 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             f"{o['model']} ({o['input']} input, {o['output']} output tokens)" for o in others
         )
     cost = obj.get("total_cost_usd")
-    stop = member_str(obj, "stop_reason")
     return Reply(
-        str(obj.get("result") or ""),
+        "",
         input_tokens=inp,
-        output_tokens=outp,
+        output_tokens=count(usage.get("output_tokens")),
         reported_model=ours[0] if ours else None,
         serving_model=ours[0] if ours else None,
-        cost_usd=float(cost) if isinstance(cost, (int, float)) else None,
+        cost_usd=float(cost)
+        if isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0
+        else None,
         other_models=others,
         handoff=handoff,
         raw=out,
-        stop_reason=stop,
-        truncated=stop == "max_tokens",
+        stop_reason=member_str(obj, "stop_reason"),
+        lane="claude-cli",
         cache_read=cr,
         cache_creation=cc,
-        decision=obj.get("structured_output") if "structured_output" in obj else None,
         harness_events=events or None,
     )
 
@@ -383,51 +415,76 @@ class CodexCLI(_CLI):
         return [*argv[:-1], "--output-schema", path, argv[-1]]
 
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
-        text, usage, failure = None, None, None
+        """``codex exec --json`` events as a :class:`Reply` (lane ``codex-cli``, D-19): the answer
+        is the last ``agent_message`` item, ``reasoning`` items are reasoning, tokens come from
+        ``turn.completed``, which is the one complete ending. An ``error`` event (codex prints
+        one per reconnect while it retries) is recorded as a harness event and fails the call
+        only when no turn completed.
+
+        Raises:
+            AttemptError: ``turn.failed``, or no completed turn (classed by the status the
+                error names), or a completed turn with no agent message.
+        """
+        text, usage, failure, completed, failed = None, None, None, False, False
+        thought: list[str] = []
+        events: list[dict[str, Any]] = []
         for line in out.splitlines():
             try:
                 ev = json.loads(line)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):
                 continue
             if not isinstance(ev, dict):
                 continue
             t = ev.get("type")
             item = member_dict(ev, "item")
-            if t == "item.completed" and (item.get("type") or item.get("item_type")) in (
-                "agent_message",
-                "assistant_message",
-            ):
+            kind = item.get("type") or item.get("item_type")
+            if t == "item.completed" and kind in ("agent_message", "assistant_message"):
                 text = str(item.get("text") or "")
-            elif t == "turn.completed" and isinstance(ev.get("usage"), dict):
-                usage = ev["usage"]
+            elif t == "item.completed" and kind == "reasoning":
+                thought.append(str(item.get("text") or ""))
+            elif t == "turn.completed":
+                completed, failure = True, None
+                usage = ev.get("usage") if isinstance(ev.get("usage"), dict) else None
             elif t in ("turn.failed", "error"):
                 e = ev.get("error")
-                failure = (
-                    (e.get("message") if isinstance(e, dict) else None) or ev.get("message") or t
-                )
-        if failure is not None:
-            msg = str(failure)[:300]
+                said = (e.get("message") if isinstance(e, dict) else None) or ev.get("message")
+                if t == "error":
+                    events.append({"type": "error", "subtype": None})
+                if t == "turn.failed" or not completed:
+                    failure = str(said or t)
+                if t == "turn.failed":
+                    completed, failed = False, True
+        if not completed:
+            msg = (failure or f"exit status {code}: {err.strip()[-200:]}")[:300]
+            what = (
+                f"codex reported an error: {msg}"
+                if failed
+                else f"codex reported no completed turn; its last error: {msg}"
+            )
             status = _status_of({}, msg)
             if status is None:
                 m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
                 status = int(m.group(1)) if m else None
             if status is not None and (status in FATAL_STATUSES or status >= 408):
-                exc = classify_status(status, f"codex reported an error: {msg}")
-                exc.reason = f"codex reported an error: {msg}"
+                exc = classify_status(status, what)
+                exc.reason = what
                 raise exc
-            raise AttemptError(f"codex reported an error: {msg}", fatal=bool(FATAL.search(msg)))
+            raise AttemptError(what, fatal=bool(FATAL.search(msg)))
         if text is None:
             raise AttemptError(
                 f"codex exited with status {code} and no agent message: {err.strip()[-300:]}"
             )
         u = usage or {}
-        cached = u.get("cached_input_tokens")
-        reasoning = u.get("reasoning_output_tokens")
+        answer, think = split_reasoning(text)
         return Reply(
-            text,
+            answer,
             input_tokens=count(u.get("input_tokens")),
             output_tokens=count(u.get("output_tokens")),
-            cache_read=count(cached),
-            reasoning_output=count(reasoning),
+            cache_read=count(u.get("cached_input_tokens")),
+            reasoning_output=count(u.get("reasoning_output_tokens")),
             raw=out,
+            lane="codex-cli",
+            ending="turn.completed",
+            reasoning=joined_reasoning(*thought, think),
+            harness_events=events[:1000] or None,
         )

@@ -32,6 +32,11 @@ text = (
     if skill
     else "Fixed the retry for 429 responses."
 )
+if os.environ.get("FAKE_STDOUT"):
+    # a recorded shape: the file's lines printed as they are, @ANSWER@ the answer JSON-escaped
+    with open(os.environ["FAKE_STDOUT"], encoding="utf-8") as f:
+        sys.stdout.write(f.read().replace("@ANSWER@", json.dumps(text)[1:-1]))
+    sys.exit(int(os.environ.get("FAKE_EXIT", "0")))
 if os.environ.get("FAKE_FAIL"):
     print(json.dumps({"type": "thread.started", "thread_id": "th_1"}))
     print(json.dumps({"type": "turn.failed", "error": {"message": os.environ["FAKE_FAIL"]}}))

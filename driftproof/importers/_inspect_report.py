@@ -1,0 +1,119 @@
+"""What an Inspect AI log reports about its own run, kept as the source's figures (schema 0.16
+``source_report``) by :mod:`driftproof.importers.inspect_ai`.
+
+Draws stay the unit of the receipt (D-1): each epoch is a draw. The log's epoch reducers
+(``eval.config.epochs_reducer``) and what they made are the source's, read where Inspect wrote
+them and never recomputed (D-15):
+
+- per sample: ``reductions[]`` (an archive's ``reductions.json``), one entry per scorer and
+  reducer with each sample's reduced value; a dict value gives one figure per key, a list value
+  one per position; a NaN (a sample no epoch scored, or ``pass_at_k`` with fewer than k scored
+  epochs) has no value and is printed as the log wrote it; a reduction that names no reducer is
+  Inspect's implicit one, left unnamed here (D-13);
+- per run: ``results.scores[]`` of the scorer (one per reducer, and per key of a dict scorer),
+  each metric as a figure with the reducer it was computed after; a ``ci()`` interval (the
+  metric values ``lower`` and ``upper`` of group ``ci``) is one figure with its bounds and the
+  ``level`` parameter when the log records one; other grouped or list-valued metrics give one
+  figure per entry; ``scored_samples`` and ``unscored_samples`` as counts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from driftproof.importers._common import Where, case_id_for, is_count, member_object
+from driftproof.importers._declared import figure
+from driftproof.importers._inspect_log import Log, value_to_float
+
+__all__ = ["MAX_FIGURES", "declared_reducers", "run_figures", "sample_figures"]
+
+#: The most figures a receipt's source report holds (the schema's bound).
+MAX_FIGURES = 10000
+
+
+def declared_reducers(log: Log) -> list[str] | None:
+    """``eval.config.epochs_reducer`` as the log declares it; ``None`` when it declares none."""
+    config = member_object(member_object(log.header, "eval"), "config")
+    reducers = config.get("epochs_reducer")
+    return [r[:200] for r in reducers][:20] if isinstance(reducers, list) else None
+
+
+def _scalar(value: Any, w: Where) -> tuple[float | None, str | None]:
+    """(value, print) of one reduced scalar: a NaN or infinity has no value and keeps its print;
+    a letter or word keeps its print beside the value Inspect reads it as."""
+    f = value_to_float(value)
+    if f is None:
+        raise w.fail("expected a reduced score (C/I/P/N, a boolean or a number), or NaN")
+    if not math.isfinite(f):
+        return None, json.dumps(value)  # NaN, Infinity: as the log writes them
+    return f, (value[:200] if isinstance(value, str) else None)
+
+
+def sample_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
+    """Each sample's reduced value from ``scorer``, per reducer, in the log's order.
+
+    Raises:
+        ImportError_: a reduced value that is not a score, a dict or list of scores, naming the
+            file and pointer.
+    """
+    if log.reductions is None:
+        return []
+    reductions, rw = log.reductions
+    out = []
+    for i, red in enumerate(reductions):
+        if red.get("scorer") != scorer:
+            continue
+        reducer = red.get("reducer")
+        for k, s in enumerate(red["samples"]):
+            sw = rw / i / "samples" / k
+            if "value" not in s:
+                raise (sw / "value").fail("expected the sample's reduced value, found none")
+            value, vw = s["value"], sw / "value"
+            if isinstance(value, dict):
+                parts = [(f"{scorer} {key}, reduced", v, vw / key) for key, v in value.items()]
+            elif isinstance(value, list):
+                parts = [(f"{scorer} [{n + 1}], reduced", v, vw / n) for n, v in enumerate(value)]
+            else:
+                parts = [(f"{scorer}, reduced", value, vw)]
+            sid = s.get("sample_id")
+            case = None if sid is None else case_id_for(str(sid))
+            for label, v, w in parts:
+                number, printed = _scalar(v, w)
+                out.append(
+                    figure(label, number, case=case, arm=arm, reducer=reducer, printed=printed)
+                )
+    return out
+
+
+def run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
+    """The run's figures from ``scorer`` in ``results.scores[]``: its counts and metrics."""
+    out = []
+    for score in member_object(log.header, "results").get("scores") or []:
+        if (score.get("scorer") or score.get("name")) != scorer:
+            continue
+        name = str(score.get("name") or scorer)
+        reducer = score.get("reducer")
+        more = {"arm": arm, "reducer": reducer}
+        for member in ("scored_samples", "unscored_samples"):
+            if is_count(score.get(member)):
+                label = f"{name} {member.replace('_', ' ')}"
+                out.append(figure(label, score[member], unit="count", **more))
+        interval: dict[str, Any] = {}
+        for key, m in (score.get("metrics") or {}).items():
+            group, leaf = m.get("group"), str(m.get("name") or key)
+            value = m.get("value")
+            number = value if isinstance(value, (int, float)) and math.isfinite(value) else None
+            if group == "ci" and leaf in ("lower", "upper"):
+                interval[leaf] = number
+                level = (m.get("params") or {}).get("level")
+                if isinstance(level, float) and 0 < level < 1:
+                    interval["level"] = level
+                continue
+            label = f"{name} {group} {leaf}" if group else f"{name} {leaf}"
+            printed = None if number is not None or value is None else json.dumps(value)
+            out.append(figure(label, number, printed=printed, **more))
+        if interval:
+            out.append(figure(f"{name} ci", None, **interval, **more))
+    return out

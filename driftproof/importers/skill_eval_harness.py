@@ -1,0 +1,242 @@
+"""skill-eval-harness ``benchmark.json`` (adewale/skill-eval-harness, the report its
+``benchmark`` command writes) → a DECLARED receipt, no verdict (D-15).
+
+No public report file exists; the shape read is the one its writer builds
+(``benchmark_reports.build_benchmark_report``, ``lift_statistics.build_paired_summary`` and
+``effect_estimates``). Mapping (interop page, "skill-eval-harness"):
+
+- only the answer population (``population: "answer"``, a with/without comparison);
+- case: ``results[].case_id``; with runs of several models, ``case_id@model`` (the harness
+  pairs per case and model);
+- arm: ``variant`` ``with_skill`` → with_skill, ``without_skill`` → baseline; other variants
+  (``ablation:…``) are no arm of the receipt and are counted in the provenance notes;
+- draw: one run, index ``run_number − 1``, so the harness's repetition pairs line up by index;
+  score: ``objective_pass_rate`` (0..1); a run with ``missing_output``, ``execution_valid:
+  false`` or no objective pass rate is a lost draw with the source's reason, never a 0;
+- the source's own figures: ``paired_summary``'s with and without pass rates, absolute delta,
+  normalized gain, the mean paired delta, its sign-flip ``interval`` (lower, upper, confidence;
+  an unbounded interval keeps its reason) and the noise check; the decision is the sign-flip
+  test's ``significant_at_0_05`` with its ``p_value``, never a verdict of the receipt. A report
+  marked partial by the harness has null headline figures: they stay unknown (D-13).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from driftproof.importers import Imported, register
+from driftproof.importers._common import (
+    Where,
+    arm_spec,
+    case_entry,
+    case_id_for,
+    file_sha256,
+    member_object,
+    provenance_doc,
+    read_json,
+    unrecorded_judge,
+)
+from driftproof.importers._declared import declared_receipt, figure
+from driftproof.receipt import draw_doc
+
+__all__ = ["import_skill_eval_harness", "skill_eval_harness_importer"]
+
+TOOL = "skill-eval-harness"
+_ARMS = {"with_skill": "with_skill", "without_skill": "baseline"}
+_HEADLINE = (
+    ("with_skill_objective_pass_rate", "objective pass rate", "with_skill"),
+    ("without_skill_objective_pass_rate", "objective pass rate", "baseline"),
+    ("absolute_delta", "absolute delta", "lift"),
+    ("normalized_gain", "normalized gain", "lift"),
+)
+
+
+def import_skill_eval_harness(path: Path) -> dict[str, Any]:
+    """Convert a skill-eval-harness ``benchmark.json`` into an unsealed DECLARED receipt.
+
+    Raises:
+        ImportError_: not a report object, another population, no with-skill or without-skill
+            run, a run of the wrong shape (case id, variant, run number, an objective pass rate
+            outside 0..1), the same run twice, or a paired summary of the wrong shape; naming
+            the file, the JSON pointer and what was expected. Nothing is written.
+    """
+    path = Path(path)
+    doc, raw = read_json(path)
+    w = Where(path)
+    if not isinstance(doc, dict):
+        raise w.fail("expected a benchmark report object with results[] and paired_summary")
+    if doc.get("population") != "answer":
+        raise (w / "population").fail(
+            f"expected population 'answer' (a with/without comparison), "
+            f"found {doc.get('population')!r}"
+        )
+    skill = w.get(doc, "skill_name", str)
+    rows = w.get(doc, "results", list)
+    models = {r["model"] for r in rows if isinstance(r, dict) and isinstance(r.get("model"), str)}
+    cases: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    seen: set[tuple[str, str, int]] = set()
+    other: dict[str, int] = {}
+    for i, r in enumerate(rows):
+        rw = w / "results" / i
+        if not isinstance(r, dict):
+            raise rw.fail("expected a run object")
+        case = rw.get(r, "case_id", str)
+        variant = rw.get(r, "variant", str)
+        run = rw.get(r, "run_number", int)
+        if run < 1:
+            raise (rw / "run_number").fail(f"expected a run number from 1, found {run}")
+        model = rw.get(r, "model", str, required=False)
+        label = f"{case}@{model}" if len(models) > 1 and model else case
+        if variant not in _ARMS:
+            other[variant] = other.get(variant, 0) + 1
+            continue
+        if (label, variant, run) in seen:
+            raise rw.fail(
+                f"expected one run per case, variant and run number; {label!r} "
+                f"{variant} run {run} is repeated"
+            )
+        seen.add((label, variant, run))
+        arms = cases.setdefault(label, {a: [] for a in _ARMS.values()})
+        arms[_ARMS[variant]].append(_draw(r, rw, run - 1))
+    for arm in _ARMS.values():
+        if not any(arms[arm] for arms in cases.values()):
+            raise (w / "results").fail(f"expected runs of both variants; none is {arm}")
+    case_docs = [
+        case_entry(
+            case_id_for(label),
+            None,
+            {
+                a: {"draws": sorted(d, key=lambda x: x["index"]), "generation": None}
+                for a, d in arms.items()
+            },
+        )
+        for label, arms in cases.items()
+    ]
+    notes = [
+        "Draw scores are each run's objective pass rate (the share of its objective assertions "
+        "that passed).",
+        "The source decides by a two-sided sign-flip permutation test over per-case paired "
+        "deltas; its interval inverts that test.",
+    ]
+    if other:
+        notes.append(
+            "Runs of other variants were not imported: "
+            + ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))[:900]
+        )
+    out = declared_receipt(
+        skill[:200],
+        None,
+        case_docs,
+        provenance_doc(
+            TOOL,
+            None,
+            str(path),
+            file_sha256(raw),
+            [
+                "skill.sha256 and skill.tokens (the report names the skill, not its text)",
+                "each case's prompt (the report keeps case ids only)",
+                "judge.model (the objective assertions are the harness's checks; the report "
+                "records no grader model)",
+                "provenance.tool_version (the report records none)",
+                "judge_samples_per_generation",
+            ],
+        ),
+        model=str(next(iter(models)))[:200] if len(models) == 1 else None,
+        judge=unrecorded_judge(TOOL, "objective-assertions"),
+        arms={"with_skill": arm_spec("with_skill"), "baseline": arm_spec("without_skill")},
+        band_source="generation",
+        source_report=_report(w.get(doc, "paired_summary", dict), w / "paired_summary"),
+    )
+    out["provenance"]["notes"] = [n[:1000] for n in notes]
+    return out
+
+
+def _draw(r: dict[str, Any], w: Where, index: int) -> dict[str, Any]:
+    if r.get("missing_output") is True:
+        return draw_doc(index, lost_reason="the run produced no output", lost_kind="no_answer")
+    if r.get("execution_valid") is False:
+        return draw_doc(
+            index,
+            lost_reason="source error: the run failed to execute (infrastructure failure)",
+            source_error="execution_valid: false",
+            lost_kind="source_error",
+        )
+    rate = w.get(r, "objective_pass_rate", (int, float), required=False)
+    if rate is None:
+        return draw_doc(
+            index, lost_reason="unscored: the run has no objective pass rate", lost_kind="unscored"
+        )
+    if not 0 <= rate <= 1:
+        raise (w / "objective_pass_rate").fail(
+            f"expected an objective pass rate from 0 to 1, found {rate!r}"
+        )
+    return draw_doc(index, score=float(rate))
+
+
+def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
+    """The paired summary's figures, interval and test, as the harness wrote them."""
+    for key, _, _ in _HEADLINE:
+        w.get(ps, key, (int, float), required=False)
+    figures = [
+        figure(label, ps.get(key), arm=arm, unit="fraction") for key, label, arm in _HEADLINE
+    ]
+    sig = w.get(ps, "significance", dict, required=False) or {}
+    for key in ("observed_mean_delta", "p_value"):
+        (w / "significance").get(sig, key, (int, float), required=False)
+    figures.append(
+        figure("mean paired delta", sig.get("observed_mean_delta"), arm="lift", unit="fraction")
+    )
+    interval = w.get(ps, "interval", dict, required=False) or {}
+    level = interval.get("confidence")
+    for end in ("lower", "upper"):
+        (w / "interval").get(interval, end, (int, float), required=False)
+    reason = interval.get("reason") if isinstance(interval.get("reason"), str) else None
+    figures.append(
+        figure(
+            "sign-flip interval of the mean per-case delta",
+            None,
+            arm="lift",
+            unit="fraction",
+            lower=interval.get("lower"),
+            upper=interval.get("upper"),
+            level=level if isinstance(level, float) and 0 < level < 1 else None,
+            printed=(f"unbounded: {reason}" if reason else None),
+        )
+    )
+    noise = member_object(ps, "noise_check")
+    for key in ("cases", "cases_moved", "cases_needed_for_alpha"):
+        figures.append(
+            figure(f"noise check: {key.replace('_', ' ')}", noise.get(key), unit="count")
+        )
+    if isinstance(noise.get("verdict"), str):
+        figures.append(figure("noise check", None, printed=noise["verdict"][:200]))
+    significant = sig.get("significant_at_0_05")
+    p = sig.get("p_value")
+    availability = ps.get("availability")
+    printed = (
+        "significant at 0.05"
+        if significant is True
+        else "not significant at 0.05"
+        if significant is False
+        else "no decision recorded"
+    )
+    if availability == "partial":
+        printed += " (the harness marked its pairing partial and withheld the headline figures)"
+    return {
+        "figures": figures,
+        "decision": {
+            "printed": printed,
+            "significant": significant if isinstance(significant, bool) else None,
+            "test": str(sig.get("method") or "sign-flip")[:200]
+            + " (two-sided permutation test over per-case paired deltas)",
+            "p_value": p if isinstance(p, (int, float)) and not isinstance(p, bool) else None,
+        },
+    }
+
+
+@register(TOOL)
+def skill_eval_harness_importer(source: Path, **options: Any) -> list[Imported]:
+    """Registry entry: :func:`import_skill_eval_harness`, file
+    ``skill-eval-harness-<skill>-<document sha256[:8]>.json``."""
+    return [Imported.named(TOOL, import_skill_eval_harness(Path(source), **options))]

@@ -1,0 +1,144 @@
+"""What an A/A calibration receipt says about noise (issue 37, item 4): never a skill verdict.
+
+An A/A receipt (``run.aa``, ``driftproof run --aa``) holds the with-skill arm run twice under
+the same settings, the second run in the baseline arm's place. Nothing changed between its
+two arms, so every change the rule calls there is a false call. Per case:
+
+* **observed**: the rule applied to the two arms (D-3, D-4, D-6; lost draws as D-9) calls a
+  change (improved or regressed) or not;
+* **false-call rate**: the chance the rule calls a change between two arms of ``n`` draws
+  each when nothing changed, at the case's spread: draws ``N(0.5, σ)`` rounded to the 0.01
+  grid of per-draw scores, ``σ`` the pooled spread ``√((s_1² + s_2²)/2)`` of the case's two
+  arms, ``n`` the fewer measured draws of the two; :data:`TRIALS` seeded trials per case;
+* **smallest effect these spreads can resolve**: ``max(0.05, s_1 + s_2 + 2·SE)``, the rule's
+  own resolution (D-5): a shift that size would separate the bands with room for the noise of
+  the means, and clear the floor.
+
+Over the suite: the expected number of false calls ``Σ p_i`` at this suite's size and spreads,
+and the chance of at least one, ``1 − Π(1 − p_i)`` (cases independent).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from dataclasses import dataclass
+
+from driftproof.receipt import Receipt
+from driftproof.stats._rule import separation_verdict
+from driftproof.stats.band import arm_band
+from driftproof.stats.codes import VerdictCode
+from driftproof.stats.moments import mean_sd
+from driftproof.stats.reading import judge_scale
+from driftproof.stats.underpowered import resolution
+from driftproof.stats.verdict import case_verdict
+from driftproof.wording import EFFECT_FLOOR
+
+__all__ = ["TRIALS", "AACase", "AAReading", "aa_reading", "false_call_rate"]
+
+#: Simulated A/A comparisons per case, and the seed of the first case's trials.
+TRIALS = 2000
+SEED = 37
+
+
+@dataclass(frozen=True)
+class AACase:
+    """One case of an A/A receipt.
+
+    Attributes:
+        case_id: the case.
+        called: the rule called a change between the two arms (a false call).
+        draws: the fewer measured draws of the two arms (n).
+        sd: the pooled spread σ; None with fewer than two measured draws in an arm.
+        false_call_rate: the simulated chance of a false call at σ and n; None without σ.
+        smallest_effect: ``max(0.05, s_1 + s_2 + 2·SE)``; None without σ.
+    """
+
+    case_id: str
+    called: bool
+    draws: int
+    sd: float | None
+    false_call_rate: float | None
+    smallest_effect: float | None
+
+
+@dataclass(frozen=True)
+class AAReading:
+    """What an A/A receipt says about noise, over its cases.
+
+    Attributes:
+        cases: one :class:`AACase` per case, in receipt order.
+        observed: cases the rule called a change in (false calls).
+        expected: ``Σ p_i`` over the cases with a spread: false calls noise alone gives per
+            comparison at this suite's size and spreads.
+        at_least_one: ``1 − Π(1 − p_i)``.
+        smallest_median, smallest_max: the median and the largest smallest effect over cases.
+        unread: cases with no spread (fewer than two measured draws in an arm).
+    """
+
+    cases: tuple[AACase, ...]
+    observed: int
+    expected: float
+    at_least_one: float
+    smallest_median: float | None
+    smallest_max: float | None
+    unread: int
+
+
+def false_call_rate(sd: float, n: int, *, seed: int = SEED, trials: int = TRIALS) -> float:
+    """The chance the rule calls a change between two arms of ``n`` draws with no change.
+
+    Draws are ``N(0.5, sd)`` rounded to 0.01 (a per-draw score is a mean of judge samples on a
+    0.05 grid) and clipped to 0..1; a trial is a false call when the bands separate and the
+    means move by at least the floor (D-3, D-4).
+
+    Raises:
+        ValueError: ``n < 2`` (one draw has no spread) or ``sd < 0``.
+    """
+    if n < 2 or sd < 0:
+        raise ValueError("a false-call rate needs two draws per arm and a spread of zero or more")
+    rnd = random.Random(seed)
+    calls = 0
+    for _ in range(trials):
+        arms = [[min(1.0, max(0.0, round(rnd.gauss(0.5, sd), 2))) for _ in range(n)] for _ in "ab"]
+        (ma, sa), (mb, sb) = mean_sd(arms[0]), mean_sd(arms[1])
+        assert ma is not None and mb is not None and sa is not None and sb is not None
+        if separation_verdict(mb - ma, sa + sb) in (VerdictCode.IMPROVED, VerdictCode.REGRESSED):
+            calls += 1
+    return calls / trials
+
+
+def aa_reading(r: Receipt) -> AAReading:
+    """The A/A figures of ``r`` (its with-skill arm against its second run in the baseline arm).
+
+    Raises:
+        ValueError: ``r`` is not an A/A calibration (``run.aa`` is not true).
+    """
+    if not r.run.aa:
+        raise ValueError("not an A/A calibration: the receipt does not record run.aa")
+    scale = judge_scale(r)
+    out = []
+    for i, c in enumerate(r.cases):
+        a, b = arm_band(c.arms.baseline, "generation"), arm_band(c.arms.with_skill, "generation")
+        v = case_verdict(a, b, case_id=c.id, scale=scale)
+        called = v.verdict in (VerdictCode.IMPROVED, VerdictCode.REGRESSED)
+        n = min(a.n, b.n)
+        if a.sd is None or b.sd is None or n < 2:
+            out.append(AACase(c.id, called, n, None, None, None))
+            continue
+        sd = math.sqrt((a.sd**2 + b.sd**2) / 2)
+        rate = false_call_rate(sd, n, seed=SEED + i)
+        effect = max(EFFECT_FLOOR, resolution(a.sd, a.n, b.sd, b.n))
+        out.append(AACase(c.id, called, n, sd, rate, effect))
+    rates = [x.false_call_rate for x in out if x.false_call_rate is not None]
+    effects = [x.smallest_effect for x in out if x.smallest_effect is not None]
+    return AAReading(
+        tuple(out),
+        sum(x.called for x in out),
+        math.fsum(rates),
+        1 - math.prod(1 - p for p in rates),
+        statistics.median(effects) if effects else None,
+        max(effects) if effects else None,
+        len(out) - len(rates),
+    )

@@ -1,0 +1,206 @@
+"""How many regressed cases noise alone would give: the suite-level A/A expectation.
+
+Per case, the chance that the verdict rule calls "regressed" when the two with-skill arms have
+the same true mean, worked out by simulation: each side's draws are simulated at its own
+measured spread and measured draw count, on its judge's grid (``stats._simulate``), and each
+simulated pair is put to the rule's own separation-and-floor test (D-3, D-4). Summed over the
+cases, that is the number of regressed cases to expect with no change at all. The chance of
+seeing at least the observed number is the upper tail of the Poisson-binomial distribution of
+those per-case chances (exact, by the usual convolution).
+
+A case with fewer than two measured draws on a side cannot be called (it is underpowered, D-5)
+and counts 0. Lost draws are not simulated: keeping a call through them (D-9) only makes a call
+rarer, so the expectation is, if anything, a little high. The verdict rule is not changed: this
+is context beside it, and the ground for the Action's ``fail-on: beyond-noise``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from driftproof.stats._rule import separation_verdict
+from driftproof.stats._simulate import Grid, arm_moments
+from driftproof.stats.codes import VerdictCode
+from driftproof.stats.verdict import CaseVerdict
+from driftproof.wording import EFFECT_FLOOR
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
+
+__all__ = [
+    "AA_TRIALS",
+    "BEYOND_NOISE_LEVEL",
+    "FalseAlarms",
+    "draw_grid",
+    "p_at_least",
+    "p_regressed",
+    "suite_false_alarms",
+]
+
+#: Simulated A/A pairs per case, for suites of up to 100 cases; a larger suite gets fewer per
+#: case (:data:`AA_BUDGET` over the suite, at least :data:`AA_MIN_TRIALS`), its sum's error
+#: shrinking with the number of cases all the same.
+AA_TRIALS = 2000
+AA_BUDGET = 200_000
+AA_MIN_TRIALS = 100
+#: An observed count of regressed cases is beyond noise when seeing at least that many under no
+#: change has a chance under this level (5%).
+BEYOND_NOISE_LEVEL = 0.05
+_SEED = 37
+
+
+def draw_grid(r: Receipt) -> Grid:
+    """The per-draw score grid of ``r``: its judge's step divided by the judge samples averaged
+    into a draw (D-1), and its judge scale; a part not recorded is ``None``."""
+    if r.judge is None:
+        return None, None
+    step, k = r.judge.scale.step, r.run.judge_samples_per_generation
+    return (step / k if step and k else None), (r.judge.scale.worst, r.judge.scale.best)
+
+
+def p_regressed(
+    sd_a: float,
+    n_a: int,
+    sd_b: float,
+    n_b: int,
+    *,
+    mean: float = 0.5,
+    grid_a: Grid = (None, None),
+    grid_b: Grid = (None, None),
+    floor: float = EFFECT_FLOOR,
+    trials: int = AA_TRIALS,
+    seed: int = _SEED,
+) -> float:
+    """The chance that the rule calls one case "regressed" when both sides' true means are
+    ``mean`` (judge scale), side A with spread ``sd_a`` over ``n_a`` draws, side B likewise;
+    the share of ``trials`` simulated pairs (seeded, so deterministic). 0 when a side has
+    fewer than two draws (D-5)."""
+    if n_a < 2 or n_b < 2:
+        return 0.0
+    # Rounding moves each simulated mean by at most half its grid step, so the gap of the means
+    # reaches the floor only if its normal part reaches the floor less both half steps; 6
+    # standard errors short of that, the chance is under 2e-9 and the case counts 0.
+    slack = floor - ((grid_a[0] or 0.0) + (grid_b[0] or 0.0)) / 2.0
+    if slack > 6.0 * math.sqrt(sd_a * sd_a / n_a + sd_b * sd_b / n_b):
+        return 0.0
+    rng = random.Random(seed)
+    hits = 0
+    for _ in range(trials):
+        ma, sa = arm_moments(rng, mean, sd_a, n_a, grid_a)
+        mb, sb = arm_moments(rng, mean, sd_b, n_b, grid_b)
+        if separation_verdict(mb - ma, sa + sb, floor) == VerdictCode.REGRESSED:
+            hits += 1
+    return hits / trials
+
+
+def p_at_least(ps: Sequence[float], k: int) -> float:
+    """P(at least ``k`` of independent events with chances ``ps`` happen): the Poisson-binomial
+    upper tail, by convolution (exact up to float rounding)."""
+    if k <= 0:
+        return 1.0
+    dist = [1.0]  # dist[j] = P(j events so far)
+    for p in ps:
+        nxt = [0.0] * (len(dist) + 1)
+        for j, q in enumerate(dist):
+            nxt[j] += q * (1.0 - p)
+            nxt[j + 1] += q * p
+        dist = nxt
+    return min(1.0, math.fsum(dist[k:]))
+
+
+@dataclass(frozen=True)
+class FalseAlarms:
+    """The suite-level A/A reading of a comparison.
+
+    Attributes:
+        expected: regressed cases noise alone would give (sum of the per-case chances).
+        observed: regressed cases the rule called.
+        p_at_least: chance of at least ``observed`` regressed cases under no change.
+        cases: cases counted (those compared).
+        trials: simulated pairs per case.
+        level: :data:`BEYOND_NOISE_LEVEL`.
+        per_case: each case's chance of a false "regressed", in row order.
+    """
+
+    expected: float
+    observed: int
+    p_at_least: float
+    cases: int
+    trials: int
+    level: float
+    per_case: tuple[float, ...]
+
+    @property
+    def beyond_noise(self) -> bool:
+        """At least one regressed case, and seeing that many under no change is unlikely
+        (chance under :attr:`level`)."""
+        return self.observed > 0 and self.p_at_least < self.level
+
+    def sentence(self) -> str:
+        """The reading in plain words (diff, the comparison report, the Action)."""
+        cases = f"{self.cases} case" if self.cases == 1 else f"these {self.cases} cases"
+        head = (
+            f"Noise alone: if every case's true mean were the same in both receipts, about "
+            f"{self.expected:.2f} of {cases} would read regressed at these spreads and draws; "
+        )
+        if self.observed == 0:
+            return head + "none did."
+        noun = "case" if self.observed == 1 else "cases"
+        verdict = "beyond" if self.beyond_noise else "within"
+        return head + (
+            f"{self.observed} {noun} did. The chance of at least {self.observed} from noise "
+            f"alone is {_pct(self.p_at_least)}: {verdict} what noise alone gives at the "
+            f"{self.level:.0%} level."
+        )
+
+
+def _pct(p: float) -> str:
+    if p >= 0.995:
+        return "100%"
+    if p < 0.001:
+        return "under 0.1%"
+    return f"{p:.1%}" if p < 0.1 else f"{p:.0%}"
+
+
+def suite_false_alarms(
+    rows: Sequence[CaseVerdict], grid_a: Grid, grid_b: Grid, *, trials: int | None = None
+) -> FalseAlarms:
+    """The A/A reading of a comparison's rows (side A earlier, B later; D-6): each case at its
+    two sides' measured spreads and draw counts, the true mean put at the middle of the two
+    measured means. Deterministic: case ``i`` is simulated from seed ``37 + i``. ``trials``
+    per case defaults to :data:`AA_TRIALS`, fewer for a suite over 100 cases."""
+    if trials is None:
+        trials = max(AA_MIN_TRIALS, min(AA_TRIALS, AA_BUDGET // max(1, len(rows))))
+    ps = []
+    for i, v in enumerate(rows):
+        a, b = v.a, v.b
+        if a.sd is None or b.sd is None or a.mean is None or b.mean is None:
+            ps.append(0.0)
+            continue
+        ps.append(
+            p_regressed(
+                a.sd,
+                a.n,
+                b.sd,
+                b.n,
+                mean=(a.mean + b.mean) / 2.0,
+                grid_a=grid_a,
+                grid_b=grid_b,
+                trials=trials,
+                seed=_SEED + i,  # a seed per case, so simulation errors do not add up in step
+            )
+        )
+    observed = sum(1 for v in rows if v.verdict == VerdictCode.REGRESSED)
+    return FalseAlarms(
+        math.fsum(ps),
+        observed,
+        p_at_least(ps, observed),
+        len(rows),
+        trials,
+        BEYOND_NOISE_LEVEL,
+        tuple(ps),
+    )

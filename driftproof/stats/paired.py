@@ -1,0 +1,189 @@
+"""An exact paired test over cases, beside the rule as context: never a verdict (issue 37, item 3).
+
+Each case gives one paired value ``d_i``: inside one receipt its lift (with-skill mean minus
+baseline mean, D-6); between two receipts the change of its with-skill mean (D-6). Over the
+cases:
+
+* **Sign test.** Cases whose value is up (``d_i > 0``) against down (``d_i < 0``); a value
+  within the D-3 tolerance of zero is a tie and left out. Two-sided exact binomial p-value
+  ``min(1, 2·P(X ≤ min(up, down)))``, ``X ~ Binomial(up + down, 1/2)``.
+* **Sign-flip interval on the mean** (the suite lift, equal weight per case). Under the
+  hypothesis that the ``d_i − μ`` are symmetric about zero, each of the ``2ⁿ`` sign flips is
+  equally likely. Inverting the one-sided sign-flip tests of the sum gives the interval
+  between the ``k``-th smallest and the ``k``-th largest of the ``2ⁿ − 1`` means of non-empty
+  subsets of the ``d_i`` (Hartigan 1969, "Using subsample values as typical values", JASA 64),
+  ``k = ⌊2ⁿ · α/2⌋``, with exact coverage ``1 − 2k/2ⁿ ≥ 1 − α``. All subsets are enumerated
+  for ``n ≤`` :data:`EXACT_MAX_CASES`; above, :data:`MC_FLIPS` random sign flips from a fixed
+  seed stand in for them (a Monte Carlo sign-flip test, which keeps its level: the observed
+  signs count as one of ``B + 1``), and the result says so.
+
+Below :data:`MIN_CASES` cases nothing is computed: with five cases or fewer every sign
+pattern has probability ``1/32`` or more, so no interval at the 95 % level exists and no
+sign test can reach it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from driftproof.wording import TOLERANCE
+
+__all__ = [
+    "ALPHA",
+    "EXACT_MAX_CASES",
+    "MC_FLIPS",
+    "MC_SEED",
+    "MIN_CASES",
+    "PairedTest",
+    "paired_test",
+    "sign_test_p",
+    "sign_flip_interval",
+]
+
+#: Two-sided level of the interval: 95 %.
+ALPHA = 0.05
+#: Fewest cases for which the test is computed: the smallest n with ``⌊2ⁿ·α/2⌋ ≥ 1``.
+MIN_CASES = 6
+#: Most cases for which every sign flip is enumerated (2¹⁶ = 65,536 subsets).
+EXACT_MAX_CASES = 16
+#: Random sign flips drawn above EXACT_MAX_CASES, and their fixed seed.
+MC_FLIPS = 19_999
+MC_SEED = 37
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """The exact paired test over cases (context, never a verdict).
+
+    Attributes:
+        cases: paired values read (n).
+        up, down, ties: cases whose value is above, below, or within tolerance of zero.
+        sign_p: two-sided exact sign-test p-value, or None when not computed.
+        mean: mean of the paired values (the suite lift, or the mean change), or None.
+        low, high: the sign-flip interval on the mean, or None.
+        coverage: the interval's coverage: exact ``1 − 2k/2ⁿ`` when enumerated, the nominal
+            ``1 − α`` under Monte Carlo.
+        method: ``exact`` (all 2ⁿ sign flips) or ``monte carlo`` (``MC_FLIPS`` flips, seed
+            ``MC_SEED``).
+        reason: why nothing was computed, else None.
+    """
+
+    cases: int
+    up: int
+    down: int
+    ties: int
+    sign_p: float | None
+    mean: float | None
+    low: float | None
+    high: float | None
+    coverage: float | None
+    method: Literal["exact", "monte carlo"] | None
+    reason: str | None
+
+
+def sign_test_p(up: int, down: int) -> float:
+    """Two-sided exact sign-test p-value: ``min(1, 2·Σ_{i ≤ min(up, down)} C(n, i) / 2ⁿ)``,
+    ``n = up + down``; 1.0 when ``n = 0``."""
+    n = up + down
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(up, down) + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+def _subset_means(values: list[float]) -> list[float]:
+    """The means of the 2ⁿ − 1 non-empty subsets of ``values``."""
+    sums, sizes = [0.0], [0]
+    for v in values:
+        sums += [s + v for s in sums]
+        sizes += [k + 1 for k in sizes]
+    return [s / k for s, k in zip(sums[1:], sizes[1:], strict=True)]
+
+
+def _random_subset_means(values: list[float]) -> tuple[list[float], int]:
+    """The means of the flipped sets of ``MC_FLIPS`` random sign flips (seed ``MC_SEED``) that
+    flip at least one case, and how many flips flipped none."""
+    rnd = random.Random(MC_SEED)
+    means, empty = [], 0
+    for _ in range(MC_FLIPS):
+        bits = rnd.getrandbits(len(values))
+        chosen = [v for i, v in enumerate(values) if bits >> i & 1]
+        if chosen:
+            means.append(math.fsum(chosen) / len(chosen))
+        else:
+            empty += 1
+    return means, empty
+
+
+def sign_flip_interval(
+    values: list[float],
+) -> tuple[float, float, float, Literal["exact", "monte carlo"]]:
+    """The sign-flip interval on the mean of ``values`` at level 1 − :data:`ALPHA`.
+
+    Returns:
+        ``(low, high, coverage, method)``.
+
+    Raises:
+        ValueError: fewer than :data:`MIN_CASES` values (no interval at this level exists).
+    """
+    n = len(values)
+    if n < MIN_CASES:
+        raise ValueError(f"the sign-flip interval needs at least {MIN_CASES} cases, found {n}")
+    if n <= EXACT_MAX_CASES:
+        means = sorted(_subset_means(values))
+        k = math.floor(2**n * ALPHA / 2)
+        return means[k - 1], means[-k], 1 - 2 * k / 2**n, "exact"
+    # A flip that flips no case sums to the observed sum: it ties on both sides, so it counts
+    # below every μ on the lower side and above every μ on the upper side. Reject μ when
+    # (1 + #{flips with mean ≤ μ}) / (B + 1) ≤ α/2, and likewise above.
+    subset, empty = _random_subset_means(values)
+    means = [-math.inf] * empty + sorted(subset) + [math.inf] * empty
+    k = math.floor((MC_FLIPS + 1) * ALPHA / 2)
+    return means[k - 1], means[-k], 1 - ALPHA, "monte carlo"
+
+
+def paired_test(values: list[float]) -> PairedTest:
+    """The sign test and the sign-flip interval over the paired values of the cases.
+
+    Args:
+        values: one paired value per case (a lift or a change of mean, judge scale units).
+
+    Returns:
+        A :class:`PairedTest`; with fewer than :data:`MIN_CASES` values it carries the counts
+        and a reason, and no p-value or interval.
+    """
+    up = sum(1 for v in values if v > TOLERANCE)
+    down = sum(1 for v in values if v < -TOLERANCE)
+    ties = len(values) - up - down
+    if len(values) < MIN_CASES:
+        return PairedTest(
+            len(values),
+            up,
+            down,
+            ties,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            f"not computed below {MIN_CASES} cases ({len(values)} here): with fewer, no result "
+            "can reach the 95% level",
+        )
+    low, high, coverage, method = sign_flip_interval(values)
+    return PairedTest(
+        len(values),
+        up,
+        down,
+        ties,
+        sign_test_p(up, down),
+        math.fsum(values) / len(values),
+        low,
+        high,
+        coverage,
+        method,
+        None,
+    )

@@ -1,0 +1,147 @@
+"""A receipt that disagrees with its own evidence is refused at load, naming the pointer (D-18).
+
+The tampering examples of issue 37: each is edited, sealed again (the seal is a plain
+sha256, so a resealed edit passes it) and must be refused where it disagrees.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from factories import JUDGE, make_receipt
+
+from driftproof.errors import ReceiptError
+from driftproof.receipt import draw_doc, judge_sample_doc, parse_receipt, seal_document
+
+
+def _draw(i: int, samples: list[float | None]) -> dict[str, Any]:
+    return draw_doc(
+        i,
+        answer=f"answer {i}",
+        judge_samples=[
+            judge_sample_doc(s, reply=f"{s}", reported_model=JUDGE["model"]) for s in samples
+        ],
+    )
+
+
+# Three draws per arm, three judge samples each, between 0.5 and 1.0. By hand (D-1):
+# with skill  [.5 .75 1.0] → .75; [.75 .75 1.0] → .8333; [.5 .5 .5] → .5
+# baseline    [.5 .5 .75] → .5833; [.5 .5 .5] → .5; [.75 .5 .5] → .5833
+_WITH = [[0.5, 0.75, 1.0], [0.75, 0.75, 1.0], [0.5, 0.5, 0.5]]
+_BASE = [[0.5, 0.5, 0.75], [0.5, 0.5, 0.5], [0.75, 0.5, 0.5]]
+
+
+def _doc() -> dict[str, Any]:
+    arms = {
+        "with_skill": {"draws": [_draw(i, s) for i, s in enumerate(_WITH)], "generation": None},
+        "baseline": {"draws": [_draw(i, s) for i, s in enumerate(_BASE)], "generation": None},
+    }
+    case = {
+        "id": "c1",
+        "prompt": "prompt of c1",
+        "prompt_sha256": None,
+        "rubric_sha256": "1" * 64,
+        "threshold": None,
+        "arms": arms,
+    }
+    return make_receipt([case])
+
+
+def _bytes(doc: dict[str, Any]) -> bytes:
+    """``doc`` sealed again, as a tamperer would: the seal is a plain sha256."""
+    return json.dumps(seal_document(doc)).encode()
+
+
+def _refused(doc: dict[str, Any]) -> ReceiptError:
+    with pytest.raises(ReceiptError) as info:
+        parse_receipt(_bytes(doc), "t.json")
+    return info.value
+
+
+def test_the_honest_receipt_loads() -> None:
+    r = parse_receipt(_bytes(_doc()), "t.json")
+    assert [d.score for d in r.cases[0].arms.with_skill.draws] == pytest.approx(
+        [0.75, 0.8333333, 0.5]
+    )
+
+
+def test_every_draw_score_set_to_one_is_refused_at_the_first_draw() -> None:
+    doc = copy.deepcopy(_doc())
+    for arm in doc["cases"][0]["arms"].values():
+        for d in arm["draws"]:
+            d["score"] = 1.0
+    err = _refused(doc)
+    pointers = [p.pointer for p in err.problems]
+    # every draw disagrees with its samples: six places, the first named first
+    assert pointers[0] == "/cases/0/arms/with_skill/draws/0/score"
+    assert len(pointers) == 6
+    assert "expected 0.75" in err.problems[0].message
+    assert "/cases/0/arms/baseline/draws/1/score" in pointers  # samples .5 .5 .5 → .5
+
+
+def test_a_stub_run_relabelled_tested_is_refused_at_the_level() -> None:
+    doc = _doc()
+    doc["run"]["provider"] = "stub"
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == ["/verification_level"]
+    assert "never TESTED" in err.problems[0].message
+
+
+def test_a_simulated_run_at_tested_is_refused_and_at_unverified_loads() -> None:
+    doc = _doc()
+    doc["run"]["provider"] = "simulated"
+    assert [p.pointer for p in _refused(doc).problems] == ["/verification_level"]
+    doc["verification_level"] = "UNVERIFIED"
+    assert parse_receipt(_bytes(doc), "t.json").run.provider == "simulated"
+
+
+def test_a_deleted_draw_is_refused_at_its_arm() -> None:
+    doc = _doc()
+    del doc["cases"][0]["arms"]["baseline"]["draws"][1]  # indexes 0, 2 remain
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == ["/cases/0/arms/baseline/draws"]
+    assert "index 1 is missing" in err.problems[0].message
+
+
+def test_a_draw_with_valid_samples_and_no_score_is_refused() -> None:
+    doc = _doc()
+    doc["cases"][0]["arms"]["with_skill"]["draws"][2]["score"] = None
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == ["/cases/0/arms/with_skill/draws/2/score"]
+    assert "expected 0.5" in err.problems[0].message
+
+
+def test_a_score_beside_only_invalid_samples_is_refused() -> None:
+    doc = _doc()
+    d = doc["cases"][0]["arms"]["with_skill"]["draws"][0]
+    for s in d["judge_samples"]:
+        s["score"] = None
+        s["invalid_reason"] = "no score in the reply"
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == ["/cases/0/arms/with_skill/draws/0/score"]
+
+
+def test_a_recorded_spread_is_recomputed_from_the_draws() -> None:
+    # with-skill draw scores .75, .8333, .5: mean .69444, deviations .05556, .13889, -.19444;
+    # squares .0030864 + .0192901 + .0378086 = .0601852; /2 = .0300926; sd = .173472
+    doc = _doc()
+    doc["cases"][0]["arms"]["with_skill"]["generation"] = {"sd": 0.1735}
+    assert parse_receipt(_bytes(doc), "t.json").cases[0].arms.with_skill.generation is not None
+    doc["cases"][0]["arms"]["with_skill"]["generation"] = {"sd": 0.0173}
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == ["/cases/0/arms/with_skill/generation/sd"]
+    assert "expected 0.1735" in err.problems[0].message
+
+
+def test_draws_without_judge_samples_have_nothing_to_recompute() -> None:
+    # an import of per-run scores records no judge sample: its scores stand as recorded
+    doc = _doc()
+    for arm in doc["cases"][0]["arms"].values():
+        for d in arm["draws"]:
+            d["judge_samples"] = []
+            d["score"] = 0.9
+    r = parse_receipt(_bytes(doc), "t.json")
+    assert r.cases[0].arms.baseline.draws[0].score == 0.9

@@ -1,0 +1,189 @@
+"""Recorded reply shapes of issue 33 on the CLI lanes (D-19), printed by the fake ``claude`` and
+``codex`` executables (``FAKE_STDOUT``: the file printed as it is, ``@ANSWER@`` the scripted
+answer), each with its receipt outcome asserted.
+
+``claude -p --output-format json`` result envelopes follow Claude Code's SDK result message:
+``subtype`` ``success`` | ``error_max_turns`` | ``error_during_execution`` |
+``error_max_budget_usd``, ``is_error``, ``stop_reason``, ``usage``, ``total_cost_usd``. ``codex
+exec --json`` events follow its JSONL stream: ``thread.started``, ``turn.started``,
+``item.completed`` (``agent_message``, ``reasoning``), ``turn.completed`` with ``usage``,
+``turn.failed``, and the top-level ``error`` event it prints while it reconnects ("Reconnecting...
+1/5").
+"""
+
+from __future__ import annotations
+
+import json
+
+from shape_replies import _draws, _mini
+
+
+def _claude(tmp_path, monkeypatch, envelope: dict, *, code: int = 0) -> None:
+    f = tmp_path / "claude-out.json"
+    f.write_text(json.dumps(envelope))
+    monkeypatch.setenv("FAKE_STDOUT", str(f))
+    monkeypatch.setenv("FAKE_EXIT", str(code))
+
+
+def _envelope(**over) -> dict:
+    return {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "duration_ms": 5,
+        "num_turns": 1,
+        "result": "@ANSWER@",
+        "stop_reason": "end_turn",
+        "session_id": "s",
+        "total_cost_usd": 0.09,
+        "usage": {"input_tokens": 900, "output_tokens": 1544},
+        **over,
+    }
+
+
+def test_claude_error_max_turns_is_a_tool_call_with_its_usage_kept(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    _claude(
+        tmp_path,
+        monkeypatch,
+        _envelope(subtype="error_max_turns", is_error=True, result=None, stop_reason="tool_use"),
+    )
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert d.score is None and d.lost.kind == "tool_call"
+        assert (d.tokens.input, d.tokens.output) == (900, 1544)
+        assert d.attempts == []  # a finished session: never retried
+
+
+def test_claude_success_cut_by_max_tokens_is_the_output_budget(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    _claude(tmp_path, monkeypatch, _envelope(stop_reason="max_tokens"))
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert d.lost.kind == "truncated" and d.stop_reason == "max_tokens"
+        assert "stop reason success:max_tokens" in d.lost.reason
+
+
+def test_claude_success_with_an_unknown_stop_reason_is_lost_quoting_it(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    _claude(tmp_path, monkeypatch, _envelope(stop_reason="pause_turn"))
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert d.lost.kind == "paused_turn" and "'success:pause_turn'" in d.lost.reason
+
+
+def test_claude_overloaded_envelope_keeps_its_usage_on_the_lost_draw(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    said = (
+        'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'
+    )
+    _claude(
+        tmp_path,
+        monkeypatch,
+        _envelope(is_error=True, result=said, usage={"input_tokens": 700, "output_tokens": 12}),
+        code=1,
+    )
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert d.lost.kind == "error" and d.lost.error_class == "transient" and d.lost.status == 529
+        assert (d.tokens.input, d.tokens.output) == (700, 12)
+
+
+def test_claude_result_with_a_think_block_grades_the_answer_only(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    _claude(tmp_path, monkeypatch, _envelope(result="<think>sorry, planning</think>\n@ANSWER@"))
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5)
+    assert skill.reasoning.chars == len("sorry, planning")
+
+
+def _codex(tmp_path, monkeypatch, events: list[dict], *, code: int = 0) -> None:
+    f = tmp_path / "codex-out.jsonl"
+    f.write_text("".join(json.dumps(e) + "\n" for e in events))
+    monkeypatch.setenv("FAKE_STDOUT", str(f))
+    monkeypatch.setenv("FAKE_EXIT", str(code))
+
+
+RECONNECT = {
+    "type": "error",
+    "message": "Reconnecting... 1/5 (stream disconnected before completion: error sending "
+    "request for url (https://api.openai.com/v1/responses))",
+}
+ANSWER_ITEM = {"id": "i1", "type": "agent_message", "text": "@ANSWER@"}
+USAGE = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
+
+
+def test_codex_reconnect_error_then_a_completed_turn_is_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    _codex(
+        tmp_path,
+        monkeypatch,
+        [
+            {"type": "thread.started", "thread_id": "th_1"},
+            {"type": "turn.started"},
+            RECONNECT,
+            {"type": "item.completed", "item": {"id": "i0", "type": "reasoning", "text": "hm"}},
+            {"type": "item.completed", "item": ANSWER_ITEM},
+            {"type": "turn.completed", "usage": USAGE},
+        ],
+    )  # fmt: skip
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5)
+    assert [(e.type, e.subtype) for e in skill.harness_events] == [("error", None)]
+    assert skill.reasoning.chars == 2 and skill.tokens.input == 1200
+
+
+def test_codex_reconnect_errors_with_no_completed_turn_fail_the_call(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    _codex(
+        tmp_path,
+        monkeypatch,
+        [{"type": "thread.started", "thread_id": "th_1"}, {"type": "turn.started"}, RECONNECT],
+        code=1,
+    )
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert d.lost.kind == "error"
+        assert d.lost.reason.startswith(
+            "codex reported no completed turn; its last error: Reconnecting... 1/5"
+        )
+
+
+def test_codex_error_after_a_completed_turn_is_not_a_failure(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    _codex(
+        tmp_path,
+        monkeypatch,
+        [
+            {"type": "turn.started"},
+            {"type": "item.completed", "item": ANSWER_ITEM},
+            {"type": "turn.completed", "usage": USAGE},
+            RECONNECT,
+        ],
+    )
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]
+
+
+def test_codex_agent_message_with_a_think_block_grades_the_answer_only(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    item = {**ANSWER_ITEM, "text": "<think>sorry</think>@ANSWER@"}
+    _codex(
+        tmp_path,
+        monkeypatch,
+        [{"type": "item.completed", "item": item}, {"type": "turn.completed", "usage": USAGE}],
+    )
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5) and skill.reasoning.chars == len("sorry")

@@ -1,0 +1,83 @@
+"""What an A/A calibration says about noise (issue 37, item 4)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from factories import case, make_receipt
+
+from driftproof.cli import cli
+from driftproof.receipt import parse_receipt, seal_document
+from driftproof.stats.aa import aa_reading, false_call_rate
+
+
+@pytest.mark.parametrize(
+    ("sd", "n", "published"),
+    # STATISTICS-NOTES §6.2: false improved + regressed under no change, N(0.70, σ) rounded to
+    # 0.01, 200,000 replicates; here 2,000 seeded trials (standard error under 0.006)
+    [(0.05, 3, 0.069), (0.03, 3, 0.030), (0.05, 5, 0.014), (0.02, 3, 0.003)],
+)
+def test_false_call_rate_matches_the_published_table(sd: float, n: int, published: float) -> None:
+    assert false_call_rate(sd, n) == pytest.approx(published, abs=0.018)
+
+
+def test_a_spread_far_under_the_floor_never_calls() -> None:
+    # σ = .005: the difference of two means of 3 has sd .005·√(2/3) = .0041; .05 is 12 sd away
+    assert false_call_rate(0.005, 3) == 0.0
+
+
+def _aa_doc() -> dict:
+    cases = [
+        # c1: .70 .71 .72 vs .70 .72 .71: sd .01 each; resolution .02 + 2·√(2·.0001/3) = .036330
+        # → smallest effect .05 (the floor)
+        case("c1", [0.70, 0.71, 0.72], [0.70, 0.72, 0.71]),
+        # c2: sd .05 each, Δ .05 ≤ .10: no call; resolution .10 + 2·√(2·.0025/3) = .181650
+        case("c2", [0.60, 0.65, 0.70], [0.55, 0.60, 0.65]),
+        # c3: .90 .91 .92 vs .70 .71 .72: Δ .20 > .02 → a (false) call
+        case("c3", [0.90, 0.91, 0.92], [0.70, 0.71, 0.72]),
+    ]
+    doc = make_receipt(cases)
+    doc["run"]["aa"] = True
+    return seal_document(doc)
+
+
+def test_aa_reading_by_hand() -> None:
+    aa = aa_reading(parse_receipt(json.dumps(_aa_doc()).encode(), "aa.json"))
+    assert [x.called for x in aa.cases] == [False, False, True] and aa.observed == 1
+    c1, c2, c3 = aa.cases
+    assert c1.smallest_effect == pytest.approx(0.05)
+    assert c2.smallest_effect == pytest.approx(0.181650, abs=1e-6)
+    assert c3.smallest_effect == pytest.approx(0.05)  # sd .01 each, as c1
+    assert aa.smallest_median == pytest.approx(0.05)
+    assert aa.smallest_max == pytest.approx(0.181650, abs=1e-6)
+    rates = [x.false_call_rate for x in aa.cases]
+    assert rates[0] == 0.0 and rates[2] == 0.0 and rates[1] == pytest.approx(0.069, abs=0.018)
+    assert aa.expected == pytest.approx(sum(rates))
+    assert aa.at_least_one == pytest.approx(1 - math.prod(1 - p for p in rates))
+
+
+def test_an_aa_receipt_carries_no_verdict_and_diff_cites_it(tmp_path: Path) -> None:
+    aa = tmp_path / "aa.json"
+    aa.write_text(json.dumps(_aa_doc()))
+    view = CliRunner().invoke(cli, ["view", str(aa)]).output
+    assert "an A/A calibration: both arms ran with the skill" in view
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    plain = json.loads(aa.read_text())
+    del plain["run"]["aa"]
+    for p in (a, b):
+        p.write_text(json.dumps(seal_document(plain)))
+    res = CliRunner().invoke(cli, ["diff", str(a), str(b), "--aa", str(aa)])
+    assert res.exit_code == 0, res.output
+    assert f"A/A calibration {aa}: the rule called a change in 1 of 3 cases" in res.output
+    doc = json.loads(
+        CliRunner()
+        .invoke(cli, ["diff", str(a), str(b), "--aa", str(aa), "--format", "json"])
+        .output
+    )
+    assert doc["aa"]["observed_false_calls"] == 1 and doc["aa"]["cases"] == 3
+    refused = CliRunner().invoke(cli, ["diff", str(a), str(b), "--aa", str(a)])
+    assert refused.exit_code == 2 and "/run/aa: expected an A/A calibration" in refused.output

@@ -1,0 +1,105 @@
+"""The exact paired test over cases (issue 37, item 3): hand-computed values, and the interval
+checked against the sign-flip test's own definition by brute force."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from driftproof.stats.paired import (
+    ALPHA,
+    MC_FLIPS,
+    MIN_CASES,
+    paired_test,
+    sign_flip_interval,
+    sign_test_p,
+)
+
+
+def test_sign_test_by_hand() -> None:
+    # 7 up, 1 down: P(X ≤ 1) = (C(8,0) + C(8,1)) / 2⁸ = 9/256; two-sided 18/256
+    assert sign_test_p(7, 1) == pytest.approx(18 / 256)
+    # 6 up, 0 down: 2 · 1/64
+    assert sign_test_p(6, 0) == pytest.approx(2 / 64)
+    # 4 up, 4 down: 2 · (1+8+28+56+70)/256 = 326/256 → capped at 1
+    assert sign_test_p(4, 4) == 1.0
+    assert sign_test_p(0, 0) == 1.0
+
+
+def test_six_cases_interval_is_min_to_max() -> None:
+    # n = 6: k = ⌊64 · 0.025⌋ = 1, so the interval runs from the smallest subset mean (the
+    # smallest value) to the largest; coverage 1 − 2/64 = 0.96875.
+    t = paired_test([0.01, 0.02, 0.03, 0.04, 0.05, 0.06])
+    assert (t.up, t.down, t.ties) == (6, 0, 0)
+    assert t.sign_p == pytest.approx(0.03125)
+    assert t.mean == pytest.approx(0.035)
+    assert (t.low, t.high) == pytest.approx((0.01, 0.06))
+    assert t.coverage == pytest.approx(0.96875)
+    assert t.method == "exact"
+
+
+def test_seven_cases_by_hand() -> None:
+    # n = 7: k = ⌊128 · 0.025⌋ = 3. Smallest subset means: {−.02} −.02, {−.02,.01} −.005,
+    # {−.02,.03} .005, then {−.02,.01,.03} .00667. Largest: {.10} .10, {.07,.10} .085,
+    # {.05,.10} .075, then {.05,.07,.10} .07333. Coverage 1 − 6/128 = 0.953125.
+    # Signs: 6 up, 1 down → 2·(1 + 7)/128 = 0.125.
+    t = paired_test([-0.02, 0.01, 0.03, 0.04, 0.05, 0.07, 0.10])
+    assert (t.low, t.high) == pytest.approx((0.005, 0.075))
+    assert t.coverage == pytest.approx(0.953125)
+    assert t.sign_p == pytest.approx(0.125)
+    assert t.mean == pytest.approx(0.04)
+
+
+def test_ties_are_left_out_of_the_sign_test_only() -> None:
+    t = paired_test([0.0, 0.0, 0.03, 0.04, -0.01, 0.02])
+    assert (t.up, t.down, t.ties) == (3, 1, 2)
+    assert t.sign_p == pytest.approx(2 * 5 / 16)  # n = 4: 2·(1 + 4)/16
+    assert t.low == pytest.approx(-0.01) and t.high == pytest.approx(0.04)
+
+
+def test_below_the_minimum_nothing_is_computed() -> None:
+    t = paired_test([0.1] * (MIN_CASES - 1))
+    assert t.sign_p is None and t.low is None and t.high is None
+    assert t.up == MIN_CASES - 1
+    assert t.reason is not None and "below 6 cases" in t.reason
+    with pytest.raises(ValueError, match="at least 6 cases"):
+        sign_flip_interval([0.1] * 5)
+
+
+def _upper_p(values: list[float], mu: float) -> float:
+    """One-sided sign-flip p-value by its definition: the share of the 2ⁿ sign vectors whose
+    flipped sum of (d − μ) is at least the observed sum."""
+    centred = [v - mu for v in values]
+    observed = sum(centred)
+    hits = sum(
+        1
+        for signs in itertools.product((1, -1), repeat=len(values))
+        if sum(s * c for s, c in zip(signs, centred, strict=True)) >= observed - 1e-12
+    )
+    return hits / 2 ** len(values)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [0.12, -0.05, 0.30, 0.02, 0.07, -0.01, 0.04],
+        [-0.2, 0.1, 0.05, 0.15, 0.0, 0.33, -0.04, 0.09],
+    ],
+)
+def test_lower_end_is_where_the_sign_flip_test_stops_rejecting(values: list[float]) -> None:
+    low, high, _, _ = sign_flip_interval(values)
+    assert _upper_p(values, low - 1e-9) <= ALPHA / 2 < _upper_p(values, low)
+    # the upper end mirrors it on the negated values
+    neg = [-v for v in values]
+    assert _upper_p(neg, -high - 1e-9) <= ALPHA / 2 < _upper_p(neg, -high)
+
+
+def test_above_sixteen_cases_a_seeded_monte_carlo_says_so() -> None:
+    # every value equal: every flipped subset has the same mean, so the interval is that value
+    t = paired_test([0.03] * 17)
+    assert t.method == "monte carlo" and t.coverage == pytest.approx(1 - ALPHA)
+    assert (t.low, t.high) == pytest.approx((0.03, 0.03))
+    values = [0.01 * ((i * 7) % 11) - 0.03 for i in range(20)]
+    assert paired_test(values) == paired_test(values)  # seeded: the same every time
+    assert MC_FLIPS == 19_999

@@ -1,0 +1,104 @@
+"""The Action's ``fail-on: beyond-noise`` end to end (issue 37, item 2): a 40-case A/A pair of
+receipts in which one case regressed passes under beyond-noise and fails under the default, and
+the job summary states the number noise alone would give either way.
+
+By hand: 39 cases have the same with-skill draws on both sides, [0.70, 0.75, 0.80] (0.75 ±
+0.05), so no separation. Case c0 moves from [0.80, 0.85, 0.90] to [0.65, 0.70, 0.75]: Δ = −0.15,
+bands apart (0.15 > 0.05 + 0.05) and past the floor, so regressed. Every side has spread 0.05
+over 3 draws, where about 3.45% of unchanged cases read regressed (the statistics notes'
+operating table: 6.9% false improved or regressed at spread 0.05, 3 draws; half of it each way),
+so noise alone gives about 40 × 0.0345 = 1.4 regressed cases, and one regressed case is what
+noise gives: P(at least 1) = 1 − (1 − 0.0345)^40 = 0.75, far above 5%.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+from factories import JUDGE, case, make_receipt
+
+from driftproof import action
+
+SAME = [0.70, 0.75, 0.80]
+
+
+def _pair(tmp_path: Path) -> tuple[Path, Path]:
+    judge = copy.deepcopy(JUDGE)
+    judge["scale"]["step"] = 0.01  # draws on the statistics notes' 0.01 grid
+    rest = [case(f"c{i}", SAME, [0.5, 0.55, 0.6]) for i in range(1, 40)]
+    a = make_receipt([case("c0", [0.80, 0.85, 0.90], [0.5, 0.55, 0.6]), *rest], judge=judge)
+    b = make_receipt([case("c0", [0.65, 0.70, 0.75], [0.5, 0.55, 0.6]), *rest], judge=judge)
+    pa, pb = tmp_path / "a.json", tmp_path / "b.json"
+    pa.write_text(json.dumps(a), encoding="utf-8")
+    pb.write_text(json.dumps(b), encoding="utf-8")
+    return pa, pb
+
+
+def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_on: str | None) -> tuple[int, str]:
+    pa, pb = _pair(tmp_path)
+    summary = tmp_path / "summary.md"
+    summary.unlink(missing_ok=True)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
+    monkeypatch.setenv("DRIFTPROOF_BASELINE", str(pa))
+    monkeypatch.setenv("DRIFTPROOF_RECEIPT", str(pb))
+    if fail_on is None:
+        monkeypatch.delenv("DRIFTPROOF_FAIL_ON", raising=False)
+    else:
+        monkeypatch.setenv("DRIFTPROOF_FAIL_ON", fail_on)
+    return action.main([]), summary.read_text(encoding="utf-8")
+
+
+def _expected(summary: str) -> float:
+    m = re.search(r"about (\d+\.\d\d) of these 40 cases would read regressed", summary)
+    assert m, summary
+    return float(m.group(1))
+
+
+def test_one_regressed_case_in_40_fails_by_default(tmp_path, monkeypatch) -> None:
+    code, summary = _run(tmp_path, monkeypatch, None)
+    assert code == 1
+    assert "**Decision: regressed**; the job fails (fail-on: regressed)" in summary
+    assert _expected(summary) == pytest.approx(1.38, abs=0.2)
+    assert "1 case did" in summary and "within what noise alone gives at the 5% level" in summary
+
+
+def test_one_regressed_case_in_40_passes_beyond_noise(tmp_path, monkeypatch, capsys) -> None:
+    code, summary = _run(tmp_path, monkeypatch, "beyond-noise")
+    assert code == 0
+    assert "**Decision: regressed**; the job passes (fail-on: beyond-noise)" in summary
+    assert _expected(summary) == pytest.approx(1.38, abs=0.2)
+    # P(at least 1) = 1 − (1 − p)^40 with p near 0.0345: about 75%
+    m = re.search(r"The chance of at least 1 from noise alone is (\d+)%", summary)
+    assert m and 65 <= int(m.group(1)) <= 82
+    assert "::warning title=Driftproof::1 case regressed" in capsys.readouterr().out
+
+
+def test_a_count_beyond_noise_fails_under_beyond_noise(tmp_path, monkeypatch) -> None:
+    # every one of 40 cases regressed (Δ = −0.15 each): 40 from an expectation near 1.4 has a
+    # chance far under 5%
+    judge = copy.deepcopy(JUDGE)
+    judge["scale"]["step"] = 0.01
+    a = make_receipt(
+        [case(f"c{i}", [0.80, 0.85, 0.90], [0.5, 0.55, 0.6]) for i in range(40)], judge=judge
+    )
+    b = make_receipt(
+        [case(f"c{i}", [0.65, 0.70, 0.75], [0.5, 0.55, 0.6]) for i in range(40)], judge=judge
+    )
+    pa, pb = tmp_path / "a.json", tmp_path / "b.json"
+    pa.write_text(json.dumps(a), encoding="utf-8")
+    pb.write_text(json.dumps(b), encoding="utf-8")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "o"))
+    code = action.main(["--baseline", str(pa), "--receipt", str(pb), "--fail-on", "beyond-noise"])
+    assert code == 1
+    assert "beyond what noise alone gives" in (tmp_path / "s.md").read_text(encoding="utf-8")
+
+
+def test_unknown_fail_on_word_is_refused(tmp_path, monkeypatch) -> None:
+    code, _ = _run(tmp_path, monkeypatch, "beyond-nois")
+    assert code == 2

@@ -1,0 +1,67 @@
+"""The exact paired test beside the rule in ``view`` (text, Markdown, JSON) and ``diff``
+(issue 37, item 3): context, never a verdict. Expected values are the hand example of
+tests/stats/test_paired.py: paired values −.02 .01 .03 .04 .05 .07 .10 → 6 up, 1 down,
+sign test p = 2·(1 + 7)/128 = 0.125, interval +0.005 to +0.075, coverage 1 − 6/128 = 95.3%."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from factories import case, make_receipt
+
+from driftproof.cli import cli
+from driftproof.receipt import seal_document
+
+CHANGES = [-0.02, 0.01, 0.03, 0.04, 0.05, 0.07, 0.10]
+EXPECTED = (
+    "up in 6 of 7 cases, down in 1, zero in 0; sign test p = 0.125 (two-sided, exact); "
+    "sign-flip interval on {what} +0.005 to +0.075 (95.3% coverage, exact, over all 128 "
+    "sign flips)"
+)
+
+
+def _write(tmp_path: Path, name: str, doc: dict) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(seal_document(doc)))
+    return str(path)
+
+
+def test_view_shows_the_exact_test_on_the_suite_lift(tmp_path: Path) -> None:
+    # each case: baseline .40 x3, with skill .40 + lift x3 (sd 0 in both arms)
+    cases = [case(f"c{i}", [round(0.40 + d, 2)] * 3, [0.40] * 3) for i, d in enumerate(CHANGES)]
+    path = _write(tmp_path, "r.json", make_receipt(cases))
+    text = CliRunner().invoke(cli, ["view", path]).output
+    assert "exact paired test: lift " + EXPECTED.format(what="the suite lift") in text
+    md = CliRunner().invoke(cli, ["view", path, "--format", "markdown"]).output
+    assert "- exact paired test: lift up in 6 of 7 cases" in md
+    doc = json.loads(CliRunner().invoke(cli, ["view", path, "--format", "json"]).output)
+    assert doc["context"]["exact"] == "lift " + EXPECTED.format(what="the suite lift")
+
+
+def test_view_below_six_cases_says_not_computed(tmp_path: Path) -> None:
+    cases = [case(f"c{i}", [0.5] * 3, [0.4] * 3) for i in range(5)]
+    text = CliRunner().invoke(cli, ["view", _write(tmp_path, "r.json", make_receipt(cases))])
+    assert (
+        "exact paired test: lift up in 5 of 5 cases, down in 0, zero in 0; not computed: it "
+        "needs at least 6 cases" in text.output
+    )
+
+
+def test_diff_shows_the_exact_test_on_the_mean_change(tmp_path: Path) -> None:
+    a = [case(f"c{i}", [0.50] * 3, [0.40] * 3) for i in range(7)]
+    b = [case(f"c{i}", [round(0.50 + d, 2)] * 3, [0.40] * 3) for i, d in enumerate(CHANGES)]
+    pa = _write(tmp_path, "a.json", make_receipt(a))
+    pb = _write(tmp_path, "b.json", make_receipt(b))
+    res = CliRunner().invoke(cli, ["diff", pa, pb])
+    assert (
+        "Exact paired test over cases, context (never a verdict): with-skill mean "
+        + EXPECTED.format(what="the mean change")
+        + "."
+    ) in res.output
+    doc = json.loads(CliRunner().invoke(cli, ["diff", pa, pb, "--format", "json"]).output)
+    p = doc["paired"]
+    assert (p["up"], p["down"], p["zero"], p["method"]) == (6, 1, 0, "exact")
+    assert abs(p["sign_test_p"] - 0.125) < 1e-12
+    assert abs(p["interval"][0] - 0.005) < 1e-9 and abs(p["interval"][1] - 0.075) < 1e-9
