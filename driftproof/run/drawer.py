@@ -10,6 +10,8 @@ a draw's score: the mean of its valid judge samples).
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 import threading
 from collections.abc import Callable
@@ -23,7 +25,7 @@ from driftproof.run.config import ANSWER_MAX, FILES_MAX, REASON_MAX, RunConfig, 
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import Provider, Reply, repair_text
+from driftproof.run.providers.base import DrawId, Provider, Reply, repair_text
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
 from driftproof.run.suite import SuiteCase
 
@@ -34,6 +36,13 @@ def _count(v: Any) -> int | None:
     """A token count a harness reported, or ``None`` when it is not an integer a receipt can
     hold."""
     return count(v)
+
+
+def _attempts(lane: Provider, draw: DrawId, **call: Any) -> Callable[[], Reply]:
+    """One attempt of ``lane.call(**call)`` per invocation, each identified by ``draw`` with
+    its attempt number (from 0): what a seeded lane draws from, never a count of calls."""
+    tries = itertools.count()
+    return lambda: lane.call(**call, draw=dataclasses.replace(draw, attempt=next(tries)))
 
 
 class Drawer:
@@ -77,7 +86,9 @@ class Drawer:
         attempts: list[dict[str, Any]] = []
         try:
             reply = with_retries(
-                lambda: self.provider.call(
+                _attempts(
+                    self.provider,
+                    DrawId(case_id, arm, index),
                     model=cfg.model,
                     system=self.systems[arm],
                     prompt=case.prompt,
@@ -299,7 +310,9 @@ class Drawer:
         for k in range(cfg.judge_samples):
             try:
                 jr = with_retries(
-                    lambda: self.judge.call(
+                    _attempts(
+                        self.judge,
+                        DrawId(case.id, rec["arm"], rec["index"], sample=k),
                         model=cfg.judge_model,
                         system=system,
                         prompt=user,

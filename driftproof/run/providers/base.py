@@ -35,6 +35,7 @@ from driftproof.run.capture import Capture
 __all__ = [
     "AttemptError",
     "Call",
+    "DrawId",
     "FATAL_STATUSES",
     "MissingCredentials",
     "Provider",
@@ -147,6 +148,20 @@ class MissingCredentials(ProviderError):
 
 
 @dataclass(frozen=True)
+class DrawId:
+    """What identifies one attempt of one call of a run: the case id, the arm, the draw index,
+    the attempt (from 0) and, for a judge call, the judge sample's index. A lane that draws at
+    random seeds from this, never from how many calls this process made, so that a resumed run
+    makes the draws an uninterrupted one would have."""
+
+    case: str
+    arm: str
+    index: int
+    attempt: int = 0
+    sample: int | None = None
+
+
+@dataclass(frozen=True)
 class Request:
     """What a lane's request builder reads: a :class:`Call` but its timeout (the batch transport
     builds request bodies from these too).
@@ -157,6 +172,7 @@ class Request:
         prompt: the user prompt (a case's prompt, or the judge's instructions and answer).
         max_tokens: the output budget of the reply (tokens).
         schema: the grading decision's JSON Schema for a judge call, else ``None``.
+        draw: what identifies this attempt (:class:`DrawId`), ``None`` outside a run.
     """
 
     model: str
@@ -164,6 +180,7 @@ class Request:
     prompt: str
     max_tokens: int
     schema: dict[str, Any] | None = None
+    draw: DrawId | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -218,10 +235,14 @@ class Provider:
         timeout: float,
         max_tokens: int,
         schema: dict[str, Any] | None = None,
+        draw: DrawId | None = None,
     ) -> Reply:
         """Make one attempt; with ``schema`` (a grading call) return the grader's decision
-        through the lane's structured channel. Raises :class:`AttemptError`."""
-        return self.attempt(Call(model, system, prompt, max_tokens, schema, timeout=timeout))
+        through the lane's structured channel; ``draw`` identifies the attempt. Raises
+        :class:`AttemptError`."""
+        return self.attempt(
+            Call(model, system, prompt, max_tokens, schema, timeout=timeout, draw=draw)
+        )
 
     def attempt(self, call: Call) -> Reply:
         """The lane's one attempt at ``call`` (see :meth:`call`). Raises :class:`AttemptError`."""
