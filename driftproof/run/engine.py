@@ -262,7 +262,11 @@ def run_suite(
     transcripts = kept = None
     if cfg.keep_transcripts:
         # written first, so that the receipt's seal covers the transcripts' hash
-        transcripts = write_transcripts(out, journal)
+        try:
+            transcripts = write_transcripts(out, journal)
+        except BaseException:
+            journal.close()  # kept on disk: no finished draw is lost
+            raise
         kept = {
             "file": transcripts.name,
             "sha256": file_sha256(transcripts),

@@ -243,6 +243,18 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
     line per draw, beside the receipt, which seals the file's sha256 in ``run.transcripts``."""
     path = out.with_name(out.name + ".transcripts.jsonl")
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
+    try:
+        _write_lines(fd, journal)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)  # a full disk leaves nothing behind
+        if isinstance(exc, OSError):  # naming the file the user would look for
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
+        raise
+    return path
+
+
+def _write_lines(fd: int, journal: Journal) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         for (cid, arm, idx), rec in sorted(journal.draws.items()):
             f.write(
@@ -261,8 +273,6 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
             )
         f.flush()
         os.fsync(f.fileno())
-    os.replace(tmp, path)
-    return path
 
 
 def answers(journal: Journal, case_id: str) -> dict[str, dict[str, str | None]]:
