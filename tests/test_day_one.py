@@ -123,10 +123,8 @@ def test_simulated_draws_and_judge_samples_vary_and_are_repeatable(files, tmp_pa
 
 
 def test_simulated_lost_draw_and_criteria():
-    from driftproof.run.providers.base import AttemptError
+    from driftproof.run.providers.base import AttemptError, DrawId
     from driftproof.run.providers.simulated import SimulatedProvider
-
-    from driftproof.run.providers.base import DrawId
 
     lane = SimulatedProvider(seed=1, lose={(sha256_text("p"), None, 2): "simulated timeout"})
     # the second draw (index 1) is lost, however many calls came before (issue 33, item 6)

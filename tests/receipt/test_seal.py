@@ -23,7 +23,9 @@ from driftproof.receipt import (
 )
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SAMPLES = {v: (FIXTURES / v / "valid-basic.json").read_bytes() for v in ("0.3.1", "0.14", "0.15", "0.16")}
+SAMPLES = {
+    v: (FIXTURES / v / "valid-basic.json").read_bytes() for v in ("0.3.1", "0.14", "0.15", "0.16")
+}
 
 
 def _canonical(value: Any) -> bytes:
