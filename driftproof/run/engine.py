@@ -288,7 +288,6 @@ def run_suite(
         batch,
         kept,
     )
-
     try:
         receipt = write_receipt(doc, out, replace=replace)
     except BaseException:

@@ -83,17 +83,24 @@ def top_lost_line(r: Receipt) -> str | None:
 def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: Path) -> str:
     """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17):
     the draws lost, the commonest cause (with the base URL where no connection got an
-    answer), that the receipt at ``out`` reads "not measured" and where the journal is."""
+    answer), that the receipt at ``out`` reads "not measured" (or is written, when it can still
+    carry a verdict) and where the journal is."""
     words = " and ".join(_ARM_WORDS[a] for a in arms)
     draws = [
         d for c in r.cases for a in arms if getattr(c.arms, a) for d in getattr(c.arms, a).draws
     ]
     causes = lost_causes(r, arms)
     why = lost_words(causes, len(draws)) if causes else f"none of {len(draws)} draws has a score"
+    refused = no_verdict(r)
+    reads = (  # only the control arm empty: the receipt may still carry a verdict
+        f'reads "{NOT_MEASURED}"'
+        if refused is not None and refused.refusal is Refusal.NOT_MEASURED
+        else "is written"
+    )
     return (
         f"nothing was measured in the {words} arm{'s' if len(arms) > 1 else ''}: {why}; "
-        f'{out} reads "{NOT_MEASURED}" and the draws are kept in {journal} (once the cause is '
-        "fixed, remove both before running again: a resumed run keeps its lost draws)"
+        f"{out} {reads} and the draws are kept in {journal} (once the cause is fixed, remove "
+        "both before running again: a resumed run keeps its lost draws)"
     )
 
 

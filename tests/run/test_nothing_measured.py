@@ -109,3 +109,36 @@ def test_a_run_summary_names_its_top_lost_reasons() -> None:
     )
     text = console.export_text()
     assert f"top lost reasons: {http} (3); timed out after 300 s (base URL {url}) (1)\n" in text
+
+
+def test_an_empty_control_arm_alone_keeps_the_verdict_and_says_the_receipt_is_written() -> None:
+    """with .60 .62 .61 against baseline .45 .50 .48 helps (tests/stats/test_reading.HELPS); the
+    control arm's three draws are lost: run exits non-zero for it, yet the receipt reads passing."""
+    from pathlib import Path
+
+    from driftproof.receipt import draw_doc, parse_receipt
+    from driftproof.run.summary import nothing_measured_line
+    from driftproof.stats import arms_measured_nothing, receipt_reading
+
+    c = case("a", [0.60, 0.62, 0.61], [0.45, 0.50, 0.48])
+    c["arms"]["control"] = {
+        "draws": [draw_doc(i, lost_reason="the model refused") for i in range(3)],
+        "generation": None,
+    }
+    arms = {
+        n: {
+            "label": n,
+            "instruction": "Answer concisely." if n == "control" else None,
+            "system_prompt_sha256": None,
+        }
+        for n in ("with_skill", "baseline", "control")
+    }
+    r = parse_receipt(json.dumps(make_receipt([c], arms=arms)))
+    assert receipt_reading(r).status == "passing"
+    assert arms_measured_nothing(r) == ("control",)
+    line = nothing_measured_line(r, ("control",), Path("r.json"), Path("r.json.journal"))
+    assert line == (
+        "nothing was measured in the control arm: 3 of 3 draws lost to the model refused; "
+        "r.json is written and the draws are kept in r.json.journal (once the cause is fixed, "
+        "remove both before running again: a resumed run keeps its lost draws)"
+    )
