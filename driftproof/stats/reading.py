@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from driftproof.stats.band import Band, BandSource, arm_band
 from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
-from driftproof.stats.unmeasured import NOT_MEASURED, not_measured
+from driftproof.stats.unmeasured import NOT_MEASURED, lost_or_undrawn, not_measured
 from driftproof.stats.verdict import CaseVerdict, case_verdict
 from driftproof.wording import (
     LEVELS,
@@ -135,9 +135,10 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
     Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
     simulated (``driftproof demo``: no model answered, whatever level it carries); a level below
     TESTED; an import (a provenance block that is not a regrade's, D-15) whatever level it
-    carries; an arm the source did not record; no judge. A run (not an import) with both arms
-    recorded in which no case has a measured score in both arms reads "not measured" with the
-    commonest lost cause, before the level is asked (D-17: never UNDERPOWERED).
+    carries; an arm the source did not record; no judge; not measured. A run (not an import)
+    with both arms recorded in which no case has a measured score in both arms reads "not
+    measured" with the commonest lost cause (D-17: never UNDERPOWERED); when it lost draws or
+    drew none, that is asked before the level, since it is the reason a reader must see.
     """
     if r.is_aggregates_only:
         return NoVerdict(
@@ -153,11 +154,11 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
         )
     if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
         return NoVerdict(Refusal.SIMULATED, SIMULATED_NO_VERDICT)
-    if (r.provenance is None or r.regrade is not None) and lift_refusal(r) is None:
-        # D-17: a run (not an import, whose refusal says more) with both arms recorded
-        nothing = not_measured(r, band_source_of(r))
-        if nothing is not None:
-            return NoVerdict(Refusal.NOT_MEASURED, nothing)
+    # D-17: a run (not an import, whose refusal says more) with both arms recorded
+    runner = (r.provenance is None or r.regrade is not None) and lift_refusal(r) is None
+    nothing = not_measured(r, band_source_of(r)) if runner else None
+    if nothing is not None and lost_or_undrawn(r):  # it tried, and lost: that comes first
+        return NoVerdict(Refusal.NOT_MEASURED, nothing)
     if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
         return NoVerdict(
             Refusal.BELOW_TESTED, f"verification level {r.verification_level} is below TESTED"
@@ -173,6 +174,8 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
         return NoVerdict(Refusal.SINGLE_ARM, unrecorded)
     if r.judge is None:
         return NoVerdict(Refusal.NO_JUDGE, "no judge is recorded, so no score can be banded")
+    if nothing is not None:  # draws with no score that were not lost (token counts only)
+        return NoVerdict(Refusal.NOT_MEASURED, nothing)
     return None
 
 

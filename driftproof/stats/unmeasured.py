@@ -32,6 +32,7 @@ __all__ = [
     "LostCause",
     "arms_measured_nothing",
     "lost_causes",
+    "lost_or_undrawn",
     "lost_words",
     "not_measured",
 ]
@@ -89,6 +90,13 @@ def arms_measured_nothing(r: Receipt) -> tuple[str, ...]:
         ):
             out.append(arm)
     return tuple(out)
+
+
+def lost_or_undrawn(r: Receipt) -> bool:
+    """Whether the with-skill and baseline arms of ``r`` hold a lost draw, or no draw at all: a
+    run that tried and lost, as against draws kept with token counts and no score."""
+    draws = [d for c in r.cases for a in (c.arms.with_skill, c.arms.baseline) for d in a.draws]
+    return not draws or any(d.lost is not None for d in draws)
 
 
 def not_measured(r: Receipt, band_source: BandSource) -> str | None:

@@ -115,3 +115,18 @@ def test_diff_against_a_receipt_that_measured_nothing_names_it() -> None:
     b = model(make_receipt([_case("a", [_failed(0)], [_failed(0)])], arms=_arms(URL)))
     c = compare_receipts(a, b, a_name="A", b_name="B")
     assert c.refusals == (f"B: not measured: 2 of 2 draws lost to {REFUSED} (base URL {URL})",)
+
+
+def test_draws_kept_without_a_score_and_never_lost_keep_the_level_first() -> None:
+    # token counts only (no score, nothing lost): a DECLARED receipt reads below TESTED as
+    # before; a TESTED one still gives no verdict, as not measured, with no lost cause to name
+    kept = [
+        draw_doc(i, tokens={"input": 10, "output": 5, "counted_by": "provider"}) for i in (0, 1)
+    ]
+    cases = [_case("a", kept, kept)]
+    declared = model(make_receipt(cases, level="DECLARED"))
+    assert no_verdict(declared).refusal is Refusal.BELOW_TESTED
+    tested = model(make_receipt(cases))
+    assert receipt_reading(tested).reason == (
+        "not measured: no case has a measured score in both arms"
+    )
