@@ -208,7 +208,10 @@ def write_receipt(doc: dict[str, Any], out: Path, *, replace: bool = True) -> Re
     sealed, data = sealed_bytes(doc, out)
     receipt = validate_document(sealed, str(out))
     tmp = out.with_name(f".{out.name}.unchecked")
-    atomic_write(tmp, data)
+    try:
+        atomic_write(tmp, data)
+    except OSError as exc:  # a full disk: name the receipt, not its temporary name
+        raise OSError(exc.errno, exc.strerror or str(exc), str(out)) from exc
     try:
         os.link(tmp, out)  # atomic: fails when out exists, never replaces it
     except FileExistsError:

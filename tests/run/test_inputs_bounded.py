@@ -219,3 +219,34 @@ def test_a_disk_that_fills_under_the_journal_names_it(
     out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys)
     assert (code, err) == (2, f"error: {out}.journal: No space left on device\n")
     assert not out.exists()
+
+
+def test_a_disk_that_fills_under_the_receipt_names_it_and_leaves_nothing(
+    tmp_path, suite_file, skill_file, capsys, monkeypatch
+):
+    from driftproof.receipt import _seal
+
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    fdopen = os.fdopen
+
+    class Full:  # the receipt's temporary file: its bytes do not fit
+        def __init__(self, fd: int) -> None:
+            self.fh = fdopen(fd, "wb")
+
+        def __enter__(self) -> Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.fh.close()
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(_seal.os, "fdopen", lambda fd, mode: Full(fd))
+    out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys)
+    assert (code, err) == (2, f"error: {out}: No space left on device\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "SKILL.md",
+        "r.json.journal",
+        "suite.json",
+    ]
