@@ -11,6 +11,8 @@ every message names.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -47,12 +49,21 @@ class JSONFault(ValueError):
             its bound instead).
         offset: for text holding bytes that are not UTF-8, the byte offset of the first one at or
             before the parser's stop, or ``None``.
+        pointer: for a member name given twice, the JSON pointer of the object that gives it
+            twice (first in document order); else ``""``.
     """
 
     def __init__(
-        self, detail: str, *, whole: bool = False, too_deep: bool = False, offset: int | None = None
+        self,
+        detail: str,
+        *,
+        whole: bool = False,
+        too_deep: bool = False,
+        offset: int | None = None,
+        pointer: str = "",
     ) -> None:
         self.detail, self.whole, self.too_deep, self.offset = detail, whole, too_deep, offset
+        self.pointer = pointer
         super().__init__(self.worded())
 
     def worded(self, lead: str = "expected JSON") -> str:
@@ -74,6 +85,60 @@ def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _Duplicate(key)
         seen.add(key)
     raise AssertionError("unreachable: a shorter dict has a repeated key")  # pragma: no cover
+
+
+class _Twice(dict[str, Any]):
+    """An object that gave a member name twice (the last value kept), in :func:`_where_twice`."""
+
+    name = ""
+
+
+def _marking_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    marked, seen = _Twice(out), set()
+    for key, _value in pairs:
+        if key in seen:
+            marked.name = key
+            break
+        seen.add(key)
+    return marked
+
+
+def _where_twice(text: str) -> tuple[str, str] | None:
+    """(JSON pointer, name) of the first object in document order that gives a member name
+    twice, read in a second parse that marks such objects; ``None`` if that parse fails too."""
+    try:
+        value = json.loads(text, object_pairs_hook=_marking_twice)
+    except (ValueError, RecursionError):
+        return None
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        v, path = stack.pop()
+        if isinstance(v, _Twice):
+            return pointer(path), v.name
+        items = (
+            list(v.items())
+            if isinstance(v, dict)
+            else list(enumerate(v))
+            if isinstance(v, list)
+            else []
+        )
+        stack.extend((x, (*path, k)) for k, x in reversed(items))
+    return None
+
+
+def _long_number_at(text: str) -> str:
+    """``line L column C`` of the first integer longer than Python converts (outside strings),
+    or ``""``."""
+    limit = sys.get_int_max_str_digits()
+    for m in re.finditer(rf'"(?:[^"\\]|\\.)*"|-?\d{{{limit + 1},}}', text):
+        if not m.group().startswith('"'):
+            line = text.count("\n", 0, m.start()) + 1
+            column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+            return f" (one of {len(m.group().lstrip('-'))} digits at line {line} column {column})"
+    return ""
 
 
 def _no_constant(name: str) -> Any:
@@ -140,8 +205,12 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
             parse_float=_finite_float,
         )
     except _Duplicate as exc:
-        name = json.dumps(str(exc)[:_NAME_MAX_CHARS], ensure_ascii=True)
-        raise JSONFault(f"expected unique member names, found {name} twice", whole=True) from None
+        where = _where_twice(text)
+        at, twice = where if where is not None else ("", str(exc))
+        name = json.dumps(twice[:_NAME_MAX_CHARS], ensure_ascii=True)
+        raise JSONFault(
+            f"expected unique member names, found {name} twice", whole=True, pointer=at
+        ) from None
     except RecursionError:
         raise JSONFault("nesting too deep to parse", too_deep=True) from None
     except json.JSONDecodeError as exc:
@@ -151,4 +220,10 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
             raise JSONFault(message, whole=True, offset=bad) from None
         raise JSONFault(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:  # a refused constant or float, an integer too long to convert
+        long = _long_number_at(text) if "digits" in str(exc) else ""
+        if long:
+            raise JSONFault(
+                f"expected an integer of at most {sys.get_int_max_str_digits()} digits{long}",
+                whole=True,
+            ) from None
         raise JSONFault(str(exc)[:_DETAIL_MAX_CHARS]) from None

@@ -17,7 +17,8 @@ calls at its spreads; it never changes the decision, and a receipt that is not o
 Decision (output ``decision``), from :func:`driftproof.compare.compare_receipts`:
 
 - ``none``: a side gets no verdict (below TESTED, a smoke run whatever its level, aggregates
-  only, no judge); the summary says so and why (method, "A smoke run gives no verdict").
+  only, no judge, not measured: no case with a measured score in both arms, D-17); the summary
+  says so and why (method, "A smoke run gives no verdict").
 - ``regressed``: a case regressed under the rule.
 - ``improved``: a case improved and none regressed.
 - ``UNDERPOWERED``: no case separated and one is underpowered; the summary prints the draws
@@ -263,8 +264,8 @@ def summary_markdown(
         )
     elif decision == "none" and c.refusals:
         head.append(
-            "**No decision.** A side gets no verdict (below TESTED, a smoke run, an import or "
-            "aggregates only), so this comparison "
+            "**No decision.** A side gets no verdict (below TESTED, a smoke run, an import, "
+            "aggregates only or not measured), so this comparison "
             "decides nothing:\n\n"
         )
         head += [f"- {md_escape(r, 500)}\n" for r in c.refusals]

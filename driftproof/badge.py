@@ -15,7 +15,9 @@ UNDERPOWERED              ``UNDERPOWERED: N draws per arm needed`` /            
                           one draw: no draw count)
 no separation detected    ``no separation detected``                                 lightgrey
 no verdict                ``Smoke run, no verdict`` for a receipt naming a preset,   lightgrey
-                          else ``no verdict`` (below TESTED, aggregates only, ...)
+                          ``not measured`` for a run that measured nothing (no case
+                          with a measured score in both arms), else ``no verdict``
+                          (below TESTED, aggregates only, ...)
 =======================  ==========================================================  ===========
 
 The method ("Not enough draws"): the badge prints the draws per arm that would have been needed
@@ -143,7 +145,7 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
         # Every reader of a verdict refuses a smoke receipt whatever level it carries.
         return BadgeReading(
             status,
-            wording.SMOKE_RUN if smoke else NO_VERDICT,
+            wording.SMOKE_RUN if smoke else str(reading.sentence),  # or "not measured", D-17
             _STATUS_COLOR[status],
             None,
             reading.reason,

@@ -2,9 +2,9 @@
 run gives no verdict": the results page labels a smoke run "Smoke run, no verdict").
 
 The page leads with what was measured: receipts a runner measured, grouped by skill, with their
-reading, lift and band source. Imports, printed aggregates and smoke runs follow in their own
-section, grouped by source, each with the headline figure its source printed (:func:`headline`),
-so no row is only dashes.
+reading, lift and band source. Imports, printed aggregates, smoke runs and runs that measured
+nothing (labelled "not measured", D-17) follow in their own section, grouped by source, each
+with the headline figure its source printed (:func:`headline`), so no row is only dashes.
 
 :func:`results_rows` is the pure page model: one :class:`ResultRow` per receipt with skill,
 model, surface, level, band source, reading, lift and value per 1,000 skill tokens (D-14), and
@@ -32,6 +32,7 @@ from driftproof.band_facts import band_facts
 from driftproof.stats import Status, mean_of
 from driftproof.stats.savings import percent, token_savings
 from driftproof.view import fmt
+from driftproof.wording import NOT_MEASURED
 
 if TYPE_CHECKING:
     import jinja2
@@ -72,7 +73,8 @@ class ResultRow:
             not recorded.
         smoke: the receipt names a preset (a smoke run), whatever level it carries.
         reading: the badge message: ``passing``, ``regressed``, ``UNDERPOWERED…``,
-            ``no separation detected``, ``Smoke run, no verdict`` or ``no verdict``.
+            ``no separation detected``, ``Smoke run, no verdict``, ``not measured`` or
+            ``no verdict``.
         status: the reading's status (``no verdict`` for every receipt without one).
         reason: why it reads so, in plain words.
         lift, value_per_1k: signed score units and per 1,000 skill tokens, or ``None``.
@@ -99,12 +101,14 @@ class ResultRow:
     value_text: str
     context_only: bool
     measured: bool = True
-    """A run measured by a runner (not an import, not a smoke run, not printed aggregates):
-    listed first."""
+    """A run measured by a runner (not an import, not a smoke run, not printed aggregates, not
+    a run that measured nothing): listed first."""
     source: str = ""
-    """For an import, the tool it came from; for a smoke run, ``smoke run``; else ``""``."""
+    """For an import, the tool it came from; for a smoke run, ``smoke run``; for a run in which
+    no case has a measured score in both arms, ``not measured`` (D-17); else ``""``."""
     headline: str = ""
-    """The headline figure the source printed (imports and smoke runs), in words and numbers."""
+    """The headline figure the source printed (imports and smoke runs), in words and numbers;
+    for a run that measured nothing, why (the commonest lost cause)."""
     draws: str = ""
     """Draws per arm and judge samples per draw, from the receipt's fields
     (driftproof.band_facts)."""
@@ -120,7 +124,8 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
     facts = band_facts(r)
     band = "none" if r.is_aggregates_only else facts.short
     imported = r.provenance is not None and r.regrade is None
-    measured = not (imported or b.smoke or r.is_aggregates_only)
+    nothing = b.message == NOT_MEASURED  # a run that measured nothing (D-17): never "measured"
+    measured = not (imported or b.smoke or r.is_aggregates_only or nothing)
     source = (
         r.provenance.tool
         if imported and r.provenance is not None
@@ -128,6 +133,8 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         if b.smoke
         else "printed aggregates"
         if r.is_aggregates_only
+        else NOT_MEASURED
+        if nothing
         else ""
     )
     return ResultRow(
@@ -151,7 +158,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         context_only=b.status == Status.NO_VERDICT,
         measured=measured,
         source=source,
-        headline="" if measured else headline(r, b.lift),
+        headline="" if measured else b.reason if nothing else headline(r, b.lift),
         draws=f"draws per arm {facts.draws}; judge samples per draw {facts.judge_samples}",
     )
 

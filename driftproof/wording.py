@@ -24,6 +24,8 @@ MORE_CASES: Final[str] = "More cases, not more draws, are needed to conclude at 
 BELOW_EFFECT_FLOOR: Final[str] = "below effect floor"
 SMOKE_RUN: Final[str] = "Smoke run, no verdict"
 NO_DRAW_COUNT_REACHES: Final[str] = "no draw count reaches the floor"
+#: A run in which no case has a measured score in both arms (D-17).
+NOT_MEASURED: Final[str] = "not measured"
 NOT_LIKE_FOR_LIKE: Final[str] = (
     "The two receipts' bands come from different sources, so a per-case comparison "
     "across them is not like for like."

@@ -123,13 +123,20 @@ def test_simulated_draws_and_judge_samples_vary_and_are_repeatable(files, tmp_pa
 
 
 def test_simulated_lost_draw_and_criteria():
-    from driftproof.run.providers.base import AttemptError
+    from driftproof.run.providers.base import AttemptError, DrawId
     from driftproof.run.providers.simulated import SimulatedProvider
 
     lane = SimulatedProvider(seed=1, lose={(sha256_text("p"), None, 2): "simulated timeout"})
-    lane.call(model="m", system=None, prompt="p", timeout=1, max_tokens=10)
-    with pytest.raises(AttemptError) as ei:
+    # the second draw (index 1) is lost, however many calls came before (issue 33, item 6)
+    for _ in range(2):
         lane.call(model="m", system=None, prompt="p", timeout=1, max_tokens=10)
+        lane.call(
+            model="m", system=None, prompt="p", timeout=1, max_tokens=10, draw=DrawId("c", "b", 0)
+        )
+    with pytest.raises(AttemptError) as ei:
+        lane.call(
+            model="m", system=None, prompt="p", timeout=1, max_tokens=10, draw=DrawId("c", "b", 1)
+        )
     assert ei.value.reason == "simulated timeout" and not ei.value.retryable
 
 

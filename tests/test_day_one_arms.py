@@ -48,6 +48,7 @@ class Recording(Provider):
         timeout: float,
         max_tokens: int,
         schema: dict[str, Any] | None = None,
+        draw: Any = None,
     ) -> Reply:
         if schema is not None or "<answer" in prompt:
             return Reply(

@@ -272,3 +272,27 @@ def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
         "generation: the band is the spread of the per-draw scores"
     )
     assert "several" not in g.source  # a one-draw arm (Report 004) must not read as several draws
+
+
+def test_a_run_that_measured_nothing_sits_with_the_imports_labelled_not_measured() -> None:
+    """D-17 (issue 33, item 5; issue 35): a TESTED run whose six draws were all lost (the
+    factory's reason, "timeout after 2 retries") is never listed under measured runs."""
+    nothing = receipt([case("c1", [None, None, None], [None, None, None])], skill="zeta")
+    rows = results_rows({**receipts(), "zeta-nothing": nothing})
+    row = next(r for r in rows if r.receipt == "zeta-nothing")
+    why = "not measured: 6 of 6 draws lost to timeout after 2 retries"
+    assert (row.measured, row.source, row.reading, row.status) == (
+        False,
+        "not measured",
+        "not measured",
+        "no verdict",
+    )
+    assert (row.headline, row.reason) == (why, why)
+    html = results_page({**receipts(), "zeta-nothing": nothing}, _env()).decode()
+    t = _Table()
+    t.feed(html)
+    # after the measured runs, among the other sources by name ("not measured" < "printed …")
+    order = ["alpha-reg", "beta-declared", "zeta-pass", "zeta-nothing", "beta-agg", "alpha-smoke"]
+    assert [r[0] for r in t.rows] == order
+    assert t.rows[3][4:6] == [why, "not measured"]
+    assert html.index("zeta-nothing") > html.index("Imports, printed aggregates")

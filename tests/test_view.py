@@ -104,6 +104,18 @@ def test_readings() -> None:
     )
 
 
+def test_a_receipt_that_measured_nothing_reads_not_measured() -> None:
+    # D-17: every draw lost (the factory's reason): no verdict, "not measured", not UNDERPOWERED
+    s = sheet(read(mk([case("c1", [None, None, None], [None, None, None])])))
+    r = facts(s.reading)
+    assert (r["reading"], r["sentence"], r["why"]) == (
+        "no verdict",
+        "not measured",
+        "not measured: 6 of 6 draws lost to timeout after 2 retries",
+    )
+    assert "UNDERPOWERED" not in render_text(s)
+
+
 def test_case_rows_checks_and_lost_draws() -> None:
     c = case("c1", [0.80, 0.82, None], [0.50, 0.52, 0.54])
     c["arms"]["with_skill"]["draws"][0]["checks"] = [

@@ -37,7 +37,9 @@ Exit status: 0 when the receipt is written; 2 for a bad suite, an existing --out
 --force), a refused journal, a missing key (one line naming the variable; nothing is written),
 a lane that cannot run or a fatal error (nothing is written, the journal is kept); 3 when the
 run stopped because another model gave an answer (the receipt is written and reads
-UNVERIFIED); 130 when interrupted (the journal is kept).
+UNVERIFIED); 4 when an arm has no measured draw (one line names the commonest lost reason,
+with the base URL where no connection got an answer; the receipt is written and reads "not
+measured", the journal is kept); 130 when interrupted (the journal is kept).
 """
 
 from __future__ import annotations
@@ -371,6 +373,9 @@ def run(
     print_result(result)
     if result.stopped:
         raise SystemExit(3)
+    if result.unmeasured is not None:
+        click.echo(f"error: {result.unmeasured}", err=True)
+        raise SystemExit(4)
 
 
 __all__ = ["SMOKE_RUN", "STOPPING_RULE", "run"]

@@ -35,6 +35,8 @@ def verdict_note(r: Receipt) -> str:
         )
     if refused.refusal is Refusal.AGGREGATES_ONLY:
         return "aggregates only: no band, no lift, no verdict"
+    if refused.refusal is Refusal.NOT_MEASURED:
+        return refused.reason  # "not measured: …" (D-17)
     if refused.refusal is Refusal.BELOW_TESTED:
         return "below TESTED: no verdict"
     return f"no verdict: {refused.reason}"

@@ -195,8 +195,10 @@ def atomic_write(path: str | Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:  # a full disk: name the file
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
 
 

@@ -107,6 +107,9 @@ class RunResult:
     quick_answers: dict[str, dict[str, str | None]] = field(default_factory=dict)
     receipt: Receipt | None = None
     """The receipt as read back from ``receipt_path`` (schema, seal and model checked)."""
+    unmeasured: str | None = None
+    """When an arm has no measured draw in any case (D-17): the one line saying so, with the
+    commonest lost cause; the journal is then kept beside the receipt. ``None`` otherwise."""
 
 
 def now() -> str:

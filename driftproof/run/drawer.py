@@ -20,6 +20,8 @@ unrecorded, never 0. Every lost envelope keeps the usage and cost it reported.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 import threading
 from collections.abc import Callable
@@ -34,7 +36,7 @@ from driftproof.run.endings import ending_reason
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import AttemptError, Provider, Reply, repair_text
+from driftproof.run.providers.base import AttemptError, DrawId, Provider, Reply, repair_text
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
 from driftproof.run.suite import SuiteCase
 
@@ -53,6 +55,13 @@ def _count(v: Any) -> int | None:
     """A token count a harness reported, or ``None`` when it is not an integer a receipt can
     hold."""
     return count(v)
+
+
+def _attempts(lane: Provider, draw: DrawId, **call: Any) -> Callable[[], Reply]:
+    """One attempt of ``lane.call(**call)`` per invocation, each identified by ``draw`` with
+    its attempt number (from 0): what a seeded lane draws from, never a count of calls."""
+    tries = itertools.count()
+    return lambda: lane.call(**call, draw=dataclasses.replace(draw, attempt=next(tries)))
 
 
 class Drawer:
@@ -99,7 +108,9 @@ class Drawer:
         attempts: list[dict[str, Any]] = []
         try:
             reply = with_retries(
-                lambda: self.provider.call(
+                _attempts(
+                    self.provider,
+                    DrawId(case_id, arm, index),
                     model=cfg.model,
                     system=self.systems[arm],
                     prompt=case.prompt,
@@ -333,7 +344,9 @@ class Drawer:
         for k in range(cfg.judge_samples):
             try:
                 jr = with_retries(
-                    lambda: self.judge.call(
+                    _attempts(
+                        self.judge,
+                        DrawId(case.id, rec["arm"], rec["index"], sample=k),
                         model=cfg.judge_model,
                         system=system,
                         prompt=user,

@@ -67,6 +67,8 @@ from driftproof.run.sealing import (
     write_transcripts,
 )
 from driftproof.run.suite import Suite, require_gradable
+from driftproof.run.summary import nothing_measured_line
+from driftproof.stats import arms_measured_nothing
 
 __all__ = [
     "ARMS",
@@ -109,6 +111,9 @@ def run_suite(
         RefusalError: the journal belongs to another run or another harness version.
         ProviderError: the lane cannot start, or a fatal attempt error stopped the run (the
             journal is kept; run again to resume).
+
+    An arm with no measured draw in any case (D-17) still gets its receipt (it reads "not
+    measured"); the journal is then kept and ``RunResult.unmeasured`` says why in one line.
     """
     import dataclasses
 
@@ -263,7 +268,11 @@ def run_suite(
     transcripts = kept = None
     if cfg.keep_transcripts:
         # written first, so that the receipt's seal covers the transcripts' hash
-        transcripts = write_transcripts(out, journal)
+        try:
+            transcripts = write_transcripts(out, journal)
+        except BaseException:
+            journal.close()  # kept on disk: no finished draw is lost
+            raise
         kept = {
             "file": transcripts.name,
             "sha256": file_sha256(transcripts),
@@ -289,11 +298,20 @@ def run_suite(
         receipt = write_receipt(doc, out, replace=replace)
     except BaseException:
         journal.close()  # kept on disk: no finished draw is lost
+        if transcripts is not None:  # no receipt seals it: nothing is left behind
+            transcripts.unlink(missing_ok=True)
         raise
     if progress:
         progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = answers(journal, cases[0].id) if cfg.quick else {}
-    journal.remove()
+    # D-17: an arm that measured nothing keeps the journal beside its receipt, and the CLI
+    # exits non-zero; a run stopped because another model answered says that instead
+    arms = arms_measured_nothing(receipt) if stopped is None else ()
+    unmeasured = nothing_measured_line(receipt, arms, out, journal.path) if arms else None
+    if unmeasured is not None:
+        journal.close()
+    else:
+        journal.remove()
     if batches is not None:
         batches.remove()
-    return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt)
+    return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt, unmeasured)

@@ -46,17 +46,25 @@ def json_records(
     and the batch journal (:mod:`driftproof.run.batch_engine`).
 
     Raises:
-        RefusalError: a line is not JSON, naming the file, the line and ``what`` is damaged.
+        RefusalError: a line is not UTF-8 JSON or not a JSON object, naming the file, the line
+            and that ``what`` is damaged.
     """
     for n, line in enumerate(lines, start=first_line):
         if not line.strip():
             continue
         try:
             rec = json.loads(line)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, nested past reading
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+            if isinstance(exc, UnicodeDecodeError):
+                why = f"an invalid UTF-8 byte at offset {exc.start}"
             raise RefusalError(
-                f"{path}: line {n} is not JSON ({exc.msg}); the {what} is damaged"
-            ) from exc
+                f"{path}: line {n} is not JSON ({why}); the {what} is damaged"
+            ) from None
+        if not isinstance(rec, dict):
+            raise RefusalError(
+                f"{path}: line {n} is not a record (a JSON object); the {what} is damaged"
+            )
         yield rec
 
 
@@ -124,7 +132,7 @@ class Journal:
         complete, torn = lines[:-1], lines[-1]
         try:
             header = json.loads(complete[0]) if complete else None
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, or not UTF-8
             header = None
         if not isinstance(header, dict) or header.get("journal") != JOURNAL_FORMAT:
             raise RefusalError(
@@ -152,6 +160,11 @@ class Journal:
                 self.attempts += 1
             elif "draw" in rec:
                 d = rec["draw"]
+                if not isinstance(d, dict) or not all(k in d for k in ("case", "arm", "index")):
+                    raise RefusalError(
+                        f"{self.path}: a draw record has no case, arm and index; the journal is "
+                        "damaged"
+                    )
                 self.draws.setdefault((d["case"], d["arm"], d["index"]), d)
         self.resumed = True
         if torn:  # a line cut short by a kill: drop it so later lines stay whole
@@ -172,11 +185,18 @@ class Journal:
     def _line(obj: dict[str, Any]) -> bytes:
         return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
+    def _named(self, exc: OSError) -> OSError:
+        """``exc`` naming the journal (``os.write`` names no file; a full disk must)."""
+        return OSError(exc.errno, exc.strerror or str(exc), str(self.path))
+
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
         with self.lock:
-            os.write(self.fd, self._line(obj))
-            if sync:
-                os.fsync(self.fd)
+            try:
+                os.write(self.fd, self._line(obj))
+                if sync:
+                    os.fsync(self.fd)
+            except OSError as exc:
+                raise self._named(exc) from exc
 
     def attempt(self) -> None:
         """Record one endpoint attempt, as it is made."""
@@ -199,6 +219,9 @@ class Journal:
                 if now - self._synced >= SYNC_INTERVAL:
                     os.fsync(self.fd)
                     self._synced = now
+            except OSError as exc:
+                self._failed = exc
+                raise self._named(exc) from exc
             except BaseException as exc:
                 self._failed = exc
                 raise

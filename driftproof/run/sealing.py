@@ -224,7 +224,10 @@ def write_receipt(doc: dict[str, Any], out: Path, *, replace: bool = True) -> Re
     sealed, data = sealed_bytes(doc, out)
     receipt = validate_document(sealed, str(out))
     tmp = out.with_name(f".{out.name}.unchecked")
-    atomic_write(tmp, data)
+    try:
+        atomic_write(tmp, data)
+    except OSError as exc:  # a full disk: name the receipt, not its temporary name
+        raise OSError(exc.errno, exc.strerror or str(exc), str(out)) from exc
     try:
         os.link(tmp, out)  # atomic: fails when out exists, never replaces it
     except FileExistsError:
@@ -259,6 +262,18 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
     line per draw, beside the receipt, which seals the file's sha256 in ``run.transcripts``."""
     path = out.with_name(out.name + ".transcripts.jsonl")
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
+    try:
+        _write_lines(fd, journal)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)  # a full disk leaves nothing behind
+        if isinstance(exc, OSError):  # naming the file the user would look for
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
+        raise
+    return path
+
+
+def _write_lines(fd: int, journal: Journal) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         for (cid, arm, idx), rec in sorted(journal.draws.items()):
             f.write(
@@ -277,8 +292,6 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
             )
         f.flush()
         os.fsync(f.fileno())
-    os.replace(tmp, path)
-    return path
 
 
 def answers(journal: Journal, case_id: str) -> dict[str, dict[str, str | None]]:

@@ -49,11 +49,8 @@ pointer + what was expected), raised before any model call.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from driftproof.errors import SuiteError
 from driftproof.run.suite_fields import (
@@ -83,6 +80,7 @@ from driftproof.run.suite_lang import (
     read_language,
     read_translations,
 )
+from driftproof.run.suite_read import parse_suite_text
 
 __all__ = [
     "CASE_ID",
@@ -152,8 +150,10 @@ def load_suite(path: str | Path) -> Suite:
     """Read and validate a suite file in any of the three formats.
 
     Raises:
-        SuiteError: unreadable, too large (32 MiB), not JSON/YAML, unknown shape, or any bad
-            case (one problem per place, at most 20), duplicate case ids included.
+        SuiteError: unreadable, too large (32 MiB), not JSON/YAML, over a bound of the receipt
+            loader (:mod:`.suite_read`: depth, lengths, numbers, a member name given twice),
+            unknown shape, or any bad case (one problem per place, at most 20), case ids equal
+            ignoring letter case included.
     """
     p = Path(path)
     file = str(path)
@@ -168,11 +168,11 @@ def load_suite(path: str | Path) -> Suite:
         ) from exc
     try:
         text = data.decode("utf-8")
-        doc = yaml.safe_load(text) if p.suffix.lower() in (".yaml", ".yml") else json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
+    except UnicodeDecodeError as exc:
         raise SuiteError.at(
-            file, "", f"expected UTF-8 JSON (or YAML for .yaml/.yml): {str(exc)[:200]}"
-        ) from exc
+            file, "", f"expected UTF-8 text, found an invalid byte at offset {exc.start}"
+        ) from None
+    doc = parse_suite_text(text, file, is_yaml=p.suffix.lower() in (".yaml", ".yml"))
     if not isinstance(doc, dict):
         raise SuiteError.at(file, "", "expected a JSON object")
     c = Collector(file)
@@ -210,14 +210,17 @@ def load_suite(path: str | Path) -> Suite:
             'a skill-creator evals.json {"evals": [...]}, '
             'or caveman fidelity.json {"cases": [...]}',
         )
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, str]] = {}  # case ids ignoring letter case: page names collide
     for case in cases:
-        if case.id in seen:
+        key = case.id.casefold()
+        if key in seen:
+            other, at = seen[key]
+            same = "" if other == case.id else f" as {other!r} (ids differ in letter case only)"
             c.add(
                 f"{case.pointer}/id",
-                f"expected a unique case id; {case.id!r} is also at {seen[case.id]}",
+                f"expected a unique case id; {case.id!r} is also at {at}{same}",
             )
-        seen.setdefault(case.id, case.pointer)
+        seen.setdefault(key, (case.id, case.pointer))
     c.raise_if_any()
     truncation = doc.get("truncation", "lost") if fmt == "driftproof" else "lost"
     return Suite(

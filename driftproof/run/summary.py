@@ -1,6 +1,8 @@
 """What ``driftproof run`` prints when it has written a receipt: each case's arm means and
-lift, the control arm's delta beside the lift (D-16), the suite lift and per 1,000 skill
-tokens (D-14), the reading (D-7), and for ``--quick`` the two answers side by side.
+lift, the lost draws by kind and the top lost reasons, the control arm's delta beside the lift
+(D-16), the suite lift and per 1,000 skill tokens (D-14), the reading (D-7), and for ``--quick``
+the two answers side by side; and the one line it prints instead when an arm measured nothing
+(D-17).
 
 Figures come from :mod:`driftproof.stats` over the sealed receipt, as every reader's do.
 Answers are untrusted: they are shown as plain :class:`rich.text.Text`, never as markup.
@@ -8,24 +10,33 @@ Answers are untrusted: they are shown as plain :class:`rich.text.Text`, never as
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from driftproof.receipt import read_receipt
+from driftproof.receipt import Receipt, read_receipt
 from driftproof.stats import (
+    Refusal,
     arm_band,
+    lost_causes,
     mean_delta,
+    no_verdict,
     receipt_reading,
     suite_lift,
     value_per_1k,
-    verdict_refusal,
 )
-from driftproof.wording import SMOKE_RUN
+from driftproof.stats.unmeasured import lost_words
+from driftproof.wording import NOT_MEASURED, SMOKE_RUN
 
-__all__ = ["print_result"]
+__all__ = ["nothing_measured_line", "print_result", "top_lost_line"]
+
+_ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "control"}
+#: Causes named in a run summary's line of top lost reasons.
+TOP_CAUSES = 3
 
 
 def _f(x: float | None, sign: bool = False) -> str:
@@ -53,6 +64,44 @@ def _lost_by_kind(r: Any) -> str | None:
         body = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
         parts.append(f"{arm.replace('_', ' ')} {body}")
     return "lost draws by kind: " + "; ".join(parts) if any_lost else None
+
+
+def top_lost_line(r: Receipt) -> str | None:
+    """``top lost reasons: <cause> (n); …``, at most :data:`TOP_CAUSES`, commonest first
+    (:func:`driftproof.stats.lost_causes`); ``None`` when no draw was lost."""
+    causes = lost_causes(r)
+    if not causes:
+        return None
+    more = len(causes) - TOP_CAUSES
+    return (
+        "top lost reasons: "
+        + "; ".join(f"{c.cause} ({c.draws})" for c in causes[:TOP_CAUSES])
+        + (f"; and {more} other reason{'s' if more != 1 else ''}" if more > 0 else "")
+    )
+
+
+def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: Path) -> str:
+    """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17):
+    the draws lost, the commonest cause (with the base URL where no connection got an
+    answer), that the receipt at ``out`` reads "not measured" (or is written, when it can still
+    carry a verdict) and where the journal is."""
+    words = " and ".join(_ARM_WORDS[a] for a in arms)
+    draws = [
+        d for c in r.cases for a in arms if getattr(c.arms, a) for d in getattr(c.arms, a).draws
+    ]
+    causes = lost_causes(r, arms)
+    why = lost_words(causes, len(draws)) if causes else f"none of {len(draws)} draws has a score"
+    refused = no_verdict(r)
+    reads = (  # only the control arm empty: the receipt may still carry a verdict
+        f'reads "{NOT_MEASURED}"'
+        if refused is not None and refused.refusal is Refusal.NOT_MEASURED
+        else "is written"
+    )
+    return (
+        f"nothing was measured in the {words} arm{'s' if len(arms) > 1 else ''}: {why}; "
+        f"{out} {reads} and the draws are kept in {journal} (once the cause is fixed, remove "
+        "both before running again: a resumed run keeps its lost draws)"
+    )
 
 
 def print_result(result: Any, console: Console | None = None) -> None:
@@ -84,9 +133,9 @@ def print_result(result: Any, console: Console | None = None) -> None:
         row.append(f"{drawn} / {lost}")
         t.add_row(*row)
     console.print(t)
-    lost_line = _lost_by_kind(r)
-    if lost_line:
-        console.print(Text(lost_line))
+    for line in (_lost_by_kind(r), top_lost_line(r)):
+        if line:
+            console.print(Text(line))
     lift = suite_lift(r)
     from driftproof.view import lift_coverage
 
@@ -107,11 +156,12 @@ def print_result(result: Any, console: Console | None = None) -> None:
                 "usage)"
             )
         )
-    refusal = verdict_refusal(r)
+    refused = no_verdict(r)
     if r.is_smoke:
         console.print(Text(SMOKE_RUN))
-    elif refusal:
-        console.print(Text(f"no verdict: {refusal}"))
+    elif refused is not None:  # "not measured: …" says it has no verdict (D-17)
+        nothing = refused.refusal is Refusal.NOT_MEASURED
+        console.print(Text(refused.reason if nothing else f"no verdict: {refused.reason}"))
     else:
         reading = receipt_reading(r)
         console.print(Text(f"{reading.status}: {reading.sentence}"))

@@ -5,7 +5,8 @@ Pure functions of plain data or the loaded receipt model, returning frozen
 dataclasses; no file, network or clock access. One module per concept:
 ``moments`` (the one mean and variance helper), ``codes`` (verdict codes, statuses,
 refusals), ``band``, ``verdict``, ``underpowered``, ``lost_draws``, ``receipt_band``,
-``reading`` (with the one no-verdict rule), ``lift``, ``breakdown``, ``context``.
+``reading`` (with the one no-verdict rule), ``unmeasured`` (lost causes, nothing measured),
+``lift``, ``breakdown``, ``context``.
 """
 
 from driftproof.stats.band import Band, arm_band, band_of_scores, mean_delta
@@ -26,11 +27,18 @@ from driftproof.stats.reading import (
 )
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band, receipt_band_of
 from driftproof.stats.underpowered import cases_needed, draws_needed, resolution, se_diff
+from driftproof.stats.unmeasured import (
+    LostCause,
+    arms_measured_nothing,
+    lost_causes,
+    not_measured,
+)
 from driftproof.stats.verdict import VERDICTS, CaseVerdict, case_verdict, verdict_words
 
 __all__ = [
     "VERDICTS",
     "Band",
+    "LostCause",
     "CaseVerdict",
     "NoVerdict",
     "Reading",
@@ -39,6 +47,7 @@ __all__ = [
     "Status",
     "VerdictCode",
     "arm_band",
+    "arms_measured_nothing",
     "band_of_scores",
     "band_source_of",
     "case_bands",
@@ -47,11 +56,13 @@ __all__ = [
     "draws_needed",
     "judge_scale",
     "lift_refusal",
+    "lost_causes",
     "mean_delta",
     "mean_of",
     "mean_sd",
     "mean_var",
     "no_verdict",
+    "not_measured",
     "receipt_band",
     "receipt_band_of",
     "receipt_reading",

@@ -66,5 +66,5 @@ class Refusal(StrEnum):
     """The source recorded only one of the with-skill and baseline arms (v0.15)."""
     NO_JUDGE = "no judge"
     """No judge is recorded, so no score can be banded."""
-    NO_SCORE = "no score"
-    """No case has a measured score in both arms."""
+    NOT_MEASURED = "not measured"
+    """A run in which no case has a measured score in both arms (D-17)."""

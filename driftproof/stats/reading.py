@@ -4,7 +4,8 @@ Inside one receipt each case compares its with-skill arm against its baseline ar
 (D-6): upward separation helps, downward hurts. The receipt reads ``regressed``
 when any case hurts, ``passing`` when one helps and none hurts, else
 ``UNDERPOWERED`` (an underpowered case, or a receipt-wide band at the floor) or
-``no separation detected`` (D-7). A receipt below TESTED, a smoke run (a preset,
+``no separation detected`` (D-7). A run that measured nothing reads "not measured" (D-17).
+A receipt below TESTED, a smoke run (a preset,
 whatever level it carries), an aggregates-only import or one with no judge or no
 scores gets no verdict at all, with the reason named.
 """
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from driftproof.stats.band import Band, BandSource, arm_band
 from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
+from driftproof.stats.unmeasured import NOT_MEASURED, lost_or_undrawn, not_measured
 from driftproof.stats.verdict import CaseVerdict, case_verdict
 from driftproof.wording import (
     LEVELS,
@@ -140,8 +142,10 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
     simulated (``driftproof demo``: no model answered, whatever level it carries); an A/A
     calibration (``run.aa``: both arms ran with the skill, issue 37); a level below
     TESTED; an import (a provenance block that is not a regrade's, D-15) whatever level it
-    carries; an arm the source did not record; no judge; no case with a measured score in both
-    arms.
+    carries; an arm the source did not record; no judge; not measured. A run (not an import)
+    with both arms recorded in which no case has a measured score in both arms reads "not
+    measured" with the commonest lost cause (D-17: never UNDERPOWERED); when it lost draws or
+    drew none, that is asked before the level, since it is the reason a reader must see.
     """
     if r.is_aggregates_only:
         return NoVerdict(
@@ -159,6 +163,11 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
         return NoVerdict(Refusal.SIMULATED, SIMULATED_NO_VERDICT)
     if r.run.aa:
         return NoVerdict(Refusal.AA_CALIBRATION, AA_NO_VERDICT)
+    # D-17: a run (not an import, whose refusal says more) with both arms recorded
+    runner = (r.provenance is None or r.regrade is not None) and lift_refusal(r) is None
+    nothing = not_measured(r, band_source_of(r)) if runner else None
+    if nothing is not None and lost_or_undrawn(r):  # it tried, and lost: that comes first
+        return NoVerdict(Refusal.NOT_MEASURED, nothing)
     if LEVELS.index(r.verification_level) < LEVELS.index("TESTED"):
         return NoVerdict(
             Refusal.BELOW_TESTED, f"verification level {r.verification_level} is below TESTED"
@@ -174,13 +183,8 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
         return NoVerdict(Refusal.SINGLE_ARM, unrecorded)
     if r.judge is None:
         return NoVerdict(Refusal.NO_JUDGE, "no judge is recorded, so no score can be banded")
-    src = band_source_of(r)
-    if not any(
-        arm_band(c.arms.with_skill, src).mean is not None
-        and arm_band(c.arms.baseline, src).mean is not None
-        for c in r.cases
-    ):  # lazy: stops at the first measured case
-        return NoVerdict(Refusal.NO_SCORE, "no case has a measured score in both arms")
+    if nothing is not None:  # draws with no score that were not lost (token counts only)
+        return NoVerdict(Refusal.NOT_MEASURED, nothing)
     return None
 
 
@@ -219,10 +223,16 @@ def case_bands(r: Receipt, band_source: BandSource | None = None) -> list[tuple[
 
 def receipt_reading(r: Receipt) -> Reading:
     """Read one receipt (D-6, D-7, D-8; lost draws as in D-9, bounded by its judge scale)."""
-    refusal = verdict_refusal(r)
-    if refusal is not None:
-        sentence = SMOKE_RUN if r.is_smoke and not r.is_aggregates_only else Status.NO_VERDICT
-        return Reading(Status.NO_VERDICT, sentence, refusal, None, (), (), (), None)
+    refused = no_verdict(r)
+    if refused is not None:
+        sentence = (
+            SMOKE_RUN
+            if r.is_smoke and not r.is_aggregates_only
+            else NOT_MEASURED
+            if refused.refusal is Refusal.NOT_MEASURED
+            else Status.NO_VERDICT
+        )
+        return Reading(Status.NO_VERDICT, sentence, refused.reason, None, (), (), (), None)
     scale = judge_scale(r)
     bands = case_bands(r)
     verdicts = tuple(

@@ -304,5 +304,6 @@ def test_the_run_summary_counts_lost_draws_by_kind_per_arm(
         ],
         terminal_width=200,
     )
-    assert res.exit_code == 0, res.output
+    # the with-skill arm measured nothing: the receipt is written and the run exits 4 (D-17)
+    assert res.exit_code == 4, res.output
     assert "lost draws by kind: with skill refusal 3; baseline none" in res.output

@@ -141,8 +141,13 @@ def test_aggregates_only_gets_no_verdict_and_no_lift() -> None:
 
 
 def test_no_scores_gets_no_verdict() -> None:
+    # D-17: the with-skill arm's two draws are lost (the factory's reason), the baseline's two
+    # measured: 2 of 4 draws lost, all to that reason
     r = model(make_receipt([case("c", [None, None], [0.5, 0.6])]))
-    assert verdict_refusal(r) == "no case has a measured score in both arms"
+    assert verdict_refusal(r) == (
+        "not measured: no case has a measured score in both arms; 2 of 4 draws lost to "
+        "timeout after 2 retries"
+    )
 
 
 def test_legacy_bands_come_from_judge_samples() -> None:

@@ -35,6 +35,7 @@ from driftproof.run.capture import Capture
 __all__ = [
     "AttemptError",
     "Call",
+    "DrawId",
     "FATAL_STATUSES",
     "MissingCredentials",
     "Provider",
@@ -178,6 +179,20 @@ class MissingCredentials(ProviderError):
 
 
 @dataclass(frozen=True)
+class DrawId:
+    """What identifies one attempt of one call of a run: the case id, the arm, the draw index,
+    the attempt (from 0) and, for a judge call, the judge sample's index. A lane that draws at
+    random seeds from this, never from how many calls this process made, so that a resumed run
+    makes the draws an uninterrupted one would have."""
+
+    case: str
+    arm: str
+    index: int
+    attempt: int = 0
+    sample: int | None = None
+
+
+@dataclass(frozen=True)
 class Request:
     """What a lane's request builder reads: a :class:`Call` but its timeout (the batch transport
     builds request bodies from these too).
@@ -188,6 +203,7 @@ class Request:
         prompt: the user prompt (a case's prompt, or the judge's instructions and answer).
         max_tokens: the output budget of the reply (tokens).
         schema: the grading decision's JSON Schema for a judge call, else ``None``.
+        draw: what identifies this attempt (:class:`DrawId`), ``None`` outside a run.
     """
 
     model: str
@@ -195,6 +211,7 @@ class Request:
     prompt: str
     max_tokens: int
     schema: dict[str, Any] | None = None
+    draw: DrawId | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -249,9 +266,10 @@ class Provider:
         timeout: float,
         max_tokens: int,
         schema: dict[str, Any] | None = None,
+        draw: DrawId | None = None,
     ) -> Reply:
         """Make one attempt; with ``schema`` (a grading call) return the grader's decision
-        through the lane's structured channel.
+        through the lane's structured channel; ``draw`` identifies the attempt.
 
         Raises:
             AttemptError: the attempt failed, or its reply ended in a class a retry may cure
@@ -260,7 +278,9 @@ class Provider:
         """
         from driftproof.run.endings import TRANSIENT, ending_reason
 
-        reply = self.attempt(Call(model, system, prompt, max_tokens, schema, timeout=timeout))
+        reply = self.attempt(
+            Call(model, system, prompt, max_tokens, schema, timeout=timeout, draw=draw)
+        )
         cls = reply.lost_class
         if cls in TRANSIENT:
             raise AttemptError(ending_reason(cls, reply.ending), kind=cls, reply=reply)

@@ -20,9 +20,12 @@ How an answer's quality is drawn (all numbers on the judge scale 0..1):
 * the judge reads the quality back from the answer's marker and scores
   ``quality + N(0, judge_spread)``, rounded to the grid and clipped.
 
-Random numbers come from :class:`random.Random` seeded by (seed, request, how many times this
-same request was made), so a run with concurrency 1 is repeatable. The simulated lane makes no
-endpoint attempts (``endpoint_attempts`` stays 0).
+Random numbers come from :class:`random.Random` seeded by (seed, request, what identifies the
+call: case, arm, draw index, attempt and judge sample, :class:`~.base.DrawId`), never by how
+many calls this process made: a run is repeatable at any concurrency, and a killed run resumed
+makes exactly the draws an uninterrupted one would have. A call made outside a run (no
+``DrawId``) is draw 0, attempt 0. The simulated lane makes no endpoint attempts
+(``endpoint_attempts`` stays 0).
 """
 
 from __future__ import annotations
@@ -31,11 +34,10 @@ import hashlib
 import json
 import random
 import re
-import threading
 from collections.abc import Mapping
 from typing import Any
 
-from driftproof.run.providers.base import AttemptError, Call, Provider, Reply
+from driftproof.run.providers.base import AttemptError, Call, DrawId, Provider, Reply
 
 __all__ = ["MARKER", "SimulatedProvider"]
 
@@ -63,9 +65,9 @@ class SimulatedProvider(Provider):
             arm with no system prompt.
         spread: standard deviation of an answer's quality around its mean (draw-to-draw).
         judge_spread: standard deviation of the judge's score around the answer's quality.
-        lose: (prompt sha256, system sha256 or ``None``, n) → reason: the ``n``-th answering
-            call (from 1) of that prompt under that system prompt fails with that reason and
-            is not retried, so that draw is lost.
+        lose: (prompt sha256, system sha256 or ``None``, n) → reason: the ``n``-th draw (from
+            1: draw index ``n - 1``) of that prompt under that system prompt fails with that
+            reason and is not retried, so that draw is lost.
     """
 
     name, surface, makes_endpoint_attempts = "simulated", None, False
@@ -86,28 +88,25 @@ class SimulatedProvider(Provider):
         self.seed, self.base, self.spread, self.judge_spread = seed, base, spread, judge_spread
         self.effects = dict(effects or {})
         self.lose = dict(lose or {})
-        self._calls: dict[str, int] = {}
-        self._lock = threading.Lock()
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         return {}
 
-    def _rng(self, key: str) -> tuple[random.Random, int]:
-        with self._lock:
-            n = self._calls.get(key, 0) + 1
-            self._calls[key] = n
-        h = hashlib.sha256(f"{self.seed}\0{key}\0{n}".encode()).digest()
-        return random.Random(int.from_bytes(h[:8], "big")), n
+    def _rng(self, key: str, draw: DrawId) -> random.Random:
+        ident = f"{draw.case}\0{draw.arm}\0{draw.index}\0{draw.attempt}\0{draw.sample}"
+        h = hashlib.sha256(f"{self.seed}\0{key}\0{ident}".encode()).digest()
+        return random.Random(int.from_bytes(h[:8], "big"))
 
     def attempt(self, call: Call) -> Reply:
         model, system, prompt, schema = call.model, call.system, call.prompt, call.schema
+        draw = call.draw or DrawId("", "", 0)
         if schema is not None or (
             "<answer" in prompt and ("<rubric>" in prompt or "<criteria>" in prompt)
         ):
-            return self._judge(model, prompt)
+            return self._judge(model, prompt, draw)
         sys_sha = _sha(system) if system is not None else None
-        key = f"{model}\0{sys_sha}\0{_sha(prompt)}"
-        rng, n = self._rng(key)
+        rng = self._rng(f"{model}\0{sys_sha}\0{_sha(prompt)}", draw)
+        n = draw.index + 1
         reason = self.lose.get((_sha(prompt), sys_sha, n))
         if reason is not None:
             raise AttemptError(reason, retryable=False)
@@ -126,9 +125,9 @@ class SimulatedProvider(Provider):
             raw=text,
         )
 
-    def _judge(self, model: str, prompt: str) -> Reply:
+    def _judge(self, model: str, prompt: str, draw: DrawId) -> Reply:
         m = MARKER.search(prompt)
-        rng, _ = self._rng(f"judge\0{model}\0{_sha(prompt)}")
+        rng = self._rng(f"judge\0{model}\0{_sha(prompt)}", draw)
         if m is None:
             text = json.dumps(
                 {"score": 0.0, "reason": "simulated judge: the answer carries no simulated quality"}

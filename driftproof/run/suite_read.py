@@ -1,0 +1,129 @@
+"""A suite file's text parsed within the receipt loader's bounds, one line per problem.
+
+JSON is read by the one strict reader (:func:`driftproof._json.loads_strict`: a member name given
+twice is refused with the JSON pointer of its object, an integer too long to convert with its
+line and column, nesting too deep to parse refused). YAML is read by :class:`SuiteLoader`, a
+PyYAML ``SafeLoader`` that refuses, each at its line and column: nesting deeper than
+:data:`~driftproof.receipt._bounds.MAX_DEPTH` (checked while composing, before Python's stack
+could run out), a member name given twice or not text, an integer too long to convert, and
+anchors and aliases (a few lines of aliases can stand for billions of values). Then both go
+through :func:`~driftproof.receipt._bounds.check_json_bounds`, the receipts' own bounds (depth,
+string and collection lengths, integers within ±(2**53 − 1), finite numbers), which names each
+problem's JSON pointer.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import yaml
+
+from driftproof._json import JSONFault, loads_strict
+from driftproof.errors import BoundsError, SuiteError
+from driftproof.receipt._bounds import MAX_DEPTH, check_json_bounds
+
+__all__ = ["SuiteLoader", "parse_suite_text"]
+
+_STR = "tag:yaml.org,2002:str"
+
+
+class SuiteLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` within the suite's bounds (see the module docstring)."""
+
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                "expected every value written out; anchors and aliases are not read in a suite",
+                self.peek_event().start_mark,
+            )
+        opens = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
+        if opens and self._depth >= MAX_DEPTH:
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                f"expected nesting of at most {MAX_DEPTH} levels",
+                self.peek_event().start_mark,
+            )
+        self._depth += opens
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= opens
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[str] = set()
+        for key, _value in node.value:
+            if not isinstance(key, yaml.ScalarNode) or key.tag != _STR:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "expected member names that are text", key.start_mark
+                )
+            if key.value in seen:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"expected unique member names, found {key.value[:80]!r} twice",
+                    key.start_mark,
+                )
+            seen.add(key.value)
+        return super().construct_mapping(node, deep)
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        try:
+            return int(super().construct_yaml_int(node))
+        except ValueError:  # longer than Python converts
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"expected an integer of at most {sys.get_int_max_str_digits()} digits, found "
+                f"one of {len(node.value)} characters",
+                node.start_mark,
+            ) from None
+
+
+SuiteLoader.add_constructor("tag:yaml.org,2002:int", SuiteLoader.construct_yaml_int)
+
+
+def _where(exc: yaml.YAMLError) -> str:
+    """A PyYAML error on one line: ``line L column C: problem``."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        at = f"line {mark.line + 1} column {mark.column + 1}: " if mark is not None else ""
+        problem = " ".join(str(exc.problem or exc.context or "not YAML").split())
+        return f"{at}{problem[:200]}"
+    return " ".join(str(exc).split())[:200]
+
+
+def parse_suite_text(text: str, file: str, *, is_yaml: bool) -> Any:
+    """The suite document of ``text``, read from ``file`` (named in every message).
+
+    Raises:
+        SuiteError: one problem per place: the file, the JSON pointer (for JSON, and for every
+            bound checked after parsing) or the line and column (for a YAML problem and for a
+            JSON syntax error or an over-long JSON integer), and what was expected.
+    """
+    try:
+        if is_yaml:
+            doc = yaml.load(text, Loader=SuiteLoader)  # a SafeLoader, bounded
+        else:
+            doc = loads_strict(text)
+    except JSONFault as exc:
+        detail = (
+            f"expected nesting of at most {MAX_DEPTH} levels"
+            if exc.too_deep
+            else exc.worded("expected UTF-8 JSON (or YAML for .yaml/.yml)")
+        )
+        raise SuiteError.at(file, exc.pointer, detail) from None
+    except yaml.YAMLError as exc:
+        raise SuiteError.at(file, "", f"expected YAML: {_where(exc)}") from None
+    except RecursionError:
+        raise SuiteError.at(file, "", "expected nesting the reader can follow") from None
+    try:
+        check_json_bounds(doc, file)
+    except BoundsError as exc:
+        raise SuiteError(str(exc), exc.problems) from None
+    return doc

@@ -1,0 +1,135 @@
+"""Lost draws counted by cause, and a receipt that measured nothing (D-17).
+
+A draw's *cause* is what lost it in the provider's own words: for a draw lost to an error, the
+last failed attempt's error (the retry tail of the lost reason, whose waits are jittered, left
+out, so that the same failure counts as one cause); for any other lost draw, its lost reason.
+A cause with no HTTP status on an arm that records the service it called (an API lane) is a
+connection that never got an answer (refused, timed out): the base URL is named beside it, since
+a wrong ``--base-url`` or proxy is the likeliest fix.
+
+A receipt in which no case has a measured score in both arms is *not measured* (D-17): it gets
+no verdict, it is not UNDERPOWERED (that word is for spreads too wide to resolve the floor, and
+a run whose every call failed has no spread), and every reader says "not measured" with the
+commonest cause.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from driftproof.stats.band import arm_band
+from driftproof.wording import NOT_MEASURED
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
+    from driftproof.stats.band import BandSource
+
+__all__ = [
+    "NOT_MEASURED",
+    "LostCause",
+    "arms_measured_nothing",
+    "lost_causes",
+    "lost_or_undrawn",
+    "lost_words",
+    "not_measured",
+]
+
+_ARMS = ("with_skill", "baseline", "control")
+
+
+@dataclass(frozen=True)
+class LostCause:
+    """One cause of lost draws and how many draws it lost.
+
+    Attributes:
+        cause: the provider's words (with `` (base URL …)`` for a connection with no answer).
+        draws: the number of lost draws with this cause.
+    """
+
+    cause: str
+    draws: int
+
+
+def lost_causes(r: Receipt, arms: Sequence[str] = _ARMS) -> list[LostCause]:
+    """The causes of the lost draws of ``arms`` over every case, commonest first (ties in
+    alphabetical order); empty when no draw of those arms was lost."""
+    counts: Counter[str] = Counter()
+    for arm in arms:
+        spec = getattr(r.arms, arm, None)
+        service = spec.service if spec is not None else None
+        for c in r.cases:
+            case_arm = getattr(c.arms, arm, None)
+            for d in case_arm.draws if case_arm is not None else ():
+                if d.lost is None:
+                    continue
+                last = d.attempts[-1] if d.lost.kind == "error" and d.attempts else None
+                cause = last.error if last is not None else d.lost.reason
+                status = last.status if last is not None else d.lost.status
+                if d.lost.kind == "error" and status is None and service:
+                    cause += f" (base URL {service})"
+                counts[cause] += 1
+    return [LostCause(k, n) for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def arms_measured_nothing(r: Receipt) -> tuple[str, ...]:
+    """The recorded arms (``with_skill``, ``baseline``, ``control`` order) none of whose draws
+    has a score, over every case: ``driftproof run`` exits non-zero when there is one (D-17)."""
+    out = []
+    for arm in _ARMS:
+        spec = getattr(r.arms, arm, None)
+        if spec is None or not spec.recorded:
+            continue
+        if not any(
+            d.score is not None
+            for c in r.cases
+            if getattr(c.arms, arm, None) is not None
+            for d in getattr(c.arms, arm).draws
+        ):
+            out.append(arm)
+    return tuple(out)
+
+
+def lost_or_undrawn(r: Receipt) -> bool:
+    """Whether the with-skill and baseline arms of ``r`` hold a lost draw, or no draw at all: a
+    run that tried and lost, as against draws kept with token counts and no score."""
+    draws = [d for c in r.cases for a in (c.arms.with_skill, c.arms.baseline) for d in a.draws]
+    return not draws or any(d.lost is not None for d in draws)
+
+
+def not_measured(r: Receipt, band_source: BandSource) -> str | None:
+    """``"not measured: …"`` with the commonest cause when no case of ``r`` has a measured score
+    in both the with-skill and the baseline arm (D-17), else ``None``.
+
+    Args:
+        r: the receipt.
+        band_source: where its bands come from (a measured score is a band's mean).
+    """
+    if any(
+        arm_band(c.arms.with_skill, band_source).mean is not None
+        and arm_band(c.arms.baseline, band_source).mean is not None
+        for c in r.cases
+    ):  # lazy: stops at the first measured case
+        return None
+    draws = [d for c in r.cases for a in (c.arms.with_skill, c.arms.baseline) for d in a.draws]
+    causes = lost_causes(r, ("with_skill", "baseline"))
+    if not draws:
+        return f"{NOT_MEASURED}: no draw was made"
+    if not causes:
+        return f"{NOT_MEASURED}: no case has a measured score in both arms"
+    head = (
+        ""
+        if sum(c.draws for c in causes) == len(draws)
+        else "no case has a measured score in both arms; "
+    )
+    return f"{NOT_MEASURED}: {head}{lost_words(causes, len(draws))}"
+
+
+def lost_words(causes: Sequence[LostCause], draws: int) -> str:
+    """``N of M draws lost to <cause>``, or ``…, most often to <cause> (k)`` when the causes
+    differ, from :func:`lost_causes` (non-empty) over ``draws`` draws."""
+    lost, top = sum(c.draws for c in causes), causes[0]
+    why = f" to {top.cause}" if top.draws == lost else f", most often to {top.cause} ({top.draws})"
+    return f"{lost} of {draws} draws lost{why}"

@@ -1,0 +1,144 @@
+"""A run that measured nothing says so (D-17; issue 33, item 5): the README's no-network case,
+``--provider anthropic`` pointed at a loopback port where nothing listens, exits 4 with one line
+naming the commonest lost reason and the base URL, keeps the journal beside the receipt, which
+reads "not measured".
+
+The suite's first case alone: 2 arms x 3 draws = 6 draws, each lost after 2 attempts
+(``--retry-delays 0``: one retry). The cause is the Anthropic SDK's own message for a connection
+that got no answer, ``APIConnectionError``'s default "Connection error." (anthropic/_exceptions.py).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+from factories import case, make_receipt, run_main
+from run_helpers import SUITE, run_args
+
+from driftproof.receipt import read_receipt
+from driftproof.stats import verdict_refusal
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("how", ["--base-url", "ANTHROPIC_BASE_URL"])
+def test_no_network_exits_4_with_the_cause_and_the_base_url_and_keeps_the_journal(
+    how, suite_file, skill_file, tmp_path, monkeypatch, capsys
+):
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    url = f"http://127.0.0.1:{_closed_port()}"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("COLUMNS", "300")  # rich's width when stdout is not a terminal
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    extra = ["--base-url", url] if how == "--base-url" else []
+    if how == "ANTHROPIC_BASE_URL":
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
+    out = tmp_path / "r.json"
+    code, stdout, err = run_main(
+        run_args(suite_file, skill_file, *extra, "--retry-delays", "0", "--out", str(out)), capsys
+    )
+    assert code == 4
+    journal = tmp_path / "r.json.journal"
+    cause = f"connection failed: Connection error. (base URL {url})"
+    assert err == (
+        f"error: nothing was measured in the with-skill and baseline arms: 6 of 6 draws lost to "
+        f'{cause}; {out} reads "not measured" and the draws are kept in {journal} (once the cause '
+        "is fixed, remove both before running again: a resumed run keeps its lost draws)\n"
+    )
+    assert f"top lost reasons: {cause} (6)\n" in stdout
+    r = read_receipt(out)
+    assert verdict_refusal(r) == f"not measured: 6 of 6 draws lost to {cause}"
+    records = [json.loads(x) for x in journal.read_text().splitlines()[1:]]
+    draws = [x["draw"] for x in records if "draw" in x]
+    assert len(draws) == 6 and all(d["draw"]["score"] is None for d in draws)
+    assert sum("attempt" in x for x in records) == 12  # 6 draws x 2 attempts; no judge call
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "SKILL.md",
+        "r.json",
+        "r.json.journal",
+        "suite.json",
+    ]
+
+
+def test_a_run_summary_names_its_top_lost_reasons() -> None:
+    """Four lost draws: three to HTTP 503 (two in the with-skill arm, one in the baseline), one
+    to a timeout with no answer (on an API lane: its base URL named). Commonest first."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from driftproof.receipt import draw_doc, parse_receipt
+    from driftproof.run.summary import print_result
+
+    def lost(i, error, status):
+        att = [{"error": error, "error_class": "transient", "status": status, "wait_s": None}]
+        return draw_doc(
+            i,
+            lost_reason=f"{error} (transient; 1 attempt)",
+            lost_kind="error",
+            lost_status=status,
+            attempts=att,
+        )
+
+    http, url = "HTTP 503: overloaded", "https://api.example.test"
+    c = case("a", [0.6, 0.7], [0.4, 0.5])
+    c["arms"]["with_skill"]["draws"] += [lost(2, http, 503), lost(3, http, 503)]
+    c["arms"]["baseline"]["draws"] += [lost(2, http, 503), lost(3, "timed out after 300 s", None)]
+    arms = {
+        n: {"label": n, "instruction": None, "system_prompt_sha256": None, "service": url}
+        for n in ("with_skill", "baseline")
+    }
+    r = parse_receipt(json.dumps(make_receipt([c], arms=arms)))
+    console = Console(width=300, record=True)
+    print_result(
+        SimpleNamespace(
+            receipt=r,
+            receipt_path="r.json",
+            stopped=None,
+            quick_answers={},
+            transcripts_path=None,
+        ),
+        console,
+    )
+    text = console.export_text()
+    assert f"top lost reasons: {http} (3); timed out after 300 s (base URL {url}) (1)\n" in text
+
+
+def test_an_empty_control_arm_alone_keeps_the_verdict_and_says_the_receipt_is_written() -> None:
+    """with .60 .62 .61 against baseline .45 .50 .48 helps (tests/stats/test_reading.HELPS); the
+    control arm's three draws are lost: run exits non-zero for it, yet the receipt reads passing."""
+    from pathlib import Path
+
+    from driftproof.receipt import draw_doc, parse_receipt
+    from driftproof.run.summary import nothing_measured_line
+    from driftproof.stats import arms_measured_nothing, receipt_reading
+
+    c = case("a", [0.60, 0.62, 0.61], [0.45, 0.50, 0.48])
+    c["arms"]["control"] = {
+        "draws": [draw_doc(i, lost_reason="the model refused") for i in range(3)],
+        "generation": None,
+    }
+    arms = {
+        n: {
+            "label": n,
+            "instruction": "Answer concisely." if n == "control" else None,
+            "system_prompt_sha256": None,
+        }
+        for n in ("with_skill", "baseline", "control")
+    }
+    r = parse_receipt(json.dumps(make_receipt([c], arms=arms)))
+    assert receipt_reading(r).status == "passing"
+    assert arms_measured_nothing(r) == ("control",)
+    line = nothing_measured_line(r, ("control",), Path("r.json"), Path("r.json.journal"))
+    assert line == (
+        "nothing was measured in the control arm: 3 of 3 draws lost to the model refused; "
+        "r.json is written and the draws are kept in r.json.journal (once the cause is fixed, "
+        "remove both before running again: a resumed run keeps its lost draws)"
+    )
