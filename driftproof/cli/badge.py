@@ -9,7 +9,7 @@ Usage::
 Prints the badge message on stdout. Exit status: 0 when the files were written, whatever the
 reading (the badge reports; the Action's decision is what fails a job); 2 when the receipt is
 unreadable, invalid or its seal does not match (one line per problem on stderr) or the options
-are wrong; nothing is written then. D-7; method "A smoke run gives no verdict".
+are wrong; nothing is written then (method, "A smoke run gives no verdict").
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ def caveman(
 ) -> None:
     """caveman's evals/snapshots/results.json (or results.partial.json, or with --cases
     fidelity.json, or a judged fidelity.json with or without --rubrics): one receipt per skill
-    arm (D-16)."""
+    arm, with caveman's baseline and terse control as the other arms."""
     items = get_importer("caveman")(
         snapshot, skills_dir=skills_dir, source_commit=source_commit, cases=cases, rubrics=rubrics
     )

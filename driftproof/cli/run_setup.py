@@ -73,7 +73,7 @@ def parse_price(value: str | None) -> tuple[float, ...] | None:
         )
     if not all(math.isfinite(x) and x >= 0 for x in parts):
         raise click.BadParameter(
-            "expected finite prices of 0 or more (NaN and infinity cannot be sealed, D-12)"
+            "expected finite prices of 0 or more (NaN and infinity cannot be sealed)"
         )
     return parts
 

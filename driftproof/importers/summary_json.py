@@ -207,7 +207,7 @@ def _draw(d: dict[str, Any], index: int, w: Where) -> dict[str, Any]:
     if score is not None and samples:
         valid = [s["score"] for s in samples if s["score"] is not None]
         if valid and abs(sum(valid) / len(valid) - score) > 1e-9:
-            raise (w / "score").fail("expected the mean of judge_scores (D-1), or score alone")
+            raise (w / "score").fail("expected the mean of judge_scores, or score alone")
     return draw_doc(index, score=score, judge_samples=samples, skill_fired=fired)
 
 

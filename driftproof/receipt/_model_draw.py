@@ -242,9 +242,7 @@ class Draw(_Model):
         """The schema's rule (``$defs/draw`` ``allOf``): a lost draw carries no score (D-9)."""
         score = info.data.get("score")
         if lost is not None and score is not None:
-            raise ValueError(
-                f"a lost draw carries no score (D-9): expected score null, found {score}"
-            )
+            raise ValueError(f"a lost draw carries no score: expected score null, found {score}")
         return lost
 
 

@@ -95,7 +95,7 @@ def verify_seal(document: dict[str, Any], file: str | Path) -> None:
         raise SealError.at(
             file,
             "/seal",
-            "expected a seal object with a sha256 member (D-12); the receipt is unsealed",
+            "expected a seal object with a sha256 member; the receipt is unsealed",
         )
     if seal.get("algorithm") != SEAL_ALGORITHM:
         raise SealError.at(
@@ -176,7 +176,7 @@ def sealed_bytes(
             path,
             "/schema_version",
             f"expected {CURRENT_VERSION!r} (writers write the current "
-            f"schema version only, D-11), found {document.get('schema_version')!r}",
+            f"schema version only), found {document.get('schema_version')!r}",
         )
     for pointer, problem in unsealable_values(document)[:1]:
         raise ReceiptError.at(path, pointer, problem)
@@ -225,12 +225,12 @@ def unsealable_values(document: Any, pointer: str = "") -> list[tuple[str, str]]
         elif isinstance(node, bool) or node is None or isinstance(node, str):
             continue
         elif isinstance(node, float) and node != node or node in (float("inf"), float("-inf")):
-            out.append((at, f"expected a finite number (RFC 8785, D-12), found {node!r}"))
+            out.append((at, f"expected a finite number (RFC 8785), found {node!r}"))
         elif isinstance(node, int) and abs(node) > SAFE_INTEGER_MAX:
             out.append(
                 (
                     at,
-                    f"expected an integer within ±(2**53 - 1) (RFC 8785, D-12), found one of "
+                    f"expected an integer within ±(2**53 - 1) (RFC 8785), found one of "
                     f"{len(str(abs(node)))} digits",
                 )
             )

@@ -23,7 +23,7 @@ from driftproof.wording import NO_DRAW_COUNT_REACHES
 __all__ = ["comparison_markdown", "comparison_text", "lift_line", "report_rows"]
 
 #: The line under the table: what a band and Δ are.
-_BANDS_LEGEND = "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms (D-6)."
+_BANDS_LEGEND = "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms."
 #: Said when a side gets no verdict and the bands are shown all the same.
 _CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
 

@@ -175,8 +175,8 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
     if r.provenance is not None and r.regrade is None:
         return NoVerdict(
             Refusal.IMPORTED,
-            f"imported from {r.provenance.tool}: imported declarations never earn a verdict "
-            f"(D-15), whatever level the receipt carries ({r.verification_level})",
+            f"imported from {r.provenance.tool}: imported declarations never earn a verdict, "
+            f"whatever level the receipt carries ({r.verification_level})",
         )
     unrecorded = lift_refusal(r)
     if unrecorded is not None:
