@@ -9,9 +9,9 @@ underpowered at most 10% of the time, and large enough that the stated effect is
 count and is named. Each arm's per-case spreads are pooled when Bartlett's test finds them
 consistent with one common spread (:func:`driftproof.stats.planning.pool_arm`): every case of
 that arm is then planned from the pooled spread and its pooled degrees of freedom. The plan
-takes the largest count over the cases and gives, at that count,
-each case's chance of a verdict at the stated effect, by seeded simulation at the pilot's own
-spreads on the judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More
+takes the largest count over the cases and gives, at that count, each case's chance of a
+verdict at the stated effect, by seeded simulation at the pilot's own spreads (pooled where
+pooled) on the judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More
 cases, not more draws, …"), the plan says so and gives the cases that would bring the band's
 standard error under the floor (STATISTICS-NOTES 6.5; ``band_quadrature_se`` in
 verdicts.json): the smallest N ≥ 2 with ``band / sqrt(N)`` under the floor, the spread across
@@ -75,9 +75,12 @@ class CasePlan:
         no_draw_count: the two spreads' upper bounds alone reach the floor.
         measured: measured draws in the with-skill and baseline arms of the pilot.
         spreads: the pilot's with-skill and baseline spreads; ``None`` without two draws each.
-        bounds: their upper confidence bounds (:data:`~driftproof.stats.planning.SPREAD_LEVEL`).
+        bounds: the upper confidence bounds the case was planned from
+            (:data:`~driftproof.stats.planning.SPREAD_LEVEL`): the pooled spread's, at its pooled
+            degrees of freedom, for an arm whose spreads are pooled.
         p_verdict: chance of a verdict at the plan's effect with the plan's draws per arm
-            (simulated); ``None`` when the case or the plan has no count.
+            (simulated at the spreads the case was planned from); ``None`` when the case or the
+            plan has no count.
     """
 
     case_id: str

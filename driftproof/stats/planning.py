@@ -38,8 +38,9 @@ variance (identical draws on a coarse grid, STATISTICS-NOTES 6.6) enters the tes
 rounding variance ``step²/12``, and with no known step it refuses pooling.
 
 The chance of a verdict at δ is found by simulation (:func:`p_verdict`): seeded, so the same
-pilot always gives the same figure, at the pilot's own measured spreads (not the bounds), on
-the judge's per-draw grid, through the rule's own separation and floor test (D-3, D-4).
+pilot always gives the same figure, at the pilot's own measured spreads (pooled where pooled;
+not the bounds), on the judge's per-draw grid, through the rule's own separation and floor
+test (D-3, D-4).
 
 χ² quantiles are exact (bisection on the regularised incomplete gamma function), so the
 bounds need no statistics library.
