@@ -1,26 +1,36 @@
 """How well ``plan`` sizes a run from a small pilot (issue 37).
 
-For each setting (pilot draws per arm × per-draw spread σ, the same σ in both arms) it draws
-``--trials`` pilots of one case: per-draw scores ~ Normal(0.60, σ), rounded to 0.01 (a mean of
-judge samples on a 0.05 grid) and clipped to the 0..1 scale. Each pilot is sized by the
-product's own planner (``driftproof.stats.planning.size_case``). When it gives a count n, one
-run of n draws per arm is simulated twice the same way, with a true lift of 1.5× the floor
-(0.075) and with none, and each is read by the product's rule (``driftproof.stats.case_verdict``,
-with-skill arm against baseline, D-6). Printed per setting:
+Each setting is a suite (1 or 10 cases), the per-draw spread σ of each case (the same σ in both
+arms), and the pilot's draws per arm. A pilot draws, per case and arm, per-draw scores ~
+Normal(0.60, σ), rounded to 0.01 (a mean of judge samples on a 0.05 grid) and clipped to the
+0..1 scale. It is planned as ``driftproof plan`` plans it: each arm's per-case spreads are
+tested for one common spread and pooled when they agree (``driftproof.stats.planning.pool_arm``,
+grid step 0.01), then each case is sized (``size_case``) and the run takes the largest count over
+the cases. When the plan gives that count n, one run of n draws per arm for every case is
+simulated twice, with a true lift of 1.5× the floor (0.075) and with none, and each case is read
+by the product's rule (``driftproof.stats.case_verdict``, with-skill arm against baseline, D-6).
+Printed per setting, as shares of cases (a suite of 10 counts 10):
 
-- resolved at 0.075: share of pilots whose planned run calls the lift improved; a pilot whose
-  plan gives no count counts as not resolved (targets: ≥ 95% from 5-draw pilots, ≥ 90% from
-  3-draw pilots, where a count exists, σ 0.015 and 0.019);
-- underpowered under no effect: share of planned runs (pilots with a count) that read
+- resolved at 0.075: share of cases whose planned run calls the lift improved; a case the plan
+  gives no count counts as not resolved (targets: ≥ 95% from 5-draw pilots, ≥ 90% from 3-draw
+  pilots, where a count exists, σ 0.015 and 0.019);
+- underpowered under no effect: share of planned case runs (cases with a count) that read
   underpowered with no true lift (target ≤ 10%);
-- says no count: share of pilots for which the plan says no number of draws resolves the
-  floor (target ≥ 90% where none exists: σ 0.032, the two spreads alone 0.064);
-- false calls: share of pilots whose planned run with no true lift is called improved or
-  regressed; a pilot with no count makes no run and so no call (target ≤ 1%).
+- says no count: share of cases for which the plan says no number of draws resolves the floor
+  (target ≥ 90% where none exists: σ 0.032, the two spreads alone 0.064);
+- false calls: share of cases whose planned run with no true lift is called improved or
+  regressed; a case with no count makes no run and so no call (target ≤ 1%);
+- pooled: share of pilots whose two arms were both pooled.
 
-    .venv/bin/python benchmarks/plan_calibration.py [--trials N] [--seed S] [--level L]
+Each figure is given from the first pilot alone and after growing the pilot as the plan says
+(up to 5 times), which is what a user following ``plan`` does. The mixed setting (5 cases at
+0.015, 5 at 0.032) prints its two halves on separate rows.
 
-``--level`` replaces the confidence level of the spread bounds (default: the product's).
+    .venv/bin/python benchmarks/plan_calibration.py [--trials N] [--suites M] [--seed S]
+        [--level L]
+
+``--trials`` pilots per one-case setting, ``--suites`` pilots per ten-case setting; ``--level``
+replaces the confidence level of the spread bounds (default: the product's).
 """
 
 from __future__ import annotations
@@ -31,11 +41,26 @@ import time
 import numpy as np
 
 from driftproof.stats import band_of_scores, case_verdict
-from driftproof.stats.planning import DEFAULT_EFFECT, SPREAD_LEVEL, size_case
+from driftproof.stats.planning import (
+    DEFAULT_EFFECT,
+    SPREAD_LEVEL,
+    CaseSizing,
+    pool_arm,
+    size_case,
+)
 
 #: Times a pilot is grown to the size the plan names before the plan is taken as it stands.
 FOLLOW_UPS = 5
-SETTINGS = ((3, 0.015), (3, 0.019), (3, 0.032), (5, 0.015), (5, 0.019), (5, 0.032))
+#: The per-draw grid step of the simulated scores.
+STEP = 0.01
+#: (pilot draws per arm, per-case spreads) per setting.
+SETTINGS: tuple[tuple[int, tuple[float, ...]], ...] = tuple(
+    (pilot, (sigma,) * cases)
+    for cases in (1, 10)
+    for pilot in (3, 5)
+    for sigma in (0.015, 0.019, 0.032)
+) + tuple((pilot, (0.015,) * 5 + (0.032,) * 5) for pilot in (3, 5))
+KEYS = ("resolved", "none", "undecided", "weak", "false", "runs")
 
 
 def _scores(rng: np.random.Generator, mean: float, sigma: float, n: int) -> list[float]:
@@ -47,100 +72,134 @@ def _run(rng: np.random.Generator, sigma: float, n: int, lift: float) -> str:
     return case_verdict(base, band_of_scores(_scores(rng, 0.60 + lift, sigma, n))).verdict
 
 
-def setting(
-    rng: np.random.Generator, pilot: int, sigma: float, trials: int, level: float
-) -> dict[str, float]:
-    """One setting: per pilot, the plan from the pilot alone, and, where the plan says the pilot
-    cannot tell, the plan after growing the pilot to the size it names, up to
-    :data:`FOLLOW_UPS` times."""
-    c = dict.fromkeys(
-        (
-            "resolved",
-            "none",
-            "undecided",
-            "weak",
-            "false",
-            "runs",
-            "resolved2",
-            "none2",
-            "weak2",
-            "false2",
-            "runs2",
-            "pilot2",
-        ),
-        0,
-    )
-    draws: list[int] = []
-    for _ in range(trials):
-        ws, bs = _scores(rng, 0.60, sigma, pilot), _scores(rng, 0.60, sigma, pilot)
+def _plan(
+    pilots: list[tuple[list[float], list[float]]], level: float
+) -> tuple[list[CaseSizing], bool]:
+    """Each case's sizing, as ``plan_receipt`` sizes it, and whether both arms were pooled."""
+    spreads = []
+    for ws, bs in pilots:
         w, b = band_of_scores(ws), band_of_scores(bs)
         assert w.sd is not None and b.sd is not None
-        plan = size_case(w.sd, pilot, b.sd, pilot, level=level)
-        first = plan
-        size = pilot
+        spreads.append((w.sd, w.n, b.sd, b.n))
+    pools = (
+        pool_arm([(sw, nw) for sw, nw, _, _ in spreads], STEP),
+        pool_arm([(sb, nb) for _, _, sb, nb in spreads], STEP),
+    )
+    sized = [size_case(sw, nw, sb, nb, level=level, pools=pools) for sw, nw, sb, nb in spreads]
+    return sized, all(q is not None and q.pooled for q in pools)
+
+
+def setting(
+    rng: np.random.Generator, pilot: int, sigmas: tuple[float, ...], trials: int, level: float
+) -> dict[float, dict[str, float]]:
+    """One setting: per pilot, the plan from the pilot alone, and, where the plan says the
+    pilot cannot tell, the plan after growing every case's pilot to the size it names, up to
+    :data:`FOLLOW_UPS` times. Returns the figures per distinct σ of its cases."""
+    groups = sorted(set(sigmas))
+    c = {s: dict.fromkeys([k + t for k in KEYS for t in ("", "2")], 0) for s in groups}
+    pooled = pooled2 = size_total = 0
+    draws: list[int] = []
+    for _ in range(trials):
+        pilots = [(_scores(rng, 0.60, s, pilot), _scores(rng, 0.60, s, pilot)) for s in sigmas]
+        first, pool_first = _plan(pilots, level)
+        plan, pool_now, size = first, pool_first, pilot
         for _ in range(FOLLOW_UPS):
-            if not plan.undecided or plan.pilot_draws is None:
+            asks = [z.pilot_draws for z in plan if z.undecided and z.pilot_draws is not None]
+            if not asks:
                 break
-            more = plan.pilot_draws - size
-            ws, bs = ws + _scores(rng, 0.60, sigma, more), bs + _scores(rng, 0.60, sigma, more)
-            size = plan.pilot_draws
-            w, b = band_of_scores(ws), band_of_scores(bs)
-            assert w.sd is not None and b.sd is not None
-            plan = size_case(w.sd, size, b.sd, size, level=level)
-        c["pilot2"] += size
-        c["none"] += first.no_draw_count
-        c["undecided"] += first.undecided
-        c["none2"] += plan.no_draw_count
-        if plan.draws is None:
-            continue
-        n = plan.draws
-        draws.append(n)
-        resolved = _run(rng, sigma, n, DEFAULT_EFFECT) == "improved"
-        null = _run(rng, sigma, n, 0.0)
-        weak, false = null == "underpowered", null in ("improved", "regressed")
-        c["runs2"] += 1
-        c["resolved2"] += resolved
-        c["weak2"] += weak
-        c["false2"] += false
-        if first.draws is not None:
-            c["runs"] += 1
-            c["resolved"] += resolved
-            c["weak"] += weak
-            c["false"] += false
-    out = {k: v / trials for k, v in c.items()}
-    out["weak"] = c["weak"] / c["runs"] if c["runs"] else float("nan")
-    out["weak2"] = c["weak2"] / c["runs2"] if c["runs2"] else float("nan")
-    out["median_draws"] = float(np.median(draws)) if draws else float("nan")
+            more, size = max(asks) - size, max(asks)
+            pilots = [
+                (w + _scores(rng, 0.60, s, more), b + _scores(rng, 0.60, s, more))
+                for (w, b), s in zip(pilots, sigmas, strict=True)
+            ]
+            plan, pool_now = _plan(pilots, level)
+        pooled += pool_first
+        pooled2 += pool_now
+        size_total += size
+        counts = [z.draws for z in plan if z.draws is not None]
+        n = max(max(counts), 3) if counts else None
+        if n is not None:
+            draws.append(n)
+        for s, z0, z in zip(sigmas, first, plan, strict=True):
+            g = c[s]
+            g["none"] += z0.no_draw_count
+            g["undecided"] += z0.undecided
+            g["none2"] += z.no_draw_count
+            g["undecided2"] += z.undecided
+            if z.draws is None or n is None:
+                continue
+            resolved = _run(rng, s, n, DEFAULT_EFFECT) == "improved"
+            null = _run(rng, s, n, 0.0)
+            weak, false = null == "underpowered", null in ("improved", "regressed")
+            g["runs2"] += 1
+            g["resolved2"] += resolved
+            g["weak2"] += weak
+            g["false2"] += false
+            if z0.draws is not None:
+                g["runs"] += 1
+                g["resolved"] += resolved
+                g["weak"] += weak
+                g["false"] += false
+    out = {}
+    for s in groups:
+        total = trials * sigmas.count(s)
+        r = {k: v / total for k, v in c[s].items()}
+        for t in ("", "2"):
+            runs = c[s]["runs" + t]
+            r["weak" + t] = c[s]["weak" + t] / runs if runs else float("nan")
+        r["pooled"], r["pooled2"] = pooled / trials, pooled2 / trials
+        r["pilot2"] = size_total / trials
+        r["median_draws"] = float(np.median(draws)) if draws else float("nan")
+        out[s] = r
     return out
+
+
+def _check(pilot: int, sigma: float, r: dict[str, float], t: str) -> str:
+    """The targets this row meets (first pilot ``t = ""``, following the plan ``t = "2"``)."""
+    if sigma >= 0.025:  # the two spreads alone reach the floor: no count exists
+        ok = r["none" + t] >= 0.90
+    else:
+        ok = r["resolved" + t] >= (0.95 if pilot >= 5 else 0.90) and not r["weak" + t] > 0.10
+    return "met" if ok and r["false" + t] <= 0.01 else "NOT met"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=2000)
+    ap.add_argument("--suites", type=int, default=300)
     ap.add_argument("--seed", type=int, default=20261203)
     ap.add_argument("--level", type=float, default=SPREAD_LEVEL)
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
     print(
-        f"Pilots per setting: {args.trials}; seed {args.seed}; spread bounds at the upper "
-        f"{args.level:.0%} level; planned for a lift of {DEFAULT_EFFECT:.3f}.\n"
+        f"Pilots per one-case setting: {args.trials}; per ten-case setting: {args.suites}; seed "
+        f"{args.seed}; spread bounds at the upper {args.level:.0%} level; planned for a lift of "
+        f"{DEFAULT_EFFECT:.3f}.\n"
     )
     print(
-        "| pilot draws | σ per draw | resolved at 0.075 | underpowered, no effect | says no "
-        "count | cannot tell yet | false calls | after growing the pilot as told (up to 5 times): "
-        "resolved | underpowered | says no count | false calls | mean pilot draws "
-        "| median draws planned |"
+        "| cases | pilot draws | σ per draw | first pilot: pooled | resolved at 0.075 | "
+        "underpowered, no effect | says no count | cannot tell yet | false calls | targets | "
+        "following the plan: resolved | underpowered | says no count | false calls | targets | "
+        "mean pilot draws | median draws planned |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for pilot, sigma in SETTINGS:
-        r = setting(rng, pilot, sigma, args.trials, args.level)
-        print(
-            f"| {pilot} | {sigma:.3f} | {r['resolved']:.1%} | {r['weak']:.1%} | {r['none']:.1%} "
-            f"| {r['undecided']:.1%} | {r['false']:.2%} | {r['resolved2']:.1%} "
-            f"| {r['weak2']:.1%} | {r['none2']:.1%} | {r['false2']:.2%} | {r['pilot2']:.1f} "
-            f"| {r['median_draws']:.0f} |"
+    print("|---" * 17 + "|")
+    for pilot, sigmas in SETTINGS:
+        trials = args.trials if len(sigmas) == 1 else args.suites
+        cases = (
+            str(len(sigmas))
+            if len(set(sigmas)) == 1
+            else f"{len(sigmas)} (mixed: {sigmas.count(min(sigmas))} at {min(sigmas)})"
         )
+        for sigma, r in setting(rng, pilot, sigmas, trials, args.level).items():
+            print(
+                f"| {cases} | {pilot} | {sigma:.3f} | {r['pooled']:.1%} | {r['resolved']:.1%} "
+                f"| {r['weak']:.1%} | {r['none']:.1%} | {r['undecided']:.1%} "
+                f"| {r['false']:.2%} | {_check(pilot, sigma, r, '')} | {r['resolved2']:.1%} "
+                f"| {r['weak2']:.1%} | {r['none2']:.1%} | {r['false2']:.2%} "
+                f"| {_check(pilot, sigma, r, '2')} | {r['pilot2']:.1f} "
+                f"| {r['median_draws']:.0f} |"
+            )
     print(f"\n{time.perf_counter() - t0:.0f} s")
 
 

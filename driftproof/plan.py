@@ -6,9 +6,12 @@ each spread loosely, so each is taken at its upper confidence bound and the coun
 enough from the underpowered boundary (D-5) that a run at it, with no effect, reads
 underpowered at most 10% of the time, and large enough that the stated effect is called
 (:mod:`driftproof.stats.planning`). A case whose bounded spreads alone reach the floor has no
-count and is named. The plan takes the largest count over the cases and gives, at that count,
-each case's chance of a verdict at the stated effect, by seeded simulation at the pilot's own
-spreads on the judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More
+count and is named. Each arm's per-case spreads are pooled when Bartlett's test finds them
+consistent with one common spread (:func:`driftproof.stats.planning.pool_arm`): every case of
+that arm is then planned from the pooled spread and its pooled degrees of freedom. The plan
+takes the largest count over the cases and gives, at that count, each case's chance of a
+verdict at the stated effect, by seeded simulation at the pilot's own spreads (pooled where
+pooled) on the judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More
 cases, not more draws, …"), the plan says so and gives the cases that would bring the band's
 standard error under the floor (STATISTICS-NOTES 6.5; ``band_quadrature_se`` in
 verdicts.json): the smallest N ≥ 2 with ``band / sqrt(N)`` under the floor, the spread across
@@ -31,7 +34,14 @@ from typing import TYPE_CHECKING
 from driftproof.errors import RefusalError
 from driftproof.stats import case_bands, judge_scale, receipt_band_of
 from driftproof.stats.false_alarms import draw_grid
-from driftproof.stats.planning import DEFAULT_EFFECT, SPREAD_LEVEL, p_verdict, size_case
+from driftproof.stats.planning import (
+    DEFAULT_EFFECT,
+    SPREAD_LEVEL,
+    ArmPool,
+    p_verdict,
+    pool_arm,
+    size_case,
+)
 from driftproof.stats.underpowered import cases_needed as stats_cases_needed
 from driftproof.wording import MORE_CASES
 
@@ -65,9 +75,12 @@ class CasePlan:
         no_draw_count: the two spreads' upper bounds alone reach the floor.
         measured: measured draws in the with-skill and baseline arms of the pilot.
         spreads: the pilot's with-skill and baseline spreads; ``None`` without two draws each.
-        bounds: their upper confidence bounds (:data:`~driftproof.stats.planning.SPREAD_LEVEL`).
+        bounds: the upper confidence bounds the case was planned from
+            (:data:`~driftproof.stats.planning.SPREAD_LEVEL`): the pooled spread's, at its pooled
+            degrees of freedom, for an arm whose spreads are pooled.
         p_verdict: chance of a verdict at the plan's effect with the plan's draws per arm
-            (simulated); ``None`` when the case or the plan has no count.
+            (simulated at the spreads the case was planned from); ``None`` when the case or the
+            plan has no count.
     """
 
     case_id: str
@@ -107,6 +120,9 @@ class Plan:
         level: confidence level of the spread bounds.
         p_verdict: the lowest chance of a verdict at ``effect`` over the cases with a count.
         verdict_trials: simulated runs per case behind each chance.
+        pools: the with-skill and baseline arms' spreads over the cases with a spread in both
+            arms, tested for one common spread (:class:`~driftproof.stats.planning.ArmPool`);
+            ``None`` for an arm with fewer than two such cases.
     """
 
     draws_per_arm: int | None
@@ -127,6 +143,7 @@ class Plan:
     level: float = SPREAD_LEVEL
     p_verdict: float | None = None
     verdict_trials: int = VERDICT_TRIALS
+    pools: tuple[ArmPool | None, ArmPool | None] = (None, None)
 
     @property
     def undecided_cases(self) -> tuple[str, ...]:
@@ -161,15 +178,20 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         raise RefusalError(
             "plan needs a case with a measured draw in both arms; this receipt has none"
         )
+    grid = draw_grid(r)
+    spread = [(w, b) for _, w, b in bands if w.sd is not None and b.sd is not None]
+    pools = (
+        pool_arm([(w.sd, w.n) for w, _ in spread if w.sd is not None], grid[0]),
+        pool_arm([(b.sd, b.n) for _, b in spread if b.sd is not None], grid[0]),
+    )
     sized: list[tuple[str, Band, Band, CaseSizing | None]] = []
     for cid, w, b in bands:
         if w.sd is None or b.sd is None:
             sized.append((cid, w, b, None))
             continue
-        sized.append((cid, w, b, size_case(w.sd, w.n, b.sd, b.n, effect)))
+        sized.append((cid, w, b, size_case(w.sd, w.n, b.sd, b.n, effect, pools=pools)))
     counts = [z.draws for *_, z in sized if z is not None and z.draws is not None]
     per_arm = max(max(counts), RUN_MIN_DRAWS) if counts else None
-    grid = draw_grid(r)
     # 1,000 runs per case, fewer past 200 draws per arm so a case simulates at most 400,000 draws
     trials = (
         VERDICT_TRIALS if per_arm is None else max(100, min(VERDICT_TRIALS, 200_000 // per_arm))
@@ -182,9 +204,12 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         assert w.sd is not None and b.sd is not None and b.mean is not None
         chance = None
         if z.draws is not None and per_arm is not None:
-            chance = p_verdict(
-                b.mean, w.sd, b.sd, per_arm, effect, grid, trials=trials, seed=37 + i
+            # simulated at the spreads the case was planned from: pooled where pooled
+            sw, sb = (
+                q.sd if q is not None and q.pooled else own
+                for q, own in zip(pools, (w.sd, b.sd), strict=True)
             )
+            chance = p_verdict(b.mean, sw, sb, per_arm, effect, grid, trials=trials, seed=37 + i)
         plans.append(
             CasePlan(
                 cid,
@@ -244,6 +269,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         SPREAD_LEVEL,
         min(chances) if chances else None,
         trials,
+        pools,
     )
 
 

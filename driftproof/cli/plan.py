@@ -69,6 +69,12 @@ def to_json(p: Plan) -> str:
         "headline": headline(p),
         "undecided_cases": list(p.undecided_cases),
         "pilot_draws": p.pilot_draws,
+        "pools": [
+            None
+            if q is None
+            else {"cases": q.cases, "df": q.df, "p": q.p, "pooled": q.pooled, "sd": q.sd}
+            for q in p.pools
+        ],
         "cases": [
             {
                 "case_id": c.case_id,

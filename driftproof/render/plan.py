@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from driftproof.plan import Plan
 from driftproof.render.escape import terminal_safe
+from driftproof.stats.planning import HOMOGENEITY_LEVEL
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
 __all__ = ["headline", "plan_text"]
@@ -58,6 +59,39 @@ def headline(p: Plan) -> str:
     return " ".join(parts)
 
 
+def _pool_lines(p: Plan) -> list[str]:
+    """Per arm with two or more cases: whether their spreads were pooled, and why."""
+    lines = []
+    for arm, q in zip(("With skill", "Baseline"), p.pools, strict=True):
+        if q is None:
+            continue
+        if q.p is None:
+            lines.append(
+                f"{arm}: the spreads of the {q.cases} cases are not pooled: a case's draws are "
+                "all equal and the grader's step is not recorded, so whether the spreads agree "
+                "cannot be tested; each case is planned from its own spread."
+            )
+            continue
+        test = (
+            f"Bartlett's test of equal spreads: p = {q.p:.3f}"
+            if q.p >= 0.001
+            else ("Bartlett's test of equal spreads: p under 0.001")
+        )
+        if q.pooled:
+            lines.append(
+                f"{arm}: the spreads of the {q.cases} cases agree, so they are pooled: "
+                f"{q.sd:.4f} over {q.df} degrees of freedom, upper {p.level:.0%} bound "
+                f"{q.bound(p.level):.4f}, and every case is planned from it ({test}; they are "
+                f"kept apart below {HOMOGENEITY_LEVEL:.0%})."
+            )
+        else:
+            lines.append(
+                f"{arm}: the spreads of the {q.cases} cases disagree ({test}, under "
+                f"{HOMOGENEITY_LEVEL:.0%}), so each case is planned from its own spread."
+            )
+    return lines
+
+
 def plan_text(p: Plan) -> str:
     """The plan in plain words; every line (a case id is the receipt's text) passed through
     :func:`~driftproof.render.escape.terminal_safe`."""
@@ -72,7 +106,8 @@ def plan_text(p: Plan) -> str:
         lines.append(
             f"At {p.draws_per_arm} draws per arm a true lift of {p.effect:.3f} gives a verdict "
             f"with a chance of {_pct(p.p_verdict)} in the case least likely to give one "
-            f"(simulated, {p.verdict_trials:,} runs per case at the pilot's own spreads){cost}."
+            f"(simulated, {p.verdict_trials:,} runs per case at the pilot's own spreads, pooled "
+            f"where they are pooled){cost}."
         )
         if p.effect < EFFECT_FLOOR * 1.2:
             lines.append(
@@ -86,6 +121,7 @@ def plan_text(p: Plan) -> str:
             "spreads are no wider than the bounds. A case has no count only when even the "
             f"lower {p.level:.0%} bounds of its spreads reach the floor."
         )
+    lines += _pool_lines(p)
     if p.no_count_cases:
         lines.append(f"{NO_DRAW_COUNT_REACHES}: " + ", ".join(p.no_count_cases))
     if p.unknown_cases:

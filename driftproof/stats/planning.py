@@ -27,9 +27,20 @@ normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))``. Then:
   (δ at or below the floor or the bounds' sum), the count is the underpowered one alone and
   the chance printed says how often δ is called.
 
+**Pooling across cases.** Draw-to-draw spread is mostly the answering model's and the
+judge's noise, so it is usually alike across a suite's cases. For each arm, the per-case
+pilot variances (each with its own ``n − 1`` degrees of freedom) are put to Bartlett's test of
+equal variances (:func:`bartlett`); unless it rejects at :data:`HOMOGENEITY_LEVEL` (5%), every
+case of that arm is planned from the pooled spread ``sqrt(Σ(n_i − 1)·s_i² / Σ(n_i − 1))`` with
+its pooled degrees of freedom ``Σ(n_i − 1)`` in the χ² bounds (:func:`pool_arm`); otherwise
+each case keeps its own spread and bounds. The test needs positive variances: a zero sample
+variance (identical draws on a coarse grid, STATISTICS-NOTES 6.6) enters the test at the grid's
+rounding variance ``step²/12``, and with no known step it refuses pooling.
+
 The chance of a verdict at δ is found by simulation (:func:`p_verdict`): seeded, so the same
-pilot always gives the same figure, at the pilot's own measured spreads (not the bounds), on
-the judge's per-draw grid, through the rule's own separation and floor test (D-3, D-4).
+pilot always gives the same figure, at the pilot's own measured spreads (pooled where pooled;
+not the bounds), on the judge's per-draw grid, through the rule's own separation and floor
+test (D-3, D-4).
 
 χ² quantiles are exact (bisection on the regularised incomplete gamma function), so the
 bounds need no statistics library.
@@ -40,6 +51,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from driftproof.stats._rule import separation_verdict
@@ -50,14 +62,18 @@ from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, TOLERANCE
 __all__ = [
     "COSTLY_RATIO",
     "DEFAULT_EFFECT",
+    "HOMOGENEITY_LEVEL",
     "MAX_PILOT_DRAWS",
     "MAX_PLANNED_DRAWS",
     "SPREAD_LEVEL",
     "UNDERPOWERED_AT_MOST",
+    "ArmPool",
     "CaseSizing",
+    "bartlett",
     "chi2_cdf",
     "chi2_quantile",
     "p_verdict",
+    "pool_arm",
     "size_case",
     "spread_bound",
 ]
@@ -75,6 +91,9 @@ MAX_PLANNED_DRAWS = 10_000
 COSTLY_RATIO = 4
 #: A pilot is never asked to grow past this many draws per arm.
 MAX_PILOT_DRAWS = 200
+#: An arm's per-case spreads are pooled unless Bartlett's test rejects equal spreads at this
+#: level.
+HOMOGENEITY_LEVEL = 0.05
 _Z95 = 1.6448536269514722  # standard normal 95% point
 
 
@@ -138,13 +157,93 @@ def chi2_quantile(p: float, df: int) -> float:
 def spread_bound(sd: float, n: int, level: float = SPREAD_LEVEL) -> float:
     """Upper ``level`` confidence bound of an arm's true spread from its sample sd ``sd`` over
     ``n ≥ 2`` measured draws (normal draws): ``sd·sqrt((n−1)/χ²_{1−level}(n−1))``."""
-    return sd / _sd_factor(n, 1.0 - level)
+    return sd / _sd_factor(n - 1, 1.0 - level)
 
 
 @functools.lru_cache(maxsize=4096)
-def _sd_factor(n: int, p: float) -> float:
-    """The ``p`` point of the sample sd of ``n`` normal draws, per unit of true spread."""
-    return math.sqrt(chi2_quantile(p, n - 1) / (n - 1))
+def _sd_factor(df: int, p: float) -> float:
+    """The ``p`` point of a sample sd with ``df`` degrees of freedom (normal draws), per unit
+    of true spread: ``sqrt(χ²_p(df)/df)``."""
+    return math.sqrt(chi2_quantile(p, df) / df)
+
+
+def bartlett(variances: Sequence[float], dfs: Sequence[int]) -> tuple[float, float]:
+    """Bartlett's test that ``k ≥ 2`` normal samples share one variance.
+
+    Args:
+        variances: each sample's variance (ddof = 1), all positive.
+        dfs: each sample's degrees of freedom ν_i = n_i − 1, all ≥ 1.
+
+    Returns:
+        ``(T, p)``: with ν = Σν_i and the pooled variance S² = Σν_i·s_i²/ν,
+        ``T = (ν·ln S² − Σν_i·ln s_i²) / (1 + (Σ1/ν_i − 1/ν)/(3(k − 1)))``, and
+        ``p = P(χ²_{k−1} ≥ T)``.
+
+    Raises:
+        ValueError: fewer than two samples, a variance not positive or a df below 1.
+    """
+    k = len(variances)
+    if k < 2 or len(dfs) != k or min(variances) <= 0.0 or min(dfs) < 1:
+        raise ValueError("need two or more positive variances, each with df ≥ 1")
+    nu = sum(dfs)
+    pooled = sum(d * v for d, v in zip(dfs, variances, strict=True)) / nu
+    t = nu * math.log(pooled) - sum(d * math.log(v) for d, v in zip(dfs, variances, strict=True))
+    t /= 1.0 + (sum(1.0 / d for d in dfs) - 1.0 / nu) / (3.0 * (k - 1))
+    t = max(t, 0.0)  # T ≥ 0 by Jensen; rounding can leave −1e-16
+    return t, 1.0 - chi2_cdf(t, k - 1)
+
+
+@dataclass(frozen=True)
+class ArmPool:
+    """One arm's per-case pilot spreads, tested for a common spread.
+
+    Attributes:
+        cases: the cases whose spreads were tested (each with two or more measured draws).
+        statistic: Bartlett's T (:func:`bartlett`); ``None`` when it could not be computed
+            (a zero variance and no known grid step).
+        p: its chance under one common spread; ``None`` with the statistic.
+        sd: the pooled spread ``sqrt(Σ(n_i − 1)·s_i²/Σ(n_i − 1))``.
+        df: the pooled degrees of freedom ``Σ(n_i − 1)``.
+    """
+
+    cases: int
+    statistic: float | None
+    p: float | None
+    sd: float
+    df: int
+
+    @property
+    def pooled(self) -> bool:
+        """The spreads agree: Bartlett's test does not reject at :data:`HOMOGENEITY_LEVEL`."""
+        return self.p is not None and self.p >= HOMOGENEITY_LEVEL
+
+    def bound(self, level: float = SPREAD_LEVEL) -> float:
+        """Upper ``level`` bound of the common spread: ``sd·sqrt(df/χ²_{1−level}(df))``."""
+        return self.sd / _sd_factor(self.df, 1.0 - level)
+
+
+def pool_arm(spreads: Sequence[tuple[float, int]], step: float | None = None) -> ArmPool | None:
+    """Test one arm's per-case pilot spreads for a common spread and pool them (D-5 planning).
+
+    Args:
+        spreads: ``(sample sd, measured draws ≥ 2)`` per case.
+        step: the per-draw score grid's step; a zero variance enters the test at
+            ``step²/12`` (STATISTICS-NOTES 6.6), and with ``step`` unknown stops the test.
+
+    Returns:
+        ``None`` with fewer than two cases, else the :class:`ArmPool`.
+    """
+    if len(spreads) < 2:
+        return None
+    dfs = [n - 1 for _, n in spreads]
+    df = sum(dfs)
+    sd = math.sqrt(sum(d * s * s for d, (s, _) in zip(dfs, spreads, strict=True)) / df)
+    least = step * step / 12.0 if step else 0.0
+    variances = [max(s * s, least) for s, _ in spreads]
+    if min(variances) <= 0.0:
+        return ArmPool(len(spreads), None, None, sd, df)
+    t, p = bartlett(variances, dfs)
+    return ArmPool(len(spreads), t, p, sd, df)
 
 
 def _smallest(ok: object) -> int | None:
@@ -164,13 +263,13 @@ def _smallest(ok: object) -> int | None:
 
 
 def _resolves(b_a: float, b_b: float, floor: float, n: int) -> bool:
-    f = _sd_factor(n, 0.95)
+    f = _sd_factor(n - 1, 0.95)
     qa, qb = b_a * f, b_b * f
     return qa + qb + 2.0 * math.sqrt((qa * qa + qb * qb) / n) < floor - TOLERANCE
 
 
 def _calls(b_a: float, b_b: float, effect: float, floor: float, n: int) -> bool:
-    f = _sd_factor(n, 0.975)
+    f = _sd_factor(n - 1, 0.975)
     qa, qb = b_a * f, b_b * f
     low = effect - _Z95 * math.sqrt((b_a * b_a + b_b * b_b) / n)
     return low > qa + qb + TOLERANCE and low >= floor - TOLERANCE
@@ -208,53 +307,63 @@ def size_case(
     effect: float = DEFAULT_EFFECT,
     floor: float = EFFECT_FLOOR,
     level: float = SPREAD_LEVEL,
+    *,
+    pools: tuple[ArmPool | None, ArmPool | None] = (None, None),
 ) -> CaseSizing:
     """Draws per arm for one case from its pilot spreads (each over ``n ≥ 2`` measured draws),
     each spread taken at its upper ``level`` bound; see the module docstring.
+
+    An arm whose entry in ``pools`` is pooled (:attr:`ArmPool.pooled`) is planned from the
+    pooled spread and degrees of freedom instead of the case's own, and grows its pilot over
+    all its pooled cases (each case's ``m`` draws adding ``m − 1`` to each of them).
 
     Three outcomes: a count; no count, when even the lower ``level`` bounds of the two spreads
     reach the floor; or undecided, when the upper bounds reach it and the lower ones do not,
     with the pilot size that would decide.
     """
-    b_w, b_b = spread_bound(sd_with, n_with, level), spread_bound(sd_base, n_base, level)
-    low = sd_with / _sd_factor(n_with, level) + sd_base / _sd_factor(n_base, level)
+    arms = []
+    for sd, n, pool in ((sd_with, n_with, pools[0]), (sd_base, n_base, pools[1])):
+        if pool is not None and pool.pooled:
+            arms.append((pool.sd, pool.df, pool.cases))
+        else:
+            arms.append((sd, n - 1, 1))
+    (s_w, df_w, _), (s_b, df_b, _) = arms
+    b_w, b_b = s_w / _sd_factor(df_w, 1.0 - level), s_b / _sd_factor(df_b, 1.0 - level)
+    low = s_w / _sd_factor(df_w, level) + s_b / _sd_factor(df_b, level)
     if low >= floor - TOLERANCE:
         return CaseSizing((b_w, b_b), None, True, None, False, False)
     n0 = None
     if b_w + b_b < floor - TOLERANCE:
         n0 = _smallest(lambda n: _resolves(b_w, b_b, floor, n))
+    pilot = max(n_with, n_base)
     if n0 is None:
-        return CaseSizing(
-            (b_w, b_b),
-            None,
-            False,
-            _pilot_draws(sd_with + sd_base, max(n_with, n_base), floor, level),
-            True,
-            False,
-        )
+        grow = _pilot_draws(arms, pilot, floor, level)
+        return CaseSizing((b_w, b_b), None, False, grow, True, False)
     n1 = _smallest(lambda n: _calls(b_w, b_b, effect, floor, n))
     count = max(n0, n1 or 0)
-    held = _smallest(lambda n: _resolves(sd_with, sd_base, floor, n)) or MAX_PLANNED_DRAWS
-    held_effect = _smallest(lambda n: _calls(sd_with, sd_base, effect, floor, n)) or 0
-    pilot = max(n_with, n_base)
+    held = _smallest(lambda n: _resolves(s_w, s_b, floor, n)) or MAX_PLANNED_DRAWS
+    held_effect = _smallest(lambda n: _calls(s_w, s_b, effect, floor, n)) or 0
     if count > COSTLY_RATIO * max(held, held_effect) and 2 * pilot <= MAX_PILOT_DRAWS:
         # the pilot's looseness alone multiplies the run: a larger pilot is the cheaper step
         return CaseSizing((b_w, b_b), None, False, 2 * pilot, True, False)
     return CaseSizing((b_w, b_b), count, False, None, False, n1 is not None)
 
 
-def _pilot_draws(total: float, n: int, floor: float, level: float) -> int | None:
-    """The pilot size, per arm, to grow to: the smallest m ≥ 2n (at least doubled, since the
-    held spreads are themselves loose) at which, with the spreads' sum ``total`` held, its
-    upper ``level`` bound falls under the floor or its lower bound reaches it; 2n when no m up
-    to :data:`MAX_PILOT_DRAWS` does (the held sum sits at the floor itself); ``None`` once the
-    pilot already has that many."""
+def _pilot_draws(
+    arms: Sequence[tuple[float, int, int]], n: int, floor: float, level: float
+) -> int | None:
+    """The pilot size, per arm and case, to grow to: the smallest m ≥ 2n (at least doubled,
+    since the held spreads are themselves loose) at which, with each arm's spread held and its
+    degrees of freedom ``cases·(m − 1)`` (``arms``: ``(spread, df, cases)`` per arm), the sum of
+    the upper ``level`` bounds falls under the floor or that of the lower bounds reaches it; 2n
+    when no m up to :data:`MAX_PILOT_DRAWS` does (the held sum sits at the floor itself);
+    ``None`` once the pilot already has that many."""
     if 2 * n > MAX_PILOT_DRAWS:
         return None
     for m in range(2 * n, MAX_PILOT_DRAWS + 1):
-        if total / _sd_factor(m, 1.0 - level) < floor - TOLERANCE:
+        if sum(s / _sd_factor(k * (m - 1), 1.0 - level) for s, _, k in arms) < floor - TOLERANCE:
             return m
-        if total / _sd_factor(m, level) >= floor - TOLERANCE:
+        if sum(s / _sd_factor(k * (m - 1), level) for s, _, k in arms) >= floor - TOLERANCE:
             return m
     return 2 * n
 

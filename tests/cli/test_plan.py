@@ -88,7 +88,15 @@ def test_cases_that_disagree_give_a_case_count() -> None:
     p = plan_receipt(Receipt.model_validate(make_receipt([a, b])))
     assert p.cases_disagree and p.sentence == MORE_CASES
     assert p.cases_needed == 37
-    assert p.undecided_cases == ("a", "b")  # 3 draws at sd .01: as TIGHT
+    # Each arm's two spreads are equal (sd .01 over 3 draws), so they are pooled: sd .01 over 4
+    # degrees of freedom, upper 80% bound .01·√(4/χ²₀.₂(4)) = .01·√(4/1.6488) = .015576 (one
+    # case alone, as TIGHT, would ask the pilot to grow). Resolution at each arm's 95% point
+    # q = .015576·√(χ²₀.₉₅(n−1)/(n−1)): 2q(1 + √(2/n)) at n = 23: q = .019342, .050089 ≥ .05;
+    # at n = 24: √(35.172/23) = 1.23662, q = .019262, .049645 < .05 → 24. At .075, n = 4
+    # suffices (97.5% points .027495 each, lift low .075 − 1.645·.015576·√(2/4) = .056882 >
+    # .05499). The spreads held give 6 (test_count_from_a_large_pilot), and 24 is not over
+    # 4 × 6: the count stands at 24.
+    assert p.undecided_cases == () and [c.draws_needed for c in p.cases] == [24, 24]
 
 
 def _spread_cases(means: tuple[float, ...]) -> list[dict]:
@@ -192,3 +200,33 @@ def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
     first = res.output.splitlines()[0]
     assert first.startswith("Unknown: no case has two measured draws in both arms")
     assert "c1: unknown" in res.output and "c2: unknown" in res.output
+
+
+def test_a_homogeneous_pilot_says_its_spreads_are_pooled() -> None:
+    """Four cases with draws ±.01 around .60 (with skill) and .50 (baseline): sd .01 in every
+    case and arm, the same means, so the cases agree. Pooled over 8 degrees of freedom: 12 draws
+    per arm (worked in tests/stats/test_planning.py), where each case alone would ask the pilot
+    to grow to 6."""
+    cases = [case(f"c{i}", [0.59, 0.60, 0.61], [0.49, 0.50, 0.51]) for i in range(4)]
+    p = plan_receipt(Receipt.model_validate(make_receipt(cases)))
+    assert p.draws_per_arm == 12 and p.undecided_cases == ()
+    text = plan_text(p)
+    assert text.startswith("Run 12 draws per arm.")
+    assert (
+        "With skill: the spreads of the 4 cases agree, so they are pooled: 0.0100 over 8 "
+        "degrees of freedom, upper 80% bound 0.0132" in text
+    )
+    assert "Baseline: the spreads of the 4 cases agree, so they are pooled" in text
+
+
+def test_a_pilot_whose_spreads_disagree_says_so() -> None:
+    # BIG (sd .0101 over 50 draws), MID (.0175 over 3), WIDE (.10 over 3): the variances span a
+    # factor of 100, Bartlett's p is far under 5%
+    p = plan_receipt(Receipt.model_validate(make_receipt([BIG, MID, WIDE])))
+    assert p.pools[0] is not None and not p.pools[0].pooled
+    text = plan_text(p)
+    assert (
+        "With skill: the spreads of the 3 cases disagree (Bartlett's test of equal spreads: p "
+        in text
+    )
+    assert "so each case is planned from its own spread" in text

@@ -8,8 +8,10 @@ import math
 import pytest
 
 from driftproof.stats.planning import (
+    bartlett,
     chi2_quantile,
     p_verdict,
+    pool_arm,
     size_case,
     spread_bound,
 )
@@ -94,3 +96,93 @@ def test_p_verdict_with_no_spread() -> None:
 def test_p_verdict_is_deterministic() -> None:
     args = (0.6, 0.02, 0.02, 5, 0.075)
     assert p_verdict(*args) == p_verdict(*args)
+
+
+def test_bartlett_two_samples_by_hand() -> None:
+    """Variances .0001 and .0004, 2 degrees of freedom each: ν = 4, pooled S² = (2·.0001 +
+    2·.0004)/4 = .00025. ν·ln S² − Σν_i·ln s_i² = 2·ln(.00025²/(.0001·.0004)) = 2·ln 1.5625 =
+    .892574. Correction C = 1 + (1/2 + 1/2 − 1/4)/(3·1) = 1.25, so T = .714059. With one
+    degree of freedom P(χ²₁ ≥ T) = erfc(√(T/2)) = erfc(.597519) = .39806."""
+    t, p = bartlett([0.0001, 0.0004], [2, 2])
+    assert t == pytest.approx(0.714059, rel=1e-5)
+    assert p == pytest.approx(math.erfc(math.sqrt(0.714059 / 2)), rel=1e-5)
+    assert p == pytest.approx(0.39806, abs=1e-4)
+
+
+def test_bartlett_unequal_degrees_of_freedom_by_hand() -> None:
+    """Variances 1 and 4 with 1 and 3 degrees of freedom: ν = 4, S² = (1 + 12)/4 = 3.25.
+    4·ln 3.25 − 1·ln 1 − 3·ln 4 = 4.714620 − 4.158883 = .555737; C = 1 + (1 + 1/3 − 1/4)/3 =
+    1.361111; T = .408297, and P(χ²₁ ≥ T) = erfc(√(T/2)) = .52284."""
+    t, p = bartlett([1.0, 4.0], [1, 3])
+    assert t == pytest.approx(0.408297, rel=1e-5)
+    assert p == pytest.approx(0.52284, abs=1e-4)
+
+
+def test_bartlett_refuses_a_zero_variance() -> None:
+    with pytest.raises(ValueError):
+        bartlett([0.0, 1.0], [2, 2])
+
+
+def test_pooled_bound_by_hand() -> None:
+    """Spreads .01, .02, .02 over 3, 3, 5 draws: df 2, 2, 4 (ν = 8); pooled variance (2·.0001 +
+    2·.0004 + 4·.0004)/8 = .000325, sd .0180278. Upper 80% bound .0180278·√(8/χ²₀.₂(8)) with
+    χ²₀.₂(8) = 4.5936 (check: 1 − e^(−2.2968)·(1 + 2.2968 + 2.2968²/2 + 2.2968³/6) = .2000):
+    .0180278·1.319666 = .023791. Bartlett: T = (8·ln .000325 − 2·ln .0001 − 6·ln .0004)/(1 +
+    (1/2 + 1/2 + 1/4 − 1/8)/6) = (−64.25348 + 18.42068 + 46.94428)/1.1875 = 1.11148/1.1875 =
+    .935983; two degrees of freedom: P = e^(−T/2) = .62626 ≥ .05, so the spreads are pooled."""
+    q = pool_arm([(0.01, 3), (0.02, 3), (0.02, 5)])
+    assert q is not None and q.pooled and q.df == 8 and q.cases == 3
+    assert q.sd == pytest.approx(0.0180278, rel=1e-5)
+    assert q.bound(0.8) == pytest.approx(0.023791, rel=2e-4)
+    assert q.statistic == pytest.approx(0.935983, rel=1e-4)
+    assert q.p == pytest.approx(0.62626, rel=1e-4)
+
+
+def test_spreads_that_disagree_are_not_pooled() -> None:
+    """Spreads .01 and .10 over 3 draws each: variances .0001 and .01, S² = .00505; T =
+    2·ln(.00505²/(.0001·.01))/1.25 = 2·3.238776/1.25 = 5.18204; P(χ²₁ ≥ T) = erfc(√2.59102) =
+    .02282 < .05."""
+    q = pool_arm([(0.01, 3), (0.10, 3)])
+    assert q is not None and not q.pooled
+    assert q.p == pytest.approx(math.erfc(math.sqrt(5.18204 / 2)), rel=1e-4)
+    assert q.p == pytest.approx(0.02282, abs=1e-4)
+
+
+def test_a_zero_spread_enters_the_test_at_the_grid_rounding() -> None:
+    # one case's draws all equal: with the grid unknown the test cannot be taken (not pooled);
+    # with a step of .01 it enters at .01²/12 = 8.33e-6 against .0001: T = 2·ln(S²²/(v₁v₂))/1.25
+    # with S² = 5.41667e-5: 2·ln(2.93403e-9/8.33333e-10)/1.25 = 2·1.25874/1.25 = 2.01398,
+    # P = erfc(√1.00699) = .15585 ≥ .05: pooled, from the raw variances (sd √.00005 = .0070711)
+    assert pool_arm([(0.0, 3), (0.01, 3)]) is not None
+    assert not pool_arm([(0.0, 3), (0.01, 3)]).pooled  # type: ignore[union-attr]
+    q = pool_arm([(0.0, 3), (0.01, 3)], step=0.01)
+    assert q is not None and q.pooled
+    assert q.statistic == pytest.approx(2.01398, rel=1e-4)
+    assert q.sd == pytest.approx(0.0070711, rel=1e-5)
+
+
+def test_one_case_is_not_pooled() -> None:
+    assert pool_arm([(0.01, 3)]) is None
+
+
+def test_a_homogeneous_four_case_pilot_is_planned_from_the_pooled_spread() -> None:
+    """Four cases, sd .01 in both arms over 3 draws each. Alone, a case asks the pilot to grow
+    (test_a_count_set_by_a_loose_pilot_is_not_planned). Pooled: T = 0, p = 1; sd .01 over 8
+    degrees of freedom; upper 80% bound .01·√(8/4.5936) = .0131967 per arm. Each arm's 95% point
+    over n draws q = .0131967·√(χ²₀.₉₅(n−1)/(n−1)), resolution 2q(1 + √(2/n)):
+    n = 11: √(18.307/10) = 1.35303, q = .017856, .050940 ≥ .05;
+    n = 12: √(19.675/11) = 1.33740, q = .017649, .049710 < .05 → 12.
+    At .075: n = 3 already (97.5% points .0131967·√(7.3778/2) = .025346 each, sum .050691;
+    lift low .075 − 1.6449·.0131967·√(2/3) = .057276 > .050691 and ≥ .05). The spreads held
+    give 6 and 12 ≤ 4 × 6, so every case gets 12."""
+    q = pool_arm([(0.01, 3)] * 4)
+    assert q is not None and q.pooled and q.df == 8
+    z = size_case(0.01, 3, 0.01, 3, pools=(q, q))
+    assert z.bounds[0] == pytest.approx(0.0131967, rel=2e-4)
+    assert z.draws == 12 and not z.undecided and not z.no_draw_count and z.effect_sized
+
+
+def test_a_pool_that_disagrees_leaves_the_case_on_its_own_spread() -> None:
+    q = pool_arm([(0.01, 3), (0.10, 3)])
+    assert q is not None and not q.pooled
+    assert size_case(0.01, 3, 0.01, 3, pools=(q, q)) == size_case(0.01, 3, 0.01, 3)
