@@ -33,6 +33,7 @@ from driftproof.receipt import sha256_text
 
 __all__ = [
     "CASE_ID",
+    "EXACT_INTEGER",
     "MAX_SCHEMA_PROBLEMS",
     "MAX_SOURCE_BYTES",
     "Where",

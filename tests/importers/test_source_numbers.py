@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 from interop_helpers import write_json
 from test_dotnet_skills import RUN, _vally
+from test_inspect_reducers import POP_JSON
 from test_nvidia import NV
 from test_skill_eval_harness import _report
 
@@ -180,4 +181,34 @@ def test_bad_source_figure_is_refused_naming_its_pointer(
     assert isinstance(result.exception, ImportError_), result.exception
     (p,) = result.exception.problems
     assert (p.file, p.pointer) == (str(path), pointer) and words in p.message, p.message
+    assert not out.exists()
+
+
+SCORE = ("results", "scores", 0)
+
+
+@pytest.mark.parametrize(
+    ("path", "pointer"),
+    [
+        ((*SCORE, "metrics", "accuracy", "value"), "/results/scores/0/metrics/accuracy/value"),
+        ((*SCORE, "scored_samples"), "/results/scores/0/scored_samples"),
+        (("reductions", 0, "samples", 0, "value"), "/reductions/0/samples/0/value"),
+        (("samples", 0, "scores", "match", "value"), "/samples/0/scores/match/value"),
+    ],
+)
+def test_inspect_integer_no_float_holds_is_refused(
+    shared: Path, tmp_path: Path, path: tuple[Any, ...], pointer: str
+) -> None:
+    doc = json.loads((shared / POP_JSON).read_text("utf-8"))
+    _set(*path, BIG)(doc)
+    src = tmp_path / "log.json"
+    src.write_text(json.dumps(doc), "utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli,
+        ["import", "inspect", "--with-skill", str(src), "--skill-name", "s", "--out-dir", str(out)],
+    )
+    assert isinstance(result.exception, ImportError_), result.exception
+    (p,) = result.exception.problems
+    assert (p.file, p.pointer) == (str(src), pointer), p.message
     assert not out.exists()
