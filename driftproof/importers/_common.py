@@ -33,6 +33,7 @@ from driftproof.receipt import sha256_text
 
 __all__ = [
     "CASE_ID",
+    "EXACT_INTEGER",
     "MAX_SCHEMA_PROBLEMS",
     "MAX_SOURCE_BYTES",
     "Where",
@@ -54,6 +55,7 @@ __all__ = [
     "run_times",
     "safe_filename",
     "schema_problems",
+    "source_number",
     "source_schema",
     "unit_score",
     "unrecorded_judge",
@@ -118,6 +120,64 @@ class Where:
         if not _is(value, kind):
             raise here.fail(f"expected {_names(kind)}, found {_kind(value)}")
         return value
+
+    def number(
+        self,
+        obj: Any,
+        key: str,
+        *,
+        low: float | None = None,
+        high: float | None = None,
+        count: bool = False,
+    ) -> float | None:
+        """``obj[key]``, a number the source recorded, as :func:`source_number` reads it;
+        ``None`` when absent or null (unknown, D-13)."""
+        value = self.get(obj, key, int if count else float, required=False)
+        return source_number(value, self / key, low=low, high=high)
+
+
+#: Largest integer a source figure may hold: every integer up to it is exactly a float.
+EXACT_INTEGER = 2**53
+
+
+def source_number(
+    value: Any, where: Where, *, low: float | None = None, high: float | None = None
+) -> float | None:
+    """A number a source recorded, as the float a receipt keeps; ``None`` for ``None``.
+
+    Raises:
+        ImportError_: true or false (never a number here), not a number, an integer beyond
+            2**53 (no float holds it exactly), or outside ``low``..``high`` (inclusive);
+            naming ``where``.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise where.fail(f"expected a number, found {_kind(value)}")
+    if isinstance(value, int) and abs(value) > EXACT_INTEGER:
+        raise where.fail(
+            f"expected a number of at most 16 digits (an integer up to {EXACT_INTEGER}), "
+            f"found an integer of "
+            f"{len(str(abs(value)))} digits"
+        )
+    if (
+        not math.isfinite(value)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
+        span = (
+            f" from {low:g} to {high:g}"
+            if low is not None and high is not None
+            else (
+                f" from {low:g}"
+                if low is not None
+                else f" up to {high:g}"
+                if high is not None
+                else ""
+            )
+        )
+        raise where.fail(f"expected a finite number{span}, found {_kind(value)}")
+    return float(value)
 
 
 def _is(value: Any, kind: type | tuple[type, ...]) -> bool:

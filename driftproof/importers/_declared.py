@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from driftproof.importers._common import Where
 from driftproof.receipt import receipt_doc
 
-__all__ = ["aggregates_receipt", "declared_receipt", "figure"]
+__all__ = ["aggregates_receipt", "declared_receipt", "figure", "interval"]
 
 
 def declared_receipt(
@@ -51,11 +52,29 @@ def aggregates_receipt(
     )
 
 
-def figure(label: str, value: Any, **more: Any) -> dict[str, Any]:
-    """A ``source_report`` figure; ``value`` kept only when it is a number."""
-    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
+    """A ``source_report`` figure: ``value`` a number read with
+    :meth:`~driftproof.importers._common.Where.number` (``None``: unknown), ``more`` its other
+    members (a ``None`` member is left out)."""
     return {
         "label": label[:200],
-        "value": number,
+        "value": value,
         **{k: v for k, v in more.items() if v is not None},
     }
+
+
+def interval(obj: dict[str, Any], w: Where, lower: str, upper: str, level: str) -> dict[str, Any]:
+    """A source's interval as a figure's ``lower``, ``upper`` and ``level`` (members of ``obj``
+    named ``lower``, ``upper``, ``level``); an absent or null member is unknown (D-13).
+
+    Raises:
+        ImportError_: an end that is not a number, a level not strictly between 0 and 1, or a
+            lower end above the upper end; naming the file and pointer.
+    """
+    lo, hi = w.number(obj, lower), w.number(obj, upper)
+    lvl = w.number(obj, level)
+    if lvl is not None and not 0 < lvl < 1:
+        raise (w / level).fail(f"expected a confidence level between 0 and 1, found {lvl:g}")
+    if lo is not None and hi is not None and lo > hi:
+        raise (w / lower).fail(f"expected a lower end at most the upper end {hi:g}, found {lo:g}")
+    return {"lower": lo, "upper": hi, "level": lvl}

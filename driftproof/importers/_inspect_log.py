@@ -16,6 +16,7 @@ from driftproof._json import pointer
 from driftproof.errors import ImportError_
 from driftproof.importers._archive import Archive
 from driftproof.importers._common import (
+    EXACT_INTEGER,
     Where,
     member_list,
     member_object,
@@ -45,10 +46,13 @@ _WORDS = {"yes": 1.0, "true": 1.0, "correct": 1.0, "no": 0.0, "false": 0.0, "inc
 def value_to_float(value: Any) -> float | None:
     """A score value as Inspect's ``value_to_float`` reads it; ``None`` when not a scalar score.
 
-    NaN and infinities come back as they are (the caller loses the draw).
+    NaN and infinities come back as they are (the caller loses the draw). An integer beyond
+    2**53 (no float holds it exactly, and one past 10**308 none at all) is no score: ``None``.
     """
     if isinstance(value, bool):
         return 1.0 if value else 0.0
+    if isinstance(value, int) and abs(value) > EXACT_INTEGER:
+        return None
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
@@ -73,6 +77,8 @@ class Log(NamedTuple):
     samples: list[tuple[dict[str, Any], Where]]
     raw: bytes
     reductions: tuple[list[Any], Where] | None
+    where: Where
+    """The header's place: the document (``.json``) or its archive member (``.eval``)."""
 
 
 def read_log(path: Path) -> Log:
@@ -100,6 +106,7 @@ def read_log(path: Path) -> Log:
         [(s, w / "samples" / i) for i, s in enumerate(samples)],
         raw,
         None if reductions is None else (reductions, w / "reductions"),
+        w,
     )
 
 
@@ -138,7 +145,7 @@ def _read_eval_zip(path: Path, raw: bytes) -> Log:
         )
         if doc is not None:
             reductions = (doc, Where(path, ("reductions.json",)))
-    return Log(header, samples, raw, reductions)
+    return Log(header, samples, raw, reductions, Where(path, (member,)))
 
 
 def _pointer_of(member: str) -> str:

@@ -23,7 +23,7 @@ import json
 import math
 from typing import Any
 
-from driftproof.importers._common import Where, case_id_for, is_count, member_object
+from driftproof.importers._common import Where, case_id_for, is_count, member_object, source_number
 from driftproof.importers._declared import figure
 from driftproof.importers._inspect_log import Log, value_to_float
 
@@ -90,20 +90,23 @@ def sample_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
 def run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
     """The run's figures from ``scorer`` in ``results.scores[]``: its counts and metrics."""
     out = []
-    for score in member_object(log.header, "results").get("scores") or []:
+    for i, score in enumerate(member_object(log.header, "results").get("scores") or []):
         if (score.get("scorer") or score.get("name")) != scorer:
             continue
+        sw = log.where / "results" / "scores" / i
         name = str(score.get("name") or scorer)
         reducer = score.get("reducer")
         more = {"arm": arm, "reducer": reducer}
         for member in ("scored_samples", "unscored_samples"):
             if is_count(score.get(member)):
                 label = f"{name} {member.replace('_', ' ')}"
-                out.append(figure(label, score[member], unit="count", **more))
+                out.append(figure(label, sw.number(score, member), unit="count", **more))
         interval: dict[str, Any] = {}
         for key, m in (score.get("metrics") or {}).items():
             group, leaf = m.get("group"), str(m.get("name") or key)
             value = m.get("value")
+            if isinstance(value, int):  # an integer no float holds exactly is refused
+                source_number(value, sw / "metrics" / key / "value")
             number = value if isinstance(value, (int, float)) and math.isfinite(value) else None
             if group == "ci" and leaf in ("lower", "upper"):
                 interval[leaf] = number

@@ -38,6 +38,7 @@ from driftproof.importers._common import (
     read_bytes,
     read_json,
     safe_filename,
+    source_number,
     validate_source,
 )
 from driftproof.importers._declared import aggregates_receipt
@@ -260,12 +261,11 @@ def _from_catalogue(
             "num": rw.get(r, "num", int, nullable=True),
             "agent": rw.get(r, "agent", str),
         }
-        score = rw.get(r, "score_pct", float, nullable=True)
+        score = source_number(rw.get(r, "score_pct", float, nullable=True), rw / "score_pct")
         uplift = rw.get(r, "uplift_pct", float, nullable=True)
+        source_number(uplift, rw / "uplift_pct")
         row["score"] = (
-            {"value": float(score), "unit": "%", "field": "score_pct"}
-            if score is not None
-            else None
+            {"value": score, "unit": "%", "field": "score_pct"} if score is not None else None
         )
         row["baseline"] = None
         # "printed": the number as the JSON file wrote it (56 rows of the 2026-08 catalogue write

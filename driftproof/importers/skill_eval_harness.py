@@ -32,23 +32,23 @@ from driftproof.importers._common import (
     case_entry,
     case_id_for,
     file_sha256,
-    member_object,
     provenance_doc,
     read_json,
     unrecorded_judge,
 )
-from driftproof.importers._declared import declared_receipt, figure
+from driftproof.importers._declared import declared_receipt, figure, interval
 from driftproof.receipt import draw_doc
 
 __all__ = ["import_skill_eval_harness", "skill_eval_harness_importer"]
 
 TOOL = "skill-eval-harness"
 _ARMS = {"with_skill": "with_skill", "without_skill": "baseline"}
+#: (member, label, arm, (lowest, highest) value it can take).
 _HEADLINE = (
-    ("with_skill_objective_pass_rate", "objective pass rate", "with_skill"),
-    ("without_skill_objective_pass_rate", "objective pass rate", "baseline"),
-    ("absolute_delta", "absolute delta", "lift"),
-    ("normalized_gain", "normalized gain", "lift"),
+    ("with_skill_objective_pass_rate", "objective pass rate", "with_skill", (0, 1)),
+    ("without_skill_objective_pass_rate", "objective pass rate", "baseline", (0, 1)),
+    ("absolute_delta", "absolute delta", "lift", (-1, 1)),
+    ("normalized_gain", "normalized gain", "lift", (None, None)),
 )
 
 
@@ -153,84 +153,90 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
 
 
 def _draw(r: dict[str, Any], w: Where, index: int) -> dict[str, Any]:
-    if r.get("missing_output") is True:
+    if w.get(r, "missing_output", bool, required=False):
         return draw_doc(index, lost_reason="the run produced no output", lost_kind="no_answer")
-    if r.get("execution_valid") is False:
+    if w.get(r, "execution_valid", bool, required=False) is False:
         return draw_doc(
             index,
             lost_reason="source error: the run failed to execute (infrastructure failure)",
             source_error="execution_valid: false",
             lost_kind="source_error",
         )
-    rate = w.get(r, "objective_pass_rate", (int, float), required=False)
+    rate = w.number(r, "objective_pass_rate", low=0, high=1)
     if rate is None:
         return draw_doc(
             index, lost_reason="unscored: the run has no objective pass rate", lost_kind="unscored"
         )
-    if not 0 <= rate <= 1:
-        raise (w / "objective_pass_rate").fail(
-            f"expected an objective pass rate from 0 to 1, found {rate!r}"
-        )
-    return draw_doc(index, score=float(rate))
+    return draw_doc(index, score=rate)
 
 
 def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
-    """The paired summary's figures, interval and test, as the harness wrote them."""
-    for key, _, _ in _HEADLINE:
-        w.get(ps, key, (int, float), required=False)
+    """The paired summary's figures, interval and test, as the harness wrote them.
+
+    Raises:
+        ImportError_: a figure that is not a number (a pass rate outside 0..1, a delta outside
+            -1..1), an interval whose lower end is above its upper end or whose confidence is
+            not between 0 and 1, a noise check or significance that is not an object, or a
+            significance flag that is not true or false; naming the file and pointer.
+    """
     figures = [
-        figure(label, ps.get(key), arm=arm, unit="fraction") for key, label, arm in _HEADLINE
+        figure(label, w.number(ps, key, low=low, high=high), arm=arm, unit="fraction")
+        for key, label, arm, (low, high) in _HEADLINE
     ]
     sig = w.get(ps, "significance", dict, required=False) or {}
-    for key in ("observed_mean_delta", "p_value"):
-        (w / "significance").get(sig, key, (int, float), required=False)
+    sgw = w / "significance"
     figures.append(
-        figure("mean paired delta", sig.get("observed_mean_delta"), arm="lift", unit="fraction")
+        figure(
+            "mean paired delta",
+            sgw.number(sig, "observed_mean_delta", low=-1, high=1),
+            arm="lift",
+            unit="fraction",
+        )
     )
-    interval = w.get(ps, "interval", dict, required=False) or {}
-    level = interval.get("confidence")
-    for end in ("lower", "upper"):
-        (w / "interval").get(interval, end, (int, float), required=False)
-    reason = interval.get("reason") if isinstance(interval.get("reason"), str) else None
+    iv = w.get(ps, "interval", dict, required=False) or {}
+    reason = (w / "interval").get(iv, "reason", str, required=False)
     figures.append(
         figure(
             "sign-flip interval of the mean per-case delta",
             None,
             arm="lift",
             unit="fraction",
-            lower=interval.get("lower"),
-            upper=interval.get("upper"),
-            level=level if isinstance(level, float) and 0 < level < 1 else None,
-            printed=(f"unbounded: {reason}" if reason else None),
+            printed=(f"unbounded: {reason}"[:200] if reason else None),
+            **interval(iv, w / "interval", "lower", "upper", "confidence"),
         )
     )
-    noise = member_object(ps, "noise_check")
+    noise = w.get(ps, "noise_check", dict, required=False) or {}
+    nw = w / "noise_check"
     for key in ("cases", "cases_moved", "cases_needed_for_alpha"):
         figures.append(
-            figure(f"noise check: {key.replace('_', ' ')}", noise.get(key), unit="count")
+            figure(
+                f"noise check: {key.replace('_', ' ')}",
+                nw.number(noise, key, low=0, count=True),
+                unit="count",
+            )
         )
-    if isinstance(noise.get("verdict"), str):
-        figures.append(figure("noise check", None, printed=noise["verdict"][:200]))
-    significant = sig.get("significant_at_0_05")
-    p = sig.get("p_value")
-    availability = ps.get("availability")
+    verdict = nw.get(noise, "verdict", str, required=False)
+    if verdict is not None:
+        figures.append(figure("noise check", None, printed=verdict[:200]))
+    significant = sgw.get(sig, "significant_at_0_05", bool, required=False)
+    method = sgw.get(sig, "method", str, required=False)
     printed = (
-        "significant at 0.05"
-        if significant is True
+        "no decision recorded"
+        if significant is None
+        else "significant at 0.05"
+        if significant
         else "not significant at 0.05"
-        if significant is False
-        else "no decision recorded"
     )
-    if availability == "partial":
+    if ps.get("availability") == "partial":
         printed += " (the harness marked its pairing partial and withheld the headline figures)"
     return {
         "figures": figures,
         "decision": {
             "printed": printed,
-            "significant": significant if isinstance(significant, bool) else None,
-            "test": str(sig.get("method") or "sign-flip")[:200]
+            "significant": significant,
+            "test": (method or "sign-flip")[:100]
             + " (two-sided permutation test over per-case paired deltas)",
-            "p_value": p if isinstance(p, (int, float)) and not isinstance(p, bool) else None,
+            "p_value": sgw.number(sig, "p_value", low=0, high=1),
         },
     }
 

@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, case_id_for, member_list, member_object
-from driftproof.importers._declared import figure
+from driftproof.importers._common import Where, case_id_for, source_number
+from driftproof.importers._declared import figure, interval
 from driftproof.importers._dotnet import read_results, receipt_for
+from driftproof.importers._schema import json_kind
 from driftproof.receipt import draw_doc
 
 __all__ = ["import_skill_validator", "skill_validator_importer"]
@@ -76,18 +77,26 @@ def _verdict(
         }
         cases.append((sname, arms))
         cid = case_id_for(sname)
-        figures.append(figure("improvement score", s.get("improvementScore"), case=cid, arm="lift"))
+        figures.append(
+            figure("improvement score", sw.number(s, "improvementScore"), case=cid, arm="lift")
+        )
         for k, run in enumerate(runs):
-            figures.append(figure(f"improvement score, run {k + 1}", run, case=cid, arm="lift"))
-        for part, value in member_object(s, "breakdown").items():
+            score = source_number(run, sw / "perRunScores" / k)
+            figures.append(figure(f"improvement score, run {k + 1}", score, case=cid, arm="lift"))
+        bw = sw / "breakdown"
+        breakdown = sw.get(s, "breakdown", dict, required=False) or {}
+        for part in breakdown:
+            value = bw.number(breakdown, part)
             figures.append(figure(f"breakdown: {part}", value, case=cid, arm="lift"))
-        pw = member_object(s, "pairwiseResult")
+        pw = sw.get(s, "pairwiseResult", dict, required=False)
         if pw:
-            consistent = pw.get("positionSwapConsistent")
+            consistent = (sw / "pairwiseResult").get(
+                pw, "positionSwapConsistent", bool, required=False
+            )
             swap = (
-                ("consistent" if consistent else "inconsistent")
-                if isinstance(consistent, bool)
-                else "not recorded"
+                "not recorded"
+                if consistent is None
+                else ("consistent" if consistent else "inconsistent")
             )
             figures.append(
                 figure(
@@ -101,31 +110,26 @@ def _verdict(
                     )[:200],
                 )
             )
-    ci = member_object(v, "confidenceInterval")
-    figures.append(
-        figure("overall improvement score", v.get("overallImprovementScore"), arm="lift")
-    )
-    figures.append(figure("normalized gain", v.get("normalizedGain"), arm="lift"))
+    ci = vw.get(v, "confidenceInterval", dict, required=False)
+    overall = vw.number(v, "overallImprovementScore")
+    figures.append(figure("overall improvement score", overall, arm="lift"))
+    figures.append(figure("normalized gain", vw.number(v, "normalizedGain"), arm="lift"))
     if ci:
         figures.append(
             figure(
                 "overall improvement score interval",
-                v.get("overallImprovementScore"),
+                overall,
                 arm="lift",
-                lower=ci.get("low"),
-                upper=ci.get("high"),
-                level=ci.get("level"),
+                **interval(ci, vw / "confidenceInterval", "low", "high", "level"),
             )
         )
-    reason = v.get("reason") if isinstance(v.get("reason"), str) else None
+    reason = vw.get(v, "reason", str, required=False)
     report = {
         "figures": figures,
         "decision": {
             "printed": (reason or "no reason recorded")[:4000],
-            "passed": v.get("passed") if isinstance(v.get("passed"), bool) else None,
-            "significant": v.get("isSignificant")
-            if isinstance(v.get("isSignificant"), bool)
-            else None,
+            "passed": vw.get(v, "passed", bool, required=False),
+            "significant": vw.get(v, "isSignificant", bool, required=False),
         },
     }
     notes = [
@@ -134,9 +138,12 @@ def _verdict(
     ]
     if ci:
         notes.append("The source's interval is computed from one run per arm and scenario.")
-    for warning in member_list(v, "profileWarnings"):
-        if isinstance(warning, str):
-            notes.append(f"The source warns: {warning}")
+    for k, warning in enumerate(vw.get(v, "profileWarnings", list, required=False) or []):
+        if not isinstance(warning, str):
+            raise (vw / "profileWarnings" / k).fail(
+                f"expected a warning text, found {json_kind(warning)}"
+            )
+        notes.append(f"The source warns: {warning}")
     return receipt_for(
         TOOL,
         path,
@@ -159,23 +166,25 @@ def _draw(role: dict[str, Any], w: Where) -> dict[str, Any]:
         raise (w / "judgeResult" / "overallScore").fail(
             f"expected the judge's overall score from 1 to 5, found {score!r}"
         )
-    metrics = member_object(role, "metrics")
+    metrics = w.get(role, "metrics", dict, required=False) or {}
+    mw = w / "metrics"
     checks = []
-    for a in member_list(metrics, "assertionResults"):
-        if isinstance(a, dict) and isinstance(a.get("passed"), bool):
-            spec = member_object(a, "assertion")
-            atype = str(spec.get("type"))
-            value = spec.get("value")
-            checks.append(
-                {
-                    "name": (f"{atype}: {value}" if value is not None else atype)[:200],
-                    "kind": _CHECK_KINDS.get(atype, "assertion"),
-                    "pass": a["passed"],
-                    "outcome": "pass" if a["passed"] else "fail",
-                    "source_type": atype[:200],
-                }
-            )
-    answer = metrics.get("agentOutput") if isinstance(metrics.get("agentOutput"), str) else None
+    for k, a in enumerate(mw.get(metrics, "assertionResults", list, required=False) or []):
+        aw = mw / "assertionResults" / k
+        passed = aw.get(a, "passed", bool)
+        spec = aw.get(a, "assertion", dict, required=False) or {}
+        atype = str(spec.get("type"))
+        value = spec.get("value")
+        checks.append(
+            {
+                "name": (f"{atype}: {value}" if value is not None else atype)[:200],
+                "kind": _CHECK_KINDS.get(atype, "assertion"),
+                "pass": passed,
+                "outcome": "pass" if passed else "fail",
+                "source_type": atype[:200],
+            }
+        )
+    answer = mw.get(metrics, "agentOutput", str, required=False)
     return draw_doc(0, answer=answer, score=(score - 1) / 4, checks=checks)
 
 

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, case_id_for, member_list, member_object
-from driftproof.importers._declared import figure
+from driftproof.importers._common import Where, case_id_for
+from driftproof.importers._declared import figure, interval
 from driftproof.importers._dotnet import read_results, receipt_for
 from driftproof.receipt import draw_doc
 
@@ -101,51 +101,63 @@ def _verdict(
                 )
             )
         figures.append(
-            figure("compare mean score", s.get("meanScore"), case=cid, arm="lift", unit="scale")
+            figure(
+                "compare mean score", sw.number(s, "meanScore"), case=cid, arm="lift", unit="scale"
+            )
         )
-        for k, t in enumerate(member_list(s, "trials")):
+        for k, t in enumerate(sw.get(s, "trials", list, required=False) or []):
+            tw = sw / "trials" / k
             if not isinstance(t, dict):
-                continue
+                raise tw.fail("expected a compare trial object")
             printed = (
-                "errored" if t.get("errored") is True else f"{t.get('winner')} {t.get('magnitude')}"
+                "errored"
+                if tw.get(t, "errored", bool, required=False)
+                else f"{t.get('winner')} {t.get('magnitude')}"
             )
             figures.append(
                 figure(
                     f"compare trial {k + 1}",
-                    t.get("score"),
+                    tw.number(t, "score"),
                     case=cid,
                     arm="lift",
                     unit="scale",
                     printed=printed[:200],
                 )
             )
-    ci = member_object(v, "confidenceInterval")
+    ci = vw.get(v, "confidenceInterval", dict, required=False) or {}
     figures.append(
         figure(
             "mean preference score",
-            v.get("meanScore"),
+            vw.number(v, "meanScore"),
             arm="lift",
             unit="scale",
-            lower=ci.get("low"),
-            upper=ci.get("high"),
-            level=ci.get("level"),
+            **interval(ci, vw / "confidenceInterval", "low", "high", "level"),
         )
     )
-    figures.append(figure("net win", v.get("netWin"), arm="lift", unit="fraction"))
+    figures.append(figure("net win", vw.number(v, "netWin"), arm="lift", unit="fraction"))
     for member in ("wins", "ties", "losses", "stimulusVoteCount"):
-        figures.append(figure(member, v.get(member), arm="lift", unit="count"))
-    sign = member_object(v, "signTest")
+        figures.append(
+            figure(member, vw.number(v, member, low=0, count=True), arm="lift", unit="count")
+        )
+    sign = vw.get(v, "signTest", dict, required=False) or {}
+    sw = vw / "signTest"
     for member in ("wins", "ties", "losses", "discordant"):
-        figures.append(figure(f"sign test {member}", sign.get(member), arm="lift", unit="count"))
-    p = sign.get("pValue")
-    reason = v.get("reason") if isinstance(v.get("reason"), str) else None
+        figures.append(
+            figure(
+                f"sign test {member}",
+                sw.number(sign, member, low=0, count=True),
+                arm="lift",
+                unit="count",
+            )
+        )
+    reason = vw.get(v, "reason", str, required=False)
     report = {
         "figures": figures,
         "decision": {
-            "printed": f"{state}: {reason}" if reason else state,
-            "passed": v.get("passed") if isinstance(v.get("passed"), bool) else None,
+            "printed": (f"{state}: {reason}" if reason else state)[:4000],
+            "passed": vw.get(v, "passed", bool, required=False),
             "test": "exact one-sided sign test over discordant stimulus votes",
-            "p_value": p if isinstance(p, (int, float)) and not isinstance(p, bool) else None,
+            "p_value": sw.number(sign, "pValue", low=0, high=1),
         },
     }
     notes = [
