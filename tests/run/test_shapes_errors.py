@@ -194,7 +194,8 @@ def test_a_missing_key_is_one_line_exit_2_and_nothing_written(
     assert ei.value.code == 2
     err = capsys.readouterr().err
     assert err.splitlines() == [
-        f"error: {variable} is not set; the {provider} api lane needs it (set it in the environment)"
+        f"error: {variable} is not set; the {provider} api lane needs it "
+        "(set it in the environment)"
     ]
     assert list(out.parent.iterdir()) == []
 

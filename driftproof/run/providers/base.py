@@ -174,7 +174,9 @@ class MissingCredentials(ProviderError):
     is built, before the first call and before anything is written (exit 2)."""
 
     def __init__(self, variable: str, lane: str) -> None:
-        super().__init__(f"{variable} is not set; the {lane} lane needs it (set it in the environment)")
+        super().__init__(
+            f"{variable} is not set; the {lane} lane needs it (set it in the environment)"
+        )
         self.variable = variable
 
 
