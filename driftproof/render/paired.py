@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
+from driftproof.view_model import fmt
 
 __all__ = ["paired_line"]
 
@@ -20,7 +21,8 @@ def paired_line(t: PairedTest, subject: str, interval_of: str) -> str:
         One line: the counts up, down and at zero; then the two-sided exact sign-test p and the
         sign-flip interval with its coverage and method, or why they were not computed.
     """
-    counts = f"{subject} up in {t.up} of {t.cases} cases, down in {t.down}, zero in {t.ties}"
+    noun = "case" if t.cases == 1 else "cases"
+    counts = f"{subject} up in {t.up} of {t.cases} {noun}, down in {t.down}, zero in {t.ties}"
     if t.sign_p is None or t.low is None or t.high is None or t.coverage is None:
         return (
             f"{counts}; not computed: it needs at least {MIN_CASES} cases, because with fewer "
@@ -32,6 +34,6 @@ def paired_line(t: PairedTest, subject: str, interval_of: str) -> str:
         how = f"Monte Carlo, over {MC_FLIPS:,} random sign flips from a fixed seed"
     return (
         f"{counts}; sign test p = {t.sign_p:.3g} (two-sided, exact); sign-flip interval on "
-        f"{interval_of} {t.low:+.3f} to {t.high:+.3f} "
+        f"{interval_of} {fmt(t.low, signed=True)} to {fmt(t.high, signed=True)} "
         f"({100 * t.coverage:.1f}% coverage, {how})"
     )

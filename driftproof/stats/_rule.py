@@ -5,18 +5,39 @@ Private: :mod:`driftproof.stats.verdict` and :mod:`driftproof.stats.lost_draws` 
 
 from __future__ import annotations
 
+from typing import Any, overload
+
+from numpy import bool_, float64
+from numpy.typing import NDArray
+
 from driftproof.stats.codes import VerdictCode
 from driftproof.wording import EFFECT_FLOOR, TOLERANCE
 
 __all__ = ["meets_floor", "separated", "separation_verdict"]
 
+# Each test takes numbers, or numpy arrays of them: the simulations (``stats._simulate``) put
+# whole arrays of simulated runs through the same two tests, elementwise.
+Floats = NDArray[float64]
 
-def separated(delta: float, sum_sd: float) -> bool:
+
+@overload
+def separated(delta: float, sum_sd: float) -> bool: ...
+@overload
+def separated(delta: Floats, sum_sd: Floats) -> NDArray[bool_]: ...
+
+
+def separated(delta: Any, sum_sd: Any) -> Any:
     """Bands apart: ``|Δ| > sd_A + sd_B``; bands that touch overlap, within 1e-9 (D-3)."""
     return abs(delta) - sum_sd > TOLERANCE
 
 
-def meets_floor(delta: float, floor: float = EFFECT_FLOOR) -> bool:
+@overload
+def meets_floor(delta: float, floor: float = ...) -> bool: ...
+@overload
+def meets_floor(delta: Floats, floor: float = ...) -> NDArray[bool_]: ...
+
+
+def meets_floor(delta: Any, floor: float = EFFECT_FLOOR) -> Any:
     """``|Δ| ≥ floor`` within the tolerance of D-3 (0.05 computed in floats still meets 0.05)."""
     return abs(delta) >= floor - TOLERANCE
 

@@ -2,15 +2,16 @@
 simulations (private: :mod:`driftproof.stats.planning` and :mod:`driftproof.stats.false_alarms`).
 
 A per-draw score is normal around the arm's true mean with the arm's spread, rounded to the
-per-draw grid (the judge's step divided by the judge samples averaged into a draw, D-1) and
-held inside the judge scale. Deterministic for a given :class:`random.Random`.
+per-draw grid (the judge's step divided by the judge samples averaged into a draw, D-1; half
+steps to even, as Python's ``round``) and held inside the judge scale. All simulated runs of
+one arm are drawn at once, as a (runs × draws) array: deterministic for a given
+:class:`numpy.random.Generator`.
 """
 
 from __future__ import annotations
 
-import random
-
-from driftproof.stats.moments import mean_sd
+import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["Grid", "arm_moments"]
 
@@ -20,18 +21,14 @@ Grid = tuple[float | None, tuple[float, float] | None]
 
 
 def arm_moments(
-    rng: random.Random, mean: float, sd: float, n: int, grid: Grid
-) -> tuple[float, float]:
-    """Mean and sample sd (ddof = 1, D-2) of ``n ≥ 2`` simulated per-draw scores."""
+    rng: np.random.Generator, mean: float, sd: float, n: int, grid: Grid, runs: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Means and sample sds (ddof = 1, D-2) of ``runs`` simulated runs of ``n ≥ 2`` per-draw
+    scores each: two arrays of length ``runs``."""
     step, scale = grid
-    scores = []
-    for _ in range(n):
-        x = rng.gauss(mean, sd)
-        if step:
-            x = round(x / step) * step
-        if scale is not None:
-            x = min(max(x, scale[0]), scale[1])
-        scores.append(x)
-    m, s = mean_sd(scores)
-    assert m is not None and s is not None  # n ≥ 2
-    return m, s
+    x = rng.normal(mean, sd, size=(runs, n))
+    if step:
+        x = np.round(x / step) * step
+    if scale is not None:
+        x = np.clip(x, scale[0], scale[1])
+    return x.mean(axis=1), x.std(axis=1, ddof=1)

@@ -17,12 +17,13 @@ is context beside it, and the ground for the Action's ``fail-on: beyond-noise``.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats._rule import separation_verdict
+import numpy as np
+
+from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
 from driftproof.stats.codes import VerdictCode
 from driftproof.stats.verdict import CaseVerdict
@@ -77,8 +78,10 @@ def p_regressed(
 ) -> float:
     """The chance that the rule calls one case "regressed" when both sides' true means are
     ``mean`` (judge scale), side A with spread ``sd_a`` over ``n_a`` draws, side B likewise;
-    the share of ``trials`` simulated pairs (seeded, so deterministic). 0 when a side has
-    fewer than two draws (D-5)."""
+    the share of ``trials`` simulated pairs (seeded, so deterministic): side A's ``trials`` runs
+    are drawn first, as one (trials × n_a) array from ``numpy.random.default_rng(seed)``, then
+    side B's, and all pairs go through the rule's tests at once. 0 when a side has fewer than
+    two draws (D-5)."""
     if n_a < 2 or n_b < 2:
         return 0.0
     # Rounding moves each simulated mean by at most half its grid step, so the gap of the means
@@ -87,14 +90,12 @@ def p_regressed(
     slack = floor - ((grid_a[0] or 0.0) + (grid_b[0] or 0.0)) / 2.0
     if slack > 6.0 * math.sqrt(sd_a * sd_a / n_a + sd_b * sd_b / n_b):
         return 0.0
-    rng = random.Random(seed)
-    hits = 0
-    for _ in range(trials):
-        ma, sa = arm_moments(rng, mean, sd_a, n_a, grid_a)
-        mb, sb = arm_moments(rng, mean, sd_b, n_b, grid_b)
-        if separation_verdict(mb - ma, sa + sb, floor) == VerdictCode.REGRESSED:
-            hits += 1
-    return hits / trials
+    rng = np.random.default_rng(seed)
+    ma, sa = arm_moments(rng, mean, sd_a, n_a, grid_a, trials)
+    mb, sb = arm_moments(rng, mean, sd_b, n_b, grid_b, trials)
+    delta = mb - ma
+    called = separated(delta, sa + sb) & meets_floor(delta, floor) & (delta < 0)
+    return int(np.count_nonzero(called)) / trials
 
 
 def p_at_least(ps: Sequence[float], k: int) -> float:
@@ -102,14 +103,14 @@ def p_at_least(ps: Sequence[float], k: int) -> float:
     upper tail, by convolution (exact up to float rounding)."""
     if k <= 0:
         return 1.0
-    dist = [1.0]  # dist[j] = P(j events so far)
+    dist = np.ones(1)  # dist[j] = P(j events so far); an event of chance 0 leaves it as it is
     for p in ps:
-        nxt = [0.0] * (len(dist) + 1)
-        for j, q in enumerate(dist):
-            nxt[j] += q * (1.0 - p)
-            nxt[j + 1] += q * p
-        dist = nxt
-    return min(1.0, math.fsum(dist[k:]))
+        if p > 0.0:
+            nxt = np.zeros(len(dist) + 1)
+            nxt[:-1] += dist * (1.0 - p)
+            nxt[1:] += dist * p
+            dist = nxt
+    return min(1.0, math.fsum(dist[k:].tolist()))
 
 
 @dataclass(frozen=True)

@@ -50,13 +50,13 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from driftproof.stats._rule import separation_verdict
+import numpy as np
+
+from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
-from driftproof.stats.codes import VerdictCode
 from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, TOLERANCE
 
 __all__ = [
@@ -382,11 +382,9 @@ def p_verdict(
     """The chance that a run of ``n`` draws per arm calls the case improved when the skill
     lifts the true mean by ``effect``: the share of ``trials`` simulated runs (seeded) whose
     with-skill and baseline bands separate by at least the floor upward (D-3, D-4, D-6)."""
-    rng = random.Random(seed)
-    hits = 0
-    for _ in range(trials):
-        mw, sw = arm_moments(rng, base_mean + effect, sd_with, n, grid)
-        mb, sb = arm_moments(rng, base_mean, sd_base, n, grid)
-        if separation_verdict(mw - mb, sw + sb) == VerdictCode.IMPROVED:
-            hits += 1
-    return hits / trials
+    rng = np.random.default_rng(seed)
+    mw, sw = arm_moments(rng, base_mean + effect, sd_with, n, grid, trials)
+    mb, sb = arm_moments(rng, base_mean, sd_base, n, grid, trials)
+    delta = mw - mb
+    called = separated(delta, sw + sb) & meets_floor(delta) & (delta > 0)
+    return int(np.count_nonzero(called)) / trials

@@ -92,3 +92,20 @@ def test_diff_prints_the_expectation_and_keeps_the_verdict_words() -> None:
 
     text = to_text(c)
     assert "Noise alone: if every case's true mean were the same in both receipts, about 1." in text
+
+
+def test_p_regressed_follows_the_documented_draw() -> None:
+    # The simulation as documented, written out: side A's 500 runs of 3 draws as one array
+    # from default_rng(seed), then side B's; on the 0.05 grid held in 0..1; "regressed" where
+    # B's mean sits below A's by more than the two sds and by at least 0.05.
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    a = np.clip(np.round(rng.normal(0.5, 0.06, (500, 3)) / 0.05) * 0.05, 0, 1)
+    b = np.clip(np.round(rng.normal(0.5, 0.06, (500, 3)) / 0.05) * 0.05, 0, 1)
+    d = b.mean(axis=1) - a.mean(axis=1)
+    s = a.std(axis=1, ddof=1) + b.std(axis=1, ddof=1)
+    hits = np.count_nonzero((-d - s > 1e-9) & (-d >= 0.05 - 1e-9))
+    grid = (0.05, (0.0, 1.0))
+    got = p_regressed(0.06, 3, 0.06, 3, grid_a=grid, grid_b=grid, trials=500, seed=5)
+    assert hits > 0 and got == hits / 500

@@ -103,3 +103,39 @@ def test_above_sixteen_cases_a_seeded_monte_carlo_says_so() -> None:
     values = [0.01 * ((i * 7) % 11) - 0.03 for i in range(20)]
     assert paired_test(values) == paired_test(values)  # seeded: the same every time
     assert MC_FLIPS == 19_999
+
+
+def test_monte_carlo_flips_follow_the_documented_draw() -> None:
+    # The method as the module documents it, written out on the whole (flips × n) matrix at
+    # once: flip j flips case i when U[j, i] < 1/2, U = default_rng(37).random((19,999, n));
+    # the interval is the k-th smallest and k-th largest flipped-set mean, k = ⌊20,000 · 0.025⌋
+    # = 500. n = 100 needs two chunks of the product's draw, which must not change the stream.
+    import numpy as np
+
+    values = [0.01 * ((i * 37) % 23) - 0.08 for i in range(100)]
+    flips = np.random.default_rng(37).random((19_999, 100)) < 0.5
+    sizes = flips.sum(axis=1)
+    means = sorted((flips[sizes > 0].astype(float) @ np.array(values)) / sizes[sizes > 0])
+    assert len(means) == 19_999  # no empty flip at n = 100
+    t = paired_test(values)
+    assert (t.low, t.high) == pytest.approx((means[499], means[-500]), abs=1e-12)
+
+
+def test_monte_carlo_interval_lies_within_its_error_of_the_exact_one() -> None:
+    # n = 17, just above the enumerated sizes: the exact interval's ends are the 3,276th
+    # smallest and largest of the 131,071 subset means (k = ⌊2¹⁷ · 0.025⌋). The Monte Carlo
+    # ends estimate the same 2.5% quantiles from 20,000 flips: their rank among the exact means
+    # has sd √(0.025 · 0.975 / 20,000) ≈ 0.0011 in share, so they sit between the 2.0% and 3.0%
+    # points (4.5 sd either side).
+    values = [0.12, -0.05, 0.30, 0.02, 0.07, -0.01, 0.04, 0.2, -0.1, 0.0, 0.15]
+    values += [0.05, 0.08, -0.03, 0.11, 0.01, 0.09]
+    sums, sizes = [0.0], [0]
+    for v in values:
+        sums += [s + v for s in sums]
+        sizes += [k + 1 for k in sizes]
+    exact = sorted(s / k for s, k in zip(sums[1:], sizes[1:], strict=True))
+    m = len(exact)
+    t = paired_test(values)
+    assert t.method == "monte carlo"
+    assert exact[int(0.020 * m)] <= t.low <= exact[int(0.030 * m)]
+    assert exact[-int(0.030 * m)] <= t.high <= exact[-int(0.020 * m)]
