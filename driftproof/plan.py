@@ -16,6 +16,9 @@ cases, not more draws, …"), the plan says so and gives the cases that would br
 standard error under the floor (STATISTICS-NOTES 6.5; ``band_quadrature_se`` in
 verdicts.json): the smallest N ≥ 2 with ``band / sqrt(N)`` under the floor, the spread across
 cases held; it names that number only when it is more than the pilot has.
+Scores sit on the judge's per-draw grid, so where its step is known each arm's pilot spread is
+planned at no less than the grid's rounding spread ``step/√12`` (STATISTICS-NOTES 6.6): a pilot
+whose draws all agree has not shown a spread of 0, only one under the grid's resolution.
 A count is never below the run's own minimum of 3 draws per arm (the stopping rule,
 :data:`driftproof.run.scheduler.MIN_DRAWS`).
 An aggregates-only receipt is refused (method, "Figures a source printed …").
@@ -28,6 +31,7 @@ model's price is not recorded, so its cost is unknown (D-13).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -144,6 +148,11 @@ class Plan:
     p_verdict: float | None = None
     verdict_trials: int = VERDICT_TRIALS
     pools: tuple[ArmPool | None, ArmPool | None] = (None, None)
+    rounding_spread: float | None = None
+    """The grid's rounding spread ``step/√12`` when some arm's pilot spread was under it and
+    was planned at it instead (STATISTICS-NOTES 6.6); ``None`` when none was."""
+    rounded_cases: tuple[str, ...] = ()
+    """The cases with an arm planned at :attr:`rounding_spread`."""
 
     @property
     def undecided_cases(self) -> tuple[str, ...]:
@@ -179,17 +188,31 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
             "plan needs a case with a measured draw in both arms; this receipt has none"
         )
     grid = draw_grid(r)
-    spread = [(w, b) for _, w, b in bands if w.sd is not None and b.sd is not None]
+    # scores sit on the judge's grid, so an arm's spread is planned at no less than the grid's
+    # rounding spread step/√12 (STATISTICS-NOTES 6.6): identical pilot draws do not mean none
+    least = grid[0] / math.sqrt(12.0) if grid[0] else 0.0
+    held = {
+        cid: (max(w.sd, least), max(b.sd, least))
+        for cid, w, b in bands
+        if w.sd is not None and b.sd is not None
+    }
+    floored = tuple(
+        cid
+        for cid, w, b in bands
+        if cid in held and (w.sd, b.sd) != held[cid]  # an arm's spread was under the floor
+    )
+    spread = [(held[cid], w.n, b.n) for cid, w, b in bands if cid in held]
     pools = (
-        pool_arm([(w.sd, w.n) for w, _ in spread if w.sd is not None], grid[0]),
-        pool_arm([(b.sd, b.n) for _, b in spread if b.sd is not None], grid[0]),
+        pool_arm([(s[0], n) for s, n, _ in spread], grid[0]),
+        pool_arm([(s[1], n) for s, _, n in spread], grid[0]),
     )
     sized: list[tuple[str, Band, Band, CaseSizing | None]] = []
     for cid, w, b in bands:
-        if w.sd is None or b.sd is None:
+        if cid not in held:
             sized.append((cid, w, b, None))
             continue
-        sized.append((cid, w, b, size_case(w.sd, w.n, b.sd, b.n, effect, pools=pools)))
+        sw, sb = held[cid]
+        sized.append((cid, w, b, size_case(sw, w.n, sb, b.n, effect, pools=pools)))
     counts = [z.draws for *_, z in sized if z is not None and z.draws is not None]
     per_arm = max(max(counts), RUN_MIN_DRAWS) if counts else None
     # 1,000 runs per case, fewer past 200 draws per arm so a case simulates at most 400,000 draws
@@ -207,7 +230,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
             # simulated at the spreads the case was planned from: pooled where pooled
             sw, sb = (
                 q.sd if q is not None and q.pooled else own
-                for q, own in zip(pools, (w.sd, b.sd), strict=True)
+                for q, own in zip(pools, held[cid], strict=True)
             )
             chance = p_verdict(b.mean, sw, sb, per_arm, effect, grid, trials=trials, seed=37 + i)
         plans.append(
@@ -270,6 +293,8 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         min(chances) if chances else None,
         trials,
         pools,
+        least if floored else None,
+        floored,
     )
 
 

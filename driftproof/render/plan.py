@@ -16,7 +16,15 @@ def _pct(p: float) -> str:
     return f"{p:.0%}" if 0.01 <= p <= 0.99 else ("over 99%" if p > 0.99 else "under 1%")
 
 
+#: A headline names at most this many cases, then "and N more".
+NAMED_AT_MOST = 5
+
+
 def _names(ids: tuple[str, ...]) -> str:
+    """``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST` ids, the first five then
+    ``and N more``."""
+    if len(ids) > NAMED_AT_MOST:
+        return ", ".join(ids[:NAMED_AT_MOST]) + f" and {len(ids) - NAMED_AT_MOST} more"
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
@@ -120,6 +128,12 @@ def plan_text(p: Plan) -> str:
             "count with no effect reads underpowered at most 10% of the time when the true "
             "spreads are no wider than the bounds. A case has no count only when even the "
             f"lower {p.level:.0%} bounds of its spreads reach the floor."
+        )
+    if p.rounding_spread is not None:
+        lines.append(
+            f"Scores sit on the grader's grid, so a spread under its rounding spread "
+            f"{p.rounding_spread:.4f} (the grid step ÷ √12) is planned at that instead, for "
+            f"{_names(p.rounded_cases)}."
         )
     lines += _pool_lines(p)
     if p.no_count_cases:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import factories
 import pytest
 from click.testing import CliRunner
-from factories import case, make_receipt
+from factories import JUDGE, case
 
 from driftproof.cli.plan import plan
 from driftproof.errors import RefusalError
@@ -16,6 +17,16 @@ from driftproof.plan import plan_receipt
 from driftproof.receipt import Receipt
 from driftproof.render.plan import plan_text
 from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES
+
+# The pilots below score on a 0.01 grid (one judge sample per draw), so their rounding spread
+# .01/√12 = .0029 sits under every spread they measure and plays no part in their counts.
+FINE_JUDGE = dict(JUDGE, scale={"worst": 0.0, "best": 1.0, "step": 0.01})
+
+
+def make_receipt(cases: list[dict], **kw: object) -> dict:
+    """The factory's receipt, judged on a 0.01 grid."""
+    return factories.make_receipt(cases, judge=FINE_JUDGE, **kw)
+
 
 # sd .01 in both arms over 3 draws: the upper 80% bounds are .0212 each, and the count from them
 # (220) is more than 4 times the count the spreads themselves give, so the pilot must grow
@@ -189,7 +200,6 @@ def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:
 def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
     # one measured draw per arm: no spread to hold, so the draw count is unknown, not "none"
     from click.testing import CliRunner
-    from factories import case, make_receipt
 
     from driftproof.cli import cli
 
@@ -230,3 +240,22 @@ def test_a_pilot_whose_spreads_disagree_says_so() -> None:
         in text
     )
     assert "so each case is planned from its own spread" in text
+
+
+def test_a_zero_spread_pilot_is_planned_at_the_grid_rounding_spread() -> None:
+    """One case, 3 draws per arm, every score .5, on the factory's grid (step .05, one judge
+    sample per draw). Each arm's spread is planned at .05/√12 = .0144338, not 0. Over 2 degrees
+    of freedom χ²₀.₂(2) = −2·ln .8 = .446287 and χ²₀.₈(2) = −2·ln .2 = 3.21888: upper 80% bounds
+    .0144338/√(.446287/2) = .030556 each (sum .06111 ≥ .05), lower ones .0144338/√(3.21888/2) =
+    .011377 each (sum .02275 < .05): the pilot cannot tell, and at twice its draws (6, 5 degrees
+    of freedom, χ²₀.₂(5) = 2.3425) the upper bounds' sum is 2·.0144338/√(2.3425/5) = .04218 <
+    .05: grow it to 6. Taking the spreads as 0 said "Run 3 draws per arm"."""
+    flat = case("flat", [0.5, 0.5, 0.5], [0.5, 0.5, 0.5])
+    p = plan_receipt(Receipt.model_validate(factories.make_receipt([flat])))
+    (c,) = p.cases
+    assert (c.draws_needed, c.undecided, c.pilot_draws) == (None, True, 6)
+    assert p.draws_per_arm is None and p.rounding_spread == pytest.approx(0.0144338, rel=1e-5)
+    assert c.bounds == pytest.approx((0.030556, 0.030556), rel=1e-4)
+    text = plan_text(p)
+    assert text.startswith("The pilot is too small to plan flat: grow it to 6 draws per arm")
+    assert "planned at that instead, for flat." in text and "0.0144" in text

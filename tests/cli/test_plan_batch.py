@@ -32,6 +32,7 @@ USAGE = {
 
 def _judge(tier):
     j = copy.deepcopy(JUDGE)
+    j["scale"]["step"] = 0.01  # the pilots score on a 0.01 grid: rounding spread .0029 < .01
     j["price"] = {"input_usd_per_mtok": 1.0, "output_usd_per_mtok": 5.0, "tier": tier}
     return j
 
