@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from factories import case, make_receipt, run_main  # noqa: E402
+from factories import JUDGE, case, make_receipt, run_main  # noqa: E402
 
 # ---- lifts over the same cases ---------------------------------------------------------------
 
@@ -108,10 +108,15 @@ def test_plan_never_recommends_fewer_draws_than_the_runs_minimum(tmp_path, capsy
     from driftproof.run.scheduler import MIN_DRAWS
 
     assert RUN_MIN_DRAWS == MIN_DRAWS == 3
-    # spreads 0 and 0: their bounds are 0 too, and any count resolves the floor; D-5 alone
-    # gives 2 draws per arm, a run's minimum is 3
+    # spreads 0 and 0 on a 0.001 grid (one judge sample per draw): planned at the rounding
+    # spread .001/√12 = .000289, upper 80% bounds over 2 df .000289/√(.446287/2) = .000611
+    # each; any count resolves the floor and calls .075 (lift low .075 − 1.645·.000611·√(2/3)
+    # = .0742); D-5 alone gives 2 draws per arm, a run's minimum is 3
+    judge = dict(JUDGE, scale={"worst": 0.0, "best": 1.0, "step": 0.001})
     p = tmp_path / "r.json"
-    p.write_text(json.dumps(make_receipt([case("x", [0.60, 0.60, 0.60], [0.45, 0.45, 0.45])])))
+    p.write_text(
+        json.dumps(make_receipt([case("x", [0.60, 0.60, 0.60], [0.45, 0.45, 0.45])], judge=judge))
+    )
     code, out, _ = run_main(["plan", str(p)], capsys)
     assert code == 0 and out.startswith("Run 3 draws per arm.")
     assert "  x: 3 (pilot measured 3 with skill, 3 baseline; spreads 0.000 and 0.000" in out

@@ -9,7 +9,7 @@ from driftproof.render.escape import terminal_safe
 from driftproof.stats.planning import HOMOGENEITY_LEVEL
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
-__all__ = ["headline", "plan_text"]
+__all__ = ["NAMED_AT_MOST", "headline", "plan_text", "suite_line"]
 
 
 def _pct(p: float) -> str:
@@ -29,13 +29,29 @@ def _names(ids: tuple[str, ...]) -> str:
 
 
 def headline(p: Plan) -> str:
-    """The one line that says what to do; the demo's walkthrough quotes it."""
+    """The one line that says what to do, one step: grow the pilot when it is too small to plan
+    a case, else run the planned draws per arm; then the cases no draw count resolves, named
+    (at most :data:`NAMED_AT_MOST`). The receipt-wide reading is context, on its own line
+    (:func:`suite_line`). The demo's walkthrough quotes this line."""
     if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
         return (
             f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
             f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor."
         )
     parts = []
+    grow = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is not None)
+    stuck = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is None)
+    if grow:
+        parts.append(
+            f"Grow the pilot to {p.pilot_draws} draws per arm and plan again: it is too small "
+            f"to plan {_names(grow)}."
+        )
+    elif p.draws_per_arm is not None:
+        others = p.no_count_cases or stuck
+        parts.append(
+            f"Run {p.draws_per_arm} draws per arm"
+            + (" for the cases that can resolve." if others else ".")
+        )
     if p.no_count_cases:
         one = len(p.no_count_cases) == 1
         parts.append(
@@ -43,28 +59,36 @@ def headline(p: Plan) -> str:
             f"draws resolves {'it' if one else 'them'}; reduce {'its' if one else 'their'} "
             f"spread or drop {'it' if one else 'them'}."
         )
-    if p.undecided_cases:
-        one = len(p.undecided_cases) == 1
-        grow = (
-            f"grow it to {p.pilot_draws} draws per arm and plan again"
-            if p.pilot_draws is not None
-            else f"it already has many draws; reduce {'its' if one else 'their'} spread or drop "
-            f"{'it' if one else 'them'}"
+    if stuck:
+        one = len(stuck) == 1
+        parts.append(
+            f"The pilot already has many draws and still cannot plan {_names(stuck)}; reduce "
+            f"{'its' if one else 'their'} spread or drop {'it' if one else 'them'}."
         )
-        parts.append(f"The pilot is too small to plan {_names(p.undecided_cases)}: {grow}.")
-    if p.draws_per_arm is not None:
-        run = f"{p.draws_per_arm} draws per arm"
-        if p.no_count_cases or p.undecided_cases:
-            parts.append(f"The other cases need {run}.")
-        elif p.sentence:
-            parts.append(f"Each case needs {run} on its own.")
-        else:
-            parts.append(f"Run {run}.")
-    if p.sentence:
-        parts.append(f"Across the suite: {p.sentence}")
     if p.unknown_cases:
         parts.append("Some cases have no spread to plan from (fewer than two draws in an arm).")
     return " ".join(parts)
+
+
+def suite_line(p: Plan) -> str | None:
+    """The receipt-wide reading as context (D-8), or ``None`` when the cases agree: how many
+    cases would bring the receipt-wide band's standard error under the floor when the pilot has
+    fewer, else that its cases already do (no call for more cases)."""
+    if not p.sentence:
+        return None
+    se = f"the receipt-wide band's standard error (band ÷ √cases) under {EFFECT_FLOOR}"
+    if p.cases_needed is not None:
+        more = p.cases_needed - len(p.cases)
+        return (
+            f"Across the suite, as context: the cases disagree, and "
+            f"{p.sentence[0].lower()}{p.sentence[1:-1]}: {p.cases_needed} cases in all "
+            f"({more} more) would bring {se}, the spread across cases held."
+        )
+    return (
+        f"Across the suite, as context: the cases disagree, but the pilot's {len(p.cases)} "
+        f"cases already bring {se}; it is how far the cases sit apart, not their number, that "
+        "keeps the band wide."
+    )
 
 
 def _pool_lines(p: Plan) -> list[str]:
@@ -104,6 +128,9 @@ def plan_text(p: Plan) -> str:
     """The plan in plain words; every line (a case id is the receipt's text) passed through
     :func:`~driftproof.render.escape.terminal_safe`."""
     lines = [headline(p)]
+    suite = suite_line(p)
+    if suite is not None:
+        lines.append(suite)
     if p.draws_per_arm is not None and p.p_verdict is not None:
         cost = ""
         if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
@@ -143,20 +170,6 @@ def plan_text(p: Plan) -> str:
             "an arm has fewer than two measured draws, no spread to hold: "
             + ", ".join(p.unknown_cases)
         )
-    if p.sentence:
-        total = len(p.cases)
-        se = f"the receipt-wide band's standard error (band ÷ √cases) under {EFFECT_FLOOR}"
-        if p.cases_needed is not None:
-            more = p.cases_needed - total
-            lines.append(
-                f"The cases disagree: {p.cases_needed} cases in all ({more} more) would bring "
-                f"{se}, the spread across cases held."
-            )
-        else:
-            lines.append(
-                f"The cases disagree: the pilot's {total} cases already bring {se}; it is how far "
-                "the cases sit apart, not their number, that keeps the band wide."
-            )
     for c in p.cases:
         n = (
             str(c.draws_needed)

@@ -15,7 +15,7 @@ from driftproof.cli.plan import plan
 from driftproof.errors import RefusalError
 from driftproof.plan import plan_receipt
 from driftproof.receipt import Receipt
-from driftproof.render.plan import plan_text
+from driftproof.render.plan import headline, plan_text
 from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES
 
 # The pilots below score on a 0.01 grid (one judge sample per draw), so their rounding spread
@@ -125,12 +125,22 @@ def test_a_case_count_is_offered_only_beyond_the_pilots_own() -> None:
     too, but .0913/√N is under .05 from N = 4, which the pilot already has: no count offered."""
     p = plan_receipt(Receipt.model_validate(make_receipt(_spread_cases((0.2, 0.4, 0.6, 0.8)))))
     assert p.cases_disagree and p.cases_needed == 54
-    assert "54 cases in all (50 more)" in plan_text(p)
+    head, suite = plan_text(p).splitlines()[:2]
+    assert head.startswith("Run ") and head.endswith(" draws per arm.")  # one step
+    assert suite.startswith(
+        "Across the suite, as context: the cases disagree, and more cases, not more draws, are "
+        "needed to conclude at this effect floor: 54 cases in all (50 more) would bring"
+    )
     p = plan_receipt(Receipt.model_validate(make_receipt(_spread_cases((0.50, 0.55, 0.60, 0.65)))))
     assert p.cases_disagree and p.cases_needed is None
-    text = plan_text(p)
-    assert "the pilot's 4 cases already bring the receipt-wide band's standard error" in text
-    assert "cases would bring" not in text
+    head, suite = plan_text(p).splitlines()[:2]
+    assert head.startswith("Run ") and head.endswith(" draws per arm.")
+    assert suite.startswith(
+        "Across the suite, as context: the cases disagree, but the pilot's 4 cases already bring "
+        "the receipt-wide band's standard error"
+    )
+    # the cases already suffice: nothing asks for more of them
+    assert "more cases" not in plan_text(p).lower() and "cases would bring" not in plan_text(p)
 
 
 def test_aggregates_only_is_refused() -> None:
@@ -147,12 +157,15 @@ def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
     res = CliRunner().invoke(plan, [str(f)])
     assert res.exit_code == 0
     lines = res.output.splitlines()
-    assert lines[0].startswith(
-        "The spreads of wide alone exceed the floor: no number of draws resolves it; reduce its "
-        "spread or drop it. The pilot is too small to plan mid: grow it to 7 draws per arm and "
-        "plan again. The other cases need 7 draws per arm."
+    # one step (mid's pilot must grow to 7, worked above), then the case no count resolves
+    assert lines[0] == (
+        "Grow the pilot to 7 draws per arm and plan again: it is too small to plan mid. The "
+        "spreads of wide alone exceed the floor: no number of draws resolves it; reduce its "
+        "spread or drop it."
     )
-    assert lines[1].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
+    # means .6/.5, .5175/.4175 and .6/.6 per arm: the cases disagree; context on its own line
+    assert lines[1].startswith("Across the suite, as context: the cases disagree")
+    assert lines[2].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
     assert f"{NO_DRAW_COUNT_REACHES}: wide" in lines
     assert "Calls: 42 answers over 3 cases × 2 arms; judge calls 42." in lines
     assert any(x.startswith("Estimated grading cost: $0.04 (") for x in lines)  # 0.0385 → $0.04
@@ -257,5 +270,18 @@ def test_a_zero_spread_pilot_is_planned_at_the_grid_rounding_spread() -> None:
     assert p.draws_per_arm is None and p.rounding_spread == pytest.approx(0.0144338, rel=1e-5)
     assert c.bounds == pytest.approx((0.030556, 0.030556), rel=1e-4)
     text = plan_text(p)
-    assert text.startswith("The pilot is too small to plan flat: grow it to 6 draws per arm")
+    assert text.startswith("Grow the pilot to 6 draws per arm and plan again: it is too small")
     assert "planned at that instead, for flat." in text and "0.0144" in text
+
+
+def test_the_headline_names_at_most_five_cases() -> None:
+    """Seven cases as WIDE (no draw count) and BIG (7 draws per arm, worked above): one step,
+    run 7 for the case that can resolve, then five of the seven ids and "and 2 more"."""
+    wide = [case(f"w{i}", [0.5, 0.6, 0.7], [0.5, 0.6, 0.7]) for i in range(7)]
+    p = plan_receipt(Receipt.model_validate(make_receipt([BIG, *wide])))
+    assert p.no_count_cases == tuple(f"w{i}" for i in range(7))
+    assert headline(p) == (
+        f"Run {p.draws_per_arm} draws per arm for the cases that can resolve. The spreads of "
+        "w0, w1, w2, w3, w4 and 2 more alone exceed the floor: no number of draws resolves "
+        "them; reduce their spread or drop them."
+    )
