@@ -229,12 +229,15 @@ def details_json(
     """The badge's details file: the reading with its context, lift kept with its sign.
 
     Keys: ``receipt``, ``skill``, ``model``, ``verification_level``, ``smoke_run``,
-    ``band_source``, ``status``, ``message``, ``sentence``, ``refusal``, ``reason``,
-    ``draws_needed``,
-    ``no_draw_count_reaches_floor``, ``lift`` (float or null: null only when the receipt has no
-    lift), ``lift_text`` (signed, e.g. ``+0.120``), ``value_per_1k_tokens``, ``skill_tokens``.
+    ``band_source``, ``status``, ``message``, ``sentence``, ``refusal``, ``reason``, ``lift``
+    (float or null: null only when the receipt has no lift), ``lift_text`` (signed, e.g.
+    ``+0.120``), ``value_per_1k_tokens``, ``skill_tokens``.
     Below TESTED and for a smoke run the lift is context only (method, "A smoke run gives no
     verdict"). ``reading``: as :func:`endpoint_json`.
+
+    No planned draw count: the count the message states (UNDERPOWERED) is the rule's, with the
+    spreads held (D-5), and ``driftproof plan`` plans from their upper bounds, so a second count
+    here would disagree with one of them; ``driftproof plan`` gives the count to run.
     """
     b = reading if reading is not None else badge_reading(receipt)
     return {
@@ -249,8 +252,6 @@ def details_json(
         "sentence": b.sentence,
         "refusal": b.refusal,
         "reason": b.reason,
-        "draws_needed": b.draws_needed,
-        "no_draw_count_reaches_floor": b.no_draw_count,
         "lift": b.lift,
         "lift_text": format_lift(b.lift),
         "value_per_1k_tokens": b.value_per_1k,

@@ -349,3 +349,14 @@ def test_cli_needs_an_output(tmp_path: Path) -> None:
     src = write(tmp_path, "demo.json", make_receipt(PASSING))
     res = CliRunner().invoke(badge, [str(src)])
     assert res.exit_code == 2
+
+
+@pytest.mark.parametrize("cases", [PASSING, UNDERPOWERED_12])
+def test_details_carry_no_draw_count_of_their_own(cases: list[dict[str, Any]]) -> None:
+    # a count worked from the spreads as measured, only when UNDERPOWERED, disagreed with
+    # `plan`'s (from their upper bounds, on every pilot): the details leave planning to `plan`;
+    # the UNDERPOWERED message keeps the rule's count with the spreads held (12, above)
+    d = details_json(receipt(cases), "x")
+    assert "draws_needed" not in d and "no_draw_count_reaches_floor" not in d
+    if cases is UNDERPOWERED_12:
+        assert d["message"] == "UNDERPOWERED: 12 draws per arm needed"
