@@ -36,6 +36,7 @@ replaces the confidence level of the spread bounds (default: the product's).
 from __future__ import annotations
 
 import argparse
+import math
 import time
 
 import numpy as np
@@ -77,10 +78,11 @@ def _plan(
 ) -> tuple[list[CaseSizing], bool]:
     """Each case's sizing, as ``plan_receipt`` sizes it, and whether both arms were pooled."""
     spreads = []
+    least = STEP / math.sqrt(12.0)  # each spread planned at no less than the grid's rounding
     for ws, bs in pilots:
         w, b = band_of_scores(ws), band_of_scores(bs)
         assert w.sd is not None and b.sd is not None
-        spreads.append((w.sd, w.n, b.sd, b.n))
+        spreads.append((max(w.sd, least), w.n, max(b.sd, least), b.n))
     pools = (
         pool_arm([(sw, nw) for sw, nw, _, _ in spreads], STEP),
         pool_arm([(sb, nb) for _, _, sb, nb in spreads], STEP),
