@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 
@@ -43,7 +42,7 @@ def test_case_pages_are_left_out_of_the_index_and_their_sheet_is_in(built_site: 
 
 
 def test_the_index_takes_every_folder_but_case_pages_whatever_the_names(tmp_path: Path) -> None:
-    from driftproof.site._site_dir import index_for_search
+    from driftproof.site.search import index_for_search
 
     body = '<!doctype html><html lang="en"><body data-pagefind-body><p>{}</p></body></html>'
     pages = [
@@ -67,7 +66,7 @@ def test_the_index_takes_every_folder_but_case_pages_whatever_the_names(tmp_path
 
 
 def test_searchable_leaves_out_case_pages_only() -> None:
-    from driftproof.site._site_dir import searchable
+    from driftproof.site.search import searchable
 
     assert searchable("index.html") and searchable("reports/001/index.html")
     assert searchable("receipts/r1/index.html") and searchable("receipts/team/r1/index.html")
@@ -110,59 +109,3 @@ def _mirror_files(mirror: Path) -> dict[str, bytes]:
         for p in mirror.rglob("*")
         if p.is_file() or p.is_symlink()
     }
-
-
-def test_the_mirror_holds_the_searchable_pages_and_copies_in_only_what_changed(
-    tmp_path: Path,
-) -> None:
-    import hashlib
-
-    from driftproof.site._site_dir import sync_mirror
-
-    site, old, mirror = tmp_path / "site", tmp_path / "old", tmp_path / "cache" / "m"
-    pages = {
-        "index.html": b"<p>home</p>",
-        "receipts/a/index.html": b"<p>sheet a</p>",
-        "receipts/a/cases/c1/index.html": b"<p>a case page: not searchable</p>",
-        "receipts/a.json": b"{}",
-        "pagefind/x.html": b"<p>the index's own</p>",
-    }
-    for rel, data in pages.items():
-        (site / rel).parent.mkdir(parents=True, exist_ok=True)
-        (site / rel).write_bytes(data)
-    (old / "receipts/b").mkdir(parents=True)
-    (old / "receipts/b/index.html").write_bytes(b"<p>sheet b, kept</p>")
-    kept = (old, {"receipts/b/index.html": hashlib.sha256(b"<p>sheet b, kept</p>").hexdigest()})
-    sync_mirror(mirror, site, kept)
-    expected = {
-        "index.html": b"<p>home</p>",
-        "receipts/a/index.html": b"<p>sheet a</p>",
-        "receipts/b/index.html": b"<p>sheet b, kept</p>",
-    }
-    assert _mirror_files(mirror) == expected
-
-    def stamp(rel: str) -> tuple[int, int]:
-        st = (mirror / rel).stat()
-        return st.st_ino, st.st_mtime_ns
-
-    inodes = {rel: stamp(rel) for rel in expected}
-    # copies, never links: the site's and the kept files' change times do not move
-    assert (mirror / "index.html").stat().st_ino != (site / "index.html").stat().st_ino
-    (site / "index.html").write_bytes(b"<p>home, changed</p>")
-    (mirror / "stray.html").write_bytes(b"<p>not in the site</p>")
-    sync_mirror(mirror, site, kept)
-    expected["index.html"] = b"<p>home, changed</p>"
-    assert _mirror_files(mirror) == expected
-    # the unchanged pages were left where they were; the changed one was copied in again
-    assert stamp("receipts/a/index.html") == inodes["receipts/a/index.html"]
-    assert stamp("receipts/b/index.html") == inodes["receipts/b/index.html"]
-    # a page edited in the mirror is put right, even with its size and times put back
-    (mirror / "receipts/a/index.html").write_bytes(b"<p>edited by hand</p>")
-    sync_mirror(mirror, site, kept)
-    assert _mirror_files(mirror) == expected
-    page = mirror / "receipts/b/index.html"
-    st = page.stat()
-    page.write_bytes(b"<p>sheet B, kept</p>")  # the same size
-    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
-    sync_mirror(mirror, site, kept)
-    assert _mirror_files(mirror) == expected
