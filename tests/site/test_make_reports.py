@@ -257,9 +257,6 @@ def _config(tmp_path: Path, docs: Path) -> Path:
     text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
     text = text.replace("docs_dir: site_src", f"docs_dir: {docs}")
     text = text.replace("custom_dir: templates/theme", f"custom_dir: {REPO / 'templates/theme'}")
-    text = text.replace(
-        "  - driftproof/site/mkdocs_hook.py", f"  - {REPO / 'driftproof/site/mkdocs_hook.py'}"
-    )
     cfg = tmp_path / "mkdocs.yml"
     cfg.write_text(text, encoding="utf-8")
     return cfg
