@@ -18,7 +18,6 @@ same way.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -36,18 +35,17 @@ from driftproof.site.search import index_for_search
 
 __all__ = ["DriftproofPlugin", "site_nav"]
 
-#: Top-level pages in navigation order (source file, label); others follow by file name.
-NAV_PAGES = (
+#: The navigation, in order: (hand-written page, or generated page's site path; label). A
+#: hand-written page is listed when present; every other page is reached through these.
+NAV = (
     ("index.md", "Reports"),
+    ("results/index.html", "Results"),
+    ("receipts/index.html", "Receipts"),
     ("method.md", "Method"),
     ("neutrality.md", "Neutrality"),
     ("interop.md", "Interop"),
-)
-#: Generated sections of the site that appear in navigation.
-NAV_GENERATED = (
-    ("Results", "results/"),
-    ("Receipts", "receipts/"),
-    ("Receipt schema", "spec/versions/"),
+    ("receipt-spec.md", "Schema"),
+    ("search.md", "Search"),
 )
 
 
@@ -154,15 +152,13 @@ class DriftproofPlugin(BasePlugin):
 
 
 def site_nav(files: Any) -> list[dict[str, str]]:
-    """Navigation from the hand-written pages present, then the generated sections."""
-    pages = {f.src_uri: f for f in files.documentation_pages()}
-    nav = [{"title": label, "url": _url(src)} for src, label in NAV_PAGES if src in pages]
-    known = {src for src, _ in NAV_PAGES}
-    for src in sorted(pages):
-        if src not in known and "/" not in src:
-            nav.append({"title": _title_of(pages[src]), "url": _url(src)})
-    nav += [{"title": t, "url": u} for t, u in NAV_GENERATED]
-    return nav
+    """The :data:`NAV` entries whose page is there, ``{"title", "url"}`` (url from the root)."""
+    pages = {f.src_uri for f in files.documentation_pages()}
+    return [
+        {"title": label, "url": src.removesuffix(".md") + ".html" if src.endswith(".md") else src}
+        for src, label in NAV
+        if src in pages or not src.endswith(".md")
+    ]
 
 
 def templates_of(config: Any) -> Path:
@@ -191,17 +187,3 @@ def _overwrite(config: Any, f: Any, path: str) -> SiteBuildError:
             )
         ],
     )
-
-
-def _url(src: str) -> str:
-    return "" if src == "index.md" else src[: -len(".md")] + "/"
-
-
-def _title_of(f: Any) -> str:
-    try:
-        for line in Path(f.abs_src_path).read_text(encoding="utf-8").splitlines():
-            if line.startswith("# "):
-                return line[2:].strip()
-    except (OSError, TypeError):
-        pass
-    return os.path.splitext(os.path.basename(f.src_uri))[0].replace("-", " ").capitalize()

@@ -90,7 +90,7 @@ def _sheet_page(
     cases = [
         {
             "id": c.case_id,
-            "url": f"cases/{slugs[c.case_id]}/",
+            "url": f"cases/{slugs[c.case_id]}/index.html",
             "verdict": c.verdict,
             "with_skill": c.with_skill,
             "baseline": c.baseline,
@@ -101,7 +101,7 @@ def _sheet_page(
         env,
         "receipt.html",
         path,
-        nav_current="receipts/",
+        nav_current="receipts/index.html",
         sheet=sheet,
         cited=cited,
         cases=cases,

@@ -109,7 +109,7 @@ def _report_page(
             {
                 "name": n,
                 "json": f"{root}/receipts/{n}.json",
-                "sheet": f"{root}/receipts/{n}/",
+                "sheet": f"{root}/receipts/{n}/index.html",
                 "skill": receipts[n].summary.skill,
                 "level": receipts[n].summary.level,
             }
@@ -142,7 +142,7 @@ def spec_files(env: jinja2.Environment, site_url: str) -> dict[str, bytes]:
         env,
         "spec.html",
         "spec/versions/index.html",
-        nav_current="spec/versions/",
+        nav_current="spec/versions/index.html",
         current=current,
         canonical_id=canonical_id(),
         current_id=version_id(current),
@@ -254,7 +254,7 @@ def home_listing(reports: Sequence[Report], env: jinja2.Environment) -> Markup:
                     "title": r.title,
                     "date": r.date.isoformat(),
                     "summary": r.summary or "",
-                    "url": f"reports/{r.ident}/",
+                    "url": f"reports/{r.ident}/index.html",
                 }
                 for r in ordered
             ],

@@ -183,7 +183,7 @@ def generate_site(
                 found.append(_clash(lr, path, first))
             emit(path, data)
         rows.append(row)
-        listing.append(_receipt_row(lr, summary))
+        listing.append(_receipt_row(lr, summary, row))
         if lr.name in cited:
             held[lr.name] = lr
         if settings.progress:
@@ -229,7 +229,11 @@ def _index_files(
     put(
         "receipts/index.html",
         _render(
-            env, "receipts.html", "receipts/index.html", nav_current="receipts/", receipts=listing
+            env,
+            "receipts.html",
+            "receipts/index.html",
+            nav_current="receipts/index.html",
+            receipts=listing,
         ),
     )
     put(
@@ -244,14 +248,14 @@ def _index_files(
             "reports/index.html",
             "Reports",
             "The numbered reports are listed, newest first, on",
-            "../",
+            "../index.html",
             "the home page",
         ),
         (
             "spec/index.html",
             "Receipt schema",
             "Every version of the receipt schema is listed on",
-            "versions/",
+            "versions/index.html",
             "the versions page",
         ),
     ):
@@ -280,10 +284,12 @@ def _index_files(
     put("feed.xml", feed.encode("utf-8"))
 
 
-def _receipt_row(lr: LoadedReceipt, s: ReceiptSummary) -> dict[str, str]:
+def _receipt_row(lr: LoadedReceipt, s: ReceiptSummary, row: ResultRow) -> dict[str, str]:
     return {
         "name": lr.name,
         "skill": s.skill,
+        # the results page's figure: the source's printed headline, else the lift
+        "headline": row.headline or row.lift_text,
         "level": s.level,
         "model": s.model,
         "sha256": lr.sha256,

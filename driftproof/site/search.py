@@ -53,7 +53,9 @@ async def _index(site: Path, pages: list[str]) -> None:
     from pagefind.index import PagefindIndex
 
     # the index is written to output_path when the block ends without an error
-    async with PagefindIndex({"output_path": str(site / "pagefind")}) as index:
+    async with PagefindIndex(
+        {"output_path": str(site / "pagefind"), "keep_index_url": True}
+    ) as index:
         for rel in pages:
             content = (site / rel).read_text(encoding="utf-8", errors="replace")
             await index.add_html_file(content=content, source_path=rel)

@@ -124,7 +124,7 @@ class SectionContext:
 
     def sheet_url(self, name: str) -> str:
         """URL of the receipt's sheet page (``receipts/<name>/``)."""
-        return f"{self.root}/receipts/{name}/"
+        return f"{self.root}/receipts/{name}/index.html"
 
     def render(self, template: str, **model: Any) -> Markup:
         """Render a template of ``templates/pages`` with the page model ``model``."""
