@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.results import RESULTS_PAGE, ResultRow, order_rows, results_page_from_rows
@@ -58,6 +59,7 @@ __all__ = [
     "generate_site",
     "home_listing",
     "page_env",
+    "prose_files",
 ]
 
 #: ``templates/``: packaged with the wheel, or the checkout's (:mod:`driftproof.site._paths`).
@@ -99,6 +101,27 @@ class SiteSettings:
     cache: RenderCache | None = None
     progress: Callable[[str, int, int], None] | None = None
     public: bool = False
+
+
+def prose_files(
+    pages: Mapping[str, tuple[str, Markup]],
+    *,
+    nav: Sequence[Mapping[str, str]],
+    site_name: str,
+    templates: Path = DEFAULT_TEMPLATES,
+) -> dict[str, bytes]:
+    """Hand-written pages and the theme's assets for a site built without mkdocs (the demo's
+    local site), with the same layout: ``pages`` maps a site path to ``(title, body)``, the
+    body HTML this project rendered (:func:`driftproof.site._render.markdown_html`)."""
+    env = page_env(templates)
+    env.globals.update(site_name=site_name, site_nav=list(nav))
+    files = {
+        path: _render(env, "prose.html", path, nav_current=path, title=title, body=body)
+        for path, (title, body) in pages.items()
+    }
+    for asset in sorted((templates / "theme" / "assets").iterdir()):
+        files[f"assets/{asset.name}"] = asset.read_bytes()
+    return files
 
 
 def build_site_files(
