@@ -165,7 +165,7 @@ def test_a_good_build_replaces_the_site_whole(
     assert code == 0, err
     assert not (existing_site / "marker.txt").exists()
     assert (existing_site / "reports/001/index.html").is_file() and (
-        existing_site / "method/index.html"
+        existing_site / "method.html"
     ).is_file()
     assert _leftovers(existing_site) == []
     home = (existing_site / "index.html").read_text(encoding="utf-8")

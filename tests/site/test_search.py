@@ -18,9 +18,9 @@ def test_the_index_covers_every_page_with_content(built_site: Path) -> None:
 
 
 def test_the_search_page_works_without_javascript_as_a_list_of_ways_in(built_site: Path) -> None:
-    html = (built_site / "search/index.html").read_text(encoding="utf-8")
-    assert '<script src="../pagefind/pagefind-ui.js"></script>' in html
-    assert "<noscript>" in html and 'href="../receipts/"' in html
+    html = (built_site / "search.html").read_text(encoding="utf-8")
+    assert '<script src="pagefind/pagefind-ui.js"></script>' in html
+    assert "<noscript>" in html and 'href="receipts/index.html"' in html
     assert (built_site / "pagefind/pagefind-ui.js").is_file()
 
 
@@ -28,8 +28,8 @@ def test_folder_addresses_lead_somewhere(built_site: Path) -> None:
     # /reports/ and /spec/ would 404 on a static host without an index page
     reports = (built_site / "reports/index.html").read_text(encoding="utf-8")
     spec = (built_site / "spec/index.html").read_text(encoding="utf-8")
-    assert '<meta http-equiv="refresh" content="0; url=../">' in reports
-    assert '<meta http-equiv="refresh" content="0; url=versions/">' in spec
+    assert '<meta http-equiv="refresh" content="0; url=../index.html">' in reports
+    assert '<meta http-equiv="refresh" content="0; url=versions/index.html">' in spec
 
 
 def test_case_pages_are_left_out_of_the_index_and_their_sheet_is_in(built_site: Path) -> None:
@@ -38,7 +38,9 @@ def test_case_pages_are_left_out_of_the_index_and_their_sheet_is_in(built_site: 
     for page in cases:
         assert "data-pagefind-body" not in page.read_text(encoding="utf-8")
         sheet = (page.parents[2] / "index.html").read_text(encoding="utf-8")
-        assert "data-pagefind-body" in sheet and f'href="cases/{page.parent.name}/"' in sheet
+        assert (
+            "data-pagefind-body" in sheet and f'href="cases/{page.parent.name}/index.html"' in sheet
+        )
 
 
 def test_the_index_takes_every_folder_but_case_pages_whatever_the_names(tmp_path: Path) -> None:
