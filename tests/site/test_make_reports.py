@@ -169,7 +169,9 @@ def test_a_good_build_replaces_the_site_whole(
     ).is_file()
     assert _leftovers(existing_site) == []
     home = (existing_site / "index.html").read_text(encoding="utf-8")
-    assert home.index('href="reports/002/"') < home.index('href="reports/001/"')  # newest first
+    assert home.index('href="reports/002/index.html"') < home.index(
+        'href="reports/001/index.html"'
+    )  # newest first
     # hand-written pages go through the plugin's on_page_content: site_src/method.md has Markdown
     # tables, and each scrolls in its own container (issue 15, phones)
     method = (existing_site / "method/index.html").read_text(encoding="utf-8")
