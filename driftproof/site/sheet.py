@@ -193,10 +193,10 @@ def receipt_sheet(
 
 def verdict_line(reading: tuple[Fact, ...]) -> str:
     """One line for the reading facts of :func:`driftproof.view.sheet` (status, sentence,
-    why; D-7, D-10): ``"No verdict: why"``, or ``"Regressed: hurts: c2. Why: …"`` when the
+    why; D-7, D-10): ``"no verdict: why"``, or ``"regressed: hurts: c2. Why: …"`` when the
     sentence is not the status again."""
     status, sentence, why = (f.value for f in reading[:3])
-    line = status[:1].upper() + status[1:]
+    line = status
     if sentence and sentence.casefold() != status.casefold():
         line += f": {sentence}"
         return f"{line.rstrip('.')}. Why: {why}" if why else line

@@ -174,7 +174,7 @@ def test_a_good_build_replaces_the_site_whole(
     )  # newest first
     # hand-written pages go through the plugin's on_page_content: site_src/method.md has Markdown
     # tables, and each scrolls in its own container (issue 15, phones)
-    method = (existing_site / "method/index.html").read_text(encoding="utf-8")
+    method = (existing_site / "method.html").read_text(encoding="utf-8")
     assert method.count("<table>") >= 1
     assert method.count('<div class="table-wrap" tabindex="0" role="region"') == method.count(
         "<table>"

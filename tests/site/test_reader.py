@@ -52,7 +52,7 @@ def test_every_sheet_leads_with_its_headline_figure(built_site: Path) -> None:
     assert "output-token saving" in headline and "median +50%" in headline
     # one line for the reading: never the "reading" / "sentence" pair
     assert "<dt>sentence</dt>" not in caveman and "<dt>reading</dt>" not in caveman
-    assert '<p class="verdict">No verdict: verification level DECLARED is below TESTED</p>' in (
+    assert '<p class="verdict">no verdict: verification level DECLARED is below TESTED</p>' in (
         caveman
     )
 
