@@ -87,8 +87,6 @@ def index_for_search(site: Path, config_file: Path) -> None:
                 }
             )
         files = ask({"type": "GetFiles", "index_id": index})["files"]
-        proc.stdin.close()
-        proc.wait(timeout=600)
         # written here, whole: the service answers WriteFiles before its files are complete
         for f in files:
             name = Path(str(f["path"]).replace("\\", "/"))
@@ -97,10 +95,13 @@ def index_for_search(site: Path, config_file: Path) -> None:
             dest = site / "pagefind" / name
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(base64.b64decode(f["content"]))
-    except (OSError, ValueError, KeyError, subprocess.TimeoutExpired) as exc:
+    except (OSError, ValueError, KeyError) as exc:
         proc.kill()
-        proc.wait()
         raise SiteBuildError(
             f"the search index could not be built: {exc}",
             [Problem(str(config_file), "", f"pagefind failed: {exc}")],
         ) from None
+    finally:
+        proc.stdin.close()
+        proc.stdout.close()
+        proc.wait()
