@@ -126,6 +126,13 @@ def test_results_tables_show_their_first_three_columns_without_scrolling(
         })"""
     )
     assert rights and max(rights) <= width
+    # ... and those three are the receipt, the skill and the headline figure (lift when measured)
+    heads = page.evaluate(
+        """() => [...document.querySelectorAll('main table')].map(t =>
+          [...t.querySelectorAll('thead th')].slice(0, 3).map(th => th.textContent.trim()))"""
+    )
+    assert heads and all(h[:2] == ["receipt", "skill"] for h in heads), heads
+    assert all(h[2] in ("headline figure", "lift") for h in heads), heads
     page.close()
 
 
