@@ -333,27 +333,36 @@ def _with_banner(html: bytes) -> bytes:
 def write_site(out: Path, receipts: dict[str, Path], walk: str, diff: str, plan: str) -> list[Path]:
     """The demo's local site: the generator's receipt sheets, results page and badges for the
     simulated receipts, plus an index with the walkthrough, every HTML page with a banner."""
-    from html import escape
+    from markupsafe import Markup, escape
 
     from driftproof.receipt import read_receipt
-    from driftproof.site.build import LoadedReceipt, build_site_files
+    from driftproof.site._paths import site_data_root
+    from driftproof.site._render import markdown_html
+    from driftproof.site.build import LoadedReceipt, build_site_files, prose_files
 
     loaded = {n: LoadedReceipt(n, read_receipt(p), p.read_bytes(), p) for n, p in receipts.items()}
     nav = [
-        {"title": "Demo", "url": "./"},
-        {"title": "Receipts", "url": "receipts/"},
-        {"title": "Results", "url": "results/"},
+        {"title": "Demo", "url": "index.html"},
+        {"title": "Receipts", "url": "receipts/index.html"},
+        {"title": "Results", "url": "results/index.html"},
+        {"title": "Method", "url": "method.html"},
     ]
-    files = build_site_files(loaded, [], nav=nav, site_name="Driftproof demo (simulated)")
-    files["index.html"] = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        "<title>Driftproof demo (simulated)</title></head>"
-        "<body><h1>Driftproof demo (simulated)</h1>"
-        f'<p><a href="receipts/">Receipts</a> · <a href="results/">Results</a> · '
-        f'<a href="{METHOD_URL}#worked-examples">Worked examples of every verdict word</a></p>'
-        f"<h2>Walkthrough</h2><pre>{escape(walk)}</pre><h2>Plan</h2><pre>{escape(plan)}</pre>"
-        "</body></html>"
-    ).encode()
+    name = "Driftproof demo (simulated)"
+    files = build_site_files(loaded, [], nav=nav, site_name=name)
+    pages = {}
+    for page in ("method", "decisions"):  # the method and its readings, as the public site has
+        text = (site_data_root() / "site_src" / f"{page}.md").read_text(encoding="utf-8")
+        for md in ("method", "decisions"):
+            text = text.replace(f"({md}.md)", f"({md}.html)")
+        pages[f"{page}.html"] = (text.splitlines()[0].lstrip("# "), markdown_html(text))
+    intro = Markup(
+        '<h1>Driftproof demo (simulated)</h1><p>The <a href="receipts/index.html">receipts</a> '
+        'and <a href="results/index.html">results</a> of this demo; the '
+        '<a href="method.html">method</a> has worked examples of every verdict word.</p>'
+        "<h2>Walkthrough</h2><pre>{}</pre><h2>Plan</h2><pre>{}</pre>"
+    ).format(escape(walk), escape(plan))
+    pages["index.html"] = (name, intro)
+    files.update(prose_files(pages, nav=nav, site_name=name))
     written = []
     for rel, data in sorted(files.items()):
         path = out / rel

@@ -152,18 +152,19 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
     assert t.scripts == 0  # no inline script; only the optional sort.js
     order = ["alpha-reg", "beta-declared", "zeta-pass", "beta-agg", "alpha-smoke"]
     assert [r[0] for r in t.rows] == order
-    # measured: receipt, model, surface, level, reading (with why), lift, per 1,000 tokens,
-    # band source, counts
+    # measured (issue 35: receipt, skill and headline figure first): receipt, skill, lift,
+    # reading (with why), per 1,000 tokens, model, surface, level, band source, counts
     zeta = t.rows[2]
-    assert zeta[:4] == ["zeta-pass", "claude-sonnet-4-5", "api", "TESTED"]
-    assert zeta[4].startswith("passing") and zeta[5:8] == ["+0.300", "+0.750", "generation"]
-    # imports and smoke runs: receipt, skill, model, level, headline figure, reading, band source
+    assert zeta[:3] == ["zeta-pass", "zeta", "+0.300"] and zeta[3].startswith("passing")
+    assert zeta[4:8] == ["+0.750", "claude-sonnet-4-5", "api", "TESTED"]
+    assert zeta[8] == "generation"
+    # imports and smoke runs: receipt, skill, headline figure, model, level, reading, band source
     assert (
-        t.rows[4][4] == "lift +0.300 (context only: a smoke run)"
+        t.rows[4][2] == "lift +0.300 (context only: a smoke run)"
         and t.rows[4][5] == "Smoke run, no verdict"
     )
-    assert t.rows[3][4:] == ["no uplift printed", "no verdict", "none"]
-    assert t.links == [f"../receipts/{n}/" for n in order]
+    assert t.rows[3][2] == "no uplift printed" and t.rows[3][5:] == ["no verdict", "none"]
+    assert t.links == [f"../receipts/{n}/index.html" for n in order]
     # numeric cells carry data-sort for the progressive-enhancement sort
     assert [float(s) for s in t.sorts][:2] == [pytest.approx(-0.30), pytest.approx(-0.75)]
     assert "Measured runs, by skill" in html and html.index("Measured runs") < html.index(
@@ -171,7 +172,7 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
     )
     # no row is only dashes
     assert all(any(c not in ("", "–") for c in r[1:]) for r in t.rows)
-    assert 'class="sortable"' in html
+    assert 'class="sortable lead3"' in html
 
 
 def test_page_escapes_untrusted_text() -> None:

@@ -2,9 +2,9 @@
 
 Public API::
 
-    build_site(receipts_dir, reports_dir, out)   check inputs, mkdocs build, replace out whole
+    build_site(receipts_dir, reports_dir, out)   the one build: check, render, swap out whole
     load_inputs(receipts_dir, reports_dir)       every receipt and report, checked (SiteBuildError)
-    build_site_files(receipts, reports, nav=...) pure: {site path: bytes} of every generated file
+    build_site_files(receipts, reports, nav=...) {site path: bytes} of every generated file
     load_reports(paths, known_receipts)          parse and check reports/NNN-slug.md
     section_types(), register_section            the report section registry (see sections/)
 """

@@ -1,56 +1,189 @@
 """The mkdocs plugin ``driftproof`` (entry point ``mkdocs.plugins``), registered by the package.
 
-``plugins: [driftproof]`` in mkdocs.yml adds the generated pages to a build; nothing is
-looked up by a path into the source tree, so an installed package builds the site in any
-directory (issue 19). The events are those of :mod:`driftproof.site._hook`, which keeps
-the build's state. Options (both optional; default ``extra.driftproof`` in mkdocs.yml,
-else ``receipts`` and ``reports`` beside the config)::
+``plugins: [driftproof]`` in mkdocs.yml adds every generated page and file to a build
+(:func:`driftproof.site.build.generate_site`), checks the built site's internal links and
+writes its search index. The plugin instance owns its build's state. Options (both optional;
+default ``extra.driftproof`` in mkdocs.yml, else ``receipts`` and ``reports`` beside the
+config)::
 
     plugins:
       - driftproof:
           receipts: receipts
           reports: reports
 
-``driftproof reports build`` hands the plugin inputs it has already checked; a plain
-``mkdocs build`` makes the plugin load and check them itself, failing closed the same way.
+:func:`driftproof.site.publish.build_site` sets :attr:`DriftproofPlugin.job` (its folders,
+render cache and progress); a plain ``mkdocs build`` reads the options, failing closed the
+same way.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
 from mkdocs.config import config_options
 from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File
 
-from driftproof.site import _hook
+from driftproof.errors import Problem, SiteBuildError
+from driftproof.site._inputs import Progress, SiteInputs, find_inputs
+from driftproof.site._render import printable, wrap_tables
+from driftproof.site.build import SiteSettings, generate_site, home_listing, page_env
+from driftproof.site.links import broken_links
+from driftproof.site.search import index_for_search
 
-__all__ = ["DriftproofPlugin"]
+__all__ = ["DriftproofPlugin", "site_nav"]
+
+#: The navigation, in order: (hand-written page, or generated page's site path; label). A
+#: hand-written page is listed when present; every other page is reached through these.
+NAV = (
+    ("index.md", "Reports"),
+    ("results/index.html", "Results"),
+    ("receipts/index.html", "Receipts"),
+    ("method.md", "Method"),
+    ("neutrality.md", "Neutrality"),
+    ("interop.md", "Interop"),
+    ("receipt-spec.md", "Schema"),
+    ("search.md", "Search"),
+)
+
+
+class _Written(File):
+    """A generated file the plugin has already written where mkdocs would copy it."""
+
+    def copy_file(self, dirty: bool = False) -> None:
+        return None
 
 
 class DriftproofPlugin(BasePlugin):
-    """Adds every generated page and file of the site (:func:`driftproof.site.build_site_files`)."""
+    """Adds every generated page and file of the site, checks links, writes the search index."""
 
     config_scheme = (
         ("receipts", config_options.Optional(config_options.Type(str))),
         ("reports", config_options.Optional(config_options.Type(str))),
     )
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: ``(receipts folder, reports folder, render cache, progress)`` from build_site
+        self.job: tuple[Path, Path, Any, Progress | None] | None = None
+        self.nav: list[dict[str, str]] = []
+        #: what the last build published (receipt names, reports)
+        self.built = SiteInputs({}, [])
+
     def on_files(self, files: Any, *, config: Any) -> Any:
-        return _hook.on_files(
-            files, config, receipts=self.config.get("receipts"), reports=self.config.get("reports")
+        from driftproof.site.publish import fallback_date
+
+        if self.job is None:  # plain `mkdocs build`: the folders from the config
+            base = Path(config.config_file_path).parent
+            opts = (config.extra or {}).get("driftproof", {})
+            receipts = self.config.get("receipts") or opts.get("receipts", "receipts")
+            reports = self.config.get("reports") or opts.get("reports", "reports")
+            self.job = (base / receipts, base / reports, None, None)
+        receipts_dir, reports_dir, cache, progress = self.job
+        found = find_inputs(receipts_dir, reports_dir)
+        self.nav = site_nav(files)
+        settings = SiteSettings(
+            nav=self.nav,
+            site_name=config.site_name,
+            site_url=config.site_url or "https://driftproof.dev/",
+            fallback_date=fallback_date(),
+            templates=templates_of(config),
+            cache=cache,
+            progress=progress,
+            public=True,
         )
+        site_dir = Path(config.site_dir)
+        written: list[str] = []
+        clash = _clashes(files)
+
+        def emit(path: str, data: bytes) -> None:
+            if path in clash:
+                raise _overwrite(config, clash[path], path)
+            dest = site_dir / path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
+            written.append(path)
+
+        generate_site(
+            found.receipts(progress),
+            found.reports,
+            settings,
+            emit=emit,
+            problems=found.problems,
+            total=len(found.paths),
+        )
+        for path in sorted(written):
+            files.append(_Written.generated(config, path, abs_src_path=str(site_dir / path)))
+        self.built = SiteInputs(dict.fromkeys(found.paths), found.reports)  # type: ignore[arg-type]
+        return files
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
-        return _hook.on_env(env, config, files)
+        # The theme's environment escapes too (mkdocs leaves autoescape off by default), and
+        # shows control characters as visible symbols, as the generator's does.
+        env.autoescape = True
+        env.finalize = printable
+        env.globals.update(site_name=config.site_name, site_nav=self.nav)
+        return env
 
     def on_page_content(self, html: str, *, page: Any, config: Any, files: Any) -> str:
-        return _hook.on_page_content(html, page, config, files)
+        """Hand-written pages: each table scrolls inside its own container."""
+        return wrap_tables(html)
 
     def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
-        return _hook.on_page_context(context, page, config, nav)
+        listing = Markup("")
+        if page.is_homepage:
+            listing = home_listing(self.built.reports, page_env(templates_of(config)))
+        context["reports_listing"] = listing
+        return context
 
     def on_post_build(self, *, config: Any) -> None:
-        _hook.on_post_build(config)
+        """The search index is written; then a broken internal link fails the build."""
+        config_file = Path(config.config_file_path or "mkdocs.yml")
+        index_for_search(Path(config.site_dir), config_file)
+        broken = broken_links(Path(config.site_dir))
+        if broken:
+            raise SiteBuildError(
+                f"{len(broken)} broken internal link(s); the site was not replaced",
+                [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]],
+            )
+        self.job = None
 
-    def on_build_error(self, *, error: Exception) -> None:
-        _hook.on_build_error(error)
+
+def site_nav(files: Any) -> list[dict[str, str]]:
+    """The :data:`NAV` entries whose page is there, ``{"title", "url"}`` (url from the root)."""
+    pages = {f.src_uri for f in files.documentation_pages()}
+    return [
+        {"title": label, "url": src.removesuffix(".md") + ".html" if src.endswith(".md") else src}
+        for src, label in NAV
+        if src in pages or not src.endswith(".md")
+    ]
+
+
+def templates_of(config: Any) -> Path:
+    """The templates folder of an mkdocs config: its theme's ``custom_dir``'s parent."""
+    return Path(config.theme.custom_dir).parent
+
+
+def _clashes(files: Any) -> dict[str, Any]:
+    """The mkdocs files by source path and by the path each is written to (a page
+    ``receipts/x.md`` is written to ``receipts/x/index.html``): no generated file may take
+    either place."""
+    found = {f.dest_uri: f for f in files}
+    found.update({f.src_uri: f for f in files})
+    return found
+
+
+def _overwrite(config: Any, f: Any, path: str) -> SiteBuildError:
+    return SiteBuildError(
+        f"generated pages would overwrite files in {config.docs_dir}: {path}",
+        [
+            Problem(
+                str(f.abs_src_path or f.src_uri),
+                "",
+                f"expected no page that the site writes to {path}, which the build "
+                "generates: rename or remove it",
+            )
+        ],
+    )

@@ -1,10 +1,5 @@
-"""One receipt's share of the site: its sheet, case pages, badge files and results row, each
-taken from the build cache when its inputs are unchanged (issue 19), else rendered.
-
-Split from :mod:`driftproof.site.build` (which re-exports :func:`receipt_files`) by
-responsibility (issue 18); the worker processes of :mod:`driftproof.site._parallel_render`
-call the same functions, so the bytes do not depend on where they are made.
-"""
+"""One receipt's share of the site: its sheet, case pages, badge files, results row and
+summary, taken from the render cache when every input is unchanged, else rendered."""
 
 from __future__ import annotations
 
@@ -15,71 +10,52 @@ from collections.abc import Sequence
 import jinja2
 
 from driftproof._anchor import slug, unique
-from driftproof.receipt import Receipt
 from driftproof.results import ResultRow, rows_and_badge_files
-from driftproof.site._cache import BuildCache, cached_files, key_of
-from driftproof.site._loaded import LoadedReceipt
+from driftproof.site._cache import RenderCache, key_of
+from driftproof.site._loaded import LoadedReceipt, ReceiptSummary
 from driftproof.site._report_files import render as _render
 from driftproof.site.cases import case_pages, case_slugs
 from driftproof.site.report_source import Report
 from driftproof.site.sheet import receipt_sheet
 
-__all__ = ["receipt_files", "receipt_files_key"]
+__all__ = ["receipt_output"]
+
+_META = ".meta.json"  # the row and summary, in a cache entry beside the files
 
 
-def receipt_files(
+def receipt_output(
     lr: LoadedReceipt,
     reports: Sequence[Report],
     env: jinja2.Environment,
-    cache: BuildCache | None,
-    fixed: tuple[str, str, str],
-) -> tuple[dict[str, bytes], ResultRow]:
-    """One receipt's sheet, case pages, badge files and results row: each taken from the cache
-    when its inputs are unchanged, else rendered from the model, parsed at most once here."""
-    held: list[Receipt] = []
+    cache: RenderCache | None,
+    fixed: tuple[str, ...],
+) -> tuple[dict[str, bytes], ResultRow, ReceiptSummary]:
+    """One receipt's files (sheet, case pages, badge files; not the receipt itself), its
+    results row and its summary. ``fixed``: the site-wide inputs of every page (navigation,
+    site name and URL, the code and templates key), part of the cache key with the receipt's
+    sha256, name, path and the reports citing it.
 
-    def model() -> LoadedReceipt:
-        if not held:
-            held.append(lr.receipt)
-        return lr.holding(held[0])
-
-    files = dict(
-        cached_files(
-            cache, lambda: _sheet_files(model(), reports, env), *_sheet_key(lr, reports, fixed)
-        )
-    )
-
-    def results() -> dict[str, bytes]:
-        rows, badges = rows_and_badge_files({lr.name: model().receipt})
-        return {"row.json": json.dumps(dataclasses.asdict(rows[0])).encode(), **badges}
-
-    got = dict(cached_files(cache, results, *_results_key(lr)))
-    row = ResultRow(**json.loads(got.pop("row.json")))
-    files.update(got)
-    return files, row
-
-
-def _sheet_key(
-    lr: LoadedReceipt, reports: Sequence[Report], fixed: tuple[str, str, str]
-) -> tuple[bytes | str, ...]:
-    """Every input of a receipt's sheet and case pages (its cache key's parts)."""
-    digest = bytes.fromhex(lr.sha256)
-    return ("sheet", lr.name, str(lr.path), digest, json.dumps(_cited(lr, reports)), *fixed)
-
-
-def _results_key(lr: LoadedReceipt) -> tuple[bytes | str, ...]:
-    """Every input of a receipt's results row and badge files (its cache key's parts)."""
-    return ("results", lr.name, bytes.fromhex(lr.sha256))
-
-
-def receipt_files_key(
-    lr: LoadedReceipt, reports: Sequence[Report], fixed: tuple[str, str, str]
-) -> str:
-    """sha256 (hex) of every input of :func:`receipt_files` for one receipt (with its bytes
-    published as ``receipts/<name>.json``): equal keys give the same files (issue 19)."""
-    return key_of(
-        "receipt-files", key_of(*_sheet_key(lr, reports, fixed)), key_of(*_results_key(lr))
-    )
+    Raises:
+        ReceiptError: the receipt is not valid (only when it is rendered, not from the cache).
+    """
+    cited = _cited(lr, reports)
+    key = key_of("receipt", lr.sha256, lr.name, str(lr.path), json.dumps(cited), *fixed)
+    hit = cache.get(key) if cache is not None else None
+    if hit is not None and _META in hit:
+        try:
+            meta = json.loads(hit.pop(_META))
+            return hit, ResultRow(**meta["row"]), ReceiptSummary(**meta["summary"])
+        except (ValueError, TypeError, KeyError):
+            pass  # not an entry this code wrote: rendered again
+    files = _sheet_files(lr, reports, env)
+    rows, badges = rows_and_badge_files({lr.name: lr.receipt})
+    files.update(badges)
+    meta = {"row": dataclasses.asdict(rows[0]), "summary": dataclasses.asdict(lr.summary)}
+    data = json.dumps(meta, sort_keys=True).encode("utf-8")
+    if cache is not None:
+        cache.put(key, {**files, _META: data})
+    # the row as a cache hit gives it (JSON lists, not tuples): the same page either way
+    return files, ResultRow(**json.loads(data)["row"]), lr.summary
 
 
 def _cited(lr: LoadedReceipt, reports: Sequence[Report]) -> list[dict[str, str]]:
@@ -114,7 +90,7 @@ def _sheet_page(
     cases = [
         {
             "id": c.case_id,
-            "url": f"cases/{slugs[c.case_id]}/",
+            "url": f"cases/{slugs[c.case_id]}/index.html",
             "verdict": c.verdict,
             "with_skill": c.with_skill,
             "baseline": c.baseline,
@@ -125,7 +101,7 @@ def _sheet_page(
         env,
         "receipt.html",
         path,
-        nav_current="receipts/",
+        nav_current="receipts/index.html",
         sheet=sheet,
         cited=cited,
         cases=cases,

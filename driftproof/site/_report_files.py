@@ -1,9 +1,7 @@
 """The numbered reports' files, the schema files and the feed (:mod:`driftproof.site.build`).
 
-Split from the generator by responsibility (issue 18): a report's page, its tables as CSV
-and JSON and its ``SHA256SUMS``; the served receipt schemas (D-11); the Atom feed. A report's
-receipts are parsed again here, one report at a time (issue 19: the build holds no receipt's
-evidence beyond the page being made).
+A report's page, its tables as CSV and JSON and its ``SHA256SUMS``; the served receipt
+schemas (D-11); the Atom feed.
 """
 
 from __future__ import annotations
@@ -21,14 +19,12 @@ from markupsafe import Markup
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import known_versions, schema_bytes
 from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
-from driftproof.site._cache import BuildCache, cached_files
 from driftproof.site._loaded import LoadedReceipt
 from driftproof.site._render import markdown_html, relative_root
 from driftproof.site.report_source import Report
 from driftproof.site.sections import SectionContext, SectionOutput, Table, section_types
 
 __all__ = [
-    "cached_report_files",
     "csv_bytes",
     "feed_entry",
     "home_listing",
@@ -38,27 +34,6 @@ __all__ = [
     "sums",
     "sums_of",
 ]
-
-
-def cached_report_files(
-    r: Report,
-    receipts: Mapping[str, LoadedReceipt],
-    env: jinja2.Environment,
-    cache: BuildCache | None,
-    fixed: tuple[str, str, str],
-) -> dict[str, bytes]:
-    """:func:`report_files`, kept in the build cache (issue 19) by every input it has: the
-    report as read (every field, its sections' checked parameters and its prose), each cited
-    receipt's name and the sha256 of its bytes, and ``fixed`` (the navigation, site name and
-    templates key of the environment). A hit parses no receipt."""
-    return cached_files(
-        cache,
-        lambda: report_files(r, receipts, env),
-        "report-files",
-        repr(r),
-        *(f"{n}\0{receipts[n].sha256}" for n in r.receipts),
-        *fixed,
-    )
 
 
 def report_files(
@@ -134,7 +109,7 @@ def _report_page(
             {
                 "name": n,
                 "json": f"{root}/receipts/{n}.json",
-                "sheet": f"{root}/receipts/{n}/",
+                "sheet": f"{root}/receipts/{n}/index.html",
                 "skill": receipts[n].summary.skill,
                 "level": receipts[n].summary.level,
             }
@@ -167,7 +142,7 @@ def spec_files(env: jinja2.Environment, site_url: str) -> dict[str, bytes]:
         env,
         "spec.html",
         "spec/versions/index.html",
-        nav_current="spec/versions/",
+        nav_current="spec/versions/index.html",
         current=current,
         canonical_id=canonical_id(),
         current_id=version_id(current),
@@ -279,7 +254,7 @@ def home_listing(reports: Sequence[Report], env: jinja2.Environment) -> Markup:
                     "title": r.title,
                     "date": r.date.isoformat(),
                     "summary": r.summary or "",
-                    "url": f"reports/{r.ident}/",
+                    "url": f"reports/{r.ident}/index.html",
                 }
                 for r in ordered
             ],

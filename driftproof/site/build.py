@@ -28,36 +28,27 @@ import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import jinja2
+from markupsafe import Markup
 
-from driftproof.errors import Problem, SiteBuildError
-from driftproof.results import (
-    RESULTS_PAGE,
-    ResultRow,
-    order_rows,
-    results_page_from_rows,
-)
-from driftproof.site._cache import BuildCache, tree_key, using
-from driftproof.site._loaded import LoadedReceipt
+from driftproof.errors import Problem, ReceiptError, SiteBuildError
+from driftproof.results import RESULTS_PAGE, ResultRow, order_rows, results_page_from_rows
+from driftproof.site._cache import RenderCache, code_key
+from driftproof.site._loaded import LoadedReceipt, ReceiptSummary
 from driftproof.site._paths import templates_dir
-from driftproof.site._receipt_files import receipt_files, receipt_files_key
+from driftproof.site._receipt_files import receipt_output
 from driftproof.site._render import make_env
 from driftproof.site._report_files import (
-    cached_report_files,
     csv_bytes,
     feed_entry,
     home_listing,
+    report_files,
     spec_files,
     sums_of,
 )
 from driftproof.site._report_files import render as _render
 from driftproof.site.report_source import Report
-
-if TYPE_CHECKING:
-    from driftproof.site._parallel_render import Rendered
-    from driftproof.site._staging import Staging
 
 __all__ = [
     "DEFAULT_TEMPLATES",
@@ -68,7 +59,7 @@ __all__ = [
     "generate_site",
     "home_listing",
     "page_env",
-    "receipt_files",
+    "prose_files",
 ]
 
 #: ``templates/``: packaged with the wheel, or the checkout's (:mod:`driftproof.site._paths`).
@@ -96,11 +87,10 @@ class SiteSettings:
         site_url: absolute URL of the site root (feed links and ids).
         fallback_date: the feed's ``updated`` date when there is no report (never the clock).
         templates: the templates folder (``pages`` and ``theme``).
-        cache: a build cache: a receipt's sheet whose every input (the receipt's bytes, name
-            and path, the reports citing it, navigation, site name, templates, product version)
-            is unchanged is taken from it, not rendered again, and so are its results row, its
-            badge files and every chart already drawn (issue 19). Same bytes either way.
+        cache: the per-receipt render cache (:mod:`driftproof.site._cache`); same bytes
+            with or without it.
         progress: ``progress("render", done, total)`` after each receipt's pages.
+        public: refuse simulated receipts (the public site; the demo's site takes them).
     """
 
     nav: Sequence[Mapping[str, str]]
@@ -108,8 +98,30 @@ class SiteSettings:
     site_url: str = "https://driftproof.dev/"
     fallback_date: str = "1970-01-01"
     templates: Path = DEFAULT_TEMPLATES
-    cache: BuildCache | None = None
+    cache: RenderCache | None = None
     progress: Callable[[str, int, int], None] | None = None
+    public: bool = False
+
+
+def prose_files(
+    pages: Mapping[str, tuple[str, Markup]],
+    *,
+    nav: Sequence[Mapping[str, str]],
+    site_name: str,
+    templates: Path = DEFAULT_TEMPLATES,
+) -> dict[str, bytes]:
+    """Hand-written pages and the theme's assets for a site built without mkdocs (the demo's
+    local site), with the same layout: ``pages`` maps a site path to ``(title, body)``, the
+    body HTML this project rendered (:func:`driftproof.site._render.markdown_html`)."""
+    env = page_env(templates)
+    env.globals.update(site_name=site_name, site_nav=list(nav))
+    files = {
+        path: _render(env, "prose.html", path, nav_current=path, title=title, body=body)
+        for path, (title, body) in pages.items()
+    }
+    for asset in sorted((templates / "theme" / "assets").iterdir()):
+        files[f"assets/{asset.name}"] = asset.read_bytes()
+    return files
 
 
 def build_site_files(
@@ -117,188 +129,125 @@ def build_site_files(
     reports: Sequence[Report],
     *,
     nav: Sequence[Mapping[str, str]],
-    **settings: Any,
+    **settings: object,
 ) -> dict[str, bytes]:
     """Every generated page and file of the site, ``{site path: bytes}``: what
-    :func:`generate_site` emits, collected (for tests and small sites; the site build streams).
+    :func:`generate_site` emits, collected (tests and the demo's small site).
 
     ``nav`` and ``settings`` are the fields of :class:`SiteSettings` (``site_name=``, …).
     """
     files: dict[str, bytes] = {}
-    generate_site(receipts, reports, SiteSettings(nav, **settings), emit=files.__setitem__)
+    generate_site(
+        [receipts[n] for n in sorted(receipts)],
+        reports,
+        SiteSettings(nav, **settings),  # type: ignore[arg-type]
+        emit=files.__setitem__,
+    )
     return files
 
 
 def generate_site(
-    receipts: Mapping[str, LoadedReceipt],
+    receipts: Iterable[LoadedReceipt],
     reports: Sequence[Report],
     settings: SiteSettings,
     *,
     emit: Emit,
-    stage: Staging | None = None,
-    rendered: Mapping[str, Rendered] | None = None,
-    reports_rendered: Rendered | None = None,
+    problems: list[Problem] | None = None,
+    total: int = 0,
 ) -> None:
     """Generate every page and file of the site, handing each to ``emit`` as it is made.
 
-    One receipt at a time: its model is parsed (when not held), its pages rendered and
-    emitted, and it is let go before the next; the index pages are made from each receipt's
-    :class:`~driftproof.site._loaded.ReceiptSummary` (issue 19: memory bounded by one receipt).
+    One receipt at a time (memory bounded by one receipt's pages): its pages are taken
+    from the render cache or rendered from its model, emitted, and let go; the receipts the
+    reports cite are kept for the reports, rendered last.
 
     Args:
-        receipts: every committed receipt by name.
+        receipts: every receipt, in name order (may be a generator reading them one by one).
         reports: the checked reports, in any order (listed newest first).
-        settings: navigation, names, templates, build cache and progress (:class:`SiteSettings`).
+        settings: navigation, names, templates, render cache, progress (:class:`SiteSettings`).
         emit: receives ``(site path, bytes)`` once per file, paths relative to the site root.
-        stage: the staging folder ``emit`` writes into: when given, the pages of a large
-            site's receipts are rendered in worker processes that write there themselves
-            (:mod:`driftproof.site._parallel_render`); the same bytes.
-        rendered: receipts whose files are already under ``stage``'s folder (rendered by the
-            workers that checked them, :attr:`driftproof.site.publish.SiteInputs.rendered`),
-            by name: taken as they are, not rendered again (with ``stage`` only).
-        reports_rendered: the reports' files, already under ``stage``'s folder (drawn while
-            the receipts were checked): taken as they are (with ``stage`` only).
+        problems: problems the caller finds (e.g. unreadable receipts, added while
+            ``receipts`` is read); reported with those found here.
+        total: the number of receipts, for ``settings.progress``.
 
     Raises:
-        SiteBuildError: a section cannot be rendered (names the report file and section);
-            two receipts would write the same file (e.g. ``alpha`` and ``alpha.details``
-            both ``badge/alpha.details.json``; one problem per file, naming the receipt).
+        SiteBuildError: every problem: receipts that are not valid (file, JSON pointer,
+            expectation), simulated receipts on the public site, two receipts that would
+            write the same file, a section that cannot be rendered.
     """
-    with using(settings.cache):  # charts drawn below are kept in (and taken from) the cache
-        _generate(receipts, reports, emit, settings, stage, rendered or {}, reports_rendered)
+    env = page_env(settings.templates)
+    env.globals.update(site_name=settings.site_name, site_nav=list(settings.nav))
+    ordered = sorted(reports, key=lambda r: r.number, reverse=True)
+    cited = {n for r in ordered for n in r.receipts}
+    fixed = (
+        json.dumps(list(settings.nav)),
+        settings.site_name,
+        settings.site_url,
+        code_key(Path(settings.templates)) if settings.cache is not None else "",
+    )
+    found = problems if problems is not None else []
+    owners: dict[str, str] = {}  # each receipt file's path: the receipt that writes it
+    held: dict[str, LoadedReceipt] = {}
+    rows: list[ResultRow] = []
+    listing: list[dict[str, str]] = []
+    for i, lr in enumerate(receipts):
+        try:
+            files, row, summary = receipt_output(lr, ordered, env, settings.cache, fixed)
+        except ReceiptError as exc:
+            found.extend(exc.problems or [Problem(str(lr.path or lr.name), "", str(exc))])
+            continue
+        if settings.public and summary.simulated:  # issue 16: never on the public site
+            found.append(_simulated(lr))
+            continue
+        files[f"receipts/{lr.name}.json"] = lr.raw
+        for path, data in files.items():
+            first = owners.setdefault(path, lr.name)
+            if first != lr.name:
+                found.append(_clash(lr, path, first))
+            emit(path, data)
+        rows.append(row)
+        listing.append(_receipt_row(lr, summary, row))
+        if lr.name in cited:
+            held[lr.name] = lr
+        if settings.progress:
+            settings.progress("render", i + 1, total)
+    if found:
+        found.sort(key=lambda p: p.file)
+        raise SiteBuildError(f"{len(found)} problem(s); the site was not built", found)
+    _index_files(held, ordered, rows, listing, env, settings, emit)
 
 
-def _generate(
-    receipts: Mapping[str, LoadedReceipt],
-    reports: Sequence[Report],
-    emit: Emit,
+def _index_files(
+    held: Mapping[str, LoadedReceipt],
+    ordered: Sequence[Report],
+    rows: list[ResultRow],
+    listing: list[dict[str, str]],
+    env: jinja2.Environment,
     settings: SiteSettings,
-    stage: Staging | None,
-    rendered: Mapping[str, Rendered],
-    reports_rendered: Rendered | None = None,
+    emit: Emit,
 ) -> None:
-    nav, site_name, site_url = settings.nav, settings.site_name, settings.site_url
-    templates, cache, progress = settings.templates, settings.cache, settings.progress
-    env = page_env(templates)
-    env.globals.update(site_name=site_name, site_nav=list(nav))
+    """The reports' files and every page made from all receipts (lists, sums, feed)."""
     emitted: set[str] = set()
 
     def put(path: str, data: bytes) -> None:
         emitted.add(path)
         emit(path, data)
 
-    ordered = sorted(reports, key=lambda r: r.number, reverse=True)
-
-    def report_pages() -> None:
-        if stage is not None and reports_rendered is not None:
-            emitted.update(reports_rendered.written)
-            emitted.update(reports_rendered.kept)
-            stage.adopt(reports_rendered)
-        else:
-            for r in ordered:
-                for path, data in cached_report_files(r, receipts, env, cache, fixed).items():
-                    put(path, data)
-        if ordered:
-            put(
-                "reports/latest/index.html",
-                _render(
-                    env,
-                    "latest.html",
-                    "reports/latest/index.html",
-                    nav_current="",
-                    ident=ordered[0].ident,
-                    title=ordered[0].title,
-                ),
-            )
-
-    fixed = (
-        json.dumps(list(nav)),
-        site_name,
-        tree_key(Path(templates)) if cache is not None else "",
-    )
-    from driftproof.site._staging import ReceiptFiles
-
-    keys = {name: receipt_files_key(lr, ordered, fixed) for name, lr in receipts.items()}
-    owners: dict[str, str] = {}  # each receipt file's path: the receipt that writes it
-    clashes: list[tuple[str, str, str]] = []
-
-    def own(name: str, paths: Iterable[str]) -> None:
-        for path in paths:
-            first = owners.setdefault(path, name)
-            if first != name:
-                clashes.append((path, first, name))
-
-    done: list[ResultRow] = []
-    todo: Mapping[str, LoadedReceipt] = receipts
-    if stage is not None:
-
-        def adopt(name: str, done_one: Rendered, stage: Staging = stage) -> None:
-            written, kept = done_one.written, done_one.kept
-            own(name, [*written, *kept])
-            emitted.update(written)
-            emitted.update(kept)
-            stage.adopt(done_one)
-            stage.receipts[name] = ReceiptFiles(keys[name], sorted([*written, *kept]), done_one.row)
-
-        pending: dict[str, LoadedReceipt] = {}
-        for name, lr in sorted(receipts.items()):
-            if name in rendered:  # rendered by the worker that checked it
-                adopt(name, rendered[name])
-                done.append(ResultRow(**rendered[name].row))
-                continue
-            # an incremental build: receipts whose files are all still there
-            reused = stage.reuse(name, keys[name])
-            if reused is None:
-                pending[name] = lr
-            else:
-                own(name, reused.paths)
-                emitted.update(reused.paths)
-                done.append(ResultRow(**reused.row))
-        todo = pending
-        if progress and len(todo) < len(receipts):
-            progress("render", len(receipts) - len(todo), len(receipts))
-    rows: list[ResultRow] | None = None
-    if stage is not None:  # a large site: its receipts' pages are rendered on all cores
-        from driftproof.site._parallel_render import render_in_workers
-
-        rows = render_in_workers(
-            todo,
-            ordered,
-            stage.root,
-            adopt,
-            (nav, site_name, templates),
-            cache,
-            progress,
-            stage.previous,
-            meanwhile=report_pages,  # the reports are drawn here while the workers render
-        )
-    if rows is None:
-        report_pages()
-        rows = []
-        for i, (name, lr) in enumerate(sorted(todo.items())):
-            put(f"receipts/{name}.json", lr.raw)
-            files, row = receipt_files(lr, ordered, env, cache, fixed)
-            own(name, [f"receipts/{name}.json", *files])
-            for path, data in files.items():
-                put(path, data)
-            rows.append(row)
-            if stage is not None:
-                paths = sorted([f"receipts/{name}.json", *files])
-                stage.receipts[name] = ReceiptFiles(keys[name], paths, dataclasses.asdict(row))
-            if progress:
-                progress("render", i + 1, len(todo))
-    if clashes:
-        raise SiteBuildError(
-            f"{len(clashes)} file(s) two receipts would both write",
-            [
-                Problem(
-                    str(receipts[second].path or second),
-                    "",
-                    f"expected a receipt name whose files no other receipt writes: receipt "
-                    f"{first!r} writes {path} too; rename one of them",
-                )
-                for path, first, second in clashes[:50]
-            ],
+    for r in ordered:
+        for path, data in report_files(r, held, env).items():
+            put(path, data)
+    if ordered:
+        latest = "reports/latest/index.html"
+        put(
+            latest,
+            _render(
+                env,
+                "latest.html",
+                latest,
+                nav_current="",
+                ident=ordered[0].ident,
+                title=ordered[0].title,
+            ),
         )
     put(
         "receipts/index.html",
@@ -306,17 +255,15 @@ def _generate(
             env,
             "receipts.html",
             "receipts/index.html",
-            nav_current="receipts/",
-            receipts=[_receipt_row(lr) for _, lr in sorted(receipts.items())],
+            nav_current="receipts/index.html",
+            receipts=listing,
         ),
     )
     put(
-        "receipts/SHA256SUMS",
-        sums_of({f"receipts/{n}.json": lr.sha256 for n, lr in receipts.items()}),
+        "receipts/SHA256SUMS", sums_of({f"receipts/{r['name']}.json": r["sha256"] for r in listing})
     )
-    # The results page (issue 9, driftproof/results.py), from every receipt's row.
-    put(RESULTS_PAGE, results_page_from_rows(order_rows([*done, *rows]), env))
-    for path, data in spec_files(env, site_url).items():
+    put(RESULTS_PAGE, results_page_from_rows(order_rows(rows), env))
+    for path, data in spec_files(env, settings.site_url).items():
         put(path, data)
     # Folder addresses a reader may type: each points at the page that lists what is inside.
     for path, heading, text, target, link_text in (
@@ -324,14 +271,14 @@ def _generate(
             "reports/index.html",
             "Reports",
             "The numbered reports are listed, newest first, on",
-            "../",
+            "../index.html",
             "the home page",
         ),
         (
             "spec/index.html",
             "Receipt schema",
             "Every version of the receipt schema is listed on",
-            "versions/",
+            "versions/index.html",
             "the versions page",
         ),
     ):
@@ -349,27 +296,43 @@ def _generate(
                     link_text=link_text,
                 ),
             )
-    put(
-        "feed.xml",
-        env.get_template("feed.xml")
-        .render(
-            site_url=site_url,
-            site_name=site_name,
-            entries=[feed_entry(r, site_url) for r in ordered],
-            updated=(ordered and max(r.date for r in ordered).isoformat() or settings.fallback_date)
-            + "T00:00:00Z",
-        )
-        .encode("utf-8"),
+    updated = ordered and max(r.date for r in ordered).isoformat() or settings.fallback_date
+    site_url, site_name = settings.site_url, settings.site_name
+    feed = env.get_template("feed.xml").render(
+        site_url=site_url,
+        site_name=site_name,
+        entries=[feed_entry(r, site_url) for r in ordered],
+        updated=updated + "T00:00:00Z",
     )
+    put("feed.xml", feed.encode("utf-8"))
 
 
-def _receipt_row(lr: LoadedReceipt) -> dict[str, str]:
-    s = lr.summary
+def _receipt_row(lr: LoadedReceipt, s: ReceiptSummary, row: ResultRow) -> dict[str, str]:
     return {
         "name": lr.name,
         "skill": s.skill,
+        # the results page's figure: the source's printed headline, else the lift
+        "headline": row.headline or row.lift_text,
         "level": s.level,
         "model": s.model,
         "sha256": lr.sha256,
         "cases": str(s.cases),
     }
+
+
+def _simulated(lr: LoadedReceipt) -> Problem:
+    return Problem(
+        str(lr.path or lr.name),
+        "/run/provider",
+        "expected a receipt a model produced; this one is "
+        "simulated (driftproof demo), and the public site refuses simulated receipts",
+    )
+
+
+def _clash(lr: LoadedReceipt, path: str, first: str) -> Problem:
+    return Problem(
+        str(lr.path or lr.name),
+        "",
+        f"expected a receipt name whose files no other receipt writes: receipt "
+        f"{first!r} writes {path} too; rename one of them",
+    )

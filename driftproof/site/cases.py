@@ -51,7 +51,7 @@ def case_slugs(r: Receipt) -> dict[str, str]:
 
 def case_url(name: str, slug: str) -> str:
     """Site-root-relative folder URL of a case page (``receipts/<name>/cases/<slug>/``)."""
-    return f"receipts/{name}/cases/{slug}/"
+    return f"receipts/{name}/cases/{slug}/index.html"
 
 
 def _no_answer(r: Receipt) -> str:
@@ -184,7 +184,7 @@ def case_pages(
     files: dict[str, bytes] = {}
     for i, case in enumerate(r.cases):
         row = rows.get(case.id)
-        path = case_url(name, slugs[case.id]) + "index.html"
+        path = case_url(name, slugs[case.id])
         prev_c = r.cases[i - 1] if i > 0 else None
         next_c = r.cases[i + 1] if i + 1 < len(r.cases) else None
         verdict = row.verdict if row is not None else "no verdict"
@@ -212,7 +212,7 @@ def case_pages(
         files[path] = render(
             "case.html",
             path,
-            nav_current="receipts/",
+            nav_current="receipts/index.html",
             name=name,
             skill=r.skill.name,
             case_id=case.id,
@@ -225,8 +225,12 @@ def case_pages(
             about=about,
             draws=case_draws(r, case),
             cited=list(cited),
-            prev=None if prev_c is None else {"id": prev_c.id, "url": f"../{slugs[prev_c.id]}/"},
-            next=None if next_c is None else {"id": next_c.id, "url": f"../{slugs[next_c.id]}/"},
+            prev=None
+            if prev_c is None
+            else {"id": prev_c.id, "url": f"../{slugs[prev_c.id]}/index.html"},
+            next=None
+            if next_c is None
+            else {"id": next_c.id, "url": f"../{slugs[next_c.id]}/index.html"},
             sheet_anchor=anchors.get(case.id, ""),
         )
     return files

@@ -13,8 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from driftproof.site._cache import cached_chart
-
 if TYPE_CHECKING:  # matplotlib itself is imported when a chart is drawn, not with this module
     from matplotlib.axes import Axes
     from matplotlib.typing import RcKeyType
@@ -101,9 +99,6 @@ def _wrap(label: str, width: int) -> str:
     )
 
 
-# The build cache keeps the SVG by every argument (issue 19): width and theme are arguments,
-# so the wide, narrow, light and dark variants are four entries.
-@cached_chart
 def grouped_bars(
     categories: Sequence[str],
     series: Sequence[Series],

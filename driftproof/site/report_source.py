@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.receipt import to_pointer
+from driftproof.site.sections import receipt_name, section_types
 
 __all__ = [
     "FILENAME_PATTERN",
@@ -113,11 +114,6 @@ class Report:
         return f"{self.number:03d}"
 
 
-def receipt_name(ref: str) -> str:
-    """A receipt reference as written in front matter, normalised: ``x.json`` → ``x``."""
-    return ref[: -len(".json")] if ref.endswith(".json") else ref
-
-
 def parse_report(
     data: bytes, file: str, known_receipts: Iterable[str]
 ) -> tuple[Report | None, list[Problem]]:
@@ -128,7 +124,6 @@ def parse_report(
         file: the name used in messages; its base name must match ``NNN-slug.md``.
         known_receipts: the receipt names that exist (a report may cite only those).
     """
-    from driftproof.site.sections import section_types  # registry; imported late (it imports us)
 
     problems: list[Problem] = []
 

@@ -24,6 +24,7 @@ from driftproof.site import charts
 from driftproof.site._render import fmt_int
 from driftproof.site._tables import Cell, Column, Row, Table, csv_number, text_row
 from driftproof.site.cases import case_slugs
+from driftproof.view_model import Fact
 
 __all__ = ["ReceiptSheet", "first_output_tokens", "printed_rows", "receipt_sheet"]
 
@@ -54,6 +55,9 @@ class ReceiptSheet:
     facts: BandFacts | None = None
     """Band source, draws per arm and judge samples per draw, from the receipt's fields
     (issue 15)."""
+    verdict: str = ""
+    """The reading in one line: the status, its fixed sentence when that says more, and why
+    (:func:`verdict_line`)."""
     draws: tuple[dict[str, Any], ...] = ()
     """Always empty: every draw is shown on its case's evidence page (:mod:`driftproof.site.cases`,
     :func:`~driftproof.site.cases.case_draws`). Kept for readers of the field; to be removed."""
@@ -83,7 +87,7 @@ def receipt_sheet(
     anchor = anchor or (lambda base: base)
     if case_link is None:
         slugs = case_slugs(r)
-        case_link = lambda case_id: f"cases/{slugs[case_id]}/"  # noqa: E731
+        case_link = lambda case_id: f"cases/{slugs[case_id]}/index.html"  # noqa: E731
     s = view.sheet(r, path=path)
     slug = name.replace("/", "-")
     has_control = any(c.control is not None for c in s.cases)
@@ -183,7 +187,20 @@ def receipt_sheet(
         files=files,
         figures=_source_figures(r, s, slug),
         facts=band_facts(r),
+        verdict=verdict_line(s.reading),
     )
+
+
+def verdict_line(reading: tuple[Fact, ...]) -> str:
+    """One line for the reading facts of :func:`driftproof.view.sheet` (status, sentence,
+    why; D-7, D-10): ``"no verdict: why"``, or ``"regressed: hurts: c2. Why: …"`` when the
+    sentence is not the status again."""
+    status, sentence, why = (f.value for f in reading[:3])
+    line = status
+    if sentence and sentence.casefold() != status.casefold():
+        line += f": {sentence}"
+        return f"{line.rstrip('.')}. Why: {why}" if why else line
+    return f"{line}: {why}" if why else line
 
 
 def _source_figures(r: Receipt, s: view.Sheet, slug: str) -> Table | None:

@@ -196,21 +196,3 @@ def site_files(site: Path) -> dict[str, bytes]:
         for p in sorted(site.rglob("*"))
         if p.is_file()
     }
-
-
-def late_navigation_entry(monkeypatch: Any) -> list[int]:
-    """Make the navigation the build reads from mkdocs's files (on its second reading, after
-    the one made before mkdocs runs) one entry longer ("Late entry"); the readings, as they
-    come."""
-    from driftproof.site import _hook
-
-    real = _hook.site_nav
-    calls: list[int] = []
-
-    def site_nav(files: object) -> list[dict[str, str]]:
-        calls.append(1)
-        nav = real(files)
-        return nav if len(calls) == 1 else [*nav, {"title": "Late entry", "url": "results/"}]
-
-    monkeypatch.setattr(_hook, "site_nav", site_nav)
-    return calls

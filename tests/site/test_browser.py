@@ -37,13 +37,13 @@ PAGES = [
     "",
     "reports/001/",
     "reports/999/",
-    "method/",
-    "neutrality/",
+    "method.html",
+    "neutrality.html",
     "spec/versions/",
-    "interop/",
+    "interop.html",
     "receipts/scored/",
     "receipts/caveman-2b10489-caveman/",
-    "search/",
+    "search.html",
     "receipts/hostile/cases/h1/",
     "results/",
 ]
@@ -52,10 +52,10 @@ PAGES = [
 LAYOUT_PAGES = PAGES + [
     "reports/002/",
     "reports/003/",
-    "receipt-spec/",
+    "receipt-spec.html",
     "receipts/scored/cases/c1/",
     "receipts/",
-    "decisions/",
+    "decisions.html",
     "receipts/nvidia-7149a88-doca-flow/",
     "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/",
     "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8/cases/2/",
@@ -119,7 +119,7 @@ def test_the_accessibility_check_finds_a_violation(browser: Any, base_url: str) 
     from axe_playwright_python.sync_playwright import Axe
 
     page = browser.new_page()
-    page.goto(base_url + "method/")
+    page.goto(base_url + "method.html")
     page.evaluate(
         "document.querySelector('main').insertAdjacentHTML('beforeend', '<img src=\"x.png\">')"
     )
@@ -135,7 +135,7 @@ def test_home_to_report_to_case_to_raw_receipt(
     page.emulate_media(color_scheme="light")
     page.goto(base_url)
     page.get_by_role("link", name="Caveman's skills against a terse control").click()
-    page.wait_for_url("**/reports/001/")
+    page.wait_for_url("**/reports/001/index.html")
     assert (
         page.get_by_role("heading", level=1).inner_text()
         == "Caveman's skills against a terse control"
@@ -144,7 +144,7 @@ def test_home_to_report_to_case_to_raw_receipt(
     assert page.locator("tr:target th").inner_text() == "p01"
     # the case id leads to the case's evidence page: the prompt and both arms' answers
     page.locator("#case-p01 th a").click()
-    page.wait_for_url("**/receipts/caveman-2b10489-caveman/cases/p01/")
+    page.wait_for_url("**/receipts/caveman-2b10489-caveman/cases/p01/index.html")
     assert page.get_by_role("heading", level=2, name="Prompt").is_visible()
     page.goto(base_url + "reports/001/")
     with page.expect_navigation():
@@ -192,7 +192,7 @@ def test_search_finds_a_report_and_is_accessible_with_results(browser: Any, base
     for scheme in ("light", "dark"):
         page = browser.new_page()
         page.emulate_media(color_scheme=scheme)
-        page.goto(base_url + "search/")
+        page.goto(base_url + "search.html")
         page.get_by_role("textbox", name="Search this site").fill("terse control")
         result = page.locator(
             ".pagefind-ui__result-link", has_text="Caveman's skills against a terse control"

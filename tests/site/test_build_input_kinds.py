@@ -56,12 +56,12 @@ def test_an_entry_that_is_not_a_file_is_refused_not_opened_with_a_cache(
 def test_a_page_written_where_a_generated_page_goes_is_refused(
     tmp_path: Path, site_inputs: tuple[Path, Path]
 ) -> None:
-    # receipts/alpha.md is written to receipts/alpha/index.html: the receipt's sheet
+    # receipts/alpha/index.md is written to receipts/alpha/index.html: the receipt's sheet
     receipts, reports = site_inputs
     docs = tmp_path / "docs"
     shutil.copytree(REPO / "site_src", docs)
-    (docs / "receipts").mkdir()
-    (docs / "receipts" / "alpha.md").write_text("# Not the sheet\n", encoding="utf-8")
+    (docs / "receipts" / "alpha").mkdir(parents=True)
+    (docs / "receipts" / "alpha" / "index.md").write_text("# Not the sheet\n", encoding="utf-8")
     text = CONFIG.read_text(encoding="utf-8").replace("docs_dir: site_src", f"docs_dir: {docs}")
     text = text.replace("custom_dir: templates/theme", f"custom_dir: {REPO / 'templates/theme'}")
     config = tmp_path / "mkdocs.yml"
@@ -72,6 +72,6 @@ def test_a_page_written_where_a_generated_page_goes_is_refused(
             build_site(receipts, reports, out, config_file=config, cache_dir=cache)
         assert err.value.problems, "one problem per page, naming it"
         (problem,) = err.value.problems
-        assert problem.file.endswith("receipts/alpha.md")
+        assert problem.file.endswith("receipts/alpha/index.md")
         assert "receipts/alpha/index.html" in problem.message
         assert not out.exists()

@@ -150,7 +150,7 @@ def test_receipt_sheet_shows_bands_and_reading_from_the_core(files: dict[str, by
     # bands 0.80–0.90 and 0.45–0.55 are apart and 0.35 ≥ 0.05: the case helps (D-4, D-6).
     assert row[1] == "0.850 ± 0.050 (n = 3)" and row[2] == "0.500 ± 0.050 (n = 3)"
     assert row[3] == "+0.350" and row[4] == "helps"
-    assert ">passing<" in html
+    assert '<p class="verdict">passing: helps: c1' in html
     # the band chart draws the same band as whiskers, and says so in its alt text
     assert (
         "reports/002/tested-chart-bands.svg" in files

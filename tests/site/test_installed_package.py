@@ -155,7 +155,7 @@ def test_reports_build_works_in_a_directory_with_only_receipts_and_reports(
     home = (site_dir / "index.html").read_text(encoding="utf-8")
     assert "reports/001/" in home and "Caveman" in home
     assert (site_dir / "reports" / "001" / "index.html").is_file()
-    assert (site_dir / "method" / "index.html").is_file()
+    assert (site_dir / "method.html").is_file()
     assert (site_dir / "spec" / "receipt.schema.json").is_file()
     assert (site_dir / "receipts" / "caveman-2b10489-caveman" / "index.html").is_file()
     # nothing but the site (and the build cache) was written beside the inputs

@@ -123,6 +123,7 @@ def test_public_api_is_exactly_what_all_names() -> None:
             "links",
             "publish",
             "report_source",
+            "search",
             "sections",
             "sheet",
         }

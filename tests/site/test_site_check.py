@@ -20,16 +20,17 @@ def test_no_broken_links_or_anchors(built_site: Path) -> None:
 def test_the_link_check_finds_a_broken_link_and_anchor(built_site: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     shutil.copytree(built_site, site)
-    page = site / "method/index.html"
+    page = site / "method.html"
     page.write_text(
         page.read_text(encoding="utf-8").replace(
-            "</main>", '<a href="../nowhere/">x</a><a href="../reports/001/#case-nope">y</a></main>'
+            "</main>",
+            '<a href="nowhere/">x</a><a href="reports/001/index.html#case-nope">y</a></main>',
         ),
         encoding="utf-8",
     )
     assert broken_links(site) == [
-        "method/index.html: ../nowhere/ (no such file)",
-        "method/index.html: ../reports/001/#case-nope (no element with id 'case-nope')",
+        "method.html: nowhere/ (no such file)",
+        "method.html: reports/001/index.html#case-nope (no element with id 'case-nope')",
     ]
 
 
@@ -48,8 +49,8 @@ def test_the_html_check_finds_an_error(built_site: Path, tmp_path: Path) -> None
     _java()
     site = tmp_path / "site"
     site.mkdir()
-    shutil.copytree(built_site / "method", site / "method")
-    page = site / "method/index.html"
+    shutil.copyfile(built_site / "method.html", site / "method.html")
+    page = site / "method.html"
     page.write_text(
         page.read_text(encoding="utf-8").replace(
             '<main id="main" data-pagefind-body>',

@@ -35,7 +35,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 import jinja2
 from markupsafe import Markup
@@ -45,10 +45,8 @@ from driftproof._anchor import slug, unique
 from driftproof.receipt import Receipt
 from driftproof.site._tables import Cell, Column, Row, Table
 
-if TYPE_CHECKING:
-    from driftproof.site.report_source import Report
-
 __all__ = [
+    "receipt_name",
     "Cell",
     "Column",
     "ReceiptsParams",
@@ -63,6 +61,11 @@ __all__ = [
     "register_section",
     "section_types",
 ]
+
+
+def receipt_name(ref: str) -> str:
+    """A receipt reference as written in front matter, normalised: ``x.json`` → ``x``."""
+    return ref[: -len(".json")] if ref.endswith(".json") else ref
 
 
 class SectionParams(BaseModel):
@@ -97,7 +100,7 @@ class SectionContext:
         used_ids: element ids already used on the page (see :meth:`anchor`).
     """
 
-    report: Report
+    report: Any  # a driftproof.site.report_source.Report (which imports this module)
     receipts: Mapping[str, Receipt]
     env: jinja2.Environment
     root: str
@@ -124,7 +127,7 @@ class SectionContext:
 
     def sheet_url(self, name: str) -> str:
         """URL of the receipt's sheet page (``receipts/<name>/``)."""
-        return f"{self.root}/receipts/{name}/"
+        return f"{self.root}/receipts/{name}/index.html"
 
     def render(self, template: str, **model: Any) -> Markup:
         """Render a template of ``templates/pages`` with the page model ``model``."""
@@ -197,8 +200,6 @@ def receipts_check(
         ``(pointer, message)`` per receipt that is not the report's, e.g.
         ``("/receipts/1", "expected one of the report's receipts (a, b), found 'c'")``.
     """
-    from driftproof.site.report_source import receipt_name  # it imports this module
-
     return [
         (
             f"/{key}/{i}",
@@ -234,8 +235,6 @@ class ReceiptsSection:
     @staticmethod
     def names(params: ReceiptsParams, ctx: SectionContext) -> list[str]:
         """The receipts the section shows, in order: those ``params`` names, else the report's."""
-        from driftproof.site.report_source import receipt_name
-
         return [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
 
     def page(self, params: ReceiptsParams, ctx: SectionContext, **model: Any) -> Markup:

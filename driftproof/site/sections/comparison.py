@@ -26,11 +26,11 @@ from driftproof.compare import Comparison, compare_receipts
 from driftproof.compare_report import report_rows
 from driftproof.site import charts
 from driftproof.site._tables import Cell, Column, Row, Table
-from driftproof.site.report_source import receipt_name
 from driftproof.site.sections import (
     SectionContext,
     SectionOutput,
     SectionParams,
+    receipt_name,
     receipts_check,
     register_section,
 )

@@ -1,0 +1,65 @@
+"""The committed site against the site as it was before issue 35 (its files' sha256 in
+``data/site-baseline.sha256``, search index left out): byte-identical but for the files
+listed here, each with why it changed."""
+
+from __future__ import annotations
+
+import hashlib
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+from site_fixtures import REPO
+
+from driftproof.site import build_site
+
+pytestmark = pytest.mark.slow
+
+BASELINE = Path(__file__).parent / "data" / "site-baseline.sha256"
+
+#: Every file that differs from the baseline (a path, or a pattern of paths), and why.
+CHANGED = {
+    # receipt schema 0.16 (a new version, listed and served)
+    "spec/0.16/receipt.schema.json": "schema 0.16 added",
+    "spec/SHA256SUMS": "schema 0.16 added",
+    "spec/index.json": "schema 0.16 added",
+    "spec/receipt.schema.json": "schema 0.16 added",
+    # issue 35, reader fixes
+    "*.html": "every page: the navigation is one list (site name first, two lines on a phone: "
+    "Reports, Results, Receipts, Method, Neutrality, Interop, Schema, Search; the readings "
+    "page linked from the method's glossary instead) and every link names index.html (file://)",
+    "assets/site.css": "phone tables lead with receipt, skill and headline figure; navigation",
+    "sitemap.xml": "the hand-written pages' addresses (method.html, not method/)",
+    "sitemap.xml.gz": "the hand-written pages' addresses",
+}
+
+#: Hand-written pages now written as NAME.html, not NAME/index.html (use_directory_urls: false).
+MOVED = ("decisions", "interop", "method", "neutrality", "receipt-spec", "search")
+
+
+def test_the_committed_site_differs_from_the_baseline_only_where_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")  # as `make reports` sets it
+    out = tmp_path / "site"
+    build_site(REPO / "receipts", REPO / "reports", out, config_file=REPO / "mkdocs.yml")
+    before = {}
+    for line in BASELINE.read_text(encoding="utf-8").splitlines():
+        digest, path = line.split("  ", 1)
+        before[path] = digest
+    for name in MOVED:
+        before[f"{name}.html"] = before.pop(f"{name}/index.html")
+    now = {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in out.rglob("*")
+        if p.is_file() and not p.relative_to(out).as_posix().startswith("pagefind/")
+    }
+    differ = {p for p in before.keys() | now.keys() if before.get(p) != now.get(p)}
+    unexplained = sorted(p for p in differ if not any(fnmatch(p, k) for k in CHANGED))
+    assert unexplained == []
+    # every page changed (navigation), and no data file but those listed: receipts, badges,
+    # CSV, report JSON, charts and sums are byte for byte as before
+    assert {p for p in now if p.endswith(".html")} <= differ
+    assert sorted(p for p in differ if not p.endswith(".html")) == sorted(
+        k for k in CHANGED if "*" not in k
+    )

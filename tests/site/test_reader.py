@@ -1,0 +1,153 @@
+"""What a reader sees (issue 35), in headless Chromium at 390 and 1280 px: the headline figure
+first on every sheet, the site and the demo's site navigable from ``file://``, the results
+tables' first three columns on screen without sideways scrolling, and a navigation of at most
+two lines. Marked ``browser`` (see test_browser.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import ARGS, WIDTHS, _ensure_chromium
+
+pytestmark = pytest.mark.browser
+
+#: Sheets of every kind: an import with output tokens, a scored receipt, printed figures only,
+#: a receipt in a report, a hostile one.
+SHEETS = [
+    "caveman-2b10489-caveman",
+    "scored",
+    "nvidia-7149a88-doca-flow",
+    "skill-creator-nebius-skills-iteration-1-12a0aae8",
+    "hostile",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    exe = _ensure_chromium()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_every_sheet_leads_with_its_headline_figure(built_site: Path) -> None:
+    sheets = [p for p in built_site.glob("receipts/**/index.html") if "/cases/" not in str(p)]
+    sheets = [p for p in sheets if p.parent != built_site / "receipts"]
+    assert len(sheets) > 350
+    for p in sheets:
+        html = p.read_text(encoding="utf-8")
+        notice = html.index('<div class="notice">')
+        # the headline comes first in the box, before the verdict line and the other facts
+        assert html.index('<p class="headline">', notice) < html.index(
+            '<p class="verdict">', notice
+        )
+    # caveman's saving, as `driftproof view` and the issue that asked for it give it: +50%
+    caveman = (built_site / "receipts/caveman-2b10489-caveman/index.html").read_text("utf-8")
+    headline = caveman.split('<p class="headline">', 1)[1].split("</p>", 1)[0]
+    assert "output-token saving" in headline and "median +50%" in headline
+    # one line for the reading: never the "reading" / "sentence" pair
+    assert "<dt>sentence</dt>" not in caveman and "<dt>reading</dt>" not in caveman
+    assert '<p class="verdict">no verdict: verification level DECLARED is below TESTED</p>' in (
+        caveman
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_headline_figure_is_on_the_first_screen(
+    browser: Any, built_site: Path, width: int
+) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    for name in SHEETS:
+        page.goto((built_site / "receipts" / name / "index.html").as_uri())
+        box = page.locator(".notice .headline").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 800, (name, box)
+        assert page.locator(".notice .headline strong").inner_text().strip(), name
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_site_is_navigable_from_file_urls(browser: Any, built_site: Path, width: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto((built_site / "index.html").as_uri())
+    for label, heading in (("Results", "Results"), ("Receipts", "Receipts"), ("Method", "Method")):
+        page.locator("header nav").get_by_role("link", name=label, exact=True).click()
+        page.wait_for_load_state()
+        assert page.url.endswith(".html"), page.url  # a file, never a folder listing
+        assert page.get_by_role("heading", level=1).first.inner_text() == heading
+    page.locator("header nav").get_by_role("link", name="Receipts", exact=True).click()
+    page.get_by_role("link", name="caveman-2b10489-caveman", exact=True).click()
+    page.wait_for_load_state()
+    assert page.url.endswith("receipts/caveman-2b10489-caveman/index.html")
+    page.locator("#case-p01 th a").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("cases/p01/index.html")
+    assert page.get_by_role("heading", level=2, name="Prompt").is_visible()
+    page.close()
+
+
+def test_the_demo_site_is_navigable_from_file_urls_and_has_the_theme(
+    browser: Any, tmp_path: Path
+) -> None:
+    from driftproof.demo import run_demo
+
+    run_demo(tmp_path / "demo")
+    site = tmp_path / "demo" / "site"
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto((site / "index.html").as_uri())
+    # styled by the site's own stylesheet, and the walkthrough fits the page
+    assert page.evaluate("document.styleSheets.length") == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    page.locator("header nav").get_by_role("link", name="Method", exact=True).click()
+    page.wait_for_load_state()
+    assert page.url == (site / "method.html").as_uri()
+    assert page.get_by_role("heading", level=1).inner_text() == "Method"
+    page.locator("header nav").get_by_role("link", name="Results", exact=True).click()
+    page.wait_for_load_state()
+    assert page.url == (site / "results/index.html").as_uri()
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_results_tables_show_their_first_three_columns_without_scrolling(
+    browser: Any, built_site: Path, width: int
+) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto((built_site / "results/index.html").as_uri())
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    rights = page.evaluate(
+        """() => [...document.querySelectorAll('table.lead3 tr')].map(tr => {
+          const third = tr.children[2];
+          return third ? third.getBoundingClientRect().right : 0;
+        })"""
+    )
+    assert rights and max(rights) <= width
+    # ... and those three are the receipt, the skill and the headline figure (lift when measured)
+    heads = page.evaluate(
+        """() => [...document.querySelectorAll('main table')].map(t =>
+          [...t.querySelectorAll('thead th')].slice(0, 3).map(th => th.textContent.trim()))"""
+    )
+    assert heads and all(h[:2] == ["receipt", "skill"] for h in heads), heads
+    assert all(h[2] in ("headline figure", "lift") for h in heads), heads
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_navigation_takes_at_most_two_lines(browser: Any, built_site: Path, width: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    for path in ("index.html", "results/index.html", "receipts/caveman-2b10489-caveman/index.html"):
+        page.goto((built_site / path).as_uri())
+        tops = sorted(
+            page.evaluate(
+                "[...document.querySelectorAll('header nav li')]"
+                ".map(li => li.getBoundingClientRect().top)"
+            )
+        )
+        # a new line starts where an item sits lower than the one before by more than a few px
+        lines = 1 + sum(b - a > 8 for a, b in zip(tops, tops[1:], strict=False))
+        assert lines <= 2, (path, tops)
+    page.close()
