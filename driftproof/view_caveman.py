@@ -12,7 +12,17 @@ from driftproof.stats.fidelity import JUDGED_FACT, check_tally, fact_tally
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.view_model import ARM_WORDS, UNKNOWN, Fact, FidelityView, UsageView, arms_of
 
-__all__ = ["CAVEMAN_TOOL", "FidelityView", "UsageView", "fidelity_view", "usage_view"]
+__all__ = [
+    "USAGE_TITLE",
+    "CAVEMAN_TOOL",
+    "FidelityView",
+    "UsageView",
+    "fidelity_view",
+    "usage_view",
+]
+
+#: The usage table's title, as the sheet and the CLI head it.
+USAGE_TITLE = "Claude-reported usage, against the terse control (as caveman's measure.py)"
 
 #: ``provenance.tool`` of a caveman import.
 CAVEMAN_TOOL = "caveman-evals"

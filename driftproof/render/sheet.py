@@ -26,6 +26,7 @@ from driftproof.view import (
     SourceFigureRow,
     UsageView,
 )
+from driftproof.view_caveman import USAGE_TITLE
 from driftproof.view_source import SOURCE_HEAD, SOURCE_TITLE
 
 __all__ = [
@@ -45,7 +46,6 @@ Format = Literal["text", "markdown", "json"]
 #: Heading of the source figures, as the site's table names them.
 FIGURES_TITLE = "Figures as the source printed them"
 #: Heading of a caveman import's usage table (its fidelity report carries its own title).
-USAGE_TITLE = "Claude-reported usage, against the terse control (as caveman's measure.py)"
 
 _CASE_HEAD = (
     "case",

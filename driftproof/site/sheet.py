@@ -24,7 +24,9 @@ from driftproof.site import charts
 from driftproof.site._render import fmt_int
 from driftproof.site._tables import Cell, Column, Row, Table, csv_number, text_row
 from driftproof.site.cases import case_slugs
+from driftproof.view_caveman import USAGE_TITLE
 from driftproof.view_model import Fact
+from driftproof.view_source import SOURCE_HEAD, SOURCE_TITLE
 
 __all__ = ["ReceiptSheet", "first_output_tokens", "printed_rows", "receipt_sheet"]
 
@@ -56,6 +58,9 @@ class ReceiptSheet:
     """Band source, draws per arm and judge samples per draw, from the receipt's fields
     (issue 15)."""
     verdict: str = ""
+    source: tuple[Table, ...] = ()
+    """An imported receipt's source's own figures and decision, and caveman's usage and
+    fidelity tables, in the cells :func:`driftproof.view.sheet` gives (no verdict)."""
     """The reading in one line: the status, its fixed sentence when that says more, and why
     (:func:`verdict_line`)."""
     draws: tuple[dict[str, Any], ...] = ()
@@ -188,7 +193,66 @@ def receipt_sheet(
         figures=_source_figures(r, s, slug),
         facts=band_facts(r),
         verdict=verdict_line(s.reading),
+        source=_source_tables(s, slug),
     )
+
+
+def _plain(
+    id_: str, caption: str, head: tuple[str, ...], rows: tuple[tuple[str, ...], ...]
+) -> Table:
+    return Table(id_, caption, tuple(Column(h) for h in head), tuple(text_row(*r) for r in rows))
+
+
+def _source_tables(s: view.Sheet, slug: str) -> tuple[Table, ...]:
+    """The source report, the usage table and the fidelity tables of ``s`` as tables (their
+    words and cells are :func:`driftproof.view.sheet`'s; nothing is computed here)."""
+    out: list[Table] = []
+    facts = tuple((f.label, f.value) for f in s.source_decision)
+    if s.source_report or facts:
+        if facts:
+            out.append(
+                _plain(
+                    f"source-decision-{slug}",
+                    f"{SOURCE_TITLE}: the decision",
+                    ("what", "as the source gave it"),
+                    facts,
+                )
+            )
+        if s.source_report:
+            out.append(
+                _plain(
+                    f"source-report-{slug}",
+                    f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)",
+                    SOURCE_HEAD,
+                    s.source_report,
+                )
+            )
+    if s.usage is not None and s.usage.rows:
+        out.append(
+            _plain(f"usage-{slug}", f"{USAGE_TITLE}. {s.usage.note}", s.usage.head, s.usage.rows)
+        )
+    if s.fidelity is not None:
+        f = s.fidelity
+        out.append(_plain(f"fidelity-{slug}", f.title, f.arm_head, f.arm_rows))
+        if f.category_rows:
+            out.append(
+                _plain(
+                    f"fidelity-categories-{slug}",
+                    f"{f.title}: by category",
+                    f.category_head,
+                    f.category_rows,
+                )
+            )
+        if f.failures:
+            out.append(
+                _plain(
+                    f"fidelity-failures-{slug}",
+                    f"{f.title}: every failed check",
+                    ("failed check",),
+                    tuple((x,) for x in f.failures),
+                )
+            )
+    return tuple(out)
 
 
 def verdict_line(reading: tuple[Fact, ...]) -> str:
