@@ -18,7 +18,15 @@ from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.site._loaded import LoadedReceipt
 from driftproof.site.report_source import Report, load_reports
 
-__all__ = ["SAFE_NAME", "Found", "Progress", "SiteInputs", "find_inputs", "load_inputs"]
+__all__ = [
+    "SAFE_NAME",
+    "Found",
+    "Progress",
+    "SiteInputs",
+    "find_inputs",
+    "load_inputs",
+    "simulated_problem",
+]
 
 #: The one safe pattern for each part of a receipt's path under ``receipts/`` (folders and the
 #: file name without ``.json``): it needs no encoding in a URL and is the same on every file
@@ -98,7 +106,8 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
 
 def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md`` (each receipt
-    parsed and validated: bounds, schema, seal, model), as a small site is held whole.
+    parsed and validated: bounds, schema, seal, model), as a small site is held whole; a
+    simulated receipt is refused, as the public site refuses it (issue 16).
 
     Raises:
         SiteBuildError: every problem in every receipt and report, one per line, in path order.
@@ -111,11 +120,24 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
         except ReceiptError as exc:
             found.problems.extend(exc.problems or [Problem(str(lr.path), "", str(exc))])
             continue
+        if lr.summary.simulated:
+            found.problems.append(simulated_problem(lr))
+            continue
         receipts[lr.name] = lr
     if found.problems:
         problems = sorted(found.problems, key=lambda p: p.file)
         raise SiteBuildError(f"{len(problems)} problem(s); the site was not built", problems)
     return SiteInputs(receipts, found.reports)
+
+
+def simulated_problem(lr: LoadedReceipt) -> Problem:
+    """The public site's refusal of a simulated receipt (the demo's; issue 16)."""
+    return Problem(
+        str(lr.path or lr.name),
+        "/run/provider",
+        "expected a receipt a model produced; this one is "
+        "simulated (driftproof demo), and the public site refuses simulated receipts",
+    )
 
 
 def _quote(text: str) -> str:

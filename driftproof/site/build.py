@@ -35,6 +35,7 @@ from markupsafe import Markup
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.results import RESULTS_PAGE, ResultRow, order_rows, results_page_from_rows
 from driftproof.site._cache import RenderCache, code_key
+from driftproof.site._inputs import simulated_problem
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary
 from driftproof.site._paths import templates_dir
 from driftproof.site._receipt_files import receipt_output
@@ -197,7 +198,7 @@ def generate_site(
             found.extend(exc.problems or [Problem(str(lr.path or lr.name), "", str(exc))])
             continue
         if settings.public and summary.simulated:  # issue 16: never on the public site
-            found.append(_simulated(lr))
+            found.append(simulated_problem(lr))
             continue
         files[f"receipts/{lr.name}.json"] = lr.raw
         for path, data in files.items():
@@ -318,15 +319,6 @@ def _receipt_row(lr: LoadedReceipt, s: ReceiptSummary, row: ResultRow) -> dict[s
         "sha256": lr.sha256,
         "cases": str(s.cases),
     }
-
-
-def _simulated(lr: LoadedReceipt) -> Problem:
-    return Problem(
-        str(lr.path or lr.name),
-        "/run/provider",
-        "expected a receipt a model produced; this one is "
-        "simulated (driftproof demo), and the public site refuses simulated receipts",
-    )
 
 
 def _clash(lr: LoadedReceipt, path: str, first: str) -> Problem:
