@@ -8,9 +8,11 @@ a draw's score: the mean of its valid judge samples).
 
 A finished answer (D-19): a reply is graded only when its lane's ending is complete
 (:mod:`.endings`); any other ending is a lost draw of its class, the output budget's
-(``truncated``) excepted when the suite accepts truncation. Reasoning the lane kept apart is
-recorded by its length and sha256 only, and never reaches a check or the judge; the draw's
-``tokens.answer_output`` leaves it out.
+(``truncated``) excepted when the suite accepts truncation; a Chat ``length`` is read against
+the requested budget (:mod:`.endings`). Reasoning the lane kept apart is recorded by its length
+and sha256 only, and never reaches a check or the judge; the draw's ``tokens.answer_output``
+leaves it out. An answer that still holds a ``<think>`` or ``</think>`` tag after the leading
+block was split off is lost as ``reasoning_mixed``, quoting the tag's position.
 
 The skill reached the model: where the lane reports input tokens, a with-skill draw whose
 reported input is below :data:`SKILL_REACHED_SHARE` of the skill's own size (o200k_base tokens)
@@ -36,7 +38,14 @@ from driftproof.run.endings import ending_reason
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import AttemptError, DrawId, Provider, Reply, repair_text
+from driftproof.run.providers.base import (
+    AttemptError,
+    DrawId,
+    Provider,
+    Reply,
+    mixed_reasoning_at,
+    repair_text,
+)
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
 from driftproof.run.suite import SuiteCase
 
@@ -253,22 +262,34 @@ class Drawer:
             )
             lose("refusal", reason, reply.text or None, refusal=refusal)
             return None
-        ending = reply.lost_class
+        ending = reply.ending_class(cfg.max_tokens)
         if ending == "truncated" and cfg.truncation == "lost":
-            n = reply.output_tokens
-            reason = (
-                (
-                    f"cut off at {n} output tokens"
-                    if n is not None
-                    else f"cut off at the output budget of {cfg.max_tokens} tokens"
-                )
-                + f" (stop reason {reply.ending}; budget {cfg.max_tokens});"
-                " the suite does not accept truncation"
-            )
+            n, budget, e = reply.output_tokens, cfg.max_tokens, reply.ending
+            if n is not None and n < budget:  # never "cut off at n" below the budget
+                cut = f"by the output budget of {budget} tokens (stop reason {e}; "
+                cut += f"{n} output tokens reported)"
+            elif n is not None:
+                cut = f"at {n} output tokens (stop reason {e}; budget {budget})"
+            else:
+                cut = f"at the output budget of {budget} tokens (stop reason {e}; budget {budget})"
+            reason = f"cut off {cut}; the suite does not accept truncation"
             lose("truncated", reason, reply.text or None)
             return None
+        if ending == "reasoning_mixed":
+            at = mixed_reasoning_at(reply.text) or 0
+            tag = "</think>" if reply.text.startswith("</think>", at) else "<think>"
+            lose(
+                ending,
+                f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
+                " (only a leading reasoning block is kept apart); reasoning is never graded",
+                reply.text or None,
+            )
+            return None
         if ending not in (None, "truncated"):
-            lose(ending, ending_reason(ending, reply.ending), reply.text or None)
+            why = ending_reason(
+                ending, reply.ending, output_tokens=reply.output_tokens, budget=cfg.max_tokens
+            )
+            lose(ending, why, reply.text or None)
             return None
         answer, reason, kind = reply.text, None, None
         if reply.capture is not None:
@@ -407,14 +428,21 @@ def _tokens(reply: Reply) -> dict[str, Any] | None:
     """The draw's ``tokens`` from what the lane reported, ``None`` when it reported neither
     count. A reported 0 input tokens is unrecorded (the prompt is never empty).
     ``answer_output`` is the output less its reported reasoning tokens; unknown when the reply
-    carried reasoning whose tokens were not reported apart, or were reported as 0 (D-19)."""
+    carried reasoning whose tokens were not reported apart, or were reported as 0, or reasoning
+    mixed into its answer (D-19)."""
     if reply.input_tokens == 0:
         reply.input_tokens = None
     if reply.input_tokens is None and reply.output_tokens is None:
         return None
     out, thought = reply.output_tokens, reply.reasoning_output
-    if out is None or (reply.reasoning and not thought):
-        answer = None  # reasoning seen, its tokens not reported apart (or reported as none)
+    if (
+        out is None
+        or (reply.reasoning and not thought)
+        or mixed_reasoning_at(reply.text) is not None
+    ):
+        # reasoning seen, its tokens not reported apart (or reported as none), or mixed into
+        # the answer
+        answer = None
     else:
         answer = max(0, out - (thought or 0))
     return {
@@ -449,16 +477,18 @@ def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> J.JudgeVerdict:
             "the judge refused: "
             + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300],
         )
-    ending = jr.lost_class
+    ending = jr.ending_class(budget)
     if ending == "truncated":
         n = jr.output_tokens
-        return J.JudgeVerdict(
-            None,
-            f"the judge was cut off at {n if n is not None else budget} output tokens "
-            f"(budget {budget}) before it recorded a grade",
+        at = (
+            f"by its output budget ({n} output tokens reported; budget {budget})"
+            if n is not None and n < budget
+            else f"at {n if n is not None else budget} output tokens (budget {budget})"
         )
+        return J.JudgeVerdict(None, f"the judge was cut off {at} before it recorded a grade")
     if ending is not None:
-        return J.JudgeVerdict(None, f"the judge's {ending_reason(ending, jr.ending)}")
+        why = ending_reason(ending, jr.ending, output_tokens=jr.output_tokens, budget=budget)
+        return J.JudgeVerdict(None, f"the judge's {why}")
     if jr.decision is not None:
         return J.parse_structured(case, jr.decision)
     if jr.channel in (None, "final_verdict"):

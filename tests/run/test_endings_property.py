@@ -165,7 +165,12 @@ def test_an_ending_outside_the_lanes_table_is_never_graded(lane, ending):
         assert rec["draw"]["score"] == 0.35 and len(judge.prompts) == 1
     else:
         assert judge.prompts == [] and rec["draw"]["score"] is None
-        assert rec["draw"]["lost"]["kind"] == lost_class(lane, reply.ending)
+        assert rec["draw"]["lost"]["kind"] == lost_class(
+            lane,
+            reply.ending,
+            output_tokens=USAGE_OUT,
+            budget=8192,  # RunConfig's default budget
+        )
 
 
 @settings(max_examples=60, deadline=None)
@@ -299,6 +304,42 @@ def test_reasoning_never_reaches_the_judge_a_check_or_the_answer_tokens(place, t
         assert tokens.get("answer_output") in (None, 40)
         if not tokens.get("reasoning_output"):
             assert tokens.get("answer_output") is None
+
+
+def _mixed(lane: str, at: int, thought: str, form: str) -> Reply:
+    """ANSWER with reasoning placed at ``at`` (a character offset after its start): a whole
+    ``<think>`` block, or a stray ``</think>`` after a leading block (split off as usual)."""
+    block = f"<think>{thought}</think>" if form == "block" else f"{thought}</think>"
+    text = ANSWER[:at] + block + ANSWER[at:]
+    if form == "stray":
+        text = f"<think>lead</think>{text}"
+    if lane == "anthropic two blocks":  # a whole block in a second text block
+        blocks = [
+            {"type": "text", "text": ANSWER},
+            {"type": "text", "text": f"<think>{thought}</think>"},
+        ]
+        return read_message({"model": "m", "content": blocks, "stop_reason": "end_turn"})
+    return {"chat": chat, "anthropic": anthropic, "claude": claude}[lane.split()[0]](
+        "end_turn" if lane != "chat" else "stop", text
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    lane=st.sampled_from(["chat", "anthropic", "claude", "anthropic two blocks"]),
+    at=st.integers(1, len(ANSWER)),
+    thought=thoughts,
+    form=st.sampled_from(["block", "stray"]),
+)
+def test_reasoning_mixed_into_the_answer_is_never_graded(lane, at, thought, form):
+    # D-19: only a leading block is split off; a think tag anywhere else loses the draw
+    reply = _mixed(lane, at, thought, form)
+    rec, judge = _draw(reply)
+    draw = rec["draw"]
+    assert judge.prompts == [] and draw["score"] is None and draw["checks"] in (None, [])
+    assert draw["lost"]["kind"] == "reasoning_mixed"
+    assert draw["lost"]["reason"].startswith("reasoning mixed into the answer: ")
+    assert draw["tokens"] is None or draw["tokens"].get("answer_output") is None
 
 
 @settings(max_examples=60, deadline=None)
