@@ -16,8 +16,10 @@ block was split off is lost as ``reasoning_mixed``, quoting the tag's position.
 
 The skill reached the model: where the lane reports input tokens, a with-skill draw whose
 reported input is below :data:`SKILL_REACHED_SHARE` of the skill's own size (o200k_base tokens)
-is lost as ``prompt_dropped``. A reported 0 input tokens (the prompt is never empty) is
-unrecorded, never 0. Every lost envelope keeps the usage and cost it reported.
+is lost as ``prompt_dropped``; its reason quotes the skill's size as the receipt records it
+(``skill.tokens``, ceil(characters / 4), D-14), the figure ``view`` shows. A reported 0 input
+tokens (the prompt is never empty) is unrecorded, never 0. Every lost envelope keeps the usage
+and cost it reported.
 """
 
 from __future__ import annotations
@@ -100,6 +102,9 @@ class Drawer:
         #: the skill's own size in o200k_base tokens, for the skill-reached check; ``None``
         #: (no check) for the offline lanes
         self.skill_tokens: int | None = None
+        #: the skill's size as the receipt records it (``skill.tokens``, ceil(characters / 4),
+        #: D-14): the one figure a lost reason quotes, as ``view`` does
+        self.skill_size: int | None = None
 
     def _attempt(self, lane: Provider) -> Callable[[], None]:
         def attempt() -> None:
@@ -244,7 +249,7 @@ class Drawer:
             lose(
                 "prompt_dropped",
                 f"the server dropped part of the prompt (reported {reply.input_tokens:,} input "
-                f"tokens; the skill alone is about {self.skill_tokens:,})",
+                f"tokens; the skill alone is about {self.skill_size or self.skill_tokens:,})",
                 reply.text or None,
             )
             return None

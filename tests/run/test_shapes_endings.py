@@ -408,8 +408,12 @@ def test_a_server_that_dropped_the_skill_loses_the_with_skill_draw(
     loopback, suite_file, tmp_path, monkeypatch, reported, lost
 ):
     # the skill is 2,000 repeats of " word" (one o200k_base token each) after a short front
-    # matter: about 2,010 tokens; 80% of it is about 1,608
+    # matter: about 2,010 tokens; 80% of it is about 1,608. Its 10,039 characters are
+    # ceil(10,039 / 4) = 2,510 tokens as the receipt records it: the figure the reason quotes
+    # and view shows
     monkeypatch.setattr(run_helpers, "SKILL_TEXT", BIG_SKILL)
+    from driftproof.render.sheet import sheet_text
+    from driftproof.view import sheet
 
     def shape(path, body, text):
         n = reported if body["messages"][0]["role"] == "system" else 60  # the baseline: the task
@@ -424,15 +428,14 @@ def test_a_server_that_dropped_the_skill_loses_the_with_skill_draw(
         m = skill.lost.reason
         assert m.startswith(
             "the server dropped part of the prompt (reported 1,500 input tokens; "
-            "the skill alone is about 2,0"
+            "the skill alone is about 2,510)"
         )
+        assert f"a skill of about {r.skill.tokens:,} tokens" in sheet_text(sheet(r))
     else:
         assert skill.score == 0.9
     assert r.arms.with_skill.input_tokens_median == reported
     # view: each arm's median input, the difference, the skill's size (characters ÷ 4), and
     # the lost class in words
-    from driftproof.render.sheet import sheet_text
-    from driftproof.view import sheet
 
     text = sheet_text(sheet(r))
     size = -(-len(BIG_SKILL) // 4)
