@@ -354,7 +354,8 @@ class Drawer:
 
     def _judge(self, case: SuiteCase, answer: str, rec: dict[str, Any]) -> list[dict[str, Any]]:
         """n judge samples of one answer, each graded through the judge lane's structured
-        channel; usage (with its cache and reasoning parts) summed into ``rec["judge_usage"]``."""
+        channel; usage (with its cache and reasoning parts) summed into ``rec["judge_usage"]``,
+        that of attempts that failed on a reply (a server abort, retried) included."""
         cfg = self.cfg
         samples: list[dict[str, Any]] = []
         usage = {
@@ -367,18 +368,46 @@ class Drawer:
         }
         system, user = J.judge_prompt(case, answer)
         schema = J.decision_schema(case)
+
+        def add(jr: Reply) -> None:
+            """Sum the usage one judge reply reported (a 0 input is unrecorded, never 0)."""
+            if jr.input_tokens == 0:  # a non-empty prompt: unrecorded, never 0
+                jr.input_tokens = None
+            if jr.input_tokens is not None or jr.output_tokens is not None:
+                usage["reported"] = True
+                usage["input"] += jr.input_tokens or 0
+                usage["output"] += jr.output_tokens or 0
+                usage["cache_read"] += jr.cache_read or 0
+                usage["cache_creation"] += jr.cache_creation or 0
+                usage["reasoning"] += jr.reasoning_output or 0
+
+        def counted(attempt: Callable[[], Reply]) -> Callable[[], Reply]:
+            """``attempt``, the usage of a reply it failed on (an abort) summed too."""
+
+            def run() -> Reply:
+                try:
+                    return attempt()
+                except AttemptError as exc:
+                    if exc.reply is not None:
+                        add(exc.reply)
+                    raise
+
+            return run
+
         for k in range(cfg.judge_samples):
             try:
                 jr = with_retries(
-                    _attempts(
-                        self.judge,
-                        DrawId(case.id, rec["arm"], rec["index"], sample=k),
-                        model=cfg.judge_model,
-                        system=system,
-                        prompt=user,
-                        timeout=cfg.judge_timeout,
-                        max_tokens=cfg.judge_max_tokens,
-                        schema=schema,
+                    counted(
+                        _attempts(
+                            self.judge,
+                            DrawId(case.id, rec["arm"], rec["index"], sample=k),
+                            model=cfg.judge_model,
+                            system=system,
+                            prompt=user,
+                            timeout=cfg.judge_timeout,
+                            max_tokens=cfg.judge_max_tokens,
+                            schema=schema,
+                        )
                     ),
                     policy=cfg.policy(),
                     sleep=self.sleep,
@@ -389,15 +418,7 @@ class Drawer:
                     judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000])
                 )
                 continue
-            if jr.input_tokens == 0:  # a non-empty prompt: unrecorded, never 0
-                jr.input_tokens = None
-            if jr.input_tokens is not None or jr.output_tokens is not None:
-                usage["reported"] = True
-                usage["input"] += jr.input_tokens or 0
-                usage["output"] += jr.output_tokens or 0
-                usage["cache_read"] += jr.cache_read or 0
-                usage["cache_creation"] += jr.cache_creation or 0
-                usage["reasoning"] += jr.reasoning_output or 0
+            add(jr)
             if jr.decision is None:
                 jr.text = self._repaired(rec, f"judge_reply/{k}", jr.text) or ""
                 reply = jr.text

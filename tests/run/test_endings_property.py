@@ -386,3 +386,28 @@ def test_run_help_prints_the_endings_table_and_the_skill_reached_check():
         "applies to the output budget only",
     ):
         assert needle in flat, needle
+
+
+def test_a_judge_attempt_that_ended_in_an_abort_keeps_its_usage():
+    # a compatible server aborts the first judge attempt after 300 input and 7 output tokens,
+    # then grades: the judge's usage is 300 + 300 input, 7 + 40 output tokens
+    class AbortOnce(Judge):
+        def attempt(self, call: Any) -> Reply:
+            first = not self.prompts
+            self.prompts.append(call.prompt)
+            if first:
+                return Reply("half a gra", input_tokens=300, output_tokens=7,
+                             lane="compatible", ending="abort")  # fmt: skip
+            return Reply(json.dumps(GRADE), input_tokens=300, output_tokens=40,
+                         lane="compatible", ending="stop", channel="final_verdict")  # fmt: skip
+
+    judge = AbortOnce()
+    cfg = RunConfig(model="m", judge_model="j", judge_samples=1, retry_delays=(0.0,))
+    d = Drawer(
+        {"c": CASE}, {"with_skill": "SKILL", "baseline": None}, cfg, Answering(), judge,
+        None, None, lambda s: None, Spend(None),
+    )  # fmt: skip
+    rec: dict[str, Any] = {"case": "c", "arm": "with_skill", "index": 0}
+    d._draw(CASE, "with_skill", 0, anthropic("end_turn", ANSWER), rec, [])
+    assert rec["draw"]["score"] == 0.35 and len(judge.prompts) == 2
+    assert (rec["judge_usage"]["input"], rec["judge_usage"]["output"]) == (600, 47)
