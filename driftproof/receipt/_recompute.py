@@ -20,7 +20,7 @@ here. Only what the evidence allows is recomputed:
   construction and the same system prompt sha256), as ``driftproof run --aa`` records it;
 * for a run (no ``provenance``, draws recorded; an import records its source's planned
   counts, an aggregates-only receipt none of its draws): a recorded
-  ``run.generations_per_arm`` is every arm's number of draws, and a recorded
+  ``run.generations_per_arm`` is every recorded arm's number of draws, and a recorded
   ``run.judge_samples_per_generation`` is the number of judge samples of every draw that
   was judged (a draw lost before judging has none).
 
@@ -75,7 +75,9 @@ def recompute_problems(r: Receipt, file: str) -> list[Problem]:
             arm = getattr(case.arms, name)
             if arm is not None:
                 out += _arm_problems(arm, f"/cases/{i}/arms/{name}", file)
-                out += _count_problems(r, arm, f"/cases/{i}/arms/{name}", file)
+                spec = getattr(r.arms, name)
+                if spec is None or spec.recorded:  # an arm not recorded holds no draws
+                    out += _count_problems(r, arm, f"/cases/{i}/arms/{name}", file)
     return out
 
 
