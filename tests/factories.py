@@ -72,6 +72,18 @@ def case(cid: str, with_skill: list[float | None], baseline: list[float | None])
     }
 
 
+def _uniform(cases: list[dict[str, Any]], *, draws: bool) -> int | None:
+    """As a run records them: the draws of every arm (``draws``), or the judge samples of every
+    judged draw, when they are all the same number; else ``None`` (with none: 3 draws, 1 sample)."""
+    arms = [a for c in cases for a in c["arms"].values() if a is not None]
+    if draws:
+        counts = {len(a["draws"]) for a in arms if a["draws"]} or {3}
+    else:
+        counts = {len(d["judge_samples"]) for a in arms for d in a["draws"] if d["judge_samples"]}
+        counts = counts or {1}
+    return counts.pop() if len(counts) == 1 else None
+
+
 def make_receipt(
     cases: list[dict[str, Any]],
     *,
@@ -92,8 +104,10 @@ def make_receipt(
         preset=preset,
         judge=kw.pop("judge", copy.deepcopy(JUDGE)),
         band_source=band_source,
-        generations_per_arm=kw.pop("generations_per_arm", 3),
-        judge_samples_per_generation=1,
+        generations_per_arm=kw.pop("generations_per_arm", _uniform(cases, draws=True)),
+        judge_samples_per_generation=kw.pop(
+            "judge_samples_per_generation", _uniform(cases, draws=False)
+        ),
         **kw,
     )
     return seal_document(doc)

@@ -60,7 +60,7 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     if raa is not None and not raa.run.aa:
         click.echo(
             f"error: {aa_path}: /run/aa: expected an A/A calibration (run --aa), found "
-            f"{raa.run.aa}",
+            + ("absent" if raa.run.aa is None else "false"),
             err=True,
         )
         raise SystemExit(EXIT_BAD_INPUT)

@@ -10,7 +10,19 @@ here. Only what the evidence allows is recomputed:
 * an arm's recorded spread (``generation.sd``) from its measured draw scores (D-2), when two
   or more were measured;
 * an arm's draw indexes: ``0 … n−1``, each once, so a deleted draw shows;
-* the level against the provider: a stub or simulated run is never TESTED.
+* the level against the provider: a stub or simulated run is never TESTED;
+* a judge sample is valid only without an invalid reason (D-1): one that carries both an
+  invalid reason and a score is refused (the writer never writes both);
+* a draw's ``tokens.answer_output`` is never more than its ``tokens.output``;
+* each arm's ``input_tokens_median`` (receipt ``arms``) as the run writes it: the median of the
+  provider-counted input tokens of every draw of that arm, null when there are none;
+* an A/A calibration (``run.aa``): its baseline arm was built as its with-skill arm (the same
+  construction and the same system prompt sha256), as ``driftproof run --aa`` records it;
+* for a run (no ``provenance``, draws recorded; an import records its source's planned
+  counts, an aggregates-only receipt none of its draws): a recorded
+  ``run.generations_per_arm`` is every recorded arm's number of draws, and a recorded
+  ``run.judge_samples_per_generation`` is the number of judge samples of every draw that
+  was judged (a draw lost before judging has none).
 
 The seal (D-12) only says the bytes are the ones sealed; anyone can seal again. These checks
 catch a receipt that disagrees with itself, not one forged consistently.
@@ -19,6 +31,7 @@ catch a receipt that disagrees with itself, not one forged consistently.
 from __future__ import annotations
 
 import math
+import statistics
 
 from driftproof.errors import Problem
 from driftproof.receipt._model import CaseArm, Receipt
@@ -56,11 +69,94 @@ def recompute_problems(r: Receipt, file: str) -> list[Problem]:
                 "model and is never TESTED",
             )
         )
+    out += _run_problems(r, file)
     for i, case in enumerate(r.cases):
         for name in _ARMS:
             arm = getattr(case.arms, name)
             if arm is not None:
                 out += _arm_problems(arm, f"/cases/{i}/arms/{name}", file)
+                spec = getattr(r.arms, name)
+                if spec is None or spec.recorded:  # an arm not recorded holds no draws
+                    out += _count_problems(r, arm, f"/cases/{i}/arms/{name}", file)
+    return out
+
+
+def _run_problems(r: Receipt, file: str) -> list[Problem]:
+    """The receipt-wide records: the A/A flag against the arms' construction, and each arm's
+    median reported input tokens against its draws."""
+    out: list[Problem] = []
+    skill, base = r.arms.with_skill, r.arms.baseline
+    if r.run.aa and (
+        base.construction != skill.construction
+        or base.system_prompt_sha256 != skill.system_prompt_sha256
+    ):
+        out.append(
+            Problem(
+                file,
+                "/run/aa",
+                "expected null: an A/A calibration builds its baseline arm as its with-skill "
+                "arm (the same construction and system prompt sha256 in arms), and this "
+                "receipt's baseline arm was built otherwise",
+            )
+        )
+    for name in _ARMS:
+        spec = getattr(r.arms, name, None)
+        if spec is None or spec.input_tokens_median is None:
+            continue
+        inputs = [
+            d.tokens.input
+            for c in r.cases
+            if getattr(c.arms, name) is not None
+            for d in getattr(c.arms, name).draws
+            if d.tokens is not None
+            and d.tokens.counted_by == "provider"
+            and d.tokens.input is not None
+        ]
+        median = statistics.median(inputs) if inputs else None
+        if median != spec.input_tokens_median:
+            said = (
+                "null: no draw of the arm reports provider-counted input tokens"
+                if median is None
+                else f"{median:g}, the median of the provider-counted input tokens of the "
+                f"arm's {len(inputs)} draws reporting them"
+            )
+            out.append(
+                Problem(
+                    file,
+                    f"/arms/{name}/input_tokens_median",
+                    f"expected {said}, found {spec.input_tokens_median}",
+                )
+            )
+    return out
+
+
+def _count_problems(r: Receipt, arm: CaseArm, base: str, file: str) -> list[Problem]:
+    """A run's recorded draws per arm and judge samples per judged draw against the arm."""
+    if r.provenance is not None or r.uncertainty_unavailable is not None:
+        return []
+    out: list[Problem] = []
+    n = r.run.generations_per_arm
+    contiguous = sorted(d.index for d in arm.draws) == list(range(len(arm.draws)))
+    if n is not None and len(arm.draws) != n and contiguous:  # else the indexes name it
+        out.append(
+            Problem(
+                file,
+                f"{base}/draws",
+                f"expected {n} draws, the draws per arm in /run/generations_per_arm; found "
+                f"{len(arm.draws)}",
+            )
+        )
+    k = r.run.judge_samples_per_generation
+    for j, d in enumerate(arm.draws):
+        if k is not None and d.judge_samples and len(d.judge_samples) != k:
+            out.append(
+                Problem(
+                    file,
+                    f"{base}/draws/{j}/judge_samples",
+                    f"expected {k} judge sample{'s' if k != 1 else ''}, the judge samples per "
+                    f"draw in /run/judge_samples_per_generation; found {len(d.judge_samples)}",
+                )
+            )
     return out
 
 
@@ -80,7 +176,29 @@ def _arm_problems(arm: CaseArm, base: str, file: str) -> list[Problem]:
             )
         )
     for j, d in enumerate(arm.draws):
-        valid = [s.score for s in d.judge_samples if s.score is not None]
+        for k, s in enumerate(d.judge_samples):
+            if s.invalid_reason is not None and s.score is not None:
+                out.append(
+                    Problem(
+                        file,
+                        f"{base}/draws/{j}/judge_samples/{k}/score",
+                        "expected null: a judge sample with an invalid reason holds no score",
+                    )
+                )
+        t = d.tokens
+        if t is not None and t.answer_output is not None and t.output is not None:
+            if t.answer_output > t.output:
+                out.append(
+                    Problem(
+                        file,
+                        f"{base}/draws/{j}/tokens/answer_output",
+                        f"expected at most {t.output}, the draw's output tokens "
+                        f"(/tokens/output); found {t.answer_output}",
+                    )
+                )
+        valid = [
+            s.score for s in d.judge_samples if s.score is not None and s.invalid_reason is None
+        ]
         where = f"{base}/draws/{j}/score"
         if d.score is not None and d.judge_samples and not valid:
             out.append(

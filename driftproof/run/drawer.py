@@ -8,14 +8,18 @@ a draw's score: the mean of its valid judge samples).
 
 A finished answer (D-19): a reply is graded only when its lane's ending is complete
 (:mod:`.endings`); any other ending is a lost draw of its class, the output budget's
-(``truncated``) excepted when the suite accepts truncation. Reasoning the lane kept apart is
-recorded by its length and sha256 only, and never reaches a check or the judge; the draw's
-``tokens.answer_output`` leaves it out.
+(``truncated``) excepted when the suite accepts truncation; a Chat ``length`` is read against
+the requested budget (:mod:`.endings`). Reasoning the lane kept apart is recorded by its length
+and sha256 only, and never reaches a check or the judge; the draw's ``tokens.answer_output``
+leaves it out. An answer that still holds a ``<think>`` or ``</think>`` tag after the leading
+block was split off is lost as ``reasoning_mixed``, quoting the tag's position.
 
 The skill reached the model: where the lane reports input tokens, a with-skill draw whose
 reported input is below :data:`SKILL_REACHED_SHARE` of the skill's own size (o200k_base tokens)
-is lost as ``prompt_dropped``. A reported 0 input tokens (the prompt is never empty) is
-unrecorded, never 0. Every lost envelope keeps the usage and cost it reported.
+is lost as ``prompt_dropped``; its reason quotes the skill's size as the receipt records it
+(``skill.tokens``, ceil(characters / 4), D-14), the figure ``view`` shows. A reported 0 input
+tokens (the prompt is never empty) is unrecorded, never 0. Every lost envelope keeps the usage
+and cost it reported.
 """
 
 from __future__ import annotations
@@ -36,7 +40,14 @@ from driftproof.run.endings import ending_reason
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import AttemptError, DrawId, Provider, Reply, repair_text
+from driftproof.run.providers.base import (
+    AttemptError,
+    DrawId,
+    Provider,
+    Reply,
+    mixed_reasoning_at,
+    repair_text,
+)
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
 from driftproof.run.suite import SuiteCase
 
@@ -91,6 +102,9 @@ class Drawer:
         #: the skill's own size in o200k_base tokens, for the skill-reached check; ``None``
         #: (no check) for the offline lanes
         self.skill_tokens: int | None = None
+        #: the skill's size as the receipt records it (``skill.tokens``, ceil(characters / 4),
+        #: D-14): the one figure a lost reason quotes, as ``view`` does
+        self.skill_size: int | None = None
 
     def _attempt(self, lane: Provider) -> Callable[[], None]:
         def attempt() -> None:
@@ -235,7 +249,7 @@ class Drawer:
             lose(
                 "prompt_dropped",
                 f"the server dropped part of the prompt (reported {reply.input_tokens:,} input "
-                f"tokens; the skill alone is about {self.skill_tokens:,})",
+                f"tokens; the skill alone is about {self.skill_size or self.skill_tokens:,})",
                 reply.text or None,
             )
             return None
@@ -253,22 +267,34 @@ class Drawer:
             )
             lose("refusal", reason, reply.text or None, refusal=refusal)
             return None
-        ending = reply.lost_class
+        ending = reply.ending_class(cfg.max_tokens)
         if ending == "truncated" and cfg.truncation == "lost":
-            n = reply.output_tokens
-            reason = (
-                (
-                    f"cut off at {n} output tokens"
-                    if n is not None
-                    else f"cut off at the output budget of {cfg.max_tokens} tokens"
-                )
-                + f" (stop reason {reply.ending}; budget {cfg.max_tokens});"
-                " the suite does not accept truncation"
-            )
+            n, budget, e = reply.output_tokens, cfg.max_tokens, reply.ending
+            if n is not None and n < budget:  # never "cut off at n" below the budget
+                cut = f"by the output budget of {budget} tokens (stop reason {e}; "
+                cut += f"{n} output tokens reported)"
+            elif n is not None:
+                cut = f"at {n} output tokens (stop reason {e}; budget {budget})"
+            else:
+                cut = f"at the output budget of {budget} tokens (stop reason {e}; budget {budget})"
+            reason = f"cut off {cut}; the suite does not accept truncation"
             lose("truncated", reason, reply.text or None)
             return None
+        if ending == "reasoning_mixed":
+            at = mixed_reasoning_at(reply.text) or 0
+            tag = "</think>" if reply.text.startswith("</think>", at) else "<think>"
+            lose(
+                ending,
+                f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
+                " (only a leading reasoning block is kept apart); reasoning is never graded",
+                reply.text or None,
+            )
+            return None
         if ending not in (None, "truncated"):
-            lose(ending, ending_reason(ending, reply.ending), reply.text or None)
+            why = ending_reason(
+                ending, reply.ending, output_tokens=reply.output_tokens, budget=cfg.max_tokens
+            )
+            lose(ending, why, reply.text or None)
             return None
         answer, reason, kind = reply.text, None, None
         if reply.capture is not None:
@@ -328,7 +354,8 @@ class Drawer:
 
     def _judge(self, case: SuiteCase, answer: str, rec: dict[str, Any]) -> list[dict[str, Any]]:
         """n judge samples of one answer, each graded through the judge lane's structured
-        channel; usage (with its cache and reasoning parts) summed into ``rec["judge_usage"]``."""
+        channel; usage (with its cache and reasoning parts) summed into ``rec["judge_usage"]``,
+        that of attempts that failed on a reply (a server abort, retried) included."""
         cfg = self.cfg
         samples: list[dict[str, Any]] = []
         usage = {
@@ -341,18 +368,46 @@ class Drawer:
         }
         system, user = J.judge_prompt(case, answer)
         schema = J.decision_schema(case)
+
+        def add(jr: Reply) -> None:
+            """Sum the usage one judge reply reported (a 0 input is unrecorded, never 0)."""
+            if jr.input_tokens == 0:  # a non-empty prompt: unrecorded, never 0
+                jr.input_tokens = None
+            if jr.input_tokens is not None or jr.output_tokens is not None:
+                usage["reported"] = True
+                usage["input"] += jr.input_tokens or 0
+                usage["output"] += jr.output_tokens or 0
+                usage["cache_read"] += jr.cache_read or 0
+                usage["cache_creation"] += jr.cache_creation or 0
+                usage["reasoning"] += jr.reasoning_output or 0
+
+        def counted(attempt: Callable[[], Reply]) -> Callable[[], Reply]:
+            """``attempt``, the usage of a reply it failed on (an abort) summed too."""
+
+            def run() -> Reply:
+                try:
+                    return attempt()
+                except AttemptError as exc:
+                    if exc.reply is not None:
+                        add(exc.reply)
+                    raise
+
+            return run
+
         for k in range(cfg.judge_samples):
             try:
                 jr = with_retries(
-                    _attempts(
-                        self.judge,
-                        DrawId(case.id, rec["arm"], rec["index"], sample=k),
-                        model=cfg.judge_model,
-                        system=system,
-                        prompt=user,
-                        timeout=cfg.judge_timeout,
-                        max_tokens=cfg.judge_max_tokens,
-                        schema=schema,
+                    counted(
+                        _attempts(
+                            self.judge,
+                            DrawId(case.id, rec["arm"], rec["index"], sample=k),
+                            model=cfg.judge_model,
+                            system=system,
+                            prompt=user,
+                            timeout=cfg.judge_timeout,
+                            max_tokens=cfg.judge_max_tokens,
+                            schema=schema,
+                        )
                     ),
                     policy=cfg.policy(),
                     sleep=self.sleep,
@@ -363,15 +418,7 @@ class Drawer:
                     judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000])
                 )
                 continue
-            if jr.input_tokens == 0:  # a non-empty prompt: unrecorded, never 0
-                jr.input_tokens = None
-            if jr.input_tokens is not None or jr.output_tokens is not None:
-                usage["reported"] = True
-                usage["input"] += jr.input_tokens or 0
-                usage["output"] += jr.output_tokens or 0
-                usage["cache_read"] += jr.cache_read or 0
-                usage["cache_creation"] += jr.cache_creation or 0
-                usage["reasoning"] += jr.reasoning_output or 0
+            add(jr)
             if jr.decision is None:
                 jr.text = self._repaired(rec, f"judge_reply/{k}", jr.text) or ""
                 reply = jr.text
@@ -407,14 +454,21 @@ def _tokens(reply: Reply) -> dict[str, Any] | None:
     """The draw's ``tokens`` from what the lane reported, ``None`` when it reported neither
     count. A reported 0 input tokens is unrecorded (the prompt is never empty).
     ``answer_output`` is the output less its reported reasoning tokens; unknown when the reply
-    carried reasoning whose tokens were not reported apart, or were reported as 0 (D-19)."""
+    carried reasoning whose tokens were not reported apart, or were reported as 0, or reasoning
+    mixed into its answer (D-19)."""
     if reply.input_tokens == 0:
         reply.input_tokens = None
     if reply.input_tokens is None and reply.output_tokens is None:
         return None
     out, thought = reply.output_tokens, reply.reasoning_output
-    if out is None or (reply.reasoning and not thought):
-        answer = None  # reasoning seen, its tokens not reported apart (or reported as none)
+    if (
+        out is None
+        or (reply.reasoning and not thought)
+        or mixed_reasoning_at(reply.text) is not None
+    ):
+        # reasoning seen, its tokens not reported apart (or reported as none), or mixed into
+        # the answer
+        answer = None
     else:
         answer = max(0, out - (thought or 0))
     return {
@@ -449,16 +503,18 @@ def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> J.JudgeVerdict:
             "the judge refused: "
             + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300],
         )
-    ending = jr.lost_class
+    ending = jr.ending_class(budget)
     if ending == "truncated":
         n = jr.output_tokens
-        return J.JudgeVerdict(
-            None,
-            f"the judge was cut off at {n if n is not None else budget} output tokens "
-            f"(budget {budget}) before it recorded a grade",
+        at = (
+            f"by its output budget ({n} output tokens reported; budget {budget})"
+            if n is not None and n < budget
+            else f"at {n if n is not None else budget} output tokens (budget {budget})"
         )
+        return J.JudgeVerdict(None, f"the judge was cut off {at} before it recorded a grade")
     if ending is not None:
-        return J.JudgeVerdict(None, f"the judge's {ending_reason(ending, jr.ending)}")
+        why = ending_reason(ending, jr.ending, output_tokens=jr.output_tokens, budget=budget)
+        return J.JudgeVerdict(None, f"the judge's {why}")
     if jr.decision is not None:
         return J.parse_structured(case, jr.decision)
     if jr.channel in (None, "final_verdict"):

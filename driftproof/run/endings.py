@@ -8,6 +8,13 @@ draw with a class (:data:`CLASSES`): the ending's own class where the lane's tab
 else ``unknown_ending``, quoting the provider's value. The suite's ``truncation: accepted``
 applies to the output-budget class (kind ``truncated``) only.
 
+On Chat Completions (OpenAI's and compatible servers') ``length`` names any length stop: vLLM,
+Ollama and llama.cpp also answer ``length`` when the prompt and the answer filled the context
+window. There it is an output-budget cut only when the reported output tokens reach
+:data:`BUDGET_REACHED_SHARE` of the requested budget; well below it, it is the context window;
+with no output tokens reported it cannot be told apart and is lost as ``length_unknown``
+(fail closed, D-19).
+
 Ending strings are the provider's own values: Anthropic ``stop_reason``; Chat ``finish_reason``;
 Responses ``status``, ``incomplete:<incomplete_details.reason>`` when incomplete, and
 ``completed:<item type>`` when a completed response holds a tool call and no final message;
@@ -20,8 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = [
+    "BUDGET_REACHED_SHARE",
     "CLASSES",
     "LANES",
+    "LENGTH_CHECKED",
     "Lane",
     "TRANSIENT",
     "UNKNOWN",
@@ -43,12 +52,25 @@ CLASSES: dict[str, str] = {
     "content_filter": "content filter",
     "refusal": "refusal",
     "tool_call": "tool call with no answer",
+    "length_unknown": "length stop (the context window or the output budget: the server did "
+    "not report its output tokens)",
+    "reasoning_mixed": "reasoning mixed into the answer",
     UNKNOWN: "unknown ending",
 }
 
 #: Classes a retry may cure: the attempt fails as transient and is retried within the
 #: attempt budget (vLLM's ``abort`` after a server-side preemption or timeout).
 TRANSIENT = frozenset({"server_abort"})
+
+#: Lanes whose ``length`` ending is read against the reported output tokens (see above).
+LENGTH_CHECKED = frozenset({"chat", "compatible"})
+
+#: A ``length`` stop on :data:`LENGTH_CHECKED` lanes is the output budget only when the reply
+#: reported at least this share of the requested budget as output tokens. A server counts its
+#: output against the budget it was sent with its own tokenizer, so a budget cut reports the
+#: budget itself; the 10% margin absorbs servers that count a special token apart, and a
+#: context-window stop (the prompt filled the window) reports far less.
+BUDGET_REACHED_SHARE = 0.9
 
 
 @dataclass(frozen=True)
@@ -124,10 +146,20 @@ LANES: dict[str, Lane] = {
 }
 
 
-def lost_class(lane: str, ending: str | None, *, judge: bool = False) -> str | None:
+def lost_class(
+    lane: str,
+    ending: str | None,
+    *,
+    judge: bool = False,
+    output_tokens: int | None = None,
+    budget: int | None = None,
+) -> str | None:
     """The class of ``ending`` on ``lane``: ``None`` when it means a complete final answer
     (for ``judge``, a complete structured decision), else a key of :data:`CLASSES`.
-    A missing ending (``None``) is never complete: ``unknown_ending``.
+    A missing ending (``None``) is never complete: ``unknown_ending``. On
+    :data:`LENGTH_CHECKED` lanes a ``truncated`` ending is the output budget only when
+    ``output_tokens`` (reported) reach :data:`BUDGET_REACHED_SHARE` of ``budget`` (requested,
+    tokens); below it ``context_window``; either unknown, ``length_unknown``.
 
     Raises:
         KeyError: ``lane`` is not a key of :data:`LANES`.
@@ -135,14 +167,20 @@ def lost_class(lane: str, ending: str | None, *, judge: bool = False) -> str | N
     t = LANES[lane]
     if ending is not None and ending in (t.judge_complete if judge else t.complete):
         return None
-    return t.classes.get(ending or "", UNKNOWN)
+    cls = t.classes.get(ending or "", UNKNOWN)
+    if cls == "truncated" and lane in LENGTH_CHECKED:
+        if output_tokens is None or budget is None:
+            return "length_unknown"
+        if output_tokens < BUDGET_REACHED_SHARE * budget:
+            return "context_window"
+    return cls
 
 
 def table_lines() -> list[str]:
     """The endings table in plain words, one line per lane and class (printed by
     ``run --help`` and the README)."""
     out = []
-    for t in LANES.values():
+    for key, t in LANES.items():
         out.append(f"{t.title}: complete on {', '.join(t.complete)}")
         if t.judge_complete != t.complete:
             out.append(f"  a judge's grade: complete on {', '.join(t.judge_complete)}")
@@ -151,12 +189,24 @@ def table_lines() -> list[str]:
             by_class.setdefault(cls, []).append(ending)
         for cls, endings in by_class.items():
             out.append(f"  {CLASSES[cls]}: {', '.join(endings)}")
+        if key in LENGTH_CHECKED:
+            out.append(
+                "  length is the output budget only when the reply reports at least "
+                f"{BUDGET_REACHED_SHARE:.0%} of the budget as output tokens; well below it, the "
+                "context window; with no output tokens reported, an unknown length stop"
+            )
         out.append("  any other ending: unknown ending, the provider's value quoted")
     return out
 
 
-def ending_reason(cls: str, ending: str | None) -> str:
+def ending_reason(
+    cls: str, ending: str | None, *, output_tokens: int | None = None, budget: int | None = None
+) -> str:
     """Why a reply of class ``cls`` is lost, quoting the provider's ``ending`` (untrusted:
-    clipped to 100 characters)."""
+    clipped to 100 characters); a ``length`` read as the context window states the reported
+    ``output_tokens`` against the requested ``budget``."""
     said = "no ending" if ending is None else repr(ending[:100])
-    return f"{CLASSES[cls]}: the reply ended with {said}, not as a complete final answer"
+    why = f"{CLASSES[cls]}: the reply ended with {said}"
+    if cls == "context_window" and ending == "length" and output_tokens is not None and budget:
+        why += f" after {output_tokens:,} output tokens, well below the output budget of {budget:,}"
+    return why + ", not as a complete final answer"

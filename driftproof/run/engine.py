@@ -189,9 +189,10 @@ def run_suite(
         {c.id: c for c in cases}, systems, cfg, provider, judge, journal, counter, sleep, spend
     )
     if provider.surface is not None:  # the offline lanes' replies report no real input
+        from driftproof.receipt import skill_tokens
         from driftproof.tokens import count_tokens
 
-        drawer.skill_tokens = count_tokens(skill_text)
+        drawer.skill_tokens, drawer.skill_size = count_tokens(skill_text), skill_tokens(skill_text)
     done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
     cells = [(c.id, arm) for c in cases for arm in systems]
     stopped = None

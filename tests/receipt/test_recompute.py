@@ -47,7 +47,9 @@ def _doc() -> dict[str, Any]:
         "threshold": None,
         "arms": arms,
     }
-    return make_receipt([case])
+    doc = make_receipt([case])
+    doc["run"]["judge_samples_per_generation"] = 3  # three samples per draw, as the run records
+    return doc
 
 
 def _bytes(doc: dict[str, Any]) -> bytes:
@@ -145,3 +147,89 @@ def test_draws_without_judge_samples_have_nothing_to_recompute() -> None:
             d["score"] = 0.9
     r = parse_receipt(_bytes(doc), "t.json")
     assert r.cases[0].arms.baseline.draws[0].score == 0.9
+
+
+def test_an_aa_flag_on_a_receipt_whose_baseline_ran_bare_is_refused() -> None:
+    # run --aa builds both arms as "skill" with the skill's system prompt; a bare baseline with
+    # no system prompt is a plain run, and diff --aa would read it as a calibration
+    doc = _doc()
+    doc["arms"]["with_skill"].update(construction="skill", system_prompt_sha256="a" * 64)
+    doc["arms"]["baseline"].update(construction="bare", system_prompt_sha256=None)
+    assert parse_receipt(_bytes(doc), "t.json").run.aa is None
+    doc["run"]["aa"] = True
+    assert [p.pointer for p in _refused(doc).problems] == ["/run/aa"]
+    doc["arms"]["baseline"].update(construction="skill", system_prompt_sha256="a" * 64)
+    assert parse_receipt(_bytes(doc), "t.json").run.aa is True
+
+
+def test_a_judge_sample_with_an_invalid_reason_and_a_score_is_refused() -> None:
+    # never valid (D-1): the writer records no score beside an invalid reason
+    doc = _doc()
+    s = doc["cases"][0]["arms"]["with_skill"]["draws"][0]["judge_samples"][0]
+    s["invalid_reason"] = "the reply reports another model"
+    err = _refused(doc)
+    assert err.problems[0].pointer == "/cases/0/arms/with_skill/draws/0/judge_samples/0/score"
+
+
+def test_the_median_input_tokens_of_an_arm_is_recomputed_from_its_draws() -> None:
+    # with-skill inputs 400, 465, 470 → median 465; baseline reports none → null
+    doc = _doc()
+    for d, n in zip(doc["cases"][0]["arms"]["with_skill"]["draws"], (470, 400, 465), strict=True):
+        d["tokens"] = {"input": n, "output": 20, "counted_by": "provider"}
+    doc["arms"]["with_skill"]["input_tokens_median"] = 465
+    assert parse_receipt(_bytes(doc), "t.json").arms.with_skill.input_tokens_median == 465
+    doc["arms"]["with_skill"]["input_tokens_median"] = 5
+    doc["arms"]["baseline"]["input_tokens_median"] = 120
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == [
+        "/arms/with_skill/input_tokens_median",
+        "/arms/baseline/input_tokens_median",
+    ]
+    assert "expected 465" in err.problems[0].message
+    assert "expected null" in err.problems[1].message
+
+
+def test_answer_tokens_above_the_output_tokens_are_refused() -> None:
+    doc = _doc()
+    d = doc["cases"][0]["arms"]["with_skill"]["draws"][1]
+    d["tokens"] = {"input": 300, "output": 20, "counted_by": "provider", "answer_output": 20}
+    parse_receipt(_bytes(doc), "t.json")
+    d["tokens"]["answer_output"] = 21
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == [
+        "/cases/0/arms/with_skill/draws/1/tokens/answer_output"
+    ]
+    assert "expected at most 20" in err.problems[0].message
+
+
+def test_a_runs_draw_and_sample_counts_are_checked_against_the_draws() -> None:
+    # three draws per arm, three judge samples per draw (_doc)
+    doc = _doc()
+    doc["run"]["generations_per_arm"] = 4
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == [
+        "/cases/0/arms/with_skill/draws",
+        "/cases/0/arms/baseline/draws",
+    ]
+    assert "expected 4 draws" in err.problems[0].message
+    doc = _doc()
+    d = doc["cases"][0]["arms"]["baseline"]["draws"][1]
+    del d["judge_samples"][2]  # [.5 .5 .5] keeps mean .5: only the count shows the deletion
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == ["/cases/0/arms/baseline/draws/1/judge_samples"]
+    assert "expected 3 judge samples" in err.problems[0].message
+
+
+def test_an_imports_planned_counts_are_not_held_to_its_draws() -> None:
+    # an import records its source's planned attempts; it guarantees nothing about the draws
+    doc = _doc()
+    doc["run"]["generations_per_arm"] = 4
+    doc["run"]["judge_samples_per_generation"] = 5
+    doc["provenance"] = {
+        "tool": "nvidia-skill-evaluator",
+        "tool_version": None,
+        "document": "results.json",
+        "document_sha256": "2" * 64,
+        "unrecorded": [],
+    }
+    parse_receipt(_bytes(doc), "t.json")

@@ -165,7 +165,12 @@ def test_an_ending_outside_the_lanes_table_is_never_graded(lane, ending):
         assert rec["draw"]["score"] == 0.35 and len(judge.prompts) == 1
     else:
         assert judge.prompts == [] and rec["draw"]["score"] is None
-        assert rec["draw"]["lost"]["kind"] == lost_class(lane, reply.ending)
+        assert rec["draw"]["lost"]["kind"] == lost_class(
+            lane,
+            reply.ending,
+            output_tokens=USAGE_OUT,
+            budget=8192,  # RunConfig's default budget
+        )
 
 
 @settings(max_examples=60, deadline=None)
@@ -301,6 +306,42 @@ def test_reasoning_never_reaches_the_judge_a_check_or_the_answer_tokens(place, t
             assert tokens.get("answer_output") is None
 
 
+def _mixed(lane: str, at: int, thought: str, form: str) -> Reply:
+    """ANSWER with reasoning placed at ``at`` (a character offset after its start): a whole
+    ``<think>`` block, or a stray ``</think>`` after a leading block (split off as usual)."""
+    block = f"<think>{thought}</think>" if form == "block" else f"{thought}</think>"
+    text = ANSWER[:at] + block + ANSWER[at:]
+    if form == "stray":
+        text = f"<think>lead</think>{text}"
+    if lane == "anthropic two blocks":  # a whole block in a second text block
+        blocks = [
+            {"type": "text", "text": ANSWER},
+            {"type": "text", "text": f"<think>{thought}</think>"},
+        ]
+        return read_message({"model": "m", "content": blocks, "stop_reason": "end_turn"})
+    return {"chat": chat, "anthropic": anthropic, "claude": claude}[lane.split()[0]](
+        "end_turn" if lane != "chat" else "stop", text
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    lane=st.sampled_from(["chat", "anthropic", "claude", "anthropic two blocks"]),
+    at=st.integers(1, len(ANSWER)),
+    thought=thoughts,
+    form=st.sampled_from(["block", "stray"]),
+)
+def test_reasoning_mixed_into_the_answer_is_never_graded(lane, at, thought, form):
+    # D-19: only a leading block is split off; a think tag anywhere else loses the draw
+    reply = _mixed(lane, at, thought, form)
+    rec, judge = _draw(reply)
+    draw = rec["draw"]
+    assert judge.prompts == [] and draw["score"] is None and draw["checks"] in (None, [])
+    assert draw["lost"]["kind"] == "reasoning_mixed"
+    assert draw["lost"]["reason"].startswith("reasoning mixed into the answer: ")
+    assert draw["tokens"] is None or draw["tokens"].get("answer_output") is None
+
+
 @settings(max_examples=60, deadline=None)
 @given(thought=thoughts)
 def test_a_judge_grade_is_read_from_its_final_answer_only(thought):
@@ -345,3 +386,28 @@ def test_run_help_prints_the_endings_table_and_the_skill_reached_check():
         "applies to the output budget only",
     ):
         assert needle in flat, needle
+
+
+def test_a_judge_attempt_that_ended_in_an_abort_keeps_its_usage():
+    # a compatible server aborts the first judge attempt after 300 input and 7 output tokens,
+    # then grades: the judge's usage is 300 + 300 input, 7 + 40 output tokens
+    class AbortOnce(Judge):
+        def attempt(self, call: Any) -> Reply:
+            first = not self.prompts
+            self.prompts.append(call.prompt)
+            if first:
+                return Reply("half a gra", input_tokens=300, output_tokens=7,
+                             lane="compatible", ending="abort")  # fmt: skip
+            return Reply(json.dumps(GRADE), input_tokens=300, output_tokens=40,
+                         lane="compatible", ending="stop", channel="final_verdict")  # fmt: skip
+
+    judge = AbortOnce()
+    cfg = RunConfig(model="m", judge_model="j", judge_samples=1, retry_delays=(0.0,))
+    d = Drawer(
+        {"c": CASE}, {"with_skill": "SKILL", "baseline": None}, cfg, Answering(), judge,
+        None, None, lambda s: None, Spend(None),
+    )  # fmt: skip
+    rec: dict[str, Any] = {"case": "c", "arm": "with_skill", "index": 0}
+    d._draw(CASE, "with_skill", 0, anthropic("end_turn", ANSWER), rec, [])
+    assert rec["draw"]["score"] == 0.35 and len(judge.prompts) == 2
+    assert (rec["judge_usage"]["input"], rec["judge_usage"]["output"]) == (600, 47)

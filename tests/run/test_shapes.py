@@ -38,6 +38,19 @@ def test_anthropic_max_tokens_is_a_lost_draw_cut_off_at_n_tokens(loopback, suite
     assert (r.run.max_output_tokens, r.run.truncation) == (20, "lost")
 
 
+def test_a_budget_cut_below_the_budget_never_reads_cut_off_at_n(loopback, suite_file, tmp_path):
+    # max_tokens reported after 20 output tokens at a budget of 8,192: saying "cut off at 20"
+    # beside "budget 8192" contradicts itself
+    loopback.script.shape = _answers(lambda p, b, t: (200, _message(t[:30], stop="max_tokens"), {}))
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert d.lost.kind == "truncated"
+        assert d.lost.reason == (
+            "cut off by the output budget of 8192 tokens (stop reason max_tokens; 20 output "
+            "tokens reported); the suite does not accept truncation"
+        )
+
+
 def test_a_suite_that_accepts_truncation_grades_the_cut_off_answer(loopback, suite_file, tmp_path):
     loopback.script.shape = _answers(lambda p, b, t: (200, _message(t, stop="max_tokens"), {}))
     r, _ = _mini(tmp_path, suite_file, suite={**ONE, "truncation": "accepted"})

@@ -236,6 +236,82 @@ def test_chat_endings_that_are_not_stop_are_lost_by_class(
         assert d.score is None and d.lost.kind == kind and d.refusal is None
 
 
+def test_vllm_length_at_a_full_context_window_is_never_an_accepted_truncation(
+    loopback, suite_file, tmp_path
+):
+    # a 4,096-token context: 4,090 prompt tokens leave room for 6, far from the 8,192 budget
+    usage = {"prompt_tokens": 4090, "completion_tokens": 6, "total_tokens": 4096}
+    loopback.script.shape = _answers(
+        lambda p, b, t: (
+            200,
+            _chat("fix(http): retry 429 and the context ran o", finish="length", usage=usage),
+            {},
+        )
+    )
+    r, _ = _mini(
+        tmp_path, suite_file, "openai", "api", lane=_openai_lane(compatible=True),
+        suite={**ONE, "truncation": "accepted"},
+    )  # fmt: skip
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == [] and d.lost.kind == "context_window"
+        assert d.lost.reason == (
+            "context window: the reply ended with 'length' after 6 output tokens, well below "
+            "the output budget of 8,192, not as a complete final answer"
+        )
+
+
+def test_a_length_stop_without_output_tokens_cannot_be_told_apart_and_is_lost(
+    loopback, suite_file, tmp_path
+):
+    def shape(path, body, text):
+        c = _chat(text[:20], finish="length")
+        del c["usage"]
+        return 200, c, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(
+        tmp_path, suite_file, "openai", "api", lane=_openai_lane(compatible=True),
+        suite={**ONE, "truncation": "accepted"},
+    )  # fmt: skip
+    for d in _draws(r):
+        assert d.score is None and d.lost.kind == "length_unknown"
+        assert d.lost.reason.startswith("length stop (the context window or the output budget")
+
+
+@pytest.mark.parametrize(("out", "kind"), [(7373, "truncated"), (7372, "context_window")])
+def test_a_chat_length_is_the_output_budget_from_90_percent_of_it(out, kind):
+    from driftproof.run.endings import lost_class
+
+    # 90% of 8,192 is 7,372.8
+    assert lost_class("chat", "length", output_tokens=out, budget=8192) == kind
+    assert lost_class("anthropic", "max_tokens", output_tokens=20, budget=8192) == "truncated"
+
+
+def test_reasoning_mixed_into_the_answer_is_lost_quoting_its_place(loopback, suite_file, tmp_path):
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, _chat(f"{t}\n<think>sorry SECRET</think>\nDone."), {})
+    )
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_openai_lane(compatible=True))
+    skill, base = _draws(r)
+    for d, answer in ((skill, run_helpers.SKILL_ANSWER), (base, run_helpers.BASE_ANSWER)):
+        assert d.score is None and d.judge_samples == [] and d.lost.kind == "reasoning_mixed"
+        assert d.lost.reason.startswith(
+            f"reasoning mixed into the answer: <think> at character {len(answer) + 1:,} "
+        )
+
+
+def test_a_think_block_in_a_second_anthropic_text_block_is_lost(loopback, suite_file, tmp_path):
+    def shape(path, body, text):
+        m = _message(text)
+        m["content"].append({"type": "text", "text": "<think>sorry SECRET</think>"})
+        return 200, m, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert d.score is None and d.lost.kind == "reasoning_mixed"
+
+
 def _with_reasoning(member: str, thought: str, usage: dict | None = None):
     def shape(path, body, is_judge, text):
         if is_judge:
@@ -332,8 +408,12 @@ def test_a_server_that_dropped_the_skill_loses_the_with_skill_draw(
     loopback, suite_file, tmp_path, monkeypatch, reported, lost
 ):
     # the skill is 2,000 repeats of " word" (one o200k_base token each) after a short front
-    # matter: about 2,010 tokens; 80% of it is about 1,608
+    # matter: about 2,010 tokens; 80% of it is about 1,608. Its 10,039 characters are
+    # ceil(10,039 / 4) = 2,510 tokens as the receipt records it: the figure the reason quotes
+    # and view shows
     monkeypatch.setattr(run_helpers, "SKILL_TEXT", BIG_SKILL)
+    from driftproof.render.sheet import sheet_text
+    from driftproof.view import sheet
 
     def shape(path, body, text):
         n = reported if body["messages"][0]["role"] == "system" else 60  # the baseline: the task
@@ -348,15 +428,14 @@ def test_a_server_that_dropped_the_skill_loses_the_with_skill_draw(
         m = skill.lost.reason
         assert m.startswith(
             "the server dropped part of the prompt (reported 1,500 input tokens; "
-            "the skill alone is about 2,0"
+            "the skill alone is about 2,510)"
         )
+        assert f"a skill of about {r.skill.tokens:,} tokens" in sheet_text(sheet(r))
     else:
         assert skill.score == 0.9
     assert r.arms.with_skill.input_tokens_median == reported
     # view: each arm's median input, the difference, the skill's size (characters ÷ 4), and
     # the lost class in words
-    from driftproof.render.sheet import sheet_text
-    from driftproof.view import sheet
 
     text = sheet_text(sheet(r))
     size = -(-len(BIG_SKILL) // 4)

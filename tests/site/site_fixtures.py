@@ -66,6 +66,8 @@ def scored_receipt(
         }
         for cid, (w, b) in cases.items()
     ]
+    # as a run records it: the draws of every arm when they are all the same number
+    counts = {len(scores) for pair in cases.values() for scores in pair}
     return receipt_doc(
         level="TESTED",
         skill_name=skill,
@@ -76,7 +78,7 @@ def scored_receipt(
         surface="api",
         judge=JUDGE,
         band_source="generation",
-        generations_per_arm=3,
+        generations_per_arm=counts.pop() if len(counts) == 1 else None,
         judge_samples_per_generation=1,
     )
 

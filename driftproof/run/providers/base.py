@@ -44,6 +44,7 @@ __all__ = [
     "classify_status",
     "joined_reasoning",
     "json_or_none",
+    "mixed_reasoning_at",
     "printed_version",
     "repair_text",
     "run_process",
@@ -112,22 +113,26 @@ class Reply:
     channel: str | None = None
     harness_events: list[dict[str, Any]] | None = None
 
-    @property
-    def lost_class(self) -> str | None:
+    def ending_class(self, budget: int | None) -> str | None:
         """The class of a reply whose ending is not complete (a key of
         :data:`driftproof.run.endings.CLASSES`), ``None`` when it is complete; a grading call
-        (``channel`` set) is held to the judge's table (D-19)."""
+        (``channel`` set) is held to the judge's table (D-19). ``budget`` is the output budget
+        the call requested (tokens), which a Chat ``length`` is read against; a reply whose
+        answer still holds a ``<think>`` or ``</think>`` tag is ``reasoning_mixed``."""
         if self.lane is None:
             return None
         from driftproof.run.endings import lost_class
 
-        return lost_class(self.lane, self.ending, judge=self.channel is not None)
-
-    @property
-    def truncated(self) -> bool:
-        """The reply was cut off by the output budget (``max_tokens``, ``length``,
-        ``incomplete:max_output_tokens``)."""
-        return self.lost_class == "truncated"
+        cls = lost_class(
+            self.lane,
+            self.ending,
+            judge=self.channel is not None,
+            output_tokens=self.output_tokens,
+            budget=budget,
+        )
+        if cls is None and mixed_reasoning_at(self.text) is not None:
+            return "reasoning_mixed"
+        return cls
 
 
 class AttemptError(Exception):
@@ -283,7 +288,7 @@ class Provider:
         reply = self.attempt(
             Call(model, system, prompt, max_tokens, schema, timeout=timeout, draw=draw)
         )
-        cls = reply.lost_class
+        cls = reply.ending_class(max_tokens)
         if cls in TRANSIENT:
             raise AttemptError(ending_reason(cls, reply.ending), kind=cls, reply=reply)
         return reply
@@ -398,6 +403,14 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
     if end != -1 and _THINK_OPEN not in text[:end]:
         return text[end + len(_THINK_CLOSE) :].lstrip(), text[:end]
     return text, None
+
+
+def mixed_reasoning_at(answer: str) -> int | None:
+    """The character offset of the first ``<think>`` or ``</think>`` tag left in a final answer
+    (after :func:`split_reasoning` took off a leading block), ``None`` when there is none:
+    reasoning mixed into the answer, which is never graded (D-19)."""
+    at = [i for i in (answer.find(_THINK_OPEN), answer.find(_THINK_CLOSE)) if i != -1]
+    return min(at) if at else None
 
 
 def joined_reasoning(*parts: str | None) -> str | None:
