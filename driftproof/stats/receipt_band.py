@@ -161,7 +161,8 @@ def _arm(
         if b.lost:
             why.append("a case lost draws")
             moves.append(mean_move(b, scale) if scale is not None else math.inf)
-    widen = math.sqrt(math.fsum(m * m for m in moves) / (len(bands) - 1)) if moves else 0.0
+    # hypot: the root of the sum of squares without overflow on a huge judge scale
+    widen = math.hypot(*moves) / math.sqrt(len(bands) - 1) if moves else 0.0
     draw_part = mean_of(parts) if len(parts) == len(bands) else None
     return s + widen, widen, draw_part, "; ".join(dict.fromkeys(why))
 

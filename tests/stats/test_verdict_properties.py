@@ -143,3 +143,10 @@ def test_no_input_crashes_the_core(xs, ys, scale) -> None:
     v = case_verdict(a, b, scale=scale)
     assert v.verdict in VERDICTS
     receipt_band_of([(a, b), (b, a)], scale)
+
+
+def test_a_huge_judge_scale_does_not_overflow_the_receipt_band() -> None:
+    # found by the property above: a lost draw's mean move on a 0..1.9e154 scale squared to
+    # infinity in the receipt-wide band's widening (sum of squares), an OverflowError
+    a, b = band_of_scores([None, 0.0]), band_of_scores([None, 0.0])
+    receipt_band_of([(a, b), (b, a)], (0.0, 1.8961503816218355e154))  # no OverflowError
