@@ -177,10 +177,10 @@ def test_model_and_committed_current_schema_have_the_same_fields_everywhere() ->
     } <= set(seen)
 
 
-#: sha256 of every published schema file: frozen, never edited (D-11). 0.15, the current
-#: version, was frozen when the last field of its round landed (stop reasons, services,
-#: budgets, grading channel, skill-fired rate, batch ids, judge-template identity): a field
-#: after it needs 0.16 and a migration.
+#: sha256 of every published schema file: frozen, never edited (D-11). 0.16, the current
+#: version, was frozen when the last field of its round landed (endings and reasoning, input
+#: token medians, A/A marks, the margin, source reports with reducers, caveman's cost and
+#: category): a field after it needs 0.17 and a migration.
 FROZEN = {
     "0.3.1": "f3721be3c4ab9b03ae5bcc48b51535583aec1013df894b10519ecef4183dfeca",
     "0.10": "d55b63ad8ce92d7db51054f64625d63a58f8148179528b64a58534f4aea55093",
@@ -188,6 +188,7 @@ FROZEN = {
     "0.13": "ceaa1e3f3d7390244b77e6fa6850e3c8f8a0d412e6ed783054d091e17fa72671",
     "0.15": "f2007140c78e0b7b9843d116642bda62490a178f8af896763f7a75c0a3436ea9",
     "0.14": "c44d25bd189c1ad6531152aca199ff453e249cd0fd6c46145e97fe6e2cff25f9",
+    "0.16": "134cdec7b8905f6ab9efea747b34e360066bc28906fe39e30ed0e6335389cdc0",
 }
 
 
@@ -195,5 +196,4 @@ def test_published_schema_files_are_frozen_byte_for_byte() -> None:
     import hashlib
 
     assert {v: hashlib.sha256(schema_bytes(v)).hexdigest() for v in FROZEN} == FROZEN
-    # 0.16, the current version, is frozen when the last field of this round lands.
-    assert set(FROZEN) == set(known_versions()) - {CURRENT_VERSION}
+    assert set(FROZEN) == set(known_versions())  # the current version (0.16) is frozen too
