@@ -8,7 +8,7 @@ check). The figures come from :mod:`driftproof.stats.savings` and
 from __future__ import annotations
 
 from driftproof.receipt import Receipt
-from driftproof.stats.fidelity import JUDGED_FACT, check_tally, fact_tally
+from driftproof.stats.fidelity import CATEGORIES, JUDGED_FACT, check_tally, fact_tally
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.view_model import ARM_WORDS, UNKNOWN, Fact, FidelityView, UsageView, arms_of
 
@@ -26,16 +26,6 @@ USAGE_TITLE = "Claude-reported usage, against the terse control (as caveman's me
 
 #: ``provenance.tool`` of a caveman import.
 CAVEMAN_TOOL = "caveman-evals"
-#: score_fidelity.py's categories, in the order it prints them.
-CATEGORIES = (
-    "substance-preservation",
-    "exact-preservation",
-    "no-caricature",
-    "language-and-grammar",
-    "safety-clarity",
-    "artifact-boundary",
-    "mode-boundaries",
-)
 USAGE_HEAD = (
     "Skill",
     "Output reduction, median",

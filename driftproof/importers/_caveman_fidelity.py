@@ -23,19 +23,10 @@ from driftproof.importers._caveman_snapshot import snap_pointer
 from driftproof.run.checks import CheckTimeout, check_passes
 from driftproof.run.suite import load_suite
 from driftproof.run.suite_fields import CheckSpec
+from driftproof.stats.fidelity import CATEGORIES
 
 __all__ = ["CATEGORIES", "FidelityCases", "check_results", "match_cases", "read_cases"]
 
-#: score_fidelity.py's categories, in the order it prints them (caveman #1061's taxonomy).
-CATEGORIES = (
-    "substance-preservation",
-    "exact-preservation",
-    "no-caricature",
-    "language-and-grammar",
-    "safety-clarity",
-    "artifact-boundary",
-    "mode-boundaries",
-)
 #: Characters: the receipt's check-name limit (200) less the two slashes around a pattern.
 PATTERN_MAX_CHARS = 198
 

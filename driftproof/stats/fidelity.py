@@ -15,7 +15,18 @@ from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
 
-__all__ = ["JUDGED_FACT", "ArmChecks", "ArmFacts", "check_tally", "fact_tally"]
+__all__ = ["CATEGORIES", "JUDGED_FACT", "ArmChecks", "ArmFacts", "check_tally", "fact_tally"]
+
+#: score_fidelity.py's categories, in the order it prints them (caveman #1061's taxonomy).
+CATEGORIES = (
+    "substance-preservation",
+    "exact-preservation",
+    "no-caricature",
+    "language-and-grammar",
+    "safety-clarity",
+    "artifact-boundary",
+    "mode-boundaries",
+)
 
 #: ``source_type`` of a check that is one fact a source's grader judged pass or fail (caveman
 #: PR #579's judged fidelity snapshot).
