@@ -23,6 +23,9 @@ from driftproof.importers._common import parse_json_bytes
 __all__ = [
     "BASELINE_ARM",
     "CONTROL_ARM",
+    "SKILL_MAX_BYTES",
+    "TOOL",
+    "skill_text",
     "SNAPSHOT_MAX_BYTES",
     "USAGE_TOKENS",
     "Snapshot",
@@ -333,3 +336,36 @@ def _json_kind(value: Any) -> str:
         dict: "an object",
     }
     return words.get(type(value), type(value).__name__)
+
+
+#: ``provenance.tool`` of a caveman import.
+TOOL = "caveman-evals"
+#: Bytes: the largest SKILL.md read.
+SKILL_MAX_BYTES = 1024 * 1024
+
+
+def skill_text(skills_dir: Path, arm: str, shown: str) -> str:
+    """The SKILL.md of skill arm ``arm`` under ``skills_dir`` as text.
+
+    Raises:
+        ImportError_: missing, unreadable, over :data:`SKILL_MAX_BYTES` or not UTF-8, named
+            at the arm's pointer of the snapshot ``shown``.
+    """
+    path = skills_dir / arm / "SKILL.md"
+    where = snap_pointer("arms", arm)
+    if not path.is_file():
+        raise ImportError_.at(
+            shown, where, f"no SKILL.md for this skill arm: expected the file {path}"
+        )
+    try:
+        data = read_capped(path, SKILL_MAX_BYTES)
+    except OSError as exc:
+        raise ImportError_.at(shown, where, f"cannot read {path}: {exc.strerror}") from None
+    if len(data) > SKILL_MAX_BYTES:
+        raise ImportError_.at(shown, where, f"{path} is over {SKILL_MAX_BYTES} bytes, the limit")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ImportError_.at(
+            shown, where, f"{path} is not UTF-8 (invalid byte at offset {exc.start})"
+        ) from None

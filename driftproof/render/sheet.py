@@ -45,7 +45,6 @@ Format = Literal["text", "markdown", "json"]
 
 #: Heading of the source figures, as the site's table names them.
 FIGURES_TITLE = "Figures as the source printed them"
-#: Heading of a caveman import's usage table (its fidelity report carries its own title).
 
 _CASE_HEAD = (
     "case",

@@ -1,0 +1,176 @@
+"""Receipts of a caveman judged fidelity snapshot (PR #579): one DECLARED receipt per skill
+arm, each fact a check, each prompt's fidelity the source's figure (D-13, D-15).
+
+``judged_receipts(judged, shown, document_sha256, skills_dir, source_commit, rubrics)`` turns
+what :func:`driftproof.importers._caveman_judged.read_judged` read into receipt documents.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from driftproof.importers import Imported
+from driftproof.importers._caveman_judged import (
+    JUDGED_FACT,
+    VERBATIM,
+    Judged,
+    JudgedCell,
+    match_rubrics,
+    read_rubrics,
+)
+from driftproof.importers._caveman_snapshot import BASELINE_ARM, CONTROL_ARM, TOOL, skill_text
+from driftproof.importers._common import arm_spec, case_entry
+from driftproof.importers._declared import declared_receipt
+from driftproof.receipt import draw_doc
+
+__all__ = ["judged_receipts"]
+
+
+#: What a judged fidelity snapshot does not record (D-13), each left unknown.
+JUDGED_UNRECORDED = (
+    "answers: the snapshot holds the grader's judgment of each fact, not the answers judged",
+    "model, provider and harness that wrote the judged answers",
+    "started_at: when the judged answers were written (the snapshot records when it was judged)",
+    "output tokens and usage of the judged answers",
+    "the grader's provider, prompt and sampling settings",
+    "capture mode and the tools the agent could use",
+)
+
+
+def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
+    """One arm of one case: a single draw whose answer is unknown (not in the snapshot), each
+    fact a check as the source's grader judged it, then ``verbatim_ok`` when the cell has it."""
+    checks: list[dict[str, Any]] = [
+        {"name": fact, "kind": "assertion", "pass": passed, "source_type": JUDGED_FACT}
+        for fact, passed in cell.facts
+    ]
+    if cell.verbatim_ok is not None:
+        checks.append(
+            {
+                "name": VERBATIM,
+                "kind": "must_include",
+                "pass": cell.verbatim_ok,
+                "source_type": VERBATIM,
+            }
+        )
+    return {"draws": [draw_doc(0, answer=None, checks=checks)], "generation": None}
+
+
+def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
+    """The source's own per-prompt figures of one arm: fidelity (percent, as written), risk
+    (printed, no number) and, when any, the verbatim tokens found missing (a count)."""
+    out: list[dict[str, Any]] = []
+    for case, cell in zip(ids, cells, strict=True):
+        out.append(
+            {
+                "label": "fidelity",
+                "case": case,
+                "arm": arm,
+                "value": cell.fidelity,
+                "unit": "percent",
+                "printed": cell.printed,
+            }
+        )
+        out.append({"label": "risk", "case": case, "arm": arm, "value": None, "printed": cell.risk})
+        if cell.verbatim_missing:
+            out.append(
+                {
+                    "label": "verbatim missing",
+                    "case": case,
+                    "arm": arm,
+                    "value": len(cell.verbatim_missing),
+                    "unit": "count",
+                    "printed": ", ".join(cell.verbatim_missing)[:200],
+                }
+            )
+    return out
+
+
+def judged_receipts(
+    judged: Judged,
+    shown: str,
+    document_sha256: str,
+    skills_dir: Path,
+    source_commit: str | None,
+    rubrics_path: str | Path | None,
+) -> list[Imported]:
+    """One DECLARED receipt per skill arm of a judged fidelity snapshot (D-15): each prompt a
+    case (ids ``p01``… in the snapshot's order), each arm the snapshot holds one draw with no
+    answer and its judged facts as checks; an arm it does not hold (baseline, control) is
+    unrecorded (D-13). The per-prompt fidelity and risk are the source's figures
+    (``source_report``), the grader is the source's (``judge.channel: source``), never a
+    Driftproof judge; no score, band or verdict."""
+    rubrics = read_rubrics(rubrics_path) if rubrics_path is not None else None
+    if rubrics is not None:
+        match_rubrics(judged, rubrics, shown)
+    width = max(2, len(str(len(judged.prompts))))
+    ids = [f"p{i + 1:0{width}d}" for i in range(len(judged.prompts))]
+    controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
+    unrecorded = list(JUDGED_UNRECORDED)
+    for name, label in controls.items():
+        if label not in judged.arms:
+            unrecorded.append(f"{name} arm ({label}): not in the snapshot")
+    if rubrics is None:
+        unrecorded.append("suite: the rubrics the facts were judged against (not given)")
+    if source_commit is None:
+        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
+    meta = judged.meta
+    notes = [f"the source names its grader as: {meta['judge_model']}"[:4000]]
+    if "note" in meta:
+        notes.append(f"the source's note: {meta['note']}"[:4000])
+    details = {k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")}
+    judge = {
+        "model": judged.grader,
+        "provider": None,
+        "surface": None,
+        "service": None,
+        "sampling": None,
+        "template_sha256": None,
+        "scale": {"worst": 0.0, "best": 1.0, "step": 1.0},
+        "price": None,
+        "channel": "source",
+    }
+    prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
+    out: list[Imported] = []
+    for arm in (a for a in judged.arms if a not in controls.values()):
+        held = {"with_skill": arm, **{n: a for n, a in controls.items() if a in judged.arms}}
+        cases = [
+            case_entry(
+                ids[i],
+                prompt,
+                {
+                    n: _judged_draw(judged.arms[held[n]][i])
+                    if n in held
+                    else {"draws": [], "generation": None}
+                    for n in ("with_skill", "baseline", "control")
+                },
+            )
+            for i, prompt in enumerate(judged.prompts)
+        ]
+        figures = [f for n, a in held.items() for f in _judged_figures(n, ids, judged.arms[a])]
+        document = declared_receipt(
+            arm,
+            skill_text(skills_dir, arm, shown),
+            cases,
+            {
+                "tool": TOOL,
+                "tool_version": f"git {source_commit}" if source_commit else None,
+                "document": shown,
+                "document_sha256": document_sha256,
+                "unrecorded": unrecorded,
+                "notes": notes,
+                "details": details,
+            },
+            generations_per_arm=1,
+            judge=judge,
+            arms={
+                n: arm_spec(held[n]) if n in held else arm_spec(None, recorded=False)
+                for n in ("with_skill", "baseline", "control")
+            },
+            suite_name=Path(rubrics.path).name[:200] if rubrics is not None else None,
+            suite_sha256=rubrics.sha256 if rubrics is not None else None,
+            source_report={"figures": figures},
+        )
+        out.append(Imported(f"{prefix}judged-fidelity-{arm}.json", document))
+    return out
