@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from driftproof.compare import compare_receipts
+from driftproof.pages.comparison import compare_receipts
 from driftproof.receipt import Receipt, receipt_doc
 from driftproof.wording import EFFECT_FLOOR, TOLERANCE
 

@@ -12,9 +12,9 @@ import tempfile
 import timeit
 from pathlib import Path
 
+from driftproof.pages.sheet import sheet
 from driftproof.receipt import draw_doc, judge_sample_doc, read_receipt, receipt_doc, write_receipt
 from driftproof.stats.breakdown import lift_breakdown
-from driftproof.view import sheet
 
 JUDGE = {
     "model": "claude-haiku-4-5-20251001",

@@ -1,7 +1,7 @@
 """The statistics' share of a receipt sheet's CPU, as ratios (issue 18, item 2; not a timed test).
 
 The receipt of ``lift_breakdown.py`` (50 cases × 5 draws per arm × 5 judge samples per draw)
-is read once; its sheet (``driftproof.view.sheet``: reading, lift breakdown, context) is then
+is read once; its sheet (``driftproof.pages.sheet.sheet``: reading, lift breakdown, context) is then
 profiled. Prints the share of the sheet's CPU spent in the mean/variance helpers and in the
 context figures, and the sheet's time as a ratio to reading the receipt. Run it on two trees
 (``PYTHONPATH=<tree> python benchmarks/sheet_statistics.py``) to compare before and after.
@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from lift_breakdown import _best, receipt_doc_for  # noqa: E402
 
+from driftproof.pages.sheet import sheet  # noqa: E402
 from driftproof.receipt import read_receipt, write_receipt  # noqa: E402
-from driftproof.view import sheet  # noqa: E402
 
 #: Functions whose cumulative time counts as "mean/variance": the stdlib's and ours.
 _MOMENTS = ("statistics.py", "moments.py")

@@ -14,7 +14,7 @@ environment (never through ``${{ }}`` inside ``run:``)::
 An A/A receipt (``run --aa``) is cited at the end of the summary: how many changes noise alone
 calls at its spreads; it never changes the decision, and a receipt that is not one is an error.
 
-Decision (output ``decision``), from :func:`driftproof.compare.compare_receipts`:
+Decision (output ``decision``), from :func:`driftproof.pages.comparison.compare_receipts`:
 
 - ``none``: a side gets no verdict (below TESTED, a smoke run whatever its level, aggregates
   only, no judge, not measured: no case with a measured score in both arms, D-17); the summary
@@ -62,12 +62,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from driftproof import wording
-from driftproof.badge import format_lift
+from driftproof.pages.badge import format_lift
 from driftproof.stats.codes import Status, VerdictCode
 from driftproof.stats.verdict import verdict_words
 
 if TYPE_CHECKING:
-    from driftproof.compare import Comparison
+    from driftproof.pages.comparison import Comparison
     from driftproof.receipt import Receipt
     from driftproof.stats import Band, CaseVerdict
 
@@ -412,8 +412,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    from driftproof.compare import compare_receipts
     from driftproof.errors import DriftproofError
+    from driftproof.pages.comparison import compare_receipts
     from driftproof.receipt import read_receipt
     from driftproof.render.aa import aa_line
     from driftproof.stats.aa import aa_reading

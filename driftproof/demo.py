@@ -155,9 +155,9 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
             folder and ``force`` is not set (nothing is written).
     """
     from driftproof.cli.plan import to_text as plan_text
-    from driftproof.compare import compare_receipts
-    from driftproof.compare_report import to_text
-    from driftproof.plan import plan_receipt
+    from driftproof.pages.comparison import compare_receipts
+    from driftproof.pages.comparison_report import to_text
+    from driftproof.pages.plan import plan_receipt
     from driftproof.receipt import read_receipt, sha256_text
     from driftproof.run.engine import RunConfig, arm_systems, run_suite
     from driftproof.run.providers.simulated import SimulatedProvider

@@ -22,7 +22,7 @@ import yaml
 from factories import case, edited, make_receipt
 
 from driftproof import action
-from driftproof.compare import compare_receipts
+from driftproof.pages.comparison import compare_receipts
 from driftproof.receipt import Receipt
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from factories import case, edited, make_receipt
 
 from driftproof import wording
-from driftproof.badge import (
+from driftproof.pages.badge import (
     badge_reading,
     badge_svg,
     details_json,

@@ -7,7 +7,7 @@ import json
 
 from factories import case, make_receipt
 
-from driftproof.cross_family import GRADER_NOTE, cross_family, cross_family_markdown
+from driftproof.pages.cross_family import GRADER_NOTE, cross_family, cross_family_markdown
 from driftproof.receipt import parse_receipt, seal_document
 
 

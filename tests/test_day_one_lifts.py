@@ -104,7 +104,7 @@ def test_diff_of_two_unverified_receipts_shows_every_row_under_the_reason(tmp_pa
 
 
 def test_plan_never_recommends_fewer_draws_than_the_runs_minimum(tmp_path, capsys):
-    from driftproof.plan import RUN_MIN_DRAWS
+    from driftproof.pages.plan import RUN_MIN_DRAWS
     from driftproof.run.scheduler import MIN_DRAWS
 
     assert RUN_MIN_DRAWS == MIN_DRAWS == 3

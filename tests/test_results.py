@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from factories import case, make_receipt
 
+from driftproof.pages.results import RESULTS_PAGE, results_page, results_rows, results_site_files
 from driftproof.receipt import Receipt, read_receipt
-from driftproof.results import RESULTS_PAGE, results_page, results_rows, results_site_files
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSING = [case("c1", [0.80, 0.85, 0.90], [0.50, 0.55, 0.60])]
@@ -200,8 +200,8 @@ def test_each_receipt_is_read_once_for_its_row_and_badge_files(
 ) -> None:
     # Issue 19: the row and the three badge files share one reading per receipt; with a
     # reading per file (as before) five receipts were read 20 times. The files are the same.
-    import driftproof.badge as badge_mod
-    import driftproof.results as results_mod
+    import driftproof.pages.badge as badge_mod
+    import driftproof.pages.results as results_mod
 
     before = results_site_files(receipts(), _env())
     calls: list[str] = []
@@ -256,7 +256,7 @@ def test_imports_show_the_headline_figure_their_source_printed() -> None:
 def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
     # Report 003's receipt records no band source and no counts, and holds no judge sample: the
     # page must not restate the legacy legend ("judged several times") for it (issue 15, item 5).
-    from driftproof.band_facts import band_facts
+    from driftproof.pages.band_sources import band_facts
 
     r = read_receipt(ROOT / "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8.json")
     f = band_facts(r)

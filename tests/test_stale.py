@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from factories import case, make_receipt
 
 from driftproof.cli import cli
+from driftproof.pages.stale import Today, harness_change, stale_report
 from driftproof.receipt import parse_receipt, seal_document
-from driftproof.stale import Today, harness_change, stale_report
 
 SKILL = "a" * 64
 SUITE = "b" * 64

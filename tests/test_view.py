@@ -1,4 +1,4 @@
-"""The receipt sheet (driftproof.view) and ``driftproof view``, on hand-worked receipts.
+"""The receipt sheet (driftproof.pages.sheet) and ``driftproof view``, on hand-worked receipts.
 
 Expected strings are worked out by hand in the comments (three decimals, D-13 for unknowns).
 """
@@ -19,6 +19,7 @@ from factories import case, make_receipt
 
 from driftproof.cli import cli
 from driftproof.cli.view import render_breakdown, render_markdown, render_text
+from driftproof.pages.sheet import Fact, fmt, sheet
 from driftproof.receipt import (
     Receipt,
     _bounds,
@@ -28,7 +29,6 @@ from driftproof.receipt import (
     seal_document,
     write_receipt,
 )
-from driftproof.view import Fact, fmt, sheet
 from driftproof.wording import NO_SEPARATION, NOT_ENOUGH_DRAWS, SMOKE_RUN
 
 C1 = case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54])  # lift +.30, helps
@@ -413,8 +413,8 @@ def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
     # caveman-style: answers and tokens, no judge, no score -> no band, so no band source is shown
     import json as _json
 
+    from driftproof.pages.sheet import sheet
     from driftproof.receipt import draw_doc, parse_receipt, receipt_doc, seal_document
-    from driftproof.view import sheet
 
     arm = {
         "draws": [

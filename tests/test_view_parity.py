@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from factories import case, make_receipt, run_main
 
+from driftproof.pages.sheet import sheet
 from driftproof.receipt import parse_receipt, read_receipt, seal_document
 from driftproof.site.sheet import receipt_sheet
-from driftproof.view import sheet
 
 REPO = Path(__file__).resolve().parents[1]
 NVIDIA = REPO / "receipts/nvidia-7149a88-cuopt-install.json"

@@ -23,7 +23,8 @@ from typing import Any, TypeVar
 import click
 
 from driftproof.action import append_github_output
-from driftproof.badge import (
+from driftproof.cli._options import FILE
+from driftproof.pages.badge import (
     badge_reading,
     badge_svg,
     details_json,
@@ -31,7 +32,6 @@ from driftproof.badge import (
     json_bytes,
     workflow_outputs,
 )
-from driftproof.cli._options import FILE
 from driftproof.receipt import read_receipt
 
 

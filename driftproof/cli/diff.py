@@ -12,14 +12,20 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import format_option
-from driftproof.compare import compare_receipts
-from driftproof.compare_report import EXIT_BAD_INPUT, exit_status, to_json, to_markdown, to_text
 from driftproof.errors import ReceiptError
+from driftproof.pages.comparison import compare_receipts
+from driftproof.pages.comparison_report import (
+    EXIT_BAD_INPUT,
+    exit_status,
+    to_json,
+    to_markdown,
+    to_text,
+)
+from driftproof.pages.sheet import receipt_breakdown
 from driftproof.receipt import read_receipt
 from driftproof.render.diff import with_aa, with_breakdowns
 from driftproof.render.sheet import Format
 from driftproof.stats.aa import aa_reading
-from driftproof.view import receipt_breakdown
 
 __all__ = ["PRINTERS", "diff"]
 

@@ -14,7 +14,7 @@ import click
 
 from driftproof.cli._options import format_option
 from driftproof.errors import ReceiptError, RefusalError
-from driftproof.plan import Plan, plan_receipt
+from driftproof.pages.plan import Plan, plan_receipt
 from driftproof.receipt import read_receipt
 from driftproof.render.plan import headline
 from driftproof.render.plan import plan_text as to_text

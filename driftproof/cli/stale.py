@@ -12,9 +12,9 @@ import click
 
 from driftproof.cli._options import EXISTING_FILE, format_option
 from driftproof.errors import RefusalError
+from driftproof.pages.stale import Today, stale_report
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.stale import stale_text as render_text
-from driftproof.stale import Today, stale_report
 
 #: Bytes: the largest file (SKILL.md, suite, judge template) stale hashes; a device or pipe
 #: that never ends (``--skill /dev/zero``) is refused instead of read without end.

@@ -1,6 +1,6 @@
 """``driftproof view RECEIPT``: the receipt sheet as text, Markdown or JSON.
 
-The command reads the receipt, builds its page model (:func:`driftproof.view.sheet`) and
+The command reads the receipt, builds its page model (:func:`driftproof.pages.sheet.sheet`) and
 prints it with :mod:`driftproof.render.sheet`; it computes and lays out nothing itself.
 :func:`render_breakdown` is the entry point ``driftproof diff --lift-breakdown`` uses.
 The printers are re-exported here under their older names.
@@ -13,13 +13,13 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import format_option
+from driftproof.pages.sheet import receipt_breakdown, sheet
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.escape import terminal_safe
 from driftproof.render.sheet import FIGURES_TITLE, Format, breakdown_document
 from driftproof.render.sheet import sheet_json as render_json
 from driftproof.render.sheet import sheet_markdown as render_markdown
 from driftproof.render.sheet import sheet_text as render_text
-from driftproof.view import receipt_breakdown, sheet
 
 __all__ = [
     "FIGURES_TITLE",

@@ -1,8 +1,8 @@
 """One rendering layer for the command line's text and Markdown output (issue 18, item 5).
 
 The CLI modules compute nothing and lay out nothing: a command reads its input, asks the
-library for a page model of plain strings (:func:`driftproof.view.sheet`, a
-:class:`~driftproof.compare.Comparison`, …) and hands it to a printer here.
+library for a page model of plain strings (:func:`driftproof.pages.sheet.sheet`, a
+:class:`~driftproof.pages.comparison.Comparison`, …) and hands it to a printer here.
 
 - :mod:`driftproof.render.escape`: untrusted text made safe for a terminal or for Markdown.
 - :mod:`driftproof.render.layout`: labelled facts and tables, as text and as Markdown.

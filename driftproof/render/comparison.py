@@ -1,4 +1,5 @@
-"""A :class:`~driftproof.compare.Comparison` as text and Markdown (``driftproof diff``), and the
+"""A :class:`~driftproof.pages.comparison.Comparison` as text and Markdown (``driftproof diff``),
+and the
 per-case rows the site's comparison table shows (the same strings the CLI prints).
 
 Pure formatting: every number comes from the core; these functions only turn it into
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from driftproof.compare import Comparison, verdict_words
+from driftproof.pages.comparison import Comparison, verdict_words
 from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.layout import md_table, text_table
 from driftproof.render.paired import paired_line

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from driftproof.pages.sheet import BreakdownView
 from driftproof.render.aa import aa_line
 from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.sheet import Format, breakdown_document
 from driftproof.stats.aa import AAReading
-from driftproof.view import BreakdownView
 
 __all__ = ["with_aa", "with_breakdowns"]
 

@@ -20,7 +20,7 @@ Escape = Callable[[str], str]
 
 
 class Labelled(Protocol):
-    """A labelled value (:class:`driftproof.view.Fact` is one)."""
+    """A labelled value (:class:`driftproof.pages.sheet.Fact` is one)."""
 
     @property
     def label(self) -> str: ...

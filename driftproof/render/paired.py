@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from driftproof.pages.sheet_model import fmt
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
-from driftproof.view_model import fmt
 
 __all__ = ["paired_line"]
 

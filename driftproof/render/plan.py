@@ -4,7 +4,7 @@ planned effect beside the draws and the grading cost, then each case, calls and 
 
 from __future__ import annotations
 
-from driftproof.plan import Plan
+from driftproof.pages.plan import Plan
 from driftproof.render.escape import terminal_safe
 from driftproof.stats.planning import HOMOGENEITY_LEVEL
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES

@@ -1,4 +1,4 @@
-"""The receipt sheet (:class:`driftproof.view.Sheet`) and its lift breakdown as text,
+"""The receipt sheet (:class:`driftproof.pages.sheet.Sheet`) and its lift breakdown as text,
 Markdown or JSON: what ``driftproof view`` prints, and ``driftproof diff --lift-breakdown``
 after the comparison.
 
@@ -13,9 +13,7 @@ import dataclasses
 import json
 from typing import Literal
 
-from driftproof.render.escape import md_text, terminal_safe
-from driftproof.render.layout import md_facts, md_table, text_facts, text_table
-from driftproof.view import (
+from driftproof.pages.sheet import (
     ArmSummary,
     BreakdownRow,
     BreakdownView,
@@ -26,8 +24,10 @@ from driftproof.view import (
     SourceFigureRow,
     UsageView,
 )
-from driftproof.view_caveman import USAGE_TITLE
-from driftproof.view_source import SOURCE_HEAD, SOURCE_TITLE
+from driftproof.pages.sheet_caveman import USAGE_TITLE
+from driftproof.pages.sheet_source import SOURCE_HEAD, SOURCE_TITLE
+from driftproof.render.escape import md_text, terminal_safe
+from driftproof.render.layout import md_facts, md_table, text_facts, text_table
 
 __all__ = [
     "FIGURES_TITLE",
@@ -305,7 +305,7 @@ def sheet_json(s: Sheet) -> str:
 def breakdown_document(bv: BreakdownView, *, name: str | None = None, fmt: Format = "text") -> str:
     """One lift breakdown titled "Lift breakdown of NAME", as ``diff --lift-breakdown`` prints it.
 
-    ``json`` gives a JSON object (``title`` and the :class:`~driftproof.view.BreakdownView`
+    ``json`` gives a JSON object (``title`` and the :class:`~driftproof.pages.sheet.BreakdownView`
     fields) with no trailing newline; ``markdown`` a level-3 heading; ``text`` a title line.
     """
     title = f"Lift breakdown of {name}" if name else "Lift breakdown"

@@ -6,8 +6,8 @@ The recorded values are the receipt's untrusted text: every line passes through
 
 from __future__ import annotations
 
+from driftproof.pages.stale import StaleReport
 from driftproof.render.escape import terminal_safe
-from driftproof.stale import StaleReport
 
 __all__ = ["stale_text"]
 

@@ -137,7 +137,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
         if line:
             console.print(Text(line))
     lift = suite_lift(r)
-    from driftproof.view import lift_coverage
+    from driftproof.pages.sheet import lift_coverage
 
     console.print(
         Text(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import jinja2
 
 from driftproof._anchor import slug, unique
-from driftproof.results import ResultRow, rows_and_badge_files
+from driftproof.pages.results import ResultRow, rows_and_badge_files
 from driftproof.site._cache import RenderCache, key_of
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary
 from driftproof.site._report_files import render as _render

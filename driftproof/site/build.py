@@ -17,8 +17,8 @@ mkdocs hook adds its output to the build, and tests call it directly. It produce
     spec/receipt.schema.json          the canonical schema: dispatches on schema_version (D-11)
     spec/<version>/receipt.schema.json  every frozen version, byte-identical
     spec/index.json, spec/SHA256SUMS, spec/versions/index.html
-    results/index.html                every receipt with its reading (driftproof.results)
-    badge/<name>.json, .details.json, .svg   each receipt's badge (driftproof.badge)
+    results/index.html                every receipt with its reading (driftproof.pages.results)
+    badge/<name>.json, .details.json, .svg   each receipt's badge (driftproof.pages.badge)
     feed.xml                          Atom feed, one entry per report, stable ids
 """
 
@@ -33,7 +33,7 @@ import jinja2
 from markupsafe import Markup
 
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
-from driftproof.results import RESULTS_PAGE, ResultRow, order_rows, results_page_from_rows
+from driftproof.pages.results import RESULTS_PAGE, ResultRow, order_rows, results_page_from_rows
 from driftproof.site._cache import RenderCache, code_key
 from driftproof.site._inputs import simulated_problem
 from driftproof.site._loaded import LoadedReceipt, ReceiptSummary

@@ -3,7 +3,7 @@
 ``receipts/<name>/cases/<slug>/`` shows, for one case: the prompt; each arm's answers side
 by side, draw by draw; each draw's judge samples with the grader's reasons; checks; lost
 draws with their reasons; refusals and stop reasons; and the case's bands and verdict in
-the method's words (the words of :mod:`driftproof.view`, from the core). Where the source
+the method's words (the words of :mod:`driftproof.pages.sheet`, from the core). Where the source
 kept no answer text, the page says so in place of the answer. Long answers fold open
 (``<details>``). Every text from a receipt is untrusted: the templates escape it
 (autoescape) and the environment's ``finalize`` shows control characters as visible
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from driftproof import view
 from driftproof._anchor import slug, unique
-from driftproof.band_facts import band_facts
+from driftproof.pages import sheet as view
+from driftproof.pages.band_sources import band_facts
 from driftproof.receipt import Receipt
 from driftproof.site._render import fmt_int
 
@@ -172,7 +172,7 @@ def case_pages(
     """Every case page of receipt ``name``: ``{site path: bytes}``.
 
     Args:
-        sheet: the receipt's :class:`driftproof.view.Sheet` (bands, verdicts, reading).
+        sheet: the receipt's :class:`driftproof.pages.sheet.Sheet` (bands, verdicts, reading).
         cited: the reports citing the receipt, ``{"ident", "title"}``.
         render: ``render(template, path, **ctx) -> bytes`` (the site's page renderer).
         anchors: case id → the element id of its row on the receipt sheet.

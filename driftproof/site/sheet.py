@@ -1,7 +1,7 @@
-"""The receipt sheet on the site: :func:`driftproof.view.sheet` (the view engineer's page
+"""The receipt sheet on the site: :func:`driftproof.pages.sheet.sheet` (the view engineer's page
 model, shared with ``driftproof view``) turned into tables and a band chart.
 
-Every figure and word comes from ``driftproof.view`` and, through it, the core
+Every figure and word comes from ``driftproof.pages.sheet`` and, through it, the core
 (:mod:`driftproof.stats`); this module only arranges them for the page: the per-case
 table (``#case-<id>``, each case linking to its evidence page with every answer,
 :mod:`driftproof.site.cases`), the lift breakdown, lost draws and, for an aggregates-only
@@ -17,16 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftproof import view
-from driftproof.band_facts import BandFacts, band_facts
+from driftproof.pages import sheet as view
+from driftproof.pages.band_sources import BandFacts, band_facts
+from driftproof.pages.sheet_caveman import USAGE_TITLE
+from driftproof.pages.sheet_model import Fact
+from driftproof.pages.sheet_source import SOURCE_HEAD, SOURCE_TITLE
 from driftproof.receipt import CaseArm, Receipt
 from driftproof.site import charts
 from driftproof.site._render import fmt_int
 from driftproof.site._tables import Cell, Column, Row, Table, csv_number, text_row
 from driftproof.site.cases import case_slugs
-from driftproof.view_caveman import USAGE_TITLE
-from driftproof.view_model import Fact
-from driftproof.view_source import SOURCE_HEAD, SOURCE_TITLE
 
 __all__ = ["ReceiptSheet", "first_output_tokens", "printed_rows", "receipt_sheet"]
 
@@ -37,7 +37,7 @@ class ReceiptSheet:
 
     Attributes:
         name: the receipt's name (path under ``receipts/`` without ``.json``).
-        model: the :class:`driftproof.view.Sheet` (provenance, reading, lift, cost, context).
+        model: the :class:`driftproof.pages.sheet.Sheet` (provenance, reading, lift, cost, context).
         file_sha256: sha256 of the receipt file's bytes as published ("" when not given).
         cases, breakdown, lost: tables (the breakdown table is None when unavailable).
         chart: ``{"id", "src", "dark", "alt"}`` and ``files`` (SVG bytes by file name), or None
@@ -60,7 +60,7 @@ class ReceiptSheet:
     verdict: str = ""
     source: tuple[Table, ...] = ()
     """An imported receipt's source's own figures and decision, and caveman's usage and
-    fidelity tables, in the cells :func:`driftproof.view.sheet` gives (no verdict)."""
+    fidelity tables, in the cells :func:`driftproof.pages.sheet.sheet` gives (no verdict)."""
     """The reading in one line: the status, its fixed sentence when that says more, and why
     (:func:`verdict_line`)."""
     draws: tuple[dict[str, Any], ...] = ()
@@ -87,7 +87,7 @@ def receipt_sheet(
         case_link: ``case_link(case_id) -> URL`` of the case's evidence page, from the page the
             table is shown on (default: ``cases/<slug>/``, as on the receipt's own sheet).
         path: the receipt file, whose size decides the lift breakdown's size limit (without it
-            ``driftproof.view`` measures the canonical JSON instead, which is slower).
+            ``driftproof.pages.sheet`` measures the canonical JSON instead, which is slower).
     """
     anchor = anchor or (lambda base: base)
     if case_link is None:
@@ -205,7 +205,7 @@ def _plain(
 
 def _source_tables(s: view.Sheet, slug: str) -> tuple[Table, ...]:
     """The source report, the usage table and the fidelity tables of ``s`` as tables (their
-    words and cells are :func:`driftproof.view.sheet`'s; nothing is computed here)."""
+    words and cells are :func:`driftproof.pages.sheet.sheet`'s; nothing is computed here)."""
     out: list[Table] = []
     facts = tuple((f.label, f.value) for f in s.source_decision)
     if s.source_report or facts:
@@ -256,7 +256,7 @@ def _source_tables(s: view.Sheet, slug: str) -> tuple[Table, ...]:
 
 
 def verdict_line(reading: tuple[Fact, ...]) -> str:
-    """One line for the reading facts of :func:`driftproof.view.sheet` (status, sentence,
+    """One line for the reading facts of :func:`driftproof.pages.sheet.sheet` (status, sentence,
     why; D-7, D-10): ``"no verdict: why"``, or ``"regressed: hurts: c2. Why: …"`` when the
     sentence is not the status again."""
     status, sentence, why = (f.value for f in reading[:3])
@@ -270,7 +270,7 @@ def verdict_line(reading: tuple[Fact, ...]) -> str:
 def _source_figures(r: Receipt, s: view.Sheet, slug: str) -> Table | None:
     """An aggregates-only receipt's printed figures (method, "Figures a source printed give no
     verdict"): one row per dimension and agent, score and uplift exactly as printed, in the
-    cells :func:`driftproof.view.sheet` gives (``s.source_figures``)."""
+    cells :func:`driftproof.pages.sheet.sheet` gives (``s.source_figures``)."""
     if printed_rows(r) is None:
         return None
     rows = tuple(

@@ -13,7 +13,7 @@ from factories import JUDGE, case
 
 from driftproof.cli.plan import plan
 from driftproof.errors import RefusalError
-from driftproof.plan import plan_receipt
+from driftproof.pages.plan import plan_receipt
 from driftproof.receipt import Receipt
 from driftproof.render.plan import headline, plan_text
 from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES

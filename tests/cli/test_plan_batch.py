@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from factories import JUDGE, case, make_receipt
 
 from driftproof.cli.plan import plan
-from driftproof.plan import plan_receipt
+from driftproof.pages.plan import plan_receipt
 from driftproof.receipt import Receipt
 
 TIGHT = case("tight", [0.59, 0.61] * 25, [0.49, 0.51] * 25)

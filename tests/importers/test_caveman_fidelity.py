@@ -22,9 +22,9 @@ from driftproof.cli.import_ import import_group
 from driftproof.errors import ImportError_
 from driftproof.importers import write_imported
 from driftproof.importers.caveman import import_caveman
+from driftproof.pages.sheet import sheet
 from driftproof.receipt import read_receipt
 from driftproof.render.sheet import sheet_json
-from driftproof.view import sheet
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "caveman"
 SNAP = FIX / "evals" / "snapshots" / "fidelity.json"

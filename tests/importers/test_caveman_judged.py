@@ -19,9 +19,9 @@ from click.testing import CliRunner
 from driftproof._json import pointer
 from driftproof.cli.import_ import import_group
 from driftproof.errors import ImportError_
+from driftproof.pages.sheet import sheet
 from driftproof.receipt import read_receipt
 from driftproof.render.sheet import sheet_json, sheet_text
-from driftproof.view import sheet
 
 HISTORY = "data/caveman/history"
 SKILLS_AT = "data/caveman/at-snapshot-2b10489/skills"  # results.json's caveman arm's SKILL.md

@@ -21,8 +21,8 @@ from interop_helpers import scores, sealed
 
 from driftproof.errors import ImportError_
 from driftproof.importers.inspect_ai import import_inspect
+from driftproof.pages.sheet import sheet
 from driftproof.render.sheet import sheet_text
-from driftproof.view import sheet
 
 NAN = float("nan")
 POP_JSON = "data/interop/inspect_ai/2025-05-12T20-28-13-04-00_popularity.json"

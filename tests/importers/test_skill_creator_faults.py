@@ -15,8 +15,8 @@ from typing import Any
 from interop_helpers import sealed
 
 from driftproof.importers.skill_creator import import_skill_creator
+from driftproof.pages.sheet import sheet
 from driftproof.run.suite import load_suite
-from driftproof.view import sheet
 
 
 def _write(path: Path, doc: Any) -> None:

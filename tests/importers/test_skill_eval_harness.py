@@ -31,9 +31,9 @@ from interop_helpers import scores, sealed, write_json
 from driftproof.cli import cli
 from driftproof.errors import ImportError_
 from driftproof.importers.skill_eval_harness import import_skill_eval_harness
+from driftproof.pages.sheet import sheet
 from driftproof.receipt import read_receipt
 from driftproof.render.sheet import sheet_text
-from driftproof.view import sheet
 
 RATES = {  # case: (with_skill runs 1, 2), (without_skill runs 1, 2)
     "c1": ((1.0, 1.0), (0.5, 0.0)),

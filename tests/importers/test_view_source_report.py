@@ -13,8 +13,8 @@ from interop_helpers import sealed
 
 from driftproof.importers.nvidia import import_nvidia
 from driftproof.importers.skill_validator import import_skill_validator
+from driftproof.pages.sheet import sheet
 from driftproof.render.sheet import sheet_markdown, sheet_text
-from driftproof.view import sheet
 
 SE = "data/interop/nvidia/skillevaluator"
 

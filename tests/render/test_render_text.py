@@ -4,10 +4,10 @@ with its controls escaped by the one terminal rule."""
 
 from __future__ import annotations
 
-from driftproof.plan import CasePlan, Plan
+from driftproof.pages.plan import CasePlan, Plan
+from driftproof.pages.stale import ArmStaleness, Finding, StaleReport
 from driftproof.render.plan import plan_text
 from driftproof.render.stale import stale_text
-from driftproof.stale import ArmStaleness, Finding, StaleReport
 
 
 def _plan(case_id: str) -> Plan:

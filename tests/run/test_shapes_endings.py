@@ -412,8 +412,8 @@ def test_a_server_that_dropped_the_skill_loses_the_with_skill_draw(
     # ceil(10,039 / 4) = 2,510 tokens as the receipt records it: the figure the reason quotes
     # and view shows
     monkeypatch.setattr(run_helpers, "SKILL_TEXT", BIG_SKILL)
+    from driftproof.pages.sheet import sheet
     from driftproof.render.sheet import sheet_text
-    from driftproof.view import sheet
 
     def shape(path, body, text):
         n = reported if body["messages"][0]["role"] == "system" else 60  # the baseline: the task

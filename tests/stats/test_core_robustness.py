@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from stats_helpers import model
 
-from driftproof.compare import compare_receipts
-from driftproof.compare_report import exit_status, to_json, to_markdown, to_text
 from driftproof.errors import RefusalError
-from driftproof.plan import plan_receipt
+from driftproof.pages.comparison import compare_receipts
+from driftproof.pages.comparison_report import exit_status, to_json, to_markdown, to_text
+from driftproof.pages.plan import plan_receipt
 from driftproof.stats import receipt_reading, suite_lift
 from driftproof.stats.reading import STATUSES
 

@@ -8,9 +8,9 @@ from typing import Any
 from factories import case, make_receipt
 from stats_helpers import model
 
-from driftproof.badge import badge_reading
 from driftproof.cli.validate import verdict_note
-from driftproof.compare import compare_receipts
+from driftproof.pages.badge import badge_reading
+from driftproof.pages.comparison import compare_receipts
 from driftproof.receipt import draw_doc
 from driftproof.stats import Refusal, Status, lost_causes, no_verdict, receipt_reading
 

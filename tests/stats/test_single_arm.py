@@ -18,6 +18,7 @@ import pytest
 from factories import case, make_receipt
 
 from driftproof.errors import ReceiptError
+from driftproof.pages.sheet import ARM_NOT_RECORDED, sheet
 from driftproof.receipt import parse_receipt, seal_document
 from driftproof.stats import (
     lift_refusal,
@@ -29,7 +30,6 @@ from driftproof.stats import (
 )
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
-from driftproof.view import ARM_NOT_RECORDED, sheet
 
 
 def _two_arm(level: str = "TESTED") -> dict[str, Any]:
@@ -116,8 +116,8 @@ def test_view_cli_formats_carry_no_lift(tmp_path: Any, capsys: Any) -> None:
 
 def test_badge_and_action_print_no_lift() -> None:
     from driftproof.action import action_outputs
-    from driftproof.badge import badge_reading, workflow_outputs
-    from driftproof.compare import compare_receipts
+    from driftproof.pages.badge import badge_reading, workflow_outputs
+    from driftproof.pages.comparison import compare_receipts
 
     r = _parse(_single_arm("baseline"))
     b = badge_reading(r)

@@ -18,7 +18,7 @@ def test_all_is_the_sorted_public_names() -> None:
 
 
 def test_shared_contract_names_are_exported() -> None:
-    from driftproof.compare import Comparison, compare_receipts  # noqa: F401
+    from driftproof.pages.comparison import Comparison, compare_receipts  # noqa: F401
     from driftproof.stats import (  # noqa: F401
         Band,
         CaseVerdict,

@@ -2,7 +2,7 @@
 
 Method, "Other models, and one grader for all": a report comparing model families leads
 with what the skill adds to each model; raw scores across families are background,
-never a ranking. Every figure and word comes from :func:`driftproof.cross_family.cross_family`
+never a ranking. Every figure and word comes from :func:`driftproof.pages.cross_family.cross_family`
 (rows ordered by family and model name, never by a score).
 
 Parameters::
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from driftproof.cross_family import cross_family
+from driftproof.pages.cross_family import cross_family
 from driftproof.site._tables import Column, Table, text_row
 from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
 

@@ -5,7 +5,8 @@ Seed 000 ("Receipts are an open format"): where the source ran a skill-fired ind
 never inside it, and runs the source recorded an error for are kept out of the figures and
 listed with the error. Per receipt this section shows:
 
-- one row per case and arm: the band as :func:`driftproof.view.sheet` gives it, the measured draws
+- one row per case and arm: the band as :func:`driftproof.pages.sheet.sheet` gives it, the measured
+draws
   on which the source saw the skill fire (``draw.skill_fired``, lost draws left out), and the lost
   draws with their recorded reasons;
 - one row per arm: the arm's recorded rate ``arms.<arm>.skill_fired {fired, observed}`` (schema
@@ -29,7 +30,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
-from driftproof import view
+from driftproof.pages import sheet as view
 from driftproof.receipt import Case, Draw, Receipt
 from driftproof.site._tables import Cell, Column, Row, Table
 from driftproof.site.cases import ARMS
@@ -138,7 +139,8 @@ class SkillFired(ReceiptsSection):
 
 
 def _case_rows(r: Receipt, row: view.CaseRow, case: Case, anchor: Callable[[], str]) -> list[Row]:
-    """One row per arm of ``case``: its band (``row``, from :func:`driftproof.view.sheet`), how
+    """One row per arm of ``case``: its band (``row``, from :func:`driftproof.pages.sheet.sheet`),
+    how
     often the skill fired on its measured draws and its lost draws; the first row carries the
     id ``anchor()`` gives (taken only when there is a row)."""
     rows: list[Row] = []

@@ -10,9 +10,9 @@ Public API::
 
 from __future__ import annotations
 
+from driftproof.pages.sheet_model import ARM_WORDS, UNKNOWN, Fact
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
-from driftproof.view_model import ARM_WORDS, UNKNOWN, Fact
 
 __all__ = ["SOURCE_HEAD", "SOURCE_TITLE", "source_report_facts", "source_report_rows"]
 

@@ -4,6 +4,16 @@ apart from every figure about the skill (method, "What grading cost"), the headl
 
 from __future__ import annotations
 
+from driftproof.pages.sheet_model import (
+    ARM_WORDS,
+    UNKNOWN,
+    ContextView,
+    Fact,
+    arms_of,
+    fmt,
+    has_bands,
+)
+from driftproof.pages.sheet_tables import source_figures
 from driftproof.receipt import Receipt
 from driftproof.render.paired import paired_line
 from driftproof.stats import (
@@ -17,16 +27,6 @@ from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.paired import paired_test
 from driftproof.stats.savings import percent, token_savings
-from driftproof.view_model import (
-    ARM_WORDS,
-    UNKNOWN,
-    ContextView,
-    Fact,
-    arms_of,
-    fmt,
-    has_bands,
-)
-from driftproof.view_rows import source_figures
 
 __all__ = [
     "context_view",

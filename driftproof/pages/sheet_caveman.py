@@ -7,10 +7,10 @@ check). The figures come from :mod:`driftproof.stats.savings` and
 
 from __future__ import annotations
 
+from driftproof.pages.sheet_model import ARM_WORDS, UNKNOWN, Fact, FidelityView, UsageView, arms_of
 from driftproof.receipt import Receipt
 from driftproof.stats.fidelity import CATEGORIES, JUDGED_FACT, check_tally, fact_tally
 from driftproof.stats.savings import percent, usage_vs_control
-from driftproof.view_model import ARM_WORDS, UNKNOWN, Fact, FidelityView, UsageView, arms_of
 
 __all__ = [
     "USAGE_TITLE",

@@ -1,4 +1,4 @@
-"""A :class:`~driftproof.compare.Comparison` as JSON, and the exit status a CI job reads
+"""A :class:`~driftproof.pages.comparison.Comparison` as JSON, and the exit status a CI job reads
 (:func:`exit_status`) for ``driftproof diff``.
 
 Pure formatting: every number comes from the core. The text and Markdown printers and the
@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-from driftproof.compare import Comparison, verdict_words
+from driftproof.pages.comparison import Comparison, verdict_words
 from driftproof.render.comparison import comparison_markdown as to_markdown
 from driftproof.render.comparison import comparison_text as to_text
 from driftproof.render.comparison import lift_line, report_rows

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from driftproof.pages.sheet import fmt
 from driftproof.receipt import Receipt
 from driftproof.stats import case_bands, mean_of, receipt_reading, suite_lift, value_per_1k
-from driftproof.view import fmt
 
 __all__ = ["CrossFamily", "FamilyRow", "GRADER_NOTE", "cross_family", "cross_family_markdown"]
 

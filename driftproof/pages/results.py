@@ -8,7 +8,8 @@ with the headline figure its source printed (:func:`headline`), so no row is onl
 
 :func:`results_rows` is the pure page model: one :class:`ResultRow` per receipt with skill,
 model, surface, level, band source, reading, lift and value per 1,000 skill tokens (D-14), and
-the link to its sheet. The reading is the badge's (D-7, :func:`driftproof.badge.badge_reading`),
+the link to its sheet. The reading is the badge's (D-7,
+:func:`driftproof.pages.badge.badge_reading`),
 so the page, the badge and the badge JSON never disagree. Rows come in a fixed server-side order
 (skill, then model, then receipt name), so the table reads without JavaScript; the site's
 ``sort.js`` sorts it on click, using each numeric cell's ``data-sort``.
@@ -27,11 +28,11 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from driftproof._anchor import unique
-from driftproof.badge import BadgeReading, badge_reading, format_lift, site_badge_files
-from driftproof.band_facts import band_facts
+from driftproof.pages.badge import BadgeReading, badge_reading, format_lift, site_badge_files
+from driftproof.pages.band_sources import band_facts
+from driftproof.pages.sheet import fmt
 from driftproof.stats import Status, mean_of
 from driftproof.stats.savings import percent, token_savings
-from driftproof.view import fmt
 from driftproof.wording import NOT_MEASURED
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ class ResultRow:
     for a run that measured nothing, why (the commonest lost cause)."""
     draws: str = ""
     """Draws per arm and judge samples per draw, from the receipt's fields
-    (driftproof.band_facts)."""
+    (driftproof.pages.band_sources)."""
 
 
 def _text(value: float | None) -> str:
@@ -254,7 +255,7 @@ def results_rows(
 
     Args:
         receipts: every committed receipt by name.
-        readings: :func:`driftproof.badge.badge_reading` of some of them, by name, when the
+        readings: :func:`driftproof.pages.badge.badge_reading` of some of them, by name, when the
             caller has them already (the others are read here).
 
     Returns:
@@ -346,7 +347,7 @@ def results_site_files(
 def rows_and_badge_files(
     receipts: Mapping[str, Receipt],
 ) -> tuple[list[ResultRow], dict[str, bytes]]:
-    """:func:`results_rows` and :func:`driftproof.badge.site_badge_files` of ``receipts``,
-    each receipt read once (:func:`driftproof.badge.badge_reading`) for both (issue 19)."""
+    """:func:`results_rows` and :func:`driftproof.pages.badge.site_badge_files` of ``receipts``,
+    each receipt read once (:func:`driftproof.pages.badge.badge_reading`) for both (issue 19)."""
     readings = {name: badge_reading(r) for name, r in receipts.items()}
     return results_rows(receipts, readings), site_badge_files(receipts, readings)

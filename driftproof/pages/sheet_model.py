@@ -1,5 +1,5 @@
 """The receipt sheet's page model: plain dataclasses whose every value is a printable string,
-the words the sheet uses, and the formatting of a number or a band (:mod:`driftproof.view`
+the words the sheet uses, and the formatting of a number or a band (:mod:`driftproof.pages.sheet`
 builds it; :mod:`driftproof.render.sheet` and the site print it).
 
 Numbers on the judge scale are printed with three decimals; unknown stays unknown

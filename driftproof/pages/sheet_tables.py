@@ -7,18 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from driftproof.receipt import Case, Receipt
-from driftproof.receipt._model import CaseArm, Draw
-from driftproof.run.endings import CLASSES
-from driftproof.stats import (
-    arm_band,
-    band_source_of,
-    mean_delta,
-    mean_of,
-    unrecorded_arms,
-)
-from driftproof.stats.band import Band
-from driftproof.view_model import (
+from driftproof.pages.sheet_model import (
     ARM_NOT_RECORDED,
     ARM_WORDS,
     UNKNOWN,
@@ -32,6 +21,17 @@ from driftproof.view_model import (
     band_text,
     fmt,
 )
+from driftproof.receipt import Case, Receipt
+from driftproof.receipt._model import CaseArm, Draw
+from driftproof.run.endings import CLASSES
+from driftproof.stats import (
+    arm_band,
+    band_source_of,
+    mean_delta,
+    mean_of,
+    unrecorded_arms,
+)
+from driftproof.stats.band import Band
 
 __all__ = [
     "arm_summaries",

@@ -13,8 +13,9 @@ figure about the skill (method, "What grading cost"), the lift breakdown (method
 Numbers on the judge scale are printed with three decimals; unknown stays unknown
 ("not recorded", D-13).
 
-The page model's types live in :mod:`driftproof.view_model`, the tables in
-:mod:`driftproof.view_rows`, the labelled facts in :mod:`driftproof.view_facts`; all are
+The page model's types live in :mod:`driftproof.pages.sheet_model`, the tables in
+:mod:`driftproof.pages.sheet_tables`, the labelled facts in :mod:`driftproof.pages.sheet_facts`;
+all are
 importable from here. The printers are :mod:`driftproof.render.sheet`.
 """
 
@@ -22,7 +23,38 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from driftproof import view_model
+from driftproof.pages import sheet_model as view_model
+from driftproof.pages.sheet_caveman import fidelity_view, usage_view
+from driftproof.pages.sheet_facts import (
+    context_view,
+    headline,
+    judge_cost,
+    provenance,
+    quality_fact,
+    reading_facts,
+)
+from driftproof.pages.sheet_model import *  # noqa: F403 (the page model, re-exported whole)
+from driftproof.pages.sheet_model import (
+    ARM_WORDS,
+    BREAKDOWN_NOTE,
+    VERDICT_WORDS,
+    BreakdownRow,
+    BreakdownView,
+    LostDraw,
+    Sheet,
+    anchor_for,
+    arms_of,
+    fmt,
+    has_bands,
+    mean_spread,
+)
+from driftproof.pages.sheet_source import source_report_facts, source_report_rows
+from driftproof.pages.sheet_tables import (
+    arm_summaries,
+    case_rows,
+    source_figures,
+    source_origin,
+)
 from driftproof.receipt import Receipt
 from driftproof.render.aa import aa_line
 from driftproof.stats import (
@@ -37,37 +69,6 @@ from driftproof.stats.aa import aa_reading
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
 from driftproof.stats.lift import control_lift
 from driftproof.stats.noninferiority import quality_at_margin
-from driftproof.view_caveman import fidelity_view, usage_view
-from driftproof.view_facts import (
-    context_view,
-    headline,
-    judge_cost,
-    provenance,
-    quality_fact,
-    reading_facts,
-)
-from driftproof.view_model import *  # noqa: F403 (the page model, re-exported whole)
-from driftproof.view_model import (
-    ARM_WORDS,
-    BREAKDOWN_NOTE,
-    VERDICT_WORDS,
-    BreakdownRow,
-    BreakdownView,
-    LostDraw,
-    Sheet,
-    anchor_for,
-    arms_of,
-    fmt,
-    has_bands,
-    mean_spread,
-)
-from driftproof.view_rows import (
-    arm_summaries,
-    case_rows,
-    source_figures,
-    source_origin,
-)
-from driftproof.view_source import source_report_facts, source_report_rows
 from driftproof.wording import BAND_SOURCE_LEGEND
 
 __all__ = ["breakdown_view", "lift_coverage", "receipt_breakdown", "sheet"]
