@@ -28,10 +28,12 @@ reports: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# lint-imports holds the layers of ARCHITECTURE.md ([tool.importlinter] in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
