@@ -16,15 +16,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from driftproof.receipt import Receipt
+from driftproof.receipt import Case, CaseArm, JudgeSample, Receipt
+from driftproof.receipt import _bounds as B
 
 __all__ = [
     "GraderSetting",
     "SampleIdentity",
     "aggregate_judge_ids",
+    "arms_of",
+    "canonical_json",
     "check_reply_identity",
-    "identity_bounds_problem",
     "grader_setting_of",
+    "identity_bounds_problem",
+    "regraded_level",
     "rubric_regrade_refusals",
 ]
 
@@ -64,10 +68,33 @@ class GraderSetting:
     answered_as: tuple[str, ...] | None
 
 
-def _canon(value: Any) -> str | None:
+def canonical_json(value: Any) -> str | None:
+    """``value`` as sorted compact JSON, so settings compare by value (``None``: not recorded)."""
     if value is None:
         return None
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def arms_of(case: Case) -> list[tuple[str, CaseArm]]:
+    """The arms a case holds, by name, in receipt order."""
+    arms = (
+        ("with_skill", case.arms.with_skill),
+        ("baseline", case.arms.baseline),
+        ("control", case.arms.control),
+    )
+    return [(name, arm) for name, arm in arms if arm is not None]
+
+
+def _samples(receipt: Receipt, *, measured_only: bool) -> list[JudgeSample]:
+    """Every judge sample of the receipt's draws (of its measured draws only when asked)."""
+    return [
+        s
+        for c in receipt.cases
+        for _, arm in arms_of(c)
+        for d in arm.draws
+        if not (measured_only and d.lost is not None)
+        for s in d.judge_samples
+    ]
 
 
 def grader_setting_of(receipt: Receipt, *, extra: dict[str, Any] | None = None) -> GraderSetting:
@@ -83,48 +110,20 @@ def grader_setting_of(receipt: Receipt, *, extra: dict[str, Any] | None = None) 
     """
     extra = extra or {}
     j = receipt.judge
-    reported = sorted(
-        {
-            s.reported_model
-            for c in receipt.cases
-            for arm in _arms(c)
-            for d in arm.draws
-            for s in d.judge_samples
-            if s.reported_model
-        }
-    )
-    if j is None:
-        return GraderSetting(
-            None,
-            None,
-            None,
-            None,
-            extra.get("tool_version"),
-            _canon(extra.get("isolation")),
-            None,
-            _canon(extra.get("routing")),
-            extra.get("code"),
-            tuple(reported) or None,
-        )
-    service = "/".join(x for x in (j.provider, j.surface) if x) or None
+    samples = _samples(receipt, measured_only=False)
+    reported = sorted({s.reported_model for s in samples if s.reported_model})
     return GraderSetting(
-        model=j.model,
-        service=service,
-        sampling=_canon(j.sampling),
-        instructions=j.template_sha256,
+        model=j.model if j else None,
+        service=("/".join(x for x in (j.provider, j.surface) if x) or None) if j else None,
+        sampling=canonical_json(j.sampling) if j else None,
+        instructions=j.template_sha256 if j else None,
         tool_version=extra.get("tool_version"),
-        isolation=_canon(extra.get("isolation")),
-        address=j.service,
-        routing=_canon(extra.get("routing")),
+        isolation=canonical_json(extra.get("isolation")),
+        address=j.service if j else None,
+        routing=canonical_json(extra.get("routing")),
         code=extra.get("code"),
         answered_as=tuple(reported) or None,
     )
-
-
-def _arms(case: Any) -> list[Any]:
-    return [
-        a for a in (case.arms.with_skill, case.arms.baseline, case.arms.control) if a is not None
-    ]
 
 
 def rubric_regrade_refusals(
@@ -147,14 +146,7 @@ def rubric_regrade_refusals(
     if original.judge is None:
         reasons.append("the original records no judge identity")
         return reasons
-    samples = [
-        s
-        for c in original.cases
-        for arm in _arms(c)
-        for d in arm.draws
-        if d.lost is None
-        for s in d.judge_samples
-    ]
+    samples = _samples(original, measured_only=True)
     if not samples:
         reasons.append("the original records no judge samples, so no judge identity")
     anonymous = sum(1 for s in samples if not s.reported_model)
@@ -211,11 +203,10 @@ def _same_model(requested: str, reported: str) -> bool:
 
 
 def identity_bounds_problem(reported: Sequence[str | None], serving: str | None) -> str | None:
-    """Why one reply's identity evidence is over the limits, checked before any id is
-    copied (``driftproof.receipt._bounds``); ``None`` when it is within them. The message
-    is bounded: it quotes no id, only sizes."""
-    from driftproof.receipt import _bounds as B
+    """Why one reply's identity evidence is over the receipt's bounds, else ``None``.
 
+    Checked before any id is copied; the message quotes no id, only sizes.
+    """
     ids = [x for x in reported if x is not None]
     if len(ids) > B.IDENTITY_MAX_IDS_PER_SAMPLE:
         return (
@@ -270,8 +261,6 @@ def aggregate_judge_ids(samples: Iterable[SampleIdentity]) -> list[str]:
     Raises:
         ValueError: more distinct ids than ``_bounds.IDENTITY_MAX_DISTINCT_IDS``.
     """
-    from driftproof.receipt import _bounds as B
-
     ids: set[str] = set()
     for s in samples:
         ids.update(s.reported_ids)
@@ -283,21 +272,7 @@ def aggregate_judge_ids(samples: Iterable[SampleIdentity]) -> list[str]:
 
 
 def regraded_level(original_level: str, *, stub: bool) -> str:
-    """Level of a regrade's receipt: the stub records UNVERIFIED, and an UNVERIFIED
-    original stays UNVERIFIED; otherwise the original's level is kept."""
+    """The original's level, except UNVERIFIED for the stub judge (an UNVERIFIED one stays)."""
     if stub or original_level == "UNVERIFIED":
         return "UNVERIFIED"
     return original_level
-
-
-def identities_in_order(samples: Sequence[SampleIdentity]) -> list[dict[str, Any]]:
-    """The evidence each graded answer seals: every sample's reported ids and serving id
-    beside the hash of its score text, in reply order."""
-    return [
-        {
-            "reported_ids": list(s.reported_ids),
-            "serving_id": s.serving_id,
-            "score_text_sha256": s.score_text_sha256,
-        }
-        for s in samples
-    ]

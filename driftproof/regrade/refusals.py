@@ -11,28 +11,15 @@ import hashlib
 import os
 from pathlib import Path
 
-from driftproof.receipt import Case, CaseArm, Receipt, _bounds, sha256_text
+from driftproof.receipt import Receipt, _bounds, sha256_text
+from driftproof.regrade.identity import arms_of
 from driftproof.run.suite import Suite
 
-__all__ = ["arms_of", "input_refusals", "same_path", "transcripts_refusals"]
-
-
-def arms_of(case: Case) -> list[tuple[str, CaseArm]]:
-    """The arms a case holds, by name, in receipt order."""
-    return [
-        (n, a)
-        for n, a in (
-            ("with_skill", case.arms.with_skill),
-            ("baseline", case.arms.baseline),
-            ("control", case.arms.control),
-        )
-        if a is not None
-    ]
+__all__ = ["input_refusals", "same_path", "transcripts_refusals"]
 
 
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:
-    """Why the kept answers or the revised tasks cannot be held to ``original``; empty when
-    they can (method, "Receipts are an open format")."""
+    """Why the kept answers or revised tasks cannot be held to ``original`` (empty: they can)."""
     reasons: list[str] = []
     total_chars = 0
     for case in original.cases:
@@ -87,8 +74,7 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
 
 
 def same_path(a: Path, b: Path) -> bool:
-    """Whether ``a`` and ``b`` name one file: the same resolved path, or (both existing) the
-    same inode through a hard link or symlink."""
+    """Whether ``a`` and ``b`` name one file: one resolved path, or one inode (links)."""
     if a.resolve() == b.resolve():
         return True
     try:
@@ -98,9 +84,11 @@ def same_path(a: Path, b: Path) -> bool:
 
 
 def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
-    """The kept transcripts the original sealed (``run.transcripts``) must be unchanged when they
-    are beside it: a changed file cannot be held to the original. Their absence refuses nothing:
-    the answers graded are the receipt's own, sealed with it."""
+    """Why the kept transcripts beside the original cannot be held to it (empty: they can).
+
+    They must be the file the original sealed (``run.transcripts``); their absence refuses
+    nothing, since the answers graded are the receipt's own, sealed with it.
+    """
     kept = getattr(original.run, "transcripts", None)
     if kept is None:
         return []

@@ -21,7 +21,7 @@ import functools
 import hashlib
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,9 +29,15 @@ from typing import Any
 from driftproof import __version__
 from driftproof.errors import RefusalError
 from driftproof.receipt import (
+    Case,
+    Draw,
     Judge,
+    JudgeOverhead,
     JudgeSample,
+    Provenance,
     Receipt,
+    ReceiptBody,
+    Regrade,
     build_draw,
     build_judge_sample,
     build_receipt,
@@ -42,26 +48,27 @@ from driftproof.receipt import (
 from driftproof.regrade.identity import (
     GraderSetting,
     SampleIdentity,
-    _canon,
     aggregate_judge_ids,
+    arms_of,
+    canonical_json,
     check_reply_identity,
     grader_setting_of,
     identity_bounds_problem,
     regraded_level,
     rubric_regrade_refusals,
 )
-from driftproof.regrade.refusals import (
-    arms_of,
-    input_refusals,
-    same_path,
-    transcripts_refusals,
-)
+from driftproof.regrade.refusals import input_refusals, same_path, transcripts_refusals
 from driftproof.run import judge as J
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, with_retries
 from driftproof.run.suite import Suite
+from driftproof.run.suite_fields import SuiteCase
 
 __all__ = ["RegradeResult", "new_grader_setting", "rubric_regrade", "same_path"]
+
+#: Where each provider's judge sampling records its output-token budget (Anthropic, Responses,
+#: Chat Completions); a regrade holds the original's own budget.
+_MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
 
 
 @dataclass(frozen=True)
@@ -70,8 +77,9 @@ class RegradeResult:
 
     Attributes:
         receipt_path: the sealed regrade receipt written.
-        answers_read / answers_graded / answers_carried: draws read from the original; draws
-            sent to the grader; draws copied unchanged (lost draws stay lost).
+        answers_read: draws read from the original.
+        answers_graded: draws sent to the grader.
+        answers_carried: draws copied unchanged (lost draws stay lost).
         logical_judge_calls: judge samples requested (one per sample per graded answer).
         runner_attempts: API requests or CLI invocations made, retries and timeouts included.
     """
@@ -93,12 +101,21 @@ def new_grader_setting(
     code) are not recorded here either, so they are not compared (method: some of a
     grader's setting is not recorded, and so not compared). ``answered_as`` is held to
     the original's and checked on every reply.
+
+    Args:
+        judge: the regrade's grader lane.
+        model: the grader model id requested.
+        max_tokens: the output-token budget of each judge call.
+        original: the original grader's setting (:func:`grader_setting_of`).
+
+    Returns:
+        The new grader's setting.
     """
     service = "/".join(x for x in (judge.name, judge.surface) if x) or None
     return GraderSetting(
         model=model,
         service=service,
-        sampling=_canon(judge.sampling(max_tokens)),
+        sampling=canonical_json(judge.sampling(max_tokens)),
         instructions=J.template_sha256(),
         tool_version=None,
         isolation=None,
@@ -107,6 +124,138 @@ def new_grader_setting(
         code=None,
         answered_as=original.answered_as,
     )
+
+
+@dataclass
+class _Grader:
+    """The regrade's judge lane: grades one kept answer at a time and keeps the counts sealed.
+
+    ``allowed`` holds the dated models the original's grader answered as; a rubric regrade's
+    every reply must be one of them (a plain regrade checks the requested judge instead).
+    """
+
+    judge: Provider
+    model: str
+    samples: int
+    max_tokens: int
+    timeout: float
+    retry_delays: tuple[float, ...]
+    sleep: Callable[[float], None]
+    plain: bool
+    allowed: frozenset[str]
+    attempts: Counter = field(default_factory=Counter)
+    identities: list[SampleIdentity] = field(default_factory=list)
+    read: int = 0
+    graded: int = 0
+    carried: int = 0
+    logical: int = 0
+    usage_counted: int = 0
+    usage_missing: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def stub(self) -> bool:
+        """The stub judge: its identity is not checked and its receipt is UNVERIFIED."""
+        return self.judge.name == "stub"
+
+    def case(self, case: Case, task: SuiteCase) -> dict[str, Any]:
+        """One case of the regrade receipt: every arm's draws graded or carried."""
+        arms = {
+            name: {
+                "draws": [
+                    self.draw(d, task, f"case {case.id} {name} draw {d.index}") for d in arm.draws
+                ],
+                "generation": None,
+            }
+            for name, arm in arms_of(case)
+        }
+        return {
+            "id": case.id,
+            "prompt": case.prompt,
+            "prompt_sha256": case.prompt_sha256,
+            "rubric_sha256": J.rubric_sha256(task),
+            "threshold": task.threshold,
+            "arms": arms,
+        }
+
+    def draw(self, d: Draw, task: SuiteCase, where: str) -> Draw:
+        """A kept draw graded again; a lost draw carried as it is."""
+        self.read += 1
+        if d.lost is not None:
+            self.carried += 1
+            return d
+        system, user = J.judge_prompt(task, d.answer or "")
+        graded = [self._sample(system, user, task, where) for _ in range(self.samples)]
+        samples = [s for s, _ in graded]
+        self.graded += 1
+        if any(usage for _, usage in graded):
+            self.usage_counted += 1
+        else:
+            self.usage_missing += 1
+        valid = any(s.score is not None for s in samples)
+        # Checks are carried, never run again: they belong to the answer they ran on.
+        return build_draw(
+            d.index,
+            answer=d.answer,
+            judge_samples=samples,
+            lost_reason=None if valid else "no judge sample of the regrade was valid",
+            tokens=d.tokens,
+            checks=d.checks,
+            captured_files=d.captured_files,
+            skill_fired=d.skill_fired,
+            source_error=d.source_error,
+        )
+
+    def _sample(
+        self, system: str, user: str, task: SuiteCase, where: str
+    ) -> tuple[JudgeSample, bool]:
+        """One judge sample and whether its reply reported usage.
+
+        Raises:
+            RefusalError: the reply's identity is over the bounds or is not the grader's.
+        """
+        self.logical += 1
+        call = functools.partial(
+            self.judge.call,
+            model=self.model,
+            system=system,
+            prompt=user,
+            timeout=self.timeout,
+            max_tokens=self.max_tokens,
+        )
+        on_attempt = self.attempts.add if self.judge.makes_endpoint_attempts else None
+        try:
+            jr = with_retries(
+                call, delays=self.retry_delays, sleep=self.sleep, on_attempt=on_attempt
+            )
+        except LostDraw as exc:
+            reason = f"judge call failed: {exc.reason}"[:2000]
+            return build_judge_sample(None, invalid_reason=reason), False
+        why = identity_bounds_problem([jr.reported_model], jr.serving_model)
+        if why is None:
+            reported = tuple(x for x in (jr.reported_model,) if x)
+            ident = SampleIdentity(reported, jr.serving_model, sha256_text(jr.text))
+            self.identities.append(ident)
+            why = check_reply_identity(self.model, ident, stub=self.stub)
+        if why is None and not (self.stub or self.plain) and jr.reported_model not in self.allowed:
+            why = (
+                f"the grader answered as {jr.reported_model!r}; "
+                f"the original answered as {', '.join(sorted(self.allowed))}"
+            )
+        if why is not None:
+            raise RefusalError(f"rubric regrade refused: {where}: {why}")
+        self.input_tokens += jr.input_tokens or 0
+        self.output_tokens += jr.output_tokens or 0
+        verdict = J.parse_reply(task, jr.text)
+        sample = build_judge_sample(
+            verdict.score,
+            reply=jr.text,
+            reported_model=jr.reported_model,
+            serving_model=jr.serving_model,
+            invalid_reason=verdict.invalid_reason,
+        )
+        return sample, jr.input_tokens is not None or jr.output_tokens is not None
 
 
 def rubric_regrade(
@@ -139,198 +288,126 @@ def rubric_regrade(
         judge_model: the grader model id (must equal the original's).
         out: where the regrade receipt goes (never the original's path).
         judge_samples: samples per answer; defaults to the original's per-generation count.
+        timeout: seconds per judge call.
+        max_tokens: output tokens per judge call, unless the original records its own.
+        retry_delays: seconds between a failed judge call's retries.
+        sleep: waits between retries (tests pass a fake).
+        plain: a plain judge regrade (see above).
+
+    Returns:
+        The receipt written and the counts it seals.
 
     Raises:
         ReceiptError: the original cannot be read.
         RefusalError: any refusal reason (listed one per line); nothing is written.
     """
     original_path, out = Path(original_path), Path(out)
+    transcripts = original_path.with_name(original_path.name + ".transcripts.jsonl")
     for kept, what in (
         (original_path, "the original"),
-        (
-            original_path.with_name(original_path.name + ".transcripts.jsonl"),
-            "the original's kept transcripts",
-        ),
+        (transcripts, "the original's kept transcripts"),
     ):
         if same_path(out, kept):
             raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
     original = read_receipt(original_path)
-    held = original.judge.sampling or {} if original.judge is not None else {}
-    for key in (
-        "max_tokens",
-        "max_output_tokens",
-        "max_completion_tokens",
-    ):  # Anthropic, Responses, Chat
+    held = (original.judge.sampling or {}) if original.judge is not None else {}
+    for key in _MAX_TOKEN_KEYS:
         if isinstance(held.get(key), int) and not isinstance(held.get(key), bool):
             max_tokens = held[key]  # the original's own setting, held
             break
-    original_bytes = original_path.read_bytes()
-    orig_setting = grader_setting_of(original)
-    new_setting = new_grader_setting(
-        judge, model=judge_model, max_tokens=max_tokens, original=orig_setting
-    )
-    reasons = rubric_regrade_refusals(original, orig_setting, new_setting)
+    original_sha256 = hashlib.sha256(original_path.read_bytes()).hexdigest()
+    setting = grader_setting_of(original)
+    new = new_grader_setting(judge, model=judge_model, max_tokens=max_tokens, original=setting)
+    reasons = rubric_regrade_refusals(original, setting, new)
     if plain:  # the judge may change; only what cannot be graded at all refuses here
         reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
     if not reasons:
         reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
     if reasons:
         raise RefusalError("rubric regrade refused:\n" + "\n".join(f"- {r}" for r in reasons))
-    n = judge_samples or original.run.judge_samples_per_generation or 5
-    stub = judge.name == "stub"
-    allowed = set(orig_setting.answered_as or ())
-    counter = Counter()
-    identities: list[SampleIdentity] = []
-    revised_by_id = {c.id: c for c in revised.cases}
-    cases_out, read = [], 0
-    graded = carried = logical = counted = missing = tin = tout = 0
+    grader = _Grader(
+        judge,
+        judge_model,
+        judge_samples or original.run.judge_samples_per_generation or 5,
+        max_tokens,
+        timeout,
+        retry_delays,
+        sleep,
+        plain,
+        frozenset(setting.answered_as or ()),
+    )
+    tasks = {c.id: c for c in revised.cases}
     judge.start()
     try:
-        for case in original.cases:
-            rc = revised_by_id[case.id]
-            arms_out: dict[str, Any] = {}
-            for name, arm in arms_of(case):
-                draws = []
-                for d in arm.draws:
-                    read += 1
-                    if d.lost is not None:
-                        carried += 1
-                        draws.append(d)  # a lost draw stays lost
-                        continue
-                    samples: list[JudgeSample] = []
-                    reported_usage = False
-                    system, user = J.judge_prompt(rc, d.answer or "")
-                    for _ in range(n):
-                        logical += 1
-                        try:
-                            jr = with_retries(
-                                functools.partial(
-                                    judge.call,
-                                    model=judge_model,
-                                    system=system,
-                                    prompt=user,
-                                    timeout=timeout,
-                                    max_tokens=max_tokens,
-                                ),
-                                delays=retry_delays,
-                                sleep=sleep,
-                                on_attempt=counter.add if judge.makes_endpoint_attempts else None,
-                            )
-                        except LostDraw as exc:
-                            samples.append(
-                                build_judge_sample(
-                                    None, invalid_reason=f"judge call failed: {exc.reason}"[:2000]
-                                )
-                            )
-                            continue
-                        too_big = identity_bounds_problem([jr.reported_model], jr.serving_model)
-                        if too_big is not None:
-                            raise RefusalError(
-                                f"rubric regrade refused: case {case.id} {name} "
-                                f"draw {d.index}: {too_big}"
-                            )
-                        ident = SampleIdentity(
-                            tuple(x for x in (jr.reported_model,) if x),
-                            jr.serving_model,
-                            sha256_text(jr.text),
-                        )
-                        why = check_reply_identity(judge_model, ident, stub=stub)
-                        identities.append(ident)
-                        if (
-                            why is None
-                            and not stub
-                            and not plain
-                            and jr.reported_model not in allowed
-                        ):
-                            why = (
-                                f"the grader answered as {jr.reported_model!r}; "
-                                f"the original answered as {', '.join(sorted(allowed))}"
-                            )
-                        if why is not None:
-                            raise RefusalError(
-                                f"rubric regrade refused: case {case.id} {name} "
-                                f"draw {d.index}: {why}"
-                            )
-                        if jr.input_tokens is not None or jr.output_tokens is not None:
-                            reported_usage = True
-                            tin += jr.input_tokens or 0
-                            tout += jr.output_tokens or 0
-                        v = J.parse_reply(rc, jr.text)
-                        samples.append(
-                            build_judge_sample(
-                                v.score,
-                                reply=jr.text,
-                                reported_model=jr.reported_model,
-                                serving_model=jr.serving_model,
-                                invalid_reason=v.invalid_reason,
-                            )
-                        )
-                    graded += 1
-                    counted, missing = (
-                        (counted + 1, missing) if reported_usage else (counted, missing + 1)
-                    )
-                    valid = [s for s in samples if s.score is not None]
-                    lost = None if valid else "no judge sample of the regrade was valid"
-                    # Checks are carried, never run again: they belong to the answer they ran on.
-                    draws.append(
-                        build_draw(
-                            d.index,
-                            answer=d.answer,
-                            judge_samples=samples,
-                            lost_reason=lost,
-                            tokens=d.tokens,
-                            checks=d.checks,
-                            captured_files=d.captured_files,
-                            skill_fired=d.skill_fired,
-                            source_error=d.source_error,
-                        )
-                    )
-                arms_out[name] = {"draws": draws, "generation": None}
-            cases_out.append(
-                {
-                    "id": case.id,
-                    "prompt": case.prompt,
-                    "prompt_sha256": case.prompt_sha256,
-                    "rubric_sha256": J.rubric_sha256(rc),
-                    "threshold": rc.threshold,
-                    "arms": arms_out,
-                }
-            )
+        cases = [grader.case(case, tasks[case.id]) for case in original.cases]
     except FatalRun as exc:
         raise RefusalError(f"rubric regrade stopped: {exc}; nothing was written") from exc
     finally:
         judge.close()
-    o = original
-    judge_doc: Judge | dict[str, Any] | None = o.judge
-    price = o.judge.price if o.judge else None
-    if plain:
-        judge_doc = {
-            "model": judge_model,
-            "provider": judge.name,
-            "surface": judge.surface,
-            "service": judge.service,
-            "sampling": judge.sampling(max_tokens),
-            "template_sha256": J.template_identity()[0],
-            "template_version": J.template_identity()[1],
-            "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
-            "price": None,
-        }
-        price = None
-    overhead = {
-        "input_tokens": tin,
-        "output_tokens": tout,
-        "judged_draws_counted": counted,
-        "judged_draws_missing_usage": missing,
-        "usd": None
-        if price is None
-        else round((tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6, 10),
-    }
-    body = build_receipt(
-        level=regraded_level(o.verification_level, stub=stub),
+    document = (str(original_path), original_sha256)
+    path = write_receipt(_regrade_body(original, revised, grader, cases, setting, document), out)
+    return RegradeResult(
+        path, grader.read, grader.graded, grader.carried, grader.logical, grader.attempts.value
+    )
+
+
+def _regrade_body(
+    o: Receipt,
+    revised: Suite,
+    grader: _Grader,
+    cases: list[dict[str, Any]],
+    setting: GraderSetting,
+    document: tuple[str, str],
+) -> ReceiptBody:
+    """The regrade receipt before its seal.
+
+    The original's run, skill and arms with the regrade's cases, grader, judge overhead and
+    counts; ``document`` is the original's path and sha256.
+    """
+    judge = o.judge
+    if grader.plain:
+        template_sha256, template_version = J.template_identity()
+        judge = Judge.model_validate(
+            {
+                "model": grader.model,
+                "provider": grader.judge.name,
+                "surface": grader.judge.surface,
+                "service": grader.judge.service,
+                "sampling": grader.judge.sampling(grader.max_tokens),
+                "template_sha256": template_sha256,
+                "template_version": template_version,
+                "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
+                "price": None,
+            }
+        )
+    price = judge.price if judge is not None else None
+    tin, tout = grader.input_tokens, grader.output_tokens
+    usd = None
+    if price is not None:
+        usd = round((tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6, 10)
+    regrade = Regrade(
+        kind="judge" if grader.plain else "rubric",
+        original_seal=o.seal.sha256,
+        original_runner=o.run.runner,
+        runner_version=__version__,
+        revised_suite_sha256=revised.sha256,
+        original_grader={
+            k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(setting).items()
+        },
+        answers_read=grader.read,
+        answers_graded=grader.graded,
+        answers_carried=grader.carried,
+        logical_judge_calls=grader.logical,
+        runner_attempts=grader.attempts.value,
+        judge_ids=aggregate_judge_ids(grader.identities),
+    )
+    return build_receipt(
+        level=regraded_level(o.verification_level, stub=grader.stub),
         skill_name=o.skill.name,
         skill_text=None,
         skill_sha256=o.skill.sha256,
-        cases=cases_out,
+        skill_token_count=o.skill.tokens,
+        cases=cases,
         model=o.run.model,
         provider=o.run.provider,
         surface=o.run.surface,
@@ -340,60 +417,26 @@ def rubric_regrade(
         started_at=o.run.started_at,
         finished_at=datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         generations_per_arm=o.run.generations_per_arm,
-        judge_samples_per_generation=n,
-        endpoint_attempts=counter.value,
+        judge_samples_per_generation=grader.samples,
+        endpoint_attempts=grader.attempts.value,
         suite_name=revised.name[:200],
         suite_sha256=revised.sha256,
-        judge=judge_doc,
+        judge=judge,
         arms=o.arms,
         band_source=o.band_source,
-        judge_overhead=overhead,
-        provenance={
-            "tool": "driftproof regrade",
-            "tool_version": __version__,
-            "document": str(original_path),
-            "document_sha256": hashlib.sha256(original_bytes).hexdigest(),
-            "unrecorded": [],
-        },
-        skill_token_count=o.skill.tokens,
-        regrade=_regrade_member(
-            o,
-            revised,
-            orig_setting,
-            plain=plain,
-            identities=identities,
-            runner_attempts=counter.value,
-            counts=(read, graded, carried, logical),
+        judge_overhead=JudgeOverhead(
+            input_tokens=tin,
+            output_tokens=tout,
+            usd=usd,
+            judged_draws_counted=grader.usage_counted,
+            judged_draws_missing_usage=grader.usage_missing,
         ),
+        provenance=Provenance(
+            tool="driftproof regrade",
+            tool_version=__version__,
+            document=document[0],
+            document_sha256=document[1],
+            unrecorded=[],
+        ),
+        regrade=regrade,
     )
-    path = write_receipt(body, out)
-    return RegradeResult(path, read, graded, carried, logical, counter.value)
-
-
-def _regrade_member(
-    o: Receipt,
-    revised: Suite,
-    orig_setting: GraderSetting,
-    *,
-    plain: bool,
-    identities: list[SampleIdentity],
-    runner_attempts: int,
-    counts: tuple[int, int, int, int],
-) -> dict[str, Any]:
-    read, graded, carried, logical = counts
-    return {
-        "kind": "judge" if plain else "rubric",
-        "original_seal": o.seal.sha256,
-        "original_runner": o.run.runner,
-        "runner_version": __version__,
-        "revised_suite_sha256": revised.sha256,
-        "original_grader": {
-            k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(orig_setting).items()
-        },
-        "answers_read": read,
-        "answers_graded": graded,
-        "answers_carried": carried,
-        "logical_judge_calls": logical,
-        "runner_attempts": runner_attempts,
-        "judge_ids": aggregate_judge_ids(identities),
-    }
