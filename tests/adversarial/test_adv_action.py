@@ -139,12 +139,11 @@ def test_cancelled_job_is_one_line_and_writes_nothing(
 ) -> None:
     # Found: a cancelled job (SIGINT while comparing) printed a KeyboardInterrupt traceback.
     summary, output = setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE))
-    import driftproof.pages.comparison
 
     def cancelled(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driftproof.pages.comparison, "compare_receipts", cancelled)
+    monkeypatch.setattr(action, "compare_receipts", cancelled)
     try:
         code = action.main([])
     except KeyboardInterrupt:
