@@ -1,5 +1,4 @@
-"""One way to make a safe name from a label: element ids, case folders, file names
-(issue 18, item 4).
+"""One way to make a safe name from a label: element ids, case folders, file names.
 
 A label (a case id, a section title, a source's case name) is untrusted text. :func:`slug` keeps
 ``A-Z a-z 0-9 _ . -`` and turns every run of other characters into one ``-``; :func:`unique`
@@ -17,8 +16,9 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def slug(text: str, *, strip: str = "-", empty: str = "x") -> str:
-    """``text`` with each run of characters outside ``[A-Za-z0-9_.-]`` as one ``-``, the
-    characters in ``strip`` removed from both ends, and ``empty`` when nothing is left.
+    """``text`` with each run of characters outside ``[A-Za-z0-9_.-]`` as one ``-``.
+
+    The characters in ``strip`` are removed from both ends; ``empty`` when nothing is left.
 
     >>> slug("Case 1: <b>")
     'Case-1-b'

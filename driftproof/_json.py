@@ -1,7 +1,7 @@
-"""One strict JSON reader and one JSON-pointer writer for the whole package (issue 18, item 4).
+"""One strict JSON reader and one JSON-pointer writer for the whole package.
 
 Receipts (:mod:`driftproof.receipt._load`) and every importer parse JSON here, so the rules are
-the same everywhere (STYLE-EXAMPLES 7): a member name given twice is refused (one value would be
+the same everywhere: a member name given twice is refused (one value would be
 lost silently), ``NaN``/``Infinity`` are refused unless the caller reads a tool that writes them
 (Inspect logs, OpenAI Evals records), and a number too large for a 64-bit float is refused rather
 than read as infinity. Problems are places: :func:`pointer` writes the RFC 6901 JSON pointer that
@@ -107,8 +107,10 @@ def _marking_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _where_twice(text: str) -> tuple[str, str] | None:
-    """(JSON pointer, name) of the first object in document order that gives a member name
-    twice, read in a second parse that marks such objects; ``None`` if that parse fails too."""
+    """(JSON pointer, name) of the first object in document order giving a member name twice.
+
+    Read in a second parse that marks such objects; ``None`` if that parse fails too.
+    """
     try:
         value = json.loads(text, object_pairs_hook=_marking_twice)
     except (ValueError, RecursionError):
@@ -130,8 +132,7 @@ def _where_twice(text: str) -> tuple[str, str] | None:
 
 
 def _long_number_at(text: str) -> str:
-    """``line L column C`` of the first integer longer than Python converts (outside strings),
-    or ``""``."""
+    """Where the first integer too long to convert stands (outside strings), or ``""``."""
     limit = sys.get_int_max_str_digits()
     for m in re.finditer(rf'"(?:[^"\\]|\\.)*"|-?\d{{{limit + 1},}}', text):
         if not m.group().startswith('"'):
@@ -155,8 +156,9 @@ def _finite_float(text: str) -> float:
 def decode_utf8(
     data: bytes, what: str, fail: Callable[[str], Exception], *, bom: bool = False
 ) -> str:
-    """``data`` as UTF-8 text, a leading byte-order mark dropped when ``bom``. Shared by the
-    readers of receipts (``what``: ``JSON``) and of NVIDIA cards (``Markdown``).
+    """``data`` as UTF-8 text, a leading byte-order mark dropped when ``bom``.
+
+    Shared by the readers of receipts (``what``: ``JSON``) and of NVIDIA cards (``Markdown``).
 
     Raises:
         the exception ``fail`` builds from ``expected UTF-8 <what>, found an invalid byte at
@@ -169,8 +171,10 @@ def decode_utf8(
 
 
 def _bad_byte_before(text: str, pos: int) -> int | None:
-    """For text decoded with ``surrogateescape``: the byte offset of the first byte that is not
-    UTF-8 at or before ``pos`` (the likely cause of a parse failure there), or ``None``."""
+    """The byte offset of the first byte that is not UTF-8 at or before ``pos``, or ``None``.
+
+    For text decoded with ``surrogateescape``: the likely cause of a parse failure at ``pos``.
+    """
     for i, ch in enumerate(text[: pos + 1]):
         if "\udc80" <= ch <= "\udcff":
             return len(text[:i].encode("utf-8", "surrogateescape"))
@@ -182,7 +186,7 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
 
     Args:
         text: the document; bytes that were not UTF-8 may be held as ``surrogateescape`` code
-            points (importers repair those inside strings afterwards, issue 14).
+            points (importers repair those inside strings afterwards).
         allow_nan: accept ``NaN``, ``Infinity``, ``-Infinity`` and numbers too large for a
             float (as infinity), for tools that write them (Inspect AI, OpenAI Evals).
 

@@ -72,7 +72,7 @@ DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVE
 DECISIONS += (Status.UNDERPOWERED, VerdictCode.INCONCLUSIVE, Status.NO_SEPARATION)
 #: The ``fail-on`` word for "fail on regressed cases only beyond what noise alone gives".
 BEYOND_NOISE = "beyond-noise"
-#: GitHub refuses a step summary over 1 MiB (SITE-NOTES 4.2); stay well under it.
+#: GitHub refuses a step summary over 1 MiB; stay well under it.
 MAX_SUMMARY_BYTES = 1_000_000
 #: Per-case rows shown before the "N more" note, whatever their size.
 MAX_ROWS = 500

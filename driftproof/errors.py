@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 __all__ = [
     "BoundsError",
@@ -55,6 +56,7 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        """``file: pointer: message``, with ``(document)`` for the empty pointer."""
         where = self.pointer if self.pointer else "(document)"
         return f"{self.file}: {where}: {self.message}"
 
@@ -67,6 +69,7 @@ class DriftproofError(Exception):
     """
 
     def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+        """An error with its ``message`` (one line) and its ``problems``, if any."""
         super().__init__(message)
         self.problems: list[Problem] = list(problems or [])
 
@@ -74,15 +77,15 @@ class DriftproofError(Exception):
         """One line per problem, or the message itself when there are none."""
         return [str(p) for p in self.problems] or [str(self)]
 
-
-class ReceiptError(DriftproofError, ValueError):
-    """A receipt file is unreadable, malformed or fails its schema."""
-
     @classmethod
-    def at(cls, file: str | Path, pointer: str, message: str) -> ReceiptError:
+    def at(cls, file: str | Path, pointer: str, message: str) -> Self:
         """Build the error for a single problem at ``pointer`` in ``file``."""
         p = Problem(str(file), pointer, message)
         return cls(str(p), [p])
+
+
+class ReceiptError(DriftproofError, ValueError):
+    """A receipt file is unreadable, malformed or fails its schema."""
 
 
 class SealError(ReceiptError):
@@ -103,21 +106,9 @@ class ImportError_(DriftproofError, ValueError):
     (Named with a trailing underscore so it never shadows the builtin ``ImportError``.)
     """
 
-    @classmethod
-    def at(cls, file: str | Path, pointer: str, message: str) -> ImportError_:
-        """Build the error for a single problem at ``pointer`` in ``file``."""
-        p = Problem(str(file), pointer, message)
-        return cls(str(p), [p])
-
 
 class SuiteError(DriftproofError, ValueError):
     """A suite file is invalid; raised before any model call."""
-
-    @classmethod
-    def at(cls, file: str | Path, pointer: str, message: str) -> SuiteError:
-        """Build the error for a single problem at ``pointer`` in ``file``."""
-        p = Problem(str(file), pointer, message)
-        return cls(str(p), [p])
 
 
 class RefusalError(DriftproofError, RuntimeError):
@@ -130,9 +121,3 @@ class ProviderError(DriftproofError, RuntimeError):
 
 class SiteBuildError(DriftproofError, RuntimeError):
     """The site cannot be built; ``site/`` was left as it was."""
-
-    @classmethod
-    def at(cls, file: str | Path, pointer: str, message: str) -> SiteBuildError:
-        """Build the error for a single problem at ``pointer`` in ``file``."""
-        p = Problem(str(file), pointer, message)
-        return cls(str(p), [p])

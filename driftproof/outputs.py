@@ -1,4 +1,4 @@
-"""Where commands write: the ``--out`` / ``--out-dir`` rule, and no clobbering (issue 16).
+"""Where commands write: the ``--out`` / ``--out-dir`` rule, and no clobbering.
 
 A paid run's receipt is money spent: no command replaces an existing output unless it is
 given ``--force``, and an output whose folder does not exist is named as such.
@@ -23,8 +23,9 @@ OUT_RULE = (
 
 
 def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
-    """Refuse, before anything is read or written, an ``output`` that would replace an existing
-    file unless ``force``, and an output whose folder does not exist.
+    """Refuse an ``output`` that would replace a file (unless ``force``) or has no folder.
+
+    Called before anything is read or written.
 
     Raises:
         RefusalError: naming the file (exit status 2).
@@ -46,8 +47,9 @@ def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
 
 
 def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) -> None:
-    """:func:`refuse_existing_output` for files a command writes into an ``--out-dir`` folder,
-    every existing one named at once.
+    """:func:`refuse_existing_output` for the files a command writes into an ``--out-dir``.
+
+    Every existing one is named at once.
 
     Raises:
         RefusalError: naming every file that exists (exit status 2).

@@ -60,7 +60,7 @@ def _local_bpe() -> bytes:
 
 @functools.cache
 def o200k_encoding() -> tiktoken.Encoding:
-    """tiktoken's o200k_base encoding, built offline once per process.
+    """The o200k_base encoding of tiktoken, built offline once per process.
 
     tiktoken's own ``openai_public.o200k_base()`` supplies the name, regex, special
     tokens and the BPE file's URL and expected hash; only the file read is redirected
