@@ -1,0 +1,83 @@
+"""ARCHITECTURE.md stays true: its layer drawing is the import-linter contract `make lint` runs.
+
+The contracts themselves are checked by `lint-imports` (``make lint``); this test holds the page
+to them: the drawn layers equal the layers contract, line for line; every module of the package
+is in a layer and every layer names a module that exists; the modules the page says ``pages``
+never imports are the ones the forbidden contract lists; every path the page names exists.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "ARCHITECTURE.md"
+PACKAGE = ROOT / "driftproof"
+
+
+def _contracts() -> dict[str, dict[str, Any]]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    linter = config["tool"]["importlinter"]
+    assert linter["root_package"] == "driftproof"
+    return {c["id"]: c for c in linter["contracts"]}
+
+
+def _drawn_layers() -> list[str]:
+    block = re.search(r"```text\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
+    assert block is not None, "ARCHITECTURE.md draws no layers (a ```text block)"
+    return [line.strip() for line in block.group(1).splitlines() if line.strip()]
+
+
+def _names(layer: str) -> list[str]:
+    return [n.strip() for n in re.split(r"[|:]", layer)]
+
+
+def _normal(layer: str) -> str:
+    sep = ":" if ":" in layer else "|"
+    return f" {sep} ".join(_names(layer))
+
+
+def test_drawn_layers_are_the_contract():
+    contract = _contracts()["layers"]
+    assert contract["type"] == "layers"
+    assert contract["containers"] == ["driftproof"]
+    assert contract["exhaustive"] is True
+    assert [_normal(x) for x in _drawn_layers()] == [_normal(x) for x in contract["layers"]]
+
+
+def test_every_module_is_in_exactly_one_layer():
+    named = [n for layer in _drawn_layers() for n in _names(layer)]
+    assert len(named) == len(set(named)), "a module is drawn in two layers"
+    modules = {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
+    modules |= {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert set(named) == modules
+
+
+def test_pages_rule_names_the_forbidden_contract():
+    contract = _contracts()["pages-below-readers"]
+    assert contract["type"] == "forbidden"
+    assert contract["source_modules"] == ["driftproof.pages"]
+    rule = next(
+        line
+        for line in PAGE.read_text(encoding="utf-8").splitlines()
+        if line.startswith("- `pages` never imports")
+    )
+    drawn = re.findall(r"`([a-z_]+)`", rule.split("imports", 1)[1])
+    assert sorted(f"driftproof.{n}" for n in drawn) == sorted(contract["forbidden_modules"])
+
+
+def test_no_circles_contract_covers_the_package():
+    contract = _contracts()["no-cycles"]
+    assert contract["type"] == "acyclic_siblings"
+    assert contract["ancestors"] == ["driftproof"]
+
+
+def test_every_path_named_exists_and_the_page_is_short():
+    text = PAGE.read_text(encoding="utf-8")
+    paths = re.findall(r"`((?:driftproof|tests)/[^`]*)`", text)
+    assert "driftproof/pages/" in paths and "driftproof/action.py" in paths
+    assert [p for p in paths if not (ROOT / p).exists()] == []
+    assert len(text.splitlines()) <= 60, "ARCHITECTURE.md is at most one page"
