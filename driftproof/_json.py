@@ -14,6 +14,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 __all__ = ["JSONFault", "decode_utf8", "escape", "loads_strict", "pointer"]
@@ -38,6 +39,7 @@ def pointer(parts: Iterable[Any]) -> str:
     return "".join("/" + escape(p) for p in parts)
 
 
+@dataclass(eq=False, repr=False)
 class JSONFault(ValueError):
     """Text that is not strict JSON.
 
@@ -53,17 +55,15 @@ class JSONFault(ValueError):
             twice (first in document order); else ``""``.
     """
 
-    def __init__(
-        self,
-        detail: str,
-        *,
-        whole: bool = False,
-        too_deep: bool = False,
-        offset: int | None = None,
-        pointer: str = "",
-    ) -> None:
-        self.detail, self.whole, self.too_deep, self.offset = detail, whole, too_deep, offset
-        self.pointer = pointer
+    detail: str
+    _: KW_ONLY
+    whole: bool = False
+    too_deep: bool = False
+    offset: int | None = None
+    pointer: str = ""
+
+    def __post_init__(self) -> None:
+        """The exception's message is :meth:`worded`."""
         super().__init__(self.worded())
 
     def worded(self, lead: str = "expected JSON") -> str:
