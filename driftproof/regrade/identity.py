@@ -18,6 +18,8 @@ from typing import Any
 
 from driftproof.receipt import Case, CaseArm, JudgeSample, Receipt
 from driftproof.receipt import _bounds as B
+from driftproof.run import judge as J
+from driftproof.run.providers.base import Provider
 
 __all__ = [
     "GraderSetting",
@@ -28,6 +30,7 @@ __all__ = [
     "check_reply_identity",
     "grader_setting_of",
     "identity_bounds_problem",
+    "new_grader_setting",
     "regraded_level",
     "rubric_regrade_refusals",
 ]
@@ -123,6 +126,40 @@ def grader_setting_of(receipt: Receipt, *, extra: dict[str, Any] | None = None) 
         routing=canonical_json(extra.get("routing")),
         code=extra.get("code"),
         answered_as=tuple(reported) or None,
+    )
+
+
+def new_grader_setting(
+    judge: Provider, *, model: str, max_tokens: int, original: GraderSetting
+) -> GraderSetting:
+    """The setting the regrade's grader would run with, in the terms the original records.
+
+    Settings the original did not record (tool version, isolation, routing, grading
+    code) are not recorded here either, so they are not compared (method: some of a
+    grader's setting is not recorded, and so not compared). ``answered_as`` is held to
+    the original's and checked on every reply.
+
+    Args:
+        judge: the regrade's grader lane.
+        model: the grader model id requested.
+        max_tokens: the output-token budget of each judge call.
+        original: the original grader's setting (:func:`grader_setting_of`).
+
+    Returns:
+        The new grader's setting.
+    """
+    service = "/".join(x for x in (judge.name, judge.surface) if x) or None
+    return GraderSetting(
+        model=model,
+        service=service,
+        sampling=canonical_json(judge.sampling(max_tokens)),
+        instructions=J.template_sha256(),
+        tool_version=None,
+        isolation=None,
+        address=judge.service,
+        routing=None,
+        code=None,
+        answered_as=original.answered_as,
     )
 
 

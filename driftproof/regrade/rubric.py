@@ -50,10 +50,10 @@ from driftproof.regrade.identity import (
     SampleIdentity,
     aggregate_judge_ids,
     arms_of,
-    canonical_json,
     check_reply_identity,
     grader_setting_of,
     identity_bounds_problem,
+    new_grader_setting,
     regraded_level,
     rubric_regrade_refusals,
 )
@@ -90,40 +90,6 @@ class RegradeResult:
     answers_carried: int
     logical_judge_calls: int
     runner_attempts: int
-
-
-def new_grader_setting(
-    judge: Provider, *, model: str, max_tokens: int, original: GraderSetting
-) -> GraderSetting:
-    """The setting the regrade's grader would run with, in the terms the original records.
-
-    Settings the original did not record (tool version, isolation, routing, grading
-    code) are not recorded here either, so they are not compared (method: some of a
-    grader's setting is not recorded, and so not compared). ``answered_as`` is held to
-    the original's and checked on every reply.
-
-    Args:
-        judge: the regrade's grader lane.
-        model: the grader model id requested.
-        max_tokens: the output-token budget of each judge call.
-        original: the original grader's setting (:func:`grader_setting_of`).
-
-    Returns:
-        The new grader's setting.
-    """
-    service = "/".join(x for x in (judge.name, judge.surface) if x) or None
-    return GraderSetting(
-        model=model,
-        service=service,
-        sampling=canonical_json(judge.sampling(max_tokens)),
-        instructions=J.template_sha256(),
-        tool_version=None,
-        isolation=None,
-        address=judge.service,
-        routing=None,
-        code=None,
-        answered_as=original.answered_as,
-    )
 
 
 @dataclass
@@ -258,6 +224,51 @@ class _Grader:
         return sample, jr.input_tokens is not None or jr.output_tokens is not None
 
 
+def _refuse_overwrite(original_path: Path, out: Path) -> None:
+    """Refuse an ``out`` that names the original or its kept transcripts (links included).
+
+    Raises:
+        RefusalError: naming the file it would have overwritten.
+    """
+    transcripts = original_path.with_name(original_path.name + ".transcripts.jsonl")
+    for kept, what in (
+        (original_path, "the original"),
+        (transcripts, "the original's kept transcripts"),
+    ):
+        if same_path(out, kept):
+            raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
+
+
+def _refusals(
+    original: Receipt,
+    original_path: Path,
+    revised: Suite,
+    settings: tuple[GraderSetting, GraderSetting],
+    *,
+    plain: bool,
+) -> list[str]:
+    """Every reason to refuse, in order (empty: the regrade may grade).
+
+    ``settings`` are the original grader's and the new one's; a plain regrade may change the
+    judge, so of the grader's refusals only an aggregates-only original refuses it.
+    """
+    reasons = rubric_regrade_refusals(original, *settings)
+    if plain:
+        reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
+    if not reasons:
+        reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
+    return reasons
+
+
+def _held_max_tokens(original: Receipt, default: int) -> int:
+    """The output-token budget the original's judge recorded, else ``default``."""
+    held = (original.judge.sampling or {}) if original.judge is not None else {}
+    for key in _MAX_TOKEN_KEYS:
+        if isinstance(held.get(key), int) and not isinstance(held.get(key), bool):
+            return int(held[key])
+    return default
+
+
 def rubric_regrade(
     original_path: str | Path,
     revised: Suite,
@@ -302,27 +313,13 @@ def rubric_regrade(
         RefusalError: any refusal reason (listed one per line); nothing is written.
     """
     original_path, out = Path(original_path), Path(out)
-    transcripts = original_path.with_name(original_path.name + ".transcripts.jsonl")
-    for kept, what in (
-        (original_path, "the original"),
-        (transcripts, "the original's kept transcripts"),
-    ):
-        if same_path(out, kept):
-            raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
+    _refuse_overwrite(original_path, out)
     original = read_receipt(original_path)
-    held = (original.judge.sampling or {}) if original.judge is not None else {}
-    for key in _MAX_TOKEN_KEYS:
-        if isinstance(held.get(key), int) and not isinstance(held.get(key), bool):
-            max_tokens = held[key]  # the original's own setting, held
-            break
+    max_tokens = _held_max_tokens(original, max_tokens)
     original_sha256 = hashlib.sha256(original_path.read_bytes()).hexdigest()
     setting = grader_setting_of(original)
     new = new_grader_setting(judge, model=judge_model, max_tokens=max_tokens, original=setting)
-    reasons = rubric_regrade_refusals(original, setting, new)
-    if plain:  # the judge may change; only what cannot be graded at all refuses here
-        reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
-    if not reasons:
-        reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
+    reasons = _refusals(original, original_path, revised, (setting, new), plain=plain)
     if reasons:
         raise RefusalError("rubric regrade refused:\n" + "\n".join(f"- {r}" for r in reasons))
     grader = _Grader(
@@ -364,43 +361,12 @@ def _regrade_body(
     The original's run, skill and arms with the regrade's cases, grader, judge overhead and
     counts; ``document`` is the original's path and sha256.
     """
-    judge = o.judge
-    if grader.plain:
-        template_sha256, template_version = J.template_identity()
-        judge = Judge.model_validate(
-            {
-                "model": grader.model,
-                "provider": grader.judge.name,
-                "surface": grader.judge.surface,
-                "service": grader.judge.service,
-                "sampling": grader.judge.sampling(grader.max_tokens),
-                "template_sha256": template_sha256,
-                "template_version": template_version,
-                "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
-                "price": None,
-            }
-        )
+    judge = _plain_judge(grader) if grader.plain else o.judge
     price = judge.price if judge is not None else None
     tin, tout = grader.input_tokens, grader.output_tokens
     usd = None
     if price is not None:
         usd = round((tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6, 10)
-    regrade = Regrade(
-        kind="judge" if grader.plain else "rubric",
-        original_seal=o.seal.sha256,
-        original_runner=o.run.runner,
-        runner_version=__version__,
-        revised_suite_sha256=revised.sha256,
-        original_grader={
-            k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(setting).items()
-        },
-        answers_read=grader.read,
-        answers_graded=grader.graded,
-        answers_carried=grader.carried,
-        logical_judge_calls=grader.logical,
-        runner_attempts=grader.attempts.value,
-        judge_ids=aggregate_judge_ids(grader.identities),
-    )
     return build_receipt(
         level=regraded_level(o.verification_level, stub=grader.stub),
         skill_name=o.skill.name,
@@ -438,5 +404,43 @@ def _regrade_body(
             document_sha256=document[1],
             unrecorded=[],
         ),
-        regrade=regrade,
+        regrade=_regrade_member(o, revised, grader, setting),
+    )
+
+
+def _plain_judge(grader: _Grader) -> Judge:
+    """The judge a plain regrade records: the one it asked for, with no price."""
+    template_sha256, template_version = J.template_identity()
+    return Judge.model_validate(
+        {
+            "model": grader.model,
+            "provider": grader.judge.name,
+            "surface": grader.judge.surface,
+            "service": grader.judge.service,
+            "sampling": grader.judge.sampling(grader.max_tokens),
+            "template_sha256": template_sha256,
+            "template_version": template_version,
+            "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
+            "price": None,
+        }
+    )
+
+
+def _regrade_member(o: Receipt, revised: Suite, grader: _Grader, setting: GraderSetting) -> Regrade:
+    """The receipt's ``regrade`` member: what was read, the original grader, the counts."""
+    return Regrade(
+        kind="judge" if grader.plain else "rubric",
+        original_seal=o.seal.sha256,
+        original_runner=o.run.runner,
+        runner_version=__version__,
+        revised_suite_sha256=revised.sha256,
+        original_grader={
+            k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(setting).items()
+        },
+        answers_read=grader.read,
+        answers_graded=grader.graded,
+        answers_carried=grader.carried,
+        logical_judge_calls=grader.logical,
+        runner_attempts=grader.attempts.value,
+        judge_ids=aggregate_judge_ids(grader.identities),
     )
