@@ -341,7 +341,7 @@ def test_action_conventions() -> None:
         "DRIFTPROOF_BASELINE",
         "DRIFTPROOF_RECEIPT",
         "DRIFTPROOF_FAIL_ON",
-        "DRIFTPROOF_AA",  # issue 37: the aa: input
+        "DRIFTPROOF_AA",  # the aa: input
     }
     # Every output the script writes is exposed, and only those.
     assert set(data["outputs"]) == {
