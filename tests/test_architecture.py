@@ -4,6 +4,8 @@ The contracts themselves are checked by `lint-imports` (``make lint``); this tes
 to them: the drawn layers equal the layers contract, line for line; every module of the package
 is in a layer and every layer names a module that exists; the modules the page says ``pages``
 never imports are the ones the forbidden contract lists; every path the page names exists.
+The README's performance section stays one short table whose scripts exist and have their
+figures in benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -81,3 +83,19 @@ def test_every_path_named_exists_and_the_page_is_short():
     assert "driftproof/pages/" in paths and "driftproof/action.py" in paths
     assert [p for p in paths if not (ROOT / p).exists()] == []
     assert len(text.splitlines()) <= 60, "ARCHITECTURE.md is at most one page"
+
+
+def test_readme_performance_is_one_short_table_of_scripts_that_exist():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Performance", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    assert 3 <= len(rows) <= 15, "the performance table is at most 15 lines"
+    assert all(len(line) <= 300 for line in rows), "figures belong in benchmarks/README.md"
+    figures = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    headings = [line for line in figures.splitlines() if line.startswith("## ")]
+    for row in rows[2:]:
+        scripts = re.findall(r"`([a-z_]+\.py)`", row.split("|")[1])
+        assert scripts, row
+        for script in scripts:
+            assert (ROOT / "benchmarks" / script).is_file(), script
+            assert any(f"`{script}`" in h for h in headings), f"{script}: no section"
