@@ -10,12 +10,6 @@ tokens), so the counts are tiktoken's.
 
 o200k_base is not Claude's tokenizer: absolute counts approximate what Claude
 would count; ratios between arms of the same answers are the meaningful figure.
-
-Public API::
-
-    count_tokens(text) -> int        o200k_base tokens in ``text``
-    o200k_encoding() -> tiktoken.Encoding   the encoding, built once per process
-    COUNTED_BY = "o200k_base"        the receipt's ``tokens.counted_by`` value
 """
 
 from __future__ import annotations
@@ -33,7 +27,7 @@ from tiktoken_ext import openai_public
 
 __all__ = ["BPE_SHA256", "COUNTED_BY", "count_tokens", "o200k_encoding"]
 
-#: ``tokens.counted_by`` for counts made here (receipt schema 0.14).
+#: The receipt's ``tokens.counted_by`` for counts made here.
 COUNTED_BY = "o200k_base"
 
 #: sha256 of the decompressed o200k_base BPE file: the hash tiktoken's
