@@ -44,6 +44,8 @@ import numpy as np
 from driftproof.stats import band_of_scores, case_verdict
 from driftproof.stats.planning import (
     DEFAULT_EFFECT,
+    POOLED_DF,
+    POOLED_LEVEL,
     SPREAD_LEVEL,
     CaseSizing,
     pool_arm,
@@ -74,7 +76,7 @@ def _run(rng: np.random.Generator, sigma: float, n: int, lift: float) -> str:
 
 
 def _plan(
-    pilots: list[tuple[list[float], list[float]]], level: float
+    pilots: list[tuple[list[float], list[float]]], level: float | None
 ) -> tuple[list[CaseSizing], bool]:
     """Each case's sizing, as ``plan_receipt`` sizes it, and whether both arms were pooled."""
     spreads = []
@@ -92,7 +94,11 @@ def _plan(
 
 
 def setting(
-    rng: np.random.Generator, pilot: int, sigmas: tuple[float, ...], trials: int, level: float
+    rng: np.random.Generator,
+    pilot: int,
+    sigmas: tuple[float, ...],
+    trials: int,
+    level: float | None,
 ) -> dict[float, dict[str, float]]:
     """One setting: per pilot, the plan from the pilot alone, and, where the plan says the
     pilot cannot tell, the plan after growing every case's pilot to the size it names, up to
@@ -107,6 +113,7 @@ def setting(
         plan, pool_now, size = first, pool_first, pilot
         for _ in range(FOLLOW_UPS):
             asks = [z.pilot_draws for z in plan if z.undecided and z.pilot_draws is not None]
+            asks += [z.larger_pilot for z in plan if z.larger_pilot is not None]
             if not asks:
                 break
             more, size = max(asks) - size, max(asks)
@@ -170,13 +177,19 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=2000)
     ap.add_argument("--suites", type=int, default=300)
     ap.add_argument("--seed", type=int, default=20261203)
-    ap.add_argument("--level", type=float, default=SPREAD_LEVEL)
+    ap.add_argument("--level", type=float, default=None)
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
+    levels = (
+        f"the upper {args.level:.0%} level"
+        if args.level is not None
+        else f"the product's levels ({POOLED_LEVEL:.0%} pooled over {POOLED_DF}+ degrees of "
+        f"freedom, else {SPREAD_LEVEL:.0%})"
+    )
     print(
         f"Pilots per one-case setting: {args.trials}; per ten-case setting: {args.suites}; seed "
-        f"{args.seed}; spread bounds at the upper {args.level:.0%} level; planned for a lift of "
+        f"{args.seed}; spread bounds at {levels}; planned for a lift of "
         f"{DEFAULT_EFFECT:.3f}.\n"
     )
     print(

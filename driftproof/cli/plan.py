@@ -7,6 +7,7 @@ Exit status: 0 a plan was printed; 2 bad input or a refusal (an aggregates-only 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -64,6 +65,9 @@ def to_json(p: Plan) -> str:
         "judge_usd_batch": p.judge_usd_batch,
         "effect": p.effect,
         "spread_level": p.level,
+        "pooled_spread_level": p.pooled_level,
+        "larger_pilot_draws": p.larger_pilot,
+        "existence": None if p.existence is None else dataclasses.asdict(p.existence),
         "p_verdict": p.p_verdict,
         "verdict_trials": p.verdict_trials,
         "headline": headline(p),
@@ -86,6 +90,8 @@ def to_json(p: Plan) -> str:
                 "p_verdict": c.p_verdict,
                 "undecided": c.undecided,
                 "pilot_draws": c.pilot_draws,
+                "levels": None if c.levels is None else list(c.levels),
+                "larger_pilot_draws": c.larger_pilot,
             }
             for c in p.cases
         ],

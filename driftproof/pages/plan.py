@@ -40,14 +40,17 @@ from driftproof.stats import case_bands, judge_scale, receipt_band_of
 from driftproof.stats.false_alarms import draw_grid
 from driftproof.stats.planning import (
     DEFAULT_EFFECT,
+    POOLED_DF,
+    POOLED_LEVEL,
     SPREAD_LEVEL,
     ArmPool,
+    equal_spreads_no_count_chance,
     p_verdict,
     pool_arm,
     size_case,
 )
 from driftproof.stats.underpowered import cases_needed as stats_cases_needed
-from driftproof.wording import MORE_CASES
+from driftproof.wording import EFFECT_FLOOR, MORE_CASES
 
 #: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
 RUN_MIN_DRAWS = 3
@@ -57,7 +60,19 @@ if TYPE_CHECKING:
     from driftproof.stats import Band
     from driftproof.stats.planning import CaseSizing
 
-__all__ = ["BATCH_PRICE_RATIO", "VERDICT_TRIALS", "CasePlan", "Plan", "plan_receipt"]
+__all__ = [
+    "BATCH_PRICE_RATIO",
+    "EXISTENCE_SUMS",
+    "VERDICT_TRIALS",
+    "CasePlan",
+    "ExistenceRates",
+    "Plan",
+    "plan_receipt",
+]
+
+#: The two spread sums, as multiples of the floor, at which a plan states how often its test of
+#: whether a count exists errs: 0.8 × the floor (a count exists) and 1.25 × (none does).
+EXISTENCE_SUMS = (0.8, 1.25)
 
 #: Simulated runs per case for the chance of a verdict (fewer past 200 draws per arm: at
 #: least 100, at most 400,000 simulated draws per case).
@@ -98,6 +113,38 @@ class CasePlan:
     """When the pilot cannot tell whether a count exists: the draws per arm to grow it to."""
     undecided: bool = False
     """The pilot cannot tell whether any count resolves the case."""
+    levels: tuple[float, float] | None = None
+    """The confidence level of the with-skill and baseline bounds."""
+    larger_pilot: int | None = None
+    """With a count set mostly by the pilot's looseness: the draws per arm of a pilot that would
+    likely cut it (the count stands)."""
+
+
+@dataclass(frozen=True)
+class ExistenceRates:
+    """How often the test of whether a count exists answers each way, for two arms of equal true
+    spread measured over ``df`` degrees of freedom each and bounded at ``level`` (normal draws;
+    :func:`~driftproof.stats.planning.equal_spreads_no_count_chance`).
+
+    Attributes:
+        df: degrees of freedom per arm.
+        level: confidence level of the bounds.
+        below: the spreads' true sum where a count exists (0.8 × the floor).
+        count_below: the chance of a count there.
+        none_below: the chance of "no number of draws" there (a wrong answer).
+        above: the spreads' true sum where none exists (1.25 × the floor).
+        none_above: the chance of "no number of draws" there.
+        count_above: the chance of a count there (a wrong answer).
+    """
+
+    df: int
+    level: float
+    below: float
+    count_below: float
+    none_below: float
+    above: float
+    none_above: float
+    count_above: float
 
 
 @dataclass(frozen=True)
@@ -153,6 +200,19 @@ class Plan:
     was planned at it instead (STATISTICS-NOTES 6.6); ``None`` when none was."""
     rounded_cases: tuple[str, ...] = ()
     """The cases with an arm planned at :attr:`rounding_spread`."""
+    pooled_level: float | None = None
+    """:data:`~driftproof.stats.planning.POOLED_LEVEL` when some arm's spread was pooled over
+    enough degrees of freedom to be bounded at it; ``None`` otherwise."""
+    existence: ExistenceRates | None = None
+    """With :attr:`pooled_level`: the error rates of the test of whether a count exists, at the
+    fewest pooled degrees of freedom bounded at that level."""
+
+    @property
+    def larger_pilot(self) -> int | None:
+        """The draws per arm of a pilot that would likely cut the count, when the pilot's
+        looseness sets it for some case (the largest asked); the count stands."""
+        asks = [c.larger_pilot for c in self.cases if c.larger_pilot is not None]
+        return max(asks) if asks else None
 
     @property
     def undecided_cases(self) -> tuple[str, ...]:
@@ -244,6 +304,8 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
                 chance,
                 z.pilot_draws,
                 z.undecided,
+                z.levels,
+                z.larger_pilot,
             )
         )
     chances = [p.p_verdict for p in plans if p.p_verdict is not None]
@@ -295,7 +357,31 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         pools,
         least if floored else None,
         floored,
+        *_existence(pools),
     )
+
+
+def _existence(
+    pools: tuple[ArmPool | None, ArmPool | None],
+) -> tuple[float | None, ExistenceRates | None]:
+    """The pooled level and the existence test's error rates at the fewest pooled degrees of
+    freedom bounded at it; ``(None, None)`` when no arm is."""
+    dfs = [q.df for q in pools if q is not None and q.pooled and q.df >= POOLED_DF]
+    if not dfs:
+        return None, None
+    df, lv = min(dfs), POOLED_LEVEL
+    below, above = (k * EFFECT_FLOOR for k in EXISTENCE_SUMS)
+    rates = ExistenceRates(
+        df,
+        lv,
+        below,
+        equal_spreads_no_count_chance(below, df, lv, upper=True),
+        equal_spreads_no_count_chance(below, df, lv),
+        above,
+        equal_spreads_no_count_chance(above, df, lv),
+        equal_spreads_no_count_chance(above, df, lv, upper=True),
+    )
+    return lv, rates
 
 
 def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from driftproof.pages.plan import Plan
 from driftproof.render.escape import terminal_safe
-from driftproof.stats.planning import HOMOGENEITY_LEVEL
+from driftproof.stats.planning import HOMOGENEITY_LEVEL, POOLED_DF, level_for
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
 __all__ = ["NAMED_AT_MOST", "headline", "plan_text", "suite_line"]
@@ -52,6 +52,11 @@ def headline(p: Plan) -> str:
             f"Run {p.draws_per_arm} draws per arm"
             + (" for the cases that can resolve." if others else ".")
         )
+        if p.larger_pilot is not None:
+            parts.append(
+                f"A pilot of {p.larger_pilot} draws per arm would likely cut that count: the "
+                "pilot's few draws, more than the spreads themselves, set most of it."
+            )
     if p.no_count_cases:
         one = len(p.no_count_cases) == 1
         parts.append(
@@ -110,10 +115,11 @@ def _pool_lines(p: Plan) -> list[str]:
             else ("Bartlett's test of equal spreads: p under 0.001")
         )
         if q.pooled:
+            lv = level_for(q.df, True)
             lines.append(
                 f"{arm}: the spreads of the {q.cases} cases agree, so they are pooled: "
-                f"{q.sd:.4f} over {q.df} degrees of freedom, upper {p.level:.0%} bound "
-                f"{q.bound(p.level):.4f}, and every case is planned from it ({test}; they are "
+                f"{q.sd:.4f} over {q.df} degrees of freedom, upper {lv:.0%} bound "
+                f"{q.bound(lv):.4f}, and every case is planned from it ({test}; they are "
                 f"kept apart below {HOMOGENEITY_LEVEL:.0%})."
             )
         else:
@@ -122,6 +128,31 @@ def _pool_lines(p: Plan) -> list[str]:
                 f"{HOMOGENEITY_LEVEL:.0%}), so each case is planned from its own spread."
             )
     return lines
+
+
+def _level_line(p: Plan) -> str:
+    """The bounds' confidence levels and what they promise; with a pooled level, how often the
+    test of whether a count exists errs (:attr:`Plan.existence`)."""
+    if p.pooled_level is None or p.existence is None:
+        return (
+            f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a run at this "
+            "count with no effect reads underpowered at most 10% of the time when the true "
+            "spreads are no wider than the bounds. A case has no count only when even the "
+            f"lower {p.level:.0%} bounds of its spreads reach the floor."
+        )
+    e = p.existence
+    return (
+        f"Spreads are taken at their upper {p.level:.0%} confidence bounds, and a spread pooled "
+        f"over {POOLED_DF} or more degrees of freedom at its upper {p.pooled_level:.0%} bound: a "
+        "run at this count with no effect reads underpowered at most 10% of the time when the "
+        "true spreads are no wider than the bounds. A case has no count only when even the "
+        "lower bounds of its spreads reach the floor. At the pooled "
+        f"{e.df} degrees of freedom per arm, two equal spreads summing to {e.below:.3f} get a "
+        f"count {_pct(e.count_below)} of the time and are wrongly named as having none "
+        f"{_pct(e.none_below)} of the time; summing to {e.above:.4f}, they are named as having "
+        f"none {_pct(e.none_above)} of the time and wrongly get a count {_pct(e.count_above)} of "
+        "the time; otherwise the pilot cannot tell."
+    )
 
 
 def plan_text(p: Plan) -> str:
@@ -150,12 +181,7 @@ def plan_text(p: Plan) -> str:
                 "any number of draws: the floor is tested on the measured gap, which falls below "
                 "a true lift at the floor about half the time."
             )
-        lines.append(
-            f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a run at this "
-            "count with no effect reads underpowered at most 10% of the time when the true "
-            "spreads are no wider than the bounds. A case has no count only when even the "
-            f"lower {p.level:.0%} bounds of its spreads reach the floor."
-        )
+        lines.append(_level_line(p))
     if p.rounding_spread is not None:
         lines.append(
             f"Scores sit on the grader's grid, so a spread under its rounding spread "

@@ -65,6 +65,8 @@ __all__ = [
     "HOMOGENEITY_LEVEL",
     "MAX_PILOT_DRAWS",
     "MAX_PLANNED_DRAWS",
+    "POOLED_DF",
+    "POOLED_LEVEL",
     "SPREAD_LEVEL",
     "UNDERPOWERED_AT_MOST",
     "ArmPool",
@@ -72,22 +74,31 @@ __all__ = [
     "bartlett",
     "chi2_cdf",
     "chi2_quantile",
+    "equal_spreads_no_count_chance",
+    "level_for",
     "p_verdict",
     "pool_arm",
     "size_case",
     "spread_bound",
 ]
 
-#: Confidence level of the bounds each pilot spread is taken at (80%).
+#: Confidence level of the bounds a pilot spread is taken at (80%): one case's own spread, or
+#: a spread pooled over fewer than :data:`POOLED_DF` degrees of freedom.
 SPREAD_LEVEL = 0.80
+#: Confidence level of the bounds of a spread pooled over at least :data:`POOLED_DF` degrees of
+#: freedom (60%).
+POOLED_LEVEL = 0.60
+#: Pooled degrees of freedom per arm from which :data:`POOLED_LEVEL` applies (ten cases of 3
+#: draws).
+POOLED_DF = 20
 #: A planned run under no effect reads underpowered at most this often.
 UNDERPOWERED_AT_MOST = 0.10
 #: The effect ``plan`` plans for unless told: 1.5 × the floor.
 DEFAULT_EFFECT = 1.5 * EFFECT_FLOOR
 #: Above this many draws per arm no count is given (the spreads sit too near the floor).
 MAX_PLANNED_DRAWS = 10_000
-#: A count more than this many times the one the pilot's own spreads would give is not
-#: planned: the pilot is asked to grow (to twice its draws) first.
+#: A count more than this many times the one the pilot's own spreads would give is still the
+#: answer, with the advice that a pilot of twice its draws would likely cut it.
 COSTLY_RATIO = 4
 #: A pilot is never asked to grow past this many draws per arm.
 MAX_PILOT_DRAWS = 200
@@ -280,15 +291,19 @@ class CaseSizing:
     """One case's planned draws.
 
     Attributes:
-        bounds: the upper ``level`` bounds of the with-skill and baseline spreads.
+        bounds: the upper bounds of the with-skill and baseline spreads, each at its level.
         draws: draws per arm; ``None`` when no count does or the pilot cannot tell.
-        no_draw_count: even the two spreads' lower ``level`` bounds reach the floor: no number
-            of draws resolves the case.
+        no_draw_count: even the two spreads' lower bounds reach the floor: no number of draws
+            resolves the case.
         pilot_draws: when the pilot cannot tell (the upper bounds reach the floor, the lower
             ones do not): the draws per arm to grow the pilot to (:func:`_pilot_draws`);
             ``None`` otherwise, or when the pilot already has :data:`MAX_PILOT_DRAWS`.
         undecided: the pilot cannot tell whether a count exists.
         effect_sized: the count also meets the 90% target at the stated effect.
+        levels: the confidence level of each arm's bounds (:func:`level_for`).
+        larger_pilot: with a count more than :data:`COSTLY_RATIO` times the one the pilot's own
+            spreads give, the draws per arm of a pilot that would likely cut it (twice the
+            pilot's); ``None`` otherwise. The count stands either way.
     """
 
     bounds: tuple[float, float]
@@ -297,6 +312,22 @@ class CaseSizing:
     pilot_draws: int | None
     undecided: bool
     effect_sized: bool
+    levels: tuple[float, float] = (SPREAD_LEVEL, SPREAD_LEVEL)
+    larger_pilot: int | None = None
+
+
+def level_for(df: int, pooled: bool) -> float:
+    """The confidence level an arm's spread is bounded at: :data:`POOLED_LEVEL` (60%) for a
+    spread pooled over at least :data:`POOLED_DF` degrees of freedom, else
+    :data:`SPREAD_LEVEL` (80%).
+
+    With ten or more pooled cases the spread is known well enough (its sd relative error is
+    about 1/√(2·df), 16% at 20 degrees of freedom) that the run's own margins, each arm's run
+    spread under its 95% point, carry most of the protection; the 80% level would then put a
+    spread of 0.019 per arm out of reach of a count for one pilot in eight and ask for more than
+    four times the draws the spread itself needs (benchmarks/plan_calibration.py).
+    """
+    return POOLED_LEVEL if pooled and df >= POOLED_DF else SPREAD_LEVEL
 
 
 def size_case(
@@ -306,66 +337,103 @@ def size_case(
     n_base: int,
     effect: float = DEFAULT_EFFECT,
     floor: float = EFFECT_FLOOR,
-    level: float = SPREAD_LEVEL,
+    level: float | None = None,
     *,
     pools: tuple[ArmPool | None, ArmPool | None] = (None, None),
 ) -> CaseSizing:
-    """Draws per arm for one case from its pilot spreads (each over ``n ≥ 2`` measured draws),
-    each spread taken at its upper ``level`` bound; see the module docstring.
+    """Draws per arm for one case from its pilot spreads (each over ``n ≥ 2`` measured draws).
 
-    An arm whose entry in ``pools`` is pooled (:attr:`ArmPool.pooled`) is planned from the
-    pooled spread and degrees of freedom instead of the case's own, and grows its pilot over
-    all its pooled cases (each case's ``m`` draws adding ``m − 1`` to each of them).
+    Each arm's spread is taken at its upper bound at ``level``, or, when ``level`` is
+    ``None``, at :func:`level_for` its degrees of freedom; see the module docstring. An arm
+    whose entry in ``pools`` is pooled (:attr:`ArmPool.pooled`) is planned from the pooled
+    spread and degrees of freedom instead of the case's own, and grows its pilot over all its
+    pooled cases (each case's ``m`` draws adding ``m − 1`` to each of them).
 
-    Three outcomes: a count; no count, when even the lower ``level`` bounds of the two spreads
-    reach the floor; or undecided, when the upper bounds reach it and the lower ones do not,
-    with the pilot size that would decide.
+    Three outcomes: a count; no count, when even the lower bounds of the two spreads reach the
+    floor; or undecided, when the upper bounds reach it and the lower ones do not, with the
+    pilot size that would decide. A count more than :data:`COSTLY_RATIO` times the one the
+    pilot's own spreads give is still the answer, with the advice of a pilot of twice the draws
+    (:attr:`CaseSizing.larger_pilot`).
     """
     arms = []
     for sd, n, pool in ((sd_with, n_with, pools[0]), (sd_base, n_base, pools[1])):
         if pool is not None and pool.pooled:
-            arms.append((pool.sd, pool.df, pool.cases))
+            arms.append((pool.sd, pool.df, pool.cases, True))
         else:
-            arms.append((sd, n - 1, 1))
-    (s_w, df_w, _), (s_b, df_b, _) = arms
-    b_w, b_b = s_w / _sd_factor(df_w, 1.0 - level), s_b / _sd_factor(df_b, 1.0 - level)
-    low = s_w / _sd_factor(df_w, level) + s_b / _sd_factor(df_b, level)
+            arms.append((sd, n - 1, 1, False))
+    (s_w, df_w, _, p_w), (s_b, df_b, _, p_b) = arms
+    lv_w, lv_b = (level_for(df_w, p_w), level_for(df_b, p_b)) if level is None else (level, level)
+    b_w, b_b = s_w / _sd_factor(df_w, 1.0 - lv_w), s_b / _sd_factor(df_b, 1.0 - lv_b)
+    low = s_w / _sd_factor(df_w, lv_w) + s_b / _sd_factor(df_b, lv_b)
+    levels = (lv_w, lv_b)
     if low >= floor - TOLERANCE:
-        return CaseSizing((b_w, b_b), None, True, None, False, False)
+        return CaseSizing((b_w, b_b), None, True, None, False, False, levels)
     n0 = None
     if b_w + b_b < floor - TOLERANCE:
         n0 = _smallest(lambda n: _resolves(b_w, b_b, floor, n))
     pilot = max(n_with, n_base)
     if n0 is None:
         grow = _pilot_draws(arms, pilot, floor, level)
-        return CaseSizing((b_w, b_b), None, False, grow, True, False)
+        return CaseSizing((b_w, b_b), None, False, grow, True, False, levels)
     n1 = _smallest(lambda n: _calls(b_w, b_b, effect, floor, n))
     count = max(n0, n1 or 0)
     held = _smallest(lambda n: _resolves(s_w, s_b, floor, n)) or MAX_PLANNED_DRAWS
     held_effect = _smallest(lambda n: _calls(s_w, s_b, effect, floor, n)) or 0
-    if count > COSTLY_RATIO * max(held, held_effect) and 2 * pilot <= MAX_PILOT_DRAWS:
-        # the pilot's looseness alone multiplies the run: a larger pilot is the cheaper step
-        return CaseSizing((b_w, b_b), None, False, 2 * pilot, True, False)
-    return CaseSizing((b_w, b_b), count, False, None, False, n1 is not None)
+    costly = count > COSTLY_RATIO * max(held, held_effect) and 2 * pilot <= MAX_PILOT_DRAWS
+    return CaseSizing(
+        (b_w, b_b), count, False, None, False, n1 is not None, levels, 2 * pilot if costly else None
+    )
 
 
 def _pilot_draws(
-    arms: Sequence[tuple[float, int, int]], n: int, floor: float, level: float
+    arms: Sequence[tuple[float, int, int, bool]], n: int, floor: float, level: float | None
 ) -> int | None:
     """The pilot size, per arm and case, to grow to: the smallest m ≥ 2n (at least doubled,
     since the held spreads are themselves loose) at which, with each arm's spread held and its
-    degrees of freedom ``cases·(m − 1)`` (``arms``: ``(spread, df, cases)`` per arm), the sum of
-    the upper ``level`` bounds falls under the floor or that of the lower bounds reaches it; 2n
-    when no m up to :data:`MAX_PILOT_DRAWS` does (the held sum sits at the floor itself);
-    ``None`` once the pilot already has that many."""
+    degrees of freedom ``cases·(m − 1)`` (``arms``: ``(spread, df, cases, pooled)`` per arm),
+    the sum of the upper bounds (each at ``level``, or at :func:`level_for` its grown degrees of
+    freedom) falls under the floor or that of the lower bounds reaches it; 2n when no m up to
+    :data:`MAX_PILOT_DRAWS` does (the held sum sits at the floor itself); ``None`` once the
+    pilot already has that many."""
     if 2 * n > MAX_PILOT_DRAWS:
         return None
     for m in range(2 * n, MAX_PILOT_DRAWS + 1):
-        if sum(s / _sd_factor(k * (m - 1), 1.0 - level) for s, _, k in arms) < floor - TOLERANCE:
+        grown = [
+            (s, k * (m - 1), level_for(k * (m - 1), q) if level is None else level)
+            for s, _, k, q in arms
+        ]
+        if sum(s / _sd_factor(df, 1.0 - lv) for s, df, lv in grown) < floor - TOLERANCE:
             return m
-        if sum(s / _sd_factor(k * (m - 1), level) for s, _, k in arms) >= floor - TOLERANCE:
+        if sum(s / _sd_factor(df, lv) for s, df, lv in grown) >= floor - TOLERANCE:
             return m
     return 2 * n
+
+
+def equal_spreads_no_count_chance(
+    total: float, df: int, level: float, floor: float = EFFECT_FLOOR, *, upper: bool = False
+) -> float:
+    """How often the existence test errs, for two arms of equal true spread ``total/2``, each
+    measured over ``df`` degrees of freedom and bounded at ``level`` (normal draws).
+
+    With ``upper`` false: the chance that the two lower bounds reach ``floor`` (the case is
+    named as having no count); with ``upper`` true: the chance that the two upper bounds stay
+    under it (the case gets a count). Each sample sd is ``(total/2)·√(X/df)``, ``X ~ χ²_df``,
+    so the chance is ``P(√(X₁/df) + √(X₂/df) ≥ t)`` at ``t = 2·floor·f/total`` (``f`` the
+    sd factor of the bound), computed by the midpoint rule on 20,000 steps of the sd's density
+    (absolute error under 1e-5). For df = 2 it is ``e^(−t²) + t·√(π/2)·e^(−t²/2)·erf(t/√2)``.
+    """
+    p = 1.0 - level if upper else level
+    t = 2.0 * floor * _sd_factor(df, p) / total
+    h = (1.0 + 12.0 / math.sqrt(df)) / 20_000
+    mid = (np.arange(20_000) + 0.5) * h  # midpoints: the density is never taken at 0
+    x = df * mid * mid
+    log_chi2 = (df / 2.0 - 1.0) * np.log(x) - x / 2.0 - df / 2.0 * math.log(2.0)
+    dens = 2.0 * df * mid * np.exp(log_chi2 - math.lgamma(df / 2.0))  # density of √(X/df)
+    edges = np.arange(20_001) * h
+    cdf = np.concatenate(([0.0], np.cumsum(dens * h)))
+    survive = 1.0 - np.interp(t - mid, edges, cdf, left=0.0, right=1.0)
+    tail = float(np.sum(dens * survive) * h)
+    return 1.0 - tail if upper else tail
 
 
 def p_verdict(

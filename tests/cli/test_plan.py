@@ -70,11 +70,35 @@ def test_plan_takes_the_largest_count_and_names_unresolvable_cases() -> None:
     assert p.judge_usd == pytest.approx(0.022 / 24 * 42)
 
 
-def test_a_loose_pilot_is_asked_to_grow() -> None:
+def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
+    """TIGHT alone: 220 draws per arm from its bounds, more than 4 × the 6 its spreads held
+    give (tests/stats/test_planning.py). The count is the answer; the same headline says that a
+    pilot of twice its 3 draws would likely cut it. (Before issue 37's calibration, the pilot
+    was asked to grow and no count was given.)"""
     p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT])))
     (c,) = p.cases
-    assert c.undecided and c.draws_needed is None and c.pilot_draws == 6  # twice its 3 draws
-    assert p.draws_per_arm is None and p.answer_calls is None
+    assert not c.undecided and c.draws_needed == 220 and c.larger_pilot == 6
+    assert p.draws_per_arm == 220 and p.answer_calls == 440 and p.larger_pilot == 6
+    assert headline(p) == (
+        "Run 220 draws per arm. A pilot of 6 draws per arm would likely cut that count: the "
+        "pilot's few draws, more than the spreads themselves, set most of it."
+    )
+
+
+def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
+    """Ten cases with draws −.019, 0 and +.019 around the mean in both arms (sd .019), pooled over
+    20 degrees of freedom: 127 draws per arm at the 60% bound (tests/stats/test_planning.py).
+    The level line states the pooled level and the existence test's rates at 20 degrees of
+    freedom (checked against simulation there)."""
+    cases = [case(f"c{i}", [0.581, 0.60, 0.619], [0.481, 0.50, 0.519]) for i in range(10)]
+    p = plan_receipt(Receipt.model_validate(make_receipt(cases)))
+    assert p.draws_per_arm == 127 and p.pooled_level == 0.6 and p.larger_pilot is None
+    assert p.existence is not None and p.existence.df == 20
+    text = plan_text(p)
+    assert text.startswith("Run 127 draws per arm.\n")
+    assert "and a spread pooled over 20 or more degrees of freedom at its upper 60% bound" in text
+    assert "At the pooled 20 degrees of freedom per arm, two equal spreads summing to 0.040" in text
+    assert "upper 60% bound 0.0201" in text
 
 
 def test_recorded_usd_is_used_when_present() -> None:

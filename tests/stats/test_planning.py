@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from driftproof.stats.planning import (
     bartlett,
     chi2_quantile,
+    equal_spreads_no_count_chance,
+    level_for,
     p_verdict,
     pool_arm,
     size_case,
@@ -71,11 +74,66 @@ def test_count_from_a_large_pilot() -> None:
     assert z.draws == 7 and not z.undecided and not z.no_draw_count and z.effect_sized
 
 
-def test_a_count_set_by_a_loose_pilot_is_not_planned() -> None:
-    # sd .01 over 3 draws: bounds .0212 each; the count from them is in the hundreds, against 6
-    # from the spreads held: the pilot grows to twice its draws first
+def test_a_count_set_by_a_loose_pilot_stands_with_advice() -> None:
+    """sd .01 over 3 draws: bounds .0211693 each. Each arm's 95% point over n draws q =
+    .0211693·√(χ²₀.₉₅(n−1)/(n−1)), resolution 2q(1 + √(2/n)). n = 220: χ²₀.₉₅(219) = 254.53
+    (Wilson-Hilferty), q = .022822, .045644 × 1.095346 = .049996 < .05; n = 219: χ²₀.₉₅(218) =
+    253.44, q = .022826, .045651 × 1.095563 = .050014 ≥ .05 → 220. The spreads held give 6, and
+    220 > 4 × 6: the count still stands (issue 37: the count is the answer), with the advice that
+    a pilot of twice the draws (6) would likely cut it. Before, the pilot was asked to grow and
+    no count was given."""
     z = size_case(0.01, 3, 0.01, 3)
-    assert z.undecided and z.pilot_draws == 6 and z.draws is None
+    assert z.draws == 220 and not z.undecided and z.pilot_draws is None
+    assert z.larger_pilot == 6 and z.levels == (0.8, 0.8)
+
+
+def test_level_depends_on_the_pooled_degrees_of_freedom() -> None:
+    assert level_for(19, True) == 0.80 and level_for(20, True) == 0.60
+    assert level_for(49, False) == 0.80  # one case's own spread keeps 80%
+
+
+def test_ten_pooled_cases_are_planned_at_the_sixty_percent_bound() -> None:
+    """Ten cases, sd .019 in both arms over 3 draws each: pooled over 20 degrees of freedom, upper
+    60% bound .019·√(20/χ²₀.₄(20)) = .019·√(20/17.8088) = .020135. Each arm's 95% point q =
+    .020135·√(χ²₀.₉₅(n−1)/(n−1)), resolution 2q(1 + √(2/n)): n = 127: √(153.198/126) = 1.10266,
+    q = .022202, .044404 × 1.125491 = .049976 < .05; n = 126: √(152.094/125) = 1.10306, q =
+    .022210, .044420 × 1.125988 = .050016 ≥ .05 → 127 (the spreads held give 77, and 127 is
+    not over 4 × 77: no advice). At the 80% level the upper bounds .019·√(20/14.5784) = .022254
+    give a count over 4 × 77, and the old plan asked the pilot to grow to 6 instead."""
+    q = pool_arm([(0.019, 3)] * 10)
+    assert q is not None and q.pooled and q.df == 20
+    z = size_case(0.019, 3, 0.019, 3, pools=(q, q))
+    assert z.bounds[0] == pytest.approx(0.020135, rel=1e-4) and z.levels == (0.6, 0.6)
+    assert z.draws == 127 and not z.undecided and z.larger_pilot is None
+    z80 = size_case(0.019, 3, 0.019, 3, 0.075, 0.05, 0.8, pools=(q, q))
+    assert z80.bounds[0] == pytest.approx(0.022254, rel=1e-4) and z80.larger_pilot == 6
+
+
+@pytest.mark.parametrize("t", [1.0, 2.0])
+def test_existence_error_rate_two_degrees_closed_form(t: float) -> None:
+    """Over 2 degrees of freedom a sample sd is σ·√E with E ~ Exp(1), and P(√E₁ + √E₂ ≥ t) =
+    e^(−t²) + t·√(π/2)·e^(−t²/2)·erf(t/√2) (integrate over √E₁ = u: ∫₀ᵗ 2u·e^(−u²−(t−u)²) du
+    + e^(−t²)). t = 1: .367879 + 1.253314 × .606531 × .682689 = .886842; t = 2: .018316 +
+    2.506628 × .135335 × .954500 = .342116. The lower 80% bound divides s by √(χ²₀.₈(2)/2), so
+    a true sum S is named unresolvable when √E₁ + √E₂ ≥ 2·.05·√(χ²₀.₈(2)/2)/S = t."""
+    total = 2 * 0.05 * math.sqrt(chi2_quantile(0.8, 2) / 2) / t
+    want = {1.0: 0.886842, 2.0: 0.342116}[t]
+    assert equal_spreads_no_count_chance(total, 2, 0.8) == pytest.approx(want, abs=2e-6)
+
+
+def test_existence_error_rates_against_simulation() -> None:
+    """At 20 degrees of freedom per arm and the 60% level, the quadrature matches 400,000
+    simulated pairs of sample sds (standard error about .0004)."""
+    rng = np.random.default_rng(7)
+    sds = np.sqrt(rng.chisquare(20, size=(2, 400_000)) / 20)
+    for total, upper in ((0.04, True), (0.0625, False)):
+        s = (total / 2) * sds
+        p = 0.4 if upper else 0.6
+        f = math.sqrt(chi2_quantile(p, 20) / 20)
+        bounds = (s[0] + s[1]) / f
+        sim = float(np.mean(bounds < 0.05)) if upper else float(np.mean(bounds >= 0.05))
+        got = equal_spreads_no_count_chance(total, 20, 0.6, upper=upper)
+        assert got == pytest.approx(sim, abs=0.002)
 
 
 def test_p_verdict_against_a_closed_form() -> None:
