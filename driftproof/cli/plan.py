@@ -1,6 +1,7 @@
-"""``driftproof plan RECEIPT [--effect LIFT]``: draws per arm for a run that resolves the effect
-floor and calls a true lift of LIFT (default 1.5 × the floor), the chance that it does, calls
-and cost.
+"""``driftproof plan RECEIPT [--effect LIFT]``.
+
+Draws per arm for a run that resolves the effect floor and calls a true lift of LIFT (default
+1.5 × the floor), the chance that it does, calls and cost.
 
 Exit status: 0 a plan was printed; 2 bad input or a refusal (an aggregates-only receipt).
 """
@@ -33,8 +34,11 @@ from driftproof.stats.planning import DEFAULT_EFFECT
     help="The true lift (with skill − baseline, judge scale) the run should call.",
 )
 def plan(receipt: Path, fmt: str, effect: float) -> None:
-    """From a pilot RECEIPT, the draws per arm for a run that resolves the 0.05 effect floor
-    and calls a lift of EFFECT, with the chance that it does."""
+    """Plan a full run from a pilot RECEIPT.
+
+    From a pilot RECEIPT, the draws per arm for a run that resolves the 0.05 effect floor
+    and calls a lift of EFFECT, with the chance that it does.
+    """
     try:
         p = plan_receipt(read_receipt(receipt), effect)
     except (ReceiptError, RefusalError) as exc:

@@ -42,6 +42,7 @@ from driftproof.stats.planning import (
     DEFAULT_EFFECT,
     POOLED_DF,
     POOLED_LEVEL,
+    POOLED_NONE_LEVEL,
     SPREAD_LEVEL,
     ArmPool,
     equal_spreads_no_count_chance,
@@ -122,7 +123,9 @@ class CasePlan:
 
 @dataclass(frozen=True)
 class ExistenceRates:
-    """How often the test of whether a count exists answers each way, for two arms of equal true
+    """Error rates of the test of whether a count exists.
+
+    How often the test of whether a count exists answers each way, for two arms of equal true
     spread measured over ``df`` degrees of freedom each and bounded at ``level`` (normal draws;
     :func:`~driftproof.stats.planning.equal_spreads_no_count_chance`).
 
@@ -209,8 +212,11 @@ class Plan:
 
     @property
     def larger_pilot(self) -> int | None:
-        """The draws per arm of a pilot that would likely cut the count, when the pilot's
-        looseness sets it for some case (the largest asked); the count stands."""
+        """Draws per arm of a pilot that would likely cut the count.
+
+        The draws per arm of a pilot that would likely cut the count, when the pilot's
+        looseness sets it for some case (the largest asked); the count stands.
+        """
         asks = [c.larger_pilot for c in self.cases if c.larger_pilot is not None]
         return max(asks) if asks else None
 
@@ -364,8 +370,11 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
 def _existence(
     pools: tuple[ArmPool | None, ArmPool | None],
 ) -> tuple[float | None, ExistenceRates | None]:
-    """The pooled level and the existence test's error rates at the fewest pooled degrees of
-    freedom bounded at it; ``(None, None)`` when no arm is."""
+    """Return the pooled level and the existence test's error rates.
+
+    The pooled level and the existence test's error rates at the fewest pooled degrees of
+    freedom bounded at it; ``(None, None)`` when no arm is.
+    """
     dfs = [q.df for q in pools if q is not None and q.pooled and q.df >= POOLED_DF]
     if not dfs:
         return None, None
@@ -376,9 +385,9 @@ def _existence(
         lv,
         below,
         equal_spreads_no_count_chance(below, df, lv, upper=True),
-        equal_spreads_no_count_chance(below, df, lv),
+        equal_spreads_no_count_chance(below, df, POOLED_NONE_LEVEL),
         above,
-        equal_spreads_no_count_chance(above, df, lv),
+        equal_spreads_no_count_chance(above, df, POOLED_NONE_LEVEL),
         equal_spreads_no_count_chance(above, df, lv, upper=True),
     )
     return lv, rates

@@ -1,6 +1,9 @@
-"""``driftproof plan``'s plan in plain words: one headline that says what to do (draws per
+"""``driftproof plan``'s plan in plain words.
+
+One headline that says what to do (draws per
 arm, more cases, or which cases no number of draws resolves), the chance of a verdict at the
-planned effect beside the draws and the grading cost, then each case, calls and cost."""
+planned effect beside the draws and the grading cost, then each case, calls and cost.
+"""
 
 from __future__ import annotations
 
@@ -21,18 +24,24 @@ NAMED_AT_MOST = 5
 
 
 def _names(ids: tuple[str, ...]) -> str:
-    """``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST` ids, the first five then
-    ``and N more``."""
+    """Join case ids in words.
+
+    ``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST` ids, the first five then
+    ``and N more``.
+    """
     if len(ids) > NAMED_AT_MOST:
         return ", ".join(ids[:NAMED_AT_MOST]) + f" and {len(ids) - NAMED_AT_MOST} more"
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
 def headline(p: Plan) -> str:
-    """The one line that says what to do, one step: grow the pilot when it is too small to plan
+    """Return the one line that says what to do.
+
+    The one line that says what to do, one step: grow the pilot when it is too small to plan
     a case, else run the planned draws per arm; then the cases no draw count resolves, named
     (at most :data:`NAMED_AT_MOST`). The receipt-wide reading is context, on its own line
-    (:func:`suite_line`). The demo's walkthrough quotes this line."""
+    (:func:`suite_line`). The demo's walkthrough quotes this line.
+    """
     if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
         return (
             f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
@@ -76,9 +85,12 @@ def headline(p: Plan) -> str:
 
 
 def suite_line(p: Plan) -> str | None:
-    """The receipt-wide reading as context (D-8), or ``None`` when the cases agree: how many
+    """Return the receipt-wide reading as context, or ``None``.
+
+    The receipt-wide reading as context (D-8), or ``None`` when the cases agree: how many
     cases would bring the receipt-wide band's standard error under the floor when the pilot has
-    fewer, else that its cases already do (no call for more cases)."""
+    fewer, else that its cases already do (no call for more cases).
+    """
     if not p.sentence:
         return None
     se = f"the receipt-wide band's standard error (band ÷ √cases) under {EFFECT_FLOOR}"
@@ -131,8 +143,11 @@ def _pool_lines(p: Plan) -> list[str]:
 
 
 def _level_line(p: Plan) -> str:
-    """The bounds' confidence levels and what they promise; with a pooled level, how often the
-    test of whether a count exists errs (:attr:`Plan.existence`)."""
+    """Return the line on the bounds' confidence levels.
+
+    The bounds' confidence levels and what they promise; with a pooled level, how often the
+    test of whether a count exists errs (:attr:`Plan.existence`).
+    """
     if p.pooled_level is None or p.existence is None:
         return (
             f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a run at this "
@@ -146,7 +161,9 @@ def _level_line(p: Plan) -> str:
         f"over {POOLED_DF} or more degrees of freedom at its upper {p.pooled_level:.0%} bound: a "
         "run at this count with no effect reads underpowered at most 10% of the time when the "
         "true spreads are no wider than the bounds. A case has no count only when even the "
-        "lower bounds of its spreads reach the floor. At the pooled "
+        "lower bounds of its spreads reach the floor (for a pooled spread at the upper "
+        f"{p.pooled_level:.0%} bound, its median-unbiased value, the lower 50% bound). At the "
+        "pooled "
         f"{e.df} degrees of freedom per arm, two equal spreads summing to {e.below:.3f} get a "
         f"count {_pct(e.count_below)} of the time and are wrongly named as having none "
         f"{_pct(e.none_below)} of the time; summing to {e.above:.4f}, they are named as having "
@@ -156,8 +173,11 @@ def _level_line(p: Plan) -> str:
 
 
 def plan_text(p: Plan) -> str:
-    """The plan in plain words; every line (a case id is the receipt's text) passed through
-    :func:`~driftproof.render.escape.terminal_safe`."""
+    """Return the plan in plain words.
+
+    The plan in plain words; every line (a case id is the receipt's text) passed through
+    :func:`~driftproof.render.escape.terminal_safe`.
+    """
     lines = [headline(p)]
     suite = suite_line(p)
     if suite is not None:

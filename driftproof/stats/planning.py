@@ -1,19 +1,25 @@
-"""Planning a run from a pilot: draws per arm with the pilot's spreads taken at an upper
-confidence bound, and the chance that the planned run gives a verdict at a stated effect.
+"""Planning a run from a pilot.
+
+Draws per arm with the pilot's spreads taken at an upper confidence bound, and the chance that
+the planned run gives a verdict at a stated effect.
 
 A pilot of a few draws measures each arm's spread loosely (from 3 draws the sample sd is
 typically 11% low and varies by half its size), so planning from it as if exact lands the run
 on the underpowered boundary (D-5) half the time. Here each arm's pilot spread ``s`` over
 ``n`` measured draws is replaced by its upper :data:`SPREAD_LEVEL` confidence bound under
-normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))``. Then:
+normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))``; a spread pooled over at least
+:data:`POOLED_DF` degrees of freedom at its upper :data:`POOLED_LEVEL` bound, with its lower
+:data:`POOLED_NONE_LEVEL` bound (the median-unbiased value) for the no-count test
+(:func:`level_for`). Then:
 
 - **No draw count** when even the two spreads' lower ``level`` bounds reach the effect floor:
   at any number of draws the spreads themselves keep the resolution at or above the floor
   (D-5). **Undecided** when the upper bounds reach it and the lower ones do not: the pilot is
   too small to tell, and the plan gives the pilot size (draws per arm, spreads held) at which
-  one of the two bounds would decide. The pilot is also asked to grow (to twice its draws)
-  when the count from the bounds is more than :data:`COSTLY_RATIO` times the count the
-  pilot's own spreads would give: its looseness, not the case, would then set the cost.
+  one of the two bounds would decide. A count more than :data:`COSTLY_RATIO` times the count
+  the pilot's own spreads would give is still the answer, with the advice that a pilot of
+  twice the draws would likely cut it (its looseness, not the case, sets most of the cost).
+  How often the test of whether a count exists errs is :func:`equal_spreads_no_count_chance`.
 - **Draws per arm**: the smallest n ≥ 3 (the run's minimum) at which a run whose true
   spreads are the two bounds reads underpowered under no effect at most
   :data:`UNDERPOWERED_AT_MOST` of the time. The resolution ``s_A + s_B + 2·sqrt((s_A² +
@@ -67,6 +73,7 @@ __all__ = [
     "MAX_PLANNED_DRAWS",
     "POOLED_DF",
     "POOLED_LEVEL",
+    "POOLED_NONE_LEVEL",
     "SPREAD_LEVEL",
     "UNDERPOWERED_AT_MOST",
     "ArmPool",
@@ -88,6 +95,9 @@ SPREAD_LEVEL = 0.80
 #: Confidence level of the bounds of a spread pooled over at least :data:`POOLED_DF` degrees of
 #: freedom (60%).
 POOLED_LEVEL = 0.60
+#: The level of the lower bounds that name a case with no count when its spreads are bounded at
+#: :data:`POOLED_LEVEL`: 50%, each pooled spread's median-unbiased value.
+POOLED_NONE_LEVEL = 0.50
 #: Pooled degrees of freedom per arm from which :data:`POOLED_LEVEL` applies (ten cases of 3
 #: draws).
 POOLED_DF = 20
@@ -149,8 +159,11 @@ def chi2_cdf(x: float, df: int) -> float:
 
 
 def chi2_quantile(p: float, df: int) -> float:
-    """The ``p`` quantile of χ² with ``df ≥ 1`` degrees of freedom (bisection, relative
-    precision 1e-12)."""
+    """Return a χ² quantile.
+
+    The ``p`` quantile of χ² with ``df ≥ 1`` degrees of freedom (bisection, relative
+    precision 1e-12).
+    """
     if not 0.0 < p < 1.0 or df < 1:
         raise ValueError("need 0 < p < 1 and df ≥ 1")
     lo, hi = 0.0, max(1.0, 2.0 * df)
@@ -166,15 +179,21 @@ def chi2_quantile(p: float, df: int) -> float:
 
 
 def spread_bound(sd: float, n: int, level: float = SPREAD_LEVEL) -> float:
-    """Upper ``level`` confidence bound of an arm's true spread from its sample sd ``sd`` over
-    ``n ≥ 2`` measured draws (normal draws): ``sd·sqrt((n−1)/χ²_{1−level}(n−1))``."""
+    """Return an upper confidence bound of an arm's true spread.
+
+    Upper ``level`` confidence bound of an arm's true spread from its sample sd ``sd`` over
+    ``n ≥ 2`` measured draws (normal draws): ``sd·sqrt((n−1)/χ²_{1−level}(n−1))``.
+    """
     return sd / _sd_factor(n - 1, 1.0 - level)
 
 
 @functools.lru_cache(maxsize=4096)
 def _sd_factor(df: int, p: float) -> float:
-    """The ``p`` point of a sample sd with ``df`` degrees of freedom (normal draws), per unit
-    of true spread: ``sqrt(χ²_p(df)/df)``."""
+    """Return a sample sd's quantile per unit of true spread.
+
+    The ``p`` point of a sample sd with ``df`` degrees of freedom (normal draws), per unit
+    of true spread: ``sqrt(χ²_p(df)/df)``.
+    """
     return math.sqrt(chi2_quantile(p, df) / df)
 
 
@@ -258,8 +277,11 @@ def pool_arm(spreads: Sequence[tuple[float, int]], step: float | None = None) ->
 
 
 def _smallest(ok: object) -> int | None:
-    """Smallest n in [MIN_DRAWS_PER_ARM, MAX_PLANNED_DRAWS] with ``ok(n)`` (monotone), else
-    ``None``."""
+    """Return the smallest draw count that passes a monotone test.
+
+    Smallest n in [MIN_DRAWS_PER_ARM, MAX_PLANNED_DRAWS] with ``ok(n)`` (monotone), else
+    ``None``.
+    """
     assert callable(ok)
     if not ok(MAX_PLANNED_DRAWS):
         return None
@@ -317,7 +339,9 @@ class CaseSizing:
 
 
 def level_for(df: int, pooled: bool) -> float:
-    """The confidence level an arm's spread is bounded at: :data:`POOLED_LEVEL` (60%) for a
+    """Return the confidence level an arm's spread is bounded at.
+
+    The confidence level an arm's spread is bounded at: :data:`POOLED_LEVEL` (60%) for a
     spread pooled over at least :data:`POOLED_DF` degrees of freedom, else
     :data:`SPREAD_LEVEL` (80%).
 
@@ -328,6 +352,15 @@ def level_for(df: int, pooled: bool) -> float:
     four times the draws the spread itself needs (benchmarks/plan_calibration.py).
     """
     return POOLED_LEVEL if pooled and df >= POOLED_DF else SPREAD_LEVEL
+
+
+def _none_level(level: float) -> float:
+    """Return the level of the lower bounds that name a case with no count.
+
+    The level of the lower bounds that name a case with no count: :data:`POOLED_NONE_LEVEL`
+    for spreads bounded at :data:`POOLED_LEVEL`, else ``level`` itself.
+    """
+    return POOLED_NONE_LEVEL if level == POOLED_LEVEL else level
 
 
 def size_case(
@@ -364,7 +397,7 @@ def size_case(
     (s_w, df_w, _, p_w), (s_b, df_b, _, p_b) = arms
     lv_w, lv_b = (level_for(df_w, p_w), level_for(df_b, p_b)) if level is None else (level, level)
     b_w, b_b = s_w / _sd_factor(df_w, 1.0 - lv_w), s_b / _sd_factor(df_b, 1.0 - lv_b)
-    low = s_w / _sd_factor(df_w, lv_w) + s_b / _sd_factor(df_b, lv_b)
+    low = s_w / _sd_factor(df_w, _none_level(lv_w)) + s_b / _sd_factor(df_b, _none_level(lv_b))
     levels = (lv_w, lv_b)
     if low >= floor - TOLERANCE:
         return CaseSizing((b_w, b_b), None, True, None, False, False, levels)
@@ -388,13 +421,16 @@ def size_case(
 def _pilot_draws(
     arms: Sequence[tuple[float, int, int, bool]], n: int, floor: float, level: float | None
 ) -> int | None:
-    """The pilot size, per arm and case, to grow to: the smallest m ≥ 2n (at least doubled,
+    """Return the pilot size to grow to.
+
+    The pilot size, per arm and case, to grow to: the smallest m ≥ 2n (at least doubled,
     since the held spreads are themselves loose) at which, with each arm's spread held and its
     degrees of freedom ``cases·(m − 1)`` (``arms``: ``(spread, df, cases, pooled)`` per arm),
     the sum of the upper bounds (each at ``level``, or at :func:`level_for` its grown degrees of
     freedom) falls under the floor or that of the lower bounds reaches it; 2n when no m up to
     :data:`MAX_PILOT_DRAWS` does (the held sum sits at the floor itself); ``None`` once the
-    pilot already has that many."""
+    pilot already has that many.
+    """
     if 2 * n > MAX_PILOT_DRAWS:
         return None
     for m in range(2 * n, MAX_PILOT_DRAWS + 1):
@@ -404,7 +440,7 @@ def _pilot_draws(
         ]
         if sum(s / _sd_factor(df, 1.0 - lv) for s, df, lv in grown) < floor - TOLERANCE:
             return m
-        if sum(s / _sd_factor(df, lv) for s, df, lv in grown) >= floor - TOLERANCE:
+        if sum(s / _sd_factor(df, _none_level(lv)) for s, df, lv in grown) >= floor - TOLERANCE:
             return m
     return 2 * n
 
@@ -412,7 +448,9 @@ def _pilot_draws(
 def equal_spreads_no_count_chance(
     total: float, df: int, level: float, floor: float = EFFECT_FLOOR, *, upper: bool = False
 ) -> float:
-    """How often the existence test errs, for two arms of equal true spread ``total/2``, each
+    """Return how often the test of whether a count exists errs.
+
+    How often the existence test errs, for two arms of equal true spread ``total/2``, each
     measured over ``df`` degrees of freedom and bounded at ``level`` (normal draws).
 
     With ``upper`` false: the chance that the two lower bounds reach ``floor`` (the case is
@@ -447,9 +485,12 @@ def p_verdict(
     trials: int = 1000,
     seed: int = 37,
 ) -> float:
-    """The chance that a run of ``n`` draws per arm calls the case improved when the skill
+    """Return the simulated chance of a verdict at an effect.
+
+    The chance that a run of ``n`` draws per arm calls the case improved when the skill
     lifts the true mean by ``effect``: the share of ``trials`` simulated runs (seeded) whose
-    with-skill and baseline bands separate by at least the floor upward (D-3, D-4, D-6)."""
+    with-skill and baseline bands separate by at least the floor upward (D-3, D-4, D-6).
+    """
     rng = np.random.default_rng(seed)
     mw, sw = arm_moments(rng, base_mean + effect, sd_with, n, grid, trials)
     mb, sb = arm_moments(rng, base_mean, sd_base, n, grid, trials)
