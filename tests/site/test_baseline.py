@@ -33,8 +33,6 @@ CHANGED = {
     "sitemap.xml.gz": "the hand-written pages' addresses",
     # issue 37: a badge's details carry no draw count of their own (it contradicted plan's)
     "badge/*.details.json": "no draws_needed or no_draw_count_reaches_floor member",
-    # issue 37: plan's spread level by pooled degrees of freedom, a costly count given with advice
-    "method.html": "the planning section: the pooled level, its error rates, the costly count",
     # issue 36: caveman's judged fidelity snapshots (two receipts) and report 005
     "receipts/caveman-5c7e19a-judged-fidelity-caveman.json": "new receipt",
     "receipts/caveman-902028f-judged-fidelity-caveman.json": "new receipt",
