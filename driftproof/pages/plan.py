@@ -1,27 +1,19 @@
 """Planning a run from a pilot receipt: draws per arm, the chance of a verdict, calls, cost.
 
-Pure: a receipt model in, a :class:`Plan` out (``driftproof plan`` prints it).
-Each case compares its with-skill arm with its baseline (D-6). A pilot of a few draws measures
-each spread loosely, so each is taken at its upper confidence bound and the count is put far
-enough from the underpowered boundary (D-5) that a run at it, with no effect, reads
-underpowered at most 10% of the time, and large enough that the stated effect is called
-(:mod:`driftproof.stats.planning`). A case whose bounded spreads alone reach the floor has no
-count and is named. Each arm's per-case spreads are pooled when Bartlett's test finds them
-consistent with one common spread (:func:`driftproof.stats.planning.pool_arm`): every case of
-that arm is then planned from the pooled spread and its pooled degrees of freedom. The plan
-takes the largest count over the cases and gives, at that count, each case's chance of a
-verdict at the stated effect, by seeded simulation at the pilot's own spreads (pooled where
-pooled) on the judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More
-cases, not more draws, …"), the plan says so and gives the cases that would bring the band's
-standard error under the floor (STATISTICS-NOTES 6.5; ``band_quadrature_se`` in
-verdicts.json): the smallest N ≥ 2 with ``band / sqrt(N)`` under the floor, the spread across
-cases held; it names that number only when it is more than the pilot has.
-Scores sit on the judge's per-draw grid, so where its step is known each arm's pilot spread is
-planned at no less than the grid's rounding spread ``step/√12`` (STATISTICS-NOTES 6.6): a pilot
-whose draws all agree has not shown a spread of 0, only one under the grid's resolution.
-A count is never below the run's own minimum of 3 draws per arm (the stopping rule,
-:data:`driftproof.run.scheduler.MIN_DRAWS`).
-An aggregates-only receipt is refused (method, "Figures a source printed …").
+Pure: a receipt model in, a :class:`Plan` out (``driftproof plan`` prints it). Each case
+compares its with-skill arm with its baseline (D-6) and is sized by
+:func:`driftproof.stats.planning.size_case` from its spreads' upper confidence bounds, pooled
+across cases where Bartlett's test finds them consistent with one common spread
+(:func:`driftproof.stats.planning.pool_arm`). A case whose bounded spreads alone reach the floor
+has no count and is named. The plan takes the largest count over the cases (never below the
+run's minimum of 3 draws per arm) and gives, at that count, each case's chance of a verdict at
+the stated effect, by seeded simulation at the pilot's own spreads (pooled where pooled) on the
+judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More cases, not more
+draws, …"), it gives the smallest N ≥ 2 cases with ``band / sqrt(N)`` under the floor
+(STATISTICS-NOTES 6.5), only when that is more than the pilot has. Where the grid's step is
+known each arm's spread is planned at no less than its rounding spread ``step/√12``
+(STATISTICS-NOTES 6.6). An aggregates-only receipt is refused (method, "Figures a source
+printed …").
 
 Calls: one answer per draw per arm, and ``judge_samples_per_generation`` judge calls
 per answer. Cost: only the grader's, at the price frozen in the receipt, from the
@@ -59,6 +51,7 @@ RUN_MIN_DRAWS = 3
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
     from driftproof.stats import Band
+    from driftproof.stats._simulate import Grid
     from driftproof.stats.planning import CaseSizing
 
 __all__ = [
@@ -80,7 +73,7 @@ EXISTENCE_SUMS = (0.8, 1.25)
 VERDICT_TRIALS = 1000
 
 #: Batch price ÷ interactive price: Anthropic Message Batches bill "50% of standard API
-#: prices", the OpenAI Batch API a 50% discount (their pricing pages; issue 17).
+#: prices", the OpenAI Batch API a 50% discount (their pricing pages).
 BATCH_PRICE_RATIO = 0.5
 
 
@@ -233,7 +226,7 @@ class Plan:
 
 
 def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
-    """The plan for a full run from pilot receipt ``r``, for a true lift of ``effect``.
+    """Plan a full run from pilot receipt ``r``, for a true lift of ``effect``.
 
     Raises:
         RefusalError: ``r`` is aggregates only, no case has a measured draw in both arms, or
@@ -272,13 +265,72 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         pool_arm([(s[0], n) for s, n, _ in spread], grid[0]),
         pool_arm([(s[1], n) for s, _, n in spread], grid[0]),
     )
+    plans, per_arm, trials = _case_plans(bands, held, pools, effect, grid)
+    chances = [p.p_verdict for p in plans if p.p_verdict is not None]
+    disagree, cases_needed = _more_cases(r, bands)
+    arms = ("with_skill", "baseline") + (
+        ("control",) if any(c.arms.control for c in r.cases) else ()
+    )
+    answers = per_arm * len(r.cases) * len(arms) if per_arm is not None else None
+    samples = r.run.judge_samples_per_generation
+    judges = answers * samples if answers is not None and samples is not None else None
+    usd, note = _judge_cost(r, answers)
+    return Plan(
+        per_arm,
+        plans,
+        tuple(p.case_id for p in plans if p.no_draw_count),
+        tuple(
+            p.case_id
+            for p in plans
+            if p.draws_needed is None and not p.no_draw_count and not p.undecided
+        ),
+        disagree,
+        MORE_CASES if disagree else None,
+        cases_needed,
+        arms,
+        answers,
+        judges,
+        usd,
+        note,
+        *_tiers(r, usd),
+        effect,
+        SPREAD_LEVEL,
+        min(chances) if chances else None,
+        trials,
+        pools,
+        least if floored else None,
+        floored,
+        *_existence(pools),
+    )
+
+
+def _case_plans(
+    bands: list[tuple[str, Band, Band]],
+    held: dict[str, tuple[float, float]],
+    pools: tuple[ArmPool | None, ArmPool | None],
+    effect: float,
+    grid: Grid,
+) -> tuple[tuple[CasePlan, ...], int | None, int]:
+    """Size every case and simulate its chance of a verdict at the run's count.
+
+    Args:
+        bands: ``(case id, with-skill band, baseline band)`` per case, in receipt order.
+        held: each case's two spreads as planned (at least the grid's rounding spread); a case
+            without a spread in both arms is absent.
+        pools: the two arms' pools (:func:`~driftproof.stats.planning.pool_arm`).
+        effect: the lift planned for.
+        grid: the per-draw score grid.
+
+    Returns:
+        The case plans, the run's draws per arm (the largest count, at least
+        :data:`RUN_MIN_DRAWS`; ``None`` with no count) and the simulated runs per case.
+    """
     sized: list[tuple[str, Band, Band, CaseSizing | None]] = []
     for cid, w, b in bands:
-        if cid not in held:
-            sized.append((cid, w, b, None))
-            continue
-        sw, sb = held[cid]
-        sized.append((cid, w, b, size_case(sw, w.n, sb, b.n, effect, pools=pools)))
+        z = None
+        if cid in held:
+            z = size_case(held[cid][0], w.n, held[cid][1], b.n, effect, pools=pools)
+        sized.append((cid, w, b, z))
     counts = [z.draws for *_, z in sized if z is not None and z.draws is not None]
     per_arm = max(max(counts), RUN_MIN_DRAWS) if counts else None
     # 1,000 runs per case, fewer past 200 draws per arm so a case simulates at most 400,000 draws
@@ -314,57 +366,31 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
                 z.larger_pilot,
             )
         )
-    chances = [p.p_verdict for p in plans if p.p_verdict is not None]
+    return tuple(plans), per_arm, trials
+
+
+def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, int | None]:
+    """Return whether the cases disagree (D-8) and the cases that would settle it.
+
+    The count is the smallest N ≥ 2 with band/√N under the floor, given only when it is more
+    than the pilot has (otherwise it would say nothing).
+    """
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
-    cases_needed = stats_cases_needed(rb.band) if rb is not None and disagree else None
-    if cases_needed is not None and cases_needed <= len(r.cases):
-        cases_needed = None  # the pilot already has that many: the count would say nothing
-    arms = ("with_skill", "baseline") + (
-        ("control",) if any(c.arms.control for c in r.cases) else ()
-    )
-    answers = per_arm * len(r.cases) * len(arms) if per_arm is not None else None
-    samples = r.run.judge_samples_per_generation
-    judges = answers * samples if answers is not None and samples is not None else None
-    usd, note = _judge_cost(r, answers)
-    interactive = batch = None
-    if usd is not None:
-        # the pilot's own tier is what it was billed at; a receipt before 0.15 (no tier) ran
-        # interactive
-        batched = (
-            r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
-        )
-        interactive, batch = (
-            (usd / BATCH_PRICE_RATIO, usd) if batched else (usd, usd * BATCH_PRICE_RATIO)
-        )
-    return Plan(
-        per_arm,
-        tuple(plans),
-        tuple(p.case_id for p in plans if p.no_draw_count),
-        tuple(
-            p.case_id
-            for p in plans
-            if p.draws_needed is None and not p.no_draw_count and not p.undecided
-        ),
-        disagree,
-        MORE_CASES if disagree else None,
-        cases_needed,
-        arms,
-        answers,
-        judges,
-        usd,
-        note,
-        interactive,
-        batch,
-        effect,
-        SPREAD_LEVEL,
-        min(chances) if chances else None,
-        trials,
-        pools,
-        least if floored else None,
-        floored,
-        *_existence(pools),
-    )
+    needed = stats_cases_needed(rb.band) if rb is not None and disagree else None
+    return disagree, needed if needed is not None and needed > len(r.cases) else None
+
+
+def _tiers(r: Receipt, usd: float | None) -> tuple[float | None, float | None]:
+    """Return the grading cost at the interactive and at the batch price.
+
+    The pilot's own tier is what it was billed at; a receipt before 0.15 (no tier) ran
+    interactive. ``(None, None)`` when the cost is unknown.
+    """
+    if usd is None:
+        return None, None
+    batched = r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
+    return (usd / BATCH_PRICE_RATIO, usd) if batched else (usd, usd * BATCH_PRICE_RATIO)
 
 
 def _existence(

@@ -7,7 +7,7 @@ planned effect beside the draws and the grading cost, then each case, calls and 
 
 from __future__ import annotations
 
-from driftproof.pages.plan import Plan
+from driftproof.pages.plan import CasePlan, Plan
 from driftproof.render.escape import terminal_safe
 from driftproof.stats.planning import HOMOGENEITY_LEVEL, POOLED_DF, level_for
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
@@ -172,10 +172,35 @@ def _level_line(p: Plan) -> str:
     )
 
 
+def _case_line(p: Plan, c: CasePlan) -> str:
+    """Return one case's line: its count (or why none), pilot draws, spreads, bounds, chance."""
+    n = (
+        str(c.draws_needed)
+        if c.draws_needed is not None
+        else "none"
+        if c.no_draw_count
+        else "pilot too small"
+        if c.undecided
+        else "unknown"
+    )
+    extra = ""
+    if c.spreads is not None and c.bounds is not None:
+        extra = (
+            f"; spreads {c.spreads[0]:.3f} and {c.spreads[1]:.3f}, bounds "
+            f"{c.bounds[0]:.3f} and {c.bounds[1]:.3f}"
+        )
+    if c.p_verdict is not None:
+        extra += f"; verdict at {p.effect:.3f}: {_pct(c.p_verdict)}"
+    return (
+        f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, "
+        f"{c.measured[1]} baseline{extra})"
+    )
+
+
 def plan_text(p: Plan) -> str:
     """Return the plan in plain words.
 
-    The plan in plain words; every line (a case id is the receipt's text) passed through
+    Every line (a case id is the receipt's text) is passed through
     :func:`~driftproof.render.escape.terminal_safe`.
     """
     lines = [headline(p)]
@@ -216,28 +241,7 @@ def plan_text(p: Plan) -> str:
             "an arm has fewer than two measured draws, no spread to hold: "
             + ", ".join(p.unknown_cases)
         )
-    for c in p.cases:
-        n = (
-            str(c.draws_needed)
-            if c.draws_needed is not None
-            else "none"
-            if c.no_draw_count
-            else "pilot too small"
-            if c.undecided
-            else "unknown"
-        )
-        extra = ""
-        if c.spreads is not None and c.bounds is not None:
-            extra = (
-                f"; spreads {c.spreads[0]:.3f} and {c.spreads[1]:.3f}, bounds "
-                f"{c.bounds[0]:.3f} and {c.bounds[1]:.3f}"
-            )
-        if c.p_verdict is not None:
-            extra += f"; verdict at {p.effect:.3f}: {_pct(c.p_verdict)}"
-        lines.append(
-            f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, "
-            f"{c.measured[1]} baseline{extra})"
-        )
+    lines += [_case_line(p, c) for c in p.cases]
     if p.answer_calls is not None:
         judge = (
             str(p.judge_calls)

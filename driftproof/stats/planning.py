@@ -48,19 +48,20 @@ pilot always gives the same figure, at the pilot's own measured spreads (pooled 
 not the bounds), on the judge's per-draw grid, through the rule's own separation and floor
 test (D-3, D-4).
 
-χ² quantiles are exact (bisection on the regularised incomplete gamma function), so the
-bounds need no statistics library.
+χ² quantiles are exact (:mod:`driftproof.stats._chi2`), so the bounds need no statistics
+library.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from driftproof.stats._chi2 import chi2_cdf, chi2_quantile
+from driftproof.stats._chi2 import sd_factor as _sd_factor
 from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
 from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, TOLERANCE
@@ -118,66 +119,6 @@ HOMOGENEITY_LEVEL = 0.05
 _Z95 = 1.6448536269514722  # standard normal 95% point
 
 
-def _lower_gamma_regularised(a: float, x: float) -> float:
-    """P(a, x) = γ(a, x)/Γ(a): series below a + 1, Lentz's continued fraction above."""
-    if x <= 0.0:
-        return 0.0
-    log_front = -x + a * math.log(x) - math.lgamma(a)
-    if x < a + 1.0:
-        term = total = 1.0 / a
-        k = a
-        while abs(term) > abs(total) * 1e-15:
-            k += 1.0
-            term *= x / k
-            total += term
-        return min(1.0, total * math.exp(log_front))
-    tiny = 1e-300
-    b = x + 1.0 - a
-    c = 1.0 / tiny
-    d = 1.0 / b
-    h = d
-    i = 0
-    while True:
-        i += 1
-        an = -i * (i - a)
-        b += 2.0
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1.0 / d
-        step = d * c
-        h *= step
-        if abs(step - 1.0) < 1e-15 or i > 100_000:
-            break
-    return max(0.0, 1.0 - math.exp(log_front) * h)
-
-
-def chi2_cdf(x: float, df: int) -> float:
-    """The χ² distribution function with ``df`` degrees of freedom at ``x``."""
-    return _lower_gamma_regularised(df / 2.0, x / 2.0)
-
-
-def chi2_quantile(p: float, df: int) -> float:
-    """Return a χ² quantile.
-
-    The ``p`` quantile of χ² with ``df ≥ 1`` degrees of freedom (bisection, relative
-    precision 1e-12).
-    """
-    if not 0.0 < p < 1.0 or df < 1:
-        raise ValueError("need 0 < p < 1 and df ≥ 1")
-    lo, hi = 0.0, max(1.0, 2.0 * df)
-    while chi2_cdf(hi, df) < p:
-        lo, hi = hi, hi * 2.0
-    while hi - lo > 1e-12 * hi:
-        mid = (lo + hi) / 2.0
-        if chi2_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2.0
-
-
 def spread_bound(sd: float, n: int, level: float = SPREAD_LEVEL) -> float:
     """Return an upper confidence bound of an arm's true spread.
 
@@ -185,16 +126,6 @@ def spread_bound(sd: float, n: int, level: float = SPREAD_LEVEL) -> float:
     ``n ≥ 2`` measured draws (normal draws): ``sd·sqrt((n−1)/χ²_{1−level}(n−1))``.
     """
     return sd / _sd_factor(n - 1, 1.0 - level)
-
-
-@functools.lru_cache(maxsize=4096)
-def _sd_factor(df: int, p: float) -> float:
-    """Return a sample sd's quantile per unit of true spread.
-
-    The ``p`` point of a sample sd with ``df`` degrees of freedom (normal draws), per unit
-    of true spread: ``sqrt(χ²_p(df)/df)``.
-    """
-    return math.sqrt(chi2_quantile(p, df) / df)
 
 
 def bartlett(variances: Sequence[float], dfs: Sequence[int]) -> tuple[float, float]:
