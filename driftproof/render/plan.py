@@ -157,8 +157,8 @@ def _level_line(p: Plan) -> str:
         )
     e = p.existence
     return (
-        f"Spreads are taken at their upper {p.level:.0%} confidence bounds, and a spread pooled "
-        f"over {POOLED_DF} or more degrees of freedom at its upper {p.pooled_level:.0%} bound: a "
+        f"A spread pooled over {POOLED_DF} or more degrees of freedom is taken at its upper "
+        f"{p.pooled_level:.0%} confidence bound, any other at its upper {p.level:.0%} bound: a "
         "run at this count with no effect reads underpowered at most 10% of the time when the "
         "true spreads are no wider than the bounds. A case has no count only when even the "
         "lower bounds of its spreads reach the floor (for a pooled spread at the upper "

@@ -96,9 +96,20 @@ def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
     assert p.existence is not None and p.existence.df == 20
     text = plan_text(p)
     assert text.startswith("Run 127 draws per arm.\n")
-    assert "and a spread pooled over 20 or more degrees of freedom at its upper 60% bound" in text
+    assert (
+        "A spread pooled over 20 or more degrees of freedom is taken at its upper 60% confidence "
+        "bound, any other at its upper 80% bound"
+    ) in text
     assert "At the pooled 20 degrees of freedom per arm, two equal spreads summing to 0.040" in text
     assert "upper 60% bound 0.0201" in text
+    # the rates at 20 degrees of freedom: a count at 0.040 (upper 60% bounds under the floor)
+    # 95.5%, none there (lower 50% bounds at it) 1.7%; none at 0.0625 96.8%, a count there 1.5%
+    # (each within .002 of 400,000 simulated pilots in tests/stats/test_planning.py)
+    assert (
+        "two equal spreads summing to 0.040 get a count 95% of the time and are wrongly named "
+        "as having none 2% of the time; summing to 0.0625, they are named as having none 97% of "
+        "the time and wrongly get a count 2% of the time; otherwise the pilot cannot tell."
+    ) in text
 
 
 def test_recorded_usd_is_used_when_present() -> None:
