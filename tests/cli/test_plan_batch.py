@@ -42,6 +42,7 @@ def _judge(tier):
 
 
 def test_an_interactive_pilot_gives_the_batch_cost_at_half():
+    """An interactive pilot gives the batch cost at half."""
     p = plan_receipt(
         Receipt.model_validate(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge(None)))
     )
@@ -51,6 +52,7 @@ def test_an_interactive_pilot_gives_the_batch_cost_at_half():
 
 
 def test_a_batched_pilot_was_billed_at_the_batch_price():
+    """A batched pilot was billed at the batch price."""
     p = plan_receipt(
         Receipt.model_validate(
             make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge("batch"))
@@ -61,6 +63,7 @@ def test_a_batched_pilot_was_billed_at_the_batch_price():
 
 
 def test_plan_prints_both_tiers(tmp_path):
+    """Plan prints both tiers."""
     path = tmp_path / "pilot.json"
     path.write_text(
         json.dumps(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=_judge("interactive")))
@@ -74,5 +77,6 @@ def test_plan_prints_both_tiers(tmp_path):
 
 
 def test_no_tier_cost_without_usage():
+    """No tier cost without usage."""
     p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT])))
     assert p.judge_usd_interactive is None and p.judge_usd_batch is None
