@@ -1,12 +1,14 @@
-"""``driftproof plan RECEIPT [--effect LIFT]``: draws per arm for a run that resolves the effect
-floor and calls a true lift of LIFT (default 1.5 × the floor), the chance that it does, calls
-and cost.
+"""``driftproof plan RECEIPT [--effect LIFT]``.
+
+Draws per arm for a run that resolves the effect floor and calls a true lift of LIFT (default
+1.5 × the floor), the chance that it does, calls and cost.
 
 Exit status: 0 a plan was printed; 2 bad input or a refusal (an aggregates-only receipt).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -32,8 +34,11 @@ from driftproof.stats.planning import DEFAULT_EFFECT
     help="The true lift (with skill − baseline, judge scale) the run should call.",
 )
 def plan(receipt: Path, fmt: str, effect: float) -> None:
-    """From a pilot RECEIPT, the draws per arm for a run that resolves the 0.05 effect floor
-    and calls a lift of EFFECT, with the chance that it does."""
+    """Plan a full run from a pilot RECEIPT.
+
+    From a pilot RECEIPT, the draws per arm for a run that resolves the 0.05 effect floor
+    and calls a lift of EFFECT, with the chance that it does.
+    """
     try:
         p = plan_receipt(read_receipt(receipt), effect)
     except (ReceiptError, RefusalError) as exc:
@@ -64,6 +69,9 @@ def to_json(p: Plan) -> str:
         "judge_usd_batch": p.judge_usd_batch,
         "effect": p.effect,
         "spread_level": p.level,
+        "pooled_spread_level": p.pooled_level,
+        "larger_pilot_draws": p.larger_pilot,
+        "existence": None if p.existence is None else dataclasses.asdict(p.existence),
         "p_verdict": p.p_verdict,
         "verdict_trials": p.verdict_trials,
         "headline": headline(p),
@@ -86,6 +94,8 @@ def to_json(p: Plan) -> str:
                 "p_verdict": c.p_verdict,
                 "undecided": c.undecided,
                 "pilot_draws": c.pilot_draws,
+                "levels": None if c.levels is None else list(c.levels),
+                "larger_pilot_draws": c.larger_pilot,
             }
             for c in p.cases
         ],

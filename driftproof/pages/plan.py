@@ -1,27 +1,19 @@
 """Planning a run from a pilot receipt: draws per arm, the chance of a verdict, calls, cost.
 
-Pure: a receipt model in, a :class:`Plan` out (``driftproof plan`` prints it).
-Each case compares its with-skill arm with its baseline (D-6). A pilot of a few draws measures
-each spread loosely, so each is taken at its upper confidence bound and the count is put far
-enough from the underpowered boundary (D-5) that a run at it, with no effect, reads
-underpowered at most 10% of the time, and large enough that the stated effect is called
-(:mod:`driftproof.stats.planning`). A case whose bounded spreads alone reach the floor has no
-count and is named. Each arm's per-case spreads are pooled when Bartlett's test finds them
-consistent with one common spread (:func:`driftproof.stats.planning.pool_arm`): every case of
-that arm is then planned from the pooled spread and its pooled degrees of freedom. The plan
-takes the largest count over the cases and gives, at that count, each case's chance of a
-verdict at the stated effect, by seeded simulation at the pilot's own spreads (pooled where
-pooled) on the judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More
-cases, not more draws, …"), the plan says so and gives the cases that would bring the band's
-standard error under the floor (STATISTICS-NOTES 6.5; ``band_quadrature_se`` in
-verdicts.json): the smallest N ≥ 2 with ``band / sqrt(N)`` under the floor, the spread across
-cases held; it names that number only when it is more than the pilot has.
-Scores sit on the judge's per-draw grid, so where its step is known each arm's pilot spread is
-planned at no less than the grid's rounding spread ``step/√12`` (STATISTICS-NOTES 6.6): a pilot
-whose draws all agree has not shown a spread of 0, only one under the grid's resolution.
-A count is never below the run's own minimum of 3 draws per arm (the stopping rule,
-:data:`driftproof.run.scheduler.MIN_DRAWS`).
-An aggregates-only receipt is refused (method, "Figures a source printed …").
+Pure: a receipt model in, a :class:`Plan` out (``driftproof plan`` prints it). Each case
+compares its with-skill arm with its baseline (D-6) and is sized by
+:func:`driftproof.stats.planning.size_case` from its spreads' upper confidence bounds, pooled
+across cases where Bartlett's test finds them consistent with one common spread
+(:func:`driftproof.stats.planning.pool_arm`). A case whose bounded spreads alone reach the floor
+has no count and is named. The plan takes the largest count over the cases (never below the
+run's minimum of 3 draws per arm) and gives, at that count, each case's chance of a verdict at
+the stated effect, by seeded simulation at the pilot's own spreads (pooled where pooled) on the
+judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More cases, not more
+draws, …"), it gives the smallest N ≥ 2 cases with ``band / sqrt(N)`` under the floor
+(STATISTICS-NOTES 6.5), only when that is more than the pilot has. Where the grid's step is
+known each arm's spread is planned at no less than its rounding spread ``step/√12``
+(STATISTICS-NOTES 6.6). An aggregates-only receipt is refused (method, "Figures a source
+printed …").
 
 Calls: one answer per draw per arm, and ``judge_samples_per_generation`` judge calls
 per answer. Cost: only the grader's, at the price frozen in the receipt, from the
@@ -40,14 +32,18 @@ from driftproof.stats import case_bands, judge_scale, receipt_band_of
 from driftproof.stats.false_alarms import draw_grid
 from driftproof.stats.planning import (
     DEFAULT_EFFECT,
+    POOLED_DF,
+    POOLED_LEVEL,
+    POOLED_NONE_LEVEL,
     SPREAD_LEVEL,
     ArmPool,
+    equal_spreads_no_count_chance,
     p_verdict,
     pool_arm,
     size_case,
 )
 from driftproof.stats.underpowered import cases_needed as stats_cases_needed
-from driftproof.wording import MORE_CASES
+from driftproof.wording import EFFECT_FLOOR, MORE_CASES
 
 #: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
 RUN_MIN_DRAWS = 3
@@ -55,16 +51,29 @@ RUN_MIN_DRAWS = 3
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
     from driftproof.stats import Band
+    from driftproof.stats._simulate import Grid
     from driftproof.stats.planning import CaseSizing
 
-__all__ = ["BATCH_PRICE_RATIO", "VERDICT_TRIALS", "CasePlan", "Plan", "plan_receipt"]
+__all__ = [
+    "BATCH_PRICE_RATIO",
+    "EXISTENCE_SUMS",
+    "VERDICT_TRIALS",
+    "CasePlan",
+    "ExistenceRates",
+    "Plan",
+    "plan_receipt",
+]
+
+#: The two spread sums, as multiples of the floor, at which a plan states how often its test of
+#: whether a count exists errs: 0.8 × the floor (a count exists) and 1.25 × (none does).
+EXISTENCE_SUMS = (0.8, 1.25)
 
 #: Simulated runs per case for the chance of a verdict (fewer past 200 draws per arm: at
 #: least 100, at most 400,000 simulated draws per case).
 VERDICT_TRIALS = 1000
 
 #: Batch price ÷ interactive price: Anthropic Message Batches bill "50% of standard API
-#: prices", the OpenAI Batch API a 50% discount (their pricing pages; issue 17).
+#: prices", the OpenAI Batch API a 50% discount (their pricing pages).
 BATCH_PRICE_RATIO = 0.5
 
 
@@ -98,6 +107,40 @@ class CasePlan:
     """When the pilot cannot tell whether a count exists: the draws per arm to grow it to."""
     undecided: bool = False
     """The pilot cannot tell whether any count resolves the case."""
+    levels: tuple[float, float] | None = None
+    """The confidence level of the with-skill and baseline bounds."""
+    larger_pilot: int | None = None
+    """With a count set mostly by the pilot's looseness: the draws per arm of a pilot that would
+    likely cut it (the count stands)."""
+
+
+@dataclass(frozen=True)
+class ExistenceRates:
+    """Error rates of the test of whether a count exists.
+
+    How often the test of whether a count exists answers each way, for two arms of equal true
+    spread measured over ``df`` degrees of freedom each and bounded at ``level`` (normal draws;
+    :func:`~driftproof.stats.planning.equal_spreads_no_count_chance`).
+
+    Attributes:
+        df: degrees of freedom per arm.
+        level: confidence level of the bounds.
+        below: the spreads' true sum where a count exists (0.8 × the floor).
+        count_below: the chance of a count there.
+        none_below: the chance of "no number of draws" there (a wrong answer).
+        above: the spreads' true sum where none exists (1.25 × the floor).
+        none_above: the chance of "no number of draws" there.
+        count_above: the chance of a count there (a wrong answer).
+    """
+
+    df: int
+    level: float
+    below: float
+    count_below: float
+    none_below: float
+    above: float
+    none_above: float
+    count_above: float
 
 
 @dataclass(frozen=True)
@@ -153,6 +196,22 @@ class Plan:
     was planned at it instead (STATISTICS-NOTES 6.6); ``None`` when none was."""
     rounded_cases: tuple[str, ...] = ()
     """The cases with an arm planned at :attr:`rounding_spread`."""
+    pooled_level: float | None = None
+    """:data:`~driftproof.stats.planning.POOLED_LEVEL` when some arm's spread was pooled over
+    enough degrees of freedom to be bounded at it; ``None`` otherwise."""
+    existence: ExistenceRates | None = None
+    """With :attr:`pooled_level`: the error rates of the test of whether a count exists, at the
+    fewest pooled degrees of freedom bounded at that level."""
+
+    @property
+    def larger_pilot(self) -> int | None:
+        """Draws per arm of a pilot that would likely cut the count.
+
+        The draws per arm of a pilot that would likely cut the count, when the pilot's
+        looseness sets it for some case (the largest asked); the count stands.
+        """
+        asks = [c.larger_pilot for c in self.cases if c.larger_pilot is not None]
+        return max(asks) if asks else None
 
     @property
     def undecided_cases(self) -> tuple[str, ...]:
@@ -167,7 +226,7 @@ class Plan:
 
 
 def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
-    """The plan for a full run from pilot receipt ``r``, for a true lift of ``effect``.
+    """Plan a full run from pilot receipt ``r``, for a true lift of ``effect``.
 
     Raises:
         RefusalError: ``r`` is aggregates only, no case has a measured draw in both arms, or
@@ -206,13 +265,72 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         pool_arm([(s[0], n) for s, n, _ in spread], grid[0]),
         pool_arm([(s[1], n) for s, _, n in spread], grid[0]),
     )
+    plans, per_arm, trials = _case_plans(bands, held, pools, effect, grid)
+    chances = [p.p_verdict for p in plans if p.p_verdict is not None]
+    disagree, cases_needed = _more_cases(r, bands)
+    arms = ("with_skill", "baseline") + (
+        ("control",) if any(c.arms.control for c in r.cases) else ()
+    )
+    answers = per_arm * len(r.cases) * len(arms) if per_arm is not None else None
+    samples = r.run.judge_samples_per_generation
+    judges = answers * samples if answers is not None and samples is not None else None
+    usd, note = _judge_cost(r, answers)
+    return Plan(
+        per_arm,
+        plans,
+        tuple(p.case_id for p in plans if p.no_draw_count),
+        tuple(
+            p.case_id
+            for p in plans
+            if p.draws_needed is None and not p.no_draw_count and not p.undecided
+        ),
+        disagree,
+        MORE_CASES if disagree else None,
+        cases_needed,
+        arms,
+        answers,
+        judges,
+        usd,
+        note,
+        *_tiers(r, usd),
+        effect,
+        SPREAD_LEVEL,
+        min(chances) if chances else None,
+        trials,
+        pools,
+        least if floored else None,
+        floored,
+        *_existence(pools),
+    )
+
+
+def _case_plans(
+    bands: list[tuple[str, Band, Band]],
+    held: dict[str, tuple[float, float]],
+    pools: tuple[ArmPool | None, ArmPool | None],
+    effect: float,
+    grid: Grid,
+) -> tuple[tuple[CasePlan, ...], int | None, int]:
+    """Size every case and simulate its chance of a verdict at the run's count.
+
+    Args:
+        bands: ``(case id, with-skill band, baseline band)`` per case, in receipt order.
+        held: each case's two spreads as planned (at least the grid's rounding spread); a case
+            without a spread in both arms is absent.
+        pools: the two arms' pools (:func:`~driftproof.stats.planning.pool_arm`).
+        effect: the lift planned for.
+        grid: the per-draw score grid.
+
+    Returns:
+        The case plans, the run's draws per arm (the largest count, at least
+        :data:`RUN_MIN_DRAWS`; ``None`` with no count) and the simulated runs per case.
+    """
     sized: list[tuple[str, Band, Band, CaseSizing | None]] = []
     for cid, w, b in bands:
-        if cid not in held:
-            sized.append((cid, w, b, None))
-            continue
-        sw, sb = held[cid]
-        sized.append((cid, w, b, size_case(sw, w.n, sb, b.n, effect, pools=pools)))
+        z = None
+        if cid in held:
+            z = size_case(held[cid][0], w.n, held[cid][1], b.n, effect, pools=pools)
+        sized.append((cid, w, b, z))
     counts = [z.draws for *_, z in sized if z is not None and z.draws is not None]
     per_arm = max(max(counts), RUN_MIN_DRAWS) if counts else None
     # 1,000 runs per case, fewer past 200 draws per arm so a case simulates at most 400,000 draws
@@ -244,58 +362,61 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
                 chance,
                 z.pilot_draws,
                 z.undecided,
+                z.levels,
+                z.larger_pilot,
             )
         )
-    chances = [p.p_verdict for p in plans if p.p_verdict is not None]
+    return tuple(plans), per_arm, trials
+
+
+def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, int | None]:
+    """Return whether the cases disagree (D-8) and the cases that would settle it.
+
+    The count is the smallest N ≥ 2 with band/√N under the floor, given only when it is more
+    than the pilot has (otherwise it would say nothing).
+    """
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
-    cases_needed = stats_cases_needed(rb.band) if rb is not None and disagree else None
-    if cases_needed is not None and cases_needed <= len(r.cases):
-        cases_needed = None  # the pilot already has that many: the count would say nothing
-    arms = ("with_skill", "baseline") + (
-        ("control",) if any(c.arms.control for c in r.cases) else ()
+    needed = stats_cases_needed(rb.band) if rb is not None and disagree else None
+    return disagree, needed if needed is not None and needed > len(r.cases) else None
+
+
+def _tiers(r: Receipt, usd: float | None) -> tuple[float | None, float | None]:
+    """Return the grading cost at the interactive and at the batch price.
+
+    The pilot's own tier is what it was billed at; a receipt before 0.15 (no tier) ran
+    interactive. ``(None, None)`` when the cost is unknown.
+    """
+    if usd is None:
+        return None, None
+    batched = r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
+    return (usd / BATCH_PRICE_RATIO, usd) if batched else (usd, usd * BATCH_PRICE_RATIO)
+
+
+def _existence(
+    pools: tuple[ArmPool | None, ArmPool | None],
+) -> tuple[float | None, ExistenceRates | None]:
+    """Return the pooled level and the existence test's error rates.
+
+    The pooled level and the existence test's error rates at the fewest pooled degrees of
+    freedom bounded at it; ``(None, None)`` when no arm is.
+    """
+    dfs = [q.df for q in pools if q is not None and q.pooled and q.df >= POOLED_DF]
+    if not dfs:
+        return None, None
+    df, lv = min(dfs), POOLED_LEVEL
+    below, above = (k * EFFECT_FLOOR for k in EXISTENCE_SUMS)
+    rates = ExistenceRates(
+        df,
+        lv,
+        below,
+        equal_spreads_no_count_chance(below, df, lv, upper=True),
+        equal_spreads_no_count_chance(below, df, POOLED_NONE_LEVEL),
+        above,
+        equal_spreads_no_count_chance(above, df, POOLED_NONE_LEVEL),
+        equal_spreads_no_count_chance(above, df, lv, upper=True),
     )
-    answers = per_arm * len(r.cases) * len(arms) if per_arm is not None else None
-    samples = r.run.judge_samples_per_generation
-    judges = answers * samples if answers is not None and samples is not None else None
-    usd, note = _judge_cost(r, answers)
-    interactive = batch = None
-    if usd is not None:
-        # the pilot's own tier is what it was billed at; a receipt before 0.15 (no tier) ran
-        # interactive
-        batched = (
-            r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
-        )
-        interactive, batch = (
-            (usd / BATCH_PRICE_RATIO, usd) if batched else (usd, usd * BATCH_PRICE_RATIO)
-        )
-    return Plan(
-        per_arm,
-        tuple(plans),
-        tuple(p.case_id for p in plans if p.no_draw_count),
-        tuple(
-            p.case_id
-            for p in plans
-            if p.draws_needed is None and not p.no_draw_count and not p.undecided
-        ),
-        disagree,
-        MORE_CASES if disagree else None,
-        cases_needed,
-        arms,
-        answers,
-        judges,
-        usd,
-        note,
-        interactive,
-        batch,
-        effect,
-        SPREAD_LEVEL,
-        min(chances) if chances else None,
-        trials,
-        pools,
-        least if floored else None,
-        floored,
-    )
+    return lv, rates
 
 
 def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:

@@ -1,12 +1,15 @@
-"""``driftproof plan``'s plan in plain words: one headline that says what to do (draws per
+"""``driftproof plan``'s plan in plain words.
+
+One headline that says what to do (draws per
 arm, more cases, or which cases no number of draws resolves), the chance of a verdict at the
-planned effect beside the draws and the grading cost, then each case, calls and cost."""
+planned effect beside the draws and the grading cost, then each case, calls and cost.
+"""
 
 from __future__ import annotations
 
-from driftproof.pages.plan import Plan
+from driftproof.pages.plan import CasePlan, Plan
 from driftproof.render.escape import terminal_safe
-from driftproof.stats.planning import HOMOGENEITY_LEVEL
+from driftproof.stats.planning import HOMOGENEITY_LEVEL, POOLED_DF, level_for
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
 __all__ = ["NAMED_AT_MOST", "headline", "plan_text", "suite_line"]
@@ -21,18 +24,24 @@ NAMED_AT_MOST = 5
 
 
 def _names(ids: tuple[str, ...]) -> str:
-    """``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST` ids, the first five then
-    ``and N more``."""
+    """Join case ids in words.
+
+    ``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST` ids, the first five then
+    ``and N more``.
+    """
     if len(ids) > NAMED_AT_MOST:
         return ", ".join(ids[:NAMED_AT_MOST]) + f" and {len(ids) - NAMED_AT_MOST} more"
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
 def headline(p: Plan) -> str:
-    """The one line that says what to do, one step: grow the pilot when it is too small to plan
+    """Return the one line that says what to do.
+
+    The one line that says what to do, one step: grow the pilot when it is too small to plan
     a case, else run the planned draws per arm; then the cases no draw count resolves, named
     (at most :data:`NAMED_AT_MOST`). The receipt-wide reading is context, on its own line
-    (:func:`suite_line`). The demo's walkthrough quotes this line."""
+    (:func:`suite_line`). The demo's walkthrough quotes this line.
+    """
     if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
         return (
             f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
@@ -52,6 +61,11 @@ def headline(p: Plan) -> str:
             f"Run {p.draws_per_arm} draws per arm"
             + (" for the cases that can resolve." if others else ".")
         )
+        if p.larger_pilot is not None:
+            parts.append(
+                f"A pilot of {p.larger_pilot} draws per arm would likely cut that count: the "
+                "pilot's few draws, more than the spreads themselves, set most of it."
+            )
     if p.no_count_cases:
         one = len(p.no_count_cases) == 1
         parts.append(
@@ -71,9 +85,12 @@ def headline(p: Plan) -> str:
 
 
 def suite_line(p: Plan) -> str | None:
-    """The receipt-wide reading as context (D-8), or ``None`` when the cases agree: how many
+    """Return the receipt-wide reading as context, or ``None``.
+
+    The receipt-wide reading as context (D-8), or ``None`` when the cases agree: how many
     cases would bring the receipt-wide band's standard error under the floor when the pilot has
-    fewer, else that its cases already do (no call for more cases)."""
+    fewer, else that its cases already do (no call for more cases).
+    """
     if not p.sentence:
         return None
     se = f"the receipt-wide band's standard error (band ÷ √cases) under {EFFECT_FLOOR}"
@@ -110,10 +127,11 @@ def _pool_lines(p: Plan) -> list[str]:
             else ("Bartlett's test of equal spreads: p under 0.001")
         )
         if q.pooled:
+            lv = level_for(q.df, True)
             lines.append(
                 f"{arm}: the spreads of the {q.cases} cases agree, so they are pooled: "
-                f"{q.sd:.4f} over {q.df} degrees of freedom, upper {p.level:.0%} bound "
-                f"{q.bound(p.level):.4f}, and every case is planned from it ({test}; they are "
+                f"{q.sd:.4f} over {q.df} degrees of freedom, upper {lv:.0%} bound "
+                f"{q.bound(lv):.4f}, and every case is planned from it ({test}; they are "
                 f"kept apart below {HOMOGENEITY_LEVEL:.0%})."
             )
         else:
@@ -124,9 +142,67 @@ def _pool_lines(p: Plan) -> list[str]:
     return lines
 
 
+def _level_line(p: Plan) -> str:
+    """Return the line on the bounds' confidence levels.
+
+    The bounds' confidence levels and what they promise; with a pooled level, how often the
+    test of whether a count exists errs (:attr:`Plan.existence`).
+    """
+    if p.pooled_level is None or p.existence is None:
+        return (
+            f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a run at this "
+            "count with no effect reads underpowered at most 10% of the time when the true "
+            "spreads are no wider than the bounds. A case has no count only when even the "
+            f"lower {p.level:.0%} bounds of its spreads reach the floor."
+        )
+    e = p.existence
+    return (
+        f"A spread pooled over {POOLED_DF} or more degrees of freedom is taken at its upper "
+        f"{p.pooled_level:.0%} confidence bound, any other at its upper {p.level:.0%} bound: a "
+        "run at this count with no effect reads underpowered at most 10% of the time when the "
+        "true spreads are no wider than the bounds. A case has no count only when even the "
+        "lower bounds of its spreads reach the floor (for a pooled spread at the upper "
+        f"{p.pooled_level:.0%} bound, its median-unbiased value, the lower 50% bound). At the "
+        "pooled "
+        f"{e.df} degrees of freedom per arm, two equal spreads summing to {e.below:.3f} get a "
+        f"count {_pct(e.count_below)} of the time and are wrongly named as having none "
+        f"{_pct(e.none_below)} of the time; summing to {e.above:.4f}, they are named as having "
+        f"none {_pct(e.none_above)} of the time and wrongly get a count {_pct(e.count_above)} of "
+        "the time; otherwise the pilot cannot tell."
+    )
+
+
+def _case_line(p: Plan, c: CasePlan) -> str:
+    """Return one case's line: its count (or why none), pilot draws, spreads, bounds, chance."""
+    n = (
+        str(c.draws_needed)
+        if c.draws_needed is not None
+        else "none"
+        if c.no_draw_count
+        else "pilot too small"
+        if c.undecided
+        else "unknown"
+    )
+    extra = ""
+    if c.spreads is not None and c.bounds is not None:
+        extra = (
+            f"; spreads {c.spreads[0]:.3f} and {c.spreads[1]:.3f}, bounds "
+            f"{c.bounds[0]:.3f} and {c.bounds[1]:.3f}"
+        )
+    if c.p_verdict is not None:
+        extra += f"; verdict at {p.effect:.3f}: {_pct(c.p_verdict)}"
+    return (
+        f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, "
+        f"{c.measured[1]} baseline{extra})"
+    )
+
+
 def plan_text(p: Plan) -> str:
-    """The plan in plain words; every line (a case id is the receipt's text) passed through
-    :func:`~driftproof.render.escape.terminal_safe`."""
+    """Return the plan in plain words.
+
+    Every line (a case id is the receipt's text) is passed through
+    :func:`~driftproof.render.escape.terminal_safe`.
+    """
     lines = [headline(p)]
     suite = suite_line(p)
     if suite is not None:
@@ -150,12 +226,7 @@ def plan_text(p: Plan) -> str:
                 "any number of draws: the floor is tested on the measured gap, which falls below "
                 "a true lift at the floor about half the time."
             )
-        lines.append(
-            f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a run at this "
-            "count with no effect reads underpowered at most 10% of the time when the true "
-            "spreads are no wider than the bounds. A case has no count only when even the "
-            f"lower {p.level:.0%} bounds of its spreads reach the floor."
-        )
+        lines.append(_level_line(p))
     if p.rounding_spread is not None:
         lines.append(
             f"Scores sit on the grader's grid, so a spread under its rounding spread "
@@ -170,28 +241,7 @@ def plan_text(p: Plan) -> str:
             "an arm has fewer than two measured draws, no spread to hold: "
             + ", ".join(p.unknown_cases)
         )
-    for c in p.cases:
-        n = (
-            str(c.draws_needed)
-            if c.draws_needed is not None
-            else "none"
-            if c.no_draw_count
-            else "pilot too small"
-            if c.undecided
-            else "unknown"
-        )
-        extra = ""
-        if c.spreads is not None and c.bounds is not None:
-            extra = (
-                f"; spreads {c.spreads[0]:.3f} and {c.spreads[1]:.3f}, bounds "
-                f"{c.bounds[0]:.3f} and {c.bounds[1]:.3f}"
-            )
-        if c.p_verdict is not None:
-            extra += f"; verdict at {p.effect:.3f}: {_pct(c.p_verdict)}"
-        lines.append(
-            f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, "
-            f"{c.measured[1]} baseline{extra})"
-        )
+    lines += [_case_line(p, c) for c in p.cases]
     if p.answer_calls is not None:
         judge = (
             str(p.judge_calls)

@@ -1,5 +1,8 @@
-"""``driftproof plan`` and ``plan_receipt``: draws per arm from the spreads' upper bounds (issue
-37), calls and grading cost, by hand (the bounds' arithmetic: tests/stats/test_planning.py)."""
+"""``driftproof plan`` and ``plan_receipt``, by hand.
+
+Draws per arm from the spreads' upper bounds (issue 37), calls and grading cost, by hand (the
+bounds' arithmetic: tests/stats/test_planning.py).
+"""
 
 from __future__ import annotations
 
@@ -56,6 +59,7 @@ USAGE = {
 
 
 def test_plan_takes_the_largest_count_and_names_unresolvable_cases() -> None:
+    """Plan takes the largest count and names unresolvable cases."""
     p = plan_receipt(Receipt.model_validate(make_receipt([BIG, MID, WIDE], judge_overhead=USAGE)))
     assert [(c.case_id, c.draws_needed, c.no_draw_count, c.undecided) for c in p.cases] == [
         ("big", 7, False, False),
@@ -70,14 +74,56 @@ def test_plan_takes_the_largest_count_and_names_unresolvable_cases() -> None:
     assert p.judge_usd == pytest.approx(0.022 / 24 * 42)
 
 
-def test_a_loose_pilot_is_asked_to_grow() -> None:
+def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
+    """A loose pilot gets its count and the advice to grow.
+
+    TIGHT alone: 220 draws per arm from its bounds, more than 4 × the 6 its spreads held
+    give (tests/stats/test_planning.py). The count is the answer; the same headline says that a
+    pilot of twice its 3 draws would likely cut it. (Before issue 37's calibration, the pilot
+    was asked to grow and no count was given.)
+    """
     p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT])))
     (c,) = p.cases
-    assert c.undecided and c.draws_needed is None and c.pilot_draws == 6  # twice its 3 draws
-    assert p.draws_per_arm is None and p.answer_calls is None
+    assert not c.undecided and c.draws_needed == 220 and c.larger_pilot == 6
+    assert p.draws_per_arm == 220 and p.answer_calls == 440 and p.larger_pilot == 6
+    assert headline(p) == (
+        "Run 220 draws per arm. A pilot of 6 draws per arm would likely cut that count: the "
+        "pilot's few draws, more than the spreads themselves, set most of it."
+    )
+
+
+def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
+    """Ten pooled cases state the level and its error rates.
+
+    Ten cases with draws −.019, 0 and +.019 around the mean in both arms (sd .019), pooled over
+    20 degrees of freedom: 127 draws per arm at the 60% bound (tests/stats/test_planning.py).
+    The level line states the pooled level and the existence test's rates at 20 degrees of
+    freedom (checked against simulation there).
+    """
+    cases = [case(f"c{i}", [0.581, 0.60, 0.619], [0.481, 0.50, 0.519]) for i in range(10)]
+    p = plan_receipt(Receipt.model_validate(make_receipt(cases)))
+    assert p.draws_per_arm == 127 and p.pooled_level == 0.6 and p.larger_pilot is None
+    assert p.existence is not None and p.existence.df == 20
+    text = plan_text(p)
+    assert text.startswith("Run 127 draws per arm.\n")
+    assert (
+        "A spread pooled over 20 or more degrees of freedom is taken at its upper 60% confidence "
+        "bound, any other at its upper 80% bound"
+    ) in text
+    assert "At the pooled 20 degrees of freedom per arm, two equal spreads summing to 0.040" in text
+    assert "upper 60% bound 0.0201" in text
+    # the rates at 20 degrees of freedom: a count at 0.040 (upper 60% bounds under the floor)
+    # 95.5%, none there (lower 50% bounds at it) 1.7%; none at 0.0625 96.8%, a count there 1.5%
+    # (each within .002 of 400,000 simulated pilots in tests/stats/test_planning.py)
+    assert (
+        "two equal spreads summing to 0.040 get a count 95% of the time and are wrongly named "
+        "as having none 2% of the time; summing to 0.0625, they are named as having none 97% of "
+        "the time and wrongly get a count 2% of the time; otherwise the pilot cannot tell."
+    ) in text
 
 
 def test_recorded_usd_is_used_when_present() -> None:
+    """Recorded usd is used when present."""
     usage = dict(USAGE, usd=0.048)  # $0.002 per judged draw
     p = plan_receipt(Receipt.model_validate(make_receipt([BIG], judge_overhead=usage)))
     assert p.draws_per_arm == 7
@@ -85,15 +131,19 @@ def test_recorded_usd_is_used_when_present() -> None:
 
 
 def test_cost_unknown_without_usage() -> None:
+    """Cost unknown without usage."""
     p = plan_receipt(Receipt.model_validate(make_receipt([BIG])))
     assert p.judge_usd is None and "no judge usage" in p.cost_note
 
 
 def test_cases_that_disagree_give_a_case_count() -> None:
-    """Case means .52 and .82 in each arm (sd .01 within): s = stdev(.52, .82) = .21213 per arm,
+    """Cases that disagree give a case count.
+
+    Case means .52 and .82 in each arm (sd .01 within): s = stdev(.52, .82) = .21213 per arm,
     band = sqrt(2)·.21213 = .30 ≥ .05 and the draw part is tiny → the cases disagree (D-8).
     Cases needed: smallest N with .30/√N < .05 → N > 36 → 37 (36 gives exactly .05, at the
-    floor)."""
+    floor).
+    """
     a = case("a", [0.51, 0.52, 0.53], [0.50, 0.51, 0.52])
     b = case("b", [0.81, 0.82, 0.83], [0.80, 0.81, 0.82])
     p = plan_receipt(Receipt.model_validate(make_receipt([a, b])))
@@ -118,11 +168,14 @@ def _spread_cases(means: tuple[float, ...]) -> list[dict]:
 
 
 def test_a_case_count_is_offered_only_beyond_the_pilots_own() -> None:
-    """Four cases, the same means in both arms, sd .0101 over 50 draws each (draw part
+    """A case count is offered only beyond the pilots own.
+
+    Four cases, the same means in both arms, sd .0101 over 50 draws each (draw part
     .0101²/50, negligible). Means .2, .4, .6, .8: per arm s = stdev = .2582, band √2·.2582 =
     .3651 ≥ .05: the cases disagree; .3651/√N under .05 needs N > 53.3, so 54 cases, 50 more
     than the pilot's 4. Means .50, .55, .60, .65: s = .06455, band .0913 ≥ .05, they disagree
-    too, but .0913/√N is under .05 from N = 4, which the pilot already has: no count offered."""
+    too, but .0913/√N is under .05 from N = 4, which the pilot already has: no count offered.
+    """
     p = plan_receipt(Receipt.model_validate(make_receipt(_spread_cases((0.2, 0.4, 0.6, 0.8)))))
     assert p.cases_disagree and p.cases_needed == 54
     head, suite = plan_text(p).splitlines()[:2]
@@ -144,6 +197,7 @@ def test_a_case_count_is_offered_only_beyond_the_pilots_own() -> None:
 
 
 def test_aggregates_only_is_refused() -> None:
+    """Aggregates only is refused."""
     r = Receipt.model_validate(
         make_receipt([], uncertainty_unavailable="aggregates_only", source_figures={"a": 1})
     )
@@ -152,6 +206,7 @@ def test_aggregates_only_is_refused() -> None:
 
 
 def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
+    """Cli plan text and exit."""
     f = tmp_path / "pilot.json"
     f.write_text(json.dumps(make_receipt([BIG, MID, WIDE], judge_overhead=USAGE)), encoding="utf-8")
     res = CliRunner().invoke(plan, [str(f)])
@@ -172,6 +227,7 @@ def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
 
 
 def test_cli_plan_effect_at_the_floor_says_half(tmp_path: Path) -> None:
+    """Cli plan effect at the floor says half."""
     f = tmp_path / "pilot.json"
     f.write_text(json.dumps(make_receipt([BIG])), encoding="utf-8")
     res = CliRunner().invoke(plan, [str(f), "--effect", "0.05"])
@@ -181,6 +237,7 @@ def test_cli_plan_effect_at_the_floor_says_half(tmp_path: Path) -> None:
 
 
 def test_cli_plan_refuses_a_bad_effect(tmp_path: Path) -> None:
+    """Cli plan refuses a bad effect."""
     f = tmp_path / "pilot.json"
     f.write_text(json.dumps(make_receipt([BIG])), encoding="utf-8")
     res = CliRunner().invoke(plan, [str(f), "--effect", "0"])
@@ -188,6 +245,7 @@ def test_cli_plan_refuses_a_bad_effect(tmp_path: Path) -> None:
 
 
 def test_cli_plan_json(tmp_path: Path) -> None:
+    """Cli plan json."""
     f = tmp_path / "pilot.json"
     f.write_text(json.dumps(make_receipt([BIG])), encoding="utf-8")
     res = CliRunner().invoke(plan, [str(f), "--format", "json"])
@@ -198,6 +256,7 @@ def test_cli_plan_json(tmp_path: Path) -> None:
 
 
 def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:
+    """Cli plan refuses aggregates only."""
     f = tmp_path / "agg.json"
     f.write_text(
         json.dumps(
@@ -211,6 +270,7 @@ def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:
 
 
 def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
+    """Plan with single draws says unknown not impossible."""
     # one measured draw per arm: no spread to hold, so the draw count is unknown, not "none"
     from click.testing import CliRunner
 
@@ -226,10 +286,13 @@ def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
 
 
 def test_a_homogeneous_pilot_says_its_spreads_are_pooled() -> None:
-    """Four cases with draws ±.01 around .60 (with skill) and .50 (baseline): sd .01 in every
+    """A homogeneous pilot says its spreads are pooled.
+
+    Four cases with draws ±.01 around .60 (with skill) and .50 (baseline): sd .01 in every
     case and arm, the same means, so the cases agree. Pooled over 8 degrees of freedom: 12 draws
     per arm (worked in tests/stats/test_planning.py), where each case alone would ask the pilot
-    to grow to 6."""
+    to grow to 6.
+    """
     cases = [case(f"c{i}", [0.59, 0.60, 0.61], [0.49, 0.50, 0.51]) for i in range(4)]
     p = plan_receipt(Receipt.model_validate(make_receipt(cases)))
     assert p.draws_per_arm == 12 and p.undecided_cases == ()
@@ -243,6 +306,7 @@ def test_a_homogeneous_pilot_says_its_spreads_are_pooled() -> None:
 
 
 def test_a_pilot_whose_spreads_disagree_says_so() -> None:
+    """A pilot whose spreads disagree says so."""
     # BIG (sd .0101 over 50 draws), MID (.0175 over 3), WIDE (.10 over 3): the variances span a
     # factor of 100, Bartlett's p is far under 5%
     p = plan_receipt(Receipt.model_validate(make_receipt([BIG, MID, WIDE])))
@@ -256,13 +320,16 @@ def test_a_pilot_whose_spreads_disagree_says_so() -> None:
 
 
 def test_a_zero_spread_pilot_is_planned_at_the_grid_rounding_spread() -> None:
-    """One case, 3 draws per arm, every score .5, on the factory's grid (step .05, one judge
+    """A zero spread pilot is planned at the grid rounding spread.
+
+    One case, 3 draws per arm, every score .5, on the factory's grid (step .05, one judge
     sample per draw). Each arm's spread is planned at .05/√12 = .0144338, not 0. Over 2 degrees
     of freedom χ²₀.₂(2) = −2·ln .8 = .446287 and χ²₀.₈(2) = −2·ln .2 = 3.21888: upper 80% bounds
     .0144338/√(.446287/2) = .030556 each (sum .06111 ≥ .05), lower ones .0144338/√(3.21888/2) =
     .011377 each (sum .02275 < .05): the pilot cannot tell, and at twice its draws (6, 5 degrees
     of freedom, χ²₀.₂(5) = 2.3425) the upper bounds' sum is 2·.0144338/√(2.3425/5) = .04218 <
-    .05: grow it to 6. Taking the spreads as 0 said "Run 3 draws per arm"."""
+    .05: grow it to 6. Taking the spreads as 0 said "Run 3 draws per arm".
+    """
     flat = case("flat", [0.5, 0.5, 0.5], [0.5, 0.5, 0.5])
     p = plan_receipt(Receipt.model_validate(factories.make_receipt([flat])))
     (c,) = p.cases
@@ -275,8 +342,11 @@ def test_a_zero_spread_pilot_is_planned_at_the_grid_rounding_spread() -> None:
 
 
 def test_the_headline_names_at_most_five_cases() -> None:
-    """Seven cases as WIDE (no draw count) and BIG (7 draws per arm, worked above): one step,
-    run 7 for the case that can resolve, then five of the seven ids and "and 2 more"."""
+    """The headline names at most five cases.
+
+    Seven cases as WIDE (no draw count) and BIG (7 draws per arm, worked above): one step,
+    run 7 for the case that can resolve, then five of the seven ids and "and 2 more".
+    """
     wide = [case(f"w{i}", [0.5, 0.6, 0.7], [0.5, 0.6, 0.7]) for i in range(7)]
     p = plan_receipt(Receipt.model_validate(make_receipt([BIG, *wide])))
     assert p.no_count_cases == tuple(f"w{i}" for i in range(7))
