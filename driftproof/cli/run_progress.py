@@ -1,26 +1,23 @@
-"""The progress bar of ``driftproof run`` and the command that resumes an interrupted run
-(split from :mod:`driftproof.cli.run`)."""
+"""The progress bar of ``driftproof run`` and the command that resumes an interrupted run."""
 
 from __future__ import annotations
 
+import shlex
+import sys
+from collections.abc import Sequence
 from typing import Any
-
-import click
 
 __all__ = ["bar_steps", "resume_command", "with_progress"]
 
 
-def resume_command() -> str:
-    """The exact command line this process was started with, quoted for a POSIX shell."""
-    import shlex
-    import sys
+def resume_command(argv: Sequence[str] | None) -> str:
+    """The command line that resumes a run, quoted for a POSIX shell.
 
-    ctx = click.get_current_context(silent=True)
-    obj = ctx.find_root().obj if ctx is not None else None
-    argv: list[str] = sys.argv[1:]
-    if isinstance(obj, dict) and obj.get("argv") is not None:
-        argv = list(obj["argv"])
-    return shlex.join(["driftproof", *argv])
+    Args:
+        argv: the arguments the command was given (:func:`driftproof.cli.main` passes them as
+            the context object); ``None`` reads this process's ``sys.argv``.
+    """
+    return shlex.join(["driftproof", *(sys.argv[1:] if argv is None else argv)])
 
 
 def with_progress(fn: Any, console: Any = None) -> Any:
