@@ -22,17 +22,7 @@ from typing import Any, TypeVar
 
 import click
 
-from driftproof.action import append_github_output
 from driftproof.cli._options import FILE
-from driftproof.pages.badge import (
-    badge_reading,
-    badge_svg,
-    details_json,
-    endpoint_json,
-    json_bytes,
-    workflow_outputs,
-)
-from driftproof.receipt import read_receipt
 
 
 class _WriteError(click.ClickException):
@@ -146,6 +136,18 @@ def badge(
     Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
     unreadable or invalid, or the options are wrong (nothing is written then).
     """
+    # deferred: start-up time of --help
+    from driftproof.action import append_github_output
+    from driftproof.pages.badge import (
+        badge_reading,
+        badge_svg,
+        details_json,
+        endpoint_json,
+        json_bytes,
+        workflow_outputs,
+    )
+    from driftproof.receipt import read_receipt
+
     if (
         out_dir is None
         and json_path is None

@@ -1,15 +1,16 @@
-"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|
-openai-evals|skill-validator|vally|skill-eval-harness``:
-one click command each.
+"""``driftproof import <tool>``: one click command per neighbouring tool's result format.
 
-Each command parses its options, calls the registered importer
-(:mod:`driftproof.importers`) and :func:`~driftproof.importers.write_imported`,
-which writes every receipt or none. Every import is DECLARED (D-15): faithful,
-never a verdict. Registered in :data:`driftproof.cli.import_.SUBCOMMANDS`.
+Each command parses its options into the importer's arguments; :func:`_import_command` adds
+``--out-dir`` and ``--force`` and hands the arguments to the registered importer
+(:mod:`driftproof.importers`) and :func:`~driftproof.importers.write_imported`, which writes
+every receipt or none. Every import is DECLARED (D-15): faithful, never a verdict. The group
+lists the commands in :data:`driftproof.cli.import_.SUBCOMMANDS`.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,6 @@ import click
 
 from driftproof.cli._options import EXISTING_FILE
 from driftproof.errors import ImportError_
-from driftproof.importers import get_importer, write_imported
 
 __all__ = [
     "claude_plugin_eval",
@@ -32,13 +32,52 @@ __all__ = [
     "vally",
 ]
 
+#: What a command's function returns: the importer's source, the source as the receipts name
+#: it, and the importer's options.
+Request = tuple[Any, str, dict[str, Any]]
 
-def _OUT(fn: Any) -> Any:
-    """``--out-dir DIR`` (``--out`` kept as its older spelling) and ``--force``, shared by every
-    import command; ``--force`` reaches :func:`write_imported` through the click context."""
-    from driftproof.cli.import_ import FORCE, OUT_DIR
+#: ``--out-dir`` (``--out`` its older spelling) and ``--force``, last in every import command.
+_OUTPUT = (
+    click.Option(
+        ["--out-dir", "--out", "out_dir"],
+        default=Path("receipts"),
+        show_default=True,
+        type=click.Path(path_type=Path, file_okay=False),
+        help="Folder the receipts are written to (--out is its older spelling).",
+    ),
+    click.Option(
+        ["--force"], is_flag=True, help="Replace receipts that already exist in --out-dir."
+    ),
+)
 
-    return OUT_DIR(FORCE(fn))
+
+def _import_command(tool: str) -> Callable[[Callable[..., Request]], click.Command]:
+    """The click command ``tool`` whose function returns a :data:`Request` for importer ``tool``.
+
+    The command takes ``--out-dir`` and ``--force`` after its own options, calls the importer
+    and writes its receipts (all or none), echoing each path written.
+    """
+
+    def decorate(fn: Callable[..., Request]) -> click.Command:
+        @functools.wraps(fn)
+        def command(out_dir: Path, force: bool, **params: Any) -> None:
+            from driftproof.importers import get_importer, write_imported  # deferred: start-up
+
+            source, shown, options = fn(**params)
+            name = options.get("skill_name")
+            if name is not None and not name.strip():
+                raise click.BadParameter(
+                    "expected the skill's name, found an empty one", param_hint="--skill-name"
+                )
+            items = get_importer(tool)(source, **options)
+            for path in write_imported(items, out_dir, source=shown, force=force):
+                click.echo(f"wrote {path}")
+
+        cmd = click.command(tool)(command)
+        cmd.params.extend(_OUTPUT)
+        return cmd
+
+    return decorate
 
 
 #: ``--skill-md FILE``: the SKILL.md measured (hashed and counted); unknown when omitted.
@@ -83,25 +122,7 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
     return out or None
 
 
-def _write(tool: str, source: Any, out_dir: Path, shown: str, **options: Any) -> None:
-    name = options.get("skill_name")
-    if name is not None and not name.strip():
-        raise click.BadParameter(
-            "expected the skill's name, found an empty one", param_hint="--skill-name"
-        )
-    items = get_importer(tool)(source, **options)
-    from driftproof.cli.import_ import forced
-
-    for path in write_imported(items, out_dir, source=shown, force=forced()):
-        click.echo(f"wrote {path}")
-
-
-def _write_paths(tool: str, paths: tuple[Path, ...], out_dir: Path, **options: Any) -> None:
-    """:func:`_write` for a command taking :data:`_PATHS`: all of them read, the first shown."""
-    _write(tool, list(paths), out_dir, str(paths[0]), **options)
-
-
-@click.command("skill-creator")
+@_import_command("skill-creator")
 @_PATHS
 @click.option(
     "--skill-md",
@@ -117,27 +138,26 @@ def _write_paths(tool: str, paths: tuple[Path, ...], out_dir: Path, **options: A
     "Map a configuration to an arm, e.g. --arm with_skill=new_skill --arm baseline=old_skill "
     "(default: with_skill=with_skill, baseline=without_skill).",
 )
-@_OUT
 def skill_creator(
     paths: tuple[Path, ...],
     skill_md: Path | None,
     skill_name: str | None,
     arms: tuple[str, ...],
-    out_dir: Path,
-) -> None:
+) -> Request:
     """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per
     iteration."""
-    _write_paths(
-        "skill-creator",
-        paths,
-        out_dir,
-        skill_md=skill_md,
-        skill_name=skill_name,
-        arms=_arm_map(arms),
+    return (
+        list(paths),
+        str(paths[0]),
+        dict(
+            skill_md=skill_md,
+            skill_name=skill_name,
+            arms=_arm_map(arms),
+        ),
     )
 
 
-@click.command("nvidia")
+@_import_command("nvidia")
 @_PATHS
 @click.option(
     "--repository",
@@ -155,29 +175,28 @@ def skill_creator(
     multiple=True,
     help="Import only this catalog_dir from benchmarks.json (repeatable).",
 )
-@_OUT
 def nvidia(
     paths: tuple[Path, ...],
     repository: str | None,
     commit: str | None,
     repo_root: Path | None,
     skills: tuple[str, ...],
-    out_dir: Path,
-) -> None:
+) -> Request:
     """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no
     verdict."""
-    _write_paths(
-        "nvidia",
-        paths,
-        out_dir,
-        repository=repository,
-        commit=commit,
-        repo_root=repo_root,
-        skills=list(skills) or None,
+    return (
+        list(paths),
+        str(paths[0]),
+        dict(
+            repository=repository,
+            commit=commit,
+            repo_root=repo_root,
+            skills=list(skills) or None,
+        ),
     )
 
 
-@click.command("promptfoo")
+@_import_command("promptfoo")
 @click.argument("path", type=EXISTING_FILE)
 @_arms(
     "ARM=LABEL",
@@ -194,30 +213,28 @@ def nvidia(
 )
 @_skill_name_required("promptfoo")
 @_SKILL_MD
-@_OUT
 def promptfoo(
     path: Path,
     arms: tuple[str, ...],
     by: str,
     skill_name: str,
     skill_md: Path | None,
-    out_dir: Path,
-) -> None:
+) -> Request:
     """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept
     out of the figures."""
-    _write(
-        "promptfoo",
+    return (
         path,
-        out_dir,
         str(path),
-        arms=_arm_map(arms) or {},
-        by=by,
-        skill_name=skill_name,
-        skill_md=skill_md,
+        dict(
+            arms=_arm_map(arms) or {},
+            by=by,
+            skill_name=skill_name,
+            skill_md=skill_md,
+        ),
     )
 
 
-@click.command("inspect")
+@_import_command("inspect")
 @click.option(
     "--with-skill", type=EXISTING_FILE, help="The log of the with-skill arm (.json or .eval)."
 )
@@ -235,7 +252,6 @@ def promptfoo(
 )
 @_skill_name_required("Inspect")
 @_SKILL_MD
-@_OUT
 def inspect(
     with_skill: Path | None,
     baseline: Path | None,
@@ -243,8 +259,7 @@ def inspect(
     scorer: str | None,
     skill_name: str,
     skill_md: Path | None,
-    out_dir: Path,
-) -> None:
+) -> Request:
     """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
 
     --with-skill alone or --baseline alone is a single-arm import: the other arm is recorded as
@@ -253,42 +268,38 @@ def inspect(
     if with_skill is None and baseline is None:
         raise ImportError_.at("<options>", "", "expected --with-skill LOG, --baseline LOG, or both")
     shown = str(with_skill if with_skill is not None else baseline)
-    _write(
-        "inspect",
+    return (
         with_skill,
-        out_dir,
         shown,
-        baseline=baseline,
-        control=control,
-        scorer=scorer,
-        skill_name=skill_name,
-        skill_md=skill_md,
+        dict(
+            baseline=baseline,
+            control=control,
+            scorer=scorer,
+            skill_name=skill_name,
+            skill_md=skill_md,
+        ),
     )
 
 
-@click.command("summary-json")
+@_import_command("summary-json")
 @click.argument("path", type=EXISTING_FILE)
 @_SKILL_MD
-@_OUT
-def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
+def summary_json(path: Path, skill_md: Path | None) -> Request:
     """Driftproof summary-json (the interop page's minimal format): one DECLARED receipt."""
-    _write("summary-json", path, out_dir, str(path), skill_md=skill_md)
+    return path, str(path), dict(skill_md=skill_md)
 
 
-@click.command("claude-plugin-eval")
+@_import_command("claude-plugin-eval")
 @click.argument("path", type=click.Path(path_type=Path, exists=True))
 @click.option(
     "--skill-name",
     help="The skill's name (default: the plugin's name when the suite names one plugin).",
 )
 @_SKILL_MD
-@_OUT
-def claude_plugin_eval(
-    path: Path, skill_name: str | None, skill_md: Path | None, out_dir: Path
-) -> None:
+def claude_plugin_eval(path: Path, skill_name: str | None, skill_md: Path | None) -> Request:
     """claude plugin eval's aggregate-result.json (or its results directory): runs as draws, the
     skill-fired rate beside the score, errored runs kept out of the figures."""
-    _write("claude-plugin-eval", path, out_dir, str(path), skill_name=skill_name, skill_md=skill_md)
+    return path, str(path), dict(skill_name=skill_name, skill_md=skill_md)
 
 
 def _grader_range(text: str | None) -> tuple[float, float] | None:
@@ -303,7 +314,7 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
         ) from None
 
 
-@click.command("openai-evals")
+@_import_command("openai-evals")
 @click.argument("path", type=EXISTING_FILE)
 @_arms(
     "ARM=RUN",
@@ -322,7 +333,6 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
 )
 @_skill_name_required("OpenAI Evals")
 @_SKILL_MD
-@_OUT
 def openai_evals(
     path: Path,
     arms: tuple[str, ...],
@@ -330,8 +340,7 @@ def openai_evals(
     grader_range: str | None,
     skill_name: str,
     skill_md: Path | None,
-    out_dir: Path,
-) -> None:
+) -> Request:
     """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as
     lost draws."""
     mapping = _arm_map(arms)
@@ -339,41 +348,38 @@ def openai_evals(
         raise ImportError_.at(
             "<options>", "", "--arm control: OpenAI Evals imports map with_skill and baseline only"
         )
-    _write(
-        "openai-evals",
+    return (
         path,
-        out_dir,
         str(path),
-        arms=mapping,
-        grader=grader,
-        grader_range=_grader_range(grader_range),
-        skill_name=skill_name,
-        skill_md=skill_md,
+        dict(
+            arms=mapping,
+            grader=grader,
+            grader_range=_grader_range(grader_range),
+            skill_name=skill_name,
+            skill_md=skill_md,
+        ),
     )
 
 
-@click.command("skill-validator")
+@_import_command("skill-validator")
 @click.argument("path", type=EXISTING_FILE)
-@_OUT
-def skill_validator(path: Path, out_dir: Path) -> None:
+def skill_validator(path: Path) -> Request:
     """dotnet/skills skill-validator results.json: one receipt per skill, each scenario a case,
     the source's improvement scores, interval and decision kept as its figures."""
-    _write("skill-validator", path, out_dir, str(path))
+    return path, str(path), {}
 
 
-@click.command("vally")
+@_import_command("vally")
 @click.argument("path", type=EXISTING_FILE)
-@_OUT
-def vally(path: Path, out_dir: Path) -> None:
+def vally(path: Path) -> Request:
     """Vally results.json (schema 5): one receipt per skill, each stimulus a case, the compare
     votes, sign test and decision kept as the source's figures."""
-    _write("vally", path, out_dir, str(path))
+    return path, str(path), {}
 
 
-@click.command("skill-eval-harness")
+@_import_command("skill-eval-harness")
 @click.argument("path", type=EXISTING_FILE)
-@_OUT
-def skill_eval_harness(path: Path, out_dir: Path) -> None:
+def skill_eval_harness(path: Path) -> Request:
     """skill-eval-harness benchmark.json: each case a case, each run a draw, its paired
     sign-flip interval and test kept as the source's figures."""
-    _write("skill-eval-harness", path, out_dir, str(path))
+    return path, str(path), {}

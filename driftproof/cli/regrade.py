@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import EXISTING_FILE, FILE, input_file_option, openai_api_option
+from driftproof.cli._paths import refuse_existing_output
+from driftproof.errors import RefusalError
 
 
 @click.command()
@@ -57,8 +59,7 @@ def regrade(
     checks are never run again. Refuses, writing nothing, when the grader's recorded setting
     differs from the original's, the original records no judge identity or holds anonymous
     judge replies, or an input cannot be held to the original."""
-    from driftproof.errors import RefusalError
-    from driftproof.receipt import read_receipt
+    from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import rubric_regrade, same_path
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite
@@ -67,8 +68,6 @@ def regrade(
         raise RefusalError(
             f"the regrade receipt must not overwrite the revised suite ({rubric_suite})"
         )
-    from driftproof.cli._paths import refuse_existing_output
-
     kept = (receipt, receipt.with_name(receipt.name + ".transcripts.jsonl"))
     if not any(same_path(out, p) for p in kept):  # rubric_regrade refuses these with its own words
         refuse_existing_output(out, "--out", force=force)

@@ -59,6 +59,7 @@ from driftproof.cli._options import (
     seconds_option,
     tokens_option,
 )
+from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
 from driftproof.cli.run_progress import resume_command, with_progress
 from driftproof.run.endings import table_lines
 from driftproof.run.run_plan import (
@@ -262,7 +263,6 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 )
 def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) -> None:
     """Plan the run from its options (:func:`~driftproof.run.run_plan.plan_run`), run it, print."""
-    from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
     from driftproof.run.config import RunInterrupted  # deferred: start-up time of run --help
     from driftproof.run.summary import print_result
 

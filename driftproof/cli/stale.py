@@ -7,14 +7,15 @@ import json
 import subprocess
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from driftproof.cli._options import EXISTING_FILE, format_option
 from driftproof.errors import RefusalError
-from driftproof.pages.stale import Today, stale_report
-from driftproof.receipt import Receipt, read_receipt
-from driftproof.render.stale import stale_text as render_text
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
 
 #: Bytes: the largest file (SKILL.md, suite, judge template) stale hashes; a device or pipe
 #: that never ends (``--skill /dev/zero``) is refused instead of read without end.
@@ -128,6 +129,10 @@ def stale(
 ) -> None:
     """Compare RECEIPT with what would run today. Exit 0 when every arm still stands,
     1 when an arm must run again, be regraded, or cannot be confirmed (unknown)."""
+    from driftproof.pages.stale import Today, stale_report  # deferred: start-up time of --help
+    from driftproof.receipt import read_receipt
+    from driftproof.render.stale import stale_text
+
     r = read_receipt(receipt)
     if harness_binary and not harness_version:
         harness_version = _printed_version(harness_binary)
@@ -146,6 +151,6 @@ def stale(
     if fmt == "json":
         click.echo(json.dumps(asdict(report), indent=2, sort_keys=True))
     else:
-        click.echo(render_text(report))
+        click.echo(stale_text(report))
     if any(a.status != "still stands" for a in report.arms):
         raise SystemExit(1)

@@ -11,8 +11,6 @@ from pathlib import Path
 import click
 
 from driftproof.errors import SuiteError
-from driftproof.run.checks import example_failures
-from driftproof.run.suite import load_suite, require_gradable
 
 
 @click.group()
@@ -29,6 +27,9 @@ def check(files: tuple[Path, ...]) -> None:
     A known-good example must pass every check of its case; a known-bad one must fail at
     least one. Suites that cannot be read exit 2 with one line per problem.
     """
+    from driftproof.run.checks import example_failures  # deferred: start-up time of --help
+    from driftproof.run.suite import load_suite, require_gradable
+
     failed = 0
     for f in files:
         s = load_suite(f)
