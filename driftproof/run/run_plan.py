@@ -254,8 +254,7 @@ def plan_run(o: RunOptions) -> RunPlan:
         RunOptionError: options that cannot run together.
         OSError, UnicodeDecodeError: SKILL.md cannot be read as UTF-8 text.
     """
-    from driftproof.run.batch_io import BatchOptions  # deferred: start-up time of run --help
-    from driftproof.run.config import RunConfig
+    from driftproof.run.config import RunConfig  # deferred: start-up time of run --help
     from driftproof.run.suite import in_language, load_suite, require_gradable
 
     suite = load_suite(o.suite_file)
@@ -285,10 +284,13 @@ def plan_run(o: RunOptions) -> RunPlan:
         language=o.lang,
         aa=o.aa,
         margin=o.margin,
-        batch=BatchOptions(poll_interval=o.batch_poll_interval, timeout=o.batch_timeout)
-        if o.batch
-        else None,
     )
+    if o.batch:  # the batch machinery is imported only for a batched run
+        from driftproof.run.batch_io import BatchOptions
+
+        settings["batch"] = BatchOptions(
+            poll_interval=o.batch_poll_interval, timeout=o.batch_timeout
+        )
     config = RunConfig.quick_preset(**settings) if o.quick else RunConfig(**settings)
     return RunPlan(
         suite=suite,
