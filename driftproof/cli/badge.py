@@ -42,7 +42,8 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def _check_targets(receipt: Path, paths: list[Path]) -> None:
     """Refuse an output that is the receipt itself (``--out`` beside the receipt writes
-    ``<name>.json``) or that two options name."""
+    ``<name>.json``) or that two options name.
+    """
     for i, path in enumerate(paths):
         if _same_file(path, receipt):
             raise click.UsageError(
@@ -59,7 +60,8 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
 def _write_all(files: dict[Path, bytes]) -> None:
     """Write every file to a temporary sibling, then rename them all into place: a file that
     cannot be written (missing or read-only directory, full disk) leaves no output at all,
-    nor a directory made here."""
+    nor a directory made here.
+    """
     made: list[Path] = []
     staged: list[tuple[str, Path]] = []
     path = next(iter(files))

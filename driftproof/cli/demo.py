@@ -29,7 +29,8 @@ import click
 def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
     """Write an example suite, two versions of a skill, two simulated runs of each, a diff, a plan
     and a local site into DIR (default: driftproof-demo). Everything is SIMULATED: no model
-    answers, no API key is needed, and no receipt gets a verdict."""
+    answers, no API key is needed, and no receipt gets a verdict.
+    """
     from driftproof.demo import run_demo
 
     if folder is not None and out_dir is not None and folder != out_dir:

@@ -99,7 +99,8 @@ def _skill_name_required(tool: str) -> Any:
 
 def _arms(metavar: str, help: str, *, required: bool = False) -> Any:
     """``--arm ARM=...`` (repeatable), read by :func:`_arm_map`; ``metavar`` names what is
-    mapped to the arm."""
+    mapped to the arm.
+    """
     return click.option(
         "--arm", "arms", multiple=True, required=required, metavar=metavar, help=help
     )
@@ -145,7 +146,8 @@ def skill_creator(
     arms: tuple[str, ...],
 ) -> Request:
     """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per
-    iteration."""
+    iteration.
+    """
     return (
         list(paths),
         str(paths[0]),
@@ -183,7 +185,8 @@ def nvidia(
     skills: tuple[str, ...],
 ) -> Request:
     """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no
-    verdict."""
+    verdict.
+    """
     return (
         list(paths),
         str(paths[0]),
@@ -221,7 +224,8 @@ def promptfoo(
     skill_md: Path | None,
 ) -> Request:
     """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept
-    out of the figures."""
+    out of the figures.
+    """
     return (
         path,
         str(path),
@@ -298,7 +302,8 @@ def summary_json(path: Path, skill_md: Path | None) -> Request:
 @_SKILL_MD
 def claude_plugin_eval(path: Path, skill_name: str | None, skill_md: Path | None) -> Request:
     """claude plugin eval's aggregate-result.json (or its results directory): runs as draws, the
-    skill-fired rate beside the score, errored runs kept out of the figures."""
+    skill-fired rate beside the score, errored runs kept out of the figures.
+    """
     return path, str(path), dict(skill_name=skill_name, skill_md=skill_md)
 
 
@@ -342,7 +347,8 @@ def openai_evals(
     skill_md: Path | None,
 ) -> Request:
     """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as
-    lost draws."""
+    lost draws.
+    """
     mapping = _arm_map(arms)
     if mapping and "control" in mapping:
         raise ImportError_.at(
@@ -365,7 +371,8 @@ def openai_evals(
 @click.argument("path", type=EXISTING_FILE)
 def skill_validator(path: Path) -> Request:
     """dotnet/skills skill-validator results.json: one receipt per skill, each scenario a case,
-    the source's improvement scores, interval and decision kept as its figures."""
+    the source's improvement scores, interval and decision kept as its figures.
+    """
     return path, str(path), {}
 
 
@@ -373,7 +380,8 @@ def skill_validator(path: Path) -> Request:
 @click.argument("path", type=EXISTING_FILE)
 def vally(path: Path) -> Request:
     """Vally results.json (schema 5): one receipt per skill, each stimulus a case, the compare
-    votes, sign test and decision kept as the source's figures."""
+    votes, sign test and decision kept as the source's figures.
+    """
     return path, str(path), {}
 
 
@@ -381,5 +389,6 @@ def vally(path: Path) -> Request:
 @click.argument("path", type=EXISTING_FILE)
 def skill_eval_harness(path: Path) -> Request:
     """skill-eval-harness benchmark.json: each case a case, each run a draw, its paired
-    sign-flip interval and test kept as the source's figures."""
+    sign-flip interval and test kept as the source's figures.
+    """
     return path, str(path), {}

@@ -58,7 +58,8 @@ def regrade(
     the --rubric suite with the original's grader, drawing no new answer. Lost draws stay lost;
     checks are never run again. Refuses, writing nothing, when the grader's recorded setting
     differs from the original's, the original records no judge identity or holds anonymous
-    judge replies, or an input cannot be held to the original."""
+    judge replies, or an input cannot be held to the original.
+    """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import rubric_regrade, same_path
     from driftproof.run.providers import make_provider

@@ -17,7 +17,8 @@ def reports() -> None:
 
 def _folder(*decls: str, default: str, help: str) -> Any:
     """A folder option (``decls``: its names, then the parameter name), ``default`` when not
-    given and shown in the help, passed as a :class:`Path`."""
+    given and shown in the help, passed as a :class:`Path`.
+    """
     return click.option(
         *decls, type=click.Path(path_type=Path), default=Path(default), show_default=True, help=help
     )
@@ -90,7 +91,8 @@ PHASES = ("read", "validate", "render", "write")
 @contextmanager
 def build_progress(console: Any = None) -> Iterator[Callable[[str, int, int], None]]:
     """A ``progress(phase, done, total)`` callback drawing one bar per phase (read, validate,
-    render, write) with counts on stderr; it draws nothing when stderr is not a terminal."""
+    render, write) with counts on stderr; it draws nothing when stderr is not a terminal.
+    """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

@@ -26,7 +26,8 @@ def with_progress(fn: Any, console: Any = None) -> Any:
     (assembling, checking and sealing the receipt), which the bar counts as one more step so that
     it never reads finished while the receipt is still being written. Off when stderr is not a
     terminal. With ``--batch``, the line also gives each open batch's state and the provider's
-    own request counts (``progress.batch``)."""
+    own request counts (``progress.batch``).
+    """
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -74,7 +75,8 @@ def with_progress(fn: Any, console: Any = None) -> Any:
 
 def bar_steps(done: int, total: int, phase: str) -> tuple[int, int, str]:
     """(steps completed, steps in all, label) of the run's bar: each planned draw is a step and
-    sealing the receipt one more, so the bar is full only once the receipt is written."""
+    sealing the receipt one more, so the bar is full only once the receipt is written.
+    """
     steps = total + 1
     if phase == "done":
         return steps, steps, "sealed"

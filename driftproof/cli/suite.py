@@ -2,7 +2,8 @@
 before any call (:func:`~driftproof.run.suite.load_suite` and
 :func:`~driftproof.run.suite.require_gradable`), then every case's checks against its
 known-good and known-bad example answers, so a suite ``run`` would refuse, or a check that
-rejects a correct answer, fails before any paid run."""
+rejects a correct answer, fails before any paid run.
+"""
 
 from __future__ import annotations
 
