@@ -234,8 +234,10 @@ def _scores(r: Receipt, case_id: str, arm: str) -> list[float | None]:
 
 
 def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
-    """The demo's walkthrough: each mechanic on the simulated receipts, with a link to the
-    method's worked examples (plain text).
+    """The demo's walkthrough as plain text.
+
+    Each mechanic is shown on the simulated receipts, with a link to the method's worked
+    examples.
     """
     r1, r2 = read["v1-run1"], read["v2-run1"]
     first = r1.cases[0]
@@ -327,8 +329,10 @@ def _with_banner(html: bytes) -> bytes:
 
 
 def write_site(out: Path, receipts: dict[str, Path], walk: str, diff: str, plan: str) -> list[Path]:
-    """The demo's local site: the generator's receipt sheets, results page and badges for the
-    simulated receipts, plus an index with the walkthrough, every HTML page with a banner.
+    """Write the demo's local site into ``out`` and return the files written.
+
+    The site is the generator's receipt sheets, results page and badges for the simulated
+    receipts, plus an index with the walkthrough; every HTML page carries a banner.
     """
     from markupsafe import Markup, escape
 

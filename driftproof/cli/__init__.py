@@ -27,13 +27,11 @@ __all__ = ["COMMANDS", "cli", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "badge": (
         "driftproof.cli.badge:badge",
-        "Write the badge of RECEIPT: passing, regressed, UNDERPOWERED, no separation detected, "
-        'or no verdict (a smoke run reads "Smoke run, no verdict").',
+        "Write the badge of RECEIPT as endpoint JSON, SVG and details.",
     ),
     "demo": (
         "driftproof.cli.demo:demo",
-        "Write an example suite, two versions of a skill, two simulated runs of each, a diff, a "
-        "plan and a local site into DIR (default: driftproof-demo).",
+        "Write a demo of the method on simulated data into DIR (default: driftproof-demo).",
     ),
     "diff": (
         "driftproof.cli.diff:diff",
@@ -51,8 +49,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "regrade": (
         "driftproof.cli.regrade:regrade",
-        "Grade RECEIPT's kept answers (a run with --keep-transcripts) under the revised rubrics "
-        "of the --rubric suite with the original's grader, drawing no new answer.",
+        "Grade RECEIPT's kept answers under revised rubrics, drawing no new answer.",
     ),
     "reports": (
         "driftproof.cli.reports:reports",

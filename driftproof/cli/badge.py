@@ -41,8 +41,9 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _check_targets(receipt: Path, paths: list[Path]) -> None:
-    """Refuse an output that is the receipt itself (``--out`` beside the receipt writes
-    ``<name>.json``) or that two options name.
+    """Refuse an output that is the receipt itself, or that two options name.
+
+    ``--out`` beside the receipt writes ``<name>.json``, which may be the receipt.
     """
     for i, path in enumerate(paths):
         if _same_file(path, receipt):
@@ -58,9 +59,10 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
 
 
 def _write_all(files: dict[Path, bytes]) -> None:
-    """Write every file to a temporary sibling, then rename them all into place: a file that
-    cannot be written (missing or read-only directory, full disk) leaves no output at all,
-    nor a directory made here.
+    """Write every file to a temporary sibling, then rename them all into place.
+
+    A file that cannot be written (missing or read-only directory, full disk) leaves no output
+    at all, nor a directory made here.
     """
     made: list[Path] = []
     staged: list[tuple[str, Path]] = []
@@ -132,8 +134,10 @@ def badge(
     details_path: Path | None,
     github_output: bool,
 ) -> None:
-    """Write the badge of RECEIPT: passing, regressed, UNDERPOWERED, no separation detected,
-    or no verdict (a smoke run reads "Smoke run, no verdict").
+    """Write the badge of RECEIPT as endpoint JSON, SVG and details.
+
+    The badge reads passing, regressed, UNDERPOWERED, no separation detected, or no verdict (a
+    smoke run reads "Smoke run, no verdict").
 
     Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
     unreadable or invalid, or the options are wrong (nothing is written then).

@@ -98,8 +98,9 @@ def _skill_name_required(tool: str) -> Any:
 
 
 def _arms(metavar: str, help: str, *, required: bool = False) -> Any:
-    """``--arm ARM=...`` (repeatable), read by :func:`_arm_map`; ``metavar`` names what is
-    mapped to the arm.
+    """``--arm ARM=...`` (repeatable), read by :func:`_arm_map`.
+
+    ``metavar`` names what is mapped to the arm.
     """
     return click.option(
         "--arm", "arms", multiple=True, required=required, metavar=metavar, help=help
@@ -145,8 +146,9 @@ def skill_creator(
     skill_name: str | None,
     arms: tuple[str, ...],
 ) -> Request:
-    """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per
-    iteration.
+    """Import skill-creator / agentskills.io iterations: one receipt per iteration.
+
+    Reads benchmark.json and grading.json.
     """
     return (
         list(paths),
@@ -184,8 +186,9 @@ def nvidia(
     repo_root: Path | None,
     skills: tuple[str, ...],
 ) -> Request:
-    """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no
-    verdict.
+    """Import NVIDIA BENCHMARK.md cards or benchmarks.json: one receipt per skill.
+
+    The receipts hold aggregates only and give no verdict.
     """
     return (
         list(paths),
@@ -223,8 +226,9 @@ def promptfoo(
     skill_name: str,
     skill_md: Path | None,
 ) -> Request:
-    """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept
-    out of the figures.
+    """Import promptfoo output JSON or JSONL (eval -o / export).
+
+    Repeats are grouped by content; errors are kept out of the figures.
     """
     return (
         path,
@@ -301,8 +305,10 @@ def summary_json(path: Path, skill_md: Path | None) -> Request:
 )
 @_SKILL_MD
 def claude_plugin_eval(path: Path, skill_name: str | None, skill_md: Path | None) -> Request:
-    """claude plugin eval's aggregate-result.json (or its results directory): runs as draws, the
-    skill-fired rate beside the score, errored runs kept out of the figures.
+    """Import claude plugin eval's aggregate-result.json (or its results directory).
+
+    Runs are draws, the skill-fired rate stands beside the score, and errored runs are kept out
+    of the figures.
     """
     return path, str(path), dict(skill_name=skill_name, skill_md=skill_md)
 
@@ -346,8 +352,9 @@ def openai_evals(
     skill_name: str,
     skill_md: Path | None,
 ) -> Request:
-    """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as
-    lost draws.
+    """Import OpenAI Evals run output items (JSONL or JSON).
+
+    Each output item is a draw; sample errors are lost draws.
     """
     mapping = _arm_map(arms)
     if mapping and "control" in mapping:
@@ -370,8 +377,10 @@ def openai_evals(
 @_import_command("skill-validator")
 @click.argument("path", type=EXISTING_FILE)
 def skill_validator(path: Path) -> Request:
-    """dotnet/skills skill-validator results.json: one receipt per skill, each scenario a case,
-    the source's improvement scores, interval and decision kept as its figures.
+    """Import dotnet/skills skill-validator results.json: one receipt per skill.
+
+    Each scenario is a case; the source's improvement scores, interval and decision are kept as
+    its figures.
     """
     return path, str(path), {}
 
@@ -379,8 +388,10 @@ def skill_validator(path: Path) -> Request:
 @_import_command("vally")
 @click.argument("path", type=EXISTING_FILE)
 def vally(path: Path) -> Request:
-    """Vally results.json (schema 5): one receipt per skill, each stimulus a case, the compare
-    votes, sign test and decision kept as the source's figures.
+    """Import Vally results.json (schema 5): one receipt per skill.
+
+    Each stimulus is a case; the compare votes, sign test and decision are kept as the source's
+    figures.
     """
     return path, str(path), {}
 
@@ -388,7 +399,8 @@ def vally(path: Path) -> Request:
 @_import_command("skill-eval-harness")
 @click.argument("path", type=EXISTING_FILE)
 def skill_eval_harness(path: Path) -> Request:
-    """skill-eval-harness benchmark.json: each case a case, each run a draw, its paired
-    sign-flip interval and test kept as the source's figures.
+    """Import skill-eval-harness benchmark.json: each case a case, each run a draw.
+
+    Its paired sign-flip interval and test are kept as the source's figures.
     """
     return path, str(path), {}

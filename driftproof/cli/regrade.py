@@ -54,8 +54,10 @@ def regrade(
     retry_delays: str,
     force: bool,
 ) -> None:
-    """Grade RECEIPT's kept answers (a run with --keep-transcripts) under the revised rubrics of
-    the --rubric suite with the original's grader, drawing no new answer. Lost draws stay lost;
+    """Grade RECEIPT's kept answers under revised rubrics, drawing no new answer.
+
+    The answers kept by a run with --keep-transcripts are graded under the revised rubrics of
+    the --rubric suite with the original's grader. Lost draws stay lost;
     checks are never run again. Refuses, writing nothing, when the grader's recorded setting
     differs from the original's, the original records no judge identity or holds anonymous
     judge replies, or an input cannot be held to the original.

@@ -196,7 +196,7 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 @click.option(
     "--control",
     help='A control arm with this fixed instruction, e.g. "Answer concisely."; the skill '
-    "arm is then the control, a blank line and SKILL.md (caveman's arms, seed 004).",
+    "arm is then the control, a blank line and SKILL.md (caveman's arms).",
 )
 @click.option(
     "--lang",

@@ -21,12 +21,14 @@ def resume_command(argv: Sequence[str] | None) -> str:
 
 
 def with_progress(fn: Any, console: Any = None) -> Any:
-    """Call ``fn(progress)`` under a progress bar on stderr: draws done of planned, ETA, spend
-    (judge usage at the frozen price plus the cost a harness reported), then the sealing step
-    (assembling, checking and sealing the receipt), which the bar counts as one more step so that
-    it never reads finished while the receipt is still being written. Off when stderr is not a
-    terminal. With ``--batch``, the line also gives each open batch's state and the provider's
-    own request counts (``progress.batch``).
+    """Call ``fn(progress)`` under a progress bar on stderr, and return what it returns.
+
+    The bar shows draws done of planned, ETA, spend (judge usage at the frozen price plus the
+    cost a harness reported), then the sealing step (assembling, checking and sealing the
+    receipt), which the bar counts as one more step so that it never reads finished while the
+    receipt is still being written. Off when stderr is not a terminal. With ``--batch``, the
+    line also gives each open batch's state and the provider's own request counts
+    (``progress.batch``).
     """
     from rich.console import Console
     from rich.progress import (
@@ -74,8 +76,10 @@ def with_progress(fn: Any, console: Any = None) -> Any:
 
 
 def bar_steps(done: int, total: int, phase: str) -> tuple[int, int, str]:
-    """(steps completed, steps in all, label) of the run's bar: each planned draw is a step and
-    sealing the receipt one more, so the bar is full only once the receipt is written.
+    """(steps completed, steps in all, label) of the run's bar.
+
+    Each planned draw is a step and sealing the receipt one more, so the bar is full only once
+    the receipt is written.
     """
     steps = total + 1
     if phase == "done":

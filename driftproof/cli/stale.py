@@ -75,9 +75,11 @@ def _printed_version(binary: str) -> str:
 
 
 def _today_template(r: Receipt, path: Path | None) -> str | None:
-    """Today's judge template hash: the file given with ``--judge-template``, else the template
-    this product runs today (:func:`driftproof.run.judge.template_identity`) when the receipt's
-    grading is the product's own (no import provenance); else not supplied (unknown).
+    """Today's judge template hash.
+
+    The file given with ``--judge-template``, else the template this product runs today
+    (:func:`driftproof.run.judge.template_identity`) when the receipt's grading is the product's
+    own (no import provenance); else not supplied (unknown).
     """
     if path is not None:
         return _sha256_file(path, "--judge-template")
@@ -89,9 +91,7 @@ def _today_template(r: Receipt, path: Path | None) -> str | None:
 
 
 def _today_template_version(r: Receipt, path: Path | None) -> str | None:
-    """The version of the template :func:`_today_template` compares with, when it is the
-    product's.
-    """
+    """The version of the template :func:`_today_template` compares with, if the product's."""
     if path is not None or (r.provenance is not None and r.regrade is None):
         return None
     from driftproof.run.judge import template_identity
@@ -129,8 +129,10 @@ def stale(
     judge_template: Path | None,
     fmt: str,
 ) -> None:
-    """Compare RECEIPT with what would run today. Exit 0 when every arm still stands,
-    1 when an arm must run again, be regraded, or cannot be confirmed (unknown).
+    """Compare RECEIPT with what would run today.
+
+    Exit 0 when every arm still stands, 1 when an arm must run again, be regraded, or cannot be
+    confirmed (unknown).
     """
     from driftproof.pages.stale import Today, stale_report  # deferred: start-up time of --help
     from driftproof.receipt import read_receipt
