@@ -19,7 +19,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from driftproof.errors import RefusalError
+
 if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
     from driftproof.run.config import RunConfig, RunResult
     from driftproof.run.suite import Suite
 
@@ -31,8 +34,10 @@ __all__ = [
     "STOPPING_RULE",
     "Lane",
     "RunOptionError",
+    "RegradeJudge",
     "RunOptions",
     "RunPlan",
+    "plan_regrade_judge",
     "plan_run",
     "skill_name_of",
     "start_run",
@@ -341,3 +346,55 @@ def start_run(
         progress=progress,
         replace=replace_existing,
     )
+
+
+@dataclass(frozen=True)
+class RegradeJudge:
+    """The judge a regrade grades with.
+
+    Attributes:
+        lane: the judging lane.
+        model: the judge model requested.
+        plain: a plain judge regrade (another judge than the original's), not a rubric regrade.
+    """
+
+    lane: Lane
+    model: str
+    plain: bool
+
+
+def plan_regrade_judge(
+    original: Receipt,
+    *,
+    provider: str | None,
+    model: str | None,
+    base_url: str | None,
+    openai_api: str,
+) -> RegradeJudge:
+    """Choose the judge of a regrade of ``original``.
+
+    A plain judge regrade (``provider`` or ``model`` given) needs both and grades with them;
+    otherwise the original's grader: its recorded provider (the stub when none is recorded),
+    its recorded service unless ``base_url`` is given, and its model.
+
+    Raises:
+        RunOptionError: only one of ``provider`` and ``model`` is given.
+        RefusalError: a rubric regrade of an original that records no judge identity.
+    """
+    plain = provider is not None or model is not None
+    if plain:
+        if not provider or not model:
+            raise RunOptionError(
+                "--judge-provider",
+                "a plain judge regrade needs both --judge-provider and --judge-model",
+            )
+    elif original.judge is None:
+        raise RefusalError("rubric regrade refused:\n- the original records no judge identity")
+    else:
+        provider = original.judge.provider or "stub"
+        base_url = base_url or original.judge.service
+        model = original.judge.model
+    if provider == "stub":
+        return RegradeJudge(Lane("stub", "api"), model, plain)
+    api = openai_api if provider == "openai" else None
+    return RegradeJudge(Lane(provider, "api", {"base_url": base_url, "api": api}), model, plain)

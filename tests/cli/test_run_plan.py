@@ -12,11 +12,22 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from driftproof.cli.run_progress import resume_command
-from driftproof.run.run_plan import Lane, RunOptionError, RunOptions, plan_run, skill_name_of
+from driftproof.errors import RefusalError
+from driftproof.run.run_plan import (
+    Lane,
+    RegradeJudge,
+    RunOptionError,
+    RunOptions,
+    plan_regrade_judge,
+    plan_run,
+    skill_name_of,
+)
 
 SKILL = "---\nname: commit-style\ndescription: d\n---\n# Commit style\n"
 HAIKU = "claude-haiku-4-5-20251001"
@@ -137,3 +148,48 @@ def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path)
 
 def test_the_resume_command_is_the_given_arguments_quoted() -> None:
     assert resume_command(("run", "my suite.json")) == "driftproof run 'my suite.json'"
+
+
+def _original(judge: SimpleNamespace | None) -> Any:
+    return SimpleNamespace(judge=judge)
+
+
+def test_a_rubric_regrade_grades_with_the_recorded_judge() -> None:
+    rec = SimpleNamespace(provider="openai", service="https://api.example/v1", model="gpt-5-mini")
+    j = plan_regrade_judge(
+        _original(rec), provider=None, model=None, base_url=None, openai_api="chat"
+    )
+    assert j == RegradeJudge(
+        Lane("openai", "api", {"base_url": "https://api.example/v1", "api": "chat"}),
+        "gpt-5-mini",
+        plain=False,
+    )
+    j = plan_regrade_judge(
+        _original(rec), provider=None, model=None, base_url="http://other", openai_api="chat"
+    )
+    assert j.lane.options["base_url"] == "http://other"
+
+
+def test_a_judge_recorded_without_a_provider_is_the_stub() -> None:
+    rec = SimpleNamespace(provider=None, service=None, model="stub-judge")
+    j = plan_regrade_judge(
+        _original(rec), provider=None, model=None, base_url=None, openai_api="responses"
+    )
+    assert j == RegradeJudge(Lane("stub", "api"), "stub-judge", plain=False)
+
+
+def test_a_plain_regrade_needs_both_judge_options_and_no_recorded_judge() -> None:
+    j = plan_regrade_judge(
+        _original(None), provider="anthropic", model="claude-x", base_url=None, openai_api="chat"
+    )
+    assert j == RegradeJudge(
+        Lane("anthropic", "api", {"base_url": None, "api": None}), "claude-x", plain=True
+    )
+    with pytest.raises(RunOptionError):
+        plan_regrade_judge(
+            _original(None), provider="anthropic", model=None, base_url=None, openai_api="chat"
+        )
+    with pytest.raises(RefusalError, match="records no judge identity"):
+        plan_regrade_judge(
+            _original(None), provider=None, model=None, base_url=None, openai_api="chat"
+        )
