@@ -19,6 +19,7 @@ __all__ = [
     "format_option",
     "input_file_option",
     "openai_api_option",
+    "path_option",
     "seconds_option",
     "tokens_option",
 ]
@@ -76,3 +77,11 @@ def seconds_option(
     return click.option(
         name, type=click.FloatRange(min=minimum), default=default, show_default=True, help=help
     )
+
+
+def path_option(*decls: str, help: str) -> Any:
+    """An optional path (file or folder, need not exist), given as a :class:`Path` or ``None``.
+
+    ``decls`` are click's: the option names, then the parameter name.
+    """
+    return click.option(*decls, type=click.Path(path_type=Path), default=None, help=help)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from driftproof.cli._options import format_option
+from driftproof.cli._options import format_option, path_option
 
 if TYPE_CHECKING:
     from driftproof.render.sheet import Format
@@ -29,11 +29,9 @@ __all__ = ["diff"]
     is_flag=True,
     help='Add each receipt\'s lift breakdown (method, "Lift by case") after the comparison.',
 )
-@click.option(
+@path_option(
     "--aa",
     "aa_path",
-    type=click.Path(path_type=Path),
-    default=None,
     help="An A/A calibration receipt (run --aa) to cite beside the verdicts: how many changes "
     "noise alone calls at its spreads.",
 )

@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from driftproof.cli._options import path_option
+
 
 @click.group()
 def reports() -> None:
@@ -46,11 +48,9 @@ def _folder(*decls: str, default: str, help: str) -> Any:
     default="site",
     help="Site folder, replaced whole only when the build succeeds (--out is its older spelling).",
 )
-@click.option(
+@path_option(
     "--config",
     "config_file",
-    type=click.Path(path_type=Path),
-    default=None,
     help="mkdocs config. Default: ./mkdocs.yml when there is one, else the one installed with "
     "Driftproof (its own pages, templates and theme).",
 )

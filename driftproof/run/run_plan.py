@@ -273,15 +273,11 @@ def plan_run(o: RunOptions) -> RunPlan:
     judge_model = o.judge_model or DEFAULT_JUDGE[judge]
     prices = KNOWN_BATCH_PRICES if o.batch else KNOWN_PRICES
     price = o.judge_price or (prices.get(judge_model) if judge not in OFFLINE else None)
-    settings: dict[str, Any] = dict(
-        model=o.model,
+    same = ("model", "max_draws", "concurrency", "timeout", "judge_timeout", "retry_delays")
+    settings: dict[str, Any] = {name: getattr(o, name) for name in same}
+    settings.update(
         judge_model=judge_model,
         judge_price=price,
-        max_draws=o.max_draws,
-        concurrency=o.concurrency,
-        timeout=o.timeout,
-        judge_timeout=o.judge_timeout,
-        retry_delays=o.retry_delays,
         max_tokens=o.max_output_tokens,
         judge_max_tokens=o.judge_max_output_tokens,
         keep_transcripts=o.keep_transcripts,
