@@ -4,8 +4,9 @@
 
 Part 1: each command's ``--help`` (the top level, every command, every subcommand) started as
 a new process through the ``driftproof`` console script; the median wall time of ``--runs``
-starts, in seconds and as a ratio to ``python -c pass`` on the same machine. The target is
-under 0.3 s each.
+starts, in seconds and as a ratio to ``python -c pass`` on the same machine, and the median CPU
+time (user + system) of the same starts, which a busy machine inflates far less. The target is
+under 0.3 s each; a command is flagged by its CPU time.
 
 Part 2: one offline run (``driftproof run --provider simulated``, a three-case suite), in this
 process under :mod:`cProfile`; prints how many times each function of the receipt package
@@ -74,11 +75,13 @@ def startup(runs: int) -> None:
     slow = 0
     for line in lines:
         wall, cpu = _median_seconds([*base, *line, "--help"], runs)
-        slow += wall >= 0.3
+        slow += cpu >= 0.3
         shown = " ".join(["driftproof", *line, "--help"])
-        flag = "  over 0.3 s" if wall >= 0.3 else ""
+        flag = "  over 0.3 s" if cpu >= 0.3 else ""
         print(f"{shown:44} {wall:7.3f} {wall / floor:7.1f} {cpu:7.3f} {cpu / floor_cpu:7.1f}{flag}")
-    print(f"{slow} of {len(lines)} over 0.3 s (wall)")
+    print(
+        f"{slow} of {len(lines)} over 0.3 s of CPU (wall time also counts waiting on a busy host)"
+    )
 
 
 def seals_per_run() -> None:

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import click
 
 from driftproof.cli._options import FILE
+from driftproof.cli._paths import same_path
 
 
 class _WriteError(click.ClickException):
@@ -31,28 +32,19 @@ class _WriteError(click.ClickException):
     exit_code = 2
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    if os.path.realpath(a) == os.path.realpath(b):
-        return True
-    try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
 def _check_targets(receipt: Path, paths: list[Path]) -> None:
     """Refuse an output that is the receipt itself, or that two options name.
 
     ``--out`` beside the receipt writes ``<name>.json``, which may be the receipt.
     """
     for i, path in enumerate(paths):
-        if _same_file(path, receipt):
+        if same_path(path, receipt):
             raise click.UsageError(
                 f"{path}: this output would overwrite the receipt being read; "
                 "give another --out directory or another file name"
             )
         for other in paths[:i]:
-            if _same_file(path, other):
+            if same_path(path, other):
                 raise click.UsageError(
                     f"{path}: named for two outputs; give each output its own file"
                 )
