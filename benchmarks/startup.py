@@ -67,7 +67,11 @@ def _commands() -> list[list[str]]:
 def startup(runs: int) -> None:
     """Print each --help's median start time (Part 1)."""
     script = Path(sys.executable).with_name("driftproof")
-    base = [str(script)] if script.exists() else [sys.executable, "-m", "driftproof.cli"]
+    base = (
+        [str(script)]
+        if script.exists()
+        else [sys.executable, "-c", "from driftproof.cli import main; main()"]
+    )
     floor, floor_cpu = _median_seconds([sys.executable, "-c", "pass"], runs)
     print(f"python -c pass: {floor:.3f} s wall, {floor_cpu:.3f} s CPU (medians of {runs})")
     print(f"{'command':44} {'wall s':>7} {'x pass':>7} {'CPU s':>7} {'x pass':>7}")
