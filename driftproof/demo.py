@@ -30,12 +30,20 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from driftproof.errors import RefusalError
-
-if TYPE_CHECKING:
-    from driftproof.receipt import Receipt
+from driftproof.pages.comparison import compare_receipts
+from driftproof.pages.comparison_report import to_text
+from driftproof.pages.plan import plan_receipt
+from driftproof.receipt import Receipt, read_receipt, sha256_text
+from driftproof.render.plan import plan_text
+from driftproof.run.engine import RunConfig, arm_systems, run_suite
+from driftproof.run.providers.simulated import SimulatedProvider
+from driftproof.run.suite import load_suite
+from driftproof.stats import arm_band, receipt_reading
+from driftproof.stats.breakdown import lift_breakdown
+from driftproof.stats.context import lift_interval
 
 __all__ = ["DEMO_SEED", "METHOD_URL", "DemoResult", "run_demo"]
 
@@ -154,15 +162,6 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
         RefusalError: ``folder`` is a file, its parent does not exist, or it is a non-empty
             folder and ``force`` is not set (nothing is written).
     """
-    from driftproof.cli.plan import to_text as plan_text
-    from driftproof.pages.comparison import compare_receipts
-    from driftproof.pages.comparison_report import to_text
-    from driftproof.pages.plan import plan_receipt
-    from driftproof.receipt import read_receipt, sha256_text
-    from driftproof.run.engine import RunConfig, arm_systems, run_suite
-    from driftproof.run.providers.simulated import SimulatedProvider
-    from driftproof.run.suite import load_suite
-
     t0 = time.perf_counter()
     folder = Path(folder)
     _check_folder(folder, force)
@@ -235,12 +234,11 @@ def _scores(r: Receipt, case_id: str, arm: str) -> list[float | None]:
 
 
 def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
-    """The demo's walkthrough: each mechanic on the simulated receipts, with a link to the
-    method's worked examples (plain text)."""
-    from driftproof.stats import arm_band, receipt_reading
-    from driftproof.stats.breakdown import lift_breakdown
-    from driftproof.stats.context import lift_interval
+    """The demo's walkthrough as plain text.
 
+    Each mechanic is shown on the simulated receipts, with a link to the method's worked
+    examples.
+    """
     r1, r2 = read["v1-run1"], read["v2-run1"]
     first = r1.cases[0]
     w = arm_band(first.arms.with_skill, "generation")
@@ -331,8 +329,11 @@ def _with_banner(html: bytes) -> bytes:
 
 
 def write_site(out: Path, receipts: dict[str, Path], walk: str, diff: str, plan: str) -> list[Path]:
-    """The demo's local site: the generator's receipt sheets, results page and badges for the
-    simulated receipts, plus an index with the walkthrough, every HTML page with a banner."""
+    """Write the demo's local site into ``out`` and return the files written.
+
+    The site is the generator's receipt sheets, results page and badges for the simulated
+    receipts, plus an index with the walkthrough; every HTML page carries a banner.
+    """
     from markupsafe import Markup, escape
 
     from driftproof.receipt import read_receipt

@@ -18,8 +18,7 @@ from click.testing import CliRunner
 from factories import case, make_receipt
 
 from driftproof.cli import cli
-from driftproof.cli.view import render_breakdown, render_markdown, render_text
-from driftproof.pages.sheet import Fact, fmt, sheet
+from driftproof.pages.sheet import Fact, fmt, receipt_breakdown, sheet
 from driftproof.receipt import (
     Receipt,
     _bounds,
@@ -29,6 +28,9 @@ from driftproof.receipt import (
     seal_document,
     write_receipt,
 )
+from driftproof.render.sheet import breakdown_document
+from driftproof.render.sheet import sheet_markdown as render_markdown
+from driftproof.render.sheet import sheet_text as render_text
 from driftproof.wording import NO_SEPARATION, NOT_ENOUGH_DRAWS, SMOKE_RUN
 
 C1 = case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54])  # lift +.30, helps
@@ -221,7 +223,9 @@ def test_size_limit_keeps_the_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         in s.breakdown.summary[0]
     )
     assert facts(s.reading)["reading"] == "regressed" and s.lift == "+0.100" and len(s.cases) == 2
-    assert "size limit" in render_breakdown(r, name="r.json", path=path)
+    assert "size limit" in breakdown_document(
+        receipt_breakdown(r, path=path), name="r.json", fmt="text"
+    )
 
 
 def test_cli_text_markdown_json_show_the_page_model(tmp_path: Path) -> None:

@@ -12,54 +12,74 @@ anything else is a bug and propagates.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 import sys
-from typing import Any
 
 import click
 
 from driftproof import __version__
+from driftproof.cli._lazy import LazyGroup
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "cli", "main"]
 
-#: command name -> "module:attribute" (the module lives in driftproof.cli).
-COMMANDS: dict[str, str] = {
-    "badge": "badge:badge",
-    "demo": "demo:demo",
-    "diff": "diff:diff",
-    "export": "export:export",
-    "import": "import_:import_group",
-    "plan": "plan:plan",
-    "regrade": "regrade:regrade",
-    "reports": "reports:reports",
-    "run": "run:run",
-    "stale": "stale:stale",
-    "suite": "suite:suite",
-    "validate": "validate:validate",
-    "view": "view:view",
+#: command name -> ("module:attribute" of its click command, the short help ``driftproof --help``
+#: lists). The module is imported only when the command runs or shows its help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "badge": (
+        "driftproof.cli.badge:badge",
+        "Write the badge of RECEIPT as endpoint JSON, SVG and details.",
+    ),
+    "demo": (
+        "driftproof.cli.demo:demo",
+        "Write a demo of the method on simulated data into DIR (default: driftproof-demo).",
+    ),
+    "diff": (
+        "driftproof.cli.diff:diff",
+        "Compare receipt A (earlier) with receipt B (later), case by case.",
+    ),
+    "export": ("driftproof.cli.export:export", "Write a receipt in another format."),
+    "import": (
+        "driftproof.cli.import_:import_group",
+        "Convert another tool's results into receipts (DECLARED: faithful, never a verdict).",
+    ),
+    "plan": (
+        "driftproof.cli.plan:plan",
+        "From a pilot RECEIPT, the draws per arm for a run that resolves the 0.05 effect floor "
+        "and calls a lift of EFFECT, with the chance that it does.",
+    ),
+    "regrade": (
+        "driftproof.cli.regrade:regrade",
+        "Grade RECEIPT's kept answers under revised rubrics, drawing no new answer.",
+    ),
+    "reports": (
+        "driftproof.cli.reports:reports",
+        "Build the public site of numbered reports from committed receipts.",
+    ),
+    "run": (
+        "driftproof.cli.run:run",
+        "Each case's prompt is answered with the skill (SKILL.md as the system prompt) and "
+        "without it, and, with --control, under a fixed instruction too; every draw is judged 5 "
+        "times by the fixed judge, which records its grade through the provider's structured "
+        "output (a forced tool call, a strict JSON schema), never as free text the answer could "
+        "steer.",
+    ),
+    "stale": ("driftproof.cli.stale:stale", "Compare RECEIPT with what would run today."),
+    "suite": (
+        "driftproof.cli.suite:suite",
+        "Work with suites (the test tasks a skill is measured on).",
+    ),
+    "validate": (
+        "driftproof.cli.validate:validate",
+        "Check receipts against their own schema version, seal and level; exit 1 if any fails.",
+    ),
+    "view": (
+        "driftproof.cli.view:view",
+        "Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown.",
+    ),
 }
 
 
-def _available(name: str) -> bool:
-    module = COMMANDS[name].split(":")[0]
-    return importlib.util.find_spec(f"driftproof.cli.{module}") is not None
-
-
-class _LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(n for n in COMMANDS if _available(n))
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in COMMANDS or not _available(cmd_name):
-            return None
-        module, attr = COMMANDS[cmd_name].split(":")
-        cmd: Any = getattr(importlib.import_module(f"driftproof.cli.{module}"), attr)
-        return cmd
-
-
-@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="driftproof")
 def cli() -> None:
     """Measure what a skill adds to a model, and say plainly when it cannot tell."""
@@ -73,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
         # the command line as given is kept, so that an interrupted run can print the command
         # that resumes it
         args = list(sys.argv[1:] if argv is None else argv)
-        rv = cli.main(args=args, prog_name="driftproof", standalone_mode=False, obj={"argv": args})
+        rv = cli.main(args=args, prog_name="driftproof", standalone_mode=False, obj=tuple(args))
     except DriftproofError as exc:
         for line in exc.lines():
             click.echo(f"error: {line}", err=True)

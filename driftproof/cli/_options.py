@@ -19,6 +19,7 @@ __all__ = [
     "format_option",
     "input_file_option",
     "openai_api_option",
+    "path_option",
     "seconds_option",
     "tokens_option",
 ]
@@ -32,8 +33,11 @@ FILE = click.Path(dir_okay=False, path_type=Path)
 def choice_option(
     *decls: str, choices: Sequence[str], default: str, help: str | None = None
 ) -> Any:
-    """An option taking one of ``choices`` (case-sensitive), ``default`` when not given and
-    shown in the help. ``decls`` are click's: the option names, then the parameter name."""
+    """An option taking one of ``choices`` (case-sensitive).
+
+    ``default`` applies when the option is not given and is shown in the help. ``decls`` are
+    click's: the option names, then the parameter name.
+    """
     return click.option(
         *decls, type=click.Choice(list(choices)), default=default, show_default=True, help=help
     )
@@ -52,8 +56,10 @@ def openai_api_option(help: str | None = None) -> Any:
 
 
 def input_file_option(name: str, dest: str, help: str) -> Any:
-    """A required option naming a file the command reads (it must exist; a folder is refused),
-    passed as a :class:`Path` to the parameter ``dest``."""
+    """A required option naming a file the command reads, passed as a :class:`Path` to ``dest``.
+
+    The file must exist; a folder is refused.
+    """
     return click.option(name, dest, required=True, type=EXISTING_FILE, help=help)
 
 
@@ -71,3 +77,11 @@ def seconds_option(
     return click.option(
         name, type=click.FloatRange(min=minimum), default=default, show_default=True, help=help
     )
+
+
+def path_option(*decls: str, help: str) -> Any:
+    """An optional path (file or folder, need not exist), given as a :class:`Path` or ``None``.
+
+    ``decls`` are click's: the option names, then the parameter name.
+    """
+    return click.option(*decls, type=click.Path(path_type=Path), default=None, help=help)

@@ -13,10 +13,12 @@ __all__ = [
     "refuse_existing_output",
     "refuse_existing_outputs",
     "refuse_output_on_input",
+    "same_path",
 ]
 
 
-def _same(a: Path, b: Path) -> bool:
+def same_path(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name the same file (a link to it included)."""
     try:
         if a.exists() and b.exists():
             return os.path.samefile(a, b)
@@ -32,7 +34,7 @@ def refuse_output_on_input(output: Path, option: str, **inputs: Path | None) -> 
         RefusalError: naming the option and the input it would overwrite.
     """
     for name, path in inputs.items():
-        if path is not None and _same(Path(output), Path(path)):
+        if path is not None and same_path(Path(output), Path(path)):
             raise RefusalError(
                 f"{option} {output} is the {name.replace('_', ' ')} it reads; "
                 "choose another path (nothing was written)"

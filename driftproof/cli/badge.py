@@ -22,17 +22,8 @@ from typing import Any, TypeVar
 
 import click
 
-from driftproof.action import append_github_output
 from driftproof.cli._options import FILE
-from driftproof.pages.badge import (
-    badge_reading,
-    badge_svg,
-    details_json,
-    endpoint_json,
-    json_bytes,
-    workflow_outputs,
-)
-from driftproof.receipt import read_receipt
+from driftproof.cli._paths import same_path
 
 
 class _WriteError(click.ClickException):
@@ -41,35 +32,30 @@ class _WriteError(click.ClickException):
     exit_code = 2
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    if os.path.realpath(a) == os.path.realpath(b):
-        return True
-    try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
 def _check_targets(receipt: Path, paths: list[Path]) -> None:
-    """Refuse an output that is the receipt itself (``--out`` beside the receipt writes
-    ``<name>.json``) or that two options name."""
+    """Refuse an output that is the receipt itself, or that two options name.
+
+    ``--out`` beside the receipt writes ``<name>.json``, which may be the receipt.
+    """
     for i, path in enumerate(paths):
-        if _same_file(path, receipt):
+        if same_path(path, receipt):
             raise click.UsageError(
                 f"{path}: this output would overwrite the receipt being read; "
                 "give another --out directory or another file name"
             )
         for other in paths[:i]:
-            if _same_file(path, other):
+            if same_path(path, other):
                 raise click.UsageError(
                     f"{path}: named for two outputs; give each output its own file"
                 )
 
 
 def _write_all(files: dict[Path, bytes]) -> None:
-    """Write every file to a temporary sibling, then rename them all into place: a file that
-    cannot be written (missing or read-only directory, full disk) leaves no output at all,
-    nor a directory made here."""
+    """Write every file to a temporary sibling, then rename them all into place.
+
+    A file that cannot be written (missing or read-only directory, full disk) leaves no output
+    at all, nor a directory made here.
+    """
     made: list[Path] = []
     staged: list[tuple[str, Path]] = []
     path = next(iter(files))
@@ -140,12 +126,26 @@ def badge(
     details_path: Path | None,
     github_output: bool,
 ) -> None:
-    """Write the badge of RECEIPT: passing, regressed, UNDERPOWERED, no separation detected,
-    or no verdict (a smoke run reads "Smoke run, no verdict").
+    """Write the badge of RECEIPT as endpoint JSON, SVG and details.
+
+    The badge reads passing, regressed, UNDERPOWERED, no separation detected, or no verdict (a
+    smoke run reads "Smoke run, no verdict").
 
     Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
     unreadable or invalid, or the options are wrong (nothing is written then).
     """
+    # deferred: start-up time of --help
+    from driftproof.action import append_github_output
+    from driftproof.pages.badge import (
+        badge_reading,
+        badge_svg,
+        details_json,
+        endpoint_json,
+        json_bytes,
+        workflow_outputs,
+    )
+    from driftproof.receipt import read_receipt
+
     if (
         out_dir is None
         and json_path is None

@@ -1,5 +1,7 @@
-"""``driftproof demo [DIR]``: see bands, the stopping rule, a lost draw, plan and the no-verdict
-reason on simulated data, offline, in under a minute (see :mod:`driftproof.demo`).
+"""``driftproof demo [DIR]``: the method's mechanics on simulated data, offline.
+
+Bands, the stopping rule, a lost draw, plan and the no-verdict reason, in under a minute (see
+:mod:`driftproof.demo`).
 
 Exit status: 0 when the demo was written; 2 when DIR is a file, its parent folder does not
 exist, or DIR is not empty and --force is not given (nothing is written).
@@ -27,9 +29,12 @@ import click
     help="Write into a folder that is not empty, replacing the demo's files.",
 )
 def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
-    """Write an example suite, two versions of a skill, two simulated runs of each, a diff, a plan
-    and a local site into DIR (default: driftproof-demo). Everything is SIMULATED: no model
-    answers, no API key is needed, and no receipt gets a verdict."""
+    """Write a demo of the method on simulated data into DIR (default: driftproof-demo).
+
+    The demo is an example suite, two versions of a skill, two simulated runs of each, a diff,
+    a plan and a local site. Everything is SIMULATED: no model answers, no API key is needed,
+    and no receipt gets a verdict.
+    """
     from driftproof.demo import run_demo
 
     if folder is not None and out_dir is not None and folder != out_dir:

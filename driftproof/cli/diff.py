@@ -1,4 +1,4 @@
-"""``driftproof diff A.json B.json``: compare two receipts case by case (issue 3).
+"""``driftproof diff A.json B.json``: compare two receipts case by case.
 
 Exit status, for CI jobs: 0 no case regressed; 1 a case regressed; 2 bad input
 (an unreadable or invalid receipt) or no verdict (a side below TESTED, a smoke
@@ -8,44 +8,30 @@ run, an aggregates-only import, no judge), with the reason on the output.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from driftproof.cli._options import format_option
-from driftproof.errors import ReceiptError
-from driftproof.pages.comparison import compare_receipts
-from driftproof.pages.comparison_report import (
-    EXIT_BAD_INPUT,
-    exit_status,
-    to_json,
-    to_markdown,
-    to_text,
-)
-from driftproof.pages.sheet import receipt_breakdown
-from driftproof.receipt import read_receipt
-from driftproof.render.diff import with_aa, with_breakdowns
-from driftproof.render.sheet import Format
-from driftproof.stats.aa import aa_reading
+from driftproof.cli._options import format_option, path_option
 
-__all__ = ["PRINTERS", "diff"]
+if TYPE_CHECKING:
+    from driftproof.render.sheet import Format
 
-PRINTERS = {"text": to_text, "markdown": to_markdown, "json": to_json}
+__all__ = ["diff"]
 
 
 @click.command()
 @click.argument("a", type=click.Path(path_type=Path))
 @click.argument("b", type=click.Path(path_type=Path))
-@format_option(sorted(PRINTERS), "Output format.")
+@format_option(["json", "markdown", "text"], "Output format.")
 @click.option(
     "--lift-breakdown",
     is_flag=True,
     help='Add each receipt\'s lift breakdown (method, "Lift by case") after the comparison.',
 )
-@click.option(
+@path_option(
     "--aa",
     "aa_path",
-    type=click.Path(path_type=Path),
-    default=None,
     help="An A/A calibration receipt (run --aa) to cite beside the verdicts: how many changes "
     "noise alone calls at its spreads.",
 )
@@ -56,6 +42,21 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     bands are apart and the means move by at least the 0.05 effect floor.
     Exit status: 0 no case regressed, 1 a case regressed, 2 bad input or no verdict.
     """
+    # deferred: start-up time of --help
+    from driftproof.errors import ReceiptError
+    from driftproof.pages.comparison import compare_receipts
+    from driftproof.pages.comparison_report import (
+        EXIT_BAD_INPUT,
+        exit_status,
+        to_json,
+        to_markdown,
+        to_text,
+    )
+    from driftproof.pages.sheet import receipt_breakdown
+    from driftproof.receipt import read_receipt
+    from driftproof.render.diff import with_aa, with_breakdowns
+    from driftproof.stats.aa import aa_reading
+
     try:
         ra, rb = read_receipt(a), read_receipt(b)
         raa = read_receipt(aa_path) if aa_path is not None else None
@@ -71,7 +72,7 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
         )
         raise SystemExit(EXIT_BAD_INPUT)
     comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b), false_alarms=True)
-    output = PRINTERS[fmt](comparison)
+    output = {"text": to_text, "markdown": to_markdown, "json": to_json}[fmt](comparison)
     if lift_breakdown:  # without the flag the output is unchanged (method, "Lift by case")
         views = [(str(p), receipt_breakdown(r, path=p)) for p, r in ((a, ra), (b, rb))]
         output = with_breakdowns(output, fmt, views)

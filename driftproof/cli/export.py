@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import FILE
-from driftproof.receipt import read_receipt
+from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
 
 __all__ = ["export", "summary_json"]
 
@@ -39,8 +39,8 @@ def export() -> None:
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
 def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
     """RECEIPT as summary-json (per-draw scores, skill_fired, errors; the lift as context)."""
-    from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
-    from driftproof.importers.summary_json import export_summary_json
+    from driftproof.importers.summary_json import export_summary_json  # deferred: start-up
+    from driftproof.receipt import read_receipt
 
     if output is not None:
         refuse_output_on_input(output, "--out", receipt=receipt)

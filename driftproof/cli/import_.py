@@ -17,7 +17,6 @@ from typing import Any
 import click
 
 from driftproof.cli._options import FILE
-from driftproof.importers import get_importer, write_imported
 
 __all__ = ["FORCE", "OUT_DIR", "SUBCOMMANDS", "caveman", "forced", "import_group"]
 
@@ -130,6 +129,8 @@ def caveman(
     """caveman's evals/snapshots/results.json (or results.partial.json, or with --cases
     fidelity.json, or a judged fidelity.json with or without --rubrics): one receipt per skill
     arm, with caveman's baseline and terse control as the other arms."""
+    from driftproof.importers import get_importer, write_imported  # deferred: start-up time
+
     items = get_importer("caveman")(
         snapshot, skills_dir=skills_dir, source_commit=source_commit, cases=cases, rubrics=rubrics
     )

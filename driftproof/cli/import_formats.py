@@ -1,15 +1,15 @@
-"""``driftproof import skill-creator|nvidia|promptfoo|inspect|summary-json|claude-plugin-eval|
-openai-evals|skill-validator|vally|skill-eval-harness``:
-one click command each.
+"""``driftproof import <tool>``: one click command per neighbouring tool's result format.
 
-Each command parses its options, calls the registered importer
-(:mod:`driftproof.importers`) and :func:`~driftproof.importers.write_imported`,
-which writes every receipt or none. Every import is DECLARED (D-15): faithful,
-never a verdict. Registered in :data:`driftproof.cli.import_.SUBCOMMANDS`.
+Each command parses its options into the importer's arguments; :func:`_import_command` adds
+``--out-dir`` and ``--force`` and hands the arguments to the registered importer
+(:mod:`driftproof.importers`) and :func:`~driftproof.importers.write_imported`, which writes
+every receipt or none. Every import is DECLARED (D-15): faithful, never a verdict. The group
+lists the commands in :data:`driftproof.cli.import_.SUBCOMMANDS`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,6 @@ import click
 
 from driftproof.cli._options import EXISTING_FILE
 from driftproof.errors import ImportError_
-from driftproof.importers import get_importer, write_imported
 
 __all__ = [
     "claude_plugin_eval",
@@ -32,42 +31,68 @@ __all__ = [
     "vally",
 ]
 
-
-def _OUT(fn: Any) -> Any:
-    """``--out-dir DIR`` (``--out`` kept as its older spelling) and ``--force``, shared by every
-    import command; ``--force`` reaches :func:`write_imported` through the click context."""
-    from driftproof.cli.import_ import FORCE, OUT_DIR
-
-    return OUT_DIR(FORCE(fn))
-
-
-#: ``--skill-md FILE``: the SKILL.md measured (hashed and counted); unknown when omitted.
-_SKILL_MD = click.option("--skill-md", type=EXISTING_FILE)
-
-
-#: ``PATHS...``: the files or folders read, one or more (the first is named as the source).
-_PATHS = click.argument(
-    "paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True)
+#: ``--out-dir`` (``--out`` its older spelling) and ``--force``, last in every import command.
+_OUTPUT = (
+    click.Option(
+        ["--out-dir", "--out", "out_dir"],
+        default=Path("receipts"),
+        show_default=True,
+        type=click.Path(path_type=Path, file_okay=False),
+        help="Folder the receipts are written to (--out is its older spelling).",
+    ),
+    click.Option(
+        ["--force"], is_flag=True, help="Replace receipts that already exist in --out-dir."
+    ),
 )
 
 
-def _skill_name_required(tool: str) -> Any:
-    """``--skill-name NAME``, required: ``tool`` records no skill name."""
-    return click.option(
-        "--skill-name", required=True, help=f"The skill's name ({tool} records none)."
-    )
+def _import_command(
+    tool: str,
+    help: str,
+    *params: click.Parameter,
+    source: str = "path",
+    check: Callable[[dict[str, Any]], None] | None = None,
+) -> click.Command:
+    """The click command ``tool``: its ``params``, then ``--out-dir`` and ``--force``.
 
+    The command passes the value of parameter ``source`` as the importer's source and every
+    other parameter by name as its options, then writes the receipts (all or none), echoing
+    each path written. The receipts name the source: the first path given, or the baseline log
+    when an Inspect import gives only that.
 
-def _arms(metavar: str, help: str, *, required: bool = False) -> Any:
-    """``--arm ARM=...`` (repeatable), read by :func:`_arm_map`; ``metavar`` names what is
-    mapped to the arm."""
-    return click.option(
-        "--arm", "arms", multiple=True, required=required, metavar=metavar, help=help
-    )
+    Args:
+        tool: the command's and the registered importer's name.
+        help: the command's help.
+        params: the command's own parameters, in the order the help lists them.
+        source: the parameter whose value is the importer's source.
+        check: called with every parameter's value before the import; raises to refuse.
+    """
+
+    def callback(out_dir: Path, force: bool, **options: Any) -> None:
+        from driftproof.importers import get_importer, write_imported  # deferred: start-up
+
+        if check is not None:
+            check(options)
+        name = options.get("skill_name")
+        if name is not None and not name.strip():
+            raise click.BadParameter(
+                "expected the skill's name, found an empty one", param_hint="--skill-name"
+            )
+        value = options.pop(source)
+        shown = value[0] if isinstance(value, list) else value or options.get("baseline")
+        items = get_importer(tool)(value, **options)
+        for path in write_imported(items, out_dir, source=str(shown), force=force):
+            click.echo(f"wrote {path}")
+
+    return click.Command(tool, help=help, params=[*params, *_OUTPUT], callback=callback)
 
 
 def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
-    """``ARM=LABEL`` options → ``{arm: label}``; ``None`` when none were given."""
+    """``ARM=LABEL`` options → ``{arm: label}``; ``None`` when none were given.
+
+    Raises:
+        ImportError_: a pair that is not ARM=LABEL with a known arm, or an arm given twice.
+    """
     out: dict[str, str] = {}
     for pair in pairs:
         arm, sep, label = pair.partition("=")
@@ -83,218 +108,28 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
     return out or None
 
 
-def _write(tool: str, source: Any, out_dir: Path, shown: str, **options: Any) -> None:
-    name = options.get("skill_name")
-    if name is not None and not name.strip():
-        raise click.BadParameter(
-            "expected the skill's name, found an empty one", param_hint="--skill-name"
-        )
-    items = get_importer(tool)(source, **options)
-    from driftproof.cli.import_ import forced
+def _arms(metavar: str, help: str, *, required: bool = False) -> click.Option:
+    """``--arm ARM=...`` (repeatable), given to the importer as ``{arm: ...}`` (or ``None``).
 
-    for path in write_imported(items, out_dir, source=shown, force=forced()):
-        click.echo(f"wrote {path}")
-
-
-def _write_paths(tool: str, paths: tuple[Path, ...], out_dir: Path, **options: Any) -> None:
-    """:func:`_write` for a command taking :data:`_PATHS`: all of them read, the first shown."""
-    _write(tool, list(paths), out_dir, str(paths[0]), **options)
-
-
-@click.command("skill-creator")
-@_PATHS
-@click.option(
-    "--skill-md",
-    type=EXISTING_FILE,
-    help="The SKILL.md measured (hashed and counted); unknown when omitted.",
-)
-@click.option(
-    "--skill-name",
-    help="The skill's name when neither benchmark.json nor evals.json names it.",
-)
-@_arms(
-    "ARM=CONFIGURATION",
-    "Map a configuration to an arm, e.g. --arm with_skill=new_skill --arm baseline=old_skill "
-    "(default: with_skill=with_skill, baseline=without_skill).",
-)
-@_OUT
-def skill_creator(
-    paths: tuple[Path, ...],
-    skill_md: Path | None,
-    skill_name: str | None,
-    arms: tuple[str, ...],
-    out_dir: Path,
-) -> None:
-    """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per
-    iteration."""
-    _write_paths(
-        "skill-creator",
-        paths,
-        out_dir,
-        skill_md=skill_md,
-        skill_name=skill_name,
-        arms=_arm_map(arms),
-    )
-
-
-@click.command("nvidia")
-@_PATHS
-@click.option(
-    "--repository",
-    help="Repository the files were read from, e.g. https://github.com/NVIDIA/skills.",
-)
-@click.option("--commit", help="Commit the files were read at (recorded in source_figures).")
-@click.option(
-    "--repo-root",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Root of the checkout, to record each file's path in the repository.",
-)
-@click.option(
-    "--skill",
-    "skills",
-    multiple=True,
-    help="Import only this catalog_dir from benchmarks.json (repeatable).",
-)
-@_OUT
-def nvidia(
-    paths: tuple[Path, ...],
-    repository: str | None,
-    commit: str | None,
-    repo_root: Path | None,
-    skills: tuple[str, ...],
-    out_dir: Path,
-) -> None:
-    """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no
-    verdict."""
-    _write_paths(
-        "nvidia",
-        paths,
-        out_dir,
-        repository=repository,
-        commit=commit,
-        repo_root=repo_root,
-        skills=list(skills) or None,
-    )
-
-
-@click.command("promptfoo")
-@click.argument("path", type=EXISTING_FILE)
-@_arms(
-    "ARM=LABEL",
-    "Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL "
-    "[--arm control=LABEL]; with_skill or baseline alone is a single-arm import (no lift).",
-    required=True,
-)
-@click.option(
-    "--by",
-    type=click.Choice(["provider", "prompt"]),
-    default="provider",
-    show_default=True,
-    help="Match labels against provider.label/id or prompt.label/id/raw.",
-)
-@_skill_name_required("promptfoo")
-@_SKILL_MD
-@_OUT
-def promptfoo(
-    path: Path,
-    arms: tuple[str, ...],
-    by: str,
-    skill_name: str,
-    skill_md: Path | None,
-    out_dir: Path,
-) -> None:
-    """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept
-    out of the figures."""
-    _write(
-        "promptfoo",
-        path,
-        out_dir,
-        str(path),
-        arms=_arm_map(arms) or {},
-        by=by,
-        skill_name=skill_name,
-        skill_md=skill_md,
-    )
-
-
-@click.command("inspect")
-@click.option(
-    "--with-skill", type=EXISTING_FILE, help="The log of the with-skill arm (.json or .eval)."
-)
-@click.option(
-    "--baseline",
-    type=EXISTING_FILE,
-    help="The log of the baseline arm. Either log alone is a single-arm import (no lift).",
-)
-@click.option("--control", type=EXISTING_FILE, help="The log of a control arm, if any.")
-@click.option(
-    "--scorer",
-    metavar="NAME[:KEY]",
-    help="The scorer whose values are the scores (required when a log has several); "
-    "NAME:KEY reads key KEY of an object-valued scorer.",
-)
-@_skill_name_required("Inspect")
-@_SKILL_MD
-@_OUT
-def inspect(
-    with_skill: Path | None,
-    baseline: Path | None,
-    control: Path | None,
-    scorer: str | None,
-    skill_name: str,
-    skill_md: Path | None,
-    out_dir: Path,
-) -> None:
-    """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
-
-    --with-skill alone or --baseline alone is a single-arm import: the other arm is recorded as
-    not recorded, and no lift, interval or value per token is given.
+    ``metavar`` names what is mapped to the arm.
     """
-    if with_skill is None and baseline is None:
-        raise ImportError_.at("<options>", "", "expected --with-skill LOG, --baseline LOG, or both")
-    shown = str(with_skill if with_skill is not None else baseline)
-    _write(
-        "inspect",
-        with_skill,
-        out_dir,
-        shown,
-        baseline=baseline,
-        control=control,
-        scorer=scorer,
-        skill_name=skill_name,
-        skill_md=skill_md,
+    return click.Option(
+        ["--arm", "arms"],
+        multiple=True,
+        required=required,
+        metavar=metavar,
+        help=help,
+        callback=lambda _ctx, _param, pairs: _arm_map(pairs),
     )
 
 
-@click.command("summary-json")
-@click.argument("path", type=EXISTING_FILE)
-@_SKILL_MD
-@_OUT
-def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
-    """Driftproof summary-json (the interop page's minimal format): one DECLARED receipt."""
-    _write("summary-json", path, out_dir, str(path), skill_md=skill_md)
-
-
-@click.command("claude-plugin-eval")
-@click.argument("path", type=click.Path(path_type=Path, exists=True))
-@click.option(
-    "--skill-name",
-    help="The skill's name (default: the plugin's name when the suite names one plugin).",
-)
-@_SKILL_MD
-@_OUT
-def claude_plugin_eval(
-    path: Path, skill_name: str | None, skill_md: Path | None, out_dir: Path
-) -> None:
-    """claude plugin eval's aggregate-result.json (or its results directory): runs as draws, the
-    skill-fired rate beside the score, errored runs kept out of the figures."""
-    _write("claude-plugin-eval", path, out_dir, str(path), skill_name=skill_name, skill_md=skill_md)
-
-
-def _grader_range(text: str | None) -> tuple[float, float] | None:
+def _grader_range(
+    _ctx: click.Context, _param: click.Parameter, text: str | None
+) -> tuple[float, float] | None:
+    """``--grader-range LOW:HIGH`` as ``(low, high)``; ``None`` when not given."""
     if text is None:
         return None
-    low, sep, high = text.partition(":")
+    low, _sep, high = text.partition(":")
     try:
         return float(low), float(high)
     except ValueError:
@@ -303,77 +138,217 @@ def _grader_range(text: str | None) -> tuple[float, float] | None:
         ) from None
 
 
-@click.command("openai-evals")
-@click.argument("path", type=EXISTING_FILE)
-@_arms(
-    "ARM=RUN",
-    "Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a "
-    "single-arm import (default: the file's only run, as with_skill).",
-)
-@click.option(
-    "--grader",
-    help="The grader whose results are the scores (required when the rows carry several).",
-)
-@click.option(
-    "--grader-range",
-    metavar="LOW:HIGH",
-    help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a score "
-    "model).",
-)
-@_skill_name_required("OpenAI Evals")
-@_SKILL_MD
-@_OUT
-def openai_evals(
-    path: Path,
-    arms: tuple[str, ...],
-    grader: str | None,
-    grader_range: str | None,
-    skill_name: str,
-    skill_md: Path | None,
-    out_dir: Path,
-) -> None:
-    """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as
-    lost draws."""
-    mapping = _arm_map(arms)
-    if mapping and "control" in mapping:
-        raise ImportError_.at(
-            "<options>", "", "--arm control: OpenAI Evals imports map with_skill and baseline only"
-        )
-    _write(
-        "openai-evals",
-        path,
-        out_dir,
-        str(path),
-        arms=mapping,
-        grader=grader,
-        grader_range=_grader_range(grader_range),
-        skill_name=skill_name,
-        skill_md=skill_md,
+def _skill_name_required(tool: str) -> click.Option:
+    """``--skill-name NAME``, required: ``tool`` records no skill name."""
+    return click.Option(
+        ["--skill-name"], required=True, help=f"The skill's name ({tool} records none)."
     )
 
 
-@click.command("skill-validator")
-@click.argument("path", type=EXISTING_FILE)
-@_OUT
-def skill_validator(path: Path, out_dir: Path) -> None:
-    """dotnet/skills skill-validator results.json: one receipt per skill, each scenario a case,
-    the source's improvement scores, interval and decision kept as its figures."""
-    _write("skill-validator", path, out_dir, str(path))
+#: ``PATH``: the file read.
+_PATH = click.Argument(["path"], type=EXISTING_FILE)
+#: ``PATHS...``: the files or folders read, one or more (the first is named as the source).
+_PATHS = click.Argument(
+    ["paths"],
+    nargs=-1,
+    required=True,
+    type=click.Path(path_type=Path, exists=True),
+    callback=lambda _ctx, _param, paths: list(paths),
+)
+#: ``--skill-md FILE``: the SKILL.md measured (hashed and counted); unknown when omitted.
+_SKILL_MD = click.Option(["--skill-md"], type=EXISTING_FILE)
+
+skill_creator = _import_command(
+    "skill-creator",
+    """Import skill-creator / agentskills.io iterations: one receipt per iteration.
+
+    Reads benchmark.json and grading.json.
+    """,
+    _PATHS,
+    click.Option(
+        ["--skill-md"],
+        type=EXISTING_FILE,
+        help="The SKILL.md measured (hashed and counted); unknown when omitted.",
+    ),
+    click.Option(
+        ["--skill-name"],
+        help="The skill's name when neither benchmark.json nor evals.json names it.",
+    ),
+    _arms(
+        "ARM=CONFIGURATION",
+        "Map a configuration to an arm, e.g. --arm with_skill=new_skill --arm "
+        "baseline=old_skill (default: with_skill=with_skill, baseline=without_skill).",
+    ),
+    source="paths",
+)
+
+nvidia = _import_command(
+    "nvidia",
+    """Import NVIDIA BENCHMARK.md cards or benchmarks.json: one receipt per skill.
+
+    The receipts hold aggregates only and give no verdict.
+    """,
+    _PATHS,
+    click.Option(
+        ["--repository"],
+        help="Repository the files were read from, e.g. https://github.com/NVIDIA/skills.",
+    ),
+    click.Option(["--commit"], help="Commit the files were read at (recorded in source_figures)."),
+    click.Option(
+        ["--repo-root"],
+        type=click.Path(path_type=Path, file_okay=False),
+        help="Root of the checkout, to record each file's path in the repository.",
+    ),
+    click.Option(
+        ["--skill", "skills"],
+        multiple=True,
+        help="Import only this catalog_dir from benchmarks.json (repeatable).",
+        callback=lambda _ctx, _param, skills: list(skills) or None,
+    ),
+    source="paths",
+)
+
+promptfoo = _import_command(
+    "promptfoo",
+    """Import promptfoo output JSON or JSONL (eval -o / export).
+
+    Repeats are grouped by content; errors are kept out of the figures.
+    """,
+    _PATH,
+    _arms(
+        "ARM=LABEL",
+        "Map a provider or prompt label to an arm: --arm with_skill=LABEL --arm baseline=LABEL "
+        "[--arm control=LABEL]; with_skill or baseline alone is a single-arm import (no lift).",
+        required=True,
+    ),
+    click.Option(
+        ["--by"],
+        type=click.Choice(["provider", "prompt"]),
+        default="provider",
+        show_default=True,
+        help="Match labels against provider.label/id or prompt.label/id/raw.",
+    ),
+    _skill_name_required("promptfoo"),
+    _SKILL_MD,
+)
 
 
-@click.command("vally")
-@click.argument("path", type=EXISTING_FILE)
-@_OUT
-def vally(path: Path, out_dir: Path) -> None:
-    """Vally results.json (schema 5): one receipt per skill, each stimulus a case, the compare
-    votes, sign test and decision kept as the source's figures."""
-    _write("vally", path, out_dir, str(path))
+def _one_log_at_least(options: dict[str, Any]) -> None:
+    if options["with_skill"] is None and options["baseline"] is None:
+        raise ImportError_.at("<options>", "", "expected --with-skill LOG, --baseline LOG, or both")
 
 
-@click.command("skill-eval-harness")
-@click.argument("path", type=EXISTING_FILE)
-@_OUT
-def skill_eval_harness(path: Path, out_dir: Path) -> None:
-    """skill-eval-harness benchmark.json: each case a case, each run a draw, its paired
-    sign-flip interval and test kept as the source's figures."""
-    _write("skill-eval-harness", path, out_dir, str(path))
+inspect = _import_command(
+    "inspect",
+    """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
+
+    --with-skill alone or --baseline alone is a single-arm import: the other arm is recorded as
+    not recorded, and no lift, interval or value per token is given.
+    """,
+    click.Option(
+        ["--with-skill"], type=EXISTING_FILE, help="The log of the with-skill arm (.json or .eval)."
+    ),
+    click.Option(
+        ["--baseline"],
+        type=EXISTING_FILE,
+        help="The log of the baseline arm. Either log alone is a single-arm import (no lift).",
+    ),
+    click.Option(["--control"], type=EXISTING_FILE, help="The log of a control arm, if any."),
+    click.Option(
+        ["--scorer"],
+        metavar="NAME[:KEY]",
+        help="The scorer whose values are the scores (required when a log has several); "
+        "NAME:KEY reads key KEY of an object-valued scorer.",
+    ),
+    _skill_name_required("Inspect"),
+    _SKILL_MD,
+    source="with_skill",
+    check=_one_log_at_least,
+)
+
+summary_json = _import_command(
+    "summary-json",
+    "Driftproof summary-json (the interop page's minimal format): one DECLARED receipt.",
+    _PATH,
+    _SKILL_MD,
+)
+
+claude_plugin_eval = _import_command(
+    "claude-plugin-eval",
+    """Import claude plugin eval's aggregate-result.json (or its results directory).
+
+    Runs are draws, the skill-fired rate stands beside the score, and errored runs are kept out
+    of the figures.
+    """,
+    click.Argument(["path"], type=click.Path(path_type=Path, exists=True)),
+    click.Option(
+        ["--skill-name"],
+        help="The skill's name (default: the plugin's name when the suite names one plugin).",
+    ),
+    _SKILL_MD,
+)
+
+
+def _no_control_arm(options: dict[str, Any]) -> None:
+    if options["arms"] and "control" in options["arms"]:
+        raise ImportError_.at(
+            "<options>", "", "--arm control: OpenAI Evals imports map with_skill and baseline only"
+        )
+
+
+openai_evals = _import_command(
+    "openai-evals",
+    """Import OpenAI Evals run output items (JSONL or JSON).
+
+    Each output item is a draw; sample errors are lost draws.
+    """,
+    _PATH,
+    _arms(
+        "ARM=RUN",
+        "Map a run id to an arm: --arm with_skill=RUN [--arm baseline=RUN]; one arm alone is a "
+        "single-arm import (default: the file's only run, as with_skill).",
+    ),
+    click.Option(
+        ["--grader"],
+        help="The grader whose results are the scores (required when the rows carry several).",
+    ),
+    click.Option(
+        ["--grader-range"],
+        metavar="LOW:HIGH",
+        callback=_grader_range,
+        help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a "
+        "score model).",
+    ),
+    _skill_name_required("OpenAI Evals"),
+    _SKILL_MD,
+    check=_no_control_arm,
+)
+
+skill_validator = _import_command(
+    "skill-validator",
+    """Import dotnet/skills skill-validator results.json: one receipt per skill.
+
+    Each scenario is a case; the source's improvement scores, interval and decision are kept as
+    its figures.
+    """,
+    _PATH,
+)
+
+vally = _import_command(
+    "vally",
+    """Import Vally results.json (schema 5): one receipt per skill.
+
+    Each stimulus is a case; the compare votes, sign test and decision are kept as the source's
+    figures.
+    """,
+    _PATH,
+)
+
+skill_eval_harness = _import_command(
+    "skill-eval-harness",
+    """Import skill-eval-harness benchmark.json: each case a case, each run a draw.
+
+    Its paired sign-flip interval and test are kept as the source's figures.
+    """,
+    _PATH,
+)

@@ -7,6 +7,9 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import EXISTING_FILE, FILE, input_file_option, openai_api_option
+from driftproof.cli._paths import refuse_existing_output
+from driftproof.errors import RefusalError
+from driftproof.run.run_plan import RunOptionError, plan_regrade_judge
 
 
 @click.command()
@@ -52,13 +55,15 @@ def regrade(
     retry_delays: str,
     force: bool,
 ) -> None:
-    """Grade RECEIPT's kept answers (a run with --keep-transcripts) under the revised rubrics of
-    the --rubric suite with the original's grader, drawing no new answer. Lost draws stay lost;
+    """Grade RECEIPT's kept answers under revised rubrics, drawing no new answer.
+
+    The answers kept by a run with --keep-transcripts are graded under the revised rubrics of
+    the --rubric suite with the original's grader. Lost draws stay lost;
     checks are never run again. Refuses, writing nothing, when the grader's recorded setting
     differs from the original's, the original records no judge identity or holds anonymous
-    judge replies, or an input cannot be held to the original."""
-    from driftproof.errors import RefusalError
-    from driftproof.receipt import read_receipt
+    judge replies, or an input cannot be held to the original.
+    """
+    from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import rubric_regrade, same_path
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite
@@ -67,34 +72,27 @@ def regrade(
         raise RefusalError(
             f"the regrade receipt must not overwrite the revised suite ({rubric_suite})"
         )
-    from driftproof.cli._paths import refuse_existing_output
-
     kept = (receipt, receipt.with_name(receipt.name + ".transcripts.jsonl"))
     if not any(same_path(out, p) for p in kept):  # rubric_regrade refuses these with its own words
         refuse_existing_output(out, "--out", force=force)
-    original = read_receipt(receipt)
-    plain = judge_model is not None or judge_provider is not None
-    if plain:
-        if not judge_model or not judge_provider:
-            raise click.UsageError(
-                "a plain judge regrade needs both --judge-provider and --judge-model"
-            )
-        jp, base, model = judge_provider, judge_base_url, judge_model
-    elif original.judge is None:
-        raise RefusalError("rubric regrade refused:\n- the original records no judge identity")
-    else:
-        jp = original.judge.provider or "stub"
-        base = judge_base_url or original.judge.service
-        model = original.judge.model
-    opts = {} if jp == "stub" else {"base_url": base, "api": openai_api if jp == "openai" else None}
-    judge = make_provider(jp, "api", **opts)
+    try:
+        j = plan_regrade_judge(
+            read_receipt(receipt),
+            provider=judge_provider,
+            model=judge_model,
+            base_url=judge_base_url,
+            openai_api=openai_api,
+        )
+    except RunOptionError as exc:
+        raise click.UsageError(exc.message) from None
+    judge = make_provider(j.lane.provider, j.lane.surface, **j.lane.options)
     result = rubric_regrade(
         receipt,
         load_suite(rubric_suite),
         judge,
-        judge_model=model,
+        judge_model=j.model,
         out=out,
-        plain=plain,
+        plain=j.plain,
         judge_samples=judge_samples,
         retry_delays=tuple(float(x) for x in retry_delays.split(",") if x.strip()),
     )

@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from driftproof.cli._options import path_option
+
 
 @click.group()
 def reports() -> None:
@@ -16,8 +18,11 @@ def reports() -> None:
 
 
 def _folder(*decls: str, default: str, help: str) -> Any:
-    """A folder option (``decls``: its names, then the parameter name), ``default`` when not
-    given and shown in the help, passed as a :class:`Path`."""
+    """A folder option, passed as a :class:`Path`.
+
+    ``decls`` are its names, then the parameter name; ``default`` applies when the option is
+    not given and is shown in the help.
+    """
     return click.option(
         *decls, type=click.Path(path_type=Path), default=Path(default), show_default=True, help=help
     )
@@ -43,11 +48,9 @@ def _folder(*decls: str, default: str, help: str) -> Any:
     default="site",
     help="Site folder, replaced whole only when the build succeeds (--out is its older spelling).",
 )
-@click.option(
+@path_option(
     "--config",
     "config_file",
-    type=click.Path(path_type=Path),
-    default=None,
     help="mkdocs config. Default: ./mkdocs.yml when there is one, else the one installed with "
     "Driftproof (its own pages, templates and theme).",
 )
@@ -89,8 +92,11 @@ PHASES = ("read", "validate", "render", "write")
 
 @contextmanager
 def build_progress(console: Any = None) -> Iterator[Callable[[str, int, int], None]]:
-    """A ``progress(phase, done, total)`` callback drawing one bar per phase (read, validate,
-    render, write) with counts on stderr; it draws nothing when stderr is not a terminal."""
+    """A ``progress(phase, done, total)`` callback drawing one bar per phase on stderr.
+
+    The phases are read, validate, render and write, each with counts; nothing is drawn when
+    stderr is not a terminal.
+    """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

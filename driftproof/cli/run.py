@@ -44,6 +44,7 @@ measured", the journal is kept); 130 when interrupted (the journal is kept).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -58,27 +59,54 @@ from driftproof.cli._options import (
     seconds_option,
     tokens_option,
 )
+from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
 from driftproof.cli.run_progress import resume_command, with_progress
-from driftproof.cli.run_setup import (
-    DEFAULT_JUDGE,
-    KNOWN_BATCH_PRICES,
-    KNOWN_PRICES,
-    OFFLINE,
-    parse_delays,
-    parse_price,
-    simulated_options,
-    skill_name_of,
-)
 from driftproof.run.endings import table_lines
-from driftproof.wording import SMOKE_RUN
-
-STOPPING_RULE = (
-    "Each arm is drawn at least 3 times, then once more at a time while the sample standard "
-    "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
-    "--max-draws draws (default 10). Lost draws are not replaced."
+from driftproof.run.run_plan import (
+    DEFAULT_JUDGE,
+    STOPPING_RULE,
+    RunOptionError,
+    RunOptions,
+    plan_run,
+    start_run,
 )
+
+__all__ = ["run"]
+
 #: The answering lanes, each with a default judge (--provider and --judge-provider).
 _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
+
+
+def _model_id(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and len(value) > 200:
+        raise click.BadParameter("a model id is at most 200 characters")
+    return value
+
+
+def _numbers(text: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in text.split(",") if x.strip())
+
+
+def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
+    """``IN,OUT[,CACHE_READ,CACHE_WRITE]`` in USD per million tokens, as a tuple of 2 or 4."""
+    if value is None:
+        return None
+    try:
+        parts = _numbers(value)
+    except ValueError:
+        raise click.BadParameter(
+            "expected IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
+            "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25"
+        ) from None
+    if len(parts) not in (2, 4):
+        raise click.BadParameter(
+            "expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens"
+        )
+    if not all(math.isfinite(x) and x >= 0 for x in parts):
+        raise click.BadParameter(
+            "expected finite prices of 0 or more (NaN and infinity cannot be sealed)"
+        )
+    return parts
 
 
 @click.command(
@@ -88,9 +116,10 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
     + "\n\nComplete endings, and the class of every other ending, per lane:\n\n\b\n"
     + "\n".join(table_lines())
 )
+@click.pass_obj
 @click.argument("suite_file", type=EXISTING_FILE)
 @input_file_option("--skill", "skill_path", "The SKILL.md to measure.")
-@click.option("--model", required=True, help="The model that answers.")
+@click.option("--model", required=True, callback=_model_id, help="The model that answers.")
 @click.option(
     "--provider",
     type=_PROVIDERS,
@@ -127,10 +156,13 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
     help="Default: anthropic (the same lane when --provider is stub or simulated).",
 )
 @click.option(
-    "--judge-model", help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai)."
+    "--judge-model",
+    callback=_model_id,
+    help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).",
 )
 @click.option(
     "--judge-price",
+    callback=_price,
     help="Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
     "frozen in the receipt; cache parts without a price are priced as input.",
 )
@@ -164,7 +196,7 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
 @click.option(
     "--control",
     help='A control arm with this fixed instruction, e.g. "Answer concisely."; the skill '
-    "arm is then the control, a blank line and SKILL.md (caveman's arms, seed 004).",
+    "arm is then the control, a blank line and SKILL.md (caveman's arms).",
 )
 @click.option(
     "--lang",
@@ -211,7 +243,9 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
 )
 @seconds_option("--timeout", 300.0, "Seconds per answering attempt.")
 @seconds_option("--judge-timeout", 120.0)
-@click.option("--retry-delays", default=None, hidden=True)
+@click.option(
+    "--retry-delays", hidden=True, callback=lambda _c, _p, v: None if not v else _numbers(v)
+)
 @click.option(
     "--batch",
     is_flag=True,
@@ -227,155 +261,34 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
 @seconds_option(
     "--batch-poll-interval", 60.0, "Seconds between polls of the open batches.", minimum=0.0
 )
-def run(
-    suite_file: Path,
-    skill_path: Path,
-    model: str,
-    provider: str,
-    surface: str,
-    capture: str,
-    out: Path,
-    skill_name: str | None,
-    judge_provider: str | None,
-    judge_model: str | None,
-    judge_price: str | None,
-    base_url: str | None,
-    judge_base_url: str | None,
-    openai_api: str,
-    budget_param: str,
-    max_output_tokens: int,
-    judge_max_output_tokens: int,
-    control: str | None,
-    lang: str | None,
-    seed: int,
-    quick: bool,
-    keep_transcripts: bool,
-    aa: bool,
-    margin: float | None,
-    concurrency: int,
-    max_draws: int,
-    timeout: float,
-    judge_timeout: float,
-    retry_delays: str | None,
-    force: bool,
-    batch: bool,
-    batch_timeout: float,
-    batch_poll_interval: float,
-) -> None:
-    from driftproof.run.engine import RunConfig, RunInterrupted, run_suite
-    from driftproof.run.providers import make_provider
-    from driftproof.run.suite import in_language, load_suite, require_gradable
+def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) -> None:
+    """Plan the run from its options (:func:`~driftproof.run.run_plan.plan_run`), run it, print."""
+    from driftproof.run.config import RunInterrupted  # deferred: start-up time of run --help
+    from driftproof.run.summary import print_result
 
-    if len(model) > 200 or (judge_model and len(judge_model) > 200):
-        raise click.BadParameter("a model id is at most 200 characters", param_hint="--model")
-    from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
-
-    refuse_output_on_input(out, "--out", suite_file=suite_file, skill=skill_path)
+    refuse_output_on_input(
+        out, "--out", suite_file=options["suite_file"], skill=options["skill_path"]
+    )
     refuse_existing_output(out, "--out", force=force)
-    suite = load_suite(suite_file)
-    require_gradable(suite)
-    if lang is not None:
-        suite, control = in_language(suite, lang, control)
-    skill_text = skill_path.read_text(encoding="utf-8")
-    if aa and control is not None:
-        raise click.BadParameter(
-            "an A/A calibration runs the with-skill arm twice and takes no control",
-            param_hint="--aa",
-        )
-    if capture != "text" and (surface != "cli" or provider in OFFLINE):
-        raise click.BadParameter("--capture files needs --surface cli", param_hint="--capture")
-    jp = judge_provider or (provider if provider in OFFLINE else "anthropic")
-    jm = judge_model or DEFAULT_JUDGE[jp]
-    if batch and (provider in OFFLINE or surface != "api" or jp in OFFLINE):
-        raise click.BadParameter(
-            "--batch needs API lanes (--provider anthropic|openai --surface api, and an API "
-            "judge): the CLIs, the stub and the simulated lane have no batch API",
-            param_hint="--batch",
-        )
-    table = KNOWN_BATCH_PRICES if batch else KNOWN_PRICES
-    price = (
-        parse_price(judge_price) if judge_price else table.get(jm) if jp not in OFFLINE else None
-    )
-    opts: dict[str, Any] = {}
-    if provider == "simulated":
-        opts = simulated_options(seed, skill_text, control)
-    elif provider != "stub":
-        opts = (
-            {
-                "base_url": base_url,
-                "api": openai_api if provider == "openai" else None,
-                "budget_param": budget_param if provider == "openai" else None,
-            }
-            if surface == "api"
-            else {"capture": capture}
-        )
-    lane = make_provider(provider, surface, **opts)
-    jopts: dict[str, Any] = {
-        "base_url": judge_base_url,
-        "api": openai_api if jp == "openai" else None,
-    }
-    if jp in OFFLINE:
-        jopts = {"seed": seed} if jp == "simulated" else {}
-    judge = lane if jp == provider == "simulated" else make_provider(jp, "api", **jopts)
-    kw: dict[str, Any] = dict(
-        model=model,
-        judge_model=jm,
-        judge_price=price,
-        max_draws=max_draws,
-        concurrency=concurrency,
-        timeout=timeout,
-        judge_timeout=judge_timeout,
-        retry_delays=parse_delays(retry_delays) if retry_delays else None,
-        max_tokens=max_output_tokens,
-        judge_max_tokens=judge_max_output_tokens,
-        keep_transcripts=keep_transcripts,
-        control=control,
-        language=lang,
-        aa=aa,
-        margin=margin,
-    )
-    batch_opts = None
-    if batch:
-        from driftproof.run.batch_engine import BatchOptions
-
-        kw["batch"] = batch_opts = BatchOptions(
-            poll_interval=batch_poll_interval, timeout=batch_timeout
-        )
-    cfg = RunConfig.quick_preset(**kw) if quick else RunConfig(**kw)
-
-    def go(progress: Any) -> Any:
-        if batch_opts is not None:
-            batch_opts.on_status = progress.batch
-        return run_suite(
-            suite,
-            skill_text=skill_text,
-            skill_name=skill_name or skill_name_of(skill_path, skill_text),
-            cfg=cfg,
-            provider=lane,
-            judge=judge,
-            out=out,
-            progress=progress,
-            replace=force,
-        )
-
     try:
-        result = with_progress(go)
+        plan = plan_run(RunOptions(**options))
+    except RunOptionError as exc:
+        raise click.BadParameter(exc.message, param_hint=exc.option) from None
+    try:
+        result = with_progress(
+            lambda progress: start_run(plan, out, replace_existing=force, progress=progress)
+        )
     except RunInterrupted as exc:
         click.echo(
             f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in "
             f"{exc.journal}; no receipt was written yet.\n"
-            f"To resume, run the same command again:\n  {resume_command()}",
+            f"To resume, run the same command again:\n  {resume_command(argv)}",
             err=True,
         )
         raise SystemExit(130) from None
-    from driftproof.run.summary import print_result
-
     print_result(result)
     if result.stopped:
         raise SystemExit(3)
     if result.unmeasured is not None:
         click.echo(f"error: {result.unmeasured}", err=True)
         raise SystemExit(4)
-
-
-__all__ = ["SMOKE_RUN", "STOPPING_RULE", "run"]

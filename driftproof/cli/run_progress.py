@@ -1,35 +1,35 @@
-"""The progress bar of ``driftproof run`` and the command that resumes an interrupted run
-(split from :mod:`driftproof.cli.run`)."""
+"""The progress bar of ``driftproof run`` and the command that resumes an interrupted run."""
 
 from __future__ import annotations
 
+import shlex
+import sys
+from collections.abc import Sequence
 from typing import Any
-
-import click
 
 __all__ = ["bar_steps", "resume_command", "with_progress"]
 
 
-def resume_command() -> str:
-    """The exact command line this process was started with, quoted for a POSIX shell."""
-    import shlex
-    import sys
+def resume_command(argv: Sequence[str] | None) -> str:
+    """The command line that resumes a run, quoted for a POSIX shell.
 
-    ctx = click.get_current_context(silent=True)
-    obj = ctx.find_root().obj if ctx is not None else None
-    argv: list[str] = sys.argv[1:]
-    if isinstance(obj, dict) and obj.get("argv") is not None:
-        argv = list(obj["argv"])
-    return shlex.join(["driftproof", *argv])
+    Args:
+        argv: the arguments the command was given (:func:`driftproof.cli.main` passes them as
+            the context object); ``None`` reads this process's ``sys.argv``.
+    """
+    return shlex.join(["driftproof", *(sys.argv[1:] if argv is None else argv)])
 
 
 def with_progress(fn: Any, console: Any = None) -> Any:
-    """Call ``fn(progress)`` under a progress bar on stderr: draws done of planned, ETA, spend
-    (judge usage at the frozen price plus the cost a harness reported), then the sealing step
-    (assembling, checking and sealing the receipt), which the bar counts as one more step so that
-    it never reads finished while the receipt is still being written. Off when stderr is not a
-    terminal. With ``--batch``, the line also gives each open batch's state and the provider's
-    own request counts (``progress.batch``)."""
+    """Call ``fn(progress)`` under a progress bar on stderr, and return what it returns.
+
+    The bar shows draws done of planned, ETA, spend (judge usage at the frozen price plus the
+    cost a harness reported), then the sealing step (assembling, checking and sealing the
+    receipt), which the bar counts as one more step so that it never reads finished while the
+    receipt is still being written. Off when stderr is not a terminal. With ``--batch``, the
+    line also gives each open batch's state and the provider's own request counts
+    (``progress.batch``).
+    """
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -76,8 +76,11 @@ def with_progress(fn: Any, console: Any = None) -> Any:
 
 
 def bar_steps(done: int, total: int, phase: str) -> tuple[int, int, str]:
-    """(steps completed, steps in all, label) of the run's bar: each planned draw is a step and
-    sealing the receipt one more, so the bar is full only once the receipt is written."""
+    """(steps completed, steps in all, label) of the run's bar.
+
+    Each planned draw is a step and sealing the receipt one more, so the bar is full only once
+    the receipt is written.
+    """
     steps = total + 1
     if phase == "done":
         return steps, steps, "sealed"

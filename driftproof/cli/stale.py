@@ -7,14 +7,15 @@ import json
 import subprocess
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from driftproof.cli._options import EXISTING_FILE, format_option
 from driftproof.errors import RefusalError
-from driftproof.pages.stale import Today, stale_report
-from driftproof.receipt import Receipt, read_receipt
-from driftproof.render.stale import stale_text as render_text
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
 
 #: Bytes: the largest file (SKILL.md, suite, judge template) stale hashes; a device or pipe
 #: that never ends (``--skill /dev/zero``) is refused instead of read without end.
@@ -73,27 +74,20 @@ def _printed_version(binary: str) -> str:
     return printed[:1000]
 
 
-def _today_template(r: Receipt, path: Path | None) -> str | None:
-    """Today's judge template hash: the file given with ``--judge-template``, else the template
-    this product runs today (:func:`driftproof.run.judge.template_identity`) when the receipt's
-    grading is the product's own (no import provenance); else not supplied (unknown)."""
+def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | None]:
+    """Today's judge template: (its sha256, its version), each ``None`` when unknown.
+
+    The file given with ``--judge-template`` (its hash; no version), else the template this
+    product runs today (:func:`driftproof.run.judge.template_identity`) when the receipt's
+    grading is the product's own (no import provenance); else not supplied (unknown).
+    """
     if path is not None:
-        return _sha256_file(path, "--judge-template")
+        return _sha256_file(path, "--judge-template"), None
     if r.provenance is not None and r.regrade is None:
-        return None  # an imported receipt's grader is the source tool's, not this product's
-    from driftproof.run.judge import template_identity
+        return None, None  # an imported receipt's grader is the source tool's, not this product's
+    from driftproof.run.judge import template_identity  # deferred: start-up time of --help
 
-    return template_identity()[0]
-
-
-def _today_template_version(r: Receipt, path: Path | None) -> str | None:
-    """The version of the template :func:`_today_template` compares with, when it is the
-    product's."""
-    if path is not None or (r.provenance is not None and r.regrade is None):
-        return None
-    from driftproof.run.judge import template_identity
-
-    return template_identity()[1]
+    return template_identity()
 
 
 @click.command()
@@ -126,11 +120,19 @@ def stale(
     judge_template: Path | None,
     fmt: str,
 ) -> None:
-    """Compare RECEIPT with what would run today. Exit 0 when every arm still stands,
-    1 when an arm must run again, be regraded, or cannot be confirmed (unknown)."""
+    """Compare RECEIPT with what would run today.
+
+    Exit 0 when every arm still stands, 1 when an arm must run again, be regraded, or cannot be
+    confirmed (unknown).
+    """
+    from driftproof.pages.stale import Today, stale_report  # deferred: start-up time of --help
+    from driftproof.receipt import read_receipt
+    from driftproof.render.stale import stale_text
+
     r = read_receipt(receipt)
     if harness_binary and not harness_version:
         harness_version = _printed_version(harness_binary)
+    template_sha256, template_version = _today_template(r, judge_template)
     today = Today(
         model=model,
         harness_name=harness_name,
@@ -139,13 +141,13 @@ def stale(
         skill_sha256=_skill_sha256(skill, r.skill.sha256),
         suite_sha256=_sha256_file(suite, "--suite"),
         judge_model=judge_model,
-        judge_template_sha256=_today_template(r, judge_template),
-        judge_template_version=_today_template_version(r, judge_template),
+        judge_template_sha256=template_sha256,
+        judge_template_version=template_version,
     )
     report = stale_report(r, today)
     if fmt == "json":
         click.echo(json.dumps(asdict(report), indent=2, sort_keys=True))
     else:
-        click.echo(render_text(report))
+        click.echo(stale_text(report))
     if any(a.status != "still stands" for a in report.arms):
         raise SystemExit(1)

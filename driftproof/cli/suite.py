@@ -1,8 +1,10 @@
-"""``driftproof suite check SUITE…``: first exactly the validation ``driftproof run`` makes
-before any call (:func:`~driftproof.run.suite.load_suite` and
-:func:`~driftproof.run.suite.require_gradable`), then every case's checks against its
-known-good and known-bad example answers, so a suite ``run`` would refuse, or a check that
-rejects a correct answer, fails before any paid run."""
+"""``driftproof suite check SUITE…``: a suite's faults, found before any paid run.
+
+First exactly the validation ``driftproof run`` makes before any call
+(:func:`~driftproof.run.suite.load_suite` and :func:`~driftproof.run.suite.require_gradable`),
+then every case's checks against its known-good and known-bad example answers, so a suite
+``run`` would refuse, or a check that rejects a correct answer, fails before any paid run.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +13,6 @@ from pathlib import Path
 import click
 
 from driftproof.errors import SuiteError
-from driftproof.run.checks import example_failures
-from driftproof.run.suite import load_suite, require_gradable
 
 
 @click.group()
@@ -23,12 +23,16 @@ def suite() -> None:
 @suite.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def check(files: tuple[Path, ...]) -> None:
-    """Validate each suite as driftproof run does before any call, then run its checks on its
-    examples; exit 1 when run would refuse a case or an example disagrees.
+    """Validate each suite as driftproof run does, then run its checks on its examples.
+
+    Exit 1 when run would refuse a case or an example disagrees.
 
     A known-good example must pass every check of its case; a known-bad one must fail at
     least one. Suites that cannot be read exit 2 with one line per problem.
     """
+    from driftproof.run.checks import example_failures  # deferred: start-up time of --help
+    from driftproof.run.suite import load_suite, require_gradable
+
     failed = 0
     for f in files:
         s = load_suite(f)

@@ -10,21 +10,27 @@ the JSON pointer and what was expected. Exit status 1 when any file fails.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from driftproof.errors import ReceiptError
-from driftproof.receipt import CURRENT_VERSION, Receipt, read_receipt
-from driftproof.stats import Refusal, no_verdict
-from driftproof.wording import SMOKE_RUN
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
 
 __all__ = ["validate", "verdict_note"]
 
 
 def verdict_note(r: Receipt) -> str:
-    """What a reader of a verdict makes of a valid receipt: the one no-verdict rule
-    (:func:`driftproof.stats.no_verdict`) in a short note (method, "A smoke run gives no
-    verdict")."""
+    """What a reader of a verdict makes of a valid receipt, in a short note.
+
+    The one no-verdict rule (:func:`driftproof.stats.no_verdict`; method, "A smoke run gives
+    no verdict") in words.
+    """
+    from driftproof.stats import Refusal, no_verdict  # deferred: start-up time of --help
+    from driftproof.wording import SMOKE_RUN
+
     refused = no_verdict(r)
     if refused is None:
         return "can carry a verdict"
@@ -42,20 +48,12 @@ def verdict_note(r: Receipt) -> str:
     return f"no verdict: {refused.reason}"
 
 
-def _ok_line(path: Path, r: Receipt) -> str:
-    version = f"schema {r.schema_version}"
-    if r.is_migrated:
-        version += f" (read into {CURRENT_VERSION}: what it did not record is unknown)"
-    return (
-        f"{path}: ok: {version}, seal {r.seal.sha256[:12]}…, "
-        f"level {r.verification_level}; {verdict_note(r)}"
-    )
-
-
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def validate(files: tuple[Path, ...]) -> None:
     """Check receipts against their own schema version, seal and level; exit 1 if any fails."""
+    from driftproof.receipt import CURRENT_VERSION, read_receipt  # deferred: start-up time
+
     failed = 0
     for f in files:
         try:
@@ -65,7 +63,13 @@ def validate(files: tuple[Path, ...]) -> None:
             for line in exc.lines():
                 click.echo(line)
             continue
-        click.echo(_ok_line(f, r))
+        version = f"schema {r.schema_version}"
+        if r.is_migrated:
+            version += f" (read into {CURRENT_VERSION}: what it did not record is unknown)"
+        click.echo(
+            f"{f}: ok: {version}, seal {r.seal.sha256[:12]}…, "
+            f"level {r.verification_level}; {verdict_note(r)}"
+        )
     if failed:
         click.echo(f"{failed} of {len(files)} receipts failed", err=True)
         raise SystemExit(1)

@@ -9,16 +9,3 @@ stopping rule), :mod:`.journal` (resume), :mod:`.engine` (the run; with :mod:`.c
 :mod:`.drawer` and :mod:`.sealing`, its settings, one draw and the receipt),
 :mod:`.summary` (what the command prints).
 """
-
-from driftproof.run.engine import RunConfig, RunResult, run_suite
-from driftproof.run.suite import Suite, SuiteCase, load_suite, require_gradable
-
-__all__ = [
-    "RunConfig",
-    "RunResult",
-    "Suite",
-    "SuiteCase",
-    "load_suite",
-    "require_gradable",
-    "run_suite",
-]

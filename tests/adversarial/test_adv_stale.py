@@ -11,8 +11,8 @@ import pytest
 from factories import case, make_receipt
 from factories import run_main as run
 
-from driftproof.cli.view import terminal_safe
 from driftproof.receipt import seal_document
+from driftproof.render.escape import terminal_safe
 
 SKILL = "# Skill\nline two\n"
 

@@ -1,0 +1,73 @@
+"""A click group that imports a command's module only when the command is used.
+
+This is click's documented lazy-loading pattern (a ``Group`` whose ``get_command`` imports
+on demand), with one addition: the group's own help lists each command's short help from a
+static table instead of importing every command to ask it. ``tests/cli/test_lazy.py`` holds
+each table entry equal to the short help the command itself declares.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+import click
+from click.formatting import HelpFormatter
+
+__all__ = ["LazyGroup", "short_help"]
+
+
+def short_help(command: click.Command) -> str:
+    """The text a group's help lists for ``command``, before it is fitted to the terminal."""
+    return command.get_short_help_str(limit=10_000)
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are named in a table and imported when first used.
+
+    Args:
+        lazy: command name -> ``("module:attribute", short help)``; the module is imported
+            when the command is invoked or its help is shown, never for the group's help.
+        *args: passed to :class:`click.Group`.
+        **kwargs: passed to :class:`click.Group`.
+    """
+
+    def __init__(self, *args: Any, lazy: Mapping[str, tuple[str, str]], **kwargs: Any) -> None:
+        """Keep the table; see the class docstring."""
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, sorted (the table's and any added eagerly)."""
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command named ``cmd_name``, importing its module on first use; ``None`` if unknown.
+
+        Raises:
+            TypeError: the table names an attribute that is not a click command.
+        """
+        if cmd_name not in self.lazy:
+            return super().get_command(ctx, cmd_name)
+        module, attr = self.lazy[cmd_name][0].split(":")
+        command = getattr(importlib.import_module(module), attr)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{module}:{attr} is not a click command")
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: HelpFormatter) -> None:
+        """Write the commands section from the table, as click would from the commands."""
+        rows = [
+            (name, self.lazy[name][1] if name in self.lazy else short_help(self.commands[name]))
+            for name in self.list_commands(ctx)
+        ]
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl(
+                    [
+                        (name, click.Command(name, help=text).get_short_help_str(limit))
+                        for name, text in rows
+                    ]
+                )

@@ -1,0 +1,396 @@
+"""What a run will do, decided from its options before any call: :func:`plan_run`.
+
+The defaults of ``driftproof run`` live here, not in the command line: which lane judges
+(the answering lane when it is offline, else Anthropic), which judge model (its lane's
+default), which frozen price (the known price of the default judge, its batch price when the
+run is batched, or the price given), and which options each lane is built with.
+:func:`start_run` then builds the lanes and runs the plan.
+
+This module is imported by ``driftproof run --help`` (its tables name the lanes), so it
+imports the engine, the receipt model and the providers only inside the functions that need
+them, to keep that help fast.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from driftproof.errors import RefusalError
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
+    from driftproof.run.config import RunConfig, RunResult
+    from driftproof.run.suite import Suite
+
+__all__ = [
+    "DEFAULT_JUDGE",
+    "KNOWN_BATCH_PRICES",
+    "KNOWN_PRICES",
+    "OFFLINE",
+    "STOPPING_RULE",
+    "Lane",
+    "RunOptionError",
+    "RegradeJudge",
+    "RunOptions",
+    "RunPlan",
+    "plan_regrade_judge",
+    "plan_run",
+    "skill_name_of",
+    "start_run",
+]
+
+#: Each answering lane's default judge model; the keys are the lanes ``--provider`` takes.
+DEFAULT_JUDGE = {
+    "anthropic": "claude-haiku-4-5-20251001",
+    "openai": "gpt-5-mini",
+    "stub": "stub-judge",
+    "simulated": "simulated-judge",
+}
+#: Lanes that call no model; a run on them is UNVERIFIED and judged by the same kind of lane.
+OFFLINE = ("stub", "simulated")
+#: USD per million tokens (input, output, cache read, cache write), frozen into the receipt
+#: for the default judges (Anthropic's price list: cache reads 0.1x input, 5-minute cache
+#: writes 1.25x).
+KNOWN_PRICES = {
+    "claude-haiku-4-5-20251001": (1.0, 5.0, 0.1, 1.25),
+    "claude-haiku-4-5": (1.0, 5.0, 0.1, 1.25),
+}
+#: The same judges' batch prices (Message Batches bill 50% of the standard prices, cache
+#: parts included), frozen with the batch price tier when the run is batched.
+KNOWN_BATCH_PRICES = {
+    "claude-haiku-4-5-20251001": (0.5, 2.5, 0.05, 0.625),
+    "claude-haiku-4-5": (0.5, 2.5, 0.05, 0.625),
+}
+#: The stopping rule, as ``driftproof run --help`` states it.
+STOPPING_RULE = (
+    "Each arm is drawn at least 3 times, then once more at a time while the sample standard "
+    "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
+    "--max-draws draws (default 10). Lost draws are not replaced."
+)
+#: The simulated lane's effect on the mean quality: the skill arm's and the control's (a
+#: seeded demonstration, not a measurement).
+SIMULATED_SKILL_EFFECT, SIMULATED_CONTROL_EFFECT = 0.10, 0.03
+
+
+class RunOptionError(ValueError):
+    """Options that cannot run together; nothing was called or written.
+
+    Attributes:
+        option: the command-line option at fault, e.g. ``--batch``.
+        message: what is wrong, in plain words.
+    """
+
+    def __init__(self, option: str, message: str) -> None:
+        """Name the option at fault and say what is wrong."""
+        super().__init__(message)
+        self.option = option
+        self.message = message
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """A run as asked for (``driftproof run``'s options, parsed). See ``driftproof run --help``.
+
+    Durations are in seconds, budgets in output tokens, prices in USD per million tokens
+    (input, output[, cache read, cache write]).
+    """
+
+    suite_file: Path
+    skill_path: Path
+    model: str
+    provider: str
+    surface: str = "api"
+    capture: str = "text"
+    skill_name: str | None = None
+    judge_provider: str | None = None
+    judge_model: str | None = None
+    judge_price: tuple[float, ...] | None = None
+    base_url: str | None = None
+    judge_base_url: str | None = None
+    openai_api: str = "responses"
+    budget_param: str = "auto"
+    max_output_tokens: int = 8192
+    judge_max_output_tokens: int = 4096
+    control: str | None = None
+    lang: str | None = None
+    seed: int = 0
+    quick: bool = False
+    keep_transcripts: bool = False
+    aa: bool = False
+    margin: float | None = None
+    concurrency: int = 8
+    max_draws: int = 10
+    timeout: float = 300.0
+    judge_timeout: float = 120.0
+    retry_delays: tuple[float, ...] | None = None
+    batch: bool = False
+    batch_timeout: float = 24 * 3600.0
+    batch_poll_interval: float = 60.0
+
+
+@dataclass(frozen=True)
+class Lane:
+    """A lane to build: ``make_provider(provider, surface, **options)``."""
+
+    provider: str
+    surface: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What :func:`start_run` will run.
+
+    Attributes:
+        suite: the suite, validated and in the run's language.
+        skill_text: SKILL.md as read (text, universal newlines).
+        skill_name: the name recorded for the skill.
+        answer: the answering lane.
+        judge: the judging lane; ``None`` when the answering lane judges too (simulated).
+        config: the run's settings (judge model and frozen price included).
+    """
+
+    suite: Suite
+    skill_text: str
+    skill_name: str
+    answer: Lane
+    judge: Lane | None
+    config: RunConfig
+
+
+def skill_name_of(path: Path, text: str) -> str:
+    """The skill's default name: SKILL.md's front matter ``name``, else its folder's name.
+
+    Args:
+        path: the SKILL.md file.
+        text: its text.
+
+    Returns:
+        At most 200 characters.
+    """
+    m = re.match(r"^---\s*\n(.*?)\n---\s*\n", text, re.S)
+    if m:
+        import yaml  # deferred: start-up time of run --help
+
+        try:
+            front = yaml.safe_load(m.group(1))
+        except yaml.YAMLError:
+            front = None
+        if isinstance(front, dict) and isinstance(front.get("name"), str) and front["name"].strip():
+            return str(front["name"].strip()[:200])
+    return (path.resolve().parent.name or path.stem)[:200]
+
+
+def _check(o: RunOptions) -> None:
+    """Refuse options that cannot run together (RunOptionError)."""
+    if o.aa and o.control is not None:
+        raise RunOptionError(
+            "--aa", "an A/A calibration runs the with-skill arm twice and takes no control"
+        )
+    if o.capture != "text" and (o.surface != "cli" or o.provider in OFFLINE):
+        raise RunOptionError("--capture", "--capture files needs --surface cli")
+    judge = o.judge_provider or (o.provider if o.provider in OFFLINE else "anthropic")
+    if o.batch and (o.provider in OFFLINE or o.surface != "api" or judge in OFFLINE):
+        raise RunOptionError(
+            "--batch",
+            "--batch needs API lanes (--provider anthropic|openai --surface api, and an API "
+            "judge): the CLIs, the stub and the simulated lane have no batch API",
+        )
+
+
+def _answer_lane(o: RunOptions, skill_text: str, control: str | None) -> Lane:
+    if o.provider == "simulated":
+        from driftproof.receipt import sha256_text  # deferred: start-up time of run --help
+        from driftproof.run.config import arm_systems
+
+        with_skill = arm_systems(skill_text, control)["with_skill"] or ""
+        effects = {sha256_text(with_skill): SIMULATED_SKILL_EFFECT}
+        if control is not None:
+            effects[sha256_text(control)] = SIMULATED_CONTROL_EFFECT
+        return Lane("simulated", o.surface, {"seed": o.seed, "effects": effects})
+    if o.provider == "stub":
+        return Lane("stub", o.surface)
+    if o.surface != "api":
+        return Lane(o.provider, o.surface, {"capture": o.capture})
+    openai = o.provider == "openai"
+    return Lane(
+        o.provider,
+        "api",
+        {
+            "base_url": o.base_url,
+            "api": o.openai_api if openai else None,
+            "budget_param": o.budget_param if openai else None,
+        },
+    )
+
+
+def _judge_lane(o: RunOptions, provider: str) -> Lane | None:
+    if provider == o.provider == "simulated":
+        return None
+    if provider == "simulated":
+        return Lane(provider, "api", {"seed": o.seed})
+    if provider == "stub":
+        return Lane(provider, "api")
+    api = o.openai_api if provider == "openai" else None
+    return Lane(provider, "api", {"base_url": o.judge_base_url, "api": api})
+
+
+def plan_run(o: RunOptions) -> RunPlan:
+    """Decide everything a run needs from its options, before any call or write.
+
+    Defaults (as ``driftproof run --help`` states them): the judge lane is the answering lane
+    when that is offline (stub, simulated), else ``anthropic``; the judge model is
+    :data:`DEFAULT_JUDGE` of the judge lane; the judge price is the one given, else the known
+    price of the judge model (:data:`KNOWN_BATCH_PRICES` for a batched run, else
+    :data:`KNOWN_PRICES`), and none for an offline judge or an unknown model.
+
+    Args:
+        o: the options as asked for.
+
+    Returns:
+        The plan; the suite is read and validated, in ``o.lang`` when given.
+
+    Raises:
+        SuiteError: the suite is invalid, cannot be graded, or lacks the language asked for.
+        RunOptionError: options that cannot run together.
+        OSError, UnicodeDecodeError: SKILL.md cannot be read as UTF-8 text.
+    """
+    from driftproof.run.config import RunConfig  # deferred: start-up time of run --help
+    from driftproof.run.suite import in_language, load_suite, require_gradable
+
+    suite = load_suite(o.suite_file)
+    require_gradable(suite)
+    control = o.control
+    if o.lang is not None:
+        suite, control = in_language(suite, o.lang, control)
+    skill_text = o.skill_path.read_text(encoding="utf-8")
+    _check(o)
+    judge = o.judge_provider or (o.provider if o.provider in OFFLINE else "anthropic")
+    judge_model = o.judge_model or DEFAULT_JUDGE[judge]
+    prices = KNOWN_BATCH_PRICES if o.batch else KNOWN_PRICES
+    price = o.judge_price or (prices.get(judge_model) if judge not in OFFLINE else None)
+    same = ("model", "max_draws", "concurrency", "timeout", "judge_timeout", "retry_delays")
+    settings: dict[str, Any] = {name: getattr(o, name) for name in same}
+    settings.update(
+        judge_model=judge_model,
+        judge_price=price,
+        max_tokens=o.max_output_tokens,
+        judge_max_tokens=o.judge_max_output_tokens,
+        keep_transcripts=o.keep_transcripts,
+        control=control,
+        language=o.lang,
+        aa=o.aa,
+        margin=o.margin,
+    )
+    if o.batch:  # the batch machinery is imported only for a batched run
+        from driftproof.run.batch_io import BatchOptions
+
+        settings["batch"] = BatchOptions(
+            poll_interval=o.batch_poll_interval, timeout=o.batch_timeout
+        )
+    config = RunConfig.quick_preset(**settings) if o.quick else RunConfig(**settings)
+    return RunPlan(
+        suite=suite,
+        skill_text=skill_text,
+        skill_name=o.skill_name or skill_name_of(o.skill_path, skill_text),
+        answer=_answer_lane(o, skill_text, control),
+        judge=_judge_lane(o, judge),
+        config=config,
+    )
+
+
+def start_run(
+    plan: RunPlan, out: Path, *, replace_existing: bool, progress: Callable[..., None]
+) -> RunResult:
+    """Build the plan's lanes and run it, writing the sealed receipt to ``out``.
+
+    Args:
+        plan: from :func:`plan_run`.
+        out: the receipt file (its journal sits beside it).
+        replace_existing: replace a receipt that appeared at ``out`` meanwhile (``--force``).
+        progress: ``progress(done, total, spend_usd, phase)`` after each draw; with a batched
+            run, its attribute ``batch`` (when present) is called with each poll's statuses.
+
+    Returns:
+        The run's result (see :func:`driftproof.run.engine.run_suite`).
+
+    Raises:
+        MissingCredentials: an API lane's key is not set (before anything is written).
+        RunInterrupted: Ctrl-C; the journal keeps every finished draw.
+    """
+    from driftproof.run.engine import run_suite  # deferred: start-up time of run --help
+    from driftproof.run.providers import make_provider
+
+    lane = make_provider(plan.answer.provider, plan.answer.surface, **plan.answer.options)
+    j = plan.judge
+    judge = lane if j is None else make_provider(j.provider, j.surface, **j.options)
+    cfg = plan.config
+    if cfg.batch is not None:
+        cfg = replace(cfg, batch=replace(cfg.batch, on_status=getattr(progress, "batch", None)))
+    return run_suite(
+        plan.suite,
+        skill_text=plan.skill_text,
+        skill_name=plan.skill_name,
+        cfg=cfg,
+        provider=lane,
+        judge=judge,
+        out=out,
+        progress=progress,
+        replace=replace_existing,
+    )
+
+
+@dataclass(frozen=True)
+class RegradeJudge:
+    """The judge a regrade grades with.
+
+    Attributes:
+        lane: the judging lane.
+        model: the judge model requested.
+        plain: a plain judge regrade (another judge than the original's), not a rubric regrade.
+    """
+
+    lane: Lane
+    model: str
+    plain: bool
+
+
+def plan_regrade_judge(
+    original: Receipt,
+    *,
+    provider: str | None,
+    model: str | None,
+    base_url: str | None,
+    openai_api: str,
+) -> RegradeJudge:
+    """Choose the judge of a regrade of ``original``.
+
+    A plain judge regrade (``provider`` or ``model`` given) needs both and grades with them;
+    otherwise the original's grader: its recorded provider (the stub when none is recorded),
+    its recorded service unless ``base_url`` is given, and its model.
+
+    Raises:
+        RunOptionError: only one of ``provider`` and ``model`` is given.
+        RefusalError: a rubric regrade of an original that records no judge identity.
+    """
+    plain = provider is not None or model is not None
+    if plain:
+        if not provider or not model:
+            raise RunOptionError(
+                "--judge-provider",
+                "a plain judge regrade needs both --judge-provider and --judge-model",
+            )
+    elif original.judge is None:
+        raise RefusalError("rubric regrade refused:\n- the original records no judge identity")
+    else:
+        provider = original.judge.provider or "stub"
+        base_url = base_url or original.judge.service
+        model = original.judge.model
+    if provider == "stub":
+        return RegradeJudge(Lane("stub", "api"), model, plain)
+    api = openai_api if provider == "openai" else None
+    return RegradeJudge(Lane(provider, "api", {"base_url": base_url, "api": api}), model, plain)

@@ -1,0 +1,195 @@
+"""``plan_run``: the defaults ``driftproof run`` chooses, worked out from its help.
+
+The help says: the judge lane defaults to anthropic, or to the answering lane when that is
+stub or simulated; the judge model to claude-haiku-4-5-20251001 (anthropic) or gpt-5-mini
+(openai); the judge price is frozen from Anthropic's list for the default judge (1, 5 USD per
+million input/output tokens, cache reads 0.1x and writes 1.25x the input price), halved for a
+batched run; the simulated lane's skill arm adds 0.10 and a control 0.03.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from driftproof.cli.run_progress import resume_command
+from driftproof.errors import RefusalError
+from driftproof.run.run_plan import (
+    Lane,
+    RegradeJudge,
+    RunOptionError,
+    RunOptions,
+    plan_regrade_judge,
+    plan_run,
+    skill_name_of,
+)
+
+SKILL = "---\nname: commit-style\ndescription: d\n---\n# Commit style\n"
+HAIKU = "claude-haiku-4-5-20251001"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    suite = {
+        "format": "driftproof-suite/1",
+        "name": "s",
+        "cases": [{"id": "c1", "prompt": "Say hi.", "rubric": "Score 1.0 for a greeting."}],
+    }
+    (tmp_path / "suite.json").write_text(json.dumps(suite))
+    (tmp_path / "skill").mkdir()
+    (tmp_path / "skill" / "SKILL.md").write_text(SKILL)
+    return tmp_path / "suite.json", tmp_path / "skill" / "SKILL.md"
+
+
+def _plan(files: tuple[Path, Path], **kw: object):  # type: ignore[no-untyped-def]
+    kw.setdefault("model", "m")
+    return plan_run(RunOptions(suite_file=files[0], skill_path=files[1], **kw))  # type: ignore[arg-type]
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def test_an_anthropic_run_is_judged_by_haiku_at_its_frozen_price(files) -> None:
+    p = _plan(files, provider="anthropic")
+    assert p.answer == Lane(
+        "anthropic", "api", {"base_url": None, "api": None, "budget_param": None}
+    )
+    assert p.judge == Lane("anthropic", "api", {"base_url": None, "api": None})
+    assert (p.config.judge_model, p.config.judge_price) == (HAIKU, (1.0, 5.0, 0.1, 1.25))
+    assert p.config.batch is None and p.skill_name == "commit-style"
+
+
+def test_an_openai_run_keeps_the_anthropic_judge_and_its_api_options(files) -> None:
+    p = _plan(files, provider="openai", openai_api="chat", base_url="http://h", judge_base_url="j")
+    assert p.answer.options == {"base_url": "http://h", "api": "chat", "budget_param": "auto"}
+    assert p.judge == Lane("anthropic", "api", {"base_url": "j", "api": None})
+    assert p.config.judge_model == HAIKU
+
+
+def test_an_openai_judge_defaults_to_gpt_5_mini_with_no_known_price(files) -> None:
+    p = _plan(files, provider="openai", judge_provider="openai", openai_api="chat")
+    assert p.judge == Lane("openai", "api", {"base_url": None, "api": "chat"})
+    assert (p.config.judge_model, p.config.judge_price) == ("gpt-5-mini", None)
+
+
+def test_a_batched_run_freezes_the_batch_price_half_the_interactive_one(files) -> None:
+    p = _plan(files, provider="anthropic", batch=True, batch_timeout=60.0)
+    assert p.config.judge_price == (0.5, 2.5, 0.05, 0.625)
+    assert p.config.batch is not None and p.config.batch.timeout == 60.0
+
+
+def test_a_given_price_wins_over_the_table(files) -> None:
+    p = _plan(files, provider="anthropic", batch=True, judge_price=(2.0, 3.0))
+    assert p.config.judge_price == (2.0, 3.0)
+    p = _plan(files, provider="stub", judge_price=(2.0, 3.0))
+    assert p.config.judge_price == (2.0, 3.0)
+
+
+def test_offline_lanes_judge_themselves_at_no_price(files) -> None:
+    p = _plan(files, provider="stub")
+    assert (p.answer, p.judge) == (Lane("stub", "api"), Lane("stub", "api"))
+    assert (p.config.judge_model, p.config.judge_price) == ("stub-judge", None)
+    p = _plan(files, provider="simulated", seed=7)
+    assert p.judge is None  # the simulated lane answers and judges
+    assert (p.config.judge_model, p.config.judge_price) == ("simulated-judge", None)
+    assert p.answer == Lane("simulated", "api", {"seed": 7, "effects": {_sha(SKILL): 0.10}})
+
+
+def test_the_simulated_control_moves_the_mean_by_0_03_and_the_skill_arm_by_0_10(files) -> None:
+    p = _plan(files, provider="simulated", control="Answer concisely.")
+    effects = {_sha("Answer concisely.\n\n" + SKILL): 0.10, _sha("Answer concisely."): 0.03}
+    assert p.answer.options["effects"] == effects
+    assert p.config.control == "Answer concisely."
+
+
+def test_a_simulated_judge_of_another_lane_is_seeded(files) -> None:
+    p = _plan(files, provider="stub", judge_provider="simulated", seed=3)
+    assert p.judge == Lane("simulated", "api", {"seed": 3})
+
+
+def test_a_cli_lane_takes_the_capture_mode(files) -> None:
+    p = _plan(files, provider="anthropic", surface="cli", capture="files")
+    assert p.answer == Lane("anthropic", "cli", {"capture": "files"})
+
+
+def test_quick_is_the_smoke_preset(files) -> None:
+    c = _plan(files, provider="stub", quick=True).config
+    assert (c.max_draws, c.judge_samples, c.concurrency, c.quick) == (2, 2, 4, True)
+
+
+@pytest.mark.parametrize(
+    ("options", "option"),
+    [
+        ({"provider": "stub", "aa": True, "control": "x"}, "--aa"),
+        ({"provider": "anthropic", "capture": "files"}, "--capture"),
+        ({"provider": "stub", "surface": "cli", "capture": "files"}, "--capture"),
+        ({"provider": "stub", "batch": True}, "--batch"),
+        ({"provider": "anthropic", "surface": "cli", "batch": True}, "--batch"),
+        ({"provider": "anthropic", "judge_provider": "stub", "batch": True}, "--batch"),
+    ],
+)
+def test_options_that_cannot_run_together_are_refused(files, options, option) -> None:
+    with pytest.raises(RunOptionError) as exc:
+        _plan(files, **options)
+    assert exc.value.option == option
+
+
+def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path) -> None:
+    assert skill_name_of(tmp_path / "a" / "SKILL.md", SKILL) == "commit-style"
+    assert skill_name_of(tmp_path / "my-skill" / "SKILL.md", "# no front matter\n") == "my-skill"
+    assert skill_name_of(tmp_path / "b" / "SKILL.md", "---\nname: [x\n---\nbody\n") == "b"
+
+
+def test_the_resume_command_is_the_given_arguments_quoted() -> None:
+    assert resume_command(("run", "my suite.json")) == "driftproof run 'my suite.json'"
+
+
+def _original(judge: SimpleNamespace | None) -> Any:
+    return SimpleNamespace(judge=judge)
+
+
+def test_a_rubric_regrade_grades_with_the_recorded_judge() -> None:
+    rec = SimpleNamespace(provider="openai", service="https://api.example/v1", model="gpt-5-mini")
+    j = plan_regrade_judge(
+        _original(rec), provider=None, model=None, base_url=None, openai_api="chat"
+    )
+    assert j == RegradeJudge(
+        Lane("openai", "api", {"base_url": "https://api.example/v1", "api": "chat"}),
+        "gpt-5-mini",
+        plain=False,
+    )
+    j = plan_regrade_judge(
+        _original(rec), provider=None, model=None, base_url="http://other", openai_api="chat"
+    )
+    assert j.lane.options["base_url"] == "http://other"
+
+
+def test_a_judge_recorded_without_a_provider_is_the_stub() -> None:
+    rec = SimpleNamespace(provider=None, service=None, model="stub-judge")
+    j = plan_regrade_judge(
+        _original(rec), provider=None, model=None, base_url=None, openai_api="responses"
+    )
+    assert j == RegradeJudge(Lane("stub", "api"), "stub-judge", plain=False)
+
+
+def test_a_plain_regrade_needs_both_judge_options_and_no_recorded_judge() -> None:
+    j = plan_regrade_judge(
+        _original(None), provider="anthropic", model="claude-x", base_url=None, openai_api="chat"
+    )
+    assert j == RegradeJudge(
+        Lane("anthropic", "api", {"base_url": None, "api": None}), "claude-x", plain=True
+    )
+    with pytest.raises(RunOptionError):
+        plan_regrade_judge(
+            _original(None), provider="anthropic", model=None, base_url=None, openai_api="chat"
+        )
+    with pytest.raises(RefusalError, match="records no judge identity"):
+        plan_regrade_judge(
+            _original(None), provider=None, model=None, base_url=None, openai_api="chat"
+        )
