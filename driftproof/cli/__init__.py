@@ -44,8 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "plan": (
         "driftproof.cli.plan:plan",
-        "From a pilot RECEIPT, the draws per arm for a run that resolves the 0.05 effect floor "
-        "and calls a lift of EFFECT, with the chance that it does.",
+        "Plan a full run from a pilot RECEIPT.",
     ),
     "regrade": (
         "driftproof.cli.regrade:regrade",

@@ -11,16 +11,16 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from driftproof.cli._options import format_option
 from driftproof.errors import ReceiptError, RefusalError
-from driftproof.pages.plan import Plan, plan_receipt
-from driftproof.receipt import read_receipt
-from driftproof.render.plan import headline
-from driftproof.render.plan import plan_text as to_text
-from driftproof.stats.planning import DEFAULT_EFFECT
+from driftproof.wording import DEFAULT_EFFECT
+
+if TYPE_CHECKING:
+    from driftproof.pages.plan import Plan
 
 
 @click.command()
@@ -39,6 +39,11 @@ def plan(receipt: Path, fmt: str, effect: float) -> None:
     From a pilot RECEIPT, the draws per arm for a run that resolves the 0.05 effect floor
     and calls a lift of EFFECT, with the chance that it does.
     """
+    # deferred: start-up time (the page model loads numpy and the receipt model)
+    from driftproof.pages.plan import plan_receipt
+    from driftproof.receipt import read_receipt
+    from driftproof.render.plan import plan_text
+
     try:
         p = plan_receipt(read_receipt(receipt), effect)
     except (ReceiptError, RefusalError) as exc:
@@ -48,11 +53,13 @@ def plan(receipt: Path, fmt: str, effect: float) -> None:
                 err=True,
             )
         raise SystemExit(2) from None
-    click.echo(to_json(p) if fmt == "json" else to_text(p), nl=False)
+    click.echo(to_json(p) if fmt == "json" else plan_text(p), nl=False)
 
 
 def to_json(p: Plan) -> str:
     """The plan as JSON with sorted keys."""
+    from driftproof.render.plan import headline  # deferred: start-up time
+
     doc = {
         "draws_per_arm": p.draws_per_arm,
         "no_count_cases": list(p.no_count_cases),

@@ -64,7 +64,7 @@ from driftproof.stats._chi2 import chi2_cdf, chi2_quantile
 from driftproof.stats._chi2 import sd_factor as _sd_factor
 from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
-from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, TOLERANCE
+from driftproof.wording import DEFAULT_EFFECT, EFFECT_FLOOR, MIN_DRAWS_PER_ARM, TOLERANCE
 
 __all__ = [
     "COSTLY_RATIO",
@@ -105,7 +105,6 @@ POOLED_DF = 20
 #: A planned run under no effect reads underpowered at most this often.
 UNDERPOWERED_AT_MOST = 0.10
 #: The effect ``plan`` plans for unless told: 1.5 × the floor.
-DEFAULT_EFFECT = 1.5 * EFFECT_FLOOR
 #: Above this many draws per arm no count is given (the spreads sit too near the floor).
 MAX_PLANNED_DRAWS = 10_000
 #: A count more than this many times the one the pilot's own spreads would give is still the

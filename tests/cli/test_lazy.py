@@ -93,18 +93,9 @@ def _command_lines() -> list[list[str]]:
     return lines
 
 
-_PLAN_AT_LOAD = pytest.mark.xfail(
-    reason="cli/plan.py imports the page model at load; its owner moves the imports",
-    strict=False,
-)
-
-
 @pytest.mark.parametrize(
     "argv",
-    [
-        pytest.param(line, id=" ".join(line), marks=_PLAN_AT_LOAD if line == ["plan"] else ())
-        for line in _command_lines()
-    ],
+    [pytest.param(line, id=" ".join(line)) for line in _command_lines()],
 )
 def test_a_command_help_imports_none_of_the_heavy_modules(argv: list[str]) -> None:
     loaded = _modules_after(argv)
