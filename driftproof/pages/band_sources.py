@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from driftproof.receipt import CaseArm, Receipt
-from driftproof.stats.reading import band_source_of
+from driftproof.stats.band import band_source_of
 from driftproof.wording import BAND_SOURCE_LEGEND
 
 __all__ = ["BandFacts", "band_facts", "held_range"]

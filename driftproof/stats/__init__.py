@@ -9,16 +9,21 @@ refusals), ``band``, ``verdict``, ``underpowered``, ``lost_draws``, ``receipt_ba
 ``lift``, ``breakdown``, ``context``.
 """
 
-from driftproof.stats.band import Band, arm_band, band_of_scores, mean_delta
+from driftproof.stats.band import (
+    Band,
+    arm_band,
+    band_of_scores,
+    band_source_of,
+    case_bands,
+    judge_scale,
+    mean_delta,
+)
 from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.lift import suite_lift, value_per_1k
 from driftproof.stats.moments import mean_of, mean_sd, mean_var
 from driftproof.stats.reading import (
     NoVerdict,
     Reading,
-    band_source_of,
-    case_bands,
-    judge_scale,
     lift_refusal,
     no_verdict,
     receipt_reading,

@@ -27,10 +27,9 @@ from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
 from driftproof.stats._rule import separation_verdict
-from driftproof.stats.band import arm_band
+from driftproof.stats.band import arm_band, judge_scale
 from driftproof.stats.codes import VerdictCode
 from driftproof.stats.moments import mean_sd
-from driftproof.stats.reading import judge_scale
 from driftproof.stats.underpowered import resolution
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import EFFECT_FLOOR

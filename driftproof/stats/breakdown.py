@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from driftproof.receipt import Receipt, _bounds
+from driftproof.receipt import Receipt, _bounds, canonical_bytes
 from driftproof.receipt._model import Case, CaseArm
 from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
 from driftproof.stats.band import Band, arm_band, mean_delta, measured_band
@@ -137,14 +137,23 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     single = lift_refusal(r)
     if single is not None:
         return _unavailable(single)
-    for check in CHECKS:
+    for check in (*CHECKS, _unsupported_sizes):
         problems = check(r)
         if problems:
             return _unavailable(*problems[:MAX_REASONS])
     return _compute(r)
 
 
-# ---------------------------------------------------------------- the computation
+def _unsupported_sizes(r: Receipt) -> list[str]:
+    if not r.cases:
+        return ["unsupported size: the receipt has no case"]
+    limit = MAX_DRAWS_PER_ARM  # read at call time: tests lower it
+    return [
+        f"unsupported size at /cases/{i}/arms/{n}/draws: more than {limit} draws in one arm"
+        for i, c in enumerate(r.cases)
+        for n in _ARMS
+        if len(getattr(c.arms, n).draws) > limit
+    ]
 
 
 def _compute(r: Receipt) -> Breakdown:
@@ -383,6 +392,4 @@ def _unavailable(*reasons: str) -> Breakdown:
 
 
 def _canonical_size(r: Receipt) -> int:
-    from driftproof.receipt import canonical_bytes
-
     return len(canonical_bytes(r.to_json_dict()))

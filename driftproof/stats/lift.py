@@ -12,9 +12,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.band import arm_band, mean_delta
+from driftproof.stats.band import arm_band, band_source_of, case_bands, mean_delta
 from driftproof.stats.moments import mean_of
-from driftproof.stats.reading import band_source_of, case_bands, lift_refusal
+from driftproof.stats.reading import lift_refusal
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt

@@ -102,7 +102,7 @@ def sign_test_p(up: int, down: int) -> float:
     for i in range(min(up, down) + 1):
         tail += term
         term = term * (n - i) // (i + 1)
-    return min(1.0, 2 * tail / 2**n)
+    return min(1.0, 2 * tail / (1 << n))
 
 
 def _subset_means(values: list[float]) -> list[float]:

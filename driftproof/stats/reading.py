@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.band import Band, BandSource, arm_band
+from driftproof.stats.band import band_source_of, case_bands, judge_scale
 from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
 from driftproof.stats.unmeasured import NOT_MEASURED, lost_or_undrawn, not_measured
@@ -192,33 +192,6 @@ def verdict_refusal(r: Receipt) -> str | None:
     """Why ``r`` gets no verdict in plain words, or ``None``: :func:`no_verdict`'s reason."""
     refused = no_verdict(r)
     return refused.reason if refused is not None else None
-
-
-def band_source_of(r: Receipt) -> BandSource:
-    """The receipt's band source: as recorded, else inferred (method, "Where a band comes from").
-
-    A receipt that records none reads ``legacy`` when every arm of every case holds at most
-    one draw (one generation, judged several times), else ``generation``.
-    """
-    if r.band_source is not None:
-        return r.band_source
-    arms = [a for c in r.cases for a in (c.arms.with_skill, c.arms.baseline)]
-    return "legacy" if arms and all(len(a.draws) <= 1 for a in arms) else "generation"
-
-
-def judge_scale(r: Receipt) -> tuple[float, float] | None:
-    """The judge scale ``(worst, best)``, or ``None`` when no judge is recorded."""
-    if r.judge is None:
-        return None
-    return (r.judge.scale.worst, r.judge.scale.best)
-
-
-def case_bands(r: Receipt, band_source: BandSource | None = None) -> list[tuple[str, Band, Band]]:
-    """``(case id, with-skill band, baseline band)`` for each case, in receipt order."""
-    src = band_source or band_source_of(r)
-    return [
-        (c.id, arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)) for c in r.cases
-    ]
 
 
 def receipt_reading(r: Receipt) -> Reading:

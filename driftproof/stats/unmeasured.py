@@ -20,12 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.band import arm_band
+from driftproof.stats.band import BandSource, arm_band
 from driftproof.wording import NOT_MEASURED
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
-    from driftproof.stats.band import BandSource
 
 __all__ = [
     "NOT_MEASURED",

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from driftproof.stats import lost_draws, underpowered
 from driftproof.stats._rule import separation_verdict
 from driftproof.stats.band import Band, mean_delta
 from driftproof.stats.codes import VerdictCode
+from driftproof.stats.lost_draws import keeps_verdict, lost_detail
+from driftproof.stats.underpowered import draws_needed, reaches_floor, resolution, se_diff
 from driftproof.wording import BELOW_EFFECT_FLOOR, NO_SEPARATION
 
 __all__ = ["VERDICTS", "CaseVerdict", "VerdictCode", "case_verdict", "verdict_words"]
@@ -84,7 +85,7 @@ class CaseVerdict:
         """Unpaired ``sqrt(sd_A²/n_A + sd_B²/n_B)`` (D-5); ``None`` when a side has no spread."""
         if self.a.sd is None or self.b.sd is None:
             return None
-        return underpowered.se_diff(self.a.sd, self.a.n, self.b.sd, self.b.n)
+        return se_diff(self.a.sd, self.a.n, self.b.sd, self.b.n)
 
     @property
     def power_metric(self) -> float | None:
@@ -114,7 +115,7 @@ def case_verdict(
     Returns:
         A :class:`CaseVerdict`. Never raises for bands built by :mod:`driftproof.stats.band`.
     """
-    detail = lost_draws.lost_detail(a, b, a_label, b_label)
+    detail = lost_detail(a, b, a_label, b_label)
     delta = mean_delta(a, b)
     if a.sd is None or b.sd is None or delta is None:
         # One measured draw gives no spread: the arm is underpowered, and no draw count can
@@ -123,39 +124,15 @@ def case_verdict(
             case_id, VerdictCode.UNDERPOWERED, a, b, delta, False, None, True, None, False, detail
         )
     sum_sd = a.sd + b.sd
-    res = underpowered.resolution(a.sd, a.n, b.sd, b.n)
-    needed, none_reaches = underpowered.draws_needed(a.sd, b.sd)
+    res = resolution(a.sd, a.n, b.sd, b.n)
+    needed, none_reaches = draws_needed(a.sd, b.sd)
     called = separation_verdict(delta, sum_sd)
     if called is not None:
-        if not lost_draws.keeps_verdict(a, b, scale):
+        if not keeps_verdict(a, b, scale):
             called = VerdictCode.INCONCLUSIVE
         return CaseVerdict(
             case_id, called, a, b, delta, True, res, False, needed, none_reaches, detail
         )
-    if underpowered.reaches_floor(res):
-        return CaseVerdict(
-            case_id,
-            VerdictCode.UNDERPOWERED,
-            a,
-            b,
-            delta,
-            False,
-            res,
-            True,
-            needed,
-            none_reaches,
-            detail,
-        )
-    return CaseVerdict(
-        case_id,
-        VerdictCode.NO_SEPARATION,
-        a,
-        b,
-        delta,
-        False,
-        res,
-        False,
-        needed,
-        none_reaches,
-        detail,
-    )
+    under = reaches_floor(res)
+    code = VerdictCode.UNDERPOWERED if under else VerdictCode.NO_SEPARATION
+    return CaseVerdict(case_id, code, a, b, delta, False, res, under, needed, none_reaches, detail)
