@@ -414,8 +414,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     from driftproof.errors import DriftproofError
     from driftproof.pages.comparison import compare_receipts
+    from driftproof.pages.words import aa_line
     from driftproof.receipt import read_receipt
-    from driftproof.render.aa import aa_line
     from driftproof.stats.aa import aa_reading
 
     p = argparse.ArgumentParser(

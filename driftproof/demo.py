@@ -156,9 +156,9 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
     """
     from driftproof.cli.plan import to_text as plan_text
     from driftproof.pages.comparison import compare_receipts
-    from driftproof.pages.comparison_report import to_text
     from driftproof.pages.plan import plan_receipt
     from driftproof.receipt import read_receipt, sha256_text
+    from driftproof.render.comparison import comparison_text as to_text
     from driftproof.run.engine import RunConfig, arm_systems, run_suite
     from driftproof.run.providers.simulated import SimulatedProvider
     from driftproof.run.suite import load_suite

@@ -9,11 +9,14 @@ aggregates-only import gets no verdict, and the comparison names why (method,
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from driftproof.pages.words import paired_line
 from driftproof.stats import (
+    Band,
     CaseVerdict,
     Status,
     VerdictCode,
@@ -31,6 +34,7 @@ from driftproof.stats.paired import PairedTest, paired_test
 from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import (
     BAND_SOURCE_LEGEND,
+    NO_DRAW_COUNT_REACHES,
     NO_SEPARATION,
     NOT_ENOUGH_DRAWS,
     NOT_LIKE_FOR_LIKE,
@@ -39,7 +43,23 @@ from driftproof.wording import (
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = ["SUMMARY_ORDER", "Comparison", "compare_receipts", "verdict_words"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_NO_REGRESSION",
+    "EXIT_REGRESSED",
+    "SUMMARY_ORDER",
+    "Comparison",
+    "compare_receipts",
+    "exit_status",
+    "lift_line",
+    "paired_context",
+    "report_rows",
+    "verdict_words",
+]
+
+#: ``driftproof diff`` exit statuses: no case regressed / a case regressed / bad input or no
+#: verdict.
+EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
 
 #: Verdicts in the order the summary line counts them; "below effect floor" apart from
 #: no separation.
@@ -250,3 +270,89 @@ def _summary(rows: tuple[CaseVerdict, ...]) -> str:
     return f"{len(rows)} {noun}: " + ", ".join(
         f"{counts[k]} {verdict_words(k)}" for k in SUMMARY_ORDER
     )
+
+
+def exit_status(c: Comparison) -> int:
+    """The exit status a CI job reads: 2 when a side gets no verdict, 1 when a case regressed,
+    else 0."""
+    if c.refusals:
+        return EXIT_BAD_INPUT
+    return EXIT_REGRESSED if c.regressed else EXIT_NO_REGRESSION
+
+
+def _band(b: Band) -> str:
+    if b.mean is None:
+        return "not measured"
+    if b.sd is None:
+        return f"{b.mean:.3f} (one draw, no spread)"
+    return f"{b.mean:.3f} ± {b.sd:.3f}"
+
+
+def _note(v: CaseVerdict) -> str:
+    if v.verdict == VerdictCode.INCONCLUSIVE:
+        return v.lost_detail or ""
+    if v.verdict == VerdictCode.UNDERPOWERED:
+        if v.no_draw_count:
+            return NO_DRAW_COUNT_REACHES
+        if v.draws_needed is not None:
+            return f"{v.draws_needed} draws per arm needed"
+        return (
+            "an arm has no measured draw"
+            if min(v.a.n, v.b.n) == 0
+            else "an arm has a single measured draw"
+        )
+    return ""
+
+
+def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
+    """Header and one row of strings per case; measured/drawn counts appear when any case lost
+    draws.
+
+    When a side gets no verdict, the rows are the context rows (each case's two bands), with
+    "no verdict" in the verdict column and the measured/drawn counts always shown (issue 16).
+    """
+    src_a, src_b = (s or "unknown" for s in c.band_sources)
+    header = ["case", f"{c.a_name} ({src_a})", f"{c.b_name} ({src_b})", "Δ", "verdict"]
+    unjudged = bool(c.refusals)
+    counts = bool(c.lost_cases) or unjudged
+    if counts:
+        header += [f"{c.a_name} measured/drawn", f"{c.b_name} measured/drawn"]
+    header.append("note")
+    rows = []
+    for v in c.context_rows if unjudged else c.rows:
+        delta = f"{v.delta:+.3f}" if v.delta is not None and math.isfinite(v.delta) else "n/a"
+        row = [
+            v.case_id,
+            _band(v.a),
+            _band(v.b),
+            delta,
+            "no verdict" if unjudged else verdict_words(v.verdict),
+        ]
+        if counts:
+            row += [f"{v.a.drawn - v.a.lost}/{v.a.drawn}", f"{v.b.drawn - v.b.lost}/{v.b.drawn}"]
+        row.append((v.lost_detail or "") if unjudged else _note(v))
+        rows.append(row)
+    return header, rows
+
+
+def lift_line(c: Comparison) -> str | None:
+    """Both suite lifts over the same cases, as context (never a verdict); ``None`` without
+    lifts."""
+    lf = c.lifts
+    if lf is None or not lf.cases:
+        return None
+    fa = f"{lf.a:+.3f}" if lf.a is not None else "n/a"
+    fb = f"{lf.b:+.3f}" if lf.b is not None else "n/a"
+    return (
+        f"Lift (with skill − baseline), context: {c.a_name} {fa}, {c.b_name} {fb}, "
+        f"{lf.words(c.a_name, c.b_name)}."
+    )
+
+
+def paired_context(c: Comparison) -> str | None:
+    """The exact paired test over the compared cases, as context (never a verdict); ``None``
+    when no case was compared or a side is refused."""
+    if c.paired is None:
+        return None
+    words = paired_line(c.paired, "with-skill mean", "the mean change")
+    return f"Exact paired test over cases, context (never a verdict): {words}."

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from driftproof.pages import sheet_model as view_model
-from driftproof.pages.sheet_caveman import fidelity_view, usage_view
 from driftproof.pages.sheet_facts import (
     context_view,
     headline,
@@ -33,30 +31,40 @@ from driftproof.pages.sheet_facts import (
     quality_fact,
     reading_facts,
 )
-from driftproof.pages.sheet_model import *  # noqa: F403 (the page model, re-exported whole)
 from driftproof.pages.sheet_model import (
-    ARM_WORDS,
     BREAKDOWN_NOTE,
-    VERDICT_WORDS,
+    ArmSummary,
     BreakdownRow,
     BreakdownView,
+    CaseRow,
+    FidelityView,
     LostDraw,
     Sheet,
+    SourceFigureRow,
+    UsageView,
+)
+from driftproof.pages.sheet_tables import arm_summaries, case_rows
+from driftproof.pages.source import (
+    fidelity_view,
+    source_figures,
+    source_origin,
+    source_report_facts,
+    source_report_rows,
+    usage_view,
+)
+from driftproof.pages.words import (
+    ARM_NOT_RECORDED,
+    ARM_WORDS,
+    VERDICT_WORDS,
+    Fact,
+    aa_line,
     anchor_for,
     arms_of,
     fmt,
     has_bands,
     mean_spread,
 )
-from driftproof.pages.sheet_source import source_report_facts, source_report_rows
-from driftproof.pages.sheet_tables import (
-    arm_summaries,
-    case_rows,
-    source_figures,
-    source_origin,
-)
 from driftproof.receipt import Receipt
-from driftproof.render.aa import aa_line
 from driftproof.stats import (
     band_source_of,
     lift_refusal,
@@ -67,19 +75,31 @@ from driftproof.stats import (
 )
 from driftproof.stats.aa import aa_reading
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
-from driftproof.stats.lift import control_lift
+from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.wording import BAND_SOURCE_LEGEND
 
-__all__ = ["breakdown_view", "lift_coverage", "receipt_breakdown", "sheet"]
-__all__ += view_model.__all__  # the page model, importable from here too
+__all__ = [
+    "ARM_NOT_RECORDED",
+    "ArmSummary",
+    "BreakdownRow",
+    "BreakdownView",
+    "CaseRow",
+    "Fact",
+    "FidelityView",
+    "Sheet",
+    "SourceFigureRow",
+    "UsageView",
+    "breakdown_view",
+    "fmt",
+    "lift_coverage",
+    "receipt_breakdown",
+    "sheet",
+]
 
 
 def lift_coverage(r: Receipt) -> str:
-    """ " (over N of M cases …)" when the suite lift covers fewer cases than the receipt has,
-    else ""."""
-    from driftproof.stats.lift import lift_case_ids
-
+    """`` (over N of M cases …)`` when the suite lift leaves cases of ``r`` out, else ``""``."""
     n, total = len(lift_case_ids(r)), len(r.cases)
     if n >= total:
         return ""
@@ -281,11 +301,11 @@ def _control_delta(r: Receipt) -> str | None:
     )
 
 
-def _quality(r: Receipt, margin: float | None) -> tuple[view_model.Fact, ...]:
+def _quality(r: Receipt, margin: float | None) -> tuple[Fact, ...]:
     """The reading at a margin, when one is declared (issue 37, item 5), and what an A/A
     calibration says about noise (item 4)."""
     fact = quality_fact(quality_at_margin(r, margin))
-    out: tuple[view_model.Fact, ...] = (fact,) if fact is not None else ()
+    out: tuple[Fact, ...] = (fact,) if fact is not None else ()
     if r.run.aa:
-        out += (view_model.Fact("A/A calibration", aa_line("(this receipt)", aa_reading(r))),)
+        out += (Fact("A/A calibration", aa_line("(this receipt)", aa_reading(r))),)
     return out

@@ -4,18 +4,18 @@ apart from every figure about the skill (method, "What grading cost"), the headl
 
 from __future__ import annotations
 
-from driftproof.pages.sheet_model import (
+from driftproof.pages.sheet_model import ContextView
+from driftproof.pages.source import source_figures
+from driftproof.pages.words import (
     ARM_WORDS,
     UNKNOWN,
-    ContextView,
     Fact,
     arms_of,
     fmt,
     has_bands,
+    paired_line,
 )
-from driftproof.pages.sheet_tables import source_figures
 from driftproof.receipt import Receipt
-from driftproof.render.paired import paired_line
 from driftproof.stats import (
     Reading,
     band_source_of,

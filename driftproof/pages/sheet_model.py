@@ -1,65 +1,33 @@
-"""The receipt sheet's page model: plain dataclasses whose every value is a printable string,
-the words the sheet uses, and the formatting of a number or a band (:mod:`driftproof.pages.sheet`
-builds it; :mod:`driftproof.render.sheet` and the site print it).
+"""The receipt sheet's page model: frozen dataclasses whose every value is a printable string.
 
-Numbers on the judge scale are printed with three decimals; unknown stays unknown
-("not recorded", D-13).
+:mod:`driftproof.pages.sheet` builds it; :mod:`driftproof.render.sheet` and the site print it.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 
-from driftproof._anchor import slug
-from driftproof.receipt import Receipt
-from driftproof.stats.band import Band
-from driftproof.wording import NO_SEPARATION
+from driftproof.pages.words import Fact
 
 __all__ = [
-    "ARM_NOT_RECORDED",
-    "ARM_WORDS",
-    "ArmSummary",
     "BREAKDOWN_NOTE",
+    "ArmSummary",
     "BreakdownRow",
     "BreakdownView",
     "CaseRow",
     "ContextView",
-    "Fact",
     "FidelityView",
     "LostDraw",
     "Sheet",
     "SourceFigureRow",
-    "UNKNOWN",
     "UsageView",
-    "VERDICT_WORDS",
-    "anchor_for",
-    "arms_of",
-    "band_text",
-    "fmt",
-    "has_bands",
-    "mean_spread",
 ]
 
-UNKNOWN = "not recorded"
-#: What a case row shows for an arm the source did not record (``recorded: false``, v0.15).
-ARM_NOT_RECORDED = "arm not recorded"
 #: The method's words on what the breakdown claims ("Lift by case").
 BREAKDOWN_NOTE = (
     "It describes the recorded scores at this sample size. It predicts neither future answers "
     "nor a causal mechanism."
 )
-VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
-ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
-
-
-@dataclass(frozen=True)
-class Fact:
-    """A labelled value of the sheet."""
-
-    label: str
-    value: str
 
 
 @dataclass(frozen=True)
@@ -239,60 +207,3 @@ class Sheet:
     """For a caveman import with Claude's own counts: caveman's usage table (seed 004)."""
     fidelity: FidelityView | None = None
     """For a caveman fidelity import: the pass rates and failed checks (seed 004)."""
-
-
-def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
-    """Fixed-point text of ``x``, or ``–`` when unknown (D-13). ``-0.000`` prints as ``0.000``."""
-    if x is None or not math.isfinite(x):
-        return "–"
-    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-    return f"{0:.{digits}f}" if _ZERO.fullmatch(text) else text
-
-
-#: Fixed-point text of a zero, signed or not (``-0.000``, ``+0.000``, ``0``).
-_ZERO = re.compile(r"[+-]?0(\.0*)?")
-
-
-def anchor_for(case_id: str) -> str:
-    """The element id of a case row, ``case-<id>`` with unsafe characters as ``-``."""
-    return "case-" + slug(case_id)
-
-
-def has_bands(r: Receipt) -> bool:
-    """Whether any draw holds a judged score: only then does a band source mean anything."""
-    return (
-        not r.is_aggregates_only
-        and r.judge is not None
-        and any(
-            d.score is not None
-            for c in r.cases
-            for n in arms_of(r)
-            for d in getattr(c.arms, n).draws
-        )
-    )
-
-
-def arms_of(r: Receipt) -> tuple[str, ...]:
-    return (
-        ("with_skill", "baseline", "control")
-        if r.arms.control is not None
-        else ("with_skill", "baseline")
-    )
-
-
-def band_text(b: Band) -> str:
-    """``mean ± sd (n = k)``, ``mean (n = 1)`` with no spread, ``–`` when nothing was measured."""
-    if b.mean is None:
-        return "–"
-    lost = f", {b.lost} lost" if b.lost else ""
-    return (
-        f"{fmt(b.mean)} ± {fmt(b.sd)} (n = {b.n}{lost})"
-        if b.sd is not None
-        else f"{fmt(b.mean)} (n = {b.n}{lost})"
-    )
-
-
-def mean_spread(mean: float | None, spread: float | None) -> str:
-    if mean is None:
-        return "–"
-    return f"{fmt(mean)} ± {fmt(spread)}" if spread is not None else f"{fmt(mean)} (no spread)"

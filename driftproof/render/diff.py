@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 
 from driftproof.pages.sheet import BreakdownView
-from driftproof.render.aa import aa_line
+from driftproof.pages.words import aa_line
 from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.sheet import Format, breakdown_document
 from driftproof.stats.aa import AAReading

@@ -24,8 +24,7 @@ from driftproof.pages.sheet import (
     SourceFigureRow,
     UsageView,
 )
-from driftproof.pages.sheet_caveman import USAGE_TITLE
-from driftproof.pages.sheet_source import SOURCE_HEAD, SOURCE_TITLE
+from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.render.escape import md_text, terminal_safe
 from driftproof.render.layout import md_facts, md_table, text_facts, text_table
 

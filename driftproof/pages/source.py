@@ -1,31 +1,195 @@
-"""The sheet's two tables of a caveman import, laid out as caveman's own scripts print them
-(seed 004; D-15, D-16): ``measure.py``'s usage table (Claude's own counts against the terse
-control) and ``score_fidelity.py``'s pass rates (per arm, per category, then every failed
-check). The figures come from :mod:`driftproof.stats.savings` and
-:mod:`driftproof.stats.fidelity`; this module only words them. Neither is a verdict.
+"""What an imported receipt's source printed or reported itself, as the sheet shows it (D-15).
+
+Three kinds, none a band, lift or verdict of this receipt: the figures an aggregates-only
+source printed (method, "Figures a source printed give no verdict") with where they were read;
+the source's own report (every figure as it gave it, its decision, stages and evaluated
+revision); and, for a caveman import, the two tables caveman's scripts print (seed 004, D-16):
+``measure.py``'s usage table (Claude's own counts against the terse control) and
+``score_fidelity.py``'s pass rates (per arm, per category, then every failed check). The figures
+come from :mod:`driftproof.stats.savings` and :mod:`driftproof.stats.fidelity`.
 """
 
 from __future__ import annotations
 
-from driftproof.pages.sheet_model import ARM_WORDS, UNKNOWN, Fact, FidelityView, UsageView, arms_of
+import json
+from typing import Any
+
+from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
+from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of
 from driftproof.receipt import Receipt
+from driftproof.receipt._model_source import SourceFigure
 from driftproof.stats.fidelity import CATEGORIES, JUDGED_FACT, check_tally, fact_tally
 from driftproof.stats.savings import percent, usage_vs_control
+from driftproof.wording import CAVEMAN_TOOL
 
 __all__ = [
+    "SOURCE_HEAD",
+    "SOURCE_TITLE",
     "USAGE_TITLE",
-    "CAVEMAN_TOOL",
-    "FidelityView",
-    "UsageView",
     "fidelity_view",
+    "printed_value",
+    "source_figures",
+    "source_origin",
+    "source_report_facts",
+    "source_report_rows",
     "usage_view",
 ]
 
+
+def printed_value(fig: Any) -> str | None:
+    """A source figure (``{"printed", "value", "unit"}``) as its source printed it.
+
+    Returns:
+        The printed text, else the value as JSON; ``None`` when the figure has neither.
+    """
+    if not isinstance(fig, dict):
+        return None
+    if fig.get("printed"):
+        return str(fig["printed"])
+    return None if fig.get("value") is None else json.dumps(fig["value"])
+
+
+def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
+    """An aggregates-only receipt's figures exactly as its source printed them (method, "Figures
+    a source printed give no verdict"): the same cells as the site's table."""
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+        return ()
+    return tuple(
+        SourceFigureRow(
+            dimension=str(x.get("dimension")),
+            agent=str(x.get("agent")),
+            score=str(x["printed"]) if x.get("printed") else (printed_value(x.get("score")) or "–"),
+            uplift=printed_value(x.get("uplift")) or "–",
+            count="–" if x.get("num") is None else str(x.get("num")),
+            note=str(x.get("note") or ""),
+        )
+        for x in sf["rows"]
+        if isinstance(x, dict)
+    )
+
+
+def source_origin(r: Receipt) -> tuple[Fact, ...]:
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict):
+        return ()
+    facts = [
+        Fact("repository", str(sf.get("repository") or UNKNOWN)),
+        Fact("commit", str(sf.get("commit") or UNKNOWN)),
+    ]
+    units = []
+    for what in ("score", "uplift"):
+        found = sorted(
+            {
+                str(x[what]["unit"])
+                for x in sf.get("rows") or []
+                if isinstance(x, dict) and isinstance(x.get(what), dict) and x[what].get("unit")
+            }
+        )
+        units.append(
+            f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source"
+        )
+    facts.append(Fact("units, as the source states them", "; ".join(units)))
+    for f in sf.get("files") or []:
+        if isinstance(f, dict):
+            facts.append(
+                Fact("file", f"{f.get('path')} (git blob {f.get('git_blob_sha1') or UNKNOWN})")
+            )
+    return tuple(facts)
+
+
+#: Heading of the section, and of its table's columns.
+SOURCE_TITLE = "The source's own figures and decision"
+SOURCE_HEAD = ("figure", "case", "arm", "as the source gave it", "interval", "how it was made")
+
+_ARMS = {**ARM_WORDS, "lift": "difference", "other": "another arm"}
+_UNITS = {"percent": "%", "points": " points", "count": "", "fraction": "", "scale": ""}
+
+
+def _value(f: SourceFigure) -> str:
+    if f.printed:
+        return f.printed
+    if f.value is None:
+        return UNKNOWN
+    return f"{_number(f.value)}{_UNITS.get(f.unit or '', '')}"
+
+
+def _number(x: float) -> str:
+    """``x`` in full (never rounded here): ``1`` for a whole number, else its shortest repr."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def _how(f: SourceFigure) -> str:
+    parts = []
+    if f.reducer:
+        parts.append(f"reduced by {f.reducer}")
+    if f.rounded:
+        parts.append("printed rounded")
+    if f.unit == "scale":
+        parts.append("on the source's own scale")
+    return "; ".join(parts)
+
+
+def source_report_rows(r: Receipt) -> tuple[tuple[str, ...], ...]:
+    """One row per figure of the source's report, in its order; ``()`` without one."""
+    sr = r.source_report
+    if sr is None:
+        return ()
+    rows = []
+    for f in sr.figures:
+        interval = ""
+        if f.lower is not None or f.upper is not None:
+            lo = UNKNOWN if f.lower is None else _number(f.lower)
+            hi = UNKNOWN if f.upper is None else _number(f.upper)
+            interval = f"{lo} to {hi}" + (f" ({f.level:.0%})" if f.level is not None else "")
+        arm = _ARMS.get(f.arm or "", "whole run")
+        rows.append((f.label, f.case or "whole run", arm, _value(f), interval, _how(f)))
+    return tuple(rows)
+
+
+def source_report_facts(r: Receipt) -> tuple[Fact, ...]:
+    """The source's decision (in its words, with its test and p value), its stages with their
+    status (a stage not run kept apart from a fail), its reducers and the revision it evaluated."""
+    sr = r.source_report
+    if sr is None:
+        return ()
+    facts = []
+    if sr.decision is not None:
+        d = sr.decision
+        extra = [
+            x
+            for x in (
+                None if d.test is None else d.test,
+                None if d.p_value is None else f"p = {_number(d.p_value)}",
+                None
+                if d.significant is None
+                else ("significant" if d.significant else "not significant"),
+            )
+            if x
+        ]
+        facts.append(
+            Fact(
+                "the source's decision (not this receipt's verdict)",
+                d.printed + (f" ({'; '.join(extra)})" if extra else ""),
+            )
+        )
+    for s in sr.stages or ():
+        words = "did not run" if s.status == "not_run" else s.printed
+        facts.append(Fact(s.name + (f" ({s.title})" if s.title else ""), words))
+    if sr.reducers:
+        facts.append(Fact("the source's epoch reducers", ", ".join(sr.reducers)))
+    for label, value in (
+        ("evaluated source", sr.source_repository),
+        ("evaluated revision", sr.source_revision),
+        ("evaluator digest", sr.evaluator_digest),
+    ):
+        if value is not None:
+            facts.append(Fact(label, value))
+    return tuple(facts)
+
+
 #: The usage table's title, as the sheet and the CLI head it.
 USAGE_TITLE = "Claude-reported usage, against the terse control (as caveman's measure.py)"
-
-#: ``provenance.tool`` of a caveman import.
-CAVEMAN_TOOL = "caveman-evals"
 USAGE_HEAD = (
     "Skill",
     "Output reduction, median",
