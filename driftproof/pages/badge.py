@@ -194,9 +194,11 @@ def format_lift(lift: float | None) -> str:
 def endpoint_json(
     receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
 ) -> dict[str, Any]:
-    """The shields.io endpoint document: exactly ``schemaVersion`` (1), ``label``, ``message``,
-    ``color`` (SITE-NOTES 4.1; D-7). ``reading``: :func:`badge_reading` of ``receipt``, when
-    the caller has it already (read otherwise)."""
+    """The shields.io endpoint document (D-7).
+
+    Exactly ``schemaVersion`` (1), ``label``, ``message`` and ``color`` (SITE-NOTES 4.1).
+    ``reading``: :func:`badge_reading` of ``receipt`` when the caller has it (read otherwise).
+    """
     b = reading if reading is not None else badge_reading(receipt)
     return {"schemaVersion": 1, "label": label, "message": b.message, "color": b.color}
 
@@ -260,8 +262,9 @@ def details_json(
 
 
 def workflow_outputs(receipt: Receipt) -> dict[str, str]:
-    """Outputs for ``$GITHUB_OUTPUT``: ``reading``, ``message``, ``color``, ``lift``,
-    ``value-per-1k``, ``draws-needed``.
+    """Outputs for ``$GITHUB_OUTPUT``.
+
+    Keys: ``reading``, ``message``, ``color``, ``lift``, ``value-per-1k``, ``draws-needed``.
 
     ``lift`` and ``value-per-1k`` are ``n/a`` for a smoke run (method, "the badge writes it as
     n/a in its workflow output") and wherever the receipt has no lift.
@@ -287,8 +290,9 @@ def json_bytes(doc: Mapping[str, Any]) -> bytes:
 def site_badge_files(
     receipts: Mapping[str, Receipt], readings: Mapping[str, BadgeReading] | None = None
 ) -> dict[str, bytes]:
-    """The site's badge files for each receipt name: ``badge/<name>.json`` (endpoint),
-    ``badge/<name>.details.json`` and ``badge/<name>.svg``. Paths are relative to the site root.
+    """The site's badge files for each receipt name, by path relative to the site root.
+
+    ``badge/<name>.json`` (endpoint), ``badge/<name>.details.json`` and ``badge/<name>.svg``.
 
     Each receipt is read once (:func:`badge_reading`) for its three files, or not at all when
     ``readings`` (by name) holds its reading already (issue 19: the site build reads each

@@ -273,8 +273,7 @@ def _summary(rows: tuple[CaseVerdict, ...]) -> str:
 
 
 def exit_status(c: Comparison) -> int:
-    """The exit status a CI job reads: 2 when a side gets no verdict, 1 when a case regressed,
-    else 0."""
+    """The exit status for CI: 2 when a side gets no verdict, 1 when a case regressed, else 0."""
     if c.refusals:
         return EXIT_BAD_INPUT
     return EXIT_REGRESSED if c.regressed else EXIT_NO_REGRESSION
@@ -305,8 +304,9 @@ def _note(v: CaseVerdict) -> str:
 
 
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
-    """Header and one row of strings per case; measured/drawn counts appear when any case lost
-    draws.
+    """Header and one row of strings per case, as the CLI and the site show them.
+
+    Measured/drawn counts appear when any case lost draws.
 
     When a side gets no verdict, the rows are the context rows (each case's two bands), with
     "no verdict" in the verdict column and the measured/drawn counts always shown (issue 16).
@@ -336,8 +336,7 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
 
 
 def lift_line(c: Comparison) -> str | None:
-    """Both suite lifts over the same cases, as context (never a verdict); ``None`` without
-    lifts."""
+    """Both suite lifts over the same cases as context, never a verdict; ``None`` without lifts."""
     lf = c.lifts
     if lf is None or not lf.cases:
         return None
@@ -350,8 +349,10 @@ def lift_line(c: Comparison) -> str | None:
 
 
 def paired_context(c: Comparison) -> str | None:
-    """The exact paired test over the compared cases, as context (never a verdict); ``None``
-    when no case was compared or a side is refused."""
+    """The exact paired test over the compared cases as context, never a verdict.
+
+    ``None`` when no case was compared or a side is refused.
+    """
     if c.paired is None:
         return None
     words = paired_line(c.paired, "with-skill mean", "the mean change")

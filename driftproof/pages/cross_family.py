@@ -1,5 +1,6 @@
-"""Reading receipts of different model families side by side (method, "Other models, and
-one grader for all"; the neutrality policy).
+"""Receipts of different model families side by side, never ranked.
+
+Method, "Other models, and one grader for all" and the neutrality policy.
 
 One grader from one model family scores every answer, so a comparison across model
 families leads with what the skill adds to each model (its lift, and per 1,000 skill

@@ -1,5 +1,6 @@
-"""The results page: every committed receipt with what it reads (issue 9; issue 15; method, "A smoke
-run gives no verdict": the results page labels a smoke run "Smoke run, no verdict").
+"""The results page: every committed receipt with what it reads.
+
+Method, "A smoke run gives no verdict": the page labels a smoke run "Smoke run, no verdict".
 
 The page leads with what was measured: receipts a runner measured, grouped by skill, with their
 reading, lift and band source. Imports, printed aggregates, smoke runs and runs that measured
@@ -266,8 +267,10 @@ def results_rows(
 
 
 def order_rows(rows: Iterable[ResultRow]) -> list[ResultRow]:
-    """Rows in the page's default order: measured receipts first, then source, skill, model and
-    receipt name (case-insensitive; issue 15)."""
+    """Rows in the page's default order.
+
+    Measured receipts first, then by source, skill, model and receipt name (case-insensitive).
+    """
     return sorted(
         rows,
         key=lambda x: (
@@ -290,8 +293,10 @@ class ResultGroup:
 
 
 def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[ResultGroup]]:
-    """(measured receipts grouped by skill, imports and smoke runs grouped by source), in row
-    order."""
+    """Measured receipts grouped by skill, and imports and smoke runs grouped by source.
+
+    Both in row order.
+    """
     measured: dict[str, list[ResultRow]] = {}
     other: dict[str, list[ResultRow]] = {}
     for r in rows:
@@ -313,15 +318,18 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
 
 
 def results_page(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> bytes:
-    """``results/index.html`` rendered with ``templates/pages/results.html`` in ``env`` (the site's
-    page environment, autoescape on); the page sits one folder below the root."""
+    """``results/index.html``, rendered with ``templates/pages/results.html`` in ``env``.
+
+    ``env`` is the site's page environment (autoescape on); the page sits one folder below the root.
+    """
     return results_page_from_rows(results_rows(receipts), env)
 
 
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
-    """:func:`results_page` from rows already made (in :func:`order_rows` order), grouped here
-    with :func:`results_groups` (issue 15); the site build keeps each receipt's row, headline
-    included, in its build cache (issue 19)."""
+    """:func:`results_page` from rows already made, in :func:`order_rows` order.
+
+    The rows are grouped here with :func:`results_groups`; the site build caches each row.
+    """
     rows = list(rows)
     measured, other = results_groups(rows)
     html = env.get_template("results.html").render(
@@ -347,7 +355,6 @@ def results_site_files(
 def rows_and_badge_files(
     receipts: Mapping[str, Receipt],
 ) -> tuple[list[ResultRow], dict[str, bytes]]:
-    """:func:`results_rows` and :func:`driftproof.pages.badge.site_badge_files` of ``receipts``,
-    each receipt read once (:func:`driftproof.pages.badge.badge_reading`) for both (issue 19)."""
+    """:func:`results_rows` and the badge files of ``receipts``, each receipt read once."""
     readings = {name: badge_reading(r) for name, r in receipts.items()}
     return results_rows(receipts, readings), site_badge_files(receipts, readings)

@@ -236,8 +236,9 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
 
 
 def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> BreakdownView:
-    """The formatted lift breakdown of ``r`` (method, "Lift by case"); the file at ``path``,
-    when given, decides the size limit by its size.
+    """The formatted lift breakdown of ``r`` (method, "Lift by case").
+
+    The file at ``path``, when given, decides the size limit by its size.
 
     Raises:
         OSError: ``path`` is given and cannot be read (stat).
@@ -302,8 +303,7 @@ def _control_delta(r: Receipt) -> str | None:
 
 
 def _quality(r: Receipt, margin: float | None) -> tuple[Fact, ...]:
-    """The reading at a margin, when one is declared (issue 37, item 5), and what an A/A
-    calibration says about noise (item 4)."""
+    """The reading at a declared margin, and what an A/A calibration says about noise."""
     fact = quality_fact(quality_at_margin(r, margin))
     out: tuple[Fact, ...] = (fact,) if fact is not None else ()
     if r.run.aa:

@@ -1,6 +1,9 @@
-"""The sheet's labelled facts: what produced the receipt, its reading (D-7), the grader's cost
-apart from every figure about the skill (method, "What grading cost"), the headline figure
-(issue 16, item 8) and, labelled apart, context beyond the method."""
+"""The sheet's labelled facts.
+
+What produced the receipt, its reading (D-7), the grader's cost apart from every figure about
+the skill (method, "What grading cost"), the headline figure and, labelled apart, context
+beyond the method.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +42,7 @@ __all__ = [
 
 
 def reading_facts(rd: Reading) -> tuple[Fact, ...]:
+    """The receipt's reading (D-7): status, sentence, why, and the draws needed when known."""
     facts = [Fact("reading", rd.status), Fact("sentence", rd.sentence), Fact("why", rd.reason)]
     if rd.draws_needed is not None:
         facts.append(Fact("draws per arm needed", str(rd.draws_needed)))
@@ -46,6 +50,7 @@ def reading_facts(rd: Reading) -> tuple[Fact, ...]:
 
 
 def provenance(r: Receipt) -> tuple[Fact, ...]:
+    """What produced the receipt: model, harness, judge, skill, suite, counts, import, seal."""
     run = r.run
     judge = (
         UNKNOWN
@@ -122,8 +127,10 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
 
 
 def _skill_reached(r: Receipt) -> str | None:
-    """Each arm's median reported input tokens, the difference with the skill against the
-    baseline, beside the skill's own size (v0.16); ``None`` when the receipt records none."""
+    """Each arm's median reported input tokens beside the skill's size; ``None`` when unrecorded.
+
+    With both arms recorded, the difference the skill makes against the baseline.
+    """
     medians = {n: getattr(r.arms, n).input_tokens_median for n in arms_of(r)}
     if all(v is None for v in medians.values()):
         return None
@@ -139,6 +146,7 @@ def _skill_reached(r: Receipt) -> str | None:
 
 
 def judge_cost(r: Receipt) -> tuple[Fact, ...]:
+    """The grader's tokens and cost, apart from every figure about the skill."""
     oh = r.economics.judge_overhead
     if oh is None:
         return (Fact("grading cost", UNKNOWN),)
@@ -184,8 +192,7 @@ def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
 
 
 def _token_saving(r: Receipt) -> str:
-    """The skill arm's output-token saving, caveman's arithmetic
-    (:mod:`driftproof.stats.savings`)."""
+    """The skill arm's output-token saving, by caveman's arithmetic."""
     try:
         (arm,) = token_savings([r])
     except ValueError as exc:
@@ -205,6 +212,7 @@ def _token_saving(r: Receipt) -> str:
 
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:
+    """Context beyond the method: the paired interval, the spread split, the exact paired test."""
     iv = lift_interval(b) if b.available else None
     single = lift_refusal(r)
     if single is not None:

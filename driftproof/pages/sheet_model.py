@@ -90,8 +90,7 @@ class BreakdownView:
 
 @dataclass(frozen=True)
 class ContextView:
-    """Context beyond the method, labelled so: the paired interval, the spread split and the
-    exact paired test over cases (issue 37, item 3)."""
+    """Context beyond the method: the paired interval, the spread split, the exact paired test."""
 
     label: str
     interval: str
@@ -135,9 +134,11 @@ class SourceFigureRow:
 
 @dataclass(frozen=True)
 class UsageView:
-    """measure.py's usage table: one row for the receipt's skill arm (``rows`` empty and
-    ``unavailable`` set when the receipt cannot give it), the cost each arm's calls reported,
-    and caveman's note under the table."""
+    """caveman's ``measure.py`` usage table, its cost lines and its note.
+
+    One row for the receipt's skill arm; ``rows`` is empty and ``unavailable`` set when the
+    receipt cannot give it.
+    """
 
     head: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
@@ -148,9 +149,11 @@ class UsageView:
 
 @dataclass(frozen=True)
 class FidelityView:
-    """score_fidelity.py's report: passed / answered and the rate per arm, the same per
-    category (none for a judged snapshot), then every failed check as ``<arm> · <case>:
-    <failures>``; ``title`` heads it."""
+    """caveman's ``score_fidelity.py`` report, headed by ``title``.
+
+    Passed / answered and the rate per arm, the same per category (none for a judged snapshot),
+    then every failed check as ``<arm> · <case>: <failures>``.
+    """
 
     summary: tuple[Fact, ...]
     arm_head: tuple[str, ...]

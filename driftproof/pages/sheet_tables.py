@@ -34,6 +34,7 @@ __all__ = ["arm_summaries", "case_rows"]
 
 
 def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
+    """One row per case; ``verdicts`` maps a case id to its verdict code."""
     src = band_source_of(r)
     missing = set(unrecorded_arms(r))
 
@@ -88,6 +89,7 @@ _KIND_WORDS = {
 
 
 def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
+    """One summary per arm of ``r``; an arm the source did not record says so."""
     missing = set(unrecorded_arms(r))
     out = []
     for n in arms_of(r):

@@ -50,8 +50,10 @@ def printed_value(fig: Any) -> str | None:
 
 
 def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
-    """An aggregates-only receipt's figures exactly as its source printed them (method, "Figures
-    a source printed give no verdict"): the same cells as the site's table."""
+    """An aggregates-only receipt's figures exactly as its source printed them.
+
+    Method, "Figures a source printed give no verdict": the same cells as the site's table.
+    """
     sf = r.source_figures
     if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
         return ()
@@ -70,6 +72,7 @@ def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
 
 
 def source_origin(r: Receipt) -> tuple[Fact, ...]:
+    """Where an aggregates-only receipt's figures were read: repository, commit, units, files."""
     sf = r.source_figures
     if not r.is_aggregates_only or not isinstance(sf, dict):
         return ()
@@ -148,8 +151,11 @@ def source_report_rows(r: Receipt) -> tuple[tuple[str, ...], ...]:
 
 
 def source_report_facts(r: Receipt) -> tuple[Fact, ...]:
-    """The source's decision (in its words, with its test and p value), its stages with their
-    status (a stage not run kept apart from a fail), its reducers and the revision it evaluated."""
+    """The source's decision, stages, reducers and evaluated revision, as facts.
+
+    The decision in its words with its test and p value; each stage with its status (a stage
+    not run kept apart from a fail).
+    """
     sr = r.source_report
     if sr is None:
         return ()
@@ -218,8 +224,7 @@ def _label(r: Receipt, name: str) -> str:
 
 
 def usage_view(r: Receipt) -> UsageView | None:
-    """The usage table of a caveman import with Claude's own counts; ``None`` for any other
-    receipt (no draw counted by the provider)."""
+    """The usage table of a caveman import with Claude's own counts, else ``None``."""
     if not _is_caveman(r) or not any(
         d.tokens is not None and d.tokens.counted_by == "provider"
         for c in r.cases
@@ -256,8 +261,7 @@ def usage_view(r: Receipt) -> UsageView | None:
 
 
 def fidelity_view(r: Receipt) -> FidelityView | None:
-    """score_fidelity.py's report of a caveman fidelity import (a receipt whose draws carry
-    checks); ``None`` for any other receipt."""
+    """The ``score_fidelity.py`` report of a caveman fidelity import, else ``None``."""
     checks = [
         k for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws for k in d.checks
     ]
@@ -327,9 +331,11 @@ JUDGED_NOTE = (
 
 
 def _judged_view(r: Receipt) -> FidelityView:
-    """The report of a judged fidelity import: facts passed / judged and the rate per arm, the
-    mean of the source's per-prompt fidelity, then every failed fact; an arm the snapshot does
-    not hold reads "not recorded" (D-13)."""
+    """The report of a judged fidelity import.
+
+    Facts passed / judged and the rate per arm, the mean of the source's per-prompt fidelity,
+    then every failed fact; an arm the snapshot does not hold reads "not recorded" (D-13).
+    """
     order = ("baseline", "control", "with_skill")
     recorded = [n for n in order if getattr(r.arms, n) is not None and getattr(r.arms, n).recorded]
     tallies = {t.arm: t for t in fact_tally(r, tuple(recorded))}

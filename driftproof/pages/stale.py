@@ -45,8 +45,7 @@ ARMS = ("with_skill", "baseline", "control")
 
 @dataclass(frozen=True)
 class Today:
-    """What would run today. ``None`` means "not supplied": that field is not checked
-    and is reported as unknown.
+    """What would run today; ``None`` is "not supplied", reported as unknown and not checked.
 
     Attributes:
         model: the answering model id.
@@ -123,8 +122,10 @@ _VERSION_RE = re.compile(r"\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*")
 
 
 def parse_harness_version(printed: str) -> Version | None:
-    """The first version number in what a harness binary printed, e.g.
-    ``"2.1.97 (Claude Code)"`` → ``Version("2.1.97")``; ``None`` when there is none."""
+    """The first version number in what a harness binary printed; ``None`` when there is none.
+
+    ``"2.1.97 (Claude Code)"`` → ``Version("2.1.97")``.
+    """
     for m in _VERSION_RE.finditer(printed):
         try:
             return Version(m.group(0))
@@ -136,8 +137,10 @@ def parse_harness_version(printed: str) -> Version | None:
 def harness_change(
     recorded: str, today: str
 ) -> Literal["same", "patch", "minor", "major", "unknown"]:
-    """Classify the move between two printed harness versions (method: a new major or
-    minor version means running again; a patch release is an advisory)."""
+    """Classify the move between two printed harness versions.
+
+    Method: a new major or minor version means running again; a patch release is an advisory.
+    """
     a, b = parse_harness_version(recorded), parse_harness_version(today)
     if a is None or b is None:
         return "same" if recorded.strip() == today.strip() else "unknown"

@@ -1,6 +1,4 @@
-"""A :class:`~driftproof.pages.comparison.Comparison` as text and Markdown (``driftproof diff``),
-and the
-per-case rows the site's comparison table shows (the same strings the CLI prints).
+"""A :class:`~driftproof.pages.comparison.Comparison` as text, Markdown and JSON (``diff``).
 
 Pure formatting: every number comes from the core; these functions only turn it into
 strings. Case ids, file names, reasons and headlines are untrusted: text shows every
@@ -49,8 +47,10 @@ def _lines_after(c: Comparison) -> list[str]:
 
 
 def comparison_text(c: Comparison) -> str:
-    """Plain text: title, headline, summary, the per-case table, legend, lost draws, unmatched
-    cases; every line passed through :func:`~driftproof.render.escape.terminal_safe`."""
+    """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`.
+
+    Title, headline, summary, the per-case table, legend, lost draws, unmatched cases.
+    """
     lines = [f"{c.a_name} (earlier) → {c.b_name} (later)", c.headline]
     if c.refusals:
         lines += list(c.refusals)
@@ -79,8 +79,10 @@ def _text_lines(lines: list[str]) -> str:
 
 
 def comparison_markdown(c: Comparison) -> str:
-    """GitHub-flavoured Markdown: the same content as :func:`comparison_text`, untrusted text
-    escaped by :func:`~driftproof.render.escape.md_html`."""
+    """GitHub-flavoured Markdown with the content of :func:`comparison_text`.
+
+    Untrusted text is escaped by :func:`~driftproof.render.escape.md_html`.
+    """
     lines = [
         f"### {md_html(c.a_name)} (earlier) → {md_html(c.b_name)} (later)",
         "",
@@ -192,8 +194,7 @@ def _context_json(c: Comparison) -> dict[str, Any]:
 
 
 def comparison_json(c: Comparison) -> str:
-    """The comparison as JSON (sorted keys, no NaN): every field of the Comparison, each row and
-    the exit status."""
+    """The comparison as JSON (sorted keys, no NaN): its fields, each row and the exit status."""
     doc = {
         "a": c.a_name,
         "b": c.b_name,

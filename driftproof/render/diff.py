@@ -1,5 +1,8 @@
-"""``driftproof diff``'s output around the comparison: the lift breakdowns it adds after it
-(``--lift-breakdown``; method, "Lift by case") and the A/A calibration it cites (``--aa``)."""
+"""What ``driftproof diff`` adds after the comparison.
+
+The lift breakdowns (``--lift-breakdown``; method, "Lift by case") and the A/A calibration
+it cites (``--aa``).
+"""
 
 from __future__ import annotations
 
@@ -36,8 +39,7 @@ def with_breakdowns(
 
 
 def with_aa(output: str, fmt: Format, name: str, aa: AAReading) -> str:
-    """``output`` (a diff in ``fmt``) with the A/A calibration ``name`` cited after it, as
-    context beside the verdicts (issue 37, item 4).
+    """``output`` (a diff in ``fmt``) with the A/A calibration ``name`` cited after it, as context.
 
     Text: the sentence after a blank line. Markdown: the same, escaped. JSON: an ``aa`` object
     (the sentence, and the observed, expected and at-least-one figures).

@@ -1,5 +1,4 @@
-"""The statistical core: bands, the verdict rule, underpowered, lost draws, the
-receipt-wide band, lift (method, "The drift verdict rule"; D-1 to D-10, D-14).
+"""The statistical core (method, "The drift verdict rule"; D-1 to D-10, D-14).
 
 Pure functions of plain data or the loaded receipt model, returning frozen
 dataclasses; no file, network or clock access. One module per concept:

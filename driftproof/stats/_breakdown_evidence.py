@@ -1,5 +1,6 @@
-"""What cannot supply a lift breakdown (method, "Lift by case"): each check returns the
-reasons it found, each naming a JSON pointer, or an empty list.
+"""What keeps a receipt from supplying a lift breakdown (method, "Lift by case").
+
+Each check returns the reasons it found, each naming a JSON pointer, or an empty list.
 
 Private to :mod:`driftproof.stats.breakdown`, which checks the size limit first and the
 unsupported sizes last.

@@ -170,8 +170,11 @@ def measured_band(
     source: BandSource,
     generation_sd: float | None = None,
 ) -> Band:
-    """The :class:`Band` of ``measured`` scores out of ``drawn`` draws, with one reason per lost
-    draw (D-2, D-9): mean and sd from :func:`driftproof.stats.moments.mean_sd`."""
+    """The :class:`Band` of ``measured`` scores out of ``drawn`` draws (D-2, D-9).
+
+    ``lost_reasons`` holds one reason per lost draw; mean and sd come from
+    :func:`driftproof.stats.moments.mean_sd`.
+    """
     mean, sd = mean_sd(measured)
     return Band(
         mean=mean,

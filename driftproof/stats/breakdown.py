@@ -236,9 +236,11 @@ def _compute(r: Receipt) -> Breakdown:
 
 
 def _arm_figures(arm: CaseArm) -> Band:
-    """One arm as the breakdown reads it: the recorded draw scores only (judge samples are not
-    read in place of a draw score). ``n`` counts draws with a score, ``lost`` draws marked lost
-    with their reasons; a draw with neither (missing evidence) counts in ``drawn`` only."""
+    """One arm as the breakdown reads it: the recorded draw scores only.
+
+    Judge samples are not read in place of a draw score. ``n`` counts draws with a score,
+    ``lost`` draws marked lost; a draw with neither (missing evidence) counts in ``drawn`` only.
+    """
     scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
     reasons = [d.lost.reason for d in arm.draws if d.lost is not None]
     gen_sd = arm.generation.sd if arm.generation is not None else None
@@ -325,8 +327,10 @@ def _assertions_withheld(
 
 
 def _labels_withheld(r: Receipt, c: Case) -> str | None:
-    """Comparative labels need the same exact recorded grader in both arms and the run,
-    and a non-null rubric hash (method, "Lift by case")."""
+    """Why the case may carry no comparative label, or ``None`` (method, "Lift by case").
+
+    Labels need the same recorded grader in both arms and the run, and a rubric hash.
+    """
     if c.rubric_sha256 is None:
         return "no rubric hash is recorded for the case"
     if r.judge is None:

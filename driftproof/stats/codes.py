@@ -47,8 +47,10 @@ class Status(StrEnum):
 
 
 class Refusal(StrEnum):
-    """Why a receipt gets no verdict, in the order the rule asks (D-7, D-15; method, "A smoke
-    run gives no verdict"): :func:`driftproof.stats.reading.no_verdict` returns the first."""
+    """Why a receipt gets no verdict, in the order the rule asks (D-7, D-15).
+
+    :func:`driftproof.stats.reading.no_verdict` returns the first that applies.
+    """
 
     AGGREGATES_ONLY = "aggregates only"
     """The source printed figures with no per-run score (D-15)."""

@@ -1,5 +1,6 @@
-"""Pass counts of a receipt's regex checks per arm, overall and per category: caveman's
-``score_fidelity.py`` tally (seed 004, "Fidelity").
+"""Pass counts of a receipt's regex checks per arm and category (seed 004, "Fidelity").
+
+caveman's ``score_fidelity.py`` tally.
 
 A case passes for an arm when every check of its draw holds; a lost draw (a cell a partial run
 never finished) has no checks and is not answered, so it is counted neither as a pass nor as a
@@ -119,8 +120,7 @@ class ArmFacts:
 
 
 def fact_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmFacts, ...]:
-    """The judged facts of each of ``arms`` (in that order), every draw of every case read; a
-    lost draw has no checks."""
+    """The judged facts of each of ``arms``, in that order; a lost draw has no checks."""
     figures = r.source_report.figures if r.source_report is not None else []
     out = []
     for name in arms:

@@ -48,9 +48,12 @@ def mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
 
 
 def _moments(values: Sequence[float]) -> tuple[float | None, float | None, float | None]:
-    """``(mean, variance, half)`` of ``values / half / 2``: ``half`` is ``None`` (no scaling)
-    unless a sum or a square overflows, else a power of two that puts every scaled value in
-    (−1, 1). ``2·half`` itself may lie past the float range, so it is never formed."""
+    """``(mean, variance, half)`` of ``values / half / 2``.
+
+    ``half`` is ``None`` (no scaling) unless a sum or a square overflows, else a power of two
+    that puts every scaled value in (−1, 1). ``2·half`` may lie past the float range, so it is
+    never formed.
+    """
     n = len(values)
     if n == 0:
         return None, None, None

@@ -91,8 +91,10 @@ class PairedTest:
 
 
 def sign_test_p(up: int, down: int) -> float:
-    """Two-sided exact sign-test p-value: ``min(1, 2·Σ_{i ≤ min(up, down)} C(n, i) / 2ⁿ)``,
-    ``n = up + down``; 1.0 when ``n = 0``."""
+    """Two-sided exact sign-test p-value; 1.0 when ``up + down = 0``.
+
+    ``min(1, 2·Σ_{i ≤ min(up, down)} C(n, i) / 2ⁿ)`` with ``n = up + down``.
+    """
     n = up + down
     if n == 0:
         return 1.0
@@ -115,13 +117,16 @@ def _subset_means(values: list[float]) -> list[float]:
 
 
 def _random_subset_means(values: list[float]) -> tuple[list[float], int]:
-    """The means of the flipped sets of ``MC_FLIPS`` random sign flips (numpy's default
-    generator, seed ``MC_SEED``) that flip at least one case, and how many flips flipped none.
+    """Subset means of ``MC_FLIPS`` seeded random sign flips, and how many flipped no case.
+
+    Only the flips that flip at least one case give a mean (numpy's default generator, seed
+    ``MC_SEED``).
 
     Flip ``j`` flips case ``i`` when ``U[j, i] < 1/2``, ``U = default_rng(MC_SEED).random((MC_FLIPS,
     n))``, drawn row-chunk by row-chunk (about :data:`_CHUNK_CELLS` cells at a time; the same
     stream as one draw); a flipped set's sum is the sum of the values its row flips, so a flip
-    costs O(n)."""
+    costs O(n).
+    """
     rng = np.random.default_rng(MC_SEED)
     v = np.asarray(values, dtype=np.float64)
     rows = max(1, _CHUNK_CELLS // len(v))

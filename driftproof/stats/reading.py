@@ -93,8 +93,7 @@ _ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "co
 
 
 def unrecorded_arms(r: Receipt) -> tuple[str, ...]:
-    """The arms the receipt marks ``recorded: false`` (a single-arm source, v0.15), in
-    ``with_skill``, ``baseline``, ``control`` order; empty for a receipt before 0.15."""
+    """The arms ``r`` marks ``recorded: false`` (a single-arm source), in arm order."""
     return tuple(
         n
         for n in ("with_skill", "baseline", "control")
@@ -134,8 +133,9 @@ class NoVerdict:
 
 
 def no_verdict(r: Receipt) -> NoVerdict | None:
-    """The one no-verdict rule: why ``r`` gets no verdict, or ``None`` when it may get one
-    (D-7, D-15; method, "A smoke run gives no verdict").
+    """The one no-verdict rule: why ``r`` gets no verdict, or ``None`` (D-7, D-15).
+
+    Method, "A smoke run gives no verdict".
 
     ``validate``, ``view``, ``diff``, ``badge``, the Action and the site all ask this function.
     Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);

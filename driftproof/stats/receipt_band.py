@@ -166,8 +166,7 @@ def _arm(
 
 
 def _draw_part(b: Band) -> float | None:
-    """``sd_i²/n_i`` of one case mean, or ``None`` when its draw-to-draw part cannot be read
-    (D-8)."""
+    """``sd_i²/n_i`` of one case mean; ``None`` when its draw-to-draw part is unreadable (D-8)."""
     if b.source == "generation":
         if b.sd is None:
             return None

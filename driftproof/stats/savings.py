@@ -233,8 +233,9 @@ def token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]:
 
 @dataclass(frozen=True)
 class UsageVsControl:
-    """caveman's ``measure.py`` usage table for one skill arm: Claude's own counts against the
-    terse control (seed 004).
+    """caveman's ``measure.py`` usage table for one skill arm (seed 004).
+
+    Claude's own counts against the terse control.
 
     Attributes:
         output: the skill arm's output tokens against the control's, per case and summarised
@@ -253,8 +254,7 @@ class UsageVsControl:
 
 
 def usage_vs_control(r: Receipt) -> UsageVsControl:
-    """The usage table of a receipt whose every case holds one draw per arm with the provider's
-    own input and output counts (a caveman snapshot with ``usage``).
+    """The usage table of a receipt with the provider's own counts, one draw per case and arm.
 
     Raises:
         ValueError: the receipt has no control arm or no cases, or an arm of a case does not hold

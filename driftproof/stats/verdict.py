@@ -1,5 +1,4 @@
-"""The per-case verdict: band separation, then the effect floor (method, R-1 to R-6;
-D-3 to D-5, D-9).
+"""The per-case verdict: band separation, then the effect floor (D-3 to D-5, D-9).
 
 Order (D-4): an arm with fewer than two measured draws is underpowered (D-2, D-5);
 bands apart and ``|Δ| ≥ 0.05`` → improved or regressed; bands apart and
@@ -36,15 +35,19 @@ _SHOWN: dict[str, str] = {
 
 
 def verdict_words(verdict: str) -> str:
-    """The words a page shows for a case verdict (D-10): "no separation" reads in full,
-    "no separation detected at this sample size"; every other code reads as itself."""
+    """The words a page shows for a case verdict (D-10).
+
+    "no separation" reads in full, "no separation detected at this sample size"; every other
+    code reads as itself.
+    """
     return _SHOWN.get(verdict, verdict)
 
 
 @dataclass(frozen=True)
 class CaseVerdict:
-    """The verdict of one case between two bands (``a`` earlier or baseline, ``b`` later or
-    with skill).
+    """The verdict of one case between two bands.
+
+    ``a`` is the earlier or baseline band, ``b`` the later or with-skill one.
 
     Attributes:
         case_id: the case's id.
@@ -110,7 +113,8 @@ def case_verdict(
         case_id: the case's id, carried into the result.
         scale: the judge scale ``(worst, best)`` bounding lost draws (D-9); ``None`` when
             not recorded, in which case a separated case with lost draws reads inconclusive.
-        a_label, b_label: how ``lost_detail`` names each side.
+        a_label: how ``lost_detail`` names side ``a``.
+        b_label: how ``lost_detail`` names side ``b``.
 
     Returns:
         A :class:`CaseVerdict`. Never raises for bands built by :mod:`driftproof.stats.band`.
