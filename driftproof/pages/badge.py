@@ -295,7 +295,7 @@ def site_badge_files(
     ``badge/<name>.json`` (endpoint), ``badge/<name>.details.json`` and ``badge/<name>.svg``.
 
     Each receipt is read once (:func:`badge_reading`) for its three files, or not at all when
-    ``readings`` (by name) holds its reading already (issue 19: the site build reads each
+    ``readings`` (by name) holds its reading already (the site build reads each
     receipt once for its badge files and its results row).
     """
     out: dict[str, bytes] = {}

@@ -1,4 +1,4 @@
-"""Where a receipt's bands come from, stated from the receipt's own fields (issue 15, item 5).
+"""Where a receipt's bands come from, stated from the receipt's own fields.
 
 Method, "Where a band comes from": every table labels each band's source as legacy or
 generation. A receipt records its source in ``band_source``, its counts in

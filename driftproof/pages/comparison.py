@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from driftproof.pages.words import paired_line
@@ -109,7 +109,7 @@ class Comparison:
     """Plain cautions about what is compared (e.g. two different skills); never a verdict."""
     context_rows: tuple[CaseVerdict, ...] = ()
     """When a side gets no verdict: each common case's two with-skill bands (means, spreads, lost
-    draws) shown as context under the reason; their ``verdict`` is never shown (issue 16)."""
+    draws) shown as context under the reason; their ``verdict`` is never shown."""
     lifts: CommonLifts | None = None
     """Both suite lifts over the cases both receipts measured in both arms (context, never a
     verdict)."""
@@ -119,7 +119,7 @@ class Comparison:
     unless asked for, or when a side gets no verdict."""
     paired: PairedTest | None = None
     """The exact paired test over the compared cases' with-skill mean changes (B − A), context
-    beside the verdicts and never one (issue 37, item 3); ``None`` when a side is refused or
+    beside the verdicts and never one; ``None`` when a side is refused or
     no case was compared."""
 
 
@@ -146,11 +146,67 @@ def compare_receipts(
         for name, r in ((a_name, a), (b_name, b))
         if (why := verdict_refusal(r)) is not None
     )
+    lifts = None if a.is_aggregates_only or b.is_aggregates_only else common_lifts(a, b)
+    rows = _rows(a, b, sources, a_name, b_name)
+    b_ids, a_ids = {c.id for c in b.cases}, {c.id for c in a.cases}
+    unmatched = tuple(
+        [f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_ids]
+        + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
+    )
+    refused = Comparison(
+        a_name,
+        b_name,
+        refusals,
+        Status.NO_VERDICT,
+        Status.NO_VERDICT,
+        (),
+        sources,
+        legend,
+        differ,
+        (),
+        False,
+        unmatched,
+    )
+    if refusals:
+        # no verdict, but the bands are shown under the reason (aggregates only have none to show)
+        shown = () if a.is_aggregates_only or b.is_aggregates_only else rows
+        lost = tuple(v.case_id for v in shown if v.a.lost or v.b.lost)
+        return replace(refused, lost_cases=lost, context_rows=shown, lifts=lifts)
+    if not rows:
+        # Nothing was compared: a renamed suite must not pass a regression check silently.
+        why = "the two receipts have no case in common, so nothing was compared"
+        return replace(refused, refusals=(why,))
+    sentence = reason = needed = None
+    if not any(v.verdict in (VerdictCode.IMPROVED, VerdictCode.REGRESSED) for v in rows):
+        weak = [v for v in rows if v.verdict == VerdictCode.UNDERPOWERED]
+        if weak:
+            sentence = NOT_ENOUGH_DRAWS
+            needed, reason = underpowered_draws(weak)
+    return replace(
+        refused,
+        refusals=(),
+        headline=_headline(rows),
+        summary=_summary(rows),
+        rows=rows,
+        lost_cases=tuple(v.case_id for v in rows if v.a.lost or v.b.lost),
+        regressed=any(v.verdict == VerdictCode.REGRESSED for v in rows),
+        underpowered_sentence=sentence,
+        underpowered_reason=reason,
+        draws_needed=needed,
+        notes=_notes(a, b),
+        lifts=lifts,
+        false_alarms=suite_false_alarms(rows, draw_grid(a), draw_grid(b)) if false_alarms else None,
+        paired=paired_test([v.delta for v in rows if v.delta is not None]),
+    )
+
+
+def _rows(
+    a: Receipt, b: Receipt, sources: tuple[BandSource | None, ...], a_name: str, b_name: str
+) -> tuple[CaseVerdict, ...]:
+    """The verdict of each case in both receipts, in A's order (lost draws as D-9)."""
     scale = _scale(a, b)
     b_cases = {c.id: c for c in b.cases}
-    a_ids = {c.id for c in a.cases}
-    lifts = None if a.is_aggregates_only or b.is_aggregates_only else common_lifts(a, b)
-    rows = tuple(
+    return tuple(
         case_verdict(
             arm_band(c.arms.with_skill, sources[0] or "generation"),
             arm_band(b_cases[c.id].arms.with_skill, sources[1] or "generation"),
@@ -161,75 +217,6 @@ def compare_receipts(
         )
         for c in a.cases
         if c.id in b_cases
-    )
-    unmatched = tuple(
-        [f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_cases]
-        + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
-    )
-    if refusals:
-        # no verdict, but the bands are shown under the reason (aggregates only have none to show)
-        shown = () if a.is_aggregates_only or b.is_aggregates_only else rows
-        return Comparison(
-            a_name,
-            b_name,
-            refusals,
-            Status.NO_VERDICT,
-            Status.NO_VERDICT,
-            (),
-            sources,
-            legend,
-            differ,
-            tuple(v.case_id for v in shown if v.a.lost or v.b.lost),
-            False,
-            unmatched,
-            context_rows=shown,
-            lifts=lifts,
-        )
-    if not rows:
-        # Nothing was compared: a renamed suite must not pass a regression check silently.
-        why = "the two receipts have no case in common, so nothing was compared"
-        return Comparison(
-            a_name,
-            b_name,
-            (why,),
-            Status.NO_VERDICT,
-            Status.NO_VERDICT,
-            (),
-            sources,
-            legend,
-            differ,
-            (),
-            False,
-            unmatched,
-        )
-    lost = tuple(v.case_id for v in rows if v.a.lost or v.b.lost)
-    sentence = reason = needed = None
-    if not any(v.verdict in (VerdictCode.IMPROVED, VerdictCode.REGRESSED) for v in rows):
-        weak = [v for v in rows if v.verdict == VerdictCode.UNDERPOWERED]
-        if weak:
-            sentence = NOT_ENOUGH_DRAWS
-            needed, reason = underpowered_draws(weak)
-    notes = _notes(a, b)
-    return Comparison(
-        a_name,
-        b_name,
-        (),
-        _headline(rows),
-        _summary(rows),
-        rows,
-        sources,
-        legend,
-        differ,
-        lost,
-        any(v.verdict == VerdictCode.REGRESSED for v in rows),
-        unmatched,
-        sentence,
-        reason,
-        needed,
-        notes,
-        lifts=lifts,
-        false_alarms=suite_false_alarms(rows, draw_grid(a), draw_grid(b)) if false_alarms else None,
-        paired=paired_test([v.delta for v in rows if v.delta is not None]),
     )
 
 
@@ -309,7 +296,7 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     Measured/drawn counts appear when any case lost draws.
 
     When a side gets no verdict, the rows are the context rows (each case's two bands), with
-    "no verdict" in the verdict column and the measured/drawn counts always shown (issue 16).
+    "no verdict" in the verdict column and the measured/drawn counts always shown.
     """
     src_a, src_b = (s or "unknown" for s in c.band_sources)
     header = ["case", f"{c.a_name} ({src_a})", f"{c.b_name} ({src_b})", "Δ", "verdict"]

@@ -166,7 +166,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
 
 
 def headline(r: Receipt, lift: float | None = None) -> str:
-    """The headline figure of an import or a smoke run, as its source prints it (issue 15).
+    """The headline figure of an import or a smoke run, as its source prints it.
 
     - printed aggregates (NVIDIA's cards): every uplift as printed, per dimension and agent;
     - output tokens per arm, one draw each (caveman): the median output-token saving against

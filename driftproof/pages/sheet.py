@@ -1,7 +1,7 @@
 """The receipt sheet: one page model of one receipt, for ``driftproof view`` and the site.
 
 :func:`sheet` turns a :class:`~driftproof.receipt.Receipt` into plain data whose every
-value is a string ready to print (STYLE-EXAMPLES 19: templates and printers only
+value is a string ready to print (templates and printers only
 display; every number comes from :mod:`driftproof.stats`). It shows what produced
 the receipt, each case's with-skill and baseline bands (D-2), the lift, checks as a
 separate column (method, "Deterministic post-checks"), lost draws with reasons (D-9),
@@ -116,7 +116,7 @@ def sheet(
     size_bytes: int | None = None,
     margin: float | None = None,
 ) -> Sheet:
-    """The sheet of receipt ``r`` (issue 6; D-6, D-7, D-9, D-14, D-16).
+    """The sheet of receipt ``r`` (D-6, D-7, D-9, D-14, D-16).
 
     Args:
         r: a receipt read by :func:`~driftproof.receipt.read_receipt`.
@@ -137,29 +137,8 @@ def sheet(
         else (Path(path).stat().st_size if path is not None else None)
     )
     reading = receipt_reading(r)
-    lift = suite_lift(r)
-    per_1k = value_per_1k(lift, r.skill.tokens)
-    context = (
-        "" if reading.status != "no verdict" else " (context only: the receipt has no verdict)"
-    )
-    tokens = (
-        f"{r.skill.tokens:,} skill tokens"
-        if r.skill.tokens is not None
-        else "skill tokens not recorded"
-    )
+    lift_text, per_1k_text = _lift_texts(r, reading.status)
     b = lift_breakdown(r, size_bytes=size)
-    single = lift_refusal(r)
-    if single is not None:
-        lift_text, per_1k_text = f"n/a: {single}", f"n/a ({tokens}): {single}"
-    else:
-        lift_text = (
-            (fmt(lift, signed=True) + lift_coverage(r) + context) if lift is not None else "n/a"
-        )
-        per_1k_text = (
-            f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
-            if per_1k is not None
-            else f"n/a ({tokens})"
-        )
     return Sheet(
         title=f"{r.skill.name} on {r.run.model or 'an unrecorded model'}",
         path=str(path) if path is not None else None,
@@ -193,6 +172,26 @@ def sheet(
         usage=usage_view(r),
         fidelity=fidelity_view(r),
     )
+
+
+def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
+    """The suite lift and the value per 1,000 skill tokens (D-14) as the sheet prints them."""
+    single = lift_refusal(r)
+    tokens = (
+        f"{r.skill.tokens:,} skill tokens"
+        if r.skill.tokens is not None
+        else "skill tokens not recorded"
+    )
+    if single is not None:
+        return f"n/a: {single}", f"n/a ({tokens}): {single}"
+    lift = suite_lift(r)
+    per_1k = value_per_1k(lift, r.skill.tokens)
+    context = "" if status != "no verdict" else " (context only: the receipt has no verdict)"
+    lift_text = (fmt(lift, signed=True) + lift_coverage(r) + context) if lift is not None else "n/a"
+    if per_1k is None:
+        return lift_text, f"n/a ({tokens})"
+    words = f"per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
+    return lift_text, f"{fmt(per_1k, signed=True)} {words}"
 
 
 def breakdown_view(b: Breakdown) -> BreakdownView:

@@ -172,7 +172,7 @@ def judge_cost(r: Receipt) -> tuple[Fact, ...]:
 
 
 def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
-    """The one figure a reader looks for first (issue 16, item 8)."""
+    """The one figure a reader looks for first."""
     if r.is_aggregates_only:
         n = len(source_figures(r))
         return Fact(
@@ -261,7 +261,7 @@ def _exact(b: Breakdown, single: str | None, unavailable: bool) -> str:
 
 
 def quality_fact(q: QualityReading) -> Fact | None:
-    """The reading at a margin (issue 37, item 5), or None when no margin is declared."""
+    """The reading at a margin, or None when no margin is declared."""
     if q.margin is None:
         return None
     label = "quality at a margin"

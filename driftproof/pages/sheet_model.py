@@ -100,7 +100,7 @@ class ContextView:
 
 @dataclass(frozen=True)
 class ArmSummary:
-    """One arm across the receipt: what the site's sheet shows beside the scores (issue 14).
+    """One arm across the receipt: what the site's sheet shows beside the scores.
 
     Attributes:
         arm: ``with skill``, ``baseline`` or ``control``.
@@ -195,7 +195,7 @@ class Sheet:
     breakdown: BreakdownView
     context: ContextView
     headline: Fact = Fact("headline", "n/a")
-    """The receipt's headline figure (issue 16, item 8): the source's printed figures for an
+    """The receipt's headline figure: the source's printed figures for an
     aggregates-only receipt, the output-token saving for a token receipt, else the lift."""
     arms: tuple[ArmSummary, ...] = ()
     source_figures: tuple[SourceFigureRow, ...] = ()
@@ -203,9 +203,9 @@ class Sheet:
     source_origin: tuple[Fact, ...] = ()
     """Where the source figures were read: repository, commit, files with their git blob sha1."""
     source_report: tuple[tuple[str, ...], ...] = ()
-    """An imported receipt's source's own figures, one row each (v0.16), as the source gave them."""
+    """An imported receipt's source's own figures, one row each, as the source gave them."""
     source_decision: tuple[Fact, ...] = ()
-    """The source's own decision, stages, reducers and evaluated revision (v0.16)."""
+    """The source's own decision, stages, reducers and evaluated revision."""
     usage: UsageView | None = None
     """For a caveman import with Claude's own counts: caveman's usage table (seed 004)."""
     fidelity: FidelityView | None = None

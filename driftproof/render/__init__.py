@@ -1,4 +1,4 @@
-"""One rendering layer for the command line's text and Markdown output (issue 18, item 5).
+"""One rendering layer for the command line's text and Markdown output.
 
 The CLI modules compute nothing and lay out nothing: a command reads its input, asks the
 library for a page model of plain strings (:func:`driftproof.pages.sheet.sheet`, a

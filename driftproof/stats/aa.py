@@ -1,4 +1,4 @@
-"""What an A/A calibration receipt says about noise (issue 37, item 4): never a skill verdict.
+"""What an A/A calibration receipt says about noise: never a skill verdict.
 
 An A/A receipt (``run.aa``, ``driftproof run --aa``) holds the with-skill arm run twice under
 the same settings, the second run in the baseline arm's place. Nothing changed between its

@@ -1,4 +1,4 @@
-"""The codes of the verdict rule, apart from the words shown (issue 18, item 3; D-4, D-7, D-10).
+"""The codes of the verdict rule, apart from the words shown (D-4, D-7, D-10).
 
 A code is what the core decides and what programs compare; the words a page shows for it
 are the method's fixed sentences in :mod:`driftproof.wording` (D-10), picked by
@@ -65,7 +65,7 @@ class Refusal(StrEnum):
     IMPORTED = "imported"
     """An import (a provenance block that is not a regrade's) never earns a verdict (D-15)."""
     SINGLE_ARM = "single-arm source"
-    """The source recorded only one of the with-skill and baseline arms (v0.15)."""
+    """The source recorded only one of the with-skill and baseline arms."""
     NO_JUDGE = "no judge"
     """No judge is recorded, so no score can be banded."""
     NOT_MEASURED = "not measured"

@@ -1,4 +1,4 @@
-"""Context beyond the method: never decides or changes a verdict (issue 6, item 4).
+"""Context beyond the method: never decides or changes a verdict.
 
 Two figures a reader may want beside the lift breakdown, labelled as context:
 

@@ -1,4 +1,4 @@
-"""The one mean and variance helper of the package (D-2; issue 18, item 2).
+"""The one mean and variance helper of the package (D-2).
 
 Every mean, sample variance and sample standard deviation shown anywhere is computed
 here: bands (``band``), the lift breakdown, the context figures, lifts and the pages'

@@ -1,4 +1,4 @@
-"""An exact paired test over cases, beside the rule as context: never a verdict (issue 37, item 3).
+"""An exact paired test over cases, beside the rule as context: never a verdict.
 
 Each case gives one paired value ``d_i``: inside one receipt its lift (with-skill mean minus
 baseline mean, D-6); between two receipts the change of its with-skill mean (D-6). Over the

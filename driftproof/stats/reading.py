@@ -107,7 +107,7 @@ def lift_refusal(r: Receipt) -> str | None:
     A lift is the with-skill mean minus the baseline mean (method, "With and without the
     skill"); when the source recorded only one of the two arms (``arms.<arm>.recorded:
     false``, v0.15) there is nothing to subtract, so no lift, no interval and no value per
-    1,000 skill tokens is given anywhere, never a 0.000 that was not measured (issue 14).
+    1,000 skill tokens is given anywhere, never a 0.000 that was not measured.
     """
     missing = [n for n in unrecorded_arms(r) if n in ("with_skill", "baseline")]
     if not missing:
@@ -140,7 +140,7 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
     ``validate``, ``view``, ``diff``, ``badge``, the Action and the site all ask this function.
     Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
     simulated (``driftproof demo``: no model answered, whatever level it carries); an A/A
-    calibration (``run.aa``: both arms ran with the skill, issue 37); a level below
+    calibration (``run.aa``: both arms ran with the skill); a level below
     TESTED; an import (a provenance block that is not a regrade's, D-15) whatever level it
     carries; an arm the source did not record; no judge; not measured. A run (not an import)
     with both arms recorded in which no case has a measured score in both arms reads "not

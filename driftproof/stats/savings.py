@@ -21,7 +21,7 @@ this snapshot with the same encoding, as here):
 - the reference arms' own line: 1 − Σcontrol ÷ Σbaseline (a ratio of totals).
 
 Two departures, both for inputs this snapshot does not have, both because a
-degenerate input gets no number here (STYLE-EXAMPLES 14, D-13): a case whose
+degenerate input gets no number here (D-13): a case whose
 reference answer has 0 tokens gets no saving and is listed in ``undefined``
 (caveman counts it as 0.0), and one case gives no stdev (caveman prints 0).
 
