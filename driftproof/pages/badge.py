@@ -141,35 +141,28 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     smoke = receipt.is_smoke
     reading = receipt_reading(receipt)  # asks the one no-verdict rule first
     status = reading.status
+    message = str(status)
+    sentence: str | None = reading.sentence
+    refusal: str | None = None
+    needed: int | None = None
+    no_count = False
     if status == Status.NO_VERDICT:
         # Every reader of a verdict refuses a smoke receipt whatever level it carries.
-        return BadgeReading(
-            status,
-            wording.SMOKE_RUN if smoke else str(reading.sentence),  # or "not measured", D-17
-            _STATUS_COLOR[status],
-            None,
-            reading.reason,
-            reading.reason,
-            smoke,
-            None,
-            False,
-            lift,
-            per_1k,
-        )
-    needed, no_count = (None, False)
-    message = str(status)
-    if status == Status.UNDERPOWERED:
+        message = wording.SMOKE_RUN if smoke else str(reading.sentence)  # or "not measured", D-17
+        sentence, refusal = None, reading.reason
+    elif status == Status.UNDERPOWERED:
         needed, no_count = _underpowered_counts(reading)
         if no_count:
             message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
         elif needed is not None:
             message = f"{status}: {needed} draws per arm needed"
+    color = _STATUS_COLOR[status]
     return BadgeReading(
         status,
         message,
-        _STATUS_COLOR[status],
-        reading.sentence,
-        None,
+        color,
+        sentence,
+        refusal,
         reading.reason,
         smoke,
         needed,

@@ -21,7 +21,6 @@ adds the per-receipt badge files (``badge/<name>.json``, ``.details.json``, ``.s
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,7 +30,8 @@ from urllib.parse import quote
 from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, format_lift, site_badge_files
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.sheet import fmt
+from driftproof.pages.source import printed_value
+from driftproof.pages.words import fmt
 from driftproof.stats import Status, mean_of
 from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import NOT_MEASURED
@@ -230,21 +230,15 @@ def headline(r: Receipt, lift: float | None = None) -> str:
 
 def _printed_figures(r: Receipt) -> str:
     sf = r.source_figures if isinstance(r.source_figures, dict) else {}
-    rows = [x for x in sf.get("rows") or [] if isinstance(x, dict)]
     out = []
-    for x in rows:
-        up = x.get("uplift") if isinstance(x.get("uplift"), dict) else None
-        if up is None:
-            continue
-        printed = up.get("printed") or (
-            None if up.get("value") is None else json.dumps(up.get("value"))
-        )
+    for x in (x for x in sf.get("rows") or [] if isinstance(x, dict)):
+        printed = printed_value(x.get("uplift"))
         if printed is None:
             continue
-        unit = up.get("unit")
+        unit = x["uplift"].get("unit")
         out.append(
             f"{x.get('dimension')}, {x.get('agent')}: {printed}"
-            + (f" {unit}" if unit and str(unit) not in str(printed) else "")
+            + (f" {unit}" if unit and str(unit) not in printed else "")
         )
     return ("uplift as printed: " + "; ".join(out)) if out else "no uplift printed"
 

@@ -1,18 +1,6 @@
 """Output-token savings of a skill arm against a reference arm (Report 001; D-16).
 
-Signature the site renders a ``token_savings`` report section with::
-
-    token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]
-
-One :class:`ArmSavings` per receipt, in the order given: the receipt's skill arm
-against its control arm (``vs_control``, the honest delta: the skill on top of
-a plain "be terse" instruction) and against its baseline arm (``vs_baseline``).
-
-Arithmetic is caveman's own ``evals/measure.py``, read at caveman commit 2144a12
-(the file at the snapshot's commit 2b10489 was not available to read; caveman's
-evals README at 2f49f0e describes the same columns, and caveman issue #234, April
-2026, reproduced a median of about 50% for caveman against the terse control on
-this snapshot with the same encoding, as here):
+The arithmetic is caveman's own ``evals/measure.py`` (read at caveman commit 2144a12):
 
 - per case (prompt): saving = 1 − skill_tokens ÷ reference_tokens;
 - across cases: ``statistics.median``, ``statistics.mean``, ``min``, ``max`` and
@@ -20,15 +8,10 @@ this snapshot with the same encoding, as here):
 - totals: the sums of the two arms' output tokens;
 - the reference arms' own line: 1 − Σcontrol ÷ Σbaseline (a ratio of totals).
 
-Two departures, both for inputs this snapshot does not have, both because a
-degenerate input gets no number here (D-13): a case whose
-reference answer has 0 tokens gets no saving and is listed in ``undefined``
-(caveman counts it as 0.0), and one case gives no stdev (caveman prints 0).
-
-Savings are fractions (0.25 = 25 % fewer tokens); negative means the skill's
-answer was longer. Token counts are whatever the receipt's draws carry
-(``tokens.output``; for caveman imports, OpenAI's o200k_base, not Claude's
-tokenizer). Pure: no file, network or clock access.
+A degenerate input gets no number (D-13): a case whose reference answer has 0 tokens gets no
+saving and is listed in ``undefined`` (caveman counts it as 0.0), and one case gives no stdev
+(caveman prints 0). Savings are fractions (0.25 = 25 % fewer tokens); negative means the
+skill's answer was longer. Token counts are whatever the draws carry (``tokens.output``).
 """
 
 from __future__ import annotations
