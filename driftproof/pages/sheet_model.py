@@ -90,7 +90,14 @@ class BreakdownView:
 
 @dataclass(frozen=True)
 class ContextView:
-    """Context beyond the method: the paired interval, the spread split, the exact paired test."""
+    """Context beyond the method, labelled so; never a verdict.
+
+    Attributes:
+        label: the label every figure here is shown under.
+        interval: the suite lift's paired 95% interval over cases, or why it is unavailable.
+        splits: per case and arm, the draw-score variance split into judge and draw parts.
+        exact: the exact paired test over the cases' lifts, or why it is unavailable.
+    """
 
     label: str
     interval: str

@@ -150,46 +150,34 @@ def _row_json(v: CaseVerdict, *, context: bool = False) -> dict[str, Any]:
     return row | {"lost_detail": v.lost_detail, "a": _band_json(v.a), "b": _band_json(v.b)}
 
 
+def _pick(obj: object, names: str, **renamed: str) -> dict[str, Any]:
+    """``obj``'s attributes ``names`` (space-separated) by name, and ``renamed`` key → attribute."""
+    pairs = [(n, n) for n in names.split()] + list(renamed.items())
+    return {key: getattr(obj, attr) for key, attr in pairs}
+
+
 def _context_json(c: Comparison) -> dict[str, Any]:
     """The comparison's context beside its verdicts: false alarms, the paired test, the lifts."""
     fa, p, lf = c.false_alarms, c.paired, c.lifts
     return {
         "false_alarms": None
         if fa is None
-        else {
-            "expected": fa.expected,
-            "observed": fa.observed,
-            "p_at_least": fa.p_at_least,
-            "beyond_noise": fa.beyond_noise,
-            "level": fa.level,
-            "trials_per_case": fa.trials,
-            "cases": fa.cases,
-        },
+        else _pick(
+            fa, "expected observed p_at_least beyond_noise level cases", trials_per_case="trials"
+        ),
         "paired": None
         if p is None
-        else {
-            "cases": p.cases,
-            "up": p.up,
-            "down": p.down,
-            "zero": p.ties,
+        else _pick(p, "cases up down method", zero="ties", not_computed="reason")
+        | {
             "sign_test_p": _num(p.sign_p),
             "mean_change": _num(p.mean),
             "interval": [_num(p.low), _num(p.high)],
             "coverage": _num(p.coverage),
-            "method": p.method,
-            "not_computed": p.reason,
         },
         "lifts": None
         if lf is None
-        else {
-            "a": _num(lf.a),
-            "b": _num(lf.b),
-            "cases": list(lf.cases),
-            "a_cases": lf.a_cases,
-            "b_cases": lf.b_cases,
-            "a_total": lf.a_total,
-            "b_total": lf.b_total,
-        },
+        else _pick(lf, "a_cases b_cases a_total b_total")
+        | {"a": _num(lf.a), "b": _num(lf.b), "cases": list(lf.cases)},
     }
 
 
