@@ -210,33 +210,16 @@ def spread_split(r: Receipt) -> tuple[SpreadSplit, ...]:
 def _split(case_id: str, arm: str, scores: list[float], samples: list[list[float]]) -> SpreadSplit:
     judged = [s for s in samples if len(s) >= 2]
     if len(scores) < 2:
-        return SpreadSplit(
-            case_id,
-            arm,
-            len(scores),
-            len(judged),
-            None,
-            None,
-            None,
-            "fewer than two measured draws",
-        )
+        why = "fewer than two measured draws"
+        return SpreadSplit(case_id, arm, len(scores), len(judged), None, None, None, why)
     total = _variance(scores)
     if not judged:
-        return SpreadSplit(
-            case_id,
-            arm,
-            len(scores),
-            0,
-            total,
-            None,
-            None,
-            "no draw has two judge samples: the judge part cannot be read",
-        )
+        why = "no draw has two judge samples: the judge part cannot be read"
+        return SpreadSplit(case_id, arm, len(scores), 0, total, None, None, why)
     judge = mean_of([_variance(s) / len(s) for s in judged])
     assert judge is not None  # one judged draw or more
-    return SpreadSplit(
-        case_id, arm, len(scores), len(judged), total, judge, max(0.0, total - judge), None
-    )
+    draw = max(0.0, total - judge)
+    return SpreadSplit(case_id, arm, len(scores), len(judged), total, judge, draw, None)
 
 
 def _variance(values: list[float]) -> float:

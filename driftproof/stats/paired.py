@@ -81,13 +81,13 @@ class PairedTest:
     up: int
     down: int
     ties: int
-    sign_p: float | None
-    mean: float | None
-    low: float | None
-    high: float | None
-    coverage: float | None
-    method: Literal["exact", "monte carlo"] | None
-    reason: str | None
+    sign_p: float | None = None
+    mean: float | None = None
+    low: float | None = None
+    high: float | None = None
+    coverage: float | None = None
+    method: Literal["exact", "monte carlo"] | None = None
+    reason: str | None = None
 
 
 def sign_test_p(up: int, down: int) -> float:
@@ -181,31 +181,13 @@ def paired_test(values: list[float]) -> PairedTest:
     down = sum(1 for v in values if v < -TOLERANCE)
     ties = len(values) - up - down
     if len(values) < MIN_CASES:
-        return PairedTest(
-            len(values),
-            up,
-            down,
-            ties,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
+        reason = (
             f"not computed below {MIN_CASES} cases ({len(values)} here): with fewer, no result "
-            "can reach the 95% level",
+            "can reach the 95% level"
         )
+        return PairedTest(len(values), up, down, ties, reason=reason)
     low, high, coverage, method = sign_flip_interval(values)
+    mean = math.fsum(values) / len(values)
     return PairedTest(
-        len(values),
-        up,
-        down,
-        ties,
-        sign_test_p(up, down),
-        math.fsum(values) / len(values),
-        low,
-        high,
-        coverage,
-        method,
-        None,
+        len(values), up, down, ties, sign_test_p(up, down), mean, low, high, coverage, method
     )

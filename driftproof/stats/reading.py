@@ -82,11 +82,11 @@ class Reading:
     status: Status
     sentence: str
     reason: str
-    draws_needed: int | None
-    helps: tuple[str, ...]
-    hurts: tuple[str, ...]
-    cases: tuple[CaseVerdict, ...]
-    receipt_band: ReceiptBand | None
+    draws_needed: int | None = None
+    helps: tuple[str, ...] = ()
+    hurts: tuple[str, ...] = ()
+    cases: tuple[CaseVerdict, ...] = ()
+    receipt_band: ReceiptBand | None = None
 
 
 _ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "control"}
@@ -205,7 +205,7 @@ def receipt_reading(r: Receipt) -> Reading:
             if refused.refusal is Refusal.NOT_MEASURED
             else Status.NO_VERDICT
         )
-        return Reading(Status.NO_VERDICT, sentence, refused.reason, None, (), (), (), None)
+        return Reading(Status.NO_VERDICT, sentence, refused.reason)
     scale = judge_scale(r)
     bands = case_bands(r)
     verdicts = tuple(
@@ -217,47 +217,25 @@ def receipt_reading(r: Receipt) -> Reading:
     helps = tuple(v.case_id for v in verdicts if v.verdict == VerdictCode.IMPROVED)
     hurts = tuple(v.case_id for v in verdicts if v.verdict == VerdictCode.REGRESSED)
     if hurts:
+        why = "a case separated downward under the rule"
         return Reading(
-            Status.REGRESSED,
-            "hurts: " + ", ".join(hurts),
-            "a case separated downward under the rule",
-            None,
-            helps,
-            hurts,
-            verdicts,
-            None,
+            Status.REGRESSED, "hurts: " + ", ".join(hurts), why, None, helps, hurts, verdicts
         )
     if helps:
+        why = "a case separated upward and none downward"
         return Reading(
-            Status.PASSING,
-            "helps: " + ", ".join(helps),
-            "a case separated upward and none downward",
-            None,
-            helps,
-            hurts,
-            verdicts,
-            None,
+            Status.PASSING, "helps: " + ", ".join(helps), why, None, helps, hurts, verdicts
         )
     weak = [v for v in verdicts if v.verdict == VerdictCode.UNDERPOWERED]
     if weak:
         needed, reason = underpowered_draws(weak)
-        return Reading(
-            Status.UNDERPOWERED, NOT_ENOUGH_DRAWS, reason, needed, (), (), verdicts, None
-        )
+        return Reading(Status.UNDERPOWERED, NOT_ENOUGH_DRAWS, reason, needed, cases=verdicts)
     band = None
     if sum(v.verdict == VerdictCode.NO_SEPARATION for v in verdicts) >= 2:
         band = receipt_band_of([(w, b) for _, w, b in bands], scale)
         if band is not None and band.underpowered:
-            return Reading(
-                Status.UNDERPOWERED,
-                band.sentence or NOT_ENOUGH_DRAWS,
-                band.reason,
-                None,
-                (),
-                (),
-                verdicts,
-                band,
-            )
+            sentence = band.sentence or NOT_ENOUGH_DRAWS
+            return Reading(Status.UNDERPOWERED, sentence, band.reason, None, (), (), verdicts, band)
     reason = "no case separated under the rule"
     lost = [v.case_id for v in verdicts if v.verdict == VerdictCode.INCONCLUSIVE]
     if lost:
