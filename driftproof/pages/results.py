@@ -1,22 +1,11 @@
 """The results page: every committed receipt with what it reads.
 
-Method, "A smoke run gives no verdict": the page labels a smoke run "Smoke run, no verdict".
-
-The page leads with what was measured: receipts a runner measured, grouped by skill, with their
-reading, lift and band source. Imports, printed aggregates, smoke runs and runs that measured
-nothing (labelled "not measured", D-17) follow in their own section, grouped by source, each
-with the headline figure its source printed (:func:`headline`), so no row is only dashes.
-
-:func:`results_rows` is the pure page model: one :class:`ResultRow` per receipt with skill,
-model, surface, level, band source, reading, lift and value per 1,000 skill tokens (D-14), and
-the link to its sheet. The reading is the badge's (D-7,
-:func:`driftproof.pages.badge.badge_reading`),
-so the page, the badge and the badge JSON never disagree. Rows come in a fixed server-side order
-(skill, then model, then receipt name), so the table reads without JavaScript; the site's
-``sort.js`` sorts it on click, using each numeric cell's ``data-sort``.
-
-:func:`results_site_files` renders ``results/index.html`` with the site's Jinja2 environment and
-adds the per-receipt badge files (``badge/<name>.json``, ``.details.json``, ``.svg``).
+Receipts a runner measured come first, grouped by skill, with their reading, lift and band
+source. Imports, printed aggregates, smoke runs ("Smoke run, no verdict") and runs that measured
+nothing ("not measured", D-17) follow, grouped by source, each with the headline figure its
+source printed, so no row is only dashes. The reading is the badge's (D-7), so the page, the
+badge and the badge JSON never disagree. Rows come in a fixed order (:func:`order_rows`), so the
+table reads without JavaScript.
 """
 
 from __future__ import annotations
