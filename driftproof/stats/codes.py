@@ -3,8 +3,7 @@
 A code is what the core decides and what programs compare; the words a page shows for it
 are the method's fixed sentences in :mod:`driftproof.wording` (D-10), picked by
 :func:`driftproof.stats.verdict.verdict_words`. Both enums are ``StrEnum``: a code equals
-its plain string, prints as it and serialises to JSON as it, so receipts, exports and the
-Action's outputs read exactly as before.
+its plain string, prints as it and serialises to JSON as it.
 """
 
 from __future__ import annotations

@@ -2,9 +2,7 @@
 
 Every mean, sample variance and sample standard deviation shown anywhere is computed
 here: bands (``band``), the lift breakdown, the context figures, lifts and the pages'
-averages. ``math.fsum`` and a two-pass sum of squared deviations keep the figures
-accurate; ``statistics.variance`` (exact fractions) gave the same numbers to the last
-few bits at many times the cost.
+averages. ``math.fsum`` and a two-pass sum of squared deviations keep the figures accurate.
 """
 
 from __future__ import annotations
