@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
+from driftproof.receipt._model import Check
 
 __all__ = ["CATEGORIES", "JUDGED_FACT", "ArmChecks", "ArmFacts", "check_tally", "fact_tally"]
 
@@ -33,9 +34,14 @@ CATEGORIES = (
 #: PR #579's judged fidelity snapshot).
 JUDGED_FACT = "judged fact"
 
-#: Check kinds the scorer words as ``missing`` / ``forbidden``; any other failed check is
-#: listed as ``failed <name>``.
-_WORDED = ("must_include", "must_not_include")
+#: Check kinds the scorer words as ``missing`` / ``forbidden``, listed in this order; any other
+#: failed check is listed after them as ``failed <name>``.
+_WORDED = {"must_include": "missing", "must_not_include": "forbidden"}
+
+
+def _order(check: Check) -> int:
+    """Where a failed check is listed: by kind as the scorer lists them, then in check order."""
+    return list(_WORDED).index(check.kind) if check.kind in _WORDED else len(_WORDED)
 
 
 @dataclass(frozen=True)
@@ -79,13 +85,8 @@ def check_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmChecks, ...]:
             if d.lost is not None:
                 continue
             failed = tuple(
-                [f"missing {k.name}" for k in d.checks if k.kind == "must_include" and not k.pass_]
-                + [
-                    f"forbidden {k.name}"
-                    for k in d.checks
-                    if k.kind == "must_not_include" and not k.pass_
-                ]
-                + [f"failed {k.name}" for k in d.checks if k.kind not in _WORDED and not k.pass_]
+                f"{_WORDED.get(k.kind, 'failed')} {k.name}"
+                for k in sorted((k for k in d.checks if not k.pass_), key=_order)
             )
             answered += 1
             passed += not failed

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from driftproof.receipt import Receipt
+from driftproof.receipt._model import Case, Draw
 
 __all__ = [
     "ArmSavings",
@@ -151,67 +152,61 @@ def token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]:
             draw with an output token count, or the counts come from different counters;
             the message names the skill, the case and the arm.
     """
-    out = []
-    for r in receipts:
-        if not r.cases:
-            raise ValueError(f"{r.skill.name}: the receipt has no cases")
-        has_control = r.arms.control is not None
-        names = ("with_skill", "baseline", "control") if has_control else ("with_skill", "baseline")
-        counts: dict[str, list[int]] = {n: [] for n in names}
-        counters: set[str] = set()
-        for case in r.cases:
-            for name in names:
-                arm = getattr(case.arms, name)
-                draws = arm.draws if arm is not None else []
-                tokens = draws[0].tokens if len(draws) == 1 else None
-                if tokens is None or tokens.output is None:
-                    raise ValueError(
-                        f"{r.skill.name}: case {case.id}, arm {name}: expected one draw "
-                        "with an output token count"
-                    )
-                counts[name].append(tokens.output)
-                counters.add(tokens.counted_by)
-        if len(counters) != 1:
-            raise ValueError(
-                f"{r.skill.name}: token counts come from different counters {sorted(counters)}"
-            )
-        ids = [c.id for c in r.cases]
-        control = (
-            savings(
-                ids,
-                counts["with_skill"],
-                counts["control"],
-                reference="control",
-                reference_label=r.arms.control.label,
-            )
-            if r.arms.control is not None
-            else None
+    return [_arm_savings(r) for r in receipts]
+
+
+def _one_draw(case: Case, name: str) -> Draw | None:
+    """The one draw of ``case``'s arm ``name``; ``None`` when the arm holds none or several."""
+    arm = getattr(case.arms, name)
+    return arm.draws[0] if arm is not None and len(arm.draws) == 1 else None
+
+
+def _arm_savings(r: Receipt) -> ArmSavings:
+    if not r.cases:
+        raise ValueError(f"{r.skill.name}: the receipt has no cases")
+    names = ("with_skill", "baseline") + (("control",) if r.arms.control is not None else ())
+    counts: dict[str, list[int]] = {n: [] for n in names}
+    counters: set[str] = set()
+    for case in r.cases:
+        for name in names:
+            d = _one_draw(case, name)
+            if d is None or d.tokens is None or d.tokens.output is None:
+                raise ValueError(
+                    f"{r.skill.name}: case {case.id}, arm {name}: expected one draw "
+                    "with an output token count"
+                )
+            counts[name].append(d.tokens.output)
+            counters.add(d.tokens.counted_by)
+    if len(counters) != 1:
+        raise ValueError(
+            f"{r.skill.name}: token counts come from different counters {sorted(counters)}"
         )
-        base_total = sum(counts["baseline"])
-        control_total = sum(counts["control"]) if has_control else None
-        out.append(
-            ArmSavings(
-                skill=r.skill.name,
-                arm_label=r.arms.with_skill.label,
-                counted_by=counters.pop(),
-                vs_control=control,
-                vs_baseline=savings(
-                    ids,
-                    counts["with_skill"],
-                    counts["baseline"],
-                    reference="baseline",
-                    reference_label=r.arms.baseline.label,
-                ),
-                control_vs_baseline=(
-                    1 - control_total / base_total
-                    if control_total is not None and base_total
-                    else None
-                ),
-                baseline_tokens=base_total,
-                control_tokens=control_total,
-            )
-        )
-    return out
+    ids, skill = [c.id for c in r.cases], counts["with_skill"]
+    control = r.arms.control
+    base_total = sum(counts["baseline"])
+    control_total = sum(counts["control"]) if control is not None else None
+    return ArmSavings(
+        skill=r.skill.name,
+        arm_label=r.arms.with_skill.label,
+        counted_by=counters.pop(),
+        vs_control=None
+        if control is None
+        else savings(
+            ids, skill, counts["control"], reference="control", reference_label=control.label
+        ),
+        vs_baseline=savings(
+            ids,
+            skill,
+            counts["baseline"],
+            reference="baseline",
+            reference_label=r.arms.baseline.label,
+        ),
+        control_vs_baseline=(
+            1 - control_total / base_total if control_total is not None and base_total else None
+        ),
+        baseline_tokens=base_total,
+        control_tokens=control_total,
+    )
 
 
 @dataclass(frozen=True)
@@ -250,16 +245,21 @@ def usage_vs_control(r: Receipt) -> UsageVsControl:
     costs: dict[str, list[float | None]] = {n: [] for n in tokens}
     for case in r.cases:
         for name in tokens:
-            arm = getattr(case.arms, name)
-            draws = arm.draws if arm is not None else []
-            t = draws[0].tokens if len(draws) == 1 else None
-            if t is None or t.counted_by != "provider" or t.input is None or t.output is None:
+            d = _one_draw(case, name)
+            t = d.tokens if d is not None else None
+            if (
+                d is None
+                or t is None
+                or t.counted_by != "provider"
+                or t.input is None
+                or t.output is None
+            ):
                 raise ValueError(
                     f"case {case.id}, arm {name}: expected one draw with the provider's "
                     "input and output token counts"
                 )
             tokens[name].append((t.input, t.output))
-            costs[name].append(draws[0].cost_usd)
+            costs[name].append(d.cost_usd)
     ids = [c.id for c in r.cases]
     added = tuple(
         (cid, s[0] - c[0])
