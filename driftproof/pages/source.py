@@ -12,13 +12,21 @@ come from :mod:`driftproof.stats.savings` and :mod:`driftproof.stats.fidelity`.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
 from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
-from driftproof.stats.fidelity import CATEGORIES, JUDGED_FACT, check_tally, fact_tally
+from driftproof.stats.fidelity import (
+    CATEGORIES,
+    JUDGED_FACT,
+    ArmChecks,
+    ArmFacts,
+    check_tally,
+    fact_tally,
+)
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.wording import CAVEMAN_TOOL
 
@@ -289,12 +297,7 @@ def fidelity_view(r: Receipt) -> FidelityView | None:
             )
         )
     arm_rows = tuple(
-        (
-            label,
-            f"{t.passed} / {t.answered}",
-            f"{t.passed / t.answered:.0%}" if t.answered else "n/a",
-        )
-        for label, t in zip(labels, tallies, strict=True)
+        (label, *_passed(t.passed, t.answered)) for label, t in zip(labels, tallies, strict=True)
     )
     n_of = {cat: sum(c.category == cat for c in r.cases) for cat in CATEGORIES}
     category_rows = tuple(
@@ -306,18 +309,13 @@ def fidelity_view(r: Receipt) -> FidelityView | None:
         for cat in CATEGORIES
         if n_of[cat]
     )
-    failures = tuple(
-        f"{label} · {case_id}: {'; '.join(failed)}"
-        for label, t in zip(labels, tallies, strict=True)
-        for case_id, failed in t.failures
-    )
     return FidelityView(
         summary=tuple(summary),
         arm_head=("Arm", "Passed", "Rate"),
         arm_rows=arm_rows,
         category_head=("Category", "n", *labels),
         category_rows=category_rows,
-        failures=failures,
+        failures=_failures(r, tallies),
         note=FIDELITY_NOTE,
     )
 
@@ -345,24 +343,13 @@ def _judged_view(r: Receipt) -> FidelityView:
         if t is None:
             arm_rows.append((_label(r, n), UNKNOWN, UNKNOWN, UNKNOWN))
             continue
-        arm_rows.append(
-            (
-                _label(r, n),
-                f"{t.passed} / {t.total}",
-                f"{t.passed / t.total:.0%}" if t.total else "n/a",
-                f"{t.fidelity_mean:.1f}%" if t.fidelity_mean is not None else UNKNOWN,
-            )
-        )
+        mean = f"{t.fidelity_mean:.1f}%" if t.fidelity_mean is not None else UNKNOWN
+        arm_rows.append((_label(r, n), *_passed(t.passed, t.total), mean))
     grader = r.judge.model if r.judge is not None else UNKNOWN
     summary = (
         Fact("cases", f"{len(r.cases)}, one answer per prompt and arm, not in the snapshot"),
         Fact("grader", f"{grader}, the source's own: each fact judged once, pass or fail"),
         Fact("rubrics", r.suite.name or f"{UNKNOWN} (the facts were not checked against them)"),
-    )
-    failures = tuple(
-        f"{_label(r, t.arm)} · {case_id}: {'; '.join(failed)}"
-        for t in tallies.values()
-        for case_id, failed in t.failures
     )
     return FidelityView(
         summary=summary,
@@ -370,7 +357,21 @@ def _judged_view(r: Receipt) -> FidelityView:
         arm_rows=tuple(arm_rows),
         category_head=(),
         category_rows=(),
-        failures=failures,
+        failures=_failures(r, tuple(tallies.values())),
         note=JUDGED_NOTE,
         title=JUDGED_TITLE,
+    )
+
+
+def _passed(passed: int, of: int) -> tuple[str, str]:
+    """``passed / of`` and the rate in whole percents (``n/a`` of none)."""
+    return f"{passed} / {of}", f"{passed / of:.0%}" if of else "n/a"
+
+
+def _failures(r: Receipt, tallies: Sequence[ArmChecks | ArmFacts]) -> tuple[str, ...]:
+    """Every failed check as ``<arm> · <case>: <failures>``, arm by arm."""
+    return tuple(
+        f"{_label(r, t.arm)} · {case_id}: {'; '.join(failed)}"
+        for t in tallies
+        for case_id, failed in t.failures
     )
