@@ -46,8 +46,8 @@ from driftproof import wording
 from driftproof.errors import DriftproofError
 from driftproof.pages.badge import format_lift
 from driftproof.pages.comparison import Comparison, compare_receipts
+from driftproof.pages.words import aa_line
 from driftproof.receipt import Receipt, read_receipt
-from driftproof.render.aa import aa_line
 from driftproof.stats import Band, CaseVerdict, suite_lift
 from driftproof.stats.aa import aa_reading
 from driftproof.stats.codes import Status, VerdictCode

@@ -34,9 +34,9 @@ from typing import Any
 
 from driftproof.errors import RefusalError
 from driftproof.pages.comparison import compare_receipts
-from driftproof.pages.comparison_report import to_text
 from driftproof.pages.plan import plan_receipt
 from driftproof.receipt import Receipt, read_receipt, sha256_text
+from driftproof.render.comparison import comparison_text as to_text
 from driftproof.render.plan import plan_text
 from driftproof.run.engine import RunConfig, arm_systems, run_suite
 from driftproof.run.providers.simulated import SimulatedProvider

@@ -44,5 +44,24 @@ BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
     ),
 }
 
+#: ``provenance.tool`` of a caveman import (its importer writes it; the sheet reads it).
+CAVEMAN_TOOL: Final[str] = "caveman-evals"
+
 #: Verification levels, lowest first (Metere, arXiv:2605.00424). FORMAL is reserved.
 LEVELS: Final[tuple[str, ...]] = ("UNVERIFIED", "DECLARED", "TESTED", "FORMAL")
+
+#: Lost-draw kind of each way a reply can end unfinished → its words (receipt ``lost.kind``;
+#: ``truncated`` is the output budget; D-19).
+ENDING_WORDS: Final[dict[str, str]] = {
+    "truncated": "output budget",
+    "context_window": "context window",
+    "paused_turn": "paused turn",
+    "server_abort": "aborted by the server",
+    "content_filter": "content filter",
+    "refusal": "refusal",
+    "tool_call": "tool call with no answer",
+    "length_unknown": "length stop (the context window or the output budget: the server did "
+    "not report its output tokens)",
+    "reasoning_mixed": "reasoning mixed into the answer",
+    "unknown_ending": "unknown ending",
+}

@@ -7,8 +7,9 @@ import json
 
 from factories import case, make_receipt
 
-from driftproof.pages.cross_family import GRADER_NOTE, cross_family, cross_family_markdown
+from driftproof.pages.cross_family import GRADER_NOTE, cross_family
 from driftproof.receipt import parse_receipt, seal_document
+from driftproof.render.cross_family import cross_family_markdown
 
 
 def _receipt(provider: str, model: str, cases, suite: str | None = "a" * 64):

@@ -44,16 +44,12 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     """
     # deferred: start-up time of --help
     from driftproof.errors import ReceiptError
-    from driftproof.pages.comparison import compare_receipts
-    from driftproof.pages.comparison_report import (
-        EXIT_BAD_INPUT,
-        exit_status,
-        to_json,
-        to_markdown,
-        to_text,
-    )
+    from driftproof.pages.comparison import EXIT_BAD_INPUT, compare_receipts, exit_status
     from driftproof.pages.sheet import receipt_breakdown
     from driftproof.receipt import read_receipt
+    from driftproof.render.comparison import comparison_json as to_json
+    from driftproof.render.comparison import comparison_markdown as to_markdown
+    from driftproof.render.comparison import comparison_text as to_text
     from driftproof.render.diff import with_aa, with_breakdowns
     from driftproof.stats.aa import aa_reading
 

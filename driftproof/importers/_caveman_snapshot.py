@@ -19,6 +19,7 @@ from typing import Any
 from driftproof._json import pointer
 from driftproof.errors import ImportError_
 from driftproof.importers._common import parse_json_bytes
+from driftproof.wording import CAVEMAN_TOOL
 
 __all__ = [
     "BASELINE_ARM",
@@ -339,7 +340,7 @@ def _json_kind(value: Any) -> str:
 
 
 #: ``provenance.tool`` of a caveman import.
-TOOL = "caveman-evals"
+TOOL = CAVEMAN_TOOL
 #: Bytes: the largest SKILL.md read.
 SKILL_MAX_BYTES = 1024 * 1024
 

@@ -141,35 +141,28 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     smoke = receipt.is_smoke
     reading = receipt_reading(receipt)  # asks the one no-verdict rule first
     status = reading.status
+    message = str(status)
+    sentence: str | None = reading.sentence
+    refusal: str | None = None
+    needed: int | None = None
+    no_count = False
     if status == Status.NO_VERDICT:
         # Every reader of a verdict refuses a smoke receipt whatever level it carries.
-        return BadgeReading(
-            status,
-            wording.SMOKE_RUN if smoke else str(reading.sentence),  # or "not measured", D-17
-            _STATUS_COLOR[status],
-            None,
-            reading.reason,
-            reading.reason,
-            smoke,
-            None,
-            False,
-            lift,
-            per_1k,
-        )
-    needed, no_count = (None, False)
-    message = str(status)
-    if status == Status.UNDERPOWERED:
+        message = wording.SMOKE_RUN if smoke else str(reading.sentence)  # or "not measured", D-17
+        sentence, refusal = None, reading.reason
+    elif status == Status.UNDERPOWERED:
         needed, no_count = _underpowered_counts(reading)
         if no_count:
             message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
         elif needed is not None:
             message = f"{status}: {needed} draws per arm needed"
+    color = _STATUS_COLOR[status]
     return BadgeReading(
         status,
         message,
-        _STATUS_COLOR[status],
-        reading.sentence,
-        None,
+        color,
+        sentence,
+        refusal,
         reading.reason,
         smoke,
         needed,
@@ -194,9 +187,11 @@ def format_lift(lift: float | None) -> str:
 def endpoint_json(
     receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
 ) -> dict[str, Any]:
-    """The shields.io endpoint document: exactly ``schemaVersion`` (1), ``label``, ``message``,
-    ``color`` (SITE-NOTES 4.1; D-7). ``reading``: :func:`badge_reading` of ``receipt``, when
-    the caller has it already (read otherwise)."""
+    """The shields.io endpoint document (D-7).
+
+    Exactly ``schemaVersion`` (1), ``label``, ``message`` and ``color`` (SITE-NOTES 4.1).
+    ``reading``: :func:`badge_reading` of ``receipt`` when the caller has it (read otherwise).
+    """
     b = reading if reading is not None else badge_reading(receipt)
     return {"schemaVersion": 1, "label": label, "message": b.message, "color": b.color}
 
@@ -260,8 +255,9 @@ def details_json(
 
 
 def workflow_outputs(receipt: Receipt) -> dict[str, str]:
-    """Outputs for ``$GITHUB_OUTPUT``: ``reading``, ``message``, ``color``, ``lift``,
-    ``value-per-1k``, ``draws-needed``.
+    """Outputs for ``$GITHUB_OUTPUT``.
+
+    Keys: ``reading``, ``message``, ``color``, ``lift``, ``value-per-1k``, ``draws-needed``.
 
     ``lift`` and ``value-per-1k`` are ``n/a`` for a smoke run (method, "the badge writes it as
     n/a in its workflow output") and wherever the receipt has no lift.
@@ -287,11 +283,12 @@ def json_bytes(doc: Mapping[str, Any]) -> bytes:
 def site_badge_files(
     receipts: Mapping[str, Receipt], readings: Mapping[str, BadgeReading] | None = None
 ) -> dict[str, bytes]:
-    """The site's badge files for each receipt name: ``badge/<name>.json`` (endpoint),
-    ``badge/<name>.details.json`` and ``badge/<name>.svg``. Paths are relative to the site root.
+    """The site's badge files for each receipt name, by path relative to the site root.
+
+    ``badge/<name>.json`` (endpoint), ``badge/<name>.details.json`` and ``badge/<name>.svg``.
 
     Each receipt is read once (:func:`badge_reading`) for its three files, or not at all when
-    ``readings`` (by name) holds its reading already (issue 19: the site build reads each
+    ``readings`` (by name) holds its reading already (the site build reads each
     receipt once for its badge files and its results row).
     """
     out: dict[str, bytes] = {}

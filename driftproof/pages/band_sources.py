@@ -1,4 +1,4 @@
-"""Where a receipt's bands come from, stated from the receipt's own fields (issue 15, item 5).
+"""Where a receipt's bands come from, stated from the receipt's own fields.
 
 Method, "Where a band comes from": every table labels each band's source as legacy or
 generation. A receipt records its source in ``band_source``, its counts in
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from driftproof.receipt import CaseArm, Receipt
-from driftproof.stats.reading import band_source_of
+from driftproof.stats.band import band_source_of
 from driftproof.wording import BAND_SOURCE_LEGEND
 
 __all__ = ["BandFacts", "band_facts", "held_range"]

@@ -9,11 +9,14 @@ aggregates-only import gets no verdict, and the comparison names why (method,
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from driftproof.pages.words import paired_line
 from driftproof.stats import (
+    Band,
     CaseVerdict,
     Status,
     VerdictCode,
@@ -31,6 +34,7 @@ from driftproof.stats.paired import PairedTest, paired_test
 from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import (
     BAND_SOURCE_LEGEND,
+    NO_DRAW_COUNT_REACHES,
     NO_SEPARATION,
     NOT_ENOUGH_DRAWS,
     NOT_LIKE_FOR_LIKE,
@@ -39,7 +43,23 @@ from driftproof.wording import (
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = ["SUMMARY_ORDER", "Comparison", "compare_receipts", "verdict_words"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_NO_REGRESSION",
+    "EXIT_REGRESSED",
+    "SUMMARY_ORDER",
+    "Comparison",
+    "compare_receipts",
+    "exit_status",
+    "lift_line",
+    "paired_context",
+    "report_rows",
+    "verdict_words",
+]
+
+#: ``driftproof diff`` exit statuses: no case regressed / a case regressed / bad input or no
+#: verdict.
+EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
 
 #: Verdicts in the order the summary line counts them; "below effect floor" apart from
 #: no separation.
@@ -89,7 +109,7 @@ class Comparison:
     """Plain cautions about what is compared (e.g. two different skills); never a verdict."""
     context_rows: tuple[CaseVerdict, ...] = ()
     """When a side gets no verdict: each common case's two with-skill bands (means, spreads, lost
-    draws) shown as context under the reason; their ``verdict`` is never shown (issue 16)."""
+    draws) shown as context under the reason; their ``verdict`` is never shown."""
     lifts: CommonLifts | None = None
     """Both suite lifts over the cases both receipts measured in both arms (context, never a
     verdict)."""
@@ -99,7 +119,7 @@ class Comparison:
     unless asked for, or when a side gets no verdict."""
     paired: PairedTest | None = None
     """The exact paired test over the compared cases' with-skill mean changes (B − A), context
-    beside the verdicts and never one (issue 37, item 3); ``None`` when a side is refused or
+    beside the verdicts and never one; ``None`` when a side is refused or
     no case was compared."""
 
 
@@ -126,11 +146,67 @@ def compare_receipts(
         for name, r in ((a_name, a), (b_name, b))
         if (why := verdict_refusal(r)) is not None
     )
+    lifts = None if a.is_aggregates_only or b.is_aggregates_only else common_lifts(a, b)
+    rows = _rows(a, b, sources, a_name, b_name)
+    b_ids, a_ids = {c.id for c in b.cases}, {c.id for c in a.cases}
+    unmatched = tuple(
+        [f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_ids]
+        + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
+    )
+    refused = Comparison(
+        a_name,
+        b_name,
+        refusals,
+        Status.NO_VERDICT,
+        Status.NO_VERDICT,
+        (),
+        sources,
+        legend,
+        differ,
+        (),
+        False,
+        unmatched,
+    )
+    if refusals:
+        # no verdict, but the bands are shown under the reason (aggregates only have none to show)
+        shown = () if a.is_aggregates_only or b.is_aggregates_only else rows
+        lost = tuple(v.case_id for v in shown if v.a.lost or v.b.lost)
+        return replace(refused, lost_cases=lost, context_rows=shown, lifts=lifts)
+    if not rows:
+        # Nothing was compared: a renamed suite must not pass a regression check silently.
+        why = "the two receipts have no case in common, so nothing was compared"
+        return replace(refused, refusals=(why,))
+    sentence = reason = needed = None
+    if not any(v.verdict in (VerdictCode.IMPROVED, VerdictCode.REGRESSED) for v in rows):
+        weak = [v for v in rows if v.verdict == VerdictCode.UNDERPOWERED]
+        if weak:
+            sentence = NOT_ENOUGH_DRAWS
+            needed, reason = underpowered_draws(weak)
+    return replace(
+        refused,
+        refusals=(),
+        headline=_headline(rows),
+        summary=_summary(rows),
+        rows=rows,
+        lost_cases=tuple(v.case_id for v in rows if v.a.lost or v.b.lost),
+        regressed=any(v.verdict == VerdictCode.REGRESSED for v in rows),
+        underpowered_sentence=sentence,
+        underpowered_reason=reason,
+        draws_needed=needed,
+        notes=_notes(a, b),
+        lifts=lifts,
+        false_alarms=suite_false_alarms(rows, draw_grid(a), draw_grid(b)) if false_alarms else None,
+        paired=paired_test([v.delta for v in rows if v.delta is not None]),
+    )
+
+
+def _rows(
+    a: Receipt, b: Receipt, sources: tuple[BandSource | None, ...], a_name: str, b_name: str
+) -> tuple[CaseVerdict, ...]:
+    """The verdict of each case in both receipts, in A's order (lost draws as D-9)."""
     scale = _scale(a, b)
     b_cases = {c.id: c for c in b.cases}
-    a_ids = {c.id for c in a.cases}
-    lifts = None if a.is_aggregates_only or b.is_aggregates_only else common_lifts(a, b)
-    rows = tuple(
+    return tuple(
         case_verdict(
             arm_band(c.arms.with_skill, sources[0] or "generation"),
             arm_band(b_cases[c.id].arms.with_skill, sources[1] or "generation"),
@@ -141,75 +217,6 @@ def compare_receipts(
         )
         for c in a.cases
         if c.id in b_cases
-    )
-    unmatched = tuple(
-        [f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_cases]
-        + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
-    )
-    if refusals:
-        # no verdict, but the bands are shown under the reason (aggregates only have none to show)
-        shown = () if a.is_aggregates_only or b.is_aggregates_only else rows
-        return Comparison(
-            a_name,
-            b_name,
-            refusals,
-            Status.NO_VERDICT,
-            Status.NO_VERDICT,
-            (),
-            sources,
-            legend,
-            differ,
-            tuple(v.case_id for v in shown if v.a.lost or v.b.lost),
-            False,
-            unmatched,
-            context_rows=shown,
-            lifts=lifts,
-        )
-    if not rows:
-        # Nothing was compared: a renamed suite must not pass a regression check silently.
-        why = "the two receipts have no case in common, so nothing was compared"
-        return Comparison(
-            a_name,
-            b_name,
-            (why,),
-            Status.NO_VERDICT,
-            Status.NO_VERDICT,
-            (),
-            sources,
-            legend,
-            differ,
-            (),
-            False,
-            unmatched,
-        )
-    lost = tuple(v.case_id for v in rows if v.a.lost or v.b.lost)
-    sentence = reason = needed = None
-    if not any(v.verdict in (VerdictCode.IMPROVED, VerdictCode.REGRESSED) for v in rows):
-        weak = [v for v in rows if v.verdict == VerdictCode.UNDERPOWERED]
-        if weak:
-            sentence = NOT_ENOUGH_DRAWS
-            needed, reason = underpowered_draws(weak)
-    notes = _notes(a, b)
-    return Comparison(
-        a_name,
-        b_name,
-        (),
-        _headline(rows),
-        _summary(rows),
-        rows,
-        sources,
-        legend,
-        differ,
-        lost,
-        any(v.verdict == VerdictCode.REGRESSED for v in rows),
-        unmatched,
-        sentence,
-        reason,
-        needed,
-        notes,
-        lifts=lifts,
-        false_alarms=suite_false_alarms(rows, draw_grid(a), draw_grid(b)) if false_alarms else None,
-        paired=paired_test([v.delta for v in rows if v.delta is not None]),
     )
 
 
@@ -250,3 +257,90 @@ def _summary(rows: tuple[CaseVerdict, ...]) -> str:
     return f"{len(rows)} {noun}: " + ", ".join(
         f"{counts[k]} {verdict_words(k)}" for k in SUMMARY_ORDER
     )
+
+
+def exit_status(c: Comparison) -> int:
+    """The exit status for CI: 2 when a side gets no verdict, 1 when a case regressed, else 0."""
+    if c.refusals:
+        return EXIT_BAD_INPUT
+    return EXIT_REGRESSED if c.regressed else EXIT_NO_REGRESSION
+
+
+def _band(b: Band) -> str:
+    if b.mean is None:
+        return "not measured"
+    if b.sd is None:
+        return f"{b.mean:.3f} (one draw, no spread)"
+    return f"{b.mean:.3f} ± {b.sd:.3f}"
+
+
+def _note(v: CaseVerdict) -> str:
+    if v.verdict == VerdictCode.INCONCLUSIVE:
+        return v.lost_detail or ""
+    if v.verdict == VerdictCode.UNDERPOWERED:
+        if v.no_draw_count:
+            return NO_DRAW_COUNT_REACHES
+        if v.draws_needed is not None:
+            return f"{v.draws_needed} draws per arm needed"
+        return (
+            "an arm has no measured draw"
+            if min(v.a.n, v.b.n) == 0
+            else "an arm has a single measured draw"
+        )
+    return ""
+
+
+def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
+    """Header and one row of strings per case, as the CLI and the site show them.
+
+    Measured/drawn counts appear when any case lost draws.
+
+    When a side gets no verdict, the rows are the context rows (each case's two bands), with
+    "no verdict" in the verdict column and the measured/drawn counts always shown.
+    """
+    src_a, src_b = (s or "unknown" for s in c.band_sources)
+    header = ["case", f"{c.a_name} ({src_a})", f"{c.b_name} ({src_b})", "Δ", "verdict"]
+    unjudged = bool(c.refusals)
+    counts = bool(c.lost_cases) or unjudged
+    if counts:
+        header += [f"{c.a_name} measured/drawn", f"{c.b_name} measured/drawn"]
+    header.append("note")
+    rows = []
+    for v in c.context_rows if unjudged else c.rows:
+        delta = f"{v.delta:+.3f}" if v.delta is not None and math.isfinite(v.delta) else "n/a"
+        row = [
+            v.case_id,
+            _band(v.a),
+            _band(v.b),
+            delta,
+            "no verdict" if unjudged else verdict_words(v.verdict),
+        ]
+        if counts:
+            row += [f"{v.a.drawn - v.a.lost}/{v.a.drawn}", f"{v.b.drawn - v.b.lost}/{v.b.drawn}"]
+        row.append((v.lost_detail or "") if unjudged else _note(v))
+        rows.append(row)
+    return header, rows
+
+
+def lift_line(c: Comparison) -> str | None:
+    """Both suite lifts over the same cases as context, never a verdict; ``None`` without lifts."""
+    lf = c.lifts
+    if lf is None or not lf.cases:
+        return None
+    fa = f"{lf.a:+.3f}" if lf.a is not None else "n/a"
+    fb = f"{lf.b:+.3f}" if lf.b is not None else "n/a"
+    return (
+        f"Lift (with skill − baseline), context: {c.a_name} {fa}, {c.b_name} {fb}, "
+        f"{lf.words(c.a_name, c.b_name)}."
+    )
+
+
+def paired_context(c: Comparison) -> str | None:
+    """The exact paired test over the compared cases as context, never a verdict.
+
+    ``None`` when no case was compared or a side is refused.
+    """
+    if c.paired is None:
+        return None
+    words = paired_line(c.paired, "with-skill mean", "the mean change")
+    return f"Exact paired test over cases, context (never a verdict): {words}."

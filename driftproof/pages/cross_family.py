@@ -1,5 +1,6 @@
-"""Reading receipts of different model families side by side (method, "Other models, and
-one grader for all"; the neutrality policy).
+"""Receipts of different model families side by side, never ranked.
+
+Method, "Other models, and one grader for all" and the neutrality policy.
 
 One grader from one model family scores every answer, so a comparison across model
 families leads with what the skill adds to each model (its lift, and per 1,000 skill
@@ -12,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from driftproof.pages.sheet import fmt
+from driftproof.pages.words import fmt
 from driftproof.receipt import Receipt
 from driftproof.stats import case_bands, mean_of, receipt_reading, suite_lift, value_per_1k
 
-__all__ = ["CrossFamily", "FamilyRow", "GRADER_NOTE", "cross_family", "cross_family_markdown"]
+__all__ = ["CrossFamily", "FamilyRow", "GRADER_NOTE", "cross_family"]
 
 #: The method's words, shown with every cross-family reading.
 GRADER_NOTE = (
@@ -95,30 +96,6 @@ def cross_family(receipts: Sequence[tuple[str, Receipt]]) -> CrossFamily:
     )
 
 
-def cross_family_markdown(cf: CrossFamily) -> str:
-    """The reading as Markdown: the lift table first, then the raw scores as background."""
-    lead = [
-        "| model | family | surface | lift | per 1,000 skill tokens | reading |",
-        "|---|---|---|---|---|---|",
-    ]
-    lead += [
-        f"| {_md(x.model)} | {_md(x.family)} | {_md(x.surface)} | {x.lift} | {x.lift_per_1k} "
-        f"| {_md(x.reading)} |"
-        for x in cf.rows
-    ]
-    back = [
-        "| model | with skill (mean over cases) | baseline (mean over cases) |",
-        "|---|---|---|",
-    ]
-    back += [
-        f"| {_md(x.model)} | {x.background_with_skill} | {x.background_baseline} |" for x in cf.rows
-    ]
-    out = ["What the skill adds to each model", "", *lead, "", cf.grader_note, ""]
-    out += [f"- {_md(c)}" for c in cf.caveats] + ([""] if cf.caveats else [])
-    out += ["Background: raw scores, not a ranking", "", *back, ""]
-    return "\n".join(out)
-
-
 def _raw_means(r: Receipt) -> tuple[float | None, float | None]:
     if r.is_aggregates_only:
         return None, None
@@ -139,10 +116,3 @@ def _caveats(receipts: Sequence[tuple[str, Receipt]]) -> tuple[str, ...]:
     elif "not recorded" in suites:
         out.append("The same tasks are not shown: no receipt records its suite hash")
     return tuple(out)
-
-
-def _md(value: str) -> str:
-    out = "".join(ch for ch in value if ch >= " ").replace("\\", "\\\\")
-    for ch in "`*_[]<>|#!":
-        out = out.replace(ch, "\\" + ch)
-    return out

@@ -1,26 +1,15 @@
-"""The results page: every committed receipt with what it reads (issue 9; issue 15; method, "A smoke
-run gives no verdict": the results page labels a smoke run "Smoke run, no verdict").
+"""The results page: every committed receipt with what it reads.
 
-The page leads with what was measured: receipts a runner measured, grouped by skill, with their
-reading, lift and band source. Imports, printed aggregates, smoke runs and runs that measured
-nothing (labelled "not measured", D-17) follow in their own section, grouped by source, each
-with the headline figure its source printed (:func:`headline`), so no row is only dashes.
-
-:func:`results_rows` is the pure page model: one :class:`ResultRow` per receipt with skill,
-model, surface, level, band source, reading, lift and value per 1,000 skill tokens (D-14), and
-the link to its sheet. The reading is the badge's (D-7,
-:func:`driftproof.pages.badge.badge_reading`),
-so the page, the badge and the badge JSON never disagree. Rows come in a fixed server-side order
-(skill, then model, then receipt name), so the table reads without JavaScript; the site's
-``sort.js`` sorts it on click, using each numeric cell's ``data-sort``.
-
-:func:`results_site_files` renders ``results/index.html`` with the site's Jinja2 environment and
-adds the per-receipt badge files (``badge/<name>.json``, ``.details.json``, ``.svg``).
+Receipts a runner measured come first, grouped by skill, with their reading, lift and band
+source. Imports, printed aggregates, smoke runs ("Smoke run, no verdict") and runs that measured
+nothing ("not measured", D-17) follow, grouped by source, each with the headline figure its
+source printed, so no row is only dashes. The reading is the badge's (D-7), so the page, the
+badge and the badge JSON never disagree. Rows come in a fixed order (:func:`order_rows`), so the
+table reads without JavaScript.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,7 +19,8 @@ from urllib.parse import quote
 from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, format_lift, site_badge_files
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.sheet import fmt
+from driftproof.pages.source import printed_value
+from driftproof.pages.words import fmt
 from driftproof.stats import Status, mean_of
 from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import NOT_MEASURED
@@ -165,7 +155,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
 
 
 def headline(r: Receipt, lift: float | None = None) -> str:
-    """The headline figure of an import or a smoke run, as its source prints it (issue 15).
+    """The headline figure of an import or a smoke run, as its source prints it.
 
     - printed aggregates (NVIDIA's cards): every uplift as printed, per dimension and agent;
     - output tokens per arm, one draw each (caveman): the median output-token saving against
@@ -229,21 +219,15 @@ def headline(r: Receipt, lift: float | None = None) -> str:
 
 def _printed_figures(r: Receipt) -> str:
     sf = r.source_figures if isinstance(r.source_figures, dict) else {}
-    rows = [x for x in sf.get("rows") or [] if isinstance(x, dict)]
     out = []
-    for x in rows:
-        up = x.get("uplift") if isinstance(x.get("uplift"), dict) else None
-        if up is None:
-            continue
-        printed = up.get("printed") or (
-            None if up.get("value") is None else json.dumps(up.get("value"))
-        )
+    for x in (x for x in sf.get("rows") or [] if isinstance(x, dict)):
+        printed = printed_value(x.get("uplift"))
         if printed is None:
             continue
-        unit = up.get("unit")
+        unit = x["uplift"].get("unit")
         out.append(
             f"{x.get('dimension')}, {x.get('agent')}: {printed}"
-            + (f" {unit}" if unit and str(unit) not in str(printed) else "")
+            + (f" {unit}" if unit and str(unit) not in printed else "")
         )
     return ("uplift as printed: " + "; ".join(out)) if out else "no uplift printed"
 
@@ -266,8 +250,10 @@ def results_rows(
 
 
 def order_rows(rows: Iterable[ResultRow]) -> list[ResultRow]:
-    """Rows in the page's default order: measured receipts first, then source, skill, model and
-    receipt name (case-insensitive; issue 15)."""
+    """Rows in the page's default order.
+
+    Measured receipts first, then by source, skill, model and receipt name (case-insensitive).
+    """
     return sorted(
         rows,
         key=lambda x: (
@@ -290,8 +276,10 @@ class ResultGroup:
 
 
 def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[ResultGroup]]:
-    """(measured receipts grouped by skill, imports and smoke runs grouped by source), in row
-    order."""
+    """Measured receipts grouped by skill, and imports and smoke runs grouped by source.
+
+    Both in row order.
+    """
     measured: dict[str, list[ResultRow]] = {}
     other: dict[str, list[ResultRow]] = {}
     for r in rows:
@@ -313,15 +301,18 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
 
 
 def results_page(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> bytes:
-    """``results/index.html`` rendered with ``templates/pages/results.html`` in ``env`` (the site's
-    page environment, autoescape on); the page sits one folder below the root."""
+    """``results/index.html``, rendered with ``templates/pages/results.html`` in ``env``.
+
+    ``env`` is the site's page environment (autoescape on); the page sits one folder below the root.
+    """
     return results_page_from_rows(results_rows(receipts), env)
 
 
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
-    """:func:`results_page` from rows already made (in :func:`order_rows` order), grouped here
-    with :func:`results_groups` (issue 15); the site build keeps each receipt's row, headline
-    included, in its build cache (issue 19)."""
+    """:func:`results_page` from rows already made, in :func:`order_rows` order.
+
+    The rows are grouped here with :func:`results_groups`; the site build caches each row.
+    """
     rows = list(rows)
     measured, other = results_groups(rows)
     html = env.get_template("results.html").render(
@@ -347,7 +338,6 @@ def results_site_files(
 def rows_and_badge_files(
     receipts: Mapping[str, Receipt],
 ) -> tuple[list[ResultRow], dict[str, bytes]]:
-    """:func:`results_rows` and :func:`driftproof.pages.badge.site_badge_files` of ``receipts``,
-    each receipt read once (:func:`driftproof.pages.badge.badge_reading`) for both (issue 19)."""
+    """:func:`results_rows` and the badge files of ``receipts``, each receipt read once."""
     readings = {name: badge_reading(r) for name, r in receipts.items()}
     return results_rows(receipts, readings), site_badge_files(receipts, readings)

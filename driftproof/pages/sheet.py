@@ -1,7 +1,7 @@
 """The receipt sheet: one page model of one receipt, for ``driftproof view`` and the site.
 
 :func:`sheet` turns a :class:`~driftproof.receipt.Receipt` into plain data whose every
-value is a string ready to print (STYLE-EXAMPLES 19: templates and printers only
+value is a string ready to print (templates and printers only
 display; every number comes from :mod:`driftproof.stats`). It shows what produced
 the receipt, each case's with-skill and baseline bands (D-2), the lift, checks as a
 separate column (method, "Deterministic post-checks"), lost draws with reasons (D-9),
@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from driftproof.pages import sheet_model as view_model
-from driftproof.pages.sheet_caveman import fidelity_view, usage_view
 from driftproof.pages.sheet_facts import (
     context_view,
     headline,
@@ -33,30 +31,40 @@ from driftproof.pages.sheet_facts import (
     quality_fact,
     reading_facts,
 )
-from driftproof.pages.sheet_model import *  # noqa: F403 (the page model, re-exported whole)
 from driftproof.pages.sheet_model import (
-    ARM_WORDS,
     BREAKDOWN_NOTE,
-    VERDICT_WORDS,
+    ArmSummary,
     BreakdownRow,
     BreakdownView,
+    CaseRow,
+    FidelityView,
     LostDraw,
     Sheet,
+    SourceFigureRow,
+    UsageView,
+)
+from driftproof.pages.sheet_tables import arm_summaries, case_rows
+from driftproof.pages.source import (
+    fidelity_view,
+    source_figures,
+    source_origin,
+    source_report_facts,
+    source_report_rows,
+    usage_view,
+)
+from driftproof.pages.words import (
+    ARM_NOT_RECORDED,
+    ARM_WORDS,
+    VERDICT_WORDS,
+    Fact,
+    aa_line,
     anchor_for,
     arms_of,
     fmt,
     has_bands,
     mean_spread,
 )
-from driftproof.pages.sheet_source import source_report_facts, source_report_rows
-from driftproof.pages.sheet_tables import (
-    arm_summaries,
-    case_rows,
-    source_figures,
-    source_origin,
-)
 from driftproof.receipt import Receipt
-from driftproof.render.aa import aa_line
 from driftproof.stats import (
     band_source_of,
     lift_refusal,
@@ -67,19 +75,31 @@ from driftproof.stats import (
 )
 from driftproof.stats.aa import aa_reading
 from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
-from driftproof.stats.lift import control_lift
+from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.wording import BAND_SOURCE_LEGEND
 
-__all__ = ["breakdown_view", "lift_coverage", "receipt_breakdown", "sheet"]
-__all__ += view_model.__all__  # the page model, importable from here too
+__all__ = [
+    "ARM_NOT_RECORDED",
+    "ArmSummary",
+    "BreakdownRow",
+    "BreakdownView",
+    "CaseRow",
+    "Fact",
+    "FidelityView",
+    "Sheet",
+    "SourceFigureRow",
+    "UsageView",
+    "breakdown_view",
+    "fmt",
+    "lift_coverage",
+    "receipt_breakdown",
+    "sheet",
+]
 
 
 def lift_coverage(r: Receipt) -> str:
-    """ " (over N of M cases …)" when the suite lift covers fewer cases than the receipt has,
-    else ""."""
-    from driftproof.stats.lift import lift_case_ids
-
+    """`` (over N of M cases …)`` when the suite lift leaves cases of ``r`` out, else ``""``."""
     n, total = len(lift_case_ids(r)), len(r.cases)
     if n >= total:
         return ""
@@ -96,7 +116,7 @@ def sheet(
     size_bytes: int | None = None,
     margin: float | None = None,
 ) -> Sheet:
-    """The sheet of receipt ``r`` (issue 6; D-6, D-7, D-9, D-14, D-16).
+    """The sheet of receipt ``r`` (D-6, D-7, D-9, D-14, D-16).
 
     Args:
         r: a receipt read by :func:`~driftproof.receipt.read_receipt`.
@@ -117,29 +137,8 @@ def sheet(
         else (Path(path).stat().st_size if path is not None else None)
     )
     reading = receipt_reading(r)
-    lift = suite_lift(r)
-    per_1k = value_per_1k(lift, r.skill.tokens)
-    context = (
-        "" if reading.status != "no verdict" else " (context only: the receipt has no verdict)"
-    )
-    tokens = (
-        f"{r.skill.tokens:,} skill tokens"
-        if r.skill.tokens is not None
-        else "skill tokens not recorded"
-    )
+    lift_text, per_1k_text = _lift_texts(r, reading.status)
     b = lift_breakdown(r, size_bytes=size)
-    single = lift_refusal(r)
-    if single is not None:
-        lift_text, per_1k_text = f"n/a: {single}", f"n/a ({tokens}): {single}"
-    else:
-        lift_text = (
-            (fmt(lift, signed=True) + lift_coverage(r) + context) if lift is not None else "n/a"
-        )
-        per_1k_text = (
-            f"{fmt(per_1k, signed=True)} per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
-            if per_1k is not None
-            else f"n/a ({tokens})"
-        )
     return Sheet(
         title=f"{r.skill.name} on {r.run.model or 'an unrecorded model'}",
         path=str(path) if path is not None else None,
@@ -173,6 +172,26 @@ def sheet(
         usage=usage_view(r),
         fidelity=fidelity_view(r),
     )
+
+
+def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
+    """The suite lift and the value per 1,000 skill tokens (D-14) as the sheet prints them."""
+    single = lift_refusal(r)
+    tokens = (
+        f"{r.skill.tokens:,} skill tokens"
+        if r.skill.tokens is not None
+        else "skill tokens not recorded"
+    )
+    if single is not None:
+        return f"n/a: {single}", f"n/a ({tokens}): {single}"
+    lift = suite_lift(r)
+    per_1k = value_per_1k(lift, r.skill.tokens)
+    context = "" if status != "no verdict" else " (context only: the receipt has no verdict)"
+    lift_text = (fmt(lift, signed=True) + lift_coverage(r) + context) if lift is not None else "n/a"
+    if per_1k is None:
+        return lift_text, f"n/a ({tokens})"
+    words = f"per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
+    return lift_text, f"{fmt(per_1k, signed=True)} {words}"
 
 
 def breakdown_view(b: Breakdown) -> BreakdownView:
@@ -216,8 +235,9 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
 
 
 def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> BreakdownView:
-    """The formatted lift breakdown of ``r`` (method, "Lift by case"); the file at ``path``,
-    when given, decides the size limit by its size.
+    """The formatted lift breakdown of ``r`` (method, "Lift by case").
+
+    The file at ``path``, when given, decides the size limit by its size.
 
     Raises:
         OSError: ``path`` is given and cannot be read (stat).
@@ -281,11 +301,10 @@ def _control_delta(r: Receipt) -> str | None:
     )
 
 
-def _quality(r: Receipt, margin: float | None) -> tuple[view_model.Fact, ...]:
-    """The reading at a margin, when one is declared (issue 37, item 5), and what an A/A
-    calibration says about noise (item 4)."""
+def _quality(r: Receipt, margin: float | None) -> tuple[Fact, ...]:
+    """The reading at a declared margin, and what an A/A calibration says about noise."""
     fact = quality_fact(quality_at_margin(r, margin))
-    out: tuple[view_model.Fact, ...] = (fact,) if fact is not None else ()
+    out: tuple[Fact, ...] = (fact,) if fact is not None else ()
     if r.run.aa:
-        out += (view_model.Fact("A/A calibration", aa_line("(this receipt)", aa_reading(r))),)
+        out += (Fact("A/A calibration", aa_line("(this receipt)", aa_reading(r))),)
     return out

@@ -1,21 +1,24 @@
-"""The sheet's labelled facts: what produced the receipt, its reading (D-7), the grader's cost
-apart from every figure about the skill (method, "What grading cost"), the headline figure
-(issue 16, item 8) and, labelled apart, context beyond the method."""
+"""The sheet's labelled facts.
+
+What produced the receipt, its reading (D-7), the grader's cost apart from every figure about
+the skill (method, "What grading cost"), the headline figure and, labelled apart, context
+beyond the method.
+"""
 
 from __future__ import annotations
 
-from driftproof.pages.sheet_model import (
+from driftproof.pages.sheet_model import ContextView
+from driftproof.pages.source import source_figures
+from driftproof.pages.words import (
     ARM_WORDS,
     UNKNOWN,
-    ContextView,
     Fact,
     arms_of,
     fmt,
     has_bands,
+    paired_line,
 )
-from driftproof.pages.sheet_tables import source_figures
 from driftproof.receipt import Receipt
-from driftproof.render.paired import paired_line
 from driftproof.stats import (
     Reading,
     band_source_of,
@@ -39,6 +42,7 @@ __all__ = [
 
 
 def reading_facts(rd: Reading) -> tuple[Fact, ...]:
+    """The receipt's reading (D-7): status, sentence, why, and the draws needed when known."""
     facts = [Fact("reading", rd.status), Fact("sentence", rd.sentence), Fact("why", rd.reason)]
     if rd.draws_needed is not None:
         facts.append(Fact("draws per arm needed", str(rd.draws_needed)))
@@ -46,6 +50,7 @@ def reading_facts(rd: Reading) -> tuple[Fact, ...]:
 
 
 def provenance(r: Receipt) -> tuple[Fact, ...]:
+    """What produced the receipt: model, harness, judge, skill, suite, counts, import, seal."""
     run = r.run
     judge = (
         UNKNOWN
@@ -122,8 +127,10 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
 
 
 def _skill_reached(r: Receipt) -> str | None:
-    """Each arm's median reported input tokens, the difference with the skill against the
-    baseline, beside the skill's own size (v0.16); ``None`` when the receipt records none."""
+    """Each arm's median reported input tokens beside the skill's size; ``None`` when unrecorded.
+
+    With both arms recorded, the difference the skill makes against the baseline.
+    """
     medians = {n: getattr(r.arms, n).input_tokens_median for n in arms_of(r)}
     if all(v is None for v in medians.values()):
         return None
@@ -139,6 +146,7 @@ def _skill_reached(r: Receipt) -> str | None:
 
 
 def judge_cost(r: Receipt) -> tuple[Fact, ...]:
+    """The grader's tokens and cost, apart from every figure about the skill."""
     oh = r.economics.judge_overhead
     if oh is None:
         return (Fact("grading cost", UNKNOWN),)
@@ -164,7 +172,7 @@ def judge_cost(r: Receipt) -> tuple[Fact, ...]:
 
 
 def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
-    """The one figure a reader looks for first (issue 16, item 8)."""
+    """The one figure a reader looks for first."""
     if r.is_aggregates_only:
         n = len(source_figures(r))
         return Fact(
@@ -184,8 +192,7 @@ def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
 
 
 def _token_saving(r: Receipt) -> str:
-    """The skill arm's output-token saving, caveman's arithmetic
-    (:mod:`driftproof.stats.savings`)."""
+    """The skill arm's output-token saving, by caveman's arithmetic."""
     try:
         (arm,) = token_savings([r])
     except ValueError as exc:
@@ -205,6 +212,7 @@ def _token_saving(r: Receipt) -> str:
 
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:
+    """Context beyond the method: the paired interval, the spread split, the exact paired test."""
     iv = lift_interval(b) if b.available else None
     single = lift_refusal(r)
     if single is not None:
@@ -253,7 +261,7 @@ def _exact(b: Breakdown, single: str | None, unavailable: bool) -> str:
 
 
 def quality_fact(q: QualityReading) -> Fact | None:
-    """The reading at a margin (issue 37, item 5), or None when no margin is declared."""
+    """The reading at a margin, or None when no margin is declared."""
     if q.margin is None:
         return None
     label = "quality at a margin"

@@ -1,65 +1,33 @@
-"""The receipt sheet's page model: plain dataclasses whose every value is a printable string,
-the words the sheet uses, and the formatting of a number or a band (:mod:`driftproof.pages.sheet`
-builds it; :mod:`driftproof.render.sheet` and the site print it).
+"""The receipt sheet's page model: frozen dataclasses whose every value is a printable string.
 
-Numbers on the judge scale are printed with three decimals; unknown stays unknown
-("not recorded", D-13).
+:mod:`driftproof.pages.sheet` builds it; :mod:`driftproof.render.sheet` and the site print it.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 
-from driftproof._anchor import slug
-from driftproof.receipt import Receipt
-from driftproof.stats.band import Band
-from driftproof.wording import NO_SEPARATION
+from driftproof.pages.words import Fact
 
 __all__ = [
-    "ARM_NOT_RECORDED",
-    "ARM_WORDS",
-    "ArmSummary",
     "BREAKDOWN_NOTE",
+    "ArmSummary",
     "BreakdownRow",
     "BreakdownView",
     "CaseRow",
     "ContextView",
-    "Fact",
     "FidelityView",
     "LostDraw",
     "Sheet",
     "SourceFigureRow",
-    "UNKNOWN",
     "UsageView",
-    "VERDICT_WORDS",
-    "anchor_for",
-    "arms_of",
-    "band_text",
-    "fmt",
-    "has_bands",
-    "mean_spread",
 ]
 
-UNKNOWN = "not recorded"
-#: What a case row shows for an arm the source did not record (``recorded: false``, v0.15).
-ARM_NOT_RECORDED = "arm not recorded"
 #: The method's words on what the breakdown claims ("Lift by case").
 BREAKDOWN_NOTE = (
     "It describes the recorded scores at this sample size. It predicts neither future answers "
     "nor a causal mechanism."
 )
-VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
-ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
-
-
-@dataclass(frozen=True)
-class Fact:
-    """A labelled value of the sheet."""
-
-    label: str
-    value: str
 
 
 @dataclass(frozen=True)
@@ -122,8 +90,14 @@ class BreakdownView:
 
 @dataclass(frozen=True)
 class ContextView:
-    """Context beyond the method, labelled so: the paired interval, the spread split and the
-    exact paired test over cases (issue 37, item 3)."""
+    """Context beyond the method, labelled so; never a verdict.
+
+    Attributes:
+        label: the label every figure here is shown under.
+        interval: the suite lift's paired 95% interval over cases, or why it is unavailable.
+        splits: per case and arm, the draw-score variance split into judge and draw parts.
+        exact: the exact paired test over the cases' lifts, or why it is unavailable.
+    """
 
     label: str
     interval: str
@@ -133,7 +107,7 @@ class ContextView:
 
 @dataclass(frozen=True)
 class ArmSummary:
-    """One arm across the receipt: what the site's sheet shows beside the scores (issue 14).
+    """One arm across the receipt: what the site's sheet shows beside the scores.
 
     Attributes:
         arm: ``with skill``, ``baseline`` or ``control``.
@@ -167,9 +141,11 @@ class SourceFigureRow:
 
 @dataclass(frozen=True)
 class UsageView:
-    """measure.py's usage table: one row for the receipt's skill arm (``rows`` empty and
-    ``unavailable`` set when the receipt cannot give it), the cost each arm's calls reported,
-    and caveman's note under the table."""
+    """caveman's ``measure.py`` usage table, its cost lines and its note.
+
+    One row for the receipt's skill arm; ``rows`` is empty and ``unavailable`` set when the
+    receipt cannot give it.
+    """
 
     head: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
@@ -180,9 +156,11 @@ class UsageView:
 
 @dataclass(frozen=True)
 class FidelityView:
-    """score_fidelity.py's report: passed / answered and the rate per arm, the same per
-    category (none for a judged snapshot), then every failed check as ``<arm> · <case>:
-    <failures>``; ``title`` heads it."""
+    """caveman's ``score_fidelity.py`` report, headed by ``title``.
+
+    Passed / answered and the rate per arm, the same per category (none for a judged snapshot),
+    then every failed check as ``<arm> · <case>: <failures>``.
+    """
 
     summary: tuple[Fact, ...]
     arm_head: tuple[str, ...]
@@ -224,7 +202,7 @@ class Sheet:
     breakdown: BreakdownView
     context: ContextView
     headline: Fact = Fact("headline", "n/a")
-    """The receipt's headline figure (issue 16, item 8): the source's printed figures for an
+    """The receipt's headline figure: the source's printed figures for an
     aggregates-only receipt, the output-token saving for a token receipt, else the lift."""
     arms: tuple[ArmSummary, ...] = ()
     source_figures: tuple[SourceFigureRow, ...] = ()
@@ -232,67 +210,10 @@ class Sheet:
     source_origin: tuple[Fact, ...] = ()
     """Where the source figures were read: repository, commit, files with their git blob sha1."""
     source_report: tuple[tuple[str, ...], ...] = ()
-    """An imported receipt's source's own figures, one row each (v0.16), as the source gave them."""
+    """An imported receipt's source's own figures, one row each, as the source gave them."""
     source_decision: tuple[Fact, ...] = ()
-    """The source's own decision, stages, reducers and evaluated revision (v0.16)."""
+    """The source's own decision, stages, reducers and evaluated revision."""
     usage: UsageView | None = None
     """For a caveman import with Claude's own counts: caveman's usage table (seed 004)."""
     fidelity: FidelityView | None = None
     """For a caveman fidelity import: the pass rates and failed checks (seed 004)."""
-
-
-def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
-    """Fixed-point text of ``x``, or ``–`` when unknown (D-13). ``-0.000`` prints as ``0.000``."""
-    if x is None or not math.isfinite(x):
-        return "–"
-    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-    return f"{0:.{digits}f}" if _ZERO.fullmatch(text) else text
-
-
-#: Fixed-point text of a zero, signed or not (``-0.000``, ``+0.000``, ``0``).
-_ZERO = re.compile(r"[+-]?0(\.0*)?")
-
-
-def anchor_for(case_id: str) -> str:
-    """The element id of a case row, ``case-<id>`` with unsafe characters as ``-``."""
-    return "case-" + slug(case_id)
-
-
-def has_bands(r: Receipt) -> bool:
-    """Whether any draw holds a judged score: only then does a band source mean anything."""
-    return (
-        not r.is_aggregates_only
-        and r.judge is not None
-        and any(
-            d.score is not None
-            for c in r.cases
-            for n in arms_of(r)
-            for d in getattr(c.arms, n).draws
-        )
-    )
-
-
-def arms_of(r: Receipt) -> tuple[str, ...]:
-    return (
-        ("with_skill", "baseline", "control")
-        if r.arms.control is not None
-        else ("with_skill", "baseline")
-    )
-
-
-def band_text(b: Band) -> str:
-    """``mean ± sd (n = k)``, ``mean (n = 1)`` with no spread, ``–`` when nothing was measured."""
-    if b.mean is None:
-        return "–"
-    lost = f", {b.lost} lost" if b.lost else ""
-    return (
-        f"{fmt(b.mean)} ± {fmt(b.sd)} (n = {b.n}{lost})"
-        if b.sd is not None
-        else f"{fmt(b.mean)} (n = {b.n}{lost})"
-    )
-
-
-def mean_spread(mean: float | None, spread: float | None) -> str:
-    if mean is None:
-        return "–"
-    return f"{fmt(mean)} ± {fmt(spread)}" if spread is not None else f"{fmt(mean)} (no spread)"

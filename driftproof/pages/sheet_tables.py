@@ -1,21 +1,18 @@
-"""The sheet's tables: one row per case (bands, lift, verdict, checks, lost draws, output
-tokens; D-2, D-9, method "Deterministic post-checks"), one summary per arm (issue 14) and an
-aggregates-only receipt's figures as its source printed them (D-15)."""
+"""The sheet's two tables: one row per case and one summary per arm.
+
+A case row holds the bands, lift, verdict, checks, lost draws and output tokens (D-2, D-9;
+method, "Deterministic post-checks"); an arm summary its draws, lost draws, refusals, how often
+the skill fired and its output tokens.
+"""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from driftproof.pages.sheet_model import (
+from driftproof.pages.sheet_model import ArmSummary, CaseRow
+from driftproof.pages.words import (
     ARM_NOT_RECORDED,
     ARM_WORDS,
     UNKNOWN,
     VERDICT_WORDS,
-    ArmSummary,
-    CaseRow,
-    Fact,
-    SourceFigureRow,
     anchor_for,
     arms_of,
     band_text,
@@ -23,7 +20,6 @@ from driftproof.pages.sheet_model import (
 )
 from driftproof.receipt import Case, Receipt
 from driftproof.receipt._model import CaseArm, Draw
-from driftproof.run.endings import CLASSES
 from driftproof.stats import (
     arm_band,
     band_source_of,
@@ -32,17 +28,13 @@ from driftproof.stats import (
     unrecorded_arms,
 )
 from driftproof.stats.band import Band
+from driftproof.wording import ENDING_WORDS
 
-__all__ = [
-    "arm_summaries",
-    "case_rows",
-    "printed_figure",
-    "source_figures",
-    "source_origin",
-]
+__all__ = ["arm_summaries", "case_rows"]
 
 
 def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
+    """One row per case; ``verdicts`` maps a case id to its verdict code."""
     src = band_source_of(r)
     missing = set(unrecorded_arms(r))
 
@@ -91,12 +83,13 @@ def _case_output(arm: CaseArm | None) -> str:
 #: Lost-draw kinds of a reply that did not end as a finished answer with the skill (D-19), in
 #: words; older kinds are shown as recorded.
 _KIND_WORDS = {
-    **{k: v for k, v in CLASSES.items() if k not in ("truncated", "refusal")},
+    **{k: v for k, v in ENDING_WORDS.items() if k not in ("truncated", "refusal")},
     "prompt_dropped": "prompt dropped",
 }
 
 
 def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
+    """One summary per arm of ``r``; an arm the source did not record says so."""
     missing = set(unrecorded_arms(r))
     out = []
     for n in arms_of(r):
@@ -156,65 +149,6 @@ def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
     if not observed:
         return UNKNOWN
     return f"{fired:,} of {observed:,} observed draws ({fmt(100 * fired / observed, 0)}%)"
-
-
-def printed_figure(fig: Any) -> str:
-    """A source figure (``{"printed", "value", "unit"}``) as its source printed it: the printed
-    text, else the value as JSON, else ``–``."""
-    if not isinstance(fig, dict):
-        return "–"
-    if fig.get("printed"):
-        return str(fig["printed"])
-    return "–" if fig.get("value") is None else json.dumps(fig["value"])
-
-
-def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
-    """An aggregates-only receipt's figures exactly as its source printed them (method, "Figures
-    a source printed give no verdict"): the same cells as the site's table."""
-    sf = r.source_figures
-    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
-        return ()
-    return tuple(
-        SourceFigureRow(
-            dimension=str(x.get("dimension")),
-            agent=str(x.get("agent")),
-            score=str(x["printed"]) if x.get("printed") else printed_figure(x.get("score")),
-            uplift=printed_figure(x.get("uplift")),
-            count="–" if x.get("num") is None else str(x.get("num")),
-            note=str(x.get("note") or ""),
-        )
-        for x in sf["rows"]
-        if isinstance(x, dict)
-    )
-
-
-def source_origin(r: Receipt) -> tuple[Fact, ...]:
-    sf = r.source_figures
-    if not r.is_aggregates_only or not isinstance(sf, dict):
-        return ()
-    facts = [
-        Fact("repository", str(sf.get("repository") or UNKNOWN)),
-        Fact("commit", str(sf.get("commit") or UNKNOWN)),
-    ]
-    units = []
-    for what in ("score", "uplift"):
-        found = sorted(
-            {
-                str(x[what]["unit"])
-                for x in sf.get("rows") or []
-                if isinstance(x, dict) and isinstance(x.get(what), dict) and x[what].get("unit")
-            }
-        )
-        units.append(
-            f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source"
-        )
-    facts.append(Fact("units, as the source states them", "; ".join(units)))
-    for f in sf.get("files") or []:
-        if isinstance(f, dict):
-            facts.append(
-                Fact("file", f"{f.get('path')} (git blob {f.get('git_blob_sha1') or UNKNOWN})")
-            )
-    return tuple(facts)
 
 
 def _checks(r: Receipt, c: Case) -> str:

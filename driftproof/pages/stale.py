@@ -41,12 +41,12 @@ __all__ = [
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
 _RANK: dict[str, int] = {"still stands": 0, "unknown": 1, "regrade only": 2, "run again": 3}
 ARMS = ("with_skill", "baseline", "control")
+Arms = tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Today:
-    """What would run today. ``None`` means "not supplied": that field is not checked
-    and is reported as unknown.
+    """What would run today; ``None`` is "not supplied", reported as unknown and not checked.
 
     Attributes:
         model: the answering model id.
@@ -123,8 +123,10 @@ _VERSION_RE = re.compile(r"\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*")
 
 
 def parse_harness_version(printed: str) -> Version | None:
-    """The first version number in what a harness binary printed, e.g.
-    ``"2.1.97 (Claude Code)"`` → ``Version("2.1.97")``; ``None`` when there is none."""
+    """The first version number in what a harness binary printed; ``None`` when there is none.
+
+    ``"2.1.97 (Claude Code)"`` → ``Version("2.1.97")``.
+    """
     for m in _VERSION_RE.finditer(printed):
         try:
             return Version(m.group(0))
@@ -136,8 +138,10 @@ def parse_harness_version(printed: str) -> Version | None:
 def harness_change(
     recorded: str, today: str
 ) -> Literal["same", "patch", "minor", "major", "unknown"]:
-    """Classify the move between two printed harness versions (method: a new major or
-    minor version means running again; a patch release is an advisory)."""
+    """Classify the move between two printed harness versions.
+
+    Method: a new major or minor version means running again; a patch release is an advisory.
+    """
     a, b = parse_harness_version(recorded), parse_harness_version(today)
     if a is None or b is None:
         return "same" if recorded.strip() == today.strip() else "unknown"
@@ -161,170 +165,7 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
         A :class:`StaleReport` with one :class:`ArmStaleness` per arm the receipt has.
     """
     arms = ("with_skill", "baseline") + (("control",) if receipt.arms.control is not None else ())
-    all_arms = arms
-    answer_arms = all_arms
-    findings: list[Finding] = []
-
-    def compare(
-        name: str,
-        recorded: str | None,
-        now: str | None,
-        on_change: Status,
-        affected: tuple[str, ...],
-        why: str,
-    ) -> None:
-        if recorded is None:
-            findings.append(
-                Finding(name, None, now, "unknown", affected, "the receipt does not record it")
-            )
-        elif now is None:
-            findings.append(
-                Finding(
-                    name,
-                    recorded,
-                    None,
-                    "unknown",
-                    affected,
-                    "not supplied for today, so not checked",
-                )
-            )
-        elif recorded != now:
-            findings.append(Finding(name, recorded, now, on_change, affected, why))
-        else:
-            findings.append(Finding(name, recorded, now, "still stands", affected, "unchanged"))
-
-    run = receipt.run
-    compare(
-        "model",
-        run.model,
-        today.model,
-        "run again",
-        answer_arms,
-        "a different model would give different answers",
-    )
-    # Harness: name, then version by its release kind.
-    h = run.harness
-    if receipt.run.surface == "cli" or h is not None or today.harness_name is not None:
-        compare(
-            "harness",
-            h.name if h else None,
-            today.harness_name,
-            "run again",
-            answer_arms,
-            "a different harness produces the answers",
-        )
-        rec_v = h.version if h else None
-        if rec_v is None or today.harness_version is None:
-            compare("harness version", rec_v, today.harness_version, "run again", answer_arms, "")
-        else:
-            kind = harness_change(rec_v, today.harness_version)
-            effect, note, advisory = _HARNESS_CHANGE.get(
-                kind,
-                ("run again", f"a new {kind} version of the harness means running again", False),
-            )
-            findings.append(
-                Finding(
-                    "harness version",
-                    rec_v,
-                    today.harness_version,
-                    effect,
-                    answer_arms,
-                    note,
-                    advisory=advisory,
-                )
-            )
-        compare(
-            "capture mode",
-            run.capture,
-            today.capture,
-            "run again",
-            answer_arms,
-            "a different capture mode would grade a different answer",
-        )
-    compare(
-        "skill",
-        receipt.skill.sha256,
-        today.skill_sha256,
-        "run again",
-        ("with_skill",),
-        "the skill changed; the baseline arm holds no skill text and still stands",
-    )
-    judge = receipt.judge
-    compare(
-        "judge",
-        judge.model if judge else None,
-        today.judge_model,
-        "regrade only",
-        all_arms,
-        "a different judge: the saved answers can be graded again",
-    )
-    versions = ""
-    rec_version = judge.template_version if judge else None
-    if rec_version is not None or today.judge_template_version is not None:
-        versions = (
-            f" (template version {rec_version or 'unknown'} recorded, "
-            f"{today.judge_template_version or 'unknown'} today)"
-        )
-    compare(
-        "judge prompt template",
-        judge.template_sha256 if judge else None,
-        today.judge_template_sha256,
-        "regrade only",
-        all_arms,
-        "the judge's instructions changed: regrade the saved answers" + versions,
-    )
-    # Suite: per-case evidence when supplied, else the suite hash decides.
-    per_case = today.prompt_sha256 is not None or today.rubric_sha256 is not None
-    if not per_case:
-        compare(
-            "suite",
-            receipt.suite.sha256,
-            today.suite_sha256,
-            "run again",
-            all_arms,
-            "the suite changed and no per-case hashes were given to tell prompts from rubrics",
-        )
-    else:
-        if (
-            receipt.suite.sha256 is not None
-            and today.suite_sha256 is not None
-            and receipt.suite.sha256 == today.suite_sha256
-        ):
-            findings.append(
-                Finding(
-                    "suite",
-                    receipt.suite.sha256,
-                    today.suite_sha256,
-                    "still stands",
-                    all_arms,
-                    "unchanged",
-                )
-            )
-        # Each case's prompt, then its rubric: (part, recorded, today's hashes, effect, why).
-        parts: tuple[tuple[str, str | None, dict[str, str] | None, Status, str], ...]
-        for c in receipt.cases:
-            parts = (
-                (
-                    "prompt",
-                    c.prompt_sha256,
-                    today.prompt_sha256,
-                    "run again",
-                    "the case's prompt changed",
-                ),
-                (
-                    "rubric",
-                    c.rubric_sha256,
-                    today.rubric_sha256,
-                    "regrade only",
-                    "the case's rubric changed: regrade the saved answers",
-                ),
-            )
-            for part, recorded, hashes, effect, why in parts:
-                if hashes is not None:
-                    compare(
-                        f"case {c.id} {part}", recorded, hashes.get(c.id), effect, all_arms, why
-                    )
-
+    findings = _findings(receipt, today, arms)
     out = []
     for arm in arms:
         status: Status = "still stands"
@@ -337,3 +178,132 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
                 status = f.effect
         out.append(ArmStaleness(arm, status, tuple(reasons)))
     return StaleReport(tuple(out), tuple(findings))
+
+
+def _finding(
+    name: str, recorded: str | None, now: str | None, on_change: Status, arms: Arms, why: str
+) -> Finding:
+    """One field compared: unknown when either side is missing, else moved or unchanged."""
+    if recorded is None:
+        return Finding(name, None, now, "unknown", arms, "the receipt does not record it")
+    if now is None:
+        return Finding(
+            name, recorded, None, "unknown", arms, "not supplied for today, so not checked"
+        )
+    if recorded != now:
+        return Finding(name, recorded, now, on_change, arms, why)
+    return Finding(name, recorded, now, "still stands", arms, "unchanged")
+
+
+def _harness_version(recorded: str | None, now: str | None, arms: Arms) -> Finding:
+    """The harness version compared by its release kind (a patch release is an advisory)."""
+    if recorded is None or now is None:
+        return _finding("harness version", recorded, now, "run again", arms, "")
+    kind = harness_change(recorded, now)
+    effect, note, advisory = _HARNESS_CHANGE.get(
+        kind, ("run again", f"a new {kind} version of the harness means running again", False)
+    )
+    return Finding("harness version", recorded, now, effect, arms, note, advisory=advisory)
+
+
+def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
+    """Every field compared, in the report's order: what produced the answers, then grading."""
+    run, h, judge = receipt.run, receipt.run.harness, receipt.judge
+    out = [
+        _finding(
+            "model",
+            run.model,
+            today.model,
+            "run again",
+            arms,
+            "a different model would give different answers",
+        )
+    ]
+    if run.surface == "cli" or h is not None or today.harness_name is not None:
+        out += [
+            _finding(
+                "harness",
+                h.name if h else None,
+                today.harness_name,
+                "run again",
+                arms,
+                "a different harness produces the answers",
+            ),
+            _harness_version(h.version if h else None, today.harness_version, arms),
+            _finding(
+                "capture mode",
+                run.capture,
+                today.capture,
+                "run again",
+                arms,
+                "a different capture mode would grade a different answer",
+            ),
+        ]
+    versions = ""
+    recorded_version = judge.template_version if judge else None
+    if recorded_version is not None or today.judge_template_version is not None:
+        versions = (
+            f" (template version {recorded_version or 'unknown'} recorded, "
+            f"{today.judge_template_version or 'unknown'} today)"
+        )
+    out += [
+        _finding(
+            "skill",
+            receipt.skill.sha256,
+            today.skill_sha256,
+            "run again",
+            ("with_skill",),
+            "the skill changed; the baseline arm holds no skill text and still stands",
+        ),
+        _finding(
+            "judge",
+            judge.model if judge else None,
+            today.judge_model,
+            "regrade only",
+            arms,
+            "a different judge: the saved answers can be graded again",
+        ),
+        _finding(
+            "judge prompt template",
+            judge.template_sha256 if judge else None,
+            today.judge_template_sha256,
+            "regrade only",
+            arms,
+            "the judge's instructions changed: regrade the saved answers" + versions,
+        ),
+    ]
+    return out + _suite_findings(receipt, today, arms)
+
+
+def _suite_findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
+    """The suite: per-case prompt and rubric hashes when supplied, else the suite hash decides."""
+    suite = receipt.suite.sha256
+    if today.prompt_sha256 is None and today.rubric_sha256 is None:
+        why = "the suite changed and no per-case hashes were given to tell prompts from rubrics"
+        return [_finding("suite", suite, today.suite_sha256, "run again", arms, why)]
+    out = []
+    if suite is not None and suite == today.suite_sha256:
+        out.append(Finding("suite", suite, today.suite_sha256, "still stands", arms, "unchanged"))
+    for c in receipt.cases:
+        parts: tuple[tuple[str, str | None, dict[str, str] | None, Status, str], ...] = (
+            (
+                "prompt",
+                c.prompt_sha256,
+                today.prompt_sha256,
+                "run again",
+                "the case's prompt changed",
+            ),
+            (
+                "rubric",
+                c.rubric_sha256,
+                today.rubric_sha256,
+                "regrade only",
+                "the case's rubric changed: regrade the saved answers",
+            ),
+        )
+        for part, recorded, hashes, effect, why in parts:
+            if hashes is not None:
+                out.append(
+                    _finding(f"case {c.id} {part}", recorded, hashes.get(c.id), effect, arms, why)
+                )
+    return out

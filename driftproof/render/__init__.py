@@ -1,14 +1,14 @@
-"""One rendering layer for the command line's text and Markdown output (issue 18, item 5).
+"""Printers of the page models (:mod:`driftproof.pages`) as text, Markdown and JSON.
 
-The CLI modules compute nothing and lay out nothing: a command reads its input, asks the
-library for a page model of plain strings (:func:`driftproof.pages.sheet.sheet`, a
-:class:`~driftproof.pages.comparison.Comparison`, …) and hands it to a printer here.
+A command reads its input, asks :mod:`driftproof.pages` for a page model of plain strings and
+hands it to a printer here; printers lay out, they compute nothing.
 
 - :mod:`driftproof.render.escape`: untrusted text made safe for a terminal or for Markdown.
 - :mod:`driftproof.render.layout`: labelled facts and tables, as text and as Markdown.
 - :mod:`driftproof.render.sheet`: ``driftproof view``'s receipt sheet and lift breakdown.
-- :mod:`driftproof.render.comparison`: ``driftproof diff``'s comparison, text and Markdown.
-- :mod:`driftproof.render.diff`: the lift breakdowns ``diff --lift-breakdown`` adds after it.
+- :mod:`driftproof.render.comparison`: ``driftproof diff``'s comparison, text, Markdown, JSON.
+- :mod:`driftproof.render.diff`: what ``diff --lift-breakdown`` and ``diff --aa`` add after it.
+- :mod:`driftproof.render.cross_family`: a cross-family reading as Markdown.
 - :mod:`driftproof.render.stale`, :mod:`driftproof.render.plan`: ``stale`` and ``plan`` as text.
 """
 

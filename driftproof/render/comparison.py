@@ -1,6 +1,4 @@
-"""A :class:`~driftproof.pages.comparison.Comparison` as text and Markdown (``driftproof diff``),
-and the
-per-case rows the site's comparison table shows (the same strings the CLI prints).
+"""A :class:`~driftproof.pages.comparison.Comparison` as text, Markdown and JSON (``diff``).
 
 Pure formatting: every number comes from the core; these functions only turn it into
 strings. Case ids, file names, reasons and headlines are untrusted: text shows every
@@ -12,99 +10,28 @@ or a newline can neither break the table nor add markup.
 
 from __future__ import annotations
 
+import json
 import math
+from typing import Any
 
-from driftproof.pages.comparison import Comparison, verdict_words
+from driftproof.pages.comparison import (
+    Comparison,
+    exit_status,
+    lift_line,
+    paired_context,
+    report_rows,
+    verdict_words,
+)
 from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.layout import md_table, text_table
-from driftproof.render.paired import paired_line
-from driftproof.stats import Band, CaseVerdict, VerdictCode
-from driftproof.wording import NO_DRAW_COUNT_REACHES
+from driftproof.stats import Band, CaseVerdict
 
-__all__ = ["comparison_markdown", "comparison_text", "lift_line", "report_rows"]
+__all__ = ["comparison_json", "comparison_markdown", "comparison_text"]
 
 #: The line under the table: what a band and Δ are.
 _BANDS_LEGEND = "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms."
 #: Said when a side gets no verdict and the bands are shown all the same.
 _CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
-
-
-def _band(b: Band) -> str:
-    if b.mean is None:
-        return "not measured"
-    if b.sd is None:
-        return f"{b.mean:.3f} (one draw, no spread)"
-    return f"{b.mean:.3f} ± {b.sd:.3f}"
-
-
-def _note(v: CaseVerdict) -> str:
-    if v.verdict == VerdictCode.INCONCLUSIVE:
-        return v.lost_detail or ""
-    if v.verdict == VerdictCode.UNDERPOWERED:
-        if v.no_draw_count:
-            return NO_DRAW_COUNT_REACHES
-        if v.draws_needed is not None:
-            return f"{v.draws_needed} draws per arm needed"
-        return (
-            "an arm has no measured draw"
-            if min(v.a.n, v.b.n) == 0
-            else "an arm has a single measured draw"
-        )
-    return ""
-
-
-def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
-    """Header and one row of strings per case; measured/drawn counts appear when any case lost
-    draws.
-
-    When a side gets no verdict, the rows are the context rows (each case's two bands), with
-    "no verdict" in the verdict column and the measured/drawn counts always shown (issue 16).
-    """
-    src_a, src_b = (s or "unknown" for s in c.band_sources)
-    header = ["case", f"{c.a_name} ({src_a})", f"{c.b_name} ({src_b})", "Δ", "verdict"]
-    unjudged = bool(c.refusals)
-    counts = bool(c.lost_cases) or unjudged
-    if counts:
-        header += [f"{c.a_name} measured/drawn", f"{c.b_name} measured/drawn"]
-    header.append("note")
-    rows = []
-    for v in c.context_rows if unjudged else c.rows:
-        delta = f"{v.delta:+.3f}" if v.delta is not None and math.isfinite(v.delta) else "n/a"
-        row = [
-            v.case_id,
-            _band(v.a),
-            _band(v.b),
-            delta,
-            "no verdict" if unjudged else verdict_words(v.verdict),
-        ]
-        if counts:
-            row += [f"{v.a.drawn - v.a.lost}/{v.a.drawn}", f"{v.b.drawn - v.b.lost}/{v.b.drawn}"]
-        row.append((v.lost_detail or "") if unjudged else _note(v))
-        rows.append(row)
-    return header, rows
-
-
-def lift_line(c: Comparison) -> str | None:
-    """Both suite lifts over the same cases, as context (never a verdict); ``None`` without
-    lifts."""
-    lf = c.lifts
-    if lf is None or not lf.cases:
-        return None
-    fa = f"{lf.a:+.3f}" if lf.a is not None else "n/a"
-    fb = f"{lf.b:+.3f}" if lf.b is not None else "n/a"
-    return (
-        f"Lift (with skill − baseline), context: {c.a_name} {fa}, {c.b_name} {fb}, "
-        f"{lf.words(c.a_name, c.b_name)}."
-    )
-
-
-def paired_context(c: Comparison) -> str | None:
-    """The exact paired test over the compared cases, as context (never a verdict); ``None``
-    when no case was compared or a side is refused."""
-    if c.paired is None:
-        return None
-    words = paired_line(c.paired, "with-skill mean", "the mean change")
-    return f"Exact paired test over cases, context (never a verdict): {words}."
 
 
 def _lines_after(c: Comparison) -> list[str]:
@@ -120,8 +47,10 @@ def _lines_after(c: Comparison) -> list[str]:
 
 
 def comparison_text(c: Comparison) -> str:
-    """Plain text: title, headline, summary, the per-case table, legend, lost draws, unmatched
-    cases; every line passed through :func:`~driftproof.render.escape.terminal_safe`."""
+    """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`.
+
+    Title, headline, summary, the per-case table, legend, lost draws, unmatched cases.
+    """
     lines = [f"{c.a_name} (earlier) → {c.b_name} (later)", c.headline]
     if c.refusals:
         lines += list(c.refusals)
@@ -150,8 +79,10 @@ def _text_lines(lines: list[str]) -> str:
 
 
 def comparison_markdown(c: Comparison) -> str:
-    """GitHub-flavoured Markdown: the same content as :func:`comparison_text`, untrusted text
-    escaped by :func:`~driftproof.render.escape.md_html`."""
+    """GitHub-flavoured Markdown with the content of :func:`comparison_text`.
+
+    Untrusted text is escaped by :func:`~driftproof.render.escape.md_html`.
+    """
     lines = [
         f"### {md_html(c.a_name)} (earlier) → {md_html(c.b_name)} (later)",
         "",
@@ -182,3 +113,95 @@ def comparison_markdown(c: Comparison) -> str:
     if c.unmatched:
         lines += ["", md_html("Cases in one receipt only: " + ", ".join(c.unmatched))]
     return "\n".join(lines) + "\n"
+
+
+def _num(x: float | None) -> float | None:
+    return x if x is not None and math.isfinite(x) else None
+
+
+def _band_json(b: Band) -> dict[str, Any]:
+    return {
+        "mean": _num(b.mean),
+        "sd": _num(b.sd),
+        "low": _num(b.low),
+        "high": _num(b.high),
+        "n": b.n,
+        "drawn": b.drawn,
+        "lost": b.lost,
+        "lost_reasons": list(b.lost_reasons),
+        "source": b.source,
+    }
+
+
+def _row_json(v: CaseVerdict, *, context: bool = False) -> dict[str, Any]:
+    row: dict[str, Any] = {"case_id": v.case_id, "delta": _num(v.delta)}
+    if not context:
+        row |= {
+            "verdict": v.verdict,
+            "verdict_words": verdict_words(v.verdict),
+            "separated": v.separated,
+            "resolution": _num(v.resolution),
+            "sum_sd": _num(v.sum_sd),
+            "se_diff": _num(v.se_diff),
+            "underpowered": v.underpowered,
+            "draws_needed": v.draws_needed,
+            "no_draw_count": v.no_draw_count,
+        }
+    return row | {"lost_detail": v.lost_detail, "a": _band_json(v.a), "b": _band_json(v.b)}
+
+
+def _pick(obj: object, names: str, **renamed: str) -> dict[str, Any]:
+    """``obj``'s attributes ``names`` (space-separated) by name, and ``renamed`` key → attribute."""
+    pairs = [(n, n) for n in names.split()] + list(renamed.items())
+    return {key: getattr(obj, attr) for key, attr in pairs}
+
+
+def _context_json(c: Comparison) -> dict[str, Any]:
+    """The comparison's context beside its verdicts: false alarms, the paired test, the lifts."""
+    fa, p, lf = c.false_alarms, c.paired, c.lifts
+    return {
+        "false_alarms": None
+        if fa is None
+        else _pick(
+            fa, "expected observed p_at_least beyond_noise level cases", trials_per_case="trials"
+        ),
+        "paired": None
+        if p is None
+        else _pick(p, "cases up down method", zero="ties", not_computed="reason")
+        | {
+            "sign_test_p": _num(p.sign_p),
+            "mean_change": _num(p.mean),
+            "interval": [_num(p.low), _num(p.high)],
+            "coverage": _num(p.coverage),
+        },
+        "lifts": None
+        if lf is None
+        else _pick(lf, "a_cases b_cases a_total b_total")
+        | {"a": _num(lf.a), "b": _num(lf.b), "cases": list(lf.cases)},
+    }
+
+
+def comparison_json(c: Comparison) -> str:
+    """The comparison as JSON (sorted keys, no NaN): its fields, each row and the exit status."""
+    doc = {
+        "a": c.a_name,
+        "b": c.b_name,
+        "refusals": list(c.refusals),
+        "headline": c.headline,
+        "summary": c.summary,
+        "band_sources": list(c.band_sources),
+        "legend": list(c.legend),
+        "not_like_for_like": c.not_like_for_like,
+        "lost_cases": list(c.lost_cases),
+        "regressed": c.regressed,
+        "unmatched": list(c.unmatched),
+        "underpowered_sentence": c.underpowered_sentence,
+        "underpowered_reason": c.underpowered_reason,
+        "draws_needed": c.draws_needed,
+        "notes": list(c.notes),
+        "exit_status": exit_status(c),
+        "rows": [_row_json(v) for v in c.rows],
+        "context_rows": [_row_json(v, context=True) for v in c.context_rows],
+        **_context_json(c),
+    }
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"

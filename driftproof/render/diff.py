@@ -1,5 +1,8 @@
-"""``driftproof diff``'s output around the comparison: the lift breakdowns it adds after it
-(``--lift-breakdown``; method, "Lift by case") and the A/A calibration it cites (``--aa``)."""
+"""What ``driftproof diff`` adds after the comparison.
+
+The lift breakdowns (``--lift-breakdown``; method, "Lift by case") and the A/A calibration
+it cites (``--aa``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import json
 from collections.abc import Sequence
 
 from driftproof.pages.sheet import BreakdownView
-from driftproof.render.aa import aa_line
+from driftproof.pages.words import aa_line
 from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.sheet import Format, breakdown_document
 from driftproof.stats.aa import AAReading
@@ -36,8 +39,7 @@ def with_breakdowns(
 
 
 def with_aa(output: str, fmt: Format, name: str, aa: AAReading) -> str:
-    """``output`` (a diff in ``fmt``) with the A/A calibration ``name`` cited after it, as
-    context beside the verdicts (issue 37, item 4).
+    """``output`` (a diff in ``fmt``) with the A/A calibration ``name`` cited after it, as context.
 
     Text: the sentence after a blank line. Markdown: the same, escaped. JSON: an ``aa`` object
     (the sentence, and the observed, expected and at-least-one figures).

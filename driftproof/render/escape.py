@@ -1,4 +1,4 @@
-"""Untrusted text (model answers, case ids, reasons, imported labels, file names), made safe.
+r"""Untrusted text (model answers, case ids, reasons, imported labels, file names), made safe.
 
 Two outputs, two rules:
 
@@ -40,10 +40,12 @@ _MD_HTML_SPECIALS = "\\`*_[]|$~"
 
 
 def terminal_safe(value: str) -> str:
-    """Untrusted text for a terminal, on one line: control characters (ANSI escapes, line
-    breaks) shown as ``\\xNN``; format characters (bidirectional controls, zero-width
-    characters), line and paragraph separators and lone surrogates as ``\\uNNNN`` (or
-    ``\\UNNNNNNNN``); nothing else changed."""
+    r"""Untrusted text for a terminal, on one line.
+
+    Control characters (ANSI escapes, line breaks) are shown as ``\xNN``; format characters
+    (bidirectional controls, zero-width characters), line and paragraph separators and lone
+    surrogates as ``\uNNNN`` (or ``\UNNNNNNNN``); nothing else changes.
+    """
     out = []
     for ch in value:
         cat = unicodedata.category(ch)
@@ -57,10 +59,11 @@ def terminal_safe(value: str) -> str:
 
 
 def md_text(value: str) -> str:
-    """Untrusted text as Markdown text on one line, every markup character backslash-escaped.
+    r"""Untrusted text as Markdown text on one line, every markup character backslash-escaped.
 
     Control characters are first shown as :func:`terminal_safe` shows them (so a newline is
-    the four characters ``\\x0a``, never a line break)."""
+    the four characters ``\\x0a``, never a line break).
+    """
     out = terminal_safe(value)
     for ch in _MD_TEXT_SPECIALS:
         out = out.replace(ch, "\\" + ch)
@@ -68,8 +71,11 @@ def md_text(value: str) -> str:
 
 
 def md_html(text: str) -> str:
-    """Untrusted text as Markdown on one line: :func:`terminal_safe`, HTML's specials as
-    entities (``<script>`` is ``&lt;script&gt;``), the Markdown ones backslash-escaped."""
+    """Untrusted text as Markdown on one line, HTML's specials as entities.
+
+    :func:`terminal_safe` first; ``<script>`` becomes ``&lt;script&gt;``; the Markdown specials
+    are backslash-escaped.
+    """
     out = html.escape(terminal_safe(text), quote=False)
     for ch in _MD_HTML_SPECIALS:
         out = out.replace(ch, "\\" + ch)

@@ -23,10 +23,14 @@ class Labelled(Protocol):
     """A labelled value (:class:`driftproof.pages.sheet.Fact` is one)."""
 
     @property
-    def label(self) -> str: ...
+    def label(self) -> str:
+        """The label."""
+        ...
 
     @property
-    def value(self) -> str: ...
+    def value(self) -> str:
+        """The value, printed after the label."""
+        ...
 
 
 def text_facts(facts: Sequence[Labelled], *, indent: str = "  ") -> list[str]:
@@ -44,8 +48,9 @@ def text_table(
     indent: str = "  ",
     escape: Escape = terminal_safe,
 ) -> list[str]:
-    """Columns padded to their widest cell, two spaces apart, trailing spaces dropped; every
-    cell, header included (a header may hold a file name), passed through ``escape``.
+    """Columns padded to their widest cell, two spaces apart, trailing spaces dropped.
+
+    Every cell, header included (a header may hold a file name), passes through ``escape``.
 
     Raises:
         ValueError: a row has another number of cells than ``head``.

@@ -1,6 +1,6 @@
-"""The receipt sheet (:class:`driftproof.pages.sheet.Sheet`) and its lift breakdown as text,
-Markdown or JSON: what ``driftproof view`` prints, and ``driftproof diff --lift-breakdown``
-after the comparison.
+"""The receipt sheet and its lift breakdown as text, Markdown or JSON.
+
+What ``driftproof view`` prints, and ``driftproof diff --lift-breakdown`` after the comparison.
 
 Printers only lay out the strings of the page model; they compute nothing (STYLE-EXAMPLES
 19). Untrusted strings (case ids, reasons, model names, file names) are printed with control
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from driftproof.pages.sheet import (
@@ -24,8 +26,7 @@ from driftproof.pages.sheet import (
     SourceFigureRow,
     UsageView,
 )
-from driftproof.pages.sheet_caveman import USAGE_TITLE
-from driftproof.pages.sheet_source import SOURCE_HEAD, SOURCE_TITLE
+from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.render.escape import md_text, terminal_safe
 from driftproof.render.layout import md_facts, md_table, text_facts, text_table
 
@@ -116,7 +117,101 @@ def _lift_facts(s: Sheet) -> tuple[Fact, ...]:
     return tuple(lift)
 
 
-# ---------------------------------------------------------------- text
+@dataclass(frozen=True)
+class _Block:
+    """One block of a sheet section, laid out for a terminal and for Markdown."""
+
+    text: list[str]
+    markdown: list[str]
+
+
+def _facts(facts: Sequence[Fact]) -> _Block:
+    return _Block(text_facts(facts), md_facts(facts))
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> _Block:
+    return _Block(text_table(head, rows), md_table(head, rows))
+
+
+def _line(text: str) -> _Block:
+    return _Block([f"  {terminal_safe(text)}"], [md_text(text)])
+
+
+def _items(items: Sequence[str], bullet: str = "  ") -> list[_Block]:
+    return [
+        _Block(
+            [f"{bullet}{terminal_safe(x)}" for x in items] or ["  none"],
+            [f"- {md_text(x)}" for x in items] or ["none"],
+        )
+    ]
+
+
+_NO_FIGURE = "No band, lift or verdict is computed from them."
+
+
+def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
+    """The sheet's sections in order: (text title, Markdown title, blocks)."""
+    out = [
+        ("Headline", "Headline", [_facts((s.headline,))]),
+        ("What produced it", "What produced it", [_facts(s.provenance), _line(s.legend)]),
+        ("Reading", "Reading", [_facts(s.reading)]),
+        ("What the skill adds", "What the skill adds", [_facts(_lift_facts(s))]),
+    ]
+    if s.source_figures:
+        figures = _table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures])
+        blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_origin), figures]
+        out.append((f"{FIGURES_TITLE} (no band, lift or verdict)", FIGURES_TITLE, blocks))
+    if s.source_report or s.source_decision:
+        report = _table(SOURCE_HEAD, s.source_report) if s.source_report else _Block([], [])
+        blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_decision), report]
+        title = f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)"
+        out.append((title, SOURCE_TITLE, blocks))
+    if s.usage is not None:
+        out.append((USAGE_TITLE, USAGE_TITLE, _usage(s.usage)))
+    if s.fidelity is not None:
+        out.append((s.fidelity.title, s.fidelity.title, _fidelity(s.fidelity)))
+    lost = [f"{d.case_id}, {d.arm}, draw {d.index}: {d.reason}" for d in s.lost_draws]
+    cost = "Grading cost (apart from every figure about the skill)"
+    breakdown = _Block(
+        [breakdown_text(s.breakdown).rstrip("\n")], [breakdown_markdown(s.breakdown).rstrip("\n")]
+    )
+    return out + [
+        ("Arms", "Arms", [_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms])]),
+        ("Cases", "Cases", [_table(_CASE_HEAD, [_case_cells(c) for c in s.cases])]),
+        ("Lost draws", "Lost draws", _items(lost)),
+        (cost, cost, [_facts(s.judge_cost)]),
+        ('Lift breakdown (method, "Lift by case")', "Lift breakdown", [breakdown]),
+        (s.context.label, "Context, beyond the method", _context(s)),
+    ]
+
+
+def _usage(u: UsageView) -> list[_Block]:
+    table = _line(u.unavailable) if u.unavailable else _table(u.head, u.rows)
+    return [table, _facts(u.cost), _line(u.note)]
+
+
+def _fidelity(f: FidelityView) -> list[_Block]:
+    out = [_facts(f.summary), _table(f.arm_head, f.arm_rows)]
+    if f.category_rows:
+        table = _table(f.category_head, f.category_rows)
+        out.append(
+            _Block(["  By category:", *table.text], ["**By category:**", "", *table.markdown])
+        )
+    (items,) = _items(f.failures, "  - ")
+    out.append(_Block(["  Failures:", *items.text], ["**Failures:**", "", *items.markdown]))
+    return [*out, _line(f.note)]
+
+
+def _context(s: Sheet) -> list[_Block]:
+    c = s.context
+    lines = [f"paired interval: {c.interval}", f"exact paired test: {c.exact}"]
+    return [
+        _Block([], [md_text(c.label)]),
+        _Block(
+            [f"  {terminal_safe(x)}" for x in lines] + text_facts(c.splits),
+            [f"- {md_text(x)}" for x in lines + [f"{f.label}: {f.value}" for f in c.splits]],
+        ),
+    ]
 
 
 def sheet_text(s: Sheet) -> str:
@@ -124,77 +219,9 @@ def sheet_text(s: Sheet) -> str:
     out = [f"Receipt sheet: {terminal_safe(s.title)}"]
     if s.path:
         out.append(f"file: {terminal_safe(s.path)}")
-    out += ["", "Headline", *text_facts((s.headline,))]
-    out += ["", "What produced it", *text_facts(s.provenance), f"  {terminal_safe(s.legend)}"]
-    out += ["", "Reading", *text_facts(s.reading)]
-    out += ["", "What the skill adds", *text_facts(_lift_facts(s))]
-    if s.source_figures:
-        out += [
-            "",
-            f"{FIGURES_TITLE} (no band, lift or verdict)",
-            *text_facts(s.source_origin),
-            *text_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures]),
-        ]
-    if s.source_report or s.source_decision:
-        out += [
-            "",
-            f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)",
-            *text_facts(s.source_decision),
-            *(text_table(SOURCE_HEAD, s.source_report) if s.source_report else []),
-        ]
-    if s.usage is not None:
-        out += ["", USAGE_TITLE, *_usage_text(s.usage)]
-    if s.fidelity is not None:
-        out += ["", s.fidelity.title, *_fidelity_text(s.fidelity)]
-    out += ["", "Arms", *text_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms])]
-    out += ["", "Cases", *text_table(_CASE_HEAD, [_case_cells(c) for c in s.cases])]
-    out += ["", "Lost draws"]
-    out += [
-        f"  {terminal_safe(d.case_id)}, {d.arm}, draw {d.index}: {terminal_safe(d.reason)}"
-        for d in s.lost_draws
-    ] or ["  none"]
-    out += ["", "Grading cost (apart from every figure about the skill)", *text_facts(s.judge_cost)]
-    out += ["", 'Lift breakdown (method, "Lift by case")', breakdown_text(s.breakdown).rstrip("\n")]
-    out += [
-        "",
-        s.context.label,
-        f"  paired interval: {s.context.interval}",
-        f"  exact paired test: {s.context.exact}",
-        *text_facts(s.context.splits),
-    ]
+    for title, _, blocks in _sections(s):
+        out += ["", title, *(line for b in blocks for line in b.text)]
     return "\n".join(out) + "\n"
-
-
-def _usage_text(u: UsageView) -> list[str]:
-    table = [f"  {u.unavailable}"] if u.unavailable else text_table(u.head, u.rows)
-    return [*table, *text_facts(u.cost), f"  {u.note}"]
-
-
-def _fidelity_text(f: FidelityView) -> list[str]:
-    return [
-        *text_facts(f.summary),
-        *text_table(f.arm_head, f.arm_rows),
-        *(
-            ["  By category:", *text_table(f.category_head, f.category_rows)]
-            if f.category_rows
-            else []
-        ),
-        "  Failures:",
-        *([f"  - {terminal_safe(x)}" for x in f.failures] or ["  none"]),
-        f"  {f.note}",
-    ]
-
-
-def breakdown_text(bv: BreakdownView) -> str:
-    """The lift breakdown as text: summary lines, the table, the method's note."""
-    lines = [f"  {terminal_safe(x)}" for x in bv.summary]
-    if bv.rows:
-        lines += text_table(_BD_HEAD, [_bd_cells(r) for r in bv.rows])
-    lines.append(f"  {bv.note}")
-    return "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------- markdown
 
 
 def sheet_markdown(s: Sheet) -> str:
@@ -204,85 +231,21 @@ def sheet_markdown(s: Sheet) -> str:
         # a file name may hold a backtick or a line break: neither may end the code span
         # or start a block
         out += [f"File: `{terminal_safe(s.path).replace('`', '')}`", ""]
-    out += ["## Headline", "", *md_facts((s.headline,)), ""]
-    out += ["## What produced it", "", *md_facts(s.provenance), "", md_text(s.legend), ""]
-    out += ["## Reading", "", *md_facts(s.reading), ""]
-    out += ["## What the skill adds", "", *md_facts(_lift_facts(s)), ""]
-    if s.source_figures:
-        out += [
-            f"## {FIGURES_TITLE}",
-            "",
-            "No band, lift or verdict is computed from them.",
-            "",
-            *md_facts(s.source_origin),
-            "",
-            *md_table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures]),
-            "",
-        ]
-    if s.source_report or s.source_decision:
-        out += [
-            f"## {SOURCE_TITLE}",
-            "",
-            "No band, lift or verdict is computed from them.",
-            "",
-            *md_facts(s.source_decision),
-            "",
-            *(md_table(SOURCE_HEAD, s.source_report) if s.source_report else []),
-            "",
-        ]
-    if s.usage is not None:
-        out += [f"## {USAGE_TITLE}", "", *_usage_markdown(s.usage), ""]
-    if s.fidelity is not None:
-        out += [f"## {s.fidelity.title}", "", *_fidelity_markdown(s.fidelity), ""]
-    out += ["## Arms", "", *md_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms]), ""]
-    out += ["## Cases", "", *md_table(_CASE_HEAD, [_case_cells(c) for c in s.cases]), ""]
-    out += ["## Lost draws", ""]
-    out += [
-        f"- {md_text(d.case_id)}, {d.arm}, draw {d.index}: {md_text(d.reason)}"
-        for d in s.lost_draws
-    ] or ["none"]
-    out += [
-        "",
-        "## Grading cost (apart from every figure about the skill)",
-        "",
-        *md_facts(s.judge_cost),
-        "",
-    ]
-    out += ["## Lift breakdown", "", breakdown_markdown(s.breakdown)]
-    out += [
-        "## Context, beyond the method",
-        "",
-        md_text(s.context.label),
-        "",
-        f"- paired interval: {md_text(s.context.interval)}",
-        f"- exact paired test: {md_text(s.context.exact)}",
-        *[f"- {md_text(f.label)}: {md_text(f.value)}" for f in s.context.splits],
-    ]
-    return "\n".join(out) + "\n"
+    for _, title, blocks in _sections(s):
+        out += [f"## {title}", ""]
+        for i, b in enumerate(blocks):
+            out += [""] * (i > 0) + b.markdown
+        out.append("")
+    return "\n".join(out[:-1]) + "\n"
 
 
-def _usage_markdown(u: UsageView) -> list[str]:
-    table = [md_text(u.unavailable)] if u.unavailable else md_table(u.head, u.rows)
-    return [*table, "", *md_facts(u.cost), "", md_text(u.note)]
-
-
-def _fidelity_markdown(f: FidelityView) -> list[str]:
-    return [
-        *md_facts(f.summary),
-        "",
-        *md_table(f.arm_head, f.arm_rows),
-        "",
-        *(
-            ["**By category:**", "", *md_table(f.category_head, f.category_rows), ""]
-            if f.category_rows
-            else []
-        ),
-        "**Failures:**",
-        "",
-        *([f"- {md_text(x)}" for x in f.failures] or ["none"]),
-        "",
-        md_text(f.note),
-    ]
+def breakdown_text(bv: BreakdownView) -> str:
+    """The lift breakdown as text: summary lines, the table, the method's note."""
+    lines = [f"  {terminal_safe(x)}" for x in bv.summary]
+    if bv.rows:
+        lines += text_table(_BD_HEAD, [_bd_cells(r) for r in bv.rows])
+    lines.append(f"  {bv.note}")
+    return "\n".join(lines) + "\n"
 
 
 def breakdown_markdown(bv: BreakdownView) -> str:

@@ -13,8 +13,11 @@ __all__ = ["stale_text"]
 
 
 def stale_text(report: StaleReport) -> str:
-    """The stale report as plain text (no trailing newline): ``arm: status (reasons)`` per
-    arm, a blank line, then ``- field: recorded …, today … -> effect: note`` per finding."""
+    """The stale report as plain text, with no trailing newline.
+
+    ``arm: status (reasons)`` per arm, a blank line, then
+    ``- field: recorded …, today … -> effect: note`` per finding.
+    """
     lines = [
         f"{a.arm}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
         for a in report.arms

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from driftproof.wording import ENDING_WORDS
+
 __all__ = [
     "BUDGET_REACHED_SHARE",
     "CLASSES",
@@ -44,19 +46,7 @@ UNKNOWN = "unknown_ending"
 
 #: Lost-draw kind of each class → its words (receipt ``lost.kind``; ``truncated`` is the
 #: output budget, the one class ``truncation: accepted`` applies to).
-CLASSES: dict[str, str] = {
-    "truncated": "output budget",
-    "context_window": "context window",
-    "paused_turn": "paused turn",
-    "server_abort": "aborted by the server",
-    "content_filter": "content filter",
-    "refusal": "refusal",
-    "tool_call": "tool call with no answer",
-    "length_unknown": "length stop (the context window or the output budget: the server did "
-    "not report its output tokens)",
-    "reasoning_mixed": "reasoning mixed into the answer",
-    UNKNOWN: "unknown ending",
-}
+CLASSES: dict[str, str] = ENDING_WORDS
 
 #: Classes a retry may cure: the attempt fails as transient and is retried within the
 #: attempt budget (vLLM's ``abort`` after a server-side preemption or timeout).

@@ -19,9 +19,8 @@ from typing import Any
 
 from driftproof.pages import sheet as view
 from driftproof.pages.band_sources import BandFacts, band_facts
-from driftproof.pages.sheet_caveman import USAGE_TITLE
-from driftproof.pages.sheet_model import Fact
-from driftproof.pages.sheet_source import SOURCE_HEAD, SOURCE_TITLE
+from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.words import Fact
 from driftproof.receipt import CaseArm, Receipt
 from driftproof.site import charts
 from driftproof.site._render import fmt_int

@@ -1,24 +1,29 @@
-"""The statistical core: bands, the verdict rule, underpowered, lost draws, the
-receipt-wide band, lift (method, "The drift verdict rule"; D-1 to D-10, D-14).
+"""The statistical core (method, "The drift verdict rule"; D-1 to D-10, D-14).
 
-Pure functions of plain data or the loaded receipt model, returning frozen
-dataclasses; no file, network or clock access. One module per concept:
-``moments`` (the one mean and variance helper), ``codes`` (verdict codes, statuses,
-refusals), ``band``, ``verdict``, ``underpowered``, ``lost_draws``, ``receipt_band``,
+Pure functions of plain data or the loaded receipt model, returning frozen dataclasses; no
+file, network or clock access. One module per concept: ``moments`` (the one mean and variance
+helper), ``codes`` (verdict codes, statuses, refusals), ``band`` (with a receipt's band source,
+judge scale and case bands), ``verdict``, ``underpowered``, ``lost_draws``, ``receipt_band``,
 ``reading`` (with the one no-verdict rule), ``unmeasured`` (lost causes, nothing measured),
-``lift``, ``breakdown``, ``context``.
+``lift``, ``breakdown``, ``context``, ``paired``, ``aa``, ``false_alarms``, ``noninferiority``,
+``savings``, ``fidelity``; ``planning`` for ``driftproof plan``.
 """
 
-from driftproof.stats.band import Band, arm_band, band_of_scores, mean_delta
+from driftproof.stats.band import (
+    Band,
+    arm_band,
+    band_of_scores,
+    band_source_of,
+    case_bands,
+    judge_scale,
+    mean_delta,
+)
 from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.lift import suite_lift, value_per_1k
 from driftproof.stats.moments import mean_of, mean_sd, mean_var
 from driftproof.stats.reading import (
     NoVerdict,
     Reading,
-    band_source_of,
-    case_bands,
-    judge_scale,
     lift_refusal,
     no_verdict,
     receipt_reading,

@@ -1,9 +1,9 @@
-"""What cannot supply a lift breakdown (method, "Lift by case"): each check returns the
-reasons it found, each naming a JSON pointer, or an empty list.
+"""What keeps a receipt from supplying a lift breakdown (method, "Lift by case").
 
-Private to :mod:`driftproof.stats.breakdown`. Checked in this order after the size
-limit: no draw scores, invalid hashes, malformed evidence, contradictory draw counts,
-unsupported sizes.
+Each check returns the reasons it found, each naming a JSON pointer, or an empty list.
+
+Private to :mod:`driftproof.stats.breakdown`, which checks the size limit first and the
+unsupported sizes last.
 """
 
 from __future__ import annotations
@@ -23,12 +23,6 @@ __all__ = ["CHECKS", "MAX_REASONS"]
 MAX_REASONS = 5
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _ARMS = ("with_skill", "baseline")
-
-
-def _max_draws() -> int:
-    from driftproof.stats import breakdown  # read at call time: tests may lower it
-
-    return breakdown.MAX_DRAWS_PER_ARM
 
 
 def _no_scores(r: Receipt) -> list[str]:
@@ -121,23 +115,10 @@ def _contradictory_counts(r: Receipt) -> list[str]:
     return out
 
 
-def _unsupported_sizes(r: Receipt) -> list[str]:
-    if not r.cases:
-        return ["unsupported size: the receipt has no case"]
-    limit = _max_draws()
-    return [
-        f"unsupported size at /cases/{i}/arms/{n}/draws: more than {limit} draws in one arm"
-        for i, c in enumerate(r.cases)
-        for n in _ARMS
-        if len(getattr(c.arms, n).draws) > limit
-    ]
-
-
 #: The checks in order.
 CHECKS: tuple[Callable[[Receipt], list[str]], ...] = (
     _no_scores,
     _invalid_hashes,
     _malformed_evidence,
     _contradictory_counts,
-    _unsupported_sizes,
 )

@@ -1,5 +1,4 @@
-"""Simulated draws of one arm on the judge's score grid, for the planning and false-alarm
-simulations (private: :mod:`driftproof.stats.planning` and :mod:`driftproof.stats.false_alarms`).
+"""Simulated draws of one arm on the judge's score grid (private to the simulations).
 
 A per-draw score is normal around the arm's true mean with the arm's spread, rounded to the
 per-draw grid (the judge's step divided by the judge samples averaged into a draw, D-1; half
@@ -23,8 +22,7 @@ Grid = tuple[float | None, tuple[float, float] | None]
 def arm_moments(
     rng: np.random.Generator, mean: float, sd: float, n: int, grid: Grid, runs: int
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Means and sample sds (ddof = 1, D-2) of ``runs`` simulated runs of ``n ≥ 2`` per-draw
-    scores each: two arrays of length ``runs``."""
+    """Means and sample sds (ddof = 1, D-2) of ``runs`` simulated runs of ``n ≥ 2`` draws each."""
     step, scale = grid
     x = rng.normal(mean, sd, size=(runs, n))
     if step:

@@ -1,4 +1,4 @@
-"""What an A/A calibration receipt says about noise (issue 37, item 4): never a skill verdict.
+"""What an A/A calibration receipt says about noise: never a skill verdict.
 
 An A/A receipt (``run.aa``, ``driftproof run --aa``) holds the with-skill arm run twice under
 the same settings, the second run in the baseline arm's place. Nothing changed between its
@@ -27,10 +27,9 @@ from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
 from driftproof.stats._rule import separation_verdict
-from driftproof.stats.band import arm_band
+from driftproof.stats.band import arm_band, judge_scale
 from driftproof.stats.codes import VerdictCode
 from driftproof.stats.moments import mean_sd
-from driftproof.stats.reading import judge_scale
 from driftproof.stats.underpowered import resolution
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import EFFECT_FLOOR

@@ -17,9 +17,19 @@ from typing import TYPE_CHECKING, Literal
 from driftproof.stats.moments import mean_sd
 
 if TYPE_CHECKING:  # the core takes the loaded model; it never reads files
-    from driftproof.receipt import CaseArm
+    from driftproof.receipt import CaseArm, Receipt
 
-__all__ = ["Band", "BandSource", "arm_band", "band_of_scores", "mean_delta", "measured_band"]
+__all__ = [
+    "Band",
+    "BandSource",
+    "arm_band",
+    "band_of_scores",
+    "band_source_of",
+    "case_bands",
+    "judge_scale",
+    "mean_delta",
+    "measured_band",
+]
 
 BandSource = Literal["generation", "legacy"]
 
@@ -160,8 +170,11 @@ def measured_band(
     source: BandSource,
     generation_sd: float | None = None,
 ) -> Band:
-    """The :class:`Band` of ``measured`` scores out of ``drawn`` draws, with one reason per lost
-    draw (D-2, D-9): mean and sd from :func:`driftproof.stats.moments.mean_sd`."""
+    """The :class:`Band` of ``measured`` scores out of ``drawn`` draws (D-2, D-9).
+
+    ``lost_reasons`` holds one reason per lost draw; mean and sd come from
+    :func:`driftproof.stats.moments.mean_sd`.
+    """
     mean, sd = mean_sd(measured)
     return Band(
         mean=mean,
@@ -173,3 +186,30 @@ def measured_band(
         source=source,
         generation_sd=generation_sd,
     )
+
+
+def band_source_of(r: Receipt) -> BandSource:
+    """The receipt's band source: as recorded, else inferred (method, "Where a band comes from").
+
+    A receipt that records none reads ``legacy`` when every arm of every case holds at most
+    one draw (one generation, judged several times), else ``generation``.
+    """
+    if r.band_source is not None:
+        return r.band_source
+    arms = [a for c in r.cases for a in (c.arms.with_skill, c.arms.baseline)]
+    return "legacy" if arms and all(len(a.draws) <= 1 for a in arms) else "generation"
+
+
+def judge_scale(r: Receipt) -> tuple[float, float] | None:
+    """The judge scale ``(worst, best)``, or ``None`` when no judge is recorded."""
+    if r.judge is None:
+        return None
+    return (r.judge.scale.worst, r.judge.scale.best)
+
+
+def case_bands(r: Receipt, band_source: BandSource | None = None) -> list[tuple[str, Band, Band]]:
+    """``(case id, with-skill band, baseline band)`` for each case, in receipt order."""
+    src = band_source or band_source_of(r)
+    return [
+        (c.id, arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)) for c in r.cases
+    ]

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from driftproof.receipt import Receipt, _bounds
+from driftproof.receipt import Receipt, _bounds, canonical_bytes
 from driftproof.receipt._model import Case, CaseArm
 from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
 from driftproof.stats.band import Band, arm_band, mean_delta, measured_band
@@ -137,14 +137,23 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     single = lift_refusal(r)
     if single is not None:
         return _unavailable(single)
-    for check in CHECKS:
+    for check in (*CHECKS, _unsupported_sizes):
         problems = check(r)
         if problems:
             return _unavailable(*problems[:MAX_REASONS])
     return _compute(r)
 
 
-# ---------------------------------------------------------------- the computation
+def _unsupported_sizes(r: Receipt) -> list[str]:
+    if not r.cases:
+        return ["unsupported size: the receipt has no case"]
+    limit = MAX_DRAWS_PER_ARM  # read at call time: tests lower it
+    return [
+        f"unsupported size at /cases/{i}/arms/{n}/draws: more than {limit} draws in one arm"
+        for i, c in enumerate(r.cases)
+        for n in _ARMS
+        if len(getattr(c.arms, n).draws) > limit
+    ]
 
 
 def _compute(r: Receipt) -> Breakdown:
@@ -227,9 +236,11 @@ def _compute(r: Receipt) -> Breakdown:
 
 
 def _arm_figures(arm: CaseArm) -> Band:
-    """One arm as the breakdown reads it: the recorded draw scores only (judge samples are not
-    read in place of a draw score). ``n`` counts draws with a score, ``lost`` draws marked lost
-    with their reasons; a draw with neither (missing evidence) counts in ``drawn`` only."""
+    """One arm as the breakdown reads it: the recorded draw scores only.
+
+    Judge samples are not read in place of a draw score. ``n`` counts draws with a score,
+    ``lost`` draws marked lost; a draw with neither (missing evidence) counts in ``drawn`` only.
+    """
     scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
     reasons = [d.lost.reason for d in arm.draws if d.lost is not None]
     gen_sd = arm.generation.sd if arm.generation is not None else None
@@ -316,8 +327,10 @@ def _assertions_withheld(
 
 
 def _labels_withheld(r: Receipt, c: Case) -> str | None:
-    """Comparative labels need the same exact recorded grader in both arms and the run,
-    and a non-null rubric hash (method, "Lift by case")."""
+    """Why the case may carry no comparative label, or ``None`` (method, "Lift by case").
+
+    Labels need the same recorded grader in both arms and the run, and a rubric hash.
+    """
     if c.rubric_sha256 is None:
         return "no rubric hash is recorded for the case"
     if r.judge is None:
@@ -383,6 +396,4 @@ def _unavailable(*reasons: str) -> Breakdown:
 
 
 def _canonical_size(r: Receipt) -> int:
-    from driftproof.receipt import canonical_bytes
-
     return len(canonical_bytes(r.to_json_dict()))

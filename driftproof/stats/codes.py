@@ -1,10 +1,9 @@
-"""The codes of the verdict rule, apart from the words shown (issue 18, item 3; D-4, D-7, D-10).
+"""The codes of the verdict rule, apart from the words shown (D-4, D-7, D-10).
 
 A code is what the core decides and what programs compare; the words a page shows for it
 are the method's fixed sentences in :mod:`driftproof.wording` (D-10), picked by
 :func:`driftproof.stats.verdict.verdict_words`. Both enums are ``StrEnum``: a code equals
-its plain string, prints as it and serialises to JSON as it, so receipts, exports and the
-Action's outputs read exactly as before.
+its plain string, prints as it and serialises to JSON as it.
 """
 
 from __future__ import annotations
@@ -47,8 +46,10 @@ class Status(StrEnum):
 
 
 class Refusal(StrEnum):
-    """Why a receipt gets no verdict, in the order the rule asks (D-7, D-15; method, "A smoke
-    run gives no verdict"): :func:`driftproof.stats.reading.no_verdict` returns the first."""
+    """Why a receipt gets no verdict, in the order the rule asks (D-7, D-15).
+
+    :func:`driftproof.stats.reading.no_verdict` returns the first that applies.
+    """
 
     AGGREGATES_ONLY = "aggregates only"
     """The source printed figures with no per-run score (D-15)."""
@@ -63,7 +64,7 @@ class Refusal(StrEnum):
     IMPORTED = "imported"
     """An import (a provenance block that is not a regrade's) never earns a verdict (D-15)."""
     SINGLE_ARM = "single-arm source"
-    """The source recorded only one of the with-skill and baseline arms (v0.15)."""
+    """The source recorded only one of the with-skill and baseline arms."""
     NO_JUDGE = "no judge"
     """No judge is recorded, so no score can be banded."""
     NOT_MEASURED = "not measured"

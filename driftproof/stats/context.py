@@ -1,4 +1,4 @@
-"""Context beyond the method: never decides or changes a verdict (issue 6, item 4).
+"""Context beyond the method: never decides or changes a verdict.
 
 Two figures a reader may want beside the lift breakdown, labelled as context:
 
@@ -40,75 +40,26 @@ CONTEXT_LABEL = (
     '(Miller 2024, "Adding Error Bars to Evals").'
 )
 
-# Two-sided 95 % Student t quantiles t(0.975, df), df = 1 … 30, to 4 decimals (standard
-# tables, e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2; checked by numerical integration).
-_T975 = (
-    12.7062,
-    4.3027,
-    3.1824,
-    2.7764,
-    2.5706,
-    2.4469,
-    2.3646,
-    2.3060,
-    2.2622,
-    2.2281,
-    2.2010,
-    2.1788,
-    2.1604,
-    2.1448,
-    2.1314,
-    2.1199,
-    2.1098,
-    2.1009,
-    2.0930,
-    2.0860,
-    2.0796,
-    2.0739,
-    2.0687,
-    2.0639,
-    2.0595,
-    2.0555,
-    2.0518,
-    2.0484,
-    2.0452,
-    2.0423,
-)
+
+def _floats(text: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in text.split())
 
 
-# One-sided 95 % Student t quantiles t(0.95, df), df = 1 … 30, to 4 decimals (same tables).
-_T95 = (
-    6.3138,
-    2.9200,
-    2.3534,
-    2.1318,
-    2.0150,
-    1.9432,
-    1.8946,
-    1.8595,
-    1.8331,
-    1.8125,
-    1.7959,
-    1.7823,
-    1.7709,
-    1.7613,
-    1.7531,
-    1.7459,
-    1.7396,
-    1.7341,
-    1.7291,
-    1.7247,
-    1.7207,
-    1.7171,
-    1.7139,
-    1.7109,
-    1.7081,
-    1.7056,
-    1.7033,
-    1.7011,
-    1.6991,
-    1.6973,
-)
+#: Student t quantiles t(p, df) for df = 1 … 30, to 4 decimals (standard tables, e.g.
+#: NIST/SEMATECH e-Handbook 1.3.6.7.2; checked by numerical integration): p = 0.975 for the
+#: two-sided 95 % interval, p = 0.95 for a one-sided 95 % test.
+_T_TABLE: dict[float, tuple[float, ...]] = {
+    0.975: _floats(
+        "12.7062 4.3027 3.1824 2.7764 2.5706 2.4469 2.3646 2.3060 2.2622 2.2281 "
+        "2.2010 2.1788 2.1604 2.1448 2.1314 2.1199 2.1098 2.1009 2.0930 2.0860 "
+        "2.0796 2.0739 2.0687 2.0639 2.0595 2.0555 2.0518 2.0484 2.0452 2.0423"
+    ),
+    0.95: _floats(
+        "6.3138 2.9200 2.3534 2.1318 2.0150 1.9432 1.8946 1.8595 1.8331 1.8125 "
+        "1.7959 1.7823 1.7709 1.7613 1.7531 1.7459 1.7396 1.7341 1.7291 1.7247 "
+        "1.7207 1.7171 1.7139 1.7109 1.7081 1.7056 1.7033 1.7011 1.6991 1.6973"
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -166,31 +117,31 @@ class SpreadSplit:
         return self.judge_part / (self.judge_part + self.draw_part)
 
 
-def t_quantile_975(df: int) -> float:
-    """t(0.975, df) for df ≥ 1: the table to 30, Cornish–Fisher beyond (A&S 26.7.5, < 1e-4).
+def t_quantile(p: float, df: int) -> float:
+    """The Student t quantile t(p, df), p 0.975 or 0.95, df ≥ 1.
+
+    The table to df = 30, the Cornish–Fisher expansion beyond (A&S 26.7.5, error < 1e-4).
 
     Raises:
         ValueError: df < 1.
+        KeyError: ``p`` is not tabulated.
     """
+    table = _T_TABLE[p]
     if df < 1:
         raise ValueError("degrees of freedom must be at least 1")
-    if df <= len(_T975):
-        return _T975[df - 1]
-    return _cornish_fisher(NormalDist().inv_cdf(0.975), df)
+    if df <= len(table):
+        return table[df - 1]
+    return _cornish_fisher(NormalDist().inv_cdf(p), df)
+
+
+def t_quantile_975(df: int) -> float:
+    """t(0.975, df), the two-sided 95 % quantile (:func:`t_quantile`)."""
+    return t_quantile(0.975, df)
 
 
 def t_quantile_95(df: int) -> float:
-    """t(0.95, df) for df ≥ 1, the one-sided 95 % quantile: the table to 30 (checked by
-    numerical integration to 1e-5), Cornish–Fisher beyond (A&S 26.7.5).
-
-    Raises:
-        ValueError: df < 1.
-    """
-    if df < 1:
-        raise ValueError("degrees of freedom must be at least 1")
-    if df <= len(_T95):
-        return _T95[df - 1]
-    return _cornish_fisher(NormalDist().inv_cdf(0.95), df)
+    """t(0.95, df), the one-sided 95 % quantile (:func:`t_quantile`)."""
+    return t_quantile(0.95, df)
 
 
 def _cornish_fisher(z: float, df: int) -> float:
@@ -201,7 +152,7 @@ def _cornish_fisher(z: float, df: int) -> float:
         (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
         (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
     )
-    return z + sum(gk / df ** (k + 1) for k, gk in enumerate(g))
+    return z + sum(gk / int(df ** (k + 1)) for k, gk in enumerate(g))
 
 
 def lift_interval(b: Breakdown) -> LiftInterval:
@@ -259,33 +210,16 @@ def spread_split(r: Receipt) -> tuple[SpreadSplit, ...]:
 def _split(case_id: str, arm: str, scores: list[float], samples: list[list[float]]) -> SpreadSplit:
     judged = [s for s in samples if len(s) >= 2]
     if len(scores) < 2:
-        return SpreadSplit(
-            case_id,
-            arm,
-            len(scores),
-            len(judged),
-            None,
-            None,
-            None,
-            "fewer than two measured draws",
-        )
+        why = "fewer than two measured draws"
+        return SpreadSplit(case_id, arm, len(scores), len(judged), None, None, None, why)
     total = _variance(scores)
     if not judged:
-        return SpreadSplit(
-            case_id,
-            arm,
-            len(scores),
-            0,
-            total,
-            None,
-            None,
-            "no draw has two judge samples: the judge part cannot be read",
-        )
+        why = "no draw has two judge samples: the judge part cannot be read"
+        return SpreadSplit(case_id, arm, len(scores), 0, total, None, None, why)
     judge = mean_of([_variance(s) / len(s) for s in judged])
     assert judge is not None  # one judged draw or more
-    return SpreadSplit(
-        case_id, arm, len(scores), len(judged), total, judge, max(0.0, total - judge), None
-    )
+    draw = max(0.0, total - judge)
+    return SpreadSplit(case_id, arm, len(scores), len(judged), total, judge, draw, None)
 
 
 def _variance(values: list[float]) -> float:

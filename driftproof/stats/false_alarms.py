@@ -55,8 +55,10 @@ _SEED = 37
 
 
 def draw_grid(r: Receipt) -> Grid:
-    """The per-draw score grid of ``r``: its judge's step divided by the judge samples averaged
-    into a draw (D-1), and its judge scale; a part not recorded is ``None``."""
+    """The per-draw score grid of ``r``; a part not recorded is ``None``.
+
+    Its judge's step divided by the judge samples averaged into a draw (D-1), and its scale.
+    """
     if r.judge is None:
         return None, None
     step, k = r.judge.scale.step, r.run.judge_samples_per_generation
@@ -76,12 +78,14 @@ def p_regressed(
     trials: int = AA_TRIALS,
     seed: int = _SEED,
 ) -> float:
-    """The chance that the rule calls one case "regressed" when both sides' true means are
-    ``mean`` (judge scale), side A with spread ``sd_a`` over ``n_a`` draws, side B likewise;
-    the share of ``trials`` simulated pairs (seeded, so deterministic): side A's ``trials`` runs
-    are drawn first, as one (trials × n_a) array from ``numpy.random.default_rng(seed)``, then
+    """The chance the rule calls one case "regressed" when nothing changed.
+
+    Both sides' true means are ``mean`` (judge scale); side A has spread ``sd_a`` over ``n_a``
+    draws, side B likewise. The share of ``trials`` seeded simulated pairs: side A's runs are
+    drawn first, as one (trials × n_a) array from ``numpy.random.default_rng(seed)``, then
     side B's, and all pairs go through the rule's tests at once. 0 when a side has fewer than
-    two draws (D-5)."""
+    two draws (D-5).
+    """
     if n_a < 2 or n_b < 2:
         return 0.0
     # Rounding moves each simulated mean by at most half its grid step, so the gap of the means
@@ -99,8 +103,10 @@ def p_regressed(
 
 
 def p_at_least(ps: Sequence[float], k: int) -> float:
-    """P(at least ``k`` of independent events with chances ``ps`` happen): the Poisson-binomial
-    upper tail, by convolution (exact up to float rounding)."""
+    """P(at least ``k`` of independent events with chances ``ps``): the Poisson-binomial tail.
+
+    By convolution, exact up to float rounding.
+    """
     if k <= 0:
         return 1.0
     dist = np.ones(1)  # dist[j] = P(j events so far); an event of chance 0 leaves it as it is
@@ -137,8 +143,7 @@ class FalseAlarms:
 
     @property
     def beyond_noise(self) -> bool:
-        """At least one regressed case, and seeing that many under no change is unlikely
-        (chance under :attr:`level`)."""
+        """A regressed case, and that many are unlikely under no change (chance under ``level``)."""
         return self.observed > 0 and self.p_at_least < self.level
 
     def sentence(self) -> str:
@@ -170,10 +175,12 @@ def _pct(p: float) -> str:
 def suite_false_alarms(
     rows: Sequence[CaseVerdict], grid_a: Grid, grid_b: Grid, *, trials: int | None = None
 ) -> FalseAlarms:
-    """The A/A reading of a comparison's rows (side A earlier, B later; D-6): each case at its
-    two sides' measured spreads and draw counts, the true mean put at the middle of the two
-    measured means. Deterministic: case ``i`` is simulated from seed ``37 + i``. ``trials``
-    per case defaults to :data:`AA_TRIALS`, fewer for a suite over 100 cases."""
+    """The A/A reading of a comparison's rows (side A earlier, B later; D-6).
+
+    Each case at its two sides' measured spreads and draw counts, the true mean at the middle
+    of the two measured means. Deterministic: case ``i`` is simulated from seed ``37 + i``.
+    ``trials`` per case defaults to :data:`AA_TRIALS`, fewer for a suite over 100 cases.
+    """
     if trials is None:
         trials = max(AA_MIN_TRIALS, min(AA_TRIALS, AA_BUDGET // max(1, len(rows))))
     ps = []

@@ -1,5 +1,6 @@
-"""Pass counts of a receipt's regex checks per arm, overall and per category: caveman's
-``score_fidelity.py`` tally (seed 004, "Fidelity").
+"""Pass counts of a receipt's regex checks per arm and category (seed 004, "Fidelity").
+
+caveman's ``score_fidelity.py`` tally.
 
 A case passes for an arm when every check of its draw holds; a lost draw (a cell a partial run
 never finished) has no checks and is not answered, so it is counted neither as a pass nor as a
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
+from driftproof.receipt._model import Check
 
 __all__ = ["CATEGORIES", "JUDGED_FACT", "ArmChecks", "ArmFacts", "check_tally", "fact_tally"]
 
@@ -32,9 +34,14 @@ CATEGORIES = (
 #: PR #579's judged fidelity snapshot).
 JUDGED_FACT = "judged fact"
 
-#: Check kinds the scorer words as ``missing`` / ``forbidden``; any other failed check is
-#: listed as ``failed <name>``.
-_WORDED = ("must_include", "must_not_include")
+#: Check kinds the scorer words as ``missing`` / ``forbidden``, listed in this order; any other
+#: failed check is listed after them as ``failed <name>``.
+_WORDED = {"must_include": "missing", "must_not_include": "forbidden"}
+
+
+def _order(check: Check) -> int:
+    """Where a failed check is listed: by kind as the scorer lists them, then in check order."""
+    return list(_WORDED).index(check.kind) if check.kind in _WORDED else len(_WORDED)
 
 
 @dataclass(frozen=True)
@@ -78,13 +85,8 @@ def check_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmChecks, ...]:
             if d.lost is not None:
                 continue
             failed = tuple(
-                [f"missing {k.name}" for k in d.checks if k.kind == "must_include" and not k.pass_]
-                + [
-                    f"forbidden {k.name}"
-                    for k in d.checks
-                    if k.kind == "must_not_include" and not k.pass_
-                ]
-                + [f"failed {k.name}" for k in d.checks if k.kind not in _WORDED and not k.pass_]
+                f"{_WORDED.get(k.kind, 'failed')} {k.name}"
+                for k in sorted((k for k in d.checks if not k.pass_), key=_order)
             )
             answered += 1
             passed += not failed
@@ -119,8 +121,7 @@ class ArmFacts:
 
 
 def fact_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmFacts, ...]:
-    """The judged facts of each of ``arms`` (in that order), every draw of every case read; a
-    lost draw has no checks."""
+    """The judged facts of each of ``arms``, in that order; a lost draw has no checks."""
     figures = r.source_report.figures if r.source_report is not None else []
     out = []
     for name in arms:

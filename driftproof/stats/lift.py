@@ -12,9 +12,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.band import arm_band, mean_delta
+from driftproof.stats.band import arm_band, band_source_of, case_bands, mean_delta
 from driftproof.stats.moments import mean_of
-from driftproof.stats.reading import band_source_of, case_bands, lift_refusal
+from driftproof.stats.reading import lift_refusal
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -72,16 +72,20 @@ def value_per_1k(lift: float | None, skill_tokens: int | None) -> float | None:
 
 
 def lift_case_ids(r: Receipt) -> tuple[str, ...]:
-    """Ids of the cases the suite lift covers: those with a measured draw in both arms, in
-    receipt order (empty for an aggregates-only receipt, D-15)."""
+    """Ids of the cases the suite lift covers, in receipt order.
+
+    Those with a measured draw in both arms; none for an aggregates-only receipt (D-15).
+    """
     if r.is_aggregates_only:
         return ()
     return tuple(cid for cid, w, b in case_bands(r) if w.mean is not None and b.mean is not None)
 
 
 def suite_lift_over(r: Receipt, case_ids: Collection[str]) -> float | None:
-    """:func:`suite_lift` over the cases of ``case_ids`` only (each weighed equally); ``None``
-    when none of them has both means, or for an aggregates-only receipt."""
+    """:func:`suite_lift` over the cases of ``case_ids`` only, each weighed equally.
+
+    ``None`` when none of them has both means, or for an aggregates-only receipt.
+    """
     if r.is_aggregates_only:
         return None
     wanted = set(case_ids)
@@ -93,8 +97,7 @@ def suite_lift_over(r: Receipt, case_ids: Collection[str]) -> float | None:
 
 @dataclass(frozen=True)
 class CommonLifts:
-    """Two receipts' suite lifts over the same cases (issue 16: lifts over different cases
-    are not comparable side by side).
+    """Two receipts' suite lifts over the same cases (lifts over different cases do not compare).
 
     Attributes:
         a, b: each receipt's lift over ``cases``; ``None`` when there is no common case.
@@ -112,8 +115,11 @@ class CommonLifts:
     b_total: int
 
     def words(self, a_label: str = "baseline receipt", b_label: str = "new receipt") -> str:
-        """How many cases the two lifts cover, in words, e.g. "over the 1 case both receipts
-        measured in both arms (baseline receipt 2 of 2, new receipt 1 of 2)"."""
+        """How many cases the two lifts cover, in words.
+
+        E.g. "over the 1 case both receipts measured in both arms (baseline receipt 2 of 2, new
+        receipt 1 of 2)".
+        """
         n = len(self.cases)
         noun = "case" if n == 1 else "cases"
         return (

@@ -30,8 +30,7 @@ __all__ = ["completions", "keeps_verdict", "lost_detail", "mean_move"]
 
 
 def _combine(n: int, mean: float, m2: float, k: int, value: float) -> tuple[int, float, float]:
-    """Add ``k`` copies of ``value`` to a group with count, mean and sum of squared deviations
-    (Chan et al.'s pairwise update)."""
+    """Add ``k`` copies of ``value`` to a group's count, mean and sum of squares (Chan et al.)."""
     if k == 0:
         return n, mean, m2
     if n == 0:
@@ -42,8 +41,7 @@ def _combine(n: int, mean: float, m2: float, k: int, value: float) -> tuple[int,
 
 
 def _completed(band: Band, at_worst: int, worst: float, best: float) -> tuple[int, float, float]:
-    """Count, mean and sd of ``band`` with ``at_worst`` lost draws at ``worst`` and the rest at
-    ``best``."""
+    """Count, mean, sd of ``band`` with ``at_worst`` lost draws at ``worst``, others at ``best``."""
     mean = band.mean if band.mean is not None else 0.0
     sd = band.sd if band.sd is not None else 0.0
     m2 = sd * sd * (band.n - 1) if band.n > 1 else 0.0
@@ -53,8 +51,7 @@ def _completed(band: Band, at_worst: int, worst: float, best: float) -> tuple[in
 
 
 def completions(a: Band, b: Band, scale: tuple[float, float]) -> Iterator[tuple[float, float]]:
-    """``(Δ, sd_A + sd_B)`` at each corner of the lost draws' box, ``(k_A+1)·(k_B+1)`` in all
-    (D-9)."""
+    """``(Δ, sd_A + sd_B)`` at each of the ``(k_A+1)·(k_B+1)`` corners of the lost draws (D-9)."""
     worst, best = scale
     for ja in range(a.lost + 1):
         _, ma, sa = _completed(a, ja, worst, best)
@@ -70,7 +67,8 @@ def keeps_verdict(a: Band, b: Band, scale: tuple[float, float] | None) -> bool:
     (Their complement set is not convex, so the corners would not decide it.)
 
     Args:
-        a, b: the two bands, each with ``n ≥ 2`` measured draws (``mean`` and ``sd`` set).
+        a: the earlier (or baseline) band, with ``n ≥ 2`` measured draws.
+        b: the later (or with-skill) band, likewise.
         scale: the judge scale ``(worst, best)``; ``None`` (not recorded) bounds nothing,
             so a case with lost draws cannot keep its verdict.
 
@@ -112,8 +110,7 @@ def mean_move(band: Band, scale: tuple[float, float]) -> float:
 
 
 def lost_detail(a: Band, b: Band, a_label: str = "A", b_label: str = "B") -> str | None:
-    """Each side's lost and drawn counts with the recorded reasons, or ``None`` when nothing
-    was lost.
+    """Each side's lost and drawn counts with the recorded reasons; ``None`` when none was lost.
 
     Example: ``"A: 0 of 3 draws lost; B: 1 of 3 draws lost (timeout after 2 retries)"``.
     """

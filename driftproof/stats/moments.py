@@ -1,10 +1,8 @@
-"""The one mean and variance helper of the package (D-2; issue 18, item 2).
+"""The one mean and variance helper of the package (D-2).
 
 Every mean, sample variance and sample standard deviation shown anywhere is computed
 here: bands (``band``), the lift breakdown, the context figures, lifts and the pages'
-averages. ``math.fsum`` and a two-pass sum of squared deviations keep the figures
-accurate; ``statistics.variance`` (exact fractions) gave the same numbers to the last
-few bits at many times the cost.
+averages. ``math.fsum`` and a two-pass sum of squared deviations keep the figures accurate.
 """
 
 from __future__ import annotations
@@ -48,9 +46,12 @@ def mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
 
 
 def _moments(values: Sequence[float]) -> tuple[float | None, float | None, float | None]:
-    """``(mean, variance, half)`` of ``values / half / 2``: ``half`` is ``None`` (no scaling)
-    unless a sum or a square overflows, else a power of two that puts every scaled value in
-    (−1, 1). ``2·half`` itself may lie past the float range, so it is never formed."""
+    """``(mean, variance, half)`` of ``values / half / 2``.
+
+    ``half`` is ``None`` (no scaling) unless a sum or a square overflows, else a power of two
+    that puts every scaled value in (−1, 1). ``2·half`` may lie past the float range, so it is
+    never formed.
+    """
     n = len(values)
     if n == 0:
         return None, None, None

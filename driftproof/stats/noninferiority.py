@@ -1,4 +1,4 @@
-"""Quality at a declared margin for a skill that saves output tokens (issue 37, item 5).
+"""Quality at a declared margin for a skill that saves output tokens.
 
 A terseness skill is meant to save tokens without losing quality. With a margin δ declared
 before the run (``run.quality_margin``) — or, when the receipt records none, at reading, and

@@ -1,4 +1,4 @@
-"""An exact paired test over cases, beside the rule as context: never a verdict (issue 37, item 3).
+"""An exact paired test over cases, beside the rule as context: never a verdict.
 
 Each case gives one paired value ``d_i``: inside one receipt its lift (with-skill mean minus
 baseline mean, D-6); between two receipts the change of its with-skill mean (D-6). Over the
@@ -81,18 +81,20 @@ class PairedTest:
     up: int
     down: int
     ties: int
-    sign_p: float | None
-    mean: float | None
-    low: float | None
-    high: float | None
-    coverage: float | None
-    method: Literal["exact", "monte carlo"] | None
-    reason: str | None
+    sign_p: float | None = None
+    mean: float | None = None
+    low: float | None = None
+    high: float | None = None
+    coverage: float | None = None
+    method: Literal["exact", "monte carlo"] | None = None
+    reason: str | None = None
 
 
 def sign_test_p(up: int, down: int) -> float:
-    """Two-sided exact sign-test p-value: ``min(1, 2·Σ_{i ≤ min(up, down)} C(n, i) / 2ⁿ)``,
-    ``n = up + down``; 1.0 when ``n = 0``."""
+    """Two-sided exact sign-test p-value; 1.0 when ``up + down = 0``.
+
+    ``min(1, 2·Σ_{i ≤ min(up, down)} C(n, i) / 2ⁿ)`` with ``n = up + down``.
+    """
     n = up + down
     if n == 0:
         return 1.0
@@ -102,7 +104,7 @@ def sign_test_p(up: int, down: int) -> float:
     for i in range(min(up, down) + 1):
         tail += term
         term = term * (n - i) // (i + 1)
-    return min(1.0, 2 * tail / 2**n)
+    return min(1.0, 2 * tail / (1 << n))
 
 
 def _subset_means(values: list[float]) -> list[float]:
@@ -115,13 +117,16 @@ def _subset_means(values: list[float]) -> list[float]:
 
 
 def _random_subset_means(values: list[float]) -> tuple[list[float], int]:
-    """The means of the flipped sets of ``MC_FLIPS`` random sign flips (numpy's default
-    generator, seed ``MC_SEED``) that flip at least one case, and how many flips flipped none.
+    """Subset means of ``MC_FLIPS`` seeded random sign flips, and how many flipped no case.
+
+    Only the flips that flip at least one case give a mean (numpy's default generator, seed
+    ``MC_SEED``).
 
     Flip ``j`` flips case ``i`` when ``U[j, i] < 1/2``, ``U = default_rng(MC_SEED).random((MC_FLIPS,
     n))``, drawn row-chunk by row-chunk (about :data:`_CHUNK_CELLS` cells at a time; the same
     stream as one draw); a flipped set's sum is the sum of the values its row flips, so a flip
-    costs O(n)."""
+    costs O(n).
+    """
     rng = np.random.default_rng(MC_SEED)
     v = np.asarray(values, dtype=np.float64)
     rows = max(1, _CHUNK_CELLS // len(v))
@@ -176,31 +181,13 @@ def paired_test(values: list[float]) -> PairedTest:
     down = sum(1 for v in values if v < -TOLERANCE)
     ties = len(values) - up - down
     if len(values) < MIN_CASES:
-        return PairedTest(
-            len(values),
-            up,
-            down,
-            ties,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
+        reason = (
             f"not computed below {MIN_CASES} cases ({len(values)} here): with fewer, no result "
-            "can reach the 95% level",
+            "can reach the 95% level"
         )
+        return PairedTest(len(values), up, down, ties, reason=reason)
     low, high, coverage, method = sign_flip_interval(values)
+    mean = math.fsum(values) / len(values)
     return PairedTest(
-        len(values),
-        up,
-        down,
-        ties,
-        sign_test_p(up, down),
-        math.fsum(values) / len(values),
-        low,
-        high,
-        coverage,
-        method,
-        None,
+        len(values), up, down, ties, sign_test_p(up, down), mean, low, high, coverage, method
     )

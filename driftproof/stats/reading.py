@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.band import Band, BandSource, arm_band
+from driftproof.stats.band import band_source_of, case_bands, judge_scale
 from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
 from driftproof.stats.unmeasured import NOT_MEASURED, lost_or_undrawn, not_measured
@@ -82,19 +82,18 @@ class Reading:
     status: Status
     sentence: str
     reason: str
-    draws_needed: int | None
-    helps: tuple[str, ...]
-    hurts: tuple[str, ...]
-    cases: tuple[CaseVerdict, ...]
-    receipt_band: ReceiptBand | None
+    draws_needed: int | None = None
+    helps: tuple[str, ...] = ()
+    hurts: tuple[str, ...] = ()
+    cases: tuple[CaseVerdict, ...] = ()
+    receipt_band: ReceiptBand | None = None
 
 
 _ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "control"}
 
 
 def unrecorded_arms(r: Receipt) -> tuple[str, ...]:
-    """The arms the receipt marks ``recorded: false`` (a single-arm source, v0.15), in
-    ``with_skill``, ``baseline``, ``control`` order; empty for a receipt before 0.15."""
+    """The arms ``r`` marks ``recorded: false`` (a single-arm source), in arm order."""
     return tuple(
         n
         for n in ("with_skill", "baseline", "control")
@@ -108,7 +107,7 @@ def lift_refusal(r: Receipt) -> str | None:
     A lift is the with-skill mean minus the baseline mean (method, "With and without the
     skill"); when the source recorded only one of the two arms (``arms.<arm>.recorded:
     false``, v0.15) there is nothing to subtract, so no lift, no interval and no value per
-    1,000 skill tokens is given anywhere, never a 0.000 that was not measured (issue 14).
+    1,000 skill tokens is given anywhere, never a 0.000 that was not measured.
     """
     missing = [n for n in unrecorded_arms(r) if n in ("with_skill", "baseline")]
     if not missing:
@@ -134,13 +133,14 @@ class NoVerdict:
 
 
 def no_verdict(r: Receipt) -> NoVerdict | None:
-    """The one no-verdict rule: why ``r`` gets no verdict, or ``None`` when it may get one
-    (D-7, D-15; method, "A smoke run gives no verdict").
+    """The one no-verdict rule: why ``r`` gets no verdict, or ``None`` (D-7, D-15).
+
+    Method, "A smoke run gives no verdict".
 
     ``validate``, ``view``, ``diff``, ``badge``, the Action and the site all ask this function.
     Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
     simulated (``driftproof demo``: no model answered, whatever level it carries); an A/A
-    calibration (``run.aa``: both arms ran with the skill, issue 37); a level below
+    calibration (``run.aa``: both arms ran with the skill); a level below
     TESTED; an import (a provenance block that is not a regrade's, D-15) whatever level it
     carries; an arm the source did not record; no judge; not measured. A run (not an import)
     with both arms recorded in which no case has a measured score in both arms reads "not
@@ -194,33 +194,6 @@ def verdict_refusal(r: Receipt) -> str | None:
     return refused.reason if refused is not None else None
 
 
-def band_source_of(r: Receipt) -> BandSource:
-    """The receipt's band source: as recorded, else inferred (method, "Where a band comes from").
-
-    A receipt that records none reads ``legacy`` when every arm of every case holds at most
-    one draw (one generation, judged several times), else ``generation``.
-    """
-    if r.band_source is not None:
-        return r.band_source
-    arms = [a for c in r.cases for a in (c.arms.with_skill, c.arms.baseline)]
-    return "legacy" if arms and all(len(a.draws) <= 1 for a in arms) else "generation"
-
-
-def judge_scale(r: Receipt) -> tuple[float, float] | None:
-    """The judge scale ``(worst, best)``, or ``None`` when no judge is recorded."""
-    if r.judge is None:
-        return None
-    return (r.judge.scale.worst, r.judge.scale.best)
-
-
-def case_bands(r: Receipt, band_source: BandSource | None = None) -> list[tuple[str, Band, Band]]:
-    """``(case id, with-skill band, baseline band)`` for each case, in receipt order."""
-    src = band_source or band_source_of(r)
-    return [
-        (c.id, arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)) for c in r.cases
-    ]
-
-
 def receipt_reading(r: Receipt) -> Reading:
     """Read one receipt (D-6, D-7, D-8; lost draws as in D-9, bounded by its judge scale)."""
     refused = no_verdict(r)
@@ -232,7 +205,7 @@ def receipt_reading(r: Receipt) -> Reading:
             if refused.refusal is Refusal.NOT_MEASURED
             else Status.NO_VERDICT
         )
-        return Reading(Status.NO_VERDICT, sentence, refused.reason, None, (), (), (), None)
+        return Reading(Status.NO_VERDICT, sentence, refused.reason)
     scale = judge_scale(r)
     bands = case_bands(r)
     verdicts = tuple(
@@ -244,47 +217,25 @@ def receipt_reading(r: Receipt) -> Reading:
     helps = tuple(v.case_id for v in verdicts if v.verdict == VerdictCode.IMPROVED)
     hurts = tuple(v.case_id for v in verdicts if v.verdict == VerdictCode.REGRESSED)
     if hurts:
+        why = "a case separated downward under the rule"
         return Reading(
-            Status.REGRESSED,
-            "hurts: " + ", ".join(hurts),
-            "a case separated downward under the rule",
-            None,
-            helps,
-            hurts,
-            verdicts,
-            None,
+            Status.REGRESSED, "hurts: " + ", ".join(hurts), why, None, helps, hurts, verdicts
         )
     if helps:
+        why = "a case separated upward and none downward"
         return Reading(
-            Status.PASSING,
-            "helps: " + ", ".join(helps),
-            "a case separated upward and none downward",
-            None,
-            helps,
-            hurts,
-            verdicts,
-            None,
+            Status.PASSING, "helps: " + ", ".join(helps), why, None, helps, hurts, verdicts
         )
     weak = [v for v in verdicts if v.verdict == VerdictCode.UNDERPOWERED]
     if weak:
         needed, reason = underpowered_draws(weak)
-        return Reading(
-            Status.UNDERPOWERED, NOT_ENOUGH_DRAWS, reason, needed, (), (), verdicts, None
-        )
+        return Reading(Status.UNDERPOWERED, NOT_ENOUGH_DRAWS, reason, needed, cases=verdicts)
     band = None
     if sum(v.verdict == VerdictCode.NO_SEPARATION for v in verdicts) >= 2:
         band = receipt_band_of([(w, b) for _, w, b in bands], scale)
         if band is not None and band.underpowered:
-            return Reading(
-                Status.UNDERPOWERED,
-                band.sentence or NOT_ENOUGH_DRAWS,
-                band.reason,
-                None,
-                (),
-                (),
-                verdicts,
-                band,
-            )
+            sentence = band.sentence or NOT_ENOUGH_DRAWS
+            return Reading(Status.UNDERPOWERED, sentence, band.reason, None, (), (), verdicts, band)
     reason = "no case separated under the rule"
     lost = [v.case_id for v in verdicts if v.verdict == VerdictCode.INCONCLUSIVE]
     if lost:

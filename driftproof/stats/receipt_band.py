@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.band import Band, BandSource
+from driftproof.stats.band import Band, BandSource, case_bands, judge_scale
 from driftproof.stats.lost_draws import mean_move
 from driftproof.stats.moments import mean_of, mean_sd
 from driftproof.stats.underpowered import reaches_floor
@@ -137,8 +137,6 @@ def receipt_band(r: Receipt, *, band_source: BandSource | None = None) -> Receip
         band_source: override of the receipt's band source (default: as recorded or inferred,
             see :func:`driftproof.stats.reading.band_source_of`).
     """
-    from driftproof.stats.reading import case_bands, judge_scale  # reading imports this module
-
     return receipt_band_of([(w, b) for _, w, b in case_bands(r, band_source)], judge_scale(r))
 
 
@@ -168,8 +166,7 @@ def _arm(
 
 
 def _draw_part(b: Band) -> float | None:
-    """``sd_i²/n_i`` of one case mean, or ``None`` when its draw-to-draw part cannot be read
-    (D-8)."""
+    """``sd_i²/n_i`` of one case mean; ``None`` when its draw-to-draw part is unreadable (D-8)."""
     if b.source == "generation":
         if b.sd is None:
             return None

@@ -1,18 +1,6 @@
 """Output-token savings of a skill arm against a reference arm (Report 001; D-16).
 
-Signature the site renders a ``token_savings`` report section with::
-
-    token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]
-
-One :class:`ArmSavings` per receipt, in the order given: the receipt's skill arm
-against its control arm (``vs_control``, the honest delta: the skill on top of
-a plain "be terse" instruction) and against its baseline arm (``vs_baseline``).
-
-Arithmetic is caveman's own ``evals/measure.py``, read at caveman commit 2144a12
-(the file at the snapshot's commit 2b10489 was not available to read; caveman's
-evals README at 2f49f0e describes the same columns, and caveman issue #234, April
-2026, reproduced a median of about 50% for caveman against the terse control on
-this snapshot with the same encoding, as here):
+The arithmetic is caveman's own ``evals/measure.py`` (read at caveman commit 2144a12):
 
 - per case (prompt): saving = 1 − skill_tokens ÷ reference_tokens;
 - across cases: ``statistics.median``, ``statistics.mean``, ``min``, ``max`` and
@@ -20,15 +8,10 @@ this snapshot with the same encoding, as here):
 - totals: the sums of the two arms' output tokens;
 - the reference arms' own line: 1 − Σcontrol ÷ Σbaseline (a ratio of totals).
 
-Two departures, both for inputs this snapshot does not have, both because a
-degenerate input gets no number here (STYLE-EXAMPLES 14, D-13): a case whose
-reference answer has 0 tokens gets no saving and is listed in ``undefined``
-(caveman counts it as 0.0), and one case gives no stdev (caveman prints 0).
-
-Savings are fractions (0.25 = 25 % fewer tokens); negative means the skill's
-answer was longer. Token counts are whatever the receipt's draws carry
-(``tokens.output``; for caveman imports, OpenAI's o200k_base, not Claude's
-tokenizer). Pure: no file, network or clock access.
+A degenerate input gets no number (D-13): a case whose reference answer has 0 tokens gets no
+saving and is listed in ``undefined`` (caveman counts it as 0.0), and one case gives no stdev
+(caveman prints 0). Savings are fractions (0.25 = 25 % fewer tokens); negative means the
+skill's answer was longer. Token counts are whatever the draws carry (``tokens.output``).
 """
 
 from __future__ import annotations
@@ -39,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from driftproof.receipt import Receipt
+from driftproof.receipt._model import Case, Draw
 
 __all__ = [
     "ArmSavings",
@@ -168,73 +152,68 @@ def token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]:
             draw with an output token count, or the counts come from different counters;
             the message names the skill, the case and the arm.
     """
-    out = []
-    for r in receipts:
-        if not r.cases:
-            raise ValueError(f"{r.skill.name}: the receipt has no cases")
-        has_control = r.arms.control is not None
-        names = ("with_skill", "baseline", "control") if has_control else ("with_skill", "baseline")
-        counts: dict[str, list[int]] = {n: [] for n in names}
-        counters: set[str] = set()
-        for case in r.cases:
-            for name in names:
-                arm = getattr(case.arms, name)
-                draws = arm.draws if arm is not None else []
-                tokens = draws[0].tokens if len(draws) == 1 else None
-                if tokens is None or tokens.output is None:
-                    raise ValueError(
-                        f"{r.skill.name}: case {case.id}, arm {name}: expected one draw "
-                        "with an output token count"
-                    )
-                counts[name].append(tokens.output)
-                counters.add(tokens.counted_by)
-        if len(counters) != 1:
-            raise ValueError(
-                f"{r.skill.name}: token counts come from different counters {sorted(counters)}"
-            )
-        ids = [c.id for c in r.cases]
-        control = (
-            savings(
-                ids,
-                counts["with_skill"],
-                counts["control"],
-                reference="control",
-                reference_label=r.arms.control.label,
-            )
-            if r.arms.control is not None
-            else None
+    return [_arm_savings(r) for r in receipts]
+
+
+def _one_draw(case: Case, name: str) -> Draw | None:
+    """The one draw of ``case``'s arm ``name``; ``None`` when the arm holds none or several."""
+    arm = getattr(case.arms, name)
+    return arm.draws[0] if arm is not None and len(arm.draws) == 1 else None
+
+
+def _arm_savings(r: Receipt) -> ArmSavings:
+    if not r.cases:
+        raise ValueError(f"{r.skill.name}: the receipt has no cases")
+    names = ("with_skill", "baseline") + (("control",) if r.arms.control is not None else ())
+    counts: dict[str, list[int]] = {n: [] for n in names}
+    counters: set[str] = set()
+    for case in r.cases:
+        for name in names:
+            d = _one_draw(case, name)
+            if d is None or d.tokens is None or d.tokens.output is None:
+                raise ValueError(
+                    f"{r.skill.name}: case {case.id}, arm {name}: expected one draw "
+                    "with an output token count"
+                )
+            counts[name].append(d.tokens.output)
+            counters.add(d.tokens.counted_by)
+    if len(counters) != 1:
+        raise ValueError(
+            f"{r.skill.name}: token counts come from different counters {sorted(counters)}"
         )
-        base_total = sum(counts["baseline"])
-        control_total = sum(counts["control"]) if has_control else None
-        out.append(
-            ArmSavings(
-                skill=r.skill.name,
-                arm_label=r.arms.with_skill.label,
-                counted_by=counters.pop(),
-                vs_control=control,
-                vs_baseline=savings(
-                    ids,
-                    counts["with_skill"],
-                    counts["baseline"],
-                    reference="baseline",
-                    reference_label=r.arms.baseline.label,
-                ),
-                control_vs_baseline=(
-                    1 - control_total / base_total
-                    if control_total is not None and base_total
-                    else None
-                ),
-                baseline_tokens=base_total,
-                control_tokens=control_total,
-            )
-        )
-    return out
+    ids, skill = [c.id for c in r.cases], counts["with_skill"]
+    control = r.arms.control
+    base_total = sum(counts["baseline"])
+    control_total = sum(counts["control"]) if control is not None else None
+    return ArmSavings(
+        skill=r.skill.name,
+        arm_label=r.arms.with_skill.label,
+        counted_by=counters.pop(),
+        vs_control=None
+        if control is None
+        else savings(
+            ids, skill, counts["control"], reference="control", reference_label=control.label
+        ),
+        vs_baseline=savings(
+            ids,
+            skill,
+            counts["baseline"],
+            reference="baseline",
+            reference_label=r.arms.baseline.label,
+        ),
+        control_vs_baseline=(
+            1 - control_total / base_total if control_total is not None and base_total else None
+        ),
+        baseline_tokens=base_total,
+        control_tokens=control_total,
+    )
 
 
 @dataclass(frozen=True)
 class UsageVsControl:
-    """caveman's ``measure.py`` usage table for one skill arm: Claude's own counts against the
-    terse control (seed 004).
+    """caveman's ``measure.py`` usage table for one skill arm (seed 004).
+
+    Claude's own counts against the terse control.
 
     Attributes:
         output: the skill arm's output tokens against the control's, per case and summarised
@@ -253,8 +232,7 @@ class UsageVsControl:
 
 
 def usage_vs_control(r: Receipt) -> UsageVsControl:
-    """The usage table of a receipt whose every case holds one draw per arm with the provider's
-    own input and output counts (a caveman snapshot with ``usage``).
+    """The usage table of a receipt with the provider's own counts, one draw per case and arm.
 
     Raises:
         ValueError: the receipt has no control arm or no cases, or an arm of a case does not hold
@@ -267,16 +245,21 @@ def usage_vs_control(r: Receipt) -> UsageVsControl:
     costs: dict[str, list[float | None]] = {n: [] for n in tokens}
     for case in r.cases:
         for name in tokens:
-            arm = getattr(case.arms, name)
-            draws = arm.draws if arm is not None else []
-            t = draws[0].tokens if len(draws) == 1 else None
-            if t is None or t.counted_by != "provider" or t.input is None or t.output is None:
+            d = _one_draw(case, name)
+            t = d.tokens if d is not None else None
+            if (
+                d is None
+                or t is None
+                or t.counted_by != "provider"
+                or t.input is None
+                or t.output is None
+            ):
                 raise ValueError(
                     f"case {case.id}, arm {name}: expected one draw with the provider's "
                     "input and output token counts"
                 )
             tokens[name].append((t.input, t.output))
-            costs[name].append(draws[0].cost_usd)
+            costs[name].append(d.cost_usd)
     ids = [c.id for c in r.cases]
     added = tuple(
         (cid, s[0] - c[0])

@@ -33,8 +33,9 @@ DrawsNeeded = tuple[int | None, bool]
 
 
 def se_diff(sd_a: float, n_a: int, sd_b: float, n_b: int) -> float:
-    """Unpaired standard error of the difference of two means,
-    ``sqrt(sd_A²/n_A + sd_B²/n_B)`` (D-5).
+    """Unpaired standard error of the difference of two means (D-5).
+
+    ``sqrt(sd_A²/n_A + sd_B²/n_B)``.
 
     Raises:
         ValueError: a count is below 1.
@@ -88,8 +89,10 @@ def draws_needed(sd_a: float, sd_b: float, floor: float = EFFECT_FLOOR) -> Draws
 
 
 def cases_needed(band: float, floor: float = EFFECT_FLOOR) -> int | None:
-    """Smallest N ≥ 2 with ``band / sqrt(N)`` under the floor (D-3 tolerance), the spread
-    across cases held (D-8, for ``driftproof plan``); ``None`` when ``band`` is not finite."""
+    """Smallest N ≥ 2 with ``band / sqrt(N)`` under the floor; ``None`` for a non-finite band.
+
+    The spread across cases is held (D-8, for ``driftproof plan``); D-3 tolerance.
+    """
     if not math.isfinite(band):
         return None
     n = max(2, math.floor((band / floor) ** 2) - 1)

@@ -20,12 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.band import arm_band
+from driftproof.stats.band import BandSource, arm_band
 from driftproof.wording import NOT_MEASURED
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
-    from driftproof.stats.band import BandSource
 
 __all__ = [
     "NOT_MEASURED",
@@ -54,8 +53,10 @@ class LostCause:
 
 
 def lost_causes(r: Receipt, arms: Sequence[str] = _ARMS) -> list[LostCause]:
-    """The causes of the lost draws of ``arms`` over every case, commonest first (ties in
-    alphabetical order); empty when no draw of those arms was lost."""
+    """The causes of the lost draws of ``arms`` over every case, commonest first.
+
+    Ties in alphabetical order; empty when no draw of those arms was lost.
+    """
     counts: Counter[str] = Counter()
     for arm in arms:
         spec = getattr(r.arms, arm, None)
@@ -75,8 +76,10 @@ def lost_causes(r: Receipt, arms: Sequence[str] = _ARMS) -> list[LostCause]:
 
 
 def arms_measured_nothing(r: Receipt) -> tuple[str, ...]:
-    """The recorded arms (``with_skill``, ``baseline``, ``control`` order) none of whose draws
-    has a score, over every case: ``driftproof run`` exits non-zero when there is one (D-17)."""
+    """The recorded arms none of whose draws has a score, in arm order (D-17).
+
+    ``driftproof run`` exits non-zero when there is one.
+    """
     out = []
     for arm in _ARMS:
         spec = getattr(r.arms, arm, None)
@@ -93,15 +96,18 @@ def arms_measured_nothing(r: Receipt) -> tuple[str, ...]:
 
 
 def lost_or_undrawn(r: Receipt) -> bool:
-    """Whether the with-skill and baseline arms of ``r`` hold a lost draw, or no draw at all: a
-    run that tried and lost, as against draws kept with token counts and no score."""
+    """Whether the with-skill and baseline arms of ``r`` hold a lost draw, or no draw at all.
+
+    A run that tried and lost, as against draws kept with token counts and no score.
+    """
     draws = [d for c in r.cases for a in (c.arms.with_skill, c.arms.baseline) for d in a.draws]
     return not draws or any(d.lost is not None for d in draws)
 
 
 def not_measured(r: Receipt, band_source: BandSource) -> str | None:
-    """``"not measured: …"`` with the commonest cause when no case of ``r`` has a measured score
-    in both the with-skill and the baseline arm (D-17), else ``None``.
+    """``"not measured: …"`` with the commonest cause, or ``None`` (D-17).
+
+    Given when no case of ``r`` has a measured score in both the with-skill and baseline arms.
 
     Args:
         r: the receipt.
@@ -128,8 +134,7 @@ def not_measured(r: Receipt, band_source: BandSource) -> str | None:
 
 
 def lost_words(causes: Sequence[LostCause], draws: int) -> str:
-    """``N of M draws lost to <cause>``, or ``…, most often to <cause> (k)`` when the causes
-    differ, from :func:`lost_causes` (non-empty) over ``draws`` draws."""
+    """``N of M draws lost to <cause>``, or ``…, most often to <cause> (k)`` when causes differ."""
     lost, top = sum(c.draws for c in causes), causes[0]
     why = f" to {top.cause}" if top.draws == lost else f", most often to {top.cause} ({top.draws})"
     return f"{lost} of {draws} draws lost{why}"

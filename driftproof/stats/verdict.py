@@ -1,5 +1,4 @@
-"""The per-case verdict: band separation, then the effect floor (method, R-1 to R-6;
-D-3 to D-5, D-9).
+"""The per-case verdict: band separation, then the effect floor (D-3 to D-5, D-9).
 
 Order (D-4): an arm with fewer than two measured draws is underpowered (D-2, D-5);
 bands apart and ``|Δ| ≥ 0.05`` → improved or regressed; bands apart and
@@ -16,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from driftproof.stats import lost_draws, underpowered
 from driftproof.stats._rule import separation_verdict
 from driftproof.stats.band import Band, mean_delta
 from driftproof.stats.codes import VerdictCode
+from driftproof.stats.lost_draws import keeps_verdict, lost_detail
+from driftproof.stats.underpowered import draws_needed, reaches_floor, resolution, se_diff
 from driftproof.wording import BELOW_EFFECT_FLOOR, NO_SEPARATION
 
 __all__ = ["VERDICTS", "CaseVerdict", "VerdictCode", "case_verdict", "verdict_words"]
@@ -35,15 +35,19 @@ _SHOWN: dict[str, str] = {
 
 
 def verdict_words(verdict: str) -> str:
-    """The words a page shows for a case verdict (D-10): "no separation" reads in full,
-    "no separation detected at this sample size"; every other code reads as itself."""
+    """The words a page shows for a case verdict (D-10).
+
+    "no separation" reads in full, "no separation detected at this sample size"; every other
+    code reads as itself.
+    """
     return _SHOWN.get(verdict, verdict)
 
 
 @dataclass(frozen=True)
 class CaseVerdict:
-    """The verdict of one case between two bands (``a`` earlier or baseline, ``b`` later or
-    with skill).
+    """The verdict of one case between two bands.
+
+    ``a`` is the earlier or baseline band, ``b`` the later or with-skill one.
 
     Attributes:
         case_id: the case's id.
@@ -84,7 +88,7 @@ class CaseVerdict:
         """Unpaired ``sqrt(sd_A²/n_A + sd_B²/n_B)`` (D-5); ``None`` when a side has no spread."""
         if self.a.sd is None or self.b.sd is None:
             return None
-        return underpowered.se_diff(self.a.sd, self.a.n, self.b.sd, self.b.n)
+        return se_diff(self.a.sd, self.a.n, self.b.sd, self.b.n)
 
     @property
     def power_metric(self) -> float | None:
@@ -109,12 +113,13 @@ def case_verdict(
         case_id: the case's id, carried into the result.
         scale: the judge scale ``(worst, best)`` bounding lost draws (D-9); ``None`` when
             not recorded, in which case a separated case with lost draws reads inconclusive.
-        a_label, b_label: how ``lost_detail`` names each side.
+        a_label: how ``lost_detail`` names side ``a``.
+        b_label: how ``lost_detail`` names side ``b``.
 
     Returns:
         A :class:`CaseVerdict`. Never raises for bands built by :mod:`driftproof.stats.band`.
     """
-    detail = lost_draws.lost_detail(a, b, a_label, b_label)
+    detail = lost_detail(a, b, a_label, b_label)
     delta = mean_delta(a, b)
     if a.sd is None or b.sd is None or delta is None:
         # One measured draw gives no spread: the arm is underpowered, and no draw count can
@@ -123,39 +128,15 @@ def case_verdict(
             case_id, VerdictCode.UNDERPOWERED, a, b, delta, False, None, True, None, False, detail
         )
     sum_sd = a.sd + b.sd
-    res = underpowered.resolution(a.sd, a.n, b.sd, b.n)
-    needed, none_reaches = underpowered.draws_needed(a.sd, b.sd)
+    res = resolution(a.sd, a.n, b.sd, b.n)
+    needed, none_reaches = draws_needed(a.sd, b.sd)
     called = separation_verdict(delta, sum_sd)
     if called is not None:
-        if not lost_draws.keeps_verdict(a, b, scale):
+        if not keeps_verdict(a, b, scale):
             called = VerdictCode.INCONCLUSIVE
         return CaseVerdict(
             case_id, called, a, b, delta, True, res, False, needed, none_reaches, detail
         )
-    if underpowered.reaches_floor(res):
-        return CaseVerdict(
-            case_id,
-            VerdictCode.UNDERPOWERED,
-            a,
-            b,
-            delta,
-            False,
-            res,
-            True,
-            needed,
-            none_reaches,
-            detail,
-        )
-    return CaseVerdict(
-        case_id,
-        VerdictCode.NO_SEPARATION,
-        a,
-        b,
-        delta,
-        False,
-        res,
-        False,
-        needed,
-        none_reaches,
-        detail,
-    )
+    under = reaches_floor(res)
+    code = VerdictCode.UNDERPOWERED if under else VerdictCode.NO_SEPARATION
+    return CaseVerdict(case_id, code, a, b, delta, False, res, under, needed, none_reaches, detail)

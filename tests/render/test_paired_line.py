@@ -3,7 +3,7 @@ case is "1 case"."""
 
 from __future__ import annotations
 
-from driftproof.render.paired import paired_line
+from driftproof.pages.words import paired_line
 from driftproof.stats.paired import PairedTest, paired_test
 
 

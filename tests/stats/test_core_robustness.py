@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 from stats_helpers import model
 
 from driftproof.errors import RefusalError
-from driftproof.pages.comparison import compare_receipts
-from driftproof.pages.comparison_report import exit_status, to_json, to_markdown, to_text
+from driftproof.pages.comparison import compare_receipts, exit_status
 from driftproof.pages.plan import plan_receipt
+from driftproof.render.comparison import comparison_json as to_json
+from driftproof.render.comparison import comparison_markdown as to_markdown
+from driftproof.render.comparison import comparison_text as to_text
 from driftproof.stats import receipt_reading, suite_lift
 from driftproof.stats.reading import STATUSES
 

@@ -88,7 +88,7 @@ def test_diff_prints_the_expectation_and_keeps_the_verdict_words() -> None:
     assert c.false_alarms.expected == pytest.approx(1.38, abs=0.2)
     assert c.false_alarms.observed == 0
     assert c.headline == "no separation detected at this sample size"
-    from driftproof.pages.comparison_report import to_text
+    from driftproof.render.comparison import comparison_text as to_text
 
     text = to_text(c)
     assert "Noise alone: if every case's true mean were the same in both receipts, about 1." in text

@@ -2,7 +2,7 @@
 
 The comparison is :func:`driftproof.pages.comparison.compare_receipts` (the with-skill arms of
 each case, D-6, lost draws per D-9); the table's header and rows are
-:func:`driftproof.pages.comparison_report.report_rows`, the same strings the CLI prints. A side
+:func:`driftproof.pages.comparison.report_rows`, the same strings the CLI prints. A side
 that gets no verdict (below TESTED, smoke run, aggregates only) shows the refusal
 lines and no table. A chart draws each side's with-skill band as an error bar
 (mean ± one sample sd), with the table beside it. Case rows are anchored ``#case-<id>``.
@@ -22,8 +22,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.comparison import Comparison, compare_receipts
-from driftproof.pages.comparison_report import report_rows
+from driftproof.pages.comparison import Comparison, compare_receipts, report_rows
 from driftproof.pages.sheet import fmt
 from driftproof.site import charts
 from driftproof.site._tables import Cell, Column, Row, Table

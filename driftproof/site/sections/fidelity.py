@@ -1,5 +1,5 @@
 """Section ``fidelity``: a caveman fidelity import's pass rates, as ``driftproof view`` words them
-(:func:`driftproof.pages.sheet_caveman.fidelity_view`; D-15: no verdict).
+(:func:`driftproof.pages.source.fidelity_view`; D-15: no verdict).
 
 Per receipt: the facts of its report (cases, grader or checks, rubrics or case file), one row per
 arm (passed / total, the rate and, for a judged snapshot, the mean of the per-prompt fidelity as
@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from driftproof.errors import SiteBuildError
-from driftproof.pages.sheet_caveman import fidelity_view
+from driftproof.pages.source import fidelity_view
 from driftproof.site._tables import Cell, Column, Row, Table
 from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
 

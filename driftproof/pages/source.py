@@ -1,0 +1,377 @@
+"""What an imported receipt's source printed or reported itself, as the sheet shows it (D-15).
+
+Three kinds, none a band, lift or verdict of this receipt: the figures an aggregates-only
+source printed (method, "Figures a source printed give no verdict") with where they were read;
+the source's own report (every figure as it gave it, its decision, stages and evaluated
+revision); and, for a caveman import, the two tables caveman's scripts print (seed 004, D-16):
+``measure.py``'s usage table (Claude's own counts against the terse control) and
+``score_fidelity.py``'s pass rates (per arm, per category, then every failed check). The figures
+come from :mod:`driftproof.stats.savings` and :mod:`driftproof.stats.fidelity`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
+from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of
+from driftproof.receipt import Receipt
+from driftproof.receipt._model_source import SourceFigure
+from driftproof.stats.fidelity import (
+    CATEGORIES,
+    JUDGED_FACT,
+    ArmChecks,
+    ArmFacts,
+    check_tally,
+    fact_tally,
+)
+from driftproof.stats.savings import percent, usage_vs_control
+from driftproof.wording import CAVEMAN_TOOL
+
+__all__ = [
+    "SOURCE_HEAD",
+    "SOURCE_TITLE",
+    "USAGE_TITLE",
+    "fidelity_view",
+    "printed_value",
+    "source_figures",
+    "source_origin",
+    "source_report_facts",
+    "source_report_rows",
+    "usage_view",
+]
+
+
+def printed_value(fig: Any) -> str | None:
+    """A source figure (``{"printed", "value", "unit"}``) as its source printed it.
+
+    Returns:
+        The printed text, else the value as JSON; ``None`` when the figure has neither.
+    """
+    if not isinstance(fig, dict):
+        return None
+    if fig.get("printed"):
+        return str(fig["printed"])
+    return None if fig.get("value") is None else json.dumps(fig["value"])
+
+
+def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
+    """An aggregates-only receipt's figures exactly as its source printed them.
+
+    Method, "Figures a source printed give no verdict": the same cells as the site's table.
+    """
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+        return ()
+    return tuple(
+        SourceFigureRow(
+            dimension=str(x.get("dimension")),
+            agent=str(x.get("agent")),
+            score=str(x["printed"]) if x.get("printed") else (printed_value(x.get("score")) or "–"),
+            uplift=printed_value(x.get("uplift")) or "–",
+            count="–" if x.get("num") is None else str(x.get("num")),
+            note=str(x.get("note") or ""),
+        )
+        for x in sf["rows"]
+        if isinstance(x, dict)
+    )
+
+
+def source_origin(r: Receipt) -> tuple[Fact, ...]:
+    """Where an aggregates-only receipt's figures were read: repository, commit, units, files."""
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict):
+        return ()
+    facts = [
+        Fact("repository", str(sf.get("repository") or UNKNOWN)),
+        Fact("commit", str(sf.get("commit") or UNKNOWN)),
+    ]
+    units = []
+    for what in ("score", "uplift"):
+        found = sorted(
+            {
+                str(x[what]["unit"])
+                for x in sf.get("rows") or []
+                if isinstance(x, dict) and isinstance(x.get(what), dict) and x[what].get("unit")
+            }
+        )
+        units.append(
+            f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source"
+        )
+    facts.append(Fact("units, as the source states them", "; ".join(units)))
+    for f in sf.get("files") or []:
+        if isinstance(f, dict):
+            facts.append(
+                Fact("file", f"{f.get('path')} (git blob {f.get('git_blob_sha1') or UNKNOWN})")
+            )
+    return tuple(facts)
+
+
+#: Heading of the section, and of its table's columns.
+SOURCE_TITLE = "The source's own figures and decision"
+SOURCE_HEAD = ("figure", "case", "arm", "as the source gave it", "interval", "how it was made")
+
+_ARMS = {**ARM_WORDS, "lift": "difference", "other": "another arm"}
+_UNITS = {"percent": "%", "points": " points", "count": "", "fraction": "", "scale": ""}
+
+
+def _value(f: SourceFigure) -> str:
+    if f.printed:
+        return f.printed
+    if f.value is None:
+        return UNKNOWN
+    return f"{_number(f.value)}{_UNITS.get(f.unit or '', '')}"
+
+
+def _number(x: float) -> str:
+    """``x`` in full (never rounded here): ``1`` for a whole number, else its shortest repr."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def _how(f: SourceFigure) -> str:
+    parts = []
+    if f.reducer:
+        parts.append(f"reduced by {f.reducer}")
+    if f.rounded:
+        parts.append("printed rounded")
+    if f.unit == "scale":
+        parts.append("on the source's own scale")
+    return "; ".join(parts)
+
+
+def source_report_rows(r: Receipt) -> tuple[tuple[str, ...], ...]:
+    """One row per figure of the source's report, in its order; ``()`` without one."""
+    sr = r.source_report
+    if sr is None:
+        return ()
+    rows = []
+    for f in sr.figures:
+        interval = ""
+        if f.lower is not None or f.upper is not None:
+            lo = UNKNOWN if f.lower is None else _number(f.lower)
+            hi = UNKNOWN if f.upper is None else _number(f.upper)
+            interval = f"{lo} to {hi}" + (f" ({f.level:.0%})" if f.level is not None else "")
+        arm = _ARMS.get(f.arm or "", "whole run")
+        rows.append((f.label, f.case or "whole run", arm, _value(f), interval, _how(f)))
+    return tuple(rows)
+
+
+def source_report_facts(r: Receipt) -> tuple[Fact, ...]:
+    """The source's decision, stages, reducers and evaluated revision, as facts.
+
+    The decision in its words with its test and p value; each stage with its status (a stage
+    not run kept apart from a fail).
+    """
+    sr = r.source_report
+    if sr is None:
+        return ()
+    facts = []
+    if sr.decision is not None:
+        d = sr.decision
+        extra = [
+            x
+            for x in (
+                None if d.test is None else d.test,
+                None if d.p_value is None else f"p = {_number(d.p_value)}",
+                None
+                if d.significant is None
+                else ("significant" if d.significant else "not significant"),
+            )
+            if x
+        ]
+        facts.append(
+            Fact(
+                "the source's decision (not this receipt's verdict)",
+                d.printed + (f" ({'; '.join(extra)})" if extra else ""),
+            )
+        )
+    for s in sr.stages or ():
+        words = "did not run" if s.status == "not_run" else s.printed
+        facts.append(Fact(s.name + (f" ({s.title})" if s.title else ""), words))
+    if sr.reducers:
+        facts.append(Fact("the source's epoch reducers", ", ".join(sr.reducers)))
+    for label, value in (
+        ("evaluated source", sr.source_repository),
+        ("evaluated revision", sr.source_revision),
+        ("evaluator digest", sr.evaluator_digest),
+    ):
+        if value is not None:
+            facts.append(Fact(label, value))
+    return tuple(facts)
+
+
+#: The usage table's title, as the sheet and the CLI head it.
+USAGE_TITLE = "Claude-reported usage, against the terse control (as caveman's measure.py)"
+USAGE_HEAD = (
+    "Skill",
+    "Output reduction, median",
+    "Output reduction, mean",
+    "Output tokens (skill / terse)",
+    "Input added by skill, median",
+)
+USAGE_NOTE = (
+    "Output tokens are Claude's billed count and include any thinking tokens. Reduction = "
+    "1 − skill ÷ terse per prompt. Input added = per-prompt (input + cache-creation + "
+    "cache-read tokens) of the skill arm minus the terse arm; the baseline arm runs Claude "
+    "Code's default system prompt, so its input is not comparable."
+)
+FIDELITY_NOTE = (
+    "A pass is a regex match, not a reviewed judgment; read the failures before citing a rate."
+)
+
+
+def _is_caveman(r: Receipt) -> bool:
+    return r.provenance is not None and r.provenance.tool == CAVEMAN_TOOL
+
+
+def _label(r: Receipt, name: str) -> str:
+    spec = getattr(r.arms, name)
+    return spec.label if spec is not None and spec.label else ARM_WORDS[name]
+
+
+def usage_view(r: Receipt) -> UsageView | None:
+    """The usage table of a caveman import with Claude's own counts, else ``None``."""
+    if not _is_caveman(r) or not any(
+        d.tokens is not None and d.tokens.counted_by == "provider"
+        for c in r.cases
+        for n in arms_of(r)
+        for d in getattr(c.arms, n).draws
+    ):
+        return None
+    try:
+        u = usage_vs_control(r)
+    except ValueError as exc:
+        return UsageView(USAGE_HEAD, (), (), USAGE_NOTE, f"unavailable: {exc}")
+    o = u.output
+    row = (
+        r.skill.name,
+        percent(o.median),
+        percent(o.mean),
+        f"{o.skill_tokens} / {o.reference_tokens}",
+        f"{u.input_added_median:+.0f}",
+    )
+    cost = tuple(
+        Fact(
+            f"cost reported, {_label(r, n)}",
+            UNKNOWN if v is None else f"${v:.4f} over {len(r.cases)} calls",
+        )
+        for n, v in u.cost_usd.items()
+    )
+    note = USAGE_NOTE
+    if o.undefined:
+        note += (
+            f" Cases whose terse answer had 0 output tokens have no reduction here "
+            f"({', '.join(o.undefined)}); caveman counts them as 0%."
+        )
+    return UsageView(USAGE_HEAD, (row,), cost, note)
+
+
+def fidelity_view(r: Receipt) -> FidelityView | None:
+    """The ``score_fidelity.py`` report of a caveman fidelity import, else ``None``."""
+    checks = [
+        k for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws for k in d.checks
+    ]
+    if not _is_caveman(r) or not checks:
+        return None
+    if any(k.source_type == JUDGED_FACT for k in checks):
+        return _judged_view(r)
+    order = ("baseline", "control", "with_skill")  # controls first, then the skill (as printed)
+    tallies = check_tally(r, tuple(n for n in order if n in arms_of(r)))
+    labels = [_label(r, t.arm) for t in tallies]
+    not_run = len(r.cases) - min(t.answered for t in tallies)
+    summary = [
+        Fact(
+            "cases",
+            f"{len(r.cases)}, single run per arm, regex checks from "
+            f"{r.suite.name or 'the case file'}",
+        )
+    ]
+    if not_run:
+        summary.append(
+            Fact(
+                "not run",
+                "the run stopped early: rates are over the answered cases only, "
+                "which caveman's scorer does not report",
+            )
+        )
+    arm_rows = tuple(
+        (label, *_passed(t.passed, t.answered)) for label, t in zip(labels, tallies, strict=True)
+    )
+    n_of = {cat: sum(c.category == cat for c in r.cases) for cat in CATEGORIES}
+    category_rows = tuple(
+        (
+            cat,
+            str(n_of[cat]),
+            *("{} / {}".format(*t.by_category.get(cat, (0, 0))) for t in tallies),
+        )
+        for cat in CATEGORIES
+        if n_of[cat]
+    )
+    return FidelityView(
+        summary=tuple(summary),
+        arm_head=("Arm", "Passed", "Rate"),
+        arm_rows=arm_rows,
+        category_head=("Category", "n", *labels),
+        category_rows=category_rows,
+        failures=_failures(r, tallies),
+        note=FIDELITY_NOTE,
+    )
+
+
+JUDGED_TITLE = "Fidelity as judged by the source's grader (caveman pull request 579; no verdict)"
+JUDGED_NOTE = (
+    "Each fact was judged pass or fail once, by the source's own grader model, against the "
+    "prompt's rubric; the answers are not in the snapshot, so no judgment can be checked here. "
+    "Mean fidelity is the mean of the per-prompt percentages as the source printed them."
+)
+
+
+def _judged_view(r: Receipt) -> FidelityView:
+    """The report of a judged fidelity import.
+
+    Facts passed / judged and the rate per arm, the mean of the source's per-prompt fidelity,
+    then every failed fact; an arm the snapshot does not hold reads "not recorded" (D-13).
+    """
+    order = ("baseline", "control", "with_skill")
+    recorded = [n for n in order if getattr(r.arms, n) is not None and getattr(r.arms, n).recorded]
+    tallies = {t.arm: t for t in fact_tally(r, tuple(recorded))}
+    arm_rows = []
+    for n in order:
+        t = tallies.get(n)
+        if t is None:
+            arm_rows.append((_label(r, n), UNKNOWN, UNKNOWN, UNKNOWN))
+            continue
+        mean = f"{t.fidelity_mean:.1f}%" if t.fidelity_mean is not None else UNKNOWN
+        arm_rows.append((_label(r, n), *_passed(t.passed, t.total), mean))
+    grader = r.judge.model if r.judge is not None else UNKNOWN
+    summary = (
+        Fact("cases", f"{len(r.cases)}, one answer per prompt and arm, not in the snapshot"),
+        Fact("grader", f"{grader}, the source's own: each fact judged once, pass or fail"),
+        Fact("rubrics", r.suite.name or f"{UNKNOWN} (the facts were not checked against them)"),
+    )
+    return FidelityView(
+        summary=summary,
+        arm_head=("Arm", "Facts passed", "Rate", "Mean fidelity, as the source printed it"),
+        arm_rows=tuple(arm_rows),
+        category_head=(),
+        category_rows=(),
+        failures=_failures(r, tuple(tallies.values())),
+        note=JUDGED_NOTE,
+        title=JUDGED_TITLE,
+    )
+
+
+def _passed(passed: int, of: int) -> tuple[str, str]:
+    """``passed / of`` and the rate in whole percents (``n/a`` of none)."""
+    return f"{passed} / {of}", f"{passed / of:.0%}" if of else "n/a"
+
+
+def _failures(r: Receipt, tallies: Sequence[ArmChecks | ArmFacts]) -> tuple[str, ...]:
+    """Every failed check as ``<arm> · <case>: <failures>``, arm by arm."""
+    return tuple(
+        f"{_label(r, t.arm)} · {case_id}: {'; '.join(failed)}"
+        for t in tallies
+        for case_id, failed in t.failures
+    )

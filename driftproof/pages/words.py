@@ -1,0 +1,158 @@
+"""The words and number formats every page shares.
+
+Numbers on the judge scale are printed with three decimals; unknown stays unknown ("not
+recorded", ``–``; D-13). The exact paired test and the A/A calibration are worded here once,
+for the sheet, the comparison and the Action alike: context beside a verdict, never one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from driftproof._anchor import slug
+from driftproof.receipt import Receipt
+from driftproof.stats.aa import AAReading
+from driftproof.stats.band import Band
+from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
+from driftproof.wording import NO_SEPARATION
+
+__all__ = [
+    "ARM_NOT_RECORDED",
+    "ARM_WORDS",
+    "UNKNOWN",
+    "VERDICT_WORDS",
+    "Fact",
+    "aa_line",
+    "anchor_for",
+    "arms_of",
+    "band_text",
+    "fmt",
+    "has_bands",
+    "mean_spread",
+    "paired_line",
+]
+
+UNKNOWN = "not recorded"
+#: What a case row shows for an arm the source did not record (``recorded: false``).
+ARM_NOT_RECORDED = "arm not recorded"
+VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
+ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
+
+#: Fixed-point text of a zero, signed or not (``-0.000``, ``+0.000``, ``0``).
+_ZERO = re.compile(r"[+-]?0(\.0*)?")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A labelled value of a page."""
+
+    label: str
+    value: str
+
+
+def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
+    """Fixed-point text of ``x``, or ``–`` when unknown (D-13); ``-0.000`` prints as ``0.000``."""
+    if x is None or not math.isfinite(x):
+        return "–"
+    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+    return f"{0:.{digits}f}" if _ZERO.fullmatch(text) else text
+
+
+def anchor_for(case_id: str) -> str:
+    """The element id of a case row, ``case-<id>`` with unsafe characters as ``-``."""
+    return "case-" + slug(case_id)
+
+
+def arms_of(r: Receipt) -> tuple[str, ...]:
+    """The receipt's arm names: with skill, baseline, and control when it has one."""
+    if r.arms.control is not None:
+        return ("with_skill", "baseline", "control")
+    return ("with_skill", "baseline")
+
+
+def has_bands(r: Receipt) -> bool:
+    """Whether any draw holds a judged score: only then does a band source mean anything."""
+    return (
+        not r.is_aggregates_only
+        and r.judge is not None
+        and any(
+            d.score is not None
+            for c in r.cases
+            for n in arms_of(r)
+            for d in getattr(c.arms, n).draws
+        )
+    )
+
+
+def band_text(b: Band) -> str:
+    """``mean ± sd (n = k)``, ``mean (n = 1)`` with no spread, ``–`` when nothing was measured."""
+    if b.mean is None:
+        return "–"
+    lost = f", {b.lost} lost" if b.lost else ""
+    spread = f" ± {fmt(b.sd)}" if b.sd is not None else ""
+    return f"{fmt(b.mean)}{spread} (n = {b.n}{lost})"
+
+
+def mean_spread(mean: float | None, spread: float | None) -> str:
+    """``mean ± spread``, ``mean (no spread)``, or ``–`` when nothing was measured."""
+    if mean is None:
+        return "–"
+    return f"{fmt(mean)} ± {fmt(spread)}" if spread is not None else f"{fmt(mean)} (no spread)"
+
+
+def paired_line(t: PairedTest, subject: str, interval_of: str) -> str:
+    """The exact paired test over cases in plain words.
+
+    Args:
+        t: the test, from :func:`driftproof.stats.paired.paired_test`.
+        subject: what moved per case, e.g. ``"lift"`` or ``"with-skill mean"``.
+        interval_of: what the interval bounds, e.g. ``"the suite lift"``.
+
+    Returns:
+        One line: the counts up, down and at zero; then the two-sided exact sign-test p and the
+        sign-flip interval with its coverage and method, or why they were not computed.
+    """
+    noun = "case" if t.cases == 1 else "cases"
+    counts = f"{subject} up in {t.up} of {t.cases} {noun}, down in {t.down}, zero in {t.ties}"
+    if t.sign_p is None or t.low is None or t.high is None or t.coverage is None:
+        return (
+            f"{counts}; not computed: it needs at least {MIN_CASES} cases, because with fewer "
+            "no result can reach the 95% level"
+        )
+    if t.method == "exact":
+        how = f"exact, over all {2**t.cases:,} sign flips"
+    else:
+        how = f"Monte Carlo, over {MC_FLIPS:,} random sign flips from a fixed seed"
+    return (
+        f"{counts}; sign test p = {t.sign_p:.3g} (two-sided, exact); sign-flip interval on "
+        f"{interval_of} {fmt(t.low, signed=True)} to {fmt(t.high, signed=True)} "
+        f"({100 * t.coverage:.1f}% coverage, {how})"
+    )
+
+
+def aa_line(name: str, aa: AAReading) -> str:
+    """An A/A calibration in plain words, naming the A/A receipt ``name``.
+
+    Returns:
+        One sentence: the cases the rule called a change in between the two runs of one arm;
+        the false calls noise alone gives per comparison at these spreads and the chance of at
+        least one; the smallest effect the spreads can resolve; cases with no spread to read.
+    """
+    n = len(aa.cases)
+    read = n - aa.unread
+    text = (
+        f"A/A calibration {name}: the rule called a change in {aa.observed} of {n} "
+        f"case{'s' if n != 1 else ''} between two runs of the same arm"
+    )
+    if read:
+        text += (
+            f"; at these spreads and draws, noise alone is expected to call a change in "
+            f"{aa.expected:.2f} of {read} cases per comparison (chance of at least one: "
+            f"{100 * aa.at_least_one:.0f}%); the smallest effect these spreads can resolve is "
+            f"{aa.smallest_median:.3f} at the median case, {aa.smallest_max:.3f} at the widest"
+        )
+    if aa.unread:
+        text += f"; {aa.unread} case{'s' if aa.unread != 1 else ''} with no spread to read"
+    return text + "."
