@@ -49,6 +49,7 @@ __all__ = [
     "breakdown_unavailable_reason",
     "check_json_bounds",
     "quote",
+    "within_bounds",
 ]
 
 # --- receipts -------------------------------------------------------------------------
@@ -213,6 +214,19 @@ def check_json_bounds(
             problems.append(Problem(str(file), "", f"… and {extra} more problems over the limits"))
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise BoundsError(f"{problems[0]}{more}", problems)
+
+
+def within_bounds(value: Any, depth: int = 1) -> bool:
+    """Whether ``value``, a part of a receipt at nesting level ``depth``, is plainly within the
+    receipt's bounds; ``False`` sends the caller to :func:`check_json_bounds` for the words."""
+    return _within(
+        value,
+        MAX_DEPTH - depth + 1,
+        RECEIPT_MAX_STRING_CHARS,
+        RECEIPT_MAX_ITEMS,
+        RECEIPT_MAX_MEMBERS,
+        RECEIPT_MAX_KEY_CHARS,
+    )
 
 
 def _within(

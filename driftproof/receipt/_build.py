@@ -1,25 +1,18 @@
-"""Builders for receipts at the current schema version, as the pydantic models.
+"""Builders of receipts at the current schema version, as the pydantic models.
 
-Writers (the runner, every importer, regrade, tests) assemble receipts through these, as
-Inspect builds its ``EvalLog``: each builder constructs the model, so a misspelt member, a
-wrong type or a missing field fails where the receipt is built, not when the file is read
-back. Every unknown is an explicit ``None`` (D-13); members 0.15 added are absent when
-``None``. :func:`~driftproof.receipt.write_receipt` seals a :class:`ReceiptBody` and writes
-it, serialised from the model.
-
-Nested parts may be given as models or as plain JSON data; the model checks either. The
-``*_doc`` twins (:func:`draw_doc`, :func:`judge_sample_doc`, :func:`receipt_doc`) take the
-same arguments, build the same model and return it as plain data (:func:`to_doc`), for
-writers that still edit the document before writing it.
+Writers (the runner, the importers, the regrade) assemble receipts through these: each builds
+the model, so a misspelt member, a wrong type or a missing field fails where the receipt is
+built, not when the file is read back. Every unknown is an explicit ``None`` (D-13); members
+0.15 added are absent when ``None``. Nested parts may be given as models or as JSON data; the
+model checks either.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import math
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ParamSpec
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -35,22 +28,10 @@ from driftproof.receipt._model import (
     TextRepair,
 )
 
-__all__ = [
-    "build_draw",
-    "build_judge_sample",
-    "build_receipt",
-    "draw_doc",
-    "judge_sample_doc",
-    "receipt_doc",
-    "sha256_text",
-    "skill_tokens",
-    "to_doc",
-]
+__all__ = ["build_draw", "build_judge_sample", "build_receipt", "sha256_text", "skill_tokens"]
 
 #: A nested part of a receipt: its model, or the same as plain JSON data.
 Part = BaseModel | Mapping[str, Any]
-
-_P = ParamSpec("_P")
 
 
 def sha256_text(text: str) -> str:
@@ -269,29 +250,3 @@ def build_receipt(
             "source_report": source_report,
         }
     )
-
-
-def to_doc(model: BaseModel) -> dict[str, Any]:
-    """A built model as plain data, by the dump rules a receipt is written with: aliases
-    applied, members 0.15 added absent when ``None``, ``ArmSpec.recorded`` absent when true,
-    ``$schema`` absent when unset. Numbers are kept as they are (a NaN stays a NaN, so the
-    writer refuses it, D-12)."""
-    if isinstance(model, ReceiptBody):
-        return model.to_json_dict()
-    return model.model_dump(mode="json", by_alias=True)
-
-
-def _as_doc(builder: Callable[_P, BaseModel]) -> Callable[_P, dict[str, Any]]:
-    """The ``*_doc`` twin of a builder: same arguments, the built model as plain data."""
-
-    @functools.wraps(builder)
-    def doc(*args: _P.args, **kwargs: _P.kwargs) -> dict[str, Any]:
-        return to_doc(builder(*args, **kwargs))
-
-    doc.__doc__ = f"{builder.__doc__}\n\n    Returns the model as plain data (:func:`to_doc`)."
-    return doc
-
-
-judge_sample_doc = _as_doc(build_judge_sample)
-draw_doc = _as_doc(build_draw)
-receipt_doc = _as_doc(build_receipt)

@@ -298,9 +298,13 @@ class ReceiptBody(_Model):
         """True for an import of printed aggregates (v0.13): no band, lift or verdict."""
         return self.uncertainty_unavailable == "aggregates_only"
 
-    def to_json_dict(self) -> dict[str, Any]:
-        """The receipt as plain JSON data, aliases applied, ``$schema`` kept only when set."""
-        data = self.model_dump(mode="json", by_alias=True)
+    def to_json_dict(self, *, cases: bool = True) -> dict[str, Any]:
+        """The receipt as plain JSON data, aliases applied, ``$schema`` kept only when set.
+
+        Args:
+            cases: false to leave the ``cases`` member out (a writer streams them).
+        """
+        data = self.model_dump(mode="json", by_alias=True, exclude=None if cases else {"cases"})
         for optional in ("$schema", "regrade"):
             if data.get(optional) is None:
                 data.pop(optional, None)

@@ -1,7 +1,9 @@
 """What a reader recomputes from a receipt's own evidence before it trusts it (D-18).
 
-Private to :mod:`driftproof.receipt._load`, which refuses a receipt for any problem found
-here. Only what the evidence allows is recomputed:
+:func:`check_consistency` refuses a receipt for any problem found here, on reading and on
+writing. Besides the structure (unique case ids and draw indexes, no score without a judge,
+one draw per arm for a ``legacy`` band, no draws in an arm not recorded, a control arm in every
+case exactly when the receipt names one), only what the evidence allows is recomputed:
 
 * a draw's score from its valid judge samples (D-1): a draw that records judge samples and
   a score has as its score the mean of the valid ones; a draw with valid samples, not lost,
@@ -33,10 +35,11 @@ from __future__ import annotations
 import math
 import statistics
 
-from driftproof.errors import Problem
-from driftproof.receipt._model import CaseArm, Receipt
+from driftproof.errors import Problem, ReceiptError
+from driftproof.receipt._bounds import MAX_PROBLEMS, quote
+from driftproof.receipt._model import CaseArm, ReceiptBody
 
-__all__ = ["SCORE_TOLERANCE", "SD_TOLERANCE", "recompute_problems"]
+__all__ = ["SCORE_TOLERANCE", "SD_TOLERANCE", "check_consistency", "recompute_problems"]
 
 #: A recorded draw score may differ from the mean of its valid judge samples by this much
 #: (summation order; the lift breakdown uses the same bound).
@@ -48,7 +51,88 @@ _ARMS = ("with_skill", "baseline", "control")
 _NEVER_TESTED = ("stub", "simulated")
 
 
-def recompute_problems(r: Receipt, file: str) -> list[Problem]:
+def check_consistency(r: ReceiptBody, file: str) -> None:
+    """Refuse a receipt that disagrees with itself: its structure, then its evidence (D-18).
+
+    Raises:
+        ReceiptError: one problem per place (at most ``MAX_PROBLEMS``, then a count of the
+            rest), each naming the file, the JSON pointer and what was expected.
+    """
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    for i, case in enumerate(r.cases):
+        if case.id in seen:
+            problems.append(
+                Problem(
+                    file,
+                    f"/cases/{i}/id",
+                    f"expected unique case ids: duplicate case id {quote(case.id)} "
+                    f"(first at /cases/{seen[case.id]})",
+                )
+            )
+        seen.setdefault(case.id, i)
+        for arm_name in ("with_skill", "baseline", "control"):
+            arm = getattr(case.arms, arm_name)
+            if arm is None:
+                continue
+            base = f"/cases/{i}/arms/{arm_name}"
+            idx = [d.index for d in arm.draws]
+            if len(set(idx)) != len(idx):
+                problems.append(Problem(file, f"{base}/draws", "expected unique draw indices"))
+            for j, d in enumerate(arm.draws):
+                if d.score is not None and r.judge is None:
+                    problems.append(
+                        Problem(
+                            file,
+                            f"{base}/draws/{j}/score",
+                            "expected no score: /judge is null, and a score needs a judge",
+                        )
+                    )
+            if r.band_source == "legacy" and len(arm.draws) > 1:
+                problems.append(
+                    Problem(
+                        file,
+                        f"{base}/draws",
+                        "expected one draw: band_source legacy means one generation per arm",
+                    )
+                )
+            spec = getattr(r.arms, arm_name)
+            if spec is not None and not spec.recorded and arm.draws:
+                problems.append(
+                    Problem(
+                        file,
+                        f"{base}/draws",
+                        f"expected no draws: /arms/{arm_name}/recorded is false "
+                        "(the source did not record this arm)",
+                    )
+                )
+        if (case.arms.control is None) != (r.arms.control is None):
+            problems.append(
+                Problem(
+                    file,
+                    f"/cases/{i}/arms",
+                    "expected a control arm in every case exactly when /arms/control names one",
+                )
+            )
+    if not r.arms.with_skill.recorded and not r.arms.baseline.recorded:
+        problems.append(
+            Problem(
+                file,
+                "/arms/baseline/recorded",
+                "expected at least one of the with-skill and baseline "
+                "arms recorded; both are marked recorded: false",
+            )
+        )
+    problems += recompute_problems(r, file)  # D-18: recomputed, not trusted
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        shown = problems[:MAX_PROBLEMS]
+        if len(problems) > MAX_PROBLEMS:
+            shown.append(Problem(file, "", f"… and {len(problems) - MAX_PROBLEMS} more problems"))
+        raise ReceiptError(f"{problems[0]}{more}", shown)
+
+
+def recompute_problems(r: ReceiptBody, file: str) -> list[Problem]:
     """Every place where ``r`` disagrees with its own evidence (D-18), in document order.
 
     Args:
@@ -81,7 +165,7 @@ def recompute_problems(r: Receipt, file: str) -> list[Problem]:
     return out
 
 
-def _run_problems(r: Receipt, file: str) -> list[Problem]:
+def _run_problems(r: ReceiptBody, file: str) -> list[Problem]:
     """The receipt-wide records: the A/A flag against the arms' construction, and each arm's
     median reported input tokens against its draws."""
     out: list[Problem] = []
@@ -130,7 +214,7 @@ def _run_problems(r: Receipt, file: str) -> list[Problem]:
     return out
 
 
-def _count_problems(r: Receipt, arm: CaseArm, base: str, file: str) -> list[Problem]:
+def _count_problems(r: ReceiptBody, arm: CaseArm, base: str, file: str) -> list[Problem]:
     """A run's recorded draws per arm and judge samples per judged draw against the arm."""
     if r.provenance is not None or r.uncertainty_unavailable is not None:
         return []

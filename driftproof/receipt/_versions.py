@@ -144,17 +144,27 @@ def validator_for(version: str) -> Draft202012Validator:
 
 
 @cache
-def compiled_validator_for(version: str) -> jsonschema_rs.Draft202012Validator:
-    """The compiled (jsonschema-rs) draft 2020-12 validator of ``version``: every ``format``
-    checked (an unknown format is an error when the schema is compiled, not a silent pass),
-    ``pattern`` with an ECMA-262 regex engine (``$`` does not match before a final newline),
-    no network (``$ref`` resolves only inside the schema). It decides validity (issue 19).
+def compiled_validator_for(
+    version: str, part: str | None = None
+) -> jsonschema_rs.Draft202012Validator:
+    """The compiled (jsonschema-rs) draft 2020-12 validator of ``version``, which decides validity.
+
+    Every ``format`` is checked (an unknown format is an error when the schema is compiled),
+    ``pattern`` has ECMA-262 semantics (``$`` does not match before a final newline), and
+    ``$ref`` resolves only inside the schema (no network).
+
+    Args:
+        version: a frozen schema version.
+        part: the name of one of the schema's ``$defs`` (``case``) to validate that part alone.
 
     Raises:
         KeyError: no such version.
     """
+    schema = schema_for(version)
+    if part is not None:
+        schema = {"$defs": schema["$defs"], "$ref": f"#/$defs/{part}"}
     return jsonschema_rs.Draft202012Validator(
-        schema_for(version), validate_formats=True, ignore_unknown_formats=False, offline=True
+        schema, validate_formats=True, ignore_unknown_formats=False, offline=True
     )
 
 

@@ -366,8 +366,8 @@ def rubric_regrade(
             counts=(read, graded, carried, logical),
         ),
     )
-    path = write_receipt(body, out)
-    return RegradeResult(path, read, graded, carried, logical, counter.value)
+    write_receipt(body, out)
+    return RegradeResult(Path(out), read, graded, carried, logical, counter.value)
 
 
 def _regrade_member(
