@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.receipt import _bounds
-from driftproof.receipt._spec_docs import FIELD_DOCS
+from driftproof.receipt._spec_docs import MEANINGS, field_unit
 from driftproof.receipt._versions import known_versions, schema_for
 
 __all__ = [
@@ -123,10 +123,9 @@ def _type(node: dict[str, Any], nullable: bool) -> str:
 
 
 def field_doc(path: str, node: dict[str, Any]) -> tuple[str, str]:
-    """(unit, meaning) of a field: from ``_spec_docs``, else its type and schema description."""
-    if path in FIELD_DOCS:
-        return FIELD_DOCS[path]
-    return str(node.get("type", "value")), str(node.get("description", "")).replace("|", "/")
+    """(unit, meaning) of a field: from ``_spec_docs``, the meaning else the schema's description."""
+    meaning = MEANINGS.get(path) or str(node.get("description", "")).replace("|", "/")
+    return field_unit(path, node), meaning
 
 
 def fields_markdown() -> str:
