@@ -123,7 +123,7 @@ def _type(node: dict[str, Any], nullable: bool) -> str:
 
 
 def field_doc(path: str, node: dict[str, Any]) -> tuple[str, str]:
-    """(unit, meaning) of a field: from ``_spec_docs``, the meaning else the schema's description."""
+    """(unit, meaning) of a field, from ``_spec_docs``; the schema's description when unlisted."""
     meaning = MEANINGS.get(path) or str(node.get("description", "")).replace("|", "/")
     return field_unit(path, node), meaning
 
