@@ -13,6 +13,7 @@ import json
 import os
 import statistics
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ def price_doc(price: tuple[float, ...] | None, tier: str | None = None) -> dict[
     if price is None:
         return None
     doc: dict[str, Any] = {"input_usd_per_mtok": price[0], "output_usd_per_mtok": price[1]}
-    if tier is not None:  # ``batch`` for ``--batch`` (issue 17)
+    if tier is not None:  # ``batch`` for ``--batch``
         doc["tier"] = tier
     if len(price) > 2 and price[2] is not None:
         doc["cache_read_usd_per_mtok"] = price[2]
@@ -77,38 +78,26 @@ def _repairs(recs: list[dict[str, Any]], at: str) -> list[TextRepair]:
     return out
 
 
-class _Usage:
-    """The judge's reported usage, summed over the draws it graded."""
-
-    def __init__(self) -> None:
-        self.counted = self.missing = self.input = self.output = 0
-        self.cache_read = self.cache_creation = self.reasoning = 0
-
-    def add(self, u: dict[str, Any] | None) -> None:
-        if u is None:
-            return
+def _overhead(records: list[dict[str, Any]], price: tuple[float, ...] | None) -> dict[str, Any]:
+    """``economics.judge_overhead``: the judge usage the records report, at the frozen price."""
+    got: Counter[str] = Counter()
+    for u in (r["judge_usage"] for r in records if r.get("judge_usage") is not None):
         if not u["reported"]:
-            self.missing += 1
-            return
-        self.counted += 1
-        self.input += u["input"]
-        self.output += u["output"]
-        self.cache_read += u.get("cache_read", 0)
-        self.cache_creation += u.get("cache_creation", 0)
-        self.reasoning += u.get("reasoning", 0)
-
-    def overhead(self, price: tuple[float, ...] | None) -> dict[str, Any]:
-        usd = judge_usd(price, self.input, self.output, self.cache_read, self.cache_creation)
-        return {
-            "input_tokens": self.input,
-            "output_tokens": self.output,
-            "judged_draws_counted": self.counted,
-            "judged_draws_missing_usage": self.missing,
-            "usd": None if usd is None else round(usd, 10),
-            "cache_read_input_tokens": self.cache_read,
-            "cache_creation_input_tokens": self.cache_creation,
-            "reasoning_output_tokens": self.reasoning,
-        }
+            got["missing"] += 1
+            continue
+        got.update(counted=1, input=u["input"], output=u["output"])
+        got.update({k: u.get(k, 0) for k in ("cache_read", "cache_creation", "reasoning")})
+    usd = judge_usd(price, got["input"], got["output"], got["cache_read"], got["cache_creation"])
+    return {
+        "input_tokens": got["input"],
+        "output_tokens": got["output"],
+        "judged_draws_counted": got["counted"],
+        "judged_draws_missing_usage": got["missing"],
+        "usd": None if usd is None else round(usd, 10),
+        "cache_read_input_tokens": got["cache_read"],
+        "cache_creation_input_tokens": got["cache_creation"],
+        "reasoning_output_tokens": got["reasoning"],
+    }
 
 
 def _arm(recs: list[dict[str, Any]]) -> CaseArm:
@@ -145,7 +134,7 @@ def receipt_body(
     """
     counts: set[int] = set()
     inputs: dict[str, list[int]] = {a: [] for a in systems}
-    usage = _Usage()
+    visited: list[dict[str, Any]] = []
     repairs: list[TextRepair] = []
     built: list[Case] = []
     by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -165,8 +154,7 @@ def receipt_body(
                 and d.tokens.counted_by == "provider"
                 and d.tokens.input is not None
             ]
-            for r in recs:
-                usage.add(r.get("judge_usage"))
+            visited += recs
         built.append(
             Case(
                 id=c.id,
@@ -218,7 +206,7 @@ def receipt_body(
         judge=judge_doc,
         arms=arm_specs,
         band_source="generation",
-        judge_overhead=usage.overhead(cfg.judge_price),
+        judge_overhead=_overhead(visited, cfg.judge_price),
         run_members={
             "max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
             "truncation": cfg.truncation,
