@@ -12,9 +12,12 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 from driftproof import __version__
 from driftproof.receipt._model import (
@@ -28,7 +31,14 @@ from driftproof.receipt._model import (
     TextRepair,
 )
 
-__all__ = ["build_draw", "build_judge_sample", "build_receipt", "sha256_text", "skill_tokens"]
+__all__ = [
+    "Members",
+    "build_draw",
+    "build_judge_sample",
+    "build_receipt",
+    "sha256_text",
+    "skill_tokens",
+]
 
 #: A nested part of a receipt: its model, or the same as plain JSON data.
 Part = BaseModel | Mapping[str, Any]
@@ -63,8 +73,10 @@ def build_judge_sample(
     reason: str | None = None,
     ignored_members: Sequence[str] | None = None,
 ) -> JudgeSample:
-    """One judge sample; ``reply`` is hashed, never stored; ``reason`` is the grader's stated
-    reason (v0.15), kept as untrusted text.
+    """One judge sample.
+
+    ``reply`` is hashed, never stored; ``reason`` is the grader's stated reason, kept as
+    untrusted text.
 
     Raises:
         pydantic.ValidationError: a value of the wrong type.
@@ -104,10 +116,12 @@ def build_draw(
     cost_usd: float | None = None,
     reasoning: Part | None = None,
 ) -> Draw:
-    """One draw. When ``score`` is None and judge samples are given, the score is their
-    valid mean (D-1); a lost draw carries no score. ``other_model_calls`` (``{model,
-    input_tokens, output_tokens}``) is written only when the harness reported such calls.
-    ``cost_usd``: the call's cost in US dollars as the source reported it (v0.16).
+    """One draw.
+
+    When ``score`` is None and judge samples are given, the score is their valid mean (D-1); a
+    lost draw carries no score. ``other_model_calls`` (``{model, input_tokens, output_tokens}``)
+    is written only when the harness reported such calls. ``cost_usd``: the call's cost in US
+    dollars as the source reported it.
 
     Raises:
         pydantic.ValidationError: a member of the wrong type or shape, named by its path.
@@ -154,99 +168,97 @@ def build_draw(
 _UNRECORDED_ARM = {"label": None, "instruction": None, "system_prompt_sha256": None}
 
 
+class Members(TypedDict, total=False):
+    """Keywords of :func:`build_receipt` that fill the receipt member of their name.
+
+    Unset is ``None``, unknown (D-13). The first eleven are members of ``run``.
+    """
+
+    model: str | None
+    provider: str | None
+    surface: str | None
+    harness: Part | None
+    capture: str | None
+    preset: str | None
+    started_at: str | None
+    finished_at: str | None
+    generations_per_arm: int | None
+    judge_samples_per_generation: int | None
+    endpoint_attempts: int | None
+    judge: Part | None
+    band_source: str | None
+    provenance: Part | None
+    source_figures: dict[str, Any] | None
+    uncertainty_unavailable: str | None
+    regrade: Regrade | Mapping[str, Any] | None
+    source_report: Mapping[str, Any] | None
+
+
+_RUN = tuple(Members.__annotations__)[:11]
+_TOP = tuple(Members.__annotations__)[11:]
+
+
 def build_receipt(
     *,
     level: str,
     skill_name: str,
     skill_text: str | None,
     cases: Sequence[Case | Mapping[str, Any]],
-    model: str | None = None,
-    provider: str | None = None,
-    surface: str | None = None,
-    harness: Part | None = None,
-    capture: str | None = None,
-    preset: str | None = None,
-    started_at: str | None = None,
-    finished_at: str | None = None,
-    generations_per_arm: int | None = None,
-    judge_samples_per_generation: int | None = None,
-    endpoint_attempts: int | None = None,
     suite_name: str | None = None,
     suite_sha256: str | None = None,
-    judge: Part | None = None,
     arms: Part | None = None,
-    band_source: str | None = None,
     judge_overhead: Part | None = None,
-    provenance: Part | None = None,
-    source_figures: dict[str, Any] | None = None,
-    uncertainty_unavailable: str | None = None,
     skill_sha256: str | None = None,
     skill_token_count: int | None = None,
     run_members: Mapping[str, Any] | None = None,
-    regrade: Regrade | Mapping[str, Any] | None = None,
     text_repairs: Sequence[TextRepair | Mapping[str, Any]] | None = None,
     bounded_text: Sequence[BoundedText | Mapping[str, Any]] | None = None,
-    source_report: Mapping[str, Any] | None = None,
+    **members: Unpack[Members],
 ) -> ReceiptBody:
     """A whole unsealed receipt at the current schema version.
 
     Args:
         level: ``UNVERIFIED``, ``DECLARED`` or ``TESTED``.
+        skill_name: the skill's name.
         skill_text: SKILL.md text, hashed and counted (D-14); ``None`` when unknown, and then
             ``skill_sha256`` and ``skill_token_count`` are recorded as given.
-        cases: :class:`Case` models or case documents, each ``{"id", "prompt",
-            "prompt_sha256", "rubric_sha256", "threshold", "arms": {"with_skill": {"draws",
-            "generation"}, "baseline": …}}``.
+        cases: :class:`Case` models, or the same as JSON data.
+        suite_name: ``suite.name``.
+        suite_sha256: ``suite.sha256``.
         arms: arm specs; defaults to with_skill and baseline with nothing recorded.
-        run_members: members of ``run`` 0.15 added (``max_output_tokens``, ``truncation``,
-            ``retry``, ``batch``, ``language``, ``transcripts``, the UTC offsets); ``None``
-            values are left out.
+        judge_overhead: ``economics.judge_overhead``.
+        skill_sha256: ``skill.sha256`` when ``skill_text`` is ``None``.
+        skill_token_count: ``skill.tokens`` when ``skill_text`` is ``None``.
+        run_members: the optional members of ``run`` (``max_output_tokens``, ``truncation``,
+            ``retry``, ``batch``, ``language``, ``transcripts``, …); ``None`` values are left out.
+        text_repairs: strings made valid Unicode.
+        bounded_text: texts too big to copy.
+        **members: the members :class:`Members` names.
 
     Raises:
         pydantic.ValidationError: a member of the wrong type or shape, named by its path.
     """
     if skill_text is not None:
-        skill = {
-            "name": skill_name,
-            "sha256": sha256_text(skill_text),
-            "tokens": skill_tokens(skill_text),
-        }
-    else:
-        skill = {"name": skill_name, "sha256": skill_sha256, "tokens": skill_token_count}
+        skill_sha256, skill_token_count = sha256_text(skill_text), skill_tokens(skill_text)
+    run = {k: members.get(k) for k in _RUN}
     return ReceiptBody.model_validate(
         {
             "schema_version": CURRENT_VERSION,
             "verification_level": level,
             "run": {
-                "model": model,
-                "provider": provider,
-                "surface": surface,
-                "harness": harness,
-                "capture": capture,
-                "preset": preset,
-                "started_at": started_at,
-                "finished_at": finished_at,
+                **run,
                 "runner": {"name": "driftproof", "version": __version__},
-                "generations_per_arm": generations_per_arm,
-                "judge_samples_per_generation": judge_samples_per_generation,
-                "endpoint_attempts": endpoint_attempts,
                 **_present(run_members or {}),
             },
-            "skill": skill,
+            "skill": {"name": skill_name, "sha256": skill_sha256, "tokens": skill_token_count},
             "suite": {"name": suite_name, "sha256": suite_sha256},
-            "judge": judge,
             "arms": arms
             if arms is not None
             else {"with_skill": _UNRECORDED_ARM, "baseline": _UNRECORDED_ARM},
-            "band_source": band_source,
             "cases": list(cases),
             "economics": {"judge_overhead": judge_overhead},
-            "provenance": provenance,
-            "source_figures": source_figures,
-            "uncertainty_unavailable": uncertainty_unavailable,
-            "regrade": regrade,
             "text_repairs": None if text_repairs is None else list(text_repairs),
             "bounded_text": None if bounded_text is None else list(bounded_text),
-            "source_report": source_report,
+            **{k: members.get(k) for k in _TOP},
         }
     )

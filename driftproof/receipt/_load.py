@@ -188,8 +188,9 @@ def read_receipt(path: str | Path) -> Receipt:
 
 
 def read_bounded(path: Path, *, regular_only: bool = False) -> bytes:
-    """The bytes of the file at ``path``, reading at most one byte past the receipt size bound
-    (a device or pipe reports size 0 and never ends).
+    """The bytes of the file at ``path``, at most one byte past the receipt size bound.
+
+    A device or pipe reports size 0 and never ends, so the bound is held while reading.
 
     With ``regular_only`` the file is opened with ``O_NOFOLLOW`` and ``O_NONBLOCK`` and refused
     unless it is a regular file: a file swapped for a symbolic link, a FIFO or a device after a

@@ -49,8 +49,10 @@ def _unknown(part: Doc, *names: str) -> Doc: ...
 @overload
 def _unknown(part: None, *names: str) -> None: ...
 def _unknown(part: Doc | None, *names: str) -> Doc | None:
-    """A copy of ``part`` with each of ``names`` set to ``None``: the older version did not
-    record them, so they are unknown, never a default (D-13). ``None`` stays ``None``."""
+    """A copy of ``part`` with each of ``names`` set to ``None``; ``None`` stays ``None``.
+
+    The older version did not record them, so they are unknown, never a default (D-13).
+    """
     return None if part is None else {**part, **dict.fromkeys(names)}
 
 

@@ -150,9 +150,11 @@ class Seal(_Model):
 
 
 class Regrade(_Model):
-    """Present only on a regrade's own receipt (method, "Receipts are an open format"):
-    the original's seal and runner, the revised tasks, the original grader, and the
-    answers read, graded and carried with the calls made, all sealed with it."""
+    """Present only on a regrade's own receipt (method, "Receipts are an open format").
+
+    The original's seal and runner, the revised tasks, the original grader, and the answers
+    read, graded and carried with the calls made, all sealed with it.
+    """
 
     kind: Literal["rubric", "judge"]
     """rubric (revised rubric or criteria) or judge (a plain judge regrade)."""
@@ -213,9 +215,11 @@ class BoundedText(_Model):
 
 
 class ReceiptBody(_Model):
-    """Every member of a receipt but its seal: what the builders of
-    :mod:`driftproof.receipt._build` make and the seal covers (D-12). Sealing it
-    (:func:`~driftproof.receipt.seal_receipt`) gives the :class:`Receipt`."""
+    """Every member of a receipt but its seal: what a writer builds and the seal covers (D-12).
+
+    :func:`~driftproof.receipt.write_receipt` seals it, checks it and writes it, and returns
+    the :class:`Receipt`.
+    """
 
     schema_: str | None = Field(default=None, alias="$schema")
     """Optional pointer to the schema this receipt validates against, for editors."""
@@ -289,8 +293,10 @@ class ReceiptBody(_Model):
 
     @property
     def is_migrated(self) -> bool:
-        """True when the file declared an older schema version and was read into the current
-        shape; fields that version did not establish are ``None`` (D-11, D-13)."""
+        """True when the file declared an older schema version, read into the current shape.
+
+        Fields that version did not establish are ``None`` (D-11, D-13).
+        """
         return self.schema_version != CURRENT_VERSION
 
     @property

@@ -180,8 +180,11 @@ class CapturedFile(_Model):
 
 
 class OtherModelCall(_Model):
-    """A call the harness made on another model while answering (method, "Other models,
-    and one grader for all"): the model and its tokens, ``None`` when not reported."""
+    """A call the harness made on another model while answering.
+
+    The model and its tokens, ``None`` when not reported (method, "Other models, and one grader
+    for all").
+    """
 
     model: str
     """The other model, as the harness named it."""

@@ -141,8 +141,7 @@ def _evidence(r: ReceiptBody) -> _Found:
 
 
 def _run_records(r: ReceiptBody) -> _Found:
-    """The A/A flag against the arms' construction, each arm's median input tokens against its
-    draws."""
+    """The A/A flag against the arms' construction, each arm's median input tokens."""
     skill, base = r.arms.with_skill, r.arms.baseline
     if r.run.aa and (
         base.construction != skill.construction

@@ -112,8 +112,9 @@ SAFE_INTEGER_MAX = 2**53 - 1
 
 
 def unsealable_values(document: Any, pointer: str = "") -> list[tuple[str, str]]:
-    """Every number in ``document`` that RFC 8785 cannot canonicalise, so no seal can cover it
-    (D-12): NaN, an infinity (``1e400`` parses as one), or an integer beyond ±(2**53 - 1).
+    """Every number in ``document`` that RFC 8785 cannot canonicalise, so no seal covers it.
+
+    NaN, an infinity (``1e400`` parses as one), or an integer beyond ±(2**53 - 1) (D-12).
 
     Returns:
         ``[(JSON pointer, what was expected and found)]`` in document order; empty when every

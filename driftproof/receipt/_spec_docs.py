@@ -188,8 +188,10 @@ def _nested(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
 def model_field_docs(
     model: type[BaseModel] = Receipt, prefix: str = "", out: dict[str, str] | None = None
 ) -> dict[str, str]:
-    """Every field of ``model`` and the models it holds, by page path → its docstring
-    (whitespace folded), in model order. A field without a docstring maps to ``""``."""
+    """Every field of ``model`` and the models it holds, by page path → its docstring.
+
+    Whitespace is folded, the order is the model's; a field without a docstring maps to ``""``.
+    """
     out = {} if out is None else out
     for name, info in model.model_fields.items():
         member = info.alias or name

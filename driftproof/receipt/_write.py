@@ -130,8 +130,7 @@ def _refuse(body: ReceiptBody, path: Path) -> NoReturn:
 
 @contextmanager
 def _staged(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
-    """A writer of text to a temporary file beside ``path``, moved onto it only when the block
-    ends cleanly.
+    """A writer of text to a temporary file beside ``path``, moved onto it on a clean exit.
 
     Raises:
         FileExistsError: ``replace`` is false and ``path`` exists.

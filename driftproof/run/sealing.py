@@ -47,17 +47,19 @@ __all__ = [
 ]
 
 
+#: ``judge.price`` members, in the order of a price tuple.
+_PRICES = ("input", "output", "cache_read", "cache_write")
+
+
 def price_doc(price: tuple[float, ...] | None, tier: str | None = None) -> dict[str, Any] | None:
+    """``judge.price`` from (input, output[, cache read, cache write]) USD per million tokens.
+
+    ``tier`` is ``batch`` for ``--batch``; a cache price that is ``None`` is left out.
+    """
     if price is None:
         return None
-    doc: dict[str, Any] = {"input_usd_per_mtok": price[0], "output_usd_per_mtok": price[1]}
-    if tier is not None:  # ``batch`` for ``--batch``
-        doc["tier"] = tier
-    if len(price) > 2 and price[2] is not None:
-        doc["cache_read_usd_per_mtok"] = price[2]
-    if len(price) > 3 and price[3] is not None:
-        doc["cache_write_usd_per_mtok"] = price[3]
-    return doc
+    doc = {f"{n}_usd_per_mtok": p for n, p in zip(_PRICES, price, strict=False) if p is not None}
+    return doc if tier is None else {**doc, "tier": tier}
 
 
 #: A draw's repaired text → where its repair is recorded, under the draw.
@@ -107,6 +109,59 @@ def _arm(recs: list[dict[str, Any]]) -> CaseArm:
     return CaseArm(draws=draws, generation=sd)
 
 
+def _cases(
+    cases: list[SuiteCase], arms: list[str], journal: Journal
+) -> tuple[list[Case], list[TextRepair], list[dict[str, Any]]]:
+    """The receipt's cases from the journal, their text repairs, and the records read."""
+    by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for (cid, a, _), r in journal.draws.items():
+        by_cell.setdefault((cid, a), []).append(r)
+    built: list[Case] = []
+    repairs: list[TextRepair] = []
+    visited: list[dict[str, Any]] = []
+    for ci, c in enumerate(cases):
+        cells = {a: sorted(by_cell.get((c.id, a), []), key=lambda r: r["index"]) for a in arms}
+        for a, recs in cells.items():
+            repairs += _repairs(recs, f"/cases/{ci}/arms/{a}")
+            visited += recs
+        built.append(
+            Case(
+                id=c.id,
+                prompt=c.prompt,
+                prompt_sha256=sha256_text(c.prompt),
+                rubric_sha256=J.rubric_sha256(c),
+                threshold=c.threshold,
+                arms=CaseArms(**{a: _arm(recs) for a, recs in cells.items()}),
+            )
+        )
+    return built, repairs, visited
+
+
+def _median_input(cases: list[Case], arm: str) -> float | None:
+    """The median of the provider-counted input tokens of the arm's draws; None without any."""
+    inputs = [
+        d.tokens.input
+        for c in cases
+        for d in getattr(c.arms, arm).draws
+        if d.tokens is not None and d.tokens.counted_by == "provider" and d.tokens.input is not None
+    ]
+    return statistics.median(inputs) if inputs else None
+
+
+def _run_options(cfg: RunConfig, provider: Provider) -> dict[str, Any]:
+    """The optional members of ``run`` the settings give."""
+    chat = getattr(provider, "api", None) == "chat"
+    return {
+        "max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
+        "truncation": cfg.truncation,
+        "retry": cfg.policy().doc(),
+        "language": cfg.language,
+        "aa": True if cfg.aa else None,
+        "quality_margin": cfg.margin,
+        "budget_param": getattr(provider, "budget_param", None) if chat else None,
+    }
+
+
 def receipt_body(
     suite: Suite,
     cases: list[SuiteCase],
@@ -132,39 +187,8 @@ def receipt_body(
     Raises:
         pydantic.ValidationError: a member the model refuses, named by its path.
     """
-    counts: set[int] = set()
-    inputs: dict[str, list[int]] = {a: [] for a in systems}
-    visited: list[dict[str, Any]] = []
-    repairs: list[TextRepair] = []
-    built: list[Case] = []
-    by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for (cid, a, _), r in journal.draws.items():
-        by_cell.setdefault((cid, a), []).append(r)
-    for ci, c in enumerate(cases):
-        arms = {}
-        for arm in systems:
-            recs = sorted(by_cell.get((c.id, arm), []), key=lambda r: r["index"])
-            repairs += _repairs(recs, f"/cases/{ci}/arms/{arm}")
-            arms[arm] = _arm(recs)
-            counts.add(len(recs))
-            inputs[arm] += [
-                d.tokens.input
-                for d in arms[arm].draws
-                if d.tokens is not None
-                and d.tokens.counted_by == "provider"
-                and d.tokens.input is not None
-            ]
-            visited += recs
-        built.append(
-            Case(
-                id=c.id,
-                prompt=c.prompt,
-                prompt_sha256=sha256_text(c.prompt),
-                rubric_sha256=J.rubric_sha256(c),
-                threshold=c.threshold,
-                arms=CaseArms(**arms),
-            )
-        )
+    built, repairs, visited = _cases(cases, list(systems), journal)
+    counts = {len(getattr(c.arms, a).draws) for c in built for a in systems}
     arm_specs = {
         a: {
             "label": a,
@@ -172,7 +196,7 @@ def receipt_body(
             "system_prompt_sha256": sha256_text(s) if s is not None else None,
             "service": provider.service,
             "construction": construction(a, cfg.control, cfg.aa),
-            "input_tokens_median": statistics.median(inputs[a]) if inputs[a] else None,
+            "input_tokens_median": _median_input(built, a),
         }
         for a, s in systems.items()
     }
@@ -208,17 +232,9 @@ def receipt_body(
         band_source="generation",
         judge_overhead=_overhead(visited, cfg.judge_price),
         run_members={
-            "max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
-            "truncation": cfg.truncation,
-            "retry": cfg.policy().doc(),
-            "language": cfg.language,
-            "aa": True if cfg.aa else None,
-            "quality_margin": cfg.margin,
+            **_run_options(cfg, provider),
             "batch": batch,
             "transcripts": transcripts,
-            "budget_param": getattr(provider, "budget_param", None)
-            if getattr(provider, "api", None) == "chat"
-            else None,
         },
         text_repairs=repairs[:100000] if repairs else None,
     )
@@ -227,8 +243,7 @@ def receipt_body(
 def write_receipt(body: ReceiptBody, out: Path, *, replace: bool = True) -> Receipt:
     """Seal the run's receipt, validate it once and write it atomically.
 
-    With ``replace`` false a file that appeared at ``out`` while the run went on is never
-    replaced; whatever was there and the journal are kept.
+    With ``replace`` false a file that appeared at ``out`` meanwhile is kept, and the journal.
 
     Raises:
         RefusalError: ``replace`` is false and ``out`` exists.
@@ -245,12 +260,9 @@ def write_receipt(body: ReceiptBody, out: Path, *, replace: bool = True) -> Rece
 
 
 def file_sha256(path: Path) -> str:
-    """Lowercase hex sha256 of the file at ``path``, read 1 MiB at a time."""
-    h = hashlib.sha256()
+    """Lowercase hex sha256 of the file at ``path``."""
     with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def write_transcripts(out: Path, journal: Journal) -> Path:
@@ -272,20 +284,10 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
 def _write_lines(fd: int, journal: Journal) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         for (cid, arm, idx), rec in sorted(journal.draws.items()):
-            f.write(
-                json.dumps(
-                    {
-                        "case": cid,
-                        "arm": arm,
-                        "index": idx,
-                        "answer": rec["draw"]["answer"],
-                        "answer_sha256": rec["draw"]["answer_sha256"],
-                        **(rec.get("transcript") or {}),
-                    },
-                    ensure_ascii=False,
-                )
-                + "\n"
-            )
+            draw = rec["draw"]
+            line = {"case": cid, "arm": arm, "index": idx, "answer": draw["answer"]}
+            line |= {"answer_sha256": draw["answer_sha256"], **(rec.get("transcript") or {})}
+            f.write(json.dumps(line, ensure_ascii=False) + "\n")
         f.flush()
         os.fsync(f.fileno())
 
