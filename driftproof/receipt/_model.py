@@ -133,7 +133,7 @@ class Provenance(_Model):
     document_sha256: Sha256
     """Digest of the converted document."""
     unrecorded: list[str]
-    """Each thing the source did not record; it stays unknown (D-13)."""
+    """Each thing the source did not record; it stays unknown."""
     partial: bool | None = _v015()
     """True when the source document says it is incomplete."""
     notes: list[str] | None = _v015()
@@ -224,7 +224,7 @@ class ReceiptBody(_Model):
     schema_: str | None = Field(default=None, alias="$schema")
     """Optional pointer to the schema this receipt validates against, for editors."""
     schema_version: SchemaVersion
-    """The frozen schema this receipt validates against (D-11); it picks the file."""
+    """The frozen schema this receipt validates against; it picks the file."""
     verification_level: Level
     """UNVERIFIED, DECLARED or TESTED; FORMAL is reserved and refused. Only TESTED earns a
     verdict."""
@@ -261,7 +261,7 @@ class ReceiptBody(_Model):
     """Text too big to copy: hash and length kept, the text not."""
     source_report: SourceReport | None = _v015()
     """An imported receipt's source's own figures, decision, stages and evaluated revision, as
-    it recorded them (v0.16); the source's, never this receipt's verdict (D-15)."""
+    it recorded them; the source's, never this receipt's verdict."""
 
     @field_validator("run")
     @classmethod

@@ -160,7 +160,7 @@ def versions_markdown() -> str:
         rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{SPEC_BASE}/{v}/receipt.schema.json` |")
     rows.append(
         "| any (canonical) | A small schema that dispatches on `schema_version` to the frozen "
-        "file of that version, so a receipt of every version validates against it (D-11). "
+        "file of that version, so a receipt of every version validates against it. "
         f"| `{SPEC_BASE}/receipt.schema.json` |"
     )
     return "\n".join(rows)
