@@ -32,6 +32,7 @@ from driftproof.receipt._model import (
 )
 
 __all__ = [
+    "DrawMembers",
     "Members",
     "build_draw",
     "build_judge_sample",
@@ -92,6 +93,26 @@ def build_judge_sample(
     )
 
 
+class DrawMembers(TypedDict, total=False):
+    """Keywords of :func:`build_draw` that fill the draw member of their name; unset is ``None``.
+
+    A sequence is recorded as a list; ``cost_usd`` is the call's cost in US dollars as the
+    source reported it.
+    """
+
+    tokens: Part | None
+    captured_files: Sequence[Part] | None
+    skill_fired: bool | None
+    source_error: str | None
+    stop_reason: str | None
+    refusal: Part | None
+    over_budget: bool | None
+    attempts: Sequence[Part] | None
+    harness_events: Sequence[Part] | None
+    cost_usd: float | None
+    reasoning: Part | None
+
+
 def build_draw(
     index: int,
     *,
@@ -99,29 +120,18 @@ def build_draw(
     score: float | None = None,
     judge_samples: Sequence[JudgeSample | Mapping[str, Any]] | None = None,
     lost_reason: str | None = None,
-    tokens: Part | None = None,
     checks: Sequence[Part] | None = None,
-    captured_files: Sequence[Part] | None = None,
-    skill_fired: bool | None = None,
-    source_error: str | None = None,
     other_model_calls: Sequence[Part] | None = None,
     lost_kind: str | None = None,
     lost_error_class: str | None = None,
     lost_status: int | None = None,
-    stop_reason: str | None = None,
-    refusal: Part | None = None,
-    over_budget: bool | None = None,
-    attempts: Sequence[Part] | None = None,
-    harness_events: Sequence[Part] | None = None,
-    cost_usd: float | None = None,
-    reasoning: Part | None = None,
+    **members: Unpack[DrawMembers],
 ) -> Draw:
     """One draw.
 
     When ``score`` is None and judge samples are given, the score is their valid mean (D-1); a
     lost draw carries no score. ``other_model_calls`` (``{model, input_tokens, output_tokens}``)
-    is written only when the harness reported such calls. ``cost_usd``: the call's cost in US
-    dollars as the source reported it.
+    is written only when the harness reported such calls.
 
     Raises:
         pydantic.ValidationError: a member of the wrong type or shape, named by its path.
@@ -132,35 +142,21 @@ def build_draw(
         score = sum(valid) / len(valid) if valid else None
     lost = None
     if lost_reason is not None:
-        lost = _present(
-            {
-                "reason": lost_reason,
-                "kind": lost_kind,
-                "error_class": lost_error_class,
-                "status": lost_status,
-            }
-        )
+        lost = {"reason": lost_reason, "kind": lost_kind, "error_class": lost_error_class}
+        lost = _present({**lost, "status": lost_status})
+    given = {k: list(v) if isinstance(v, tuple) else v for k, v in members.items()}
     return Draw.model_validate(
         {
+            **dict.fromkeys(DrawMembers.__annotations__),
+            **given,
             "index": index,
             "answer": answer,
             "answer_sha256": sha256_text(answer) if answer is not None else None,
             "score": None if lost_reason is not None else score,
             "judge_samples": samples,
             "lost": lost,
-            "tokens": tokens,
             "checks": list(checks or []),
-            "captured_files": None if captured_files is None else list(captured_files),
-            "skill_fired": skill_fired,
-            "source_error": source_error,
             "other_model_calls": list(other_model_calls) if other_model_calls else None,
-            "stop_reason": stop_reason,
-            "refusal": refusal,
-            "over_budget": over_budget,
-            "attempts": None if attempts is None else list(attempts),
-            "harness_events": None if harness_events is None else list(harness_events),
-            "cost_usd": cost_usd,
-            "reasoning": reasoning,
         }
     )
 
