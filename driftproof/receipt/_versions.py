@@ -6,7 +6,7 @@ never regenerated. A receipt is validated against the schema its own
 so that every reader holds one model. Migrations only restate; they never fill a
 value the older version did not establish (D-13): such counts become ``None``.
 
-Two validators, one verdict (issue 19):
+Two validators, one verdict:
 
 - :func:`compiled_validator_for` (jsonschema-rs, compiled, draft 2020-12, every ``format``
   checked, ``pattern`` with ECMA-262 semantics) decides whether a document is valid.
