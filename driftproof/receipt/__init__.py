@@ -72,7 +72,6 @@ _TRANSITIONAL = {
     "draw_doc": "_documents",
     "judge_sample_doc": "_documents",
     "receipt_doc": "_documents",
-    "schema_for": "_versions",
     "seal_document": "_documents",
     "seal_receipt": "_documents",
     "to_pointer": "_load",
