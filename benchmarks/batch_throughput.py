@@ -87,8 +87,8 @@ def main() -> int:
                 out=Path(d, "receipt.json"),
             )
             wall = time.perf_counter() - t0
-            calls = res.document["run"]["endpoint_attempts"]
-            batches = len(res.document["run"]["batch"]["batch_ids"])
+            calls = res.receipt.run.endpoint_attempts
+            batches = len(res.receipt.run.batch.batch_ids)
             size = Path(d, "receipt.json").stat().st_size
     finally:
         server.stdin.close()

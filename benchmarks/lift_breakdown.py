@@ -80,7 +80,8 @@ def receipt_doc_for() -> dict:
 def main() -> None:
     doc = receipt_doc_for()
     with tempfile.TemporaryDirectory() as tmp:
-        path = write_receipt(doc, Path(tmp) / "r.json")
+        path = Path(tmp) / "r.json"
+        write_receipt(doc, path)
         r = read_receipt(path)
         read = _best(lambda: read_receipt(path))
         bd = _best(lambda: lift_breakdown(r, size_bytes=path.stat().st_size))

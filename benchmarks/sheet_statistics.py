@@ -39,7 +39,8 @@ def _share(
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        path = write_receipt(receipt_doc_for(), Path(tmp) / "r.json")
+        path = Path(tmp) / "r.json"
+        write_receipt(receipt_doc_for(), path)
         r = read_receipt(path)
         read = _best(lambda: read_receipt(path))
         sh = _best(lambda: sheet(r, path=path))

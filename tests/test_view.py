@@ -212,7 +212,8 @@ def test_breakdown_in_the_sheet() -> None:
 def test_size_limit_keeps_the_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     doc = mk([C1, C2])
     doc.pop("seal")
-    path = write_receipt(doc, tmp_path / "r.json")
+    path = tmp_path / "r.json"
+    write_receipt(doc, path)
     size = path.stat().st_size
     monkeypatch.setattr(_bounds, "BREAKDOWN_MAX_BYTES", size - 1)
     r = parse_receipt(path.read_bytes(), str(path))
@@ -234,7 +235,8 @@ def test_cli_text_markdown_json_show_the_page_model(tmp_path: Path) -> None:
         "c|<b>\x1b[31m"  # untrusted text
     )
     doc.pop("seal")
-    path = write_receipt(doc, tmp_path / "r.json")
+    path = tmp_path / "r.json"
+    write_receipt(doc, path)
     s = sheet(parse_receipt(path.read_bytes(), str(path)), path=path)
     runner = CliRunner()
     text = runner.invoke(cli, ["view", str(path)])
@@ -303,7 +305,8 @@ def test_diff_lift_breakdown_flag(tmp_path: Path) -> None:
     for name, cases in (("a.json", [C1, C2, C3]), ("b.json", [C1, C2])):
         doc = mk(cases)
         doc.pop("seal")
-        paths.append(str(write_receipt(doc, tmp_path / name)))
+        write_receipt(doc, tmp_path / name)
+        paths.append(str(tmp_path / name))
     runner = CliRunner()
     for out_format in ("text", "markdown", "json"):
         plain = runner.invoke(cli, ["diff", *paths, "--format", out_format])
@@ -369,7 +372,8 @@ def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
 
     doc = mk([C1, C2, case("c3", [0.50, 0.52, None], [0.60, 0.62, 0.64])])
     doc.pop("seal")
-    path = write_receipt(doc, tmp_path / "r.json")
+    path = tmp_path / "r.json"
+    write_receipt(doc, path)
     cli_text = CliRunner().invoke(cli, ["view", str(path)]).output
     page = build_site_files(
         {"r": LoadedReceipt("r", parse_receipt(path.read_bytes(), str(path)), path.read_bytes())},

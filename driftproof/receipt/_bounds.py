@@ -49,6 +49,7 @@ __all__ = [
     "breakdown_unavailable_reason",
     "check_json_bounds",
     "quote",
+    "within_bounds",
 ]
 
 # --- receipts -------------------------------------------------------------------------
@@ -170,26 +171,10 @@ def check_json_bounds(
         if depth > max_depth and isinstance(v, (list, dict)):
             bad(node, f"expected nesting of at most {max_depth} levels")
             continue
-        if isinstance(v, str):
-            if len(v) > max_string_chars:
-                bad(
-                    node,
-                    f"expected a string of at most {max_string_chars} characters, found {len(v)}",
-                )
-            elif not _valid_unicode(v):
-                bad(node, "expected valid Unicode text, found a lone surrogate escape")
-        elif isinstance(v, bool) or v is None:
-            pass
-        elif isinstance(v, int):
-            if abs(v) > JSON_SAFE_INTEGER:
-                bad(
-                    node,
-                    f"expected an integer within ±{JSON_SAFE_INTEGER} (RFC 8785 seals no larger), "
-                    f"found one of {len(str(abs(v)))} digits",
-                )
-        elif isinstance(v, float):
-            if not math.isfinite(v):
-                bad(node, "expected a finite number")
+        if not isinstance(v, (list, dict)):
+            problem = _scalar_problem(v, max_string_chars)
+            if problem is not None:
+                bad(node, problem)
         elif isinstance(v, list):
             if len(v) > max_items:
                 bad(node, f"expected at most {max_items} items, found {len(v)}")
@@ -215,6 +200,41 @@ def check_json_bounds(
         raise BoundsError(f"{problems[0]}{more}", problems)
 
 
+def _scalar_problem(v: Any, max_string_chars: int) -> str | None:
+    """What is wrong with a string or number RFC 8785 cannot seal or that is too long."""
+    if isinstance(v, str):
+        if len(v) > max_string_chars:
+            return f"expected a string of at most {max_string_chars} characters, found {len(v)}"
+        return (
+            None
+            if _valid_unicode(v)
+            else "expected valid Unicode text, found a lone surrogate escape"
+        )
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    if isinstance(v, int) and abs(v) > JSON_SAFE_INTEGER:
+        return (
+            f"expected an integer within ±{JSON_SAFE_INTEGER} (RFC 8785 seals no larger), "
+            f"found one of {len(str(abs(v)))} digits"
+        )
+    return None if isinstance(v, int) or math.isfinite(v) else "expected a finite number"
+
+
+def within_bounds(value: Any, depth: int = 1) -> bool:
+    """Whether ``value``, a part of a receipt at nesting level ``depth``, is within its bounds.
+
+    ``False`` sends the caller to :func:`check_json_bounds`, which words each problem.
+    """
+    return _within(
+        value,
+        MAX_DEPTH - depth + 1,
+        RECEIPT_MAX_STRING_CHARS,
+        RECEIPT_MAX_ITEMS,
+        RECEIPT_MAX_MEMBERS,
+        RECEIPT_MAX_KEY_CHARS,
+    )
+
+
 def _within(
     value: Any,
     max_depth: int,
@@ -223,10 +243,12 @@ def _within(
     max_members: int,
     max_key_chars: int,
 ) -> bool:
-    """Whether ``value`` is plainly within every bound of :func:`check_json_bounds`: the
-    same checks, without the JSON pointers, over values of the exact JSON types only.
-    ``False`` sends the caller to its full walk, which finds and words each problem (or none,
-    for a value of a subclass of a JSON type). Issue 19: a receipt has some 20,000 values."""
+    """Whether ``value`` is plainly within every bound of :func:`check_json_bounds`.
+
+    The same checks, without the JSON pointers, over values of the exact JSON types only (a
+    receipt has some 20,000 values). ``False`` sends the caller to the full walk, which finds
+    and words each problem (or none, for a value of a subclass of a JSON type).
+    """
     safe = JSON_SAFE_INTEGER
     if type(value) is not dict and type(value) is not list:
         return _within({"": value}, 1, max_string_chars, 1, 1, 0)  # a lone value: as a member

@@ -1,27 +1,23 @@
-"""Builders for receipts at the current schema version, as the pydantic models.
+"""Builders of receipts at the current schema version, as the pydantic models.
 
-Writers (the runner, every importer, regrade, tests) assemble receipts through these, as
-Inspect builds its ``EvalLog``: each builder constructs the model, so a misspelt member, a
-wrong type or a missing field fails where the receipt is built, not when the file is read
-back. Every unknown is an explicit ``None`` (D-13); members 0.15 added are absent when
-``None``. :func:`~driftproof.receipt.write_receipt` seals a :class:`ReceiptBody` and writes
-it, serialised from the model.
-
-Nested parts may be given as models or as plain JSON data; the model checks either. The
-``*_doc`` twins (:func:`draw_doc`, :func:`judge_sample_doc`, :func:`receipt_doc`) take the
-same arguments, build the same model and return it as plain data (:func:`to_doc`), for
-writers that still edit the document before writing it.
+Writers (the runner, the importers, the regrade) assemble receipts through these: each builds
+the model, so a misspelt member, a wrong type or a missing field fails where the receipt is
+built, not when the file is read back. Every unknown is an explicit ``None`` (D-13); members
+0.15 added are absent when ``None``. Nested parts may be given as models or as JSON data; the
+model checks either.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import math
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ParamSpec
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 from driftproof import __version__
 from driftproof.receipt._model import (
@@ -36,21 +32,17 @@ from driftproof.receipt._model import (
 )
 
 __all__ = [
+    "DrawMembers",
+    "Members",
     "build_draw",
     "build_judge_sample",
     "build_receipt",
-    "draw_doc",
-    "judge_sample_doc",
-    "receipt_doc",
     "sha256_text",
     "skill_tokens",
-    "to_doc",
 ]
 
 #: A nested part of a receipt: its model, or the same as plain JSON data.
 Part = BaseModel | Mapping[str, Any]
-
-_P = ParamSpec("_P")
 
 
 def sha256_text(text: str) -> str:
@@ -82,8 +74,10 @@ def build_judge_sample(
     reason: str | None = None,
     ignored_members: Sequence[str] | None = None,
 ) -> JudgeSample:
-    """One judge sample; ``reply`` is hashed, never stored; ``reason`` is the grader's stated
-    reason (v0.15), kept as untrusted text.
+    """One judge sample.
+
+    ``reply`` is hashed, never stored; ``reason`` is the grader's stated reason, kept as
+    untrusted text.
 
     Raises:
         pydantic.ValidationError: a value of the wrong type.
@@ -99,6 +93,26 @@ def build_judge_sample(
     )
 
 
+class DrawMembers(TypedDict, total=False):
+    """Keywords of :func:`build_draw` that fill the draw member of their name; unset is ``None``.
+
+    A sequence is recorded as a list; ``cost_usd`` is the call's cost in US dollars as the
+    source reported it.
+    """
+
+    tokens: Part | None
+    captured_files: Sequence[Part] | None
+    skill_fired: bool | None
+    source_error: str | None
+    stop_reason: str | None
+    refusal: Part | None
+    over_budget: bool | None
+    attempts: Sequence[Part] | None
+    harness_events: Sequence[Part] | None
+    cost_usd: float | None
+    reasoning: Part | None
+
+
 def build_draw(
     index: int,
     *,
@@ -106,27 +120,18 @@ def build_draw(
     score: float | None = None,
     judge_samples: Sequence[JudgeSample | Mapping[str, Any]] | None = None,
     lost_reason: str | None = None,
-    tokens: Part | None = None,
     checks: Sequence[Part] | None = None,
-    captured_files: Sequence[Part] | None = None,
-    skill_fired: bool | None = None,
-    source_error: str | None = None,
     other_model_calls: Sequence[Part] | None = None,
     lost_kind: str | None = None,
     lost_error_class: str | None = None,
     lost_status: int | None = None,
-    stop_reason: str | None = None,
-    refusal: Part | None = None,
-    over_budget: bool | None = None,
-    attempts: Sequence[Part] | None = None,
-    harness_events: Sequence[Part] | None = None,
-    cost_usd: float | None = None,
-    reasoning: Part | None = None,
+    **members: Unpack[DrawMembers],
 ) -> Draw:
-    """One draw. When ``score`` is None and judge samples are given, the score is their
-    valid mean (D-1); a lost draw carries no score. ``other_model_calls`` (``{model,
-    input_tokens, output_tokens}``) is written only when the harness reported such calls.
-    ``cost_usd``: the call's cost in US dollars as the source reported it (v0.16).
+    """One draw.
+
+    When ``score`` is None and judge samples are given, the score is their valid mean (D-1); a
+    lost draw carries no score. ``other_model_calls`` (``{model, input_tokens, output_tokens}``)
+    is written only when the harness reported such calls.
 
     Raises:
         pydantic.ValidationError: a member of the wrong type or shape, named by its path.
@@ -137,40 +142,56 @@ def build_draw(
         score = sum(valid) / len(valid) if valid else None
     lost = None
     if lost_reason is not None:
-        lost = _present(
-            {
-                "reason": lost_reason,
-                "kind": lost_kind,
-                "error_class": lost_error_class,
-                "status": lost_status,
-            }
-        )
+        lost = {"reason": lost_reason, "kind": lost_kind, "error_class": lost_error_class}
+        lost = _present({**lost, "status": lost_status})
+    given = {k: list(v) if isinstance(v, tuple) else v for k, v in members.items()}
     return Draw.model_validate(
         {
+            **dict.fromkeys(DrawMembers.__annotations__),
+            **given,
             "index": index,
             "answer": answer,
             "answer_sha256": sha256_text(answer) if answer is not None else None,
             "score": None if lost_reason is not None else score,
             "judge_samples": samples,
             "lost": lost,
-            "tokens": tokens,
             "checks": list(checks or []),
-            "captured_files": None if captured_files is None else list(captured_files),
-            "skill_fired": skill_fired,
-            "source_error": source_error,
             "other_model_calls": list(other_model_calls) if other_model_calls else None,
-            "stop_reason": stop_reason,
-            "refusal": refusal,
-            "over_budget": over_budget,
-            "attempts": None if attempts is None else list(attempts),
-            "harness_events": None if harness_events is None else list(harness_events),
-            "cost_usd": cost_usd,
-            "reasoning": reasoning,
         }
     )
 
 
 _UNRECORDED_ARM = {"label": None, "instruction": None, "system_prompt_sha256": None}
+
+
+class Members(TypedDict, total=False):
+    """Keywords of :func:`build_receipt` that fill the receipt member of their name.
+
+    Unset is ``None``, unknown (D-13). The first eleven are members of ``run``.
+    """
+
+    model: str | None
+    provider: str | None
+    surface: str | None
+    harness: Part | None
+    capture: str | None
+    preset: str | None
+    started_at: str | None
+    finished_at: str | None
+    generations_per_arm: int | None
+    judge_samples_per_generation: int | None
+    endpoint_attempts: int | None
+    judge: Part | None
+    band_source: str | None
+    provenance: Part | None
+    source_figures: dict[str, Any] | None
+    uncertainty_unavailable: str | None
+    regrade: Regrade | Mapping[str, Any] | None
+    source_report: Mapping[str, Any] | None
+
+
+_RUN = tuple(Members.__annotations__)[:11]
+_TOP = tuple(Members.__annotations__)[11:]
 
 
 def build_receipt(
@@ -179,119 +200,61 @@ def build_receipt(
     skill_name: str,
     skill_text: str | None,
     cases: Sequence[Case | Mapping[str, Any]],
-    model: str | None = None,
-    provider: str | None = None,
-    surface: str | None = None,
-    harness: Part | None = None,
-    capture: str | None = None,
-    preset: str | None = None,
-    started_at: str | None = None,
-    finished_at: str | None = None,
-    generations_per_arm: int | None = None,
-    judge_samples_per_generation: int | None = None,
-    endpoint_attempts: int | None = None,
     suite_name: str | None = None,
     suite_sha256: str | None = None,
-    judge: Part | None = None,
     arms: Part | None = None,
-    band_source: str | None = None,
     judge_overhead: Part | None = None,
-    provenance: Part | None = None,
-    source_figures: dict[str, Any] | None = None,
-    uncertainty_unavailable: str | None = None,
     skill_sha256: str | None = None,
     skill_token_count: int | None = None,
     run_members: Mapping[str, Any] | None = None,
-    regrade: Regrade | Mapping[str, Any] | None = None,
     text_repairs: Sequence[TextRepair | Mapping[str, Any]] | None = None,
     bounded_text: Sequence[BoundedText | Mapping[str, Any]] | None = None,
-    source_report: Mapping[str, Any] | None = None,
+    **members: Unpack[Members],
 ) -> ReceiptBody:
     """A whole unsealed receipt at the current schema version.
 
     Args:
         level: ``UNVERIFIED``, ``DECLARED`` or ``TESTED``.
+        skill_name: the skill's name.
         skill_text: SKILL.md text, hashed and counted (D-14); ``None`` when unknown, and then
             ``skill_sha256`` and ``skill_token_count`` are recorded as given.
-        cases: :class:`Case` models or case documents, each ``{"id", "prompt",
-            "prompt_sha256", "rubric_sha256", "threshold", "arms": {"with_skill": {"draws",
-            "generation"}, "baseline": …}}``.
+        cases: :class:`Case` models, or the same as JSON data.
+        suite_name: ``suite.name``.
+        suite_sha256: ``suite.sha256``.
         arms: arm specs; defaults to with_skill and baseline with nothing recorded.
-        run_members: members of ``run`` 0.15 added (``max_output_tokens``, ``truncation``,
-            ``retry``, ``batch``, ``language``, ``transcripts``, the UTC offsets); ``None``
-            values are left out.
+        judge_overhead: ``economics.judge_overhead``.
+        skill_sha256: ``skill.sha256`` when ``skill_text`` is ``None``.
+        skill_token_count: ``skill.tokens`` when ``skill_text`` is ``None``.
+        run_members: the optional members of ``run`` (``max_output_tokens``, ``truncation``,
+            ``retry``, ``batch``, ``language``, ``transcripts``, …); ``None`` values are left out.
+        text_repairs: strings made valid Unicode.
+        bounded_text: texts too big to copy.
+        **members: the members :class:`Members` names.
 
     Raises:
         pydantic.ValidationError: a member of the wrong type or shape, named by its path.
     """
     if skill_text is not None:
-        skill = {
-            "name": skill_name,
-            "sha256": sha256_text(skill_text),
-            "tokens": skill_tokens(skill_text),
-        }
-    else:
-        skill = {"name": skill_name, "sha256": skill_sha256, "tokens": skill_token_count}
+        skill_sha256, skill_token_count = sha256_text(skill_text), skill_tokens(skill_text)
+    run = {k: members.get(k) for k in _RUN}
     return ReceiptBody.model_validate(
         {
             "schema_version": CURRENT_VERSION,
             "verification_level": level,
             "run": {
-                "model": model,
-                "provider": provider,
-                "surface": surface,
-                "harness": harness,
-                "capture": capture,
-                "preset": preset,
-                "started_at": started_at,
-                "finished_at": finished_at,
+                **run,
                 "runner": {"name": "driftproof", "version": __version__},
-                "generations_per_arm": generations_per_arm,
-                "judge_samples_per_generation": judge_samples_per_generation,
-                "endpoint_attempts": endpoint_attempts,
                 **_present(run_members or {}),
             },
-            "skill": skill,
+            "skill": {"name": skill_name, "sha256": skill_sha256, "tokens": skill_token_count},
             "suite": {"name": suite_name, "sha256": suite_sha256},
-            "judge": judge,
             "arms": arms
             if arms is not None
             else {"with_skill": _UNRECORDED_ARM, "baseline": _UNRECORDED_ARM},
-            "band_source": band_source,
             "cases": list(cases),
             "economics": {"judge_overhead": judge_overhead},
-            "provenance": provenance,
-            "source_figures": source_figures,
-            "uncertainty_unavailable": uncertainty_unavailable,
-            "regrade": regrade,
             "text_repairs": None if text_repairs is None else list(text_repairs),
             "bounded_text": None if bounded_text is None else list(bounded_text),
-            "source_report": source_report,
+            **{k: members.get(k) for k in _TOP},
         }
     )
-
-
-def to_doc(model: BaseModel) -> dict[str, Any]:
-    """A built model as plain data, by the dump rules a receipt is written with: aliases
-    applied, members 0.15 added absent when ``None``, ``ArmSpec.recorded`` absent when true,
-    ``$schema`` absent when unset. Numbers are kept as they are (a NaN stays a NaN, so the
-    writer refuses it, D-12)."""
-    if isinstance(model, ReceiptBody):
-        return model.to_json_dict()
-    return model.model_dump(mode="json", by_alias=True)
-
-
-def _as_doc(builder: Callable[_P, BaseModel]) -> Callable[_P, dict[str, Any]]:
-    """The ``*_doc`` twin of a builder: same arguments, the built model as plain data."""
-
-    @functools.wraps(builder)
-    def doc(*args: _P.args, **kwargs: _P.kwargs) -> dict[str, Any]:
-        return to_doc(builder(*args, **kwargs))
-
-    doc.__doc__ = f"{builder.__doc__}\n\n    Returns the model as plain data (:func:`to_doc`)."
-    return doc
-
-
-judge_sample_doc = _as_doc(build_judge_sample)
-draw_doc = _as_doc(build_draw)
-receipt_doc = _as_doc(build_receipt)

@@ -57,8 +57,11 @@ def canonical_id() -> str:
 
 @cache
 def canonical_schema() -> dict[str, Any]:
-    """The dispatching schema (draft 2020-12): ``schema_version`` must name a frozen version,
-    and the document must validate against that version's schema (by its ``$id``, D-11)."""
+    """The dispatching schema (draft 2020-12).
+
+    ``schema_version`` must name a frozen version, and the document must validate against that
+    version's schema (by its ``$id``, D-11).
+    """
     versions = known_versions()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

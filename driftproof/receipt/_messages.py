@@ -34,6 +34,21 @@ _JSON_TYPES = {
 }
 
 
+#: A limit keyword → what it expects; the keywords of :data:`_SIZED` measure a length.
+_LIMITS = {
+    "maxLength": "at most {} characters",
+    "minLength": "at least {} characters",
+    "maxItems": "at most {} items",
+    "minItems": "at least {} items",
+    "maxProperties": "at most {} members",
+    "minimum": "a number ≥ {}",
+    "maximum": "a number ≤ {}",
+    "exclusiveMinimum": "a number > {}",
+    "exclusiveMaximum": "a number < {}",
+}
+_SIZED = frozenset({"maxLength", "minLength", "maxItems", "minItems", "maxProperties"})
+
+
 def _found(value: Any) -> str:
     kind = _JSON_TYPES.get(type(value), type(value).__name__)
     if isinstance(value, (dict, list)) or value is None:
@@ -147,20 +162,9 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
         desc = node.get("description")
         what = f" ({_lower(desc)})" if isinstance(desc, str) and desc else ""
         return pointer, f"expected a valid {want} value{what}, found {_found(inst)}"
-    limits = {
-        "maxLength": ("at most {} characters", lambda v: len(v)),
-        "minLength": ("at least {} characters", lambda v: len(v)),
-        "maxItems": ("at most {} items", lambda v: len(v)),
-        "minItems": ("at least {} items", lambda v: len(v)),
-        "maxProperties": ("at most {} members", lambda v: len(v)),
-        "minimum": ("a number ≥ {}", lambda v: v),
-        "maximum": ("a number ≤ {}", lambda v: v),
-        "exclusiveMinimum": ("a number > {}", lambda v: v),
-        "exclusiveMaximum": ("a number < {}", lambda v: v),
-    }
-    if kw in limits:
-        text, measure = limits[kw]
-        return pointer, f"expected {text.format(want)}, found {quote(measure(inst))}"
+    if kw in _LIMITS:
+        found = len(inst) if kw in _SIZED else inst
+        return pointer, f"expected {_LIMITS[kw].format(want)}, found {quote(found)}"
     if kw == "not":
         return pointer, f"expected a value other than {quote(inst)}"
     return pointer, f"fails the schema's {kw!r} rule"
@@ -186,8 +190,9 @@ def _keyword(e: Any) -> str:
 
 
 def compiled_problems(errors: list[Any], version: str, file: str) -> list[Problem]:
-    """Problems from jsonschema-rs errors, for a document only the compiled validator refused
-    (the two validators disagree; the document is refused all the same, issue 19).
+    """Problems from jsonschema-rs errors, for a document only the compiled validator refused.
+
+    The two validators disagree; the document is refused all the same.
 
     Each names the instance's JSON pointer and the schema keyword that failed; the value
     itself is quoted at most :data:`~driftproof.receipt._bounds.MAX_QUOTE` characters.

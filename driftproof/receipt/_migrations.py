@@ -1,29 +1,9 @@
 """Pure, one-step migrations of receipt documents, older version to the next (D-11, D-13).
 
-Each step takes a document already valid against its own frozen schema and
-returns a new document in the next version's shape; the input is never
-mutated. A step only restates what the older receipt recorded: a field that
-version did not establish becomes ``None`` (unknown), never a default (D-13).
-
-What each step restates (the receipt specification's version map):
-
-* ``0.3.1 → 0.10``: ``run.capture`` and ``run.harness`` were not recorded → ``None``;
-  no draw listed ``captured_files`` → ``None``.
-* ``0.10 → 0.11``: ``run.preset`` was not recorded → ``None``.
-* ``0.11 → 0.13``: no ``source_figures`` and no ``uncertainty_unavailable`` mark → ``None``.
-* ``0.13 → 0.14``: the single ``run.samples`` count did not say whether it counted
-  generations or judge samples, so ``generations_per_arm`` and
-  ``judge_samples_per_generation`` are both ``None`` (readers state them as unknown,
-  never as one sample; method, "Receipts are an open format"); ``endpoint_attempts``,
-  ``generation``, ``provenance``, ``skill_fired`` and ``source_error`` were not recorded
-  → ``None``. The grader's cost before 0.14 counted one draw per case (method, "What
-  grading cost"), so ``judged_draws_counted`` is the number of cases holding at least
-  one draw, and ``judged_draws_missing_usage`` is ``None`` (not recorded).
-  ``band_source`` is read from the draws: one draw in every arm of every case means
-  the bands can only be that draw's judge samples (``legacy``); at least two draws in
-  every arm means the bands are across draws (``generation``); anything else, or no
-  draws, stays ``None``.
-* ``0.15 → 0.16``: every member 0.16 added is optional; absent reads as unknown.
+Each step takes a document already valid against its own frozen schema and returns a new
+document in the next version's shape; the input is never mutated. A step only restates what
+the older receipt recorded: a field that version did not establish becomes ``None``
+(unknown), never a default (D-13). Each step's docstring says what it restates.
 """
 
 from __future__ import annotations
@@ -49,8 +29,10 @@ def _unknown(part: Doc, *names: str) -> Doc: ...
 @overload
 def _unknown(part: None, *names: str) -> None: ...
 def _unknown(part: Doc | None, *names: str) -> Doc | None:
-    """A copy of ``part`` with each of ``names`` set to ``None``: the older version did not
-    record them, so they are unknown, never a default (D-13). ``None`` stays ``None``."""
+    """A copy of ``part`` with each of ``names`` set to ``None``; ``None`` stays ``None``.
+
+    The older version did not record them, so they are unknown, never a default (D-13).
+    """
     return None if part is None else {**part, **dict.fromkeys(names)}
 
 
@@ -73,7 +55,7 @@ def _map_draws(
 
 
 def v0_3_1_to_v0_10(doc: Doc) -> Doc:
-    """0.3.1 → 0.10: capture mode, harness and captured files were not recorded."""
+    """0.3.1 → 0.10: ``run.capture``, ``run.harness`` and ``captured_files`` not recorded."""
     return {
         **doc,
         "schema_version": "0.10",
@@ -104,7 +86,17 @@ def _band_source(doc: Doc) -> str | None:
 
 
 def v0_13_to_v0_14(doc: Doc) -> Doc:
-    """0.13 → 0.14: separate counts unknown, old judge-overhead counting stated honestly."""
+    """0.13 → 0.14: separate counts unknown, old judge-overhead counting stated honestly.
+
+    The single ``run.samples`` count did not say whether it counted generations or judge
+    samples, so ``generations_per_arm`` and ``judge_samples_per_generation`` are both ``None``
+    (never read as one sample); ``endpoint_attempts``, ``generation``, ``provenance``,
+    ``skill_fired`` and ``source_error`` were not recorded. The grader's cost before 0.14
+    counted one draw per case (method, "What grading cost"), so ``judged_draws_counted`` is the
+    number of cases holding a draw and ``judged_draws_missing_usage`` is ``None``.
+    ``band_source`` is read from the draws: one draw in every arm of every case is ``legacy``,
+    at least two in every arm ``generation``, anything else (or no draws) ``None``.
+    """
     run = _unknown(
         {k: v for k, v in doc["run"].items() if k != "samples"},
         "generations_per_arm",

@@ -133,7 +133,7 @@ class Provenance(_Model):
     document_sha256: Sha256
     """Digest of the converted document."""
     unrecorded: list[str]
-    """Each thing the source did not record; it stays unknown (D-13)."""
+    """Each thing the source did not record; it stays unknown."""
     partial: bool | None = _v015()
     """True when the source document says it is incomplete."""
     notes: list[str] | None = _v015()
@@ -150,9 +150,11 @@ class Seal(_Model):
 
 
 class Regrade(_Model):
-    """Present only on a regrade's own receipt (method, "Receipts are an open format"):
-    the original's seal and runner, the revised tasks, the original grader, and the
-    answers read, graded and carried with the calls made, all sealed with it."""
+    """Present only on a regrade's own receipt (method, "Receipts are an open format").
+
+    The original's seal and runner, the revised tasks, the original grader, and the answers
+    read, graded and carried with the calls made, all sealed with it.
+    """
 
     kind: Literal["rubric", "judge"]
     """rubric (revised rubric or criteria) or judge (a plain judge regrade)."""
@@ -213,14 +215,16 @@ class BoundedText(_Model):
 
 
 class ReceiptBody(_Model):
-    """Every member of a receipt but its seal: what the builders of
-    :mod:`driftproof.receipt._build` make and the seal covers (D-12). Sealing it
-    (:func:`~driftproof.receipt.seal_receipt`) gives the :class:`Receipt`."""
+    """Every member of a receipt but its seal: what a writer builds and the seal covers (D-12).
+
+    :func:`~driftproof.receipt.write_receipt` seals it, checks it and writes it, and returns
+    the :class:`Receipt`.
+    """
 
     schema_: str | None = Field(default=None, alias="$schema")
     """Optional pointer to the schema this receipt validates against, for editors."""
     schema_version: SchemaVersion
-    """The frozen schema this receipt validates against (D-11); it picks the file."""
+    """The frozen schema this receipt validates against; it picks the file."""
     verification_level: Level
     """UNVERIFIED, DECLARED or TESTED; FORMAL is reserved and refused. Only TESTED earns a
     verdict."""
@@ -257,7 +261,7 @@ class ReceiptBody(_Model):
     """Text too big to copy: hash and length kept, the text not."""
     source_report: SourceReport | None = _v015()
     """An imported receipt's source's own figures, decision, stages and evaluated revision, as
-    it recorded them (v0.16); the source's, never this receipt's verdict (D-15)."""
+    it recorded them; the source's, never this receipt's verdict."""
 
     @field_validator("run")
     @classmethod
@@ -289,8 +293,10 @@ class ReceiptBody(_Model):
 
     @property
     def is_migrated(self) -> bool:
-        """True when the file declared an older schema version and was read into the current
-        shape; fields that version did not establish are ``None`` (D-11, D-13)."""
+        """True when the file declared an older schema version, read into the current shape.
+
+        Fields that version did not establish are ``None`` (D-11, D-13).
+        """
         return self.schema_version != CURRENT_VERSION
 
     @property
@@ -298,9 +304,13 @@ class ReceiptBody(_Model):
         """True for an import of printed aggregates (v0.13): no band, lift or verdict."""
         return self.uncertainty_unavailable == "aggregates_only"
 
-    def to_json_dict(self) -> dict[str, Any]:
-        """The receipt as plain JSON data, aliases applied, ``$schema`` kept only when set."""
-        data = self.model_dump(mode="json", by_alias=True)
+    def to_json_dict(self, *, cases: bool = True) -> dict[str, Any]:
+        """The receipt as plain JSON data, aliases applied, ``$schema`` kept only when set.
+
+        Args:
+            cases: false to leave the ``cases`` member out (a writer streams them).
+        """
+        data = self.model_dump(mode="json", by_alias=True, exclude=None if cases else {"cases"})
         for optional in ("$schema", "regrade"):
             if data.get(optional) is None:
                 data.pop(optional, None)

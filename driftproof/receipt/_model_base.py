@@ -50,20 +50,24 @@ HttpStatus = Annotated[int, Field(ge=100, le=999)]
 
 
 def _v015() -> Any:
-    """A member 0.15 added: optional in the schema, so absent when unknown (D-13), and left
-    out of the dump when ``None`` so a receipt that omits it round-trips to the same seal."""
+    """A member 0.15 added: optional in the schema, so absent when unknown (D-13).
+
+    It is left out of the dump when ``None``, so a receipt that omits it keeps its seal.
+    """
     return Field(default=None, exclude_if=lambda v: v is None)
 
 
 def _v016() -> Any:
-    """A member 0.16 added: optional, absent when unknown (D-13), left out of the dump when
-    ``None`` (as :func:`_v015`)."""
+    """A member 0.16 added: optional, absent when unknown (D-13), as :func:`_v015`."""
     return Field(default=None, exclude_if=lambda v: v is None)
 
 
 class _Model(BaseModel):
-    """Strict like the frozen schema: no member it does not name, and no coercion (a ``"1"``
-    is not an integer, a ``"no"`` not a boolean); the parity test holds the two together."""
+    """Strict like the frozen schema: no member it does not name, and no coercion.
+
+    A ``"1"`` is not an integer, a ``"no"`` not a boolean; the parity test holds the model and
+    the schema together.
+    """
 
     model_config = ConfigDict(
         extra="forbid",

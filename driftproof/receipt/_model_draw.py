@@ -60,7 +60,7 @@ class JudgeSample(_Model):
     ignored_members: list[Annotated[str, StringConstraints(max_length=100)]] | None = Field(
         default=None, max_length=20, exclude_if=lambda v: v is None
     )
-    """Members of a structured decision its schema does not name, as JSON pointers (v0.16):
+    """Members of a structured decision its schema does not name, as JSON pointers:
     recorded and ignored."""
 
 
@@ -123,7 +123,7 @@ class Tokens(_Model):
     total: Count | None = _v015()
     """Total tokens as the source reported them, when it did not split input and output."""
     answer_output: Count | None = _v015()
-    """Of output: the final answer's tokens, reasoning left out (v0.16)."""
+    """Of output: the final answer's tokens, reasoning left out."""
 
 
 class Reasoning(_Model):
@@ -144,9 +144,9 @@ class Check(_Model):
     pass_: bool = Field(alias="pass")
     """Whether the answer passed the check."""
     outcome: Literal["pass", "fail", "error"] | None = _v015()
-    """pass, fail or error (the check itself failed to run; it never passes), v0.16."""
+    """pass, fail or error (the check itself failed to run; it never passes)."""
     source_type: Annotated[str, StringConstraints(max_length=200)] | None = _v015()
-    """The source's own type for the check, e.g. python or llm-rubric (v0.16)."""
+    """The source's own type for the check, e.g. python or llm-rubric."""
 
     @field_validator("outcome")
     @classmethod
@@ -180,8 +180,11 @@ class CapturedFile(_Model):
 
 
 class OtherModelCall(_Model):
-    """A call the harness made on another model while answering (method, "Other models,
-    and one grader for all"): the model and its tokens, ``None`` when not reported."""
+    """A call the harness made on another model while answering.
+
+    The model and its tokens, ``None`` when not reported (method, "Other models, and one grader
+    for all").
+    """
 
     model: str
     """The other model, as the harness named it."""
@@ -199,7 +202,7 @@ class Draw(_Model):
     answer_sha256: Sha256 | None
     """Digest of the answer text."""
     score: Unit | None
-    """Mean of the draw's valid judge samples (D-1); null when lost or unscored."""
+    """Mean of the draw's valid judge samples; null when lost or unscored."""
     judge_samples: list[JudgeSample]
     """The grader's samples of this draw, in reply order."""
     lost: Lost | None
@@ -234,7 +237,7 @@ class Draw(_Model):
     cost_usd: NonNegative | None = _v016()
     """Cost of the draw's generation call in US dollars, as the source reported it."""
     reasoning: Reasoning | None = _v015()
-    """Reasoning the reply carried apart from its answer (v0.16): length and digest only."""
+    """Reasoning the reply carried apart from its answer: length and digest only."""
 
     @field_validator("lost")
     @classmethod

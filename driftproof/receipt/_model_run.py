@@ -138,15 +138,15 @@ class Run(_Model):
     batch: Batch | None = _v015()
     """Present when the run went through the provider's batch API."""
     language: Language | None = _v015()
-    """Language of the prompts and the control (seed 004); no English fallback."""
+    """Language of the prompts and the control; no English fallback."""
     budget_param: Literal["max_tokens", "max_completion_tokens"] | None = _v015()
-    """How the output budget was spelled on Chat Completions (v0.16), the one sent; null for
+    """How the output budget was spelled on Chat Completions, the one sent; null for
     other lanes."""
     aa: bool | None = _v015()
-    """true for an A/A calibration (v0.16, ``run --aa``): the with-skill arm ran twice under the
+    """true for an A/A calibration (``run --aa``): the with-skill arm ran twice under the
     same settings, the second run recorded as the baseline arm; it carries no skill verdict."""
     quality_margin: Margin | None = _v015()
-    """The non-inferiority margin declared before the run (v0.16, ``--margin``), in units of the
+    """The non-inferiority margin declared before the run (``--margin``), in units of the
     quality compared (judge score or check pass rate)."""
 
 
@@ -157,7 +157,7 @@ class Skill(_Model):
     """Digest of the SKILL.md bytes."""
     tokens: Positive | None
     """ceil(characters of SKILL.md ÷ 4), a yardstick for value per 1,000 tokens, not a billing
-    figure (D-14)."""
+    figure."""
 
 
 class Suite(_Model):
@@ -248,11 +248,11 @@ class ArmSpec(_Model):
     service: str | None = _v015()
     """The service that answered this arm, credentials stripped."""
     construction: Literal["bare", "skill", "control", "control_then_skill"] | None = _v015()
-    """bare, skill, control, or control_then_skill (the control followed by SKILL.md, seed 004)."""
+    """bare, skill, control, or control_then_skill (the control followed by SKILL.md)."""
     skill_fired: SkillFired | None = _v015()
     """How often the skill fired in this arm, beside the score, never inside it."""
     input_tokens_median: NonNegative | None = _v015()
-    """Median of the input tokens the provider reported over this arm's draws (v0.16)."""
+    """Median of the input tokens the provider reported over this arm's draws."""
 
 
 class ArmSpecs(_Model):

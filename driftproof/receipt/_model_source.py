@@ -1,7 +1,9 @@
-"""The source's own report on an imported receipt (v0.16): its figures, its decision, its
-pipeline stages and the revision it evaluated, as it recorded or printed them (D-15: shown as
-the source's, never as this receipt's band, lift or verdict). Every member may be absent:
-unknown (D-13)."""
+"""The source's own report on an imported receipt, as it recorded or printed it.
+
+Its figures, its decision, its pipeline stages and the revision it evaluated: shown as the
+source's, never as this receipt's band, lift or verdict (D-15). Every member may be absent:
+unknown (D-13).
+"""
 
 from __future__ import annotations
 

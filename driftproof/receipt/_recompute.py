@@ -1,7 +1,9 @@
 """What a reader recomputes from a receipt's own evidence before it trusts it (D-18).
 
-Private to :mod:`driftproof.receipt._load`, which refuses a receipt for any problem found
-here. Only what the evidence allows is recomputed:
+:func:`check_consistency` refuses a receipt for any problem found here, on reading and on
+writing. Besides the structure (unique case ids and draw indexes, no score without a judge,
+one draw per arm for a ``legacy`` band, no draws in an arm not recorded, a control arm in every
+case exactly when the receipt names one), only what the evidence allows is recomputed:
 
 * a draw's score from its valid judge samples (D-1): a draw that records judge samples and
   a score has as its score the mean of the valid ones; a draw with valid samples, not lost,
@@ -32,11 +34,13 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Iterator
 
-from driftproof.errors import Problem
-from driftproof.receipt._model import CaseArm, Receipt
+from driftproof.errors import Problem, ReceiptError
+from driftproof.receipt._bounds import MAX_PROBLEMS, quote
+from driftproof.receipt._model import CaseArm, Draw, ReceiptBody
 
-__all__ = ["SCORE_TOLERANCE", "SD_TOLERANCE", "recompute_problems"]
+__all__ = ["SCORE_TOLERANCE", "SD_TOLERANCE", "check_consistency"]
 
 #: A recorded draw score may differ from the mean of its valid judge samples by this much
 #: (summation order; the lift breakdown uses the same bound).
@@ -46,58 +50,108 @@ SCORE_TOLERANCE = 1e-6
 SD_TOLERANCE = 5e-4
 _ARMS = ("with_skill", "baseline", "control")
 _NEVER_TESTED = ("stub", "simulated")
+#: (JSON pointer, what was expected and found)
+_Found = Iterator[tuple[str, str]]
 
 
-def recompute_problems(r: Receipt, file: str) -> list[Problem]:
-    """Every place where ``r`` disagrees with its own evidence (D-18), in document order.
+def check_consistency(r: ReceiptBody, file: str) -> None:
+    """Refuse a receipt that disagrees with itself: its structure, then its evidence (D-18).
 
     Args:
-        r: the receipt as the model holds it (already schema-checked and migrated).
+        r: the receipt as the model holds it (schema-checked and migrated, when read).
         file: the name used in messages.
 
-    Returns:
-        One :class:`~driftproof.errors.Problem` per place, each naming its JSON pointer and what
-        was expected; empty when the receipt agrees with itself.
+    Raises:
+        ReceiptError: one problem per place, in document order (at most ``MAX_PROBLEMS``, then
+            a count of the rest), each naming the file, the JSON pointer and what was expected.
     """
-    out: list[Problem] = []
-    if r.verification_level == "TESTED" and r.run.provider in _NEVER_TESTED:
-        out.append(
-            Problem(
-                file,
-                "/verification_level",
-                f"expected UNVERIFIED: a {r.run.provider} run (/run/provider) answers with no "
-                "model and is never TESTED",
+    found = [*_structure(r), *_evidence(r)]
+    if found:
+        problems = [Problem(file, at, message) for at, message in found[:MAX_PROBLEMS]]
+        if len(found) > MAX_PROBLEMS:
+            problems.append(Problem(file, "", f"… and {len(found) - MAX_PROBLEMS} more problems"))
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise ReceiptError(f"{problems[0]}{more}", problems)
+
+
+def _structure(r: ReceiptBody) -> _Found:
+    seen: dict[str, int] = {}
+    for i, case in enumerate(r.cases):
+        if case.id in seen:
+            yield (
+                f"/cases/{i}/id",
+                f"expected unique case ids: duplicate case id {quote(case.id)} "
+                f"(first at /cases/{seen[case.id]})",
             )
+        seen.setdefault(case.id, i)
+        for name in _ARMS:
+            arm, spec = getattr(case.arms, name), getattr(r.arms, name)
+            base = f"/cases/{i}/arms/{name}"
+            if arm is None:
+                continue
+            idx = [d.index for d in arm.draws]
+            if len(set(idx)) != len(idx):
+                yield f"{base}/draws", "expected unique draw indices"
+            for j, d in enumerate(arm.draws):
+                if d.score is not None and r.judge is None:
+                    yield (
+                        f"{base}/draws/{j}/score",
+                        "expected no score: /judge is null, and a score needs a judge",
+                    )
+            if r.band_source == "legacy" and len(arm.draws) > 1:
+                yield (
+                    f"{base}/draws",
+                    "expected one draw: band_source legacy means one generation per arm",
+                )
+            if spec is not None and not spec.recorded and arm.draws:
+                yield (
+                    f"{base}/draws",
+                    f"expected no draws: /arms/{name}/recorded is false "
+                    "(the source did not record this arm)",
+                )
+        if (case.arms.control is None) != (r.arms.control is None):
+            yield (
+                f"/cases/{i}/arms",
+                "expected a control arm in every case exactly when /arms/control names one",
+            )
+    if not r.arms.with_skill.recorded and not r.arms.baseline.recorded:
+        yield (
+            "/arms/baseline/recorded",
+            "expected at least one of the with-skill and baseline "
+            "arms recorded; both are marked recorded: false",
         )
-    out += _run_problems(r, file)
+
+
+def _evidence(r: ReceiptBody) -> _Found:
+    """Every place where ``r`` disagrees with its own evidence (D-18), in document order."""
+    if r.verification_level == "TESTED" and r.run.provider in _NEVER_TESTED:
+        yield (
+            "/verification_level",
+            f"expected UNVERIFIED: a {r.run.provider} run (/run/provider) answers with no "
+            "model and is never TESTED",
+        )
+    yield from _run_records(r)
     for i, case in enumerate(r.cases):
         for name in _ARMS:
-            arm = getattr(case.arms, name)
+            arm, spec = getattr(case.arms, name), getattr(r.arms, name)
             if arm is not None:
-                out += _arm_problems(arm, f"/cases/{i}/arms/{name}", file)
-                spec = getattr(r.arms, name)
+                yield from _arm(arm, f"/cases/{i}/arms/{name}")
                 if spec is None or spec.recorded:  # an arm not recorded holds no draws
-                    out += _count_problems(r, arm, f"/cases/{i}/arms/{name}", file)
-    return out
+                    yield from _counts(r, arm, f"/cases/{i}/arms/{name}")
 
 
-def _run_problems(r: Receipt, file: str) -> list[Problem]:
-    """The receipt-wide records: the A/A flag against the arms' construction, and each arm's
-    median reported input tokens against its draws."""
-    out: list[Problem] = []
+def _run_records(r: ReceiptBody) -> _Found:
+    """The A/A flag against the arms' construction, each arm's median input tokens."""
     skill, base = r.arms.with_skill, r.arms.baseline
     if r.run.aa and (
         base.construction != skill.construction
         or base.system_prompt_sha256 != skill.system_prompt_sha256
     ):
-        out.append(
-            Problem(
-                file,
-                "/run/aa",
-                "expected null: an A/A calibration builds its baseline arm as its with-skill "
-                "arm (the same construction and system prompt sha256 in arms), and this "
-                "receipt's baseline arm was built otherwise",
-            )
+        yield (
+            "/run/aa",
+            "expected null: an A/A calibration builds its baseline arm as its with-skill "
+            "arm (the same construction and system prompt sha256 in arms), and this "
+            "receipt's baseline arm was built otherwise",
         )
     for name in _ARMS:
         spec = getattr(r.arms, name, None)
@@ -120,124 +174,95 @@ def _run_problems(r: Receipt, file: str) -> list[Problem]:
                 else f"{median:g}, the median of the provider-counted input tokens of the "
                 f"arm's {len(inputs)} draws reporting them"
             )
-            out.append(
-                Problem(
-                    file,
-                    f"/arms/{name}/input_tokens_median",
-                    f"expected {said}, found {spec.input_tokens_median}",
-                )
+            yield (
+                f"/arms/{name}/input_tokens_median",
+                f"expected {said}, found {spec.input_tokens_median}",
             )
-    return out
 
 
-def _count_problems(r: Receipt, arm: CaseArm, base: str, file: str) -> list[Problem]:
+def _counts(r: ReceiptBody, arm: CaseArm, base: str) -> _Found:
     """A run's recorded draws per arm and judge samples per judged draw against the arm."""
     if r.provenance is not None or r.uncertainty_unavailable is not None:
-        return []
-    out: list[Problem] = []
-    n = r.run.generations_per_arm
+        return
+    n, k = r.run.generations_per_arm, r.run.judge_samples_per_generation
     contiguous = sorted(d.index for d in arm.draws) == list(range(len(arm.draws)))
     if n is not None and len(arm.draws) != n and contiguous:  # else the indexes name it
-        out.append(
-            Problem(
-                file,
-                f"{base}/draws",
-                f"expected {n} draws, the draws per arm in /run/generations_per_arm; found "
-                f"{len(arm.draws)}",
-            )
+        yield (
+            f"{base}/draws",
+            f"expected {n} draws, the draws per arm in /run/generations_per_arm; found "
+            f"{len(arm.draws)}",
         )
-    k = r.run.judge_samples_per_generation
     for j, d in enumerate(arm.draws):
         if k is not None and d.judge_samples and len(d.judge_samples) != k:
-            out.append(
-                Problem(
-                    file,
-                    f"{base}/draws/{j}/judge_samples",
-                    f"expected {k} judge sample{'s' if k != 1 else ''}, the judge samples per "
-                    f"draw in /run/judge_samples_per_generation; found {len(d.judge_samples)}",
-                )
+            yield (
+                f"{base}/draws/{j}/judge_samples",
+                f"expected {k} judge sample{'s' if k != 1 else ''}, the judge samples per "
+                f"draw in /run/judge_samples_per_generation; found {len(d.judge_samples)}",
             )
-    return out
 
 
-def _arm_problems(arm: CaseArm, base: str, file: str) -> list[Problem]:
-    out: list[Problem] = []
+def _arm(arm: CaseArm, base: str) -> _Found:
+    """An arm's draw indexes, judge samples, token parts, draw scores and recorded spread."""
     indexes = sorted(d.index for d in arm.draws)
     if len(set(indexes)) != len(indexes):
-        return out  # repeated indexes are refused already; the arm's figures cannot be read
+        return  # repeated indexes are refused already; the arm's figures cannot be read
     if indexes != list(range(len(indexes))):
         missing = sorted(set(range(max(indexes) + 1)) - set(indexes))
-        out.append(
-            Problem(
-                file,
-                f"{base}/draws",
-                f"expected draw indexes 0 to {len(indexes) - 1}, each once; "
-                f"index {missing[0]} is missing",
-            )
+        yield (
+            f"{base}/draws",
+            f"expected draw indexes 0 to {len(indexes) - 1}, each once; "
+            f"index {missing[0]} is missing",
         )
     for j, d in enumerate(arm.draws):
         for k, s in enumerate(d.judge_samples):
             if s.invalid_reason is not None and s.score is not None:
-                out.append(
-                    Problem(
-                        file,
-                        f"{base}/draws/{j}/judge_samples/{k}/score",
-                        "expected null: a judge sample with an invalid reason holds no score",
-                    )
+                yield (
+                    f"{base}/draws/{j}/judge_samples/{k}/score",
+                    "expected null: a judge sample with an invalid reason holds no score",
                 )
         t = d.tokens
-        if t is not None and t.answer_output is not None and t.output is not None:
-            if t.answer_output > t.output:
-                out.append(
-                    Problem(
-                        file,
-                        f"{base}/draws/{j}/tokens/answer_output",
-                        f"expected at most {t.output}, the draw's output tokens "
-                        f"(/tokens/output); found {t.answer_output}",
-                    )
-                )
-        valid = [
-            s.score for s in d.judge_samples if s.score is not None and s.invalid_reason is None
-        ]
-        where = f"{base}/draws/{j}/score"
-        if d.score is not None and d.judge_samples and not valid:
-            out.append(
-                Problem(
-                    file, where, "expected null: no judge sample of this draw holds a valid score"
-                )
+        if (
+            t
+            and t.answer_output is not None
+            and t.output is not None
+            and t.answer_output > t.output
+        ):
+            yield (
+                f"{base}/draws/{j}/tokens/answer_output",
+                f"expected at most {t.output}, the draw's output tokens "
+                f"(/tokens/output); found {t.answer_output}",
             )
-        elif d.score is not None and valid:
-            mean = math.fsum(valid) / len(valid)
-            if abs(d.score - mean) > SCORE_TOLERANCE:
-                out.append(
-                    Problem(
-                        file,
-                        where,
-                        f"expected {mean:.6g}, the mean of the draw's {len(valid)} valid judge "
-                        f"sample{'s' if len(valid) != 1 else ''}, found {d.score}",
-                    )
-                )
-        elif d.score is None and d.lost is None and valid:
-            out.append(
-                Problem(
-                    file,
-                    where,
-                    f"expected {math.fsum(valid) / len(valid):.6g}, the mean of the draw's valid "
-                    "judge samples, or a lost reason; found null",
-                )
-            )
+        yield from _score(d, f"{base}/draws/{j}/score")
     scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
     sd = arm.generation.sd if arm.generation is not None else None
     if sd is not None and len(scores) >= 2:
         mean = math.fsum(scores) / len(scores)
         recomputed = math.sqrt(math.fsum((x - mean) ** 2 for x in scores) / (len(scores) - 1))
         if abs(sd - recomputed) > SD_TOLERANCE:
-            out.append(
-                Problem(
-                    file,
-                    f"{base}/generation/sd",
-                    f"expected {recomputed:.4f}, the sample standard deviation of the arm's "
-                    f"{len(scores)} measured draw scores, found {sd}",
-                )
+            yield (
+                f"{base}/generation/sd",
+                f"expected {recomputed:.4f}, the sample standard deviation of the arm's "
+                f"{len(scores)} measured draw scores, found {sd}",
             )
-    return out
+
+
+def _score(d: Draw, at: str) -> _Found:
+    """A draw's score against the mean of its valid judge samples (D-1)."""
+    valid = [s.score for s in d.judge_samples if s.score is not None and s.invalid_reason is None]
+    score = d.score
+    if score is not None and d.judge_samples and not valid:
+        yield at, "expected null: no judge sample of this draw holds a valid score"
+    elif score is not None and valid:
+        mean = math.fsum(valid) / len(valid)
+        if abs(score - mean) > SCORE_TOLERANCE:
+            yield (
+                at,
+                f"expected {mean:.6g}, the mean of the draw's {len(valid)} valid judge "
+                f"sample{'s' if len(valid) != 1 else ''}, found {score}",
+            )
+    elif score is None and d.lost is None and valid:
+        yield (
+            at,
+            f"expected {math.fsum(valid) / len(valid):.6g}, the mean of the draw's valid "
+            "judge samples, or a lost reason; found null",
+        )

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.receipt import _bounds
-from driftproof.receipt._spec_docs import FIELD_DOCS
+from driftproof.receipt._spec_docs import MEANINGS, field_unit
 from driftproof.receipt._versions import known_versions, schema_for
 
 __all__ = [
@@ -123,10 +123,9 @@ def _type(node: dict[str, Any], nullable: bool) -> str:
 
 
 def field_doc(path: str, node: dict[str, Any]) -> tuple[str, str]:
-    """(unit, meaning) of a field: from ``_spec_docs``, else its type and schema description."""
-    if path in FIELD_DOCS:
-        return FIELD_DOCS[path]
-    return str(node.get("type", "value")), str(node.get("description", "")).replace("|", "/")
+    """(unit, meaning) of a field, from ``_spec_docs``; the schema's description when unlisted."""
+    meaning = MEANINGS.get(path) or str(node.get("description", "")).replace("|", "/")
+    return field_unit(path, node), meaning
 
 
 def fields_markdown() -> str:
@@ -161,7 +160,7 @@ def versions_markdown() -> str:
         rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{SPEC_BASE}/{v}/receipt.schema.json` |")
     rows.append(
         "| any (canonical) | A small schema that dispatches on `schema_version` to the frozen "
-        "file of that version, so a receipt of every version validates against it (D-11). "
+        "file of that version, so a receipt of every version validates against it. "
         f"| `{SPEC_BASE}/receipt.schema.json` |"
     )
     return "\n".join(rows)

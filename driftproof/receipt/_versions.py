@@ -6,7 +6,7 @@ never regenerated. A receipt is validated against the schema its own
 so that every reader holds one model. Migrations only restate; they never fill a
 value the older version did not establish (D-13): such counts become ``None``.
 
-Two validators, one verdict (issue 19):
+Two validators, one verdict:
 
 - :func:`compiled_validator_for` (jsonschema-rs, compiled, draft 2020-12, every ``format``
   checked, ``pattern`` with ECMA-262 semantics) decides whether a document is valid.
@@ -22,7 +22,7 @@ import json
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import jsonschema_rs
 import regress
@@ -84,13 +84,16 @@ def schema_for(version: str) -> dict[str, Any]:
     Raises:
         KeyError: no such version.
     """
-    return json.loads(schema_bytes(version))
+    schema: dict[str, Any] = json.loads(schema_bytes(version))
+    return schema
 
 
 def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
-    """``pattern`` with ECMA-262 semantics, as JSON Schema specifies, through the ``regress``
-    library: Python's ``re`` lets ``$`` match before a final newline, so ``"c2\\n"`` would
-    pass ``^[a-z0-9]+$``."""
+    """``pattern`` with ECMA-262 semantics, as JSON Schema specifies, through ``regress``.
+
+    Python's ``re`` lets ``$`` match before a final newline, so ``"c2"`` and a newline would
+    pass ``^[a-z0-9]+$``.
+    """
     if not validator.is_type(instance, "string"):
         return
     if _ecma(pattern).find(instance) is None:
@@ -102,7 +105,7 @@ def _ecma(pattern: str) -> regress.Regex:
     return regress.Regex(pattern)
 
 
-_Validator = validators.extend(Draft202012Validator, {"pattern": _ecma_pattern})
+_Validator: Any = cast(Any, validators).extend(Draft202012Validator, {"pattern": _ecma_pattern})
 
 #: Every ``format`` a frozen receipt schema or an importer's schema uses. Each is checked by
 #: jsonschema-rs in both validators (python-jsonschema alone skips ``date-time`` unless the
@@ -118,9 +121,11 @@ def _format_validator(name: str) -> jsonschema_rs.Draft202012Validator:
 
 
 def format_checker() -> FormatChecker:
-    """A python-jsonschema :class:`~jsonschema.FormatChecker` whose checks of :data:`FORMATS`
-    are jsonschema-rs's own, so python-jsonschema words exactly the format failures the
-    compiled validator refuses. Non-string values pass (JSON Schema: formats constrain strings)."""
+    """A python-jsonschema format checker whose checks of :data:`FORMATS` are jsonschema-rs's.
+
+    So python-jsonschema words exactly the format failures the compiled validator refuses.
+    Non-string values pass (JSON Schema: formats constrain strings).
+    """
     checker = FormatChecker()
     for name in FORMATS:
 
@@ -133,28 +138,42 @@ def format_checker() -> FormatChecker:
 
 @cache
 def validator_for(version: str) -> Draft202012Validator:
-    """The python-jsonschema draft 2020-12 validator of ``version`` (formats checked through
-    jsonschema-rs, patterns with ECMA-262 semantics). Used to word the errors of a document
-    :func:`compiled_validator_for` refused, never to decide validity alone.
+    """The python-jsonschema draft 2020-12 validator of ``version``, which words refusals.
+
+    Formats are checked through jsonschema-rs, patterns with ECMA-262 semantics. It words the
+    errors of a document :func:`compiled_validator_for` refused, never decides validity alone.
 
     Raises:
         KeyError: no such version.
     """
-    return _Validator(schema_for(version), format_checker=format_checker())
+    validator: Draft202012Validator = _Validator(
+        schema_for(version), format_checker=format_checker()
+    )
+    return validator
 
 
 @cache
-def compiled_validator_for(version: str) -> jsonschema_rs.Draft202012Validator:
-    """The compiled (jsonschema-rs) draft 2020-12 validator of ``version``: every ``format``
-    checked (an unknown format is an error when the schema is compiled, not a silent pass),
-    ``pattern`` with an ECMA-262 regex engine (``$`` does not match before a final newline),
-    no network (``$ref`` resolves only inside the schema). It decides validity (issue 19).
+def compiled_validator_for(
+    version: str, part: str | None = None
+) -> jsonschema_rs.Draft202012Validator:
+    """The compiled (jsonschema-rs) draft 2020-12 validator of ``version``, which decides validity.
+
+    Every ``format`` is checked (an unknown format is an error when the schema is compiled),
+    ``pattern`` has ECMA-262 semantics (``$`` does not match before a final newline), and
+    ``$ref`` resolves only inside the schema (no network).
+
+    Args:
+        version: a frozen schema version.
+        part: the name of one of the schema's ``$defs`` (``case``) to validate that part alone.
 
     Raises:
         KeyError: no such version.
     """
+    schema = schema_for(version)
+    if part is not None:
+        schema = {"$defs": schema["$defs"], "$ref": f"#/$defs/{part}"}
     return jsonschema_rs.Draft202012Validator(
-        schema_for(version), validate_formats=True, ignore_unknown_formats=False, offline=True
+        schema, validate_formats=True, ignore_unknown_formats=False, offline=True
     )
 
 

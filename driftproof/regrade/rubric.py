@@ -342,9 +342,9 @@ def rubric_regrade(
     finally:
         judge.close()
     document = (str(original_path), original_sha256)
-    path = write_receipt(_regrade_body(original, revised, grader, cases, setting, document), out)
+    write_receipt(_regrade_body(original, revised, grader, cases, setting, document), out)
     return RegradeResult(
-        path, grader.read, grader.graded, grader.carried, grader.logical, grader.attempts.value
+        Path(out), grader.read, grader.graded, grader.carried, grader.logical, grader.attempts.value
     )
 
 

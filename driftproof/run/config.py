@@ -100,13 +100,12 @@ class RunConfig:
 @dataclass
 class RunResult:
     receipt_path: Path
-    document: dict[str, Any]
     transcripts_path: Path | None
     resumed_draws: int
     stopped: str | None = None
     quick_answers: dict[str, dict[str, str | None]] = field(default_factory=dict)
     receipt: Receipt | None = None
-    """The receipt as read back from ``receipt_path`` (schema, seal and model checked)."""
+    """The receipt as written to ``receipt_path``: sealed, and checked once before the write."""
     unmeasured: str | None = None
     """When an arm has no measured draw in any case (D-17): the one line saying so, with the
     commonest lost cause; the journal is then kept beside the receipt. ``None`` otherwise."""

@@ -62,7 +62,7 @@ from driftproof.run.sealing import (
     answers,
     file_sha256,
     price_doc,
-    receipt_document,
+    receipt_body,
     write_receipt,
     write_transcripts,
 )
@@ -279,7 +279,7 @@ def run_suite(
             "sha256": file_sha256(transcripts),
             "draws": len(journal.draws),
         }
-    doc = receipt_document(
+    body = receipt_body(
         suite,
         cases,
         systems,
@@ -296,7 +296,7 @@ def run_suite(
         kept,
     )
     try:
-        receipt = write_receipt(doc, out, replace=replace)
+        receipt = write_receipt(body, out, replace=replace)
     except BaseException:
         journal.close()  # kept on disk: no finished draw is lost
         if transcripts is not None:  # no receipt seals it: nothing is left behind
@@ -315,4 +315,4 @@ def run_suite(
         journal.remove()
     if batches is not None:
         batches.remove()
-    return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt, unmeasured)
+    return RunResult(out, transcripts, resumed, stopped, quick, receipt, unmeasured)

@@ -1,5 +1,5 @@
-"""Sealing a run: the receipt document assembled from the journal, the transcripts file and
-the checked atomic write (split from :mod:`.engine`).
+"""Sealing a run: the receipt built from the journal as the model, the transcripts file, and
+the write (sealed once, validated once, atomic).
 
 Economics (method, "What grading cost"): ``judge_overhead`` sums the usage the judge's
 answered samples reported, at the judge price frozen in the receipt; draws none of whose
@@ -8,20 +8,29 @@ samples reported usage are counted in ``judged_draws_missing_usage``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import statistics
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from driftproof.errors import RefusalError
 from driftproof.receipt import (
+    Case,
+    CaseArm,
+    CaseArms,
+    Draw,
+    Generation,
     Receipt,
-    receipt_doc,
+    ReceiptBody,
+    TextRepair,
+    build_receipt,
     sha256_text,
-    validate_document,
-    write_checked_receipt,
 )
+from driftproof.receipt import write_receipt as write_sealed
 from driftproof.run import judge as J
 from driftproof.run.config import ARMS, RunConfig, construction, judge_usd, now
 from driftproof.run.journal import Journal, journal_path
@@ -32,26 +41,128 @@ __all__ = [
     "answers",
     "file_sha256",
     "price_doc",
-    "receipt_document",
+    "receipt_body",
     "write_receipt",
     "write_transcripts",
 ]
 
 
+#: ``judge.price`` members, in the order of a price tuple.
+_PRICES = ("input", "output", "cache_read", "cache_write")
+
+
 def price_doc(price: tuple[float, ...] | None, tier: str | None = None) -> dict[str, Any] | None:
+    """``judge.price`` from (input, output[, cache read, cache write]) USD per million tokens.
+
+    ``tier`` is ``batch`` for ``--batch``; a cache price that is ``None`` is left out.
+    """
     if price is None:
         return None
-    doc: dict[str, Any] = {"input_usd_per_mtok": price[0], "output_usd_per_mtok": price[1]}
-    if tier is not None:  # ``batch`` for ``--batch`` (issue 17)
-        doc["tier"] = tier
-    if len(price) > 2 and price[2] is not None:
-        doc["cache_read_usd_per_mtok"] = price[2]
-    if len(price) > 3 and price[3] is not None:
-        doc["cache_write_usd_per_mtok"] = price[3]
-    return doc
+    doc = {f"{n}_usd_per_mtok": p for n, p in zip(_PRICES, price, strict=False) if p is not None}
+    return doc if tier is None else {**doc, "tier": tier}
 
 
-def receipt_document(
+#: A draw's repaired text → where its repair is recorded, under the draw.
+_REPAIRED = {"refusal": "refusal/text", "reasoning": "reasoning/sha256"}
+
+
+def _repairs(recs: list[dict[str, Any]], at: str) -> list[TextRepair]:
+    """The text repairs of one arm's journal records, each pointing into the receipt at ``at``."""
+    out = []
+    for di, r in enumerate(recs):
+        for fix in r.get("repairs") or ():
+            field_ = _REPAIRED.get(fix["field"], fix["field"])
+            if field_ == "answer" and r["draw"]["answer"] is None:
+                field_ = "answer_sha256"  # the answer is not kept; its hash is of the repaired text
+            elif field_.startswith("judge_reply/"):
+                field_ = f"judge_samples/{field_.split('/', 1)[1]}/reply_sha256"
+            out.append(TextRepair(pointer=f"{at}/draws/{di}/{field_}", replaced=fix["replaced"]))
+    return out
+
+
+def _overhead(records: list[dict[str, Any]], price: tuple[float, ...] | None) -> dict[str, Any]:
+    """``economics.judge_overhead``: the judge usage the records report, at the frozen price."""
+    got: Counter[str] = Counter()
+    for u in (r["judge_usage"] for r in records if r.get("judge_usage") is not None):
+        if not u["reported"]:
+            got["missing"] += 1
+            continue
+        got.update(counted=1, input=u["input"], output=u["output"])
+        got.update({k: u.get(k, 0) for k in ("cache_read", "cache_creation", "reasoning")})
+    usd = judge_usd(price, got["input"], got["output"], got["cache_read"], got["cache_creation"])
+    return {
+        "input_tokens": got["input"],
+        "output_tokens": got["output"],
+        "judged_draws_counted": got["counted"],
+        "judged_draws_missing_usage": got["missing"],
+        "usd": None if usd is None else round(usd, 10),
+        "cache_read_input_tokens": got["cache_read"],
+        "cache_creation_input_tokens": got["cache_creation"],
+        "reasoning_output_tokens": got["reasoning"],
+    }
+
+
+def _arm(recs: list[dict[str, Any]]) -> CaseArm:
+    draws = [Draw.model_validate(r["draw"]) for r in recs]
+    measured = [d.score for d in draws if d.score is not None]
+    sd = Generation(sd=statistics.stdev(measured)) if len(measured) >= 2 else None
+    return CaseArm(draws=draws, generation=sd)
+
+
+def _cases(
+    cases: list[SuiteCase], arms: list[str], journal: Journal
+) -> tuple[list[Case], list[TextRepair], list[dict[str, Any]]]:
+    """The receipt's cases from the journal, their text repairs, and the records read."""
+    by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for (cid, a, _), r in journal.draws.items():
+        by_cell.setdefault((cid, a), []).append(r)
+    built: list[Case] = []
+    repairs: list[TextRepair] = []
+    visited: list[dict[str, Any]] = []
+    for ci, c in enumerate(cases):
+        cells = {a: sorted(by_cell.get((c.id, a), []), key=lambda r: r["index"]) for a in arms}
+        for a, recs in cells.items():
+            repairs += _repairs(recs, f"/cases/{ci}/arms/{a}")
+            visited += recs
+        built.append(
+            Case(
+                id=c.id,
+                prompt=c.prompt,
+                prompt_sha256=sha256_text(c.prompt),
+                rubric_sha256=J.rubric_sha256(c),
+                threshold=c.threshold,
+                arms=CaseArms(**{a: _arm(recs) for a, recs in cells.items()}),
+            )
+        )
+    return built, repairs, visited
+
+
+def _median_input(cases: list[Case], arm: str) -> float | None:
+    """The median of the provider-counted input tokens of the arm's draws; None without any."""
+    inputs = [
+        d.tokens.input
+        for c in cases
+        for d in getattr(c.arms, arm).draws
+        if d.tokens is not None and d.tokens.counted_by == "provider" and d.tokens.input is not None
+    ]
+    return statistics.median(inputs) if inputs else None
+
+
+def _run_options(cfg: RunConfig, provider: Provider) -> dict[str, Any]:
+    """The optional members of ``run`` the settings give."""
+    chat = getattr(provider, "api", None) == "chat"
+    return {
+        "max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
+        "truncation": cfg.truncation,
+        "retry": cfg.policy().doc(),
+        "language": cfg.language,
+        "aa": True if cfg.aa else None,
+        "quality_margin": cfg.margin,
+        "budget_param": getattr(provider, "budget_param", None) if chat else None,
+    }
+
+
+def receipt_body(
     suite: Suite,
     cases: list[SuiteCase],
     systems: dict[str, str | None],
@@ -66,93 +177,18 @@ def receipt_document(
     stopped: str | None,
     batch: dict[str, Any] | None = None,
     transcripts: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The run's receipt from its journal, built in one call of the typed builder
-    (:func:`~driftproof.receipt.receipt_doc`: the model checks every member where it is built)
-    and returned as plain data, the model not kept: holding the model of a 100,000-call run
-    while it is sealed took the batch benchmark from 494 to 599 MB (budget 500 MB, issue 17).
-    ``batch`` is ``run.batch`` of a run through the batch APIs; ``transcripts`` is
-    ``run.transcripts`` of the kept-transcripts file (v0.15).
+) -> ReceiptBody:
+    """The run's receipt, built as the model from its journal.
+
+    Args:
+        batch: ``run.batch`` of a run through the batch APIs.
+        transcripts: ``run.transcripts`` of the kept-transcripts file.
 
     Raises:
         pydantic.ValidationError: a member the model refuses, named by its path.
     """
-    case_docs, counts = [], set()
-    inputs: dict[str, list[int]] = {a: [] for a in systems}
-    counted = missing = tin = tout = tcr = tcc = treason = 0
-    repairs: list[dict[str, Any]] = []
-    by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for (cid, a, _), r in journal.draws.items():
-        by_cell.setdefault((cid, a), []).append(r)
-    for ci, c in enumerate(cases):
-        arms = {}
-        for arm in systems:
-            recs = sorted(by_cell.get((c.id, arm), []), key=lambda r: r["index"])
-            draws = [r["draw"] for r in recs]
-            for di, r in enumerate(recs):
-                for fix in r.get("repairs") or ():
-                    field_ = fix["field"]
-                    if field_ == "answer" and draws[di]["answer"] is None:
-                        # the answer is not kept; its hash is of the repaired text
-                        field_ = "answer_sha256"
-                    if field_.startswith("judge_reply/"):
-                        field_ = f"judge_samples/{field_.split('/', 1)[1]}/reply_sha256"
-                    elif field_ == "refusal":
-                        field_ = "refusal/text"
-                    elif field_ == "reasoning":  # kept by its length and hash only
-                        field_ = "reasoning/sha256"
-                    repairs.append(
-                        {
-                            "pointer": f"/cases/{ci}/arms/{arm}/draws/{di}/{field_}",
-                            "replaced": fix["replaced"],
-                        }
-                    )
-            counts.add(len(draws))
-            inputs[arm] += [
-                d["tokens"]["input"]
-                for d in draws
-                if d["tokens"] is not None
-                and d["tokens"]["counted_by"] == "provider"
-                and d["tokens"]["input"] is not None
-            ]
-            measured = [d["score"] for d in draws if d["score"] is not None]
-            arms[arm] = {
-                "draws": draws,
-                "generation": {"sd": statistics.stdev(measured)} if len(measured) >= 2 else None,
-            }
-            for r in recs:
-                u = r.get("judge_usage")
-                if u is None:
-                    continue
-                if u["reported"]:
-                    counted, tin, tout = counted + 1, tin + u["input"], tout + u["output"]
-                    tcr += u.get("cache_read", 0)
-                    tcc += u.get("cache_creation", 0)
-                    treason += u.get("reasoning", 0)
-                else:
-                    missing += 1
-        case_docs.append(
-            {
-                "id": c.id,
-                "prompt": c.prompt,
-                "prompt_sha256": sha256_text(c.prompt),
-                "rubric_sha256": J.rubric_sha256(c),
-                "threshold": c.threshold,
-                "arms": arms,
-            }
-        )
-    price = cfg.judge_price
-    usd = judge_usd(price, tin, tout, tcr, tcc)
-    overhead = {
-        "input_tokens": tin,
-        "output_tokens": tout,
-        "judged_draws_counted": counted,
-        "judged_draws_missing_usage": missing,
-        "usd": None if usd is None else round(usd, 10),
-        "cache_read_input_tokens": tcr,
-        "cache_creation_input_tokens": tcc,
-        "reasoning_output_tokens": treason,
-    }
+    built, repairs, visited = _cases(cases, list(systems), journal)
+    counts = {len(getattr(c.arms, a).draws) for c in built for a in systems}
     arm_specs = {
         a: {
             "label": a,
@@ -160,7 +196,7 @@ def receipt_document(
             "system_prompt_sha256": sha256_text(s) if s is not None else None,
             "service": provider.service,
             "construction": construction(a, cfg.control, cfg.aa),
-            "input_tokens_median": statistics.median(inputs[a]) if inputs[a] else None,
+            "input_tokens_median": _median_input(built, a),
         }
         for a, s in systems.items()
     }
@@ -171,11 +207,11 @@ def receipt_document(
         or cfg.quick
         or stopped is not None
     )
-    return receipt_doc(
+    return build_receipt(
         level="UNVERIFIED" if unverified else "TESTED",
         skill_name=skill_name,
         skill_text=skill_text,
-        cases=case_docs,
+        cases=built,
         model=cfg.model,
         provider=provider.name,
         surface=provider.surface,
@@ -194,67 +230,39 @@ def receipt_document(
         judge=judge_doc,
         arms=arm_specs,
         band_source="generation",
-        judge_overhead=overhead,
+        judge_overhead=_overhead(visited, cfg.judge_price),
         run_members={
-            "max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
-            "truncation": cfg.truncation,
-            "retry": cfg.policy().doc(),
-            "language": cfg.language,
-            "aa": True if cfg.aa else None,
-            "quality_margin": cfg.margin,
+            **_run_options(cfg, provider),
             "batch": batch,
             "transcripts": transcripts,
-            "budget_param": getattr(provider, "budget_param", None)
-            if getattr(provider, "api", None) == "chat"
-            else None,
         },
         text_repairs=repairs[:100000] if repairs else None,
     )
 
 
-def write_receipt(doc: dict[str, Any], out: Path, *, replace: bool = True) -> Receipt:
-    """Seal the receipt and validate it once in memory (issue 19), then write it atomically.
-    With ``replace`` false the move into place never replaces a file that appeared at ``out``
-    while the run went on (issue 16); whatever was there and the journal are kept."""
-    if replace:
-        return write_checked_receipt(doc, out)
-    from driftproof.errors import RefusalError
-    from driftproof.receipt._seal import atomic_write, sealed_bytes
+def write_receipt(body: ReceiptBody, out: Path, *, replace: bool = True) -> Receipt:
+    """Seal the run's receipt, validate it once and write it atomically.
 
-    sealed, data = sealed_bytes(doc, out)
-    receipt = validate_document(sealed, str(out))
-    tmp = out.with_name(f".{out.name}.unchecked")
+    With ``replace`` false a file that appeared at ``out`` meanwhile is kept, and the journal.
+
+    Raises:
+        RefusalError: ``replace`` is false and ``out`` exists.
+        ReceiptError: the receipt fails a check (:func:`driftproof.receipt.write_receipt`).
+    """
     try:
-        atomic_write(tmp, data)
-    except OSError as exc:  # a full disk: name the receipt, not its temporary name
-        raise OSError(exc.errno, exc.strerror or str(exc), str(out)) from exc
-    try:
-        os.link(tmp, out)  # atomic: fails when out exists, never replaces it
+        return write_sealed(body, out, replace=replace)
     except FileExistsError:
         raise RefusalError(
             f"--out {out} appeared while the run went on; it was not replaced. The finished draws "
             f"are kept in {journal_path(out)}: run the same command with --force to write "
             "the receipt over it, or move that file away"
         ) from None
-    except OSError:  # a file system without hard links: the check and the move are two steps
-        if out.exists():
-            raise RefusalError(
-                f"--out {out} appeared while the run went on; it was not replaced"
-            ) from None
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return receipt
 
 
 def file_sha256(path: Path) -> str:
-    import hashlib
-
-    h = hashlib.sha256()
+    """Lowercase hex sha256 of the file at ``path``."""
     with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def write_transcripts(out: Path, journal: Journal) -> Path:
@@ -276,20 +284,10 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
 def _write_lines(fd: int, journal: Journal) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         for (cid, arm, idx), rec in sorted(journal.draws.items()):
-            f.write(
-                json.dumps(
-                    {
-                        "case": cid,
-                        "arm": arm,
-                        "index": idx,
-                        "answer": rec["draw"]["answer"],
-                        "answer_sha256": rec["draw"]["answer_sha256"],
-                        **(rec.get("transcript") or {}),
-                    },
-                    ensure_ascii=False,
-                )
-                + "\n"
-            )
+            draw = rec["draw"]
+            line = {"case": cid, "arm": arm, "index": idx, "answer": draw["answer"]}
+            line |= {"answer_sha256": draw["answer_sha256"], **(rec.get("transcript") or {})}
+            f.write(json.dumps(line, ensure_ascii=False) + "\n")
         f.flush()
         os.fsync(f.fileno())
 

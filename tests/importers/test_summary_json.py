@@ -145,7 +145,8 @@ def test_export_cli_writes_file(shared: Path, tmp_path: Path) -> None:
     from driftproof.cli.export import export
 
     doc = import_summary_json(write_json(tmp_path / "s.json", DOC))
-    rec = write_receipt(doc, tmp_path / "r.json")
+    rec = tmp_path / "r.json"
+    write_receipt(doc, rec)
     result = CliRunner().invoke(
         export, ["summary-json", str(rec), "-o", str(tmp_path / "out.json")]
     )

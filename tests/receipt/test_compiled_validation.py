@@ -1,4 +1,4 @@
-"""The compiled validator (jsonschema-rs) decides, python-jsonschema only words (issue 19).
+"""The compiled validator (jsonschema-rs) decides, python-jsonschema only words.
 
 Parity: every fixture of every frozen version and every committed receipt gets the same
 outcome from both validators. Formats: ``date-time`` is really checked (python-jsonschema
@@ -15,14 +15,9 @@ from pathlib import Path
 import pytest
 
 from driftproof import errors
-from driftproof.receipt import (
-    _load,
-    known_versions,
-    read_receipt,
-    validate_document,
-    write_checked_receipt,
-)
+from driftproof.receipt import _load, build_receipt, known_versions, read_receipt, write_receipt
 from driftproof.receipt._load import _parse_json
+from driftproof.receipt._load import _validate as validate_document
 from driftproof.receipt._versions import compiled_validator_for, validator_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -149,32 +144,31 @@ def test_validate_document_agrees_with_reading_the_file() -> None:
         assert doc == json.loads(path.read_bytes()), "validate_document must not mutate its input"
 
 
-def test_write_checked_receipt_validates_in_memory_and_never_reads_back(
-    tmp_path, monkeypatch
-) -> None:
-    from driftproof.receipt import receipt_doc
-
-    doc = receipt_doc(level="UNVERIFIED", skill_name="s", skill_text="skill", cases=[])
+def test_write_receipt_validates_in_memory_and_never_reads_back(tmp_path, monkeypatch) -> None:
+    doc = build_receipt(level="UNVERIFIED", skill_name="s", skill_text="skill", cases=[])
     out = tmp_path / "r.json"
 
     def no_parse(*a, **k):  # the file is never parsed back
         raise AssertionError("read back")
 
     monkeypatch.setattr(_load, "_parse_json", no_parse)
-    r = write_checked_receipt(doc, out)
+    r = write_receipt(doc, out)
     monkeypatch.undo()
     assert read_receipt(out) == r
 
 
-def test_write_checked_receipt_writes_nothing_when_the_document_is_invalid(tmp_path) -> None:
-    from driftproof.receipt import receipt_doc
-
-    doc = receipt_doc(level="UNVERIFIED", skill_name="s", skill_text="skill", cases=[])
-    doc["run"]["started_at"] = "2026-13-45T25:61:61Z"
+def test_write_receipt_writes_nothing_when_the_receipt_is_invalid(tmp_path) -> None:
+    doc = build_receipt(
+        level="UNVERIFIED",
+        skill_name="s",
+        skill_text="skill",
+        cases=[],
+        started_at="2026-13-45T25:61:61Z",
+    )
     out = tmp_path / "r.json"
     out.write_bytes(b"previous")
     with pytest.raises(errors.ReceiptError) as info:
-        write_checked_receipt(doc, out)
+        write_receipt(doc, out)
     assert info.value.problems[0].file == str(out)
     assert info.value.problems[0].pointer == "/run/started_at"
     assert out.read_bytes() == b"previous"

@@ -15,8 +15,8 @@ from driftproof.receipt import (
     _bounds,
     known_versions,
     schema_bytes,
-    schema_for,
 )
+from driftproof.receipt._versions import schema_for
 
 
 def test_public_api_all_equals_the_sorted_public_names() -> None:

@@ -42,7 +42,8 @@ def test_seal_is_sha256_of_rfc8785_without_the_seal_member() -> None:
 
 def test_write_then_read_round_trips_and_the_file_is_stable(tmp_path: Path) -> None:
     doc = json.loads(SAMPLES["0.16"])
-    p = write_receipt(doc, tmp_path / "r.json")
+    p = tmp_path / "r.json"
+    write_receipt(doc, p)
     first = p.read_bytes()
     assert read_receipt(p).skill.tokens == 400
     write_receipt(json.loads(first), p)

@@ -34,7 +34,7 @@ def test_every_field_of_every_version_is_on_the_page_with_unit_and_meaning(
         assert f"| `{path}` |" in page, path
         unit, meaning = field_doc(path, node)
         assert unit.strip() and meaning.strip(), (
-            f"{path} has no unit or meaning: add it to _spec_docs.FIELD_DOCS"
+            f"{path} has no unit or meaning: add it to _spec_docs (FIELD_UNITS, MEANINGS)"
         )
 
 

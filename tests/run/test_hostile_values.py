@@ -14,8 +14,8 @@ from run_helpers import SUITE, run_lane
 from test_shapes import _message
 
 from driftproof.errors import ReceiptError
-from driftproof.receipt import read_receipt
-from driftproof.receipt._seal import unsealable_values, write_receipt
+from driftproof.receipt import read_receipt, write_receipt
+from driftproof.receipt._seal import unsealable_values
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError
 from driftproof.run.providers.cli import read_claude

@@ -224,7 +224,7 @@ def test_a_disk_that_fills_under_the_journal_names_it(
 def test_a_disk_that_fills_under_the_receipt_names_it_and_leaves_nothing(
     tmp_path, suite_file, skill_file, capsys, monkeypatch
 ):
-    from driftproof.receipt import _seal
+    from driftproof.receipt import _write
 
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
     fdopen = os.fdopen
@@ -242,7 +242,7 @@ def test_a_disk_that_fills_under_the_receipt_names_it_and_leaves_nothing(
         def write(self, data: bytes) -> int:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(_seal.os, "fdopen", lambda fd, mode: Full(fd))
+    monkeypatch.setattr(_write.os, "fdopen", lambda fd, mode: Full(fd))
     out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys)
     assert (code, err) == (2, f"error: {out}: No space left on device\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == [

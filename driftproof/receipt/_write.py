@@ -1,0 +1,170 @@
+"""Writing a receipt: sealed once (D-12), validated once, written atomically, current version.
+
+The cases are turned into JSON data one at a time: each is checked against the bounds and
+its frozen schema, hashed into the seal and written to a temporary file beside the target,
+then dropped, so a receipt of 100,000 calls is never held whole as JSON data, canonical bytes
+or text. The rest of the receipt is checked whole, and the consistency checks run on the
+model. Only a receipt that passes every check replaces the target.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+from driftproof.errors import ReceiptError
+from driftproof.receipt._bounds import check_json_bounds, within_bounds
+from driftproof.receipt._load import check_consistency, check_schema
+from driftproof.receipt._model import CURRENT_VERSION, Receipt, ReceiptBody, Seal
+from driftproof.receipt._seal import SEAL_ALGORITHM, compute_seal
+from driftproof.receipt._versions import compiled_validator_for
+
+__all__ = ["write_receipt"]
+
+#: A seal of the right shape, for checking a receipt against its schema before it is sealed.
+_UNSET = {"seal": {"algorithm": SEAL_ALGORITHM, "sha256": "0" * 64}}
+
+
+def write_receipt(
+    body: ReceiptBody | Mapping[str, Any], path: str | Path, *, replace: bool = True
+) -> Receipt:
+    """Seal ``body``, validate it once and write it atomically to ``path``.
+
+    The file is UTF-8 JSON with sorted keys, two-space indentation and a final newline, so
+    the same receipt always writes the same bytes; it is never half-written, and a receipt
+    that fails a check leaves ``path`` as it was.
+
+    Args:
+        body: the receipt as built. JSON data is read through the model first; that form is
+            kept only until every writer builds the model.
+        path: the file to write.
+        replace: when false, a file that appears at ``path`` meanwhile is never replaced.
+
+    Returns:
+        The sealed receipt, as every reader of the written file will see it.
+
+    Raises:
+        ReceiptError: (and subclasses) the receipt is not of the current schema version
+            (writers write the current version only, D-11), or fails a bound, its schema or a
+            consistency check; each problem names ``path`` and a JSON pointer.
+        FileExistsError: ``replace`` is false and ``path`` exists.
+        OSError: the file cannot be written; the error names ``path``.
+    """
+    path = Path(path)
+    if not isinstance(body, ReceiptBody):
+        from driftproof.receipt._documents import body_of  # only for JSON data (transitional)
+
+        body = body_of(body, path)
+    if body.schema_version != CURRENT_VERSION:
+        raise ReceiptError.at(
+            path,
+            "/schema_version",
+            f"expected {CURRENT_VERSION!r} (writers write the current schema version only), "
+            f"found {body.schema_version!r}",
+        )
+    check_consistency(body, str(path))
+    head = body.to_json_dict(cases=False)
+    if not (
+        within_bounds(head)
+        and compiled_validator_for(CURRENT_VERSION).is_valid({**head, "cases": [], **_UNSET})
+    ):
+        _refuse(body, path)
+    with _staged(path, replace) as write:
+        seal = Seal(algorithm=SEAL_ALGORITHM, sha256=_write_members(write, body, head, path))
+    members = {name: getattr(body, name) for name in ReceiptBody.model_fields}
+    return Receipt.model_construct(body.model_fields_set | {"seal"}, **members, seal=seal)
+
+
+def _json(value: Any, level: int) -> str:
+    """``value`` as indented JSON, its lines after the first indented ``level`` more steps."""
+    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return text.replace("\n", "\n" + "  " * level)  # JSON text holds no raw newline
+
+
+def _write_members(
+    write: Callable[[str], object], body: ReceiptBody, head: dict[str, Any], path: Path
+) -> str:
+    """Write every member of the receipt through ``write`` in sorted order, the seal among them.
+
+    Returns:
+        The seal's sha256, computed once over the head and the cases as they are written.
+    """
+    names = sorted({*head, "cases", "seal"})
+    split = names.index("cases")
+    for i, name in enumerate(names[:split]):  # "cases" sorts before "seal"
+        write(("{\n" if i == 0 else ",\n") + f"  {json.dumps(name)}: {_json(head[name], 1)}")
+    write(',\n  "cases": [')
+    validator = compiled_validator_for(CURRENT_VERSION, "case")
+
+    def cases() -> Iterator[dict[str, Any]]:
+        for i, case in enumerate(body.cases):
+            data = case.model_dump(mode="json", by_alias=True)
+            if not (within_bounds(data, depth=3) and validator.is_valid(data)):
+                _refuse(body, path)
+            write((",\n    " if i else "\n    ") + _json(data, 2))
+            yield data
+
+    sha256 = compute_seal(head, cases())
+    write("\n  ]" if body.cases else "]")
+    seal = {"algorithm": SEAL_ALGORITHM, "sha256": sha256}
+    for name in names[split + 1 :]:
+        value = seal if name == "seal" else head[name]
+        write(f",\n  {json.dumps(name)}: {_json(value, 1)}")
+    write("\n}\n")
+    return sha256
+
+
+def _refuse(body: ReceiptBody, path: Path) -> NoReturn:
+    """Raise the problems of a receipt a fast check refused, worded as a reader words them."""
+    doc = {**body.to_json_dict(), **_UNSET}
+    check_json_bounds(doc, path)
+    check_schema(doc, CURRENT_VERSION, str(path))
+    raise ReceiptError.at(path, "", "expected a receipt its frozen schema accepts")
+
+
+@contextmanager
+def _staged(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
+    """A writer of text to a temporary file beside ``path``, moved onto it on a clean exit.
+
+    Raises:
+        FileExistsError: ``replace`` is false and ``path`` exists.
+        OSError: the file cannot be written; a full disk's error names ``path``.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield lambda text: out.write(text.encode("utf-8"))
+        if replace:
+            os.replace(tmp, path)
+        elif not _linked(tmp, path):  # a file system without hard links: check, then move
+            if path.exists():
+                raise FileExistsError(errno.EEXIST, "the file exists", str(path))
+            os.replace(tmp, path)
+    except OSError as exc:
+        if exc.filename is None:  # a full disk: name the receipt, not its temporary file
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
+        raise
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _linked(tmp: str, path: Path) -> bool:
+    """Hard-link ``tmp`` as ``path``, atomically, never replacing a file; false without links.
+
+    Raises:
+        FileExistsError: ``path`` exists.
+    """
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        return False
+    return True
