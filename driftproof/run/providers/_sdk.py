@@ -3,9 +3,13 @@ errors, reply members and usage counts read without trusting their shape, creden
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from driftproof.run.providers.base import (
     AttemptError,
@@ -14,8 +18,6 @@ from driftproof.run.providers.base import (
     Provider,
     Reply,
     classify_status,
-    retry_after_seconds,
-    strip_credentials,
 )
 
 __all__ = [
@@ -26,7 +28,9 @@ __all__ = [
     "member_list",
     "member_str",
     "require_key",
+    "retry_after_seconds",
     "sdk_error",
+    "strip_credentials",
 ]
 
 
@@ -109,8 +113,6 @@ def count(v: Any) -> int | None:
 def json_object(body: str) -> dict[str, Any]:
     """A reply body as a JSON object. Raises :class:`AttemptError` (transient) when it is not
     one."""
-    import json
-
     try:
         obj = json.loads(body)
     except (ValueError, RecursionError) as exc:
@@ -118,6 +120,54 @@ def json_object(body: str) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
     return obj
+
+
+def retry_after_seconds(headers: Any) -> float | None:
+    """Seconds a response's ``retry-after-ms`` or ``retry-after`` header asks to wait.
+
+    ``retry-after`` is read as seconds or an HTTP date; ``None`` when absent or unreadable.
+    """
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000.0)
+        ra = headers.get("retry-after")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if ra is None:
+        return None
+    try:
+        return max(0.0, float(ra))
+    except (TypeError, ValueError):
+        pass
+    try:
+        when = parsedate_to_datetime(str(ra))
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def strip_credentials(url: str | None) -> str | None:
+    """A base URL with any user name, password, query and fragment removed, no trailing slash.
+
+    A key can ride in any of them; this is what the receipt records as the service.
+    """
+    if url is None:
+        return None
+    parts = urlsplit(str(url))
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host + (f":{port}" if port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")[:2000]
 
 
 class SDKLane(Provider):

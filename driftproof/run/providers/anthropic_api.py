@@ -16,13 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from driftproof.run.providers._sdk import SDKLane, count, member_dict, member_list, member_str
-from driftproof.run.providers.base import (
-    Call,
-    Reply,
-    Request,
-    joined_reasoning,
-    split_reasoning,
-)
+from driftproof.run.providers.base import Call, Reply, Request
+from driftproof.run.reply_text import joined_reasoning, split_reasoning
 
 __all__ = ["AnthropicAPI", "build_request", "read_message"]
 

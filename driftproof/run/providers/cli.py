@@ -37,6 +37,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from typing import Any
@@ -51,12 +52,8 @@ from driftproof.run.providers.base import (
     Provider,
     Reply,
     classify_status,
-    joined_reasoning,
-    json_or_none,
-    printed_version,
-    run_process,
-    split_reasoning,
 )
+from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
 
 __all__ = ["ClaudeCLI", "CodexCLI", "WRITING_FEATURE", "claude_envelope", "read_claude"]
 
@@ -82,6 +79,53 @@ _STATUS = re.compile(r"API Error:?\s*\(?\s*(\d{3})\b")
 WRITING_FEATURE = re.compile(
     r"shell|exec|patch|write|edit|repl|code_mode|apply|powershell|notebook|command|script", re.I
 )
+
+
+_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?[\w.+-]*")
+
+
+def printed_version(output: str) -> str:
+    """The version a harness binary printed (``2.1.288 (Claude Code)`` → ``2.1.288``)."""
+    m = _VERSION.search(output)
+    if m:
+        return m.group(0)[:100]
+    first = output.strip().splitlines()[0] if output.strip() else ""
+    return first[:100]
+
+
+def run_process(
+    argv: list[str], *, stdin: str, cwd: str, timeout: float, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    """Run one CLI invocation in its own process group; on timeout kill the group.
+
+    Raises:
+        AttemptError: timeout (retryable) or the binary cannot be started (fatal).
+    """
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise AttemptError(f"cannot start {argv[0]}: {exc.strerror or exc}", fatal=True) from exc
+    try:
+        out, err = proc.communicate(stdin, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        raise AttemptError(f"timed out after {timeout:g} s") from None
+    return proc.returncode, out, err
 
 
 def _version(binary: str) -> str:

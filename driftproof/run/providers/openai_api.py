@@ -39,15 +39,8 @@ from __future__ import annotations
 from typing import Any
 
 from driftproof.run.providers._sdk import SDKLane, count, member_dict, member_list, member_str
-from driftproof.run.providers.base import (
-    AttemptError,
-    Call,
-    Reply,
-    Request,
-    joined_reasoning,
-    json_or_none,
-    split_reasoning,
-)
+from driftproof.run.providers.base import AttemptError, Call, Reply, Request
+from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
 
 __all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
 
