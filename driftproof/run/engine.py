@@ -1,6 +1,6 @@
 """``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
 
-Arms (method, "The core"; issue 5): ``with_skill`` (SKILL.md as the system prompt),
+Arms (method, "The core"): ``with_skill`` (SKILL.md as the system prompt),
 ``baseline`` (the task alone) and, optionally, ``control`` (a fixed instruction such as
 caveman's "Answer concisely." as the system prompt; D-16), whose delta against the skill is
 reported beside the lift. With a control, the with-skill arm's system prompt is the control
@@ -25,9 +25,9 @@ frozen in the receipt; draws none of whose samples reported usage are counted in
 ``judged_draws_missing_usage``. Retried attempts are not in it (a floor on what was billed).
 Input tokens are as billed (uncached + cache read + cache creation), each part kept; each
 part is priced at its own frozen price where the price table has one, else at the input
-price (issue 13, "Usage as billed").
+price.
 
-What the provider said (issue 13, items 2-5): every draw records the provider's stop reason,
+What the provider said: every draw records the provider's stop reason,
 its failed attempts (error, class, status, wait) and whether the reply ran over the output
 budget. A truncated answer (``max_tokens``, ``length``, ``incomplete:max_output_tokens``) is
 a lost draw of kind ``truncated``, "cut off at N output tokens", unless the suite declares
@@ -38,12 +38,18 @@ or journaled, and the receipt lists each substitution in ``text_repairs``.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from driftproof.receipt import sha256_text
+from driftproof.errors import ProviderError
+from driftproof.receipt import sha256_text, skill_tokens
 from driftproof.run import judge as J
+from driftproof.run.batch import BatchLane, batch_lane
+from driftproof.run.batch_engine import BatchRounds
+from driftproof.run.batch_journal import BatchJournal, batch_journal_path
 from driftproof.run.config import (
     ARMS,
     RunConfig,
@@ -69,6 +75,7 @@ from driftproof.run.sealing import (
 from driftproof.run.suite import Suite, require_gradable
 from driftproof.run.summary import nothing_measured_line
 from driftproof.stats import arms_measured_nothing
+from driftproof.tokens import count_tokens
 
 __all__ = [
     "ARMS",
@@ -97,28 +104,35 @@ def run_suite(
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
 
     With ``cfg.batch`` the draws go through the providers' batch APIs
-    (:mod:`driftproof.run.batch_engine`, issue 17): same draws, same receipt, plus ``run.batch``
-    and the judge's batch price tier.
+    (:mod:`driftproof.run.batch_engine`): same draws, same receipt, plus ``run.batch`` and the
+    judge's batch price tier.
 
-    ``progress(done, total, spend_usd, phase="draws")`` is called after each draw, then with
-    phase ``"sealing"`` while the receipt is assembled, checked and sealed, and ``"done"`` once
-    it is written (issue 19: a bar never reads finished while work remains). With ``replace``
-    false, a file that appeared at ``out`` while the run went on is not replaced:
-    :class:`~driftproof.errors.RefusalError` names it and the journal is kept.
+    Args:
+        suite: the suite, every case gradable.
+        skill_text: SKILL.md's text.
+        skill_name: the skill's name as the receipt records it.
+        cfg: the run's settings.
+        provider: the answering lane.
+        judge: the judge's lane.
+        out: the receipt's path; the journal lives beside it.
+        sleep: waits between attempts (seconds).
+        progress: called as ``progress(done, total, spend_usd)`` after each draw, then with
+            phase ``"sealing"`` while the receipt is assembled, checked and sealed, and
+            ``"done"`` once it is written: a bar never reads finished while work remains.
+        replace: when false, a file that appeared at ``out`` while the run went on is not
+            replaced: :class:`~driftproof.errors.RefusalError` names it, the journal is kept.
+
+    Returns:
+        The run's result. An arm with no measured draw in any case (D-17) still gets its
+        receipt (it reads "not measured"); the journal is then kept and
+        ``RunResult.unmeasured`` says why in one line.
 
     Raises:
         SuiteError: a case cannot be graded (before any call).
         RefusalError: the journal belongs to another run or another harness version.
         ProviderError: the lane cannot start, or a fatal attempt error stopped the run (the
             journal is kept; run again to resume).
-
-    An arm with no measured draw in any case (D-17) still gets its receipt (it reads "not
-    measured"); the journal is then kept and ``RunResult.unmeasured`` says why in one line.
     """
-    import dataclasses
-
-    from driftproof.errors import ProviderError
-
     require_gradable(suite)
     if getattr(suite, "truncation", None) == "accepted":
         cfg = dataclasses.replace(cfg, truncation="accepted")
@@ -128,55 +142,8 @@ def run_suite(
     provider.keep_raw = judge.keep_raw = cfg.keep_transcripts
     harness_version = provider.start()
     judge.start()
-    judge_doc = {
-        "model": cfg.judge_model,
-        "provider": judge.name,
-        "surface": judge.surface,
-        "service": judge.service,
-        "sampling": judge.sampling(cfg.judge_max_tokens),
-        "template_sha256": J.template_identity()[0],
-        "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
-        "price": price_doc(cfg.judge_price, tier="batch" if cfg.batch is not None else None),
-        "channel": judge.channel,
-        "template_version": J.template_identity()[1],
-        "max_output_tokens": cfg.judge_max_tokens,
-    }
-    identity = {
-        "suite_sha256": suite.sha256,
-        "cases": [c.id for c in cases],
-        "skill_sha256": sha256_text(skill_text),
-        "model": cfg.model,
-        "provider": provider.name,
-        "surface": provider.surface,
-        "capture": provider.capture,
-        "service": provider.service,
-        "judge": judge_doc,
-        "min_draws": cfg.min_draws,
-        "max_draws": cfg.max_draws,
-        "settle": cfg.settle,
-        "judge_samples": cfg.judge_samples,
-        "control": cfg.control,
-        "quick": cfg.quick,
-        "keep_transcripts": cfg.keep_transcripts,
-        "max_tokens": cfg.max_tokens,
-        "truncation": cfg.truncation,
-    }
-    if (
-        cfg.control is not None
-    ):  # the skill arm is the control then SKILL.md (absent otherwise: older journals resume)
-        identity["skill_arm"] = "control_then_skill"
-    if cfg.aa:  # an A/A journal and an ordinary one never resume each other (absent otherwise)
-        identity["aa"] = True
-    if cfg.language is not None:  # absent otherwise, so an older journal still resumes
-        identity["language"] = cfg.language
-        identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
-    batches = None
-    if cfg.batch is not None:
-        from driftproof.run.batch import batch_lane
-
-        # a batched run and an interactive one never resume each other's journal
-        identity["batch"] = True
-        lanes = {"answer": batch_lane(provider), "judge": batch_lane(judge)}
+    judge_doc = _judge_doc(cfg, judge)
+    identity = _identity(suite, cases, skill_text, cfg, provider, judge_doc)
     journal = Journal(
         journal_path(out), identity, started_at=now(), harness_version=harness_version
     )
@@ -189,96 +156,17 @@ def run_suite(
         {c.id: c for c in cases}, systems, cfg, provider, judge, journal, counter, sleep, spend
     )
     if provider.surface is not None:  # the offline lanes' replies report no real input
-        from driftproof.receipt import skill_tokens
-        from driftproof.tokens import count_tokens
-
         drawer.skill_tokens, drawer.skill_size = count_tokens(skill_text), skill_tokens(skill_text)
-    done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
+    on_done = (lambda d, t: progress(d, t, spend.usd())) if progress else None
     cells = [(c.id, arm) for c in cases for arm in systems]
-    stopped = None
-    try:
-        if cfg.batch is not None:
-            from driftproof.run.batch_engine import BatchJournal, BatchRounds, batch_journal_path
-
-            batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
-            BatchRounds(
-                cells,
-                done,
-                drawer,
-                lanes=lanes,
-                journal=batches,
-                opts=cfg.batch,
-                finished=list(done),
-                min_draws=cfg.min_draws,
-                max_draws=cfg.max_draws,
-                settle=cfg.settle,
-                judge_samples=cfg.judge_samples,
-                budget=cfg.policy().max_attempts,
-                on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
-            ).run()
-        else:
-            run_cells(
-                cells,
-                done,
-                drawer,
-                concurrency=cfg.concurrency,
-                min_draws=cfg.min_draws,
-                max_draws=cfg.max_draws,
-                settle=cfg.settle,
-                on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
-                halt=drawer.halt,
-            )
-    except FatalRun as exc:
-        if batches is not None:
-            batches.close()
-        journal.close()
-        raise ProviderError(
-            f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
-            f"{journal.path}; run the same command again to resume"
-        ) from exc
-    except StopRun as exc:
-        stopped = str(exc)
-    except KeyboardInterrupt as exc:
-        if batches is not None:
-            batches.close()
-        journal.close()
-        raise RunInterrupted(len(journal.draws), journal.path) from exc
-    except BaseException:
-        if batches is not None:
-            batches.close()
-        journal.close()
-        raise
-    finally:
-        provider.close()
-        judge.close()
+    lanes = None
+    if cfg.batch is not None:  # built before the draws: the batch rounds replace the lanes
+        lanes = {"answer": batch_lane(provider), "judge": batch_lane(judge)}
+    batches, stopped = _draw_all(cells, drawer, out, lanes, on_done)
     if progress:
         progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     attempts = counter.value + (batches.attempts() if batches is not None else 0)
-    batch = None
-    if batches is not None:
-        names = sorted({lanes["answer"].provider, lanes["judge"].provider})
-        batch = {
-            "provider": ",".join(names),
-            "batch_ids": list(batches.order),
-            "file_ids": [
-                b["file_id"]
-                for b in (batches.batches[i] for i in batches.order)
-                if b.get("file_id")
-            ],
-        }
-    transcripts = kept = None
-    if cfg.keep_transcripts:
-        # written first, so that the receipt's seal covers the transcripts' hash
-        try:
-            transcripts = write_transcripts(out, journal)
-        except BaseException:
-            journal.close()  # kept on disk: no finished draw is lost
-            raise
-        kept = {
-            "file": transcripts.name,
-            "sha256": file_sha256(transcripts),
-            "draws": len(journal.draws),
-        }
+    transcripts, kept = _transcripts(out, journal) if cfg.keep_transcripts else (None, None)
     doc = receipt_document(
         suite,
         cases,
@@ -292,7 +180,7 @@ def run_suite(
         attempts,
         harness_version,
         stopped,
-        batch,
+        _batch_doc(lanes, batches),
         kept,
     )
     try:
@@ -316,3 +204,167 @@ def run_suite(
     if batches is not None:
         batches.remove()
     return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt, unmeasured)
+
+
+def _judge_doc(cfg: RunConfig, judge: Provider) -> dict[str, Any]:
+    """The receipt's ``judge``: the fixed judge's model, lane, template, scale and price."""
+    template_sha256, template_version = J.template_identity()
+    return {
+        "model": cfg.judge_model,
+        "provider": judge.name,
+        "surface": judge.surface,
+        "service": judge.service,
+        "sampling": judge.sampling(cfg.judge_max_tokens),
+        "template_sha256": template_sha256,
+        "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
+        "price": price_doc(cfg.judge_price, tier="batch" if cfg.batch is not None else None),
+        "channel": judge.channel,
+        "template_version": template_version,
+        "max_output_tokens": cfg.judge_max_tokens,
+    }
+
+
+def _identity(
+    suite: Suite,
+    cases: list[Any],
+    skill_text: str,
+    cfg: RunConfig,
+    provider: Provider,
+    judge_doc: dict[str, Any],
+) -> dict[str, Any]:
+    """What a journal must match to be resumed: the suite, skill, lanes and settings.
+
+    A member that only some runs have (control, A/A, language, batch) is absent otherwise, so
+    that a journal written before it existed still resumes.
+    """
+    identity: dict[str, Any] = {
+        "suite_sha256": suite.sha256,
+        "cases": [c.id for c in cases],
+        "skill_sha256": sha256_text(skill_text),
+        "model": cfg.model,
+        "provider": provider.name,
+        "surface": provider.surface,
+        "capture": provider.capture,
+        "service": provider.service,
+        "judge": judge_doc,
+        "min_draws": cfg.min_draws,
+        "max_draws": cfg.max_draws,
+        "settle": cfg.settle,
+        "judge_samples": cfg.judge_samples,
+        "control": cfg.control,
+        "quick": cfg.quick,
+        "keep_transcripts": cfg.keep_transcripts,
+        "max_tokens": cfg.max_tokens,
+        "truncation": cfg.truncation,
+    }
+    if cfg.control is not None:  # the skill arm is the control then SKILL.md
+        identity["skill_arm"] = "control_then_skill"
+    if cfg.aa:  # an A/A journal and an ordinary one never resume each other
+        identity["aa"] = True
+    if cfg.language is not None:
+        identity["language"] = cfg.language
+        identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
+    if cfg.batch is not None:  # a batched run and an interactive one never resume each other
+        identity["batch"] = True
+    return identity
+
+
+def _draw_all(
+    cells: list[tuple[str, str]],
+    drawer: Drawer,
+    out: Path,
+    lanes: dict[str, BatchLane] | None,
+    on_done: Callable[[int, int], None] | None,
+) -> tuple[BatchJournal | None, str | None]:
+    """Make every draw the stopping rule asks for, interactively or through batches.
+
+    Returns:
+        (the batch journal of a batched run, else ``None``; why the run stopped early, else
+        ``None``).
+
+    Raises:
+        ProviderError: a fatal attempt error stopped the run (the journal is kept).
+        RunInterrupted: Ctrl-C (the journal is kept).
+    """
+    cfg, journal = drawer.cfg, drawer.journal
+    provider, judge = drawer.provider, drawer.judge  # the batch rounds replace the drawer's
+    done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
+    batches = None
+    try:
+        if cfg.batch is not None and lanes is not None:
+            batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
+            BatchRounds(
+                cells,
+                done,
+                drawer,
+                lanes=lanes,
+                journal=batches,
+                opts=cfg.batch,
+                finished=list(done),
+                judge_samples=cfg.judge_samples,
+                budget=cfg.policy().max_attempts,
+                on_done=on_done,
+                min_draws=cfg.min_draws,
+                max_draws=cfg.max_draws,
+                settle=cfg.settle,
+            ).run()
+        else:
+            run_cells(
+                cells,
+                done,
+                drawer,
+                concurrency=cfg.concurrency,
+                on_done=on_done,
+                halt=drawer.halt,
+                min_draws=cfg.min_draws,
+                max_draws=cfg.max_draws,
+                settle=cfg.settle,
+            )
+    except StopRun as exc:
+        return batches, str(exc)
+    except BaseException as exc:
+        if batches is not None:
+            batches.close()
+        journal.close()
+        if isinstance(exc, FatalRun):
+            raise ProviderError(
+                f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
+                f"{journal.path}; run the same command again to resume"
+            ) from exc
+        if isinstance(exc, KeyboardInterrupt):
+            raise RunInterrupted(len(journal.draws), journal.path) from exc
+        raise
+    finally:
+        provider.close()
+        judge.close()
+    return batches, None
+
+
+def _batch_doc(
+    lanes: dict[str, BatchLane] | None, batches: BatchJournal | None
+) -> dict[str, Any] | None:
+    """The receipt's ``run.batch``: the providers, batch ids and uploaded file ids."""
+    if batches is None or lanes is None:
+        return None
+    names = sorted({lane.provider for lane in lanes.values()})
+    files = (batches.batches[i].get("file_id") for i in batches.order)
+    return {
+        "provider": ",".join(names),
+        "batch_ids": list(batches.order),
+        "file_ids": [f for f in files if f],
+    }
+
+
+def _transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]]:
+    """Write the transcripts first, so that the receipt's seal covers their hash.
+
+    Returns:
+        (the transcripts' path, the receipt's ``transcripts`` member).
+    """
+    try:
+        transcripts = write_transcripts(out, journal)
+    except BaseException:
+        journal.close()  # kept on disk: no finished draw is lost
+        raise
+    kept = {"file": transcripts.name, "sha256": file_sha256(transcripts)}
+    return transcripts, kept | {"draws": len(journal.draws)}

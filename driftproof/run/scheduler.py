@@ -211,14 +211,8 @@ def with_retries(
             return fn()
         except AttemptError as exc:
             if len(log) < 100:
-                log.append(
-                    {
-                        "error": exc.reason[:2000],
-                        "error_class": exc.error_class,
-                        "status": exc.status,
-                        "wait_s": None,
-                    }
-                )
+                said = {"error": exc.reason[:2000], "error_class": exc.error_class}
+                log.append(said | {"status": exc.status, "wait_s": None})
             raise
 
     retrying = Retrying(
@@ -233,21 +227,29 @@ def with_retries(
     except AttemptError as exc:
         if exc.fatal:
             raise FatalRun(exc.reason, status=exc.status) from exc
-        mine = log[first:]
-        waits = [a["wait_s"] for a in mine if a["wait_s"] is not None]
-        n = len(mine)
-        retried = "" if not waits else ", retried after " + " and ".join(f"{w:g} s" for w in waits)
-        earlier = []
-        for a in mine[:-1]:
-            if a["error"] != exc.reason and a["error"] not in earlier:
-                earlier.append(a["error"])
-        more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
-        raise LostDraw(
-            f"{exc.reason} ({exc.error_class}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
-            error_class=exc.error_class,
-            status=exc.status,
-            attempts=mine,
-        ) from exc
+        raise _lost(exc, log[first:]) from exc
+
+
+def _lost(exc: AttemptError, mine: list[dict[str, Any]]) -> LostDraw:
+    """The lost draw after ``mine``, the failed attempts of one call, ended on ``exc``.
+
+    Its reason names the last error, its class, the attempts and waits, and each other error
+    met on the way once.
+    """
+    waits = [a["wait_s"] for a in mine if a["wait_s"] is not None]
+    n = len(mine)
+    retried = "" if not waits else ", retried after " + " and ".join(f"{w:g} s" for w in waits)
+    earlier: list[str] = []
+    for a in mine[:-1]:
+        if a["error"] != exc.reason and a["error"] not in earlier:
+            earlier.append(a["error"])
+    more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
+    return LostDraw(
+        f"{exc.reason} ({exc.error_class}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
+        error_class=exc.error_class,
+        status=exc.status,
+        attempts=mine,
+    )
 
 
 def needs_more(
@@ -271,11 +273,49 @@ def needs_more(
 
 
 Cell = tuple[str, str]
+Key = tuple[str, str, int]
+
+
+class _Plan:
+    """How many draws each cell (case id, arm) gets: the stopping rule read as scores arrive.
+
+    Attributes:
+        done: scores of finished draws, keyed (case, arm, index).
+        planned: draws planned per cell so far.
+    """
+
+    def __init__(
+        self, done: dict[Key, float | None], min_draws: int, max_draws: int, settle: float
+    ) -> None:
+        self.done, self.min_draws, self.max_draws, self.settle = done, min_draws, max_draws, settle
+        self.planned: dict[Cell, int] = {}
+
+    def extend(self, cell: Cell) -> int:
+        """Plan one more draw of ``cell`` while all its planned draws are in and the rule asks
+        for another; returns how many draws were added."""
+        before = self.planned.setdefault(cell, self.min_draws)
+        while all((*cell, i) in self.done for i in range(self.planned[cell])):
+            scores = [self.done[(*cell, i)] for i in range(self.planned[cell])]
+            if not needs_more(
+                scores, min_draws=self.min_draws, max_draws=self.max_draws, settle=self.settle
+            ):
+                break
+            self.planned[cell] += 1
+        return self.planned[cell] - before
+
+    def missing(self, cell: Cell) -> list[Key]:
+        """The planned draws of ``cell`` not finished yet."""
+        return [(*cell, i) for i in range(self.planned[cell]) if (*cell, i) not in self.done]
+
+    def counts(self) -> tuple[int, int]:
+        """(draws finished among those planned, draws planned)."""
+        n = sum(1 for k in self.done if k[2] < self.planned.get((k[0], k[1]), 0))
+        return n, sum(self.planned.values())
 
 
 def run_cells(
     cells: Sequence[Cell],
-    done: dict[tuple[str, str, int], float | None],
+    done: dict[Key, float | None],
     task: Callable[[str, str, int], float | None],
     *,
     concurrency: int,
@@ -288,20 +328,24 @@ def run_cells(
     """Draw every cell (case id, arm) until the stopping rule is met.
 
     Args:
+        cells: the cells, in the order their first draws are submitted.
         done: scores of draws already finished (resume), keyed (case, arm, index); updated.
         task: makes, judges and journals one draw; returns its score (``None`` if lost).
+        concurrency: draws in flight at once.
+        min_draws: draws every cell gets.
+        max_draws: the cap of draws per cell.
+        settle: the move in spread under which a cell's spread has settled.
         on_done: called with (draws finished, draws planned so far) after each draw.
         halt: set (by the worker itself) as soon as a draw raises, so that no further draw
             starts and no further attempt is made.
 
     Raises:
-        FatalRun / StopRun / any task error: pending draws are cancelled, running ones finish
-        (and are journaled) first.
+        FatalRun: a fatal attempt error; like a :class:`StopRun` or any task error, pending
+            draws are cancelled, running ones finish (and are journaled) first.
     """
-    planned: dict[Cell, int] = {}
-    futures: dict[Future, tuple[str, str, int]] = {}
-    in_flight: set[tuple[str, str, int]] = set()
-    finished_q: queue.SimpleQueue[Future] = queue.SimpleQueue()
+    plan = _Plan(done, min_draws, max_draws, settle)
+    futures: dict[Future[float | None], Key] = {}
+    finished_q: queue.SimpleQueue[Future[float | None]] = queue.SimpleQueue()
     halt = halt if halt is not None else threading.Event()
 
     def guarded(case_id: str, arm: str, index: int) -> float | None:
@@ -313,34 +357,20 @@ def run_cells(
             halt.set()
             raise
 
-    def scores(cell: Cell) -> list[float | None]:
-        return [done[(cell[0], cell[1], i)] for i in range(planned[cell])]
-
-    def plan(cell: Cell) -> None:
-        while all((cell[0], cell[1], i) in done for i in range(planned[cell])):
-            if not needs_more(
-                scores(cell), min_draws=min_draws, max_draws=max_draws, settle=settle
-            ):
-                return
-            planned[cell] += 1
-
     with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
 
         def submit_missing(cell: Cell) -> None:
-            for i in range(planned[cell]):
-                key = (cell[0], cell[1], i)
-                if key not in done and key not in in_flight:
+            in_flight = set(futures.values())
+            for key in plan.missing(cell):
+                if key not in in_flight:
                     fut = pool.submit(guarded, *key)
                     futures[fut] = key
-                    in_flight.add(key)
                     fut.add_done_callback(finished_q.put)
 
         for cell in cells:
-            planned[cell] = min_draws
-            plan(cell)
+            plan.extend(cell)
             submit_missing(cell)
-        n_done = sum(1 for k in done if (k[0], k[1]) in planned and k[2] < planned[(k[0], k[1])])
-        n_planned = sum(planned.values())
+        n_done, n_planned = plan.counts()
         if on_done:
             on_done(n_done, n_planned)
         error: BaseException | None = None
@@ -348,7 +378,6 @@ def run_cells(
             while futures:
                 fut = finished_q.get()
                 key = futures.pop(fut)
-                in_flight.discard(key)
                 if fut.cancelled():
                     continue
                 exc = fut.exception()
@@ -363,11 +392,8 @@ def run_cells(
                 done[key] = fut.result()
                 n_done += 1
                 if error is None:
-                    cell = (key[0], key[1])
-                    before = planned[cell]
-                    plan(cell)
-                    n_planned += planned[cell] - before
-                    submit_missing(cell)
+                    n_planned += plan.extend((key[0], key[1]))
+                    submit_missing((key[0], key[1]))
                 if on_done:
                     on_done(n_done, n_planned)
         except BaseException:
