@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ProviderError
-from driftproof.receipt import sha256_text, skill_tokens
+from driftproof.receipt import Receipt, sha256_text, skill_tokens
 from driftproof.run import judge as J
 from driftproof.run.batch import BatchLane, batch_lane
 from driftproof.run.batch_engine import BatchRounds
@@ -72,7 +72,7 @@ from driftproof.run.sealing import (
     write_receipt,
     write_transcripts,
 )
-from driftproof.run.suite import Suite, require_gradable
+from driftproof.run.suite import Suite, SuiteCase, require_gradable
 from driftproof.run.summary import nothing_measured_line
 from driftproof.stats import arms_measured_nothing
 from driftproof.tokens import count_tokens
@@ -103,29 +103,17 @@ def run_suite(
 ) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
 
-    With ``cfg.batch`` the draws go through the providers' batch APIs
+    ``provider`` answers, ``judge`` grades, ``sleep`` waits between attempts (seconds). With
+    ``cfg.batch`` the draws go through the providers' batch APIs
     (:mod:`driftproof.run.batch_engine`): same draws, same receipt, plus ``run.batch`` and the
-    judge's batch price tier.
-
-    Args:
-        suite: the suite, every case gradable.
-        skill_text: SKILL.md's text.
-        skill_name: the skill's name as the receipt records it.
-        cfg: the run's settings.
-        provider: the answering lane.
-        judge: the judge's lane.
-        out: the receipt's path; the journal lives beside it.
-        sleep: waits between attempts (seconds).
-        progress: called as ``progress(done, total, spend_usd)`` after each draw, then with
-            phase ``"sealing"`` while the receipt is assembled, checked and sealed, and
-            ``"done"`` once it is written: a bar never reads finished while work remains.
-        replace: when false, a file that appeared at ``out`` while the run went on is not
-            replaced: :class:`~driftproof.errors.RefusalError` names it, the journal is kept.
+    judge's batch price tier. ``progress(done, total, spend_usd)`` is called after each draw,
+    then with phase ``"sealing"`` while the receipt is assembled and ``"done"`` once it is
+    written. With ``replace`` false, a file that appeared at ``out`` while the run went on is
+    not replaced (:class:`~driftproof.errors.RefusalError`, the journal kept).
 
     Returns:
         The run's result. An arm with no measured draw in any case (D-17) still gets its
-        receipt (it reads "not measured"); the journal is then kept and
-        ``RunResult.unmeasured`` says why in one line.
+        receipt; the journal is then kept and ``RunResult.unmeasured`` says why in one line.
 
     Raises:
         SuiteError: a case cannot be graded (before any call).
@@ -147,16 +135,9 @@ def run_suite(
     journal = Journal(
         journal_path(out), identity, started_at=now(), harness_version=harness_version
     )
-    counter = Counter(journal.attempts, journal.attempt)
-    spend = Spend(cfg.judge_price)
-    for rec in journal.draws.values():
-        spend.add(rec)
     resumed = len(journal.draws)
-    drawer = Drawer(
-        {c.id: c for c in cases}, systems, cfg, provider, judge, journal, counter, sleep, spend
-    )
-    if provider.surface is not None:  # the offline lanes' replies report no real input
-        drawer.skill_tokens, drawer.skill_size = count_tokens(skill_text), skill_tokens(skill_text)
+    drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
+    counter, spend = drawer.counter, drawer.spend
     on_done = (lambda d, t: progress(d, t, spend.usd())) if progress else None
     cells = [(c.id, arm) for c in cases for arm in systems]
     lanes = None
@@ -193,17 +174,47 @@ def run_suite(
     if progress:
         progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = answers(journal, cases[0].id) if cfg.quick else {}
-    # D-17: an arm that measured nothing keeps the journal beside its receipt, and the CLI
-    # exits non-zero; a run stopped because another model answered says that instead
+    unmeasured = _unmeasured(receipt, stopped, out, journal)
+    if batches is not None:
+        batches.remove()
+    return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt, unmeasured)
+
+
+def _unmeasured(receipt: Receipt, stopped: str | None, out: Path, journal: Journal) -> str | None:
+    """The one line saying an arm measured nothing (D-17), else ``None``.
+
+    Such a run keeps its journal beside the receipt (the CLI exits non-zero); otherwise the
+    journal is removed. A run stopped because another model answered says that instead.
+    """
     arms = arms_measured_nothing(receipt) if stopped is None else ()
     unmeasured = nothing_measured_line(receipt, arms, out, journal.path) if arms else None
     if unmeasured is not None:
         journal.close()
     else:
         journal.remove()
-    if batches is not None:
-        batches.remove()
-    return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt, unmeasured)
+    return unmeasured
+
+
+def _drawer(
+    cases: list[SuiteCase],
+    systems: dict[str, str | None],
+    skill_text: str,
+    cfg: RunConfig,
+    provider: Provider,
+    judge: Provider,
+    journal: Journal,
+    sleep: Callable[[float], None],
+) -> Drawer:
+    """The run's draw maker, its attempt counter and spend carried on from the journal."""
+    spend = Spend(cfg.judge_price)
+    for rec in journal.draws.values():
+        spend.add(rec)
+    counter = Counter(journal.attempts, journal.attempt)
+    cased = {c.id: c for c in cases}
+    drawer = Drawer(cased, systems, cfg, provider, judge, journal, counter, sleep, spend)
+    if provider.surface is not None:  # the offline lanes' replies report no real input
+        drawer.skill_tokens, drawer.skill_size = count_tokens(skill_text), skill_tokens(skill_text)
+    return drawer
 
 
 def _judge_doc(cfg: RunConfig, judge: Provider) -> dict[str, Any]:
@@ -226,7 +237,7 @@ def _judge_doc(cfg: RunConfig, judge: Provider) -> dict[str, Any]:
 
 def _identity(
     suite: Suite,
-    cases: list[Any],
+    cases: list[SuiteCase],
     skill_text: str,
     cfg: RunConfig,
     provider: Provider,

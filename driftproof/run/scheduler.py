@@ -344,40 +344,63 @@ def run_cells(
             draws are cancelled, running ones finish (and are journaled) first.
     """
     plan = _Plan(done, min_draws, max_draws, settle)
-    futures: dict[Future[float | None], Key] = {}
-    finished_q: queue.SimpleQueue[Future[float | None]] = queue.SimpleQueue()
     halt = halt if halt is not None else threading.Event()
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
+        _Draws(plan, task, pool, halt).run(cells, on_done)
 
-    def guarded(case_id: str, arm: str, index: int) -> float | None:
-        if halt.is_set():
+
+class _Draws:
+    """The draws in flight on a pool, submitted as the plan asks and collected as they end."""
+
+    def __init__(
+        self,
+        plan: _Plan,
+        task: Callable[[str, str, int], float | None],
+        pool: ThreadPoolExecutor,
+        halt: threading.Event,
+    ) -> None:
+        self.plan, self.task, self.pool, self.halt = plan, task, pool, halt
+        self.futures: dict[Future[float | None], Key] = {}
+        self.finished: queue.SimpleQueue[Future[float | None]] = queue.SimpleQueue()
+
+    def guarded(self, case_id: str, arm: str, index: int) -> float | None:
+        """One draw, unless the run halted; a draw that raises halts the run."""
+        if self.halt.is_set():
             raise Halted()
         try:
-            return task(case_id, arm, index)
+            return self.task(case_id, arm, index)
         except BaseException:
-            halt.set()
+            self.halt.set()
             raise
 
-    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
+    def submit(self, cell: Cell) -> None:
+        """Submit the planned draws of ``cell`` neither finished nor in flight."""
+        in_flight = set(self.futures.values())
+        for key in self.plan.missing(cell):
+            if key not in in_flight:
+                fut = self.pool.submit(self.guarded, *key)
+                self.futures[fut] = key
+                fut.add_done_callback(self.finished.put)
 
-        def submit_missing(cell: Cell) -> None:
-            in_flight = set(futures.values())
-            for key in plan.missing(cell):
-                if key not in in_flight:
-                    fut = pool.submit(guarded, *key)
-                    futures[fut] = key
-                    fut.add_done_callback(finished_q.put)
+    def cancel(self) -> None:
+        """Halt: no further draw starts, pending ones are cancelled."""
+        self.halt.set()
+        for fut in self.futures:
+            fut.cancel()
 
+    def run(self, cells: Sequence[Cell], on_done: Callable[[int, int], None] | None) -> None:
+        """Draw ``cells`` until the plan is met or a draw raises (re-raised once all ended)."""
         for cell in cells:
-            plan.extend(cell)
-            submit_missing(cell)
-        n_done, n_planned = plan.counts()
+            self.plan.extend(cell)
+            self.submit(cell)
+        n_done, n_planned = self.plan.counts()
         if on_done:
             on_done(n_done, n_planned)
         error: BaseException | None = None
         try:
-            while futures:
-                fut = finished_q.get()
-                key = futures.pop(fut)
+            while self.futures:
+                fut = self.finished.get()
+                case_id, arm, index = self.futures.pop(fut)
                 if fut.cancelled():
                     continue
                 exc = fut.exception()
@@ -385,21 +408,17 @@ def run_cells(
                     # keep the first real error; a draw that saw the halt only echoes it
                     if error is None or (isinstance(error, Halted) and not isinstance(exc, Halted)):
                         error = exc
-                    halt.set()
-                    for other in futures:
-                        other.cancel()
+                    self.cancel()
                     continue
-                done[key] = fut.result()
+                self.plan.done[(case_id, arm, index)] = fut.result()
                 n_done += 1
                 if error is None:
-                    n_planned += plan.extend((key[0], key[1]))
-                    submit_missing((key[0], key[1]))
+                    n_planned += self.plan.extend((case_id, arm))
+                    self.submit((case_id, arm))
                 if on_done:
                     on_done(n_done, n_planned)
         except BaseException:
-            halt.set()
-            for fut in futures:
-                fut.cancel()
+            self.cancel()
             raise
         if error is not None:
             raise error
