@@ -1,4 +1,4 @@
-"""``driftproof run --batch``: each round of the run as provider batches (issue 17).
+"""``driftproof run --batch``: each round of the run as provider batches.
 
 Rounds. A round is every request the run can make now, sent as one batch per lane (split at
 the provider's documented size, :mod:`driftproof.run.batch`):
@@ -94,8 +94,11 @@ class _NeedCall(Exception):
 
 
 class _Replay(Provider):
-    """Stands in for a real lane inside the draw maker: hands out the outcomes queued for the
-    draw being made (per thread), and raises :class:`_NeedCall` when they run out."""
+    """Stands in for a real lane inside the draw maker.
+
+    Hands out the outcomes queued for the draw being made (per thread), and raises
+    :class:`_NeedCall` when they run out.
+    """
 
     makes_endpoint_attempts = False
 
@@ -125,8 +128,11 @@ class _Replay(Provider):
 
 
 def _resolved(outs: Sequence[Outcome], budget: int) -> bool:
-    """Whether a call's attempts are over: it succeeded, failed in a way a retry cannot fix, or
-    used the budget (the rule of :func:`with_retries`)."""
+    """Whether a call's attempts are over.
+
+    It succeeded, failed in a way a retry cannot fix, or used the budget (the rule of
+    :func:`with_retries`).
+    """
     if not outs:
         return False
     last = outs[-1]
@@ -137,8 +143,10 @@ Key = tuple[str, str, int]
 
 
 class BatchRounds:
-    """The rounds of ``driftproof run --batch``: :meth:`run` draws every cell (case id, arm)
-    through batches until the stopping rule is met."""
+    """The rounds of ``driftproof run --batch``.
+
+    :meth:`run` draws every cell (case id, arm) through batches until the stopping rule is met.
+    """
 
     def __init__(
         self,
@@ -160,12 +168,20 @@ class BatchRounds:
         """Set up the rounds (the engine then calls :meth:`run`).
 
         Args:
+            cells: the cells (case id, arm) to draw.
             done: scores of draws already journaled (resume), keyed (case, arm, index); updated.
             drawer: the engine's draw maker; its ``provider``/``judge`` lanes are replaced by replay
                 lanes here, and it journals each draw as in a plain run.
             lanes: ``{"answer": BatchLane, "judge": BatchLane}``.
+            journal: the batch journal.
+            opts: the batch options (poll interval, timeout).
             finished: keys of draws already in the run journal (their batch results are skipped).
+            min_draws: draws every cell gets.
+            max_draws: the cap of draws per cell.
+            settle: the move in spread under which a cell's spread has settled.
+            judge_samples: judge samples per draw.
             budget: attempts per call.
+            on_done: called with (draws finished, draws planned so far) after each draw.
         """
         self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
         self.io = BatchIO(lanes, journal, opts, budget, self._keep)
@@ -198,8 +214,11 @@ class BatchRounds:
     # -- ids ------------------------------------------------------------------------------
     @staticmethod
     def _cid(cell: int, index: int, sample: int, attempt: int) -> str:
-        """``a<cell>-<draw>-<attempt>`` for an answer, ``j<cell>-<draw>-<sample>-<attempt>`` for a
-        judge sample (Anthropic custom ids: ``^[a-zA-Z0-9_-]{1,64}$``)."""
+        """The custom id of one batched call.
+
+        ``a<cell>-<draw>-<attempt>`` for an answer, ``j<cell>-<draw>-<sample>-<attempt>``
+        for a judge sample (Anthropic custom ids: ``^[a-zA-Z0-9_-]{1,64}$``).
+        """
         return f"a{cell}-{index}-{attempt}" if sample < 0 else f"j{cell}-{index}-{sample}-{attempt}"
 
     def _parse(self, cid: str) -> tuple[int, int, int, int] | None:
@@ -235,9 +254,12 @@ class BatchRounds:
         return True
 
     def _draw_if_complete(self, cell: int, index: int) -> None:
-        """Make a draw as soon as its answer and every judge sample are resolved, while its
-        batch is still being read: its results are then dropped at once instead of waiting,
-        with every other draw's, for the whole batch (results are never held whole)."""
+        """Make a draw as soon as its answer and every judge sample are resolved.
+
+        While its batch is still being read: its results are then dropped at once instead of
+        waiting, with every other draw's, for the whole batch (results are never held
+        whole).
+        """
         if not _resolved(self._list(cell, index, -1), self.budget):
             return
         if all(_resolved(self._list(cell, index, k), self.budget) for k in range(self.n)):

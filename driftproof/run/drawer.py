@@ -1,5 +1,6 @@
-"""One draw of ``driftproof run``: generation with retries, the lost-draw rules, the checks and
-the judge samples (:mod:`.grading`).
+"""One draw of ``driftproof run``.
+
+Generation with retries, the lost-draw rules, the checks and the judge samples (:mod:`.grading`).
 
 What the provider said: every draw records the provider's stop reason, its failed attempts and
 whether the reply ran over the output budget; a refusal is a lost draw of kind ``refusal``;
@@ -94,11 +95,15 @@ class Drawer:
         """Keep the run's cases, arms' system prompts, settings, lanes and books."""
         self.cases, self.systems, self.cfg = cases, systems, cfg
         self.provider, self.judge = provider, judge
-        self.journal, self.counter, self.spend = journal, counter, spend
+        self.journal, self.counter, self.spend, self.sleep = journal, counter, spend, sleep
         self.halt = threading.Event()
-        self.retry = Attempts(cfg.policy(), sleep, self._attempt)
         self.skill_tokens: int | None = None
         self.skill_size: int | None = None
+
+    @property
+    def retry(self) -> Attempts:
+        """How calls are retried now (the batch rounds replace ``cfg`` and ``sleep``)."""
+        return Attempts(self.cfg.policy(), self.sleep, self._attempt)
 
     def _attempt(self, lane: Provider) -> Callable[[], None]:
         def attempt() -> None:

@@ -1,4 +1,4 @@
-"""``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
+r"""``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
 
 Arms (method, "The core"): ``with_skill`` (SKILL.md as the system prompt),
 ``baseline`` (the task alone) and, optionally, ``control`` (a fixed instruction such as
@@ -16,8 +16,9 @@ stub and the simulated lane (either side), for ``--quick`` (preset ``quick``: fi
 only, 2 draws per arm, 2 judge samples, concurrency 4; method, "A smoke run gives no
 verdict") and for a run stopped because another model gave an answer.
 
-Layout: :mod:`.config` (settings, results, arms, prices), :mod:`.drawer` (one draw and its
-judge samples), :mod:`.sealing` (the receipt assembled and written); this module runs them.
+Layout: :mod:`.config` (settings, results, arms, prices), :mod:`.drawer` (one draw, and what
+the provider said), :mod:`.grading` (its judge samples), :mod:`.sealing` (the receipt
+assembled and written); this module runs them.
 
 Economics (method, "What grading cost"): ``judge_overhead`` sums the usage the judge's
 answered samples reported, each draw sent to the judge counted once, at the judge price
@@ -26,14 +27,6 @@ frozen in the receipt; draws none of whose samples reported usage are counted in
 Input tokens are as billed (uncached + cache read + cache creation), each part kept; each
 part is priced at its own frozen price where the price table has one, else at the input
 price.
-
-What the provider said: every draw records the provider's stop reason,
-its failed attempts (error, class, status, wait) and whether the reply ran over the output
-budget. A truncated answer (``max_tokens``, ``length``, ``incomplete:max_output_tokens``) is
-a lost draw of kind ``truncated``, "cut off at N output tokens", unless the suite declares
-``"truncation": "accepted"``; a refusal is a lost draw of kind ``refusal`` with its text and
-category kept. A lone UTF-16 surrogate in any reply becomes U+FFFD before anything is hashed
-or journaled, and the receipt lists each substitution in ``text_repairs``.
 """
 
 from __future__ import annotations
@@ -47,9 +40,10 @@ from typing import Any
 from driftproof.errors import ProviderError
 from driftproof.receipt import Receipt, sha256_text, skill_tokens
 from driftproof.run import judge as J
-from driftproof.run.batch import BatchLane, batch_lane
+from driftproof.run.batch import BatchLane
 from driftproof.run.batch_engine import BatchRounds
 from driftproof.run.batch_journal import BatchJournal, batch_journal_path
+from driftproof.run.batch_lanes import batch_lane
 from driftproof.run.config import (
     ARMS,
     RunConfig,
@@ -112,8 +106,7 @@ def run_suite(
     not replaced (:class:`~driftproof.errors.RefusalError`, the journal kept).
 
     Returns:
-        The run's result. An arm with no measured draw in any case (D-17) still gets its
-        receipt; the journal is then kept and ``RunResult.unmeasured`` says why in one line.
+        The result; an arm that measured nothing (D-17) is named in ``RunResult.unmeasured``.
 
     Raises:
         SuiteError: a case cannot be graded (before any call).
@@ -128,8 +121,7 @@ def run_suite(
     cases = list(suite.cases[:1] if cfg.quick else suite.cases)
     systems = arm_systems(skill_text, cfg.control, cfg.aa)
     provider.keep_raw = judge.keep_raw = cfg.keep_transcripts
-    harness_version = provider.start()
-    judge.start()
+    harness_version, _ = provider.start(), judge.start()
     judge_doc = _judge_doc(cfg, judge)
     identity = _identity(suite, cases, skill_text, cfg, provider, judge_doc)
     journal = Journal(
@@ -137,16 +129,13 @@ def run_suite(
     )
     resumed = len(journal.draws)
     drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
-    counter, spend = drawer.counter, drawer.spend
+    spend = drawer.spend  # what the draws cost so far, for the progress bar
     on_done = (lambda d, t: progress(d, t, spend.usd())) if progress else None
     cells = [(c.id, arm) for c in cases for arm in systems]
-    lanes = None
-    if cfg.batch is not None:  # built before the draws: the batch rounds replace the lanes
-        lanes = {"answer": batch_lane(provider), "judge": batch_lane(judge)}
-    batches, stopped = _draw_all(cells, drawer, out, lanes, on_done)
+    batches, stopped, batch = _draw_all(cells, drawer, out, on_done)
     if progress:
         progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
-    attempts = counter.value + (batches.attempts() if batches is not None else 0)
+    attempts = drawer.counter.value + (batches.attempts() if batches is not None else 0)
     transcripts, kept = _transcripts(out, journal) if cfg.keep_transcripts else (None, None)
     doc = receipt_document(
         suite,
@@ -161,16 +150,10 @@ def run_suite(
         attempts,
         harness_version,
         stopped,
-        _batch_doc(lanes, batches),
+        batch,
         kept,
     )
-    try:
-        receipt = write_receipt(doc, out, replace=replace)
-    except BaseException:
-        journal.close()  # kept on disk: no finished draw is lost
-        if transcripts is not None:  # no receipt seals it: nothing is left behind
-            transcripts.unlink(missing_ok=True)
-        raise
+    receipt = _write(doc, out, replace, journal, transcripts)
     if progress:
         progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = answers(journal, cases[0].id) if cfg.quick else {}
@@ -178,6 +161,19 @@ def run_suite(
     if batches is not None:
         batches.remove()
     return RunResult(out, doc, transcripts, resumed, stopped, quick, receipt, unmeasured)
+
+
+def _write(
+    doc: dict[str, Any], out: Path, replace: bool, journal: Journal, transcripts: Path | None
+) -> Receipt:
+    """Seal and write the receipt; on failure keep the journal and remove the transcripts."""
+    try:
+        return write_receipt(doc, out, replace=replace)
+    except BaseException:
+        journal.close()  # kept on disk: no finished draw is lost
+        if transcripts is not None:  # no receipt seals it: nothing is left behind
+            transcripts.unlink(missing_ok=True)
+        raise
 
 
 def _unmeasured(receipt: Receipt, stopped: str | None, out: Path, journal: Journal) -> str | None:
@@ -284,14 +280,13 @@ def _draw_all(
     cells: list[tuple[str, str]],
     drawer: Drawer,
     out: Path,
-    lanes: dict[str, BatchLane] | None,
     on_done: Callable[[int, int], None] | None,
-) -> tuple[BatchJournal | None, str | None]:
+) -> tuple[BatchJournal | None, str | None, dict[str, Any] | None]:
     """Make every draw the stopping rule asks for, interactively or through batches.
 
     Returns:
-        (the batch journal of a batched run, else ``None``; why the run stopped early, else
-        ``None``).
+        The batch journal of a batched run, else ``None``; why the run stopped early, else
+        ``None``; the receipt's ``run.batch`` of a batched run, else ``None``.
 
     Raises:
         ProviderError: a fatal attempt error stopped the run (the journal is kept).
@@ -299,6 +294,10 @@ def _draw_all(
     """
     cfg, journal = drawer.cfg, drawer.journal
     provider, judge = drawer.provider, drawer.judge  # the batch rounds replace the drawer's
+    lanes = None
+    if cfg.batch is not None:
+        lanes = {"answer": batch_lane(provider), "judge": batch_lane(judge)}
+    stopped = None
     done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
     batches = None
     try:
@@ -332,7 +331,7 @@ def _draw_all(
                 settle=cfg.settle,
             )
     except StopRun as exc:
-        return batches, str(exc)
+        stopped = str(exc)
     except BaseException as exc:
         if batches is not None:
             batches.close()
@@ -348,7 +347,7 @@ def _draw_all(
     finally:
         provider.close()
         judge.close()
-    return batches, None
+    return batches, stopped, _batch_doc(lanes, batches)
 
 
 def _batch_doc(

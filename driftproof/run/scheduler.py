@@ -1,6 +1,6 @@
 """Concurrency, retries, timeouts and the stopping rule of ``driftproof run``.
 
-Retries (issue 13, "Errors by class"; caveman evals README): a transient failure (408, 409,
+Retries (caveman evals README): a transient failure (408, 409,
 429, 5xx, 529, ``overloaded_error``, a timeout, a lost connection) is retried through
 tenacity, up to :attr:`RetryPolicy.max_attempts` attempts in all, after a jittered
 exponential wait (``initial_s`` × 2^k plus up to ``initial_s`` of jitter) that is never
@@ -13,7 +13,7 @@ class; a fatal error (400, 401, 403, 404, 422, a bad key, an unknown model) stop
 Stopping rule (method, "Where a band comes from": "at least three times, and more until the
 across-draw spread settles"): every arm of every case is drawn :data:`MIN_DRAWS` = 3 times.
 Then, arm by arm, one more draw is made while the spread has not settled, up to a cap of
-:data:`MAX_DRAWS` = 10 draws per arm (Report 006 probed ten draws). The spread has settled
+:data:`MAX_DRAWS` = 10 draws per arm. The spread has settled
 when the sample standard deviation of the arm's measured per-draw scores moves by less than
 :data:`SETTLE` = 0.01 (a fifth of the 0.05 effect floor) when its latest measured draw is
 added. Lost draws are not replaced: an arm with fewer than three measured draws stops
@@ -60,7 +60,7 @@ class RetryPolicy:
     Attributes:
         max_attempts: attempts per call in all, the first included (default 4).
         initial_s: first back-off wait in seconds before jitter; it doubles each retry.
-        max_wait_s: the longest wait, ``retry-after`` included (default 120 s, issue 13).
+        max_wait_s: the longest wait, ``retry-after`` included (default 120 s).
         delays: a fixed wait schedule instead of the exponential one (tests; the hidden
             ``--retry-delays`` option); ``max_attempts`` is then ``len(delays) + 1``.
     """
@@ -121,6 +121,7 @@ class LostDraw(Exception):
         status: int | None = None,
         attempts: list[dict[str, Any]] | None = None,
     ) -> None:
+        """Keep the reason, class, status and the failed attempts."""
         super().__init__(reason)
         self.reason = reason
         self.error_class = error_class
@@ -129,10 +130,14 @@ class LostDraw(Exception):
 
 
 class FatalRun(Exception):
-    """Every further call would fail too (bad key, unknown model, missing binary, 400/401/403/
-    404/422): stop the run. ``status`` is the HTTP status when there was one."""
+    """Every further call would fail too: stop the run.
+
+    A bad key, an unknown model, a missing binary, or HTTP 400/401/403/404/422. ``status`` is
+    the HTTP status when there was one.
+    """
 
     def __init__(self, reason: str, *, status: int | None = None) -> None:
+        """Keep the reason and the HTTP status, if any."""
         super().__init__(reason)
         self.status = status
 
@@ -149,11 +154,13 @@ class Counter:
     """A thread-safe count of endpoint attempts, with an optional hook per attempt."""
 
     def __init__(self, start: int = 0, hook: Callable[[], None] | None = None) -> None:
+        """Start at ``start``; ``hook`` is called on each count."""
         self.value = start
         self._lock = threading.Lock()
         self._hook = hook
 
     def add(self) -> None:
+        """Count one attempt (thread-safe)."""
         with self._lock:
             self.value += 1
         if self._hook:
@@ -172,6 +179,7 @@ def with_retries(
     """Call ``fn`` (one attempt each), retrying transient failures through tenacity.
 
     Args:
+        fn: one attempt; raises :class:`AttemptError` when it fails.
         delays: a fixed wait schedule (legacy form of ``policy=RetryPolicy.fixed(delays)``).
         policy: the retry policy; default :class:`RetryPolicy` ().
         sleep: how a wait is waited (injectable; called with seconds).
@@ -259,8 +267,10 @@ def needs_more(
     max_draws: int = MAX_DRAWS,
     settle: float = SETTLE,
 ) -> bool:
-    """Whether an arm with these per-draw scores (in draw order; ``None`` = lost) gets another
-    draw."""
+    """Whether an arm with these per-draw scores gets another draw.
+
+    The scores are in draw order, ``None`` for a lost draw.
+    """
     drawn = len(scores)
     if drawn < min_draws:
         return True
@@ -291,8 +301,10 @@ class _Plan:
         self.planned: dict[Cell, int] = {}
 
     def extend(self, cell: Cell) -> int:
-        """Plan one more draw of ``cell`` while all its planned draws are in and the rule asks
-        for another; returns how many draws were added."""
+        """Plan more draws of ``cell`` while the stopping rule asks for them.
+
+        Returns how many draws were added.
+        """
         before = self.planned.setdefault(cell, self.min_draws)
         while all((*cell, i) in self.done for i in range(self.planned[cell])):
             scores = [self.done[(*cell, i)] for i in range(self.planned[cell])]

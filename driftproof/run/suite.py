@@ -1,4 +1,4 @@
-"""Suites: the test tasks a skill is measured on, read from three formats.
+r"""Suites: the test tasks a skill is measured on, read from three formats.
 
 **Driftproof suite** (JSON or YAML; ``format`` must be ``driftproof-suite/1``)::
 
@@ -195,8 +195,11 @@ def _read(p: Path, file: str) -> bytes:
 
 
 def _format(doc: dict[str, Any], file: str) -> str:
-    """Which of the three formats ``doc`` is: ``driftproof``, ``skill-creator`` or
-    ``caveman-fidelity``. Raises :class:`SuiteError` for none of them."""
+    """Which of the three formats ``doc`` is.
+
+    ``driftproof``, ``skill-creator`` or ``caveman-fidelity``. Raises :class:`SuiteError` for
+    none of them.
+    """
     if doc.get("format") == FORMAT:
         return "driftproof"
     if "format" in doc:
@@ -223,8 +226,10 @@ def _format(doc: dict[str, Any], file: str) -> str:
 
 
 def _unique_ids(c: Collector, cases: list[SuiteCase]) -> None:
-    """A problem for each case id equal to an earlier one ignoring letter case (page names
-    would collide)."""
+    """A problem for each case id equal to an earlier one ignoring letter case.
+
+    Their page names would collide.
+    """
     seen: dict[str, tuple[str, str]] = {}
     for case in cases:
         key = case.id.casefold()
@@ -239,9 +244,11 @@ def _unique_ids(c: Collector, cases: list[SuiteCase]) -> None:
 
 
 def _looks_like_caveman(cases: Any) -> bool:
-    """Whether a format-less ``cases`` list is caveman's fidelity.json: no case carries a
-    rubric or criteria, and every case's checks is an object (caveman's ``{must_include,
-    must_not_include}``)."""
+    """Whether a format-less ``cases`` list is caveman's fidelity.json.
+
+    No case carries a rubric or criteria, and every case's checks is an object (caveman's
+    ``{must_include, must_not_include}``).
+    """
     if not isinstance(cases, list):
         return True  # let the caveman reader name the problem
     for raw in cases:

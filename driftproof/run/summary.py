@@ -1,8 +1,9 @@
-"""What ``driftproof run`` prints when it has written a receipt: each case's arm means and
-lift, the lost draws by kind and the top lost reasons, the control arm's delta beside the lift
-(D-16), the suite lift and per 1,000 skill tokens (D-14), the reading (D-7), and for ``--quick``
-the two answers side by side; and the one line it prints instead when an arm measured nothing
-(D-17).
+"""What ``driftproof run`` prints when it has written a receipt.
+
+Each case's arm means and lift, the lost draws by kind and the top lost reasons, the control arm's
+delta beside the lift (D-16), the suite lift and per 1,000 skill tokens (D-14), the reading (D-7),
+and for ``--quick`` the two answers side by side; and the one line it prints instead when an arm
+measured nothing (D-17).
 
 Figures come from :mod:`driftproof.stats` over the sealed receipt, as every reader's do.
 Answers are untrusted: they are shown as plain :class:`rich.text.Text`, never as markup.
@@ -46,8 +47,11 @@ def _f(x: float | None, sign: bool = False) -> str:
 
 
 def _lost_by_kind(r: Any) -> str | None:
-    """``lost draws by kind: with skill refusal 2, truncated 1; baseline none`` (issue 13: a
-    skill that triggers refusals or cut-offs must be visible); ``None`` when no draw was lost."""
+    """The lost draws by kind, or ``None`` when no draw was lost.
+
+    ``lost draws by kind: with skill refusal 2, truncated 1; baseline none`` (a skill
+    that triggers refusals or cut-offs must be visible); ``None`` when no draw was lost.
+    """
     parts, any_lost = [], False
     for arm in ("with_skill", "baseline", "control"):
         a = getattr(r.cases[0].arms, arm, None) if r.cases else None
@@ -67,8 +71,11 @@ def _lost_by_kind(r: Any) -> str | None:
 
 
 def top_lost_line(r: Receipt) -> str | None:
-    """``top lost reasons: <cause> (n); …``, at most :data:`TOP_CAUSES`, commonest first
-    (:func:`driftproof.stats.lost_causes`); ``None`` when no draw was lost."""
+    """The top lost reasons, or ``None`` when no draw was lost.
+
+    ``top lost reasons: <cause> (n); …``, at most :data:`TOP_CAUSES`, commonest first
+    (:func:`driftproof.stats.lost_causes`); ``None`` when no draw was lost.
+    """
     causes = lost_causes(r)
     if not causes:
         return None
@@ -81,10 +88,12 @@ def top_lost_line(r: Receipt) -> str | None:
 
 
 def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: Path) -> str:
-    """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17):
-    the draws lost, the commonest cause (with the base URL where no connection got an
-    answer), that the receipt at ``out`` reads "not measured" (or is written, when it can still
-    carry a verdict) and where the journal is."""
+    """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17).
+
+    The draws lost, the commonest cause (with the base URL where no connection got an answer),
+    that the receipt at ``out`` reads "not measured" (or is written, when it can still carry a
+    verdict) and where the journal is.
+    """
     words = " and ".join(_ARM_WORDS[a] for a in arms)
     draws = [
         d for c in r.cases for a in arms if getattr(c.arms, a) for d in getattr(c.arms, a).draws

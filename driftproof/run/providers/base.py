@@ -104,11 +104,13 @@ class Reply:
     harness_events: list[dict[str, Any]] | None = None
 
     def ending_class(self, budget: int | None) -> str | None:
-        """The class of a reply whose ending is not complete (a key of
-        :data:`driftproof.run.endings.CLASSES`), ``None`` when it is complete; a grading call
-        (``channel`` set) is held to the judge's table (D-19). ``budget`` is the output budget
-        the call requested (tokens), which a Chat ``length`` is read against; a reply whose
-        answer still holds a ``<think>`` or ``</think>`` tag is ``reasoning_mixed``."""
+        """The class of a reply whose ending is not complete, ``None`` when it is complete.
+
+        A grading call (``channel`` set) is held to the judge's table (D-19). ``budget`` is
+        the output budget the call requested (tokens), which a Chat ``length`` is read
+        against; a reply whose answer still holds a ``<think>`` or ``</think>`` tag is
+        ``reasoning_mixed``.
+        """
         if self.lane is None:
             return None
         cls = lost_class(
@@ -148,6 +150,7 @@ class AttemptError(Exception):
         kind: str = "error",
         reply: Reply | None = None,
     ) -> None:
+        """Keep the reason (cut to 1,000 characters), class, status, wait and reply."""
         super().__init__(reason)
         self.kind, self.reply = kind, reply
         self.reason = reason[:1000]
@@ -163,10 +166,14 @@ class AttemptError(Exception):
 
 
 class MissingCredentials(ProviderError):
-    """The lane's credential variable is not set; ``variable`` names it. Raised when the lane
-    is built, before the first call and before anything is written (exit 2)."""
+    """The lane's credential variable is not set; ``variable`` names it.
+
+    Raised when the lane is built, before the first call and before anything is written (exit
+    2).
+    """
 
     def __init__(self, variable: str, lane: str) -> None:
+        """Name the unset ``variable`` and the ``lane`` that needs it."""
         super().__init__(
             f"{variable} is not set; the {lane} lane needs it (set it in the environment)"
         )
@@ -175,10 +182,12 @@ class MissingCredentials(ProviderError):
 
 @dataclass(frozen=True)
 class DrawId:
-    """What identifies one attempt of one call of a run: the case id, the arm, the draw index,
-    the attempt (from 0) and, for a judge call, the judge sample's index. A lane that draws at
-    random seeds from this, never from how many calls this process made, so that a resumed run
-    makes the draws an uninterrupted one would have."""
+    """What identifies one attempt of one call of a run.
+
+    The case id, the arm, the draw index, the attempt (from 0) and, for a judge call, the judge
+    sample's index. A lane that draws at random seeds from this, never from how many calls this
+    process made, so that a resumed run makes the draws an uninterrupted one would have.
+    """
 
     case: str
     arm: str
@@ -189,8 +198,9 @@ class DrawId:
 
 @dataclass(frozen=True)
 class Request:
-    """What a lane's request builder reads: a :class:`Call` but its timeout (the batch transport
-    builds request bodies from these too).
+    """What a lane's request builder reads: a :class:`Call` but its timeout.
+
+    The batch transport builds request bodies from these too.
 
     Attributes:
         model: the model id asked for.
@@ -211,15 +221,19 @@ class Request:
 
 @dataclass(frozen=True)
 class Call(Request):
-    """One attempt's request, as :meth:`Provider.call` received it: the :class:`Request` and
-    ``timeout``, the seconds the attempt may take (keyword only)."""
+    """One attempt's request, as :meth:`Provider.call` received it.
+
+    The :class:`Request` and ``timeout``, the seconds the attempt may take (keyword only).
+    """
 
     timeout: float = field(kw_only=True)
 
 
 class Provider:
-    """Base of every lane. Subclasses set the class attributes and implement :meth:`attempt`
-    (the one signature of :meth:`call` lives here).
+    """Base of every lane.
+
+    Subclasses set the class attributes and implement :meth:`attempt` (the one signature of
+    :meth:`call` lives here).
 
     Attributes:
         name: ``anthropic`` | ``openai`` | ``stub`` (receipt ``run.provider``).
@@ -263,8 +277,10 @@ class Provider:
         schema: dict[str, Any] | None = None,
         draw: DrawId | None = None,
     ) -> Reply:
-        """Make one attempt; with ``schema`` (a grading call) return the grader's decision
-        through the lane's structured channel; ``draw`` identifies the attempt.
+        """Make one attempt.
+
+        With ``schema`` (a grading call) return the grader's decision through the lane's
+        structured channel; ``draw`` identifies the attempt.
 
         Raises:
             AttemptError: the attempt failed, or its reply ended in a class a retry may cure

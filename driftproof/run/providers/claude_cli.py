@@ -101,6 +101,7 @@ class ClaudeCLI(CLILane):
     name, harness_name, binary = "anthropic", "claude-code", "claude"
 
     def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
+        """The ``claude -p`` command line, isolated, with the capture's tools."""
         tools = ",".join(READ_TOOLS + (FILE_TOOLS if self.capture == "files" else []))
         argv = [
             self.path,
@@ -120,9 +121,11 @@ class ClaudeCLI(CLILane):
         return argv
 
     def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
+        """``argv`` with ``--json-schema``."""
         return [*argv, "--json-schema", json.dumps(schema, separators=(",", ":"))]
 
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
+        """The invocation read by :func:`read_claude`."""
         return read_claude(code, out, err, model)
 
 
@@ -193,8 +196,10 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
 
 
 def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[str, Any]]) -> Reply:
-    """A ``claude -p`` result envelope's usage, cost, models and events as an empty
-    :class:`Reply` (lane ``claude-cli``; text and ending set by the caller)."""
+    """A ``claude -p`` result envelope's usage, cost, models and events.
+
+    As an empty :class:`Reply` (lane ``claude-cli``; text and ending set by the caller).
+    """
     usage = member_dict(obj, "usage")
     inp = cr = cc = None
     if count(usage.get("input_tokens")) is not None:

@@ -1,5 +1,7 @@
-"""CLI surfaces: a harness run once per attempt, isolated as the method describes (method,
-"Which answer is graded"; caveman evals README, host isolation).
+"""CLI surfaces: a harness run once per attempt, isolated.
+
+Isolation as the method describes it (method, "Which answer is graded"; caveman evals README, host
+isolation).
 
 Every invocation runs from a fresh empty temporary directory of its own, in its own process
 group (killed whole on timeout). The lanes are :mod:`.claude_cli` and :mod:`.codex_cli`; both
@@ -105,6 +107,12 @@ class CLILane(Provider):
     sends_budget = False
 
     def __init__(self, *, capture: str = "text", binary: str | None = None) -> None:
+        """Find the harness binary for capture ``text`` or ``files``.
+
+        Raises:
+            ValueError: an unknown capture.
+            ProviderError: the binary is not on ``PATH``.
+        """
         if capture not in ("text", "files"):
             raise ValueError("capture must be 'text' or 'files'")
         self.capture = capture
@@ -114,12 +122,15 @@ class CLILane(Provider):
         self.path = found
 
     def start(self) -> str | None:
+        """The version the binary prints."""
         return version_of(self.path)
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
+        """Nothing: a harness sends its own sampling settings."""
         return {}
 
     def attempt(self, call: Call) -> Reply:
+        """One invocation from fresh directories (see :meth:`Provider.attempt`)."""
         with (
             tempfile.TemporaryDirectory(prefix="driftproof-sys-") as sysdir,
             tempfile.TemporaryDirectory(prefix="driftproof-work-") as work,
@@ -143,6 +154,7 @@ class CLILane(Provider):
             return reply
 
     def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
+        """The command line for ``model``, ``system`` written to ``sysfile``, run in ``work``."""
         raise NotImplementedError
 
     def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
@@ -150,6 +162,7 @@ class CLILane(Provider):
         raise NotImplementedError
 
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
+        """An invocation's exit status and output as a reply. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
 

@@ -36,10 +36,16 @@ class CodexCLI(CLILane):
     name, harness_name, binary = "openai", "codex", "codex"
 
     def __init__(self, *, capture: str = "text", binary: str | None = None) -> None:
+        """Find ``codex``; see :class:`~driftproof.run.providers.cli.CLILane`."""
         super().__init__(capture=capture, binary=binary)
         self.disabled: list[str] = []
 
     def start(self) -> str | None:
+        """The version ``codex`` prints; for capture ``text``, the writing features to turn off.
+
+        Raises:
+            ProviderError: ``codex features list`` cannot run.
+        """
         version = version_of(self.path)
         if self.capture == "text":
             try:
@@ -62,6 +68,7 @@ class CodexCLI(CLILane):
         return version
 
     def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
+        """The ``codex exec`` command line, sandboxed, writing features off for capture ``text``."""
         sandbox = "read-only" if self.capture == "text" else "workspace-write"
         argv = [
             self.path,
@@ -84,17 +91,19 @@ class CodexCLI(CLILane):
         return argv + ["-"]
 
     def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
+        """``argv`` with ``--output-schema`` naming the schema written to ``sysdir``."""
         path = os.path.join(sysdir, "schema.json")
         with open(path, "w", encoding="utf-8") as f:
             json.dump(schema, f)
         return [*argv[:-1], "--output-schema", path, argv[-1]]
 
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
-        """``codex exec --json`` events as a :class:`Reply` (lane ``codex-cli``, D-19): the answer
-        is the last ``agent_message`` item, ``reasoning`` items are reasoning, tokens come from
-        ``turn.completed``, which is the one complete ending. An ``error`` event (codex prints
-        one per reconnect while it retries) is recorded as a harness event and fails the call
-        only when no turn completed.
+        """``codex exec --json`` events as a :class:`Reply` (lane ``codex-cli``, D-19).
+
+        The answer is the last ``agent_message`` item, ``reasoning`` items are reasoning,
+        tokens come from ``turn.completed``, which is the one complete ending. An ``error``
+        event (codex prints one per reconnect while it retries) is recorded as a harness
+        event and fails the call only when no turn completed.
 
         Raises:
             AttemptError: ``turn.failed``, or no completed turn (classed by the status the
