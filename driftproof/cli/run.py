@@ -368,7 +368,7 @@ def run(
             err=True,
         )
         raise SystemExit(130) from None
-    from driftproof.run.summary import print_result
+    from driftproof.render.run_summary import print_result
 
     print_result(result)
     if result.stopped:
