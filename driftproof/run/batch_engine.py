@@ -69,7 +69,7 @@ from driftproof.run.batch_io import (
 )
 from driftproof.run.batch_journal import BatchJournal, batch_journal_path, outcome_from_doc
 from driftproof.run.providers.base import AttemptError, Provider, Reply
-from driftproof.run.scheduler import needs_more
+from driftproof.run.scheduler import DrawPlan
 
 __all__ = [
     "BATCH_POLL_INTERVAL",
@@ -186,15 +186,8 @@ class BatchRounds:
         self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
         self.io = BatchIO(lanes, journal, opts, budget, self._keep)
         self.cell_no = {c: i for i, c in enumerate(cells)}
-        self.min_draws, self.max_draws, self.settle, self.n, self.budget = (
-            min_draws,
-            max_draws,
-            settle,
-            judge_samples,
-            budget,
-        )
-        self.on_done = on_done
-        self.planned: dict[tuple[str, str], int] = {c: min_draws for c in cells}
+        self.n, self.budget, self.on_done = judge_samples, budget, on_done
+        self.plan = DrawPlan(done, min_draws, max_draws, settle)
         # outcomes of unfinished draws:
         # (cell no, index, sample or -1 for the answer) → attempt → outcome
         self.outs: dict[tuple[int, int, int], dict[int, Outcome]] = {}
@@ -286,24 +279,6 @@ class BatchRounds:
                 if reqs:
                     self.io.submit(stage, reqs)
 
-    def _plan(self, cell: tuple[str, str]) -> None:
-        while all((cell[0], cell[1], i) in self.done for i in range(self.planned[cell])):
-            scores = [self.done[(cell[0], cell[1], i)] for i in range(self.planned[cell])]
-            if not needs_more(
-                scores, min_draws=self.min_draws, max_draws=self.max_draws, settle=self.settle
-            ):
-                return
-            self.planned[cell] += 1
-
-    def _progress(self) -> None:
-        if self.on_done:
-            n_done = sum(
-                1
-                for k in self.done
-                if (k[0], k[1]) in self.planned and k[2] < self.planned[(k[0], k[1])]
-            )
-            self.on_done(n_done, sum(self.planned.values()))
-
     def _settle(self) -> dict[str, list[tuple[str, dict[str, Any]]]]:
         """Make every draw whose results are all in; return the requests the next round needs."""
         wanted: dict[str, list[tuple[str, dict[str, Any]]]] = {"answer": [], "judge": []}
@@ -315,19 +290,15 @@ class BatchRounds:
                 wanted = {"answer": [], "judge": []}
                 todo: list[tuple[int, int, Key]] = []
                 for cell in self.cells:
-                    self._plan(cell)
-                    c = self.cell_no[cell]
-                    todo.extend(
-                        (c, i, (cell[0], cell[1], i))
-                        for i in range(self.planned[cell])
-                        if (cell[0], cell[1], i) not in self.done
-                    )
+                    self.plan.extend(cell)
+                    todo.extend((self.cell_no[cell], k[2], k) for k in self.plan.missing(cell))
                 made = list(pool.map(lambda t: self._draw(*t), todo))
                 changed = any(m is None for m in made)
                 for m in made:
                     for stage, reqs in (m or {}).items():
                         wanted[stage].extend(reqs)
-                self._progress()
+                if self.on_done:
+                    self.on_done(*self.plan.counts())
         return wanted
 
     def _draw(self, c: int, i: int, key: Key) -> dict[str, list[tuple[str, dict[str, Any]]]] | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from driftproof.receipt import judge_sample_doc
 from driftproof.run import judge as J
+from driftproof.run.config import RunConfig
 from driftproof.run.endings import ending_reason
 from driftproof.run.providers.base import AttemptError, DrawId, Provider, Reply
 from driftproof.run.reply_text import repair_text
@@ -165,7 +166,7 @@ def grade(
     answer: str,
     rec: dict[str, Any],
     judge: Provider,
-    cfg: Any,
+    cfg: RunConfig,
     retry: Attempts,
 ) -> list[dict[str, Any]]:
     """``cfg.judge_samples`` judge samples of one answer.
@@ -177,7 +178,7 @@ def grade(
             usage (cache and reasoning parts kept) to ``rec["judge_usage"]``, text repairs to
             ``rec["repairs"]``.
         judge: the judge lane.
-        cfg: the run's settings (:class:`~driftproof.run.config.RunConfig`).
+        cfg: the run's settings.
         retry: how each sample's attempts are retried.
 
     Returns:

@@ -311,7 +311,7 @@ def parse_decision(case: SuiteCase, obj: object) -> JudgeVerdict:
 
 
 def parse_structured(case: SuiteCase, obj: object) -> JudgeVerdict:
-    """A decision that came back through a structured channel, read.
+    """A decision that came back through a structured channel (tool call, strict schema).
 
     Members the schema does not name (at the top, or in a criterion decision) are recorded in
     :attr:`JudgeVerdict.ignored` and set aside; what is left must match :func:`decision_schema`,

@@ -267,8 +267,8 @@ def _changes_lines(lines: list[str], fenced: list[bool]) -> set[int]:
 def _commit_body(lines: list[str]) -> bool:
     """Whether the reply is a commit message or a PR description.
 
-    The reply is a commit message (a subject line, then a blank line) or a PR description (opens
-    with a heading).
+    A commit message is a subject line, then a blank line; a PR description opens with a
+    heading.
     """
     nonblank = [i for i, s in enumerate(lines) if s.strip()]
     if not nonblank:

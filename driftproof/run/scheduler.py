@@ -35,6 +35,7 @@ from driftproof.run.providers.base import AttemptError
 
 __all__ = [
     "Counter",
+    "DrawPlan",
     "FatalRun",
     "Halted",
     "LostDraw",
@@ -286,7 +287,7 @@ Cell = tuple[str, str]
 Key = tuple[str, str, int]
 
 
-class _Plan:
+class DrawPlan:
     """How many draws each cell (case id, arm) gets: the stopping rule read as scores arrive.
 
     Attributes:
@@ -297,6 +298,7 @@ class _Plan:
     def __init__(
         self, done: dict[Key, float | None], min_draws: int, max_draws: int, settle: float
     ) -> None:
+        """Plan over ``done`` with the stopping rule's ``min_draws``, ``max_draws``, ``settle``."""
         self.done, self.min_draws, self.max_draws, self.settle = done, min_draws, max_draws, settle
         self.planned: dict[Cell, int] = {}
 
@@ -355,7 +357,7 @@ def run_cells(
         FatalRun: a fatal attempt error; like a :class:`StopRun` or any task error, pending
             draws are cancelled, running ones finish (and are journaled) first.
     """
-    plan = _Plan(done, min_draws, max_draws, settle)
+    plan = DrawPlan(done, min_draws, max_draws, settle)
     halt = halt if halt is not None else threading.Event()
     with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
         _Draws(plan, task, pool, halt).run(cells, on_done)
@@ -366,7 +368,7 @@ class _Draws:
 
     def __init__(
         self,
-        plan: _Plan,
+        plan: DrawPlan,
         task: Callable[[str, str, int], float | None],
         pool: ThreadPoolExecutor,
         halt: threading.Event,

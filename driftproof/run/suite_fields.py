@@ -1,8 +1,8 @@
 """Suite fields: limits, the validated shapes and the readers that check one field each.
 
-Suite fields: limits, the validated shapes (:class:`Suite`, :class:`SuiteCase`, ...) and the readers
-that check one field each, collecting one problem per bad place (file + JSON pointer + what was
-expected). Shared by the three suite formats (:mod:`.suite`, :mod:`.foreign_suites`).
+The shapes are :class:`Suite`, :class:`SuiteCase` and their parts; each reader collects one problem
+per bad place (file + JSON pointer + what was expected). Shared by the three suite formats
+(:mod:`.suite`, :mod:`.foreign_suites`).
 """
 
 from __future__ import annotations

@@ -97,8 +97,9 @@ def member_str(obj: Any, key: str) -> str | None:
 def require_key(api_key: str | None, *variables: str, lane: str) -> None:
     """Check the lane's credentials before the first call.
 
-    Raise :class:`MissingCredentials` naming ``variables[0]`` when neither ``api_key`` nor any
-    of the variables is set.
+    Raises:
+        MissingCredentials: neither ``api_key`` nor any of ``variables`` is set (it names the
+            first variable).
     """
     if api_key or any(os.environ.get(v) for v in variables):
         return
