@@ -263,8 +263,8 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 )
 def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) -> None:
     """Plan the run from its options (:func:`~driftproof.run.run_plan.plan_run`), run it, print."""
+    from driftproof.render.run_summary import print_result
     from driftproof.run.config import RunInterrupted  # deferred: start-up time of run --help
-    from driftproof.run.summary import print_result
 
     refuse_output_on_input(
         out, "--out", suite_file=options["suite_file"], skill=options["skill_path"]

@@ -1,35 +1,13 @@
-"""The providers' batch APIs as one narrow transport: Anthropic Message Batches and the OpenAI
-Batch API (issue 17). Batch mode is a transport only: every request body is built, and every
-result read, by the lanes' own functions (Anthropic ``build_request`` / ``read_message``;
-OpenAI ``build_responses`` / ``build_chat`` and ``read_response`` / ``read_chat``), from the
-same raw JSON, so a batched answer (its stop reason, refusal, usage with cache parts, the
-judge's structured decision) means exactly what an interactive one does.
+"""The providers' batch APIs as one narrow transport: the shared types and the base lane.
 
-Limits (the providers' documented sizes; a larger round is split into several batches):
+Batch mode is a transport only: every request body is built, and every result read, by the lanes'
+own functions, from the same raw JSON, so a batched answer (its stop reason, refusal, usage with
+cache parts, the judge's structured decision) means exactly what an interactive one does. The
+providers' batch lanes are in :mod:`.batch_lanes`.
 
-* Anthropic Message Batches: 100,000 requests or 256 MB per batch, whichever comes first;
-* OpenAI Batch API: 50,000 requests or 200 MB per input file.
-
-Requests are streamed too: a batch's requests are written, one JSON line each as they are
-made, to an anonymous temporary file (a :class:`Spool`, framed as the provider takes them), and
-the HTTP body is read from it in chunks. ``messages.batches.create(requests=[...])`` would hold
-the requests three times over (the SDK's copy of them, its JSON text and that text's bytes: up
-to 3 × 256 MB at the documented limit), so the Anthropic lane posts the spooled body through
-the SDK's own client (``client.post(..., content=file, cast_to=MessageBatch)``, the SDK's way to
-send a body it does not build); the OpenAI input file is uploaded from it as it is.
-
-Results are streamed line by line (``messages.batches.results`` is a JSONL decoder over the
-HTTP stream; OpenAI output and error files are read through ``with_streaming_response``), and
-never held whole. A request that did not succeed becomes an :class:`AttemptError` naming the
-batch and the provider's own reason:
-
-* Anthropic ``errored``: the error's ``type`` mapped to its HTTP status (``overloaded_error``
-  529, ``api_error`` 500, ``rate_limit_error`` 429 … are retried; ``invalid_request_error`` 400,
-  ``authentication_error`` 401, ``permission_error`` 403 and ``not_found_error`` 404 stop the
-  run; another 4xx such as ``request_too_large`` 413 loses the draw without a retry), by
-  :func:`classify_status`, the plain lanes' own rule (issue 13, "Errors by class");
-* ``expired`` and ``canceled`` (OpenAI ``batch_expired`` / ``batch_cancelled``): retried;
-* an OpenAI line with a non-200 ``status_code``: :func:`classify_status` on that status.
+Requests are streamed: a batch's requests are written, one JSON line each as they are made, to
+an anonymous temporary file (a :class:`Spool`, framed as the provider takes them), and the HTTP
+body is read from it in chunks. Results are streamed line by line and never held whole.
 """
 
 from __future__ import annotations
@@ -41,36 +19,12 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from driftproof.run.providers._sdk import sdk_error
-from driftproof.run.providers.anthropic_api import AnthropicAPI
-from driftproof.run.providers.base import AttemptError, Provider, Reply, Request, classify_status
-from driftproof.run.providers.openai_api import OpenAIAPI
+from driftproof.run.providers.base import AttemptError, Provider, Reply
 
-__all__ = [
-    "AnthropicBatches",
-    "BatchLane",
-    "BatchStatus",
-    "OpenAIBatches",
-    "Outcome",
-    "Spool",
-    "batch_lane",
-]
+__all__ = ["BatchLane", "BatchStatus", "Outcome", "Spool"]
 
 #: A request's result: the reply, or why it did not succeed.
 Outcome = Reply | AttemptError
-
-#: Anthropic error ``type`` → the HTTP status the Messages API gives it (API reference, "Errors").
-ANTHROPIC_ERROR_STATUS = {
-    "invalid_request_error": 400,
-    "authentication_error": 401,
-    "billing_error": 402,
-    "permission_error": 403,
-    "not_found_error": 404,
-    "request_too_large": 413,
-    "rate_limit_error": 429,
-    "api_error": 500,
-    "timeout_error": 504,
-    "overloaded_error": 529,
-}
 
 
 @dataclass
@@ -97,9 +51,10 @@ class BatchStatus:
 
 
 class Spool:
-    """The requests of one batch, written as they are made to an anonymous temporary file (it
-    leaves nothing behind when closed, or when the process is killed), framed as the provider
-    takes them: ``head``, the request lines joined by ``sep``, ``tail``.
+    """The requests of one batch, spooled to an anonymous temporary file.
+
+    The file leaves nothing behind when closed, or when the process is killed. The requests are
+    framed as the provider takes them: ``head``, the request lines joined by ``sep``, ``tail``.
 
     Attributes:
         count: requests written.
@@ -107,6 +62,7 @@ class Spool:
     """
 
     def __init__(self, head: bytes, sep: bytes, tail: bytes) -> None:
+        """Open the temporary file and write ``head``."""
         self.file: IO[bytes] = tempfile.TemporaryFile(prefix="driftproof-batch-")
         self.file.write(head)
         self.sep, self.tail = sep, tail
@@ -133,6 +89,7 @@ class Spool:
         return self.file
 
     def close(self) -> None:
+        """Close (and so delete) the temporary file."""
         self.file.close()
 
 
@@ -151,11 +108,15 @@ class BatchLane:
     uploads = False
 
     def __init__(self, lane: Provider) -> None:
+        """The batch API over ``lane``, whose request builders it reuses."""
         self.lane = lane
 
     def request(self, kw: dict[str, Any]) -> dict[str, Any]:
-        """The request body of one call, from the keyword arguments the draw maker passed to
-        the lane's ``call`` (``timeout`` dropped); ``schema`` set for a judge sample."""
+        """The request body of one call.
+
+        From the keyword arguments the draw maker passed to the lane's ``call`` (``timeout``
+        dropped); ``schema`` set for a judge sample.
+        """
         raise NotImplementedError
 
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -171,14 +132,19 @@ class BatchLane:
         return None
 
     def create(self, spool: Spool | None, file_id: str | None) -> str:
-        """Create the batch from ``spool`` (Anthropic) or the uploaded ``file_id`` (OpenAI);
-        return its id. Raises :class:`AttemptError`."""
+        """Create the batch; return its id.
+
+        From ``spool`` (Anthropic) or the uploaded ``file_id`` (OpenAI). Raises
+        :class:`AttemptError`.
+        """
         raise NotImplementedError
 
     def status(self, batch_id: str) -> BatchStatus:
+        """The batch's state now. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
     def cancel(self, batch_id: str) -> None:
+        """Ask the provider to cancel the batch. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
     def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
@@ -192,239 +158,3 @@ class BatchLane:
             if type(exc).__module__.split(".")[0] in ("anthropic", "openai"):
                 raise sdk_error(exc, 60.0) from exc
             raise
-
-
-class AnthropicBatches(BatchLane):
-    """Message Batches: ``messages.batches.create/retrieve/cancel/results``."""
-
-    provider, max_requests, max_bytes = "anthropic", 100_000, 256 * 1024 * 1024
-    lane: AnthropicAPI
-
-    def request(self, kw: dict[str, Any]) -> dict[str, Any]:
-        from driftproof.run.providers.anthropic_api import build_request
-
-        return build_request(Request(**kw))
-
-    def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        return {"custom_id": custom_id, "params": body}
-
-    def spool(self) -> Spool:
-        # the body of POST /v1/messages/batches: {"requests": [<entry>, <entry>, ...]}
-        return Spool(b'{"requests":[', b",", b"]}")
-
-    def create(self, spool: Spool | None, file_id: str | None) -> str:
-        from anthropic.types.messages import MessageBatch
-
-        if spool is None:
-            raise ValueError("an Anthropic batch is created from its requests")
-        # the route and reply type of messages.batches.create, with the body streamed from the
-        # spool (see the module doc); JSON is the client's default content type
-        batch = self._sdk(
-            self.lane.client.post,
-            "/v1/messages/batches",
-            content=spool.body(),
-            cast_to=MessageBatch,
-        )
-        return str(batch.id)
-
-    def status(self, batch_id: str) -> BatchStatus:
-        b = self._sdk(self.lane.client.messages.batches.retrieve, batch_id)
-        return BatchStatus(
-            b.id,
-            b.processing_status,
-            b.processing_status == "ended",
-            {
-                k: getattr(b.request_counts, k)
-                for k in ("processing", "succeeded", "errored", "canceled", "expired")
-            },
-        )
-
-    def cancel(self, batch_id: str) -> None:
-        self._sdk(self.lane.client.messages.batches.cancel, batch_id)
-
-    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
-        from driftproof.run.providers.anthropic_api import read_message
-
-        bid = status.id
-        # the SDK's JSONL decoder streams the lines; each is read back as the JSON it came as
-        stream = self._sdk(self.lane.client.messages.batches.results, bid)
-        try:
-            for item in stream:
-                line = item.model_dump(mode="json")
-                cid = str(line.get("custom_id"))
-                r = line.get("result") if isinstance(line.get("result"), dict) else {}
-                kind = r.get("type")
-                if kind == "succeeded" and isinstance(r.get("message"), dict):
-                    reply = read_message(r["message"], graded=cid.startswith("j"))
-                    if self.lane.keep_raw:
-                        reply.raw = json.dumps(r["message"], ensure_ascii=False)
-                    yield cid, reply
-                elif kind == "errored":
-                    err = (r.get("error") or {}).get("error") or {}
-                    etype = str(err.get("type", "error"))
-                    msg = str(err.get("message", ""))[:300]
-                    code = ANTHROPIC_ERROR_STATUS.get(etype, 500)
-                    base = classify_status(code, "")
-                    yield (
-                        cid,
-                        AttemptError(
-                            f"batch {bid}: errored: {etype}: {msg}",
-                            retryable=base.retryable,
-                            fatal=base.fatal,
-                            status=code,
-                        ),
-                    )
-                elif kind == "expired":
-                    yield (
-                        cid,
-                        AttemptError(
-                            f"batch {bid}: expired: the batch ended before this request was "
-                            "processed"
-                        ),
-                    )
-                elif kind == "canceled":
-                    yield (
-                        cid,
-                        AttemptError(
-                            f"batch {bid}: canceled: the batch was cancelled before this request "
-                            "was processed"
-                        ),
-                    )
-                else:
-                    yield (
-                        cid,
-                        AttemptError(
-                            f"batch {bid}: unknown result type {str(kind)[:50]!r}", retryable=False
-                        ),
-                    )
-        finally:
-            stream.close()
-
-
-class OpenAIBatches(BatchLane):
-    """The Batch API: ``files.create(purpose="batch")``, ``batches.create/retrieve/cancel``, and the
-    output and error files through ``files.with_streaming_response.content``."""
-
-    provider, max_requests, max_bytes, uploads = "openai", 50_000, 200 * 1024 * 1024, True
-    lane: OpenAIAPI
-
-    @property
-    def endpoint(self) -> str:
-        """The Batch API ``endpoint`` (and each line's ``url``) of the lane's API shape."""
-        return "/v1/responses" if self.lane.api == "responses" else "/v1/chat/completions"
-
-    def request(self, kw: dict[str, Any]) -> dict[str, Any]:
-        from driftproof.run.providers.openai_api import build_chat, build_responses
-
-        if self.lane.api == "responses":
-            return build_responses(Request(**kw))
-        return build_chat(Request(**kw), budget_param=self.lane.budget_param)
-
-    def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        return {"custom_id": custom_id, "method": "POST", "url": self.endpoint, "body": body}
-
-    def spool(self) -> Spool:
-        # the input file: JSON Lines
-        return Spool(b"", b"\n", b"\n")
-
-    def upload(self, spool: Spool) -> str | None:
-        f = self._sdk(
-            self.lane.client.files.create, file=("batch.jsonl", spool.body()), purpose="batch"
-        )
-        return str(f.id)
-
-    def create(self, spool: Spool | None, file_id: str | None) -> str:
-        return self._sdk(
-            self.lane.client.batches.create,
-            input_file_id=file_id,
-            endpoint=self.endpoint,
-            completion_window="24h",
-        ).id
-
-    def status(self, batch_id: str) -> BatchStatus:
-        b = self._sdk(self.lane.client.batches.retrieve, batch_id)
-        rc = b.request_counts
-        counts = (
-            {"total": rc.total, "completed": rc.completed, "failed": rc.failed}
-            if rc is not None
-            else {}
-        )
-        failed = None
-        if b.status == "failed":
-            errs = (b.errors.data if b.errors is not None else None) or []
-            failed = "; ".join(
-                f"{e.code}: {e.message}" + (f" (line {e.line})" if e.line else "") for e in errs
-            )[:900]
-        return BatchStatus(
-            b.id,
-            b.status,
-            b.status in ("completed", "failed", "expired", "cancelled"),
-            counts,
-            failed,
-            tuple(f for f in (b.output_file_id, b.error_file_id) if f),
-        )
-
-    def cancel(self, batch_id: str) -> None:
-        self._sdk(self.lane.client.batches.cancel, batch_id)
-
-    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
-        bid = status.id
-        if status.failed is not None:
-            return  # no request ran; every one is answered "no result" with the provider's errors
-        for fid in status.files:
-            with self._sdk(self.lane.client.files.with_streaming_response.content, fid) as resp:
-                for raw in resp.iter_lines():
-                    if raw.strip():
-                        yield self._line(bid, json.loads(raw))
-
-    def _line(self, bid: str, obj: dict[str, Any]) -> tuple[str, Outcome]:
-        cid = str(obj.get("custom_id"))
-        resp, err = obj.get("response"), obj.get("error")
-        if (
-            isinstance(resp, dict)
-            and resp.get("status_code") == 200
-            and isinstance(resp.get("body"), dict)
-        ):
-            from driftproof.run.providers.openai_api import read_chat, read_response
-
-            graded = cid.startswith("j")
-            reply = (
-                read_response(resp["body"], graded=graded)
-                if self.lane.api == "responses"
-                else read_chat(resp["body"], graded=graded, compatible=self.lane.compatible)
-            )
-            if self.lane.keep_raw:
-                reply.raw = json.dumps(resp["body"], ensure_ascii=False)
-            return cid, reply
-        if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
-            body = resp.get("body")
-            e = body.get("error") if isinstance(body, dict) else None
-            e = e if isinstance(e, dict) else {}
-            base = classify_status(resp["status_code"], str(e.get("message", ""))[:300])
-            return cid, AttemptError(
-                f"batch {bid}: {base.reason}",
-                retryable=base.retryable,
-                fatal=base.fatal,
-                status=resp["status_code"],
-            )
-        why: dict[str, Any] = err if isinstance(err, dict) else {}
-        code = str(why.get("code", "error"))
-        msg = str(why.get("message", ""))[:300]
-        return cid, AttemptError(f"batch {bid}: {code}: {msg}")
-
-
-def batch_lane(lane: Provider) -> BatchLane:
-    """The batch API of an answering or judging lane.
-
-    Raises:
-        ValueError: the lane has no batch API (a CLI surface or the stub).
-    """
-    # (the lane classes import their SDK only when a lane starts)
-    if isinstance(lane, AnthropicAPI) and lane.surface == "api":
-        return AnthropicBatches(lane)
-    if isinstance(lane, OpenAIAPI) and lane.surface == "api":
-        return OpenAIBatches(lane)
-    raise ValueError(
-        f"--batch needs an API lane (anthropic or openai, --surface api); {lane.name}"
-        f"{'/' + lane.surface if lane.surface else ''} has no batch API"
-    )

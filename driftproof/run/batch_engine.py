@@ -1,4 +1,4 @@
-"""``driftproof run --batch``: each round of the run as provider batches (issue 17).
+"""``driftproof run --batch``: each round of the run as provider batches.
 
 Rounds. A round is every request the run can make now, sent as one batch per lane (split at
 the provider's documented size, :mod:`driftproof.run.batch`):
@@ -69,7 +69,7 @@ from driftproof.run.batch_io import (
 )
 from driftproof.run.batch_journal import BatchJournal, batch_journal_path, outcome_from_doc
 from driftproof.run.providers.base import AttemptError, Provider, Reply
-from driftproof.run.scheduler import needs_more
+from driftproof.run.scheduler import DrawPlan
 
 __all__ = [
     "BATCH_POLL_INTERVAL",
@@ -94,8 +94,11 @@ class _NeedCall(Exception):
 
 
 class _Replay(Provider):
-    """Stands in for a real lane inside the draw maker: hands out the outcomes queued for the
-    draw being made (per thread), and raises :class:`_NeedCall` when they run out."""
+    """Stands in for a real lane inside the draw maker.
+
+    Hands out the outcomes queued for the draw being made (per thread), and raises
+    :class:`_NeedCall` when they run out.
+    """
 
     makes_endpoint_attempts = False
 
@@ -125,8 +128,11 @@ class _Replay(Provider):
 
 
 def _resolved(outs: Sequence[Outcome], budget: int) -> bool:
-    """Whether a call's attempts are over: it succeeded, failed in a way a retry cannot fix, or
-    used the budget (the rule of :func:`with_retries`)."""
+    """Whether a call's attempts are over.
+
+    It succeeded, failed in a way a retry cannot fix, or used the budget (the rule of
+    :func:`with_retries`).
+    """
     if not outs:
         return False
     last = outs[-1]
@@ -137,8 +143,10 @@ Key = tuple[str, str, int]
 
 
 class BatchRounds:
-    """The rounds of ``driftproof run --batch``: :meth:`run` draws every cell (case id, arm)
-    through batches until the stopping rule is met."""
+    """The rounds of ``driftproof run --batch``.
+
+    :meth:`run` draws every cell (case id, arm) through batches until the stopping rule is met.
+    """
 
     def __init__(
         self,
@@ -160,25 +168,26 @@ class BatchRounds:
         """Set up the rounds (the engine then calls :meth:`run`).
 
         Args:
+            cells: the cells (case id, arm) to draw.
             done: scores of draws already journaled (resume), keyed (case, arm, index); updated.
             drawer: the engine's draw maker; its ``provider``/``judge`` lanes are replaced by replay
                 lanes here, and it journals each draw as in a plain run.
             lanes: ``{"answer": BatchLane, "judge": BatchLane}``.
+            journal: the batch journal.
+            opts: the batch options (poll interval, timeout).
             finished: keys of draws already in the run journal (their batch results are skipped).
+            min_draws: draws every cell gets.
+            max_draws: the cap of draws per cell.
+            settle: the move in spread under which a cell's spread has settled.
+            judge_samples: judge samples per draw.
             budget: attempts per call.
+            on_done: called with (draws finished, draws planned so far) after each draw.
         """
         self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
         self.io = BatchIO(lanes, journal, opts, budget, self._keep)
         self.cell_no = {c: i for i, c in enumerate(cells)}
-        self.min_draws, self.max_draws, self.settle, self.n, self.budget = (
-            min_draws,
-            max_draws,
-            settle,
-            judge_samples,
-            budget,
-        )
-        self.on_done = on_done
-        self.planned: dict[tuple[str, str], int] = {c: min_draws for c in cells}
+        self.n, self.budget, self.on_done = judge_samples, budget, on_done
+        self.plan = DrawPlan(done, min_draws, max_draws, settle)
         # outcomes of unfinished draws:
         # (cell no, index, sample or -1 for the answer) → attempt → outcome
         self.outs: dict[tuple[int, int, int], dict[int, Outcome]] = {}
@@ -198,8 +207,11 @@ class BatchRounds:
     # -- ids ------------------------------------------------------------------------------
     @staticmethod
     def _cid(cell: int, index: int, sample: int, attempt: int) -> str:
-        """``a<cell>-<draw>-<attempt>`` for an answer, ``j<cell>-<draw>-<sample>-<attempt>`` for a
-        judge sample (Anthropic custom ids: ``^[a-zA-Z0-9_-]{1,64}$``)."""
+        """The custom id of one batched call.
+
+        ``a<cell>-<draw>-<attempt>`` for an answer, ``j<cell>-<draw>-<sample>-<attempt>``
+        for a judge sample (Anthropic custom ids: ``^[a-zA-Z0-9_-]{1,64}$``).
+        """
         return f"a{cell}-{index}-{attempt}" if sample < 0 else f"j{cell}-{index}-{sample}-{attempt}"
 
     def _parse(self, cid: str) -> tuple[int, int, int, int] | None:
@@ -235,9 +247,12 @@ class BatchRounds:
         return True
 
     def _draw_if_complete(self, cell: int, index: int) -> None:
-        """Make a draw as soon as its answer and every judge sample are resolved, while its
-        batch is still being read: its results are then dropped at once instead of waiting,
-        with every other draw's, for the whole batch (results are never held whole)."""
+        """Make a draw as soon as its answer and every judge sample are resolved.
+
+        While its batch is still being read: its results are then dropped at once instead of
+        waiting, with every other draw's, for the whole batch (results are never held
+        whole).
+        """
         if not _resolved(self._list(cell, index, -1), self.budget):
             return
         if all(_resolved(self._list(cell, index, k), self.budget) for k in range(self.n)):
@@ -264,24 +279,6 @@ class BatchRounds:
                 if reqs:
                     self.io.submit(stage, reqs)
 
-    def _plan(self, cell: tuple[str, str]) -> None:
-        while all((cell[0], cell[1], i) in self.done for i in range(self.planned[cell])):
-            scores = [self.done[(cell[0], cell[1], i)] for i in range(self.planned[cell])]
-            if not needs_more(
-                scores, min_draws=self.min_draws, max_draws=self.max_draws, settle=self.settle
-            ):
-                return
-            self.planned[cell] += 1
-
-    def _progress(self) -> None:
-        if self.on_done:
-            n_done = sum(
-                1
-                for k in self.done
-                if (k[0], k[1]) in self.planned and k[2] < self.planned[(k[0], k[1])]
-            )
-            self.on_done(n_done, sum(self.planned.values()))
-
     def _settle(self) -> dict[str, list[tuple[str, dict[str, Any]]]]:
         """Make every draw whose results are all in; return the requests the next round needs."""
         wanted: dict[str, list[tuple[str, dict[str, Any]]]] = {"answer": [], "judge": []}
@@ -293,19 +290,15 @@ class BatchRounds:
                 wanted = {"answer": [], "judge": []}
                 todo: list[tuple[int, int, Key]] = []
                 for cell in self.cells:
-                    self._plan(cell)
-                    c = self.cell_no[cell]
-                    todo.extend(
-                        (c, i, (cell[0], cell[1], i))
-                        for i in range(self.planned[cell])
-                        if (cell[0], cell[1], i) not in self.done
-                    )
+                    self.plan.extend(cell)
+                    todo.extend((self.cell_no[cell], k[2], k) for k in self.plan.missing(cell))
                 made = list(pool.map(lambda t: self._draw(*t), todo))
                 changed = any(m is None for m in made)
                 for m in made:
                     for stage, reqs in (m or {}).items():
                         wanted[stage].extend(reqs)
-                self._progress()
+                if self.on_done:
+                    self.on_done(*self.plan.counts())
         return wanted
 
     def _draw(self, c: int, i: int, key: Key) -> dict[str, list[tuple[str, dict[str, Any]]]] | None:

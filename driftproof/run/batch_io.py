@@ -1,8 +1,9 @@
-"""Sending, polling and reading the batches of ``driftproof run --batch`` (issue 17): what the
-rounds (:mod:`driftproof.run.batch_engine`) ask for goes up as provider batches, split at the
-documented size and journaled (:mod:`driftproof.run.batch_journal`) before anything waits on
-them; every open batch is polled until it ends, cancelled at ``--batch-timeout``, and its
-results are streamed into the journal and handed to the rounds.
+"""Sending, polling and reading the batches of ``driftproof run --batch``.
+
+What the rounds (:mod:`driftproof.run.batch_engine`) ask for goes up as provider batches, split at
+the documented size and journaled (:mod:`driftproof.run.batch_journal`) before anything waits on
+them; every open batch is polled until it ends, cancelled at ``--batch-timeout``, and its results
+are streamed into the journal and handed to the rounds.
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ class BatchOptions:
 
 
 def describe(statuses: Sequence[BatchStatus]) -> str:
-    """The progress line: each polled batch's state and the provider's own request counts, e.g.
-    ``msgbatch_01 in_progress: processing 90, succeeded 0, errored 0, canceled 0, expired 0``.
-    Batch ids and states come from the provider and are shown printable only."""
+    """The progress line: each polled batch's state and the provider's own request counts.
+
+    E.g. ``msgbatch_01 in_progress: processing 90, succeeded 0, errored 0, canceled 0, expired
+    0``. Batch ids and states come from the provider and are shown printable only.
+    """
 
     def one(st: BatchStatus) -> str:
         counts = ", ".join(f"{k} {v}" for k, v in st.counts.items())
@@ -59,8 +62,9 @@ def describe(statuses: Sequence[BatchStatus]) -> str:
 
 
 class BatchIO:
-    """The batches of one run: submits, polls and reads them through the lanes, journaling each
-    step (one thread).
+    """The batches of one run: submits, polls and reads them through the lanes.
+
+    Each step is journaled; one thread does it all.
 
     Args:
         lanes: ``{"answer": BatchLane, "judge": BatchLane}``.
@@ -78,13 +82,17 @@ class BatchIO:
         budget: int,
         keep: Callable[[str, str, Outcome], bool],
     ) -> None:
+        """Keep the lanes, journal, options, attempt budget and the result keeper."""
         self.lanes, self.bj, self.opts, self.budget, self.keep = lanes, journal, opts, budget, keep
         #: batch id → reads in a row that broke before keeping any new result
         self.broken_reads: dict[str, int] = {}
 
     def submit(self, stage: str, reqs: list[tuple[str, dict[str, Any]]]) -> None:
-        """Send ``reqs`` as batches of at most the lane's documented size, each spooled to disk
-        as its requests are made (never held as one list; :class:`~driftproof.run.batch.Spool`)."""
+        """Send ``reqs`` as batches of at most the lane's documented size.
+
+        Each spooled to disk as its requests are made (never held as one list;
+        :class:`~driftproof.run.batch.Spool`).
+        """
         lane = self.lanes[stage]
         spool: Spool | None = None
         ids: list[str] = []
@@ -134,8 +142,11 @@ class BatchIO:
         )
 
     def finish_open(self) -> None:
-        """Create the batch of an uploaded file that has none; poll every unread batch until it
-        ends (cancelling at the timeout); read its results."""
+        """Submit, poll and read the open batches until they end.
+
+        Create the batch of an uploaded file that has none; poll every unread batch until it
+        ends (cancelling at the timeout); read its results.
+        """
         batched_files = {b.get("file_id") for b in self.bj.batches.values()}
         for fid, f in list(self.bj.files.items()):
             if fid not in batched_files:
@@ -173,9 +184,11 @@ class BatchIO:
                 self.opts.sleep(self.opts.poll_interval)
 
     def _broken(self, bid: str, exc: Exception, kept: int) -> None:
-        """A results stream broke after keeping ``kept`` new results: it is read again at the
-        next poll, unless the error is fatal, is not a transport error, or the batch has kept
-        nothing ``budget`` reads in a row (:class:`FatalRun`)."""
+        """A results stream broke after keeping ``kept`` new results.
+
+        It is read again at the next poll, unless the error is fatal, is not a transport
+        error, or the batch has kept nothing ``budget`` reads in a row (:class:`FatalRun`).
+        """
         if isinstance(exc, AttemptError) and exc.fatal:
             raise FatalRun(f"batch {bid}: {exc.reason}") from exc
         transport = ("anthropic", "openai", "httpx", "httpx2", "httpcore", "httpcore2")

@@ -1,6 +1,7 @@
-"""The batch journal of ``driftproof run --batch`` (issue 17): ``<receipt>.batches``, JSON Lines
-beside the run journal. Each line is written whole; those marked fsync'd reach the disk before
-anything waits on them:
+"""The batch journal of ``driftproof run --batch``: JSON Lines beside the run journal.
+
+``<receipt>.batches``, JSON Lines beside the run journal. Each line is written whole; those marked
+fsync'd reach the disk before anything waits on them:
 
 * ``{"file": {"id", "lane", "stage", "ids"}}``: an OpenAI input file, right after its upload
   (fsync'd);
@@ -73,6 +74,11 @@ class BatchJournal:
     """The batch journal (see the module doc). Not thread-safe: the batch engine is one thread."""
 
     def __init__(self, path: Path, *, resumed_run: bool) -> None:
+        """Open the journal at ``path``, reading what it holds when the run resumes.
+
+        Raises:
+            RefusalError: a batch journal is there but its run journal is not.
+        """
         self.path = path
         self.files: dict[str, dict[str, Any]] = {}
         self.batches: dict[str, dict[str, Any]] = {}
@@ -122,29 +128,35 @@ class BatchJournal:
             self.sync()
 
     def sync(self) -> None:
+        """Flush what was written to disk."""
         if self._unsynced:
             os.fsync(self.fd)
             self._unsynced = 0
 
     def file(self, rec: dict[str, Any]) -> None:
+        """Journal an uploaded input file (synced)."""
         self.files[rec["id"]] = rec
         self._write({"file": rec}, sync=True)
 
     def batch(self, rec: dict[str, Any]) -> None:
+        """Journal a created batch (synced)."""
         self.batches[rec["id"]] = rec
         self.order.append(rec["id"])
         self._write({"batch": rec}, sync=True)
 
     def cancel(self, batch_id: str) -> None:
+        """Journal that a batch was cancelled (synced)."""
         self.cancelled.add(batch_id)
         self._write({"cancel": batch_id}, sync=True)
 
     def out(self, batch_id: str, custom_id: str, outcome: Outcome) -> None:
+        """Journal one result read from a batch."""
         self._write(
             {"out": {"id": custom_id, "batch": batch_id, **outcome_doc(outcome)}}, sync=False
         )
 
     def mark_read(self, batch_id: str) -> None:
+        """Journal that every result of a batch was read (synced)."""
         self.read.add(batch_id)
         self._write({"read": batch_id}, sync=True)
 
@@ -153,8 +165,10 @@ class BatchJournal:
         return sum(len(b["ids"]) for b in self.batches.values())
 
     def close(self) -> None:
+        """Close the journal file, keeping it on disk."""
         os.close(self.fd)
 
     def remove(self) -> None:
+        """Close and delete the journal file."""
         self.close()
         self.path.unlink(missing_ok=True)

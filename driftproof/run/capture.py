@@ -160,8 +160,11 @@ def _read_one(full: Path, st: os.stat_result, entry: dict[str, Any], cap: Captur
 
 
 def compose_answer(reply: str, cap: Capture) -> str:
-    """The graded answer in capture mode files: the reply, then every file named with its path
-    and size, the files read given in full, the others with their reason."""
+    """The graded answer in capture mode files.
+
+    The reply, then every file named with its path and size, the files read given in full, the
+    others with their reason.
+    """
     parts = [reply.rstrip()] if reply.strip() else []
     shown = dict(cap.shown)
     for f in cap.files:

@@ -98,8 +98,10 @@ def _holds(spec: CheckSpec, answer: str) -> bool:
 
 
 def run_checks(specs: Iterable[CheckSpec], answer: str) -> list[dict[str, Any]]:
-    """Every check's result in suite order, as receipt ``checks[]`` entries. A regex check that
-    runs past :data:`CHECK_TIMEOUT_S` does not hold."""
+    """Every check's result in suite order, as receipt ``checks[]`` entries.
+
+    A regex check that runs past :data:`CHECK_TIMEOUT_S` does not hold.
+    """
     return [{"name": s.name, "kind": s.kind, "pass": _holds(s, answer)} for s in specs]
 
 

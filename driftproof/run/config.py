@@ -1,6 +1,6 @@
-"""Settings, results and arm construction of ``driftproof run`` (split from :mod:`.engine`).
+"""Settings, results and arm construction of ``driftproof run``.
 
-Arms (method, "The core"; issue 5; D-16): ``with_skill``, ``baseline`` and optionally
+Arms (method, "The core"; D-16): ``with_skill``, ``baseline`` and optionally
 ``control``; :func:`arm_systems` builds each arm's system prompt. Economics (method, "What
 grading cost"): :func:`judge_usd` prices the judge's usage at the frozen judge price.
 """
@@ -38,8 +38,10 @@ ANSWER_MAX, REASON_MAX, FILES_MAX = 1_048_576, 4_000, 10_000
 
 @dataclass
 class RunConfig:
-    """Settings of one run (CLI options). Delays and timeouts are in seconds; prices in USD per
-    million tokens."""
+    """Settings of one run (CLI options).
+
+    Delays and timeouts are in seconds; prices in USD per million tokens.
+    """
 
     model: str
     judge_model: str
@@ -99,6 +101,8 @@ class RunConfig:
 
 @dataclass
 class RunResult:
+    """What a run returns: the receipt written, and how the run went."""
+
     receipt_path: Path
     transcripts_path: Path | None
     resumed_draws: int
@@ -112,6 +116,7 @@ class RunResult:
 
 
 def now() -> str:
+    """The time now in UTC, to the second, as ``YYYY-MM-DDTHH:MM:SSZ``."""
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
@@ -122,9 +127,12 @@ def judge_usd(
     cache_read: int = 0,
     cache_creation: int = 0,
 ) -> float | None:
-    """Grading cost in USD: uncached input, cache reads, cache writes and output, each at its
-    frozen price per million tokens; a cache part with no price of its own is priced as input.
-    ``None`` when no price is frozen."""
+    """Grading cost in USD.
+
+    Uncached input, cache reads, cache writes and output, each at its frozen price per million
+    tokens; a cache part with no price of its own is priced as input. ``None`` when no price is
+    frozen.
+    """
     if price is None:
         return None
     p_in, p_out = price[0], price[1]
@@ -135,11 +143,15 @@ def judge_usd(
 
 
 class Spend:
+    """What a run has cost so far (USD): the judge's usage at its price, plus reported costs."""
+
     def __init__(self, price: tuple[float, ...] | None) -> None:
+        """Start at nothing, pricing the judge at ``price`` (USD per million tokens)."""
         self.price, self.judge_in, self.judge_out, self.reported = price, 0, 0, 0.0
         self.cache_read = self.cache_creation = 0
 
     def add(self, rec: dict[str, Any]) -> None:
+        """Add one draw's judge usage and reported generation cost."""
         u = rec.get("judge_usage") or {}
         self.judge_in += u.get("input", 0)
         self.judge_out += u.get("output", 0)
@@ -148,6 +160,7 @@ class Spend:
         self.reported += rec.get("generation_cost_usd") or 0.0
 
     def usd(self) -> float:
+        """The cost so far in USD (the judge at 0 when no price is frozen)."""
         judge = (
             judge_usd(
                 self.price, self.judge_in, self.judge_out, self.cache_read, self.cache_creation
@@ -158,10 +171,13 @@ class Spend:
 
 
 def arm_systems(skill_text: str, control: str | None, aa: bool = False) -> dict[str, str | None]:
-    """Each arm's system prompt: baseline none; with a control, the control alone and the
-    control, a blank line and SKILL.md for the skill arm (seed 004); else SKILL.md alone.
-    An A/A calibration (``aa``) gives the baseline arm SKILL.md too: the with-skill arm twice
-    under the same settings (it takes no control)."""
+    """Each arm's system prompt.
+
+    Baseline none; with a control, the control alone and the control, a blank line and SKILL.md
+    for the skill arm (seed 004); else SKILL.md alone. An A/A calibration (``aa``) gives the
+    baseline arm SKILL.md too: the with-skill arm twice under the same settings (it takes no
+    control).
+    """
     if aa:
         return {"with_skill": skill_text, "baseline": skill_text}
     if control is None:
@@ -171,6 +187,7 @@ def arm_systems(skill_text: str, control: str | None, aa: bool = False) -> dict[
 
 #: How each arm's system prompt is built (receipt ``arms.<arm>.construction``, v0.15).
 def construction(arm: str, control: str | None, aa: bool = False) -> str:
+    """How ``arm``'s system prompt is built (receipt ``arms.<arm>.construction``)."""
     if aa:
         return "skill"
     if arm == "baseline":
@@ -181,8 +198,9 @@ def construction(arm: str, control: str | None, aa: bool = False) -> str:
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """The run was interrupted (Ctrl-C); every finished draw is kept in the journal. A
-    :class:`KeyboardInterrupt`, so a caller that does not know it still stops as on Ctrl-C.
+    """The run was interrupted (Ctrl-C); every finished draw is kept in the journal.
+
+    A :class:`KeyboardInterrupt`, so a caller that does not know it still stops as on Ctrl-C.
 
     Attributes:
         kept: finished draws in the journal (all sessions together).
@@ -190,5 +208,6 @@ class RunInterrupted(KeyboardInterrupt):
     """
 
     def __init__(self, kept: int, journal: Path) -> None:
+        """Say how many finished draws ``journal`` keeps."""
         super().__init__(f"interrupted: {kept} finished draws are kept in {journal}")
         self.kept, self.journal = kept, journal

@@ -1,10 +1,11 @@
-"""One draw of ``driftproof run``: generation with retries, the lost-draw rules, the
-deterministic checks and the n judge samples (split from :mod:`.engine`).
+"""One draw of ``driftproof run``.
 
-What the provider said (issue 13, items 2-5): every draw records the provider's stop reason,
-its failed attempts and whether the reply ran over the output budget; a refusal is a lost draw
-of kind ``refusal``; lone UTF-16 surrogates become U+FFFD before anything is hashed (D-1 for
-a draw's score: the mean of its valid judge samples).
+Generation with retries, the lost-draw rules, the checks and the judge samples (:mod:`.grading`).
+
+What the provider said: every draw records the provider's stop reason, its failed attempts and
+whether the reply ran over the output budget; a refusal is a lost draw of kind ``refusal``;
+lone UTF-16 surrogates become U+FFFD before anything is hashed (D-1 for a draw's score: the
+mean of its valid judge samples).
 
 A finished answer (D-19): a reply is graded only when its lane's ending is complete
 (:mod:`.endings`); any other ending is a lost draw of its class, the output budget's
@@ -24,34 +25,26 @@ and cost it reported.
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
-import json
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from driftproof.receipt import draw_doc, judge_sample_doc, sha256_text
-from driftproof.run import judge as J
+from driftproof.receipt import draw_doc, sha256_text
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.config import ANSWER_MAX, FILES_MAX, REASON_MAX, RunConfig, Spend
 from driftproof.run.endings import ending_reason
+from driftproof.run.grading import Attempts, attempts, grade, repaired
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import (
-    AttemptError,
-    DrawId,
-    Provider,
-    Reply,
-    mixed_reasoning_at,
-    repair_text,
-)
+from driftproof.run.providers.base import AttemptError, DrawId, Provider, Reply
+from driftproof.run.reply_text import mixed_reasoning_at, repair_text
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
 from driftproof.run.suite import SuiteCase
 
-__all__ = ["Drawer", "SKILL_REACHED_SHARE", "canonical", "judge_verdict"]
+__all__ = ["Drawer", "SKILL_REACHED_SHARE"]
 
 #: A with-skill draw must report at least this share of the skill's own size as input tokens.
 #: The skill is counted with o200k_base, not with the serving model's tokenizer, and current
@@ -62,21 +55,30 @@ __all__ = ["Drawer", "SKILL_REACHED_SHARE", "canonical", "judge_verdict"]
 SKILL_REACHED_SHARE = 0.8
 
 
-def _count(v: Any) -> int | None:
-    """A token count a harness reported, or ``None`` when it is not an integer a receipt can
-    hold."""
-    return count(v)
+@dataclass
+class Loss:
+    """Why a draw is lost: its kind, the reason, the answer kept, extra draw members.
 
+    ``stops`` is set when the run must stop after this draw (another model answered).
+    """
 
-def _attempts(lane: Provider, draw: DrawId, **call: Any) -> Callable[[], Reply]:
-    """One attempt of ``lane.call(**call)`` per invocation, each identified by ``draw`` with
-    its attempt number (from 0): what a seeded lane draws from, never a count of calls."""
-    tries = itertools.count()
-    return lambda: lane.call(**call, draw=dataclasses.replace(draw, attempt=next(tries)))
+    kind: str
+    reason: str
+    answer: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    stops: bool = False
 
 
 class Drawer:
-    """Makes one draw: generation (with retries), lost-draw rules, checks, n judge samples."""
+    """Makes one draw: generation (with retries), lost-draw rules, checks, n judge samples.
+
+    Attributes:
+        skill_tokens: the skill's own size in o200k_base tokens, for the skill-reached check;
+            ``None`` (no check) for the offline lanes.
+        skill_size: the skill's size as the receipt records it (``skill.tokens``,
+            ceil(characters / 4), D-14): the one figure a lost reason quotes.
+        halt: set to stop every further attempt.
+    """
 
     def __init__(
         self,
@@ -90,21 +92,18 @@ class Drawer:
         sleep: Callable[[float], None],
         spend: Spend,
     ) -> None:
-        self.cases, self.systems, self.cfg, self.provider, self.judge = (
-            cases,
-            systems,
-            cfg,
-            provider,
-            judge,
-        )
-        self.journal, self.counter, self.sleep, self.spend = journal, counter, sleep, spend
+        """Keep the run's cases, arms' system prompts, settings, lanes and books."""
+        self.cases, self.systems, self.cfg = cases, systems, cfg
+        self.provider, self.judge = provider, judge
+        self.journal, self.counter, self.spend, self.sleep = journal, counter, spend, sleep
         self.halt = threading.Event()
-        #: the skill's own size in o200k_base tokens, for the skill-reached check; ``None``
-        #: (no check) for the offline lanes
         self.skill_tokens: int | None = None
-        #: the skill's size as the receipt records it (``skill.tokens``, ceil(characters / 4),
-        #: D-14): the one figure a lost reason quotes, as ``view`` does
         self.skill_size: int | None = None
+
+    @property
+    def retry(self) -> Attempts:
+        """How calls are retried now (the batch rounds replace ``cfg`` and ``sleep``)."""
+        return Attempts(self.cfg.policy(), self.sleep, self._attempt)
 
     def _attempt(self, lane: Provider) -> Callable[[], None]:
         def attempt() -> None:
@@ -116,42 +115,37 @@ class Drawer:
         return attempt
 
     def __call__(self, case_id: str, arm: str, index: int) -> float | None:
+        """Make draw ``index`` of ``case_id`` on ``arm``, journal it and return its score.
+
+        Raises:
+            StopRun: another model gave the answer (the draw is journaled first).
+            FatalRun: a fatal attempt error (from the retries).
+        """
         case, cfg = self.cases[case_id], self.cfg
         rec: dict[str, Any] = {"case": case_id, "arm": arm, "index": index}
         stop = None
-        attempts: list[dict[str, Any]] = []
+        tried: list[dict[str, Any]] = []
+        call = attempts(
+            self.provider,
+            DrawId(case_id, arm, index),
+            model=cfg.model,
+            system=self.systems[arm],
+            prompt=case.prompt,
+            timeout=cfg.timeout,
+            max_tokens=cfg.max_tokens,
+        )
         try:
             reply = with_retries(
-                _attempts(
-                    self.provider,
-                    DrawId(case_id, arm, index),
-                    model=cfg.model,
-                    system=self.systems[arm],
-                    prompt=case.prompt,
-                    timeout=cfg.timeout,
-                    max_tokens=cfg.max_tokens,
-                ),
-                policy=cfg.policy(),
-                sleep=self.sleep,
+                call,
+                policy=self.retry.policy,
+                sleep=self.retry.sleep,
                 on_attempt=self._attempt(self.provider),
-                attempts=attempts,
+                attempts=tried,
             )
         except LostDraw as exc:
-            cause = exc.__cause__
-            said_so = cause.reply if isinstance(cause, AttemptError) else None
-            if said_so is not None:
-                rec["generation_cost_usd"] = said_so.cost_usd
-            rec["draw"] = draw_doc(
-                index,
-                lost_reason=exc.reason[:REASON_MAX],
-                lost_kind=cause.kind if isinstance(cause, AttemptError) else "error",
-                lost_error_class=exc.error_class,
-                lost_status=exc.status,
-                attempts=attempts,
-                tokens=None if said_so is None else _tokens(said_so),
-            )
+            self._failed(rec, index, exc, tried)
         else:
-            stop = self._draw(case, arm, index, reply, rec, attempts)
+            stop = self._draw(case, arm, index, reply, rec, tried)
         if cfg.quick:
             rec["shown_answer"] = rec["draw"]["answer"] or (rec["draw"]["lost"] or {}).get("reason")
         if not cfg.keep_transcripts:
@@ -164,15 +158,23 @@ class Drawer:
         return rec["draw"]["score"]
 
     @staticmethod
-    def _repaired(rec: dict[str, Any], where: str, text: str | None) -> str | None:
-        """``text`` with lone surrogates as U+FFFD; each substitution noted in
-        ``rec["repairs"]``."""
-        if text is None:
-            return None
-        fixed, n = repair_text(text)
-        if n:
-            rec.setdefault("repairs", []).append({"field": where, "replaced": n})
-        return fixed
+    def _failed(
+        rec: dict[str, Any], index: int, exc: LostDraw, tried: list[dict[str, Any]]
+    ) -> None:
+        """The draw as lost because its attempts failed, with what a failed reply reported."""
+        cause = exc.__cause__
+        said_so = cause.reply if isinstance(cause, AttemptError) else None
+        if said_so is not None:
+            rec["generation_cost_usd"] = said_so.cost_usd
+        rec["draw"] = draw_doc(
+            index,
+            lost_reason=exc.reason[:REASON_MAX],
+            lost_kind=cause.kind if isinstance(cause, AttemptError) else "error",
+            lost_error_class=exc.error_class,
+            lost_status=exc.status,
+            attempts=tried,
+            tokens=None if said_so is None else _tokens(said_so),
+        )
 
     def _draw(
         self,
@@ -181,29 +183,39 @@ class Drawer:
         index: int,
         reply: Reply,
         rec: dict[str, Any],
-        attempts: list[dict[str, Any]],
+        tried: list[dict[str, Any]],
     ) -> str | None:
-        cfg = self.cfg
-        reason: str | None  # why the draw is lost, when it is
-        kind: str | None = None
-        reply.text = self._repaired(rec, "answer", reply.text) or ""
+        """Record the draw of an answered call: lost by a rule, or checked and judged.
+
+        Returns:
+            Why the run must stop after this draw, else ``None``.
+        """
+        reply.text = repaired(rec, "answer", reply.text) or ""
         if reply.raw is not None:
             reply.raw = repair_text(reply.raw)[0]
-        tokens = _tokens(reply)
-        over = (
-            None
-            if reply.output_tokens is None or not self.provider.sends_budget
-            else reply.output_tokens > cfg.max_tokens
-        )
-        thought = self._repaired(rec, "reasoning", reply.reasoning)
+        thought = repaired(rec, "reasoning", reply.reasoning)
+        budget, sends = self.cfg.max_tokens, self.provider.sends_budget
         said: dict[str, Any] = {
             "stop_reason": reply.stop_reason[:64] if reply.stop_reason else None,
-            "over_budget": over,
-            "attempts": attempts,
+            "over_budget": None
+            if reply.output_tokens is None or not sends
+            else reply.output_tokens > budget,
+            "attempts": tried,
             "harness_events": reply.harness_events,
             "reasoning": None
             if thought is None
             else {"chars": len(thought), "sha256": sha256_text(thought)},
+            "tokens": _tokens(reply),
+            # calls the harness made on other models, recorded beside the answer
+            "other_model_calls": [
+                {
+                    "model": str(o.get("model"))[:200],
+                    "input_tokens": count(o.get("input")),
+                    "output_tokens": count(o.get("output")),
+                }
+                for o in reply.other_models
+            ]
+            or None,
         }
         rec["generation_cost_usd"] = reply.cost_usd
         rec["transcript"] = {
@@ -211,140 +223,31 @@ class Drawer:
             "other_models": reply.other_models,
             "judge_replies": [],
         }
-        # Calls the harness made on other models are recorded beside the answer, with their tokens.
-        others = [
-            {
-                "model": str(o.get("model"))[:200],
-                "input_tokens": _count(o.get("input")),
-                "output_tokens": _count(o.get("output")),
-            }
-            for o in reply.other_models
-        ] or None
         files = reply.capture.files if reply.capture is not None else None
-
-        def lose(kind: str, why: str, answer: str | None = None, **extra: Any) -> None:
-            """The draw as lost, of ``kind``, saying ``why`` (``files`` read when called)."""
+        loss = self._ending_loss(arm, reply, rec)
+        answer = reply.text
+        if loss is None:
+            answer, files, loss = _answer_loss(case, reply, files)
+        if loss is not None:
             rec["draw"] = draw_doc(
                 index,
-                answer=answer,
-                lost_reason=why[:REASON_MAX],
-                tokens=tokens,
-                other_model_calls=others,
+                answer=loss.answer,
+                lost_reason=loss.reason[:REASON_MAX],
                 captured_files=files,
-                lost_kind=kind,
+                lost_kind=loss.kind,
                 **said,
-                **extra,
+                **loss.extra,
             )
-
-        if reply.handoff:
-            reason = f"another model gave the answer: {reply.handoff}; the run stops"
-            lose("handoff", reason)
-            return reason
-        if (
-            arm == "with_skill"
-            and self.skill_tokens
-            and reply.input_tokens is not None
-            and reply.input_tokens < SKILL_REACHED_SHARE * self.skill_tokens
-        ):
-            lose(
-                "prompt_dropped",
-                f"the server dropped part of the prompt (reported {reply.input_tokens:,} input "
-                f"tokens; the skill alone is about {self.skill_size or self.skill_tokens:,})",
-                reply.text or None,
-            )
-            return None
-        if reply.refusal is not None:
-            text = self._repaired(rec, "refusal", reply.refusal.get("text"))
-            cat = reply.refusal.get("category")
-            refusal = {
-                "text": text[:65536] if text else None,
-                "category": str(cat)[:200] if cat else None,
-            }
-            reason = (
-                "the model refused"
-                + (f" (category {refusal['category']})" if refusal["category"] else "")
-                + (f": {text[:300]}" if text else "")
-            )
-            lose("refusal", reason, reply.text or None, refusal=refusal)
-            return None
-        ending = reply.ending_class(cfg.max_tokens)
-        if ending == "truncated" and cfg.truncation == "lost":
-            n, budget, e = reply.output_tokens, cfg.max_tokens, reply.ending
-            if n is not None and n < budget:  # never "cut off at n" below the budget
-                cut = f"by the output budget of {budget} tokens (stop reason {e}; "
-                cut += f"{n} output tokens reported)"
-            elif n is not None:
-                cut = f"at {n} output tokens (stop reason {e}; budget {budget})"
-            else:
-                cut = f"at the output budget of {budget} tokens (stop reason {e}; budget {budget})"
-            reason = f"cut off {cut}; the suite does not accept truncation"
-            lose("truncated", reason, reply.text or None)
-            return None
-        if ending == "reasoning_mixed":
-            at = mixed_reasoning_at(reply.text) or 0
-            tag = "</think>" if reply.text.startswith("</think>", at) else "<think>"
-            lose(
-                ending,
-                f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
-                " (only a leading reasoning block is kept apart); reasoning is never graded",
-                reply.text or None,
-            )
-            return None
-        if ending not in (None, "truncated"):
-            why = ending_reason(
-                ending, reply.ending, output_tokens=reply.output_tokens, budget=cfg.max_tokens
-            )
-            lose(ending, why, reply.text or None)
-            return None
-        answer, reason, kind = reply.text, None, None
-        if reply.capture is not None:
-            cap = reply.capture
-            if cap.error:
-                reason, kind = cap.error, "capture_error"
-            elif not reply.text.strip() and not cap.shown:
-                named = ", ".join(f"{f['path']} ({f['reason']})" for f in cap.files) or "none"
-                reason, kind = (
-                    f"the reply is empty and no file it left can be shown; files: {named}",
-                    "no_answer",
-                )
-            answer = compose_answer(reply.text, cap)
-        if files is not None and len(files) > FILES_MAX:
-            reason, kind = (
-                f"the agent left {len(files)} files, more than a receipt can name ({FILES_MAX})",
-                "too_large",
-            )
-            files = files[:FILES_MAX]
-        if reason is None and len(answer) > ANSWER_MAX:
-            reason, kind = (
-                f"the answer is {len(answer)} characters, more than a receipt holds ({ANSWER_MAX})",
-                "too_large",
-            )
-            answer = ""
-        if reason is None and reply.capture is None:
-            reason = lost_reason(answer, prompt=case.prompt)
-        elif reason is None and reply.capture is not None and reply.text.strip():
-            # the pointing rules read the reply's own prose; the files it left are shown beside it
-            reason = lost_reason(
-                reply.text, prompt=case.prompt, shown_files=[p for p, _ in reply.capture.shown]
-            )
-        if reason is not None:
-            kind = kind or ("points_elsewhere" if "points at" in reason else "no_answer")
-            lose(kind, reason, answer or None)
-            return None
-        samples = self._judge(case, answer, rec)
+            return loss.reason if loss.stops else None
+        samples = grade(case, answer, rec, self.judge, self.cfg, self.retry)
         valid = [x for x in samples if x["score"] is not None]
-        lost = (
-            None
-            if valid
-            else "no judge sample was valid: " + (samples[0]["invalid_reason"] or "")[:300]
-        )
+        why = samples[0]["invalid_reason"] if samples else None
+        lost = None if valid else "no judge sample was valid: " + (why or "")[:300]
         rec["draw"] = draw_doc(
             index,
             answer=answer,
             judge_samples=samples,
             lost_reason=lost,
-            tokens=tokens,
-            other_model_calls=others,
             lost_kind="unscored" if lost else None,
             checks=run_checks(case.checks, answer),
             captured_files=files,
@@ -352,171 +255,129 @@ class Drawer:
         )
         return None
 
-    def _judge(self, case: SuiteCase, answer: str, rec: dict[str, Any]) -> list[dict[str, Any]]:
-        """n judge samples of one answer, each graded through the judge lane's structured
-        channel; usage (with its cache and reasoning parts) summed into ``rec["judge_usage"]``,
-        that of attempts that failed on a reply (a server abort, retried) included."""
+    def _ending_loss(self, arm: str, reply: Reply, rec: dict[str, Any]) -> Loss | None:
+        """The loss a reply's ending makes, before its answer is read, else ``None``.
+
+        In order: another model answered (the run stops), the server dropped the skill, the
+        model refused, the output budget cut the answer off (unless the suite accepts that),
+        reasoning mixed into the answer, any other ending that is not complete (D-19).
+        """
+        shown = reply.text or None
+        if reply.handoff:
+            why = f"another model gave the answer: {reply.handoff}; the run stops"
+            return Loss("handoff", why, stops=True)
+        reported = reply.input_tokens
+        if arm == "with_skill" and self.skill_tokens and reported is not None:
+            if reported < SKILL_REACHED_SHARE * self.skill_tokens:
+                size = self.skill_size or self.skill_tokens
+                why = f"the server dropped part of the prompt (reported {reported:,} input "
+                why += f"tokens; the skill alone is about {size:,})"
+                return Loss("prompt_dropped", why, shown)
+        if reply.refusal is not None:
+            return _refusal(reply, rec, shown)
         cfg = self.cfg
-        samples: list[dict[str, Any]] = []
-        usage = {
-            "input": 0,
-            "output": 0,
-            "reported": False,
-            "cache_read": 0,
-            "cache_creation": 0,
-            "reasoning": 0,
-        }
-        system, user = J.judge_prompt(case, answer)
-        schema = J.decision_schema(case)
+        ending = reply.ending_class(cfg.max_tokens)
+        if ending == "truncated" and cfg.truncation == "lost":
+            why = f"cut off {_cut(reply, cfg.max_tokens)}; the suite does not accept truncation"
+            return Loss("truncated", why, shown)
+        if ending == "reasoning_mixed":
+            at = mixed_reasoning_at(reply.text) or 0
+            tag = "</think>" if reply.text.startswith("</think>", at) else "<think>"
+            why = f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
+            why += " (only a leading reasoning block is kept apart); reasoning is never graded"
+            return Loss(ending, why, shown)
+        if ending not in (None, "truncated"):
+            out = reply.output_tokens
+            why = ending_reason(ending, reply.ending, output_tokens=out, budget=cfg.max_tokens)
+            return Loss(ending, why, shown)
+        return None
 
-        def add(jr: Reply) -> None:
-            """Sum the usage one judge reply reported (a 0 input is unrecorded, never 0)."""
-            if jr.input_tokens == 0:  # a non-empty prompt: unrecorded, never 0
-                jr.input_tokens = None
-            if jr.input_tokens is not None or jr.output_tokens is not None:
-                usage["reported"] = True
-                usage["input"] += jr.input_tokens or 0
-                usage["output"] += jr.output_tokens or 0
-                usage["cache_read"] += jr.cache_read or 0
-                usage["cache_creation"] += jr.cache_creation or 0
-                usage["reasoning"] += jr.reasoning_output or 0
 
-        def counted(attempt: Callable[[], Reply]) -> Callable[[], Reply]:
-            """``attempt``, the usage of a reply it failed on (an abort) summed too."""
+def _refusal(reply: Reply, rec: dict[str, Any], shown: str | None) -> Loss:
+    """A refusal as a lost draw, its text (made valid Unicode) and category kept."""
+    said = reply.refusal or {}
+    text = repaired(rec, "refusal", said.get("text"))
+    cat = said.get("category")
+    refusal = {"text": text[:65536] if text else None, "category": str(cat)[:200] if cat else None}
+    why = "the model refused"
+    why += f" (category {refusal['category']})" if refusal["category"] else ""
+    why += f": {text[:300]}" if text else ""
+    return Loss("refusal", why, shown, {"refusal": refusal})
 
-            def run() -> Reply:
-                try:
-                    return attempt()
-                except AttemptError as exc:
-                    if exc.reply is not None:
-                        add(exc.reply)
-                    raise
 
-            return run
+def _cut(reply: Reply, budget: int) -> str:
+    """Where the output budget cut an answer off, never "at n" below the budget."""
+    n, e = reply.output_tokens, reply.ending
+    if n is not None and n < budget:
+        return (
+            f"by the output budget of {budget} tokens (stop reason {e}; {n} output tokens "
+            + "reported)"
+        )
+    if n is not None:
+        return f"at {n} output tokens (stop reason {e}; budget {budget})"
+    return f"at the output budget of {budget} tokens (stop reason {e}; budget {budget})"
 
-        for k in range(cfg.judge_samples):
-            try:
-                jr = with_retries(
-                    counted(
-                        _attempts(
-                            self.judge,
-                            DrawId(case.id, rec["arm"], rec["index"], sample=k),
-                            model=cfg.judge_model,
-                            system=system,
-                            prompt=user,
-                            timeout=cfg.judge_timeout,
-                            max_tokens=cfg.judge_max_tokens,
-                            schema=schema,
-                        )
-                    ),
-                    policy=cfg.policy(),
-                    sleep=self.sleep,
-                    on_attempt=self._attempt(self.judge),
-                )
-            except LostDraw as exc:
-                samples.append(
-                    judge_sample_doc(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000])
-                )
-                continue
-            add(jr)
-            if jr.decision is None:
-                jr.text = self._repaired(rec, f"judge_reply/{k}", jr.text) or ""
-                reply = jr.text
-            else:  # the decision is hashed and kept: made valid Unicode first, like an answer
-                reply = self._repaired(rec, f"judge_reply/{k}", canonical(jr.decision)) or ""
-            v = judge_verdict(case, jr, cfg.judge_max_tokens)
-            score, invalid = v.score, v.invalid_reason
-            if jr.reported_model is not None and not J.same_model(
-                cfg.judge_model, jr.reported_model
-            ):
-                score, invalid = (
-                    None,
-                    f"the reply reports model {jr.reported_model[:100]!r}, not the requested judge",
-                )
-            why = self._repaired(rec, f"judge_samples/{k}/reason", v.reason)
-            samples.append(
-                judge_sample_doc(
-                    score,
-                    reply=reply,
-                    reported_model=jr.reported_model,
-                    serving_model=jr.serving_model,
-                    invalid_reason=invalid[:2000] if invalid else None,
-                    reason=why[:4000] if why else None,
-                    ignored_members=list(v.ignored) or None,
-                )
-            )
-            rec["transcript"]["judge_replies"].append(reply)
-        rec["judge_usage"] = usage
-        return samples
+
+def _answer_loss(
+    case: SuiteCase, reply: Reply, files: list[dict[str, Any]] | None
+) -> tuple[str, list[dict[str, Any]] | None, Loss | None]:
+    """The answer graded, the files named and the loss its content makes, else ``None``.
+
+    A capture error, an empty reply with no file to show, more files than a receipt names,
+    an answer longer than a receipt holds, or an answer the pointing rules lose
+    (:func:`~driftproof.run.lost.lost_reason`).
+    """
+    answer, reason, kind = reply.text, None, None
+    cap = reply.capture
+    if cap is not None:
+        if cap.error:
+            reason, kind = cap.error, "capture_error"
+        elif not reply.text.strip() and not cap.shown:
+            named = ", ".join(f"{f['path']} ({f['reason']})" for f in cap.files) or "none"
+            reason = f"the reply is empty and no file it left can be shown; files: {named}"
+            kind = "no_answer"
+        answer = compose_answer(reply.text, cap)
+    if files is not None and len(files) > FILES_MAX:
+        reason = f"the agent left {len(files)} files, more than a receipt can name ({FILES_MAX})"
+        kind, files = "too_large", files[:FILES_MAX]
+    if reason is None and len(answer) > ANSWER_MAX:
+        reason = f"the answer is {len(answer)} characters, more than a receipt holds ({ANSWER_MAX})"
+        kind, answer = "too_large", ""
+    if reason is None and cap is None:
+        reason = lost_reason(answer, prompt=case.prompt)
+    elif reason is None and cap is not None and reply.text.strip():
+        # the pointing rules read the reply's own prose; the files it left are shown beside it
+        shown_files = [p for p, _ in cap.shown]
+        reason = lost_reason(reply.text, prompt=case.prompt, shown_files=shown_files)
+    if reason is None:
+        return answer, files, None
+    kind = kind or ("points_elsewhere" if "points at" in reason else "no_answer")
+    return answer, files, Loss(kind, reason, answer or None)
 
 
 def _tokens(reply: Reply) -> dict[str, Any] | None:
-    """The draw's ``tokens`` from what the lane reported, ``None`` when it reported neither
-    count. A reported 0 input tokens is unrecorded (the prompt is never empty).
-    ``answer_output`` is the output less its reported reasoning tokens; unknown when the reply
-    carried reasoning whose tokens were not reported apart, or were reported as 0, or reasoning
-    mixed into its answer (D-19)."""
+    """The draw's ``tokens`` from what the lane reported.
+
+    ``None`` when it reported neither count; a reported 0 input tokens is unrecorded (the
+    prompt is never empty). ``answer_output`` is the output less its reported reasoning
+    tokens; unknown when the reply carried reasoning whose tokens were not reported apart, or
+    were reported as 0, or reasoning mixed into its answer (D-19).
+    """
     if reply.input_tokens == 0:
         reply.input_tokens = None
     if reply.input_tokens is None and reply.output_tokens is None:
         return None
     out, thought = reply.output_tokens, reply.reasoning_output
-    if (
-        out is None
-        or (reply.reasoning and not thought)
-        or mixed_reasoning_at(reply.text) is not None
-    ):
-        # reasoning seen, its tokens not reported apart (or reported as none), or mixed into
-        # the answer
+    unknown = out is None or (reply.reasoning and not thought)
+    if unknown or mixed_reasoning_at(reply.text) is not None:
         answer = None
     else:
-        answer = max(0, out - (thought or 0))
-    return {
-        "input": reply.input_tokens,
-        "output": out,
-        "counted_by": "provider",
-        **{
-            k: v
-            for k, v in (
-                ("cache_read_input", reply.cache_read),
-                ("cache_creation_input", reply.cache_creation),
-                ("reasoning_output", thought),
-                ("answer_output", answer),
-            )
-            if v is not None
-        },
-    }
-
-
-def canonical(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> J.JudgeVerdict:
-    """A judge reply as a verdict: invalid, saying why, when it was refused or its ending is
-    not the complete ending of the judge's channel (D-19); else the structured decision when
-    the lane returned one; the final verdict of free text when the lane has no structured
-    channel; else invalid."""
-    if jr.refusal is not None:
-        return J.JudgeVerdict(
-            None,
-            "the judge refused: "
-            + str(jr.refusal.get("text") or jr.refusal.get("category") or "")[:300],
-        )
-    ending = jr.ending_class(budget)
-    if ending == "truncated":
-        n = jr.output_tokens
-        at = (
-            f"by its output budget ({n} output tokens reported; budget {budget})"
-            if n is not None and n < budget
-            else f"at {n if n is not None else budget} output tokens (budget {budget})"
-        )
-        return J.JudgeVerdict(None, f"the judge was cut off {at} before it recorded a grade")
-    if ending is not None:
-        why = ending_reason(ending, jr.ending, output_tokens=jr.output_tokens, budget=budget)
-        return J.JudgeVerdict(None, f"the judge's {why}")
-    if jr.decision is not None:
-        return J.parse_structured(case, jr.decision)
-    if jr.channel in (None, "final_verdict"):
-        return J.parse_reply(case, jr.text)
-    return J.JudgeVerdict(None, f"the judge returned no {jr.channel} decision")
+        answer = max(0, (out or 0) - (thought or 0))
+    parts = (
+        ("cache_read_input", reply.cache_read),
+        ("cache_creation_input", reply.cache_creation),
+        ("reasoning_output", thought),
+        ("answer_output", answer),
+    )
+    doc = {"input": reply.input_tokens, "output": out, "counted_by": "provider"}
+    return doc | {k: v for k, v in parts if v is not None}

@@ -1,6 +1,7 @@
-"""Which endings of a reply mean "a complete final answer", per lane (D-19), and the classes
-of every other ending. This module is data: ``driftproof run --help`` and the README print
-:func:`table_lines`, and a test holds the README to it.
+"""Which endings of a reply mean "a complete final answer", per lane (D-19).
+
+And the classes of every other ending. This module is data: ``driftproof run --help`` and the README
+print :func:`table_lines`, and a test holds the README to it.
 
 A reply is graded only when its lane's ending is in :attr:`Lane.complete` (the judge's: in
 :attr:`Lane.judge_complete`, the ending of its structured channel). Any other ending loses the
@@ -144,12 +145,14 @@ def lost_class(
     output_tokens: int | None = None,
     budget: int | None = None,
 ) -> str | None:
-    """The class of ``ending`` on ``lane``: ``None`` when it means a complete final answer
-    (for ``judge``, a complete structured decision), else a key of :data:`CLASSES`.
-    A missing ending (``None``) is never complete: ``unknown_ending``. On
-    :data:`LENGTH_CHECKED` lanes a ``truncated`` ending is the output budget only when
-    ``output_tokens`` (reported) reach :data:`BUDGET_REACHED_SHARE` of ``budget`` (requested,
-    tokens); below it ``context_window``; either unknown, ``length_unknown``.
+    """The class of ``ending`` on ``lane``.
+
+    ``None`` when it means a complete final answer (for ``judge``, a complete structured
+    decision), else a key of :data:`CLASSES`. A missing ending (``None``) is never complete:
+    ``unknown_ending``. On :data:`LENGTH_CHECKED` lanes a ``truncated`` ending is the output
+    budget only when ``output_tokens`` (reported) reach :data:`BUDGET_REACHED_SHARE` of
+    ``budget`` (requested, tokens); below it ``context_window``; either unknown,
+    ``length_unknown``.
 
     Raises:
         KeyError: ``lane`` is not a key of :data:`LANES`.
@@ -167,8 +170,10 @@ def lost_class(
 
 
 def table_lines() -> list[str]:
-    """The endings table in plain words, one line per lane and class (printed by
-    ``run --help`` and the README)."""
+    """The endings table in plain words, one line per lane and class.
+
+    ``run --help`` and the README print it.
+    """
     out = []
     for key, t in LANES.items():
         out.append(f"{t.title}: complete on {', '.join(t.complete)}")
@@ -192,9 +197,11 @@ def table_lines() -> list[str]:
 def ending_reason(
     cls: str, ending: str | None, *, output_tokens: int | None = None, budget: int | None = None
 ) -> str:
-    """Why a reply of class ``cls`` is lost, quoting the provider's ``ending`` (untrusted:
-    clipped to 100 characters); a ``length`` read as the context window states the reported
-    ``output_tokens`` against the requested ``budget``."""
+    """Why a reply of class ``cls`` is lost, quoting the provider's ``ending``.
+
+    The ending is untrusted and clipped to 100 characters. A ``length`` read as the context
+    window states the reported ``output_tokens`` against the requested ``budget``.
+    """
     said = "no ending" if ending is None else repr(ending[:100])
     why = f"{CLASSES[cls]}: the reply ended with {said}"
     if cls == "context_window" and ending == "length" and output_tokens is not None and budget:

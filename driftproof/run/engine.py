@@ -1,6 +1,6 @@
-"""``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
+r"""``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
 
-Arms (method, "The core"; issue 5): ``with_skill`` (SKILL.md as the system prompt),
+Arms (method, "The core"): ``with_skill`` (SKILL.md as the system prompt),
 ``baseline`` (the task alone) and, optionally, ``control`` (a fixed instruction such as
 caveman's "Answer concisely." as the system prompt; D-16), whose delta against the skill is
 reported beside the lift. With a control, the with-skill arm's system prompt is the control
@@ -16,8 +16,9 @@ stub and the simulated lane (either side), for ``--quick`` (preset ``quick``: fi
 only, 2 draws per arm, 2 judge samples, concurrency 4; method, "A smoke run gives no
 verdict") and for a run stopped because another model gave an answer.
 
-Layout: :mod:`.config` (settings, results, arms, prices), :mod:`.drawer` (one draw and its
-judge samples), :mod:`.sealing` (the receipt assembled and written); this module runs them.
+Layout: :mod:`.config` (settings, results, arms, prices), :mod:`.drawer` (one draw, and what
+the provider said), :mod:`.grading` (its judge samples), :mod:`.sealing` (the receipt
+assembled and written); this module runs them.
 
 Economics (method, "What grading cost"): ``judge_overhead`` sums the usage the judge's
 answered samples reported, each draw sent to the judge counted once, at the judge price
@@ -25,25 +26,24 @@ frozen in the receipt; draws none of whose samples reported usage are counted in
 ``judged_draws_missing_usage``. Retried attempts are not in it (a floor on what was billed).
 Input tokens are as billed (uncached + cache read + cache creation), each part kept; each
 part is priced at its own frozen price where the price table has one, else at the input
-price (issue 13, "Usage as billed").
-
-What the provider said (issue 13, items 2-5): every draw records the provider's stop reason,
-its failed attempts (error, class, status, wait) and whether the reply ran over the output
-budget. A truncated answer (``max_tokens``, ``length``, ``incomplete:max_output_tokens``) is
-a lost draw of kind ``truncated``, "cut off at N output tokens", unless the suite declares
-``"truncation": "accepted"``; a refusal is a lost draw of kind ``refusal`` with its text and
-category kept. A lone UTF-16 surrogate in any reply becomes U+FFFD before anything is hashed
-or journaled, and the receipt lists each substitution in ``text_repairs``.
+price.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from driftproof.receipt import sha256_text
+from driftproof.errors import ProviderError
+from driftproof.receipt import Receipt, ReceiptBody, sha256_text, skill_tokens
 from driftproof.run import judge as J
+from driftproof.run.batch import BatchLane
+from driftproof.run.batch_engine import BatchRounds
+from driftproof.run.batch_journal import BatchJournal, batch_journal_path
+from driftproof.run.batch_lanes import batch_lane
 from driftproof.run.config import (
     ARMS,
     RunConfig,
@@ -66,9 +66,10 @@ from driftproof.run.sealing import (
     write_receipt,
     write_transcripts,
 )
-from driftproof.run.suite import Suite, require_gradable
+from driftproof.run.suite import Suite, SuiteCase, require_gradable
 from driftproof.run.summary import nothing_measured_line
 from driftproof.stats import arms_measured_nothing
+from driftproof.tokens import count_tokens
 
 __all__ = [
     "ARMS",
@@ -96,29 +97,23 @@ def run_suite(
 ) -> RunResult:
     """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
 
-    With ``cfg.batch`` the draws go through the providers' batch APIs
-    (:mod:`driftproof.run.batch_engine`, issue 17): same draws, same receipt, plus ``run.batch``
-    and the judge's batch price tier.
+    ``provider`` answers, ``judge`` grades, ``sleep`` waits between attempts (seconds). With
+    ``cfg.batch`` the draws go through the providers' batch APIs
+    (:mod:`driftproof.run.batch_engine`): same draws, same receipt, plus ``run.batch`` and the
+    judge's batch price tier. ``progress(done, total, spend_usd)`` is called after each draw,
+    then with phase ``"sealing"`` while the receipt is assembled and ``"done"`` once it is
+    written. With ``replace`` false, a file that appeared at ``out`` while the run went on is
+    not replaced (:class:`~driftproof.errors.RefusalError`, the journal kept).
 
-    ``progress(done, total, spend_usd, phase="draws")`` is called after each draw, then with
-    phase ``"sealing"`` while the receipt is assembled, checked and sealed, and ``"done"`` once
-    it is written (issue 19: a bar never reads finished while work remains). With ``replace``
-    false, a file that appeared at ``out`` while the run went on is not replaced:
-    :class:`~driftproof.errors.RefusalError` names it and the journal is kept.
+    Returns:
+        The result; an arm that measured nothing (D-17) is named in ``RunResult.unmeasured``.
 
     Raises:
         SuiteError: a case cannot be graded (before any call).
         RefusalError: the journal belongs to another run or another harness version.
         ProviderError: the lane cannot start, or a fatal attempt error stopped the run (the
             journal is kept; run again to resume).
-
-    An arm with no measured draw in any case (D-17) still gets its receipt (it reads "not
-    measured"); the journal is then kept and ``RunResult.unmeasured`` says why in one line.
     """
-    import dataclasses
-
-    from driftproof.errors import ProviderError
-
     require_gradable(suite)
     if getattr(suite, "truncation", None) == "accepted":
         cfg = dataclasses.replace(cfg, truncation="accepted")
@@ -126,22 +121,130 @@ def run_suite(
     cases = list(suite.cases[:1] if cfg.quick else suite.cases)
     systems = arm_systems(skill_text, cfg.control, cfg.aa)
     provider.keep_raw = judge.keep_raw = cfg.keep_transcripts
-    harness_version = provider.start()
-    judge.start()
-    judge_doc = {
+    harness_version, _ = provider.start(), judge.start()
+    judge_doc = _judge_doc(cfg, judge)
+    identity = _identity(suite, cases, skill_text, cfg, provider, judge_doc)
+    journal = Journal(
+        journal_path(out), identity, started_at=now(), harness_version=harness_version
+    )
+    resumed = len(journal.draws)
+    drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
+    spend = drawer.spend  # what the draws cost so far, for the progress bar
+    on_done = (lambda d, t: progress(d, t, spend.usd())) if progress else None
+    cells = [(c.id, arm) for c in cases for arm in systems]
+    batches, stopped, batch = _draw_all(cells, drawer, out, on_done)
+    if progress:
+        progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
+    attempts = drawer.counter.value + (batches.attempts() if batches is not None else 0)
+    transcripts, kept = _transcripts(out, journal) if cfg.keep_transcripts else (None, None)
+    body = receipt_body(
+        suite,
+        cases,
+        systems,
+        skill_text,
+        skill_name,
+        cfg,
+        provider,
+        judge_doc,
+        journal,
+        attempts,
+        harness_version,
+        stopped,
+        batch,
+        kept,
+    )
+    receipt = _write(body, out, replace, journal, transcripts)
+    if progress:
+        progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
+    quick = answers(journal, cases[0].id) if cfg.quick else {}
+    unmeasured = _unmeasured(receipt, stopped, out, journal)
+    if batches is not None:
+        batches.remove()
+    return RunResult(out, transcripts, resumed, stopped, quick, receipt, unmeasured)
+
+
+def _write(
+    body: ReceiptBody, out: Path, replace: bool, journal: Journal, transcripts: Path | None
+) -> Receipt:
+    """Seal and write the receipt; on failure keep the journal and remove the transcripts."""
+    try:
+        return write_receipt(body, out, replace=replace)
+    except BaseException:
+        journal.close()  # kept on disk: no finished draw is lost
+        if transcripts is not None:  # no receipt seals it: nothing is left behind
+            transcripts.unlink(missing_ok=True)
+        raise
+
+
+def _unmeasured(receipt: Receipt, stopped: str | None, out: Path, journal: Journal) -> str | None:
+    """The one line saying an arm measured nothing (D-17), else ``None``.
+
+    Such a run keeps its journal beside the receipt (the CLI exits non-zero); otherwise the
+    journal is removed. A run stopped because another model answered says that instead.
+    """
+    arms = arms_measured_nothing(receipt) if stopped is None else ()
+    unmeasured = nothing_measured_line(receipt, arms, out, journal.path) if arms else None
+    if unmeasured is not None:
+        journal.close()
+    else:
+        journal.remove()
+    return unmeasured
+
+
+def _drawer(
+    cases: list[SuiteCase],
+    systems: dict[str, str | None],
+    skill_text: str,
+    cfg: RunConfig,
+    provider: Provider,
+    judge: Provider,
+    journal: Journal,
+    sleep: Callable[[float], None],
+) -> Drawer:
+    """The run's draw maker, its attempt counter and spend carried on from the journal."""
+    spend = Spend(cfg.judge_price)
+    for rec in journal.draws.values():
+        spend.add(rec)
+    counter = Counter(journal.attempts, journal.attempt)
+    cased = {c.id: c for c in cases}
+    drawer = Drawer(cased, systems, cfg, provider, judge, journal, counter, sleep, spend)
+    if provider.surface is not None:  # the offline lanes' replies report no real input
+        drawer.skill_tokens, drawer.skill_size = count_tokens(skill_text), skill_tokens(skill_text)
+    return drawer
+
+
+def _judge_doc(cfg: RunConfig, judge: Provider) -> dict[str, Any]:
+    """The receipt's ``judge``: the fixed judge's model, lane, template, scale and price."""
+    template_sha256, template_version = J.template_identity()
+    return {
         "model": cfg.judge_model,
         "provider": judge.name,
         "surface": judge.surface,
         "service": judge.service,
         "sampling": judge.sampling(cfg.judge_max_tokens),
-        "template_sha256": J.template_identity()[0],
+        "template_sha256": template_sha256,
         "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
         "price": price_doc(cfg.judge_price, tier="batch" if cfg.batch is not None else None),
         "channel": judge.channel,
-        "template_version": J.template_identity()[1],
+        "template_version": template_version,
         "max_output_tokens": cfg.judge_max_tokens,
     }
-    identity = {
+
+
+def _identity(
+    suite: Suite,
+    cases: list[SuiteCase],
+    skill_text: str,
+    cfg: RunConfig,
+    provider: Provider,
+    judge_doc: dict[str, Any],
+) -> dict[str, Any]:
+    """What a journal must match to be resumed: the suite, skill, lanes and settings.
+
+    A member that only some runs have (control, A/A, language, batch) is absent otherwise, so
+    that a journal written before it existed still resumes.
+    """
+    identity: dict[str, Any] = {
         "suite_sha256": suite.sha256,
         "cases": [c.id for c in cases],
         "skill_sha256": sha256_text(skill_text),
@@ -161,45 +264,44 @@ def run_suite(
         "max_tokens": cfg.max_tokens,
         "truncation": cfg.truncation,
     }
-    if (
-        cfg.control is not None
-    ):  # the skill arm is the control then SKILL.md (absent otherwise: older journals resume)
+    if cfg.control is not None:  # the skill arm is the control then SKILL.md
         identity["skill_arm"] = "control_then_skill"
-    if cfg.aa:  # an A/A journal and an ordinary one never resume each other (absent otherwise)
+    if cfg.aa:  # an A/A journal and an ordinary one never resume each other
         identity["aa"] = True
-    if cfg.language is not None:  # absent otherwise, so an older journal still resumes
+    if cfg.language is not None:
         identity["language"] = cfg.language
         identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
-    batches = None
-    if cfg.batch is not None:
-        from driftproof.run.batch import batch_lane
-
-        # a batched run and an interactive one never resume each other's journal
+    if cfg.batch is not None:  # a batched run and an interactive one never resume each other
         identity["batch"] = True
+    return identity
+
+
+def _draw_all(
+    cells: list[tuple[str, str]],
+    drawer: Drawer,
+    out: Path,
+    on_done: Callable[[int, int], None] | None,
+) -> tuple[BatchJournal | None, str | None, dict[str, Any] | None]:
+    """Make every draw the stopping rule asks for, interactively or through batches.
+
+    Returns:
+        The batch journal of a batched run, else ``None``; why the run stopped early, else
+        ``None``; the receipt's ``run.batch`` of a batched run, else ``None``.
+
+    Raises:
+        ProviderError: a fatal attempt error stopped the run (the journal is kept).
+        RunInterrupted: Ctrl-C (the journal is kept).
+    """
+    cfg, journal = drawer.cfg, drawer.journal
+    provider, judge = drawer.provider, drawer.judge  # the batch rounds replace the drawer's
+    lanes = None
+    if cfg.batch is not None:
         lanes = {"answer": batch_lane(provider), "judge": batch_lane(judge)}
-    journal = Journal(
-        journal_path(out), identity, started_at=now(), harness_version=harness_version
-    )
-    counter = Counter(journal.attempts, journal.attempt)
-    spend = Spend(cfg.judge_price)
-    for rec in journal.draws.values():
-        spend.add(rec)
-    resumed = len(journal.draws)
-    drawer = Drawer(
-        {c.id: c for c in cases}, systems, cfg, provider, judge, journal, counter, sleep, spend
-    )
-    if provider.surface is not None:  # the offline lanes' replies report no real input
-        from driftproof.receipt import skill_tokens
-        from driftproof.tokens import count_tokens
-
-        drawer.skill_tokens, drawer.skill_size = count_tokens(skill_text), skill_tokens(skill_text)
-    done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
-    cells = [(c.id, arm) for c in cases for arm in systems]
     stopped = None
+    done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
+    batches = None
     try:
-        if cfg.batch is not None:
-            from driftproof.run.batch_engine import BatchJournal, BatchRounds, batch_journal_path
-
+        if cfg.batch is not None and lanes is not None:
             batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
             BatchRounds(
                 cells,
@@ -209,12 +311,12 @@ def run_suite(
                 journal=batches,
                 opts=cfg.batch,
                 finished=list(done),
+                judge_samples=cfg.judge_samples,
+                budget=cfg.policy().max_attempts,
+                on_done=on_done,
                 min_draws=cfg.min_draws,
                 max_draws=cfg.max_draws,
                 settle=cfg.settle,
-                judge_samples=cfg.judge_samples,
-                budget=cfg.policy().max_attempts,
-                on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
             ).run()
         else:
             run_cells(
@@ -222,97 +324,57 @@ def run_suite(
                 done,
                 drawer,
                 concurrency=cfg.concurrency,
+                on_done=on_done,
+                halt=drawer.halt,
                 min_draws=cfg.min_draws,
                 max_draws=cfg.max_draws,
                 settle=cfg.settle,
-                on_done=(lambda d, t: progress(d, t, spend.usd())) if progress else None,
-                halt=drawer.halt,
             )
-    except FatalRun as exc:
-        if batches is not None:
-            batches.close()
-        journal.close()
-        raise ProviderError(
-            f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
-            f"{journal.path}; run the same command again to resume"
-        ) from exc
     except StopRun as exc:
         stopped = str(exc)
-    except KeyboardInterrupt as exc:
+    except BaseException as exc:
         if batches is not None:
             batches.close()
         journal.close()
-        raise RunInterrupted(len(journal.draws), journal.path) from exc
-    except BaseException:
-        if batches is not None:
-            batches.close()
-        journal.close()
+        if isinstance(exc, FatalRun):
+            raise ProviderError(
+                f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
+                f"{journal.path}; run the same command again to resume"
+            ) from exc
+        if isinstance(exc, KeyboardInterrupt):
+            raise RunInterrupted(len(journal.draws), journal.path) from exc
         raise
     finally:
         provider.close()
         judge.close()
-    if progress:
-        progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
-    attempts = counter.value + (batches.attempts() if batches is not None else 0)
-    batch = None
-    if batches is not None:
-        names = sorted({lanes["answer"].provider, lanes["judge"].provider})
-        batch = {
-            "provider": ",".join(names),
-            "batch_ids": list(batches.order),
-            "file_ids": [
-                b["file_id"]
-                for b in (batches.batches[i] for i in batches.order)
-                if b.get("file_id")
-            ],
-        }
-    transcripts = kept = None
-    if cfg.keep_transcripts:
-        # written first, so that the receipt's seal covers the transcripts' hash
-        try:
-            transcripts = write_transcripts(out, journal)
-        except BaseException:
-            journal.close()  # kept on disk: no finished draw is lost
-            raise
-        kept = {
-            "file": transcripts.name,
-            "sha256": file_sha256(transcripts),
-            "draws": len(journal.draws),
-        }
-    body = receipt_body(
-        suite,
-        cases,
-        systems,
-        skill_text,
-        skill_name,
-        cfg,
-        provider,
-        judge_doc,
-        journal,
-        attempts,
-        harness_version,
-        stopped,
-        batch,
-        kept,
-    )
+    return batches, stopped, _batch_doc(lanes, batches)
+
+
+def _batch_doc(
+    lanes: dict[str, BatchLane] | None, batches: BatchJournal | None
+) -> dict[str, Any] | None:
+    """The receipt's ``run.batch``: the providers, batch ids and uploaded file ids."""
+    if batches is None or lanes is None:
+        return None
+    names = sorted({lane.provider for lane in lanes.values()})
+    files = (batches.batches[i].get("file_id") for i in batches.order)
+    return {
+        "provider": ",".join(names),
+        "batch_ids": list(batches.order),
+        "file_ids": [f for f in files if f],
+    }
+
+
+def _transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]]:
+    """Write the transcripts first, so that the receipt's seal covers their hash.
+
+    Returns:
+        (the transcripts' path, the receipt's ``transcripts`` member).
+    """
     try:
-        receipt = write_receipt(body, out, replace=replace)
+        transcripts = write_transcripts(out, journal)
     except BaseException:
         journal.close()  # kept on disk: no finished draw is lost
-        if transcripts is not None:  # no receipt seals it: nothing is left behind
-            transcripts.unlink(missing_ok=True)
         raise
-    if progress:
-        progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
-    quick = answers(journal, cases[0].id) if cfg.quick else {}
-    # D-17: an arm that measured nothing keeps the journal beside its receipt, and the CLI
-    # exits non-zero; a run stopped because another model answered says that instead
-    arms = arms_measured_nothing(receipt) if stopped is None else ()
-    unmeasured = nothing_measured_line(receipt, arms, out, journal.path) if arms else None
-    if unmeasured is not None:
-        journal.close()
-    else:
-        journal.remove()
-    if batches is not None:
-        batches.remove()
-    return RunResult(out, transcripts, resumed, stopped, quick, receipt, unmeasured)
+    kept = {"file": transcripts.name, "sha256": file_sha256(transcripts)}
+    return transcripts, kept | {"draws": len(journal.draws)}

@@ -32,13 +32,14 @@ _CAVEMAN_CASE = "expected a case object {id, category, prompt, checks, examples}
 
 
 def skill_creator_cases(c: Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
+    """The skill name and cases of a skill-creator ``evals.json``; problems go to ``c``."""
     name = doc.get("skill_name") if isinstance(doc.get("skill_name"), str) else None
     cases = []
     for p, raw in case_objects(c, doc.get("evals"), "/evals", _EVAL):
         cid = read_case_id(c, raw.get("id"), f"{p}/id")
         prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
         # skill-creator's schemas.md says expectations, its SKILL.md and agentskills.io say
-        # assertions: a file giving both means both (issue 14), never one dropped
+        # assertions: a file giving both means both, never one dropped
         exp: list[str] = []
         bad = False
         for key in ("expectations", "assertions"):
@@ -73,6 +74,7 @@ def skill_creator_cases(c: Collector, doc: dict) -> tuple[str | None, list[Suite
 
 
 def caveman_cases(c: Collector, doc: dict) -> list[SuiteCase]:
+    """The cases of a caveman ``fidelity.json``; problems go to ``c``."""
     cases = []
     for p, raw in case_objects(c, doc.get("cases"), "/cases", _CAVEMAN_CASE):
         cid = read_case_id(c, raw.get("id"), f"{p}/id")

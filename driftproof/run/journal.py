@@ -1,5 +1,6 @@
-"""The run journal: every finished draw, appended and fsync'd, so a killed run resumes
-without redoing or losing any finished draw.
+"""The run journal: every finished draw, appended and fsync'd.
+
+So a killed run resumes without redoing or losing any finished draw.
 
 File ``<receipt>.journal`` beside the receipt, JSON Lines:
 
@@ -8,12 +9,11 @@ File ``<receipt>.journal`` beside the receipt, JSON Lines:
 * ``{"attempt": 1}`` for every endpoint attempt, written when the attempt is made (one
   ``write(2)``, so the count survives the process being killed);
 * ``{"draw": {...}}`` for every finished draw: one whole line in one ``write(2)`` before the
-  draw counts as finished, so a finished draw survives the process being killed at any
-  moment (the kernel holds the written bytes). ``fsync`` runs at most once every
-  :data:`SYNC_INTERVAL` seconds and when the journal is closed (issue 13: one fsync per draw
-  was a measurable share of a run), so a power loss can cost at most the draws of that last
-  interval, which a resumed run makes again. A torn last line (no newline) is a draw that
-  did not finish, and is ignored.
+  draw counts as finished, so a finished draw survives the process being killed at any moment (the
+  kernel holds the written bytes). ``fsync`` runs at most once every :data:`SYNC_INTERVAL` seconds
+  and when the journal is closed, so a power loss can cost at most the draws of that last
+  interval, which a resumed run makes again. A torn last line (no newline) is a draw that did not
+  finish, and is ignored.
 
 The journal is removed once the sealed receipt has been written.
 """
@@ -42,6 +42,7 @@ def json_records(
     path: Path, lines: Sequence[bytes], *, first_line: int = 1, what: str = "journal"
 ) -> Iterator[Any]:
     """Each complete line of a JSON Lines journal at ``path``, parsed; blank lines skipped.
+
     ``lines`` start at line number ``first_line`` (for the message). Shared by the run journal
     and the batch journal (:mod:`driftproof.run.batch_engine`).
 
@@ -93,6 +94,11 @@ class Journal:
         started_at: str,
         harness_version: str | None,
     ) -> None:
+        """Open or resume the journal at ``path`` for the run ``identity`` names.
+
+        Raises:
+            RefusalError: the journal belongs to another run or another harness version.
+        """
         self.path = Path(path)
         self.lock = threading.Lock()
         self._synced = time.monotonic()
@@ -203,8 +209,10 @@ class Journal:
         self._write({"attempt": 1}, sync=False)
 
     def draw(self, record: dict[str, Any]) -> None:
-        """Record one finished draw: one ``write(2)`` of its whole line before it counts as
-        finished; ``fsync`` when :data:`SYNC_INTERVAL` has passed since the last one.
+        """Record one finished draw.
+
+        One ``write(2)`` of its whole line before it counts as finished; ``fsync`` when
+        :data:`SYNC_INTERVAL` has passed since the last one.
 
         Raises:
             OSError: the journal could not be written (the draw does not count as finished).
@@ -228,13 +236,13 @@ class Journal:
             self.draws.setdefault((record["case"], record["arm"], record["index"]), record)
 
     def sync(self) -> None:
-        """fsync the journal now."""
+        """Fsync the journal now."""
         with self.lock:
             os.fsync(self.fd)
             self._synced = time.monotonic()
 
     def close(self) -> None:
-        """fsync and close (a stopped run keeps every finished draw on disk)."""
+        """Fsync and close (a stopped run keeps every finished draw on disk)."""
         try:
             os.fsync(self.fd)
         except OSError:

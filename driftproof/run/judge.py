@@ -1,6 +1,6 @@
 """The fixed judge: its instructions, and how its replies become scores.
 
-A judge reply is a structured decision, never free text (issue 13, item 1). Each lane grades
+A judge reply is a structured decision, never free text. Each lane grades
 through its provider's structured output, with :func:`decision_schema` as the schema:
 Anthropic a forced tool call (channel ``tool_call``), OpenAI Chat ``response_format``
 json_schema strict (``json_schema``), OpenAI Responses ``text.format`` (``responses_format``),
@@ -114,8 +114,11 @@ CRITERION_LINE = "- id: {id} | weight: {weight} | {description}"
 
 
 def same_model(requested: str, reported: str) -> bool:
-    """Whether a reply's reported model id is the requested one, a dated id of it
-    (``claude-haiku-4-5`` → ``claude-haiku-4-5-20251001``) or the undated form of it."""
+    """Whether a reply's reported model id is the requested one.
+
+    It may also be a dated id of it (``claude-haiku-4-5`` → ``claude-haiku-4-5-20251001``) or
+    the undated form of it.
+    """
     return (
         reported == requested
         or reported.startswith(requested + "-")
@@ -165,8 +168,10 @@ def rubric_sha256(case: SuiteCase) -> str | None:
 
 
 def judge_prompt(case: SuiteCase, answer: str) -> tuple[str, str]:
-    """(system, user) text sent to the judge for one sample of one draw; the answer sits
-    between marker lines carrying the first 16 hex digits of its sha256."""
+    """The (system, user) text sent to the judge for one sample of one draw.
+
+    The answer sits between marker lines carrying the first 16 hex digits of its sha256.
+    """
     return SYSTEM, TEMPLATE.format(
         prompt=case.prompt,
         answer=answer,
@@ -176,9 +181,12 @@ def judge_prompt(case: SuiteCase, answer: str) -> tuple[str, str]:
 
 
 def decision_schema(case: SuiteCase) -> dict:
-    """The JSON Schema of the judge's decision for ``case`` (strict-mode compatible: every
-    property required, no additional ones): ``{score, reason}`` for a rubric case,
-    ``{criteria: [{id, met, reason}]}`` for a criteria case (ids limited to the case's)."""
+    """The JSON Schema of the judge's decision for ``case``.
+
+    It is strict-mode compatible (every property required, no additional ones): ``{score, reason}``
+    for a rubric case, ``{criteria: [{id, met, reason}]}`` for a criteria case (ids limited to
+    the case's).
+    """
     if case.criteria:
         item = {
             "type": "object",
@@ -210,8 +218,10 @@ def decision_schema(case: SuiteCase) -> dict:
 @dataclass(frozen=True)
 class JudgeVerdict:
     """One parsed judge reply: ``score`` on success, else ``invalid_reason``.
-    ``passed`` is the computed per-sample pass of a criteria case with a threshold;
-    ``reason`` the grader's stated reason (rubric cases), untrusted text."""
+
+    ``passed`` is the computed per-sample pass of a criteria case with a threshold; ``reason``
+    the grader's stated reason (rubric cases), untrusted text.
+    """
 
     score: float | None
     invalid_reason: str | None
@@ -288,9 +298,11 @@ def parse_reply(case: SuiteCase, reply: str) -> JudgeVerdict:
 
 
 def parse_decision(case: SuiteCase, obj: object) -> JudgeVerdict:
-    """A structured decision (a tool call's input, a strict JSON-schema reply) as a score, or
-    why it is not measured: the score must sit on the grid (rubric case); every criterion must
-    be decided once, with a reason (criteria case)."""
+    """A structured decision as a score, or why it is not measured.
+
+    The score must sit on the grid (rubric case); every criterion must be decided once, with a
+    reason (criteria case).
+    """
     if not isinstance(obj, dict):
         return JudgeVerdict(None, "the decision is not a JSON object")
     return (
@@ -299,12 +311,14 @@ def parse_decision(case: SuiteCase, obj: object) -> JudgeVerdict:
 
 
 def parse_structured(case: SuiteCase, obj: object) -> JudgeVerdict:
-    """A decision that came back through a structured channel (tool call, strict JSON schema):
-    members the schema does not name (at the top, or in a criterion decision) are recorded in
-    :attr:`JudgeVerdict.ignored` and set aside; what is left must match
-    :func:`decision_schema`, which the channel was asked to hold it to, and is read by
-    :func:`parse_decision`. A decision that breaks it otherwise (a missing reason, a member of
-    the wrong type) is not measured, whatever its score says."""
+    """A decision that came back through a structured channel (tool call, strict schema).
+
+    Members the schema does not name (at the top, or in a criterion decision) are recorded in
+    :attr:`JudgeVerdict.ignored` and set aside; what is left must match :func:`decision_schema`,
+    which the channel was asked to hold it to, and is read by :func:`parse_decision`. A decision
+    that breaks it otherwise (a missing reason, a member of the wrong type) is not measured,
+    whatever its score says.
+    """
     if not isinstance(obj, dict):
         return parse_decision(case, obj)
     schema = decision_schema(case)
@@ -331,8 +345,10 @@ def parse_structured(case: SuiteCase, obj: object) -> JudgeVerdict:
 
 
 def _known_members(obj: dict, properties: dict, where: str) -> tuple[dict, list[str]]:
-    """``obj`` with only the members ``properties`` names, and the pointers of the others
-    (each clipped to 100 characters)."""
+    """``obj`` with only the members ``properties`` names, and the pointers of the others.
+
+    Each pointer is clipped to 100 characters.
+    """
     kept = {k: v for k, v in obj.items() if k in properties}
     return kept, [f"{where}/{k}"[:100] for k in obj if k not in properties]
 

@@ -1,5 +1,7 @@
-"""Replies that cannot be graded: they point at a file the grader was not shown, or only
-describe work done, or hold no answer (method, "Which answer is graded").
+"""Replies that cannot be graded.
+
+They point at a file the grader was not shown, or only describe work done, or hold no answer
+(method, "Which answer is graded").
 
 Such a draw is lost with its reason before any grading call and is never given a score.
 The rules, as the method states them:
@@ -195,8 +197,11 @@ _WORK = re.compile(
 
 
 def normalize(text: str) -> str:
-    """Typographic quotes read as plain ones; emphasis and code marks are dropped from each
-    line outside fenced blocks (``**a.md**`` → ``a.md``); fence lines are kept as they are."""
+    """A reply's lines with typography and marks taken off.
+
+    Typographic quotes read as plain ones; emphasis and code marks are dropped from each line
+    outside fenced blocks (``**a.md**`` → ``a.md``); fence lines are kept as they are.
+    """
     lines = text.translate(_TYPO).split("\n")
     fenced = _segments(lines)
     out = []
@@ -260,8 +265,11 @@ def _changes_lines(lines: list[str], fenced: list[bool]) -> set[int]:
 
 
 def _commit_body(lines: list[str]) -> bool:
-    """The reply is a commit message (a subject line, then a blank line) or a PR description
-    (opens with a heading)."""
+    """Whether the reply is a commit message or a PR description.
+
+    A commit message is a subject line, then a blank line; a PR description opens with a
+    heading.
+    """
     nonblank = [i for i, s in enumerate(lines) if s.strip()]
     if not nonblank:
         return False

@@ -1,6 +1,6 @@
 """Concurrency, retries, timeouts and the stopping rule of ``driftproof run``.
 
-Retries (issue 13, "Errors by class"; caveman evals README): a transient failure (408, 409,
+Retries (caveman evals README): a transient failure (408, 409,
 429, 5xx, 529, ``overloaded_error``, a timeout, a lost connection) is retried through
 tenacity, up to :attr:`RetryPolicy.max_attempts` attempts in all, after a jittered
 exponential wait (``initial_s`` × 2^k plus up to ``initial_s`` of jitter) that is never
@@ -13,7 +13,7 @@ class; a fatal error (400, 401, 403, 404, 422, a bad key, an unknown model) stop
 Stopping rule (method, "Where a band comes from": "at least three times, and more until the
 across-draw spread settles"): every arm of every case is drawn :data:`MIN_DRAWS` = 3 times.
 Then, arm by arm, one more draw is made while the spread has not settled, up to a cap of
-:data:`MAX_DRAWS` = 10 draws per arm (Report 006 probed ten draws). The spread has settled
+:data:`MAX_DRAWS` = 10 draws per arm. The spread has settled
 when the sample standard deviation of the arm's measured per-draw scores moves by less than
 :data:`SETTLE` = 0.01 (a fifth of the 0.05 effect floor) when its latest measured draw is
 added. Lost draws are not replaced: an arm with fewer than three measured draws stops
@@ -35,6 +35,7 @@ from driftproof.run.providers.base import AttemptError
 
 __all__ = [
     "Counter",
+    "DrawPlan",
     "FatalRun",
     "Halted",
     "LostDraw",
@@ -60,7 +61,7 @@ class RetryPolicy:
     Attributes:
         max_attempts: attempts per call in all, the first included (default 4).
         initial_s: first back-off wait in seconds before jitter; it doubles each retry.
-        max_wait_s: the longest wait, ``retry-after`` included (default 120 s, issue 13).
+        max_wait_s: the longest wait, ``retry-after`` included (default 120 s).
         delays: a fixed wait schedule instead of the exponential one (tests; the hidden
             ``--retry-delays`` option); ``max_attempts`` is then ``len(delays) + 1``.
     """
@@ -121,6 +122,7 @@ class LostDraw(Exception):
         status: int | None = None,
         attempts: list[dict[str, Any]] | None = None,
     ) -> None:
+        """Keep the reason, class, status and the failed attempts."""
         super().__init__(reason)
         self.reason = reason
         self.error_class = error_class
@@ -129,10 +131,14 @@ class LostDraw(Exception):
 
 
 class FatalRun(Exception):
-    """Every further call would fail too (bad key, unknown model, missing binary, 400/401/403/
-    404/422): stop the run. ``status`` is the HTTP status when there was one."""
+    """Every further call would fail too: stop the run.
+
+    A bad key, an unknown model, a missing binary, or HTTP 400/401/403/404/422. ``status`` is
+    the HTTP status when there was one.
+    """
 
     def __init__(self, reason: str, *, status: int | None = None) -> None:
+        """Keep the reason and the HTTP status, if any."""
         super().__init__(reason)
         self.status = status
 
@@ -149,11 +155,13 @@ class Counter:
     """A thread-safe count of endpoint attempts, with an optional hook per attempt."""
 
     def __init__(self, start: int = 0, hook: Callable[[], None] | None = None) -> None:
+        """Start at ``start``; ``hook`` is called on each count."""
         self.value = start
         self._lock = threading.Lock()
         self._hook = hook
 
     def add(self) -> None:
+        """Count one attempt (thread-safe)."""
         with self._lock:
             self.value += 1
         if self._hook:
@@ -172,6 +180,7 @@ def with_retries(
     """Call ``fn`` (one attempt each), retrying transient failures through tenacity.
 
     Args:
+        fn: one attempt; raises :class:`AttemptError` when it fails.
         delays: a fixed wait schedule (legacy form of ``policy=RetryPolicy.fixed(delays)``).
         policy: the retry policy; default :class:`RetryPolicy` ().
         sleep: how a wait is waited (injectable; called with seconds).
@@ -211,14 +220,8 @@ def with_retries(
             return fn()
         except AttemptError as exc:
             if len(log) < 100:
-                log.append(
-                    {
-                        "error": exc.reason[:2000],
-                        "error_class": exc.error_class,
-                        "status": exc.status,
-                        "wait_s": None,
-                    }
-                )
+                said = {"error": exc.reason[:2000], "error_class": exc.error_class}
+                log.append(said | {"status": exc.status, "wait_s": None})
             raise
 
     retrying = Retrying(
@@ -233,21 +236,29 @@ def with_retries(
     except AttemptError as exc:
         if exc.fatal:
             raise FatalRun(exc.reason, status=exc.status) from exc
-        mine = log[first:]
-        waits = [a["wait_s"] for a in mine if a["wait_s"] is not None]
-        n = len(mine)
-        retried = "" if not waits else ", retried after " + " and ".join(f"{w:g} s" for w in waits)
-        earlier = []
-        for a in mine[:-1]:
-            if a["error"] != exc.reason and a["error"] not in earlier:
-                earlier.append(a["error"])
-        more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
-        raise LostDraw(
-            f"{exc.reason} ({exc.error_class}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
-            error_class=exc.error_class,
-            status=exc.status,
-            attempts=mine,
-        ) from exc
+        raise _lost(exc, log[first:]) from exc
+
+
+def _lost(exc: AttemptError, mine: list[dict[str, Any]]) -> LostDraw:
+    """The lost draw after ``mine``, the failed attempts of one call, ended on ``exc``.
+
+    Its reason names the last error, its class, the attempts and waits, and each other error
+    met on the way once.
+    """
+    waits = [a["wait_s"] for a in mine if a["wait_s"] is not None]
+    n = len(mine)
+    retried = "" if not waits else ", retried after " + " and ".join(f"{w:g} s" for w in waits)
+    earlier: list[str] = []
+    for a in mine[:-1]:
+        if a["error"] != exc.reason and a["error"] not in earlier:
+            earlier.append(a["error"])
+    more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
+    return LostDraw(
+        f"{exc.reason} ({exc.error_class}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
+        error_class=exc.error_class,
+        status=exc.status,
+        attempts=mine,
+    )
 
 
 def needs_more(
@@ -257,8 +268,10 @@ def needs_more(
     max_draws: int = MAX_DRAWS,
     settle: float = SETTLE,
 ) -> bool:
-    """Whether an arm with these per-draw scores (in draw order; ``None`` = lost) gets another
-    draw."""
+    """Whether an arm with these per-draw scores gets another draw.
+
+    The scores are in draw order, ``None`` for a lost draw.
+    """
     drawn = len(scores)
     if drawn < min_draws:
         return True
@@ -271,11 +284,52 @@ def needs_more(
 
 
 Cell = tuple[str, str]
+Key = tuple[str, str, int]
+
+
+class DrawPlan:
+    """How many draws each cell (case id, arm) gets: the stopping rule read as scores arrive.
+
+    Attributes:
+        done: scores of finished draws, keyed (case, arm, index).
+        planned: draws planned per cell so far.
+    """
+
+    def __init__(
+        self, done: dict[Key, float | None], min_draws: int, max_draws: int, settle: float
+    ) -> None:
+        """Plan over ``done`` with the stopping rule's ``min_draws``, ``max_draws``, ``settle``."""
+        self.done, self.min_draws, self.max_draws, self.settle = done, min_draws, max_draws, settle
+        self.planned: dict[Cell, int] = {}
+
+    def extend(self, cell: Cell) -> int:
+        """Plan more draws of ``cell`` while the stopping rule asks for them.
+
+        Returns how many draws were added.
+        """
+        before = self.planned.setdefault(cell, self.min_draws)
+        while all((*cell, i) in self.done for i in range(self.planned[cell])):
+            scores = [self.done[(*cell, i)] for i in range(self.planned[cell])]
+            if not needs_more(
+                scores, min_draws=self.min_draws, max_draws=self.max_draws, settle=self.settle
+            ):
+                break
+            self.planned[cell] += 1
+        return self.planned[cell] - before
+
+    def missing(self, cell: Cell) -> list[Key]:
+        """The planned draws of ``cell`` not finished yet."""
+        return [(*cell, i) for i in range(self.planned[cell]) if (*cell, i) not in self.done]
+
+    def counts(self) -> tuple[int, int]:
+        """(draws finished among those planned, draws planned)."""
+        n = sum(1 for k in self.done if k[2] < self.planned.get((k[0], k[1]), 0))
+        return n, sum(self.planned.values())
 
 
 def run_cells(
     cells: Sequence[Cell],
-    done: dict[tuple[str, str, int], float | None],
+    done: dict[Key, float | None],
     task: Callable[[str, str, int], float | None],
     *,
     concurrency: int,
@@ -288,67 +342,79 @@ def run_cells(
     """Draw every cell (case id, arm) until the stopping rule is met.
 
     Args:
+        cells: the cells, in the order their first draws are submitted.
         done: scores of draws already finished (resume), keyed (case, arm, index); updated.
         task: makes, judges and journals one draw; returns its score (``None`` if lost).
+        concurrency: draws in flight at once.
+        min_draws: draws every cell gets.
+        max_draws: the cap of draws per cell.
+        settle: the move in spread under which a cell's spread has settled.
         on_done: called with (draws finished, draws planned so far) after each draw.
         halt: set (by the worker itself) as soon as a draw raises, so that no further draw
             starts and no further attempt is made.
 
     Raises:
-        FatalRun / StopRun / any task error: pending draws are cancelled, running ones finish
-        (and are journaled) first.
+        FatalRun: a fatal attempt error; like a :class:`StopRun` or any task error, pending
+            draws are cancelled, running ones finish (and are journaled) first.
     """
-    planned: dict[Cell, int] = {}
-    futures: dict[Future, tuple[str, str, int]] = {}
-    in_flight: set[tuple[str, str, int]] = set()
-    finished_q: queue.SimpleQueue[Future] = queue.SimpleQueue()
+    plan = DrawPlan(done, min_draws, max_draws, settle)
     halt = halt if halt is not None else threading.Event()
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
+        _Draws(plan, task, pool, halt).run(cells, on_done)
 
-    def guarded(case_id: str, arm: str, index: int) -> float | None:
-        if halt.is_set():
+
+class _Draws:
+    """The draws in flight on a pool, submitted as the plan asks and collected as they end."""
+
+    def __init__(
+        self,
+        plan: DrawPlan,
+        task: Callable[[str, str, int], float | None],
+        pool: ThreadPoolExecutor,
+        halt: threading.Event,
+    ) -> None:
+        self.plan, self.task, self.pool, self.halt = plan, task, pool, halt
+        self.futures: dict[Future[float | None], Key] = {}
+        self.finished: queue.SimpleQueue[Future[float | None]] = queue.SimpleQueue()
+
+    def guarded(self, case_id: str, arm: str, index: int) -> float | None:
+        """One draw, unless the run halted; a draw that raises halts the run."""
+        if self.halt.is_set():
             raise Halted()
         try:
-            return task(case_id, arm, index)
+            return self.task(case_id, arm, index)
         except BaseException:
-            halt.set()
+            self.halt.set()
             raise
 
-    def scores(cell: Cell) -> list[float | None]:
-        return [done[(cell[0], cell[1], i)] for i in range(planned[cell])]
+    def submit(self, cell: Cell) -> None:
+        """Submit the planned draws of ``cell`` neither finished nor in flight."""
+        in_flight = set(self.futures.values())
+        for key in self.plan.missing(cell):
+            if key not in in_flight:
+                fut = self.pool.submit(self.guarded, *key)
+                self.futures[fut] = key
+                fut.add_done_callback(self.finished.put)
 
-    def plan(cell: Cell) -> None:
-        while all((cell[0], cell[1], i) in done for i in range(planned[cell])):
-            if not needs_more(
-                scores(cell), min_draws=min_draws, max_draws=max_draws, settle=settle
-            ):
-                return
-            planned[cell] += 1
+    def cancel(self) -> None:
+        """Halt: no further draw starts, pending ones are cancelled."""
+        self.halt.set()
+        for fut in self.futures:
+            fut.cancel()
 
-    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
-
-        def submit_missing(cell: Cell) -> None:
-            for i in range(planned[cell]):
-                key = (cell[0], cell[1], i)
-                if key not in done and key not in in_flight:
-                    fut = pool.submit(guarded, *key)
-                    futures[fut] = key
-                    in_flight.add(key)
-                    fut.add_done_callback(finished_q.put)
-
+    def run(self, cells: Sequence[Cell], on_done: Callable[[int, int], None] | None) -> None:
+        """Draw ``cells`` until the plan is met or a draw raises (re-raised once all ended)."""
         for cell in cells:
-            planned[cell] = min_draws
-            plan(cell)
-            submit_missing(cell)
-        n_done = sum(1 for k in done if (k[0], k[1]) in planned and k[2] < planned[(k[0], k[1])])
-        n_planned = sum(planned.values())
+            self.plan.extend(cell)
+            self.submit(cell)
+        n_done, n_planned = self.plan.counts()
         if on_done:
             on_done(n_done, n_planned)
         error: BaseException | None = None
         try:
-            while futures:
-                fut = finished_q.get()
-                key = futures.pop(fut)
-                in_flight.discard(key)
+            while self.futures:
+                fut = self.finished.get()
+                case_id, arm, index = self.futures.pop(fut)
                 if fut.cancelled():
                     continue
                 exc = fut.exception()
@@ -356,24 +422,17 @@ def run_cells(
                     # keep the first real error; a draw that saw the halt only echoes it
                     if error is None or (isinstance(error, Halted) and not isinstance(exc, Halted)):
                         error = exc
-                    halt.set()
-                    for other in futures:
-                        other.cancel()
+                    self.cancel()
                     continue
-                done[key] = fut.result()
+                self.plan.done[(case_id, arm, index)] = fut.result()
                 n_done += 1
                 if error is None:
-                    cell = (key[0], key[1])
-                    before = planned[cell]
-                    plan(cell)
-                    n_planned += planned[cell] - before
-                    submit_missing(cell)
+                    n_planned += self.plan.extend((case_id, arm))
+                    self.submit((case_id, arm))
                 if on_done:
                     on_done(n_done, n_planned)
         except BaseException:
-            halt.set()
-            for fut in futures:
-                fut.cancel()
+            self.cancel()
             raise
         if error is not None:
             raise error

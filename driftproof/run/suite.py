@@ -1,4 +1,4 @@
-"""Suites: the test tasks a skill is measured on, read from three formats.
+r"""Suites: the test tasks a skill is measured on, read from three formats.
 
 **Driftproof suite** (JSON or YAML; ``format`` must be ``driftproof-suite/1``)::
 
@@ -52,7 +52,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import decode_utf8
 from driftproof.errors import SuiteError
+from driftproof.run.foreign_suites import caveman_cases, skill_creator_cases
 from driftproof.run.suite_fields import (
     CASE_ID,
     CRITERIA_MAX,
@@ -157,34 +159,52 @@ def load_suite(path: str | Path) -> Suite:
     """
     p = Path(path)
     file = str(path)
-    try:
-        size = p.stat().st_size
-        if size > SUITE_MAX_BYTES:
-            raise SuiteError.at(file, "", f"expected at most {SUITE_MAX_BYTES} bytes, got {size}")
-        data = p.read_bytes()
-    except OSError as exc:
-        raise SuiteError.at(
-            file, "", f"cannot read the suite file ({exc.strerror or exc})"
-        ) from exc
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SuiteError.at(
-            file, "", f"expected UTF-8 text, found an invalid byte at offset {exc.start}"
-        ) from None
+    data = _read(p, file)
+    text = decode_utf8(data, "text", lambda m: SuiteError.at(file, "", m))
     doc = parse_suite_text(text, file, is_yaml=p.suffix.lower() in (".yaml", ".yml"))
     if not isinstance(doc, dict):
         raise SuiteError.at(file, "", "expected a JSON object")
     c = Collector(file)
     language, controls = None, {}
-    if doc.get("format") == FORMAT:
-        fmt = "driftproof"
+    fmt = _format(doc, file)
+    if fmt == "driftproof":
         name, cases = _native(c, doc)
         language = read_language(c, doc.get("language"), "/language")
         controls = read_controls(c, doc.get("controls"))
-    elif "format" in doc:
+    elif fmt == "skill-creator":
+        name, cases = skill_creator_cases(c, doc)
+    else:
+        name, cases = None, caveman_cases(c, doc)
+    _unique_ids(c, cases)
+    c.raise_if_any()
+    truncation = doc.get("truncation", "lost") if fmt == "driftproof" else "lost"
+    digest = hashlib.sha256(data).hexdigest()
+    return Suite(name or p.stem, file, digest, fmt, tuple(cases), truncation, language, controls)
+
+
+def _read(p: Path, file: str) -> bytes:
+    """The suite file's bytes. Raises :class:`SuiteError` when unreadable or over 32 MiB."""
+    try:
+        size = p.stat().st_size
+        if size > SUITE_MAX_BYTES:
+            raise SuiteError.at(file, "", f"expected at most {SUITE_MAX_BYTES} bytes, got {size}")
+        return p.read_bytes()
+    except OSError as exc:
+        why = f"cannot read the suite file ({exc.strerror or exc})"
+        raise SuiteError.at(file, "", why) from exc
+
+
+def _format(doc: dict[str, Any], file: str) -> str:
+    """Which of the three formats ``doc`` is.
+
+    ``driftproof``, ``skill-creator`` or ``caveman-fidelity``. Raises :class:`SuiteError` for
+    none of them.
+    """
+    if doc.get("format") == FORMAT:
+        return "driftproof"
+    if "format" in doc:
         raise SuiteError.at(file, "/format", f'expected "{FORMAT}"')
-    elif "cases" in doc and not _looks_like_caveman(doc["cases"]):
+    if "cases" in doc and not _looks_like_caveman(doc["cases"]):
         raise SuiteError.at(
             file,
             "/format",
@@ -192,25 +212,25 @@ def load_suite(path: str | Path) -> Suite:
             '(without it, a file of "cases" is read as caveman\'s fidelity.json, whose cases '
             "carry checks {must_include, must_not_include} and no rubric)",
         )
-    elif "evals" in doc:
-        from driftproof.run.foreign_suites import skill_creator_cases
+    if "evals" in doc:
+        return "skill-creator"
+    if "cases" in doc:
+        return "caveman-fidelity"
+    raise SuiteError.at(
+        file,
+        "",
+        f'expected a suite: {{"format": "{FORMAT}", "cases": [...]}}, '
+        'a skill-creator evals.json {"evals": [...]}, '
+        'or caveman fidelity.json {"cases": [...]}',
+    )
 
-        fmt = "skill-creator"
-        name, cases = skill_creator_cases(c, doc)
-    elif "cases" in doc:
-        from driftproof.run.foreign_suites import caveman_cases
 
-        fmt = "caveman-fidelity"
-        name, cases = None, caveman_cases(c, doc)
-    else:
-        raise SuiteError.at(
-            file,
-            "",
-            f'expected a suite: {{"format": "{FORMAT}", "cases": [...]}}, '
-            'a skill-creator evals.json {"evals": [...]}, '
-            'or caveman fidelity.json {"cases": [...]}',
-        )
-    seen: dict[str, tuple[str, str]] = {}  # case ids ignoring letter case: page names collide
+def _unique_ids(c: Collector, cases: list[SuiteCase]) -> None:
+    """A problem for each case id equal to an earlier one ignoring letter case.
+
+    Their page names would collide.
+    """
+    seen: dict[str, tuple[str, str]] = {}
     for case in cases:
         key = case.id.casefold()
         if key in seen:
@@ -221,24 +241,14 @@ def load_suite(path: str | Path) -> Suite:
                 f"expected a unique case id; {case.id!r} is also at {at}{same}",
             )
         seen.setdefault(key, (case.id, case.pointer))
-    c.raise_if_any()
-    truncation = doc.get("truncation", "lost") if fmt == "driftproof" else "lost"
-    return Suite(
-        name or p.stem,
-        file,
-        hashlib.sha256(data).hexdigest(),
-        fmt,
-        tuple(cases),
-        truncation,
-        language,
-        controls,
-    )
 
 
 def _looks_like_caveman(cases: Any) -> bool:
-    """Whether a format-less ``cases`` list is caveman's fidelity.json: no case carries a
-    rubric or criteria, and every case's checks is an object (caveman's ``{must_include,
-    must_not_include}``)."""
+    """Whether a format-less ``cases`` list is caveman's fidelity.json.
+
+    No case carries a rubric or criteria, and every case's checks is an object (caveman's
+    ``{must_include, must_not_include}``).
+    """
     if not isinstance(cases, list):
         return True  # let the caveman reader name the problem
     for raw in cases:

@@ -1,6 +1,8 @@
-"""Suite fields: limits, the validated shapes (:class:`Suite`, :class:`SuiteCase`, ...) and the
-readers that check one field each, collecting one problem per bad place (file + JSON pointer +
-what was expected). Shared by the three suite formats (:mod:`.suite`, :mod:`.foreign_suites`).
+"""Suite fields: limits, the validated shapes and the readers that check one field each.
+
+The shapes are :class:`Suite`, :class:`SuiteCase` and their parts; each reader collects one problem
+per bad place (file + JSON pointer + what was expected). Shared by the three suite formats
+(:mod:`.suite`, :mod:`.foreign_suites`).
 """
 
 from __future__ import annotations
@@ -79,8 +81,11 @@ class CheckSpec:
 
 @dataclass(frozen=True)
 class SuiteCase:
-    """One validated case. ``pointer`` is its JSON pointer in the suite file (for messages);
-    ``examples_pass`` / ``examples_fail`` are known-good / known-bad answers for ``suite check``."""
+    """One validated case.
+
+    ``pointer`` is its JSON pointer in the suite file (for messages); ``examples_pass`` /
+    ``examples_fail`` are known-good / known-bad answers for ``suite check``.
+    """
 
     id: str
     prompt: str
@@ -110,7 +115,7 @@ class Suite:
     format: str
     cases: tuple[SuiteCase, ...] = field(default_factory=tuple)
     truncation: str = "lost"
-    """What a cut-off answer is (issue 13): ``lost`` (default; a lost draw, "cut off at N output
+    """What a cut-off answer is: ``lost`` (default; a lost draw, "cut off at N output
     tokens") or ``accepted`` (graded as it is), from the suite's ``"truncation"`` member."""
     language: str | None = None
     """The language of the cases' prompts, when the suite states it."""
@@ -119,15 +124,20 @@ class Suite:
 
 
 class Collector:
+    """The problems found in one suite file, each at its JSON pointer."""
+
     def __init__(self, file: str) -> None:
+        """Collect the problems of ``file``."""
         self.file = file
         self.problems: list[Problem] = []
 
     def add(self, pointer: str, message: str) -> None:
+        """Note a problem at ``pointer``."""
         if len(self.problems) < MAX_PROBLEMS:
             self.problems.append(Problem(self.file, pointer, message))
 
     def raise_if_any(self) -> None:
+        """Raise :class:`SuiteError` with the problems found, if any."""
         if self.problems:
             raise SuiteError(f"{len(self.problems)} problem(s) in suite {self.file}", self.problems)
 
@@ -299,8 +309,10 @@ def read_case_id(c: Collector, v: Any, ptr: str) -> str | None:
 
 
 def case_objects(c: Collector, raw: Any, ptr: str, expected: str) -> Iterator[tuple[str, dict]]:
-    """Each case object of the case list at ``ptr``, with its JSON pointer; a member that is not
-    an object is one problem, ``expected`` saying what it should be."""
+    """Each case object of the case list at ``ptr``, with its JSON pointer.
+
+    A member that is not an object is one problem, ``expected`` saying what it should be.
+    """
     for i, item in enumerate(case_list(c, raw, ptr)):
         p = f"{ptr}/{i}"
         if not isinstance(item, dict):

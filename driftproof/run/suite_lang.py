@@ -1,7 +1,8 @@
-"""Suite languages (seed 004, caveman's "Other languages"): the ``language`` and
-``translations`` members, the ``controls`` table and :func:`in_language` for ``--lang``. A
-language with no translated control, or a case with no prompt in it, stops before any call;
-there is no English fallback.
+"""Suite languages: the ``language`` and ``translations`` members and the ``controls`` table.
+
+The ``language`` and ``translations`` members, the ``controls`` table and :func:`in_language` for
+``--lang``. A language with no translated control, or a case with no prompt in it, stops before any
+call; there is no English fallback.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ TRANSLATED_CONTROLS: dict[str, dict[str, str]] = {
 
 
 def read_language(c: Collector, v: Any, ptr: str) -> str | None:
+    """The suite's ``language`` at ``ptr``, or ``None``; problems go to ``c``."""
     if v is None:
         return None
     if not isinstance(v, str) or len(v) > 35 or not LANGUAGE.match(v):
@@ -44,6 +46,7 @@ def read_language(c: Collector, v: Any, ptr: str) -> str | None:
 
 
 def read_translations(c: Collector, raw: Any, ptr: str) -> dict[str, str]:
+    """A case's ``translations`` at ``ptr``: language to prompt; problems go to ``c``."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -60,6 +63,7 @@ def read_translations(c: Collector, raw: Any, ptr: str) -> dict[str, str]:
 
 
 def read_controls(c: Collector, raw: Any) -> dict[str, dict[str, str]]:
+    """The suite's ``controls`` table: control text to its translations; problems go to ``c``."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -76,8 +80,9 @@ def read_controls(c: Collector, raw: Any) -> dict[str, dict[str, str]]:
 
 
 def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, str | None]:
-    """The suite with each case's prompt in ``lang``, and the control translated into ``lang``
-    (seed 004: a language with no translated control or no prompts stops before any call).
+    """The suite with each case's prompt, and the control, in ``lang``.
+
+    A language with no translated control or no prompts stops before any call (seed 004).
 
     The control comes from the suite's ``controls`` table, else the product's
     :data:`TRANSLATED_CONTROLS`, else, when ``lang`` is the suite's own language, as given. A

@@ -34,6 +34,7 @@ class SuiteLoader(yaml.SafeLoader):
     _depth = 0
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        """Compose a node, refusing nesting past the receipt loader's depth."""
         if self.check_event(yaml.AliasEvent):
             raise yaml.composer.ComposerError(
                 None,
@@ -56,6 +57,7 @@ class SuiteLoader(yaml.SafeLoader):
             self._depth -= opens
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """A mapping, refusing a key given twice."""
         seen: set[str] = set()
         for key, _value in node.value:
             if not isinstance(key, yaml.ScalarNode) or key.tag != _STR:
@@ -73,6 +75,7 @@ class SuiteLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        """An integer, refusing one with more digits than a receipt holds."""
         try:
             return int(super().construct_yaml_int(node))
         except ValueError:  # longer than Python converts

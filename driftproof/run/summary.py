@@ -1,90 +1,30 @@
-"""What ``driftproof run`` prints when it has written a receipt: each case's arm means and
-lift, the lost draws by kind and the top lost reasons, the control arm's delta beside the lift
-(D-16), the suite lift and per 1,000 skill tokens (D-14), the reading (D-7), and for ``--quick``
-the two answers side by side; and the one line it prints instead when an arm measured nothing
-(D-17).
+"""The one line ``driftproof run`` prints when an arm measured nothing (D-17).
 
 Figures come from :mod:`driftproof.stats` over the sealed receipt, as every reader's do.
-Answers are untrusted: they are shown as plain :class:`rich.text.Text`, never as markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
-from driftproof.receipt import Receipt, read_receipt
-from driftproof.stats import (
-    Refusal,
-    arm_band,
-    lost_causes,
-    mean_delta,
-    no_verdict,
-    receipt_reading,
-    suite_lift,
-    value_per_1k,
-)
+from driftproof.receipt import Receipt
+from driftproof.stats import Refusal, lost_causes, no_verdict
 from driftproof.stats.unmeasured import lost_words
-from driftproof.wording import NOT_MEASURED, SMOKE_RUN
+from driftproof.wording import NOT_MEASURED
 
-__all__ = ["nothing_measured_line", "print_result", "top_lost_line"]
+__all__ = ["nothing_measured_line"]
 
 _ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "control"}
-#: Causes named in a run summary's line of top lost reasons.
-TOP_CAUSES = 3
-
-
-def _f(x: float | None, sign: bool = False) -> str:
-    if x is None:
-        return "n/a"
-    return f"{x:+.3f}" if sign else f"{x:.3f}"
-
-
-def _lost_by_kind(r: Any) -> str | None:
-    """``lost draws by kind: with skill refusal 2, truncated 1; baseline none`` (issue 13: a
-    skill that triggers refusals or cut-offs must be visible); ``None`` when no draw was lost."""
-    parts, any_lost = [], False
-    for arm in ("with_skill", "baseline", "control"):
-        a = getattr(r.cases[0].arms, arm, None) if r.cases else None
-        if a is None and arm == "control":
-            continue
-        kinds: dict[str, int] = {}
-        for c in r.cases:
-            spec = getattr(c.arms, arm, None)
-            for d in spec.draws if spec is not None else []:
-                if d.lost is not None:
-                    k = d.lost.kind or "unclassed"
-                    kinds[k] = kinds.get(k, 0) + 1
-        any_lost = any_lost or bool(kinds)
-        body = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
-        parts.append(f"{arm.replace('_', ' ')} {body}")
-    return "lost draws by kind: " + "; ".join(parts) if any_lost else None
-
-
-def top_lost_line(r: Receipt) -> str | None:
-    """``top lost reasons: <cause> (n); …``, at most :data:`TOP_CAUSES`, commonest first
-    (:func:`driftproof.stats.lost_causes`); ``None`` when no draw was lost."""
-    causes = lost_causes(r)
-    if not causes:
-        return None
-    more = len(causes) - TOP_CAUSES
-    return (
-        "top lost reasons: "
-        + "; ".join(f"{c.cause} ({c.draws})" for c in causes[:TOP_CAUSES])
-        + (f"; and {more} other reason{'s' if more != 1 else ''}" if more > 0 else "")
-    )
 
 
 def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: Path) -> str:
-    """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17):
-    the draws lost, the commonest cause (with the base URL where no connection got an
-    answer), that the receipt at ``out`` reads "not measured" (or is written, when it can still
-    carry a verdict) and where the journal is."""
+    """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17).
+
+    The draws lost, the commonest cause (with the base URL where no connection got an answer),
+    that the receipt at ``out`` reads "not measured" (or is written, when it can still carry a
+    verdict) and where the journal is.
+    """
     words = " and ".join(_ARM_WORDS[a] for a in arms)
     draws = [
         d for c in r.cases for a in arms if getattr(c.arms, a) for d in getattr(c.arms, a).draws
@@ -102,80 +42,3 @@ def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: P
         f"{out} {reads} and the draws are kept in {journal} (once the cause is fixed, remove "
         "both before running again: a resumed run keeps its lost draws)"
     )
-
-
-def print_result(result: Any, console: Console | None = None) -> None:
-    """Print the run's summary from the receipt as read back (schema and seal checked)."""
-    console = console or Console()
-    r = result.receipt if result.receipt is not None else read_receipt(result.receipt_path)
-    has_control = r.arms.control is not None
-    t = Table(title=Text(f"{r.skill.name} on {r.run.model} ({r.verification_level})"))
-    cols = ["case", "with skill", "baseline", "lift"] + (
-        ["control", "skill − control"] if has_control else []
-    )
-    for col in cols:
-        t.add_column(col)
-    t.add_column("drawn / lost")
-    for c in r.cases:
-        w = arm_band(c.arms.with_skill, "generation")
-        b = arm_band(c.arms.baseline, "generation")
-        lift = mean_delta(b, w)
-        row: list[Text | str] = [Text(c.id), _f(w.mean), _f(b.mean), _f(lift, True)]
-        lost = w.lost + b.lost
-        drawn = w.drawn + b.drawn
-        if has_control and c.arms.control is not None:
-            k = arm_band(c.arms.control, "generation")
-            row += [
-                _f(k.mean),
-                _f(mean_delta(k, w), True),
-            ]
-            lost, drawn = lost + k.lost, drawn + k.drawn
-        row.append(f"{drawn} / {lost}")
-        t.add_row(*row)
-    console.print(t)
-    for line in (_lost_by_kind(r), top_lost_line(r)):
-        if line:
-            console.print(Text(line))
-    lift = suite_lift(r)
-    from driftproof.pages.sheet import lift_coverage
-
-    console.print(
-        Text(
-            f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
-            f"skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} (skill {r.skill.tokens} "
-            f"tokens); endpoint attempts {r.run.endpoint_attempts}"
-        )
-    )
-    jo = r.economics.judge_overhead
-    if jo is not None:
-        usd = "unpriced" if jo.usd is None else f"${jo.usd:.4f}"
-        console.print(
-            Text(
-                f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
-                f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without "
-                "usage)"
-            )
-        )
-    refused = no_verdict(r)
-    if r.is_smoke:
-        console.print(Text(SMOKE_RUN))
-    elif refused is not None:  # "not measured: …" says it has no verdict (D-17)
-        nothing = refused.refusal is Refusal.NOT_MEASURED
-        console.print(Text(refused.reason if nothing else f"no verdict: {refused.reason}"))
-    else:
-        reading = receipt_reading(r)
-        console.print(Text(f"{reading.status}: {reading.sentence}"))
-    if result.stopped:
-        console.print(Text(f"stopped: {result.stopped}"))
-    if result.quick_answers:
-        side = Table(title=Text(f"{r.cases[0].id}: answers side by side"), show_lines=True)
-        arms = list(result.quick_answers)
-        for a in arms:
-            side.add_column(a.replace("_", " "))
-        n = max(len(v) for v in result.quick_answers.values())
-        for i in range(n):
-            side.add_row(*[Text(result.quick_answers[a].get(str(i)) or "") for a in arms])
-        console.print(side)
-    if result.transcripts_path:
-        console.print(Text(f"transcripts: {result.transcripts_path}"))
-    console.print(Text(f"receipt: {result.receipt_path}"))

@@ -291,7 +291,7 @@ LIMIT = 1800
     ],
 )
 def test_a_round_is_split_at_the_batch_size_limit(fake, tmp_path, monkeypatch, provider, limit):
-    from driftproof.run import batch as B
+    from driftproof.run import batch_lanes as B
 
     cls = B.AnthropicBatches if provider == "anthropic" else B.OpenAIBatches
     if limit == "max_requests":
@@ -366,7 +366,8 @@ def test_batch_needs_api_lanes(suite_file, skill_file, tmp_path, capsys):
 
 
 def test_a_spool_frames_the_requests_as_each_provider_takes_them():
-    from driftproof.run.batch import AnthropicBatches, OpenAIBatches, Spool
+    from driftproof.run.batch import Spool
+    from driftproof.run.batch_lanes import AnthropicBatches, OpenAIBatches
 
     entries = [{"custom_id": "a0-0-0", "n": 1}, {"custom_id": "a0-1-0", "n": "é"}]
     lines = [Spool.line(e) for e in entries]

@@ -91,7 +91,7 @@ def test_sigkill_at_each_stage_then_resume(fake, suite_file, skill_file, tmp_pat
 def test_a_file_uploaded_before_a_kill_gets_its_batch_on_resume_and_is_not_uploaded_again(
     fake, tmp_path, monkeypatch
 ):
-    from driftproof.run import batch as B
+    from driftproof.run import batch_lanes as B
 
     real = B.OpenAIBatches.create
 
@@ -118,7 +118,7 @@ def test_a_file_uploaded_before_a_kill_gets_its_batch_on_resume_and_is_not_uploa
 
 
 def test_a_broken_results_stream_is_read_again(fake, tmp_path, monkeypatch):
-    from driftproof.run import batch as B
+    from driftproof.run import batch_lanes as B
 
     real = B.AnthropicBatches.results
     broke = []
@@ -165,7 +165,7 @@ def test_results_that_never_come_stop_the_run_then_resume(fake, tmp_path):
 def test_a_read_that_keeps_results_before_breaking_is_not_counted_against_the_budget(
     fake, tmp_path, monkeypatch
 ):
-    from driftproof.run import batch as B
+    from driftproof.run import batch_lanes as B
 
     real = B.AnthropicBatches.results
     reads = []

@@ -27,7 +27,8 @@ from driftproof.run.drawer import Drawer
 from driftproof.run.endings import LANES, lost_class, table_lines
 from driftproof.run.providers.anthropic_api import read_message
 from driftproof.run.providers.base import Provider, Reply
-from driftproof.run.providers.cli import CodexCLI, read_claude
+from driftproof.run.providers.claude_cli import read_claude
+from driftproof.run.providers.codex_cli import CodexCLI
 from driftproof.run.providers.openai_api import read_chat, read_response
 from driftproof.run.suite_fields import CheckSpec, SuiteCase
 

@@ -18,7 +18,7 @@ from driftproof.receipt import read_receipt, write_receipt
 from driftproof.receipt._seal import unsealable_values
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError
-from driftproof.run.providers.cli import read_claude
+from driftproof.run.providers.claude_cli import read_claude
 
 ONE = {**SUITE, "cases": SUITE["cases"][:1]}
 

@@ -75,7 +75,7 @@ def test_a_run_summary_names_its_top_lost_reasons() -> None:
     from rich.console import Console
 
     from driftproof.receipt import draw_doc, parse_receipt
-    from driftproof.run.summary import print_result
+    from driftproof.render.run_summary import print_result
 
     def lost(i, error, status):
         att = [{"error": error, "error_class": "transient", "status": status, "wait_s": None}]

@@ -21,8 +21,8 @@ __all__ = [
 LANES: dict[tuple[str, str | None], str] = {
     ("anthropic", "api"): "anthropic_api:AnthropicAPI",
     ("openai", "api"): "openai_api:OpenAIAPI",
-    ("anthropic", "cli"): "cli:ClaudeCLI",
-    ("openai", "cli"): "cli:CodexCLI",
+    ("anthropic", "cli"): "claude_cli:ClaudeCLI",
+    ("openai", "cli"): "codex_cli:CodexCLI",
     ("stub", None): "stub:StubProvider",
     ("simulated", None): "simulated:SimulatedProvider",
 }

@@ -1,11 +1,18 @@
-"""Helpers shared by the API lanes: their base class over an SDK client, SDK errors as attempt
-errors, reply members and usage counts read without trusting their shape, credentials."""
+"""Helpers shared by the API lanes.
+
+Their base class over an SDK client, SDK errors as attempt errors, reply members and usage counts
+read without trusting their shape, credentials.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from driftproof.run.providers.base import (
     AttemptError,
@@ -14,8 +21,6 @@ from driftproof.run.providers.base import (
     Provider,
     Reply,
     classify_status,
-    retry_after_seconds,
-    strip_credentials,
 )
 
 __all__ = [
@@ -26,12 +31,14 @@ __all__ = [
     "member_list",
     "member_str",
     "require_key",
+    "retry_after_seconds",
     "sdk_error",
+    "strip_credentials",
 ]
 
 
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
-    """An SDK exception as an attempt error (issue 13, "Errors by class").
+    """An SDK exception as an attempt error.
 
     Timeouts and connection failures are transient; an HTTP status is classed by
     :func:`classify_status`, with the server's ``retry-after`` / ``retry-after-ms`` kept;
@@ -67,8 +74,10 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
 
 
 def member_dict(obj: Any, key: str) -> dict[str, Any]:
-    """``obj[key]`` when ``obj`` is a JSON object and that member is one too, else ``{}``: a
-    reply's optional object members read without trusting their shape."""
+    """``obj[key]`` when both are JSON objects, else ``{}``.
+
+    A reply's optional object members read without trusting their shape.
+    """
     v = obj.get(key) if isinstance(obj, dict) else None
     return v if isinstance(v, dict) else {}
 
@@ -86,8 +95,12 @@ def member_str(obj: Any, key: str) -> str | None:
 
 
 def require_key(api_key: str | None, *variables: str, lane: str) -> None:
-    """Raise :class:`MissingCredentials` naming ``variables[0]`` when neither ``api_key`` nor
-    any of the variables is set (issue 13, item 7: checked before the first call)."""
+    """Check the lane's credentials before the first call.
+
+    Raises:
+        MissingCredentials: neither ``api_key`` nor any of ``variables`` is set (it names the
+            first variable).
+    """
     if api_key or any(os.environ.get(v) for v in variables):
         return
     raise MissingCredentials(variables[0], lane)
@@ -99,18 +112,21 @@ SAFE_INTEGER_MAX = 2**53 - 1
 
 
 def count(v: Any) -> int | None:
-    """A token count as reported, or ``None`` when it is not an integer from 0 to 2**53 - 1
-    (a count past that cannot be sealed, D-12, and no real reply has one: it is unknown)."""
+    """A token count as reported, or ``None`` when it is not one a receipt can hold.
+
+    A count is an integer from 0 to 2**53 - 1 (a count past that cannot be sealed, D-12, and no
+    real reply has one: it is unknown).
+    """
     return (
         v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= SAFE_INTEGER_MAX else None
     )
 
 
 def json_object(body: str) -> dict[str, Any]:
-    """A reply body as a JSON object. Raises :class:`AttemptError` (transient) when it is not
-    one."""
-    import json
+    """A reply body as a JSON object.
 
+    Raises :class:`AttemptError` (transient) when it is not one.
+    """
     try:
         obj = json.loads(body)
     except (ValueError, RecursionError) as exc:
@@ -120,15 +136,62 @@ def json_object(body: str) -> dict[str, Any]:
     return obj
 
 
+def retry_after_seconds(headers: Any) -> float | None:
+    """Seconds a response's ``retry-after-ms`` or ``retry-after`` header asks to wait.
+
+    ``retry-after`` is read as seconds or an HTTP date; ``None`` when absent or unreadable.
+    """
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000.0)
+        ra = headers.get("retry-after")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if ra is None:
+        return None
+    try:
+        return max(0.0, float(ra))
+    except (TypeError, ValueError):
+        pass
+    try:
+        when = parsedate_to_datetime(str(ra))
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def strip_credentials(url: str | None) -> str | None:
+    """A base URL with any user name, password, query and fragment removed, no trailing slash.
+
+    A key can ride in any of them; this is what the receipt records as the service.
+    """
+    if url is None:
+        return None
+    parts = urlsplit(str(url))
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host + (f":{port}" if port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")[:2000]
+
+
 class SDKLane(Provider):
     """Base of the API lanes over an official SDK client (``anthropic``, ``openai``).
 
     Built with ``base_url`` (``None``: the SDK's, from its ``*_BASE_URL`` variable) and
-    ``api_key`` (``None``: the SDK's variable). The key is checked first, before the first call
-    (issue 13, item 7); the client is built with the SDK's retries off (``max_retries=0``) so
-    that every attempt is the runner's own, counted when made; :attr:`service` is its base URL
-    with credentials stripped. :meth:`post` makes one attempt and reads the reply as the API
-    sent it.
+    ``api_key`` (``None``: the SDK's variable). The key is checked first, before the first call;
+    the client is built with the SDK's retries off (``max_retries=0``) so that every attempt is
+    the runner's own, counted when made; :attr:`service` is its base URL with credentials
+    stripped. :meth:`post` makes one attempt and reads the reply as the API sent it.
 
     Attributes:
         keys: the credential variables, any one of which will do; the first is named when none
@@ -149,8 +212,10 @@ class SDKLane(Provider):
 
     @staticmethod
     def sdk() -> tuple[Any, type[Exception]]:
-        """The SDK's client class and the base class of its errors (the SDK imported only when
-        a lane is built)."""
+        """The SDK's client class and the base class of its errors.
+
+        The SDK is imported only when a lane is built.
+        """
         raise NotImplementedError
 
     def post(
@@ -161,8 +226,9 @@ class SDKLane(Provider):
         *,
         hint_404: str | None = None,
     ) -> tuple[dict[str, Any], str]:
-        """One attempt: ``create`` (an SDK ``with_raw_response.create``) sent ``req`` with the
-        call's timeout.
+        """One attempt: ``create`` sent ``req`` with the call's timeout.
+
+        ``create`` is an SDK ``with_raw_response.create``.
 
         Returns:
             (the reply body as a JSON object, the body as text).

@@ -16,13 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from driftproof.run.providers._sdk import SDKLane, count, member_dict, member_list, member_str
-from driftproof.run.providers.base import (
-    Call,
-    Reply,
-    Request,
-    joined_reasoning,
-    split_reasoning,
-)
+from driftproof.run.providers.base import Call, Reply, Request
+from driftproof.run.reply_text import joined_reasoning, split_reasoning
 
 __all__ = ["AnthropicAPI", "build_request", "read_message"]
 
@@ -30,8 +25,11 @@ TOOL_NAME = "record_grade"
 
 
 def build_request(r: Request) -> dict[str, Any]:
-    """The Messages API request body. With ``r.schema`` the reply must be a call of the
-    ``record_grade`` tool whose input follows it (``tool_choice`` forces the tool)."""
+    """The Messages API request body.
+
+    With ``r.schema`` the reply must be a call of the ``record_grade`` tool whose input follows
+    it (``tool_choice`` forces the tool).
+    """
     req: dict[str, Any] = {
         "model": r.model,
         "max_tokens": r.max_tokens,
@@ -52,11 +50,14 @@ def build_request(r: Request) -> dict[str, Any]:
 
 
 def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
-    """A Messages API ``message`` object (as JSON) as a :class:`Reply`: text blocks joined,
-    a leading ``<think>`` block split off; ``thinking`` / ``redacted_thinking`` blocks kept
-    apart as reasoning (D-19); ``stop_reason`` kept and read as the ending (lane ``anthropic``);
-    ``refusal`` with ``stop_details.category`` and its explanation; input tokens = input +
-    cache read + cache creation, parts kept; the ``record_grade`` tool input as the decision."""
+    """A Messages API ``message`` object (as JSON) as a :class:`Reply`.
+
+    Text blocks joined, a leading ``<think>`` block split off; ``thinking`` /
+    ``redacted_thinking`` blocks kept apart as reasoning (D-19); ``stop_reason`` kept and read
+    as the ending (lane ``anthropic``); ``refusal`` with ``stop_details.category`` and its
+    explanation; input tokens = input + cache read + cache creation, parts kept; the
+    ``record_grade`` tool input as the decision.
+    """
     content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
     text, think = split_reasoning(
         "".join(str(b.get("text") or "") for b in content if b.get("type") == "text")
@@ -117,11 +118,13 @@ class AnthropicAPI(SDKLane):
 
     @staticmethod
     def sdk() -> tuple[Any, type[Exception]]:
+        """The ``anthropic`` client class and error base."""
         import anthropic
 
         return anthropic.Anthropic, anthropic.AnthropicError
 
     def attempt(self, call: Call) -> Reply:
+        """One Messages API call (see :meth:`Provider.attempt`)."""
         create = self.client.messages.with_raw_response.create
         msg, body = self.post(create, build_request(call), call)
         return self.kept(read_message(msg, graded=call.schema is not None), body)

@@ -2,8 +2,7 @@
 
 A provider answers one prompt per :meth:`Provider.call` (one endpoint attempt: an API
 request or a CLI invocation, method "A runner attempt ..."); the scheduler counts attempts,
-retries and timeouts around it. A failed attempt raises :class:`AttemptError` with its
-class (issue 13, "Errors by class"):
+retries and timeouts around it. A failed attempt raises :class:`AttemptError` with its class:
 
 * ``transient``: 408, 409, 429, 5xx, 529 and ``overloaded_error`` in every shape (HTTP
   status, SDK exception, CLI envelope, non-zero exit with JSON on stdout), timeouts and
@@ -23,14 +22,13 @@ unchanged.
 
 from __future__ import annotations
 
-import re
-import subprocess
 from dataclasses import dataclass, field
-from datetime import UTC
 from typing import Any
 
 from driftproof.errors import ProviderError
 from driftproof.run.capture import Capture
+from driftproof.run.endings import TRANSIENT, ending_reason, lost_class
+from driftproof.run.reply_text import mixed_reasoning_at
 
 __all__ = [
     "AttemptError",
@@ -42,17 +40,9 @@ __all__ = [
     "Reply",
     "Request",
     "classify_status",
-    "joined_reasoning",
-    "json_or_none",
-    "mixed_reasoning_at",
-    "printed_version",
-    "repair_text",
-    "run_process",
-    "split_reasoning",
-    "strip_credentials",
 ]
 
-#: HTTP statuses that stop the run (issue 13): the request or the account is wrong.
+#: HTTP statuses that stop the run: the request or the account is wrong.
 FATAL_STATUSES = frozenset({400, 401, 403, 404, 422})
 #: HTTP statuses retried: timeout, conflict, rate limit, server errors, Anthropic's 529 overloaded.
 TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
@@ -114,15 +104,15 @@ class Reply:
     harness_events: list[dict[str, Any]] | None = None
 
     def ending_class(self, budget: int | None) -> str | None:
-        """The class of a reply whose ending is not complete (a key of
-        :data:`driftproof.run.endings.CLASSES`), ``None`` when it is complete; a grading call
-        (``channel`` set) is held to the judge's table (D-19). ``budget`` is the output budget
-        the call requested (tokens), which a Chat ``length`` is read against; a reply whose
-        answer still holds a ``<think>`` or ``</think>`` tag is ``reasoning_mixed``."""
+        """The class of a reply whose ending is not complete, ``None`` when it is complete.
+
+        A grading call (``channel`` set) is held to the judge's table (D-19). ``budget`` is
+        the output budget the call requested (tokens), which a Chat ``length`` is read
+        against; a reply whose answer still holds a ``<think>`` or ``</think>`` tag is
+        ``reasoning_mixed``.
+        """
         if self.lane is None:
             return None
-        from driftproof.run.endings import lost_class
-
         cls = lost_class(
             self.lane,
             self.ending,
@@ -160,6 +150,7 @@ class AttemptError(Exception):
         kind: str = "error",
         reply: Reply | None = None,
     ) -> None:
+        """Keep the reason (cut to 1,000 characters), class, status, wait and reply."""
         super().__init__(reason)
         self.kind, self.reply = kind, reply
         self.reason = reason[:1000]
@@ -175,10 +166,14 @@ class AttemptError(Exception):
 
 
 class MissingCredentials(ProviderError):
-    """The lane's credential variable is not set; ``variable`` names it. Raised when the lane
-    is built, before the first call and before anything is written (exit 2)."""
+    """The lane's credential variable is not set; ``variable`` names it.
+
+    Raised when the lane is built, before the first call and before anything is written (exit
+    2).
+    """
 
     def __init__(self, variable: str, lane: str) -> None:
+        """Name the unset ``variable`` and the ``lane`` that needs it."""
         super().__init__(
             f"{variable} is not set; the {lane} lane needs it (set it in the environment)"
         )
@@ -187,10 +182,12 @@ class MissingCredentials(ProviderError):
 
 @dataclass(frozen=True)
 class DrawId:
-    """What identifies one attempt of one call of a run: the case id, the arm, the draw index,
-    the attempt (from 0) and, for a judge call, the judge sample's index. A lane that draws at
-    random seeds from this, never from how many calls this process made, so that a resumed run
-    makes the draws an uninterrupted one would have."""
+    """What identifies one attempt of one call of a run.
+
+    The case id, the arm, the draw index, the attempt (from 0) and, for a judge call, the judge
+    sample's index. A lane that draws at random seeds from this, never from how many calls this
+    process made, so that a resumed run makes the draws an uninterrupted one would have.
+    """
 
     case: str
     arm: str
@@ -201,8 +198,9 @@ class DrawId:
 
 @dataclass(frozen=True)
 class Request:
-    """What a lane's request builder reads: a :class:`Call` but its timeout (the batch transport
-    builds request bodies from these too).
+    """What a lane's request builder reads: a :class:`Call` but its timeout.
+
+    The batch transport builds request bodies from these too.
 
     Attributes:
         model: the model id asked for.
@@ -223,15 +221,19 @@ class Request:
 
 @dataclass(frozen=True)
 class Call(Request):
-    """One attempt's request, as :meth:`Provider.call` received it: the :class:`Request` and
-    ``timeout``, the seconds the attempt may take (keyword only)."""
+    """One attempt's request, as :meth:`Provider.call` received it.
+
+    The :class:`Request` and ``timeout``, the seconds the attempt may take (keyword only).
+    """
 
     timeout: float = field(kw_only=True)
 
 
 class Provider:
-    """Base of every lane. Subclasses set the class attributes and implement :meth:`attempt`
-    (the one signature of :meth:`call` lives here).
+    """Base of every lane.
+
+    Subclasses set the class attributes and implement :meth:`attempt` (the one signature of
+    :meth:`call` lives here).
 
     Attributes:
         name: ``anthropic`` | ``openai`` | ``stub`` (receipt ``run.provider``).
@@ -275,16 +277,16 @@ class Provider:
         schema: dict[str, Any] | None = None,
         draw: DrawId | None = None,
     ) -> Reply:
-        """Make one attempt; with ``schema`` (a grading call) return the grader's decision
-        through the lane's structured channel; ``draw`` identifies the attempt.
+        """Make one attempt.
+
+        With ``schema`` (a grading call) return the grader's decision through the lane's
+        structured channel; ``draw`` identifies the attempt.
 
         Raises:
             AttemptError: the attempt failed, or its reply ended in a class a retry may cure
                 (:data:`~driftproof.run.endings.TRANSIENT`: transient, of that kind, the reply's
                 usage kept).
         """
-        from driftproof.run.endings import TRANSIENT, ending_reason
-
         reply = self.attempt(
             Call(model, system, prompt, max_tokens, schema, timeout=timeout, draw=draw)
         )
@@ -304,7 +306,7 @@ class Provider:
 def classify_status(
     status: int | None, message: str, *, retry_after: float | None = None
 ) -> AttemptError:
-    """An HTTP status as an attempt error (issue 13, "Errors by class").
+    """An HTTP status as an attempt error.
 
     408/409/429/5xx/529 (and no status at all, or ``overloaded_error`` in the message) are
     transient; 400/401/403/404/422 are fatal and stop the run; any other 4xx loses the draw
@@ -321,173 +323,3 @@ def classify_status(
     ):
         return AttemptError(msg, retryable=True, status=status, retry_after=retry_after)
     return AttemptError(msg, retryable=False, status=status)
-
-
-def retry_after_seconds(headers: Any) -> float | None:
-    """Seconds a response's ``retry-after-ms`` or ``retry-after`` header asks to wait (seconds
-    or an HTTP date), ``None`` when absent or unreadable."""
-    if headers is None:
-        return None
-    try:
-        ms = headers.get("retry-after-ms")
-        if ms is not None:
-            return max(0.0, float(ms) / 1000.0)
-        ra = headers.get("retry-after")
-    except (AttributeError, TypeError, ValueError):
-        return None
-    if ra is None:
-        return None
-    try:
-        return max(0.0, float(ra))
-    except (TypeError, ValueError):
-        pass
-    from datetime import datetime
-    from email.utils import parsedate_to_datetime
-
-    try:
-        when = parsedate_to_datetime(str(ra))
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
-
-
-def strip_credentials(url: str | None) -> str | None:
-    """A base URL with any user name, password, query and fragment removed (a key can ride in
-    any of them), and no trailing slash: what the receipt records as the service."""
-    if url is None:
-        return None
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(str(url))
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    netloc = host + (f":{port}" if port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")[:2000]
-
-
-def json_or_none(text: str) -> Any:
-    """``text`` parsed as JSON, or ``None`` when it is not JSON: a structured decision read
-    from a reply, which the judge then checks."""
-    import json
-
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-
-
-_THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
-
-
-def split_reasoning(text: str) -> tuple[str, str | None]:
-    """``text`` as (final answer, reasoning) (D-19): a leading ``<think>…</think>`` block
-    (white space before it allowed; unclosed, the whole text is reasoning), or everything up
-    to a ``</think>`` that no ``<think>`` opens (a chat template that opens the block in the
-    prompt, as DeepSeek-R1's does), is reasoning; the answer is what follows, white space
-    trimmed at its start. Text with neither is all answer (reasoning ``None``)."""
-    head = text.lstrip()
-    if head.startswith(_THINK_OPEN):
-        body = head[len(_THINK_OPEN) :]
-        end = body.find(_THINK_CLOSE)
-        if end == -1:
-            return "", body
-        return body[end + len(_THINK_CLOSE) :].lstrip(), body[:end]
-    end = text.find(_THINK_CLOSE)
-    if end != -1 and _THINK_OPEN not in text[:end]:
-        return text[end + len(_THINK_CLOSE) :].lstrip(), text[:end]
-    return text, None
-
-
-def mixed_reasoning_at(answer: str) -> int | None:
-    """The character offset of the first ``<think>`` or ``</think>`` tag left in a final answer
-    (after :func:`split_reasoning` took off a leading block), ``None`` when there is none:
-    reasoning mixed into the answer, which is never graded (D-19)."""
-    at = [i for i in (answer.find(_THINK_OPEN), answer.find(_THINK_CLOSE)) if i != -1]
-    return min(at) if at else None
-
-
-def joined_reasoning(*parts: str | None) -> str | None:
-    """The reasoning pieces of one reply in reply order, joined by blank lines; ``None`` when
-    there are none (an empty piece is still reasoning the reply carried)."""
-    kept = [p for p in parts if p is not None]
-    return "\n\n".join(kept) if kept else None
-
-
-def repair_text(text: str) -> tuple[str, int]:
-    """``text`` made valid Unicode: each lone UTF-16 surrogate becomes U+FFFD (issue 13).
-
-    Returns:
-        (repaired text, how many code points were replaced).
-    """
-    try:
-        text.encode("utf-8")
-        return text, 0
-    except UnicodeEncodeError:
-        pass
-    n = 0
-    out = []
-    for ch in text:
-        if 0xD800 <= ord(ch) <= 0xDFFF:
-            out.append("\ufffd")
-            n += 1
-        else:
-            out.append(ch)
-    text = "".join(out)
-    return text, n
-
-
-_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?[\w.+-]*")
-
-
-def printed_version(output: str) -> str:
-    """The version a harness binary printed (``2.1.288 (Claude Code)`` → ``2.1.288``)."""
-    m = _VERSION.search(output)
-    if m:
-        return m.group(0)[:100]
-    first = output.strip().splitlines()[0] if output.strip() else ""
-    return first[:100]
-
-
-def run_process(
-    argv: list[str], *, stdin: str, cwd: str, timeout: float, env: dict[str, str] | None = None
-) -> tuple[int, str, str]:
-    """Run one CLI invocation in its own process group; on timeout kill the group.
-
-    Raises:
-        AttemptError: timeout (retryable) or the binary cannot be started (fatal).
-    """
-    import os
-    import signal
-
-    try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            env=env,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            start_new_session=True,
-        )
-    except OSError as exc:
-        raise AttemptError(f"cannot start {argv[0]}: {exc.strerror or exc}", fatal=True) from exc
-    try:
-        out, err = proc.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.communicate()
-        raise AttemptError(f"timed out after {timeout:g} s") from None
-    return proc.returncode, out, err

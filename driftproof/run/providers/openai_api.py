@@ -1,6 +1,7 @@
-"""``openai`` × ``api``: the Responses or Chat Completions API through the official ``openai``
-SDK, and any OpenAI-compatible server (vLLM, llama.cpp's server, Ollama, gateways) through
-``--base-url`` (issue 13, item 6).
+"""``openai`` × ``api``: the Responses or Chat Completions API.
+
+Through the official ``openai`` SDK, and any OpenAI-compatible server (vLLM, llama.cpp's server,
+Ollama, gateways) through ``--base-url``.
 
 SDK retries are off (``max_retries=0``) so that every attempt is the runner's own, counted
 when made; the base URL is the SDK's (``OPENAI_BASE_URL``) unless given, and is recorded,
@@ -39,15 +40,8 @@ from __future__ import annotations
 from typing import Any
 
 from driftproof.run.providers._sdk import SDKLane, count, member_dict, member_list, member_str
-from driftproof.run.providers.base import (
-    AttemptError,
-    Call,
-    Reply,
-    Request,
-    joined_reasoning,
-    json_or_none,
-    split_reasoning,
-)
+from driftproof.run.providers.base import AttemptError, Call, Reply, Request
+from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
 
 __all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
 
@@ -61,8 +55,10 @@ BUDGET_PARAMS = ("max_tokens", "max_completion_tokens")
 
 
 def build_chat(r: Request, *, budget_param: str = "max_completion_tokens") -> dict[str, Any]:
-    """The Chat Completions request body, the output budget sent as ``budget_param`` (one of
-    :data:`BUDGET_PARAMS`) only."""
+    """The Chat Completions request body.
+
+    The output budget sent as ``budget_param`` (one of :data:`BUDGET_PARAMS`) only.
+    """
     msgs: list[dict[str, str]] = [{"role": "system", "content": r.system}] if r.system else []
     msgs.append({"role": "user", "content": r.prompt})
     req: dict[str, Any] = {"model": r.model, "messages": msgs, budget_param: r.max_tokens}
@@ -110,10 +106,12 @@ def _reply(
     refused: str | None,
     graded: bool,
 ) -> Reply:
-    """The :class:`Reply` of a Chat Completions or Responses ``body`` (ending ``stop`` on
-    ``lane``'s table): a refusal with the ``refused`` text (no category); ``reasoning`` kept
-    apart; the usage counts read under ``api``'s names; the decision parsed from the final
-    answer ``text`` when ``graded`` and not refused."""
+    """The :class:`Reply` of a Chat Completions or Responses ``body``.
+
+    The ending is ``stop`` on ``lane``'s table; a refusal with the ``refused`` text (no category);
+    ``reasoning`` kept apart; the usage counts read under ``api``'s names; the decision parsed
+    from the final answer ``text`` when ``graded`` and not refused.
+    """
     refusal = None if refused is None else {"text": refused, "category": None}
     tokens_in, tokens_out, channel = _API[api]
     u = member_dict(body, "usage")
@@ -137,11 +135,13 @@ def _reply(
 
 
 def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = False) -> Reply:
-    """A ``chat.completion`` (as JSON) as a :class:`Reply`: ``finish_reason`` kept as the ending
-    (table ``compatible`` for a non-OpenAI base URL, else ``chat``); ``message.refusal`` a
-    refusal; ``reasoning_content`` / ``reasoning`` and a leading ``<think>`` block of
-    ``content`` kept apart as reasoning; input = ``prompt_tokens`` with ``cached_tokens`` of
-    it, reasoning tokens of the output kept."""
+    """A ``chat.completion`` (as JSON) as a :class:`Reply`.
+
+    ``finish_reason`` kept as the ending (table ``compatible`` for a non-OpenAI base URL, else
+    ``chat``); ``message.refusal`` a refusal; ``reasoning_content`` / ``reasoning`` and a
+    leading ``<think>`` block of ``content`` kept apart as reasoning; input = ``prompt_tokens``
+    with ``cached_tokens`` of it, reasoning tokens of the output kept.
+    """
     choices = member_list(c, "choices")
     choice = choices[0] if choices and isinstance(choices[0], dict) else {}
     msg = member_dict(choice, "message")
@@ -169,13 +169,16 @@ def _part_texts(item: dict[str, Any], kind: str, key: str) -> list[str]:
 
 
 def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
-    """A Responses API ``response`` (as JSON) as a :class:`Reply`: the ending is the ``status``
-    (``incomplete:<incomplete_details.reason>`` when incomplete; ``completed:<item type>`` when
-    a completed response holds a ``function_call`` / ``custom_tool_call`` and no final answer);
-    the answer is the ``output_text`` of message items whose ``phase`` is ``final_answer`` or
-    unset, a leading ``<think>`` block split off; other messages (``commentary``) and
-    ``reasoning`` items (summary and content text) are reasoning; a ``refusal`` content part a
-    refusal; usage with ``cached_tokens`` and ``reasoning_tokens`` kept apart."""
+    """A Responses API ``response`` (as JSON) as a :class:`Reply`.
+
+    The ending is the ``status`` (``incomplete:<incomplete_details.reason>`` when incomplete;
+    ``completed:<item type>`` when a completed response holds a ``function_call`` /
+    ``custom_tool_call`` and no final answer); the answer is the ``output_text`` of message
+    items whose ``phase`` is ``final_answer`` or unset, a leading ``<think>`` block split off;
+    other messages (``commentary``) and ``reasoning`` items (summary and content text) are
+    reasoning; a ``refusal`` content part a refusal; usage with ``cached_tokens`` and
+    ``reasoning_tokens`` kept apart.
+    """
     texts, refusals, thought, calls = [], [], [], []
     for item in member_list(r, "output"):
         kind = item.get("type") if isinstance(item, dict) else None
@@ -213,8 +216,10 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
 
 
 class OpenAIAPI(SDKLane):
-    """``openai`` × ``api``: Responses API (``instructions`` = SKILL.md) or Chat Completions
-    (a ``system`` message), per ``api``."""
+    """``openai`` × ``api``: the Responses API or Chat Completions, per ``api``.
+
+    SKILL.md goes in as ``instructions`` (Responses) or a ``system`` message (Chat).
+    """
 
     name, surface = "openai", "api"
     keys = ("OPENAI_API_KEY",)
@@ -227,6 +232,12 @@ class OpenAIAPI(SDKLane):
         api: str = "responses",
         budget_param: str = "auto",
     ) -> None:
+        """Build the client for ``api`` and the budget spelling ``budget_param``.
+
+        Raises:
+            ValueError: an unknown ``api`` or ``budget_param``.
+            MissingCredentials: no key.
+        """
         if api not in ("responses", "chat"):
             raise ValueError("api must be 'responses' or 'chat'")
         if budget_param not in ("auto", *BUDGET_PARAMS):
@@ -245,16 +256,19 @@ class OpenAIAPI(SDKLane):
 
     @staticmethod
     def sdk() -> tuple[Any, type[Exception]]:
+        """The ``openai`` client class and error base."""
         import openai
 
         return openai.OpenAI, openai.OpenAIError
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
+        """The API and the output budget under the name it is sent as."""
         if self.api == "responses":
             return {"api": "responses", "max_output_tokens": max_tokens}
         return {"api": "chat", self.budget_param: max_tokens}
 
     def attempt(self, call: Call) -> Reply:
+        """One Responses or Chat call (see :meth:`Provider.attempt`)."""
         graded = call.schema is not None
         if self.api == "responses":
             create = self.client.responses.with_raw_response.create

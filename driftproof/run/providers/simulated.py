@@ -85,11 +85,13 @@ class SimulatedProvider(Provider):
         judge_spread: float = 0.05,
         lose: Mapping[tuple[str, str | None, int], str] | None = None,
     ) -> None:
+        """Keep the seed and the simulated means, effects, spreads and losses."""
         self.seed, self.base, self.spread, self.judge_spread = seed, base, spread, judge_spread
         self.effects = dict(effects or {})
         self.lose = dict(lose or {})
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
+        """The simulation's settings, as recorded for the judge."""
         return {}
 
     def _rng(self, key: str, draw: DrawId) -> random.Random:
@@ -98,6 +100,7 @@ class SimulatedProvider(Provider):
         return random.Random(int.from_bytes(h[:8], "big"))
 
     def attempt(self, call: Call) -> Reply:
+        """A seeded answer or grade for ``call.draw`` (see :meth:`Provider.attempt`)."""
         model, system, prompt, schema = call.model, call.system, call.prompt, call.schema
         draw = call.draw or DrawId("", "", 0)
         if schema is not None or (

@@ -19,15 +19,19 @@ _CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
 
 
 class StubProvider(Provider):
+    """The offline stub lane: fixed answers and grades, no endpoint."""
+
     name, surface, makes_endpoint_attempts = "stub", None, False
     #: the stub answers in free text: only its final verdict counts
     channel = "final_verdict"
     sends_budget = False
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
+        """Nothing but the budget: the stub samples nothing."""
         return {}
 
     def attempt(self, call: Call) -> Reply:
+        """The stub's reply to ``call`` (see :meth:`Provider.attempt`)."""
         model, system, prompt, schema = call.model, call.system, call.prompt, call.schema
         h = hashlib.sha256(f"{model}\0{system}\0{prompt}".encode()).digest()
         if "<criteria>" in prompt:

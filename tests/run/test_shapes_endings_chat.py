@@ -1,18 +1,14 @@
-"""Recorded reply shapes of issue 33 on the API lanes (D-19): endings, reasoning, the skill
-reaching the model, the budget's spelling and structured grades. Each is served by the loopback
-server through the real ``anthropic`` / ``openai`` SDKs and asserts its receipt outcome.
+"""Recorded reply shapes on the OpenAI Chat Completions lane, OpenAI's own service and compatible
+servers (D-19): endings, reasoning, the skill reaching the model, the budget's spelling and
+structured grades, each served by the loopback server through the real SDKs.
 
-Shapes follow the installed SDK types: Anthropic ``StopReason`` (``end_turn``, ``max_tokens``,
-``stop_sequence``, ``tool_use``, ``pause_turn``, ``refusal``, ``model_context_window_exceeded``),
-``ThinkingBlock`` / ``RedactedThinkingBlock``, ``server_tool_use`` content; OpenAI
-``ChatCompletion.choices[].finish_reason`` (``stop``, ``length``, ``tool_calls``,
-``content_filter``, ``function_call``), ``Response.status`` and ``incomplete_details.reason``,
-``ResponseOutputMessage.phase`` (``commentary``, ``final_answer``), ``reasoning`` items; and the
-documented deviations of OpenAI-compatible servers: vLLM's ``finish_reason: "abort"`` and its
-``reasoning_content`` / ``reasoning`` members, DeepSeek-R1 served without a reasoning parser
-(``<think>`` in ``content``, or only its ``</think>`` when the chat template opened the block),
-Ollama's ``prompt_tokens: 0`` for a cached prompt and its silent cut of a prompt longer than
-its context window, and an Azure-style endpoint that answers 400 to ``max_tokens``.
+Shapes follow ``ChatCompletion.choices[].finish_reason`` (``stop``, ``length``, ``tool_calls``,
+``content_filter``, ``function_call``) and the documented deviations of OpenAI-compatible
+servers: vLLM's ``finish_reason: "abort"`` and its ``reasoning_content`` / ``reasoning``
+members, DeepSeek-R1 served without a reasoning parser (``<think>`` in ``content``, or only its
+``</think>`` when the chat template opened the block), Ollama's ``prompt_tokens: 0`` for a
+cached prompt and its silent cut of a prompt longer than its context window, and an Azure-style
+endpoint that answers 400 to ``max_tokens``.
 
 Each run is one case, one draw per arm, one judge sample per draw; the scripted judge gives 0.9
 to the skill's answer and 0.5 to the baseline's (run_helpers).
@@ -20,162 +16,12 @@ to the skill's answer and 0.5 to the baseline's (run_helpers).
 
 from __future__ import annotations
 
-import json
-
 import pytest
 import run_helpers
 from shape_replies import ONE, _answers, _chat, _draws, _message, _mini, _response
 
 from driftproof.errors import ProviderError
 from driftproof.run.providers import make_provider
-
-# --- Anthropic Messages API -----------------------------------------------------------------------
-
-
-def test_anthropic_pause_turn_is_a_paused_turn_never_graded(loopback, suite_file, tmp_path):
-    paused = [
-        {"type": "text", "text": "## 429 explained"},
-        {
-            "type": "server_tool_use",
-            "id": "srvtoolu_1",
-            "name": "web_search",
-            "input": {"query": "HTTP 429"},
-        },
-    ]
-    loopback.script.shape = _answers(
-        lambda p, b, t: (200, {**_message(t, stop="pause_turn"), "content": paused}, {})
-    )
-    r, _ = _mini(tmp_path, suite_file)
-    for d in _draws(r):
-        assert d.score is None and d.judge_samples == [] and d.lost.kind == "paused_turn"
-        assert d.stop_reason == "pause_turn"
-        assert d.lost.reason == (
-            "paused turn: the reply ended with 'pause_turn', not as a complete final answer"
-        )
-
-
-def test_anthropic_context_window_is_its_own_class_even_when_truncation_is_accepted(
-    loopback, suite_file, tmp_path
-):
-    usage = {"input_tokens": 198000, "output_tokens": 1200}
-    loopback.script.shape = _answers(
-        lambda p, b, t: (
-            200,
-            _message(t[:40], stop="model_context_window_exceeded", usage=usage),
-            {},
-        )
-    )
-    r, _ = _mini(tmp_path, suite_file, suite={**ONE, "truncation": "accepted"})
-    for d in _draws(r):
-        assert d.score is None and d.lost.kind == "context_window"
-        assert "budget" not in d.lost.reason and "model_context_window_exceeded" in d.lost.reason
-
-
-def test_anthropic_tool_use_in_an_answer_is_a_tool_call_with_no_answer(
-    loopback, suite_file, tmp_path
-):
-    content = [
-        {"type": "text", "text": "Let me look that up."},
-        {"type": "tool_use", "id": "toolu_9", "name": "search", "input": {"q": "429"}},
-    ]
-    loopback.script.shape = _answers(
-        lambda p, b, t: (200, {**_message(t, stop="tool_use"), "content": content}, {})
-    )
-    r, _ = _mini(tmp_path, suite_file)
-    assert {d.lost.kind for d in _draws(r)} == {"tool_call"}
-
-
-@pytest.mark.parametrize("stop", ["compaction", None])
-def test_anthropic_an_unknown_or_missing_stop_reason_is_lost_quoting_it(
-    loopback, suite_file, tmp_path, stop
-):
-    loopback.script.shape = _answers(lambda p, b, t: (200, _message(t, stop=stop), {}))
-    r, _ = _mini(tmp_path, suite_file)
-    said = "no ending" if stop is None else "'compaction'"
-    for d in _draws(r):
-        assert d.score is None and d.lost.kind == "unknown_ending"
-        assert d.lost.reason == (
-            f"unknown ending: the reply ended with {said}, not as a complete final answer"
-        )
-
-
-def test_anthropic_stop_sequence_is_a_complete_answer(loopback, suite_file, tmp_path):
-    loopback.script.shape = _answers(
-        lambda p, b, t: (200, {**_message(t, stop="stop_sequence"), "stop_sequence": "###"}, {})
-    )
-    r, _ = _mini(tmp_path, suite_file)
-    assert [d.score for d in _draws(r)] == [0.9, 0.5]
-    # no reasoning in the reply: all 20 output tokens are the answer's
-    assert [(d.reasoning, d.tokens.answer_output) for d in _draws(r)] == [(None, 20)] * 2
-    assert r.arms.with_skill.input_tokens_median == 120
-
-
-def test_anthropic_thinking_blocks_are_kept_apart_from_the_answer(loopback, suite_file, tmp_path):
-    thinking = "The user wants a commit. sorry, let me think: (skill) matters."
-    redacted = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT"
-
-    def shape(path, body, is_judge, text):
-        if is_judge:
-            # what the judge was shown: the answer, never the reasoning
-            assert thinking not in body["messages"][0]["content"]
-            return None
-        content = [
-            {"type": "thinking", "thinking": thinking, "signature": "sig"},
-            {"type": "redacted_thinking", "data": redacted},
-            {"type": "text", "text": text},
-        ]
-        return 200, {**_message(text), "content": content}, {}
-
-    loopback.script.shape = shape
-    checks = [{"name": "no apology", "kind": "must_not_include", "pattern": "sorry"}]
-    case = {**ONE["cases"][0], "checks": checks}
-    r, _ = _mini(tmp_path, suite_file, suite={**ONE, "cases": [case]}, keep_transcripts=True)
-    skill, base = _draws(r)
-    assert (skill.score, base.score) == (0.9, 0.5)
-    assert skill.answer == run_helpers.SKILL_ANSWER
-    joined = f"{thinking}\n\n{redacted}"  # reply order, blank line between pieces
-    assert skill.reasoning.chars == len(joined)
-    import hashlib
-
-    assert skill.reasoning.sha256 == hashlib.sha256(joined.encode()).hexdigest()
-    assert [c.pass_ for c in skill.checks] == [True]
-
-
-def test_anthropic_judge_that_answers_in_text_instead_of_its_tool_is_invalid(
-    loopback, suite_file, tmp_path
-):
-    def shape(path, body, is_judge, text):
-        if not is_judge:
-            return None
-        return 200, _message(text, model="claude-haiku-4-5-20251001", stop="end_turn"), {}
-
-    loopback.script.shape = shape
-    r, _ = _mini(tmp_path, suite_file)
-    for d in _draws(r):
-        assert d.lost.kind == "unscored"
-        assert d.judge_samples[0].invalid_reason == (
-            "the judge's unknown ending: the reply ended with 'end_turn', not as a complete "
-            "final answer"
-        )
-
-
-def test_an_extra_member_in_a_tool_call_grade_is_recorded_and_ignored(
-    loopback, suite_file, tmp_path
-):
-    def shape(path, body, is_judge, text):
-        if not is_judge:
-            return None
-        grade = {**json.loads(text), "pass": False}
-        block = {"type": "tool_use", "id": "t", "name": body["tools"][0]["name"], "input": grade}
-        msg = _message("", model="claude-haiku-4-5-20251001", stop="tool_use")
-        return 200, {**msg, "content": [block]}, {}
-
-    loopback.script.shape = shape
-    r, _ = _mini(tmp_path, suite_file)
-    skill, base = _draws(r)
-    assert (skill.score, base.score) == (0.9, 0.5)
-    assert skill.judge_samples[0].ignored_members == ["/pass"]
-
 
 # --- OpenAI Chat Completions: OpenAI's own service and compatible servers -------------------------
 
@@ -507,109 +353,3 @@ def test_a_judge_grade_after_a_think_block_is_read_from_the_final_answer(
     loopback.script.shape = shape
     r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
-
-
-# --- OpenAI Responses -----------------------------------------------------------------------------
-
-
-def _gpt5(text: str, *, final: bool = True) -> list[dict]:
-    """A gpt-5.x Responses output: a reasoning item, a commentary preamble, the final answer."""
-    out = [
-        {
-            "type": "reasoning",
-            "id": "rs_1",
-            "summary": [{"type": "summary_text", "text": "Checking sorry cases."}],
-        },
-        {
-            "type": "message",
-            "id": "msg_0",
-            "status": "completed",
-            "role": "assistant",
-            "phase": "commentary",
-            "content": [{"type": "output_text", "text": "I'll check… sorry", "annotations": []}],
-        },
-    ]
-    if final:
-        out.append(
-            {
-                "type": "message",
-                "id": "msg_1",
-                "status": "completed",
-                "role": "assistant",
-                "phase": "final_answer",
-                "content": [{"type": "output_text", "text": text, "annotations": []}],
-            }
-        )
-    return out
-
-
-def test_responses_commentary_and_reasoning_are_apart_and_a_gpt5_judge_grades(
-    loopback, suite_file, tmp_path
-):
-    def shape(path, body, is_judge, text):
-        if is_judge:
-            assert "I'll check" not in body["input"]
-        return 200, _response(_gpt5(text), model=body["model"]), {}
-
-    loopback.script.shape = shape
-    checks = [{"name": "no apology", "kind": "must_not_include", "pattern": "sorry"}]
-    case = {**ONE["cases"][0], "checks": checks}
-    r, _ = _mini(
-        tmp_path,
-        suite_file,
-        "openai",
-        "api",
-        api="responses",
-        judge="openai",
-        suite={**ONE, "cases": [case]},
-        keep_transcripts=True,
-    )
-    skill, base = _draws(r)
-    assert (skill.score, base.score) == (0.9, 0.5)
-    assert skill.answer == run_helpers.SKILL_ANSWER and [c.pass_ for c in skill.checks] == [True]
-    assert skill.reasoning.chars == len("Checking sorry cases.\n\nI'll check… sorry")
-
-
-@pytest.mark.parametrize(
-    ("status", "incomplete", "output", "kind", "ending"),
-    [
-        ("incomplete", {"reason": "content_filter"}, [], "content_filter", None),
-        ("failed", None, [], "unknown_ending", "'failed'"),
-        ("in_progress", None, [], "unknown_ending", "'in_progress'"),
-        ("incomplete", {"reason": "max_messages"}, [], "unknown_ending", None),
-        (
-            "completed",
-            None,
-            [
-                {
-                    "type": "function_call",
-                    "id": "fc_1",
-                    "call_id": "call_1",
-                    "name": "lookup",
-                    "arguments": "{}",
-                    "status": "completed",
-                }
-            ],
-            "tool_call",
-            "'completed:function_call'",
-        ),
-    ],
-)
-def test_responses_endings_other_than_completed_are_lost_by_class(
-    loopback, suite_file, tmp_path, status, incomplete, output, kind, ending
-):
-    loopback.script.shape = _answers(
-        lambda p, b, t: (200, _response(output, status=status, incomplete=incomplete), {})
-    )
-    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
-    for d in _draws(r):
-        assert d.score is None and d.lost.kind == kind and d.refusal is None
-        if ending:
-            assert f"the reply ended with {ending}" in d.lost.reason
-
-
-def test_responses_commentary_alone_is_no_final_answer(loopback, suite_file, tmp_path):
-    loopback.script.shape = _answers(lambda p, b, t: (200, _response(_gpt5(t, final=False)), {}))
-    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
-    for d in _draws(r):
-        assert d.score is None and d.lost.kind == "no_answer"

@@ -1,0 +1,243 @@
+"""``anthropic`` × ``cli``: ``claude -p`` (Claude Code), isolated.
+
+Flags: ``--setting-sources project --strict-mcp-config --disable-slash-commands
+--no-session-persistence`` (no user settings, no MCP server, no slash commands, no session
+kept). Capture ``text``: ``--tools`` and ``--allowedTools`` name only Read, WebFetch and
+WebSearch, so every other tool is off, any later one included. Capture ``files``: Write,
+Edit and NotebookEdit are added, still no tool that runs code. SKILL.md goes in through
+``--system-prompt-file``, as caveman's harness does (its baseline arm passes no system prompt
+and keeps Claude Code's own); the answer is ``result`` of ``--output-format json``; tokens are
+``usage`` (input counts cache creation and cache reads too); ``modelUsage`` names every
+model the harness called: when the requested model is not among them, another model gave
+the answer, the draw is lost with that call and its tokens, and the run stops.
+
+Envelopes as they really are: ``claude -p --verbose --output-format json`` prints an array
+whose elements before the result are hook and system events: the answer is the last
+``type: "result"`` element, and the others are recorded as harness events ``{type, subtype}``.
+``is_error: true`` is read with the status it carries (``api_error_status`` or
+``API Error: NNN`` in ``result``): 400/401/403/404/422 stop the run, 408/409/429/5xx/529
+and ``overloaded_error`` are retried, whether the binary exited 0 or not. The judge grades
+through ``--json-schema`` (the decision is the envelope's ``structured_output``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from driftproof.run.providers._sdk import count, member_dict, member_str
+from driftproof.run.providers.base import AttemptError, Reply, classify_status
+from driftproof.run.providers.cli import FATAL, CLILane, status_of
+from driftproof.run.reply_text import split_reasoning
+
+__all__ = ["ClaudeCLI", "claude_envelope", "read_claude"]
+
+ISOLATION = [
+    "--setting-sources",
+    "project",
+    "--strict-mcp-config",
+    "--disable-slash-commands",
+    "--no-session-persistence",
+]
+READ_TOOLS = ["Read", "WebFetch", "WebSearch"]
+FILE_TOOLS = ["Write", "Edit", "NotebookEdit"]
+
+
+def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The ``type: "result"`` element ``claude -p`` printed, and the events beside it.
+
+    Reads a single JSON object, a JSON array (``--verbose``: hook and system events, then the
+    result; the last result element counts) or JSON lines (``stream-json``).
+
+    Returns:
+        (the result object or ``None``, ``[{type, subtype}]`` of every other element).
+    """
+    items: list[Any] = []
+    try:
+        whole = json.loads(out)
+    except (ValueError, RecursionError):
+        whole = None
+        for line in out.splitlines():
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                items.append(json.loads(line))
+            except (ValueError, RecursionError):
+                continue
+    else:
+        items = whole if isinstance(whole, list) else [whole]
+    result, events = None, []
+    for k in range(len(items) - 1, -1, -1):
+        it = items[k]
+        if isinstance(it, dict) and it.get("type") == "result":
+            result = it
+            items = items[:k] + items[k + 1 :]
+            break
+    for it in items[:1000]:
+        if isinstance(it, dict) and isinstance(it.get("type"), str):
+            sub = it.get("subtype")
+            events.append(
+                {"type": it["type"][:100], "subtype": sub[:100] if isinstance(sub, str) else None}
+            )
+    if (
+        result is None
+        and len(items) == 1
+        and isinstance(items[0], dict)
+        and whole is not None
+        and "result" in items[0]
+    ):
+        result, events = items[0], []
+    return result, events
+
+
+def _matches(requested: str, key: str) -> bool:
+    return key == requested or key.startswith(requested) or requested in key
+
+
+class ClaudeCLI(CLILane):
+    """``anthropic`` × ``cli``: ``claude -p``."""
+
+    name, harness_name, binary = "anthropic", "claude-code", "claude"
+
+    def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
+        """The ``claude -p`` command line, isolated, with the capture's tools."""
+        tools = ",".join(READ_TOOLS + (FILE_TOOLS if self.capture == "files" else []))
+        argv = [
+            self.path,
+            "-p",
+            "--output-format",
+            "json",
+            "--model",
+            model,
+            *ISOLATION,
+            "--tools",
+            tools,
+            "--allowedTools",
+            tools,
+        ]
+        if sysfile:
+            argv += ["--system-prompt-file", sysfile]
+        return argv
+
+    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
+        """``argv`` with ``--json-schema``."""
+        return [*argv, "--json-schema", json.dumps(schema, separators=(",", ":"))]
+
+    def parse(self, code: int, out: str, err: str, model: str) -> Reply:
+        """The invocation read by :func:`read_claude`."""
+        return read_claude(code, out, err, model)
+
+
+#: ``claude -p`` error subtypes that end a finished session: read as the reply's ending (a
+#: lost draw of its class, usage and cost kept), never retried.
+SESSION_ENDINGS = ("error_max_turns", "error_max_budget_usd")
+
+
+def read_claude(code: int, out: str, err: str, model: str) -> Reply:
+    """One ``claude -p`` invocation's exit status and output as a :class:`Reply`.
+
+    The ending (lane ``claude-cli``, D-19) is ``success`` (``success:<stop_reason>`` when the
+    result names one) or the session's error subtype (``error_max_turns``,
+    ``error_max_budget_usd``); the answer is ``result``, a leading ``<think>`` block split off
+    as reasoning. Usage and cost are kept on every envelope, a lost one included.
+
+    Raises:
+        AttemptError: no result element (transient), or ``is_error`` / another error subtype:
+            classed by the status it carries (fatal 400/401/403/404/422 or a bad key or model;
+            transient 408/409/429/5xx/529/``overloaded_error``; otherwise retried), carrying
+            the envelope's usage and cost.
+    """
+    obj, events = claude_envelope(out)
+    if obj is None:
+        if err.strip():
+            said = err.strip()[-300:]
+        elif out.strip():
+            said = f"stdout began {out.strip()[:200]!r}"
+        else:
+            said = "it printed nothing"
+        raise AttemptError(f"claude exited with status {code} and no result object: {said}")
+    subtype = member_str(obj, "subtype")
+    stop = member_str(obj, "stop_reason")
+    reply = _claude_usage(obj, model, out, events)
+    if subtype in SESSION_ENDINGS:
+        reply.ending = subtype
+        return reply
+    if obj.get("is_error") or subtype not in (None, "success"):
+        msg = str(obj.get("result", "") or "")[:300]
+        status = status_of(obj, msg)
+        what = (
+            "claude reported an error "
+            f"({obj.get('subtype')}{f', status {status}' if status else ''}): {msg}"
+        )
+        if status is not None or "overloaded_error" in msg:
+            exc = classify_status(status, what)
+            raise AttemptError(
+                what,
+                retryable=exc.retryable,
+                fatal=exc.fatal,
+                status=exc.status,
+                retry_after=exc.retry_after,
+                reply=reply,
+            )
+        raise AttemptError(what, fatal=bool(FATAL.search(msg)), reply=reply)
+    if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
+        raise AttemptError(
+            f"claude's result is {type(obj['result']).__name__}, not text: nothing to grade",
+            retryable=False,
+            reply=reply,
+        )
+    reply.text, think = split_reasoning(str(obj.get("result") or ""))
+    reply.reasoning = think
+    reply.ending = "success" if stop is None else f"success:{stop}"
+    if "structured_output" in obj:
+        reply.decision = obj.get("structured_output")
+    return reply
+
+
+def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[str, Any]]) -> Reply:
+    """A ``claude -p`` result envelope's usage, cost, models and events.
+
+    As an empty :class:`Reply` (lane ``claude-cli``; text and ending set by the caller).
+    """
+    usage = member_dict(obj, "usage")
+    inp = cr = cc = None
+    if count(usage.get("input_tokens")) is not None:
+        cr = count(usage.get("cache_read_input_tokens"))
+        cc = count(usage.get("cache_creation_input_tokens"))
+        inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
+    mu = member_dict(obj, "modelUsage")
+    ours = [k for k in mu if _matches(model, k)]
+    others = [
+        {
+            "model": k,
+            "input": count((v or {}).get("inputTokens")),
+            "output": count((v or {}).get("outputTokens")),
+        }
+        for k, v in mu.items()
+        if k not in ours
+    ]
+    handoff = None
+    if mu and not ours:
+        handoff = "; ".join(
+            f"{o['model']} ({o['input']} input, {o['output']} output tokens)" for o in others
+        )
+    cost = obj.get("total_cost_usd")
+    return Reply(
+        "",
+        input_tokens=inp,
+        output_tokens=count(usage.get("output_tokens")),
+        reported_model=ours[0] if ours else None,
+        serving_model=ours[0] if ours else None,
+        cost_usd=float(cost)
+        if isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0
+        else None,
+        other_models=others,
+        handoff=handoff,
+        raw=out,
+        stop_reason=member_str(obj, "stop_reason"),
+        lane="claude-cli",
+        cache_read=cr,
+        cache_creation=cc,
+        harness_events=events or None,
+    )

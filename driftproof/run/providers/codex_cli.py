@@ -1,0 +1,174 @@
+"""``openai`` × ``cli``: ``codex exec`` (Codex), isolated.
+
+``codex exec --json`` with ``-c mcp_servers={}``; capture ``text``: ``--sandbox read-only``
+and every feature ``codex features list`` names that writes a file or runs code turned off
+(``-c features.<name>=false``), the shell among them; capture ``files``: ``--sandbox
+workspace-write`` in the fresh directory, features as they are. SKILL.md goes in as
+``developer_instructions``. The answer is the last ``agent_message`` item; tokens come from
+``turn.completed``. The judge grades through ``--output-schema FILE``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from typing import Any
+
+from driftproof.errors import ProviderError
+from driftproof.run.providers._sdk import count, member_dict
+from driftproof.run.providers.base import FATAL_STATUSES, AttemptError, Reply, classify_status
+from driftproof.run.providers.cli import FATAL, CLILane, status_of, version_of
+from driftproof.run.reply_text import joined_reasoning, split_reasoning
+
+__all__ = ["CodexCLI", "WRITING_FEATURE"]
+
+#: Codex feature names that write a file or run code.
+WRITING_FEATURE = re.compile(
+    r"shell|exec|patch|write|edit|repl|code_mode|apply|powershell|notebook|command|script", re.I
+)
+
+
+class CodexCLI(CLILane):
+    """``openai`` × ``cli``: ``codex exec``."""
+
+    name, harness_name, binary = "openai", "codex", "codex"
+
+    def __init__(self, *, capture: str = "text", binary: str | None = None) -> None:
+        """Find ``codex``; see :class:`~driftproof.run.providers.cli.CLILane`."""
+        super().__init__(capture=capture, binary=binary)
+        self.disabled: list[str] = []
+
+    def start(self) -> str | None:
+        """The version ``codex`` prints; for capture ``text``, the writing features to turn off.
+
+        Raises:
+            ProviderError: ``codex features list`` cannot run.
+        """
+        version = version_of(self.path)
+        if self.capture == "text":
+            try:
+                cp = subprocess.run(
+                    [self.path, "features", "list"], capture_output=True, text=True, timeout=60
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise ProviderError(f"cannot run codex features list: {exc}") from exc
+            if cp.returncode != 0:
+                raise ProviderError(
+                    f"codex features list exited with status {cp.returncode}; "
+                    "the writing features cannot be turned off, so capture text cannot run"
+                )
+            names = [
+                ln.split()[0]
+                for ln in cp.stdout.splitlines()
+                if ln.strip() and re.match(r"^[a-z0-9_]+\s", ln + " ")
+            ]
+            self.disabled = sorted({n for n in names if WRITING_FEATURE.search(n)})
+        return version
+
+    def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
+        """The ``codex exec`` command line, sandboxed, writing features off for capture ``text``."""
+        sandbox = "read-only" if self.capture == "text" else "workspace-write"
+        argv = [
+            self.path,
+            "exec",
+            "--json",
+            "--model",
+            model,
+            "--skip-git-repo-check",
+            "-C",
+            work,
+            "--sandbox",
+            sandbox,
+            "-c",
+            "mcp_servers={}",
+        ]
+        for feat in self.disabled:
+            argv += ["-c", f"features.{feat}=false"]
+        if system:
+            argv += ["-c", f"developer_instructions={json.dumps(system)}"]
+        return argv + ["-"]
+
+    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
+        """``argv`` with ``--output-schema`` naming the schema written to ``sysdir``."""
+        path = os.path.join(sysdir, "schema.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(schema, f)
+        return [*argv[:-1], "--output-schema", path, argv[-1]]
+
+    def parse(self, code: int, out: str, err: str, model: str) -> Reply:
+        """``codex exec --json`` events as a :class:`Reply` (lane ``codex-cli``, D-19).
+
+        The answer is the last ``agent_message`` item, ``reasoning`` items are reasoning,
+        tokens come from ``turn.completed``, which is the one complete ending. An ``error``
+        event (codex prints one per reconnect while it retries) is recorded as a harness
+        event and fails the call only when no turn completed.
+
+        Raises:
+            AttemptError: ``turn.failed``, or no completed turn (classed by the status the
+                error names), or a completed turn with no agent message.
+        """
+        text, usage, failure, completed, failed = None, None, None, False, False
+        thought: list[str] = []
+        events: list[dict[str, Any]] = []
+        for line in out.splitlines():
+            try:
+                ev = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            if not isinstance(ev, dict):
+                continue
+            t = ev.get("type")
+            item = member_dict(ev, "item")
+            kind = item.get("type") or item.get("item_type")
+            if t == "item.completed" and kind in ("agent_message", "assistant_message"):
+                text = str(item.get("text") or "")
+            elif t == "item.completed" and kind == "reasoning":
+                thought.append(str(item.get("text") or ""))
+            elif t == "turn.completed":
+                completed, failure = True, None
+                usage = ev.get("usage") if isinstance(ev.get("usage"), dict) else None
+            elif t in ("turn.failed", "error"):
+                e = ev.get("error")
+                said = (e.get("message") if isinstance(e, dict) else None) or ev.get("message")
+                if t == "error":
+                    events.append({"type": "error", "subtype": None})
+                if t == "turn.failed" or not completed:
+                    failure = str(said or t)
+                if t == "turn.failed":
+                    completed, failed = False, True
+        if not completed:
+            msg = (failure or f"exit status {code}: {err.strip()[-200:]}")[:300]
+            what = (
+                f"codex reported an error: {msg}"
+                if failed
+                else f"codex reported no completed turn; its last error: {msg}"
+            )
+            status = status_of({}, msg)
+            if status is None:
+                m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
+                status = int(m.group(1)) if m else None
+            if status is not None and (status in FATAL_STATUSES or status >= 408):
+                exc = classify_status(status, what)
+                exc.reason = what
+                raise exc
+            raise AttemptError(what, fatal=bool(FATAL.search(msg)))
+        if text is None:
+            raise AttemptError(
+                f"codex exited with status {code} and no agent message: {err.strip()[-300:]}"
+            )
+        u = usage or {}
+        answer, think = split_reasoning(text)
+        return Reply(
+            answer,
+            input_tokens=count(u.get("input_tokens")),
+            output_tokens=count(u.get("output_tokens")),
+            cache_read=count(u.get("cached_input_tokens")),
+            reasoning_output=count(u.get("reasoning_output_tokens")),
+            raw=out,
+            lane="codex-cli",
+            ending="turn.completed",
+            reasoning=joined_reasoning(*thought, think),
+            harness_events=events[:1000] or None,
+        )

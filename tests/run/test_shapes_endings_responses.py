@@ -1,0 +1,119 @@
+"""Recorded reply shapes on the OpenAI Responses lane (D-19): ``Response.status`` and
+``incomplete_details.reason``, ``ResponseOutputMessage.phase`` (``commentary``,
+``final_answer``) and ``reasoning`` items, each served by the loopback server through the real
+``openai`` SDK and asserting its receipt outcome.
+
+Each run is one case, one draw per arm, one judge sample per draw; the scripted judge gives 0.9
+to the skill's answer and 0.5 to the baseline's (run_helpers).
+"""
+
+from __future__ import annotations
+
+import pytest
+import run_helpers
+from shape_replies import ONE, _answers, _draws, _mini, _response
+
+# --- OpenAI Responses -----------------------------------------------------------------------------
+
+
+def _gpt5(text: str, *, final: bool = True) -> list[dict]:
+    """A gpt-5.x Responses output: a reasoning item, a commentary preamble, the final answer."""
+    out = [
+        {
+            "type": "reasoning",
+            "id": "rs_1",
+            "summary": [{"type": "summary_text", "text": "Checking sorry cases."}],
+        },
+        {
+            "type": "message",
+            "id": "msg_0",
+            "status": "completed",
+            "role": "assistant",
+            "phase": "commentary",
+            "content": [{"type": "output_text", "text": "I'll check… sorry", "annotations": []}],
+        },
+    ]
+    if final:
+        out.append(
+            {
+                "type": "message",
+                "id": "msg_1",
+                "status": "completed",
+                "role": "assistant",
+                "phase": "final_answer",
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        )
+    return out
+
+
+def test_responses_commentary_and_reasoning_are_apart_and_a_gpt5_judge_grades(
+    loopback, suite_file, tmp_path
+):
+    def shape(path, body, is_judge, text):
+        if is_judge:
+            assert "I'll check" not in body["input"]
+        return 200, _response(_gpt5(text), model=body["model"]), {}
+
+    loopback.script.shape = shape
+    checks = [{"name": "no apology", "kind": "must_not_include", "pattern": "sorry"}]
+    case = {**ONE["cases"][0], "checks": checks}
+    r, _ = _mini(
+        tmp_path,
+        suite_file,
+        "openai",
+        "api",
+        api="responses",
+        judge="openai",
+        suite={**ONE, "cases": [case]},
+        keep_transcripts=True,
+    )
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5)
+    assert skill.answer == run_helpers.SKILL_ANSWER and [c.pass_ for c in skill.checks] == [True]
+    assert skill.reasoning.chars == len("Checking sorry cases.\n\nI'll check… sorry")
+
+
+@pytest.mark.parametrize(
+    ("status", "incomplete", "output", "kind", "ending"),
+    [
+        ("incomplete", {"reason": "content_filter"}, [], "content_filter", None),
+        ("failed", None, [], "unknown_ending", "'failed'"),
+        ("in_progress", None, [], "unknown_ending", "'in_progress'"),
+        ("incomplete", {"reason": "max_messages"}, [], "unknown_ending", None),
+        (
+            "completed",
+            None,
+            [
+                {
+                    "type": "function_call",
+                    "id": "fc_1",
+                    "call_id": "call_1",
+                    "name": "lookup",
+                    "arguments": "{}",
+                    "status": "completed",
+                }
+            ],
+            "tool_call",
+            "'completed:function_call'",
+        ),
+    ],
+)
+def test_responses_endings_other_than_completed_are_lost_by_class(
+    loopback, suite_file, tmp_path, status, incomplete, output, kind, ending
+):
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, _response(output, status=status, incomplete=incomplete), {})
+    )
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
+    for d in _draws(r):
+        assert d.score is None and d.lost.kind == kind and d.refusal is None
+        if ending:
+            assert f"the reply ended with {ending}" in d.lost.reason
+
+
+def test_responses_commentary_alone_is_no_final_answer(loopback, suite_file, tmp_path):
+    loopback.script.shape = _answers(lambda p, b, t: (200, _response(_gpt5(t, final=False)), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
+    for d in _draws(r):
+        assert d.score is None and d.lost.kind == "no_answer"
