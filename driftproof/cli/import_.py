@@ -19,7 +19,7 @@ import click
 from driftproof.cli._options import FILE
 from driftproof.importers import get_importer, write_imported
 
-__all__ = ["FORCE", "OUT_DIR", "SUBCOMMANDS", "caveman", "forced", "import_group"]
+__all__ = ["FORCE", "OUT_DIR", "SUBCOMMANDS", "caveman", "import_group", "write"]
 
 #: subcommand name -> "module:attribute" of its click command.
 SUBCOMMANDS: dict[str, str] = {
@@ -54,19 +54,10 @@ def import_group() -> None:
     """Convert another tool's results into receipts (DECLARED: faithful, never a verdict)."""
 
 
-def _set_force(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
-    ctx.meta["driftproof.force"] = value
-    return value
-
-
 #: ``--force``: replace receipts that already exist (without it, an existing file is refused, exit
 #: 2).
 FORCE = click.option(
-    "--force",
-    is_flag=True,
-    expose_value=False,
-    callback=_set_force,
-    help="Replace receipts that already exist in --out-dir.",
+    "--force", is_flag=True, help="Replace receipts that already exist in --out-dir."
 )
 #: ``--out-dir``: the folder the receipts go into (``--out`` is its older spelling; in every
 #: other command ``--out`` names one file).
@@ -81,10 +72,20 @@ OUT_DIR = click.option(
 )
 
 
-def forced() -> bool:
-    """Whether the running import command was given ``--force``."""
-    ctx = click.get_current_context(silent=True)
-    return bool(ctx is not None and ctx.meta.get("driftproof.force"))
+def write(tool: str, source: Any, options: Any, out_dir: Path, shown: str, force: bool) -> None:
+    """Run importer ``tool`` on ``source`` with ``options`` and write its receipts, or none.
+
+    Args:
+        tool: the registered importer's name.
+        source: what the importer reads.
+        options: the importer's options object (``None``: an importer that takes none).
+        out_dir: the folder the receipts go into.
+        shown: the source as named in messages.
+        force: replace receipts that already exist.
+    """
+    items = get_importer(tool)(source, options)
+    for path in write_imported(items, out_dir, source=shown, force=force):
+        click.echo(f"wrote {path}")
 
 
 @click.command("caveman")
@@ -126,12 +127,12 @@ def caveman(
     source_commit: str | None,
     cases: Path | None,
     rubrics: Path | None,
+    force: bool,
 ) -> None:
     """caveman's evals/snapshots/results.json (or results.partial.json, or with --cases
     fidelity.json, or a judged fidelity.json with or without --rubrics): one receipt per skill
     arm, with caveman's baseline and terse control as the other arms."""
-    items = get_importer("caveman")(
-        snapshot, skills_dir=skills_dir, source_commit=source_commit, cases=cases, rubrics=rubrics
-    )
-    for path in write_imported(items, out_dir, source=str(snapshot), force=forced()):
-        click.echo(f"wrote {path}")
+    from driftproof.importers.caveman import CavemanOptions  # loaded when the command runs
+
+    options = CavemanOptions(skills_dir, source_commit, cases, rubrics)
+    write("caveman", snapshot, options, out_dir, str(snapshot), force)

@@ -2,9 +2,10 @@
 openai-evals|skill-validator|vally|skill-eval-harness``:
 one click command each.
 
-Each command parses its options, calls the registered importer
-(:mod:`driftproof.importers`) and :func:`~driftproof.importers.write_imported`,
-which writes every receipt or none. Every import is DECLARED (D-15): faithful,
+Each command parses its options into the importer's options model, calls the registered
+importer (:mod:`driftproof.importers`) and :func:`~driftproof.importers.write_imported`, which
+writes every receipt or none. The importer modules are imported inside each command, so
+``--help`` does not load them. Every import is DECLARED (D-15): faithful,
 never a verdict. Registered in :data:`driftproof.cli.import_.SUBCOMMANDS`.
 """
 
@@ -16,8 +17,8 @@ from typing import Any
 import click
 
 from driftproof.cli._options import EXISTING_FILE
+from driftproof.cli.import_ import FORCE, OUT_DIR, write
 from driftproof.errors import ImportError_
-from driftproof.importers import get_importer, write_imported
 
 __all__ = [
     "claude_plugin_eval",
@@ -35,9 +36,7 @@ __all__ = [
 
 def _OUT(fn: Any) -> Any:
     """``--out-dir DIR`` (``--out`` kept as its older spelling) and ``--force``, shared by every
-    import command; ``--force`` reaches :func:`write_imported` through the click context."""
-    from driftproof.cli.import_ import FORCE, OUT_DIR
-
+    import command."""
     return OUT_DIR(FORCE(fn))
 
 
@@ -83,22 +82,13 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
     return out or None
 
 
-def _write(tool: str, source: Any, out_dir: Path, shown: str, **options: Any) -> None:
-    name = options.get("skill_name")
-    if name is not None and not name.strip():
+def _named(skill_name: str | None) -> str | None:
+    """``--skill-name``, refused when given empty."""
+    if skill_name is not None and not skill_name.strip():
         raise click.BadParameter(
             "expected the skill's name, found an empty one", param_hint="--skill-name"
         )
-    items = get_importer(tool)(source, **options)
-    from driftproof.cli.import_ import forced
-
-    for path in write_imported(items, out_dir, source=shown, force=forced()):
-        click.echo(f"wrote {path}")
-
-
-def _write_paths(tool: str, paths: tuple[Path, ...], out_dir: Path, **options: Any) -> None:
-    """:func:`_write` for a command taking :data:`_PATHS`: all of them read, the first shown."""
-    _write(tool, list(paths), out_dir, str(paths[0]), **options)
+    return skill_name
 
 
 @click.command("skill-creator")
@@ -124,17 +114,14 @@ def skill_creator(
     skill_name: str | None,
     arms: tuple[str, ...],
     out_dir: Path,
+    force: bool,
 ) -> None:
     """skill-creator / agentskills.io iterations (benchmark.json, grading.json): one receipt per
     iteration."""
-    _write_paths(
-        "skill-creator",
-        paths,
-        out_dir,
-        skill_md=skill_md,
-        skill_name=skill_name,
-        arms=_arm_map(arms),
-    )
+    from driftproof.importers.skill_creator import SkillCreatorOptions
+
+    options = SkillCreatorOptions(skill_md, _arm_map(arms), _named(skill_name))
+    write("skill-creator", list(paths), options, out_dir, str(paths[0]), force)
 
 
 @click.command("nvidia")
@@ -163,18 +150,14 @@ def nvidia(
     repo_root: Path | None,
     skills: tuple[str, ...],
     out_dir: Path,
+    force: bool,
 ) -> None:
     """NVIDIA BENCHMARK.md cards or benchmarks.json: aggregates-only receipts, one per skill, no
     verdict."""
-    _write_paths(
-        "nvidia",
-        paths,
-        out_dir,
-        repository=repository,
-        commit=commit,
-        repo_root=repo_root,
-        skills=list(skills) or None,
-    )
+    from driftproof.importers.nvidia import NvidiaOptions
+
+    options = NvidiaOptions(repository, commit, repo_root, list(skills) or None)
+    write("nvidia", list(paths), options, out_dir, str(paths[0]), force)
 
 
 @click.command("promptfoo")
@@ -202,19 +185,14 @@ def promptfoo(
     skill_name: str,
     skill_md: Path | None,
     out_dir: Path,
+    force: bool,
 ) -> None:
     """promptfoo output JSON or JSONL (eval -o / export): repeats grouped by content, errors kept
     out of the figures."""
-    _write(
-        "promptfoo",
-        path,
-        out_dir,
-        str(path),
-        arms=_arm_map(arms) or {},
-        by=by,
-        skill_name=skill_name,
-        skill_md=skill_md,
-    )
+    from driftproof.importers.promptfoo import PromptfooOptions
+
+    options = PromptfooOptions(_arm_map(arms) or {}, str(_named(skill_name)), by, skill_md)
+    write("promptfoo", path, options, out_dir, str(path), force)
 
 
 @click.command("inspect")
@@ -244,6 +222,7 @@ def inspect(
     skill_name: str,
     skill_md: Path | None,
     out_dir: Path,
+    force: bool,
 ) -> None:
     """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
 
@@ -252,27 +231,24 @@ def inspect(
     """
     if with_skill is None and baseline is None:
         raise ImportError_.at("<options>", "", "expected --with-skill LOG, --baseline LOG, or both")
+    from driftproof.importers.inspect_ai import InspectOptions
+
     shown = str(with_skill if with_skill is not None else baseline)
-    _write(
-        "inspect",
-        with_skill,
-        out_dir,
-        shown,
-        baseline=baseline,
-        control=control,
-        scorer=scorer,
-        skill_name=skill_name,
-        skill_md=skill_md,
-    )
+    given = {"with_skill": with_skill, "baseline": baseline, "control": control}
+    logs = {arm: log for arm, log in given.items() if log is not None}
+    options = InspectOptions(str(_named(skill_name)), scorer, skill_md)
+    write("inspect", logs, options, out_dir, shown, force)
 
 
 @click.command("summary-json")
 @click.argument("path", type=EXISTING_FILE)
 @_SKILL_MD
 @_OUT
-def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
+def summary_json(path: Path, skill_md: Path | None, out_dir: Path, force: bool) -> None:
     """Driftproof summary-json (the interop page's minimal format): one DECLARED receipt."""
-    _write("summary-json", path, out_dir, str(path), skill_md=skill_md)
+    from driftproof.importers.summary_json import SummaryJsonOptions
+
+    write("summary-json", path, SummaryJsonOptions(skill_md), out_dir, str(path), force)
 
 
 @click.command("claude-plugin-eval")
@@ -284,11 +260,14 @@ def summary_json(path: Path, skill_md: Path | None, out_dir: Path) -> None:
 @_SKILL_MD
 @_OUT
 def claude_plugin_eval(
-    path: Path, skill_name: str | None, skill_md: Path | None, out_dir: Path
+    path: Path, skill_name: str | None, skill_md: Path | None, out_dir: Path, force: bool
 ) -> None:
     """claude plugin eval's aggregate-result.json (or its results directory): runs as draws, the
     skill-fired rate beside the score, errored runs kept out of the figures."""
-    _write("claude-plugin-eval", path, out_dir, str(path), skill_name=skill_name, skill_md=skill_md)
+    from driftproof.importers.claude_plugin_eval import ClaudePluginEvalOptions
+
+    options = ClaudePluginEvalOptions(_named(skill_name), skill_md)
+    write("claude-plugin-eval", path, options, out_dir, str(path), force)
 
 
 def _grader_range(text: str | None) -> tuple[float, float] | None:
@@ -331,49 +310,45 @@ def openai_evals(
     skill_name: str,
     skill_md: Path | None,
     out_dir: Path,
+    force: bool,
 ) -> None:
     """OpenAI Evals run output items (JSONL or JSON): one output item per draw, sample errors as
     lost draws."""
+    from driftproof.importers.openai_evals import OpenAIEvalsOptions
+
     mapping = _arm_map(arms)
     if mapping and "control" in mapping:
         raise ImportError_.at(
             "<options>", "", "--arm control: OpenAI Evals imports map with_skill and baseline only"
         )
-    _write(
-        "openai-evals",
-        path,
-        out_dir,
-        str(path),
-        arms=mapping,
-        grader=grader,
-        grader_range=_grader_range(grader_range),
-        skill_name=skill_name,
-        skill_md=skill_md,
+    options = OpenAIEvalsOptions(
+        str(_named(skill_name)), mapping, grader, _grader_range(grader_range), skill_md
     )
+    write("openai-evals", path, options, out_dir, str(path), force)
 
 
 @click.command("skill-validator")
 @click.argument("path", type=EXISTING_FILE)
 @_OUT
-def skill_validator(path: Path, out_dir: Path) -> None:
+def skill_validator(path: Path, out_dir: Path, force: bool) -> None:
     """dotnet/skills skill-validator results.json: one receipt per skill, each scenario a case,
     the source's improvement scores, interval and decision kept as its figures."""
-    _write("skill-validator", path, out_dir, str(path))
+    write("skill-validator", path, None, out_dir, str(path), force)
 
 
 @click.command("vally")
 @click.argument("path", type=EXISTING_FILE)
 @_OUT
-def vally(path: Path, out_dir: Path) -> None:
+def vally(path: Path, out_dir: Path, force: bool) -> None:
     """Vally results.json (schema 5): one receipt per skill, each stimulus a case, the compare
     votes, sign test and decision kept as the source's figures."""
-    _write("vally", path, out_dir, str(path))
+    write("vally", path, None, out_dir, str(path), force)
 
 
 @click.command("skill-eval-harness")
 @click.argument("path", type=EXISTING_FILE)
 @_OUT
-def skill_eval_harness(path: Path, out_dir: Path) -> None:
+def skill_eval_harness(path: Path, out_dir: Path, force: bool) -> None:
     """skill-eval-harness benchmark.json: each case a case, each run a draw, its paired
     sign-flip interval and test kept as the source's figures."""
-    _write("skill-eval-harness", path, out_dir, str(path))
+    write("skill-eval-harness", path, None, out_dir, str(path), force)

@@ -38,7 +38,9 @@ from driftproof.importers._caveman_snapshot import (
     load_snapshot,
     snap_pointer,
 )
-from driftproof.importers._common import Where, parse_instant
+from driftproof.importers._common import Where
+from driftproof.importers._text import Repair
+from driftproof.importers._time import parse_instant
 from driftproof.stats.fidelity import JUDGED_FACT
 
 __all__ = [
@@ -233,7 +235,7 @@ def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
     return JudgedCell(risk, float(value), json.dumps(value), tuple(read), ok, tuple(missing))
 
 
-def read_rubrics(path: str | Path) -> Rubrics:
+def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
     """caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk,
     facts, verbatim}]}``).
 
@@ -241,7 +243,7 @@ def read_rubrics(path: str | Path) -> Rubrics:
         ImportError_: naming the file, the JSON pointer and what was expected.
     """
     shown = str(path)
-    doc, sha = load_snapshot(Path(path), shown)
+    doc, sha = load_snapshot(Path(path), shown, repairs)
     if (
         not isinstance(doc, dict)
         or doc.get("version") != 1

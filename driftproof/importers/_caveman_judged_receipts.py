@@ -20,9 +20,9 @@ from driftproof.importers._caveman_judged import (
     read_rubrics,
 )
 from driftproof.importers._caveman_snapshot import BASELINE_ARM, CONTROL_ARM, TOOL, skill_text
-from driftproof.importers._common import arm_spec, case_entry
-from driftproof.importers._declared import declared_receipt
-from driftproof.receipt import draw_doc
+from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
+from driftproof.importers._text import Repair
+from driftproof.receipt import Provenance, build_draw
 
 __all__ = ["judged_receipts"]
 
@@ -54,7 +54,7 @@ def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
                 "source_type": VERBATIM,
             }
         )
-    return {"draws": [draw_doc(0, answer=None, checks=checks)], "generation": None}
+    return {"draws": [build_draw(0, answer=None, checks=checks)], "generation": None}
 
 
 def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
@@ -94,6 +94,7 @@ def judged_receipts(
     skills_dir: Path,
     source_commit: str | None,
     rubrics_path: str | Path | None,
+    repairs: list[Repair],
 ) -> list[Imported]:
     """One DECLARED receipt per skill arm of a judged fidelity snapshot (D-15): each prompt a
     case (ids ``p01``… in the snapshot's order), each arm the snapshot holds one draw with no
@@ -101,7 +102,7 @@ def judged_receipts(
     unrecorded (D-13). The per-prompt fidelity and risk are the source's figures
     (``source_report``), the grader is the source's (``judge.channel: source``), never a
     Driftproof judge; no score, band or verdict."""
-    rubrics = read_rubrics(rubrics_path) if rubrics_path is not None else None
+    rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
     if rubrics is not None:
         match_rubrics(judged, rubrics, shown)
     width = max(2, len(str(len(judged.prompts))))
@@ -153,15 +154,15 @@ def judged_receipts(
             arm,
             skill_text(skills_dir, arm, shown),
             cases,
-            {
-                "tool": TOOL,
-                "tool_version": f"git {source_commit}" if source_commit else None,
-                "document": shown,
-                "document_sha256": document_sha256,
-                "unrecorded": unrecorded,
-                "notes": notes,
-                "details": details,
-            },
+            Provenance(
+                tool=TOOL,
+                tool_version=f"git {source_commit}" if source_commit else None,
+                document=shown,
+                document_sha256=document_sha256,
+                unrecorded=unrecorded,
+                notes=notes,
+                details=details,
+            ),
             generations_per_arm=1,
             judge=judge,
             arms={
@@ -172,5 +173,5 @@ def judged_receipts(
             suite_sha256=rubrics.sha256 if rubrics is not None else None,
             source_report={"figures": figures},
         )
-        out.append(Imported(f"{prefix}judged-fidelity-{arm}.json", document))
+        out.append(Imported(f"{prefix}judged-fidelity-{arm}.json", document, tuple(repairs)))
     return out

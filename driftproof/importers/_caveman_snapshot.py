@@ -19,6 +19,7 @@ from typing import Any
 from driftproof._json import pointer
 from driftproof.errors import ImportError_
 from driftproof.importers._common import parse_json_bytes
+from driftproof.importers._text import Repair
 
 __all__ = [
     "BASELINE_ARM",
@@ -71,8 +72,9 @@ def read_capped(path: Path, limit: int) -> bytes:
         return fh.read(limit + 1)
 
 
-def load_snapshot(path: Path, shown: str) -> tuple[Any, str]:
-    """The parsed snapshot and the sha256 of its bytes."""
+def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, str]:
+    """The parsed snapshot and the sha256 of its bytes; repaired strings are appended to
+    ``repairs``."""
     try:
         size = path.stat().st_size
         if size <= SNAPSHOT_MAX_BYTES:
@@ -82,8 +84,8 @@ def load_snapshot(path: Path, shown: str) -> tuple[Any, str]:
         raise ImportError_.at(shown, "", f"cannot read the snapshot: {exc.strerror}") from None
     if size > SNAPSHOT_MAX_BYTES:
         raise ImportError_.at(shown, "", f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
-    # bytes that are not UTF-8 inside a string become U+FFFD (repair_tree), in text_repairs
-    return parse_json_bytes(data, shown, lead="not valid JSON"), hashlib.sha256(data).hexdigest()
+    parsed = parse_json_bytes(data, shown, repairs, lead="not valid JSON")
+    return parsed, hashlib.sha256(data).hexdigest()
 
 
 def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> str:

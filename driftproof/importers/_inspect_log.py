@@ -24,6 +24,7 @@ from driftproof.importers._common import (
     read_bytes,
     validate_source,
 )
+from driftproof.importers._text import Repair
 from driftproof.receipt import sha256_text
 
 __all__ = [
@@ -79,6 +80,8 @@ class Log(NamedTuple):
     reductions: tuple[list[Any], Where] | None
     where: Where
     """The header's place: the document (``.json``) or its archive member (``.eval``)."""
+    repairs: list[Repair]
+    """The strings made valid Unicode while the log was parsed."""
 
 
 def read_log(path: Path) -> Log:
@@ -88,9 +91,10 @@ def read_log(path: Path) -> Log:
         ImportError_: unreadable, malformed or of the wrong shape, naming the file and pointer.
     """
     raw = read_bytes(path)
+    repairs: list[Repair] = []
     if zipfile.is_zipfile(path):
-        return _read_eval_zip(path, raw)
-    doc = parse_json_bytes(raw, path, allow_nan=True)
+        return _read_eval_zip(path, raw, repairs)
+    doc = parse_json_bytes(raw, path, repairs, allow_nan=True)
     validate_source(doc, "inspect_ai", path)  # the shape of every member walked below
     w = Where(path)
     samples = doc.get("samples")
@@ -107,10 +111,12 @@ def read_log(path: Path) -> Log:
         raw,
         None if reductions is None else (reductions, w / "reductions"),
         w,
+        repairs,
     )
 
 
-def _read_eval_zip(path: Path, raw: bytes) -> Log:
+def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
+    """One ``.eval`` archive: header (or the journal's start), samples and reductions."""
     z = Archive(path)
     names = set(z.names())
     # header.json is written when the run finishes; a log still being written (or
@@ -122,7 +128,9 @@ def _read_eval_zip(path: Path, raw: bytes) -> Log:
             "/header.json",
             "expected header.json (or _journal/start.json) in the .eval archive",
         )
-    header = parse_json_bytes(z.read(member), path, allow_nan=True, pointer=_pointer_of(member))
+    header = parse_json_bytes(
+        z.read(member), path, repairs, allow_nan=True, pointer=_pointer_of(member)
+    )
     # each member is its own document: problems name the archive, pointers start at the member
     validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
     members = sorted(
@@ -130,7 +138,7 @@ def _read_eval_zip(path: Path, raw: bytes) -> Log:
     )
     samples = []
     for n in members:
-        s = parse_json_bytes(z.read(n), path, allow_nan=True, pointer=_pointer_of(n))
+        s = parse_json_bytes(z.read(n), path, repairs, allow_nan=True, pointer=_pointer_of(n))
         validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
         samples.append((s, Where(path, (n,))))
     if not samples:
@@ -138,14 +146,18 @@ def _read_eval_zip(path: Path, raw: bytes) -> Log:
     reductions = None
     if "reductions.json" in names:  # written with header.json when the run finishes
         doc = parse_json_bytes(
-            z.read("reductions.json"), path, allow_nan=True, pointer=_pointer_of("reductions.json")
+            z.read("reductions.json"),
+            path,
+            repairs,
+            allow_nan=True,
+            pointer=_pointer_of("reductions.json"),
         )
         validate_source(
             doc, "inspect_ai", path, definition="reductions", prefix=("reductions.json",)
         )
         if doc is not None:
             reductions = (doc, Where(path, ("reductions.json",)))
-    return Log(header, samples, raw, reductions, Where(path, (member,)))
+    return Log(header, samples, raw, reductions, Where(path, (member,)), repairs)
 
 
 def _pointer_of(member: str) -> str:

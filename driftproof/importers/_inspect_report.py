@@ -27,7 +27,7 @@ from driftproof.importers._common import Where, case_id_for, is_count, member_ob
 from driftproof.importers._declared import figure
 from driftproof.importers._inspect_log import Log, value_to_float
 
-__all__ = ["MAX_FIGURES", "declared_reducers", "run_figures", "sample_figures"]
+__all__ = ["MAX_FIGURES", "declared_reducers", "run_figures", "sample_figures", "source_report"]
 
 #: The most figures a receipt's source report holds (the schema's bound).
 MAX_FIGURES = 10000
@@ -120,3 +120,30 @@ def run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
         if interval:
             out.append(figure(f"{name} ci", None, **interval, **more))
     return out
+
+
+def source_report(
+    run_figs: list[dict[str, Any]],
+    sample_figs: list[dict[str, Any]],
+    reducers: dict[str, list[str] | None],
+    unrecorded: list[str],
+) -> dict[str, Any] | None:
+    """The source's report: its run figures, then each sample's reduced values (dropped, and
+    listed as unrecorded, when there are more than the receipt holds), and the epoch reducers
+    when every log declares the same; ``None`` when the logs report nothing."""
+    if len(run_figs) + len(sample_figs) > MAX_FIGURES:
+        unrecorded.append(
+            f"the source's per-sample reduced values ({len(sample_figs)}, more than a receipt "
+            "holds)"
+        )
+        sample_figs = []
+    declared = list({tuple(r) if r is not None else None for r in reducers.values()})
+    if len(declared) > 1:
+        unrecorded.append("the epoch reducers (the arms' logs declare different ones)")
+    same = list(declared[0]) if len(declared) == 1 and declared[0] is not None else None
+    if not run_figs and not sample_figs and same is None:
+        return None
+    report: dict[str, Any] = {"figures": run_figs + sample_figs}
+    if same is not None:
+        report["reducers"] = same
+    return report

@@ -46,9 +46,9 @@ refused when its prompts no longer match the case file. Nothing is written on re
 
 from __future__ import annotations
 
-import copy
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,12 +72,14 @@ from driftproof.importers._caveman_snapshot import (
     skill_text,
     snap_pointer,
 )
-from driftproof.importers._common import Where, arm_spec, case_entry, parse_instant, run_times
-from driftproof.importers._declared import declared_receipt
-from driftproof.receipt import draw_doc
+from driftproof.importers._common import Where
+from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
+from driftproof.importers._text import Repair
+from driftproof.importers._time import parse_instant, run_times
+from driftproof.receipt import Provenance, build_draw
 from driftproof.tokens import COUNTED_BY, count_tokens
 
-__all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "import_caveman"]
+__all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "CavemanOptions", "import_caveman"]
 
 _CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
@@ -178,7 +180,7 @@ def _arm(
         else:
             source = answer
             reason = f"source error: {answer[len(ERROR_PREFIX) :].lstrip(':').strip() or answer}"
-        draw = draw_doc(
+        draw = build_draw(
             0,
             answer=None,
             lost_reason=reason[:4000],
@@ -188,7 +190,7 @@ def _arm(
             cost_usd=cost,
         )
     else:
-        draw = draw_doc(
+        draw = build_draw(
             0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost
         )
     return {"draws": [draw], "generation": None}
@@ -222,22 +224,11 @@ def _eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
         )
 
 
-@register("caveman")
-def import_caveman(
-    snapshot: str | Path,
-    *,
-    skills_dir: str | Path,
-    source_commit: str | None = None,
-    cases: str | Path | None = None,
-    rubrics: str | Path | None = None,
-) -> list[Imported]:
-    """Convert a caveman snapshot into one DECLARED receipt per skill arm (D-15, D-16).
+@dataclass(frozen=True)
+class CavemanOptions:
+    """Options of a caveman import.
 
-    Args:
-        snapshot: ``evals/snapshots/results.json`` (or ``results.<lang>.json``), a partial
-            ``results.partial.json``, or with ``cases`` the fidelity snapshot
-            ``evals/snapshots/fidelity.json``; recorded in ``provenance.document`` exactly as
-            given, with its sha256.
+    Attributes:
         skills_dir: the ``skills/`` directory as it was when the snapshot ran, holding
             ``<arm>/SKILL.md`` for every skill arm (hashed and counted per D-14).
         source_commit: caveman's git commit the snapshot and skills were read at, when
@@ -247,8 +238,24 @@ def import_caveman(
             checks (:mod:`driftproof.importers._caveman_fidelity`), each case keeps its id and
             category, the file is the receipt's suite (name and sha256), and the receipts are
             named ``…-fidelity-<arm>.json``.
-        rubrics: caveman's ``evals/prompts/rubrics.json`` (PR #579), for a judged fidelity
-            snapshot only: the snapshot must match it (:func:`_judged_receipts`).
+        rubrics: caveman's ``evals/prompts/rubrics.json``, for a judged fidelity snapshot only:
+            the snapshot must match it.
+    """
+
+    skills_dir: str | Path
+    source_commit: str | None = None
+    cases: str | Path | None = None
+    rubrics: str | Path | None = None
+
+
+@register("caveman", CavemanOptions)
+def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Imported]:
+    """Convert a caveman snapshot into one DECLARED receipt per skill arm (D-15, D-16).
+
+    ``snapshot`` is ``evals/snapshots/results.json`` (or ``results.<lang>.json``), a partial
+    ``results.partial.json``, or with ``cases`` the fidelity snapshot
+    ``evals/snapshots/fidelity.json``; recorded in ``provenance.document`` exactly as given, with
+    its sha256.
 
     Returns:
         One :class:`~driftproof.importers.Imported` per skill arm, in the snapshot's order. A
@@ -260,11 +267,18 @@ def import_caveman(
             SKILL.md; the message names the file, the JSON pointer and what was expected.
     """
     shown = str(snapshot)
+    skills_dir, source_commit, cases, rubrics = (
+        options.skills_dir,
+        options.source_commit,
+        options.cases,
+        options.rubrics,
+    )
+    repairs: list[Repair] = []
     if source_commit is not None and not _COMMIT.match(source_commit):
         raise ImportError_.at(
             shown, "", f"source commit {source_commit!r}: expected 7 to 40 lowercase hex digits"
         )
-    doc, document_sha256 = load_snapshot(Path(snapshot), shown)
+    doc, document_sha256 = load_snapshot(Path(snapshot), shown, repairs)
     if is_judged(doc):
         if cases is not None:
             raise ImportError_.at(
@@ -280,6 +294,7 @@ def import_caveman(
             Path(skills_dir),
             source_commit,
             rubrics,
+            repairs,
         )
     if rubrics is not None:
         raise ImportError_.at(
@@ -354,15 +369,14 @@ def import_caveman(
         if matched is not None
         else [f"p{i + 1:0{width}d}" for i in range(len(prompts))]
     )
-    provenance: dict[str, Any] = {
-        "tool": TOOL,
-        "tool_version": f"git {source_commit}" if source_commit else None,
-        "document": shown,
-        "document_sha256": document_sha256,
-        "unrecorded": unrecorded,
-    }
-    if snap.error is not None:
-        provenance["partial"] = True
+    provenance = Provenance(
+        tool=TOOL,
+        tool_version=f"git {source_commit}" if source_commit else None,
+        document=shown,
+        document_sha256=document_sha256,
+        unrecorded=unrecorded,
+        partial=True if snap.error is not None else None,
+    )
     arm_specs = {
         "baseline": arm_spec(BASELINE_ARM),
         "control": arm_spec(CONTROL_ARM, instruction=terse),
@@ -391,20 +405,20 @@ def import_caveman(
                     "baseline": cell(BASELINE_ARM, i),
                     "control": cell(CONTROL_ARM, i),
                 },
+                category=matched[i].category if matched is not None else None,
             )
-            if matched is not None:
-                case["category"] = matched[i].category
             case_docs.append(case)
         document = declared_receipt(
             arm,
             skills[arm],
             case_docs,
-            copy.deepcopy(provenance),
+            provenance,
             model=model,
             provider="anthropic",
             surface="cli",
             harness=harness,
             started_at=started_at,
+            run_members={"started_at_offset": started_offset, "language": language},
             generations_per_arm=1,
             judge_samples_per_generation=None,
             judge=None,
@@ -416,14 +430,10 @@ def import_caveman(
             suite_name=Path(fidelity.path).name[:200] if fidelity is not None else None,
             suite_sha256=fidelity.sha256 if fidelity is not None else None,
         )
-        if started_offset is not None:
-            document["run"]["started_at_offset"] = started_offset
-        if language is not None:
-            document["run"]["language"] = language
         suffix = (
             f"-{language}" if language not in (None, "en") else ""
         )  # results.<lang>.json beside results.json
         if snap.error is not None:
             suffix += "-partial"
-        out.append(Imported(f"{prefix}{arm}{suffix}.json", document))
+        out.append(Imported(f"{prefix}{arm}{suffix}.json", document, tuple(repairs)))
     return out

@@ -25,6 +25,7 @@ reason. ``skill_loaded`` is kept in ``skill_fired`` beside the score, never insi
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,20 +33,23 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
-    arm_spec,
-    case_entry,
     case_id_for,
     file_sha256,
     git_blob_sha1,
     manifest_sha256,
     member_object,
-    provenance_doc,
     read_json,
     read_skill_md,
-    unrecorded_judge,
     validate_source,
 )
-from driftproof.importers._declared import aggregates_receipt, declared_receipt
+from driftproof.importers._declared import (
+    aggregates_receipt,
+    arm_spec,
+    case_entry,
+    declared_receipt,
+    provenance,
+    unrecorded_judge,
+)
 from driftproof.importers._skill_creator_read import (
     MAX_GRADING_FILES,
     TOOL,
@@ -56,9 +60,10 @@ from driftproof.importers._skill_creator_read import (
     signed_figure,
     skill_name_of,
 )
-from driftproof.receipt import draw_doc
+from driftproof.importers._text import Repair
+from driftproof.receipt import Draw, ReceiptBody, build_draw
 
-__all__ = ["DEFAULT_ARMS", "import_skill_creator", "skill_creator_importer"]
+__all__ = ["DEFAULT_ARMS", "SkillCreatorOptions", "import_skill_creator"]
 
 #: configuration name -> receipt arm, used when no explicit mapping is given.
 DEFAULT_ARMS: dict[str, str] = {
@@ -69,38 +74,50 @@ DEFAULT_ARMS: dict[str, str] = {
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 
 
-def import_skill_creator(
-    paths: list[Path],
-    *,
-    skill_md: Path | None = None,
-    arms: dict[str, str] | None = None,
-    skill_name: str | None = None,
-) -> list[dict[str, Any]]:
-    """Convert skill-creator iterations into unsealed DECLARED receipt documents.
+@dataclass(frozen=True)
+class SkillCreatorOptions:
+    """Options of a skill-creator import.
 
-    Args:
-        paths: iteration directories (``…/iteration-N``), workspaces holding them, or
-            ``benchmark.json`` files. One receipt per iteration.
+    Attributes:
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
         arms: receipt arm (``with_skill``, ``baseline``, ``control``) -> configuration
             name, replacing :data:`DEFAULT_ARMS` (e.g. ``{"with_skill": "new_skill",
             "baseline": "old_skill"}`` for a version comparison).
         skill_name: the skill's name when neither ``benchmark.json`` nor ``evals.json`` names it.
+    """
 
-    Returns:
-        One receipt document per iteration, unsealed.
+    skill_md: Path | None = None
+    arms: dict[str, str] | None = None
+    skill_name: str | None = None
+
+
+@register(TOOL, SkillCreatorOptions)
+def import_skill_creator(
+    paths: Path | list[Path], options: SkillCreatorOptions | None = None
+) -> list[Imported]:
+    """Convert skill-creator iterations into DECLARED receipts, one per iteration.
+
+    ``paths`` are iteration directories (``…/iteration-N``), workspaces holding them, or
+    ``benchmark.json`` files. Each receipt is filed as
+    ``skill-creator-<skill>-<iteration directory>-<document sha256[:8]>.json``.
 
     Raises:
         ImportError_: a file is unreadable or malformed (a member of the wrong type per
             ``schemas/skill-creator.schema.json``), or a configuration is not mapped,
             naming the file, the JSON pointer and what was expected.
     """
-    config_to_arm = _config_map(arms)
-    skill_text = read_skill_md(skill_md)
+    o = options or SkillCreatorOptions()
+    config_to_arm = _config_map(o.arms)
+    skill_text = read_skill_md(o.skill_md)
     out = []
-    for path in paths:
+    for path in paths if isinstance(paths, (list, tuple)) else [paths]:
         for iteration in _iterations(Path(path)):
-            out.append(_import_iteration(iteration, config_to_arm, skill_text, skill_name))
+            repairs: list[Repair] = []
+            body = _import_iteration(iteration, config_to_arm, skill_text, o.skill_name, repairs)
+            assert body.provenance is not None
+            where = Path(body.provenance.document)
+            label = where.parent.name if where.suffix == ".json" else where.name
+            out.append(Imported.named(TOOL, body, label, repairs=repairs))
     return out
 
 
@@ -153,14 +170,19 @@ def _iterations(path: Path) -> list[Path]:
 
 
 def _import_iteration(
-    path: Path, config_to_arm: dict[str, str], skill_text: str | None, skill_name: str | None
-) -> dict[str, Any]:
+    path: Path,
+    config_to_arm: dict[str, str],
+    skill_text: str | None,
+    skill_name: str | None,
+    repairs: list[Repair],
+) -> ReceiptBody:
+    """One iteration's receipt: per-run results, or the run summary alone."""
     bench_path = path if path.is_file() else path / "benchmark.json"
     iteration = bench_path.parent if path.is_file() else path
     bench: dict[str, Any] | None = None
     raw = b""
     if bench_path.is_file():
-        data, raw = read_json(bench_path)
+        data, raw = read_json(bench_path, repairs)
         validate_source(data, TOOL, bench_path)  # the shape of every member walked below
         bench = data
     runs = benchmark_runs(bench, Where(bench_path)) if bench is not None else None
@@ -172,9 +194,9 @@ def _import_iteration(
             g for g in iteration.rglob("grading.json") if len(g.relative_to(iteration).parts) >= 3
         )[:MAX_GRADING_FILES]
         if gradings:
-            runs, entries = grading_runs(iteration, gradings)
+            runs, entries = grading_runs(iteration, gradings, repairs)
             document, doc_sha = str(iteration), manifest_sha256(entries)
-    evals = evals_file(iteration)
+    evals = evals_file(iteration, repairs)
     name = skill_name or skill_name_of(bench, evals)
     if name is None:
         raise Where(bench_path).fail(
@@ -188,9 +210,8 @@ def _import_iteration(
             "expected per-run results: runs[], evals[] or configurations[] in "
             "benchmark.json, or grading.json files under eval-*/<configuration>/"
         )
-    return _receipt(
-        runs, bench, evals, iteration, config_to_arm, name, skill_text, document, doc_sha
-    )
+    prompts = prompts_of(evals, iteration, repairs)
+    return _receipt(runs, bench, prompts, config_to_arm, name, skill_text, document, doc_sha)
 
 
 # -- cases, prompts, receipt ------------------------------------------------------
@@ -199,15 +220,14 @@ def _import_iteration(
 def _receipt(
     runs: list[dict[str, Any]],
     bench: dict[str, Any] | None,
-    evals: dict[str, Any] | None,
-    iteration: Path,
+    prompts: dict[str, str],
     config_to_arm: dict[str, str],
     name: str,
     skill_text: str | None,
     document: str,
     doc_sha: str,
-) -> dict[str, Any]:
-    prompts = prompts_of(evals, iteration)
+) -> ReceiptBody:
+    """The receipt of an iteration's runs, each mapped to its arm."""
     use_control = "control" in config_to_arm.values()
     cases: dict[str, dict[str, Any]] = {}
     for r in runs:
@@ -273,7 +293,7 @@ def _receipt(
         if isinstance(meta.get("timestamp"), str) and _RFC3339.match(meta["timestamp"])
         else None
     )
-    case_docs: list[dict[str, Any]] = []
+    case_docs = []
     for key, c in cases.items():
         prompt = prompts.get(key)
         arms_doc: dict[str, Any] = {}
@@ -282,32 +302,42 @@ def _receipt(
                 continue
             arms_doc[arm] = {"draws": _draws(c["arms"][arm]), "generation": None}
         case_docs.append(case_entry(case_id_for(key), prompt, arms_doc))
-    arm_specs: dict[str, dict[str, Any]] = {
-        a: arm_spec(next((c for c, x in config_to_arm.items() if x == a), None))
+    # an arm no run measured was not recorded (a single configuration): no baseline is invented
+    # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
+    measured = {a for a in ("with_skill", "baseline") if any(c["arms"][a] for c in cases.values())}
+    arm_specs = {
+        a: arm_spec(
+            next((c for c, x in config_to_arm.items() if x == a), None),
+            recorded=a in measured or a == "control",
+        )
         for a in ("with_skill", "baseline", "control")
         if a != "control" or use_control
     }
-    # an arm no run measured was not recorded (a single configuration): no baseline is invented
-    # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
     for a in ("with_skill", "baseline"):
-        if not any(c["arms"][a] for c in cases.values()):
-            arm_specs[a]["recorded"] = False
+        if a not in measured:
             unrecorded.append(
                 f"the {a} arm (no run of its configuration: a single-arm import, no lift)"
             )
     # Several runs per configuration give generation bands; one run with one grading pass gives
     # no spread at all, so no band source is claimed (method, "Where a band comes from").
-    several = any(len(a["draws"]) > 1 for c in case_docs for a in c["arms"].values())
-    doc = declared_receipt(
+    several = any(
+        len(a.draws) > 1
+        for c in case_docs
+        for a in (c.arms.with_skill, c.arms.baseline, c.arms.control)
+        if a is not None
+    )
+    notes = [r["note"][:2000] for r in runs if r.get("note")]
+    return declared_receipt(
         name,
         skill_text,
         case_docs,
-        provenance_doc(
+        provenance(
             TOOL,
             None,
             document,
             doc_sha,
             ["provenance.tool_version (skill-creator records none)"] + unrecorded,
+            notes=notes,
         ),
         model=model,
         started_at=started,
@@ -316,13 +346,10 @@ def _receipt(
         arms=arm_specs,
         band_source="generation" if several else None,
     )
-    notes = [r["note"][:2000] for r in runs if r.get("note")]
-    if notes:
-        doc["provenance"]["notes"] = notes[:200]
-    return doc
 
 
-def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _draws(runs: list[dict[str, Any]]) -> list[Draw]:
+    """One arm's runs as draws, indexed by ``run_number`` (else their order)."""
     draws, seen = [], set()
     for pos, r in enumerate(runs):
         index = (
@@ -337,7 +364,7 @@ def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             )
         seen.add(index)
         draws.append(
-            draw_doc(
+            build_draw(
                 index,
                 score=r["score"],
                 lost_reason=r["lost"],
@@ -345,7 +372,7 @@ def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 tokens=r["tokens"],
             )
         )
-    return sorted(draws, key=lambda d: d["index"])
+    return sorted(draws, key=lambda d: d.index)
 
 
 # -- aggregates only (run_summary with no per-run data) ---------------------------------
@@ -353,7 +380,8 @@ def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _aggregates_only(
     bench: dict[str, Any], path: Path, raw: bytes, name: str, skill_text: str | None
-) -> dict[str, Any]:
+) -> ReceiptBody:
+    """The aggregates-only receipt of a ``run_summary`` with no per-run data."""
     w = Where(path) / "run_summary"
     summary = bench["run_summary"]
     delta = summary.get("delta")
@@ -379,18 +407,5 @@ def _aggregates_only(
         "run.harness",
     ]
     return aggregates_receipt(
-        name, figures, provenance_doc(TOOL, None, str(path), file_sha256(raw), unrecorded)
+        name, figures, provenance(TOOL, None, str(path), file_sha256(raw), unrecorded)
     )
-
-
-@register("skill-creator")
-def skill_creator_importer(source: Path | list[Path], **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_skill_creator` with receipt file names
-    ``skill-creator-<skill>-<iteration directory>-<document sha256[:8]>.json``."""
-    paths = [Path(p) for p in source] if isinstance(source, (list, tuple)) else [Path(source)]
-    out = []
-    for doc in import_skill_creator(paths, **options):
-        where = Path(doc["provenance"]["document"])
-        label = where.parent.name if where.suffix == ".json" else where.name
-        out.append(Imported.named(TOOL, doc, label))
-    return out

@@ -25,21 +25,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from driftproof.importers import Imported, register
-from driftproof.importers._common import (
-    Where,
+from driftproof.importers import Imported, NoOptions, register
+from driftproof.importers._common import Where, case_id_for, file_sha256, read_json
+from driftproof.importers._declared import (
     arm_spec,
     case_entry,
-    case_id_for,
-    file_sha256,
-    provenance_doc,
-    read_json,
+    declared_receipt,
+    figure,
+    interval,
+    provenance,
     unrecorded_judge,
 )
-from driftproof.importers._declared import declared_receipt, figure, interval
-from driftproof.receipt import draw_doc
+from driftproof.importers._text import Repair
+from driftproof.receipt import Draw, build_draw
 
-__all__ = ["import_skill_eval_harness", "skill_eval_harness_importer"]
+__all__ = ["import_skill_eval_harness"]
 
 TOOL = "skill-eval-harness"
 _ARMS = {"with_skill": "with_skill", "without_skill": "baseline"}
@@ -52,8 +52,9 @@ _HEADLINE = (
 )
 
 
-def import_skill_eval_harness(path: Path) -> dict[str, Any]:
-    """Convert a skill-eval-harness ``benchmark.json`` into an unsealed DECLARED receipt.
+@register(TOOL, NoOptions)
+def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> list[Imported]:
+    """Convert a skill-eval-harness ``benchmark.json`` into a DECLARED receipt.
 
     Raises:
         ImportError_: not a report object, another population, no with-skill or without-skill
@@ -62,7 +63,8 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
             the file, the JSON pointer and what was expected. Nothing is written.
     """
     path = Path(path)
-    doc, raw = read_json(path)
+    repairs: list[Repair] = []
+    doc, raw = read_json(path, repairs)
     w = Where(path)
     if not isinstance(doc, dict):
         raise w.fail("expected a benchmark report object with results[] and paired_summary")
@@ -74,7 +76,7 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
     skill = w.get(doc, "skill_name", str)
     rows = w.get(doc, "results", list)
     models = {r["model"] for r in rows if isinstance(r, dict) and isinstance(r.get("model"), str)}
-    cases: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    cases: dict[str, dict[str, list[Draw]]] = {}
     seen: set[tuple[str, str, int]] = set()
     other: dict[str, int] = {}
     for i, r in enumerate(rows):
@@ -107,7 +109,7 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
             case_id_for(label),
             None,
             {
-                a: {"draws": sorted(d, key=lambda x: x["index"]), "generation": None}
+                a: {"draws": sorted(d, key=lambda x: x.index), "generation": None}
                 for a, d in arms.items()
             },
         )
@@ -124,11 +126,11 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
             "Runs of other variants were not imported: "
             + ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))[:900]
         )
-    out = declared_receipt(
+    body = declared_receipt(
         skill[:200],
         None,
         case_docs,
-        provenance_doc(
+        provenance(
             TOOL,
             None,
             str(path),
@@ -141,6 +143,7 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
                 "provenance.tool_version (the report records none)",
                 "judge_samples_per_generation",
             ],
+            notes=notes,
         ),
         model=str(next(iter(models)))[:200] if len(models) == 1 else None,
         judge=unrecorded_judge(TOOL, "objective-assertions"),
@@ -148,15 +151,14 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
         band_source="generation",
         source_report=_report(w.get(doc, "paired_summary", dict), w / "paired_summary"),
     )
-    out["provenance"]["notes"] = [n[:1000] for n in notes]
-    return out
+    return [Imported.named(TOOL, body, repairs=repairs)]
 
 
-def _draw(r: dict[str, Any], w: Where, index: int) -> dict[str, Any]:
+def _draw(r: dict[str, Any], w: Where, index: int) -> Draw:
     if w.get(r, "missing_output", bool, required=False):
-        return draw_doc(index, lost_reason="the run produced no output", lost_kind="no_answer")
+        return build_draw(index, lost_reason="the run produced no output", lost_kind="no_answer")
     if w.get(r, "execution_valid", bool, required=False) is False:
-        return draw_doc(
+        return build_draw(
             index,
             lost_reason="source error: the run failed to execute (infrastructure failure)",
             source_error="execution_valid: false",
@@ -164,10 +166,10 @@ def _draw(r: dict[str, Any], w: Where, index: int) -> dict[str, Any]:
         )
     rate = w.number(r, "objective_pass_rate", low=0, high=1)
     if rate is None:
-        return draw_doc(
+        return build_draw(
             index, lost_reason="unscored: the run has no objective pass rate", lost_kind="unscored"
         )
-    return draw_doc(index, score=rate)
+    return build_draw(index, score=rate)
 
 
 def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
@@ -239,10 +241,3 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
             "p_value": sgw.number(sig, "p_value", low=0, high=1),
         },
     }
-
-
-@register(TOOL)
-def skill_eval_harness_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_skill_eval_harness`, file
-    ``skill-eval-harness-<skill>-<document sha256[:8]>.json``."""
-    return [Imported.named(TOOL, import_skill_eval_harness(Path(source), **options))]

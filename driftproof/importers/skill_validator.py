@@ -22,14 +22,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from driftproof.importers import Imported, register
+from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers._common import Where, case_id_for, source_number
 from driftproof.importers._declared import figure, interval
-from driftproof.importers._dotnet import read_results, receipt_for
+from driftproof.importers._dotnet import judge_score, read_results, receipt_for
 from driftproof.importers._schema import json_kind
-from driftproof.receipt import draw_doc
+from driftproof.importers._text import Repair
+from driftproof.receipt import Draw, build_draw
 
-__all__ = ["import_skill_validator", "skill_validator_importer"]
+__all__ = ["import_skill_validator"]
 
 TOOL = "skill-validator"
 _ARMS = (("with_skill", "withSkill"), ("baseline", "baseline"))
@@ -41,9 +42,9 @@ _CHECK_KINDS = {
 }
 
 
-def import_skill_validator(path: Path) -> list[dict[str, Any]]:
-    """Convert a skill-validator ``results.json`` into unsealed DECLARED receipts, one per
-    verdict (skill).
+@register(TOOL, NoOptions)
+def import_skill_validator(path: Path, options: NoOptions | None = None) -> list[Imported]:
+    """Convert a skill-validator ``results.json`` into DECLARED receipts, one per verdict.
 
     Raises:
         ImportError_: no verdicts, a verdict or scenario of the wrong shape, several runs per
@@ -51,13 +52,14 @@ def import_skill_validator(path: Path) -> list[dict[str, Any]]:
             what was expected. Nothing is written.
     """
     path = Path(path)
-    doc, sha, verdicts = read_results(path)
-    return [_verdict(path, doc, sha, v, vw) for v, vw in verdicts]
+    repairs: list[Repair] = []
+    doc, sha, verdicts = read_results(path, repairs)
+    return [_verdict(path, doc, sha, v, vw, repairs) for v, vw in verdicts]
 
 
 def _verdict(
-    path: Path, doc: dict[str, Any], sha: str, v: dict[str, Any], vw: Where
-) -> dict[str, Any]:
+    path: Path, doc: dict[str, Any], sha: str, v: dict[str, Any], vw: Where, repairs: list[Repair]
+) -> Imported:
     name = vw.get(v, "skillName", str)
     scenarios = vw.get(v, "scenarios", list)
     figures: list[dict[str, Any]] = []
@@ -156,16 +158,12 @@ def _verdict(
         notes,
         labels=("withSkill", "baseline"),
         version=None,
+        repairs=repairs,
     )
 
 
-def _draw(role: dict[str, Any], w: Where) -> dict[str, Any]:
-    judged = w.get(role, "judgeResult", dict)
-    score = (w / "judgeResult").get(judged, "overallScore", float)
-    if not 1 <= score <= 5:
-        raise (w / "judgeResult" / "overallScore").fail(
-            f"expected the judge's overall score from 1 to 5, found {score!r}"
-        )
+def _draw(role: dict[str, Any], w: Where) -> Draw:
+    score = judge_score(role, w, 1)
     metrics = w.get(role, "metrics", dict, required=False) or {}
     mw = w / "metrics"
     checks = []
@@ -185,11 +183,4 @@ def _draw(role: dict[str, Any], w: Where) -> dict[str, Any]:
             }
         )
     answer = mw.get(metrics, "agentOutput", str, required=False)
-    return draw_doc(0, answer=answer, score=(score - 1) / 4, checks=checks)
-
-
-@register(TOOL)
-def skill_validator_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_skill_validator`, files
-    ``skill-validator-<skill>-<document sha256[:8]>.json``."""
-    return [Imported.named(TOOL, d) for d in import_skill_validator(Path(source), **options)]
+    return build_draw(0, answer=answer, score=(score - 1) / 4, checks=checks)

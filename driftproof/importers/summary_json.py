@@ -20,6 +20,7 @@ receipt. The format is frozen in ``summary-json-1.schema.json`` beside this modu
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -28,20 +29,18 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_, RefusalError
-from driftproof.importers import register_single
+from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
-    arm_spec,
-    case_entry,
     file_sha256,
-    parse_instant,
-    provenance_doc,
     read_json,
-    run_times,
+    read_skill_md,
     schema_problems,
 )
-from driftproof.importers._declared import declared_receipt
-from driftproof.receipt import Receipt, draw_doc, judge_sample_doc
+from driftproof.importers._declared import arm_spec, case_entry, declared_receipt, provenance
+from driftproof.importers._text import Repair
+from driftproof.importers._time import parse_instant, run_times
+from driftproof.receipt import Draw, Receipt, build_draw, build_judge_sample
 from driftproof.receipt._versions import format_checker
 
 __all__ = [
@@ -49,8 +48,8 @@ __all__ = [
     "FORMAT_VERSION",
     "export_summary_json",
     "import_summary_json",
+    "SummaryJsonOptions",
     "schema",
-    "summary_json_importer",
 ]
 
 FORMAT = "driftproof-summary-json"
@@ -73,19 +72,30 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(schema(), format_checker=format_checker())
 
 
-def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str, Any]:
-    """Convert one summary-json file into an unsealed DECLARED receipt document.
+@dataclass(frozen=True)
+class SummaryJsonOptions:
+    """Options of a summary-json import.
 
-    Args:
-        path: the summary-json file.
+    Attributes:
         skill_md: the SKILL.md measured; its hash and token count (D-14) replace the file's
             ``skill.sha256``/``skill.tokens``.
+    """
+
+    skill_md: Path | None = None
+
+
+@register("summary-json", SummaryJsonOptions)
+def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -> list[Imported]:
+    """Convert one summary-json file into a DECLARED receipt, filed as
+    ``summary-<skill>-<document sha256[:8]>.json``.
 
     Raises:
         ImportError_: not JSON, fails the schema (one problem per place, at most 20), a score
             without a judge, or a score that is not the mean of its judge scores.
     """
-    doc, raw = read_json(path)
+    path = Path(path)
+    repairs: list[Repair] = []
+    doc, raw = read_json(path, repairs)
     problems = schema_problems(_validator().iter_errors(doc), path, limit=20)
     if problems:
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
@@ -105,7 +115,7 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
             draws = []
             for j, d in enumerate(c["arms"][arm]):
                 dd = _draw(d, j, cw / "arms" / arm / j)
-                any_score = any_score or dd["score"] is not None
+                any_score = any_score or dd.score is not None
                 draws.append(dd)
             arms_doc[arm] = {"draws": draws, "generation": None}
         prompt = c.get("prompt")
@@ -135,14 +145,7 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
             unrecorded.append(f"run.{key}")
     if doc["harness"].get("version") is None:
         unrecorded.append("run.harness.version")
-    skill_text = None
-    if skill_md is not None:
-        try:
-            skill_text = skill_md.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ImportError_.at(
-                skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}"
-            ) from None
+    skill_text = read_skill_md((options or SummaryJsonOptions()).skill_md)
     has_control = controls == {True}
     arm_specs = {
         a: arm_spec(a)
@@ -151,11 +154,11 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
     }
     stamp = doc.get("started_at")
     times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
-    out = declared_receipt(
+    body = declared_receipt(
         doc["skill"]["name"],
         skill_text,
         case_docs,
-        provenance_doc(
+        provenance(
             doc["harness"]["name"],
             doc["harness"].get("version"),
             str(path),
@@ -163,52 +166,51 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
             unrecorded,
         ),
         skill_sha256=doc["skill"].get("sha256"),
+        skill_token_count=doc["skill"].get("tokens"),
         model=doc.get("model"),
         harness={"name": doc["harness"]["name"], "version": doc["harness"].get("version")},
         started_at=times["started_at"],
+        run_members={"started_at_offset": times["started_at_offset"]},
         generations_per_arm=doc.get("generations_per_arm"),
         judge_samples_per_generation=doc.get("judge_samples_per_generation"),
         judge=judge,
         arms=arm_specs,
         band_source="generation" if any_score else None,
     )
-    if times["started_at_offset"] is not None:
-        out["run"]["started_at_offset"] = times["started_at_offset"]
-    if skill_text is None and doc["skill"].get("tokens") is not None:
-        out["skill"]["tokens"] = doc["skill"]["tokens"]
-    return out
+    return [Imported.named("summary", body, repairs=repairs)]
 
 
-def _draw(d: dict[str, Any], index: int, w: Where) -> dict[str, Any]:
+def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
+    """One summary-json draw: lost on an error, its score the mean of its judge scores."""
     fired = d.get("skill_fired")
     if d.get("error") is not None:
-        return draw_doc(
+        return build_draw(
             index,
             lost_reason=f"source error: {d['error']}"[:4000],
             source_error=d["error"],
             skill_fired=fired,
         )
     if d.get("lost") is not None:
-        return draw_doc(index, lost_reason=d["lost"], skill_fired=fired)
+        return build_draw(index, lost_reason=d["lost"], skill_fired=fired)
     samples = [
-        judge_sample_doc(
+        build_judge_sample(
             s, invalid_reason=None if s is not None else "the harness recorded no valid score"
         )
         for s in d.get("judge_scores") or []
     ]
     score = d.get("score")
-    if samples and not any(s["score"] is not None for s in samples) and score is None:
-        return draw_doc(
+    if samples and not any(s.score is not None for s in samples) and score is None:
+        return build_draw(
             index,
             judge_samples=samples,
             skill_fired=fired,
             lost_reason="every judge sample was invalid",
         )
     if score is not None and samples:
-        valid = [s["score"] for s in samples if s["score"] is not None]
+        valid = [s.score for s in samples if s.score is not None]
         if valid and abs(sum(valid) / len(valid) - score) > 1e-9:
             raise (w / "score").fail("expected the mean of judge_scores, or score alone")
-    return draw_doc(index, score=score, judge_samples=samples, skill_fired=fired)
+    return build_draw(index, score=score, judge_samples=samples, skill_fired=fired)
 
 
 def export_summary_json(r: Receipt) -> dict[str, Any]:
@@ -291,8 +293,3 @@ def _export_draw(d: Any) -> dict[str, Any]:
     if d.skill_fired is not None:
         out["skill_fired"] = d.skill_fired
     return out
-
-
-#: Registry entry: :func:`import_summary_json`, file
-#: ``summary-<skill>-<document sha256[:8]>.json``.
-summary_json_importer = register_single("summary-json", "summary", import_summary_json)

@@ -23,22 +23,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from driftproof.importers import Imported, register
+from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers._common import Where, case_id_for
 from driftproof.importers._declared import figure, interval
-from driftproof.importers._dotnet import read_results, receipt_for
-from driftproof.receipt import draw_doc
+from driftproof.importers._dotnet import judge_score, read_results, receipt_for
+from driftproof.importers._text import Repair
+from driftproof.receipt import build_draw
 
-__all__ = ["import_vally", "vally_importer"]
+__all__ = ["import_vally"]
 
 TOOL = "vally"
 _ROLES = (("with_skill", "skilledIsolated"), ("baseline", "baseline"))
 _STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCLUSIVE")
 
 
-def import_vally(path: Path) -> list[dict[str, Any]]:
-    """Convert a Vally adapter ``results.json`` (schema version 5) into unsealed DECLARED
-    receipts, one per verdict.
+@register(TOOL, NoOptions)
+def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]:
+    """Convert a Vally adapter ``results.json`` (schema version 5) into DECLARED receipts, one
+    per verdict.
 
     Raises:
         ImportError_: another schema version, a ``skillKind`` other than ``skill``, no verdicts,
@@ -46,7 +48,8 @@ def import_vally(path: Path) -> list[dict[str, Any]]:
             0..5; naming the file, the JSON pointer and what was expected. Nothing is written.
     """
     path = Path(path)
-    doc, sha, verdicts = read_results(path)
+    repairs: list[Repair] = []
+    doc, sha, verdicts = read_results(path, repairs)
     w = Where(path)
     if doc.get("schemaVersion") != 5:
         raise (w / "schemaVersion").fail(
@@ -58,12 +61,12 @@ def import_vally(path: Path) -> list[dict[str, Any]]:
             f"expected skillKind 'skill' (an agent's result is not a skill's), "
             f"found {doc.get('skillKind')!r}"
         )
-    return [_verdict(path, doc, sha, v, vw) for v, vw in verdicts]
+    return [_verdict(path, doc, sha, v, vw, repairs) for v, vw in verdicts]
 
 
 def _verdict(
-    path: Path, doc: dict[str, Any], sha: str, v: dict[str, Any], vw: Where
-) -> dict[str, Any]:
+    path: Path, doc: dict[str, Any], sha: str, v: dict[str, Any], vw: Where, repairs: list[Repair]
+) -> Imported:
     name = vw.get(v, "skillName", str)
     state = vw.get(v, "state", str)
     if state not in _STATES:
@@ -80,13 +83,13 @@ def _verdict(
             role = sw.get(s, key, dict, required=False)
             if role is None:
                 lost_roles += 1
-                draw = draw_doc(
+                draw = build_draw(
                     0,
                     lost_reason=f"the source holds no {key} run for this stimulus",
                     lost_kind="no_answer",
                 )
             else:
-                draw = draw_doc(0, score=_score(role, sw / key) / 5)
+                draw = build_draw(0, score=judge_score(role, sw / key, 0) / 5)
             arms[arm] = {"draws": [draw], "generation": None}
         cases.append((sname, arms))
         plugin = sw.get(s, "skilledPlugin", dict, required=False)
@@ -94,7 +97,7 @@ def _verdict(
             figures.append(
                 figure(
                     "whole-plugin judge score",
-                    _score(plugin, sw / "skilledPlugin"),
+                    judge_score(plugin, sw / "skilledPlugin", 0),
                     case=cid,
                     arm="other",
                     unit="scale",
@@ -181,20 +184,5 @@ def _verdict(
         notes,
         labels=("skilledIsolated", "baseline"),
         version="results schema 5",
+        repairs=repairs,
     )
-
-
-def _score(role: dict[str, Any], w: Where) -> float:
-    judged = w.get(role, "judgeResult", dict)
-    score = (w / "judgeResult").get(judged, "overallScore", float)
-    if not 0 <= score <= 5:
-        raise (w / "judgeResult" / "overallScore").fail(
-            f"expected the judge's overall score from 0 to 5, found {score!r}"
-        )
-    return float(score)
-
-
-@register(TOOL)
-def vally_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_vally`, files ``vally-<skill>-<document sha256[:8]>.json``."""
-    return [Imported.named(TOOL, d) for d in import_vally(Path(source), **options)]
