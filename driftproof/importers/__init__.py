@@ -194,7 +194,8 @@ def write_imported(
 
 def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
     """The error for a receipt that failed its checks, naming the source, never the receipt
-    file (nothing was written)."""
+    file (nothing was written).
+    """
     problems = [
         Problem(
             source,

@@ -73,9 +73,11 @@ def is_judged(doc: Any) -> bool:
 
 @dataclass(frozen=True)
 class JudgedCell:
-    """One prompt of one arm as judged: the source's risk and fidelity (percent; ``printed`` as
-    the JSON wrote it), each fact with the grader's pass, and the verbatim check (``None``: not
-    in the cell)."""
+    """One prompt of one arm as judged: the source's risk and fidelity (percent.
+
+    ``printed`` as the JSON wrote it), each fact with the grader's pass, and the verbatim check
+    (``None``: not in the cell).
+    """
 
     risk: str
     fidelity: float
@@ -89,7 +91,8 @@ class JudgedCell:
 class Judged:
     """A judged snapshot that was read: its metadata, the grader's model id and the note the
     snapshot gives beside it, the prompts (in the first arm's order) and arm -> one cell per
-    prompt."""
+    prompt.
+    """
 
     meta: dict[str, Any]
     grader: str
@@ -101,7 +104,8 @@ class Judged:
 @dataclass(frozen=True)
 class Rubrics:
     """``rubrics.json`` as read: its path as given, the sha256 of its bytes, and prompt ->
-    (JSON pointer of the rubric, risk, facts, verbatim tokens)."""
+    (JSON pointer of the rubric, risk, facts, verbatim tokens).
+    """
 
     path: str
     sha256: str
@@ -236,7 +240,7 @@ def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
 
 
 def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
-    """caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk,
+    """Caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk,
     facts, verbatim}]}``).
 
     Raises:

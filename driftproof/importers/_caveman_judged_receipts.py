@@ -40,7 +40,8 @@ JUDGED_UNRECORDED = (
 
 def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
     """One arm of one case: a single draw whose answer is unknown (not in the snapshot), each
-    fact a check as the source's grader judged it, then ``verbatim_ok`` when the cell has it."""
+    fact a check as the source's grader judged it, then ``verbatim_ok`` when the cell has it.
+    """
     checks: list[dict[str, Any]] = [
         {"name": fact, "kind": "assertion", "pass": passed, "source_type": JUDGED_FACT}
         for fact, passed in cell.facts
@@ -59,7 +60,8 @@ def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
 
 def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
     """The source's own per-prompt figures of one arm: fidelity (percent, as written), risk
-    (printed, no number) and, when any, the verbatim tokens found missing (a count)."""
+    (printed, no number) and, when any, the verbatim tokens found missing (a count).
+    """
     out: list[dict[str, Any]] = []
     for case, cell in zip(ids, cells, strict=True):
         out.append(
@@ -101,7 +103,8 @@ def judged_receipts(
     answer and its judged facts as checks; an arm it does not hold (baseline, control) is
     unrecorded (D-13). The per-prompt fidelity and risk are the source's figures
     (``source_report``), the grader is the source's (``judge.channel: source``), never a
-    Driftproof judge; no score, band or verdict."""
+    Driftproof judge; no score, band or verdict.
+    """
     rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
     if rubrics is not None:
         match_rubrics(judged, rubrics, shown)

@@ -67,14 +67,17 @@ def snap_pointer(*parts: Any) -> str:
 
 def read_capped(path: Path, limit: int) -> bytes:
     """At most ``limit + 1`` bytes of ``path``: a device or pipe that reports size 0 is not read
-    without end."""
+    without end.
+    """
     with path.open("rb") as fh:
         return fh.read(limit + 1)
 
 
 def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, str]:
-    """The parsed snapshot and the sha256 of its bytes; repaired strings are appended to
-    ``repairs``."""
+    """The parsed snapshot and the sha256 of its bytes.
+
+    Repaired strings are appended to ``repairs``.
+    """
     try:
         size = path.stat().st_size
         if size <= SNAPSHOT_MAX_BYTES:
@@ -91,7 +94,8 @@ def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, s
 def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> str:
     """``value`` as receipt text of at most ``limit`` characters (``None``: any length, bounded
     later into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has
-    already made it valid Unicode."""
+    already made it valid Unicode.
+    """
     if limit is not None and len(value) > limit:
         raise ImportError_.at(
             shown, where, f"expected {what} of at most {limit} characters, found {len(value)}"
@@ -124,7 +128,8 @@ class Snapshot:
 class Usage:
     """One call's usage as ``claude -p --output-format json`` reported it and caveman's
     ``llm_run.py`` stored it. Tokens are counts; ``cost_usd`` is ``total_cost_usd`` in US
-    dollars, ``None`` when the cell does not carry it (unknown, D-13)."""
+    dollars, ``None`` when the cell does not carry it (unknown, D-13).
+    """
 
     input_tokens: int
     output_tokens: int
@@ -148,7 +153,7 @@ USAGE_TOKENS = (
 
 
 def check_snapshot(doc: Any, shown: str) -> Snapshot:
-    """caveman's snapshot contract (its ``snapshot_contract.py``), with a partial run's
+    """Caveman's snapshot contract (its ``snapshot_contract.py``), with a partial run's
     ``metadata.error`` and unfinished (``null``) cells accepted together: a null cell needs the
     error and the error needs a null cell.
 
@@ -268,7 +273,8 @@ def _usage(
 ) -> dict[str, list[Usage | None]]:
     """The ``usage`` block: the same arms and prompts as ``arms``, each finished cell an object
     of non-negative integer token counts and an optional non-negative ``total_cost_usd``; a
-    cell is null exactly where its output is (a partial run)."""
+    cell is null exactly where its output is (a partial run).
+    """
     usage = doc["usage"]
     if not isinstance(usage, dict) or set(usage) != set(arms):
         found = sorted(usage) if isinstance(usage, dict) else _json_kind(usage)

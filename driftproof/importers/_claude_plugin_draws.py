@@ -159,7 +159,8 @@ def cost_figures(
     doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bool
 ) -> dict[str, Any]:
     """The source's declared list-price estimates, kept apart: every run's cost and the judge's
-    part of it, summed per arm over the runs that declared one, and the suite's own total."""
+    part of it, summed per arm over the runs that declared one, and the suite's own total.
+    """
     out: dict[str, Any] = {
         "note": "list-price estimates declared by the source, not a bill; each run's cost "
         "includes its judge's part",

@@ -120,8 +120,10 @@ class Where:
         high: float | None = None,
         count: bool = False,
     ) -> float | None:
-        """``obj[key]``, a number the source recorded, as :func:`source_number` reads it;
-        ``None`` when absent or null (unknown, D-13)."""
+        """``obj[key]``, a number the source recorded, as :func:`source_number` reads it.
+
+        ``None`` when absent or null (unknown, D-13).
+        """
         value = self.get(obj, key, int if count else float, required=False)
         return source_number(value, self / key, low=low, high=high)
 
@@ -193,8 +195,7 @@ def _names(kind: type | tuple[type, ...]) -> str:
 
 
 def kind_of(value: Any) -> str:
-    """:func:`~driftproof.importers._schema.json_kind`, quoting a number or (the start of) a
-    string."""
+    """The JSON kind of ``value`` in words, quoting a number or (the start of) a string."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"the number {value!r}"
     if isinstance(value, str):
@@ -276,14 +277,16 @@ def file_sha256(data: bytes) -> str:
 
 
 def git_blob_sha1(data: bytes) -> str:
-    """The git blob id of ``data``, as ``git hash-object`` computes it: sha1 of
-    ``b"blob <size>\\0" + data`` (method, "Figures a source printed give no verdict")."""
+    r"""The git blob id of ``data``, as ``git hash-object`` computes it: sha1 of
+    ``b"blob <size>\0" + data`` (method, "Figures a source printed give no verdict").
+    """
     return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
 
 
 def manifest_sha256(entries: list[tuple[str, str]]) -> str:
-    """sha256 of a multi-file source: over the UTF-8 lines ``"<label>\\t<sha256>\\n"``,
-    in the order given (documented on the interop page)."""
+    r"""sha256 of a multi-file source: over the UTF-8 lines ``"<label>\t<sha256>\n"``,
+    in the order given (documented on the interop page).
+    """
     text = "".join(f"{label}\t{digest}\n" for label, digest in entries)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -307,7 +310,8 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
 
 def member_object(holder: Any, key: str) -> dict[str, Any]:
     """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``: a
-    member a source may leave out or give another type, read without failing."""
+    member a source may leave out or give another type, read without failing.
+    """
     value = holder.get(key) if isinstance(holder, dict) else None
     return value if isinstance(value, dict) else {}
 

@@ -84,7 +84,8 @@ def aggregates_receipt(
 def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
     """A ``source_report`` figure: ``value`` a number read with
     :meth:`~driftproof.importers._common.Where.number` (``None``: unknown), ``more`` its other
-    members (a ``None`` member is left out)."""
+    members (a ``None`` member is left out).
+    """
     return {
         "label": label[:200],
         "value": value,
@@ -152,7 +153,8 @@ def arm_spec(
     skill_fired: SkillFired | None = None,
 ) -> ArmSpec:
     """A receipt ``arms.<arm>`` entry: the source's label for the arm, its instruction and system
-    prompt hash when recorded; ``recorded=False`` for an arm the source never ran (no lift)."""
+    prompt hash when recorded; ``recorded=False`` for an arm the source never ran (no lift).
+    """
     return ArmSpec(
         label=label,
         instruction=instruction,

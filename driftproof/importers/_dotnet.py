@@ -26,8 +26,9 @@ __all__ = ["judge_score", "read_results", "receipt_for"]
 def read_results(
     path: Path, repairs: list[Repair]
 ) -> tuple[dict[str, Any], str, list[tuple[dict[str, Any], Where]]]:
-    """(document, sha256, [(verdict, where)]) of a ``results.json``; repaired strings are
-    appended to ``repairs``.
+    """(document, sha256, [(verdict, where)]) of a ``results.json``.
+
+    Repaired strings are appended to ``repairs``.
 
     Raises:
         ImportError_: not a JSON object, ``verdicts`` not an array of objects, or empty (the run

@@ -72,7 +72,8 @@ def value_to_float(value: Any) -> float | None:
 class Log(NamedTuple):
     """One Inspect log as read: the header (eval, plan, results, stats), its samples with their
     places, the raw bytes (hashed), and the per-sample reductions with their place (``None``
-    when the log holds none)."""
+    when the log holds none).
+    """
 
     header: dict[str, Any]
     samples: list[tuple[dict[str, Any], Where]]
@@ -178,7 +179,8 @@ def scorer_name(
     path: Path,
 ) -> str:
     """The scorer to read: ``scorer`` when it is among the scorers the header lists or any
-    sample scored with; else the only scorer there is."""
+    sample scored with; else the only scorer there is.
+    """
     names: list[str] = []
     for s in member_object(header, "results").get("scores") or []:
         if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
@@ -229,8 +231,10 @@ def system_message_sha256(header: dict[str, Any]) -> str | None:
 
 
 def _joined(value: Any, key: str, sep: str) -> str | None:
-    """``value`` itself when it is text; else the ``key`` strings of its objects joined by
-    ``sep`` (``None`` when there are none)."""
+    """``value`` itself when it is text.
+
+    Else the ``key`` strings of its objects joined by ``sep`` (``None`` when there are none).
+    """
     if isinstance(value, str):
         return value
     if isinstance(value, list):

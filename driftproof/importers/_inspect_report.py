@@ -41,8 +41,10 @@ def declared_reducers(log: Log) -> list[str] | None:
 
 
 def _scalar(value: Any, w: Where) -> tuple[float | None, str | None]:
-    """(value, print) of one reduced scalar: a NaN or infinity has no value and keeps its print;
-    a letter or word keeps its print beside the value Inspect reads it as."""
+    """(value, print) of one reduced scalar: a NaN or infinity has no value and keeps its print.
+
+    A letter or word keeps its print beside the value Inspect reads it as.
+    """
     f = value_to_float(value)
     if f is None:
         raise w.fail("expected a reduced score (C/I/P/N, a boolean or a number), or NaN")
@@ -130,7 +132,8 @@ def source_report(
 ) -> dict[str, Any] | None:
     """The source's report: its run figures, then each sample's reduced values (dropped, and
     listed as unrecorded, when there are more than the receipt holds), and the epoch reducers
-    when every log declares the same; ``None`` when the logs report nothing."""
+    when every log declares the same; ``None`` when the logs report nothing.
+    """
     if len(run_figs) + len(sample_figs) > MAX_FIGURES:
         unrecorded.append(
             f"the source's per-sample reduced values ({len(sample_figs)}, more than a receipt "

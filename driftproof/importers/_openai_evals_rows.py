@@ -35,8 +35,9 @@ _ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
 def read_rows(
     path: Path, repairs: list[Repair]
 ) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
-    """The output items of ``path`` with their places, and the file's bytes; repaired strings
-    are appended to ``repairs``.
+    """The output items of ``path`` with their places, and the file's bytes.
+
+    Repaired strings are appended to ``repairs``.
 
     A ``.jsonl`` (or ``.ndjson``) file is JSONL: one item per line, blank lines skipped; the
     pointer of a line's item is ``/<0-based line index>``. Any other file whose text starts with
@@ -170,8 +171,11 @@ def _content_sha256(item: Any) -> str | None:
 
 
 def _error(error: Any, status: Any) -> tuple[str, str] | None:
-    """The sample's error as (message, lost reason); an API error object with no code, type or
-    message is no error. The message is the source's own text; its code or type leads the reason."""
+    """The sample's error as (message, lost reason).
+
+    An API error object with no code, type or message is no error. The message is the source's own
+    text; its code or type leads the reason.
+    """
     if isinstance(error, str) and error.strip():
         return error.strip()[:4000], f"source error: {error.strip()}"[:4000]
     if isinstance(error, dict):

@@ -64,7 +64,8 @@ def read_output(
 ) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
     """(output document, sha256 of the file, [(result row, where)]) of a JSON output file or a
     JSONL export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results":
-    …}}``); repaired strings are appended to ``repairs``."""
+    …}}``); repaired strings are appended to ``repairs``.
+    """
     if path.suffix.lower() != ".jsonl":
         doc, raw = read_json(path, repairs)
         validate_source(doc, "promptfoo", path)  # the shape of every member walked below

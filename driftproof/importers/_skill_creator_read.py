@@ -183,7 +183,8 @@ def _timing_total(
 ) -> tuple[int | None, tuple[str, str] | None]:
     """``total_tokens`` of the ``timing.json`` beside a ``grading.json`` (skill-creator writes it
     from the task notification, "the only opportunity"), and its manifest entry; ``(None, None)``
-    when there is no such file, ``(None, entry)`` when it records no total (a null)."""
+    when there is no such file, ``(None, entry)`` when it records no total (a null).
+    """
     timing = grading.parent / "timing.json"
     if not timing.is_file():
         return None, None
@@ -297,8 +298,11 @@ def _counted(
 
 
 def _pass_rate(holder: dict[str, Any], w: Where) -> float:
-    """``pass_rate`` as recorded, on 0..1. Some harnesses record it in percent (``80`` for 4 of 5);
-    it is read as a percent only when the run's own passed and total counts confirm it."""
+    """``pass_rate`` as recorded, on 0..1.
+
+    Some harnesses record it in percent (``80`` for 4 of 5); it is read as a percent only when the
+    run's own passed and total counts confirm it.
+    """
     rate = holder["pass_rate"]
     passed = holder.get("passed", holder.get("assertions_passed"))
     total = holder.get("total", holder.get("assertions_total"))
@@ -330,7 +334,8 @@ def grading_runs(
     iteration: Path, files: list[Path], repairs: list[Repair]
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
     """The runs of the ``grading.json`` files under ``iteration`` and the manifest entries
-    (relative path, sha256) of every file read."""
+    (relative path, sha256) of every file read.
+    """
     runs, entries = [], []
     for f in files:
         data, raw = read_json(f, repairs)

@@ -1,8 +1,8 @@
-"""Imported text made safe to seal: valid Unicode, and big fields bounded.
+r"""Imported text made safe to seal: valid Unicode, and big fields bounded.
 
 Two kinds of fault, each fixed the same way for every importer:
 
-* **Invalid Unicode.** A source may hold a lone surrogate escape (``"\\ud800"``) or bytes that
+* **Invalid Unicode.** A source may hold a lone surrogate escape (``"\ud800"``) or bytes that
   are not UTF-8 inside a string; no receipt can hold either (UTF-8, RFC 8785). While a source is
   parsed each such code point becomes U+FFFD (:func:`repair_tree`), and the repaired strings are
   appended to the importer's list of :data:`Repair`; :func:`finish` records where the receipt
@@ -35,7 +35,7 @@ _ARMS = ("with_skill", "baseline", "control")
 
 
 def repair_text(value: str) -> tuple[str, int]:
-    """``value`` with every surrogate code point replaced by U+FFFD, and how many were.
+    r"""``value`` with every surrogate code point replaced by U+FFFD, and how many were.
 
     A surrogate comes from a lone ``\\ud800`` escape or a byte read with ``surrogateescape``;
     a valid surrogate pair never reaches here (JSON parsing joins it into one code point).
@@ -112,7 +112,8 @@ class _Bounds:
 
 def _bound(body: ReceiptBody) -> ReceiptBody:
     """``body`` with every prompt, answer, control instruction and refusal longer than the
-    receipt schema allows set to null and listed in ``bounded_text``. Idempotent."""
+    receipt schema allows set to null and listed in ``bounded_text``. Idempotent.
+    """
     bounds = _Bounds()
     specs = {}
     for name in _ARMS:
@@ -165,7 +166,8 @@ def _repaired_count(s: str, repairs: Sequence[Repair]) -> int:
 
 def _repairs_at(data: Any, repairs: Sequence[Repair]) -> list[TextRepair]:
     """Every string of ``data`` (a receipt as JSON data) holding repaired text, in document
-    order, by RFC 6901 pointer."""
+    order, by RFC 6901 pointer.
+    """
     found: list[TextRepair] = []
     stack: list[tuple[Any, str]] = [(data, "")]
     while stack:

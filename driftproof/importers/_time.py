@@ -103,7 +103,8 @@ def run_times(
     started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
 ) -> dict[str, str | None]:
     """``run`` members for the earliest start and the latest finish, compared as instants (never
-    as strings): ``started_at``/``finished_at`` in UTC and the offsets they were written in."""
+    as strings): ``started_at``/``finished_at`` in UTC and the offsets they were written in.
+    """
     out: dict[str, str | None] = {
         "started_at": None,
         "started_at_offset": None,

@@ -118,7 +118,8 @@ _LANG_FILE = re.compile(
 def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
     """The snapshot's language (seed 004): ``metadata.lang`` as caveman's ``llm_run.py`` writes it,
     else the ``<lang>`` of a ``results.<lang>.json`` file name; ``None`` (unknown, D-13) when
-    neither says. A ``metadata.lang`` that disagrees with the file name is refused."""
+    neither says. A ``metadata.lang`` that disagrees with the file name is refused.
+    """
     lang = meta.get("lang")
     if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
         raise ImportError_.at(
@@ -150,7 +151,8 @@ PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
 
 def _tokens(answer: str, usage: Usage | None) -> dict[str, Any]:
     """The draw's tokens: Claude's own counts when the snapshot has a usage cell (input as
-    billed, cache parts included), else the o200k_base count of the answer (D-16)."""
+    billed, cache parts included), else the o200k_base count of the answer (D-16).
+    """
     if usage is None:
         return {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
     return {
@@ -169,9 +171,12 @@ def _arm(
     stopped: str | None = None,
     checks: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One arm of one case: a single draw. ``answer`` ``None`` is a cell a partial run never
-    finished: a lost draw carrying the run's error ``stopped``. A ``__ERROR__`` cell is a lost
-    draw of the call's own error. ``checks``: the fidelity checks on the answer."""
+    """One arm of one case: a single draw.
+
+    ``answer`` ``None`` is a cell a partial run never finished: a lost draw carrying the run's error
+    ``stopped``. A ``__ERROR__`` cell is a lost draw of the call's own error. ``checks``: the
+    fidelity checks on the answer.
+    """
     cost = usage.cost_usd if usage is not None else None
     if answer is None or answer.startswith(ERROR_PREFIX):
         if answer is None:
@@ -198,7 +203,8 @@ def _arm(
 
 def _eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
     """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether a case file was
-    given: a fidelity snapshot is read only with its cases, a length snapshot never with them."""
+    given: a fidelity snapshot is read only with its cases, a length snapshot never with them.
+    """
     value = meta.get("eval_set")
     if value is None:
         return

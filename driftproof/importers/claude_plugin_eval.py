@@ -291,8 +291,10 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
 
 
 def _counted(d: _Document, tally: Tally) -> tuple[int | None, list[str]]:
-    """The runs per case arm when every arm holds the same number, and what is unrecorded so
-    far; a note when the declared ``runsPerCase`` differs from the runs held."""
+    """The runs per case arm when every arm holds the same number, and what is unrecorded so far.
+
+    A note when the declared ``runsPerCase`` differs from the runs held.
+    """
     unrecorded = list(_UNRECORDED)
     if not d.two_arm:
         unrecorded.insert(

@@ -300,7 +300,8 @@ def _times(
     read: dict[str, Log], logs: dict[str, Path], unrecorded: list[str]
 ) -> dict[str, str | None]:
     """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as
-    instants."""
+    instants.
+    """
     started: list[tuple[datetime, str | None]] = []
     finished: list[tuple[datetime, str | None]] = []
     for arm, log in read.items():
@@ -327,8 +328,7 @@ def _unscored(
     reason: str,
     samples: list[JudgeSample] | None = None,
 ) -> Draw:
-    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0 (issue
-    14)."""
+    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0."""
     return build_draw(
         index,
         answer=answer,

@@ -201,7 +201,8 @@ def _cases(
     grader_range: tuple[float, float] | None,
 ) -> tuple[list[Case], list[str]]:
     """The receipt's cases, and the data source items whose content differs between runs (each
-    version its own case, never paired)."""
+    version its own case, never paired).
+    """
     variants: dict[str, int] = {}
     for key, _ in cases:
         variants[key] = variants.get(key, 0) + 1
@@ -220,8 +221,10 @@ def _cases(
 
 
 def _arm_specs(mapping: dict[str, str | None], models: dict[str, set[str]]) -> dict[str, ArmSpec]:
-    """Each arm labelled by its run and the models that answered it; an unmapped arm is not
-    recorded."""
+    """Each arm labelled by its run and the models that answered it.
+
+    An unmapped arm is not recorded.
+    """
     specs = {}
     for a in _ARMS:
         if a not in mapping:
@@ -243,7 +246,8 @@ def _notes(
     differing: list[str],
 ) -> list[str]:
     """What a reader must know: the grader read and how, runs missing items, items that
-    differ between runs."""
+    differ between runs.
+    """
     how = (
         f"mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"
         if grader_range is not None

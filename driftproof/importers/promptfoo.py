@@ -293,8 +293,7 @@ def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
 
 
 def _configured_grader(config: Any) -> Judge | None:
-    """The grader named in ``config.defaultTest.options.provider`` (a string or ``{id}``), if
-    any."""
+    """The grader ``config.defaultTest.options.provider`` names (a string or ``{id}``), if any."""
     try:
         provider = config["defaultTest"]["options"]["provider"]
     except (KeyError, TypeError):

@@ -272,7 +272,8 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
 
 def _harness(r: Receipt) -> dict[str, Any]:
     """The harness that produced the answers: run.harness, else the imported source's tool, else
-    the runner."""
+    the runner.
+    """
     if r.run.harness is not None:
         return {"name": r.run.harness.name, "version": r.run.harness.version}
     if r.provenance is not None:
