@@ -5,6 +5,8 @@ DECLARED receipt per verdict (D-15), the source's decision kept as its figure, n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,77 @@ from driftproof.importers._declared import (
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
 
-__all__ = ["judge_score", "read_results", "receipt_for"]
+__all__ = ["Results", "judge_score", "read_results", "receipt_for"]
+
+
+#: A scenario read: (its object, its place, its case id, the figures to append to) -> its arms.
+Scenario = Callable[[dict[str, Any], Where, str, list[dict[str, Any]]], dict[str, Any]]
+#: A verdict's own reading: (its object, its place) -> (its figures, its decision, notes).
+Verdict = Callable[[dict[str, Any], Where], tuple[list[dict[str, Any]], dict[str, Any], list[str]]]
+
+
+@dataclass(frozen=True)
+class Results:
+    """How one dotnet/skills results format maps onto receipts.
+
+    Attributes:
+        tool: the source tool, naming the files.
+        scenario: reads one scenario.
+        verdict: reads one verdict's own figures, decision and notes.
+        labels: the source's names of the with-skill and baseline arms.
+        version: the source's version, when known.
+        unrecorded: what the format does not record, beside the fixed list.
+    """
+
+    tool: str
+    scenario: Scenario
+    verdict: Verdict
+    labels: tuple[str, str]
+    version: str | None
+    unrecorded: tuple[str, ...]
+
+    def receipts(
+        self, path: Path, check: Callable[[dict[str, Any]], None] | None = None
+    ) -> list[Imported]:
+        """One DECLARED receipt per verdict of the ``results.json`` at ``path``; ``check`` first
+        refuses a document of another kind.
+
+        Raises:
+            ImportError_: the file, a verdict or a scenario of the wrong shape, naming the file
+                and pointer.
+        """
+        repairs: list[Repair] = []
+        doc, sha, verdicts = read_results(path, repairs)
+        if check is not None:
+            check(doc)
+        out = []
+        for v, vw in verdicts:
+            name = vw.get(v, "skillName", str)
+            own, decision, notes = self.verdict(v, vw)
+            figures: list[dict[str, Any]] = []
+            cases = []
+            for i, s in enumerate(vw.get(v, "scenarios", list)):
+                sw = vw / "scenarios" / i
+                sname = sw.get(s, "scenarioName", str)
+                cases.append((sname, self.scenario(s, sw, case_id_for(sname), figures)))
+            report = {"figures": figures + own, "decision": decision}
+            out.append(
+                receipt_for(
+                    self.tool,
+                    path,
+                    doc,
+                    sha,
+                    name,
+                    cases,
+                    report,
+                    list(self.unrecorded),
+                    notes,
+                    labels=self.labels,
+                    version=self.version,
+                    repairs=repairs,
+                )
+            )
+        return out
 
 
 def read_results(

@@ -201,6 +201,69 @@ def _arm(
     return {"draws": [draw], "generation": None}
 
 
+_CONTROLS = (("baseline", BASELINE_ARM), ("control", CONTROL_ARM))
+
+
+def _checks(
+    arms: dict[str, list[str | None]], matched: list[FidelityCase] | None, shown: str
+) -> dict[str, list[Any]] | None:
+    """Each arm's fidelity check results per prompt (``None`` for an unfinished cell); ``None``
+    without a case file."""
+    if matched is None:
+        return None
+    return {
+        arm: [
+            check_results(matched[i], out, shown, snap_pointer("arms", arm, i))
+            if out is not None
+            else None
+            for i, out in enumerate(outputs)
+        ]
+        for arm, outputs in arms.items()
+    }
+
+
+def _run(
+    meta: dict[str, Any], shown: str, unrecorded: list[str]
+) -> tuple[dict[str, Any], str | None]:
+    """The run the snapshot's metadata records (model, start, harness), as keywords of
+    :func:`~driftproof.importers._declared.declared_receipt` plus ``started_offset``, and the
+    control arm's instruction; what it leaves out is appended to ``unrecorded``."""
+    model = _str_or_none(meta, "model")
+    if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
+        unrecorded.append(
+            f"model: the snapshot records {json.dumps(model)}, the CLI's default, not a model id"
+        )
+        model = None
+    elif model is None:
+        unrecorded.append("model: the snapshot records none")
+    generated = _str_or_none(meta, "generated_at")
+    times: dict[str, str | None] = {"started_at": None, "started_at_offset": None}
+    if generated is None:
+        unrecorded.append("started_at: the snapshot records no generated_at")
+    else:
+        where = Where(shown) / "metadata" / "generated_at"
+        times = run_times([parse_instant(generated, where)], [])
+    terse = _str_or_none(meta, "terse_prefix")
+    if terse is None:
+        unrecorded.append("the control arm's instruction (no metadata.terse_prefix)")
+    cli = _str_or_none(meta, "claude_cli_version")
+    match = _CLI_VERSION.match(cli.strip()) if cli else None
+    if match is None:
+        unrecorded.append(
+            "harness version: metadata.claude_cli_version is missing or not a Claude Code version"
+        )
+    run = {
+        "model": model,
+        "provider": "anthropic",
+        "surface": "cli",
+        "harness": {"name": "claude-code", "version": match.group(1) if match else None},
+        "started_at": times["started_at"],
+        "started_offset": times["started_at_offset"],
+        "generations_per_arm": 1,
+    }
+    return run, terse
+
+
 def _eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
     """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether a case file was
     given: a fidelity snapshot is read only with its cases, a length snapshot never with them.
@@ -272,37 +335,27 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
             match the case file, the case file is malformed, or a skill arm has no readable
             SKILL.md; the message names the file, the JSON pointer and what was expected.
     """
-    shown = str(snapshot)
-    skills_dir, source_commit, cases, rubrics = (
-        options.skills_dir,
-        options.source_commit,
-        options.cases,
-        options.rubrics,
-    )
-    repairs: list[Repair] = []
-    if source_commit is not None and not _COMMIT.match(source_commit):
+    shown, o = str(snapshot), options
+    if o.source_commit is not None and not _COMMIT.match(o.source_commit):
         raise ImportError_.at(
-            shown, "", f"source commit {source_commit!r}: expected 7 to 40 lowercase hex digits"
+            shown, "", f"source commit {o.source_commit!r}: expected 7 to 40 lowercase hex digits"
         )
+    repairs: list[Repair] = []
     doc, document_sha256 = load_snapshot(Path(snapshot), shown, repairs)
     if is_judged(doc):
-        if cases is not None:
+        if o.cases is not None:
             raise ImportError_.at(
                 shown,
                 "/fidelity",
                 "a judged fidelity snapshot (each fact judged by a model): expected its "
                 "rubrics.json (--rubrics), not a regex case file",
             )
+        judged = read_judged(doc, shown)
+        skills_dir = Path(o.skills_dir)
         return judged_receipts(
-            read_judged(doc, shown),
-            shown,
-            document_sha256,
-            Path(skills_dir),
-            source_commit,
-            rubrics,
-            repairs,
+            judged, shown, document_sha256, skills_dir, o.source_commit, o.rubrics, repairs
         )
-    if rubrics is not None:
+    if o.rubrics is not None:
         raise ImportError_.at(
             shown,
             "",
@@ -310,90 +363,44 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
             '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one',
         )
     snap = check_snapshot(doc, shown)
-    meta, prompts, arms = snap.meta, snap.prompts, snap.arms
-    _eval_set(meta, cases is not None, shown)
-    fidelity = read_cases(cases) if cases is not None else None
-    matched: list[FidelityCase] | None = (
-        match_cases(fidelity, prompts, shown) if fidelity is not None else None
-    )
-    skill_arms = [a for a in arms if a not in (BASELINE_ARM, CONTROL_ARM)]
-    skills = {arm: skill_text(Path(skills_dir), arm, shown) for arm in skill_arms}
-    checks = (
-        {
-            arm: [
-                check_results(matched[i], out, shown, snap_pointer("arms", arm, i))
-                if out is not None
-                else None
-                for i, out in enumerate(outputs)
-            ]
-            for arm, outputs in arms.items()
-        }
-        if matched is not None
-        else None
-    )
-
+    _eval_set(snap.meta, o.cases is not None, shown)
+    fidelity = read_cases(o.cases) if o.cases is not None else None
+    matched = match_cases(fidelity, snap.prompts, shown) if fidelity is not None else None
+    skill_arms = [a for a in snap.arms if a not in (BASELINE_ARM, CONTROL_ARM)]
+    skills = {arm: skill_text(Path(o.skills_dir), arm, shown) for arm in skill_arms}
+    checks = _checks(snap.arms, matched, shown)
     recorded = {"usage": snap.usage is not None, "suite": fidelity is not None}
     unrecorded = [text for key, text in UNRECORDED if key is None or not recorded[key]]
     if snap.usage is not None and any(
         u is not None and u.cost_usd is None for row in snap.usage.values() for u in row
     ):
         unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
-    if source_commit is None:
+    if o.source_commit is None:
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
-    model = _str_or_none(meta, "model")
-    if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
-        unrecorded.append(
-            f"model: the snapshot records {json.dumps(model)}, the CLI's default, not a model id"
-        )
-        model = None
-    elif model is None:
-        unrecorded.append("model: the snapshot records none")
-    generated = _str_or_none(meta, "generated_at")
-    started_at = started_offset = None
-    if generated is None:
-        unrecorded.append("started_at: the snapshot records no generated_at")
-    else:
-        times = run_times(
-            [parse_instant(generated, Where(shown) / "metadata" / "generated_at")], []
-        )
-        started_at, started_offset = times["started_at"], times["started_at_offset"]
-    terse = _str_or_none(meta, "terse_prefix")
-    if terse is None:
-        unrecorded.append("the control arm's instruction (no metadata.terse_prefix)")
-    cli = _str_or_none(meta, "claude_cli_version")
-    match = _CLI_VERSION.match(cli.strip()) if cli else None
-    if match is None:
-        unrecorded.append(
-            "harness version: metadata.claude_cli_version is missing or not a Claude Code version"
-        )
-    harness = {"name": "claude-code", "version": match.group(1) if match else None}
-    language = _language(meta, Path(snapshot), shown)
-
-    width = max(2, len(str(len(prompts))))
+    run, terse = _run(snap.meta, shown, unrecorded)
+    offset = run.pop("started_offset")
+    language = _language(snap.meta, Path(snapshot), shown)
+    width = max(2, len(str(len(snap.prompts))))
     ids = (
         [c.id for c in matched]
         if matched is not None
-        else [f"p{i + 1:0{width}d}" for i in range(len(prompts))]
+        else [f"p{i + 1:0{width}d}" for i in range(len(snap.prompts))]
     )
     provenance = Provenance(
         tool=TOOL,
-        tool_version=f"git {source_commit}" if source_commit else None,
+        tool_version=f"git {o.source_commit}" if o.source_commit else None,
         document=shown,
         document_sha256=document_sha256,
         unrecorded=unrecorded,
         partial=True if snap.error is not None else None,
     )
-    arm_specs = {
-        "baseline": arm_spec(BASELINE_ARM),
-        "control": arm_spec(CONTROL_ARM, instruction=terse),
-    }
-    prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
+    prefix = f"caveman-{o.source_commit[:7]}-" if o.source_commit else "caveman-"
     if fidelity is not None:
         prefix += "fidelity-"
 
     def cell(arm: str, i: int) -> dict[str, Any]:
         return _arm(
-            arms[arm][i],
+            snap.arms[arm][i],
             snap.usage[arm][i] if snap.usage is not None else None,
             stopped=snap.error,
             checks=checks[arm][i] if checks is not None else None,
@@ -401,37 +408,26 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
 
     out: list[Imported] = []
     for arm in skill_arms:
-        case_docs = []
-        for i, prompt in enumerate(prompts):
-            case = case_entry(
+        cases = [
+            case_entry(
                 ids[i],
                 prompt,
-                {
-                    "with_skill": cell(arm, i),
-                    "baseline": cell(BASELINE_ARM, i),
-                    "control": cell(CONTROL_ARM, i),
-                },
+                {n: cell(a, i) for n, a in (("with_skill", arm), *_CONTROLS)},
                 category=matched[i].category if matched is not None else None,
             )
-            case_docs.append(case)
+            for i, prompt in enumerate(snap.prompts)
+        ]
         document = declared_receipt(
             arm,
             skills[arm],
-            case_docs,
+            cases,
             provenance,
-            model=model,
-            provider="anthropic",
-            surface="cli",
-            harness=harness,
-            started_at=started_at,
-            run_members={"started_at_offset": started_offset, "language": language},
-            generations_per_arm=1,
-            judge_samples_per_generation=None,
-            judge=None,
-            band_source=None,
+            **run,
+            run_members={"started_at_offset": offset, "language": language},
             arms={
                 "with_skill": arm_spec(arm),
-                **arm_specs,
+                "baseline": arm_spec(BASELINE_ARM),
+                "control": arm_spec(CONTROL_ARM, instruction=terse),
             },
             suite_name=Path(fidelity.path).name[:200] if fidelity is not None else None,
             suite_sha256=fidelity.sha256 if fidelity is not None else None,
