@@ -94,11 +94,10 @@ def _scenario(
             raise tw.fail("expected a compare trial object")
         errored = tw.get(t, "errored", bool, required=False)
         printed = "errored" if errored else f"{t.get('winner')} {t.get('magnitude')}"
-        score = tw.number(t, "score")
         figures.append(
             figure(
                 f"compare trial {k + 1}",
-                score,
+                tw.number(t, "score"),
                 case=cid,
                 arm="lift",
                 unit="scale",
