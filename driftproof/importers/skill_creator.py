@@ -229,55 +229,15 @@ def _receipt(
 ) -> ReceiptBody:
     """The receipt of an iteration's runs, each mapped to its arm."""
     use_control = "control" in config_to_arm.values()
-    cases: dict[str, dict[str, Any]] = {}
-    for r in runs:
-        arm = config_to_arm.get(r["config"])
-        if arm is None:
-            known = ", ".join(f"{a}={c}" for c, a in sorted(config_to_arm.items()))
-            raise r["where"].fail(
-                f"configuration {r['config']!r} is not mapped to an arm (mapped: {known}); "
-                "map it explicitly, e.g. with_skill=new_skill baseline=old_skill"
-            )
-        case = cases.setdefault(
-            r["eval"], {"arms": {a: [] for a in ("with_skill", "baseline", "control")}}
-        )
-        case["arms"][arm].append(r)
+    cases = _grouped(runs, config_to_arm)
     meta = member_object(bench, "metadata")
-    planned = meta.get("runs_per_configuration")
     counts = {
         len(rs)
         for c in cases.values()
         for a, rs in c["arms"].items()
         if a != "control" or use_control
     }
-    unrecorded = [
-        "judge.model (the grader's model is not recorded)",
-        "judge_samples_per_generation",
-        "run.provider",
-        "run.surface",
-        "run.harness",
-        "each case's rubric_sha256",
-        "draw answers (the source keeps outputs as files, not in the results)",
-    ]
-    gens = None
-    if isinstance(planned, int) and not isinstance(planned, bool) and planned >= 1:
-        if counts == {planned}:
-            gens = planned
-        else:
-            unrecorded.append(
-                f"generations_per_arm: runs_per_configuration says {planned}, "
-                "the runs recorded differ"
-            )
-    else:
-        unrecorded.append("generations_per_arm (not stated by the source)")
-    model = meta.get("executor_model") if isinstance(meta.get("executor_model"), str) else None
-    run_models = {r["model"] for r in runs}
-    if model is None and len(run_models) == 1:
-        model = next(iter(run_models))  # every run records the same model
-    if model is not None and (model.startswith("<") or not model.strip()):
-        model = None  # the aggregator's placeholder "<model-name>" is not a model id
-    if model is None:
-        unrecorded.append("run.model (executor_model absent or a placeholder)")
+    gens, model, unrecorded = _run(meta, runs, counts)
     if skill_text is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     if not any(r["tokens"] for r in runs):
@@ -346,6 +306,67 @@ def _receipt(
         arms=arm_specs,
         band_source="generation" if several else None,
     )
+
+
+def _grouped(
+    runs: list[dict[str, Any]], config_to_arm: dict[str, str]
+) -> dict[str, dict[str, Any]]:
+    """The runs grouped by eval and arm.
+
+    Raises:
+        ImportError_: a run of a configuration no arm maps.
+    """
+    cases: dict[str, dict[str, Any]] = {}
+    for r in runs:
+        arm = config_to_arm.get(r["config"])
+        if arm is None:
+            known = ", ".join(f"{a}={c}" for c, a in sorted(config_to_arm.items()))
+            raise r["where"].fail(
+                f"configuration {r['config']!r} is not mapped to an arm (mapped: {known}); "
+                "map it explicitly, e.g. with_skill=new_skill baseline=old_skill"
+            )
+        case = cases.setdefault(
+            r["eval"], {"arms": {a: [] for a in ("with_skill", "baseline", "control")}}
+        )
+        case["arms"][arm].append(r)
+    return cases
+
+
+def _run(
+    meta: dict[str, Any], runs: list[dict[str, Any]], counts: set[int]
+) -> tuple[int | None, str | None, list[str]]:
+    """Generations per arm (when the planned runs are the runs recorded), the model, and what
+    the iteration leaves unrecorded so far."""
+    unrecorded = [
+        "judge.model (the grader's model is not recorded)",
+        "judge_samples_per_generation",
+        "run.provider",
+        "run.surface",
+        "run.harness",
+        "each case's rubric_sha256",
+        "draw answers (the source keeps outputs as files, not in the results)",
+    ]
+    planned = meta.get("runs_per_configuration")
+    gens = None
+    if isinstance(planned, int) and not isinstance(planned, bool) and planned >= 1:
+        if counts == {planned}:
+            gens = planned
+        else:
+            unrecorded.append(
+                f"generations_per_arm: runs_per_configuration says {planned}, "
+                "the runs recorded differ"
+            )
+    else:
+        unrecorded.append("generations_per_arm (not stated by the source)")
+    model = meta.get("executor_model") if isinstance(meta.get("executor_model"), str) else None
+    run_models = {r["model"] for r in runs}
+    if model is None and len(run_models) == 1:
+        model = next(iter(run_models))  # every run records the same model
+    if model is not None and (model.startswith("<") or not model.strip()):
+        model = None  # the aggregator's placeholder "<model-name>" is not a model id
+    if model is None:
+        unrecorded.append("run.model (executor_model absent or a placeholder)")
+    return gens, model, unrecorded
 
 
 def _draws(runs: list[dict[str, Any]]) -> list[Draw]:
