@@ -37,13 +37,21 @@ from driftproof.importers._declared import (
     unrecorded_judge,
 )
 from driftproof.importers._text import Repair
-from driftproof.receipt import Draw, build_draw
+from driftproof.receipt import Case, Draw, build_draw
 
 __all__ = ["import_skill_eval_harness"]
 
 TOOL = "skill-eval-harness"
 _ARMS = {"with_skill": "with_skill", "without_skill": "baseline"}
 #: (member, label, arm, (lowest, highest) value it can take).
+_UNRECORDED = (
+    "skill.sha256 and skill.tokens (the report names the skill, not its text)",
+    "each case's prompt (the report keeps case ids only)",
+    "judge.model (the objective assertions are the harness's checks; the report "
+    "records no grader model)",
+    "provenance.tool_version (the report records none)",
+    "judge_samples_per_generation",
+)
 _HEADLINE = (
     ("with_skill_objective_pass_rate", "objective pass rate", "with_skill", (0, 1)),
     ("without_skill_objective_pass_rate", "objective pass rate", "baseline", (0, 1)),
@@ -76,6 +84,46 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     skill = w.get(doc, "skill_name", str)
     rows = w.get(doc, "results", list)
     models = {r["model"] for r in rows if isinstance(r, dict) and isinstance(r.get("model"), str)}
+    case_docs, other = _cases(rows, w, models)
+    notes = [
+        "Draw scores are each run's objective pass rate (the share of its objective assertions "
+        "that passed).",
+        "The source decides by a two-sided sign-flip permutation test over per-case paired "
+        "deltas; its interval inverts that test.",
+    ]
+    if other:
+        notes.append(
+            "Runs of other variants were not imported: "
+            + ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))[:900]
+        )
+    body = declared_receipt(
+        skill[:200],
+        None,
+        case_docs,
+        provenance(
+            TOOL,
+            None,
+            str(path),
+            file_sha256(raw),
+            list(_UNRECORDED),
+            notes=notes,
+        ),
+        model=str(next(iter(models)))[:200] if len(models) == 1 else None,
+        judge=unrecorded_judge(TOOL, "objective-assertions"),
+        arms={"with_skill": arm_spec("with_skill"), "baseline": arm_spec("without_skill")},
+        band_source="generation",
+        source_report=_report(w.get(doc, "paired_summary", dict), w / "paired_summary"),
+    )
+    return [Imported.named(TOOL, body, repairs=repairs)]
+
+
+def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dict[str, int]]:
+    """The runs as cases (``case_id@model`` when several models ran), and how many runs each
+    other variant had.
+
+    Raises:
+        ImportError_: a run of the wrong shape, the same run twice, or no run of an arm.
+    """
     cases: dict[str, dict[str, list[Draw]]] = {}
     seen: set[tuple[str, str, int]] = set()
     other: dict[str, int] = {}
@@ -104,7 +152,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     for arm in _ARMS.values():
         if not any(arms[arm] for arms in cases.values()):
             raise (w / "results").fail(f"expected runs of both variants; none is {arm}")
-    case_docs = [
+    out = [
         case_entry(
             case_id_for(label),
             None,
@@ -115,43 +163,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
         )
         for label, arms in cases.items()
     ]
-    notes = [
-        "Draw scores are each run's objective pass rate (the share of its objective assertions "
-        "that passed).",
-        "The source decides by a two-sided sign-flip permutation test over per-case paired "
-        "deltas; its interval inverts that test.",
-    ]
-    if other:
-        notes.append(
-            "Runs of other variants were not imported: "
-            + ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))[:900]
-        )
-    body = declared_receipt(
-        skill[:200],
-        None,
-        case_docs,
-        provenance(
-            TOOL,
-            None,
-            str(path),
-            file_sha256(raw),
-            [
-                "skill.sha256 and skill.tokens (the report names the skill, not its text)",
-                "each case's prompt (the report keeps case ids only)",
-                "judge.model (the objective assertions are the harness's checks; the report "
-                "records no grader model)",
-                "provenance.tool_version (the report records none)",
-                "judge_samples_per_generation",
-            ],
-            notes=notes,
-        ),
-        model=str(next(iter(models)))[:200] if len(models) == 1 else None,
-        judge=unrecorded_judge(TOOL, "objective-assertions"),
-        arms={"with_skill": arm_spec("with_skill"), "baseline": arm_spec("without_skill")},
-        band_source="generation",
-        source_report=_report(w.get(doc, "paired_summary", dict), w / "paired_summary"),
-    )
-    return [Imported.named(TOOL, body, repairs=repairs)]
+    return out, other
 
 
 def _draw(r: dict[str, Any], w: Where, index: int) -> Draw:

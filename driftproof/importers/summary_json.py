@@ -37,10 +37,16 @@ from driftproof.importers._common import (
     read_skill_md,
     schema_problems,
 )
-from driftproof.importers._declared import arm_spec, case_entry, declared_receipt, provenance
+from driftproof.importers._declared import (
+    arm_spec,
+    case_entry,
+    declared_receipt,
+    provenance,
+    unrecorded_judge,
+)
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
-from driftproof.receipt import Draw, Receipt, build_draw, build_judge_sample
+from driftproof.receipt import Case, Draw, JudgeScale, Receipt, build_draw, build_judge_sample
 from driftproof.receipt._versions import format_checker
 
 __all__ = [
@@ -100,26 +106,14 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     if problems:
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
-    any_score = False
-    case_docs = []
-    seen: set[str] = set()
-    for i, c in enumerate(doc["cases"]):
-        cw = w / "cases" / i
-        if c["id"] in seen:
-            raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
-        seen.add(c["id"])
-        arms_doc: dict[str, Any] = {}
-        for arm in ("with_skill", "baseline", "control"):
-            if arm not in c["arms"]:
-                continue
-            draws = []
-            for j, d in enumerate(c["arms"][arm]):
-                dd = _draw(d, j, cw / "arms" / arm / j)
-                any_score = any_score or dd.score is not None
-                draws.append(dd)
-            arms_doc[arm] = {"draws": draws, "generation": None}
-        prompt = c.get("prompt")
-        case_docs.append(case_entry(c["id"], prompt, arms_doc))
+    case_docs = _cases(doc, w)
+    any_score = any(
+        d.score is not None
+        for c in case_docs
+        for arm in (c.arms.with_skill, c.arms.baseline, c.arms.control)
+        if arm is not None
+        for d in arm.draws
+    )
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
@@ -128,17 +122,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         raise (w / "judge").fail("expected the grader (judge.model) because draws carry scores")
     judge = None
     if judge_in is not None:
-        scale = judge_in.get("scale") or {"worst": 0, "best": 1, "step": None}
-        judge = {
-            "model": judge_in["model"],
-            "provider": None,
-            "surface": None,
-            "service": None,
-            "sampling": None,
-            "template_sha256": None,
-            "price": None,
-            "scale": {"worst": 0.0, "best": 1.0, "step": scale.get("step")},
-        }
+        step = (judge_in.get("scale") or {}).get("step")
+        judge = unrecorded_judge("summary-json", "judge", model=judge_in["model"])
+        judge = judge.model_copy(update={"scale": JudgeScale(worst=0.0, best=1.0, step=step)})
     unrecorded = list(doc.get("unrecorded") or [])
     for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
         if doc.get(key) is None:
@@ -178,6 +164,30 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         band_source="generation" if any_score else None,
     )
     return [Imported.named("summary", body, repairs=repairs)]
+
+
+def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
+    """The file's cases, each arm's draws in order.
+
+    Raises:
+        ImportError_: a case id given twice, or a score that is not its judge scores' mean.
+    """
+    out = []
+    seen: set[str] = set()
+    for i, c in enumerate(doc["cases"]):
+        cw = w / "cases" / i
+        if c["id"] in seen:
+            raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
+        seen.add(c["id"])
+        arms = {
+            arm: {
+                "draws": [_draw(d, j, cw / "arms" / arm / j) for j, d in enumerate(draws)],
+                "generation": None,
+            }
+            for arm, draws in c["arms"].items()
+        }
+        out.append(case_entry(c["id"], c.get("prompt"), arms))
+    return out
 
 
 def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
