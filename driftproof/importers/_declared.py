@@ -29,6 +29,7 @@ __all__ = [
     "declared_receipt",
     "figure",
     "interval",
+    "lacking",
     "provenance",
     "unrecorded_judge",
 ]
@@ -219,3 +220,9 @@ def provenance(
         details=details,
         partial=partial,
     )
+
+
+def lacking(*entries: tuple[bool, str]) -> list[str]:
+    """The ``provenance.unrecorded`` entries whose condition holds, in order: each entry is
+    (the thing is unrecorded, what is unrecorded and why)."""
+    return [text for unrecorded, text in entries if unrecorded]

@@ -158,22 +158,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
             "generations_per_arm (eval.config.epochs absent or different between arms)"
         )
     headers = {arm: log.header for arm, log in read.items()}
-    models = {(h.get("eval") or {}).get("model") for h in headers.values()}
-    model = next(iter(models)) if len(models) == 1 and isinstance(next(iter(models)), str) else None
-    if model is None:
-        unrecorded.append("run.model (the logs name different models)")
-    judges = {judge_model_of(log.header, scorers[arm]) for arm, log in read.items()}
-    judge_model = next(iter(judges)) if len(judges) == 1 else None
-    if judge_model is None or judge_model.startswith("unrecorded:"):
-        unrecorded.insert(0, "judge.model (the scorer records no grading model)")
-    versions = {
-        str(v)
-        for h in headers.values()
-        if (v := member_object(member_object(h, "eval"), "packages").get("inspect_ai"))
-    }
-    version = next(iter(versions)) if len(versions) == 1 else None
-    if version is None:
-        unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
+    model, judge_model, version = _recorded(read, scorers, unrecorded)
     if options.skill_md is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     times = _times(read, logs, unrecorded)
@@ -213,6 +198,31 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     )
     repairs = [r for log in read.values() for r in log.repairs]
     return [Imported.named("inspect", body, repairs=repairs)]
+
+
+def _recorded(
+    read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
+) -> tuple[str | None, str | None, str | None]:
+    """The model, the grading model and the Inspect version every log records alike; what they
+    do not is appended to ``unrecorded``."""
+    headers = [log.header for log in read.values()]
+    models = {(h.get("eval") or {}).get("model") for h in headers}
+    model = next(iter(models)) if len(models) == 1 and isinstance(next(iter(models)), str) else None
+    if model is None:
+        unrecorded.append("run.model (the logs name different models)")
+    judges = {judge_model_of(log.header, scorers[arm]) for arm, log in read.items()}
+    judge_model = next(iter(judges)) if len(judges) == 1 else None
+    if judge_model is None or judge_model.startswith("unrecorded:"):
+        unrecorded.insert(0, "judge.model (the scorer records no grading model)")
+    versions = {
+        str(v)
+        for h in headers
+        if (v := member_object(member_object(h, "eval"), "packages").get("inspect_ai"))
+    }
+    version = next(iter(versions)) if len(versions) == 1 else None
+    if version is None:
+        unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
+    return model, judge_model, version
 
 
 def _read_logs(logs: dict[str, Path]) -> dict[str, Log]:
@@ -377,8 +387,25 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch:
         raise sw.fail(f"expected a score object from scorer {scorer!r}")
     if "value" not in scores[scorer]:
         return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded no value")
-    value = scores[scorer]["value"]
-    vw = sw / "value"
+    return _scored(index, answer, tokens, scores[scorer]["value"], sw / "value", scorer, key)
+
+
+def _scored(
+    index: int,
+    answer: str | None,
+    tokens: dict[str, Any] | None,
+    value: Any,
+    vw: Where,
+    scorer: str,
+    key: str | None,
+) -> Draw:
+    """A scored sample's draw: its value (at ``key`` of an object value) as its score, or a
+    list of values as judge samples; unscored without a finite score.
+
+    Raises:
+        ImportError_: an object value with no KEY, a KEY on a scalar, or a value that is no
+            score; naming the place.
+    """
     if isinstance(value, dict):
         if key is None:
             raise vw.fail(

@@ -46,6 +46,7 @@ from driftproof.importers._declared import (
     arm_spec,
     case_entry,
     declared_receipt,
+    lacking,
     provenance,
     unrecorded_judge,
 )
@@ -124,69 +125,34 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     times = run_times(
         [parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamped else [], []
     )
-    unrecorded = [
+    unrecorded = lacking(
+        (judge is None, "judge.model (no grader provider in config.defaultTest.options)"),
+        (True, "judge_samples_per_generation"),
+        (True, "run.surface"),
+        (True, "run.harness"),
+        (True, "each case's rubric_sha256"),
+        (model is None, "run.model (the arms used different providers; see arms labels)"),
+        (gens is None, "generations_per_arm (no repeat count in config.evaluateOptions)"),
+        (o.skill_md is None, "skill.sha256 and skill.tokens (SKILL.md not given)"),
+        (version is None, "provenance.tool_version (metadata.promptfooVersion absent)"),
+        (times["started_at"] is None, "run.started_at (no results.timestamp)"),
         *(
-            ["judge.model (no grader provider in config.defaultTest.options)"]
-            if judge is None
-            else []
-        ),
-        "judge_samples_per_generation",
-        "run.surface",
-        "run.harness",
-        "each case's rubric_sha256",
-        *(
-            ["run.model (the arms used different providers; see arms labels)"]
-            if model is None
-            else []
-        ),
-        *(
-            ["generations_per_arm (no repeat count in config.evaluateOptions)"]
-            if gens is None
-            else []
-        ),
-        *(["skill.sha256 and skill.tokens (SKILL.md not given)"] if o.skill_md is None else []),
-        *(
-            ["provenance.tool_version (metadata.promptfooVersion absent)"]
-            if version is None
-            else []
-        ),
-        *(["run.started_at (no results.timestamp)"] if times["started_at"] is None else []),
-        *(
-            f"the {a} arm (a single-arm import: no lift, no interval, no value per token)"
+            (True, f"the {a} arm (a single-arm import: no lift, no interval, no value per token)")
             for a in missing
         ),
-    ]
-    notes = (
-        [
-            f"{grouped.ambiguous} row(s) carry an error message but no failureReason (a version 2 "
-            "or older version 3 file): promptfoo also writes an assertion's failure reason there, "
-            "so an error cannot be told from a failed assertion; a row with no grading is read "
-            "as an error (lost), one with grading as measured."
-        ]
-        if grouped.ambiguous
-        else None
     )
-    labels = {
-        a: f"{by}:{arms[a]}"[:200]
-        + (
-            f" ({', '.join(sorted(grouped.models[a]))})"[:100]
-            if by == "prompt" and grouped.models[a]
-            else ""
-        )
-        for a in arms
-    }
     body = declared_receipt(
         o.skill_name,
         read_skill_md(o.skill_md),
         grouped.cases(missing, Where(path) / "results"),
-        provenance(TOOL, version, str(path), sha, unrecorded, notes=notes),
+        provenance(TOOL, version, str(path), sha, unrecorded, notes=grouped.notes()),
         model=model,
         provider=provider_name,
         started_at=times["started_at"],
         run_members={"started_at_offset": times["started_at_offset"]},
         generations_per_arm=gens,
         judge=judge or unrecorded_judge(TOOL, "grader"),
-        arms={a: arm_spec(labels.get(a), recorded=a not in missing) for a in (*arms, *missing)},
+        arms={a: arm_spec(grouped.label(a), recorded=a not in missing) for a in (*arms, *missing)},
         band_source="generation",
         judge_overhead=grouped.overhead(),
     )
@@ -250,6 +216,25 @@ class _Grouped:
             prompt = c["prompt"] if self.by == "provider" else None
             out.append(case_entry(case_id_for(c["label"], content=key), prompt, arms))
         return out
+
+    def label(self, arm: str) -> str | None:
+        """The arm's label as mapped (with its providers when matched by prompt)."""
+        if arm not in self.arms:
+            return None
+        models = self.models[arm]
+        shown = f" ({', '.join(sorted(models))})"[:100] if self.by == "prompt" and models else ""
+        return f"{self.by}:{self.arms[arm]}"[:200] + shown
+
+    def notes(self) -> list[str] | None:
+        """What a reader must know of the rows: errors that cannot be told from failures."""
+        if not self.ambiguous:
+            return None
+        return [
+            f"{self.ambiguous} row(s) carry an error message but no failureReason (a version 2 "
+            "or older version 3 file): promptfoo also writes an assertion's failure reason there, "
+            "so an error cannot be told from a failed assertion; a row with no grading is read "
+            "as an error (lost), one with grading as measured."
+        ]
 
     def overhead(self) -> dict[str, Any] | None:
         """The grader's token use the rows reported; ``None`` when none did."""
