@@ -239,6 +239,37 @@ def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) 
     }
 
 
+def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
+    """One ``results`` entry of ``benchmarks.json`` as a row of the source's figures: the score
+    and uplift in percent, the uplift also as the file wrote it (the catalogue writes ``-0.0``).
+
+    Raises:
+        ImportError_: a member of the wrong type, or a number no float holds.
+    """
+    row = {
+        "dimension": rw.get(r, "dimension", str),
+        "num": rw.get(r, "num", int, nullable=True),
+        "agent": rw.get(r, "agent", str),
+    }
+    score = source_number(rw.get(r, "score_pct", float, nullable=True), rw / "score_pct")
+    uplift = rw.get(r, "uplift_pct", float, nullable=True)
+    source_number(uplift, rw / "uplift_pct")
+    return row | {
+        "score": {"value": score, "unit": "%", "field": "score_pct"} if score is not None else None,
+        "baseline": None,
+        "uplift": {
+            "printed": json.dumps(uplift),
+            "value": float(uplift) + 0.0,
+            "unit": "%",
+            "field": "uplift_pct",
+        }
+        if uplift is not None
+        else None,
+        "printed": None,
+        "note": None,
+    }
+
+
 def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[ReceiptBody]:
     """The receipts of ``benchmarks.json``, one per skill (only ``o.skills`` when given)."""
     only = o.skills
@@ -265,32 +296,7 @@ def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[Re
             raise (rw / "catalog_dir").fail(
                 f"expected a catalog_dir listed in /skills, found {cdir!r}"
             )
-        row = {
-            "dimension": rw.get(r, "dimension", str),
-            "num": rw.get(r, "num", int, nullable=True),
-            "agent": rw.get(r, "agent", str),
-        }
-        score = source_number(rw.get(r, "score_pct", float, nullable=True), rw / "score_pct")
-        uplift = rw.get(r, "uplift_pct", float, nullable=True)
-        source_number(uplift, rw / "uplift_pct")
-        row["score"] = (
-            {"value": score, "unit": "%", "field": "score_pct"} if score is not None else None
-        )
-        row["baseline"] = None
-        # "printed": the number as the JSON file wrote it (56 rows of the 2026-08 catalogue write
-        # -0.0)
-        row["uplift"] = (
-            {
-                "printed": json.dumps(uplift),
-                "value": float(uplift) + 0.0,
-                "unit": "%",
-                "field": "uplift_pct",
-            }
-            if uplift is not None
-            else None
-        )
-        row["printed"] = None
-        row["note"] = None
+        row = _catalogue_row(r, rw)
         by_dir[cdir].append(row)
     blob = git_blob_sha1(data)
     out = []
