@@ -189,7 +189,19 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
             "/metadata/n_prompts",
             f"expected {len(prompts)} (the length of /prompts), found {json.dumps(n)}",
         )
-    arms = doc.get("arms")
+    arms = _arms(doc.get("arms"), len(prompts), error, shown)
+    usage = _usage(doc, arms, len(prompts), shown) if "usage" in doc else None
+    _metadata_text(meta, shown)
+    return Snapshot(meta, prompts, arms, usage, error)
+
+
+def _arms(arms: Any, n: int, error: str | None, shown: str) -> dict[str, list[str | None]]:
+    """The snapshot's ``arms``: both control arms and a skill arm, each with ``n`` outputs; a
+    null (unfinished) cell exactly when the run recorded its error.
+
+    Raises:
+        ImportError_: naming ``shown``, the arm's pointer and what was expected.
+    """
     if not isinstance(arms, dict):
         raise ImportError_.at(shown, "/arms", "expected an object of arm name -> list of outputs")
     for control in (BASELINE_ARM, CONTROL_ARM):
@@ -210,7 +222,7 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
             raise ImportError_.at(
                 shown, where, "expected a skill arm name of lowercase letters, digits, - or _"
             )
-        _cells(outputs, len(prompts), shown, where, "output")
+        _cells(outputs, n, shown, where, "output")
         for i, out in enumerate(outputs):
             if out is None:
                 unfinished = unfinished or snap_pointer("arms", name, i)
@@ -236,7 +248,11 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
             "a partial snapshot (the run stopped with this error) with every cell filled; "
             "expected the unfinished cells as null",
         )
-    usage = _usage(doc, arms, len(prompts), shown) if "usage" in doc else None
+    return arms
+
+
+def _metadata_text(meta: dict[str, Any], shown: str) -> None:
+    """Refuse metadata text of the wrong type or length, or a start that is no date-time."""
     for key, (what, limit) in _META_TEXT.items():
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
@@ -255,7 +271,6 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
             "/metadata/generated_at",
             f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}",
         )
-    return Snapshot(meta, prompts, arms, usage, error)
 
 
 def _cells(cells: Any, n: int, shown: str, where: str, what: str) -> None:
