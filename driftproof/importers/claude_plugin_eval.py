@@ -210,31 +210,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     tally = Tally()
     ids: dict[str, int] = {}
     cases = [_case(d, i, case, threshold, tally, ids) for i, case in enumerate(doc["cases"])]
-    if tally.scored_indicator:
-        d.notes.append(
-            "The source counts its skill-fired grader ("
-            + ", ".join(sorted(tally.scored_indicator))
-            + ") inside each run's score"
-            + (" (single-arm mode, --ablation none)" if not d.two_arm else "")
-            + ": the scores are kept as recorded, so they include it; the receipt also keeps the "
-            "indicator beside the score, in skill_fired."
-        )
     gens, unrecorded = _counted(d, tally)
-    model = suite.get("modelOverride")
-    if not (isinstance(model, str) and model.strip()):
-        model = None
-        unrecorded.append(
-            "run.model (no model override; the session's default model is not recorded)"
-        )
-    judge_model = suite.get("judgeModel")
-    if not (isinstance(judge_model, str) and judge_model.strip() and tally.has_llm):
-        judge_model = None
-        why = (
-            "no judge model is named"
-            if tally.has_llm
-            else ("the graders are regex and tool checks; no model judged")
-        )
-        unrecorded.insert(0, f"judge.model ({why})")
+    model, judge_model = _models(suite, tally.has_llm, unrecorded)
     version = doc.get("claudeVersion")
     if version is None:
         unrecorded.append("run.harness version (claudeVersion absent)")
@@ -290,11 +267,44 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     return Imported.named(TOOL, body, repairs=repairs)
 
 
+def _models(
+    suite: dict[str, Any], has_llm: bool, unrecorded: list[str]
+) -> tuple[str | None, str | None]:
+    """The suite's model override and its judge model (when a model grader ran); what it does
+    not name is added to ``unrecorded``."""
+    model = suite.get("modelOverride")
+    if not (isinstance(model, str) and model.strip()):
+        model = None
+        unrecorded.append(
+            "run.model (no model override; the session's default model is not recorded)"
+        )
+    judge_model = suite.get("judgeModel")
+    if not (isinstance(judge_model, str) and judge_model.strip() and has_llm):
+        judge_model = None
+        why = (
+            "no judge model is named"
+            if has_llm
+            else ("the graders are regex and tool checks; no model judged")
+        )
+        unrecorded.insert(0, f"judge.model ({why})")
+    return model, judge_model
+
+
 def _counted(d: _Document, tally: Tally) -> tuple[int | None, list[str]]:
     """The runs per case arm when every arm holds the same number, and what is unrecorded so far.
 
-    A note when the declared ``runsPerCase`` differs from the runs held.
+    Notes go to ``d``: the source scores its skill-fired grader, or declares other runs per
+    case than it holds.
     """
+    if tally.scored_indicator:
+        d.notes.append(
+            "The source counts its skill-fired grader ("
+            + ", ".join(sorted(tally.scored_indicator))
+            + ") inside each run's score"
+            + (" (single-arm mode, --ablation none)" if not d.two_arm else "")
+            + ": the scores are kept as recorded, so they include it; the receipt also keeps the "
+            "indicator beside the score, in skill_fired."
+        )
     unrecorded = list(_UNRECORDED)
     if not d.two_arm:
         unrecorded.insert(
