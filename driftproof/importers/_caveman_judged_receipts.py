@@ -20,9 +20,14 @@ from driftproof.importers._caveman_judged import (
     read_rubrics,
 )
 from driftproof.importers._caveman_snapshot import BASELINE_ARM, CONTROL_ARM, TOOL, skill_text
-from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
+from driftproof.importers._declared import (
+    arm_spec,
+    case_entry,
+    declared_receipt,
+    unrecorded_judge,
+)
 from driftproof.importers._text import Repair
-from driftproof.receipt import Provenance, build_draw
+from driftproof.receipt import JudgeScale, Provenance, build_draw
 
 __all__ = ["judged_receipts"]
 
@@ -89,6 +94,34 @@ def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[d
     return out
 
 
+def _provenance(
+    judged: Judged, with_rubrics: bool, shown: str, document_sha256: str, commit: str | None
+) -> Provenance:
+    """What the judged snapshot's receipts were converted from: the arms and suite it lacks,
+    the grader and note it names, and its own metadata."""
+    unrecorded = list(JUDGED_UNRECORDED)
+    for name, label in (("baseline", BASELINE_ARM), ("control", CONTROL_ARM)):
+        if label not in judged.arms:
+            unrecorded.append(f"{name} arm ({label}): not in the snapshot")
+    if not with_rubrics:
+        unrecorded.append("suite: the rubrics the facts were judged against (not given)")
+    if commit is None:
+        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
+    meta = judged.meta
+    notes = [f"the source names its grader as: {meta['judge_model']}"[:4000]]
+    if "note" in meta:
+        notes.append(f"the source's note: {meta['note']}"[:4000])
+    return Provenance(
+        tool=TOOL,
+        tool_version=f"git {commit}" if commit else None,
+        document=shown,
+        document_sha256=document_sha256,
+        unrecorded=unrecorded,
+        notes=notes,
+        details={k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")},
+    )
+
+
 def judged_receipts(
     judged: Judged,
     shown: str,
@@ -111,30 +144,10 @@ def judged_receipts(
     width = max(2, len(str(len(judged.prompts))))
     ids = [f"p{i + 1:0{width}d}" for i in range(len(judged.prompts))]
     controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
-    unrecorded = list(JUDGED_UNRECORDED)
-    for name, label in controls.items():
-        if label not in judged.arms:
-            unrecorded.append(f"{name} arm ({label}): not in the snapshot")
-    if rubrics is None:
-        unrecorded.append("suite: the rubrics the facts were judged against (not given)")
-    if source_commit is None:
-        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
-    meta = judged.meta
-    notes = [f"the source names its grader as: {meta['judge_model']}"[:4000]]
-    if "note" in meta:
-        notes.append(f"the source's note: {meta['note']}"[:4000])
-    details = {k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")}
-    judge = {
-        "model": judged.grader,
-        "provider": None,
-        "surface": None,
-        "service": None,
-        "sampling": None,
-        "template_sha256": None,
-        "scale": {"worst": 0.0, "best": 1.0, "step": 1.0},
-        "price": None,
-        "channel": "source",
-    }
+    source = _provenance(judged, rubrics is not None, shown, document_sha256, source_commit)
+    scale = JudgeScale(worst=0.0, best=1.0, step=1.0)
+    judge = unrecorded_judge(TOOL, "judge", model=judged.grader, channel="source")
+    judge = judge.model_copy(update={"scale": scale})
     prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
     out: list[Imported] = []
     for arm in (a for a in judged.arms if a not in controls.values()):
@@ -157,15 +170,7 @@ def judged_receipts(
             arm,
             skill_text(skills_dir, arm, shown),
             cases,
-            Provenance(
-                tool=TOOL,
-                tool_version=f"git {source_commit}" if source_commit else None,
-                document=shown,
-                document_sha256=document_sha256,
-                unrecorded=unrecorded,
-                notes=notes,
-                details=details,
-            ),
+            source,
             generations_per_arm=1,
             judge=judge,
             arms={
