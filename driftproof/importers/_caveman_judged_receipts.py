@@ -19,7 +19,13 @@ from driftproof.importers._caveman_judged import (
     match_rubrics,
     read_rubrics,
 )
-from driftproof.importers._caveman_snapshot import BASELINE_ARM, CONTROL_ARM, TOOL, skill_text
+from driftproof.importers._caveman_snapshot import (
+    BASELINE_ARM,
+    CONTROL_ARM,
+    TOOL,
+    prompt_ids,
+    skill_text,
+)
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
@@ -141,8 +147,7 @@ def judged_receipts(
     rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
     if rubrics is not None:
         match_rubrics(judged, rubrics, shown)
-    width = max(2, len(str(len(judged.prompts))))
-    ids = [f"p{i + 1:0{width}d}" for i in range(len(judged.prompts))]
+    ids = prompt_ids(len(judged.prompts))
     controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
     source = _provenance(judged, rubrics is not None, shown, document_sha256, source_commit)
     scale = JudgeScale(worst=0.0, best=1.0, step=1.0)

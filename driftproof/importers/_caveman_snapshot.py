@@ -33,6 +33,7 @@ __all__ = [
     "Usage",
     "check_snapshot",
     "load_snapshot",
+    "prompt_ids",
     "read_capped",
     "snap_pointer",
 ]
@@ -71,6 +72,13 @@ def read_capped(path: Path, limit: int) -> bytes:
     """
     with path.open("rb") as fh:
         return fh.read(limit + 1)
+
+
+def prompt_ids(n: int) -> list[str]:
+    """Case ids of ``n`` prompts in the snapshot's order: ``p01``, ``p02``… (at least two
+    digits)."""
+    width = max(2, len(str(n)))
+    return [f"p{i + 1:0{width}d}" for i in range(n)]
 
 
 def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, str]:

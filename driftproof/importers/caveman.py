@@ -66,9 +66,11 @@ from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
     TOOL,
+    Snapshot,
     Usage,
     check_snapshot,
     load_snapshot,
+    prompt_ids,
     skill_text,
     snap_pointer,
 )
@@ -202,6 +204,35 @@ def _arm(
 
 
 _CONTROLS = (("baseline", BASELINE_ARM), ("control", CONTROL_ARM))
+
+
+def _judged(
+    doc: Any, shown: str, sha: str, o: CavemanOptions, repairs: list[Repair]
+) -> list[Imported]:
+    """The receipts of a judged fidelity snapshot (read with its rubrics, never a case file)."""
+    if o.cases is not None:
+        raise ImportError_.at(
+            shown,
+            "/fidelity",
+            "a judged fidelity snapshot (each fact judged by a model): expected its "
+            "rubrics.json (--rubrics), not a regex case file",
+        )
+    judged = read_judged(doc, shown)
+    skills = Path(o.skills_dir)
+    return judged_receipts(judged, shown, sha, skills, o.source_commit, o.rubrics, repairs)
+
+
+def _unrecorded(snap: Snapshot, suite: bool, commit: str | None) -> list[str]:
+    """What the snapshot leaves unrecorded, before its metadata is read."""
+    recorded = {"usage": snap.usage is not None, "suite": suite}
+    unrecorded = [text for key, text in UNRECORDED if key is None or not recorded[key]]
+    if snap.usage is not None and any(
+        u is not None and u.cost_usd is None for row in snap.usage.values() for u in row
+    ):
+        unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
+    if commit is None:
+        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
+    return unrecorded
 
 
 def _checks(
@@ -343,18 +374,7 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     repairs: list[Repair] = []
     doc, document_sha256 = load_snapshot(Path(snapshot), shown, repairs)
     if is_judged(doc):
-        if o.cases is not None:
-            raise ImportError_.at(
-                shown,
-                "/fidelity",
-                "a judged fidelity snapshot (each fact judged by a model): expected its "
-                "rubrics.json (--rubrics), not a regex case file",
-            )
-        judged = read_judged(doc, shown)
-        skills_dir = Path(o.skills_dir)
-        return judged_receipts(
-            judged, shown, document_sha256, skills_dir, o.source_commit, o.rubrics, repairs
-        )
+        return _judged(doc, shown, document_sha256, o, repairs)
     if o.rubrics is not None:
         raise ImportError_.at(
             shown,
@@ -369,23 +389,11 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     skill_arms = [a for a in snap.arms if a not in (BASELINE_ARM, CONTROL_ARM)]
     skills = {arm: skill_text(Path(o.skills_dir), arm, shown) for arm in skill_arms}
     checks = _checks(snap.arms, matched, shown)
-    recorded = {"usage": snap.usage is not None, "suite": fidelity is not None}
-    unrecorded = [text for key, text in UNRECORDED if key is None or not recorded[key]]
-    if snap.usage is not None and any(
-        u is not None and u.cost_usd is None for row in snap.usage.values() for u in row
-    ):
-        unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
-    if o.source_commit is None:
-        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
+    unrecorded = _unrecorded(snap, fidelity is not None, o.source_commit)
     run, terse = _run(snap.meta, shown, unrecorded)
     offset = run.pop("started_offset")
     language = _language(snap.meta, Path(snapshot), shown)
-    width = max(2, len(str(len(snap.prompts))))
-    ids = (
-        [c.id for c in matched]
-        if matched is not None
-        else [f"p{i + 1:0{width}d}" for i in range(len(snap.prompts))]
-    )
+    ids = [c.id for c in matched] if matched is not None else prompt_ids(len(snap.prompts))
     provenance = Provenance(
         tool=TOOL,
         tool_version=f"git {o.source_commit}" if o.source_commit else None,
