@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -18,6 +19,7 @@ from driftproof.importers._archive import Archive
 from driftproof.importers._common import (
     EXACT_INTEGER,
     Where,
+    file_sha256,
     member_list,
     member_object,
     parse_json_bytes,
@@ -25,6 +27,7 @@ from driftproof.importers._common import (
     validate_source,
 )
 from driftproof.importers._text import Repair
+from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import sha256_text
 
 __all__ = [
@@ -33,7 +36,9 @@ __all__ = [
     "answer_text",
     "input_text",
     "judge_model_of",
+    "log_times",
     "read_log",
+    "read_logs",
     "scorer_name",
     "system_message_sha256",
     "value_to_float",
@@ -254,3 +259,56 @@ def answer_text(sample: dict[str, Any]) -> str | None:
     if not choices or not isinstance(choices[0], dict):
         return None
     return _joined(member_object(choices[0], "message").get("content"), "text", "")
+
+
+def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
+    """Each arm's log, read.
+
+    Raises:
+        ImportError_: the same document for two arms, or logs of different tasks.
+    """
+    read = {arm: read_log(Path(p)) for arm, p in logs.items()}
+    digests: dict[str, str] = {}
+    for arm, log in read.items():
+        digest = file_sha256(log.raw)
+        if digest in digests:
+            raise ImportError_.at(
+                logs[arm],
+                "",
+                f"the same document (sha256 {digest}) is given for the "
+                f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
+                "for a single-arm import",
+            )
+        digests[digest] = arm
+    tasks = {arm: (log.header.get("eval") or {}).get("task") for arm, log in read.items()}
+    if len(set(tasks.values())) != 1:
+        first = next(iter(logs.values()))
+        raise ImportError_.at(
+            first, "/eval/task", f"expected the same task in every arm's log, found {tasks}"
+        )
+    return read
+
+
+def log_times(
+    read: dict[str, Log], logs: dict[str, Path], unrecorded: list[str]
+) -> dict[str, str | None]:
+    """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as
+    instants.
+    """
+    started: list[tuple[datetime, str | None]] = []
+    finished: list[tuple[datetime, str | None]] = []
+    for arm, log in read.items():
+        stats = member_object(log.header, "stats")
+        w = Where(logs[arm]) / "stats"
+        for member, into in (("started_at", started), ("completed_at", finished)):
+            value = stats.get(member)
+            if value is None or value == "":
+                continue
+            into.append(parse_instant(value, w / member))
+    if len(started) != len(read):
+        unrecorded.append("run.started_at (a log records no stats.started_at)")
+        started = []
+    if len(finished) != len(read):
+        unrecorded.append("run.finished_at (a log records no stats.completed_at)")
+        finished = []
+    return run_times(started, finished)

@@ -40,7 +40,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +66,9 @@ from driftproof.importers._inspect_log import (
     answer_text,
     input_text,
     judge_model_of,
+    log_times,
     read_log,
+    read_logs,
     scorer_name,
     system_message_sha256,
     value_to_float,
@@ -78,7 +79,6 @@ from driftproof.importers._inspect_report import (
     sample_figures,
     source_report,
 )
-from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_sample
 
 __all__ = ["InspectOptions", "import_inspect", "read_log", "value_to_float"]
@@ -133,7 +133,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     name, key = (scorer.split(":", 1) + [None])[:2] if scorer is not None else (None, None)
     if scorer is not None and (not name or key == ""):
         raise ImportError_.at("<options>", "", f"--scorer {scorer!r}: expected NAME or NAME:KEY")
-    read = _read_logs(logs)
+    read = read_logs(logs)
     missing = [a for a in ("with_skill", "baseline") if a not in logs]
     unrecorded = [
         "judge_samples_per_generation",
@@ -151,17 +151,10 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
         for arm, log in read.items()
     }
     cases = _cases(read, scorers, key, logs, missing)
-    epochs = {_epochs(log.header) for log in read.values()}
-    (gens,) = epochs if len(epochs) == 1 else (None,)
-    if gens is None:
-        unrecorded.append(
-            "generations_per_arm (eval.config.epochs absent or different between arms)"
-        )
-    headers = {arm: log.header for arm, log in read.items()}
-    model, judge_model, version = _recorded(read, scorers, unrecorded)
+    gens, model, judge_model, version = _recorded(read, scorers, unrecorded)
     if options.skill_md is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
-    times = _times(read, logs, unrecorded)
+    times = log_times(read, logs, unrecorded)
     report = source_report(
         [f for arm, log in read.items() for f in run_figures(log, scorers[arm], arm)],
         [f for arm, log in read.items() for f in sample_figures(log, scorers[arm], arm)],
@@ -171,7 +164,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     documents = [(f"{arm}={logs[arm]}", file_sha256(log.raw)) for arm, log in read.items()]
     specs = {
         arm: arm_spec(Path(logs[arm]).name[:200], system_prompt_sha256=system_message_sha256(h))
-        for arm, h in headers.items()
+        for arm, h in ((arm, log.header) for arm, log in read.items())
     }
     note = f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"
     body = declared_receipt(
@@ -202,10 +195,16 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
 
 def _recorded(
     read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
-) -> tuple[str | None, str | None, str | None]:
-    """The model, the grading model and the Inspect version every log records alike; what they
-    do not is appended to ``unrecorded``."""
+) -> tuple[int | None, str | None, str | None, str | None]:
+    """The epochs, the model, the grading model and the Inspect version every log records
+    alike; what they do not is appended to ``unrecorded``."""
     headers = [log.header for log in read.values()]
+    epochs = {_epochs(h) for h in headers}
+    (gens,) = epochs if len(epochs) == 1 else (None,)
+    if gens is None:
+        unrecorded.append(
+            "generations_per_arm (eval.config.epochs absent or different between arms)"
+        )
     models = {(h.get("eval") or {}).get("model") for h in headers}
     model = next(iter(models)) if len(models) == 1 and isinstance(next(iter(models)), str) else None
     if model is None:
@@ -222,35 +221,7 @@ def _recorded(
     version = next(iter(versions)) if len(versions) == 1 else None
     if version is None:
         unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
-    return model, judge_model, version
-
-
-def _read_logs(logs: dict[str, Path]) -> dict[str, Log]:
-    """Each arm's log, read.
-
-    Raises:
-        ImportError_: the same document for two arms, or logs of different tasks.
-    """
-    read = {arm: read_log(Path(p)) for arm, p in logs.items()}
-    digests: dict[str, str] = {}
-    for arm, log in read.items():
-        digest = file_sha256(log.raw)
-        if digest in digests:
-            raise ImportError_.at(
-                logs[arm],
-                "",
-                f"the same document (sha256 {digest}) is given for the "
-                f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
-                "for a single-arm import",
-            )
-        digests[digest] = arm
-    tasks = {arm: (log.header.get("eval") or {}).get("task") for arm, log in read.items()}
-    if len(set(tasks.values())) != 1:
-        first = next(iter(logs.values()))
-        raise ImportError_.at(
-            first, "/eval/task", f"expected the same task in every arm's log, found {tasks}"
-        )
-    return read
+    return gens, model, judge_model, version
 
 
 def _epochs(header: dict[str, Any]) -> int | None:
@@ -304,31 +275,6 @@ def _cases(
                 arms[arm] = {"draws": [], "generation": None}
         out.append(case_entry(case_id_for(sid), c["prompt"], arms))
     return out
-
-
-def _times(
-    read: dict[str, Log], logs: dict[str, Path], unrecorded: list[str]
-) -> dict[str, str | None]:
-    """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as
-    instants.
-    """
-    started: list[tuple[datetime, str | None]] = []
-    finished: list[tuple[datetime, str | None]] = []
-    for arm, log in read.items():
-        stats = member_object(log.header, "stats")
-        w = Where(logs[arm]) / "stats"
-        for member, into in (("started_at", started), ("completed_at", finished)):
-            value = stats.get(member)
-            if value is None or value == "":
-                continue
-            into.append(parse_instant(value, w / member))
-    if len(started) != len(read):
-        unrecorded.append("run.started_at (a log records no stats.started_at)")
-        started = []
-    if len(finished) != len(read):
-        unrecorded.append("run.finished_at (a log records no stats.completed_at)")
-        finished = []
-    return run_times(started, finished)
 
 
 def _unscored(
