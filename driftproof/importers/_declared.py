@@ -13,6 +13,7 @@ from driftproof.importers._common import Where
 from driftproof.receipt import (
     ArmSpec,
     Case,
+    CaseArm,
     Judge,
     JudgeScale,
     Provenance,
@@ -25,6 +26,7 @@ from driftproof.receipt import (
 __all__ = [
     "aggregates_receipt",
     "arm_spec",
+    "case_arms",
     "case_entry",
     "declared_receipt",
     "figure",
@@ -226,3 +228,9 @@ def lacking(*entries: tuple[bool, str]) -> list[str]:
     """The ``provenance.unrecorded`` entries whose condition holds, in order: each entry is
     (the thing is unrecorded, what is unrecorded and why)."""
     return [text for unrecorded, text in entries if unrecorded]
+
+
+def case_arms(case: Case) -> list[CaseArm]:
+    """The arms a case holds: with_skill, baseline, and its control when it has one."""
+    arms = case.arms
+    return [arms.with_skill, arms.baseline, *([arms.control] if arms.control else [])]

@@ -46,7 +46,6 @@ refused when its prompts no longer match the case file. Nothing is written on re
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,12 +55,14 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._caveman_fidelity import (
     FidelityCase,
+    FidelityCases,
     check_results,
     match_cases,
     read_cases,
 )
 from driftproof.importers._caveman_judged import is_judged, read_judged
 from driftproof.importers._caveman_judged_receipts import judged_receipts
+from driftproof.importers._caveman_meta import eval_set, language_of, run_of
 from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
@@ -74,16 +75,13 @@ from driftproof.importers._caveman_snapshot import (
     skill_text,
     snap_pointer,
 )
-from driftproof.importers._common import Where
 from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
 from driftproof.importers._text import Repair
-from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Provenance, build_draw
 from driftproof.tokens import COUNTED_BY, count_tokens
 
 __all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "CavemanOptions", "import_caveman"]
 
-_CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 
 #: What caveman's snapshots do not record (D-13), each left unknown; ``usage`` and ``suite`` are
@@ -109,46 +107,8 @@ UNRECORDED: tuple[tuple[str | None, str], ...] = (
 )
 
 
-_LANG = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
-#: ``results.<lang>.json`` and its partial twin ``results.<lang>.partial.json`` (llm_run.py's
-#: ``with_suffix(".partial.json")``); ``results.partial.json`` names no language.
-_LANG_FILE = re.compile(
-    r"^results\.(?!partial\.json$)([A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*)(?:\.partial)?\.json$"
-)
-
-
-def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
-    """The snapshot's language (seed 004): ``metadata.lang`` as caveman's ``llm_run.py`` writes it,
-    else the ``<lang>`` of a ``results.<lang>.json`` file name; ``None`` (unknown, D-13) when
-    neither says. A ``metadata.lang`` that disagrees with the file name is refused.
-    """
-    lang = meta.get("lang")
-    if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
-        raise ImportError_.at(
-            shown,
-            "/metadata/lang",
-            f"expected a language tag such as pt, found {json.dumps(lang)[:60]}",
-        )
-    m = _LANG_FILE.match(path.name)
-    if lang is not None and m is not None and m.group(1) != lang:
-        raise ImportError_.at(
-            shown,
-            "/metadata/lang",
-            f"expected {m.group(1)!r}, the language the file name "
-            f"{path.name} names, found {lang!r}",
-        )
-    return lang if lang is not None else (m.group(1) if m else None)
-
-
-def _str_or_none(meta: dict[str, Any], key: str) -> str | None:
-    value = meta.get(key)
-    return value if isinstance(value, str) and value.strip() else None
-
-
 #: caveman's runner writes a failed call's cell as this prefix and the error (llm_run.py).
 ERROR_PREFIX = "__ERROR__"
-#: ``metadata.model`` values that name no model (the CLI's default): the model stays unknown.
-PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
 
 
 def _tokens(answer: str, usage: Usage | None) -> dict[str, Any]:
@@ -222,6 +182,45 @@ def _judged(
     return judged_receipts(judged, shown, sha, skills, o.source_commit, o.rubrics, repairs)
 
 
+def _length_snapshot(
+    doc: Any, shown: str, o: CavemanOptions
+) -> tuple[Snapshot, FidelityCases | None, list[FidelityCase] | None]:
+    """A snapshot of outputs checked against caveman's contract, and with ``o.cases`` the case
+    file and its cases matched to the snapshot's prompts.
+
+    Raises:
+        ImportError_: rubrics given for it, a broken contract, or cases that do not match.
+    """
+    if o.rubrics is not None:
+        raise ImportError_.at(
+            shown,
+            "",
+            "rubrics are read with a judged fidelity snapshot "
+            '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one',
+        )
+    snap = check_snapshot(doc, shown)
+    eval_set(snap.meta, o.cases is not None, shown)
+    fidelity = read_cases(o.cases) if o.cases is not None else None
+    matched = match_cases(fidelity, snap.prompts, shown) if fidelity is not None else None
+    return snap, fidelity, matched
+
+
+def _cells(snap: Snapshot, checks: dict[str, list[Any]] | None) -> dict[str, list[dict[str, Any]]]:
+    """Every arm's cells as receipt case arms, in prompt order."""
+    return {
+        arm: [
+            _arm(
+                out,
+                snap.usage[arm][i] if snap.usage is not None else None,
+                stopped=snap.error,
+                checks=checks[arm][i] if checks is not None else None,
+            )
+            for i, out in enumerate(outputs)
+        ]
+        for arm, outputs in snap.arms.items()
+    }
+
+
 def _unrecorded(snap: Snapshot, suite: bool, commit: str | None) -> list[str]:
     """What the snapshot leaves unrecorded, before its metadata is read."""
     recorded = {"usage": snap.usage is not None, "suite": suite}
@@ -253,77 +252,6 @@ def _checks(
     }
 
 
-def _run(
-    meta: dict[str, Any], shown: str, unrecorded: list[str]
-) -> tuple[dict[str, Any], str | None]:
-    """The run the snapshot's metadata records (model, start, harness), as keywords of
-    :func:`~driftproof.importers._declared.declared_receipt` plus ``started_offset``, and the
-    control arm's instruction; what it leaves out is appended to ``unrecorded``."""
-    model = _str_or_none(meta, "model")
-    if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
-        unrecorded.append(
-            f"model: the snapshot records {json.dumps(model)}, the CLI's default, not a model id"
-        )
-        model = None
-    elif model is None:
-        unrecorded.append("model: the snapshot records none")
-    generated = _str_or_none(meta, "generated_at")
-    times: dict[str, str | None] = {"started_at": None, "started_at_offset": None}
-    if generated is None:
-        unrecorded.append("started_at: the snapshot records no generated_at")
-    else:
-        where = Where(shown) / "metadata" / "generated_at"
-        times = run_times([parse_instant(generated, where)], [])
-    terse = _str_or_none(meta, "terse_prefix")
-    if terse is None:
-        unrecorded.append("the control arm's instruction (no metadata.terse_prefix)")
-    cli = _str_or_none(meta, "claude_cli_version")
-    match = _CLI_VERSION.match(cli.strip()) if cli else None
-    if match is None:
-        unrecorded.append(
-            "harness version: metadata.claude_cli_version is missing or not a Claude Code version"
-        )
-    run = {
-        "model": model,
-        "provider": "anthropic",
-        "surface": "cli",
-        "harness": {"name": "claude-code", "version": match.group(1) if match else None},
-        "started_at": times["started_at"],
-        "started_offset": times["started_at_offset"],
-        "generations_per_arm": 1,
-    }
-    return run, terse
-
-
-def _eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
-    """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether a case file was
-    given: a fidelity snapshot is read only with its cases, a length snapshot never with them.
-    """
-    value = meta.get("eval_set")
-    if value is None:
-        return
-    if value not in ("length", "fidelity"):
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
-            f'expected "length" or "fidelity", found {json.dumps(value)[:60]}',
-        )
-    if value == "fidelity" and not fidelity:
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
-            "a fidelity snapshot: expected its case file (prompts/fidelity.json, --cases) "
-            "to score it against",
-        )
-    if value == "length" and fidelity:
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
-            'a length snapshot has no fidelity checks: expected "fidelity" when a case file '
-            "is given",
-        )
-
-
 @dataclass(frozen=True)
 class CavemanOptions:
     """Options of a caveman import.
@@ -352,19 +280,18 @@ class CavemanOptions:
 def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Imported]:
     """Convert a caveman snapshot into one DECLARED receipt per skill arm (D-15, D-16).
 
-    ``snapshot`` is ``evals/snapshots/results.json`` (or ``results.<lang>.json``), a partial
-    ``results.partial.json``, or with ``cases`` the fidelity snapshot
-    ``evals/snapshots/fidelity.json``; recorded in ``provenance.document`` exactly as given, with
-    its sha256.
+    ``snapshot`` is ``evals/snapshots/results.json`` (or ``results.<lang>.json``,
+    ``results.partial.json``), or with ``cases`` the fidelity snapshot ``fidelity.json``; it is
+    recorded in ``provenance.document`` exactly as given, with its sha256.
 
     Returns:
-        One :class:`~driftproof.importers.Imported` per skill arm, in the snapshot's order. A
-        partial snapshot's receipts are marked ``provenance.partial`` and named ``…-partial``.
+        One receipt per skill arm, in the snapshot's order; a partial snapshot's are marked
+        ``provenance.partial`` and named ``…-partial``.
 
     Raises:
-        ImportError_: the snapshot breaks caveman's snapshot contract, its prompts no longer
-            match the case file, the case file is malformed, or a skill arm has no readable
-            SKILL.md; the message names the file, the JSON pointer and what was expected.
+        ImportError_: the snapshot breaks caveman's snapshot contract, its prompts do not match
+            the case file, or a skill arm has no readable SKILL.md; naming the file, the JSON
+            pointer and what was expected.
     """
     shown, o = str(snapshot), options
     if o.source_commit is not None and not _COMMIT.match(o.source_commit):
@@ -375,24 +302,14 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     doc, document_sha256 = load_snapshot(Path(snapshot), shown, repairs)
     if is_judged(doc):
         return _judged(doc, shown, document_sha256, o, repairs)
-    if o.rubrics is not None:
-        raise ImportError_.at(
-            shown,
-            "",
-            "rubrics are read with a judged fidelity snapshot "
-            '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one',
-        )
-    snap = check_snapshot(doc, shown)
-    _eval_set(snap.meta, o.cases is not None, shown)
-    fidelity = read_cases(o.cases) if o.cases is not None else None
-    matched = match_cases(fidelity, snap.prompts, shown) if fidelity is not None else None
+    snap, fidelity, matched = _length_snapshot(doc, shown, o)
     skill_arms = [a for a in snap.arms if a not in (BASELINE_ARM, CONTROL_ARM)]
     skills = {arm: skill_text(Path(o.skills_dir), arm, shown) for arm in skill_arms}
     checks = _checks(snap.arms, matched, shown)
     unrecorded = _unrecorded(snap, fidelity is not None, o.source_commit)
-    run, terse = _run(snap.meta, shown, unrecorded)
+    run, terse = run_of(snap.meta, shown, unrecorded)
     offset = run.pop("started_offset")
-    language = _language(snap.meta, Path(snapshot), shown)
+    language = language_of(snap.meta, Path(snapshot), shown)
     ids = [c.id for c in matched] if matched is not None else prompt_ids(len(snap.prompts))
     provenance = Provenance(
         tool=TOOL,
@@ -402,25 +319,19 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
         unrecorded=unrecorded,
         partial=True if snap.error is not None else None,
     )
-    prefix = f"caveman-{o.source_commit[:7]}-" if o.source_commit else "caveman-"
-    if fidelity is not None:
-        prefix += "fidelity-"
+    name = f"caveman-{o.source_commit[:7]}-" if o.source_commit else "caveman-"
+    name += "fidelity-{}" if fidelity is not None else "{}"
+    name += f"-{language}" if language not in (None, "en") else ""  # results.<lang>.json
+    name += "-partial.json" if snap.error is not None else ".json"
 
-    def cell(arm: str, i: int) -> dict[str, Any]:
-        return _arm(
-            snap.arms[arm][i],
-            snap.usage[arm][i] if snap.usage is not None else None,
-            stopped=snap.error,
-            checks=checks[arm][i] if checks is not None else None,
-        )
-
+    cells = _cells(snap, checks)
     out: list[Imported] = []
     for arm in skill_arms:
         cases = [
             case_entry(
                 ids[i],
                 prompt,
-                {n: cell(a, i) for n, a in (("with_skill", arm), *_CONTROLS)},
+                {n: cells[a][i] for n, a in (("with_skill", arm), *_CONTROLS)},
                 category=matched[i].category if matched is not None else None,
             )
             for i, prompt in enumerate(snap.prompts)
@@ -440,10 +351,5 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
             suite_name=Path(fidelity.path).name[:200] if fidelity is not None else None,
             suite_sha256=fidelity.sha256 if fidelity is not None else None,
         )
-        suffix = (
-            f"-{language}" if language not in (None, "en") else ""
-        )  # results.<lang>.json beside results.json
-        if snap.error is not None:
-            suffix += "-partial"
-        out.append(Imported(f"{prefix}{arm}{suffix}.json", document, tuple(repairs)))
+        out.append(Imported(name.format(arm), document, tuple(repairs)))
     return out

@@ -45,6 +45,7 @@ from driftproof.importers._common import (
 from driftproof.importers._declared import (
     aggregates_receipt,
     arm_spec,
+    case_arms,
     case_entry,
     declared_receipt,
     provenance,
@@ -248,20 +249,17 @@ def _receipt(
         unrecorded.append(
             "input and output tokens per draw (the source records a total only: tokens.total)"
         )
-    started = (
-        meta.get("timestamp")
-        if isinstance(meta.get("timestamp"), str) and _RFC3339.match(meta["timestamp"])
-        else None
-    )
-    case_docs = []
-    for key, c in cases.items():
-        prompt = prompts.get(key)
-        arms_doc: dict[str, Any] = {}
-        for arm in ("with_skill", "baseline", "control"):
-            if arm == "control" and not use_control:
-                continue
-            arms_doc[arm] = {"draws": _draws(c["arms"][arm]), "generation": None}
-        case_docs.append(case_entry(case_id_for(key), prompt, arms_doc))
+    stamp = meta.get("timestamp")
+    started = stamp if isinstance(stamp, str) and _RFC3339.match(stamp) else None
+    held = ("with_skill", "baseline", "control") if use_control else ("with_skill", "baseline")
+    case_docs = [
+        case_entry(
+            case_id_for(key),
+            prompts.get(key),
+            {arm: {"draws": _draws(c["arms"][arm]), "generation": None} for arm in held},
+        )
+        for key, c in cases.items()
+    ]
     # an arm no run measured was not recorded (a single configuration): no baseline is invented
     # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
     measured = {a for a in ("with_skill", "baseline") if any(c["arms"][a] for c in cases.values())}
@@ -270,8 +268,7 @@ def _receipt(
             next((c for c, x in config_to_arm.items() if x == a), None),
             recorded=a in measured or a == "control",
         )
-        for a in ("with_skill", "baseline", "control")
-        if a != "control" or use_control
+        for a in held
     }
     for a in ("with_skill", "baseline"):
         if a not in measured:
@@ -280,12 +277,7 @@ def _receipt(
             )
     # Several runs per configuration give generation bands; one run with one grading pass gives
     # no spread at all, so no band source is claimed (method, "Where a band comes from").
-    several = any(
-        len(a.draws) > 1
-        for c in case_docs
-        for a in (c.arms.with_skill, c.arms.baseline, c.arms.control)
-        if a is not None
-    )
+    several = any(len(a.draws) > 1 for c in case_docs for a in case_arms(c))
     notes = [r["note"][:2000] for r in runs if r.get("note")]
     return declared_receipt(
         name,

@@ -39,6 +39,7 @@ from driftproof.importers._common import (
 )
 from driftproof.importers._declared import (
     arm_spec,
+    case_arms,
     case_entry,
     declared_receipt,
     provenance,
@@ -107,13 +108,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
     case_docs = _cases(doc, w)
-    any_score = any(
-        d.score is not None
-        for c in case_docs
-        for arm in (c.arms.with_skill, c.arms.baseline, c.arms.control)
-        if arm is not None
-        for d in arm.draws
-    )
+    any_score = any(d.score is not None for c in case_docs for a in case_arms(c) for d in a.draws)
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
