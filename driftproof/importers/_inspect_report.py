@@ -125,15 +125,17 @@ def run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
 
 
 def source_report(
-    run_figs: list[dict[str, Any]],
-    sample_figs: list[dict[str, Any]],
-    reducers: dict[str, list[str] | None],
-    unrecorded: list[str],
+    read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
 ) -> dict[str, Any] | None:
-    """The source's report: its run figures, then each sample's reduced values (dropped, and
-    listed as unrecorded, when there are more than the receipt holds), and the epoch reducers
-    when every log declares the same; ``None`` when the logs report nothing.
+    """The source's report of every arm's log, read at the arm's scorer.
+
+    Its run figures, then each sample's reduced values (dropped, and listed as unrecorded, when
+    there are more than the receipt holds), and the epoch reducers when every log declares the
+    same; ``None`` when the logs report nothing.
     """
+    run_figs = [f for arm, log in read.items() for f in run_figures(log, scorers[arm], arm)]
+    sample_figs = [f for arm, log in read.items() for f in sample_figures(log, scorers[arm], arm)]
+    reducers = {arm: declared_reducers(log) for arm, log in read.items()}
     if len(run_figs) + len(sample_figs) > MAX_FIGURES:
         unrecorded.append(
             f"the source's per-sample reduced values ({len(sample_figs)}, more than a receipt "

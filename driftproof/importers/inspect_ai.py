@@ -74,9 +74,6 @@ from driftproof.importers._inspect_log import (
     value_to_float,
 )
 from driftproof.importers._inspect_report import (
-    declared_reducers,
-    run_figures,
-    sample_figures,
     source_report,
 )
 from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_sample
@@ -84,6 +81,13 @@ from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_
 __all__ = ["InspectOptions", "import_inspect", "read_log", "value_to_float"]
 
 _ARMS = ("with_skill", "baseline", "control")
+_UNRECORDED = (
+    "judge_samples_per_generation",
+    "run.provider",
+    "run.surface",
+    "run.harness",
+    "each case's rubric_sha256",
+)
 
 
 @dataclass(frozen=True)
@@ -135,17 +139,8 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
         raise ImportError_.at("<options>", "", f"--scorer {scorer!r}: expected NAME or NAME:KEY")
     read = read_logs(logs)
     missing = [a for a in ("with_skill", "baseline") if a not in logs]
-    unrecorded = [
-        "judge_samples_per_generation",
-        "run.provider",
-        "run.surface",
-        "run.harness",
-        "each case's rubric_sha256",
-        *(
-            f"the {a} arm (a single-arm log: no lift, no interval, no value per token)"
-            for a in missing
-        ),
-    ]
+    single = "a single-arm log: no lift, no interval, no value per token"
+    unrecorded = [*_UNRECORDED, *(f"the {a} arm ({single})" for a in missing)]
     scorers = {
         arm: scorer_name(log.header, log.samples, name, Path(logs[arm]))
         for arm, log in read.items()
@@ -155,12 +150,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     if options.skill_md is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     times = log_times(read, logs, unrecorded)
-    report = source_report(
-        [f for arm, log in read.items() for f in run_figures(log, scorers[arm], arm)],
-        [f for arm, log in read.items() for f in sample_figures(log, scorers[arm], arm)],
-        {arm: declared_reducers(log) for arm, log in read.items()},
-        unrecorded,
-    )
+    report = source_report(read, scorers, unrecorded)
     documents = [(f"{arm}={logs[arm]}", file_sha256(log.raw)) for arm, log in read.items()]
     specs = {
         arm: arm_spec(Path(logs[arm]).name[:200], system_prompt_sha256=system_message_sha256(h))
