@@ -193,8 +193,10 @@ def write_imported(
 
 
 def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
-    """The error for a receipt that failed its checks, naming the source, never the receipt
-    file (nothing was written).
+    """The error for a receipt that failed its checks.
+
+    The error for a receipt that failed its checks, naming the source, never the receipt file
+    (nothing was written).
     """
     problems = [
         Problem(

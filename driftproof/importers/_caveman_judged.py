@@ -1,4 +1,6 @@
-"""caveman's judged fidelity snapshot (PR #579, ``evals/snapshots/fidelity.json`` with
+"""caveman's judged fidelity snapshot: each fact judged by a model.
+
+Caveman's judged fidelity snapshot (``evals/snapshots/fidelity.json`` with
 ``evals/prompts/rubrics.json``): read as its own kind, apart from the regex fidelity eval of
 :mod:`driftproof.importers._caveman_fidelity` (D-13, D-15, D-16).
 
@@ -89,9 +91,10 @@ class JudgedCell:
 
 @dataclass(frozen=True)
 class Judged:
-    """A judged snapshot that was read: its metadata, the grader's model id and the note the
-    snapshot gives beside it, the prompts (in the first arm's order) and arm -> one cell per
-    prompt.
+    """A judged snapshot that was read.
+
+    Its metadata, the grader's model id and the note the snapshot gives beside it, the prompts (in
+    the first arm's order) and arm -> one cell per prompt.
     """
 
     meta: dict[str, Any]
@@ -103,8 +106,10 @@ class Judged:
 
 @dataclass(frozen=True)
 class Rubrics:
-    """``rubrics.json`` as read: its path as given, the sha256 of its bytes, and prompt ->
-    (JSON pointer of the rubric, risk, facts, verbatim tokens).
+    """``rubrics.json`` as read.
+
+    Its path as given, the sha256 of its bytes, and prompt -> (JSON pointer of the rubric, risk,
+    facts, verbatim tokens).
     """
 
     path: str
@@ -240,8 +245,10 @@ def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
 
 
 def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
-    """Caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk,
-    facts, verbatim}]}``).
+    """Read caveman's ``evals/prompts/rubrics.json``.
+
+    Caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk, facts,
+    verbatim}]}``).
 
     Raises:
         ImportError_: naming the file, the JSON pointer and what was expected.
@@ -280,9 +287,10 @@ def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
 
 
 def match_rubrics(judged: Judged, rubrics: Rubrics, shown: str) -> None:
-    """Refuse a snapshot that does not match its rubrics: a prompt no rubric has, a rubric
-    whose prompt the snapshot lacks, facts that differ in number or text, another risk, or a
-    missing verbatim token the rubric does not require.
+    """Refuse a snapshot that does not match its rubrics.
+
+    A prompt no rubric has, a rubric whose prompt the snapshot lacks, facts that differ in number or
+    text, another risk, or a missing verbatim token the rubric does not require.
 
     Raises:
         ImportError_: naming the snapshot (or the rubrics file, for a rubric the snapshot lacks),

@@ -1,5 +1,7 @@
-"""Receipts of a caveman judged fidelity snapshot (PR #579): one DECLARED receipt per skill
-arm, each fact a check, each prompt's fidelity the source's figure (D-13, D-15).
+"""Receipts of a caveman judged fidelity snapshot.
+
+One DECLARED receipt per skill arm, each fact a check, each prompt's fidelity the source's figure
+(D-13, D-15).
 
 ``judged_receipts(judged, shown, document_sha256, skills_dir, source_commit, rubrics)`` turns
 what :func:`driftproof.importers._caveman_judged.read_judged` read into receipt documents.
@@ -50,8 +52,10 @@ JUDGED_UNRECORDED = (
 
 
 def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
-    """One arm of one case: a single draw whose answer is unknown (not in the snapshot), each
-    fact a check as the source's grader judged it, then ``verbatim_ok`` when the cell has it.
+    """One arm of one case.
+
+    A single draw whose answer is unknown (not in the snapshot), each fact a check as the source's
+    grader judged it, then ``verbatim_ok`` when the cell has it.
     """
     checks: list[dict[str, Any]] = [
         {"name": fact, "kind": "assertion", "pass": passed, "source_type": JUDGED_FACT}
@@ -70,8 +74,10 @@ def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
 
 
 def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
-    """The source's own per-prompt figures of one arm: fidelity (percent, as written), risk
-    (printed, no number) and, when any, the verbatim tokens found missing (a count).
+    """The source's own per-prompt figures of one arm.
+
+    Fidelity (percent, as written), risk (printed, no number) and, when any, the verbatim tokens
+    found missing (a count).
     """
     out: list[dict[str, Any]] = []
     for case, cell in zip(ids, cells, strict=True):
@@ -103,8 +109,10 @@ def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[d
 def _provenance(
     judged: Judged, with_rubrics: bool, shown: str, document_sha256: str, commit: str | None
 ) -> Provenance:
-    """What the judged snapshot's receipts were converted from: the arms and suite it lacks,
-    the grader and note it names, and its own metadata."""
+    """What the judged snapshot's receipts were converted from.
+
+    The arms and suite it lacks, the grader and note it names, and its own metadata.
+    """
     unrecorded = list(JUDGED_UNRECORDED)
     for name, label in (("baseline", BASELINE_ARM), ("control", CONTROL_ARM)):
         if label not in judged.arms:
@@ -137,12 +145,13 @@ def judged_receipts(
     rubrics_path: str | Path | None,
     repairs: list[Repair],
 ) -> list[Imported]:
-    """One DECLARED receipt per skill arm of a judged fidelity snapshot (D-15): each prompt a
-    case (ids ``p01``… in the snapshot's order), each arm the snapshot holds one draw with no
-    answer and its judged facts as checks; an arm it does not hold (baseline, control) is
+    """One DECLARED receipt per skill arm of a judged fidelity snapshot (D-15).
+
+    Each prompt a case (ids ``p01``… in the snapshot's order), each arm the snapshot holds one draw
+    with no answer and its judged facts as checks; an arm it does not hold (baseline, control) is
     unrecorded (D-13). The per-prompt fidelity and risk are the source's figures
-    (``source_report``), the grader is the source's (``judge.channel: source``), never a
-    Driftproof judge; no score, band or verdict.
+    (``source_report``), the grader is the source's (``judge.channel: source``), never a Driftproof
+    judge; no score, band or verdict.
     """
     rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
     if rubrics is not None:

@@ -1,9 +1,11 @@
-"""caveman's snapshot contract: reading ``evals/snapshots/results.json`` and refusing it as
-caveman's own contract refuses it (its evals README, "Read the snapshot"; its
-``snapshot_contract.py``) when malformed, and reading a partial run (``metadata.error`` with the
-unfinished cells null, as caveman's ``llm_run.py`` writes ``results.partial.json``) and the
-``usage`` block ``llm_run.py`` stores beside each answer. Every refusal names the snapshot's own
-JSON pointer. :mod:`driftproof.importers.caveman` turns a snapshot that passes into receipts.
+"""caveman's snapshot contract.
+
+Reading ``evals/snapshots/results.json`` and refusing it as caveman's own contract refuses it (its
+evals README, "Read the snapshot"; its ``snapshot_contract.py``) when malformed, and reading a
+partial run (``metadata.error`` with the unfinished cells null, as caveman's ``llm_run.py`` writes
+``results.partial.json``) and the ``usage`` block ``llm_run.py`` stores beside each answer. Every
+refusal names the snapshot's own JSON pointer. :mod:`driftproof.importers.caveman` turns a snapshot
+that passes into receipts.
 """
 
 from __future__ import annotations
@@ -67,16 +69,19 @@ def snap_pointer(*parts: Any) -> str:
 
 
 def read_capped(path: Path, limit: int) -> bytes:
-    """At most ``limit + 1`` bytes of ``path``: a device or pipe that reports size 0 is not read
-    without end.
+    """At most ``limit + 1`` bytes of ``path``.
+
+    A device or pipe that reports size 0 is not read without end.
     """
     with path.open("rb") as fh:
         return fh.read(limit + 1)
 
 
 def prompt_ids(n: int) -> list[str]:
-    """Case ids of ``n`` prompts in the snapshot's order: ``p01``, ``p02``… (at least two
-    digits)."""
+    """Case ids of ``n`` prompts in the snapshot's order.
+
+    ``p01``, ``p02``… (at least two digits).
+    """
     width = max(2, len(str(n)))
     return [f"p{i + 1:0{width}d}" for i in range(n)]
 
@@ -100,9 +105,11 @@ def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, s
 
 
 def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> str:
-    """``value`` as receipt text of at most ``limit`` characters (``None``: any length, bounded
-    later into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has
-    already made it valid Unicode.
+    """``value`` as receipt text, or the error naming the snapshot's pointer.
+
+    ``value`` as receipt text of at most ``limit`` characters (``None``: any length, bounded later
+    into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has already made
+    it valid Unicode.
     """
     if limit is not None and len(value) > limit:
         raise ImportError_.at(
@@ -134,9 +141,11 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Usage:
-    """One call's usage as ``claude -p --output-format json`` reported it and caveman's
-    ``llm_run.py`` stored it. Tokens are counts; ``cost_usd`` is ``total_cost_usd`` in US
-    dollars, ``None`` when the cell does not carry it (unknown, D-13).
+    """One call's usage, as caveman stored it.
+
+    One call's usage as ``claude -p --output-format json`` reported it and caveman's ``llm_run.py``
+    stored it. Tokens are counts; ``cost_usd`` is ``total_cost_usd`` in US dollars, ``None`` when
+    the cell does not carry it (unknown, D-13).
     """
 
     input_tokens: int
@@ -161,7 +170,9 @@ USAGE_TOKENS = (
 
 
 def check_snapshot(doc: Any, shown: str) -> Snapshot:
-    """Caveman's snapshot contract (its ``snapshot_contract.py``), with a partial run's
+    """Check a snapshot against caveman's snapshot contract.
+
+    Caveman's snapshot contract (its ``snapshot_contract.py``), with a partial run's
     ``metadata.error`` and unfinished (``null``) cells accepted together: a null cell needs the
     error and the error needs a null cell.
 
@@ -204,8 +215,10 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
 
 
 def _arms(arms: Any, n: int, error: str | None, shown: str) -> dict[str, list[str | None]]:
-    """The snapshot's ``arms``: both control arms and a skill arm, each with ``n`` outputs; a
-    null (unfinished) cell exactly when the run recorded its error.
+    """The snapshot's ``arms``.
+
+    Both control arms and a skill arm, each with ``n`` outputs; a null (unfinished) cell exactly
+    when the run recorded its error.
 
     Raises:
         ImportError_: naming ``shown``, the arm's pointer and what was expected.
@@ -294,9 +307,11 @@ def _cells(cells: Any, n: int, shown: str, where: str, what: str) -> None:
 def _usage(
     doc: dict[str, Any], arms: dict[str, list[Any]], n: int, shown: str
 ) -> dict[str, list[Usage | None]]:
-    """The ``usage`` block: the same arms and prompts as ``arms``, each finished cell an object
-    of non-negative integer token counts and an optional non-negative ``total_cost_usd``; a
-    cell is null exactly where its output is (a partial run).
+    """The ``usage`` block.
+
+    The same arms and prompts as ``arms``, each finished cell an object of non-negative integer
+    token counts and an optional non-negative ``total_cost_usd``; a cell is null exactly where its
+    output is (a partial run).
     """
     usage = doc["usage"]
     if not isinstance(usage, dict) or set(usage) != set(arms):

@@ -1,6 +1,8 @@
-"""One claude-plugin-eval result as a draw, and the figures read beside it
-(:mod:`driftproof.importers.claude_plugin_eval`): whether the skill fired, the graders' hash and
-the run's costs as the source recorded them.
+"""One claude-plugin-eval run as a draw, and the figures read beside it.
+
+One claude-plugin-eval result as a draw, and the figures read beside it
+(:mod:`driftproof.importers.claude_plugin_eval`): whether the skill fired, the graders' hash and the
+run's costs as the source recorded them.
 """
 
 from __future__ import annotations
@@ -158,8 +160,10 @@ def graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
 def cost_figures(
     doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bool
 ) -> dict[str, Any]:
-    """The source's declared list-price estimates, kept apart: every run's cost and the judge's
-    part of it, summed per arm over the runs that declared one, and the suite's own total.
+    """The source's declared list-price estimates, kept apart.
+
+    Every run's cost and the judge's part of it, summed per arm over the runs that declared one, and
+    the suite's own total.
     """
     out: dict[str, Any] = {
         "note": "list-price estimates declared by the source, not a bill; each run's cost "

@@ -277,15 +277,18 @@ def file_sha256(data: bytes) -> str:
 
 
 def git_blob_sha1(data: bytes) -> str:
-    r"""The git blob id of ``data``, as ``git hash-object`` computes it: sha1 of
-    ``b"blob <size>\0" + data`` (method, "Figures a source printed give no verdict").
+    r"""The git blob id of ``data``, as ``git hash-object`` computes it.
+
+    Sha1 of ``b"blob <size>\0" + data`` (method, "Figures a source printed give no verdict").
     """
     return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
 
 
 def manifest_sha256(entries: list[tuple[str, str]]) -> str:
-    r"""sha256 of a multi-file source: over the UTF-8 lines ``"<label>\t<sha256>\n"``,
-    in the order given (documented on the interop page).
+    r"""sha256 of a multi-file source.
+
+    Over the UTF-8 lines ``"<label>\t<sha256>\n"``, in the order given (documented on the interop
+    page).
     """
     text = "".join(f"{label}\t{digest}\n" for label, digest in entries)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -309,8 +312,9 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
 
 
 def member_object(holder: Any, key: str) -> dict[str, Any]:
-    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``: a
-    member a source may leave out or give another type, read without failing.
+    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``.
+
+    A member a source may leave out or give another type, read without failing.
     """
     value = holder.get(key) if isinstance(holder, dict) else None
     return value if isinstance(value, dict) else {}

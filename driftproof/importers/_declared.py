@@ -85,9 +85,10 @@ def aggregates_receipt(
 
 
 def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
-    """A ``source_report`` figure: ``value`` a number read with
-    :meth:`~driftproof.importers._common.Where.number` (``None``: unknown), ``more`` its other
-    members (a ``None`` member is left out).
+    """A ``source_report`` figure.
+
+    ``value`` a number read with :meth:`~driftproof.importers._common.Where.number` (``None``:
+    unknown), ``more`` its other members (a ``None`` member is left out).
     """
     return {
         "label": label[:200],
@@ -97,8 +98,10 @@ def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
 
 
 def interval(obj: dict[str, Any], w: Where, lower: str, upper: str, level: str) -> dict[str, Any]:
-    """A source's interval as a figure's ``lower``, ``upper`` and ``level`` (members of ``obj``
-    named ``lower``, ``upper``, ``level``); an absent or null member is unknown (D-13).
+    """A source's interval as a figure's ``lower``, ``upper`` and ``level``.
+
+    A source's interval as a figure's ``lower``, ``upper`` and ``level`` (members of ``obj`` named
+    ``lower``, ``upper``, ``level``); an absent or null member is unknown (D-13).
 
     Raises:
         ImportError_: an end that is not a number, a level not strictly between 0 and 1, or a
@@ -155,8 +158,10 @@ def arm_spec(
     recorded: bool = True,
     skill_fired: SkillFired | None = None,
 ) -> ArmSpec:
-    """A receipt ``arms.<arm>`` entry: the source's label for the arm, its instruction and system
-    prompt hash when recorded; ``recorded=False`` for an arm the source never ran (no lift).
+    """A receipt ``arms.<arm>`` entry.
+
+    The source's label for the arm, its instruction and system prompt hash when recorded;
+    ``recorded=False`` for an arm the source never ran (no lift).
     """
     return ArmSpec(
         label=label,
@@ -225,8 +230,10 @@ def provenance(
 
 
 def lacking(*entries: tuple[bool, str]) -> list[str]:
-    """The ``provenance.unrecorded`` entries whose condition holds, in order: each entry is
-    (the thing is unrecorded, what is unrecorded and why)."""
+    """The ``provenance.unrecorded`` entries whose condition holds, in order.
+
+    Each entry is (the thing is unrecorded, what is unrecorded and why).
+    """
     return [text for unrecorded, text in entries if unrecorded]
 
 

@@ -1,6 +1,8 @@
-"""Pieces shared by the two dotnet/skills importers (:mod:`~driftproof.importers.skill_validator`
-and :mod:`~driftproof.importers.vally`): reading their ``results.json`` and building one
-DECLARED receipt per verdict (D-15), the source's decision kept as its figure, never a verdict.
+"""Pieces shared by the two dotnet/skills importers.
+
+Pieces shared by the two dotnet/skills importers (:mod:`~driftproof.importers.skill_validator` and
+:mod:`~driftproof.importers.vally`): reading their ``results.json`` and building one DECLARED
+receipt per verdict (D-15), the source's decision kept as its figure, never a verdict.
 """
 
 from __future__ import annotations
@@ -54,8 +56,9 @@ class Results:
     def receipts(
         self, path: Path, check: Callable[[dict[str, Any]], None] | None = None
     ) -> list[Imported]:
-        """One DECLARED receipt per verdict of the ``results.json`` at ``path``; ``check`` first
-        refuses a document of another kind.
+        """One DECLARED receipt per verdict of the ``results.json`` at ``path``.
+
+        ``check`` first refuses a document of another kind.
 
         Raises:
             ImportError_: the file, a verdict or a scenario of the wrong shape, naming the file

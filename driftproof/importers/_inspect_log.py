@@ -1,8 +1,9 @@
-"""Reading Inspect AI logs (:mod:`driftproof.importers.inspect_ai`): a ``.json`` log or an
-``.eval`` zip archive (header and one member per sample and epoch), and what the importer reads
-from a header or a sample (the scorer, the judge model, the system message, the input and the
-answer). Each document is parsed strictly (NaN tolerated, as Inspect writes it) and checked
-against ``schemas/inspect_ai.schema.json`` before it is walked.
+"""Reading Inspect AI logs (:mod:`driftproof.importers.inspect_ai`).
+
+A ``.json`` log or an ``.eval`` zip archive (header and one member per sample and epoch), and what
+the importer reads from a header or a sample (the scorer, the judge model, the system message, the
+input and the answer). Each document is parsed strictly (NaN tolerated, as Inspect writes it) and
+checked against ``schemas/inspect_ai.schema.json`` before it is walked.
 """
 
 from __future__ import annotations
@@ -75,9 +76,10 @@ def value_to_float(value: Any) -> float | None:
 
 
 class Log(NamedTuple):
-    """One Inspect log as read: the header (eval, plan, results, stats), its samples with their
-    places, the raw bytes (hashed), and the per-sample reductions with their place (``None``
-    when the log holds none).
+    """One Inspect log as read.
+
+    The header (eval, plan, results, stats), its samples with their places, the raw bytes (hashed),
+    and the per-sample reductions with their place (``None`` when the log holds none).
     """
 
     header: dict[str, Any]
@@ -183,8 +185,10 @@ def scorer_name(
     scorer: str | None,
     path: Path,
 ) -> str:
-    """The scorer to read: ``scorer`` when it is among the scorers the header lists or any
-    sample scored with; else the only scorer there is.
+    """The scorer to read.
+
+    ``scorer`` when it is among the scorers the header lists or any sample scored with; else the
+    only scorer there is.
     """
     names: list[str] = []
     for s in member_object(header, "results").get("scores") or []:
@@ -292,8 +296,9 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
 def log_times(
     read: dict[str, Log], logs: dict[str, Path], unrecorded: list[str]
 ) -> dict[str, str | None]:
-    """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as
-    instants.
+    """The logs' earliest start and latest finish, as instants.
+
+    The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as instants.
     """
     started: list[tuple[datetime, str | None]] = []
     finished: list[tuple[datetime, str | None]] = []

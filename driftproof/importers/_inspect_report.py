@@ -1,4 +1,6 @@
-"""What an Inspect AI log reports about its own run, kept as the source's figures (schema 0.16
+"""What an Inspect AI log reports about its own run, kept as the source's figures.
+
+What an Inspect AI log reports about its own run, kept as the source's figures (schema 0.16
 ``source_report``) by :mod:`driftproof.importers.inspect_ai`.
 
 Draws stay the unit of the receipt (D-1): each epoch is a draw. The log's epoch reducers

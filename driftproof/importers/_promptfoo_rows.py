@@ -1,5 +1,6 @@
-"""One promptfoo result row read (:mod:`driftproof.importers.promptfoo`): the file's rows, the
-arm a row maps to, its test case, and its draw with the assertions as checks.
+"""One promptfoo result row read (:mod:`driftproof.importers.promptfoo`).
+
+The file's rows, the arm a row maps to, its test case, and its draw with the assertions as checks.
 """
 
 from __future__ import annotations
@@ -62,9 +63,11 @@ MAX_JSONL_BYTES = 512 * 1024 * 1024
 def read_output(
     path: Path, repairs: list[Repair]
 ) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
-    """(output document, sha256 of the file, [(result row, where)]) of a JSON output file or a
-    JSONL export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results":
-    …}}``); repaired strings are appended to ``repairs``.
+    """A promptfoo output file's rows with their places.
+
+    (output document, sha256 of the file, [(result row, where)]) of a JSON output file or a JSONL
+    export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results": …}}``);
+    repaired strings are appended to ``repairs``.
     """
     if path.suffix.lower() != ".jsonl":
         doc, raw = read_json(path, repairs)
@@ -205,7 +208,7 @@ _ERRORED = ("Python code execution failed", "Custom function threw error")
 
 
 def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
-    """Every assertion of a row's grading as a check, in the source's order (issue 36).
+    """Every assertion of a row's grading as a check, in the source's order.
 
     Raises:
         ImportError_: an assertion that did not error records no ``pass`` true or false.

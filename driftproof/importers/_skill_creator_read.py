@@ -181,9 +181,11 @@ def _run(
 def _timing_total(
     grading: Path, repairs: list[Repair]
 ) -> tuple[int | None, tuple[str, str] | None]:
-    """``total_tokens`` of the ``timing.json`` beside a ``grading.json`` (skill-creator writes it
-    from the task notification, "the only opportunity"), and its manifest entry; ``(None, None)``
-    when there is no such file, ``(None, entry)`` when it records no total (a null).
+    """The ``total_tokens`` of the ``timing.json`` beside a ``grading.json``.
+
+    ``total_tokens`` of the ``timing.json`` beside a ``grading.json`` (skill-creator writes it from
+    the task notification, "the only opportunity"), and its manifest entry; ``(None, None)`` when
+    there is no such file, ``(None, entry)`` when it records no total (a null).
     """
     timing = grading.parent / "timing.json"
     if not timing.is_file():
@@ -210,7 +212,7 @@ def _score(
     ``assertion_results`` (any of them, together when several are given) are counted. A declared
     ``pass_rate`` (the run's own or its ``summary``'s) that agrees with the count within 0.005
     is kept as recorded; one that disagrees does not silently win: the counted assertions are
-    the score and the note says so (issue 14). With no assertion list, the declared pass rate,
+    the score and the note says so. With no assertion list, the declared pass rate,
     else ``assertions_passed`` ÷ ``assertions_total``.
     """
     summary = result.get("summary") if isinstance(result.get("summary"), dict) else None
@@ -333,8 +335,10 @@ def _note(*objs: dict[str, Any]) -> str | None:
 def grading_runs(
     iteration: Path, files: list[Path], repairs: list[Repair]
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
-    """The runs of the ``grading.json`` files under ``iteration`` and the manifest entries
-    (relative path, sha256) of every file read.
+    """The runs of an iteration's ``grading.json`` files.
+
+    The runs of the ``grading.json`` files under ``iteration`` and the manifest entries (relative
+    path, sha256) of every file read.
     """
     runs, entries = [], []
     for f in files:

@@ -111,8 +111,10 @@ class _Bounds:
 
 
 def _bound(body: ReceiptBody) -> ReceiptBody:
-    """``body`` with every prompt, answer, control instruction and refusal longer than the
-    receipt schema allows set to null and listed in ``bounded_text``. Idempotent.
+    """``body`` with every text too big for the receipt schema bounded.
+
+    ``body`` with every prompt, answer, control instruction and refusal longer than the receipt
+    schema allows set to null and listed in ``bounded_text``. Idempotent.
     """
     bounds = _Bounds()
     specs = {}
@@ -165,8 +167,10 @@ def _repaired_count(s: str, repairs: Sequence[Repair]) -> int:
 
 
 def _repairs_at(data: Any, repairs: Sequence[Repair]) -> list[TextRepair]:
-    """Every string of ``data`` (a receipt as JSON data) holding repaired text, in document
-    order, by RFC 6901 pointer.
+    """Every string of ``data`` holding repaired text.
+
+    Every string of ``data`` (a receipt as JSON data) holding repaired text, in document order, by
+    RFC 6901 pointer.
     """
     found: list[TextRepair] = []
     stack: list[tuple[Any, str]] = [(data, "")]
@@ -187,8 +191,10 @@ def _repairs_at(data: Any, repairs: Sequence[Repair]) -> list[TextRepair]:
 
 
 def finish(body: ReceiptBody, repairs: Sequence[Repair]) -> ReceiptBody:
-    """``body`` with big fields bounded and, in ``text_repairs``, every string that holds text
-    repaired while parsing (``repairs``), by pointer in document order.
+    """``body`` finished for writing: big fields bounded, repaired text recorded.
+
+    ``body`` with big fields bounded and, in ``text_repairs``, every string that holds text repaired
+    while parsing (``repairs``), by pointer in document order.
 
     Args:
         body: an importer's receipt.

@@ -1,5 +1,7 @@
-"""Source timestamps read as instants: compared and stored in UTC, the offset they were
-written in kept beside them (``run.started_at_offset``).
+"""Source timestamps read as instants.
+
+Compared and stored in UTC, the offset they were written in kept beside them
+(``run.started_at_offset``).
 """
 
 from __future__ import annotations
@@ -62,8 +64,10 @@ def unix_instant(seconds: Any, where: Where) -> str:
 
 
 def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
-    """A source timestamp parsed to an instant (issue 14): ``(aware datetime, offset)``, the offset
-    ``+HH:MM`` it was written in, or ``None`` when written in UTC.
+    """A source timestamp parsed to an instant.
+
+    ``(aware datetime, offset)``, the offset ``+HH:MM`` it was written in, or ``None`` when written
+    in UTC.
 
     Raises:
         ImportError_: not an RFC 3339 / ISO 8601 date-time with a UTC offset (a time with no
@@ -102,8 +106,10 @@ def utc_text(dt: datetime) -> str:
 def run_times(
     started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
 ) -> dict[str, str | None]:
-    """``run`` members for the earliest start and the latest finish, compared as instants (never
-    as strings): ``started_at``/``finished_at`` in UTC and the offsets they were written in.
+    """``run`` members for the earliest start and the latest finish.
+
+    ``run`` members for the earliest start and the latest finish, compared as instants (never as
+    strings): ``started_at``/``finished_at`` in UTC and the offsets they were written in.
     """
     out: dict[str, str | None] = {
         "started_at": None,

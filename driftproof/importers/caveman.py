@@ -34,7 +34,7 @@ imported as partial (``provenance.partial``): each null cell is a lost draw of k
 "default"`` names the CLI's default, not a model: the model stays unknown (D-13).
 ``generated_at`` is parsed to an instant and stored in UTC with the offset it was written in.
 Text that is not valid Unicode is made valid (U+FFFD) and a prompt or answer too long to copy is
-bounded, as for every importer (issue 14).
+bounded, as for every importer.
 
 The snapshot is refused, as caveman's own snapshot contract refuses it (its evals README, "Read
 the snapshot"), when it is malformed: a missing control arm, no skill arm, an arm or usage row
@@ -112,8 +112,10 @@ ERROR_PREFIX = "__ERROR__"
 
 
 def _tokens(answer: str, usage: Usage | None) -> dict[str, Any]:
-    """The draw's tokens: Claude's own counts when the snapshot has a usage cell (input as
-    billed, cache parts included), else the o200k_base count of the answer (D-16).
+    """The draw's tokens.
+
+    Claude's own counts when the snapshot has a usage cell (input as billed, cache parts included),
+    else the o200k_base count of the answer (D-16).
     """
     if usage is None:
         return {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
@@ -185,8 +187,10 @@ def _judged(
 def _length_snapshot(
     doc: Any, shown: str, o: CavemanOptions
 ) -> tuple[Snapshot, FidelityCases | None, list[FidelityCase] | None]:
-    """A snapshot of outputs checked against caveman's contract, and with ``o.cases`` the case
-    file and its cases matched to the snapshot's prompts.
+    """A snapshot of outputs, checked, with its case file and matched cases.
+
+    A snapshot of outputs checked against caveman's contract, and with ``o.cases`` the case file and
+    its cases matched to the snapshot's prompts.
 
     Raises:
         ImportError_: rubrics given for it, a broken contract, or cases that do not match.
@@ -237,8 +241,10 @@ def _unrecorded(snap: Snapshot, suite: bool, commit: str | None) -> list[str]:
 def _checks(
     arms: dict[str, list[str | None]], matched: list[FidelityCase] | None, shown: str
 ) -> dict[str, list[Any]] | None:
-    """Each arm's fidelity check results per prompt (``None`` for an unfinished cell); ``None``
-    without a case file."""
+    """Each arm's fidelity check results per prompt (``None`` for an unfinished cell).
+
+    ``None`` without a case file.
+    """
     if matched is None:
         return None
     return {

@@ -1,4 +1,6 @@
-"""``claude plugin eval`` result documents (``aggregate-result.json``, schemaVersion 1) → DECLARED
+"""``claude plugin eval`` result documents → DECLARED receipts (D-15).
+
+``claude plugin eval`` result documents (``aggregate-result.json``, schemaVersion 1) → DECLARED
 receipts (D-15).
 
 Claude Code (from 2.1.269) runs a plugin's eval suite: each case is run several times with
@@ -270,8 +272,10 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
 def _models(
     suite: dict[str, Any], has_llm: bool, unrecorded: list[str]
 ) -> tuple[str | None, str | None]:
-    """The suite's model override and its judge model (when a model grader ran); what it does
-    not name is added to ``unrecorded``."""
+    """The suite's model override and its judge model (when a model grader ran).
+
+    What it does not name is added to ``unrecorded``.
+    """
     model = suite.get("modelOverride")
     if not (isinstance(model, str) and model.strip()):
         model = None

@@ -3,7 +3,7 @@
 Inspect has no arms: one log is one arm, and the user names which log is which
 (``--with-skill A --baseline B [--control C]``). One log alone (``--with-skill A`` or
 ``--baseline B``) is a single-arm import: the other arm is ``recorded: false`` with no draws,
-so no lift, interval or value per token is given (issue 14, item 2). The same document
+so no lift, interval or value per token is given. The same document
 given for two arms is refused by its sha256. Mapping (INTEROP-NOTES.md §4):
 
 - case: ``sample.id``; the logs must be of the same task;
@@ -186,8 +186,10 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
 def _recorded(
     read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
 ) -> tuple[int | None, str | None, str | None, str | None]:
-    """The epochs, the model, the grading model and the Inspect version every log records
-    alike; what they do not is appended to ``unrecorded``."""
+    """The epochs, the model, the grading model and the Inspect version every log records alike.
+
+    What they do not is appended to ``unrecorded``.
+    """
     headers = [log.header for log in read.values()]
     epochs = {_epochs(h) for h in headers}
     (gens,) = epochs if len(epochs) == 1 else (None,)
@@ -335,8 +337,10 @@ def _scored(
     scorer: str,
     key: str | None,
 ) -> Draw:
-    """A scored sample's draw: its value (at ``key`` of an object value) as its score, or a
-    list of values as judge samples; unscored without a finite score.
+    """A scored sample's draw.
+
+    Its value (at ``key`` of an object value) as its score, or a list of values as judge samples;
+    unscored without a finite score.
 
     Raises:
         ImportError_: an object value with no KEY, a KEY on a scalar, or a value that is no

@@ -1,4 +1,6 @@
-"""NVIDIA skill benchmark cards (``BENCHMARK.md``) and catalogue (``benchmarks.json``) →
+"""NVIDIA skill benchmark cards and catalogue → aggregates-only receipts (D-15).
+
+NVIDIA skill benchmark cards (``BENCHMARK.md``) and catalogue (``benchmarks.json``) →
 aggregates-only receipts.
 
 These sources print aggregates only: one score and one uplift per dimension and
@@ -240,8 +242,10 @@ def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) 
 
 
 def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
-    """One ``results`` entry of ``benchmarks.json`` as a row of the source's figures: the score
-    and uplift in percent, the uplift also as the file wrote it (the catalogue writes ``-0.0``).
+    """One ``results`` entry of ``benchmarks.json`` as a row of the source's figures.
+
+    The score and uplift in percent, the uplift also as the file wrote it (the catalogue writes
+    ``-0.0``).
 
     Raises:
         ImportError_: a member of the wrong type, or a number no float holds.

@@ -156,8 +156,10 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
 def _group(
     parsed: list[dict[str, Any]], mapping: dict[str, str | None]
 ) -> tuple[dict[tuple[str, str | None], dict[str, Any]], dict[str, set[str]], list[float]]:
-    """The rows grouped by data source item and content, each arm's models, and the rows'
-    creation times in Unix seconds (instants compared as numbers, never as text).
+    """The rows grouped by data source item and content.
+
+    The rows grouped by data source item and content, each arm's models, and the rows' creation
+    times in Unix seconds (instants compared as numbers, never as text).
 
     Raises:
         ImportError_: a row of an unmapped run, an item answered twice in one run, or a
@@ -200,8 +202,10 @@ def _cases(
     grader: str,
     grader_range: tuple[float, float] | None,
 ) -> tuple[list[Case], list[str]]:
-    """The receipt's cases, and the data source items whose content differs between runs (each
-    version its own case, never paired).
+    """The receipt's cases, and the items whose content differs between runs.
+
+    The receipt's cases, and the data source items whose content differs between runs (each version
+    its own case, never paired).
     """
     variants: dict[str, int] = {}
     for key, _ in cases:
@@ -245,8 +249,9 @@ def _notes(
     cases: list[Case],
     differing: list[str],
 ) -> list[str]:
-    """What a reader must know: the grader read and how, runs missing items, items that
-    differ between runs.
+    """What a reader must know.
+
+    The grader read and how, runs missing items, items that differ between runs.
     """
     how = (
         f"mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"

@@ -1,5 +1,7 @@
-"""promptfoo output files (``promptfoo eval -o out.json`` / ``promptfoo export``) → DECLARED
-receipts (D-15).
+"""promptfoo output files → DECLARED receipts (D-15).
+
+Promptfoo output files (``promptfoo eval -o out.json`` / ``promptfoo export``) → DECLARED receipts
+(D-15).
 
 promptfoo has no notion of arms: the user maps two (or three) prompt or provider
 labels to with_skill, baseline and control explicitly. Mapping
@@ -29,7 +31,7 @@ labels to with_skill, baseline and control explicitly. Mapping
 The JSONL export (``promptfoo eval -o out.jsonl``, promptfoo's own way out for big evals: one
 ``EvaluateResult`` per line) is read line by line; a problem names the line as the pointer's
 first step (``/line 3/score``). A mapping that names only ``with_skill`` or only ``baseline``
-is a single-arm import: the other arm is ``recorded: false``, with no lift (issue 14).
+is a single-arm import: the other arm is ``recorded: false``, with no lift.
 ``results.timestamp`` is parsed to an instant and stored in UTC with its offset.
 """
 
@@ -251,8 +253,10 @@ class _Grouped:
 
 
 def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
-    """The draws of one case arm: indexed by ``repeatIndex`` when every row records one (in its
-    order), else by the order of the rows.
+    """The draws of one case arm.
+
+    Indexed by ``repeatIndex`` when every row records one (in its order), else by the order of the
+    rows.
 
     Raises:
         ImportError_: some rows record a repeat index and others do not, or one is repeated.

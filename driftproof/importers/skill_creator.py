@@ -327,8 +327,11 @@ def _grouped(
 def _run(
     meta: dict[str, Any], runs: list[dict[str, Any]], counts: set[int]
 ) -> tuple[int | None, str | None, list[str]]:
-    """Generations per arm (when the planned runs are the runs recorded), the model, and what
-    the iteration leaves unrecorded so far."""
+    """Generations per arm, the model, and what the iteration leaves unrecorded.
+
+    Generations per arm (when the planned runs are the runs recorded), the model, and what the
+    iteration leaves unrecorded so far.
+    """
     unrecorded = [
         "judge.model (the grader's model is not recorded)",
         "judge_samples_per_generation",

@@ -1,5 +1,7 @@
-"""skill-eval-harness ``benchmark.json`` (adewale/skill-eval-harness, the report its
-``benchmark`` command writes) → a DECLARED receipt, no verdict (D-15).
+"""skill-eval-harness ``benchmark.json`` → a DECLARED receipt, no verdict (D-15).
+
+Skill-eval-harness ``benchmark.json`` (adewale/skill-eval-harness, the report its ``benchmark``
+command writes) → a DECLARED receipt, no verdict (D-15).
 
 No public report file exists; the shape read is the one its writer builds
 (``benchmark_reports.build_benchmark_report``, ``lift_statistics.build_paired_summary`` and
@@ -118,8 +120,10 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
 
 
 def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dict[str, int]]:
-    """The runs as cases (``case_id@model`` when several models ran), and how many runs each
-    other variant had.
+    """The runs as cases, and how many runs each other variant had.
+
+    The runs as cases (``case_id@model`` when several models ran), and how many runs each other
+    variant had.
 
     Raises:
         ImportError_: a run of the wrong shape, the same run twice, or no run of an arm.

@@ -1,5 +1,7 @@
-"""dotnet/skills ``skill-validator`` ``results.json`` (the harness before Vally) → DECLARED
-receipts, one per verdict (D-15).
+"""dotnet/skills ``skill-validator`` ``results.json`` → DECLARED receipts (D-15).
+
+Dotnet/skills ``skill-validator`` ``results.json`` (the harness before Vally) → DECLARED receipts,
+one per verdict (D-15).
 
 Mapping (interop page, "dotnet/skills skill-validator"):
 
@@ -56,8 +58,11 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
 def _scenario(
     s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """One scenario's arms, its improvement scores, breakdown and pairwise judgment appended to
-    ``figures``."""
+    """One scenario's arms; its figures are appended to ``figures``.
+
+    One scenario's arms, its improvement scores, breakdown and pairwise judgment appended to
+    ``figures``.
+    """
     runs = sw.get(s, "perRunScores", list)
     if len(runs) != 1:
         raise (sw / "perRunScores").fail(

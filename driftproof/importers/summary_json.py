@@ -75,7 +75,7 @@ def schema() -> dict[str, Any]:
 
 
 def _validator() -> Draft202012Validator:
-    # date-time really checked (jsonschema-rs's check, as for receipts; issue 19)
+    # date-time really checked (jsonschema-rs's check, as for receipts)
     return Draft202012Validator(schema(), format_checker=format_checker())
 
 
@@ -93,8 +93,10 @@ class SummaryJsonOptions:
 
 @register("summary-json", SummaryJsonOptions)
 def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -> list[Imported]:
-    """Convert one summary-json file into a DECLARED receipt, filed as
-    ``summary-<skill>-<document sha256[:8]>.json``.
+    """Convert one summary-json file into a DECLARED receipt.
+
+    Convert one summary-json file into a DECLARED receipt, filed as ``summary-<skill>-<document
+    sha256[:8]>.json``.
 
     Raises:
         ImportError_: not JSON, fails the schema (one problem per place, at most 20), a score
@@ -276,8 +278,9 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
 
 
 def _harness(r: Receipt) -> dict[str, Any]:
-    """The harness that produced the answers: run.harness, else the imported source's tool, else
-    the runner.
+    """The harness that produced the answers.
+
+    Run.harness, else the imported source's tool, else the runner.
     """
     if r.run.harness is not None:
         return {"name": r.run.harness.name, "version": r.run.harness.version}

@@ -1,4 +1,6 @@
-"""Vally ``results.json`` (dotnet/skills ``eng/vally-adapter``, ``schemaVersion`` 5) → DECLARED
+"""Vally ``results.json`` → DECLARED receipts, one per verdict (D-15).
+
+Vally ``results.json`` (dotnet/skills ``eng/vally-adapter``, ``schemaVersion`` 5) → DECLARED
 receipts, one per verdict (D-15).
 
 No public file exists (the files are CI artifacts); the shape read is the adapter's published
@@ -38,8 +40,10 @@ _STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCL
 
 @register(TOOL, NoOptions)
 def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]:
-    """Convert a Vally adapter ``results.json`` (schema version 5) into DECLARED receipts, one
-    per verdict.
+    """Convert a Vally ``results.json`` (schema version 5) into DECLARED receipts.
+
+    Convert a Vally adapter ``results.json`` (schema version 5) into DECLARED receipts, one per
+    verdict.
 
     Raises:
         ImportError_: another schema version, a ``skillKind`` other than ``skill``, no verdicts,
@@ -66,8 +70,10 @@ def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]
 def _scenario(
     s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """One stimulus's arms (a role it does not hold is a lost draw); the whole-plugin score,
-    the compare mean and every compare trial are appended to ``figures``."""
+    """One stimulus's arms (a role it does not hold is a lost draw).
+
+    The whole-plugin score, the compare mean and every compare trial are appended to ``figures``.
+    """
     arms = {}
     for arm, key in _ROLES:
         role = sw.get(s, key, dict, required=False)
