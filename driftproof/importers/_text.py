@@ -93,13 +93,22 @@ class _Bounds:
         self.found.append(BoundedText(pointer=pointer, sha256=digest, chars=len(text)))
         return digest
 
+    def nulled(
+        self, text: str | None, sha256: str | None, limit: int, pointer: str, key: str
+    ) -> dict[str, Any]:
+        """The update that nulls a too big text, keeping its hash; empty otherwise.
+
+        The field ``key`` becomes null and ``<key>_sha256`` keeps the whole text's hash.
+        """
+        digest = self.cut(text, limit, pointer)
+        return {} if digest is None else {key: None, f"{key}_sha256": sha256 or digest}
+
     def arm(self, arm: CaseArm, base: str) -> CaseArm:
+        """``arm`` with its too big answers and refusals bounded."""
         draws = list(arm.draws)
         for j, d in enumerate(draws):
-            update: dict[str, Any] = {}
-            digest = self.cut(d.answer, ANSWER_MAX_CHARS, f"{base}/draws/{j}/answer")
-            if digest is not None:
-                update = {"answer": None, "answer_sha256": d.answer_sha256 or digest}
+            where = f"{base}/draws/{j}/answer"
+            update = self.nulled(d.answer, d.answer_sha256, ANSWER_MAX_CHARS, where, "answer")
             refusal = d.refusal
             if refusal is not None and self.cut(
                 refusal.text, REFUSAL_MAX_CHARS, f"{base}/draws/{j}/refusal/text"
@@ -126,10 +135,8 @@ def _bound(body: ReceiptBody) -> ReceiptBody:
             specs[name] = spec.model_copy(update={"instruction": None})
     cases = list(body.cases)
     for i, case in enumerate(cases):
-        update: dict[str, Any] = {}
-        digest = bounds.cut(case.prompt, PROMPT_MAX_CHARS, f"/cases/{i}/prompt")
-        if digest is not None:
-            update = {"prompt": None, "prompt_sha256": case.prompt_sha256 or digest}
+        where = f"/cases/{i}/prompt"
+        update = bounds.nulled(case.prompt, case.prompt_sha256, PROMPT_MAX_CHARS, where, "prompt")
         count = len(bounds.found)
         arms = {
             name: bounds.arm(arm, f"/cases/{i}/arms/{_esc(name)}")
