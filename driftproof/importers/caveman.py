@@ -1,47 +1,12 @@
 """caveman's evals snapshot → one DECLARED receipt per skill arm (D-15, D-16).
 
-caveman (github.com/JuliusBrussee/caveman) runs each prompt of a fixed list
-through ``claude -p`` once per arm and commits the answers in
-``evals/snapshots/results.json``::
-
-    {"metadata": {"generated_at", "claude_cli_version", "model", "n_prompts", "terse_prefix"},
-     "prompts": [str, ...],
-     "arms": {"__baseline__": [str, ...], "__terse__": [str, ...], "<skill>": [str, ...], ...}}
-
-Arms map as D-16 says: ``__baseline__`` (no system prompt) → baseline,
-``__terse__`` (system prompt ``metadata.terse_prefix``) → control, and each
-other arm → with_skill of its own receipt; caveman's skill arm sends the terse
-prefix followed by the skill's SKILL.md. Each prompt is one case (ids ``p01``…),
-each arm one draw holding the answer and its o200k_base output-token count
-(:mod:`driftproof.tokens`). There is no judge, so no draw has a score and the
-receipt is DECLARED: faithful, never a verdict (D-15). Everything the snapshot
-did not record is listed in ``provenance.unrecorded`` and left null (D-13).
-
-When the snapshot carries ``usage`` (caveman's ``llm_run.py`` stores, next to each answer, what
-``claude -p --output-format json`` reported for the call), each draw's tokens are Claude's own
-counts instead: ``input`` as billed (input + cache-creation + cache-read tokens, the parts kept
-in ``cache_creation_input`` / ``cache_read_input``), ``output`` as reported (thinking tokens
-included), ``counted_by: provider``; ``total_cost_usd`` is the draw's ``cost_usd``. With a case
-file (``prompts/fidelity.json``) the snapshot is caveman's fidelity eval: each draw carries the
-case's regex checks as ``score_fidelity.py`` runs them, each case its id and category
-(:mod:`driftproof.importers._caveman_fidelity`).
-
-A partial run (``results.partial.json``: ``metadata.error`` set, the unfinished cells null) is
-imported as partial (``provenance.partial``): each null cell is a lost draw of kind
-``source_error`` carrying the run's recorded error. A cell an older runner wrote as
-``__ERROR__: …`` (a call that failed) is not an answer either: a lost draw of kind
-``source_error`` with the text kept in ``source_error``, never tokenised. ``metadata.model:
-"default"`` names the CLI's default, not a model: the model stays unknown (D-13).
-``generated_at`` is parsed to an instant and stored in UTC with the offset it was written in.
-Text that is not valid Unicode is made valid (U+FFFD) and a prompt or answer too long to copy is
-bounded, as for every importer.
-
-The snapshot is refused, as caveman's own snapshot contract refuses it (its evals README, "Read
-the snapshot"), when it is malformed: a missing control arm, no skill arm, an arm or usage row
-whose length differs from the prompt list, a non-string output, a usage cell without its four
-non-negative token counts, an ``n_prompts`` that does not match the prompts, a null cell with no
-recorded error, or a skill arm with no SKILL.md in the skills directory; a fidelity snapshot is
-refused when its prompts no longer match the case file. Nothing is written on refusal.
+caveman runs each prompt of a fixed list through ``claude -p`` once per arm and commits the
+answers in ``evals/snapshots/results.json``: ``__baseline__`` is the baseline, ``__terse__`` (system
+prompt ``metadata.terse_prefix``) the control, and each other arm a skill whose SKILL.md is read
+from the ``skills/`` directory as it was. With a case file the snapshot is the fidelity eval
+(:mod:`~driftproof.importers._caveman_fidelity`); a judged fidelity snapshot is read by
+:mod:`~driftproof.importers._caveman_judged`. Invalid Unicode is repaired and big fields are
+bounded, as for every importer. The mapping is the interop page's ("caveman evals snapshots").
 """
 
 from __future__ import annotations

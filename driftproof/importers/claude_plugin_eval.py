@@ -1,44 +1,11 @@
 """``claude plugin eval`` result documents → DECLARED receipts (D-15).
 
-``claude plugin eval`` result documents (``aggregate-result.json``, schemaVersion 1) → DECLARED
-receipts (D-15).
-
-Claude Code (from 2.1.269) runs a plugin's eval suite: each case is run several times with
-the plugin (``arms.with``) and, under the default ``--ablation with-without``, as often
-without it (``arms.without``); graders (``regex``, ``tool_used``, ``llm``…) score each run.
-The ``--json`` output is the same v1 document the command writes to
-``evals/results/<timestamp>/aggregate-result.json``. Mapping (interop page, "claude plugin eval"):
-
-- case: ``cases[].name`` (prompt ``promptMarkdown``; rubric hash: sha256 of the RFC 8785 JSON of
-  the case's ``graders`` definitions; threshold ``suite.threshold``);
-- arm: ``with`` → with_skill; ``without`` → baseline, only under ``with-without``. Under
-  ``--ablation none`` the baseline is *not recorded* (``arms.baseline.recorded: false``, no draws,
-  so no lift, no interval and no value per token);
-- draw: one run, in the order the source lists them; the runs are *counted*: the declared
-  ``runsPerCase`` is kept in ``provenance.details`` and is never the count
-  (``run.generations_per_arm`` is the count when every case arm holds the same number of runs);
-  each run is its own generation, graded once, so ``band_source`` is ``generation``;
-- score: the run's ``score`` as recorded (weighted share of its scored graders that passed);
-- a run with ``error``, or with ``skippedPaidGraders``, is a lost draw with its text (method,
-  "Receipts are an open format": runs the source recorded an error for are kept out of the
-  figures and listed with the error); a run with no score is a lost draw too;
-- skill-fired indicator: the ``tool_used`` graders on the ``Skill`` tool. Per draw
-  ``skill_fired``; per arm ``arms.<arm>.skill_fired {fired, observed}`` over the measured draws.
-  It sits beside the score, never inside it. In single-arm mode the source counts that grader
-  inside its score (``scored: true``): the receipt keeps the score as recorded and says so in
-  ``provenance.notes``;
-- ``regex`` graders are also kept as each draw's ``checks`` (kind ``regex``), beside the score;
-- a case's ``advisories`` (e.g. a grader that cannot pass with the granted tools) go into
-  ``provenance.notes``;
-- a ``partial`` document is imported and marked ``provenance.partial: true`` with the source's
-  reason in ``provenance.notes`` (the source says such a document should not be trended);
-- cost: ``costUsd`` (suite and runs) and ``judgeCostUsd`` (the judge's part of a run's cost) are
-  list-price estimates the source declares; they are kept apart, as declared, in
-  ``provenance.details.declared_cost_usd`` and never enter ``economics`` (which holds tokens);
-- harness: ``claude-code`` at ``claudeVersion``; plugin names and versions in
-``provenance.details``;
-  model: ``suite.modelOverride`` when given, else not recorded; judge: ``suite.judgeModel`` when
-  given.
+Claude Code runs a plugin's eval suite, each case several times with the plugin and, under
+``--ablation with-without``, as often without it; graders score each run. The document read is
+the ``--json`` output, the same v1 ``aggregate-result.json`` the command writes. Errored runs are
+kept out of the figures and listed; the skill-fired indicator stays beside the score; declared
+costs (USD) are kept apart in ``provenance.details``. The mapping is the interop page's
+("claude plugin eval").
 """
 
 from __future__ import annotations

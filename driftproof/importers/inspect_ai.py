@@ -1,38 +1,9 @@
 """Inspect AI eval logs (``.json`` and ``.eval``) → DECLARED receipts (D-15).
 
-Inspect has no arms: one log is one arm, and the user names which log is which
-(``--with-skill A --baseline B [--control C]``). One log alone (``--with-skill A`` or
-``--baseline B``) is a single-arm import: the other arm is ``recorded: false`` with no draws,
-so no lift, interval or value per token is given. The same document
-given for two arms is refused by its sha256. Mapping (INTEROP-NOTES.md §4):
-
-- case: ``sample.id``; the logs must be of the same task;
-- draw: one sample epoch (index ``epoch − 1``); generations per arm = ``eval.config.epochs``
-  when the log states it (never assumed to be 1);
-- score: ``sample.scores[<scorer>].value``, C/I/P/N → 1/0/0.5/0 as Inspect's
-  ``value_to_float`` reads them, booleans 1/0, numbers as recorded (they must lie in 0..1);
-  a list value (``multi_scorer(..., reducer="collect")``) gives one judge sample per entry
-  and the draw's score is their mean (D-1); an object value (a dict-valued scorer) is read
-  at the key ``--scorer NAME:KEY`` names;
-- unscored: a null, NaN or infinite value, a missing key, or a sample with no score from the
-  scorer (an interrupted run) is a lost draw of kind ``unscored`` with its reason: never 0,
-  and never a failure of the whole source;
-- scorers: every scorer the header lists or any sample scored with;
-- times: ``stats.started_at``/``completed_at`` parsed to instants; the earliest start and
-  the latest finish stored in UTC with the offset they were written in;
-- a sample with ``error`` is a lost draw, its message kept in ``source_error``;
-- judge: ``eval.model_roles.grader``, else the scorer's ``model`` parameter, else (for
-  ``model_graded_*`` scorers, which grade with the evaluated model by default) ``eval.model``;
-  a scorer with no model (``match``, ``includes``…) is marked unrecorded;
-- tokens: ``sample.output.usage`` input/output (generation only);
-- the source's own figures (``source_report``, :mod:`driftproof.importers._inspect_report`):
-  the declared epoch reducers, each sample's reduced value per reducer as the log wrote it,
-  and the run's metrics (a ``ci()`` interval with its bounds), never recomputed (D-15).
-
-``.eval`` files are zip archives (``header.json``, ``samples/<id>_epoch_<n>.json``) whose
-members are deflate or Zstandard (method 93, what current Inspect writes); they are streamed
-with capped inflation (:mod:`driftproof.importers._archive`). JSON may hold NaN/Infinity,
-which is tolerated in the source and never written.
+Inspect has no arms: one log is one arm, and the user names which log is which. One log alone is
+a single-arm import: the other arm is ``recorded: false`` with no draws, so no lift, interval or
+value per token is given. The same document given for two arms is refused by its sha256. Epochs
+are draws, unscored samples lost draws. The mapping is the interop page's ("Inspect AI").
 """
 
 from __future__ import annotations

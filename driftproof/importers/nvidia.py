@@ -1,26 +1,11 @@
 """NVIDIA skill benchmark cards and catalogue → aggregates-only receipts (D-15).
 
-NVIDIA skill benchmark cards (``BENCHMARK.md``) and catalogue (``benchmarks.json``) →
-aggregates-only receipts.
-
-These sources print aggregates only: one score and one uplift per dimension and
-agent, no per-run score (method, "Figures a source printed give no verdict";
-D-15). Each receipt therefore carries:
-
-- ``source_figures``: the figures exactly as printed (each cell's text, and its
-  numbers with the unit the source gave, or no unit when it gave none), the
-  repository, the commit, and each file read with its path and git blob sha1;
-- ``uncertainty_unavailable: "aggregates_only"``;
-- no case rows (the source names no case, only counts), no judge, no score:
-  so no band, no lift and no verdict. No baseline is worked out from a score and
-  an uplift; a baseline appears only where the card printed one (``65% → 97%``).
-
-Cell grammars accepted (INTEROP-NOTES.md §1, ``aggregate_benchmarks.py``):
-``92% (+12%)``, ``86% (-0%)``, ``97%``; ``65% → 97% (+33 points)``, ``(±0 points)``,
-``(+8.8 pp)``; a score followed by a note (``81.3% — baseline ran, but …``); a
-cell with no figure (``Not available``). Tables under ``## Results``,
-``## Results at a Glance`` or ``## Evaluation Results`` keyed on ``Dimension`` or
-``Measure``; summary bullets of both card generations.
+These sources print aggregates only: one score and one uplift per dimension and agent, no
+per-run score (method, "Figures a source printed give no verdict"). Each receipt carries the
+figures exactly as printed in ``source_figures`` (with the repository, commit and each file's git
+blob sha1), no cases and no judge, and is marked ``aggregates_only``: no band, lift or verdict.
+The mapping and the card grammars are the interop page's ("NVIDIA benchmark cards and
+catalogue").
 """
 
 from __future__ import annotations

@@ -1,35 +1,10 @@
 """OpenAI Evals run output items (JSONL or JSON) → DECLARED receipts (D-15).
 
-An OpenAI Evals *run* answers every item of a data source once and grades each answer with
-the eval's graders. A run has no arms: the user names which run is which
-(``--arm with_skill=RUN --arm baseline=RUN``); one run alone is a single-arm import, whose other
-arm is recorded as not recorded (``arms.<arm>.recorded: false``: no lift, no interval, no value
-per token). Two row shapes are read (``schemas/openai-evals.schema.json``):
-
-- the API object ``eval.run.output_item`` (``GET /evals/{id}/runs/{run}/output_items``, one per
-  JSONL line, a JSON array, or a list page ``{"object": "list", "data": [...]}``):
-  ``datasource_item_id``, ``datasource_item``, ``results[{name, type, score, passed, sample}]``,
-  ``sample{output[], finish_reason, model, usage, error{code, message}}``, ``created_at``;
-- the per-row export promptfoo's importer reads (its test fixture): ``data_source_idx``, ``item``,
-  ``grades{grader: score}``, ``passes{grader: bool}``, ``grader_samples{grader: {outputs[]}}``,
-  ``sample{outputs[], token_usage, sampled_model_name, error}``.
-
-Mapping (interop page, "OpenAI Evals"):
-
-- case: the data source item (``datasource_item_id`` / ``data_source_idx``), id ``item-<n>``;
-  an item whose content differs between runs (different data sets) is one case per version,
-  never paired; prompt: the item's ``input`` when it is text;
-- draw: one output item (a run answers each item once; an item twice in one run is refused);
-  each is its own generation, graded once, so ``band_source`` is ``generation``;
-- score: the named grader's result (``--grader NAME``; required when the rows carry several),
-  on 0..1 as recorded, or mapped linearly from the grader's own range given with
-  ``--grader-range LOW:HIGH`` (a score model grading 1–7, say); ``true``/``false`` read 1/0. The
-  grader's reply, when the row keeps it, is one judge sample (hashed, never stored);
-- ``sample.error`` with a code, type or message is a lost draw, its message in ``source_error`` (its
-  code or type leads the lost reason); a row whose
-  grader gave no score (missing, null, NaN) is a lost draw of kind ``unscored``, never 0;
-- tokens: ``sample.usage`` / ``sample.token_usage`` (prompt, completion, cached);
-- model: ``sample.model`` / ``sample.sampled_model_name``; every arm's label names its run.
+An OpenAI Evals run answers every item of a data source once and grades each answer with the
+eval's graders. A run has no arms: the user names which run is which; one run alone is a
+single-arm import. Both the API's ``eval.run.output_item`` and the per-row export promptfoo's
+importer reads are accepted (``schemas/openai-evals.schema.json``). The mapping is the interop
+page's ("OpenAI Evals").
 """
 
 from __future__ import annotations

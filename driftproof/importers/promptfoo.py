@@ -1,38 +1,9 @@
-"""promptfoo output files → DECLARED receipts (D-15).
+"""promptfoo output files (``eval -o`` JSON, or a JSONL export) → DECLARED receipts (D-15).
 
-Promptfoo output files (``promptfoo eval -o out.json`` / ``promptfoo export``) → DECLARED receipts
-(D-15).
-
-promptfoo has no notion of arms: the user maps two (or three) prompt or provider
-labels to with_skill, baseline and control explicitly. Mapping
-(INTEROP-NOTES.md §3):
-
-- case: ``testCase.metadata.id``, else ``testCase.description``, else the test's
-  content (its ``vars``). Never ``testIdx``: with ``--repeat N`` every repetition gets a
-  new ``testIdx``, so repeats are grouped by content into draws of one case;
-- arm: ``--by provider`` matches ``provider.label`` or ``provider.id``; ``--by prompt``
-  matches ``prompt.label``, the prompt's id or its raw text;
-- draw: one result row; score = promptfoo's ``score`` as recorded (its weighted mean
-  over every assertion of the test); every assertion becomes a check beside it, in the
-  source's order: the deterministic kinds under their own kind, any other type (``python``,
-  ``llm-rubric``, ``cost``…) as kind ``assertion`` with its type kept; an assertion that
-  errored (``Python code execution failed``, ``Custom function threw error``, or the grader's
-  ``metadata.graderError``) has outcome ``error`` and never passes, apart from a fail;
-- draw index: the row's ``repeatIndex`` where the export records it (repeat-stable), else the
-  order of the rows;
-- ``failureReason == 2`` is a real error: the draw is lost, with the error kept in
-  ``source_error``. ``error`` on an assertion failure (``failureReason == 1``) is only
-  the grader's reason and does not lose the draw. A file with no ``failureReason`` (``version``
-  2 and older 3) cannot tell the two apart: a row with ``error`` and no grading is read as an
-  error, and ``provenance.notes`` says the reading is ambiguous;
-- tokens: ``response.tokenUsage`` prompt/completion; judge tokens
-  ``gradingResult.tokensUsed`` summed into ``economics.judge_overhead`` (no USD split).
-
-The JSONL export (``promptfoo eval -o out.jsonl``, promptfoo's own way out for big evals: one
-``EvaluateResult`` per line) is read line by line; a problem names the line as the pointer's
-first step (``/line 3/score``). A mapping that names only ``with_skill`` or only ``baseline``
-is a single-arm import: the other arm is ``recorded: false``, with no lift.
-``results.timestamp`` is parsed to an instant and stored in UTC with its offset.
+promptfoo has no notion of arms: the user maps two (or three) prompt or provider labels to
+with_skill, baseline and control; one of the first two alone is a single-arm import. Repeats
+are grouped by the test's content, never by ``testIdx``; errors are kept out of the figures and
+every assertion is kept as a check. The mapping is the interop page's ("promptfoo").
 """
 
 from __future__ import annotations

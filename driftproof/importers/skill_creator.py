@@ -1,25 +1,10 @@
 """skill-creator / agentskills.io workspaces → DECLARED receipts (D-15).
 
-Reads one iteration of a skill-creator workspace (``iteration-N/``) or its
-``benchmark.json``. Accepted shapes (INTEROP-NOTES.md §2, "Pitfalls"):
-
-- canonical ``runs[]`` (``eval_id``, ``configuration``, ``run_number``, ``result.pass_rate``,
-  ``expectations[]``) with ``run_summary.delta`` as strings (``"+0.50"``) or numbers;
-- the LLM-written drift ``evals[]`` with one object per configuration
-  (``{"with_skill": {"pass_rate", "assertions_passed", "skill_loaded", …}}``);
-- the drift ``configurations[]`` (``{name, evals[{eval_id, pass_rate, assertion_details}]}``), also
-  spelled ``configs[]`` with ``results[]``;
-- no per-run data in ``benchmark.json``: the per-run ``grading.json`` files under
-  ``eval-*/<configuration>/[run-<k>/]``, graded as ``expectations[]`` or ``assertion_results[]``;
-- only ``run_summary`` and no ``grading.json``: an aggregates-only receipt whose
-  ``source_figures`` hold the summary as printed (method, "Figures a source printed").
-
-Mapping: case = ``eval_id`` (prompt from ``evals.json`` or ``eval_metadata.json``);
-arm = configuration (``with_skill`` → with_skill, ``without_skill`` → baseline, anything
-else only through an explicit mapping); draw = one run (index ``run_number − 1``);
-score = the run's pass rate as recorded (else passed ÷ total of its graded
-assertions); a run with no pass rate is a lost draw with the source's note as its
-reason. ``skill_loaded`` is kept in ``skill_fired`` beside the score, never inside it.
+Reads each iteration of a skill-creator workspace (``iteration-N/``) or its ``benchmark.json``:
+the canonical ``runs[]``, the drift shapes ``evals[]`` and ``configurations[]``, or, with no
+per-run data there, the per-run ``grading.json`` files; a ``run_summary`` alone gives an
+aggregates-only receipt. An arm no run measured is not recorded: no baseline is invented. The
+mapping is the interop page's ("skill-creator and agentskills.io workspaces").
 """
 
 from __future__ import annotations

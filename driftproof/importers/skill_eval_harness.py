@@ -1,25 +1,9 @@
 """skill-eval-harness ``benchmark.json`` → a DECLARED receipt, no verdict (D-15).
 
-Skill-eval-harness ``benchmark.json`` (adewale/skill-eval-harness, the report its ``benchmark``
-command writes) → a DECLARED receipt, no verdict (D-15).
-
-No public report file exists; the shape read is the one its writer builds
-(``benchmark_reports.build_benchmark_report``, ``lift_statistics.build_paired_summary`` and
-``effect_estimates``). Mapping (interop page, "skill-eval-harness"):
-
-- only the answer population (``population: "answer"``, a with/without comparison);
-- case: ``results[].case_id``; with runs of several models, ``case_id@model`` (the harness
-  pairs per case and model);
-- arm: ``variant`` ``with_skill`` → with_skill, ``without_skill`` → baseline; other variants
-  (``ablation:…``) are no arm of the receipt and are counted in the provenance notes;
-- draw: one run, index ``run_number − 1``, so the harness's repetition pairs line up by index;
-  score: ``objective_pass_rate`` (0..1); a run with ``missing_output``, ``execution_valid:
-  false`` or no objective pass rate is a lost draw with the source's reason, never a 0;
-- the source's own figures: ``paired_summary``'s with and without pass rates, absolute delta,
-  normalized gain, the mean paired delta, its sign-flip ``interval`` (lower, upper, confidence;
-  an unbounded interval keeps its reason) and the noise check; the decision is the sign-flip
-  test's ``significant_at_0_05`` with its ``p_value``, never a verdict of the receipt. A report
-  marked partial by the harness has null headline figures: they stay unknown (D-13).
+The report the harness's ``benchmark`` command writes; only the answer population is read. Each
+case is a case, each run a draw (its objective pass rate the score, a failed run a lost draw),
+and the paired summary's figures, sign-flip interval and test are kept as the source's. The
+mapping is the interop page's ("skill-eval-harness").
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
 """dotnet/skills ``skill-validator`` ``results.json`` → DECLARED receipts (D-15).
 
-Dotnet/skills ``skill-validator`` ``results.json`` (the harness before Vally) → DECLARED receipts,
-one per verdict (D-15).
-
-Mapping (interop page, "dotnet/skills skill-validator"):
-
-- case: ``scenarios[].scenarioName`` (the file keeps no prompt);
-- arm: ``withSkill`` → with_skill, ``baseline`` → baseline; one run per arm and scenario
-  (``perRunScores`` has one entry): the file keeps one ``metrics`` and one ``judgeResult`` per
-  arm, so a scenario with several runs cannot be read run by run and is refused;
-- draw score: the judge's ``overallScore``, an integer 1..5 (``judge.ts`` clamps it there),
-  mapped linearly onto 0..1 as (score − 1) / 4; ``assertionResults`` are the draw's checks;
-- the source's own figures (``source_report``): each scenario's ``improvementScore``, its run
-  scores and its seven signed ``breakdown`` components, the pairwise judgment (winner,
-  magnitude, and whether it held with the positions swapped), the verdict's
-  ``overallImprovementScore``, ``normalizedGain`` and ``confidenceInterval``; the decision is
-  ``reason`` with ``passed`` and ``isSignificant``, never a verdict of the receipt;
-- tokens: the file has ``tokenEstimate`` only (an estimate, not a count): unrecorded (D-13).
+One receipt per verdict, each scenario a case with one run per arm; the judge's overall score
+(1..5) is mapped onto 0..1 as (score − 1) / 4. The source's improvement scores, interval and
+decision are kept as its figures, never a verdict of the receipt. The mapping is the interop
+page's ("dotnet/skills skill-validator").
 """
 
 from __future__ import annotations

@@ -1,23 +1,9 @@
-"""Vally ``results.json`` → DECLARED receipts, one per verdict (D-15).
+"""Vally ``results.json`` (dotnet/skills ``eng/vally-adapter``, schema 5) → DECLARED receipts.
 
-Vally ``results.json`` (dotnet/skills ``eng/vally-adapter``, ``schemaVersion`` 5) → DECLARED
-receipts, one per verdict (D-15).
-
-No public file exists (the files are CI artifacts); the shape read is the adapter's published
-contract, ``eng/vally-adapter/InvestigatingResults.md``, "Understanding results.json". Mapping
-(interop page, "Vally"):
-
-- only ``skillKind: skill`` (an agent's result is no skill's) and ``schemaVersion`` 5;
-- case: ``scenarios[].scenarioName``;
-- arm: ``skilledIsolated`` → with_skill, ``baseline`` → baseline; ``skilledPlugin`` (the whole
-  plugin) is no arm of the receipt: its score is kept as the source's figure (arm other);
-- draw: the role's ``judgeResult.overallScore`` (0..5) mapped onto 0..1 as score / 5; a role the
-  scenario does not hold is a lost draw;
-- the source's figures: each scenario's compare ``meanScore`` and every compare trial (winner,
-  magnitude, score; an errored trial as errored), the verdict's ``meanScore`` with its
-  ``confidenceInterval``, ``netWin``, the vote tally and the sign test's counts;
-- the decision: ``state`` (with ``reason``), ``passed``, and the exact one-sided sign test's
-  p value (``signTest.pValue``), never a verdict of the receipt.
+One receipt per verdict (D-15), each stimulus a case; the compare votes, sign test and decision
+are kept as the source's figures, never a verdict of the receipt. The shape read is the
+adapter's published contract (``eng/vally-adapter/InvestigatingResults.md``); the mapping is the
+interop page's ("Vally").
 """
 
 from __future__ import annotations
