@@ -49,6 +49,7 @@ from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Case, Draw, JudgeScale, Receipt, build_draw, build_judge_sample
 from driftproof.receipt._versions import format_checker
+from driftproof.stats import suite_lift, verdict_refusal
 
 __all__ = [
     "FORMAT",
@@ -230,8 +231,6 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
     Raises:
         RefusalError: an aggregates-only receipt (D-15): it has no per-draw scores to export.
     """
-    from driftproof.stats import suite_lift, verdict_refusal
-
     if r.is_aggregates_only:
         raise RefusalError(
             "summary-json holds per-draw scores; this receipt holds printed aggregates only "
