@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from driftproof.importers.caveman import CavemanOptions
+
 sys.path.insert(0, str(Path(__file__).parent))
 from day_one_helpers import SKILL, SUITE, run_args, write_files  # noqa: E402
 from factories import SHARED, run_main  # noqa: E402
@@ -138,15 +140,17 @@ def test_caveman_language_snapshot_records_its_language(tmp_path):
     doc["metadata"]["terse_prefix"] = "Responda de forma concisa."
     snap = tmp_path / "results.pt.json"
     snap.write_text(json.dumps(doc, ensure_ascii=False))
-    items = import_caveman(snap, skills_dir=SHARED / "data/caveman/at-snapshot-2b10489/skills")
-    assert items and all(i.document["run"]["language"] == "pt" for i in items)
+    items = import_caveman(
+        snap, CavemanOptions(skills_dir=SHARED / "data/caveman/at-snapshot-2b10489/skills")
+    )
+    assert items and all(i.body.to_json_dict()["run"]["language"] == "pt" for i in items)
     assert all(i.filename.endswith("-pt.json") for i in items)
     doc["metadata"].pop("lang")  # the file name alone names it
     snap.write_text(json.dumps(doc, ensure_ascii=False))
     assert (
-        import_caveman(snap, skills_dir=SHARED / "data/caveman/at-snapshot-2b10489/skills")[
-            0
-        ].document["run"]["language"]
+        import_caveman(
+            snap, CavemanOptions(skills_dir=SHARED / "data/caveman/at-snapshot-2b10489/skills")
+        )[0].body.to_json_dict()["run"]["language"]
         == "pt"
     )
 

@@ -15,7 +15,7 @@ from typing import Any
 from factories import run_main
 
 from driftproof.importers import write_imported
-from driftproof.importers.caveman import import_caveman
+from driftproof.importers.caveman import CavemanOptions, import_caveman
 
 FIX = Path(__file__).resolve().parent / "importers" / "fixtures" / "caveman"
 SNAP = FIX / "evals" / "snapshots"
@@ -33,7 +33,9 @@ def _views(path: Path, capsys: Any) -> dict[str, str]:
 
 
 def test_usage_table_in_every_format(tmp_path: Path, capsys: Any) -> None:
-    path = write_imported(import_caveman(SNAP / "results.json", skills_dir=SKILLS), tmp_path)[0]
+    path = write_imported(
+        import_caveman(SNAP / "results.json", CavemanOptions(skills_dir=SKILLS)), tmp_path
+    )[0]
     v = _views(path, capsys)
     # caveman against __terse__: median +50%, mean +40%, 350 / 610 output tokens, +1090 input
     assert "  caveman  +50%                      +40%                    350 / 610" in v["text"]
@@ -48,7 +50,8 @@ def test_usage_table_in_every_format(tmp_path: Path, capsys: Any) -> None:
 
 def test_fidelity_report_in_every_format(tmp_path: Path, capsys: Any) -> None:
     (path,) = write_imported(
-        import_caveman(SNAP / "fidelity.json", skills_dir=SKILLS, cases=CASES), tmp_path
+        import_caveman(SNAP / "fidelity.json", CavemanOptions(skills_dir=SKILLS, cases=CASES)),
+        tmp_path,
     )
     v = _views(path, capsys)
     assert "  caveman       2 / 3   67%" in v["text"]
@@ -70,7 +73,8 @@ def test_untrusted_pattern_text_is_made_safe(tmp_path: Path, capsys: Any) -> Non
     c = tmp_path / "fidelity.cases.json"
     c.write_text(json.dumps(cases), encoding="utf-8")
     (path,) = write_imported(
-        import_caveman(SNAP / "fidelity.json", skills_dir=SKILLS, cases=c), tmp_path / "out"
+        import_caveman(SNAP / "fidelity.json", CavemanOptions(skills_dir=SKILLS, cases=c)),
+        tmp_path / "out",
     )
     v = _views(path, capsys)
     assert re.search(r"(?<!\\)<img", v["markdown"]) is None  # only as \<img, never markup

@@ -18,7 +18,7 @@ import click
 
 from driftproof.cli._options import FILE
 
-__all__ = ["FORCE", "OUT_DIR", "SUBCOMMANDS", "caveman", "forced", "import_group"]
+__all__ = ["FORCE", "OUT_DIR", "SUBCOMMANDS", "caveman", "import_group"]
 
 #: subcommand name -> "module:attribute" of its click command.
 SUBCOMMANDS: dict[str, str] = {
@@ -53,19 +53,10 @@ def import_group() -> None:
     """Convert another tool's results into receipts (DECLARED: faithful, never a verdict)."""
 
 
-def _set_force(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
-    ctx.meta["driftproof.force"] = value
-    return value
-
-
 #: ``--force``: replace receipts that already exist (without it, an existing file is refused, exit
 #: 2).
 FORCE = click.option(
-    "--force",
-    is_flag=True,
-    expose_value=False,
-    callback=_set_force,
-    help="Replace receipts that already exist in --out-dir.",
+    "--force", is_flag=True, help="Replace receipts that already exist in --out-dir."
 )
 #: ``--out-dir``: the folder the receipts go into (``--out`` is its older spelling; in every
 #: other command ``--out`` names one file).
@@ -78,12 +69,6 @@ OUT_DIR = click.option(
     type=click.Path(path_type=Path, file_okay=False),
     help="Folder the receipts are written to (--out is its older spelling).",
 )
-
-
-def forced() -> bool:
-    """Whether the running import command was given ``--force``."""
-    ctx = click.get_current_context(silent=True)
-    return bool(ctx is not None and ctx.meta.get("driftproof.force"))
 
 
 @click.command("caveman")
@@ -125,6 +110,7 @@ def caveman(
     source_commit: str | None,
     cases: Path | None,
     rubrics: Path | None,
+    force: bool,
 ) -> None:
     """caveman's evals/snapshots/results.json (or results.partial.json, or with --cases
     fidelity.json, or a judged fidelity.json with or without --rubrics): one receipt per skill
@@ -134,5 +120,5 @@ def caveman(
     items = get_importer("caveman")(
         snapshot, skills_dir=skills_dir, source_commit=source_commit, cases=cases, rubrics=rubrics
     )
-    for path in write_imported(items, out_dir, source=str(snapshot), force=forced()):
+    for path in write_imported(items, out_dir, source=str(snapshot), force=force):
         click.echo(f"wrote {path}")

@@ -50,7 +50,7 @@ def _import_command(
     tool: str,
     help: str,
     *params: click.Parameter,
-    source: str = "path",
+    source: str | Callable[[dict[str, Any]], tuple[Any, Any]] = "path",
     check: Callable[[dict[str, Any]], None] | None = None,
 ) -> click.Command:
     """The click command ``tool``: its ``params``, then ``--out-dir`` and ``--force``.
@@ -64,7 +64,8 @@ def _import_command(
         tool: the command's and the registered importer's name.
         help: the command's help.
         params: the command's own parameters, in the order the help lists them.
-        source: the parameter whose value is the importer's source.
+        source: the parameter whose value is the importer's source, or a function that takes
+            the parameters' values, removes those it reads and returns (source, its name).
         check: called with every parameter's value before the import; raises to refuse.
     """
 
@@ -78,8 +79,11 @@ def _import_command(
             raise click.BadParameter(
                 "expected the skill's name, found an empty one", param_hint="--skill-name"
             )
-        value = options.pop(source)
-        shown = value[0] if isinstance(value, list) else value or options.get("baseline")
+        if callable(source):
+            value, shown = source(options)
+        else:
+            value = options.pop(source)
+            shown = value[0] if isinstance(value, list) else value
         items = get_importer(tool)(value, **options)
         for path in write_imported(items, out_dir, source=str(shown), force=force):
             click.echo(f"wrote {path}")
@@ -238,6 +242,13 @@ def _one_log_at_least(options: dict[str, Any]) -> None:
         raise ImportError_.at("<options>", "", "expected --with-skill LOG, --baseline LOG, or both")
 
 
+def _logs(options: dict[str, Any]) -> tuple[dict[str, Path], Path | None]:
+    """The arms' logs (``{arm: log}``, the arms given) and the log that names the source."""
+    given = {arm: options.pop(arm) for arm in ("with_skill", "baseline", "control")}
+    logs = {arm: log for arm, log in given.items() if log is not None}
+    return logs, logs.get("with_skill", logs.get("baseline"))
+
+
 inspect = _import_command(
     "inspect",
     """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
@@ -262,7 +273,7 @@ inspect = _import_command(
     ),
     _skill_name_required("Inspect"),
     _SKILL_MD,
-    source="with_skill",
+    source=_logs,
     check=_one_log_at_least,
 )
 

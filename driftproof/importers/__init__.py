@@ -1,34 +1,26 @@
 """Importers: neighbouring tools' result files converted into receipts (D-15).
 
-Every importer is a function registered here under the source tool's name::
+Every importer is a function registered here under the source tool's name, with the frozen
+dataclass of its options::
 
-    @register("caveman")
-    def import_caveman(source: Path, **options) -> list[Imported]: ...
+    @register("caveman", CavemanOptions)
+    def import_caveman(source: Path, options: CavemanOptions) -> list[Imported]: ...
 
-It reads ``source`` (and whatever its options name), checks it fails closed
-(:class:`~driftproof.errors.ImportError_` naming file, JSON pointer and what was
-expected) and returns one :class:`Imported` per receipt, unsealed, without
-writing anything. :func:`write_imported` then checks every document against the
-current receipt schema and writes them all, or none.
+It reads ``source`` (and whatever its options name), fails closed
+(:class:`~driftproof.errors.ImportError_` naming file, JSON pointer and what was expected) and
+returns one :class:`Imported` per receipt, unsealed, with the strings it repaired while
+parsing, without writing anything. :func:`write_imported` then seals, checks and writes them
+all, or none.
 
-Public API::
-
-    IMPORTERS: dict[str, Importer]     name -> importer function
-    register(name)                     decorator adding a function to IMPORTERS
-    get_importer(name) -> Importer     lookup with a clear error for an unknown name
-    Imported(filename, document)       one receipt to write
-    write_imported(items, out_dir) -> list[Path]
-
-Adding an importer: create ``driftproof/importers/<tool>.py`` with a function
-decorated ``@register("<tool>")`` and add its module name to ``_BUILTIN`` below
-(the registry imports the built-in modules on first lookup).
+Adding an importer: create ``driftproof/importers/<tool>.py`` with a function decorated
+``@register("<tool>", <Options>)`` and add its module name to ``_BUILTIN`` below (the
+registry imports the built-in modules on first lookup).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
-import json
 import os
 import re
 import tempfile
@@ -39,17 +31,17 @@ from typing import Any
 
 from driftproof.errors import ImportError_, Problem, ReceiptError
 from driftproof.importers._common import safe_filename
-from driftproof.importers._text import bound_document, collect_repairs, finalize_document
-from driftproof.receipt import parse_receipt, seal_document, write_receipt
-from driftproof.receipt._seal import unsealable_values
+from driftproof.importers._text import Repair, finish
+from driftproof.outputs import refuse_existing_outputs
+from driftproof.receipt import Receipt, ReceiptBody, read_receipt, write_receipt
 
 __all__ = [
     "IMPORTERS",
     "Imported",
     "Importer",
+    "NoOptions",
     "get_importer",
     "register",
-    "register_single",
     "write_imported",
 ]
 
@@ -60,24 +52,40 @@ class Imported:
 
     Attributes:
         filename: the receipt's file name (no directory), e.g. ``caveman-2b10489-caveman.json``.
-        document: the unsealed receipt document at the current schema version.
+        body: the unsealed receipt at the current schema version.
+        repairs: the strings made valid Unicode while its sources were parsed.
     """
 
     filename: str
-    document: dict[str, Any]
+    body: ReceiptBody
+    repairs: tuple[Repair, ...] = ()
 
     @classmethod
-    def named(cls, prefix: str, doc: dict[str, Any], *labels: str) -> Imported:
-        """``doc`` under the file name ``<prefix>-<skill>[-<label>…]-<document sha256[:8]>.json``,
-        unsafe characters as ``-`` (:func:`~driftproof.importers._common.safe_filename`)."""
-        digest = doc["provenance"]["document_sha256"][:8]
-        return cls(safe_filename(prefix, doc["skill"]["name"], *labels, digest), doc)
+    def named(
+        cls, prefix: str, body: ReceiptBody, *labels: str, repairs: list[Repair] | None = None
+    ) -> Imported:
+        """``body`` filed as ``<prefix>-<skill>[-<label>…]-<document sha256[:8]>.json``.
+
+        Characters outside ``[A-Za-z0-9._-]`` become ``-``
+        (:func:`~driftproof.importers._common.safe_filename`).
+        """
+        assert body.provenance is not None
+        digest = body.provenance.document_sha256[:8]
+        name = safe_filename(prefix, body.skill.name, *labels, digest)
+        return cls(name, body, tuple(repairs or ()))
 
 
-Importer = Callable[..., list[Imported]]
+@dataclass(frozen=True)
+class NoOptions:
+    """The options of an importer that takes none."""
 
-#: name -> importer function. Filled by :func:`register`.
+
+#: An importer: (source, its options) -> the receipts.
+Importer = Callable[[Any, Any], list[Imported]]
+
+#: name -> (importer function, its options class). Filled by :func:`register`.
 IMPORTERS: dict[str, Importer] = {}
+OPTIONS: dict[str, type] = {}
 
 #: modules under ``driftproof.importers`` imported on first lookup, so their
 #: ``@register`` decorators run. One line per built-in importer.
@@ -98,8 +106,12 @@ _BUILTIN: tuple[str, ...] = (
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")
 
 
-def register(name: str) -> Callable[[Importer], Importer]:
+def register(name: str, options: type) -> Callable[[Importer], Importer]:
     """Decorator: register ``fn`` as the importer for source tool ``name``.
+
+    Args:
+        name: the source tool's name.
+        options: the frozen dataclass of the importer's options.
 
     Raises:
         ValueError: ``name`` is already registered to another function.
@@ -109,57 +121,35 @@ def register(name: str) -> Callable[[Importer], Importer]:
         if IMPORTERS.get(name, fn) is not fn:
             raise ValueError(f"importer {name!r} is already registered")
         IMPORTERS[name] = fn
+        OPTIONS[name] = options
         return fn
 
     return deco
 
 
-def register_single(name: str, prefix: str, read: Callable[..., dict[str, Any]]) -> Importer:
-    """Register, as the importer for source tool ``name``, the registry entry of an importer
-    that turns one source file into one receipt: ``read(Path(source), **options)``, filed as
-    ``<prefix>-<skill>-<document sha256[:8]>.json`` (:meth:`Imported.named`).
+def get_importer(name: str) -> Callable[..., list[Imported]]:
+    """The importer registered as ``name``, its receipts finished for writing.
 
-    Raises:
-        ValueError: ``name`` is already registered to another function.
-    """
-
-    def importer(source: Path, **options: Any) -> list[Imported]:
-        return [Imported.named(prefix, read(Path(source), **options))]
-
-    importer.__doc__ = (
-        f"Registry entry: :func:`{read.__name__}`, file ``{prefix}-<skill>-<document "
-        "sha256[:8]>.json``."
-    )
-    return register(name)(importer)
-
-
-def _load_builtins() -> None:
-    for module in _BUILTIN:
-        importlib.import_module(f"driftproof.importers.{module}")
-
-
-def get_importer(name: str) -> Importer:
-    """The importer registered as ``name``, wrapped so that its documents are finished the
-    same way for every tool (issue 14, item 1): text the source held as invalid Unicode is
-    recorded in ``text_repairs`` and big fields are bounded into ``bounded_text``
-    (:func:`~driftproof.importers._text.finalize_document`).
+    The returned function takes the source and either the importer's options object or its
+    fields as keywords. Its receipts have big fields bounded and the text repaired while
+    parsing recorded (:func:`~driftproof.importers._text.finish`).
 
     Raises:
         KeyError: no importer has that name (the message lists the known names).
     """
-    _load_builtins()
+    for module in _BUILTIN:
+        importlib.import_module(f"driftproof.importers.{module}")
     try:
-        fn = IMPORTERS[name]
+        fn, kind = IMPORTERS[name], OPTIONS[name]
     except KeyError:
         raise KeyError(
             f"no importer named {name!r}; known: {', '.join(sorted(IMPORTERS))}"
         ) from None
 
     @functools.wraps(fn)
-    def finished(*args: Any, **kwargs: Any) -> list[Imported]:
-        with collect_repairs() as repairs:
-            items = fn(*args, **kwargs)
-        return [Imported(i.filename, finalize_document(i.document, repairs)) for i in items]
+    def finished(source: Any, options: Any = None, **fields: Any) -> list[Imported]:
+        items = fn(source, options if options is not None else kind(**fields))
+        return [Imported(i.filename, finish(i.body, i.repairs)) for i in items]
 
     return finished
 
@@ -167,11 +157,11 @@ def get_importer(name: str) -> Importer:
 def write_imported(
     items: list[Imported], out_dir: str | Path, *, source: str = "<import>", force: bool = False
 ) -> list[Path]:
-    """Seal and write every imported receipt into ``out_dir``, or write none.
+    """Seal, check and write every imported receipt into ``out_dir``, or write none.
 
-    Each document is sealed and checked in memory against the current receipt
-    schema, its seal and the model (:func:`~driftproof.receipt.parse_receipt`)
-    before any file is written; each file is then written atomically.
+    Each receipt is finished (:func:`~driftproof.importers._text.finish`), then sealed, checked
+    against the current receipt schema and written to a temporary file beside its target; only
+    when all are written are they renamed into place.
 
     Args:
         items: what an importer returned.
@@ -183,8 +173,9 @@ def write_imported(
         The paths written, in the order of ``items``.
 
     Raises:
-        ImportError_: a file name is unsafe or repeated, or a document is not a valid
-            receipt (an importer bug), with the receipt's pointer; nothing was written.
+        ImportError_: a file name is unsafe or repeated, a receipt is not valid (an importer
+            bug, named by the source and the receipt's pointer), or the directory cannot be
+            written; nothing was written.
         RefusalError: a receipt file already exists and ``force`` is not set, naming every
             such file; nothing was written.
     """
@@ -196,53 +187,36 @@ def write_imported(
                 source, "", f"receipt file name {item.filename!r} is unsafe or repeated"
             )
         seen.add(item.filename)
-        bound_document(item.document)
-        unsealable = unsealable_values(item.document)
-        if unsealable:
-            problems = [
-                Problem(
-                    source,
-                    "",
-                    f"cannot be converted: the value it gives at {at} of the receipt cannot be "
-                    f"sealed ({what}); nothing was written",
-                )
-                for at, what in unsealable
-            ]
-            raise ImportError_(str(problems[0]), problems)
-        data = json.dumps(
-            seal_document(item.document), sort_keys=True, ensure_ascii=False, allow_nan=False
-        ).encode("utf-8")
-        try:
-            parse_receipt(data, item.filename)
-        except ReceiptError as exc:
-            # name the source, never the receipt file: nothing was written (issue 14)
-            problems = [
-                Problem(
-                    source,
-                    "",
-                    f"cannot be converted: the value it gives at {p.pointer or '/'} of the "
-                    f"receipt is not valid there ({p.message}); nothing was written",
-                )
-                for p in exc.problems
-            ]
-            raise ImportError_(
-                str(problems[0])
-                if problems
-                else f"{source}: cannot be converted; nothing was written",
-                problems,
-            ) from None
-    from driftproof.outputs import refuse_existing_outputs
-
     refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
-    return _write_all_or_none(items, out, source)
+    bodies = [(item.filename, finish(item.body, item.repairs)) for item in items]
+    return _write_all_or_none(bodies, out, source)
 
 
-def _write_all_or_none(items: list[Imported], out: Path, source: str) -> list[Path]:
+def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
+    """The error for a receipt that failed its checks.
+
+    The error for a receipt that failed its checks, naming the source, never the receipt file
+    (nothing was written).
+    """
+    problems = [
+        Problem(
+            source,
+            "",
+            f"cannot be converted: the value it gives at {p.pointer or '/'} of the receipt is "
+            f"not valid there ({p.message}); nothing was written",
+        )
+        for p in exc.problems
+    ]
+    first = str(problems[0]) if problems else f"{source}: cannot be converted; nothing was written"
+    return ImportError_(first, problems)
+
+
+def _write_all_or_none(bodies: list[tuple[str, ReceiptBody]], out: Path, source: str) -> list[Path]:
     """Write each receipt to a temporary sibling first, then rename them all into place.
 
-    A failure before the renames (a read-only or missing-and-uncreatable ``out``, a full
-    disk) removes every temporary file and any directory made here, so nothing is left
-    half-written; it is raised as :class:`~driftproof.errors.ImportError_` naming the path.
+    A receipt that fails its checks, or a failure before the renames (a read-only or
+    uncreatable ``out``, a full disk), removes every temporary file and any directory made
+    here, so nothing is left half-written.
     """
     made: list[Path] = []
     staged: list[tuple[Path, Path]] = []
@@ -251,17 +225,18 @@ def _write_all_or_none(items: list[Imported], out: Path, source: str) -> list[Pa
             if not parent.exists():
                 parent.mkdir()
                 made.append(parent)
-        for item in items:
-            target = out / item.filename
+        for filename, body in bodies:
+            target = out / filename
             if target.is_dir():
                 raise IsADirectoryError(21, "Is a directory", str(target))
-            fd, tmp = tempfile.mkstemp(prefix=f".{item.filename}.", suffix=".tmp", dir=out)
+            fd, tmp = tempfile.mkstemp(prefix=f".{filename}.", suffix=".tmp", dir=out)
             staged.append((Path(tmp), target))
             os.close(fd)
-            write_receipt(item.document, tmp)
+            if not isinstance(write_receipt(body, tmp), Receipt):
+                read_receipt(tmp)  # a writer that does not check against the schema itself
         for staged_path, target in staged:
             os.replace(staged_path, target)
-    except BaseException as exc:  # an OSError, or Ctrl-C while staging: leave nothing behind
+    except BaseException as exc:  # a bad receipt, an OSError, or Ctrl-C: leave nothing behind
         for staged_path, _ in staged:
             staged_path.unlink(missing_ok=True)
         for d in reversed(made):
@@ -269,6 +244,8 @@ def _write_all_or_none(items: list[Imported], out: Path, source: str) -> list[Pa
                 d.rmdir()
             except OSError:
                 pass
+        if isinstance(exc, ReceiptError):
+            raise _not_convertible(source, exc) from None
         if not isinstance(exc, OSError):
             raise
         raise ImportError_.at(

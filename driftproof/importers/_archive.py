@@ -1,4 +1,4 @@
-"""Zip archives read with bounded memory (issue 14, item 1: "Archives").
+"""Zip archives read with bounded memory.
 
 Inspect's ``.eval`` logs are zip archives whose members current Inspect writes with
 Zstandard (zip method 93); older ones use deflate (8) or store (0). Python's

@@ -1,6 +1,7 @@
-"""caveman's fidelity eval: ``evals/snapshots/fidelity.json`` scored against the cases of
-``evals/prompts/fidelity.json``, as caveman's ``score_fidelity.py`` scores it (seed 004,
-"Fidelity").
+"""caveman's fidelity eval.
+
+``evals/snapshots/fidelity.json`` scored against the cases of ``evals/prompts/fidelity.json``, as
+caveman's ``score_fidelity.py`` scores it (seed 004, "Fidelity").
 
 A case passes for an arm when every ``must_include`` pattern is found in the arm's output and
 no ``must_not_include`` pattern is (Python ``re.search``, case-insensitive; the search runs
@@ -52,9 +53,11 @@ class FidelityCases:
 
 
 def read_cases(path: str | Path) -> FidelityCases:
-    """Read caveman's ``prompts/fidelity.json`` with the suite reader (every pattern compiled,
-    ids unique), then require what ``score_fidelity.py`` needs: a category per case, a unique
-    prompt per case, patterns short enough to name a check.
+    """Read caveman's ``prompts/fidelity.json``.
+
+    Read caveman's ``prompts/fidelity.json`` with the suite reader (every pattern compiled, ids
+    unique), then require what ``score_fidelity.py`` needs: a category per case, a unique prompt per
+    case, patterns short enough to name a check.
 
     Raises:
         ImportError_: naming the case file, the JSON pointer and what was expected.

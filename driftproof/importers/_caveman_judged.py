@@ -1,4 +1,6 @@
-"""caveman's judged fidelity snapshot (PR #579, ``evals/snapshots/fidelity.json`` with
+"""caveman's judged fidelity snapshot: each fact judged by a model.
+
+Caveman's judged fidelity snapshot (``evals/snapshots/fidelity.json`` with
 ``evals/prompts/rubrics.json``): read as its own kind, apart from the regex fidelity eval of
 :mod:`driftproof.importers._caveman_fidelity` (D-13, D-15, D-16).
 
@@ -38,7 +40,9 @@ from driftproof.importers._caveman_snapshot import (
     load_snapshot,
     snap_pointer,
 )
-from driftproof.importers._common import Where, parse_instant
+from driftproof.importers._common import Where
+from driftproof.importers._text import Repair
+from driftproof.importers._time import parse_instant
 from driftproof.stats.fidelity import JUDGED_FACT
 
 __all__ = [
@@ -71,9 +75,11 @@ def is_judged(doc: Any) -> bool:
 
 @dataclass(frozen=True)
 class JudgedCell:
-    """One prompt of one arm as judged: the source's risk and fidelity (percent; ``printed`` as
-    the JSON wrote it), each fact with the grader's pass, and the verbatim check (``None``: not
-    in the cell)."""
+    """One prompt of one arm as judged: the source's risk and fidelity (percent.
+
+    ``printed`` as the JSON wrote it), each fact with the grader's pass, and the verbatim check
+    (``None``: not in the cell).
+    """
 
     risk: str
     fidelity: float
@@ -85,9 +91,11 @@ class JudgedCell:
 
 @dataclass(frozen=True)
 class Judged:
-    """A judged snapshot that was read: its metadata, the grader's model id and the note the
-    snapshot gives beside it, the prompts (in the first arm's order) and arm -> one cell per
-    prompt."""
+    """A judged snapshot that was read.
+
+    Its metadata, the grader's model id and the note the snapshot gives beside it, the prompts (in
+    the first arm's order) and arm -> one cell per prompt.
+    """
 
     meta: dict[str, Any]
     grader: str
@@ -98,8 +106,11 @@ class Judged:
 
 @dataclass(frozen=True)
 class Rubrics:
-    """``rubrics.json`` as read: its path as given, the sha256 of its bytes, and prompt ->
-    (JSON pointer of the rubric, risk, facts, verbatim tokens)."""
+    """``rubrics.json`` as read.
+
+    Its path as given, the sha256 of its bytes, and prompt -> (JSON pointer of the rubric, risk,
+    facts, verbatim tokens).
+    """
 
     path: str
     sha256: str
@@ -233,15 +244,17 @@ def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
     return JudgedCell(risk, float(value), json.dumps(value), tuple(read), ok, tuple(missing))
 
 
-def read_rubrics(path: str | Path) -> Rubrics:
-    """caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk,
-    facts, verbatim}]}``).
+def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
+    """Read caveman's ``evals/prompts/rubrics.json``.
+
+    Caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk, facts,
+    verbatim}]}``).
 
     Raises:
         ImportError_: naming the file, the JSON pointer and what was expected.
     """
     shown = str(path)
-    doc, sha = load_snapshot(Path(path), shown)
+    doc, sha = load_snapshot(Path(path), shown, repairs)
     if (
         not isinstance(doc, dict)
         or doc.get("version") != 1
@@ -274,9 +287,10 @@ def read_rubrics(path: str | Path) -> Rubrics:
 
 
 def match_rubrics(judged: Judged, rubrics: Rubrics, shown: str) -> None:
-    """Refuse a snapshot that does not match its rubrics: a prompt no rubric has, a rubric
-    whose prompt the snapshot lacks, facts that differ in number or text, another risk, or a
-    missing verbatim token the rubric does not require.
+    """Refuse a snapshot that does not match its rubrics.
+
+    A prompt no rubric has, a rubric whose prompt the snapshot lacks, facts that differ in number or
+    text, another risk, or a missing verbatim token the rubric does not require.
 
     Raises:
         ImportError_: naming the snapshot (or the rubrics file, for a rubric the snapshot lacks),

@@ -1,5 +1,7 @@
-"""Receipts of a caveman judged fidelity snapshot (PR #579): one DECLARED receipt per skill
-arm, each fact a check, each prompt's fidelity the source's figure (D-13, D-15).
+"""Receipts of a caveman judged fidelity snapshot.
+
+One DECLARED receipt per skill arm, each fact a check, each prompt's fidelity the source's figure
+(D-13, D-15).
 
 ``judged_receipts(judged, shown, document_sha256, skills_dir, source_commit, rubrics)`` turns
 what :func:`driftproof.importers._caveman_judged.read_judged` read into receipt documents.
@@ -19,10 +21,21 @@ from driftproof.importers._caveman_judged import (
     match_rubrics,
     read_rubrics,
 )
-from driftproof.importers._caveman_snapshot import BASELINE_ARM, CONTROL_ARM, TOOL, skill_text
-from driftproof.importers._common import arm_spec, case_entry
-from driftproof.importers._declared import declared_receipt
-from driftproof.receipt import draw_doc
+from driftproof.importers._caveman_snapshot import (
+    BASELINE_ARM,
+    CONTROL_ARM,
+    TOOL,
+    prompt_ids,
+    skill_text,
+)
+from driftproof.importers._declared import (
+    arm_spec,
+    case_entry,
+    declared_receipt,
+    unrecorded_judge,
+)
+from driftproof.importers._text import Repair
+from driftproof.receipt import JudgeScale, Provenance, build_draw
 
 __all__ = ["judged_receipts"]
 
@@ -39,8 +52,11 @@ JUDGED_UNRECORDED = (
 
 
 def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
-    """One arm of one case: a single draw whose answer is unknown (not in the snapshot), each
-    fact a check as the source's grader judged it, then ``verbatim_ok`` when the cell has it."""
+    """One arm of one case.
+
+    A single draw whose answer is unknown (not in the snapshot), each fact a check as the source's
+    grader judged it, then ``verbatim_ok`` when the cell has it.
+    """
     checks: list[dict[str, Any]] = [
         {"name": fact, "kind": "assertion", "pass": passed, "source_type": JUDGED_FACT}
         for fact, passed in cell.facts
@@ -54,12 +70,15 @@ def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
                 "source_type": VERBATIM,
             }
         )
-    return {"draws": [draw_doc(0, answer=None, checks=checks)], "generation": None}
+    return {"draws": [build_draw(0, answer=None, checks=checks)], "generation": None}
 
 
 def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
-    """The source's own per-prompt figures of one arm: fidelity (percent, as written), risk
-    (printed, no number) and, when any, the verbatim tokens found missing (a count)."""
+    """The source's own per-prompt figures of one arm.
+
+    Fidelity (percent, as written), risk (printed, no number) and, when any, the verbatim tokens
+    found missing (a count).
+    """
     out: list[dict[str, Any]] = []
     for case, cell in zip(ids, cells, strict=True):
         out.append(
@@ -87,6 +106,36 @@ def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[d
     return out
 
 
+def _provenance(
+    judged: Judged, with_rubrics: bool, shown: str, document_sha256: str, commit: str | None
+) -> Provenance:
+    """What the judged snapshot's receipts were converted from.
+
+    The arms and suite it lacks, the grader and note it names, and its own metadata.
+    """
+    unrecorded = list(JUDGED_UNRECORDED)
+    for name, label in (("baseline", BASELINE_ARM), ("control", CONTROL_ARM)):
+        if label not in judged.arms:
+            unrecorded.append(f"{name} arm ({label}): not in the snapshot")
+    if not with_rubrics:
+        unrecorded.append("suite: the rubrics the facts were judged against (not given)")
+    if commit is None:
+        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
+    meta = judged.meta
+    notes = [f"the source names its grader as: {meta['judge_model']}"[:4000]]
+    if "note" in meta:
+        notes.append(f"the source's note: {meta['note']}"[:4000])
+    return Provenance(
+        tool=TOOL,
+        tool_version=f"git {commit}" if commit else None,
+        document=shown,
+        document_sha256=document_sha256,
+        unrecorded=unrecorded,
+        notes=notes,
+        details={k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")},
+    )
+
+
 def judged_receipts(
     judged: Judged,
     shown: str,
@@ -94,43 +143,25 @@ def judged_receipts(
     skills_dir: Path,
     source_commit: str | None,
     rubrics_path: str | Path | None,
+    repairs: list[Repair],
 ) -> list[Imported]:
-    """One DECLARED receipt per skill arm of a judged fidelity snapshot (D-15): each prompt a
-    case (ids ``p01``… in the snapshot's order), each arm the snapshot holds one draw with no
-    answer and its judged facts as checks; an arm it does not hold (baseline, control) is
+    """One DECLARED receipt per skill arm of a judged fidelity snapshot (D-15).
+
+    Each prompt a case (ids ``p01``… in the snapshot's order), each arm the snapshot holds one draw
+    with no answer and its judged facts as checks; an arm it does not hold (baseline, control) is
     unrecorded (D-13). The per-prompt fidelity and risk are the source's figures
-    (``source_report``), the grader is the source's (``judge.channel: source``), never a
-    Driftproof judge; no score, band or verdict."""
-    rubrics = read_rubrics(rubrics_path) if rubrics_path is not None else None
+    (``source_report``), the grader is the source's (``judge.channel: source``), never a Driftproof
+    judge; no score, band or verdict.
+    """
+    rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
     if rubrics is not None:
         match_rubrics(judged, rubrics, shown)
-    width = max(2, len(str(len(judged.prompts))))
-    ids = [f"p{i + 1:0{width}d}" for i in range(len(judged.prompts))]
+    ids = prompt_ids(len(judged.prompts))
     controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
-    unrecorded = list(JUDGED_UNRECORDED)
-    for name, label in controls.items():
-        if label not in judged.arms:
-            unrecorded.append(f"{name} arm ({label}): not in the snapshot")
-    if rubrics is None:
-        unrecorded.append("suite: the rubrics the facts were judged against (not given)")
-    if source_commit is None:
-        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
-    meta = judged.meta
-    notes = [f"the source names its grader as: {meta['judge_model']}"[:4000]]
-    if "note" in meta:
-        notes.append(f"the source's note: {meta['note']}"[:4000])
-    details = {k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")}
-    judge = {
-        "model": judged.grader,
-        "provider": None,
-        "surface": None,
-        "service": None,
-        "sampling": None,
-        "template_sha256": None,
-        "scale": {"worst": 0.0, "best": 1.0, "step": 1.0},
-        "price": None,
-        "channel": "source",
-    }
+    source = _provenance(judged, rubrics is not None, shown, document_sha256, source_commit)
+    scale = JudgeScale(worst=0.0, best=1.0, step=1.0)
+    judge = unrecorded_judge(TOOL, "judge", model=judged.grader, channel="source")
+    judge = judge.model_copy(update={"scale": scale})
     prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
     out: list[Imported] = []
     for arm in (a for a in judged.arms if a not in controls.values()):
@@ -153,15 +184,7 @@ def judged_receipts(
             arm,
             skill_text(skills_dir, arm, shown),
             cases,
-            {
-                "tool": TOOL,
-                "tool_version": f"git {source_commit}" if source_commit else None,
-                "document": shown,
-                "document_sha256": document_sha256,
-                "unrecorded": unrecorded,
-                "notes": notes,
-                "details": details,
-            },
+            source,
             generations_per_arm=1,
             judge=judge,
             arms={
@@ -172,5 +195,5 @@ def judged_receipts(
             suite_sha256=rubrics.sha256 if rubrics is not None else None,
             source_report={"figures": figures},
         )
-        out.append(Imported(f"{prefix}judged-fidelity-{arm}.json", document))
+        out.append(Imported(f"{prefix}judged-fidelity-{arm}.json", document, tuple(repairs)))
     return out

@@ -1,9 +1,11 @@
-"""caveman's snapshot contract: reading ``evals/snapshots/results.json`` and refusing it as
-caveman's own contract refuses it (its evals README, "Read the snapshot"; its
-``snapshot_contract.py``) when malformed, and reading a partial run (``metadata.error`` with the
-unfinished cells null, as caveman's ``llm_run.py`` writes ``results.partial.json``) and the
-``usage`` block ``llm_run.py`` stores beside each answer. Every refusal names the snapshot's own
-JSON pointer. :mod:`driftproof.importers.caveman` turns a snapshot that passes into receipts.
+"""caveman's snapshot contract.
+
+Reading ``evals/snapshots/results.json`` and refusing it as caveman's own contract refuses it (its
+evals README, "Read the snapshot"; its ``snapshot_contract.py``) when malformed, and reading a
+partial run (``metadata.error`` with the unfinished cells null, as caveman's ``llm_run.py`` writes
+``results.partial.json``) and the ``usage`` block ``llm_run.py`` stores beside each answer. Every
+refusal names the snapshot's own JSON pointer. :mod:`driftproof.importers.caveman` turns a snapshot
+that passes into receipts.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from driftproof._json import pointer
 from driftproof.errors import ImportError_
 from driftproof.importers._common import parse_json_bytes
+from driftproof.importers._text import Repair
 from driftproof.wording import CAVEMAN_TOOL
 
 __all__ = [
@@ -33,6 +36,7 @@ __all__ = [
     "Usage",
     "check_snapshot",
     "load_snapshot",
+    "prompt_ids",
     "read_capped",
     "snap_pointer",
 ]
@@ -66,14 +70,28 @@ def snap_pointer(*parts: Any) -> str:
 
 
 def read_capped(path: Path, limit: int) -> bytes:
-    """At most ``limit + 1`` bytes of ``path``: a device or pipe that reports size 0 is not read
-    without end."""
+    """At most ``limit + 1`` bytes of ``path``.
+
+    A device or pipe that reports size 0 is not read without end.
+    """
     with path.open("rb") as fh:
         return fh.read(limit + 1)
 
 
-def load_snapshot(path: Path, shown: str) -> tuple[Any, str]:
-    """The parsed snapshot and the sha256 of its bytes."""
+def prompt_ids(n: int) -> list[str]:
+    """Case ids of ``n`` prompts in the snapshot's order.
+
+    ``p01``, ``p02``… (at least two digits).
+    """
+    width = max(2, len(str(n)))
+    return [f"p{i + 1:0{width}d}" for i in range(n)]
+
+
+def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, str]:
+    """The parsed snapshot and the sha256 of its bytes.
+
+    Repaired strings are appended to ``repairs``.
+    """
     try:
         size = path.stat().st_size
         if size <= SNAPSHOT_MAX_BYTES:
@@ -83,14 +101,17 @@ def load_snapshot(path: Path, shown: str) -> tuple[Any, str]:
         raise ImportError_.at(shown, "", f"cannot read the snapshot: {exc.strerror}") from None
     if size > SNAPSHOT_MAX_BYTES:
         raise ImportError_.at(shown, "", f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
-    # bytes that are not UTF-8 inside a string become U+FFFD (repair_tree), in text_repairs
-    return parse_json_bytes(data, shown, lead="not valid JSON"), hashlib.sha256(data).hexdigest()
+    parsed = parse_json_bytes(data, shown, repairs, lead="not valid JSON")
+    return parsed, hashlib.sha256(data).hexdigest()
 
 
 def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> str:
-    """``value`` as receipt text of at most ``limit`` characters (``None``: any length, bounded
-    later into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has
-    already made it valid Unicode."""
+    """``value`` as receipt text, or the error naming the snapshot's pointer.
+
+    ``value`` as receipt text of at most ``limit`` characters (``None``: any length, bounded later
+    into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has already made
+    it valid Unicode.
+    """
     if limit is not None and len(value) > limit:
         raise ImportError_.at(
             shown, where, f"expected {what} of at most {limit} characters, found {len(value)}"
@@ -121,9 +142,12 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Usage:
-    """One call's usage as ``claude -p --output-format json`` reported it and caveman's
-    ``llm_run.py`` stored it. Tokens are counts; ``cost_usd`` is ``total_cost_usd`` in US
-    dollars, ``None`` when the cell does not carry it (unknown, D-13)."""
+    """One call's usage, as caveman stored it.
+
+    One call's usage as ``claude -p --output-format json`` reported it and caveman's ``llm_run.py``
+    stored it. Tokens are counts; ``cost_usd`` is ``total_cost_usd`` in US dollars, ``None`` when
+    the cell does not carry it (unknown, D-13).
+    """
 
     input_tokens: int
     output_tokens: int
@@ -147,7 +171,9 @@ USAGE_TOKENS = (
 
 
 def check_snapshot(doc: Any, shown: str) -> Snapshot:
-    """caveman's snapshot contract (its ``snapshot_contract.py``), with a partial run's
+    """Check a snapshot against caveman's snapshot contract.
+
+    Caveman's snapshot contract (its ``snapshot_contract.py``), with a partial run's
     ``metadata.error`` and unfinished (``null``) cells accepted together: a null cell needs the
     error and the error needs a null cell.
 
@@ -183,7 +209,21 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
             "/metadata/n_prompts",
             f"expected {len(prompts)} (the length of /prompts), found {json.dumps(n)}",
         )
-    arms = doc.get("arms")
+    arms = _arms(doc.get("arms"), len(prompts), error, shown)
+    usage = _usage(doc, arms, len(prompts), shown) if "usage" in doc else None
+    _metadata_text(meta, shown)
+    return Snapshot(meta, prompts, arms, usage, error)
+
+
+def _arms(arms: Any, n: int, error: str | None, shown: str) -> dict[str, list[str | None]]:
+    """The snapshot's ``arms``.
+
+    Both control arms and a skill arm, each with ``n`` outputs; a null (unfinished) cell exactly
+    when the run recorded its error.
+
+    Raises:
+        ImportError_: naming ``shown``, the arm's pointer and what was expected.
+    """
     if not isinstance(arms, dict):
         raise ImportError_.at(shown, "/arms", "expected an object of arm name -> list of outputs")
     for control in (BASELINE_ARM, CONTROL_ARM):
@@ -204,7 +244,7 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
             raise ImportError_.at(
                 shown, where, "expected a skill arm name of lowercase letters, digits, - or _"
             )
-        _cells(outputs, len(prompts), shown, where, "output")
+        _cells(outputs, n, shown, where, "output")
         for i, out in enumerate(outputs):
             if out is None:
                 unfinished = unfinished or snap_pointer("arms", name, i)
@@ -230,7 +270,11 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
             "a partial snapshot (the run stopped with this error) with every cell filled; "
             "expected the unfinished cells as null",
         )
-    usage = _usage(doc, arms, len(prompts), shown) if "usage" in doc else None
+    return arms
+
+
+def _metadata_text(meta: dict[str, Any], shown: str) -> None:
+    """Refuse metadata text of the wrong type or length, or a start that is no date-time."""
     for key, (what, limit) in _META_TEXT.items():
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
@@ -249,7 +293,6 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
             "/metadata/generated_at",
             f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}",
         )
-    return Snapshot(meta, prompts, arms, usage, error)
 
 
 def _cells(cells: Any, n: int, shown: str, where: str, what: str) -> None:
@@ -265,9 +308,12 @@ def _cells(cells: Any, n: int, shown: str, where: str, what: str) -> None:
 def _usage(
     doc: dict[str, Any], arms: dict[str, list[Any]], n: int, shown: str
 ) -> dict[str, list[Usage | None]]:
-    """The ``usage`` block: the same arms and prompts as ``arms``, each finished cell an object
-    of non-negative integer token counts and an optional non-negative ``total_cost_usd``; a
-    cell is null exactly where its output is (a partial run)."""
+    """The ``usage`` block.
+
+    The same arms and prompts as ``arms``, each finished cell an object of non-negative integer
+    token counts and an optional non-negative ``total_cost_usd``; a cell is null exactly where its
+    output is (a partial run).
+    """
     usage = doc["usage"]
     if not isinstance(usage, dict) or set(usage) != set(arms):
         found = sorted(usage) if isinstance(usage, dict) else _json_kind(usage)

@@ -1,6 +1,8 @@
-"""One claude-plugin-eval result as a draw, and the figures read beside it
-(:mod:`driftproof.importers.claude_plugin_eval`): whether the skill fired, the graders' hash and
-the run's costs as the source recorded them.
+"""One claude-plugin-eval run as a draw, and the figures read beside it.
+
+One claude-plugin-eval result as a draw, and the figures read beside it
+(:mod:`driftproof.importers.claude_plugin_eval`): whether the skill fired, the graders' hash and the
+run's costs as the source recorded them.
 """
 
 from __future__ import annotations
@@ -8,19 +10,81 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 import rfc8785
 
-from driftproof.importers._common import (
-    Where,
-    unit_score,
-)
-from driftproof.receipt import draw_doc
+from driftproof.importers._common import Where, unit_score
+from driftproof.receipt import Draw, build_draw
 
-__all__ = ["cost_figures", "draw_of", "graders_sha256", "skill_fired"]
+__all__ = ["Tally", "arm_draws", "cost_figures", "draw_of", "graders_sha256", "skill_fired"]
 
 _CALLED = re.compile(r"\bcalled (\d+)x\b")
+
+
+@dataclass
+class Tally:
+    """What one result document's runs add up to, over its cases.
+
+    Attributes:
+        counts: the numbers of runs the case arms hold.
+        declared_runs: the ``runsPerCase`` values the cases declare.
+        fired: per arm, [draws the skill fired on, draws firing was observed on].
+        costs: per arm, [each run's cost, each run's judge cost] in USD, as declared.
+        scored_indicator: skill-fired graders the source counts inside the score.
+        has_llm: whether any grader is a model.
+    """
+
+    counts: set[int] = field(default_factory=set)
+    declared_runs: set[int] = field(default_factory=set)
+    fired: dict[str, list[int]] = field(
+        default_factory=lambda: {"with_skill": [0, 0], "baseline": [0, 0]}
+    )
+    costs: dict[str, list[list[float]]] = field(
+        default_factory=lambda: {"with_skill": [[], []], "baseline": [[], []]}
+    )
+    scored_indicator: set[str] = field(default_factory=set)
+    has_llm: bool = False
+
+
+def arm_draws(
+    arm: str, runs: list[dict[str, Any]], w: Where, graders: list[dict[str, Any]], tally: Tally
+) -> list[Draw]:
+    """One case arm's runs as draws, in the source's order, tallied into ``tally``.
+
+    Raises:
+        ImportError_: a score outside 0..1 or a cost below 0; naming the run.
+    """
+    skill_graders = {
+        g["name"]
+        for g in graders
+        if g.get("type") == "tool_used"
+        and isinstance(g.get("config"), dict)
+        and g["config"].get("tool") == "Skill"
+    }
+    regex_graders = {g["name"] for g in graders if g.get("type") == "regex"}
+    configs = {g["name"]: g.get("config") or {} for g in graders}
+    draws = []
+    for j, run in enumerate(runs):
+        rw = w / j
+        draw, fired = draw_of(
+            j, run, rw, skill_graders, regex_graders, configs, tally.scored_indicator
+        )
+        draws.append(draw)
+        if draw.lost is None and fired is not None:
+            tally.fired[arm][0] += fired
+            tally.fired[arm][1] += 1
+        for slot, member in ((0, "costUsd"), (1, "judgeCostUsd")):
+            value = run.get(member)
+            if value is not None:
+                if not math.isfinite(value) or value < 0:
+                    raise (rw / member).fail(
+                        f"expected a cost in USD of 0 or more, found {value!r}"
+                    )
+                tally.costs[arm][slot].append(value)
+    tally.counts.add(len(draws))
+    return draws
 
 
 def draw_of(
@@ -31,7 +95,7 @@ def draw_of(
     regex_graders: set[str],
     configs: dict[str, Any],
     scored_indicator: set[str],
-) -> tuple[dict[str, Any], bool | None]:
+) -> tuple[Draw, bool | None]:
     """One run as a draw, and whether the skill fired on it (``None``: not observed)."""
     fired: bool | None = None
     checks = []
@@ -58,8 +122,8 @@ def draw_of(
         reason, kind = "the source recorded no score for this run", "unscored"
     else:
         score = unit_score(run["score"], rw / "score")
-        return draw_doc(index, score=score, skill_fired=fired, checks=checks), fired
-    return draw_doc(
+        return build_draw(index, score=score, skill_fired=fired, checks=checks), fired
+    return build_draw(
         index,
         lost_reason=reason,
         lost_kind=kind,
@@ -86,6 +150,7 @@ def skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:
 
 
 def graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
+    """sha256 of the RFC 8785 JSON of a case's grader definitions (its rubric hash)."""
     try:
         return hashlib.sha256(rfc8785.dumps(graders)).hexdigest()
     except (rfc8785.CanonicalizationError, TypeError, ValueError):
@@ -95,8 +160,11 @@ def graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
 def cost_figures(
     doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bool
 ) -> dict[str, Any]:
-    """The source's declared list-price estimates, kept apart: every run's cost and the judge's
-    part of it, summed per arm over the runs that declared one, and the suite's own total."""
+    """The source's declared list-price estimates, kept apart.
+
+    Every run's cost and the judge's part of it, summed per arm over the runs that declared one, and
+    the suite's own total.
+    """
     out: dict[str, Any] = {
         "note": "list-price estimates declared by the source, not a bill; each run's cost "
         "includes its judge's part",

@@ -1,10 +1,8 @@
-"""Helpers shared by the importers: reading a source file faithfully.
+"""Reading a source file faithfully: its bytes, strict JSON, typed reads by place.
 
-Hashing it, naming the place of a problem (file + RFC 6901 JSON pointer + what was expected,
-:class:`Where`), parsing it strictly (:func:`parse_json_bytes`) and turning a source's labels
-into receipt identifiers without inventing values. The source schemas' check lives in
-:mod:`driftproof.importers._schema` (re-exported here). Unknowns stay ``None`` and are listed in
-``provenance.unrecorded`` (D-13).
+A problem names the file, the RFC 6901 JSON pointer and what was expected (:class:`Where`).
+A source's labels become receipt identifiers without inventing values; unknowns stay ``None``
+(D-13). The source schemas' check lives in :mod:`driftproof.importers._schema` (re-exported).
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ import hashlib
 import json
 import math
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +25,7 @@ from driftproof.importers._schema import (
     source_schema,
     validate_source,
 )
-from driftproof.importers._text import repair_tree
-from driftproof.receipt import sha256_text
+from driftproof.importers._text import Repair, repair_tree
 
 __all__ = [
     "CASE_ID",
@@ -37,29 +33,23 @@ __all__ = [
     "MAX_SCHEMA_PROBLEMS",
     "MAX_SOURCE_BYTES",
     "Where",
-    "arm_spec",
-    "case_entry",
     "case_id_for",
     "file_sha256",
     "git_blob_sha1",
     "is_count",
+    "kind_of",
     "manifest_sha256",
     "member_list",
     "member_object",
-    "parse_instant",
     "parse_json_bytes",
-    "provenance_doc",
     "read_bytes",
     "read_json",
     "read_skill_md",
-    "run_times",
     "safe_filename",
     "schema_problems",
     "source_number",
     "source_schema",
     "unit_score",
-    "unrecorded_judge",
-    "utc_text",
     "validate_source",
 ]
 
@@ -107,7 +97,7 @@ class Where:
         """``obj[key]`` checked to be of ``kind`` (``bool`` is never an int here)."""
         here = self / key
         if not isinstance(obj, dict):
-            raise self.fail(f"expected an object, found {_kind(obj)}")
+            raise self.fail(f"expected an object, found {kind_of(obj)}")
         if key not in obj:
             if required:
                 raise here.fail(f"expected member {key!r} ({_names(kind)}), found none")
@@ -118,7 +108,7 @@ class Where:
                 return None
             raise here.fail(f"expected {_names(kind)}, found null")
         if not _is(value, kind):
-            raise here.fail(f"expected {_names(kind)}, found {_kind(value)}")
+            raise here.fail(f"expected {_names(kind)}, found {kind_of(value)}")
         return value
 
     def number(
@@ -130,8 +120,10 @@ class Where:
         high: float | None = None,
         count: bool = False,
     ) -> float | None:
-        """``obj[key]``, a number the source recorded, as :func:`source_number` reads it;
-        ``None`` when absent or null (unknown, D-13)."""
+        """``obj[key]``, a number the source recorded, as :func:`source_number` reads it.
+
+        ``None`` when absent or null (unknown, D-13).
+        """
         value = self.get(obj, key, int if count else float, required=False)
         return source_number(value, self / key, low=low, high=high)
 
@@ -153,7 +145,7 @@ def source_number(
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise where.fail(f"expected a number, found {_kind(value)}")
+        raise where.fail(f"expected a number, found {kind_of(value)}")
     if isinstance(value, int) and abs(value) > EXACT_INTEGER:
         raise where.fail(
             f"expected a number of at most 16 digits (an integer up to {EXACT_INTEGER}), "
@@ -176,7 +168,7 @@ def source_number(
                 else ""
             )
         )
-        raise where.fail(f"expected a finite number{span}, found {_kind(value)}")
+        raise where.fail(f"expected a finite number{span}, found {kind_of(value)}")
     return float(value)
 
 
@@ -202,9 +194,8 @@ def _names(kind: type | tuple[type, ...]) -> str:
     return " or ".join(words.get(k, k.__name__) for k in kinds)
 
 
-def _kind(value: Any) -> str:
-    """:func:`~driftproof.importers._schema.json_kind`, quoting a number or (the start of) a
-    string."""
+def kind_of(value: Any) -> str:
+    """The JSON kind of ``value`` in words, quoting a number or (the start of) a string."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"the number {value!r}"
     if isinstance(value, str):
@@ -239,22 +230,30 @@ def read_bytes(path: Path) -> bytes:
 def parse_json_bytes(
     data: bytes,
     file: str | Path,
+    repairs: list[Repair],
     *,
     allow_nan: bool = False,
     pointer: str = "",
     lead: str = "expected JSON",
 ) -> Any:
-    """Parse JSON source bytes strictly (:func:`driftproof._json.loads_strict`: no member name
-    twice, no NaN/Infinity unless ``allow_nan``, as Inspect logs need). ``pointer`` places a
-    document inside ``file`` (an archive member ``/header.json``, a JSONL line ``/line 3``) in
-    its errors, so they name the source file, never a made-up one; ``lead`` opens a syntax
-    error's message (``expected JSON: Expecting value at line 1 column 1``).
+    """Parse JSON source bytes strictly, its text made valid Unicode.
 
-    Text is made valid Unicode deterministically (issue 14): a byte that is not UTF-8 inside a
-    string, or a lone surrogate escape, becomes U+FFFD
-    (:func:`~driftproof.importers._text.repair_tree`),
-    and the importer's receipt records where in ``text_repairs``. A byte that is not UTF-8
-    outside a string is not JSON and is refused, naming the file and line.
+    No member name twice, no NaN/Infinity unless ``allow_nan`` (Inspect logs need them)
+    (:func:`driftproof._json.loads_strict`). A byte that is not UTF-8 inside a string, or a lone
+    surrogate escape, becomes U+FFFD and the string is appended to ``repairs``
+    (:func:`~driftproof.importers._text.repair_tree`); one outside a string is no JSON.
+
+    Args:
+        data: the source bytes.
+        file: the source file, named in errors.
+        repairs: where the repaired strings are appended.
+        allow_nan: accept NaN and Infinity.
+        pointer: places a document inside ``file`` (an archive member ``/header.json``, a JSONL
+            line ``/line 3``) in its errors.
+        lead: opens a syntax error's message.
+
+    Raises:
+        ImportError_: not JSON, naming the file, pointer and line.
     """
     text = data.decode(
         "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8", errors="surrogateescape"
@@ -263,13 +262,13 @@ def parse_json_bytes(
         value = loads_strict(text, allow_nan=allow_nan)
     except JSONFault as exc:
         raise ImportError_.at(file, pointer, exc.worded(lead)) from None
-    return repair_tree(value)
+    return repair_tree(value, repairs)
 
 
-def read_json(path: Path, *, allow_nan: bool = False) -> tuple[Any, bytes]:
-    """Read and parse one JSON source file; returns (data, raw bytes)."""
+def read_json(path: Path, repairs: list[Repair], *, allow_nan: bool = False) -> tuple[Any, bytes]:
+    """Read and parse one JSON source file (:func:`parse_json_bytes`): (data, raw bytes)."""
     data = read_bytes(path)
-    return parse_json_bytes(data, path, allow_nan=allow_nan), data
+    return parse_json_bytes(data, path, repairs, allow_nan=allow_nan), data
 
 
 def file_sha256(data: bytes) -> str:
@@ -278,14 +277,19 @@ def file_sha256(data: bytes) -> str:
 
 
 def git_blob_sha1(data: bytes) -> str:
-    """The git blob id of ``data``, as ``git hash-object`` computes it: sha1 of
-    ``b"blob <size>\\0" + data`` (method, "Figures a source printed give no verdict")."""
+    r"""The git blob id of ``data``, as ``git hash-object`` computes it.
+
+    Sha1 of ``b"blob <size>\0" + data`` (method, "Figures a source printed give no verdict").
+    """
     return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
 
 
 def manifest_sha256(entries: list[tuple[str, str]]) -> str:
-    """sha256 of a multi-file source: over the UTF-8 lines ``"<label>\\t<sha256>\\n"``,
-    in the order given (documented on the interop page)."""
+    r"""sha256 of a multi-file source.
+
+    Over the UTF-8 lines ``"<label>\t<sha256>\n"``, in the order given (documented on the interop
+    page).
+    """
     text = "".join(f"{label}\t{digest}\n" for label, digest in entries)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -307,83 +311,11 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
     return f"{slug}-{digest}" if slug else f"case-{digest}"
 
 
-def case_entry(
-    case_id: str, prompt: str | None, arms: dict[str, Any], *, whole: str | None = None
-) -> dict[str, Any]:
-    """A receipt case as an importer builds it: ``prompt`` as kept (``None`` when unknown or
-    bounded), ``prompt_sha256`` of the whole prompt (``whole`` when ``prompt`` was bounded),
-    no rubric or threshold recorded (D-13), and its ``arms``."""
-    hashed = prompt if whole is None else whole
-    return {
-        "id": case_id,
-        "prompt": prompt,
-        "prompt_sha256": sha256_text(hashed) if hashed is not None else None,
-        "rubric_sha256": None,
-        "threshold": None,
-        "arms": arms,
-    }
-
-
-def arm_spec(
-    label: str | None,
-    *,
-    instruction: str | None = None,
-    system_prompt_sha256: str | None = None,
-    recorded: bool = True,
-) -> dict[str, Any]:
-    """A receipt ``arms.<arm>`` entry: the source's label for the arm, its instruction and system
-    prompt hash when recorded; ``recorded: False`` for an arm the source never ran (no lift)."""
-    spec: dict[str, Any] = {
-        "label": label,
-        "instruction": instruction,
-        "system_prompt_sha256": system_prompt_sha256,
-    }
-    if not recorded:
-        spec["recorded"] = False
-    return spec
-
-
-def unrecorded_judge(tool: str, grader: str) -> dict[str, Any]:
-    """A judge object for a source that scored with a grader whose model it did not record.
-
-    The receipt schema needs a judge beside any score; the model string is the
-    marker ``unrecorded:<tool>/<grader>``, never a model id, and the caller lists
-    ``judge.model`` in ``provenance.unrecorded`` (D-13). Scale 0..1, step unknown.
-    """
-    return {
-        "model": f"unrecorded:{tool}/{grader}"[:200],
-        "provider": None,
-        "surface": None,
-        "service": None,
-        "sampling": None,
-        "template_sha256": None,
-        "scale": {"worst": 0.0, "best": 1.0, "step": None},
-        "price": None,
-    }
-
-
-def provenance_doc(
-    tool: str, tool_version: str | None, document: str, document_sha256: str, unrecorded: list[str]
-) -> dict[str, Any]:
-    """``provenance`` of an imported receipt: tool, version, document, its sha256, unrecorded
-    things."""
-    seen: list[str] = []
-    for item in unrecorded:
-        item = item[:200]
-        if item not in seen:
-            seen.append(item)
-    return {
-        "tool": tool,
-        "tool_version": tool_version,
-        "document": document[:4096],
-        "document_sha256": document_sha256,
-        "unrecorded": seen[:200],
-    }
-
-
 def member_object(holder: Any, key: str) -> dict[str, Any]:
-    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``: a
-    member a source may leave out or give another type, read without failing."""
+    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``.
+
+    A member a source may leave out or give another type, read without failing.
+    """
     value = holder.get(key) if isinstance(holder, dict) else None
     return value if isinstance(value, dict) else {}
 
@@ -402,7 +334,7 @@ def is_count(value: Any) -> bool:
 def unit_score(value: Any, where: Where) -> float:
     """A finite number in 0..1 (the receipt's score range), or fail naming the place."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise where.fail(f"expected a score between 0 and 1, found {_kind(value)}")
+        raise where.fail(f"expected a score between 0 and 1, found {kind_of(value)}")
     v = float(value)
     if not math.isfinite(v) or v < 0.0 or v > 1.0:
         raise where.fail(f"expected a score between 0 and 1, found {value!r}")
@@ -428,58 +360,3 @@ def read_skill_md(skill_md: Path | None) -> str | None:
         return skill_md.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
-
-
-def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
-    """A source timestamp parsed to an instant (issue 14): ``(aware datetime, offset)``, the offset
-    ``+HH:MM`` it was written in, or ``None`` when written in UTC.
-
-    Raises:
-        ImportError_: not an RFC 3339 / ISO 8601 date-time with a UTC offset (a time with no
-            offset is no instant), naming the place.
-    """
-    if not isinstance(value, str) or not value.strip():
-        raise where.fail(f"expected a date-time with a UTC offset, found {_kind(value)}")
-    try:
-        dt = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise where.fail(f"expected a date-time with a UTC offset, found {_kind(value)}") from None
-    if dt.tzinfo is None or dt.utcoffset() is None:
-        raise where.fail(
-            f"expected a date-time with a UTC offset (no instant without one), found {_kind(value)}"
-        )
-    off = dt.utcoffset()
-    assert off is not None
-    if not off:
-        return dt, None
-    minutes = int(off.total_seconds()) // 60
-    sign = "+" if minutes >= 0 else "-"
-    return dt, f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
-
-
-def utc_text(dt: datetime) -> str:
-    """An aware datetime as the receipt's UTC date-time, ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``."""
-    u = dt.astimezone(UTC)
-    return (
-        u.strftime("%Y-%m-%dT%H:%M:%S") + (f".{u.microsecond:06d}" if u.microsecond else "") + "Z"
-    )
-
-
-def run_times(
-    started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
-) -> dict[str, str | None]:
-    """``run`` members for the earliest start and the latest finish, compared as instants (never
-    as strings): ``started_at``/``finished_at`` in UTC and the offsets they were written in."""
-    out: dict[str, str | None] = {
-        "started_at": None,
-        "started_at_offset": None,
-        "finished_at": None,
-        "finished_at_offset": None,
-    }
-    if started:
-        dt, off = min(started, key=lambda x: x[0])
-        out["started_at"], out["started_at_offset"] = utc_text(dt), off
-    if finished:
-        dt, off = max(finished, key=lambda x: x[0])
-        out["finished_at"], out["finished_at_offset"] = utc_text(dt), off
-    return out

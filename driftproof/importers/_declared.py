@@ -1,50 +1,82 @@
-"""The DECLARED receipt an importer builds from what it read: every importer passes the skill,
-the case documents and the source's provenance the same way (:func:`declared_receipt`); a
-source that recorded only aggregate figures gives no cases at all (:func:`aggregates_receipt`).
+"""The DECLARED receipt an importer builds from what it read, and its parts.
+
+Every importer passes the skill, the cases and the source's provenance the same way
+(:func:`declared_receipt`); a source that recorded only aggregate figures gives no cases at
+all (:func:`aggregates_receipt`). The source's own figures are :func:`figure` entries.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from driftproof.importers._common import Where
-from driftproof.receipt import receipt_doc
+from driftproof.receipt import (
+    ArmSpec,
+    Case,
+    CaseArm,
+    Judge,
+    JudgeScale,
+    Provenance,
+    ReceiptBody,
+    SkillFired,
+    build_receipt,
+    sha256_text,
+)
 
-__all__ = ["aggregates_receipt", "declared_receipt", "figure", "interval"]
+__all__ = [
+    "aggregates_receipt",
+    "arm_spec",
+    "case_arms",
+    "case_entry",
+    "declared_receipt",
+    "figure",
+    "interval",
+    "lacking",
+    "provenance",
+    "unrecorded_judge",
+]
 
 
 def declared_receipt(
     skill_name: str,
     skill_text: str | None,
-    cases: list[dict[str, Any]],
-    provenance: dict[str, Any],
+    cases: list[Case],
+    source: Provenance,
     **run: Any,
-) -> dict[str, Any]:
-    """The unsealed DECLARED receipt of an import: the skill (its name, and its SKILL.md text or
-    ``None``), the case documents, the source's ``provenance`` (:func:`provenance_doc`) and what
-    else the source recorded (``run``: the other keywords of
-    :func:`~driftproof.receipt.receipt_doc`)."""
-    return receipt_doc(
+) -> ReceiptBody:
+    """The unsealed DECLARED receipt of an import.
+
+    Args:
+        skill_name: the skill's name.
+        skill_text: its SKILL.md text, hashed and counted (D-14); ``None`` when unknown.
+        cases: the cases.
+        source: what the receipt was converted from (:func:`provenance`).
+        **run: what else the source recorded: the other keywords of
+            :func:`~driftproof.receipt.build_receipt`.
+    """
+    return build_receipt(
         level="DECLARED",
         skill_name=skill_name,
         skill_text=skill_text,
         cases=cases,
-        provenance=provenance,
+        provenance=source,
         **run,
     )
 
 
 def aggregates_receipt(
-    skill_name: str, figures: dict[str, Any], provenance: dict[str, Any], **run: Any
-) -> dict[str, Any]:
-    """The DECLARED receipt of a source that recorded only aggregate figures: no cases, no
-    SKILL.md text, no judge; the ``figures`` as ``source_figures`` and no uncertainty
-    (``aggregates_only``)."""
+    skill_name: str, figures: dict[str, Any], source: Provenance, **run: Any
+) -> ReceiptBody:
+    """The DECLARED receipt of a source that recorded only aggregate figures.
+
+    No cases, no SKILL.md text, no judge; the ``figures`` as ``source_figures`` and no
+    uncertainty (``aggregates_only``).
+    """
     return declared_receipt(
         skill_name,
         None,
         [],
-        provenance,
+        source,
         judge=None,
         source_figures=figures,
         uncertainty_unavailable="aggregates_only",
@@ -53,9 +85,11 @@ def aggregates_receipt(
 
 
 def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
-    """A ``source_report`` figure: ``value`` a number read with
-    :meth:`~driftproof.importers._common.Where.number` (``None``: unknown), ``more`` its other
-    members (a ``None`` member is left out)."""
+    """A ``source_report`` figure.
+
+    ``value`` a number read with :meth:`~driftproof.importers._common.Where.number` (``None``:
+    unknown), ``more`` its other members (a ``None`` member is left out).
+    """
     return {
         "label": label[:200],
         "value": value,
@@ -64,8 +98,10 @@ def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
 
 
 def interval(obj: dict[str, Any], w: Where, lower: str, upper: str, level: str) -> dict[str, Any]:
-    """A source's interval as a figure's ``lower``, ``upper`` and ``level`` (members of ``obj``
-    named ``lower``, ``upper``, ``level``); an absent or null member is unknown (D-13).
+    """A source's interval as a figure's ``lower``, ``upper`` and ``level``.
+
+    A source's interval as a figure's ``lower``, ``upper`` and ``level`` (members of ``obj`` named
+    ``lower``, ``upper``, ``level``); an absent or null member is unknown (D-13).
 
     Raises:
         ImportError_: an end that is not a number, a level not strictly between 0 and 1, or a
@@ -78,3 +114,130 @@ def interval(obj: dict[str, Any], w: Where, lower: str, upper: str, level: str) 
     if lo is not None and hi is not None and lo > hi:
         raise (w / lower).fail(f"expected a lower end at most the upper end {hi:g}, found {lo:g}")
     return {"lower": lo, "upper": hi, "level": lvl}
+
+
+def case_entry(
+    case_id: str,
+    prompt: str | None,
+    arms: dict[str, Any],
+    *,
+    whole: str | None = None,
+    category: str | None = None,
+) -> Case:
+    """A receipt case as an importer builds it.
+
+    Args:
+        case_id: the case's id.
+        prompt: the prompt as kept (``None`` when unknown).
+        arms: the case's arms, each ``{"draws": [...], "generation": ...}``.
+        whole: the whole prompt when ``prompt`` is not it; ``prompt_sha256`` hashes it.
+        category: the source's category of the case.
+
+    Returns:
+        The case, no rubric or threshold recorded (D-13).
+    """
+    hashed = prompt if whole is None else whole
+    return Case.model_validate(
+        {
+            "id": case_id,
+            "prompt": prompt,
+            "prompt_sha256": sha256_text(hashed) if hashed is not None else None,
+            "rubric_sha256": None,
+            "threshold": None,
+            "arms": arms,
+            "category": category,
+        }
+    )
+
+
+def arm_spec(
+    label: str | None,
+    *,
+    instruction: str | None = None,
+    system_prompt_sha256: str | None = None,
+    recorded: bool = True,
+    skill_fired: SkillFired | None = None,
+) -> ArmSpec:
+    """A receipt ``arms.<arm>`` entry.
+
+    The source's label for the arm, its instruction and system prompt hash when recorded;
+    ``recorded=False`` for an arm the source never ran (no lift).
+    """
+    return ArmSpec(
+        label=label,
+        instruction=instruction,
+        system_prompt_sha256=system_prompt_sha256,
+        recorded=recorded,
+        skill_fired=skill_fired,
+    )
+
+
+def unrecorded_judge(
+    tool: str, grader: str, *, model: str | None = None, channel: Literal["source"] | None = None
+) -> Judge:
+    """The judge of a source that scored with a grader, scale 0..1, step unknown.
+
+    The receipt schema needs a judge beside any score. Without ``model`` the model string is
+    the marker ``unrecorded:<tool>/<grader>``, never a model id, and the caller lists
+    ``judge.model`` in ``provenance.unrecorded`` (D-13).
+    """
+    return Judge(
+        model=(model or f"unrecorded:{tool}/{grader}")[:200],
+        provider=None,
+        surface=None,
+        service=None,
+        sampling=None,
+        template_sha256=None,
+        scale=JudgeScale(worst=0.0, best=1.0, step=None),
+        price=None,
+        channel=channel,
+    )
+
+
+def provenance(
+    tool: str,
+    tool_version: str | None,
+    document: str,
+    document_sha256: str,
+    unrecorded: list[str],
+    *,
+    notes: list[str] | None = None,
+    details: dict[str, Any] | None = None,
+    partial: bool | None = None,
+) -> Provenance:
+    """What an imported receipt was converted from.
+
+    Args:
+        tool: the source tool.
+        tool_version: its version, when recorded.
+        document: the converted document's path as given (first 4096 characters).
+        document_sha256: its sha256.
+        unrecorded: what the source did not record (each cut to 200 characters, once).
+        notes: what a reader must know (each cut to 1000 characters, at most 50); none: absent.
+        details: the source's own version fields.
+        partial: true when the source says it is incomplete.
+    """
+    return Provenance(
+        tool=tool,
+        tool_version=tool_version,
+        document=document[:4096],
+        document_sha256=document_sha256,
+        unrecorded=list(dict.fromkeys(item[:200] for item in unrecorded))[:200],
+        notes=[n[:1000] for n in notes][:50] if notes else None,
+        details=details,
+        partial=partial,
+    )
+
+
+def lacking(*entries: tuple[bool, str]) -> list[str]:
+    """The ``provenance.unrecorded`` entries whose condition holds, in order.
+
+    Each entry is (the thing is unrecorded, what is unrecorded and why).
+    """
+    return [text for unrecorded, text in entries if unrecorded]
+
+
+def case_arms(case: Case) -> list[CaseArm]:
+    """The arms a case holds: with_skill, baseline, and its control when it has one."""
+    arms = case.arms
+    return [arms.with_skill, arms.baseline, *([arms.control] if arms.control else [])]

@@ -1,37 +1,115 @@
-"""Pieces shared by the two dotnet/skills importers (:mod:`~driftproof.importers.skill_validator`
-and :mod:`~driftproof.importers.vally`): reading their ``results.json`` and building one
-DECLARED receipt per verdict (D-15), the source's decision kept as its figure, never a verdict.
+"""Pieces shared by the two dotnet/skills importers.
+
+Pieces shared by the two dotnet/skills importers (:mod:`~driftproof.importers.skill_validator` and
+:mod:`~driftproof.importers.vally`): reading their ``results.json`` and building one DECLARED
+receipt per verdict (D-15), the source's decision kept as its figure, never a verdict.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftproof.importers._common import (
-    Where,
+from driftproof.importers import Imported
+from driftproof.importers._common import Where, case_id_for, file_sha256, read_json
+from driftproof.importers._declared import (
     arm_spec,
     case_entry,
-    case_id_for,
-    file_sha256,
-    provenance_doc,
-    read_json,
+    declared_receipt,
+    provenance,
     unrecorded_judge,
 )
-from driftproof.importers._declared import declared_receipt
-from driftproof.importers._fields import utc_instant
+from driftproof.importers._text import Repair
+from driftproof.importers._time import utc_instant
 
-__all__ = ["read_results", "receipt_for"]
+__all__ = ["Results", "judge_score", "read_results", "receipt_for"]
 
 
-def read_results(path: Path) -> tuple[dict[str, Any], str, list[tuple[dict[str, Any], Where]]]:
+#: A scenario read: (its object, its place, its case id, the figures to append to) -> its arms.
+Scenario = Callable[[dict[str, Any], Where, str, list[dict[str, Any]]], dict[str, Any]]
+#: A verdict's own reading: (its object, its place) -> (its figures, its decision, notes).
+Verdict = Callable[[dict[str, Any], Where], tuple[list[dict[str, Any]], dict[str, Any], list[str]]]
+
+
+@dataclass(frozen=True)
+class Results:
+    """How one dotnet/skills results format maps onto receipts.
+
+    Attributes:
+        tool: the source tool, naming the files.
+        scenario: reads one scenario.
+        verdict: reads one verdict's own figures, decision and notes.
+        labels: the source's names of the with-skill and baseline arms.
+        version: the source's version, when known.
+        unrecorded: what the format does not record, beside the fixed list.
+    """
+
+    tool: str
+    scenario: Scenario
+    verdict: Verdict
+    labels: tuple[str, str]
+    version: str | None
+    unrecorded: tuple[str, ...]
+
+    def receipts(
+        self, path: Path, check: Callable[[dict[str, Any]], None] | None = None
+    ) -> list[Imported]:
+        """One DECLARED receipt per verdict of the ``results.json`` at ``path``.
+
+        ``check`` first refuses a document of another kind.
+
+        Raises:
+            ImportError_: the file, a verdict or a scenario of the wrong shape, naming the file
+                and pointer.
+        """
+        repairs: list[Repair] = []
+        doc, sha, verdicts = read_results(path, repairs)
+        if check is not None:
+            check(doc)
+        out = []
+        for v, vw in verdicts:
+            name = vw.get(v, "skillName", str)
+            own, decision, notes = self.verdict(v, vw)
+            figures: list[dict[str, Any]] = []
+            cases = []
+            for i, s in enumerate(vw.get(v, "scenarios", list)):
+                sw = vw / "scenarios" / i
+                sname = sw.get(s, "scenarioName", str)
+                cases.append((sname, self.scenario(s, sw, case_id_for(sname), figures)))
+            report = {"figures": figures + own, "decision": decision}
+            out.append(
+                receipt_for(
+                    self.tool,
+                    path,
+                    doc,
+                    sha,
+                    name,
+                    cases,
+                    report,
+                    list(self.unrecorded),
+                    notes,
+                    labels=self.labels,
+                    version=self.version,
+                    repairs=repairs,
+                )
+            )
+        return out
+
+
+def read_results(
+    path: Path, repairs: list[Repair]
+) -> tuple[dict[str, Any], str, list[tuple[dict[str, Any], Where]]]:
     """(document, sha256, [(verdict, where)]) of a ``results.json``.
+
+    Repaired strings are appended to ``repairs``.
 
     Raises:
         ImportError_: not a JSON object, ``verdicts`` not an array of objects, or empty (the run
             recorded no skill: nothing to import), naming the file and pointer.
     """
-    doc, raw = read_json(path)
+    doc, raw = read_json(path, repairs)
     w = Where(path)
     if not isinstance(doc, dict):
         raise w.fail("expected a results object with verdicts[]")
@@ -48,6 +126,22 @@ def read_results(path: Path) -> tuple[dict[str, Any], str, list[tuple[dict[str, 
     return doc, file_sha256(raw), located
 
 
+def judge_score(role: dict[str, Any], w: Where, low: int) -> float:
+    """A role's ``judgeResult.overallScore`` on the judge's ``low``..5 scale.
+
+    Raises:
+        ImportError_: no judge result, or a score that is not a number from ``low`` to 5;
+            naming the place.
+    """
+    judged = w.get(role, "judgeResult", dict)
+    score = (w / "judgeResult").get(judged, "overallScore", float)
+    if not low <= score <= 5:
+        raise (w / "judgeResult" / "overallScore").fail(
+            f"expected the judge's overall score from {low} to 5, found {score!r}"
+        )
+    return float(score)
+
+
 def receipt_for(
     tool: str,
     path: Path,
@@ -61,9 +155,28 @@ def receipt_for(
     *,
     labels: tuple[str, str],
     version: str | None,
-) -> dict[str, Any]:
-    """The DECLARED receipt of one verdict: ``cases`` as (scenario name, arms), judged by
-    ``judgeModel`` (unrecorded when absent), answered by ``model``."""
+    repairs: list[Repair],
+) -> Imported:
+    """The DECLARED receipt of one verdict.
+
+    Args:
+        tool: the source tool, naming the file.
+        path: the results file.
+        doc: its document: ``judgeModel`` judged (unrecorded when absent), ``model`` answered.
+        sha: its sha256.
+        skill_name: the verdict's skill.
+        cases: (scenario name, arms) per scenario.
+        report: the source's figures and decision.
+        unrecorded: what the source did not record beside the fixed list.
+        notes: what a reader must know.
+        labels: the source's names of the with-skill and baseline arms.
+        version: the source's version, when known.
+        repairs: the strings repaired while the file was parsed.
+
+    Raises:
+        ImportError_: a scenario named twice in the verdict, or a timestamp that is no
+            instant; naming the file.
+    """
     w = Where(path)
     case_docs = []
     seen: set[str] = set()
@@ -73,42 +186,31 @@ def receipt_for(
             raise w.fail(f"expected each scenario name once per verdict; {name!r} is repeated")
         seen.add(cid)
         case_docs.append(case_entry(cid, None, arms))
-    judge = unrecorded_judge(tool, "judge")
     judge_model = doc.get("judgeModel")
-    if isinstance(judge_model, str) and judge_model.strip():
-        judge["model"] = judge_model[:200]
-    else:
+    if not (isinstance(judge_model, str) and judge_model.strip()):
+        judge_model = None
         unrecorded.insert(0, "judge.model (no judgeModel)")
     model = doc.get("model") if isinstance(doc.get("model"), str) else None
     if model is None:
         unrecorded.append("run.model (no model)")
-    started, offset = (None, None)
+    finished, offset = (None, None)
     if isinstance(doc.get("timestamp"), str):
-        started, offset = utc_instant(doc["timestamp"], w / "timestamp")
-    out = declared_receipt(
+        finished, offset = utc_instant(doc["timestamp"], w / "timestamp")
+    fixed = [
+        "skill.sha256 and skill.tokens (the file names the skill, not its text)",
+        "each case's prompt (the file keeps the scenario's name only)",
+    ]
+    body = declared_receipt(
         skill_name[:200],
         None,
         case_docs,
-        provenance_doc(
-            tool,
-            version,
-            str(path),
-            sha,
-            [
-                "skill.sha256 and skill.tokens (the file names the skill, not its text)",
-                "each case's prompt (the file keeps the scenario's name only)",
-                *unrecorded,
-            ],
-        ),
+        provenance(tool, version, str(path), sha, fixed + unrecorded, notes=notes),
         model=model,
-        finished_at=started,
-        judge=judge,
+        finished_at=finished,
+        run_members={"finished_at_offset": offset},
+        judge=unrecorded_judge(tool, "judge", model=judge_model),
         arms={"with_skill": arm_spec(labels[0]), "baseline": arm_spec(labels[1])},
         band_source="generation",
         source_report=report,
     )
-    if offset is not None:
-        out["run"]["finished_at_offset"] = offset
-    if notes:
-        out["provenance"]["notes"] = [n[:1000] for n in notes][:50]
-    return out
+    return Imported.named(tool, body, repairs=repairs)

@@ -1,14 +1,16 @@
-"""Reading Inspect AI logs (:mod:`driftproof.importers.inspect_ai`): a ``.json`` log or an
-``.eval`` zip archive (header and one member per sample and epoch), and what the importer reads
-from a header or a sample (the scorer, the judge model, the system message, the input and the
-answer). Each document is parsed strictly (NaN tolerated, as Inspect writes it) and checked
-against ``schemas/inspect_ai.schema.json`` before it is walked.
+"""Reading Inspect AI logs (:mod:`driftproof.importers.inspect_ai`).
+
+A ``.json`` log or an ``.eval`` zip archive (header and one member per sample and epoch), and what
+the importer reads from a header or a sample (the scorer, the judge model, the system message, the
+input and the answer). Each document is parsed strictly (NaN tolerated, as Inspect writes it) and
+checked against ``schemas/inspect_ai.schema.json`` before it is walked.
 """
 
 from __future__ import annotations
 
 import re
 import zipfile
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -18,12 +20,15 @@ from driftproof.importers._archive import Archive
 from driftproof.importers._common import (
     EXACT_INTEGER,
     Where,
+    file_sha256,
     member_list,
     member_object,
     parse_json_bytes,
     read_bytes,
     validate_source,
 )
+from driftproof.importers._text import Repair
+from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import sha256_text
 
 __all__ = [
@@ -32,7 +37,9 @@ __all__ = [
     "answer_text",
     "input_text",
     "judge_model_of",
+    "log_times",
     "read_log",
+    "read_logs",
     "scorer_name",
     "system_message_sha256",
     "value_to_float",
@@ -69,9 +76,11 @@ def value_to_float(value: Any) -> float | None:
 
 
 class Log(NamedTuple):
-    """One Inspect log as read: the header (eval, plan, results, stats), its samples with their
-    places, the raw bytes (hashed), and the per-sample reductions with their place (``None``
-    when the log holds none)."""
+    """One Inspect log as read.
+
+    The header (eval, plan, results, stats), its samples with their places, the raw bytes (hashed),
+    and the per-sample reductions with their place (``None`` when the log holds none).
+    """
 
     header: dict[str, Any]
     samples: list[tuple[dict[str, Any], Where]]
@@ -79,6 +88,8 @@ class Log(NamedTuple):
     reductions: tuple[list[Any], Where] | None
     where: Where
     """The header's place: the document (``.json``) or its archive member (``.eval``)."""
+    repairs: list[Repair]
+    """The strings made valid Unicode while the log was parsed."""
 
 
 def read_log(path: Path) -> Log:
@@ -88,9 +99,10 @@ def read_log(path: Path) -> Log:
         ImportError_: unreadable, malformed or of the wrong shape, naming the file and pointer.
     """
     raw = read_bytes(path)
+    repairs: list[Repair] = []
     if zipfile.is_zipfile(path):
-        return _read_eval_zip(path, raw)
-    doc = parse_json_bytes(raw, path, allow_nan=True)
+        return _read_eval_zip(path, raw, repairs)
+    doc = parse_json_bytes(raw, path, repairs, allow_nan=True)
     validate_source(doc, "inspect_ai", path)  # the shape of every member walked below
     w = Where(path)
     samples = doc.get("samples")
@@ -107,10 +119,12 @@ def read_log(path: Path) -> Log:
         raw,
         None if reductions is None else (reductions, w / "reductions"),
         w,
+        repairs,
     )
 
 
-def _read_eval_zip(path: Path, raw: bytes) -> Log:
+def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
+    """One ``.eval`` archive: header (or the journal's start), samples and reductions."""
     z = Archive(path)
     names = set(z.names())
     # header.json is written when the run finishes; a log still being written (or
@@ -122,7 +136,9 @@ def _read_eval_zip(path: Path, raw: bytes) -> Log:
             "/header.json",
             "expected header.json (or _journal/start.json) in the .eval archive",
         )
-    header = parse_json_bytes(z.read(member), path, allow_nan=True, pointer=_pointer_of(member))
+    header = parse_json_bytes(
+        z.read(member), path, repairs, allow_nan=True, pointer=_pointer_of(member)
+    )
     # each member is its own document: problems name the archive, pointers start at the member
     validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
     members = sorted(
@@ -130,7 +146,7 @@ def _read_eval_zip(path: Path, raw: bytes) -> Log:
     )
     samples = []
     for n in members:
-        s = parse_json_bytes(z.read(n), path, allow_nan=True, pointer=_pointer_of(n))
+        s = parse_json_bytes(z.read(n), path, repairs, allow_nan=True, pointer=_pointer_of(n))
         validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
         samples.append((s, Where(path, (n,))))
     if not samples:
@@ -138,14 +154,18 @@ def _read_eval_zip(path: Path, raw: bytes) -> Log:
     reductions = None
     if "reductions.json" in names:  # written with header.json when the run finishes
         doc = parse_json_bytes(
-            z.read("reductions.json"), path, allow_nan=True, pointer=_pointer_of("reductions.json")
+            z.read("reductions.json"),
+            path,
+            repairs,
+            allow_nan=True,
+            pointer=_pointer_of("reductions.json"),
         )
         validate_source(
             doc, "inspect_ai", path, definition="reductions", prefix=("reductions.json",)
         )
         if doc is not None:
             reductions = (doc, Where(path, ("reductions.json",)))
-    return Log(header, samples, raw, reductions, Where(path, (member,)))
+    return Log(header, samples, raw, reductions, Where(path, (member,)), repairs)
 
 
 def _pointer_of(member: str) -> str:
@@ -165,8 +185,11 @@ def scorer_name(
     scorer: str | None,
     path: Path,
 ) -> str:
-    """The scorer to read: ``scorer`` when it is among the scorers the header lists or any
-    sample scored with; else the only scorer there is."""
+    """The scorer to read.
+
+    ``scorer`` when it is among the scorers the header lists or any sample scored with; else the
+    only scorer there is.
+    """
     names: list[str] = []
     for s in member_object(header, "results").get("scores") or []:
         if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
@@ -217,8 +240,10 @@ def system_message_sha256(header: dict[str, Any]) -> str | None:
 
 
 def _joined(value: Any, key: str, sep: str) -> str | None:
-    """``value`` itself when it is text; else the ``key`` strings of its objects joined by
-    ``sep`` (``None`` when there are none)."""
+    """``value`` itself when it is text.
+
+    Else the ``key`` strings of its objects joined by ``sep`` (``None`` when there are none).
+    """
     if isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -238,3 +263,57 @@ def answer_text(sample: dict[str, Any]) -> str | None:
     if not choices or not isinstance(choices[0], dict):
         return None
     return _joined(member_object(choices[0], "message").get("content"), "text", "")
+
+
+def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
+    """Each arm's log, read.
+
+    Raises:
+        ImportError_: the same document for two arms, or logs of different tasks.
+    """
+    read = {arm: read_log(Path(p)) for arm, p in logs.items()}
+    digests: dict[str, str] = {}
+    for arm, log in read.items():
+        digest = file_sha256(log.raw)
+        if digest in digests:
+            raise ImportError_.at(
+                logs[arm],
+                "",
+                f"the same document (sha256 {digest}) is given for the "
+                f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
+                "for a single-arm import",
+            )
+        digests[digest] = arm
+    tasks = {arm: (log.header.get("eval") or {}).get("task") for arm, log in read.items()}
+    if len(set(tasks.values())) != 1:
+        first = next(iter(logs.values()))
+        raise ImportError_.at(
+            first, "/eval/task", f"expected the same task in every arm's log, found {tasks}"
+        )
+    return read
+
+
+def log_times(
+    read: dict[str, Log], logs: dict[str, Path], unrecorded: list[str]
+) -> dict[str, str | None]:
+    """The logs' earliest start and latest finish, as instants.
+
+    The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as instants.
+    """
+    started: list[tuple[datetime, str | None]] = []
+    finished: list[tuple[datetime, str | None]] = []
+    for arm, log in read.items():
+        stats = member_object(log.header, "stats")
+        w = Where(logs[arm]) / "stats"
+        for member, into in (("started_at", started), ("completed_at", finished)):
+            value = stats.get(member)
+            if value is None or value == "":
+                continue
+            into.append(parse_instant(value, w / member))
+    if len(started) != len(read):
+        unrecorded.append("run.started_at (a log records no stats.started_at)")
+        started = []
+    if len(finished) != len(read):
+        unrecorded.append("run.finished_at (a log records no stats.completed_at)")
+        finished = []
+    return run_times(started, finished)

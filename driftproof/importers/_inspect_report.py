@@ -1,4 +1,6 @@
-"""What an Inspect AI log reports about its own run, kept as the source's figures (schema 0.16
+"""What an Inspect AI log reports about its own run, kept as the source's figures.
+
+What an Inspect AI log reports about its own run, kept as the source's figures (schema 0.16
 ``source_report``) by :mod:`driftproof.importers.inspect_ai`.
 
 Draws stay the unit of the receipt (D-1): each epoch is a draw. The log's epoch reducers
@@ -27,7 +29,7 @@ from driftproof.importers._common import Where, case_id_for, is_count, member_ob
 from driftproof.importers._declared import figure
 from driftproof.importers._inspect_log import Log, value_to_float
 
-__all__ = ["MAX_FIGURES", "declared_reducers", "run_figures", "sample_figures"]
+__all__ = ["MAX_FIGURES", "declared_reducers", "run_figures", "sample_figures", "source_report"]
 
 #: The most figures a receipt's source report holds (the schema's bound).
 MAX_FIGURES = 10000
@@ -41,8 +43,10 @@ def declared_reducers(log: Log) -> list[str] | None:
 
 
 def _scalar(value: Any, w: Where) -> tuple[float | None, str | None]:
-    """(value, print) of one reduced scalar: a NaN or infinity has no value and keeps its print;
-    a letter or word keeps its print beside the value Inspect reads it as."""
+    """(value, print) of one reduced scalar: a NaN or infinity has no value and keeps its print.
+
+    A letter or word keeps its print beside the value Inspect reads it as.
+    """
     f = value_to_float(value)
     if f is None:
         raise w.fail("expected a reduced score (C/I/P/N, a boolean or a number), or NaN")
@@ -120,3 +124,33 @@ def run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
         if interval:
             out.append(figure(f"{name} ci", None, **interval, **more))
     return out
+
+
+def source_report(
+    read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
+) -> dict[str, Any] | None:
+    """The source's report of every arm's log, read at the arm's scorer.
+
+    Its run figures, then each sample's reduced values (dropped, and listed as unrecorded, when
+    there are more than the receipt holds), and the epoch reducers when every log declares the
+    same; ``None`` when the logs report nothing.
+    """
+    run_figs = [f for arm, log in read.items() for f in run_figures(log, scorers[arm], arm)]
+    sample_figs = [f for arm, log in read.items() for f in sample_figures(log, scorers[arm], arm)]
+    reducers = {arm: declared_reducers(log) for arm, log in read.items()}
+    if len(run_figs) + len(sample_figs) > MAX_FIGURES:
+        unrecorded.append(
+            f"the source's per-sample reduced values ({len(sample_figs)}, more than a receipt "
+            "holds)"
+        )
+        sample_figs = []
+    declared = list({tuple(r) if r is not None else None for r in reducers.values()})
+    if len(declared) > 1:
+        unrecorded.append("the epoch reducers (the arms' logs declare different ones)")
+    same = list(declared[0]) if len(declared) == 1 and declared[0] is not None else None
+    if not run_figs and not sample_figs and same is None:
+        return None
+    report: dict[str, Any] = {"figures": run_figs + sample_figs}
+    if same is not None:
+        report["reducers"] = same
+    return report

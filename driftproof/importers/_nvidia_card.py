@@ -1,7 +1,9 @@
-"""Reading an NVIDIA skill model card (``SKILL-CARD.md``/``MODEL-CARD.md``) as printed
-(:mod:`driftproof.importers.nvidia`): the summary lines and the results table, each cell parsed
-to the figures it prints (:func:`parse_cell`), never recomputed (method, "Figures a source
-printed give no verdict").
+"""Reading an NVIDIA skill benchmark card as printed.
+
+Reading an NVIDIA skill model card (``SKILL-CARD.md``/``MODEL-CARD.md``) as printed
+(:mod:`driftproof.importers.nvidia`): the summary lines and the results table, each cell parsed to
+the figures it prints (:func:`parse_cell`), never recomputed (method, "Figures a source printed give
+no verdict").
 """
 
 from __future__ import annotations
@@ -116,6 +118,83 @@ def _agent_name(header: str) -> str:
     return name.lower().replace(" ", "-")
 
 
+def _summary_line(line: str, summary: dict[str, Any], agents: list[dict[str, Any]]) -> None:
+    """Read a summary line (``- Skill: …``, ``- Tasks: …``) into ``summary``.
+
+    An inline agent list also into ``agents``. The first line of each kind counts.
+    """
+    for key, rx in _SUMMARY.items():
+        m = rx.match(line)
+        if not m or key in summary:
+            continue
+        if key == "agents_inline":
+            for part in re.finditer(r"([^,(]+?)\s*\(`([^`]*)`\)", m.group(1)):
+                agents.append(
+                    {
+                        "agent": _agent_name(part.group(1)),
+                        "printed": part.group(1).strip(),
+                        "model": part.group(2),
+                    }
+                )
+            summary[key] = m.group(1)
+        elif key == "tasks":
+            summary[key] = int(m.group(1))
+            if m.group(2).strip():
+                summary["tasks_detail"] = m.group(2).strip()[:200]
+        elif key == "attempts_per_task":
+            summary[key] = int(m.group(1))
+        elif key == "dataset_digest":
+            summary[key] = m.group(1)
+            if m.group(2).strip():
+                summary["dataset_snapshot"] = m.group(2).strip().strip("()")[:200]
+        elif key in _PROVENANCE:
+            value = m.group(1).strip()
+            quoted = re.fullmatch(r"`([^`]+)`", value)
+            summary[key] = quoted.group(1) if quoted else None
+            summary[f"{key}_printed"] = value[:200]
+        else:
+            summary[key] = m.group(1).strip()
+
+
+def _results_row(
+    cells: list[str], header: list[str], card: dict[str, Any], file: str, lineno: int
+) -> None:
+    """One results table row's cells as rows of ``card`` (one per agent column).
+
+    Raises:
+        ImportError_: more cells than the header, or a cell whose grammar is unknown.
+    """
+    if len(cells) > len(header):
+        raise ImportError_.at(
+            file, f"line {lineno}", f"expected at most {len(header)} cells, found {len(cells)}"
+        )
+    num = None
+    for i, cell in enumerate(cells[1:], start=1):
+        col = header[i].strip("`* ")
+        if col == "Num":
+            # ASCII digits only: str.isdigit() is true of "²", which int() refuses
+            num = int(cell) if re.fullmatch(r"[0-9]{1,9}", cell) else None
+            continue
+        parsed = parse_cell(cell)
+        if parsed is None:
+            raise ImportError_.at(
+                file,
+                f"line {lineno}, column {i + 1}",
+                f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}",
+            )
+        if parsed["baseline"] is not None:
+            card["format"] = "v2"
+        card["rows"].append(
+            {
+                "dimension": cells[0],
+                "num": num,
+                "agent": _agent_name(header[i]),
+                "column": header[i],
+                **parsed,
+            }
+        )
+
+
 def parse_card(text: str, file: str) -> dict[str, Any]:
     """A benchmark card's summary and results, as printed.
 
@@ -131,13 +210,9 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         ImportError_: a results cell whose grammar is unknown, or a row longer than its header,
             naming the file and the line.
     """
-    summary: dict[str, Any] = {}
-    agents: list[dict[str, Any]] = []
-    rows: list[dict[str, Any]] = []
-    tiers: list[dict[str, Any]] = []
+    card: dict[str, Any] = {"format": "v1", "summary": {}, "agents": [], "rows": [], "tiers": []}
     section = ""
     header: list[str] | None = None
-    fmt = "v1"
     in_table = skip_table = False
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -152,54 +227,20 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             )
             header = None
             continue
-        for key, rx in _SUMMARY.items():
-            m = rx.match(line)
-            if m and key not in summary:
-                if key == "agents_inline":
-                    for part in re.finditer(r"([^,(]+?)\s*\(`([^`]*)`\)", m.group(1)):
-                        agents.append(
-                            {
-                                "agent": _agent_name(part.group(1)),
-                                "printed": part.group(1).strip(),
-                                "model": part.group(2),
-                            }
-                        )
-                    summary[key] = m.group(1)
-                elif key == "tasks":
-                    summary[key] = int(m.group(1))
-                    if m.group(2).strip():
-                        summary["tasks_detail"] = m.group(2).strip()[:200]
-                elif key == "attempts_per_task":
-                    summary[key] = int(m.group(1))
-                elif key == "dataset_digest":
-                    summary[key] = m.group(1)
-                    if m.group(2).strip():
-                        summary["dataset_snapshot"] = m.group(2).strip().strip("()")[:200]
-                elif key in _PROVENANCE:
-                    value = m.group(1).strip()
-                    quoted = re.fullmatch(r"`([^`]+)`", value)
-                    summary[key] = quoted.group(1) if quoted else None
-                    summary[f"{key}_printed"] = value[:200]
-                else:
-                    summary[key] = m.group(1).strip()
-        if section == "tier status":
-            m = _TIER_ROW.match(line)
-            if m:
-                printed = m.group(3).replace("**", "").strip()
-                tiers.append(
-                    {
-                        "name": m.group(1),
-                        "title": m.group(2)[:200] or None,
-                        "status": _TIER_STATUS.get(printed.upper(), "other"),
-                        "printed": printed[:200],
-                    }
-                )
-        if section == "agents used":
-            m = re.match(r"^- `([^`]+)`\s*$", line)
-            if m:
-                agents.append(
-                    {"agent": _agent_name(m.group(1)), "printed": m.group(1), "model": None}
-                )
+        _summary_line(line, card["summary"], card["agents"])
+        if section == "tier status" and (m := _TIER_ROW.match(line)):
+            printed = m.group(3).replace("**", "").strip()
+            card["tiers"].append(
+                {
+                    "name": m.group(1),
+                    "title": m.group(2)[:200] or None,
+                    "status": _TIER_STATUS.get(printed.upper(), "other"),
+                    "printed": printed[:200],
+                }
+            )
+        if section == "agents used" and (m := re.match(r"^- `([^`]+)`\s*$", line)):
+            agent = {"agent": _agent_name(m.group(1)), "printed": m.group(1), "model": None}
+            card["agents"].append(agent)
         if section in _RESULTS_SECTIONS and line.startswith("|"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if starts_table:
@@ -211,40 +252,10 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
                 continue
             if cells[0].strip("`*") in ("Dimension", "Measure"):
                 header = cells
-                fmt = "v2" if cells[0].strip("`*") == "Measure" else fmt
+                if cells[0].strip("`*") == "Measure":
+                    card["format"] = "v2"
                 continue
             if header is None:  # pragma: no cover - a table's first row is its header
                 continue
-            if len(cells) > len(header):
-                raise ImportError_.at(
-                    file,
-                    f"line {lineno}",
-                    f"expected at most {len(header)} cells, found {len(cells)}",
-                )
-            num = None
-            for i, cell in enumerate(cells[1:], start=1):
-                col = header[i].strip("`* ")
-                if col == "Num":
-                    # ASCII digits only: str.isdigit() is true of "²", which int() refuses
-                    num = int(cell) if re.fullmatch(r"[0-9]{1,9}", cell) else None
-                    continue
-                parsed = parse_cell(cell)
-                if parsed is None:
-                    raise ImportError_.at(
-                        file,
-                        f"line {lineno}, column {i + 1}",
-                        f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found "
-                        f"{cell!r}",
-                    )
-                if parsed["baseline"] is not None:
-                    fmt = "v2"
-                rows.append(
-                    {
-                        "dimension": cells[0],
-                        "num": num,
-                        "agent": _agent_name(header[i]),
-                        "column": header[i],
-                        **parsed,
-                    }
-                )
-    return {"format": fmt, "summary": summary, "agents": agents, "rows": rows, "tiers": tiers}
+            _results_row(cells, header, card, f"{file}", lineno)
+    return card

@@ -23,6 +23,7 @@ from driftproof.importers._common import (
     read_bytes,
     validate_source,
 )
+from driftproof.importers._text import Repair
 
 __all__ = ["MAX_ROWS", "parse_row", "read_rows"]
 
@@ -31,8 +32,12 @@ MAX_ROWS = 200_000
 _ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
 
 
-def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
+def read_rows(
+    path: Path, repairs: list[Repair]
+) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
     """The output items of ``path`` with their places, and the file's bytes.
+
+    Repaired strings are appended to ``repairs``.
 
     A ``.jsonl`` (or ``.ndjson``) file is JSONL: one item per line, blank lines skipped; the
     pointer of a line's item is ``/<0-based line index>``. Any other file whose text starts with
@@ -49,7 +54,7 @@ def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
     text = raw.lstrip()
     if text[:1] in (b"[", b"{") and path.suffix.lower() not in (".jsonl", ".ndjson"):
         try:
-            whole = parse_json_bytes(raw, path, allow_nan=True)
+            whole = parse_json_bytes(raw, path, repairs, allow_nan=True)
         except ImportError_:
             whole = None
             if text[:1] == b"[":
@@ -66,7 +71,7 @@ def read_rows(path: Path) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
             if not line.strip():
                 continue
             try:
-                rows.append((parse_json_bytes(line, path, allow_nan=True), w / i))
+                rows.append((parse_json_bytes(line, path, repairs, allow_nan=True), w / i))
             except ImportError_ as exc:
                 raise (w / i).fail(f"line {i + 1}: {exc.problems[0].message}") from None
             if len(rows) > MAX_ROWS:
@@ -166,8 +171,11 @@ def _content_sha256(item: Any) -> str | None:
 
 
 def _error(error: Any, status: Any) -> tuple[str, str] | None:
-    """The sample's error as (message, lost reason); an API error object with no code, type or
-    message is no error. The message is the source's own text; its code or type leads the reason."""
+    """The sample's error as (message, lost reason).
+
+    An API error object with no code, type or message is no error. The message is the source's own
+    text; its code or type leads the reason.
+    """
     if isinstance(error, str) and error.strip():
         return error.strip()[:4000], f"source error: {error.strip()}"[:4000]
     if isinstance(error, dict):

@@ -43,8 +43,10 @@ _JSON_TYPES = {
 
 @cache
 def source_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) ``importers/schemas/<name>.schema.json``: the types of
-    the members an importer reads from a source tool's file (permissive elsewhere)."""
+    """The JSON Schema (draft 2020-12) ``importers/schemas/<name>.schema.json``.
+
+    The types of the members an importer reads from a source tool's file (permissive elsewhere).
+    """
     text = (
         resources.files("driftproof.importers")
         .joinpath("schemas", f"{name}.schema.json")
@@ -69,8 +71,10 @@ def _source_validator(name: str, definition: str | None) -> Draft202012Validator
 
 
 def json_kind(value: Any) -> str:
-    """The JSON kind of a parsed value in words: ``null``, ``a boolean``, ``a number``,
-    ``a string``, ``an object`` or ``an array``."""
+    """The JSON kind of a parsed value in words.
+
+    ``null``, ``a boolean``, ``a number``, ``a string``, ``an object`` or ``an array``.
+    """
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -115,10 +119,12 @@ def schema_problems(
     prefix: tuple[Any, ...] = (),
     limit: int = MAX_SCHEMA_PROBLEMS,
 ) -> list[Problem]:
-    """jsonschema errors as problems in document order (array indices numerically), at most
-    ``limit``: each names ``file``, the RFC 6901 pointer (``prefix`` + the error's
-    ``absolute_path``; a missing member is pointed at itself) and what was expected in plain
-    words."""
+    """Jsonschema errors as problems in document order.
+
+    Jsonschema errors as problems in document order (array indices numerically), at most ``limit``:
+    each names ``file``, the RFC 6901 pointer (``prefix`` + the error's ``absolute_path``; a missing
+    member is pointed at itself) and what was expected in plain words.
+    """
     ordered = sorted(
         errors,
         key=lambda e: [

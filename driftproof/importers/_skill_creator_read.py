@@ -21,6 +21,7 @@ from driftproof.importers._common import (
     unit_score,
     validate_source,
 )
+from driftproof.importers._text import Repair
 
 __all__ = [
     "MAX_GRADING_FILES",
@@ -177,14 +178,19 @@ def _run(
     }
 
 
-def _timing_total(grading: Path) -> tuple[int | None, tuple[str, str] | None]:
-    """``total_tokens`` of the ``timing.json`` beside a ``grading.json`` (skill-creator writes it
-    from the task notification, "the only opportunity"), and its manifest entry; ``(None, None)``
-    when there is no such file, ``(None, entry)`` when it records no total (a null)."""
+def _timing_total(
+    grading: Path, repairs: list[Repair]
+) -> tuple[int | None, tuple[str, str] | None]:
+    """The ``total_tokens`` of the ``timing.json`` beside a ``grading.json``.
+
+    ``total_tokens`` of the ``timing.json`` beside a ``grading.json`` (skill-creator writes it from
+    the task notification, "the only opportunity"), and its manifest entry; ``(None, None)`` when
+    there is no such file, ``(None, entry)`` when it records no total (a null).
+    """
     timing = grading.parent / "timing.json"
     if not timing.is_file():
         return None, None
-    data, raw = read_json(timing)
+    data, raw = read_json(timing, repairs)
     w = Where(timing)
     total = w.get(data, "total_tokens", int, required=False, nullable=True)
     if total is not None and total < 0:
@@ -206,7 +212,7 @@ def _score(
     ``assertion_results`` (any of them, together when several are given) are counted. A declared
     ``pass_rate`` (the run's own or its ``summary``'s) that agrees with the count within 0.005
     is kept as recorded; one that disagrees does not silently win: the counted assertions are
-    the score and the note says so (issue 14). With no assertion list, the declared pass rate,
+    the score and the note says so. With no assertion list, the declared pass rate,
     else ``assertions_passed`` ÷ ``assertions_total``.
     """
     summary = result.get("summary") if isinstance(result.get("summary"), dict) else None
@@ -294,8 +300,11 @@ def _counted(
 
 
 def _pass_rate(holder: dict[str, Any], w: Where) -> float:
-    """``pass_rate`` as recorded, on 0..1. Some harnesses record it in percent (``80`` for 4 of 5);
-    it is read as a percent only when the run's own passed and total counts confirm it."""
+    """``pass_rate`` as recorded, on 0..1.
+
+    Some harnesses record it in percent (``80`` for 4 of 5); it is read as a percent only when the
+    run's own passed and total counts confirm it.
+    """
     rate = holder["pass_rate"]
     passed = holder.get("passed", holder.get("assertions_passed"))
     total = holder.get("total", holder.get("assertions_total"))
@@ -324,11 +333,16 @@ def _note(*objs: dict[str, Any]) -> str | None:
 
 
 def grading_runs(
-    iteration: Path, files: list[Path]
+    iteration: Path, files: list[Path], repairs: list[Repair]
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """The runs of an iteration's ``grading.json`` files.
+
+    The runs of the ``grading.json`` files under ``iteration`` and the manifest entries (relative
+    path, sha256) of every file read.
+    """
     runs, entries = [], []
     for f in files:
-        data, raw = read_json(f)
+        data, raw = read_json(f, repairs)
         entries.append((f.relative_to(iteration).as_posix(), file_sha256(raw)))
         validate_source(data, TOOL, f, definition="grading")
         w = Where(f)
@@ -337,9 +351,9 @@ def grading_runs(
         run_number = int(m.group(1)) if m else None
         config_dir = parent.parent if m else parent
         eval_dir = config_dir.parent
-        eval_id = _eval_id_of(eval_dir, data)
+        eval_id = _eval_id_of(eval_dir, data, repairs)
         run = _run(eval_id, data.get("eval_name"), config_dir.name, run_number, data, data, w, w)
-        total, entry = _timing_total(f)
+        total, entry = _timing_total(f, repairs)
         if entry is not None:
             entries.append(((f.parent / entry[0]).relative_to(iteration).as_posix(), entry[1]))
         if total is not None:
@@ -351,10 +365,11 @@ def grading_runs(
     return runs, entries
 
 
-def _eval_id_of(eval_dir: Path, grading: dict[str, Any]) -> Any:
+def _eval_id_of(eval_dir: Path, grading: dict[str, Any], repairs: list[Repair]) -> Any:
+    """The eval's id: from its ``eval_metadata.json``, the grading, or the directory name."""
     meta = eval_dir / "eval_metadata.json"
     if meta.is_file():
-        data, _ = read_json(meta)
+        data, _ = read_json(meta, repairs)
         if (
             isinstance(data, dict)
             and isinstance(data.get("eval_id"), (int, str))
@@ -379,7 +394,8 @@ def signed_figure(value: Any, w: Where) -> float:
     raise w.fail('expected a delta as a number or a signed number string such as "+0.50"')
 
 
-def evals_file(iteration: Path) -> dict[str, Any] | None:
+def evals_file(iteration: Path, repairs: list[Repair]) -> dict[str, Any] | None:
+    """The ``evals.json`` beside or above ``iteration``, when one holds ``evals[]``."""
     for cand in (
         iteration / "evals.json",
         iteration.parent / "evals.json",
@@ -387,7 +403,7 @@ def evals_file(iteration: Path) -> dict[str, Any] | None:
         iteration.parent.parent / "evals" / "evals.json",
     ):
         if cand.is_file():
-            data, _ = read_json(cand)
+            data, _ = read_json(cand, repairs)
             if isinstance(data, dict) and isinstance(data.get("evals"), list):
                 return data
     return None
@@ -404,7 +420,10 @@ def skill_name_of(bench: dict[str, Any] | None, evals: dict[str, Any] | None) ->
     return None
 
 
-def prompts_of(evals: dict[str, Any] | None, iteration: Path) -> dict[str, str]:
+def prompts_of(
+    evals: dict[str, Any] | None, iteration: Path, repairs: list[Repair]
+) -> dict[str, str]:
+    """Each eval id's prompt, from ``evals.json`` or the evals' ``eval_metadata.json``."""
     prompts: dict[str, str] = {}
     for e in (evals or {}).get("evals", []):
         if (
@@ -414,7 +433,7 @@ def prompts_of(evals: dict[str, Any] | None, iteration: Path) -> dict[str, str]:
         ):
             prompts[str(e["id"])] = e["prompt"]
     for meta in iteration.glob("*/eval_metadata.json"):
-        data, _ = read_json(meta)
+        data, _ = read_json(meta, repairs)
         if (
             isinstance(data, dict)
             and isinstance(data.get("prompt"), str)

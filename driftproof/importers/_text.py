@@ -1,87 +1,58 @@
-"""Imported text made safe to seal: valid Unicode, and big fields bounded (issue 14, item 1).
+r"""Imported text made safe to seal: valid Unicode, and big fields bounded.
 
-Two kinds of fault, each fixed as a kind for every importer:
+Two kinds of fault, each fixed the same way for every importer:
 
-* **Invalid Unicode.** A source may hold a lone surrogate escape (``"\\ud800"``) or bytes that
-  are not UTF-8 inside a string. No receipt can hold either (UTF-8, RFC 8785). Each such code
-  point becomes U+FFFD, deterministically, while the source is parsed
-  (:func:`repair_tree`), and the receipt records where, in ``text_repairs`` (v0.15):
-  ``{pointer, replaced}``, the pointer into the receipt and how many code points were replaced.
+* **Invalid Unicode.** A source may hold a lone surrogate escape (``"\ud800"``) or bytes that
+  are not UTF-8 inside a string; no receipt can hold either (UTF-8, RFC 8785). While a source is
+  parsed each such code point becomes U+FFFD (:func:`repair_tree`), and the repaired strings are
+  appended to the importer's list of :data:`Repair`; :func:`finish` records where the receipt
+  holds them, in ``text_repairs``.
 * **Big fields.** A prompt, answer, control instruction or refusal longer than the receipt
-  schema allows is not copied: the field is null and ``bounded_text`` (v0.15) records its
-  pointer, the sha256 of its UTF-8 bytes and its length in characters
-  (:func:`bound_document`). The field's own ``*_sha256`` member keeps the hash of the whole text.
-
-Both run on the finished document (:func:`finalize_document`), which
-:func:`driftproof.importers.get_importer` applies to every importer's output, so a new
-importer gets them by registering. Parsing records the repaired strings in the current
-:func:`collect_repairs` scope; :func:`finalize_document` finds them in the receipt by value.
+  schema allows is not copied: the field is null and ``bounded_text`` records its pointer, the
+  sha256 of its UTF-8 bytes and its length in characters; the field's own ``*_sha256`` member
+  keeps the hash of the whole text.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-import hashlib
-from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import Any
 
 from driftproof._json import escape as _esc
+from driftproof.receipt import BoundedText, CaseArm, ReceiptBody, TextRepair, sha256_text
 
-__all__ = [
-    "ANSWER_MAX_CHARS",
-    "INSTRUCTION_MAX_CHARS",
-    "PROMPT_MAX_CHARS",
-    "REFUSAL_MAX_CHARS",
-    "REPLACEMENT",
-    "bound_document",
-    "collect_repairs",
-    "finalize_document",
-    "repair_text",
-    "repair_tree",
-]
+__all__ = ["REPLACEMENT", "Repair", "finish", "repair_text", "repair_tree"]
 
 REPLACEMENT = "\ufffd"
-#: Characters: the receipt schema's maxLength of each bounded field (receipt-0.15.schema.json).
+#: A string repaired while parsing: (its repaired text, code points replaced).
+Repair = tuple[str, int]
+#: Characters: the receipt schema's maxLength of each bounded field.
 PROMPT_MAX_CHARS = 262_144
 ANSWER_MAX_CHARS = 1_048_576
 INSTRUCTION_MAX_CHARS = 262_144
 REFUSAL_MAX_CHARS = 65_536
-
-_REPAIRS: contextvars.ContextVar[list[tuple[str, int]] | None] = contextvars.ContextVar(
-    "_REPAIRS", default=None
-)
+_ARMS = ("with_skill", "baseline", "control")
 
 
 def repair_text(value: str) -> tuple[str, int]:
-    """``value`` with every surrogate code point (a lone ``\\ud800`` escape, or an undecodable
-    byte read with ``surrogateescape``) replaced by U+FFFD, and how many were replaced.
+    r"""``value`` with every surrogate code point replaced by U+FFFD, and how many were.
 
-    A valid surrogate pair never reaches here: JSON parsing joins it into one code point.
+    A surrogate comes from a lone ``\\ud800`` escape or a byte read with ``surrogateescape``;
+    a valid surrogate pair never reaches here (JSON parsing joins it into one code point).
     """
     if value.isascii():
         return value, 0
-    n = 0
-    out = []
-    for ch in value:
-        if "\ud800" <= ch <= "\udfff":
-            out.append(REPLACEMENT)
-            n += 1
-        else:
-            out.append(ch)
+    out = [REPLACEMENT if "\ud800" <= ch <= "\udfff" else ch for ch in value]
+    n = sum(1 for ch in value if "\ud800" <= ch <= "\udfff")
     return ("".join(out), n) if n else (value, 0)
 
 
-def _note(repaired: str, n: int) -> None:
-    sink = _REPAIRS.get()
-    if sink is not None:
-        sink.append((repaired, n))
+def repair_tree(value: Any, repairs: list[Repair]) -> Any:
+    """``value`` (parsed JSON) with every string and member name made valid Unicode.
 
-
-def repair_tree(value: Any) -> Any:
-    """A parsed JSON value with every string and member name made valid Unicode
-    (:func:`repair_text`); each repaired string is noted in the current :func:`collect_repairs`
-    scope. Iterative: a deeply nested source does not exhaust the stack."""
+    Each repaired string is appended to ``repairs``. Iterative, so a deeply nested source does
+    not exhaust the stack.
+    """
     root: list[Any] = [value]
     stack: list[tuple[Any, Any]] = [(root, 0)]
     while stack:
@@ -91,14 +62,14 @@ def repair_tree(value: Any) -> Any:
             fixed, n = repair_text(v)
             if n:
                 parent[key] = fixed
-                _note(fixed, n)
+                repairs.append((fixed, n))
         elif isinstance(v, dict):
             if not all(k.isascii() for k in v):
                 items = []
                 for k, x in v.items():
                     fk, n = repair_text(k)
                     if n:
-                        _note(fk, n)
+                        repairs.append((fk, n))
                     items.append((fk, x))
                 v = dict(items)
                 parent[key] = v
@@ -108,75 +79,91 @@ def repair_tree(value: Any) -> Any:
     return root[0]
 
 
-@contextlib.contextmanager
-def collect_repairs() -> Iterator[list[tuple[str, int]]]:
-    """A scope in which parsing notes each repaired string as ``(repaired text, code points
-    replaced)``."""
-    sink: list[tuple[str, int]] = []
-    token = _REPAIRS.set(sink)
-    try:
-        yield sink
-    finally:
-        _REPAIRS.reset(token)
+class _Bounds:
+    """The ``bounded_text`` entries of one receipt, in document order."""
+
+    def __init__(self) -> None:
+        self.found: list[BoundedText] = []
+
+    def cut(self, text: str | None, limit: int, pointer: str) -> str | None:
+        """The sha256 of ``text`` when it is longer than ``limit`` (it is then not copied)."""
+        if text is None or len(text) <= limit:
+            return None
+        digest = sha256_text(text)
+        self.found.append(BoundedText(pointer=pointer, sha256=digest, chars=len(text)))
+        return digest
+
+    def nulled(
+        self, text: str | None, sha256: str | None, limit: int, pointer: str, key: str
+    ) -> dict[str, Any]:
+        """The update that nulls a too big text, keeping its hash; empty otherwise.
+
+        The field ``key`` becomes null and ``<key>_sha256`` keeps the whole text's hash.
+        """
+        digest = self.cut(text, limit, pointer)
+        return {} if digest is None else {key: None, f"{key}_sha256": sha256 or digest}
+
+    def arm(self, arm: CaseArm, base: str) -> CaseArm:
+        """``arm`` with its too big answers and refusals bounded."""
+        draws = list(arm.draws)
+        for j, d in enumerate(draws):
+            where = f"{base}/draws/{j}/answer"
+            update = self.nulled(d.answer, d.answer_sha256, ANSWER_MAX_CHARS, where, "answer")
+            refusal = d.refusal
+            if refusal is not None and self.cut(
+                refusal.text, REFUSAL_MAX_CHARS, f"{base}/draws/{j}/refusal/text"
+            ):
+                update["refusal"] = refusal.model_copy(update={"text": None})
+            if update:
+                draws[j] = d.model_copy(update=update)
+        return arm.model_copy(update={"draws": draws})
 
 
-def _bounded(
-    doc: dict[str, Any],
-    parent: dict[str, Any],
-    key: str,
-    limit: int,
-    pointer: str,
-    sha_key: str | None,
-) -> None:
-    text = parent.get(key)
-    if not isinstance(text, str) or len(text) <= limit:
-        return
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    parent[key] = None
-    if sha_key is not None and parent.get(sha_key) is None:
-        parent[sha_key] = digest
-    doc.setdefault("bounded_text", None)
-    if doc["bounded_text"] is None:
-        doc["bounded_text"] = []
-    doc["bounded_text"].append({"pointer": pointer, "sha256": digest, "chars": len(text)})
+def _bound(body: ReceiptBody) -> ReceiptBody:
+    """``body`` with every text too big for the receipt schema bounded.
+
+    ``body`` with every prompt, answer, control instruction and refusal longer than the receipt
+    schema allows set to null and listed in ``bounded_text``. Idempotent.
+    """
+    bounds = _Bounds()
+    specs = {}
+    for name in _ARMS:
+        spec = getattr(body.arms, name)
+        if spec is not None and bounds.cut(
+            spec.instruction, INSTRUCTION_MAX_CHARS, f"/arms/{name}/instruction"
+        ):
+            specs[name] = spec.model_copy(update={"instruction": None})
+    cases = list(body.cases)
+    for i, case in enumerate(cases):
+        where = f"/cases/{i}/prompt"
+        update = bounds.nulled(case.prompt, case.prompt_sha256, PROMPT_MAX_CHARS, where, "prompt")
+        count = len(bounds.found)
+        arms = {
+            name: bounds.arm(arm, f"/cases/{i}/arms/{_esc(name)}")
+            for name in _ARMS
+            if (arm := getattr(case.arms, name)) is not None
+        }
+        if len(bounds.found) > count:
+            update["arms"] = case.arms.model_copy(update=arms)
+        if update:
+            cases[i] = case.model_copy(update=update)
+    if not bounds.found:
+        return body
+    return body.model_copy(
+        update={
+            "arms": body.arms.model_copy(update=specs),
+            "cases": cases,
+            "bounded_text": [*(body.bounded_text or []), *bounds.found],
+        }
+    )
 
 
-def bound_document(doc: dict[str, Any]) -> dict[str, Any]:
-    """Null every prompt, answer, control instruction and refusal text longer than the receipt
-    schema allows, recording each in ``bounded_text`` (pointer, sha256, characters). In place;
-    returns ``doc``. Idempotent: a bounded field is null and is not bounded twice."""
-    for name, spec in (doc.get("arms") or {}).items():
-        if isinstance(spec, dict):
-            _bounded(
-                doc,
-                spec,
-                "instruction",
-                INSTRUCTION_MAX_CHARS,
-                f"/arms/{_esc(name)}/instruction",
-                None,
-            )
-    for i, case in enumerate(doc.get("cases") or []):
-        if not isinstance(case, dict):
-            continue
-        _bounded(doc, case, "prompt", PROMPT_MAX_CHARS, f"/cases/{i}/prompt", "prompt_sha256")
-        for name, arm in (case.get("arms") or {}).items():
-            if not isinstance(arm, dict):
-                continue
-            for j, d in enumerate(arm.get("draws") or []):
-                if not isinstance(d, dict):
-                    continue
-                base = f"/cases/{i}/arms/{_esc(name)}/draws/{j}"
-                _bounded(doc, d, "answer", ANSWER_MAX_CHARS, f"{base}/answer", "answer_sha256")
-                if isinstance(d.get("refusal"), dict):
-                    _bounded(
-                        doc, d["refusal"], "text", REFUSAL_MAX_CHARS, f"{base}/refusal/text", None
-                    )
-    return doc
+def _repaired_count(s: str, repairs: Sequence[Repair]) -> int:
+    """How many U+FFFD in receipt string ``s`` came from repairs.
 
-
-def _repaired_count(s: str, repairs: list[tuple[str, int]]) -> int:
-    """How many U+FFFD in receipt string ``s`` came from repairs: a repaired source string
-    inside it counts whole; ``s`` cut from one (a truncated reason) counts what it kept."""
+    A repaired source string inside ``s`` counts whole; ``s`` cut from one (a truncated
+    reason) counts what it kept. A U+FFFD the source itself wrote is no repair.
+    """
     n = 0
     for text, count in repairs:
         if text in s:
@@ -186,23 +173,19 @@ def _repaired_count(s: str, repairs: list[tuple[str, int]]) -> int:
     return min(n, s.count(REPLACEMENT))
 
 
-def finalize_document(doc: dict[str, Any], repairs: list[tuple[str, int]]) -> dict[str, Any]:
-    """Bound big fields (:func:`bound_document`) and record in ``text_repairs`` every receipt
-    string that holds text repaired while parsing, by RFC 6901 pointer, in document order.
-    In place; returns ``doc``."""
-    bound_document(doc)
-    if not repairs:
-        return doc
-    unique = list(dict.fromkeys(repairs))
-    found: list[dict[str, Any]] = []
-    stack: list[tuple[Any, str]] = [(doc, "")]
+def _repairs_at(data: Any, repairs: Sequence[Repair]) -> list[TextRepair]:
+    """Every string of ``data`` holding repaired text.
+
+    Every string of ``data`` (a receipt as JSON data) holding repaired text, in document order, by
+    RFC 6901 pointer.
+    """
+    found: list[TextRepair] = []
+    stack: list[tuple[Any, str]] = [(data, "")]
     while stack:
         v, ptr = stack.pop()
         if isinstance(v, str):
-            if REPLACEMENT in v:
-                n = _repaired_count(v, unique)
-                if n:
-                    found.append({"pointer": ptr, "replaced": n})
+            if REPLACEMENT in v and (n := _repaired_count(v, repairs)):
+                found.append(TextRepair(pointer=ptr, replaced=n))
         elif isinstance(v, dict):
             stack.extend(
                 (x, f"{ptr}/{_esc(k)}")
@@ -211,6 +194,26 @@ def finalize_document(doc: dict[str, Any], repairs: list[tuple[str, int]]) -> di
             )
         elif isinstance(v, list):
             stack.extend((x, f"{ptr}/{i}") for i, x in reversed(list(enumerate(v))))
-    if found:
-        doc["text_repairs"] = (doc.get("text_repairs") or []) + found
-    return doc
+    return found
+
+
+def finish(body: ReceiptBody, repairs: Sequence[Repair]) -> ReceiptBody:
+    """``body`` finished for writing: big fields bounded, repaired text recorded.
+
+    ``body`` with big fields bounded and, in ``text_repairs``, every string that holds text repaired
+    while parsing (``repairs``), by pointer in document order.
+
+    Args:
+        body: an importer's receipt.
+        repairs: the strings repaired while its sources were parsed (:func:`repair_tree`).
+
+    Returns:
+        The finished receipt; ``body`` itself when there was nothing to do.
+    """
+    body = _bound(body)
+    if not repairs:
+        return body
+    found = _repairs_at(body.to_json_dict(), list(dict.fromkeys(repairs)))
+    if not found:
+        return body
+    return body.model_copy(update={"text_repairs": [*(body.text_repairs or []), *found]})

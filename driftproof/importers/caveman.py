@@ -1,54 +1,18 @@
 """caveman's evals snapshot → one DECLARED receipt per skill arm (D-15, D-16).
 
-caveman (github.com/JuliusBrussee/caveman) runs each prompt of a fixed list
-through ``claude -p`` once per arm and commits the answers in
-``evals/snapshots/results.json``::
-
-    {"metadata": {"generated_at", "claude_cli_version", "model", "n_prompts", "terse_prefix"},
-     "prompts": [str, ...],
-     "arms": {"__baseline__": [str, ...], "__terse__": [str, ...], "<skill>": [str, ...], ...}}
-
-Arms map as D-16 says: ``__baseline__`` (no system prompt) → baseline,
-``__terse__`` (system prompt ``metadata.terse_prefix``) → control, and each
-other arm → with_skill of its own receipt; caveman's skill arm sends the terse
-prefix followed by the skill's SKILL.md. Each prompt is one case (ids ``p01``…),
-each arm one draw holding the answer and its o200k_base output-token count
-(:mod:`driftproof.tokens`). There is no judge, so no draw has a score and the
-receipt is DECLARED: faithful, never a verdict (D-15). Everything the snapshot
-did not record is listed in ``provenance.unrecorded`` and left null (D-13).
-
-When the snapshot carries ``usage`` (caveman's ``llm_run.py`` stores, next to each answer, what
-``claude -p --output-format json`` reported for the call), each draw's tokens are Claude's own
-counts instead: ``input`` as billed (input + cache-creation + cache-read tokens, the parts kept
-in ``cache_creation_input`` / ``cache_read_input``), ``output`` as reported (thinking tokens
-included), ``counted_by: provider``; ``total_cost_usd`` is the draw's ``cost_usd``. With a case
-file (``prompts/fidelity.json``) the snapshot is caveman's fidelity eval: each draw carries the
-case's regex checks as ``score_fidelity.py`` runs them, each case its id and category
-(:mod:`driftproof.importers._caveman_fidelity`).
-
-A partial run (``results.partial.json``: ``metadata.error`` set, the unfinished cells null) is
-imported as partial (``provenance.partial``): each null cell is a lost draw of kind
-``source_error`` carrying the run's recorded error. A cell an older runner wrote as
-``__ERROR__: …`` (a call that failed) is not an answer either: a lost draw of kind
-``source_error`` with the text kept in ``source_error``, never tokenised. ``metadata.model:
-"default"`` names the CLI's default, not a model: the model stays unknown (D-13).
-``generated_at`` is parsed to an instant and stored in UTC with the offset it was written in.
-Text that is not valid Unicode is made valid (U+FFFD) and a prompt or answer too long to copy is
-bounded, as for every importer (issue 14).
-
-The snapshot is refused, as caveman's own snapshot contract refuses it (its evals README, "Read
-the snapshot"), when it is malformed: a missing control arm, no skill arm, an arm or usage row
-whose length differs from the prompt list, a non-string output, a usage cell without its four
-non-negative token counts, an ``n_prompts`` that does not match the prompts, a null cell with no
-recorded error, or a skill arm with no SKILL.md in the skills directory; a fidelity snapshot is
-refused when its prompts no longer match the case file. Nothing is written on refusal.
+caveman runs each prompt of a fixed list through ``claude -p`` once per arm and commits the
+answers in ``evals/snapshots/results.json``: ``__baseline__`` is the baseline, ``__terse__`` (system
+prompt ``metadata.terse_prefix``) the control, and each other arm a skill whose SKILL.md is read
+from the ``skills/`` directory as it was. With a case file the snapshot is the fidelity eval
+(:mod:`~driftproof.importers._caveman_fidelity`); a judged fidelity snapshot is read by
+:mod:`~driftproof.importers._caveman_judged`. Invalid Unicode is repaired and big fields are
+bounded, as for every importer. The mapping is the interop page's ("caveman evals snapshots").
 """
 
 from __future__ import annotations
 
-import copy
-import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,30 +20,33 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._caveman_fidelity import (
     FidelityCase,
+    FidelityCases,
     check_results,
     match_cases,
     read_cases,
 )
 from driftproof.importers._caveman_judged import is_judged, read_judged
 from driftproof.importers._caveman_judged_receipts import judged_receipts
+from driftproof.importers._caveman_meta import eval_set, language_of, run_of
 from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
     TOOL,
+    Snapshot,
     Usage,
     check_snapshot,
     load_snapshot,
+    prompt_ids,
     skill_text,
     snap_pointer,
 )
-from driftproof.importers._common import Where, arm_spec, case_entry, parse_instant, run_times
-from driftproof.importers._declared import declared_receipt
-from driftproof.receipt import draw_doc
+from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
+from driftproof.importers._text import Repair
+from driftproof.receipt import Provenance, build_draw
 from driftproof.tokens import COUNTED_BY, count_tokens
 
-__all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "import_caveman"]
+__all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "CavemanOptions", "import_caveman"]
 
-_CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 
 #: What caveman's snapshots do not record (D-13), each left unknown; ``usage`` and ``suite`` are
@@ -105,50 +72,16 @@ UNRECORDED: tuple[tuple[str | None, str], ...] = (
 )
 
 
-_LANG = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
-#: ``results.<lang>.json`` and its partial twin ``results.<lang>.partial.json`` (llm_run.py's
-#: ``with_suffix(".partial.json")``); ``results.partial.json`` names no language.
-_LANG_FILE = re.compile(
-    r"^results\.(?!partial\.json$)([A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*)(?:\.partial)?\.json$"
-)
-
-
-def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
-    """The snapshot's language (seed 004): ``metadata.lang`` as caveman's ``llm_run.py`` writes it,
-    else the ``<lang>`` of a ``results.<lang>.json`` file name; ``None`` (unknown, D-13) when
-    neither says. A ``metadata.lang`` that disagrees with the file name is refused."""
-    lang = meta.get("lang")
-    if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
-        raise ImportError_.at(
-            shown,
-            "/metadata/lang",
-            f"expected a language tag such as pt, found {json.dumps(lang)[:60]}",
-        )
-    m = _LANG_FILE.match(path.name)
-    if lang is not None and m is not None and m.group(1) != lang:
-        raise ImportError_.at(
-            shown,
-            "/metadata/lang",
-            f"expected {m.group(1)!r}, the language the file name "
-            f"{path.name} names, found {lang!r}",
-        )
-    return lang if lang is not None else (m.group(1) if m else None)
-
-
-def _str_or_none(meta: dict[str, Any], key: str) -> str | None:
-    value = meta.get(key)
-    return value if isinstance(value, str) and value.strip() else None
-
-
 #: caveman's runner writes a failed call's cell as this prefix and the error (llm_run.py).
 ERROR_PREFIX = "__ERROR__"
-#: ``metadata.model`` values that name no model (the CLI's default): the model stays unknown.
-PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
 
 
 def _tokens(answer: str, usage: Usage | None) -> dict[str, Any]:
-    """The draw's tokens: Claude's own counts when the snapshot has a usage cell (input as
-    billed, cache parts included), else the o200k_base count of the answer (D-16)."""
+    """The draw's tokens.
+
+    Claude's own counts when the snapshot has a usage cell (input as billed, cache parts included),
+    else the o200k_base count of the answer (D-16).
+    """
     if usage is None:
         return {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
     return {
@@ -167,9 +100,12 @@ def _arm(
     stopped: str | None = None,
     checks: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One arm of one case: a single draw. ``answer`` ``None`` is a cell a partial run never
-    finished: a lost draw carrying the run's error ``stopped``. A ``__ERROR__`` cell is a lost
-    draw of the call's own error. ``checks``: the fidelity checks on the answer."""
+    """One arm of one case: a single draw.
+
+    ``answer`` ``None`` is a cell a partial run never finished: a lost draw carrying the run's error
+    ``stopped``. A ``__ERROR__`` cell is a lost draw of the call's own error. ``checks``: the
+    fidelity checks on the answer.
+    """
     cost = usage.cost_usd if usage is not None else None
     if answer is None or answer.startswith(ERROR_PREFIX):
         if answer is None:
@@ -178,7 +114,7 @@ def _arm(
         else:
             source = answer
             reason = f"source error: {answer[len(ERROR_PREFIX) :].lstrip(':').strip() or answer}"
-        draw = draw_doc(
+        draw = build_draw(
             0,
             answer=None,
             lost_reason=reason[:4000],
@@ -188,56 +124,110 @@ def _arm(
             cost_usd=cost,
         )
     else:
-        draw = draw_doc(
+        draw = build_draw(
             0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost
         )
     return {"draws": [draw], "generation": None}
 
 
-def _eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
-    """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether a case file was
-    given: a fidelity snapshot is read only with its cases, a length snapshot never with them."""
-    value = meta.get("eval_set")
-    if value is None:
-        return
-    if value not in ("length", "fidelity"):
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
-            f'expected "length" or "fidelity", found {json.dumps(value)[:60]}',
-        )
-    if value == "fidelity" and not fidelity:
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
-            "a fidelity snapshot: expected its case file (prompts/fidelity.json, --cases) "
-            "to score it against",
-        )
-    if value == "length" and fidelity:
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
-            'a length snapshot has no fidelity checks: expected "fidelity" when a case file '
-            "is given",
-        )
+_CONTROLS = (("baseline", BASELINE_ARM), ("control", CONTROL_ARM))
 
 
-@register("caveman")
-def import_caveman(
-    snapshot: str | Path,
-    *,
-    skills_dir: str | Path,
-    source_commit: str | None = None,
-    cases: str | Path | None = None,
-    rubrics: str | Path | None = None,
+def _judged(
+    doc: Any, shown: str, sha: str, o: CavemanOptions, repairs: list[Repair]
 ) -> list[Imported]:
-    """Convert a caveman snapshot into one DECLARED receipt per skill arm (D-15, D-16).
+    """The receipts of a judged fidelity snapshot (read with its rubrics, never a case file)."""
+    if o.cases is not None:
+        raise ImportError_.at(
+            shown,
+            "/fidelity",
+            "a judged fidelity snapshot (each fact judged by a model): expected its "
+            "rubrics.json (--rubrics), not a regex case file",
+        )
+    judged = read_judged(doc, shown)
+    skills = Path(o.skills_dir)
+    return judged_receipts(judged, shown, sha, skills, o.source_commit, o.rubrics, repairs)
 
-    Args:
-        snapshot: ``evals/snapshots/results.json`` (or ``results.<lang>.json``), a partial
-            ``results.partial.json``, or with ``cases`` the fidelity snapshot
-            ``evals/snapshots/fidelity.json``; recorded in ``provenance.document`` exactly as
-            given, with its sha256.
+
+def _length_snapshot(
+    doc: Any, shown: str, o: CavemanOptions
+) -> tuple[Snapshot, FidelityCases | None, list[FidelityCase] | None]:
+    """A snapshot of outputs, checked, with its case file and matched cases.
+
+    A snapshot of outputs checked against caveman's contract, and with ``o.cases`` the case file and
+    its cases matched to the snapshot's prompts.
+
+    Raises:
+        ImportError_: rubrics given for it, a broken contract, or cases that do not match.
+    """
+    if o.rubrics is not None:
+        raise ImportError_.at(
+            shown,
+            "",
+            "rubrics are read with a judged fidelity snapshot "
+            '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one',
+        )
+    snap = check_snapshot(doc, shown)
+    eval_set(snap.meta, o.cases is not None, shown)
+    fidelity = read_cases(o.cases) if o.cases is not None else None
+    matched = match_cases(fidelity, snap.prompts, shown) if fidelity is not None else None
+    return snap, fidelity, matched
+
+
+def _cells(snap: Snapshot, checks: dict[str, list[Any]] | None) -> dict[str, list[dict[str, Any]]]:
+    """Every arm's cells as receipt case arms, in prompt order."""
+    return {
+        arm: [
+            _arm(
+                out,
+                snap.usage[arm][i] if snap.usage is not None else None,
+                stopped=snap.error,
+                checks=checks[arm][i] if checks is not None else None,
+            )
+            for i, out in enumerate(outputs)
+        ]
+        for arm, outputs in snap.arms.items()
+    }
+
+
+def _unrecorded(snap: Snapshot, suite: bool, commit: str | None) -> list[str]:
+    """What the snapshot leaves unrecorded, before its metadata is read."""
+    recorded = {"usage": snap.usage is not None, "suite": suite}
+    unrecorded = [text for key, text in UNRECORDED if key is None or not recorded[key]]
+    if snap.usage is not None and any(
+        u is not None and u.cost_usd is None for row in snap.usage.values() for u in row
+    ):
+        unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
+    if commit is None:
+        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
+    return unrecorded
+
+
+def _checks(
+    arms: dict[str, list[str | None]], matched: list[FidelityCase] | None, shown: str
+) -> dict[str, list[Any]] | None:
+    """Each arm's fidelity check results per prompt (``None`` for an unfinished cell).
+
+    ``None`` without a case file.
+    """
+    if matched is None:
+        return None
+    return {
+        arm: [
+            check_results(matched[i], out, shown, snap_pointer("arms", arm, i))
+            if out is not None
+            else None
+            for i, out in enumerate(outputs)
+        ]
+        for arm, outputs in arms.items()
+    }
+
+
+@dataclass(frozen=True)
+class CavemanOptions:
+    """Options of a caveman import.
+
+    Attributes:
         skills_dir: the ``skills/`` directory as it was when the snapshot ran, holding
             ``<arm>/SKILL.md`` for every skill arm (hashed and counted per D-14).
         source_commit: caveman's git commit the snapshot and skills were read at, when
@@ -247,183 +237,90 @@ def import_caveman(
             checks (:mod:`driftproof.importers._caveman_fidelity`), each case keeps its id and
             category, the file is the receipt's suite (name and sha256), and the receipts are
             named ``…-fidelity-<arm>.json``.
-        rubrics: caveman's ``evals/prompts/rubrics.json`` (PR #579), for a judged fidelity
-            snapshot only: the snapshot must match it (:func:`_judged_receipts`).
+        rubrics: caveman's ``evals/prompts/rubrics.json``, for a judged fidelity snapshot only:
+            the snapshot must match it.
+    """
+
+    skills_dir: str | Path
+    source_commit: str | None = None
+    cases: str | Path | None = None
+    rubrics: str | Path | None = None
+
+
+@register("caveman", CavemanOptions)
+def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Imported]:
+    """Convert a caveman snapshot into one DECLARED receipt per skill arm (D-15, D-16).
+
+    ``snapshot`` is ``evals/snapshots/results.json`` (or ``results.<lang>.json``,
+    ``results.partial.json``), or with ``cases`` the fidelity snapshot ``fidelity.json``; it is
+    recorded in ``provenance.document`` exactly as given, with its sha256.
 
     Returns:
-        One :class:`~driftproof.importers.Imported` per skill arm, in the snapshot's order. A
-        partial snapshot's receipts are marked ``provenance.partial`` and named ``…-partial``.
+        One receipt per skill arm, in the snapshot's order; a partial snapshot's are marked
+        ``provenance.partial`` and named ``…-partial``.
 
     Raises:
-        ImportError_: the snapshot breaks caveman's snapshot contract, its prompts no longer
-            match the case file, the case file is malformed, or a skill arm has no readable
-            SKILL.md; the message names the file, the JSON pointer and what was expected.
+        ImportError_: the snapshot breaks caveman's snapshot contract, its prompts do not match
+            the case file, or a skill arm has no readable SKILL.md; naming the file, the JSON
+            pointer and what was expected.
     """
-    shown = str(snapshot)
-    if source_commit is not None and not _COMMIT.match(source_commit):
+    shown, o = str(snapshot), options
+    if o.source_commit is not None and not _COMMIT.match(o.source_commit):
         raise ImportError_.at(
-            shown, "", f"source commit {source_commit!r}: expected 7 to 40 lowercase hex digits"
+            shown, "", f"source commit {o.source_commit!r}: expected 7 to 40 lowercase hex digits"
         )
-    doc, document_sha256 = load_snapshot(Path(snapshot), shown)
+    repairs: list[Repair] = []
+    doc, document_sha256 = load_snapshot(Path(snapshot), shown, repairs)
     if is_judged(doc):
-        if cases is not None:
-            raise ImportError_.at(
-                shown,
-                "/fidelity",
-                "a judged fidelity snapshot (each fact judged by a model): expected its "
-                "rubrics.json (--rubrics), not a regex case file",
-            )
-        return judged_receipts(
-            read_judged(doc, shown),
-            shown,
-            document_sha256,
-            Path(skills_dir),
-            source_commit,
-            rubrics,
-        )
-    if rubrics is not None:
-        raise ImportError_.at(
-            shown,
-            "",
-            "rubrics are read with a judged fidelity snapshot "
-            '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one',
-        )
-    snap = check_snapshot(doc, shown)
-    meta, prompts, arms = snap.meta, snap.prompts, snap.arms
-    _eval_set(meta, cases is not None, shown)
-    fidelity = read_cases(cases) if cases is not None else None
-    matched: list[FidelityCase] | None = (
-        match_cases(fidelity, prompts, shown) if fidelity is not None else None
+        return _judged(doc, shown, document_sha256, o, repairs)
+    snap, fidelity, matched = _length_snapshot(doc, shown, o)
+    skill_arms = [a for a in snap.arms if a not in (BASELINE_ARM, CONTROL_ARM)]
+    skills = {arm: skill_text(Path(o.skills_dir), arm, shown) for arm in skill_arms}
+    checks = _checks(snap.arms, matched, shown)
+    unrecorded = _unrecorded(snap, fidelity is not None, o.source_commit)
+    run, terse = run_of(snap.meta, shown, unrecorded)
+    offset = run.pop("started_offset")
+    language = language_of(snap.meta, Path(snapshot), shown)
+    ids = [c.id for c in matched] if matched is not None else prompt_ids(len(snap.prompts))
+    provenance = Provenance(
+        tool=TOOL,
+        tool_version=f"git {o.source_commit}" if o.source_commit else None,
+        document=shown,
+        document_sha256=document_sha256,
+        unrecorded=unrecorded,
+        partial=True if snap.error is not None else None,
     )
-    skill_arms = [a for a in arms if a not in (BASELINE_ARM, CONTROL_ARM)]
-    skills = {arm: skill_text(Path(skills_dir), arm, shown) for arm in skill_arms}
-    checks = (
-        {
-            arm: [
-                check_results(matched[i], out, shown, snap_pointer("arms", arm, i))
-                if out is not None
-                else None
-                for i, out in enumerate(outputs)
-            ]
-            for arm, outputs in arms.items()
-        }
-        if matched is not None
-        else None
-    )
+    name = f"caveman-{o.source_commit[:7]}-" if o.source_commit else "caveman-"
+    name += "fidelity-{}" if fidelity is not None else "{}"
+    name += f"-{language}" if language not in (None, "en") else ""  # results.<lang>.json
+    name += "-partial.json" if snap.error is not None else ".json"
 
-    recorded = {"usage": snap.usage is not None, "suite": fidelity is not None}
-    unrecorded = [text for key, text in UNRECORDED if key is None or not recorded[key]]
-    if snap.usage is not None and any(
-        u is not None and u.cost_usd is None for row in snap.usage.values() for u in row
-    ):
-        unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
-    if source_commit is None:
-        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
-    model = _str_or_none(meta, "model")
-    if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
-        unrecorded.append(
-            f"model: the snapshot records {json.dumps(model)}, the CLI's default, not a model id"
-        )
-        model = None
-    elif model is None:
-        unrecorded.append("model: the snapshot records none")
-    generated = _str_or_none(meta, "generated_at")
-    started_at = started_offset = None
-    if generated is None:
-        unrecorded.append("started_at: the snapshot records no generated_at")
-    else:
-        times = run_times(
-            [parse_instant(generated, Where(shown) / "metadata" / "generated_at")], []
-        )
-        started_at, started_offset = times["started_at"], times["started_at_offset"]
-    terse = _str_or_none(meta, "terse_prefix")
-    if terse is None:
-        unrecorded.append("the control arm's instruction (no metadata.terse_prefix)")
-    cli = _str_or_none(meta, "claude_cli_version")
-    match = _CLI_VERSION.match(cli.strip()) if cli else None
-    if match is None:
-        unrecorded.append(
-            "harness version: metadata.claude_cli_version is missing or not a Claude Code version"
-        )
-    harness = {"name": "claude-code", "version": match.group(1) if match else None}
-    language = _language(meta, Path(snapshot), shown)
-
-    width = max(2, len(str(len(prompts))))
-    ids = (
-        [c.id for c in matched]
-        if matched is not None
-        else [f"p{i + 1:0{width}d}" for i in range(len(prompts))]
-    )
-    provenance: dict[str, Any] = {
-        "tool": TOOL,
-        "tool_version": f"git {source_commit}" if source_commit else None,
-        "document": shown,
-        "document_sha256": document_sha256,
-        "unrecorded": unrecorded,
-    }
-    if snap.error is not None:
-        provenance["partial"] = True
-    arm_specs = {
-        "baseline": arm_spec(BASELINE_ARM),
-        "control": arm_spec(CONTROL_ARM, instruction=terse),
-    }
-    prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
-    if fidelity is not None:
-        prefix += "fidelity-"
-
-    def cell(arm: str, i: int) -> dict[str, Any]:
-        return _arm(
-            arms[arm][i],
-            snap.usage[arm][i] if snap.usage is not None else None,
-            stopped=snap.error,
-            checks=checks[arm][i] if checks is not None else None,
-        )
-
+    cells = _cells(snap, checks)
     out: list[Imported] = []
     for arm in skill_arms:
-        case_docs = []
-        for i, prompt in enumerate(prompts):
-            case = case_entry(
+        cases = [
+            case_entry(
                 ids[i],
                 prompt,
-                {
-                    "with_skill": cell(arm, i),
-                    "baseline": cell(BASELINE_ARM, i),
-                    "control": cell(CONTROL_ARM, i),
-                },
+                {n: cells[a][i] for n, a in (("with_skill", arm), *_CONTROLS)},
+                category=matched[i].category if matched is not None else None,
             )
-            if matched is not None:
-                case["category"] = matched[i].category
-            case_docs.append(case)
+            for i, prompt in enumerate(snap.prompts)
+        ]
         document = declared_receipt(
             arm,
             skills[arm],
-            case_docs,
-            copy.deepcopy(provenance),
-            model=model,
-            provider="anthropic",
-            surface="cli",
-            harness=harness,
-            started_at=started_at,
-            generations_per_arm=1,
-            judge_samples_per_generation=None,
-            judge=None,
-            band_source=None,
+            cases,
+            provenance,
+            **run,
+            run_members={"started_at_offset": offset, "language": language},
             arms={
                 "with_skill": arm_spec(arm),
-                **arm_specs,
+                "baseline": arm_spec(BASELINE_ARM),
+                "control": arm_spec(CONTROL_ARM, instruction=terse),
             },
             suite_name=Path(fidelity.path).name[:200] if fidelity is not None else None,
             suite_sha256=fidelity.sha256 if fidelity is not None else None,
         )
-        if started_offset is not None:
-            document["run"]["started_at_offset"] = started_offset
-        if language is not None:
-            document["run"]["language"] = language
-        suffix = (
-            f"-{language}" if language not in (None, "en") else ""
-        )  # results.<lang>.json beside results.json
-        if snap.error is not None:
-            suffix += "-partial"
-        out.append(Imported(f"{prefix}{arm}{suffix}.json", document))
+        out.append(Imported(name.format(arm), document, tuple(repairs)))
     return out

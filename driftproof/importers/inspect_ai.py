@@ -1,44 +1,16 @@
 """Inspect AI eval logs (``.json`` and ``.eval``) → DECLARED receipts (D-15).
 
-Inspect has no arms: one log is one arm, and the user names which log is which
-(``--with-skill A --baseline B [--control C]``). One log alone (``--with-skill A`` or
-``--baseline B``) is a single-arm import: the other arm is ``recorded: false`` with no draws,
-so no lift, interval or value per token is given (issue 14, item 2). The same document
-given for two arms is refused by its sha256. Mapping (INTEROP-NOTES.md §4):
-
-- case: ``sample.id``; the logs must be of the same task;
-- draw: one sample epoch (index ``epoch − 1``); generations per arm = ``eval.config.epochs``
-  when the log states it (never assumed to be 1);
-- score: ``sample.scores[<scorer>].value``, C/I/P/N → 1/0/0.5/0 as Inspect's
-  ``value_to_float`` reads them, booleans 1/0, numbers as recorded (they must lie in 0..1);
-  a list value (``multi_scorer(..., reducer="collect")``) gives one judge sample per entry
-  and the draw's score is their mean (D-1); an object value (a dict-valued scorer) is read
-  at the key ``--scorer NAME:KEY`` names;
-- unscored: a null, NaN or infinite value, a missing key, or a sample with no score from the
-  scorer (an interrupted run) is a lost draw of kind ``unscored`` with its reason: never 0,
-  and never a failure of the whole source;
-- scorers: every scorer the header lists or any sample scored with;
-- times: ``stats.started_at``/``completed_at`` parsed to instants; the earliest start and
-  the latest finish stored in UTC with the offset they were written in;
-- a sample with ``error`` is a lost draw, its message kept in ``source_error``;
-- judge: ``eval.model_roles.grader``, else the scorer's ``model`` parameter, else (for
-  ``model_graded_*`` scorers, which grade with the evaluated model by default) ``eval.model``;
-  a scorer with no model (``match``, ``includes``…) is marked unrecorded;
-- tokens: ``sample.output.usage`` input/output (generation only);
-- the source's own figures (``source_report``, :mod:`driftproof.importers._inspect_report`):
-  the declared epoch reducers, each sample's reduced value per reducer as the log wrote it,
-  and the run's metrics (a ``ci()`` interval with its bounds), never recomputed (D-15).
-
-``.eval`` files are zip archives (``header.json``, ``samples/<id>_epoch_<n>.json``) whose
-members are deflate or Zstandard (method 93, what current Inspect writes); they are streamed
-with capped inflation (:mod:`driftproof.importers._archive`). JSON may hold NaN/Infinity,
-which is tolerated in the source and never written.
+Inspect has no arms: one log is one arm, and the user names which log is which. One log alone is
+a single-arm import: the other arm is ``recorded: false`` with no draws, so no lift, interval or
+value per token is given. The same document given for two arms is refused by its sha256. Epochs
+are draws, unscored samples lost draws. The mapping is the interop page's ("Inspect AI").
 """
 
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,56 +18,74 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
-    arm_spec,
-    case_entry,
     case_id_for,
     file_sha256,
     manifest_sha256,
     member_object,
-    parse_instant,
-    provenance_doc,
     read_skill_md,
-    run_times,
+)
+from driftproof.importers._declared import (
+    arm_spec,
+    case_entry,
+    declared_receipt,
+    provenance,
     unrecorded_judge,
 )
-from driftproof.importers._declared import declared_receipt
 from driftproof.importers._inspect_log import (
     TOOL,
+    Log,
     answer_text,
     input_text,
     judge_model_of,
+    log_times,
     read_log,
+    read_logs,
     scorer_name,
     system_message_sha256,
     value_to_float,
 )
 from driftproof.importers._inspect_report import (
-    MAX_FIGURES,
-    declared_reducers,
-    run_figures,
-    sample_figures,
+    source_report,
 )
-from driftproof.receipt import draw_doc, judge_sample_doc
+from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_sample
 
-__all__ = ["import_inspect", "inspect_importer", "read_log", "value_to_float"]
+__all__ = ["InspectOptions", "import_inspect", "read_log", "value_to_float"]
+
+_ARMS = ("with_skill", "baseline", "control")
+_UNRECORDED = (
+    "judge_samples_per_generation",
+    "run.provider",
+    "run.surface",
+    "run.harness",
+    "each case's rubric_sha256",
+)
 
 
-def import_inspect(
-    logs: dict[str, Path],
-    *,
-    skill_name: str,
-    scorer: str | None = None,
-    skill_md: Path | None = None,
-) -> dict[str, Any]:
-    """Convert one Inspect log per arm into an unsealed DECLARED receipt document.
+@dataclass(frozen=True)
+class InspectOptions:
+    """Options of an Inspect import.
 
-    Args:
-        logs: receipt arm -> log path: ``with_skill`` and ``baseline``, or one of them alone (a
-            single-arm import: the other arm is ``recorded: false``), ``control`` optional.
+    Attributes:
         skill_name: the skill's name (Inspect does not record one).
         scorer: ``NAME`` or ``NAME:KEY``: the scorer whose values are the scores (required when
             a log has several), and for an object-valued scorer the key holding the score.
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
+    """
+
+    skill_name: str
+    scorer: str | None = None
+    skill_md: Path | None = None
+
+
+@register("inspect", InspectOptions)
+def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> list[Imported]:
+    """Convert one Inspect log per arm into a DECLARED receipt.
+
+    Args:
+        logs: receipt arm -> log path: ``with_skill`` and ``baseline``, or one of them alone (a
+            single-arm import: the other arm is ``recorded: false``), ``control`` optional; a
+            path alone is the with-skill log.
+        options: the skill and the scorer.
 
     Raises:
         ImportError_: no log, the same document for two arms (by sha256), an unreadable or
@@ -106,68 +96,119 @@ def import_inspect(
             with the member's name, RFC 6901 escaped:
             ``/samples~11_epoch_1.json/scores/match/value``).
     """
-    if (
-        not logs
-        or set(logs) - {"with_skill", "baseline", "control"}
-        or not {"with_skill", "baseline"} & set(logs)
-    ):
+    logs = {"with_skill": logs} if isinstance(logs, (str, Path)) else dict(logs)
+    if not logs or set(logs) - set(_ARMS) or not {"with_skill", "baseline"} & set(logs):
         raise ImportError_.at(
             "<options>",
             "",
             "expected one log per arm: --with-skill LOG and/or --baseline LOG "
             "[--control LOG]; one of the first two alone is a single-arm import",
         )
+    scorer = options.scorer
     name, key = (scorer.split(":", 1) + [None])[:2] if scorer is not None else (None, None)
     if scorer is not None and (not name or key == ""):
         raise ImportError_.at("<options>", "", f"--scorer {scorer!r}: expected NAME or NAME:KEY")
-    read = {arm: read_log(Path(p)) for arm, p in logs.items()}
-    digests: dict[str, str] = {}
-    for arm, log in read.items():
-        digest = file_sha256(log.raw)
-        if digest in digests:
-            raise ImportError_.at(
-                logs[arm],
-                "",
-                f"the same document (sha256 {digest}) is given for the "
-                f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
-                "for a single-arm import",
-            )
-        digests[digest] = arm
-    tasks = {arm: (log.header.get("eval") or {}).get("task") for arm, log in read.items()}
-    if len(set(tasks.values())) != 1:
-        first = next(iter(logs.values()))
-        raise ImportError_.at(
-            first, "/eval/task", f"expected the same task in every arm's log, found {tasks}"
-        )
+    read = read_logs(logs)
     missing = [a for a in ("with_skill", "baseline") if a not in logs]
-    cases: dict[str, dict[str, Any]] = {}
-    epochs: set[Any] = set()
-    unrecorded = [
-        "judge_samples_per_generation",
-        "run.provider",
-        "run.surface",
-        "run.harness",
-        "each case's rubric_sha256",
-    ]
-    unrecorded += [
-        f"the {a} arm (a single-arm log: no lift, no interval, no value per token)" for a in missing
-    ]
-    judges = set()
-    run_figs: list[dict[str, Any]] = []
-    sample_figs: list[dict[str, Any]] = []
-    reducers: dict[str, list[str] | None] = {}
-    for arm, log in read.items():
-        header, samples = log.header, log.samples
-        ev = member_object(header, "eval")
-        epochs.add(
-            (ev.get("config") or {}).get("epochs") if isinstance(ev.get("config"), dict) else None
+    single = "a single-arm log: no lift, no interval, no value per token"
+    unrecorded = [*_UNRECORDED, *(f"the {a} arm ({single})" for a in missing)]
+    scorers = {
+        arm: scorer_name(log.header, log.samples, name, Path(logs[arm]))
+        for arm, log in read.items()
+    }
+    cases = _cases(read, scorers, key, logs, missing)
+    gens, model, judge_model, version = _recorded(read, scorers, unrecorded)
+    if options.skill_md is None:
+        unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
+    times = log_times(read, logs, unrecorded)
+    report = source_report(read, scorers, unrecorded)
+    documents = [(f"{arm}={logs[arm]}", file_sha256(log.raw)) for arm, log in read.items()]
+    specs = {
+        arm: arm_spec(Path(logs[arm]).name[:200], system_prompt_sha256=system_message_sha256(h))
+        for arm, h in ((arm, log.header) for arm, log in read.items())
+    }
+    note = f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"
+    body = declared_receipt(
+        options.skill_name,
+        read_skill_md(options.skill_md),
+        cases,
+        provenance(
+            TOOL,
+            version,
+            "; ".join(d for d, _ in documents),
+            manifest_sha256(documents),
+            unrecorded,
+            notes=[note] if key is not None else None,
+        ),
+        model=model,
+        started_at=times["started_at"],
+        finished_at=times["finished_at"],
+        run_members={k: times[k] for k in ("started_at_offset", "finished_at_offset")},
+        generations_per_arm=gens,
+        judge=unrecorded_judge(TOOL, name or "scorer", model=judge_model, channel="source"),
+        arms={**specs, **{arm: arm_spec(None, recorded=False) for arm in missing}},
+        band_source="generation",
+        source_report=report,
+    )
+    repairs = [r for log in read.values() for r in log.repairs]
+    return [Imported.named("inspect", body, repairs=repairs)]
+
+
+def _recorded(
+    read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
+) -> tuple[int | None, str | None, str | None, str | None]:
+    """The epochs, the model, the grading model and the Inspect version every log records alike.
+
+    What they do not is appended to ``unrecorded``.
+    """
+    headers = [log.header for log in read.values()]
+    epochs = {_epochs(h) for h in headers}
+    (gens,) = epochs if len(epochs) == 1 else (None,)
+    if gens is None:
+        unrecorded.append(
+            "generations_per_arm (eval.config.epochs absent or different between arms)"
         )
-        chosen = scorer_name(header, samples, name, Path(logs[arm]))
-        judges.add(judge_model_of(header, chosen))
-        reducers[arm] = declared_reducers(log)
-        run_figs += run_figures(log, chosen, arm)
-        sample_figs += sample_figures(log, chosen, arm)
-        for sample, sw in samples:
+    models = {(h.get("eval") or {}).get("model") for h in headers}
+    model = next(iter(models)) if len(models) == 1 and isinstance(next(iter(models)), str) else None
+    if model is None:
+        unrecorded.append("run.model (the logs name different models)")
+    judges = {judge_model_of(log.header, scorers[arm]) for arm, log in read.items()}
+    judge_model = next(iter(judges)) if len(judges) == 1 else None
+    if judge_model is None or judge_model.startswith("unrecorded:"):
+        unrecorded.insert(0, "judge.model (the scorer records no grading model)")
+    versions = {
+        str(v)
+        for h in headers
+        if (v := member_object(member_object(h, "eval"), "packages").get("inspect_ai"))
+    }
+    version = next(iter(versions)) if len(versions) == 1 else None
+    if version is None:
+        unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
+    return gens, model, judge_model, version
+
+
+def _epochs(header: dict[str, Any]) -> int | None:
+    """The log's ``eval.config.epochs``, when it is a count from 1."""
+    config = member_object(member_object(header, "eval"), "config")
+    n = config.get("epochs")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n >= 1 else None
+
+
+def _cases(
+    read: dict[str, Log],
+    scorers: dict[str, str],
+    key: str | None,
+    logs: dict[str, Path],
+    missing: list[str],
+) -> list[Case]:
+    """The samples as cases (by sample id), each epoch a draw.
+
+    Raises:
+        ImportError_: a sample with no id or epoch, or a sample id that repeats an epoch.
+    """
+    cases: dict[str, dict[str, Any]] = {}
+    for arm, log in read.items():
+        for sample, sw in log.samples:
             if not isinstance(sample, dict):
                 raise sw.fail("expected a sample object")
             sid = sample.get("id")
@@ -177,148 +218,26 @@ def import_inspect(
             if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
             case = cases.setdefault(
-                str(sid),
-                {"prompt": input_text(sample.get("input")), "arms": {a: [] for a in logs}},
+                str(sid), {"prompt": input_text(sample.get("input")), "arms": {a: [] for a in logs}}
             )
-            case["arms"][arm].append(_draw(sample, sw, chosen, key, epoch))
-    case_docs = []
+            case["arms"][arm].append(_draw(sample, sw, scorers[arm], key, epoch))
+    out = []
     for sid, c in cases.items():
-        arms_doc: dict[str, Any] = {}
-        for arm in ("with_skill", "baseline", "control"):
+        arms: dict[str, Any] = {}
+        for arm in _ARMS:
             if arm in logs:
-                draws = sorted(c["arms"][arm], key=lambda d: d["index"])
-                if len({d["index"] for d in draws}) != len(draws):
+                draws = sorted(c["arms"][arm], key=lambda d: d.index)
+                if len({d.index for d in draws}) != len(draws):
                     raise ImportError_.at(
                         logs[arm],
                         "/samples",
                         f"expected one sample per id and epoch; sample {sid} repeats an epoch",
                     )
-                arms_doc[arm] = {"draws": draws, "generation": None}
+                arms[arm] = {"draws": draws, "generation": None}
             elif arm in missing:
-                arms_doc[arm] = {"draws": [], "generation": None}
-        case_docs.append(case_entry(case_id_for(sid), c["prompt"], arms_doc))
-    (epoch_count,) = epochs if len(epochs) == 1 else (None,)
-    gens = (
-        epoch_count
-        if isinstance(epoch_count, int) and not isinstance(epoch_count, bool) and epoch_count >= 1
-        else None
-    )
-    if gens is None:
-        unrecorded.append(
-            "generations_per_arm (eval.config.epochs absent or different between arms)"
-        )
-    headers = {arm: log.header for arm, log in read.items()}
-    models = {(h.get("eval") or {}).get("model") for h in headers.values()}
-    model = next(iter(models)) if len(models) == 1 and isinstance(next(iter(models)), str) else None
-    if model is None:
-        unrecorded.append("run.model (the logs name different models)")
-    judge_model = next(iter(judges)) if len(judges) == 1 else None
-    judge = unrecorded_judge(TOOL, name or "scorer")
-    if judge_model is not None and not judge_model.startswith("unrecorded:"):
-        judge["model"] = judge_model[:200]
-    else:
-        judge["model"] = (judge_model or judge["model"])[:200]
-        unrecorded.insert(0, "judge.model (the scorer records no grading model)")
-    judge["channel"] = "source"
-    versions = {
-        str(v)
-        for h in headers.values()
-        if (v := member_object(member_object(h, "eval"), "packages").get("inspect_ai"))
-    }
-    version = next(iter(versions)) if len(versions) == 1 else None
-    if version is None:
-        unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
-    if skill_md is None:
-        unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
-    times = _times(read, logs, unrecorded)
-    documents = [(f"{arm}={logs[arm]}", file_sha256(log.raw)) for arm, log in read.items()]
-    arm_specs: dict[str, Any] = {
-        arm: arm_spec(
-            Path(logs[arm]).name[:200], system_prompt_sha256=system_message_sha256(headers[arm])
-        )
-        for arm in logs
-    }
-    for arm in missing:
-        arm_specs[arm] = arm_spec(None, recorded=False)
-    doc = declared_receipt(
-        skill_name,
-        read_skill_md(skill_md),
-        case_docs,
-        provenance_doc(
-            TOOL,
-            version,
-            "; ".join(d for d, _ in documents),
-            manifest_sha256(documents),
-            unrecorded,
-        ),
-        model=model,
-        started_at=times["started_at"],
-        finished_at=times["finished_at"],
-        generations_per_arm=gens,
-        judge=judge,
-        arms=arm_specs,
-        band_source="generation",
-        source_report=_report(run_figs, sample_figs, reducers, unrecorded),
-    )
-    for k in ("started_at_offset", "finished_at_offset"):
-        if times[k] is not None:
-            doc["run"][k] = times[k]
-    if key is not None:
-        doc["provenance"]["notes"] = [
-            f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"
-        ]
-    return doc
-
-
-def _report(
-    run_figs: list[dict[str, Any]],
-    sample_figs: list[dict[str, Any]],
-    reducers: dict[str, list[str] | None],
-    unrecorded: list[str],
-) -> dict[str, Any] | None:
-    """The source's report: its run figures, then each sample's reduced values (dropped, and
-    listed as unrecorded, when there are more than the receipt holds), and the epoch reducers
-    when every log declares the same; ``None`` when the logs report nothing."""
-    if len(run_figs) + len(sample_figs) > MAX_FIGURES:
-        unrecorded.append(
-            f"the source's per-sample reduced values ({len(sample_figs)}, more than a receipt "
-            "holds)"
-        )
-        sample_figs = []
-    declared = list({tuple(r) if r is not None else None for r in reducers.values()})
-    if len(declared) > 1:
-        unrecorded.append("the epoch reducers (the arms' logs declare different ones)")
-    same = list(declared[0]) if len(declared) == 1 and declared[0] is not None else None
-    if not run_figs and not sample_figs and same is None:
-        return None
-    report: dict[str, Any] = {"figures": run_figs + sample_figs}
-    if same is not None:
-        report["reducers"] = same
-    return report
-
-
-def _times(
-    read: dict[str, Any], logs: dict[str, Path], unrecorded: list[str]
-) -> dict[str, str | None]:
-    """The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as
-    instants."""
-    started: list[tuple[datetime, str | None]] = []
-    finished: list[tuple[datetime, str | None]] = []
-    for arm, log in read.items():
-        stats = member_object(log.header, "stats")
-        w = Where(logs[arm]) / "stats"
-        for member, into in (("started_at", started), ("completed_at", finished)):
-            value = stats.get(member)
-            if value is None or value == "":
-                continue
-            into.append(parse_instant(value, w / member))
-    if len(started) != len(read):
-        unrecorded.append("run.started_at (a log records no stats.started_at)")
-        started = []
-    if len(finished) != len(read):
-        unrecorded.append("run.finished_at (a log records no stats.completed_at)")
-        finished = []
-    return run_times(started, finished)
+                arms[arm] = {"draws": [], "generation": None}
+        out.append(case_entry(case_id_for(sid), c["prompt"], arms))
+    return out
 
 
 def _unscored(
@@ -326,11 +245,10 @@ def _unscored(
     answer: str | None,
     tokens: dict[str, Any] | None,
     reason: str,
-    samples: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0 (issue
-    14)."""
-    return draw_doc(
+    samples: list[JudgeSample] | None = None,
+) -> Draw:
+    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0."""
+    return build_draw(
         index,
         answer=answer,
         tokens=tokens,
@@ -340,9 +258,8 @@ def _unscored(
     )
 
 
-def _draw(
-    sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int
-) -> dict[str, Any]:
+def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> Draw:
+    """One sample's epoch as a draw: lost on an error, unscored without a finite score."""
     index = epoch - 1
     answer = answer_text(sample)
     usage = member_object(sample, "output").get("usage")
@@ -360,7 +277,7 @@ def _draw(
     if error is not None:
         msg = error.get("message") if isinstance(error, dict) else str(error)
         msg = str(msg or "Inspect recorded an error for this sample")[:3900]
-        return draw_doc(
+        return build_draw(
             index,
             answer=answer,
             lost_reason=f"source error: {msg}",
@@ -379,8 +296,27 @@ def _draw(
         raise sw.fail(f"expected a score object from scorer {scorer!r}")
     if "value" not in scores[scorer]:
         return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded no value")
-    value = scores[scorer]["value"]
-    vw = sw / "value"
+    return _scored(index, answer, tokens, scores[scorer]["value"], sw / "value", scorer, key)
+
+
+def _scored(
+    index: int,
+    answer: str | None,
+    tokens: dict[str, Any] | None,
+    value: Any,
+    vw: Where,
+    scorer: str,
+    key: str | None,
+) -> Draw:
+    """A scored sample's draw.
+
+    Its value (at ``key`` of an object value) as its score, or a list of values as judge samples;
+    unscored without a finite score.
+
+    Raises:
+        ImportError_: an object value with no KEY, a KEY on a scalar, or a value that is no
+            score; naming the place.
+    """
     if isinstance(value, dict):
         if key is None:
             raise vw.fail(
@@ -403,20 +339,22 @@ def _draw(
         samples = []
         for k, v in enumerate(value):
             if v is None:
-                samples.append(judge_sample_doc(None, invalid_reason="the source recorded null"))
+                samples.append(build_judge_sample(None, invalid_reason="the source recorded null"))
                 continue
             f = value_to_float(v)
             if f is None:
                 raise (vw / k).fail("expected a scalar score (C/I/P/N, a boolean or a number)")
             if not math.isfinite(f):
-                samples.append(judge_sample_doc(None, invalid_reason=f"the source recorded {v!r}"))
+                samples.append(
+                    build_judge_sample(None, invalid_reason=f"the source recorded {v!r}")
+                )
                 continue
-            samples.append(judge_sample_doc(_in_unit(f, vw / k)))
-        if not any(s["score"] is not None for s in samples):
+            samples.append(build_judge_sample(_in_unit(f, vw / k)))
+        if not any(s.score is not None for s in samples):
             return _unscored(
                 index, answer, tokens, "unscored: the source recorded no finite score", samples
             )
-        return draw_doc(index, answer=answer, judge_samples=samples, tokens=tokens)
+        return build_draw(index, answer=answer, judge_samples=samples, tokens=tokens)
     f = value_to_float(value)
     if f is None:
         raise vw.fail(
@@ -426,25 +364,10 @@ def _draw(
         return _unscored(
             index, answer, tokens, f"unscored: the source recorded a non-finite score ({value!r})"
         )
-    return draw_doc(index, answer=answer, score=_in_unit(f, vw), tokens=tokens)
+    return build_draw(index, answer=answer, score=_in_unit(f, vw), tokens=tokens)
 
 
 def _in_unit(f: float, w: Where) -> float:
     if f < 0.0 or f > 1.0:
         raise w.fail(f"expected a score between 0 and 1 (Driftproof's scale), found {f!r}")
     return f
-
-
-@register("inspect")
-def inspect_importer(source: Path | None, **options: Any) -> list[Imported]:
-    """Registry entry: ``source`` is the with-skill log (``None`` for a baseline-only import);
-    options ``baseline=`` and ``control=`` name the other arms' logs. File
-    ``inspect-<skill>-<manifest sha256[:8]>.json``."""
-    logs = {"with_skill": Path(source)} if source is not None else {}
-    for arm in ("baseline", "control"):
-        if options.get(arm) is not None:
-            logs[arm] = Path(options.pop(arm))
-        else:
-            options.pop(arm, None)
-    doc = import_inspect(logs, **options)
-    return [Imported.named("inspect", doc)]

@@ -1,29 +1,17 @@
-"""NVIDIA skill benchmark cards (``BENCHMARK.md``) and catalogue (``benchmarks.json``) →
-aggregates-only receipts.
+"""NVIDIA skill benchmark cards and catalogue → aggregates-only receipts (D-15).
 
-These sources print aggregates only: one score and one uplift per dimension and
-agent, no per-run score (method, "Figures a source printed give no verdict";
-D-15). Each receipt therefore carries:
-
-- ``source_figures``: the figures exactly as printed (each cell's text, and its
-  numbers with the unit the source gave, or no unit when it gave none), the
-  repository, the commit, and each file read with its path and git blob sha1;
-- ``uncertainty_unavailable: "aggregates_only"``;
-- no case rows (the source names no case, only counts), no judge, no score:
-  so no band, no lift and no verdict. No baseline is worked out from a score and
-  an uplift; a baseline appears only where the card printed one (``65% → 97%``).
-
-Cell grammars accepted (INTEROP-NOTES.md §1, ``aggregate_benchmarks.py``):
-``92% (+12%)``, ``86% (-0%)``, ``97%``; ``65% → 97% (+33 points)``, ``(±0 points)``,
-``(+8.8 pp)``; a score followed by a note (``81.3% — baseline ran, but …``); a
-cell with no figure (``Not available``). Tables under ``## Results``,
-``## Results at a Glance`` or ``## Evaluation Results`` keyed on ``Dimension`` or
-``Measure``; summary bullets of both card generations.
+These sources print aggregates only: one score and one uplift per dimension and agent, no
+per-run score (method, "Figures a source printed give no verdict"). Each receipt carries the
+figures exactly as printed in ``source_figures`` (with the repository, commit and each file's git
+blob sha1), no cases and no judge, and is marked ``aggregates_only``: no band, lift or verdict.
+The mapping and the card grammars are the interop page's ("NVIDIA benchmark cards and
+catalogue").
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,20 +22,21 @@ from driftproof.importers._common import (
     Where,
     file_sha256,
     git_blob_sha1,
-    provenance_doc,
     read_bytes,
     read_json,
     safe_filename,
     source_number,
     validate_source,
 )
-from driftproof.importers._declared import aggregates_receipt
+from driftproof.importers._declared import aggregates_receipt, provenance
 from driftproof.importers._nvidia_card import (
     parse_card,
     parse_cell,
 )
+from driftproof.importers._text import Repair
+from driftproof.receipt import ReceiptBody
 
-__all__ = ["import_nvidia", "nvidia_importer", "parse_card", "parse_cell"]
+__all__ = ["NvidiaOptions", "import_nvidia", "parse_card", "parse_cell"]
 
 
 def _repo_path(path: Path, repo_root: Path | None) -> str:
@@ -63,35 +52,41 @@ def _repo_path(path: Path, repo_root: Path | None) -> str:
     return path.name
 
 
-def import_nvidia(
-    paths: list[Path],
-    *,
-    repository: str | None = None,
-    commit: str | None = None,
-    repo_root: Path | None = None,
-    skills: list[str] | None = None,
-) -> list[dict[str, Any]]:
-    """Convert NVIDIA benchmark cards or the catalogue into aggregates-only receipts (D-15).
+@dataclass(frozen=True)
+class NvidiaOptions:
+    """Options of an NVIDIA import.
 
-    Args:
-        paths: ``BENCHMARK.md`` (or ``skill-card.md``) files, directories holding
-            ``BENCHMARK.md`` or ``skills/*/BENCHMARK.md``, or ``benchmarks.json`` files.
+    Attributes:
         repository: the repository the files were read from (e.g.
-        ``https://github.com/NVIDIA/skills``);
-            unknown when omitted (the files do not name it).
+            ``https://github.com/NVIDIA/skills``); unknown when omitted (the files do not name
+            it).
         commit: the commit they were read at; unknown when omitted.
         repo_root: the checkout's root, to record each file's path in the repository.
         skills: import only these ``catalog_dir`` names from ``benchmarks.json``.
+    """
 
-    Returns:
-        One unsealed DECLARED receipt per skill, ``cases`` empty, ``judge`` null.
+    repository: str | None = None
+    commit: str | None = None
+    repo_root: Path | None = None
+    skills: list[str] | None = None
+
+
+@register("nvidia", NvidiaOptions)
+def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None) -> list[Imported]:
+    """Convert NVIDIA benchmark cards or the catalogue into aggregates-only receipts (D-15).
+
+    ``paths`` are ``BENCHMARK.md`` (or ``skill-card.md``) files, directories holding
+    ``BENCHMARK.md`` or ``skills/*/BENCHMARK.md``, or ``benchmarks.json`` files. Each receipt,
+    one per skill with no cases and no judge, is filed as
+    ``nvidia-[<commit[:7]>-]<skill>[-card].json`` (``-card`` for a card read on its own).
 
     Raises:
         ImportError_: malformed JSON, a catalogue member of the wrong type (per
             ``schemas/nvidia.schema.json``) or an unknown card cell grammar, naming file and place.
     """
-    out: list[dict[str, Any]] = []
-    for p in paths:
+    o = options or NvidiaOptions()
+    out: list[Imported] = []
+    for p in paths if isinstance(paths, (list, tuple)) else [paths]:
         p = Path(p)
         files: list[Path]
         if p.is_dir():
@@ -108,10 +103,18 @@ def import_nvidia(
             files = [p]
         for f in files:
             if f.suffix.lower() == ".json":
-                out.extend(_from_catalogue(f, repository, commit, repo_root, skills))
+                repairs: list[Repair] = []
+                bodies = _from_catalogue(f, o, repairs)
+                out.extend(_named(b, "", repairs) for b in bodies)
             else:
-                out.append(_from_card(f, repository, commit, repo_root))
+                out.append(_named(_from_card(f, o), "card", []))
     return out
+
+
+def _named(body: ReceiptBody, kind: str, repairs: list[Repair]) -> Imported:
+    """``body`` filed as ``nvidia-[<commit[:7]>-]<skill>[-<kind>].json``."""
+    commit = ((body.source_figures or {}).get("commit") or "")[:7]
+    return Imported(safe_filename("nvidia", commit, body.skill.name, kind), body, tuple(repairs))
 
 
 def _unrecorded(repository: str | None, commit: str | None) -> list[str]:
@@ -131,9 +134,8 @@ def _unrecorded(repository: str | None, commit: str | None) -> list[str]:
     return items
 
 
-def _from_card(
-    f: Path, repository: str | None, commit: str | None, repo_root: Path | None
-) -> dict[str, Any]:
+def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
+    """The receipt of one benchmark card."""
     data = read_bytes(f)
     text = decode_utf8(data, "Markdown", lambda m: ImportError_.at(f, "", m), bom=True)
     card = parse_card(text, str(f))
@@ -150,15 +152,15 @@ def _from_card(
     figures = {
         "source": "nvidia-benchmark-card",
         "card_format": card["format"],
-        "repository": repository,
-        "commit": commit,
-        "files": [{"path": _repo_path(f, repo_root), "git_blob_sha1": git_blob_sha1(data)}],
+        "repository": o.repository,
+        "commit": o.commit,
+        "files": [{"path": _repo_path(f, o.repo_root), "git_blob_sha1": git_blob_sha1(data)}],
         "summary": summary,
         "agents": card["agents"],
         "rows": card["rows"],
     }
     tool = "SkillEvaluator" if "evaluator_version" in summary else "NVSkills-Eval"
-    unrecorded = _unrecorded(repository, commit)
+    unrecorded = _unrecorded(o.repository, o.commit)
     if "evaluator_version" not in summary:
         unrecorded.append("provenance.tool_version (the card prints no evaluator version)")
     attempts = summary.get("attempts_per_task")
@@ -171,9 +173,7 @@ def _from_card(
     return aggregates_receipt(
         str(name)[:200],
         figures,
-        provenance_doc(
-            tool, summary.get("evaluator_version"), str(f), file_sha256(data), unrecorded
-        ),
+        provenance(tool, summary.get("evaluator_version"), str(f), file_sha256(data), unrecorded),
         generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
         source_report=card_report(card),
     )
@@ -226,14 +226,43 @@ def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) 
     }
 
 
-def _from_catalogue(
-    f: Path,
-    repository: str | None,
-    commit: str | None,
-    repo_root: Path | None,
-    only: list[str] | None,
-) -> list[dict[str, Any]]:
-    doc, data = read_json(f)
+def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
+    """One ``results`` entry of ``benchmarks.json`` as a row of the source's figures.
+
+    The score and uplift in percent, the uplift also as the file wrote it (the catalogue writes
+    ``-0.0``).
+
+    Raises:
+        ImportError_: a member of the wrong type, or a number no float holds.
+    """
+    row = {
+        "dimension": rw.get(r, "dimension", str),
+        "num": rw.get(r, "num", int, nullable=True),
+        "agent": rw.get(r, "agent", str),
+    }
+    score = source_number(rw.get(r, "score_pct", float, nullable=True), rw / "score_pct")
+    uplift = rw.get(r, "uplift_pct", float, nullable=True)
+    source_number(uplift, rw / "uplift_pct")
+    return row | {
+        "score": {"value": score, "unit": "%", "field": "score_pct"} if score is not None else None,
+        "baseline": None,
+        "uplift": {
+            "printed": json.dumps(uplift),
+            "value": float(uplift) + 0.0,
+            "unit": "%",
+            "field": "uplift_pct",
+        }
+        if uplift is not None
+        else None,
+        "printed": None,
+        "note": None,
+    }
+
+
+def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[ReceiptBody]:
+    """The receipts of ``benchmarks.json``, one per skill (only ``o.skills`` when given)."""
+    only = o.skills
+    doc, data = read_json(f, repairs)
     validate_source(doc, "nvidia", f)  # the shape of every member walked below
     w = Where(f)
     w.get(doc, "schema_version", int)
@@ -256,32 +285,7 @@ def _from_catalogue(
             raise (rw / "catalog_dir").fail(
                 f"expected a catalog_dir listed in /skills, found {cdir!r}"
             )
-        row = {
-            "dimension": rw.get(r, "dimension", str),
-            "num": rw.get(r, "num", int, nullable=True),
-            "agent": rw.get(r, "agent", str),
-        }
-        score = source_number(rw.get(r, "score_pct", float, nullable=True), rw / "score_pct")
-        uplift = rw.get(r, "uplift_pct", float, nullable=True)
-        source_number(uplift, rw / "uplift_pct")
-        row["score"] = (
-            {"value": score, "unit": "%", "field": "score_pct"} if score is not None else None
-        )
-        row["baseline"] = None
-        # "printed": the number as the JSON file wrote it (56 rows of the 2026-08 catalogue write
-        # -0.0)
-        row["uplift"] = (
-            {
-                "printed": json.dumps(uplift),
-                "value": float(uplift) + 0.0,
-                "unit": "%",
-                "field": "uplift_pct",
-            }
-            if uplift is not None
-            else None
-        )
-        row["printed"] = None
-        row["note"] = None
+        row = _catalogue_row(r, rw)
         by_dir[cdir].append(row)
     blob = git_blob_sha1(data)
     out = []
@@ -293,10 +297,13 @@ def _from_catalogue(
         figures = {
             "source": "nvidia-benchmarks-json",
             "schema_version": doc["schema_version"],
-            "repository": repository,
-            "commit": commit,
+            "repository": o.repository,
+            "commit": o.commit,
             "files": [
-                {"path": _repo_path(f, repo_root) if repo_root else f.name, "git_blob_sha1": blob}
+                {
+                    "path": _repo_path(f, o.repo_root) if o.repo_root else f.name,
+                    "git_blob_sha1": blob,
+                }
             ],
             "summary": summary,
             "agents": [
@@ -307,14 +314,14 @@ def _from_catalogue(
             "rows": rows,
         }
         attempts = s.get("attempts_per_task")
-        unrecorded = _unrecorded(repository, commit)
+        unrecorded = _unrecorded(o.repository, o.commit)
         if s.get("evaluator_version") is None:
             unrecorded.append("provenance.tool_version (evaluator_version is null)")
         out.append(
             aggregates_receipt(
                 str(s["skill"])[:200],
                 figures,
-                provenance_doc(
+                provenance(
                     "NVSkills-Eval",
                     s.get("evaluator_version"),
                     str(f),
@@ -330,18 +337,4 @@ def _from_catalogue(
         missing = sorted(set(only) - set(by_dir))
         if missing:
             raise w.fail(f"expected skills {', '.join(missing)} in /skills; not found")
-    return out
-
-
-@register("nvidia")
-def nvidia_importer(source: Path | list[Path], **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_nvidia` with receipt file names
-    ``nvidia-[<commit[:7]>-]<skill>[-card].json`` (``-card`` for a card read on its own)."""
-    paths = [Path(p) for p in source] if isinstance(source, (list, tuple)) else [Path(source)]
-    out = []
-    for doc in import_nvidia(paths, **options):
-        figures = doc["source_figures"]
-        commit = (figures.get("commit") or "")[:7]
-        kind = "card" if figures["source"] == "nvidia-benchmark-card" else ""
-        out.append(Imported(safe_filename("nvidia", commit, doc["skill"]["name"], kind), doc))
     return out

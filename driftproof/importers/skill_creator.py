@@ -1,30 +1,16 @@
 """skill-creator / agentskills.io workspaces → DECLARED receipts (D-15).
 
-Reads one iteration of a skill-creator workspace (``iteration-N/``) or its
-``benchmark.json``. Accepted shapes (INTEROP-NOTES.md §2, "Pitfalls"):
-
-- canonical ``runs[]`` (``eval_id``, ``configuration``, ``run_number``, ``result.pass_rate``,
-  ``expectations[]``) with ``run_summary.delta`` as strings (``"+0.50"``) or numbers;
-- the LLM-written drift ``evals[]`` with one object per configuration
-  (``{"with_skill": {"pass_rate", "assertions_passed", "skill_loaded", …}}``);
-- the drift ``configurations[]`` (``{name, evals[{eval_id, pass_rate, assertion_details}]}``), also
-  spelled ``configs[]`` with ``results[]``;
-- no per-run data in ``benchmark.json``: the per-run ``grading.json`` files under
-  ``eval-*/<configuration>/[run-<k>/]``, graded as ``expectations[]`` or ``assertion_results[]``;
-- only ``run_summary`` and no ``grading.json``: an aggregates-only receipt whose
-  ``source_figures`` hold the summary as printed (method, "Figures a source printed").
-
-Mapping: case = ``eval_id`` (prompt from ``evals.json`` or ``eval_metadata.json``);
-arm = configuration (``with_skill`` → with_skill, ``without_skill`` → baseline, anything
-else only through an explicit mapping); draw = one run (index ``run_number − 1``);
-score = the run's pass rate as recorded (else passed ÷ total of its graded
-assertions); a run with no pass rate is a lost draw with the source's note as its
-reason. ``skill_loaded`` is kept in ``skill_fired`` beside the score, never inside it.
+Reads each iteration of a skill-creator workspace (``iteration-N/``) or its ``benchmark.json``:
+the canonical ``runs[]``, the drift shapes ``evals[]`` and ``configurations[]``, or, with no
+per-run data there, the per-run ``grading.json`` files; a ``run_summary`` alone gives an
+aggregates-only receipt. An arm no run measured is not recorded: no baseline is invented. The
+mapping is the interop page's ("skill-creator and agentskills.io workspaces").
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,20 +18,24 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
-    arm_spec,
-    case_entry,
     case_id_for,
     file_sha256,
     git_blob_sha1,
     manifest_sha256,
     member_object,
-    provenance_doc,
     read_json,
     read_skill_md,
-    unrecorded_judge,
     validate_source,
 )
-from driftproof.importers._declared import aggregates_receipt, declared_receipt
+from driftproof.importers._declared import (
+    aggregates_receipt,
+    arm_spec,
+    case_arms,
+    case_entry,
+    declared_receipt,
+    provenance,
+    unrecorded_judge,
+)
 from driftproof.importers._skill_creator_read import (
     MAX_GRADING_FILES,
     TOOL,
@@ -56,9 +46,10 @@ from driftproof.importers._skill_creator_read import (
     signed_figure,
     skill_name_of,
 )
-from driftproof.receipt import draw_doc
+from driftproof.importers._text import Repair
+from driftproof.receipt import Draw, ReceiptBody, build_draw
 
-__all__ = ["DEFAULT_ARMS", "import_skill_creator", "skill_creator_importer"]
+__all__ = ["DEFAULT_ARMS", "SkillCreatorOptions", "import_skill_creator"]
 
 #: configuration name -> receipt arm, used when no explicit mapping is given.
 DEFAULT_ARMS: dict[str, str] = {
@@ -69,38 +60,50 @@ DEFAULT_ARMS: dict[str, str] = {
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 
 
-def import_skill_creator(
-    paths: list[Path],
-    *,
-    skill_md: Path | None = None,
-    arms: dict[str, str] | None = None,
-    skill_name: str | None = None,
-) -> list[dict[str, Any]]:
-    """Convert skill-creator iterations into unsealed DECLARED receipt documents.
+@dataclass(frozen=True)
+class SkillCreatorOptions:
+    """Options of a skill-creator import.
 
-    Args:
-        paths: iteration directories (``…/iteration-N``), workspaces holding them, or
-            ``benchmark.json`` files. One receipt per iteration.
+    Attributes:
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
         arms: receipt arm (``with_skill``, ``baseline``, ``control``) -> configuration
             name, replacing :data:`DEFAULT_ARMS` (e.g. ``{"with_skill": "new_skill",
             "baseline": "old_skill"}`` for a version comparison).
         skill_name: the skill's name when neither ``benchmark.json`` nor ``evals.json`` names it.
+    """
 
-    Returns:
-        One receipt document per iteration, unsealed.
+    skill_md: Path | None = None
+    arms: dict[str, str] | None = None
+    skill_name: str | None = None
+
+
+@register(TOOL, SkillCreatorOptions)
+def import_skill_creator(
+    paths: Path | list[Path], options: SkillCreatorOptions | None = None
+) -> list[Imported]:
+    """Convert skill-creator iterations into DECLARED receipts, one per iteration.
+
+    ``paths`` are iteration directories (``…/iteration-N``), workspaces holding them, or
+    ``benchmark.json`` files. Each receipt is filed as
+    ``skill-creator-<skill>-<iteration directory>-<document sha256[:8]>.json``.
 
     Raises:
         ImportError_: a file is unreadable or malformed (a member of the wrong type per
             ``schemas/skill-creator.schema.json``), or a configuration is not mapped,
             naming the file, the JSON pointer and what was expected.
     """
-    config_to_arm = _config_map(arms)
-    skill_text = read_skill_md(skill_md)
+    o = options or SkillCreatorOptions()
+    config_to_arm = _config_map(o.arms)
+    skill_text = read_skill_md(o.skill_md)
     out = []
-    for path in paths:
+    for path in paths if isinstance(paths, (list, tuple)) else [paths]:
         for iteration in _iterations(Path(path)):
-            out.append(_import_iteration(iteration, config_to_arm, skill_text, skill_name))
+            repairs: list[Repair] = []
+            body = _import_iteration(iteration, config_to_arm, skill_text, o.skill_name, repairs)
+            assert body.provenance is not None
+            where = Path(body.provenance.document)
+            label = where.parent.name if where.suffix == ".json" else where.name
+            out.append(Imported.named(TOOL, body, label, repairs=repairs))
     return out
 
 
@@ -153,14 +156,19 @@ def _iterations(path: Path) -> list[Path]:
 
 
 def _import_iteration(
-    path: Path, config_to_arm: dict[str, str], skill_text: str | None, skill_name: str | None
-) -> dict[str, Any]:
+    path: Path,
+    config_to_arm: dict[str, str],
+    skill_text: str | None,
+    skill_name: str | None,
+    repairs: list[Repair],
+) -> ReceiptBody:
+    """One iteration's receipt: per-run results, or the run summary alone."""
     bench_path = path if path.is_file() else path / "benchmark.json"
     iteration = bench_path.parent if path.is_file() else path
     bench: dict[str, Any] | None = None
     raw = b""
     if bench_path.is_file():
-        data, raw = read_json(bench_path)
+        data, raw = read_json(bench_path, repairs)
         validate_source(data, TOOL, bench_path)  # the shape of every member walked below
         bench = data
     runs = benchmark_runs(bench, Where(bench_path)) if bench is not None else None
@@ -172,9 +180,9 @@ def _import_iteration(
             g for g in iteration.rglob("grading.json") if len(g.relative_to(iteration).parts) >= 3
         )[:MAX_GRADING_FILES]
         if gradings:
-            runs, entries = grading_runs(iteration, gradings)
+            runs, entries = grading_runs(iteration, gradings, repairs)
             document, doc_sha = str(iteration), manifest_sha256(entries)
-    evals = evals_file(iteration)
+    evals = evals_file(iteration, repairs)
     name = skill_name or skill_name_of(bench, evals)
     if name is None:
         raise Where(bench_path).fail(
@@ -188,9 +196,8 @@ def _import_iteration(
             "expected per-run results: runs[], evals[] or configurations[] in "
             "benchmark.json, or grading.json files under eval-*/<configuration>/"
         )
-    return _receipt(
-        runs, bench, evals, iteration, config_to_arm, name, skill_text, document, doc_sha
-    )
+    prompts = prompts_of(evals, iteration, repairs)
+    return _receipt(runs, bench, prompts, config_to_arm, name, skill_text, document, doc_sha)
 
 
 # -- cases, prompts, receipt ------------------------------------------------------
@@ -199,16 +206,93 @@ def _import_iteration(
 def _receipt(
     runs: list[dict[str, Any]],
     bench: dict[str, Any] | None,
-    evals: dict[str, Any] | None,
-    iteration: Path,
+    prompts: dict[str, str],
     config_to_arm: dict[str, str],
     name: str,
     skill_text: str | None,
     document: str,
     doc_sha: str,
-) -> dict[str, Any]:
-    prompts = prompts_of(evals, iteration)
+) -> ReceiptBody:
+    """The receipt of an iteration's runs, each mapped to its arm."""
     use_control = "control" in config_to_arm.values()
+    cases = _grouped(runs, config_to_arm)
+    meta = member_object(bench, "metadata")
+    counts = {
+        len(rs)
+        for c in cases.values()
+        for a, rs in c["arms"].items()
+        if a != "control" or use_control
+    }
+    gens, model, unrecorded = _run(meta, runs, counts)
+    if skill_text is None:
+        unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
+    if not any(r["tokens"] for r in runs):
+        unrecorded.append(
+            "draw tokens (no timing.json total_tokens and no input and output counts)"
+        )
+    elif not any(r["tokens"] and r["tokens"].get("input") is not None for r in runs):
+        unrecorded.append(
+            "input and output tokens per draw (the source records a total only: tokens.total)"
+        )
+    stamp = meta.get("timestamp")
+    started = stamp if isinstance(stamp, str) and _RFC3339.match(stamp) else None
+    held = ("with_skill", "baseline", "control") if use_control else ("with_skill", "baseline")
+    case_docs = [
+        case_entry(
+            case_id_for(key),
+            prompts.get(key),
+            {arm: {"draws": _draws(c["arms"][arm]), "generation": None} for arm in held},
+        )
+        for key, c in cases.items()
+    ]
+    # an arm no run measured was not recorded (a single configuration): no baseline is invented
+    # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
+    measured = {a for a in ("with_skill", "baseline") if any(c["arms"][a] for c in cases.values())}
+    arm_specs = {
+        a: arm_spec(
+            next((c for c, x in config_to_arm.items() if x == a), None),
+            recorded=a in measured or a == "control",
+        )
+        for a in held
+    }
+    for a in ("with_skill", "baseline"):
+        if a not in measured:
+            unrecorded.append(
+                f"the {a} arm (no run of its configuration: a single-arm import, no lift)"
+            )
+    # Several runs per configuration give generation bands; one run with one grading pass gives
+    # no spread at all, so no band source is claimed (method, "Where a band comes from").
+    several = any(len(a.draws) > 1 for c in case_docs for a in case_arms(c))
+    notes = [r["note"][:2000] for r in runs if r.get("note")]
+    return declared_receipt(
+        name,
+        skill_text,
+        case_docs,
+        provenance(
+            TOOL,
+            None,
+            document,
+            doc_sha,
+            ["provenance.tool_version (skill-creator records none)"] + unrecorded,
+            notes=notes,
+        ),
+        model=model,
+        started_at=started,
+        generations_per_arm=gens,
+        judge=unrecorded_judge(TOOL, "grader"),
+        arms=arm_specs,
+        band_source="generation" if several else None,
+    )
+
+
+def _grouped(
+    runs: list[dict[str, Any]], config_to_arm: dict[str, str]
+) -> dict[str, dict[str, Any]]:
+    """The runs grouped by eval and arm.
+
+    Raises:
+        ImportError_: a run of a configuration no arm maps.
+    """
     cases: dict[str, dict[str, Any]] = {}
     for r in runs:
         arm = config_to_arm.get(r["config"])
@@ -222,14 +306,17 @@ def _receipt(
             r["eval"], {"arms": {a: [] for a in ("with_skill", "baseline", "control")}}
         )
         case["arms"][arm].append(r)
-    meta = member_object(bench, "metadata")
-    planned = meta.get("runs_per_configuration")
-    counts = {
-        len(rs)
-        for c in cases.values()
-        for a, rs in c["arms"].items()
-        if a != "control" or use_control
-    }
+    return cases
+
+
+def _run(
+    meta: dict[str, Any], runs: list[dict[str, Any]], counts: set[int]
+) -> tuple[int | None, str | None, list[str]]:
+    """Generations per arm, the model, and what the iteration leaves unrecorded.
+
+    Generations per arm (when the planned runs are the runs recorded), the model, and what the
+    iteration leaves unrecorded so far.
+    """
     unrecorded = [
         "judge.model (the grader's model is not recorded)",
         "judge_samples_per_generation",
@@ -239,6 +326,7 @@ def _receipt(
         "each case's rubric_sha256",
         "draw answers (the source keeps outputs as files, not in the results)",
     ]
+    planned = meta.get("runs_per_configuration")
     gens = None
     if isinstance(planned, int) and not isinstance(planned, bool) and planned >= 1:
         if counts == {planned}:
@@ -258,71 +346,11 @@ def _receipt(
         model = None  # the aggregator's placeholder "<model-name>" is not a model id
     if model is None:
         unrecorded.append("run.model (executor_model absent or a placeholder)")
-    if skill_text is None:
-        unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
-    if not any(r["tokens"] for r in runs):
-        unrecorded.append(
-            "draw tokens (no timing.json total_tokens and no input and output counts)"
-        )
-    elif not any(r["tokens"] and r["tokens"].get("input") is not None for r in runs):
-        unrecorded.append(
-            "input and output tokens per draw (the source records a total only: tokens.total)"
-        )
-    started = (
-        meta.get("timestamp")
-        if isinstance(meta.get("timestamp"), str) and _RFC3339.match(meta["timestamp"])
-        else None
-    )
-    case_docs: list[dict[str, Any]] = []
-    for key, c in cases.items():
-        prompt = prompts.get(key)
-        arms_doc: dict[str, Any] = {}
-        for arm in ("with_skill", "baseline", "control"):
-            if arm == "control" and not use_control:
-                continue
-            arms_doc[arm] = {"draws": _draws(c["arms"][arm]), "generation": None}
-        case_docs.append(case_entry(case_id_for(key), prompt, arms_doc))
-    arm_specs: dict[str, dict[str, Any]] = {
-        a: arm_spec(next((c for c, x in config_to_arm.items() if x == a), None))
-        for a in ("with_skill", "baseline", "control")
-        if a != "control" or use_control
-    }
-    # an arm no run measured was not recorded (a single configuration): no baseline is invented
-    # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
-    for a in ("with_skill", "baseline"):
-        if not any(c["arms"][a] for c in cases.values()):
-            arm_specs[a]["recorded"] = False
-            unrecorded.append(
-                f"the {a} arm (no run of its configuration: a single-arm import, no lift)"
-            )
-    # Several runs per configuration give generation bands; one run with one grading pass gives
-    # no spread at all, so no band source is claimed (method, "Where a band comes from").
-    several = any(len(a["draws"]) > 1 for c in case_docs for a in c["arms"].values())
-    doc = declared_receipt(
-        name,
-        skill_text,
-        case_docs,
-        provenance_doc(
-            TOOL,
-            None,
-            document,
-            doc_sha,
-            ["provenance.tool_version (skill-creator records none)"] + unrecorded,
-        ),
-        model=model,
-        started_at=started,
-        generations_per_arm=gens,
-        judge=unrecorded_judge(TOOL, "grader"),
-        arms=arm_specs,
-        band_source="generation" if several else None,
-    )
-    notes = [r["note"][:2000] for r in runs if r.get("note")]
-    if notes:
-        doc["provenance"]["notes"] = notes[:200]
-    return doc
+    return gens, model, unrecorded
 
 
-def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _draws(runs: list[dict[str, Any]]) -> list[Draw]:
+    """One arm's runs as draws, indexed by ``run_number`` (else their order)."""
     draws, seen = [], set()
     for pos, r in enumerate(runs):
         index = (
@@ -337,7 +365,7 @@ def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             )
         seen.add(index)
         draws.append(
-            draw_doc(
+            build_draw(
                 index,
                 score=r["score"],
                 lost_reason=r["lost"],
@@ -345,7 +373,7 @@ def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 tokens=r["tokens"],
             )
         )
-    return sorted(draws, key=lambda d: d["index"])
+    return sorted(draws, key=lambda d: d.index)
 
 
 # -- aggregates only (run_summary with no per-run data) ---------------------------------
@@ -353,7 +381,8 @@ def _draws(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _aggregates_only(
     bench: dict[str, Any], path: Path, raw: bytes, name: str, skill_text: str | None
-) -> dict[str, Any]:
+) -> ReceiptBody:
+    """The aggregates-only receipt of a ``run_summary`` with no per-run data."""
     w = Where(path) / "run_summary"
     summary = bench["run_summary"]
     delta = summary.get("delta")
@@ -379,18 +408,5 @@ def _aggregates_only(
         "run.harness",
     ]
     return aggregates_receipt(
-        name, figures, provenance_doc(TOOL, None, str(path), file_sha256(raw), unrecorded)
+        name, figures, provenance(TOOL, None, str(path), file_sha256(raw), unrecorded)
     )
-
-
-@register("skill-creator")
-def skill_creator_importer(source: Path | list[Path], **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_skill_creator` with receipt file names
-    ``skill-creator-<skill>-<iteration directory>-<document sha256[:8]>.json``."""
-    paths = [Path(p) for p in source] if isinstance(source, (list, tuple)) else [Path(source)]
-    out = []
-    for doc in import_skill_creator(paths, **options):
-        where = Path(doc["provenance"]["document"])
-        label = where.parent.name if where.suffix == ".json" else where.name
-        out.append(Imported.named(TOOL, doc, label))
-    return out

@@ -1,23 +1,9 @@
-"""skill-eval-harness ``benchmark.json`` (adewale/skill-eval-harness, the report its
-``benchmark`` command writes) → a DECLARED receipt, no verdict (D-15).
+"""skill-eval-harness ``benchmark.json`` → a DECLARED receipt, no verdict (D-15).
 
-No public report file exists; the shape read is the one its writer builds
-(``benchmark_reports.build_benchmark_report``, ``lift_statistics.build_paired_summary`` and
-``effect_estimates``). Mapping (interop page, "skill-eval-harness"):
-
-- only the answer population (``population: "answer"``, a with/without comparison);
-- case: ``results[].case_id``; with runs of several models, ``case_id@model`` (the harness
-  pairs per case and model);
-- arm: ``variant`` ``with_skill`` → with_skill, ``without_skill`` → baseline; other variants
-  (``ablation:…``) are no arm of the receipt and are counted in the provenance notes;
-- draw: one run, index ``run_number − 1``, so the harness's repetition pairs line up by index;
-  score: ``objective_pass_rate`` (0..1); a run with ``missing_output``, ``execution_valid:
-  false`` or no objective pass rate is a lost draw with the source's reason, never a 0;
-- the source's own figures: ``paired_summary``'s with and without pass rates, absolute delta,
-  normalized gain, the mean paired delta, its sign-flip ``interval`` (lower, upper, confidence;
-  an unbounded interval keeps its reason) and the noise check; the decision is the sign-flip
-  test's ``significant_at_0_05`` with its ``p_value``, never a verdict of the receipt. A report
-  marked partial by the harness has null headline figures: they stay unknown (D-13).
+The report the harness's ``benchmark`` command writes; only the answer population is read. Each
+case is a case, each run a draw (its objective pass rate the score, a failed run a lost draw),
+and the paired summary's figures, sign-flip interval and test are kept as the source's. The
+mapping is the interop page's ("skill-eval-harness").
 """
 
 from __future__ import annotations
@@ -25,25 +11,33 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from driftproof.importers import Imported, register
-from driftproof.importers._common import (
-    Where,
+from driftproof.importers import Imported, NoOptions, register
+from driftproof.importers._common import Where, case_id_for, file_sha256, read_json
+from driftproof.importers._declared import (
     arm_spec,
     case_entry,
-    case_id_for,
-    file_sha256,
-    provenance_doc,
-    read_json,
+    declared_receipt,
+    figure,
+    interval,
+    provenance,
     unrecorded_judge,
 )
-from driftproof.importers._declared import declared_receipt, figure, interval
-from driftproof.receipt import draw_doc
+from driftproof.importers._text import Repair
+from driftproof.receipt import Case, Draw, build_draw
 
-__all__ = ["import_skill_eval_harness", "skill_eval_harness_importer"]
+__all__ = ["import_skill_eval_harness"]
 
 TOOL = "skill-eval-harness"
 _ARMS = {"with_skill": "with_skill", "without_skill": "baseline"}
 #: (member, label, arm, (lowest, highest) value it can take).
+_UNRECORDED = (
+    "skill.sha256 and skill.tokens (the report names the skill, not its text)",
+    "each case's prompt (the report keeps case ids only)",
+    "judge.model (the objective assertions are the harness's checks; the report "
+    "records no grader model)",
+    "provenance.tool_version (the report records none)",
+    "judge_samples_per_generation",
+)
 _HEADLINE = (
     ("with_skill_objective_pass_rate", "objective pass rate", "with_skill", (0, 1)),
     ("without_skill_objective_pass_rate", "objective pass rate", "baseline", (0, 1)),
@@ -52,8 +46,9 @@ _HEADLINE = (
 )
 
 
-def import_skill_eval_harness(path: Path) -> dict[str, Any]:
-    """Convert a skill-eval-harness ``benchmark.json`` into an unsealed DECLARED receipt.
+@register(TOOL, NoOptions)
+def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> list[Imported]:
+    """Convert a skill-eval-harness ``benchmark.json`` into a DECLARED receipt.
 
     Raises:
         ImportError_: not a report object, another population, no with-skill or without-skill
@@ -62,7 +57,8 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
             the file, the JSON pointer and what was expected. Nothing is written.
     """
     path = Path(path)
-    doc, raw = read_json(path)
+    repairs: list[Repair] = []
+    doc, raw = read_json(path, repairs)
     w = Where(path)
     if not isinstance(doc, dict):
         raise w.fail("expected a benchmark report object with results[] and paired_summary")
@@ -74,7 +70,49 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
     skill = w.get(doc, "skill_name", str)
     rows = w.get(doc, "results", list)
     models = {r["model"] for r in rows if isinstance(r, dict) and isinstance(r.get("model"), str)}
-    cases: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    case_docs, other = _cases(rows, w, models)
+    notes = [
+        "Draw scores are each run's objective pass rate (the share of its objective assertions "
+        "that passed).",
+        "The source decides by a two-sided sign-flip permutation test over per-case paired "
+        "deltas; its interval inverts that test.",
+    ]
+    if other:
+        notes.append(
+            "Runs of other variants were not imported: "
+            + ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))[:900]
+        )
+    body = declared_receipt(
+        skill[:200],
+        None,
+        case_docs,
+        provenance(
+            TOOL,
+            None,
+            str(path),
+            file_sha256(raw),
+            list(_UNRECORDED),
+            notes=notes,
+        ),
+        model=str(next(iter(models)))[:200] if len(models) == 1 else None,
+        judge=unrecorded_judge(TOOL, "objective-assertions"),
+        arms={"with_skill": arm_spec("with_skill"), "baseline": arm_spec("without_skill")},
+        band_source="generation",
+        source_report=_report(w.get(doc, "paired_summary", dict), w / "paired_summary"),
+    )
+    return [Imported.named(TOOL, body, repairs=repairs)]
+
+
+def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dict[str, int]]:
+    """The runs as cases, and how many runs each other variant had.
+
+    The runs as cases (``case_id@model`` when several models ran), and how many runs each other
+    variant had.
+
+    Raises:
+        ImportError_: a run of the wrong shape, the same run twice, or no run of an arm.
+    """
+    cases: dict[str, dict[str, list[Draw]]] = {}
     seen: set[tuple[str, str, int]] = set()
     other: dict[str, int] = {}
     for i, r in enumerate(rows):
@@ -102,61 +140,25 @@ def import_skill_eval_harness(path: Path) -> dict[str, Any]:
     for arm in _ARMS.values():
         if not any(arms[arm] for arms in cases.values()):
             raise (w / "results").fail(f"expected runs of both variants; none is {arm}")
-    case_docs = [
+    out = [
         case_entry(
             case_id_for(label),
             None,
             {
-                a: {"draws": sorted(d, key=lambda x: x["index"]), "generation": None}
+                a: {"draws": sorted(d, key=lambda x: x.index), "generation": None}
                 for a, d in arms.items()
             },
         )
         for label, arms in cases.items()
     ]
-    notes = [
-        "Draw scores are each run's objective pass rate (the share of its objective assertions "
-        "that passed).",
-        "The source decides by a two-sided sign-flip permutation test over per-case paired "
-        "deltas; its interval inverts that test.",
-    ]
-    if other:
-        notes.append(
-            "Runs of other variants were not imported: "
-            + ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))[:900]
-        )
-    out = declared_receipt(
-        skill[:200],
-        None,
-        case_docs,
-        provenance_doc(
-            TOOL,
-            None,
-            str(path),
-            file_sha256(raw),
-            [
-                "skill.sha256 and skill.tokens (the report names the skill, not its text)",
-                "each case's prompt (the report keeps case ids only)",
-                "judge.model (the objective assertions are the harness's checks; the report "
-                "records no grader model)",
-                "provenance.tool_version (the report records none)",
-                "judge_samples_per_generation",
-            ],
-        ),
-        model=str(next(iter(models)))[:200] if len(models) == 1 else None,
-        judge=unrecorded_judge(TOOL, "objective-assertions"),
-        arms={"with_skill": arm_spec("with_skill"), "baseline": arm_spec("without_skill")},
-        band_source="generation",
-        source_report=_report(w.get(doc, "paired_summary", dict), w / "paired_summary"),
-    )
-    out["provenance"]["notes"] = [n[:1000] for n in notes]
-    return out
+    return out, other
 
 
-def _draw(r: dict[str, Any], w: Where, index: int) -> dict[str, Any]:
+def _draw(r: dict[str, Any], w: Where, index: int) -> Draw:
     if w.get(r, "missing_output", bool, required=False):
-        return draw_doc(index, lost_reason="the run produced no output", lost_kind="no_answer")
+        return build_draw(index, lost_reason="the run produced no output", lost_kind="no_answer")
     if w.get(r, "execution_valid", bool, required=False) is False:
-        return draw_doc(
+        return build_draw(
             index,
             lost_reason="source error: the run failed to execute (infrastructure failure)",
             source_error="execution_valid: false",
@@ -164,10 +166,10 @@ def _draw(r: dict[str, Any], w: Where, index: int) -> dict[str, Any]:
         )
     rate = w.number(r, "objective_pass_rate", low=0, high=1)
     if rate is None:
-        return draw_doc(
+        return build_draw(
             index, lost_reason="unscored: the run has no objective pass rate", lost_kind="unscored"
         )
-    return draw_doc(index, score=rate)
+    return build_draw(index, score=rate)
 
 
 def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
@@ -239,10 +241,3 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
             "p_value": sgw.number(sig, "p_value", low=0, high=1),
         },
     }
-
-
-@register(TOOL)
-def skill_eval_harness_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_skill_eval_harness`, file
-    ``skill-eval-harness-<skill>-<document sha256[:8]>.json``."""
-    return [Imported.named(TOOL, import_skill_eval_harness(Path(source), **options))]

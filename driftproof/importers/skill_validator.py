@@ -1,20 +1,9 @@
-"""dotnet/skills ``skill-validator`` ``results.json`` (the harness before Vally) → DECLARED
-receipts, one per verdict (D-15).
+"""dotnet/skills ``skill-validator`` ``results.json`` → DECLARED receipts (D-15).
 
-Mapping (interop page, "dotnet/skills skill-validator"):
-
-- case: ``scenarios[].scenarioName`` (the file keeps no prompt);
-- arm: ``withSkill`` → with_skill, ``baseline`` → baseline; one run per arm and scenario
-  (``perRunScores`` has one entry): the file keeps one ``metrics`` and one ``judgeResult`` per
-  arm, so a scenario with several runs cannot be read run by run and is refused;
-- draw score: the judge's ``overallScore``, an integer 1..5 (``judge.ts`` clamps it there),
-  mapped linearly onto 0..1 as (score − 1) / 4; ``assertionResults`` are the draw's checks;
-- the source's own figures (``source_report``): each scenario's ``improvementScore``, its run
-  scores and its seven signed ``breakdown`` components, the pairwise judgment (winner,
-  magnitude, and whether it held with the positions swapped), the verdict's
-  ``overallImprovementScore``, ``normalizedGain`` and ``confidenceInterval``; the decision is
-  ``reason`` with ``passed`` and ``isSignificant``, never a verdict of the receipt;
-- tokens: the file has ``tokenEstimate`` only (an estimate, not a count): unrecorded (D-13).
+One receipt per verdict, each scenario a case with one run per arm; the judge's overall score
+(1..5) is mapped onto 0..1 as (score − 1) / 4. The source's improvement scores, interval and
+decision are kept as its figures, never a verdict of the receipt. The mapping is the interop
+page's ("dotnet/skills skill-validator").
 """
 
 from __future__ import annotations
@@ -22,14 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, case_id_for, source_number
+from driftproof.importers import Imported, NoOptions, register
+from driftproof.importers._common import Where, source_number
 from driftproof.importers._declared import figure, interval
-from driftproof.importers._dotnet import read_results, receipt_for
+from driftproof.importers._dotnet import Results, judge_score
 from driftproof.importers._schema import json_kind
-from driftproof.receipt import draw_doc
+from driftproof.receipt import Draw, build_draw
 
-__all__ = ["import_skill_validator", "skill_validator_importer"]
+__all__ = ["import_skill_validator"]
 
 TOOL = "skill-validator"
 _ARMS = (("with_skill", "withSkill"), ("baseline", "baseline"))
@@ -41,131 +30,95 @@ _CHECK_KINDS = {
 }
 
 
-def import_skill_validator(path: Path) -> list[dict[str, Any]]:
-    """Convert a skill-validator ``results.json`` into unsealed DECLARED receipts, one per
-    verdict (skill).
+@register(TOOL, NoOptions)
+def import_skill_validator(path: Path, options: NoOptions | None = None) -> list[Imported]:
+    """Convert a skill-validator ``results.json`` into DECLARED receipts, one per verdict.
 
     Raises:
         ImportError_: no verdicts, a verdict or scenario of the wrong shape, several runs per
             scenario, or an ``overallScore`` outside 1..5; naming the file, the JSON pointer and
             what was expected. Nothing is written.
     """
-    path = Path(path)
-    doc, sha, verdicts = read_results(path)
-    return [_verdict(path, doc, sha, v, vw) for v, vw in verdicts]
+    return _FORMAT.receipts(Path(path))
+
+
+def _scenario(
+    s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One scenario's arms; its figures are appended to ``figures``.
+
+    One scenario's arms, its improvement scores, breakdown and pairwise judgment appended to
+    ``figures``.
+    """
+    runs = sw.get(s, "perRunScores", list)
+    if len(runs) != 1:
+        raise (sw / "perRunScores").fail(
+            f"expected one run per arm (the file keeps one run's metrics and judgment per "
+            f"arm), found {len(runs)}"
+        )
+    arms = {
+        arm: {"draws": [_draw(sw.get(s, key, dict), sw / key)], "generation": None}
+        for arm, key in _ARMS
+    }
+    figures.append(
+        figure("improvement score", sw.number(s, "improvementScore"), case=cid, arm="lift")
+    )
+    for k, run in enumerate(runs):
+        score = source_number(run, sw / "perRunScores" / k)
+        figures.append(figure(f"improvement score, run {k + 1}", score, case=cid, arm="lift"))
+    bw = sw / "breakdown"
+    breakdown = sw.get(s, "breakdown", dict, required=False) or {}
+    for part in breakdown:
+        figures.append(
+            figure(f"breakdown: {part}", bw.number(breakdown, part), case=cid, arm="lift")
+        )
+    pw = sw.get(s, "pairwiseResult", dict, required=False)
+    if pw:
+        consistent = (sw / "pairwiseResult").get(pw, "positionSwapConsistent", bool, required=False)
+        swap = {None: "not recorded", True: "consistent", False: "inconsistent"}[consistent]
+        winner = f"{pw.get('overallWinner')} {pw.get('overallMagnitude')}"
+        printed = f"{winner}; with positions swapped: {swap}"
+        figures.append(
+            figure("pairwise judgment", None, case=cid, arm="lift", printed=printed[:200])
+        )
+    return arms
 
 
 def _verdict(
-    path: Path, doc: dict[str, Any], sha: str, v: dict[str, Any], vw: Where
-) -> dict[str, Any]:
-    name = vw.get(v, "skillName", str)
-    scenarios = vw.get(v, "scenarios", list)
-    figures: list[dict[str, Any]] = []
-    cases = []
-    for i, s in enumerate(scenarios):
-        sw = vw / "scenarios" / i
-        sname = sw.get(s, "scenarioName", str)
-        runs = sw.get(s, "perRunScores", list)
-        if len(runs) != 1:
-            raise (sw / "perRunScores").fail(
-                f"expected one run per arm (the file keeps one run's metrics and judgment per "
-                f"arm), found {len(runs)}"
-            )
-        arms = {
-            arm: {"draws": [_draw(sw.get(s, key, dict), sw / key)], "generation": None}
-            for arm, key in _ARMS
-        }
-        cases.append((sname, arms))
-        cid = case_id_for(sname)
-        figures.append(
-            figure("improvement score", sw.number(s, "improvementScore"), case=cid, arm="lift")
-        )
-        for k, run in enumerate(runs):
-            score = source_number(run, sw / "perRunScores" / k)
-            figures.append(figure(f"improvement score, run {k + 1}", score, case=cid, arm="lift"))
-        bw = sw / "breakdown"
-        breakdown = sw.get(s, "breakdown", dict, required=False) or {}
-        for part in breakdown:
-            value = bw.number(breakdown, part)
-            figures.append(figure(f"breakdown: {part}", value, case=cid, arm="lift"))
-        pw = sw.get(s, "pairwiseResult", dict, required=False)
-        if pw:
-            consistent = (sw / "pairwiseResult").get(
-                pw, "positionSwapConsistent", bool, required=False
-            )
-            swap = (
-                "not recorded"
-                if consistent is None
-                else ("consistent" if consistent else "inconsistent")
-            )
-            figures.append(
-                figure(
-                    "pairwise judgment",
-                    None,
-                    case=cid,
-                    arm="lift",
-                    printed=(
-                        f"{pw.get('overallWinner')} {pw.get('overallMagnitude')}; with positions "
-                        f"swapped: {swap}"
-                    )[:200],
-                )
-            )
+    v: dict[str, Any], vw: Where
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
+    """A verdict's overall figures and interval, its decision and the notes."""
     ci = vw.get(v, "confidenceInterval", dict, required=False)
     overall = vw.number(v, "overallImprovementScore")
-    figures.append(figure("overall improvement score", overall, arm="lift"))
-    figures.append(figure("normalized gain", vw.number(v, "normalizedGain"), arm="lift"))
-    if ci:
-        figures.append(
-            figure(
-                "overall improvement score interval",
-                overall,
-                arm="lift",
-                **interval(ci, vw / "confidenceInterval", "low", "high", "level"),
-            )
-        )
-    reason = vw.get(v, "reason", str, required=False)
-    report = {
-        "figures": figures,
-        "decision": {
-            "printed": (reason or "no reason recorded")[:4000],
-            "passed": vw.get(v, "passed", bool, required=False),
-            "significant": vw.get(v, "isSignificant", bool, required=False),
-        },
-    }
+    figures = [
+        figure("overall improvement score", overall, arm="lift"),
+        figure("normalized gain", vw.number(v, "normalizedGain"), arm="lift"),
+    ]
     notes = [
         "Draw scores are the judge's overall score on its 1 to 5 scale, mapped onto 0 to 1 as "
         "(score - 1) / 4."
     ]
     if ci:
+        spread = interval(ci, vw / "confidenceInterval", "low", "high", "level")
+        figures.append(figure("overall improvement score interval", overall, arm="lift", **spread))
         notes.append("The source's interval is computed from one run per arm and scenario.")
+    reason = vw.get(v, "reason", str, required=False)
+    decision = {
+        "printed": (reason or "no reason recorded")[:4000],
+        "passed": vw.get(v, "passed", bool, required=False),
+        "significant": vw.get(v, "isSignificant", bool, required=False),
+    }
     for k, warning in enumerate(vw.get(v, "profileWarnings", list, required=False) or []):
         if not isinstance(warning, str):
             raise (vw / "profileWarnings" / k).fail(
                 f"expected a warning text, found {json_kind(warning)}"
             )
         notes.append(f"The source warns: {warning}")
-    return receipt_for(
-        TOOL,
-        path,
-        doc,
-        sha,
-        name,
-        cases,
-        report,
-        ["draw tokens (the source records an estimate only)", "judge_samples_per_generation"],
-        notes,
-        labels=("withSkill", "baseline"),
-        version=None,
-    )
+    return figures, decision, notes
 
 
-def _draw(role: dict[str, Any], w: Where) -> dict[str, Any]:
-    judged = w.get(role, "judgeResult", dict)
-    score = (w / "judgeResult").get(judged, "overallScore", float)
-    if not 1 <= score <= 5:
-        raise (w / "judgeResult" / "overallScore").fail(
-            f"expected the judge's overall score from 1 to 5, found {score!r}"
-        )
+def _draw(role: dict[str, Any], w: Where) -> Draw:
+    score = judge_score(role, w, 1)
     metrics = w.get(role, "metrics", dict, required=False) or {}
     mw = w / "metrics"
     checks = []
@@ -185,11 +138,17 @@ def _draw(role: dict[str, Any], w: Where) -> dict[str, Any]:
             }
         )
     answer = mw.get(metrics, "agentOutput", str, required=False)
-    return draw_doc(0, answer=answer, score=(score - 1) / 4, checks=checks)
+    return build_draw(0, answer=answer, score=(score - 1) / 4, checks=checks)
 
 
-@register(TOOL)
-def skill_validator_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_skill_validator`, files
-    ``skill-validator-<skill>-<document sha256[:8]>.json``."""
-    return [Imported.named(TOOL, d) for d in import_skill_validator(Path(source), **options)]
+_FORMAT = Results(
+    TOOL,
+    _scenario,
+    _verdict,
+    labels=("withSkill", "baseline"),
+    version=None,
+    unrecorded=(
+        "draw tokens (the source records an estimate only)",
+        "judge_samples_per_generation",
+    ),
+)

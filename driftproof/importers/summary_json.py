@@ -20,6 +20,7 @@ receipt. The format is frozen in ``summary-json-1.schema.json`` beside this modu
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -28,29 +29,35 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_, RefusalError
-from driftproof.importers import register_single
+from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
-    arm_spec,
-    case_entry,
     file_sha256,
-    parse_instant,
-    provenance_doc,
     read_json,
-    run_times,
+    read_skill_md,
     schema_problems,
 )
-from driftproof.importers._declared import declared_receipt
-from driftproof.receipt import Receipt, draw_doc, judge_sample_doc
+from driftproof.importers._declared import (
+    arm_spec,
+    case_arms,
+    case_entry,
+    declared_receipt,
+    provenance,
+    unrecorded_judge,
+)
+from driftproof.importers._text import Repair
+from driftproof.importers._time import parse_instant, run_times
+from driftproof.receipt import Case, Draw, JudgeScale, Receipt, build_draw, build_judge_sample
 from driftproof.receipt._versions import format_checker
+from driftproof.stats import suite_lift, verdict_refusal
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "export_summary_json",
     "import_summary_json",
+    "SummaryJsonOptions",
     "schema",
-    "summary_json_importer",
 ]
 
 FORMAT = "driftproof-summary-json"
@@ -69,47 +76,42 @@ def schema() -> dict[str, Any]:
 
 
 def _validator() -> Draft202012Validator:
-    # date-time really checked (jsonschema-rs's check, as for receipts; issue 19)
+    # date-time really checked (jsonschema-rs's check, as for receipts)
     return Draft202012Validator(schema(), format_checker=format_checker())
 
 
-def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str, Any]:
-    """Convert one summary-json file into an unsealed DECLARED receipt document.
+@dataclass(frozen=True)
+class SummaryJsonOptions:
+    """Options of a summary-json import.
 
-    Args:
-        path: the summary-json file.
+    Attributes:
         skill_md: the SKILL.md measured; its hash and token count (D-14) replace the file's
             ``skill.sha256``/``skill.tokens``.
+    """
+
+    skill_md: Path | None = None
+
+
+@register("summary-json", SummaryJsonOptions)
+def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -> list[Imported]:
+    """Convert one summary-json file into a DECLARED receipt.
+
+    Convert one summary-json file into a DECLARED receipt, filed as ``summary-<skill>-<document
+    sha256[:8]>.json``.
 
     Raises:
         ImportError_: not JSON, fails the schema (one problem per place, at most 20), a score
             without a judge, or a score that is not the mean of its judge scores.
     """
-    doc, raw = read_json(path)
+    path = Path(path)
+    repairs: list[Repair] = []
+    doc, raw = read_json(path, repairs)
     problems = schema_problems(_validator().iter_errors(doc), path, limit=20)
     if problems:
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
-    any_score = False
-    case_docs = []
-    seen: set[str] = set()
-    for i, c in enumerate(doc["cases"]):
-        cw = w / "cases" / i
-        if c["id"] in seen:
-            raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
-        seen.add(c["id"])
-        arms_doc: dict[str, Any] = {}
-        for arm in ("with_skill", "baseline", "control"):
-            if arm not in c["arms"]:
-                continue
-            draws = []
-            for j, d in enumerate(c["arms"][arm]):
-                dd = _draw(d, j, cw / "arms" / arm / j)
-                any_score = any_score or dd["score"] is not None
-                draws.append(dd)
-            arms_doc[arm] = {"draws": draws, "generation": None}
-        prompt = c.get("prompt")
-        case_docs.append(case_entry(c["id"], prompt, arms_doc))
+    case_docs = _cases(doc, w)
+    any_score = any(d.score is not None for c in case_docs for a in case_arms(c) for d in a.draws)
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
@@ -118,31 +120,16 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
         raise (w / "judge").fail("expected the grader (judge.model) because draws carry scores")
     judge = None
     if judge_in is not None:
-        scale = judge_in.get("scale") or {"worst": 0, "best": 1, "step": None}
-        judge = {
-            "model": judge_in["model"],
-            "provider": None,
-            "surface": None,
-            "service": None,
-            "sampling": None,
-            "template_sha256": None,
-            "price": None,
-            "scale": {"worst": 0.0, "best": 1.0, "step": scale.get("step")},
-        }
+        step = (judge_in.get("scale") or {}).get("step")
+        judge = unrecorded_judge("summary-json", "judge", model=judge_in["model"])
+        judge = judge.model_copy(update={"scale": JudgeScale(worst=0.0, best=1.0, step=step)})
     unrecorded = list(doc.get("unrecorded") or [])
     for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
         if doc.get(key) is None:
             unrecorded.append(f"run.{key}")
     if doc["harness"].get("version") is None:
         unrecorded.append("run.harness.version")
-    skill_text = None
-    if skill_md is not None:
-        try:
-            skill_text = skill_md.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ImportError_.at(
-                skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}"
-            ) from None
+    skill_text = read_skill_md((options or SummaryJsonOptions()).skill_md)
     has_control = controls == {True}
     arm_specs = {
         a: arm_spec(a)
@@ -151,11 +138,11 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
     }
     stamp = doc.get("started_at")
     times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
-    out = declared_receipt(
+    body = declared_receipt(
         doc["skill"]["name"],
         skill_text,
         case_docs,
-        provenance_doc(
+        provenance(
             doc["harness"]["name"],
             doc["harness"].get("version"),
             str(path),
@@ -163,52 +150,75 @@ def import_summary_json(path: Path, *, skill_md: Path | None = None) -> dict[str
             unrecorded,
         ),
         skill_sha256=doc["skill"].get("sha256"),
+        skill_token_count=doc["skill"].get("tokens"),
         model=doc.get("model"),
         harness={"name": doc["harness"]["name"], "version": doc["harness"].get("version")},
         started_at=times["started_at"],
+        run_members={"started_at_offset": times["started_at_offset"]},
         generations_per_arm=doc.get("generations_per_arm"),
         judge_samples_per_generation=doc.get("judge_samples_per_generation"),
         judge=judge,
         arms=arm_specs,
         band_source="generation" if any_score else None,
     )
-    if times["started_at_offset"] is not None:
-        out["run"]["started_at_offset"] = times["started_at_offset"]
-    if skill_text is None and doc["skill"].get("tokens") is not None:
-        out["skill"]["tokens"] = doc["skill"]["tokens"]
+    return [Imported.named("summary", body, repairs=repairs)]
+
+
+def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
+    """The file's cases, each arm's draws in order.
+
+    Raises:
+        ImportError_: a case id given twice, or a score that is not its judge scores' mean.
+    """
+    out = []
+    seen: set[str] = set()
+    for i, c in enumerate(doc["cases"]):
+        cw = w / "cases" / i
+        if c["id"] in seen:
+            raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
+        seen.add(c["id"])
+        arms = {
+            arm: {
+                "draws": [_draw(d, j, cw / "arms" / arm / j) for j, d in enumerate(draws)],
+                "generation": None,
+            }
+            for arm, draws in c["arms"].items()
+        }
+        out.append(case_entry(c["id"], c.get("prompt"), arms))
     return out
 
 
-def _draw(d: dict[str, Any], index: int, w: Where) -> dict[str, Any]:
+def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
+    """One summary-json draw: lost on an error, its score the mean of its judge scores."""
     fired = d.get("skill_fired")
     if d.get("error") is not None:
-        return draw_doc(
+        return build_draw(
             index,
             lost_reason=f"source error: {d['error']}"[:4000],
             source_error=d["error"],
             skill_fired=fired,
         )
     if d.get("lost") is not None:
-        return draw_doc(index, lost_reason=d["lost"], skill_fired=fired)
+        return build_draw(index, lost_reason=d["lost"], skill_fired=fired)
     samples = [
-        judge_sample_doc(
+        build_judge_sample(
             s, invalid_reason=None if s is not None else "the harness recorded no valid score"
         )
         for s in d.get("judge_scores") or []
     ]
     score = d.get("score")
-    if samples and not any(s["score"] is not None for s in samples) and score is None:
-        return draw_doc(
+    if samples and not any(s.score is not None for s in samples) and score is None:
+        return build_draw(
             index,
             judge_samples=samples,
             skill_fired=fired,
             lost_reason="every judge sample was invalid",
         )
     if score is not None and samples:
-        valid = [s["score"] for s in samples if s["score"] is not None]
+        valid = [s.score for s in samples if s.score is not None]
         if valid and abs(sum(valid) / len(valid) - score) > 1e-9:
             raise (w / "score").fail("expected the mean of judge_scores, or score alone")
-    return draw_doc(index, score=score, judge_samples=samples, skill_fired=fired)
+    return build_draw(index, score=score, judge_samples=samples, skill_fired=fired)
 
 
 def export_summary_json(r: Receipt) -> dict[str, Any]:
@@ -221,8 +231,6 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
     Raises:
         RefusalError: an aggregates-only receipt (D-15): it has no per-draw scores to export.
     """
-    from driftproof.stats import suite_lift, verdict_refusal
-
     if r.is_aggregates_only:
         raise RefusalError(
             "summary-json holds per-draw scores; this receipt holds printed aggregates only "
@@ -269,8 +277,10 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
 
 
 def _harness(r: Receipt) -> dict[str, Any]:
-    """The harness that produced the answers: run.harness, else the imported source's tool, else
-    the runner."""
+    """The harness that produced the answers.
+
+    Run.harness, else the imported source's tool, else the runner.
+    """
     if r.run.harness is not None:
         return {"name": r.run.harness.name, "version": r.run.harness.version}
     if r.provenance is not None:
@@ -291,8 +301,3 @@ def _export_draw(d: Any) -> dict[str, Any]:
     if d.skill_fired is not None:
         out["skill_fired"] = d.skill_fired
     return out
-
-
-#: Registry entry: :func:`import_summary_json`, file
-#: ``summary-<skill>-<document sha256[:8]>.json``.
-summary_json_importer = register_single("summary-json", "summary", import_summary_json)

@@ -1,21 +1,9 @@
-"""Vally ``results.json`` (dotnet/skills ``eng/vally-adapter``, ``schemaVersion`` 5) → DECLARED
-receipts, one per verdict (D-15).
+"""Vally ``results.json`` (dotnet/skills ``eng/vally-adapter``, schema 5) → DECLARED receipts.
 
-No public file exists (the files are CI artifacts); the shape read is the adapter's published
-contract, ``eng/vally-adapter/InvestigatingResults.md``, "Understanding results.json". Mapping
-(interop page, "Vally"):
-
-- only ``skillKind: skill`` (an agent's result is no skill's) and ``schemaVersion`` 5;
-- case: ``scenarios[].scenarioName``;
-- arm: ``skilledIsolated`` → with_skill, ``baseline`` → baseline; ``skilledPlugin`` (the whole
-  plugin) is no arm of the receipt: its score is kept as the source's figure (arm other);
-- draw: the role's ``judgeResult.overallScore`` (0..5) mapped onto 0..1 as score / 5; a role the
-  scenario does not hold is a lost draw;
-- the source's figures: each scenario's compare ``meanScore`` and every compare trial (winner,
-  magnitude, score; an errored trial as errored), the verdict's ``meanScore`` with its
-  ``confidenceInterval``, ``netWin``, the vote tally and the sign test's counts;
-- the decision: ``state`` (with ``reason``), ``passed``, and the exact one-sided sign test's
-  p value (``signTest.pValue``), never a verdict of the receipt.
+One receipt per verdict (D-15), each stimulus a case; the compare votes, sign test and decision
+are kept as the source's figures, never a verdict of the receipt. The shape read is the
+adapter's published contract (``eng/vally-adapter/InvestigatingResults.md``); the mapping is the
+interop page's ("Vally").
 """
 
 from __future__ import annotations
@@ -23,142 +11,126 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, case_id_for
+from driftproof.importers import Imported, NoOptions, register
+from driftproof.importers._common import Where
 from driftproof.importers._declared import figure, interval
-from driftproof.importers._dotnet import read_results, receipt_for
-from driftproof.receipt import draw_doc
+from driftproof.importers._dotnet import Results, judge_score
+from driftproof.receipt import build_draw
 
-__all__ = ["import_vally", "vally_importer"]
+__all__ = ["import_vally"]
 
 TOOL = "vally"
 _ROLES = (("with_skill", "skilledIsolated"), ("baseline", "baseline"))
 _STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCLUSIVE")
 
 
-def import_vally(path: Path) -> list[dict[str, Any]]:
-    """Convert a Vally adapter ``results.json`` (schema version 5) into unsealed DECLARED
-    receipts, one per verdict.
+@register(TOOL, NoOptions)
+def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]:
+    """Convert a Vally ``results.json`` (schema version 5) into DECLARED receipts.
+
+    Convert a Vally adapter ``results.json`` (schema version 5) into DECLARED receipts, one per
+    verdict.
 
     Raises:
         ImportError_: another schema version, a ``skillKind`` other than ``skill``, no verdicts,
             an unknown ``state``, a member of the wrong type, or an ``overallScore`` outside
             0..5; naming the file, the JSON pointer and what was expected. Nothing is written.
     """
-    path = Path(path)
-    doc, sha, verdicts = read_results(path)
     w = Where(path)
-    if doc.get("schemaVersion") != 5:
-        raise (w / "schemaVersion").fail(
-            f"expected schemaVersion 5 (the version this importer reads), "
-            f"found {doc.get('schemaVersion')!r}"
+
+    def check(doc: dict[str, Any]) -> None:
+        if doc.get("schemaVersion") != 5:
+            raise (w / "schemaVersion").fail(
+                f"expected schemaVersion 5 (the version this importer reads), "
+                f"found {doc.get('schemaVersion')!r}"
+            )
+        if doc.get("skillKind") != "skill":
+            raise (w / "skillKind").fail(
+                f"expected skillKind 'skill' (an agent's result is not a skill's), "
+                f"found {doc.get('skillKind')!r}"
+            )
+
+    return _FORMAT.receipts(Path(path), check)
+
+
+def _scenario(
+    s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One stimulus's arms (a role it does not hold is a lost draw).
+
+    The whole-plugin score, the compare mean and every compare trial are appended to ``figures``.
+    """
+    arms = {}
+    for arm, key in _ROLES:
+        role = sw.get(s, key, dict, required=False)
+        if role is None:
+            draw = build_draw(
+                0,
+                lost_reason=f"the source holds no {key} run for this stimulus",
+                lost_kind="no_answer",
+            )
+        else:
+            draw = build_draw(0, score=judge_score(role, sw / key, 0) / 5)
+        arms[arm] = {"draws": [draw], "generation": None}
+    plugin = sw.get(s, "skilledPlugin", dict, required=False)
+    if plugin is not None:
+        score = judge_score(plugin, sw / "skilledPlugin", 0)
+        figures.append(
+            figure("whole-plugin judge score", score, case=cid, arm="other", unit="scale")
         )
-    if doc.get("skillKind") != "skill":
-        raise (w / "skillKind").fail(
-            f"expected skillKind 'skill' (an agent's result is not a skill's), "
-            f"found {doc.get('skillKind')!r}"
+    mean = sw.number(s, "meanScore")
+    figures.append(figure("compare mean score", mean, case=cid, arm="lift", unit="scale"))
+    for k, t in enumerate(sw.get(s, "trials", list, required=False) or []):
+        tw = sw / "trials" / k
+        if not isinstance(t, dict):
+            raise tw.fail("expected a compare trial object")
+        errored = tw.get(t, "errored", bool, required=False)
+        printed = "errored" if errored else f"{t.get('winner')} {t.get('magnitude')}"
+        figures.append(
+            figure(
+                f"compare trial {k + 1}",
+                tw.number(t, "score"),
+                case=cid,
+                arm="lift",
+                unit="scale",
+                printed=printed[:200],
+            )
         )
-    return [_verdict(path, doc, sha, v, vw) for v, vw in verdicts]
+    return arms
 
 
 def _verdict(
-    path: Path, doc: dict[str, Any], sha: str, v: dict[str, Any], vw: Where
-) -> dict[str, Any]:
-    name = vw.get(v, "skillName", str)
+    v: dict[str, Any], vw: Where
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
+    """A verdict's mean preference score, vote tally and sign test, and its decision.
+
+    Raises:
+        ImportError_: an unknown ``state``, or a figure of the wrong type; naming the place.
+    """
     state = vw.get(v, "state", str)
     if state not in _STATES:
         raise (vw / "state").fail(f"expected one of {', '.join(_STATES)}, found {state!r}")
-    figures: list[dict[str, Any]] = []
-    cases = []
-    lost_roles = 0
-    for i, s in enumerate(vw.get(v, "scenarios", list)):
-        sw = vw / "scenarios" / i
-        sname = sw.get(s, "scenarioName", str)
-        cid = case_id_for(sname)
-        arms = {}
-        for arm, key in _ROLES:
-            role = sw.get(s, key, dict, required=False)
-            if role is None:
-                lost_roles += 1
-                draw = draw_doc(
-                    0,
-                    lost_reason=f"the source holds no {key} run for this stimulus",
-                    lost_kind="no_answer",
-                )
-            else:
-                draw = draw_doc(0, score=_score(role, sw / key) / 5)
-            arms[arm] = {"draws": [draw], "generation": None}
-        cases.append((sname, arms))
-        plugin = sw.get(s, "skilledPlugin", dict, required=False)
-        if plugin is not None:
-            figures.append(
-                figure(
-                    "whole-plugin judge score",
-                    _score(plugin, sw / "skilledPlugin"),
-                    case=cid,
-                    arm="other",
-                    unit="scale",
-                )
-            )
-        figures.append(
-            figure(
-                "compare mean score", sw.number(s, "meanScore"), case=cid, arm="lift", unit="scale"
-            )
-        )
-        for k, t in enumerate(sw.get(s, "trials", list, required=False) or []):
-            tw = sw / "trials" / k
-            if not isinstance(t, dict):
-                raise tw.fail("expected a compare trial object")
-            printed = (
-                "errored"
-                if tw.get(t, "errored", bool, required=False)
-                else f"{t.get('winner')} {t.get('magnitude')}"
-            )
-            figures.append(
-                figure(
-                    f"compare trial {k + 1}",
-                    tw.number(t, "score"),
-                    case=cid,
-                    arm="lift",
-                    unit="scale",
-                    printed=printed[:200],
-                )
-            )
     ci = vw.get(v, "confidenceInterval", dict, required=False) or {}
-    figures.append(
-        figure(
-            "mean preference score",
-            vw.number(v, "meanScore"),
-            arm="lift",
-            unit="scale",
-            **interval(ci, vw / "confidenceInterval", "low", "high", "level"),
-        )
-    )
-    figures.append(figure("net win", vw.number(v, "netWin"), arm="lift", unit="fraction"))
+    spread = interval(ci, vw / "confidenceInterval", "low", "high", "level")
+    mean = vw.number(v, "meanScore")
+    figures = [
+        figure("mean preference score", mean, arm="lift", unit="scale", **spread),
+        figure("net win", vw.number(v, "netWin"), arm="lift", unit="fraction"),
+    ]
     for member in ("wins", "ties", "losses", "stimulusVoteCount"):
-        figures.append(
-            figure(member, vw.number(v, member, low=0, count=True), arm="lift", unit="count")
-        )
+        count = vw.number(v, member, low=0, count=True)
+        figures.append(figure(member, count, arm="lift", unit="count"))
     sign = vw.get(v, "signTest", dict, required=False) or {}
     sw = vw / "signTest"
     for member in ("wins", "ties", "losses", "discordant"):
-        figures.append(
-            figure(
-                f"sign test {member}",
-                sw.number(sign, member, low=0, count=True),
-                arm="lift",
-                unit="count",
-            )
-        )
+        count = sw.number(sign, member, low=0, count=True)
+        figures.append(figure(f"sign test {member}", count, arm="lift", unit="count"))
     reason = vw.get(v, "reason", str, required=False)
-    report = {
-        "figures": figures,
-        "decision": {
-            "printed": (f"{state}: {reason}" if reason else state)[:4000],
-            "passed": vw.get(v, "passed", bool, required=False),
-            "test": "exact one-sided sign test over discordant stimulus votes",
-            "p_value": sw.number(sign, "pValue", low=0, high=1),
-        },
+    decision = {
+        "printed": (f"{state}: {reason}" if reason else state)[:4000],
+        "passed": vw.get(v, "passed", bool, required=False),
+        "test": "exact one-sided sign test over discordant stimulus votes",
+        "p_value": sw.number(sign, "pValue", low=0, high=1),
     }
     notes = [
         "Draw scores are the judge's overall score on its 0 to 5 scale, mapped onto 0 to 1 as "
@@ -166,35 +138,17 @@ def _verdict(
         "The source decides by its sign test over stimulus votes (at least 5 stimuli, p at most "
         "0.05, net win at least 20%); its mean score is for triage only.",
     ]
-    return receipt_for(
-        TOOL,
-        path,
-        doc,
-        sha,
-        name,
-        cases,
-        report,
-        [
-            "draw tokens (the file keeps usage per role, not per draw)",
-            "judge_samples_per_generation",
-        ],
-        notes,
-        labels=("skilledIsolated", "baseline"),
-        version="results schema 5",
-    )
+    return figures, decision, notes
 
 
-def _score(role: dict[str, Any], w: Where) -> float:
-    judged = w.get(role, "judgeResult", dict)
-    score = (w / "judgeResult").get(judged, "overallScore", float)
-    if not 0 <= score <= 5:
-        raise (w / "judgeResult" / "overallScore").fail(
-            f"expected the judge's overall score from 0 to 5, found {score!r}"
-        )
-    return float(score)
-
-
-@register(TOOL)
-def vally_importer(source: Path, **options: Any) -> list[Imported]:
-    """Registry entry: :func:`import_vally`, files ``vally-<skill>-<document sha256[:8]>.json``."""
-    return [Imported.named(TOOL, d) for d in import_vally(Path(source), **options)]
+_FORMAT = Results(
+    TOOL,
+    _scenario,
+    _verdict,
+    labels=("skilledIsolated", "baseline"),
+    version="results schema 5",
+    unrecorded=(
+        "draw tokens (the file keeps usage per role, not per draw)",
+        "judge_samples_per_generation",
+    ),
+)

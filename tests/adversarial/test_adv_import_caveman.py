@@ -15,7 +15,7 @@ from factories import run_main as run
 
 from driftproof.errors import ImportError_
 from driftproof.importers import write_imported
-from driftproof.importers.caveman import import_caveman
+from driftproof.importers.caveman import CavemanOptions, import_caveman
 
 
 def snapshot() -> dict[str, Any]:
@@ -111,7 +111,7 @@ def test_device_reporting_size_zero_is_not_read_without_end(tmp_path: Path) -> N
     if not zero.exists():
         pytest.skip("no /dev/zero")
     with pytest.raises(ImportError_) as info:
-        import_caveman(zero, skills_dir=tmp_path)
+        import_caveman(zero, CavemanOptions(skills_dir=tmp_path))
     assert "over 33554432 bytes" in str(info.value)
 
 
@@ -123,7 +123,7 @@ def test_write_imported_writes_nothing_when_the_directory_cannot_take_them(tmp_p
     snap, skills = lay_out(tmp_path, json.dumps(snap_doc))
     (skills / "other").mkdir()
     (skills / "other" / "SKILL.md").write_text("Other skill.\n", encoding="utf-8")
-    items = import_caveman(snap, skills_dir=skills)
+    items = import_caveman(snap, CavemanOptions(skills_dir=skills))
     assert len(items) == 2
     out = tmp_path / "receipts"
     out.mkdir()
@@ -146,7 +146,7 @@ def test_write_imported_leaves_no_new_directory_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     snap, skills = lay_out(tmp_path, json.dumps(snapshot()))
-    items = import_caveman(snap, skills_dir=skills)
+    items = import_caveman(snap, CavemanOptions(skills_dir=skills))
     import driftproof.importers as importers
 
     def full_disk(*args: Any, **kwargs: Any) -> Path:

@@ -171,7 +171,7 @@ def test_common_json_refuses_duplicate_members() -> None:
     from driftproof.importers._common import parse_json_bytes
 
     with pytest.raises(ImportError_):
-        parse_json_bytes(b'{"results": 1, "results": 2}', "x.json")
+        parse_json_bytes(b'{"results": 1, "results": 2}', "x.json", [])
 
 
 def test_common_read_of_an_endless_device_is_bounded() -> None:

@@ -6,12 +6,27 @@ import json
 from pathlib import Path
 from typing import Any
 
-from driftproof.receipt import Receipt, parse_receipt, seal_document
+from driftproof.importers import Imported
+from driftproof.importers._text import finish
+from driftproof.receipt import Receipt, ReceiptBody, compute_seal, parse_receipt
+from driftproof.receipt._seal import SEAL_ALGORITHM
 
 
-def sealed(doc: dict[str, Any]) -> Receipt:
-    """Seal an importer's document and read it back through the one load edge."""
-    return parse_receipt(json.dumps(seal_document(doc)).encode("utf-8"), "<imported>")
+def sealed(item: Imported | ReceiptBody | list[Imported] | dict[str, Any]) -> Receipt:
+    """Seal an importer's receipt (its only one, for a list), finished as it is written, and
+    read it back through the one load edge."""
+    if isinstance(item, list):
+        (item,) = item
+    if isinstance(item, Imported):
+        item = finish(item.body, item.repairs)
+    doc = item.to_json_dict() if isinstance(item, ReceiptBody) else dict(item)
+    doc["seal"] = {"algorithm": SEAL_ALGORITHM, "sha256": compute_seal(doc)}
+    return parse_receipt(json.dumps(doc).encode("utf-8"), "<imported>")
+
+
+def docs(items: list[Imported]) -> list[dict[str, Any]]:
+    """Each imported receipt as JSON data, finished as it is written."""
+    return [finish(i.body, i.repairs).to_json_dict() for i in items]
 
 
 def scores(arm: Any) -> list[float | None]:

@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from driftproof.cli.import_ import import_group
 from driftproof.errors import ImportError_
 from driftproof.importers import IMPORTERS, get_importer, write_imported
-from driftproof.importers.caveman import import_caveman
-from driftproof.receipt import complete_document, read_receipt
+from driftproof.importers.caveman import CavemanOptions, import_caveman
+from driftproof.receipt import read_receipt
 
 REPO = Path(__file__).resolve().parents[2]
 COMMIT = "2b10489888fd433e31ac8f182a9b6c1e814906e1"
@@ -86,7 +86,7 @@ def test_script_in_an_answer_survives_as_text(
     snapshot_files: tuple[Path, Path], tmp_path: Path
 ) -> None:
     snap, skills = snapshot_files
-    (item,) = import_caveman(snap, skills_dir=skills)
+    (item,) = import_caveman(snap, CavemanOptions(skills_dir=skills))
     written = write_imported([item], tmp_path)
     r = read_receipt(written[0])
     draw = r.cases[1].arms.with_skill.draws[0]
@@ -197,7 +197,7 @@ def test_malformed_snapshot_is_refused_naming_the_pointer(
     snap, skills = write_snapshot(tmp_path, _mutate(mutate))
     out = tmp_path / "receipts"
     with pytest.raises(ImportError_) as info:
-        import_caveman(snap, skills_dir=skills)
+        import_caveman(snap, CavemanOptions(skills_dir=skills))
     (problem,) = info.value.problems
     assert problem.file == str(snap)
     assert problem.pointer == pointer
@@ -213,7 +213,7 @@ def test_skill_arm_without_skill_md_is_refused_and_nothing_is_written(tmp_path: 
     snap, skills = write_snapshot(tmp_path, doc, skills=("caveman",))
     out = tmp_path / "receipts"
     with pytest.raises(ImportError_) as info:
-        import_caveman(snap, skills_dir=skills)
+        import_caveman(snap, CavemanOptions(skills_dir=skills))
     (problem,) = info.value.problems
     assert problem.pointer == "/arms/ultracave"
     assert str(skills / "ultracave" / "SKILL.md") in problem.message
@@ -234,13 +234,13 @@ def test_unreadable_snapshot_is_refused(tmp_path: Path, content: bytes, expected
     snap = tmp_path / "results.json"
     snap.write_bytes(content)
     with pytest.raises(ImportError_, match=expected):
-        import_caveman(snap, skills_dir=tmp_path)
+        import_caveman(snap, CavemanOptions(skills_dir=tmp_path))
 
 
 def test_bad_source_commit_is_refused(snapshot_files: tuple[Path, Path]) -> None:
     snap, skills = snapshot_files
     with pytest.raises(ImportError_, match="7 to 40 lowercase hex digits"):
-        import_caveman(snap, skills_dir=skills, source_commit="main; rm -rf /")
+        import_caveman(snap, CavemanOptions(skills_dir=skills, source_commit="main; rm -rf /"))
 
 
 def test_unrecorded_metadata_stays_unknown(tmp_path: Path) -> None:
@@ -248,7 +248,7 @@ def test_unrecorded_metadata_stays_unknown(tmp_path: Path) -> None:
     for key in ("model", "generated_at", "terse_prefix", "claude_cli_version"):
         del doc["metadata"][key]
     snap, skills = write_snapshot(tmp_path, doc)
-    (item,) = import_caveman(snap, skills_dir=skills)
+    (item,) = import_caveman(snap, CavemanOptions(skills_dir=skills))
     (path,) = write_imported([item], tmp_path / "out")
     r = read_receipt(path)
     assert r.run.model is None and r.run.started_at is None  # D-13: never a default
@@ -274,7 +274,7 @@ def test_real_snapshot_imports_one_receipt_per_skill_arm(
     real: tuple[Path, Path, dict[str, Any]], tmp_path: Path
 ) -> None:
     snap, skills, doc = real
-    items = import_caveman(snap, skills_dir=skills, source_commit=COMMIT)
+    items = import_caveman(snap, CavemanOptions(skills_dir=skills, source_commit=COMMIT))
     assert [i.filename for i in items] == [f"caveman-2b10489-{a}.json" for a in ARMS]
     paths = write_imported(items, tmp_path)
     for arm, path in zip(ARMS, paths, strict=True):
@@ -336,10 +336,10 @@ def test_real_snapshot_hand_checked_figures(real: tuple[Path, Path, dict[str, An
 
 def test_committed_receipts_match_a_fresh_import(real: tuple[Path, Path, dict[str, Any]]) -> None:
     snap, skills, _ = real
-    for item in import_caveman(snap, skills_dir=skills, source_commit=COMMIT):
+    for item in import_caveman(snap, CavemanOptions(skills_dir=skills, source_commit=COMMIT)):
         # the committed file may be of an older version: compare both in the current shape
         committed = read_receipt(REPO / "receipts" / item.filename).to_json_dict()
-        fresh = complete_document(copy.deepcopy(item.document))
+        fresh = item.body.to_json_dict()
         for doc in (committed, fresh):
             doc.pop("seal", None)
             doc.pop("schema_version")
@@ -416,10 +416,10 @@ def test_model_default_is_not_a_model_id(tmp_path: Path) -> None:
     doc["metadata"]["model"] = "default"
     snap, skills = write_snapshot(tmp_path, doc)
     (item,) = get_importer("caveman")(snap, skills_dir=skills)
-    assert item.document["run"]["model"] is None
+    assert item.body.to_json_dict()["run"]["model"] is None
     assert any(
         '"default", the CLI\'s default, not a model id' in u
-        for u in item.document["provenance"]["unrecorded"]
+        for u in item.body.to_json_dict()["provenance"]["unrecorded"]
     )
 
 
@@ -446,5 +446,5 @@ def test_generated_at_with_an_offset_is_stored_in_utc_with_it(tmp_path: Path) ->
     doc["metadata"]["generated_at"] = "2026-04-08T18:01:24-04:00"
     snap, skills = write_snapshot(tmp_path, doc)
     (item,) = get_importer("caveman")(snap, skills_dir=skills)
-    assert item.document["run"]["started_at"] == "2026-04-08T22:01:24Z"
-    assert item.document["run"]["started_at_offset"] == "-04:00"
+    assert item.body.to_json_dict()["run"]["started_at"] == "2026-04-08T22:01:24Z"
+    assert item.body.to_json_dict()["run"]["started_at_offset"] == "-04:00"

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from driftproof.cli.import_ import import_group
 from driftproof.errors import ImportError_
 from driftproof.importers import write_imported
-from driftproof.importers.caveman import import_caveman
+from driftproof.importers.caveman import CavemanOptions, import_caveman
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import read_receipt
 from driftproof.render.sheet import sheet_json
@@ -81,7 +81,9 @@ def test_fidelity_snapshot_imports_with_cases_categories_and_checks(tmp_path: Pa
 
 
 def test_fidelity_report_worked_by_hand(tmp_path: Path) -> None:
-    (path,) = write_imported(import_caveman(SNAP, skills_dir=SKILLS, cases=CASES), tmp_path / "out")
+    (path,) = write_imported(
+        import_caveman(SNAP, CavemanOptions(skills_dir=SKILLS, cases=CASES)), tmp_path / "out"
+    )
     f = _fidelity(path)
     # baseline passes retry-limit only; terse passes force-push only; caveman passes
     # retry-limit and german-error (worked from the fixture's answers and patterns)
@@ -197,7 +199,7 @@ def test_real_case_file_scored_as_score_fidelity_scores_it(v3_cases: Path, tmp_p
     snap = tmp_path / "fidelity.json"
     snap.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     (path,) = write_imported(
-        import_caveman(snap, skills_dir=SKILLS, cases=v3_cases), tmp_path / "out"
+        import_caveman(snap, CavemanOptions(skills_dir=SKILLS, cases=v3_cases)), tmp_path / "out"
     )
     f = _fidelity(path)
     # SOURCE.md: every examples.pass answer passes its checks, every examples.fail answer fails
@@ -358,7 +360,7 @@ def test_refused_naming_file_and_pointer_writing_nothing(
 
 def test_a_fidelity_snapshot_without_its_cases_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ImportError_) as info:
-        import_caveman(SNAP, skills_dir=SKILLS)
+        import_caveman(SNAP, CavemanOptions(skills_dir=SKILLS))
     (problem,) = info.value.problems
     assert (problem.file, problem.pointer) == (str(SNAP), "/metadata/eval_set")
     assert "expected its case file" in problem.message
@@ -379,7 +381,7 @@ def test_a_check_that_never_finishes_refuses_the_snapshot(
     snap["arms"]["caveman"][0] = "a" * 40 + "!"
     s, c = _write(tmp_path, snap, cases)
     with pytest.raises(ImportError_) as info:
-        import_caveman(s, skills_dir=SKILLS, cases=c)
+        import_caveman(s, CavemanOptions(skills_dir=SKILLS, cases=c))
     (problem,) = info.value.problems
     assert (problem.file, problem.pointer) == (str(s), "/arms/caveman/0")
     assert "did not finish" in problem.message

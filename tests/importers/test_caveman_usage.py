@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from driftproof.cli.import_ import import_group
 from driftproof.errors import ImportError_
 from driftproof.importers import write_imported
-from driftproof.importers.caveman import import_caveman
+from driftproof.importers.caveman import CavemanOptions, import_caveman
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import read_receipt
 from driftproof.render.sheet import sheet_json
@@ -34,7 +34,7 @@ def _doc(name: str) -> dict[str, Any]:
 def _import(tmp_path: Path, doc: dict[str, Any], name: str = "results.json") -> list[Path]:
     snap = tmp_path / name
     snap.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    return write_imported(import_caveman(snap, skills_dir=SKILLS), tmp_path / "out")
+    return write_imported(import_caveman(snap, CavemanOptions(skills_dir=SKILLS)), tmp_path / "out")
 
 
 def _view_json(path: Path) -> dict[str, Any]:
@@ -46,7 +46,9 @@ def _view_json(path: Path) -> dict[str, Any]:
 
 
 def test_usage_becomes_each_draws_tokens_and_cost(tmp_path: Path) -> None:
-    paths = write_imported(import_caveman(SNAP / "results.json", skills_dir=SKILLS), tmp_path)
+    paths = write_imported(
+        import_caveman(SNAP / "results.json", CavemanOptions(skills_dir=SKILLS)), tmp_path
+    )
     assert [p.name for p in paths] == ["caveman-caveman.json", "caveman-ultracave.json"]
     r = read_receipt(paths[0])
     assert r.verification_level == "DECLARED" and r.judge is None  # D-15
@@ -91,7 +93,9 @@ def _measure_usage(doc: dict[str, Any], skill: str) -> tuple[str, str, str, str,
 
 
 def test_usage_table_as_measure_py_prints_it(tmp_path: Path) -> None:
-    paths = write_imported(import_caveman(SNAP / "results.json", skills_dir=SKILLS), tmp_path)
+    paths = write_imported(
+        import_caveman(SNAP / "results.json", CavemanOptions(skills_dir=SKILLS)), tmp_path
+    )
     views = {p.name: _view_json(p)["usage"] for p in paths}
     # by hand: caveman vs terse output 100/200, 120/150, 130/260 -> savings .5, .2, .5:
     # median +50%, mean +40%, 350 / 610; billed input 3104-2014, 3004-2014, 3304-2014 =
@@ -221,7 +225,7 @@ def test_malformed_usage_is_refused_naming_the_pointer(
 def test_partial_run_imports_as_a_partial_receipt(tmp_path: Path) -> None:
     src = SNAP / "results.partial.json"
     doc = _doc("results.partial.json")
-    paths = write_imported(import_caveman(src, skills_dir=SKILLS), tmp_path)
+    paths = write_imported(import_caveman(src, CavemanOptions(skills_dir=SKILLS)), tmp_path)
     assert [p.name for p in paths] == [
         "caveman-caveman-partial.json",
         "caveman-ultracave-partial.json",
@@ -260,7 +264,7 @@ def test_partial_run_imports_as_a_partial_receipt(tmp_path: Path) -> None:
 
 def test_partial_receipt_view_says_partial_and_gives_no_usage_figures(tmp_path: Path) -> None:
     (path, _) = write_imported(
-        import_caveman(SNAP / "results.partial.json", skills_dir=SKILLS), tmp_path
+        import_caveman(SNAP / "results.partial.json", CavemanOptions(skills_dir=SKILLS)), tmp_path
     )
     view = _view_json(path)
     facts = {f["label"]: f["value"] for f in view["provenance"]}

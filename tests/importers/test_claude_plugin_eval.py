@@ -19,12 +19,15 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from interop_helpers import scores, sealed, write_json
+from interop_helpers import docs, scores, sealed, write_json
 
 from driftproof.cli import cli
 from driftproof.errors import ImportError_
 from driftproof.importers import get_importer, write_imported
-from driftproof.importers.claude_plugin_eval import import_claude_plugin_eval
+from driftproof.importers.claude_plugin_eval import (
+    ClaudePluginEvalOptions,
+    import_claude_plugin_eval,
+)
 from driftproof.receipt import read_receipt
 
 DIR = "data/interop/claude-plugin-eval"
@@ -48,7 +51,7 @@ def _doc(path: Path) -> dict[str, Any]:
 
 
 def _one(path: Path, **options: Any) -> dict[str, Any]:
-    (doc,) = import_claude_plugin_eval(path, **options)
+    (doc,) = docs(import_claude_plugin_eval(path, ClaudePluginEvalOptions(**options)))
     return doc
 
 
@@ -153,8 +156,8 @@ def test_results_directory_and_directory_of_results(
         d.mkdir()
         (d / "aggregate-result.json").write_bytes(src.read_bytes())
     assert _one(a)["provenance"]["document_sha256"] == TWO_SHA
-    docs = import_claude_plugin_eval(tmp_path)
-    assert [d["provenance"]["document_sha256"] for d in docs] == [TWO_SHA, ONE_SHA]
+    found = docs(import_claude_plugin_eval(tmp_path))
+    assert [d["provenance"]["document_sha256"] for d in found] == [TWO_SHA, ONE_SHA]
     with pytest.raises(ImportError_) as e:
         import_claude_plugin_eval(tmp_path / "2026-09-12T01-06-04" / "nothing-here")
     assert "aggregate-result.json" in _problem(e)[2]

@@ -13,7 +13,7 @@ import pytest
 from interop_helpers import mean, scores, sealed
 
 from driftproof.errors import ImportError_
-from driftproof.importers.inspect_ai import import_inspect
+from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 
 POP_JSON = "2025-05-12T20-28-13-04-00_popularity.json"
 POP_EVAL = "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"
@@ -28,7 +28,8 @@ def logs(shared: Path) -> Path:
 def test_json_and_eval_logs_as_two_arms(logs: Path) -> None:
     r = sealed(
         import_inspect(
-            {"with_skill": logs / POP_JSON, "baseline": logs / POP_EVAL}, skill_name="pop"
+            {"with_skill": logs / POP_JSON, "baseline": logs / POP_EVAL},
+            InspectOptions(skill_name="pop"),
         )
     )
     assert r.verification_level == "DECLARED"
@@ -53,7 +54,7 @@ def test_json_and_eval_logs_as_two_arms(logs: Path) -> None:
 
 
 def test_model_graded_scorer_names_the_grader(logs: Path) -> None:
-    r = sealed(import_inspect({"with_skill": logs / SEC_JSON}, skill_name="sec"))
+    r = sealed(import_inspect({"with_skill": logs / SEC_JSON}, InspectOptions(skill_name="sec")))
     # model_graded_fact with no grader role grades with eval.model
     assert r.judge.model == "openai/gpt-4o-mini"
     assert r.provenance.tool_version == "0.3.95.dev16+g6527d0861"  # eval.packages.inspect_ai
@@ -108,7 +109,7 @@ def test_epochs_as_draws_nan_errors_and_collected_judge_samples(tmp_path: Path) 
     b = _eval_zip(
         tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, 0.25), _s(2, 1, True), _s(2, 2, "N")]
     )
-    r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s")))
     assert r.run.generations_per_arm == 2  # eval.config.epochs
     one, two = r.cases
     assert (
@@ -130,7 +131,7 @@ def test_epochs_as_draws_nan_errors_and_collected_judge_samples(tmp_path: Path) 
 def test_unscored_sample_is_a_lost_draw(tmp_path: Path) -> None:
     a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, "C"), {"id": 1, "epoch": 2, "input": "q1"}])
     b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, "I")])
-    r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s")))
     d = r.cases[0].arms.with_skill.draws[1]
     assert d.score is None and "no score" in d.lost.reason and d.source_error is None
 
@@ -140,7 +141,7 @@ def test_log_still_being_written_reads_its_journal_start(tmp_path: Path) -> None
         tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, "C")], header_name="_journal/start.json"
     )
     b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, "C")])
-    r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s")))
     assert scores(r.cases[0].arms.with_skill) == [1.0, 1.0] and r.run.generations_per_arm == 2
 
 
@@ -148,7 +149,7 @@ def test_score_out_of_range_refused_naming_member_and_pointer(tmp_path: Path) ->
     a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, 3.0)])
     b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, 1.0)])
     with pytest.raises(ImportError_) as e:
-        import_inspect({"with_skill": a, "baseline": b}, skill_name="s")
+        import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s"))
     (p,) = e.value.problems
     assert p.file == str(a) and p.pointer == "/samples~11_epoch_1.json/scores/match/value"
     assert "between 0 and 1" in p.message
@@ -160,12 +161,17 @@ def test_malformed_json_log_refused(tmp_path: Path, logs: Path) -> None:
     doc["samples"][1]["epoch"] = "one"
     bad.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(ImportError_) as e:
-        import_inspect({"with_skill": bad, "baseline": logs / POP_EVAL}, skill_name="s")
+        import_inspect(
+            {"with_skill": bad, "baseline": logs / POP_EVAL}, InspectOptions(skill_name="s")
+        )
     (p,) = e.value.problems
     assert p.file == str(bad) and p.pointer == "/samples/1/epoch"
 
 
 def test_logs_of_different_tasks_refused(logs: Path) -> None:
     with pytest.raises(ImportError_) as e:
-        import_inspect({"with_skill": logs / POP_JSON, "baseline": logs / SEC_JSON}, skill_name="s")
+        import_inspect(
+            {"with_skill": logs / POP_JSON, "baseline": logs / SEC_JSON},
+            InspectOptions(skill_name="s"),
+        )
     assert e.value.problems[0].pointer == "/eval/task"

@@ -26,7 +26,7 @@ from interop_helpers import scores, sealed
 from driftproof.errors import ImportError_
 from driftproof.importers import get_importer
 from driftproof.importers._archive import Archive
-from driftproof.importers.inspect_ai import import_inspect
+from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.pages.sheet import ARM_NOT_RECORDED, sheet
 from driftproof.stats import suite_lift
 
@@ -133,7 +133,7 @@ def _eval(
 @pytest.mark.parametrize("given", ["with_skill", "baseline"])
 def test_one_log_alone_is_a_single_arm_import(tmp_path: Path, given: str) -> None:
     log = _eval(tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, "I")])
-    r = sealed(import_inspect({given: log}, skill_name="s"))
+    r = sealed(import_inspect({given: log}, InspectOptions(skill_name="s")))
     other = "baseline" if given == "with_skill" else "with_skill"
     assert getattr(r.arms, other).recorded is False and getattr(r.arms, given).recorded is True
     assert getattr(r.cases[0].arms, other).draws == []
@@ -178,7 +178,7 @@ def test_the_same_document_for_two_arms_is_refused_by_its_sha256(tmp_path: Path)
     b = tmp_path / "copy-under-another-name.eval"
     shutil.copyfile(a, b)
     with pytest.raises(ImportError_) as exc:
-        import_inspect({"with_skill": a, "baseline": b}, skill_name="s")
+        import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s"))
     import hashlib
 
     assert hashlib.sha256(a.read_bytes()).hexdigest() in str(exc.value)
@@ -198,7 +198,7 @@ def test_null_nan_and_missing_scores_are_unscored_lost_draws_never_zero(tmp_path
             {"id": 2, "epoch": 2, "input": "q2", "scores": {"match": {"answer": "x"}}},
         ],
     )
-    r = sealed(import_inspect({"with_skill": a}, skill_name="s"))
+    r = sealed(import_inspect({"with_skill": a}, InspectOptions(skill_name="s")))
     one, two = r.cases
     assert scores(one.arms.with_skill) == [None, None] and scores(two.arms.with_skill) == [
         1.0,
@@ -220,7 +220,9 @@ def test_object_valued_scorer_is_read_at_the_named_key(tmp_path: Path) -> None:
             _s(2, 1, {"f1": 1}, "multi"),
         ],
     )
-    r = sealed(import_inspect({"with_skill": a}, skill_name="s", scorer="multi:accuracy"))
+    r = sealed(
+        import_inspect({"with_skill": a}, InspectOptions(skill_name="s", scorer="multi:accuracy"))
+    )
     assert scores(r.cases[0].arms.with_skill) == [0.75, None]
     assert r.cases[0].arms.with_skill.draws[1].lost.kind == "unscored"
     assert (
@@ -228,14 +230,16 @@ def test_object_valued_scorer_is_read_at_the_named_key(tmp_path: Path) -> None:
         == "unscored: scorer 'multi' recorded no key 'accuracy'"
     )
     assert r.provenance.notes and "key 'accuracy'" in r.provenance.notes[0]
-    r2 = sealed(import_inspect({"with_skill": a}, skill_name="s", scorer="multi:f1"))
+    r2 = sealed(
+        import_inspect({"with_skill": a}, InspectOptions(skill_name="s", scorer="multi:f1"))
+    )
     assert scores(r2.cases[0].arms.with_skill) == [1.0, None]
 
 
 def test_object_value_without_a_key_names_the_pointer_and_the_keys(tmp_path: Path) -> None:
     a = _eval(tmp_path / "a.eval", [_s(1, 1, {"accuracy": 0.75, "f1": 1}, "multi")])
     with pytest.raises(ImportError_) as exc:
-        import_inspect({"with_skill": a}, skill_name="s", scorer="multi")
+        import_inspect({"with_skill": a}, InspectOptions(skill_name="s", scorer="multi"))
     (p,) = exc.value.problems
     assert p.file == str(a) and p.pointer == "/samples~11_epoch_1.json/scores/multi/value"
     assert "--scorer multi:KEY" in p.message and "['accuracy', 'f1']" in p.message
@@ -251,8 +255,8 @@ def test_scorers_are_read_from_every_sample_not_the_first(tmp_path: Path) -> Non
     }
     log = _eval(tmp_path / "a.eval", [first, later])
     with pytest.raises(ImportError_, match=r"the log has \['a', 'b'\]"):
-        import_inspect({"with_skill": log}, skill_name="s")
-    r = sealed(import_inspect({"with_skill": log}, skill_name="s", scorer="b"))
+        import_inspect({"with_skill": log}, InspectOptions(skill_name="s"))
+    r = sealed(import_inspect({"with_skill": log}, InspectOptions(skill_name="s", scorer="b")))
     assert scores(r.cases[0].arms.with_skill) == [None, 1.0]
 
 
@@ -273,7 +277,7 @@ def test_start_and_finish_are_compared_as_instants_and_kept_with_their_offsets(
         [_s(1, 1, "I")],
         _header(started_at="2026-01-01T13:30:00Z", completed_at="2026-01-01T14:01:00Z"),
     )
-    r = sealed(import_inspect({"with_skill": a, "baseline": b}, skill_name="s"))
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s")))
     assert (r.run.started_at, r.run.started_at_offset) == ("2026-01-01T13:30:00Z", None)
     # completed_at is kept: the later finish is a's 10:05:00-04:00 = 14:05:00Z
     assert (r.run.finished_at, r.run.finished_at_offset) == ("2026-01-01T14:05:00Z", "-04:00")
@@ -282,7 +286,7 @@ def test_start_and_finish_are_compared_as_instants_and_kept_with_their_offsets(
 def test_a_time_with_no_offset_is_refused_naming_its_pointer(tmp_path: Path) -> None:
     a = _eval(tmp_path / "a.eval", [_s(1, 1, "C")], _header(started_at="2026-01-01T09:58:55"))
     with pytest.raises(ImportError_) as exc:
-        import_inspect({"with_skill": a}, skill_name="s")
+        import_inspect({"with_skill": a}, InspectOptions(skill_name="s"))
     assert exc.value.problems[0].pointer == "/stats/started_at"
 
 
@@ -290,7 +294,7 @@ def test_real_log_start_is_stored_in_utc_with_its_offset(shared: Path) -> None:
     log = shared / "data/interop/inspect_ai" / POP_JSON
     raw = json.loads(log.read_text(encoding="utf-8"))
     assert raw["stats"]["started_at"].endswith("-04:00")  # as the file wrote it
-    r = sealed(import_inspect({"with_skill": log}, skill_name="pop"))
+    r = sealed(import_inspect({"with_skill": log}, InspectOptions(skill_name="pop")))
     assert r.run.started_at.endswith("Z") and r.run.started_at_offset == "-04:00"
     assert r.run.finished_at is not None and r.run.finished_at.endswith("Z")
 
@@ -304,7 +308,7 @@ def test_a_lone_surrogate_is_repaired_not_refused(tmp_path: Path) -> None:
     }
     log = _zip(tmp_path / "a.eval", members)
     items = get_importer("inspect")(log, skill_name="s")
-    doc = items[0].document
+    doc = items[0].body.to_json_dict()
     assert doc["cases"][0]["prompt"] == "q\ufffd1"
     assert doc["text_repairs"] == [{"pointer": "/cases/0/prompt", "replaced": 1}]
 
@@ -315,7 +319,7 @@ def test_a_lone_surrogate_is_repaired_not_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize("method", [93, 8])
 def test_zstandard_and_deflate_members_are_read(tmp_path: Path, method: int) -> None:
     log = _eval(tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, 0.5)], method=method)
-    r = sealed(import_inspect({"with_skill": log}, skill_name="s"))
+    r = sealed(import_inspect({"with_skill": log}, InspectOptions(skill_name="s")))
     assert scores(r.cases[0].arms.with_skill) == [1.0, 0.5]
 
 
@@ -358,7 +362,7 @@ _BOMB = textwrap.dedent("""
     import zstandard
     from pathlib import Path
     from driftproof.errors import ImportError_
-    from driftproof.importers.inspect_ai import import_inspect
+    from driftproof.importers.inspect_ai import InspectOptions, import_inspect
     path = Path(sys.argv[1])
     # header.json: 512 MiB of spaces inside a JSON object, declared as 10 bytes
     comp = bytearray()
@@ -396,7 +400,7 @@ _BOMB = textwrap.dedent("""
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     before = peak_kb()
     try:
-        import_inspect({"with_skill": path}, skill_name="s")
+        import_inspect({"with_skill": path}, InspectOptions(skill_name="s"))
         print("NOT REFUSED")
     except ImportError_ as exc:
         print("REFUSED", exc)
@@ -432,7 +436,7 @@ def test_a_member_that_is_not_json_is_named_by_the_archive_and_its_pointer(tmp_p
     }
     log = _zip(tmp_path / "a.eval", members)
     with pytest.raises(ImportError_) as exc:
-        import_inspect({"with_skill": log}, skill_name="s")
+        import_inspect({"with_skill": log}, InspectOptions(skill_name="s"))
     (p,) = exc.value.problems
     assert (
         p.file == str(log)

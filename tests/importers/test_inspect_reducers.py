@@ -20,7 +20,7 @@ import pytest
 from interop_helpers import scores, sealed
 
 from driftproof.errors import ImportError_
-from driftproof.importers.inspect_ai import import_inspect
+from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.pages.sheet import sheet
 from driftproof.render.sheet import sheet_text
 
@@ -120,7 +120,9 @@ def _pass_at_2_and_max(tmp_path: Path) -> Path:
 
 
 def test_reducers_recorded_beside_the_draws(tmp_path: Path) -> None:
-    r = sealed(import_inspect({"with_skill": _pass_at_2_and_max(tmp_path)}, skill_name="s"))
+    r = sealed(
+        import_inspect({"with_skill": _pass_at_2_and_max(tmp_path)}, InspectOptions(skill_name="s"))
+    )
     one, two = r.cases
     # draw by draw (D-1): sample 1 reads 0.000 from 1 scored epoch, 2 lost
     assert scores(one.arms.with_skill) == [None, None, 0.0]
@@ -174,7 +176,9 @@ def test_dict_scorer_keeps_the_logs_max_beside_the_draw_mean(tmp_path: Path) -> 
             }
         ],
     )
-    r = sealed(import_inspect({"with_skill": log}, scorer="rubric:clarity", skill_name="s"))
+    r = sealed(
+        import_inspect({"with_skill": log}, InspectOptions(scorer="rubric:clarity", skill_name="s"))
+    )
     draws = scores(r.cases[0].arms.with_skill)
     assert sum(draws) / len(draws) == pytest.approx(0.75)
     (clarity,) = _figures(r, label="rubric clarity, reduced")
@@ -212,7 +216,7 @@ def test_list_valued_score_reduced_per_position(tmp_path: Path) -> None:
             }
         ],
     )
-    r = sealed(import_inspect({"with_skill": log}, skill_name="s"))
+    r = sealed(import_inspect({"with_skill": log}, InspectOptions(skill_name="s")))
     assert [d.score for d in r.cases[0].arms.with_skill.draws] == [0.75, 0.25, 1.0]
     assert [(f.label, f.value) for f in r.source_report.figures] == [
         ("judges mean 1", 0.6666666666666666),
@@ -232,7 +236,7 @@ def test_reduced_value_not_a_score_refused_naming_member_and_pointer(tmp_path: P
         [],
     )
     with pytest.raises(ImportError_) as e:
-        import_inspect({"with_skill": log}, scorer="rubric:clarity", skill_name="s")
+        import_inspect({"with_skill": log}, InspectOptions(scorer="rubric:clarity", skill_name="s"))
     (p,) = e.value.problems
     assert p.file == str(log) and p.pointer == "/reductions.json/0/samples/0/value/clarity"
     assert "expected a reduced score" in p.message
@@ -248,13 +252,13 @@ def test_reductions_of_the_wrong_shape_refused(tmp_path: Path) -> None:
         [],
     )
     with pytest.raises(ImportError_) as e:
-        import_inspect({"with_skill": log}, skill_name="s")
+        import_inspect({"with_skill": log}, InspectOptions(skill_name="s"))
     (p,) = e.value.problems
     assert p.pointer == "/reductions.json/0/samples" and "array" in p.message
 
 
 def test_real_log_keeps_its_metrics_and_reductions(shared: Path) -> None:
-    r = sealed(import_inspect({"with_skill": shared / POP_JSON}, skill_name="pop"))
+    r = sealed(import_inspect({"with_skill": shared / POP_JSON}, InspectOptions(skill_name="pop")))
     sr = r.source_report
     assert sr.reducers == ["mean"]  # eval.config.epochs_reducer
     # results.scores[0].metrics: accuracy 0.6666666666666666, stderr 0.33333333333333337

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from interop_helpers import sealed
+from interop_helpers import docs, sealed
 
 from driftproof.errors import ImportError_
-from driftproof.importers.nvidia import import_nvidia, parse_card, parse_cell
+from driftproof.importers.nvidia import NvidiaOptions, import_nvidia, parse_card, parse_cell
 
 NV = "data/interop/nvidia"
 REPO = "https://github.com/NVIDIA/skills"
@@ -28,7 +28,7 @@ def _row(r, dimension: str, agent: str) -> dict:
 
 def test_v1_card_as_printed(shared: Path) -> None:
     f = shared / NV / "skills/accelerated-computing-cudf/BENCHMARK.md"
-    r = sealed(import_nvidia([f], repository=REPO, commit=COMMIT)[0])
+    r = sealed(import_nvidia([f], NvidiaOptions(repository=REPO, commit=COMMIT))[0])
     assert r.is_aggregates_only and r.verification_level == "DECLARED"
     assert r.cases == [] and r.judge is None and r.band_source is None
     sf = r.source_figures
@@ -60,13 +60,17 @@ def test_v1_card_as_printed(shared: Path) -> None:
 
 
 def test_catalogue_every_skill_and_row(shared: Path) -> None:
-    docs = import_nvidia([shared / NV / "benchmarks.json"], repository=REPO, commit=COMMIT)
+    found = docs(
+        import_nvidia(
+            [shared / NV / "benchmarks.json"], NvidiaOptions(repository=REPO, commit=COMMIT)
+        )
+    )
     # benchmarks.json: "skill_count": 343, "result_row_count": 3210
-    assert len(docs) == 343
-    assert sum(len(d["source_figures"]["rows"]) for d in docs) == 3210
+    assert len(found) == 343
+    assert sum(len(d["source_figures"]["rows"]) for d in found) == 3210
     # "skills_without_results" lists 19 skills: their receipts carry no rows
-    assert sum(1 for d in docs if not d["source_figures"]["rows"]) == 19
-    by = {d["skill"]["name"]: d for d in docs}
+    assert sum(1 for d in found if not d["source_figures"]["rows"]) == 19
+    by = {d["skill"]["name"]: d for d in found}
     r = sealed(by["cuopt-install"])
     # benchmarks.json rows for cuopt-install: Discoverability claude-code 100.0 / +100.0,
     # codex 97.0 / +72.0
@@ -86,10 +90,10 @@ def test_catalogue_every_skill_and_row(shared: Path) -> None:
 
 
 def test_card_and_catalogue_agree(shared: Path) -> None:
-    card = import_nvidia([shared / NV / "skills/cuopt-install"])[0]["source_figures"]["rows"]
-    cat = import_nvidia([shared / NV / "benchmarks.json"], skills=["cuopt-install"])[0][
-        "source_figures"
-    ]["rows"]
+    card = docs(import_nvidia([shared / NV / "skills/cuopt-install"]))[0]["source_figures"]["rows"]
+    cat = docs(
+        import_nvidia([shared / NV / "benchmarks.json"], NvidiaOptions(skills=["cuopt-install"]))
+    )[0]["source_figures"]["rows"]
     key = lambda x: (x["dimension"], x["agent"])  # noqa: E731
     assert {key(x): (x["score"]["value"], x["uplift"]["value"]) for x in card} == {
         key(x): (x["score"]["value"], x["uplift"]["value"]) for x in cat

@@ -24,7 +24,7 @@ from openai_evals_items import api_item, jsonl, problem
 
 from driftproof.cli import cli
 from driftproof.errors import ImportError_
-from driftproof.importers.openai_evals import import_openai_evals
+from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
 from driftproof.receipt import read_receipt
 
 # -- promptfoo's real fixture -------------------------------------------------------------
@@ -32,7 +32,9 @@ from driftproof.receipt import read_receipt
 
 def test_fixture_single_run_with_a_grader_range(items: Path) -> None:
     r = sealed(
-        import_openai_evals(items, skill_name="support", grader="Relevance", grader_range=(1, 7))
+        import_openai_evals(
+            items, OpenAIEvalsOptions(skill_name="support", grader="Relevance", grader_range=(1, 7))
+        )
     )
     assert r.verification_level == "DECLARED"
     assert [c.id for c in r.cases] == ["item-10", "item-3"]
@@ -53,20 +55,24 @@ def test_fixture_single_run_with_a_grader_range(items: Path) -> None:
 
 
 def test_fixture_grader_on_0_to_1(items: Path) -> None:
-    r = sealed(import_openai_evals(items, skill_name="support", grader="Tool called"))
+    r = sealed(
+        import_openai_evals(items, OpenAIEvalsOptions(skill_name="support", grader="Tool called"))
+    )
     assert [scores(c.arms.with_skill) for c in r.cases] == [[1.0], [1.0]]
 
 
 def test_fixture_refusals_name_the_grader(items: Path) -> None:
     with pytest.raises(ImportError_) as e:
-        import_openai_evals(items, skill_name="s")
+        import_openai_evals(items, OpenAIEvalsOptions(skill_name="s"))
     assert "['Relevance', 'Directness', 'Tool called']" in problem(e)[2]
     with pytest.raises(ImportError_) as e:
-        import_openai_evals(items, skill_name="s", grader="Relevance")
+        import_openai_evals(items, OpenAIEvalsOptions(skill_name="s", grader="Relevance"))
     assert problem(e)[:2] == (str(items), "/0/grades/Relevance")
     assert "--grader-range" in problem(e)[2]
     with pytest.raises(ImportError_) as e:
-        import_openai_evals(items, skill_name="s", grader="Relevance", grader_range=(1, 5))
+        import_openai_evals(
+            items, OpenAIEvalsOptions(skill_name="s", grader="Relevance", grader_range=(1, 5))
+        )
     assert problem(e)[:2] == (str(items), "/0/grades/Relevance")  # 6 lies outside 1..5
 
 
@@ -84,9 +90,11 @@ def test_two_runs_mapped_to_arms(tmp_path: Path) -> None:
     r = sealed(
         import_openai_evals(
             path,
-            skill_name="s",
-            arms={"with_skill": "run_skill", "baseline": "run_bare"},
-            grader="quality",
+            OpenAIEvalsOptions(
+                skill_name="s",
+                arms={"with_skill": "run_skill", "baseline": "run_bare"},
+                grader="quality",
+            ),
         )
     )
     assert [c.id for c in r.cases] == ["item-0", "item-1"]
@@ -114,7 +122,9 @@ def test_sample_error_is_a_lost_draw_with_the_error(tmp_path: Path) -> None:
     err = {"code": "rate_limit_exceeded", "message": "Rate limit reached for requests"}
     rows = [api_item("a", 0, None, text="", error=err), api_item("a", 1, 0.5)]
     r = sealed(
-        import_openai_evals(jsonl(tmp_path / "i.jsonl", rows), skill_name="s", grader="quality")
+        import_openai_evals(
+            jsonl(tmp_path / "i.jsonl", rows), OpenAIEvalsOptions(skill_name="s", grader="quality")
+        )
     )
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.score is None and d.lost is not None and d.lost.kind == "source_error"
@@ -131,7 +141,9 @@ def test_error_with_a_type_and_no_code_is_lost_with_its_message(tmp_path: Path) 
     }
     row = api_item("a", 0, None, error=err)
     r = sealed(
-        import_openai_evals(jsonl(tmp_path / "i.jsonl", [row]), skill_name="s", grader="quality")
+        import_openai_evals(
+            jsonl(tmp_path / "i.jsonl", [row]), OpenAIEvalsOptions(skill_name="s", grader="quality")
+        )
     )
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.source_error == "Response input item missing role"
@@ -148,9 +160,9 @@ def test_items_that_differ_between_runs_are_never_paired(tmp_path: Path) -> None
     r = sealed(
         import_openai_evals(
             jsonl(tmp_path / "i.jsonl", [a, b]),
-            skill_name="s",
-            arms={"with_skill": "a", "baseline": "b"},
-            grader="quality",
+            OpenAIEvalsOptions(
+                skill_name="s", arms={"with_skill": "a", "baseline": "b"}, grader="quality"
+            ),
         )
     )
     sha_a = hashlib.sha256(
@@ -172,7 +184,7 @@ def test_unscored_item_is_a_lost_draw_never_zero(tmp_path: Path, value: Any) -> 
     )
     path = tmp_path / "i.jsonl"
     path.write_text(text, encoding="utf-8")
-    r = sealed(import_openai_evals(path, skill_name="s", grader="quality"))
+    r = sealed(import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="quality")))
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.score is None and d.lost is not None and d.lost.kind == "unscored"
     assert scores(r.cases[1].arms.with_skill) == [0.5]
@@ -187,7 +199,10 @@ def test_json_array_and_list_page(tmp_path: Path) -> None:
         path = write_json(tmp_path / "items.json", data)
         r = sealed(
             import_openai_evals(
-                path, skill_name="s", arms={"with_skill": "a", "baseline": "b"}, grader="quality"
+                path,
+                OpenAIEvalsOptions(
+                    skill_name="s", arms={"with_skill": "a", "baseline": "b"}, grader="quality"
+                ),
             )
         )
         assert (scores(r.cases[0].arms.with_skill), scores(r.cases[0].arms.baseline)) == (
@@ -199,7 +214,9 @@ def test_json_array_and_list_page(tmp_path: Path) -> None:
 def test_baseline_run_alone_is_a_single_arm_import(tmp_path: Path) -> None:
     path = jsonl(tmp_path / "i.jsonl", [api_item("bare", 0, 0.25)])
     r = sealed(
-        import_openai_evals(path, skill_name="s", arms={"baseline": "bare"}, grader="quality")
+        import_openai_evals(
+            path, OpenAIEvalsOptions(skill_name="s", arms={"baseline": "bare"}, grader="quality")
+        )
     )
     assert r.arms.with_skill.recorded is False and r.cases[0].arms.with_skill.draws == []
     assert scores(r.cases[0].arms.baseline) == [0.25]
@@ -254,7 +271,9 @@ def test_start_is_the_earliest_instant_not_the_smallest_text(tmp_path: Path) -> 
     rows = [api_item("a", 0, 0.5), api_item("a", 1, 0.5)]
     rows[0]["created_at"] = 1760000000.5
     r = sealed(
-        import_openai_evals(jsonl(tmp_path / "i.jsonl", rows), skill_name="s", grader="quality")
+        import_openai_evals(
+            jsonl(tmp_path / "i.jsonl", rows), OpenAIEvalsOptions(skill_name="s", grader="quality")
+        )
     )
     assert r.run.started_at == "2025-10-09T08:53:20Z"  # date -u -d @1760000000
 
@@ -264,9 +283,9 @@ def test_an_item_one_run_did_not_answer_is_kept_and_named(tmp_path: Path) -> Non
     r = sealed(
         import_openai_evals(
             jsonl(tmp_path / "i.jsonl", rows),
-            skill_name="s",
-            arms={"with_skill": "a", "baseline": "b"},
-            grader="quality",
+            OpenAIEvalsOptions(
+                skill_name="s", arms={"with_skill": "a", "baseline": "b"}, grader="quality"
+            ),
         )
     )
     assert [(c.id, len(c.arms.with_skill.draws), len(c.arms.baseline.draws)) for c in r.cases] == [

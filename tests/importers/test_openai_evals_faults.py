@@ -14,7 +14,7 @@ from openai_evals_items import api_item, jsonl, problem
 
 from driftproof.cli import cli
 from driftproof.errors import ImportError_
-from driftproof.importers.openai_evals import import_openai_evals
+from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_mapping_and_value_faults(
 ) -> None:
     path = jsonl(tmp_path / "i.jsonl", rows)
     with pytest.raises(ImportError_) as e:
-        import_openai_evals(path, skill_name="s", arms=arms, grader="quality")
+        import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", arms=arms, grader="quality"))
     file, ptr, message = problem(e)
     assert (file, ptr) == (str(path), pointer)
     assert words in message
@@ -56,7 +56,10 @@ def test_same_run_for_both_arms_is_refused(tmp_path: Path) -> None:
     path = jsonl(tmp_path / "i.jsonl", [api_item("a", 0, 1.0)])
     with pytest.raises(ImportError_) as e:
         import_openai_evals(
-            path, skill_name="s", arms={"with_skill": "a", "baseline": "a"}, grader="quality"
+            path,
+            OpenAIEvalsOptions(
+                skill_name="s", arms={"with_skill": "a", "baseline": "a"}, grader="quality"
+            ),
         )
     assert "same run 'a'" in problem(e)[2]
 
@@ -89,7 +92,7 @@ def test_wrong_types_name_file_and_pointer(
     change(bad)
     path = jsonl(tmp_path / "i.jsonl", [api_item("a", 0, 0.5), bad])
     with pytest.raises(ImportError_) as e:
-        import_openai_evals(path, skill_name="s", grader="quality")
+        import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="quality"))
     assert problem(e) == (str(path), pointer, message)
 
 
@@ -97,7 +100,7 @@ def test_a_line_that_is_not_json_names_its_line(tmp_path: Path) -> None:
     path = tmp_path / "i.jsonl"
     path.write_text(json.dumps(api_item("a", 0, 0.5)) + '\n{"run_id": \n', encoding="utf-8")
     with pytest.raises(ImportError_) as e:
-        import_openai_evals(path, skill_name="s", grader="quality")
+        import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="quality"))
     file, ptr, message = problem(e)
     assert (file, ptr) == (str(path), "/1") and message.startswith("line 2: expected JSON")
 
@@ -109,7 +112,7 @@ def test_fixture_shape_wrong_types_name_the_line(items: Path, tmp_path: Path) ->
     path = tmp_path / "items.jsonl"
     path.write_text(lines[0] + "\n" + json.dumps(second) + "\n", encoding="utf-8")
     with pytest.raises(ImportError_) as e:
-        import_openai_evals(path, skill_name="s", grader="Tool called")
+        import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="Tool called"))
     assert problem(e) == (str(path), "/1/grades", "expected an object or null, found an array")
 
 

@@ -13,7 +13,7 @@ import pytest
 from interop_helpers import scores, sealed, write_json
 
 from driftproof.errors import ImportError_
-from driftproof.importers.promptfoo import import_promptfoo
+from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 
 ARMS = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
 
@@ -24,7 +24,7 @@ def sample(shared: Path) -> Path:
 
 
 def test_sample_export(sample: Path) -> None:
-    r = sealed(import_promptfoo(sample, arms=ARMS, skill_name="riddles"))
+    r = sealed(import_promptfoo(sample, PromptfooOptions(arms=ARMS, skill_name="riddles")))
     assert r.verification_level == "DECLARED" and len(r.cases) == 2  # 2 tests x 2 providers
     echo, boat = r.cases  # in file order: the echo riddle first (testIdx 0)
     assert echo.prompt.startswith("Solve this riddle: I speak without a mouth")
@@ -81,7 +81,11 @@ def _repeated(sample: Path, tmp: Path) -> Path:
 
 
 def test_repeats_grouped_by_content_not_test_index(sample: Path, tmp_path: Path) -> None:
-    r = sealed(import_promptfoo(_repeated(sample, tmp_path), arms=ARMS, skill_name="riddles"))
+    r = sealed(
+        import_promptfoo(
+            _repeated(sample, tmp_path), PromptfooOptions(arms=ARMS, skill_name="riddles")
+        )
+    )
     assert len(r.cases) == 2  # testIdx 0..3 but two distinct tests
     echo = r.cases[0]
     # again[0] is the echo row of gpt-5-mini (results[0] in the file), now failureReason 2: lost,
@@ -101,7 +105,11 @@ def test_error_without_failure_reason_is_lost(sample: Path, tmp_path: Path) -> N
     for key in ("failureReason", "gradingResult", "score"):
         row.pop(key)
     row["error"] = "Request timed out"
-    r = sealed(import_promptfoo(write_json(tmp_path / "old.json", doc), arms=ARMS, skill_name="s"))
+    r = sealed(
+        import_promptfoo(
+            write_json(tmp_path / "old.json", doc), PromptfooOptions(arms=ARMS, skill_name="s")
+        )
+    )
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.score is None and d.source_error == "Request timed out"
 
@@ -115,7 +123,10 @@ def test_prompt_label_mapping(sample: Path, tmp_path: Path) -> None:
     f = write_json(tmp_path / "by-prompt.json", doc)
     r = sealed(
         import_promptfoo(
-            f, arms={"with_skill": "with-skill", "baseline": "bare"}, by="prompt", skill_name="s"
+            f,
+            PromptfooOptions(
+                arms={"with_skill": "with-skill", "baseline": "bare"}, by="prompt", skill_name="s"
+            ),
         )
     )
     assert scores(r.cases[0].arms.with_skill) == [0.75] and r.cases[0].prompt is None
@@ -125,8 +136,9 @@ def test_unmapped_label_refused(sample: Path) -> None:
     with pytest.raises(ImportError_) as e:
         import_promptfoo(
             sample,
-            arms={"with_skill": "openai:gpt-5-mini", "baseline": "anthropic:x"},
-            skill_name="s",
+            PromptfooOptions(
+                arms={"with_skill": "openai:gpt-5-mini", "baseline": "anthropic:x"}, skill_name="s"
+            ),
         )
     (p,) = e.value.problems
     # results[1] is the first gpt-5 row (promptIdx 0)
@@ -138,7 +150,7 @@ def test_malformed_score_refused_naming_file_and_place(sample: Path, tmp_path: P
     doc["results"]["results"][2]["score"] = "0.7"
     f = write_json(tmp_path / "bad.json", doc)
     with pytest.raises(ImportError_) as e:
-        import_promptfoo(f, arms=ARMS, skill_name="s")
+        import_promptfoo(f, PromptfooOptions(arms=ARMS, skill_name="s"))
     (p,) = e.value.problems
     assert (
         p.file == str(f)
@@ -159,7 +171,10 @@ def _jsonl(sample: Path, target: Path) -> Path:
 
 def test_jsonl_export_gives_the_same_scores_as_the_json_file(sample: Path, tmp_path: Path) -> None:
     r = sealed(
-        import_promptfoo(_jsonl(sample, tmp_path / "out.jsonl"), arms=ARMS, skill_name="riddles")
+        import_promptfoo(
+            _jsonl(sample, tmp_path / "out.jsonl"),
+            PromptfooOptions(arms=ARMS, skill_name="riddles"),
+        )
     )
     echo, boat = r.cases
     # the same rows as the JSON file: echo 0.75 / 0.5, boat 2/3 / 2/3
@@ -176,7 +191,7 @@ def test_jsonl_problem_names_the_line(sample: Path, tmp_path: Path) -> None:
     lines[2] = json.dumps(row)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(ImportError_) as exc:
-        import_promptfoo(path, arms=ARMS, skill_name="riddles")
+        import_promptfoo(path, PromptfooOptions(arms=ARMS, skill_name="riddles"))
     (p,) = exc.value.problems
     assert p.file == str(path) and p.pointer == "/line 3/score"
 
@@ -190,7 +205,9 @@ def test_one_arm_alone_is_a_single_arm_import(sample: Path, tmp_path: Path) -> N
     path = tmp_path / "mini.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     r = sealed(
-        import_promptfoo(path, arms={"with_skill": "openai:gpt-5-mini"}, skill_name="riddles")
+        import_promptfoo(
+            path, PromptfooOptions(arms={"with_skill": "openai:gpt-5-mini"}, skill_name="riddles")
+        )
     )
     assert r.arms.baseline.recorded is False and all(c.arms.baseline.draws == [] for c in r.cases)
     assert [scores(c.arms.with_skill) for c in r.cases] == [[0.75], [pytest.approx(2 / 3)]]
@@ -199,12 +216,12 @@ def test_one_arm_alone_is_a_single_arm_import(sample: Path, tmp_path: Path) -> N
 def test_timestamp_is_stored_in_utc_with_its_offset(sample: Path, tmp_path: Path) -> None:
     doc = json.loads(sample.read_text(encoding="utf-8"))
     assert doc["results"]["timestamp"] == "2025-10-01T20:08:11.168Z"
-    r = sealed(import_promptfoo(sample, arms=ARMS, skill_name="riddles"))
+    r = sealed(import_promptfoo(sample, PromptfooOptions(arms=ARMS, skill_name="riddles")))
     assert (r.run.started_at, r.run.started_at_offset) == ("2025-10-01T20:08:11.168000Z", None)
     doc["results"]["timestamp"] = "2025-10-01T22:08:11+02:00"
     path = tmp_path / "x.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    r = sealed(import_promptfoo(path, arms=ARMS, skill_name="riddles"))
+    r = sealed(import_promptfoo(path, PromptfooOptions(arms=ARMS, skill_name="riddles")))
     assert (r.run.started_at, r.run.started_at_offset) == ("2025-10-01T20:08:11Z", "+02:00")
 
 
@@ -214,7 +231,7 @@ def test_jsonl_line_that_is_not_json_is_named_by_the_file_and_line(
     path = _jsonl(sample, tmp_path / "out.jsonl")
     path.write_text(path.read_text(encoding="utf-8") + "{oops\n", encoding="utf-8")
     with pytest.raises(ImportError_) as exc:
-        import_promptfoo(path, arms=ARMS, skill_name="riddles")
+        import_promptfoo(path, PromptfooOptions(arms=ARMS, skill_name="riddles"))
     (p,) = exc.value.problems
     assert p.file == str(path) and p.pointer == "/line 5" and p.message.startswith("expected JSON")
 
@@ -248,7 +265,9 @@ def test_an_errored_and_a_failed_python_assertion_are_both_kept_apart(
     sample: Path, tmp_path: Path
 ) -> None:
     r = sealed(
-        import_promptfoo(_python_assertions(sample, tmp_path), arms=ARMS, skill_name="riddles")
+        import_promptfoo(
+            _python_assertions(sample, tmp_path), PromptfooOptions(arms=ARMS, skill_name="riddles")
+        )
     )
     checks = r.cases[0].arms.with_skill.draws[0].checks
     assert [(c.source_type, c.outcome, c.pass_) for c in checks[-2:]] == [
@@ -264,7 +283,11 @@ def test_repeat_index_orders_the_draws(sample: Path, tmp_path: Path) -> None:
     half = len(rows) // 2
     for i, row in enumerate(rows):  # the second repetition written first, as a resumed run may
         row["repeatIndex"] = 0 if i >= half else 1
-    r = sealed(import_promptfoo(write_json(tmp_path / "ri.json", doc), arms=ARMS, skill_name="s"))
+    r = sealed(
+        import_promptfoo(
+            write_json(tmp_path / "ri.json", doc), PromptfooOptions(arms=ARMS, skill_name="s")
+        )
+    )
     # repeatIndex 0 is the second half: echo / gpt-5-mini there is the failureReason 2 row (lost)
     assert scores(r.cases[0].arms.with_skill) == [None, 0.75]
     assert [d.index for d in r.cases[0].arms.with_skill.draws] == [0, 1]
@@ -274,7 +297,9 @@ def test_repeat_index_on_some_rows_only_is_refused(sample: Path, tmp_path: Path)
     doc = json.loads(_repeated(sample, tmp_path).read_text(encoding="utf-8"))
     doc["results"]["results"][0]["repeatIndex"] = 0
     with pytest.raises(ImportError_) as exc:
-        import_promptfoo(write_json(tmp_path / "ri.json", doc), arms=ARMS, skill_name="s")
+        import_promptfoo(
+            write_json(tmp_path / "ri.json", doc), PromptfooOptions(arms=ARMS, skill_name="s")
+        )
     assert "ri.json" in str(exc.value) and "/results/results/4/repeatIndex" in str(exc.value)
 
 
@@ -283,7 +308,11 @@ def test_v2_error_field_ambiguity_is_flagged(sample: Path, tmp_path: Path) -> No
     doc["results"]["version"] = 2
     for row in doc["results"]["results"]:
         row.pop("failureReason")
-    r = sealed(import_promptfoo(write_json(tmp_path / "v2.json", doc), arms=ARMS, skill_name="s"))
+    r = sealed(
+        import_promptfoo(
+            write_json(tmp_path / "v2.json", doc), PromptfooOptions(arms=ARMS, skill_name="s")
+        )
+    )
     # all four rows hold "error" (the grader's reason) and grading: measured, and flagged
     assert all(d.lost is None for c in r.cases for d in c.arms.with_skill.draws)
     assert r.provenance.notes and "4 row(s)" in r.provenance.notes[0]

@@ -14,7 +14,7 @@ from interop_helpers import mean, scores, sealed, write_json
 
 from driftproof.errors import ImportError_
 from driftproof.importers import get_importer
-from driftproof.importers.skill_creator import import_skill_creator
+from driftproof.importers.skill_creator import SkillCreatorOptions, import_skill_creator
 
 SC = "data/interop/skill-creator"
 
@@ -112,7 +112,8 @@ def test_canonical_runs_with_string_delta(shared: Path) -> None:
 def test_spec_run_summary_only_is_aggregates_only_with_numeric_delta(shared: Path) -> None:
     r = sealed(
         import_skill_creator(
-            [shared / SC / "agentskills-spec-examples"], skill_name="csv-analyzer"
+            [shared / SC / "agentskills-spec-examples"],
+            SkillCreatorOptions(skill_name="csv-analyzer"),
         )[0]
     )
     assert r.is_aggregates_only and r.cases == [] and r.judge is None
@@ -144,7 +145,7 @@ def _workspace(tmp: Path, grading_key: str) -> Path:
 @pytest.mark.parametrize("key", ["expectations", "assertion_results"])
 def test_grading_files_with_either_assertion_key(tmp_path: Path, key: str) -> None:
     it = _workspace(tmp_path, key)
-    r = sealed(import_skill_creator([it], skill_name="demo")[0])
+    r = sealed(import_skill_creator([it], SkillCreatorOptions(skill_name="demo"))[0])
     c = r.cases[0]
     assert c.id == "7" and c.prompt == "Do the thing."
     # 2 of 3 assertions passed in each with-skill run, 0 of 3 without
@@ -188,7 +189,9 @@ def test_configurations_shape_and_explicit_arm_mapping(tmp_path: Path) -> None:
         import_skill_creator([bench])
     assert "/configurations/0/evals/0" in str(e.value) and "new_skill" in str(e.value)
     r = sealed(
-        import_skill_creator([bench], arms={"with_skill": "new_skill", "baseline": "old_skill"})[0]
+        import_skill_creator(
+            [bench], SkillCreatorOptions(arms={"with_skill": "new_skill", "baseline": "old_skill"})
+        )[0]
     )
     assert scores(r.cases[0].arms.with_skill) == [1.0] and scores(r.cases[0].arms.baseline) == [
         0.167
@@ -258,7 +261,7 @@ def test_registered_importer_writes_nothing_on_failure(tmp_path: Path, shared: P
     with pytest.raises(ImportError_):
         write_imported(get_importer("skill-creator")([bad], skill_name="x"), out)
     assert not out.exists()
-    json.dumps([i.document for i in items])  # plain JSON data
+    json.dumps([i.body.to_json_dict() for i in items])  # plain JSON data
 
 
 def test_legacy_runs_layout_without_benchmark(tmp_path: Path) -> None:
@@ -272,7 +275,7 @@ def test_legacy_runs_layout_without_benchmark(tmp_path: Path) -> None:
         it / "runs" / "eval-3" / "without_skill" / "grading.json",
         {"summary": {"passed": 1, "failed": 3, "total": 4, "pass_rate": 0.25}},
     )
-    r = sealed(import_skill_creator([it], skill_name="legacy")[0])
+    r = sealed(import_skill_creator([it], SkillCreatorOptions(skill_name="legacy"))[0])
     assert [c.id for c in r.cases] == ["3"]
     assert scores(r.cases[0].arms.with_skill) == [0.75] and scores(r.cases[0].arms.baseline) == [
         0.25

@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from interop_helpers import sealed
+from interop_helpers import docs, sealed
 
-from driftproof.importers.skill_creator import import_skill_creator
+from driftproof.importers.skill_creator import SkillCreatorOptions, import_skill_creator
 from driftproof.pages.sheet import sheet
 from driftproof.run.suite import load_suite
 
@@ -39,7 +39,7 @@ def test_timing_json_totals_are_kept_per_draw_and_shown(tmp_path: Path) -> None:
     ):
         _write(it / "eval-1" / cfg / "grading.json", _grading(flags))
         _write(it / "eval-1" / cfg / "timing.json", {"total_tokens": total, "duration_ms": 23332})
-    (doc,) = import_skill_creator([it], skill_name="s")
+    (doc,) = import_skill_creator([it], SkillCreatorOptions(skill_name="s"))
     r = sealed(doc)
     w, b = r.cases[0].arms.with_skill.draws[0], r.cases[0].arms.baseline.draws[0]
     assert (w.tokens.total, b.tokens.total) == (84852, 21007)
@@ -51,9 +51,9 @@ def test_timing_json_totals_are_kept_per_draw_and_shown(tmp_path: Path) -> None:
     )
     # the timing files are part of the converted document's manifest: a changed total changes its
     # sha256
-    (again,) = import_skill_creator([it], skill_name="s")
+    (again,) = docs(import_skill_creator([it], SkillCreatorOptions(skill_name="s")))
     _write(it / "eval-1" / "with_skill" / "timing.json", {"total_tokens": 1})
-    (changed,) = import_skill_creator([it], skill_name="s")
+    (changed,) = docs(import_skill_creator([it], SkillCreatorOptions(skill_name="s")))
     assert again["provenance"]["document_sha256"] != changed["provenance"]["document_sha256"]
 
 
@@ -62,7 +62,7 @@ def test_a_null_timing_total_stays_unknown(tmp_path: Path) -> None:
     for cfg in ("with_skill", "without_skill"):
         _write(it / "eval-1" / cfg / "grading.json", _grading([True]))
         _write(it / "eval-1" / cfg / "timing.json", {"total_tokens": None, "_note": "not captured"})
-    r = sealed(import_skill_creator([it], skill_name="s")[0])
+    r = sealed(import_skill_creator([it], SkillCreatorOptions(skill_name="s"))[0])
     assert r.cases[0].arms.with_skill.draws[0].tokens is None
 
 
@@ -72,7 +72,7 @@ def test_assertions_beside_expectations_are_both_counted(tmp_path: Path) -> None
     grading["assertions"] = [{"text": "b0", "passed": False, "evidence": ""}]
     _write(it / "eval-1" / "with_skill" / "grading.json", grading)
     _write(it / "eval-1" / "without_skill" / "grading.json", _grading([False], "assertions"))
-    r = sealed(import_skill_creator([it], skill_name="s")[0])
+    r = sealed(import_skill_creator([it], SkillCreatorOptions(skill_name="s"))[0])
     # 2 of 3 assertions passed with the skill (two expectations, one assertion); 0 of 1 without
     assert r.cases[0].arms.with_skill.draws[0].score == 2 / 3
     assert r.cases[0].arms.baseline.draws[0].score == 0.0
@@ -89,7 +89,7 @@ def test_a_disagreeing_summary_does_not_win_silently(tmp_path: Path) -> None:
         it / "eval-1" / "without_skill" / "grading.json",
         _grading([True, False], summary={"passed": 1, "failed": 1, "total": 2, "pass_rate": 0.5}),
     )
-    r = sealed(import_skill_creator([it], skill_name="s")[0])
+    r = sealed(import_skill_creator([it], SkillCreatorOptions(skill_name="s"))[0])
     # the counted expectations: 1 of 4 = 0.25, not the summary's 0.75; the agreeing arm is as
     # recorded
     assert r.cases[0].arms.with_skill.draws[0].score == 0.25
@@ -123,7 +123,7 @@ def test_a_single_configuration_is_a_single_arm_import_never_a_zero_baseline(
 ) -> None:
     it = tmp_path / "ws" / "iteration-1"
     _write(it / "eval-1" / "with_skill" / "grading.json", _grading([True, False]))
-    r = sealed(import_skill_creator([it], skill_name="s")[0])
+    r = sealed(import_skill_creator([it], SkillCreatorOptions(skill_name="s"))[0])
     assert r.arms.baseline.recorded is False and r.cases[0].arms.baseline.draws == []
     assert r.cases[0].arms.with_skill.draws[0].score == 0.5
     assert sheet(r).lift.startswith("n/a: single-arm source")

@@ -17,10 +17,10 @@ from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_
 from driftproof.importers._common import MAX_SCHEMA_PROBLEMS, source_schema, validate_source
-from driftproof.importers.inspect_ai import import_inspect
+from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.nvidia import import_nvidia
-from driftproof.importers.promptfoo import import_promptfoo
-from driftproof.importers.skill_creator import import_skill_creator
+from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
+from driftproof.importers.skill_creator import SkillCreatorOptions, import_skill_creator
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "driftproof" / "importers" / "schemas"
 FORMATS = (
@@ -76,7 +76,7 @@ def test_promptfoo_component_results_object_refused(interop: Path, tmp_path: Pat
         {"pass": True},
     )
     with pytest.raises(ImportError_) as e:
-        import_promptfoo(bad, arms=PF_ARMS, skill_name="s")
+        import_promptfoo(bad, PromptfooOptions(arms=PF_ARMS, skill_name="s"))
     assert _one_problem(e) == (
         str(bad),
         "/results/results/1/gradingResult/componentResults",
@@ -92,7 +92,7 @@ def test_promptfoo_test_metadata_array_refused(interop: Path, tmp_path: Path) ->
         ["id"],
     )
     with pytest.raises(ImportError_) as e:
-        import_promptfoo(bad, arms=PF_ARMS, skill_name="s")
+        import_promptfoo(bad, PromptfooOptions(arms=PF_ARMS, skill_name="s"))
     assert _one_problem(e) == (
         str(bad),
         "/results/results/0/testCase/metadata",
@@ -109,7 +109,8 @@ def test_inspect_json_choices_number_refused(interop: Path, tmp_path: Path) -> N
     )
     with pytest.raises(ImportError_) as e:
         import_inspect(
-            {"with_skill": bad, "baseline": interop / "inspect_ai" / POP_JSON}, skill_name="s"
+            {"with_skill": bad, "baseline": interop / "inspect_ai" / POP_JSON},
+            InspectOptions(skill_name="s"),
         )
     assert _one_problem(e) == (
         str(bad),
@@ -146,7 +147,7 @@ def test_inspect_eval_sample_member_pointer_starts_with_member(
         ["C"],
     )
     with pytest.raises(ImportError_) as e:
-        import_inspect({"with_skill": bad, "baseline": bad}, skill_name="s")
+        import_inspect({"with_skill": bad, "baseline": bad}, InspectOptions(skill_name="s"))
     assert _one_problem(e) == (
         str(bad),
         "/samples~16_epoch_1.json/scores",
@@ -166,7 +167,7 @@ def test_inspect_eval_header_member_pointer_starts_with_member(
         "epochs=1",
     )
     with pytest.raises(ImportError_) as e:
-        import_inspect({"with_skill": bad, "baseline": bad}, skill_name="s")
+        import_inspect({"with_skill": bad, "baseline": bad}, InspectOptions(skill_name="s"))
     assert _one_problem(e) == (
         str(bad),
         "/header.json/eval/config",
@@ -223,7 +224,7 @@ def test_skill_creator_result_array_refused(interop: Path, tmp_path: Path) -> No
         [0.5],
     )
     with pytest.raises(ImportError_) as e:
-        import_skill_creator([bad], skill_name="s")
+        import_skill_creator([bad], SkillCreatorOptions(skill_name="s"))
     assert _one_problem(e) == (
         str(bad),
         "/runs/0/result",
@@ -239,7 +240,7 @@ def test_skill_creator_grading_assertion_number_refused(interop: Path, tmp_path:
     )
     _mkparents(it / "eval-1/without_skill/grading.json").write_bytes(good.read_bytes())
     with pytest.raises(ImportError_) as e:
-        import_skill_creator([it], skill_name="s")
+        import_skill_creator([it], SkillCreatorOptions(skill_name="s"))
     assert _one_problem(e) == (
         str(bad),
         "/assertion_results/1",

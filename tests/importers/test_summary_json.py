@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from interop_helpers import scores, sealed, write_json
 
 from driftproof.errors import ImportError_, RefusalError
-from driftproof.importers.promptfoo import import_promptfoo
+from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 from driftproof.importers.summary_json import export_summary_json, import_summary_json, schema
 from driftproof.receipt import write_receipt
 
@@ -111,8 +111,10 @@ def test_schema_is_a_valid_draft_2020_12_schema() -> None:
 def test_export_round_trip_and_signed_lift(shared: Path, tmp_path: Path) -> None:
     doc = import_promptfoo(
         shared / "data/interop/promptfoo/sample-export.json",
-        arms={"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"},
-        skill_name="riddles",
+        PromptfooOptions(
+            arms={"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"},
+            skill_name="riddles",
+        ),
     )
     receipt = sealed(doc)
     out = export_summary_json(receipt)
@@ -144,9 +146,9 @@ def test_export_refuses_aggregates_only(shared: Path) -> None:
 def test_export_cli_writes_file(shared: Path, tmp_path: Path) -> None:
     from driftproof.cli.export import export
 
-    doc = import_summary_json(write_json(tmp_path / "s.json", DOC))
+    (item,) = import_summary_json(write_json(tmp_path / "s.json", DOC))
     rec = tmp_path / "r.json"
-    write_receipt(doc, rec)
+    write_receipt(item.body, rec)
     result = CliRunner().invoke(
         export, ["summary-json", str(rec), "-o", str(tmp_path / "out.json")]
     )
@@ -192,5 +194,5 @@ def test_started_at_is_stored_in_utc_with_its_offset(tmp_path: Path, capsys: Any
     doc["started_at"] = "2026-01-01T09:58:55-04:00"
     exported.write_text(json.dumps(doc), encoding="utf-8")
     (item,) = get_importer("summary-json")(exported)
-    assert item.document["run"]["started_at"] == "2026-01-01T13:58:55Z"
-    assert item.document["run"]["started_at_offset"] == "-04:00"
+    assert item.body.to_json_dict()["run"]["started_at"] == "2026-01-01T13:58:55Z"
+    assert item.body.to_json_dict()["run"]["started_at_offset"] == "-04:00"

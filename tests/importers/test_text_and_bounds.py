@@ -13,13 +13,10 @@ import pytest
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, get_importer, write_imported
-from driftproof.importers._text import (
-    bound_document,
-    collect_repairs,
-    finalize_document,
-    repair_text,
-)
-from driftproof.receipt import read_receipt
+from driftproof.importers._common import parse_json_bytes
+from driftproof.importers._declared import case_entry
+from driftproof.importers._text import Repair, _bound, _repairs_at, repair_text
+from driftproof.receipt import Skill, build_receipt, read_receipt
 
 
 def _promptfoo(prompt: str, outputs: tuple[str, str] = ("x", "y")) -> dict[str, Any]:
@@ -116,36 +113,41 @@ def test_a_byte_that_is_not_utf8_outside_a_string_is_refused_naming_the_source(
 
 
 def test_a_repaired_string_is_found_where_the_receipt_holds_it() -> None:
-    with collect_repairs() as repairs:
-        from driftproof.importers._common import parse_json_bytes
-
-        parse_json_bytes(b'{"a": "x\\ud800y", "b": "keep \\ufffd as it was"}', "f.json")
+    repairs: list[Repair] = []
+    parse_json_bytes(b'{"a": "x\\ud800y", "b": "keep \\ufffd as it was"}', "f.json", repairs)
     doc = {
         "cases": [{"prompt": "x\ufffdy", "arms": {}}],
         "other": "keep \ufffd as it was",
         "reason": "source error: x\ufffdy (cut)",
     }
-    finalize_document(doc, repairs)
+    found = [t.model_dump() for t in _repairs_at(doc, repairs)]
     # a U+FFFD the source itself wrote is not a repair
-    assert doc["text_repairs"] == [
+    assert found == [
         {"pointer": "/cases/0/prompt", "replaced": 1},
         {"pointer": "/reason", "replaced": 1},
     ]
 
 
+def _body(prompt: str) -> Any:
+    arm = {"draws": [], "generation": None}
+    case = case_entry("c", prompt, {"with_skill": arm, "baseline": arm})
+    return build_receipt(level="DECLARED", skill_name="s", skill_text=None, cases=[case])
+
+
 def test_bounding_is_idempotent() -> None:
-    doc = {"cases": [{"prompt": "p" * 262_145, "prompt_sha256": None, "arms": {}}]}
-    bound_document(doc)
-    bound_document(doc)
+    doc = _bound(_bound(_body("p" * 262_145)))
     assert (
-        len(doc["bounded_text"]) == 1
-        and doc["cases"][0]["prompt_sha256"] == hashlib.sha256(b"p" * 262_145).hexdigest()
+        len(doc.bounded_text) == 1
+        and doc.cases[0].prompt is None
+        and doc.cases[0].prompt_sha256 == hashlib.sha256(b"p" * 262_145).hexdigest()
     )
 
 
 def test_an_invalid_conversion_names_the_source_never_the_receipt(tmp_path: Path) -> None:
     # found: the error named a receipt file that was never written
-    bad = Imported("promptfoo-s-12345678.json", {"schema_version": "0.16"})
+    body = _body("q")  # a skill name longer than the receipt schema allows
+    body = body.model_copy(update={"skill": Skill(name="s" * 201, sha256=None, tokens=None)})
+    bad = Imported("promptfoo-s-12345678.json", body)
     with pytest.raises(ImportError_) as exc:
         write_imported([bad], tmp_path / "out", source="export.json")
     text = "\n".join(exc.value.lines())

@@ -18,8 +18,11 @@ from site_fixtures import REPO
 from site_html import table_rows
 
 from driftproof.cli import main
+from driftproof.importers import Imported
+from driftproof.importers._text import finish
 from driftproof.importers.claude_plugin_eval import import_claude_plugin_eval
-from driftproof.receipt import parse_receipt, read_receipt, seal_document
+from driftproof.receipt import compute_seal, parse_receipt, read_receipt
+from driftproof.receipt._seal import SEAL_ALGORITHM
 from driftproof.site._render import make_env
 from driftproof.site.report_source import parse_report
 from driftproof.site.sections import SectionContext, section_types
@@ -29,8 +32,10 @@ REPORT = "004-claude-plugin-eval-probe.md"
 TWO_ARM = "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
 
 
-def _sealed(doc: dict[str, Any]) -> Any:
-    return parse_receipt(json.dumps(seal_document(doc)).encode("utf-8"), "<test>")
+def _sealed(item: Imported) -> Any:
+    doc = finish(item.body, item.repairs).to_json_dict()
+    doc["seal"] = {"algorithm": SEAL_ALGORITHM, "sha256": compute_seal(doc)}
+    return parse_receipt(json.dumps(doc).encode("utf-8"), "<test>")
 
 
 def _render(receipts: dict[str, Any]) -> tuple[str, Any]:

@@ -16,8 +16,10 @@ import pytest
 from site_fixtures import REPO
 
 from driftproof.errors import SiteBuildError
-from driftproof.importers.caveman import import_caveman
-from driftproof.receipt import parse_receipt, read_receipt, seal_document
+from driftproof.importers._text import finish
+from driftproof.importers.caveman import CavemanOptions, import_caveman
+from driftproof.receipt import compute_seal, parse_receipt, read_receipt
+from driftproof.receipt._seal import SEAL_ALGORITHM
 from driftproof.site._render import make_env
 from driftproof.site.report_source import parse_report
 from driftproof.site.sections import SectionContext, section_types
@@ -35,11 +37,15 @@ def _fresh(shared: Path, short: str) -> Any:
     rubrics = base / "prompts" / "rubrics.json"
     (item,) = import_caveman(
         base / "snapshots" / "fidelity.json",
-        skills_dir=shared / "data/caveman/at-snapshot-2b10489/skills",
-        source_commit=COMMITS[short],
-        rubrics=rubrics if rubrics.exists() else None,
+        CavemanOptions(
+            skills_dir=shared / "data/caveman/at-snapshot-2b10489/skills",
+            source_commit=COMMITS[short],
+            rubrics=rubrics if rubrics.exists() else None,
+        ),
     )
-    return parse_receipt(json.dumps(seal_document(item.document)).encode("utf-8"), "<test>")
+    doc = finish(item.body, item.repairs).to_json_dict()
+    doc["seal"] = {"algorithm": SEAL_ALGORITHM, "sha256": compute_seal(doc)}
+    return parse_receipt(json.dumps(doc).encode("utf-8"), "<test>")
 
 
 def _render(receipts: dict[str, Any]) -> tuple[str, Any]:

@@ -1,0 +1,140 @@
+"""What a caveman snapshot's metadata records.
+
+The run (model, start, harness), its language, and which eval set it is; what it leaves out is
+unrecorded (D-13).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from driftproof.errors import ImportError_
+from driftproof.importers._common import Where
+from driftproof.importers._time import parse_instant, run_times
+
+__all__ = ["PLACEHOLDER_MODELS", "eval_set", "language_of", "run_of"]
+
+
+_CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
+
+
+_LANG = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
+
+
+#: ``results.<lang>.json`` and its partial twin ``results.<lang>.partial.json`` (llm_run.py's
+#: ``with_suffix(".partial.json")``); ``results.partial.json`` names no language.
+_LANG_FILE = re.compile(
+    r"^results\.(?!partial\.json$)([A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*)(?:\.partial)?\.json$"
+)
+
+
+def language_of(meta: dict[str, Any], path: Path, shown: str) -> str | None:
+    """The snapshot's language (seed 004).
+
+    ``metadata.lang`` as caveman's ``llm_run.py`` writes it, else the ``<lang>`` of a
+    ``results.<lang>.json`` file name; ``None`` (unknown, D-13) when neither says. A
+    ``metadata.lang`` that disagrees with the file name is refused.
+    """
+    lang = meta.get("lang")
+    if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
+        raise ImportError_.at(
+            shown,
+            "/metadata/lang",
+            f"expected a language tag such as pt, found {json.dumps(lang)[:60]}",
+        )
+    m = _LANG_FILE.match(path.name)
+    if lang is not None and m is not None and m.group(1) != lang:
+        raise ImportError_.at(
+            shown,
+            "/metadata/lang",
+            f"expected {m.group(1)!r}, the language the file name "
+            f"{path.name} names, found {lang!r}",
+        )
+    return lang if lang is not None else (m.group(1) if m else None)
+
+
+def _str_or_none(meta: dict[str, Any], key: str) -> str | None:
+    value = meta.get(key)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+#: ``metadata.model`` values that name no model (the CLI's default): the model stays unknown.
+PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
+
+
+def run_of(
+    meta: dict[str, Any], shown: str, unrecorded: list[str]
+) -> tuple[dict[str, Any], str | None]:
+    """The run the snapshot's metadata records, and the control arm's instruction.
+
+    The run the snapshot's metadata records (model, start, harness), as keywords of
+    :func:`~driftproof.importers._declared.declared_receipt` plus ``started_offset``, and the
+    control arm's instruction; what it leaves out is appended to ``unrecorded``.
+    """
+    model = _str_or_none(meta, "model")
+    if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
+        unrecorded.append(
+            f"model: the snapshot records {json.dumps(model)}, the CLI's default, not a model id"
+        )
+        model = None
+    elif model is None:
+        unrecorded.append("model: the snapshot records none")
+    generated = _str_or_none(meta, "generated_at")
+    times: dict[str, str | None] = {"started_at": None, "started_at_offset": None}
+    if generated is None:
+        unrecorded.append("started_at: the snapshot records no generated_at")
+    else:
+        where = Where(shown) / "metadata" / "generated_at"
+        times = run_times([parse_instant(generated, where)], [])
+    terse = _str_or_none(meta, "terse_prefix")
+    if terse is None:
+        unrecorded.append("the control arm's instruction (no metadata.terse_prefix)")
+    cli = _str_or_none(meta, "claude_cli_version")
+    match = _CLI_VERSION.match(cli.strip()) if cli else None
+    if match is None:
+        unrecorded.append(
+            "harness version: metadata.claude_cli_version is missing or not a Claude Code version"
+        )
+    run = {
+        "model": model,
+        "provider": "anthropic",
+        "surface": "cli",
+        "harness": {"name": "claude-code", "version": match.group(1) if match else None},
+        "started_at": times["started_at"],
+        "started_offset": times["started_at_offset"],
+        "generations_per_arm": 1,
+    }
+    return run, terse
+
+
+def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
+    """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether a case file was given.
+
+    A fidelity snapshot is read only with its cases, a length snapshot never with them.
+    """
+    value = meta.get("eval_set")
+    if value is None:
+        return
+    if value not in ("length", "fidelity"):
+        raise ImportError_.at(
+            shown,
+            "/metadata/eval_set",
+            f'expected "length" or "fidelity", found {json.dumps(value)[:60]}',
+        )
+    if value == "fidelity" and not fidelity:
+        raise ImportError_.at(
+            shown,
+            "/metadata/eval_set",
+            "a fidelity snapshot: expected its case file (prompts/fidelity.json, --cases) "
+            "to score it against",
+        )
+    if value == "length" and fidelity:
+        raise ImportError_.at(
+            shown,
+            "/metadata/eval_set",
+            'a length snapshot has no fidelity checks: expected "fidelity" when a case file '
+            "is given",
+        )

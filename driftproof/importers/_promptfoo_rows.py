@@ -1,0 +1,252 @@
+"""One promptfoo result row read (:mod:`driftproof.importers.promptfoo`).
+
+The file's rows, the arm a row maps to, its test case, and its draw with the assertions as checks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import rfc8785
+
+from driftproof.errors import ImportError_
+from driftproof.importers._common import (
+    Where,
+    file_sha256,
+    member_list,
+    member_object,
+    parse_json_bytes,
+    read_json,
+    unit_score,
+    validate_source,
+)
+from driftproof.importers._text import Repair
+from driftproof.receipt import Draw, build_draw
+
+__all__ = ["MAX_JSONL_BYTES", "arm_of", "case_key", "draw", "read_output", "repeat_index"]
+
+
+_CHECK_KINDS = {
+    "contains": "must_include",
+    "icontains": "must_include",
+    "contains-any": "must_include",
+    "contains-all": "must_include",
+    "not-contains": "must_not_include",
+    "not-icontains": "must_not_include",
+    "regex": "regex",
+    "not-regex": "regex",
+    "is-json": "structural",
+    "contains-json": "structural",
+    "starts-with": "structural",
+}
+
+
+def repeat_index(row: dict[str, Any], w: Where) -> int | None:
+    """The row's ``repeatIndex`` (a count), or ``None`` where the export has none."""
+    value = row.get("repeatIndex")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise (w / "repeatIndex").fail(
+            f"expected a repeat index (an integer from 0), found {value!r}"
+        )
+    return value
+
+
+#: Bytes: the largest JSONL export read (line by line; a JSON output file stays at
+#: MAX_SOURCE_BYTES).
+MAX_JSONL_BYTES = 512 * 1024 * 1024
+
+
+def read_output(
+    path: Path, repairs: list[Repair]
+) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
+    """A promptfoo output file's rows with their places.
+
+    (output document, sha256 of the file, [(result row, where)]) of a JSON output file or a JSONL
+    export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results": …}}``);
+    repaired strings are appended to ``repairs``.
+    """
+    if path.suffix.lower() != ".jsonl":
+        doc, raw = read_json(path, repairs)
+        validate_source(doc, "promptfoo", path)  # the shape of every member walked below
+        w = Where(path)
+        res = w.get(doc, "results", dict)
+        rows = (w / "results").get(res, "results", list)
+        return (
+            doc,
+            file_sha256(raw),
+            [(row, w / "results" / "results" / i) for i, row in enumerate(rows)],
+        )
+    digest = hashlib.sha256()
+    located: list[tuple[Any, Where]] = []
+    size = 0
+    try:
+        with path.open("rb") as fh:
+            for n, line in enumerate(fh, start=1):
+                size += len(line)
+                if size > MAX_JSONL_BYTES:
+                    raise ImportError_.at(
+                        path, "", f"file is over {MAX_JSONL_BYTES} bytes; at most that is read"
+                    )
+                digest.update(line)
+                if not line.strip():
+                    continue
+                where = Where(path, (f"line {n}",))
+                row = parse_json_bytes(line, path, repairs, pointer=f"/line {n}")
+                validate_source(row, "promptfoo", path, definition="result", prefix=(f"line {n}",))
+                located.append((row, where))
+    except OSError as exc:
+        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+    if not located:
+        raise ImportError_.at(
+            path, "", "expected one promptfoo result per line; the file holds none"
+        )
+    return (
+        {"results": {"version": 3, "results": [r for r, _ in located]}},
+        digest.hexdigest(),
+        located,
+    )
+
+
+def arm_of(
+    row: dict[str, Any], arms: dict[str, str], by: str, prompt_ids: dict[Any, Any], w: Where
+) -> str:
+    if by == "provider":
+        p = row.get("provider")
+        names = [p.get("label"), p.get("id")] if isinstance(p, dict) else [p]
+    else:
+        p = member_object(row, "prompt")
+        pid = row.get("promptId")
+        listed = prompt_ids.get(pid) or {}
+        names = [p.get("label"), listed.get("label"), pid, p.get("raw"), listed.get("raw")]
+    names = [n for n in names if isinstance(n, str) and n]
+    hits = [a for a, label in arms.items() if label in names]
+    if len(hits) != 1:
+        what = "no arm maps" if not hits else f"several arms map ({', '.join(hits)})"
+        raise (w / by).fail(
+            f"{what} this row's {by} {names[:2]!r}; map each {by} label to one arm "
+            "(or leave the row's label out of the file)"
+        )
+    return hits[0]
+
+
+def case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
+    tc = member_object(row, "testCase")
+    meta = member_object(tc, "metadata")
+    vars_ = tc.get("vars", row.get("vars"))
+    prompt = member_object(row, "prompt")
+    prompt_text = prompt.get("raw") if isinstance(prompt.get("raw"), str) else None
+    if isinstance(meta.get("id"), (str, int)) and not isinstance(meta.get("id"), bool):
+        return f"id:{meta['id']}", str(meta["id"]), prompt_text
+    desc = (
+        tc.get("description")
+        if isinstance(tc.get("description"), str) and tc["description"].strip()
+        else None
+    )
+    try:
+        content = rfc8785.dumps({"description": desc, "vars": vars_}).decode("utf-8")
+    except (rfc8785.CanonicalizationError, TypeError):
+        raise (w / "testCase" / "vars").fail(
+            "expected JSON-serialisable test vars (no NaN)"
+        ) from None
+    digest = hashlib.sha256(content.encode("utf-8")).hexdigest()
+    return f"content:{content}", desc or f"case-{digest[:12]}", prompt_text
+
+
+def draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> Draw:
+    response = member_object(row, "response")
+    output = response.get("output")
+    answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
+    usage = response.get("tokenUsage") if isinstance(response.get("tokenUsage"), dict) else None
+    tokens: dict[str, Any] | None = None
+    if usage is not None and _is_int(usage.get("prompt")) and _is_int(usage.get("completion")):
+        tokens = {"input": usage["prompt"], "output": usage["completion"], "counted_by": "source"}
+    reason = row.get("failureReason")
+    grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
+    if reason is None and isinstance(row.get("error"), str) and grading is None:
+        # files written before failureReason existed: an error with no grading is a real error
+        reason = 2
+    checks = _checks(grading, w / "gradingResult")
+    if reason == 2:
+        error = (
+            row["error"]
+            if isinstance(row.get("error"), str)
+            else "promptfoo recorded an error (failureReason 2)"
+        )
+        return build_draw(
+            0,
+            answer=answer,
+            lost_reason=f"source error: {error}"[:4000],
+            tokens=tokens,
+            source_error=error[:4000],
+            checks=checks,
+        )
+    if "score" not in row or row["score"] is None:
+        raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
+    score = unit_score(row["score"], w / "score")
+    if grading is not None:
+        used = grading.get("tokensUsed")
+        if (
+            isinstance(used, dict)
+            and _is_int(used.get("prompt"))
+            and _is_int(used.get("completion"))
+        ):
+            overhead["input_tokens"] += used["prompt"]
+            overhead["output_tokens"] += used["completion"]
+            overhead["counted"] += 1
+        else:
+            overhead["missing"] += 1
+    return build_draw(0, answer=answer, score=score, tokens=tokens, checks=checks)
+
+
+#: How promptfoo words an assertion whose own code failed (src/assertions/python.ts,
+#: javascript.ts): an error of the check, never a fail of the answer.
+_ERRORED = ("Python code execution failed", "Custom function threw error")
+
+
+def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
+    """Every assertion of a row's grading as a check, in the source's order.
+
+    Raises:
+        ImportError_: an assertion that did not error records no ``pass`` true or false.
+    """
+    checks: list[dict[str, Any]] = []
+    for i, comp in enumerate(member_list(grading, "componentResults")):
+        if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):
+            continue
+        assertion = comp["assertion"]
+        atype = str(assertion.get("type"))
+        reason: str = comp["reason"] if isinstance(comp.get("reason"), str) else ""
+        errored = bool(member_object(comp, "metadata").get("graderError")) or reason.startswith(
+            _ERRORED
+        )
+        if not errored and not isinstance(comp.get("pass"), bool):
+            raise (w / "componentResults" / i / "pass").fail(
+                "expected the assertion's pass (true or false)"
+            )
+        passed = comp.get("pass") is True and not errored
+        value = assertion.get("value")
+        shown = value if isinstance(value, str) else (None if value is None else _json_text(value))
+        check: dict[str, Any] = {
+            "name": (f"{atype}: {shown}" if shown is not None else atype)[:200],
+            "kind": _CHECK_KINDS.get(atype, "assertion"),
+            "pass": passed,
+            "outcome": "error" if errored else ("pass" if passed else "fail"),
+            "source_type": atype[:200],
+        }
+        checks.append(check)
+    return checks
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _json_text(v: Any) -> str | None:
+    try:
+        return rfc8785.dumps(v).decode("utf-8")
+    except (rfc8785.CanonicalizationError, TypeError):
+        return None

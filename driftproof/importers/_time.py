@@ -1,0 +1,126 @@
+"""Source timestamps read as instants.
+
+Compared and stored in UTC, the offset they were written in kept beside them
+(``run.started_at_offset``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from driftproof.importers._common import Where, kind_of
+
+__all__ = ["parse_instant", "run_times", "unix_instant", "utc_instant", "utc_text"]
+
+_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})")
+
+
+def utc_instant(text: str, where: Where) -> tuple[str, str | None]:
+    """An RFC 3339 timestamp as (UTC ``…Z`` text, the offset it was written in, ``None`` for UTC).
+
+    The instant is compared and stored in UTC, so ``09:58:55-04:00`` reads as ``13:58:55Z`` and
+    the offset ``-04:00`` is kept beside it (``run.started_at_offset``, schema 0.15). Fractional
+    seconds keep the source's digits, to the microsecond.
+
+    Raises:
+        ImportError_: not an RFC 3339 date-time with an offset, or not a real date, naming
+        ``where``.
+    """
+    m = _RFC3339.fullmatch(text)
+    if m is None:
+        raise where.fail(f"expected an RFC 3339 date-time with an offset, found {text[:64]!r}")
+    frac = m.group(1) or ""
+    try:
+        moment = datetime.fromisoformat(
+            text[: m.start(1)] + frac[:7] + m.group(2) if frac else text
+        )
+    except ValueError:
+        raise where.fail(f"expected a real date and time, found {text[:64]!r}") from None
+    offset = None if m.group(2) in ("Z", "+00:00") else m.group(2)
+    utc = moment.astimezone(UTC)
+    stamp = utc.strftime("%Y-%m-%dT%H:%M:%S")
+    if frac:
+        stamp += "." + f"{utc.microsecond:06d}"[: min(6, len(frac) - 1)]
+    return stamp + "Z", offset
+
+
+def unix_instant(seconds: Any, where: Where) -> str:
+    """Unix seconds (an integer or a number) as a UTC RFC 3339 text ``…Z``.
+
+    Raises:
+        ImportError_: not a finite number of seconds between 1970 and 9999, naming ``where``.
+    """
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, (int, float))
+        or not math.isfinite(seconds)
+        or not 0 <= seconds < 253402300800
+    ):
+        raise where.fail(f"expected Unix seconds (a number from 0), found {seconds!r}")
+    return utc_text(datetime.fromtimestamp(seconds, tz=UTC))
+
+
+def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
+    """A source timestamp parsed to an instant.
+
+    ``(aware datetime, offset)``, the offset ``+HH:MM`` it was written in, or ``None`` when written
+    in UTC.
+
+    Raises:
+        ImportError_: not an RFC 3339 / ISO 8601 date-time with a UTC offset (a time with no
+            offset is no instant), naming the place.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise where.fail(f"expected a date-time with a UTC offset, found {kind_of(value)}")
+    try:
+        dt = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise where.fail(
+            f"expected a date-time with a UTC offset, found {kind_of(value)}"
+        ) from None
+    if dt.tzinfo is None or dt.utcoffset() is None:
+        raise where.fail(
+            "expected a date-time with a UTC offset (no instant without one), found "
+            + kind_of(value)
+        )
+    off = dt.utcoffset()
+    assert off is not None
+    if not off:
+        return dt, None
+    minutes = int(off.total_seconds()) // 60
+    sign = "+" if minutes >= 0 else "-"
+    return dt, f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def utc_text(dt: datetime) -> str:
+    """An aware datetime as the receipt's UTC date-time, ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``."""
+    u = dt.astimezone(UTC)
+    return (
+        u.strftime("%Y-%m-%dT%H:%M:%S") + (f".{u.microsecond:06d}" if u.microsecond else "") + "Z"
+    )
+
+
+def run_times(
+    started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
+) -> dict[str, str | None]:
+    """``run`` members for the earliest start and the latest finish.
+
+    ``run`` members for the earliest start and the latest finish, compared as instants (never as
+    strings): ``started_at``/``finished_at`` in UTC and the offsets they were written in.
+    """
+    out: dict[str, str | None] = {
+        "started_at": None,
+        "started_at_offset": None,
+        "finished_at": None,
+        "finished_at_offset": None,
+    }
+    if started:
+        dt, off = min(started, key=lambda x: x[0])
+        out["started_at"], out["started_at_offset"] = utc_text(dt), off
+    if finished:
+        dt, off = max(finished, key=lambda x: x[0])
+        out["finished_at"], out["finished_at_offset"] = utc_text(dt), off
+    return out
