@@ -235,20 +235,15 @@ def pool_arms(
     """
     small = any(nw + nb - 2 < AGREEMENT_DF for _, nw, _, nb in spreads)
     test = across_cases(spreads, step)
-    levels = (HOMOGENEITY_LEVEL, AGREEMENT_LEVEL) if small else (0.0, HOMOGENEITY_LEVEL)
+    lo, hi = (HOMOGENEITY_LEVEL, AGREEMENT_LEVEL) if small else (0.0, HOMOGENEITY_LEVEL)
     pools = [
         pool_arm([(w, nw) for w, nw, _, _ in spreads], step),
         pool_arm([(b, nb) for _, _, b, nb in spreads], step),
     ]
     if test is not None:
-        pools = [
-            q
-            if q is None
-            else dataclasses.replace(
-                q, across=test[1], apart_below=levels[0], doubt_below=levels[1]
-            )
-            for q in pools
-        ]
+        for i, q in enumerate(pools):
+            if q is not None:
+                pools[i] = dataclasses.replace(q, across=test[1], apart_below=lo, doubt_below=hi)
     return pools[0], pools[1]
 
 
