@@ -4,7 +4,8 @@ Pure: a receipt model in, a :class:`Plan` out (``driftproof plan`` prints it). E
 compares its with-skill arm with its baseline (D-6) and is sized by
 :func:`driftproof.stats.planning.size_case` from its spreads' upper confidence bounds, pooled
 across cases where Bartlett's test finds them consistent with one common spread
-(:func:`driftproof.stats.planning.pool_arm`). A case whose bounded spreads alone reach the floor
+(:func:`driftproof.stats.planning.pool_arms`; from pilots under 5 draws per arm, also across
+both arms). A case whose bounded spreads alone reach the floor
 has no count and is named. The plan takes the largest count over the cases (never below the
 run's minimum of 3 draws per arm) and gives, at that count, each case's chance of a verdict at
 the stated effect, by seeded simulation at the pilot's own spreads (pooled where pooled) on the
@@ -39,7 +40,7 @@ from driftproof.stats.planning import (
     ArmPool,
     equal_spreads_no_count_chance,
     p_verdict,
-    pool_arm,
+    pool_arms,
     size_case,
 )
 from driftproof.stats.underpowered import cases_needed as stats_cases_needed
@@ -261,10 +262,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         if cid in held and (w.sd, b.sd) != held[cid]  # an arm's spread was under the floor
     )
     spread = [(held[cid], w.n, b.n) for cid, w, b in bands if cid in held]
-    pools = (
-        pool_arm([(s[0], n) for s, n, _ in spread], grid[0]),
-        pool_arm([(s[1], n) for s, _, n in spread], grid[0]),
-    )
+    pools = pool_arms([(s[0], nw, s[1], nb) for s, nw, nb in spread], grid[0])
     plans, per_arm, trials = _case_plans(bands, held, pools, effect, grid)
     chances = [p.p_verdict for p in plans if p.p_verdict is not None]
     disagree, cases_needed = _more_cases(r, bands)
@@ -401,7 +399,7 @@ def _existence(
     The pooled level and the existence test's error rates at the fewest pooled degrees of
     freedom bounded at it; ``(None, None)`` when no arm is.
     """
-    dfs = [q.df for q in pools if q is not None and q.pooled and q.df >= POOLED_DF]
+    dfs = [q.df for q in pools if q is not None and q.agrees and q.df >= POOLED_DF]
     if not dfs:
         return None, None
     df, lv = min(dfs), POOLED_LEVEL

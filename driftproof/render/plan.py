@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from driftproof.pages.plan import CasePlan, Plan
 from driftproof.render.escape import terminal_safe
-from driftproof.stats.planning import HOMOGENEITY_LEVEL, POOLED_DF, level_for
+from driftproof.stats.planning import (
+    DOUBT_NONE_LEVEL,
+    HOMOGENEITY_LEVEL,
+    POOLED_DF,
+    SPREAD_LEVEL,
+)
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
 __all__ = ["NAMED_AT_MOST", "headline", "plan_text", "suite_line"]
@@ -108,6 +113,10 @@ def suite_line(p: Plan) -> str | None:
     )
 
 
+def _p_text(p: float) -> str:
+    return f"p = {p:.3f}" if p >= 0.001 else "p under 0.001"
+
+
 def _pool_lines(p: Plan) -> list[str]:
     """Per arm with two or more cases: whether their spreads were pooled, and why."""
     lines = []
@@ -121,25 +130,48 @@ def _pool_lines(p: Plan) -> list[str]:
                 "cannot be tested; each case is planned from its own spread."
             )
             continue
-        test = (
-            f"Bartlett's test of equal spreads: p = {q.p:.3f}"
-            if q.p >= 0.001
-            else ("Bartlett's test of equal spreads: p under 0.001")
-        )
+        test = f"Bartlett's test of equal spreads: {_p_text(q.p)}"
         if q.pooled:
-            lv = level_for(q.df, True)
             lines.append(
                 f"{arm}: the spreads of the {q.cases} cases agree, so they are pooled: "
-                f"{q.sd:.4f} over {q.df} degrees of freedom, upper {lv:.0%} bound "
-                f"{q.bound(lv):.4f}, and every case is planned from it ({test}; they are "
+                f"{q.sd:.4f} over {q.df} degrees of freedom, upper {q.level:.0%} bound "
+                f"{q.bound(q.level):.4f}, and every case is planned from it ({test}; they are "
                 f"kept apart below {HOMOGENEITY_LEVEL:.0%})."
+            )
+        elif q.p >= HOMOGENEITY_LEVEL:
+            lines.append(
+                f"{arm}: the spreads of the {q.cases} cases agree within this arm ({test}), but "
+                "not across cases over both arms (below), so each case is planned from its own "
+                "spread."
             )
         else:
             lines.append(
                 f"{arm}: the spreads of the {q.cases} cases disagree ({test}, under "
                 f"{HOMOGENEITY_LEVEL:.0%}), so each case is planned from its own spread."
             )
-    return lines
+    return lines + _across_line(p)
+
+
+def _across_line(p: Plan) -> list[str]:
+    """The test across cases over both arms, when it was taken."""
+    q = next((q for q in p.pools if q is not None and q.across is not None), None)
+    if q is None or q.across is None:
+        return []
+    if q.across < q.apart_below:
+        what = f"under {q.apart_below:.0%}: the cases' spreads disagree and are not pooled"
+    elif q.across < q.doubt_below:
+        what = (
+            f"under {q.doubt_below:.0%}: the pooled spreads are in doubt, so a pooled spread "
+            f"over {POOLED_DF} or more degrees of freedom is taken at its upper "
+            f"{SPREAD_LEVEL:.0%} bound, and names no count only when its lower "
+            f"{DOUBT_NONE_LEVEL:.0%} bounds reach the floor"
+        )
+    else:
+        what = f"{q.doubt_below:.0%} or over: the cases agree"
+    return [
+        "Across cases, each case's spread over both arms (each arm scaled to its pooled "
+        f"spread): Bartlett's test of equal spreads {_p_text(q.across)}, {what}."
+    ]
 
 
 def _level_line(p: Plan) -> str:

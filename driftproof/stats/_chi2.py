@@ -1,16 +1,30 @@
-"""χ² distribution function and quantiles, exact to 1e-12, without a statistics library.
+"""χ² distribution function and quantiles, exact to 1e-12, and the χ² tests of planning.
 
 The regularised lower incomplete gamma function by its series below ``a + 1`` and Lentz's
-continued fraction above; quantiles by bisection. Used by the planning bounds
-(:mod:`driftproof.stats.planning`).
+continued fraction above; quantiles by bisection. On them: Bartlett's test of equal variances
+(:func:`bartlett`), its form across cases over both arms (:func:`across_cases`) and the error
+rate of the planning test of whether a count exists (:func:`equal_spreads_no_count_chance`),
+used by :mod:`driftproof.stats.planning` without a statistics library.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
-__all__ = ["chi2_cdf", "chi2_quantile", "sd_factor"]
+import numpy as np
+
+from driftproof.wording import EFFECT_FLOOR
+
+__all__ = [
+    "across_cases",
+    "bartlett",
+    "chi2_cdf",
+    "chi2_quantile",
+    "equal_spreads_no_count_chance",
+    "sd_factor",
+]
 
 
 def _lower_gamma_regularised(a: float, x: float) -> float:
@@ -81,3 +95,86 @@ def sd_factor(df: int, p: float) -> float:
     of true spread: ``sqrt(χ²_p(df)/df)``.
     """
     return math.sqrt(chi2_quantile(p, df) / df)
+
+
+def bartlett(variances: Sequence[float], dfs: Sequence[int]) -> tuple[float, float]:
+    """Bartlett's test that ``k ≥ 2`` normal samples share one variance.
+
+    Args:
+        variances: each sample's variance (ddof = 1), all positive.
+        dfs: each sample's degrees of freedom ν_i = n_i − 1, all ≥ 1.
+
+    Returns:
+        ``(T, p)``: with ν = Σν_i and the pooled variance S² = Σν_i·s_i²/ν,
+        ``T = (ν·ln S² − Σν_i·ln s_i²) / (1 + (Σ1/ν_i − 1/ν)/(3(k − 1)))``, and
+        ``p = P(χ²_{k−1} ≥ T)``.
+
+    Raises:
+        ValueError: fewer than two samples, a variance not positive or a df below 1.
+    """
+    k = len(variances)
+    if k < 2 or len(dfs) != k or min(variances) <= 0.0 or min(dfs) < 1:
+        raise ValueError("need two or more positive variances, each with df ≥ 1")
+    nu = sum(dfs)
+    pooled = sum(d * v for d, v in zip(dfs, variances, strict=True)) / nu
+    t = nu * math.log(pooled) - sum(d * math.log(v) for d, v in zip(dfs, variances, strict=True))
+    t /= 1.0 + (sum(1.0 / d for d in dfs) - 1.0 / nu) / (3.0 * (k - 1))
+    t = max(t, 0.0)  # T ≥ 0 by Jensen; rounding can leave −1e-16
+    return t, 1.0 - chi2_cdf(t, k - 1)
+
+
+def across_cases(
+    spreads: Sequence[tuple[float, int, float, int]], step: float | None = None
+) -> tuple[float, float] | None:
+    """Bartlett's test that the cases share one spread, over both arms (D-5 planning).
+
+    Each case's variance over both arms, ``v_i = (ν_wi·s_wi²/S_w² + ν_bi·s_bi²/S_b²)/(ν_wi +
+    ν_bi)`` with ``ν = n − 1`` and ``S²`` each arm's pooled variance, on ``ν_wi + ν_bi``
+    degrees of freedom, put to :func:`bartlett`.
+
+    Args:
+        spreads: ``(with-skill sd, draws ≥ 2, baseline sd, draws ≥ 2)`` per case.
+        step: the per-draw grid's step; a zero variance enters at ``step²/12``.
+
+    Returns:
+        ``(T, p)``; ``None`` with fewer than two cases, or a zero variance and no known step.
+    """
+    if len(spreads) < 2:
+        return None
+    least = step * step / 12.0 if step else 0.0
+    rows = [(max(w * w, least), nw - 1, max(b * b, least), nb - 1) for w, nw, b, nb in spreads]
+    if min(min(vw, vb) for vw, _, vb, _ in rows) <= 0.0:
+        return None
+    s_w = sum(d * v for v, d, _, _ in rows) / sum(d for _, d, _, _ in rows)
+    s_b = sum(d * v for _, _, v, d in rows) / sum(d for _, _, _, d in rows)
+    scaled = [(dw * vw / s_w + db * vb / s_b) / (dw + db) for vw, dw, vb, db in rows]
+    return bartlett(scaled, [dw + db for _, dw, _, db in rows])
+
+
+def equal_spreads_no_count_chance(
+    total: float, df: int, level: float, floor: float = EFFECT_FLOOR, *, upper: bool = False
+) -> float:
+    """Return how often the test of whether a count exists errs.
+
+    How often the existence test errs, for two arms of equal true spread ``total/2``, each
+    measured over ``df`` degrees of freedom and bounded at ``level`` (normal draws).
+
+    With ``upper`` false: the chance that the two lower bounds reach ``floor`` (the case is
+    named as having no count); with ``upper`` true: the chance that the two upper bounds stay
+    under it (the case gets a count). Each sample sd is ``(total/2)·√(X/df)``, ``X ~ χ²_df``,
+    so the chance is ``P(√(X₁/df) + √(X₂/df) ≥ t)`` at ``t = 2·floor·f/total`` (``f`` the
+    sd factor of the bound), computed by the midpoint rule on 20,000 steps of the sd's density
+    (absolute error under 1e-5). For df = 2 it is ``e^(−t²) + t·√(π/2)·e^(−t²/2)·erf(t/√2)``.
+    """
+    p = 1.0 - level if upper else level
+    t = 2.0 * floor * sd_factor(df, p) / total
+    h = (1.0 + 12.0 / math.sqrt(df)) / 20_000
+    mid = (np.arange(20_000) + 0.5) * h  # midpoints: the density is never taken at 0
+    x = df * mid * mid
+    log_chi2 = (df / 2.0 - 1.0) * np.log(x) - x / 2.0 - df / 2.0 * math.log(2.0)
+    dens = 2.0 * df * mid * np.exp(log_chi2 - math.lgamma(df / 2.0))  # density of √(X/df)
+    edges = np.arange(20_001) * h
+    cdf = np.concatenate(([0.0], np.cumsum(dens * h)))
+    survive = 1.0 - np.interp(t - mid, edges, cdf, left=0.0, right=1.0)
+    tail = float(np.sum(dens * survive) * h)
+    return 1.0 - tail if upper else tail

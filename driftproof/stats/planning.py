@@ -10,7 +10,8 @@ on the underpowered boundary (D-5) half the time. Here each arm's pilot spread `
 normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))``; a spread pooled over at least
 :data:`POOLED_DF` degrees of freedom at its upper :data:`POOLED_LEVEL` bound, with its lower
 :data:`POOLED_NONE_LEVEL` bound (the median-unbiased value) for the no-count test
-(:func:`level_for`). Then:
+(:func:`arm_levels`); the pooled levels need the cases to agree across both arms as well
+(below). Then:
 
 - **No draw count** when even the two spreads' lower ``level`` bounds reach the effect floor:
   at any number of draws the spreads themselves keep the resolution at or above the floor
@@ -34,41 +35,50 @@ normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))``; a spread pooled over
   the chance printed says how often δ is called.
 
 **Pooling across cases.** Draw-to-draw spread is mostly the answering model's and the
-judge's noise, so it is usually alike across a suite's cases. For each arm, the per-case
-pilot variances (each with its own ``n − 1`` degrees of freedom) are put to Bartlett's test of
-equal variances (:func:`bartlett`); unless it rejects at :data:`HOMOGENEITY_LEVEL` (5%), every
-case of that arm is planned from the pooled spread ``sqrt(Σ(n_i − 1)·s_i² / Σ(n_i − 1))`` with
-its pooled degrees of freedom ``Σ(n_i − 1)`` in the χ² bounds (:func:`pool_arm`); otherwise
-each case keeps its own spread and bounds. The test needs positive variances: a zero sample
-variance (identical draws on a coarse grid, STATISTICS-NOTES 6.6) enters the test at the grid's
-rounding variance ``step²/12``, and with no known step it refuses pooling.
+judge's noise, so it is usually alike across a suite's cases. Each arm's per-case variances
+are put to Bartlett's test; unless it rejects at :data:`HOMOGENEITY_LEVEL` (5%), every case of
+that arm is planned from the pooled spread and degrees of freedom (:func:`pool_arm`). From
+pilots under 5 draws per arm that test has 2 or 3 degrees of freedom per case and pools a suite
+half at 0.015 and half at 0.032 in two pilots of three, whose pooled spread fits neither half;
+so the cases are also tested across both arms, with twice the degrees of freedom per case
+(:func:`pool_arms`, :func:`across_cases`): rejected at 5%, no arm is pooled; at
+:data:`AGREEMENT_LEVEL` only, the pooled spreads are in doubt and keep the wider levels
+(:func:`arm_levels`), so a pooled spread near the floor asks for a larger pilot, on which the
+tests can tell the cases apart (benchmarks/plan_calibration.py).
 
 The chance of a verdict at δ is found by simulation (:func:`p_verdict`): seeded, so the same
 pilot always gives the same figure, at the pilot's own measured spreads (pooled where pooled;
 not the bounds), on the judge's per-draw grid, through the rule's own separation and floor
-test (D-3, D-4).
-
-χ² quantiles are exact (:mod:`driftproof.stats._chi2`), so the bounds need no statistics
-library.
+test (D-3, D-4). χ² quantiles and tests: :mod:`driftproof.stats._chi2` (no statistics library).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from driftproof.stats._chi2 import chi2_cdf, chi2_quantile
+from driftproof.stats._chi2 import (
+    across_cases,
+    bartlett,
+    chi2_cdf,
+    chi2_quantile,
+    equal_spreads_no_count_chance,
+)
 from driftproof.stats._chi2 import sd_factor as _sd_factor
 from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
 from driftproof.wording import DEFAULT_EFFECT, EFFECT_FLOOR, MIN_DRAWS_PER_ARM, TOLERANCE
 
 __all__ = [
+    "AGREEMENT_DF",
+    "AGREEMENT_LEVEL",
     "COSTLY_RATIO",
     "DEFAULT_EFFECT",
+    "DOUBT_NONE_LEVEL",
     "HOMOGENEITY_LEVEL",
     "MAX_PILOT_DRAWS",
     "MAX_PLANNED_DRAWS",
@@ -79,6 +89,8 @@ __all__ = [
     "UNDERPOWERED_AT_MOST",
     "ArmPool",
     "CaseSizing",
+    "across_cases",
+    "arm_levels",
     "bartlett",
     "chi2_cdf",
     "chi2_quantile",
@@ -86,6 +98,7 @@ __all__ = [
     "level_for",
     "p_verdict",
     "pool_arm",
+    "pool_arms",
     "size_case",
     "spread_bound",
 ]
@@ -93,64 +106,41 @@ __all__ = [
 #: Confidence level of the bounds a pilot spread is taken at (80%): one case's own spread, or
 #: a spread pooled over fewer than :data:`POOLED_DF` degrees of freedom.
 SPREAD_LEVEL = 0.80
-#: Confidence level of the bounds of a spread pooled over at least :data:`POOLED_DF` degrees of
-#: freedom (60%).
+#: Level of the bounds of a spread pooled over :data:`POOLED_DF`+ degrees of freedom (60%).
 POOLED_LEVEL = 0.60
 #: The level of the lower bounds that name a case with no count when its spreads are bounded at
 #: :data:`POOLED_LEVEL`: 50%, each pooled spread's median-unbiased value.
 POOLED_NONE_LEVEL = 0.50
-#: Pooled degrees of freedom per arm from which :data:`POOLED_LEVEL` applies (ten cases of 3
-#: draws).
+#: Pooled degrees of freedom per arm from which :data:`POOLED_LEVEL` applies (10 cases × 3 draws).
 POOLED_DF = 20
-#: A planned run under no effect reads underpowered at most this often.
-UNDERPOWERED_AT_MOST = 0.10
+UNDERPOWERED_AT_MOST = 0.10  # a planned run with no effect reads underpowered at most this often
 #: The effect ``plan`` plans for unless told: 1.5 × the floor.
 #: Above this many draws per arm no count is given (the spreads sit too near the floor).
 MAX_PLANNED_DRAWS = 10_000
 #: A count more than this many times the one the pilot's own spreads would give is still the
 #: answer, with the advice that a pilot of twice its draws would likely cut it.
 COSTLY_RATIO = 4
-#: A pilot is never asked to grow past this many draws per arm.
-MAX_PILOT_DRAWS = 200
-#: An arm's per-case spreads are pooled unless Bartlett's test rejects equal spreads at this
-#: level.
+MAX_PILOT_DRAWS = 200  # a pilot is never asked to grow past this many draws per arm
+#: An arm's per-case spreads are pooled unless Bartlett's test rejects at this level.
 HOMOGENEITY_LEVEL = 0.05
+#: From small pilots (:data:`AGREEMENT_DF`), below this chance of the test across cases
+#: (:func:`across_cases`) the pooled spreads are in doubt (15%).
+AGREEMENT_LEVEL = 0.15
+#: The test across cases is taken when some case has fewer degrees of freedom than this over
+#: both arms (under 5 draws per arm); from 5 draws each arm's own test has the power.
+AGREEMENT_DF = 8
+#: The level of the lower bounds that name a case with no count when its pooled spreads are in
+#: doubt (their upper bounds at :data:`SPREAD_LEVEL`).
+DOUBT_NONE_LEVEL = 0.70
 _Z95 = 1.6448536269514722  # standard normal 95% point
 
 
 def spread_bound(sd: float, n: int, level: float = SPREAD_LEVEL) -> float:
-    """Return an upper confidence bound of an arm's true spread.
+    """Return the upper ``level`` bound of a true spread: ``sd·sqrt((n−1)/χ²_{1−level}(n−1))``.
 
-    Upper ``level`` confidence bound of an arm's true spread from its sample sd ``sd`` over
-    ``n ≥ 2`` measured draws (normal draws): ``sd·sqrt((n−1)/χ²_{1−level}(n−1))``.
+    ``sd`` is the sample sd over ``n ≥ 2`` measured draws (normal draws).
     """
     return sd / _sd_factor(n - 1, 1.0 - level)
-
-
-def bartlett(variances: Sequence[float], dfs: Sequence[int]) -> tuple[float, float]:
-    """Bartlett's test that ``k ≥ 2`` normal samples share one variance.
-
-    Args:
-        variances: each sample's variance (ddof = 1), all positive.
-        dfs: each sample's degrees of freedom ν_i = n_i − 1, all ≥ 1.
-
-    Returns:
-        ``(T, p)``: with ν = Σν_i and the pooled variance S² = Σν_i·s_i²/ν,
-        ``T = (ν·ln S² − Σν_i·ln s_i²) / (1 + (Σ1/ν_i − 1/ν)/(3(k − 1)))``, and
-        ``p = P(χ²_{k−1} ≥ T)``.
-
-    Raises:
-        ValueError: fewer than two samples, a variance not positive or a df below 1.
-    """
-    k = len(variances)
-    if k < 2 or len(dfs) != k or min(variances) <= 0.0 or min(dfs) < 1:
-        raise ValueError("need two or more positive variances, each with df ≥ 1")
-    nu = sum(dfs)
-    pooled = sum(d * v for d, v in zip(dfs, variances, strict=True)) / nu
-    t = nu * math.log(pooled) - sum(d * math.log(v) for d, v in zip(dfs, variances, strict=True))
-    t /= 1.0 + (sum(1.0 / d for d in dfs) - 1.0 / nu) / (3.0 * (k - 1))
-    t = max(t, 0.0)  # T ≥ 0 by Jensen; rounding can leave −1e-16
-    return t, 1.0 - chi2_cdf(t, k - 1)
 
 
 @dataclass(frozen=True)
@@ -171,11 +161,29 @@ class ArmPool:
     p: float | None
     sd: float
     df: int
+    across: float | None = None
+    """The chance of the test across cases under agreement (:func:`across_cases`); ``None``
+    when it was not taken."""
+    apart_below: float = HOMOGENEITY_LEVEL
+    """Below this chance of the test across cases no arm is pooled (:func:`pool_arms`)."""
+    doubt_below: float = AGREEMENT_LEVEL
+    """Below this chance of the test across cases the pooled spreads are in doubt."""
 
     @property
     def pooled(self) -> bool:
-        """The spreads agree: Bartlett's test does not reject at :data:`HOMOGENEITY_LEVEL`."""
-        return self.p is not None and self.p >= HOMOGENEITY_LEVEL
+        """The spreads agree: this arm's test does not reject at 5%, nor that across cases."""
+        ok = self.p is not None and self.p >= HOMOGENEITY_LEVEL
+        return ok and (self.across is None or self.across >= self.apart_below)
+
+    @property
+    def agrees(self) -> bool:
+        """Pooled, and the test across cases does not put the pooled spreads in doubt."""
+        return self.pooled and (self.across is None or self.across >= self.doubt_below)
+
+    @property
+    def level(self) -> float:
+        """The level this arm's pooled spread is bounded at (:func:`arm_levels`)."""
+        return arm_levels(self.df, self.agrees)[0]
 
     def bound(self, level: float = SPREAD_LEVEL) -> float:
         """Upper ``level`` bound of the common spread: ``sd·sqrt(df/χ²_{1−level}(df))``."""
@@ -204,6 +212,38 @@ def pool_arm(spreads: Sequence[tuple[float, int]], step: float | None = None) ->
         return ArmPool(len(spreads), None, None, sd, df)
     t, p = bartlett(variances, dfs)
     return ArmPool(len(spreads), t, p, sd, df)
+
+
+def pool_arms(
+    spreads: Sequence[tuple[float, int, float, int]], step: float | None = None
+) -> tuple[ArmPool | None, ArmPool | None]:
+    """Both arms' pools (:func:`pool_arm`), each carrying the test across cases (D-5 planning).
+
+    From pilots where some case has under :data:`AGREEMENT_DF` degrees of freedom over both
+    arms, the test across cases keeps the arms apart below 5% and puts them in doubt below
+    :data:`AGREEMENT_LEVEL`; from larger pilots each arm's own test has the power to keep
+    them apart, and the test across cases only puts them in doubt, below 5%.
+
+    Args:
+        spreads: ``(with-skill sd, draws ≥ 2, baseline sd, draws ≥ 2)`` per case.
+        step: the per-draw grid's step (see :func:`pool_arm`).
+
+    Returns:
+        The with-skill and the baseline :class:`ArmPool`, each ``None`` with fewer than two
+        cases.
+    """
+    small = any(nw + nb - 2 < AGREEMENT_DF for _, nw, _, nb in spreads)
+    test = across_cases(spreads, step)
+    lo, hi = (HOMOGENEITY_LEVEL, AGREEMENT_LEVEL) if small else (0.0, HOMOGENEITY_LEVEL)
+    pools = [
+        pool_arm([(w, nw) for w, nw, _, _ in spreads], step),
+        pool_arm([(b, nb) for _, _, b, nb in spreads], step),
+    ]
+    if test is not None:
+        for i, q in enumerate(pools):
+            if q is not None:
+                pools[i] = dataclasses.replace(q, across=test[1], apart_below=lo, doubt_below=hi)
+    return pools[0], pools[1]
 
 
 def _smallest(ok: object) -> int | None:
@@ -252,7 +292,7 @@ class CaseSizing:
             ``None`` otherwise, or when the pilot already has :data:`MAX_PILOT_DRAWS`.
         undecided: the pilot cannot tell whether a count exists.
         effect_sized: the count also meets the 90% target at the stated effect.
-        levels: the confidence level of each arm's bounds (:func:`level_for`).
+        levels: the confidence level of each arm's bounds (:func:`arm_levels`).
         larger_pilot: with a count more than :data:`COSTLY_RATIO` times the one the pilot's own
             spreads give, the draws per arm of a pilot that would likely cut it (twice the
             pilot's); ``None`` otherwise. The count stands either way.
@@ -269,28 +309,36 @@ class CaseSizing:
 
 
 def level_for(df: int, pooled: bool) -> float:
-    """Return the confidence level an arm's spread is bounded at.
+    """Return the upper level of an arm's spread whose cases agree (:func:`arm_levels`)."""
+    return arm_levels(df, True if pooled else None)[0]
 
-    The confidence level an arm's spread is bounded at: :data:`POOLED_LEVEL` (60%) for a
-    spread pooled over at least :data:`POOLED_DF` degrees of freedom, else
-    :data:`SPREAD_LEVEL` (80%).
 
-    With ten or more pooled cases the spread is known well enough (its sd relative error is
-    about 1/√(2·df), 16% at 20 degrees of freedom) that the run's own margins, each arm's run
-    spread under its 95% point, carry most of the protection; the 80% level would then put a
-    spread of 0.019 per arm out of reach of a count for one pilot in eight and ask for more than
-    four times the draws the spread itself needs (benchmarks/plan_calibration.py).
+def arm_levels(df: int, agrees: bool | None, level: float | None = None) -> tuple[float, float]:
+    """Return the levels of an arm's upper bound and of its no-count lower bound.
+
+    Pooled over 20 degrees of freedom a spread is known to about 1/√(2·df) = 16%, and the run's
+    own margins (each arm's run spread under its 95% point) carry most of the protection; at
+    80% a spread of 0.019 per arm would be out of reach one pilot in eight
+    (benchmarks/plan_calibration.py).
+
+    Args:
+        df: the degrees of freedom of the arm's spread.
+        agrees: ``None`` for a case's own spread; for a pooled spread, whether the cases agree
+            (:attr:`ArmPool.agrees`) or are in doubt.
+        level: a level that replaces the product's.
+
+    Returns:
+        ``(upper, no-count)``: ``level`` given, ``level`` for both (:data:`POOLED_NONE_LEVEL`
+        for the no-count test when it is :data:`POOLED_LEVEL`); a pooled spread over
+        :data:`POOLED_DF` or more degrees of freedom, :data:`POOLED_LEVEL` and
+        :data:`POOLED_NONE_LEVEL` when the cases agree, :data:`SPREAD_LEVEL` and
+        :data:`DOUBT_NONE_LEVEL` in doubt; any other, :data:`SPREAD_LEVEL` for both.
     """
-    return POOLED_LEVEL if pooled and df >= POOLED_DF else SPREAD_LEVEL
-
-
-def _none_level(level: float) -> float:
-    """Return the level of the lower bounds that name a case with no count.
-
-    The level of the lower bounds that name a case with no count: :data:`POOLED_NONE_LEVEL`
-    for spreads bounded at :data:`POOLED_LEVEL`, else ``level`` itself.
-    """
-    return POOLED_NONE_LEVEL if level == POOLED_LEVEL else level
+    if level is not None:
+        return level, POOLED_NONE_LEVEL if level == POOLED_LEVEL else level
+    if agrees is None or df < POOLED_DF:
+        return SPREAD_LEVEL, SPREAD_LEVEL
+    return (POOLED_LEVEL, POOLED_NONE_LEVEL) if agrees else (SPREAD_LEVEL, DOUBT_NONE_LEVEL)
 
 
 def size_case(
@@ -307,7 +355,7 @@ def size_case(
     """Draws per arm for one case from its pilot spreads (each over ``n ≥ 2`` measured draws).
 
     Each arm's spread is taken at its upper bound at ``level``, or, when ``level`` is
-    ``None``, at :func:`level_for` its degrees of freedom; see the module docstring. An arm
+    ``None``, at :func:`arm_levels`; see the module docstring. An arm
     whose entry in ``pools`` is pooled (:attr:`ArmPool.pooled`) is planned from the pooled
     spread and degrees of freedom instead of the case's own, and grows its pilot over all its
     pooled cases (each case's ``m`` draws adding ``m − 1`` to each of them).
@@ -318,16 +366,16 @@ def size_case(
     pilot's own spreads give is still the answer, with the advice of a pilot of twice the draws
     (:attr:`CaseSizing.larger_pilot`).
     """
-    arms = []
+    arms: list[tuple[float, int, int, bool | None]] = []
     for sd, n, pool in ((sd_with, n_with, pools[0]), (sd_base, n_base, pools[1])):
         if pool is not None and pool.pooled:
-            arms.append((pool.sd, pool.df, pool.cases, True))
+            arms.append((pool.sd, pool.df, pool.cases, pool.agrees))
         else:
-            arms.append((sd, n - 1, 1, False))
-    (s_w, df_w, _, p_w), (s_b, df_b, _, p_b) = arms
-    lv_w, lv_b = (level_for(df_w, p_w), level_for(df_b, p_b)) if level is None else (level, level)
+            arms.append((sd, n - 1, 1, None))
+    (s_w, df_w, _, a_w), (s_b, df_b, _, a_b) = arms
+    (lv_w, nl_w), (lv_b, nl_b) = arm_levels(df_w, a_w, level), arm_levels(df_b, a_b, level)
     b_w, b_b = s_w / _sd_factor(df_w, 1.0 - lv_w), s_b / _sd_factor(df_b, 1.0 - lv_b)
-    low = s_w / _sd_factor(df_w, _none_level(lv_w)) + s_b / _sd_factor(df_b, _none_level(lv_b))
+    low = s_w / _sd_factor(df_w, nl_w) + s_b / _sd_factor(df_b, nl_b)
     levels = (lv_w, lv_b)
     if low >= floor - TOLERANCE:
         return CaseSizing((b_w, b_b), None, True, None, False, False, levels)
@@ -349,59 +397,28 @@ def size_case(
 
 
 def _pilot_draws(
-    arms: Sequence[tuple[float, int, int, bool]], n: int, floor: float, level: float | None
+    arms: Sequence[tuple[float, int, int, bool | None]], n: int, floor: float, level: float | None
 ) -> int | None:
     """Return the pilot size to grow to.
 
     The pilot size, per arm and case, to grow to: the smallest m ≥ 2n (at least doubled,
     since the held spreads are themselves loose) at which, with each arm's spread held and its
-    degrees of freedom ``cases·(m − 1)`` (``arms``: ``(spread, df, cases, pooled)`` per arm),
-    the sum of the upper bounds (each at ``level``, or at :func:`level_for` its grown degrees of
-    freedom) falls under the floor or that of the lower bounds reaches it; 2n when no m up to
+    degrees of freedom ``cases·(m − 1)`` (``arms``: ``(spread, df, cases, agrees)`` per arm,
+    ``agrees`` as in :func:`arm_levels`), the sum of the upper bounds (each at
+    :func:`arm_levels` its grown degrees of freedom) falls under the floor or that of the lower
+    bounds reaches it; 2n when no m up to
     :data:`MAX_PILOT_DRAWS` does (the held sum sits at the floor itself); ``None`` once the
     pilot already has that many.
     """
     if 2 * n > MAX_PILOT_DRAWS:
         return None
     for m in range(2 * n, MAX_PILOT_DRAWS + 1):
-        grown = [
-            (s, k * (m - 1), level_for(k * (m - 1), q) if level is None else level)
-            for s, _, k, q in arms
-        ]
-        if sum(s / _sd_factor(df, 1.0 - lv) for s, df, lv in grown) < floor - TOLERANCE:
+        grown = [(s, k * (m - 1), *arm_levels(k * (m - 1), q, level)) for s, _, k, q in arms]
+        if sum(s / _sd_factor(df, 1.0 - lv) for s, df, lv, _ in grown) < floor - TOLERANCE:
             return m
-        if sum(s / _sd_factor(df, _none_level(lv)) for s, df, lv in grown) >= floor - TOLERANCE:
+        if sum(s / _sd_factor(df, nl) for s, df, _, nl in grown) >= floor - TOLERANCE:
             return m
     return 2 * n
-
-
-def equal_spreads_no_count_chance(
-    total: float, df: int, level: float, floor: float = EFFECT_FLOOR, *, upper: bool = False
-) -> float:
-    """Return how often the test of whether a count exists errs.
-
-    How often the existence test errs, for two arms of equal true spread ``total/2``, each
-    measured over ``df`` degrees of freedom and bounded at ``level`` (normal draws).
-
-    With ``upper`` false: the chance that the two lower bounds reach ``floor`` (the case is
-    named as having no count); with ``upper`` true: the chance that the two upper bounds stay
-    under it (the case gets a count). Each sample sd is ``(total/2)·√(X/df)``, ``X ~ χ²_df``,
-    so the chance is ``P(√(X₁/df) + √(X₂/df) ≥ t)`` at ``t = 2·floor·f/total`` (``f`` the
-    sd factor of the bound), computed by the midpoint rule on 20,000 steps of the sd's density
-    (absolute error under 1e-5). For df = 2 it is ``e^(−t²) + t·√(π/2)·e^(−t²/2)·erf(t/√2)``.
-    """
-    p = 1.0 - level if upper else level
-    t = 2.0 * floor * _sd_factor(df, p) / total
-    h = (1.0 + 12.0 / math.sqrt(df)) / 20_000
-    mid = (np.arange(20_000) + 0.5) * h  # midpoints: the density is never taken at 0
-    x = df * mid * mid
-    log_chi2 = (df / 2.0 - 1.0) * np.log(x) - x / 2.0 - df / 2.0 * math.log(2.0)
-    dens = 2.0 * df * mid * np.exp(log_chi2 - math.lgamma(df / 2.0))  # density of √(X/df)
-    edges = np.arange(20_001) * h
-    cdf = np.concatenate(([0.0], np.cumsum(dens * h)))
-    survive = 1.0 - np.interp(t - mid, edges, cdf, left=0.0, right=1.0)
-    tail = float(np.sum(dens * survive) * h)
-    return 1.0 - tail if upper else tail
 
 
 def p_verdict(

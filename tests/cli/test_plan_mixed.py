@@ -1,0 +1,41 @@
+"""``plan`` on a pilot whose cases sit at two spreads (the test across cases), by hand."""
+
+from __future__ import annotations
+
+import factories
+from factories import JUDGE, case
+
+from driftproof.pages.plan import plan_receipt
+from driftproof.receipt import Receipt
+from driftproof.render.plan import plan_text
+
+FINE_JUDGE = dict(JUDGE, scale={"worst": 0.0, "best": 1.0, "step": 0.01})
+
+
+def test_a_mixed_pilot_plans_its_quiet_cases_apart() -> None:
+    """A mixed pilot plans its quiet cases apart.
+
+    Five cases with draws ±.01 around the mean (sd .01) and five with ±.04 (sd .04), both arms,
+    3 draws. Each arm's own test pools them (p = .175) but the test across cases over both arms
+    rejects (p = .0011; tests/stats/test_planning_across.py), so every case is planned from its
+    own spreads: the quiet cases get 220 draws per arm, the noisy ones no count (lower 80%
+    bounds .0315 each). Pooled, all ten would have been named as having no count.
+    """
+    quiet = [case(f"q{i}", [0.59, 0.60, 0.61], [0.49, 0.50, 0.51]) for i in range(5)]
+    noisy = [case(f"n{i}", [0.56, 0.60, 0.64], [0.46, 0.50, 0.54]) for i in range(5)]
+    r = Receipt.model_validate(factories.make_receipt(quiet + noisy, judge=FINE_JUDGE))
+    p = plan_receipt(r)
+    assert p.draws_per_arm == 220
+    assert p.no_count_cases == tuple(f"n{i}" for i in range(5))
+    assert p.pools[0] is not None and not p.pools[0].pooled and p.pooled_level is None
+    text = plan_text(p)
+    assert (
+        "With skill: the spreads of the 10 cases agree within this arm (Bartlett's test of "
+        "equal spreads: p = 0.175), but not across cases over both arms (below), so each case "
+        "is planned from its own spread." in text
+    )
+    assert (
+        "Across cases, each case's spread over both arms (each arm scaled to its pooled "
+        "spread): Bartlett's test of equal spreads p = 0.001, under 5%: the cases' spreads "
+        "disagree and are not pooled." in text
+    )
