@@ -51,10 +51,12 @@ def page_anchors(html: bytes) -> tuple[list[str], list[str]]:
 
 
 def broken_links(site: Path) -> list[str]:
-    """Every internal link or fragment in ``site/**/*.html`` that points nowhere, as
-    ``page: link (why)`` with the page's path under the site, pages in path order and links
-    in document order. A link resolving outside the site is ``no such file``; a folder stands
-    for its ``index.html``. Never raises for unreadable HTML (read with U+FFFD)."""
+    """Every internal link or fragment in ``site/**/*.html`` that points nowhere.
+
+    Each as ``page: link (why)`` with the page's path under the site, pages in path order and
+    links in document order. A link resolving outside the site is ``no such file``; a folder
+    stands for its ``index.html``. Never raises for unreadable HTML (read with U+FFFD).
+    """
     root = Path(site)
     files: set[str] = set()
     folders: set[str] = set()
@@ -98,9 +100,11 @@ def broken_links(site: Path) -> list[str]:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _resolve(folder: str, link: str) -> tuple[str | None, str] | None:
-    """``(target, fragment)`` of a link on a page in ``folder``: the target a normalised path
-    under the site (``None``: the page itself; may climb out with ``..``), the fragment
-    unquoted; ``None`` when the link is external."""
+    """The ``(target, fragment)`` of a link on a page in ``folder``; None when it is external.
+
+    The target is a normalised path under the site (``None``: the page itself; it may climb out
+    with ``..``), the fragment unquoted.
+    """
     if urlsplit(link).scheme or link.startswith("//"):
         return None
     target_url, fragment = urldefrag(link)

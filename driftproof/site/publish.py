@@ -12,18 +12,30 @@ moment, ``out`` is the old site or the new one, whole.
 from __future__ import annotations
 
 import ctypes
-import datetime as dt
 import logging
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from driftproof.errors import Problem, SiteBuildError
-from driftproof.site._cache import CACHE_DIR_NAME, RenderCache
-from driftproof.site._inputs import Progress, SiteInputs, load_inputs
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import MkDocsException
 
-__all__ = ["MARKER", "SiteInputs", "build_site", "check_out", "fallback_date", "load_inputs"]
+from driftproof.errors import Problem, SiteBuildError
+from driftproof.site.cache import CACHE_DIR_NAME, RenderCache
+from driftproof.site.inputs import Progress, SiteInputs, load_inputs
+from driftproof.site.report_source import Report
+
+__all__ = [
+    "MARKER",
+    "Published",
+    "SiteInputs",
+    "build_site",
+    "check_out",
+    "load_inputs",
+]
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
 MARKER = ".driftproof-site"
@@ -31,6 +43,14 @@ MARKER = ".driftproof-site"
 #: What a killed build may leave beside ``out`` (``.<out name>`` then one of these): removed
 #: by the next build of ``out``.
 LEFTOVERS = (".build-", ".old-")
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a build published: the receipts' names (name order) and the reports."""
+
+    receipts: tuple[str, ...]
+    reports: list[Report]
 
 
 def build_site(
@@ -41,25 +61,25 @@ def build_site(
     config_file: Path = Path("mkdocs.yml"),
     cache_dir: Path | None | bool = True,
     progress: Progress | None = None,
-) -> SiteInputs:
+) -> Published:
     """Check the inputs, build with mkdocs (strict) and replace ``out`` only on success.
 
     Args:
+        receipts_dir: the receipts folder.
+        reports_dir: the reports folder.
+        out: the site folder, replaced whole.
+        config_file: the mkdocs config.
         cache_dir: the render cache folder; ``True`` (default) for ``.driftproof-cache``
             beside ``out``, ``None`` or ``False`` for none. It never changes an output byte.
         progress: called as ``progress(phase, done, total)``.
 
     Returns:
-        The names of the receipts published (their ``LoadedReceipt`` let go) and the reports.
+        The receipts' names and the reports published.
 
     Raises:
         SiteBuildError: an input or ``out`` is refused, an input is invalid (one problem per
             bad place), a link is broken or mkdocs failed; ``out`` is untouched.
     """
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
-
     for given in (receipts_dir, reports_dir, out):
         if Path(given).is_symlink():  # before anything resolves it
             raise _refused(Path(given), "it is a symbolic link")
@@ -97,14 +117,17 @@ def build_site(
         shutil.rmtree(tmp, ignore_errors=True)  # the new site on failure, else the old one
     if cache is not None:
         cache.prune()
-    return plugin.built
+    names, reports = plugin.built
+    return Published(names, reports)
 
 
 def swap(new: Path, out: Path) -> None:
-    """Put the folder ``new`` in place of ``out`` in one atomic step: exchanged with it
-    (``renameat2(RENAME_EXCHANGE)``, so ``new`` then holds the old site) or, where ``out``
-    does not exist, renamed to it. Where the file system cannot exchange, ``out`` is renamed
-    aside first (to ``.<name>.old-*``, removed by the next build)."""
+    """Put the folder ``new`` in place of ``out`` in one atomic step.
+
+    Exchanged with it (``renameat2(RENAME_EXCHANGE)``, so ``new`` then holds the old site) or,
+    where ``out`` does not exist, renamed to it. Where the file system cannot exchange, ``out``
+    is renamed aside first (to ``.<name>.old-*``, removed by the next build).
+    """
     if not os.path.lexists(out):
         os.rename(new, out)
         return
@@ -178,12 +201,3 @@ class Collector(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.messages.append(record.getMessage())
-
-
-def fallback_date() -> str:
-    """The date when no report supplies one: ``SOURCE_DATE_EPOCH`` (UTC), else 1970-01-01."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "0")
-    try:
-        return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date().isoformat()
-    except ValueError:
-        return "1970-01-01"

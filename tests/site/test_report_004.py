@@ -20,7 +20,7 @@ from site_html import table_rows
 from driftproof.cli import main
 from driftproof.importers.claude_plugin_eval import import_claude_plugin_eval
 from driftproof.receipt import parse_receipt, read_receipt, seal_document
-from driftproof.site._render import make_env
+from driftproof.site.html import make_env
 from driftproof.site.report_source import parse_report
 from driftproof.site.sections import SectionContext, section_types
 

@@ -18,7 +18,7 @@ from site_fixtures import REPO
 from driftproof.errors import SiteBuildError
 from driftproof.importers.caveman import import_caveman
 from driftproof.receipt import parse_receipt, read_receipt, seal_document
-from driftproof.site._render import make_env
+from driftproof.site.html import make_env
 from driftproof.site.report_source import parse_report
 from driftproof.site.sections import SectionContext, section_types
 

@@ -1,11 +1,10 @@
 """Section ``comparison``: two receipts compared case by case, in the words of ``driftproof diff``.
 
 The comparison is :func:`driftproof.pages.comparison.compare_receipts` (the with-skill arms of
-each case, D-6, lost draws per D-9); the table's header and rows are
-:func:`driftproof.pages.comparison_report.report_rows`, the same strings the CLI prints. A side
-that gets no verdict (below TESTED, smoke run, aggregates only) shows the refusal
-lines and no table. A chart draws each side's with-skill band as an error bar
-(mean ± one sample sd), with the table beside it. Case rows are anchored ``#case-<id>``.
+each case, D-6; lost draws, D-9); the table's rows are
+:func:`driftproof.pages.comparison_report.report_rows`, the strings the CLI prints. A side that
+gets no verdict shows the refusal lines and no table. A chart draws each side's with-skill band
+(mean ± one sample sd) beside the table. Case rows are anchored ``#case-<id>``.
 
 Parameters::
 
@@ -26,7 +25,6 @@ from driftproof.pages.comparison import Comparison, compare_receipts
 from driftproof.pages.comparison_report import report_rows
 from driftproof.pages.sheet import fmt
 from driftproof.site import charts
-from driftproof.site._tables import Cell, Column, Row, Table
 from driftproof.site.sections import (
     SectionContext,
     SectionOutput,
@@ -35,6 +33,7 @@ from driftproof.site.sections import (
     receipts_check,
     register_section,
 )
+from driftproof.site.tables import Cell, Column, Row, Table
 
 __all__ = ["ComparisonParams", "ComparisonSection"]
 
@@ -54,12 +53,15 @@ class ComparisonParams(SectionParams):
 
 @register_section
 class ComparisonSection:
+    """Two of the report's receipts compared case by case."""
+
     name = "comparison"
     Params = ComparisonParams
 
     def check(
         self, params: ComparisonParams, report_receipts: tuple[str, ...]
     ) -> list[tuple[str, str]]:
+        """``a`` and ``b`` must be receipts of the report."""
         return [
             (f"/{k}", msg)
             for k in ("a", "b")
@@ -67,6 +69,7 @@ class ComparisonSection:
         ]
 
     def render(self, params: ComparisonParams, ctx: SectionContext) -> SectionOutput:
+        """The section (see the module docstring)."""
         a, b = receipt_name(params.a), receipt_name(params.b)
         an, bn = params.a_label or a, params.b_label or b
         c = compare_receipts(ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn)
@@ -101,8 +104,10 @@ class ComparisonSection:
 
 
 def _table(c: Comparison, ctx: SectionContext, a: str, b: str) -> Table:
-    """The per-case table: the rows ``driftproof diff`` prints, each anchored ``#case-<id>``
-    and linking to the later receipt's case page."""
+    """The per-case table: the rows ``driftproof diff`` prints.
+
+    Each row is anchored ``#case-<id>`` and links to the later receipt's case page.
+    """
     header, rows = report_rows(c)
     return Table(
         f"comparison-{a}-{b}".replace("/", "-"),

@@ -1,48 +1,41 @@
 """Section ``cross_family``: one skill across model families, led by each model's lift.
 
-Method, "Other models, and one grader for all": a report comparing model families leads
-with what the skill adds to each model; raw scores across families are background,
-never a ranking. Every figure and word comes from :func:`driftproof.pages.cross_family.cross_family`
-(rows ordered by family and model name, never by a score).
-
-Parameters::
-
-    - type: cross_family
-      receipts: [claude-run, gpt-run]   # optional; default: every receipt of the report
-      title: ...                         # optional heading
+Method, "Other models, and one grader for all": the report leads with what the skill adds to
+each model; raw scores across families are background, never a ranking. Every figure and word
+is :func:`driftproof.pages.cross_family.cross_family`'s (rows in family and model order).
+Parameters: :class:`~driftproof.site.sections.ReceiptsParams`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from driftproof.pages.cross_family import cross_family
-from driftproof.site._tables import Column, Table, text_row
-from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
-
-if TYPE_CHECKING:
-    from driftproof.site.sections import ReceiptsParams, SectionContext
+from driftproof.site.sections import (
+    ReceiptsParams,
+    ReceiptsSection,
+    SectionContext,
+    SectionOutput,
+    register_section,
+)
+from driftproof.site.tables import Column, Table, text_row
 
 __all__ = ["CrossFamilySection"]
+
+_LEAD = ("model", "family", "surface", "lift", "per 1,000 skill tokens", "reading")
 
 
 @register_section(name="cross_family", title="What the skill adds to each model")
 class CrossFamilySection(ReceiptsSection):
+    """The lift per model, then each model's raw scores as background."""
+
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        """The section (see the module docstring)."""
         cf = cross_family([(n, ctx.receipts[n]) for n in self.names(params, ctx)])
         lead = Table(
             "lift-by-model",
             "What the skill adds to each model: lift (with skill minus baseline, equal "
             "weight per case) and per 1,000 skill tokens; rows in family and model order, "
             "not a ranking",
-            (
-                Column("model"),
-                Column("family"),
-                Column("surface"),
-                Column("lift", True),
-                Column("per 1,000 skill tokens", True),
-                Column("reading"),
-            ),
+            tuple(Column(c, c in ("lift", "per 1,000 skill tokens")) for c in _LEAD),
             tuple(
                 text_row(x.model, x.family, x.surface, x.lift, x.lift_per_1k, x.reading)
                 for x in cf.rows

@@ -1,37 +1,37 @@
-"""Section ``fidelity``: a caveman fidelity import's pass rates, as ``driftproof view`` words them
-(:func:`driftproof.pages.sheet_caveman.fidelity_view`; D-15: no verdict).
+"""Section ``fidelity``: a caveman fidelity import's pass rates, as ``driftproof view`` says.
 
-Per receipt: the facts of its report (cases, grader or checks, rubrics or case file), one row per
-arm (passed / total, the rate and, for a judged snapshot, the mean of the per-prompt fidelity as
-the source printed it; an arm the source did not record reads "not recorded", D-13), the rows per
-category when there are any, and every failure. The figures are the sheet's own, so the page and
-``view`` cannot disagree.
-
-Parameters::
-
-    - type: fidelity
-      receipts: [a, b]     # optional; default: every receipt of the report
-      title: ...           # optional heading
+From :func:`driftproof.pages.sheet_caveman.fidelity_view`; no verdict (D-15). Per receipt:
+the facts of its report, one row per arm (an arm the source did not record reads "not
+recorded", D-13), the rows per category when there are any, and every failure. Parameters:
+:class:`~driftproof.site.sections.ReceiptsParams`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from driftproof.errors import SiteBuildError
 from driftproof.pages.sheet_caveman import fidelity_view
-from driftproof.site._tables import Cell, Column, Row, Table
-from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
-
-if TYPE_CHECKING:
-    from driftproof.site.sections import ReceiptsParams, SectionContext
+from driftproof.site.sections import (
+    ReceiptsParams,
+    ReceiptsSection,
+    SectionContext,
+    SectionOutput,
+    register_section,
+)
+from driftproof.site.tables import Table, plain_table
 
 __all__ = ["Fidelity"]
 
 
 @register_section(name="fidelity", title="Fidelity pass rates")
 class Fidelity(ReceiptsSection):
+    """Each receipt's fidelity pass rates per arm and category, and its failures."""
+
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        """The section (see the module docstring).
+
+        Raises:
+            SiteBuildError: a receipt is not a caveman fidelity import.
+        """
         shown = []
         tables: list[Table] = []
         for n in self.names(params, ctx):
@@ -42,23 +42,16 @@ class Fidelity(ReceiptsSection):
                     "/sections",
                     f"fidelity needs caveman fidelity imports (draws with checks); {n} is not one",
                 )
-            slug = ctx.anchor(f"{n}-fidelity")
-            arms = Table(
-                f"{slug}-arms",
-                f"Per arm: {', '.join(h.lower() for h in f.arm_head[1:])}. {f.note}",
-                tuple(Column(h) for h in f.arm_head),
-                tuple(Row(tuple(Cell(x) for x in row), header=True) for row in f.arm_rows),
-            )
-            tables.append(arms)
+            key = ctx.anchor(f"{n}-fidelity")
+            caption = f"Per arm: {', '.join(h.lower() for h in f.arm_head[1:])}. {f.note}"
+            arms = plain_table(f"{key}-arms", caption, f.arm_head, f.arm_rows)
             categories = None
             if f.category_rows:
-                categories = Table(
-                    f"{slug}-categories",
-                    "Passed / answered per category and arm.",
-                    tuple(Column(h) for h in f.category_head),
-                    tuple(Row(tuple(Cell(x) for x in row), header=True) for row in f.category_rows),
+                caption = "Passed / answered per category and arm."
+                categories = plain_table(
+                    f"{key}-categories", caption, f.category_head, f.category_rows
                 )
-                tables.append(categories)
+            tables += [t for t in (arms, categories) if t is not None]
             shown.append(
                 {
                     "name": n,

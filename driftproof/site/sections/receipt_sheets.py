@@ -1,76 +1,54 @@
-"""Section ``receipt_sheets``: each receipt's reading and per-case bands, on the report page.
+"""Section ``receipt_sheets``: each receipt's sheet on the report page, linking to its own.
 
-Per receipt: the reading (D-7, words from the core), suite lift and value per 1,000
-skill tokens (D-14), provenance facts and the per-case band table, with a link to the
-full sheet (every answer) at ``receipts/<name>/``. Case rows are anchored
-``#<receipt>-case-<id>``.
-
-Parameters::
-
-    - type: receipt_sheets
-      receipts: [a, b]     # optional; default: every receipt of the report
-      title: ...           # optional heading
+Per receipt: the reading (D-7), suite lift and value per 1,000 skill tokens (D-14), provenance
+facts, a band chart and the per-case table, whose rows are anchored ``#<receipt>-case-<id>``
+and link to the case pages. Parameters: :class:`~driftproof.site.sections.ReceiptsParams`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
-from driftproof.site.sheet import ReceiptSheet, receipt_sheet
-
-if TYPE_CHECKING:
-    from driftproof.site.sections import ReceiptsParams, SectionContext
+from driftproof.site.receipt_page import ReceiptTables, receipt_tables
+from driftproof.site.sections import (
+    ReceiptsParams,
+    ReceiptsSection,
+    SectionContext,
+    SectionOutput,
+    register_section,
+)
 
 __all__ = ["ReceiptSheets"]
 
 
-@dataclass(frozen=True)
-class _Shown:
-    """One receipt's sheet as the section shows it (the template's ``s``)."""
-
-    id: str
-    name: str
-    sheet: ReceiptSheet
-    url: str
-    json: str
-    skill: str
-
-
 @register_section(name="receipt_sheets", title="Receipt sheets")
 class ReceiptSheets(ReceiptsSection):
+    """Each receipt's sheet, as on its own page without the list of cases."""
+
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        sheets = [
-            _Shown(
-                sheet=_sheet(n, ctx),  # first: its ids are taken before the heading's, as ever
-                id=ctx.anchor(f"receipt-{n}"),
-                name=n,
-                url=ctx.sheet_url(n),
-                json=ctx.receipt_url(n),
-                skill=ctx.receipts[n].skill.name,
+        """The section (see the module docstring)."""
+        shown: list[dict[str, object]] = []
+        parts: list[ReceiptTables] = []
+        for n in self.names(params, ctx):
+            parts.append(_tables(n, ctx))  # its ids are taken before the heading's
+            shown.append(
+                {
+                    "sheet": parts[-1],
+                    "id": ctx.anchor(f"receipt-{n}"),
+                    "name": n,
+                    "url": ctx.sheet_url(n),
+                    "json": ctx.receipt_url(n),
+                    "skill": ctx.receipts[n].skill.name,
+                }
             )
-            for n in self.names(params, ctx)
-        ]
-        html = self.page(
-            params,
-            ctx,
-            heading_id=ctx.anchor("receipt-sheets"),
-            sheets=sheets,
+        html = self.page(params, ctx, heading_id=ctx.anchor("receipt-sheets"), sheets=shown)
+        return SectionOutput(
+            html=html,
+            tables=tuple(t for s in parts for t in (s.cases, s.breakdown, s.lost) if t is not None),
+            files={k: v for s in parts for k, v in s.files.items()},
         )
-        tables = tuple(
-            t
-            for s in sheets
-            for t in (s.sheet.cases, s.sheet.breakdown, s.sheet.lost)
-            if t is not None
-        )
-        files = {k: v for s in sheets for k, v in s.sheet.files.items()}
-        return SectionOutput(html=html, tables=tables, files=files)
 
 
-def _sheet(name: str, ctx: SectionContext) -> ReceiptSheet:
-    """The sheet of receipt ``name``: its element ids prefixed with the name (unique on the
-    page), its case rows linking to the case pages."""
+def _tables(name: str, ctx: SectionContext) -> ReceiptTables:
+    """Receipt ``name``'s sheet, its ids prefixed with the name, its rows linking to cases."""
 
     def anchor(base: str) -> str:
         return ctx.anchor(f"{name}-{base}")
@@ -78,10 +56,5 @@ def _sheet(name: str, ctx: SectionContext) -> ReceiptSheet:
     def case_link(case_id: str) -> str:
         return ctx.case_url(name, case_id)
 
-    return receipt_sheet(
-        name,
-        ctx.receipts[name],
-        anchor=anchor,
-        chart_prefix="chart-bands",
-        case_link=case_link,
-    )
+    r = ctx.receipts[name]
+    return receipt_tables(name, r, anchor=anchor, chart_prefix="chart-bands", case_link=case_link)

@@ -1,172 +1,66 @@
 """Section ``skill_fired``: how often the skill fired, beside the scores and never inside them.
 
-Seed 000 ("Receipts are an open format"): where the source ran a skill-fired indicator, as
-``claude plugin eval`` does, the receipt records how often the skill fired beside the score and
-never inside it, and runs the source recorded an error for are kept out of the figures and
-listed with the error. Per receipt this section shows:
-
-- one row per case and arm: the band as :func:`driftproof.pages.sheet.sheet` gives it, the measured
-draws
-  on which the source saw the skill fire (``draw.skill_fired``, lost draws left out), and the lost
-  draws with their recorded reasons;
-- one row per arm: the arm's recorded rate ``arms.<arm>.skill_fired {fired, observed}`` (schema
-  0.15), or "not observed", or "arm not recorded" for the missing arm of a single-arm import;
-- the receipt's reading (why it gives no verdict) and the source notes a reader must know
-  (``provenance.notes``, e.g. that a single-arm source counts the indicator inside its score).
-
-Parameters::
-
-    - type: skill_fired
-      receipts: [a, b]     # optional; default: every receipt of the report
-      title: ...           # optional heading
-
-Written by the importers engineer (issue 14, Report 004), following the registry of
-:mod:`driftproof.site.sections`; counting only, no statistics.
+Per receipt (figures from :mod:`driftproof.pages.skill_fired`): one row per case and arm with
+its band, the measured draws on which the source saw the skill fire and the lost draws with
+their reasons; one row per arm with the rate the receipt records; and the receipt's reading
+with the source's notes. Parameters: :class:`~driftproof.site.sections.ReceiptsParams`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import partial
-from typing import TYPE_CHECKING
+from driftproof.pages.sheet import sheet
+from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about
+from driftproof.site.sections import (
+    ReceiptsParams,
+    ReceiptsSection,
+    SectionContext,
+    SectionOutput,
+    register_section,
+)
+from driftproof.site.tables import Column, Row, Table, row_of
 
-from driftproof.pages import sheet as view
-from driftproof.receipt import Case, Draw, Receipt
-from driftproof.site._tables import Cell, Column, Row, Table
-from driftproof.site.cases import ARMS
-from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
+__all__ = ["SkillFired"]
 
-if TYPE_CHECKING:
-    from driftproof.site.sections import ReceiptsParams, SectionContext
-
-__all__ = ["SkillFired", "fired_counts"]
-
-
-def fired_counts(draws: Sequence[Draw]) -> tuple[int, int]:
-    """(draws on which the skill fired, draws on which firing was observed), over measured draws
-    only: a lost draw is kept out of the figures (seed 000)."""
-    seen = [d.skill_fired for d in draws if d.lost is None and d.skill_fired is not None]
-    return sum(seen), len(seen)
-
-
-def _rate(fired: int, observed: int) -> str:
-    return f"{fired} of {observed} ({100 * fired / observed:.0f}%)" if observed else "not observed"
-
-
-def _arm_rows(name: str, r: Receipt) -> list[Row]:
-    rows = []
-    for key, words in ARMS:
-        spec = getattr(r.arms, key)
-        if spec is None:
-            continue
-        if not spec.recorded:
-            text, value = "arm not recorded by the source", ""
-        elif spec.skill_fired is not None:
-            text = _rate(spec.skill_fired.fired, spec.skill_fired.observed)
-            value = (
-                repr(spec.skill_fired.fired / spec.skill_fired.observed)
-                if spec.skill_fired.observed
-                else ""
-            )
-        else:
-            text, value = "not observed", ""
-        rows.append(
-            Row((Cell(name), Cell(words), Cell(spec.label or "–"), Cell(text, value)), header=True)
-        )
-    return rows
+_CASES_HEAD = ("case", "arm", "score band", "skill fired (measured draws)", "lost draws")
+_ARMS_HEAD = ("receipt", "arm", "source's name for the arm", "skill fired")
 
 
 @register_section(name="skill_fired", title="How often the skill fired")
 class SkillFired(ReceiptsSection):
+    """Per case and arm, and per arm: how often the skill fired."""
+
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        case_rows: list[Row] = []
-        arm_rows: list[Row] = []
+        """The section (see the module docstring)."""
+        cases: list[Row] = []
+        arms: list[Row] = []
         about = []
         for n in self.names(params, ctx):
             r = ctx.receipts[n]
-            s = view.sheet(r)
-            arm_rows += _arm_rows(n, r)
-            for row, case in zip(s.cases, r.cases, strict=True):
-                case_rows += _case_rows(r, row, case, partial(ctx.anchor, f"{n}-fired-{case.id}"))
-            reading = {f.label: f.value for f in s.reading}
-            about.append(
-                {
-                    "name": n,
-                    "reading": reading.get("reading", ""),
-                    "why": reading.get("why", ""),
-                    "notes": list(r.provenance.notes or []) if r.provenance is not None else [],
-                    "partial": bool(r.provenance is not None and r.provenance.partial),
-                }
-            )
-        slug = ctx.anchor("skill-fired")
-        cases = Table(
-            f"{slug}-cases",
+            s = sheet(r)
+            arms += [row_of(x) for x in arm_rows(n, r)]
+            for i, row in enumerate(s.cases):
+                found = case_rows(r, row, i)
+                if found:  # the case's first row carries its anchor
+                    anchor = ctx.anchor(f"{n}-fired-{r.cases[i].id}")
+                    cases += [row_of(x, anchor if j == 0 else None) for j, x in enumerate(found)]
+            about.append(fired_about(n, r, s))
+        key = ctx.anchor("skill-fired")
+        case_table = Table(
+            f"{key}-cases",
             "Per case and arm: the band (mean ± one sample standard deviation of the "
             "per-draw scores, n = measured draws) and, beside it, the measured draws on which "
             "the source saw the skill fire. Lost draws are left out of both and listed with "
             "their reasons.",
-            (
-                Column("case"),
-                Column("arm"),
-                Column("score band"),
-                Column("skill fired (measured draws)", True),
-                Column("lost draws"),
-            ),
-            tuple(case_rows),
+            tuple(Column(h, h.startswith("skill fired")) for h in _CASES_HEAD),
+            tuple(cases),
         )
-        arms = Table(
-            f"{slug}-arms",
+        arm_table = Table(
+            f"{key}-arms",
             "Per arm: how often the skill fired, as the receipt records it "
             "(arms.<arm>.skill_fired: draws it fired on, of measured draws where firing was "
             "observed). Beside the score, never inside it.",
-            (
-                Column("receipt"),
-                Column("arm"),
-                Column("source's name for the arm"),
-                Column("skill fired", True),
-            ),
-            tuple(arm_rows),
+            tuple(Column(h, h == "skill fired") for h in _ARMS_HEAD),
+            tuple(arms),
         )
-        html = self.page(
-            params,
-            ctx,
-            heading_id=slug,
-            cases=cases,
-            arms=arms,
-            about=about,
-        )
-        return SectionOutput(html=html, tables=(arms, cases))
-
-
-def _case_rows(r: Receipt, row: view.CaseRow, case: Case, anchor: Callable[[], str]) -> list[Row]:
-    """One row per arm of ``case``: its band (``row``, from :func:`driftproof.pages.sheet.sheet`),
-    how
-    often the skill fired on its measured draws and its lost draws; the first row carries the
-    id ``anchor()`` gives (taken only when there is a row)."""
-    rows: list[Row] = []
-    for key, words in ARMS:
-        arm = getattr(case.arms, key)
-        spec = getattr(r.arms, key)
-        if arm is None or spec is None:
-            continue
-        band = {"with_skill": row.with_skill, "baseline": row.baseline}.get(key, row.control or "–")
-        if not spec.recorded:
-            band = "not recorded"
-        fired, observed = fired_counts(arm.draws)
-        lost = "; ".join(
-            f"draw {d.index}: {d.lost.reason}" for d in arm.draws if d.lost is not None
-        )
-        rows.append(
-            Row(
-                (
-                    Cell(case.id),
-                    Cell(words),
-                    Cell(band),
-                    Cell(_rate(fired, observed), str(fired) if observed else ""),
-                    Cell(lost or "none"),
-                ),
-                anchor=None if rows else anchor(),
-                header=True,
-            )
-        )
-    return rows
+        html = self.page(params, ctx, heading_id=key, cases=case_table, arms=arm_table, about=about)
+        return SectionOutput(html=html, tables=(arm_table, case_table))

@@ -1,34 +1,28 @@
-"""Section ``token_savings``: output-token savings of each skill arm (Report 001, caveman).
+"""Section ``token_savings``: output-token savings of each skill arm.
 
-For each receipt (one skill each), the savings in output tokens of the skill arm against
-the control arm (the honest delta, D-16) and against the baseline: median, mean, min,
-max and sample stdev across cases, with the token totals; a chart (median, whiskers
-min to max) and the same numbers in tables, plus a per-case table (``#case-<id>``).
-
-Parameters::
-
-    - type: token_savings
-      receipts: [caveman, caveman-cn]   # optional; default: every receipt of the report
-      title: ...                         # optional heading
-
-Every figure comes from the core, :func:`driftproof.stats.savings.token_savings`
-(caveman's own arithmetic); percentages are printed with its :func:`percent`.
+For each receipt (one skill each), the savings in output tokens of the skill arm against the
+control arm (the honest delta, D-16) and against the baseline: median, mean, min, max and
+sample stdev across cases, with the token totals; a chart (median, whiskers min to max) with
+the same numbers in tables, and a per-case table (``#case-<id>``). Every figure is
+:func:`driftproof.stats.savings.token_savings`'s, printed with its :func:`percent`.
+Parameters: :class:`~driftproof.site.sections.ReceiptsParams`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from driftproof.errors import SiteBuildError
+from driftproof.pages.case import first_output_tokens
 from driftproof.receipt import Receipt
 from driftproof.site import charts
-from driftproof.site._tables import Cell, Column, Row, Table, count_cell, csv_number
-from driftproof.site.sections import ReceiptsSection, SectionOutput, register_section
-from driftproof.site.sheet import first_output_tokens
+from driftproof.site.sections import (
+    ReceiptsParams,
+    ReceiptsSection,
+    SectionContext,
+    SectionOutput,
+    register_section,
+)
+from driftproof.site.tables import Cell, Column, Row, Table, count_cell, csv_number
 from driftproof.stats.savings import ArmSavings, Savings, percent, token_savings
-
-if TYPE_CHECKING:
-    from driftproof.site.sections import ReceiptsParams, SectionContext
 
 __all__ = ["TokenSavings"]
 
@@ -37,7 +31,14 @@ REFERENCES = (("control", "vs terse control"), ("baseline", "vs baseline"))
 
 @register_section(name="token_savings", title="Output-token savings")
 class TokenSavings(ReceiptsSection):
+    """The savings per skill as a chart and tables, and the tokens per case."""
+
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        """The section (see the module docstring).
+
+        Raises:
+            SiteBuildError: the savings cannot be computed from these receipts.
+        """
         names = self.names(params, ctx)
         receipts = [ctx.receipts[n] for n in names]
         try:
@@ -82,8 +83,10 @@ def _ref(a: ArmSavings, ref: str) -> Savings | None:
 
 
 def _percent_series(label: str, per_arm: list[Savings | None]) -> charts.Series:
-    """One reference's savings as a chart series in percent: the median, whiskers min to max
-    (None where the arm has no such reference)."""
+    """One reference's savings as a chart series in percent.
+
+    The median, whiskers min to max (None where the arm has no such reference).
+    """
 
     def pct(v: float | None) -> float | None:
         return None if v is None else 100 * v
