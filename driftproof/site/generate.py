@@ -20,29 +20,27 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from driftproof.errors import Problem, ReceiptError, SiteBuildError
-from driftproof.pages.receipt_list import listed_receipt
+from driftproof.errors import Problem, SiteBuildError
 from driftproof.pages.results import (
     RESULTS_PAGE,
     ResultRow,
     order_rows,
     results_page_from_rows,
-    rows_and_badge_files,
 )
 from driftproof.receipt import Receipt, known_versions, parse_receipt, schema_bytes
 from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
 from driftproof.site._paths import templates_dir
 from driftproof.site.cache import RenderCache, code_key, key_of
 from driftproof.site.html import page, page_env, sums_of
-from driftproof.site.inputs import is_simulated, simulated_problem
-from driftproof.site.receipt_page import receipt_files
+from driftproof.site.receipt_jobs import Done, Job, Renderer, run_jobs
 from driftproof.site.report_pages import feed_entry, report_files
 from driftproof.site.report_source import Report
 
@@ -141,8 +139,8 @@ class _Index:
 
     rows: list[ResultRow] = dataclasses.field(default_factory=list)
     listing: list[dict[str, str]] = dataclasses.field(default_factory=list)
-    #: the receipts the reports cite: ``(bytes, file, model or None when not parsed yet)``
-    cited: dict[str, tuple[bytes, str, Receipt | None]] = dataclasses.field(default_factory=dict)
+    #: the receipts the reports cite: their bytes and file
+    cited: dict[str, tuple[bytes, str]] = dataclasses.field(default_factory=dict)
     owners: dict[str, str] = dataclasses.field(default_factory=dict)
     problems: list[Problem] = dataclasses.field(default_factory=list)
 
@@ -158,9 +156,9 @@ def generate_site(
 ) -> None:
     """Generate every page and file of the site, handing each to ``emit`` as it is made.
 
-    One receipt at a time (memory bounded by one receipt's pages): its pages come from the
-    render cache or are rendered from its model, emitted and let go; the receipts the reports
-    cite are kept for the reports, rendered last.
+    A receipt at a time (memory bounded by a few receipts' pages, :mod:`.receipt_jobs`): its
+    pages come from the render cache or are rendered from its model, emitted and let go; the
+    receipts the reports cite are kept for the reports, rendered last.
 
     Args:
         receipts: ``(name, file bytes, file)`` of every receipt in name order (may be a
@@ -169,93 +167,67 @@ def generate_site(
         settings: navigation, names, templates, render cache, progress.
         emit: receives ``(site path, bytes)`` once per file, paths relative to the site root.
         problems: problems the caller finds while ``receipts`` is read; reported with these.
-        total: the number of receipts, for ``settings.progress``.
+        total: the number of receipts (the progress, and whether a pool of processes pays).
 
     Raises:
         SiteBuildError: every problem: receipts that are not valid (file, JSON pointer,
             expectation), simulated receipts on the public site, two receipts that would write
             the same file, a section that cannot be rendered.
     """
-    env = page_env(settings.templates, settings.site_name, settings.nav)
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
     fixed: tuple[str, ...] = (json.dumps(list(settings.nav)), settings.site_name, settings.site_url)
-    if settings.cache is not None:
+    cache = settings.cache
+    if cache is not None:
         fixed += (code_key(Path(settings.templates)),)
+    render = Renderer(
+        Path(settings.templates),
+        settings.site_name,
+        json.dumps(list(settings.nav)),
+        settings.public,
+        cache.folder if cache is not None else None,
+        fixed,
+    )
     index = _Index(problems=problems if problems is not None else [])
-    for i, (name, raw, file) in enumerate(receipts):
-        cited = [{"ident": r.ident, "title": r.title} for r in ordered if name in r.receipts]
-        try:
-            files, model = _receipt_share(name, raw, file, cited, env, settings, fixed, index)
-        except ReceiptError as exc:
-            index.problems.extend(exc.problems or [Problem(file, "", str(exc))])
+    jobs = (
+        Job(name, raw, file, tuple((r.ident, r.title) for r in ordered if name in r.receipts))
+        for name, raw, file in receipts
+    )
+    for i, (job, done) in enumerate(_with_jobs(jobs, render, total)):
+        if cache is not None and done.key:
+            cache.used.add(done.key)
+        index.problems.extend(done.problems)
+        if done.files is None or done.row is None or done.listed is None:
             continue
-        if files is None:
-            continue
-        files[f"receipts/{name}.json"] = raw
-        for path, data in files.items():
-            first = index.owners.setdefault(path, name)
-            if first != name:
-                index.problems.append(_clash(file, path, first))
+        done.files[f"receipts/{job.name}.json"] = job.raw
+        for path, data in done.files.items():
+            first = index.owners.setdefault(path, job.name)
+            if first != job.name:
+                index.problems.append(_clash(job.file, path, first))
             emit(path, data)
-        if cited:
-            index.cited[name] = (raw, file, model)
+        index.rows.append(done.row)
+        index.listing.append(done.listed)
+        if job.cited:
+            index.cited[job.name] = (job.raw, job.file)
         if settings.progress:
             settings.progress("render", i + 1, total)
     if index.problems:
         found = sorted(index.problems, key=lambda p: p.file)
         raise SiteBuildError(f"{len(found)} problem(s); the site was not built", found)
-    _site_pages(index, ordered, env, settings, emit)
+    env = page_env(settings.templates, settings.site_name, settings.nav)
+    _site_pages(index, ordered, env, settings, fixed, emit)
 
 
-_META = ".meta.json"  # a cache entry's index rows, beside its files
+def _with_jobs(jobs: Iterable[Job], render: Renderer, total: int) -> Iterator[tuple[Job, Done]]:
+    """Each job with its result, in order (the job is kept to emit its bytes)."""
+    held: deque[Job] = deque()
 
+    def feed() -> Iterator[Job]:
+        for job in jobs:
+            held.append(job)
+            yield job
 
-def _receipt_share(
-    name: str,
-    raw: bytes,
-    file: str,
-    cited: list[dict[str, str]],
-    env: jinja2.Environment,
-    settings: SiteSettings,
-    fixed: tuple[str, ...],
-    index: _Index,
-) -> tuple[dict[str, bytes] | None, Receipt | None]:
-    """One receipt's pages and badge files, and its rows added to ``index``.
-
-    Also the model when it was parsed (a receipt whose pages come from the cache is not). No
-    files for a simulated receipt on the public site (a problem is added to ``index``).
-
-    Raises:
-        ReceiptError: the receipt is not valid.
-    """
-    sha256 = hashlib.sha256(raw).hexdigest()
-    cache = settings.cache
-    key = key_of("receipt", sha256, name, json.dumps(cited), *fixed)
-    hit = cache.get(key) if cache is not None else None
-    if hit is not None and _META in hit:
-        try:
-            meta = json.loads(hit.pop(_META))
-            row, listed = ResultRow(**meta["row"]), dict(meta["listed"])
-        except (ValueError, TypeError, KeyError):
-            pass  # not an entry this code wrote: rendered again
-        else:
-            index.rows.append(row)
-            index.listing.append(listed)
-            return hit, None
-    r = parse_receipt(raw, file)
-    if settings.public and is_simulated(r):
-        index.problems.append(simulated_problem(file))
-        return None, r
-    files = receipt_files(name, r, raw, cited, env)
-    rows, badges = rows_and_badge_files({name: r})
-    files.update(badges)
-    listed = listed_receipt(name, r, sha256, rows[0])
-    index.rows.append(rows[0])
-    index.listing.append(listed)
-    if cache is not None and not is_simulated(r):
-        meta = {"row": dataclasses.asdict(rows[0]), "listed": listed}
-        cache.put(key, {**files, _META: json.dumps(meta, sort_keys=True).encode("utf-8")})
-    return files, r
+    for done in run_jobs(feed(), render, total):
+        yield held.popleft(), done
 
 
 def _site_pages(
@@ -263,17 +235,24 @@ def _site_pages(
     ordered: Sequence[Report],
     env: jinja2.Environment,
     settings: SiteSettings,
+    fixed: tuple[str, ...],
     emit: Emit,
 ) -> None:
     """The reports' files and every page made from all receipts (lists, sums, schemas, feed)."""
-    models = {
-        n: m if m is not None else parse_receipt(raw, file)
-        for n, (raw, file, m) in index.cited.items()
-    }
-    digests = {n: hashlib.sha256(raw).hexdigest() for n, (raw, _, _) in index.cited.items()}
+    digests = {n: hashlib.sha256(raw).hexdigest() for n, (raw, _) in index.cited.items()}
+    models: dict[str, Receipt] = {}
     files: dict[str, bytes] = {}
     for r in ordered:
-        files.update(report_files(r, models, digests, env))
+        key = key_of("report", _report_key(r), json.dumps([digests[n] for n in r.receipts]), *fixed)
+        hit = settings.cache.get(key) if settings.cache is not None else None
+        if hit is None:
+            for n in r.receipts:
+                if n not in models:
+                    models[n] = parse_receipt(*index.cited[n])
+            hit = report_files(r, models, digests, env)
+            if settings.cache is not None:
+                settings.cache.put(key, hit)
+        files.update(hit)
     if ordered:
         latest = "reports/latest/index.html"
         first = ordered[0]
@@ -311,6 +290,13 @@ def _site_pages(
     files["feed.xml"] = feed.encode("utf-8")
     for path, data in files.items():
         emit(path, data)
+
+
+def _report_key(r: Report) -> str:
+    """Everything of report ``r`` its pages depend on, as text (part of its cache key)."""
+    sections = [(x.type, x.params.model_dump_json(), x.pointer) for x in r.sections]
+    fields = (r.number, r.slug, r.title, r.date.isoformat(), r.summary, r.receipts, r.body)
+    return json.dumps([*fields, r.source, sections])
 
 
 def spec_files(env: jinja2.Environment) -> dict[str, bytes]:
