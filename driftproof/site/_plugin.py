@@ -32,7 +32,7 @@ from driftproof.errors import Problem, SiteBuildError
 from driftproof.site.generate import SiteSettings, generate_site
 from driftproof.site.html import page_env, printable, wrap_tables
 from driftproof.site.inputs import Progress, find_inputs
-from driftproof.site.links import broken_links
+from driftproof.site.links import SiteLinks
 from driftproof.site.report_pages import home_listing
 from driftproof.site.report_source import Report
 from driftproof.site.search import index_for_search
@@ -75,6 +75,8 @@ class DriftproofPlugin(BasePlugin):
         self.nav: list[dict[str, str]] = []
         #: what the last build published: receipt names and reports
         self.built: tuple[tuple[str, ...], list[Report]] = ((), [])
+        #: the link check of the build under way
+        self.links = SiteLinks()
 
     def on_files(self, files: Any, *, config: Any) -> Any:
         """Add every generated page and file (written into the site folder as made).
@@ -90,6 +92,7 @@ class DriftproofPlugin(BasePlugin):
             reports = self.config.get("reports") or opts.get("reports", "reports")
             self.job = (base / receipts, base / reports, None, None)
         receipts_dir, reports_dir, cache, progress = self.job
+        self.links = SiteLinks()
         found = find_inputs(receipts_dir, reports_dir)
         self.nav = site_nav(files)
         settings = SiteSettings(
@@ -121,6 +124,7 @@ class DriftproofPlugin(BasePlugin):
             emit=emit,
             problems=found.problems,
             total=len(found.paths),
+            links=self.links,
         )
         for path in sorted(written):
             files.append(_Written.generated(config, path, abs_src_path=str(site_dir / path)))
@@ -150,7 +154,7 @@ class DriftproofPlugin(BasePlugin):
         """The search index is written; then a broken internal link fails the build."""
         config_file = Path(config.config_file_path or "mkdocs.yml")
         index_for_search(Path(config.site_dir), config_file)
-        broken = broken_links(Path(config.site_dir))
+        broken = self.links.broken(Path(config.site_dir))
         if broken:
             raise SiteBuildError(
                 f"{len(broken)} broken internal link(s); the site was not replaced",

@@ -40,6 +40,7 @@ from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, 
 from driftproof.site._paths import templates_dir
 from driftproof.site.cache import RenderCache, code_key, key_of
 from driftproof.site.html import page, page_env, sums_of
+from driftproof.site.links import SiteLinks
 from driftproof.site.receipt_jobs import Done, Job, Renderer, run_jobs
 from driftproof.site.report_pages import feed_entry, report_files
 from driftproof.site.report_source import Report
@@ -153,6 +154,7 @@ def generate_site(
     emit: Emit,
     problems: list[Problem] | None = None,
     total: int = 0,
+    links: SiteLinks | None = None,
 ) -> None:
     """Generate every page and file of the site, handing each to ``emit`` as it is made.
 
@@ -168,6 +170,7 @@ def generate_site(
         emit: receives ``(site path, bytes)`` once per file, paths relative to the site root.
         problems: problems the caller finds while ``receipts`` is read; reported with these.
         total: the number of receipts (the progress, and whether a pool of processes pays).
+        links: gathers each receipt's link check, when given.
 
     Raises:
         SiteBuildError: every problem: receipts that are not valid (file, JSON pointer,
@@ -186,6 +189,7 @@ def generate_site(
         settings.public,
         cache.folder if cache is not None else None,
         fixed,
+        check_links=links is not None,
     )
     index = _Index(problems=problems if problems is not None else [])
     jobs = (
@@ -204,6 +208,8 @@ def generate_site(
             if first != job.name:
                 index.problems.append(_clash(job.file, path, first))
             emit(path, data)
+        if links is not None and done.links is not None:
+            links.add(done.links)
         index.rows.append(done.row)
         index.listing.append(done.listed)
         if job.cited:

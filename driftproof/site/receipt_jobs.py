@@ -28,6 +28,7 @@ from driftproof.receipt import parse_receipt
 from driftproof.site.cache import RenderCache, key_of
 from driftproof.site.html import page_env
 from driftproof.site.inputs import is_simulated, simulated_problem
+from driftproof.site.links import ReceiptLinks, receipt_links
 from driftproof.site.receipt_page import receipt_files
 
 __all__ = ["POOL_FROM", "Done", "Job", "Renderer", "run_jobs"]
@@ -58,6 +59,7 @@ class Done:
         listed: its row on the receipts page.
         problems: why it was refused (not valid, or simulated on the public site).
         key: its render cache key.
+        links: its pages' link check, when asked for.
     """
 
     files: dict[str, bytes] | None
@@ -65,6 +67,7 @@ class Done:
     listed: dict[str, str] | None = None
     problems: tuple[Problem, ...] = ()
     key: str = ""
+    links: ReceiptLinks | None = None
 
 
 @cache
@@ -83,6 +86,7 @@ class Renderer:
         public: refuse simulated receipts.
         cache: the render cache folder, or None.
         fixed: the site-wide parts of the cache key (navigation, names, code and templates).
+        check_links: check the links of each receipt's pages among themselves.
     """
 
     templates: Path
@@ -91,6 +95,7 @@ class Renderer:
     public: bool
     cache: Path | None
     fixed: tuple[str, ...]
+    check_links: bool = False
 
     def __call__(self, job: Job) -> Done:
         """The job's files and rows (see :class:`Done`); never raises for a bad receipt."""
@@ -102,7 +107,10 @@ class Renderer:
         if hit is not None and _META in hit:
             try:
                 meta = json.loads(hit.pop(_META))
-                return Done(hit, ResultRow(**meta["row"]), dict(meta["listed"]), key=key)
+                links = _links_of(meta["links"]) if self.check_links else None
+                return Done(
+                    hit, ResultRow(**meta["row"]), dict(meta["listed"]), key=key, links=links
+                )
             except (ValueError, TypeError, KeyError):
                 pass  # not an entry this code wrote: rendered again
         try:
@@ -116,10 +124,21 @@ class Renderer:
         rows, badges = rows_and_badge_files({job.name: r})
         files.update(badges)
         listed = listed_receipt(job.name, r, sha256, rows[0])
-        if store is not None and not is_simulated(r):
+        links = receipt_links(files) if self.check_links or store is not None else None
+        if store is not None and links is not None and not is_simulated(r):
             meta = {"row": dataclasses.asdict(rows[0]), "listed": listed}
+            meta["links"] = dataclasses.asdict(links)
             store.put(key, {**files, _META: json.dumps(meta, sort_keys=True).encode("utf-8")})
-        return Done(files, rows[0], listed, key=key)
+        return Done(files, rows[0], listed, key=key, links=links if self.check_links else None)
+
+
+def _links_of(data: dict[str, list[list[object]]]) -> ReceiptLinks:
+    """A :class:`ReceiptLinks` read back from its JSON form."""
+    return ReceiptLinks(
+        tuple(str(x) for x in data["pages"]),
+        tuple((str(p), int(i), str(m)) for p, i, m in data["problems"]),  # type: ignore[call-overload]
+        tuple(tuple(x) for x in data["outside"]),  # type: ignore[misc]
+    )
 
 
 def run_jobs(jobs: Iterable[Job], render: Renderer, count: int) -> Iterator[Done]:
