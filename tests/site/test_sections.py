@@ -124,6 +124,7 @@ def test_public_api_is_exactly_what_all_names() -> None:
             "inputs",
             "links",
             "publish",
+            "receipt_jobs",
             "receipt_page",
             "report_pages",
             "report_source",
