@@ -73,12 +73,12 @@ class Found:
                 progress("read", i + 1, len(self.paths))
 
 
-def _folder_problems(d: Path, what: str) -> list[Problem]:
+def _folder(d: Path, what: str) -> tuple[list[Problem], list[Path]]:
     if d.is_symlink():
-        return [_link_problem(d)]
+        return [_link_problem(d)], []
     if not d.is_dir():
-        return [Problem(str(d), "", f"expected a directory of {what}")]
-    return _symlinks(d)
+        return [Problem(str(d), "", f"expected a directory of {what}")], []
+    return _walk(d)
 
 
 def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
@@ -87,11 +87,10 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
     Symbolic links and unsafe names are problems (:attr:`Found.problems`).
     """
     receipts_dir, reports_dir = Path(receipts_dir), Path(reports_dir)
-    problems = _folder_problems(receipts_dir, "receipts")
-    problems += _folder_problems(reports_dir, "reports")
+    problems, found = _folder(receipts_dir, "receipts")
+    problems += _folder(reports_dir, "reports")[0]
     paths: dict[str, Path] = {}
-    ok = receipts_dir.is_dir() and not receipts_dir.is_symlink()
-    for p in _receipt_paths(receipts_dir) if ok else []:
+    for p in found:
         name = p.relative_to(receipts_dir).with_suffix("").as_posix()
         bad = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
         if bad:
@@ -173,28 +172,19 @@ def _link_problem(p: Path) -> Problem:
     )
 
 
-def _symlinks(root: Path) -> list[Problem]:
-    """One problem per symbolic link under ``root`` (files and folders; never followed)."""
-    out: list[Problem] = []
+def _walk(root: Path) -> tuple[list[Problem], list[Path]]:
+    """Symbolic links under ``root`` (one problem each; never followed) and ``*.json`` entries.
+
+    The entries in path order. A folder named ``*.json`` is listed too: reading it fails, so it
+    is refused as unreadable rather than silently skipped.
+    """
+    links: list[Problem] = []
+    found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         for n in sorted(dirnames + filenames):
-            if (Path(dirpath) / n).is_symlink():
-                out.append(_link_problem(Path(dirpath) / n))
-    return out
-
-
-def _receipt_paths(root: Path) -> list[Path]:
-    """Every ``*.json`` entry under ``root``, not through a symbolic link, in path order.
-
-    A folder named ``*.json`` is listed too: reading it fails, so it is refused as unreadable
-    rather than silently skipped.
-    """
-    found = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not (Path(dirpath) / d).is_symlink())
-        found += [
-            Path(dirpath) / n
-            for n in filenames + dirnames
-            if n.endswith(".json") and not (Path(dirpath) / n).is_symlink()
-        ]
-    return sorted(found)
+            p = Path(dirpath) / n
+            if p.is_symlink():
+                links.append(_link_problem(p))
+            elif n.endswith(".json"):
+                found.append(p)
+    return links, sorted(found)
