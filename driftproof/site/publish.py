@@ -6,7 +6,8 @@ build left beside ``out``, and has mkdocs (strict) build into a new folder besid
 the ``driftproof`` plugin (:mod:`driftproof.site._plugin`) reads, checks and renders every
 receipt and report into it, then checks its internal links and writes its search index.
 Only then is the new folder swapped with ``out`` in one atomic exchange. Killed at any
-moment, ``out`` is the old site or the new one, whole.
+moment, ``out`` is the old site or the new one, whole. With a render cache, the old site is
+moved into the cache's ``trash`` folder and removed after the build returns (:func:`discard`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import ctypes
 import logging
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +36,7 @@ __all__ = [
     "SiteInputs",
     "build_site",
     "check_out",
+    "discard",
     "load_inputs",
 ]
 
@@ -94,6 +97,7 @@ def build_site(
     collector = Collector()
     mk_log = logging.getLogger("mkdocs")
     mk_log.addHandler(collector)
+    swapped = False
     try:
         cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
         plugin = cfg.plugins.get("driftproof")
@@ -107,6 +111,7 @@ def build_site(
         )
         tmp.chmod(0o755)  # mkdtemp makes it private; a site is for reading
         swap(tmp, out)
+        swapped = True
     except (MkDocsException, SystemExit) as exc:
         lines = [Problem(str(config_file), "", m) for m in collector.messages] or [
             Problem(str(config_file), "", str(exc))
@@ -114,11 +119,36 @@ def build_site(
         raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
     finally:
         mk_log.removeHandler(collector)
-        shutil.rmtree(tmp, ignore_errors=True)  # the new site on failure, else the old one
+        if swapped and cache is not None:
+            discard(tmp, cache.folder / "trash")  # the old site
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)  # the new site on failure, or the old one
     if cache is not None:
         cache.prune()
     names, reports = plugin.built
     return Published(names, reports)
+
+
+#: Removes the folder named by its one argument (run as a process of its own by :func:`discard`).
+_REMOVE = "import shutil, sys; shutil.rmtree(sys.argv[1], ignore_errors=True)"
+
+
+def discard(old: Path, trash: Path) -> None:
+    """Remove the folder ``old`` after the build returns.
+
+    It is moved into ``trash`` (beside it, on the same file system) and ``trash`` is removed by
+    a process of its own that outlives this one; where the move fails, ``old`` is removed here.
+    Anything an earlier removal left in ``trash`` goes with it.
+    """
+    try:
+        trash.mkdir(parents=True, exist_ok=True)
+        os.rename(old, trash / old.name)
+        # a session of its own, never waited for: it outlives the build (and its kill)
+        os.posix_spawn(
+            sys.executable, [sys.executable, "-c", _REMOVE, str(trash)], os.environ, setsid=True
+        )
+    except OSError:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def swap(new: Path, out: Path) -> None:
