@@ -50,8 +50,11 @@ def count_cell(v: int | None) -> Cell:
 
 
 def summary_rows(arms: Sequence[ArmSavings]) -> list[tuple[Cell, ...]]:
-    """One row per skill and reference: median, mean, min, max and stdev of the per-case
-    savings, the case count and the token totals; then one row per terse control alone."""
+    """One row per skill and reference, then one per terse control alone.
+
+    Cells: skill, reference, median, mean, min, max and stdev of the per-case savings, the case
+    count and the token totals.
+    """
     rows: list[tuple[Cell, ...]] = []
     for a in arms:
         for ref, label in REFERENCES:

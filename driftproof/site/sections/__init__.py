@@ -3,8 +3,8 @@
 A report's front matter lists ``sections``, each with a ``type`` naming a registered type and
 that type's parameters. Adding a type touches no other file:
 
-1. Create ``driftproof/site/sections/<type>.py`` (every module here not starting with ``_``
-   is imported when the registry is first used).
+1. Create a module ``driftproof/site/sections/<name>.py`` (every module here not starting
+   with ``_`` is imported when the registry is first used; one may hold several types).
 2. In it, define a class with ``Params`` (a :class:`SectionParams` model; unknown keys are
    refused), ``check(params, report_receipts) -> [(pointer, message)]`` and
    ``render(params, ctx) -> SectionOutput``, decorated ``@register_section(name=…, title=…)``.
