@@ -157,9 +157,8 @@ def grouped_bars(
 ) -> bytes:
     """Horizontal grouped bars with whiskers, as SVG bytes.
 
-    Every text is drawn literally (a ``$`` is a dollar sign, never mathtext). An unknown value
-    (None: lost or unscored) is drawn as a cross at zero with its own legend entry, and a value
-    of exactly 0 as a dot with another, so the two never look alike.
+    Text is drawn literally (``$`` is a dollar sign). An unknown value (None: lost or unscored)
+    is a cross at zero with its own legend entry, and exactly 0 a dot with another.
 
     Args:
         categories: one label per group (top to bottom), e.g. case ids.
@@ -170,7 +169,7 @@ def grouped_bars(
         theme: ``"light"`` or ``"dark"``.
         width: figure width in inches (:data:`WIDE_IN` or :data:`NARROW_IN`).
     """
-    import matplotlib
+    import matplotlib  # imported when a chart is drawn: it takes a second to import
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
@@ -197,8 +196,8 @@ def grouped_bars(
             top=1 - top_in / height,
             bottom=0.6 / height,
         )
-        _bars(ax, len(categories), series, _THEMES[theme]["fg"])
         fg = _THEMES[theme]["fg"]
+        _bars(ax, len(categories), series, fg)
         if reference is not None:
             ax.axvline(reference, color=fg, linestyle="--", linewidth=1, label=reference_label)
         ax.set_yticks(range(len(categories)), labels)
