@@ -30,15 +30,7 @@ from driftproof.site.cache import CACHE_DIR_NAME, RenderCache
 from driftproof.site.inputs import Progress, SiteInputs, load_inputs
 from driftproof.site.report_source import Report
 
-__all__ = [
-    "MARKER",
-    "Published",
-    "SiteInputs",
-    "build_site",
-    "check_out",
-    "discard",
-    "load_inputs",
-]
+__all__ = ["MARKER", "Published", "SiteInputs", "build_site", "check_out", "discard", "load_inputs"]
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
 MARKER = ".driftproof-site"
