@@ -336,12 +336,11 @@ def write_site(out: Path, receipts: dict[str, Path], walk: str, diff: str, plan:
     """
     from markupsafe import Markup, escape
 
-    from driftproof.receipt import read_receipt
     from driftproof.site._paths import site_data_root
-    from driftproof.site._render import markdown_html
-    from driftproof.site.build import LoadedReceipt, build_site_files, prose_files
+    from driftproof.site.generate import build_site_files, prose_files
+    from driftproof.site.html import markdown_html
 
-    loaded = {n: LoadedReceipt(n, read_receipt(p), p.read_bytes(), p) for n, p in receipts.items()}
+    loaded = {n: p.read_bytes() for n, p in receipts.items()}
     nav = [
         {"title": "Demo", "url": "index.html"},
         {"title": "Receipts", "url": "receipts/index.html"},

@@ -71,7 +71,7 @@ def test_caveats_when_not_like_for_like() -> None:
 
 
 def test_site_section_leads_with_lift() -> None:
-    from driftproof.site.build import page_env
+    from driftproof.site.html import page_env
     from driftproof.site.sections import SectionContext, section_types
 
     section = section_types()["cross_family"]

@@ -138,7 +138,7 @@ class _Table(HTMLParser):
 
 
 def _env() -> Any:
-    from driftproof.site.build import page_env
+    from driftproof.site.html import page_env
 
     env = page_env()
     env.globals.update(site_name="Driftproof", site_nav=[{"title": "Results", "url": "results/"}])

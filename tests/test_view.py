@@ -368,7 +368,7 @@ def _decimals(text: str) -> list[str]:
 
 
 def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
-    from driftproof.site.build import LoadedReceipt, build_site_files
+    from driftproof.site import build_site_files
 
     doc = mk([C1, C2, case("c3", [0.50, 0.52, None], [0.60, 0.62, 0.64])])
     doc.pop("seal")
@@ -376,7 +376,7 @@ def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
     write_receipt(doc, path)
     cli_text = CliRunner().invoke(cli, ["view", str(path)]).output
     page = build_site_files(
-        {"r": LoadedReceipt("r", parse_receipt(path.read_bytes(), str(path)), path.read_bytes())},
+        {"r": path.read_bytes()},
         [],
         nav=[],
     )["receipts/r/index.html"].decode("utf-8")

@@ -18,7 +18,7 @@ from factories import case, make_receipt, run_main
 
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import parse_receipt, read_receipt, seal_document
-from driftproof.site.sheet import receipt_sheet
+from driftproof.site.receipt_page import receipt_tables
 
 REPO = Path(__file__).resolve().parents[1]
 NVIDIA = REPO / "receipts/nvidia-7149a88-cuopt-install.json"
@@ -37,7 +37,7 @@ def _views(path: Path, capsys: Any) -> dict[str, str]:
 
 def test_aggregates_only_view_shows_every_figure_the_site_sheet_shows(capsys: Any) -> None:
     r = read_receipt(NVIDIA)
-    site = receipt_sheet("nvidia-7149a88-cuopt-install", r, NVIDIA.read_bytes(), path=NVIDIA)
+    site = receipt_tables("nvidia-7149a88-cuopt-install", r, NVIDIA.read_bytes())
     assert site.figures is not None
     views = _views(NVIDIA, capsys)
     doc = json.loads(views["json"])
@@ -89,8 +89,8 @@ def test_token_receipt_headline_is_the_token_saving(capsys: Any) -> None:
 
 def test_output_tokens_per_case_match_the_site_sheet() -> None:
     r = read_receipt(CAVEMAN)
-    site = receipt_sheet("caveman-2b10489-caveman", r, CAVEMAN.read_bytes(), path=CAVEMAN)
-    s = sheet(r, path=CAVEMAN)
+    site = receipt_tables("caveman-2b10489-caveman", r, CAVEMAN.read_bytes())
+    s = sheet(r)
     site_tokens = [row.cells[-1].text.replace(" / ", " · ") for row in site.cases.rows]
     assert [c.output_tokens for c in s.cases] == site_tokens
 

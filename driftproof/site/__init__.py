@@ -3,19 +3,20 @@
 Public API::
 
     build_site(receipts_dir, reports_dir, out)   the one build: check, render, swap out whole
-    load_inputs(receipts_dir, reports_dir)       every receipt and report, checked (SiteBuildError)
-    build_site_files(receipts, reports, nav=...) {site path: bytes} of every generated file
+    load_inputs(receipts_dir, reports_dir)       every receipt and report, checked
+    build_site_files(receipts, reports, nav=…)   {site path: bytes} of every generated file
     load_reports(paths, known_receipts)          parse and check reports/NNN-slug.md
     section_types(), register_section            the report section registry (see sections/)
 """
 
-from driftproof.site.build import LoadedReceipt, build_site_files, home_listing
-from driftproof.site.publish import SiteInputs, build_site, load_inputs
+from driftproof.site.generate import build_site_files
+from driftproof.site.publish import Published, SiteInputs, build_site, load_inputs
+from driftproof.site.report_pages import home_listing
 from driftproof.site.report_source import Report, SectionSpec, load_reports, parse_report
 from driftproof.site.sections import register_section, section_types
 
 __all__ = [
-    "LoadedReceipt",
+    "Published",
     "Report",
     "SectionSpec",
     "SiteInputs",

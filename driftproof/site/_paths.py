@@ -40,8 +40,11 @@ def site_data_root() -> Path:
 
 
 def templates_dir() -> Path:
-    """``templates/`` (``pages/`` and ``theme/``); the source checkout's when nothing is found,
-    so that importing never fails and the missing template is named when it is first needed."""
+    """The ``templates/`` folder (``pages/`` and ``theme/``).
+
+    The source checkout's when none is found, so that importing never fails and the missing
+    template is named when it is first needed.
+    """
     try:
         return site_data_root() / "templates"
     except FileNotFoundError:

@@ -1,7 +1,7 @@
-"""The mkdocs plugin ``driftproof`` (entry point ``mkdocs.plugins``), registered by the package.
+"""The mkdocs plugin ``driftproof`` (entry point ``mkdocs.plugins``).
 
 ``plugins: [driftproof]`` in mkdocs.yml adds every generated page and file to a build
-(:func:`driftproof.site.build.generate_site`), checks the built site's internal links and
+(:func:`driftproof.site.generate.generate_site`), checks the built site's internal links and
 writes its search index. The plugin instance owns its build's state. Options (both optional;
 default ``extra.driftproof`` in mkdocs.yml, else ``receipts`` and ``reports`` beside the
 config)::
@@ -18,6 +18,8 @@ same way.
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +29,12 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File
 
 from driftproof.errors import Problem, SiteBuildError
-from driftproof.site._inputs import Progress, SiteInputs, find_inputs
-from driftproof.site._render import printable, wrap_tables
-from driftproof.site.build import SiteSettings, generate_site, home_listing, page_env
-from driftproof.site.links import broken_links
+from driftproof.site.generate import SiteSettings, generate_site
+from driftproof.site.html import page_env, printable, wrap_tables
+from driftproof.site.inputs import Progress, find_inputs
+from driftproof.site.links import SiteLinks
+from driftproof.site.report_pages import home_listing
+from driftproof.site.report_source import Report
 from driftproof.site.search import index_for_search
 
 __all__ = ["DriftproofPlugin", "site_nav"]
@@ -69,12 +73,18 @@ class DriftproofPlugin(BasePlugin):
         #: ``(receipts folder, reports folder, render cache, progress)`` from build_site
         self.job: tuple[Path, Path, Any, Progress | None] | None = None
         self.nav: list[dict[str, str]] = []
-        #: what the last build published (receipt names, reports)
-        self.built = SiteInputs({}, [])
+        #: what the last build published: receipt names and reports
+        self.built: tuple[tuple[str, ...], list[Report]] = ((), [])
+        #: the link check of the build under way
+        self.links = SiteLinks()
 
     def on_files(self, files: Any, *, config: Any) -> Any:
-        from driftproof.site.publish import fallback_date
+        """Add every generated page and file (written into the site folder as made).
 
+        Raises:
+            SiteBuildError: an input is refused or invalid, or a generated file would take a
+                hand-written page's place.
+        """
         if self.job is None:  # plain `mkdocs build`: the folders from the config
             base = Path(config.config_file_path).parent
             opts = (config.extra or {}).get("driftproof", {})
@@ -82,13 +92,14 @@ class DriftproofPlugin(BasePlugin):
             reports = self.config.get("reports") or opts.get("reports", "reports")
             self.job = (base / receipts, base / reports, None, None)
         receipts_dir, reports_dir, cache, progress = self.job
+        self.links = SiteLinks()
         found = find_inputs(receipts_dir, reports_dir)
         self.nav = site_nav(files)
         settings = SiteSettings(
             nav=self.nav,
             site_name=config.site_name,
             site_url=config.site_url or "https://driftproof.dev/",
-            fallback_date=fallback_date(),
+            fallback_date=_fallback_date(),
             templates=templates_of(config),
             cache=cache,
             progress=progress,
@@ -113,15 +124,15 @@ class DriftproofPlugin(BasePlugin):
             emit=emit,
             problems=found.problems,
             total=len(found.paths),
+            links=self.links,
         )
         for path in sorted(written):
             files.append(_Written.generated(config, path, abs_src_path=str(site_dir / path)))
-        self.built = SiteInputs(dict.fromkeys(found.paths), found.reports)  # type: ignore[arg-type]
+        self.built = (tuple(found.paths), found.reports)
         return files
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
-        # The theme's environment escapes too (mkdocs leaves autoescape off by default), and
-        # shows control characters as visible symbols, as the generator's does.
+        """The theme's environment escapes and shows control characters, as the generator's."""
         env.autoescape = True
         env.finalize = printable
         env.globals.update(site_name=config.site_name, site_nav=self.nav)
@@ -132,9 +143,10 @@ class DriftproofPlugin(BasePlugin):
         return wrap_tables(html)
 
     def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
+        """The home page gets the list of numbered reports (``reports_listing``)."""
         listing = Markup("")
         if page.is_homepage:
-            listing = home_listing(self.built.reports, page_env(templates_of(config)))
+            listing = home_listing(self.built[1], page_env(templates_of(config)))
         context["reports_listing"] = listing
         return context
 
@@ -142,7 +154,7 @@ class DriftproofPlugin(BasePlugin):
         """The search index is written; then a broken internal link fails the build."""
         config_file = Path(config.config_file_path or "mkdocs.yml")
         index_for_search(Path(config.site_dir), config_file)
-        broken = broken_links(Path(config.site_dir))
+        broken = self.links.broken(Path(config.site_dir))
         if broken:
             raise SiteBuildError(
                 f"{len(broken)} broken internal link(s); the site was not replaced",
@@ -161,15 +173,26 @@ def site_nav(files: Any) -> list[dict[str, str]]:
     ]
 
 
+def _fallback_date() -> str:
+    """The date when no report supplies one: ``SOURCE_DATE_EPOCH`` (UTC), else 1970-01-01."""
+    try:
+        epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "0"))
+        return dt.datetime.fromtimestamp(epoch, dt.UTC).date().isoformat()
+    except ValueError:
+        return "1970-01-01"
+
+
 def templates_of(config: Any) -> Path:
     """The templates folder of an mkdocs config: its theme's ``custom_dir``'s parent."""
     return Path(config.theme.custom_dir).parent
 
 
 def _clashes(files: Any) -> dict[str, Any]:
-    """The mkdocs files by source path and by the path each is written to (a page
-    ``receipts/x.md`` is written to ``receipts/x/index.html``): no generated file may take
-    either place."""
+    """The mkdocs files by source path and by the path each is written to.
+
+    A page ``receipts/x.md`` is written to ``receipts/x/index.html``: no generated file may take
+    either place.
+    """
     found = {f.dest_uri: f for f in files}
     found.update({f.src_uri: f for f in files})
     return found

@@ -17,7 +17,16 @@ if TYPE_CHECKING:  # matplotlib itself is imported when a chart is drawn, not wi
     from matplotlib.axes import Axes
     from matplotlib.typing import RcKeyType
 
-__all__ = ["Drawn", "Series", "alt_text", "caption", "drawn", "figure", "grouped_bars"]
+__all__ = [
+    "Drawn",
+    "Series",
+    "alt_text",
+    "band_series",
+    "caption",
+    "drawn",
+    "figure",
+    "grouped_bars",
+]
 
 # Okabe–Ito, a colour-blind-safe palette; hatches tell series apart in print as well.
 _PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
@@ -46,6 +55,16 @@ class Series:
     high: tuple[float | None, ...] | None = None
 
 
+def band_series(label: str, bands: Sequence[tuple[float | None, float | None]]) -> Series:
+    """A series of bands, ``(mean, sd)`` each: the mean drawn, whiskers one sd either side."""
+    return Series(
+        label,
+        tuple(m for m, _ in bands),
+        tuple(None if m is None or d is None else m - d for m, d in bands),
+        tuple(None if m is None or d is None else m + d for m, d in bands),
+    )
+
+
 #: Figure widths in inches: the wide chart (desktop) and the narrow one (phones). At 96 CSS px
 #: per inch the narrow chart is 346 px wide, shown at its own size on a 390 px screen, so its
 #: 10-point text is 13 CSS px there (issue 15: at least 10 CSS px, by a layout that fits).
@@ -60,8 +79,11 @@ ZERO_LABEL = "exactly 0"
 
 @dataclass(frozen=True)
 class Drawn:
-    """What a chart drew, so its caption says exactly that: whiskers (some band had a spread),
-    missing markers (some value unknown) and zero marks (some value exactly 0)."""
+    """What a chart drew, so that its caption says exactly that.
+
+    Whiskers (some band had a spread), missing markers (some value unknown) and zero marks (some
+    value exactly 0).
+    """
 
     whiskers: bool
     missing: bool
@@ -89,14 +111,38 @@ def _whisker(s: Series, c_i: int) -> tuple[float | None, float | None]:
 
 
 def _wrap(label: str, width: int) -> str:
-    """A category label on lines of at most ``width`` characters (breaking after hyphens,
-    then anywhere); the text itself is unchanged."""
+    """A category label on lines of at most ``width`` characters; the text is unchanged.
+
+    Lines break after hyphens, then anywhere.
+    """
     if len(label) <= width:
         return label
     return (
         "\n".join(textwrap.wrap(label, width, break_on_hyphens=True, break_long_words=True))
         or label
     )
+
+
+def _rc(theme: str) -> dict[RcKeyType, Any]:
+    """The matplotlib settings of a chart: deterministic SVG, literal text, the theme's colours."""
+    c = _THEMES[theme]
+    return {
+        "svg.hashsalt": "driftproof",
+        "svg.fonttype": "none",
+        "font.size": 10,
+        "text.parse_math": False,
+        "text.color": c["fg"],
+        "axes.labelcolor": c["fg"],
+        "axes.edgecolor": c["fg"],
+        "xtick.color": c["fg"],
+        "ytick.color": c["fg"],
+        "figure.facecolor": c["bg"],
+        "axes.facecolor": c["bg"],
+        "savefig.facecolor": c["bg"],
+        "hatch.color": c["bg"],
+        "legend.frameon": False,
+        "path.simplify": False,
+    }
 
 
 def grouped_bars(
@@ -111,122 +157,53 @@ def grouped_bars(
 ) -> bytes:
     """Horizontal grouped bars with whiskers, as SVG bytes.
 
-    Every text is drawn literally (``text.parse_math`` off: a ``$`` is a dollar sign, never
-    mathtext). An unknown value (None: lost or unscored) is drawn as a cross at zero with its
-    own legend entry, and a value of exactly 0 as a dot with another, so the two never look alike.
+    Text is drawn literally (``$`` is a dollar sign). An unknown value (None: lost or unscored)
+    is a cross at zero with its own legend entry, and exactly 0 a dot with another.
 
     Args:
         categories: one label per group (top to bottom), e.g. case ids.
         series: the bars in each group; whiskers drawn where ``low < high``.
         xlabel: the value axis label, with units.
         reference: an x value drawn as a dashed line (e.g. 0 or the effect floor).
+        reference_label: the dashed line's legend entry, or None.
         theme: ``"light"`` or ``"dark"``.
         width: figure width in inches (:data:`WIDE_IN` or :data:`NARROW_IN`).
     """
-    import matplotlib
+    import matplotlib  # imported when a chart is drawn: it takes a second to import
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    colours = _THEMES[theme]
     narrow = width < WIDE_IN
-    n_cat, n_ser = len(categories), len(series)
     what = drawn(series)
     # Category labels wrap to fit at most 45% of the width (about 0.075 in per character at 10 pt).
-    per_line = max(8, int((0.45 * width - 0.3) / 0.075))
-    labels = [_wrap(c, per_line) for c in categories]
+    labels = [_wrap(c, max(8, int((0.45 * width - 0.3) / 0.075))) for c in categories]
     lines = max((lab.count("\n") + 1 for lab in labels), default=1)
-    entries = (
-        n_ser
-        + (1 if reference_label else 0)
-        + (1 if what.missing else 0)
-        + (1 if what.zeros else 0)
-    )
-    show_legend = n_ser > 1 or bool(reference_label) or what.missing or what.zeros
+    entries = len(series) + sum(map(bool, (reference_label, what.missing, what.zeros)))
+    show_legend = len(series) > 1 or bool(reference_label) or what.missing or what.zeros
     ncols = 1 if narrow else min(3, max(1, entries))
-    legend_rows = -(-entries // ncols) if show_legend else 0
-    top_in = 0.25 + 0.24 * legend_rows
-    group_in = max(0.3 * max(1, n_ser), 0.19 * lines + 0.08)
-    height = max(2.2, group_in * n_cat + top_in + 0.65)
-    rc: dict[RcKeyType, Any] = {
-        "svg.hashsalt": "driftproof",
-        "svg.fonttype": "none",
-        "font.size": 10,
-        "text.parse_math": False,
-        "text.color": colours["fg"],
-        "axes.labelcolor": colours["fg"],
-        "axes.edgecolor": colours["fg"],
-        "xtick.color": colours["fg"],
-        "ytick.color": colours["fg"],
-        "figure.facecolor": colours["bg"],
-        "axes.facecolor": colours["bg"],
-        "savefig.facecolor": colours["bg"],
-        "hatch.color": colours["bg"],
-        "legend.frameon": False,
-        "path.simplify": False,
-    }
-    with plt.rc_context(rc):
+    top_in = 0.25 + 0.24 * (-(-entries // ncols) if show_legend else 0)
+    group_in = max(0.3 * max(1, len(series)), 0.19 * lines + 0.08)
+    height = max(2.2, group_in * len(categories) + top_in + 0.65)
+    with plt.rc_context(_rc(theme)):
         # Fixed margins instead of a layout engine: one draw pass, which keeps a chart of 50
         # cases fast. The left margin fits the longest (wrapped) category label.
         fig, ax = plt.subplots(figsize=(width, height))
         longest = max((len(part) for lab in labels for part in lab.split("\n")), default=1)
-        label_in = 0.3 + 0.075 * longest
         fig.subplots_adjust(
-            left=min(0.45, label_in / width),
+            left=min(0.45, (0.3 + 0.075 * longest) / width),
             right=0.96 if narrow else 0.97,
             top=1 - top_in / height,
             bottom=0.6 / height,
         )
-        bar_h = 0.8 / max(1, n_ser)
-        missing_drawn = zero_drawn = False
-        for s_i, s in enumerate(series):
-            colour = _PALETTE[s_i % len(_PALETTE)]
-            offs = [c_i + (s_i - (n_ser - 1) / 2) * bar_h for c_i in range(n_cat)]
-            known = [(c_i, v) for c_i, v in enumerate(s.values) if v is not None]
-            ys = [offs[c_i] for c_i, _ in known]
-            vs = [v for _, v in known]
-            # The bar (possibly of zero length) carries the legend entry even when every value is 0.
-            ax.barh(
-                ys,
-                vs,
-                height=bar_h * 0.92,
-                color=colour,
-                hatch=_HATCHES[s_i % len(_HATCHES)],
-                label=s.label,
-            )
-            zeros = [y for y, v in zip(ys, vs, strict=True) if v == 0]
-            if zeros:  # a bar of length 0 is invisible: a dot says "exactly 0"
-                _marks(ax, zeros, "o", 7, colour, colours["fg"], None if zero_drawn else ZERO_LABEL)
-                zero_drawn = True
-            whisk = [
-                (y, v, lo, hi)
-                for y, (c_i, v) in zip(ys, known, strict=True)
-                for lo, hi in [_whisker(s, c_i)]
-                if lo is not None and hi is not None and hi > lo
-            ]
-            if whisk:
-                ax.errorbar(
-                    [w[1] for w in whisk],
-                    [w[0] for w in whisk],
-                    xerr=[[w[1] - w[2] for w in whisk], [w[3] - w[1] for w in whisk]],
-                    fmt="none",
-                    ecolor=colours["fg"],
-                    elinewidth=1.2,
-                    capsize=3,
-                )
-            unknown = [offs[c_i] for c_i, v in enumerate(s.values) if v is None]
-            if unknown:  # an unknown value is no bar: a cross at zero says "unknown", never 0
-                label = None if missing_drawn else MISSING_LABEL
-                _marks(ax, unknown, "X", 9, colour, colours["fg"], label)
-                missing_drawn = True
+        fg = _THEMES[theme]["fg"]
+        _bars(ax, len(categories), series, fg)
         if reference is not None:
-            ax.axvline(
-                reference, color=colours["fg"], linestyle="--", linewidth=1, label=reference_label
-            )
-        ax.set_yticks(range(n_cat), labels)
-        ax.set_ylim(n_cat - 0.5, -0.5)
+            ax.axvline(reference, color=fg, linestyle="--", linewidth=1, label=reference_label)
+        ax.set_yticks(range(len(categories)), labels)
+        ax.set_ylim(len(categories) - 0.5, -0.5)
         ax.set_xlabel(xlabel)
-        ax.grid(axis="x", color=colours["grid"], linewidth=0.6)
+        ax.grid(axis="x", color=_THEMES[theme]["grid"], linewidth=0.6)
         ax.set_axisbelow(True)
         if narrow:
             ax.xaxis.set_major_locator(
@@ -250,11 +227,53 @@ def grouped_bars(
     return buf.getvalue()
 
 
+def _bars(ax: Axes, n_cat: int, series: Sequence[Series], fg: str) -> None:
+    """Each series' bars, zero dots, whiskers and unknown-value crosses on ``ax``."""
+    n_ser = len(series)
+    bar_h = 0.8 / max(1, n_ser)
+    missing_drawn = zero_drawn = False
+    for s_i, s in enumerate(series):
+        colour = _PALETTE[s_i % len(_PALETTE)]
+        offs = [c_i + (s_i - (n_ser - 1) / 2) * bar_h for c_i in range(n_cat)]
+        known = [(c_i, v) for c_i, v in enumerate(s.values) if v is not None]
+        ys = [offs[c_i] for c_i, _ in known]
+        vs = [v for _, v in known]
+        # The bar (possibly of zero length) carries the legend entry even when every value is 0.
+        hatch = _HATCHES[s_i % len(_HATCHES)]
+        ax.barh(ys, vs, height=bar_h * 0.92, color=colour, hatch=hatch, label=s.label)
+        zeros = [y for y, v in zip(ys, vs, strict=True) if v == 0]
+        if zeros:  # a bar of length 0 is invisible: a dot says "exactly 0"
+            _marks(ax, zeros, "o", 7, colour, fg, None if zero_drawn else ZERO_LABEL)
+            zero_drawn = True
+        whisk = [
+            (y, v, lo, hi)
+            for y, (c_i, v) in zip(ys, known, strict=True)
+            for lo, hi in [_whisker(s, c_i)]
+            if lo is not None and hi is not None and hi > lo
+        ]
+        if whisk:
+            ax.errorbar(
+                [w[1] for w in whisk],
+                [w[0] for w in whisk],
+                xerr=[[w[1] - w[2] for w in whisk], [w[3] - w[1] for w in whisk]],
+                fmt="none",
+                ecolor=fg,
+                elinewidth=1.2,
+                capsize=3,
+            )
+        unknown = [offs[c_i] for c_i, v in enumerate(s.values) if v is None]
+        if unknown:  # an unknown value is no bar: a cross at zero says "unknown", never 0
+            _marks(ax, unknown, "X", 9, colour, fg, None if missing_drawn else MISSING_LABEL)
+            missing_drawn = True
+
+
 def _marks(
     ax: Axes, ys: list[float], marker: str, size: float, face: str, edge: str, label: str | None
 ) -> None:
-    """Markers at x = 0 for the categories at ``ys`` (a value of exactly 0, or an unknown one),
-    drawn over the bars and never clipped; ``label`` is their legend entry (None: none)."""
+    """Markers at x = 0 for the categories at ``ys``, drawn over the bars and never clipped.
+
+    For a value of exactly 0 or an unknown one; ``label`` is their legend entry (None: none).
+    """
     ax.plot(
         [0.0] * len(ys),
         ys,
@@ -276,6 +295,7 @@ def caption(subject: str, series: Sequence[Series], whiskers: str | None) -> str
     Args:
         subject: what the bars are, e.g. "Each case's mean judge score with the skill and
             without it".
+        series: the series drawn.
         whiskers: what a whisker means when one is drawn, or None when the chart has none.
     """
     what = drawn(series)
@@ -352,6 +372,8 @@ def alt_text(
 
     Args:
         subject: what the chart shows, e.g. "Median output-token savings per skill".
+        categories: one label per group.
+        series: the series drawn.
         fmt: formats one value for reading (e.g. as a percentage).
         whiskers: what the whiskers mean (e.g. "min to max across prompts"), or None.
     """

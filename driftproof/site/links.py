@@ -1,9 +1,13 @@
-"""The internal link check of a built site: a broken internal link fails the build (issue 15).
+"""The internal link check of a built site: a broken internal link fails the build.
 
-Every ``href``, ``src`` and ``srcset`` of every ``*.html`` page under the site root must name
-a file inside the site, and a fragment on an HTML page must name an element id there
-(SITE-NOTES 5.2, 3). External links (a scheme, or ``//``) and ``mailto:`` are not followed.
-Pages are parsed with selectolax (the Lexbor HTML5 parser, pinned).
+Every ``href``, ``src`` and ``srcset`` of every ``*.html`` page under the site root must name a
+file inside the site, and a fragment on an HTML page must name an element id there. External
+links (a scheme, or ``//``) and ``mailto:`` are not followed. Pages are parsed with selectolax
+(the Lexbor HTML5 parser, pinned).
+
+A receipt's pages are checked among themselves when they are rendered
+(:func:`receipt_links`, kept in the render cache with them); what they link to outside the
+receipt, and every other page, is checked on the built site (:meth:`SiteLinks.broken`).
 """
 
 from __future__ import annotations
@@ -11,24 +15,29 @@ from __future__ import annotations
 import functools
 import os
 import posixpath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 
-__all__ = ["broken_links", "page_anchors"]
+from selectolax.lexbor import LexborHTMLParser
+
+__all__ = ["ReceiptLinks", "SiteLinks", "broken_links", "page_anchors", "receipt_links"]
 
 _SELECTOR = "[id], a[name], [href], [src], [srcset]"
 
+#: A link of a page: ``(page, position on the page, link as written, target, fragment)``.
+Link = tuple[str, int, str, str, str]
+
 
 def page_anchors(html: bytes) -> tuple[list[str], list[str]]:
-    """``(ids, links)`` of one HTML page, in document order.
+    """The ``(ids, links)`` of one HTML page, in document order.
 
     ids: every ``id`` attribute, and the ``name`` of every ``<a>``. links: each element's
-    ``href``, then ``src``, then each URL of its ``srcset``; an attribute given with no value
-    is not a link. Entities are decoded (``&amp;`` is ``&``); bytes that are not UTF-8 are
-    read as U+FFFD and never raise.
+    ``href``, then ``src``, then each URL of its ``srcset``; an attribute given with no value is
+    not a link. Entities are decoded (``&amp;`` is ``&``); bytes that are not UTF-8 are read as
+    U+FFFD and never raise.
     """
-    from selectolax.lexbor import LexborHTMLParser
-
     tree = LexborHTMLParser(html.decode("utf-8", errors="replace"))
     ids: list[str] = []
     links: list[str] = []
@@ -50,12 +59,89 @@ def page_anchors(html: bytes) -> tuple[list[str], list[str]]:
     return ids, links
 
 
+def _links(rel: str, links: Iterable[str]) -> Iterable[Link]:
+    """The internal links of page ``rel``, resolved (``.`` is the site's ``index.html``)."""
+    folder = rel.rpartition("/")[0]
+    for i, link in enumerate(links):
+        found = _resolve(folder, link)
+        if found is not None:
+            target = rel if found[0] is None else found[0]
+            yield rel, i, link, "index.html" if target == "." else target, found[1]
+
+
+def _problem(link: Link, why: str) -> tuple[str, int, str]:
+    return link[0], link[1], f"{link[0]}: {link[2]} ({why})"
+
+
+@dataclass(frozen=True)
+class ReceiptLinks:
+    """What :func:`receipt_links` found in one receipt's pages.
+
+    Attributes:
+        pages: the HTML pages checked.
+        problems: ``(page, position, message)`` of each broken link among them.
+        outside: one link per target and fragment outside the receipt's own files.
+    """
+
+    pages: tuple[str, ...]
+    problems: tuple[tuple[str, int, str], ...]
+    outside: tuple[Link, ...]
+
+
+def receipt_links(files: Mapping[str, bytes]) -> ReceiptLinks:
+    """Check the links of one receipt's HTML pages among its own ``files`` (by site path)."""
+    parsed = {p: page_anchors(d) for p, d in files.items() if p.endswith(".html")}
+    problems: list[tuple[str, int, str]] = []
+    outside: dict[tuple[str, str], Link] = {}
+    for rel, (_, links) in parsed.items():
+        for link in _links(rel, links):
+            target, fragment = link[3], link[4]
+            if target not in files and f"{target}/index.html" in files:
+                target = f"{target}/index.html"
+            if target not in files:
+                outside.setdefault((target, fragment), link)
+            elif fragment and target.endswith(".html") and fragment not in parsed[target][0]:
+                problems.append(_problem(link, f"no element with id {fragment!r}"))
+    return ReceiptLinks(tuple(parsed), tuple(problems), tuple(outside.values()))
+
+
+@dataclass
+class SiteLinks:
+    """The link check of a whole site: receipts' findings gathered, the rest checked when built.
+
+    Attributes:
+        checked: the pages already checked (:meth:`add`).
+        problems: their broken links, ``(page, position, message)``.
+        outside: one link of theirs per target and fragment, checked on the built site.
+    """
+
+    checked: set[str] = field(default_factory=set)
+    problems: list[tuple[str, int, str]] = field(default_factory=list)
+    outside: dict[tuple[str, str], Link] = field(default_factory=dict)
+
+    def add(self, found: ReceiptLinks) -> None:
+        """Gather one receipt's findings."""
+        self.checked.update(found.pages)
+        self.problems += found.problems
+        for link in found.outside:
+            self.outside.setdefault((link[3], link[4]), link)
+
+    def broken(self, site: Path) -> list[str]:
+        """Every broken internal link of the built ``site``, as :func:`broken_links` says."""
+        return _check(Path(site), self)
+
+
 def broken_links(site: Path) -> list[str]:
-    """Every internal link or fragment in ``site/**/*.html`` that points nowhere, as
-    ``page: link (why)`` with the page's path under the site, pages in path order and links
-    in document order. A link resolving outside the site is ``no such file``; a folder stands
-    for its ``index.html``. Never raises for unreadable HTML (read with U+FFFD)."""
-    root = Path(site)
+    """Every internal link or fragment in ``site/**/*.html`` that points nowhere.
+
+    Each as ``page: link (why)`` with the page's path under the site, pages in path order and
+    links in document order. A link resolving outside the site is ``no such file``; a folder
+    stands for its ``index.html``. Never raises for unreadable HTML (read with U+FFFD).
+    """
+    return _check(Path(site), SiteLinks())
+
+
+def _check(root: Path, known: SiteLinks) -> list[str]:
     files: set[str] = set()
     folders: set[str] = set()
     for dirpath, dirnames, filenames in os.walk(root):
@@ -71,36 +157,31 @@ def broken_links(site: Path) -> list[str]:
             ids_of[rel] = frozenset(page_anchors((root / rel).read_bytes())[0])
         return ids_of[rel]
 
-    problems = []
-    for rel in sorted(f for f in files if f.endswith(".html")):
-        own_ids, links = page_anchors((root / rel).read_bytes())
-        folder = rel.rpartition("/")[0]
-        for link in links:
-            found = _resolve(folder, link)
-            if found is None:
-                continue
-            target, fragment = found
-            target = rel if target is None else target
-            if target == ".":
-                target = "index.html"
-            elif target in folders:
-                target = f"{target}/index.html"
-            if target.startswith("../") or target == ".." or target not in files:
-                problems.append(f"{rel}: {link} (no such file)")
-            elif (
-                fragment
-                and target.endswith(".html")
-                and fragment not in (frozenset(own_ids) if target == rel else ids(target))
-            ):
-                problems.append(f"{rel}: {link} (no element with id {fragment!r})")
-    return problems
+    problems = list(known.problems)
+    pages = sorted(f for f in files if f.endswith(".html") and f not in known.checked)
+    found: list[Link] = list(known.outside.values())
+    for rel in pages:
+        own, links = page_anchors((root / rel).read_bytes())
+        ids_of.setdefault(rel, frozenset(own))
+        found += _links(rel, links)
+    for link in found:
+        target, fragment = link[3], link[4]
+        if target in folders:
+            target = f"{target}/index.html"
+        if target.startswith("../") or target == ".." or target not in files:
+            problems.append(_problem(link, "no such file"))
+        elif fragment and target.endswith(".html") and fragment not in ids(target):
+            problems.append(_problem(link, f"no element with id {fragment!r}"))
+    return [message for _, _, message in sorted(problems)]
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def _resolve(folder: str, link: str) -> tuple[str | None, str] | None:
-    """``(target, fragment)`` of a link on a page in ``folder``: the target a normalised path
-    under the site (``None``: the page itself; may climb out with ``..``), the fragment
-    unquoted; ``None`` when the link is external."""
+    """The ``(target, fragment)`` of a link on a page in ``folder``; None when it is external.
+
+    The target is a normalised path under the site (``None``: the page itself; it may climb
+    out with ``..``), the fragment unquoted.
+    """
     if urlsplit(link).scheme or link.startswith("//"):
         return None
     target_url, fragment = urldefrag(link)

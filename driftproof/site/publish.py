@@ -6,24 +6,31 @@ build left beside ``out``, and has mkdocs (strict) build into a new folder besid
 the ``driftproof`` plugin (:mod:`driftproof.site._plugin`) reads, checks and renders every
 receipt and report into it, then checks its internal links and writes its search index.
 Only then is the new folder swapped with ``out`` in one atomic exchange. Killed at any
-moment, ``out`` is the old site or the new one, whole.
+moment, ``out`` is the old site or the new one, whole. With a render cache, the old site is
+moved into the cache's ``trash`` folder and removed after the build returns (:func:`discard`).
 """
 
 from __future__ import annotations
 
 import ctypes
-import datetime as dt
 import logging
 import os
 import shutil
+import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from driftproof.errors import Problem, SiteBuildError
-from driftproof.site._cache import CACHE_DIR_NAME, RenderCache
-from driftproof.site._inputs import Progress, SiteInputs, load_inputs
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import MkDocsException
 
-__all__ = ["MARKER", "SiteInputs", "build_site", "check_out", "fallback_date", "load_inputs"]
+from driftproof.errors import Problem, SiteBuildError
+from driftproof.site.cache import CACHE_DIR_NAME, RenderCache
+from driftproof.site.inputs import Progress, SiteInputs, load_inputs
+from driftproof.site.report_source import Report
+
+__all__ = ["MARKER", "Published", "SiteInputs", "build_site", "check_out", "discard", "load_inputs"]
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
 MARKER = ".driftproof-site"
@@ -31,6 +38,14 @@ MARKER = ".driftproof-site"
 #: What a killed build may leave beside ``out`` (``.<out name>`` then one of these): removed
 #: by the next build of ``out``.
 LEFTOVERS = (".build-", ".old-")
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a build published: the receipts' names (name order) and the reports."""
+
+    receipts: tuple[str, ...]
+    reports: list[Report]
 
 
 def build_site(
@@ -41,25 +56,25 @@ def build_site(
     config_file: Path = Path("mkdocs.yml"),
     cache_dir: Path | None | bool = True,
     progress: Progress | None = None,
-) -> SiteInputs:
+) -> Published:
     """Check the inputs, build with mkdocs (strict) and replace ``out`` only on success.
 
     Args:
+        receipts_dir: the receipts folder.
+        reports_dir: the reports folder.
+        out: the site folder, replaced whole.
+        config_file: the mkdocs config.
         cache_dir: the render cache folder; ``True`` (default) for ``.driftproof-cache``
             beside ``out``, ``None`` or ``False`` for none. It never changes an output byte.
         progress: called as ``progress(phase, done, total)``.
 
     Returns:
-        The names of the receipts published (their ``LoadedReceipt`` let go) and the reports.
+        The receipts' names and the reports published.
 
     Raises:
         SiteBuildError: an input or ``out`` is refused, an input is invalid (one problem per
             bad place), a link is broken or mkdocs failed; ``out`` is untouched.
     """
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
-
     for given in (receipts_dir, reports_dir, out):
         if Path(given).is_symlink():  # before anything resolves it
             raise _refused(Path(given), "it is a symbolic link")
@@ -74,6 +89,7 @@ def build_site(
     collector = Collector()
     mk_log = logging.getLogger("mkdocs")
     mk_log.addHandler(collector)
+    swapped = False
     try:
         cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
         plugin = cfg.plugins.get("driftproof")
@@ -87,6 +103,7 @@ def build_site(
         )
         tmp.chmod(0o755)  # mkdtemp makes it private; a site is for reading
         swap(tmp, out)
+        swapped = True
     except (MkDocsException, SystemExit) as exc:
         lines = [Problem(str(config_file), "", m) for m in collector.messages] or [
             Problem(str(config_file), "", str(exc))
@@ -94,17 +111,45 @@ def build_site(
         raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
     finally:
         mk_log.removeHandler(collector)
-        shutil.rmtree(tmp, ignore_errors=True)  # the new site on failure, else the old one
+        if swapped and cache is not None:
+            discard(tmp, cache.folder / "trash")  # the old site
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)  # the new site on failure, or the old one
     if cache is not None:
         cache.prune()
-    return plugin.built
+    names, reports = plugin.built
+    return Published(names, reports)
+
+
+#: Removes the folder named by its one argument (run as a process of its own by :func:`discard`).
+_REMOVE = "import shutil, sys; shutil.rmtree(sys.argv[1], ignore_errors=True)"
+
+
+def discard(old: Path, trash: Path) -> None:
+    """Remove the folder ``old`` after the build returns.
+
+    It is moved into ``trash`` (beside it, on the same file system) and ``trash`` is removed by
+    a process of its own that outlives this one; where the move fails, ``old`` is removed here.
+    Anything an earlier removal left in ``trash`` goes with it.
+    """
+    try:
+        trash.mkdir(parents=True, exist_ok=True)
+        os.rename(old, trash / old.name)
+        # a session of its own, never waited for: it outlives the build (and its kill)
+        os.posix_spawn(
+            sys.executable, [sys.executable, "-c", _REMOVE, str(trash)], os.environ, setsid=True
+        )
+    except OSError:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def swap(new: Path, out: Path) -> None:
-    """Put the folder ``new`` in place of ``out`` in one atomic step: exchanged with it
-    (``renameat2(RENAME_EXCHANGE)``, so ``new`` then holds the old site) or, where ``out``
-    does not exist, renamed to it. Where the file system cannot exchange, ``out`` is renamed
-    aside first (to ``.<name>.old-*``, removed by the next build)."""
+    """Put the folder ``new`` in place of ``out`` in one atomic step.
+
+    Exchanged with it (``renameat2(RENAME_EXCHANGE)``, so ``new`` then holds the old site) or,
+    where ``out`` does not exist, renamed to it. Where the file system cannot exchange, ``out``
+    is renamed aside first (to ``.<name>.old-*``, removed by the next build).
+    """
     if not os.path.lexists(out):
         os.rename(new, out)
         return
@@ -178,12 +223,3 @@ class Collector(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.messages.append(record.getMessage())
-
-
-def fallback_date() -> str:
-    """The date when no report supplies one: ``SOURCE_DATE_EPOCH`` (UTC), else 1970-01-01."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "0")
-    try:
-        return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date().isoformat()
-    except ValueError:
-        return "1970-01-01"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,8 +49,11 @@ MAX_REPORT_BYTES = 1_000_000
 
 
 class _Loader(yaml.SafeLoader):
-    """YAML without implicit timestamps: a date stays text so the model checks it and names
-    the key (``/date``) instead of the YAML parser failing on, say, month 13."""
+    """YAML without implicit timestamps.
+
+    A date stays text, so the model checks it and names the key (``/date``) instead of the YAML
+    parser failing on, say, month 13.
+    """
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -117,67 +120,32 @@ class Report:
 def parse_report(
     data: bytes, file: str, known_receipts: Iterable[str]
 ) -> tuple[Report | None, list[Problem]]:
-    """Parse one report file; returns the report (None when invalid) and every problem found.
+    """Parse one report file: the report (None when invalid) and every problem found.
 
     Args:
         data: the file's bytes (UTF-8).
         file: the name used in messages; its base name must match ``NNN-slug.md``.
         known_receipts: the receipt names that exist (a report may cite only those).
     """
-
     problems: list[Problem] = []
 
     def bad(pointer: str, message: str) -> None:
         problems.append(Problem(file, pointer, message))
 
-    name = Path(file).name
-    m_name = FILENAME_PATTERN.match(name)
+    m_name = FILENAME_PATTERN.match(Path(file).name)
     if not m_name:
-        bad(
-            "",
-            "expected a file name NNN-slug.md "
-            "(three digits, a dash, lowercase words joined by dashes)",
-        )
-    if len(data) > MAX_REPORT_BYTES:
-        bad("", f"report is {len(data)} bytes; the limit is {MAX_REPORT_BYTES}")
+        bad("", "expected a file name NNN-slug.md (three digits, a dash, lowercase words joined "
+            "by dashes)")  # fmt: skip
+    parsed = _front_matter(data, bad)
+    if parsed is None:
         return None, problems
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        bad("", f"expected UTF-8 text, found an invalid byte at offset {exc.start}")
-        return None, problems
-    m = _FRONT.match(text)
-    if not m:
-        bad("", "expected YAML front matter between a first line '---' and a closing '---'")
-        return None, problems
-    try:
-        raw = yaml.load(m.group("yaml"), Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 2}" if mark is not None else ""
-        bad("", f"front matter is not valid YAML{where}: {getattr(exc, 'problem', None) or exc}")
-        return None, problems
-    if not isinstance(raw, dict):
-        bad("", "expected the front matter to be a mapping of keys to values")
-        return None, problems
-    try:
-        fm = _FrontMatter.model_validate(raw)
-    except ValidationError as exc:
-        for e in exc.errors():
-            bad(to_pointer(e["loc"]), _pydantic_message(e))
-        return None, problems
+    fm, body = parsed
     if m_name:
-        if int(m_name.group("number")) != fm.number:
-            bad(
-                "/number",
-                f"expected {int(m_name.group('number'))}, the number in the file name, "
-                f"found {fm.number}",
-            )
-        if m_name.group("slug") != fm.slug:
-            bad(
-                "/slug",
-                f"expected {m_name.group('slug')!r}, the slug in the file name, found {fm.slug!r}",
-            )
+        for key, given in (("number", int(m_name.group("number"))), ("slug", m_name.group("slug"))):
+            if getattr(fm, key) != given:
+                what = "the number" if key == "number" else "the slug"
+                shown = (given, fm.number) if key == "number" else (repr(given), repr(fm.slug))
+                bad(f"/{key}", f"expected {shown[0]}, {what} in the file name, found {shown[1]}")
     known = set(known_receipts)
     names = [receipt_name(r) for r in fm.receipts]
     for i, n in enumerate(names):
@@ -188,24 +156,7 @@ def parse_report(
             )
         elif names.index(n) != i:
             bad(f"/receipts/{i}", f"receipt {n!r} is listed twice")
-    types = section_types()
-    sections: list[SectionSpec] = []
-    for i, sec in enumerate(fm.sections):
-        ptr = f"/sections/{i}"
-        kind = sec.get("type")
-        if not isinstance(kind, str) or kind not in types:  # a list or a mapping is no name
-            bad(f"{ptr}/type", f"expected one of {', '.join(sorted(types))}, found {kind!r}")
-            continue
-        params_raw = {k: v for k, v in sec.items() if k != "type"}
-        try:
-            params = types[kind].Params.model_validate(params_raw)
-        except ValidationError as exc:
-            for e in exc.errors():
-                bad(ptr + to_pointer(e["loc"]), _pydantic_message(e))
-            continue
-        for sub_ptr, msg in types[kind].check(params, tuple(names)):
-            bad(ptr + sub_ptr, msg)
-        sections.append(SectionSpec(kind, params, ptr))
+    sections = _sections(fm.sections, tuple(names), bad)
     if problems:
         return None, problems
     report = Report(
@@ -215,11 +166,69 @@ def parse_report(
         date=fm.date,
         summary=fm.summary,
         receipts=tuple(names),
-        sections=tuple(sections),
-        body=m.group("body") or "",
+        sections=sections,
+        body=body,
         source=file,
     )
     return report, problems
+
+
+def _front_matter(data: bytes, bad: Callable[[str, str], None]) -> tuple[_FrontMatter, str] | None:
+    """The checked front matter and the prose after it; None (problems given to ``bad``)."""
+    if len(data) > MAX_REPORT_BYTES:
+        bad("", f"report is {len(data)} bytes; the limit is {MAX_REPORT_BYTES}")
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad("", f"expected UTF-8 text, found an invalid byte at offset {exc.start}")
+        return None
+    m = _FRONT.match(text)
+    if not m:
+        bad("", "expected YAML front matter between a first line '---' and a closing '---'")
+        return None
+    try:
+        raw = yaml.load(m.group("yaml"), Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""
+        bad("", f"front matter is not valid YAML{where}: {getattr(exc, 'problem', None) or exc}")
+        return None
+    if not isinstance(raw, dict):
+        bad("", "expected the front matter to be a mapping of keys to values")
+        return None
+    try:
+        return _FrontMatter.model_validate(raw), m.group("body") or ""
+    except ValidationError as exc:
+        for e in exc.errors():
+            bad(to_pointer(e["loc"]), _pydantic_message(e))
+        return None
+
+
+def _sections(
+    given: list[dict[str, Any]], names: tuple[str, ...], bad: Callable[[str, str], None]
+) -> tuple[SectionSpec, ...]:
+    """The sections, each checked by its type (problems given to ``bad``)."""
+    types = section_types()
+    sections: list[SectionSpec] = []
+    for i, sec in enumerate(given):
+        ptr = f"/sections/{i}"
+        kind = sec.get("type")
+        if not isinstance(kind, str) or kind not in types:  # a list or a mapping is no name
+            bad(f"{ptr}/type", f"expected one of {', '.join(sorted(types))}, found {kind!r}")
+            continue
+        try:
+            params = types[kind].Params.model_validate(
+                {k: v for k, v in sec.items() if k != "type"}
+            )
+        except ValidationError as exc:
+            for e in exc.errors():
+                bad(ptr + to_pointer(e["loc"]), _pydantic_message(e))
+            continue
+        for sub_ptr, msg in types[kind].check(params, names):
+            bad(ptr + sub_ptr, msg)
+        sections.append(SectionSpec(kind, params, ptr))
+    return tuple(sections)
 
 
 def load_reports(paths: Iterable[Path], known_receipts: Iterable[str]) -> list[Report]:

@@ -1,5 +1,8 @@
-"""The site's static search index, built with Pagefind (pinned; its binary ships in the
-``pagefind_bin`` wheel, so nothing is downloaded)."""
+"""The site's static search index, built with Pagefind.
+
+Pagefind is pinned; its binary ships in the ``pagefind_bin`` wheel, so nothing is
+downloaded.
+"""
 
 from __future__ import annotations
 
@@ -16,9 +19,12 @@ __all__ = ["index_for_search", "searchable"]
 
 
 def searchable(rel: str) -> bool:
-    """Whether the search index takes the page at site path ``rel``: every HTML page but the
-    receipts' case pages (``receipts/<name>/cases/<slug>/index.html``), one per case of every
-    receipt; their receipt's sheet, which lists and links every case, is in."""
+    """Whether the search index takes the page at site path ``rel``.
+
+    Every HTML page but the receipts' case pages (``receipts/<name>/cases/<slug>/index.html``),
+    one per case of every receipt; their receipt's sheet, which lists and links every case, is
+    in.
+    """
     if not rel.endswith(".html") or rel.startswith("pagefind/"):
         return False
     parts = rel.split("/")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from driftproof.receipt import read_receipt
-from driftproof.site._render import make_env
+from driftproof.site.html import make_env
 from driftproof.site.report_source import parse_report
 from driftproof.site.sections import SectionContext, section_types
 
@@ -126,14 +126,14 @@ def test_report_002_page_shows_one_row_per_skill_with_the_printed_figures(tmp_pa
 def test_an_aggregates_only_sheet_shows_the_printed_figures_not_an_empty_case_table():
     # benchmarks.json, accelerated-computing-cudf: Security/claude-code score_pct 92.0, uplift_pct
     # 12.0 (read by hand)
-    from driftproof.site.sheet import receipt_sheet
+    from driftproof.site.receipt_page import receipt_tables
 
     path = (
         Path(__file__).resolve().parents[2]
         / "receipts"
         / "nvidia-7149a88-accelerated-computing-cudf.json"
     )
-    sheet = receipt_sheet(
+    sheet = receipt_tables(
         "nvidia-7149a88-accelerated-computing-cudf", read_receipt(path), path.read_bytes()
     )
     first = [c.text for c in sheet.figures.rows[0].cells]

@@ -279,7 +279,7 @@ def test_a_case_permalink_shows_the_prompt_and_both_answers(
 def test_the_hostile_answer_corpus_renders_as_text(browser: Any, base_url: str) -> None:
     from site_fixtures import HOSTILE_ANSWERS
 
-    from driftproof.site._render import printable
+    from driftproof.site.html import printable
 
     page = browser.new_page(viewport={"width": 390, "height": 900})
     dialogs: list[str] = []

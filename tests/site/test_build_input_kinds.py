@@ -14,7 +14,7 @@ from site_fixtures import REPO
 
 from driftproof.errors import SiteBuildError
 from driftproof.site import build_site
-from driftproof.site._cache import CACHE_DIR_NAME
+from driftproof.site.cache import CACHE_DIR_NAME
 
 CONFIG = REPO / "mkdocs.yml"
 

@@ -11,7 +11,7 @@ from typing import Any
 import jinja2
 import pytest
 
-from driftproof.site._render import make_env
+from driftproof.site.html import make_env
 
 
 def _both(template: str, **ctx: Any) -> tuple[str, str]:

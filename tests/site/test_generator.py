@@ -130,7 +130,7 @@ def test_home_listing_and_feed_list_reports_newest_first(
     files: dict[str, bytes], shared_site_inputs: tuple[Path, Path]
 ) -> None:
     from driftproof.site import home_listing
-    from driftproof.site.build import page_env
+    from driftproof.site.html import page_env
 
     inputs = load_inputs(*shared_site_inputs)
     listing = str(home_listing(inputs.reports, page_env()))

@@ -15,7 +15,7 @@ from site_fixtures import REPO, scored_receipt, write_report
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import write_receipt
 from driftproof.site import build_site, build_site_files, load_inputs, publish
-from driftproof.site._inputs import SAFE_NAME
+from driftproof.site.inputs import SAFE_NAME
 
 NAV = [{"title": "Reports", "url": ""}]
 
@@ -48,7 +48,7 @@ def test_each_receipt_is_read_once_and_the_validated_bytes_are_published(
     monkeypatch.setattr(publish.os, "open", counting_open)
     inputs = load_inputs(receipts, reports)
     assert opened.count(str(path)) == 1
-    assert inputs.receipts["tested"].raw == original
+    assert inputs.receipts["tested"] == original
     files = build_site_files(inputs.receipts, inputs.reports, nav=NAV)
     assert files["receipts/tested.json"] == original
     sums = files["receipts/SHA256SUMS"].decode()

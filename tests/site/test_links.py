@@ -53,3 +53,29 @@ def test_targets_resolve_as_a_browser_would_and_never_leave_the_site(tmp_path: P
         "a/index.html: /../../etc/passwd (no such file)",
         "a/index.html: ../../x (no such file)",
     ]
+
+
+def test_a_receipts_pages_checked_apart_give_what_the_whole_check_gives(tmp_path: Path) -> None:
+    from driftproof.site.links import SiteLinks, receipt_links
+
+    receipt = {
+        "receipts/a/index.html": b'<p id="case-1"></p><a href="cases/x/index.html#nope">x</a>'
+        b'<a href="../../results/index.html">r</a><a href="../../gone.html">g</a>',
+        "receipts/a/cases/x/index.html": b'<a href="../../index.html#case-1">s</a>'
+        b'<a href="../../index.html#case-2">t</a><a href="../y/">y</a>',
+    }
+    other = {"results/index.html": b'<a href="../receipts/a/index.html#case-3">c</a>'}
+    for rel, data in {**receipt, **other}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    links = SiteLinks()
+    links.add(receipt_links(receipt))
+    expected = [
+        "receipts/a/cases/x/index.html: ../../index.html#case-2 (no element with id 'case-2')",
+        "receipts/a/cases/x/index.html: ../y/ (no such file)",
+        "receipts/a/index.html: cases/x/index.html#nope (no element with id 'nope')",
+        "receipts/a/index.html: ../../gone.html (no such file)",
+        "results/index.html: ../receipts/a/index.html#case-3 (no element with id 'case-3')",
+    ]
+    assert broken_links(tmp_path) == expected
+    assert links.broken(tmp_path) == expected

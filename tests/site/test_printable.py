@@ -8,8 +8,8 @@ import sys
 
 from markupsafe import Markup
 
-from driftproof.site import _render
-from driftproof.site._render import printable
+from driftproof.site import html as _render
+from driftproof.site.html import printable
 
 
 def test_every_character_the_pattern_shows_is_one_isprintable_refuses() -> None:

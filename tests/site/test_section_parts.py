@@ -13,6 +13,8 @@ import pytest
 from pydantic import ValidationError
 from site_fixtures import REPO, savings_receipt, scored_receipt
 
+from driftproof.pages.case import first_output_tokens
+from driftproof.pages.printed_figures import printed_rows
 from driftproof.receipt import (
     draw_doc,
     judge_sample_doc,
@@ -20,15 +22,14 @@ from driftproof.receipt import (
     read_receipt,
     seal_document,
 )
-from driftproof.site._render import make_env
-from driftproof.site._tables import Cell, Row, count_cell, csv_number, text_row
+from driftproof.site.html import make_env
 from driftproof.site.sections import (
     ReceiptsParams,
     ReceiptsSection,
     SectionContext,
     section_types,
 )
-from driftproof.site.sheet import first_output_tokens, printed_rows
+from driftproof.site.tables import Cell, Row, count_cell, csv_number, text_row
 
 
 def _model(doc: dict[str, Any]) -> Any:

@@ -1,30 +1,21 @@
-"""Report section types: a small registry, one module per type.
+"""Report section types: a registry, one module per type.
 
-A report's front matter lists ``sections``; each has a ``type`` naming a registered
-section type, plus that type's parameters. Adding a type touches no other file:
+A report's front matter lists ``sections``, each with a ``type`` naming a registered type and
+that type's parameters. Adding a type touches no other file:
 
-1. Create ``driftproof/site/sections/<your_type>.py`` (every module here not starting
-   with ``_`` is imported when the registry is first used).
-2. In it, define a class with ``Params`` (a subclass of
-   :class:`SectionParams`: a pydantic model of the parameters; unknown keys are refused),
-   ``check(params, report_receipts) -> list[(pointer, message)]`` (cross-checks against
-   the report, e.g. that the receipts it names are the report's) and
-   ``render(params, ctx: SectionContext) -> SectionOutput``. Decorate it with
-   ``@register_section(name="<your_type>", title="…")``: the name is the ``type:``
-   string and the title the section's default heading. A type whose one parameter is
-   ``receipts`` (some of the report's receipts, default all) subclasses
-   :class:`ReceiptsSection`, which gives ``Params``, ``check``,
-   :meth:`~ReceiptsSection.names` and :meth:`~ReceiptsSection.page` (its template rendered
-   under its ``default_title``).
-3. Put its template at ``templates/pages/sections/<your_type>.html`` and render it with
-   ``ctx.render("sections/<your_type>.html", **page_model)``. Templates only display:
-   format every number in Python (:mod:`driftproof.site._render`), and give every table
-   as a :class:`Table`, so it is also published as CSV and listed in SHA256SUMS.
-4. Per-case rows take their anchor from ``ctx.anchor("case-" + case_id)``, which keeps
-   ids unique on the page (the first section to show a case owns ``#case-<id>``).
-
-Section types shipped: ``token_savings``, ``comparison``, ``receipt_sheets``,
-``source_figures``, ``skill_fired``, ``cross_family``, ``fidelity``.
+1. Create a module ``driftproof/site/sections/<name>.py`` (every module here not starting
+   with ``_`` is imported when the registry is first used; one may hold several types).
+2. In it, define a class with ``Params`` (a :class:`SectionParams` model; unknown keys are
+   refused), ``check(params, report_receipts) -> [(pointer, message)]`` and
+   ``render(params, ctx) -> SectionOutput``, decorated ``@register_section(name=…, title=…)``.
+   A type whose one parameter is ``receipts`` (some of the report's receipts, default all;
+   ``title`` optional) subclasses :class:`ReceiptsSection`, which gives ``Params``,
+   ``check``, :meth:`~ReceiptsSection.names` and :meth:`~ReceiptsSection.page`.
+3. Put its template at ``templates/pages/sections/<type>.html``. Templates only display: the
+   figures come from ``driftproof.pages`` and every table is a :class:`Table`, so it is also
+   published as CSV and listed in SHA256SUMS.
+4. Element ids come from ``ctx.anchor(base)``, unique on the page (the first section to show a
+   case owns ``#case-<id>``).
 """
 
 from __future__ import annotations
@@ -42,11 +33,11 @@ from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field
 
 from driftproof._anchor import slug, unique
+from driftproof.pages.case import case_slugs
 from driftproof.receipt import Receipt
-from driftproof.site._tables import Cell, Column, Row, Table
+from driftproof.site.tables import Cell, Column, Row, Table
 
 __all__ = [
-    "receipt_name",
     "Cell",
     "Column",
     "ReceiptsParams",
@@ -57,6 +48,7 @@ __all__ = [
     "SectionParams",
     "SectionType",
     "Table",
+    "receipt_name",
     "receipts_check",
     "register_section",
     "section_types",
@@ -64,23 +56,25 @@ __all__ = [
 
 
 def receipt_name(ref: str) -> str:
-    """A receipt reference as written in front matter, normalised: ``x.json`` → ``x``."""
-    return ref[: -len(".json")] if ref.endswith(".json") else ref
+    """A receipt reference as written in front matter, normalised: ``x.json`` becomes ``x``."""
+    return ref.removesuffix(".json")
 
 
 class SectionParams(BaseModel):
-    """Base of every section's parameter model: unknown keys are refused."""
+    """Base of every section's parameters: unknown keys are refused.
+
+    ``title`` is the heading (each type has its own default).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     title: str | None = Field(default=None, min_length=1, max_length=200)
-    """Heading of the section; each type has its own default."""
 
 
 @dataclass(frozen=True)
 class SectionOutput:
-    """What a section renders: its HTML, its tables (already inside the HTML) and extra files.
+    """A rendered section: its HTML, its tables (inside the HTML) and its files.
 
-    ``files`` maps a path relative to the report's directory (e.g. ``chart-savings.svg``) to bytes.
+    Files (chart SVGs) by path relative to the report's folder.
     """
 
     html: Markup
@@ -90,17 +84,17 @@ class SectionOutput:
 
 @dataclass
 class SectionContext:
-    """Everything a section may use to render; sections do no I/O.
+    """What a section renders with; sections do no I/O.
 
     Attributes:
-        report: the :class:`~driftproof.site.report_source.Report` being built.
+        report: the report being built (its ``source`` names it in problems).
         receipts: the report's receipts by name, in front-matter order.
-        env: the site's Jinja2 environment (autoescape on, StrictUndefined).
+        env: the site's page environment.
         root: relative URL from the report page to the site root (e.g. ``../..``).
         used_ids: element ids already used on the page (see :meth:`anchor`).
     """
 
-    report: Any  # a driftproof.site.report_source.Report (which imports this module)
+    report: Any
     receipts: Mapping[str, Receipt]
     env: jinja2.Environment
     root: str
@@ -112,21 +106,21 @@ class SectionContext:
         return unique(slug(base), self.used_ids)
 
     def receipt_url(self, name: str) -> str:
-        """URL of the raw receipt file (stable: ``receipts/<name>.json``)."""
+        """URL of the receipt file ``receipts/<name>.json``."""
         return f"{self.root}/receipts/{name}.json"
 
     def case_url(self, name: str, case_id: str) -> str:
-        """URL of a case's evidence page (``receipts/<name>/cases/<slug>/``,
-        :mod:`driftproof.site.cases`)."""
-        from driftproof.site.cases import case_slugs, case_url
+        """URL of a case's evidence page.
 
-        slugs = self._slugs.get(name)
-        if slugs is None:
-            slugs = self._slugs[name] = case_slugs(self.receipts[name])
-        return f"{self.root}/{case_url(name, slugs[case_id])}"
+        Raises:
+            KeyError: receipt ``name`` has no case ``case_id``.
+        """
+        if name not in self._slugs:
+            self._slugs[name] = case_slugs(self.receipts[name])
+        return f"{self.root}/receipts/{name}/cases/{self._slugs[name][case_id]}/index.html"
 
     def sheet_url(self, name: str) -> str:
-        """URL of the receipt's sheet page (``receipts/<name>/``)."""
+        """URL of the receipt's sheet page."""
         return f"{self.root}/receipts/{name}/index.html"
 
     def render(self, template: str, **model: Any) -> Markup:
@@ -140,9 +134,11 @@ class SectionType(Protocol):
     name: str
     Params: type[SectionParams]
 
-    def check(self, params: Any, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]: ...
+    def check(self, params: Any, report_receipts: tuple[str, ...]) -> list[tuple[str, str]]:
+        """``(pointer, message)`` per parameter that does not fit the report."""
 
-    def render(self, params: Any, ctx: SectionContext) -> SectionOutput: ...
+    def render(self, params: Any, ctx: SectionContext) -> SectionOutput:
+        """The section's HTML, tables and files."""
 
 
 _REGISTRY: dict[str, SectionType] = {}
@@ -153,13 +149,12 @@ def register_section(
 ) -> Any:
     """Class decorator: register a section type under its ``name`` (names are unique).
 
-    ``@register_section`` on a class that sets ``name``; or
-    ``@register_section(name="…", title="…")``, which sets the class's ``name`` and
-    ``default_title`` (the heading :meth:`ReceiptsSection.page` uses).
+    ``@register_section`` on a class that sets ``name``, or ``@register_section(name=…,
+    title=…)``, which sets the class's ``name`` and ``default_title``.
 
     Raises:
-        ValueError: the name is missing or not lowercase ``[a-z][a-z0-9_]*``, or another
-            class is registered under it.
+        ValueError: the name is missing or not lowercase ``[a-z][a-z0-9_]*``, or another class
+            is registered under it.
     """
 
     def register(c: type) -> type:
@@ -186,7 +181,7 @@ def _discover() -> None:
 
 
 def section_types() -> Mapping[str, SectionType]:
-    """Every registered section type by name (built-in modules are imported on first use)."""
+    """Every registered section type by name (the built-in modules imported on first use)."""
     _discover()
     return dict(_REGISTRY)
 
@@ -194,11 +189,9 @@ def section_types() -> Mapping[str, SectionType]:
 def receipts_check(
     names: list[str] | None, report_receipts: tuple[str, ...], key: str = "receipts"
 ) -> list[tuple[str, str]]:
-    """Shared cross-check: every receipt a section names must be one the report lists.
+    """``(pointer, message)`` per receipt a section names that is not one the report lists.
 
-    Returns:
-        ``(pointer, message)`` per receipt that is not the report's, e.g.
-        ``("/receipts/1", "expected one of the report's receipts (a, b), found 'c'")``.
+    Example: ``("/receipts/1", "expected one of the report's receipts (a, b), found 'c'")``.
     """
     return [
         (
@@ -211,35 +204,37 @@ def receipts_check(
 
 
 class ReceiptsParams(SectionParams):
-    """Parameters of a section over some of the report's receipts."""
+    """Parameters of a section over some of the report's receipts.
+
+    ``receipts`` names them (``.json`` optional); None, every receipt of the report in
+    front-matter order.
+    """
 
     receipts: list[str] | None = None
-    """Receipt names (paths under ``receipts/``, ``.json`` optional), each one of the
-    report's; None: every receipt of the report, in front-matter order."""
 
 
 class ReceiptsSection:
-    """Base of the section types whose one parameter (besides ``title``) is ``receipts``:
-    the parameter model, its cross-check and the names it selects, written once."""
+    """Base of the section types whose one parameter (besides ``title``) is ``receipts``."""
 
     name: ClassVar[str]
     Params: ClassVar[type[SectionParams]] = ReceiptsParams
     default_title: ClassVar[str]
-    """The section's heading when its ``title`` parameter gives none."""
 
     def check(
         self, params: ReceiptsParams, report_receipts: tuple[str, ...]
     ) -> list[tuple[str, str]]:
+        """Every receipt named must be one of the report's (:func:`receipts_check`)."""
         return receipts_check(params.receipts, report_receipts)
 
     @staticmethod
     def names(params: ReceiptsParams, ctx: SectionContext) -> list[str]:
-        """The receipts the section shows, in order: those ``params`` names, else the report's."""
+        """The receipts shown, in order: those ``params`` names, else the report's."""
         return [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
 
     def page(self, params: ReceiptsParams, ctx: SectionContext, **model: Any) -> Markup:
-        """The section's HTML: ``templates/pages/sections/<name>.html`` rendered with ``model``
-        and ``title`` (the ``title`` parameter, else :attr:`default_title`)."""
-        return ctx.render(
-            f"sections/{self.name}.html", title=params.title or self.default_title, **model
-        )
+        """Render ``templates/pages/sections/<name>.html`` with ``model`` and ``title``.
+
+        The title is the parameter, else :attr:`default_title`.
+        """
+        title = params.title or self.default_title
+        return ctx.render(f"sections/{self.name}.html", title=title, **model)

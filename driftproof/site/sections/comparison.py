@@ -25,7 +25,6 @@ from driftproof.pages.band_sources import band_facts
 from driftproof.pages.comparison import Comparison, compare_receipts, report_rows
 from driftproof.pages.sheet import fmt
 from driftproof.site import charts
-from driftproof.site._tables import Cell, Column, Row, Table
 from driftproof.site.sections import (
     SectionContext,
     SectionOutput,
@@ -34,6 +33,7 @@ from driftproof.site.sections import (
     receipts_check,
     register_section,
 )
+from driftproof.site.tables import Cell, Column, Row, Table
 
 __all__ = ["ComparisonParams", "ComparisonSection"]
 
@@ -53,12 +53,15 @@ class ComparisonParams(SectionParams):
 
 @register_section
 class ComparisonSection:
+    """Two of the report's receipts compared case by case."""
+
     name = "comparison"
     Params = ComparisonParams
 
     def check(
         self, params: ComparisonParams, report_receipts: tuple[str, ...]
     ) -> list[tuple[str, str]]:
+        """``a`` and ``b`` must be receipts of the report."""
         return [
             (f"/{k}", msg)
             for k in ("a", "b")
@@ -66,6 +69,7 @@ class ComparisonSection:
         ]
 
     def render(self, params: ComparisonParams, ctx: SectionContext) -> SectionOutput:
+        """The section (see the module docstring)."""
         a, b = receipt_name(params.a), receipt_name(params.b)
         an, bn = params.a_label or a, params.b_label or b
         c = compare_receipts(ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn)
@@ -100,8 +104,10 @@ class ComparisonSection:
 
 
 def _table(c: Comparison, ctx: SectionContext, a: str, b: str) -> Table:
-    """The per-case table: the rows ``driftproof diff`` prints, each anchored ``#case-<id>``
-    and linking to the later receipt's case page."""
+    """The per-case table: the rows ``driftproof diff`` prints.
+
+    Each row is anchored ``#case-<id>`` and links to the later receipt's case page.
+    """
     header, rows = report_rows(c)
     return Table(
         f"comparison-{a}-{b}".replace("/", "-"),

@@ -1,14 +1,13 @@
 """The one shortcut of a site build: a per-receipt render cache.
 
-A receipt's pages (sheet, case pages, badge files), its results row and its summary depend
-on the receipt's bytes (by their sha256), its name and path, the reports citing it, the
-site's navigation and name, and the code and templates that render them. The cache keeps
-what was rendered under a key of all of these (:func:`receipt_key`), so a rebuild renders
-only the receipts that changed. Same bytes with or without it.
+A receipt's pages, badge files and index rows depend on its bytes (by their sha256), its
+name, the reports citing it, the site's navigation and name, and the code and templates that
+render them; the cache keeps them under a key of all of these, so a rebuild renders only the
+receipts that changed. The same bytes with or without it.
 
-An entry is one zip file (stored, not compressed; each member CRC-checked on reading),
-written whole with one rename. An entry that cannot be read is a miss, never an error; after
-a build the entries it did not use are removed (:meth:`RenderCache.prune`).
+An entry is one zip file (stored; each member CRC-checked on reading), written whole with one
+rename. An entry that cannot be read is a miss, never an error; after a build the entries it
+did not use are removed (:meth:`RenderCache.prune`).
 """
 
 from __future__ import annotations
@@ -25,8 +24,7 @@ import driftproof
 
 __all__ = ["CACHE_DIR_NAME", "RenderCache", "code_key", "key_of", "tree_key"]
 
-#: The cache folder's name beside the site folder (``driftproof reports build`` without
-#: ``--no-cache``).
+#: The cache folder's name beside the site folder.
 CACHE_DIR_NAME = ".driftproof-cache"
 
 #: Libraries whose version changes what a page holds.
@@ -44,8 +42,11 @@ def key_of(*parts: bytes | str) -> str:
 
 
 def tree_key(folder: Path) -> str:
-    """sha256 (hex) of every file under ``folder`` (relative names and bytes, in name order;
-    ``__pycache__`` left out); ``""`` when ``folder`` is not a directory."""
+    """The sha256 (hex) of every file under ``folder``.
+
+    Relative names and bytes, in name order, ``__pycache__`` left out; ``""`` when ``folder``
+    is not a directory.
+    """
     root = Path(folder)
     if not root.is_dir():
         return ""
@@ -71,15 +72,24 @@ def _package_key() -> str:
 
 
 def code_key(templates: Path) -> str:
-    """sha256 (hex) of the code and templates that render a page: every file of the package,
-    the ``templates`` folder (read at each call) and the rendering libraries' versions."""
+    """The sha256 (hex) of the code and templates that render a page.
+
+    Every file of the package, the ``templates`` folder (read at each call) and the rendering
+    libraries' versions.
+    """
     return key_of(_package_key(), tree_key(templates))
 
 
 class RenderCache:
-    """Rendered files by key in ``folder`` (created when first written)."""
+    """Rendered files by key in ``folder`` (created when first written).
+
+    Attributes:
+        folder: where the entries are kept.
+        used: the keys read or written since it was made.
+    """
 
     def __init__(self, folder: Path) -> None:
+        """A cache kept in ``folder``."""
         self.folder = Path(folder)
         self.used: set[str] = set()
 

@@ -1,0 +1,219 @@
+"""The case evidence page: one case of one receipt, every answer and judge sample shown.
+
+A pure function of the receipt and its sheet (:func:`driftproof.pages.sheet.sheet`): the
+case's bands and verdict in the method's words, the prompt, each arm's draws side by side
+with their judge samples, checks, lost draws, refusals and stop reasons (D-9, D-13). Where
+the source kept no answer text, the page says so in place of the answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from driftproof._anchor import slug, unique
+from driftproof.pages.band_sources import band_facts
+from driftproof.pages.sheet import Sheet, fmt
+from driftproof.receipt import Case, CaseArm, Draw, Receipt
+
+__all__ = [
+    "ARMS",
+    "FOLD_CHARS",
+    "FOLD_LINES",
+    "case_draws",
+    "case_page",
+    "case_slugs",
+    "first_output_tokens",
+    "fmt_int",
+]
+
+#: An answer longer than this many characters or lines is folded (``<details>``).
+FOLD_CHARS, FOLD_LINES = 1200, 24
+
+#: The arms in page order: receipt key and the words shown.
+ARMS = (("with_skill", "with skill"), ("baseline", "baseline"), ("control", "control"))
+
+
+def fmt_int(x: int | None) -> str:
+    """A count with thousands separators, or an en dash when unknown (D-13)."""
+    return "–" if x is None else f"{x:,}"
+
+
+def first_output_tokens(arm: CaseArm | None) -> int | None:
+    """The output tokens of the arm's first draw that records them (display only).
+
+    None without such a draw or without the arm.
+    """
+    if arm is None:
+        return None
+    for d in arm.draws:
+        if d.tokens is not None and d.tokens.output is not None:
+            return int(d.tokens.output)
+    return None
+
+
+def case_slugs(r: Receipt) -> dict[str, str]:
+    """Case id to the folder name of its page, in case order.
+
+    Safe characters only, never starting with a dot, unique within the receipt even on a
+    case-insensitive file system (a clash gets ``-2``, ``-3`` …).
+    """
+    used: set[str] = set()
+    return {c.id: unique(slug(c.id, strip="-.", empty="case"), used, fold=True) for c in r.cases}
+
+
+def _no_answer(r: Receipt) -> str:
+    if r.provenance is not None:
+        unrecorded = " ".join(r.provenance.unrecorded or ())
+        files = " (it keeps outputs as files)" if "as files" in unrecorded else ""
+        return f"{r.provenance.tool} kept no answer text for this draw{files}."
+    return "The receipt holds no answer text for this draw."
+
+
+def _joined(parts: Any, sep: str = ", ") -> str:
+    return sep.join(p for p in parts if p)
+
+
+def _lost(d: Draw) -> str | None:
+    if d.lost is None:
+        return None
+    status = None if d.lost.status is None else f"status {d.lost.status}"
+    extra = _joined((d.lost.kind, d.lost.error_class, status))
+    return d.lost.reason + (f" ({extra})" if extra else "")
+
+
+def _refusal(d: Draw) -> str | None:
+    if d.refusal is None:
+        return None
+    category = d.refusal.category and f"category {d.refusal.category}"
+    return _joined((category, d.refusal.text), " · ") or "refused"
+
+
+def _samples(d: Draw) -> list[dict[str, Any]]:
+    return [
+        {
+            "n": str(i),
+            "score": fmt(x.score)
+            if x.score is not None
+            else f"invalid ({x.invalid_reason or 'no reason recorded'})",
+            "reason": x.reason,
+            "model": x.reported_model or x.serving_model,
+        }
+        for i, x in enumerate(d.judge_samples, 1)
+    ]
+
+
+def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
+    """One draw as the page shows it: every value a string (or a list of them)."""
+    answer = d.answer
+    lines = answer.count("\n") + 1 if answer is not None else 0
+    t = d.tokens
+    return {
+        "index": str(d.index),
+        "score": fmt(d.score)
+        if d.score is not None
+        else ("lost" if d.lost is not None else "no score"),
+        "samples": _samples(d),
+        "lost": _lost(d),
+        "stop_reason": d.stop_reason,
+        "refusal": _refusal(d),
+        "over_budget": bool(d.over_budget),
+        "attempts": [
+            f"{a.error_class}: {a.error}"
+            + (f" (status {a.status})" if a.status is not None else "")
+            for a in (d.attempts or [])
+        ],
+        "tokens": None
+        if t is None
+        else f"{fmt_int(t.input)} in, {fmt_int(t.output)} out (counted by {t.counted_by})",
+        "checks": [f"{c.name} ({c.kind}): {'pass' if c.pass_ else 'fail'}" for c in d.checks],
+        "files": [
+            f"{f.path}: {f.status}"
+            + (f", {f.bytes:,} bytes" if f.bytes is not None else "")
+            + (f" ({f.reason})" if f.reason else "")
+            for f in (d.captured_files or [])
+        ],
+        "skill_fired": None if d.skill_fired is None else ("yes" if d.skill_fired else "no"),
+        "source_error": d.source_error,
+        "answer": answer,
+        "answer_size": f"{len(answer):,} characters, {lines:,} line{'s' if lines != 1 else ''}"
+        if answer is not None
+        else "",
+        "fold": answer is not None and (len(answer) > FOLD_CHARS or lines > FOLD_LINES),
+        "no_answer": no_answer,
+    }
+
+
+def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
+    """The case's draws side by side.
+
+    Returns:
+        ``{"labels": arm words, "rows": rows by draw position}``, one cell per arm in each
+        row (``None`` where that arm has fewer draws).
+    """
+    arms = [(label, getattr(case.arms, key)) for key, label in ARMS]
+    arms = [(label, arm) for label, arm in arms if arm is not None]
+    no_answer = _no_answer(r)
+    per_arm = [[_draw(d, no_answer) for d in arm.draws] for _, arm in arms]
+    depth = max((len(x) for x in per_arm), default=0)
+    rows = [[(x[i] if i < len(x) else None) for x in per_arm] for i in range(depth)]
+    return {"labels": [label for label, _ in arms], "rows": rows}
+
+
+def _band(text: str) -> str:
+    return "no score (lost or unscored)" if text == "–" else text
+
+
+def case_page(r: Receipt, sheet: Sheet, index: int, slugs: dict[str, str]) -> dict[str, Any]:
+    """The page model of case number ``index`` (0-based) of ``r``.
+
+    Args:
+        r: the receipt.
+        sheet: its sheet (bands, verdicts and reading of every case).
+        index: the case's position in ``r.cases``.
+        slugs: :func:`case_slugs` of ``r`` (the neighbours' links).
+
+    Returns:
+        The case page template's values: ``case_id``, ``skill``, ``prompt``, ``prompt_fold``,
+        ``verdict``, ``why``, ``bands``, ``about``, ``draws``, ``prev`` and ``next``.
+    """
+    case = r.cases[index]
+    row = {c.case_id: c for c in sheet.cases}.get(case.id)
+    reading = {f.label: f.value for f in sheet.reading}
+    facts = band_facts(r)
+    verdict = row.verdict if row is not None else "no verdict"
+    bands: list[tuple[str, str]] = []
+    if row is not None and any(v is not None for v in row.numbers[::2]):
+        bands = [("with skill", _band(row.with_skill)), ("baseline", _band(row.baseline))]
+        if row.control is not None:
+            bands.append(("control", _band(row.control)))
+        lift = row.lift if row.lift != "–" else "n/a: an arm has no score"
+        bands.append(("lift (with skill minus baseline)", lift))
+
+    def near(i: int) -> dict[str, str] | None:
+        if not 0 <= i < len(r.cases):
+            return None
+        other = r.cases[i].id
+        return {"id": other, "url": f"../{slugs[other]}/index.html"}
+
+    prompt = case.prompt
+    return {
+        "skill": r.skill.name,
+        "case_id": case.id,
+        "prompt": prompt,
+        "prompt_fold": prompt is not None
+        and (len(prompt) > FOLD_CHARS or prompt.count("\n") >= FOLD_LINES),
+        "verdict": verdict,
+        "why": reading.get("why", "") if verdict == "no verdict" else "",
+        "bands": bands,
+        "about": [
+            ("checks", row.checks if row is not None else "none"),
+            ("lost draws", row.lost if row is not None else "none"),
+            ("receipt reading", reading.get("reading", "")),
+            ("band source", facts.source),
+            ("draws per arm", facts.draws),
+            ("judge samples per draw", facts.judge_samples),
+        ],
+        "draws": case_draws(r, case),
+        "prev": near(index - 1),
+        "next": near(index + 1),
+    }

@@ -1,0 +1,119 @@
+"""The figures an aggregates-only source printed, exactly as printed (D-15).
+
+Method, "Figures a source printed give no verdict": no band, lift or verdict is computed
+from them. Cells are ``(text, CSV value)`` pairs of strings; ``None`` as a CSV value means
+the text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from driftproof.receipt import Receipt
+
+__all__ = [
+    "NO_RESULTS",
+    "figure_rows",
+    "files_read",
+    "printed_rows",
+    "printed_text",
+]
+
+#: One cell: the text shown and the value written to CSV (``None``: the text itself).
+Cell = tuple[str, str | None]
+
+#: The dimension cell of a skill whose source printed no result.
+NO_RESULTS = "no results printed"
+
+_UNITS = {"%": "% (as printed)", "points": "points", "pp": "pp"}
+
+
+def printed_rows(r: Receipt) -> list[dict[str, Any]] | None:
+    """The printed figures of an aggregates-only receipt, as the importer kept them.
+
+    One dict per dimension and agent; None when ``r`` is not aggregates-only or holds no such
+    list.
+    """
+    sf = r.source_figures
+    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+        return None
+    return [x for x in sf["rows"] if isinstance(x, dict)]
+
+
+def _number(v: Any) -> str:
+    """A number as the JSON source wrote it (``92.0``, ``-3.0``); ``""`` for none."""
+    return "" if v is None else json.dumps(v)
+
+
+def _figure(fig: dict[str, Any] | None, printed_part: str | None = None) -> Cell:
+    if not fig:
+        return ("—", "")
+    value = fig.get("value")
+    return (printed_part or _number(value), _number(value))
+
+
+def _unit(up: dict[str, Any] | None) -> str:
+    if not up:
+        return ""
+    unit = up.get("unit")
+    if unit is None:
+        return "unstated"
+    if up.get("field"):
+        return f"percentage points (field {up['field']})"
+    return _UNITS.get(str(unit), str(unit))
+
+
+def figure_rows(skill: str, printed: list[dict[str, Any]]) -> list[tuple[Cell, ...]]:
+    """One row per printed figure of ``skill``.
+
+    Cells: skill, dimension, count column, agent, score, uplift, uplift unit and note; one
+    :data:`NO_RESULTS` row when it printed none.
+    """
+    if not printed:
+        blank: Cell = ("", None)
+        return [
+            ((skill, None), (NO_RESULTS, None), ("", ""), blank, ("—", ""), ("—", ""), blank, blank)
+        ]
+    rows: list[tuple[Cell, ...]] = []
+    for row in printed:
+        up = row.get("uplift")
+        num = row.get("num")
+        score_printed = row["printed"].split("(")[0].strip() if row.get("printed") else None
+        rows.append(
+            (
+                (skill, None),
+                (str(row.get("dimension")), None),
+                ("" if num is None else str(num), _number(num)),
+                (str(row.get("agent")), None),
+                _figure(row.get("score"), score_printed),
+                _figure(up, up.get("printed")) if up else ("—", ""),
+                (_unit(up), None),
+                (str(row.get("note") or ""), None),
+            )
+        )
+    return rows
+
+
+def printed_text(row: dict[str, Any]) -> str:
+    """One figure in one cell: the score and, in brackets, the uplift, as printed."""
+    if row.get("printed"):
+        return str(row["printed"])
+    up = row.get("uplift")
+    score = _number((row.get("score") or {}).get("value"))
+    uplift = (up.get("printed") or _number(up.get("value"))) if up else ""
+    return f"{score} ({uplift})" if uplift else score
+
+
+def files_read(r: Receipt) -> list[tuple[str, str, str, str]]:
+    """The files the printed figures were read from: repository, commit, path, git blob sha1."""
+    sf = r.source_figures or {}
+    return [
+        (
+            str(sf.get("repository") or "not recorded"),
+            str(sf.get("commit") or "not recorded"),
+            str(f.get("path")),
+            str(f.get("git_blob_sha1")),
+        )
+        for f in sf.get("files") or []
+    ]

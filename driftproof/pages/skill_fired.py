@@ -1,0 +1,101 @@
+"""How often the skill fired, beside the scores and never inside them.
+
+Method, "Receipts are an open format": where a source ran a skill-fired indicator, the
+receipt records how often the skill fired; a lost draw is kept out of the figures and listed
+with its reason (D-9). Rows are tuples of ``(text, CSV value)`` pairs, every value a string;
+``None`` as a CSV value means the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from driftproof.pages.case import ARMS
+from driftproof.pages.sheet import CaseRow, Sheet
+from driftproof.receipt import Draw, Receipt
+
+__all__ = ["arm_rows", "case_rows", "fired_about", "fired_counts"]
+
+#: One cell: the text shown and the value written to CSV (``None``: the text itself).
+Cell = tuple[str, str | None]
+#: A row of cells.
+Cells = tuple[Cell, ...]
+
+
+def fired_counts(draws: Sequence[Draw]) -> tuple[int, int]:
+    """``(fired, observed)`` over measured draws: lost draws are kept out (D-9)."""
+    seen = [d.skill_fired for d in draws if d.lost is None and d.skill_fired is not None]
+    return sum(seen), len(seen)
+
+
+def _rate(fired: int, observed: int) -> str:
+    return f"{fired} of {observed} ({100 * fired / observed:.0f}%)" if observed else "not observed"
+
+
+def arm_rows(name: str, r: Receipt) -> list[Cells]:
+    """One row per arm of receipt ``name``.
+
+    Cells: the receipt, the arm, the source's name for it and the rate the receipt records
+    (CSV: the fraction fired, full precision).
+    """
+    rows: list[Cells] = []
+    for key, words in ARMS:
+        spec = getattr(r.arms, key)
+        if spec is None:
+            continue
+        rate = spec.skill_fired
+        if not spec.recorded:
+            cell: Cell = ("arm not recorded by the source", "")
+        elif rate is not None:
+            value = repr(rate.fired / rate.observed) if rate.observed else ""
+            cell = (_rate(rate.fired, rate.observed), value)
+        else:
+            cell = ("not observed", "")
+        rows.append(((name, None), (words, None), (spec.label or "–", None), cell))
+    return rows
+
+
+def case_rows(r: Receipt, row: CaseRow, index: int) -> list[Cells]:
+    """One row per arm of case number ``index``.
+
+    Cells: the case, the arm, its band (``row``, the sheet's), the measured draws the skill
+    fired on (CSV: the count fired) and the lost draws with their reasons.
+    """
+    case = r.cases[index]
+    rows: list[Cells] = []
+    for key, words in ARMS:
+        arm, spec = getattr(case.arms, key), getattr(r.arms, key)
+        if arm is None or spec is None:
+            continue
+        band = {"with_skill": row.with_skill, "baseline": row.baseline}.get(key, row.control or "–")
+        fired, observed = fired_counts(arm.draws)
+        lost = "; ".join(
+            f"draw {d.index}: {d.lost.reason}" for d in arm.draws if d.lost is not None
+        )
+        rows.append(
+            (
+                (case.id, None),
+                (words, None),
+                (band if spec.recorded else "not recorded", None),
+                (_rate(fired, observed), str(fired) if observed else ""),
+                (lost or "none", None),
+            )
+        )
+    return rows
+
+
+def fired_about(name: str, r: Receipt, s: Sheet) -> dict[str, object]:
+    """What a reader must know beside the rates of receipt ``name``.
+
+    Its reading and why (``s``, its sheet), the source's notes and whether the import is
+    partial.
+    """
+    reading = {f.label: f.value for f in s.reading}
+    p = r.provenance
+    return {
+        "name": name,
+        "reading": reading.get("reading", ""),
+        "why": reading.get("why", ""),
+        "notes": list(p.notes or []) if p is not None else [],
+        "partial": bool(p is not None and p.partial),
+    }

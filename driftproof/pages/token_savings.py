@@ -1,0 +1,88 @@
+"""Output-token savings of each skill arm, as a report shows them (D-16: against the control).
+
+Every figure is :func:`driftproof.stats.savings.token_savings`'s (caveman's own arithmetic),
+printed with its :func:`~driftproof.stats.savings.percent`. Cells are ``(text, CSV value)``
+pairs of strings; ``None`` as a CSV value means the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from driftproof.pages.case import fmt_int
+from driftproof.stats.savings import ArmSavings, Savings, percent
+
+__all__ = ["REFERENCES", "count_cell", "percent_points", "reference", "saving_cell", "summary_rows"]
+
+#: The reference arms, in order, with the words shown.
+REFERENCES = (("control", "vs terse control"), ("baseline", "vs baseline"))
+
+#: One cell: the text shown and the value written to CSV (``None``: the text itself).
+Cell = tuple[str, str | None]
+
+
+def reference(a: ArmSavings, ref: str) -> Savings | None:
+    """The savings of ``a`` against reference arm ``ref`` (None: the arm has no such one)."""
+    return a.vs_control if ref == "control" else a.vs_baseline
+
+
+def percent_points(per_arm: Sequence[Savings | None]) -> list[tuple[float | None, ...]]:
+    """The median, min and max saving of each arm in percent (the chart's unit), or None."""
+
+    def pct(s: Savings | None, v: float | None) -> float | None:
+        return None if s is None or v is None else 100 * v
+
+    return [
+        tuple(pct(s, s.median if s else None) for s in per_arm),
+        tuple(pct(s, s.min if s else None) for s in per_arm),
+        tuple(pct(s, s.max if s else None) for s in per_arm),
+    ]
+
+
+def saving_cell(v: float | None, signed: bool = True) -> Cell:
+    """A saving as printed (:func:`percent`), full precision in the CSV."""
+    return percent(v, signed=signed), "" if v is None else repr(v)
+
+
+def count_cell(v: int | None) -> Cell:
+    """A token count with thousands separators, plain in the CSV."""
+    return fmt_int(v), "" if v is None else str(v)
+
+
+def summary_rows(arms: Sequence[ArmSavings]) -> list[tuple[Cell, ...]]:
+    """One row per skill and reference, then one per terse control alone.
+
+    Cells: skill, reference, median, mean, min, max and stdev of the per-case savings, the case
+    count and the token totals.
+    """
+    rows: list[tuple[Cell, ...]] = []
+    for a in arms:
+        for ref, label in REFERENCES:
+            s = reference(a, ref)
+            if s is not None:
+                figures = [saving_cell(v) for v in (s.median, s.mean, s.min, s.max)]
+                rows.append(
+                    ((a.skill, None), (label, None), *figures, saving_cell(s.stdev, signed=False))
+                    + ((str(s.n), None), count_cell(s.skill_tokens), count_cell(s.reference_tokens))
+                )
+    controls = {
+        (a.control_vs_baseline, a.control_tokens, a.baseline_tokens)
+        for a in arms
+        if a.control_tokens is not None
+    }
+    for saving, ctl, base in sorted(controls, key=lambda t: (t[1], t[2])):
+        blank: Cell = ("–", "")
+        rows.append(
+            (("terse control alone", None), ("vs baseline (ratio of totals)", None))
+            + (
+                saving_cell(saving),
+                blank,
+                blank,
+                blank,
+                blank,
+                blank,
+                count_cell(ctl),
+                count_cell(base),
+            )
+        )
+    return rows

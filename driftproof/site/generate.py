@@ -1,0 +1,359 @@
+"""The site generator: receipts and reports in, every generated file out, ``{site path: bytes}``.
+
+:func:`generate_site` is pure (no clock, no file writes): the mkdocs plugin adds what it
+emits to a build, and tests and the demo collect it (:func:`build_site_files`). Paths::
+
+    receipts/<name>.json, receipts/<name>/index.html       each receipt as committed, its sheet
+    receipts/<name>/cases/<slug>/index.html               each case's evidence page
+    receipts/index.html, receipts/SHA256SUMS              the receipts page and sums
+    badge/<name>.json, .details.json, .svg                each receipt's badge
+    results/index.html                                    every receipt with its reading
+    reports/NNN/…, reports/latest/index.html              each report, the newest's alias
+    spec/…                                                the frozen schemas (D-11)
+    feed.xml                                              Atom feed, one entry per report
+
+The only shortcut is the per-receipt render cache (:mod:`driftproof.site.cache`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from driftproof.errors import Problem, SiteBuildError
+from driftproof.pages.results import (
+    RESULTS_PAGE,
+    ResultRow,
+    order_rows,
+    results_page_from_rows,
+)
+from driftproof.receipt import Receipt, known_versions, parse_receipt, schema_bytes
+from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
+from driftproof.site._paths import templates_dir
+from driftproof.site.cache import RenderCache, code_key, key_of
+from driftproof.site.html import page, page_env, sums_of
+from driftproof.site.links import SiteLinks
+from driftproof.site.receipt_jobs import Done, Job, Renderer, run_jobs
+from driftproof.site.report_pages import feed_entry, report_files
+from driftproof.site.report_source import Report
+
+__all__ = ["Emit", "SiteSettings", "build_site_files", "generate_site", "prose_files"]
+
+#: ``emit(site path, bytes)``: receives each generated file once.
+Emit = Callable[[str, bytes], None]
+
+#: Folder addresses a reader may type, each a page pointing at the page that lists what is in it.
+_FOLDERS = (
+    ("reports/index.html", "Reports", "The numbered reports are listed, newest first, on",
+     "../index.html", "the home page"),
+    ("spec/index.html", "Receipt schema", "Every version of the receipt schema is listed on",
+     "versions/index.html", "the versions page"),
+)  # fmt: skip
+
+
+@dataclasses.dataclass(frozen=True)
+class SiteSettings:
+    """What a site is built with besides its receipts and reports.
+
+    Attributes:
+        nav: the navigation, ``{"title", "url"}`` with urls relative to the root.
+        site_name: the site's name, on every page and in the feed.
+        site_url: absolute URL of the site root (feed links and ids).
+        fallback_date: the feed's ``updated`` date when there is no report (never the clock).
+        templates: the templates folder (``pages`` and ``theme``).
+        cache: the per-receipt render cache; the same bytes with or without it.
+        progress: ``progress("render", done, total)`` after each receipt.
+        public: refuse simulated receipts (the public site; the demo's site takes them).
+    """
+
+    nav: Sequence[Mapping[str, str]]
+    site_name: str = "Driftproof"
+    site_url: str = "https://driftproof.dev/"
+    fallback_date: str = "1970-01-01"
+    templates: Path = dataclasses.field(default_factory=templates_dir)
+    cache: RenderCache | None = None
+    progress: Callable[[str, int, int], None] | None = None
+    public: bool = False
+
+
+def build_site_files(
+    receipts: Mapping[str, bytes],
+    reports: Sequence[Report],
+    *,
+    nav: Sequence[Mapping[str, str]],
+    **settings: Any,
+) -> dict[str, bytes]:
+    """Every generated file of the site, collected: what :func:`generate_site` emits.
+
+    Args:
+        receipts: each receipt file's bytes by name.
+        reports: the checked reports.
+        nav: the navigation.
+        **settings: the other fields of :class:`SiteSettings` (``site_name=``, …).
+
+    Raises:
+        SiteBuildError: as :func:`generate_site`.
+    """
+    files: dict[str, bytes] = {}
+    sources = ((n, receipts[n], n) for n in sorted(receipts))
+    generate_site(sources, reports, SiteSettings(nav, **settings), emit=files.__setitem__)
+    return files
+
+
+def prose_files(
+    pages: Mapping[str, tuple[str, Markup]],
+    *,
+    nav: Sequence[Mapping[str, str]],
+    site_name: str,
+    templates: Path | None = None,
+) -> dict[str, bytes]:
+    """Hand-written pages and the theme's assets, for a site built without mkdocs (the demo's).
+
+    Args:
+        pages: site path to ``(title, body)``, the body HTML this project rendered.
+        nav: the navigation.
+        site_name: the site's name.
+        templates: the templates folder (default: the installed one).
+    """
+    templates = templates or templates_dir()
+    env = page_env(templates, site_name, nav)
+    files = {
+        path: page(env, "prose.html", path, nav_current=path, title=title, body=body)
+        for path, (title, body) in pages.items()
+    }
+    for asset in sorted((templates / "theme" / "assets").iterdir()):
+        files[f"assets/{asset.name}"] = asset.read_bytes()
+    return files
+
+
+@dataclasses.dataclass
+class _Index:
+    """What the site-wide pages need of every receipt, gathered one receipt at a time."""
+
+    rows: list[ResultRow] = dataclasses.field(default_factory=list)
+    listing: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    #: the receipts the reports cite: their bytes and file
+    cited: dict[str, tuple[bytes, str]] = dataclasses.field(default_factory=dict)
+    owners: dict[str, str] = dataclasses.field(default_factory=dict)
+    problems: list[Problem] = dataclasses.field(default_factory=list)
+
+
+def generate_site(
+    receipts: Iterable[tuple[str, bytes, str]],
+    reports: Sequence[Report],
+    settings: SiteSettings,
+    *,
+    emit: Emit,
+    problems: list[Problem] | None = None,
+    total: int = 0,
+    links: SiteLinks | None = None,
+) -> None:
+    """Generate every page and file of the site, handing each to ``emit`` as it is made.
+
+    A receipt at a time (memory bounded by a few receipts' pages, :mod:`.receipt_jobs`): its
+    pages come from the render cache or are rendered from its model, emitted and let go; the
+    receipts the reports cite are kept for the reports, rendered last.
+
+    Args:
+        receipts: ``(name, file bytes, file)`` of every receipt in name order (may be a
+            generator reading them one by one).
+        reports: the checked reports, in any order.
+        settings: navigation, names, templates, render cache, progress.
+        emit: receives ``(site path, bytes)`` once per file, paths relative to the site root.
+        problems: problems the caller finds while ``receipts`` is read; reported with these.
+        total: the number of receipts (the progress, and whether a pool of processes pays).
+        links: gathers each receipt's link check, when given.
+
+    Raises:
+        SiteBuildError: every problem: receipts that are not valid (file, JSON pointer,
+            expectation), simulated receipts on the public site, two receipts that would write
+            the same file, a section that cannot be rendered.
+    """
+    ordered = sorted(reports, key=lambda r: r.number, reverse=True)
+    fixed: tuple[str, ...] = (json.dumps(list(settings.nav)), settings.site_name, settings.site_url)
+    cache = settings.cache
+    if cache is not None:
+        fixed += (code_key(Path(settings.templates)),)
+    render = Renderer(
+        Path(settings.templates),
+        settings.site_name,
+        json.dumps(list(settings.nav)),
+        settings.public,
+        cache.folder if cache is not None else None,
+        fixed,
+        check_links=links is not None,
+    )
+    index = _Index(problems=problems if problems is not None else [])
+    jobs = (
+        Job(name, raw, file, tuple((r.ident, r.title) for r in ordered if name in r.receipts))
+        for name, raw, file in receipts
+    )
+    for i, (job, done) in enumerate(_with_jobs(jobs, render, total)):
+        if cache is not None and done.key:
+            cache.used.add(done.key)
+        index.problems.extend(done.problems)
+        if done.files is None or done.row is None or done.listed is None:
+            continue
+        done.files[f"receipts/{job.name}.json"] = job.raw
+        for path, data in done.files.items():
+            first = index.owners.setdefault(path, job.name)
+            if first != job.name:
+                index.problems.append(_clash(job.file, path, first))
+            emit(path, data)
+        if links is not None and done.links is not None:
+            links.add(done.links)
+        index.rows.append(done.row)
+        index.listing.append(done.listed)
+        if job.cited:
+            index.cited[job.name] = (job.raw, job.file)
+        if settings.progress:
+            settings.progress("render", i + 1, total)
+    if index.problems:
+        found = sorted(index.problems, key=lambda p: p.file)
+        raise SiteBuildError(f"{len(found)} problem(s); the site was not built", found)
+    env = page_env(settings.templates, settings.site_name, settings.nav)
+    _site_pages(index, ordered, env, settings, fixed, emit)
+
+
+def _with_jobs(jobs: Iterable[Job], render: Renderer, total: int) -> Iterator[tuple[Job, Done]]:
+    """Each job with its result, in order (the job is kept to emit its bytes)."""
+    held: deque[Job] = deque()
+
+    def feed() -> Iterator[Job]:
+        for job in jobs:
+            held.append(job)
+            yield job
+
+    for done in run_jobs(feed(), render, total):
+        yield held.popleft(), done
+
+
+def _site_pages(
+    index: _Index,
+    ordered: Sequence[Report],
+    env: jinja2.Environment,
+    settings: SiteSettings,
+    fixed: tuple[str, ...],
+    emit: Emit,
+) -> None:
+    """The reports' files and every page made from all receipts (lists, sums, schemas, feed)."""
+    digests = {n: hashlib.sha256(raw).hexdigest() for n, (raw, _) in index.cited.items()}
+    models: dict[str, Receipt] = {}
+    files: dict[str, bytes] = {}
+    for r in ordered:
+        key = key_of("report", _report_key(r), json.dumps([digests[n] for n in r.receipts]), *fixed)
+        hit = settings.cache.get(key) if settings.cache is not None else None
+        if hit is None:
+            for n in r.receipts:
+                if n not in models:
+                    models[n] = parse_receipt(*index.cited[n])
+            hit = report_files(r, models, digests, env)
+            if settings.cache is not None:
+                settings.cache.put(key, hit)
+        files.update(hit)
+    if ordered:
+        latest = "reports/latest/index.html"
+        first = ordered[0]
+        files[latest] = page(
+            env, "latest.html", latest, nav_current="", ident=first.ident, title=first.title
+        )
+    receipts_page = "receipts/index.html"
+    files[receipts_page] = page(
+        env, "receipts.html", receipts_page, nav_current=receipts_page, receipts=index.listing
+    )
+    files["receipts/SHA256SUMS"] = sums_of(
+        {f"receipts/{x['name']}.json": x["sha256"] for x in index.listing}
+    )
+    files[RESULTS_PAGE] = results_page_from_rows(order_rows(index.rows), env)
+    files.update(spec_files(env))
+    for path, heading, text, target, link_text in _FOLDERS:
+        if path not in files:
+            files[path] = page(
+                env,
+                "redirect.html",
+                path,
+                nav_current="",
+                heading=heading,
+                text=text,
+                target=target,
+                link_text=link_text,
+            )
+    updated = ordered and max(r.date for r in ordered).isoformat() or settings.fallback_date
+    feed = env.get_template("feed.xml").render(
+        site_url=settings.site_url,
+        site_name=settings.site_name,
+        entries=[feed_entry(r, settings.site_url) for r in ordered],
+        updated=updated + "T00:00:00Z",
+    )
+    files["feed.xml"] = feed.encode("utf-8")
+    for path, data in files.items():
+        emit(path, data)
+
+
+def _report_key(r: Report) -> str:
+    """Everything of report ``r`` its pages depend on, as text (part of its cache key)."""
+    sections = [(x.type, x.params.model_dump_json(), x.pointer) for x in r.sections]
+    fields = (r.number, r.slug, r.title, r.date.isoformat(), r.summary, r.receipts, r.body)
+    return json.dumps([*fields, r.source, sections])
+
+
+def spec_files(env: jinja2.Environment) -> dict[str, bytes]:
+    """The served receipt schemas, their index, sums and versions page.
+
+    Every frozen version and the canonical one, which dispatches on ``schema_version`` (D-11).
+
+    Raises:
+        SiteBuildError: no frozen schema is known (a broken install).
+    """
+    versions = known_versions()
+    if not versions:
+        raise SiteBuildError("no frozen receipt schema is known")
+    current = versions[-1]
+    files = {f"spec/{v}/receipt.schema.json": schema_bytes(v) for v in versions}
+    files["spec/receipt.schema.json"] = canonical_schema_bytes()
+    index = {
+        "current": current,
+        "canonical_url": canonical_id(),
+        "current_url": version_id(current),
+        "versions": {v: version_id(v) for v in versions},
+    }
+    files["spec/index.json"] = (json.dumps(index, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    files["spec/SHA256SUMS"] = sums_of(
+        {p: hashlib.sha256(d).hexdigest() for p, d in files.items() if p.endswith(".schema.json")}
+    )
+    files["spec/versions/index.html"] = page(
+        env,
+        "spec.html",
+        "spec/versions/index.html",
+        nav_current="spec/versions/index.html",
+        current=current,
+        canonical_id=canonical_id(),
+        current_id=version_id(current),
+        versions=[
+            {
+                "version": v,
+                "url": f"../{v}/receipt.schema.json",
+                "id": json.loads(schema_bytes(v)).get("$id", ""),
+                "sha256": hashlib.sha256(schema_bytes(v)).hexdigest(),
+            }
+            for v in reversed(versions)
+        ],
+    )
+    return files
+
+
+def _clash(file: str, path: str, first: str) -> Problem:
+    return Problem(
+        file,
+        "",
+        f"expected a receipt name whose files no other receipt writes: receipt "
+        f"{first!r} writes {path} too; rename one of them",
+    )

@@ -1,0 +1,190 @@
+"""The inputs of a site build: every receipt file under ``receipts/`` and report under ``reports/``.
+
+Each receipt file is read once (bounded, ``O_NOFOLLOW``): the bytes read are the bytes
+validated, published and summed. A symbolic link anywhere under either folder, or the folder
+itself being one, is refused (it could lead out of the repository), and so is a receipt path
+with a part that does not match :data:`SAFE_NAME`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from driftproof.errors import Problem, ReceiptError, SiteBuildError
+from driftproof.receipt import Receipt, parse_receipt
+from driftproof.receipt._load import read_bounded
+from driftproof.site.report_source import Report, load_reports
+
+__all__ = [
+    "SAFE_NAME",
+    "Found",
+    "Progress",
+    "SiteInputs",
+    "find_inputs",
+    "is_simulated",
+    "load_inputs",
+    "simulated_problem",
+]
+
+#: The one safe pattern for each part of a receipt's path under ``receipts/`` (folders and the
+#: file name without ``.json``): it needs no encoding in a URL and is the same on every file
+#: system. The same pattern as a suite's case ids.
+SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+#: ``progress(phase, done, total)``: phase ``read``, ``validate``, ``render`` or ``write``.
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class SiteInputs:
+    """Checked inputs: each receipt file's bytes by name (name order), and the reports."""
+
+    receipts: dict[str, bytes]
+    reports: list[Report]
+
+
+@dataclass
+class Found:
+    """What :func:`find_inputs` found.
+
+    Each receipt's path by name (name order), the checked reports, and every problem so far
+    (one per bad place).
+    """
+
+    paths: dict[str, Path]
+    reports: list[Report]
+    problems: list[Problem] = field(default_factory=list)
+
+    def receipts(self, progress: Progress | None = None) -> Iterator[tuple[str, bytes, str]]:
+        """Yield ``(name, bytes, file)`` of each receipt, read one at a time in name order.
+
+        A file that cannot be read is added to :attr:`problems` instead.
+        """
+        for i, (name, p) in enumerate(self.paths.items()):
+            try:
+                yield name, read_bounded(p, regular_only=True), str(p)
+            except ReceiptError as exc:
+                self.problems.extend(exc.problems or [Problem(str(p), "", str(exc))])
+            if progress:
+                progress("read", i + 1, len(self.paths))
+
+
+def _folder(d: Path, what: str) -> tuple[list[Problem], list[Path]]:
+    if d.is_symlink():
+        return [_link_problem(d)], []
+    if not d.is_dir():
+        return [Problem(str(d), "", f"expected a directory of {what}")], []
+    return _walk(d)
+
+
+def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
+    """The receipt files and checked reports under the two folders (no receipt is parsed).
+
+    Symbolic links and unsafe names are problems (:attr:`Found.problems`).
+    """
+    receipts_dir, reports_dir = Path(receipts_dir), Path(reports_dir)
+    problems, found = _folder(receipts_dir, "receipts")
+    problems += _folder(reports_dir, "reports")[0]
+    paths: dict[str, Path] = {}
+    for p in found:
+        name = p.relative_to(receipts_dir).with_suffix("").as_posix()
+        bad = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
+        if bad:
+            problems.append(
+                Problem(
+                    str(p),
+                    "",
+                    f"expected a file name matching {SAFE_NAME.pattern} (then .json), "
+                    f"found {_quote(bad[0])}: rename the file",
+                )
+            )
+        else:
+            paths[name] = p
+    reports: list[Report] = []
+    if reports_dir.is_dir() and not reports_dir.is_symlink():
+        try:
+            md = sorted(p for p in reports_dir.glob("*.md") if not p.is_symlink())
+            reports = load_reports(md, paths)
+        except SiteBuildError as exc:
+            problems.extend(exc.problems)
+    return Found(dict(sorted(paths.items())), reports, problems)
+
+
+def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
+    """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
+
+    Each receipt is parsed and validated (bounds, schema, seal, model); a simulated one is
+    refused, as on the public site.
+
+    Raises:
+        SiteBuildError: every problem in every receipt and report, one each, in path order.
+    """
+    found = find_inputs(receipts_dir, reports_dir)
+    receipts: dict[str, bytes] = {}
+    for name, raw, file in found.receipts():
+        try:
+            r = parse_receipt(raw, file)
+        except ReceiptError as exc:
+            found.problems.extend(exc.problems or [Problem(file, "", str(exc))])
+            continue
+        if is_simulated(r):
+            found.problems.append(simulated_problem(file))
+        else:
+            receipts[name] = raw
+    if found.problems:
+        problems = sorted(found.problems, key=lambda p: p.file)
+        raise SiteBuildError(f"{len(problems)} problem(s); the site was not built", problems)
+    return SiteInputs(receipts, found.reports)
+
+
+def is_simulated(r: Receipt) -> bool:
+    """Whether the demo's simulated provider made ``r`` (its run or its judge)."""
+    return r.run.provider == "simulated" or (
+        r.judge is not None and r.judge.provider == "simulated"
+    )
+
+
+def simulated_problem(file: str) -> Problem:
+    """The public site's refusal of a simulated receipt (the demo's)."""
+    return Problem(
+        file,
+        "/run/provider",
+        "expected a receipt a model produced; this one is "
+        "simulated (driftproof demo), and the public site refuses simulated receipts",
+    )
+
+
+def _quote(text: str) -> str:
+    """A file name for a message: printable, at most 80 characters."""
+    return repr(text if len(text) <= 80 else text[:80] + "…")
+
+
+def _link_problem(p: Path) -> Problem:
+    return Problem(
+        str(p),
+        "",
+        "is a symbolic link, which the build refuses (it could lead out "
+        "of the repository); commit the file itself",
+    )
+
+
+def _walk(root: Path) -> tuple[list[Problem], list[Path]]:
+    """Symbolic links under ``root`` (one problem each; never followed) and ``*.json`` entries.
+
+    The entries in path order. A folder named ``*.json`` is listed too: reading it fails, so it
+    is refused as unreadable rather than silently skipped.
+    """
+    links: list[Problem] = []
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for n in sorted(dirnames + filenames):
+            p = Path(dirpath) / n
+            if p.is_symlink():
+                links.append(_link_problem(p))
+            elif n.endswith(".json"):
+                found.append(p)
+    return links, sorted(found)

@@ -1,0 +1,137 @@
+"""Data tables: every table is shown on its page and published as CSV beside it.
+
+A cell carries its text as shown and its value as written to CSV (full precision), so a number
+is formatted once, in Python, never in a template (``templates/pages/_macros.html`` shows it).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from driftproof.pages.case import fmt_int
+
+__all__ = [
+    "Cell",
+    "Column",
+    "Row",
+    "Table",
+    "count_cell",
+    "csv_bytes",
+    "csv_number",
+    "plain_table",
+    "row_of",
+    "text_row",
+]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column: its header and whether it holds numbers (right-aligned, sortable)."""
+
+    label: str
+    numeric: bool = False
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell: its text as shown, its CSV value and the URL its text links to.
+
+    ``value`` is written to CSV (``""`` unknown, None the text); ``link`` is None for none.
+    """
+
+    text: str
+    value: str | None = None
+    link: str | None = None
+
+    @property
+    def csv(self) -> str:
+        """The value written to CSV."""
+        return self.text if self.value is None else self.value
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of cells, one per column.
+
+    ``anchor`` is its element id; ``header``: the first cell is a row header, linking to
+    ``link`` (else to the row's own anchor).
+    """
+
+    cells: tuple[Cell, ...]
+    anchor: str | None = None
+    header: bool = False
+    link: str | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table shown on a page and published as ``<id>.csv``.
+
+    Attributes:
+        id: unique on its page (the CSV's file name and the table's element id).
+        caption: what the table shows, with units.
+        columns: the header.
+        rows: one cell per column each.
+    """
+
+    id: str
+    caption: str
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+
+
+def csv_number(v: float | None) -> str:
+    """A figure as written to CSV: its full-precision ``repr``, or ``""`` when unknown."""
+    return "" if v is None else repr(v)
+
+
+def count_cell(v: int | None) -> Cell:
+    """A count: thousands separators shown (an en dash when unknown), plain in the CSV."""
+    return Cell(fmt_int(v), "" if v is None else str(v))
+
+
+def text_row(*texts: str, anchor: str | None = None) -> Row:
+    """A row of plain text cells whose first cell is its header."""
+    return Row(tuple(Cell(t) for t in texts), anchor=anchor, header=True)
+
+
+def row_of(cells: Iterable[tuple[str, str | None]], anchor: str | None = None) -> Row:
+    """A header row of ``(text, CSV value)`` pairs (the page models' cells)."""
+    return Row(tuple(Cell(t, v) for t, v in cells), anchor=anchor, header=True)
+
+
+def plain_table(
+    id_: str, caption: str, head: Sequence[str], rows: Iterable[Sequence[str]]
+) -> Table:
+    """A table of text columns, each row a header row of plain text."""
+    return Table(id_, caption, tuple(Column(h) for h in head), tuple(text_row(*r) for r in rows))
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(cell: str) -> str:
+    """A cell no spreadsheet runs as a formula.
+
+    Text starting with = + - @, a tab or a carriage return gets a leading apostrophe; plain
+    numbers stay numbers.
+    """
+    if cell.startswith(_FORMULA_START):
+        try:
+            float(cell)
+        except ValueError:
+            return "'" + cell
+    return cell
+
+
+def csv_bytes(t: Table) -> bytes:
+    """The table as CSV: its column labels, then one line per row, formulas made inert."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([_inert(c.label) for c in t.columns])
+    for row in t.rows:
+        w.writerow([_inert(c.csv) for c in row.cells])
+    return buf.getvalue().encode("utf-8")
