@@ -28,11 +28,13 @@ reports: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
-# lint-imports holds the layers of ARCHITECTURE.md ([tool.importlinter] in pyproject.toml).
+# ruff holds docstrings to the Google convention; mypy --strict the receipt, statistics and page
+# models; lint-imports the layers of ARCHITECTURE.md ([tool.importlinter] in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/mypy --strict driftproof/receipt driftproof/stats driftproof/pages
 	$(BIN)/lint-imports --no-cache --no-logo
 
 bench: $(STAMP)

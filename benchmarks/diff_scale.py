@@ -25,7 +25,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from driftproof.cli import cli
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, seal_document
+from driftproof.receipt._documents import draw_doc, judge_sample_doc, receipt_doc, seal_document
 
 JUDGE = {
     "model": "judge-1",

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from driftproof.pages.comparison import compare_receipts
-from driftproof.receipt import Receipt, receipt_doc
+from driftproof.receipt import Receipt
+from driftproof.receipt._documents import receipt_doc
 from driftproof.wording import EFFECT_FLOOR, TOLERANCE
 
 JUDGE = {

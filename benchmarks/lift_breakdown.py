@@ -13,7 +13,8 @@ import timeit
 from pathlib import Path
 
 from driftproof.pages.sheet import sheet
-from driftproof.receipt import draw_doc, judge_sample_doc, read_receipt, receipt_doc, write_receipt
+from driftproof.receipt import read_receipt, write_receipt
+from driftproof.receipt._documents import draw_doc, judge_sample_doc, receipt_doc
 from driftproof.stats.breakdown import lift_breakdown
 
 JUDGE = {

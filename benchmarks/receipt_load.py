@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import timeit
 
-from driftproof.receipt import draw_doc, judge_sample_doc, parse_receipt, receipt_doc, seal_document
+from driftproof.receipt import parse_receipt
 from driftproof.receipt._bounds import check_json_bounds
+from driftproof.receipt._documents import draw_doc, judge_sample_doc, receipt_doc, seal_document
 from driftproof.receipt._seal import compute_seal
 from driftproof.receipt._versions import compiled_validator_for, validator_for
 

@@ -32,7 +32,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from driftproof.receipt import draw_doc, judge_sample_doc, receipt_doc, write_receipt  # noqa: E402
+from driftproof.receipt import write_receipt  # noqa: E402
+from driftproof.receipt._documents import draw_doc, judge_sample_doc, receipt_doc  # noqa: E402
 
 CASES, DRAWS, SAMPLES = 50, 5, 5
 JUDGE = {

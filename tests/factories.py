@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from driftproof.receipt import (
-    Receipt,
+from driftproof.receipt import Receipt
+from driftproof.receipt._documents import (
     draw_doc,
     judge_sample_doc,
     receipt_doc,

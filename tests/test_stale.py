@@ -11,7 +11,8 @@ from factories import case, make_receipt
 
 from driftproof.cli import cli
 from driftproof.pages.stale import Today, harness_change, stale_report
-from driftproof.receipt import parse_receipt, seal_document
+from driftproof.receipt import parse_receipt
+from driftproof.receipt._documents import seal_document
 
 SKILL = "a" * 64
 SUITE = "b" * 64

@@ -19,15 +19,8 @@ from factories import case, make_receipt
 
 from driftproof.cli import cli
 from driftproof.pages.sheet import Fact, fmt, receipt_breakdown, sheet
-from driftproof.receipt import (
-    Receipt,
-    _bounds,
-    draw_doc,
-    judge_sample_doc,
-    parse_receipt,
-    seal_document,
-    write_receipt,
-)
+from driftproof.receipt import Receipt, _bounds, parse_receipt, write_receipt
+from driftproof.receipt._documents import draw_doc, judge_sample_doc, seal_document
 from driftproof.render.sheet import breakdown_document
 from driftproof.render.sheet import sheet_markdown as render_markdown
 from driftproof.render.sheet import sheet_text as render_text
@@ -422,7 +415,8 @@ def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
     import json as _json
 
     from driftproof.pages.sheet import sheet
-    from driftproof.receipt import draw_doc, parse_receipt, receipt_doc, seal_document
+    from driftproof.receipt import parse_receipt
+    from driftproof.receipt._documents import draw_doc, receipt_doc, seal_document
 
     arm = {
         "draws": [

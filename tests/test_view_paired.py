@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from factories import case, make_receipt
 
 from driftproof.cli import cli
-from driftproof.receipt import seal_document
+from driftproof.receipt._documents import seal_document
 
 CHANGES = [-0.02, 0.01, 0.03, 0.04, 0.05, 0.07, 0.10]
 EXPECTED = (

@@ -112,9 +112,12 @@ def caveman(
     rubrics: Path | None,
     force: bool,
 ) -> None:
-    """caveman's evals/snapshots/results.json (or results.partial.json, or with --cases
-    fidelity.json, or a judged fidelity.json with or without --rubrics): one receipt per skill
-    arm, with caveman's baseline and terse control as the other arms."""
+    """Import caveman's snapshot: one receipt per skill arm.
+
+    Reads evals/snapshots/results.json (or results.partial.json, or with --cases fidelity.json,
+    or a judged fidelity.json with or without --rubrics); caveman's baseline and terse control
+    are the other arms.
+    """
     from driftproof.importers import get_importer, write_imported  # deferred: start-up time
 
     items = get_importer("caveman")(

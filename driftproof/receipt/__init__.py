@@ -21,9 +21,6 @@ into the current shape: ``Receipt.schema_version`` keeps the version the file de
 :mod:`driftproof.receipt._bounds`.
 """
 
-import importlib
-import typing
-
 from driftproof.receipt import _model
 from driftproof.receipt._bounds import (
     BREAKDOWN_MAX_BYTES,
@@ -63,23 +60,3 @@ __all__ = [
 ]
 __all__ += _model.__all__  # the receipt models, listed once there
 __all__.sort()
-
-#: Not the API: names the importers, the site and some tests still import, each from the private
-#: module that holds it, until they build the model; then this goes.
-_TRANSITIONAL = {
-    "canonical_bytes": "_seal",
-    "complete_document": "_documents",
-    "draw_doc": "_documents",
-    "judge_sample_doc": "_documents",
-    "receipt_doc": "_documents",
-    "seal_document": "_documents",
-    "seal_receipt": "_documents",
-    "to_pointer": "_load",
-}
-
-
-def __getattr__(name: str) -> typing.Any:
-    """A name of :data:`_TRANSITIONAL`, from its private module."""
-    if name not in _TRANSITIONAL:
-        raise AttributeError(f"module 'driftproof.receipt' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"driftproof.receipt.{_TRANSITIONAL[name]}"), name)

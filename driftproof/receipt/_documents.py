@@ -1,4 +1,4 @@
-"""Receipts as JSON data, for writers and tests that still edit a document before writing it.
+"""Receipts as JSON data, for tests and benchmarks that edit a document before writing it.
 
 Not part of the receipt's API: writers build the model (:class:`ReceiptBody`) and call
 :func:`~driftproof.receipt.write_receipt`. Each twin takes the arguments of its builder and

@@ -41,8 +41,8 @@ def write_receipt(
     that fails a check leaves ``path`` as it was.
 
     Args:
-        body: the receipt as built. JSON data is read through the model first; that form is
-            kept only until every writer builds the model.
+        body: the receipt as built. JSON data (fixtures of tests and benchmarks) is read
+            through the model first; every writer in the package builds the model.
         path: the file to write.
         replace: when false, a file that appears at ``path`` meanwhile is never replaced.
 
@@ -58,7 +58,7 @@ def write_receipt(
     """
     path = Path(path)
     if not isinstance(body, ReceiptBody):
-        from driftproof.receipt._documents import body_of  # only for JSON data (transitional)
+        from driftproof.receipt._documents import body_of  # fixtures written as JSON data
 
         body = body_of(body, path)
     if body.schema_version != CURRENT_VERSION:

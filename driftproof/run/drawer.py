@@ -30,7 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from driftproof.receipt import draw_doc, sha256_text
+from driftproof.receipt import sha256_text
+from driftproof.receipt._documents import draw_doc
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.config import ANSWER_MAX, FILES_MAX, REASON_MAX, RunConfig, Spend

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from driftproof.receipt import judge_sample_doc
+from driftproof.receipt._documents import judge_sample_doc
 from driftproof.run import judge as J
 from driftproof.run.config import RunConfig
 from driftproof.run.endings import ending_reason

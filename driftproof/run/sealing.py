@@ -1,5 +1,7 @@
-"""Sealing a run: the receipt built from the journal as the model, the transcripts file, and
-the write (sealed once, validated once, atomic).
+"""Sealing a run: the receipt built from the journal as the model, and the transcripts file.
+
+The receipt is written by :func:`driftproof.receipt.write_receipt` (sealed once, validated
+once, atomic).
 
 Economics (method, "What grading cost"): ``judge_overhead`` sums the usage the judge's
 answered samples reported, at the judge price frozen in the receipt; draws none of whose
@@ -181,6 +183,18 @@ def receipt_body(
     """The run's receipt, built as the model from its journal.
 
     Args:
+        suite: the suite run.
+        cases: its cases, in the order run.
+        systems: each arm's system prompt (``None``: no system prompt).
+        skill_text: the SKILL.md measured.
+        skill_name: the skill's name.
+        cfg: the run's settings.
+        provider: the answering lane.
+        judge_doc: the receipt's ``judge`` member.
+        journal: the finished draws.
+        attempts: endpoint attempts made, retries included.
+        harness_version: the CLI harness's version, when a CLI answered.
+        stopped: why the run stopped early, or ``None``.
         batch: ``run.batch`` of a run through the batch APIs.
         transcripts: ``run.transcripts`` of the kept-transcripts file.
 
@@ -266,8 +280,11 @@ def file_sha256(path: Path) -> str:
 
 
 def write_transcripts(out: Path, journal: Journal) -> Path:
-    """``--keep-transcripts``: every answer with the judge's replies and the raw output, one JSON
-    line per draw, beside the receipt, which seals the file's sha256 in ``run.transcripts``."""
+    """Write ``--keep-transcripts``'s file beside the receipt; returns its path.
+
+    Every answer with the judge's replies and the raw output, one JSON line per draw; the
+    receipt seals the file's sha256 in ``run.transcripts``.
+    """
     path = out.with_name(out.name + ".transcripts.jsonl")
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
     try:
@@ -293,6 +310,7 @@ def _write_lines(fd: int, journal: Journal) -> None:
 
 
 def answers(journal: Journal, case_id: str) -> dict[str, dict[str, str | None]]:
+    """``--quick``'s answers of case ``case_id``: ``{arm: {draw index: answer}}``."""
     out: dict[str, dict[str, str | None]] = {}
     order = {a: i for i, a in enumerate(ARMS)}
     for (cid, arm, idx), rec in sorted(

@@ -31,7 +31,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from driftproof.errors import Problem, SiteBuildError
-from driftproof.receipt import to_pointer
+from driftproof.receipt._load import to_pointer
 from driftproof.site.sections import receipt_name, section_types
 
 __all__ = [

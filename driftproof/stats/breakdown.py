@@ -26,8 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from driftproof.receipt import Receipt, _bounds, canonical_bytes
+from driftproof.receipt import Receipt, _bounds
 from driftproof.receipt._model import Case, CaseArm
+from driftproof.receipt._seal import canonical_bytes
 from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
 from driftproof.stats.band import Band, arm_band, mean_delta, measured_band
 from driftproof.stats.codes import VerdictCode

@@ -11,7 +11,7 @@ import pytest
 from factories import case, make_receipt
 
 from driftproof import action
-from driftproof.receipt import seal_document
+from driftproof.receipt._documents import seal_document
 
 GOOD = [
     case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]),

@@ -19,7 +19,8 @@ from factories import case, make_receipt
 from factories import run_main as run
 
 from driftproof.errors import ReceiptError, SiteBuildError
-from driftproof.receipt import parse_receipt, read_receipt, seal_document
+from driftproof.receipt import parse_receipt, read_receipt
+from driftproof.receipt._documents import seal_document
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "run"))

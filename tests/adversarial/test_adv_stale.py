@@ -11,7 +11,7 @@ import pytest
 from factories import case, make_receipt
 from factories import run_main as run
 
-from driftproof.receipt import seal_document
+from driftproof.receipt._documents import seal_document
 from driftproof.render.escape import terminal_safe
 
 SKILL = "# Skill\nline two\n"

@@ -14,7 +14,8 @@ import pytest
 from factories import JUDGE, make_receipt
 
 from driftproof.errors import ReceiptError
-from driftproof.receipt import draw_doc, judge_sample_doc, parse_receipt, seal_document
+from driftproof.receipt import parse_receipt
+from driftproof.receipt._documents import draw_doc, judge_sample_doc, seal_document
 
 
 def _draw(i: int, samples: list[float | None]) -> dict[str, Any]:

@@ -14,13 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from driftproof.errors import ReceiptError, SealError
-from driftproof.receipt import (
-    compute_seal,
-    parse_receipt,
-    read_receipt,
-    seal_document,
-    write_receipt,
-)
+from driftproof.receipt import compute_seal, parse_receipt, read_receipt, write_receipt
+from driftproof.receipt._documents import seal_document
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = {

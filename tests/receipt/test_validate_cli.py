@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from driftproof.cli.validate import validate
-from driftproof.receipt import seal_document
+from driftproof.receipt._documents import seal_document
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

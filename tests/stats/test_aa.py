@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from factories import case, make_receipt
 
 from driftproof.cli import cli
-from driftproof.receipt import parse_receipt, seal_document
+from driftproof.receipt import parse_receipt
+from driftproof.receipt._documents import seal_document
 from driftproof.stats.aa import aa_reading, false_call_rate
 
 

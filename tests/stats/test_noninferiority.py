@@ -22,7 +22,8 @@ from click.testing import CliRunner
 from factories import case, make_receipt
 
 from driftproof.cli import cli
-from driftproof.receipt import parse_receipt, seal_document
+from driftproof.receipt import parse_receipt
+from driftproof.receipt._documents import seal_document
 from driftproof.stats.noninferiority import Quality, quality_at_margin
 
 SMALL = [0.0, -0.02, 0.01, -0.01]

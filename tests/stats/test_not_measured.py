@@ -11,7 +11,7 @@ from stats_helpers import model
 from driftproof.cli.validate import verdict_note
 from driftproof.pages.badge import badge_reading
 from driftproof.pages.comparison import compare_receipts
-from driftproof.receipt import draw_doc
+from driftproof.receipt._documents import draw_doc
 from driftproof.stats import Refusal, Status, lost_causes, no_verdict, receipt_reading
 
 URL = "http://127.0.0.1:9"

@@ -19,7 +19,8 @@ from factories import case, make_receipt
 
 from driftproof.errors import ReceiptError
 from driftproof.pages.sheet import ARM_NOT_RECORDED, sheet
-from driftproof.receipt import parse_receipt, seal_document
+from driftproof.receipt import parse_receipt
+from driftproof.receipt._documents import seal_document
 from driftproof.stats import (
     lift_refusal,
     receipt_reading,
