@@ -48,7 +48,7 @@ from driftproof.stats.context import lift_interval
 __all__ = ["DEMO_SEED", "METHOD_URL", "DemoResult", "run_demo"]
 
 #: The method page's worked examples (every verdict word on hand-worked numbers).
-METHOD_URL = "https://driftproof.dev/method/"
+METHOD_URL = "https://driftproof.dev/method.html"
 DEMO_SEED = 16
 BANNER = (
     "SIMULATED DATA: driftproof demo drew every answer and score at random with a seeded simulated "

@@ -87,7 +87,7 @@ def test_quick_start_literally(
         "model "
         "judged" in out
     )
-    assert "https://driftproof.dev/method/#worked-examples" in out
+    assert "https://driftproof.dev/method.html#worked-examples" in out
     demo = tmp_path / "driftproof-demo"
     for rel in (
         "suite.json",

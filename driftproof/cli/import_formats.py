@@ -160,7 +160,11 @@ _PATHS = click.Argument(
     callback=lambda _ctx, _param, paths: list(paths),
 )
 #: ``--skill-md FILE``: the SKILL.md measured (hashed and counted); unknown when omitted.
-_SKILL_MD = click.Option(["--skill-md"], type=EXISTING_FILE)
+_SKILL_MD = click.Option(
+    ["--skill-md"],
+    type=EXISTING_FILE,
+    help="The SKILL.md measured (hashed and counted); unknown when omitted.",
+)
 
 skill_creator = _import_command(
     "skill-creator",

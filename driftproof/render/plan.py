@@ -167,7 +167,7 @@ def _across_line(p: Plan) -> list[str]:
             f"{DOUBT_NONE_LEVEL:.0%} bounds reach the floor"
         )
     else:
-        what = f"{q.doubt_below:.0%} or over: the cases agree"
+        what = f"{q.doubt_below:.0%} or over: the cases' spreads agree"
     return [
         "Across cases, each case's spread over both arms (each arm scaled to its pooled "
         f"spread): Bartlett's test of equal spreads {_p_text(q.across)}, {what}."
