@@ -182,21 +182,11 @@ def receipt_body(
 ) -> ReceiptBody:
     """The run's receipt, built as the model from its journal.
 
-    Args:
-        suite: the suite run.
-        cases: its cases, in the order run.
-        systems: each arm's system prompt (``None``: no system prompt).
-        skill_text: the SKILL.md measured.
-        skill_name: the skill's name.
-        cfg: the run's settings.
-        provider: the answering lane.
-        judge_doc: the receipt's ``judge`` member.
-        journal: the finished draws.
-        attempts: endpoint attempts made, retries included.
-        harness_version: the CLI harness's version, when a CLI answered.
-        stopped: why the run stopped early, or ``None``.
-        batch: ``run.batch`` of a run through the batch APIs.
-        transcripts: ``run.transcripts`` of the kept-transcripts file.
+    From the ``suite`` and its ``cases`` as run, each arm's ``systems`` prompt (``None``: none),
+    the skill (``skill_text``, ``skill_name``), the settings ``cfg``, the answering
+    ``provider``, the ``judge_doc`` member, the ``journal`` of finished draws, the endpoint
+    ``attempts`` (retries included), the CLI's ``harness_version``, why the run ``stopped``
+    (``None``: it finished), and the ``batch`` and ``transcripts`` members when it had them.
 
     Raises:
         pydantic.ValidationError: a member the model refuses, named by its path.

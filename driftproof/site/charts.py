@@ -67,7 +67,7 @@ def band_series(label: str, bands: Sequence[tuple[float | None, float | None]]) 
 
 #: Figure widths in inches: the wide chart (desktop) and the narrow one (phones). At 96 CSS px
 #: per inch the narrow chart is 346 px wide, shown at its own size on a 390 px screen, so its
-#: 10-point text is 13 CSS px there (issue 15: at least 10 CSS px, by a layout that fits).
+#: 10-point text is 13 CSS px there (at least 10 CSS px, by a layout that fits).
 WIDE_IN, NARROW_IN = 7.0, 3.6
 #: Below this viewport width the page shows the narrow chart (``<source media=…>``).
 NARROW_MEDIA = "(max-width: 45rem)"
