@@ -31,7 +31,13 @@ from pathlib import Path
 
 #: Receipt-package functions that compute a seal or validate a whole receipt.
 SEAL_FUNCTIONS = ("compute_seal",)
-VALIDATE_FUNCTIONS = ("check_consistency", "validate_document", "parse_receipt", "_check_schema", "_to_model")
+VALIDATE_FUNCTIONS = (
+    "check_consistency",
+    "validate_document",
+    "parse_receipt",
+    "_check_schema",
+    "_to_model",
+)
 
 
 def _median_seconds(argv: list[str], runs: int) -> tuple[float, float]:

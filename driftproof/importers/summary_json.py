@@ -30,20 +30,13 @@ from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
+from driftproof.importers import _declared as declared
 from driftproof.importers._common import (
     Where,
     file_sha256,
     read_json,
     read_skill_md,
     schema_problems,
-)
-from driftproof.importers._declared import (
-    arm_spec,
-    case_arms,
-    case_entry,
-    declared_receipt,
-    provenance,
-    unrecorded_judge,
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
@@ -111,7 +104,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
     case_docs = _cases(doc, w)
-    any_score = any(d.score is not None for c in case_docs for a in case_arms(c) for d in a.draws)
+    any_score = any(
+        d.score is not None for c in case_docs for a in declared.case_arms(c) for d in a.draws
+    )
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
@@ -121,7 +116,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     judge = None
     if judge_in is not None:
         step = (judge_in.get("scale") or {}).get("step")
-        judge = unrecorded_judge("summary-json", "judge", model=judge_in["model"])
+        judge = declared.unrecorded_judge("summary-json", "judge", model=judge_in["model"])
         judge = judge.model_copy(update={"scale": JudgeScale(worst=0.0, best=1.0, step=step)})
     unrecorded = list(doc.get("unrecorded") or [])
     for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
@@ -132,17 +127,17 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     skill_text = read_skill_md((options or SummaryJsonOptions()).skill_md)
     has_control = controls == {True}
     arm_specs = {
-        a: arm_spec(a)
+        a: declared.arm_spec(a)
         for a in ("with_skill", "baseline", "control")
         if a != "control" or has_control
     }
     stamp = doc.get("started_at")
     times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
-    body = declared_receipt(
+    body = declared.declared_receipt(
         doc["skill"]["name"],
         skill_text,
         case_docs,
-        provenance(
+        declared.provenance(
             doc["harness"]["name"],
             doc["harness"].get("version"),
             str(path),
@@ -184,7 +179,7 @@ def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
             }
             for arm, draws in c["arms"].items()
         }
-        out.append(case_entry(c["id"], c.get("prompt"), arms))
+        out.append(declared.case_entry(c["id"], c.get("prompt"), arms))
     return out
 
 
