@@ -6,11 +6,12 @@ given ``--force``, and an output whose folder does not exist is named as such.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from driftproof.errors import RefusalError
 
-__all__ = ["OUT_RULE", "refuse_existing_output", "refuse_existing_outputs"]
+__all__ = ["OUT_RULE", "open_mode", "refuse_existing_output", "refuse_existing_outputs"]
 
 
 #: The rule every command follows (README, "Commands"): ``--out`` names the one file a command
@@ -62,3 +63,14 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
             + ", ".join(existing)
             + "; choose another folder, or give --force to replace them"
         )
+
+
+def open_mode(fd: int) -> None:
+    """Give a file made by :func:`tempfile.mkstemp` (mode 0600) the mode ``open()`` would give.
+
+    That is 0666 less the process's umask, so a receipt or badge that replaces a file is as
+    readable as any other file the user writes.
+    """
+    mask = os.umask(0)
+    os.umask(mask)
+    os.fchmod(fd, 0o666 & ~mask)

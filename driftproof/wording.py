@@ -13,7 +13,7 @@ from typing import Final
 
 #: The effect floor: a move must be at least this large to be called (method, "Effect floor").
 EFFECT_FLOOR: Final[float] = 0.05
-DEFAULT_EFFECT: Final[float] = 1.5 * EFFECT_FLOOR  # the true lift `plan` sizes a run for
+DEFAULT_EFFECT: Final[float] = round(1.5 * EFFECT_FLOOR, 12)  # the true lift `plan` sizes a run for
 #: Absolute tolerance for band touching and for meeting the floor (D-3).
 TOLERANCE: Final[float] = 1e-9
 #: Draws per arm at least (method: "at least three times").

@@ -24,6 +24,7 @@ import click
 
 from driftproof.cli._options import FILE
 from driftproof.cli._paths import same_path
+from driftproof.outputs import open_mode
 
 
 class _WriteError(click.ClickException):
@@ -68,6 +69,7 @@ def _write_all(files: dict[Path, bytes]) -> None:
         for path, data in files.items():
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             staged.append((tmp, path))
+            open_mode(fd)
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
         for tmp, path in staged:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ParamSpec
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from driftproof.errors import ReceiptError
 from driftproof.receipt._build import build_draw, build_judge_sample, build_receipt
@@ -85,7 +85,8 @@ def body_of(document: Mapping[str, Any], path: str | Path) -> ReceiptBody:
     Raises:
         ReceiptError: not of the current schema version (D-11), or holding a number no seal can
             cover (D-12), named by its JSON pointer.
-        pydantic.ValidationError: the document does not fit the current model.
+        ReceiptError: the document does not fit the current model, named by the first
+            misfit's JSON pointer.
     """
     if document.get("schema_version") != CURRENT_VERSION:
         raise ReceiptError.at(
@@ -96,4 +97,9 @@ def body_of(document: Mapping[str, Any], path: str | Path) -> ReceiptBody:
         )
     for pointer, problem in unsealable_values(document)[:1]:
         raise ReceiptError.at(path, pointer, problem)
-    return ReceiptBody.model_validate({k: v for k, v in document.items() if k != "seal"})
+    try:
+        return ReceiptBody.model_validate({k: v for k, v in document.items() if k != "seal"})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        pointer = "".join(f"/{part}" for part in first["loc"])
+        raise ReceiptError.at(path, pointer, str(first["msg"])) from None

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from driftproof.errors import ReceiptError
+from driftproof.outputs import open_mode
 from driftproof.receipt._bounds import check_json_bounds, within_bounds
 from driftproof.receipt._load import check_consistency, check_schema
 from driftproof.receipt._model import CURRENT_VERSION, Receipt, ReceiptBody, Seal
@@ -139,8 +140,11 @@ def _staged(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        open_mode(fd)
         with os.fdopen(fd, "wb") as out:
             yield lambda text: out.write(text.encode("utf-8"))
+            out.flush()
+            os.fsync(out.fileno())  # the receipt on disk before its name is
         if replace:
             os.replace(tmp, path)
         elif not _linked(tmp, path):  # a file system without hard links: check, then move

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import RefusalError
+from driftproof.outputs import open_mode
 from driftproof.receipt import (
     Case,
     CaseArm,
@@ -278,6 +279,7 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
     path = out.with_name(out.name + ".transcripts.jsonl")
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
     try:
+        open_mode(fd)
         _write_lines(fd, journal)
         os.replace(tmp, path)
     except BaseException as exc:

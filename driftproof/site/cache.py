@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import json
 import os
 import tempfile
 import zipfile
@@ -80,6 +81,20 @@ def code_key(templates: Path) -> str:
     return key_of(_package_key(), tree_key(templates))
 
 
+#: The member of an entry that lists its key and each file's sha256 (never a site path).
+_MANIFEST = ".driftproof-manifest.json"
+
+
+def _digests(files: dict[str, bytes]) -> dict[str, str]:
+    return {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+
+
+def _safe(name: str) -> bool:
+    """Whether ``name`` is a plain relative path that stays inside the folder it is written to."""
+    parts = name.split("/")
+    return bool(name) and "\\" not in name and all(p not in ("", ".", "..") for p in parts)
+
+
 class RenderCache:
     """Rendered files by key in ``folder`` (created when first written).
 
@@ -97,11 +112,19 @@ class RenderCache:
         return self.folder / "render" / key[:2] / f"{key}.zip"
 
     def get(self, key: str) -> dict[str, bytes] | None:
-        """The files kept under ``key``, or ``None`` (missing or unreadable)."""
+        """The files kept under ``key``, or ``None`` (missing, unreadable or not as written).
+
+        An entry is used only when its manifest names ``key`` and every file it holds with
+        that file's sha256, and every name is a plain relative path inside the site (no ``..``,
+        no absolute path, no backslash): anything else is rendered again, never published.
+        """
         try:
             with zipfile.ZipFile(self._path(key)) as z:
                 files = {n: z.read(n) for n in z.namelist()}
-        except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, EOFError):
+            manifest = json.loads(files.pop(_MANIFEST))
+        except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, EOFError, KeyError):
+            return None
+        if manifest != {"key": key, "files": _digests(files)} or not all(map(_safe, files)):
             return None
         self.used.add(key)
         return files
@@ -113,8 +136,10 @@ class RenderCache:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
             try:
+                manifest = {"key": key, "files": _digests(files)}
+                entry = {**files, _MANIFEST: json.dumps(manifest, sort_keys=True).encode()}
                 with os.fdopen(fd, "wb") as fh, zipfile.ZipFile(fh, "w") as z:
-                    for name, data in files.items():
+                    for name, data in entry.items():
                         z.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data)
                 os.replace(tmp, path)
             except BaseException:

@@ -146,3 +146,32 @@ def test_a_file_that_appears_is_not_replaced_without_replace(tmp_path: Path) -> 
         write_receipt(_body(1), out, replace=False)
     assert out.read_bytes() == b"theirs"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+
+
+def test_json_data_the_model_refuses_is_a_receipt_error_at_its_pointer(tmp_path: Path) -> None:
+    from factories import case, make_receipt
+
+    doc = make_receipt([case("c1", [0.5, 0.6], [0.4, 0.3])])
+    doc.pop("seal")
+    doc["cases"][0]["id"] = "c\ud800"  # a lone surrogate: no UTF-8 can carry it
+    out = tmp_path / "r.json"
+    with pytest.raises(ReceiptError) as info:
+        write_receipt(doc, out)
+    assert info.value.problems[0].pointer == "/cases/0/id"
+    assert str(out) in str(info.value) and not out.exists()
+
+
+def test_a_receipt_is_as_readable_as_any_file_the_user_writes(tmp_path: Path) -> None:
+    import os
+
+    from factories import case, make_receipt
+
+    doc = make_receipt([case("c1", [0.5, 0.6], [0.4, 0.3])])
+    doc.pop("seal")
+    out = tmp_path / "r.json"
+    old = os.umask(0o022)
+    try:
+        write_receipt(doc, out)
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o644  # 0666 less the umask 022, as open() gives
