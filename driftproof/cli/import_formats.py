@@ -95,7 +95,8 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
     """``ARM=LABEL`` options → ``{arm: label}``; ``None`` when none were given.
 
     Raises:
-        ImportError_: a pair that is not ARM=LABEL with a known arm, or an arm given twice.
+        ImportError_: a pair that is not ARM=LABEL with a known arm, an arm given twice, or
+            one label given to two arms.
     """
     out: dict[str, str] = {}
     for pair in pairs:
@@ -108,6 +109,11 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
             )
         if arm in out:
             raise ImportError_.at("<options>", "", f"--arm {arm} given twice")
+        twin = next((a for a, seen in out.items() if seen == label), None)
+        if twin is not None:
+            raise ImportError_.at(
+                "<options>", "", f"--arm {pair!r}: {label!r} is already the {twin} arm's label"
+            )
         out[arm] = label
     return out or None
 

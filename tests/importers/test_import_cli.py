@@ -96,3 +96,16 @@ def test_import_skill_validator_and_vally_commands(shared: Path, tmp_path: Path)
     )
     assert isinstance(empty.exception, ImportError_)  # no verdicts: nothing to import
     assert not (tmp_path / "v").exists()
+
+
+def test_one_label_given_to_two_arms_is_refused_as_such(shared: Path, tmp_path: Path) -> None:
+    source = shared / "data/interop/promptfoo/sample-export.json"
+    out = tmp_path / "out"
+    args = ["--arm", "with_skill=openai:gpt-5", "--arm", "baseline=openai:gpt-5"]
+    result = CliRunner().invoke(
+        cli,
+        ["import", "promptfoo", str(source), *args, "--skill-name", "sk", "--out-dir", str(out)],
+    )
+    assert isinstance(result.exception, ImportError_)
+    assert "'openai:gpt-5' is already the with_skill arm's label" in str(result.exception)
+    assert not out.exists()
