@@ -1,16 +1,16 @@
-"""One way to make a safe name from a label: element ids, case folders, file names.
+"""Safe names: made from a label (element ids, case folders, file names), and checked.
 
 A label (a case id, a section title, a source's case name) is untrusted text. :func:`slug` keeps
 ``A-Z a-z 0-9 _ . -`` and turns every run of other characters into one ``-``; :func:`unique`
 makes a name unique among those already used on a page or in a folder (``base``, ``base-2``,
-``base-3`` ...).
+``base-3`` ...); :func:`stays_inside` checks a name someone else gave before it is written.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["slug", "unique"]
+__all__ = ["slug", "stays_inside", "unique"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -36,3 +36,15 @@ def unique(base: str, used: set[str], *, fold: bool = False) -> str:
         candidate, n = f"{base}-{n}", n + 1
     used.add(candidate.casefold() if fold else candidate)
     return candidate
+
+
+def stays_inside(name: str) -> bool:
+    """Whether ``name`` is a plain relative ``/``-path that stays inside the folder it is put in.
+
+    No absolute path, no ``..``, ``.`` or empty part, no backslash.
+
+    >>> stays_inside("a/b.html"), stays_inside("../x"), stays_inside("/tmp/x")
+    (True, False, False)
+    """
+    parts = name.split("/")
+    return bool(name) and "\\" not in name and all(p not in ("", ".", "..") for p in parts)

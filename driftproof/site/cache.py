@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 
 import driftproof
+from driftproof._anchor import stays_inside
 
 __all__ = ["CACHE_DIR_NAME", "RenderCache", "code_key", "key_of", "tree_key"]
 
@@ -89,12 +90,6 @@ def _digests(files: dict[str, bytes]) -> dict[str, str]:
     return {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
 
 
-def _safe(name: str) -> bool:
-    """Whether ``name`` is a plain relative path that stays inside the folder it is written to."""
-    parts = name.split("/")
-    return bool(name) and "\\" not in name and all(p not in ("", ".", "..") for p in parts)
-
-
 class RenderCache:
     """Rendered files by key in ``folder`` (created when first written).
 
@@ -124,7 +119,7 @@ class RenderCache:
             manifest = json.loads(files.pop(_MANIFEST))
         except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, EOFError, KeyError):
             return None
-        if manifest != {"key": key, "files": _digests(files)} or not all(map(_safe, files)):
+        if manifest != {"key": key, "files": _digests(files)} or not all(map(stays_inside, files)):
             return None
         self.used.add(key)
         return files

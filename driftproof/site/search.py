@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any, cast
 
+from driftproof._anchor import stays_inside
 from driftproof.errors import Problem, SiteBuildError
 
 __all__ = ["index_for_search", "searchable"]
@@ -95,8 +96,8 @@ def index_for_search(site: Path, config_file: Path) -> None:
         files = ask({"type": "GetFiles", "index_id": index})["files"]
         # written here, whole: the service answers WriteFiles before its files are complete
         for f in files:
-            name = Path(str(f["path"]).replace("\\", "/"))
-            if name.is_absolute() or ".." in name.parts:
+            name = str(f["path"]).replace("\\", "/")
+            if not stays_inside(name):
                 raise OSError(f"pagefind named a file outside its folder: {name}")
             dest = site / "pagefind" / name
             dest.parent.mkdir(parents=True, exist_ok=True)
