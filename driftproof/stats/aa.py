@@ -1,21 +1,11 @@
-"""What an A/A calibration receipt says about noise: never a skill verdict.
+"""What an A/A calibration receipt (``run.aa``) says about noise: never a skill verdict.
 
-An A/A receipt (``run.aa``, ``driftproof run --aa``) holds the with-skill arm run twice under
-the same settings, the second run in the baseline arm's place. Nothing changed between its
-two arms, so every change the rule calls there is a false call. Per case:
-
-* **observed**: the rule applied to the two arms (D-3, D-4, D-6; lost draws as D-9) calls a
-  change (improved or regressed) or not;
-* **false-call rate**: the chance the rule calls a change between two arms of ``n`` draws
-  each when nothing changed, at the case's spread: draws ``N(0.5, σ)`` rounded to the 0.01
-  grid of per-draw scores, ``σ`` the pooled spread ``√((s_1² + s_2²)/2)`` of the case's two
-  arms, ``n`` the fewer measured draws of the two; :data:`TRIALS` seeded trials per case;
-* **smallest effect these spreads can resolve**: ``max(0.05, s_1 + s_2 + 2·SE)``, the rule's
-  own resolution (D-5): a shift that size would separate the bands with room for the noise of
-  the means, and clear the floor.
-
-Over the suite: the expected number of false calls ``Σ p_i`` at this suite's size and spreads,
-and the chance of at least one, ``1 − Π(1 − p_i)`` (cases independent).
+Both arms ran with the skill under the same settings, so every change the rule calls (D-3,
+D-4, D-6; lost draws D-9) is a false call. Per case: whether one was called; the simulated
+false-call rate at the pooled spread ``√((s_1² + s_2²)/2)`` and the fewer measured draws
+(:func:`false_call_rate`); and the smallest effect the spreads resolve, ``max(0.05, s_1 + s_2 +
+2·SE)`` (D-5). Over the suite: expected false calls ``Σ p_i`` and the chance of at least one,
+``1 − Π(1 − p_i)`` (cases independent).
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The band of one arm of one case: mean ± one sample standard deviation (D-2).
 
-A band is a descriptive spread with no coverage probability (method, "Band
-separation"). Its source is either ``generation`` (several draws; the band is the
-spread of the per-draw scores) or ``legacy`` (one generation judged several times;
-the band is the spread of that draw's judge samples). Lost draws are left out of
-the mean and the spread and counted apart (D-9).
+A descriptive spread with no coverage probability (method, "Band separation"). Its source is
+``generation`` (the spread of per-draw scores) or ``legacy`` (one generation judged several
+times: the spread of its judge samples). Lost draws are left out and counted apart (D-9).
 """
 
 from __future__ import annotations
@@ -98,15 +96,8 @@ def band_of_scores(
 ) -> Band:
     """The band of a list of per-draw scores; ``None`` marks a lost draw (D-2, D-9).
 
-    Args:
-        scores: per-draw scores on the judge scale, in draw order; ``None`` = lost.
-        source: the band source to record.
-        lost_reasons: one reason per lost draw; defaults to ``"lost"`` for each.
-        generation_sd: recorded spread across draws, kept for D-8.
-
-    Returns:
-        A :class:`Band`; ``mean`` is ``None`` with no measured score and ``sd`` is ``None``
-        with fewer than two (one measured draw gives no spread, D-2).
+    Scores are on the judge scale, in draw order; ``lost_reasons`` defaults to ``"lost"`` per lost
+    draw; ``generation_sd`` is kept for D-8.
 
     Raises:
         ValueError: a score is not finite, or ``lost_reasons`` does not match the lost count.
@@ -131,11 +122,7 @@ def arm_band(
     ``legacy``: the valid judge samples of the arm's one draw (method, "Every report
     published before Report 007 …"); ``n`` counts judge samples, ``drawn`` the draw.
 
-    Args:
-        case_arm: a :class:`driftproof.receipt.CaseArm`.
-        band_source: ``"generation"`` or ``"legacy"``.
-        scale: the judge scale ``(worst, best)``; accepted for the shared contract, the
-            band itself does not depend on it (lost draws use it in ``case_verdict``).
+    ``scale`` is accepted for the shared contract; the band does not depend on it.
     """
     del scale  # the band is the measured scores only; D-9 completions live in case_verdict
     gen_sd = case_arm.generation.sd if case_arm.generation is not None else None
@@ -170,11 +157,7 @@ def measured_band(
     source: BandSource,
     generation_sd: float | None = None,
 ) -> Band:
-    """The :class:`Band` of ``measured`` scores out of ``drawn`` draws (D-2, D-9).
-
-    ``lost_reasons`` holds one reason per lost draw; mean and sd come from
-    :func:`driftproof.stats.moments.mean_sd`.
-    """
+    """The :class:`Band` of ``measured`` scores out of ``drawn`` draws, one reason per lost one."""
     mean, sd = mean_sd(measured)
     return Band(
         mean=mean,

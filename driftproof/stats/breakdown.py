@@ -1,24 +1,11 @@
-"""The lift breakdown of one receipt (method, "Lift by case").
+"""The lift breakdown of one receipt (method, "Lift by case"; D-2, D-6, D-9).
 
-Pure: a :class:`~driftproof.receipt.Receipt` in, a frozen :class:`Breakdown` out.
-No model call, no receipt edit, no new field; existing verdicts, bands and
-published numbers are not touched. The breakdown reads only the recorded draw
-scores (``draws[].score``): the spread is the sample standard deviation
-(ddof = 1, D-2) of the measured draws' scores, judge samples are not separate
-answers, and lost draws are left out of means and spreads (D-9).
-
-Readings of the method used here (where it leaves room):
-
-* *failed arm*: an arm with at least one draw and every draw lost. Its case is
-  excluded with both arms and stays listed with the reason.
-* *missing draw evidence*: an arm with no draw, or a draw with neither a score
-  nor a lost reason (its judge samples are not read in its place).
-* *incomplete*: a failed arm or missing draw evidence anywhere.
-  *narrowed*: fewer than the method's three draws per arm planned
-  (``run.generations_per_arm``) or recorded in an included arm.
-  *non-model*: no recorded model (``run.model`` null) or the ``stub`` provider.
-* The carrier test and the leave-one-out lifts compare with the D-3 tolerance
-  (1e-9), far below any reporting rounding.
+Pure, reading only the recorded draw scores (``draws[].score``; judge samples never stand in);
+lost draws are left out (D-9). Readings where the method leaves room: a *failed arm* (draws,
+all lost) excludes its case, still listed; *missing draw evidence* is an arm with no draw or a
+draw with neither score nor lost reason; *incomplete* is either anywhere; *narrowed* is under
+three draws per arm planned or recorded in an included arm; *non-model* is no ``run.model`` or
+the ``stub`` provider. Carrier and leave-one-out tests use the D-3 tolerance.
 """
 
 from __future__ import annotations
@@ -117,16 +104,8 @@ class Breakdown:
 def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     """The method's lift breakdown of ``r`` ("Lift by case"; D-6, D-9).
 
-    Args:
-        r: a receipt, as read by :func:`~driftproof.receipt.read_receipt`.
-        size_bytes: the receipt file's size in bytes; when None, the size of its
-            canonical JSON is used.
-
-    Returns:
-        A :class:`Breakdown`. Never raises for a receipt it cannot break down: it
-        returns ``available=False`` with the reasons (size limit, no draw scores,
-        invalid hashes, malformed evidence, contradictory draw counts, unsupported sizes, an
-        arm the source did not record).
+    ``size_bytes`` is the file's size in bytes (default: its canonical JSON's). Never raises:
+    a receipt it cannot break down gives ``available=False`` with the reasons.
     """
     limit = _bounds.BREAKDOWN_MAX_BYTES
     size = size_bytes if size_bytes is not None else _canonical_size(r)

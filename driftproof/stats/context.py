@@ -1,17 +1,10 @@
-"""Context beyond the method: never decides or changes a verdict.
+"""Context beyond the method: figures that never decide or change a verdict (D-2 … D-9 decide).
 
-Two figures a reader may want beside the lift breakdown, labelled as context:
-
-* :func:`lift_interval`: the suite lift's **paired** standard error over cases and a
-  95 % interval, ``lift ± t(0.975, N − 1) · sd(lift_i) / √N`` (Miller 2024, "Adding
-  Error Bars to Evals", arXiv:2411.00640, §1.5 paired differences; t quantile, not z,
-  for few cases: STATISTICS-NOTES §6.5, §8.1).
-* :func:`spread_split`: per case and arm, the variance of the draw scores split into
-  its judge-sample part, ``mean_i(s_i² / m_i)`` over draws with ``m_i ≥ 2`` valid judge
-  samples of within-draw variance ``s_i²``, and the draw-to-draw part, the rest floored
+* :func:`lift_interval`: the suite lift's paired SE and 95% interval, ``lift ± t(0.975, N −
+  1)·sd(lift_i)/√N`` (Miller 2024, arXiv:2411.00640 §1.5; STATISTICS-NOTES §6.5, §8.1).
+* :func:`spread_split`: per case and arm, the draw-score variance split into its judge part
+  ``mean_i(s_i²/m_i)`` (draws with ``m_i ≥ 2`` valid samples) and the draw-to-draw rest, floored
   at zero (law of total variance; STATISTICS-NOTES §6.5, §8.5).
-
-Pure functions of plain data; the method's rule lives elsewhere (D-2 … D-9).
 """
 
 from __future__ import annotations
@@ -158,12 +151,7 @@ def _cornish_fisher(z: float, df: int) -> float:
 def lift_interval(b: Breakdown) -> LiftInterval:
     """The paired SE and 95 % interval of the breakdown's suite lift (Miller 2024).
 
-    Args:
-        b: a breakdown from :func:`~driftproof.stats.breakdown.lift_breakdown`.
-
-    Returns:
-        A :class:`LiftInterval`; unavailable (with its reason) when the suite lift is,
-        or with fewer than two included cases.
+    Unavailable, with its reason, when the suite lift is or with fewer than two included cases.
     """
     lifts = [c.lift for c in b.cases if c.included and c.lift is not None]
     if b.suite_lift is None:

@@ -1,17 +1,11 @@
 """How many regressed cases noise alone would give: the suite-level A/A expectation.
 
-Per case, the chance that the verdict rule calls "regressed" when the two with-skill arms have
-the same true mean, worked out by simulation: each side's draws are simulated at its own
-measured spread and measured draw count, on its judge's grid (``stats._simulate``), and each
-simulated pair is put to the rule's own separation-and-floor test (D-3, D-4). Summed over the
-cases, that is the number of regressed cases to expect with no change at all. The chance of
-seeing at least the observed number is the upper tail of the Poisson-binomial distribution of
-those per-case chances (exact, by the usual convolution).
-
-A case with fewer than two measured draws on a side cannot be called (it is underpowered, D-5)
-and counts 0. Lost draws are not simulated: keeping a call through them (D-9) only makes a call
-rarer, so the expectation is, if anything, a little high. The verdict rule is not changed: this
-is context beside it, and the ground for the Action's ``fail-on: beyond-noise``.
+Per case, the simulated chance the rule (D-3, D-4) calls "regressed" when both sides share a
+true mean, at each side's measured spread, draw count and judge grid; summed, the expected
+count; the chance of at least the observed count is the Poisson-binomial upper tail. A case
+with a side under two measured draws counts 0 (D-5); lost draws are not simulated (D-9 only
+makes calls rarer, so the expectation is if anything high). Context beside the rule, and the
+ground for the Action's ``fail-on: beyond-noise``.
 """
 
 from __future__ import annotations
@@ -78,13 +72,10 @@ def p_regressed(
     trials: int = AA_TRIALS,
     seed: int = _SEED,
 ) -> float:
-    """The chance the rule calls one case "regressed" when nothing changed.
+    """Share of ``trials`` seeded simulated pairs the rule calls "regressed" with no change.
 
-    Both sides' true means are ``mean`` (judge scale); side A has spread ``sd_a`` over ``n_a``
-    draws, side B likewise. The share of ``trials`` seeded simulated pairs: side A's runs are
-    drawn first, as one (trials × n_a) array from ``numpy.random.default_rng(seed)``, then
-    side B's, and all pairs go through the rule's tests at once. 0 when a side has fewer than
-    two draws (D-5).
+    Both true means are ``mean`` (judge scale); side A is drawn first from
+    ``numpy.random.default_rng(seed)``, then side B. 0 when a side has under two draws (D-5).
     """
     if n_a < 2 or n_b < 2:
         return 0.0

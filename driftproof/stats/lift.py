@@ -1,9 +1,7 @@
 """Lift and value per 1,000 skill tokens (method, "The value-per-token axis"; D-14).
 
-The lift of a receipt weighs every case equally: the mean over cases of
-(with-skill mean − baseline mean). It is context, kept even where a receipt gets
-no verdict, except for an aggregates-only import, which has none (D-15), and for a
-single-arm import (an arm ``recorded: false``), which has nothing to subtract.
+The lift weighs every case equally: the mean over cases of (with-skill − baseline mean). It is
+context kept without a verdict, except for aggregates-only (D-15) and single-arm receipts.
 """
 
 from __future__ import annotations
@@ -31,11 +29,9 @@ __all__ = [
 
 
 def suite_lift(r: Receipt) -> float | None:
-    """Mean over cases of (with-skill mean − baseline mean), on the judge scale.
+    """Mean over cases with both means of (with-skill − baseline mean), on the judge scale.
 
-    Cases where an arm measured no draw are left out. Returns ``None`` for an
-    aggregates-only receipt (D-15), for a single-arm receipt (an arm ``recorded: false``,
-    v0.15: :func:`~driftproof.stats.reading.lift_refusal`), or when no case has both means.
+    ``None`` for aggregates-only (D-15) or single-arm receipts, or when no case has both means.
     """
     if r.is_aggregates_only or lift_refusal(r) is not None:
         return None
@@ -44,11 +40,9 @@ def suite_lift(r: Receipt) -> float | None:
 
 
 def control_lift(r: Receipt) -> tuple[float | None, int]:
-    """With-skill mean minus control mean, equal weight over cases (D-16), and how many cases.
+    """With-skill minus control mean over cases measured in both (D-16), and how many cases.
 
-    Only cases with a control arm and a measured draw in both arms count; ``(None, 0)`` when
-    none does. Context beside the lift, never a verdict; the caller says when the receipt has
-    no control arm or did not record one (:func:`~driftproof.stats.reading.unrecorded_arms`).
+    ``(None, 0)`` when none is; context beside the lift, never a verdict.
     """
     src = band_source_of(r)
     deltas = []
@@ -72,20 +66,14 @@ def value_per_1k(lift: float | None, skill_tokens: int | None) -> float | None:
 
 
 def lift_case_ids(r: Receipt) -> tuple[str, ...]:
-    """Ids of the cases the suite lift covers, in receipt order.
-
-    Those with a measured draw in both arms; none for an aggregates-only receipt (D-15).
-    """
+    """Ids of the cases measured in both arms, in order; none when aggregates-only (D-15)."""
     if r.is_aggregates_only:
         return ()
     return tuple(cid for cid, w, b in case_bands(r) if w.mean is not None and b.mean is not None)
 
 
 def suite_lift_over(r: Receipt, case_ids: Collection[str]) -> float | None:
-    """:func:`suite_lift` over the cases of ``case_ids`` only, each weighed equally.
-
-    ``None`` when none of them has both means, or for an aggregates-only receipt.
-    """
+    """:func:`suite_lift` over ``case_ids``; ``None`` if none has both means, or aggregates-only."""
     if r.is_aggregates_only:
         return None
     wanted = set(case_ids)
@@ -115,11 +103,7 @@ class CommonLifts:
     b_total: int
 
     def words(self, a_label: str = "baseline receipt", b_label: str = "new receipt") -> str:
-        """How many cases the two lifts cover, in words.
-
-        E.g. "over the 1 case both receipts measured in both arms (baseline receipt 2 of 2, new
-        receipt 1 of 2)".
-        """
+        """The cases the lifts cover: "over the 1 case both receipts measured in both arms (…)"."""
         n = len(self.cases)
         noun = "case" if n == 1 else "cases"
         return (

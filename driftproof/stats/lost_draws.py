@@ -1,20 +1,11 @@
 """Lost draws in a comparison: the exact vertex check (D-9).
 
-A lost draw is left out of means and spreads. A case that separated on its
-measured draws keeps its verdict only if it separates the same way — same
-direction, and on the same side of the effect floor — for every completion of
-its lost draws with values anywhere between the judge scale's worst and best
-score. Otherwise it reads inconclusive. A case that separated below the floor is held to the
-same test (D-9 as revised): it keeps "below effect floor" only when every completion stays
-separated and below the floor; one completion that clears the floor, or one that overlaps,
-makes it inconclusive.
-
-Why the vertices suffice: Δ is linear in the lost values and each sd is a
-norm of centred values, so ``|Δ| − sd_A − sd_B`` (for a fixed sign of Δ) is
-concave; its superlevel set, like the floor's half-spaces, is convex, and a
-convex set holds the whole box of completions exactly when it holds every corner.
-Within one arm the lost draws are exchangeable, so a corner is fixed by how many
-of each arm's lost draws sit at the worst score: ``(k_A+1)·(k_B+1)`` checks.
+A separated case keeps its verdict (direction and side of the floor, "below effect floor"
+included) only if every completion of its lost draws within the judge scale keeps it; else it
+reads inconclusive. The corners suffice: ``|Δ| − sd_A − sd_B`` is concave for a fixed sign of
+Δ, so its superlevel set and the floor's half-spaces are convex and hold the box exactly when
+they hold every corner; lost draws are exchangeable within an arm, so ``(k_A+1)·(k_B+1)``
+corners are checked.
 """
 
 from __future__ import annotations
@@ -63,14 +54,8 @@ def completions(a: Band, b: Band, scale: tuple[float, float]) -> Iterator[tuple[
 def keeps_verdict(a: Band, b: Band, scale: tuple[float, float] | None) -> bool:
     """True when the measured separation verdict holds at every completion of the lost draws (D-9).
 
-    Only separated bands have a verdict to keep; for bands that overlap this returns True.
-    (Their complement set is not convex, so the corners would not decide it.)
-
-    Args:
-        a: the earlier (or baseline) band, with ``n ≥ 2`` measured draws.
-        b: the later (or with-skill) band, likewise.
-        scale: the judge scale ``(worst, best)``; ``None`` (not recorded) bounds nothing,
-            so a case with lost draws cannot keep its verdict.
+    ``a`` is the earlier (or baseline) band, ``b`` the later (or with-skill). Overlapping bands
+    have no verdict to keep: True. With ``scale`` ``None`` (unrecorded) lost draws cannot keep it.
 
     Raises:
         ValueError: a band has no spread (fewer than two measured draws).

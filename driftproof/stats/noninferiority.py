@@ -1,27 +1,11 @@
-"""Quality at a declared margin for a skill that saves output tokens.
+"""Quality at a declared margin δ for a skill that saves output tokens: context, never a verdict.
 
-A terseness skill is meant to save tokens without losing quality. With a margin δ declared
-before the run (``run.quality_margin``) — or, when the receipt records none, at reading, and
-then said so — a receipt that carries output-token counts and a quality figure for the skill
-arm and its reference arm (the control arm when there is one, D-16; else the baseline arm)
-reads one of three things, from a two one-sided test (TOST) over cases:
-
-* per case, ``d_i`` = skill quality − reference quality: the arm means of the measured draw
-  scores (D-1, D-2) when the receipt has a judge, else the arms' check pass rates (passed
-  checks ÷ checks over the draws that are not lost);
-* ``d̄`` the mean of the ``d_i``, ``SE = sd(d_i) / √n`` (ddof = 1), ``t = t(0.95, n − 1)``:
-  the two one-sided tests at α = 0.05 each, read off the 90 % interval ``d̄ ± t·SE``:
-
-  - ``d̄ − t·SE > −δ`` (the test of "worse by δ or more" rejects): ``NOT_WORSE``;
-  - ``d̄ + t·SE < −δ`` (the test of "worse by less than δ" rejects): ``WORSE``;
-  - otherwise: ``NOT_SHOWN``.
-
-The saving is caveman's measure (:mod:`driftproof.stats.savings`): per case
-``1 − skill ÷ reference`` output tokens, over the draws that report them, and the median
-over cases. A receipt whose median saving is not above zero is not a token-saving receipt
-and gets no reading.
-
-The reading is new wording, apart from the verdict rule; it never decides a verdict.
+Against the reference arm (control when there is one, D-16; else baseline), per case ``d_i`` =
+skill − reference quality: mean measured draw score with a judge (D-1, D-2), else the check
+pass rate over draws not lost. Two one-sided tests at α = 0.05 each, read off the 90% interval
+``d̄ ± t(0.95, n − 1)·sd(d_i)/√n``: lower end above −δ → ``NOT_WORSE``, upper end below −δ →
+``WORSE``, else ``NOT_SHOWN``. δ is ``run.quality_margin``, or given at reading (then said so).
+A receipt whose median saving (:mod:`driftproof.stats.savings`) is not above zero gets none.
 """
 
 from __future__ import annotations
@@ -110,17 +94,10 @@ def _pass_rate(arm: CaseArm) -> float | None:
 
 
 def quality_at_margin(r: Receipt, margin: float | None = None) -> QualityReading:
-    """Read ``r`` at its recorded margin, or at ``margin`` when it records none.
+    """Read ``r`` at its recorded margin, or at ``margin`` (0 < margin ≤ 1) when it records none.
 
-    Args:
-        r: a receipt as read by :func:`~driftproof.receipt.read_receipt`.
-        margin: a margin given at reading (0 < margin ≤ 1), used only when the receipt records
-            none.
-
-    Returns:
-        A :class:`QualityReading`; with no reading and a reason when the receipt gets no
-        verdict, records no margin and none was given, has no output-token saving, or has
-        fewer than :data:`MIN_CASES` cases with a quality figure in both arms.
+    No reading, with a reason, when the receipt gets no verdict, has no margin, saves no output
+    tokens, or has fewer than :data:`MIN_CASES` cases with a quality figure in both arms.
 
     Raises:
         ValueError: ``margin`` is given, and the receipt records a different one (a margin is

@@ -1,28 +1,11 @@
-"""An exact paired test over cases, beside the rule as context: never a verdict.
+"""An exact paired test over cases, as context beside the rule: never a verdict.
 
-Each case gives one paired value ``d_i``: inside one receipt its lift (with-skill mean minus
-baseline mean, D-6); between two receipts the change of its with-skill mean (D-6). Over the
-cases:
-
-* **Sign test.** Cases whose value is up (``d_i > 0``) against down (``d_i < 0``); a value
-  within the D-3 tolerance of zero is a tie and left out. Two-sided exact binomial p-value
-  ``min(1, 2·P(X ≤ min(up, down)))``, ``X ~ Binomial(up + down, 1/2)``.
-* **Sign-flip interval on the mean** (the suite lift, equal weight per case). Under the
-  hypothesis that the ``d_i − μ`` are symmetric about zero, each of the ``2ⁿ`` sign flips is
-  equally likely. Inverting the one-sided sign-flip tests of the sum gives the interval
-  between the ``k``-th smallest and the ``k``-th largest of the ``2ⁿ − 1`` means of non-empty
-  subsets of the ``d_i`` (Hartigan 1969, "Using subsample values as typical values", JASA 64),
-  ``k = ⌊2ⁿ · α/2⌋``, with exact coverage ``1 − 2k/2ⁿ ≥ 1 − α``. All subsets are enumerated
-  for ``n ≤`` :data:`EXACT_MAX_CASES`; above, :data:`MC_FLIPS` random sign flips from a fixed
-  seed stand in for them (a Monte Carlo sign-flip test, which keeps its level: the observed
-  signs count as one of ``B + 1``), and the result says so. Each random flip flips each case
-  with chance 1/2, independently: a row of a seeded uniform matrix (numpy's default generator,
-  seed :data:`MC_SEED`) compared with 1/2, so a flip costs O(n) and the interval is the same on
-  every run; its ends carry Monte Carlo error only.
-
-Below :data:`MIN_CASES` cases nothing is computed: with five cases or fewer every sign
-pattern has probability ``1/32`` or more, so no interval at the 95 % level exists and no
-sign test can reach it.
+Each case gives one paired value ``d_i`` (its lift inside a receipt, the change of its
+with-skill mean between two, D-6). :func:`sign_test_p` is the two-sided exact sign test (ties
+within the D-3 tolerance left out); :func:`sign_flip_interval` inverts sign-flip tests of the
+mean (Hartigan 1969, JASA 64): exact over all subsets up to :data:`EXACT_MAX_CASES` cases,
+else :data:`MC_FLIPS` seeded random flips (Monte Carlo, level kept). Nothing is computed below
+:data:`MIN_CASES` cases, where no result can reach the 95% level.
 """
 
 from __future__ import annotations
@@ -119,13 +102,8 @@ def _subset_means(values: list[float]) -> list[float]:
 def _random_subset_means(values: list[float]) -> tuple[list[float], int]:
     """Subset means of ``MC_FLIPS`` seeded random sign flips, and how many flipped no case.
 
-    Only the flips that flip at least one case give a mean (numpy's default generator, seed
-    ``MC_SEED``).
-
     Flip ``j`` flips case ``i`` when ``U[j, i] < 1/2``, ``U = default_rng(MC_SEED).random((MC_FLIPS,
-    n))``, drawn row-chunk by row-chunk (about :data:`_CHUNK_CELLS` cells at a time; the same
-    stream as one draw); a flipped set's sum is the sum of the values its row flips, so a flip
-    costs O(n).
+    n))``, drawn in row chunks of about :data:`_CHUNK_CELLS` cells (the same stream as one draw).
     """
     rng = np.random.default_rng(MC_SEED)
     v = np.asarray(values, dtype=np.float64)
@@ -168,14 +146,9 @@ def sign_flip_interval(
 
 
 def paired_test(values: list[float]) -> PairedTest:
-    """The sign test and the sign-flip interval over the paired values of the cases.
+    """The sign test and sign-flip interval over one paired value per case (judge scale units).
 
-    Args:
-        values: one paired value per case (a lift or a change of mean, judge scale units).
-
-    Returns:
-        A :class:`PairedTest`; with fewer than :data:`MIN_CASES` values it carries the counts
-        and a reason, and no p-value or interval.
+    With fewer than :data:`MIN_CASES` values only the counts and a reason are given.
     """
     up = sum(1 for v in values if v > TOLERANCE)
     down = sum(1 for v in values if v < -TOLERANCE)

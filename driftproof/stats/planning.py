@@ -1,55 +1,15 @@
-"""Planning a run from a pilot.
+"""Planning a run from a pilot (D-5): draws per arm, and the chance of a verdict at an effect.
 
-Draws per arm with the pilot's spreads taken at an upper confidence bound, and the chance that
-the planned run gives a verdict at a stated effect.
-
-A pilot of a few draws measures each arm's spread loosely (from 3 draws the sample sd is
-typically 11% low and varies by half its size), so planning from it as if exact lands the run
-on the underpowered boundary (D-5) half the time. Here each arm's pilot spread ``s`` over
-``n`` measured draws is replaced by its upper :data:`SPREAD_LEVEL` confidence bound under
-normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))``; a spread pooled over at least
-:data:`POOLED_DF` degrees of freedom at its upper :data:`POOLED_LEVEL` bound, with its lower
-:data:`POOLED_NONE_LEVEL` bound (the median-unbiased value) for the no-count test
-(:func:`arm_levels`); the pooled levels need the cases to agree across both arms as well
-(below). Then:
-
-- **No draw count** when even the two spreads' lower ``level`` bounds reach the effect floor:
-  at any number of draws the spreads themselves keep the resolution at or above the floor
-  (D-5). **Undecided** when the upper bounds reach it and the lower ones do not: the pilot is
-  too small to tell, and the plan gives the pilot size (draws per arm, spreads held) at which
-  one of the two bounds would decide. A count more than :data:`COSTLY_RATIO` times the count
-  the pilot's own spreads would give is still the answer, with the advice that a pilot of
-  twice the draws would likely cut it (its looseness, not the case, sets most of the cost).
-  How often the test of whether a count exists errs is :func:`equal_spreads_no_count_chance`.
-- **Draws per arm**: the smallest n ≥ 3 (the run's minimum) at which a run whose true
-  spreads are the two bounds reads underpowered under no effect at most
-  :data:`UNDERPOWERED_AT_MOST` of the time. The resolution ``s_A + s_B + 2·sqrt((s_A² +
-  s_B²)/n)`` grows with each arm's run spread, so it stays under the floor whenever each
-  arm's run spread stays under its own 95% point ``bound·sqrt(χ²_{0.95}(n−1)/(n−1))``, which
-  happens at least 90% of the time (each fails at most 5%).
-- **For a stated effect** δ: n is also at least the smallest count at which, by the same
-  reasoning, a true lift δ is called at least 90% of the time: the observed lift stays above
-  ``δ − 1.645·sqrt((b_A² + b_B²)/n)`` (95%) and each run spread under its 97.5% point (2.5%
-  each), and that lower lift clears both the floor and the two spreads. When no count does
-  (δ at or below the floor or the bounds' sum), the count is the underpowered one alone and
-  the chance printed says how often δ is called.
-
-**Pooling across cases.** Draw-to-draw spread is mostly the answering model's and the
-judge's noise, so it is usually alike across a suite's cases. Each arm's per-case variances
-are put to Bartlett's test; unless it rejects at :data:`HOMOGENEITY_LEVEL` (5%), every case of
-that arm is planned from the pooled spread and degrees of freedom (:func:`pool_arm`). From
-pilots under 5 draws per arm that test has 2 or 3 degrees of freedom per case and pools a suite
-half at 0.015 and half at 0.032 in two pilots of three, whose pooled spread fits neither half;
-so the cases are also tested across both arms, with twice the degrees of freedom per case
-(:func:`pool_arms`, :func:`across_cases`): rejected at 5%, no arm is pooled; at
-:data:`AGREEMENT_LEVEL` only, the pooled spreads are in doubt and keep the wider levels
-(:func:`arm_levels`), so a pooled spread near the floor asks for a larger pilot, on which the
-tests can tell the cases apart (benchmarks/plan_calibration.py).
-
-The chance of a verdict at δ is found by simulation (:func:`p_verdict`): seeded, so the same
-pilot always gives the same figure, at the pilot's own measured spreads (pooled where pooled;
-not the bounds), on the judge's per-draw grid, through the rule's own separation and floor
-test (D-3, D-4). χ² quantiles and tests: :mod:`driftproof.stats._chi2` (no statistics library).
+Each arm's pilot spread ``s`` over ``n`` draws is taken at its upper confidence bound under
+normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))`` (:func:`arm_levels` picks the levels), so a
+loose pilot does not land the run on the underpowered boundary. A case gets a count, no count
+(even the lower bounds reach the floor) or is undecided (the pilot size that would decide is
+given); see :func:`size_case`. The count is the smallest n ≥ 3 at which a run at the bounds
+reads underpowered under no effect at most :data:`UNDERPOWERED_AT_MOST` of the time, and, for a
+stated effect δ, calls δ at least 90% of the time. Per-case spreads are pooled across cases
+unless Bartlett's test (or, from small pilots, the test across both arms) rejects
+(:func:`pool_arms`; calibration in benchmarks/plan_calibration.py). :func:`p_verdict` is a
+seeded simulation through the rule's own tests (D-3, D-4). χ²: :mod:`driftproof.stats._chi2`.
 """
 
 from __future__ import annotations
@@ -95,7 +55,6 @@ __all__ = [
     "chi2_cdf",
     "chi2_quantile",
     "equal_spreads_no_count_chance",
-    "level_for",
     "p_verdict",
     "pool_arm",
     "pool_arms",
@@ -217,20 +176,12 @@ def pool_arm(spreads: Sequence[tuple[float, int]], step: float | None = None) ->
 def pool_arms(
     spreads: Sequence[tuple[float, int, float, int]], step: float | None = None
 ) -> tuple[ArmPool | None, ArmPool | None]:
-    """Both arms' pools (:func:`pool_arm`), each carrying the test across cases (D-5 planning).
+    """Both arms' pools (:func:`pool_arm`), each carrying the test across cases (D-5).
 
-    From pilots where some case has under :data:`AGREEMENT_DF` degrees of freedom over both
-    arms, the test across cases keeps the arms apart below 5% and puts them in doubt below
-    :data:`AGREEMENT_LEVEL`; from larger pilots each arm's own test has the power to keep
-    them apart, and the test across cases only puts them in doubt, below 5%.
-
-    Args:
-        spreads: ``(with-skill sd, draws ≥ 2, baseline sd, draws ≥ 2)`` per case.
-        step: the per-draw grid's step (see :func:`pool_arm`).
-
-    Returns:
-        The with-skill and the baseline :class:`ArmPool`, each ``None`` with fewer than two
-        cases.
+    ``spreads`` holds ``(with-skill sd, draws ≥ 2, baseline sd, draws ≥ 2)`` per case. When some
+    case has under :data:`AGREEMENT_DF` degrees of freedom over both arms, the test across cases
+    keeps the arms apart below 5% and puts them in doubt below :data:`AGREEMENT_LEVEL`; else it
+    only puts them in doubt, below 5%. Each pool is ``None`` with fewer than two cases.
     """
     small = any(nw + nb - 2 < AGREEMENT_DF for _, nw, _, nb in spreads)
     test = across_cases(spreads, step)
@@ -247,11 +198,7 @@ def pool_arms(
 
 
 def _smallest(ok: object) -> int | None:
-    """Return the smallest draw count that passes a monotone test.
-
-    Smallest n in [MIN_DRAWS_PER_ARM, MAX_PLANNED_DRAWS] with ``ok(n)`` (monotone), else
-    ``None``.
-    """
+    """Smallest n in [MIN_DRAWS_PER_ARM, MAX_PLANNED_DRAWS] with monotone ``ok(n)``, else None."""
     assert callable(ok)
     if not ok(MAX_PLANNED_DRAWS):
         return None
@@ -308,31 +255,14 @@ class CaseSizing:
     larger_pilot: int | None = None
 
 
-def level_for(df: int, pooled: bool) -> float:
-    """Return the upper level of an arm's spread whose cases agree (:func:`arm_levels`)."""
-    return arm_levels(df, True if pooled else None)[0]
-
-
 def arm_levels(df: int, agrees: bool | None, level: float | None = None) -> tuple[float, float]:
-    """Return the levels of an arm's upper bound and of its no-count lower bound.
+    """Return ``(upper, no-count)`` levels of an arm's bounds.
 
-    Pooled over 20 degrees of freedom a spread is known to about 1/√(2·df) = 16%, and the run's
-    own margins (each arm's run spread under its 95% point) carry most of the protection; at
-    80% a spread of 0.019 per arm would be out of reach one pilot in eight
-    (benchmarks/plan_calibration.py).
-
-    Args:
-        df: the degrees of freedom of the arm's spread.
-        agrees: ``None`` for a case's own spread; for a pooled spread, whether the cases agree
-            (:attr:`ArmPool.agrees`) or are in doubt.
-        level: a level that replaces the product's.
-
-    Returns:
-        ``(upper, no-count)``: ``level`` given, ``level`` for both (:data:`POOLED_NONE_LEVEL`
-        for the no-count test when it is :data:`POOLED_LEVEL`); a pooled spread over
-        :data:`POOLED_DF` or more degrees of freedom, :data:`POOLED_LEVEL` and
-        :data:`POOLED_NONE_LEVEL` when the cases agree, :data:`SPREAD_LEVEL` and
-        :data:`DOUBT_NONE_LEVEL` in doubt; any other, :data:`SPREAD_LEVEL` for both.
+    ``agrees`` is ``None`` for a case's own spread, else whether pooled cases agree
+    (:attr:`ArmPool.agrees`). A given ``level`` is used for both (:data:`POOLED_NONE_LEVEL`
+    for no-count when it is :data:`POOLED_LEVEL`); a spread pooled over :data:`POOLED_DF`+
+    degrees of freedom gets :data:`POOLED_LEVEL`/:data:`POOLED_NONE_LEVEL` when the cases agree,
+    :data:`SPREAD_LEVEL`/:data:`DOUBT_NONE_LEVEL` in doubt; any other :data:`SPREAD_LEVEL` twice.
     """
     if level is not None:
         return level, POOLED_NONE_LEVEL if level == POOLED_LEVEL else level
@@ -354,17 +284,11 @@ def size_case(
 ) -> CaseSizing:
     """Draws per arm for one case from its pilot spreads (each over ``n ≥ 2`` measured draws).
 
-    Each arm's spread is taken at its upper bound at ``level``, or, when ``level`` is
-    ``None``, at :func:`arm_levels`; see the module docstring. An arm
-    whose entry in ``pools`` is pooled (:attr:`ArmPool.pooled`) is planned from the pooled
-    spread and degrees of freedom instead of the case's own, and grows its pilot over all its
-    pooled cases (each case's ``m`` draws adding ``m − 1`` to each of them).
-
-    Three outcomes: a count; no count, when even the lower bounds of the two spreads reach the
-    floor; or undecided, when the upper bounds reach it and the lower ones do not, with the
-    pilot size that would decide. A count more than :data:`COSTLY_RATIO` times the one the
-    pilot's own spreads give is still the answer, with the advice of a pilot of twice the draws
-    (:attr:`CaseSizing.larger_pilot`).
+    Each spread is taken at its upper bound (``level``, else :func:`arm_levels`); an arm whose
+    entry in ``pools`` is pooled is planned from the pooled spread and degrees of freedom. The
+    result is a count, no count (the lower bounds reach the floor) or undecided (with the pilot
+    size that would decide); a count over :data:`COSTLY_RATIO` times the one the pilot's own
+    spreads give also names a pilot of twice the draws (:attr:`CaseSizing.larger_pilot`).
     """
     arms: list[tuple[float, int, int, bool | None]] = []
     for sd, n, pool in ((sd_with, n_with, pools[0]), (sd_base, n_base, pools[1])):
@@ -399,16 +323,11 @@ def size_case(
 def _pilot_draws(
     arms: Sequence[tuple[float, int, int, bool | None]], n: int, floor: float, level: float | None
 ) -> int | None:
-    """Return the pilot size to grow to.
+    """Smallest pilot m ≥ 2n (draws per arm and case) at which the grown bounds decide.
 
-    The pilot size, per arm and case, to grow to: the smallest m ≥ 2n (at least doubled,
-    since the held spreads are themselves loose) at which, with each arm's spread held and its
-    degrees of freedom ``cases·(m − 1)`` (``arms``: ``(spread, df, cases, agrees)`` per arm,
-    ``agrees`` as in :func:`arm_levels`), the sum of the upper bounds (each at
-    :func:`arm_levels` its grown degrees of freedom) falls under the floor or that of the lower
-    bounds reaches it; 2n when no m up to
-    :data:`MAX_PILOT_DRAWS` does (the held sum sits at the floor itself); ``None`` once the
-    pilot already has that many.
+    ``arms`` holds ``(spread, df, cases, agrees)``; at m each arm has ``cases·(m − 1)`` degrees
+    of freedom, and the sum of upper bounds falls under the floor or that of lower bounds
+    reaches it. 2n when no m up to :data:`MAX_PILOT_DRAWS` does; ``None`` past that maximum.
     """
     if 2 * n > MAX_PILOT_DRAWS:
         return None
@@ -432,11 +351,9 @@ def p_verdict(
     trials: int = 1000,
     seed: int = 37,
 ) -> float:
-    """Return the simulated chance of a verdict at an effect.
+    """Share of ``trials`` seeded simulated runs called improved (D-3, D-4, D-6).
 
-    The chance that a run of ``n`` draws per arm calls the case improved when the skill
-    lifts the true mean by ``effect``: the share of ``trials`` simulated runs (seeded) whose
-    with-skill and baseline bands separate by at least the floor upward (D-3, D-4, D-6).
+    Each run has ``n`` draws per arm; the with-skill true mean is ``base_mean + effect``.
     """
     rng = np.random.default_rng(seed)
     mw, sw = arm_moments(rng, base_mean + effect, sd_with, n, grid, trials)

@@ -1,13 +1,9 @@
-"""Reading one receipt: refusals, helps and hurts, UNDERPOWERED (D-6, D-7, D-8).
+"""Reading one receipt: refusals, helps and hurts, UNDERPOWERED (D-6, D-7, D-8, D-17).
 
-Inside one receipt each case compares its with-skill arm against its baseline arm
-(D-6): upward separation helps, downward hurts. The receipt reads ``regressed``
-when any case hurts, ``passing`` when one helps and none hurts, else
-``UNDERPOWERED`` (an underpowered case, or a receipt-wide band at the floor) or
-``no separation detected`` (D-7). A run that measured nothing reads "not measured" (D-17).
-A receipt below TESTED, a smoke run (a preset,
-whatever level it carries), an aggregates-only import or one with no judge or no
-scores gets no verdict at all, with the reason named.
+Each case compares its with-skill arm against its baseline (D-6). The receipt reads
+``regressed`` when a case hurts, ``passing`` when one helps and none hurts, else UNDERPOWERED
+(an underpowered case, or a receipt-wide band at the floor) or ``no separation detected``
+(D-7); "not measured" when nothing was (D-17). :func:`no_verdict` names why a receipt gets none.
 """
 
 from __future__ import annotations
@@ -104,10 +100,7 @@ def unrecorded_arms(r: Receipt) -> tuple[str, ...]:
 def lift_refusal(r: Receipt) -> str | None:
     """Why ``r`` has no lift, interval or value per token for lack of an arm, or ``None``.
 
-    A lift is the with-skill mean minus the baseline mean (method, "With and without the
-    skill"); when the source recorded only one of the two arms (``arms.<arm>.recorded:
-    false``, v0.15) there is nothing to subtract, so no lift, no interval and no value per
-    1,000 skill tokens is given anywhere, never a 0.000 that was not measured.
+    A source that recorded one arm only (``arms.<arm>.recorded: false``) has nothing to subtract.
     """
     missing = [n for n in unrecorded_arms(r) if n in ("with_skill", "baseline")]
     if not missing:
@@ -133,19 +126,12 @@ class NoVerdict:
 
 
 def no_verdict(r: Receipt) -> NoVerdict | None:
-    """The one no-verdict rule: why ``r`` gets no verdict, or ``None`` (D-7, D-15).
+    """The one no-verdict rule every reader asks: why ``r`` gets none, or ``None`` (D-7, D-15).
 
-    Method, "A smoke run gives no verdict".
-
-    ``validate``, ``view``, ``diff``, ``badge``, the Action and the site all ask this function.
-    Checked in this order: aggregates only; a preset (smoke run, whatever level it carries);
-    simulated (``driftproof demo``: no model answered, whatever level it carries); an A/A
-    calibration (``run.aa``: both arms ran with the skill); a level below
-    TESTED; an import (a provenance block that is not a regrade's, D-15) whatever level it
-    carries; an arm the source did not record; no judge; not measured. A run (not an import)
-    with both arms recorded in which no case has a measured score in both arms reads "not
-    measured" with the commonest lost cause (D-17: never UNDERPOWERED); when it lost draws or
-    drew none, that is asked before the level, since it is the reason a reader must see.
+    In order: aggregates only; a preset (smoke run) or simulated provider, whatever the level;
+    an A/A calibration; below TESTED; an import that is not a regrade (D-15); an unrecorded
+    arm; no judge; not measured (D-17, never UNDERPOWERED), asked before the level when the run
+    lost draws or drew none.
     """
     if r.is_aggregates_only:
         return NoVerdict(
@@ -244,11 +230,9 @@ def receipt_reading(r: Receipt) -> Reading:
 
 
 def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
-    """The draws per arm the underpowered cases would have needed, and the words for it (D-5).
+    """The largest draws per arm the underpowered cases needed, and the words for it (D-5).
 
-    The largest finite count over the cases; ``None`` with "no draw count reaches the floor"
-    when any case's spreads alone reach it, or when a case has a single draw and no count
-    can be worked out.
+    ``None`` when a case's spreads alone reach the floor or a case has too few draws.
     """
     if any(v.no_draw_count for v in weak):
         ids = ", ".join(v.case_id for v in weak if v.no_draw_count)

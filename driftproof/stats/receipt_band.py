@@ -1,22 +1,12 @@
 """The receipt-wide band over several cases (method, "A wide band over several cases"; D-8).
 
-For each arm of one receipt (with skill, baseline): ``s`` = sample sd across cases
-of the per-case means, and ``w`` = the mean over cases of ``sd_i²/n_i``, the
-draw-to-draw part of each case mean's spread. The comparison band is
-``sqrt(s_with² + s_base²)``; at or above the 0.05 floor the receipt reads
-UNDERPOWERED, with no draw count. The reduced band
-``sqrt(max(0, s_with² − w_with) + max(0, s_base² − w_base))`` then picks the sentence:
-at or above the floor the cases disagree ("More cases, not more draws, …");
-under it the band is draw spread ("Not enough draws …").
-
-"Not enough draws …" is also forced where the draw-to-draw part cannot be read:
-an arm measured one draw in some case, or (legacy bands) records no spread across
-draws in ``generation.sd``; and where a case lost draws. A lost draw widens its
-case mean's band by the most the mean could move (``lost_draws.mean_move``); each
-arm's ``s`` is widened by ``sqrt(Σ move_i² / (N − 1))``, which bounds the most the
-sample sd across N case means can grow when each moves by at most ``move_i``
-(triangle inequality; centring never lengthens a vector).
-A receipt with fewer than two measured cases forms no band.
+Per arm, ``s`` is the sd across cases of the case means and ``w`` the mean of ``sd_i²/n_i``.
+The band ``sqrt(s_with² + s_base²)`` at or above the floor reads UNDERPOWERED; the reduced
+band ``sqrt(max(0, s_with² − w_with) + max(0, s_base² − w_base))`` then picks "More cases …"
+(at or above the floor) or "Not enough draws …". The latter is forced when ``w`` cannot be
+read or a case lost draws; lost draws widen ``s`` by ``sqrt(Σ move_i²/(N − 1))``
+(``lost_draws.mean_move``; triangle inequality, centring never lengthens a vector). Under two
+measured cases there is no band.
 """
 
 from __future__ import annotations
@@ -74,13 +64,8 @@ def receipt_band_of(
 ) -> ReceiptBand | None:
     """The receipt-wide band from per-case ``(with_skill, baseline)`` bands (D-8).
 
-    Args:
-        pairs: one ``(with_skill band, baseline band)`` per case, any order.
-        scale: the judge scale ``(worst, best)`` bounding lost draws; ``None`` when not recorded.
-
-    Returns:
-        ``None`` when fewer than two cases have a measured mean in both arms (a one-case
-        receipt forms no band); else a :class:`ReceiptBand`.
+    ``scale`` is the judge scale ``(worst, best)`` bounding lost draws (``None``: unrecorded).
+    ``None`` when fewer than two cases have a measured mean in both arms.
     """
     usable = [(w, b) for w, b in pairs if w.mean is not None and b.mean is not None]
     dropped = len(pairs) - len(usable)
@@ -130,13 +115,7 @@ def receipt_band_of(
 
 
 def receipt_band(r: Receipt, *, band_source: BandSource | None = None) -> ReceiptBand | None:
-    """The receipt-wide band of a :class:`driftproof.receipt.Receipt` (D-8).
-
-    Args:
-        r: the receipt.
-        band_source: override of the receipt's band source (default: as recorded or inferred,
-            see :func:`driftproof.stats.reading.band_source_of`).
-    """
+    """The receipt-wide band of ``r`` (D-8); ``band_source`` overrides the recorded one."""
     return receipt_band_of([(w, b) for _, w, b in case_bands(r, band_source)], judge_scale(r))
 
 

@@ -1,17 +1,11 @@
 """Output-token savings of a skill arm against a reference arm (Report 001; D-16).
 
-The arithmetic is caveman's own ``evals/measure.py`` (read at caveman commit 2144a12):
-
-- per case (prompt): saving = 1 − skill_tokens ÷ reference_tokens;
-- across cases: ``statistics.median``, ``statistics.mean``, ``min``, ``max`` and
-  ``statistics.stdev`` (the sample standard deviation, n − 1);
-- totals: the sums of the two arms' output tokens;
-- the reference arms' own line: 1 − Σcontrol ÷ Σbaseline (a ratio of totals).
-
-A degenerate input gets no number (D-13): a case whose reference answer has 0 tokens gets no
-saving and is listed in ``undefined`` (caveman counts it as 0.0), and one case gives no stdev
-(caveman prints 0). Savings are fractions (0.25 = 25 % fewer tokens); negative means the
-skill's answer was longer. Token counts are whatever the draws carry (``tokens.output``).
+The arithmetic is caveman's ``evals/measure.py`` (commit 2144a12): per case 1 − skill ÷
+reference tokens; across cases median, mean, min, max and ``statistics.stdev`` (n − 1); the
+reference arms' own line 1 − Σcontrol ÷ Σbaseline. Savings are fractions (0.25 = 25% fewer
+tokens; negative: the skill's answer was longer). A degenerate input gets no number (D-13): a
+case whose reference has 0 tokens gets no saving and is listed in ``undefined`` (caveman counts
+0.0), and one case gives no stdev (caveman prints 0).
 """
 
 from __future__ import annotations
@@ -102,14 +96,7 @@ def savings(
     reference: Reference,
     reference_label: str | None = None,
 ) -> Savings:
-    """Per-case savings 1 − skill ÷ reference and their summary (caveman's measure.py).
-
-    Args:
-        case_ids: one id per case.
-        skill_tokens: the skill arm's output tokens per case (non-negative).
-        reference_tokens: the reference arm's output tokens per case (non-negative).
-        reference: which arm the reference is.
-        reference_label: its name in the source.
+    """Per-case savings 1 − skill ÷ reference output tokens and their summary.
 
     Raises:
         ValueError: the three sequences differ in length, are empty, or hold a negative count.
@@ -211,9 +198,7 @@ def _arm_savings(r: Receipt) -> ArmSavings:
 
 @dataclass(frozen=True)
 class UsageVsControl:
-    """caveman's ``measure.py`` usage table for one skill arm (seed 004).
-
-    Claude's own counts against the terse control.
+    """caveman's ``measure.py`` usage table: Claude's own counts against the terse control.
 
     Attributes:
         output: the skill arm's output tokens against the control's, per case and summarised

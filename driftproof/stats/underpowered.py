@@ -1,16 +1,9 @@
 """Could a case have been separated? Resolution and draws needed (D-5).
 
-A case the rule does not separate is asked whether a move of the effect floor
-could have shown at all. Its resolution is the two spreads added together plus two
-standard errors of the difference of means (unpaired)::
-
-    resolution = sd_A + sd_B + 2·sqrt(sd_A²/n_A + sd_B²/n_B)
-
-When it reaches the 0.05 floor, or an arm has a single measured draw, the case is
-underpowered. The draws per arm that would have been needed, with the spreads
-held, is the smallest equal n ≥ 2 with ``sd_A + sd_B + 2·sqrt((sd_A² + sd_B²)/n)``
-under the floor; when ``sd_A + sd_B`` alone reaches it, no draw count does.
-Comparisons use the absolute tolerance of D-3.
+``resolution = sd_A + sd_B + 2·sqrt(sd_A²/n_A + sd_B²/n_B)`` (unpaired). At or above the 0.05
+floor, or with an arm of one measured draw, an unseparated case is underpowered. Draws needed:
+the smallest equal n ≥ 2 bringing it under the floor, spreads held; none when ``sd_A + sd_B``
+alone reaches it. Comparisons use the D-3 tolerance.
 """
 
 from __future__ import annotations
@@ -33,9 +26,7 @@ DrawsNeeded = tuple[int | None, bool]
 
 
 def se_diff(sd_a: float, n_a: int, sd_b: float, n_b: int) -> float:
-    """Unpaired standard error of the difference of two means (D-5).
-
-    ``sqrt(sd_A²/n_A + sd_B²/n_B)``.
+    """Unpaired SE of the difference of two means, ``sqrt(sd_A²/n_A + sd_B²/n_B)`` (D-5).
 
     Raises:
         ValueError: a count is below 1.

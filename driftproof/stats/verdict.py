@@ -1,14 +1,10 @@
 """The per-case verdict: band separation, then the effect floor (D-3 to D-5, D-9).
 
-Order (D-4): an arm with fewer than two measured draws is underpowered (D-2, D-5);
-bands apart and ``|Δ| ≥ 0.05`` → improved or regressed; bands apart and
-``|Δ| < 0.05`` → below effect floor; bands touching or overlapping → asked whether
-the case could have been separated: underpowered when its resolution reaches the
-floor (D-5), else no separation. A separated case with lost draws keeps its verdict
-only if every completion of them keeps it, else inconclusive (D-9).
-
-The underpowered test qualifies only cases the rule did not separate: a clear,
-floor-sized separation with wide spreads (example C2) stays regressed.
+Order (D-4): an arm under two measured draws is underpowered (D-2, D-5); separated bands
+are improved or regressed at ``|Δ| ≥ 0.05``, else below effect floor; bands that touch are
+underpowered when the resolution reaches the floor (D-5), else no separation. A separated case
+keeps its verdict only if every completion of its lost draws does, else inconclusive (D-9).
+The underpowered test qualifies only unseparated cases (example C2 stays regressed).
 """
 
 from __future__ import annotations
@@ -107,17 +103,11 @@ def case_verdict(
 ) -> CaseVerdict:
     """Apply the verdict rule to one case (D-3, D-4, D-5, D-9).
 
-    Args:
-        a: the earlier receipt's band (in a diff) or the baseline arm's (inside one receipt, D-6).
-        b: the later receipt's band, or the with-skill arm's.
-        case_id: the case's id, carried into the result.
-        scale: the judge scale ``(worst, best)`` bounding lost draws (D-9); ``None`` when
-            not recorded, in which case a separated case with lost draws reads inconclusive.
-        a_label: how ``lost_detail`` names side ``a``.
-        b_label: how ``lost_detail`` names side ``b``.
-
-    Returns:
-        A :class:`CaseVerdict`. Never raises for bands built by :mod:`driftproof.stats.band`.
+    ``a`` is the earlier receipt's band (in a diff) or the baseline arm's (inside one receipt,
+    D-6), ``b`` the later or with-skill one. ``scale`` is the judge scale ``(worst, best)``
+    bounding lost draws (D-9); ``None`` (unrecorded) makes a separated case with lost draws
+    inconclusive. ``a_label``/``b_label`` name the sides in ``lost_detail``. Never raises for
+    bands built by :mod:`driftproof.stats.band`.
     """
     detail = lost_detail(a, b, a_label, b_label)
     delta = mean_delta(a, b)

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from driftproof.stats.planning import (
+    arm_levels,
     bartlett,
     chi2_quantile,
     equal_spreads_no_count_chance,
-    level_for,
     p_verdict,
     pool_arm,
     size_case,
@@ -103,8 +103,8 @@ def test_a_count_set_by_a_loose_pilot_stands_with_advice() -> None:
 
 def test_level_depends_on_the_pooled_degrees_of_freedom() -> None:
     """Level depends on the pooled degrees of freedom."""
-    assert level_for(19, True) == 0.80 and level_for(20, True) == 0.60
-    assert level_for(49, False) == 0.80  # one case's own spread keeps 80%
+    assert arm_levels(19, True)[0] == 0.80 and arm_levels(20, True)[0] == 0.60
+    assert arm_levels(49, None)[0] == 0.80  # one case's own spread keeps 80%
 
 
 def test_ten_pooled_cases_are_planned_at_the_sixty_percent_bound() -> None:
