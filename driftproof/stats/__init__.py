@@ -1,12 +1,7 @@
 """The statistical core (method, "The drift verdict rule"; D-1 to D-10, D-14).
 
-Pure functions of plain data or the loaded receipt model, returning frozen dataclasses; no
-file, network or clock access. One module per concept: ``moments`` (the one mean and variance
-helper), ``codes`` (verdict codes, statuses, refusals), ``band`` (with a receipt's band source,
-judge scale and case bands), ``verdict``, ``underpowered``, ``lost_draws``, ``receipt_band``,
-``reading`` (with the one no-verdict rule), ``unmeasured`` (lost causes, nothing measured),
-``lift``, ``breakdown``, ``context``, ``paired``, ``aa``, ``false_alarms``, ``noninferiority``,
-``savings``, ``fidelity``; ``planning`` for ``driftproof plan``.
+Pure functions of plain data or the receipt model, returning frozen dataclasses; no file,
+network or clock access. One module per concept; ``planning`` serves ``driftproof plan``.
 """
 
 from driftproof.stats.band import (

@@ -1,9 +1,7 @@
 """What keeps a receipt from supplying a lift breakdown (method, "Lift by case").
 
-Each check returns the reasons it found, each naming a JSON pointer, or an empty list.
-
-Private to :mod:`driftproof.stats.breakdown`, which checks the size limit first and the
-unsupported sizes last.
+Each check returns its reasons, each naming a JSON pointer. Private to
+:mod:`driftproof.stats.breakdown`, which checks the size limit first, unsupported sizes last.
 """
 
 from __future__ import annotations

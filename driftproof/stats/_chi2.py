@@ -1,10 +1,7 @@
-"""χ² distribution function and quantiles, exact to 1e-12, and the χ² tests of planning.
+"""χ² distribution function and quantiles (exact to 1e-12), and the χ² tests of planning.
 
-The regularised lower incomplete gamma function by its series below ``a + 1`` and Lentz's
-continued fraction above; quantiles by bisection. On them: Bartlett's test of equal variances
-(:func:`bartlett`), its form across cases over both arms (:func:`across_cases`) and the error
-rate of the planning test of whether a count exists (:func:`equal_spreads_no_count_chance`),
-used by :mod:`driftproof.stats.planning` without a statistics library.
+The regularised lower incomplete gamma by its series below ``a + 1`` and Lentz's continued
+fraction above; quantiles by bisection; no statistics library.
 """
 
 from __future__ import annotations
@@ -68,11 +65,7 @@ def chi2_cdf(x: float, df: int) -> float:
 
 
 def chi2_quantile(p: float, df: int) -> float:
-    """Return a χ² quantile.
-
-    The ``p`` quantile of χ² with ``df ≥ 1`` degrees of freedom (bisection, relative
-    precision 1e-12).
-    """
+    """The ``p`` quantile of χ² with ``df ≥ 1`` degrees of freedom (relative precision 1e-12)."""
     if not 0.0 < p < 1.0 or df < 1:
         raise ValueError("need 0 < p < 1 and df ≥ 1")
     lo, hi = 0.0, max(1.0, 2.0 * df)
@@ -89,10 +82,9 @@ def chi2_quantile(p: float, df: int) -> float:
 
 @functools.lru_cache(maxsize=4096)
 def sd_factor(df: int, p: float) -> float:
-    """Return a sample sd's quantile per unit of true spread.
+    """The ``p`` point of a sample sd over ``df`` degrees of freedom per unit of true spread.
 
-    The ``p`` point of a sample sd with ``df`` degrees of freedom (normal draws), per unit
-    of true spread: ``sqrt(χ²_p(df)/df)``.
+    ``sqrt(χ²_p(df)/df)``, normal draws.
     """
     return math.sqrt(chi2_quantile(p, df) / df)
 
@@ -100,9 +92,7 @@ def sd_factor(df: int, p: float) -> float:
 def bartlett(variances: Sequence[float], dfs: Sequence[int]) -> tuple[float, float]:
     """Bartlett's test that ``k ≥ 2`` normal samples share one variance.
 
-    Args:
-        variances: each sample's variance (ddof = 1), all positive.
-        dfs: each sample's degrees of freedom ν_i = n_i − 1, all ≥ 1.
+    ``variances`` (ddof = 1) are positive, ``dfs`` ν_i = n_i − 1 ≥ 1.
 
     Returns:
         ``(T, p)``: with ν = Σν_i and the pooled variance S² = Σν_i·s_i²/ν,
@@ -132,12 +122,8 @@ def across_cases(
     ν_bi)`` with ``ν = n − 1`` and ``S²`` each arm's pooled variance, on ``ν_wi + ν_bi``
     degrees of freedom, put to :func:`bartlett`.
 
-    Args:
-        spreads: ``(with-skill sd, draws ≥ 2, baseline sd, draws ≥ 2)`` per case.
-        step: the per-draw grid's step; a zero variance enters at ``step²/12``.
-
-    Returns:
-        ``(T, p)``; ``None`` with fewer than two cases, or a zero variance and no known step.
+    ``spreads`` holds ``(with-skill sd, draws ≥ 2, baseline sd, draws ≥ 2)`` per case; a zero
+    variance enters at ``step²/12``. ``None`` with under two cases, or a zero variance and no step.
     """
     if len(spreads) < 2:
         return None
@@ -154,17 +140,12 @@ def across_cases(
 def equal_spreads_no_count_chance(
     total: float, df: int, level: float, floor: float = EFFECT_FLOOR, *, upper: bool = False
 ) -> float:
-    """Return how often the test of whether a count exists errs.
+    """How often the test of whether a count exists errs, for two arms of true spread ``total/2``.
 
-    How often the existence test errs, for two arms of equal true spread ``total/2``, each
-    measured over ``df`` degrees of freedom and bounded at ``level`` (normal draws).
-
-    With ``upper`` false: the chance that the two lower bounds reach ``floor`` (the case is
-    named as having no count); with ``upper`` true: the chance that the two upper bounds stay
-    under it (the case gets a count). Each sample sd is ``(total/2)·√(X/df)``, ``X ~ χ²_df``,
-    so the chance is ``P(√(X₁/df) + √(X₂/df) ≥ t)`` at ``t = 2·floor·f/total`` (``f`` the
-    sd factor of the bound), computed by the midpoint rule on 20,000 steps of the sd's density
-    (absolute error under 1e-5). For df = 2 it is ``e^(−t²) + t·√(π/2)·e^(−t²/2)·erf(t/√2)``.
+    Each arm is measured over ``df`` degrees of freedom and bounded at ``level`` (normal draws).
+    ``upper`` false: the chance both lower bounds reach ``floor``; true: that both upper bounds
+    stay under it. ``P(√(X₁/df) + √(X₂/df) ≥ 2·floor·f/total)``, ``X ~ χ²_df``, by the midpoint
+    rule on 20,000 steps (absolute error under 1e-5).
     """
     p = 1.0 - level if upper else level
     t = 2.0 * floor * sd_factor(df, p) / total

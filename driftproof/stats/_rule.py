@@ -1,7 +1,4 @@
-"""The two tests of the verdict rule on plain numbers: separation, then the floor (D-3, D-4).
-
-Private: :mod:`driftproof.stats.verdict` and :mod:`driftproof.stats.lost_draws` share it.
-"""
+"""The two tests of the verdict rule on numbers or arrays: separation, then the floor (D-3, D-4)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""Simulated draws of one arm on the judge's score grid (private to the simulations).
+"""Simulated draws of one arm on the judge's score grid, for the simulations.
 
-A per-draw score is normal around the arm's true mean with the arm's spread, rounded to the
-per-draw grid (the judge's step divided by the judge samples averaged into a draw, D-1; half
-steps to even, as Python's ``round``) and held inside the judge scale. All simulated runs of
-one arm are drawn at once, as a (runs × draws) array: deterministic for a given
-:class:`numpy.random.Generator`.
+Normal around the true mean with the arm's spread, rounded to the per-draw grid (judge step ÷
+samples per draw, D-1; half to even) and clipped to the judge scale; a (runs × draws) array,
+deterministic for a given :class:`numpy.random.Generator`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The codes of the verdict rule, apart from the words shown (D-4, D-7, D-10).
 
-A code is what the core decides and what programs compare; the words a page shows for it
-are the method's fixed sentences in :mod:`driftproof.wording` (D-10), picked by
-:func:`driftproof.stats.verdict.verdict_words`. Both enums are ``StrEnum``: a code equals
-its plain string, prints as it and serialises to JSON as it.
+The words are :mod:`driftproof.wording`'s (D-10), picked by
+:func:`driftproof.stats.verdict.verdict_words`. ``StrEnum``: a code equals its string.
 """
 
 from __future__ import annotations

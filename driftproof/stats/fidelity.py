@@ -1,13 +1,9 @@
-"""Pass counts of a receipt's regex checks per arm and category (seed 004, "Fidelity").
+"""Pass counts of regex checks and judged facts per arm and category (caveman's fidelity tally).
 
-caveman's ``score_fidelity.py`` tally.
-
-A case passes for an arm when every check of its draw holds; a lost draw (a cell a partial run
-never finished) has no checks and is not answered, so it is counted neither as a pass nor as a
-fail. A failure lists each ``must_include`` check that did not hold as ``missing <name>``, then
-each ``must_not_include`` check that did not hold as ``forbidden <name>``, in check order, as
-the scorer prints them (any other kind of check as ``failed <name>``). Checks are never a score
-and never a verdict (D-15). Pure: no file, network or clock access.
+A case passes for an arm when every check of its draw holds; a lost draw has no checks and
+counts neither way. Failures are worded as the scorer prints them: ``missing <name>``
+(must_include), then ``forbidden <name>`` (must_not_include), then ``failed <name>``. Checks
+are never a score and never a verdict (D-15).
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""The one mean and variance helper of the package (D-2).
-
-Every mean, sample variance and sample standard deviation shown anywhere is computed
-here: bands (``band``), the lift breakdown, the context figures, lifts and the pages'
-averages. ``math.fsum`` and a two-pass sum of squared deviations keep the figures accurate.
-"""
+"""The package's one mean and variance helper (D-2): ``math.fsum`` and two-pass deviations."""
 
 from __future__ import annotations
 
@@ -34,9 +29,7 @@ def mean_var(values: Sequence[float]) -> tuple[float | None, float | None]:
 def mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
     """Mean and sample sd (ddof = 1) of finite ``values``; ``None`` where undefined (D-2).
 
-    Uses ``math.fsum`` and a two-pass sum of squared deviations for accuracy. Values so far
-    off any judge scale that a sum or a square overflows are scaled by a power of two first;
-    the result is then exact up to that scaling, or ``inf`` past the float range.
+    Overflowing values are scaled by a power of two as in :func:`mean_var`.
     """
     mean, var, half = _moments(values)
     sd = math.sqrt(var) if var is not None else None

@@ -1,16 +1,9 @@
 """Lost draws counted by cause, and a receipt that measured nothing (D-17).
 
-A draw's *cause* is what lost it in the provider's own words: for a draw lost to an error, the
-last failed attempt's error (the retry tail of the lost reason, whose waits are jittered, left
-out, so that the same failure counts as one cause); for any other lost draw, its lost reason.
-A cause with no HTTP status on an arm that records the service it called (an API lane) is a
-connection that never got an answer (refused, timed out): the base URL is named beside it, since
-a wrong ``--base-url`` or proxy is the likeliest fix.
-
-A receipt in which no case has a measured score in both arms is *not measured* (D-17): it gets
-no verdict, it is not UNDERPOWERED (that word is for spreads too wide to resolve the floor, and
-a run whose every call failed has no spread), and every reader says "not measured" with the
-commonest cause.
+A draw's cause is the provider's words: the last failed attempt's error for a draw lost to an
+error (the jittered retry tail left out), else its lost reason; an error with no HTTP status
+on an arm that records its service names the base URL beside it. A receipt with no case
+measured in both arms is "not measured" with the commonest cause, never UNDERPOWERED (D-17).
 """
 
 from __future__ import annotations
@@ -96,10 +89,7 @@ def arms_measured_nothing(r: Receipt) -> tuple[str, ...]:
 
 
 def lost_or_undrawn(r: Receipt) -> bool:
-    """Whether the with-skill and baseline arms of ``r`` hold a lost draw, or no draw at all.
-
-    A run that tried and lost, as against draws kept with token counts and no score.
-    """
+    """Whether the with-skill and baseline arms of ``r`` hold a lost draw, or no draw at all."""
     draws = [d for c in r.cases for a in (c.arms.with_skill, c.arms.baseline) for d in a.draws]
     return not draws or any(d.lost is not None for d in draws)
 
@@ -107,11 +97,7 @@ def lost_or_undrawn(r: Receipt) -> bool:
 def not_measured(r: Receipt, band_source: BandSource) -> str | None:
     """``"not measured: …"`` with the commonest cause, or ``None`` (D-17).
 
-    Given when no case of ``r`` has a measured score in both the with-skill and baseline arms.
-
-    Args:
-        r: the receipt.
-        band_source: where its bands come from (a measured score is a band's mean).
+    Given when no case has a measured score in both the with-skill and baseline arms.
     """
     if any(
         arm_band(c.arms.with_skill, band_source).mean is not None
