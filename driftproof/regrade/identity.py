@@ -1,12 +1,8 @@
 """Grader identity and the regrade refusals (pure; no I/O).
 
-Method, "Receipts are an open format": *A rubric regrade refuses a grader whose
-recorded setting differs from the original's: its model, service, sampling,
-instructions, tool version and isolation, the address its calls use and the routing
-settings they are handed, the code on the grading path, and the dated model it
-answered as.* Settings that are not recorded are not compared (a command-line
-grader's own settings files, the shell profile of its account); a setting recorded
-on one side only cannot be held to the original and is refused.
+Method, "Receipts are an open format": a rubric regrade refuses a grader whose recorded
+setting differs from the original's (:data:`SETTING_NAMES`). Settings recorded on neither side
+are not compared; one recorded on one side only is refused.
 """
 
 from __future__ import annotations
@@ -101,15 +97,9 @@ def _samples(receipt: Receipt, *, measured_only: bool) -> list[JudgeSample]:
 
 
 def grader_setting_of(receipt: Receipt, *, extra: dict[str, Any] | None = None) -> GraderSetting:
-    """The original grader's recorded setting, read from a receipt.
+    """The original grader's recorded setting; a field the receipt does not record is ``None``.
 
-    Args:
-        receipt: the original receipt.
-        extra: settings recorded outside the judge object (tool version, isolation,
-            routing, grading code hash), keyed by :class:`GraderSetting` field name.
-
-    Returns:
-        The setting; every field the receipt does not record is ``None``.
+    ``extra`` holds settings recorded outside the judge object, by field name.
     """
     extra = extra or {}
     j = receipt.judge
@@ -134,19 +124,8 @@ def new_grader_setting(
 ) -> GraderSetting:
     """The setting the regrade's grader would run with, in the terms the original records.
 
-    Settings the original did not record (tool version, isolation, routing, grading
-    code) are not recorded here either, so they are not compared (method: some of a
-    grader's setting is not recorded, and so not compared). ``answered_as`` is held to
-    the original's and checked on every reply.
-
-    Args:
-        judge: the regrade's grader lane.
-        model: the grader model id requested.
-        max_tokens: the output-token budget of each judge call.
-        original: the original grader's setting (:func:`grader_setting_of`).
-
-    Returns:
-        The new grader's setting.
+    Tool version, isolation, routing and code are not recorded, so not compared;
+    ``answered_as`` is the original's, checked on every reply.
     """
     service = "/".join(x for x in (judge.name, judge.surface) if x) or None
     return GraderSetting(
@@ -168,13 +147,8 @@ def rubric_regrade_refusals(
 ) -> list[str]:
     """Every reason a rubric regrade of ``original`` with ``new_setting`` must refuse.
 
-    An empty list means the regrade may proceed. Reasons, in order:
-
-    - the original is an aggregates-only import (no answer to grade);
-    - the original records no judge identity (no judge, or no reported model on its
-      judge samples);
-    - the original holds anonymous judge replies (a judge sample with no reported id);
-    - each compared setting that differs, or is recorded on one side only.
+    In order: aggregates only; no judge identity; anonymous judge replies; each compared
+    setting that differs or is recorded on one side only.
     """
     reasons: list[str] = []
     if original.is_aggregates_only:
@@ -215,13 +189,7 @@ def _short(v: Any) -> str:
 
 @dataclass(frozen=True)
 class SampleIdentity:
-    """What one returned judge sample reported about who answered it.
-
-    Attributes:
-        reported_ids: every model id the reply reported, dates kept, in reply order.
-        serving_id: the model the reply named as serving it, if any.
-        score_text_sha256: hash of the sample's score text.
-    """
+    """Who one returned judge sample said answered it: ids in reply order, dates kept."""
 
     reported_ids: tuple[str, ...]
     serving_id: str | None
@@ -270,10 +238,8 @@ def check_reply_identity(
 ) -> str | None:
     """Why a returned judge sample cannot count for ``requested``, or ``None`` when it can.
 
-    Method, plain judge regrade: anonymous replies are refused; each returned sample
-    must report the requested judge identity; a mixed-model reply must explicitly name
-    the requested judge as serving it. The stub judge is the one exception (its
-    receipt records UNVERIFIED).
+    Anonymous replies never count; a mixed-model reply must name ``requested`` as serving it.
+    The stub judge is exempt (its receipt records UNVERIFIED).
     """
     if stub:
         return None

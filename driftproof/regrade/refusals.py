@@ -1,8 +1,6 @@
-"""What a rubric regrade refuses before it grades anything: inputs it cannot hold to the original.
+"""Refusals of regrade inputs that cannot be held to the original, one sentence each.
 
-Method, "Receipts are an open format": the answers graded are the original's own, sealed with
-it; a revised task keeps the original's cases and prompts; the kept transcripts, when beside
-the original, are unchanged. Every refusal is a sentence; the caller refuses them all at once.
+Method, "Receipts are an open format": kept answers, revised tasks and kept transcripts.
 """
 
 from __future__ import annotations
@@ -84,11 +82,7 @@ def same_path(a: Path, b: Path) -> bool:
 
 
 def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
-    """Why the kept transcripts beside the original cannot be held to it (empty: they can).
-
-    They must be the file the original sealed (``run.transcripts``); their absence refuses
-    nothing, since the answers graded are the receipt's own, sealed with it.
-    """
+    """Why the kept transcripts beside the original are not the file it sealed (absent: none)."""
     kept = getattr(original.run, "transcripts", None)
     if kept is None:
         return []

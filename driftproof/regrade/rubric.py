@@ -1,18 +1,10 @@
 """Rubric regrade: grade a receipt's kept answers under revised rubrics or criteria.
 
-Method, "Receipts are an open format": no new answer is drawn; a lost draw stays lost;
-checks are never run again (a check result is kept only for the answer it ran on);
-logical judge calls are counted apart from runner attempts (retries and timeouts
-included); the regrade writes a sealed receipt of its own whose seal covers the
-original receipt's hash and the runner version, the answers read, the revised tasks,
-the original grader, the answers graded and carried, and the calls made. The original's
-capture mode and harness are kept, because the answers came from that harness.
-
-Every refusal happens before any output is written: an aggregates-only or judgeless
-original, anonymous judge replies, a grader whose recorded setting differs, an
-original that kept no answers (run without ``--keep-transcripts``), answers whose text
-no longer matches their sealed hash, a revised task whose prompt moved, answers over the
-bounds, and a judge reply that answered as a model other than the original's.
+Method, "Receipts are an open format": no new answer is drawn, a lost draw stays lost and
+checks are never run again; logical judge calls are counted apart from runner attempts. The
+regrade seals a receipt of its own covering the original's hash and runner, the answers read,
+graded and carried, the revised tasks, the original grader and the calls made; the original's
+capture mode and harness are kept. Every refusal happens before any output is written.
 """
 
 from __future__ import annotations
@@ -73,15 +65,10 @@ _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
 
 @dataclass(frozen=True)
 class RegradeResult:
-    """What a rubric regrade did.
+    """What a rubric regrade did: the receipt written and the counts it seals.
 
-    Attributes:
-        receipt_path: the sealed regrade receipt written.
-        answers_read: draws read from the original.
-        answers_graded: draws sent to the grader.
-        answers_carried: draws copied unchanged (lost draws stay lost).
-        logical_judge_calls: judge samples requested (one per sample per graded answer).
-        runner_attempts: API requests or CLI invocations made, retries and timeouts included.
+    ``answers_carried`` are draws copied unchanged (lost draws); ``logical_judge_calls`` one per
+    sample per graded answer; ``runner_attempts`` requests or CLI runs, retries and timeouts in.
     """
 
     receipt_path: Path
@@ -96,8 +83,7 @@ class RegradeResult:
 class _Grader:
     """The regrade's judge lane: grades one kept answer at a time and keeps the counts sealed.
 
-    ``allowed`` holds the dated models the original's grader answered as; a rubric regrade's
-    every reply must be one of them (a plain regrade checks the requested judge instead).
+    ``allowed``: the dated models the original's grader answered as (a rubric regrade's replies).
     """
 
     judge: Provider
@@ -179,7 +165,7 @@ class _Grader:
         """One judge sample and whether its reply reported usage.
 
         Raises:
-            RefusalError: the reply's identity is over the bounds or is not the grader's.
+            RefusalError: the reply's identity is over the bounds or not the grader's.
         """
         self.logical += 1
         call = functools.partial(
@@ -225,11 +211,7 @@ class _Grader:
 
 
 def _refuse_overwrite(original_path: Path, out: Path) -> None:
-    """Refuse an ``out`` that names the original or its kept transcripts (links included).
-
-    Raises:
-        RefusalError: naming the file it would have overwritten.
-    """
+    """Raise RefusalError, naming the file, when ``out`` is the original or its transcripts."""
     transcripts = original_path.with_name(original_path.name + ".transcripts.jsonl")
     for kept, what in (
         (original_path, "the original"),
@@ -247,10 +229,9 @@ def _refusals(
     *,
     plain: bool,
 ) -> list[str]:
-    """Every reason to refuse, in order (empty: the regrade may grade).
+    """Every reason to refuse, in order.
 
-    ``settings`` are the original grader's and the new one's; a plain regrade may change the
-    judge, so of the grader's refusals only an aggregates-only original refuses it.
+    A plain regrade may change the judge: of the grader refusals only aggregates-only applies.
     """
     reasons = rubric_regrade_refusals(original, *settings)
     if plain:
@@ -285,28 +266,12 @@ def rubric_regrade(
 ) -> RegradeResult:
     """Grade the original receipt's kept answers under ``revised`` rubrics; write a sealed receipt.
 
-    With ``plain=True`` this is a plain judge regrade: the same tasks graded by the
-    requested judge (which may differ from the original's). Then the grader-setting
-    comparison does not apply, but every returned sample must report the requested judge
-    identity (a mixed-model reply must name it as serving), anonymous replies refuse with
-    no receipt written, the stub records UNVERIFIED, and the aggregate judge ids are
-    sealed unique and sorted.
-
-    Args:
-        original_path: the original receipt (run with ``--keep-transcripts``).
-        revised: the revised tasks (same cases and prompts; new rubric or criteria).
-        judge: the grader lane; its recorded setting must equal the original's.
-        judge_model: the grader model id (must equal the original's).
-        out: where the regrade receipt goes (never the original's path).
-        judge_samples: samples per answer; defaults to the original's per-generation count.
-        timeout: seconds per judge call.
-        max_tokens: output tokens per judge call, unless the original records its own.
-        retry_delays: seconds between a failed judge call's retries.
-        sleep: waits between retries (tests pass a fake).
-        plain: a plain judge regrade (see above).
-
-    Returns:
-        The receipt written and the counts it seals.
+    ``original_path`` was run with ``--keep-transcripts``; ``judge`` and ``judge_model`` must
+    match its recorded grader. With ``plain=True`` the requested judge may differ, but each
+    sample must report it (a mixed-model reply naming it as serving); the stub records
+    UNVERIFIED. ``judge_samples`` per answer defaults to the original's per-generation count;
+    ``timeout`` and ``retry_delays`` are in seconds; ``max_tokens`` per judge call applies
+    unless the original records its own.
 
     Raises:
         ReceiptError: the original cannot be read.
@@ -356,11 +321,7 @@ def _regrade_body(
     setting: GraderSetting,
     document: tuple[str, str],
 ) -> ReceiptBody:
-    """The regrade receipt before its seal.
-
-    The original's run, skill and arms with the regrade's cases, grader, judge overhead and
-    counts; ``document`` is the original's path and sha256.
-    """
+    """The unsealed regrade receipt; ``document`` is the original's path and sha256."""
     judge = _plain_judge(grader) if grader.plain else o.judge
     price = judge.price if judge is not None else None
     tin, tout = grader.input_tokens, grader.output_tokens
