@@ -1,24 +1,11 @@
 """The receipt: Driftproof's sealed, schema-validated result file.
 
-Public API::
-
-    read_receipt(path) -> Receipt            validate, verify the seal, parse (any version)
-    parse_receipt(bytes, file) -> Receipt    the same, on bytes held in memory
-    write_receipt(body, path) -> Receipt     seal (D-12), validate once, write atomically
-    build_receipt(...) -> ReceiptBody        build as the model (also build_draw,
-                                             build_judge_sample, sha256_text, skill_tokens)
-    compute_seal(document) -> hex            sha256 of the RFC 8785 canonical JSON (D-12)
-    schema_bytes(version) -> bytes           the frozen schema file, as served
-    known_versions() -> tuple[str, ...]      every frozen version, oldest first (D-11)
-    check_json_bounds(value, file, ...)      depth, string, collection and number limits
-    breakdown_size_ok(path|bytes|size)       whether the lift breakdown may be computed
-    breakdown_unavailable_reason(...)        the sentence naming the size limit, or None
-
-A receipt of an older version is checked against its own frozen schema and seal, then read
-into the current shape: ``Receipt.schema_version`` keeps the version the file declared,
-``Receipt.is_migrated`` is true, and every field that version did not record is ``None``
-(D-11, D-13). Limits (bytes, items, characters) are constants in
-:mod:`driftproof.receipt._bounds`.
+Public API: :func:`read_receipt`, :func:`parse_receipt`, :func:`write_receipt` (seal D-12,
+validate once, atomic write), the builders, :func:`compute_seal`, :func:`schema_bytes`,
+:func:`known_versions` (D-11), :func:`check_json_bounds`, the breakdown size checks and the
+models. An older receipt is checked against its own frozen schema and seal, then read into
+the current shape: ``schema_version`` keeps the declared version, ``is_migrated`` is true and
+every field it did not record is ``None`` (D-11, D-13).
 """
 
 from driftproof.receipt import _model

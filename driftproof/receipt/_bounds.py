@@ -1,18 +1,9 @@
 """Limits checked before a receipt, an answers archive or identity evidence is parsed further.
 
-Units: sizes are in **bytes** of the file as stored; string lengths in **characters**
-(Unicode code points, as Python counts them); collection lengths in **items** (array
-elements or object members). Every limit is a constant here so that the reader, the
-regrade, the view and the specification page state the same number.
-
-Order of the receipt load edge (STYLE-EXAMPLES 7): file size (:data:`RECEIPT_MAX_BYTES`)
-→ strict JSON parse → :func:`check_json_bounds` (depth, string and collection lengths,
-numbers RFC 8785 can seal) → JSON Schema → seal → model. Diagnostics are bounded: at most
-:data:`MAX_PROBLEMS` problems per file, each quoting at most :data:`MAX_QUOTE` characters.
-
-A receipt over :data:`BREAKDOWN_MAX_BYTES` keeps its sheet and its diff report; only its
-lift breakdown reads unavailable, naming the limit (method, "Lift by case"); see
-:func:`breakdown_size_ok` and :func:`breakdown_unavailable_reason`.
+Sizes are in bytes of the file as stored, string lengths in characters (code points),
+collection lengths in items; one constant each, so every reader and the specification page
+state the same number. Diagnostics are bounded: at most :data:`MAX_PROBLEMS` per file, each
+quoting at most :data:`MAX_QUOTE` characters.
 """
 
 from __future__ import annotations
@@ -109,11 +100,7 @@ MAX_QUOTE: Final[int] = 80
 
 
 def quote(value: Any) -> str:
-    """A JSON excerpt of ``value`` for a message, at most :data:`MAX_QUOTE` characters (+ "…").
-
-    Long strings and containers are cut before they are serialised, so quoting a huge
-    value costs little.
-    """
+    """A JSON excerpt of ``value`` for a message, at most :data:`MAX_QUOTE` characters (+ "…")."""
     if isinstance(value, str) and len(value) > MAX_QUOTE:
         value = value[:MAX_QUOTE]
     elif isinstance(value, dict):
@@ -144,10 +131,8 @@ def check_json_bounds(
 ) -> None:
     """Refuse parsed JSON that exceeds a bound, before any schema or model sees it.
 
-    Also refuses what RFC 8785 cannot seal: integers beyond ±(2**53 − 1), non-finite
-    numbers and strings that are not valid Unicode (lone surrogates). Iterative, so a
-    hostile document cannot exhaust the stack. The defaults are the receipt's limits; a
-    regrade passes its own for answers archives and identity evidence.
+    Also refuses what RFC 8785 cannot seal: integers beyond ±(2**53 − 1), non-finite numbers
+    and lone surrogates. Iterative (no stack exhaustion); the defaults are the receipt's limits.
 
     Raises:
         BoundsError: naming the file and, for each of at most :data:`MAX_PROBLEMS` places,
@@ -243,11 +228,9 @@ def _within(
     max_members: int,
     max_key_chars: int,
 ) -> bool:
-    """Whether ``value`` is plainly within every bound of :func:`check_json_bounds`.
+    """Whether ``value`` is plainly within every bound: the same checks, fast, no pointers.
 
-    The same checks, without the JSON pointers, over values of the exact JSON types only (a
-    receipt has some 20,000 values). ``False`` sends the caller to the full walk, which finds
-    and words each problem (or none, for a value of a subclass of a JSON type).
+    Exact JSON types only; ``False`` sends the caller to the full walk, which words problems.
     """
     safe = JSON_SAFE_INTEGER
     if type(value) is not dict and type(value) is not list:
@@ -310,13 +293,7 @@ def _size_of(source: str | Path | bytes | int) -> int:
 
 
 def breakdown_size_ok(source: str | Path | bytes | int) -> bool:
-    """Whether a receipt is small enough for its lift breakdown (method, "Lift by case").
-
-    Args:
-        source: the receipt's path, its bytes, or its size in bytes.
-
-    Returns:
-        ``True`` when its size is at most :data:`BREAKDOWN_MAX_BYTES`.
+    """Whether a receipt (path, bytes or size in bytes) is at most :data:`BREAKDOWN_MAX_BYTES`.
 
     Raises:
         OSError: ``source`` is a path that cannot be stat'ed.
@@ -325,12 +302,7 @@ def breakdown_size_ok(source: str | Path | bytes | int) -> bool:
 
 
 def breakdown_unavailable_reason(source: str | Path | bytes | int) -> str | None:
-    """The sentence a breakdown shows instead of itself when the receipt is too large.
-
-    Returns:
-        ``None`` when the breakdown is available; otherwise a sentence naming the
-        receipt's size and the limit, both in bytes. The sheet and the diff stay available.
-    """
+    """The sentence naming size and limit (bytes) when the receipt is too large, else ``None``."""
     size = _size_of(source)
     if size <= BREAKDOWN_MAX_BYTES:
         return None

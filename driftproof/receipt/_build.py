@@ -1,10 +1,8 @@
 """Builders of receipts at the current schema version, as the pydantic models.
 
-Writers (the runner, the importers, the regrade) assemble receipts through these: each builds
-the model, so a misspelt member, a wrong type or a missing field fails where the receipt is
-built, not when the file is read back. Every unknown is an explicit ``None`` (D-13); members
-0.15 added are absent when ``None``. Nested parts may be given as models or as JSON data; the
-model checks either.
+Writers assemble receipts through these, so a wrong member fails where the receipt is built.
+Every unknown is an explicit ``None`` (D-13); members 0.15 added are absent when ``None``.
+Nested parts may be given as models or as JSON data; the model checks either.
 """
 
 from __future__ import annotations
@@ -51,11 +49,7 @@ def sha256_text(text: str) -> str:
 
 
 def skill_tokens(skill_text: str) -> int:
-    """ceil(characters / 4) of a SKILL.md text (D-14); at least 1.
-
-    Args:
-        skill_text: the SKILL.md content as text (characters, not bytes).
-    """
+    """ceil(characters / 4) of a SKILL.md text, characters not bytes (D-14); at least 1."""
     return max(1, math.ceil(len(skill_text) / 4))
 
 
@@ -74,10 +68,7 @@ def build_judge_sample(
     reason: str | None = None,
     ignored_members: Sequence[str] | None = None,
 ) -> JudgeSample:
-    """One judge sample.
-
-    ``reply`` is hashed, never stored; ``reason`` is the grader's stated reason, kept as
-    untrusted text.
+    """One judge sample; ``reply`` is hashed, never stored; ``reason`` is kept as untrusted text.
 
     Raises:
         pydantic.ValidationError: a value of the wrong type.
@@ -94,11 +85,7 @@ def build_judge_sample(
 
 
 class DrawMembers(TypedDict, total=False):
-    """Keywords of :func:`build_draw` that fill the draw member of their name; unset is ``None``.
-
-    A sequence is recorded as a list; ``cost_usd`` is the call's cost in US dollars as the
-    source reported it.
-    """
+    """Keywords of :func:`build_draw` filling their member (``cost_usd`` in US dollars)."""
 
     tokens: Part | None
     captured_files: Sequence[Part] | None
@@ -213,23 +200,9 @@ def build_receipt(
 ) -> ReceiptBody:
     """A whole unsealed receipt at the current schema version.
 
-    Args:
-        level: ``UNVERIFIED``, ``DECLARED`` or ``TESTED``.
-        skill_name: the skill's name.
-        skill_text: SKILL.md text, hashed and counted (D-14); ``None`` when unknown, and then
-            ``skill_sha256`` and ``skill_token_count`` are recorded as given.
-        cases: :class:`Case` models, or the same as JSON data.
-        suite_name: ``suite.name``.
-        suite_sha256: ``suite.sha256``.
-        arms: arm specs; defaults to with_skill and baseline with nothing recorded.
-        judge_overhead: ``economics.judge_overhead``.
-        skill_sha256: ``skill.sha256`` when ``skill_text`` is ``None``.
-        skill_token_count: ``skill.tokens`` when ``skill_text`` is ``None``.
-        run_members: the optional members of ``run`` (``max_output_tokens``, ``truncation``,
-            ``retry``, ``batch``, ``language``, ``transcripts``, …); ``None`` values are left out.
-        text_repairs: strings made valid Unicode.
-        bounded_text: texts too big to copy.
-        **members: the members :class:`Members` names.
+    ``skill_text`` is hashed and counted (D-14); when ``None``, ``skill_sha256`` and
+    ``skill_token_count`` are recorded as given. ``arms`` defaults to with_skill and baseline
+    with nothing recorded; ``run_members`` are optional members of ``run``, ``None`` left out.
 
     Raises:
         pydantic.ValidationError: a member of the wrong type or shape, named by its path.

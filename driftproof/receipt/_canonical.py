@@ -1,13 +1,8 @@
-"""The canonical receipt schema: one small schema at ``/spec/receipt.schema.json`` (D-11, revised).
+"""The canonical receipt schema at ``/spec/receipt.schema.json`` (D-11, revised).
 
-The method says the receipt schema "is served at its canonical id
-(/spec/receipt.schema.json)", and that "a receipt validates against the schema its own
-schema_version names". Both hold with a dispatching schema: its ``$id`` is the canonical
-URL, and for each frozen version it says *if ``schema_version`` is this version, then the
-document must validate against that version's frozen schema* (``$ref`` to
-``/spec/<version>/receipt.schema.json``, each file's own ``$id``). So a receipt of any
-version validates against the canonical id, and the frozen files stay byte for byte as
-published.
+It dispatches on ``schema_version``: for each frozen version, a receipt naming it must validate
+against that version's frozen schema (``$ref`` to its ``$id``), so a receipt of any version
+validates against the canonical id and the frozen files stay byte for byte as published.
 """
 
 from __future__ import annotations
@@ -57,11 +52,7 @@ def canonical_id() -> str:
 
 @cache
 def canonical_schema() -> dict[str, Any]:
-    """The dispatching schema (draft 2020-12).
-
-    ``schema_version`` must name a frozen version, and the document must validate against that
-    version's schema (by its ``$id``, D-11).
-    """
+    """The dispatching schema (draft 2020-12, D-11)."""
     versions = known_versions()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -1,9 +1,7 @@
 """Reading receipts: the one load edge, in a fixed order.
 
-size bound → strict JSON parse (no NaN, no duplicate keys) → depth, string, collection and
-number bounds → known version, FORMAL refused → JSON Schema of the receipt's own
-``schema_version`` (D-11) → seal on the document as written (D-12) → migration to the current
-shape (D-13) → pydantic model → consistency, with what the receipt's own evidence recomputes
+size bound → strict JSON parse → bounds → known version, FORMAL refused → JSON Schema of the
+receipt's own ``schema_version`` (D-11) → seal (D-12) → migration (D-13) → model → consistency
 (D-18). After this, the core trusts the types and never re-checks.
 """
 
@@ -66,20 +64,11 @@ def _parse_json(data: bytes, file: str) -> Any:
 def parse_receipt(
     data: bytes | str, file: str = "<receipt>", *, known_valid: bool = False
 ) -> Receipt:
-    """Parse and check a receipt held in memory, of any frozen schema version.
+    """Parse and check a receipt held in memory (text is encoded as UTF-8 first).
 
-    The checks run in the order the module states.
-
-    Args:
-        data: the file's bytes (text is encoded as UTF-8 first).
-        file: the name used in messages.
-        known_valid: these exact bytes (by sha256) already passed every check under the same
-            product version, as a build cache recorded: the bounds, schema and seal checks are
-            skipped; migration, model and consistency still run. Never set it for bytes not so
-            recorded.
-
-    Returns:
-        The receipt in the current shape; ``schema_version`` keeps the version the file declared.
+    ``schema_version`` keeps the version the file declared. ``known_valid``: these exact bytes
+    already passed every check under this product version (a build cache's record), so bounds,
+    schema and seal are skipped; never set it for bytes not so recorded.
 
     Raises:
         BoundsError: over a limit of :mod:`driftproof.receipt._bounds`.
@@ -145,9 +134,8 @@ def _to_model(doc: dict[str, Any], version: str, file: str) -> Receipt:
 def check_schema(doc: dict[str, Any], version: str, file: str) -> None:
     """Refuse ``doc`` unless the frozen schema of ``version`` accepts it.
 
-    The compiled validator decides; python-jsonschema only words a refusal. Should it find
-    nothing wrong with a document the compiled validator refused, the document is refused all
-    the same, in the compiled validator's words.
+    The compiled validator decides; python-jsonschema only words a refusal (else the compiled
+    validator's words are used).
 
     Raises:
         ReceiptError: one problem per place (at most ``MAX_PROBLEMS``), sorted by pointer.
@@ -167,9 +155,7 @@ def check_schema(doc: dict[str, Any], version: str, file: str) -> None:
 
 
 def read_receipt(path: str | Path) -> Receipt:
-    """Read, validate, verify and parse one receipt file.
-
-    The size bound is checked on the file's size before a byte is read.
+    """Read, validate, verify and parse one receipt file (size checked before a byte is read).
 
     Raises:
         ReceiptError: (and subclasses) as :func:`parse_receipt`; also when the file
@@ -190,11 +176,8 @@ def read_receipt(path: str | Path) -> Receipt:
 def read_bounded(path: Path, *, regular_only: bool = False) -> bytes:
     """The bytes of the file at ``path``, at most one byte past the receipt size bound.
 
-    A device or pipe reports size 0 and never ends, so the bound is held while reading.
-
-    With ``regular_only`` the file is opened with ``O_NOFOLLOW`` and ``O_NONBLOCK`` and refused
-    unless it is a regular file: a file swapped for a symbolic link, a FIFO or a device after a
-    directory walk is refused, not followed or waited on.
+    The bound is held while reading (a device or pipe reports size 0). ``regular_only`` opens
+    with ``O_NOFOLLOW | O_NONBLOCK`` and refuses a link, FIFO or device swapped in after a walk.
 
     Raises:
         ReceiptError: the file cannot be read, or is not a regular file.

@@ -1,10 +1,7 @@
 """Schema failures in plain words: file, JSON pointer, what was expected, what was found.
 
-jsonschema's own messages quote whole values (an answer can be a megabyte) and speak
-in keywords (``'TESTED' should not be valid under {'const': 'TESTED'}``). Each
-failure is rewritten here from its keyword; a failure inside a rule of the schema
-(an ``if``/``then`` under ``allOf``) is stated by that rule's ``description``, e.g.
-"a receipt that names a preset cannot read TESTED (v0.11)" (STYLE-EXAMPLES 12).
+Each failure is reworded from its keyword (jsonschema's own quote whole values and speak in
+keywords); one inside an ``if``/``then`` rule is stated by that rule's ``description``.
 """
 
 from __future__ import annotations
@@ -192,10 +189,7 @@ def _keyword(e: Any) -> str:
 def compiled_problems(errors: list[Any], version: str, file: str) -> list[Problem]:
     """Problems from jsonschema-rs errors, for a document only the compiled validator refused.
 
-    The two validators disagree; the document is refused all the same.
-
-    Each names the instance's JSON pointer and the schema keyword that failed; the value
-    itself is quoted at most :data:`~driftproof.receipt._bounds.MAX_QUOTE` characters.
+    Each names the JSON pointer and the failed keyword, quoting at most ``MAX_QUOTE`` characters.
     """
     described = sorted(
         {

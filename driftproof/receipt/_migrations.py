@@ -1,9 +1,8 @@
 """Pure, one-step migrations of receipt documents, older version to the next (D-11, D-13).
 
-Each step takes a document already valid against its own frozen schema and returns a new
-document in the next version's shape; the input is never mutated. A step only restates what
-the older receipt recorded: a field that version did not establish becomes ``None``
-(unknown), never a default (D-13). Each step's docstring says what it restates.
+Each step takes a document valid against its own frozen schema and returns a new one in the
+next version's shape, never mutating the input; a field the older version did not establish
+becomes ``None`` (unknown), never a default (D-13).
 """
 
 from __future__ import annotations
@@ -29,10 +28,7 @@ def _unknown(part: Doc, *names: str) -> Doc: ...
 @overload
 def _unknown(part: None, *names: str) -> None: ...
 def _unknown(part: Doc | None, *names: str) -> Doc | None:
-    """A copy of ``part`` with each of ``names`` set to ``None``; ``None`` stays ``None``.
-
-    The older version did not record them, so they are unknown, never a default (D-13).
-    """
+    """A copy of ``part`` with ``names`` set to ``None``, unknown (D-13); ``None`` stays so."""
     return None if part is None else {**part, **dict.fromkeys(names)}
 
 
@@ -88,14 +84,10 @@ def _band_source(doc: Doc) -> str | None:
 def v0_13_to_v0_14(doc: Doc) -> Doc:
     """0.13 → 0.14: separate counts unknown, old judge-overhead counting stated honestly.
 
-    The single ``run.samples`` count did not say whether it counted generations or judge
-    samples, so ``generations_per_arm`` and ``judge_samples_per_generation`` are both ``None``
-    (never read as one sample); ``endpoint_attempts``, ``generation``, ``provenance``,
-    ``skill_fired`` and ``source_error`` were not recorded. The grader's cost before 0.14
-    counted one draw per case (method, "What grading cost"), so ``judged_draws_counted`` is the
-    number of cases holding a draw and ``judged_draws_missing_usage`` is ``None``.
-    ``band_source`` is read from the draws: one draw in every arm of every case is ``legacy``,
-    at least two in every arm ``generation``, anything else (or no draws) ``None``.
+    ``run.samples`` did not say what it counted, so both new counts are ``None``. Cost before
+    0.14 counted one draw per case (method, "What grading cost"): ``judged_draws_counted`` is
+    the cases holding a draw. ``band_source``: one draw in every arm ``legacy``, two or more
+    ``generation``, else ``None``.
     """
     run = _unknown(
         {k: v for k, v in doc["run"].items() if k != "samples"},

@@ -1,33 +1,13 @@
 """What a reader recomputes from a receipt's own evidence before it trusts it (D-18).
 
-:func:`check_consistency` refuses a receipt for any problem found here, on reading and on
-writing. Besides the structure (unique case ids and draw indexes, no score without a judge,
-one draw per arm for a ``legacy`` band, no draws in an arm not recorded, a control arm in every
-case exactly when the receipt names one), only what the evidence allows is recomputed:
-
-* a draw's score from its valid judge samples (D-1): a draw that records judge samples and
-  a score has as its score the mean of the valid ones; a draw with valid samples, not lost,
-  has a score; a draw whose every sample is invalid carries none. A draw that records no
-  judge sample (an import of per-run scores) has nothing to recompute;
-* an arm's recorded spread (``generation.sd``) from its measured draw scores (D-2), when two
-  or more were measured;
-* an arm's draw indexes: ``0 … n−1``, each once, so a deleted draw shows;
-* the level against the provider: a stub or simulated run is never TESTED;
-* a judge sample is valid only without an invalid reason (D-1): one that carries both an
-  invalid reason and a score is refused (the writer never writes both);
-* a draw's ``tokens.answer_output`` is never more than its ``tokens.output``;
-* each arm's ``input_tokens_median`` (receipt ``arms``) as the run writes it: the median of the
-  provider-counted input tokens of every draw of that arm, null when there are none;
-* an A/A calibration (``run.aa``): its baseline arm was built as its with-skill arm (the same
-  construction and the same system prompt sha256), as ``driftproof run --aa`` records it;
-* for a run (no ``provenance``, draws recorded; an import records its source's planned
-  counts, an aggregates-only receipt none of its draws): a recorded
-  ``run.generations_per_arm`` is every recorded arm's number of draws, and a recorded
-  ``run.judge_samples_per_generation`` is the number of judge samples of every draw that
-  was judged (a draw lost before judging has none).
-
-The seal (D-12) only says the bytes are the ones sealed; anyone can seal again. These checks
-catch a receipt that disagrees with itself, not one forged consistently.
+:func:`check_consistency` refuses, on reading and writing, a receipt whose structure is wrong
+(repeated ids or indexes, a score without a judge, several draws in a ``legacy`` arm, draws in
+an unrecorded arm, a control arm in some cases only) or that disagrees with its evidence: a
+draw's score and its valid judge samples (D-1), ``generation.sd`` and the draw scores (D-2),
+draw indexes ``0 … n−1``, a stub or simulated run read TESTED, ``tokens.answer_output`` over
+``tokens.output``, ``input_tokens_median``, an A/A baseline built otherwise, and a run's
+recorded draws and judge samples per draw. The seal (D-12) only says the bytes are the ones
+sealed; these checks catch a receipt that disagrees with itself, not one forged consistently.
 """
 
 from __future__ import annotations
@@ -56,10 +36,6 @@ _Found = Iterator[tuple[str, str]]
 
 def check_consistency(r: ReceiptBody, file: str) -> None:
     """Refuse a receipt that disagrees with itself: its structure, then its evidence (D-18).
-
-    Args:
-        r: the receipt as the model holds it (schema-checked and migrated, when read).
-        file: the name used in messages.
 
     Raises:
         ReceiptError: one problem per place, in document order (at most ``MAX_PROBLEMS``, then

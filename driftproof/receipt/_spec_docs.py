@@ -1,12 +1,8 @@
 """Unit of every receipt field, and the meaning of those the current model does not hold.
 
-The meaning of every field of the current version is the docstring under that field in the
-receipt model (:mod:`driftproof.receipt._model`): one source, shown on the receipt
-specification page. This module adds each field's unit, and the meaning of what the model has
-no field for: array items, fields an older version had, and the second place a model is used
-(``regrade.original_runner``). Paths are written as the page writes them (``.`` between
-members, ``[]`` for an array's items, ``<arm>`` for ``with_skill``, ``baseline`` and
-``control``). A test checks that every field of every frozen schema has a unit and a meaning.
+Meanings of current fields are the model's field docstrings; this adds units and the meanings
+of array items, older versions' fields and ``regrade.original_runner``. Paths as the page
+writes them (``.`` between members, ``[]`` for items, ``<arm>`` for each arm).
 """
 
 from __future__ import annotations
@@ -119,9 +115,8 @@ FIELD_UNITS: Final[dict[str, str]] = {
 def field_unit(path: str, node: dict[str, Any]) -> str:
     """The unit of the field at ``path`` whose schema is ``node``.
 
-    "text" is free text; "id" a name from a fixed list or a source's identifier; "sha256" 64
-    lowercase hex digits of a SHA-256 digest. :data:`FIELD_UNITS` first, then the schema's
-    type (object, array, true/false, a digest, a fixed list), then the member's name.
+    :data:`FIELD_UNITS` first, then the schema's type, then the member's name ("id": a name
+    from a fixed list or a source's identifier).
     """
     kind = node.get("type")
     last = path.rsplit(".", 1)[-1]

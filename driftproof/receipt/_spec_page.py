@@ -1,12 +1,7 @@
-"""The generated parts of the receipt specification page (``site_src/receipt-spec.md``).
+"""The generated blocks of the receipt specification page (``site_src/receipt-spec.md``).
 
-The page is prose written by hand with three blocks generated from code, so they
-cannot drift from it (STYLE-EXAMPLES 20): the version map (from the frozen schema
-files), the field table (every field of every version, its type, unit, the version
-that introduced it and its meaning) and the bounds table (from ``_bounds``). Each
-block sits between ``<!-- generated: NAME -->`` and ``<!-- /generated: NAME -->``;
-:func:`render_page` refills them, and a test fails when the committed page is stale.
-
+The version map, the field table and the bounds table are refilled from code between
+``<!-- generated: NAME -->`` markers (:func:`render_page`); a test fails on a stale page.
 Regenerate with ``python -m driftproof.receipt._spec_page site_src/receipt-spec.md``.
 """
 

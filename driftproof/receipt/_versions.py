@@ -1,19 +1,9 @@
-"""The frozen receipt schemas, one file per version (D-11), and the migration chain.
+"""The frozen receipt schemas, one file per version (D-11), and the migration chain (D-13).
 
-``schemas/receipt-<version>.schema.json`` is frozen once published: never edited,
-never regenerated. A receipt is validated against the schema its own
-``schema_version`` names, then migrated step by step to the current version
-so that every reader holds one model. Migrations only restate; they never fill a
-value the older version did not establish (D-13): such counts become ``None``.
-
-Two validators, one verdict:
-
-- :func:`compiled_validator_for` (jsonschema-rs, compiled, draft 2020-12, every ``format``
-  checked, ``pattern`` with ECMA-262 semantics) decides whether a document is valid.
-- :func:`validator_for` (python-jsonschema) only *words* the errors of a document the
-  compiled validator refused (:mod:`driftproof.receipt._messages`). Its ``format`` checks
-  delegate to jsonschema-rs (:data:`FORMATS`), so ``date-time`` is checked by one
-  implementation whatever optional packages are installed, and the two agree on formats.
+A receipt is validated against the schema its ``schema_version`` names, then migrated step by
+step to the current shape. :func:`compiled_validator_for` (jsonschema-rs) decides validity;
+:func:`validator_for` (python-jsonschema) only words a refusal, its ``format`` checks
+delegated to jsonschema-rs (:data:`FORMATS`) so the two agree.
 """
 
 from __future__ import annotations
@@ -89,11 +79,7 @@ def schema_for(version: str) -> dict[str, Any]:
 
 
 def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
-    """``pattern`` with ECMA-262 semantics, as JSON Schema specifies, through ``regress``.
-
-    Python's ``re`` lets ``$`` match before a final newline, so ``"c2"`` and a newline would
-    pass ``^[a-z0-9]+$``.
-    """
+    """``pattern`` with ECMA-262 semantics (``re`` lets ``$`` match before a final newline)."""
     if not validator.is_type(instance, "string"):
         return
     if _ecma(pattern).find(instance) is None:
@@ -121,11 +107,7 @@ def _format_validator(name: str) -> jsonschema_rs.Draft202012Validator:
 
 
 def format_checker() -> FormatChecker:
-    """A python-jsonschema format checker whose checks of :data:`FORMATS` are jsonschema-rs's.
-
-    So python-jsonschema words exactly the format failures the compiled validator refuses.
-    Non-string values pass (JSON Schema: formats constrain strings).
-    """
+    """A format checker whose :data:`FORMATS` are jsonschema-rs's checks; non-strings pass."""
     checker = FormatChecker()
     for name in FORMATS:
 
@@ -138,10 +120,7 @@ def format_checker() -> FormatChecker:
 
 @cache
 def validator_for(version: str) -> Draft202012Validator:
-    """The python-jsonschema draft 2020-12 validator of ``version``, which words refusals.
-
-    Formats are checked through jsonschema-rs, patterns with ECMA-262 semantics. It words the
-    errors of a document :func:`compiled_validator_for` refused, never decides validity alone.
+    """The python-jsonschema validator of ``version``, which only words refusals.
 
     Raises:
         KeyError: no such version.
@@ -158,13 +137,8 @@ def compiled_validator_for(
 ) -> jsonschema_rs.Draft202012Validator:
     """The compiled (jsonschema-rs) draft 2020-12 validator of ``version``, which decides validity.
 
-    Every ``format`` is checked (an unknown format is an error when the schema is compiled),
-    ``pattern`` has ECMA-262 semantics (``$`` does not match before a final newline), and
-    ``$ref`` resolves only inside the schema (no network).
-
-    Args:
-        version: a frozen schema version.
-        part: the name of one of the schema's ``$defs`` (``case``) to validate that part alone.
+    Every ``format`` checked, ECMA-262 ``pattern``, ``$ref`` only inside the schema (no network).
+    ``part`` names one of the schema's ``$defs`` (``case``) to validate that part alone.
 
     Raises:
         KeyError: no such version.
@@ -180,8 +154,7 @@ def compiled_validator_for(
 def migrate(document: dict[str, Any]) -> dict[str, Any]:
     """Migrate a schema-valid document of any known version to the current version's shape.
 
-    The input is not mutated. Each step stamps the version it produces; the caller
-    decides which version the model reports (the loader keeps the declared one).
+    The input is not mutated; the caller decides which version the model reports.
 
     Raises:
         KeyError: no migration path from the document's version (a bug: every frozen

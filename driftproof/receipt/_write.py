@@ -1,10 +1,8 @@
 """Writing a receipt: sealed once (D-12), validated once, written atomically, current version.
 
-The cases are turned into JSON data one at a time: each is checked against the bounds and
-its frozen schema, hashed into the seal and written to a temporary file beside the target,
-then dropped, so a receipt of 100,000 calls is never held whole as JSON data, canonical bytes
-or text. The rest of the receipt is checked whole, and the consistency checks run on the
-model. Only a receipt that passes every check replaces the target.
+Cases are turned into JSON one at a time (checked against bounds and schema, hashed into the
+seal, written beside the target, dropped), so a receipt of 100,000 calls is never held whole
+as JSON. Only a receipt that passes every check replaces the target.
 """
 
 from __future__ import annotations
@@ -37,18 +35,9 @@ def write_receipt(
 ) -> Receipt:
     """Seal ``body``, validate it once and write it atomically to ``path``.
 
-    The file is UTF-8 JSON with sorted keys, two-space indentation and a final newline, so
-    the same receipt always writes the same bytes; it is never half-written, and a receipt
-    that fails a check leaves ``path`` as it was.
-
-    Args:
-        body: the receipt as built. JSON data (fixtures of tests and benchmarks) is read
-            through the model first; every writer in the package builds the model.
-        path: the file to write.
-        replace: when false, a file that appears at ``path`` meanwhile is never replaced.
-
-    Returns:
-        The sealed receipt, as every reader of the written file will see it.
+    UTF-8 JSON, sorted keys, two-space indent, final newline: the same receipt always writes
+    the same bytes, never half-written; a failed check leaves ``path`` as it was. JSON data
+    (test fixtures) is read through the model first. Returns the receipt as readers will see it.
 
     Raises:
         ReceiptError: (and subclasses) the receipt is not of the current schema version
@@ -91,11 +80,7 @@ def _json(value: Any, level: int) -> str:
 def _write_members(
     write: Callable[[str], object], body: ReceiptBody, head: dict[str, Any], path: Path
 ) -> str:
-    """Write every member of the receipt through ``write`` in sorted order, the seal among them.
-
-    Returns:
-        The seal's sha256, computed once over the head and the cases as they are written.
-    """
+    """Write every member through ``write`` in sorted order; return the seal's sha256."""
     names = sorted({*head, "cases", "seal"})
     split = names.index("cases")
     for i, name in enumerate(names[:split]):  # "cases" sorts before "seal"
