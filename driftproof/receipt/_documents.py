@@ -22,7 +22,6 @@ from driftproof.receipt._seal import SEAL_ALGORITHM, compute_seal, unsealable_va
 
 __all__ = [
     "body_of",
-    "complete_document",
     "draw_doc",
     "judge_sample_doc",
     "receipt_doc",
@@ -66,17 +65,6 @@ def seal_receipt(body: ReceiptBody) -> Receipt:
     seal = Seal(algorithm=SEAL_ALGORITHM, sha256=compute_seal(body.to_json_dict()))
     members = {name: getattr(body, name) for name in ReceiptBody.model_fields}
     return Receipt.model_construct(body.model_fields_set | {"seal"}, **members, seal=seal)
-
-
-def complete_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """``document`` read through the current model and dumped again: every field present.
-
-    Raises:
-        pydantic.ValidationError: the document does not fit the current model.
-    """
-    return ReceiptBody.model_validate(
-        {k: v for k, v in document.items() if k != "seal"}
-    ).to_json_dict()
 
 
 def body_of(document: Mapping[str, Any], path: str | Path) -> ReceiptBody:

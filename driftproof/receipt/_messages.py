@@ -18,7 +18,7 @@ from driftproof.errors import Problem
 from driftproof.receipt._bounds import MAX_PROBLEMS, quote
 from driftproof.receipt._versions import schema_for
 
-__all__ = ["compiled_problems", "schema_problems", "to_pointer"]
+__all__ = ["compiled_problems", "resolve_ref", "schema_problems", "to_pointer"]
 
 _JSON_TYPES = {
     dict: "an object",
@@ -60,7 +60,8 @@ def _lower(sentence: str) -> str:
     return sentence if len(first) > 1 and first.isupper() else sentence[0].lower() + sentence[1:]
 
 
-def _resolve(root: dict[str, Any], node: Any) -> Any:
+def resolve_ref(root: dict[str, Any], node: Any) -> Any:
+    """``node`` with its local ``$ref`` chain followed inside ``root``."""
     while (
         isinstance(node, dict)
         and isinstance(node.get("$ref"), str)
@@ -79,7 +80,7 @@ def _rule(root: dict[str, Any], schema_path: Iterable[Any]) -> str | None:
     rule = None
     for key in schema_path:
         if isinstance(node, dict) and key not in node:
-            node = _resolve(root, node)
+            node = resolve_ref(root, node)
         if key == "then" and isinstance(node, dict) and isinstance(node.get("description"), str):
             rule = node["description"]
         try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.receipt import _bounds
+from driftproof.receipt._messages import resolve_ref
 from driftproof.receipt._spec_docs import MEANINGS, field_unit
 from driftproof.receipt._versions import known_versions, schema_for
 
@@ -66,19 +67,10 @@ VERSION_NOTES: dict[str, str] = {
 }
 
 
-def _resolve(root: dict[str, Any], node: Any) -> Any:
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-        target: Any = root
-        for part in node["$ref"][2:].split("/"):
-            target = target[part]
-        node = target
-    return node
-
-
 def _unwrap(root: dict[str, Any], node: Any) -> tuple[dict[str, Any], bool]:
-    node = _resolve(root, node)
+    node = resolve_ref(root, node)
     if "anyOf" in node:
-        branches = [_resolve(root, b) for b in node["anyOf"] if b != {"type": "null"}]
+        branches = [resolve_ref(root, b) for b in node["anyOf"] if b != {"type": "null"}]
         if len(branches) == 1:
             return branches[0], len(branches) < len(node["anyOf"])
     return node, False
