@@ -23,8 +23,7 @@ __all__ = [
     "SpreadSplit",
     "lift_interval",
     "spread_split",
-    "t_quantile_95",
-    "t_quantile_975",
+    "t_quantile",
 ]
 
 #: Shown with every figure of this module.
@@ -127,16 +126,6 @@ def t_quantile(p: float, df: int) -> float:
     return _cornish_fisher(NormalDist().inv_cdf(p), df)
 
 
-def t_quantile_975(df: int) -> float:
-    """t(0.975, df), the two-sided 95 % quantile (:func:`t_quantile`)."""
-    return t_quantile(0.975, df)
-
-
-def t_quantile_95(df: int) -> float:
-    """t(0.95, df), the one-sided 95 % quantile (:func:`t_quantile`)."""
-    return t_quantile(0.95, df)
-
-
 def _cornish_fisher(z: float, df: int) -> float:
     """The t quantile at the normal quantile ``z`` for ``df`` degrees of freedom (A&S 26.7.5)."""
     g = (
@@ -162,7 +151,7 @@ def lift_interval(b: Breakdown) -> LiftInterval:
     sd = mean_sd(lifts)[1]
     assert sd is not None  # two lifts or more
     se = sd / math.sqrt(n)
-    t = t_quantile_975(n - 1)
+    t = t_quantile(0.975, n - 1)
     return LiftInterval(
         b.suite_lift, n, se, n - 1, t, b.suite_lift - t * se, b.suite_lift + t * se, None
     )

@@ -16,7 +16,7 @@ from enum import StrEnum
 
 from driftproof.receipt import Receipt
 from driftproof.receipt._model import CaseArm
-from driftproof.stats.context import t_quantile_95
+from driftproof.stats.context import t_quantile
 from driftproof.stats.moments import mean_sd
 from driftproof.stats.reading import verdict_refusal
 from driftproof.stats.savings import Reference, savings
@@ -148,7 +148,7 @@ def quality_at_margin(r: Receipt, margin: float | None = None) -> QualityReading
         )
     mean, sd = mean_sd(diffs)
     assert mean is not None and sd is not None  # two values or more
-    t = t_quantile_95(len(diffs) - 1)
+    t = t_quantile(0.95, len(diffs) - 1)
     half = t * sd / math.sqrt(len(diffs))
     low, high = mean - half, mean + half
     reading = (

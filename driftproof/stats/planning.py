@@ -24,8 +24,6 @@ import numpy as np
 from driftproof.stats._chi2 import (
     across_cases,
     bartlett,
-    chi2_cdf,
-    chi2_quantile,
     equal_spreads_no_count_chance,
 )
 from driftproof.stats._chi2 import sd_factor as _sd_factor
@@ -52,8 +50,6 @@ __all__ = [
     "across_cases",
     "arm_levels",
     "bartlett",
-    "chi2_cdf",
-    "chi2_quantile",
     "equal_spreads_no_count_chance",
     "p_verdict",
     "pool_arm",

@@ -11,7 +11,7 @@ from factories import JUDGE, case, make_receipt
 from driftproof.receipt import parse_receipt
 from driftproof.receipt._documents import draw_doc, judge_sample_doc
 from driftproof.stats.breakdown import lift_breakdown
-from driftproof.stats.context import lift_interval, spread_split, t_quantile_975
+from driftproof.stats.context import lift_interval, spread_split, t_quantile
 
 
 def _read(cases):
@@ -44,11 +44,11 @@ def test_interval_unavailable_with_one_case() -> None:
 
 def test_t_quantiles() -> None:
     # published t(.975): df 4 → 2.7764, df 30 → 2.0423, df 60 → 2.0003, df 120 → 1.9799
-    assert t_quantile_975(4) == 2.7764 and t_quantile_975(30) == 2.0423
-    assert t_quantile_975(60) == pytest.approx(2.0003, abs=1e-4)
-    assert t_quantile_975(120) == pytest.approx(1.9799, abs=1e-4)
+    assert t_quantile(0.975, 4) == 2.7764 and t_quantile(0.975, 30) == 2.0423
+    assert t_quantile(0.975, 60) == pytest.approx(2.0003, abs=1e-4)
+    assert t_quantile(0.975, 120) == pytest.approx(1.9799, abs=1e-4)
     with pytest.raises(ValueError):
-        t_quantile_975(0)
+        t_quantile(0.975, 0)
 
 
 def _judged(pairs):

@@ -11,10 +11,10 @@ import math
 import numpy as np
 import pytest
 
+from driftproof.stats._chi2 import chi2_quantile
 from driftproof.stats.planning import (
     arm_levels,
     bartlett,
-    chi2_quantile,
     equal_spreads_no_count_chance,
     p_verdict,
     pool_arm,
