@@ -1,10 +1,7 @@
-"""``driftproof validate FILE…``: schema, seal and level, one line per problem.
+"""``driftproof validate FILE…``: schema (D-11), seal (D-12) and level, one line per problem.
 
-Each file is read through the one load edge (:func:`driftproof.receipt.read_receipt`):
-bounds, its own version's frozen schema (D-11), the seal (D-12), FORMAL refused. A
-file that passes gets one ``ok`` line saying its version, level and what a reader of a
-verdict makes of it; a file that fails gets one line per problem, each naming the file,
-the JSON pointer and what was expected. Exit status 1 when any file fails.
+A file that passes gets one ``ok`` line (version, level, what a verdict reader makes of it);
+one that fails a line per problem naming file, JSON pointer and expectation. Exit 1 on any.
 """
 
 from __future__ import annotations
@@ -23,11 +20,7 @@ __all__ = ["validate", "verdict_note"]
 
 
 def verdict_note(r: Receipt) -> str:
-    """What a reader of a verdict makes of a valid receipt, in a short note.
-
-    The one no-verdict rule (:func:`driftproof.stats.no_verdict`; method, "A smoke run gives
-    no verdict") in words.
-    """
+    """What a reader of a verdict makes of a valid receipt: :func:`~driftproof.stats.no_verdict`."""
     from driftproof.stats import Refusal, no_verdict  # deferred: start-up time of --help
     from driftproof.wording import SMOKE_RUN
 

@@ -32,7 +32,6 @@ from driftproof.receipt._versions import (
 )
 
 __all__ = [
-    "check_consistency",
     "check_schema",
     "parse_receipt",
     "read_bounded",

@@ -7,7 +7,7 @@ becomes ``None`` (unknown), never a default (D-13).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, overload
 
 __all__ = [
@@ -32,10 +32,6 @@ def _unknown(part: Doc | None, *names: str) -> Doc | None:
     return None if part is None else {**part, **dict.fromkeys(names)}
 
 
-def _arms(case: Doc) -> Iterator[tuple[str, Doc]]:
-    yield from case["arms"].items()
-
-
 def _map_draws(
     doc: Doc, fn: Callable[[Doc], Doc], arm_fn: Callable[[Doc], Doc] | None = None
 ) -> list[Doc]:
@@ -43,7 +39,7 @@ def _map_draws(
     cases = []
     for case in doc["cases"]:
         arms = {}
-        for name, arm in _arms(case):
+        for name, arm in case["arms"].items():
             new_arm = {**arm, "draws": [fn(dict(d)) for d in arm["draws"]]}
             arms[name] = arm_fn(new_arm) if arm_fn else new_arm
         cases.append({**case, "arms": arms})
@@ -71,7 +67,7 @@ def v0_11_to_v0_13(doc: Doc) -> Doc:
 
 
 def _band_source(doc: Doc) -> str | None:
-    counts = [len(arm["draws"]) for case in doc["cases"] for _, arm in _arms(case)]
+    counts = [len(arm["draws"]) for case in doc["cases"] for arm in case["arms"].values()]
     if not counts:
         return None
     if all(n == 1 for n in counts):
@@ -97,7 +93,7 @@ def v0_13_to_v0_14(doc: Doc) -> Doc:
     )
     overhead = doc["economics"]["judge_overhead"]
     if overhead is not None:
-        with_draws = sum(1 for case in doc["cases"] if any(arm["draws"] for _, arm in _arms(case)))
+        with_draws = sum(1 for c in doc["cases"] if any(a["draws"] for a in c["arms"].values()))
         overhead = {
             **overhead,
             "judged_draws_counted": with_draws,

@@ -19,8 +19,9 @@ from typing import Any, NoReturn
 from driftproof.errors import ReceiptError
 from driftproof.outputs import open_mode
 from driftproof.receipt._bounds import check_json_bounds, within_bounds
-from driftproof.receipt._load import check_consistency, check_schema
+from driftproof.receipt._load import check_schema
 from driftproof.receipt._model import CURRENT_VERSION, Receipt, ReceiptBody, Seal
+from driftproof.receipt._recompute import check_consistency
 from driftproof.receipt._seal import SEAL_ALGORITHM, compute_seal
 from driftproof.receipt._versions import compiled_validator_for
 

@@ -166,7 +166,7 @@ def _compute(r: Receipt) -> Breakdown:
         without, without_reason = _lift_without(c.id, is_in, included, lifts, suite_reason)
         verdict: VerdictCode | None = None
         label: Label | None = None
-        label_withheld = _first(withheld) or (
+        label_withheld = (withheld[0] if withheld else None) or (
             case_withheld[c.id] if is_in else "the case is excluded"
         )
         if label_withheld is None:
@@ -363,10 +363,6 @@ def _verdict(r: Receipt, c: Case) -> VerdictCode:
     a = arm_band(c.arms.baseline, "generation", scale)
     b = arm_band(c.arms.with_skill, "generation", scale)
     return case_verdict(a, b, case_id=c.id, scale=scale).verdict
-
-
-def _first(items: tuple[str, ...]) -> str | None:
-    return items[0] if items else None
 
 
 def _unavailable(*reasons: str) -> Breakdown:
