@@ -270,6 +270,11 @@ class CaseArms(_Model):
     control: CaseArm | None = Field(default=None, exclude_if=lambda v: v is None)
     """One arm of one case."""
 
+    def named(self) -> list[tuple[str, CaseArm]]:
+        """The arms present, by name, in receipt order."""
+        arms = (("with_skill", self.with_skill), ("baseline", self.baseline))
+        return [*arms, *((("control", self.control),) if self.control is not None else ())]
+
 
 class Case(_Model):
     id: CaseId

@@ -60,11 +60,9 @@ def _structure(r: ReceiptBody) -> _Found:
                 f"(first at /cases/{seen[case.id]})",
             )
         seen.setdefault(case.id, i)
-        for name in _ARMS:
-            arm, spec = getattr(case.arms, name), getattr(r.arms, name)
+        for name, arm in case.arms.named():
+            spec = getattr(r.arms, name)
             base = f"/cases/{i}/arms/{name}"
-            if arm is None:
-                continue
             idx = [d.index for d in arm.draws]
             if len(set(idx)) != len(idx):
                 yield f"{base}/draws", "expected unique draw indices"
@@ -108,12 +106,11 @@ def _evidence(r: ReceiptBody) -> _Found:
         )
     yield from _run_records(r)
     for i, case in enumerate(r.cases):
-        for name in _ARMS:
-            arm, spec = getattr(case.arms, name), getattr(r.arms, name)
-            if arm is not None:
-                yield from _arm(arm, f"/cases/{i}/arms/{name}")
-                if spec is None or spec.recorded:  # an arm not recorded holds no draws
-                    yield from _counts(r, arm, f"/cases/{i}/arms/{name}")
+        for name, arm in case.arms.named():
+            spec = getattr(r.arms, name)
+            yield from _arm(arm, f"/cases/{i}/arms/{name}")
+            if spec is None or spec.recorded:  # an arm not recorded holds no draws
+                yield from _counts(r, arm, f"/cases/{i}/arms/{name}")
 
 
 def _run_records(r: ReceiptBody) -> _Found:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from driftproof.receipt import Case, CaseArm, JudgeSample, Receipt
+from driftproof.receipt import JudgeSample, Receipt
 from driftproof.receipt import _bounds as B
 from driftproof.run import judge as J
 from driftproof.run.providers.base import Provider
@@ -21,7 +21,6 @@ __all__ = [
     "GraderSetting",
     "SampleIdentity",
     "aggregate_judge_ids",
-    "arms_of",
     "canonical_json",
     "check_reply_identity",
     "grader_setting_of",
@@ -74,22 +73,12 @@ def canonical_json(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def arms_of(case: Case) -> list[tuple[str, CaseArm]]:
-    """The arms a case holds, by name, in receipt order."""
-    arms = (
-        ("with_skill", case.arms.with_skill),
-        ("baseline", case.arms.baseline),
-        ("control", case.arms.control),
-    )
-    return [(name, arm) for name, arm in arms if arm is not None]
-
-
 def _samples(receipt: Receipt, *, measured_only: bool) -> list[JudgeSample]:
     """Every judge sample of the receipt's draws (of its measured draws only when asked)."""
     return [
         s
         for c in receipt.cases
-        for _, arm in arms_of(c)
+        for _, arm in c.arms.named()
         for d in arm.draws
         if not (measured_only and d.lost is not None)
         for s in d.judge_samples

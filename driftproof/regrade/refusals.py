@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 
 from driftproof.receipt import Receipt, _bounds, sha256_text
-from driftproof.regrade.identity import arms_of
 from driftproof.run.suite import Suite
 
 __all__ = ["input_refusals", "same_path", "transcripts_refusals"]
@@ -21,7 +20,7 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
     reasons: list[str] = []
     total_chars = 0
     for case in original.cases:
-        for name, arm in arms_of(case):
+        for name, arm in case.arms.named():
             for d in arm.draws:
                 if d.lost is not None:
                     continue

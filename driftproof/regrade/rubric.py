@@ -41,7 +41,6 @@ from driftproof.regrade.identity import (
     GraderSetting,
     SampleIdentity,
     aggregate_judge_ids,
-    arms_of,
     check_reply_identity,
     grader_setting_of,
     identity_bounds_problem,
@@ -120,7 +119,7 @@ class _Grader:
                 ],
                 "generation": None,
             }
-            for name, arm in arms_of(case)
+            for name, arm in case.arms.named()
         }
         return {
             "id": case.id,
