@@ -6,7 +6,6 @@ context kept without a verdict, except for aggregates-only (D-15) and single-arm
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,7 +22,6 @@ __all__ = [
     "control_lift",
     "lift_case_ids",
     "suite_lift",
-    "suite_lift_over",
     "value_per_1k",
 ]
 
@@ -33,10 +31,16 @@ def suite_lift(r: Receipt) -> float | None:
 
     ``None`` for aggregates-only (D-15) or single-arm receipts, or when no case has both means.
     """
-    if r.is_aggregates_only or lift_refusal(r) is not None:
+    if lift_refusal(r) is not None:
         return None
-    lifts = [d for _, w, b in case_bands(r) if (d := mean_delta(b, w)) is not None]
-    return mean_of(lifts)
+    return mean_of([d for _, d in _case_lifts(r)])
+
+
+def _case_lifts(r: Receipt) -> list[tuple[str, float]]:
+    """``(case id, lift)`` of each case measured in both arms; none when aggregates-only."""
+    if r.is_aggregates_only:
+        return []
+    return [(cid, d) for cid, w, b in case_bands(r) if (d := mean_delta(b, w)) is not None]
 
 
 def control_lift(r: Receipt) -> tuple[float | None, int]:
@@ -67,20 +71,7 @@ def value_per_1k(lift: float | None, skill_tokens: int | None) -> float | None:
 
 def lift_case_ids(r: Receipt) -> tuple[str, ...]:
     """Ids of the cases measured in both arms, in order; none when aggregates-only (D-15)."""
-    if r.is_aggregates_only:
-        return ()
-    return tuple(cid for cid, w, b in case_bands(r) if w.mean is not None and b.mean is not None)
-
-
-def suite_lift_over(r: Receipt, case_ids: Collection[str]) -> float | None:
-    """:func:`suite_lift` over ``case_ids``; ``None`` if none has both means, or aggregates-only."""
-    if r.is_aggregates_only:
-        return None
-    wanted = set(case_ids)
-    lifts = [
-        d for cid, w, b in case_bands(r) if cid in wanted and (d := mean_delta(b, w)) is not None
-    ]
-    return mean_of(lifts)
+    return tuple(cid for cid, _ in _case_lifts(r))
 
 
 @dataclass(frozen=True)
@@ -114,14 +105,16 @@ class CommonLifts:
 
 def common_lifts(a: Receipt, b: Receipt) -> CommonLifts:
     """The suite lifts of ``a`` and ``b`` over the cases both measured in both arms."""
-    ids_a, ids_b = lift_case_ids(a), lift_case_ids(b)
-    both = tuple(c for c in ids_a if c in set(ids_b))
+    lifts_a, lifts_b = _case_lifts(a), _case_lifts(b)
+    ids_b = {c for c, _ in lifts_b}
+    both = tuple(c for c, _ in lifts_a if c in ids_b)
+    wanted = set(both)
     return CommonLifts(
-        suite_lift_over(a, both) if both else None,
-        suite_lift_over(b, both) if both else None,
+        mean_of([d for c, d in lifts_a if c in wanted]) if both else None,
+        mean_of([d for c, d in lifts_b if c in wanted]) if both else None,
         both,
-        len(ids_a),
-        len(ids_b),
+        len(lifts_a),
+        len(lifts_b),
         len(a.cases),
         len(b.cases),
     )
