@@ -17,7 +17,6 @@ from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.lift import suite_lift, value_per_1k
 from driftproof.stats.moments import mean_of, mean_sd, mean_var
 from driftproof.stats.reading import (
-    NoVerdict,
     Reading,
     lift_refusal,
     no_verdict,
@@ -27,20 +26,12 @@ from driftproof.stats.reading import (
 )
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band, receipt_band_of
 from driftproof.stats.underpowered import cases_needed, draws_needed, resolution, se_diff
-from driftproof.stats.unmeasured import (
-    LostCause,
-    arms_measured_nothing,
-    lost_causes,
-    not_measured,
-)
-from driftproof.stats.verdict import VERDICTS, CaseVerdict, case_verdict, verdict_words
+from driftproof.stats.unmeasured import arms_measured_nothing, lost_causes
+from driftproof.stats.verdict import CaseVerdict, case_verdict, verdict_words
 
 __all__ = [
-    "VERDICTS",
     "Band",
-    "LostCause",
     "CaseVerdict",
-    "NoVerdict",
     "Reading",
     "ReceiptBand",
     "Refusal",
@@ -62,7 +53,6 @@ __all__ = [
     "mean_sd",
     "mean_var",
     "no_verdict",
-    "not_measured",
     "receipt_band",
     "receipt_band_of",
     "receipt_reading",
