@@ -209,12 +209,14 @@ def _smallest(ok: object) -> int | None:
 
 
 def _resolves(b_a: float, b_b: float, floor: float, n: int) -> bool:
+    """The resolution stays under the floor with each run spread at its 95% point (≥ 90%)."""
     f = _sd_factor(n - 1, 0.95)
     qa, qb = b_a * f, b_b * f
     return qa + qb + 2.0 * math.sqrt((qa * qa + qb * qb) / n) < floor - TOLERANCE
 
 
 def _calls(b_a: float, b_b: float, effect: float, floor: float, n: int) -> bool:
+    """``effect`` is called ≥ 90%: its 95% low end clears the floor and the 97.5% spreads."""
     f = _sd_factor(n - 1, 0.975)
     qa, qb = b_a * f, b_b * f
     low = effect - _Z95 * math.sqrt((b_a * b_a + b_b * b_b) / n)
