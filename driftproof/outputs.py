@@ -1,7 +1,6 @@
 """Where commands write: the ``--out`` / ``--out-dir`` rule, and no clobbering.
 
-A paid run's receipt is money spent: no command replaces an existing output unless it is
-given ``--force``, and an output whose folder does not exist is named as such.
+No command replaces an existing output (a paid run's receipt) unless given ``--force``.
 """
 
 from __future__ import annotations
@@ -14,9 +13,7 @@ from driftproof.errors import RefusalError
 __all__ = ["OUT_RULE", "open_mode", "refuse_existing_output", "refuse_existing_outputs"]
 
 
-#: The rule every command follows (README, "Commands"): ``--out`` names the one file a command
-#: writes (run, regrade, export); ``--out-dir`` names the folder a command writes several files
-#: into (import, badge, demo, reports build).
+#: The rule every command follows (README, "Commands").
 OUT_RULE = (
     "--out names the one file a command writes (run, regrade, export); --out-dir names the folder "
     "a command writes several files into (import, badge, demo, reports build)"
@@ -49,8 +46,6 @@ def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
 
 def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) -> None:
     """:func:`refuse_existing_output` for the files a command writes into an ``--out-dir``.
-
-    Every existing one is named at once.
 
     Raises:
         RefusalError: naming every file that exists (exit status 2).
