@@ -1,9 +1,7 @@
 """A click group that imports a command's module only when the command is used.
 
-This is click's documented lazy-loading pattern (a ``Group`` whose ``get_command`` imports
-on demand), with one addition: the group's own help lists each command's short help from a
-static table instead of importing every command to ask it. ``tests/cli/test_lazy.py`` holds
-each table entry equal to the short help the command itself declares.
+click's documented lazy-loading pattern, plus the group's help listed from a static table of short
+helps (``tests/cli/test_lazy.py`` holds each equal to the command's own).
 """
 
 from __future__ import annotations
@@ -24,17 +22,10 @@ def short_help(command: click.Command) -> str:
 
 
 class LazyGroup(click.Group):
-    """A group whose commands are named in a table and imported when first used.
-
-    Args:
-        lazy: command name -> ``("module:attribute", short help)``; the module is imported
-            when the command is invoked or its help is shown, never for the group's help.
-        *args: passed to :class:`click.Group`.
-        **kwargs: passed to :class:`click.Group`.
-    """
+    """A group whose commands are named in a table and imported when first used."""
 
     def __init__(self, *args: Any, lazy: Mapping[str, tuple[str, str]], **kwargs: Any) -> None:
-        """Keep the table; see the class docstring."""
+        """``lazy``: command name -> ``("module:attribute", short help)``; the rest is click's."""
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy)
 
@@ -43,7 +34,7 @@ class LazyGroup(click.Group):
         return sorted({*super().list_commands(ctx), *self.lazy})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        """The command named ``cmd_name``, importing its module on first use; ``None`` if unknown.
+        """The command named ``cmd_name``, its module imported on first use; ``None`` if unknown.
 
         Raises:
             TypeError: the table names an attribute that is not a click command.
