@@ -9,6 +9,7 @@ and a lone surrogate that cannot be written each into one line and exit status 2
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
     except DriftproofError as exc:
         for line in exc.lines():
             click.echo(f"error: {line}", err=True)
-        sys.exit(getattr(exc, "exit_code", 2))
+        sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
@@ -84,35 +85,30 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         # The reader went away (``driftproof view r.json | head``): stop quietly, and keep
         # Python from reporting the failed flush of stdout at exit.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
-    except OSError as exc:
-        # The CLI edge: a file a command could not read or write (a missing or read-only
-        # folder, a directory where a file was expected) is bad input, not a bug.
-        where = exc.filename if exc.filename is not None else "(input or output)"
-        click.echo(f"error: {where}: {exc.strerror or exc}", err=True)
-        sys.exit(2)
-    except UnicodeDecodeError as exc:
-        click.echo(
-            f"error: expected UTF-8 text, found an invalid byte at offset {exc.start} "
-            f"({exc.reason})",
-            err=True,
-        )
-        sys.exit(2)
-    except UnicodeEncodeError as exc:
-        # JSON may spell a lone surrogate ("\ud800"); it is no Unicode text and cannot be written.
-        bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
-        code = f" U+{ord(bad[0]):04X}" if bad else ""
-        click.echo(
-            f"error: expected valid Unicode text, found a character that cannot be written{code} "
-            f"({exc.reason}), such as a lone surrogate escape in a JSON input",
-            err=True,
-        )
+    except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
+        click.echo(f"error: {_edge_line(exc)}", err=True)
         sys.exit(2)
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
     if isinstance(rv, int) and not isinstance(rv, bool):
         sys.exit(rv)
+
+
+def _edge_line(exc: OSError | UnicodeDecodeError | UnicodeEncodeError) -> str:
+    """The one line for input or output met at the edge that is bad, not a bug."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"expected UTF-8 text, found an invalid byte at offset {exc.start} ({exc.reason})"
+    if isinstance(exc, UnicodeEncodeError):
+        # JSON may spell a lone surrogate ("\ud800"); it is no Unicode text and cannot be written.
+        bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
+        code = f" U+{ord(bad[0]):04X}" if bad else ""
+        return (
+            f"expected valid Unicode text, found a character that cannot be written{code} "
+            f"({exc.reason}), such as a lone surrogate escape in a JSON input"
+        )
+    # a file a command could not read or write: a missing or read-only folder, a folder in place
+    # of a file
+    where = exc.filename if exc.filename is not None else "(input or output)"
+    return f"{where}: {exc.strerror or exc}"
