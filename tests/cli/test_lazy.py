@@ -16,7 +16,6 @@ import pytest
 from click.testing import CliRunner
 
 from driftproof.cli import COMMANDS, cli
-from driftproof.cli._lazy import short_help
 
 #: Modules no --help may import: the receipt model, the page models, the statistics, the
 #: importers, the site, the run engine, and the third-party libraries behind them.
@@ -35,6 +34,11 @@ HEAVY = (
     "openai",
     "anthropic",
 )
+
+
+def short_help(command: click.Command) -> str:
+    """The text a group's help lists for ``command``, before it is fitted to the terminal."""
+    return command.get_short_help_str(limit=10_000)
 
 
 def _loaded(name: str) -> click.Command:
