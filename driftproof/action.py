@@ -68,10 +68,9 @@ _TABLE_HEAD = (
 
 
 def md_escape(text: object, limit: int = 200) -> str:
-    """Untrusted text as inert inline GitHub-flavoured Markdown, for table cells and list items.
+    """Untrusted text as one line of inert inline Markdown, cut to ``limit`` characters and "…".
 
-    One line, inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``, entities)
-    backslash-escaped, cut to ``limit`` characters with an ellipsis.
+    Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``, entities) is escaped.
     """
     s = " ".join(str(text).split())
     if len(s) > limit:
@@ -275,10 +274,7 @@ def summary_markdown(
 
 
 def _output_blocks(outputs: dict[str, str]) -> str:
-    """Each output as a ``name<<delimiter`` block of ``$GITHUB_OUTPUT``.
-
-    Each delimiter is random, so no value can end its block early or set another output.
-    """
+    """Each output as a ``name<<delimiter`` block, the delimiter random: no value can end it."""
     blocks = []
     for name, value in outputs.items():
         delim = f"driftproof_{uuid.uuid4().hex}"

@@ -1,22 +1,12 @@
 """``driftproof demo [DIR]``: the method's mechanics, offline, in under a minute, on simulated data.
 
-What it writes into DIR (a new or empty folder)::
-
-    suite.json                     an example suite (three cases, rubrics, checks, examples)
-    skill-v1/SKILL.md              two versions of a skill
-    skill-v2/SKILL.md
-    receipts/v1-run1.json …        two runs of each version through the seeded simulated provider
-    diff.txt                       driftproof diff of v1-run1 against v2-run1
-    plan.txt                       driftproof plan of v1-run1
-    site/index.html                a local site of the four receipts, a banner on every page
-    WALKTHROUGH.txt                what the newcomer sees, each item linked to the method's
-                                   worked examples
-
-The suite, the skills and the walkthrough's wording are files in ``demo_files/`` beside this
-module. Everything is labelled simulated: ``run.provider`` and ``judge.provider`` are
-``simulated``, the level is UNVERIFIED, every page of the local site carries a banner, and no
-receipt gets a verdict (method: non-model receipts carry none;
-:data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`). The public site refuses simulated receipts.
+Writes into DIR (a new or empty folder) an example suite and two versions of a skill (copied from
+``demo_files/``), two runs of each version through the seeded simulated provider
+(``receipts/``), ``diff.txt`` (v1-run1 against v2-run1), ``plan.txt`` (v1-run1), a local site
+(``site/``) and ``WALKTHROUGH.txt`` (``demo_files/walkthrough.txt`` filled in, each item linked to
+the method's worked examples). Everything is labelled simulated: both providers are
+``simulated``, the level is UNVERIFIED, every page carries a banner, and no receipt gets a verdict
+(:data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`); the public site refuses such receipts.
 """
 
 from __future__ import annotations

@@ -108,7 +108,6 @@ def _edge_line(exc: OSError | UnicodeDecodeError | UnicodeEncodeError) -> str:
             f"expected valid Unicode text, found a character that cannot be written{code} "
             f"({exc.reason}), such as a lone surrogate escape in a JSON input"
         )
-    # a file a command could not read or write: a missing or read-only folder, a folder in place
-    # of a file
+    # a file a command could not read or write (a missing or read-only folder, say)
     where = exc.filename if exc.filename is not None else "(input or output)"
     return f"{where}: {exc.strerror or exc}"

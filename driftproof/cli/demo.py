@@ -10,14 +10,14 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli._options import path_option
+
 
 @click.command()
 @click.argument("folder", required=False, type=click.Path(path_type=Path), default=None)
-@click.option(
+@path_option(
     "--out-dir",
     "out_dir",
-    type=click.Path(path_type=Path),
-    default=None,
     help="The folder to write into (the same as DIR; default: driftproof-demo).",
 )
 @click.option(
