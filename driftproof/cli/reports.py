@@ -57,7 +57,7 @@ def build(
     expected) and a non-zero exit; OUT is left as it was. Works in any directory holding
     receipts/ and reports/: without a mkdocs.yml there, the installed default is used.
     """
-    from driftproof.site._paths import default_config  # deferred, as below: start-up
+    from driftproof.site._paths import default_config  # deferred, with the next: start-up
     from driftproof.site.publish import build_site
 
     if config_file is None:
