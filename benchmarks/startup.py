@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import os
 import pstats
 import resource
@@ -97,12 +96,12 @@ def startup(runs: int) -> None:
 def seals_per_run() -> None:
     """Run one simulated run under cProfile and print the seal and validation counts (Part 2)."""
     from driftproof.cli import main
-    from driftproof.demo import SKILL_V1, SUITE
+    from driftproof.demo import DATA
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        (folder / "suite.json").write_text(json.dumps(SUITE), encoding="utf-8")
-        (folder / "SKILL.md").write_text(SKILL_V1, encoding="utf-8")
+        (folder / "suite.json").write_bytes((DATA / "suite.json").read_bytes())
+        (folder / "SKILL.md").write_bytes((DATA / "skill-v1" / "SKILL.md").read_bytes())
         argv = [
             "run", str(folder / "suite.json"), "--skill", str(folder / "SKILL.md"),
             "--model", "simulated-model", "--provider", "simulated", "--out",

@@ -1,10 +1,4 @@
-"""Safe names: made from a label (element ids, case folders, file names), and checked.
-
-A label (a case id, a section title, a source's case name) is untrusted text. :func:`slug` keeps
-``A-Z a-z 0-9 _ . -`` and turns every run of other characters into one ``-``; :func:`unique`
-makes a name unique among those already used on a page or in a folder (``base``, ``base-2``,
-``base-3`` ...); :func:`stays_inside` checks a name someone else gave before it is written.
-"""
+"""Safe names made from untrusted labels (element ids, case folders, file names), and checked."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
-"""One strict JSON reader and one JSON-pointer writer for the whole package.
+"""One strict JSON reader (:func:`loads_strict`) and one RFC 6901 pointer writer for the package.
 
-Receipts (:mod:`driftproof.receipt._load`) and every importer parse JSON here, so the rules are
-the same everywhere: a member name given twice is refused (one value would be
-lost silently), ``NaN``/``Infinity`` are refused unless the caller reads a tool that writes them
-(Inspect logs, OpenAI Evals records), and a number too large for a 64-bit float is refused rather
-than read as infinity. Problems are places: :func:`pointer` writes the RFC 6901 JSON pointer that
-every message names.
+Receipts, suites and every importer parse JSON here, so a member name given twice, ``NaN`` and
+``Infinity`` (unless asked for) and a number too large for a 64-bit float are refused alike.
 """
 
 from __future__ import annotations
@@ -71,30 +67,19 @@ class JSONFault(ValueError):
         return self.detail if self.whole else f"{lead}: {self.detail}"
 
 
-class _Duplicate(ValueError):
-    pass
-
-
-def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)  # built in C; a member name given twice leaves it shorter
-    if len(out) == len(pairs):
-        return out
-    seen: set[str] = set()
-    for key, _value in pairs:  # the first name given twice, for the message
-        if key in seen:
-            raise _Duplicate(key)
-        seen.add(key)
-    raise AssertionError("unreachable: a shorter dict has a repeated key")  # pragma: no cover
-
-
 class _Twice(dict[str, Any]):
-    """An object that gave a member name twice (the last value kept), in :func:`_where_twice`."""
+    """An object that gave the member name ``name`` twice (the last value kept)."""
 
     name = ""
 
 
+class _Duplicate(ValueError):
+    pass
+
+
 def _marking_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)
+    """The object of ``pairs``; a :class:`_Twice` naming the first name given twice, if any."""
+    out = dict(pairs)  # built in C; a member name given twice leaves it shorter
     if len(out) == len(pairs):
         return out
     marked, seen = _Twice(out), set()
@@ -106,10 +91,19 @@ def _marking_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return marked
 
 
+def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of ``pairs``; raises :class:`_Duplicate` at a member name given twice."""
+    out = _marking_twice(pairs)
+    if isinstance(out, _Twice):
+        raise _Duplicate(out.name)
+    return out
+
+
 def _where_twice(text: str) -> tuple[str, str] | None:
     """(JSON pointer, name) of the first object in document order giving a member name twice.
 
-    Read in a second parse that marks such objects; ``None`` if that parse fails too.
+    The parser's hooks run inner objects first, so a second parse marks them and a walk finds the
+    first; ``None`` if that parse fails too.
     """
     try:
         value = json.loads(text, object_pairs_hook=_marking_twice)
@@ -120,14 +114,9 @@ def _where_twice(text: str) -> tuple[str, str] | None:
         v, path = stack.pop()
         if isinstance(v, _Twice):
             return pointer(path), v.name
-        items = (
-            list(v.items())
-            if isinstance(v, dict)
-            else list(enumerate(v))
-            if isinstance(v, list)
-            else []
-        )
-        stack.extend((x, (*path, k)) for k, x in reversed(items))
+        if isinstance(v, dict | list):
+            items = v.items() if isinstance(v, dict) else enumerate(v)
+            stack.extend((x, (*path, k)) for k, x in reversed(list(items)))
     return None
 
 
@@ -157,8 +146,6 @@ def decode_utf8(
     data: bytes, what: str, fail: Callable[[str], Exception], *, bom: bool = False
 ) -> str:
     """``data`` as UTF-8 text, a leading byte-order mark dropped when ``bom``.
-
-    Shared by the readers of receipts (``what``: ``JSON``) and of NVIDIA cards (``Markdown``).
 
     Raises:
         the exception ``fail`` builds from ``expected UTF-8 <what>, found an invalid byte at
@@ -200,13 +187,11 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
             than the parser can follow (``too_deep``).
     """
     try:
-        if allow_nan:
-            return json.loads(text, object_pairs_hook=_unique_members)
         return json.loads(
             text,
             object_pairs_hook=_unique_members,
-            parse_constant=_no_constant,
-            parse_float=_finite_float,
+            parse_constant=None if allow_nan else _no_constant,
+            parse_float=None if allow_nan else _finite_float,
         )
     except _Duplicate as exc:
         where = _where_twice(text)

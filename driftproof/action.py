@@ -1,31 +1,15 @@
 """The GitHub Action's logic: diff a baseline receipt against a new one, decide, report.
 
-Run by ``action.yml`` as ``python -m driftproof.action``; the inputs come through the
-environment (never through ``${{ }}`` inside ``run:``), and ``--baseline``, ``--receipt``,
-``--fail-on`` and ``--aa`` on the command line override it::
+Run by ``action.yml`` (which describes the inputs and outputs) as ``python -m driftproof.action``.
+The inputs come through the environment, never through ``${{ }}`` inside ``run:``;
+``--baseline``, ``--receipt``, ``--fail-on`` and ``--aa`` override ``DRIFTPROOF_BASELINE``,
+``DRIFTPROOF_RECEIPT``, ``DRIFTPROOF_FAIL_ON`` (default ``regressed``) and ``DRIFTPROOF_AA``.
+Outputs go to ``$GITHUB_OUTPUT``, the Markdown summary to ``$GITHUB_STEP_SUMMARY``.
 
-    DRIFTPROOF_BASELINE   path of the earlier (baseline) receipt          required
-    DRIFTPROOF_RECEIPT    path of the new receipt                         required
-    DRIFTPROOF_FAIL_ON    comma-separated decisions that fail the job     default "regressed"
-    DRIFTPROOF_AA         path of an A/A calibration receipt to cite      optional
-    GITHUB_OUTPUT         file the outputs are appended to                set by GitHub
-    GITHUB_STEP_SUMMARY   file the Markdown summary is appended to        set by GitHub
-
-Output ``decision`` (:func:`decide`, from :func:`driftproof.pages.comparison.compare_receipts`):
-``none`` when a side gets no verdict (below TESTED, a smoke run, aggregates only, no judge, not
-measured, D-17) or no case is in both receipts; else ``regressed`` (a case regressed),
-``improved`` (one improved, none regressed), ``UNDERPOWERED`` (none separated, one underpowered:
-the summary gives the draws per arm needed, or that no count reaches the floor),
-``inconclusive`` (a case separated on its measured draws but not at every score its lost draws
-could have had, D-9), or ``no separation detected``. Other outputs: ``lift`` and
-``baseline-lift`` (each suite lift over the cases both receipts measured in both arms; ``n/a``
-for a smoke run on either side or where there is none), ``regressed-cases`` (a JSON array of
-case ids), ``draws-needed`` (empty unless UNDERPOWERED with a count). An A/A receipt
-(``run --aa``) is cited at the end of the summary and never changes the decision.
-
-``fail-on`` may also name ``beyond-noise``: a regressed decision then fails the job only when the
-chance of at least that many regressed cases with no true change, at these spreads and draws, is
-under 5% (:mod:`driftproof.stats.false_alarms`); the summary gives that chance either way.
+The ``decision`` output is :func:`decide`'s. ``fail-on`` may also name ``beyond-noise``: a
+regressed decision then fails the job only when the chance of at least that many regressed cases
+with no true change, at these spreads and draws, is under 5% (:mod:`driftproof.stats.false_alarms`).
+An A/A receipt (``run --aa``) is cited at the end of the summary and never changes the decision.
 
 Exit status: 0 when the decision does not fail the job; 1 when it does (by default: a case
 regressed); 2 when an input is missing or a receipt cannot be read (bad JSON, schema, seal),
@@ -54,18 +38,7 @@ from driftproof.stats.codes import Status, VerdictCode
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.verdict import verdict_words
 
-__all__ = [
-    "BEYOND_NOISE",
-    "DECISIONS",
-    "MAX_SUMMARY_BYTES",
-    "action_outputs",
-    "append_github_output",
-    "decide",
-    "job_fails",
-    "main",
-    "md_escape",
-    "summary_markdown",
-]
+__all__ = ["action_outputs", "append_github_output", "decide", "main", "summary_markdown"]
 
 #: Every value the ``decision`` output can take.
 DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVED)
@@ -95,10 +68,9 @@ _TABLE_HEAD = (
 
 
 def md_escape(text: object, limit: int = 200) -> str:
-    """Untrusted text as inert inline GitHub-flavoured Markdown, for table cells and list items.
+    """Untrusted text as one line of inert inline Markdown, cut to ``limit`` characters and "…".
 
-    One line, inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``, entities)
-    backslash-escaped, cut to ``limit`` characters with an ellipsis.
+    Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``, entities) is escaped.
     """
     s = " ".join(str(text).split())
     if len(s) > limit:
@@ -107,7 +79,14 @@ def md_escape(text: object, limit: int = 200) -> str:
 
 
 def decide(c: Comparison) -> str:
-    """The Action's decision for a comparison (one of :data:`DECISIONS`; module docstring)."""
+    """The Action's decision for a comparison, one of :data:`DECISIONS`.
+
+    ``none`` when a side gets no verdict (below TESTED, a smoke run, aggregates only, no judge,
+    not measured, D-17) or no case is in both receipts; else ``regressed`` (a case regressed),
+    ``improved`` (one improved, none regressed), ``UNDERPOWERED`` (none separated, one
+    underpowered), ``inconclusive`` (a case separated on its measured draws but not at every
+    score its lost draws could have had, D-9), or ``no separation detected``.
+    """
     if c.refusals or not c.rows:
         return "none"
     verdicts = {v.verdict for v in c.rows}
@@ -123,21 +102,18 @@ def decide(c: Comparison) -> str:
 
 
 def job_fails(c: Comparison, fail_on: Sequence[str]) -> bool:
-    """Whether the job fails.
-
-    It does when the decision is in ``fail_on``, or when ``fail_on`` names :data:`BEYOND_NOISE`,
-    the decision is regressed and the number of regressed cases is beyond noise.
-    """
+    """Whether the decision is in ``fail_on``, or is regressed beyond noise and it names that."""
     decision, fa = decide(c), c.false_alarms
     beyond = BEYOND_NOISE in fail_on and fa is not None and fa.beyond_noise
     return decision in fail_on or (beyond and decision == VerdictCode.REGRESSED)
 
 
 def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
-    """The Action's outputs for baseline ``a``, new receipt ``b`` and their comparison ``c``.
+    """The outputs named in ``action.yml`` for baseline ``a``, new receipt ``b``, comparison ``c``.
 
-    Returns:
-        ``decision``, ``lift``, ``baseline-lift``, ``regressed-cases``, ``draws-needed``.
+    The lifts are over the cases both measured in both arms (``n/a`` for a smoke run on either
+    side); ``regressed-cases`` is a JSON array; ``draws-needed`` is empty unless UNDERPOWERED
+    with a count.
     """
     decision = decide(c)
     smoke = a.is_smoke or b.is_smoke
@@ -297,17 +273,23 @@ def summary_markdown(
     return _with_cases("".join(head), c, max_bytes, max_rows)
 
 
-def append_github_output(path: Path, outputs: dict[str, str]) -> None:
-    """Append each output to a ``$GITHUB_OUTPUT`` file as a ``name<<delimiter`` block.
-
-    Each delimiter is random, so no value can end its block early or set another output.
-    """
+def _output_blocks(outputs: dict[str, str]) -> str:
+    """Each output as a ``name<<delimiter`` block, the delimiter random: no value can end it."""
     blocks = []
     for name, value in outputs.items():
         delim = f"driftproof_{uuid.uuid4().hex}"
         blocks.append(f"{name}<<{delim}\n{value}\n{delim}\n")
+    return "".join(blocks)
+
+
+def _append(path: Path, text: str) -> None:
     with path.open("a", encoding="utf-8") as fh:
-        fh.write("".join(blocks))
+        fh.write(text)
+
+
+def append_github_output(path: Path, outputs: dict[str, str]) -> None:
+    """Append ``outputs`` to a ``$GITHUB_OUTPUT`` file, each in a block no value can end early."""
+    _append(path, _output_blocks(outputs))
 
 
 def _parse_fail_on(value: str) -> list[str]:
@@ -329,26 +311,20 @@ def _parse_fail_on(value: str) -> list[str]:
     return items
 
 
-def _write_outputs(
-    summary_path: str | None, summary: str, output_path: str | None, outputs: dict[str, str]
-) -> list[str]:
-    """Append the summary and the outputs; one line per file that cannot be written."""
-
-    def append_summary(path: Path) -> None:
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(summary)
-
+def _write_outputs(summary: str, outputs: dict[str, str]) -> list[str]:
+    """Append the summary and the outputs to GitHub's files; one line per file not written."""
     writes = (
-        (summary_path, "the job summary (GITHUB_STEP_SUMMARY)", append_summary),
-        (output_path, "the outputs (GITHUB_OUTPUT)", lambda p: append_github_output(p, outputs)),
+        ("GITHUB_STEP_SUMMARY", "the job summary", summary),
+        ("GITHUB_OUTPUT", "the outputs", _output_blocks(outputs)),
     )
     problems = []
-    for path, what, write in writes:
+    for variable, what, text in writes:
+        path = os.environ.get(variable)
         try:
             if path:
-                write(Path(path))
+                _append(Path(path), text)
         except OSError as exc:
-            problems.append(f"{path}: cannot append {what}: {exc.strerror or exc}")
+            problems.append(f"{path}: cannot append {what} ({variable}): {exc.strerror or exc}")
     return problems
 
 
@@ -380,12 +356,7 @@ def _read_inputs(args: argparse.Namespace) -> tuple[list[Receipt], list[str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the Action's step.
-
-    Returns:
-        The exit status (module docstring); 130 when the job is cancelled (SIGINT) before the
-        outputs are written, with one line and no traceback.
-    """
+    """Run the Action's step; the exit status (module docstring), 130 on SIGINT, no traceback."""
     try:
         return _main(_arguments(argv))
     except KeyboardInterrupt:
@@ -400,25 +371,23 @@ def _errors(lines: list[str]) -> int:
     return 2
 
 
+def _fail(lines: list[str]) -> int:
+    """Each problem in the summary (decision ``error``) and on stderr; the exit status 2."""
+    summary = "## Driftproof: error\n\n" + "".join(f"- {md_escape(x, 1000)}\n" for x in lines)
+    return _errors(lines + _write_outputs(summary, {"decision": "error"}))
+
+
 def _main(args: argparse.Namespace) -> int:
-    summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
-    output_path = os.environ.get("GITHUB_OUTPUT")
-
-    def fail(lines: list[str]) -> int:
-        summary = "## Driftproof: error\n\n" + "".join(f"- {md_escape(x, 1000)}\n" for x in lines)
-        unwritten = _write_outputs(summary_path, summary, output_path, {"decision": "error"})
-        return _errors(lines + unwritten)
-
     try:
         fail_on = _parse_fail_on(args.fail_on)
     except ValueError as exc:
-        return fail([str(exc)])
+        return _fail([str(exc)])
     missing = [n for n, v in (("baseline", args.baseline), ("receipt", args.receipt)) if not v]
     if missing:
-        return fail([f"input {n} is required: the path of a receipt" for n in missing])
+        return _fail([f"input {n} is required: the path of a receipt" for n in missing])
     read, problems = _read_inputs(args)
     if problems:
-        return fail(problems)
+        return _fail(problems)
     a, b = read[:2]
     names = {"a_name": Path(args.baseline).name, "b_name": Path(args.receipt).name}
     c = compare_receipts(a, b, **names, false_alarms=True)
@@ -426,7 +395,7 @@ def _main(args: argparse.Namespace) -> int:
     summary = summary_markdown(a, b, c, fail_on=fail_on)
     if args.aa:  # cited beside the verdicts, never a decision
         summary += f"\n{md_escape(aa_line(Path(args.aa).name, aa_reading(read[2])), 2000)}\n"
-    unwritten = _write_outputs(summary_path, summary, output_path, outputs)
+    unwritten = _write_outputs(summary, outputs)
     if unwritten:
         return _errors(unwritten)
     decision = outputs["decision"]

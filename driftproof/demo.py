@@ -1,51 +1,42 @@
 """``driftproof demo [DIR]``: the method's mechanics, offline, in under a minute, on simulated data.
 
-What it writes into DIR (a new or empty folder)::
-
-    suite.json                     an example suite (three cases, rubrics, checks, examples)
-    skill-v1/SKILL.md              two versions of a skill
-    skill-v2/SKILL.md
-    receipts/v1-run1.json …        two runs of each version through the seeded simulated provider
-    diff.txt                       driftproof diff of v1-run1 against v2-run1
-    plan.txt                       driftproof plan of v1-run1
-    site/index.html                a local site of the four receipts, a banner on every page
-    WALKTHROUGH.txt                what the newcomer sees, each item linked to the method's
-                                   worked examples
-
-Everything is labelled simulated: ``run.provider`` and ``judge.provider`` are ``simulated``,
-the level is UNVERIFIED, every page of the local site carries a banner, and no receipt gets a
-verdict (method: non-model receipts carry none;
-:data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`). The public site (``make reports``) refuses
-simulated receipts.
-
-The demo shows: draws that vary, bands with spread, the stopping rule adding draws past the
-minimum of 3, a lost draw with its reason, ``plan``'s draws needed, the lift with its paired
-interval as context, and the exact reason there is no verdict.
+Writes into DIR (a new or empty folder) an example suite and two versions of a skill (copied from
+``demo_files/``), two runs of each version through the seeded simulated provider
+(``receipts/``), ``diff.txt`` (v1-run1 against v2-run1), ``plan.txt`` (v1-run1), a local site
+(``site/``) and ``WALKTHROUGH.txt`` (``demo_files/walkthrough.txt`` filled in, each item linked to
+the method's worked examples). Everything is labelled simulated: both providers are
+``simulated``, the level is UNVERIFIED, every page carries a banner, and no receipt gets a verdict
+(:data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`); the public site refuses such receipts.
 """
 
 from __future__ import annotations
 
-import json
+import html
 import re
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+from markupsafe import Markup, escape
 
 from driftproof.errors import RefusalError
 from driftproof.pages.comparison import compare_receipts
 from driftproof.pages.plan import plan_receipt
 from driftproof.receipt import Receipt, read_receipt, sha256_text
-from driftproof.render.comparison import comparison_text as to_text
+from driftproof.render.comparison import comparison_text
 from driftproof.render.plan import plan_text
 from driftproof.run.engine import RunConfig, arm_systems, run_suite
 from driftproof.run.providers.simulated import SimulatedProvider
-from driftproof.run.suite import load_suite
+from driftproof.run.suite import Suite, load_suite
+from driftproof.site._paths import site_data_root
+from driftproof.site.generate import build_site_files, prose_files
+from driftproof.site.html import markdown_html
 from driftproof.stats import arm_band, receipt_reading
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
 
-__all__ = ["DEMO_SEED", "METHOD_URL", "DemoResult", "run_demo"]
+__all__ = ["DATA", "DEMO_SEED", "METHOD_URL", "DemoResult", "run_demo"]
 
 #: The method page's worked examples (every verdict word on hand-worked numbers).
 METHOD_URL = "https://driftproof.dev/method.html"
@@ -54,68 +45,10 @@ BANNER = (
     "SIMULATED DATA: driftproof demo drew every answer and score at random with a seeded simulated "
     "provider. No model answered and no model judged; nothing here is a measurement or a verdict."
 )
-
-SUITE: dict[str, Any] = {
-    "format": "driftproof-suite/1",
-    "name": "commit-messages (demo)",
-    "language": "en",
-    "cases": [
-        {
-            "id": "retry-429",
-            "prompt": "Write a commit message for a change that retries HTTP 429 responses "
-            "with exponential backoff, at most 3 times.",
-            "rubric": "Score 1.0 for a Conventional Commits subject (fix: or feat:) under 72 "
-            "characters that names the 429 retry, and a body that states the backoff and the "
-            "3-attempt limit. Deduct for vagueness.",
-            "checks": [
-                {
-                    "name": "conventional subject",
-                    "kind": "structural",
-                    "structure": "conventional_commit_subject",
-                },
-                {"name": "mentions 429", "kind": "regex", "pattern": "\\b429\\b"},
-            ],
-            "examples": {
-                "pass": ["fix(http): retry 429 responses with backoff\n\nRetries at most 3 times."],
-                "fail": ["Updated some stuff"],
-            },
-        },
-        {
-            "id": "rename-flag",
-            "prompt": "Write a commit message for renaming the --dry flag to --dry-run, "
-            "keeping --dry as a deprecated alias.",
-            "rubric": "Score 1.0 for a Conventional Commits subject naming the rename, and a body "
-            "saying --dry still works but is deprecated. Deduct for omitting the alias.",
-        },
-        {
-            "id": "drop-py38",
-            "prompt": "Write a commit message for dropping Python 3.8 support.",
-            "rubric": "Score 1.0 for a subject marking the breaking change (! or a BREAKING CHANGE "
-            "footer) and a body naming the new minimum Python version.",
-        },
-    ],
-}
-
-SKILL_V1 = """---
-name: commit-style
-description: Write Conventional Commits messages.
----
-# Commit style
-
-Write a Conventional Commits subject (type(scope): summary) under 72 characters.
-Add a body that says why the change was made.
-"""
-
-SKILL_V2 = """---
-name: commit-style
-description: Write Conventional Commits messages.
----
-# Commit style
-
-Write a Conventional Commits subject (type(scope): summary) under 72 characters.
-Add a body that says why the change was made, and name every limit, flag and version the
-change touches. Mark breaking changes with ! and a BREAKING CHANGE footer.
-"""
+#: The demo's suite, skill versions and walkthrough template.
+DATA = Path(__file__).with_name("demo_files")
+#: The files copied into the demo's folder as they are.
+COPIED = ("suite.json", "skill-v1/SKILL.md", "skill-v2/SKILL.md")
 
 #: The simulated effect of each skill version on the mean quality (judge scale), and the base.
 EFFECTS = {"v1": 0.10, "v2": 0.16}
@@ -167,49 +100,15 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
     _check_folder(folder, force)
     folder.mkdir(exist_ok=True)
     (folder / "receipts").mkdir(exist_ok=True)
-    suite_path = folder / "suite.json"
-    suite_path.write_text(json.dumps(SUITE, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    skills = {"v1": SKILL_V1, "v2": SKILL_V2}
-    for v, text in skills.items():
-        (folder / f"skill-{v}").mkdir(exist_ok=True)
-        (folder / f"skill-{v}" / "SKILL.md").write_text(text, encoding="utf-8")
-    suite = load_suite(suite_path)
+    for rel in COPIED:
+        (folder / rel).parent.mkdir(exist_ok=True)
+        shutil.copyfile(DATA / rel, folder / rel)
+    suite = load_suite(folder / "suite.json")
     receipts: dict[str, Path] = {}
-    lost_prompt = sha256_text(SUITE["cases"][1]["prompt"])
     for k, (v, run) in enumerate((("v1", 1), ("v1", 2), ("v2", 1), ("v2", 2))):
         name = f"{v}-run{run}"
-        out = folder / "receipts" / f"{name}.json"
-        if out.exists():
-            out.unlink()  # only reached with force: the folder was checked above
-        system = arm_systems(skills[v], None)["with_skill"]
-        lose: dict[tuple[str, str | None, int], str] = (
-            {(lost_prompt, sha256_text(system or ""), 2): LOST_REASON} if name == "v2-run1" else {}
-        )
-        lane = SimulatedProvider(
-            seed=seed * 100 + k,
-            base=BASE,
-            spread=SPREAD,
-            judge_spread=JUDGE_SPREAD,
-            effects={sha256_text(system or ""): EFFECTS[v]},
-            lose=lose,
-        )
-        cfg = RunConfig(
-            model="simulated-model",
-            judge_model="simulated-judge",
-            concurrency=1,
-            retry_delays=(0.0, 0.0),
-        )
-        run_suite(
-            suite,
-            skill_text=skills[v],
-            skill_name="commit-style",
-            cfg=cfg,
-            provider=lane,
-            judge=lane,
-            out=out,
-            sleep=lambda _s: None,
-        )
-        receipts[name] = out
+        receipts[name] = folder / "receipts" / f"{name}.json"
+        _simulated_run(suite, folder, v, seed * 100 + k, receipts[name], lose=name == "v2-run1")
     read = {n: read_receipt(p) for n, p in receipts.items()}
     cmp = compare_receipts(
         read["v1-run1"],
@@ -218,128 +117,128 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
         b_name="receipts/v2-run1.json",
         false_alarms=True,  # as `driftproof diff` prints it
     )
-    diff = to_text(cmp)
+    diff = comparison_text(cmp)
     (folder / "diff.txt").write_text(f"{BANNER}\n\n{diff}", encoding="utf-8")
     plan = plan_text(plan_receipt(read["v1-run1"]))
     (folder / "plan.txt").write_text(f"{BANNER}\n\n{plan}", encoding="utf-8")
     walk = walkthrough(read, diff, plan)
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
-    files = write_site(folder / "site", receipts, walk, diff, plan)
+    files = write_site(folder / "site", receipts, walk, plan)
     return DemoResult(folder, receipts, walk, time.perf_counter() - t0, files)
 
 
-def _scores(r: Receipt, case_id: str, arm: str) -> list[float | None]:
-    case = next(c for c in r.cases if c.id == case_id)
-    return [d.score for d in getattr(case.arms, arm).draws]
+def _simulated_run(suite: Suite, folder: Path, v: str, seed: int, out: Path, lose: bool) -> None:
+    """Run ``suite`` with ``folder``'s skill version ``v`` into ``out``; ``lose``: lose one draw."""
+    if out.exists():
+        out.unlink()  # only reached with force: the folder was checked before
+    skill = (folder / f"skill-{v}" / "SKILL.md").read_text(encoding="utf-8")
+    system = sha256_text(arm_systems(skill, None)["with_skill"] or "")
+    lost: dict[tuple[str, str | None, int], str] = (
+        {(sha256_text(suite.cases[1].prompt), system, 2): LOST_REASON} if lose else {}
+    )
+    lane = SimulatedProvider(
+        seed=seed,
+        base=BASE,
+        spread=SPREAD,
+        judge_spread=JUDGE_SPREAD,
+        effects={system: EFFECTS[v]},
+        lose=lost,
+    )
+    cfg = RunConfig(
+        model="simulated-model",
+        judge_model="simulated-judge",
+        concurrency=1,
+        retry_delays=(0.0, 0.0),
+    )
+    run_suite(
+        suite,
+        skill_text=skill,
+        skill_name="commit-style",
+        cfg=cfg,
+        provider=lane,
+        judge=lane,
+        out=out,
+        sleep=lambda _s: None,
+    )
 
 
 def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
-    """The demo's walkthrough as plain text.
+    """The demo's walkthrough: ``demo_files/walkthrough.txt`` filled in from ``read``.
 
-    Each mechanic is shown on the simulated receipts, with a link to the method's worked
-    examples.
+    ``read`` maps each run's name (``v1-run1`` …) to its receipt; ``diff`` and ``plan`` are the
+    printed diff and plan.
     """
-    r1, r2 = read["v1-run1"], read["v2-run1"]
+    r1 = read["v1-run1"]
     first = r1.cases[0]
-    w = arm_band(first.arms.with_skill, "generation")
-    scores = ", ".join(
-        "lost" if s is None else f"{s:.2f}" for s in _scores(r1, first.id, "with_skill")
-    )
+    arms = ("with_skill", "baseline")
     longest = max(
         (
-            (c.id, a, len(getattr(c.arms, a).draws), name)
+            (c.id, a.replace("_", " "), len(getattr(c.arms, a).draws), name)
             for name, r in read.items()
             for c in r.cases
-            for a in ("with_skill", "baseline")
+            for a in arms
         ),
         key=lambda x: x[2],
     )
-    lost = [
-        (c.id, a, d.index, d.lost.reason)
-        for c in r2.cases
-        for a in ("with_skill", "baseline")
+    lost = next(
+        (c.id, a.replace("_", " "), d.index, d.lost.reason)
+        for c in read["v2-run1"].cases
+        for a in arms
         for d in getattr(c.arms, a).draws
         if d.lost is not None
-    ]
+    )
     iv = lift_interval(lift_breakdown(r1))
-    reading = receipt_reading(r1)
-    plan_head = plan.splitlines()[0]
-    ex = METHOD_URL + "#worked-examples"
-    lines = [
-        "driftproof demo: the method's mechanics on SIMULATED data (no model answered; no "
-        "verdict).",
-        "",
-        f"1. Draws vary. Case {first.id}, with skill, receipts/v1-run1.json: per-draw scores "
-        f"{scores}.",
-        f"   Each draw is judged 5 times; a draw's score is the mean of its judge samples. {ex}",
-        f"2. Bands have spread. The same arm's band is {w.mean:.3f} ± {w.sd:.3f} (mean ± one "
-        f"sample sd, n = {w.n}). {METHOD_URL}#improved",
-        f"3. The stopping rule adds draws. receipts/{longest[3]}.json, {longest[0]} "
-        f"({longest[1].replace('_', ' ')}) drew {longest[2]} times: "
-        "at least 3, then one more while the spread still moved by 0.01 or more. "
-        f"{ex}",
-    ]
-    if lost:
-        cid, arm, idx, why = lost[0]
-        lines.append(
-            f"4. A lost draw, with its reason. receipts/v2-run1.json, {cid} "
-            f"({arm.replace('_', ' ')}), draw {idx}: {why}. It is left out of the mean and the "
-            "spread, and a diff names it. "
-            f"{METHOD_URL}#inconclusive-lost-draws"
-        )
-    lines.append(f"5. Plan: {plan_head} (plan.txt) {METHOD_URL}#planning-a-run")
-    if iv.lift is not None and iv.se is not None:
-        lines.append(
-            f"6. The lift, with its paired interval as context: {iv.lift:+.3f} (95% interval "
-            f"{iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over {iv.cases} "
-            f"cases). Context only: it never decides a verdict. {ex}"
-        )
+    if iv.lift is None:
+        lift = "The lift: n/a"
+    elif iv.se is None:
+        lift = f"The lift, as context: {iv.lift:+.3f}"
     else:
-        lines.append(
-            f"6. The lift, as context: {iv.lift:+.3f}"
-            if iv.lift is not None
-            else "6. The lift: n/a"
+        lift = (
+            f"The lift, with its paired interval as context: {iv.lift:+.3f} (95% interval "
+            f"{iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over {iv.cases} "
+            f"cases). Context only: it never decides a verdict. {METHOD_URL}#worked-examples"
         )
-    lines.append(f"7. No verdict, and why, in the product's exact words: {reading.reason}. {ex}")
-    lines += [
-        "",
-        "The diff of v1 run 1 against v2 run 1 (diff.txt) shows every case's bands under that "
-        "reason:",
-        "",
-        diff,
-        "Local site: site/index.html (every page carries a SIMULATED banner).",
-        f"Every verdict word, worked by hand on real numbers: {ex}",
-    ]
-    return "\n".join(lines) + "\n"
+    scores = ", ".join(
+        "lost" if d.score is None else f"{d.score:.2f}" for d in first.arms.with_skill.draws
+    )
+    return (
+        (DATA / "walkthrough.txt")
+        .read_text(encoding="utf-8")
+        .format(
+            case=first.id,
+            scores=scores,
+            band=arm_band(first.arms.with_skill, "generation"),
+            longest=longest,
+            lost=lost,
+            plan_head=plan.splitlines()[0],
+            lift=lift,
+            reason=receipt_reading(r1).reason,
+            diff=diff,
+            method=METHOD_URL,
+        )
+    )
 
 
 _BODY = re.compile(rb"<body[^>]*>")
 
 
-def _with_banner(html: bytes) -> bytes:
-    from html import escape
-
+def _with_banner(page: bytes) -> bytes:
+    """``page`` with the simulated-data banner first in its body."""
     banner = (
         '<div class="simulated-banner" role="note" '
         'style="background:#b00020;color:#fff;padding:.6em 1em;font-weight:bold">'
-        f"{escape(BANNER)}</div>"
+        f"{html.escape(BANNER)}</div>"
     ).encode()
-    m = _BODY.search(html)
-    return html[: m.end()] + banner + html[m.end() :] if m else banner + html
+    m = _BODY.search(page)
+    return page[: m.end()] + banner + page[m.end() :] if m else banner + page
 
 
-def write_site(out: Path, receipts: dict[str, Path], walk: str, diff: str, plan: str) -> list[Path]:
+def write_site(out: Path, receipts: dict[str, Path], walk: str, plan: str) -> list[Path]:
     """Write the demo's local site into ``out`` and return the files written.
 
     The site is the generator's receipt sheets, results page and badges for the simulated
     receipts, plus an index with the walkthrough; every HTML page carries a banner.
     """
-    from markupsafe import Markup, escape
-
-    from driftproof.site._paths import site_data_root
-    from driftproof.site.generate import build_site_files, prose_files
-    from driftproof.site.html import markdown_html
-
     loaded = {n: p.read_bytes() for n, p in receipts.items()}
     nav = [
         {"title": "Demo", "url": "index.html"},

@@ -1,8 +1,7 @@
 """Driftproof's exception tree.
 
-Every error a user can cause names the file, the JSON pointer and what was
-expected, so the message alone tells them what to fix. Each class subclasses a
-builtin so callers may catch broadly::
+Every error a user can cause names the file, the JSON pointer and what was expected. Each class
+subclasses a builtin so callers may catch broadly::
 
     DriftproofError(Exception)
     ├── ReceiptError(ValueError)          a receipt file is unreadable or invalid
@@ -16,8 +15,7 @@ builtin so callers may catch broadly::
     ├── ProviderError(RuntimeError)       a model endpoint failed after retries
     └── SiteBuildError(RuntimeError)      the site cannot be built; nothing was written
 
-The CLI turns these into one line per problem and a non-zero exit status; any
-other exception is a bug and propagates.
+The CLI turns these into one line per problem and a non-zero exit; any other exception is a bug.
 """
 
 from __future__ import annotations
@@ -101,10 +99,7 @@ class BoundsError(ReceiptError):
 
 
 class ImportError_(DriftproofError, ValueError):
-    """A neighbouring tool's result file cannot be converted into a receipt.
-
-    (Named with a trailing underscore so it never shadows the builtin ``ImportError``.)
-    """
+    """A neighbouring tool's result file cannot be converted (``_``: not the builtin)."""
 
 
 class SuiteError(DriftproofError, ValueError):

@@ -1,7 +1,7 @@
 """Where commands write: the ``--out`` / ``--out-dir`` rule, and no clobbering.
 
-A paid run's receipt is money spent: no command replaces an existing output unless it is
-given ``--force``, and an output whose folder does not exist is named as such.
+No command replaces an existing output (a paid run's receipt) unless given ``--force``, and no
+output lands on one of the command's own inputs.
 """
 
 from __future__ import annotations
@@ -11,12 +11,17 @@ from pathlib import Path
 
 from driftproof.errors import RefusalError
 
-__all__ = ["OUT_RULE", "open_mode", "refuse_existing_output", "refuse_existing_outputs"]
+__all__ = [
+    "OUT_RULE",
+    "open_mode",
+    "refuse_existing_output",
+    "refuse_existing_outputs",
+    "refuse_output_on_input",
+    "same_path",
+]
 
 
-#: The rule every command follows (README, "Commands"): ``--out`` names the one file a command
-#: writes (run, regrade, export); ``--out-dir`` names the folder a command writes several files
-#: into (import, badge, demo, reports build).
+#: The rule every command follows (README, "Commands").
 OUT_RULE = (
     "--out names the one file a command writes (run, regrade, export); --out-dir names the folder "
     "a command writes several files into (import, badge, demo, reports build)"
@@ -50,8 +55,6 @@ def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
 def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) -> None:
     """:func:`refuse_existing_output` for the files a command writes into an ``--out-dir``.
 
-    Every existing one is named at once.
-
     Raises:
         RefusalError: naming every file that exists (exit status 2).
     """
@@ -74,3 +77,27 @@ def open_mode(fd: int) -> None:
     mask = os.umask(0)
     os.umask(mask)
     os.fchmod(fd, 0o666 & ~mask)
+
+
+def same_path(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name the same file (a link to it included)."""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def refuse_output_on_input(output: Path, option: str, **inputs: Path | None) -> None:
+    """Refuse an ``output`` that names (or links to) any of ``inputs``, before anything is written.
+
+    Raises:
+        RefusalError: naming the option and the input it would overwrite.
+    """
+    for name, path in inputs.items():
+        if path is not None and same_path(Path(output), Path(path)):
+            raise RefusalError(
+                f"{option} {output} is the {name.replace('_', ' ')} it reads; "
+                "choose another path (nothing was written)"
+            )

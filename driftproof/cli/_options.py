@@ -1,7 +1,6 @@
-"""Click parameter types and option decorators shared by the commands.
+"""Click parameter types and option decorators: each kind of option spelled once, alike everywhere.
 
-Each decorator spells one kind of option once (its type, range and whether the help shows
-the default), so that commands declaring the same kind declare it alike.
+``decls`` are click's: the option names, then the parameter name. A default is shown in the help.
 """
 
 from __future__ import annotations
@@ -30,17 +29,18 @@ EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 FILE = click.Path(dir_okay=False, path_type=Path)
 
 
+def _option(*decls: str, type: click.ParamType, default: Any, help: str | None) -> Any:
+    """An option of ``type``; its ``default`` shown in the help unless it is ``None``."""
+    return click.option(
+        *decls, type=type, default=default, show_default=default is not None, help=help
+    )
+
+
 def choice_option(
     *decls: str, choices: Sequence[str], default: str, help: str | None = None
 ) -> Any:
-    """An option taking one of ``choices`` (case-sensitive).
-
-    ``default`` applies when the option is not given and is shown in the help. ``decls`` are
-    click's: the option names, then the parameter name.
-    """
-    return click.option(
-        *decls, type=click.Choice(list(choices)), default=default, show_default=True, help=help
-    )
+    """An option taking one of ``choices`` (case-sensitive), ``default`` when not given."""
+    return _option(*decls, type=click.Choice(list(choices)), default=default, help=help)
 
 
 def format_option(choices: Sequence[str], help: str | None = None) -> Any:
@@ -56,32 +56,23 @@ def openai_api_option(help: str | None = None) -> Any:
 
 
 def input_file_option(name: str, dest: str, help: str) -> Any:
-    """A required option naming a file the command reads, passed as a :class:`Path` to ``dest``.
-
-    The file must exist; a folder is refused.
-    """
+    """A required option naming a file that exists (not a folder), a :class:`Path` in ``dest``."""
     return click.option(name, dest, required=True, type=EXISTING_FILE, help=help)
 
 
 def tokens_option(name: str, default: int, help: str) -> Any:
-    """An output budget in tokens: an integer from 1 to 1,000,000, ``default`` shown in the help."""
-    return click.option(
-        name, type=click.IntRange(1, 1_000_000), default=default, show_default=True, help=help
-    )
+    """An output budget in tokens: an integer from 1 to 1,000,000."""
+    return _option(name, type=click.IntRange(1, 1_000_000), default=default, help=help)
 
 
 def seconds_option(
     name: str, default: float, help: str | None = None, *, minimum: float = 0.01
 ) -> Any:
-    """A duration in seconds: a float of at least ``minimum``, ``default`` shown in the help."""
-    return click.option(
-        name, type=click.FloatRange(min=minimum), default=default, show_default=True, help=help
-    )
+    """A duration in seconds: a float of at least ``minimum``."""
+    return _option(name, type=click.FloatRange(min=minimum), default=default, help=help)
 
 
-def path_option(*decls: str, help: str) -> Any:
-    """An optional path (file or folder, need not exist), given as a :class:`Path` or ``None``.
-
-    ``decls`` are click's: the option names, then the parameter name.
-    """
-    return click.option(*decls, type=click.Path(path_type=Path), default=None, help=help)
+def path_option(*decls: str, help: str, default: str | None = None) -> Any:
+    """A path (file or folder, need not exist) as a :class:`Path`; ``default`` or ``None``."""
+    path = None if default is None else Path(default)
+    return _option(*decls, type=click.Path(path_type=Path), default=path, help=help)

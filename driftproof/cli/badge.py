@@ -23,8 +23,7 @@ from typing import Any, TypeVar
 import click
 
 from driftproof.cli._options import FILE
-from driftproof.cli._paths import same_path
-from driftproof.outputs import open_mode
+from driftproof.outputs import open_mode, same_path
 
 
 class _WriteError(click.ClickException):

@@ -1,7 +1,4 @@
-"""``driftproof demo [DIR]``: the method's mechanics on simulated data, offline.
-
-Bands, the stopping rule, a lost draw, plan and the no-verdict reason, in under a minute (see
-:mod:`driftproof.demo`).
+"""``driftproof demo [DIR]``: :func:`driftproof.demo.run_demo`, and what it wrote.
 
 Exit status: 0 when the demo was written; 2 when DIR is a file, its parent folder does not
 exist, or DIR is not empty and --force is not given (nothing is written).
@@ -13,14 +10,14 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli._options import path_option
+
 
 @click.command()
 @click.argument("folder", required=False, type=click.Path(path_type=Path), default=None)
-@click.option(
+@path_option(
     "--out-dir",
     "out_dir",
-    type=click.Path(path_type=Path),
-    default=None,
     help="The folder to write into (the same as DIR; default: driftproof-demo).",
 )
 @click.option(
@@ -35,7 +32,7 @@ def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
     a plan and a local site. Everything is SIMULATED: no model answers, no API key is needed,
     and no receipt gets a verdict.
     """
-    from driftproof.demo import run_demo
+    from driftproof.demo import run_demo  # deferred: start-up
 
     if folder is not None and out_dir is not None and folder != out_dir:
         raise click.UsageError("give the folder once: DIR or --out-dir")

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import FILE
-from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
+from driftproof.outputs import refuse_existing_output, refuse_output_on_input
 
 __all__ = ["export", "summary_json"]
 

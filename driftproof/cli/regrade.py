@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import EXISTING_FILE, FILE, input_file_option, openai_api_option
-from driftproof.cli._paths import refuse_existing_output
 from driftproof.errors import RefusalError
+from driftproof.outputs import refuse_existing_output
 from driftproof.run.run_plan import RunOptionError, plan_regrade_judge
 
 

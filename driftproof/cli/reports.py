@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -17,31 +16,20 @@ def reports() -> None:
     """Build the public site of numbered reports from committed receipts."""
 
 
-def _folder(*decls: str, default: str, help: str) -> Any:
-    """A folder option, passed as a :class:`Path`.
-
-    ``decls`` are its names, then the parameter name; ``default`` applies when the option is
-    not given and is shown in the help.
-    """
-    return click.option(
-        *decls, type=click.Path(path_type=Path), default=Path(default), show_default=True, help=help
-    )
-
-
 @reports.command()
-@_folder(
+@path_option(
     "--receipts",
     "receipts_dir",
     default="receipts",
     help="Directory of committed receipts (every *.json below it).",
 )
-@_folder(
+@path_option(
     "--reports",
     "reports_dir",
     default="reports",
     help="Directory of numbered reports (NNN-slug.md).",
 )
-@_folder(
+@path_option(
     "--out-dir",
     "--out",
     "out",
@@ -69,7 +57,7 @@ def build(
     expected) and a non-zero exit; OUT is left as it was. Works in any directory holding
     receipts/ and reports/: without a mkdocs.yml there, the installed default is used.
     """
-    from driftproof.site._paths import default_config
+    from driftproof.site._paths import default_config  # deferred, with the next: start-up
     from driftproof.site.publish import build_site
 
     if config_file is None:
@@ -91,24 +79,23 @@ PHASES = ("read", "validate", "render", "write")
 
 
 @contextmanager
-def build_progress(console: Any = None) -> Iterator[Callable[[str, int, int], None]]:
+def build_progress() -> Iterator[Callable[[str, int, int], None]]:
     """A ``progress(phase, done, total)`` callback drawing one bar per phase on stderr.
 
-    The phases are read, validate, render and write, each with counts; nothing is drawn when
-    stderr is not a terminal.
+    Nothing is drawn when stderr is not a terminal.
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    console = console or Console(stderr=True)
-    columns = (
+    console = Console(stderr=True)
+    with Progress(
         TextColumn("{task.description:>8}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-    )
-    with Progress(
-        *columns, console=console, disable=not console.is_terminal, transient=False
+        console=console,
+        disable=not console.is_terminal,
+        transient=False,
     ) as bar:
         tasks = {ph: bar.add_task(ph, total=None, start=False) for ph in PHASES}
 

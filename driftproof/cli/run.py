@@ -59,8 +59,8 @@ from driftproof.cli._options import (
     seconds_option,
     tokens_option,
 )
-from driftproof.cli._paths import refuse_existing_output, refuse_output_on_input
 from driftproof.cli.run_progress import resume_command, with_progress
+from driftproof.outputs import refuse_existing_output, refuse_output_on_input
 from driftproof.run.endings import table_lines
 from driftproof.run.run_plan import (
     DEFAULT_JUDGE,
