@@ -6,13 +6,12 @@ Method, "Receipts are an open format": kept answers, revised tasks and kept tran
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 from driftproof.receipt import Receipt, _bounds, sha256_text
 from driftproof.run.suite import Suite
 
-__all__ = ["input_refusals", "same_path", "transcripts_refusals"]
+__all__ = ["input_refusals", "transcripts_refusals"]
 
 
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:
@@ -68,16 +67,6 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
             f"the revised tasks add cases the original never answered: {', '.join(extra[:5])}"
         )
     return reasons
-
-
-def same_path(a: Path, b: Path) -> bool:
-    """Whether ``a`` and ``b`` name one file: one resolved path, or one inode (links)."""
-    if a.resolve() == b.resolve():
-        return True
-    try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:

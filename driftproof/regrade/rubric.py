@@ -20,6 +20,7 @@ from typing import Any
 
 from driftproof import __version__
 from driftproof.errors import RefusalError
+from driftproof.outputs import same_path
 from driftproof.receipt import (
     Case,
     Draw,
@@ -48,7 +49,7 @@ from driftproof.regrade.identity import (
     regraded_level,
     rubric_regrade_refusals,
 )
-from driftproof.regrade.refusals import input_refusals, same_path, transcripts_refusals
+from driftproof.regrade.refusals import input_refusals, transcripts_refusals
 from driftproof.run import judge as J
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, with_retries
