@@ -1,16 +1,7 @@
-"""caveman's fidelity eval.
+"""caveman's fidelity eval: a snapshot's outputs checked as ``score_fidelity.py`` checks them.
 
-``evals/snapshots/fidelity.json`` scored against the cases of ``evals/prompts/fidelity.json``, as
-caveman's ``score_fidelity.py`` scores it (seed 004, "Fidelity").
-
-A case passes for an arm when every ``must_include`` pattern is found in the arm's output and
-no ``must_not_include`` pattern is (Python ``re.search``, case-insensitive; the search runs
-through :func:`driftproof.run.checks.check_passes`, which gives up a pattern that backtracks
-without end). Each pattern is recorded as one check of the draw, named ``/<pattern>/`` as the
-scorer names it in its failures (``missing /p/``, ``forbidden /p/``); checks are never a score
-and never a verdict (D-15). The snapshot is refused, naming the file and pointer, when its
-prompts no longer match the case file: a snapshot prompt that no case has, or a case whose
-prompt the snapshot does not have (the scorer's own two refusals).
+Each ``must_include``/``must_not_include`` pattern (case-insensitive ``re.search``) is one check
+named ``/<pattern>/``; checks are never a score or a verdict (D-15).
 """
 
 from __future__ import annotations
@@ -53,11 +44,7 @@ class FidelityCases:
 
 
 def read_cases(path: str | Path) -> FidelityCases:
-    """Read caveman's ``prompts/fidelity.json``.
-
-    Read caveman's ``prompts/fidelity.json`` with the suite reader (every pattern compiled, ids
-    unique), then require what ``score_fidelity.py`` needs: a category per case, a unique prompt per
-    case, patterns short enough to name a check.
+    """Caveman's ``prompts/fidelity.json`` as a suite, each case with a category and unique prompt.
 
     Raises:
         ImportError_: naming the case file, the JSON pointer and what was expected.

@@ -1,25 +1,13 @@
-"""caveman's judged fidelity snapshot: each fact judged by a model.
+"""caveman's judged fidelity snapshot (a ``fidelity`` object, no ``prompts``): facts a model judged.
 
-Caveman's judged fidelity snapshot (``evals/snapshots/fidelity.json`` with
-``evals/prompts/rubrics.json``): read as its own kind, apart from the regex fidelity eval of
-:mod:`driftproof.importers._caveman_fidelity` (D-13, D-15, D-16).
-
-Shape, recognised by its members (a ``fidelity`` object and no ``prompts`` or ``arms``)::
+Shape read (D-13, D-15, D-16)::
 
     {"metadata": {"generated_at", "judge_model", "runs", "source_snapshot", "note"?},
      "fidelity": {"<arm>": {"<prompt>": {"risk": str, "fidelity": percent,
                                           "facts": [{"fact": str, "pass": bool}, ...],
                                           "verbatim_ok": bool?, "verbatim_missing": [str]?}}}}
 
-Each fact was judged pass or fail by the model ``metadata.judge_model`` (the source's grader)
-against the rubric of its prompt; ``verbatim_ok`` says whether every token the rubric requires
-appears literally in the answer (checked without a model). The answers themselves are not in the
-file. ``fidelity`` (percent) and ``risk`` are the source's own figures. Only ``runs: 1`` (one
-judgment per fact) is read. Every member is required as shown but ``note``, ``verbatim_ok`` and
-``verbatim_missing``; a member the reader does not know is refused, so nothing is dropped
-silently. With the rubrics the snapshot is refused when its prompts, facts, risks or missing
-verbatim tokens do not match them. Every refusal names the file, the JSON pointer and what was
-expected.
+Only ``runs: 1`` is read; an unknown member is refused, so nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -75,11 +63,7 @@ def is_judged(doc: Any) -> bool:
 
 @dataclass(frozen=True)
 class JudgedCell:
-    """One prompt of one arm as judged: the source's risk and fidelity (percent.
-
-    ``printed`` as the JSON wrote it), each fact with the grader's pass, and the verbatim check
-    (``None``: not in the cell).
-    """
+    """One prompt of one arm as judged; ``fidelity`` in percent, ``printed`` as written."""
 
     risk: str
     fidelity: float
@@ -91,11 +75,7 @@ class JudgedCell:
 
 @dataclass(frozen=True)
 class Judged:
-    """A judged snapshot that was read.
-
-    Its metadata, the grader's model id and the note the snapshot gives beside it, the prompts (in
-    the first arm's order) and arm -> one cell per prompt.
-    """
+    """A judged snapshot as read: prompts in the first arm's order, arm -> one cell per prompt."""
 
     meta: dict[str, Any]
     grader: str
@@ -106,11 +86,7 @@ class Judged:
 
 @dataclass(frozen=True)
 class Rubrics:
-    """``rubrics.json`` as read.
-
-    Its path as given, the sha256 of its bytes, and prompt -> (JSON pointer of the rubric, risk,
-    facts, verbatim tokens).
-    """
+    """``rubrics.json`` as read: prompt -> (rubric's pointer, risk, facts, verbatim tokens)."""
 
     path: str
     sha256: str
@@ -245,10 +221,7 @@ def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
 
 
 def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
-    """Read caveman's ``evals/prompts/rubrics.json``.
-
-    Caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk, facts,
-    verbatim}]}``).
+    """Caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [...]}``).
 
     Raises:
         ImportError_: naming the file, the JSON pointer and what was expected.
@@ -287,14 +260,10 @@ def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
 
 
 def match_rubrics(judged: Judged, rubrics: Rubrics, shown: str) -> None:
-    """Refuse a snapshot that does not match its rubrics.
-
-    A prompt no rubric has, a rubric whose prompt the snapshot lacks, facts that differ in number or
-    text, another risk, or a missing verbatim token the rubric does not require.
+    """Refuse a snapshot whose prompts, facts, risks or missing verbatim tokens differ from ``r``.
 
     Raises:
-        ImportError_: naming the snapshot (or the rubrics file, for a rubric the snapshot lacks),
-            the JSON pointer and what was expected.
+        ImportError_: naming the snapshot (or the rubrics file, for a rubric the snapshot lacks).
     """
     for arm, cells in judged.arms.items():
         for prompt, cell in zip(judged.prompts, cells, strict=True):

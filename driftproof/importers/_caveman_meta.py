@@ -1,8 +1,4 @@
-"""What a caveman snapshot's metadata records.
-
-The run (model, start, harness), its language, and which eval set it is; what it leaves out is
-unrecorded (D-13).
-"""
+"""What a caveman snapshot's metadata records: run, language, eval set (else unrecorded, D-13)."""
 
 from __future__ import annotations
 
@@ -32,11 +28,9 @@ _LANG_FILE = re.compile(
 
 
 def language_of(meta: dict[str, Any], path: Path, shown: str) -> str | None:
-    """The snapshot's language (seed 004).
+    """``metadata.lang``, else ``<lang>`` of ``results.<lang>.json``, else ``None`` (D-13).
 
-    ``metadata.lang`` as caveman's ``llm_run.py`` writes it, else the ``<lang>`` of a
-    ``results.<lang>.json`` file name; ``None`` (unknown, D-13) when neither says. A
-    ``metadata.lang`` that disagrees with the file name is refused.
+    A ``metadata.lang`` that disagrees with the file name is refused.
     """
     lang = meta.get("lang")
     if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
@@ -68,11 +62,9 @@ PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
 def run_of(
     meta: dict[str, Any], shown: str, unrecorded: list[str]
 ) -> tuple[dict[str, Any], str | None]:
-    """The run the snapshot's metadata records, and the control arm's instruction.
+    """The run's ``declared_receipt`` keywords (and ``started_offset``), the control's instruction.
 
-    The run the snapshot's metadata records (model, start, harness), as keywords of
-    :func:`~driftproof.importers._declared.declared_receipt` plus ``started_offset``, and the
-    control arm's instruction; what it leaves out is appended to ``unrecorded``.
+    What the metadata leaves out is appended to ``unrecorded``.
     """
     model = _str_or_none(meta, "model")
     if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
@@ -111,10 +103,7 @@ def run_of(
 
 
 def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
-    """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether a case file was given.
-
-    A fidelity snapshot is read only with its cases, a length snapshot never with them.
-    """
+    """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether cases were given."""
     value = meta.get("eval_set")
     if value is None:
         return

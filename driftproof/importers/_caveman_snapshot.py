@@ -1,11 +1,6 @@
-"""caveman's snapshot contract.
+"""caveman's snapshot contract (its ``snapshot_contract.py``), a partial run and ``usage`` block.
 
-Reading ``evals/snapshots/results.json`` and refusing it as caveman's own contract refuses it (its
-evals README, "Read the snapshot"; its ``snapshot_contract.py``) when malformed, and reading a
-partial run (``metadata.error`` with the unfinished cells null, as caveman's ``llm_run.py`` writes
-``results.partial.json``) and the ``usage`` block ``llm_run.py`` stores beside each answer. Every
-refusal names the snapshot's own JSON pointer. :mod:`driftproof.importers.caveman` turns a snapshot
-that passes into receipts.
+Every refusal names the snapshot's own JSON pointer.
 """
 
 from __future__ import annotations
@@ -70,28 +65,19 @@ def snap_pointer(*parts: Any) -> str:
 
 
 def read_capped(path: Path, limit: int) -> bytes:
-    """At most ``limit + 1`` bytes of ``path``.
-
-    A device or pipe that reports size 0 is not read without end.
-    """
+    """At most ``limit + 1`` bytes of ``path`` (a device reporting size 0 may never end)."""
     with path.open("rb") as fh:
         return fh.read(limit + 1)
 
 
 def prompt_ids(n: int) -> list[str]:
-    """Case ids of ``n`` prompts in the snapshot's order.
-
-    ``p01``, ``p02``… (at least two digits).
-    """
+    """Case ids ``p01``, ``p02``… of ``n`` prompts (at least two digits)."""
     width = max(2, len(str(n)))
     return [f"p{i + 1:0{width}d}" for i in range(n)]
 
 
 def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, str]:
-    """The parsed snapshot and the sha256 of its bytes.
-
-    Repaired strings are appended to ``repairs``.
-    """
+    """The parsed snapshot and the sha256 of its bytes."""
     try:
         size = path.stat().st_size
         if size <= SNAPSHOT_MAX_BYTES:
@@ -106,12 +92,7 @@ def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, s
 
 
 def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> str:
-    """``value`` as receipt text, or the error naming the snapshot's pointer.
-
-    ``value`` as receipt text of at most ``limit`` characters (``None``: any length, bounded later
-    into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has already made
-    it valid Unicode.
-    """
+    """``value`` as text of at most ``limit`` characters (``None``: bounded later), else fail."""
     if limit is not None and len(value) > limit:
         raise ImportError_.at(
             shown, where, f"expected {what} of at most {limit} characters, found {len(value)}"
@@ -123,14 +104,8 @@ def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> s
 class Snapshot:
     """A snapshot that passed caveman's contract.
 
-    Attributes:
-        meta: its ``metadata`` object.
-        prompts: the prompt texts, one per case.
-        arms: arm name -> one output per prompt; ``None`` for a cell a partial run never
-            finished.
-        usage: arm name -> one :class:`Usage` per prompt (``None`` where the cell is
-            unfinished), or ``None`` when the snapshot has no ``usage`` block.
-        error: ``metadata.error`` of a partial snapshot (the run stopped), else ``None``.
+    ``arms`` and ``usage`` map arm -> one entry per prompt, ``None`` for an unfinished cell;
+    ``usage`` is ``None`` without a ``usage`` block; ``error`` is a partial run's.
     """
 
     meta: dict[str, Any]
@@ -142,11 +117,9 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Usage:
-    """One call's usage, as caveman stored it.
+    """One call's usage as ``claude -p`` reported it: token counts, ``cost_usd`` in US dollars.
 
-    One call's usage as ``claude -p --output-format json`` reported it and caveman's ``llm_run.py``
-    stored it. Tokens are counts; ``cost_usd`` is ``total_cost_usd`` in US dollars, ``None`` when
-    the cell does not carry it (unknown, D-13).
+    ``cost_usd`` is ``None`` when the cell does not carry it (D-13).
     """
 
     input_tokens: int
@@ -171,11 +144,7 @@ USAGE_TOKENS = (
 
 
 def check_snapshot(doc: Any, shown: str) -> Snapshot:
-    """Check a snapshot against caveman's snapshot contract.
-
-    Caveman's snapshot contract (its ``snapshot_contract.py``), with a partial run's
-    ``metadata.error`` and unfinished (``null``) cells accepted together: a null cell needs the
-    error and the error needs a null cell.
+    """Check a snapshot against caveman's contract; a null cell and ``metadata.error`` go together.
 
     Raises:
         ImportError_: naming ``shown``, the snapshot's JSON pointer and what was expected.
@@ -216,10 +185,7 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
 
 
 def _arms(arms: Any, n: int, error: str | None, shown: str) -> dict[str, list[str | None]]:
-    """The snapshot's ``arms``.
-
-    Both control arms and a skill arm, each with ``n`` outputs; a null (unfinished) cell exactly
-    when the run recorded its error.
+    """The snapshot's ``arms``: both controls and a skill arm, ``n`` outputs each.
 
     Raises:
         ImportError_: naming ``shown``, the arm's pointer and what was expected.
@@ -308,12 +274,7 @@ def _cells(cells: Any, n: int, shown: str, where: str, what: str) -> None:
 def _usage(
     doc: dict[str, Any], arms: dict[str, list[Any]], n: int, shown: str
 ) -> dict[str, list[Usage | None]]:
-    """The ``usage`` block.
-
-    The same arms and prompts as ``arms``, each finished cell an object of non-negative integer
-    token counts and an optional non-negative ``total_cost_usd``; a cell is null exactly where its
-    output is (a partial run).
-    """
+    """The ``usage`` block: ``arms``'s shape, counts and cost >= 0, null where the output is."""
     usage = doc["usage"]
     if not isinstance(usage, dict) or set(usage) != set(arms):
         found = sorted(usage) if isinstance(usage, dict) else _json_kind(usage)

@@ -1,9 +1,4 @@
-"""The DECLARED receipt an importer builds from what it read, and its parts.
-
-Every importer passes the skill, the cases and the source's provenance the same way
-(:func:`declared_receipt`); a source that recorded only aggregate figures gives no cases at
-all (:func:`aggregates_receipt`). The source's own figures are :func:`figure` entries.
-"""
+"""The DECLARED receipt an importer builds from what it read, and its parts (D-15)."""
 
 from __future__ import annotations
 
@@ -46,13 +41,8 @@ def declared_receipt(
 ) -> ReceiptBody:
     """The unsealed DECLARED receipt of an import.
 
-    Args:
-        skill_name: the skill's name.
-        skill_text: its SKILL.md text, hashed and counted (D-14); ``None`` when unknown.
-        cases: the cases.
-        source: what the receipt was converted from (:func:`provenance`).
-        **run: what else the source recorded: the other keywords of
-            :func:`~driftproof.receipt.build_receipt`.
+    ``skill_text`` is hashed and counted (D-14), ``None`` when unknown; ``run`` holds the other
+    keywords of :func:`~driftproof.receipt.build_receipt`.
     """
     return build_receipt(
         level="DECLARED",
@@ -67,11 +57,7 @@ def declared_receipt(
 def aggregates_receipt(
     skill_name: str, figures: dict[str, Any], source: Provenance, **run: Any
 ) -> ReceiptBody:
-    """The DECLARED receipt of a source that recorded only aggregate figures.
-
-    No cases, no SKILL.md text, no judge; the ``figures`` as ``source_figures`` and no
-    uncertainty (``aggregates_only``).
-    """
+    """A receipt of aggregate ``figures`` only: no cases, skill text, judge or uncertainty."""
     return declared_receipt(
         skill_name,
         None,
@@ -85,11 +71,7 @@ def aggregates_receipt(
 
 
 def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
-    """A ``source_report`` figure.
-
-    ``value`` a number read with :meth:`~driftproof.importers._common.Where.number` (``None``:
-    unknown), ``more`` its other members (a ``None`` member is left out).
-    """
+    """A ``source_report`` figure (``None`` value: unknown); a ``None`` member is left out."""
     return {
         "label": label[:200],
         "value": value,
@@ -98,10 +80,7 @@ def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
 
 
 def interval(obj: dict[str, Any], w: Where, lower: str, upper: str, level: str) -> dict[str, Any]:
-    """A source's interval as a figure's ``lower``, ``upper`` and ``level``.
-
-    A source's interval as a figure's ``lower``, ``upper`` and ``level`` (members of ``obj`` named
-    ``lower``, ``upper``, ``level``); an absent or null member is unknown (D-13).
+    """``obj``'s ``lower``, ``upper``, ``level`` members as a figure's; absent: unknown (D-13).
 
     Raises:
         ImportError_: an end that is not a number, a level not strictly between 0 and 1, or a
@@ -124,17 +103,10 @@ def case_entry(
     whole: str | None = None,
     category: str | None = None,
 ) -> Case:
-    """A receipt case as an importer builds it.
+    """A receipt case, no rubric or threshold recorded (D-13).
 
-    Args:
-        case_id: the case's id.
-        prompt: the prompt as kept (``None`` when unknown).
-        arms: the case's arms, each ``{"draws": [...], "generation": ...}``.
-        whole: the whole prompt when ``prompt`` is not it; ``prompt_sha256`` hashes it.
-        category: the source's category of the case.
-
-    Returns:
-        The case, no rubric or threshold recorded (D-13).
+    ``arms`` maps each arm to ``{"draws": [...], "generation": ...}``; ``prompt_sha256`` hashes
+    ``whole`` when the kept ``prompt`` is not the whole prompt.
     """
     hashed = prompt if whole is None else whole
     return Case.model_validate(
@@ -158,11 +130,7 @@ def arm_spec(
     recorded: bool = True,
     skill_fired: SkillFired | None = None,
 ) -> ArmSpec:
-    """A receipt ``arms.<arm>`` entry.
-
-    The source's label for the arm, its instruction and system prompt hash when recorded;
-    ``recorded=False`` for an arm the source never ran (no lift).
-    """
+    """A receipt ``arms.<arm>`` entry; ``recorded=False`` for an arm the source never ran."""
     return ArmSpec(
         label=label,
         instruction=instruction,
@@ -177,9 +145,8 @@ def unrecorded_judge(
 ) -> Judge:
     """The judge of a source that scored with a grader, scale 0..1, step unknown.
 
-    The receipt schema needs a judge beside any score. Without ``model`` the model string is
-    the marker ``unrecorded:<tool>/<grader>``, never a model id, and the caller lists
-    ``judge.model`` in ``provenance.unrecorded`` (D-13).
+    Without ``model`` the model is the marker ``unrecorded:<tool>/<grader>``, and the caller
+    lists ``judge.model`` in ``provenance.unrecorded`` (D-13).
     """
     return Judge(
         model=(model or f"unrecorded:{tool}/{grader}")[:200],
@@ -207,15 +174,8 @@ def provenance(
 ) -> Provenance:
     """What an imported receipt was converted from.
 
-    Args:
-        tool: the source tool.
-        tool_version: its version, when recorded.
-        document: the converted document's path as given (first 4096 characters).
-        document_sha256: its sha256.
-        unrecorded: what the source did not record (each cut to 200 characters, once).
-        notes: what a reader must know (each cut to 1000 characters, at most 50); none: absent.
-        details: the source's own version fields.
-        partial: true when the source says it is incomplete.
+    Cuts: ``document`` to 4096 characters; ``unrecorded`` to 200 each, repeats dropped;
+    ``notes`` to 1000 each and at most 50 (none: absent).
     """
     return Provenance(
         tool=tool,
@@ -230,10 +190,7 @@ def provenance(
 
 
 def lacking(*entries: tuple[bool, str]) -> list[str]:
-    """The ``provenance.unrecorded`` entries whose condition holds, in order.
-
-    Each entry is (the thing is unrecorded, what is unrecorded and why).
-    """
+    """The texts of the (is unrecorded, what and why) entries whose condition holds, in order."""
     return [text for unrecorded, text in entries if unrecorded]
 
 

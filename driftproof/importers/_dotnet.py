@@ -1,8 +1,6 @@
-"""Pieces shared by the two dotnet/skills importers.
+"""The dotnet/skills ``results.json`` (skill-validator, Vally): one DECLARED receipt per verdict.
 
-Pieces shared by the two dotnet/skills importers (:mod:`~driftproof.importers.skill_validator` and
-:mod:`~driftproof.importers.vally`): reading their ``results.json`` and building one DECLARED
-receipt per verdict (D-15), the source's decision kept as its figure, never a verdict.
+The source's decision is kept as its figure, never a verdict (D-15).
 """
 
 from __future__ import annotations
@@ -37,13 +35,8 @@ Verdict = Callable[[dict[str, Any], Where], tuple[list[dict[str, Any]], dict[str
 class Results:
     """How one dotnet/skills results format maps onto receipts.
 
-    Attributes:
-        tool: the source tool, naming the files.
-        scenario: reads one scenario.
-        verdict: reads one verdict's own figures, decision and notes.
-        labels: the source's names of the with-skill and baseline arms.
-        version: the source's version, when known.
-        unrecorded: what the format does not record, beside the fixed list.
+    ``labels`` are the source's names of the with-skill and baseline arms; ``unrecorded`` what the
+    format does not record beside the fixed list.
     """
 
     tool: str
@@ -56,9 +49,7 @@ class Results:
     def receipts(
         self, path: Path, check: Callable[[dict[str, Any]], None] | None = None
     ) -> list[Imported]:
-        """One DECLARED receipt per verdict of the ``results.json`` at ``path``.
-
-        ``check`` first refuses a document of another kind.
+        """One DECLARED receipt per verdict; ``check`` first refuses a document of another kind.
 
         Raises:
             ImportError_: the file, a verdict or a scenario of the wrong shape, naming the file
@@ -102,8 +93,6 @@ def read_results(
     path: Path, repairs: list[Repair]
 ) -> tuple[dict[str, Any], str, list[tuple[dict[str, Any], Where]]]:
     """(document, sha256, [(verdict, where)]) of a ``results.json``.
-
-    Repaired strings are appended to ``repairs``.
 
     Raises:
         ImportError_: not a JSON object, ``verdicts`` not an array of objects, or empty (the run
@@ -157,21 +146,9 @@ def receipt_for(
     version: str | None,
     repairs: list[Repair],
 ) -> Imported:
-    """The DECLARED receipt of one verdict.
+    """The DECLARED receipt of one verdict: ``cases`` are (scenario name, arms).
 
-    Args:
-        tool: the source tool, naming the file.
-        path: the results file.
-        doc: its document: ``judgeModel`` judged (unrecorded when absent), ``model`` answered.
-        sha: its sha256.
-        skill_name: the verdict's skill.
-        cases: (scenario name, arms) per scenario.
-        report: the source's figures and decision.
-        unrecorded: what the source did not record beside the fixed list.
-        notes: what a reader must know.
-        labels: the source's names of the with-skill and baseline arms.
-        version: the source's version, when known.
-        repairs: the strings repaired while the file was parsed.
+    ``doc``'s ``judgeModel`` judged (unrecorded when absent) and its ``model`` answered.
 
     Raises:
         ImportError_: a scenario named twice in the verdict, or a timestamp that is no
