@@ -1,16 +1,8 @@
-"""Zip archives read with bounded memory.
+"""Zip archives (Inspect ``.eval``: store, deflate, Zstandard) read with bounded memory.
 
-Inspect's ``.eval`` logs are zip archives whose members current Inspect writes with
-Zstandard (zip method 93); older ones use deflate (8) or store (0). Python's
-:mod:`zipfile` reads the central directory but cannot inflate method 93, and it trusts
-each member's declared size. Here every member is **streamed** through its decompressor
-(:mod:`zlib` for deflate, the ``zstandard`` library for Zstandard) in chunks, and the bytes
-*actually inflated* are counted against a per-member and a whole-archive cap, so a member
-that lies about its size is refused as soon as it passes the cap, never inflated to the end.
-The member count is capped before any member is read. Each member's CRC-32 is checked.
-
-Every error is an :class:`~driftproof.errors.ImportError_` naming the archive and the member
-as a JSON pointer (``/samples~11_epoch_1.json``).
+Each member is streamed and the bytes actually inflated are capped per member and per
+archive (a member lying about its size is refused at the cap); CRC-32 is checked. Errors
+name the archive and the member as a pointer (``/samples~11_epoch_1.json``).
 """
 
 from __future__ import annotations
@@ -58,11 +50,7 @@ def _member_pointer(name: str) -> str:
 
 
 class Archive:
-    """A zip archive opened for bounded reading.
-
-    Args:
-        path: the archive file. shown: how it is named in errors (default: ``path``).
-        max_members, max_member_bytes, max_inflated_bytes: the caps (defaults above).
+    """A zip archive opened for bounded reading (``shown`` names it in errors).
 
     Raises:
         ImportError_: not a zip archive, or more members than ``max_members``.

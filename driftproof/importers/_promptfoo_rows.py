@@ -1,7 +1,4 @@
-"""One promptfoo result row read (:mod:`driftproof.importers.promptfoo`).
-
-The file's rows, the arm a row maps to, its test case, and its draw with the assertions as checks.
-"""
+"""promptfoo result rows read: the arm a row maps to, its test case, its draw and checks."""
 
 from __future__ import annotations
 
@@ -63,11 +60,9 @@ MAX_JSONL_BYTES = 512 * 1024 * 1024
 def read_output(
     path: Path, repairs: list[Repair]
 ) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
-    """A promptfoo output file's rows with their places.
+    """(document, sha256, [(result row, where)]) of a JSON output or JSONL export file.
 
-    (output document, sha256 of the file, [(result row, where)]) of a JSON output file or a JSONL
-    export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results": …}}``);
-    repaired strings are appended to ``repairs``.
+    A JSONL export (one ``EvaluateResult`` a line) is wrapped as ``{"results": {"results": …}}``.
     """
     if path.suffix.lower() != ".jsonl":
         doc, raw = read_json(path, repairs)
