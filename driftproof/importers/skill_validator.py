@@ -1,9 +1,7 @@
-"""dotnet/skills ``skill-validator`` ``results.json`` → DECLARED receipts (D-15).
+"""dotnet/skills ``skill-validator`` ``results.json`` → DECLARED receipts, one per verdict (D-15).
 
-One receipt per verdict, each scenario a case with one run per arm; the judge's overall score
-(1..5) is mapped onto 0..1 as (score − 1) / 4. The source's improvement scores, interval and
-decision are kept as its figures, never a verdict of the receipt. The mapping is the interop
-page's ("dotnet/skills skill-validator").
+The judge's 1..5 score maps onto 0..1 as (score − 1) / 4. The mapping is the interop page's
+("dotnet/skills skill-validator").
 """
 
 from __future__ import annotations
@@ -37,7 +35,7 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
     Raises:
         ImportError_: no verdicts, a verdict or scenario of the wrong shape, several runs per
             scenario, or an ``overallScore`` outside 1..5; naming the file, the JSON pointer and
-            what was expected. Nothing is written.
+            what was expected.
     """
     return _FORMAT.receipts(Path(path))
 
@@ -45,11 +43,7 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
 def _scenario(
     s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """One scenario's arms; its figures are appended to ``figures``.
-
-    One scenario's arms, its improvement scores, breakdown and pairwise judgment appended to
-    ``figures``.
-    """
+    """One scenario's arms; its improvement scores, breakdown and pairwise go to ``figures``."""
     runs = sw.get(s, "perRunScores", list)
     if len(runs) != 1:
         raise (sw / "perRunScores").fail(
