@@ -25,6 +25,7 @@ from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
     SNAPSHOT_MAX_BYTES,
+    json_word,
     load_snapshot,
     snap_pointer,
 )
@@ -93,17 +94,9 @@ class Rubrics:
     by_prompt: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]]
 
 
-def _kind(value: Any) -> str:
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    return {int: "a number", float: "a number", str: "a string", list: "an array"}.get(
-        type(value), "an object"
-    )
-
-
 def _text(value: Any, shown: str, where: str, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        found = f"{len(value)} characters" if isinstance(value, str) else _kind(value)
+        found = f"{len(value)} characters" if isinstance(value, str) else json_word(value)
         raise ImportError_.at(
             shown, where, f"expected {what} (a string of 1 to {limit} characters), found {found}"
         )
@@ -182,13 +175,13 @@ def read_judged(doc: Any, shown: str) -> Judged:
 
 def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
     if not isinstance(cell, dict):
-        raise ImportError_.at(shown, where, f"expected an object, found {_kind(cell)}")
+        raise ImportError_.at(shown, where, f"expected an object, found {json_word(cell)}")
     _unknown(cell, _CELL, shown, where)
     risk = _text(cell.get("risk"), shown, f"{where}/risk", "the prompt's risk", 200)
     value: Any = cell.get("fidelity")
     if type(value) not in (int, float) or not math.isfinite(value) or not 0 <= value <= 100:
         raise ImportError_.at(
-            shown, f"{where}/fidelity", f"expected a percentage, 0 to 100, found {_kind(value)}"
+            shown, f"{where}/fidelity", f"expected a percentage, 0 to 100, found {json_word(value)}"
         )
     facts = cell.get("facts")
     if not isinstance(facts, list) or not facts:
@@ -207,7 +200,7 @@ def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
     missing = cell.get("verbatim_missing", [])
     if "verbatim_ok" in cell and type(ok) is not bool:
         raise ImportError_.at(
-            shown, f"{where}/verbatim_ok", f"expected true or false, found {_kind(ok)}"
+            shown, f"{where}/verbatim_ok", f"expected true or false, found {json_word(ok)}"
         )
     if not isinstance(missing, list) or not all(isinstance(t, str) for t in missing):
         raise ImportError_.at(shown, f"{where}/verbatim_missing", "expected a list of tokens")
@@ -240,7 +233,7 @@ def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
     for j, r in enumerate(doc["rubrics"]):
         at = f"/rubrics/{j}"
         if not isinstance(r, dict):
-            raise ImportError_.at(shown, at, f"expected an object, found {_kind(r)}")
+            raise ImportError_.at(shown, at, f"expected an object, found {json_word(r)}")
         prompt = _text(r.get("prompt"), shown, f"{at}/prompt", "a prompt", SNAPSHOT_MAX_BYTES)
         if prompt in by_prompt:
             raise ImportError_.at(

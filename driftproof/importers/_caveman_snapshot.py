@@ -30,6 +30,7 @@ __all__ = [
     "Snapshot",
     "Usage",
     "check_snapshot",
+    "json_word",
     "load_snapshot",
     "prompt_ids",
     "read_capped",
@@ -160,7 +161,7 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
             shown,
             "/metadata/error",
             f"expected the error that stopped the run (a non-empty string), "
-            f"found {_json_kind(error)}",
+            f"found {json_word(error)}",
         )
     prompts = doc.get("prompts")
     if not isinstance(prompts, list) or not prompts:
@@ -248,7 +249,7 @@ def _metadata_text(meta: dict[str, Any], shown: str) -> None:
             raise ImportError_.at(
                 shown,
                 snap_pointer("metadata", key),
-                f"expected {what} (a string) or no member, found {_json_kind(value)}",
+                f"expected {what} (a string) or no member, found {json_word(value)}",
             )
         if isinstance(value, str):
             _text(value, shown, snap_pointer("metadata", key), what, limit)
@@ -277,7 +278,7 @@ def _usage(
     """The ``usage`` block: ``arms``'s shape, counts and cost >= 0, null where the output is."""
     usage = doc["usage"]
     if not isinstance(usage, dict) or set(usage) != set(arms):
-        found = sorted(usage) if isinstance(usage, dict) else _json_kind(usage)
+        found = sorted(usage) if isinstance(usage, dict) else json_word(usage)
         raise ImportError_.at(
             shown,
             "/usage",
@@ -302,7 +303,7 @@ def _usage(
                 continue
             if not isinstance(cell, dict):
                 raise ImportError_.at(
-                    shown, where, f"expected an object of token counts, found {_json_kind(cell)}"
+                    shown, where, f"expected an object of token counts, found {json_word(cell)}"
                 )
             counts: dict[str, int] = {}
             for key in USAGE_TOKENS:
@@ -311,7 +312,7 @@ def _usage(
                     raise ImportError_.at(
                         shown,
                         f"{where}/{key}",
-                        f"expected a non-negative integer, found {_json_kind(value)}",
+                        f"expected a non-negative integer, found {json_word(value)}",
                     )
                 counts[key] = value
             cost = cell.get("total_cost_usd")
@@ -321,7 +322,7 @@ def _usage(
                 raise ImportError_.at(
                     shown,
                     f"{where}/total_cost_usd",
-                    f"expected a non-negative number of US dollars, found {_json_kind(cost)}",
+                    f"expected a non-negative number of US dollars, found {json_word(cost)}",
                 )
             row.append(Usage(**counts, cost_usd=float(cost) if cost is not None else None))
         out[name] = row
@@ -332,8 +333,8 @@ def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def _json_kind(value: Any) -> str:
-    """The JSON kind of ``value`` in words (``true``, ``a number``, ``an object``, ...)."""
+def json_word(value: Any) -> str:
+    """The JSON kind of parsed ``value`` in words (``true``, ``a number``, ``an object``, ...)."""
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     words = {
