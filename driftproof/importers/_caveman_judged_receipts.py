@@ -28,7 +28,7 @@ from driftproof.importers._declared import (
     unrecorded_judge,
 )
 from driftproof.importers._text import Repair
-from driftproof.receipt import JudgeScale, Provenance, build_draw
+from driftproof.receipt import Draw, JudgeScale, Provenance, build_draw
 
 __all__ = ["judged_receipts"]
 
@@ -44,7 +44,7 @@ JUDGED_UNRECORDED = (
 )
 
 
-def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
+def _judged_draw(cell: JudgedCell) -> Draw:
     """One draw, answer unknown, each judged fact a check, then ``verbatim_ok`` when recorded."""
     checks: list[dict[str, Any]] = [
         {"name": fact, "kind": "assertion", "pass": passed, "source_type": JUDGED_FACT}
@@ -59,7 +59,7 @@ def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
                 "source_type": VERBATIM,
             }
         )
-    return {"draws": [build_draw(0, answer=None, checks=checks)], "generation": None}
+    return build_draw(0, answer=None, checks=checks)
 
 
 def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
@@ -150,9 +150,7 @@ def judged_receipts(
                 ids[i],
                 prompt,
                 {
-                    n: _judged_draw(judged.arms[held[n]][i])
-                    if n in held
-                    else {"draws": [], "generation": None}
+                    n: [_judged_draw(judged.arms[held[n]][i])] if n in held else []
                     for n in ("with_skill", "baseline", "control")
                 },
             )

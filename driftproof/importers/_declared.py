@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from driftproof.importers._common import Where
@@ -9,6 +10,7 @@ from driftproof.receipt import (
     ArmSpec,
     Case,
     CaseArm,
+    Draw,
     Judge,
     JudgeScale,
     Provenance,
@@ -98,15 +100,17 @@ def interval(obj: dict[str, Any], w: Where, lower: str, upper: str, level: str) 
 def case_entry(
     case_id: str,
     prompt: str | None,
-    arms: dict[str, Any],
+    draws: Mapping[str, list[Draw]],
     *,
     whole: str | None = None,
     category: str | None = None,
+    rubric_sha256: str | None = None,
+    threshold: float | None = None,
 ) -> Case:
-    """A receipt case, no rubric or threshold recorded (D-13).
+    """A receipt case; ``draws`` maps each arm it holds to its draws (``[]``: none).
 
-    ``arms`` maps each arm to ``{"draws": [...], "generation": ...}``; ``prompt_sha256`` hashes
-    ``whole`` when the kept ``prompt`` is not the whole prompt.
+    ``prompt_sha256`` hashes ``whole`` when the kept ``prompt`` is not the whole prompt; no
+    rubric or threshold unless given (D-13).
     """
     hashed = prompt if whole is None else whole
     return Case.model_validate(
@@ -114,9 +118,9 @@ def case_entry(
             "id": case_id,
             "prompt": prompt,
             "prompt_sha256": sha256_text(hashed) if hashed is not None else None,
-            "rubric_sha256": None,
-            "threshold": None,
-            "arms": arms,
+            "rubric_sha256": rubric_sha256,
+            "threshold": threshold,
+            "arms": {arm: {"draws": d, "generation": None} for arm, d in draws.items()},
             "category": category,
         }
     )

@@ -38,7 +38,7 @@ from driftproof.importers._caveman_snapshot import (
 )
 from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
 from driftproof.importers._text import Repair
-from driftproof.receipt import Provenance, build_draw
+from driftproof.receipt import Draw, Provenance, build_draw
 from driftproof.tokens import COUNTED_BY, count_tokens
 
 __all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "CavemanOptions", "import_caveman"]
@@ -91,8 +91,8 @@ def _arm(
     *,
     stopped: str | None = None,
     checks: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """One arm of one case: a single draw.
+) -> Draw:
+    """The single draw of one arm of one case.
 
     ``answer`` ``None`` (an unfinished cell) is a draw lost to the run's error ``stopped``; a
     ``__ERROR__`` cell is a draw lost to the call's own error.
@@ -105,7 +105,7 @@ def _arm(
         else:
             source = answer
             reason = f"source error: {answer[len(ERROR_PREFIX) :].lstrip(':').strip() or answer}"
-        draw = build_draw(
+        return build_draw(
             0,
             answer=None,
             lost_reason=reason[:4000],
@@ -114,11 +114,7 @@ def _arm(
             tokens=_tokens(answer, usage) if answer is not None and usage is not None else None,
             cost_usd=cost,
         )
-    else:
-        draw = build_draw(
-            0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost
-        )
-    return {"draws": [draw], "generation": None}
+    return build_draw(0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost)
 
 
 _CONTROLS = (("baseline", BASELINE_ARM), ("control", CONTROL_ARM))
@@ -162,7 +158,7 @@ def _length_snapshot(
     return snap, fidelity, matched
 
 
-def _cells(snap: Snapshot, checks: dict[str, list[Any]] | None) -> dict[str, list[dict[str, Any]]]:
+def _cells(snap: Snapshot, checks: dict[str, list[Any]] | None) -> dict[str, list[Draw]]:
     """Every arm's cells as receipt case arms, in prompt order."""
     return {
         arm: [
@@ -276,7 +272,7 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
             case_entry(
                 ids[i],
                 prompt,
-                {n: cells[a][i] for n, a in (("with_skill", arm), *_CONTROLS)},
+                {n: [cells[a][i]] for n, a in (("with_skill", arm), *_CONTROLS)},
                 category=matched[i].category if matched is not None else None,
             )
             for i, prompt in enumerate(snap.prompts)

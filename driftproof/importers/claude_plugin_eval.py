@@ -24,13 +24,14 @@ from driftproof.importers._common import (
 )
 from driftproof.importers._declared import (
     arm_spec,
+    case_entry,
     declared_receipt,
     provenance,
     unrecorded_judge,
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
-from driftproof.receipt import Case, SkillFired, sha256_text
+from driftproof.receipt import Case, SkillFired
 
 __all__ = ["DOCUMENT_NAME", "ClaudePluginEvalOptions", "import_claude_plugin_eval"]
 
@@ -321,12 +322,7 @@ def _case(
     arms = {}
     for arm, key in (("with_skill", "with"), ("baseline", "without")):
         runs = arms_src.get(key) if (arm == "with_skill" or d.two_arm) else None
-        arms[arm] = {
-            "draws": []
-            if runs is None
-            else arm_draws(arm, runs, cw / "arms" / key, graders, tally),
-            "generation": None,
-        }
+        arms[arm] = [] if runs is None else arm_draws(arm, runs, cw / "arms" / key, graders, tally)
     if case.get("runsPerCase") is not None:
         tally.declared_runs.add(case["runsPerCase"])
     for advisory in case.get("advisories") or []:
@@ -338,13 +334,5 @@ def _case(
         )
     ids[cid] = i
     prompt = case.get("promptMarkdown")
-    return Case.model_validate(
-        {
-            "id": cid,
-            "prompt": prompt,
-            "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-            "rubric_sha256": graders_sha256(graders, cw / "graders") if graders else None,
-            "threshold": threshold,
-            "arms": arms,
-        }
-    )
+    rubric = graders_sha256(graders, cw / "graders") if graders else None
+    return case_entry(cid, prompt, arms, rubric_sha256=rubric, threshold=threshold)

@@ -218,9 +218,9 @@ def _cases(
                         "/samples",
                         f"expected one sample per id and epoch; sample {sid} repeats an epoch",
                     )
-                arms[arm] = {"draws": draws, "generation": None}
+                arms[arm] = draws
             elif arm in missing:
-                arms[arm] = {"draws": [], "generation": None}
+                arms[arm] = []
         out.append(case_entry(case_id_for(sid), c["prompt"], arms))
     return out
 

@@ -176,10 +176,7 @@ def _cases(
     out = []
     for (key, content), c in cases.items():
         arms = {
-            arm: {
-                "draws": [_draw(j, p, grader, grader_range) for j, p in enumerate(c["arms"][arm])],
-                "generation": None,
-            }
+            arm: [_draw(j, p, grader, grader_range) for j, p in enumerate(c["arms"][arm])]
             for arm in _ARMS
         }
         label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"

@@ -178,9 +178,9 @@ class _Grouped:
             arms: dict[str, Any] = {}
             for arm in _ARMS:
                 if arm in self.arms:
-                    arms[arm] = {"draws": _indexed(c["arms"][arm]), "generation": None}
+                    arms[arm] = _indexed(c["arms"][arm])
                 elif arm in missing:
-                    arms[arm] = {"draws": [], "generation": None}
+                    arms[arm] = []
             prompt = c["prompt"] if self.by == "provider" else None
             out.append(case_entry(case_id_for(c["label"], content=key), prompt, arms))
         return out

@@ -233,7 +233,7 @@ def _receipt(
         case_entry(
             case_id_for(key),
             prompts.get(key),
-            {arm: {"draws": _draws(c["arms"][arm]), "generation": None} for arm in held},
+            {arm: _draws(c["arms"][arm]) for arm in held},
         )
         for key, c in cases.items()
     ]

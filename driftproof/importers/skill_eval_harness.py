@@ -138,10 +138,7 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
         case_entry(
             case_id_for(label),
             None,
-            {
-                a: {"draws": sorted(d, key=lambda x: x.index), "generation": None}
-                for a, d in arms.items()
-            },
+            {a: sorted(d, key=lambda x: x.index) for a, d in arms.items()},
         )
         for label, arms in cases.items()
     ]

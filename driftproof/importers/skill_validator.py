@@ -50,10 +50,7 @@ def _scenario(
             f"expected one run per arm (the file keeps one run's metrics and judgment per "
             f"arm), found {len(runs)}"
         )
-    arms = {
-        arm: {"draws": [_draw(sw.get(s, key, dict), sw / key)], "generation": None}
-        for arm, key in _ARMS
-    }
+    arms = {arm: [_draw(sw.get(s, key, dict), sw / key)] for arm, key in _ARMS}
     figures.append(
         figure("improvement score", sw.number(s, "improvementScore"), case=cid, arm="lift")
     )

@@ -158,10 +158,7 @@ def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
             raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
         seen.add(c["id"])
         arms = {
-            arm: {
-                "draws": [_draw(d, j, cw / "arms" / arm / j) for j, d in enumerate(draws)],
-                "generation": None,
-            }
+            arm: [_draw(d, j, cw / "arms" / arm / j) for j, d in enumerate(draws)]
             for arm, draws in c["arms"].items()
         }
         out.append(declared.case_entry(c["id"], c.get("prompt"), arms))

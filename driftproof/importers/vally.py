@@ -63,7 +63,7 @@ def _scenario(
             )
         else:
             draw = build_draw(0, score=judge_score(role, sw / key, 0) / 5)
-        arms[arm] = {"draws": [draw], "generation": None}
+        arms[arm] = [draw]
     plugin = sw.get(s, "skilledPlugin", dict, required=False)
     if plugin is not None:
         score = judge_score(plugin, sw / "skilledPlugin", 0)
