@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_, SuiteError
-from driftproof.importers._caveman_snapshot import snap_pointer
+from driftproof.importers._common import Where
 from driftproof.run.checks import CheckTimeout, check_passes
 from driftproof.run.suite import load_suite
 from driftproof.run.suite_fields import CheckSpec
@@ -101,19 +101,14 @@ def match_cases(cases: FidelityCases, prompts: list[str], shown: str) -> list[Fi
     by_prompt = {c.prompt: c for c in cases.cases}
     first: dict[str, int] = {}
     for i, prompt in enumerate(prompts):
+        w = Where(shown) / "prompts" / i
         if prompt not in by_prompt:
-            raise ImportError_.at(
-                shown,
-                snap_pointer("prompts", i),
+            raise w.fail(
                 f"expected the prompt of a case in {cases.path}; no case has this prompt "
-                "(the cases changed since the snapshot ran: rerun the fidelity eval)",
+                "(the cases changed since the snapshot ran: rerun the fidelity eval)"
             )
         if prompt in first:
-            raise ImportError_.at(
-                shown,
-                snap_pointer("prompts", i),
-                f"expected each case once; this prompt is also /prompts/{first[prompt]}",
-            )
+            raise w.fail(f"expected each case once; this prompt is also /prompts/{first[prompt]}")
         first[prompt] = i
     for c in cases.cases:
         if c.prompt not in first:

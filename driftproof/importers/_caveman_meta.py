@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ImportError_
 from driftproof.importers._common import Where
 from driftproof.importers._time import parse_instant, run_times
 
@@ -32,20 +31,13 @@ def language_of(meta: dict[str, Any], path: Path, shown: str) -> str | None:
 
     A ``metadata.lang`` that disagrees with the file name is refused.
     """
-    lang = meta.get("lang")
+    lang, w = meta.get("lang"), Where(shown) / "metadata" / "lang"
     if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
-        raise ImportError_.at(
-            shown,
-            "/metadata/lang",
-            f"expected a language tag such as pt, found {json.dumps(lang)[:60]}",
-        )
+        raise w.fail(f"expected a language tag such as pt, found {json.dumps(lang)[:60]}")
     m = _LANG_FILE.match(path.name)
     if lang is not None and m is not None and m.group(1) != lang:
-        raise ImportError_.at(
-            shown,
-            "/metadata/lang",
-            f"expected {m.group(1)!r}, the language the file name "
-            f"{path.name} names, found {lang!r}",
+        raise w.fail(
+            f"expected {m.group(1)!r}, the language the file name {path.name} names, found {lang!r}"
         )
     return lang if lang is not None else (m.group(1) if m else None)
 
@@ -104,26 +96,18 @@ def run_of(
 
 def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
     """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether cases were given."""
-    value = meta.get("eval_set")
+    value, w = meta.get("eval_set"), Where(shown) / "metadata" / "eval_set"
     if value is None:
         return
     if value not in ("length", "fidelity"):
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
-            f'expected "length" or "fidelity", found {json.dumps(value)[:60]}',
-        )
+        raise w.fail(f'expected "length" or "fidelity", found {json.dumps(value)[:60]}')
     if value == "fidelity" and not fidelity:
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
+        raise w.fail(
             "a fidelity snapshot: expected its case file (prompts/fidelity.json, --cases) "
-            "to score it against",
+            "to score it against"
         )
     if value == "length" and fidelity:
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
+        raise w.fail(
             'a length snapshot has no fidelity checks: expected "fidelity" when a case file '
-            "is given",
+            "is given"
         )
