@@ -21,8 +21,9 @@ from driftproof.importers._declared import (
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
+from driftproof.receipt import ReceiptBody
 
-__all__ = ["Results", "judge_score", "read_results", "receipt_for"]
+__all__ = ["Results", "judge_score", "read_results"]
 
 
 #: A scenario read: (its object, its place, its case id, the figures to append to) -> its arms.
@@ -70,22 +71,8 @@ class Results:
                 sname = sw.get(s, "scenarioName", str)
                 cases.append((sname, self.scenario(s, sw, case_id_for(sname), figures)))
             report = {"figures": figures + own, "decision": decision}
-            out.append(
-                receipt_for(
-                    self.tool,
-                    path,
-                    doc,
-                    sha,
-                    name,
-                    cases,
-                    report,
-                    list(self.unrecorded),
-                    notes,
-                    labels=self.labels,
-                    version=self.version,
-                    repairs=repairs,
-                )
-            )
+            body = _receipt(self, path, doc, sha, name, cases, report, notes)
+            out.append(Imported.named(self.tool, body, repairs=repairs))
         return out
 
 
@@ -131,22 +118,17 @@ def judge_score(role: dict[str, Any], w: Where, low: int) -> float:
     return float(score)
 
 
-def receipt_for(
-    tool: str,
+def _receipt(
+    fmt: Results,
     path: Path,
     doc: dict[str, Any],
     sha: str,
     skill_name: str,
     cases: list[tuple[str, dict[str, Any]]],
     report: dict[str, Any],
-    unrecorded: list[str],
     notes: list[str],
-    *,
-    labels: tuple[str, str],
-    version: str | None,
-    repairs: list[Repair],
-) -> Imported:
-    """The DECLARED receipt of one verdict: ``cases`` are (scenario name, arms).
+) -> ReceiptBody:
+    """The DECLARED receipt of one verdict in ``fmt``: ``cases`` are (scenario name, arms).
 
     ``doc``'s ``judgeModel`` judged (unrecorded when absent) and its ``model`` answered.
 
@@ -154,7 +136,7 @@ def receipt_for(
         ImportError_: a scenario named twice in the verdict, or a timestamp that is no
             instant; naming the file.
     """
-    w = Where(path)
+    w, tool, unrecorded = Where(path), fmt.tool, list(fmt.unrecorded)
     case_docs = []
     seen: set[str] = set()
     for name, arms in cases:
@@ -177,17 +159,16 @@ def receipt_for(
         "skill.sha256 and skill.tokens (the file names the skill, not its text)",
         "each case's prompt (the file keeps the scenario's name only)",
     ]
-    body = declared_receipt(
+    return declared_receipt(
         skill_name[:200],
         None,
         case_docs,
-        provenance(tool, version, str(path), sha, fixed + unrecorded, notes=notes),
+        provenance(tool, fmt.version, str(path), sha, fixed + unrecorded, notes=notes),
         model=model,
         finished_at=finished,
         run_members={"finished_at_offset": offset},
         judge=unrecorded_judge(tool, "judge", model=judge_model),
-        arms={"with_skill": arm_spec(labels[0]), "baseline": arm_spec(labels[1])},
+        arms={"with_skill": arm_spec(fmt.labels[0]), "baseline": arm_spec(fmt.labels[1])},
         band_source="generation",
         source_report=report,
     )
-    return Imported.named(tool, body, repairs=repairs)
