@@ -129,40 +129,27 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
             "/header.json",
             "expected header.json (or _journal/start.json) in the .eval archive",
         )
-    header = parse_json_bytes(
-        z.read(member), path, repairs, allow_nan=True, pointer=_pointer_of(member)
-    )
-    # each member is its own document: problems name the archive, pointers start at the member
-    validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
+    header = _member(z, member, "header", repairs)
     members = sorted(
         (n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)), key=_member_order
     )
-    samples = []
-    for n in members:
-        s = parse_json_bytes(z.read(n), path, repairs, allow_nan=True, pointer=_pointer_of(n))
-        validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
-        samples.append((s, Where(path, (n,))))
+    samples = [(_member(z, n, "sample", repairs), Where(path, (n,))) for n in members]
     if not samples:
         raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
     reductions = None
     if "reductions.json" in names:  # written with header.json when the run finishes
-        doc = parse_json_bytes(
-            z.read("reductions.json"),
-            path,
-            repairs,
-            allow_nan=True,
-            pointer=_pointer_of("reductions.json"),
-        )
-        validate_source(
-            doc, "inspect_ai", path, definition="reductions", prefix=("reductions.json",)
-        )
+        doc = _member(z, "reductions.json", "reductions", repairs)
         if doc is not None:
             reductions = (doc, Where(path, ("reductions.json",)))
     return Log(header, samples, raw, reductions, Where(path, (member,)), repairs)
 
 
-def _pointer_of(member: str) -> str:
-    return pointer([member])
+def _member(z: Archive, name: str, definition: str, repairs: list[Repair]) -> Any:
+    """Archive member ``name`` parsed and checked as its own document, named from the archive."""
+    path = z.path
+    doc = parse_json_bytes(z.read(name), path, repairs, allow_nan=True, pointer=pointer([name]))
+    validate_source(doc, "inspect_ai", path, definition=definition, prefix=(name,))
+    return doc
 
 
 def _member_order(name: str) -> tuple[int, str, int]:
