@@ -11,7 +11,7 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from driftproof._anchor import slug as _slug
 from driftproof._json import JSONFault, loads_strict
@@ -301,7 +301,7 @@ def member_list(holder: Any, key: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def is_count(value: Any) -> bool:
+def is_count(value: Any) -> TypeGuard[int]:
     """Whether ``value`` is a count a source recorded: an integer >= 0 (``true`` is no count)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 

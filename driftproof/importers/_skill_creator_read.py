@@ -147,14 +147,9 @@ def _run(
     ins, outs = record.get("input_tokens"), record.get("output_tokens")
     if all(is_count(x) for x in (ins, outs)):
         tokens = {"input": ins, "output": outs, "counted_by": "source"}
-    total = (
-        result.get("tokens") if is_count(result.get("tokens")) else None
-    )  # benchmark.json runs[].result.tokens
-    if total is not None:
-        tokens = {
-            **(tokens or {"input": None, "output": None, "counted_by": "source"}),
-            "total": total,
-        }
+    total = result.get("tokens")  # benchmark.json runs[].result.tokens
+    if is_count(total):
+        tokens = _with_total(tokens, total)
     model = (
         record.get("model")
         if isinstance(record.get("model"), str) and record["model"].strip()
@@ -173,6 +168,11 @@ def _run(
         "model": model,
         "note": note,
     }
+
+
+def _with_total(tokens: dict[str, Any] | None, total: int) -> dict[str, Any]:
+    """``tokens`` (or unknown counts by the source) with the run's ``total``."""
+    return {**(tokens or {"input": None, "output": None, "counted_by": "source"}), "total": total}
 
 
 def _timing_total(
@@ -341,10 +341,7 @@ def grading_runs(
         if entry is not None:
             entries.append(((f.parent / entry[0]).relative_to(iteration).as_posix(), entry[1]))
         if total is not None:
-            run["tokens"] = {
-                **(run["tokens"] or {"input": None, "output": None, "counted_by": "source"}),
-                "total": total,
-            }
+            run["tokens"] = _with_total(run["tokens"], total)
         runs.append(run)
     return runs, entries
 
