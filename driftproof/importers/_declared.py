@@ -30,6 +30,7 @@ __all__ = [
     "interval",
     "lacking",
     "provenance",
+    "source_check",
     "unrecorded_judge",
 ]
 
@@ -124,6 +125,19 @@ def case_entry(
             "category": category,
         }
     )
+
+
+def source_check(
+    source_type: str, value: str | None, kind: str, passed: bool, outcome: str
+) -> dict[str, Any]:
+    """A check as the source recorded it, named ``<type>: <value>`` (cut to 200 characters)."""
+    return {
+        "name": (f"{source_type}: {value}" if value is not None else source_type)[:200],
+        "kind": kind,
+        "pass": passed,
+        "outcome": outcome,
+        "source_type": source_type[:200],
+    }
 
 
 def arm_spec(

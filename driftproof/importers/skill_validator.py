@@ -11,7 +11,7 @@ from typing import Any
 
 from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers._common import Where, source_number
-from driftproof.importers._declared import figure, interval
+from driftproof.importers._declared import figure, interval, source_check
 from driftproof.importers._dotnet import Results, judge_score
 from driftproof.importers._schema import json_kind
 from driftproof.receipt import Draw, build_draw
@@ -119,15 +119,9 @@ def _draw(role: dict[str, Any], w: Where) -> Draw:
         spec = aw.get(a, "assertion", dict, required=False) or {}
         atype = str(spec.get("type"))
         value = spec.get("value")
-        checks.append(
-            {
-                "name": (f"{atype}: {value}" if value is not None else atype)[:200],
-                "kind": _CHECK_KINDS.get(atype, "assertion"),
-                "pass": passed,
-                "outcome": "pass" if passed else "fail",
-                "source_type": atype[:200],
-            }
-        )
+        shown = None if value is None else f"{value}"
+        kind = _CHECK_KINDS.get(atype, "assertion")
+        checks.append(source_check(atype, shown, kind, passed, "pass" if passed else "fail"))
     answer = mw.get(metrics, "agentOutput", str, required=False)
     return build_draw(0, answer=answer, score=(score - 1) / 4, checks=checks)
 
