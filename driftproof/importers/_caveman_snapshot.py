@@ -179,11 +179,7 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
 
 
 def _arms(arms: Any, n: int, error: str | None, w: Where) -> dict[str, list[str | None]]:
-    """The snapshot's ``arms``: both controls and a skill arm, ``n`` outputs each.
-
-    Raises:
-        ImportError_: naming the snapshot, the arm's pointer and what was expected.
-    """
+    """The snapshot's ``arms``: both controls and a skill arm, ``n`` outputs each; else fail."""
     aw = w / "arms"
     if not isinstance(arms, dict):
         raise aw.fail("expected an object of arm name -> list of outputs")

@@ -130,11 +130,8 @@ def _receipt(
 ) -> ReceiptBody:
     """The DECLARED receipt of one verdict in ``fmt``: ``cases`` are (scenario name, arms).
 
-    ``doc``'s ``judgeModel`` judged (unrecorded when absent) and its ``model`` answered.
-
-    Raises:
-        ImportError_: a scenario named twice in the verdict, or a timestamp that is no
-            instant; naming the file.
+    ``doc``'s ``judgeModel`` judged, its ``model`` answered; fails on a repeated scenario name
+    or a timestamp that is no instant.
     """
     w, tool, unrecorded = Where(path), fmt.tool, list(fmt.unrecorded)
     case_docs = []

@@ -150,11 +150,7 @@ def _summary_line(line: str, summary: dict[str, Any], agents: list[dict[str, Any
 def _results_row(
     cells: list[str], header: list[str], card: dict[str, Any], file: str, lineno: int
 ) -> None:
-    """One results table row's cells as rows of ``card`` (one per agent column).
-
-    Raises:
-        ImportError_: more cells than the header, or a cell whose grammar is unknown.
-    """
+    """One results table row's cells as ``card`` rows, one per agent column; else fail."""
     if len(cells) > len(header):
         raise ImportError_.at(
             file, f"line {lineno}", f"expected at most {len(header)} cells, found {len(cells)}"

@@ -205,11 +205,7 @@ _ERRORED = ("Python code execution failed", "Custom function threw error")
 
 
 def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
-    """Every assertion of a row's grading as a check, in the source's order.
-
-    Raises:
-        ImportError_: an assertion that did not error records no ``pass`` true or false.
-    """
+    """Every assertion of a row's grading as a check, in order; one with no ``pass`` fails."""
     checks: list[dict[str, Any]] = []
     for i, comp in enumerate(member_list(grading, "componentResults")):
         if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):

@@ -141,8 +141,7 @@ def _length_snapshot(
 ) -> tuple[Snapshot, FidelityCases | None, list[FidelityCase] | None]:
     """A snapshot of outputs checked against caveman's contract, with ``o.cases``'s matched cases.
 
-    Raises:
-        ImportError_: rubrics given for it, a broken contract, or cases that do not match.
+    Fails on rubrics given for it, a broken contract, or cases that do not match.
     """
     if o.rubrics is not None:
         raise ImportError_.at(

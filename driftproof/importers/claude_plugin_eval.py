@@ -120,12 +120,7 @@ class _Document:
 
 
 def _read(path: Path, repairs: list[Repair]) -> _Document:
-    """Read and check one result document.
-
-    Raises:
-        ImportError_: not the source's schema, an unknown schemaVersion or ablation, or no case
-            in a document not marked partial; naming the file and pointer.
-    """
+    """One result document: its schema, schemaVersion 1, a known ablation, a case unless partial."""
     doc, raw = read_json(path, repairs)
     validate_source(doc, TOOL, path)  # the type of every member walked below
     w = Where(path)
@@ -296,9 +291,7 @@ def _case(
 ) -> Case:
     """One source case as a receipt case, its runs tallied into ``tally``.
 
-    Raises:
-        ImportError_: an arm with no run in a finished document, runs that contradict the
-            ablation, or a case name given twice; naming the case.
+    Fails on an arm with no run when finished, runs against the ablation, or a repeated name.
     """
     cw = d.w / "cases" / i
     graders = case.get("graders") or []

@@ -186,11 +186,7 @@ def _cases(
     logs: dict[str, Path],
     missing: list[str],
 ) -> list[Case]:
-    """The samples as cases (by sample id), each epoch a draw.
-
-    Raises:
-        ImportError_: a sample with no id or epoch, or a sample id that repeats an epoch.
-    """
+    """The samples as cases by id, each epoch a draw; no id or epoch, or a repeated one, fails."""
     cases: dict[str, dict[str, Any]] = {}
     for arm, log in read.items():
         for sample, sw in log.samples:
@@ -295,9 +291,7 @@ def _scored(
 ) -> Draw:
     """A scored sample's draw: its value (at ``key``) the score, a list the judge samples.
 
-    Raises:
-        ImportError_: an object value with no KEY, a KEY on a scalar, or a value that is no
-            score; naming the place.
+    Fails on an object value with no KEY, a KEY on a scalar, or a value that is no score.
     """
     if isinstance(value, dict):
         if key is None:

@@ -221,8 +221,7 @@ def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) 
 def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
     """One ``results`` entry of ``benchmarks.json``: score and uplift in percent, uplift as written.
 
-    Raises:
-        ImportError_: a member of the wrong type, or a number no float holds.
+    Fails on a member of the wrong type, or a number no float holds.
     """
     row = {
         "dimension": rw.get(r, "dimension", str),

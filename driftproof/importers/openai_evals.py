@@ -128,9 +128,7 @@ def _group(
 ) -> tuple[dict[tuple[str, str | None], dict[str, Any]], dict[str, set[str]], list[float]]:
     """The rows by (item, content), each arm's models, and creation times (Unix seconds).
 
-    Raises:
-        ImportError_: a row of an unmapped run, an item answered twice in one run, or a
-            creation time that is no Unix time; naming the row.
+    Fails on a row of an unmapped run, an item answered twice in a run, or no Unix time.
     """
     cases: dict[tuple[str, str | None], dict[str, Any]] = {}
     models: dict[str, set[str]] = {a: set() for a in mapping}

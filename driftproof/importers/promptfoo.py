@@ -221,8 +221,7 @@ class _Grouped:
 def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
     """The draws of one case arm, indexed by ``repeatIndex`` when every row has one, else in order.
 
-    Raises:
-        ImportError_: some rows record a repeat index and others do not, or one is repeated.
+    Fails when only some rows have a repeat index, or one is repeated.
     """
     recorded = [r for r in rows if r[0] is not None]
     if not recorded:

@@ -280,11 +280,7 @@ def _receipt(
 def _grouped(
     runs: list[dict[str, Any]], config_to_arm: dict[str, str]
 ) -> dict[str, dict[str, Any]]:
-    """The runs grouped by eval and arm.
-
-    Raises:
-        ImportError_: a run of a configuration no arm maps.
-    """
+    """The runs grouped by eval and arm; a run of a configuration no arm maps fails."""
     cases: dict[str, dict[str, Any]] = {}
     for r in runs:
         arm = config_to_arm.get(r["config"])

@@ -103,8 +103,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
 def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dict[str, int]]:
     """The runs as cases (``case_id@model`` when several models ran), and other variants' counts.
 
-    Raises:
-        ImportError_: a run of the wrong shape, the same run twice, or no run of an arm.
+    Fails on a run of the wrong shape, the same run twice, or no run of an arm.
     """
     cases: dict[str, dict[str, list[Draw]]] = {}
     seen: set[tuple[str, str, int]] = set()
@@ -164,12 +163,7 @@ def _draw(r: dict[str, Any], w: Where, index: int) -> Draw:
 
 
 def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
-    """The paired summary's figures, interval and test, as the harness wrote them.
-
-    Raises:
-        ImportError_: a figure out of range or of the wrong type, or a reversed interval;
-            naming the file and pointer.
-    """
+    """The paired summary's figures, interval and test as written; bad figures or interval fail."""
     figures = [
         figure(label, w.number(ps, key, low=low, high=high), arm=arm, unit="fraction")
         for key, label, arm, (low, high) in _HEADLINE

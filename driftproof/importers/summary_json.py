@@ -145,11 +145,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
 
 
 def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
-    """The file's cases, each arm's draws in order.
-
-    Raises:
-        ImportError_: a case id given twice, or a score that is not its judge scores' mean.
-    """
+    """The file's cases; a repeated case id, or a score not its judge scores' mean, fails."""
     out = []
     seen: set[str] = set()
     for i, c in enumerate(doc["cases"]):

@@ -94,10 +94,9 @@ def _scenario(
 def _verdict(
     v: dict[str, Any], vw: Where
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
-    """A verdict's mean preference score, vote tally and sign test, and its decision.
+    """A verdict's figures (mean score, votes, sign test) and decision.
 
-    Raises:
-        ImportError_: an unknown ``state``, or a figure of the wrong type; naming the place.
+    Fails on an unknown ``state`` or a figure of the wrong type.
     """
     state = vw.get(v, "state", str)
     if state not in _STATES:
