@@ -1,11 +1,6 @@
 """``driftproof import <tool> …``: convert a neighbouring tool's results into receipts.
 
-The group loads its subcommands lazily from :data:`SUBCOMMANDS`. Adding an
-importer's command is one line there: ``"<tool>": "<module>:<click command>"``,
-the module being any importable module (a ``driftproof/cli/import_<tool>.py`` or
-the importer module itself). Each command calls the registered importer
-(:mod:`driftproof.importers`) and :func:`~driftproof.importers.write_imported`,
-which writes every receipt or none.
+Subcommands load lazily from :data:`SUBCOMMANDS` (``"<tool>": "<module>:<click command>"``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """``driftproof import <tool>``: one click command per neighbouring tool's result format.
 
-Each command parses its options into the importer's arguments; :func:`_import_command` adds
-``--out-dir`` and ``--force`` and hands the arguments to the registered importer
-(:mod:`driftproof.importers`) and :func:`~driftproof.importers.write_imported`, which writes
-every receipt or none. Every import is DECLARED (D-15): faithful, never a verdict. The group
-lists the commands in :data:`driftproof.cli.import_.SUBCOMMANDS`.
+Each command hands its options to the registered importer and writes every receipt or none
+(D-15).
 """
 
 from __future__ import annotations
@@ -55,18 +52,9 @@ def _import_command(
 ) -> click.Command:
     """The click command ``tool``: its ``params``, then ``--out-dir`` and ``--force``.
 
-    The command passes the value of parameter ``source`` as the importer's source and every
-    other parameter by name as its options, then writes the receipts (all or none), echoing
-    each path written. The receipts name the source: the first path given, or the baseline log
-    when an Inspect import gives only that.
-
-    Args:
-        tool: the command's and the registered importer's name.
-        help: the command's help.
-        params: the command's own parameters, in the order the help lists them.
-        source: the parameter whose value is the importer's source, or a function that takes
-            the parameters' values, removes those it reads and returns (source, its name).
-        check: called with every parameter's value before the import; raises to refuse.
+    Parameter ``source`` (or a function popping what it reads from the values and returning
+    (source, its name)) is the importer's source, every other parameter an option by name;
+    ``check`` sees every value first and raises to refuse. Each path written is echoed.
     """
 
     def callback(out_dir: Path, force: bool, **options: Any) -> None:
@@ -119,10 +107,7 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
 
 
 def _arms(metavar: str, help: str, *, required: bool = False) -> click.Option:
-    """``--arm ARM=...`` (repeatable), given to the importer as ``{arm: ...}`` (or ``None``).
-
-    ``metavar`` names what is mapped to the arm.
-    """
+    """``--arm ARM=<metavar>`` (repeatable), given to the importer as ``{arm: ...}`` or ``None``."""
     return click.Option(
         ["--arm", "arms"],
         multiple=True,

@@ -1,20 +1,9 @@
-"""Importers: neighbouring tools' result files converted into receipts (D-15).
+"""Importers: neighbouring tools' result files converted into DECLARED receipts (D-15).
 
-Every importer is a function registered here under the source tool's name, with the frozen
-dataclass of its options::
-
-    @register("caveman", CavemanOptions)
-    def import_caveman(source: Path, options: CavemanOptions) -> list[Imported]: ...
-
-It reads ``source`` (and whatever its options name), fails closed
-(:class:`~driftproof.errors.ImportError_` naming file, JSON pointer and what was expected) and
-returns one :class:`Imported` per receipt, unsealed, with the strings it repaired while
-parsing, without writing anything. :func:`write_imported` then seals, checks and writes them
-all, or none.
-
-Adding an importer: create ``driftproof/importers/<tool>.py`` with a function decorated
-``@register("<tool>", <Options>)`` and add its module name to ``_BUILTIN`` below (the
-registry imports the built-in modules on first lookup).
+An importer is ``@register("<tool>", <Options>)`` on ``fn(source, options) -> list[Imported]``
+in ``driftproof/importers/<tool>.py``, listed in ``_BUILTIN``. It fails closed
+(:class:`~driftproof.errors.ImportError_` naming file, JSON pointer and expectation) and writes
+nothing; :func:`write_imported` seals, checks and writes all its receipts, or none.
 """
 
 from __future__ import annotations
@@ -33,7 +22,7 @@ from driftproof.errors import ImportError_, Problem, ReceiptError
 from driftproof.importers._common import safe_filename
 from driftproof.importers._text import Repair, finish
 from driftproof.outputs import refuse_existing_outputs
-from driftproof.receipt import Receipt, ReceiptBody, read_receipt, write_receipt
+from driftproof.receipt import ReceiptBody, write_receipt
 
 __all__ = [
     "IMPORTERS",
@@ -48,13 +37,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Imported:
-    """One receipt an importer produced.
-
-    Attributes:
-        filename: the receipt's file name (no directory), e.g. ``caveman-2b10489-caveman.json``.
-        body: the unsealed receipt at the current schema version.
-        repairs: the strings made valid Unicode while its sources were parsed.
-    """
+    """One unsealed receipt an importer produced, its file name and the strings it repaired."""
 
     filename: str
     body: ReceiptBody
@@ -64,11 +47,7 @@ class Imported:
     def named(
         cls, prefix: str, body: ReceiptBody, *labels: str, repairs: list[Repair] | None = None
     ) -> Imported:
-        """``body`` filed as ``<prefix>-<skill>[-<label>…]-<document sha256[:8]>.json``.
-
-        Characters outside ``[A-Za-z0-9._-]`` become ``-``
-        (:func:`~driftproof.importers._common.safe_filename`).
-        """
+        """``body`` filed as ``<prefix>-<skill>[-<label>…]-<document sha256[:8]>.json``."""
         assert body.provenance is not None
         digest = body.provenance.document_sha256[:8]
         name = safe_filename(prefix, body.skill.name, *labels, digest)
@@ -107,11 +86,7 @@ _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")
 
 
 def register(name: str, options: type) -> Callable[[Importer], Importer]:
-    """Decorator: register ``fn`` as the importer for source tool ``name``.
-
-    Args:
-        name: the source tool's name.
-        options: the frozen dataclass of the importer's options.
+    """Decorator: register ``fn`` as the importer for source tool ``name``, with its options class.
 
     Raises:
         ValueError: ``name`` is already registered to another function.
@@ -128,11 +103,9 @@ def register(name: str, options: type) -> Callable[[Importer], Importer]:
 
 
 def get_importer(name: str) -> Callable[..., list[Imported]]:
-    """The importer registered as ``name``, its receipts finished for writing.
+    """The importer registered as ``name``, its receipts finished (:func:`~._text.finish`).
 
-    The returned function takes the source and either the importer's options object or its
-    fields as keywords. Its receipts have big fields bounded and the text repaired while
-    parsing recorded (:func:`~driftproof.importers._text.finish`).
+    The returned function takes the source and an options object or its fields as keywords.
 
     Raises:
         KeyError: no importer has that name (the message lists the known names).
@@ -157,20 +130,10 @@ def get_importer(name: str) -> Callable[..., list[Imported]]:
 def write_imported(
     items: list[Imported], out_dir: str | Path, *, source: str = "<import>", force: bool = False
 ) -> list[Path]:
-    """Seal, check and write every imported receipt into ``out_dir``, or write none.
+    """Seal, check and write every imported receipt into ``out_dir`` (made if missing), or none.
 
-    Each receipt is finished (:func:`~driftproof.importers._text.finish`), then sealed, checked
-    against the current receipt schema and written to a temporary file beside its target; only
-    when all are written are they renamed into place.
-
-    Args:
-        items: what an importer returned.
-        out_dir: the receipts directory (created when missing).
-        source: the source file's name, used in messages.
-        force: replace receipts that already exist; without it an existing one is refused.
-
-    Returns:
-        The paths written, in the order of ``items``.
+    ``source`` names the source in messages; ``force`` replaces existing receipts. Returns the
+    paths written, in the order of ``items``.
 
     Raises:
         ImportError_: a file name is unsafe or repeated, a receipt is not valid (an importer
@@ -193,11 +156,7 @@ def write_imported(
 
 
 def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
-    """The error for a receipt that failed its checks.
-
-    The error for a receipt that failed its checks, naming the source, never the receipt file
-    (nothing was written).
-    """
+    """The error for a receipt that failed its checks, naming the source (nothing was written)."""
     problems = [
         Problem(
             source,
@@ -212,11 +171,9 @@ def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
 
 
 def _write_all_or_none(bodies: list[tuple[str, ReceiptBody]], out: Path, source: str) -> list[Path]:
-    """Write each receipt to a temporary sibling first, then rename them all into place.
+    """Write each receipt to a temporary sibling, then rename them all into place.
 
-    A receipt that fails its checks, or a failure before the renames (a read-only or
-    uncreatable ``out``, a full disk), removes every temporary file and any directory made
-    here, so nothing is left half-written.
+    Any failure before the renames removes every temporary file and directory made here.
     """
     made: list[Path] = []
     staged: list[tuple[Path, Path]] = []
@@ -232,8 +189,7 @@ def _write_all_or_none(bodies: list[tuple[str, ReceiptBody]], out: Path, source:
             fd, tmp = tempfile.mkstemp(prefix=f".{filename}.", suffix=".tmp", dir=out)
             staged.append((Path(tmp), target))
             os.close(fd)
-            if not isinstance(write_receipt(body, tmp), Receipt):
-                read_receipt(tmp)  # a writer that does not check against the schema itself
+            write_receipt(body, tmp)
         for staged_path, target in staged:
             os.replace(staged_path, target)
     except BaseException as exc:  # a bad receipt, an OSError, or Ctrl-C: leave nothing behind

@@ -1,16 +1,8 @@
-"""Zip archives read with bounded memory.
+"""Zip archives (Inspect ``.eval``: store, deflate, Zstandard) read with bounded memory.
 
-Inspect's ``.eval`` logs are zip archives whose members current Inspect writes with
-Zstandard (zip method 93); older ones use deflate (8) or store (0). Python's
-:mod:`zipfile` reads the central directory but cannot inflate method 93, and it trusts
-each member's declared size. Here every member is **streamed** through its decompressor
-(:mod:`zlib` for deflate, the ``zstandard`` library for Zstandard) in chunks, and the bytes
-*actually inflated* are counted against a per-member and a whole-archive cap, so a member
-that lies about its size is refused as soon as it passes the cap, never inflated to the end.
-The member count is capped before any member is read. Each member's CRC-32 is checked.
-
-Every error is an :class:`~driftproof.errors.ImportError_` naming the archive and the member
-as a JSON pointer (``/samples~11_epoch_1.json``).
+Each member is streamed and the bytes actually inflated are capped per member and per
+archive (a member lying about its size is refused at the cap); CRC-32 is checked. Errors
+name the archive and the member as a pointer (``/samples~11_epoch_1.json``).
 """
 
 from __future__ import annotations
@@ -23,8 +15,8 @@ from typing import BinaryIO
 
 import zstandard
 
-from driftproof._json import pointer
 from driftproof.errors import ImportError_
+from driftproof.importers._common import Where
 
 __all__ = ["MAX_INFLATED_BYTES", "MAX_MEMBERS", "MAX_MEMBER_BYTES", "Archive"]
 
@@ -53,16 +45,8 @@ class _Limited:
         return data
 
 
-def _member_pointer(name: str) -> str:
-    return pointer([name])
-
-
 class Archive:
-    """A zip archive opened for bounded reading.
-
-    Args:
-        path: the archive file. shown: how it is named in errors (default: ``path``).
-        max_members, max_member_bytes, max_inflated_bytes: the caps (defaults above).
+    """A zip archive opened for bounded reading (``shown`` names it in errors).
 
     Raises:
         ImportError_: not a zip archive, or more members than ``max_members``.
@@ -107,19 +91,13 @@ class Archive:
                 CRC-32 differs), or inflates past the per-member or whole-archive cap.
         """
         info = self.infos.get(name)
-        where = _member_pointer(name)
+        where = Where(self.shown) / name
         if info is None:
-            raise ImportError_.at(
-                self.shown, where, "expected this member in the archive; found none"
-            )
+            raise where.fail("expected this member in the archive; found none")
         if info.flag_bits & 0x1:
-            raise ImportError_.at(
-                self.shown, where, "the member is encrypted; expected a plain member"
-            )
+            raise where.fail("the member is encrypted; expected a plain member")
         if info.compress_type not in (_STORED, _DEFLATED, _ZSTD):
-            raise ImportError_.at(
-                self.shown,
-                where,
+            raise where.fail(
                 f"compression method {info.compress_type} is not read; expected "
                 "stored (0), deflate (8) or Zstandard (93)",
             )
@@ -127,17 +105,13 @@ class Archive:
             with self.path.open("rb") as fh:
                 return self._inflate(fh, info, where)
         except OSError as exc:
-            raise ImportError_.at(
-                self.shown, where, f"cannot read the member: {exc.strerror or exc}"
-            ) from None
+            raise where.fail(f"cannot read the member: {exc.strerror or exc}") from None
 
-    def _inflate(self, fh: BinaryIO, info: zipfile.ZipInfo, where: str) -> bytes:
+    def _inflate(self, fh: BinaryIO, info: zipfile.ZipInfo, where: Where) -> bytes:
         fh.seek(info.header_offset)
         head = fh.read(_LOCAL_HEADER.size)
         if len(head) != _LOCAL_HEADER.size or head[:4] != b"PK\x03\x04":
-            raise ImportError_.at(
-                self.shown, where, "the member's local header is missing or corrupt"
-            )
+            raise where.fail("the member's local header is missing or corrupt")
         fields = _LOCAL_HEADER.unpack(head)
         fh.seek(fields[-2] + fields[-1], 1)  # file name and extra field
         remaining = info.compress_size
@@ -171,16 +145,12 @@ class Archive:
                     while piece := reader.read(_CHUNK):
                         take(piece)
                 if raw.remaining:
-                    raise ImportError_.at(
-                        self.shown, where, "the member holds bytes after its Zstandard frames"
-                    )
+                    raise where.fail("the member holds bytes after its Zstandard frames")
                 remaining = 0
             while remaining > 0:
                 chunk = fh.read(min(_CHUNK, remaining))
                 if not chunk:
-                    raise ImportError_.at(
-                        self.shown, where, "the member ends before its declared compressed size"
-                    )
+                    raise where.fail("the member ends before its declared compressed size")
                 remaining -= len(chunk)
                 if d is None:
                     take(chunk)
@@ -195,28 +165,20 @@ class Archive:
                     take(piece)
                 take(d.flush())
         except (zlib.error, zstandard.ZstdError) as exc:
-            raise ImportError_.at(
-                self.shown, where, f"the member cannot be inflated: {exc}"
-            ) from None
+            raise where.fail(f"the member cannot be inflated: {exc}") from None
         if crc != info.CRC:
-            raise ImportError_.at(
-                self.shown, where, "the member's CRC-32 differs from the archive's: it is corrupt"
-            )
+            raise where.fail("the member's CRC-32 differs from the archive's: it is corrupt")
         self.inflated += size
         return b"".join(out)
 
-    def _over(self, where: str, cap: int) -> None:
+    def _over(self, where: Where, cap: int) -> None:
         if cap < self.max_member_bytes:
-            raise ImportError_.at(
-                self.shown,
-                where,
+            raise where.fail(
                 f"the archive's members inflate past {self.max_inflated_bytes} "
                 "bytes together, the limit (counted as inflated, not as declared); nothing was "
-                "read",
+                "read"
             )
-        raise ImportError_.at(
-            self.shown,
-            where,
+        raise where.fail(
             f"the member inflates past {self.max_member_bytes} bytes, the limit "
-            "(counted as inflated, not as declared); nothing was read",
+            "(counted as inflated, not as declared); nothing was read"
         )

@@ -1,16 +1,7 @@
-"""caveman's fidelity eval.
+"""caveman's fidelity eval: a snapshot's outputs checked as ``score_fidelity.py`` checks them.
 
-``evals/snapshots/fidelity.json`` scored against the cases of ``evals/prompts/fidelity.json``, as
-caveman's ``score_fidelity.py`` scores it (seed 004, "Fidelity").
-
-A case passes for an arm when every ``must_include`` pattern is found in the arm's output and
-no ``must_not_include`` pattern is (Python ``re.search``, case-insensitive; the search runs
-through :func:`driftproof.run.checks.check_passes`, which gives up a pattern that backtracks
-without end). Each pattern is recorded as one check of the draw, named ``/<pattern>/`` as the
-scorer names it in its failures (``missing /p/``, ``forbidden /p/``); checks are never a score
-and never a verdict (D-15). The snapshot is refused, naming the file and pointer, when its
-prompts no longer match the case file: a snapshot prompt that no case has, or a case whose
-prompt the snapshot does not have (the scorer's own two refusals).
+Each ``must_include``/``must_not_include`` pattern (case-insensitive ``re.search``) is one check
+named ``/<pattern>/``; checks are never a score or a verdict (D-15).
 """
 
 from __future__ import annotations
@@ -20,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_, SuiteError
-from driftproof.importers._caveman_snapshot import snap_pointer
+from driftproof.importers._common import Where
 from driftproof.run.checks import CheckTimeout, check_passes
 from driftproof.run.suite import load_suite
 from driftproof.run.suite_fields import CheckSpec
@@ -53,11 +44,7 @@ class FidelityCases:
 
 
 def read_cases(path: str | Path) -> FidelityCases:
-    """Read caveman's ``prompts/fidelity.json``.
-
-    Read caveman's ``prompts/fidelity.json`` with the suite reader (every pattern compiled, ids
-    unique), then require what ``score_fidelity.py`` needs: a category per case, a unique prompt per
-    case, patterns short enough to name a check.
+    """Caveman's ``prompts/fidelity.json`` as a suite, each case with a category and unique prompt.
 
     Raises:
         ImportError_: naming the case file, the JSON pointer and what was expected.
@@ -114,19 +101,14 @@ def match_cases(cases: FidelityCases, prompts: list[str], shown: str) -> list[Fi
     by_prompt = {c.prompt: c for c in cases.cases}
     first: dict[str, int] = {}
     for i, prompt in enumerate(prompts):
+        w = Where(shown) / "prompts" / i
         if prompt not in by_prompt:
-            raise ImportError_.at(
-                shown,
-                snap_pointer("prompts", i),
+            raise w.fail(
                 f"expected the prompt of a case in {cases.path}; no case has this prompt "
-                "(the cases changed since the snapshot ran: rerun the fidelity eval)",
+                "(the cases changed since the snapshot ran: rerun the fidelity eval)"
             )
         if prompt in first:
-            raise ImportError_.at(
-                shown,
-                snap_pointer("prompts", i),
-                f"expected each case once; this prompt is also /prompts/{first[prompt]}",
-            )
+            raise w.fail(f"expected each case once; this prompt is also /prompts/{first[prompt]}")
         first[prompt] = i
     for c in cases.cases:
         if c.prompt not in first:

@@ -1,25 +1,13 @@
-"""caveman's judged fidelity snapshot: each fact judged by a model.
+"""caveman's judged fidelity snapshot (a ``fidelity`` object, no ``prompts``): facts a model judged.
 
-Caveman's judged fidelity snapshot (``evals/snapshots/fidelity.json`` with
-``evals/prompts/rubrics.json``): read as its own kind, apart from the regex fidelity eval of
-:mod:`driftproof.importers._caveman_fidelity` (D-13, D-15, D-16).
-
-Shape, recognised by its members (a ``fidelity`` object and no ``prompts`` or ``arms``)::
+Shape read (D-13, D-15, D-16)::
 
     {"metadata": {"generated_at", "judge_model", "runs", "source_snapshot", "note"?},
      "fidelity": {"<arm>": {"<prompt>": {"risk": str, "fidelity": percent,
                                           "facts": [{"fact": str, "pass": bool}, ...],
                                           "verbatim_ok": bool?, "verbatim_missing": [str]?}}}}
 
-Each fact was judged pass or fail by the model ``metadata.judge_model`` (the source's grader)
-against the rubric of its prompt; ``verbatim_ok`` says whether every token the rubric requires
-appears literally in the answer (checked without a model). The answers themselves are not in the
-file. ``fidelity`` (percent) and ``risk`` are the source's own figures. Only ``runs: 1`` (one
-judgment per fact) is read. Every member is required as shown but ``note``, ``verbatim_ok`` and
-``verbatim_missing``; a member the reader does not know is refused, so nothing is dropped
-silently. With the rubrics the snapshot is refused when its prompts, facts, risks or missing
-verbatim tokens do not match them. Every refusal names the file, the JSON pointer and what was
-expected.
+Only ``runs: 1`` is read; an unknown member is refused, so nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -37,6 +25,7 @@ from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
     SNAPSHOT_MAX_BYTES,
+    json_word,
     load_snapshot,
     snap_pointer,
 )
@@ -75,11 +64,7 @@ def is_judged(doc: Any) -> bool:
 
 @dataclass(frozen=True)
 class JudgedCell:
-    """One prompt of one arm as judged: the source's risk and fidelity (percent.
-
-    ``printed`` as the JSON wrote it), each fact with the grader's pass, and the verbatim check
-    (``None``: not in the cell).
-    """
+    """One prompt of one arm as judged; ``fidelity`` in percent, ``printed`` as written."""
 
     risk: str
     fidelity: float
@@ -91,11 +76,7 @@ class JudgedCell:
 
 @dataclass(frozen=True)
 class Judged:
-    """A judged snapshot that was read.
-
-    Its metadata, the grader's model id and the note the snapshot gives beside it, the prompts (in
-    the first arm's order) and arm -> one cell per prompt.
-    """
+    """A judged snapshot as read: prompts in the first arm's order, arm -> one cell per prompt."""
 
     meta: dict[str, Any]
     grader: str
@@ -106,41 +87,25 @@ class Judged:
 
 @dataclass(frozen=True)
 class Rubrics:
-    """``rubrics.json`` as read.
-
-    Its path as given, the sha256 of its bytes, and prompt -> (JSON pointer of the rubric, risk,
-    facts, verbatim tokens).
-    """
+    """``rubrics.json`` as read: prompt -> (rubric's pointer, risk, facts, verbatim tokens)."""
 
     path: str
     sha256: str
     by_prompt: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]]
 
 
-def _kind(value: Any) -> str:
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    return {int: "a number", float: "a number", str: "a string", list: "an array"}.get(
-        type(value), "an object"
-    )
-
-
-def _text(value: Any, shown: str, where: str, what: str, limit: int) -> str:
+def _text(value: Any, w: Where, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        found = f"{len(value)} characters" if isinstance(value, str) else _kind(value)
-        raise ImportError_.at(
-            shown, where, f"expected {what} (a string of 1 to {limit} characters), found {found}"
-        )
+        found = f"{len(value)} characters" if isinstance(value, str) else json_word(value)
+        raise w.fail(f"expected {what} (a string of 1 to {limit} characters), found {found}")
     return value
 
 
-def _unknown(obj: dict[str, Any], known: frozenset[str], shown: str, where: str) -> None:
+def _unknown(obj: dict[str, Any], known: frozenset[str], w: Where) -> None:
     for key in obj:
         if key not in known:
-            raise ImportError_.at(
-                shown,
-                f"{where}/{snap_pointer(key)[1:]}",
-                f"a member this reader does not know: expected only {', '.join(sorted(known))}",
+            raise (w / key).fail(
+                f"a member this reader does not know: expected only {', '.join(sorted(known))}"
             )
 
 
@@ -150,184 +115,144 @@ def read_judged(doc: Any, shown: str) -> Judged:
     Raises:
         ImportError_: naming ``shown``, the JSON pointer and what was expected.
     """
-    _unknown(doc, frozenset({"metadata", "fidelity"}), shown, "")
-    meta = doc.get("metadata")
+    w = Where(shown)
+    _unknown(doc, frozenset({"metadata", "fidelity"}), w)
+    meta, mw = doc.get("metadata"), w / "metadata"
     if not isinstance(meta, dict):
-        raise ImportError_.at(shown, "/metadata", "expected an object (the snapshot's metadata)")
-    _unknown(meta, _META, shown, "/metadata")
-    grader = _GRADER.match(
-        _text(meta.get("judge_model"), shown, "/metadata/judge_model", "the grader's model", 4000)
-    )
+        raise mw.fail("expected an object (the snapshot's metadata)")
+    _unknown(meta, _META, mw)
+    grader_text = _text(meta.get("judge_model"), mw / "judge_model", "the grader's model", 4000)
+    grader = _GRADER.match(grader_text)
     if grader is None:
-        raise ImportError_.at(
-            shown,
-            "/metadata/judge_model",
-            "expected a model id, optionally followed by a note in brackets",
+        raise (mw / "judge_model").fail(
+            "expected a model id, optionally followed by a note in brackets"
         )
     if type(meta.get("runs")) is not int or meta["runs"] != 1:
-        raise ImportError_.at(
-            shown,
-            "/metadata/runs",
-            f"expected 1 (one judgment per fact), found {json.dumps(meta.get('runs'))[:60]}",
+        raise (mw / "runs").fail(
+            f"expected 1 (one judgment per fact), found {json.dumps(meta.get('runs'))[:60]}"
         )
-    parse_instant(meta.get("generated_at"), Where(shown) / "metadata" / "generated_at")
-    _text(meta.get("source_snapshot"), shown, "/metadata/source_snapshot", "a file name", 200)
+    parse_instant(meta.get("generated_at"), mw / "generated_at")
+    _text(meta.get("source_snapshot"), mw / "source_snapshot", "a file name", 200)
     if "note" in meta:
-        _text(meta["note"], shown, "/metadata/note", "a note", 4000)
-    fidelity = doc["fidelity"]
+        _text(meta["note"], mw / "note", "a note", 4000)
+    fidelity, fw = doc["fidelity"], w / "fidelity"
     if not isinstance(fidelity, dict) or not fidelity:
-        raise ImportError_.at(
-            shown, "/fidelity", "expected an object of arm -> prompt -> judged facts"
-        )
+        raise fw.fail("expected an object of arm -> prompt -> judged facts")
     if not any(a not in (BASELINE_ARM, CONTROL_ARM) for a in fidelity):
-        raise ImportError_.at(shown, "/fidelity", "expected at least one skill arm")
+        raise fw.fail("expected at least one skill arm")
     prompts: list[str] = []
     arms: dict[str, list[JudgedCell]] = {}
     for arm, cells in fidelity.items():
-        where = snap_pointer("fidelity", arm)
+        aw = fw / arm
         if arm not in (BASELINE_ARM, CONTROL_ARM) and not _ARM_NAME.match(arm):
-            raise ImportError_.at(
-                shown, where, "expected a skill arm name of lowercase letters, digits, - or _"
-            )
+            raise aw.fail("expected a skill arm name of lowercase letters, digits, - or _")
         if not isinstance(cells, dict) or not cells:
-            raise ImportError_.at(shown, where, "expected an object of prompt -> judged facts")
+            raise aw.fail("expected an object of prompt -> judged facts")
         if not prompts:
             prompts = list(cells)
         elif list(cells) != prompts:
             first = next(iter(fidelity))
-            raise ImportError_.at(
-                shown,
-                where,
-                f"expected the prompts of {snap_pointer('fidelity', first)}, in the same order",
+            raise aw.fail(
+                f"expected the prompts of {snap_pointer('fidelity', first)}, in the same order"
             )
-        arms[arm] = [_cell(cells[p], shown, snap_pointer("fidelity", arm, p)) for p in prompts]
+        arms[arm] = [_cell(cells[p], aw / p) for p in prompts]
     return Judged(meta, grader.group(1), grader.group(2), prompts, arms)
 
 
-def _cell(cell: Any, shown: str, where: str) -> JudgedCell:
+def _cell(cell: Any, w: Where) -> JudgedCell:
     if not isinstance(cell, dict):
-        raise ImportError_.at(shown, where, f"expected an object, found {_kind(cell)}")
-    _unknown(cell, _CELL, shown, where)
-    risk = _text(cell.get("risk"), shown, f"{where}/risk", "the prompt's risk", 200)
+        raise w.fail(f"expected an object, found {json_word(cell)}")
+    _unknown(cell, _CELL, w)
+    risk = _text(cell.get("risk"), w / "risk", "the prompt's risk", 200)
     value: Any = cell.get("fidelity")
     if type(value) not in (int, float) or not math.isfinite(value) or not 0 <= value <= 100:
-        raise ImportError_.at(
-            shown, f"{where}/fidelity", f"expected a percentage, 0 to 100, found {_kind(value)}"
-        )
+        raise (w / "fidelity").fail(f"expected a percentage, 0 to 100, found {json_word(value)}")
     facts = cell.get("facts")
     if not isinstance(facts, list) or not facts:
-        raise ImportError_.at(
-            shown, f"{where}/facts", 'expected a non-empty list of {"fact", "pass"}'
-        )
+        raise (w / "facts").fail('expected a non-empty list of {"fact", "pass"}')
     read = []
     for k, f in enumerate(facts):
-        at = f"{where}/facts/{k}"
+        fw = w / "facts" / k
         if not isinstance(f, dict) or set(f) != {"fact", "pass"} or type(f["pass"]) is not bool:
-            raise ImportError_.at(
-                shown, at, 'expected {"fact": text, "pass": true or false} and nothing else'
-            )
-        read.append((_text(f["fact"], shown, f"{at}/fact", "a fact", FACT_MAX_CHARS), f["pass"]))
+            raise fw.fail('expected {"fact": text, "pass": true or false} and nothing else')
+        read.append((_text(f["fact"], fw / "fact", "a fact", FACT_MAX_CHARS), f["pass"]))
     ok = cell.get("verbatim_ok")
     missing = cell.get("verbatim_missing", [])
     if "verbatim_ok" in cell and type(ok) is not bool:
-        raise ImportError_.at(
-            shown, f"{where}/verbatim_ok", f"expected true or false, found {_kind(ok)}"
-        )
+        raise (w / "verbatim_ok").fail(f"expected true or false, found {json_word(ok)}")
     if not isinstance(missing, list) or not all(isinstance(t, str) for t in missing):
-        raise ImportError_.at(shown, f"{where}/verbatim_missing", "expected a list of tokens")
+        raise (w / "verbatim_missing").fail("expected a list of tokens")
     if ok is None and missing or ok is not None and ok != (not missing):
-        raise ImportError_.at(
-            shown,
-            f"{where}/verbatim_ok",
-            f"expected {json.dumps(not missing)}: verbatim_missing lists {len(missing)} token(s)",
+        raise (w / "verbatim_ok").fail(
+            f"expected {json.dumps(not missing)}: verbatim_missing lists {len(missing)} token(s)"
         )
     return JudgedCell(risk, float(value), json.dumps(value), tuple(read), ok, tuple(missing))
 
 
 def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
-    """Read caveman's ``evals/prompts/rubrics.json``.
-
-    Caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [{prompt, risk, facts,
-    verbatim}]}``).
+    """Caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [...]}``).
 
     Raises:
         ImportError_: naming the file, the JSON pointer and what was expected.
     """
     shown = str(path)
     doc, sha = load_snapshot(Path(path), shown, repairs)
+    w = Where(shown)
     if (
         not isinstance(doc, dict)
         or doc.get("version") != 1
         or not isinstance(doc.get("rubrics"), list)
     ):
-        raise ImportError_.at(
-            shown, "", 'expected caveman\'s rubrics file {"version": 1, "rubrics": [...]}'
-        )
+        raise w.fail('expected caveman\'s rubrics file {"version": 1, "rubrics": [...]}')
     by_prompt: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {}
     for j, r in enumerate(doc["rubrics"]):
-        at = f"/rubrics/{j}"
+        rw = w / "rubrics" / j
         if not isinstance(r, dict):
-            raise ImportError_.at(shown, at, f"expected an object, found {_kind(r)}")
-        prompt = _text(r.get("prompt"), shown, f"{at}/prompt", "a prompt", SNAPSHOT_MAX_BYTES)
+            raise rw.fail(f"expected an object, found {json_word(r)}")
+        prompt = _text(r.get("prompt"), rw / "prompt", "a prompt", SNAPSHOT_MAX_BYTES)
         if prompt in by_prompt:
-            raise ImportError_.at(
-                shown,
-                f"{at}/prompt",
-                f"expected a prompt no other rubric has; {by_prompt[prompt][0]} has it too",
+            raise (rw / "prompt").fail(
+                f"expected a prompt no other rubric has; {by_prompt[prompt][0]} has it too"
             )
-        risk = _text(r.get("risk"), shown, f"{at}/risk", "the prompt's risk", 200)
+        risk = _text(r.get("risk"), rw / "risk", "the prompt's risk", 200)
         lists = []
         for key in ("facts", "verbatim"):
             v = r.get(key)
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                raise ImportError_.at(shown, f"{at}/{key}", "expected a list of strings")
+                raise (rw / key).fail("expected a list of strings")
             lists.append(tuple(v))
-        by_prompt[prompt] = (at, risk, lists[0], lists[1])
+        by_prompt[prompt] = (rw.pointer, risk, lists[0], lists[1])
     return Rubrics(shown, sha, by_prompt)
 
 
 def match_rubrics(judged: Judged, rubrics: Rubrics, shown: str) -> None:
-    """Refuse a snapshot that does not match its rubrics.
-
-    A prompt no rubric has, a rubric whose prompt the snapshot lacks, facts that differ in number or
-    text, another risk, or a missing verbatim token the rubric does not require.
+    """Refuse a snapshot whose prompts, facts, risks or missing verbatim tokens differ from ``r``.
 
     Raises:
-        ImportError_: naming the snapshot (or the rubrics file, for a rubric the snapshot lacks),
-            the JSON pointer and what was expected.
+        ImportError_: naming the snapshot (or the rubrics file, for a rubric the snapshot lacks).
     """
     for arm, cells in judged.arms.items():
         for prompt, cell in zip(judged.prompts, cells, strict=True):
-            where = snap_pointer("fidelity", arm, prompt)
+            w = Where(shown) / "fidelity" / arm / prompt
             if prompt not in rubrics.by_prompt:
-                raise ImportError_.at(
-                    shown, where, f"expected the prompt of a rubric in {rubrics.path}; none has it"
-                )
+                raise w.fail(f"expected the prompt of a rubric in {rubrics.path}; none has it")
             at, risk, facts, verbatim = rubrics.by_prompt[prompt]
             if cell.risk != risk:
-                raise ImportError_.at(
-                    shown, f"{where}/risk", f"expected {risk!r}, the risk at {rubrics.path} {at}"
-                )
+                raise (w / "risk").fail(f"expected {risk!r}, the risk at {rubrics.path} {at}")
             if len(cell.facts) != len(facts):
-                raise ImportError_.at(
-                    shown,
-                    f"{where}/facts",
-                    f"expected {len(facts)} facts, the rubric's at {rubrics.path} {at}/facts",
+                raise (w / "facts").fail(
+                    f"expected {len(facts)} facts, the rubric's at {rubrics.path} {at}/facts"
                 )
             for k, ((fact, _), want) in enumerate(zip(cell.facts, facts, strict=True)):
                 if fact != want:
-                    raise ImportError_.at(
-                        shown,
-                        f"{where}/facts/{k}/fact",
-                        f"expected the rubric's fact at {rubrics.path} {at}/facts/{k}",
+                    raise (w / "facts" / k / "fact").fail(
+                        f"expected the rubric's fact at {rubrics.path} {at}/facts/{k}"
                     )
             for i, token in enumerate(cell.verbatim_missing):
                 if token not in verbatim:
-                    raise ImportError_.at(
-                        shown,
-                        f"{where}/verbatim_missing/{i}",
+                    raise (w / "verbatim_missing" / i).fail(
                         f"expected a token of the rubric's verbatim list at {rubrics.path} "
-                        f"{at}/verbatim",
+                        f"{at}/verbatim"
                     )
     for prompt, (at, *_rest) in rubrics.by_prompt.items():
         if prompt not in judged.prompts:

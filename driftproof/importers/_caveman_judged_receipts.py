@@ -1,11 +1,4 @@
-"""Receipts of a caveman judged fidelity snapshot.
-
-One DECLARED receipt per skill arm, each fact a check, each prompt's fidelity the source's figure
-(D-13, D-15).
-
-``judged_receipts(judged, shown, document_sha256, skills_dir, source_commit, rubrics)`` turns
-what :func:`driftproof.importers._caveman_judged.read_judged` read into receipt documents.
-"""
+"""Receipts of a caveman judged fidelity snapshot: each fact a check (D-13, D-15)."""
 
 from __future__ import annotations
 
@@ -35,7 +28,7 @@ from driftproof.importers._declared import (
     unrecorded_judge,
 )
 from driftproof.importers._text import Repair
-from driftproof.receipt import JudgeScale, Provenance, build_draw
+from driftproof.receipt import Draw, JudgeScale, Provenance, build_draw
 
 __all__ = ["judged_receipts"]
 
@@ -51,12 +44,8 @@ JUDGED_UNRECORDED = (
 )
 
 
-def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
-    """One arm of one case.
-
-    A single draw whose answer is unknown (not in the snapshot), each fact a check as the source's
-    grader judged it, then ``verbatim_ok`` when the cell has it.
-    """
+def _judged_draw(cell: JudgedCell) -> Draw:
+    """One draw, answer unknown, each judged fact a check, then ``verbatim_ok`` when recorded."""
     checks: list[dict[str, Any]] = [
         {"name": fact, "kind": "assertion", "pass": passed, "source_type": JUDGED_FACT}
         for fact, passed in cell.facts
@@ -70,15 +59,11 @@ def _judged_draw(cell: JudgedCell) -> dict[str, Any]:
                 "source_type": VERBATIM,
             }
         )
-    return {"draws": [build_draw(0, answer=None, checks=checks)], "generation": None}
+    return build_draw(0, answer=None, checks=checks)
 
 
 def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
-    """The source's own per-prompt figures of one arm.
-
-    Fidelity (percent, as written), risk (printed, no number) and, when any, the verbatim tokens
-    found missing (a count).
-    """
+    """One arm's per-prompt fidelity (percent), risk (printed) and missing verbatim token count."""
     out: list[dict[str, Any]] = []
     for case, cell in zip(ids, cells, strict=True):
         out.append(
@@ -109,10 +94,7 @@ def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[d
 def _provenance(
     judged: Judged, with_rubrics: bool, shown: str, document_sha256: str, commit: str | None
 ) -> Provenance:
-    """What the judged snapshot's receipts were converted from.
-
-    The arms and suite it lacks, the grader and note it names, and its own metadata.
-    """
+    """What the judged snapshot's receipts were converted from, and what it lacks."""
     unrecorded = list(JUDGED_UNRECORDED)
     for name, label in (("baseline", BASELINE_ARM), ("control", CONTROL_ARM)):
         if label not in judged.arms:
@@ -147,11 +129,8 @@ def judged_receipts(
 ) -> list[Imported]:
     """One DECLARED receipt per skill arm of a judged fidelity snapshot (D-15).
 
-    Each prompt a case (ids ``p01``… in the snapshot's order), each arm the snapshot holds one draw
-    with no answer and its judged facts as checks; an arm it does not hold (baseline, control) is
-    unrecorded (D-13). The per-prompt fidelity and risk are the source's figures
-    (``source_report``), the grader is the source's (``judge.channel: source``), never a Driftproof
-    judge; no score, band or verdict.
+    Each prompt a case (``p01``…); an arm the snapshot lacks is unrecorded (D-13); the grader is
+    the source's (``judge.channel: source``); no score, band or verdict.
     """
     rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
     if rubrics is not None:
@@ -171,9 +150,7 @@ def judged_receipts(
                 ids[i],
                 prompt,
                 {
-                    n: _judged_draw(judged.arms[held[n]][i])
-                    if n in held
-                    else {"draws": [], "generation": None}
+                    n: [_judged_draw(judged.arms[held[n]][i])] if n in held else []
                     for n in ("with_skill", "baseline", "control")
                 },
             )

@@ -1,8 +1,4 @@
-"""What a caveman snapshot's metadata records.
-
-The run (model, start, harness), its language, and which eval set it is; what it leaves out is
-unrecorded (D-13).
-"""
+"""What a caveman snapshot's metadata records: run, language, eval set (else unrecorded, D-13)."""
 
 from __future__ import annotations
 
@@ -11,7 +7,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ImportError_
 from driftproof.importers._common import Where
 from driftproof.importers._time import parse_instant, run_times
 
@@ -32,26 +27,17 @@ _LANG_FILE = re.compile(
 
 
 def language_of(meta: dict[str, Any], path: Path, shown: str) -> str | None:
-    """The snapshot's language (seed 004).
+    """``metadata.lang``, else ``<lang>`` of ``results.<lang>.json``, else ``None`` (D-13).
 
-    ``metadata.lang`` as caveman's ``llm_run.py`` writes it, else the ``<lang>`` of a
-    ``results.<lang>.json`` file name; ``None`` (unknown, D-13) when neither says. A
-    ``metadata.lang`` that disagrees with the file name is refused.
+    A ``metadata.lang`` that disagrees with the file name is refused.
     """
-    lang = meta.get("lang")
+    lang, w = meta.get("lang"), Where(shown) / "metadata" / "lang"
     if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
-        raise ImportError_.at(
-            shown,
-            "/metadata/lang",
-            f"expected a language tag such as pt, found {json.dumps(lang)[:60]}",
-        )
+        raise w.fail(f"expected a language tag such as pt, found {json.dumps(lang)[:60]}")
     m = _LANG_FILE.match(path.name)
     if lang is not None and m is not None and m.group(1) != lang:
-        raise ImportError_.at(
-            shown,
-            "/metadata/lang",
-            f"expected {m.group(1)!r}, the language the file name "
-            f"{path.name} names, found {lang!r}",
+        raise w.fail(
+            f"expected {m.group(1)!r}, the language the file name {path.name} names, found {lang!r}"
         )
     return lang if lang is not None else (m.group(1) if m else None)
 
@@ -68,11 +54,9 @@ PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
 def run_of(
     meta: dict[str, Any], shown: str, unrecorded: list[str]
 ) -> tuple[dict[str, Any], str | None]:
-    """The run the snapshot's metadata records, and the control arm's instruction.
+    """The run's ``declared_receipt`` keywords (and ``started_offset``), the control's instruction.
 
-    The run the snapshot's metadata records (model, start, harness), as keywords of
-    :func:`~driftproof.importers._declared.declared_receipt` plus ``started_offset``, and the
-    control arm's instruction; what it leaves out is appended to ``unrecorded``.
+    What the metadata leaves out is appended to ``unrecorded``.
     """
     model = _str_or_none(meta, "model")
     if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
@@ -111,30 +95,19 @@ def run_of(
 
 
 def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
-    """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether a case file was given.
-
-    A fidelity snapshot is read only with its cases, a length snapshot never with them.
-    """
-    value = meta.get("eval_set")
+    """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether cases were given."""
+    value, w = meta.get("eval_set"), Where(shown) / "metadata" / "eval_set"
     if value is None:
         return
     if value not in ("length", "fidelity"):
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
-            f'expected "length" or "fidelity", found {json.dumps(value)[:60]}',
-        )
+        raise w.fail(f'expected "length" or "fidelity", found {json.dumps(value)[:60]}')
     if value == "fidelity" and not fidelity:
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
+        raise w.fail(
             "a fidelity snapshot: expected its case file (prompts/fidelity.json, --cases) "
-            "to score it against",
+            "to score it against"
         )
     if value == "length" and fidelity:
-        raise ImportError_.at(
-            shown,
-            "/metadata/eval_set",
+        raise w.fail(
             'a length snapshot has no fidelity checks: expected "fidelity" when a case file '
-            "is given",
+            "is given"
         )

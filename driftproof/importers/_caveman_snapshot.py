@@ -1,11 +1,6 @@
-"""caveman's snapshot contract.
+"""caveman's snapshot contract (its ``snapshot_contract.py``), a partial run and ``usage`` block.
 
-Reading ``evals/snapshots/results.json`` and refusing it as caveman's own contract refuses it (its
-evals README, "Read the snapshot"; its ``snapshot_contract.py``) when malformed, and reading a
-partial run (``metadata.error`` with the unfinished cells null, as caveman's ``llm_run.py`` writes
-``results.partial.json``) and the ``usage`` block ``llm_run.py`` stores beside each answer. Every
-refusal names the snapshot's own JSON pointer. :mod:`driftproof.importers.caveman` turns a snapshot
-that passes into receipts.
+Every refusal names the snapshot's own JSON pointer.
 """
 
 from __future__ import annotations
@@ -20,7 +15,7 @@ from typing import Any
 
 from driftproof._json import pointer
 from driftproof.errors import ImportError_
-from driftproof.importers._common import parse_json_bytes
+from driftproof.importers._common import Where, parse_json_bytes
 from driftproof.importers._text import Repair
 from driftproof.wording import CAVEMAN_TOOL
 
@@ -35,6 +30,7 @@ __all__ = [
     "Snapshot",
     "Usage",
     "check_snapshot",
+    "json_word",
     "load_snapshot",
     "prompt_ids",
     "read_capped",
@@ -70,28 +66,19 @@ def snap_pointer(*parts: Any) -> str:
 
 
 def read_capped(path: Path, limit: int) -> bytes:
-    """At most ``limit + 1`` bytes of ``path``.
-
-    A device or pipe that reports size 0 is not read without end.
-    """
+    """At most ``limit + 1`` bytes of ``path`` (a device reporting size 0 may never end)."""
     with path.open("rb") as fh:
         return fh.read(limit + 1)
 
 
 def prompt_ids(n: int) -> list[str]:
-    """Case ids of ``n`` prompts in the snapshot's order.
-
-    ``p01``, ``p02``… (at least two digits).
-    """
+    """Case ids ``p01``, ``p02``… of ``n`` prompts (at least two digits)."""
     width = max(2, len(str(n)))
     return [f"p{i + 1:0{width}d}" for i in range(n)]
 
 
 def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, str]:
-    """The parsed snapshot and the sha256 of its bytes.
-
-    Repaired strings are appended to ``repairs``.
-    """
+    """The parsed snapshot and the sha256 of its bytes."""
     try:
         size = path.stat().st_size
         if size <= SNAPSHOT_MAX_BYTES:
@@ -105,17 +92,10 @@ def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, s
     return parsed, hashlib.sha256(data).hexdigest()
 
 
-def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> str:
-    """``value`` as receipt text, or the error naming the snapshot's pointer.
-
-    ``value`` as receipt text of at most ``limit`` characters (``None``: any length, bounded later
-    into ``bounded_text``), or the error naming the snapshot's own pointer. Parsing has already made
-    it valid Unicode.
-    """
+def _text(value: str, w: Where, what: str, limit: int | None) -> str:
+    """``value`` as text of at most ``limit`` characters (``None``: bounded later), else fail."""
     if limit is not None and len(value) > limit:
-        raise ImportError_.at(
-            shown, where, f"expected {what} of at most {limit} characters, found {len(value)}"
-        )
+        raise w.fail(f"expected {what} of at most {limit} characters, found {len(value)}")
     return value
 
 
@@ -123,14 +103,8 @@ def _text(value: str, shown: str, where: str, what: str, limit: int | None) -> s
 class Snapshot:
     """A snapshot that passed caveman's contract.
 
-    Attributes:
-        meta: its ``metadata`` object.
-        prompts: the prompt texts, one per case.
-        arms: arm name -> one output per prompt; ``None`` for a cell a partial run never
-            finished.
-        usage: arm name -> one :class:`Usage` per prompt (``None`` where the cell is
-            unfinished), or ``None`` when the snapshot has no ``usage`` block.
-        error: ``metadata.error`` of a partial snapshot (the run stopped), else ``None``.
+    ``arms`` and ``usage`` map arm -> one entry per prompt, ``None`` for an unfinished cell;
+    ``usage`` is ``None`` without a ``usage`` block; ``error`` is a partial run's.
     """
 
     meta: dict[str, Any]
@@ -142,11 +116,9 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Usage:
-    """One call's usage, as caveman stored it.
+    """One call's usage as ``claude -p`` reported it: token counts, ``cost_usd`` in US dollars.
 
-    One call's usage as ``claude -p --output-format json`` reported it and caveman's ``llm_run.py``
-    stored it. Tokens are counts; ``cost_usd`` is ``total_cost_usd`` in US dollars, ``None`` when
-    the cell does not carry it (unknown, D-13).
+    ``cost_usd`` is ``None`` when the cell does not carry it (D-13).
     """
 
     input_tokens: int
@@ -171,196 +143,145 @@ USAGE_TOKENS = (
 
 
 def check_snapshot(doc: Any, shown: str) -> Snapshot:
-    """Check a snapshot against caveman's snapshot contract.
-
-    Caveman's snapshot contract (its ``snapshot_contract.py``), with a partial run's
-    ``metadata.error`` and unfinished (``null``) cells accepted together: a null cell needs the
-    error and the error needs a null cell.
+    """Check a snapshot against caveman's contract; a null cell and ``metadata.error`` go together.
 
     Raises:
         ImportError_: naming ``shown``, the snapshot's JSON pointer and what was expected.
     """
+    w = Where(shown)
     if not isinstance(doc, dict):
-        raise ImportError_.at(shown, "", "expected a JSON object with metadata, prompts and arms")
-    meta = doc.get("metadata")
+        raise w.fail("expected a JSON object with metadata, prompts and arms")
+    meta, mw = doc.get("metadata"), w / "metadata"
     if not isinstance(meta, dict):
-        raise ImportError_.at(shown, "/metadata", "expected an object (the snapshot's metadata)")
+        raise mw.fail("expected an object (the snapshot's metadata)")
     error = meta.get("error")
     if "error" in meta and (not isinstance(error, str) or not error.strip()):
-        raise ImportError_.at(
-            shown,
-            "/metadata/error",
+        raise (mw / "error").fail(
             f"expected the error that stopped the run (a non-empty string), "
-            f"found {_json_kind(error)}",
+            f"found {json_word(error)}"
         )
     prompts = doc.get("prompts")
     if not isinstance(prompts, list) or not prompts:
-        raise ImportError_.at(shown, "/prompts", "expected a non-empty list of prompt strings")
+        raise (w / "prompts").fail("expected a non-empty list of prompt strings")
     for i, p in enumerate(prompts):
         if not isinstance(p, str):
-            raise ImportError_.at(
-                shown, snap_pointer("prompts", i), f"expected a prompt string, found {_kind(p)}"
-            )
-        _text(p, shown, snap_pointer("prompts", i), "a prompt", None)
+            raise (w / "prompts" / i).fail(f"expected a prompt string, found {_kind(p)}")
+        _text(p, w / "prompts" / i, "a prompt", None)
     n = meta.get("n_prompts")
     if type(n) is not int or n != len(prompts):
-        raise ImportError_.at(
-            shown,
-            "/metadata/n_prompts",
-            f"expected {len(prompts)} (the length of /prompts), found {json.dumps(n)}",
+        raise (mw / "n_prompts").fail(
+            f"expected {len(prompts)} (the length of /prompts), found {json.dumps(n)}"
         )
-    arms = _arms(doc.get("arms"), len(prompts), error, shown)
-    usage = _usage(doc, arms, len(prompts), shown) if "usage" in doc else None
-    _metadata_text(meta, shown)
+    arms = _arms(doc.get("arms"), len(prompts), error, w)
+    usage = _usage(doc, arms, len(prompts), w) if "usage" in doc else None
+    _metadata_text(meta, mw)
     return Snapshot(meta, prompts, arms, usage, error)
 
 
-def _arms(arms: Any, n: int, error: str | None, shown: str) -> dict[str, list[str | None]]:
-    """The snapshot's ``arms``.
-
-    Both control arms and a skill arm, each with ``n`` outputs; a null (unfinished) cell exactly
-    when the run recorded its error.
-
-    Raises:
-        ImportError_: naming ``shown``, the arm's pointer and what was expected.
-    """
+def _arms(arms: Any, n: int, error: str | None, w: Where) -> dict[str, list[str | None]]:
+    """The snapshot's ``arms``: both controls and a skill arm, ``n`` outputs each; else fail."""
+    aw = w / "arms"
     if not isinstance(arms, dict):
-        raise ImportError_.at(shown, "/arms", "expected an object of arm name -> list of outputs")
+        raise aw.fail("expected an object of arm name -> list of outputs")
     for control in (BASELINE_ARM, CONTROL_ARM):
         if control not in arms:
-            raise ImportError_.at(
-                shown,
-                snap_pointer("arms", control),
-                f"missing control arm {control}: expected both {BASELINE_ARM} and {CONTROL_ARM}",
+            raise (aw / control).fail(
+                f"missing control arm {control}: expected both {BASELINE_ARM} and {CONTROL_ARM}"
             )
     if len(arms) < 3:
-        raise ImportError_.at(
-            shown, "/arms", "expected at least one skill arm beside the two control arms"
-        )
-    unfinished: str | None = None
+        raise aw.fail("expected at least one skill arm beside the two control arms")
+    unfinished: Where | None = None
     for name, outputs in arms.items():
-        where = snap_pointer("arms", name)
         if not _ARM_NAME.match(name) and name not in (BASELINE_ARM, CONTROL_ARM):
-            raise ImportError_.at(
-                shown, where, "expected a skill arm name of lowercase letters, digits, - or _"
-            )
-        _cells(outputs, n, shown, where, "output")
+            raise (aw / name).fail("expected a skill arm name of lowercase letters, digits, - or _")
+        _cells(outputs, n, aw / name, "output")
         for i, out in enumerate(outputs):
             if out is None:
-                unfinished = unfinished or snap_pointer("arms", name, i)
+                unfinished = unfinished or aw / name / i
             elif not isinstance(out, str):
-                raise ImportError_.at(
-                    shown,
-                    snap_pointer("arms", name, i),
-                    f"expected a string output, found {_kind(out)}",
-                )
+                raise (aw / name / i).fail(f"expected a string output, found {_kind(out)}")
             else:
-                _text(out, shown, snap_pointer("arms", name, i), "an output", None)
+                _text(out, aw / name / i, "an output", None)
     if unfinished is not None and error is None:
-        raise ImportError_.at(
-            shown,
-            unfinished,
+        raise unfinished.fail(
             "null cell: this call never finished (a partial snapshot), but /metadata/error "
-            "does not say why; expected a string output, or the run's error in /metadata/error",
+            "does not say why; expected a string output, or the run's error in /metadata/error"
         )
     if error is not None and unfinished is None:
-        raise ImportError_.at(
-            shown,
-            "/metadata/error",
+        raise (w / "metadata" / "error").fail(
             "a partial snapshot (the run stopped with this error) with every cell filled; "
-            "expected the unfinished cells as null",
+            "expected the unfinished cells as null"
         )
     return arms
 
 
-def _metadata_text(meta: dict[str, Any], shown: str) -> None:
+def _metadata_text(meta: dict[str, Any], mw: Where) -> None:
     """Refuse metadata text of the wrong type or length, or a start that is no date-time."""
     for key, (what, limit) in _META_TEXT.items():
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
             # a wrong type is malformed, not unrecorded (D-13 keeps the two apart)
-            raise ImportError_.at(
-                shown,
-                snap_pointer("metadata", key),
-                f"expected {what} (a string) or no member, found {_json_kind(value)}",
+            raise (mw / key).fail(
+                f"expected {what} (a string) or no member, found {json_word(value)}"
             )
         if isinstance(value, str):
-            _text(value, shown, snap_pointer("metadata", key), what, limit)
+            _text(value, mw / key, what, limit)
     started = meta.get("generated_at")
     if isinstance(started, str) and started.strip() and not _DATE_TIME.match(started):
-        raise ImportError_.at(
-            shown,
-            "/metadata/generated_at",
-            f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}",
+        raise (mw / "generated_at").fail(
+            f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}"
         )
 
 
-def _cells(cells: Any, n: int, shown: str, where: str, what: str) -> None:
+def _cells(cells: Any, n: int, w: Where, what: str) -> None:
     """Refuse ``cells`` unless it is a list of one ``what`` per prompt."""
     if not isinstance(cells, list):
-        raise ImportError_.at(shown, where, f"expected a list of {n} {what}s, found {_kind(cells)}")
+        raise w.fail(f"expected a list of {n} {what}s, found {_kind(cells)}")
     if len(cells) != n:
-        raise ImportError_.at(
-            shown, where, f"expected exactly one {what} per prompt ({n}), found {len(cells)}"
-        )
+        raise w.fail(f"expected exactly one {what} per prompt ({n}), found {len(cells)}")
 
 
 def _usage(
-    doc: dict[str, Any], arms: dict[str, list[Any]], n: int, shown: str
+    doc: dict[str, Any], arms: dict[str, list[Any]], n: int, w: Where
 ) -> dict[str, list[Usage | None]]:
-    """The ``usage`` block.
-
-    The same arms and prompts as ``arms``, each finished cell an object of non-negative integer
-    token counts and an optional non-negative ``total_cost_usd``; a cell is null exactly where its
-    output is (a partial run).
-    """
+    """The ``usage`` block: ``arms``'s shape, counts and cost >= 0, null where the output is."""
     usage = doc["usage"]
     if not isinstance(usage, dict) or set(usage) != set(arms):
-        found = sorted(usage) if isinstance(usage, dict) else _json_kind(usage)
-        raise ImportError_.at(
-            shown,
-            "/usage",
-            f"expected an object with the arms of /arms ({', '.join(arms)}), found {found}",
+        found = sorted(usage) if isinstance(usage, dict) else json_word(usage)
+        raise (w / "usage").fail(
+            f"expected an object with the arms of /arms ({', '.join(arms)}), found {found}"
         )
     out: dict[str, list[Usage | None]] = {}
     for name, cells in usage.items():
-        _cells(cells, n, shown, snap_pointer("usage", name), "usage cell")
+        _cells(cells, n, w / "usage" / name, "usage cell")
         row: list[Usage | None] = []
         for i, cell in enumerate(cells):
-            where = snap_pointer("usage", name, i)
+            cw = w / "usage" / name / i
             if cell is None or arms[name][i] is None:
                 if cell is not None or arms[name][i] is not None:
-                    raise ImportError_.at(
-                        shown,
-                        where,
+                    raise cw.fail(
                         "expected a usage cell exactly where /arms has an output "
                         f"(the output at {snap_pointer('arms', name, i)} is "
-                        f"{'null' if arms[name][i] is None else 'there'})",
+                        f"{'null' if arms[name][i] is None else 'there'})"
                     )
                 row.append(None)
                 continue
             if not isinstance(cell, dict):
-                raise ImportError_.at(
-                    shown, where, f"expected an object of token counts, found {_json_kind(cell)}"
-                )
+                raise cw.fail(f"expected an object of token counts, found {json_word(cell)}")
             counts: dict[str, int] = {}
             for key in USAGE_TOKENS:
                 value = cell.get(key)
                 if type(value) is not int or value < 0:
-                    raise ImportError_.at(
-                        shown,
-                        f"{where}/{key}",
-                        f"expected a non-negative integer, found {_json_kind(value)}",
+                    raise (cw / key).fail(
+                        f"expected a non-negative integer, found {json_word(value)}"
                     )
                 counts[key] = value
             cost = cell.get("total_cost_usd")
             if cost is not None and (
                 type(cost) not in (int, float) or not math.isfinite(cost) or cost < 0
             ):
-                raise ImportError_.at(
-                    shown,
-                    f"{where}/total_cost_usd",
-                    f"expected a non-negative number of US dollars, found {_json_kind(cost)}",
+                raise (cw / "total_cost_usd").fail(
+                    f"expected a non-negative number of US dollars, found {json_word(cost)}"
                 )
             row.append(Usage(**counts, cost_usd=float(cost) if cost is not None else None))
         out[name] = row
@@ -371,8 +292,8 @@ def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def _json_kind(value: Any) -> str:
-    """The JSON kind of ``value`` in words (``true``, ``a number``, ``an object``, ...)."""
+def json_word(value: Any) -> str:
+    """The JSON kind of parsed ``value`` in words (``true``, ``a number``, ``an object``, ...)."""
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     words = {
@@ -399,20 +320,16 @@ def skill_text(skills_dir: Path, arm: str, shown: str) -> str:
             at the arm's pointer of the snapshot ``shown``.
     """
     path = skills_dir / arm / "SKILL.md"
-    where = snap_pointer("arms", arm)
+    w = Where(shown) / "arms" / arm
     if not path.is_file():
-        raise ImportError_.at(
-            shown, where, f"no SKILL.md for this skill arm: expected the file {path}"
-        )
+        raise w.fail(f"no SKILL.md for this skill arm: expected the file {path}")
     try:
         data = read_capped(path, SKILL_MAX_BYTES)
     except OSError as exc:
-        raise ImportError_.at(shown, where, f"cannot read {path}: {exc.strerror}") from None
+        raise w.fail(f"cannot read {path}: {exc.strerror}") from None
     if len(data) > SKILL_MAX_BYTES:
-        raise ImportError_.at(shown, where, f"{path} is over {SKILL_MAX_BYTES} bytes, the limit")
+        raise w.fail(f"{path} is over {SKILL_MAX_BYTES} bytes, the limit")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ImportError_.at(
-            shown, where, f"{path} is not UTF-8 (invalid byte at offset {exc.start})"
-        ) from None
+        raise w.fail(f"{path} is not UTF-8 (invalid byte at offset {exc.start})") from None

@@ -1,9 +1,4 @@
-"""One claude-plugin-eval run as a draw, and the figures read beside it.
-
-One claude-plugin-eval result as a draw, and the figures read beside it
-(:mod:`driftproof.importers.claude_plugin_eval`): whether the skill fired, the graders' hash and the
-run's costs as the source recorded them.
-"""
+"""One claude-plugin-eval run as a draw, and beside it: skill fired, graders' hash, costs."""
 
 from __future__ import annotations
 
@@ -27,13 +22,8 @@ _CALLED = re.compile(r"\bcalled (\d+)x\b")
 class Tally:
     """What one result document's runs add up to, over its cases.
 
-    Attributes:
-        counts: the numbers of runs the case arms hold.
-        declared_runs: the ``runsPerCase`` values the cases declare.
-        fired: per arm, [draws the skill fired on, draws firing was observed on].
-        costs: per arm, [each run's cost, each run's judge cost] in USD, as declared.
-        scored_indicator: skill-fired graders the source counts inside the score.
-        has_llm: whether any grader is a model.
+    ``fired`` is per arm [draws the skill fired on, draws firing was observed on]; ``costs`` per
+    arm [run costs, judge costs] in USD, as declared.
     """
 
     counts: set[int] = field(default_factory=set)
@@ -136,9 +126,8 @@ def draw_of(
 def skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:
     """Whether the skill fired, from a ``tool_used`` grader on the Skill tool.
 
-    The grader passes when the Skill tool was called within its ``min``..``max`` bounds (default
-    at least once). A should-not-fire grader (``max: 0``) passes when it was *not* called. Other
-    bounds read the count from the grader's explanation (``"Skill called 2x …"``), else unknown.
+    Bounds of at least once, or ``max: 0``, read the grader's pass; other bounds read the count
+    from its explanation (``"Skill called 2x …"``), else unknown.
     """
     lo, hi = config.get("min"), config.get("max")
     if hi == 0 and lo in (None, 0):
@@ -160,11 +149,7 @@ def graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
 def cost_figures(
     doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bool
 ) -> dict[str, Any]:
-    """The source's declared list-price estimates, kept apart.
-
-    Every run's cost and the judge's part of it, summed per arm over the runs that declared one, and
-    the suite's own total.
-    """
+    """The declared costs (run, judge part) summed per arm, and the suite's total, kept apart."""
     out: dict[str, Any] = {
         "note": "list-price estimates declared by the source, not a bill; each run's cost "
         "includes its judge's part",

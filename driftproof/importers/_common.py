@@ -1,8 +1,7 @@
 """Reading a source file faithfully: its bytes, strict JSON, typed reads by place.
 
-A problem names the file, the RFC 6901 JSON pointer and what was expected (:class:`Where`).
-A source's labels become receipt identifiers without inventing values; unknowns stay ``None``
-(D-13). The source schemas' check lives in :mod:`driftproof.importers._schema` (re-exported).
+A problem names the file, the JSON pointer and what was expected (:class:`Where`); unknowns
+stay ``None`` (D-13).
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from driftproof._anchor import slug as _slug
 from driftproof._json import JSONFault, loads_strict
@@ -60,11 +59,7 @@ CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
 class Where:
-    """A place in a source document: the file and a JSON pointer, built up step by step.
-
-    ``Where(file) / "runs" / 0`` is ``file: /runs/0``; :meth:`fail` raises the
-    :class:`~driftproof.errors.ImportError_` for that place.
-    """
+    """A place in a source document: ``Where(file) / "runs" / 0`` is ``file: /runs/0``."""
 
     __slots__ = ("file", "parts")
 
@@ -81,10 +76,9 @@ class Where:
         return _pointer_of(self.parts)
 
     def fail(self, message: str) -> ImportError_:
-        """The error for this place (raise it)."""
+        """The :class:`~driftproof.errors.ImportError_` for this place (raise it)."""
         return ImportError_.at(self.file, self.pointer, message)
 
-    # -- typed reads: each fails naming the place and the expectation -------------
     def get(
         self,
         obj: Any,
@@ -120,10 +114,7 @@ class Where:
         high: float | None = None,
         count: bool = False,
     ) -> float | None:
-        """``obj[key]``, a number the source recorded, as :func:`source_number` reads it.
-
-        ``None`` when absent or null (unknown, D-13).
-        """
+        """``obj[key]`` read by :func:`source_number`; ``None`` when absent or null (D-13)."""
         value = self.get(obj, key, int if count else float, required=False)
         return source_number(value, self / key, low=low, high=high)
 
@@ -236,21 +227,11 @@ def parse_json_bytes(
     pointer: str = "",
     lead: str = "expected JSON",
 ) -> Any:
-    """Parse JSON source bytes strictly, its text made valid Unicode.
+    """Parse JSON source bytes strictly (:func:`driftproof._json.loads_strict`).
 
-    No member name twice, no NaN/Infinity unless ``allow_nan`` (Inspect logs need them)
-    (:func:`driftproof._json.loads_strict`). A byte that is not UTF-8 inside a string, or a lone
-    surrogate escape, becomes U+FFFD and the string is appended to ``repairs``
-    (:func:`~driftproof.importers._text.repair_tree`); one outside a string is no JSON.
-
-    Args:
-        data: the source bytes.
-        file: the source file, named in errors.
-        repairs: where the repaired strings are appended.
-        allow_nan: accept NaN and Infinity.
-        pointer: places a document inside ``file`` (an archive member ``/header.json``, a JSONL
-            line ``/line 3``) in its errors.
-        lead: opens a syntax error's message.
+    No member name twice; NaN/Infinity only with ``allow_nan``. A string holding a byte that is
+    not UTF-8 or a lone surrogate gets U+FFFD and is appended to ``repairs``. ``pointer`` places
+    a document inside ``file`` (an archive member, a JSONL line); ``lead`` opens a syntax error.
 
     Raises:
         ImportError_: not JSON, naming the file, pointer and line.
@@ -272,7 +253,7 @@ def read_json(path: Path, repairs: list[Repair], *, allow_nan: bool = False) -> 
 
 
 def file_sha256(data: bytes) -> str:
-    """Lowercase hex sha256 of ``data`` (a converted document's hash)."""
+    """Lowercase hex sha256 of ``data``."""
     return hashlib.sha256(data).hexdigest()
 
 
@@ -295,12 +276,9 @@ def manifest_sha256(entries: list[tuple[str, str]]) -> str:
 
 
 def case_id_for(label: str, *, content: str | None = None) -> str:
-    """A receipt case id for a source's case label.
+    """``label`` when it fits :data:`CASE_ID`, else its slug and 10 hex of sha256 of ``content``.
 
-    The label is kept as it is when it already fits the receipt's pattern
-    (``^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$``); otherwise it is slugged and given
-    the first 10 hex digits of the sha256 of ``content`` (or of the label), so two
-    different labels never share an id.
+    ``content`` defaults to the label, so two different labels never share an id.
     """
     if CASE_ID.match(label):
         return label
@@ -312,10 +290,7 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
 
 
 def member_object(holder: Any, key: str) -> dict[str, Any]:
-    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``.
-
-    A member a source may leave out or give another type, read without failing.
-    """
+    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``."""
     value = holder.get(key) if isinstance(holder, dict) else None
     return value if isinstance(value, dict) else {}
 
@@ -326,7 +301,7 @@ def member_list(holder: Any, key: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def is_count(value: Any) -> bool:
+def is_count(value: Any) -> TypeGuard[int]:
     """Whether ``value`` is a count a source recorded: an integer >= 0 (``true`` is no count)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -349,7 +324,7 @@ def safe_filename(*parts: str) -> str:
 
 
 def read_skill_md(skill_md: Path | None) -> str | None:
-    """The SKILL.md text an import was told about, or ``None`` when none was given.
+    """The SKILL.md text, or ``None`` when no file was given.
 
     Raises:
         ImportError_: the file cannot be read as UTF-8 text (named, with the reason).

@@ -1,12 +1,8 @@
-"""The DECLARED receipt an importer builds from what it read, and its parts.
-
-Every importer passes the skill, the cases and the source's provenance the same way
-(:func:`declared_receipt`); a source that recorded only aggregate figures gives no cases at
-all (:func:`aggregates_receipt`). The source's own figures are :func:`figure` entries.
-"""
+"""The DECLARED receipt an importer builds from what it read, and its parts (D-15)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from driftproof.importers._common import Where
@@ -14,6 +10,7 @@ from driftproof.receipt import (
     ArmSpec,
     Case,
     CaseArm,
+    Draw,
     Judge,
     JudgeScale,
     Provenance,
@@ -33,6 +30,7 @@ __all__ = [
     "interval",
     "lacking",
     "provenance",
+    "source_check",
     "unrecorded_judge",
 ]
 
@@ -46,13 +44,8 @@ def declared_receipt(
 ) -> ReceiptBody:
     """The unsealed DECLARED receipt of an import.
 
-    Args:
-        skill_name: the skill's name.
-        skill_text: its SKILL.md text, hashed and counted (D-14); ``None`` when unknown.
-        cases: the cases.
-        source: what the receipt was converted from (:func:`provenance`).
-        **run: what else the source recorded: the other keywords of
-            :func:`~driftproof.receipt.build_receipt`.
+    ``skill_text`` is hashed and counted (D-14), ``None`` when unknown; ``run`` holds the other
+    keywords of :func:`~driftproof.receipt.build_receipt`.
     """
     return build_receipt(
         level="DECLARED",
@@ -67,11 +60,7 @@ def declared_receipt(
 def aggregates_receipt(
     skill_name: str, figures: dict[str, Any], source: Provenance, **run: Any
 ) -> ReceiptBody:
-    """The DECLARED receipt of a source that recorded only aggregate figures.
-
-    No cases, no SKILL.md text, no judge; the ``figures`` as ``source_figures`` and no
-    uncertainty (``aggregates_only``).
-    """
+    """A receipt of aggregate ``figures`` only: no cases, skill text, judge or uncertainty."""
     return declared_receipt(
         skill_name,
         None,
@@ -85,11 +74,7 @@ def aggregates_receipt(
 
 
 def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
-    """A ``source_report`` figure.
-
-    ``value`` a number read with :meth:`~driftproof.importers._common.Where.number` (``None``:
-    unknown), ``more`` its other members (a ``None`` member is left out).
-    """
+    """A ``source_report`` figure (``None`` value: unknown); a ``None`` member is left out."""
     return {
         "label": label[:200],
         "value": value,
@@ -98,10 +83,7 @@ def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
 
 
 def interval(obj: dict[str, Any], w: Where, lower: str, upper: str, level: str) -> dict[str, Any]:
-    """A source's interval as a figure's ``lower``, ``upper`` and ``level``.
-
-    A source's interval as a figure's ``lower``, ``upper`` and ``level`` (members of ``obj`` named
-    ``lower``, ``upper``, ``level``); an absent or null member is unknown (D-13).
+    """``obj``'s ``lower``, ``upper``, ``level`` members as a figure's; absent: unknown (D-13).
 
     Raises:
         ImportError_: an end that is not a number, a level not strictly between 0 and 1, or a
@@ -119,22 +101,17 @@ def interval(obj: dict[str, Any], w: Where, lower: str, upper: str, level: str) 
 def case_entry(
     case_id: str,
     prompt: str | None,
-    arms: dict[str, Any],
+    draws: Mapping[str, list[Draw]],
     *,
     whole: str | None = None,
     category: str | None = None,
+    rubric_sha256: str | None = None,
+    threshold: float | None = None,
 ) -> Case:
-    """A receipt case as an importer builds it.
+    """A receipt case; ``draws`` maps each arm it holds to its draws (``[]``: none).
 
-    Args:
-        case_id: the case's id.
-        prompt: the prompt as kept (``None`` when unknown).
-        arms: the case's arms, each ``{"draws": [...], "generation": ...}``.
-        whole: the whole prompt when ``prompt`` is not it; ``prompt_sha256`` hashes it.
-        category: the source's category of the case.
-
-    Returns:
-        The case, no rubric or threshold recorded (D-13).
+    ``prompt_sha256`` hashes ``whole`` when the kept ``prompt`` is not the whole prompt; no
+    rubric or threshold unless given (D-13).
     """
     hashed = prompt if whole is None else whole
     return Case.model_validate(
@@ -142,12 +119,25 @@ def case_entry(
             "id": case_id,
             "prompt": prompt,
             "prompt_sha256": sha256_text(hashed) if hashed is not None else None,
-            "rubric_sha256": None,
-            "threshold": None,
-            "arms": arms,
+            "rubric_sha256": rubric_sha256,
+            "threshold": threshold,
+            "arms": {arm: {"draws": d, "generation": None} for arm, d in draws.items()},
             "category": category,
         }
     )
+
+
+def source_check(
+    source_type: str, value: str | None, kind: str, passed: bool, outcome: str
+) -> dict[str, Any]:
+    """A check as the source recorded it, named ``<type>: <value>`` (cut to 200 characters)."""
+    return {
+        "name": (f"{source_type}: {value}" if value is not None else source_type)[:200],
+        "kind": kind,
+        "pass": passed,
+        "outcome": outcome,
+        "source_type": source_type[:200],
+    }
 
 
 def arm_spec(
@@ -158,11 +148,7 @@ def arm_spec(
     recorded: bool = True,
     skill_fired: SkillFired | None = None,
 ) -> ArmSpec:
-    """A receipt ``arms.<arm>`` entry.
-
-    The source's label for the arm, its instruction and system prompt hash when recorded;
-    ``recorded=False`` for an arm the source never ran (no lift).
-    """
+    """A receipt ``arms.<arm>`` entry; ``recorded=False`` for an arm the source never ran."""
     return ArmSpec(
         label=label,
         instruction=instruction,
@@ -177,9 +163,8 @@ def unrecorded_judge(
 ) -> Judge:
     """The judge of a source that scored with a grader, scale 0..1, step unknown.
 
-    The receipt schema needs a judge beside any score. Without ``model`` the model string is
-    the marker ``unrecorded:<tool>/<grader>``, never a model id, and the caller lists
-    ``judge.model`` in ``provenance.unrecorded`` (D-13).
+    Without ``model`` the model is the marker ``unrecorded:<tool>/<grader>``, and the caller
+    lists ``judge.model`` in ``provenance.unrecorded`` (D-13).
     """
     return Judge(
         model=(model or f"unrecorded:{tool}/{grader}")[:200],
@@ -207,15 +192,8 @@ def provenance(
 ) -> Provenance:
     """What an imported receipt was converted from.
 
-    Args:
-        tool: the source tool.
-        tool_version: its version, when recorded.
-        document: the converted document's path as given (first 4096 characters).
-        document_sha256: its sha256.
-        unrecorded: what the source did not record (each cut to 200 characters, once).
-        notes: what a reader must know (each cut to 1000 characters, at most 50); none: absent.
-        details: the source's own version fields.
-        partial: true when the source says it is incomplete.
+    Cuts: ``document`` to 4096 characters; ``unrecorded`` to 200 each, repeats dropped;
+    ``notes`` to 1000 each and at most 50 (none: absent).
     """
     return Provenance(
         tool=tool,
@@ -230,10 +208,7 @@ def provenance(
 
 
 def lacking(*entries: tuple[bool, str]) -> list[str]:
-    """The ``provenance.unrecorded`` entries whose condition holds, in order.
-
-    Each entry is (the thing is unrecorded, what is unrecorded and why).
-    """
+    """The texts of the (is unrecorded, what and why) entries whose condition holds, in order."""
     return [text for unrecorded, text in entries if unrecorded]
 
 

@@ -1,8 +1,6 @@
-"""Pieces shared by the two dotnet/skills importers.
+"""The dotnet/skills ``results.json`` (skill-validator, Vally): one DECLARED receipt per verdict.
 
-Pieces shared by the two dotnet/skills importers (:mod:`~driftproof.importers.skill_validator` and
-:mod:`~driftproof.importers.vally`): reading their ``results.json`` and building one DECLARED
-receipt per verdict (D-15), the source's decision kept as its figure, never a verdict.
+The source's decision is kept as its figure, never a verdict (D-15).
 """
 
 from __future__ import annotations
@@ -23,8 +21,9 @@ from driftproof.importers._declared import (
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
+from driftproof.receipt import ReceiptBody
 
-__all__ = ["Results", "judge_score", "read_results", "receipt_for"]
+__all__ = ["Results", "judge_score", "read_results"]
 
 
 #: A scenario read: (its object, its place, its case id, the figures to append to) -> its arms.
@@ -37,13 +36,8 @@ Verdict = Callable[[dict[str, Any], Where], tuple[list[dict[str, Any]], dict[str
 class Results:
     """How one dotnet/skills results format maps onto receipts.
 
-    Attributes:
-        tool: the source tool, naming the files.
-        scenario: reads one scenario.
-        verdict: reads one verdict's own figures, decision and notes.
-        labels: the source's names of the with-skill and baseline arms.
-        version: the source's version, when known.
-        unrecorded: what the format does not record, beside the fixed list.
+    ``labels`` are the source's names of the with-skill and baseline arms; ``unrecorded`` what the
+    format does not record beside the fixed list.
     """
 
     tool: str
@@ -56,9 +50,7 @@ class Results:
     def receipts(
         self, path: Path, check: Callable[[dict[str, Any]], None] | None = None
     ) -> list[Imported]:
-        """One DECLARED receipt per verdict of the ``results.json`` at ``path``.
-
-        ``check`` first refuses a document of another kind.
+        """One DECLARED receipt per verdict; ``check`` first refuses a document of another kind.
 
         Raises:
             ImportError_: the file, a verdict or a scenario of the wrong shape, naming the file
@@ -79,22 +71,8 @@ class Results:
                 sname = sw.get(s, "scenarioName", str)
                 cases.append((sname, self.scenario(s, sw, case_id_for(sname), figures)))
             report = {"figures": figures + own, "decision": decision}
-            out.append(
-                receipt_for(
-                    self.tool,
-                    path,
-                    doc,
-                    sha,
-                    name,
-                    cases,
-                    report,
-                    list(self.unrecorded),
-                    notes,
-                    labels=self.labels,
-                    version=self.version,
-                    repairs=repairs,
-                )
-            )
+            body = _receipt(self, path, doc, sha, name, cases, report, notes)
+            out.append(Imported.named(self.tool, body, repairs=repairs))
         return out
 
 
@@ -102,8 +80,6 @@ def read_results(
     path: Path, repairs: list[Repair]
 ) -> tuple[dict[str, Any], str, list[tuple[dict[str, Any], Where]]]:
     """(document, sha256, [(verdict, where)]) of a ``results.json``.
-
-    Repaired strings are appended to ``repairs``.
 
     Raises:
         ImportError_: not a JSON object, ``verdicts`` not an array of objects, or empty (the run
@@ -142,42 +118,22 @@ def judge_score(role: dict[str, Any], w: Where, low: int) -> float:
     return float(score)
 
 
-def receipt_for(
-    tool: str,
+def _receipt(
+    fmt: Results,
     path: Path,
     doc: dict[str, Any],
     sha: str,
     skill_name: str,
     cases: list[tuple[str, dict[str, Any]]],
     report: dict[str, Any],
-    unrecorded: list[str],
     notes: list[str],
-    *,
-    labels: tuple[str, str],
-    version: str | None,
-    repairs: list[Repair],
-) -> Imported:
-    """The DECLARED receipt of one verdict.
+) -> ReceiptBody:
+    """The DECLARED receipt of one verdict in ``fmt``: ``cases`` are (scenario name, arms).
 
-    Args:
-        tool: the source tool, naming the file.
-        path: the results file.
-        doc: its document: ``judgeModel`` judged (unrecorded when absent), ``model`` answered.
-        sha: its sha256.
-        skill_name: the verdict's skill.
-        cases: (scenario name, arms) per scenario.
-        report: the source's figures and decision.
-        unrecorded: what the source did not record beside the fixed list.
-        notes: what a reader must know.
-        labels: the source's names of the with-skill and baseline arms.
-        version: the source's version, when known.
-        repairs: the strings repaired while the file was parsed.
-
-    Raises:
-        ImportError_: a scenario named twice in the verdict, or a timestamp that is no
-            instant; naming the file.
+    ``doc``'s ``judgeModel`` judged, its ``model`` answered; fails on a repeated scenario name
+    or a timestamp that is no instant.
     """
-    w = Where(path)
+    w, tool, unrecorded = Where(path), fmt.tool, list(fmt.unrecorded)
     case_docs = []
     seen: set[str] = set()
     for name, arms in cases:
@@ -200,17 +156,16 @@ def receipt_for(
         "skill.sha256 and skill.tokens (the file names the skill, not its text)",
         "each case's prompt (the file keeps the scenario's name only)",
     ]
-    body = declared_receipt(
+    return declared_receipt(
         skill_name[:200],
         None,
         case_docs,
-        provenance(tool, version, str(path), sha, fixed + unrecorded, notes=notes),
+        provenance(tool, fmt.version, str(path), sha, fixed + unrecorded, notes=notes),
         model=model,
         finished_at=finished,
         run_members={"finished_at_offset": offset},
         judge=unrecorded_judge(tool, "judge", model=judge_model),
-        arms={"with_skill": arm_spec(labels[0]), "baseline": arm_spec(labels[1])},
+        arms={"with_skill": arm_spec(fmt.labels[0]), "baseline": arm_spec(fmt.labels[1])},
         band_source="generation",
         source_report=report,
     )
-    return Imported.named(tool, body, repairs=repairs)

@@ -1,9 +1,6 @@
-"""Reading Inspect AI logs (:mod:`driftproof.importers.inspect_ai`).
+"""Reading Inspect AI logs (``.json``, or an ``.eval`` zip) and what a header or sample holds.
 
-A ``.json`` log or an ``.eval`` zip archive (header and one member per sample and epoch), and what
-the importer reads from a header or a sample (the scorer, the judge model, the system message, the
-input and the answer). Each document is parsed strictly (NaN tolerated, as Inspect writes it) and
-checked against ``schemas/inspect_ai.schema.json`` before it is walked.
+Each document is parsed strictly (NaN tolerated) and checked against its schema first.
 """
 
 from __future__ import annotations
@@ -53,8 +50,8 @@ _WORDS = {"yes": 1.0, "true": 1.0, "correct": 1.0, "no": 0.0, "false": 0.0, "inc
 def value_to_float(value: Any) -> float | None:
     """A score value as Inspect's ``value_to_float`` reads it; ``None`` when not a scalar score.
 
-    NaN and infinities come back as they are (the caller loses the draw). An integer beyond
-    2**53 (no float holds it exactly, and one past 10**308 none at all) is no score: ``None``.
+    NaN and infinities come back as they are (the caller loses the draw); an integer beyond
+    2**53 is no score.
     """
     if isinstance(value, bool):
         return 1.0 if value else 0.0
@@ -76,11 +73,7 @@ def value_to_float(value: Any) -> float | None:
 
 
 class Log(NamedTuple):
-    """One Inspect log as read.
-
-    The header (eval, plan, results, stats), its samples with their places, the raw bytes (hashed),
-    and the per-sample reductions with their place (``None`` when the log holds none).
-    """
+    """One Inspect log as read: header, placed samples, raw bytes and reductions (or ``None``)."""
 
     header: dict[str, Any]
     samples: list[tuple[dict[str, Any], Where]]
@@ -136,40 +129,27 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
             "/header.json",
             "expected header.json (or _journal/start.json) in the .eval archive",
         )
-    header = parse_json_bytes(
-        z.read(member), path, repairs, allow_nan=True, pointer=_pointer_of(member)
-    )
-    # each member is its own document: problems name the archive, pointers start at the member
-    validate_source(header, "inspect_ai", path, definition="header", prefix=(member,))
+    header = _member(z, member, "header", repairs)
     members = sorted(
         (n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)), key=_member_order
     )
-    samples = []
-    for n in members:
-        s = parse_json_bytes(z.read(n), path, repairs, allow_nan=True, pointer=_pointer_of(n))
-        validate_source(s, "inspect_ai", path, definition="sample", prefix=(n,))
-        samples.append((s, Where(path, (n,))))
+    samples = [(_member(z, n, "sample", repairs), Where(path, (n,))) for n in members]
     if not samples:
         raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
     reductions = None
     if "reductions.json" in names:  # written with header.json when the run finishes
-        doc = parse_json_bytes(
-            z.read("reductions.json"),
-            path,
-            repairs,
-            allow_nan=True,
-            pointer=_pointer_of("reductions.json"),
-        )
-        validate_source(
-            doc, "inspect_ai", path, definition="reductions", prefix=("reductions.json",)
-        )
+        doc = _member(z, "reductions.json", "reductions", repairs)
         if doc is not None:
             reductions = (doc, Where(path, ("reductions.json",)))
     return Log(header, samples, raw, reductions, Where(path, (member,)), repairs)
 
 
-def _pointer_of(member: str) -> str:
-    return pointer([member])
+def _member(z: Archive, name: str, definition: str, repairs: list[Repair]) -> Any:
+    """Archive member ``name`` parsed and checked as its own document, named from the archive."""
+    path = z.path
+    doc = parse_json_bytes(z.read(name), path, repairs, allow_nan=True, pointer=pointer([name]))
+    validate_source(doc, "inspect_ai", path, definition=definition, prefix=(name,))
+    return doc
 
 
 def _member_order(name: str) -> tuple[int, str, int]:
@@ -185,11 +165,7 @@ def scorer_name(
     scorer: str | None,
     path: Path,
 ) -> str:
-    """The scorer to read.
-
-    ``scorer`` when it is among the scorers the header lists or any sample scored with; else the
-    only scorer there is.
-    """
+    """``scorer`` when the header or a sample has it, else the only scorer there is."""
     names: list[str] = []
     for s in member_object(header, "results").get("scores") or []:
         if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
@@ -240,10 +216,7 @@ def system_message_sha256(header: dict[str, Any]) -> str | None:
 
 
 def _joined(value: Any, key: str, sep: str) -> str | None:
-    """``value`` itself when it is text.
-
-    Else the ``key`` strings of its objects joined by ``sep`` (``None`` when there are none).
-    """
+    """``value`` when text, else its objects' ``key`` strings joined by ``sep`` (or ``None``)."""
     if isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -296,10 +269,7 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
 def log_times(
     read: dict[str, Log], logs: dict[str, Path], unrecorded: list[str]
 ) -> dict[str, str | None]:
-    """The logs' earliest start and latest finish, as instants.
-
-    The earliest ``stats.started_at`` and latest ``stats.completed_at`` over the logs, as instants.
-    """
+    """The earliest ``stats.started_at`` and latest ``stats.completed_at``, as instants."""
     started: list[tuple[datetime, str | None]] = []
     finished: list[tuple[datetime, str | None]] = []
     for arm, log in read.items():

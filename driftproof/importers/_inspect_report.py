@@ -1,22 +1,9 @@
 """What an Inspect AI log reports about its own run, kept as the source's figures.
 
-What an Inspect AI log reports about its own run, kept as the source's figures (schema 0.16
-``source_report``) by :mod:`driftproof.importers.inspect_ai`.
-
-Draws stay the unit of the receipt (D-1): each epoch is a draw. The log's epoch reducers
-(``eval.config.epochs_reducer``) and what they made are the source's, read where Inspect wrote
-them and never recomputed (D-15):
-
-- per sample: ``reductions[]`` (an archive's ``reductions.json``), one entry per scorer and
-  reducer with each sample's reduced value; a dict value gives one figure per key, a list value
-  one per position; a NaN (a sample no epoch scored, or ``pass_at_k`` with fewer than k scored
-  epochs) has no value and is printed as the log wrote it; a reduction that names no reducer is
-  Inspect's implicit one, left unnamed here (D-13);
-- per run: ``results.scores[]`` of the scorer (one per reducer, and per key of a dict scorer),
-  each metric as a figure with the reducer it was computed after; a ``ci()`` interval (the
-  metric values ``lower`` and ``upper`` of group ``ci``) is one figure with its bounds and the
-  ``level`` parameter when the log records one; other grouped or list-valued metrics give one
-  figure per entry; ``scored_samples`` and ``unscored_samples`` as counts.
+Each epoch stays a draw (D-1); the epoch reducers' results (``reductions[]`` per sample,
+``results.scores[]`` per run, a ``ci()`` as one figure with its bounds) are read where Inspect
+wrote them, never recomputed (D-15); a NaN is printed, with no value; an unnamed reducer stays
+unnamed (D-13).
 """
 
 from __future__ import annotations
@@ -43,10 +30,7 @@ def declared_reducers(log: Log) -> list[str] | None:
 
 
 def _scalar(value: Any, w: Where) -> tuple[float | None, str | None]:
-    """(value, print) of one reduced scalar: a NaN or infinity has no value and keeps its print.
-
-    A letter or word keeps its print beside the value Inspect reads it as.
-    """
+    """(value, print) of one reduced scalar: a NaN or infinity has no value, only its print."""
     f = value_to_float(value)
     if f is None:
         raise w.fail("expected a reduced score (C/I/P/N, a boolean or a number), or NaN")
@@ -129,11 +113,9 @@ def run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
 def source_report(
     read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
 ) -> dict[str, Any] | None:
-    """The source's report of every arm's log, read at the arm's scorer.
+    """Every arm's run figures, then sample figures (unrecorded past the receipt's limit).
 
-    Its run figures, then each sample's reduced values (dropped, and listed as unrecorded, when
-    there are more than the receipt holds), and the epoch reducers when every log declares the
-    same; ``None`` when the logs report nothing.
+    ``None`` when the logs report nothing.
     """
     run_figs = [f for arm, log in read.items() for f in run_figures(log, scorers[arm], arm)]
     sample_figs = [f for arm, log in read.items() for f in sample_figures(log, scorers[arm], arm)]

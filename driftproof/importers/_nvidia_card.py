@@ -1,10 +1,4 @@
-"""Reading an NVIDIA skill benchmark card as printed.
-
-Reading an NVIDIA skill model card (``SKILL-CARD.md``/``MODEL-CARD.md``) as printed
-(:mod:`driftproof.importers.nvidia`): the summary lines and the results table, each cell parsed to
-the figures it prints (:func:`parse_cell`), never recomputed (method, "Figures a source printed give
-no verdict").
-"""
+"""An NVIDIA skill benchmark card read as printed: summary lines and results cells."""
 
 from __future__ import annotations
 
@@ -119,10 +113,7 @@ def _agent_name(header: str) -> str:
 
 
 def _summary_line(line: str, summary: dict[str, Any], agents: list[dict[str, Any]]) -> None:
-    """Read a summary line (``- Skill: …``, ``- Tasks: …``) into ``summary``.
-
-    An inline agent list also into ``agents``. The first line of each kind counts.
-    """
+    """A summary line (``- Skill: …``) into ``summary``, agents into ``agents``; first counts."""
     for key, rx in _SUMMARY.items():
         m = rx.match(line)
         if not m or key in summary:
@@ -159,11 +150,7 @@ def _summary_line(line: str, summary: dict[str, Any], agents: list[dict[str, Any
 def _results_row(
     cells: list[str], header: list[str], card: dict[str, Any], file: str, lineno: int
 ) -> None:
-    """One results table row's cells as rows of ``card`` (one per agent column).
-
-    Raises:
-        ImportError_: more cells than the header, or a cell whose grammar is unknown.
-    """
+    """One results table row's cells as ``card`` rows, one per agent column; else fail."""
     if len(cells) > len(header):
         raise ImportError_.at(
             file, f"line {lineno}", f"expected at most {len(header)} cells, found {len(cells)}"

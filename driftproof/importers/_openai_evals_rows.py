@@ -1,10 +1,4 @@
-"""Reading an OpenAI Evals run's output items (:mod:`driftproof.importers.openai_evals`).
-
-The output items come as the API's list page (``{"object": "list", "data": [...]}``), a JSON
-array, or JSONL (one item a line). :func:`read_rows` parses them strictly (NaN tolerated, as a
-grader may write it) and :func:`parse_row` reads what one item holds: the data source item and
-its content hash, the last assistant text, the per-grader results, usage and any error.
-"""
+"""Reading an OpenAI Evals run's output items: an API list page, a JSON array, or JSONL."""
 
 from __future__ import annotations
 
@@ -37,12 +31,8 @@ def read_rows(
 ) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
     """The output items of ``path`` with their places, and the file's bytes.
 
-    Repaired strings are appended to ``repairs``.
-
-    A ``.jsonl`` (or ``.ndjson``) file is JSONL: one item per line, blank lines skipped; the
-    pointer of a line's item is ``/<0-based line index>``. Any other file whose text starts with
-    ``[`` or ``{`` and parses whole is JSON: an array of items, an API list page (``data``), or one
-    item; otherwise it is read as JSONL too.
+    ``.jsonl``/``.ndjson`` is JSONL (a line's pointer ``/<0-based index>``); other text that
+    parses whole is JSON (array, list page or one item), else JSONL too.
 
     Raises:
         ImportError_: unreadable file, a line that is not JSON, or an item of the wrong shape,
@@ -171,11 +161,7 @@ def _content_sha256(item: Any) -> str | None:
 
 
 def _error(error: Any, status: Any) -> tuple[str, str] | None:
-    """The sample's error as (message, lost reason).
-
-    An API error object with no code, type or message is no error. The message is the source's own
-    text; its code or type leads the reason.
-    """
+    """The sample's error as (message, lost reason led by its code or type); empty: ``None``."""
     if isinstance(error, str) and error.strip():
         return error.strip()[:4000], f"source error: {error.strip()}"[:4000]
     if isinstance(error, dict):

@@ -1,7 +1,4 @@
-"""One promptfoo result row read (:mod:`driftproof.importers.promptfoo`).
-
-The file's rows, the arm a row maps to, its test case, and its draw with the assertions as checks.
-"""
+"""promptfoo result rows read: the arm a row maps to, its test case, its draw and checks."""
 
 from __future__ import annotations
 
@@ -15,6 +12,7 @@ from driftproof.errors import ImportError_
 from driftproof.importers._common import (
     Where,
     file_sha256,
+    is_count,
     member_list,
     member_object,
     parse_json_bytes,
@@ -22,6 +20,7 @@ from driftproof.importers._common import (
     unit_score,
     validate_source,
 )
+from driftproof.importers._declared import source_check
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, build_draw
 
@@ -63,11 +62,9 @@ MAX_JSONL_BYTES = 512 * 1024 * 1024
 def read_output(
     path: Path, repairs: list[Repair]
 ) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
-    """A promptfoo output file's rows with their places.
+    """(document, sha256, [(result row, where)]) of a JSON output or JSONL export file.
 
-    (output document, sha256 of the file, [(result row, where)]) of a JSON output file or a JSONL
-    export (one ``EvaluateResult`` per line, wrapped here as ``{"results": {"results": …}}``);
-    repaired strings are appended to ``repairs``.
+    A JSONL export (one ``EvaluateResult`` a line) is wrapped as ``{"results": {"results": …}}``.
     """
     if path.suffix.lower() != ".jsonl":
         doc, raw = read_json(path, repairs)
@@ -162,7 +159,7 @@ def draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> Draw:
     answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
     usage = response.get("tokenUsage") if isinstance(response.get("tokenUsage"), dict) else None
     tokens: dict[str, Any] | None = None
-    if usage is not None and _is_int(usage.get("prompt")) and _is_int(usage.get("completion")):
+    if usage is not None and is_count(usage.get("prompt")) and is_count(usage.get("completion")):
         tokens = {"input": usage["prompt"], "output": usage["completion"], "counted_by": "source"}
     reason = row.get("failureReason")
     grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
@@ -191,8 +188,8 @@ def draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> Draw:
         used = grading.get("tokensUsed")
         if (
             isinstance(used, dict)
-            and _is_int(used.get("prompt"))
-            and _is_int(used.get("completion"))
+            and is_count(used.get("prompt"))
+            and is_count(used.get("completion"))
         ):
             overhead["input_tokens"] += used["prompt"]
             overhead["output_tokens"] += used["completion"]
@@ -208,11 +205,7 @@ _ERRORED = ("Python code execution failed", "Custom function threw error")
 
 
 def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
-    """Every assertion of a row's grading as a check, in the source's order.
-
-    Raises:
-        ImportError_: an assertion that did not error records no ``pass`` true or false.
-    """
+    """Every assertion of a row's grading as a check, in order; one with no ``pass`` fails."""
     checks: list[dict[str, Any]] = []
     for i, comp in enumerate(member_list(grading, "componentResults")):
         if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):
@@ -230,19 +223,11 @@ def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
         passed = comp.get("pass") is True and not errored
         value = assertion.get("value")
         shown = value if isinstance(value, str) else (None if value is None else _json_text(value))
-        check: dict[str, Any] = {
-            "name": (f"{atype}: {shown}" if shown is not None else atype)[:200],
-            "kind": _CHECK_KINDS.get(atype, "assertion"),
-            "pass": passed,
-            "outcome": "error" if errored else ("pass" if passed else "fail"),
-            "source_type": atype[:200],
-        }
-        checks.append(check)
+        outcome = "error" if errored else ("pass" if passed else "fail")
+        checks.append(
+            source_check(atype, shown, _CHECK_KINDS.get(atype, "assertion"), passed, outcome)
+        )
     return checks
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
 def _json_text(v: Any) -> str | None:

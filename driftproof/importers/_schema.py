@@ -1,9 +1,7 @@
-"""Source schemas: the shape of the parts of a source tool's file an importer reads.
+"""Source schemas (``importers/schemas/<format>.schema.json``, draft 2020-12).
 
-Before an importer walks a parsed source it checks it against its format's JSON Schema
-(``importers/schemas/<format>.schema.json``, draft 2020-12: the types of the members it reads,
-every other member allowed) with :func:`validate_source`, so a wrong type is a problem naming the
-file and the RFC 6901 pointer, in plain words, never a traceback.
+Each gives the types of the members an importer reads; :func:`validate_source` turns a wrong
+type into problems naming file and pointer.
 """
 
 from __future__ import annotations
@@ -43,10 +41,7 @@ _JSON_TYPES = {
 
 @cache
 def source_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) ``importers/schemas/<name>.schema.json``.
-
-    The types of the members an importer reads from a source tool's file (permissive elsewhere).
-    """
+    """The JSON Schema ``importers/schemas/<name>.schema.json``."""
     text = (
         resources.files("driftproof.importers")
         .joinpath("schemas", f"{name}.schema.json")
@@ -71,10 +66,7 @@ def _source_validator(name: str, definition: str | None) -> Draft202012Validator
 
 
 def json_kind(value: Any) -> str:
-    """The JSON kind of a parsed value in words.
-
-    ``null``, ``a boolean``, ``a number``, ``a string``, ``an object`` or ``an array``.
-    """
+    """``null``, ``a boolean``, ``a number``, ``a string``, ``an object`` or ``an array``."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -119,11 +111,10 @@ def schema_problems(
     prefix: tuple[Any, ...] = (),
     limit: int = MAX_SCHEMA_PROBLEMS,
 ) -> list[Problem]:
-    """Jsonschema errors as problems in document order.
+    """At most ``limit`` jsonschema errors as problems in document order.
 
-    Jsonschema errors as problems in document order (array indices numerically), at most ``limit``:
-    each names ``file``, the RFC 6901 pointer (``prefix`` + the error's ``absolute_path``; a missing
-    member is pointed at itself) and what was expected in plain words.
+    Each names ``file``, the pointer (``prefix`` + the error's path; a missing member is pointed
+    at itself) and what was expected in plain words.
     """
     ordered = sorted(
         errors,
@@ -148,20 +139,14 @@ def validate_source(
     definition: str | None = None,
     prefix: tuple[Any, ...] = (),
 ) -> None:
-    """Check a parsed source document against its format's schema before an importer walks it.
+    """Check a parsed source ``doc`` against schema ``schema`` before an importer walks it.
 
-    Args:
-        doc: the parsed JSON document.
-        schema: the format's schema name (``importers/schemas/<schema>.schema.json``).
-        file: the file named in the problems.
-        definition: validate against ``$defs/<definition>`` of that schema instead of its root
-            (one document kind of a multi-document source, e.g. an Inspect sample).
-        prefix: pointer parts put before each problem's pointer (e.g. a zip member's name).
+    ``definition`` checks against ``$defs/<definition>`` instead of the root; ``prefix`` goes
+    before each problem's pointer (e.g. a zip member's name).
 
     Raises:
         ImportError_: one problem per offending place (at most :data:`MAX_SCHEMA_PROBLEMS`, in
-            document order), each naming ``file``, the RFC 6901 pointer (from the error's
-            ``absolute_path``) and what was expected, e.g. "expected an array, found a number".
+            document order), e.g. "expected an array, found a number".
     """
     problems = schema_problems(
         _source_validator(schema, definition).iter_errors(doc), file, prefix=prefix

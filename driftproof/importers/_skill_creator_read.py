@@ -1,10 +1,7 @@
-"""Reading a skill-creator workspace into runs (:mod:`driftproof.importers.skill_creator`).
+"""Reading a skill-creator workspace into runs.
 
-The three ``benchmark.json`` shapes (canonical ``runs[]``, the drift ``evals[]`` and
-``configurations[]``/``configs[]``), the per-run ``grading.json`` files of an iteration without
-per-run data in ``benchmark.json``, and ``evals.json``/``eval_metadata.json`` (skill name,
-prompts). Each run is a dict the receipt builder reads; every refusal names the file, the JSON
-pointer and what was expected.
+The ``benchmark.json`` shapes (``runs[]``, ``evals[]``, ``configurations[]``/``configs[]``),
+else the ``grading.json`` files, and ``evals.json``/``eval_metadata.json`` (name, prompts).
 """
 
 from __future__ import annotations
@@ -150,14 +147,9 @@ def _run(
     ins, outs = record.get("input_tokens"), record.get("output_tokens")
     if all(is_count(x) for x in (ins, outs)):
         tokens = {"input": ins, "output": outs, "counted_by": "source"}
-    total = (
-        result.get("tokens") if is_count(result.get("tokens")) else None
-    )  # benchmark.json runs[].result.tokens
-    if total is not None:
-        tokens = {
-            **(tokens or {"input": None, "output": None, "counted_by": "source"}),
-            "total": total,
-        }
+    total = result.get("tokens")  # benchmark.json runs[].result.tokens
+    if is_count(total):
+        tokens = _with_total(tokens, total)
     model = (
         record.get("model")
         if isinstance(record.get("model"), str) and record["model"].strip()
@@ -178,14 +170,17 @@ def _run(
     }
 
 
+def _with_total(tokens: dict[str, Any] | None, total: int) -> dict[str, Any]:
+    """``tokens`` (or unknown counts by the source) with the run's ``total``."""
+    return {**(tokens or {"input": None, "output": None, "counted_by": "source"}), "total": total}
+
+
 def _timing_total(
     grading: Path, repairs: list[Repair]
 ) -> tuple[int | None, tuple[str, str] | None]:
-    """The ``total_tokens`` of the ``timing.json`` beside a ``grading.json``.
+    """(``total_tokens``, manifest entry) of the ``timing.json`` beside a ``grading.json``.
 
-    ``total_tokens`` of the ``timing.json`` beside a ``grading.json`` (skill-creator writes it from
-    the task notification, "the only opportunity"), and its manifest entry; ``(None, None)`` when
-    there is no such file, ``(None, entry)`` when it records no total (a null).
+    ``(None, None)`` without the file, ``(None, entry)`` when it records no total.
     """
     timing = grading.parent / "timing.json"
     if not timing.is_file():
@@ -208,12 +203,9 @@ def _score(
 ) -> tuple[float | None, str | None, str | None]:
     """(score, lost reason, note) of one run.
 
-    The graded assertions are the evidence: ``expectations``, ``assertions`` and
-    ``assertion_results`` (any of them, together when several are given) are counted. A declared
-    ``pass_rate`` (the run's own or its ``summary``'s) that agrees with the count within 0.005
-    is kept as recorded; one that disagrees does not silently win: the counted assertions are
-    the score and the note says so. With no assertion list, the declared pass rate,
-    else ``assertions_passed`` ÷ ``assertions_total``.
+    The graded assertions (``expectations``, ``assertions``, ``assertion_results``) are counted;
+    a declared ``pass_rate`` within 0.005 of the count is kept, one that disagrees loses, with a
+    note. With no assertion list: the declared pass rate, else passed ÷ total.
     """
     summary = result.get("summary") if isinstance(result.get("summary"), dict) else None
     declared: tuple[float, str] | None = None
@@ -300,11 +292,7 @@ def _counted(
 
 
 def _pass_rate(holder: dict[str, Any], w: Where) -> float:
-    """``pass_rate`` as recorded, on 0..1.
-
-    Some harnesses record it in percent (``80`` for 4 of 5); it is read as a percent only when the
-    run's own passed and total counts confirm it.
-    """
+    """``pass_rate`` on 0..1; read as a percent (``80``) only when passed/total confirm it."""
     rate = holder["pass_rate"]
     passed = holder.get("passed", holder.get("assertions_passed"))
     total = holder.get("total", holder.get("assertions_total"))
@@ -335,11 +323,7 @@ def _note(*objs: dict[str, Any]) -> str | None:
 def grading_runs(
     iteration: Path, files: list[Path], repairs: list[Repair]
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
-    """The runs of an iteration's ``grading.json`` files.
-
-    The runs of the ``grading.json`` files under ``iteration`` and the manifest entries (relative
-    path, sha256) of every file read.
-    """
+    """The runs of ``iteration``'s ``grading.json`` files, and (path, sha256) of every file read."""
     runs, entries = [], []
     for f in files:
         data, raw = read_json(f, repairs)
@@ -357,10 +341,7 @@ def grading_runs(
         if entry is not None:
             entries.append(((f.parent / entry[0]).relative_to(iteration).as_posix(), entry[1]))
         if total is not None:
-            run["tokens"] = {
-                **(run["tokens"] or {"input": None, "output": None, "counted_by": "source"}),
-                "total": total,
-            }
+            run["tokens"] = _with_total(run["tokens"], total)
         runs.append(run)
     return runs, entries
 

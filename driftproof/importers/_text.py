@@ -1,16 +1,9 @@
 r"""Imported text made safe to seal: valid Unicode, and big fields bounded.
 
-Two kinds of fault, each fixed the same way for every importer:
-
-* **Invalid Unicode.** A source may hold a lone surrogate escape (``"\ud800"``) or bytes that
-  are not UTF-8 inside a string; no receipt can hold either (UTF-8, RFC 8785). While a source is
-  parsed each such code point becomes U+FFFD (:func:`repair_tree`), and the repaired strings are
-  appended to the importer's list of :data:`Repair`; :func:`finish` records where the receipt
-  holds them, in ``text_repairs``.
-* **Big fields.** A prompt, answer, control instruction or refusal longer than the receipt
-  schema allows is not copied: the field is null and ``bounded_text`` records its pointer, the
-  sha256 of its UTF-8 bytes and its length in characters; the field's own ``*_sha256`` member
-  keeps the hash of the whole text.
+A lone surrogate or a non-UTF-8 byte in a source string becomes U+FFFD while parsing
+(:func:`repair_tree`); :func:`finish` records where the receipt holds such text
+(``text_repairs``). A text longer than the schema allows is null, with its pointer, sha256
+and length in ``bounded_text``; its ``*_sha256`` member keeps the whole text's hash.
 """
 
 from __future__ import annotations
@@ -50,8 +43,8 @@ def repair_text(value: str) -> tuple[str, int]:
 def repair_tree(value: Any, repairs: list[Repair]) -> Any:
     """``value`` (parsed JSON) with every string and member name made valid Unicode.
 
-    Each repaired string is appended to ``repairs``. Iterative, so a deeply nested source does
-    not exhaust the stack.
+    Each repaired string is appended to ``repairs``. Iterative: deep nesting cannot exhaust the
+    stack.
     """
     root: list[Any] = [value]
     stack: list[tuple[Any, Any]] = [(root, 0)]
@@ -96,10 +89,7 @@ class _Bounds:
     def nulled(
         self, text: str | None, sha256: str | None, limit: int, pointer: str, key: str
     ) -> dict[str, Any]:
-        """The update that nulls a too big text, keeping its hash; empty otherwise.
-
-        The field ``key`` becomes null and ``<key>_sha256`` keeps the whole text's hash.
-        """
+        """The update nulling a too big ``key``, ``<key>_sha256`` keeping its hash; else empty."""
         digest = self.cut(text, limit, pointer)
         return {} if digest is None else {key: None, f"{key}_sha256": sha256 or digest}
 
@@ -120,11 +110,7 @@ class _Bounds:
 
 
 def _bound(body: ReceiptBody) -> ReceiptBody:
-    """``body`` with every text too big for the receipt schema bounded.
-
-    ``body`` with every prompt, answer, control instruction and refusal longer than the receipt
-    schema allows set to null and listed in ``bounded_text``. Idempotent.
-    """
+    """``body`` with every text too big for the receipt schema nulled and listed; idempotent."""
     bounds = _Bounds()
     specs = {}
     for name in _ARMS:
@@ -174,11 +160,7 @@ def _repaired_count(s: str, repairs: Sequence[Repair]) -> int:
 
 
 def _repairs_at(data: Any, repairs: Sequence[Repair]) -> list[TextRepair]:
-    """Every string of ``data`` holding repaired text.
-
-    Every string of ``data`` (a receipt as JSON data) holding repaired text, in document order, by
-    RFC 6901 pointer.
-    """
+    """The pointers of every string of receipt JSON ``data`` holding repaired text, in order."""
     found: list[TextRepair] = []
     stack: list[tuple[Any, str]] = [(data, "")]
     while stack:
@@ -198,17 +180,9 @@ def _repairs_at(data: Any, repairs: Sequence[Repair]) -> list[TextRepair]:
 
 
 def finish(body: ReceiptBody, repairs: Sequence[Repair]) -> ReceiptBody:
-    """``body`` finished for writing: big fields bounded, repaired text recorded.
+    """``body`` with big fields bounded and the strings holding ``repairs`` in ``text_repairs``.
 
-    ``body`` with big fields bounded and, in ``text_repairs``, every string that holds text repaired
-    while parsing (``repairs``), by pointer in document order.
-
-    Args:
-        body: an importer's receipt.
-        repairs: the strings repaired while its sources were parsed (:func:`repair_tree`).
-
-    Returns:
-        The finished receipt; ``body`` itself when there was nothing to do.
+    Returns ``body`` itself when there was nothing to do.
     """
     body = _bound(body)
     if not repairs:

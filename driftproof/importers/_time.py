@@ -1,8 +1,4 @@
-"""Source timestamps read as instants.
-
-Compared and stored in UTC, the offset they were written in kept beside them
-(``run.started_at_offset``).
-"""
+"""Source timestamps read as instants, in UTC, their written offset kept beside them."""
 
 from __future__ import annotations
 
@@ -21,9 +17,8 @@ _RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d
 def utc_instant(text: str, where: Where) -> tuple[str, str | None]:
     """An RFC 3339 timestamp as (UTC ``…Z`` text, the offset it was written in, ``None`` for UTC).
 
-    The instant is compared and stored in UTC, so ``09:58:55-04:00`` reads as ``13:58:55Z`` and
-    the offset ``-04:00`` is kept beside it (``run.started_at_offset``, schema 0.15). Fractional
-    seconds keep the source's digits, to the microsecond.
+    ``09:58:55-04:00`` reads as (``13:58:55Z``, ``-04:00``); fractional seconds keep the
+    source's digits, to the microsecond.
 
     Raises:
         ImportError_: not an RFC 3339 date-time with an offset, or not a real date, naming
@@ -64,10 +59,7 @@ def unix_instant(seconds: Any, where: Where) -> str:
 
 
 def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
-    """A source timestamp parsed to an instant.
-
-    ``(aware datetime, offset)``, the offset ``+HH:MM`` it was written in, or ``None`` when written
-    in UTC.
+    """A source timestamp as (aware datetime, its written offset ``+HH:MM`` or ``None`` for UTC).
 
     Raises:
         ImportError_: not an RFC 3339 / ISO 8601 date-time with a UTC offset (a time with no
@@ -106,11 +98,7 @@ def utc_text(dt: datetime) -> str:
 def run_times(
     started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
 ) -> dict[str, str | None]:
-    """``run`` members for the earliest start and the latest finish.
-
-    ``run`` members for the earliest start and the latest finish, compared as instants (never as
-    strings): ``started_at``/``finished_at`` in UTC and the offsets they were written in.
-    """
+    """``run`` members for the earliest start and latest finish (as instants), with offsets."""
     out: dict[str, str | None] = {
         "started_at": None,
         "started_at_offset": None,

@@ -1,12 +1,8 @@
 """caveman's evals snapshot → one DECLARED receipt per skill arm (D-15, D-16).
 
-caveman runs each prompt of a fixed list through ``claude -p`` once per arm and commits the
-answers in ``evals/snapshots/results.json``: ``__baseline__`` is the baseline, ``__terse__`` (system
-prompt ``metadata.terse_prefix``) the control, and each other arm a skill whose SKILL.md is read
-from the ``skills/`` directory as it was. With a case file the snapshot is the fidelity eval
-(:mod:`~driftproof.importers._caveman_fidelity`); a judged fidelity snapshot is read by
-:mod:`~driftproof.importers._caveman_judged`. Invalid Unicode is repaired and big fields are
-bounded, as for every importer. The mapping is the interop page's ("caveman evals snapshots").
+``__baseline__`` is the baseline, ``__terse__`` the control, each other arm a skill whose
+SKILL.md is read from ``skills/``. With a case file the snapshot is the fidelity eval; a judged
+fidelity snapshot is its own kind. The mapping is the interop page's ("caveman evals snapshots").
 """
 
 from __future__ import annotations
@@ -42,7 +38,7 @@ from driftproof.importers._caveman_snapshot import (
 )
 from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
 from driftproof.importers._text import Repair
-from driftproof.receipt import Provenance, build_draw
+from driftproof.receipt import Draw, Provenance, build_draw
 from driftproof.tokens import COUNTED_BY, count_tokens
 
 __all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "CavemanOptions", "import_caveman"]
@@ -77,11 +73,7 @@ ERROR_PREFIX = "__ERROR__"
 
 
 def _tokens(answer: str, usage: Usage | None) -> dict[str, Any]:
-    """The draw's tokens.
-
-    Claude's own counts when the snapshot has a usage cell (input as billed, cache parts included),
-    else the o200k_base count of the answer (D-16).
-    """
+    """Claude's counts of a usage cell (input as billed, cache included), else o200k_base (D-16)."""
     if usage is None:
         return {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
     return {
@@ -99,12 +91,11 @@ def _arm(
     *,
     stopped: str | None = None,
     checks: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """One arm of one case: a single draw.
+) -> Draw:
+    """The single draw of one arm of one case.
 
-    ``answer`` ``None`` is a cell a partial run never finished: a lost draw carrying the run's error
-    ``stopped``. A ``__ERROR__`` cell is a lost draw of the call's own error. ``checks``: the
-    fidelity checks on the answer.
+    ``answer`` ``None`` (an unfinished cell) is a draw lost to the run's error ``stopped``; a
+    ``__ERROR__`` cell is a draw lost to the call's own error.
     """
     cost = usage.cost_usd if usage is not None else None
     if answer is None or answer.startswith(ERROR_PREFIX):
@@ -114,7 +105,7 @@ def _arm(
         else:
             source = answer
             reason = f"source error: {answer[len(ERROR_PREFIX) :].lstrip(':').strip() or answer}"
-        draw = build_draw(
+        return build_draw(
             0,
             answer=None,
             lost_reason=reason[:4000],
@@ -123,11 +114,7 @@ def _arm(
             tokens=_tokens(answer, usage) if answer is not None and usage is not None else None,
             cost_usd=cost,
         )
-    else:
-        draw = build_draw(
-            0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost
-        )
-    return {"draws": [draw], "generation": None}
+    return build_draw(0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost)
 
 
 _CONTROLS = (("baseline", BASELINE_ARM), ("control", CONTROL_ARM))
@@ -152,13 +139,9 @@ def _judged(
 def _length_snapshot(
     doc: Any, shown: str, o: CavemanOptions
 ) -> tuple[Snapshot, FidelityCases | None, list[FidelityCase] | None]:
-    """A snapshot of outputs, checked, with its case file and matched cases.
+    """A snapshot of outputs checked against caveman's contract, with ``o.cases``'s matched cases.
 
-    A snapshot of outputs checked against caveman's contract, and with ``o.cases`` the case file and
-    its cases matched to the snapshot's prompts.
-
-    Raises:
-        ImportError_: rubrics given for it, a broken contract, or cases that do not match.
+    Fails on rubrics given for it, a broken contract, or cases that do not match.
     """
     if o.rubrics is not None:
         raise ImportError_.at(
@@ -174,7 +157,7 @@ def _length_snapshot(
     return snap, fidelity, matched
 
 
-def _cells(snap: Snapshot, checks: dict[str, list[Any]] | None) -> dict[str, list[dict[str, Any]]]:
+def _cells(snap: Snapshot, checks: dict[str, list[Any]] | None) -> dict[str, list[Draw]]:
     """Every arm's cells as receipt case arms, in prompt order."""
     return {
         arm: [
@@ -206,10 +189,7 @@ def _unrecorded(snap: Snapshot, suite: bool, commit: str | None) -> list[str]:
 def _checks(
     arms: dict[str, list[str | None]], matched: list[FidelityCase] | None, shown: str
 ) -> dict[str, list[Any]] | None:
-    """Each arm's fidelity check results per prompt (``None`` for an unfinished cell).
-
-    ``None`` without a case file.
-    """
+    """Each arm's fidelity checks per prompt (``None``: unfinished cell); ``None`` without cases."""
     if matched is None:
         return None
     return {
@@ -228,17 +208,12 @@ class CavemanOptions:
     """Options of a caveman import.
 
     Attributes:
-        skills_dir: the ``skills/`` directory as it was when the snapshot ran, holding
-            ``<arm>/SKILL.md`` for every skill arm (hashed and counted per D-14).
-        source_commit: caveman's git commit the snapshot and skills were read at, when
-            known (7-40 hex digits); recorded as ``provenance.tool_version`` and used in
-            the file names ``caveman-<commit[:7]>-<arm>.json`` (else ``caveman-<arm>.json``).
-        cases: caveman's ``evals/prompts/fidelity.json``: the snapshot is scored against its
-            checks (:mod:`driftproof.importers._caveman_fidelity`), each case keeps its id and
-            category, the file is the receipt's suite (name and sha256), and the receipts are
-            named ``…-fidelity-<arm>.json``.
-        rubrics: caveman's ``evals/prompts/rubrics.json``, for a judged fidelity snapshot only:
-            the snapshot must match it.
+        skills_dir: ``skills/`` as it was when the snapshot ran, ``<arm>/SKILL.md`` per skill arm.
+        source_commit: caveman's git commit (7-40 hex digits): ``provenance.tool_version`` and
+            the file names ``caveman-<commit[:7]>-<arm>.json``.
+        cases: ``evals/prompts/fidelity.json``: the snapshot is scored against its checks and
+            it is the receipt's suite.
+        rubrics: ``evals/prompts/rubrics.json``, which a judged fidelity snapshot must match.
     """
 
     skills_dir: str | Path
@@ -249,15 +224,9 @@ class CavemanOptions:
 
 @register("caveman", CavemanOptions)
 def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Imported]:
-    """Convert a caveman snapshot into one DECLARED receipt per skill arm (D-15, D-16).
+    """One DECLARED receipt per skill arm of ``snapshot``, in its order (D-15, D-16).
 
-    ``snapshot`` is ``evals/snapshots/results.json`` (or ``results.<lang>.json``,
-    ``results.partial.json``), or with ``cases`` the fidelity snapshot ``fidelity.json``; it is
-    recorded in ``provenance.document`` exactly as given, with its sha256.
-
-    Returns:
-        One receipt per skill arm, in the snapshot's order; a partial snapshot's are marked
-        ``provenance.partial`` and named ``…-partial``.
+    A partial snapshot's receipts are marked ``provenance.partial`` and named ``…-partial``.
 
     Raises:
         ImportError_: the snapshot breaks caveman's snapshot contract, its prompts do not match
@@ -302,7 +271,7 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
             case_entry(
                 ids[i],
                 prompt,
-                {n: cells[a][i] for n, a in (("with_skill", arm), *_CONTROLS)},
+                {n: [cells[a][i]] for n, a in (("with_skill", arm), *_CONTROLS)},
                 category=matched[i].category if matched is not None else None,
             )
             for i, prompt in enumerate(snap.prompts)

@@ -1,11 +1,7 @@
-"""``claude plugin eval`` result documents → DECLARED receipts (D-15).
+"""``claude plugin eval`` v1 ``aggregate-result.json`` documents → DECLARED receipts (D-15).
 
-Claude Code runs a plugin's eval suite, each case several times with the plugin and, under
-``--ablation with-without``, as often without it; graders score each run. The document read is
-the ``--json`` output, the same v1 ``aggregate-result.json`` the command writes. Errored runs are
-kept out of the figures and listed; the skill-fired indicator stays beside the score; declared
-costs (USD) are kept apart in ``provenance.details``. The mapping is the interop page's
-("claude plugin eval").
+Errored runs are listed, never scored; the skill-fired indicator stays beside the score;
+declared costs (USD) are kept apart. The mapping is the interop page's ("claude plugin eval").
 """
 
 from __future__ import annotations
@@ -28,13 +24,14 @@ from driftproof.importers._common import (
 )
 from driftproof.importers._declared import (
     arm_spec,
+    case_entry,
     declared_receipt,
     provenance,
     unrecorded_judge,
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
-from driftproof.receipt import Case, SkillFired, sha256_text
+from driftproof.receipt import Case, SkillFired
 
 __all__ = ["DOCUMENT_NAME", "ClaudePluginEvalOptions", "import_claude_plugin_eval"]
 
@@ -58,8 +55,7 @@ class ClaudePluginEvalOptions:
     """Options of a ``claude plugin eval`` import.
 
     Attributes:
-        skill_name: the skill's name; default: the plugin's name when the suite names exactly
-            one.
+        skill_name: the skill's name; default: the suite's one plugin name.
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
     """
 
@@ -73,15 +69,13 @@ def import_claude_plugin_eval(
 ) -> list[Imported]:
     """Convert ``claude plugin eval`` result documents into DECLARED receipts, one each.
 
-    ``path`` is an ``aggregate-result.json`` (the ``--json`` output), the timestamped results
-    directory holding one, or a directory of such results directories (one receipt each, in
-    name order).
+    ``path`` is an ``aggregate-result.json``, a results directory holding one, or a directory
+    of such directories (one receipt each, in name order).
 
     Raises:
-        ImportError_: unreadable or malformed document (a member of the wrong type per
-            ``schemas/claude-plugin-eval.schema.json``), an unknown ``schemaVersion`` or ablation,
-            a score outside 0..1, a baseline present without ablation or missing under it, or no
-            skill name; each naming the source file, the JSON pointer and what was expected.
+        ImportError_: a malformed document, an unknown ``schemaVersion`` or ablation, a score
+            outside 0..1, a baseline present without ablation or missing under it, or no skill
+            name; each naming the source file, the JSON pointer and what was expected.
     """
     o = options or ClaudePluginEvalOptions()
     skill_text = read_skill_md(o.skill_md)
@@ -126,12 +120,7 @@ class _Document:
 
 
 def _read(path: Path, repairs: list[Repair]) -> _Document:
-    """Read and check one result document.
-
-    Raises:
-        ImportError_: not the source's schema, an unknown schemaVersion or ablation, or no case
-            in a document not marked partial; naming the file and pointer.
-    """
+    """One result document: its schema, schemaVersion 1, a known ablation, a case unless partial."""
     doc, raw = read_json(path, repairs)
     validate_source(doc, TOOL, path)  # the type of every member walked below
     w = Where(path)
@@ -239,10 +228,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
 def _models(
     suite: dict[str, Any], has_llm: bool, unrecorded: list[str]
 ) -> tuple[str | None, str | None]:
-    """The suite's model override and its judge model (when a model grader ran).
-
-    What it does not name is added to ``unrecorded``.
-    """
+    """The suite's model override and judge model; what it does not name is unrecorded."""
     model = suite.get("modelOverride")
     if not (isinstance(model, str) and model.strip()):
         model = None
@@ -262,11 +248,7 @@ def _models(
 
 
 def _counted(d: _Document, tally: Tally) -> tuple[int | None, list[str]]:
-    """The runs per case arm when every arm holds the same number, and what is unrecorded so far.
-
-    Notes go to ``d``: the source scores its skill-fired grader, or declares other runs per
-    case than it holds.
-    """
+    """The runs per case arm when all arms agree, and what is unrecorded; notes go to ``d``."""
     if tally.scored_indicator:
         d.notes.append(
             "The source counts its skill-fired grader ("
@@ -309,9 +291,7 @@ def _case(
 ) -> Case:
     """One source case as a receipt case, its runs tallied into ``tally``.
 
-    Raises:
-        ImportError_: an arm with no run in a finished document, runs that contradict the
-            ablation, or a case name given twice; naming the case.
+    Fails on an arm with no run when finished, runs against the ablation, or a repeated name.
     """
     cw = d.w / "cases" / i
     graders = case.get("graders") or []
@@ -335,12 +315,7 @@ def _case(
     arms = {}
     for arm, key in (("with_skill", "with"), ("baseline", "without")):
         runs = arms_src.get(key) if (arm == "with_skill" or d.two_arm) else None
-        arms[arm] = {
-            "draws": []
-            if runs is None
-            else arm_draws(arm, runs, cw / "arms" / key, graders, tally),
-            "generation": None,
-        }
+        arms[arm] = [] if runs is None else arm_draws(arm, runs, cw / "arms" / key, graders, tally)
     if case.get("runsPerCase") is not None:
         tally.declared_runs.add(case["runsPerCase"])
     for advisory in case.get("advisories") or []:
@@ -352,13 +327,5 @@ def _case(
         )
     ids[cid] = i
     prompt = case.get("promptMarkdown")
-    return Case.model_validate(
-        {
-            "id": cid,
-            "prompt": prompt,
-            "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
-            "rubric_sha256": graders_sha256(graders, cw / "graders") if graders else None,
-            "threshold": threshold,
-            "arms": arms,
-        }
-    )
+    rubric = graders_sha256(graders, cw / "graders") if graders else None
+    return case_entry(cid, prompt, arms, rubric_sha256=rubric, threshold=threshold)

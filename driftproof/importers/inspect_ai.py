@@ -1,9 +1,7 @@
-"""Inspect AI eval logs (``.json`` and ``.eval``) → DECLARED receipts (D-15).
+"""Inspect AI eval logs (``.json`` and ``.eval``), one per arm → a DECLARED receipt (D-15).
 
-Inspect has no arms: one log is one arm, and the user names which log is which. One log alone is
-a single-arm import: the other arm is ``recorded: false`` with no draws, so no lift, interval or
-value per token is given. The same document given for two arms is refused by its sha256. Epochs
-are draws, unscored samples lost draws. The mapping is the interop page's ("Inspect AI").
+One log alone is a single-arm import (the other arm ``recorded: false``). Epochs are draws,
+unscored samples lost draws. The mapping is the interop page's ("Inspect AI").
 """
 
 from __future__ import annotations
@@ -66,9 +64,8 @@ class InspectOptions:
     """Options of an Inspect import.
 
     Attributes:
-        skill_name: the skill's name (Inspect does not record one).
-        scorer: ``NAME`` or ``NAME:KEY``: the scorer whose values are the scores (required when
-            a log has several), and for an object-valued scorer the key holding the score.
+        scorer: ``NAME`` or ``NAME:KEY``: the scorer read (required when a log has several),
+            and for an object-valued scorer the key holding the score.
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
     """
 
@@ -79,22 +76,13 @@ class InspectOptions:
 
 @register("inspect", InspectOptions)
 def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> list[Imported]:
-    """Convert one Inspect log per arm into a DECLARED receipt.
-
-    Args:
-        logs: receipt arm -> log path: ``with_skill`` and ``baseline``, or one of them alone (a
-            single-arm import: the other arm is ``recorded: false``), ``control`` optional; a
-            path alone is the with-skill log.
-        options: the skill and the scorer.
+    """Convert one Inspect log per arm (a path alone: with_skill) into a DECLARED receipt.
 
     Raises:
-        ImportError_: no log, the same document for two arms (by sha256), an unreadable or
-            malformed log (a member of the wrong type per ``schemas/inspect_ai.schema.json``),
-            logs of different tasks, an unknown or ambiguous scorer, an object value with no
-            KEY, a score outside 0..1 or a timestamp with no UTC offset; naming the file and
-            JSON pointer (in a ``.eval`` archive the file is the archive and the pointer starts
-            with the member's name, RFC 6901 escaped:
-            ``/samples~11_epoch_1.json/scores/match/value``).
+        ImportError_: no log, the same document for two arms (by sha256), a malformed log, logs
+            of different tasks, an unknown or ambiguous scorer, an object value with no KEY, a
+            score outside 0..1 or a timestamp with no UTC offset; naming the file and pointer
+            (in a ``.eval`` archive the pointer starts with the member's name).
     """
     logs = {"with_skill": logs} if isinstance(logs, (str, Path)) else dict(logs)
     if not logs or set(logs) - set(_ARMS) or not {"with_skill", "baseline"} & set(logs):
@@ -157,10 +145,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
 def _recorded(
     read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
 ) -> tuple[int | None, str | None, str | None, str | None]:
-    """The epochs, the model, the grading model and the Inspect version every log records alike.
-
-    What they do not is appended to ``unrecorded``.
-    """
+    """The epochs, model, grading model and Inspect version all logs share; else unrecorded."""
     headers = [log.header for log in read.values()]
     epochs = {_epochs(h) for h in headers}
     (gens,) = epochs if len(epochs) == 1 else (None,)
@@ -201,11 +186,7 @@ def _cases(
     logs: dict[str, Path],
     missing: list[str],
 ) -> list[Case]:
-    """The samples as cases (by sample id), each epoch a draw.
-
-    Raises:
-        ImportError_: a sample with no id or epoch, or a sample id that repeats an epoch.
-    """
+    """The samples as cases by id, each epoch a draw; no id or epoch, or a repeated one, fails."""
     cases: dict[str, dict[str, Any]] = {}
     for arm, log in read.items():
         for sample, sw in log.samples:
@@ -233,9 +214,9 @@ def _cases(
                         "/samples",
                         f"expected one sample per id and epoch; sample {sid} repeats an epoch",
                     )
-                arms[arm] = {"draws": draws, "generation": None}
+                arms[arm] = draws
             elif arm in missing:
-                arms[arm] = {"draws": [], "generation": None}
+                arms[arm] = []
         out.append(case_entry(case_id_for(sid), c["prompt"], arms))
     return out
 
@@ -308,14 +289,9 @@ def _scored(
     scorer: str,
     key: str | None,
 ) -> Draw:
-    """A scored sample's draw.
+    """A scored sample's draw: its value (at ``key``) the score, a list the judge samples.
 
-    Its value (at ``key`` of an object value) as its score, or a list of values as judge samples;
-    unscored without a finite score.
-
-    Raises:
-        ImportError_: an object value with no KEY, a KEY on a scalar, or a value that is no
-            score; naming the place.
+    Fails on an object value with no KEY, a KEY on a scalar, or a value that is no score.
     """
     if isinstance(value, dict):
         if key is None:

@@ -1,11 +1,7 @@
 """NVIDIA skill benchmark cards and catalogue → aggregates-only receipts (D-15).
 
-These sources print aggregates only: one score and one uplift per dimension and agent, no
-per-run score (method, "Figures a source printed give no verdict"). Each receipt carries the
-figures exactly as printed in ``source_figures`` (with the repository, commit and each file's git
-blob sha1), no cases and no judge, and is marked ``aggregates_only``: no band, lift or verdict.
-The mapping and the card grammars are the interop page's ("NVIDIA benchmark cards and
-catalogue").
+The figures are kept exactly as printed (method, "Figures a source printed give no verdict"):
+no cases, judge, band, lift or verdict. The mapping and card grammars are the interop page's.
 """
 
 from __future__ import annotations
@@ -57,9 +53,7 @@ class NvidiaOptions:
     """Options of an NVIDIA import.
 
     Attributes:
-        repository: the repository the files were read from (e.g.
-            ``https://github.com/NVIDIA/skills``); unknown when omitted (the files do not name
-            it).
+        repository: the repository the files were read from; unknown when omitted.
         commit: the commit they were read at; unknown when omitted.
         repo_root: the checkout's root, to record each file's path in the repository.
         skills: import only these ``catalog_dir`` names from ``benchmarks.json``.
@@ -75,14 +69,13 @@ class NvidiaOptions:
 def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None) -> list[Imported]:
     """Convert NVIDIA benchmark cards or the catalogue into aggregates-only receipts (D-15).
 
-    ``paths`` are ``BENCHMARK.md`` (or ``skill-card.md``) files, directories holding
-    ``BENCHMARK.md`` or ``skills/*/BENCHMARK.md``, or ``benchmarks.json`` files. Each receipt,
-    one per skill with no cases and no judge, is filed as
-    ``nvidia-[<commit[:7]>-]<skill>[-card].json`` (``-card`` for a card read on its own).
+    ``paths`` are card files, directories holding ``BENCHMARK.md`` or ``skills/*/BENCHMARK.md``,
+    or ``benchmarks.json`` files; one receipt per skill,
+    ``nvidia-[<commit[:7]>-]<skill>[-card].json``.
 
     Raises:
-        ImportError_: malformed JSON, a catalogue member of the wrong type (per
-            ``schemas/nvidia.schema.json``) or an unknown card cell grammar, naming file and place.
+        ImportError_: malformed JSON, a catalogue member of the wrong type or an unknown card
+            cell grammar, naming file and place.
     """
     o = options or NvidiaOptions()
     out: list[Imported] = []
@@ -180,11 +173,10 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
 
 
 def card_report(card: dict[str, Any]) -> dict[str, Any]:
-    """A card's figures, verdict, tiers and 0.3.0 provenance as ``source_report`` (v0.16).
+    """A card's figures, verdict, tiers and 0.3.0 provenance as ``source_report``.
 
-    Each cell gives its baseline, its with-skill score and its stated uplift, each as printed: the
-    uplift is the card's own (computed before rounding), never the difference of the rounded
-    percentages (``36% → 67% (+32 points)`` keeps +32); a whole-number print is marked rounded.
+    The uplift is the card's own, never the difference of rounded percentages
+    (``36% → 67% (+32 points)`` keeps +32); a whole-number print is marked rounded.
     """
     figures = []
     for row in card["rows"]:
@@ -227,13 +219,9 @@ def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) 
 
 
 def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
-    """One ``results`` entry of ``benchmarks.json`` as a row of the source's figures.
+    """One ``results`` entry of ``benchmarks.json``: score and uplift in percent, uplift as written.
 
-    The score and uplift in percent, the uplift also as the file wrote it (the catalogue writes
-    ``-0.0``).
-
-    Raises:
-        ImportError_: a member of the wrong type, or a number no float holds.
+    Fails on a member of the wrong type, or a number no float holds.
     """
     row = {
         "dimension": rw.get(r, "dimension", str),

@@ -1,10 +1,7 @@
-"""OpenAI Evals run output items (JSONL or JSON) → DECLARED receipts (D-15).
+"""OpenAI Evals run output items (JSONL or JSON) → a DECLARED receipt (D-15).
 
-An OpenAI Evals run answers every item of a data source once and grades each answer with the
-eval's graders. A run has no arms: the user names which run is which; one run alone is a
-single-arm import. Both the API's ``eval.run.output_item`` and the per-row export promptfoo's
-importer reads are accepted (``schemas/openai-evals.schema.json``). The mapping is the interop
-page's ("OpenAI Evals").
+The user names which run is which arm; one run alone is a single-arm import. The mapping is the
+interop page's ("OpenAI Evals").
 """
 
 from __future__ import annotations
@@ -40,12 +37,10 @@ class OpenAIEvalsOptions:
     """Options of an OpenAI Evals import.
 
     Attributes:
-        skill_name: the skill's name (OpenAI Evals records none).
-        arms: receipt arm (``with_skill``, ``baseline``) -> run id. One arm alone is a
-            single-arm import. ``None``: the file must hold exactly one run, read as with_skill.
-        grader: the grader whose results are the scores; required when the rows carry several.
-        grader_range: the grader's own (worst, best) scores, mapped linearly onto 0..1; without
-            it every score must already lie in 0..1.
+        arms: receipt arm -> run id; ``None``: the file's one run is with_skill.
+        grader: the grader read; required when the rows carry several.
+        grader_range: the grader's (worst, best), mapped linearly onto 0..1; without it every
+            score must lie in 0..1.
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
     """
 
@@ -131,14 +126,9 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
 def _group(
     parsed: list[dict[str, Any]], mapping: dict[str, str | None]
 ) -> tuple[dict[tuple[str, str | None], dict[str, Any]], dict[str, set[str]], list[float]]:
-    """The rows grouped by data source item and content.
+    """The rows by (item, content), each arm's models, and creation times (Unix seconds).
 
-    The rows grouped by data source item and content, each arm's models, and the rows' creation
-    times in Unix seconds (instants compared as numbers, never as text).
-
-    Raises:
-        ImportError_: a row of an unmapped run, an item answered twice in one run, or a
-            creation time that is no Unix time; naming the row.
+    Fails on a row of an unmapped run, an item answered twice in a run, or no Unix time.
     """
     cases: dict[tuple[str, str | None], dict[str, Any]] = {}
     models: dict[str, set[str]] = {a: set() for a in mapping}
@@ -177,21 +167,14 @@ def _cases(
     grader: str,
     grader_range: tuple[float, float] | None,
 ) -> tuple[list[Case], list[str]]:
-    """The receipt's cases, and the items whose content differs between runs.
-
-    The receipt's cases, and the data source items whose content differs between runs (each version
-    its own case, never paired).
-    """
+    """The cases, and the items whose content differs between runs (each version its own case)."""
     variants: dict[str, int] = {}
     for key, _ in cases:
         variants[key] = variants.get(key, 0) + 1
     out = []
     for (key, content), c in cases.items():
         arms = {
-            arm: {
-                "draws": [_draw(j, p, grader, grader_range) for j, p in enumerate(c["arms"][arm])],
-                "generation": None,
-            }
+            arm: [_draw(j, p, grader, grader_range) for j, p in enumerate(c["arms"][arm])]
             for arm in _ARMS
         }
         label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
@@ -200,10 +183,7 @@ def _cases(
 
 
 def _arm_specs(mapping: dict[str, str | None], models: dict[str, set[str]]) -> dict[str, ArmSpec]:
-    """Each arm labelled by its run and the models that answered it.
-
-    An unmapped arm is not recorded.
-    """
+    """Each arm labelled by its run and models; an unmapped arm is not recorded."""
     specs = {}
     for a in _ARMS:
         if a not in mapping:
@@ -224,10 +204,7 @@ def _notes(
     cases: list[Case],
     differing: list[str],
 ) -> list[str]:
-    """What a reader must know.
-
-    The grader read and how, runs missing items, items that differ between runs.
-    """
+    """The grader read and how, runs missing items, items that differ between runs."""
     how = (
         f"mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"
         if grader_range is not None

@@ -1,9 +1,7 @@
-"""promptfoo output files (``eval -o`` JSON, or a JSONL export) → DECLARED receipts (D-15).
+"""promptfoo output files (``eval -o`` JSON, or a JSONL export) → a DECLARED receipt (D-15).
 
-promptfoo has no notion of arms: the user maps two (or three) prompt or provider labels to
-with_skill, baseline and control; one of the first two alone is a single-arm import. Repeats
-are grouped by the test's content, never by ``testIdx``; errors are kept out of the figures and
-every assertion is kept as a check. The mapping is the interop page's ("promptfoo").
+The user maps prompt or provider labels to arms; repeats are grouped by the test's content,
+never ``testIdx``; every assertion is a check. The mapping is the interop page's ("promptfoo").
 """
 
 from __future__ import annotations
@@ -39,9 +37,7 @@ class PromptfooOptions:
     """Options of a promptfoo import.
 
     Attributes:
-        arms: receipt arm -> label, e.g. ``{"with_skill": "with-skill", "baseline": "bare"}``;
-            with_skill or baseline alone is a single-arm import; control optional.
-        skill_name: the skill's name (promptfoo does not record one).
+        arms: receipt arm -> label; with_skill or baseline alone is a single-arm import.
         by: ``"provider"`` (match ``provider.label`` or ``provider.id``) or ``"prompt"``
             (match ``prompt.label``, the prompt id or the raw prompt).
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
@@ -58,9 +54,8 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     """Convert one promptfoo output file (JSON, or a JSONL export) into a DECLARED receipt.
 
     Raises:
-        ImportError_: malformed file (a member of the wrong type per
-            ``schemas/promptfoo.schema.json``), a row no arm maps, or an arm matching no row; names
-            the file, the JSON pointer and what was expected.
+        ImportError_: malformed file, a row no arm maps, or an arm matching no row; naming the
+            file, the JSON pointer and what was expected.
     """
     path, o, arms, by = Path(path), options, options.arms, options.by
     if by not in ("provider", "prompt"):
@@ -183,9 +178,9 @@ class _Grouped:
             arms: dict[str, Any] = {}
             for arm in _ARMS:
                 if arm in self.arms:
-                    arms[arm] = {"draws": _indexed(c["arms"][arm]), "generation": None}
+                    arms[arm] = _indexed(c["arms"][arm])
                 elif arm in missing:
-                    arms[arm] = {"draws": [], "generation": None}
+                    arms[arm] = []
             prompt = c["prompt"] if self.by == "provider" else None
             out.append(case_entry(case_id_for(c["label"], content=key), prompt, arms))
         return out
@@ -224,13 +219,9 @@ class _Grouped:
 
 
 def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
-    """The draws of one case arm.
+    """The draws of one case arm, indexed by ``repeatIndex`` when every row has one, else in order.
 
-    Indexed by ``repeatIndex`` when every row records one (in its order), else by the order of the
-    rows.
-
-    Raises:
-        ImportError_: some rows record a repeat index and others do not, or one is repeated.
+    Fails when only some rows have a repeat index, or one is repeated.
     """
     recorded = [r for r in rows if r[0] is not None]
     if not recorded:

@@ -1,10 +1,7 @@
-"""skill-creator / agentskills.io workspaces → DECLARED receipts (D-15).
+"""skill-creator / agentskills.io workspace iterations → DECLARED receipts (D-15).
 
-Reads each iteration of a skill-creator workspace (``iteration-N/``) or its ``benchmark.json``:
-the canonical ``runs[]``, the drift shapes ``evals[]`` and ``configurations[]``, or, with no
-per-run data there, the per-run ``grading.json`` files; a ``run_summary`` alone gives an
-aggregates-only receipt. An arm no run measured is not recorded: no baseline is invented. The
-mapping is the interop page's ("skill-creator and agentskills.io workspaces").
+A ``run_summary`` alone gives an aggregates-only receipt; an arm no run measured is not
+recorded. The mapping is the interop page's ("skill-creator and agentskills.io workspaces").
 """
 
 from __future__ import annotations
@@ -66,9 +63,7 @@ class SkillCreatorOptions:
 
     Attributes:
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
-        arms: receipt arm (``with_skill``, ``baseline``, ``control``) -> configuration
-            name, replacing :data:`DEFAULT_ARMS` (e.g. ``{"with_skill": "new_skill",
-            "baseline": "old_skill"}`` for a version comparison).
+        arms: receipt arm -> configuration name, replacing :data:`DEFAULT_ARMS`.
         skill_name: the skill's name when neither ``benchmark.json`` nor ``evals.json`` names it.
     """
 
@@ -83,13 +78,10 @@ def import_skill_creator(
 ) -> list[Imported]:
     """Convert skill-creator iterations into DECLARED receipts, one per iteration.
 
-    ``paths`` are iteration directories (``…/iteration-N``), workspaces holding them, or
-    ``benchmark.json`` files. Each receipt is filed as
-    ``skill-creator-<skill>-<iteration directory>-<document sha256[:8]>.json``.
+    ``paths`` are iteration directories, workspaces holding them, or ``benchmark.json`` files.
 
     Raises:
-        ImportError_: a file is unreadable or malformed (a member of the wrong type per
-            ``schemas/skill-creator.schema.json``), or a configuration is not mapped,
+        ImportError_: a file is unreadable or malformed, or a configuration is not mapped,
             naming the file, the JSON pointer and what was expected.
     """
     o = options or SkillCreatorOptions()
@@ -241,7 +233,7 @@ def _receipt(
         case_entry(
             case_id_for(key),
             prompts.get(key),
-            {arm: {"draws": _draws(c["arms"][arm]), "generation": None} for arm in held},
+            {arm: _draws(c["arms"][arm]) for arm in held},
         )
         for key, c in cases.items()
     ]
@@ -288,11 +280,7 @@ def _receipt(
 def _grouped(
     runs: list[dict[str, Any]], config_to_arm: dict[str, str]
 ) -> dict[str, dict[str, Any]]:
-    """The runs grouped by eval and arm.
-
-    Raises:
-        ImportError_: a run of a configuration no arm maps.
-    """
+    """The runs grouped by eval and arm; a run of a configuration no arm maps fails."""
     cases: dict[str, dict[str, Any]] = {}
     for r in runs:
         arm = config_to_arm.get(r["config"])
@@ -312,11 +300,7 @@ def _grouped(
 def _run(
     meta: dict[str, Any], runs: list[dict[str, Any]], counts: set[int]
 ) -> tuple[int | None, str | None, list[str]]:
-    """Generations per arm, the model, and what the iteration leaves unrecorded.
-
-    Generations per arm (when the planned runs are the runs recorded), the model, and what the
-    iteration leaves unrecorded so far.
-    """
+    """Generations per arm (when planned runs were all recorded), the model, what is unrecorded."""
     unrecorded = [
         "judge.model (the grader's model is not recorded)",
         "judge_samples_per_generation",

@@ -1,9 +1,7 @@
-"""skill-eval-harness ``benchmark.json`` → a DECLARED receipt, no verdict (D-15).
+"""skill-eval-harness ``benchmark.json`` (answer population) → a DECLARED receipt (D-15).
 
-The report the harness's ``benchmark`` command writes; only the answer population is read. Each
-case is a case, each run a draw (its objective pass rate the score, a failed run a lost draw),
-and the paired summary's figures, sign-flip interval and test are kept as the source's. The
-mapping is the interop page's ("skill-eval-harness").
+Each run is a draw scored by its objective pass rate; the paired summary is the source's.
+The mapping is the interop page's ("skill-eval-harness").
 """
 
 from __future__ import annotations
@@ -51,10 +49,9 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     """Convert a skill-eval-harness ``benchmark.json`` into a DECLARED receipt.
 
     Raises:
-        ImportError_: not a report object, another population, no with-skill or without-skill
-            run, a run of the wrong shape (case id, variant, run number, an objective pass rate
-            outside 0..1), the same run twice, or a paired summary of the wrong shape; naming
-            the file, the JSON pointer and what was expected. Nothing is written.
+        ImportError_: not a report object, another population, no run of an arm, a run of the
+            wrong shape, the same run twice, or a paired summary of the wrong shape; naming
+            the file, the JSON pointer and what was expected.
     """
     path = Path(path)
     repairs: list[Repair] = []
@@ -104,13 +101,9 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
 
 
 def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dict[str, int]]:
-    """The runs as cases, and how many runs each other variant had.
+    """The runs as cases (``case_id@model`` when several models ran), and other variants' counts.
 
-    The runs as cases (``case_id@model`` when several models ran), and how many runs each other
-    variant had.
-
-    Raises:
-        ImportError_: a run of the wrong shape, the same run twice, or no run of an arm.
+    Fails on a run of the wrong shape, the same run twice, or no run of an arm.
     """
     cases: dict[str, dict[str, list[Draw]]] = {}
     seen: set[tuple[str, str, int]] = set()
@@ -144,10 +137,7 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
         case_entry(
             case_id_for(label),
             None,
-            {
-                a: {"draws": sorted(d, key=lambda x: x.index), "generation": None}
-                for a, d in arms.items()
-            },
+            {a: sorted(d, key=lambda x: x.index) for a, d in arms.items()},
         )
         for label, arms in cases.items()
     ]
@@ -173,14 +163,7 @@ def _draw(r: dict[str, Any], w: Where, index: int) -> Draw:
 
 
 def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
-    """The paired summary's figures, interval and test, as the harness wrote them.
-
-    Raises:
-        ImportError_: a figure that is not a number (a pass rate outside 0..1, a delta outside
-            -1..1), an interval whose lower end is above its upper end or whose confidence is
-            not between 0 and 1, a noise check or significance that is not an object, or a
-            significance flag that is not true or false; naming the file and pointer.
-    """
+    """The paired summary's figures, interval and test as written; bad figures or interval fail."""
     figures = [
         figure(label, w.number(ps, key, low=low, high=high), arm=arm, unit="fraction")
         for key, label, arm, (low, high) in _HEADLINE

@@ -1,9 +1,7 @@
-"""dotnet/skills ``skill-validator`` ``results.json`` → DECLARED receipts (D-15).
+"""dotnet/skills ``skill-validator`` ``results.json`` → DECLARED receipts, one per verdict (D-15).
 
-One receipt per verdict, each scenario a case with one run per arm; the judge's overall score
-(1..5) is mapped onto 0..1 as (score − 1) / 4. The source's improvement scores, interval and
-decision are kept as its figures, never a verdict of the receipt. The mapping is the interop
-page's ("dotnet/skills skill-validator").
+The judge's 1..5 score maps onto 0..1 as (score − 1) / 4. The mapping is the interop page's
+("dotnet/skills skill-validator").
 """
 
 from __future__ import annotations
@@ -13,7 +11,7 @@ from typing import Any
 
 from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers._common import Where, source_number
-from driftproof.importers._declared import figure, interval
+from driftproof.importers._declared import figure, interval, source_check
 from driftproof.importers._dotnet import Results, judge_score
 from driftproof.importers._schema import json_kind
 from driftproof.receipt import Draw, build_draw
@@ -37,7 +35,7 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
     Raises:
         ImportError_: no verdicts, a verdict or scenario of the wrong shape, several runs per
             scenario, or an ``overallScore`` outside 1..5; naming the file, the JSON pointer and
-            what was expected. Nothing is written.
+            what was expected.
     """
     return _FORMAT.receipts(Path(path))
 
@@ -45,21 +43,14 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
 def _scenario(
     s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """One scenario's arms; its figures are appended to ``figures``.
-
-    One scenario's arms, its improvement scores, breakdown and pairwise judgment appended to
-    ``figures``.
-    """
+    """One scenario's arms; its improvement scores, breakdown and pairwise go to ``figures``."""
     runs = sw.get(s, "perRunScores", list)
     if len(runs) != 1:
         raise (sw / "perRunScores").fail(
             f"expected one run per arm (the file keeps one run's metrics and judgment per "
             f"arm), found {len(runs)}"
         )
-    arms = {
-        arm: {"draws": [_draw(sw.get(s, key, dict), sw / key)], "generation": None}
-        for arm, key in _ARMS
-    }
+    arms = {arm: [_draw(sw.get(s, key, dict), sw / key)] for arm, key in _ARMS}
     figures.append(
         figure("improvement score", sw.number(s, "improvementScore"), case=cid, arm="lift")
     )
@@ -128,15 +119,9 @@ def _draw(role: dict[str, Any], w: Where) -> Draw:
         spec = aw.get(a, "assertion", dict, required=False) or {}
         atype = str(spec.get("type"))
         value = spec.get("value")
-        checks.append(
-            {
-                "name": (f"{atype}: {value}" if value is not None else atype)[:200],
-                "kind": _CHECK_KINDS.get(atype, "assertion"),
-                "pass": passed,
-                "outcome": "pass" if passed else "fail",
-                "source_type": atype[:200],
-            }
-        )
+        shown = None if value is None else f"{value}"
+        kind = _CHECK_KINDS.get(atype, "assertion")
+        checks.append(source_check(atype, shown, kind, passed, "pass" if passed else "fail"))
     answer = mw.get(metrics, "agentOutput", str, required=False)
     return build_draw(0, answer=answer, score=(score - 1) / 4, checks=checks)
 

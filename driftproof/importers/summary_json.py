@@ -1,20 +1,8 @@
-"""summary-json: Driftproof's minimal interchange format, both ways.
+"""summary-json, Driftproof's minimal interchange format, imported (D-15) and exported.
 
-Any harness can write it; ``driftproof import summary-json`` turns it into a
-DECLARED receipt (D-15) and ``driftproof export summary-json`` writes one from a
-receipt. The format is frozen in ``summary-json-1.schema.json`` beside this module
-(JSON Schema draft 2020-12) and specified on the interop page:
-
-- per case and arm, one entry per draw: ``score`` (0..1) or ``judge_scores`` (their
-  mean is the score, D-1), or ``lost`` (the reason it could not be measured), or
-  ``error`` (an error the harness recorded: kept out of the figures and listed); a draw
-  with none of these is unscored (e.g. a run measured by token counts only); ``skill_fired`` beside
-  the score, never inside it;
-- ``harness`` {name, version} becomes ``provenance.tool``/``tool_version`` and ``run.harness``;
-- counts (``generations_per_arm``, ``judge_samples_per_generation``) only when the writer
-  states them; ``unrecorded`` lists what it did not record (D-13);
-- ``summary`` is context written by the exporter (the lift with its sign, the level,
-  why there is no verdict) and is ignored on import: everything derivable is derived again.
+Frozen in ``summary-json-1.schema.json`` and specified on the interop page: a draw's ``score``
+is the mean of its ``judge_scores`` (D-1); counts only when stated, ``unrecorded`` (D-13);
+the exporter's ``summary`` is context, ignored on import.
 """
 
 from __future__ import annotations
@@ -89,9 +77,6 @@ class SummaryJsonOptions:
 def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -> list[Imported]:
     """Convert one summary-json file into a DECLARED receipt.
 
-    Convert one summary-json file into a DECLARED receipt, filed as ``summary-<skill>-<document
-    sha256[:8]>.json``.
-
     Raises:
         ImportError_: not JSON, fails the schema (one problem per place, at most 20), a score
             without a judge, or a score that is not the mean of its judge scores.
@@ -160,11 +145,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
 
 
 def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
-    """The file's cases, each arm's draws in order.
-
-    Raises:
-        ImportError_: a case id given twice, or a score that is not its judge scores' mean.
-    """
+    """The file's cases; a repeated case id, or a score not its judge scores' mean, fails."""
     out = []
     seen: set[str] = set()
     for i, c in enumerate(doc["cases"]):
@@ -173,10 +154,7 @@ def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
             raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
         seen.add(c["id"])
         arms = {
-            arm: {
-                "draws": [_draw(d, j, cw / "arms" / arm / j) for j, d in enumerate(draws)],
-                "generation": None,
-            }
+            arm: [_draw(d, j, cw / "arms" / arm / j) for j, d in enumerate(draws)]
             for arm, draws in c["arms"].items()
         }
         out.append(declared.case_entry(c["id"], c.get("prompt"), arms))
@@ -219,9 +197,8 @@ def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
 def export_summary_json(r: Receipt) -> dict[str, Any]:
     """A receipt as summary-json (format version 1), with its context ``summary``.
 
-    The ``summary`` keeps the suite lift with its plus or minus sign as context, as the
-    method says the exported summary does for every receipt (below TESTED included), and
-    says why the receipt gives no verdict when it gives none. Answers are not exported.
+    The ``summary`` keeps the signed suite lift and why there is no verdict when there is none;
+    answers are not exported.
 
     Raises:
         RefusalError: an aggregates-only receipt (D-15): it has no per-draw scores to export.
@@ -272,10 +249,7 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
 
 
 def _harness(r: Receipt) -> dict[str, Any]:
-    """The harness that produced the answers.
-
-    Run.harness, else the imported source's tool, else the runner.
-    """
+    """The harness that produced the answers: run.harness, else the source's tool, else ours."""
     if r.run.harness is not None:
         return {"name": r.run.harness.name, "version": r.run.harness.version}
     if r.provenance is not None:

@@ -1,9 +1,7 @@
 """Vally ``results.json`` (dotnet/skills ``eng/vally-adapter``, schema 5) → DECLARED receipts.
 
-One receipt per verdict (D-15), each stimulus a case; the compare votes, sign test and decision
-are kept as the source's figures, never a verdict of the receipt. The shape read is the
-adapter's published contract (``eng/vally-adapter/InvestigatingResults.md``); the mapping is the
-interop page's ("Vally").
+One per verdict, each stimulus a case; votes, sign test and decision are the source's figures
+(D-15). The mapping is the interop page's ("Vally").
 """
 
 from __future__ import annotations
@@ -26,15 +24,12 @@ _STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCL
 
 @register(TOOL, NoOptions)
 def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]:
-    """Convert a Vally ``results.json`` (schema version 5) into DECLARED receipts.
-
-    Convert a Vally adapter ``results.json`` (schema version 5) into DECLARED receipts, one per
-    verdict.
+    """Convert a Vally ``results.json`` (schema version 5) into DECLARED receipts, one per verdict.
 
     Raises:
         ImportError_: another schema version, a ``skillKind`` other than ``skill``, no verdicts,
             an unknown ``state``, a member of the wrong type, or an ``overallScore`` outside
-            0..5; naming the file, the JSON pointer and what was expected. Nothing is written.
+            0..5; naming the file, the JSON pointer and what was expected.
     """
     w = Where(path)
 
@@ -56,10 +51,7 @@ def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]
 def _scenario(
     s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """One stimulus's arms (a role it does not hold is a lost draw).
-
-    The whole-plugin score, the compare mean and every compare trial are appended to ``figures``.
-    """
+    """One stimulus's arms (a missing role: a lost draw); its compare figures go to ``figures``."""
     arms = {}
     for arm, key in _ROLES:
         role = sw.get(s, key, dict, required=False)
@@ -71,7 +63,7 @@ def _scenario(
             )
         else:
             draw = build_draw(0, score=judge_score(role, sw / key, 0) / 5)
-        arms[arm] = {"draws": [draw], "generation": None}
+        arms[arm] = [draw]
     plugin = sw.get(s, "skilledPlugin", dict, required=False)
     if plugin is not None:
         score = judge_score(plugin, sw / "skilledPlugin", 0)
@@ -102,10 +94,9 @@ def _scenario(
 def _verdict(
     v: dict[str, Any], vw: Where
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
-    """A verdict's mean preference score, vote tally and sign test, and its decision.
+    """A verdict's figures (mean score, votes, sign test) and decision.
 
-    Raises:
-        ImportError_: an unknown ``state``, or a figure of the wrong type; naming the place.
+    Fails on an unknown ``state`` or a figure of the wrong type.
     """
     state = vw.get(v, "state", str)
     if state not in _STATES:

@@ -129,8 +129,7 @@ def test_a_repaired_string_is_found_where_the_receipt_holds_it() -> None:
 
 
 def _body(prompt: str) -> Any:
-    arm = {"draws": [], "generation": None}
-    case = case_entry("c", prompt, {"with_skill": arm, "baseline": arm})
+    case = case_entry("c", prompt, {"with_skill": [], "baseline": []})
     return build_receipt(level="DECLARED", skill_name="s", skill_text=None, cases=[case])
 
 
