@@ -1,52 +1,15 @@
-"""``driftproof run --batch``: each round of the run as provider batches.
+"""``driftproof run --batch``: the run's rounds as provider batches, a transport only.
 
-Rounds. A round is every request the run can make now, sent as one batch per lane (split at
-the provider's documented size, :mod:`driftproof.run.batch`):
-
-1. the answers of the first ``min_draws`` (3) draws of every case and arm;
-2. every judge sample of those draws (with the answers a follow-up batch had to retry);
-3. then, round after round, the draws the stopping rule asks for (one more per arm whose
-   spread has not settled, :func:`driftproof.run.scheduler.needs_more`) and their judge
-   samples, until no arm asks for more.
-
-Batch mode is a transport only (the receipt means the same). Each draw is made by the
-engine's own draw maker (``_Drawer``: lost-draw rules, checks, judge parsing, the draw
-record), fed the batch results in place of interactive replies: its answering and judging
-lanes are replaced by replay lanes that hand it, in order, the outcomes of that draw's
-requests. Its requests are built by the real lanes' ``request`` functions from the very
-arguments the draw maker passes, so a batch request is the interactive request.
-
-Attempts (method, "A runner attempt ..."): every request in a batch is one endpoint attempt.
-A request that errored, expired or was cancelled is sent again in a follow-up batch while the
-attempt budget (``len(retry_delays) + 1`` = 3, the plain lanes' budget) lasts; then the draw
-is lost, or the judge sample invalid, with the provider's reason (the plain lanes' rule,
-:func:`driftproof.run.scheduler.with_retries`). There is no wait between a failed attempt and
-its follow-up batch beyond the poll interval.
-
-Crash-proof. The batch journal ``<receipt>.batches`` (JSON Lines beside the run journal)
-records, each line written whole and fsync'd before anything waits on it:
-
-* ``{"file": {"id", "lane", "stage", "ids"}}``: an OpenAI input file, right after its upload;
-* ``{"batch": {"id", "file_id", "lane", "stage", "ids", "created"}}``: a batch, right after the
-  provider returned its id (``ids``: the custom ids it holds; ``created``: Unix seconds);
-* ``{"cancel": id}``: the batch was cancelled at ``--batch-timeout``;
-* ``{"out": {"id", "batch", "reply"|"error"}}``: one result, as it is streamed;
-* ``{"read": id}``: every result of the batch is journaled.
-
-A killed run resumes by reading it: an uploaded file without a batch gets its batch (the file
-is not uploaded again), a batch not yet read is polled again and its results read again
-(results already journaled are skipped), and nothing already submitted is submitted again.
-Finished draws are in the run journal as in a plain run, each exactly once. The one window
-left is between the provider creating a batch and its id reaching the disk (one HTTP reply).
-
-Timeout. A batch not ended ``--batch-timeout`` seconds after it was created is cancelled;
-the results it finished are kept and the cancelled requests retried within the budget.
-
-Broken reads. A results stream that breaks (a connection error, a transient HTTP status) is
-read again at the next poll, keeping what it had streamed. A batch whose results come back
-with nothing new ``budget`` reads in a row stops the run (:class:`FatalRun`, naming the batch
-and the last error) instead of polling forever; its ids stay journaled, so the same command
-run again resumes by reading it.
+A round is every request the run can make now, one batch per lane: the first ``min_draws``
+answers of every arm, their judge samples, then the draws the stopping rule asks for. Each draw
+is made by the engine's own draw maker fed replay lanes, and its requests are built by the real
+lanes' builders, so a batch request is the interactive request. Every batched request is one
+attempt; a failed one is sent again in a follow-up batch while the budget lasts (the rule of
+:func:`~driftproof.run.scheduler.with_retries`). The batch journal
+(:mod:`~driftproof.run.batch_journal`) records each file, batch, cancel and result before
+anything waits on it, so a killed run resumes without submitting anything twice. A batch not
+ended after ``--batch-timeout`` is cancelled (finished results kept); one whose results bring
+nothing new ``budget`` reads in a row stops the run (:class:`FatalRun`).
 """
 
 from __future__ import annotations
@@ -96,8 +59,8 @@ class _NeedCall(Exception):
 class _Replay(Provider):
     """Stands in for a real lane inside the draw maker.
 
-    Hands out the outcomes queued for the draw being made (per thread), and raises
-    :class:`_NeedCall` when they run out.
+    It hands out the outcomes queued for this thread's draw and raises :class:`_NeedCall` when they
+    run out.
     """
 
     makes_endpoint_attempts = False
@@ -128,11 +91,7 @@ class _Replay(Provider):
 
 
 def _resolved(outs: Sequence[Outcome], budget: int) -> bool:
-    """Whether a call's attempts are over.
-
-    It succeeded, failed in a way a retry cannot fix, or used the budget (the rule of
-    :func:`with_retries`).
-    """
+    """Whether a call's attempts are over: success, an unretryable failure, or the budget used."""
     if not outs:
         return False
     last = outs[-1]
@@ -143,10 +102,7 @@ Key = tuple[str, str, int]
 
 
 class BatchRounds:
-    """The rounds of ``driftproof run --batch``.
-
-    :meth:`run` draws every cell (case id, arm) through batches until the stopping rule is met.
-    """
+    """The rounds of ``driftproof run --batch``; :meth:`run` draws every cell."""
 
     def __init__(
         self,
@@ -165,23 +121,11 @@ class BatchRounds:
         budget: int,
         on_done: Callable[[int, int], None] | None = None,
     ) -> None:
-        """Set up the rounds (the engine then calls :meth:`run`).
+        """Set up the rounds over ``cells`` (case id, arm); ``done`` (resumed scores) is updated.
 
-        Args:
-            cells: the cells (case id, arm) to draw.
-            done: scores of draws already journaled (resume), keyed (case, arm, index); updated.
-            drawer: the engine's draw maker; its ``provider``/``judge`` lanes are replaced by replay
-                lanes here, and it journals each draw as in a plain run.
-            lanes: ``{"answer": BatchLane, "judge": BatchLane}``.
-            journal: the batch journal.
-            opts: the batch options (poll interval, timeout).
-            finished: keys of draws already in the run journal (their batch results are skipped).
-            min_draws: draws every cell gets.
-            max_draws: the cap of draws per cell.
-            settle: the move in spread under which a cell's spread has settled.
-            judge_samples: judge samples per draw.
-            budget: attempts per call.
-            on_done: called with (draws finished, draws planned so far) after each draw.
+        ``drawer`` is the engine's draw maker, whose lanes are replaced by replay lanes here;
+        ``lanes`` is ``{"answer", "judge"}``; ``finished`` are keys already in the run journal;
+        ``budget`` is attempts per call; the stopping-rule arguments are :func:`run_cells`'.
         """
         self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
         self.io = BatchIO(lanes, journal, opts, budget, self._keep)
@@ -207,10 +151,10 @@ class BatchRounds:
     # -- ids ------------------------------------------------------------------------------
     @staticmethod
     def _cid(cell: int, index: int, sample: int, attempt: int) -> str:
-        """The custom id of one batched call.
+        """The custom id of one batched call (Anthropic: ``^[a-zA-Z0-9_-]{1,64}$``).
 
-        ``a<cell>-<draw>-<attempt>`` for an answer, ``j<cell>-<draw>-<sample>-<attempt>``
-        for a judge sample (Anthropic custom ids: ``^[a-zA-Z0-9_-]{1,64}$``).
+        ``a<cell>-<draw>-<attempt>`` for an answer, ``j<cell>-<draw>-<sample>-<attempt>`` for a
+        judge sample.
         """
         return f"a{cell}-{index}-{attempt}" if sample < 0 else f"j{cell}-{index}-{sample}-{attempt}"
 
@@ -247,12 +191,7 @@ class BatchRounds:
         return True
 
     def _draw_if_complete(self, cell: int, index: int) -> None:
-        """Make a draw as soon as its answer and every judge sample are resolved.
-
-        While its batch is still being read: its results are then dropped at once instead of
-        waiting, with every other draw's, for the whole batch (results are never held
-        whole).
-        """
+        """Make a draw once all its calls resolved, so results never wait for a whole batch."""
         if not _resolved(self._list(cell, index, -1), self.budget):
             return
         if all(_resolved(self._list(cell, index, k), self.budget) for k in range(self.n)):
