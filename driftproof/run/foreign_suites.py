@@ -1,11 +1,9 @@
-"""Readers of the neighbouring suite formats (see :mod:`driftproof.run.suite` for the shapes).
+"""Readers of the neighbouring suite formats.
 
-* skill-creator ``evals/evals.json`` (INTEROP-NOTES section 2): each expectation and each
-  assertion (both lists when both are given) becomes a criterion of weight 1, ids ``a1``,
-  ``a2``, ...; ``expected_output`` is not a rubric and is not used; a case with input
-  ``files`` is refused by ``run``.
-* caveman ``prompts/fidelity.json``: each ``must_include`` / ``must_not_include`` pattern
-  becomes one check, case-insensitive ``re.search`` as caveman's own scorer does.
+skill-creator ``evals/evals.json``: each expectation and assertion becomes a criterion of
+weight 1 (ids ``a1``, ``a2`` ...); ``expected_output`` is unused; a case with input ``files`` is
+refused by ``run``. caveman ``prompts/fidelity.json``: each ``must_include`` /
+``must_not_include`` pattern becomes a case-insensitive check.
 """
 
 from __future__ import annotations

@@ -188,16 +188,16 @@ def _answer_lane(o: RunOptions, skill_text: str, control: str | None) -> Lane:
         return Lane("stub", o.surface)
     if o.surface != "api":
         return Lane(o.provider, o.surface, {"capture": o.capture})
-    openai = o.provider == "openai"
-    return Lane(
-        o.provider,
-        "api",
-        {
-            "base_url": o.base_url,
-            "api": o.openai_api if openai else None,
-            "budget_param": o.budget_param if openai else None,
-        },
-    )
+    budget_param = o.budget_param if o.provider == "openai" else None
+    return _api_lane(o.provider, o.base_url, o.openai_api, budget_param=budget_param)
+
+
+def _api_lane(provider: str, base_url: str | None, openai_api: str, **more: Any) -> Lane:
+    """An API lane at ``base_url``; only OpenAI's takes ``openai_api``, the stub takes nothing."""
+    if provider == "stub":
+        return Lane(provider, "api")
+    api = openai_api if provider == "openai" else None
+    return Lane(provider, "api", {"base_url": base_url, "api": api, **more})
 
 
 def _judge_lane(o: RunOptions, provider: str) -> Lane | None:
@@ -205,10 +205,7 @@ def _judge_lane(o: RunOptions, provider: str) -> Lane | None:
         return None
     if provider == "simulated":
         return Lane(provider, "api", {"seed": o.seed})
-    if provider == "stub":
-        return Lane(provider, "api")
-    api = o.openai_api if provider == "openai" else None
-    return Lane(provider, "api", {"base_url": o.judge_base_url, "api": api})
+    return _api_lane(provider, o.judge_base_url, o.openai_api)
 
 
 def plan_run(o: RunOptions) -> RunPlan:
@@ -340,7 +337,4 @@ def plan_regrade_judge(
         provider = original.judge.provider or "stub"
         base_url = base_url or original.judge.service
         model = original.judge.model
-    if provider == "stub":
-        return RegradeJudge(Lane("stub", "api"), model, plain)
-    api = openai_api if provider == "openai" else None
-    return RegradeJudge(Lane(provider, "api", {"base_url": base_url, "api": api}), model, plain)
+    return RegradeJudge(_api_lane(provider, base_url, openai_api), model, plain)

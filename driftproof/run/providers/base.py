@@ -240,21 +240,29 @@ class Provider:
 
 
 def classify_status(
-    status: int | None, message: str, *, retry_after: float | None = None
+    status: int | None,
+    message: str,
+    *,
+    retry_after: float | None = None,
+    reason: str | None = None,
+    reply: Reply | None = None,
 ) -> AttemptError:
     """An HTTP status as an attempt error.
 
     408/409/429/5xx/529, no status, or ``overloaded_error`` in the message: transient;
-    400/401/403/404/422: fatal; any other 4xx loses the draw without a retry.
+    400/401/403/404/422: fatal; any other 4xx loses the draw without a retry. ``reason``
+    replaces the recorded ``HTTP <status>: <message>``; ``reply`` is kept on the error.
     """
-    msg = f"HTTP {status}: {message}" if status else message
+    msg = reason or (f"HTTP {status}: {message}" if status else message)
     if status in FATAL_STATUSES:
-        return AttemptError(msg, retryable=False, fatal=True, status=status)
+        return AttemptError(msg, retryable=False, fatal=True, status=status, reply=reply)
     if (
         status is None
         or status in TRANSIENT_STATUSES
         or status >= 500
         or "overloaded_error" in message
     ):
-        return AttemptError(msg, retryable=True, status=status, retry_after=retry_after)
-    return AttemptError(msg, retryable=False, status=status)
+        return AttemptError(
+            msg, retryable=True, status=status, retry_after=retry_after, reply=reply
+        )
+    return AttemptError(msg, retryable=False, status=status, reply=reply)

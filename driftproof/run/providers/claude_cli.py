@@ -151,9 +151,7 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             f"({obj.get('subtype')}{f', status {status}' if status else ''}): {msg}"
         )
         if status is not None or "overloaded_error" in msg:
-            exc = classify_status(status, what)
-            exc.reason, exc.reply = what, reply
-            raise exc
+            raise classify_status(status, what, reason=what, reply=reply)
         raise AttemptError(what, fatal=bool(FATAL.search(msg)), reply=reply)
     if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
         raise AttemptError(

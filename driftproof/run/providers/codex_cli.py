@@ -146,9 +146,7 @@ class CodexCLI(CLILane):
                 m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
                 status = int(m.group(1)) if m else None
             if status is not None and (status in FATAL_STATUSES or status >= 408):
-                exc = classify_status(status, what)
-                exc.reason = what
-                raise exc
+                raise classify_status(status, what, reason=what)
             raise AttemptError(what, fatal=bool(FATAL.search(msg)))
         if text is None:
             raise AttemptError(

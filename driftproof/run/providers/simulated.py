@@ -104,20 +104,12 @@ class SimulatedProvider(Provider):
     def _judge(self, model: str, prompt: str, draw: DrawId) -> Reply:
         m = MARKER.search(prompt)
         rng = self._rng(f"judge\0{model}\0{_sha(prompt)}", draw)
-        if m is None:
+        q = None if m is None else float(m.group(1))
+        if q is None:
             text = json.dumps(
                 {"score": 0.0, "reason": "simulated judge: the answer carries no simulated quality"}
             )
-            return Reply(
-                text,
-                input_tokens=len(prompt.split()),
-                output_tokens=12,
-                reported_model=model,
-                raw=text,
-                channel="final_verdict",
-            )
-        q = float(m.group(1))
-        if "<criteria>" in prompt:
+        elif "<criteria>" in prompt:
             ids = _CRITERION.findall(prompt.split("<criteria>", 1)[1])
             text = json.dumps(
                 {
@@ -135,7 +127,7 @@ class SimulatedProvider(Provider):
         return Reply(
             text,
             input_tokens=len(prompt.split()),
-            output_tokens=len(text.split()),
+            output_tokens=12 if q is None else len(text.split()),
             reported_model=model,
             raw=text,
             channel="final_verdict",
