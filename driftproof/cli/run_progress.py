@@ -66,7 +66,7 @@ def with_progress(fn: Any, console: Any = None) -> Any:
             )
 
         def batch_status(statuses: Any) -> None:
-            from driftproof.run.batch_engine import describe
+            from driftproof.run.batch_io import describe
 
             bar.update(task, batch=describe(statuses))
 

@@ -23,26 +23,12 @@ from typing import Any
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchLane, Outcome
-from driftproof.run.batch_io import (
-    BATCH_POLL_INTERVAL,
-    BATCH_TIMEOUT,
-    BatchIO,
-    BatchOptions,
-    describe,
-)
-from driftproof.run.batch_journal import BatchJournal, batch_journal_path, outcome_from_doc
+from driftproof.run.batch_io import BatchIO, BatchOptions
+from driftproof.run.batch_journal import BatchJournal, outcome_from_doc
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.scheduler import DrawPlan
 
-__all__ = [
-    "BATCH_POLL_INTERVAL",
-    "BATCH_TIMEOUT",
-    "BatchJournal",
-    "BatchOptions",
-    "BatchRounds",
-    "batch_journal_path",
-    "describe",
-]
+__all__ = ["BatchRounds"]
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
@@ -56,6 +42,10 @@ class _NeedCall(Exception):
         self.kw = kw
 
 
+#: What a replay lane reports as its real lane does.
+_LANE_FACTS = "name surface capture service harness_name keep_raw channel sends_budget".split()
+
+
 class _Replay(Provider):
     """Stands in for a real lane inside the draw maker.
 
@@ -67,14 +57,8 @@ class _Replay(Provider):
 
     def __init__(self, real: Provider) -> None:
         self.real = real
-        self.name, self.surface, self.capture, self.service = (
-            real.name,
-            real.surface,
-            real.capture,
-            real.service,
-        )
-        self.harness_name, self.keep_raw = real.harness_name, real.keep_raw
-        self.channel, self.sends_budget = real.channel, real.sends_budget
+        for name in _LANE_FACTS:
+            setattr(self, name, getattr(real, name))
         self.local = threading.local()
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
@@ -148,7 +132,6 @@ class BatchRounds:
             self._keep(bid, cid, outcome_from_doc(doc), in_run_journal)
         journal.outs.clear()
 
-    # -- ids ------------------------------------------------------------------------------
     @staticmethod
     def _cid(cell: int, index: int, sample: int, attempt: int) -> str:
         """The custom id of one batched call (Anthropic: ``^[a-zA-Z0-9_-]{1,64}$``).
@@ -201,7 +184,6 @@ class BatchRounds:
         slot = self.outs.get((cell, index, sample), {})
         return [slot[a] for a in range(len(slot)) if a in slot]
 
-    # -- the loop -------------------------------------------------------------------------
     def run(self) -> None:
         """Draw every cell through batches until the stopping rule is met.
 

@@ -60,7 +60,6 @@ class AnthropicBatches(BatchLane):
         return {"custom_id": custom_id, "params": body}
 
     def spool(self) -> Spool:
-        # the body of POST /v1/messages/batches: {"requests": [<entry>, <entry>, ...]}
         """An empty spool framed as a JSON object's ``requests`` array."""
         return Spool(b'{"requests":[', b",", b"]}")
 
@@ -156,7 +155,6 @@ class OpenAIBatches(BatchLane):
         return {"custom_id": custom_id, "method": "POST", "url": self.endpoint, "body": body}
 
     def spool(self) -> Spool:
-        # the input file: JSON Lines
         """An empty spool of JSON lines."""
         return Spool(b"", b"\n", b"\n")
 
