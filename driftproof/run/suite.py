@@ -61,6 +61,9 @@ __all__ = [
     "require_gradable",
 ]
 
+#: The members a case of a Driftproof suite may have.
+_CASE_KEYS = frozenset("id prompt rubric criteria threshold checks examples translations".split())
+
 
 def _native(c: Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
     allowed = {"format", "name", "cases", "truncation", "language", "controls"}
@@ -81,17 +84,7 @@ def _native(c: Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
         name = None
     cases = []
     for p, raw in case_objects(c, doc.get("cases"), "/cases", "expected a case object"):
-        keys = {
-            "id",
-            "prompt",
-            "rubric",
-            "criteria",
-            "threshold",
-            "checks",
-            "examples",
-            "translations",
-        }
-        for k in sorted(set(raw) - keys):
+        for k in sorted(set(raw) - _CASE_KEYS):
             c.add(f"{p}/{k}", "unexpected key in a case")
         cid = read_case_id(c, raw.get("id"), f"{p}/id")
         prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
