@@ -28,6 +28,7 @@ from driftproof.stats import (
     unrecorded_arms,
 )
 from driftproof.stats.band import Band
+from driftproof.stats.fired import fired_counts, fired_percent
 from driftproof.wording import ENDING_WORDS
 
 __all__ = ["arm_summaries", "case_rows"]
@@ -144,11 +145,11 @@ def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
     if rate is not None:
         fired, observed = rate.fired, rate.observed
     else:
-        seen = [d.skill_fired for d in draws if d.skill_fired is not None]
-        fired, observed = sum(seen), len(seen)
-    if not observed:
+        fired, observed = fired_counts(draws, lost_too=True)
+    pct = fired_percent(fired, observed)
+    if pct is None:
         return UNKNOWN
-    return f"{fired:,} of {observed:,} observed draws ({fmt(100 * fired / observed, 0)}%)"
+    return f"{fired:,} of {observed:,} observed draws ({fmt(pct, 0)}%)"
 
 
 def _checks(r: Receipt, c: Case) -> str:

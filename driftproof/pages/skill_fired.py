@@ -8,13 +8,12 @@ with its reason (D-9). Rows are tuples of ``(text, CSV value)`` pairs, every val
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from driftproof.pages.case import ARMS
 from driftproof.pages.sheet import CaseRow, Sheet
-from driftproof.receipt import Draw, Receipt
+from driftproof.receipt import Receipt
+from driftproof.stats.fired import fired_counts, fired_percent, fired_share
 
-__all__ = ["arm_rows", "case_rows", "fired_about", "fired_counts"]
+__all__ = ["arm_rows", "case_rows", "fired_about"]
 
 #: One cell: the text shown and the value written to CSV (``None``: the text itself).
 Cell = tuple[str, str | None]
@@ -22,14 +21,9 @@ Cell = tuple[str, str | None]
 Cells = tuple[Cell, ...]
 
 
-def fired_counts(draws: Sequence[Draw]) -> tuple[int, int]:
-    """``(fired, observed)`` over measured draws: lost draws are kept out (D-9)."""
-    seen = [d.skill_fired for d in draws if d.lost is None and d.skill_fired is not None]
-    return sum(seen), len(seen)
-
-
 def _rate(fired: int, observed: int) -> str:
-    return f"{fired} of {observed} ({100 * fired / observed:.0f}%)" if observed else "not observed"
+    pct = fired_percent(fired, observed)
+    return f"{fired} of {observed} ({pct:.0f}%)" if pct is not None else "not observed"
 
 
 def arm_rows(name: str, r: Receipt) -> list[Cells]:
@@ -47,8 +41,8 @@ def arm_rows(name: str, r: Receipt) -> list[Cells]:
         if not spec.recorded:
             cell: Cell = ("arm not recorded by the source", "")
         elif rate is not None:
-            value = repr(rate.fired / rate.observed) if rate.observed else ""
-            cell = (_rate(rate.fired, rate.observed), value)
+            share = fired_share(rate.fired, rate.observed)
+            cell = (_rate(rate.fired, rate.observed), repr(share) if share is not None else "")
         else:
             cell = ("not observed", "")
         rows.append(((name, None), (words, None), (spec.label or "–", None), cell))
