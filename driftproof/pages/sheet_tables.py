@@ -28,7 +28,7 @@ from driftproof.stats import (
     unrecorded_arms,
 )
 from driftproof.stats.band import Band
-from driftproof.stats.fired import fired_counts, fired_percent
+from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.wording import ENDING_WORDS
 
 __all__ = ["arm_summaries", "case_rows"]
@@ -146,7 +146,7 @@ def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
         fired, observed = rate.fired, rate.observed
     else:
         fired, observed = fired_counts(draws, lost_too=True)
-    pct = fired_percent(fired, observed)
+    pct = percent_of(fired, observed)
     if pct is None:
         return UNKNOWN
     return f"{fired:,} of {observed:,} observed draws ({fmt(pct, 0)}%)"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from driftproof.pages.case import ARMS
 from driftproof.pages.sheet import CaseRow, Sheet
 from driftproof.receipt import Receipt
-from driftproof.stats.fired import fired_counts, fired_percent, fired_share
+from driftproof.stats.rates import fired_counts, percent_of, share
 
 __all__ = ["arm_rows", "case_rows", "fired_about"]
 
@@ -22,7 +22,7 @@ Cells = tuple[Cell, ...]
 
 
 def _rate(fired: int, observed: int) -> str:
-    pct = fired_percent(fired, observed)
+    pct = percent_of(fired, observed)
     return f"{fired} of {observed} ({pct:.0f}%)" if pct is not None else "not observed"
 
 
@@ -41,8 +41,8 @@ def arm_rows(name: str, r: Receipt) -> list[Cells]:
         if not spec.recorded:
             cell: Cell = ("arm not recorded by the source", "")
         elif rate is not None:
-            share = fired_share(rate.fired, rate.observed)
-            cell = (_rate(rate.fired, rate.observed), repr(share) if share is not None else "")
+            part = share(rate.fired, rate.observed)
+            cell = (_rate(rate.fired, rate.observed), repr(part) if part is not None else "")
         else:
             cell = ("not observed", "")
         rows.append(((name, None), (words, None), (spec.label or "–", None), cell))

@@ -27,6 +27,7 @@ from driftproof.stats.fidelity import (
     check_tally,
     fact_tally,
 )
+from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.wording import CAVEMAN_TOOL
 
@@ -365,7 +366,8 @@ def _judged_view(r: Receipt) -> FidelityView:
 
 def _passed(passed: int, of: int) -> tuple[str, str]:
     """``passed / of`` and the rate in whole percents (``n/a`` of none)."""
-    return f"{passed} / {of}", f"{passed / of:.0%}" if of else "n/a"
+    rate = share(passed, of)
+    return f"{passed} / {of}", f"{rate:.0%}" if rate is not None else "n/a"
 
 
 def _failures(r: Receipt, tallies: Sequence[ArmChecks | ArmFacts]) -> tuple[str, ...]:

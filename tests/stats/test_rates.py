@@ -1,10 +1,10 @@
-"""How often the skill fired: counts and shares worked out by hand (D-9: lost draws kept out)."""
+"""Counts and shares the pages print, worked out by hand (D-9: lost draws kept out)."""
 
 from __future__ import annotations
 
 from driftproof.receipt import Draw
 from driftproof.receipt._model_draw import Lost
-from driftproof.stats.fired import fired_counts, fired_percent, fired_share
+from driftproof.stats.rates import fired_counts, percent_of, share
 
 
 def _draw(fired: bool | None, lost: bool = False) -> Draw:
@@ -21,8 +21,8 @@ def test_counts_keep_lost_and_unobserved_draws_out() -> None:
 
 
 def test_share_and_percent() -> None:
-    assert fired_share(1, 4) == 0.25
-    assert fired_percent(1, 4) == 25.0
-    assert fired_percent(2, 3) == 200 / 3
-    assert fired_share(0, 0) is None
-    assert fired_percent(0, 0) is None
+    assert share(1, 4) == 0.25
+    assert percent_of(1, 4) == 25.0
+    assert percent_of(2, 3) == 200 / 3
+    assert share(0, 0) is None
+    assert percent_of(0, 0) is None
