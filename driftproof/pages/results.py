@@ -16,6 +16,7 @@ from urllib.parse import quote
 from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, format_lift, site_badge_files
 from driftproof.pages.band_sources import band_facts
+from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.source import printed_value
 from driftproof.pages.words import fmt
 from driftproof.stats import Status, mean_of
@@ -195,9 +196,8 @@ def headline(r: Receipt, lift: float | None = None) -> str:
 
 
 def _printed_figures(r: Receipt) -> str:
-    sf = r.source_figures if isinstance(r.source_figures, dict) else {}
     out = []
-    for x in (x for x in sf.get("rows") or [] if isinstance(x, dict)):
+    for x in printed_rows(r) or ():
         printed = printed_value(x.get("uplift"))
         if printed is None:
             continue

@@ -1,9 +1,6 @@
-"""How often the skill fired, beside the scores and never inside them.
+"""How often the skill fired, beside the scores and never inside them (lost draws out, D-9).
 
-Method, "Receipts are an open format": where a source ran a skill-fired indicator, the
-receipt records how often the skill fired; a lost draw is kept out of the figures and listed
-with its reason (D-9). Rows are tuples of ``(text, CSV value)`` pairs, every value a string;
-``None`` as a CSV value means the text.
+Rows are tuples of ``(text, CSV value)`` pairs of strings; ``None`` as a CSV value means the text.
 """
 
 from __future__ import annotations
@@ -27,11 +24,7 @@ def _rate(fired: int, observed: int) -> str:
 
 
 def arm_rows(name: str, r: Receipt) -> list[Cells]:
-    """One row per arm of receipt ``name``.
-
-    Cells: the receipt, the arm, the source's name for it and the rate the receipt records
-    (CSV: the fraction fired, full precision).
-    """
+    """One row per arm of receipt ``name``: the rate it records (CSV: the fraction)."""
     rows: list[Cells] = []
     for key, words in ARMS:
         spec = getattr(r.arms, key)
@@ -50,11 +43,7 @@ def arm_rows(name: str, r: Receipt) -> list[Cells]:
 
 
 def case_rows(r: Receipt, row: CaseRow, index: int) -> list[Cells]:
-    """One row per arm of case number ``index``.
-
-    Cells: the case, the arm, its band (``row``, the sheet's), the measured draws the skill
-    fired on (CSV: the count fired) and the lost draws with their reasons.
-    """
+    """One row per arm of case number ``index``: band, draws fired on, lost draws."""
     case = r.cases[index]
     rows: list[Cells] = []
     for key, words in ARMS:
@@ -79,11 +68,7 @@ def case_rows(r: Receipt, row: CaseRow, index: int) -> list[Cells]:
 
 
 def fired_about(name: str, r: Receipt, s: Sheet) -> dict[str, object]:
-    """What a reader must know beside the rates of receipt ``name``.
-
-    Its reading and why (``s``, its sheet), the source's notes and whether the import is
-    partial.
-    """
+    """Beside the rates: the reading and why (from sheet ``s``), the source's notes, partial."""
     reading = {f.label: f.value for f in s.reading}
     p = r.provenance
     return {
