@@ -10,7 +10,8 @@ from typing import Any
 
 from driftproof._anchor import slug, unique
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.sheet import Sheet, fmt
+from driftproof.pages.sheet_model import Sheet
+from driftproof.pages.words import fmt
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 
 __all__ = [

@@ -1,9 +1,4 @@
-"""The sheet's two tables: one row per case and one summary per arm.
-
-A case row holds the bands, lift, verdict, checks, lost draws and output tokens (D-2, D-9;
-method, "Deterministic post-checks"); an arm summary its draws, lost draws, refusals, how often
-the skill fired and its output tokens.
-"""
+"""The sheet's two tables: one row per case (D-2, D-9) and one summary per arm."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ Rows are tuples of ``(text, CSV value)`` pairs of strings; ``None`` as a CSV val
 from __future__ import annotations
 
 from driftproof.pages.case import ARMS
-from driftproof.pages.sheet import CaseRow, Sheet
+from driftproof.pages.sheet_model import CaseRow, Sheet
 from driftproof.receipt import Receipt
 from driftproof.stats.rates import fired_counts, percent_of, share
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from driftproof.pages.sheet import BreakdownView
+from driftproof.pages.sheet_model import BreakdownView
 from driftproof.pages.words import aa_line
 from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.sheet import Format, breakdown_document

@@ -15,18 +15,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from driftproof.pages.sheet import (
+from driftproof.pages.sheet_model import (
     ArmSummary,
     BreakdownRow,
     BreakdownView,
     CaseRow,
-    Fact,
     FidelityView,
     Sheet,
     SourceFigureRow,
     UsageView,
 )
 from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.words import Fact
 from driftproof.render.escape import md_text, terminal_safe
 from driftproof.render.layout import md_facts, md_table, text_facts, text_table
 
