@@ -172,38 +172,38 @@ def _harness_version(recorded: str | None, now: str | None, arms: Arms) -> Findi
     return Finding("harness version", recorded, now, effect, arms, note, advisory=advisory)
 
 
+#: A field whose move is not unknown → (effect on the arms, why).
+_MOVED: dict[str, tuple[Status, str]] = {
+    "model": ("run again", "a different model would give different answers"),
+    "harness": ("run again", "a different harness produces the answers"),
+    "capture mode": ("run again", "a different capture mode would grade a different answer"),
+    "skill": (
+        "run again",
+        "the skill changed; the baseline arm holds no skill text and still stands",
+    ),
+    "judge": ("regrade only", "a different judge: the saved answers can be graded again"),
+    "judge prompt template": (
+        "regrade only",
+        "the judge's instructions changed: regrade the saved answers",
+    ),
+}
+
+
+def _moved(name: str, recorded: str | None, now: str | None, arms: Arms, more: str = "") -> Finding:
+    """:func:`_finding` with the effect and why of ``name`` in :data:`_MOVED`."""
+    effect, why = _MOVED[name]
+    return _finding(name, recorded, now, effect, arms, why + more)
+
+
 def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     """Every field compared, in the report's order: what produced the answers, then grading."""
     run, h, judge = receipt.run, receipt.run.harness, receipt.judge
-    out = [
-        _finding(
-            "model",
-            run.model,
-            today.model,
-            "run again",
-            arms,
-            "a different model would give different answers",
-        )
-    ]
+    out = [_moved("model", run.model, today.model, arms)]
     if run.surface == "cli" or h is not None or today.harness_name is not None:
         out += [
-            _finding(
-                "harness",
-                h.name if h else None,
-                today.harness_name,
-                "run again",
-                arms,
-                "a different harness produces the answers",
-            ),
+            _moved("harness", h.name if h else None, today.harness_name, arms),
             _harness_version(h.version if h else None, today.harness_version, arms),
-            _finding(
-                "capture mode",
-                run.capture,
-                today.capture,
-                "run again",
-                arms,
-                "a different capture mode would grade a different answer",
-            ),
+            _moved("capture mode", run.capture, today.capture, arms),
         ]
     versions = ""
     recorded_version = judge.template_version if judge else None
@@ -213,29 +213,14 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
             f"{today.judge_template_version or 'unknown'} today)"
         )
     out += [
-        _finding(
-            "skill",
-            receipt.skill.sha256,
-            today.skill_sha256,
-            "run again",
-            ("with_skill",),
-            "the skill changed; the baseline arm holds no skill text and still stands",
-        ),
-        _finding(
-            "judge",
-            judge.model if judge else None,
-            today.judge_model,
-            "regrade only",
-            arms,
-            "a different judge: the saved answers can be graded again",
-        ),
-        _finding(
+        _moved("skill", receipt.skill.sha256, today.skill_sha256, ("with_skill",)),
+        _moved("judge", judge.model if judge else None, today.judge_model, arms),
+        _moved(
             "judge prompt template",
             judge.template_sha256 if judge else None,
             today.judge_template_sha256,
-            "regrade only",
             arms,
-            "the judge's instructions changed: regrade the saved answers" + versions,
+            versions,
         ),
     ]
     return out + _suite_findings(receipt, today, arms)
