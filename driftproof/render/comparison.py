@@ -1,11 +1,7 @@
 """A :class:`~driftproof.pages.comparison.Comparison` as text, Markdown and JSON (``diff``).
 
-Pure formatting: every number comes from the core; these functions only turn it into
-strings. Case ids, file names, reasons and headlines are untrusted: text shows every
-character that is not printable as its escape (:func:`~driftproof.render.escape.terminal_safe`);
-Markdown escapes HTML's specials as entities and the Markdown ones with a backslash
-(:func:`~driftproof.render.escape.md_html`), so a ``|``, a backtick, a ``$``, ``<script>``
-or a newline can neither break the table nor add markup.
+Untrusted text goes through :func:`~driftproof.render.escape.terminal_safe` (text) or
+:func:`~driftproof.render.escape.md_html` (Markdown).
 """
 
 from __future__ import annotations
@@ -47,10 +43,7 @@ def _lines_after(c: Comparison) -> list[str]:
 
 
 def comparison_text(c: Comparison) -> str:
-    """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`.
-
-    Title, headline, summary, the per-case table, legend, lost draws, unmatched cases.
-    """
+    """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`."""
     lines = [f"{c.a_name} (earlier) → {c.b_name} (later)", c.headline]
     if c.refusals:
         lines += list(c.refusals)
@@ -79,10 +72,7 @@ def _text_lines(lines: list[str]) -> str:
 
 
 def comparison_markdown(c: Comparison) -> str:
-    """GitHub-flavoured Markdown with the content of :func:`comparison_text`.
-
-    Untrusted text is escaped by :func:`~driftproof.render.escape.md_html`.
-    """
+    """GitHub-flavoured Markdown with the content of :func:`comparison_text`."""
     lines = [
         f"### {md_html(c.a_name)} (earlier) → {md_html(c.b_name)} (later)",
         "",

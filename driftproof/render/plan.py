@@ -1,9 +1,4 @@
-"""``driftproof plan``'s plan in plain words.
-
-One headline that says what to do (draws per
-arm, more cases, or which cases no number of draws resolves), the chance of a verdict at the
-planned effect beside the draws and the grading cost, then each case, calls and cost.
-"""
+"""``driftproof plan``'s plan in plain words: what to do first, then chances, cases, calls, cost."""
 
 from __future__ import annotations
 
@@ -29,24 +24,14 @@ NAMED_AT_MOST = 5
 
 
 def _names(ids: tuple[str, ...]) -> str:
-    """Join case ids in words.
-
-    ``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST` ids, the first five then
-    ``and N more``.
-    """
+    """``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST`, then ``and N more``."""
     if len(ids) > NAMED_AT_MOST:
         return ", ".join(ids[:NAMED_AT_MOST]) + f" and {len(ids) - NAMED_AT_MOST} more"
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
 def headline(p: Plan) -> str:
-    """Return the one line that says what to do.
-
-    The one line that says what to do, one step: grow the pilot when it is too small to plan
-    a case, else run the planned draws per arm; then the cases no draw count resolves, named
-    (at most :data:`NAMED_AT_MOST`). The receipt-wide reading is context, on its own line
-    (:func:`suite_line`). The demo's walkthrough quotes this line.
-    """
+    """The one line that says what to do: grow the pilot or run N draws; unresolvable cases."""
     if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
         return (
             f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
@@ -90,12 +75,7 @@ def headline(p: Plan) -> str:
 
 
 def suite_line(p: Plan) -> str | None:
-    """Return the receipt-wide reading as context, or ``None``.
-
-    The receipt-wide reading as context (D-8), or ``None`` when the cases agree: how many
-    cases would bring the receipt-wide band's standard error under the floor when the pilot has
-    fewer, else that its cases already do (no call for more cases).
-    """
+    """The receipt-wide reading as context (D-8): the cases needed; ``None`` when cases agree."""
     if not p.sentence:
         return None
     se = f"the receipt-wide band's standard error (band ÷ √cases) under {EFFECT_FLOOR}"
@@ -175,11 +155,7 @@ def _across_line(p: Plan) -> list[str]:
 
 
 def _level_line(p: Plan) -> str:
-    """Return the line on the bounds' confidence levels.
-
-    The bounds' confidence levels and what they promise; with a pooled level, how often the
-    test of whether a count exists errs (:attr:`Plan.existence`).
-    """
+    """The bounds' confidence levels, what they promise, and with pooling how often they err."""
     if p.pooled_level is None or p.existence is None:
         return (
             f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a run at this "
@@ -205,7 +181,7 @@ def _level_line(p: Plan) -> str:
 
 
 def _case_line(p: Plan, c: CasePlan) -> str:
-    """Return one case's line: its count (or why none), pilot draws, spreads, bounds, chance."""
+    """One case's line: its count (or why none), pilot draws, spreads, bounds, chance."""
     n = (
         str(c.draws_needed)
         if c.draws_needed is not None
@@ -230,11 +206,7 @@ def _case_line(p: Plan, c: CasePlan) -> str:
 
 
 def plan_text(p: Plan) -> str:
-    """Return the plan in plain words.
-
-    Every line (a case id is the receipt's text) is passed through
-    :func:`~driftproof.render.escape.terminal_safe`.
-    """
+    """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`."""
     lines = [headline(p)]
     suite = suite_line(p)
     if suite is not None:
