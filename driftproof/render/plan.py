@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
+
 from driftproof.pages.plan import CasePlan, Plan
 from driftproof.render.escape import terminal_safe
 from driftproof.stats.planning import (
@@ -12,7 +15,7 @@ from driftproof.stats.planning import (
 )
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
-__all__ = ["NAMED_AT_MOST", "headline", "plan_text", "suite_line"]
+__all__ = ["NAMED_AT_MOST", "headline", "plan_json", "plan_text", "suite_line"]
 
 
 def _pct(p: float) -> str:
@@ -265,3 +268,46 @@ def plan_text(p: Plan) -> str:
             "not minutes)."
         )
     return "\n".join(terminal_safe(x) for x in lines) + "\n"
+
+
+def plan_json(p: Plan) -> str:
+    """The plan as JSON with sorted keys."""
+    doc = {
+        "draws_per_arm": p.draws_per_arm,
+        "no_count_cases": list(p.no_count_cases),
+        "unknown_cases": list(p.unknown_cases),
+        "cases_disagree": p.cases_disagree,
+        "sentence": p.sentence,
+        "cases_needed": p.cases_needed,
+        "arms": list(p.arms),
+        "answer_calls": p.answer_calls,
+        "judge_calls": p.judge_calls,
+        "judge_usd": p.judge_usd,
+        "cost_note": p.cost_note,
+        "judge_usd_interactive": p.judge_usd_interactive,
+        "judge_usd_batch": p.judge_usd_batch,
+        "effect": p.effect,
+        "spread_level": p.level,
+        "pooled_spread_level": p.pooled_level,
+        "larger_pilot_draws": p.larger_pilot,
+        "existence": None if p.existence is None else asdict(p.existence),
+        "p_verdict": p.p_verdict,
+        "verdict_trials": p.verdict_trials,
+        "headline": headline(p),
+        "undecided_cases": list(p.undecided_cases),
+        "pilot_draws": p.pilot_draws,
+        "pools": [
+            None
+            if q is None
+            else {"cases": q.cases, "df": q.df, "p": q.p, "pooled": q.pooled, "sd": q.sd}
+            for q in p.pools
+        ],
+        "cases": [_case_json(c) for c in p.cases],
+    }
+    return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def _case_json(c: CasePlan) -> dict[str, object]:
+    doc = asdict(c)
+    doc["larger_pilot_draws"] = doc.pop("larger_pilot")
+    return doc
