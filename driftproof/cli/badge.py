@@ -1,15 +1,7 @@
 """``driftproof badge RECEIPT``: the receipt's badge as shields.io endpoint JSON, SVG and details.
 
-Usage::
-
-    driftproof badge receipts/x.json --out-dir badges/    # badges/x.json, x.details.json, x.svg
-    driftproof badge receipts/x.json --json b.json --svg b.svg [--details d.json]
-    driftproof badge receipts/x.json --github-output      # also append outputs to $GITHUB_OUTPUT
-
-Prints the badge message on stdout. Exit status: 0 when the files were written, whatever the
-reading (the badge reports; the Action's decision is what fails a job); 2 when the receipt is
-unreadable, invalid or its seal does not match (one line per problem on stderr) or the options
-are wrong; nothing is written then (method, "A smoke run gives no verdict").
+Exit status 0 when the files were written, whatever the reading (the Action's decision fails a
+job, not the badge); 2 when the receipt or the options are bad, and then nothing is written.
 """
 
 from __future__ import annotations
@@ -34,10 +26,7 @@ class _WriteError(click.ClickException):
 
 
 def _check_targets(receipt: Path, paths: list[Path]) -> None:
-    """Refuse an output that is the receipt itself, or that two options name.
-
-    ``--out`` beside the receipt writes ``<name>.json``, which may be the receipt.
-    """
+    """Refuse an output that is the receipt itself (``--out`` beside it) or named twice."""
     for i, path in enumerate(paths):
         if same_path(path, receipt):
             raise click.UsageError(
@@ -54,8 +43,8 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
 def _write_all(files: dict[Path, bytes]) -> None:
     """Write every file to a temporary sibling, then rename them all into place.
 
-    A file that cannot be written (missing or read-only directory, full disk) leaves no output
-    at all, nor a directory made here.
+    Raises:
+        _WriteError: a file cannot be written; no output and no directory made here is left.
     """
     made: list[Path] = []
     staged: list[tuple[str, Path]] = []
@@ -148,13 +137,7 @@ def badge(
     )
     from driftproof.receipt import read_receipt
 
-    if (
-        out_dir is None
-        and json_path is None
-        and svg_path is None
-        and details_path is None
-        and not github_output
-    ):
+    if out_dir is None and not (json_path or svg_path or details_path or github_output):
         raise click.UsageError(
             "give --out-dir DIR, or at least one of --json/--svg/--details/--github-output"
         )

@@ -1,10 +1,4 @@
-"""``driftproof plan RECEIPT [--effect LIFT]``.
-
-Draws per arm for a run that resolves the effect floor and calls a true lift of LIFT (default
-1.5 × the floor), the chance that it does, calls and cost.
-
-Exit status: 0 a plan was printed; 2 bad input or a refusal (an aggregates-only receipt).
-"""
+"""``driftproof plan RECEIPT [--effect LIFT]``: exit 0 with a plan, 2 on bad input or a refusal."""
 
 from __future__ import annotations
 
