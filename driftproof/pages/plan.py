@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from driftproof.errors import RefusalError
 from driftproof.stats import case_bands, judge_scale, receipt_band_of
 from driftproof.stats.false_alarms import draw_grid
+from driftproof.stats.grading_cost import cost_per_judged_draw, price_tiers
 from driftproof.stats.planning import (
     DEFAULT_EFFECT,
     POOLED_DF,
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from driftproof.stats.planning import CaseSizing
 
 __all__ = [
-    "BATCH_PRICE_RATIO",
     "EXISTENCE_SUMS",
     "VERDICT_TRIALS",
     "CasePlan",
@@ -59,10 +59,6 @@ EXISTENCE_SUMS = (0.8, 1.25)
 #: Simulated runs per case for the chance of a verdict (fewer past 200 draws per arm: at
 #: least 100, at most 400,000 simulated draws per case).
 VERDICT_TRIALS = 1000
-
-#: Batch price ÷ interactive price: Anthropic Message Batches bill "50% of standard API
-#: prices", the OpenAI Batch API a 50% discount (their pricing pages).
-BATCH_PRICE_RATIO = 0.5
 
 
 @dataclass(frozen=True)
@@ -120,7 +116,7 @@ class Plan:
         cases_disagree, sentence, cases_needed: the D-8 band asks for more cases, not draws.
         judge_usd: estimated grading cost in US dollars; ``cost_note`` says how, or why not.
         judge_usd_interactive, judge_usd_batch: the same at each price tier
-            (:data:`BATCH_PRICE_RATIO`).
+            (:data:`~driftproof.stats.grading_cost.BATCH_PRICE_RATIO`).
         p_verdict: the lowest chance of a verdict at ``effect`` over the cases with a count.
         pools: each arm's spreads tested for one common spread (``None``: under two cases).
     """
@@ -233,7 +229,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         judges,
         usd,
         note,
-        *_tiers(r, usd),
+        *price_tiers(r, usd),
         effect,
         SPREAD_LEVEL,
         min(chances) if chances else None,
@@ -312,14 +308,6 @@ def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, 
     return disagree, needed if needed is not None and needed > len(r.cases) else None
 
 
-def _tiers(r: Receipt, usd: float | None) -> tuple[float | None, float | None]:
-    """The grading cost at the interactive and the batch price (no tier: interactive)."""
-    if usd is None:
-        return None, None
-    batched = r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
-    return (usd / BATCH_PRICE_RATIO, usd) if batched else (usd, usd * BATCH_PRICE_RATIO)
-
-
 def _existence(
     pools: tuple[ArmPool | None, ArmPool | None],
 ) -> tuple[float | None, ExistenceRates | None]:
@@ -342,27 +330,24 @@ def _existence(
     return lv, rates
 
 
+#: How the grading cost was worked out, or why there is none, by what it rests on.
+_HOW = {
+    "recorded": "the pilot's recorded grading cost per judged draw",
+    "priced": "the pilot's judge tokens per judged draw at the judge price frozen in the receipt",
+    "no usage": "the pilot records no judge usage",
+    "no price": "the receipt freezes no judge price",
+}
+
+
 def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:
     """Grading cost per judged draw from the pilot's recorded usage, times the answers to judge."""
-    oh = r.economics.judge_overhead
     if answers is None:
         return None, "no draw count, so no cost"
-    if oh is None or oh.judged_draws_counted <= 0:
-        return None, "the pilot records no judge usage"
-    if oh.usd is not None:
-        per_draw = oh.usd / oh.judged_draws_counted
-        how = "the pilot's recorded grading cost per judged draw"
-    elif r.judge is not None and r.judge.price is not None:
-        p = r.judge.price
-        usd = (
-            oh.input_tokens * p.input_usd_per_mtok + oh.output_tokens * p.output_usd_per_mtok
-        ) / 1e6
-        per_draw = usd / oh.judged_draws_counted
-        how = "the pilot's judge tokens per judged draw at the judge price frozen in the receipt"
-    else:
-        return None, "the receipt freezes no judge price"
+    per_draw, basis = cost_per_judged_draw(r)
+    if per_draw is None:
+        return None, _HOW[basis]
     return per_draw * answers, (
-        f"{how} (${per_draw:.6f}) × {answers} answers; a floor, since usage "
+        f"{_HOW[basis]} (${per_draw:.6f}) × {answers} answers; a floor, since usage "
         "that was not reported is not in it; the answering model's cost is unknown "
         "(no price recorded)"
     )
