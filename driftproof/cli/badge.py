@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
@@ -80,14 +78,6 @@ def _write_all(files: dict[Path, bytes]) -> None:
         raise
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _file_option(flag: str, dest: str, text: str) -> Callable[[_F], _F]:
-    """A ``--FLAG PATH`` option naming one output file."""
-    return click.option(flag, dest, type=FILE, help=text)
-
-
 @click.command()
 @click.argument("receipt", type=FILE)
 @click.option(
@@ -99,10 +89,13 @@ def _file_option(flag: str, dest: str, text: str) -> Callable[[_F], _F]:
         "Folder for <name>.json, <name>.details.json and <name>.svg (--out is its older spelling)."
     ),
 )
-@_file_option("--json", "json_path", "Path of the shields.io endpoint JSON.")
-@_file_option("--svg", "svg_path", "Path of the SVG.")
-@_file_option(
-    "--details", "details_path", "Path of the details JSON (lift kept with its sign as context)."
+@click.option("--json", "json_path", type=FILE, help="Path of the shields.io endpoint JSON.")
+@click.option("--svg", "svg_path", type=FILE, help="Path of the SVG.")
+@click.option(
+    "--details",
+    "details_path",
+    type=FILE,
+    help="Path of the details JSON (lift kept with its sign as context).",
 )
 @click.option(
     "--github-output",
