@@ -18,7 +18,8 @@ import pytest
 from factories import case, make_receipt
 
 from driftproof.errors import ReceiptError
-from driftproof.pages.sheet import ARM_NOT_RECORDED, sheet
+from driftproof.pages.sheet import sheet
+from driftproof.pages.words import ARM_NOT_RECORDED
 from driftproof.receipt import parse_receipt
 from driftproof.receipt._documents import seal_document
 from driftproof.stats import (
