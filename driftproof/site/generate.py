@@ -1,7 +1,7 @@
 """The site generator: receipts and reports in, every generated file out, ``{site path: bytes}``.
 
-:func:`generate_site` is pure (no clock, no file writes): the mkdocs plugin adds what it
-emits to a build, and tests and the demo collect it (:func:`build_site_files`). Paths::
+:func:`generate_site` is pure (no clock, no file writes); the mkdocs plugin writes what it
+emits, tests and the demo collect it (:func:`build_site_files`). Paths::
 
     receipts/<name>.json, receipts/<name>/index.html       each receipt as committed, its sheet
     receipts/<name>/cases/<slug>/index.html               each case's evidence page
@@ -11,8 +11,6 @@ emits to a build, and tests and the demo collect it (:func:`build_site_files`). 
     reports/NNN/…, reports/latest/index.html              each report, the newest's alias
     spec/…                                                the frozen schemas (D-11)
     feed.xml                                              Atom feed, one entry per report
-
-The only shortcut is the per-receipt render cache (:mod:`driftproof.site.cache`).
 """
 
 from __future__ import annotations
@@ -20,8 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +38,7 @@ from driftproof.site._paths import templates_dir
 from driftproof.site.cache import RenderCache, code_key, key_of
 from driftproof.site.html import page, page_env, sums_of
 from driftproof.site.links import SiteLinks
-from driftproof.site.receipt_jobs import Done, Job, Renderer, run_jobs
+from driftproof.site.receipt_jobs import Job, Renderer, run_jobs
 from driftproof.site.report_pages import feed_entry, report_files
 from driftproof.site.report_source import Report
 
@@ -51,27 +48,30 @@ __all__ = ["Emit", "SiteSettings", "build_site_files", "generate_site", "prose_f
 Emit = Callable[[str, bytes], None]
 
 #: Folder addresses a reader may type, each a page pointing at the page that lists what is in it.
-_FOLDERS = (
-    ("reports/index.html", "Reports", "The numbered reports are listed, newest first, on",
-     "../index.html", "the home page"),
-    ("spec/index.html", "Receipt schema", "Every version of the receipt schema is listed on",
-     "versions/index.html", "the versions page"),
-)  # fmt: skip
+_FOLDERS = {
+    "reports/index.html": {
+        "heading": "Reports",
+        "text": "The numbered reports are listed, newest first, on",
+        "target": "../index.html",
+        "link_text": "the home page",
+    },
+    "spec/index.html": {
+        "heading": "Receipt schema",
+        "text": "Every version of the receipt schema is listed on",
+        "target": "versions/index.html",
+        "link_text": "the versions page",
+    },
+}
 
 
 @dataclasses.dataclass(frozen=True)
 class SiteSettings:
     """What a site is built with besides its receipts and reports.
 
-    Attributes:
-        nav: the navigation, ``{"title", "url"}`` with urls relative to the root.
-        site_name: the site's name, on every page and in the feed.
-        site_url: absolute URL of the site root (feed links and ids).
-        fallback_date: the feed's ``updated`` date when there is no report (never the clock).
-        templates: the templates folder (``pages`` and ``theme``).
-        cache: the per-receipt render cache; the same bytes with or without it.
-        progress: ``progress("render", done, total)`` after each receipt.
-        public: refuse simulated receipts (the public site; the demo's site takes them).
+    ``nav`` is ``{"title", "url"}`` with urls from the root; ``site_url`` the absolute root
+    (feed links and ids); ``fallback_date`` the feed's date when there is no report (never the
+    clock); ``cache`` changes no byte; ``public`` refuses simulated receipts (the demo's site
+    takes them).
     """
 
     nav: Sequence[Mapping[str, str]]
@@ -91,16 +91,9 @@ def build_site_files(
     nav: Sequence[Mapping[str, str]],
     **settings: Any,
 ) -> dict[str, bytes]:
-    """Every generated file of the site, collected: what :func:`generate_site` emits.
+    """Every file :func:`generate_site` emits for receipt bytes by name.
 
-    Args:
-        receipts: each receipt file's bytes by name.
-        reports: the checked reports.
-        nav: the navigation.
-        **settings: the other fields of :class:`SiteSettings` (``site_name=``, …).
-
-    Raises:
-        SiteBuildError: as :func:`generate_site`.
+    ``settings`` are the other fields of :class:`SiteSettings`. Raises as :func:`generate_site`.
     """
     files: dict[str, bytes] = {}
     sources = ((n, receipts[n], n) for n in sorted(receipts))
@@ -117,11 +110,7 @@ def prose_files(
 ) -> dict[str, bytes]:
     """Hand-written pages and the theme's assets, for a site built without mkdocs (the demo's).
 
-    Args:
-        pages: site path to ``(title, body)``, the body HTML this project rendered.
-        nav: the navigation.
-        site_name: the site's name.
-        templates: the templates folder (default: the installed one).
+    ``pages`` maps a site path to ``(title, body)``, the body HTML this project rendered.
     """
     templates = templates or templates_dir()
     env = page_env(templates, site_name, nav)
@@ -156,18 +145,17 @@ def generate_site(
     total: int = 0,
     links: SiteLinks | None = None,
 ) -> None:
-    """Generate every page and file of the site, handing each to ``emit`` as it is made.
+    """Generate every file of the site, handing each to ``emit`` once as it is made.
 
-    A receipt at a time (memory bounded by a few receipts' pages, :mod:`.receipt_jobs`): its
-    pages come from the render cache or are rendered from its model, emitted and let go; the
-    receipts the reports cite are kept for the reports, rendered last.
+    A receipt at a time (memory bounded by a few receipts' pages); the receipts the reports
+    cite are kept for the reports, rendered last.
 
     Args:
         receipts: ``(name, file bytes, file)`` of every receipt in name order (may be a
             generator reading them one by one).
         reports: the checked reports, in any order.
         settings: navigation, names, templates, render cache, progress.
-        emit: receives ``(site path, bytes)`` once per file, paths relative to the site root.
+        emit: receives ``(site path, bytes)``, paths relative to the site root.
         problems: problems the caller finds while ``receipts`` is read; reported with these.
         total: the number of receipts (the progress, and whether a pool of processes pays).
         links: gathers each receipt's link check, when given.
@@ -178,30 +166,32 @@ def generate_site(
             the same file, a section that cannot be rendered.
     """
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
-    fixed: tuple[str, ...] = (json.dumps(list(settings.nav)), settings.site_name, settings.site_url)
+    nav = json.dumps(list(settings.nav))
+    fixed: tuple[str, ...] = (nav, settings.site_name, settings.site_url)
     cache = settings.cache
     if cache is not None:
         fixed += (code_key(Path(settings.templates)),)
+    folder = cache.folder if cache is not None else None
     render = Renderer(
         Path(settings.templates),
         settings.site_name,
-        json.dumps(list(settings.nav)),
+        nav,
         settings.public,
-        cache.folder if cache is not None else None,
+        folder,
         fixed,
-        check_links=links is not None,
+        links is not None,
     )
     index = _Index(problems=problems if problems is not None else [])
     jobs = (
         Job(name, raw, file, tuple((r.ident, r.title) for r in ordered if name in r.receipts))
         for name, raw, file in receipts
     )
-    for i, (job, done) in enumerate(_with_jobs(jobs, render, total)):
+    for i, (job, done) in enumerate(run_jobs(jobs, render, total)):
         if cache is not None and done.key:
             cache.used.add(done.key)
         index.problems.extend(done.problems)
         if done.files is None or done.row is None or done.listed is None:
-            continue
+            continue  # refused: its problems are reported
         done.files[f"receipts/{job.name}.json"] = job.raw
         for path, data in done.files.items():
             first = index.owners.setdefault(path, job.name)
@@ -221,19 +211,6 @@ def generate_site(
         raise SiteBuildError(f"{len(found)} problem(s); the site was not built", found)
     env = page_env(settings.templates, settings.site_name, settings.nav)
     _site_pages(index, ordered, env, settings, fixed, emit)
-
-
-def _with_jobs(jobs: Iterable[Job], render: Renderer, total: int) -> Iterator[tuple[Job, Done]]:
-    """Each job with its result, in order (the job is kept to emit its bytes)."""
-    held: deque[Job] = deque()
-
-    def feed() -> Iterator[Job]:
-        for job in jobs:
-            held.append(job)
-            yield job
-
-    for done in run_jobs(feed(), render, total):
-        yield held.popleft(), done
 
 
 def _site_pages(
@@ -274,18 +251,9 @@ def _site_pages(
     )
     files[RESULTS_PAGE] = results_page_from_rows(order_rows(index.rows), env)
     files.update(spec_files(env))
-    for path, heading, text, target, link_text in _FOLDERS:
+    for path, words in _FOLDERS.items():
         if path not in files:
-            files[path] = page(
-                env,
-                "redirect.html",
-                path,
-                nav_current="",
-                heading=heading,
-                text=text,
-                target=target,
-                link_text=link_text,
-            )
+            files[path] = page(env, "redirect.html", path, nav_current="", **words)
     updated = ordered and max(r.date for r in ordered).isoformat() or settings.fallback_date
     feed = env.get_template("feed.xml").render(
         site_url=settings.site_url,
@@ -306,9 +274,7 @@ def _report_key(r: Report) -> str:
 
 
 def spec_files(env: jinja2.Environment) -> dict[str, bytes]:
-    """The served receipt schemas, their index, sums and versions page.
-
-    Every frozen version and the canonical one, which dispatches on ``schema_version`` (D-11).
+    """Every frozen receipt schema and the canonical one (D-11), their index, sums and page.
 
     Raises:
         SiteBuildError: no frozen schema is known (a broken install).

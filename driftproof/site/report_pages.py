@@ -1,8 +1,4 @@
-"""The numbered reports' files, the home page's list of them and their Atom feed entries.
-
-A report's page renders its prose and sections; each of its tables is also published as CSV
-and in ``report.json``, and its ``SHA256SUMS`` lists those, its charts and its receipts.
-"""
+"""The numbered reports' files, the home page's list of them and their Atom feed entries."""
 
 from __future__ import annotations
 
@@ -15,11 +11,11 @@ import jinja2
 from markupsafe import Markup
 
 from driftproof.errors import SiteBuildError
+from driftproof.pages.tables import Table, csv_bytes
 from driftproof.receipt import Receipt
 from driftproof.site.html import markdown_html, page, relative_root, sums_of
 from driftproof.site.report_source import Report
 from driftproof.site.sections import SectionContext, SectionOutput, section_types
-from driftproof.site.tables import Table, csv_bytes
 
 __all__ = ["feed_entry", "home_listing", "report_files"]
 
@@ -32,11 +28,7 @@ def report_files(
 ) -> dict[str, bytes]:
     """Report ``r``'s page, tables (CSV, JSON), chart files and ``SHA256SUMS``, by site path.
 
-    Args:
-        r: the report.
-        receipts: at least its receipts, by name.
-        digests: their files' sha256 (hex), by name.
-        env: the site's page environment.
+    ``receipts`` holds at least its receipts and ``digests`` their files' sha256, by name.
 
     Raises:
         SiteBuildError: a section cannot be rendered (names the report and the section).

@@ -13,9 +13,6 @@ Front matter (every key checked; unknown keys are refused)::
       - type: token_savings        # a registered section type (driftproof.site.sections)
         ...                        # that type's own parameters, checked by its model
     ---
-
-Every problem in every report is collected; :func:`load_reports` raises one
-:class:`~driftproof.errors.SiteBuildError` naming file, JSON pointer and expectation.
 """
 
 from __future__ import annotations
@@ -49,11 +46,7 @@ MAX_REPORT_BYTES = 1_000_000
 
 
 class _Loader(yaml.SafeLoader):
-    """YAML without implicit timestamps.
-
-    A date stays text, so the model checks it and names the key (``/date``) instead of the YAML
-    parser failing on, say, month 13.
-    """
+    """YAML without implicit timestamps: the model checks a date and names its key."""
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -75,13 +68,7 @@ class _FrontMatter(BaseModel):
 
 @dataclass(frozen=True)
 class SectionSpec:
-    """One section of a report: its type, its checked parameters and where it was declared.
-
-    Attributes:
-        type: the registered section type name.
-        params: the type's parameter model instance (see :mod:`driftproof.site.sections`).
-        pointer: JSON pointer of the section in the front matter, e.g. ``/sections/0``.
-    """
+    """One section of a report: its type, its checked parameters and its JSON pointer."""
 
     type: str
     params: Any
@@ -90,16 +77,7 @@ class SectionSpec:
 
 @dataclass(frozen=True)
 class Report:
-    """A parsed, checked numbered report.
-
-    Attributes:
-        number: the report number (1..999); ``ident`` is it zero-padded to three digits.
-        slug, title, date, summary: from the front matter.
-        receipts: receipt names in front-matter order.
-        sections: the sections in order.
-        body: the Markdown prose after the front matter (untrusted: rendered with html off).
-        source: the file the report was read from, as given.
-    """
+    """A parsed, checked numbered report; ``body`` is its Markdown prose (untrusted)."""
 
     number: int
     slug: str
@@ -122,10 +100,8 @@ def parse_report(
 ) -> tuple[Report | None, list[Problem]]:
     """Parse one report file: the report (None when invalid) and every problem found.
 
-    Args:
-        data: the file's bytes (UTF-8).
-        file: the name used in messages; its base name must match ``NNN-slug.md``.
-        known_receipts: the receipt names that exist (a report may cite only those).
+    ``file`` names it in messages and its base name must match ``NNN-slug.md``; a report may
+    cite only ``known_receipts``.
     """
     problems: list[Problem] = []
 
@@ -141,11 +117,13 @@ def parse_report(
         return None, problems
     fm, body = parsed
     if m_name:
-        for key, given in (("number", int(m_name.group("number"))), ("slug", m_name.group("slug"))):
-            if getattr(fm, key) != given:
-                what = "the number" if key == "number" else "the slug"
-                shown = (given, fm.number) if key == "number" else (repr(given), repr(fm.slug))
-                bad(f"/{key}", f"expected {shown[0]}, {what} in the file name, found {shown[1]}")
+        number, slug = str(int(m_name["number"])), repr(m_name["slug"])
+        for key, given, found in (
+            ("number", number, str(fm.number)),
+            ("slug", slug, repr(fm.slug)),
+        ):
+            if given != found:
+                bad(f"/{key}", f"expected {given}, the {key} in the file name, found {found}")
     known = set(known_receipts)
     names = [receipt_name(r) for r in fm.receipts]
     for i, n in enumerate(names):
@@ -159,18 +137,8 @@ def parse_report(
     sections = _sections(fm.sections, tuple(names), bad)
     if problems:
         return None, problems
-    report = Report(
-        number=fm.number,
-        slug=fm.slug,
-        title=fm.title,
-        date=fm.date,
-        summary=fm.summary,
-        receipts=tuple(names),
-        sections=sections,
-        body=body,
-        source=file,
-    )
-    return report, problems
+    fields = fm.model_dump(include={"number", "slug", "title", "date", "summary"})
+    return Report(**fields, receipts=tuple(names), sections=sections, body=body, source=file), []
 
 
 def _front_matter(data: bytes, bad: Callable[[str, str], None]) -> tuple[_FrontMatter, str] | None:

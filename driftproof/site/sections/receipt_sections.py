@@ -1,21 +1,15 @@
-"""The section types that show each of some of the report's receipts in turn.
-
-Parameters of each: :class:`~driftproof.site.sections.ReceiptsParams`.
-
-- ``receipt_sheets``: each receipt's sheet on the report page, linking to its own.
-- ``skill_fired``: how often the skill fired, beside the scores and never inside them.
-- ``cross_family``: one skill across model families, led by each model's lift.
-- ``fidelity``: a caveman fidelity import's pass rates, as ``driftproof view`` words them.
-"""
+"""The section types over some of the report's receipts, each shown in turn."""
 
 from __future__ import annotations
 
 from driftproof.errors import SiteBuildError
 from driftproof.pages.cross_family import cross_family
+from driftproof.pages.receipt_tables import ReceiptTables, receipt_tables
 from driftproof.pages.sheet import sheet
 from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about
 from driftproof.pages.source import fidelity_view
-from driftproof.site.receipt_page import ReceiptTables, receipt_tables
+from driftproof.pages.tables import Column, Row, Table, plain_table, row_of, text_row
+from driftproof.site.receipt_page import band_chart
 from driftproof.site.sections import (
     ReceiptsParams,
     ReceiptsSection,
@@ -23,19 +17,13 @@ from driftproof.site.sections import (
     SectionOutput,
     register_section,
 )
-from driftproof.site.tables import Column, Row, Table, plain_table, row_of, text_row
 
 __all__ = ["CrossFamilySection", "Fidelity", "ReceiptSheets", "SkillFired"]
 
 
 @register_section(name="receipt_sheets", title="Receipt sheets")
 class ReceiptSheets(ReceiptsSection):
-    """Each receipt's sheet, as on its own page without the list of cases.
-
-    The reading (D-7), suite lift and value per 1,000 skill tokens (D-14), provenance facts, a
-    band chart and the per-case table, whose rows are anchored ``#<receipt>-case-<id>`` and
-    link to the case pages.
-    """
+    """Each receipt's sheet (D-7, D-14) with a band chart, its case rows linking to case pages."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         """The section (see the module docstring)."""
@@ -71,7 +59,9 @@ def _tables(name: str, ctx: SectionContext) -> ReceiptTables:
         return ctx.case_url(name, case_id)
 
     r = ctx.receipts[name]
-    return receipt_tables(name, r, anchor=anchor, chart_prefix="chart-bands", case_link=case_link)
+    return receipt_tables(
+        name, r, anchor=anchor, chart=band_chart("chart-bands"), case_link=case_link
+    )
 
 
 _CASES_HEAD = ("case", "arm", "score band", "skill fired (measured draws)", "lost draws")
@@ -80,13 +70,7 @@ _ARMS_HEAD = ("receipt", "arm", "source's name for the arm", "skill fired")
 
 @register_section(name="skill_fired", title="How often the skill fired")
 class SkillFired(ReceiptsSection):
-    """How often the skill fired, beside the scores and never inside them.
-
-    Per receipt (:mod:`driftproof.pages.skill_fired`): one row per case and arm with its band,
-    the measured draws on which the source saw the skill fire and the lost draws with their
-    reasons (D-9); one row per arm with the rate the receipt records; the receipt's reading
-    with the source's notes.
-    """
+    """How often the skill fired, per case and arm and per arm, beside the scores (D-9)."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         """The section (see the module docstring)."""
@@ -130,12 +114,7 @@ _LEAD = ("model", "family", "surface", "lift", "per 1,000 skill tokens", "readin
 
 @register_section(name="cross_family", title="What the skill adds to each model")
 class CrossFamilySection(ReceiptsSection):
-    """One skill across model families, led by each model's lift.
-
-    Method, "Other models, and one grader for all": raw scores across families are background,
-    never a ranking (:func:`driftproof.pages.cross_family.cross_family`, rows in family and
-    model order).
-    """
+    """One skill across model families, led by each model's lift; raw scores are background."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         """The section (see the module docstring)."""
@@ -174,12 +153,7 @@ class CrossFamilySection(ReceiptsSection):
 
 @register_section(name="fidelity", title="Fidelity pass rates")
 class Fidelity(ReceiptsSection):
-    """A caveman fidelity import's pass rates, as ``driftproof view`` words them (D-15).
-
-    Per receipt (:func:`driftproof.pages.source.fidelity_view`): the facts of its
-    report, one row per arm (an arm the source did not record reads "not recorded", D-13), the
-    rows per category when there are any, and every failure.
-    """
+    """A caveman fidelity import's pass rates, as ``driftproof view`` words them (D-13, D-15)."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         """The section (see the module docstring).

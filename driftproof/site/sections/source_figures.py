@@ -1,10 +1,7 @@
 """Section ``source_figures``: the figures an aggregates-only source printed, as printed (D-15).
 
-For receipts marked aggregates only (NVIDIA's benchmark cards and catalogue), one row per skill,
-dimension and agent with the score and the uplift exactly as printed, the uplift's unit and the
-source's note (the CSV download), shown as one row per skill; a second table names the files
-read. No band, lift or verdict (method, "Figures a source printed give no verdict").
-Parameters: :class:`~driftproof.site.sections.ReceiptsParams`.
+Shown one row per skill (the CSV has one per figure), and the files read; no band, lift or
+verdict.
 """
 
 from __future__ import annotations
@@ -17,6 +14,7 @@ from driftproof.pages.printed_figures import (
     printed_rows,
     printed_text,
 )
+from driftproof.pages.tables import Cell, Column, Row, Table, row_of
 from driftproof.site.sections import (
     ReceiptsParams,
     ReceiptsSection,
@@ -24,7 +22,6 @@ from driftproof.site.sections import (
     SectionOutput,
     register_section,
 )
-from driftproof.site.tables import Cell, Column, Row, Table, row_of
 
 __all__ = ["SourceFigures"]
 
@@ -99,11 +96,7 @@ class SourceFigures(ReceiptsSection):
 
 
 def _by_skill(pivot: list[tuple[str, dict[tuple[str, str], str]]], long_rows: list[Row]) -> Table:
-    """The page's view of the figures: one row per skill.
-
-    One column per dimension and agent, each cell the score and the uplift as printed (the long
-    table is the CSV download).
-    """
+    """The figures one row per skill, a column per dimension and agent (score and uplift)."""
     keys = list(dict.fromkeys(k for _, cells in pivot for k in cells))
     anchors = {row.cells[0].text: row.anchor for row in long_rows if row.anchor}
     return Table(

@@ -1,17 +1,15 @@
-"""Section ``token_savings``: output-token savings of each skill arm.
+"""Section ``token_savings``: output-token savings of each skill arm, as a chart and tables.
 
-For each receipt (one skill each), the savings in output tokens of the skill arm against the
-control arm (the honest delta, D-16) and against the baseline: median, mean, min, max and
-sample stdev across cases, with the token totals; a chart (median, whiskers min to max) with
-the same numbers in tables, and a per-case table (``#case-<id>``). Every figure is
-:func:`driftproof.stats.savings.token_savings`'s, printed with its :func:`percent`.
-Parameters: :class:`~driftproof.site.sections.ReceiptsParams`.
+Against the control (D-16) and the baseline; every figure is
+:func:`driftproof.stats.savings.token_savings`'s.
 """
 
 from __future__ import annotations
 
 from driftproof.errors import SiteBuildError
+from driftproof.pages import chart_text
 from driftproof.pages.case import first_output_tokens
+from driftproof.pages.tables import Cell, Column, Row, Table, row_of
 from driftproof.pages.token_savings import (
     REFERENCES,
     count_cell,
@@ -29,7 +27,6 @@ from driftproof.site.sections import (
     SectionOutput,
     register_section,
 )
-from driftproof.site.tables import Cell, Column, Row, Table, row_of
 from driftproof.stats.savings import ArmSavings, percent, token_savings
 
 __all__ = ["TokenSavings"]
@@ -55,7 +52,7 @@ class TokenSavings(ReceiptsSection):
             ) from None
         # Drawn in percent (the axis unit); the alt text prints them back with percent().
         pct = [
-            charts.Series(label, *percent_points([reference(a, ref) for a in arms]))
+            chart_text.Series(label, *percent_points([reference(a, ref) for a in arms]))
             for ref, label in REFERENCES
         ]
         n_cases = max((a.vs_baseline.n for a in arms), default=0)
