@@ -1,4 +1,4 @@
-"""Data tables: each shown on its page and published as CSV beside it.
+"""Data tables, each shown on its page and published as CSV beside it, and SHA256SUMS files.
 
 A cell carries its text as shown and its CSV value (full precision): a number is formatted in
 Python, never in a template.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from driftproof.pages.case import fmt_int
@@ -23,6 +23,7 @@ __all__ = [
     "csv_number",
     "plain_table",
     "row_of",
+    "sums_of",
     "text_row",
 ]
 
@@ -117,3 +118,8 @@ def csv_bytes(t: Table) -> bytes:
     for row in t.rows:
         w.writerow([_inert(c.csv) for c in row.cells])
     return buf.getvalue().encode("utf-8")
+
+
+def sums_of(digests: Mapping[str, str]) -> bytes:
+    """A ``SHA256SUMS`` file (``sha256sum -c`` format) of ``{site path: sha256 hex}``."""
+    return "".join(f"{d}  {p}\n" for p, d in sorted(digests.items())).encode("utf-8")

@@ -95,7 +95,8 @@ class DriftproofPlugin(BasePlugin):
         )
         site_dir = Path(config.site_dir)
         written: list[str] = []
-        clash = _clashes(files)
+        # no generated file may take a hand-written page's source or written path
+        clash = {f.dest_uri: f for f in files} | {f.src_uri: f for f in files}
 
         def emit(path: str, data: bytes) -> None:
             if path in clash:
@@ -173,13 +174,6 @@ def _fallback_date() -> str:
 def templates_of(config: Any) -> Path:
     """The templates folder of an mkdocs config: its theme's ``custom_dir``'s parent."""
     return Path(config.theme.custom_dir).parent
-
-
-def _clashes(files: Any) -> dict[str, Any]:
-    """The mkdocs files by source path and by written path: no generated file may take either."""
-    found = {f.dest_uri: f for f in files}
-    found.update({f.src_uri: f for f in files})
-    return found
 
 
 def _overwrite(config: Any, f: Any, path: str) -> SiteBuildError:

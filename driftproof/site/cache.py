@@ -89,11 +89,7 @@ class RenderCache:
         return self.folder / "render" / key[:2] / f"{key}.zip"
 
     def get(self, key: str) -> dict[str, bytes] | None:
-        """The files kept under ``key``, or ``None``.
-
-        None unless the manifest names ``key`` and each file with its sha256, and every name
-        stays inside the site: anything else is rendered again, never published.
-        """
+        """The files under ``key``, or None: not as written (manifest) or a name leaves the site."""
         try:
             with zipfile.ZipFile(self._path(key)) as z:
                 files = {n: z.read(n) for n in z.namelist()}

@@ -32,11 +32,12 @@ from driftproof.pages.results import (
     order_rows,
     results_page_from_rows,
 )
-from driftproof.receipt import Receipt, known_versions, parse_receipt, schema_bytes
-from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
+from driftproof.pages.spec import schema_files
+from driftproof.pages.tables import sums_of
+from driftproof.receipt import Receipt, parse_receipt
 from driftproof.site._paths import templates_dir
 from driftproof.site.cache import RenderCache, code_key, key_of
-from driftproof.site.html import page, page_env, sums_of
+from driftproof.site.html import page, page_env
 from driftproof.site.links import SiteLinks
 from driftproof.site.receipt_jobs import Job, Renderer, run_jobs
 from driftproof.site.report_pages import feed_entry, report_files
@@ -125,11 +126,10 @@ def prose_files(
 
 @dataclasses.dataclass
 class _Index:
-    """What the site-wide pages need of every receipt, gathered one receipt at a time."""
+    """What the site-wide pages need of every receipt; ``cited``: the reports' receipts' bytes."""
 
     rows: list[ResultRow] = dataclasses.field(default_factory=list)
     listing: list[dict[str, str]] = dataclasses.field(default_factory=list)
-    #: the receipts the reports cite: their bytes and file
     cited: dict[str, tuple[bytes, str]] = dataclasses.field(default_factory=dict)
     owners: dict[str, str] = dataclasses.field(default_factory=dict)
     problems: list[Problem] = dataclasses.field(default_factory=list)
@@ -145,20 +145,11 @@ def generate_site(
     total: int = 0,
     links: SiteLinks | None = None,
 ) -> None:
-    """Generate every file of the site, handing each to ``emit`` once as it is made.
+    """Hand each file of the site to ``emit(site path, bytes)`` once, a receipt at a time.
 
-    A receipt at a time (memory bounded by a few receipts' pages); the receipts the reports
-    cite are kept for the reports, rendered last.
-
-    Args:
-        receipts: ``(name, file bytes, file)`` of every receipt in name order (may be a
-            generator reading them one by one).
-        reports: the checked reports, in any order.
-        settings: navigation, names, templates, render cache, progress.
-        emit: receives ``(site path, bytes)``, paths relative to the site root.
-        problems: problems the caller finds while ``receipts`` is read; reported with these.
-        total: the number of receipts (the progress, and whether a pool of processes pays).
-        links: gathers each receipt's link check, when given.
+    ``receipts`` yields ``(name, file bytes, file)`` in name order (``total`` of them);
+    ``problems`` the caller finds while it is read are reported with these; ``links`` gathers
+    each receipt's link check. Reports are rendered last.
 
     Raises:
         SiteBuildError: every problem: receipts that are not valid (file, JSON pointer,
@@ -274,45 +265,10 @@ def _report_key(r: Report) -> str:
 
 
 def spec_files(env: jinja2.Environment) -> dict[str, bytes]:
-    """Every frozen receipt schema and the canonical one (D-11), their index, sums and page.
-
-    Raises:
-        SiteBuildError: no frozen schema is known (a broken install).
-    """
-    versions = known_versions()
-    if not versions:
-        raise SiteBuildError("no frozen receipt schema is known")
-    current = versions[-1]
-    files = {f"spec/{v}/receipt.schema.json": schema_bytes(v) for v in versions}
-    files["spec/receipt.schema.json"] = canonical_schema_bytes()
-    index = {
-        "current": current,
-        "canonical_url": canonical_id(),
-        "current_url": version_id(current),
-        "versions": {v: version_id(v) for v in versions},
-    }
-    files["spec/index.json"] = (json.dumps(index, indent=2, sort_keys=True) + "\n").encode("utf-8")
-    files["spec/SHA256SUMS"] = sums_of(
-        {p: hashlib.sha256(d).hexdigest() for p, d in files.items() if p.endswith(".schema.json")}
-    )
-    files["spec/versions/index.html"] = page(
-        env,
-        "spec.html",
-        "spec/versions/index.html",
-        nav_current="spec/versions/index.html",
-        current=current,
-        canonical_id=canonical_id(),
-        current_id=version_id(current),
-        versions=[
-            {
-                "version": v,
-                "url": f"../{v}/receipt.schema.json",
-                "id": json.loads(schema_bytes(v)).get("$id", ""),
-                "sha256": hashlib.sha256(schema_bytes(v)).hexdigest(),
-            }
-            for v in reversed(versions)
-        ],
-    )
+    """The served receipt schemas, their index and sums, and their versions page (D-11)."""
+    files, model = schema_files()
+    path = "spec/versions/index.html"
+    files[path] = page(env, "spec.html", path, nav_current=path, **model)
     return files
 
 

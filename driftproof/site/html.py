@@ -24,7 +24,6 @@ __all__ = [
     "page_env",
     "printable",
     "relative_root",
-    "sums_of",
     "wrap_tables",
 ]
 
@@ -132,8 +131,3 @@ def page(env: jinja2.Environment, template: str, path: str, **ctx: Any) -> bytes
     """``template`` rendered for the page at site path ``path`` (its relative root set)."""
     root = relative_root(path)
     return env.get_template(template).render(base_url=root, root=root, **ctx).encode("utf-8")
-
-
-def sums_of(digests: Mapping[str, str]) -> bytes:
-    """A ``SHA256SUMS`` file (``sha256sum -c`` format) of ``{site path: sha256 hex}``."""
-    return "".join(f"{d}  {p}\n" for p, d in sorted(digests.items())).encode("utf-8")

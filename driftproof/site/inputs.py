@@ -22,10 +22,10 @@ __all__ = [
     "Found",
     "Progress",
     "SiteInputs",
+    "checked_receipt",
     "find_inputs",
     "is_simulated",
     "load_inputs",
-    "simulated_problem",
 ]
 
 #: Each part of a receipt's path under ``receipts/`` (without ``.json``): safe in a URL and on
@@ -110,14 +110,9 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     found = find_inputs(receipts_dir, reports_dir)
     receipts: dict[str, bytes] = {}
     for name, raw, file in found.receipts():
-        try:
-            r = parse_receipt(raw, file)
-        except ReceiptError as exc:
-            found.problems.extend(exc.problems or [Problem(file, "", str(exc))])
-            continue
-        if is_simulated(r):
-            found.problems.append(simulated_problem(file))
-        else:
+        r, problems = checked_receipt(raw, file, public=True)
+        found.problems += problems
+        if r is not None:
             receipts[name] = raw
     if found.problems:
         problems = sorted(found.problems, key=lambda p: p.file)
@@ -132,14 +127,22 @@ def is_simulated(r: Receipt) -> bool:
     )
 
 
-def simulated_problem(file: str) -> Problem:
-    """The public site's refusal of a simulated receipt (the demo's)."""
-    return Problem(
-        file,
-        "/run/provider",
-        "expected a receipt a model produced; this one is "
-        "simulated (driftproof demo), and the public site refuses simulated receipts",
-    )
+def checked_receipt(raw: bytes, file: str, public: bool) -> tuple[Receipt | None, list[Problem]]:
+    """The receipt in ``raw``, or None and why: not valid, or simulated on the ``public`` site."""
+    try:
+        r = parse_receipt(raw, file)
+    except ReceiptError as exc:
+        return None, exc.problems or [Problem(file, "", str(exc))]
+    if public and is_simulated(r):
+        return None, [
+            Problem(
+                file,
+                "/run/provider",
+                "expected a receipt a model produced; this one is simulated (driftproof demo), "
+                "and the public site refuses simulated receipts",
+            )
+        ]
+    return r, []
 
 
 def _quote(text: str) -> str:

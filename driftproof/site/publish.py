@@ -58,8 +58,8 @@ def build_site(
     ``True`` for ``.driftproof-cache`` beside ``out``, ``None``/``False`` for none.
 
     Raises:
-        SiteBuildError: an input or ``out`` is refused, an input is invalid (one problem per
-            bad place), a link is broken or mkdocs failed; ``out`` is untouched.
+        SiteBuildError: an input or ``out`` is refused or invalid (one problem per bad place),
+            a link is broken or mkdocs failed; ``out`` is untouched.
     """
     for given in (receipts_dir, reports_dir, out):
         if Path(given).is_symlink():  # before anything resolves it

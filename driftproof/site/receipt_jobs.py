@@ -20,13 +20,12 @@ from pathlib import Path
 
 import jinja2
 
-from driftproof.errors import Problem, ReceiptError
+from driftproof.errors import Problem
 from driftproof.pages.receipt_list import listed_receipt
 from driftproof.pages.results import ResultRow, rows_and_badge_files
-from driftproof.receipt import parse_receipt
 from driftproof.site.cache import RenderCache, key_of
 from driftproof.site.html import page_env
-from driftproof.site.inputs import is_simulated, simulated_problem
+from driftproof.site.inputs import checked_receipt, is_simulated
 from driftproof.site.links import ReceiptLinks, receipt_links
 from driftproof.site.receipt_page import receipt_files
 
@@ -100,12 +99,9 @@ class Renderer:
                 )
             except (ValueError, TypeError, KeyError):
                 pass  # not an entry this code wrote: rendered again
-        try:
-            r = parse_receipt(job.raw, job.file)
-        except ReceiptError as exc:
-            return Done(None, problems=tuple(exc.problems or [Problem(job.file, "", str(exc))]))
-        if self.public and is_simulated(r):
-            return Done(None, problems=(simulated_problem(job.file),))
+        r, problems = checked_receipt(job.raw, job.file, self.public)
+        if r is None:
+            return Done(None, problems=tuple(problems))
         env = _env(self.templates, self.site_name, self.nav)
         files = receipt_files(job.name, r, job.raw, cited, env)
         rows, badges = rows_and_badge_files({job.name: r})

@@ -11,9 +11,9 @@ import jinja2
 from markupsafe import Markup
 
 from driftproof.errors import SiteBuildError
-from driftproof.pages.tables import Table, csv_bytes
+from driftproof.pages.tables import Table, csv_bytes, sums_of
 from driftproof.receipt import Receipt
-from driftproof.site.html import markdown_html, page, relative_root, sums_of
+from driftproof.site.html import markdown_html, page, relative_root
 from driftproof.site.report_source import Report
 from driftproof.site.sections import SectionContext, SectionOutput, section_types
 

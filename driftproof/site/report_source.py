@@ -203,8 +203,8 @@ def load_reports(paths: Iterable[Path], known_receipts: Iterable[str]) -> list[R
     """Read and check every report; newest (highest number) first.
 
     Raises:
-        SiteBuildError: one problem per bad place across all files, including two
-            reports with the same number.
+        SiteBuildError: one problem per bad place across all files (two reports with one
+            number included).
     """
     known = tuple(known_receipts)
     reports: list[Report] = []

@@ -16,10 +16,7 @@ __all__ = ["index_for_search", "searchable"]
 
 
 def searchable(rel: str) -> bool:
-    """Whether the index takes the page at ``rel``: every HTML page but the receipts' case pages.
-
-    Their receipt's sheet lists and links every case.
-    """
+    """Whether the index takes the page at ``rel``: every HTML page but receipts' case pages."""
     if not rel.endswith(".html") or rel.startswith("pagefind/"):
         return False
     parts = rel.split("/")

@@ -68,11 +68,7 @@ class SectionOutput:
 
 @dataclass
 class SectionContext:
-    """What a section renders with (sections do no I/O).
-
-    ``receipts`` are the report's, in front-matter order; ``root`` is the relative URL from the
-    report page to the site root (``../..``); ``used_ids`` the element ids taken on the page.
-    """
+    """What a section renders with (no I/O): the report's receipts, root URL and ids taken."""
 
     report: Any
     receipts: Mapping[str, Receipt]
@@ -123,10 +119,7 @@ _REGISTRY: dict[str, SectionType] = {}
 def register_section(
     cls: type | None = None, /, *, name: str | None = None, title: str | None = None
 ) -> Any:
-    """Class decorator: register a section type under its unique ``name``.
-
-    Bare on a class that sets ``name``, or with ``name=``/``title=``, which set the class's
-    ``name`` and ``default_title``.
+    """Class decorator: register a section type under its unique ``name`` (and ``title``).
 
     Raises:
         ValueError: the name is not lowercase ``[a-z][a-z0-9_]*``, or is taken by another class.

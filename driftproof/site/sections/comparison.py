@@ -60,7 +60,7 @@ class ComparisonSection:
         ]
 
     def render(self, params: ComparisonParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring)."""
+        """The section's HTML and tables."""
         a, b = receipt_name(params.a), receipt_name(params.b)
         an, bn = params.a_label or a, params.b_label or b
         c = compare_receipts(ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn)

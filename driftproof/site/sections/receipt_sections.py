@@ -5,10 +5,11 @@ from __future__ import annotations
 from driftproof.errors import SiteBuildError
 from driftproof.pages.cross_family import cross_family
 from driftproof.pages.receipt_tables import ReceiptTables, receipt_tables
+from driftproof.pages.report_tables import cross_family_tables, skill_fired_tables
 from driftproof.pages.sheet import sheet
 from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about
 from driftproof.pages.source import fidelity_view
-from driftproof.pages.tables import Column, Row, Table, plain_table, row_of, text_row
+from driftproof.pages.tables import Row, Table, plain_table, row_of
 from driftproof.site.receipt_page import band_chart
 from driftproof.site.sections import (
     ReceiptsParams,
@@ -26,7 +27,7 @@ class ReceiptSheets(ReceiptsSection):
     """Each receipt's sheet (D-7, D-14) with a band chart, its case rows linking to case pages."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring)."""
+        """The section's HTML and tables."""
         shown: list[dict[str, object]] = []
         parts: list[ReceiptTables] = []
         for n in self.names(params, ctx):
@@ -64,16 +65,12 @@ def _tables(name: str, ctx: SectionContext) -> ReceiptTables:
     )
 
 
-_CASES_HEAD = ("case", "arm", "score band", "skill fired (measured draws)", "lost draws")
-_ARMS_HEAD = ("receipt", "arm", "source's name for the arm", "skill fired")
-
-
 @register_section(name="skill_fired", title="How often the skill fired")
 class SkillFired(ReceiptsSection):
     """How often the skill fired, per case and arm and per arm, beside the scores (D-9)."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring)."""
+        """The section's HTML and tables."""
         cases: list[Row] = []
         arms: list[Row] = []
         about = []
@@ -88,28 +85,9 @@ class SkillFired(ReceiptsSection):
                     cases += [row_of(x, anchor if j == 0 else None) for j, x in enumerate(found)]
             about.append(fired_about(n, r, s))
         key = ctx.anchor("skill-fired")
-        case_table = Table(
-            f"{key}-cases",
-            "Per case and arm: the band (mean ± one sample standard deviation of the "
-            "per-draw scores, n = measured draws) and, beside it, the measured draws on which "
-            "the source saw the skill fire. Lost draws are left out of both and listed with "
-            "their reasons.",
-            tuple(Column(h, h.startswith("skill fired")) for h in _CASES_HEAD),
-            tuple(cases),
-        )
-        arm_table = Table(
-            f"{key}-arms",
-            "Per arm: how often the skill fired, as the receipt records it "
-            "(arms.<arm>.skill_fired: draws it fired on, of measured draws where firing was "
-            "observed). Beside the score, never inside it.",
-            tuple(Column(h, h == "skill fired") for h in _ARMS_HEAD),
-            tuple(arms),
-        )
+        case_table, arm_table = skill_fired_tables(key, cases, arms)
         html = self.page(params, ctx, heading_id=key, cases=case_table, arms=arm_table, about=about)
         return SectionOutput(html=html, tables=(arm_table, case_table))
-
-
-_LEAD = ("model", "family", "surface", "lift", "per 1,000 skill tokens", "reading")
 
 
 @register_section(name="cross_family", title="What the skill adds to each model")
@@ -117,28 +95,9 @@ class CrossFamilySection(ReceiptsSection):
     """One skill across model families, led by each model's lift; raw scores are background."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring)."""
+        """The section's HTML and tables."""
         cf = cross_family([(n, ctx.receipts[n]) for n in self.names(params, ctx)])
-        lead = Table(
-            "lift-by-model",
-            "What the skill adds to each model: lift (with skill minus baseline, equal "
-            "weight per case) and per 1,000 skill tokens; rows in family and model order, "
-            "not a ranking",
-            tuple(Column(c, c in ("lift", "per 1,000 skill tokens")) for c in _LEAD),
-            tuple(
-                text_row(x.model, x.family, x.surface, x.lift, x.lift_per_1k, x.reading)
-                for x in cf.rows
-            ),
-        )
-        background = Table(
-            "raw-scores-by-model",
-            "Background, not a ranking: each model's raw mean judge score "
-            "over cases, with the skill and without it",
-            (Column("model"), Column("with skill", True), Column("baseline", True)),
-            tuple(
-                text_row(x.model, x.background_with_skill, x.background_baseline) for x in cf.rows
-            ),
-        )
+        lead, background = cross_family_tables(cf)
         html = self.page(
             params,
             ctx,
@@ -156,7 +115,7 @@ class Fidelity(ReceiptsSection):
     """A caveman fidelity import's pass rates, as ``driftproof view`` words them (D-13, D-15)."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring).
+        """The section's HTML and tables.
 
         Raises:
             SiteBuildError: a receipt is not a caveman fidelity import.

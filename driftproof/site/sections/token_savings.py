@@ -9,14 +9,14 @@ from __future__ import annotations
 from driftproof.errors import SiteBuildError
 from driftproof.pages import chart_text
 from driftproof.pages.case import first_output_tokens
-from driftproof.pages.tables import Cell, Column, Row, Table, row_of
+from driftproof.pages.report_tables import savings_summary
+from driftproof.pages.tables import Cell, Column, Row, Table
 from driftproof.pages.token_savings import (
     REFERENCES,
     count_cell,
     percent_points,
     reference,
     saving_cell,
-    summary_rows,
 )
 from driftproof.receipt import Receipt
 from driftproof.site import charts
@@ -37,7 +37,7 @@ class TokenSavings(ReceiptsSection):
     """The savings per skill as a chart and tables, and the tokens per case."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring).
+        """The section's HTML and tables.
 
         Raises:
             SiteBuildError: the savings cannot be computed from these receipts.
@@ -69,7 +69,7 @@ class TokenSavings(ReceiptsSection):
             whiskers=f"smallest to largest saving across the {n_cases} cases",
             reference=0.0,
         )
-        summary = _summary_table(arms)
+        summary = savings_summary(arms)
         cases = _case_table(names, receipts, arms, ctx)
         html = self.page(
             params,
@@ -81,29 +81,6 @@ class TokenSavings(ReceiptsSection):
             counted_by=sorted({a.counted_by for a in arms}),
         )
         return SectionOutput(html=html, tables=(summary, cases), files=files)
-
-
-_SUMMARY_HEAD: tuple[str, ...] = (
-    "skill",
-    "against",
-    "median",
-    "mean",
-    "min",
-    "max",
-    "stdev",
-    "cases",
-)
-_SUMMARY_HEAD += ("skill output tokens", "reference output tokens")
-
-
-def _summary_table(arms: list[ArmSavings]) -> Table:
-    return Table(
-        "token-savings",
-        "Output-token savings across cases: saving = 1 − skill tokens ÷ reference tokens, "
-        "per case; stdev is the sample standard deviation",
-        tuple(Column(c, numeric=i >= 2) for i, c in enumerate(_SUMMARY_HEAD)),
-        tuple(row_of(x) for x in summary_rows(arms)),
-    )
 
 
 def _case_table(
