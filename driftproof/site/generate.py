@@ -26,6 +26,7 @@ import jinja2
 from markupsafe import Markup
 
 from driftproof.errors import Problem, SiteBuildError
+from driftproof.pages.report import feed_entry, report_key
 from driftproof.pages.results import (
     RESULTS_PAGE,
     ResultRow,
@@ -40,7 +41,7 @@ from driftproof.site.cache import RenderCache, code_key, key_of
 from driftproof.site.html import page, page_env
 from driftproof.site.links import SiteLinks
 from driftproof.site.receipt_jobs import Job, Renderer, run_jobs
-from driftproof.site.report_pages import feed_entry, report_files
+from driftproof.site.report_pages import report_files
 from driftproof.site.report_source import Report
 
 __all__ = ["Emit", "SiteSettings", "build_site_files", "generate_site", "prose_files"]
@@ -217,7 +218,7 @@ def _site_pages(
     models: dict[str, Receipt] = {}
     files: dict[str, bytes] = {}
     for r in ordered:
-        key = key_of("report", _report_key(r), json.dumps([digests[n] for n in r.receipts]), *fixed)
+        key = key_of("report", report_key(r), json.dumps([digests[n] for n in r.receipts]), *fixed)
         hit = settings.cache.get(key) if settings.cache is not None else None
         if hit is None:
             for n in r.receipts:
@@ -255,13 +256,6 @@ def _site_pages(
     files["feed.xml"] = feed.encode("utf-8")
     for path, data in files.items():
         emit(path, data)
-
-
-def _report_key(r: Report) -> str:
-    """Everything of report ``r`` its pages depend on, as text (part of its cache key)."""
-    sections = [(x.type, x.params.model_dump_json(), x.pointer) for x in r.sections]
-    fields = (r.number, r.slug, r.title, r.date.isoformat(), r.summary, r.receipts, r.body)
-    return json.dumps([*fields, r.source, sections])
 
 
 def spec_files(env: jinja2.Environment) -> dict[str, bytes]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from driftproof.errors import Problem, SiteBuildError
+from driftproof.pages.report import Report, SectionSpec
 from driftproof.receipt._load import to_pointer
 from driftproof.site.sections import receipt_name, section_types
 
@@ -64,35 +64,6 @@ class _FrontMatter(BaseModel):
     summary: str | None = Field(default=None, max_length=500)
     receipts: list[str] = Field(min_length=1, max_length=1000)
     sections: list[dict[str, Any]] = Field(default_factory=list, max_length=50)
-
-
-@dataclass(frozen=True)
-class SectionSpec:
-    """One section of a report: its type, its checked parameters and its JSON pointer."""
-
-    type: str
-    params: Any
-    pointer: str
-
-
-@dataclass(frozen=True)
-class Report:
-    """A parsed, checked numbered report; ``body`` is its Markdown prose (untrusted)."""
-
-    number: int
-    slug: str
-    title: str
-    date: dt.date
-    summary: str | None
-    receipts: tuple[str, ...]
-    sections: tuple[SectionSpec, ...]
-    body: str
-    source: str
-
-    @property
-    def ident(self) -> str:
-        """The zero-padded number, e.g. ``"001"`` (the permanent URL segment)."""
-        return f"{self.number:03d}"
 
 
 def parse_report(
