@@ -20,12 +20,13 @@ from driftproof.pages.chart_text import (
     drawn,
     whisker,
 )
+from driftproof.pages.sheet import fmt
 
 if TYPE_CHECKING:  # matplotlib itself is imported when a chart is drawn, not with this module
     from matplotlib.axes import Axes
     from matplotlib.typing import RcKeyType
 
-__all__ = ["NARROW_IN", "NARROW_MEDIA", "WIDE_IN", "figure", "grouped_bars"]
+__all__ = ["NARROW_IN", "NARROW_MEDIA", "WIDE_IN", "band_figure", "figure", "grouped_bars"]
 
 # Okabe–Ito, a colour-blind-safe palette; hatches tell series apart in print as well.
 _PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
@@ -248,3 +249,13 @@ def figure(
             width=width,
         )
     return info, files
+
+
+def band_figure(
+    chart_id: str, categories: Sequence[str], series: Sequence[Series], *, subject: str, xlabel: str
+) -> tuple[dict[str, str], dict[str, bytes]]:
+    """A :func:`figure` of bands on the judge scale: whiskers one sample sd either side (D-2)."""
+    whiskers = "the band, mean minus to mean plus one sample standard deviation"
+    return figure(
+        chart_id, categories, series, subject=subject, xlabel=xlabel, fmt=fmt, whiskers=whiskers
+    )

@@ -14,6 +14,7 @@ import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
+from logging.handlers import BufferingHandler
 from pathlib import Path
 
 from mkdocs.commands.build import build
@@ -72,7 +73,8 @@ def build_site(
         cache_dir = out.parent / CACHE_DIR_NAME
     cache = RenderCache(Path(cache_dir)) if cache_dir else None
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
-    collector = Collector()
+    collector = BufferingHandler(1 << 20)  # the warnings and errors mkdocs logs
+    collector.setLevel(logging.WARNING)
     mk_log = logging.getLogger("mkdocs")
     mk_log.addHandler(collector)
     swapped = False
@@ -91,9 +93,8 @@ def build_site(
         swap(tmp, out)
         swapped = True
     except (MkDocsException, SystemExit) as exc:
-        lines = [Problem(str(config_file), "", m) for m in collector.messages] or [
-            Problem(str(config_file), "", str(exc))
-        ]
+        logged = [r.getMessage() for r in collector.buffer] or [str(exc)]
+        lines = [Problem(str(config_file), "", m) for m in logged]
         raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
     finally:
         mk_log.removeHandler(collector)
@@ -189,14 +190,3 @@ def check_out(out: Path, keep: list[Path]) -> None:
             raise bad(f"it holds {k}")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
         raise bad(f"it is not a site built by driftproof (no {MARKER} file)")
-
-
-class Collector(logging.Handler):
-    """Keeps the messages of warnings and errors logged while it is attached."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())

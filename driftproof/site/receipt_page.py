@@ -11,7 +11,7 @@ from driftproof._anchor import slug, unique
 from driftproof.pages import chart_text
 from driftproof.pages.case import case_page, case_slugs
 from driftproof.pages.receipt_tables import Chart, receipt_tables
-from driftproof.pages.sheet import Sheet, fmt
+from driftproof.pages.sheet import Sheet
 from driftproof.receipt import Receipt
 from driftproof.site import charts
 from driftproof.site.html import page
@@ -34,14 +34,12 @@ def _band_chart(
         chart_text.band_series(label, [(c.numbers[i], c.numbers[i + 1]) for c in rows])
         for label, i in (("with skill", 0), ("baseline", 2))
     ]
-    return charts.figure(
+    return charts.band_figure(
         anchor(prefix),
         [c.case_id for c in rows],
         ser,
         subject="Each case's mean judge score with the skill and without it",
         xlabel="mean score on the judge scale",
-        fmt=fmt,
-        whiskers="the band, mean minus to mean plus one sample standard deviation",
     )
 
 

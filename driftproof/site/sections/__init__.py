@@ -23,6 +23,7 @@ from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field
 
 from driftproof._anchor import slug, unique
+from driftproof.errors import SiteBuildError
 from driftproof.pages.case import case_slugs
 from driftproof.pages.tables import Cell, Column, Row, Table
 from driftproof.receipt import Receipt
@@ -94,6 +95,10 @@ class SectionContext:
     def sheet_url(self, name: str) -> str:
         """URL of the receipt's sheet page."""
         return f"{self.root}/receipts/{name}/index.html"
+
+    def refusal(self, message: str) -> SiteBuildError:
+        """The error that refuses the report's sections (``/sections``) for ``message``."""
+        return SiteBuildError.at(self.report.source, "/sections", message)
 
     def render(self, template: str, **model: Any) -> Markup:
         """Render a template of ``templates/pages`` with the page model ``model``."""

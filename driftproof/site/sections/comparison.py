@@ -18,7 +18,6 @@ from pydantic import Field
 from driftproof.pages import chart_text
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.comparison import Comparison, compare_receipts, report_rows
-from driftproof.pages.sheet import fmt
 from driftproof.pages.tables import Cell, Column, Row, Table
 from driftproof.site import charts
 from driftproof.site.sections import (
@@ -130,14 +129,12 @@ def _chart(
         )
         for name, side in ((f"{c.a_name} (earlier)", "a"), (f"{c.b_name} (later)", "b"))
     ]
-    return charts.figure(
+    return charts.band_figure(
         ctx.anchor(f"chart-{heading}"),
         [v.case_id for v in drawn],
         ser,
         subject="Each case's with-skill mean judge score in the earlier and the later run",
         xlabel="with-skill mean score on the judge scale",
-        fmt=fmt,
-        whiskers="the band, mean minus to mean plus one sample standard deviation",
     )
 
 

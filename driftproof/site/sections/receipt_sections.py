@@ -1,15 +1,42 @@
-"""The section types over some of the report's receipts, each shown in turn."""
+"""The section types over some of the report's receipts, each shown in turn.
+
+``source_figures`` shows what an aggregates-only source printed, as printed (D-15);
+``token_savings`` the output-token savings of each skill arm against the control (D-16) and the
+baseline, every figure :func:`driftproof.stats.savings.token_savings`'s.
+"""
 
 from __future__ import annotations
 
-from driftproof.errors import SiteBuildError
+from driftproof.pages import chart_text
+from driftproof.pages.case import first_output_tokens
 from driftproof.pages.cross_family import cross_family
+from driftproof.pages.printed_figures import (
+    NO_RESULTS,
+    figure_rows,
+    files_read,
+    printed_rows,
+    printed_text,
+)
 from driftproof.pages.receipt_tables import ReceiptTables, receipt_tables
-from driftproof.pages.report_tables import cross_family_tables, skill_fired_tables
+from driftproof.pages.report_tables import (
+    cross_family_tables,
+    figure_tables,
+    savings_summary,
+    skill_fired_tables,
+)
 from driftproof.pages.sheet import sheet
 from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about
 from driftproof.pages.source import fidelity_view
-from driftproof.pages.tables import Row, Table, plain_table, row_of
+from driftproof.pages.tables import Cell, Column, Row, Table, plain_table, row_of
+from driftproof.pages.token_savings import (
+    REFERENCES,
+    count_cell,
+    percent_points,
+    reference,
+    saving_cell,
+)
+from driftproof.receipt import Receipt
+from driftproof.site import charts
 from driftproof.site.receipt_page import band_chart
 from driftproof.site.sections import (
     ReceiptsParams,
@@ -18,8 +45,16 @@ from driftproof.site.sections import (
     SectionOutput,
     register_section,
 )
+from driftproof.stats.savings import ArmSavings, percent, token_savings
 
-__all__ = ["CrossFamilySection", "Fidelity", "ReceiptSheets", "SkillFired"]
+__all__ = [
+    "CrossFamilySection",
+    "Fidelity",
+    "ReceiptSheets",
+    "SkillFired",
+    "SourceFigures",
+    "TokenSavings",
+]
 
 
 @register_section(name="receipt_sheets", title="Receipt sheets")
@@ -115,20 +150,14 @@ class Fidelity(ReceiptsSection):
     """A caveman fidelity import's pass rates, as ``driftproof view`` words them (D-13, D-15)."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section's HTML and tables.
-
-        Raises:
-            SiteBuildError: a receipt is not a caveman fidelity import.
-        """
+        """The section's HTML and tables; SiteBuildError for a receipt not a fidelity import."""
         shown = []
         tables: list[Table] = []
         for n in self.names(params, ctx):
             f = fidelity_view(ctx.receipts[n])
             if f is None:
-                raise SiteBuildError.at(
-                    ctx.report.source,
-                    "/sections",
-                    f"fidelity needs caveman fidelity imports (draws with checks); {n} is not one",
+                raise ctx.refusal(
+                    f"fidelity needs caveman fidelity imports (draws with checks); {n} is not one"
                 )
             key = ctx.anchor(f"{n}-fidelity")
             caption = f"Per arm: {', '.join(h.lower() for h in f.arm_head[1:])}. {f.note}"
@@ -151,3 +180,127 @@ class Fidelity(ReceiptsSection):
             )
         html = self.page(params, ctx, heading_id=ctx.anchor("fidelity"), shown=shown)
         return SectionOutput(html=html, tables=tuple(tables))
+
+
+@register_section(name="source_figures", title="Figures as the source printed them")
+class SourceFigures(ReceiptsSection):
+    """The printed figures, one row per skill, and the files they were read from."""
+
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        """The section's HTML and tables; SiteBuildError for a receipt without printed rows."""
+        names = self.names(params, ctx)
+        rows: list[Row] = []
+        files: dict[tuple[str, str, str, str], None] = {}
+        pivot: list[tuple[str, dict[tuple[str, str], str]]] = []
+        for n in names:
+            r = ctx.receipts[n]
+            printed = printed_rows(r)
+            if printed is None:
+                raise ctx.refusal(
+                    "source_figures needs aggregates-only receipts with printed rows; "
+                    f"{n} is not one"
+                )
+            files.update(dict.fromkeys(files_read(r)))
+            anchor = ctx.anchor(f"skill-{r.skill.name}")
+            found = figure_rows(r.skill.name, printed)
+            rows += [row_of(x, anchor if i == 0 else None) for i, x in enumerate(found)]
+            cells = {
+                (str(x.get("dimension")), str(x.get("agent"))): printed_text(x) for x in printed
+            }
+            pivot.append((r.skill.name, cells))
+        table, files_table, by_skill = figure_tables(rows, files, pivot)
+        html = self.page(
+            params,
+            ctx,
+            heading_id=ctx.anchor("source-figures-h"),
+            table=by_skill,
+            files=files_table,
+            n_skills=str(len(names)),
+            n_rows=str(sum(1 for x in rows if x.cells[1].text != NO_RESULTS)),
+        )
+        return SectionOutput(html=html, tables=(files_table, table))
+
+
+@register_section(name="token_savings", title="Output-token savings")
+class TokenSavings(ReceiptsSection):
+    """The savings per skill as a chart and tables, and the tokens per case."""
+
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        """The section's HTML and tables; SiteBuildError when the savings cannot be computed."""
+        names = self.names(params, ctx)
+        receipts = [ctx.receipts[n] for n in names]
+        try:
+            arms = token_savings(receipts)
+        except ValueError as exc:
+            raise ctx.refusal(f"token_savings cannot be computed: {exc}") from None
+        # Drawn in percent (the axis unit); the alt text prints them back with percent().
+        pct = [
+            chart_text.Series(label, *percent_points([reference(a, ref) for a in arms]))
+            for ref, label in REFERENCES
+        ]
+        n_cases = max((a.vs_baseline.n for a in arms), default=0)
+        fig, files = charts.figure(
+            ctx.anchor("chart-token-savings"),
+            [a.skill for a in arms],
+            pct,
+            subject=(
+                "Median output-token saving per skill, in percent of the reference arm's tokens, "
+                "against the terse control and against the baseline"
+            ),
+            xlabel="output-token saving (%)",
+            fmt=lambda v: percent(None if v is None else v / 100),
+            whiskers=f"smallest to largest saving across the {n_cases} cases",
+            reference=0.0,
+        )
+        summary = savings_summary(arms)
+        cases = _case_table(names, receipts, arms, ctx)
+        html = self.page(
+            params,
+            ctx,
+            fig=fig,
+            summary=summary,
+            cases=cases,
+            n_cases=str(n_cases),
+            counted_by=sorted({a.counted_by for a in arms}),
+        )
+        return SectionOutput(html=html, tables=(summary, cases), files=files)
+
+
+def _case_table(
+    names: list[str], receipts: list[Receipt], arms: list[ArmSavings], ctx: SectionContext
+) -> Table:
+    first = receipts[0] if receipts else None
+    has_control = first is not None and first.arms.control is not None
+    cols = ["case", "baseline tokens"] + (["control tokens"] if has_control else [])
+    cols += [f"{a.skill} tokens" for a in arms] + [
+        f"{a.skill} saving vs control" for a in arms if a.vs_control
+    ]
+    rows = []
+    for case in first.cases if first else []:
+        cells = [Cell(case.id), Cell(*count_cell(first_output_tokens(case.arms.baseline)))]
+        if has_control:
+            cells.append(Cell(*count_cell(first_output_tokens(case.arms.control))))
+        for n, r in zip(names, receipts, strict=True):
+            match = next((c for c in r.cases if c.id == case.id), None)
+            tokens = count_cell(first_output_tokens(match.arms.with_skill) if match else None)
+            # the count links to the answers it counts: the case's page
+            cells.append(Cell(*tokens, ctx.case_url(n, case.id) if match is not None else None))
+        cells += [
+            Cell(*saving_cell(dict(a.vs_control.per_case).get(case.id)))
+            for a in arms
+            if a.vs_control
+        ]
+        rows.append(
+            Row(
+                tuple(cells),
+                anchor=ctx.anchor(f"case-{case.id}"),
+                header=True,
+                link=ctx.case_url(names[0], case.id),
+            )
+        )
+    return Table(
+        "output-tokens-per-case",
+        "Output tokens per case and arm, and each skill's saving against the control",
+        tuple(Column(c, numeric=i > 0) for i, c in enumerate(cols)),
+        tuple(rows),
+    )
