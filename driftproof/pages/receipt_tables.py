@@ -6,7 +6,7 @@ The site shows them on the receipt's page and in reports, each table also as CSV
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_
 from driftproof.pages.words import Fact
 from driftproof.receipt import Receipt
 
-__all__ = ["Chart", "ReceiptTables", "receipt_tables", "verdict_line"]
+__all__ = ["Chart", "ReceiptTables", "case_list", "receipt_tables", "verdict_line"]
 
 #: ``chart(sheet, anchor) -> (info or None, files)``: draws a sheet's band chart.
 Chart = Callable[[Sheet, Callable[[str], str]], tuple[dict[str, str] | None, dict[str, bytes]]]
@@ -227,3 +227,17 @@ def _source_figures(r: Receipt, s: Sheet, key: str) -> Table | None:
             for x in s.source_figures
         ),
     )
+
+
+def case_list(s: Sheet, slugs: Mapping[str, str]) -> list[dict[str, str]]:
+    """The sheet's cases as its page lists them, each linking to its own page (``slugs``)."""
+    return [
+        {
+            "id": c.case_id,
+            "url": f"cases/{slugs[c.case_id]}/index.html",
+            "verdict": c.verdict,
+            "with_skill": c.with_skill,
+            "baseline": c.baseline,
+        }
+        for c in s.cases
+    ]

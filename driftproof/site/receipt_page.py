@@ -10,7 +10,7 @@ import jinja2
 from driftproof._anchor import slug, unique
 from driftproof.pages import chart_text
 from driftproof.pages.case import case_page, case_slugs
-from driftproof.pages.receipt_tables import Chart, receipt_tables
+from driftproof.pages.receipt_tables import Chart, case_list, receipt_tables
 from driftproof.pages.sheet import Sheet
 from driftproof.receipt import Receipt
 from driftproof.site import charts
@@ -50,11 +50,7 @@ def receipt_files(
     cited: Sequence[dict[str, str]],
     env: jinja2.Environment,
 ) -> dict[str, bytes]:
-    """The receipt's sheet page, its case pages and their files, by site path.
-
-    ``raw`` is the file's bytes as published; ``cited`` the reports citing it, ``{"ident",
-    "title"}`` each.
-    """
+    """The receipt's sheet and case pages by site path; ``cited``: its reports' ident and title."""
     base = f"receipts/{name}/"
     used: set[str] = {"main", "answers"}
     # No chart on the standalone sheet: its table holds every band (reports draw charts).
@@ -67,16 +63,7 @@ def receipt_files(
             "receipt.html",
             base + "index.html",
             sheet=t,
-            cases=[
-                {
-                    "id": c.case_id,
-                    "url": f"cases/{slugs[c.case_id]}/index.html",
-                    "verdict": c.verdict,
-                    "with_skill": c.with_skill,
-                    "baseline": c.baseline,
-                }
-                for c in t.model.cases
-            ],
+            cases=case_list(t.model, slugs),
             json_url=f"../{name.rsplit('/', 1)[-1]}.json",
             **nav,
         )
