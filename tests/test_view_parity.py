@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 from factories import case, make_receipt, run_main
+from receipt_docs import seal_document
 
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import parse_receipt, read_receipt
-from driftproof.receipt._documents import seal_document
 from driftproof.site.receipt_page import receipt_tables
 
 REPO = Path(__file__).resolve().parents[1]

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 from factories import case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof.errors import ReceiptError
 from driftproof.pages.sheet import ARM_NOT_RECORDED, sheet
 from driftproof.receipt import parse_receipt
-from driftproof.receipt._documents import seal_document
 from driftproof.stats import (
     lift_refusal,
     receipt_reading,
