@@ -25,7 +25,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from driftproof.cli import cli
-from driftproof.receipt._documents import draw_doc, judge_sample_doc, receipt_doc, seal_document
+from driftproof.receipt import build_draw, build_judge_sample, build_receipt, compute_seal
 
 JUDGE = {
     "model": "judge-1",
@@ -45,7 +45,7 @@ def _arm(rng: random.Random, mean: float, draws: int) -> dict[str, Any]:
     for j in range(draws):
         samples = [min(1.0, max(0.0, round(rng.gauss(mean, 0.05) / 0.05) * 0.05)) for _ in "abc"]
         out.append(
-            draw_doc(j, judge_samples=[judge_sample_doc(s, reply=f"{s:.2f}") for s in samples])
+            build_draw(j, judge_samples=[build_judge_sample(s, reply=f"{s:.2f}") for s in samples])
         )
     return {"draws": out, "generation": None}
 
@@ -63,7 +63,7 @@ def _receipt(cases: int, draws: int, seed: int) -> bytes:
         }
         for i in range(cases)
     ]
-    doc = receipt_doc(
+    doc = build_receipt(
         level="TESTED",
         skill_name="bench",
         skill_text="skill",
@@ -72,8 +72,9 @@ def _receipt(cases: int, draws: int, seed: int) -> bytes:
         band_source="generation",
         generations_per_arm=draws,
         judge_samples_per_generation=SAMPLES,
-    )
-    return json.dumps(seal_document(doc)).encode()
+    ).to_json_dict()
+    doc["seal"] = {"algorithm": "sha256-rfc8785", "sha256": compute_seal(doc)}
+    return json.dumps(doc).encode()
 
 
 def _diff(a: Path, b: Path) -> None:

@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 
 from driftproof.pages.comparison import compare_receipts
-from driftproof.receipt import Receipt
-from driftproof.receipt._documents import receipt_doc
+from driftproof.receipt import Receipt, build_receipt
 from driftproof.wording import EFFECT_FLOOR, TOLERANCE
 
 JUDGE = {
@@ -67,7 +66,7 @@ def _doc(with_scores: np.ndarray, base_scores: np.ndarray) -> dict[str, Any]:
                 "arms": arms,
             }
         )
-    doc = receipt_doc(
+    doc = build_receipt(
         level="TESTED",
         skill_name="bench",
         skill_text="x" * 400,
@@ -75,7 +74,7 @@ def _doc(with_scores: np.ndarray, base_scores: np.ndarray) -> dict[str, Any]:
         judge=JUDGE,
         band_source="generation",
         generations_per_arm=with_scores.shape[1],
-    )
+    ).to_json_dict()
     doc["seal"] = {
         "algorithm": "sha256-rfc8785",
         "sha256": "0" * 64,

@@ -13,8 +13,14 @@ import timeit
 from pathlib import Path
 
 from driftproof.pages.sheet import sheet
-from driftproof.receipt import read_receipt, write_receipt
-from driftproof.receipt._documents import draw_doc, judge_sample_doc, receipt_doc
+from driftproof.receipt import (
+    ReceiptBody,
+    build_draw,
+    build_judge_sample,
+    build_receipt,
+    read_receipt,
+    write_receipt,
+)
 from driftproof.stats.breakdown import lift_breakdown
 
 JUDGE = {
@@ -33,14 +39,14 @@ def _arm(rng: random.Random, centre: float) -> dict:
     draws = []
     for i in range(5):
         samples = [
-            judge_sample_doc(
+            build_judge_sample(
                 round(min(1.0, max(0.0, rng.gauss(centre, 0.05))) / 0.05) * 0.05,
                 reply=f"{i}-{k}",
                 reported_model=JUDGE["model"],
             )
             for k in range(5)
         ]
-        draws.append(draw_doc(i, answer=f"answer {rng.random()}", judge_samples=samples))
+        draws.append(build_draw(i, answer=f"answer {rng.random()}", judge_samples=samples))
     return {"draws": draws, "generation": None}
 
 
@@ -49,8 +55,8 @@ def _best(fn, repeat: int = 5) -> float:
     return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
-def receipt_doc_for() -> dict:
-    """The benchmark receipt's document: 50 cases x 5 draws x 5 judge samples, seed 7."""
+def bench_receipt() -> ReceiptBody:
+    """The benchmark receipt: 50 cases x 5 draws x 5 judge samples, seed 7."""
     rng = random.Random(7)
     cases = [
         {
@@ -63,7 +69,7 @@ def receipt_doc_for() -> dict:
         }
         for i in range(50)
     ]
-    return receipt_doc(
+    return build_receipt(
         level="TESTED",
         skill_name="bench",
         skill_text="x" * 4000,
@@ -79,10 +85,10 @@ def receipt_doc_for() -> dict:
 
 
 def main() -> None:
-    doc = receipt_doc_for()
+    body = bench_receipt()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "r.json"
-        write_receipt(doc, path)
+        write_receipt(body, path)
         r = read_receipt(path)
         read = _best(lambda: read_receipt(path))
         bd = _best(lambda: lift_breakdown(r, size_bytes=path.stat().st_size))

@@ -13,10 +13,14 @@ from __future__ import annotations
 import json
 import timeit
 
-from driftproof.receipt import parse_receipt
+from driftproof.receipt import (
+    build_draw,
+    build_judge_sample,
+    build_receipt,
+    compute_seal,
+    parse_receipt,
+)
 from driftproof.receipt._bounds import check_json_bounds
-from driftproof.receipt._documents import draw_doc, judge_sample_doc, receipt_doc, seal_document
-from driftproof.receipt._seal import compute_seal
 from driftproof.receipt._versions import compiled_validator_for, validator_for
 
 JUDGE = {
@@ -35,8 +39,8 @@ def _receipt() -> bytes:
     def arm() -> dict:
         return {
             "draws": [
-                draw_doc(
-                    j, answer="x" * 3000, judge_samples=[judge_sample_doc(0.8, reply="0.8")] * 5
+                build_draw(
+                    j, answer="x" * 3000, judge_samples=[build_judge_sample(0.8, reply="0.8")] * 5
                 )
                 for j in range(10)
             ],
@@ -54,7 +58,7 @@ def _receipt() -> bytes:
         }
         for i in range(50)
     ]
-    doc = receipt_doc(
+    doc = build_receipt(
         level="TESTED",
         skill_name="s",
         skill_text="skill",
@@ -63,8 +67,9 @@ def _receipt() -> bytes:
         band_source="generation",
         generations_per_arm=10,
         judge_samples_per_generation=5,
-    )
-    return json.dumps(seal_document(doc)).encode()
+    ).to_json_dict()
+    doc["seal"] = {"algorithm": "sha256-rfc8785", "sha256": compute_seal(doc)}
+    return json.dumps(doc).encode()
 
 
 def _best(fn, n: int = 3) -> float:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lift_breakdown import _best, receipt_doc_for  # noqa: E402
+from lift_breakdown import _best, bench_receipt  # noqa: E402
 
 from driftproof.pages.sheet import sheet  # noqa: E402
 from driftproof.receipt import read_receipt, write_receipt  # noqa: E402
@@ -40,7 +40,7 @@ def _share(
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "r.json"
-        write_receipt(receipt_doc_for(), path)
+        write_receipt(bench_receipt(), path)
         r = read_receipt(path)
         read = _best(lambda: read_receipt(path))
         sh = _best(lambda: sheet(r, path=path))

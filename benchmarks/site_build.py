@@ -32,8 +32,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from driftproof.receipt import write_receipt  # noqa: E402
-from driftproof.receipt._documents import draw_doc, judge_sample_doc, receipt_doc  # noqa: E402
+from driftproof.receipt import (  # noqa: E402
+    ReceiptBody,
+    build_draw,
+    build_judge_sample,
+    build_receipt,
+    write_receipt,
+)
 
 CASES, DRAWS, SAMPLES = 50, 5, 5
 JUDGE = {
@@ -48,7 +53,7 @@ JUDGE = {
 }
 
 
-def receipt(i: int, rng: random.Random) -> dict:
+def receipt(i: int, rng: random.Random) -> ReceiptBody:
     cases = []
     for c in range(CASES):
         arms = {}
@@ -56,14 +61,16 @@ def receipt(i: int, rng: random.Random) -> dict:
             draws = []
             for d in range(DRAWS):
                 samples = [
-                    judge_sample_doc(
+                    build_judge_sample(
                         round(min(1.0, max(0.0, rng.gauss(centre, 0.1))) / 0.05) * 0.05,
                         reply=f"{i}-{c}-{arm}-{d}-{k}",
                         reported_model=JUDGE["model"],
                     )
                     for k in range(SAMPLES)
                 ]
-                draws.append(draw_doc(d, answer=f"answer {i}/{c}/{arm}/{d}", judge_samples=samples))
+                draws.append(
+                    build_draw(d, answer=f"answer {i}/{c}/{arm}/{d}", judge_samples=samples)
+                )
             arms[arm] = {"draws": draws, "generation": None}
         cases.append(
             {
@@ -75,7 +82,7 @@ def receipt(i: int, rng: random.Random) -> dict:
                 "arms": arms,
             }
         )
-    return receipt_doc(
+    return build_receipt(
         level="TESTED",
         skill_name=f"skill-{i:04d}",
         skill_text="x" * 1600,

@@ -11,15 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
+from receipt_docs import draw_doc, judge_sample_doc, receipt_doc, seal_document
 
-from driftproof.receipt import Receipt
-from driftproof.receipt._documents import (
-    draw_doc,
-    judge_sample_doc,
-    receipt_doc,
-    seal_document,
-    seal_receipt,
-)
+from driftproof.receipt import Receipt, ReceiptBody, Seal, compute_seal
 
 #: ../shared (read-only reference data): DRIFTPROOF_SHARED when set, else the folder CI lays
 #: beside the clone. Tests that need it skip, naming the reason, when it is absent.
@@ -125,6 +119,13 @@ def _replaced(node: Any, parts: list[str], value: Any) -> Any:
     return node.model_copy(update={head: _replaced(getattr(node, head), rest, value)})
 
 
+def _sealed(body: ReceiptBody) -> Receipt:
+    """``body`` sealed (D-12), not validated again and not written."""
+    seal = Seal(algorithm="sha256-rfc8785", sha256=compute_seal(body.to_json_dict()))
+    members = {name: getattr(body, name) for name in ReceiptBody.model_fields}
+    return Receipt.model_construct(body.model_fields_set | {"seal"}, **members, seal=seal)
+
+
 def edited(receipt: Receipt, pointer: str, value: Any) -> Receipt:
     """``receipt`` with the member at ``pointer`` (a JSON pointer such as ``/cases/0/id``,
     field names as the model spells them) set to ``value``, then sealed again.
@@ -134,7 +135,7 @@ def edited(receipt: Receipt, pointer: str, value: Any) -> Receipt:
     a buggy writer could hold in memory, to test a reader's own defences. ``value`` is given as
     the model holds it (a nested part as its model, not as a dict).
     """
-    return seal_receipt(_replaced(receipt, pointer.split("/")[1:], value))
+    return _sealed(_replaced(receipt, pointer.split("/")[1:], value))
 
 
 def run_main(argv: list[str], capsys: Any) -> tuple[int, str, str]:

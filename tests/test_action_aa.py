@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from factories import case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof import action
-from driftproof.receipt._documents import seal_document
 
 # c1 regresses from .85 to .55 (Δ −.30 > .10); the A/A pair of c1 calls nothing (Δ 0).
 BASE = [case("c1", [0.80, 0.85, 0.90], [0.50, 0.55, 0.60])]

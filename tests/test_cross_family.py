@@ -6,10 +6,10 @@ import copy
 import json
 
 from factories import case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof.pages.cross_family import GRADER_NOTE, cross_family
 from driftproof.receipt import parse_receipt
-from driftproof.receipt._documents import seal_document
 
 
 def _receipt(provider: str, model: str, cases, suite: str | None = "a" * 64):

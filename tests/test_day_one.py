@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from day_one_helpers import run_args, write_files  # noqa: E402
 from factories import SHARED, run_main  # noqa: E402
+from receipt_docs import body_of  # noqa: E402
 
 from driftproof.receipt import read_receipt, sha256_text, write_receipt  # noqa: E402
 
@@ -181,7 +182,7 @@ def test_stale_reads_a_recorded_template_that_moved_as_regrade_only(files, tmp_p
     doc["judge"]["template_sha256"] = "a" * 64  # made by an older template
     doc.pop("seal")
     moved = tmp_path / "old.json"
-    write_receipt(doc, moved)
+    write_receipt(body_of(doc), moved)
     code, text, _ = run_main(
         [
             "stale",

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 from factories import JUDGE, case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof.receipt import parse_receipt
-from driftproof.receipt._documents import seal_document
 from driftproof.regrade.identity import (
     SampleIdentity,
     aggregate_judge_ids,

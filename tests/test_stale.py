@@ -8,11 +8,11 @@ from dataclasses import replace
 import pytest
 from click.testing import CliRunner
 from factories import case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof.cli import cli
 from driftproof.pages.stale import Today, harness_change, stale_report
 from driftproof.receipt import parse_receipt
-from driftproof.receipt._documents import seal_document
 
 SKILL = "a" * 64
 SUITE = "b" * 64

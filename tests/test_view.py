@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from factories import case, make_receipt
+from receipt_docs import body_of, draw_doc, judge_sample_doc, seal_document
 
 from driftproof.cli import cli
 from driftproof.pages.sheet import receipt_breakdown, sheet
 from driftproof.pages.words import Fact, fmt
 from driftproof.receipt import Receipt, _bounds, parse_receipt, write_receipt
-from driftproof.receipt._documents import draw_doc, judge_sample_doc, seal_document
 from driftproof.render.sheet import breakdown_document
 from driftproof.render.sheet import sheet_markdown as render_markdown
 from driftproof.render.sheet import sheet_text as render_text
@@ -207,7 +207,7 @@ def test_size_limit_keeps_the_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     doc = mk([C1, C2])
     doc.pop("seal")
     path = tmp_path / "r.json"
-    write_receipt(doc, path)
+    write_receipt(body_of(doc), path)
     size = path.stat().st_size
     monkeypatch.setattr(_bounds, "BREAKDOWN_MAX_BYTES", size - 1)
     r = parse_receipt(path.read_bytes(), str(path))
@@ -230,7 +230,7 @@ def test_cli_text_markdown_json_show_the_page_model(tmp_path: Path) -> None:
     )
     doc.pop("seal")
     path = tmp_path / "r.json"
-    write_receipt(doc, path)
+    write_receipt(body_of(doc), path)
     s = sheet(parse_receipt(path.read_bytes(), str(path)), path=path)
     runner = CliRunner()
     text = runner.invoke(cli, ["view", str(path)])
@@ -299,7 +299,7 @@ def test_diff_lift_breakdown_flag(tmp_path: Path) -> None:
     for name, cases in (("a.json", [C1, C2, C3]), ("b.json", [C1, C2])):
         doc = mk(cases)
         doc.pop("seal")
-        write_receipt(doc, tmp_path / name)
+        write_receipt(body_of(doc), tmp_path / name)
         paths.append(str(tmp_path / name))
     runner = CliRunner()
     for out_format in ("text", "markdown", "json"):
@@ -367,7 +367,7 @@ def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
     doc = mk([C1, C2, case("c3", [0.50, 0.52, None], [0.60, 0.62, 0.64])])
     doc.pop("seal")
     path = tmp_path / "r.json"
-    write_receipt(doc, path)
+    write_receipt(body_of(doc), path)
     cli_text = CliRunner().invoke(cli, ["view", str(path)]).output
     page = build_site_files(
         {"r": path.read_bytes()},
@@ -415,9 +415,10 @@ def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
     # caveman-style: answers and tokens, no judge, no score -> no band, so no band source is shown
     import json as _json
 
+    from receipt_docs import draw_doc, receipt_doc, seal_document
+
     from driftproof.pages.sheet import sheet
     from driftproof.receipt import parse_receipt
-    from driftproof.receipt._documents import draw_doc, receipt_doc, seal_document
 
     arm = {
         "draws": [

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from factories import case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof.cli import cli
-from driftproof.receipt._documents import seal_document
 
 CHANGES = [-0.02, 0.01, 0.03, 0.04, 0.05, 0.07, 0.10]
 EXPECTED = (

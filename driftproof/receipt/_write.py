@@ -11,7 +11,7 @@ import errno
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -31,14 +31,12 @@ __all__ = ["write_receipt"]
 _UNSET = {"seal": {"algorithm": SEAL_ALGORITHM, "sha256": "0" * 64}}
 
 
-def write_receipt(
-    body: ReceiptBody | Mapping[str, Any], path: str | Path, *, replace: bool = True
-) -> Receipt:
+def write_receipt(body: ReceiptBody, path: str | Path, *, replace: bool = True) -> Receipt:
     """Seal ``body``, validate it once and write it atomically to ``path``.
 
     UTF-8 JSON, sorted keys, two-space indent, final newline: the same receipt always writes
-    the same bytes, never half-written; a failed check leaves ``path`` as it was. JSON data
-    (test fixtures) is read through the model first. Returns the receipt as readers will see it.
+    the same bytes, never half-written; a failed check leaves ``path`` as it was. Returns the
+    receipt as readers will see it.
 
     Raises:
         ReceiptError: (and subclasses) the receipt is not of the current schema version
@@ -48,10 +46,6 @@ def write_receipt(
         OSError: the file cannot be written; the error names ``path``.
     """
     path = Path(path)
-    if not isinstance(body, ReceiptBody):
-        from driftproof.receipt._documents import body_of  # fixtures written as JSON data
-
-        body = body_of(body, path)
     if body.schema_version != CURRENT_VERSION:
         raise ReceiptError.at(
             path,

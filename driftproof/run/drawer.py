@@ -15,8 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from driftproof.receipt import sha256_text
-from driftproof.receipt._documents import draw_doc
+from driftproof.receipt import Draw, build_draw, sha256_text
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.config import ANSWER_MAX, FILES_MAX, REASON_MAX, RunConfig, Spend
@@ -123,30 +122,32 @@ class Drawer:
                 attempts=tried,
             )
         except LostDraw as exc:
-            self._failed(rec, index, exc, tried)
+            draw = self._failed(rec, index, exc, tried)
         else:
-            stop = self._draw(case, arm, index, reply, rec, tried)
-        if cfg.quick:
-            rec["shown_answer"] = rec["draw"]["answer"] or (rec["draw"]["lost"] or {}).get("reason")
+            draw, stop = self._draw(case, arm, index, reply, rec, tried)
+        shown = draw.answer or (draw.lost.reason if draw.lost else None)
         if not cfg.keep_transcripts:
-            rec["draw"]["answer"] = None
+            draw = draw.model_copy(update={"answer": None})  # its sha256 is kept
             rec.pop("transcript", None)
+        rec["draw"] = draw.model_dump(mode="json", by_alias=True)  # the journal is JSON
+        if cfg.quick:
+            rec["shown_answer"] = shown
         self.journal.draw(rec)
         self.spend.add(rec)
         if stop:
             raise StopRun(stop)
-        return rec["draw"]["score"]
+        return draw.score
 
     @staticmethod
     def _failed(
         rec: dict[str, Any], index: int, exc: LostDraw, tried: list[dict[str, Any]]
-    ) -> None:
+    ) -> Draw:
         """The draw as lost because its attempts failed, with what a failed reply reported."""
         cause = exc.__cause__
         said_so = cause.reply if isinstance(cause, AttemptError) else None
         if said_so is not None:
             rec["generation_cost_usd"] = said_so.cost_usd
-        rec["draw"] = draw_doc(
+        return build_draw(
             index,
             lost_reason=exc.reason[:REASON_MAX],
             lost_kind=cause.kind if isinstance(cause, AttemptError) else "error",
@@ -164,8 +165,8 @@ class Drawer:
         reply: Reply,
         rec: dict[str, Any],
         tried: list[dict[str, Any]],
-    ) -> str | None:
-        """Record an answered call's draw (lost, or checked and judged); why the run stops."""
+    ) -> tuple[Draw, str | None]:
+        """An answered call's draw (lost, or checked and judged), and why the run stops."""
         reply.text = repaired(rec, "answer", reply.text) or ""
         if reply.raw is not None:
             reply.raw = repair_text(reply.raw)[0]
@@ -205,7 +206,7 @@ class Drawer:
         if loss is None:
             answer, files, loss = _answer_loss(case, reply, files)
         if loss is not None:
-            rec["draw"] = draw_doc(
+            draw = build_draw(
                 index,
                 answer=loss.answer,
                 lost_reason=loss.reason[:REASON_MAX],
@@ -214,12 +215,12 @@ class Drawer:
                 **said,
                 **loss.extra,
             )
-            return loss.reason if loss.stops else None
+            return draw, loss.reason if loss.stops else None
         samples = grade(case, answer, rec, self.judge, self.cfg, self.retry)
-        valid = [x for x in samples if x["score"] is not None]
-        why = samples[0]["invalid_reason"] if samples else None
+        valid = [x for x in samples if x.score is not None]
+        why = samples[0].invalid_reason if samples else None
         lost = None if valid else "no judge sample was valid: " + (why or "")[:300]
-        rec["draw"] = draw_doc(
+        draw = build_draw(
             index,
             answer=answer,
             judge_samples=samples,
@@ -229,7 +230,7 @@ class Drawer:
             captured_files=files,
             **said,
         )
-        return None
+        return draw, None
 
     def _ending_loss(self, arm: str, reply: Reply, rec: dict[str, Any]) -> Loss | None:
         """The loss a reply's ending makes, before its answer is read, else ``None``.

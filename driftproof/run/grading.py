@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from driftproof.receipt._documents import judge_sample_doc
+from driftproof.receipt import JudgeSample, build_judge_sample
 from driftproof.run import judge as J
 from driftproof.run.config import RunConfig
 from driftproof.run.endings import ending_reason
@@ -123,8 +123,8 @@ class _Usage:
 
 def _sample(
     case: SuiteCase, jr: Reply, k: int, rec: dict[str, Any], budget: int, model: str
-) -> tuple[dict[str, Any], str]:
-    """Judge reply ``k`` as a sample document, and the reply text the transcript keeps."""
+) -> tuple[JudgeSample, str]:
+    """Judge reply ``k`` as a sample, and the reply text the transcript keeps."""
     if jr.decision is None:
         jr.text = repaired(rec, f"judge_reply/{k}", jr.text) or ""
         reply = jr.text
@@ -136,7 +136,7 @@ def _sample(
         score = None
         invalid = f"the reply reports model {jr.reported_model[:100]!r}, not the requested judge"
     why = repaired(rec, f"judge_samples/{k}/reason", v.reason)
-    doc = judge_sample_doc(
+    sample = build_judge_sample(
         score,
         reply=reply,
         reported_model=jr.reported_model,
@@ -145,7 +145,7 @@ def _sample(
         reason=why[:4000] if why else None,
         ignored_members=list(v.ignored) or None,
     )
-    return doc, reply
+    return sample, reply
 
 
 def grade(
@@ -155,13 +155,13 @@ def grade(
     judge: Provider,
     cfg: RunConfig,
     retry: Attempts,
-) -> list[dict[str, Any]]:
+) -> list[JudgeSample]:
     """``cfg.judge_samples`` judge samples of one answer, invalid with why when a call failed.
 
     The replies go to ``rec``'s transcript, the summed usage to ``rec["judge_usage"]`` and text
     repairs to ``rec["repairs"]``; ``retry`` retries each sample's attempts.
     """
-    samples: list[dict[str, Any]] = []
+    samples: list[JudgeSample] = []
     usage = _Usage()
     system, user = J.judge_prompt(case, answer)
     schema = J.decision_schema(case)
@@ -185,11 +185,11 @@ def grade(
             )
         except LostDraw as exc:
             failed = f"judge call failed: {exc.reason}"[:2000]
-            samples.append(judge_sample_doc(None, invalid_reason=failed))
+            samples.append(build_judge_sample(None, invalid_reason=failed))
             continue
         usage.add(jr)
-        doc, reply = _sample(case, jr, k, rec, cfg.judge_max_tokens, cfg.judge_model)
-        samples.append(doc)
+        sample, reply = _sample(case, jr, k, rec, cfg.judge_max_tokens, cfg.judge_model)
+        samples.append(sample)
         rec["transcript"]["judge_replies"].append(reply)
     rec["judge_usage"] = usage.doc
     return samples

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from factories import case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof import action
-from driftproof.receipt._documents import seal_document
 
 GOOD = [
     case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]),

@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 from factories import case, make_receipt
 from factories import run_main as run
-
-from driftproof.receipt._documents import seal_document
+from receipt_docs import seal_document
 
 HOSTILE = '"><script>alert(1)</script>'
 

@@ -17,10 +17,10 @@ import pytest
 from day_one_helpers import run_args
 from factories import case, make_receipt
 from factories import run_main as run
+from receipt_docs import seal_document
 
 from driftproof.errors import ReceiptError, SiteBuildError
 from driftproof.receipt import parse_receipt, read_receipt
-from driftproof.receipt._documents import seal_document
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "run"))

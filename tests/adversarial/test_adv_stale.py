@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from factories import case, make_receipt
 from factories import run_main as run
+from receipt_docs import seal_document
 
-from driftproof.receipt._documents import seal_document
 from driftproof.render.escape import terminal_safe
 
 SKILL = "# Skill\nline two\n"

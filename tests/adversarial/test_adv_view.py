@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from factories import case, make_receipt
 from factories import run_main as run
+from receipt_docs import seal_document
 
 from driftproof.receipt import sha256_text
-from driftproof.receipt._documents import seal_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "receipt" / "fixtures"
 HOSTILE = "<script>alert(1)</script>"

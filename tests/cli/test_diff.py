@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from factories import case, make_receipt
+from receipt_docs import draw_doc, judge_sample_doc
 
 from driftproof.cli.diff import diff
-from driftproof.receipt._documents import draw_doc, judge_sample_doc
 from driftproof.wording import (
     BAND_SOURCE_LEGEND,
     NO_SEPARATION,
@@ -198,7 +198,7 @@ def test_same_band_source_has_no_sentence_and_one_legend(tmp_path: Path) -> None
 def test_markdown_escapes_untrusted_reasons(tmp_path: Path) -> None:
     b = make_receipt([C1B, C6B])
     b["cases"][1]["arms"]["with_skill"]["draws"][2]["lost"]["reason"] = "x|y <b>z</b>"
-    from driftproof.receipt._documents import seal_document
+    from receipt_docs import seal_document
 
     b = seal_document({k: v for k, v in b.items() if k != "seal"})
     res = run(tmp_path, make_receipt([C1A, C6A]), b, "--format", "markdown")
@@ -240,7 +240,7 @@ def test_diff_of_two_different_skills_says_so(tmp_path):
     a.write_text(json.dumps(make_receipt([case("c1", [0.7, 0.71, 0.72], [0.5, 0.5, 0.5])])))
     other = make_receipt([case("c1", [0.7, 0.71, 0.72], [0.5, 0.5, 0.5])], skill_text="y" * 800)
     other["skill"]["name"] = "another-skill"
-    from driftproof.receipt._documents import seal_document
+    from receipt_docs import seal_document
 
     b.write_text(json.dumps(seal_document(other)))
     res = CliRunner().invoke(cli, ["diff", str(a), str(b)])

@@ -9,11 +9,11 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from receipt_docs import seal_document
 
 from driftproof.errors import ReceiptError
 from driftproof.receipt import Receipt, parse_receipt
 from driftproof.receipt._bounds import MAX_PROBLEMS, MAX_QUOTE
-from driftproof.receipt._documents import seal_document
 
 FIXTURES = Path(__file__).parent / "fixtures"
 VALID = {p: p.read_bytes() for p in sorted(FIXTURES.glob("*/valid-*.json"))}

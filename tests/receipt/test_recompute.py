@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 from factories import JUDGE, make_receipt
+from receipt_docs import draw_doc, judge_sample_doc, seal_document
 
 from driftproof.errors import ReceiptError
 from driftproof.receipt import parse_receipt
-from driftproof.receipt._documents import draw_doc, judge_sample_doc, seal_document
 
 
 def _draw(i: int, samples: list[float | None]) -> dict[str, Any]:

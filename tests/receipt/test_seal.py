@@ -12,10 +12,10 @@ import pytest
 import rfc8785
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from receipt_docs import body_of, seal_document
 
 from driftproof.errors import ReceiptError, SealError
 from driftproof.receipt import compute_seal, parse_receipt, read_receipt, write_receipt
-from driftproof.receipt._documents import seal_document
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = {
@@ -38,16 +38,17 @@ def test_seal_is_sha256_of_rfc8785_without_the_seal_member() -> None:
 def test_write_then_read_round_trips_and_the_file_is_stable(tmp_path: Path) -> None:
     doc = json.loads(SAMPLES["0.16"])
     p = tmp_path / "r.json"
-    write_receipt(doc, p)
+    write_receipt(body_of(doc), p)
     first = p.read_bytes()
     assert read_receipt(p).skill.tokens == 400
-    write_receipt(json.loads(first), p)
+    write_receipt(body_of(json.loads(first)), p)
     assert p.read_bytes() == first
 
 
 def test_writer_refuses_an_older_version(tmp_path: Path) -> None:
+    older = parse_receipt(SAMPLES["0.3.1"], "old.json")  # read into the current model, migrated
     with pytest.raises(ReceiptError, match="/schema_version: expected '0.16'"):
-        write_receipt(json.loads(SAMPLES["0.3.1"]), tmp_path / "old.json")
+        write_receipt(older, tmp_path / "old.json")
     assert not (tmp_path / "old.json").exists()
 
 

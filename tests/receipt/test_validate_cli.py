@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from receipt_docs import seal_document
 
 from driftproof.cli.validate import validate
-from driftproof.receipt._documents import seal_document
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

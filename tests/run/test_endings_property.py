@@ -74,7 +74,8 @@ def _draw(reply: Reply) -> tuple[dict[str, Any], Judge]:
         None, None, lambda s: None, Spend(None),
     )  # fmt: skip
     rec: dict[str, Any] = {"case": "c", "arm": "with_skill", "index": 0}
-    d._draw(CASE, "with_skill", 0, reply, rec, [])
+    draw, _ = d._draw(CASE, "with_skill", 0, reply, rec, [])
+    rec["draw"] = draw.model_dump(mode="json", by_alias=True)  # as the journal records it
     return rec, judge
 
 
@@ -409,6 +410,6 @@ def test_a_judge_attempt_that_ended_in_an_abort_keeps_its_usage():
         None, None, lambda s: None, Spend(None),
     )  # fmt: skip
     rec: dict[str, Any] = {"case": "c", "arm": "with_skill", "index": 0}
-    d._draw(CASE, "with_skill", 0, anthropic("end_turn", ANSWER), rec, [])
-    assert rec["draw"]["score"] == 0.35 and len(judge.prompts) == 2
+    draw, _ = d._draw(CASE, "with_skill", 0, anthropic("end_turn", ANSWER), rec, [])
+    assert draw.score == 0.35 and len(judge.prompts) == 2
     assert (rec["judge_usage"]["input"], rec["judge_usage"]["output"]) == (600, 47)

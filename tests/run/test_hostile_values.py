@@ -14,7 +14,7 @@ from run_helpers import SUITE, run_lane
 from test_shapes import _message
 
 from driftproof.errors import ReceiptError
-from driftproof.receipt import read_receipt, write_receipt
+from driftproof.receipt import build_receipt, read_receipt, write_receipt
 from driftproof.receipt._seal import unsealable_values
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError
@@ -36,10 +36,21 @@ def test_unsealable_numbers_are_named_by_pointer_in_document_order() -> None:
 
 def test_a_receipt_with_an_unsealable_number_is_refused_and_nothing_is_written(tmp_path) -> None:
     out = tmp_path / "r.json"
+    overhead = {
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "cache_creation_input_tokens": 0,
+        "reasoning_output_tokens": 0,
+        "judged_draws_counted": 0,
+        "judged_draws_missing_usage": 0,
+        "usd": float("inf"),  # the model takes it; no seal can cover it
+    }
+    body = build_receipt(
+        level="UNVERIFIED", skill_name="s", skill_text="x", cases=[], judge_overhead=overhead
+    )
     with pytest.raises(ReceiptError) as info:
-        write_receipt(
-            {"schema_version": "0.16", "economics": {"judge_overhead": {"usd": float("inf")}}}, out
-        )
+        write_receipt(body, out)
     assert "/economics/judge_overhead/usd" in str(info.value) and "finite" in str(info.value)
     assert list(tmp_path.iterdir()) == []
 

@@ -72,10 +72,10 @@ def test_a_run_summary_names_its_top_lost_reasons() -> None:
     to a timeout with no answer (on an API lane: its base URL named). Commonest first."""
     from types import SimpleNamespace
 
+    from receipt_docs import draw_doc
     from rich.console import Console
 
     from driftproof.receipt import parse_receipt
-    from driftproof.receipt._documents import draw_doc
     from driftproof.render.run_summary import print_result
 
     def lost(i, error, status):
@@ -117,8 +117,9 @@ def test_an_empty_control_arm_alone_keeps_the_verdict_and_says_the_receipt_is_wr
     control arm's three draws are lost: run exits non-zero for it, yet the receipt reads passing."""
     from pathlib import Path
 
+    from receipt_docs import draw_doc
+
     from driftproof.receipt import parse_receipt
-    from driftproof.receipt._documents import draw_doc
     from driftproof.run.summary import nothing_measured_line
     from driftproof.stats import arms_measured_nothing, receipt_reading
 

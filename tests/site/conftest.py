@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from receipt_docs import body_of
 from site_fixtures import REPO, hostile_receipt, savings_receipt, scored_receipt, write_report
 
 from driftproof.receipt import write_receipt
@@ -32,18 +33,24 @@ def make_site_inputs(tmp_path: Path) -> tuple[Path, Path]:
     # skill, control, baseline output tokens per case, chosen by hand:
     # alpha vs control: 1-50/100 = 0.50, 1-30/60 = 0.50, 1-90/60 = -0.50 → median +50%, mean +17%
     write_receipt(
-        savings_receipt("alpha", {"q1": (50, 100, 80), "q2": (30, 60, 40), "q3": (90, 60, 100)}),
+        body_of(
+            savings_receipt("alpha", {"q1": (50, 100, 80), "q2": (30, 60, 40), "q3": (90, 60, 100)})
+        ),
         receipts / "alpha.json",
     )
     # beta vs control: 1-25/100 = 0.75, 1-45/60 = 0.25, 1-30/60 = 0.50
     #   → median +50%, min +25%, max +75%
     write_receipt(
-        savings_receipt("beta", {"q1": (25, 100, 80), "q2": (45, 60, 40), "q3": (30, 60, 100)}),
+        body_of(
+            savings_receipt("beta", {"q1": (25, 100, 80), "q2": (45, 60, 40), "q3": (30, 60, 100)})
+        ),
         receipts / "beta.json",
     )
     write_receipt(
-        scored_receipt(
-            {"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}, answer="<script>alert('x')</script>"
+        body_of(
+            scored_receipt(
+                {"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}, answer="<script>alert('x')</script>"
+            )
         ),
         receipts / "tested.json",
     )
@@ -88,16 +95,18 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(REPO / "receipts", receipts)
     shutil.copytree(REPO / "reports", reports)
     write_receipt(
-        scored_receipt(
-            {
-                "c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45]),
-                "c2": ([0.6, 0.7, 0.65], [0.62, 0.66, 0.7]),
-            },
-            answer="<script>x</script>",
+        body_of(
+            scored_receipt(
+                {
+                    "c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45]),
+                    "c2": ([0.6, 0.7, 0.65], [0.62, 0.66, 0.7]),
+                },
+                answer="<script>x</script>",
+            )
         ),
         receipts / "scored.json",
     )
-    write_receipt(hostile_receipt(), receipts / "hostile.json")
+    write_receipt(body_of(hostile_receipt()), receipts / "hostile.json")
     write_report(
         reports,
         "999-scored.md",

@@ -6,7 +6,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from driftproof.receipt._documents import draw_doc, judge_sample_doc, receipt_doc
+from receipt_docs import draw_doc, judge_sample_doc, receipt_doc
 
 REPO = Path(__file__).resolve().parents[2]
 

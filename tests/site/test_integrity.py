@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from receipt_docs import body_of
 from site_fixtures import REPO, scored_receipt, write_report
 
 from driftproof.errors import SiteBuildError
@@ -161,8 +162,10 @@ def test_control_characters_are_shown_not_written_raw(tmp_path: Path) -> None:
     receipts, reports = tmp_path / "receipts", tmp_path / "reports"
     receipts.mkdir()
     write_receipt(
-        scored_receipt(
-            {"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}, answer="NUL\x00here\x1b[31m\x85"
+        body_of(
+            scored_receipt(
+                {"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}, answer="NUL\x00here\x1b[31m\x85"
+            )
         ),
         receipts / "ctl.json",
     )

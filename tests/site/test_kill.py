@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from receipt_docs import body_of
 from site_fixtures import REPO, savings_receipt
 
 from driftproof.receipt import write_receipt
@@ -61,8 +62,12 @@ def test_a_killed_build_leaves_the_old_or_the_new_site_whole(
     full = time.monotonic() - t0
     new_receipts = tmp_path / "receipts-new"
     shutil.copytree(receipts, new_receipts)
-    write_receipt(savings_receipt("gamma", {"q1": (10, 100, 80)}), new_receipts / "gamma.json")
-    write_receipt(savings_receipt("alpha", {"q1": (20, 100, 80)}), new_receipts / "alpha.json")
+    write_receipt(
+        body_of(savings_receipt("gamma", {"q1": (10, 100, 80)})), new_receipts / "gamma.json"
+    )
+    write_receipt(
+        body_of(savings_receipt("alpha", {"q1": (20, 100, 80)})), new_receipts / "alpha.json"
+    )
     assert _build(new_receipts, reports, new_site, cache=False).wait() == 0
     old, new = _digest(old_site), _digest(new_site)
     assert old != new

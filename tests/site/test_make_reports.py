@@ -7,11 +7,11 @@ import statistics
 from pathlib import Path
 
 import pytest
+from receipt_docs import seal_document
 from site_fixtures import REPO, savings_receipt, write_report
 from site_html import table_rows
 
 from driftproof.cli import main
-from driftproof.receipt._documents import seal_document
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

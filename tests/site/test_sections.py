@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from receipt_docs import body_of
 from site_fixtures import savings_receipt, scored_receipt, write_report
 from site_html import cells_of_row
 
@@ -27,18 +28,28 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
     # (mean 0.85, sd 0.05): bands 0.45–0.55 and 0.80–0.90 apart, Δ +0.35 ≥ 0.05 → improved.
     # case c2: 0.6, 0.7, 0.65 vs 0.62, 0.66, 0.7: bands overlap, not separated.
     write_receipt(
-        scored_receipt(
-            {"c1": ([0.5, 0.55, 0.45], [0.5, 0.5, 0.5]), "c2": ([0.6, 0.7, 0.65], [0.5, 0.5, 0.5])}
+        body_of(
+            scored_receipt(
+                {
+                    "c1": ([0.5, 0.55, 0.45], [0.5, 0.5, 0.5]),
+                    "c2": ([0.6, 0.7, 0.65], [0.5, 0.5, 0.5]),
+                }
+            )
         ),
         receipts / "march.json",
     )
     write_receipt(
-        scored_receipt(
-            {"c1": ([0.8, 0.85, 0.9], [0.5, 0.5, 0.5]), "c2": ([0.62, 0.66, 0.7], [0.5, 0.5, 0.5])}
+        body_of(
+            scored_receipt(
+                {
+                    "c1": ([0.8, 0.85, 0.9], [0.5, 0.5, 0.5]),
+                    "c2": ([0.62, 0.66, 0.7], [0.5, 0.5, 0.5]),
+                }
+            )
         ),
         receipts / "april.json",
     )
-    write_receipt(savings_receipt("alpha", {"c1": (1, 2, 3)}), receipts / "declared.json")
+    write_receipt(body_of(savings_receipt("alpha", {"c1": (1, 2, 3)})), receipts / "declared.json")
     write_report(
         reports,
         "001-compare.md",

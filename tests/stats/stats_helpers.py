@@ -8,8 +8,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from receipt_docs import draw_doc, judge_sample_doc
+
 from driftproof.receipt import Receipt
-from driftproof.receipt._documents import draw_doc, judge_sample_doc
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 if not SHARED.exists():

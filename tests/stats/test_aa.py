@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from factories import case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof.cli import cli
 from driftproof.receipt import parse_receipt
-from driftproof.receipt._documents import seal_document
 from driftproof.stats.aa import aa_reading, false_call_rate
 
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from factories import JUDGE, case, edited, make_receipt
+from receipt_docs import draw_doc, judge_sample_doc, seal_document
 
 from driftproof.receipt import Lost, Receipt, _bounds, parse_receipt
-from driftproof.receipt._documents import draw_doc, judge_sample_doc, seal_document
 from driftproof.stats import breakdown as bd
 from driftproof.stats.breakdown import lift_breakdown
 

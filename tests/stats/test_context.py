@@ -7,9 +7,9 @@ import json
 
 import pytest
 from factories import JUDGE, case, make_receipt
+from receipt_docs import draw_doc, judge_sample_doc
 
 from driftproof.receipt import parse_receipt
-from driftproof.receipt._documents import draw_doc, judge_sample_doc
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval, spread_split, t_quantile
 

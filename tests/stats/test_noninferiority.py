@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from factories import case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof.cli import cli
 from driftproof.receipt import parse_receipt
-from driftproof.receipt._documents import seal_document
 from driftproof.stats.noninferiority import Quality, quality_at_margin
 
 SMALL = [0.0, -0.02, 0.01, -0.01]

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from factories import case, make_receipt
+from receipt_docs import draw_doc
 from stats_helpers import model
 
 from driftproof.cli.validate import verdict_note
 from driftproof.pages.badge import badge_reading
 from driftproof.pages.comparison import compare_receipts
-from driftproof.receipt._documents import draw_doc
 from driftproof.stats import Refusal, Status, lost_causes, no_verdict, receipt_reading
 
 URL = "http://127.0.0.1:9"

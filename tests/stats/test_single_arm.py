@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 from factories import case, make_receipt
+from receipt_docs import seal_document
 
 from driftproof.errors import ReceiptError
 from driftproof.pages.sheet import sheet
 from driftproof.pages.words import ARM_NOT_RECORDED
 from driftproof.receipt import parse_receipt
-from driftproof.receipt._documents import seal_document
 from driftproof.stats import (
     lift_refusal,
     receipt_reading,
