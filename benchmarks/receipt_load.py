@@ -44,7 +44,7 @@ def _receipt() -> bytes:
                 )
                 for j in range(10)
             ],
-            "generation": {"sd": 0.01},
+            "generation": {"sd": 0.0},
         }
 
     cases = [
