@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -279,40 +280,20 @@ def _draw(
     index: int, p: dict[str, Any], grader: str, grader_range: tuple[float, float] | None
 ) -> Draw:
     """One output item as a draw: lost on a sample error or a missing score."""
-    answer = p["answer"]
     stop = p["stop"][:64] if isinstance(p["stop"], str) and p["stop"] else None
+    draw = partial(build_draw, index, answer=p["answer"], tokens=p["tokens"], stop_reason=stop)
     if p["error"] is not None:
         text, reason = p["error"]
-        return build_draw(
-            index,
-            answer=answer,
-            lost_reason=reason,
-            lost_kind="source_error",
-            source_error=text,
-            tokens=p["tokens"],
-            stop_reason=stop,
-        )
+        return draw(lost_reason=reason, lost_kind="source_error", source_error=text)
     value, vw = p["grades"].get(grader, (None, p["where"] / "grades" / grader))
     score = _score(value, vw, grader, grader_range)
     if score is None:
-        return build_draw(
-            index,
-            answer=answer,
-            lost_reason=f"grader {grader!r} recorded no score for this item",
-            lost_kind="unscored",
-            tokens=p["tokens"],
-            stop_reason=stop,
+        return draw(
+            lost_reason=f"grader {grader!r} recorded no score for this item", lost_kind="unscored"
         )
     reply = p["replies"].get(grader)
     samples = [build_judge_sample(score, reply=reply)] if reply is not None else []
-    return build_draw(
-        index,
-        answer=answer,
-        score=score,
-        judge_samples=samples,
-        tokens=p["tokens"],
-        stop_reason=stop,
-    )
+    return draw(score=score, judge_samples=samples)
 
 
 def _score(
