@@ -47,6 +47,7 @@ __all__ = [
     "safe_filename",
     "schema_problems",
     "source_number",
+    "source_tokens",
     "source_schema",
     "unit_score",
     "validate_source",
@@ -304,6 +305,16 @@ def member_list(holder: Any, key: str) -> list[Any]:
 def is_count(value: Any) -> TypeGuard[int]:
     """Whether ``value`` is a count a source recorded: an integer >= 0 (``true`` is no count)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def source_tokens(usage: Any, input_key: str, output_key: str) -> dict[str, Any] | None:
+    """The draw tokens a source counted: ``usage``'s two counts, else ``None`` (D-13)."""
+    if not isinstance(usage, dict):
+        return None
+    ins, outs = usage.get(input_key), usage.get(output_key)
+    if is_count(ins) and is_count(outs):
+        return {"input": ins, "output": outs, "counted_by": "source"}
+    return None
 
 
 def unit_score(value: Any, where: Where) -> float:

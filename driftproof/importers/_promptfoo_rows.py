@@ -17,6 +17,7 @@ from driftproof.importers._common import (
     member_object,
     parse_json_bytes,
     read_json,
+    source_tokens,
     unit_score,
     validate_source,
 )
@@ -157,10 +158,7 @@ def draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> Draw:
     response = member_object(row, "response")
     output = response.get("output")
     answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
-    usage = response.get("tokenUsage") if isinstance(response.get("tokenUsage"), dict) else None
-    tokens: dict[str, Any] | None = None
-    if usage is not None and is_count(usage.get("prompt")) and is_count(usage.get("completion")):
-        tokens = {"input": usage["prompt"], "output": usage["completion"], "counted_by": "source"}
+    tokens = source_tokens(response.get("tokenUsage"), "prompt", "completion")
     reason = row.get("failureReason")
     grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
     if reason is None and isinstance(row.get("error"), str) and grading is None:

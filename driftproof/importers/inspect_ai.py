@@ -19,10 +19,10 @@ from driftproof.importers._common import (
     Where,
     case_id_for,
     file_sha256,
-    is_count,
     manifest_sha256,
     member_object,
     read_skill_md,
+    source_tokens,
 )
 from driftproof.importers._declared import (
     arm_spec,
@@ -226,15 +226,7 @@ def _cases(
 def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> Draw:
     """One sample's epoch as a draw: lost on an error, unscored without a finite score."""
     usage = member_object(sample, "output").get("usage")
-    tokens = None
-    if isinstance(usage, dict) and all(
-        is_count(usage.get(k)) for k in ("input_tokens", "output_tokens")
-    ):
-        tokens = {
-            "input": usage["input_tokens"],
-            "output": usage["output_tokens"],
-            "counted_by": "source",
-        }
+    tokens = source_tokens(usage, "input_tokens", "output_tokens")
     draw = partial(build_draw, epoch - 1, answer=answer_text(sample), tokens=tokens)
     error = sample.get("error")
     if error is not None:
