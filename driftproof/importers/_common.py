@@ -31,6 +31,7 @@ __all__ = [
     "EXACT_INTEGER",
     "MAX_SCHEMA_PROBLEMS",
     "MAX_SOURCE_BYTES",
+    "OPTIONS",
     "Where",
     "case_id_for",
     "file_sha256",
@@ -120,6 +121,9 @@ class Where:
         return source_number(value, self / key, low=low, high=high)
 
 
+#: The place an option given on the command line is named at (``<options>``, no pointer).
+OPTIONS = Where("<options>")
+
 #: Largest integer a source figure may hold: every integer up to it is exactly a float.
 EXACT_INTEGER = 2**53
 
@@ -201,20 +205,18 @@ def read_bytes(path: Path) -> bytes:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+        raise Where(path).fail(f"cannot read: {exc.strerror}") from None
     if size > MAX_SOURCE_BYTES:
-        raise ImportError_.at(
-            path, "", f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}"
-        )
+        raise Where(path).fail(f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}")
     try:
         # At most one byte past the limit: a device or pipe reports size 0 and may never end.
         with path.open("rb") as fh:
             data = fh.read(MAX_SOURCE_BYTES + 1)
     except OSError as exc:
-        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+        raise Where(path).fail(f"cannot read: {exc.strerror}") from None
     if len(data) > MAX_SOURCE_BYTES:
-        raise ImportError_.at(
-            path, "", f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that"
+        raise Where(path).fail(
+            f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that"
         )
     return data
 
@@ -345,4 +347,4 @@ def read_skill_md(skill_md: Path | None) -> str | None:
     try:
         return skill_md.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
+        raise Where(skill_md).fail(f"cannot read SKILL.md as UTF-8 text: {exc}") from None

@@ -135,7 +135,7 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
     )
     samples = [(_member(z, n, "sample", repairs), Where(path, (n,))) for n in members]
     if not samples:
-        raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
+        raise Where(path).fail("expected samples/<id>_epoch_<n>.json members; found none")
     reductions = None
     if "reductions.json" in names:  # written with header.json when the run finishes
         doc = _member(z, "reductions.json", "reductions", repairs)
@@ -249,12 +249,10 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
     for arm, log in read.items():
         digest = file_sha256(log.raw)
         if digest in digests:
-            raise ImportError_.at(
-                logs[arm],
-                "",
+            raise Where(logs[arm]).fail(
                 f"the same document (sha256 {digest}) is given for the "
                 f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
-                "for a single-arm import",
+                "for a single-arm import"
             )
         digests[digest] = arm
     tasks = {arm: (log.header.get("eval") or {}).get("task") for arm, log in read.items()}

@@ -8,7 +8,6 @@ from typing import Any
 
 import rfc8785
 
-from driftproof.errors import ImportError_
 from driftproof.importers._common import (
     Where,
     file_sha256,
@@ -86,8 +85,8 @@ def read_output(
             for n, line in enumerate(fh, start=1):
                 size += len(line)
                 if size > MAX_JSONL_BYTES:
-                    raise ImportError_.at(
-                        path, "", f"file is over {MAX_JSONL_BYTES} bytes; at most that is read"
+                    raise Where(path).fail(
+                        f"file is over {MAX_JSONL_BYTES} bytes; at most that is read"
                     )
                 digest.update(line)
                 if not line.strip():
@@ -97,11 +96,9 @@ def read_output(
                 validate_source(row, "promptfoo", path, definition="result", prefix=(f"line {n}",))
                 located.append((row, where))
     except OSError as exc:
-        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+        raise Where(path).fail(f"cannot read: {exc.strerror}") from None
     if not located:
-        raise ImportError_.at(
-            path, "", "expected one promptfoo result per line; the file holds none"
-        )
+        raise Where(path).fail("expected one promptfoo result per line; the file holds none")
     return (
         {"results": {"version": 3, "results": [r for r, _ in located]}},
         digest.hexdigest(),

@@ -16,6 +16,7 @@ from typing import Any
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
+    OPTIONS,
     Where,
     case_id_for,
     file_sha256,
@@ -88,16 +89,14 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     """
     logs = {"with_skill": logs} if isinstance(logs, (str, Path)) else dict(logs)
     if not logs or set(logs) - set(_ARMS) or not {"with_skill", "baseline"} & set(logs):
-        raise ImportError_.at(
-            "<options>",
-            "",
+        raise OPTIONS.fail(
             "expected one log per arm: --with-skill LOG and/or --baseline LOG "
-            "[--control LOG]; one of the first two alone is a single-arm import",
+            "[--control LOG]; one of the first two alone is a single-arm import"
         )
     scorer = options.scorer
     name, key = (scorer.split(":", 1) + [None])[:2] if scorer is not None else (None, None)
     if scorer is not None and (not name or key == ""):
-        raise ImportError_.at("<options>", "", f"--scorer {scorer!r}: expected NAME or NAME:KEY")
+        raise OPTIONS.fail(f"--scorer {scorer!r}: expected NAME or NAME:KEY")
     read = read_logs(logs)
     missing = [a for a in ("with_skill", "baseline") if a not in logs]
     single = "a single-arm log: no lift, no interval, no value per token"

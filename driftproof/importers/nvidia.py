@@ -89,8 +89,8 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
                 else sorted(p.glob("skills/*/BENCHMARK.md"))
             )
             if not files:
-                raise ImportError_.at(
-                    p, "", "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"
+                raise Where(p).fail(
+                    "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"
                 )
         else:
             files = [p]
@@ -137,10 +137,10 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
         f.parent.name if f.name in ("BENCHMARK.md", "skill-card.md") else None
     )
     if not name:
-        raise ImportError_.at(f, "", "expected a '- Skill: <name>' line naming the skill")
+        raise Where(f).fail("expected a '- Skill: <name>' line naming the skill")
     if not card["rows"]:
-        raise ImportError_.at(
-            f, "", "expected a results table (## Results or ## Results at a Glance) with figures"
+        raise Where(f).fail(
+            "expected a results table (## Results or ## Results at a Glance) with figures"
         )
     figures = {
         "source": "nvidia-benchmark-card",

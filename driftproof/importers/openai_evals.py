@@ -12,9 +12,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, case_id_for, file_sha256, read_skill_md
+from driftproof.importers._common import OPTIONS, Where, case_id_for, file_sha256, read_skill_md
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
@@ -73,9 +72,7 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     if rng is not None and not (
         math.isfinite(rng[0]) and math.isfinite(rng[1]) and rng[0] < rng[1]
     ):
-        raise ImportError_.at(
-            "<options>", "", f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {rng}"
-        )
+        raise OPTIONS.fail(f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {rng}")
     cases, models, started = _group(parsed, mapping)
     case_docs, differing = _cases(cases, name, rng)
     all_models = set().union(*models.values())
@@ -245,15 +242,11 @@ def _arm_map(
         return {"with_skill": runs[0]}
     for arm in arms:
         if arm not in _ARMS:
-            raise ImportError_.at(
-                "<options>", "", f"--arm: expected with_skill or baseline, found {arm!r}"
-            )
+            raise OPTIONS.fail(f"--arm: expected with_skill or baseline, found {arm!r}")
     if len(arms) == 2 and arms["with_skill"] == arms["baseline"]:
-        raise ImportError_.at(
-            "<options>",
-            "",
+        raise OPTIONS.fail(
             f"--arm: the same run {arms['with_skill']!r} is given for both arms; "
-            "a run measured against itself has no lift",
+            "a run measured against itself has no lift"
         )
     for arm, run in arms.items():
         if run not in runs:
