@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import decode_utf8
-from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
@@ -130,7 +129,7 @@ def _unrecorded(repository: str | None, commit: str | None) -> list[str]:
 def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     """The receipt of one benchmark card."""
     data = read_bytes(f)
-    text = decode_utf8(data, "Markdown", lambda m: ImportError_.at(f, "", m), bom=True)
+    text = decode_utf8(data, "Markdown", Where(f).fail, bom=True)
     card = parse_card(text, str(f))
     summary = card["summary"]
     name = summary.get("skill") or (
