@@ -39,7 +39,7 @@ srv.close()
 
 def main() -> int:
     provider = sys.argv[1] if len(sys.argv) > 1 else "anthropic"
-    from driftproof.run.batch_engine import BatchOptions
+    from driftproof.run.batch_io import BatchOptions
     from driftproof.run.engine import RunConfig, run_suite
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite

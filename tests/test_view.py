@@ -18,7 +18,8 @@ from click.testing import CliRunner
 from factories import case, make_receipt
 
 from driftproof.cli import cli
-from driftproof.pages.sheet import Fact, fmt, receipt_breakdown, sheet
+from driftproof.pages.sheet import receipt_breakdown, sheet
+from driftproof.pages.words import Fact, fmt
 from driftproof.receipt import Receipt, _bounds, parse_receipt, write_receipt
 from driftproof.receipt._documents import draw_doc, judge_sample_doc, seal_document
 from driftproof.render.sheet import breakdown_document

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from factories import case, make_receipt, run_main
 
+from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import parse_receipt, read_receipt
 from driftproof.receipt._documents import seal_document
-from driftproof.site.receipt_page import receipt_tables
 
 REPO = Path(__file__).resolve().parents[1]
 NVIDIA = REPO / "receipts/nvidia-7149a88-cuopt-install.json"

@@ -1,24 +1,14 @@
 """``driftproof badge RECEIPT``: the receipt's badge as shields.io endpoint JSON, SVG and details.
 
-Usage::
-
-    driftproof badge receipts/x.json --out-dir badges/    # badges/x.json, x.details.json, x.svg
-    driftproof badge receipts/x.json --json b.json --svg b.svg [--details d.json]
-    driftproof badge receipts/x.json --github-output      # also append outputs to $GITHUB_OUTPUT
-
-Prints the badge message on stdout. Exit status: 0 when the files were written, whatever the
-reading (the badge reports; the Action's decision is what fails a job); 2 when the receipt is
-unreadable, invalid or its seal does not match (one line per problem on stderr) or the options
-are wrong; nothing is written then (method, "A smoke run gives no verdict").
+Exit status 0 when the files were written, whatever the reading (the Action's decision fails a
+job, not the badge); 2 when the receipt or the options are bad, and then nothing is written.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
@@ -33,10 +23,7 @@ class _WriteError(click.ClickException):
 
 
 def _check_targets(receipt: Path, paths: list[Path]) -> None:
-    """Refuse an output that is the receipt itself, or that two options name.
-
-    ``--out`` beside the receipt writes ``<name>.json``, which may be the receipt.
-    """
+    """Refuse an output that is the receipt itself (``--out`` beside it) or named twice."""
     for i, path in enumerate(paths):
         if same_path(path, receipt):
             raise click.UsageError(
@@ -53,8 +40,8 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
 def _write_all(files: dict[Path, bytes]) -> None:
     """Write every file to a temporary sibling, then rename them all into place.
 
-    A file that cannot be written (missing or read-only directory, full disk) leaves no output
-    at all, nor a directory made here.
+    Raises:
+        _WriteError: a file cannot be written; no output and no directory made here is left.
     """
     made: list[Path] = []
     staged: list[tuple[str, Path]] = []
@@ -90,14 +77,6 @@ def _write_all(files: dict[Path, bytes]) -> None:
         raise
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _file_option(flag: str, dest: str, text: str) -> Callable[[_F], _F]:
-    """A ``--FLAG PATH`` option naming one output file."""
-    return click.option(flag, dest, type=FILE, help=text)
-
-
 @click.command()
 @click.argument("receipt", type=FILE)
 @click.option(
@@ -109,10 +88,13 @@ def _file_option(flag: str, dest: str, text: str) -> Callable[[_F], _F]:
         "Folder for <name>.json, <name>.details.json and <name>.svg (--out is its older spelling)."
     ),
 )
-@_file_option("--json", "json_path", "Path of the shields.io endpoint JSON.")
-@_file_option("--svg", "svg_path", "Path of the SVG.")
-@_file_option(
-    "--details", "details_path", "Path of the details JSON (lift kept with its sign as context)."
+@click.option("--json", "json_path", type=FILE, help="Path of the shields.io endpoint JSON.")
+@click.option("--svg", "svg_path", type=FILE, help="Path of the SVG.")
+@click.option(
+    "--details",
+    "details_path",
+    type=FILE,
+    help="Path of the details JSON (lift kept with its sign as context).",
 )
 @click.option(
     "--github-output",
@@ -147,13 +129,7 @@ def badge(
     )
     from driftproof.receipt import read_receipt
 
-    if (
-        out_dir is None
-        and json_path is None
-        and svg_path is None
-        and details_path is None
-        and not github_output
-    ):
+    if out_dir is None and not (json_path or svg_path or details_path or github_output):
         raise click.UsageError(
             "give --out-dir DIR, or at least one of --json/--svg/--details/--github-output"
         )

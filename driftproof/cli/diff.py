@@ -1,8 +1,6 @@
 """``driftproof diff A.json B.json``: compare two receipts case by case.
 
-Exit status, for CI jobs: 0 no case regressed; 1 a case regressed; 2 bad input
-(an unreadable or invalid receipt) or no verdict (a side below TESTED, a smoke
-run, an aggregates-only import, no judge), with the reason on the output.
+Exit status: 0 no case regressed; 1 a case regressed; 2 bad input or no verdict.
 """
 
 from __future__ import annotations
@@ -75,6 +73,5 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     if raa is not None:
         output = with_aa(output, fmt, str(aa_path), aa_reading(raa))
     click.echo(output, nl=False)
-    # SystemExit, not ctx.exit: the console entry runs click with standalone_mode=False,
-    # which returns (and so drops) the code of a click Exit.
+    # not ctx.exit: the console entry runs click with standalone_mode=False, which drops it
     raise SystemExit(exit_status(comparison))

@@ -1,8 +1,6 @@
-"""``driftproof export summary-json RECEIPT``: a receipt as Driftproof's minimal interchange format.
+"""``driftproof export summary-json RECEIPT``: a receipt as the minimal interchange format.
 
-The exported ``summary`` keeps the suite lift with its plus or minus sign as
-context, as the method says for every receipt (below TESTED included), and says
-why the receipt gives no verdict when it gives none. Format: the interop page and
+The lift is kept with its sign as context; the format is
 ``driftproof/importers/summary-json-1.schema.json``.
 """
 

@@ -13,22 +13,17 @@ __all__ = ["bar_steps", "resume_command", "with_progress"]
 def resume_command(argv: Sequence[str] | None) -> str:
     """The command line that resumes a run, quoted for a POSIX shell.
 
-    Args:
-        argv: the arguments the command was given (:func:`driftproof.cli.main` passes them as
-            the context object); ``None`` reads this process's ``sys.argv``.
+    ``argv`` is what the command was given (``None``: this process's ``sys.argv``).
     """
     return shlex.join(["driftproof", *(sys.argv[1:] if argv is None else argv)])
 
 
 def with_progress(fn: Any, console: Any = None) -> Any:
-    """Call ``fn(progress)`` under a progress bar on stderr, and return what it returns.
+    """Call ``fn(progress)`` under a progress bar on stderr (off when not a terminal); its result.
 
-    The bar shows draws done of planned, ETA, spend (judge usage at the frozen price plus the
-    cost a harness reported), then the sealing step (assembling, checking and sealing the
-    receipt), which the bar counts as one more step so that it never reads finished while the
-    receipt is still being written. Off when stderr is not a terminal. With ``--batch``, the
-    line also gives each open batch's state and the provider's own request counts
-    (``progress.batch``).
+    The bar shows draws done of planned, ETA and spend, then sealing as one more step, so that it
+    never reads finished before the receipt is written; with ``--batch``, ``progress.batch`` adds
+    each open batch's state and counts.
     """
     from rich.console import Console
     from rich.progress import (
@@ -66,7 +61,7 @@ def with_progress(fn: Any, console: Any = None) -> Any:
             )
 
         def batch_status(statuses: Any) -> None:
-            from driftproof.run.batch_engine import describe
+            from driftproof.run.batch_io import describe
 
             bar.update(task, batch=describe(statuses))
 
@@ -76,11 +71,7 @@ def with_progress(fn: Any, console: Any = None) -> Any:
 
 
 def bar_steps(done: int, total: int, phase: str) -> tuple[int, int, str]:
-    """(steps completed, steps in all, label) of the run's bar.
-
-    Each planned draw is a step and sealing the receipt one more, so the bar is full only once
-    the receipt is written.
-    """
+    """(steps completed, steps in all, label): each planned draw a step, sealing one more."""
     steps = total + 1
     if phase == "done":
         return steps, steps, "sealed"

@@ -42,12 +42,10 @@ def _sha256_file(path: Path | None, option: str) -> str | None:
 
 
 def _skill_sha256(path: Path | None, recorded: str | None) -> str | None:
-    """Today's SKILL.md hash, as the receipt's producer would have taken it.
+    """Today's SKILL.md hash, as the receipt's producer took it.
 
-    ``driftproof run`` reads SKILL.md as text (universal newlines: CRLF becomes LF, the text
-    the model is sent) and hashes that text's UTF-8; the importers hash the bytes as they are.
-    The file is unchanged when either reading gives the recorded hash, so a CRLF SKILL.md is
-    not reported as changed when nothing changed.
+    ``driftproof run`` hashes the text with universal newlines, importers the bytes; either one
+    matching the recorded hash means unchanged, so a CRLF SKILL.md does not read as changed.
     """
     if path is None:
         return None
@@ -75,11 +73,9 @@ def _printed_version(binary: str) -> str:
 
 
 def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | None]:
-    """Today's judge template: (its sha256, its version), each ``None`` when unknown.
+    """Today's judge template (sha256, version); ``None`` when unknown.
 
-    The file given with ``--judge-template`` (its hash; no version), else the template this
-    product runs today (:func:`driftproof.run.judge.template_identity`) when the receipt's
-    grading is the product's own (no import provenance); else not supplied (unknown).
+    The ``--judge-template`` file's hash, else this product's template for a receipt it graded.
     """
     if path is not None:
         return _sha256_file(path, "--judge-template"), None

@@ -1,8 +1,4 @@
-"""``driftproof view RECEIPT``: the receipt sheet as text, Markdown or JSON.
-
-The command reads the receipt, builds its page model (:func:`driftproof.pages.sheet.sheet`) and
-prints it with :mod:`driftproof.render.sheet`; it computes and lays out nothing itself.
-"""
+"""``driftproof view RECEIPT``: the receipt sheet (:mod:`driftproof.pages.sheet`) printed."""
 
 from __future__ import annotations
 

@@ -1,34 +1,13 @@
-"""The single-receipt badge: a shields.io endpoint JSON, an SVG, a details file, workflow outputs.
+"""The single-receipt badge: shields.io endpoint JSON, SVG, details file, workflow outputs.
 
-Pure functions of a :class:`~driftproof.receipt.Receipt`; nothing here reads or writes files.
-
-The reading follows D-7 through :func:`driftproof.stats.receipt_reading`:
-
-=======================  ==========================================================  ===========
-status (details/outputs)  badge message                                               colour
-=======================  ==========================================================  ===========
-passing                   ``passing`` (a case helps, none hurts)                     brightgreen
-regressed                 ``regressed`` (a case hurts)                               red
-UNDERPOWERED              ``UNDERPOWERED: N draws per arm needed`` /                 yellow
-                          ``UNDERPOWERED: no draw count reaches the floor`` /
-                          ``UNDERPOWERED`` (receipt-wide band, D-8, or an arm with
-                          one draw: no draw count)
-no separation detected    ``no separation detected``                                 lightgrey
-no verdict                ``Smoke run, no verdict`` for a receipt naming a preset,   lightgrey
-                          ``not measured`` for a run that measured nothing (no case
-                          with a measured score in both arms), else ``no verdict``
-                          (below TESTED, aggregates only, ...)
-=======================  ==========================================================  ===========
-
-The method ("Not enough draws"): the badge prints the draws per arm that would have been needed
-with the spreads held, or says that no draw count reaches the floor. ("A smoke run gives no
-verdict"): the badge writes the lift as ``n/a`` in its workflow output; the badge's JSON details
-keep the lift with its sign as context, as for every receipt below TESTED. ("Figures a source
-printed give no verdict"): an aggregates-only receipt has no verdict, no band and no lift.
-
-The endpoint JSON carries exactly ``schemaVersion``, ``label``, ``message`` and ``color``
-(SITE-NOTES 4.1: older Shields instances reject unknown keys); everything else goes in the
-details file.
+Pure functions of a :class:`~driftproof.receipt.Receipt` (D-7, through
+:func:`driftproof.stats.receipt_reading`). Status and colour: passing brightgreen, regressed red,
+UNDERPOWERED yellow (message adds the draws per arm needed, or that no count reaches the floor;
+D-5, D-8), no separation detected and no verdict lightgrey (message ``Smoke run, no verdict``
+for a receipt naming a preset, ``not measured`` per D-17, else ``no verdict``). A smoke run's
+lift is ``n/a`` in the workflow outputs and kept, signed, as context in the details file. The
+endpoint JSON carries exactly ``schemaVersion``, ``label``, ``message`` and ``color`` (older
+Shields instances reject unknown keys).
 """
 
 from __future__ import annotations
@@ -81,25 +60,16 @@ _STATUS_COLOR: dict[Status, str] = {
 
 @dataclass(frozen=True)
 class BadgeReading:
-    """What the badge says about one receipt.
+    """What the badge says about one receipt (D-7).
 
     Attributes:
-        status: ``passing``, ``regressed``, ``UNDERPOWERED``, ``no separation detected`` or
-            ``no verdict`` (D-7).
-        message: the badge's right-hand text (see the module table).
-        color: a shields named colour.
-        sentence: the reading's sentence (e.g. ``Not enough draws to conclude at this effect
-            floor.``), or ``None``.
+        sentence: the reading's sentence; ``None`` for no verdict.
         refusal: why the receipt gets no verdict, or ``None`` when it gets one.
-        reason: why it reads as it does, in plain words (the refusal, the draw count, what
-            makes a band wide), from :func:`~driftproof.stats.receipt_reading`.
-        smoke: the receipt names a preset (a smoke run), whatever level it carries.
-        draws_needed: draws per arm that would have been needed with the spreads held, when the
-            receipt reads UNDERPOWERED and a count exists; else ``None``.
+        smoke: the receipt names a preset, whatever level it carries.
+        draws_needed: draws per arm needed with the spreads held (UNDERPOWERED), else ``None``.
         no_draw_count: UNDERPOWERED and the spreads alone reach the floor (D-5).
-        lift: suite lift, with-skill minus baseline, score units, signed; ``None`` when the receipt
-            has no lift (aggregates only, no scores).
-        value_per_1k: lift per 1,000 skill tokens (D-14), or ``None``.
+        lift: suite lift in score units, signed; ``None`` without one. value_per_1k: per 1,000
+            skill tokens (D-14).
     """
 
     status: Status
@@ -128,14 +98,7 @@ def _underpowered_counts(reading: Reading) -> tuple[int | None, bool]:
 
 
 def badge_reading(receipt: Receipt) -> BadgeReading:
-    """Read one receipt for the badge (D-7; method "A smoke run gives no verdict").
-
-    Args:
-        receipt: a parsed receipt.
-
-    Returns:
-        The :class:`BadgeReading`. Never raises for a valid receipt.
-    """
+    """Read one receipt for the badge (D-7; a smoke run gets no verdict); never raises."""
     lift = None if receipt.is_aggregates_only else suite_lift(receipt)
     per_1k = value_per_1k(lift, receipt.skill.tokens) if lift is not None else None
     smoke = receipt.is_smoke
@@ -173,10 +136,7 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
 
 
 def format_lift(lift: float | None) -> str:
-    """A lift with its sign and three decimals (``+0.120``), or ``n/a`` for ``None``.
-
-    A value that rounds to zero is written ``+0.000``, never ``-0.000``.
-    """
+    """``+0.120`` (a rounded zero is ``+0.000``), or ``n/a`` for ``None`` or a non-finite."""
     if lift is None or not math.isfinite(lift):
         return NOT_APPLICABLE
     if round(lift, 3) == 0:
@@ -187,11 +147,7 @@ def format_lift(lift: float | None) -> str:
 def endpoint_json(
     receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
 ) -> dict[str, Any]:
-    """The shields.io endpoint document (D-7).
-
-    Exactly ``schemaVersion`` (1), ``label``, ``message`` and ``color`` (SITE-NOTES 4.1).
-    ``reading``: :func:`badge_reading` of ``receipt`` when the caller has it (read otherwise).
-    """
+    """The shields.io endpoint document; ``reading``, when given, is ``receipt``'s."""
     b = reading if reading is not None else badge_reading(receipt)
     return {"schemaVersion": 1, "label": label, "message": b.message, "color": b.color}
 
@@ -199,12 +155,7 @@ def endpoint_json(
 def badge_svg(
     receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
 ) -> str:
-    """A self-contained SVG badge (rendered by ``anybadge``) with the same text as the endpoint.
-
-    Deterministic: the mask id is derived from the text, not from a process-wide counter, and
-    the image carries ``role="img"``, an ``aria-label`` and a ``<title>``. Label and message are
-    XML-escaped. ``reading``: as :func:`endpoint_json`.
-    """
+    """The endpoint's text as an ``anybadge`` SVG with a title, byte-stable (mask id from text)."""
     b = reading if reading is not None else badge_reading(receipt)
     badge = anybadge.Badge(label=label, value=b.message, default_color=_COLOR_HEX[b.color])
     digest = hashlib.sha256(f"{label}\0{b.message}".encode()).hexdigest()[:12]
@@ -221,18 +172,10 @@ def badge_svg(
 def details_json(
     receipt: Receipt, name: str, *, reading: BadgeReading | None = None
 ) -> dict[str, Any]:
-    """The badge's details file: the reading with its context, lift kept with its sign.
+    """The badge's details file: the reading with its context, the lift kept with its sign.
 
-    Keys: ``receipt``, ``skill``, ``model``, ``verification_level``, ``smoke_run``,
-    ``band_source``, ``status``, ``message``, ``sentence``, ``refusal``, ``reason``, ``lift``
-    (float or null: null only when the receipt has no lift), ``lift_text`` (signed, e.g.
-    ``+0.120``), ``value_per_1k_tokens``, ``skill_tokens``.
-    Below TESTED and for a smoke run the lift is context only (method, "A smoke run gives no
-    verdict"). ``reading``: as :func:`endpoint_json`.
-
-    No planned draw count: the count the message states (UNDERPOWERED) is the rule's, with the
-    spreads held (D-5), and ``driftproof plan`` plans from their upper bounds, so a second count
-    here would disagree with one of them; ``driftproof plan`` gives the count to run.
+    No planned draw count: the message's count holds the spreads (D-5) while ``driftproof plan``
+    plans from their upper bounds, so a second count here would disagree with one of them.
     """
     b = reading if reading is not None else badge_reading(receipt)
     return {
@@ -255,13 +198,7 @@ def details_json(
 
 
 def workflow_outputs(receipt: Receipt) -> dict[str, str]:
-    """Outputs for ``$GITHUB_OUTPUT``.
-
-    Keys: ``reading``, ``message``, ``color``, ``lift``, ``value-per-1k``, ``draws-needed``.
-
-    ``lift`` and ``value-per-1k`` are ``n/a`` for a smoke run (method, "the badge writes it as
-    n/a in its workflow output") and wherever the receipt has no lift.
-    """
+    """Outputs for ``$GITHUB_OUTPUT``; ``lift`` and ``value-per-1k`` are ``n/a`` for a smoke run."""
     b = badge_reading(receipt)
     lift = None if b.smoke else b.lift
     per_1k = None if b.smoke else b.value_per_1k
@@ -283,20 +220,14 @@ def json_bytes(doc: Mapping[str, Any]) -> bytes:
 def site_badge_files(
     receipts: Mapping[str, Receipt], readings: Mapping[str, BadgeReading] | None = None
 ) -> dict[str, bytes]:
-    """The site's badge files for each receipt name, by path relative to the site root.
+    """``badge/<name>.json``, ``.details.json`` and ``.svg`` per receipt, by site path.
 
-    ``badge/<name>.json`` (endpoint), ``badge/<name>.details.json`` and ``badge/<name>.svg``.
-
-    Each receipt is read once (:func:`badge_reading`) for its three files, or not at all when
-    ``readings`` (by name) holds its reading already (the site build reads each
-    receipt once for its badge files and its results row).
+    ``readings`` (by name) spares reading a receipt again.
     """
     out: dict[str, bytes] = {}
     for name in sorted(receipts):
         r = receipts[name]
-        b = (readings or {}).get(name)
-        if b is None:
-            b = badge_reading(r)
+        b = (readings or {}).get(name) or badge_reading(r)
         out[f"badge/{name}.json"] = json_bytes(endpoint_json(r, reading=b))
         out[f"badge/{name}.details.json"] = json_bytes(details_json(r, name, reading=b))
         out[f"badge/{name}.svg"] = badge_svg(r, reading=b).encode("utf-8")

@@ -1,12 +1,8 @@
 """Where a receipt's bands come from, stated from the receipt's own fields.
 
-Method, "Where a band comes from": every table labels each band's source as legacy or
-generation. A receipt records its source in ``band_source``, its counts in
-``run.generations_per_arm`` and ``run.judge_samples_per_generation`` (0.14 on), and holds
-its draws and judge samples. These facts are shown exactly from those fields, on the
-report, the receipt sheet, each case page and the results page, so prose never restates
-them by hand. A field the receipt does not record reads "not recorded" (D-13); the counts
-the receipt actually holds are shown beside it, never instead of it.
+Method, "Where a band comes from": the band source and the counts, shown exactly from
+``band_source``, ``run.generations_per_arm`` and ``run.judge_samples_per_generation``, with the
+counts the receipt holds beside them, never instead (D-13: unrecorded reads "not recorded").
 """
 
 from __future__ import annotations
@@ -24,14 +20,9 @@ NOT_RECORDED = "not recorded"
 
 @dataclass(frozen=True)
 class BandFacts:
-    """Plain text, one value per fact.
+    """Band source with its legend (``short``: a table cell), draws, judge samples, as text.
 
-    Attributes:
-        source: the band source as recorded, with its legend; or why there is none.
-        short: the band source in a word or two, for a table cell (``legacy``,
-            ``generation``, ``not recorded (read as legacy)``, ``none (aggregates only)``…).
-        draws: draws per arm as recorded, with the counts the receipt holds.
-        judge_samples: judge samples per draw as recorded, with the counts held.
+    Each count as recorded, with the counts the receipt holds.
     """
 
     source: str

@@ -1,9 +1,7 @@
 """The case evidence page: one case of one receipt, every answer and judge sample shown.
 
-A pure function of the receipt and its sheet (:func:`driftproof.pages.sheet.sheet`): the
-case's bands and verdict in the method's words, the prompt, each arm's draws side by side
-with their judge samples, checks, lost draws, refusals and stop reasons (D-9, D-13). Where
-the source kept no answer text, the page says so in place of the answer.
+Bands and verdict from the sheet; each arm's draws side by side with judge samples, checks,
+lost draws, refusals and stop reasons (D-9, D-13), or why no answer text was kept.
 """
 
 from __future__ import annotations
@@ -12,7 +10,8 @@ from typing import Any
 
 from driftproof._anchor import slug, unique
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.sheet import Sheet, fmt
+from driftproof.pages.sheet_model import Sheet
+from driftproof.pages.words import fmt
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 
 __all__ = [
@@ -39,10 +38,7 @@ def fmt_int(x: int | None) -> str:
 
 
 def first_output_tokens(arm: CaseArm | None) -> int | None:
-    """The output tokens of the arm's first draw that records them (display only).
-
-    None without such a draw or without the arm.
-    """
+    """The output tokens of the arm's first draw that records them, or ``None``."""
     if arm is None:
         return None
     for d in arm.draws:
@@ -52,11 +48,7 @@ def first_output_tokens(arm: CaseArm | None) -> int | None:
 
 
 def case_slugs(r: Receipt) -> dict[str, str]:
-    """Case id to the folder name of its page, in case order.
-
-    Safe characters only, never starting with a dot, unique within the receipt even on a
-    case-insensitive file system (a clash gets ``-2``, ``-3`` …).
-    """
+    """Case id to its page's folder name: safe, no leading dot, unique case-insensitively."""
     used: set[str] = set()
     return {c.id: unique(slug(c.id, strip="-.", empty="case"), used, fold=True) for c in r.cases}
 
@@ -144,12 +136,7 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
 
 
 def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
-    """The case's draws side by side.
-
-    Returns:
-        ``{"labels": arm words, "rows": rows by draw position}``, one cell per arm in each
-        row (``None`` where that arm has fewer draws).
-    """
+    """``{"labels": arm words, "rows": by draw position}``, a cell per arm (``None``: none)."""
     arms = [(label, getattr(case.arms, key)) for key, label in ARMS]
     arms = [(label, arm) for label, arm in arms if arm is not None]
     no_answer = _no_answer(r)
@@ -164,17 +151,9 @@ def _band(text: str) -> str:
 
 
 def case_page(r: Receipt, sheet: Sheet, index: int, slugs: dict[str, str]) -> dict[str, Any]:
-    """The page model of case number ``index`` (0-based) of ``r``.
+    """The case page template's values for case number ``index`` (0-based) of ``r``.
 
-    Args:
-        r: the receipt.
-        sheet: its sheet (bands, verdicts and reading of every case).
-        index: the case's position in ``r.cases``.
-        slugs: :func:`case_slugs` of ``r`` (the neighbours' links).
-
-    Returns:
-        The case page template's values: ``case_id``, ``skill``, ``prompt``, ``prompt_fold``,
-        ``verdict``, ``why``, ``bands``, ``about``, ``draws``, ``prev`` and ``next``.
+    ``sheet`` is ``r``'s; ``slugs`` its :func:`case_slugs` (the neighbours' links).
     """
     case = r.cases[index]
     row = {c.case_id: c for c in sheet.cases}.get(case.id)

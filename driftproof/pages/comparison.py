@@ -1,10 +1,7 @@
 """Two receipts compared case by case: the with-skill arms of the same case (D-6).
 
-``compare_receipts`` is pure: receipt models in, a :class:`Comparison` of plain data
-out, which the ``diff`` command and the site's comparison pages print as they are.
-A side below TESTED, a smoke run (a preset, whatever level it carries) or an
-aggregates-only import gets no verdict, and the comparison names why (method,
-"A smoke run gives no verdict", "Figures a source printed give no verdict").
+A side below TESTED, a smoke run or an aggregates-only import gets no verdict, and the
+comparison names why.
 """
 
 from __future__ import annotations
@@ -57,12 +54,10 @@ __all__ = [
     "verdict_words",
 ]
 
-#: ``driftproof diff`` exit statuses: no case regressed / a case regressed / bad input or no
-#: verdict.
+#: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
 
-#: Verdicts in the order the summary line counts them; "below effect floor" apart from
-#: no separation.
+#: Verdicts in the order the summary line counts them.
 SUMMARY_ORDER: tuple[VerdictCode, ...] = tuple(VerdictCode)
 
 
@@ -71,23 +66,13 @@ class Comparison:
     """The comparison of receipt A (earlier) with receipt B (later).
 
     Attributes:
-        a_name, b_name: how each side is named (usually the file name).
-        refusals: one line per side that gets no verdict, naming the side and why; when any,
-            ``rows`` is empty.
-        headline: no separation detected, or the direction of each separation (method);
-            "no verdict" when a side is refused.
-        summary: counts per verdict; "below effect floor" counted apart from no separation.
-        rows: one verdict per case present in both receipts, in A's order (``a``/``b`` = A/B bands).
-        band_sources: each side's band source, ``"legacy"`` or ``"generation"``.
-        legend: one line per band source on the page, and only those.
-        not_like_for_like: the D-10 sentence when the two band sources differ, else ``None``.
-        lost_cases: ids of cases that lost draws on either side (D-9).
-        regressed: a case regressed (the CI exit status).
-        unmatched: ids of cases present in one receipt only, with the side that has them.
-        underpowered_sentence: "Not enough draws …" when no case separated and one is
-            underpowered, else ``None``.
-        underpowered_reason: the draws per arm that would have been needed, or why none.
-        draws_needed: the largest finite draws per arm over the underpowered cases (D-5).
+        refusals: one line per side that gets no verdict; when any, ``rows`` is empty.
+        rows: one verdict per case in both receipts, in A's order.
+        not_like_for_like: the D-10 sentence when the two band sources differ.
+        lost_cases: cases that lost draws on either side (D-9).
+        unmatched: cases in one receipt only, naming its side.
+        underpowered_sentence, underpowered_reason, draws_needed: when no case separated and
+            one is underpowered: the sentence, why, and the largest draws per arm needed (D-5).
     """
 
     a_name: str
@@ -106,21 +91,13 @@ class Comparison:
     underpowered_reason: str | None = None
     draws_needed: int | None = None
     notes: tuple[str, ...] = ()
-    """Plain cautions about what is compared (e.g. two different skills); never a verdict."""
     context_rows: tuple[CaseVerdict, ...] = ()
-    """When a side gets no verdict: each common case's two with-skill bands (means, spreads, lost
-    draws) shown as context under the reason; their ``verdict`` is never shown."""
+    """When a side gets no verdict: each common case's two bands, shown without a verdict."""
     lifts: CommonLifts | None = None
-    """Both suite lifts over the cases both receipts measured in both arms (context, never a
-    verdict)."""
     false_alarms: FalseAlarms | None = None
-    """How many regressed cases noise alone would give at these spreads and draws, and the
-    chance of the observed number (context; the Action's ``fail-on: beyond-noise``); ``None``
-    unless asked for, or when a side gets no verdict."""
+    """Regressed cases noise alone would give at these spreads (asked for, and both judged)."""
     paired: PairedTest | None = None
-    """The exact paired test over the compared cases' with-skill mean changes (B − A), context
-    beside the verdicts and never one; ``None`` when a side is refused or
-    no case was compared."""
+    """The exact paired test over the with-skill mean changes (B − A); context, never a verdict."""
 
 
 def compare_receipts(
@@ -133,10 +110,7 @@ def compare_receipts(
 ) -> Comparison:
     """Compare the with-skill arm of each case of ``a`` (earlier) with ``b`` (later) (D-6, D-9).
 
-    Lost draws are bounded by the union of the two judge scales. Never raises for
-    receipts that loaded; a side that gets no verdict becomes a refusal line. With
-    ``false_alarms``, the comparison also carries the suite-level A/A reading
-    (:mod:`driftproof.stats.false_alarms`).
+    Lost draws are bounded by the union of the two judge scales; never raises.
     """
     sources = (_source(a), _source(b))
     legend = tuple(BAND_SOURCE_LEGEND[s] for s in dict.fromkeys(sources) if s is not None)
@@ -173,7 +147,7 @@ def compare_receipts(
         lost = tuple(v.case_id for v in shown if v.a.lost or v.b.lost)
         return replace(refused, lost_cases=lost, context_rows=shown, lifts=lifts)
     if not rows:
-        # Nothing was compared: a renamed suite must not pass a regression check silently.
+        # a renamed suite must not pass a regression check silently
         why = "the two receipts have no case in common, so nothing was compared"
         return replace(refused, refusals=(why,))
     sentence = reason = needed = None
@@ -293,10 +267,7 @@ def _note(v: CaseVerdict) -> str:
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     """Header and one row of strings per case, as the CLI and the site show them.
 
-    Measured/drawn counts appear when any case lost draws.
-
-    When a side gets no verdict, the rows are the context rows (each case's two bands), with
-    "no verdict" in the verdict column and the measured/drawn counts always shown.
+    Measured/drawn counts appear when a case lost draws or a side gets no verdict.
     """
     src_a, src_b = (s or "unknown" for s in c.band_sources)
     header = ["case", f"{c.a_name} ({src_a})", f"{c.b_name} ({src_b})", "Δ", "verdict"]
@@ -336,10 +307,7 @@ def lift_line(c: Comparison) -> str | None:
 
 
 def paired_context(c: Comparison) -> str | None:
-    """The exact paired test over the compared cases as context, never a verdict.
-
-    ``None`` when no case was compared or a side is refused.
-    """
+    """The exact paired test as context, never a verdict; ``None`` without one."""
     if c.paired is None:
         return None
     words = paired_line(c.paired, "with-skill mean", "the mean change")

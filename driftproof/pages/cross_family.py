@@ -1,11 +1,8 @@
 """Receipts of different model families side by side, never ranked.
 
-Method, "Other models, and one grader for all" and the neutrality policy.
-
-One grader from one model family scores every answer, so a comparison across model
-families leads with what the skill adds to each model (its lift, and per 1,000 skill
-tokens, D-14). Raw scores across families are background, never a ranking: rows are
-ordered by family and model name, never by a score, and no row is marked best.
+Method, "Other models, and one grader for all": lead with what the skill adds to each model
+(lift, and per 1,000 skill tokens, D-14); raw scores are background, rows are ordered by
+family and model name, never by a score, and no row is marked best.
 """
 
 from __future__ import annotations
@@ -48,10 +45,7 @@ class FamilyRow:
 class CrossFamily:
     """A cross-family reading: ``rows`` in family then model order (never by score).
 
-    Attributes:
-        families: the distinct families present, sorted.
-        caveats: why the rows are not like for like (different graders or suites), if so.
-        grader_note: :data:`GRADER_NOTE`.
+    ``caveats`` say why the rows are not like for like (different graders or suites), if so.
     """
 
     families: tuple[str, ...]
@@ -61,14 +55,7 @@ class CrossFamily:
 
 
 def cross_family(receipts: Sequence[tuple[str, Receipt]]) -> CrossFamily:
-    """Lead with each model's lift; raw scores as background, never ranked.
-
-    Args:
-        receipts: ``(name, receipt)`` pairs, e.g. the file names of one skill's receipts.
-
-    Returns:
-        A :class:`CrossFamily`. Its order depends only on family and model names.
-    """
+    """The reading of ``(name, receipt)`` pairs; its order depends only on family and model."""
     rows = []
     for name, r in receipts:
         lift = suite_lift(r)

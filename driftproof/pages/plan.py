@@ -1,25 +1,12 @@
 """Planning a run from a pilot receipt: draws per arm, the chance of a verdict, calls, cost.
 
-Pure: a receipt model in, a :class:`Plan` out (``driftproof plan`` prints it). Each case
-compares its with-skill arm with its baseline (D-6) and is sized by
+Each case (with-skill against baseline, D-6) is sized by
 :func:`driftproof.stats.planning.size_case` from its spreads' upper confidence bounds, pooled
-across cases where Bartlett's test finds them consistent with one common spread
-(:func:`driftproof.stats.planning.pool_arms`; from pilots under 5 draws per arm, also across
-both arms). A case whose bounded spreads alone reach the floor
-has no count and is named. The plan takes the largest count over the cases (never below the
-run's minimum of 3 draws per arm) and gives, at that count, each case's chance of a verdict at
-the stated effect, by seeded simulation at the pilot's own spreads (pooled where pooled) on the
-judge's grid. Where the cases disagree (the receipt-wide band of D-8 reads "More cases, not more
-draws, …"), it gives the smallest N ≥ 2 cases with ``band / sqrt(N)`` under the floor
-(STATISTICS-NOTES 6.5), only when that is more than the pilot has. Where the grid's step is
-known each arm's spread is planned at no less than its rounding spread ``step/√12``
-(STATISTICS-NOTES 6.6). An aggregates-only receipt is refused (method, "Figures a source
-printed …").
-
-Calls: one answer per draw per arm, and ``judge_samples_per_generation`` judge calls
-per answer. Cost: only the grader's, at the price frozen in the receipt, from the
-usage per judged draw it recorded (``economics.judge_overhead``); the answering
-model's price is not recorded, so its cost is unknown (D-13).
+across cases where Bartlett's test allows, and planned at no less than the grid's rounding
+spread ``step/√12`` (STATISTICS-NOTES 6.5, 6.6). The run takes the largest count (at least
+:data:`RUN_MIN_DRAWS`); each case's chance of a verdict is simulated at it. Where the cases
+disagree (D-8) the plan gives the cases needed. Cost is the grader's only, from the pilot's
+recorded usage at the price frozen in the receipt; the answering model's is unknown (D-13).
 """
 
 from __future__ import annotations
@@ -31,6 +18,7 @@ from typing import TYPE_CHECKING
 from driftproof.errors import RefusalError
 from driftproof.stats import case_bands, judge_scale, receipt_band_of
 from driftproof.stats.false_alarms import draw_grid
+from driftproof.stats.grading_cost import cost_per_judged_draw, price_tiers
 from driftproof.stats.planning import (
     DEFAULT_EFFECT,
     POOLED_DF,
@@ -56,7 +44,6 @@ if TYPE_CHECKING:
     from driftproof.stats.planning import CaseSizing
 
 __all__ = [
-    "BATCH_PRICE_RATIO",
     "EXISTENCE_SUMS",
     "VERDICT_TRIALS",
     "CasePlan",
@@ -73,28 +60,16 @@ EXISTENCE_SUMS = (0.8, 1.25)
 #: least 100, at most 400,000 simulated draws per case).
 VERDICT_TRIALS = 1000
 
-#: Batch price ÷ interactive price: Anthropic Message Batches bill "50% of standard API
-#: prices", the OpenAI Batch API a 50% discount (their pricing pages).
-BATCH_PRICE_RATIO = 0.5
-
 
 @dataclass(frozen=True)
 class CasePlan:
-    """One case's planned draws per arm.
+    """One case's planned draws per arm; pairs are (with skill, baseline).
 
     Attributes:
-        case_id: the case.
-        draws_needed: planned draws per arm (:func:`driftproof.stats.planning.size_case`);
-            ``None`` when no count does or unknown.
+        draws_needed: planned draws per arm; ``None`` when no count does or it is unknown.
         no_draw_count: the two spreads' upper bounds alone reach the floor.
-        measured: measured draws in the with-skill and baseline arms of the pilot.
-        spreads: the pilot's with-skill and baseline spreads; ``None`` without two draws each.
-        bounds: the upper confidence bounds the case was planned from
-            (:data:`~driftproof.stats.planning.SPREAD_LEVEL`): the pooled spread's, at its pooled
-            degrees of freedom, for an arm whose spreads are pooled.
-        p_verdict: chance of a verdict at the plan's effect with the plan's draws per arm
-            (simulated at the spreads the case was planned from); ``None`` when the case or the
-            plan has no count.
+        bounds: the upper confidence bounds planned from (pooled where pooled).
+        p_verdict: chance of a verdict at the plan's effect and count; ``None`` without a count.
     """
 
     case_id: str
@@ -107,31 +82,18 @@ class CasePlan:
     pilot_draws: int | None = None
     """When the pilot cannot tell whether a count exists: the draws per arm to grow it to."""
     undecided: bool = False
-    """The pilot cannot tell whether any count resolves the case."""
     levels: tuple[float, float] | None = None
-    """The confidence level of the with-skill and baseline bounds."""
     larger_pilot: int | None = None
-    """With a count set mostly by the pilot's looseness: the draws per arm of a pilot that would
-    likely cut it (the count stands)."""
+    """Draws per arm of a pilot that would likely cut a count set by the pilot's looseness."""
 
 
 @dataclass(frozen=True)
 class ExistenceRates:
-    """Error rates of the test of whether a count exists.
+    """How often the test of whether a count exists answers each way.
 
-    How often the test of whether a count exists answers each way, for two arms of equal true
-    spread measured over ``df`` degrees of freedom each and bounded at ``level`` (normal draws;
-    :func:`~driftproof.stats.planning.equal_spreads_no_count_chance`).
-
-    Attributes:
-        df: degrees of freedom per arm.
-        level: confidence level of the bounds.
-        below: the spreads' true sum where a count exists (0.8 × the floor).
-        count_below: the chance of a count there.
-        none_below: the chance of "no number of draws" there (a wrong answer).
-        above: the spreads' true sum where none exists (1.25 × the floor).
-        none_above: the chance of "no number of draws" there.
-        count_above: the chance of a count there (a wrong answer).
+    For two arms of equal true spread over ``df`` degrees of freedom each, bounded at ``level``
+    (:func:`~driftproof.stats.planning.equal_spreads_no_count_chance`): at the true spread sum
+    ``below`` (a count exists) and ``above`` (none does), the chance of a count and of none.
     """
 
     df: int
@@ -146,31 +108,17 @@ class ExistenceRates:
 
 @dataclass(frozen=True)
 class Plan:
-    """What a full run at the needed draws implies.
+    """What a full run at the needed draws implies; ``None`` is unknown or no count.
 
     Attributes:
-        draws_per_arm: the largest finite count over the cases; ``None`` when no case gives one.
-        cases: each case's plan, in receipt order.
-        no_count_cases: cases no draw count resolves (their spreads alone reach the floor).
-        unknown_cases: cases with fewer than two measured draws in an arm (no spread to hold).
-        cases_disagree: the D-8 band says more cases, not more draws, are needed.
-        sentence: the D-8 sentence when the cases disagree, else ``None``.
-        cases_needed: when the cases disagree, the smallest N ≥ 2 with band/√N under the floor.
-        arms: the arms a run draws (``with_skill``, ``baseline``, and ``control`` when present).
-        answer_calls: answers a run at ``draws_per_arm`` asks for; ``None`` with no count.
-        judge_calls: judge calls for those answers; ``None`` when samples per answer are unknown.
-        judge_usd: estimated grading cost in US dollars; ``None`` when unknown.
-        cost_note: how the cost was worked out, or why it is unknown.
-        judge_usd_interactive / judge_usd_batch: the same grading cost at the interactive and
-            at the batch price (``run --batch``; both providers bill a batch request at
-            :data:`BATCH_PRICE_RATIO` of the interactive price); ``None`` when unknown.
-        effect: the lift planned for, on the judge scale.
-        level: confidence level of the spread bounds.
+        draws_per_arm: the largest finite count over the cases.
+        unknown_cases: cases with fewer than two measured draws in an arm.
+        cases_disagree, sentence, cases_needed: the D-8 band asks for more cases, not draws.
+        judge_usd: estimated grading cost in US dollars; ``cost_note`` says how, or why not.
+        judge_usd_interactive, judge_usd_batch: the same at each price tier
+            (:data:`~driftproof.stats.grading_cost.BATCH_PRICE_RATIO`).
         p_verdict: the lowest chance of a verdict at ``effect`` over the cases with a count.
-        verdict_trials: simulated runs per case behind each chance.
-        pools: the with-skill and baseline arms' spreads over the cases with a spread in both
-            arms, tested for one common spread (:class:`~driftproof.stats.planning.ArmPool`);
-            ``None`` for an arm with fewer than two such cases.
+        pools: each arm's spreads tested for one common spread (``None``: under two cases).
     """
 
     draws_per_arm: int | None
@@ -193,24 +141,15 @@ class Plan:
     verdict_trials: int = VERDICT_TRIALS
     pools: tuple[ArmPool | None, ArmPool | None] = (None, None)
     rounding_spread: float | None = None
-    """The grid's rounding spread ``step/√12`` when some arm's pilot spread was under it and
-    was planned at it instead (STATISTICS-NOTES 6.6); ``None`` when none was."""
+    """``step/√12`` when some arm was planned at it, in ``rounded_cases`` (STATISTICS-NOTES 6.6)."""
     rounded_cases: tuple[str, ...] = ()
-    """The cases with an arm planned at :attr:`rounding_spread`."""
     pooled_level: float | None = None
-    """:data:`~driftproof.stats.planning.POOLED_LEVEL` when some arm's spread was pooled over
-    enough degrees of freedom to be bounded at it; ``None`` otherwise."""
+    """The level some arm's pooled spread was bounded at; ``existence``: the error rates there."""
     existence: ExistenceRates | None = None
-    """With :attr:`pooled_level`: the error rates of the test of whether a count exists, at the
-    fewest pooled degrees of freedom bounded at that level."""
 
     @property
     def larger_pilot(self) -> int | None:
-        """Draws per arm of a pilot that would likely cut the count.
-
-        The draws per arm of a pilot that would likely cut the count, when the pilot's
-        looseness sets it for some case (the largest asked); the count stands.
-        """
+        """The largest :attr:`CasePlan.larger_pilot` asked, or ``None``."""
         asks = [c.larger_pilot for c in self.cases if c.larger_pilot is not None]
         return max(asks) if asks else None
 
@@ -290,7 +229,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         judges,
         usd,
         note,
-        *_tiers(r, usd),
+        *price_tiers(r, usd),
         effect,
         SPREAD_LEVEL,
         min(chances) if chances else None,
@@ -311,17 +250,8 @@ def _case_plans(
 ) -> tuple[tuple[CasePlan, ...], int | None, int]:
     """Size every case and simulate its chance of a verdict at the run's count.
 
-    Args:
-        bands: ``(case id, with-skill band, baseline band)`` per case, in receipt order.
-        held: each case's two spreads as planned (at least the grid's rounding spread); a case
-            without a spread in both arms is absent.
-        pools: the two arms' pools (:func:`~driftproof.stats.planning.pool_arm`).
-        effect: the lift planned for.
-        grid: the per-draw score grid.
-
-    Returns:
-        The case plans, the run's draws per arm (the largest count, at least
-        :data:`RUN_MIN_DRAWS`; ``None`` with no count) and the simulated runs per case.
+    ``held`` maps a case with a spread in both arms to its two spreads as planned. Returns the
+    case plans, the run's draws per arm (``None`` with no count) and the runs simulated per case.
     """
     sized: list[tuple[str, Band, Band, CaseSizing | None]] = []
     for cid, w, b in bands:
@@ -368,10 +298,9 @@ def _case_plans(
 
 
 def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, int | None]:
-    """Return whether the cases disagree (D-8) and the cases that would settle it.
+    """Whether the cases disagree (D-8), and the cases needed when more than the pilot has.
 
-    The count is the smallest N ≥ 2 with band/√N under the floor, given only when it is more
-    than the pilot has (otherwise it would say nothing).
+    The count is the smallest N ≥ 2 with band/√N under the floor.
     """
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
@@ -379,26 +308,10 @@ def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, 
     return disagree, needed if needed is not None and needed > len(r.cases) else None
 
 
-def _tiers(r: Receipt, usd: float | None) -> tuple[float | None, float | None]:
-    """Return the grading cost at the interactive and at the batch price.
-
-    The pilot's own tier is what it was billed at; a receipt before 0.15 (no tier) ran
-    interactive. ``(None, None)`` when the cost is unknown.
-    """
-    if usd is None:
-        return None, None
-    batched = r.judge is not None and r.judge.price is not None and r.judge.price.tier == "batch"
-    return (usd / BATCH_PRICE_RATIO, usd) if batched else (usd, usd * BATCH_PRICE_RATIO)
-
-
 def _existence(
     pools: tuple[ArmPool | None, ArmPool | None],
 ) -> tuple[float | None, ExistenceRates | None]:
-    """Return the pooled level and the existence test's error rates.
-
-    The pooled level and the existence test's error rates at the fewest pooled degrees of
-    freedom bounded at it; ``(None, None)`` when no arm is.
-    """
+    """The pooled level and the existence error rates at its fewest df; ``(None, None)``: none."""
     dfs = [q.df for q in pools if q is not None and q.agrees and q.df >= POOLED_DF]
     if not dfs:
         return None, None
@@ -417,27 +330,24 @@ def _existence(
     return lv, rates
 
 
+#: How the grading cost was worked out, or why there is none, by what it rests on.
+_HOW = {
+    "recorded": "the pilot's recorded grading cost per judged draw",
+    "priced": "the pilot's judge tokens per judged draw at the judge price frozen in the receipt",
+    "no usage": "the pilot records no judge usage",
+    "no price": "the receipt freezes no judge price",
+}
+
+
 def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:
     """Grading cost per judged draw from the pilot's recorded usage, times the answers to judge."""
-    oh = r.economics.judge_overhead
     if answers is None:
         return None, "no draw count, so no cost"
-    if oh is None or oh.judged_draws_counted <= 0:
-        return None, "the pilot records no judge usage"
-    if oh.usd is not None:
-        per_draw = oh.usd / oh.judged_draws_counted
-        how = "the pilot's recorded grading cost per judged draw"
-    elif r.judge is not None and r.judge.price is not None:
-        p = r.judge.price
-        usd = (
-            oh.input_tokens * p.input_usd_per_mtok + oh.output_tokens * p.output_usd_per_mtok
-        ) / 1e6
-        per_draw = usd / oh.judged_draws_counted
-        how = "the pilot's judge tokens per judged draw at the judge price frozen in the receipt"
-    else:
-        return None, "the receipt freezes no judge price"
+    per_draw, basis = cost_per_judged_draw(r)
+    if per_draw is None:
+        return None, _HOW[basis]
     return per_draw * answers, (
-        f"{how} (${per_draw:.6f}) × {answers} answers; a floor, since usage "
+        f"{_HOW[basis]} (${per_draw:.6f}) × {answers} answers; a floor, since usage "
         "that was not reported is not in it; the answering model's cost is unknown "
         "(no price recorded)"
     )

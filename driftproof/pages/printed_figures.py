@@ -1,8 +1,6 @@
-"""The figures an aggregates-only source printed, exactly as printed (D-15).
+"""The figures an aggregates-only source printed, exactly as printed (D-15); nothing computed.
 
-Method, "Figures a source printed give no verdict": no band, lift or verdict is computed
-from them. Cells are ``(text, CSV value)`` pairs of strings; ``None`` as a CSV value means
-the text.
+Cells are ``(text, CSV value)`` pairs of strings; ``None`` as a CSV value means the text.
 """
 
 from __future__ import annotations
@@ -30,11 +28,7 @@ _UNITS = {"%": "% (as printed)", "points": "points", "pp": "pp"}
 
 
 def printed_rows(r: Receipt) -> list[dict[str, Any]] | None:
-    """The printed figures of an aggregates-only receipt, as the importer kept them.
-
-    One dict per dimension and agent; None when ``r`` is not aggregates-only or holds no such
-    list.
-    """
+    """One dict per dimension and agent; ``None`` unless ``r`` is aggregates-only with rows."""
     sf = r.source_figures
     if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
         return None
@@ -65,11 +59,7 @@ def _unit(up: dict[str, Any] | None) -> str:
 
 
 def figure_rows(skill: str, printed: list[dict[str, Any]]) -> list[tuple[Cell, ...]]:
-    """One row per printed figure of ``skill``.
-
-    Cells: skill, dimension, count column, agent, score, uplift, uplift unit and note; one
-    :data:`NO_RESULTS` row when it printed none.
-    """
+    """One row per printed figure of ``skill``, or one :data:`NO_RESULTS` row."""
     if not printed:
         blank: Cell = ("", None)
         return [

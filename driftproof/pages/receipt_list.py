@@ -1,8 +1,4 @@
-"""The receipts page: every committed receipt, as the receipts index lists it.
-
-Skill, headline figure, level, model, case count and file sha256 (a reader checks a
-download against it).
-"""
+"""The receipts page's row of one receipt: skill, headline, level, model, cases, file sha256."""
 
 from __future__ import annotations
 
@@ -13,15 +9,7 @@ __all__ = ["listed_receipt"]
 
 
 def listed_receipt(name: str, r: Receipt, sha256: str, row: ResultRow) -> dict[str, str]:
-    """Receipt ``name``'s row on the receipts page, every value a string.
-
-    Args:
-        name: the receipt's name (its path under ``receipts/`` without ``.json``).
-        r: the receipt.
-        sha256: the file's sha256 (hex).
-        row: its results row: the headline figure is the same as on the results page (the
-            source's printed headline, else the lift).
-    """
+    """Receipt ``name``'s row, with the headline of its results ``row`` and its file's sha256."""
     return {
         "name": name,
         "skill": r.skill.name,

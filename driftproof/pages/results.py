@@ -1,11 +1,8 @@
 """The results page: every committed receipt with what it reads.
 
-Receipts a runner measured come first, grouped by skill, with their reading, lift and band
-source. Imports, printed aggregates, smoke runs ("Smoke run, no verdict") and runs that measured
-nothing ("not measured", D-17) follow, grouped by source, each with the headline figure its
-source printed, so no row is only dashes. The reading is the badge's (D-7), so the page, the
-badge and the badge JSON never disagree. Rows come in a fixed order (:func:`order_rows`), so the
-table reads without JavaScript.
+Receipts a runner measured come first, by skill; imports, printed aggregates, smoke runs and
+runs that measured nothing (D-17) follow, by source, each with its source's headline figure.
+The reading is the badge's (D-7), so page, badge and badge JSON never disagree.
 """
 
 from __future__ import annotations
@@ -19,6 +16,7 @@ from urllib.parse import quote
 from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, format_lift, site_badge_files
 from driftproof.pages.band_sources import band_facts
+from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.source import printed_value
 from driftproof.pages.words import fmt
 from driftproof.stats import Status, mean_of
@@ -54,22 +52,12 @@ UNKNOWN = "–"
 
 @dataclass(frozen=True)
 class ResultRow:
-    """One receipt on the results page. URLs are relative to the site root.
+    """One receipt on the results page; URLs are relative to the site root, ``–`` is unknown.
 
     Attributes:
-        receipt: the receipt's name (its path under ``receipts/`` without ``.json``).
-        sheet_url, json_url, badge_url: the receipt's sheet, raw file and endpoint badge JSON.
-        skill, model, surface, level: as recorded; ``–`` where the receipt records none.
-        band_source: ``legacy``, ``generation``, ``none`` for aggregates only, or ``–`` when
-            not recorded.
-        smoke: the receipt names a preset (a smoke run), whatever level it carries.
-        reading: the badge message: ``passing``, ``regressed``, ``UNDERPOWERED…``,
-            ``no separation detected``, ``Smoke run, no verdict``, ``not measured`` or
-            ``no verdict``.
-        status: the reading's status (``no verdict`` for every receipt without one).
-        reason: why it reads so, in plain words.
-        lift, value_per_1k: signed score units and per 1,000 skill tokens, or ``None``.
-        lift_text, value_text: the same with sign and three decimals, or ``–``.
+        receipt: the receipt's path under ``receipts/`` without ``.json``.
+        reading: the badge message (:class:`~driftproof.pages.badge.BadgeReading`).
+        lift, value_per_1k: score units, per 1,000 skill tokens (D-14); ``*_text`` formatted.
         context_only: the receipt gets no verdict, so its lift is context only.
     """
 
@@ -92,17 +80,12 @@ class ResultRow:
     value_text: str
     context_only: bool
     measured: bool = True
-    """A run measured by a runner (not an import, not a smoke run, not printed aggregates, not
-    a run that measured nothing): listed first."""
+    """Measured by a runner (no import, smoke run, printed aggregates or D-17): listed first."""
     source: str = ""
-    """For an import, the tool it came from; for a smoke run, ``smoke run``; for a run in which
-    no case has a measured score in both arms, ``not measured`` (D-17); else ``""``."""
+    """The import's tool, ``smoke run``, ``printed aggregates``, ``not measured``, or ``""``."""
     headline: str = ""
-    """The headline figure the source printed (imports and smoke runs), in words and numbers;
-    for a run that measured nothing, why (the commonest lost cause)."""
+    """The source's headline figure, or for a run that measured nothing, why."""
     draws: str = ""
-    """Draws per arm and judge samples per draw, from the receipt's fields
-    (driftproof.pages.band_sources)."""
 
 
 def _text(value: float | None) -> str:
@@ -157,13 +140,8 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
 def headline(r: Receipt, lift: float | None = None) -> str:
     """The headline figure of an import or a smoke run, as its source prints it.
 
-    - printed aggregates (NVIDIA's cards): every uplift as printed, per dimension and agent;
-    - output tokens per arm, one draw each (caveman): the median output-token saving against
-      the control and against the baseline (caveman's own arithmetic,
-      :mod:`driftproof.stats.savings`);
-    - scores per draw (skill-creator's pass rates, promptfoo, Inspect): each arm's mean score
-      over the draws that have one, with the count;
-    - a smoke run: its lift, as context.
+    Printed aggregates: every uplift as printed; token-only arms: the median output-token
+    saving (:mod:`driftproof.stats.savings`); scores: each arm's mean; a smoke run: its lift.
     """
     if r.is_aggregates_only:
         return _printed_figures(r)
@@ -218,9 +196,8 @@ def headline(r: Receipt, lift: float | None = None) -> str:
 
 
 def _printed_figures(r: Receipt) -> str:
-    sf = r.source_figures if isinstance(r.source_figures, dict) else {}
     out = []
-    for x in (x for x in sf.get("rows") or [] if isinstance(x, dict)):
+    for x in printed_rows(r) or ():
         printed = printed_value(x.get("uplift"))
         if printed is None:
             continue
@@ -235,25 +212,13 @@ def _printed_figures(r: Receipt) -> str:
 def results_rows(
     receipts: Mapping[str, Receipt], readings: Mapping[str, BadgeReading] | None = None
 ) -> list[ResultRow]:
-    """One row per receipt, ordered by skill, model, then receipt name (case-insensitive).
-
-    Args:
-        receipts: every committed receipt by name.
-        readings: :func:`driftproof.pages.badge.badge_reading` of some of them, by name, when the
-            caller has them already (the others are read here).
-
-    Returns:
-        The rows in the page's default (server-side) order. Never raises for valid receipts.
-    """
+    """One row per receipt, in :func:`order_rows` order; ``readings`` by name spare a reading."""
     got = readings or {}
     return order_rows(_row(name, r, got.get(name)) for name, r in receipts.items())
 
 
 def order_rows(rows: Iterable[ResultRow]) -> list[ResultRow]:
-    """Rows in the page's default order.
-
-    Measured receipts first, then by source, skill, model and receipt name (case-insensitive).
-    """
+    """Measured first, then by source, skill, model (case-insensitive) and receipt name."""
     return sorted(
         rows,
         key=lambda x: (
@@ -276,10 +241,7 @@ class ResultGroup:
 
 
 def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[ResultGroup]]:
-    """Measured receipts grouped by skill, and imports and smoke runs grouped by source.
-
-    Both in row order.
-    """
+    """Measured receipts by skill, and the others by source, both in row order."""
     measured: dict[str, list[ResultRow]] = {}
     other: dict[str, list[ResultRow]] = {}
     for r in rows:
@@ -301,18 +263,12 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
 
 
 def results_page(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> bytes:
-    """``results/index.html``, rendered with ``templates/pages/results.html`` in ``env``.
-
-    ``env`` is the site's page environment (autoescape on); the page sits one folder below the root.
-    """
+    """``results/index.html`` rendered in ``env``, the site's page environment (autoescape on)."""
     return results_page_from_rows(results_rows(receipts), env)
 
 
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
-    """:func:`results_page` from rows already made, in :func:`order_rows` order.
-
-    The rows are grouped here with :func:`results_groups`; the site build caches each row.
-    """
+    """:func:`results_page` from rows already made, in :func:`order_rows` order."""
     rows = list(rows)
     measured, other = results_groups(rows)
     html = env.get_template("results.html").render(

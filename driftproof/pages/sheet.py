@@ -1,22 +1,9 @@
-"""The receipt sheet: one page model of one receipt, for ``driftproof view`` and the site.
+"""The receipt sheet: one receipt as printable strings, for ``driftproof view`` and the site.
 
-:func:`sheet` turns a :class:`~driftproof.receipt.Receipt` into plain data whose every
-value is a string ready to print (templates and printers only
-display; every number comes from :mod:`driftproof.stats`). It shows what produced
-the receipt, each case's with-skill and baseline bands (D-2), the lift, checks as a
-separate column (method, "Deterministic post-checks"), lost draws with reasons (D-9),
-the receipt's reading (D-7), the lift raw and per 1,000 skill tokens (D-14), the
-control arm's delta when there is one (D-16), the grader's cost apart from every
-figure about the skill (method, "What grading cost"), the lift breakdown (method,
-"Lift by case") and, labelled apart, context beyond the method.
-
-Numbers on the judge scale are printed with three decimals; unknown stays unknown
-("not recorded", D-13).
-
-The page model's types live in :mod:`driftproof.pages.sheet_model`, the tables in
-:mod:`driftproof.pages.sheet_tables`, the labelled facts in :mod:`driftproof.pages.sheet_facts`;
-all are
-importable from here. The printers are :mod:`driftproof.render.sheet`.
+What produced the receipt, each case's bands (D-2), the reading (D-7), lost draws (D-9), the
+lift raw and per 1,000 skill tokens (D-14), the control arm's delta (D-16), the grader's cost
+apart, the lift breakdown and, labelled apart, context beyond the method. Types are in
+:mod:`~driftproof.pages.sheet_model`; printers in :mod:`driftproof.render.sheet`.
 """
 
 from __future__ import annotations
@@ -33,15 +20,10 @@ from driftproof.pages.sheet_facts import (
 )
 from driftproof.pages.sheet_model import (
     BREAKDOWN_NOTE,
-    ArmSummary,
     BreakdownRow,
     BreakdownView,
-    CaseRow,
-    FidelityView,
     LostDraw,
     Sheet,
-    SourceFigureRow,
-    UsageView,
 )
 from driftproof.pages.sheet_tables import arm_summaries, case_rows
 from driftproof.pages.source import (
@@ -53,7 +35,6 @@ from driftproof.pages.source import (
     usage_view,
 )
 from driftproof.pages.words import (
-    ARM_NOT_RECORDED,
     ARM_WORDS,
     VERDICT_WORDS,
     Fact,
@@ -79,23 +60,7 @@ from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.wording import BAND_SOURCE_LEGEND
 
-__all__ = [
-    "ARM_NOT_RECORDED",
-    "ArmSummary",
-    "BreakdownRow",
-    "BreakdownView",
-    "CaseRow",
-    "Fact",
-    "FidelityView",
-    "Sheet",
-    "SourceFigureRow",
-    "UsageView",
-    "breakdown_view",
-    "fmt",
-    "lift_coverage",
-    "receipt_breakdown",
-    "sheet",
-]
+__all__ = ["breakdown_view", "fmt", "lift_coverage", "receipt_breakdown", "sheet"]
 
 
 def lift_coverage(r: Receipt) -> str:
@@ -120,12 +85,11 @@ def sheet(
 
     Args:
         r: a receipt read by :func:`~driftproof.receipt.read_receipt`.
-        path: the receipt file, shown on the sheet; its size decides the breakdown's
-            size limit (``BREAKDOWN_MAX_BYTES``) unless ``size_bytes`` is given.
-        size_bytes: the receipt file's size in bytes (e.g. ``len(raw)``); without it and
-            without ``path``, the canonical JSON size is used.
+        path: the receipt file, shown; its size in bytes (else ``size_bytes``, else the
+            canonical JSON size) decides the breakdown's size limit (``BREAKDOWN_MAX_BYTES``).
+        size_bytes: the receipt file's size in bytes.
         margin: a non-inferiority margin given at reading, used only when the receipt records
-            none (:func:`driftproof.stats.noninferiority.quality_at_margin`).
+            none.
 
     Raises:
         OSError: ``path`` is given and cannot be read (stat).
@@ -235,18 +199,13 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
 
 
 def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> BreakdownView:
-    """The formatted lift breakdown of ``r`` (method, "Lift by case").
-
-    The file at ``path``, when given, decides the size limit by its size.
+    """The formatted lift breakdown of ``r``; the size of the file at ``path`` sets the limit.
 
     Raises:
         OSError: ``path`` is given and cannot be read (stat).
     """
     size = Path(path).stat().st_size if path is not None else None
     return breakdown_view(lift_breakdown(r, size_bytes=size))
-
-
-# ---------------------------------------------------------------- helpers
 
 
 def _carrier_line(b: Breakdown) -> str:

@@ -1,9 +1,4 @@
-"""The sheet's labelled facts.
-
-What produced the receipt, its reading (D-7), the grader's cost apart from every figure about
-the skill (method, "What grading cost"), the headline figure and, labelled apart, context
-beyond the method.
-"""
+"""The sheet's labelled facts: provenance, reading (D-7), grading cost, headline, context."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The receipt sheet's page model: frozen dataclasses whose every value is a printable string.
-
-:mod:`driftproof.pages.sheet` builds it; :mod:`driftproof.render.sheet` and the site print it.
-"""
+"""The receipt sheet's page model: frozen dataclasses whose every value is a printable string."""
 
 from __future__ import annotations
 
@@ -34,8 +31,7 @@ BREAKDOWN_NOTE = (
 class CaseRow:
     """One case of the sheet: bands as ``mean ± sd (n = …)`` strings, lift signed (three decimals).
 
-    ``numbers`` holds the raw band figures (with mean, with sd, baseline mean, baseline sd;
-    None when unknown) for charts, which draw what the strings say.
+    ``numbers``: with mean, with sd, baseline mean, baseline sd (``None``: unknown), for charts.
     """
 
     case_id: str
@@ -49,8 +45,7 @@ class CaseRow:
     lost: str
     numbers: tuple[float | None, float | None, float | None, float | None]
     output_tokens: str = "–"
-    """Output tokens per arm (with skill · baseline[ · control]): one draw's count, or the mean
-    over the draws when there are several, ``–`` where none was recorded."""
+    """Per arm, ``·``-separated: one draw's output tokens, or their mean over several."""
 
 
 @dataclass(frozen=True)
@@ -90,13 +85,10 @@ class BreakdownView:
 
 @dataclass(frozen=True)
 class ContextView:
-    """Context beyond the method, labelled so; never a verdict.
+    """Context beyond the method, shown under ``label``; never a verdict.
 
-    Attributes:
-        label: the label every figure here is shown under.
-        interval: the suite lift's paired 95% interval over cases, or why it is unavailable.
-        splits: per case and arm, the draw-score variance split into judge and draw parts.
-        exact: the exact paired test over the cases' lifts, or why it is unavailable.
+    ``interval``: the suite lift's paired 95% interval; ``splits``: per case and arm, the draw
+    score variance split into judge and draw parts; ``exact``: the exact paired test.
     """
 
     label: str
@@ -107,17 +99,7 @@ class ContextView:
 
 @dataclass(frozen=True)
 class ArmSummary:
-    """One arm across the receipt: what the site's sheet shows beside the scores.
-
-    Attributes:
-        arm: ``with skill``, ``baseline`` or ``control``.
-        draws: draws recorded, and how many were measured; or that the arm was not recorded.
-        lost: lost draws with their kinds.
-        refusals: draws the model refused (``draw.refusal`` or a lost draw of kind refusal).
-        skill_fired: how often the skill fired where the source observed it (seed 000,
-            "beside the score and never inside it"), from ``arms.<arm>.skill_fired`` or the draws.
-        output_tokens: total output tokens over the draws that report them.
-    """
+    """One arm across the receipt; the skill-fired rate sits beside the score, never inside it."""
 
     arm: str
     draws: str
@@ -141,11 +123,7 @@ class SourceFigureRow:
 
 @dataclass(frozen=True)
 class UsageView:
-    """caveman's ``measure.py`` usage table, its cost lines and its note.
-
-    One row for the receipt's skill arm; ``rows`` is empty and ``unavailable`` set when the
-    receipt cannot give it.
-    """
+    """caveman's ``measure.py`` usage table; without it, ``rows`` empty and ``unavailable`` why."""
 
     head: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
@@ -156,11 +134,7 @@ class UsageView:
 
 @dataclass(frozen=True)
 class FidelityView:
-    """caveman's ``score_fidelity.py`` report, headed by ``title``.
-
-    Passed / answered and the rate per arm, the same per category (none for a judged snapshot),
-    then every failed check as ``<arm> · <case>: <failures>``.
-    """
+    """caveman's ``score_fidelity.py`` report: rates per arm and category, then each failure."""
 
     summary: tuple[Fact, ...]
     arm_head: tuple[str, ...]
@@ -174,18 +148,12 @@ class FidelityView:
 
 @dataclass(frozen=True)
 class Sheet:
-    """The page model of one receipt (plain data; every value a printable string).
+    """The page model of one receipt; every value a printable string.
 
     Attributes:
-        title: heading. path: the file as given, or None.
-        provenance: what produced the receipt (model … band source, seal).
-        legend: the band-source legend line for this receipt's source.
-        reading: status, sentence and reason of the receipt's reading (D-7).
-        lift, lift_per_1k: suite lift and value per 1,000 skill tokens (D-14), or "n/a".
-        control_delta: with-skill minus control mean over cases (D-16), or None without a
-            control arm.
-        judge_cost: the grader's cost, apart from every figure about the skill.
-        cases, lost_draws, breakdown, context: as their types say.
+        reading: the receipt's reading (D-7).
+        lift, lift_per_1k: suite lift and value per 1,000 skill tokens (D-14), or "n/a…".
+        control_delta: with-skill minus control mean over cases (D-16); ``None``: no control.
     """
 
     title: str
@@ -202,18 +170,11 @@ class Sheet:
     breakdown: BreakdownView
     context: ContextView
     headline: Fact = Fact("headline", "n/a")
-    """The receipt's headline figure: the source's printed figures for an
-    aggregates-only receipt, the output-token saving for a token receipt, else the lift."""
+    """Printed figures (aggregates only), the output-token saving (no judge), else the lift."""
     arms: tuple[ArmSummary, ...] = ()
     source_figures: tuple[SourceFigureRow, ...] = ()
-    """For an aggregates-only receipt: every figure its source printed, as printed."""
     source_origin: tuple[Fact, ...] = ()
-    """Where the source figures were read: repository, commit, files with their git blob sha1."""
     source_report: tuple[tuple[str, ...], ...] = ()
-    """An imported receipt's source's own figures, one row each, as the source gave them."""
     source_decision: tuple[Fact, ...] = ()
-    """The source's own decision, stages, reducers and evaluated revision."""
     usage: UsageView | None = None
-    """For a caveman import with Claude's own counts: caveman's usage table (seed 004)."""
     fidelity: FidelityView | None = None
-    """For a caveman fidelity import: the pass rates and failed checks (seed 004)."""

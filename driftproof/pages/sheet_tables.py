@@ -1,9 +1,4 @@
-"""The sheet's two tables: one row per case and one summary per arm.
-
-A case row holds the bands, lift, verdict, checks, lost draws and output tokens (D-2, D-9;
-method, "Deterministic post-checks"); an arm summary its draws, lost draws, refusals, how often
-the skill fired and its output tokens.
-"""
+"""The sheet's two tables: one row per case (D-2, D-9) and one summary per arm."""
 
 from __future__ import annotations
 
@@ -28,6 +23,7 @@ from driftproof.stats import (
     unrecorded_arms,
 )
 from driftproof.stats.band import Band
+from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.wording import ENDING_WORDS
 
 __all__ = ["arm_summaries", "case_rows"]
@@ -144,11 +140,11 @@ def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
     if rate is not None:
         fired, observed = rate.fired, rate.observed
     else:
-        seen = [d.skill_fired for d in draws if d.skill_fired is not None]
-        fired, observed = sum(seen), len(seen)
-    if not observed:
+        fired, observed = fired_counts(draws, lost_too=True)
+    pct = percent_of(fired, observed)
+    if pct is None:
         return UNKNOWN
-    return f"{fired:,} of {observed:,} observed draws ({fmt(100 * fired / observed, 0)}%)"
+    return f"{fired:,} of {observed:,} observed draws ({fmt(pct, 0)}%)"
 
 
 def _checks(r: Receipt, c: Case) -> str:

@@ -1,20 +1,16 @@
-"""How often the skill fired, beside the scores and never inside them.
+"""How often the skill fired, beside the scores and never inside them (lost draws out, D-9).
 
-Method, "Receipts are an open format": where a source ran a skill-fired indicator, the
-receipt records how often the skill fired; a lost draw is kept out of the figures and listed
-with its reason (D-9). Rows are tuples of ``(text, CSV value)`` pairs, every value a string;
-``None`` as a CSV value means the text.
+Rows are tuples of ``(text, CSV value)`` pairs of strings; ``None`` as a CSV value means the text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from driftproof.pages.case import ARMS
-from driftproof.pages.sheet import CaseRow, Sheet
-from driftproof.receipt import Draw, Receipt
+from driftproof.pages.sheet_model import CaseRow, Sheet
+from driftproof.receipt import Receipt
+from driftproof.stats.rates import fired_counts, percent_of, share
 
-__all__ = ["arm_rows", "case_rows", "fired_about", "fired_counts"]
+__all__ = ["arm_rows", "case_rows", "fired_about"]
 
 #: One cell: the text shown and the value written to CSV (``None``: the text itself).
 Cell = tuple[str, str | None]
@@ -22,22 +18,13 @@ Cell = tuple[str, str | None]
 Cells = tuple[Cell, ...]
 
 
-def fired_counts(draws: Sequence[Draw]) -> tuple[int, int]:
-    """``(fired, observed)`` over measured draws: lost draws are kept out (D-9)."""
-    seen = [d.skill_fired for d in draws if d.lost is None and d.skill_fired is not None]
-    return sum(seen), len(seen)
-
-
 def _rate(fired: int, observed: int) -> str:
-    return f"{fired} of {observed} ({100 * fired / observed:.0f}%)" if observed else "not observed"
+    pct = percent_of(fired, observed)
+    return f"{fired} of {observed} ({pct:.0f}%)" if pct is not None else "not observed"
 
 
 def arm_rows(name: str, r: Receipt) -> list[Cells]:
-    """One row per arm of receipt ``name``.
-
-    Cells: the receipt, the arm, the source's name for it and the rate the receipt records
-    (CSV: the fraction fired, full precision).
-    """
+    """One row per arm of receipt ``name``: the rate it records (CSV: the fraction)."""
     rows: list[Cells] = []
     for key, words in ARMS:
         spec = getattr(r.arms, key)
@@ -47,8 +34,8 @@ def arm_rows(name: str, r: Receipt) -> list[Cells]:
         if not spec.recorded:
             cell: Cell = ("arm not recorded by the source", "")
         elif rate is not None:
-            value = repr(rate.fired / rate.observed) if rate.observed else ""
-            cell = (_rate(rate.fired, rate.observed), value)
+            part = share(rate.fired, rate.observed)
+            cell = (_rate(rate.fired, rate.observed), repr(part) if part is not None else "")
         else:
             cell = ("not observed", "")
         rows.append(((name, None), (words, None), (spec.label or "–", None), cell))
@@ -56,11 +43,7 @@ def arm_rows(name: str, r: Receipt) -> list[Cells]:
 
 
 def case_rows(r: Receipt, row: CaseRow, index: int) -> list[Cells]:
-    """One row per arm of case number ``index``.
-
-    Cells: the case, the arm, its band (``row``, the sheet's), the measured draws the skill
-    fired on (CSV: the count fired) and the lost draws with their reasons.
-    """
+    """One row per arm of case number ``index``: band, draws fired on, lost draws."""
     case = r.cases[index]
     rows: list[Cells] = []
     for key, words in ARMS:
@@ -85,11 +68,7 @@ def case_rows(r: Receipt, row: CaseRow, index: int) -> list[Cells]:
 
 
 def fired_about(name: str, r: Receipt, s: Sheet) -> dict[str, object]:
-    """What a reader must know beside the rates of receipt ``name``.
-
-    Its reading and why (``s``, its sheet), the source's notes and whether the import is
-    partial.
-    """
+    """Beside the rates: the reading and why (from sheet ``s``), the source's notes, partial."""
     reading = {f.label: f.value for f in s.reading}
     p = r.provenance
     return {

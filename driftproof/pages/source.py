@@ -1,12 +1,9 @@
 """What an imported receipt's source printed or reported itself, as the sheet shows it (D-15).
 
-Three kinds, none a band, lift or verdict of this receipt: the figures an aggregates-only
-source printed (method, "Figures a source printed give no verdict") with where they were read;
-the source's own report (every figure as it gave it, its decision, stages and evaluated
-revision); and, for a caveman import, the two tables caveman's scripts print (seed 004, D-16):
-``measure.py``'s usage table (Claude's own counts against the terse control) and
-``score_fidelity.py``'s pass rates (per arm, per category, then every failed check). The figures
-come from :mod:`driftproof.stats.savings` and :mod:`driftproof.stats.fidelity`.
+None of it is a band, lift or verdict of this receipt: an aggregates-only source's printed
+figures and where they were read; the source's own report; and for a caveman import the usage
+and fidelity tables its scripts print (seed 004, D-16), from :mod:`driftproof.stats.savings`
+and :mod:`driftproof.stats.fidelity`.
 """
 
 from __future__ import annotations
@@ -15,6 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
 from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of
 from driftproof.receipt import Receipt
@@ -27,6 +25,7 @@ from driftproof.stats.fidelity import (
     check_tally,
     fact_tally,
 )
+from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.wording import CAVEMAN_TOOL
 
@@ -45,11 +44,7 @@ __all__ = [
 
 
 def printed_value(fig: Any) -> str | None:
-    """A source figure (``{"printed", "value", "unit"}``) as its source printed it.
-
-    Returns:
-        The printed text, else the value as JSON; ``None`` when the figure has neither.
-    """
+    """A source figure's printed text, else its value as JSON; ``None`` when it has neither."""
     if not isinstance(fig, dict):
         return None
     if fig.get("printed"):
@@ -58,13 +53,7 @@ def printed_value(fig: Any) -> str | None:
 
 
 def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
-    """An aggregates-only receipt's figures exactly as its source printed them.
-
-    Method, "Figures a source printed give no verdict": the same cells as the site's table.
-    """
-    sf = r.source_figures
-    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
-        return ()
+    """An aggregates-only receipt's figures exactly as its source printed them."""
     return tuple(
         SourceFigureRow(
             dimension=str(x.get("dimension")),
@@ -74,8 +63,7 @@ def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
             count="–" if x.get("num") is None else str(x.get("num")),
             note=str(x.get("note") or ""),
         )
-        for x in sf["rows"]
-        if isinstance(x, dict)
+        for x in printed_rows(r) or ()
     )
 
 
@@ -159,11 +147,7 @@ def source_report_rows(r: Receipt) -> tuple[tuple[str, ...], ...]:
 
 
 def source_report_facts(r: Receipt) -> tuple[Fact, ...]:
-    """The source's decision, stages, reducers and evaluated revision, as facts.
-
-    The decision in its words with its test and p value; each stage with its status (a stage
-    not run kept apart from a fail).
-    """
+    """The source's decision (with its test and p), stages, reducers and evaluated revision."""
     sr = r.source_report
     if sr is None:
         return ()
@@ -329,11 +313,7 @@ JUDGED_NOTE = (
 
 
 def _judged_view(r: Receipt) -> FidelityView:
-    """The report of a judged fidelity import.
-
-    Facts passed / judged and the rate per arm, the mean of the source's per-prompt fidelity,
-    then every failed fact; an arm the snapshot does not hold reads "not recorded" (D-13).
-    """
+    """The report of a judged fidelity import; an arm the snapshot lacks is unknown (D-13)."""
     order = ("baseline", "control", "with_skill")
     recorded = [n for n in order if getattr(r.arms, n) is not None and getattr(r.arms, n).recorded]
     tallies = {t.arm: t for t in fact_tally(r, tuple(recorded))}
@@ -365,7 +345,8 @@ def _judged_view(r: Receipt) -> FidelityView:
 
 def _passed(passed: int, of: int) -> tuple[str, str]:
     """``passed / of`` and the rate in whole percents (``n/a`` of none)."""
-    return f"{passed} / {of}", f"{passed / of:.0%}" if of else "n/a"
+    rate = share(passed, of)
+    return f"{passed} / {of}", f"{rate:.0%}" if rate is not None else "n/a"
 
 
 def _failures(r: Receipt, tallies: Sequence[ArmChecks | ArmFacts]) -> tuple[str, ...]:

@@ -1,21 +1,13 @@
 """``driftproof stale``: does a receipt's result still stand against what would run today?
 
-Pure core (method, "Receipts are an open format", last paragraphs): compare what a
-receipt records — the model, the harness and its version, the capture mode, the
-skill's and the suite's content hashes, the judge, the judge's prompt template and
-each case's rubric hash — with what would run today, and say for each arm:
-
-- ``still stands``: nothing recorded has moved;
-- ``regrade only``: only the grading moved (judge, its template, a rubric); the
-  saved answers can be graded again with no new answer drawn;
-- ``run again``: the answers themselves would differ (model, harness major or minor
-  version, capture mode, the skill for the with-skill arm, a case's prompt or the
-  suite where no finer evidence is given);
-- ``unknown``: something that would decide it is not recorded by the receipt (or
-  was not supplied for today); it is reported as unknown, never as current.
-
-A change to the skill leaves the baseline (and control) arm standing, since those
-arms hold no skill text. A patch release of the same harness is an advisory only.
+Compares what the receipt records (model, harness and version, capture mode, skill and suite
+hashes, judge, its template, each case's prompt and rubric hash) with today, per arm:
+``still stands`` (nothing moved); ``regrade only`` (only grading moved: the saved answers can
+be graded again); ``run again`` (the answers would differ: model, harness major or minor
+version, capture mode, the skill for the with-skill arm, a prompt, or the suite without
+per-case hashes); ``unknown`` (not recorded, or not supplied for today; never read as current).
+A skill change leaves the baseline and control arms standing; a harness patch release is an
+advisory only (method, "Receipts are an open format").
 """
 
 from __future__ import annotations
@@ -48,15 +40,7 @@ Arms = tuple[str, ...]
 class Today:
     """What would run today; ``None`` is "not supplied", reported as unknown and not checked.
 
-    Attributes:
-        model: the answering model id.
-        harness_name / harness_version: the harness and the version its binary prints.
-        capture: ``text`` or ``files``.
-        skill_sha256 / suite_sha256: content hashes (lowercase hex sha256).
-        judge_model / judge_template_sha256: the fixed judge and its prompt template hash.
-        judge_template_version: that template's version, when known (named in the finding).
-        rubric_sha256: case id -> rubric hash, for the cases known today.
-        prompt_sha256: case id -> prompt hash, for the cases known today.
+    Hashes are lowercase hex sha256; ``rubric_sha256`` and ``prompt_sha256`` map case id to hash.
     """
 
     model: str | None = None
@@ -74,11 +58,7 @@ class Today:
 
 @dataclass(frozen=True)
 class Finding:
-    """One compared field: what the receipt records, what today has, and what follows.
-
-    ``effect`` is the status this finding imposes on the arms named in ``arms``;
-    ``advisory`` findings impose nothing.
-    """
+    """One compared field; ``effect`` applies to ``arms`` unless the finding is ``advisory``."""
 
     field: str
     recorded: str | None
@@ -123,10 +103,7 @@ _VERSION_RE = re.compile(r"\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*")
 
 
 def parse_harness_version(printed: str) -> Version | None:
-    """The first version number in what a harness binary printed; ``None`` when there is none.
-
-    ``"2.1.97 (Claude Code)"`` → ``Version("2.1.97")``.
-    """
+    """The first version in a harness's output (``"2.1.97 (Claude Code)"``), or ``None``."""
     for m in _VERSION_RE.finditer(printed):
         try:
             return Version(m.group(0))
@@ -138,10 +115,7 @@ def parse_harness_version(printed: str) -> Version | None:
 def harness_change(
     recorded: str, today: str
 ) -> Literal["same", "patch", "minor", "major", "unknown"]:
-    """Classify the move between two printed harness versions.
-
-    Method: a new major or minor version means running again; a patch release is an advisory.
-    """
+    """The release kind between two printed harness versions (unparsable: same text or unknown)."""
     a, b = parse_harness_version(recorded), parse_harness_version(today)
     if a is None or b is None:
         return "same" if recorded.strip() == today.strip() else "unknown"
@@ -155,15 +129,7 @@ def harness_change(
 
 
 def stale_report(receipt: Receipt, today: Today) -> StaleReport:
-    """Compare ``receipt`` with ``today`` and say, per arm, whether its result still stands.
-
-    Args:
-        receipt: a loaded receipt (any schema version, migrated).
-        today: what would run today; unsupplied fields are reported as unknown.
-
-    Returns:
-        A :class:`StaleReport` with one :class:`ArmStaleness` per arm the receipt has.
-    """
+    """Per arm of ``receipt``, whether its result still stands against ``today``."""
     arms = ("with_skill", "baseline") + (("control",) if receipt.arms.control is not None else ())
     findings = _findings(receipt, today, arms)
     out = []
@@ -206,38 +172,38 @@ def _harness_version(recorded: str | None, now: str | None, arms: Arms) -> Findi
     return Finding("harness version", recorded, now, effect, arms, note, advisory=advisory)
 
 
+#: A field whose move is not unknown → (effect on the arms, why).
+_MOVED: dict[str, tuple[Status, str]] = {
+    "model": ("run again", "a different model would give different answers"),
+    "harness": ("run again", "a different harness produces the answers"),
+    "capture mode": ("run again", "a different capture mode would grade a different answer"),
+    "skill": (
+        "run again",
+        "the skill changed; the baseline arm holds no skill text and still stands",
+    ),
+    "judge": ("regrade only", "a different judge: the saved answers can be graded again"),
+    "judge prompt template": (
+        "regrade only",
+        "the judge's instructions changed: regrade the saved answers",
+    ),
+}
+
+
+def _moved(name: str, recorded: str | None, now: str | None, arms: Arms, more: str = "") -> Finding:
+    """:func:`_finding` with the effect and why of ``name`` in :data:`_MOVED`."""
+    effect, why = _MOVED[name]
+    return _finding(name, recorded, now, effect, arms, why + more)
+
+
 def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     """Every field compared, in the report's order: what produced the answers, then grading."""
     run, h, judge = receipt.run, receipt.run.harness, receipt.judge
-    out = [
-        _finding(
-            "model",
-            run.model,
-            today.model,
-            "run again",
-            arms,
-            "a different model would give different answers",
-        )
-    ]
+    out = [_moved("model", run.model, today.model, arms)]
     if run.surface == "cli" or h is not None or today.harness_name is not None:
         out += [
-            _finding(
-                "harness",
-                h.name if h else None,
-                today.harness_name,
-                "run again",
-                arms,
-                "a different harness produces the answers",
-            ),
+            _moved("harness", h.name if h else None, today.harness_name, arms),
             _harness_version(h.version if h else None, today.harness_version, arms),
-            _finding(
-                "capture mode",
-                run.capture,
-                today.capture,
-                "run again",
-                arms,
-                "a different capture mode would grade a different answer",
-            ),
+            _moved("capture mode", run.capture, today.capture, arms),
         ]
     versions = ""
     recorded_version = judge.template_version if judge else None
@@ -247,29 +213,14 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
             f"{today.judge_template_version or 'unknown'} today)"
         )
     out += [
-        _finding(
-            "skill",
-            receipt.skill.sha256,
-            today.skill_sha256,
-            "run again",
-            ("with_skill",),
-            "the skill changed; the baseline arm holds no skill text and still stands",
-        ),
-        _finding(
-            "judge",
-            judge.model if judge else None,
-            today.judge_model,
-            "regrade only",
-            arms,
-            "a different judge: the saved answers can be graded again",
-        ),
-        _finding(
+        _moved("skill", receipt.skill.sha256, today.skill_sha256, ("with_skill",)),
+        _moved("judge", judge.model if judge else None, today.judge_model, arms),
+        _moved(
             "judge prompt template",
             judge.template_sha256 if judge else None,
             today.judge_template_sha256,
-            "regrade only",
             arms,
-            "the judge's instructions changed: regrade the saved answers" + versions,
+            versions,
         ),
     ]
     return out + _suite_findings(receipt, today, arms)

@@ -1,7 +1,6 @@
 """Output-token savings of each skill arm, as a report shows them (D-16: against the control).
 
-Every figure is :func:`driftproof.stats.savings.token_savings`'s (caveman's own arithmetic),
-printed with its :func:`~driftproof.stats.savings.percent`. Cells are ``(text, CSV value)``
+Figures are :func:`driftproof.stats.savings.token_savings`'s. Cells are ``(text, CSV value)``
 pairs of strings; ``None`` as a CSV value means the text.
 """
 
@@ -50,11 +49,7 @@ def count_cell(v: int | None) -> Cell:
 
 
 def summary_rows(arms: Sequence[ArmSavings]) -> list[tuple[Cell, ...]]:
-    """One row per skill and reference, then one per terse control alone.
-
-    Cells: skill, reference, median, mean, min, max and stdev of the per-case savings, the case
-    count and the token totals.
-    """
+    """One row per skill and reference, then one per terse control alone."""
     rows: list[tuple[Cell, ...]] = []
     for a in arms:
         for ref, label in REFERENCES:

@@ -1,8 +1,7 @@
 """The words and number formats every page shares.
 
-Numbers on the judge scale are printed with three decimals; unknown stays unknown ("not
-recorded", ``–``; D-13). The exact paired test and the A/A calibration are worded here once,
-for the sheet, the comparison and the Action alike: context beside a verdict, never one.
+Judge-scale numbers print with three decimals; unknown stays unknown (D-13). The exact paired
+test and the A/A calibration are worded here once: context beside a verdict, never one.
 """
 
 from __future__ import annotations
@@ -103,16 +102,9 @@ def mean_spread(mean: float | None, spread: float | None) -> str:
 
 
 def paired_line(t: PairedTest, subject: str, interval_of: str) -> str:
-    """The exact paired test over cases in plain words.
+    """The exact paired test in one line: counts, sign-test p and sign-flip interval, or why not.
 
-    Args:
-        t: the test, from :func:`driftproof.stats.paired.paired_test`.
-        subject: what moved per case, e.g. ``"lift"`` or ``"with-skill mean"``.
-        interval_of: what the interval bounds, e.g. ``"the suite lift"``.
-
-    Returns:
-        One line: the counts up, down and at zero; then the two-sided exact sign-test p and the
-        sign-flip interval with its coverage and method, or why they were not computed.
+    ``subject`` is what moved per case (``"lift"``); ``interval_of`` what the interval bounds.
     """
     noun = "case" if t.cases == 1 else "cases"
     counts = f"{subject} up in {t.up} of {t.cases} {noun}, down in {t.down}, zero in {t.ties}"
@@ -133,13 +125,7 @@ def paired_line(t: PairedTest, subject: str, interval_of: str) -> str:
 
 
 def aa_line(name: str, aa: AAReading) -> str:
-    """An A/A calibration in plain words, naming the A/A receipt ``name``.
-
-    Returns:
-        One sentence: the cases the rule called a change in between the two runs of one arm;
-        the false calls noise alone gives per comparison at these spreads and the chance of at
-        least one; the smallest effect the spreads can resolve; cases with no spread to read.
-    """
+    """An A/A calibration, naming the A/A receipt ``name``, in one sentence."""
     n = len(aa.cases)
     read = n - aa.unread
     text = (

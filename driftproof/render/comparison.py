@@ -1,11 +1,7 @@
 """A :class:`~driftproof.pages.comparison.Comparison` as text, Markdown and JSON (``diff``).
 
-Pure formatting: every number comes from the core; these functions only turn it into
-strings. Case ids, file names, reasons and headlines are untrusted: text shows every
-character that is not printable as its escape (:func:`~driftproof.render.escape.terminal_safe`);
-Markdown escapes HTML's specials as entities and the Markdown ones with a backslash
-(:func:`~driftproof.render.escape.md_html`), so a ``|``, a backtick, a ``$``, ``<script>``
-or a newline can neither break the table nor add markup.
+Untrusted text goes through :func:`~driftproof.render.escape.terminal_safe` (text) or
+:func:`~driftproof.render.escape.md_html` (Markdown).
 """
 
 from __future__ import annotations
@@ -47,10 +43,7 @@ def _lines_after(c: Comparison) -> list[str]:
 
 
 def comparison_text(c: Comparison) -> str:
-    """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`.
-
-    Title, headline, summary, the per-case table, legend, lost draws, unmatched cases.
-    """
+    """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`."""
     lines = [f"{c.a_name} (earlier) → {c.b_name} (later)", c.headline]
     if c.refusals:
         lines += list(c.refusals)
@@ -79,10 +72,7 @@ def _text_lines(lines: list[str]) -> str:
 
 
 def comparison_markdown(c: Comparison) -> str:
-    """GitHub-flavoured Markdown with the content of :func:`comparison_text`.
-
-    Untrusted text is escaped by :func:`~driftproof.render.escape.md_html`.
-    """
+    """GitHub-flavoured Markdown with the content of :func:`comparison_text`."""
     lines = [
         f"### {md_html(c.a_name)} (earlier) → {md_html(c.b_name)} (later)",
         "",
@@ -119,34 +109,23 @@ def _num(x: float | None) -> float | None:
     return x if x is not None and math.isfinite(x) else None
 
 
+def _nums(obj: object, names: str) -> dict[str, float | None]:
+    """``obj``'s attributes ``names`` (space-separated), a NaN or infinity as ``None``."""
+    return {n: _num(getattr(obj, n)) for n in names.split()}
+
+
 def _band_json(b: Band) -> dict[str, Any]:
-    return {
-        "mean": _num(b.mean),
-        "sd": _num(b.sd),
-        "low": _num(b.low),
-        "high": _num(b.high),
-        "n": b.n,
-        "drawn": b.drawn,
-        "lost": b.lost,
-        "lost_reasons": list(b.lost_reasons),
-        "source": b.source,
-    }
+    return _nums(b, "mean sd low high") | _pick(b, "n drawn lost lost_reasons source")
 
 
 def _row_json(v: CaseVerdict, *, context: bool = False) -> dict[str, Any]:
     row: dict[str, Any] = {"case_id": v.case_id, "delta": _num(v.delta)}
     if not context:
-        row |= {
-            "verdict": v.verdict,
-            "verdict_words": verdict_words(v.verdict),
-            "separated": v.separated,
-            "resolution": _num(v.resolution),
-            "sum_sd": _num(v.sum_sd),
-            "se_diff": _num(v.se_diff),
-            "underpowered": v.underpowered,
-            "draws_needed": v.draws_needed,
-            "no_draw_count": v.no_draw_count,
-        }
+        row |= (
+            _pick(v, "verdict separated underpowered draws_needed no_draw_count")
+            | _nums(v, "resolution sum_sd se_diff")
+            | {"verdict_words": verdict_words(v.verdict)}
+        )
     return row | {"lost_detail": v.lost_detail, "a": _band_json(v.a), "b": _band_json(v.b)}
 
 
@@ -183,22 +162,12 @@ def _context_json(c: Comparison) -> dict[str, Any]:
 
 def comparison_json(c: Comparison) -> str:
     """The comparison as JSON (sorted keys, no NaN): its fields, each row and the exit status."""
+    fields = (
+        "refusals headline summary band_sources legend not_like_for_like lost_cases regressed "
+        "unmatched underpowered_sentence underpowered_reason draws_needed notes"
+    )
     doc = {
-        "a": c.a_name,
-        "b": c.b_name,
-        "refusals": list(c.refusals),
-        "headline": c.headline,
-        "summary": c.summary,
-        "band_sources": list(c.band_sources),
-        "legend": list(c.legend),
-        "not_like_for_like": c.not_like_for_like,
-        "lost_cases": list(c.lost_cases),
-        "regressed": c.regressed,
-        "unmatched": list(c.unmatched),
-        "underpowered_sentence": c.underpowered_sentence,
-        "underpowered_reason": c.underpowered_reason,
-        "draws_needed": c.draws_needed,
-        "notes": list(c.notes),
+        **_pick(c, fields, a="a_name", b="b_name"),
         "exit_status": exit_status(c),
         "rows": [_row_json(v) for v in c.rows],
         "context_rows": [_row_json(v, context=True) for v in c.context_rows],

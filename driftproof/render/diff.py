@@ -1,15 +1,11 @@
-"""What ``driftproof diff`` adds after the comparison.
-
-The lift breakdowns (``--lift-breakdown``; method, "Lift by case") and the A/A calibration
-it cites (``--aa``).
-"""
+"""What ``driftproof diff`` adds after the comparison: lift breakdowns and the A/A it cites."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 
-from driftproof.pages.sheet import BreakdownView
+from driftproof.pages.sheet_model import BreakdownView
 from driftproof.pages.words import aa_line
 from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.sheet import Format, breakdown_document
@@ -23,9 +19,7 @@ def with_breakdowns(
 ) -> str:
     """``output`` (a diff in ``fmt``) followed by one lift breakdown per ``(name, view)``.
 
-    Text and Markdown: each breakdown, titled "Lift breakdown of NAME", after a blank line.
-    JSON: the same document with a ``lift_breakdowns`` list added (same key order and layout
-    as the diff's own JSON).
+    JSON: the same document with a ``lift_breakdowns`` list added.
 
     Raises:
         json.JSONDecodeError: ``fmt`` is ``json`` and ``output`` is not a JSON document.
@@ -41,8 +35,7 @@ def with_breakdowns(
 def with_aa(output: str, fmt: Format, name: str, aa: AAReading) -> str:
     """``output`` (a diff in ``fmt``) with the A/A calibration ``name`` cited after it, as context.
 
-    Text: the sentence after a blank line. Markdown: the same, escaped. JSON: an ``aa`` object
-    (the sentence, and the observed, expected and at-least-one figures).
+    JSON: an ``aa`` object added (the sentence and its figures).
 
     Raises:
         json.JSONDecodeError: ``fmt`` is ``json`` and ``output`` is not a JSON document.

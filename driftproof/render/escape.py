@@ -1,20 +1,7 @@
-r"""Untrusted text (model answers, case ids, reasons, imported labels, file names), made safe.
+"""Untrusted text (answers, case ids, reasons, labels, file names) made safe, on one line.
 
-Two outputs, two rules:
-
-- a terminal (``view``, ``diff``, ``stale``, ``plan``): :func:`terminal_safe` shows control
-  characters (ANSI escapes included) as ``\\xNN`` and format characters (bidirectional
-  controls, "Trojan Source") and line separators as ``\\uNNNN``, so no character of the
-  input reaches the terminal as a command or moves the text around;
-- Markdown: :func:`md_text` (``view``) backslash-escapes every character CommonMark, GitHub
-  and the common math extensions read as markup; :func:`md_html` (``diff``) escapes HTML's
-  specials as entities and the Markdown ones with a backslash. Both keep the text on one
-  line, so a newline in a label can neither end a table row nor start a heading.
-
-Both Markdown rules escape ``|`` (a table cell), ``` ` ``` (a code span), ``$`` (GitHub's
-math), ``*``, ``_`` and ``~`` (emphasis, strikethrough), ``[``/``]`` (links), ``<``
-(raw HTML such as ``<script>``) and ``&`` (entities). BRIEF: "Model answers and imported strings are
-untrusted: escape them everywhere."
+:func:`terminal_safe` for a terminal; :func:`md_text` (``view``) and :func:`md_html` (``diff``)
+for Markdown, each also escaping every character Markdown, GitHub or math extensions read.
 """
 
 from __future__ import annotations

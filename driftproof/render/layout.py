@@ -1,10 +1,6 @@
-"""Layout of printed output: labelled facts and tables, as plain text and as Markdown.
+"""Labelled facts and tables as plain text and as Markdown, byte-stable; every cell escaped.
 
-Plain string building on purpose: the output is a fixed, byte-stable layout that tests
-compare, with no styling to add (rich's tables draw boxes and wrap to the terminal's width;
-markdown-it-py parses Markdown, it does not write it). Every cell passes through the
-escape the caller names (:mod:`driftproof.render.escape`); headers are the product's own
-words, escaped all the same.
+Plain string building: rich draws boxes and wraps to the terminal; markdown-it-py only parses.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
-"""``driftproof plan``'s plan in plain words.
-
-One headline that says what to do (draws per
-arm, more cases, or which cases no number of draws resolves), the chance of a verdict at the
-planned effect beside the draws and the grading cost, then each case, calls and cost.
-"""
+"""``driftproof plan``'s plan in plain words: what to do first, then chances, cases, calls, cost."""
 
 from __future__ import annotations
+
+import json
+from dataclasses import asdict
 
 from driftproof.pages.plan import CasePlan, Plan
 from driftproof.render.escape import terminal_safe
@@ -17,7 +15,7 @@ from driftproof.stats.planning import (
 )
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
-__all__ = ["NAMED_AT_MOST", "headline", "plan_text", "suite_line"]
+__all__ = ["NAMED_AT_MOST", "headline", "plan_json", "plan_text", "suite_line"]
 
 
 def _pct(p: float) -> str:
@@ -29,24 +27,14 @@ NAMED_AT_MOST = 5
 
 
 def _names(ids: tuple[str, ...]) -> str:
-    """Join case ids in words.
-
-    ``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST` ids, the first five then
-    ``and N more``.
-    """
+    """``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST`, then ``and N more``."""
     if len(ids) > NAMED_AT_MOST:
         return ", ".join(ids[:NAMED_AT_MOST]) + f" and {len(ids) - NAMED_AT_MOST} more"
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
 def headline(p: Plan) -> str:
-    """Return the one line that says what to do.
-
-    The one line that says what to do, one step: grow the pilot when it is too small to plan
-    a case, else run the planned draws per arm; then the cases no draw count resolves, named
-    (at most :data:`NAMED_AT_MOST`). The receipt-wide reading is context, on its own line
-    (:func:`suite_line`). The demo's walkthrough quotes this line.
-    """
+    """The one line that says what to do: grow the pilot or run N draws; unresolvable cases."""
     if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
         return (
             f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
@@ -90,12 +78,7 @@ def headline(p: Plan) -> str:
 
 
 def suite_line(p: Plan) -> str | None:
-    """Return the receipt-wide reading as context, or ``None``.
-
-    The receipt-wide reading as context (D-8), or ``None`` when the cases agree: how many
-    cases would bring the receipt-wide band's standard error under the floor when the pilot has
-    fewer, else that its cases already do (no call for more cases).
-    """
+    """The receipt-wide reading as context (D-8): the cases needed; ``None`` when cases agree."""
     if not p.sentence:
         return None
     se = f"the receipt-wide band's standard error (band ÷ √cases) under {EFFECT_FLOOR}"
@@ -175,11 +158,7 @@ def _across_line(p: Plan) -> list[str]:
 
 
 def _level_line(p: Plan) -> str:
-    """Return the line on the bounds' confidence levels.
-
-    The bounds' confidence levels and what they promise; with a pooled level, how often the
-    test of whether a count exists errs (:attr:`Plan.existence`).
-    """
+    """The bounds' confidence levels, what they promise, and with pooling how often they err."""
     if p.pooled_level is None or p.existence is None:
         return (
             f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a run at this "
@@ -205,7 +184,7 @@ def _level_line(p: Plan) -> str:
 
 
 def _case_line(p: Plan, c: CasePlan) -> str:
-    """Return one case's line: its count (or why none), pilot draws, spreads, bounds, chance."""
+    """One case's line: its count (or why none), pilot draws, spreads, bounds, chance."""
     n = (
         str(c.draws_needed)
         if c.draws_needed is not None
@@ -230,11 +209,7 @@ def _case_line(p: Plan, c: CasePlan) -> str:
 
 
 def plan_text(p: Plan) -> str:
-    """Return the plan in plain words.
-
-    Every line (a case id is the receipt's text) is passed through
-    :func:`~driftproof.render.escape.terminal_safe`.
-    """
+    """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`."""
     lines = [headline(p)]
     suite = suite_line(p)
     if suite is not None:
@@ -293,3 +268,46 @@ def plan_text(p: Plan) -> str:
             "not minutes)."
         )
     return "\n".join(terminal_safe(x) for x in lines) + "\n"
+
+
+def plan_json(p: Plan) -> str:
+    """The plan as JSON with sorted keys."""
+    doc = {
+        "draws_per_arm": p.draws_per_arm,
+        "no_count_cases": list(p.no_count_cases),
+        "unknown_cases": list(p.unknown_cases),
+        "cases_disagree": p.cases_disagree,
+        "sentence": p.sentence,
+        "cases_needed": p.cases_needed,
+        "arms": list(p.arms),
+        "answer_calls": p.answer_calls,
+        "judge_calls": p.judge_calls,
+        "judge_usd": p.judge_usd,
+        "cost_note": p.cost_note,
+        "judge_usd_interactive": p.judge_usd_interactive,
+        "judge_usd_batch": p.judge_usd_batch,
+        "effect": p.effect,
+        "spread_level": p.level,
+        "pooled_spread_level": p.pooled_level,
+        "larger_pilot_draws": p.larger_pilot,
+        "existence": None if p.existence is None else asdict(p.existence),
+        "p_verdict": p.p_verdict,
+        "verdict_trials": p.verdict_trials,
+        "headline": headline(p),
+        "undecided_cases": list(p.undecided_cases),
+        "pilot_draws": p.pilot_draws,
+        "pools": [
+            None
+            if q is None
+            else {"cases": q.cases, "df": q.df, "p": q.p, "pooled": q.pooled, "sd": q.sd}
+            for q in p.pools
+        ],
+        "cases": [_case_json(c) for c in p.cases],
+    }
+    return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def _case_json(c: CasePlan) -> dict[str, object]:
+    doc = asdict(c)
+    doc["larger_pilot_draws"] = doc.pop("larger_pilot")
+    return doc

@@ -1,11 +1,8 @@
 """What ``driftproof run`` prints when it has written a receipt.
 
-Each case's arm means and lift, the lost draws by kind and the top lost reasons, the control arm's
-delta beside the lift (D-16), the suite lift and per 1,000 skill tokens (D-14), the reading (D-7),
-and for ``--quick`` the two answers side by side.
-
-Figures come from :mod:`driftproof.stats` over the sealed receipt, as every reader's do.
-Answers are untrusted: they are shown as plain :class:`rich.text.Text`, never as markup.
+Each case's arm means and lift, lost draws by kind and top reasons, the control delta (D-16),
+the suite lift and per 1,000 skill tokens (D-14), the reading (D-7), and for ``--quick`` the
+two answers side by side (untrusted: plain :class:`rich.text.Text`, never markup).
 """
 
 from __future__ import annotations
@@ -43,11 +40,7 @@ def _f(x: float | None, sign: bool = False) -> str:
 
 
 def _lost_by_kind(r: Any) -> str | None:
-    """The lost draws by kind, or ``None`` when no draw was lost.
-
-    ``lost draws by kind: with skill refusal 2, truncated 1; baseline none`` (a skill
-    that triggers refusals or cut-offs must be visible); ``None`` when no draw was lost.
-    """
+    """``lost draws by kind: with skill refusal 2, …; baseline none``, or ``None`` (none lost)."""
     parts, any_lost = [], False
     for arm in ("with_skill", "baseline", "control"):
         a = getattr(r.cases[0].arms, arm, None) if r.cases else None
@@ -67,11 +60,7 @@ def _lost_by_kind(r: Any) -> str | None:
 
 
 def top_lost_line(r: Receipt) -> str | None:
-    """The top lost reasons, or ``None`` when no draw was lost.
-
-    ``top lost reasons: <cause> (n); …``, at most :data:`TOP_CAUSES`, commonest first
-    (:func:`driftproof.stats.lost_causes`); ``None`` when no draw was lost.
-    """
+    """``top lost reasons: <cause> (n); …``, commonest first, or ``None`` (none lost)."""
     causes = lost_causes(r)
     if not causes:
         return None

@@ -15,18 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from driftproof.pages.sheet import (
-    ArmSummary,
-    BreakdownRow,
+from driftproof.pages.sheet_model import (
     BreakdownView,
-    CaseRow,
-    Fact,
     FidelityView,
     Sheet,
-    SourceFigureRow,
     UsageView,
 )
 from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.words import Fact
 from driftproof.render.escape import md_text, terminal_safe
 from driftproof.render.layout import md_facts, md_table, text_facts, text_table
 
@@ -47,67 +43,52 @@ Format = Literal["text", "markdown", "json"]
 #: Heading of the source figures, as the site's table names them.
 FIGURES_TITLE = "Figures as the source printed them"
 
-_CASE_HEAD = (
-    "case",
-    "with skill",
-    "baseline",
-    "lift",
-    "verdict",
-    "checks",
-    "lost draws",
-    "output tokens",
+#: Each table's columns: (header, page-model field).
+Columns = tuple[tuple[str, str], ...]
+_CASE_COLUMNS: Columns = (
+    ("case", "case_id"),
+    ("with skill", "with_skill"),
+    ("baseline", "baseline"),
+    ("lift", "lift"),
+    ("verdict", "verdict"),
+    ("checks", "checks"),
+    ("lost draws", "lost"),
+    ("output tokens", "output_tokens"),
 )
-_ARM_HEAD = (
-    "arm",
-    "draws",
-    "lost",
-    "refusals",
-    "skill fired (beside the score, never in it)",
-    "output tokens",
+_ARM_COLUMNS: Columns = (
+    ("arm", "arm"),
+    ("draws", "draws"),
+    ("lost", "lost"),
+    ("refusals", "refusals"),
+    ("skill fired (beside the score, never in it)", "skill_fired"),
+    ("output tokens", "output_tokens"),
 )
-_FIG_HEAD = (
-    "dimension",
-    "agent",
-    "score as printed",
-    "uplift as printed",
-    "count column (as printed)",
-    "note",
+_FIG_COLUMNS: Columns = (
+    ("dimension", "dimension"),
+    ("agent", "agent"),
+    ("score as printed", "score"),
+    ("uplift as printed", "uplift"),
+    ("count column (as printed)", "count"),
+    ("note", "note"),
 )
-_BD_HEAD = (
-    "case",
-    "with skill mean ± spread",
-    "baseline mean ± spread",
-    "lift",
-    "measured/drawn/lost (with · base)",
-    "lift without it",
-    "label",
-    "note",
+_BD_COLUMNS: Columns = (
+    ("case", "case_id"),
+    ("with skill mean ± spread", "with_skill"),
+    ("baseline mean ± spread", "baseline"),
+    ("lift", "lift"),
+    ("measured/drawn/lost (with · base)", "counts"),
+    ("lift without it", "lift_without"),
+    ("label", "label"),
+    ("note", "note"),
 )
 
 
-def _case_cells(c: CaseRow) -> list[str]:
-    return [
-        c.case_id,
-        c.with_skill,
-        c.baseline,
-        c.lift,
-        c.verdict,
-        c.checks,
-        c.lost,
-        c.output_tokens,
-    ]
+def _head(cols: Columns) -> list[str]:
+    return [h for h, _ in cols]
 
 
-def _arm_cells(a: ArmSummary) -> list[str]:
-    return [a.arm, a.draws, a.lost, a.refusals, a.skill_fired, a.output_tokens]
-
-
-def _fig_cells(f: SourceFigureRow) -> list[str]:
-    return [f.dimension, f.agent, f.score, f.uplift, f.count, f.note]
-
-
-def _bd_cells(r: BreakdownRow) -> list[str]:
-    return [r.case_id, r.with_skill, r.baseline, r.lift, r.counts, r.lift_without, r.label, r.note]
+def _cells(cols: Columns, rows: Sequence[object]) -> list[list[str]]:
+    return [[getattr(r, f) for _, f in cols] for r in rows]
 
 
 def _lift_facts(s: Sheet) -> tuple[Fact, ...]:
@@ -158,7 +139,7 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
         ("What the skill adds", "What the skill adds", [_facts(_lift_facts(s))]),
     ]
     if s.source_figures:
-        figures = _table(_FIG_HEAD, [_fig_cells(f) for f in s.source_figures])
+        figures = _table(_head(_FIG_COLUMNS), _cells(_FIG_COLUMNS, s.source_figures))
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_origin), figures]
         out.append((f"{FIGURES_TITLE} (no band, lift or verdict)", FIGURES_TITLE, blocks))
     if s.source_report or s.source_decision:
@@ -176,8 +157,8 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
         [breakdown_text(s.breakdown).rstrip("\n")], [breakdown_markdown(s.breakdown).rstrip("\n")]
     )
     return out + [
-        ("Arms", "Arms", [_table(_ARM_HEAD, [_arm_cells(a) for a in s.arms])]),
-        ("Cases", "Cases", [_table(_CASE_HEAD, [_case_cells(c) for c in s.cases])]),
+        ("Arms", "Arms", [_table(_head(_ARM_COLUMNS), _cells(_ARM_COLUMNS, s.arms))]),
+        ("Cases", "Cases", [_table(_head(_CASE_COLUMNS), _cells(_CASE_COLUMNS, s.cases))]),
         ("Lost draws", "Lost draws", _items(lost)),
         (cost, cost, [_facts(s.judge_cost)]),
         ('Lift breakdown (method, "Lift by case")', "Lift breakdown", [breakdown]),
@@ -243,7 +224,7 @@ def breakdown_text(bv: BreakdownView) -> str:
     """The lift breakdown as text: summary lines, the table, the method's note."""
     lines = [f"  {terminal_safe(x)}" for x in bv.summary]
     if bv.rows:
-        lines += text_table(_BD_HEAD, [_bd_cells(r) for r in bv.rows])
+        lines += text_table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows))
     lines.append(f"  {bv.note}")
     return "\n".join(lines) + "\n"
 
@@ -252,7 +233,7 @@ def breakdown_markdown(bv: BreakdownView) -> str:
     """The lift breakdown as Markdown: a list, the table, the method's note."""
     lines = [f"- {md_text(x)}" for x in bv.summary] + [""]
     if bv.rows:
-        lines += [*md_table(_BD_HEAD, [_bd_cells(r) for r in bv.rows]), ""]
+        lines += [*md_table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows)), ""]
     lines += [bv.note, ""]
     return "\n".join(lines)
 

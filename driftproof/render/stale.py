@@ -1,8 +1,4 @@
-"""``driftproof stale``'s report as text: one line per arm, then every finding.
-
-The recorded values are the receipt's untrusted text: every line passes through
-:func:`~driftproof.render.escape.terminal_safe`, so no escape sequence reaches the terminal.
-"""
+"""``driftproof stale``'s report as text; every line made terminal-safe."""
 
 from __future__ import annotations
 
@@ -13,11 +9,7 @@ __all__ = ["stale_text"]
 
 
 def stale_text(report: StaleReport) -> str:
-    """The stale report as plain text, with no trailing newline.
-
-    ``arm: status (reasons)`` per arm, a blank line, then
-    ``- field: recorded …, today … -> effect: note`` per finding.
-    """
+    """``arm: status (reasons)`` per arm, a blank line, a line per finding; no final newline."""
     lines = [
         f"{a.arm}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
         for a in report.arms

@@ -1,13 +1,8 @@
 """The providers' batch APIs as one narrow transport: the shared types and the base lane.
 
-Batch mode is a transport only: every request body is built, and every result read, by the lanes'
-own functions, from the same raw JSON, so a batched answer (its stop reason, refusal, usage with
-cache parts, the judge's structured decision) means exactly what an interactive one does. The
-providers' batch lanes are in :mod:`.batch_lanes`.
-
-Requests are streamed: a batch's requests are written, one JSON line each as they are made, to
-an anonymous temporary file (a :class:`Spool`, framed as the provider takes them), and the HTTP
-body is read from it in chunks. Results are streamed line by line and never held whole.
+Request bodies are built, and results read, by the lanes' own functions, so a batched answer
+means what an interactive one does. Requests are spooled to an anonymous temporary file and
+sent from it in chunks; results are streamed line by line, never held whole.
 """
 
 from __future__ import annotations
@@ -31,15 +26,9 @@ Outcome = Reply | AttemptError
 class BatchStatus:
     """One batch as its provider last reported it.
 
-    Attributes:
-        id: the batch id.
-        state: the provider's raw status (Anthropic ``in_progress|canceling|ended``; OpenAI
-            ``validating|in_progress|finalizing|completed|failed|expired|cancelling|cancelled``).
-        ended: no request of it will change any more; its results can be read.
-        counts: the provider's own ``request_counts`` figures, as it names them.
-        failed: OpenAI ``failed`` (the input file was refused): the provider's errors, else
-            ``None``.
-        files: OpenAI: the output and error file ids to read the results from.
+    ``state`` is the provider's raw status; ``ended``: no request will change any more; ``counts``
+    are its ``request_counts``; ``failed`` holds OpenAI's errors when the input file was refused;
+    ``files`` are OpenAI's output and error file ids.
     """
 
     id: str
@@ -51,14 +40,10 @@ class BatchStatus:
 
 
 class Spool:
-    """The requests of one batch, spooled to an anonymous temporary file.
+    """The requests of one batch in an anonymous temporary file (none left if killed).
 
-    The file leaves nothing behind when closed, or when the process is killed. The requests are
-    framed as the provider takes them: ``head``, the request lines joined by ``sep``, ``tail``.
-
-    Attributes:
-        count: requests written.
-        size: their bytes, each counted with one separator byte (what the size limit weighs).
+    Framed as ``head``, lines joined by ``sep``, ``tail``; ``size`` counts each request with one
+    separator byte, as the size limit weighs it.
     """
 
     def __init__(self, head: bytes, sep: bytes, tail: bytes) -> None:
@@ -96,10 +81,8 @@ class Spool:
 class BatchLane:
     """One provider's batch API over one answering lane.
 
-    Attributes:
-        provider: ``anthropic`` | ``openai``.
-        max_requests / max_bytes: the documented size of one batch.
-        uploads: whether requests go up as a file first (OpenAI), whose id is journaled.
+    ``max_requests`` / ``max_bytes`` are the documented size of one batch; ``uploads``: requests
+    go up as a file first (OpenAI), whose id is journaled.
     """
 
     provider = ""
@@ -112,11 +95,7 @@ class BatchLane:
         self.lane = lane
 
     def request(self, kw: dict[str, Any]) -> dict[str, Any]:
-        """The request body of one call.
-
-        From the keyword arguments the draw maker passed to the lane's ``call`` (``timeout``
-        dropped); ``schema`` set for a judge sample.
-        """
+        """The body of one call from the draw maker's ``call`` keywords (``timeout`` dropped)."""
         raise NotImplementedError
 
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -132,11 +111,7 @@ class BatchLane:
         return None
 
     def create(self, spool: Spool | None, file_id: str | None) -> str:
-        """Create the batch; return its id.
-
-        From ``spool`` (Anthropic) or the uploaded ``file_id`` (OpenAI). Raises
-        :class:`AttemptError`.
-        """
+        """Create the batch from ``spool`` or ``file_id``; its id. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
     def status(self, batch_id: str) -> BatchStatus:

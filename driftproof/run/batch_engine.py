@@ -1,52 +1,15 @@
-"""``driftproof run --batch``: each round of the run as provider batches.
+"""``driftproof run --batch``: the run's rounds as provider batches, a transport only.
 
-Rounds. A round is every request the run can make now, sent as one batch per lane (split at
-the provider's documented size, :mod:`driftproof.run.batch`):
-
-1. the answers of the first ``min_draws`` (3) draws of every case and arm;
-2. every judge sample of those draws (with the answers a follow-up batch had to retry);
-3. then, round after round, the draws the stopping rule asks for (one more per arm whose
-   spread has not settled, :func:`driftproof.run.scheduler.needs_more`) and their judge
-   samples, until no arm asks for more.
-
-Batch mode is a transport only (the receipt means the same). Each draw is made by the
-engine's own draw maker (``_Drawer``: lost-draw rules, checks, judge parsing, the draw
-record), fed the batch results in place of interactive replies: its answering and judging
-lanes are replaced by replay lanes that hand it, in order, the outcomes of that draw's
-requests. Its requests are built by the real lanes' ``request`` functions from the very
-arguments the draw maker passes, so a batch request is the interactive request.
-
-Attempts (method, "A runner attempt ..."): every request in a batch is one endpoint attempt.
-A request that errored, expired or was cancelled is sent again in a follow-up batch while the
-attempt budget (``len(retry_delays) + 1`` = 3, the plain lanes' budget) lasts; then the draw
-is lost, or the judge sample invalid, with the provider's reason (the plain lanes' rule,
-:func:`driftproof.run.scheduler.with_retries`). There is no wait between a failed attempt and
-its follow-up batch beyond the poll interval.
-
-Crash-proof. The batch journal ``<receipt>.batches`` (JSON Lines beside the run journal)
-records, each line written whole and fsync'd before anything waits on it:
-
-* ``{"file": {"id", "lane", "stage", "ids"}}``: an OpenAI input file, right after its upload;
-* ``{"batch": {"id", "file_id", "lane", "stage", "ids", "created"}}``: a batch, right after the
-  provider returned its id (``ids``: the custom ids it holds; ``created``: Unix seconds);
-* ``{"cancel": id}``: the batch was cancelled at ``--batch-timeout``;
-* ``{"out": {"id", "batch", "reply"|"error"}}``: one result, as it is streamed;
-* ``{"read": id}``: every result of the batch is journaled.
-
-A killed run resumes by reading it: an uploaded file without a batch gets its batch (the file
-is not uploaded again), a batch not yet read is polled again and its results read again
-(results already journaled are skipped), and nothing already submitted is submitted again.
-Finished draws are in the run journal as in a plain run, each exactly once. The one window
-left is between the provider creating a batch and its id reaching the disk (one HTTP reply).
-
-Timeout. A batch not ended ``--batch-timeout`` seconds after it was created is cancelled;
-the results it finished are kept and the cancelled requests retried within the budget.
-
-Broken reads. A results stream that breaks (a connection error, a transient HTTP status) is
-read again at the next poll, keeping what it had streamed. A batch whose results come back
-with nothing new ``budget`` reads in a row stops the run (:class:`FatalRun`, naming the batch
-and the last error) instead of polling forever; its ids stay journaled, so the same command
-run again resumes by reading it.
+A round is every request the run can make now, one batch per lane: the first ``min_draws``
+answers of every arm, their judge samples, then the draws the stopping rule asks for. Each draw
+is made by the engine's own draw maker fed replay lanes, and its requests are built by the real
+lanes' builders, so a batch request is the interactive request. Every batched request is one
+attempt; a failed one is sent again in a follow-up batch while the budget lasts (the rule of
+:func:`~driftproof.run.scheduler.with_retries`). The batch journal
+(:mod:`~driftproof.run.batch_journal`) records each file, batch, cancel and result before
+anything waits on it, so a killed run resumes without submitting anything twice. A batch not
+ended after ``--batch-timeout`` is cancelled (finished results kept); one whose results bring
+nothing new ``budget`` reads in a row stops the run (:class:`FatalRun`).
 """
 
 from __future__ import annotations
@@ -60,26 +23,12 @@ from typing import Any
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchLane, Outcome
-from driftproof.run.batch_io import (
-    BATCH_POLL_INTERVAL,
-    BATCH_TIMEOUT,
-    BatchIO,
-    BatchOptions,
-    describe,
-)
-from driftproof.run.batch_journal import BatchJournal, batch_journal_path, outcome_from_doc
+from driftproof.run.batch_io import BatchIO, BatchOptions
+from driftproof.run.batch_journal import BatchJournal, outcome_from_doc
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.scheduler import DrawPlan
 
-__all__ = [
-    "BATCH_POLL_INTERVAL",
-    "BATCH_TIMEOUT",
-    "BatchJournal",
-    "BatchOptions",
-    "BatchRounds",
-    "batch_journal_path",
-    "describe",
-]
+__all__ = ["BatchRounds"]
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
@@ -93,25 +42,23 @@ class _NeedCall(Exception):
         self.kw = kw
 
 
+#: What a replay lane reports as its real lane does.
+_LANE_FACTS = "name surface capture service harness_name keep_raw channel sends_budget".split()
+
+
 class _Replay(Provider):
     """Stands in for a real lane inside the draw maker.
 
-    Hands out the outcomes queued for the draw being made (per thread), and raises
-    :class:`_NeedCall` when they run out.
+    It hands out the outcomes queued for this thread's draw and raises :class:`_NeedCall` when they
+    run out.
     """
 
     makes_endpoint_attempts = False
 
     def __init__(self, real: Provider) -> None:
         self.real = real
-        self.name, self.surface, self.capture, self.service = (
-            real.name,
-            real.surface,
-            real.capture,
-            real.service,
-        )
-        self.harness_name, self.keep_raw = real.harness_name, real.keep_raw
-        self.channel, self.sends_budget = real.channel, real.sends_budget
+        for name in _LANE_FACTS:
+            setattr(self, name, getattr(real, name))
         self.local = threading.local()
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
@@ -128,11 +75,7 @@ class _Replay(Provider):
 
 
 def _resolved(outs: Sequence[Outcome], budget: int) -> bool:
-    """Whether a call's attempts are over.
-
-    It succeeded, failed in a way a retry cannot fix, or used the budget (the rule of
-    :func:`with_retries`).
-    """
+    """Whether a call's attempts are over: success, an unretryable failure, or the budget used."""
     if not outs:
         return False
     last = outs[-1]
@@ -143,10 +86,7 @@ Key = tuple[str, str, int]
 
 
 class BatchRounds:
-    """The rounds of ``driftproof run --batch``.
-
-    :meth:`run` draws every cell (case id, arm) through batches until the stopping rule is met.
-    """
+    """The rounds of ``driftproof run --batch``; :meth:`run` draws every cell."""
 
     def __init__(
         self,
@@ -165,23 +105,11 @@ class BatchRounds:
         budget: int,
         on_done: Callable[[int, int], None] | None = None,
     ) -> None:
-        """Set up the rounds (the engine then calls :meth:`run`).
+        """Set up the rounds over ``cells`` (case id, arm); ``done`` (resumed scores) is updated.
 
-        Args:
-            cells: the cells (case id, arm) to draw.
-            done: scores of draws already journaled (resume), keyed (case, arm, index); updated.
-            drawer: the engine's draw maker; its ``provider``/``judge`` lanes are replaced by replay
-                lanes here, and it journals each draw as in a plain run.
-            lanes: ``{"answer": BatchLane, "judge": BatchLane}``.
-            journal: the batch journal.
-            opts: the batch options (poll interval, timeout).
-            finished: keys of draws already in the run journal (their batch results are skipped).
-            min_draws: draws every cell gets.
-            max_draws: the cap of draws per cell.
-            settle: the move in spread under which a cell's spread has settled.
-            judge_samples: judge samples per draw.
-            budget: attempts per call.
-            on_done: called with (draws finished, draws planned so far) after each draw.
+        ``drawer`` is the engine's draw maker, whose lanes are replaced by replay lanes here;
+        ``lanes`` is ``{"answer", "judge"}``; ``finished`` are keys already in the run journal;
+        ``budget`` is attempts per call; the stopping-rule arguments are :func:`run_cells`'.
         """
         self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
         self.io = BatchIO(lanes, journal, opts, budget, self._keep)
@@ -204,13 +132,12 @@ class BatchRounds:
             self._keep(bid, cid, outcome_from_doc(doc), in_run_journal)
         journal.outs.clear()
 
-    # -- ids ------------------------------------------------------------------------------
     @staticmethod
     def _cid(cell: int, index: int, sample: int, attempt: int) -> str:
-        """The custom id of one batched call.
+        """The custom id of one batched call (Anthropic: ``^[a-zA-Z0-9_-]{1,64}$``).
 
-        ``a<cell>-<draw>-<attempt>`` for an answer, ``j<cell>-<draw>-<sample>-<attempt>``
-        for a judge sample (Anthropic custom ids: ``^[a-zA-Z0-9_-]{1,64}$``).
+        ``a<cell>-<draw>-<attempt>`` for an answer, ``j<cell>-<draw>-<sample>-<attempt>`` for a
+        judge sample.
         """
         return f"a{cell}-{index}-{attempt}" if sample < 0 else f"j{cell}-{index}-{sample}-{attempt}"
 
@@ -247,12 +174,7 @@ class BatchRounds:
         return True
 
     def _draw_if_complete(self, cell: int, index: int) -> None:
-        """Make a draw as soon as its answer and every judge sample are resolved.
-
-        While its batch is still being read: its results are then dropped at once instead of
-        waiting, with every other draw's, for the whole batch (results are never held
-        whole).
-        """
+        """Make a draw once all its calls resolved, so results never wait for a whole batch."""
         if not _resolved(self._list(cell, index, -1), self.budget):
             return
         if all(_resolved(self._list(cell, index, k), self.budget) for k in range(self.n)):
@@ -262,7 +184,6 @@ class BatchRounds:
         slot = self.outs.get((cell, index, sample), {})
         return [slot[a] for a in range(len(slot)) if a in slot]
 
-    # -- the loop -------------------------------------------------------------------------
     def run(self) -> None:
         """Draw every cell through batches until the stopping rule is met.
 

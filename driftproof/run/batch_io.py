@@ -1,10 +1,4 @@
-"""Sending, polling and reading the batches of ``driftproof run --batch``.
-
-What the rounds (:mod:`driftproof.run.batch_engine`) ask for goes up as provider batches, split at
-the documented size and journaled (:mod:`driftproof.run.batch_journal`) before anything waits on
-them; every open batch is polled until it ends, cancelled at ``--batch-timeout``, and its results
-are streamed into the journal and handed to the rounds.
-"""
+"""Sending, polling and reading the batches of ``run --batch``, journaled before any wait."""
 
 from __future__ import annotations
 
@@ -30,13 +24,9 @@ BATCH_TIMEOUT = 24 * 3600.0
 
 @dataclass
 class BatchOptions:
-    """``--batch`` settings.
+    """``--batch`` settings: seconds between polls, and after creation to cancel a batch.
 
-    Attributes:
-        poll_interval: seconds between two polls of the open batches (``--batch-poll-interval``).
-        timeout: seconds after a batch's creation at which it is cancelled (``--batch-timeout``).
-        on_status: called with every open batch's :class:`BatchStatus` after each poll.
-        sleep / clock: injectable for tests (seconds).
+    ``on_status`` receives every open batch's :class:`BatchStatus` after each poll.
     """
 
     poll_interval: float = BATCH_POLL_INTERVAL
@@ -47,11 +37,7 @@ class BatchOptions:
 
 
 def describe(statuses: Sequence[BatchStatus]) -> str:
-    """The progress line: each polled batch's state and the provider's own request counts.
-
-    E.g. ``msgbatch_01 in_progress: processing 90, succeeded 0, errored 0, canceled 0, expired
-    0``. Batch ids and states come from the provider and are shown printable only.
-    """
+    """The progress line: each batch's state and the provider's counts, printable only."""
 
     def one(st: BatchStatus) -> str:
         counts = ", ".join(f"{k} {v}" for k, v in st.counts.items())
@@ -62,16 +48,10 @@ def describe(statuses: Sequence[BatchStatus]) -> str:
 
 
 class BatchIO:
-    """The batches of one run: submits, polls and reads them through the lanes.
+    """The batches of one run: submits, polls and reads them, each step journaled, on one thread.
 
-    Each step is journaled; one thread does it all.
-
-    Args:
-        lanes: ``{"answer": BatchLane, "judge": BatchLane}``.
-        keep: called with (batch id, custom id, outcome) for every result read; returns whether
-            the result is new (only new results are journaled).
-        budget: attempts per call; also the broken reads in a row after which a batch's
-            results are given up on (:class:`FatalRun`).
+    ``keep(batch id, custom id, outcome)`` returns whether a result is new; ``budget`` is attempts
+    per call and the broken reads in a row after which a batch is given up (:class:`FatalRun`).
     """
 
     def __init__(
@@ -88,11 +68,7 @@ class BatchIO:
         self.broken_reads: dict[str, int] = {}
 
     def submit(self, stage: str, reqs: list[tuple[str, dict[str, Any]]]) -> None:
-        """Send ``reqs`` as batches of at most the lane's documented size.
-
-        Each spooled to disk as its requests are made (never held as one list;
-        :class:`~driftproof.run.batch.Spool`).
-        """
+        """Send ``reqs`` as spooled batches of at most the lane's documented size."""
         lane = self.lanes[stage]
         spool: Spool | None = None
         ids: list[str] = []
@@ -142,11 +118,7 @@ class BatchIO:
         )
 
     def finish_open(self) -> None:
-        """Submit, poll and read the open batches until they end.
-
-        Create the batch of an uploaded file that has none; poll every unread batch until it
-        ends (cancelling at the timeout); read its results.
-        """
+        """Create, poll (cancelling at the timeout) and read every open batch until it ends."""
         batched_files = {b.get("file_id") for b in self.bj.batches.values()}
         for fid, f in list(self.bj.files.items()):
             if fid not in batched_files:
@@ -184,10 +156,10 @@ class BatchIO:
                 self.opts.sleep(self.opts.poll_interval)
 
     def _broken(self, bid: str, exc: Exception, kept: int) -> None:
-        """A results stream broke after keeping ``kept`` new results.
+        """A results stream broke after keeping ``kept`` new results: read again at the next poll.
 
-        It is read again at the next poll, unless the error is fatal, is not a transport
-        error, or the batch has kept nothing ``budget`` reads in a row (:class:`FatalRun`).
+        Raises :class:`FatalRun` instead when the error is fatal or not a transport error, or
+        ``budget`` reads in a row kept nothing.
         """
         if isinstance(exc, AttemptError) and exc.fatal:
             raise FatalRun(f"batch {bid}: {exc.reason}") from exc

@@ -1,19 +1,9 @@
-"""The batch journal of ``driftproof run --batch``: JSON Lines beside the run journal.
+"""The batch journal ``<receipt>.batches``: JSON Lines, each line written whole.
 
-``<receipt>.batches``, JSON Lines beside the run journal. Each line is written whole; those marked
-fsync'd reach the disk before anything waits on them:
-
-* ``{"file": {"id", "lane", "stage", "ids"}}``: an OpenAI input file, right after its upload
-  (fsync'd);
-* ``{"batch": {"id", "file_id", "lane", "stage", "ids", "created"}}``: a batch, right after the
-  provider returned its id (``ids``: the custom ids it holds; ``created``: Unix seconds;
-  fsync'd);
-* ``{"cancel": id}``: the batch was cancelled at ``--batch-timeout`` (fsync'd);
-* ``{"out": {"id", "batch", "reply"|"error"}}``: one result, as it is streamed (fsync'd every
-  :data:`SYNC_EVERY` lines and when its batch is read);
-* ``{"read": id}``: every result of the batch is journaled (fsync'd).
-
-How a killed run resumes from it: :mod:`driftproof.run.batch_engine`.
+``file`` (an OpenAI input file, after upload), ``batch`` (after the provider returned its id;
+``created`` in Unix seconds), ``cancel``, ``out`` (one result as streamed; fsync'd every
+:data:`SYNC_EVERY` lines and when read) and ``read`` (all results journaled); all but ``out``
+are fsync'd before anything waits on them.
 """
 
 from __future__ import annotations

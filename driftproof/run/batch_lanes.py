@@ -1,36 +1,11 @@
 """The providers' batch lanes: Anthropic Message Batches and the OpenAI Batch API.
 
-Every request body is built, and every result read, by the lanes' own functions (Anthropic
-``build_request`` / ``read_message``; OpenAI ``build_responses`` / ``build_chat`` and
-``read_response`` / ``read_chat``), from the same raw JSON, so a batched answer (its stop reason,
-refusal, usage with cache parts, the judge's structured decision) means exactly what an interactive
-one does.
-
-Limits (the providers' documented sizes; a larger round is split into several batches):
-
-* Anthropic Message Batches: 100,000 requests or 256 MB per batch, whichever comes first;
-* OpenAI Batch API: 50,000 requests or 200 MB per input file.
-
-Requests are streamed too: a batch's requests are written, one JSON line each as they are
-made, to an anonymous temporary file (a :class:`Spool`, framed as the provider takes them), and
-the HTTP body is read from it in chunks. ``messages.batches.create(requests=[...])`` would hold
-the requests three times over (the SDK's copy of them, its JSON text and that text's bytes: up
-to 3 × 256 MB at the documented limit), so the Anthropic lane posts the spooled body through
-the SDK's own client (``client.post(..., content=file, cast_to=MessageBatch)``, the SDK's way to
-send a body it does not build); the OpenAI input file is uploaded from it as it is.
-
-Results are streamed line by line (``messages.batches.results`` is a JSONL decoder over the
-HTTP stream; OpenAI output and error files are read through ``with_streaming_response``), and
-never held whole. A request that did not succeed becomes an :class:`AttemptError` naming the
-batch and the provider's own reason:
-
-* Anthropic ``errored``: the error's ``type`` mapped to its HTTP status (``overloaded_error``
-  529, ``api_error`` 500, ``rate_limit_error`` 429 … are retried; ``invalid_request_error`` 400,
-  ``authentication_error`` 401, ``permission_error`` 403 and ``not_found_error`` 404 stop the
-  run; another 4xx such as ``request_too_large`` 413 loses the draw without a retry), by
-  :func:`classify_status`, the plain lanes' own rule;
-* ``expired`` and ``canceled`` (OpenAI ``batch_expired`` / ``batch_cancelled``): retried;
-* an OpenAI line with a non-200 ``status_code``: :func:`classify_status` on that status.
+A larger round than the documented size (Anthropic 100,000 requests or 256 MB; OpenAI 50,000
+requests or 200 MB per input file) is split. Anthropic's spooled body is posted through the SDK
+client's ``post`` (``batches.create(requests=...)`` would hold the requests three times over);
+OpenAI's input file is uploaded from the spool. A request that did not succeed becomes an
+:class:`AttemptError` by :func:`classify_status` (Anthropic ``errored`` through its error
+type's HTTP status); ``expired`` and ``canceled`` are retried.
 """
 
 from __future__ import annotations
@@ -66,6 +41,9 @@ ANTHROPIC_ERROR_STATUS = {
     "overloaded_error": 529,
 }
 
+#: Message Batches result types of a request that was not processed (retried) → what happened.
+_NOT_PROCESSED = {"expired": "ended", "canceled": "was cancelled"}
+
 
 class AnthropicBatches(BatchLane):
     """Message Batches: ``messages.batches.create/retrieve/cancel/results``."""
@@ -82,7 +60,6 @@ class AnthropicBatches(BatchLane):
         return {"custom_id": custom_id, "params": body}
 
     def spool(self) -> Spool:
-        # the body of POST /v1/messages/batches: {"requests": [<entry>, <entry>, ...]}
         """An empty spool framed as a JSON object's ``requests`` array."""
         return Spool(b'{"requests":[', b",", b"]}")
 
@@ -140,32 +117,11 @@ class AnthropicBatches(BatchLane):
                     etype = str(err.get("type", "error"))
                     msg = str(err.get("message", ""))[:300]
                     code = ANTHROPIC_ERROR_STATUS.get(etype, 500)
-                    base = classify_status(code, "")
-                    yield (
-                        cid,
-                        AttemptError(
-                            f"batch {bid}: errored: {etype}: {msg}",
-                            retryable=base.retryable,
-                            fatal=base.fatal,
-                            status=code,
-                        ),
-                    )
-                elif kind == "expired":
-                    yield (
-                        cid,
-                        AttemptError(
-                            f"batch {bid}: expired: the batch ended before this request was "
-                            "processed"
-                        ),
-                    )
-                elif kind == "canceled":
-                    yield (
-                        cid,
-                        AttemptError(
-                            f"batch {bid}: canceled: the batch was cancelled before this request "
-                            "was processed"
-                        ),
-                    )
+                    why = f"batch {bid}: errored: {etype}: {msg}"
+                    yield cid, classify_status(code, "", reason=why)
+                elif kind in _NOT_PROCESSED:
+                    why = f"the batch {_NOT_PROCESSED[kind]} before this request was processed"
+                    yield cid, AttemptError(f"batch {bid}: {kind}: {why}")
                 else:
                     yield (
                         cid,
@@ -178,11 +134,7 @@ class AnthropicBatches(BatchLane):
 
 
 class OpenAIBatches(BatchLane):
-    """The OpenAI Batch API.
-
-    ``files.create(purpose="batch")``, ``batches.create/retrieve/cancel``, and the output and
-    error files through ``files.with_streaming_response.content``.
-    """
+    """The OpenAI Batch API: a batch input file, the batch, its output and error files."""
 
     provider, max_requests, max_bytes, uploads = "openai", 50_000, 200 * 1024 * 1024, True
     lane: OpenAIAPI
@@ -203,7 +155,6 @@ class OpenAIBatches(BatchLane):
         return {"custom_id": custom_id, "method": "POST", "url": self.endpoint, "body": body}
 
     def spool(self) -> Spool:
-        # the input file: JSON Lines
         """An empty spool of JSON lines."""
         return Spool(b"", b"\n", b"\n")
 
@@ -283,13 +234,9 @@ class OpenAIBatches(BatchLane):
             body = resp.get("body")
             e = body.get("error") if isinstance(body, dict) else None
             e = e if isinstance(e, dict) else {}
-            base = classify_status(resp["status_code"], str(e.get("message", ""))[:300])
-            return cid, AttemptError(
-                f"batch {bid}: {base.reason}",
-                retryable=base.retryable,
-                fatal=base.fatal,
-                status=resp["status_code"],
-            )
+            exc = classify_status(resp["status_code"], str(e.get("message", ""))[:300])
+            exc.reason = f"batch {bid}: {exc.reason}"
+            return cid, exc
         why: dict[str, Any] = err if isinstance(err, dict) else {}
         code = str(why.get("code", "error"))
         msg = str(why.get("message", ""))[:300]
@@ -297,11 +244,7 @@ class OpenAIBatches(BatchLane):
 
 
 def batch_lane(lane: Provider) -> BatchLane:
-    """The batch API of an answering or judging lane.
-
-    Raises:
-        ValueError: the lane has no batch API (a CLI surface or the stub).
-    """
+    """The batch API of ``lane``; :class:`ValueError` when it has none (CLI, offline)."""
     # (the lane classes import their SDK only when a lane starts)
     if isinstance(lane, AnthropicAPI) and lane.surface == "api":
         return AnthropicBatches(lane)

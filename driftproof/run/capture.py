@@ -1,14 +1,8 @@
 """Capture mode ``files``: read back what an agent left in its fresh working directory.
 
-Method, "Which answer is graded": every file left there is named in the graded answer with
-its path and size, and so is a directory there that cannot be read, with its reason; the
-first 50 files are read: each is graded with its reply when it is UTF-8 text of at most
-65,536 bytes, up to 262,144 bytes together. Any other file is named with its reason: past
-the 50-file cap, truncated (its size and the cap), unreadable (permission denied, or a read
-error), binary, not valid UTF-8, changed while it was read, or past the total cap.
-
-Symbolic links are never followed (a link could show the grader a file outside the
-directory); one is named unreadable with that reason. Files are taken in sorted path order.
+Every file (and every unreadable directory) is named with its path and size, in sorted path
+order; of the first 50, each UTF-8 text of at most 65,536 bytes is shown, up to 262,144 bytes
+together, and every other is named with its reason. Symbolic links are never followed.
 """
 
 from __future__ import annotations
@@ -37,10 +31,8 @@ TOTAL_MAX_BYTES = 262_144
 class Capture:
     """What the grader is shown from a working directory.
 
-    Attributes:
-        files: receipt ``captured_files`` entries {path, bytes, status, reason}, every file named.
-        shown: (path, text) of the files read, in order.
-        error: why the directory itself could not be read back; the draw is then lost.
+    ``files`` are receipt ``captured_files`` entries, every file named; ``shown`` is (path, text)
+    of the files read; ``error``, why the directory could not be read (the draw is then lost).
     """
 
     files: list[dict[str, Any]] = field(default_factory=list)
@@ -160,11 +152,7 @@ def _read_one(full: Path, st: os.stat_result, entry: dict[str, Any], cap: Captur
 
 
 def compose_answer(reply: str, cap: Capture) -> str:
-    """The graded answer in capture mode files.
-
-    The reply, then every file named with its path and size, the files read given in full, the
-    others with their reason.
-    """
+    """The graded answer: the reply, every file named, those read in full, the rest with why."""
     parts = [reply.rstrip()] if reply.strip() else []
     shown = dict(cap.shown)
     for f in cap.files:

@@ -1,17 +1,10 @@
-"""Deterministic post-checks: run beside the judge, recorded as ``{name, kind, pass}``.
+"""Deterministic post-checks, run beside the judge and never folded into an outcome or verdict.
 
-Method, "Deterministic post-checks": they simply hold or don't, with no LLM judgment, and
-are never folded into the case outcome or the verdict. Regexes are searched as Python's
-``re.search`` would (caveman's fidelity checks are case-insensitive ``re.search``), through the
-``regex`` library so that each search has a time limit (:data:`CHECK_TIMEOUT_S`): a suite's
-pattern that backtracks catastrophically cannot hang a run. In ``driftproof suite check`` such a
-check is reported against the example it could not finish on; during a run it does not hold.
-
-Structures:
-    ``conventional_commit_subject``  some line is a Conventional Commits 1.0.0 subject,
-        ``type(scope)!: description``, type one of the @commitlint/config-conventional types;
-    ``fenced_code_block``            the answer holds a fenced code block (``` or ~~~);
-    ``non_empty``                    the answer holds a non-space character.
+Regexes are searched as ``re.search`` would, through ``regex`` with a time limit
+(:data:`CHECK_TIMEOUT_S`) so that a pattern that backtracks cannot hang a run; such a check
+does not hold. Structures: ``conventional_commit_subject`` (some line is a Conventional
+Commits 1.0.0 subject with a @commitlint/config-conventional type), ``fenced_code_block``,
+``non_empty``.
 """
 
 from __future__ import annotations
@@ -42,19 +35,7 @@ class CheckTimeout(Exception):
 
 
 #: The types of @commitlint/config-conventional (type-enum).
-CONVENTIONAL_TYPES = (
-    "build",
-    "chore",
-    "ci",
-    "docs",
-    "feat",
-    "fix",
-    "perf",
-    "refactor",
-    "revert",
-    "style",
-    "test",
-)
+CONVENTIONAL_TYPES = tuple("build chore ci docs feat fix perf refactor revert style test".split())
 _CC = re.compile(r"^(?:{})(?:\([^()\r\n]+\))?!?: \S".format("|".join(CONVENTIONAL_TYPES)))
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.M)
 
@@ -98,19 +79,14 @@ def _holds(spec: CheckSpec, answer: str) -> bool:
 
 
 def run_checks(specs: Iterable[CheckSpec], answer: str) -> list[dict[str, Any]]:
-    """Every check's result in suite order, as receipt ``checks[]`` entries.
-
-    A regex check that runs past :data:`CHECK_TIMEOUT_S` does not hold.
-    """
+    """Every check's result in suite order as ``checks[]`` entries; a timed-out regex fails."""
     return [{"name": s.name, "kind": s.kind, "pass": _holds(s, answer)} for s in specs]
 
 
 def example_failures(case: Any) -> list[str]:
-    """Where a case's checks disagree with its own examples (``driftproof suite check``).
+    """One line per place a case's checks disagree with its own examples (``suite check``).
 
-    A known-good example (``examples.pass``) must pass every check; a known-bad one
-    (``examples.fail``) must fail at least one. Returns one line per disagreement, naming the
-    case, the example (by pointer) and the check.
+    A known-good example must pass every check; a known-bad one must fail at least one.
     """
     out: list[str] = []
     for kind, examples in (("pass", case.examples_pass), ("fail", case.examples_fail)):

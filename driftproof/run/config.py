@@ -1,9 +1,4 @@
-"""Settings, results and arm construction of ``driftproof run``.
-
-Arms (method, "The core"; D-16): ``with_skill``, ``baseline`` and optionally
-``control``; :func:`arm_systems` builds each arm's system prompt. Economics (method, "What
-grading cost"): :func:`judge_usd` prices the judge's usage at the frozen judge price.
-"""
+"""Settings, results and arm construction (D-16) of ``driftproof run``; the judge's cost."""
 
 from __future__ import annotations
 
@@ -127,11 +122,9 @@ def judge_usd(
     cache_read: int = 0,
     cache_creation: int = 0,
 ) -> float | None:
-    """Grading cost in USD.
+    """Grading cost in USD at the frozen price per million tokens, ``None`` when none is frozen.
 
-    Uncached input, cache reads, cache writes and output, each at its frozen price per million
-    tokens; a cache part with no price of its own is priced as input. ``None`` when no price is
-    frozen.
+    A cache part with no price of its own is priced as input.
     """
     if price is None:
         return None
@@ -171,12 +164,10 @@ class Spend:
 
 
 def arm_systems(skill_text: str, control: str | None, aa: bool = False) -> dict[str, str | None]:
-    """Each arm's system prompt.
+    """Each arm's system prompt (D-16): baseline none, with-skill SKILL.md.
 
-    Baseline none; with a control, the control alone and the control, a blank line and SKILL.md
-    for the skill arm (seed 004); else SKILL.md alone. An A/A calibration (``aa``) gives the
-    baseline arm SKILL.md too: the with-skill arm twice under the same settings (it takes no
-    control).
+    With a control, the with-skill arm is the control, a blank line and SKILL.md; with ``aa`` the
+    baseline gets SKILL.md too.
     """
     if aa:
         return {"with_skill": skill_text, "baseline": skill_text}
@@ -198,13 +189,9 @@ def construction(arm: str, control: str | None, aa: bool = False) -> str:
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """The run was interrupted (Ctrl-C); every finished draw is kept in the journal.
+    """Ctrl-C: every finished draw (``kept``) is in the ``journal``; the same command resumes.
 
-    A :class:`KeyboardInterrupt`, so a caller that does not know it still stops as on Ctrl-C.
-
-    Attributes:
-        kept: finished draws in the journal (all sessions together).
-        journal: the journal's path; running the same command again resumes from it.
+    A :class:`KeyboardInterrupt`, so a caller that does not know it still stops.
     """
 
     def __init__(self, kept: int, journal: Path) -> None:

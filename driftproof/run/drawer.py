@@ -1,26 +1,11 @@
-"""One draw of ``driftproof run``.
+"""One draw of ``driftproof run``: generation with retries, the lost-draw rules, checks, judging.
 
-Generation with retries, the lost-draw rules, the checks and the judge samples (:mod:`.grading`).
-
-What the provider said: every draw records the provider's stop reason, its failed attempts and
-whether the reply ran over the output budget; a refusal is a lost draw of kind ``refusal``;
-lone UTF-16 surrogates become U+FFFD before anything is hashed (D-1 for a draw's score: the
-mean of its valid judge samples).
-
-A finished answer (D-19): a reply is graded only when its lane's ending is complete
-(:mod:`.endings`); any other ending is a lost draw of its class, the output budget's
-(``truncated``) excepted when the suite accepts truncation; a Chat ``length`` is read against
-the requested budget (:mod:`.endings`). Reasoning the lane kept apart is recorded by its length
-and sha256 only, and never reaches a check or the judge; the draw's ``tokens.answer_output``
-leaves it out. An answer that still holds a ``<think>`` or ``</think>`` tag after the leading
-block was split off is lost as ``reasoning_mixed``, quoting the tag's position.
-
-The skill reached the model: where the lane reports input tokens, a with-skill draw whose
-reported input is below :data:`SKILL_REACHED_SHARE` of the skill's own size (o200k_base tokens)
-is lost as ``prompt_dropped``; its reason quotes the skill's size as the receipt records it
-(``skill.tokens``, ceil(characters / 4), D-14), the figure ``view`` shows. A reported 0 input
-tokens (the prompt is never empty) is unrecorded, never 0. Every lost envelope keeps the usage
-and cost it reported.
+A reply is graded only when its lane's ending is complete (D-19, :mod:`.endings`); any other
+ending is a lost draw of its class, ``truncated`` excepted when the suite accepts truncation.
+Reasoning is recorded by length and sha256 only and never reaches a check or the judge. A
+with-skill draw reporting fewer input tokens than :data:`SKILL_REACHED_SHARE` of the skill's
+size is lost as ``prompt_dropped``, quoting ``skill.tokens`` (D-14). A reported 0 input tokens
+is unrecorded; every lost envelope keeps its usage and cost.
 """
 
 from __future__ import annotations
@@ -58,10 +43,7 @@ SKILL_REACHED_SHARE = 0.8
 
 @dataclass
 class Loss:
-    """Why a draw is lost: its kind, the reason, the answer kept, extra draw members.
-
-    ``stops`` is set when the run must stop after this draw (another model answered).
-    """
+    """Why a draw is lost: kind, reason, answer kept, extra members; ``stops`` ends the run."""
 
     kind: str
     reason: str
@@ -71,14 +53,11 @@ class Loss:
 
 
 class Drawer:
-    """Makes one draw: generation (with retries), lost-draw rules, checks, n judge samples.
+    """Makes one draw: generation (with retries), lost-draw rules, checks, judge samples.
 
-    Attributes:
-        skill_tokens: the skill's own size in o200k_base tokens, for the skill-reached check;
-            ``None`` (no check) for the offline lanes.
-        skill_size: the skill's size as the receipt records it (``skill.tokens``,
-            ceil(characters / 4), D-14): the one figure a lost reason quotes.
-        halt: set to stop every further attempt.
+    ``skill_tokens`` is the skill's size in o200k_base tokens for the skill-reached check
+    (``None``: no check); ``skill_size`` is ``skill.tokens`` (D-14), the figure a reason quotes;
+    ``halt`` stops every further attempt.
     """
 
     def __init__(
@@ -186,11 +165,7 @@ class Drawer:
         rec: dict[str, Any],
         tried: list[dict[str, Any]],
     ) -> str | None:
-        """Record the draw of an answered call: lost by a rule, or checked and judged.
-
-        Returns:
-            Why the run must stop after this draw, else ``None``.
-        """
+        """Record an answered call's draw (lost, or checked and judged); why the run stops."""
         reply.text = repaired(rec, "answer", reply.text) or ""
         if reply.raw is not None:
             reply.raw = repair_text(reply.raw)[0]
@@ -259,9 +234,8 @@ class Drawer:
     def _ending_loss(self, arm: str, reply: Reply, rec: dict[str, Any]) -> Loss | None:
         """The loss a reply's ending makes, before its answer is read, else ``None``.
 
-        In order: another model answered (the run stops), the server dropped the skill, the
-        model refused, the output budget cut the answer off (unless the suite accepts that),
-        reasoning mixed into the answer, any other ending that is not complete (D-19).
+        In order: another model answered, the skill was dropped, a refusal, the budget cut (unless
+        accepted), reasoning mixed in, any other incomplete ending (D-19).
         """
         shown = reply.text or None
         if reply.handoff:
@@ -322,11 +296,10 @@ def _cut(reply: Reply, budget: int) -> str:
 def _answer_loss(
     case: SuiteCase, reply: Reply, files: list[dict[str, Any]] | None
 ) -> tuple[str, list[dict[str, Any]] | None, Loss | None]:
-    """The answer graded, the files named and the loss its content makes, else ``None``.
+    """The answer graded, the files named, and the loss its content makes, else ``None``.
 
-    A capture error, an empty reply with no file to show, more files than a receipt names,
-    an answer longer than a receipt holds, or an answer the pointing rules lose
-    (:func:`~driftproof.run.lost.lost_reason`).
+    A capture error, an empty reply with no file, too many files, an answer longer than a receipt
+    holds, or the pointing rules (:func:`~driftproof.run.lost.lost_reason`).
     """
     answer, reason, kind = reply.text, None, None
     cap = reply.capture
@@ -357,12 +330,10 @@ def _answer_loss(
 
 
 def _tokens(reply: Reply) -> dict[str, Any] | None:
-    """The draw's ``tokens`` from what the lane reported.
+    """The draw's ``tokens``; ``None`` when neither count was reported, a reported 0 input unknown.
 
-    ``None`` when it reported neither count; a reported 0 input tokens is unrecorded (the
-    prompt is never empty). ``answer_output`` is the output less its reported reasoning
-    tokens; unknown when the reply carried reasoning whose tokens were not reported apart, or
-    were reported as 0, or reasoning mixed into its answer (D-19).
+    ``answer_output`` leaves out reported reasoning tokens, and is unknown when reasoning tokens
+    were not reported apart (or as 0), or reasoning was mixed in (D-19).
     """
     if reply.input_tokens == 0:
         reply.input_tokens = None

@@ -1,26 +1,10 @@
-"""Which endings of a reply mean "a complete final answer", per lane (D-19).
+"""Which endings of a reply mean a complete final answer, per lane, and the class of every other.
 
-And the classes of every other ending. This module is data: ``driftproof run --help`` and the README
-print :func:`table_lines`, and a test holds the README to it.
-
-A reply is graded only when its lane's ending is in :attr:`Lane.complete` (the judge's: in
-:attr:`Lane.judge_complete`, the ending of its structured channel). Any other ending loses the
-draw with a class (:data:`CLASSES`): the ending's own class where the lane's table names one,
-else ``unknown_ending``, quoting the provider's value. The suite's ``truncation: accepted``
-applies to the output-budget class (kind ``truncated``) only.
-
-On Chat Completions (OpenAI's and compatible servers') ``length`` names any length stop: vLLM,
-Ollama and llama.cpp also answer ``length`` when the prompt and the answer filled the context
-window. There it is an output-budget cut only when the reported output tokens reach
-:data:`BUDGET_REACHED_SHARE` of the requested budget; well below it, it is the context window;
-with no output tokens reported it cannot be told apart and is lost as ``length_unknown``
-(fail closed, D-19).
-
-Ending strings are the provider's own values: Anthropic ``stop_reason``; Chat ``finish_reason``;
-Responses ``status``, ``incomplete:<incomplete_details.reason>`` when incomplete, and
-``completed:<item type>`` when a completed response holds a tool call and no final message;
-``claude -p`` ``success`` (``success:<stop_reason>`` when the result names one) or its error
-subtype; ``codex exec --json`` the event that ended the turn.
+This is data (D-19): ``run --help`` and the README print :func:`table_lines`. An ending outside
+:attr:`Lane.complete` (for the judge :attr:`Lane.judge_complete`) loses the draw with its class,
+else ``unknown_ending`` quoting the provider's value. On Chat lanes ``length`` is also the
+context window (vLLM, Ollama, llama.cpp): it is the output budget only when the reported output
+reaches :data:`BUDGET_REACHED_SHARE` of the budget, and ``length_unknown`` when unreported.
 """
 
 from __future__ import annotations
@@ -66,14 +50,9 @@ BUDGET_REACHED_SHARE = 0.9
 
 @dataclass(frozen=True)
 class Lane:
-    """One lane's table.
+    """One lane's table: ``complete`` and ``judge_complete`` endings, and ``classes``.
 
-    Attributes:
-        title: the lane in words.
-        complete: endings of a complete final answer.
-        judge_complete: endings of a complete judge decision (its structured channel).
-        classes: every other ending this lane documents → its class (a key of
-            :data:`CLASSES`); an ending in none of these is ``unknown_ending``.
+    ``classes`` maps every other ending the lane documents to a key of :data:`CLASSES`.
     """
 
     title: str
@@ -145,14 +124,11 @@ def lost_class(
     output_tokens: int | None = None,
     budget: int | None = None,
 ) -> str | None:
-    """The class of ``ending`` on ``lane``.
+    """The class of ``ending`` on ``lane``, ``None`` when complete (for ``judge``, its channel's).
 
-    ``None`` when it means a complete final answer (for ``judge``, a complete structured
-    decision), else a key of :data:`CLASSES`. A missing ending (``None``) is never complete:
-    ``unknown_ending``. On :data:`LENGTH_CHECKED` lanes a ``truncated`` ending is the output
-    budget only when ``output_tokens`` (reported) reach :data:`BUDGET_REACHED_SHARE` of
-    ``budget`` (requested, tokens); below it ``context_window``; either unknown,
-    ``length_unknown``.
+    A missing ending is ``unknown_ending``. On :data:`LENGTH_CHECKED` lanes ``truncated`` needs
+    ``output_tokens`` to reach :data:`BUDGET_REACHED_SHARE` of ``budget`` (tokens); below it is
+    ``context_window``, unknown is ``length_unknown``.
 
     Raises:
         KeyError: ``lane`` is not a key of :data:`LANES`.
@@ -170,10 +146,7 @@ def lost_class(
 
 
 def table_lines() -> list[str]:
-    """The endings table in plain words, one line per lane and class.
-
-    ``run --help`` and the README print it.
-    """
+    """The endings table in plain words, one line per lane and class (``run --help``)."""
     out = []
     for key, t in LANES.items():
         out.append(f"{t.title}: complete on {', '.join(t.complete)}")
@@ -197,10 +170,9 @@ def table_lines() -> list[str]:
 def ending_reason(
     cls: str, ending: str | None, *, output_tokens: int | None = None, budget: int | None = None
 ) -> str:
-    """Why a reply of class ``cls`` is lost, quoting the provider's ``ending``.
+    """Why a reply of class ``cls`` is lost, quoting ``ending`` (untrusted, clipped to 100 chars).
 
-    The ending is untrusted and clipped to 100 characters. A ``length`` read as the context
-    window states the reported ``output_tokens`` against the requested ``budget``.
+    A ``length`` read as the context window states ``output_tokens`` against ``budget``.
     """
     said = "no ending" if ending is None else repr(ending[:100])
     why = f"{CLASSES[cls]}: the reply ended with {said}"

@@ -1,32 +1,11 @@
-r"""``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
+"""``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
 
-Arms (method, "The core"): ``with_skill`` (SKILL.md as the system prompt),
-``baseline`` (the task alone) and, optionally, ``control`` (a fixed instruction such as
-caveman's "Answer concisely." as the system prompt; D-16), whose delta against the skill is
-reported beside the lift. With a control, the with-skill arm's system prompt is the control
-followed by a blank line and SKILL.md, exactly as caveman builds its skill arm (seed 004:
-``Answer concisely.\n\n{SKILL.md}``), so "skill − control" is what the skill adds on top of
-the control. The receipt records each arm's construction (``bare``, ``skill``, ``control``,
-``control_then_skill``), the control text (``arms.control.instruction``) and the language of
-the prompts and the control (``run.language``, ``--lang``). Each draw is judged n = 5 times by
-the fixed judge (2 with ``--quick``); a draw's score is the mean of its valid samples (D-1).
-
-Level: TESTED for a full run on an API or CLI surface with a real judge; UNVERIFIED for the
-stub and the simulated lane (either side), for ``--quick`` (preset ``quick``: first case
-only, 2 draws per arm, 2 judge samples, concurrency 4; method, "A smoke run gives no
-verdict") and for a run stopped because another model gave an answer.
-
-Layout: :mod:`.config` (settings, results, arms, prices), :mod:`.drawer` (one draw, and what
-the provider said), :mod:`.grading` (its judge samples), :mod:`.sealing` (the receipt
-assembled and written); this module runs them.
-
-Economics (method, "What grading cost"): ``judge_overhead`` sums the usage the judge's
-answered samples reported, each draw sent to the judge counted once, at the judge price
-frozen in the receipt; draws none of whose samples reported usage are counted in
-``judged_draws_missing_usage``. Retried attempts are not in it (a floor on what was billed).
-Input tokens are as billed (uncached + cache read + cache creation), each part kept; each
-part is priced at its own frozen price where the price table has one, else at the input
-price.
+The arms are ``with_skill``, ``baseline`` and, with a control, ``control``, whose with-skill
+arm is the control, a blank line and SKILL.md (D-16). Each draw is judged
+``cfg.judge_samples`` times and scores the mean of its valid samples (D-1). A run is TESTED
+on a real surface with a real judge, UNVERIFIED for the offline lanes, ``--quick`` and a run
+stopped because another model answered. :mod:`.drawer` makes one draw, :mod:`.grading`
+judges it, :mod:`.sealing` writes the receipt; this module runs them.
 """
 
 from __future__ import annotations
@@ -95,15 +74,12 @@ def run_suite(
     progress: Callable[..., None] | None = None,
     replace: bool = True,
 ) -> RunResult:
-    """Run ``suite`` and write a sealed receipt to ``out`` (resuming its journal if one is there).
+    """Run ``suite`` and write a sealed receipt to ``out``, resuming its journal if one is there.
 
-    ``provider`` answers, ``judge`` grades, ``sleep`` waits between attempts (seconds). With
-    ``cfg.batch`` the draws go through the providers' batch APIs
-    (:mod:`driftproof.run.batch_engine`): same draws, same receipt, plus ``run.batch`` and the
-    judge's batch price tier. ``progress(done, total, spend_usd)`` is called after each draw,
-    then with phase ``"sealing"`` while the receipt is assembled and ``"done"`` once it is
-    written. With ``replace`` false, a file that appeared at ``out`` while the run went on is
-    not replaced (:class:`~driftproof.errors.RefusalError`, the journal kept).
+    ``sleep`` waits between attempts (seconds); with ``cfg.batch`` the draws go through batch
+    APIs (:mod:`.batch_engine`, same receipt plus ``run.batch``). ``progress(done, total,
+    spend_usd)`` follows each draw, then phase ``"sealing"`` and ``"done"``. Without ``replace``
+    a file that appeared at ``out`` meanwhile is refused, the journal kept.
 
     Returns:
         The result; an arm that measured nothing (D-17) is named in ``RunResult.unmeasured``.
@@ -177,10 +153,9 @@ def _write(
 
 
 def _unmeasured(receipt: Receipt, stopped: str | None, out: Path, journal: Journal) -> str | None:
-    """The one line saying an arm measured nothing (D-17), else ``None``.
+    """The one line saying an arm measured nothing (D-17) or another model answered, else ``None``.
 
-    Such a run keeps its journal beside the receipt (the CLI exits non-zero); otherwise the
-    journal is removed. A run stopped because another model answered says that instead.
+    The journal is kept when there is such a line, else removed.
     """
     arms = arms_measured_nothing(receipt) if stopped is None else ()
     unmeasured = nothing_measured_line(receipt, arms, out, journal.path) if arms else None
@@ -241,8 +216,8 @@ def _identity(
 ) -> dict[str, Any]:
     """What a journal must match to be resumed: the suite, skill, lanes and settings.
 
-    A member that only some runs have (control, A/A, language, batch) is absent otherwise, so
-    that a journal written before it existed still resumes.
+    Members only some runs have (control, A/A, language, batch) are absent otherwise, so that
+    older journals still resume.
     """
     identity: dict[str, Any] = {
         "suite_sha256": suite.sha256,
@@ -284,9 +259,8 @@ def _draw_all(
 ) -> tuple[BatchJournal | None, str | None, dict[str, Any] | None]:
     """Make every draw the stopping rule asks for, interactively or through batches.
 
-    Returns:
-        The batch journal of a batched run, else ``None``; why the run stopped early, else
-        ``None``; the receipt's ``run.batch`` of a batched run, else ``None``.
+    Returns the batch journal, why the run stopped early and ``run.batch`` (each ``None`` when
+    not applicable).
 
     Raises:
         ProviderError: a fatal attempt error stopped the run (the journal is kept).
@@ -366,11 +340,7 @@ def _batch_doc(
 
 
 def _transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]]:
-    """Write the transcripts first, so that the receipt's seal covers their hash.
-
-    Returns:
-        (the transcripts' path, the receipt's ``transcripts`` member).
-    """
+    """Write the transcripts first (the seal covers their hash); return path and member."""
     try:
         transcripts = write_transcripts(out, journal)
     except BaseException:

@@ -1,11 +1,9 @@
-"""Readers of the neighbouring suite formats (see :mod:`driftproof.run.suite` for the shapes).
+"""Readers of the neighbouring suite formats.
 
-* skill-creator ``evals/evals.json`` (INTEROP-NOTES section 2): each expectation and each
-  assertion (both lists when both are given) becomes a criterion of weight 1, ids ``a1``,
-  ``a2``, ...; ``expected_output`` is not a rubric and is not used; a case with input
-  ``files`` is refused by ``run``.
-* caveman ``prompts/fidelity.json``: each ``must_include`` / ``must_not_include`` pattern
-  becomes one check, case-insensitive ``re.search`` as caveman's own scorer does.
+skill-creator ``evals/evals.json``: each expectation and assertion becomes a criterion of
+weight 1 (ids ``a1``, ``a2`` ...); ``expected_output`` is unused; a case with input ``files`` is
+refused by ``run``. caveman ``prompts/fidelity.json``: each ``must_include`` /
+``must_not_include`` pattern becomes a case-insensitive check.
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ from driftproof.run.suite_fields import (
 __all__ = ["caveman_cases", "skill_creator_cases"]
 
 _EVAL = "expected an eval object {id, prompt, expected_output, files, expectations}"
+_CAVEMAN_KINDS = ("must_include", "must_not_include")
 _CAVEMAN_CASE = "expected a case object {id, category, prompt, checks, examples}"
 
 
@@ -81,16 +80,13 @@ def caveman_cases(c: Collector, doc: dict) -> list[SuiteCase]:
         prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
         checks = []
         raw_checks = raw.get("checks")
-        if not isinstance(raw_checks, dict) or set(raw_checks) - {
-            "must_include",
-            "must_not_include",
-        }:
+        if not isinstance(raw_checks, dict) or set(raw_checks) - set(_CAVEMAN_KINDS):
             c.add(
                 f"{p}/checks",
                 'expected an object with "must_include" and/or "must_not_include" lists',
             )
         else:
-            for kind in ("must_include", "must_not_include"):
+            for kind in _CAVEMAN_KINDS:
                 pats = raw_checks.get(kind, [])
                 if not isinstance(pats, list):
                     c.add(f"{p}/checks/{kind}", "expected a list of regular expressions")

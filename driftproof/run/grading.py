@@ -1,9 +1,7 @@
 """The fixed judge grading one answer: n samples, each a verdict or invalid with its reason.
 
-A sample is graded through the judge lane's structured channel; its score is the verdict's
-(D-1: a draw's score is the mean of its valid samples). A sample is invalid when the judge
-refused, when its reply's ending is not the complete ending of the judge's channel (D-19),
-or when the reply reports another model than the requested judge.
+A sample is invalid when the judge refused, its ending is not its channel's complete one
+(D-19), or it reports another model than the judge; a draw scores its valid samples (D-1).
 """
 
 from __future__ import annotations
@@ -36,11 +34,7 @@ _USAGE = (
 
 
 def attempts(lane: Provider, draw: DrawId, **call: Any) -> Callable[[], Reply]:
-    """One attempt of ``lane.call(**call)`` per invocation.
-
-    Each attempt is identified by ``draw`` with its attempt number (from 0): what a seeded
-    lane draws from, never a count of calls.
-    """
+    """Attempts of ``lane.call(**call)``, each identified by ``draw`` and its number from 0."""
     tries = itertools.count()
     return lambda: lane.call(**call, draw=dataclasses.replace(draw, attempt=next(tries)))
 
@@ -60,17 +54,10 @@ def canonical(obj: Any) -> str:
 
 
 def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> J.JudgeVerdict:
-    """A judge reply as a verdict.
+    """A judge reply as a verdict; ``budget`` is the judge call's output budget (tokens).
 
-    Args:
-        case: the case graded.
-        jr: the judge's reply.
-        budget: the judge call's output budget (tokens).
-
-    Returns:
-        Invalid, saying why, when the judge refused or its ending is not the complete ending
-        of the judge's channel (D-19); else the structured decision when the lane returned one;
-        the final verdict of free text when the lane has no structured channel; else invalid.
+    Invalid when the judge refused or its ending is not complete (D-19); else its structured
+    decision, or the final verdict of free text where the lane has no structured channel.
     """
     if jr.refusal is not None:
         said = jr.refusal.get("text") or jr.refusal.get("category") or ""
@@ -169,20 +156,10 @@ def grade(
     cfg: RunConfig,
     retry: Attempts,
 ) -> list[dict[str, Any]]:
-    """``cfg.judge_samples`` judge samples of one answer.
+    """``cfg.judge_samples`` judge samples of one answer, invalid with why when a call failed.
 
-    Args:
-        case: the case graded.
-        answer: the answer under grading.
-        rec: the draw's journal record: the judge's replies go to its transcript, its summed
-            usage (cache and reasoning parts kept) to ``rec["judge_usage"]``, text repairs to
-            ``rec["repairs"]``.
-        judge: the judge lane.
-        cfg: the run's settings.
-        retry: how each sample's attempts are retried.
-
-    Returns:
-        One sample document per sample, invalid with its reason when the call failed.
+    The replies go to ``rec``'s transcript, the summed usage to ``rec["judge_usage"]`` and text
+    repairs to ``rec["repairs"]``; ``retry`` retries each sample's attempts.
     """
     samples: list[dict[str, Any]] = []
     usage = _Usage()

@@ -1,21 +1,10 @@
-"""The run journal: every finished draw, appended and fsync'd.
+"""The run journal ``<receipt>.journal``: every finished draw, so a killed run resumes exactly.
 
-So a killed run resumes without redoing or losing any finished draw.
-
-File ``<receipt>.journal`` beside the receipt, JSON Lines:
-
-* line 1, the header: ``{"journal": "driftproof-run/1", "identity": {...}, "started_at",
-  "harness_version"}``; a resumed run must match it exactly, else it is refused;
-* ``{"attempt": 1}`` for every endpoint attempt, written when the attempt is made (one
-  ``write(2)``, so the count survives the process being killed);
-* ``{"draw": {...}}`` for every finished draw: one whole line in one ``write(2)`` before the
-  draw counts as finished, so a finished draw survives the process being killed at any moment (the
-  kernel holds the written bytes). ``fsync`` runs at most once every :data:`SYNC_INTERVAL` seconds
-  and when the journal is closed, so a power loss can cost at most the draws of that last
-  interval, which a resumed run makes again. A torn last line (no newline) is a draw that did not
-  finish, and is ignored.
-
-The journal is removed once the sealed receipt has been written.
+JSON Lines: a header ``{"journal": "driftproof-run/1", "identity", "started_at",
+"harness_version"}`` a resumed run must match; ``{"attempt": 1}`` per endpoint attempt; and
+``{"draw": {...}}`` per finished draw, each one whole ``write(2)`` before it counts, fsync'd at
+most every :data:`SYNC_INTERVAL` seconds and on close. A torn last line is a draw that did not
+finish. The journal is removed once the sealed receipt is written.
 """
 
 from __future__ import annotations
@@ -41,14 +30,10 @@ SYNC_INTERVAL = 1.0
 def json_records(
     path: Path, lines: Sequence[bytes], *, first_line: int = 1, what: str = "journal"
 ) -> Iterator[Any]:
-    """Each complete line of a JSON Lines journal at ``path``, parsed; blank lines skipped.
-
-    ``lines`` start at line number ``first_line`` (for the message). Shared by the run journal
-    and the batch journal (:mod:`driftproof.run.batch_engine`).
+    """Each complete line of a JSON Lines journal, parsed; blank lines skipped.
 
     Raises:
-        RefusalError: a line is not UTF-8 JSON or not a JSON object, naming the file, the line
-            and that ``what`` is damaged.
+        RefusalError: a line is not UTF-8 JSON or not an object, naming the file and the line.
     """
     for n, line in enumerate(lines, start=first_line):
         if not line.strip():
@@ -76,14 +61,10 @@ def journal_path(receipt_path: str | Path) -> Path:
 
 
 class Journal:
-    """An open journal. Thread-safe; every write is one ``os.write`` of whole lines.
+    """An open journal; thread-safe, every write one ``os.write`` of whole lines.
 
-    Attributes:
-        started_at: when the run first began (kept across resumes).
-        harness_version: the version the harness printed when the run first began.
-        draws: finished draw records read back, keyed by (case id, arm, index).
-        attempts: endpoint attempts recorded so far, all sessions together.
-        resumed: True when an earlier session's journal was read.
+    ``draws`` are the finished records keyed (case id, arm, index); ``attempts`` counts every
+    session's attempts; ``resumed``: an earlier session's journal was read.
     """
 
     def __init__(
@@ -209,10 +190,7 @@ class Journal:
         self._write({"attempt": 1}, sync=False)
 
     def draw(self, record: dict[str, Any]) -> None:
-        """Record one finished draw.
-
-        One ``write(2)`` of its whole line before it counts as finished; ``fsync`` when
-        :data:`SYNC_INTERVAL` has passed since the last one.
+        """Record one finished draw in one ``write(2)``; fsync after :data:`SYNC_INTERVAL`.
 
         Raises:
             OSError: the journal could not be written (the draw does not count as finished).

@@ -1,35 +1,13 @@
 """The fixed judge: its instructions, and how its replies become scores.
 
-A judge reply is a structured decision, never free text. Each lane grades
-through its provider's structured output, with :func:`decision_schema` as the schema:
-Anthropic a forced tool call (channel ``tool_call``), OpenAI Chat ``response_format``
-json_schema strict (``json_schema``), OpenAI Responses ``text.format`` (``responses_format``),
-a CLI's JSON-schema option (``cli_json_schema``); the decision is read by
-:func:`parse_decision`. Where no structured channel exists (channel ``final_verdict``) only
-the judge's own final verdict counts (:func:`parse_reply`): the reply must end with the one
-JSON object that carries a verdict, and a reply that carries two candidate verdicts (say, the
-answer's own ``{"score": 1}`` quoted, then the judge's) is an invalid sample with that reason.
-The answer under grading is passed as delimited data: between two marker lines that carry the
-first 16 hex digits of its sha256, which the answer cannot contain.
-
-Rubric cases: the judge replies ``{"score": s, "reason": "..."}``; ``s`` must sit on the
-judge's grid (0 to 1 in steps of 0.05, :data:`SCALE`), else the sample is invalid, with
-the reason, and is not measured (D-1: a draw is measured on its valid samples).
-
-A sample whose reply reports another model than the requested judge is not measured either
-(method: each returned sample must report the requested judge identity); a reply that
-reports none is kept and recorded anonymous.
-
-Criteria cases (method, criteria paragraph): the judge decides each criterion met or not met,
-``{"criteria": [{"id", "met": true|false, "reason"}]}``. A reply that does not decide every
-criterion exactly once, each with a reason holding a letter or a digit, is not measured. The
-weighted total (sum of met weights ÷ sum of weights) and the pass (total ≥ threshold) are
-computed here, never taken from the judge.
-
-The rubric hash of a case (``rubric_sha256``) is sha256 of the case's rubric section exactly
-as the judge reads it: the rubric text, or each criterion's id, weight and description in the
-criteria template, so an edit to any of them, or to how a criterion is shown, moves it.
-``template_sha256`` is sha256 of the two instruction templates.
+A grade comes back through the lane's structured channel held to :func:`decision_schema` and
+is read by :func:`parse_structured`; where none exists (``final_verdict``) only the reply's
+own final verdict counts (:func:`parse_reply`). The answer is passed between marker lines
+carrying the first 16 hex digits of its sha256. A rubric score off the 0.05 grid, a criteria
+decision that does not decide every criterion once with a reason, or a reply from another
+model than the judge is an invalid sample (D-1: a draw is measured on its valid samples). A
+criteria total and pass are computed here, never taken from the judge. ``rubric_sha256`` is
+the sha256 of the rubric section exactly as the judge reads it.
 """
 
 from __future__ import annotations
@@ -114,11 +92,7 @@ CRITERION_LINE = "- id: {id} | weight: {weight} | {description}"
 
 
 def same_model(requested: str, reported: str) -> bool:
-    """Whether a reply's reported model id is the requested one.
-
-    It may also be a dated id of it (``claude-haiku-4-5`` → ``claude-haiku-4-5-20251001``) or
-    the undated form of it.
-    """
+    """Whether ``reported`` is ``requested``, a dated id of it, or its undated form."""
     return (
         reported == requested
         or reported.startswith(requested + "-")
@@ -134,11 +108,9 @@ def template_sha256() -> str:
 
 
 def template_identity() -> tuple[str, str]:
-    """``(text hash, version)`` of the judge prompt template this product runs today.
+    """``(text hash, version)`` of the judge template this product runs.
 
-    The one place both ``driftproof run`` (which records it) and ``driftproof stale`` (which
-    compares a receipt with it, so that a receipt can be read as still standing with no
-    template file given) take the template's identity from.
+    The one source for ``driftproof run`` (which records it) and ``driftproof stale``.
     """
     return template_sha256(), TEMPLATE_VERSION
 
@@ -168,10 +140,7 @@ def rubric_sha256(case: SuiteCase) -> str | None:
 
 
 def judge_prompt(case: SuiteCase, answer: str) -> tuple[str, str]:
-    """The (system, user) text sent to the judge for one sample of one draw.
-
-    The answer sits between marker lines carrying the first 16 hex digits of its sha256.
-    """
+    """The (system, user) text of one judge sample; the answer between sha256 marker lines."""
     return SYSTEM, TEMPLATE.format(
         prompt=case.prompt,
         answer=answer,
@@ -181,11 +150,10 @@ def judge_prompt(case: SuiteCase, answer: str) -> tuple[str, str]:
 
 
 def decision_schema(case: SuiteCase) -> dict:
-    """The JSON Schema of the judge's decision for ``case``.
+    """The strict-mode JSON Schema of the judge's decision for ``case``.
 
-    It is strict-mode compatible (every property required, no additional ones): ``{score, reason}``
-    for a rubric case, ``{criteria: [{id, met, reason}]}`` for a criteria case (ids limited to
-    the case's).
+    ``{score, reason}`` for a rubric case, ``{criteria: [{id, met, reason}]}`` (the case's ids)
+    for a criteria case; every property required, no others.
     """
     if case.criteria:
         item = {
@@ -219,8 +187,7 @@ def decision_schema(case: SuiteCase) -> dict:
 class JudgeVerdict:
     """One parsed judge reply: ``score`` on success, else ``invalid_reason``.
 
-    ``passed`` is the computed per-sample pass of a criteria case with a threshold; ``reason``
-    the grader's stated reason (rubric cases), untrusted text.
+    ``passed`` is a criteria case's computed per-sample pass; ``reason`` is untrusted.
     """
 
     score: float | None
@@ -269,12 +236,10 @@ def _has_letter_or_digit(s: object) -> bool:
 
 
 def parse_reply(case: SuiteCase, reply: str) -> JudgeVerdict:
-    """A free-text judge reply (channel ``final_verdict``) as a score, or why it is not measured.
+    """A free-text judge reply (``final_verdict``) as a score, or why it is not measured.
 
-    Only the judge's own final verdict counts: the reply's last JSON object must carry the
-    verdict (``score`` or ``criteria``) with nothing but white space or a closing code fence
-    after it, and no other JSON object in the reply may carry one; "Score: N" lines and any
-    other text are never read.
+    The last JSON object must carry the verdict with only white space or a closing fence after it,
+    and no other object may carry one; other text is never read.
     """
     objs = _json_objects(reply)
     if not objs:
@@ -298,11 +263,7 @@ def parse_reply(case: SuiteCase, reply: str) -> JudgeVerdict:
 
 
 def parse_decision(case: SuiteCase, obj: object) -> JudgeVerdict:
-    """A structured decision as a score, or why it is not measured.
-
-    The score must sit on the grid (rubric case); every criterion must be decided once, with a
-    reason (criteria case).
-    """
+    """A decision as a score (on the grid; every criterion decided once), or why not."""
     if not isinstance(obj, dict):
         return JudgeVerdict(None, "the decision is not a JSON object")
     return (
@@ -311,13 +272,10 @@ def parse_decision(case: SuiteCase, obj: object) -> JudgeVerdict:
 
 
 def parse_structured(case: SuiteCase, obj: object) -> JudgeVerdict:
-    """A decision that came back through a structured channel (tool call, strict schema).
+    """A decision from a structured channel (tool call, strict schema) as a score, or why not.
 
-    Members the schema does not name (at the top, or in a criterion decision) are recorded in
-    :attr:`JudgeVerdict.ignored` and set aside; what is left must match :func:`decision_schema`,
-    which the channel was asked to hold it to, and is read by :func:`parse_decision`. A decision
-    that breaks it otherwise (a missing reason, a member of the wrong type) is not measured,
-    whatever its score says.
+    Members the schema does not name are set aside in :attr:`JudgeVerdict.ignored`; the rest must
+    match :func:`decision_schema`.
     """
     if not isinstance(obj, dict):
         return parse_decision(case, obj)
@@ -345,10 +303,7 @@ def parse_structured(case: SuiteCase, obj: object) -> JudgeVerdict:
 
 
 def _known_members(obj: dict, properties: dict, where: str) -> tuple[dict, list[str]]:
-    """``obj`` with only the members ``properties`` names, and the pointers of the others.
-
-    Each pointer is clipped to 100 characters.
-    """
+    """``obj`` with only ``properties``' members, and the others' pointers (100 chars)."""
     kept = {k: v for k, v in obj.items() if k in properties}
     return kept, [f"{where}/{k}"[:100] for k in obj if k not in properties]
 

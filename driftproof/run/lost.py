@@ -1,27 +1,12 @@
-"""Replies that cannot be graded.
+"""Replies that cannot be graded; such a draw is lost before any grading call.
 
-They point at a file the grader was not shown, or only describe work done, or hold no answer
-(method, "Which answer is graded").
-
-Such a draw is lost with its reason before any grading call and is never given a score.
-The rules, as the method states them:
-
-* a line inside a fenced block is never read as the model pointing at a file;
-* a pointing line followed by a fenced block, or by at least 200 characters of the reply's
-  own prose (prose on the pointing line itself counts), shows its file;
-* a pointing line below the reply's own answer shows its file too: at least 200 characters
-  of prose above it, a fenced block above it that the line refers back to ("I saved this
-  to ..."), a Changes list under the answer, or the body of a commit message (a commit body
-  or pull request description that lists the files it changed is graded);
-* a code name such as ``cart.total`` is not a file name (a file name has a known file
-  extension, or is a well-known bare name such as ``Makefile``);
-* first-person advice such as "I'd add an index" is an answer, not a report of work;
-* a typographic apostrophe or quote mark reads as a plain one, and a file name in bold or
-  other emphasis, or after a bold label such as ``Created:``, reads as a file name.
-
-File names that the task's own prompt mentions are the user's files, not a place the
-answer was put, and are not read as pointing. A file the grader was shown (capture mode
-``files``) is not pointed at "unshown".
+They point at a file the grader was not shown, only describe work done, or hold no answer.
+The rules: a line in a fenced block never points; a pointing line shows its file when a fenced
+block or 200 characters of the reply's own prose follow it, or when it sits below the answer
+(200 characters of prose or a fenced block it refers back to above, a Changes list, a commit
+body or PR description); a code name such as ``cart.total`` is not a file name; first-person
+advice is an answer; typographic quotes read as plain ones and emphasis is dropped. File names
+the prompt mentions, and files the grader is shown, are never pointed at.
 """
 
 from __future__ import annotations
@@ -36,94 +21,20 @@ __all__ = ["PROSE_SHOWS_FILE", "file_names", "lost_reason", "normalize"]
 PROSE_SHOWS_FILE = 200
 
 _TYPO = str.maketrans(
-    {
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201a": "'",
-        "\u201b": "'",
-        "\u2032": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\u201f": '"',
-        "\u2033": '"',
-    }
+    "\u2018\u2019\u201a\u201b\u2032\u201c\u201d\u201e\u201f\u2033", "'''''\"\"\"\"\""
 )
 _EMPHASIS = re.compile(
     r"(?<![\w*])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])|`([^`\n]+)`"
 )
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
-_EXTRA_EXT = {
-    "md",
-    "markdown",
-    "txt",
-    "py",
-    "js",
-    "ts",
-    "tsx",
-    "jsx",
-    "json",
-    "yaml",
-    "yml",
-    "toml",
-    "csv",
-    "tsv",
-    "html",
-    "css",
-    "sh",
-    "bash",
-    "sql",
-    "go",
-    "rs",
-    "java",
-    "rb",
-    "c",
-    "h",
-    "cc",
-    "cpp",
-    "hpp",
-    "ipynb",
-    "pdf",
-    "png",
-    "jpg",
-    "jpeg",
-    "gif",
-    "svg",
-    "xml",
-    "ini",
-    "cfg",
-    "conf",
-    "log",
-    "diff",
-    "patch",
-    "lock",
-    "env",
-    "kt",
-    "swift",
-    "php",
-    "pl",
-    "r",
-    "scala",
-    "vue",
-    "svelte",
-    "tf",
-    "proto",
-    "graphql",
-    "rst",
-    "tex",
-    "docx",
-    "xlsx",
-}
-_BARE = {
-    "makefile",
-    "dockerfile",
-    "readme",
-    "license",
-    "changelog",
-    "gemfile",
-    "procfile",
-    "jenkinsfile",
-}
+_EXTRA_EXT = frozenset(
+    "md markdown txt py js ts tsx jsx json yaml yml toml csv tsv html css sh bash sql go rs "
+    "java rb c h cc cpp hpp ipynb pdf png jpg jpeg gif svg xml ini cfg conf log diff patch lock "
+    "env kt swift php pl r scala vue svelte tf proto graphql rst tex docx xlsx".split()
+)
+_BARE = frozenset(
+    "makefile dockerfile readme license changelog gemfile procfile jenkinsfile".split()
+)
 _FILE = re.compile(r"(?<![\w@/.-])((?:~?/)?(?:[\w.-]+/)*[\w-][\w.-]*)(?![\w/-]|\()")
 _VERBS = (
     "saved|wrote|written|created|put|placed|stored|generated|exported|added|updated|"
@@ -197,10 +108,9 @@ _WORK = re.compile(
 
 
 def normalize(text: str) -> str:
-    """A reply's lines with typography and marks taken off.
+    """A reply's lines with typographic quotes made plain and emphasis and code marks dropped.
 
-    Typographic quotes read as plain ones; emphasis and code marks are dropped from each line
-    outside fenced blocks (``**a.md**`` → ``a.md``); fence lines are kept as they are.
+    Fence lines and the lines inside fenced blocks are kept as they are.
     """
     lines = text.translate(_TYPO).split("\n")
     fenced = _segments(lines)
@@ -265,11 +175,7 @@ def _changes_lines(lines: list[str], fenced: list[bool]) -> set[int]:
 
 
 def _commit_body(lines: list[str]) -> bool:
-    """Whether the reply is a commit message or a PR description.
-
-    A commit message is a subject line, then a blank line; a PR description opens with a
-    heading.
-    """
+    """Whether the reply is a commit message (subject, blank line) or a PR description (heading)."""
     nonblank = [i for i, s in enumerate(lines) if s.strip()]
     if not nonblank:
         return False
@@ -287,10 +193,8 @@ def _commit_body(lines: list[str]) -> bool:
 def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()) -> str | None:
     """Why ``reply`` cannot be graded, or ``None`` when it is an answer.
 
-    Args:
-        reply: the graded answer text (in capture mode files, the reply with its files).
-        prompt: the task's prompt; file names it mentions are not read as pointing.
-        shown_files: paths of files the grader is shown with the reply.
+    ``prompt``'s file names are not read as pointing; ``shown_files`` are paths the grader is
+    shown with the reply.
     """
     text = normalize(reply)
     if not text.strip():

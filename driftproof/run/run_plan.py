@@ -1,14 +1,8 @@
 """What a run will do, decided from its options before any call: :func:`plan_run`.
 
-The defaults of ``driftproof run`` live here, not in the command line: which lane judges
-(the answering lane when it is offline, else Anthropic), which judge model (its lane's
-default), which frozen price (the known price of the default judge, its batch price when the
-run is batched, or the price given), and which options each lane is built with.
-:func:`start_run` then builds the lanes and runs the plan.
-
-This module is imported by ``driftproof run --help`` (its tables name the lanes), so it
-imports the engine, the receipt model and the providers only inside the functions that need
-them, to keep that help fast.
+The defaults of ``driftproof run`` live here: the judge lane, judge model, frozen price and
+each lane's options. ``run --help`` imports this module, so the engine, receipt and providers
+are imported inside functions (start-up time).
 """
 
 from __future__ import annotations
@@ -77,12 +71,7 @@ SIMULATED_SKILL_EFFECT, SIMULATED_CONTROL_EFFECT = 0.10, 0.03
 
 
 class RunOptionError(ValueError):
-    """Options that cannot run together; nothing was called or written.
-
-    Attributes:
-        option: the command-line option at fault, e.g. ``--batch``.
-        message: what is wrong, in plain words.
-    """
+    """Options that cannot run together (``option`` at fault); nothing was called or written."""
 
     def __init__(self, option: str, message: str) -> None:
         """Name the option at fault and say what is wrong."""
@@ -93,10 +82,10 @@ class RunOptionError(ValueError):
 
 @dataclass(frozen=True)
 class RunOptions:
-    """A run as asked for (``driftproof run``'s options, parsed). See ``driftproof run --help``.
+    """``driftproof run``'s options, parsed; see ``driftproof run --help``.
 
-    Durations are in seconds, budgets in output tokens, prices in USD per million tokens
-    (input, output[, cache read, cache write]).
+    Durations in seconds, budgets in output tokens, prices in USD per million tokens (input,
+    output[, cache read, cache write]).
     """
 
     suite_file: Path
@@ -143,16 +132,7 @@ class Lane:
 
 @dataclass(frozen=True)
 class RunPlan:
-    """What :func:`start_run` will run.
-
-    Attributes:
-        suite: the suite, validated and in the run's language.
-        skill_text: SKILL.md as read (text, universal newlines).
-        skill_name: the name recorded for the skill.
-        answer: the answering lane.
-        judge: the judging lane; ``None`` when the answering lane judges too (simulated).
-        config: the run's settings (judge model and frozen price included).
-    """
+    """What :func:`start_run` will run; ``judge`` is ``None`` when the answering lane judges."""
 
     suite: Suite
     skill_text: str
@@ -163,15 +143,7 @@ class RunPlan:
 
 
 def skill_name_of(path: Path, text: str) -> str:
-    """The skill's default name: SKILL.md's front matter ``name``, else its folder's name.
-
-    Args:
-        path: the SKILL.md file.
-        text: its text.
-
-    Returns:
-        At most 200 characters.
-    """
+    """SKILL.md's front matter ``name``, else its folder's name; at most 200 characters."""
     m = re.match(r"^---\s*\n(.*?)\n---\s*\n", text, re.S)
     if m:
         import yaml  # deferred: start-up time of run --help
@@ -216,16 +188,16 @@ def _answer_lane(o: RunOptions, skill_text: str, control: str | None) -> Lane:
         return Lane("stub", o.surface)
     if o.surface != "api":
         return Lane(o.provider, o.surface, {"capture": o.capture})
-    openai = o.provider == "openai"
-    return Lane(
-        o.provider,
-        "api",
-        {
-            "base_url": o.base_url,
-            "api": o.openai_api if openai else None,
-            "budget_param": o.budget_param if openai else None,
-        },
-    )
+    budget_param = o.budget_param if o.provider == "openai" else None
+    return _api_lane(o.provider, o.base_url, o.openai_api, budget_param=budget_param)
+
+
+def _api_lane(provider: str, base_url: str | None, openai_api: str, **more: Any) -> Lane:
+    """An API lane at ``base_url``; only OpenAI's takes ``openai_api``, the stub takes nothing."""
+    if provider == "stub":
+        return Lane(provider, "api")
+    api = openai_api if provider == "openai" else None
+    return Lane(provider, "api", {"base_url": base_url, "api": api, **more})
 
 
 def _judge_lane(o: RunOptions, provider: str) -> Lane | None:
@@ -233,26 +205,15 @@ def _judge_lane(o: RunOptions, provider: str) -> Lane | None:
         return None
     if provider == "simulated":
         return Lane(provider, "api", {"seed": o.seed})
-    if provider == "stub":
-        return Lane(provider, "api")
-    api = o.openai_api if provider == "openai" else None
-    return Lane(provider, "api", {"base_url": o.judge_base_url, "api": api})
+    return _api_lane(provider, o.judge_base_url, o.openai_api)
 
 
 def plan_run(o: RunOptions) -> RunPlan:
     """Decide everything a run needs from its options, before any call or write.
 
-    Defaults (as ``driftproof run --help`` states them): the judge lane is the answering lane
-    when that is offline (stub, simulated), else ``anthropic``; the judge model is
-    :data:`DEFAULT_JUDGE` of the judge lane; the judge price is the one given, else the known
-    price of the judge model (:data:`KNOWN_BATCH_PRICES` for a batched run, else
-    :data:`KNOWN_PRICES`), and none for an offline judge or an unknown model.
-
-    Args:
-        o: the options as asked for.
-
-    Returns:
-        The plan; the suite is read and validated, in ``o.lang`` when given.
+    The judge lane is the answering lane when that is offline, else ``anthropic``; the judge model
+    is its :data:`DEFAULT_JUDGE`; the judge price is the one given, else the model's known price
+    (:data:`KNOWN_BATCH_PRICES` when batched), none for an offline judge or unknown model.
 
     Raises:
         SuiteError: the suite is invalid, cannot be graded, or lacks the language asked for.
@@ -308,15 +269,8 @@ def start_run(
 ) -> RunResult:
     """Build the plan's lanes and run it, writing the sealed receipt to ``out``.
 
-    Args:
-        plan: from :func:`plan_run`.
-        out: the receipt file (its journal sits beside it).
-        replace_existing: replace a receipt that appeared at ``out`` meanwhile (``--force``).
-        progress: ``progress(done, total, spend_usd, phase)`` after each draw; with a batched
-            run, its attribute ``batch`` (when present) is called with each poll's statuses.
-
-    Returns:
-        The run's result (see :func:`driftproof.run.engine.run_suite`).
+    ``replace_existing`` is ``--force``; ``progress(done, total, spend_usd, phase)`` follows each
+    draw, and its ``batch`` attribute, when present, receives each poll's statuses.
 
     Raises:
         MissingCredentials: an API lane's key is not set (before anything is written).
@@ -346,13 +300,7 @@ def start_run(
 
 @dataclass(frozen=True)
 class RegradeJudge:
-    """The judge a regrade grades with.
-
-    Attributes:
-        lane: the judging lane.
-        model: the judge model requested.
-        plain: a plain judge regrade (another judge than the original's), not a rubric regrade.
-    """
+    """The judge a regrade grades with; ``plain``: another judge, not a rubric regrade."""
 
     lane: Lane
     model: str
@@ -369,9 +317,8 @@ def plan_regrade_judge(
 ) -> RegradeJudge:
     """Choose the judge of a regrade of ``original``.
 
-    A plain judge regrade (``provider`` or ``model`` given) needs both and grades with them;
-    otherwise the original's grader: its recorded provider (the stub when none is recorded),
-    its recorded service unless ``base_url`` is given, and its model.
+    A plain judge regrade (``provider`` or ``model`` given) needs both; otherwise the original's
+    judge: its provider (the stub when none), its service unless ``base_url`` is given, its model.
 
     Raises:
         RunOptionError: only one of ``provider`` and ``model`` is given.
@@ -390,7 +337,4 @@ def plan_regrade_judge(
         provider = original.judge.provider or "stub"
         base_url = base_url or original.judge.service
         model = original.judge.model
-    if provider == "stub":
-        return RegradeJudge(Lane("stub", "api"), model, plain)
-    api = openai_api if provider == "openai" else None
-    return RegradeJudge(Lane(provider, "api", {"base_url": base_url, "api": api}), model, plain)
+    return RegradeJudge(_api_lane(provider, base_url, openai_api), model, plain)

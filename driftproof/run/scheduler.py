@@ -1,23 +1,11 @@
 """Concurrency, retries, timeouts and the stopping rule of ``driftproof run``.
 
-Retries (caveman evals README): a transient failure (408, 409,
-429, 5xx, 529, ``overloaded_error``, a timeout, a lost connection) is retried through
-tenacity, up to :attr:`RetryPolicy.max_attempts` attempts in all, after a jittered
-exponential wait (``initial_s`` × 2^k plus up to ``initial_s`` of jitter) that is never
-shorter than the server's ``retry-after`` / ``retry-after-ms`` and never longer than
-``max_wait_s`` (120 s). Every attempt is counted when it is made, retries and timeouts
-included, and every failed attempt is recorded with its error, class, status and the wait
-that followed. An attempt that still fails makes the draw lost, naming the last error and its
-class; a fatal error (400, 401, 403, 404, 422, a bad key, an unknown model) stops the run.
-
-Stopping rule (method, "Where a band comes from": "at least three times, and more until the
-across-draw spread settles"): every arm of every case is drawn :data:`MIN_DRAWS` = 3 times.
-Then, arm by arm, one more draw is made while the spread has not settled, up to a cap of
-:data:`MAX_DRAWS` = 10 draws per arm. The spread has settled
-when the sample standard deviation of the arm's measured per-draw scores moves by less than
-:data:`SETTLE` = 0.01 (a fifth of the 0.05 effect floor) when its latest measured draw is
-added. Lost draws are not replaced: an arm with fewer than three measured draws stops
-extending (its spread cannot be read), and the receipt names its lost draws (D-9).
+A transient failure is retried up to :attr:`RetryPolicy.max_attempts` attempts after a
+jittered exponential wait of at least the server's ``retry-after`` and at most ``max_wait_s``;
+every attempt is counted when made and every failed one recorded. The stopping rule: every
+arm is drawn :data:`MIN_DRAWS` times, then once more at a time while the sample sd of its
+measured scores moves by :data:`SETTLE` or more, up to :data:`MAX_DRAWS`; lost draws are not
+replaced (D-9).
 """
 
 from __future__ import annotations
@@ -56,14 +44,11 @@ RETRY_DELAYS: tuple[float, ...] = (5.0, 20.0)
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """How a call is retried (recorded in the receipt as ``run.retry``).
+    """How a call is retried (receipt ``run.retry``).
 
-    Attributes:
-        max_attempts: attempts per call in all, the first included (default 4).
-        initial_s: first back-off wait in seconds before jitter; it doubles each retry.
-        max_wait_s: the longest wait, ``retry-after`` included (default 120 s).
-        delays: a fixed wait schedule instead of the exponential one (tests; the hidden
-            ``--retry-delays`` option); ``max_attempts`` is then ``len(delays) + 1``.
+    ``max_attempts`` counts the first; waits are in seconds: ``initial_s`` doubles each retry,
+    ``max_wait_s`` caps every wait, ``retry-after`` included; ``delays``, a fixed schedule (the
+    hidden ``--retry-delays``), makes ``max_attempts`` ``len(delays) + 1``.
     """
 
     max_attempts: int = 4
@@ -105,13 +90,9 @@ T = TypeVar("T")
 
 
 class LostDraw(Exception):
-    """The attempts failed; ``reason`` goes on the lost draw or the invalid judge sample.
+    """The attempts failed; ``reason`` goes on the lost draw or invalid judge sample.
 
-    Attributes:
-        reason: the last error, the attempts made and the waits between them.
-        error_class: ``transient`` | ``fatal`` of the last error.
-        status: the last error's HTTP status, else ``None``.
-        attempts: every failed attempt ``{error, error_class, status, wait_s}``.
+    ``attempts`` holds every failed attempt ``{error, error_class, status, wait_s}``.
     """
 
     def __init__(
@@ -131,10 +112,9 @@ class LostDraw(Exception):
 
 
 class FatalRun(Exception):
-    """Every further call would fail too: stop the run.
+    """Every further call would fail too (a bad key, an unknown model, HTTP 400/401/403/404/422).
 
-    A bad key, an unknown model, a missing binary, or HTTP 400/401/403/404/422. ``status`` is
-    the HTTP status when there was one.
+    ``status`` is the HTTP status when there was one.
     """
 
     def __init__(self, reason: str, *, status: int | None = None) -> None:
@@ -177,16 +157,16 @@ def with_retries(
     on_attempt: Callable[[], None] | None = None,
     attempts: list[dict[str, Any]] | None = None,
 ) -> T:
-    """Call ``fn`` (one attempt each), retrying transient failures through tenacity.
+    """Call ``fn`` (one attempt each), retrying transient :class:`AttemptError` s through tenacity.
 
     Args:
-        fn: one attempt; raises :class:`AttemptError` when it fails.
-        delays: a fixed wait schedule (legacy form of ``policy=RetryPolicy.fixed(delays)``).
-        policy: the retry policy; default :class:`RetryPolicy` ().
-        sleep: how a wait is waited (injectable; called with seconds).
+        fn: one attempt.
+        delays: a fixed wait schedule, short for ``policy=RetryPolicy.fixed(delays)``.
+        policy: default :class:`RetryPolicy` ().
+        sleep: waits the given seconds.
         on_attempt: called before every attempt (counts it; may raise to halt).
-        attempts: a list that receives every failed attempt ``{error, error_class, status,
-            wait_s}`` (``wait_s`` the wait that followed it, ``None`` after the last).
+        attempts: receives every failed attempt ``{error, error_class, status, wait_s}``
+            (``wait_s`` the wait that followed, ``None`` after the last).
 
     Raises:
         LostDraw: every attempt failed, or one failed in a way a retry cannot fix.
@@ -240,11 +220,7 @@ def with_retries(
 
 
 def _lost(exc: AttemptError, mine: list[dict[str, Any]]) -> LostDraw:
-    """The lost draw after ``mine``, the failed attempts of one call, ended on ``exc``.
-
-    Its reason names the last error, its class, the attempts and waits, and each other error
-    met on the way once.
-    """
+    """The lost draw naming the last error, its class, the attempts, waits and earlier errors."""
     waits = [a["wait_s"] for a in mine if a["wait_s"] is not None]
     n = len(mine)
     retried = "" if not waits else ", retried after " + " and ".join(f"{w:g} s" for w in waits)
@@ -268,10 +244,7 @@ def needs_more(
     max_draws: int = MAX_DRAWS,
     settle: float = SETTLE,
 ) -> bool:
-    """Whether an arm with these per-draw scores gets another draw.
-
-    The scores are in draw order, ``None`` for a lost draw.
-    """
+    """Whether an arm with these per-draw scores (draw order, ``None`` lost) gets another."""
     drawn = len(scores)
     if drawn < min_draws:
         return True
@@ -288,11 +261,9 @@ Key = tuple[str, str, int]
 
 
 class DrawPlan:
-    """How many draws each cell (case id, arm) gets: the stopping rule read as scores arrive.
+    """How many draws each cell (case id, arm) gets, the stopping rule read as scores arrive.
 
-    Attributes:
-        done: scores of finished draws, keyed (case, arm, index).
-        planned: draws planned per cell so far.
+    ``done`` holds finished scores keyed (case, arm, index); ``planned`` the draws per cell.
     """
 
     def __init__(
@@ -303,10 +274,7 @@ class DrawPlan:
         self.planned: dict[Cell, int] = {}
 
     def extend(self, cell: Cell) -> int:
-        """Plan more draws of ``cell`` while the stopping rule asks for them.
-
-        Returns how many draws were added.
-        """
+        """Plan more draws of ``cell`` while the stopping rule asks; return how many."""
         before = self.planned.setdefault(cell, self.min_draws)
         while all((*cell, i) in self.done for i in range(self.planned[cell])):
             scores = [self.done[(*cell, i)] for i in range(self.planned[cell])]
@@ -339,23 +307,15 @@ def run_cells(
     on_done: Callable[[int, int], None] | None = None,
     halt: threading.Event | None = None,
 ) -> None:
-    """Draw every cell (case id, arm) until the stopping rule is met.
+    """Draw every cell (case id, arm) until the stopping rule is met, ``concurrency`` at a time.
 
-    Args:
-        cells: the cells, in the order their first draws are submitted.
-        done: scores of draws already finished (resume), keyed (case, arm, index); updated.
-        task: makes, judges and journals one draw; returns its score (``None`` if lost).
-        concurrency: draws in flight at once.
-        min_draws: draws every cell gets.
-        max_draws: the cap of draws per cell.
-        settle: the move in spread under which a cell's spread has settled.
-        on_done: called with (draws finished, draws planned so far) after each draw.
-        halt: set (by the worker itself) as soon as a draw raises, so that no further draw
-            starts and no further attempt is made.
+    ``done`` (resumed scores keyed (case, arm, index)) is updated; ``task`` makes, judges and
+    journals one draw and returns its score (``None`` if lost); ``on_done(finished, planned)``
+    follows each draw; ``halt`` is set as soon as a draw raises, so that nothing further starts.
 
     Raises:
-        FatalRun: a fatal attempt error; like a :class:`StopRun` or any task error, pending
-            draws are cancelled, running ones finish (and are journaled) first.
+        FatalRun: a fatal attempt error; like a :class:`StopRun` or any task error, pending draws
+            are cancelled and running ones finish (and are journaled) first.
     """
     plan = DrawPlan(done, min_draws, max_draws, settle)
     halt = halt if halt is not None else threading.Event()

@@ -1,11 +1,7 @@
-"""Sealing a run: the receipt built from the journal as the model, and the transcripts file.
+"""Sealing a run: the receipt built as the model from the journal, and the transcripts file.
 
-The receipt is written by :func:`driftproof.receipt.write_receipt` (sealed once, validated
-once, atomic).
-
-Economics (method, "What grading cost"): ``judge_overhead`` sums the usage the judge's
-answered samples reported, at the judge price frozen in the receipt; draws none of whose
-samples reported usage are counted in ``judged_draws_missing_usage``.
+``judge_overhead`` sums the usage the judge's answered samples reported at the frozen judge
+price; draws none of whose samples reported usage count in ``judged_draws_missing_usage``.
 """
 
 from __future__ import annotations
@@ -181,13 +177,10 @@ def receipt_body(
     batch: dict[str, Any] | None = None,
     transcripts: dict[str, Any] | None = None,
 ) -> ReceiptBody:
-    """The run's receipt, built as the model from its journal.
+    """The run's receipt as the model, built from its journal.
 
-    From the ``suite`` and its ``cases`` as run, each arm's ``systems`` prompt (``None``: none),
-    the skill (``skill_text``, ``skill_name``), the settings ``cfg``, the answering
-    ``provider``, the ``judge_doc`` member, the ``journal`` of finished draws, the endpoint
-    ``attempts`` (retries included), the CLI's ``harness_version``, why the run ``stopped``
-    (``None``: it finished), and the ``batch`` and ``transcripts`` members when it had them.
+    From the suite as run, each arm's system prompt, the skill, settings, lanes, the journal's
+    draws and ``attempts``; ``stopped`` is ``None`` when the run finished.
 
     Raises:
         pydantic.ValidationError: a member the model refuses, named by its path.
@@ -248,10 +241,8 @@ def receipt_body(
 def write_receipt(body: ReceiptBody, out: Path, *, replace: bool = True) -> Receipt:
     """Seal the run's receipt, validate it once and write it atomically.
 
-    With ``replace`` false a file that appeared at ``out`` meanwhile is kept, and the journal.
-
     Raises:
-        RefusalError: ``replace`` is false and ``out`` exists.
+        RefusalError: ``replace`` is false and ``out`` appeared meanwhile (it and the journal kept).
         ReceiptError: the receipt fails a check (:func:`driftproof.receipt.write_receipt`).
     """
     try:
@@ -271,10 +262,9 @@ def file_sha256(path: Path) -> str:
 
 
 def write_transcripts(out: Path, journal: Journal) -> Path:
-    """Write ``--keep-transcripts``'s file beside the receipt; returns its path.
+    """Write ``--keep-transcripts``'s file beside the receipt, one JSON line per draw; its path.
 
-    Every answer with the judge's replies and the raw output, one JSON line per draw; the
-    receipt seals the file's sha256 in ``run.transcripts``.
+    The receipt seals its sha256 in ``run.transcripts``.
     """
     path = out.with_name(out.name + ".transcripts.jsonl")
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")

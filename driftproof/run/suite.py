@@ -1,49 +1,11 @@
-r"""Suites: the test tasks a skill is measured on, read from three formats.
+"""Suites: the test cases a skill is measured on, in three formats.
 
-**Driftproof suite** (JSON or YAML; ``format`` must be ``driftproof-suite/1``)::
-
-    {"format": "driftproof-suite/1",
-     "name": "commit-messages",                    # optional; default: file stem
-     "cases": [{
-        "id": "fix-429",                           # ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$, unique
-        "prompt": "Write a commit message for ...", # 1..262,144 characters
-        "rubric": "Score 1.0 when ...",            # free text, 1..20,000 characters, or
-        "criteria": [{"id": "subject", "weight": 2, "description": "..."}],  # 1..50 criteria
-        "threshold": 0.7,                          # optional, 0..1 (per-sample pass line)
-        "checks": [                                # optional, at most 200
-           {"name": "cc subject", "kind": "structural", "structure": "conventional_commit_subject"},
-           {"name": "says 429", "kind": "regex", "pattern": "\\\\b429\\\\b", "ignore_case": true},
-           {"name": "no arrows", "kind": "must_not_include", "pattern": "→"}],
-        "examples": {"pass": ["known-good answer"], "fail": ["known-bad answer"]},
-        "translations": {"pt": "Escreva uma mensagem de commit para ..."}}],   # optional, --lang
-     "language": "en",                             # optional: the language of the prompts
-     "controls": {"Answer concisely.": {"pt": "Responda de forma concisa."}}}  # optional, --lang
-
-Languages (seed 004, caveman's "Other languages"): ``driftproof run --lang LANG`` takes each
-case's prompt in LANG (the case's ``prompt`` when the suite's ``language`` is LANG, else its
-``translations[LANG]``) and the control translated into LANG, from the suite's ``controls``
-table, else the product's (:data:`TRANSLATED_CONTROLS`). A language with no translated control,
-or a case with no prompt in it, stops before any call, naming what is missing: there is no
-English fallback. The skill text itself stays as it is.
-
-A case carries a ``rubric`` or ``criteria`` (criterion ids unique, weights finite and > 0,
-descriptions bounded as a rubric is), never both. ``driftproof run`` refuses, before any call,
-a case with neither, an empty criteria list among them (method, criteria paragraph).
-
-**skill-creator ``evals/evals.json``** (INTEROP-NOTES section 2): ``{skill_name, evals: [{id,
-prompt, expected_output, files, expectations | assertions}]}``. Each expectation becomes a
-criterion of weight 1 (ids ``a1``, ``a2``, ...); ``expected_output`` is not a rubric and is not
-used. Cases with input ``files`` are refused by ``run`` (no way to hand them to the model).
-
-Both neighbouring formats are read by :mod:`driftproof.run.foreign_suites`.
-
-**caveman ``prompts/fidelity.json``**: ``{cases: [{id, category, prompt, checks:
-{must_include, must_not_include}, examples: {pass, fail}}]}``. Each pattern becomes one check,
-matched with Python ``re.search``, case-insensitive, as caveman's own scorer does. These cases
-carry no rubric, so ``run`` refuses them; ``suite check`` runs their checks.
-
-Errors: :class:`~driftproof.errors.SuiteError` with one problem per bad place (file + JSON
-pointer + what was expected), raised before any model call.
+A Driftproof suite (JSON or YAML, ``format: driftproof-suite/1``; see the README) has cases of
+an id, a prompt, a ``rubric`` or ``criteria`` (never both), optional checks, examples and
+``translations``, and optional ``language`` and ``controls`` for ``--lang``. skill-creator's
+``evals/evals.json`` and caveman's ``prompts/fidelity.json`` are read by
+:mod:`.foreign_suites`. Every error is a :class:`~driftproof.errors.SuiteError` with one problem
+per bad place (file, JSON pointer, expectation), raised before any model call.
 """
 
 from __future__ import annotations
@@ -99,6 +61,9 @@ __all__ = [
     "require_gradable",
 ]
 
+#: The members a case of a Driftproof suite may have.
+_CASE_KEYS = frozenset("id prompt rubric criteria threshold checks examples translations".split())
+
 
 def _native(c: Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
     allowed = {"format", "name", "cases", "truncation", "language", "controls"}
@@ -119,17 +84,7 @@ def _native(c: Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
         name = None
     cases = []
     for p, raw in case_objects(c, doc.get("cases"), "/cases", "expected a case object"):
-        keys = {
-            "id",
-            "prompt",
-            "rubric",
-            "criteria",
-            "threshold",
-            "checks",
-            "examples",
-            "translations",
-        }
-        for k in sorted(set(raw) - keys):
+        for k in sorted(set(raw) - _CASE_KEYS):
             c.add(f"{p}/{k}", "unexpected key in a case")
         cid = read_case_id(c, raw.get("id"), f"{p}/id")
         prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
@@ -152,10 +107,9 @@ def load_suite(path: str | Path) -> Suite:
     """Read and validate a suite file in any of the three formats.
 
     Raises:
-        SuiteError: unreadable, too large (32 MiB), not JSON/YAML, over a bound of the receipt
-            loader (:mod:`.suite_read`: depth, lengths, numbers, a member name given twice),
-            unknown shape, or any bad case (one problem per place, at most 20), case ids equal
-            ignoring letter case included.
+        SuiteError: unreadable, over 32 MiB, not JSON/YAML, over a loader bound (depth, lengths,
+            numbers, a member given twice), of unknown shape, or with bad cases (one problem per
+            place, at most 20; ids equal ignoring letter case included).
     """
     p = Path(path)
     file = str(path)
@@ -195,11 +149,7 @@ def _read(p: Path, file: str) -> bytes:
 
 
 def _format(doc: dict[str, Any], file: str) -> str:
-    """Which of the three formats ``doc`` is.
-
-    ``driftproof``, ``skill-creator`` or ``caveman-fidelity``. Raises :class:`SuiteError` for
-    none of them.
-    """
+    """``driftproof``, ``skill-creator`` or ``caveman-fidelity``; :class:`SuiteError` for none."""
     if doc.get("format") == FORMAT:
         return "driftproof"
     if "format" in doc:
@@ -226,10 +176,7 @@ def _format(doc: dict[str, Any], file: str) -> str:
 
 
 def _unique_ids(c: Collector, cases: list[SuiteCase]) -> None:
-    """A problem for each case id equal to an earlier one ignoring letter case.
-
-    Their page names would collide.
-    """
+    """A problem for each case id equal to an earlier one ignoring case (page names collide)."""
     seen: dict[str, tuple[str, str]] = {}
     for case in cases:
         key = case.id.casefold()
@@ -244,11 +191,7 @@ def _unique_ids(c: Collector, cases: list[SuiteCase]) -> None:
 
 
 def _looks_like_caveman(cases: Any) -> bool:
-    """Whether a format-less ``cases`` list is caveman's fidelity.json.
-
-    No case carries a rubric or criteria, and every case's checks is an object (caveman's
-    ``{must_include, must_not_include}``).
-    """
+    """Whether a format-less ``cases`` list is caveman's (no rubric, checks as objects)."""
     if not isinstance(cases, list):
         return True  # let the caveman reader name the problem
     for raw in cases:
@@ -260,7 +203,7 @@ def _looks_like_caveman(cases: Any) -> bool:
 
 
 def require_gradable(suite: Suite) -> None:
-    """Refuse, before any call, every case ``run`` cannot grade (method, criteria paragraph).
+    """Refuse, before any call, every case ``run`` cannot grade.
 
     Raises:
         SuiteError: one problem per case with neither a rubric nor criteria, or with a refusal.

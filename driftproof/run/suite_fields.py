@@ -1,8 +1,7 @@
-"""Suite fields: limits, the validated shapes and the readers that check one field each.
+"""Suite fields: limits, the validated shapes and readers that check one field each.
 
-The shapes are :class:`Suite`, :class:`SuiteCase` and their parts; each reader collects one problem
-per bad place (file + JSON pointer + what was expected). Shared by the three suite formats
-(:mod:`.suite`, :mod:`.foreign_suites`).
+Each reader collects one problem per bad place (file, JSON pointer, expectation); the three
+suite formats share them.
 """
 
 from __future__ import annotations
@@ -81,11 +80,7 @@ class CheckSpec:
 
 @dataclass(frozen=True)
 class SuiteCase:
-    """One validated case.
-
-    ``pointer`` is its JSON pointer in the suite file (for messages); ``examples_pass`` /
-    ``examples_fail`` are known-good / known-bad answers for ``suite check``.
-    """
+    """One validated case; ``pointer`` is its JSON pointer in the suite file."""
 
     id: str
     prompt: str
@@ -309,10 +304,7 @@ def read_case_id(c: Collector, v: Any, ptr: str) -> str | None:
 
 
 def case_objects(c: Collector, raw: Any, ptr: str, expected: str) -> Iterator[tuple[str, dict]]:
-    """Each case object of the case list at ``ptr``, with its JSON pointer.
-
-    A member that is not an object is one problem, ``expected`` saying what it should be.
-    """
+    """Each case object at ``ptr`` with its pointer; a non-object is a problem (``expected``)."""
     for i, item in enumerate(case_list(c, raw, ptr)):
         p = f"{ptr}/{i}"
         if not isinstance(item, dict):

@@ -1,9 +1,4 @@
-"""Suite languages: the ``language`` and ``translations`` members and the ``controls`` table.
-
-The ``language`` and ``translations`` members, the ``controls`` table and :func:`in_language` for
-``--lang``. A language with no translated control, or a case with no prompt in it, stops before any
-call; there is no English fallback.
-"""
+"""Suite languages: ``language``, ``translations``, the ``controls`` table, and ``--lang``."""
 
 from __future__ import annotations
 
@@ -82,16 +77,13 @@ def read_controls(c: Collector, raw: Any) -> dict[str, dict[str, str]]:
 def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, str | None]:
     """The suite with each case's prompt, and the control, in ``lang``.
 
-    A language with no translated control or no prompts stops before any call (seed 004).
-
-    The control comes from the suite's ``controls`` table, else the product's
-    :data:`TRANSLATED_CONTROLS`, else, when ``lang`` is the suite's own language, as given. A
-    prompt is the case's ``prompt`` when ``lang`` is the suite's ``language``, else
-    ``translations[lang]``.
+    A prompt is ``prompt`` when ``lang`` is the suite's ``language``, else ``translations[lang]``;
+    the control comes from the suite's ``controls``, else :data:`TRANSLATED_CONTROLS`, else as
+    given in the suite's own language.
 
     Raises:
-        SuiteError: one problem per missing prompt and for a missing translated control,
-            naming what is missing; nothing falls back to English.
+        SuiteError: one problem per missing prompt and for a missing control; nothing falls back
+            to English.
     """
     import dataclasses
 

@@ -1,15 +1,9 @@
 """A suite file's text parsed within the receipt loader's bounds, one line per problem.
 
-JSON is read by the one strict reader (:func:`driftproof._json.loads_strict`: a member name given
-twice is refused with the JSON pointer of its object, an integer too long to convert with its
-line and column, nesting too deep to parse refused). YAML is read by :class:`SuiteLoader`, a
-PyYAML ``SafeLoader`` that refuses, each at its line and column: nesting deeper than
-:data:`~driftproof.receipt._bounds.MAX_DEPTH` (checked while composing, before Python's stack
-could run out), a member name given twice or not text, an integer too long to convert, and
-anchors and aliases (a few lines of aliases can stand for billions of values). Then both go
-through :func:`~driftproof.receipt._bounds.check_json_bounds`, the receipts' own bounds (depth,
-string and collection lengths, integers within ±(2**53 − 1), finite numbers), which names each
-problem's JSON pointer.
+JSON goes through :func:`driftproof._json.loads_strict`; YAML through :class:`SuiteLoader`,
+which refuses at its line and column nesting past the depth bound (before Python's stack runs
+out), duplicate or non-text member names, over-long integers, and anchors and aliases. Both then
+go through :func:`~driftproof.receipt._bounds.check_json_bounds`.
 """
 
 from __future__ import annotations
@@ -102,12 +96,10 @@ def _where(exc: yaml.YAMLError) -> str:
 
 
 def parse_suite_text(text: str, file: str, *, is_yaml: bool) -> Any:
-    """The suite document of ``text``, read from ``file`` (named in every message).
+    """The suite document of ``text``; ``file`` is named in every message.
 
     Raises:
-        SuiteError: one problem per place: the file, the JSON pointer (for JSON, and for every
-            bound checked after parsing) or the line and column (for a YAML problem and for a
-            JSON syntax error or an over-long JSON integer), and what was expected.
+        SuiteError: one problem per place, by JSON pointer or (YAML, JSON syntax) line and column.
     """
     try:
         if is_yaml:

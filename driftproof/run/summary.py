@@ -1,7 +1,4 @@
-"""The one line ``driftproof run`` prints when an arm measured nothing (D-17).
-
-Figures come from :mod:`driftproof.stats` over the sealed receipt, as every reader's do.
-"""
+"""The one line ``driftproof run`` prints when an arm measured nothing (D-17)."""
 
 from __future__ import annotations
 
@@ -22,8 +19,7 @@ def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: P
     """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17).
 
     The draws lost, the commonest cause (with the base URL where no connection got an answer),
-    that the receipt at ``out`` reads "not measured" (or is written, when it can still carry a
-    verdict) and where the journal is.
+    what the receipt at ``out`` reads and where the journal is.
     """
     words = " and ".join(_ARM_WORDS[a] for a in arms)
     draws = [

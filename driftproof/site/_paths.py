@@ -1,15 +1,7 @@
-"""Where the site's templates, theme, hand-written pages and default mkdocs config are.
+"""Where the site's templates, hand-written pages (``site_src/``) and mkdocs.yml are.
 
-A wheel carries them as package data in ``driftproof/_site/`` (``setup.py`` copies
-``templates/``, ``site_src/`` and ``mkdocs.yml`` there when the package is built); a source
-checkout or an editable install reads them at the top of the repository. Either way the
-layout below :func:`site_data_root` is the same::
-
-    mkdocs.yml        the default config (docs_dir site_src, theme templates/theme,
-                      plugin driftproof)
-    site_src/         hand-written pages
-    templates/pages   the generator's templates
-    templates/theme   the mkdocs theme
+In ``driftproof/_site/`` of a wheel (``setup.py`` copies them), else at the top of the source
+checkout.
 """
 
 from __future__ import annotations
@@ -27,8 +19,7 @@ def site_data_root() -> Path:
     """The folder holding ``mkdocs.yml``, ``site_src/`` and ``templates/``.
 
     Raises:
-        FileNotFoundError: neither the packaged copy nor a source checkout is there (a broken
-            install).
+        FileNotFoundError: neither the packaged copy nor a source checkout is there.
     """
     for root in (_PACKAGE / "_site", _PACKAGE.parent):
         if (root / "templates" / "theme").is_dir() and (root / "mkdocs.yml").is_file():
@@ -40,11 +31,7 @@ def site_data_root() -> Path:
 
 
 def templates_dir() -> Path:
-    """The ``templates/`` folder (``pages/`` and ``theme/``).
-
-    The source checkout's when none is found, so that importing never fails and the missing
-    template is named when it is first needed.
-    """
+    """The ``templates/`` folder; the checkout's when none is found (named when first needed)."""
     try:
         return site_data_root() / "templates"
     except FileNotFoundError:

@@ -1,19 +1,8 @@
-"""The mkdocs plugin ``driftproof`` (entry point ``mkdocs.plugins``).
+"""The mkdocs plugin ``driftproof``: every generated file, the link check and the search index.
 
-``plugins: [driftproof]`` in mkdocs.yml adds every generated page and file to a build
-(:func:`driftproof.site.generate.generate_site`), checks the built site's internal links and
-writes its search index. The plugin instance owns its build's state. Options (both optional;
-default ``extra.driftproof`` in mkdocs.yml, else ``receipts`` and ``reports`` beside the
-config)::
-
-    plugins:
-      - driftproof:
-          receipts: receipts
-          reports: reports
-
-:func:`driftproof.site.publish.build_site` sets :attr:`DriftproofPlugin.job` (its folders,
-render cache and progress); a plain ``mkdocs build`` reads the options, failing closed the
-same way.
+Options ``receipts`` and ``reports`` (default ``extra.driftproof`` in mkdocs.yml, else the
+folders of those names beside the config) serve a plain ``mkdocs build``;
+:func:`driftproof.site.publish.build_site` sets :attr:`DriftproofPlugin.job` instead.
 """
 
 from __future__ import annotations
@@ -39,8 +28,7 @@ from driftproof.site.search import index_for_search
 
 __all__ = ["DriftproofPlugin", "site_nav"]
 
-#: The navigation, in order: (hand-written page, or generated page's site path; label). A
-#: hand-written page is listed when present; every other page is reached through these.
+#: The navigation: (hand-written page, listed when present, or generated page's path; label).
 NAV = (
     ("index.md", "Reports"),
     ("results/index.html", "Results"),
@@ -79,7 +67,7 @@ class DriftproofPlugin(BasePlugin):
         self.links = SiteLinks()
 
     def on_files(self, files: Any, *, config: Any) -> Any:
-        """Add every generated page and file (written into the site folder as made).
+        """Add every generated file, written into the site folder as made.
 
         Raises:
             SiteBuildError: an input is refused or invalid, or a generated file would take a
@@ -107,7 +95,8 @@ class DriftproofPlugin(BasePlugin):
         )
         site_dir = Path(config.site_dir)
         written: list[str] = []
-        clash = _clashes(files)
+        # no generated file may take a hand-written page's source or written path
+        clash = {f.dest_uri: f for f in files} | {f.src_uri: f for f in files}
 
         def emit(path: str, data: bytes) -> None:
             if path in clash:
@@ -185,17 +174,6 @@ def _fallback_date() -> str:
 def templates_of(config: Any) -> Path:
     """The templates folder of an mkdocs config: its theme's ``custom_dir``'s parent."""
     return Path(config.theme.custom_dir).parent
-
-
-def _clashes(files: Any) -> dict[str, Any]:
-    """The mkdocs files by source path and by the path each is written to.
-
-    A page ``receipts/x.md`` is written to ``receipts/x/index.html``: no generated file may take
-    either place.
-    """
-    found = {f.dest_uri: f for f in files}
-    found.update({f.src_uri: f for f in files})
-    return found
 
 
 def _overwrite(config: Any, f: Any, path: str) -> SiteBuildError:

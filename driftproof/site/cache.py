@@ -1,13 +1,8 @@
-"""The one shortcut of a site build: a per-receipt render cache.
+"""The per-receipt render cache: a rebuild renders only the receipts that changed.
 
-A receipt's pages, badge files and index rows depend on its bytes (by their sha256), its
-name, the reports citing it, the site's navigation and name, and the code and templates that
-render them; the cache keeps them under a key of all of these, so a rebuild renders only the
-receipts that changed. The same bytes with or without it.
-
-An entry is one zip file (stored; each member CRC-checked on reading), written whole with one
-rename. An entry that cannot be read is a miss, never an error; after a build the entries it
-did not use are removed (:meth:`RenderCache.prune`).
+Entries are keyed by everything a receipt's files depend on (its sha256, name, citing reports,
+the site's navigation and name, the code and templates). An entry is one zip written whole
+with one rename; one that cannot be read, or is not as written, is a miss, never an error.
 """
 
 from __future__ import annotations
@@ -44,11 +39,7 @@ def key_of(*parts: bytes | str) -> str:
 
 
 def tree_key(folder: Path) -> str:
-    """The sha256 (hex) of every file under ``folder``.
-
-    Relative names and bytes, in name order, ``__pycache__`` left out; ``""`` when ``folder``
-    is not a directory.
-    """
+    """The sha256 (hex) of the names and bytes under ``folder`` but ``__pycache__`` (or ``""``)."""
     root = Path(folder)
     if not root.is_dir():
         return ""
@@ -74,11 +65,7 @@ def _package_key() -> str:
 
 
 def code_key(templates: Path) -> str:
-    """The sha256 (hex) of the code and templates that render a page.
-
-    Every file of the package, the ``templates`` folder (read at each call) and the rendering
-    libraries' versions.
-    """
+    """The sha256 (hex) of the package, the ``templates`` folder and the rendering libraries."""
     return key_of(_package_key(), tree_key(templates))
 
 
@@ -91,12 +78,7 @@ def _digests(files: dict[str, bytes]) -> dict[str, str]:
 
 
 class RenderCache:
-    """Rendered files by key in ``folder`` (created when first written).
-
-    Attributes:
-        folder: where the entries are kept.
-        used: the keys read or written since it was made.
-    """
+    """Rendered files by key in ``folder``; ``used`` holds the keys read or written since."""
 
     def __init__(self, folder: Path) -> None:
         """A cache kept in ``folder``."""
@@ -107,12 +89,7 @@ class RenderCache:
         return self.folder / "render" / key[:2] / f"{key}.zip"
 
     def get(self, key: str) -> dict[str, bytes] | None:
-        """The files kept under ``key``, or ``None`` (missing, unreadable or not as written).
-
-        An entry is used only when its manifest names ``key`` and every file it holds with
-        that file's sha256, and every name is a plain relative path inside the site (no ``..``,
-        no absolute path, no backslash): anything else is rendered again, never published.
-        """
+        """The files under ``key``, or None: not as written (manifest) or a name leaves the site."""
         try:
             with zipfile.ZipFile(self._path(key)) as z:
                 files = {n: z.read(n) for n in z.namelist()}

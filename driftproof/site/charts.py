@@ -1,8 +1,7 @@
 """Charts: matplotlib SVG, deterministic, colour-blind-safe, with alt text from the numbers.
 
-Every chart is published with the same numbers in a table beside it (SITE-NOTES §3) and
-comes in a light and a dark variant (``<picture>`` picks by ``prefers-color-scheme``).
-Determinism: a fixed ``svg.hashsalt`` and no ``Date`` metadata make two builds byte-identical.
+Each comes wide and narrow, light and dark, with its numbers in a table beside it; a fixed
+``svg.hashsalt`` and no ``Date`` metadata make two builds byte-identical.
 """
 
 from __future__ import annotations
@@ -10,23 +9,24 @@ from __future__ import annotations
 import io
 import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from driftproof.pages.chart_text import (
+    MISSING_LABEL,
+    ZERO_LABEL,
+    Series,
+    alt_text,
+    caption,
+    drawn,
+    whisker,
+)
+from driftproof.pages.sheet import fmt
 
 if TYPE_CHECKING:  # matplotlib itself is imported when a chart is drawn, not with this module
     from matplotlib.axes import Axes
     from matplotlib.typing import RcKeyType
 
-__all__ = [
-    "Drawn",
-    "Series",
-    "alt_text",
-    "band_series",
-    "caption",
-    "drawn",
-    "figure",
-    "grouped_bars",
-]
+__all__ = ["NARROW_IN", "NARROW_MEDIA", "WIDE_IN", "band_figure", "figure", "grouped_bars"]
 
 # Okabe–Ito, a colour-blind-safe palette; hatches tell series apart in print as well.
 _PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
@@ -37,84 +37,21 @@ _THEMES = {
 }
 
 
-@dataclass(frozen=True)
-class Series:
-    """One series of a grouped bar chart.
-
-    Attributes:
-        label: legend text.
-        values: one value per category (None = unknown: lost or unscored, drawn as a cross at
-            zero).
-        low, high: whisker ends per category (None, or equal ends = no whisker), in the values'
-            units.
-    """
-
-    label: str
-    values: tuple[float | None, ...]
-    low: tuple[float | None, ...] | None = None
-    high: tuple[float | None, ...] | None = None
-
-
-def band_series(label: str, bands: Sequence[tuple[float | None, float | None]]) -> Series:
-    """A series of bands, ``(mean, sd)`` each: the mean drawn, whiskers one sd either side."""
-    return Series(
-        label,
-        tuple(m for m, _ in bands),
-        tuple(None if m is None or d is None else m - d for m, d in bands),
-        tuple(None if m is None or d is None else m + d for m, d in bands),
-    )
-
-
-#: Figure widths in inches: the wide chart (desktop) and the narrow one (phones). At 96 CSS px
-#: per inch the narrow chart is 346 px wide, shown at its own size on a 390 px screen, so its
-#: 10-point text is 13 CSS px there (at least 10 CSS px, by a layout that fits).
+#: Figure widths in inches, desktop and phone: 3.6 in is 346 CSS px, so 10-point text is 13 px.
 WIDE_IN, NARROW_IN = 7.0, 3.6
 #: Below this viewport width the page shows the narrow chart (``<source media=…>``).
 NARROW_MEDIA = "(max-width: 45rem)"
-#: Legend text of the marker drawn where a value is unknown (lost or unscored, never 0.0).
-MISSING_LABEL = "no value (lost or unscored)"
-#: Legend text of the dot drawn at a value of exactly 0 (a bar of length 0 cannot be seen).
-ZERO_LABEL = "exactly 0"
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """What a chart drew, so that its caption says exactly that.
-
-    Whiskers (some band had a spread), missing markers (some value unknown) and zero marks (some
-    value exactly 0).
-    """
-
-    whiskers: bool
-    missing: bool
-    zeros: bool
-
-
-def drawn(series: Sequence[Series]) -> Drawn:
-    """What :func:`grouped_bars` draws for ``series`` (the same rules, no drawing)."""
-    whiskers = missing = zeros = False
-    for s in series:
-        for c_i, v in enumerate(s.values):
-            if v is None:
-                missing = True
-                continue
-            zeros = zeros or v == 0
-            lo, hi = _whisker(s, c_i)
-            whiskers = whiskers or (lo is not None and hi is not None and hi > lo)
-    return Drawn(whiskers, missing, zeros)
-
-
-def _whisker(s: Series, c_i: int) -> tuple[float | None, float | None]:
-    if not s.low or not s.high:
-        return None, None
-    return s.low[c_i], s.high[c_i]
+#: A chart's files: its info key, file-name suffix, width and theme.
+_VARIANTS = {
+    "src": ("", WIDE_IN, "light"),
+    "dark": ("-dark", WIDE_IN, "dark"),
+    "narrow": ("-narrow", NARROW_IN, "light"),
+    "narrow_dark": ("-narrow-dark", NARROW_IN, "dark"),
+}
 
 
 def _wrap(label: str, width: int) -> str:
-    """A category label on lines of at most ``width`` characters; the text is unchanged.
-
-    Lines break after hyphens, then anywhere.
-    """
+    """A category label on lines of at most ``width`` characters (after hyphens, then anywhere)."""
     if len(label) <= width:
         return label
     return (
@@ -155,19 +92,10 @@ def grouped_bars(
     theme: str = "light",
     width: float = WIDE_IN,
 ) -> bytes:
-    """Horizontal grouped bars with whiskers, as SVG bytes.
+    """Horizontal grouped bars, categories top to bottom, as SVG bytes; text drawn literally.
 
-    Text is drawn literally (``$`` is a dollar sign). An unknown value (None: lost or unscored)
-    is a cross at zero with its own legend entry, and exactly 0 a dot with another.
-
-    Args:
-        categories: one label per group (top to bottom), e.g. case ids.
-        series: the bars in each group; whiskers drawn where ``low < high``.
-        xlabel: the value axis label, with units.
-        reference: an x value drawn as a dashed line (e.g. 0 or the effect floor).
-        reference_label: the dashed line's legend entry, or None.
-        theme: ``"light"`` or ``"dark"``.
-        width: figure width in inches (:data:`WIDE_IN` or :data:`NARROW_IN`).
+    Whiskers where ``low < high``; an unknown value is a cross at zero and exactly 0 a dot, each
+    with a legend entry; ``reference`` is a dashed line; ``width`` in inches.
     """
     import matplotlib  # imported when a chart is drawn: it takes a second to import
 
@@ -246,10 +174,9 @@ def _bars(ax: Axes, n_cat: int, series: Sequence[Series], fg: str) -> None:
             _marks(ax, zeros, "o", 7, colour, fg, None if zero_drawn else ZERO_LABEL)
             zero_drawn = True
         whisk = [
-            (y, v, lo, hi)
+            (y, v, *ends)
             for y, (c_i, v) in zip(ys, known, strict=True)
-            for lo, hi in [_whisker(s, c_i)]
-            if lo is not None and hi is not None and hi > lo
+            if (ends := whisker(s, c_i)) is not None
         ]
         if whisk:
             ax.errorbar(
@@ -270,10 +197,7 @@ def _bars(ax: Axes, n_cat: int, series: Sequence[Series], fg: str) -> None:
 def _marks(
     ax: Axes, ys: list[float], marker: str, size: float, face: str, edge: str, label: str | None
 ) -> None:
-    """Markers at x = 0 for the categories at ``ys``, drawn over the bars and never clipped.
-
-    For a value of exactly 0 or an unknown one; ``label`` is their legend entry (None: none).
-    """
+    """Markers at x = 0 over the bars at ``ys``, never clipped; ``label`` their legend entry."""
     ax.plot(
         [0.0] * len(ys),
         ys,
@@ -289,34 +213,6 @@ def _marks(
     )
 
 
-def caption(subject: str, series: Sequence[Series], whiskers: str | None) -> str:
-    """The caption of a chart, generated from what :func:`grouped_bars` draws for ``series``.
-
-    Args:
-        subject: what the bars are, e.g. "Each case's mean judge score with the skill and
-            without it".
-        series: the series drawn.
-        whiskers: what a whisker means when one is drawn, or None when the chart has none.
-    """
-    what = drawn(series)
-    parts = [subject.rstrip(".") + "."]
-    if whiskers and what.whiskers:
-        parts.append(f"Whiskers: {whiskers}; none is drawn where the spread is zero or unknown.")
-    elif whiskers:
-        parts.append(
-            "No whisker is drawn: no value here has a spread (one measured draw each, "
-            "or none recorded)."
-        )
-    if what.missing:
-        parts.append(
-            "A cross at zero marks a value that is unknown (lost or unscored), not a score of 0."
-        )
-    if what.zeros:
-        parts.append("A dot at zero is a value of exactly 0.")
-    parts.append("The table below holds the same numbers.")
-    return " ".join(parts)
-
-
 def figure(
     chart_id: str,
     categories: Sequence[str],
@@ -329,68 +225,37 @@ def figure(
     reference: float | None = None,
     reference_label: str | None = None,
 ) -> tuple[dict[str, str], dict[str, bytes]]:
-    """One published chart: four SVGs (wide and narrow, light and dark), its alt text and caption.
+    """One published chart: ``(info, files)``, its four SVGs by ``<id>[-narrow][-dark].svg``.
 
-    Returns:
-        ``(info, files)``: ``info`` has the keys ``id``, ``src``, ``dark``, ``narrow``,
-        ``narrow_dark``, ``alt``, ``caption`` and ``media``; ``files`` maps each file name,
-        ``<chart_id>[-narrow][-dark].svg``, to its SVG bytes.
+    ``info`` holds the ``id``, ``src``, ``dark``, ``narrow``, ``narrow_dark``, ``alt``,
+    ``caption`` and ``media``.
     """
-    files: dict[str, bytes] = {}
-    for size, width in (("", WIDE_IN), ("-narrow", NARROW_IN)):
-        for suffix, theme in (("", "light"), ("-dark", "dark")):
-            files[f"{chart_id}{size}{suffix}.svg"] = grouped_bars(
-                categories,
-                series,
-                xlabel=xlabel,
-                reference=reference,
-                reference_label=reference_label,
-                theme=theme,
-                width=width,
-            )
     info = {
         "id": chart_id,
-        "src": f"{chart_id}.svg",
-        "dark": f"{chart_id}-dark.svg",
-        "narrow": f"{chart_id}-narrow.svg",
-        "narrow_dark": f"{chart_id}-narrow-dark.svg",
         "media": NARROW_MEDIA,
         "alt": alt_text(subject, categories, series, fmt, whiskers),
         "caption": caption(subject, series, whiskers),
     }
+    files: dict[str, bytes] = {}
+    for key, (suffix, width, theme) in _VARIANTS.items():
+        info[key] = f"{chart_id}{suffix}.svg"
+        files[info[key]] = grouped_bars(
+            categories,
+            series,
+            xlabel=xlabel,
+            reference=reference,
+            reference_label=reference_label,
+            theme=theme,
+            width=width,
+        )
     return info, files
 
 
-def alt_text(
-    subject: str,
-    categories: Sequence[str],
-    series: Sequence[Series],
-    fmt: Callable[[float | None], str],
-    whiskers: str | None,
-) -> str:
-    """Alt text that states every number the chart draws.
-
-    Args:
-        subject: what the chart shows, e.g. "Median output-token savings per skill".
-        categories: one label per group.
-        series: the series drawn.
-        fmt: formats one value for reading (e.g. as a percentage).
-        whiskers: what the whiskers mean (e.g. "min to max across prompts"), or None.
-    """
-    parts = [subject.rstrip(".") + "."]
-    for c_i, cat in enumerate(categories):
-        items = []
-        for s in series:
-            v = s.values[c_i]
-            if v is None:
-                items.append(f"{s.label} {MISSING_LABEL}")
-                continue
-            item = f"{s.label} {fmt(v)}"
-            lo, hi = _whisker(s, c_i)
-            if whiskers and lo is not None and hi is not None and hi > lo:
-                item += f" ({fmt(lo)} to {fmt(hi)})"
-            items.append(item)
-        parts.append(f"{cat}: {'; '.join(items)}.")
-    if whiskers and drawn(series).whiskers:
-        parts.append(f"Whiskers: {whiskers}.")
-    return " ".join(parts)
+def band_figure(
+    chart_id: str, categories: Sequence[str], series: Sequence[Series], *, subject: str, xlabel: str
+) -> tuple[dict[str, str], dict[str, bytes]]:
+    """A :func:`figure` of bands on the judge scale: whiskers one sample sd either side (D-2)."""
+    whiskers = "the band, mean minus to mean plus one sample standard deviation"
+    return figure(
+        chart_id, categories, series, subject=subject, xlabel=xlabel, fmt=fmt, whiskers=whiskers
+    )

@@ -1,7 +1,7 @@
 """The site generator: receipts and reports in, every generated file out, ``{site path: bytes}``.
 
-:func:`generate_site` is pure (no clock, no file writes): the mkdocs plugin adds what it
-emits to a build, and tests and the demo collect it (:func:`build_site_files`). Paths::
+:func:`generate_site` is pure (no clock, no file writes); the mkdocs plugin writes what it
+emits, tests and the demo collect it (:func:`build_site_files`). Paths::
 
     receipts/<name>.json, receipts/<name>/index.html       each receipt as committed, its sheet
     receipts/<name>/cases/<slug>/index.html               each case's evidence page
@@ -11,8 +11,6 @@ emits to a build, and tests and the demo collect it (:func:`build_site_files`). 
     reports/NNN/…, reports/latest/index.html              each report, the newest's alias
     spec/…                                                the frozen schemas (D-11)
     feed.xml                                              Atom feed, one entry per report
-
-The only shortcut is the per-receipt render cache (:mod:`driftproof.site.cache`).
 """
 
 from __future__ import annotations
@@ -20,8 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,20 +26,22 @@ import jinja2
 from markupsafe import Markup
 
 from driftproof.errors import Problem, SiteBuildError
+from driftproof.pages.report import feed_entry, report_key
 from driftproof.pages.results import (
     RESULTS_PAGE,
     ResultRow,
     order_rows,
     results_page_from_rows,
 )
-from driftproof.receipt import Receipt, known_versions, parse_receipt, schema_bytes
-from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
+from driftproof.pages.spec import schema_files
+from driftproof.pages.tables import sums_of
+from driftproof.receipt import Receipt, parse_receipt
 from driftproof.site._paths import templates_dir
 from driftproof.site.cache import RenderCache, code_key, key_of
-from driftproof.site.html import page, page_env, sums_of
+from driftproof.site.html import page, page_env
 from driftproof.site.links import SiteLinks
-from driftproof.site.receipt_jobs import Done, Job, Renderer, run_jobs
-from driftproof.site.report_pages import feed_entry, report_files
+from driftproof.site.receipt_jobs import Job, Renderer, run_jobs
+from driftproof.site.report_pages import report_files
 from driftproof.site.report_source import Report
 
 __all__ = ["Emit", "SiteSettings", "build_site_files", "generate_site", "prose_files"]
@@ -51,27 +50,30 @@ __all__ = ["Emit", "SiteSettings", "build_site_files", "generate_site", "prose_f
 Emit = Callable[[str, bytes], None]
 
 #: Folder addresses a reader may type, each a page pointing at the page that lists what is in it.
-_FOLDERS = (
-    ("reports/index.html", "Reports", "The numbered reports are listed, newest first, on",
-     "../index.html", "the home page"),
-    ("spec/index.html", "Receipt schema", "Every version of the receipt schema is listed on",
-     "versions/index.html", "the versions page"),
-)  # fmt: skip
+_FOLDERS = {
+    "reports/index.html": {
+        "heading": "Reports",
+        "text": "The numbered reports are listed, newest first, on",
+        "target": "../index.html",
+        "link_text": "the home page",
+    },
+    "spec/index.html": {
+        "heading": "Receipt schema",
+        "text": "Every version of the receipt schema is listed on",
+        "target": "versions/index.html",
+        "link_text": "the versions page",
+    },
+}
 
 
 @dataclasses.dataclass(frozen=True)
 class SiteSettings:
     """What a site is built with besides its receipts and reports.
 
-    Attributes:
-        nav: the navigation, ``{"title", "url"}`` with urls relative to the root.
-        site_name: the site's name, on every page and in the feed.
-        site_url: absolute URL of the site root (feed links and ids).
-        fallback_date: the feed's ``updated`` date when there is no report (never the clock).
-        templates: the templates folder (``pages`` and ``theme``).
-        cache: the per-receipt render cache; the same bytes with or without it.
-        progress: ``progress("render", done, total)`` after each receipt.
-        public: refuse simulated receipts (the public site; the demo's site takes them).
+    ``nav`` is ``{"title", "url"}`` with urls from the root; ``site_url`` the absolute root
+    (feed links and ids); ``fallback_date`` the feed's date when there is no report (never the
+    clock); ``cache`` changes no byte; ``public`` refuses simulated receipts (the demo's site
+    takes them).
     """
 
     nav: Sequence[Mapping[str, str]]
@@ -91,16 +93,9 @@ def build_site_files(
     nav: Sequence[Mapping[str, str]],
     **settings: Any,
 ) -> dict[str, bytes]:
-    """Every generated file of the site, collected: what :func:`generate_site` emits.
+    """Every file :func:`generate_site` emits for receipt bytes by name.
 
-    Args:
-        receipts: each receipt file's bytes by name.
-        reports: the checked reports.
-        nav: the navigation.
-        **settings: the other fields of :class:`SiteSettings` (``site_name=``, …).
-
-    Raises:
-        SiteBuildError: as :func:`generate_site`.
+    ``settings`` are the other fields of :class:`SiteSettings`. Raises as :func:`generate_site`.
     """
     files: dict[str, bytes] = {}
     sources = ((n, receipts[n], n) for n in sorted(receipts))
@@ -117,11 +112,7 @@ def prose_files(
 ) -> dict[str, bytes]:
     """Hand-written pages and the theme's assets, for a site built without mkdocs (the demo's).
 
-    Args:
-        pages: site path to ``(title, body)``, the body HTML this project rendered.
-        nav: the navigation.
-        site_name: the site's name.
-        templates: the templates folder (default: the installed one).
+    ``pages`` maps a site path to ``(title, body)``, the body HTML this project rendered.
     """
     templates = templates or templates_dir()
     env = page_env(templates, site_name, nav)
@@ -136,11 +127,10 @@ def prose_files(
 
 @dataclasses.dataclass
 class _Index:
-    """What the site-wide pages need of every receipt, gathered one receipt at a time."""
+    """What the site-wide pages need of every receipt; ``cited``: the reports' receipts' bytes."""
 
     rows: list[ResultRow] = dataclasses.field(default_factory=list)
     listing: list[dict[str, str]] = dataclasses.field(default_factory=list)
-    #: the receipts the reports cite: their bytes and file
     cited: dict[str, tuple[bytes, str]] = dataclasses.field(default_factory=dict)
     owners: dict[str, str] = dataclasses.field(default_factory=dict)
     problems: list[Problem] = dataclasses.field(default_factory=list)
@@ -156,21 +146,11 @@ def generate_site(
     total: int = 0,
     links: SiteLinks | None = None,
 ) -> None:
-    """Generate every page and file of the site, handing each to ``emit`` as it is made.
+    """Hand each file of the site to ``emit(site path, bytes)`` once, a receipt at a time.
 
-    A receipt at a time (memory bounded by a few receipts' pages, :mod:`.receipt_jobs`): its
-    pages come from the render cache or are rendered from its model, emitted and let go; the
-    receipts the reports cite are kept for the reports, rendered last.
-
-    Args:
-        receipts: ``(name, file bytes, file)`` of every receipt in name order (may be a
-            generator reading them one by one).
-        reports: the checked reports, in any order.
-        settings: navigation, names, templates, render cache, progress.
-        emit: receives ``(site path, bytes)`` once per file, paths relative to the site root.
-        problems: problems the caller finds while ``receipts`` is read; reported with these.
-        total: the number of receipts (the progress, and whether a pool of processes pays).
-        links: gathers each receipt's link check, when given.
+    ``receipts`` yields ``(name, file bytes, file)`` in name order (``total`` of them);
+    ``problems`` the caller finds while it is read are reported with these; ``links`` gathers
+    each receipt's link check. Reports are rendered last.
 
     Raises:
         SiteBuildError: every problem: receipts that are not valid (file, JSON pointer,
@@ -178,30 +158,32 @@ def generate_site(
             the same file, a section that cannot be rendered.
     """
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
-    fixed: tuple[str, ...] = (json.dumps(list(settings.nav)), settings.site_name, settings.site_url)
+    nav = json.dumps(list(settings.nav))
+    fixed: tuple[str, ...] = (nav, settings.site_name, settings.site_url)
     cache = settings.cache
     if cache is not None:
         fixed += (code_key(Path(settings.templates)),)
+    folder = cache.folder if cache is not None else None
     render = Renderer(
         Path(settings.templates),
         settings.site_name,
-        json.dumps(list(settings.nav)),
+        nav,
         settings.public,
-        cache.folder if cache is not None else None,
+        folder,
         fixed,
-        check_links=links is not None,
+        links is not None,
     )
     index = _Index(problems=problems if problems is not None else [])
     jobs = (
         Job(name, raw, file, tuple((r.ident, r.title) for r in ordered if name in r.receipts))
         for name, raw, file in receipts
     )
-    for i, (job, done) in enumerate(_with_jobs(jobs, render, total)):
+    for i, (job, done) in enumerate(run_jobs(jobs, render, total)):
         if cache is not None and done.key:
             cache.used.add(done.key)
         index.problems.extend(done.problems)
         if done.files is None or done.row is None or done.listed is None:
-            continue
+            continue  # refused: its problems are reported
         done.files[f"receipts/{job.name}.json"] = job.raw
         for path, data in done.files.items():
             first = index.owners.setdefault(path, job.name)
@@ -223,19 +205,6 @@ def generate_site(
     _site_pages(index, ordered, env, settings, fixed, emit)
 
 
-def _with_jobs(jobs: Iterable[Job], render: Renderer, total: int) -> Iterator[tuple[Job, Done]]:
-    """Each job with its result, in order (the job is kept to emit its bytes)."""
-    held: deque[Job] = deque()
-
-    def feed() -> Iterator[Job]:
-        for job in jobs:
-            held.append(job)
-            yield job
-
-    for done in run_jobs(feed(), render, total):
-        yield held.popleft(), done
-
-
 def _site_pages(
     index: _Index,
     ordered: Sequence[Report],
@@ -249,7 +218,7 @@ def _site_pages(
     models: dict[str, Receipt] = {}
     files: dict[str, bytes] = {}
     for r in ordered:
-        key = key_of("report", _report_key(r), json.dumps([digests[n] for n in r.receipts]), *fixed)
+        key = key_of("report", report_key(r), json.dumps([digests[n] for n in r.receipts]), *fixed)
         hit = settings.cache.get(key) if settings.cache is not None else None
         if hit is None:
             for n in r.receipts:
@@ -274,18 +243,9 @@ def _site_pages(
     )
     files[RESULTS_PAGE] = results_page_from_rows(order_rows(index.rows), env)
     files.update(spec_files(env))
-    for path, heading, text, target, link_text in _FOLDERS:
+    for path, words in _FOLDERS.items():
         if path not in files:
-            files[path] = page(
-                env,
-                "redirect.html",
-                path,
-                nav_current="",
-                heading=heading,
-                text=text,
-                target=target,
-                link_text=link_text,
-            )
+            files[path] = page(env, "redirect.html", path, nav_current="", **words)
     updated = ordered and max(r.date for r in ordered).isoformat() or settings.fallback_date
     feed = env.get_template("feed.xml").render(
         site_url=settings.site_url,
@@ -298,55 +258,11 @@ def _site_pages(
         emit(path, data)
 
 
-def _report_key(r: Report) -> str:
-    """Everything of report ``r`` its pages depend on, as text (part of its cache key)."""
-    sections = [(x.type, x.params.model_dump_json(), x.pointer) for x in r.sections]
-    fields = (r.number, r.slug, r.title, r.date.isoformat(), r.summary, r.receipts, r.body)
-    return json.dumps([*fields, r.source, sections])
-
-
 def spec_files(env: jinja2.Environment) -> dict[str, bytes]:
-    """The served receipt schemas, their index, sums and versions page.
-
-    Every frozen version and the canonical one, which dispatches on ``schema_version`` (D-11).
-
-    Raises:
-        SiteBuildError: no frozen schema is known (a broken install).
-    """
-    versions = known_versions()
-    if not versions:
-        raise SiteBuildError("no frozen receipt schema is known")
-    current = versions[-1]
-    files = {f"spec/{v}/receipt.schema.json": schema_bytes(v) for v in versions}
-    files["spec/receipt.schema.json"] = canonical_schema_bytes()
-    index = {
-        "current": current,
-        "canonical_url": canonical_id(),
-        "current_url": version_id(current),
-        "versions": {v: version_id(v) for v in versions},
-    }
-    files["spec/index.json"] = (json.dumps(index, indent=2, sort_keys=True) + "\n").encode("utf-8")
-    files["spec/SHA256SUMS"] = sums_of(
-        {p: hashlib.sha256(d).hexdigest() for p, d in files.items() if p.endswith(".schema.json")}
-    )
-    files["spec/versions/index.html"] = page(
-        env,
-        "spec.html",
-        "spec/versions/index.html",
-        nav_current="spec/versions/index.html",
-        current=current,
-        canonical_id=canonical_id(),
-        current_id=version_id(current),
-        versions=[
-            {
-                "version": v,
-                "url": f"../{v}/receipt.schema.json",
-                "id": json.loads(schema_bytes(v)).get("$id", ""),
-                "sha256": hashlib.sha256(schema_bytes(v)).hexdigest(),
-            }
-            for v in reversed(versions)
-        ],
-    )
+    """The served receipt schemas, their index and sums, and their versions page (D-11)."""
+    files, model = schema_files()
+    path = "spec/versions/index.html"
+    files[path] = page(env, "spec.html", path, nav_current=path, **model)
     return files
 
 

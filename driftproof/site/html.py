@@ -1,9 +1,7 @@
 """HTML of the site: one Jinja2 environment and one Markdown pipeline; untrusted text stays text.
 
-The environment escapes by default (``autoescape``), fails on a missing variable
-(``StrictUndefined``) and shows control characters as visible symbols (:func:`printable`).
-Markdown is rendered by markdown-it-py with raw HTML off, so ``<script>`` in prose shows as
-text.
+The environment escapes, fails on a missing variable and shows control characters
+(:func:`printable`); Markdown is rendered with raw HTML off.
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ __all__ = [
     "page_env",
     "printable",
     "relative_root",
-    "sums_of",
     "wrap_tables",
 ]
 
@@ -49,10 +46,9 @@ def printable(value: str) -> str: ...
 @overload
 def printable(value: object) -> object: ...
 def printable(value: object) -> object:
-    r"""``value`` with every control character shown as a visible symbol.
+    r"""``value`` with every control character shown (NUL as ␀, U+0085 as ``\\u0085``).
 
-    NUL shows as ␀, U+0085 as ``\\u0085``. Strings only; Markup stays Markup (the replacement
-    adds no markup character); other values are returned as they are.
+    Strings only (Markup stays Markup); other values are returned as they are.
     """
     # every character _CONTROL matches is one str.isprintable() refuses, so a printable
     # string (most of them; checked in C) holds none
@@ -71,12 +67,7 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
 class _Environment(jinja2.Environment):
-    """Jinja2's environment with one shortcut for plain dicts.
-
-    ``d.name`` on a plain ``dict``, for a name that is no attribute of ``dict``, is the item
-    ``d["name"]`` at once (Jinja finds the same value after raising and catching an
-    ``AttributeError``).
-    """
+    """Jinja2's environment; ``d.name`` on a plain dict is ``d["name"]`` without raising first."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` as Jinja looks it up."""
@@ -105,11 +96,7 @@ def make_env(template_dirs: Sequence[Path]) -> jinja2.Environment:
 def page_env(
     templates: Path | None = None, site_name: str = "", nav: Sequence[Mapping[str, str]] = ()
 ) -> jinja2.Environment:
-    """The environment of the site's pages, with the site's name and navigation set.
-
-    It searches ``templates/pages``, then the theme's layout (the installed ``templates`` by
-    default).
-    """
+    """The environment of the site's pages (``pages``, then ``theme``), name and navigation set."""
     templates = templates or templates_dir()
     env = make_env([templates / "pages", templates / "theme"])
     env.globals.update(site_name=site_name, site_nav=list(nav))
@@ -122,11 +109,7 @@ def markdown_html(text: str) -> Markup:
 
 
 def wrap_tables(html: str) -> str:
-    """Each ``<table>`` inside a ``<div class="table-wrap">`` that scrolls sideways on its own.
-
-    Focusable and named, so a wide table never widens the page; only for HTML this project
-    rendered.
-    """
+    """Each ``<table>`` of HTML this project rendered inside a focusable, named scroller."""
     parts = html.split("<table>")
     out = [parts[0]]
     for i, part in enumerate(parts[1:], 1):
@@ -139,10 +122,7 @@ def wrap_tables(html: str) -> str:
 
 
 def relative_root(page_path: str) -> str:
-    """The relative URL from the page at ``page_path`` to the site root.
-
-    ``index.html`` gives ``"."``; ``reports/001/index.html`` gives ``"../.."``.
-    """
+    """The relative URL from the page at ``page_path`` to the site root (``"."``, ``"../.."``)."""
     depth = page_path.count("/")
     return "/".join([".."] * depth) if depth else "."
 
@@ -151,8 +131,3 @@ def page(env: jinja2.Environment, template: str, path: str, **ctx: Any) -> bytes
     """``template`` rendered for the page at site path ``path`` (its relative root set)."""
     root = relative_root(path)
     return env.get_template(template).render(base_url=root, root=root, **ctx).encode("utf-8")
-
-
-def sums_of(digests: Mapping[str, str]) -> bytes:
-    """A ``SHA256SUMS`` file (``sha256sum -c`` format) of ``{site path: sha256 hex}``."""
-    return "".join(f"{d}  {p}\n" for p, d in sorted(digests.items())).encode("utf-8")

@@ -1,9 +1,7 @@
-"""The inputs of a site build: every receipt file under ``receipts/`` and report under ``reports/``.
+"""The inputs of a site build: every receipt under ``receipts/`` and report under ``reports/``.
 
-Each receipt file is read once (bounded, ``O_NOFOLLOW``): the bytes read are the bytes
-validated, published and summed. A symbolic link anywhere under either folder, or the folder
-itself being one, is refused (it could lead out of the repository), and so is a receipt path
-with a part that does not match :data:`SAFE_NAME`.
+Each receipt is read once (bounded, ``O_NOFOLLOW``): the bytes read are the bytes validated,
+published and summed. Symbolic links (the folders included) and unsafe names are refused.
 """
 
 from __future__ import annotations
@@ -24,15 +22,14 @@ __all__ = [
     "Found",
     "Progress",
     "SiteInputs",
+    "checked_receipt",
     "find_inputs",
     "is_simulated",
     "load_inputs",
-    "simulated_problem",
 ]
 
-#: The one safe pattern for each part of a receipt's path under ``receipts/`` (folders and the
-#: file name without ``.json``): it needs no encoding in a URL and is the same on every file
-#: system. The same pattern as a suite's case ids.
+#: Each part of a receipt's path under ``receipts/`` (without ``.json``): safe in a URL and on
+#: every file system, as a suite's case ids.
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 #: ``progress(phase, done, total)``: phase ``read``, ``validate``, ``render`` or ``write``.
@@ -49,21 +46,14 @@ class SiteInputs:
 
 @dataclass
 class Found:
-    """What :func:`find_inputs` found.
-
-    Each receipt's path by name (name order), the checked reports, and every problem so far
-    (one per bad place).
-    """
+    """Each receipt's path by name (name order), the checked reports and every problem so far."""
 
     paths: dict[str, Path]
     reports: list[Report]
     problems: list[Problem] = field(default_factory=list)
 
     def receipts(self, progress: Progress | None = None) -> Iterator[tuple[str, bytes, str]]:
-        """Yield ``(name, bytes, file)`` of each receipt, read one at a time in name order.
-
-        A file that cannot be read is added to :attr:`problems` instead.
-        """
+        """Yield ``(name, bytes, file)`` of each receipt in name order; unreadable: a problem."""
         for i, (name, p) in enumerate(self.paths.items()):
             try:
                 yield name, read_bounded(p, regular_only=True), str(p)
@@ -82,10 +72,7 @@ def _folder(d: Path, what: str) -> tuple[list[Problem], list[Path]]:
 
 
 def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
-    """The receipt files and checked reports under the two folders (no receipt is parsed).
-
-    Symbolic links and unsafe names are problems (:attr:`Found.problems`).
-    """
+    """The receipt files and checked reports under the two folders (no receipt is parsed)."""
     receipts_dir, reports_dir = Path(receipts_dir), Path(reports_dir)
     problems, found = _folder(receipts_dir, "receipts")
     problems += _folder(reports_dir, "reports")[0]
@@ -115,10 +102,7 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
 
 
 def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
-    """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md``.
-
-    Each receipt is parsed and validated (bounds, schema, seal, model); a simulated one is
-    refused, as on the public site.
+    """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md`` (simulated refused).
 
     Raises:
         SiteBuildError: every problem in every receipt and report, one each, in path order.
@@ -126,14 +110,9 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     found = find_inputs(receipts_dir, reports_dir)
     receipts: dict[str, bytes] = {}
     for name, raw, file in found.receipts():
-        try:
-            r = parse_receipt(raw, file)
-        except ReceiptError as exc:
-            found.problems.extend(exc.problems or [Problem(file, "", str(exc))])
-            continue
-        if is_simulated(r):
-            found.problems.append(simulated_problem(file))
-        else:
+        r, problems = checked_receipt(raw, file, public=True)
+        found.problems += problems
+        if r is not None:
             receipts[name] = raw
     if found.problems:
         problems = sorted(found.problems, key=lambda p: p.file)
@@ -148,14 +127,22 @@ def is_simulated(r: Receipt) -> bool:
     )
 
 
-def simulated_problem(file: str) -> Problem:
-    """The public site's refusal of a simulated receipt (the demo's)."""
-    return Problem(
-        file,
-        "/run/provider",
-        "expected a receipt a model produced; this one is "
-        "simulated (driftproof demo), and the public site refuses simulated receipts",
-    )
+def checked_receipt(raw: bytes, file: str, public: bool) -> tuple[Receipt | None, list[Problem]]:
+    """The receipt in ``raw``, or None and why: not valid, or simulated on the ``public`` site."""
+    try:
+        r = parse_receipt(raw, file)
+    except ReceiptError as exc:
+        return None, exc.problems or [Problem(file, "", str(exc))]
+    if public and is_simulated(r):
+        return None, [
+            Problem(
+                file,
+                "/run/provider",
+                "expected a receipt a model produced; this one is simulated (driftproof demo), "
+                "and the public site refuses simulated receipts",
+            )
+        ]
+    return r, []
 
 
 def _quote(text: str) -> str:
@@ -173,10 +160,9 @@ def _link_problem(p: Path) -> Problem:
 
 
 def _walk(root: Path) -> tuple[list[Problem], list[Path]]:
-    """Symbolic links under ``root`` (one problem each; never followed) and ``*.json`` entries.
+    """A problem per symbolic link under ``root`` (never followed) and its ``*.json`` entries.
 
-    The entries in path order. A folder named ``*.json`` is listed too: reading it fails, so it
-    is refused as unreadable rather than silently skipped.
+    A folder named ``*.json`` is listed too, so that it is refused as unreadable, not skipped.
     """
     links: list[Problem] = []
     found: list[Path] = []

@@ -1,13 +1,9 @@
 """The internal link check of a built site: a broken internal link fails the build.
 
-Every ``href``, ``src`` and ``srcset`` of every ``*.html`` page under the site root must name a
-file inside the site, and a fragment on an HTML page must name an element id there. External
-links (a scheme, or ``//``) and ``mailto:`` are not followed. Pages are parsed with selectolax
-(the Lexbor HTML5 parser, pinned).
-
-A receipt's pages are checked among themselves when they are rendered
-(:func:`receipt_links`, kept in the render cache with them); what they link to outside the
-receipt, and every other page, is checked on the built site (:meth:`SiteLinks.broken`).
+Every ``href``, ``src`` and ``srcset`` of every page must name a file inside the site, and a
+fragment on an HTML page an element id there; external links are not followed. A receipt's
+pages are checked among themselves when rendered (:func:`receipt_links`, cached with them),
+the rest on the built site (:meth:`SiteLinks.broken`).
 """
 
 from __future__ import annotations
@@ -31,12 +27,10 @@ Link = tuple[str, int, str, str, str]
 
 
 def page_anchors(html: bytes) -> tuple[list[str], list[str]]:
-    """The ``(ids, links)`` of one HTML page, in document order.
+    """The ``(ids, links)`` of one HTML page, in document order; never raises.
 
-    ids: every ``id`` attribute, and the ``name`` of every ``<a>``. links: each element's
-    ``href``, then ``src``, then each URL of its ``srcset``; an attribute given with no value is
-    not a link. Entities are decoded (``&amp;`` is ``&``); bytes that are not UTF-8 are read as
-    U+FFFD and never raise.
+    ids: every ``id`` and ``<a name>``. links: each element's ``href``, ``src``, then each URL
+    of its ``srcset``. Entities are decoded; bytes that are not UTF-8 are read as U+FFFD.
     """
     tree = LexborHTMLParser(html.decode("utf-8", errors="replace"))
     ids: list[str] = []
@@ -75,13 +69,7 @@ def _problem(link: Link, why: str) -> tuple[str, int, str]:
 
 @dataclass(frozen=True)
 class ReceiptLinks:
-    """What :func:`receipt_links` found in one receipt's pages.
-
-    Attributes:
-        pages: the HTML pages checked.
-        problems: ``(page, position, message)`` of each broken link among them.
-        outside: one link per target and fragment outside the receipt's own files.
-    """
+    """One receipt's pages checked: their broken links, one link per target outside them."""
 
     pages: tuple[str, ...]
     problems: tuple[tuple[str, int, str], ...]
@@ -107,13 +95,7 @@ def receipt_links(files: Mapping[str, bytes]) -> ReceiptLinks:
 
 @dataclass
 class SiteLinks:
-    """The link check of a whole site: receipts' findings gathered, the rest checked when built.
-
-    Attributes:
-        checked: the pages already checked (:meth:`add`).
-        problems: their broken links, ``(page, position, message)``.
-        outside: one link of theirs per target and fragment, checked on the built site.
-    """
+    """The link check of a whole site: receipts' findings gathered, the rest checked when built."""
 
     checked: set[str] = field(default_factory=set)
     problems: list[tuple[str, int, str]] = field(default_factory=list)
@@ -134,11 +116,10 @@ class SiteLinks:
 def broken_links(site: Path) -> list[str]:
     """Every internal link or fragment in ``site/**/*.html`` that points nowhere.
 
-    Each as ``page: link (why)`` with the page's path under the site, pages in path order and
-    links in document order. A link resolving outside the site is ``no such file``; a folder
-    stands for its ``index.html``. Never raises for unreadable HTML (read with U+FFFD).
+    Each as ``page: link (why)``, in page and document order; a folder stands for its
+    ``index.html``; a link out of the site is ``no such file``.
     """
-    return _check(Path(site), SiteLinks())
+    return SiteLinks().broken(site)
 
 
 def _check(root: Path, known: SiteLinks) -> list[str]:
@@ -177,10 +158,9 @@ def _check(root: Path, known: SiteLinks) -> list[str]:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _resolve(folder: str, link: str) -> tuple[str | None, str] | None:
-    """The ``(target, fragment)`` of a link on a page in ``folder``; None when it is external.
+    """The normalised ``(target, fragment)`` of a link in ``folder`` (target None: the page).
 
-    The target is a normalised path under the site (``None``: the page itself; it may climb
-    out with ``..``), the fragment unquoted.
+    None when the link is external; the target may climb out with ``..``.
     """
     if urlsplit(link).scheme or link.startswith("//"):
         return None

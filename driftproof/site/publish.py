@@ -1,13 +1,8 @@
 """``make reports``: ``site = render(load(receipts, reports))``, swapped in whole.
 
-:func:`build_site` is the one build entry point. It refuses unsafe paths (symbolic links
-among the inputs or as ``out``, checked before anything is resolved), removes what a killed
-build left beside ``out``, and has mkdocs (strict) build into a new folder beside ``out``:
-the ``driftproof`` plugin (:mod:`driftproof.site._plugin`) reads, checks and renders every
-receipt and report into it, then checks its internal links and writes its search index.
-Only then is the new folder swapped with ``out`` in one atomic exchange. Killed at any
-moment, ``out`` is the old site or the new one, whole. With a render cache, the old site is
-moved into the cache's ``trash`` folder and removed after the build returns (:func:`discard`).
+:func:`build_site` is the one build entry point: mkdocs (strict, with the ``driftproof``
+plugin) builds into a new folder beside ``out``, which is then swapped with ``out`` in one
+atomic exchange; killed at any moment, ``out`` is the old site or the new one, whole.
 """
 
 from __future__ import annotations
@@ -19,6 +14,7 @@ import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
+from logging.handlers import BufferingHandler
 from pathlib import Path
 
 from mkdocs.commands.build import build
@@ -35,8 +31,7 @@ __all__ = ["MARKER", "Published", "SiteInputs", "build_site", "check_out", "disc
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
 MARKER = ".driftproof-site"
 
-#: What a killed build may leave beside ``out`` (``.<out name>`` then one of these): removed
-#: by the next build of ``out``.
+#: What a killed build may leave beside ``out`` (``.<out name>`` then one of these).
 LEFTOVERS = (".build-", ".old-")
 
 
@@ -57,27 +52,19 @@ def build_site(
     cache_dir: Path | None | bool = True,
     progress: Progress | None = None,
 ) -> Published:
-    """Check the inputs, build with mkdocs (strict) and replace ``out`` only on success.
+    """Check the inputs, build with mkdocs (strict) and replace ``out`` whole, only on success.
 
-    Args:
-        receipts_dir: the receipts folder.
-        reports_dir: the reports folder.
-        out: the site folder, replaced whole.
-        config_file: the mkdocs config.
-        cache_dir: the render cache folder; ``True`` (default) for ``.driftproof-cache``
-            beside ``out``, ``None`` or ``False`` for none. It never changes an output byte.
-        progress: called as ``progress(phase, done, total)``.
-
-    Returns:
-        The receipts' names and the reports published.
+    Symbolic links as inputs or ``out`` are refused before anything resolves them; what a
+    killed build left beside ``out`` is removed first. ``cache_dir``: the render cache folder,
+    ``True`` for ``.driftproof-cache`` beside ``out``, ``None``/``False`` for none.
 
     Raises:
-        SiteBuildError: an input or ``out`` is refused, an input is invalid (one problem per
-            bad place), a link is broken or mkdocs failed; ``out`` is untouched.
+        SiteBuildError: an input or ``out`` is refused or invalid (one problem per bad place),
+            a link is broken or mkdocs failed; ``out`` is untouched.
     """
     for given in (receipts_dir, reports_dir, out):
         if Path(given).is_symlink():  # before anything resolves it
-            raise _refused(Path(given), "it is a symbolic link")
+            raise _refused(Path(given), "it is a symbolic link", "use", "it", _REAL)
     out = Path(os.path.abspath(out))
     check_out(out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()])
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -86,7 +73,8 @@ def build_site(
         cache_dir = out.parent / CACHE_DIR_NAME
     cache = RenderCache(Path(cache_dir)) if cache_dir else None
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
-    collector = Collector()
+    collector = BufferingHandler(1 << 20)  # the warnings and errors mkdocs logs
+    collector.setLevel(logging.WARNING)
     mk_log = logging.getLogger("mkdocs")
     mk_log.addHandler(collector)
     swapped = False
@@ -105,9 +93,8 @@ def build_site(
         swap(tmp, out)
         swapped = True
     except (MkDocsException, SystemExit) as exc:
-        lines = [Problem(str(config_file), "", m) for m in collector.messages] or [
-            Problem(str(config_file), "", str(exc))
-        ]
+        logged = [r.getMessage() for r in collector.buffer] or [str(exc)]
+        lines = [Problem(str(config_file), "", m) for m in logged]
         raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
     finally:
         mk_log.removeHandler(collector)
@@ -126,11 +113,9 @@ _REMOVE = "import shutil, sys; shutil.rmtree(sys.argv[1], ignore_errors=True)"
 
 
 def discard(old: Path, trash: Path) -> None:
-    """Remove the folder ``old`` after the build returns.
+    """Move the folder ``old`` into ``trash`` and remove ``trash`` in a process that outlives this.
 
-    It is moved into ``trash`` (beside it, on the same file system) and ``trash`` is removed by
-    a process of its own that outlives this one; where the move fails, ``old`` is removed here.
-    Anything an earlier removal left in ``trash`` goes with it.
+    Where the move fails, ``old`` is removed here.
     """
     try:
         trash.mkdir(parents=True, exist_ok=True)
@@ -146,9 +131,8 @@ def discard(old: Path, trash: Path) -> None:
 def swap(new: Path, out: Path) -> None:
     """Put the folder ``new`` in place of ``out`` in one atomic step.
 
-    Exchanged with it (``renameat2(RENAME_EXCHANGE)``, so ``new`` then holds the old site) or,
-    where ``out`` does not exist, renamed to it. Where the file system cannot exchange, ``out``
-    is renamed aside first (to ``.<name>.old-*``, removed by the next build).
+    Exchanged with it (``renameat2(RENAME_EXCHANGE)``: ``new`` then holds the old site);
+    where that fails, ``out`` is renamed aside first (``.<name>.old-*``).
     """
     if not os.path.lexists(out):
         os.rename(new, out)
@@ -175,10 +159,14 @@ def remove_leftovers(out: Path) -> None:
                 shutil.rmtree(entry, ignore_errors=True)
 
 
-def _refused(out: Path, why: str) -> SiteBuildError:
+_REAL = "name a real directory instead"
+_EMPTY = "choose an empty or new --out directory"
+
+
+def _refused(path: Path, why: str, verb: str, it: str, advice: str) -> SiteBuildError:
     return SiteBuildError(
-        f"refusing to use {out}: {why}; nothing was written",
-        [Problem(str(out), "", f"refusing it: {why}; name a real directory instead")],
+        f"refusing to {verb} {path}: {why}; nothing was written",
+        [Problem(str(path), "", f"refusing {it}: {why}; {advice}")],
     )
 
 
@@ -186,22 +174,12 @@ def check_out(out: Path, keep: list[Path]) -> None:
     """Refuse an ``out`` whose replacement would delete anything but a site built here.
 
     Raises:
-        SiteBuildError: ``out`` is a symbolic link or a file, holds (or is) an input, the
-            working directory or one of its parents, or is a non-empty directory with no
-            :data:`MARKER`.
+        SiteBuildError: ``out`` is a symbolic link or a file, holds (or is) one of ``keep``,
+            or is a non-empty directory with no :data:`MARKER`.
     """
 
     def bad(why: str) -> SiteBuildError:
-        return SiteBuildError(
-            f"refusing to replace {out}: {why}; nothing was written",
-            [
-                Problem(
-                    str(out),
-                    "",
-                    f"refusing to replace it: {why}; choose an empty or new --out directory",
-                )
-            ],
-        )
+        return _refused(out, why, "replace", "to replace it", _EMPTY)
 
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise bad("it is not a directory")
@@ -212,14 +190,3 @@ def check_out(out: Path, keep: list[Path]) -> None:
             raise bad(f"it holds {k}")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
         raise bad(f"it is not a site built by driftproof (no {MARKER} file)")
-
-
-class Collector(logging.Handler):
-    """Keeps the messages of warnings and errors logged while it is attached."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())

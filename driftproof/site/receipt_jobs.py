@@ -1,9 +1,8 @@
 """One job per receipt: its pages, badge files and index rows, from the cache or rendered.
 
-A job is a pure function of the receipt's bytes, its name, the reports citing it and the
-site's settings, so the same function runs in this process or, for a large site, in a pool of
-worker processes (one per core); either way the results come back in input order and the site
-is byte for byte the same.
+A job is a pure function of the receipt's bytes, name, citing reports and the site's settings,
+so it runs alike in this process or in a pool of worker processes; results come back in input
+order and the site is byte for byte the same.
 """
 
 from __future__ import annotations
@@ -21,13 +20,12 @@ from pathlib import Path
 
 import jinja2
 
-from driftproof.errors import Problem, ReceiptError
+from driftproof.errors import Problem
 from driftproof.pages.receipt_list import listed_receipt
 from driftproof.pages.results import ResultRow, rows_and_badge_files
-from driftproof.receipt import parse_receipt
 from driftproof.site.cache import RenderCache, key_of
 from driftproof.site.html import page_env
-from driftproof.site.inputs import is_simulated, simulated_problem
+from driftproof.site.inputs import checked_receipt, is_simulated
 from driftproof.site.links import ReceiptLinks, receipt_links
 from driftproof.site.receipt_page import receipt_files
 
@@ -51,15 +49,9 @@ class Job:
 
 @dataclasses.dataclass(frozen=True)
 class Done:
-    """A job's result: its files and index rows, or the problems that refused it.
+    """A job's files, results row, receipts-page row, cache key and link check.
 
-    Attributes:
-        files: the receipt's pages and badge files by site path (None when refused).
-        row: its results row.
-        listed: its row on the receipts page.
-        problems: why it was refused (not valid, or simulated on the public site).
-        key: its render cache key.
-        links: its pages' link check, when asked for.
+    ``files`` is None when the receipt was refused (``problems`` says why).
     """
 
     files: dict[str, bytes] | None
@@ -79,14 +71,8 @@ def _env(templates: Path, site_name: str, nav: str) -> jinja2.Environment:
 class Renderer:
     """Renders a :class:`Job` (picklable: it is sent to worker processes).
 
-    Attributes:
-        templates: the templates folder.
-        site_name: the site's name.
-        nav: the navigation as JSON.
-        public: refuse simulated receipts.
-        cache: the render cache folder, or None.
-        fixed: the site-wide parts of the cache key (navigation, names, code and templates).
-        check_links: check the links of each receipt's pages among themselves.
+    ``nav`` is the navigation as JSON, ``cache`` the render cache folder (or None), ``fixed``
+    the site-wide parts of the cache key; ``public`` refuses simulated receipts.
     """
 
     templates: Path
@@ -113,12 +99,9 @@ class Renderer:
                 )
             except (ValueError, TypeError, KeyError):
                 pass  # not an entry this code wrote: rendered again
-        try:
-            r = parse_receipt(job.raw, job.file)
-        except ReceiptError as exc:
-            return Done(None, problems=tuple(exc.problems or [Problem(job.file, "", str(exc))]))
-        if self.public and is_simulated(r):
-            return Done(None, problems=(simulated_problem(job.file),))
+        r, problems = checked_receipt(job.raw, job.file, self.public)
+        if r is None:
+            return Done(None, problems=tuple(problems))
         env = _env(self.templates, self.site_name, self.nav)
         files = receipt_files(job.name, r, job.raw, cited, env)
         rows, badges = rows_and_badge_files({job.name: r})
@@ -141,24 +124,23 @@ def _links_of(data: dict[str, list[list[object]]]) -> ReceiptLinks:
     )
 
 
-def run_jobs(jobs: Iterable[Job], render: Renderer, count: int) -> Iterator[Done]:
-    """Each job's result, in the order of ``jobs``.
+def run_jobs(jobs: Iterable[Job], render: Renderer, count: int) -> Iterator[tuple[Job, Done]]:
+    """Each job with its result, in the order of ``jobs`` (which may read receipts lazily).
 
-    Args:
-        jobs: the jobs (may be a generator reading receipts one by one).
-        render: the renderer.
-        count: the number of jobs: from :data:`POOL_FROM` on, and with more than one core,
-            they run in a pool of worker processes, a few at a time (memory stays bounded).
+    From :data:`POOL_FROM` jobs on (``count``), with more than one core, they run in a pool of
+    worker processes, a few at a time, so memory stays bounded.
     """
     workers = min(os.cpu_count() or 1, 8)
     if count < POOL_FROM or workers < 2:
-        yield from map(render, jobs)
+        yield from ((job, render(job)) for job in jobs)
         return
-    pending: deque[Future[Done]] = deque()
+    pending: deque[tuple[Job, Future[Done]]] = deque()
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
         for job in jobs:
-            pending.append(pool.submit(render, job))
+            pending.append((job, pool.submit(render, job)))
             if len(pending) >= 2 * workers:
-                yield pending.popleft().result()
+                held, done = pending.popleft()
+                yield held, done.result()
         while pending:
-            yield pending.popleft().result()
+            held, done = pending.popleft()
+            yield held, done.result()

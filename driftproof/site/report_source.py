@@ -13,9 +13,6 @@ Front matter (every key checked; unknown keys are refused)::
       - type: token_savings        # a registered section type (driftproof.site.sections)
         ...                        # that type's own parameters, checked by its model
     ---
-
-Every problem in every report is collected; :func:`load_reports` raises one
-:class:`~driftproof.errors.SiteBuildError` naming file, JSON pointer and expectation.
 """
 
 from __future__ import annotations
@@ -23,7 +20,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from driftproof.errors import Problem, SiteBuildError
+from driftproof.pages.report import Report, SectionSpec
 from driftproof.receipt._load import to_pointer
 from driftproof.site.sections import receipt_name, section_types
 
@@ -49,11 +46,7 @@ MAX_REPORT_BYTES = 1_000_000
 
 
 class _Loader(yaml.SafeLoader):
-    """YAML without implicit timestamps.
-
-    A date stays text, so the model checks it and names the key (``/date``) instead of the YAML
-    parser failing on, say, month 13.
-    """
+    """YAML without implicit timestamps: the model checks a date and names its key."""
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -73,59 +66,13 @@ class _FrontMatter(BaseModel):
     sections: list[dict[str, Any]] = Field(default_factory=list, max_length=50)
 
 
-@dataclass(frozen=True)
-class SectionSpec:
-    """One section of a report: its type, its checked parameters and where it was declared.
-
-    Attributes:
-        type: the registered section type name.
-        params: the type's parameter model instance (see :mod:`driftproof.site.sections`).
-        pointer: JSON pointer of the section in the front matter, e.g. ``/sections/0``.
-    """
-
-    type: str
-    params: Any
-    pointer: str
-
-
-@dataclass(frozen=True)
-class Report:
-    """A parsed, checked numbered report.
-
-    Attributes:
-        number: the report number (1..999); ``ident`` is it zero-padded to three digits.
-        slug, title, date, summary: from the front matter.
-        receipts: receipt names in front-matter order.
-        sections: the sections in order.
-        body: the Markdown prose after the front matter (untrusted: rendered with html off).
-        source: the file the report was read from, as given.
-    """
-
-    number: int
-    slug: str
-    title: str
-    date: dt.date
-    summary: str | None
-    receipts: tuple[str, ...]
-    sections: tuple[SectionSpec, ...]
-    body: str
-    source: str
-
-    @property
-    def ident(self) -> str:
-        """The zero-padded number, e.g. ``"001"`` (the permanent URL segment)."""
-        return f"{self.number:03d}"
-
-
 def parse_report(
     data: bytes, file: str, known_receipts: Iterable[str]
 ) -> tuple[Report | None, list[Problem]]:
     """Parse one report file: the report (None when invalid) and every problem found.
 
-    Args:
-        data: the file's bytes (UTF-8).
-        file: the name used in messages; its base name must match ``NNN-slug.md``.
-        known_receipts: the receipt names that exist (a report may cite only those).
+    ``file`` names it in messages and its base name must match ``NNN-slug.md``; a report may
+    cite only ``known_receipts``.
     """
     problems: list[Problem] = []
 
@@ -141,11 +88,13 @@ def parse_report(
         return None, problems
     fm, body = parsed
     if m_name:
-        for key, given in (("number", int(m_name.group("number"))), ("slug", m_name.group("slug"))):
-            if getattr(fm, key) != given:
-                what = "the number" if key == "number" else "the slug"
-                shown = (given, fm.number) if key == "number" else (repr(given), repr(fm.slug))
-                bad(f"/{key}", f"expected {shown[0]}, {what} in the file name, found {shown[1]}")
+        number, slug = str(int(m_name["number"])), repr(m_name["slug"])
+        for key, given, found in (
+            ("number", number, str(fm.number)),
+            ("slug", slug, repr(fm.slug)),
+        ):
+            if given != found:
+                bad(f"/{key}", f"expected {given}, the {key} in the file name, found {found}")
     known = set(known_receipts)
     names = [receipt_name(r) for r in fm.receipts]
     for i, n in enumerate(names):
@@ -159,18 +108,8 @@ def parse_report(
     sections = _sections(fm.sections, tuple(names), bad)
     if problems:
         return None, problems
-    report = Report(
-        number=fm.number,
-        slug=fm.slug,
-        title=fm.title,
-        date=fm.date,
-        summary=fm.summary,
-        receipts=tuple(names),
-        sections=sections,
-        body=body,
-        source=file,
-    )
-    return report, problems
+    fields = fm.model_dump(include={"number", "slug", "title", "date", "summary"})
+    return Report(**fields, receipts=tuple(names), sections=sections, body=body, source=file), []
 
 
 def _front_matter(data: bytes, bad: Callable[[str, str], None]) -> tuple[_FrontMatter, str] | None:
@@ -235,8 +174,8 @@ def load_reports(paths: Iterable[Path], known_receipts: Iterable[str]) -> list[R
     """Read and check every report; newest (highest number) first.
 
     Raises:
-        SiteBuildError: one problem per bad place across all files, including two
-            reports with the same number.
+        SiteBuildError: one problem per bad place across all files (two reports with one
+            number included).
     """
     known = tuple(known_receipts)
     reports: list[Report] = []

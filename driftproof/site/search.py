@@ -1,8 +1,4 @@
-"""The site's static search index, built with Pagefind.
-
-Pagefind is pinned; its binary ships in the ``pagefind_bin`` wheel, so nothing is
-downloaded.
-"""
+"""The site's static search index, built with Pagefind (pinned; its wheel ships the binary)."""
 
 from __future__ import annotations
 
@@ -20,12 +16,7 @@ __all__ = ["index_for_search", "searchable"]
 
 
 def searchable(rel: str) -> bool:
-    """Whether the search index takes the page at site path ``rel``.
-
-    Every HTML page but the receipts' case pages (``receipts/<name>/cases/<slug>/index.html``),
-    one per case of every receipt; their receipt's sheet, which lists and links every case, is
-    in.
-    """
+    """Whether the index takes the page at ``rel``: every HTML page but receipts' case pages."""
     if not rel.endswith(".html") or rel.startswith("pagefind/"):
         return False
     parts = rel.split("/")
@@ -35,11 +26,8 @@ def searchable(rel: str) -> bool:
 def index_for_search(site: Path, config_file: Path) -> None:
     """Write the search index of ``site``'s :func:`searchable` pages into ``site/pagefind``.
 
-    Deterministic on every file system: the pages are handed to Pagefind's service
-    (``pagefind --service``, the protocol of the ``pagefind`` package's own client) one by
-    one in path order, never found by its directory walk; ``PAGEFIND_*`` variables are not
-    passed on. The service is left to exit on its own once the index is written (ended
-    early, it leaves files half-written).
+    Deterministic on every file system: the pages go to ``pagefind --service`` one by one in
+    path order, never found by its directory walk; ``PAGEFIND_*`` variables are not passed on.
 
     Raises:
         SiteBuildError: Pagefind failed (names ``config_file``, the build's config).

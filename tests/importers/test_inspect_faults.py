@@ -27,7 +27,8 @@ from driftproof.errors import ImportError_
 from driftproof.importers import get_importer
 from driftproof.importers._archive import Archive
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
-from driftproof.pages.sheet import ARM_NOT_RECORDED, sheet
+from driftproof.pages.sheet import sheet
+from driftproof.pages.words import ARM_NOT_RECORDED
 from driftproof.stats import suite_lift
 
 POP_JSON = "2025-05-12T20-28-13-04-00_popularity.json"

@@ -126,7 +126,7 @@ def test_report_002_page_shows_one_row_per_skill_with_the_printed_figures(tmp_pa
 def test_an_aggregates_only_sheet_shows_the_printed_figures_not_an_empty_case_table():
     # benchmarks.json, accelerated-computing-cudf: Security/claude-code score_pct 92.0, uplift_pct
     # 12.0 (read by hand)
-    from driftproof.site.receipt_page import receipt_tables
+    from driftproof.pages.receipt_tables import receipt_tables
 
     path = (
         Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ import pytest
 from batch_fake import BatchLoopback
 from run_helpers import SKILL_TEXT, SUITE, point_sdks_at
 
-from driftproof.run.batch_engine import BatchOptions
+from driftproof.run.batch_io import BatchOptions
 
 
 def serving(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:

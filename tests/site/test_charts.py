@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from driftproof.pages import chart_text
 from driftproof.site import charts
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -18,7 +19,7 @@ def _texts(svg: bytes) -> list[str]:
 
 def test_dollar_signs_are_drawn_literally() -> None:
     # "Ba$$in" made mathtext fail the build; "$0.02 per $1k" lost its dollars (issue 15)
-    s = [charts.Series("$0.02 per $1k", (0.5, 0.25))]
+    s = [chart_text.Series("$0.02 per $1k", (0.5, 0.25))]
     svg = charts.grouped_bars(["Ba$$in", "c$1"], s, xlabel="cost in $ per 1k $")
     texts = _texts(svg)
     assert "Ba$$in" in texts and "c$1" in texts and "cost in $ per 1k $" in texts
@@ -27,7 +28,10 @@ def test_dollar_signs_are_drawn_literally() -> None:
 def test_case_ids_are_the_labels_and_long_ones_wrap_without_changing_text() -> None:
     ids = ["0", "observability-prometheus-config", "p01"]
     svg = charts.grouped_bars(
-        ids, [charts.Series("with skill", (1.0, 0.8, 0.4))], xlabel="score", width=charts.NARROW_IN
+        ids,
+        [chart_text.Series("with skill", (1.0, 0.8, 0.4))],
+        xlabel="score",
+        width=charts.NARROW_IN,
     )
     texts = _texts(svg)
     assert "0" in texts and "p01" in texts
@@ -38,34 +42,34 @@ def test_case_ids_are_the_labels_and_long_ones_wrap_without_changing_text() -> N
 
 
 def test_what_is_drawn_decides_whiskers_markers_and_caption() -> None:
-    spread = charts.Series(
+    spread = chart_text.Series(
         "with skill", (0.8, 0.5), (0.7, 0.5), (0.9, 0.5)
     )  # 0.8 ± 0.1; 0.5 with no spread
-    assert charts.drawn([spread]) == charts.Drawn(whiskers=True, missing=False, zeros=False)
-    none = charts.Series(
+    assert chart_text.drawn([spread]) == chart_text.Drawn(whiskers=True, missing=False, zeros=False)
+    none = chart_text.Series(
         "baseline", (1.0, 0.4), (None, None), (None, None)
     )  # one draw per arm: no spread
-    assert charts.drawn([none]) == charts.Drawn(whiskers=False, missing=False, zeros=False)
-    cap = charts.caption("Scores", [none], "the band")
+    assert chart_text.drawn([none]) == chart_text.Drawn(whiskers=False, missing=False, zeros=False)
+    cap = chart_text.caption("Scores", [none], "the band")
     assert "No whisker is drawn" in cap and "Whiskers:" not in cap
-    cap = charts.caption("Scores", [spread], "the band")
+    cap = chart_text.caption("Scores", [spread], "the band")
     assert cap.startswith("Scores. Whiskers: the band;")
 
 
 def test_an_unknown_value_is_not_drawn_like_zero() -> None:
-    s = [charts.Series("with skill", (0.0, None, 0.6))]
-    what = charts.drawn(s)
+    s = [chart_text.Series("with skill", (0.0, None, 0.6))]
+    what = chart_text.drawn(s)
     assert what.missing and what.zeros
     svg = charts.grouped_bars(["a", "b", "c"], s, xlabel="score")
-    assert charts.MISSING_LABEL in _texts(svg)  # its legend entry
-    cap = charts.caption("Scores", s, None)
+    assert chart_text.MISSING_LABEL in _texts(svg)  # its legend entry
+    cap = chart_text.caption("Scores", s, None)
     assert (
         "cross at zero marks a value that is unknown" in cap
         and "dot at zero is a value of exactly 0" in cap
     )
-    assert charts.ZERO_LABEL in _texts(svg)
-    alt = charts.alt_text("Scores", ["a", "b", "c"], s, lambda v: f"{v:.3f}", None)
-    assert "a: with skill 0.000." in alt and f"b: with skill {charts.MISSING_LABEL}." in alt
+    assert chart_text.ZERO_LABEL in _texts(svg)
+    alt = chart_text.alt_text("Scores", ["a", "b", "c"], s, lambda v: f"{v:.3f}", None)
+    assert "a: with skill 0.000." in alt and f"b: with skill {chart_text.MISSING_LABEL}." in alt
 
 
 def _font_px_at(svg: bytes, shown_px: float) -> float:
@@ -80,7 +84,7 @@ def test_the_narrow_chart_text_is_at_least_10_css_px_on_a_phone() -> None:
     info, files = charts.figure(
         "c",
         ["p01", "p02"],
-        [charts.Series("a", (0.5, 0.7)), charts.Series("b", (0.2, 0.9))],
+        [chart_text.Series("a", (0.5, 0.7)), chart_text.Series("b", (0.2, 0.9))],
         subject="S",
         xlabel="x",
         fmt=str,

@@ -356,8 +356,8 @@ def test_build_never_replaces_what_is_not_a_site(
 
 
 def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
+    from driftproof.pages.tables import csv_bytes as _csv
     from driftproof.site.sections import Cell, Column, Row, Table
-    from driftproof.site.tables import csv_bytes as _csv
 
     t = Table(
         "t",

@@ -15,6 +15,7 @@ from site_fixtures import REPO, savings_receipt, scored_receipt
 
 from driftproof.pages.case import first_output_tokens
 from driftproof.pages.printed_figures import printed_rows
+from driftproof.pages.tables import Cell, Row, count_cell, csv_number, text_row
 from driftproof.receipt import parse_receipt, read_receipt
 from driftproof.receipt._documents import draw_doc, judge_sample_doc, seal_document
 from driftproof.site.html import make_env
@@ -24,7 +25,6 @@ from driftproof.site.sections import (
     SectionContext,
     section_types,
 )
-from driftproof.site.tables import Cell, Row, count_cell, csv_number, text_row
 
 
 def _model(doc: dict[str, Any]) -> Any:

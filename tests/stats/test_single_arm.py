@@ -18,7 +18,8 @@ import pytest
 from factories import case, make_receipt
 
 from driftproof.errors import ReceiptError
-from driftproof.pages.sheet import ARM_NOT_RECORDED, sheet
+from driftproof.pages.sheet import sheet
+from driftproof.pages.words import ARM_NOT_RECORDED
 from driftproof.receipt import parse_receipt
 from driftproof.receipt._documents import seal_document
 from driftproof.stats import (
@@ -152,9 +153,12 @@ def test_reader_refuses_both_arms_not_recorded() -> None:
 
 
 def test_site_sheet_shows_the_arm_not_recorded_and_no_breakdown() -> None:
-    from driftproof.site.receipt_page import receipt_tables
+    from driftproof.pages.receipt_tables import receipt_tables
+    from driftproof.site.receipt_page import band_chart
 
-    s = receipt_tables("single", _parse(_single_arm("baseline")), b"", chart_prefix="chart-single")
+    s = receipt_tables(
+        "single", _parse(_single_arm("baseline")), b"", chart=band_chart("chart-single")
+    )
     cells = [c.text for c in s.cases.rows[0].cells]
     assert cells[1:4] == ["0.900 ± 0.100 (n = 3)", ARM_NOT_RECORDED, "–"]
     assert s.breakdown is None and s.model.lift.startswith("n/a: single-arm source")

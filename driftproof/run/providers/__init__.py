@@ -32,17 +32,15 @@ OFFLINE = ("stub", "simulated")
 
 
 def make_provider(provider: str, surface: str | None, **options: Any) -> Provider:
-    """Build the lane for ``provider`` × ``surface``.
+    """Build the lane for ``provider`` × ``surface``; ``None`` options are left out.
 
-    Options: ``base_url``, ``api_key``, ``api`` (openai api: ``responses``|``chat``) for API
-    lanes; ``capture`` (``text``|``files``) and ``binary`` for CLI lanes; none for the stub;
-    ``seed``, ``base``, ``effects``, ``spread``, ``judge_spread``, ``lose`` for the simulated lane.
+    Options: ``base_url``, ``api_key``, ``api``, ``budget_param`` (API lanes); ``capture``,
+    ``binary`` (CLI lanes); ``seed``, ``base``, ``effects``, ``spread``, ``judge_spread``,
+    ``lose`` (simulated).
 
     Raises:
         ValueError: an unknown lane, or an option the lane does not take.
-        MissingCredentials: an API lane whose key variable (``ANTHROPIC_API_KEY``,
-            ``OPENAI_API_KEY``) is not set and no key was given; raised before any call and
-            before anything is written (a :class:`~driftproof.errors.ProviderError`: exit 2).
+        MissingCredentials: an API lane's key is not set (before any call or write; exit 2).
     """
     import importlib
 

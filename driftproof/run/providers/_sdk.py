@@ -1,8 +1,4 @@
-"""Helpers shared by the API lanes.
-
-Their base class over an SDK client, SDK errors as attempt errors, reply members and usage counts
-read without trusting their shape, credentials.
-"""
+"""Helpers of the API lanes: the SDK lane base, SDK errors, reply members read without trust."""
 
 from __future__ import annotations
 
@@ -40,10 +36,10 @@ __all__ = [
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
     """An SDK exception as an attempt error.
 
-    Timeouts and connection failures are transient; an HTTP status is classed by
-    :func:`classify_status`, with the server's ``retry-after`` / ``retry-after-ms`` kept;
-    an ``overloaded_error`` body is transient whatever its status; anything else loses the
-    draw without a retry. ``hint_404`` is appended to a 404 that is not an unknown model.
+    Timeouts and connection failures are transient; a status is classed by
+    :func:`classify_status` with ``retry-after`` kept; an ``overloaded_error`` body is transient
+    whatever its status; anything else is lost without a retry. ``hint_404`` is appended to a 404
+    that is not an unknown model.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
@@ -74,10 +70,7 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
 
 
 def member_dict(obj: Any, key: str) -> dict[str, Any]:
-    """``obj[key]`` when both are JSON objects, else ``{}``.
-
-    A reply's optional object members read without trusting their shape.
-    """
+    """``obj[key]`` when both are JSON objects, else ``{}``."""
     v = obj.get(key) if isinstance(obj, dict) else None
     return v if isinstance(v, dict) else {}
 
@@ -95,12 +88,7 @@ def member_str(obj: Any, key: str) -> str | None:
 
 
 def require_key(api_key: str | None, *variables: str, lane: str) -> None:
-    """Check the lane's credentials before the first call.
-
-    Raises:
-        MissingCredentials: neither ``api_key`` nor any of ``variables`` is set (it names the
-            first variable).
-    """
+    """Raise :class:`MissingCredentials` (first variable named) when no key is set."""
     if api_key or any(os.environ.get(v) for v in variables):
         return
     raise MissingCredentials(variables[0], lane)
@@ -112,21 +100,14 @@ SAFE_INTEGER_MAX = 2**53 - 1
 
 
 def count(v: Any) -> int | None:
-    """A token count as reported, or ``None`` when it is not one a receipt can hold.
-
-    A count is an integer from 0 to 2**53 - 1 (a count past that cannot be sealed, D-12, and no
-    real reply has one: it is unknown).
-    """
+    """A token count from 0 to 2**53 - 1 (D-12: larger cannot be sealed), else ``None``."""
     return (
         v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= SAFE_INTEGER_MAX else None
     )
 
 
 def json_object(body: str) -> dict[str, Any]:
-    """A reply body as a JSON object.
-
-    Raises :class:`AttemptError` (transient) when it is not one.
-    """
+    """A reply body as a JSON object; :class:`AttemptError` (transient) when not one."""
     try:
         obj = json.loads(body)
     except (ValueError, RecursionError) as exc:
@@ -137,9 +118,9 @@ def json_object(body: str) -> dict[str, Any]:
 
 
 def retry_after_seconds(headers: Any) -> float | None:
-    """Seconds a response's ``retry-after-ms`` or ``retry-after`` header asks to wait.
+    """Seconds a ``retry-after-ms`` or ``retry-after`` header (seconds or HTTP date) asks to wait.
 
-    ``retry-after`` is read as seconds or an HTTP date; ``None`` when absent or unreadable.
+    ``None`` when absent or unreadable.
     """
     if headers is None:
         return None
@@ -166,10 +147,7 @@ def retry_after_seconds(headers: Any) -> float | None:
 
 
 def strip_credentials(url: str | None) -> str | None:
-    """A base URL with any user name, password, query and fragment removed, no trailing slash.
-
-    A key can ride in any of them; this is what the receipt records as the service.
-    """
+    """A base URL less user, password, query, fragment (a key can ride in any) and end slash."""
     if url is None:
         return None
     parts = urlsplit(str(url))
@@ -185,21 +163,11 @@ def strip_credentials(url: str | None) -> str | None:
 
 
 class SDKLane(Provider):
-    """Base of the API lanes over an official SDK client (``anthropic``, ``openai``).
+    """Base of the API lanes over an official SDK client.
 
-    Built with ``base_url`` (``None``: the SDK's, from its ``*_BASE_URL`` variable) and
-    ``api_key`` (``None``: the SDK's variable). The key is checked first, before the first call;
-    the client is built with the SDK's retries off (``max_retries=0``) so that every attempt is
-    the runner's own, counted when made; :attr:`service` is its base URL with credentials
-    stripped. :meth:`post` makes one attempt and reads the reply as the API sent it.
-
-    Attributes:
-        keys: the credential variables, any one of which will do; the first is named when none
-            is set (:class:`MissingCredentials`).
-        client: the SDK client (the batch transport calls it too).
-
-    Raises:
-        MissingCredentials: no ``api_key`` and none of :attr:`keys` set.
+    The key (any of :attr:`keys`, or ``api_key``) is checked when built
+    (:class:`MissingCredentials`); the SDK's own retries are off so that every attempt is the
+    runner's, counted when made; :attr:`service` is the base URL, credentials stripped.
     """
 
     keys: tuple[str, ...] = ()
@@ -212,10 +180,7 @@ class SDKLane(Provider):
 
     @staticmethod
     def sdk() -> tuple[Any, type[Exception]]:
-        """The SDK's client class and the base class of its errors.
-
-        The SDK is imported only when a lane is built.
-        """
+        """The SDK's client class and error base, imported only when a lane is built."""
         raise NotImplementedError
 
     def post(
@@ -226,16 +191,10 @@ class SDKLane(Provider):
         *,
         hint_404: str | None = None,
     ) -> tuple[dict[str, Any], str]:
-        """One attempt: ``create`` sent ``req`` with the call's timeout.
+        """One attempt: ``create`` (an SDK ``with_raw_response.create``) sent ``req``.
 
-        ``create`` is an SDK ``with_raw_response.create``.
-
-        Returns:
-            (the reply body as a JSON object, the body as text).
-
-        Raises:
-            AttemptError: the SDK's error as :func:`sdk_error` classes it (``hint_404`` added to
-                a 404 that is not an unknown model), or a body that is no JSON object.
+        Returns the reply body as a JSON object and as text; raises :class:`AttemptError` as
+        :func:`sdk_error` classes the SDK's error, or for a body that is no JSON object.
         """
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it

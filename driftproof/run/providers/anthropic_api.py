@@ -1,15 +1,4 @@
-"""``anthropic`` × ``api``: the Messages API through the official ``anthropic`` SDK.
-
-SDK retries are off (``max_retries=0``) so that every attempt is the runner's own, counted
-when made; the base URL is the SDK's (``ANTHROPIC_BASE_URL``) unless given. The key is
-checked when the lane is built, before the first call (``ANTHROPIC_API_KEY``, or
-``ANTHROPIC_AUTH_TOKEN``).
-
-Request building (:func:`build_request`: a :class:`Request` in, a request body out) and reply
-reading (:func:`read_message`: a reply body in, a :class:`Reply` out) are plain functions so the
-batch transport reuses them.
-The judge grades through a forced tool call (channel ``tool_call``).
-"""
+"""``anthropic`` × ``api``: the Messages API; a grade comes back as a forced tool call."""
 
 from __future__ import annotations
 
@@ -25,11 +14,7 @@ TOOL_NAME = "record_grade"
 
 
 def build_request(r: Request) -> dict[str, Any]:
-    """The Messages API request body.
-
-    With ``r.schema`` the reply must be a call of the ``record_grade`` tool whose input follows
-    it (``tool_choice`` forces the tool).
-    """
+    """The Messages body; with ``r.schema`` the ``record_grade`` tool is forced."""
     req: dict[str, Any] = {
         "model": r.model,
         "max_tokens": r.max_tokens,
@@ -50,13 +35,11 @@ def build_request(r: Request) -> dict[str, Any]:
 
 
 def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
-    """A Messages API ``message`` object (as JSON) as a :class:`Reply`.
+    """A Messages ``message`` as a :class:`Reply`.
 
-    Text blocks joined, a leading ``<think>`` block split off; ``thinking`` /
-    ``redacted_thinking`` blocks kept apart as reasoning (D-19); ``stop_reason`` kept and read
-    as the ending (lane ``anthropic``); ``refusal`` with ``stop_details.category`` and its
-    explanation; input tokens = input + cache read + cache creation, parts kept; the
-    ``record_grade`` tool input as the decision.
+    Thinking blocks and a leading ``<think>`` are reasoning (D-19); ``refusal`` keeps
+    ``stop_details``' category; input tokens include cache reads and writes, parts kept; a
+    grade is the ``record_grade`` tool's input.
     """
     content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
     text, think = split_reasoning(

@@ -1,23 +1,11 @@
-"""The one narrow interface every provider × surface lane implements, and its errors.
+"""The interface every provider × surface lane implements, and its errors.
 
-A provider answers one prompt per :meth:`Provider.call` (one endpoint attempt: an API
-request or a CLI invocation, method "A runner attempt ..."); the scheduler counts attempts,
-retries and timeouts around it. A failed attempt raises :class:`AttemptError` with its class:
-
-* ``transient``: 408, 409, 429, 5xx, 529 and ``overloaded_error`` in every shape (HTTP
-  status, SDK exception, CLI envelope, non-zero exit with JSON on stdout), timeouts and
-  connection failures: retried with jittered exponential back-off that honours the
-  server's ``retry-after`` / ``retry-after-ms`` up to a cap (:mod:`..scheduler`);
-* ``fatal``: 400, 401, 403, 404 and 422 (and a CLI envelope carrying them, a bad key, an
-  unknown model): every further call would fail too, so the run stops at once, keeps its
-  journal and exits non-zero.
-
-A request a retry cannot fix but that says nothing about the other calls (another 4xx, an
-unreadable reply) loses the draw without a retry (``retryable=False``, class ``fatal``).
-
-Request building and reply parsing are plain functions per lane (a :class:`Request` in, a
-request body out; a reply body in, a :class:`Reply` out), so the batch transport can reuse them
-unchanged.
+:meth:`Provider.call` makes one endpoint attempt; the scheduler retries around it. A failed
+attempt raises :class:`AttemptError`: ``transient`` (408, 409, 429, 5xx, 529,
+``overloaded_error``, timeouts, lost connections) is retried; ``fatal`` (400, 401, 403, 404,
+422, a bad key, an unknown model) stops the run; any other 4xx or an unreadable reply loses the
+draw without a retry. Request builders and reply readers are plain functions per lane, which
+the batch transport reuses.
 """
 
 from __future__ import annotations
@@ -50,35 +38,17 @@ TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
 
 @dataclass
 class Reply:
-    """One answered attempt.
+    """One answered attempt; counts are tokens as the endpoint reported them, ``None`` when not.
 
-    Attributes:
-        text: the reply text (untrusted).
-        input_tokens / output_tokens: usage the endpoint reported, ``None`` when not reported.
-        reported_model: the model id the reply reported (dates kept), ``None`` when none.
-        serving_model: the model the reply named as serving it, ``None`` when none.
-        cost_usd: cost the harness reported for this call (``claude -p``), else ``None``.
-        capture: capture mode files: what was read back from the working directory.
-        other_models: calls the harness made on other models: ``{model, input, output}``.
-        handoff: set when another model gave the answer (the run then stops).
-        raw: the raw output, kept with ``--keep-transcripts``.
-        stop_reason: the provider's stop reason as it said it (``end_turn``, ``max_tokens``,
-            ``refusal``, ``stop``, ``length``, ``incomplete:max_output_tokens`` ...), else ``None``.
-        lane: the key of the lane's endings table (:data:`driftproof.run.endings.LANES`);
-            ``None`` for the offline lanes, whose replies are always complete.
-        ending: the reply's ending as that table names it (D-19), ``None`` when it said none.
-        reasoning: the reasoning kept apart from the answer (thinking blocks, reasoning fields, a
-            leading ``<think>`` block, non-final Responses items), ``None`` when there was none;
-            never graded, checked or shown to the judge (D-19).
-        refusal: ``{"text", "category"}`` when the model refused, else ``None``.
-        cache_read / cache_creation: of ``input_tokens``, tokens read from / written to the
-            provider's prompt cache (``input_tokens`` is the total as billed).
-        reasoning_output: of ``output_tokens``, reasoning tokens (OpenAI), else ``None``.
-        decision: the grader's structured decision (a tool call's input, a strict JSON-schema
-            reply), when the lane graded through a structured channel; ``None`` otherwise.
-        channel: how ``decision`` (or the free text) came back: ``tool_call`` |
-            ``json_schema`` | ``responses_format`` | ``cli_json_schema`` | ``final_verdict``.
-        harness_events: ``{type, subtype}`` of the events a CLI printed beside its result.
+    ``input_tokens`` is the total as billed (``cache_read`` / ``cache_creation`` are parts of it);
+    ``reasoning_output`` is part of ``output_tokens``. ``lane`` keys the endings table
+    (:data:`driftproof.run.endings.LANES`, ``None`` for the offline lanes, always complete) and
+    ``ending`` is the reply's ending on it (D-19). ``reasoning`` is kept apart from ``text`` and is
+    never graded, checked or shown to the judge (D-19). ``decision`` and ``channel`` are a grading
+    call's structured decision and how it came back (``tool_call`` | ``json_schema`` |
+    ``responses_format`` | ``cli_json_schema`` | ``final_verdict``). ``handoff`` is set when another
+    model gave the answer (the run then stops); ``other_models`` lists ``{model, input, output}``
+    of calls a harness made on other models; ``raw`` is kept with ``--keep-transcripts``.
     """
 
     text: str
@@ -104,11 +74,10 @@ class Reply:
     harness_events: list[dict[str, Any]] | None = None
 
     def ending_class(self, budget: int | None) -> str | None:
-        """The class of a reply whose ending is not complete, ``None`` when it is complete.
+        """The lost class of a reply whose ending is not complete, ``None`` when complete.
 
-        A grading call (``channel`` set) is held to the judge's table (D-19). ``budget`` is
-        the output budget the call requested (tokens), which a Chat ``length`` is read
-        against; a reply whose answer still holds a ``<think>`` or ``</think>`` tag is
+        A grading call (``channel`` set) is held to the judge's table (D-19); ``budget`` (tokens) is
+        what a Chat ``length`` is read against; an answer still holding a think tag is
         ``reasoning_mixed``.
         """
         if self.lane is None:
@@ -126,17 +95,11 @@ class Reply:
 
 
 class AttemptError(Exception):
-    """One attempt failed; ``reason`` is recorded on the lost draw or judge sample.
+    """One attempt failed; ``reason`` (at most 1,000 characters, untrusted) goes on the lost draw.
 
-    Attributes:
-        reason: what failed, at most 1,000 characters (untrusted text from the endpoint).
-        retryable: a retry may succeed (class ``transient``).
-        fatal: every further call would fail too: the run stops.
-        status: the HTTP status (or the one a CLI envelope carried), else ``None``.
-        retry_after: seconds the server asked to wait (``retry-after`` / ``retry-after-ms``).
-        kind: the lost-draw kind when the attempts end on this error (``error``, or an ending
-            class such as ``server_abort``).
-        reply: what the failed attempt did report (usage, cost), kept on the lost draw.
+    ``retryable``: a retry may succeed; ``fatal``: the run stops; ``status``: the HTTP status (or
+    a CLI envelope's); ``retry_after``: seconds the server asked to wait; ``kind``: the lost-draw
+    kind (``error`` or an ending class); ``reply``: what the attempt reported (usage, cost).
     """
 
     def __init__(
@@ -166,11 +129,7 @@ class AttemptError(Exception):
 
 
 class MissingCredentials(ProviderError):
-    """The lane's credential variable is not set; ``variable`` names it.
-
-    Raised when the lane is built, before the first call and before anything is written (exit
-    2).
-    """
+    """The lane's credential ``variable`` is not set; raised before anything is written (exit 2)."""
 
     def __init__(self, variable: str, lane: str) -> None:
         """Name the unset ``variable`` and the ``lane`` that needs it."""
@@ -182,11 +141,10 @@ class MissingCredentials(ProviderError):
 
 @dataclass(frozen=True)
 class DrawId:
-    """What identifies one attempt of one call of a run.
+    """What identifies one attempt: case, arm, draw index, attempt (from 0), judge sample.
 
-    The case id, the arm, the draw index, the attempt (from 0) and, for a judge call, the judge
-    sample's index. A lane that draws at random seeds from this, never from how many calls this
-    process made, so that a resumed run makes the draws an uninterrupted one would have.
+    A lane that draws at random seeds from this, never from a per-process count, so that a resumed
+    run makes the draws an uninterrupted one would have.
     """
 
     case: str
@@ -198,17 +156,10 @@ class DrawId:
 
 @dataclass(frozen=True)
 class Request:
-    """What a lane's request builder reads: a :class:`Call` but its timeout.
+    """What a lane's request builder reads (the batch transport's too).
 
-    The batch transport builds request bodies from these too.
-
-    Attributes:
-        model: the model id asked for.
-        system: the system prompt, ``None`` for none (the baseline arm).
-        prompt: the user prompt (a case's prompt, or the judge's instructions and answer).
-        max_tokens: the output budget of the reply (tokens).
-        schema: the grading decision's JSON Schema for a judge call, else ``None``.
-        draw: what identifies this attempt (:class:`DrawId`), ``None`` outside a run.
+    ``system`` is ``None`` for the baseline arm; ``max_tokens`` is the output budget in tokens;
+    ``schema`` is a judge call's decision schema; ``draw`` is ``None`` outside a run.
     """
 
     model: str
@@ -221,29 +172,18 @@ class Request:
 
 @dataclass(frozen=True)
 class Call(Request):
-    """One attempt's request, as :meth:`Provider.call` received it.
-
-    The :class:`Request` and ``timeout``, the seconds the attempt may take (keyword only).
-    """
+    """One attempt's request: the :class:`Request` and ``timeout`` in seconds."""
 
     timeout: float = field(kw_only=True)
 
 
 class Provider:
-    """Base of every lane.
+    """Base of every lane; subclasses set the class attributes and implement :meth:`attempt`.
 
-    Subclasses set the class attributes and implement :meth:`attempt` (the one signature of
-    :meth:`call` lives here).
-
-    Attributes:
-        name: ``anthropic`` | ``openai`` | ``stub`` (receipt ``run.provider``).
-        surface: ``api`` | ``cli`` | ``None`` for the stub.
-        harness_name: ``claude-code`` | ``codex`` on the CLI surface, else ``None``.
-        capture: ``text`` | ``files`` (receipt ``run.capture``).
-        makes_endpoint_attempts: False only for the stub, which makes none.
-        service: the address calls use (base URL), ``None`` for CLIs and the stub.
-        keep_raw: whether replies carry their raw output (set for ``--keep-transcripts``).
-        channel: the grading channel this lane uses when called with a decision ``schema``.
+    ``name`` and ``capture`` are the receipt's ``run.provider`` and ``run.capture``; ``surface``
+    is ``api`` | ``cli`` (``None`` for the stub); ``service`` the base URL calls use;
+    ``makes_endpoint_attempts`` is False only for the stub; ``keep_raw`` is set by
+    ``--keep-transcripts``.
     """
 
     name: str = ""
@@ -277,15 +217,11 @@ class Provider:
         schema: dict[str, Any] | None = None,
         draw: DrawId | None = None,
     ) -> Reply:
-        """Make one attempt.
-
-        With ``schema`` (a grading call) return the grader's decision through the lane's
-        structured channel; ``draw`` identifies the attempt.
+        """Make one attempt; with ``schema`` (a grading call) through the lane's structured channel.
 
         Raises:
-            AttemptError: the attempt failed, or its reply ended in a class a retry may cure
-                (:data:`~driftproof.run.endings.TRANSIENT`: transient, of that kind, the reply's
-                usage kept).
+            AttemptError: the attempt failed, or its reply ended in a class in
+                :data:`~driftproof.run.endings.TRANSIENT` (transient, the reply's usage kept).
         """
         reply = self.attempt(
             Call(model, system, prompt, max_tokens, schema, timeout=timeout, draw=draw)
@@ -304,22 +240,29 @@ class Provider:
 
 
 def classify_status(
-    status: int | None, message: str, *, retry_after: float | None = None
+    status: int | None,
+    message: str,
+    *,
+    retry_after: float | None = None,
+    reason: str | None = None,
+    reply: Reply | None = None,
 ) -> AttemptError:
     """An HTTP status as an attempt error.
 
-    408/409/429/5xx/529 (and no status at all, or ``overloaded_error`` in the message) are
-    transient; 400/401/403/404/422 are fatal and stop the run; any other 4xx loses the draw
-    without a retry.
+    408/409/429/5xx/529, no status, or ``overloaded_error`` in the message: transient;
+    400/401/403/404/422: fatal; any other 4xx loses the draw without a retry. ``reason``
+    replaces the recorded ``HTTP <status>: <message>``; ``reply`` is kept on the error.
     """
-    msg = f"HTTP {status}: {message}" if status else message
+    msg = reason or (f"HTTP {status}: {message}" if status else message)
     if status in FATAL_STATUSES:
-        return AttemptError(msg, retryable=False, fatal=True, status=status)
+        return AttemptError(msg, retryable=False, fatal=True, status=status, reply=reply)
     if (
         status is None
         or status in TRANSIENT_STATUSES
         or status >= 500
         or "overloaded_error" in message
     ):
-        return AttemptError(msg, retryable=True, status=status, retry_after=retry_after)
-    return AttemptError(msg, retryable=False, status=status)
+        return AttemptError(
+            msg, retryable=True, status=status, retry_after=retry_after, reply=reply
+        )
+    return AttemptError(msg, retryable=False, status=status, reply=reply)

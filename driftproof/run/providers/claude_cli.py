@@ -1,23 +1,10 @@
 """``anthropic`` × ``cli``: ``claude -p`` (Claude Code), isolated.
 
-Flags: ``--setting-sources project --strict-mcp-config --disable-slash-commands
---no-session-persistence`` (no user settings, no MCP server, no slash commands, no session
-kept). Capture ``text``: ``--tools`` and ``--allowedTools`` name only Read, WebFetch and
-WebSearch, so every other tool is off, any later one included. Capture ``files``: Write,
-Edit and NotebookEdit are added, still no tool that runs code. SKILL.md goes in through
-``--system-prompt-file``, as caveman's harness does (its baseline arm passes no system prompt
-and keeps Claude Code's own); the answer is ``result`` of ``--output-format json``; tokens are
-``usage`` (input counts cache creation and cache reads too); ``modelUsage`` names every
-model the harness called: when the requested model is not among them, another model gave
-the answer, the draw is lost with that call and its tokens, and the run stops.
-
-Envelopes as they really are: ``claude -p --verbose --output-format json`` prints an array
-whose elements before the result are hook and system events: the answer is the last
-``type: "result"`` element, and the others are recorded as harness events ``{type, subtype}``.
-``is_error: true`` is read with the status it carries (``api_error_status`` or
-``API Error: NNN`` in ``result``): 400/401/403/404/422 stop the run, 408/409/429/5xx/529
-and ``overloaded_error`` are retried, whether the binary exited 0 or not. The judge grades
-through ``--json-schema`` (the decision is the envelope's ``structured_output``).
+No user settings, MCP server, slash command or kept session; capture ``text`` allows only
+Read, WebFetch and WebSearch, capture ``files`` adds Write, Edit and NotebookEdit (never a tool
+that runs code). SKILL.md goes in through ``--system-prompt-file``. When ``modelUsage`` does not
+name the requested model, another model answered: the draw is lost and the run stops. A grade
+comes back through ``--json-schema`` (``structured_output``).
 """
 
 from __future__ import annotations
@@ -44,13 +31,10 @@ FILE_TOOLS = ["Write", "Edit", "NotebookEdit"]
 
 
 def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """The ``type: "result"`` element ``claude -p`` printed, and the events beside it.
+    """The last ``type: "result"`` element ``claude -p`` printed, and the other events.
 
-    Reads a single JSON object, a JSON array (``--verbose``: hook and system events, then the
-    result; the last result element counts) or JSON lines (``stream-json``).
-
-    Returns:
-        (the result object or ``None``, ``[{type, subtype}]`` of every other element).
+    Reads one JSON object, an array (``--verbose``) or JSON lines (``stream-json``); the result
+    is ``None`` when there is none; the events are ``{type, subtype}``.
     """
     items: list[Any] = []
     try:
@@ -135,18 +119,14 @@ SESSION_ENDINGS = ("error_max_turns", "error_max_budget_usd")
 
 
 def read_claude(code: int, out: str, err: str, model: str) -> Reply:
-    """One ``claude -p`` invocation's exit status and output as a :class:`Reply`.
+    """One ``claude -p`` invocation as a :class:`Reply` (lane ``claude-cli``, D-19).
 
-    The ending (lane ``claude-cli``, D-19) is ``success`` (``success:<stop_reason>`` when the
-    result names one) or the session's error subtype (``error_max_turns``,
-    ``error_max_budget_usd``); the answer is ``result``, a leading ``<think>`` block split off
-    as reasoning. Usage and cost are kept on every envelope, a lost one included.
+    The ending is ``success`` (``success:<stop_reason>``) or a :data:`SESSION_ENDINGS` subtype;
+    a leading ``<think>`` block is reasoning; usage and cost are kept on every envelope.
 
     Raises:
-        AttemptError: no result element (transient), or ``is_error`` / another error subtype:
-            classed by the status it carries (fatal 400/401/403/404/422 or a bad key or model;
-            transient 408/409/429/5xx/529/``overloaded_error``; otherwise retried), carrying
-            the envelope's usage and cost.
+        AttemptError: no result element (transient), or ``is_error`` / another error subtype,
+            classed by the status it carries, with the envelope's usage and cost.
     """
     obj, events = claude_envelope(out)
     if obj is None:
@@ -171,15 +151,7 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             f"({obj.get('subtype')}{f', status {status}' if status else ''}): {msg}"
         )
         if status is not None or "overloaded_error" in msg:
-            exc = classify_status(status, what)
-            raise AttemptError(
-                what,
-                retryable=exc.retryable,
-                fatal=exc.fatal,
-                status=exc.status,
-                retry_after=exc.retry_after,
-                reply=reply,
-            )
+            raise classify_status(status, what, reason=what, reply=reply)
         raise AttemptError(what, fatal=bool(FATAL.search(msg)), reply=reply)
     if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
         raise AttemptError(
@@ -196,10 +168,7 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
 
 
 def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[str, Any]]) -> Reply:
-    """A ``claude -p`` result envelope's usage, cost, models and events.
-
-    As an empty :class:`Reply` (lane ``claude-cli``; text and ending set by the caller).
-    """
+    """A result envelope's usage, cost, models and events as a textless :class:`Reply`."""
     usage = member_dict(obj, "usage")
     inp = cr = cc = None
     if count(usage.get("input_tokens")) is not None:

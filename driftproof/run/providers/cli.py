@@ -1,11 +1,7 @@
 """CLI surfaces: a harness run once per attempt, isolated.
 
-Isolation as the method describes it (method, "Which answer is graded"; caveman evals README, host
-isolation).
-
-Every invocation runs from a fresh empty temporary directory of its own, in its own process
-group (killed whole on timeout). The lanes are :mod:`.claude_cli` and :mod:`.codex_cli`; both
-grade through the binary's JSON-schema option.
+Each run starts from fresh empty directories in its own process group (killed whole on
+timeout); a grade comes back through the binary's JSON-schema option.
 """
 
 from __future__ import annotations
@@ -49,10 +45,10 @@ def printed_version(output: str) -> str:
 def run_process(
     argv: list[str], *, stdin: str, cwd: str, timeout: float, env: dict[str, str] | None = None
 ) -> tuple[int, str, str]:
-    """Run one CLI invocation in its own process group; on timeout kill the group.
+    """Run one CLI invocation in its own process group, killing the group on timeout.
 
     Raises:
-        AttemptError: timeout (retryable) or the binary cannot be started (fatal).
+        AttemptError: timeout (transient) or the binary cannot start (fatal).
     """
     try:
         proc = subprocess.Popen(
@@ -82,11 +78,7 @@ def run_process(
 
 
 def version_of(binary: str) -> str:
-    """The version ``binary --version`` printed.
-
-    Raises:
-        ProviderError: the binary cannot run or exits non-zero.
-    """
+    """The version ``binary --version`` printed; :class:`ProviderError` when it fails."""
     try:
         cp = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -107,7 +99,7 @@ class CLILane(Provider):
     sends_budget = False
 
     def __init__(self, *, capture: str = "text", binary: str | None = None) -> None:
-        """Find the harness binary for capture ``text`` or ``files``.
+        """Find the harness binary on ``PATH`` for capture ``text`` or ``files``.
 
         Raises:
             ValueError: an unknown capture.

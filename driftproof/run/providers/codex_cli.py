@@ -1,11 +1,8 @@
-"""``openai`` × ``cli``: ``codex exec`` (Codex), isolated.
+"""``openai`` × ``cli``: ``codex exec --json``, isolated.
 
-``codex exec --json`` with ``-c mcp_servers={}``; capture ``text``: ``--sandbox read-only``
-and every feature ``codex features list`` names that writes a file or runs code turned off
-(``-c features.<name>=false``), the shell among them; capture ``files``: ``--sandbox
-workspace-write`` in the fresh directory, features as they are. SKILL.md goes in as
-``developer_instructions``. The answer is the last ``agent_message`` item; tokens come from
-``turn.completed``. The judge grades through ``--output-schema FILE``.
+No MCP server; capture ``text`` runs read-only with every feature that writes a file or runs
+code turned off, capture ``files`` in ``workspace-write``. SKILL.md goes in as
+``developer_instructions``; a grade comes back through ``--output-schema``.
 """
 
 from __future__ import annotations
@@ -100,14 +97,13 @@ class CodexCLI(CLILane):
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
         """``codex exec --json`` events as a :class:`Reply` (lane ``codex-cli``, D-19).
 
-        The answer is the last ``agent_message`` item, ``reasoning`` items are reasoning,
-        tokens come from ``turn.completed``, which is the one complete ending. An ``error``
-        event (codex prints one per reconnect while it retries) is recorded as a harness
-        event and fails the call only when no turn completed.
+        The answer is the last ``agent_message``; ``reasoning`` items are reasoning;
+        ``turn.completed`` is the one complete ending and gives the usage. An ``error`` event
+        (printed per reconnect) fails the call only when no turn completed.
 
         Raises:
-            AttemptError: ``turn.failed``, or no completed turn (classed by the status the
-                error names), or a completed turn with no agent message.
+            AttemptError: ``turn.failed`` or no completed turn (classed by the status named), or no
+                agent message.
         """
         text, usage, failure, completed, failed = None, None, None, False, False
         thought: list[str] = []
@@ -150,9 +146,7 @@ class CodexCLI(CLILane):
                 m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
                 status = int(m.group(1)) if m else None
             if status is not None and (status in FATAL_STATUSES or status >= 408):
-                exc = classify_status(status, what)
-                exc.reason = what
-                raise exc
+                raise classify_status(status, what, reason=what)
             raise AttemptError(what, fatal=bool(FATAL.search(msg)))
         if text is None:
             raise AttemptError(

@@ -1,38 +1,10 @@
-"""``openai`` × ``api``: the Responses or Chat Completions API.
+"""``openai`` × ``api``: the Responses or Chat Completions API, any compatible server too.
 
-Through the official ``openai`` SDK, and any OpenAI-compatible server (vLLM, llama.cpp's server,
-Ollama, gateways) through ``--base-url``.
-
-SDK retries are off (``max_retries=0``) so that every attempt is the runner's own, counted
-when made; the base URL is the SDK's (``OPENAI_BASE_URL``) unless given, and is recorded,
-credentials stripped, for every arm. The key (``OPENAI_API_KEY``) is checked when the lane is
-built, before the first call; a local server that wants none takes any value.
-
-Output budget: the Responses API takes ``max_output_tokens``. Chat Completions is sent one
-spelling, chosen per host (``budget_param``, ``--budget-param``): ``auto`` sends
-``max_completion_tokens`` to OpenAI's own service (its reasoning models refuse ``max_tokens``)
-and ``max_tokens`` to any other base URL (OpenAI-compatible servers often honour only that
-one); under ``auto`` a 400 whose error names the spelling sent is retried once, within the
-same attempt, with the other, which the lane then keeps (an Azure-style endpoint refuses
-``max_tokens``). The spelling used is recorded (``run.budget_param``). A reply with more
-output tokens than the budget is flagged ``over_budget``.
-
-Endings (D-19): Chat ``finish_reason`` is read against the ``chat`` table on OpenAI's service
-and the ``compatible`` table elsewhere (vLLM's ``abort``); Responses ``status`` against
-``responses``. Reasoning is kept apart from the answer: Chat ``reasoning_content`` (DeepSeek,
-older vLLM) and ``reasoning`` (vLLM, Ollama) members and a leading ``<think>`` block of
-``content``; Responses ``reasoning`` items and message items whose ``phase`` is not
-``final_answer`` (a preamble such as ``commentary``). A grade is read from the final answer
-only.
-
-A 404 on the Responses API that is not an unknown model names ``--openai-api chat`` as the
-fix: most compatible servers have only Chat Completions.
-
-Request building (:func:`build_chat`, :func:`build_responses`: a :class:`Request` in, a request
-body out) and reply reading (:func:`read_chat`, :func:`read_response`: a reply body in, a
-:class:`Reply` out) are plain functions so the batch transport reuses them. The judge grades through
-``response_format`` json_schema strict (Chat, channel ``json_schema``) or ``text.format``
-(Responses, channel ``responses_format``).
+Chat's output budget is sent in one spelling per host (``--budget-param``): ``auto`` sends
+``max_completion_tokens`` to OpenAI and ``max_tokens`` elsewhere, and a 400 naming the
+spelling is retried once with the other, kept from then on (``run.budget_param``). Chat
+endings are read on the ``chat`` table for OpenAI and ``compatible`` elsewhere (D-19). A grade
+comes back through a strict JSON schema (``json_schema`` / ``responses_format``).
 """
 
 from __future__ import annotations
@@ -55,10 +27,7 @@ BUDGET_PARAMS = ("max_tokens", "max_completion_tokens")
 
 
 def build_chat(r: Request, *, budget_param: str = "max_completion_tokens") -> dict[str, Any]:
-    """The Chat Completions request body.
-
-    The output budget sent as ``budget_param`` (one of :data:`BUDGET_PARAMS`) only.
-    """
+    """The Chat Completions body, the budget sent as ``budget_param`` only."""
     msgs: list[dict[str, str]] = [{"role": "system", "content": r.system}] if r.system else []
     msgs.append({"role": "user", "content": r.prompt})
     req: dict[str, Any] = {"model": r.model, "messages": msgs, budget_param: r.max_tokens}
@@ -106,11 +75,10 @@ def _reply(
     refused: str | None,
     graded: bool,
 ) -> Reply:
-    """The :class:`Reply` of a Chat Completions or Responses ``body``.
+    """The :class:`Reply` of a Chat or Responses ``body``, usage under ``api``'s names.
 
-    The ending is ``stop`` on ``lane``'s table; a refusal with the ``refused`` text (no category);
-    ``reasoning`` kept apart; the usage counts read under ``api``'s names; the decision parsed
-    from the final answer ``text`` when ``graded`` and not refused.
+    The ending is ``stop`` on ``lane``'s table; the decision is parsed from ``text`` when
+    ``graded`` and not refused.
     """
     refusal = None if refused is None else {"text": refused, "category": None}
     tokens_in, tokens_out, channel = _API[api]
@@ -135,12 +103,10 @@ def _reply(
 
 
 def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = False) -> Reply:
-    """A ``chat.completion`` (as JSON) as a :class:`Reply`.
+    """A ``chat.completion`` as a :class:`Reply` (table ``compatible`` off OpenAI, else ``chat``).
 
-    ``finish_reason`` kept as the ending (table ``compatible`` for a non-OpenAI base URL, else
-    ``chat``); ``message.refusal`` a refusal; ``reasoning_content`` / ``reasoning`` and a
-    leading ``<think>`` block of ``content`` kept apart as reasoning; input = ``prompt_tokens``
-    with ``cached_tokens`` of it, reasoning tokens of the output kept.
+    ``reasoning_content`` / ``reasoning`` and a leading ``<think>`` block are reasoning (D-19);
+    ``message.refusal`` is a refusal.
     """
     choices = member_list(c, "choices")
     choice = choices[0] if choices and isinstance(choices[0], dict) else {}
@@ -169,15 +135,11 @@ def _part_texts(item: dict[str, Any], kind: str, key: str) -> list[str]:
 
 
 def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
-    """A Responses API ``response`` (as JSON) as a :class:`Reply`.
+    """A Responses ``response`` as a :class:`Reply`.
 
-    The ending is the ``status`` (``incomplete:<incomplete_details.reason>`` when incomplete;
-    ``completed:<item type>`` when a completed response holds a ``function_call`` /
-    ``custom_tool_call`` and no final answer); the answer is the ``output_text`` of message
-    items whose ``phase`` is ``final_answer`` or unset, a leading ``<think>`` block split off;
-    other messages (``commentary``) and ``reasoning`` items (summary and content text) are
-    reasoning; a ``refusal`` content part a refusal; usage with ``cached_tokens`` and
-    ``reasoning_tokens`` kept apart.
+    The ending is ``status`` (``incomplete:<reason>``; ``completed:<item type>`` for a tool call
+    with no answer); the answer is the text of message items whose ``phase`` is ``final_answer``
+    or unset; other messages, ``reasoning`` items and a leading ``<think>`` are reasoning (D-19).
     """
     texts, refusals, thought, calls = [], [], [], []
     for item in member_list(r, "output"):
@@ -216,10 +178,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
 
 
 class OpenAIAPI(SDKLane):
-    """``openai`` × ``api``: the Responses API or Chat Completions, per ``api``.
-
-    SKILL.md goes in as ``instructions`` (Responses) or a ``system`` message (Chat).
-    """
+    """``openai`` × ``api``; SKILL.md as ``instructions`` (Responses) or a system message."""
 
     name, surface = "openai", "api"
     keys = ("OPENAI_API_KEY",)
@@ -232,7 +191,7 @@ class OpenAIAPI(SDKLane):
         api: str = "responses",
         budget_param: str = "auto",
     ) -> None:
-        """Build the client for ``api`` and the budget spelling ``budget_param``.
+        """Build the client for ``api`` with budget spelling ``budget_param``.
 
         Raises:
             ValueError: an unknown ``api`` or ``budget_param``.

@@ -1,31 +1,11 @@
-"""The simulated lane: a seeded stand-in for a model and its judge, for ``driftproof demo``.
+"""The simulated lane: a seeded stand-in for a model and its judge (``driftproof demo``).
 
-Unlike the stub (every draw and judge sample identical, every spread 0), the simulated lane
-draws each answer's *quality* at random around a chosen mean, with a chosen spread, and the
-simulated judge scores each answer around that quality, with its own spread, on the judge's
-grid (0 to 1 in steps of 0.05). So a demo run shows what a real one shows: draws that vary,
-bands with spread, the stopping rule adding draws, and a lost draw with its reason.
-
-Nothing here is a model. A receipt it makes records ``run.provider`` (and ``judge.provider``)
-``simulated`` and reads UNVERIFIED; a simulated receipt gets no verdict (method, "A receipt
-… that records what produced its numbers"; verdict readers refuse it) and the public site
-refuses it.
-
-How an answer's quality is drawn (all numbers on the judge scale 0..1):
-
-* ``quality = base + case offset + effect(system prompt) + N(0, spread)``, clipped to 0..1;
-  the case offset is a fixed function of the prompt's hash, in ``[-0.1, 0.1]``;
-* ``effect(system)`` is looked up by the sha256 of the arm's system prompt in ``effects``
-  (``None`` = no system prompt); an unknown system prompt has no effect;
-* the judge reads the quality back from the answer's marker and scores
-  ``quality + N(0, judge_spread)``, rounded to the grid and clipped.
-
-Random numbers come from :class:`random.Random` seeded by (seed, request, what identifies the
-call: case, arm, draw index, attempt and judge sample, :class:`~.base.DrawId`), never by how
-many calls this process made: a run is repeatable at any concurrency, and a killed run resumed
-makes exactly the draws an uninterrupted one would have. A call made outside a run (no
-``DrawId``) is draw 0, attempt 0. The simulated lane makes no endpoint attempts
-(``endpoint_attempts`` stays 0).
+Each answer's quality is ``base + case offset + effect(system) + N(0, spread)`` clipped to
+0..1 (the offset a function of the prompt's hash in [-0.1, 0.1], the effect looked up by the
+system prompt's sha256); the judge scores ``quality + N(0, judge_spread)`` on the 0.05 grid.
+Randomness is seeded by what identifies the call (:class:`~.base.DrawId`), never by a call
+count, so runs repeat at any concurrency and resume exactly. Its receipts read UNVERIFIED and
+get no verdict; it makes no endpoint attempts.
 """
 
 from __future__ import annotations
@@ -58,16 +38,9 @@ def _clip(x: float) -> float:
 class SimulatedProvider(Provider):
     """A seeded simulated model and judge (see the module docstring).
 
-    Args:
-        seed: the random seed (int).
-        base: mean quality of an answer with no system prompt effect (0..1).
-        effects: sha256 of a system prompt → effect added to the quality; key ``None`` is the
-            arm with no system prompt.
-        spread: standard deviation of an answer's quality around its mean (draw-to-draw).
-        judge_spread: standard deviation of the judge's score around the answer's quality.
-        lose: (prompt sha256, system sha256 or ``None``, n) → reason: the ``n``-th draw (from
-            1: draw index ``n - 1``) of that prompt under that system prompt fails with that
-            reason and is not retried, so that draw is lost.
+    ``effects`` maps a system prompt's sha256 (``None``: no system prompt) to an effect on the
+    quality; ``lose`` maps (prompt sha256, system sha256 or ``None``, n) to a reason the ``n``-th
+    draw (from 1) fails with, unretried.
     """
 
     name, surface, makes_endpoint_attempts = "simulated", None, False
@@ -131,20 +104,12 @@ class SimulatedProvider(Provider):
     def _judge(self, model: str, prompt: str, draw: DrawId) -> Reply:
         m = MARKER.search(prompt)
         rng = self._rng(f"judge\0{model}\0{_sha(prompt)}", draw)
-        if m is None:
+        q = None if m is None else float(m.group(1))
+        if q is None:
             text = json.dumps(
                 {"score": 0.0, "reason": "simulated judge: the answer carries no simulated quality"}
             )
-            return Reply(
-                text,
-                input_tokens=len(prompt.split()),
-                output_tokens=12,
-                reported_model=model,
-                raw=text,
-                channel="final_verdict",
-            )
-        q = float(m.group(1))
-        if "<criteria>" in prompt:
+        elif "<criteria>" in prompt:
             ids = _CRITERION.findall(prompt.split("<criteria>", 1)[1])
             text = json.dumps(
                 {
@@ -162,7 +127,7 @@ class SimulatedProvider(Provider):
         return Reply(
             text,
             input_tokens=len(prompt.split()),
-            output_tokens=len(text.split()),
+            output_tokens=12 if q is None else len(text.split()),
             reported_model=model,
             raw=text,
             channel="final_verdict",

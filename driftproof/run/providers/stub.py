@@ -1,8 +1,4 @@
-"""The stub lane: answers without any endpoint, so a receipt it makes reads UNVERIFIED.
-
-Answers and judge replies are derived from a hash of the request, so a stub run is
-repeatable; it makes no endpoint attempts (``endpoint_attempts`` stays 0).
-"""
+"""The stub lane: answers and grades from a hash of the request; no endpoint, UNVERIFIED."""
 
 from __future__ import annotations
 

@@ -1,21 +1,11 @@
-"""Report section types: a registry, one module per type.
+"""Report section types: a registry; every module here not starting with ``_`` is one.
 
-A report's front matter lists ``sections``, each with a ``type`` naming a registered type and
-that type's parameters. Adding a type touches no other file:
-
-1. Create a module ``driftproof/site/sections/<name>.py`` (every module here not starting
-   with ``_`` is imported when the registry is first used; one may hold several types).
-2. In it, define a class with ``Params`` (a :class:`SectionParams` model; unknown keys are
-   refused), ``check(params, report_receipts) -> [(pointer, message)]`` and
-   ``render(params, ctx) -> SectionOutput``, decorated ``@register_section(name=…, title=…)``.
-   A type whose one parameter is ``receipts`` (some of the report's receipts, default all;
-   ``title`` optional) subclasses :class:`ReceiptsSection`, which gives ``Params``,
-   ``check``, :meth:`~ReceiptsSection.names` and :meth:`~ReceiptsSection.page`.
-3. Put its template at ``templates/pages/sections/<type>.html``. Templates only display: the
-   figures come from ``driftproof.pages`` and every table is a :class:`Table`, so it is also
-   published as CSV and listed in SHA256SUMS.
-4. Element ids come from ``ctx.anchor(base)``, unique on the page (the first section to show a
-   case owns ``#case-<id>``).
+A type is a class with ``Params`` (a :class:`SectionParams` model), ``check(params,
+report_receipts) -> [(pointer, message)]`` and ``render(params, ctx) -> SectionOutput``,
+decorated ``@register_section(name=…, title=…)``; one over some of the report's receipts
+subclasses :class:`ReceiptsSection`. Its template is ``templates/pages/sections/<type>.html``;
+its figures come from ``driftproof.pages``, each table is a :class:`Table` (also published as
+CSV) and element ids come from ``ctx.anchor(base)``.
 """
 
 from __future__ import annotations
@@ -33,9 +23,10 @@ from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field
 
 from driftproof._anchor import slug, unique
+from driftproof.errors import SiteBuildError
 from driftproof.pages.case import case_slugs
+from driftproof.pages.tables import Cell, Column, Row, Table
 from driftproof.receipt import Receipt
-from driftproof.site.tables import Cell, Column, Row, Table
 
 __all__ = [
     "Cell",
@@ -61,10 +52,7 @@ def receipt_name(ref: str) -> str:
 
 
 class SectionParams(BaseModel):
-    """Base of every section's parameters: unknown keys are refused.
-
-    ``title`` is the heading (each type has its own default).
-    """
+    """Base of every section's parameters: unknown keys are refused; ``title`` is the heading."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     title: str | None = Field(default=None, min_length=1, max_length=200)
@@ -72,10 +60,7 @@ class SectionParams(BaseModel):
 
 @dataclass(frozen=True)
 class SectionOutput:
-    """A rendered section: its HTML, its tables (inside the HTML) and its files.
-
-    Files (chart SVGs) by path relative to the report's folder.
-    """
+    """A rendered section: its HTML, its tables (in the HTML), its files by report-relative path."""
 
     html: Markup
     tables: tuple[Table, ...] = ()
@@ -84,15 +69,7 @@ class SectionOutput:
 
 @dataclass
 class SectionContext:
-    """What a section renders with; sections do no I/O.
-
-    Attributes:
-        report: the report being built (its ``source`` names it in problems).
-        receipts: the report's receipts by name, in front-matter order.
-        env: the site's page environment.
-        root: relative URL from the report page to the site root (e.g. ``../..``).
-        used_ids: element ids already used on the page (see :meth:`anchor`).
-    """
+    """What a section renders with (no I/O): the report's receipts, root URL and ids taken."""
 
     report: Any
     receipts: Mapping[str, Receipt]
@@ -110,11 +87,7 @@ class SectionContext:
         return f"{self.root}/receipts/{name}.json"
 
     def case_url(self, name: str, case_id: str) -> str:
-        """URL of a case's evidence page.
-
-        Raises:
-            KeyError: receipt ``name`` has no case ``case_id``.
-        """
+        """URL of a case's evidence page; KeyError when receipt ``name`` has no such case."""
         if name not in self._slugs:
             self._slugs[name] = case_slugs(self.receipts[name])
         return f"{self.root}/receipts/{name}/cases/{self._slugs[name][case_id]}/index.html"
@@ -122,6 +95,10 @@ class SectionContext:
     def sheet_url(self, name: str) -> str:
         """URL of the receipt's sheet page."""
         return f"{self.root}/receipts/{name}/index.html"
+
+    def refusal(self, message: str) -> SiteBuildError:
+        """The error that refuses the report's sections (``/sections``) for ``message``."""
+        return SiteBuildError.at(self.report.source, "/sections", message)
 
     def render(self, template: str, **model: Any) -> Markup:
         """Render a template of ``templates/pages`` with the page model ``model``."""
@@ -147,14 +124,10 @@ _REGISTRY: dict[str, SectionType] = {}
 def register_section(
     cls: type | None = None, /, *, name: str | None = None, title: str | None = None
 ) -> Any:
-    """Class decorator: register a section type under its ``name`` (names are unique).
-
-    ``@register_section`` on a class that sets ``name``, or ``@register_section(name=…,
-    title=…)``, which sets the class's ``name`` and ``default_title``.
+    """Class decorator: register a section type under its unique ``name`` (and ``title``).
 
     Raises:
-        ValueError: the name is missing or not lowercase ``[a-z][a-z0-9_]*``, or another class
-            is registered under it.
+        ValueError: the name is not lowercase ``[a-z][a-z0-9_]*``, or is taken by another class.
     """
 
     def register(c: type) -> type:
@@ -189,10 +162,7 @@ def section_types() -> Mapping[str, SectionType]:
 def receipts_check(
     names: list[str] | None, report_receipts: tuple[str, ...], key: str = "receipts"
 ) -> list[tuple[str, str]]:
-    """``(pointer, message)`` per receipt a section names that is not one the report lists.
-
-    Example: ``("/receipts/1", "expected one of the report's receipts (a, b), found 'c'")``.
-    """
+    """``(pointer, message)`` per receipt a section names that is not one the report lists."""
     return [
         (
             f"/{key}/{i}",
@@ -204,11 +174,7 @@ def receipts_check(
 
 
 class ReceiptsParams(SectionParams):
-    """Parameters of a section over some of the report's receipts.
-
-    ``receipts`` names them (``.json`` optional); None, every receipt of the report in
-    front-matter order.
-    """
+    """Parameters of a section over some of the report's receipts (None: all, in order)."""
 
     receipts: list[str] | None = None
 
@@ -232,9 +198,6 @@ class ReceiptsSection:
         return [receipt_name(n) for n in params.receipts] if params.receipts else list(ctx.receipts)
 
     def page(self, params: ReceiptsParams, ctx: SectionContext, **model: Any) -> Markup:
-        """Render ``templates/pages/sections/<name>.html`` with ``model`` and ``title``.
-
-        The title is the parameter, else :attr:`default_title`.
-        """
+        """Render ``sections/<name>.html`` with ``model`` and the title (else the default)."""
         title = params.title or self.default_title
         return ctx.render(f"sections/{self.name}.html", title=title, **model)

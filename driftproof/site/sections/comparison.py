@@ -1,13 +1,7 @@
 """Section ``comparison``: two receipts compared case by case, in the words of ``driftproof diff``.
 
-The comparison is :func:`driftproof.pages.comparison.compare_receipts` (the with-skill arms of
-each case, D-6, lost draws per D-9); the table's header and rows are
-:func:`driftproof.pages.comparison.report_rows`, the same strings the CLI prints. A side
-that gets no verdict (below TESTED, smoke run, aggregates only) shows the refusal
-lines and no table. A chart draws each side's with-skill band as an error bar
-(mean ± one sample sd), with the table beside it. Case rows are anchored ``#case-<id>``.
-
-Parameters::
+The with-skill arms of each case (D-6, lost draws per D-9), as a table and a band chart; a side
+that gets no verdict shows the refusal lines and no table. Parameters::
 
     - type: comparison
       a: earlier-receipt       # receipt names, both among the report's receipts
@@ -21,9 +15,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from driftproof.pages import chart_text
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.comparison import Comparison, compare_receipts, report_rows
-from driftproof.pages.sheet import fmt
+from driftproof.pages.tables import Cell, Column, Row, Table
 from driftproof.site import charts
 from driftproof.site.sections import (
     SectionContext,
@@ -33,7 +28,6 @@ from driftproof.site.sections import (
     receipts_check,
     register_section,
 )
-from driftproof.site.tables import Cell, Column, Row, Table
 
 __all__ = ["ComparisonParams", "ComparisonSection"]
 
@@ -42,13 +36,9 @@ class ComparisonParams(SectionParams):
     """Parameters of a ``comparison`` section (see the module docstring)."""
 
     a: str = Field(min_length=1)
-    """The earlier receipt's name, one of the report's."""
     b: str = Field(min_length=1)
-    """The later receipt's name, one of the report's."""
     a_label: str | None = Field(default=None, min_length=1, max_length=80)
-    """Display name of ``a`` (default: its receipt name)."""
     b_label: str | None = Field(default=None, min_length=1, max_length=80)
-    """Display name of ``b`` (default: its receipt name)."""
 
 
 @register_section
@@ -69,7 +59,7 @@ class ComparisonSection:
         ]
 
     def render(self, params: ComparisonParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring)."""
+        """The section's HTML and tables."""
         a, b = receipt_name(params.a), receipt_name(params.b)
         an, bn = params.a_label or a, params.b_label or b
         c = compare_receipts(ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn)
@@ -104,10 +94,7 @@ class ComparisonSection:
 
 
 def _table(c: Comparison, ctx: SectionContext, a: str, b: str) -> Table:
-    """The per-case table: the rows ``driftproof diff`` prints.
-
-    Each row is anchored ``#case-<id>`` and links to the later receipt's case page.
-    """
+    """The rows ``driftproof diff`` prints, anchored ``#case-<id>``, linking to the later case."""
     header, rows = report_rows(c)
     return Table(
         f"comparison-{a}-{b}".replace("/", "-"),
@@ -134,7 +121,7 @@ def _chart(
     if not drawn:
         return None, {}
     ser = [
-        charts.Series(
+        chart_text.Series(
             name,
             tuple(getattr(v, side).mean for v in drawn),
             tuple(getattr(v, side).low for v in drawn),
@@ -142,14 +129,12 @@ def _chart(
         )
         for name, side in ((f"{c.a_name} (earlier)", "a"), (f"{c.b_name} (later)", "b"))
     ]
-    return charts.figure(
+    return charts.band_figure(
         ctx.anchor(f"chart-{heading}"),
         [v.case_id for v in drawn],
         ser,
         subject="Each case's with-skill mean judge score in the earlier and the later run",
         xlabel="with-skill mean score on the judge scale",
-        fmt=fmt,
-        whiskers="the band, mean minus to mean plus one sample standard deviation",
     )
 
 

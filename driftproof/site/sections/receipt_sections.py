@@ -1,21 +1,43 @@
-"""The section types that show each of some of the report's receipts in turn.
+"""The section types over some of the report's receipts, each shown in turn.
 
-Parameters of each: :class:`~driftproof.site.sections.ReceiptsParams`.
-
-- ``receipt_sheets``: each receipt's sheet on the report page, linking to its own.
-- ``skill_fired``: how often the skill fired, beside the scores and never inside them.
-- ``cross_family``: one skill across model families, led by each model's lift.
-- ``fidelity``: a caveman fidelity import's pass rates, as ``driftproof view`` words them.
+``source_figures`` shows what an aggregates-only source printed, as printed (D-15);
+``token_savings`` the output-token savings of each skill arm against the control (D-16) and the
+baseline, every figure :func:`driftproof.stats.savings.token_savings`'s.
 """
 
 from __future__ import annotations
 
-from driftproof.errors import SiteBuildError
+from driftproof.pages import chart_text
+from driftproof.pages.case import first_output_tokens
 from driftproof.pages.cross_family import cross_family
+from driftproof.pages.printed_figures import (
+    NO_RESULTS,
+    figure_rows,
+    files_read,
+    printed_rows,
+    printed_text,
+)
+from driftproof.pages.receipt_tables import ReceiptTables, receipt_tables
+from driftproof.pages.report_tables import (
+    cross_family_tables,
+    figure_tables,
+    savings_summary,
+    skill_fired_tables,
+)
 from driftproof.pages.sheet import sheet
 from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about
 from driftproof.pages.source import fidelity_view
-from driftproof.site.receipt_page import ReceiptTables, receipt_tables
+from driftproof.pages.tables import Cell, Column, Row, Table, plain_table, row_of
+from driftproof.pages.token_savings import (
+    REFERENCES,
+    count_cell,
+    percent_points,
+    reference,
+    saving_cell,
+)
+from driftproof.receipt import Receipt
+from driftproof.site import charts
+from driftproof.site.receipt_page import band_chart
 from driftproof.site.sections import (
     ReceiptsParams,
     ReceiptsSection,
@@ -23,22 +45,24 @@ from driftproof.site.sections import (
     SectionOutput,
     register_section,
 )
-from driftproof.site.tables import Column, Row, Table, plain_table, row_of, text_row
+from driftproof.stats.savings import ArmSavings, percent, token_savings
 
-__all__ = ["CrossFamilySection", "Fidelity", "ReceiptSheets", "SkillFired"]
+__all__ = [
+    "CrossFamilySection",
+    "Fidelity",
+    "ReceiptSheets",
+    "SkillFired",
+    "SourceFigures",
+    "TokenSavings",
+]
 
 
 @register_section(name="receipt_sheets", title="Receipt sheets")
 class ReceiptSheets(ReceiptsSection):
-    """Each receipt's sheet, as on its own page without the list of cases.
-
-    The reading (D-7), suite lift and value per 1,000 skill tokens (D-14), provenance facts, a
-    band chart and the per-case table, whose rows are anchored ``#<receipt>-case-<id>`` and
-    link to the case pages.
-    """
+    """Each receipt's sheet (D-7, D-14) with a band chart, its case rows linking to case pages."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring)."""
+        """The section's HTML and tables."""
         shown: list[dict[str, object]] = []
         parts: list[ReceiptTables] = []
         for n in self.names(params, ctx):
@@ -71,25 +95,17 @@ def _tables(name: str, ctx: SectionContext) -> ReceiptTables:
         return ctx.case_url(name, case_id)
 
     r = ctx.receipts[name]
-    return receipt_tables(name, r, anchor=anchor, chart_prefix="chart-bands", case_link=case_link)
-
-
-_CASES_HEAD = ("case", "arm", "score band", "skill fired (measured draws)", "lost draws")
-_ARMS_HEAD = ("receipt", "arm", "source's name for the arm", "skill fired")
+    return receipt_tables(
+        name, r, anchor=anchor, chart=band_chart("chart-bands"), case_link=case_link
+    )
 
 
 @register_section(name="skill_fired", title="How often the skill fired")
 class SkillFired(ReceiptsSection):
-    """How often the skill fired, beside the scores and never inside them.
-
-    Per receipt (:mod:`driftproof.pages.skill_fired`): one row per case and arm with its band,
-    the measured draws on which the source saw the skill fire and the lost draws with their
-    reasons (D-9); one row per arm with the rate the receipt records; the receipt's reading
-    with the source's notes.
-    """
+    """How often the skill fired, per case and arm and per arm, beside the scores (D-9)."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring)."""
+        """The section's HTML and tables."""
         cases: list[Row] = []
         arms: list[Row] = []
         about = []
@@ -104,62 +120,19 @@ class SkillFired(ReceiptsSection):
                     cases += [row_of(x, anchor if j == 0 else None) for j, x in enumerate(found)]
             about.append(fired_about(n, r, s))
         key = ctx.anchor("skill-fired")
-        case_table = Table(
-            f"{key}-cases",
-            "Per case and arm: the band (mean ± one sample standard deviation of the "
-            "per-draw scores, n = measured draws) and, beside it, the measured draws on which "
-            "the source saw the skill fire. Lost draws are left out of both and listed with "
-            "their reasons.",
-            tuple(Column(h, h.startswith("skill fired")) for h in _CASES_HEAD),
-            tuple(cases),
-        )
-        arm_table = Table(
-            f"{key}-arms",
-            "Per arm: how often the skill fired, as the receipt records it "
-            "(arms.<arm>.skill_fired: draws it fired on, of measured draws where firing was "
-            "observed). Beside the score, never inside it.",
-            tuple(Column(h, h == "skill fired") for h in _ARMS_HEAD),
-            tuple(arms),
-        )
+        case_table, arm_table = skill_fired_tables(key, cases, arms)
         html = self.page(params, ctx, heading_id=key, cases=case_table, arms=arm_table, about=about)
         return SectionOutput(html=html, tables=(arm_table, case_table))
 
 
-_LEAD = ("model", "family", "surface", "lift", "per 1,000 skill tokens", "reading")
-
-
 @register_section(name="cross_family", title="What the skill adds to each model")
 class CrossFamilySection(ReceiptsSection):
-    """One skill across model families, led by each model's lift.
-
-    Method, "Other models, and one grader for all": raw scores across families are background,
-    never a ranking (:func:`driftproof.pages.cross_family.cross_family`, rows in family and
-    model order).
-    """
+    """One skill across model families, led by each model's lift; raw scores are background."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring)."""
+        """The section's HTML and tables."""
         cf = cross_family([(n, ctx.receipts[n]) for n in self.names(params, ctx)])
-        lead = Table(
-            "lift-by-model",
-            "What the skill adds to each model: lift (with skill minus baseline, equal "
-            "weight per case) and per 1,000 skill tokens; rows in family and model order, "
-            "not a ranking",
-            tuple(Column(c, c in ("lift", "per 1,000 skill tokens")) for c in _LEAD),
-            tuple(
-                text_row(x.model, x.family, x.surface, x.lift, x.lift_per_1k, x.reading)
-                for x in cf.rows
-            ),
-        )
-        background = Table(
-            "raw-scores-by-model",
-            "Background, not a ranking: each model's raw mean judge score "
-            "over cases, with the skill and without it",
-            (Column("model"), Column("with skill", True), Column("baseline", True)),
-            tuple(
-                text_row(x.model, x.background_with_skill, x.background_baseline) for x in cf.rows
-            ),
-        )
+        lead, background = cross_family_tables(cf)
         html = self.page(
             params,
             ctx,
@@ -174,28 +147,17 @@ class CrossFamilySection(ReceiptsSection):
 
 @register_section(name="fidelity", title="Fidelity pass rates")
 class Fidelity(ReceiptsSection):
-    """A caveman fidelity import's pass rates, as ``driftproof view`` words them (D-15).
-
-    Per receipt (:func:`driftproof.pages.source.fidelity_view`): the facts of its
-    report, one row per arm (an arm the source did not record reads "not recorded", D-13), the
-    rows per category when there are any, and every failure.
-    """
+    """A caveman fidelity import's pass rates, as ``driftproof view`` words them (D-13, D-15)."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
-        """The section (see the module docstring).
-
-        Raises:
-            SiteBuildError: a receipt is not a caveman fidelity import.
-        """
+        """The section's HTML and tables; SiteBuildError for a receipt not a fidelity import."""
         shown = []
         tables: list[Table] = []
         for n in self.names(params, ctx):
             f = fidelity_view(ctx.receipts[n])
             if f is None:
-                raise SiteBuildError.at(
-                    ctx.report.source,
-                    "/sections",
-                    f"fidelity needs caveman fidelity imports (draws with checks); {n} is not one",
+                raise ctx.refusal(
+                    f"fidelity needs caveman fidelity imports (draws with checks); {n} is not one"
                 )
             key = ctx.anchor(f"{n}-fidelity")
             caption = f"Per arm: {', '.join(h.lower() for h in f.arm_head[1:])}. {f.note}"
@@ -218,3 +180,127 @@ class Fidelity(ReceiptsSection):
             )
         html = self.page(params, ctx, heading_id=ctx.anchor("fidelity"), shown=shown)
         return SectionOutput(html=html, tables=tuple(tables))
+
+
+@register_section(name="source_figures", title="Figures as the source printed them")
+class SourceFigures(ReceiptsSection):
+    """The printed figures, one row per skill, and the files they were read from."""
+
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        """The section's HTML and tables; SiteBuildError for a receipt without printed rows."""
+        names = self.names(params, ctx)
+        rows: list[Row] = []
+        files: dict[tuple[str, str, str, str], None] = {}
+        pivot: list[tuple[str, dict[tuple[str, str], str]]] = []
+        for n in names:
+            r = ctx.receipts[n]
+            printed = printed_rows(r)
+            if printed is None:
+                raise ctx.refusal(
+                    "source_figures needs aggregates-only receipts with printed rows; "
+                    f"{n} is not one"
+                )
+            files.update(dict.fromkeys(files_read(r)))
+            anchor = ctx.anchor(f"skill-{r.skill.name}")
+            found = figure_rows(r.skill.name, printed)
+            rows += [row_of(x, anchor if i == 0 else None) for i, x in enumerate(found)]
+            cells = {
+                (str(x.get("dimension")), str(x.get("agent"))): printed_text(x) for x in printed
+            }
+            pivot.append((r.skill.name, cells))
+        table, files_table, by_skill = figure_tables(rows, files, pivot)
+        html = self.page(
+            params,
+            ctx,
+            heading_id=ctx.anchor("source-figures-h"),
+            table=by_skill,
+            files=files_table,
+            n_skills=str(len(names)),
+            n_rows=str(sum(1 for x in rows if x.cells[1].text != NO_RESULTS)),
+        )
+        return SectionOutput(html=html, tables=(files_table, table))
+
+
+@register_section(name="token_savings", title="Output-token savings")
+class TokenSavings(ReceiptsSection):
+    """The savings per skill as a chart and tables, and the tokens per case."""
+
+    def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
+        """The section's HTML and tables; SiteBuildError when the savings cannot be computed."""
+        names = self.names(params, ctx)
+        receipts = [ctx.receipts[n] for n in names]
+        try:
+            arms = token_savings(receipts)
+        except ValueError as exc:
+            raise ctx.refusal(f"token_savings cannot be computed: {exc}") from None
+        # Drawn in percent (the axis unit); the alt text prints them back with percent().
+        pct = [
+            chart_text.Series(label, *percent_points([reference(a, ref) for a in arms]))
+            for ref, label in REFERENCES
+        ]
+        n_cases = max((a.vs_baseline.n for a in arms), default=0)
+        fig, files = charts.figure(
+            ctx.anchor("chart-token-savings"),
+            [a.skill for a in arms],
+            pct,
+            subject=(
+                "Median output-token saving per skill, in percent of the reference arm's tokens, "
+                "against the terse control and against the baseline"
+            ),
+            xlabel="output-token saving (%)",
+            fmt=lambda v: percent(None if v is None else v / 100),
+            whiskers=f"smallest to largest saving across the {n_cases} cases",
+            reference=0.0,
+        )
+        summary = savings_summary(arms)
+        cases = _case_table(names, receipts, arms, ctx)
+        html = self.page(
+            params,
+            ctx,
+            fig=fig,
+            summary=summary,
+            cases=cases,
+            n_cases=str(n_cases),
+            counted_by=sorted({a.counted_by for a in arms}),
+        )
+        return SectionOutput(html=html, tables=(summary, cases), files=files)
+
+
+def _case_table(
+    names: list[str], receipts: list[Receipt], arms: list[ArmSavings], ctx: SectionContext
+) -> Table:
+    first = receipts[0] if receipts else None
+    has_control = first is not None and first.arms.control is not None
+    cols = ["case", "baseline tokens"] + (["control tokens"] if has_control else [])
+    cols += [f"{a.skill} tokens" for a in arms] + [
+        f"{a.skill} saving vs control" for a in arms if a.vs_control
+    ]
+    rows = []
+    for case in first.cases if first else []:
+        cells = [Cell(case.id), Cell(*count_cell(first_output_tokens(case.arms.baseline)))]
+        if has_control:
+            cells.append(Cell(*count_cell(first_output_tokens(case.arms.control))))
+        for n, r in zip(names, receipts, strict=True):
+            match = next((c for c in r.cases if c.id == case.id), None)
+            tokens = count_cell(first_output_tokens(match.arms.with_skill) if match else None)
+            # the count links to the answers it counts: the case's page
+            cells.append(Cell(*tokens, ctx.case_url(n, case.id) if match is not None else None))
+        cells += [
+            Cell(*saving_cell(dict(a.vs_control.per_case).get(case.id)))
+            for a in arms
+            if a.vs_control
+        ]
+        rows.append(
+            Row(
+                tuple(cells),
+                anchor=ctx.anchor(f"case-{case.id}"),
+                header=True,
+                link=ctx.case_url(names[0], case.id),
+            )
+        )
+    return Table(
+        "output-tokens-per-case",
+        "Output tokens per case and arm, and each skill's saving against the control",
+        tuple(Column(c, numeric=i > 0) for i, c in enumerate(cols)),
+        tuple(rows),
+    )

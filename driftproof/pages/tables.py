@@ -1,14 +1,14 @@
-"""Data tables: every table is shown on its page and published as CSV beside it.
+"""Data tables, each shown on its page and published as CSV beside it, and SHA256SUMS files.
 
-A cell carries its text as shown and its value as written to CSV (full precision), so a number
-is formatted once, in Python, never in a template (``templates/pages/_macros.html`` shows it).
+A cell carries its text as shown and its CSV value (full precision): a number is formatted in
+Python, never in a template.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from driftproof.pages.case import fmt_int
@@ -23,6 +23,7 @@ __all__ = [
     "csv_number",
     "plain_table",
     "row_of",
+    "sums_of",
     "text_row",
 ]
 
@@ -37,10 +38,7 @@ class Column:
 
 @dataclass(frozen=True)
 class Cell:
-    """A cell: its text as shown, its CSV value and the URL its text links to.
-
-    ``value`` is written to CSV (``""`` unknown, None the text); ``link`` is None for none.
-    """
+    """A cell: its text, its CSV value (``""`` unknown, None: the text) and its link or None."""
 
     text: str
     value: str | None = None
@@ -54,11 +52,7 @@ class Cell:
 
 @dataclass(frozen=True)
 class Row:
-    """A row of cells, one per column.
-
-    ``anchor`` is its element id; ``header``: the first cell is a row header, linking to
-    ``link`` (else to the row's own anchor).
-    """
+    """A row of cells; ``header``: the first is a row header, linking to ``link`` or ``anchor``."""
 
     cells: tuple[Cell, ...]
     anchor: str | None = None
@@ -68,14 +62,7 @@ class Row:
 
 @dataclass(frozen=True)
 class Table:
-    """A table shown on a page and published as ``<id>.csv``.
-
-    Attributes:
-        id: unique on its page (the CSV's file name and the table's element id).
-        caption: what the table shows, with units.
-        columns: the header.
-        rows: one cell per column each.
-    """
+    """A table shown on a page and published as ``<id>.csv`` (``id`` unique on its page)."""
 
     id: str
     caption: str
@@ -114,11 +101,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _inert(cell: str) -> str:
-    """A cell no spreadsheet runs as a formula.
-
-    Text starting with = + - @, a tab or a carriage return gets a leading apostrophe; plain
-    numbers stay numbers.
-    """
+    """A cell no spreadsheet runs as a formula: a leading apostrophe unless a plain number."""
     if cell.startswith(_FORMULA_START):
         try:
             float(cell)
@@ -135,3 +118,8 @@ def csv_bytes(t: Table) -> bytes:
     for row in t.rows:
         w.writerow([_inert(c.csv) for c in row.cells])
     return buf.getvalue().encode("utf-8")
+
+
+def sums_of(digests: Mapping[str, str]) -> bytes:
+    """A ``SHA256SUMS`` file (``sha256sum -c`` format) of ``{site path: sha256 hex}``."""
+    return "".join(f"{d}  {p}\n" for p, d in sorted(digests.items())).encode("utf-8")

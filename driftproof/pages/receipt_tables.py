@@ -1,0 +1,244 @@
+"""A receipt's sheet as tables: every figure and word from :func:`driftproof.pages.sheet.sheet`.
+
+The site shows them on the receipt's page and in reports, each table also as CSV.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from driftproof.pages.band_sources import BandFacts, band_facts
+from driftproof.pages.case import case_slugs, first_output_tokens, fmt_int
+from driftproof.pages.printed_figures import printed_rows
+from driftproof.pages.sheet import sheet
+from driftproof.pages.sheet_model import Sheet
+from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
+from driftproof.pages.words import Fact
+from driftproof.receipt import Receipt
+
+__all__ = ["Chart", "ReceiptTables", "case_list", "receipt_tables", "verdict_line"]
+
+#: ``chart(sheet, anchor) -> (info or None, files)``: draws a sheet's band chart.
+Chart = Callable[[Sheet, Callable[[str], str]], tuple[dict[str, str] | None, dict[str, bytes]]]
+
+
+@dataclass(frozen=True)
+class ReceiptTables:
+    """A receipt's sheet as tables for the templates: every value a printable string.
+
+    ``file_sha256`` is ``""`` when no bytes were given; ``chart`` is the band chart's info and
+    ``files`` its SVGs; ``source`` an imported receipt's own figures and decision, usage and
+    fidelity tables; ``draws`` is empty (every draw is on its case's page).
+    """
+
+    name: str
+    model: Sheet
+    file_sha256: str
+    cases: Table
+    breakdown: Table | None
+    lost: Table | None
+    chart: dict[str, str] | None
+    files: dict[str, bytes]
+    figures: Table | None = None
+    facts: BandFacts | None = None
+    verdict: str = ""
+    source: tuple[Table, ...] = ()
+    draws: tuple[dict[str, Any], ...] = ()
+
+
+def receipt_tables(
+    name: str,
+    r: Receipt,
+    raw: bytes = b"",
+    *,
+    anchor: Callable[[str], str] | None = None,
+    chart: Chart | None = None,
+    case_link: Callable[[str], str] | None = None,
+) -> ReceiptTables:
+    """The sheet of receipt ``r`` published as ``receipts/<name>.json``, as tables.
+
+    Args:
+        name: the receipt's name.
+        r: the receipt.
+        raw: the file's bytes (its sha256; its size decides whether the lift breakdown is
+            computed), or empty (then the canonical JSON's size).
+        anchor: makes page-unique element ids; default the base itself.
+        chart: draws the band chart of the sheet (its ids taken before the case rows'); None:
+            no chart.
+        case_link: URL of a case's page; default ``cases/<slug>/index.html`` (its own sheet).
+    """
+    anchor = anchor or (lambda base: base)
+    if case_link is None:
+        slugs = case_slugs(r)
+        case_link = lambda case_id: f"cases/{slugs[case_id]}/index.html"  # noqa: E731
+    s = sheet(r, size_bytes=len(raw) if raw else None)
+    key = name.replace("/", "-")
+    drawn, files = chart(s, anchor) if chart else (None, {})
+    return ReceiptTables(
+        name=name,
+        model=s,
+        file_sha256=hashlib.sha256(raw).hexdigest() if raw else "",
+        cases=_case_table(r, s, key, anchor, case_link),
+        breakdown=_breakdown(s, key),
+        lost=plain_table(
+            f"lost-{key}",
+            "Lost draws: left out of every mean and spread, with the recorded reason",
+            ("case", "arm", "draw", "reason"),
+            ((x.case_id, x.arm, x.index, x.reason) for x in s.lost_draws),
+        )
+        if s.lost_draws
+        else None,
+        chart=drawn,
+        files=files,
+        figures=_source_figures(r, s, key),
+        facts=band_facts(r),
+        verdict=verdict_line(s.reading),
+        source=_source_tables(s, key),
+    )
+
+
+def _case_table(
+    r: Receipt,
+    s: Sheet,
+    key: str,
+    anchor: Callable[[str], str],
+    case_link: Callable[[str], str],
+) -> Table:
+    control = any(c.control is not None for c in s.cases)
+    arms = ("with_skill", "baseline", "control")[: 3 if control else 2]
+    words = ["with skill", "baseline"] + (["control"] if control else [])
+    cols = [Column("case"), Column("with skill", True), Column("baseline", True)]
+    cols += [Column("control", True)] if control else []
+    cols += [Column("lift", True), Column("verdict"), Column("checks"), Column("lost draws")]
+    cols.append(Column(f"output tokens ({' / '.join(words)})", True))
+    rows = []
+    for c, case in zip(s.cases, r.cases, strict=True):
+        tokens = " / ".join(fmt_int(first_output_tokens(getattr(case.arms, a))) for a in arms)
+        cells = [
+            Cell(c.case_id),
+            Cell(c.with_skill, csv_number(c.numbers[0])),
+            Cell(c.baseline, csv_number(c.numbers[2])),
+            *([Cell(c.control or "–")] if control else []),
+            *(Cell(x) for x in (c.lift, c.verdict, c.checks, c.lost, tokens)),
+        ]
+        rows.append(
+            Row(tuple(cells), anchor=anchor(c.anchor), header=True, link=case_link(c.case_id))
+        )
+    return Table(
+        f"cases-{key}",
+        f"Cases of {r.skill.name}: each band is mean ± one sample standard deviation "
+        "of the per-draw scores (n = measured draws); lift is with skill minus baseline",
+        tuple(cols),
+        tuple(rows),
+    )
+
+
+#: The breakdown's columns: (header, numeric, field of a breakdown row).
+_BREAKDOWN = (
+    ("case", False, "case_id"),
+    ("with skill", True, "with_skill"),
+    ("baseline", True, "baseline"),
+    ("lift", True, "lift"),
+    ("draws (with · baseline)", True, "counts"),
+    ("lift without it", True, "lift_without"),
+    ("label", False, "label"),
+    ("note", False, "note"),
+)
+
+
+def _breakdown(s: Sheet, key: str) -> Table | None:
+    if not s.breakdown.available:
+        return None
+    return Table(
+        f"breakdown-{key}",
+        "Lift by case: each case weighted equally; measured/drawn/lost draws per arm",
+        tuple(Column(x, n) for x, n, _ in _BREAKDOWN),
+        tuple(text_row(*(getattr(b, f) for _, _, f in _BREAKDOWN)) for b in s.breakdown.rows),
+    )
+
+
+def _source_tables(s: Sheet, key: str) -> tuple[Table, ...]:
+    """The source's report, usage and fidelity tables of ``s``, as the sheet has them."""
+    out: list[Table] = []
+    facts = tuple((f.label, f.value) for f in s.source_decision)
+    if facts:
+        head = ("what", "as the source gave it")
+        out.append(
+            plain_table(f"source-decision-{key}", f"{SOURCE_TITLE}: the decision", head, facts)
+        )
+    if s.source_report:
+        caption = f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)"
+        out.append(plain_table(f"source-report-{key}", caption, SOURCE_HEAD, s.source_report))
+    if s.usage is not None and s.usage.rows:
+        caption = f"{USAGE_TITLE}. {s.usage.note}"
+        out.append(plain_table(f"usage-{key}", caption, s.usage.head, s.usage.rows))
+    f = s.fidelity
+    if f is not None:
+        out.append(plain_table(f"fidelity-{key}", f.title, f.arm_head, f.arm_rows))
+        if f.category_rows:
+            caption = f"{f.title}: by category"
+            out.append(
+                plain_table(f"fidelity-categories-{key}", caption, f.category_head, f.category_rows)
+            )
+        if f.failures:
+            caption = f"{f.title}: every failed check"
+            rows = ((x,) for x in f.failures)
+            out.append(plain_table(f"fidelity-failures-{key}", caption, ("failed check",), rows))
+    return tuple(out)
+
+
+def verdict_line(reading: tuple[Fact, ...]) -> str:
+    """The sheet's reading (status, sentence, why; D-7, D-10) in one line: ``"status: why"``.
+
+    ``"regressed: hurts: c2. Why: …"`` when the sentence is not the status again.
+    """
+    status, sentence, why = (f.value for f in reading[:3])
+    if sentence and sentence.casefold() != status.casefold():
+        line = f"{status}: {sentence}"
+        return f"{line.rstrip('.')}. Why: {why}" if why else line
+    return f"{status}: {why}" if why else status
+
+
+_FIGURES_HEAD = (
+    Column("dimension"),
+    Column("agent"),
+    Column("score as printed", True),
+    Column("uplift as printed", True),
+    Column("count column (as printed)", True),
+    Column("note"),
+)
+
+
+def _source_figures(r: Receipt, s: Sheet, key: str) -> Table | None:
+    """An aggregates-only receipt's printed figures, a row per dimension and agent (D-15)."""
+    if printed_rows(r) is None:
+        return None
+    return Table(
+        f"figures-{key}",
+        "Figures as the source printed them, per dimension and agent: the score with "
+        "the skill (percent) and the uplift over the run without it, in the source's own unit. "
+        "No band, lift or verdict is computed from them.",
+        _FIGURES_HEAD,
+        tuple(
+            text_row(x.dimension, x.agent, x.score, x.uplift, x.count, x.note)
+            for x in s.source_figures
+        ),
+    )
+
+
+def case_list(s: Sheet, slugs: Mapping[str, str]) -> list[dict[str, str]]:
+    """The sheet's cases as its page lists them, each linking to its own page (``slugs``)."""
+    return [
+        {
+            "id": c.case_id,
+            "url": f"cases/{slugs[c.case_id]}/index.html",
+            "verdict": c.verdict,
+            "with_skill": c.with_skill,
+            "baseline": c.baseline,
+        }
+        for c in s.cases
+    ]
