@@ -19,8 +19,13 @@ __all__ = ["LazyGroup"]
 class LazyGroup(click.Group):
     """A group whose commands are named in a table and imported when first used."""
 
-    def __init__(self, *args: Any, lazy: Mapping[str, tuple[str, str]], **kwargs: Any) -> None:
-        """``lazy``: command name -> ``("module:attribute", short help)``; the rest is click's."""
+    def __init__(
+        self, *args: Any, lazy: Mapping[str, tuple[str, str | None]], **kwargs: Any
+    ) -> None:
+        """``lazy``: command name -> ``("module:attribute", short help)``; the rest is click's.
+
+        With any short help ``None``, the help lists the commands as click does (loading them).
+        """
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy)
 
@@ -44,6 +49,8 @@ class LazyGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: HelpFormatter) -> None:
         """Write the commands section from the table, as click would from the commands."""
+        if any(short is None for _, short in self.lazy.values()):
+            return super().format_commands(ctx, formatter)
         names = self.list_commands(ctx)
         limit = formatter.width - 6 - max((len(name) for name in names), default=0)
         rows = [

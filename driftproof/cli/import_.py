@@ -5,12 +5,11 @@ Subcommands load lazily from :data:`SUBCOMMANDS` (``"<tool>": "<module>:<click c
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
-from typing import Any
 
 import click
 
+from driftproof.cli._lazy import LazyGroup
 from driftproof.cli._options import FILE
 
 __all__ = ["FORCE", "OUT_DIR", "SUBCOMMANDS", "caveman", "import_group"]
@@ -31,19 +30,7 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
-class _LazyImportGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(SUBCOMMANDS)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in SUBCOMMANDS:
-            return None
-        module, attr = SUBCOMMANDS[cmd_name].split(":")
-        cmd: Any = getattr(importlib.import_module(module), attr)
-        return cmd
-
-
-@click.group("import", cls=_LazyImportGroup)
+@click.group("import", cls=LazyGroup, lazy={n: (t, None) for n, t in SUBCOMMANDS.items()})
 def import_group() -> None:
     """Convert another tool's results into receipts (DECLARED: faithful, never a verdict)."""
 

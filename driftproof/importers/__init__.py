@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_, Problem, ReceiptError
-from driftproof.importers._common import safe_filename
+from driftproof.importers._common import Where, safe_filename
 from driftproof.importers._text import Repair, finish
 from driftproof.outputs import refuse_existing_outputs
 from driftproof.receipt import ReceiptBody, write_receipt
@@ -146,9 +146,7 @@ def write_imported(
     seen: set[str] = set()
     for item in items:
         if not _FILENAME.match(item.filename) or item.filename in seen:
-            raise ImportError_.at(
-                source, "", f"receipt file name {item.filename!r} is unsafe or repeated"
-            )
+            raise Where(source).fail(f"receipt file name {item.filename!r} is unsafe or repeated")
         seen.add(item.filename)
     refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
     bodies = [(item.filename, finish(item.body, item.repairs)) for item in items]
@@ -204,10 +202,8 @@ def _write_all_or_none(bodies: list[tuple[str, ReceiptBody]], out: Path, source:
             raise _not_convertible(source, exc) from None
         if not isinstance(exc, OSError):
             raise
-        raise ImportError_.at(
-            out,
-            "",
+        raise Where(out).fail(
             f"cannot write the receipts into this directory: {exc.strerror or exc}; "
-            "nothing was written",
+            "nothing was written"
         ) from None
     return [target for _, target in staged]

@@ -15,7 +15,6 @@ from typing import BinaryIO
 
 import zstandard
 
-from driftproof.errors import ImportError_
 from driftproof.importers._common import Where
 
 __all__ = ["MAX_INFLATED_BYTES", "MAX_MEMBERS", "MAX_MEMBER_BYTES", "Archive"]
@@ -70,12 +69,10 @@ class Archive:
             with zipfile.ZipFile(self.path) as z:
                 infos = z.infolist()
         except (zipfile.BadZipFile, OSError) as exc:
-            raise ImportError_.at(self.shown, "", f"expected a zip archive: {exc}") from None
+            raise Where(self.shown).fail(f"expected a zip archive: {exc}") from None
         if len(infos) > max_members:
-            raise ImportError_.at(
-                self.shown,
-                "",
-                f"the archive lists {len(infos)} members; at most {max_members} are read",
+            raise Where(self.shown).fail(
+                f"the archive lists {len(infos)} members; at most {max_members} are read"
             )
         self.infos = {i.filename: i for i in infos if not i.is_dir()}
 

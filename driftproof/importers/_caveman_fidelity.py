@@ -55,10 +55,8 @@ def read_cases(path: str | Path) -> FidelityCases:
     except SuiteError as exc:
         raise ImportError_(str(exc), exc.problems) from None
     if suite.format != "caveman-fidelity":
-        raise ImportError_.at(
-            shown,
-            "",
-            'expected caveman\'s fidelity case file {"cases": [{id, category, prompt, checks}]}',
+        raise Where(shown).fail(
+            'expected caveman\'s fidelity case file {"cases": [{id, category, prompt, checks}]}'
         )
     cases = []
     seen: dict[str, str] = {}

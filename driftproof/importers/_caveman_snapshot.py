@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import pointer
-from driftproof.errors import ImportError_
 from driftproof.importers._common import Where, parse_json_bytes
 from driftproof.importers._text import Repair
 from driftproof.wording import CAVEMAN_TOOL
@@ -85,9 +84,9 @@ def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, s
             data = read_capped(path, SNAPSHOT_MAX_BYTES)
             size = len(data)
     except OSError as exc:
-        raise ImportError_.at(shown, "", f"cannot read the snapshot: {exc.strerror}") from None
+        raise Where(shown).fail(f"cannot read the snapshot: {exc.strerror}") from None
     if size > SNAPSHOT_MAX_BYTES:
-        raise ImportError_.at(shown, "", f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
+        raise Where(shown).fail(f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
     parsed = parse_json_bytes(data, shown, repairs, lead="not valid JSON")
     return parsed, hashlib.sha256(data).hexdigest()
 

@@ -31,6 +31,7 @@ __all__ = [
     "EXACT_INTEGER",
     "MAX_SCHEMA_PROBLEMS",
     "MAX_SOURCE_BYTES",
+    "OPTIONS",
     "Where",
     "case_id_for",
     "file_sha256",
@@ -47,6 +48,7 @@ __all__ = [
     "safe_filename",
     "schema_problems",
     "source_number",
+    "source_tokens",
     "source_schema",
     "unit_score",
     "validate_source",
@@ -118,6 +120,9 @@ class Where:
         value = self.get(obj, key, int if count else float, required=False)
         return source_number(value, self / key, low=low, high=high)
 
+
+#: The place an option given on the command line is named at (``<options>``, no pointer).
+OPTIONS = Where("<options>")
 
 #: Largest integer a source figure may hold: every integer up to it is exactly a float.
 EXACT_INTEGER = 2**53
@@ -200,20 +205,18 @@ def read_bytes(path: Path) -> bytes:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+        raise Where(path).fail(f"cannot read: {exc.strerror}") from None
     if size > MAX_SOURCE_BYTES:
-        raise ImportError_.at(
-            path, "", f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}"
-        )
+        raise Where(path).fail(f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}")
     try:
         # At most one byte past the limit: a device or pipe reports size 0 and may never end.
         with path.open("rb") as fh:
             data = fh.read(MAX_SOURCE_BYTES + 1)
     except OSError as exc:
-        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+        raise Where(path).fail(f"cannot read: {exc.strerror}") from None
     if len(data) > MAX_SOURCE_BYTES:
-        raise ImportError_.at(
-            path, "", f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that"
+        raise Where(path).fail(
+            f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that"
         )
     return data
 
@@ -306,6 +309,16 @@ def is_count(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def source_tokens(usage: Any, input_key: str, output_key: str) -> dict[str, Any] | None:
+    """The draw tokens a source counted: ``usage``'s two counts, else ``None`` (D-13)."""
+    if not isinstance(usage, dict):
+        return None
+    ins, outs = usage.get(input_key), usage.get(output_key)
+    if is_count(ins) and is_count(outs):
+        return {"input": ins, "output": outs, "counted_by": "source"}
+    return None
+
+
 def unit_score(value: Any, where: Where) -> float:
     """A finite number in 0..1 (the receipt's score range), or fail naming the place."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -334,4 +347,4 @@ def read_skill_md(skill_md: Path | None) -> str | None:
     try:
         return skill_md.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ImportError_.at(skill_md, "", f"cannot read SKILL.md as UTF-8 text: {exc}") from None
+        raise Where(skill_md).fail(f"cannot read SKILL.md as UTF-8 text: {exc}") from None

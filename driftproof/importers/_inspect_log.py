@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from driftproof._json import pointer
-from driftproof.errors import ImportError_
 from driftproof.importers._archive import Archive
 from driftproof.importers._common import (
     EXACT_INTEGER,
@@ -124,10 +123,8 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
     # interrupted) has only _journal/start.json, with the eval spec and plan
     member = "header.json" if "header.json" in names else "_journal/start.json"
     if member not in names:
-        raise ImportError_.at(
-            path,
-            "/header.json",
-            "expected header.json (or _journal/start.json) in the .eval archive",
+        raise (Where(path) / "header.json").fail(
+            "expected header.json (or _journal/start.json) in the .eval archive"
         )
     header = _member(z, member, "header", repairs)
     members = sorted(
@@ -135,7 +132,7 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
     )
     samples = [(_member(z, n, "sample", repairs), Where(path, (n,))) for n in members]
     if not samples:
-        raise ImportError_.at(path, "", "expected samples/<id>_epoch_<n>.json members; found none")
+        raise Where(path).fail("expected samples/<id>_epoch_<n>.json members; found none")
     reductions = None
     if "reductions.json" in names:  # written with header.json when the run finishes
         doc = _member(z, "reductions.json", "reductions", repairs)
@@ -173,18 +170,13 @@ def scorer_name(
     for sample, _ in samples:
         if isinstance(sample, dict) and isinstance(sample.get("scores"), dict):
             names.extend(n for n in sample["scores"] if n not in names)
+    w = Where(path) / "results" / "scores"
     if scorer is not None:
         if names and scorer not in names:
-            raise ImportError_.at(
-                path, "/results/scores", f"expected a scorer named {scorer!r}; the log has {names}"
-            )
+            raise w.fail(f"expected a scorer named {scorer!r}; the log has {names}")
         return scorer
     if len(names) != 1:
-        raise ImportError_.at(
-            path,
-            "/results/scores",
-            f"expected exactly one scorer or an explicit --scorer; the log has {names}",
-        )
+        raise w.fail(f"expected exactly one scorer or an explicit --scorer; the log has {names}")
     return names[0]
 
 
@@ -249,19 +241,17 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
     for arm, log in read.items():
         digest = file_sha256(log.raw)
         if digest in digests:
-            raise ImportError_.at(
-                logs[arm],
-                "",
+            raise Where(logs[arm]).fail(
                 f"the same document (sha256 {digest}) is given for the "
                 f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
-                "for a single-arm import",
+                "for a single-arm import"
             )
         digests[digest] = arm
     tasks = {arm: (log.header.get("eval") or {}).get("task") for arm, log in read.items()}
     if len(set(tasks.values())) != 1:
-        first = next(iter(logs.values()))
-        raise ImportError_.at(
-            first, "/eval/task", f"expected the same task in every arm's log, found {tasks}"
+        first = Where(next(iter(logs.values())))
+        raise (first / "eval" / "task").fail(
+            f"expected the same task in every arm's log, found {tasks}"
         )
     return read
 

@@ -15,6 +15,7 @@ from driftproof.importers._common import (
     is_count,
     parse_json_bytes,
     read_bytes,
+    source_tokens,
     validate_source,
 )
 from driftproof.importers._text import Repair
@@ -112,19 +113,9 @@ def parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
             replies.setdefault(gname, text)
     sample = row.get("sample") or {}
     usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
-    tokens = None
-    if (
-        isinstance(usage, dict)
-        and is_count(usage.get("prompt_tokens"))
-        and is_count(usage.get("completion_tokens"))
-    ):
-        tokens = {
-            "input": usage["prompt_tokens"],
-            "output": usage["completion_tokens"],
-            "counted_by": "source",
-        }
-        if is_count(usage.get("cached_tokens")):
-            tokens["cache_read_input"] = usage["cached_tokens"]
+    tokens = source_tokens(usage, "prompt_tokens", "completion_tokens")
+    if tokens is not None and isinstance(usage, dict) and is_count(usage.get("cached_tokens")):
+        tokens["cache_read_input"] = usage["cached_tokens"]
     model = sample.get("model") or sample.get("sampled_model_name")
     outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
     return {

@@ -8,7 +8,6 @@ from typing import Any
 
 import rfc8785
 
-from driftproof.errors import ImportError_
 from driftproof.importers._common import (
     Where,
     file_sha256,
@@ -17,6 +16,7 @@ from driftproof.importers._common import (
     member_object,
     parse_json_bytes,
     read_json,
+    source_tokens,
     unit_score,
     validate_source,
 )
@@ -85,8 +85,8 @@ def read_output(
             for n, line in enumerate(fh, start=1):
                 size += len(line)
                 if size > MAX_JSONL_BYTES:
-                    raise ImportError_.at(
-                        path, "", f"file is over {MAX_JSONL_BYTES} bytes; at most that is read"
+                    raise Where(path).fail(
+                        f"file is over {MAX_JSONL_BYTES} bytes; at most that is read"
                     )
                 digest.update(line)
                 if not line.strip():
@@ -96,11 +96,9 @@ def read_output(
                 validate_source(row, "promptfoo", path, definition="result", prefix=(f"line {n}",))
                 located.append((row, where))
     except OSError as exc:
-        raise ImportError_.at(path, "", f"cannot read: {exc.strerror}") from None
+        raise Where(path).fail(f"cannot read: {exc.strerror}") from None
     if not located:
-        raise ImportError_.at(
-            path, "", "expected one promptfoo result per line; the file holds none"
-        )
+        raise Where(path).fail("expected one promptfoo result per line; the file holds none")
     return (
         {"results": {"version": 3, "results": [r for r, _ in located]}},
         digest.hexdigest(),
@@ -157,10 +155,7 @@ def draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> Draw:
     response = member_object(row, "response")
     output = response.get("output")
     answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
-    usage = response.get("tokenUsage") if isinstance(response.get("tokenUsage"), dict) else None
-    tokens: dict[str, Any] | None = None
-    if usage is not None and is_count(usage.get("prompt")) and is_count(usage.get("completion")):
-        tokens = {"input": usage["prompt"], "output": usage["completion"], "counted_by": "source"}
+    tokens = source_tokens(response.get("tokenUsage"), "prompt", "completion")
     reason = row.get("failureReason")
     grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
     if reason is None and isinstance(row.get("error"), str) and grading is None:

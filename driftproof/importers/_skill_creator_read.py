@@ -15,6 +15,7 @@ from driftproof.importers._common import (
     file_sha256,
     is_count,
     read_json,
+    source_tokens,
     unit_score,
     validate_source,
 )
@@ -143,10 +144,7 @@ def _run(
     fired = record.get("skill_loaded", result.get("skill_loaded"))
     if fired is not None and not isinstance(fired, bool):
         raise (rw / "skill_loaded").fail("expected true, false or null")
-    tokens = None
-    ins, outs = record.get("input_tokens"), record.get("output_tokens")
-    if all(is_count(x) for x in (ins, outs)):
-        tokens = {"input": ins, "output": outs, "counted_by": "source"}
+    tokens = source_tokens(record, "input_tokens", "output_tokens")
     total = result.get("tokens")  # benchmark.json runs[].result.tokens
     if is_count(total):
         tokens = _with_total(tokens, total)

@@ -36,6 +36,7 @@ from driftproof.importers._caveman_snapshot import (
     skill_text,
     snap_pointer,
 )
+from driftproof.importers._common import Where
 from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, Provenance, build_draw
@@ -144,11 +145,9 @@ def _length_snapshot(
     Fails on rubrics given for it, a broken contract, or cases that do not match.
     """
     if o.rubrics is not None:
-        raise ImportError_.at(
-            shown,
-            "",
+        raise Where(shown).fail(
             "rubrics are read with a judged fidelity snapshot "
-            '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one',
+            '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one'
         )
     snap = check_snapshot(doc, shown)
     eval_set(snap.meta, o.cases is not None, shown)
@@ -235,8 +234,8 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     """
     shown, o = str(snapshot), options
     if o.source_commit is not None and not _COMMIT.match(o.source_commit):
-        raise ImportError_.at(
-            shown, "", f"source commit {o.source_commit!r}: expected 7 to 40 lowercase hex digits"
+        raise Where(shown).fail(
+            f"source commit {o.source_commit!r}: expected 7 to 40 lowercase hex digits"
         )
     repairs: list[Repair] = []
     doc, document_sha256 = load_snapshot(Path(snapshot), shown, repairs)

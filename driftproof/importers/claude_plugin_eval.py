@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._claude_plugin_draws import Tally, arm_draws, cost_figures, graders_sha256
 from driftproof.importers._common import (
@@ -87,22 +86,18 @@ def _documents(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if not path.is_dir():
-        raise ImportError_.at(
-            path, "", f"expected {DOCUMENT_NAME} or the results directory holding it"
-        )
+        raise Where(path).fail(f"expected {DOCUMENT_NAME} or the results directory holding it")
     if (path / DOCUMENT_NAME).is_file():
         return [path / DOCUMENT_NAME]
     found = sorted(p / DOCUMENT_NAME for p in path.iterdir() if (p / DOCUMENT_NAME).is_file())
     if not found:
-        raise ImportError_.at(
-            path,
-            "",
+        raise Where(path).fail(
             f"expected {DOCUMENT_NAME} in this directory or in its results "
-            "directories (evals/results/<timestamp>/); found none",
+            "directories (evals/results/<timestamp>/); found none"
         )
     if len(found) > _MAX_DOCUMENTS:
-        raise ImportError_.at(
-            path, "", f"expected at most {_MAX_DOCUMENTS} result documents, found {len(found)}"
+        raise Where(path).fail(
+            f"expected at most {_MAX_DOCUMENTS} result documents, found {len(found)}"
         )
     return found
 

@@ -7,20 +7,23 @@ unscored samples lost draws. The mapping is the interop page's ("Inspect AI").
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
+    OPTIONS,
     Where,
     case_id_for,
     file_sha256,
     manifest_sha256,
     member_object,
     read_skill_md,
+    source_tokens,
 )
 from driftproof.importers._declared import (
     arm_spec,
@@ -86,16 +89,14 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     """
     logs = {"with_skill": logs} if isinstance(logs, (str, Path)) else dict(logs)
     if not logs or set(logs) - set(_ARMS) or not {"with_skill", "baseline"} & set(logs):
-        raise ImportError_.at(
-            "<options>",
-            "",
+        raise OPTIONS.fail(
             "expected one log per arm: --with-skill LOG and/or --baseline LOG "
-            "[--control LOG]; one of the first two alone is a single-arm import",
+            "[--control LOG]; one of the first two alone is a single-arm import"
         )
     scorer = options.scorer
     name, key = (scorer.split(":", 1) + [None])[:2] if scorer is not None else (None, None)
     if scorer is not None and (not name or key == ""):
-        raise ImportError_.at("<options>", "", f"--scorer {scorer!r}: expected NAME or NAME:KEY")
+        raise OPTIONS.fail(f"--scorer {scorer!r}: expected NAME or NAME:KEY")
     read = read_logs(logs)
     missing = [a for a in ("with_skill", "baseline") if a not in logs]
     single = "a single-arm log: no lift, no interval, no value per token"
@@ -221,75 +222,37 @@ def _cases(
     return out
 
 
-def _unscored(
-    index: int,
-    answer: str | None,
-    tokens: dict[str, Any] | None,
-    reason: str,
-    samples: list[JudgeSample] | None = None,
-) -> Draw:
-    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0."""
-    return build_draw(
-        index,
-        answer=answer,
-        tokens=tokens,
-        judge_samples=samples,
-        lost_reason=reason,
-        lost_kind="unscored",
-    )
-
-
 def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> Draw:
     """One sample's epoch as a draw: lost on an error, unscored without a finite score."""
-    index = epoch - 1
-    answer = answer_text(sample)
     usage = member_object(sample, "output").get("usage")
-    tokens = None
-    if isinstance(usage, dict) and all(
-        isinstance(usage.get(k), int) and not isinstance(usage.get(k), bool) and usage[k] >= 0
-        for k in ("input_tokens", "output_tokens")
-    ):
-        tokens = {
-            "input": usage["input_tokens"],
-            "output": usage["output_tokens"],
-            "counted_by": "source",
-        }
+    tokens = source_tokens(usage, "input_tokens", "output_tokens")
+    draw = partial(build_draw, epoch - 1, answer=answer_text(sample), tokens=tokens)
     error = sample.get("error")
     if error is not None:
         msg = error.get("message") if isinstance(error, dict) else str(error)
         msg = str(msg or "Inspect recorded an error for this sample")[:3900]
-        return build_draw(
-            index,
-            answer=answer,
-            lost_reason=f"source error: {msg}",
-            tokens=tokens,
-            source_error=msg,
-            lost_kind="source_error",
-        )
+        return draw(lost_reason=f"source error: {msg}", source_error=msg, lost_kind="source_error")
     scores = sample.get("scores")
     sw = w / "scores" / scorer
     if scores is None or (isinstance(scores, dict) and scorer not in scores):
         # an unscored sample (a cancelled or interrupted run): unmeasured, kept as a lost draw
-        return _unscored(
-            index, answer, tokens, f"unscored: the source recorded no score from {scorer!r}"
-        )
+        return _unscored(draw, f"unscored: the source recorded no score from {scorer!r}")
     if not isinstance(scores, dict) or not isinstance(scores.get(scorer), dict):
         raise sw.fail(f"expected a score object from scorer {scorer!r}")
     if "value" not in scores[scorer]:
-        return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded no value")
-    return _scored(index, answer, tokens, scores[scorer]["value"], sw / "value", scorer, key)
+        return _unscored(draw, f"unscored: scorer {scorer!r} recorded no value")
+    return _scored(draw, scores[scorer]["value"], sw / "value", scorer, key)
 
 
-def _scored(
-    index: int,
-    answer: str | None,
-    tokens: dict[str, Any] | None,
-    value: Any,
-    vw: Where,
-    scorer: str,
-    key: str | None,
-) -> Draw:
-    """A scored sample's draw: its value (at ``key``) the score, a list the judge samples.
+def _unscored(draw: Callable[..., Draw], reason: str, samples: Sequence[JudgeSample] = ()) -> Draw:
+    """An unscored sample: a lost draw of kind ``unscored`` with its reason, never a 0."""
+    return draw(judge_samples=samples, lost_reason=reason, lost_kind="unscored")
+
+
+def _scored(draw: Callable[..., Draw], value: Any, vw: Where, scorer: str, key: str | None) -> Draw:
+    """A scored sample's draw (``draw``: the sample's index, answer and tokens bound).
+
+    Its value (at ``key``) is the score, a list the judge samples.
 
     Fails on an object value with no KEY, a KEY on a scalar, or a value that is no score.
     """
@@ -300,9 +263,7 @@ def _scored(
                 f"the value is an object with keys {sorted(value)[:20]}"
             )
         if key not in value:
-            return _unscored(
-                index, answer, tokens, f"unscored: scorer {scorer!r} recorded no key {key!r}"
-            )
+            return _unscored(draw, f"unscored: scorer {scorer!r} recorded no key {key!r}")
         value, vw = value[key], vw / key
     elif key is not None:
         raise vw.fail(
@@ -310,7 +271,7 @@ def _scored(
             "the value is not an object"
         )
     if value is None:
-        return _unscored(index, answer, tokens, f"unscored: scorer {scorer!r} recorded null")
+        return _unscored(draw, f"unscored: scorer {scorer!r} recorded null")
     if isinstance(value, list):
         samples = []
         for k, v in enumerate(value):
@@ -327,20 +288,16 @@ def _scored(
                 continue
             samples.append(build_judge_sample(_in_unit(f, vw / k)))
         if not any(s.score is not None for s in samples):
-            return _unscored(
-                index, answer, tokens, "unscored: the source recorded no finite score", samples
-            )
-        return build_draw(index, answer=answer, judge_samples=samples, tokens=tokens)
+            return _unscored(draw, "unscored: the source recorded no finite score", samples)
+        return draw(judge_samples=samples)
     f = value_to_float(value)
     if f is None:
         raise vw.fail(
             "expected a scalar score (C/I/P/N, a boolean or a number), a list of them, or null"
         )
     if not math.isfinite(f):
-        return _unscored(
-            index, answer, tokens, f"unscored: the source recorded a non-finite score ({value!r})"
-        )
-    return build_draw(index, answer=answer, score=_in_unit(f, vw), tokens=tokens)
+        return _unscored(draw, f"unscored: the source recorded a non-finite score ({value!r})")
+    return draw(score=_in_unit(f, vw))
 
 
 def _in_unit(f: float, w: Where) -> float:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import decode_utf8
-from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     Where,
@@ -89,8 +88,8 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
                 else sorted(p.glob("skills/*/BENCHMARK.md"))
             )
             if not files:
-                raise ImportError_.at(
-                    p, "", "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"
+                raise Where(p).fail(
+                    "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"
                 )
         else:
             files = [p]
@@ -130,17 +129,17 @@ def _unrecorded(repository: str | None, commit: str | None) -> list[str]:
 def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     """The receipt of one benchmark card."""
     data = read_bytes(f)
-    text = decode_utf8(data, "Markdown", lambda m: ImportError_.at(f, "", m), bom=True)
+    text = decode_utf8(data, "Markdown", Where(f).fail, bom=True)
     card = parse_card(text, str(f))
     summary = card["summary"]
     name = summary.get("skill") or (
         f.parent.name if f.name in ("BENCHMARK.md", "skill-card.md") else None
     )
     if not name:
-        raise ImportError_.at(f, "", "expected a '- Skill: <name>' line naming the skill")
+        raise Where(f).fail("expected a '- Skill: <name>' line naming the skill")
     if not card["rows"]:
-        raise ImportError_.at(
-            f, "", "expected a results table (## Results or ## Results at a Glance) with figures"
+        raise Where(f).fail(
+            "expected a results table (## Results or ## Results at a Glance) with figures"
         )
     figures = {
         "source": "nvidia-benchmark-card",

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, case_id_for, file_sha256, read_skill_md
+from driftproof.importers._common import OPTIONS, Where, case_id_for, file_sha256, read_skill_md
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
@@ -72,9 +72,7 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     if rng is not None and not (
         math.isfinite(rng[0]) and math.isfinite(rng[1]) and rng[0] < rng[1]
     ):
-        raise ImportError_.at(
-            "<options>", "", f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {rng}"
-        )
+        raise OPTIONS.fail(f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {rng}")
     cases, models, started = _group(parsed, mapping)
     case_docs, differing = _cases(cases, name, rng)
     all_models = set().union(*models.values())
@@ -244,15 +242,11 @@ def _arm_map(
         return {"with_skill": runs[0]}
     for arm in arms:
         if arm not in _ARMS:
-            raise ImportError_.at(
-                "<options>", "", f"--arm: expected with_skill or baseline, found {arm!r}"
-            )
+            raise OPTIONS.fail(f"--arm: expected with_skill or baseline, found {arm!r}")
     if len(arms) == 2 and arms["with_skill"] == arms["baseline"]:
-        raise ImportError_.at(
-            "<options>",
-            "",
+        raise OPTIONS.fail(
             f"--arm: the same run {arms['with_skill']!r} is given for both arms; "
-            "a run measured against itself has no lift",
+            "a run measured against itself has no lift"
         )
     for arm, run in arms.items():
         if run not in runs:
@@ -279,40 +273,20 @@ def _draw(
     index: int, p: dict[str, Any], grader: str, grader_range: tuple[float, float] | None
 ) -> Draw:
     """One output item as a draw: lost on a sample error or a missing score."""
-    answer = p["answer"]
     stop = p["stop"][:64] if isinstance(p["stop"], str) and p["stop"] else None
+    draw = partial(build_draw, index, answer=p["answer"], tokens=p["tokens"], stop_reason=stop)
     if p["error"] is not None:
         text, reason = p["error"]
-        return build_draw(
-            index,
-            answer=answer,
-            lost_reason=reason,
-            lost_kind="source_error",
-            source_error=text,
-            tokens=p["tokens"],
-            stop_reason=stop,
-        )
+        return draw(lost_reason=reason, lost_kind="source_error", source_error=text)
     value, vw = p["grades"].get(grader, (None, p["where"] / "grades" / grader))
     score = _score(value, vw, grader, grader_range)
     if score is None:
-        return build_draw(
-            index,
-            answer=answer,
-            lost_reason=f"grader {grader!r} recorded no score for this item",
-            lost_kind="unscored",
-            tokens=p["tokens"],
-            stop_reason=stop,
+        return draw(
+            lost_reason=f"grader {grader!r} recorded no score for this item", lost_kind="unscored"
         )
     reply = p["replies"].get(grader)
     samples = [build_judge_sample(score, reply=reply)] if reply is not None else []
-    return build_draw(
-        index,
-        answer=answer,
-        score=score,
-        judge_samples=samples,
-        tokens=p["tokens"],
-        stop_reason=stop,
-    )
+    return draw(score=score, judge_samples=samples)
 
 
 def _score(

@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import Where, case_id_for, member_object, read_skill_md
+from driftproof.importers._common import OPTIONS, Where, case_id_for, member_object, read_skill_md
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
@@ -59,14 +58,12 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     """
     path, o, arms, by = Path(path), options, options.arms, options.by
     if by not in ("provider", "prompt"):
-        raise ImportError_.at("<options>", "", f"--by: expected provider or prompt, found {by!r}")
+        raise OPTIONS.fail(f"--by: expected provider or prompt, found {by!r}")
     if not {"with_skill", "baseline"} & set(arms) or set(arms) - set(_ARMS):
-        raise ImportError_.at(
-            "<options>",
-            "",
+        raise OPTIONS.fail(
             "expected an arm mapping naming with_skill and/or baseline (and "
             "optionally control), e.g. --arm with_skill=LABEL --arm baseline=LABEL; one of the "
-            "two alone is a single-arm import",
+            "two alone is a single-arm import"
         )
     missing = [a for a in ("with_skill", "baseline") if a not in arms]
     repairs: list[Repair] = []

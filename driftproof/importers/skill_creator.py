@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
+    OPTIONS,
     Where,
     case_id_for,
     file_sha256,
@@ -105,18 +105,14 @@ def _config_map(arms: dict[str, str] | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for arm, config in arms.items():
         if arm not in ("with_skill", "baseline", "control"):
-            raise ImportError_.at(
-                "<options>",
-                "",
-                f"expected an arm name with_skill, baseline or control, found {arm!r}",
+            raise OPTIONS.fail(
+                f"expected an arm name with_skill, baseline or control, found {arm!r}"
             )
         out[config] = arm
     if "with_skill" not in out.values() and "baseline" not in out.values():
-        raise ImportError_.at(
-            "<options>",
-            "",
+        raise OPTIONS.fail(
             "an arm mapping must name with_skill, baseline or both "
-            "(one alone is a single-arm import)",
+            "(one alone is a single-arm import)"
         )
     return out
 
@@ -125,8 +121,8 @@ def _iterations(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if not path.is_dir():
-        raise ImportError_.at(
-            path, "", "expected a skill-creator iteration directory or a benchmark.json file"
+        raise Where(path).fail(
+            "expected a skill-creator iteration directory or a benchmark.json file"
         )
     if (path / "benchmark.json").is_file():
         return [path]
@@ -139,11 +135,9 @@ def _iterations(path: Path) -> list[Path]:
         return [
             path
         ]  # an iteration without benchmark.json: eval-*/<configuration>/[run-<k>/]grading.json
-    raise ImportError_.at(
-        path,
-        "",
+    raise Where(path).fail(
         "expected benchmark.json, eval-*/<configuration>/grading.json files, "
-        "or iteration-*/ directories holding them",
+        "or iteration-*/ directories holding them"
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -163,16 +163,11 @@ def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
 
 def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
     """One summary-json draw: lost on an error, its score the mean of its judge scores."""
-    fired = d.get("skill_fired")
+    draw = partial(build_draw, index, skill_fired=d.get("skill_fired"))
     if d.get("error") is not None:
-        return build_draw(
-            index,
-            lost_reason=f"source error: {d['error']}"[:4000],
-            source_error=d["error"],
-            skill_fired=fired,
-        )
+        return draw(lost_reason=f"source error: {d['error']}"[:4000], source_error=d["error"])
     if d.get("lost") is not None:
-        return build_draw(index, lost_reason=d["lost"], skill_fired=fired)
+        return draw(lost_reason=d["lost"])
     samples = [
         build_judge_sample(
             s, invalid_reason=None if s is not None else "the harness recorded no valid score"
@@ -181,17 +176,12 @@ def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
     ]
     score = d.get("score")
     if samples and not any(s.score is not None for s in samples) and score is None:
-        return build_draw(
-            index,
-            judge_samples=samples,
-            skill_fired=fired,
-            lost_reason="every judge sample was invalid",
-        )
+        return draw(judge_samples=samples, lost_reason="every judge sample was invalid")
     if score is not None and samples:
         valid = [s.score for s in samples if s.score is not None]
         if valid and abs(sum(valid) / len(valid) - score) > 1e-9:
             raise (w / "score").fail("expected the mean of judge_scores, or score alone")
-    return build_draw(index, score=score, judge_samples=samples, skill_fired=fired)
+    return draw(score=score, judge_samples=samples)
 
 
 def export_summary_json(r: Receipt) -> dict[str, Any]:
