@@ -13,7 +13,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
-__all__ = ["JSONFault", "decode_utf8", "escape", "loads_strict", "pointer"]
+__all__ = [
+    "JSONFault",
+    "decode_utf8",
+    "escape",
+    "loads_strict",
+    "member_list",
+    "member_object",
+    "member_str",
+    "pointer",
+]
 
 #: Characters of a parser's own message kept in a :class:`JSONFault` (the rest is cut).
 _DETAIL_MAX_CHARS = 80
@@ -216,3 +225,21 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
                 whole=True,
             ) from None
         raise JSONFault(str(exc)[:_DETAIL_MAX_CHARS]) from None
+
+
+def member_object(holder: Any, key: str) -> dict[str, Any]:
+    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``."""
+    value = holder.get(key) if isinstance(holder, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def member_list(holder: Any, key: str) -> list[Any]:
+    """``holder[key]`` when ``holder`` is an object and that member is an array, else ``[]``."""
+    value = holder.get(key) if isinstance(holder, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def member_str(holder: Any, key: str) -> str | None:
+    """``holder[key]`` when ``holder`` is an object and that member is a string, else ``None``."""
+    value = holder.get(key) if isinstance(holder, dict) else None
+    return value if isinstance(value, str) else None

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from driftproof._anchor import slug as _slug
-from driftproof._json import JSONFault, loads_strict
+from driftproof._json import JSONFault, loads_strict, member_list, member_object
 from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_
 from driftproof.importers._schema import (
@@ -290,18 +290,6 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
         (content if content is not None else label).encode("utf-8")
     ).hexdigest()[:10]
     return f"{slug}-{digest}" if slug else f"case-{digest}"
-
-
-def member_object(holder: Any, key: str) -> dict[str, Any]:
-    """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``."""
-    value = holder.get(key) if isinstance(holder, dict) else None
-    return value if isinstance(value, dict) else {}
-
-
-def member_list(holder: Any, key: str) -> list[Any]:
-    """``holder[key]`` when ``holder`` is an object and that member is an array, else ``[]``."""
-    value = holder.get(key) if isinstance(holder, dict) else None
-    return value if isinstance(value, list) else []
 
 
 def is_count(value: Any) -> TypeGuard[int]:

@@ -10,6 +10,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from driftproof._json import member_str
 from driftproof.run.providers.base import (
     AttemptError,
     Call,
@@ -23,9 +24,6 @@ __all__ = [
     "SDKLane",
     "count",
     "json_object",
-    "member_dict",
-    "member_list",
-    "member_str",
     "require_key",
     "retry_after_seconds",
     "sdk_error",
@@ -67,24 +65,6 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     if name == "APIConnectionError":
         return AttemptError(f"connection failed: {str(exc)[:300]}")
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
-
-
-def member_dict(obj: Any, key: str) -> dict[str, Any]:
-    """``obj[key]`` when both are JSON objects, else ``{}``."""
-    v = obj.get(key) if isinstance(obj, dict) else None
-    return v if isinstance(v, dict) else {}
-
-
-def member_list(obj: Any, key: str) -> list[Any]:
-    """``obj[key]`` when ``obj`` is a JSON object and that member is an array, else ``[]``."""
-    v = obj.get(key) if isinstance(obj, dict) else None
-    return v if isinstance(v, list) else []
-
-
-def member_str(obj: Any, key: str) -> str | None:
-    """``obj[key]`` when ``obj`` is a JSON object and that member is a string, else ``None``."""
-    v = obj.get(key) if isinstance(obj, dict) else None
-    return v if isinstance(v, str) else None
 
 
 def require_key(api_key: str | None, *variables: str, lane: str) -> None:

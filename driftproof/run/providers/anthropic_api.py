@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.run.providers._sdk import SDKLane, count, member_dict, member_list, member_str
+from driftproof._json import member_list, member_object, member_str
+from driftproof.run.providers._sdk import SDKLane, count
 from driftproof.run.providers.base import Call, Reply, Request
 from driftproof.run.reply_text import joined_reasoning, split_reasoning
 
@@ -53,7 +54,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     stop = member_str(msg, "stop_reason")
     refusal = None
     if stop == "refusal":
-        details = member_dict(msg, "stop_details")
+        details = member_object(msg, "stop_details")
         cat = details.get("category")
         refusal = {
             "text": text or member_str(details, "explanation"),
@@ -66,7 +67,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
             if b.get("type") == "tool_use" and b.get("name") == TOOL_NAME:
                 decision = b.get("input")
                 break
-    u = member_dict(msg, "usage")
+    u = member_object(msg, "usage")
     inp, cr, cc = (
         count(u.get("input_tokens")),
         count(u.get("cache_read_input_tokens")),

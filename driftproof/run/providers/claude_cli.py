@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from driftproof.run.providers._sdk import count, member_dict, member_str
+from driftproof._json import member_object, member_str
+from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
 from driftproof.run.reply_text import split_reasoning
@@ -169,13 +170,13 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
 
 def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[str, Any]]) -> Reply:
     """A result envelope's usage, cost, models and events as a textless :class:`Reply`."""
-    usage = member_dict(obj, "usage")
+    usage = member_object(obj, "usage")
     inp = cr = cc = None
     if count(usage.get("input_tokens")) is not None:
         cr = count(usage.get("cache_read_input_tokens"))
         cc = count(usage.get("cache_creation_input_tokens"))
         inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
-    mu = member_dict(obj, "modelUsage")
+    mu = member_object(obj, "modelUsage")
     ours = [k for k in mu if _matches(model, k)]
     others = [
         {

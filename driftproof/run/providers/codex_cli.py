@@ -13,8 +13,9 @@ import re
 import subprocess
 from typing import Any
 
+from driftproof._json import member_object
 from driftproof.errors import ProviderError
-from driftproof.run.providers._sdk import count, member_dict
+from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import FATAL_STATUSES, AttemptError, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of, version_of
 from driftproof.run.reply_text import joined_reasoning, split_reasoning
@@ -116,7 +117,7 @@ class CodexCLI(CLILane):
             if not isinstance(ev, dict):
                 continue
             t = ev.get("type")
-            item = member_dict(ev, "item")
+            item = member_object(ev, "item")
             kind = item.get("type") or item.get("item_type")
             if t == "item.completed" and kind in ("agent_message", "assistant_message"):
                 text = str(item.get("text") or "")

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.run.providers._sdk import SDKLane, count, member_dict, member_list, member_str
+from driftproof._json import member_list, member_object, member_str
+from driftproof.run.providers._sdk import SDKLane, count
 from driftproof.run.providers.base import AttemptError, Call, Reply, Request
 from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
 
@@ -82,7 +83,7 @@ def _reply(
     """
     refusal = None if refused is None else {"text": refused, "category": None}
     tokens_in, tokens_out, channel = _API[api]
-    u = member_dict(body, "usage")
+    u = member_object(body, "usage")
     model = member_str(body, "model")
     return Reply(
         text,
@@ -95,8 +96,8 @@ def _reply(
         ending=stop,
         reasoning=reasoning,
         refusal=refusal,
-        cache_read=count(member_dict(u, f"{tokens_in}_details").get("cached_tokens")),
-        reasoning_output=count(member_dict(u, f"{tokens_out}_details").get("reasoning_tokens")),
+        cache_read=count(member_object(u, f"{tokens_in}_details").get("cached_tokens")),
+        reasoning_output=count(member_object(u, f"{tokens_out}_details").get("reasoning_tokens")),
         decision=json_or_none(text) if graded and refusal is None else None,
         channel=channel if graded else None,
     )
@@ -110,7 +111,7 @@ def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = Fal
     """
     choices = member_list(c, "choices")
     choice = choices[0] if choices and isinstance(choices[0], dict) else {}
-    msg = member_dict(choice, "message")
+    msg = member_object(choice, "message")
     text, think = split_reasoning(member_str(msg, "content") or "")
     return _reply(
         "chat",
@@ -161,7 +162,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
             calls.append(kind)
     text, think = split_reasoning("".join(texts))
     status = member_str(r, "status")
-    why = member_dict(r, "incomplete_details").get("reason")
+    why = member_object(r, "incomplete_details").get("reason")
     stop = f"{status}:{why}" if status == "incomplete" and isinstance(why, str) else status
     if status == "completed" and calls and not text.strip() and not refusals:
         stop = f"completed:{calls[-1]}"
