@@ -16,6 +16,7 @@ from rich.text import Text
 from driftproof.pages.sheet import lift_coverage
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.stats import (
+    Band,
     Refusal,
     arm_band,
     lost_causes,
@@ -37,6 +38,13 @@ def _f(x: float | None, sign: bool = False) -> str:
     if x is None:
         return "n/a"
     return f"{x:+.3f}" if sign else f"{x:.3f}"
+
+
+def _arm(band: Band) -> str:
+    """An arm's band and counts: ``0.573 ± 0.041 (4 draws, 1 lost)``."""
+    spread = f" ± {band.sd:.3f}" if band.sd is not None else ""
+    lost = f", {band.lost} lost" if band.lost else ""
+    return f"{_f(band.mean)}{spread} ({band.drawn} draw{'s' * (band.drawn != 1)}{lost})"
 
 
 def _lost_by_kind(r: Any) -> str | None:
@@ -83,22 +91,13 @@ def print_result(result: Any, console: Console | None = None) -> None:
     )
     for col in cols:
         t.add_column(col)
-    t.add_column("drawn / lost")
     for c in r.cases:
         w = arm_band(c.arms.with_skill, "generation")
         b = arm_band(c.arms.baseline, "generation")
-        lift = mean_delta(b, w)
-        row: list[Text | str] = [Text(c.id), _f(w.mean), _f(b.mean), _f(lift, True)]
-        lost = w.lost + b.lost
-        drawn = w.drawn + b.drawn
+        row: list[Text | str] = [Text(c.id), _arm(w), _arm(b), _f(mean_delta(b, w), True)]
         if has_control and c.arms.control is not None:
             k = arm_band(c.arms.control, "generation")
-            row += [
-                _f(k.mean),
-                _f(mean_delta(k, w), True),
-            ]
-            lost, drawn = lost + k.lost, drawn + k.drawn
-        row.append(f"{drawn} / {lost}")
+            row += [_arm(k), _f(mean_delta(k, w), True)]
         t.add_row(*row)
     console.print(t)
     for line in (_lost_by_kind(r), top_lost_line(r)):
@@ -109,7 +108,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
         Text(
             f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
             f"skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} (skill {r.skill.tokens} "
-            f"tokens); endpoint attempts {r.run.endpoint_attempts}"
+            f"tokens); requests made {r.run.endpoint_attempts}, retries included"
         )
     )
     jo = r.economics.judge_overhead

@@ -1,0 +1,36 @@
+"""What ``driftproof run`` prints: each arm's band and its own draw counts, never both arms summed."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from factories import case, make_receipt
+from rich.console import Console
+
+from driftproof.receipt import parse_receipt
+from driftproof.render.run_summary import print_result
+
+
+def _printed(receipt_doc: dict) -> str:
+    console = Console(width=300, record=True)
+    result = SimpleNamespace(
+        receipt=parse_receipt(json.dumps(receipt_doc)),
+        receipt_path="r.json",
+        stopped=None,
+        quick_answers={},
+        transcripts_path=None,
+    )
+    print_result(result, console)
+    return console.export_text()
+
+
+def test_each_arm_shows_its_band_and_its_own_counts() -> None:
+    # with skill .60 .70 and one lost draw: mean .650, sd sqrt(.005) = .0707 (ddof 1)
+    # baseline .40 .50 .60: mean .500, sd .100; lift +.150
+    text = _printed(make_receipt([case("c1", [0.6, 0.7, None], [0.4, 0.5, 0.6])]))
+    row = next(line for line in text.splitlines() if "c1" in line)
+    assert "0.650 ± 0.071 (3 draws, 1 lost)" in row
+    assert "0.500 ± 0.100 (3 draws)" in row
+    assert "+0.150" in row
+    assert "6 / 1" not in row  # the old column summed both arms' draws
