@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import markdown
 from markupsafe import Markup, escape
 
 from driftproof.errors import RefusalError
@@ -31,7 +32,6 @@ from driftproof.run.providers.simulated import SimulatedProvider
 from driftproof.run.suite import Suite, load_suite
 from driftproof.site._paths import site_data_root
 from driftproof.site.generate import build_site_files, prose_files
-from driftproof.site.html import markdown_html
 from driftproof.stats import arm_band, receipt_reading
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
@@ -220,6 +220,16 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
 
 
 _BODY = re.compile(rb"<body[^>]*>")
+_METHOD_LINK = re.compile(re.escape(METHOD_URL) + r"(#[A-Za-z0-9_-]+)?")
+
+
+def _local_links(text: Markup) -> Markup:
+    """Escaped ``text`` with each address of the method page a link to the site's own copy."""
+    return Markup(
+        _METHOD_LINK.sub(
+            lambda m: f'<a href="method.html{m[1] or ""}">method.html{m[1] or ""}</a>', text
+        )
+    )
 
 
 def _with_banner(page: bytes) -> bytes:
@@ -253,13 +263,15 @@ def write_site(out: Path, receipts: dict[str, Path], walk: str, plan: str) -> li
         text = (site_data_root() / "site_src" / f"{page}.md").read_text(encoding="utf-8")
         for md in ("method", "decisions"):
             text = text.replace(f"({md}.md)", f"({md}.html)")
-        pages[f"{page}.html"] = (text.splitlines()[0].lstrip("# "), markdown_html(text))
+        # as mkdocs renders it on the public site (mkdocs.yml's extensions): headings keep their ids
+        html_text = markdown.markdown(text, extensions=["toc", "tables", "attr_list"])
+        pages[f"{page}.html"] = (text.splitlines()[0].lstrip("# "), Markup(html_text))
     intro = Markup(
         '<h1>Driftproof demo (simulated)</h1><p>The <a href="receipts/index.html">receipts</a> '
         'and <a href="results/index.html">results</a> of this demo; the '
         '<a href="method.html">method</a> has worked examples of every verdict word.</p>'
         "<h2>Walkthrough</h2><pre>{}</pre><h2>Plan</h2><pre>{}</pre>"
-    ).format(escape(walk), escape(plan))
+    ).format(_local_links(escape(walk)), escape(plan))
     pages["index.html"] = (name, intro)
     files.update(prose_files(pages, nav=nav, site_name=name))
     written = []

@@ -108,6 +108,13 @@ def test_quick_start_literally(
     receipt = json.loads((demo / "receipts/v1-run1.json").read_text())
     assert receipt["run"]["provider"] == "simulated" and receipt["judge"]["provider"] == "simulated"
     assert receipt["verification_level"] == "UNVERIFIED"
+    # the local site's walkthrough links the site's own method page, at anchors it has
+    index = (demo / "site/index.html").read_text()
+    anchors = re.findall(r'<a href="method\.html#([\w-]+)">', index)
+    assert {"worked-examples", "planning-a-run"} <= set(anchors)
+    assert "https://driftproof.dev/method.html" not in index
+    method = (demo / "site/method.html").read_text()
+    assert all(f'id="{a}"' in method for a in anchors)
     pages = list((demo / "site").rglob("*.html"))
     assert len(pages) >= 6 and all(b"SIMULATED DATA" in p.read_bytes() for p in pages)
 
