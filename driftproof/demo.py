@@ -32,6 +32,7 @@ from driftproof.run.providers.simulated import SimulatedProvider
 from driftproof.run.suite import Suite, load_suite
 from driftproof.site._paths import site_data_root
 from driftproof.site.generate import build_site_files, prose_files
+from driftproof.site.html import wrap_tables
 from driftproof.stats import arm_band, receipt_reading
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
@@ -265,7 +266,7 @@ def write_site(out: Path, receipts: dict[str, Path], walk: str, plan: str) -> li
             text = text.replace(f"({md}.md)", f"({md}.html)")
         # as mkdocs renders it on the public site (mkdocs.yml's extensions): headings keep their ids
         html_text = markdown.markdown(text, extensions=["toc", "tables", "attr_list"])
-        pages[f"{page}.html"] = (text.splitlines()[0].lstrip("# "), Markup(html_text))
+        pages[f"{page}.html"] = (text.splitlines()[0].lstrip("# "), Markup(wrap_tables(html_text)))
     intro = Markup(
         '<h1>Driftproof demo (simulated)</h1><p>The <a href="receipts/index.html">receipts</a> '
         'and <a href="results/index.html">results</a> of this demo; the '
