@@ -165,7 +165,7 @@ def _cell(cell: Any, w: Where) -> JudgedCell:
     _unknown(cell, _CELL, w)
     risk = _text(cell.get("risk"), w / "risk", "the prompt's risk", 200)
     value: Any = cell.get("fidelity")
-    if type(value) not in (int, float) or not math.isfinite(value) or not 0 <= value <= 100:
+    if type(value) not in (int, float) or not 0 <= value <= 100 or not math.isfinite(value):
         raise (w / "fidelity").fail(f"expected a percentage, 0 to 100, found {json_word(value)}")
     facts = cell.get("facts")
     if not isinstance(facts, list) or not facts:

@@ -15,6 +15,7 @@ from driftproof.importers._common import (
     file_sha256,
     is_count,
     read_json,
+    source_number,
     source_tokens,
     unit_score,
     validate_source,
@@ -226,6 +227,7 @@ def _score(
     if counted is None:
         passed = result.get("assertions_passed", result.get("passed"))
         total = result.get("assertions_total", result.get("total"))
+        _exact_counts(result, resw, ("assertions_passed", "passed"), ("assertions_total", "total"))
         if (
             isinstance(passed, int)
             and isinstance(total, int)
@@ -294,6 +296,7 @@ def _pass_rate(holder: dict[str, Any], w: Where) -> float:
     rate = holder["pass_rate"]
     passed = holder.get("passed", holder.get("assertions_passed"))
     total = holder.get("total", holder.get("assertions_total"))
+    _exact_counts(holder, w, ("passed", "assertions_passed"), ("total", "assertions_total"))
     if (
         isinstance(rate, (int, float))
         and not isinstance(rate, bool)
@@ -420,3 +423,12 @@ def prompts_of(
         ):
             prompts.setdefault(str(data["eval_id"]), data["prompt"])
     return prompts
+
+
+def _exact_counts(holder: dict[str, Any], w: Where, *names: tuple[str, str]) -> None:
+    """Refuse, at its place, the first present count of each pair that no float holds exactly."""
+    for first, second in names:
+        key = first if first in holder else second
+        value = holder.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            source_number(value, w / key)

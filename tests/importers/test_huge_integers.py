@@ -1,0 +1,46 @@
+"""An integer no float holds, where a source's score or count belongs, is one line at its place.
+
+Probe (round 4): 1 followed by 400 zeros as a score raised OverflowError (a traceback) in four
+importers. A float holds integers exactly only up to 2**53 (D-12's numbers).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from factories import SHARED, run_main
+
+from driftproof.errors import ImportError_
+from driftproof.importers._common import Where, unit_score
+
+HUGE = 10**400
+
+
+def test_unit_score_names_the_digits_of_an_integer_no_float_holds() -> None:
+    with pytest.raises(ImportError_) as e:
+        unit_score(HUGE, Where("f.json") / "score")
+    assert "/score: expected a score between 0 and 1, found an integer of 401 digits" in str(
+        e.value
+    )
+    assert unit_score(1, Where("f.json")) == 1.0
+
+
+def test_claude_plugin_eval_refuses_a_huge_score_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = SHARED / "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
+    if not src.is_file():
+        pytest.skip("shared data not beside the checkout")
+    text = src.read_text(encoding="utf-8").replace('"score": 1,', f'"score": {HUGE},', 1)
+    assert str(HUGE) in text
+    bad = tmp_path / "huge.json"
+    bad.write_text(text, encoding="utf-8")
+    code, out, err = run_main(
+        ["import", "claude-plugin-eval", str(bad), "--out-dir", str(tmp_path / "o")], capsys
+    )
+    assert code == 2
+    assert "found an integer of 401 digits" in err and "Traceback" not in err + out
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
+    json.loads(src.read_text(encoding="utf-8"))  # the shared file itself is untouched
