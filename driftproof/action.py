@@ -32,6 +32,7 @@ from driftproof.pages.badge import format_lift
 from driftproof.pages.comparison import Comparison, compare_receipts
 from driftproof.pages.words import aa_line
 from driftproof.receipt import Receipt, read_receipt
+from driftproof.render.escape import terminal_safe
 from driftproof.stats import Band, CaseVerdict, suite_lift
 from driftproof.stats.aa import aa_reading
 from driftproof.stats.codes import Status, VerdictCode
@@ -72,7 +73,7 @@ def md_escape(text: object, limit: int = 200) -> str:
 
     Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``, entities) is escaped.
     """
-    s = " ".join(str(text).split())
+    s = terminal_safe(" ".join(str(text).split()))
     if len(s) > limit:
         s = s[:limit] + "…"
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)

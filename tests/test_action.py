@@ -370,3 +370,12 @@ def test_site_workflow_builds_reports_and_uploads_site() -> None:
 
 def test_ci_run_still_runs_make_test() -> None:
     assert (ROOT / ".ci" / "run").read_text().strip().endswith("make test")
+
+
+def test_md_escape_shows_control_characters_escaped() -> None:
+    # Probe (round 4): an ESC byte of a skill's name reached the job summary raw.
+    from driftproof.action import md_escape
+
+    out = md_escape("skill\x1b[31m\x07|x")
+    assert "\x1b" not in out and "\x07" not in out
+    assert out == "skill\\\\x1b\\[31m\\\\x07\\|x"

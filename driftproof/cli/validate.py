@@ -46,6 +46,7 @@ def verdict_note(r: Receipt) -> str:
 def validate(files: tuple[Path, ...]) -> None:
     """Check receipts against their own schema version, seal and level; exit 1 if any fails."""
     from driftproof.receipt import CURRENT_VERSION, read_receipt  # deferred: start-up time
+    from driftproof.render.escape import terminal_safe
 
     failed = 0
     for f in files:
@@ -54,13 +55,13 @@ def validate(files: tuple[Path, ...]) -> None:
         except ReceiptError as exc:
             failed += 1
             for line in exc.lines():
-                click.echo(line)
+                click.echo(terminal_safe(line))
             continue
         version = f"schema {r.schema_version}"
         if r.is_migrated:
             version += f" (read into {CURRENT_VERSION}: what it did not record is unknown)"
         click.echo(
-            f"{f}: ok: {version}, seal {r.seal.sha256[:12]}…, "
+            f"{terminal_safe(str(f))}: ok: {version}, seal {r.seal.sha256[:12]}…, "
             f"level {r.verification_level}; {verdict_note(r)}"
         )
     if failed:

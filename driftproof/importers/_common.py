@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import re
+import stat
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -203,9 +204,13 @@ def kind_of(value: Any) -> str:
 def read_bytes(path: Path) -> bytes:
     """A source file's bytes, refusing a missing or oversized file before reading it."""
     try:
-        size = path.stat().st_size
+        st = path.stat()
     except OSError as exc:
         raise Where(path).fail(f"cannot read: {exc.strerror}") from None
+    if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
+        # opening a pipe waits for a writer that may never come
+        raise Where(path).fail("expected a file, found a named pipe or socket")
+    size = st.st_size
     if size > MAX_SOURCE_BYTES:
         raise Where(path).fail(f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}")
     try:

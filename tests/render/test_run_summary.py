@@ -1,4 +1,4 @@
-"""What ``driftproof run`` prints: each arm's band and its own draw counts, never both arms summed."""
+"""What ``driftproof run`` prints: each arm's band and its own draw counts, never summed."""
 
 from __future__ import annotations
 

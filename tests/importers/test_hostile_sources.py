@@ -1,4 +1,4 @@
-"""An integer no float holds, where a source's score or count belongs, is one line at its place.
+"""Hostile sources: an integer no float holds, a named pipe: one line at the place, no hang.
 
 Probe (round 4): 1 followed by 400 zeros as a score raised OverflowError (a traceback) in four
 importers. A float holds integers exactly only up to 2**53 (D-12's numbers).
@@ -44,3 +44,29 @@ def test_claude_plugin_eval_refuses_a_huge_score_in_one_line(
     assert "found an integer of 401 digits" in err and "Traceback" not in err + out
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
     json.loads(src.read_text(encoding="utf-8"))  # the shared file itself is untouched
+
+
+def test_a_named_pipe_is_refused_not_waited_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Probe (round 4): `import skill-eval-harness` on a FIFO blocked until killed.
+    import os
+    import signal
+
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+
+    def hung(*_: object) -> None:
+        raise AssertionError("the import waited on the pipe")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)
+    try:
+        code, _, err = run_main(
+            ["import", "skill-eval-harness", str(fifo), "--out-dir", str(tmp_path / "o")], capsys
+        )
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert code == 2
+    assert f"{fifo}: (document): expected a file, found a named pipe or socket" in err

@@ -1,0 +1,30 @@
+"""Error lines show a file name's control characters escaped, as every untrusted string is.
+
+Probe (round 4): a path holding ``ESC ] 0 ; ... BEL`` and a newline set the terminal's title and
+split the one-line error over two lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from factories import run_main
+
+
+def test_a_control_character_in_a_path_is_shown_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "a\x1b]0;PWNED\x07\nb.json"
+    bad.write_text("{", encoding="utf-8")
+    code, out, _ = run_main(["validate", str(bad)], capsys)  # validate reports on stdout
+    assert code == 1
+    assert "\x1b" not in out and "\x07" not in out
+    assert out.count("\n") == 1  # one line
+    assert "a\\x1b]0;PWNED\\x07\\x0ab.json" in out
+    code, _, err = run_main(
+        ["import", "skill-eval-harness", str(bad), "--out-dir", str(tmp_path / "o")], capsys
+    )
+    assert code == 2
+    assert "\x1b" not in err and "\x07" not in err and err.count("\n") == 1
+    assert "a\\x1b]0;PWNED\\x07\\x0ab.json" in err
