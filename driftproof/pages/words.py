@@ -65,6 +65,11 @@ _FIELD_WORDS = {
     "economics.judge_overhead": "grading cost",
     "rubric_sha256": "rubric sha256",
     "arms labels": "the arms' labels",
+    "started_at": "start time",
+    "finished_at": "finish time",
+    "evaluator_version is null": "the source records no evaluator version",
+    "baseline arm (__baseline__)": "baseline arm",
+    "control arm (__terse__)": "terse control arm",
     **{f"the {arm} arm": f"the {words} arm" for arm, words in ARM_WORDS.items()},
 }
 _FIELD = re.compile(
