@@ -70,6 +70,7 @@ _FIELD_WORDS = {
     "evaluator_version is null": "the source records no evaluator version",
     "baseline arm (__baseline__)": "baseline arm",
     "control arm (__terse__)": "terse control arm",
+    "endpoint attempts": "requests sent",
     **{f"the {arm} arm": f"the {words} arm" for arm, words in ARM_WORDS.items()},
 }
 _FIELD = re.compile(
