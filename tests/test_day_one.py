@@ -167,12 +167,12 @@ def test_stale_still_stands_with_no_template_file(files, tmp_path, capsys):
         "stub-judge",
     ]
     code, text, _ = run_main(argv, capsys)
-    assert code == 0 and text.startswith("with_skill: still stands\nbaseline: still stands\n")
+    assert code == 0 and text.startswith("with skill: still stands\nbaseline: still stands\n")
     # a template edited outside the product still goes through --judge-template
     tpl = tmp_path / "template.txt"
     tpl.write_text("my own judge prompt")
     code, text, _ = run_main(argv + ["--judge-template", str(tpl)], capsys)
-    assert code == 1 and "with_skill: regrade only (judge prompt template" in text
+    assert code == 1 and "with skill: regrade only (judge prompt template" in text
 
 
 def test_stale_reads_a_recorded_template_that_moved_as_regrade_only(files, tmp_path, capsys):
@@ -198,7 +198,7 @@ def test_stale_reads_a_recorded_template_that_moved_as_regrade_only(files, tmp_p
         ],
         capsys,
     )
-    assert code == 1 and text.startswith("with_skill: regrade only")
+    assert code == 1 and text.startswith("with skill: regrade only")
     from driftproof.run.judge import TEMPLATE_VERSION
 
     v = TEMPLATE_VERSION

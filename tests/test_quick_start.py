@@ -156,7 +156,7 @@ def test_quick_start_literally(
     # stale from the receipt alone: still stands with no template file
     code, out, _ = seen["stale first.json"]
     assert code == 0, out
-    assert out.splitlines()[:2] == ["with_skill: still stands", "baseline: still stands"]
+    assert out.splitlines()[:2] == ["with skill: still stands", "baseline: still stands"]
     assert "judge prompt template: recorded" in out and "-> still stands: unchanged" in out
 
     # plan: never fewer than the run's minimum of 3 draws per arm

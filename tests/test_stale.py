@@ -185,5 +185,5 @@ def test_cli_exit_and_text(tmp_path):
         ],
     )
     assert res.exit_code == 1
-    assert res.output.splitlines()[0].startswith("with_skill: run again")
+    assert res.output.splitlines()[0].startswith("with skill: run again")
     assert "baseline: " in res.output

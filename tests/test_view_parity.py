@@ -83,7 +83,7 @@ def test_token_receipt_headline_is_the_token_saving(capsys: Any) -> None:
     head = json.loads(views["json"])["headline"]
     assert head["label"] == "output-token saving"
     # Report 001: median +50% (mean +46%) against the terse control (__terse__)
-    assert "control arm (__terse__): median +50% over 10 cases (mean +46%" in head["value"]
+    assert "terse control: median +50% over 10 cases (mean +46%" in head["value"]
     for fmt in ("text", "markdown"):
         assert "median +50%" in views[fmt]
 

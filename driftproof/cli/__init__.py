@@ -34,13 +34,7 @@ COMMANDS: dict[str, str] = {
     "plan": "Plan a full run from a pilot RECEIPT.",
     "regrade": "Grade RECEIPT's kept answers under revised rubrics, drawing no new answer.",
     "reports": "Build the public site of numbered reports from committed receipts.",
-    "run": (
-        "Each case's prompt is answered with the skill (SKILL.md as the system prompt) and "
-        "without it, and, with --control, under a fixed instruction too; every draw is judged 5 "
-        "times by the fixed judge, which records its grade through the provider's structured "
-        "output (a forced tool call, a strict JSON schema), never as free text the answer could "
-        "steer."
-    ),
+    "run": "Measure what a skill adds to a model; write a sealed receipt.",
     "stale": "Compare RECEIPT with what would run today.",
     "suite": "Work with suites (the test tasks a skill is measured on).",
     "validate": (

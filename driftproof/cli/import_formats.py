@@ -192,7 +192,9 @@ nvidia = _import_command(
         ["--repository"],
         help="Repository the files were read from, e.g. https://github.com/NVIDIA/skills.",
     ),
-    click.Option(["--commit"], help="Commit the files were read at (recorded in source_figures)."),
+    click.Option(
+        ["--commit"], help="Commit the files were read at (kept as the source's own figures)."
+    ),
     click.Option(
         ["--repo-root"],
         type=click.Path(path_type=Path, file_okay=False),

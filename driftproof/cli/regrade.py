@@ -97,8 +97,8 @@ def regrade(
         retry_delays=tuple(float(x) for x in retry_delays.split(",") if x.strip()),
     )
     click.echo(
-        f"{result.receipt_path}: answers read {result.answers_read}, "
-        f"graded {result.answers_graded}, carried {result.answers_carried}; "
-        f"judge calls {result.logical_judge_calls} logical, "
-        f"{result.runner_attempts} runner attempts"
+        f"{result.receipt_path}: {result.answers_read} answers read, "
+        f"{result.answers_graded} graded, {result.answers_carried} copied from the original "
+        f"(not gradable); {result.logical_judge_calls} grades asked of the judge, "
+        f"{result.runner_attempts} requests sent (retries included)"
     )

@@ -110,11 +110,12 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 
 
 @click.command(
-    help=__doc__.split("\n\n", 1)[1]
+    help="Measure what a skill adds to a model; write a sealed receipt.\n\n"
+    + __doc__.split("\n\n", 1)[1]
     + "\n\nStopping rule: "
     + STOPPING_RULE
     + "\n\nComplete endings, and the class of every other ending, per lane:\n\n\b\n"
-    + "\n".join(table_lines())
+    + "\n".join(table_lines()),
 )
 @click.pass_obj
 @click.argument("suite_file", type=EXISTING_FILE)

@@ -260,11 +260,12 @@ def _arm_map(
 def _grader_name(grader: str | None, graders: list[str], w: Where) -> str:
     if grader is not None:
         if grader not in graders:
-            raise w.fail(f"expected a grader named {grader!r}; the rows carry {graders}")
+            raise w.fail(f"expected a grader named {grader!r}; the rows carry {', '.join(graders)}")
         return grader
     if len(graders) != 1:
         raise w.fail(
-            f"expected exactly one grader or an explicit --grader; the rows carry {graders}"
+            "expected exactly one grader or an explicit --grader; the rows carry "
+            f"{', '.join(graders) or 'no grader'}"
         )
     return graders[0]
 

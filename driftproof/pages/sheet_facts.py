@@ -12,6 +12,7 @@ from driftproof.pages.words import (
     fmt,
     has_bands,
     paired_line,
+    unrecorded_words,
 )
 from driftproof.receipt import Receipt
 from driftproof.stats import (
@@ -81,15 +82,10 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             if has_bands(r)
             else "none (no judged score)",
         ),
-        Fact(
-            "draws per arm",
-            str(run.generations_per_arm) if run.generations_per_arm is not None else UNKNOWN,
-        ),
+        Fact("draws per arm", _count(run.generations_per_arm, _draw_counts(r))),
         Fact(
             "judge samples per draw",
-            str(run.judge_samples_per_generation)
-            if run.judge_samples_per_generation is not None
-            else UNKNOWN,
+            _count(run.judge_samples_per_generation, _sample_counts(r)),
         ),
         Fact("schema version", r.schema_version),
     ]
@@ -116,9 +112,37 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         if r.provenance.partial:
             facts.append(Fact("partial", "yes: the source's run did not finish"))
         if r.provenance.unrecorded:
-            facts.append(Fact("unrecorded", ", ".join(r.provenance.unrecorded)))
+            facts.append(
+                Fact("unrecorded", ", ".join(map(unrecorded_words, r.provenance.unrecorded)))
+            )
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
     return tuple(facts)
+
+
+def _count(recorded: int | None, held: set[int]) -> str:
+    """The recorded count; else, when the cases hold different counts, their range (D-13)."""
+    if recorded is not None:
+        return str(recorded)
+    if len(held) > 1:
+        return f"varies, {min(held)} to {max(held)}"
+    return UNKNOWN
+
+
+def _draw_counts(r: Receipt) -> set[int]:
+    """The draw counts the receipt's recorded arms hold, one per case and arm."""
+    arms = [n for n in arms_of(r) if n not in unrecorded_arms(r)]
+    return {len(getattr(c.arms, n).draws) for c in r.cases for n in arms}
+
+
+def _sample_counts(r: Receipt) -> set[int]:
+    """The judge-sample counts the receipt's judged draws hold (a lost draw holds none)."""
+    return {
+        len(d.judge_samples)
+        for c in r.cases
+        for n in arms_of(r)
+        for d in getattr(c.arms, n).draws
+        if d.judge_samples
+    }
 
 
 def _skill_reached(r: Receipt) -> str | None:
@@ -193,10 +217,9 @@ def _token_saving(r: Receipt) -> str:
     except ValueError as exc:
         return f"unavailable: {exc}"
     sv = arm.vs_control if arm.vs_control is not None else arm.vs_baseline
-    ref = "the control arm" if arm.vs_control is not None else "the baseline arm"
-    label = f" ({sv.reference_label})" if sv.reference_label else ""
+    ref = _reference(sv.reference, sv.reference_label)
     text = (
-        f"output tokens saved against {ref}{label}: median {percent(sv.median)} over {sv.n} case"
+        f"output tokens saved against {ref}: median {percent(sv.median)} over {sv.n} case"
         f"{'s' if sv.n != 1 else ''} (mean {percent(sv.mean)}, min {percent(sv.min)}, "
         f"max {percent(sv.max)}; "
         f"{sv.skill_tokens:,} vs {sv.reference_tokens:,} tokens, counted by {arm.counted_by})"
@@ -204,6 +227,17 @@ def _token_saving(r: Receipt) -> str:
     if arm.vs_control is not None:
         text += f"; against the baseline arm: median {percent(arm.vs_baseline.median)}"
     return text
+
+
+def _reference(arm: str, label: str | None) -> str:
+    """The reference arm in words, with the source's label in words (D-16).
+
+    ``__terse__`` reads "the terse control"; a label that only repeats the arm's name is left out.
+    """
+    words = " ".join((label or "").replace("_", " ").split())
+    if not words or words == arm:
+        return f"the {arm} arm"
+    return f"the {words} control" if arm == "control" else f"the {arm} arm ({words})"
 
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:

@@ -31,6 +31,7 @@ __all__ = [
     "has_bands",
     "mean_spread",
     "paired_line",
+    "unrecorded_words",
 ]
 
 UNKNOWN = "not recorded"
@@ -38,6 +39,45 @@ UNKNOWN = "not recorded"
 ARM_NOT_RECORDED = "arm not recorded"
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
+
+#: A receipt field an importer names as unrecorded, in the words a page shows (D-13); the
+#: receipt keeps the field name, the page says what it is.
+_FIELD_WORDS = {
+    "run.generations_per_arm": "draws per arm",
+    "generations_per_arm": "draws per arm",
+    "run.judge_samples_per_generation": "judge samples per draw",
+    "judge_samples_per_generation": "judge samples per draw",
+    "run.model": "model",
+    "run.provider": "provider",
+    "run.surface": "surface",
+    "run.harness.version": "harness version",
+    "run.harness version": "harness version",
+    "run.harness": "harness",
+    "run.started_at": "start time",
+    "run.finished_at": "finish time",
+    "judge.model": "judge model",
+    "skill.sha256 and skill.tokens": "the skill's sha256 and token count",
+    "provenance.tool_version": "the source tool's version",
+    "provenance.details.declared_cost_usd": "the import's details as the declared cost in USD",
+    "source_figures.repository": "the source's repository",
+    "source_figures.commit": "the source's commit",
+    "source_figures": "the source's own figures",
+    "economics.judge_overhead": "grading cost",
+    "rubric_sha256": "rubric sha256",
+    "arms labels": "the arms' labels",
+    "started_at": "start time",
+    "finished_at": "finish time",
+    "evaluator_version is null": "the source records no evaluator version",
+    "baseline arm (__baseline__)": "baseline arm",
+    "control arm (__terse__)": "terse control arm",
+    "endpoint attempts": "requests sent",
+    **{f"the {arm} arm": f"the {words} arm" for arm, words in ARM_WORDS.items()},
+}
+_FIELD = re.compile(
+    r"(?<![\w.])("
+    + "|".join(re.escape(k) for k in sorted(_FIELD_WORDS, key=len, reverse=True))
+    + r")(?![\w])"
+)
 
 #: Fixed-point text of a zero, signed or not (``-0.000``, ``+0.000``, ``0``).
 _ZERO = re.compile(r"[+-]?0(\.0*)?")
@@ -57,6 +97,11 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
         return "–"
     text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
     return f"{0:.{digits}f}" if _ZERO.fullmatch(text) else text
+
+
+def unrecorded_words(item: str) -> str:
+    """One ``provenance.unrecorded`` item with each receipt field name in words."""
+    return _FIELD.sub(lambda m: _FIELD_WORDS[m.group(1)], item)
 
 
 def anchor_for(case_id: str) -> str:

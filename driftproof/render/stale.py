@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from driftproof.pages.stale import StaleReport
+from driftproof.pages.words import ARM_WORDS
 from driftproof.render.escape import terminal_safe
 
 __all__ = ["stale_text"]
 
 
 def stale_text(report: StaleReport) -> str:
-    """``arm: status (reasons)`` per arm, a blank line, a line per finding; no final newline."""
+    """``arm: status (reasons)`` per arm in words, a blank line, a line per finding; no newline."""
     lines = [
-        f"{a.arm}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
+        f"{ARM_WORDS[a.arm]}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
         for a in report.arms
     ]
     lines.append("")

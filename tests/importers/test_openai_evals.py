@@ -64,7 +64,7 @@ def test_fixture_grader_on_0_to_1(items: Path) -> None:
 def test_fixture_refusals_name_the_grader(items: Path) -> None:
     with pytest.raises(ImportError_) as e:
         import_openai_evals(items, OpenAIEvalsOptions(skill_name="s"))
-    assert "['Relevance', 'Directness', 'Tool called']" in problem(e)[2]
+    assert "the rows carry Relevance, Directness, Tool called" in problem(e)[2]
     with pytest.raises(ImportError_) as e:
         import_openai_evals(items, OpenAIEvalsOptions(skill_name="s", grader="Relevance"))
     assert problem(e)[:2] == (str(items), "/0/grades/Relevance")

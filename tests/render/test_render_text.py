@@ -54,7 +54,7 @@ def test_stale_text_layout_and_escape() -> None:
         ),
     )
     assert stale_text(report) == (
-        "with_skill: must run again (model moved)\n"
+        "with skill: must run again (model moved)\n"
         "baseline: still stands\n"
         "\n"
         "- model: recorded m-1\\x1b]0;x\\x07, today m-2 -> must run again: moved"

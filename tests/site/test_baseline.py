@@ -27,7 +27,10 @@ CHANGED = {
     # issue 35, reader fixes
     "*.html": "every page: the navigation is one list (site name first, two lines on a phone: "
     "Reports, Results, Receipts, Method, Neutrality, Interop, Schema, Search; the readings "
-    "page linked from the method's glossary instead) and every link names index.html (file://)",
+    "page linked from the method's glossary instead) and every link names index.html (file://); "
+    "receipt pages and reports 003 to 005: what a source did not record is named in words, not "
+    "by receipt field (run.model reads model), and caveman's __terse__ arm reads the terse "
+    "control",
     "assets/site.css": "phone tables lead with receipt, skill and headline figure; navigation",
     "sitemap.xml": "the hand-written pages' addresses (method.html, not method/)",
     "sitemap.xml.gz": "the hand-written pages' addresses",
