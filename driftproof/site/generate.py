@@ -39,7 +39,7 @@ from driftproof.site._paths import templates_dir
 from driftproof.site.cache import RenderCache, code_key
 from driftproof.site.html import page, page_env
 from driftproof.site.links import SiteLinks
-from driftproof.site.receipt_jobs import Done, Job, Renderer, ReportRenderer, job_pool, run_jobs
+from driftproof.site.receipt_jobs import Done, Job, Renderer, job_pool, run_jobs
 from driftproof.site.report_source import Report
 
 __all__ = ["Emit", "SiteSettings", "build_site_files", "generate_site", "prose_files"]
@@ -154,9 +154,9 @@ def generate_site(
     """Hand each file of the site to ``emit(site path, bytes)`` once, a receipt at a time.
 
     ``receipts`` yields ``(name, file bytes, file)`` in name order (``total`` of them);
-    ``problems`` the caller finds while it is read are reported with these; ``links`` gathers
-    each receipt's link check. With ``site``, the receipts' and reports' jobs write their files
-    into that folder themselves and ``emit`` gets ``None`` for those bytes. A report is
+    ``problems`` the caller finds while it is read are reported with these; with ``site``,
+    the receipts' and reports' jobs write their files into that folder themselves (``emit``
+    gets ``None`` for their bytes) and ``links`` gathers each receipt's link check. A report is
     rendered as soon as all its receipts are in, beside the receipts still rendering.
 
     Raises:
@@ -173,10 +173,7 @@ def generate_site(
         fixed += (code_key(Path(settings.templates)),)
     folder = cache.folder if cache is not None else None
     templates = Path(settings.templates)
-    render = Renderer(
-        templates, settings.site_name, nav, settings.public, folder, fixed, links is not None, site
-    )
-    render_report = ReportRenderer(templates, settings.site_name, nav, folder, fixed, site)
+    render = Renderer(templates, settings.site_name, nav, settings.public, folder, fixed, site)
     index = _Index(problems=problems if problems is not None else [])
     waiting = {r.ident: set(r.receipts) for r in ordered}
     jobs = (
@@ -192,7 +189,7 @@ def generate_site(
                 if left is not None and not left - {name}:
                     del waiting[r.ident]
                     cited = {n: index.cited[n] for n in r.receipts}
-                    started.append(submit(render_report, (r, cited)))
+                    started.append(submit(render.report, (r, cited)))
                 elif left is not None:
                     left.discard(name)
 
@@ -209,20 +206,15 @@ def generate_site(
         if index.problems:
             found = sorted(index.problems, key=lambda p: p.file)
             raise SiteBuildError(f"{len(found)} problem(s); the site was not built", found)
-        report_paths: set[str] = set()
         for future in started:
             done = future.result()
             index.used.add(done.key)
-            for path in done.written:
-                report_paths.add(path)
-                emit(path, None)
-            for path, data in (done.files or {}).items():
-                report_paths.add(path)
+            for path, data in done.emitted():
                 emit(path, data)
     if cache is not None:
         cache.used |= index.used
     env = page_env(settings.templates, settings.site_name, settings.nav)
-    _site_pages(index, ordered, env, settings, report_paths, emit)
+    _site_pages(index, ordered, env, settings, emit)
 
 
 def _take(job: Job, done: Done, index: _Index, emit: Emit) -> None:
@@ -234,8 +226,7 @@ def _take(job: Job, done: Done, index: _Index, emit: Emit) -> None:
         return  # refused: its problems are reported
     if not done.written:
         done.files[f"receipts/{job.name}.json"] = job.raw
-    owned = [(p, None) for p in done.written] + list(done.files.items())
-    for path, data in owned:
+    for path, data in done.emitted():
         first = index.owners.setdefault(path, job.name)
         if first != job.name:
             index.problems.append(_clash(job.file, path, first))
@@ -249,7 +240,6 @@ def _site_pages(
     ordered: Sequence[Report],
     env: jinja2.Environment,
     settings: SiteSettings,
-    report_paths: set[str],
     emit: Emit,
 ) -> None:
     """Every page made from all receipts (lists, sums, schemas, feed), the reports' alias."""
@@ -270,7 +260,7 @@ def _site_pages(
     files[RESULTS_PAGE] = results_page_from_rows(order_rows(index.rows), env)
     files.update(spec_files(env))
     for path, words in _FOLDERS.items():
-        if path not in files and path not in report_paths:
+        if path not in files:
             files[path] = page(env, "redirect.html", path, nav_current="", **words)
     updated = ordered and max(r.date for r in ordered).isoformat() or settings.fallback_date
     feed = env.get_template("feed.xml").render(

@@ -34,17 +34,7 @@ from driftproof.site.links import ReceiptLinks, receipt_links
 from driftproof.site.receipt_page import receipt_files
 from driftproof.site.report_pages import report_files
 
-__all__ = [
-    "POOL_FROM",
-    "Done",
-    "Job",
-    "Renderer",
-    "ReportRenderer",
-    "Submit",
-    "job_pool",
-    "run_jobs",
-    "write_files",
-]
+__all__ = ["Done", "Job", "Renderer", "job_pool", "run_jobs", "write_files"]
 
 #: A site of at least this many receipts is rendered in a pool of processes, one per core.
 POOL_FROM = 64
@@ -78,6 +68,10 @@ class Done:
     links: ReceiptLinks | None = None
     written: tuple[str, ...] = ()
 
+    def emitted(self) -> list[tuple[str, bytes | None]]:
+        """Each file as ``(site path, bytes)``, bytes None where the job wrote it."""
+        return [(p, None) for p in self.written] + list((self.files or {}).items())
+
 
 @cache
 def _env(templates: Path, site_name: str, nav: str) -> jinja2.Environment:
@@ -89,7 +83,8 @@ class Renderer:
     """Renders a :class:`Job` (picklable: it is sent to worker processes).
 
     ``nav`` is the navigation as JSON, ``cache`` the render cache folder (or None), ``fixed``
-    the site-wide parts of the cache key; ``public`` refuses simulated receipts.
+    the site-wide parts of the cache key; ``public`` refuses simulated receipts; ``site``, the
+    folder the files are written into, also has each receipt's links checked.
     """
 
     templates: Path
@@ -98,7 +93,6 @@ class Renderer:
     public: bool
     cache: Path | None
     fixed: tuple[str, ...]
-    check_links: bool = False
     site: Path | None = None
 
     def __call__(self, job: Job) -> Done:
@@ -113,63 +107,10 @@ class Renderer:
         files = {**done.files, f"receipts/{job.name}.json": job.raw}
         return dataclasses.replace(done, files={}, written=write_files(self.site, files))
 
-    def _render(self, job: Job) -> Done:
-        sha256 = hashlib.sha256(job.raw).hexdigest()
-        cited = [{"ident": i, "title": t} for i, t in job.cited]
-        key = key_of("receipt", sha256, job.name, json.dumps(cited), *self.fixed)
-        store = RenderCache(self.cache) if self.cache is not None else None
-        hit = store.get(key) if store is not None else None
-        if hit is not None and _META in hit:
-            try:
-                meta = json.loads(hit.pop(_META))
-                links = _links_of(meta["links"]) if self.check_links else None
-                return Done(
-                    hit, ResultRow(**meta["row"]), dict(meta["listed"]), key=key, links=links
-                )
-            except (ValueError, TypeError, KeyError):
-                pass  # not an entry this code wrote: rendered again
-        r, problems = checked_receipt(job.raw, job.file, self.public)
-        if r is None:
-            return Done(None, problems=tuple(problems))
-        env = _env(self.templates, self.site_name, self.nav)
-        files = receipt_files(job.name, r, job.raw, cited, env)
-        rows, badges = rows_and_badge_files({job.name: r})
-        files.update(badges)
-        listed = listed_receipt(job.name, r, sha256, rows[0])
-        links = receipt_links(files) if self.check_links or store is not None else None
-        if store is not None and links is not None and not is_simulated(r):
-            meta = {"row": dataclasses.asdict(rows[0]), "listed": listed}
-            meta["links"] = dataclasses.asdict(links)
-            store.put(key, {**files, _META: json.dumps(meta, sort_keys=True).encode("utf-8")})
-        return Done(files, rows[0], listed, key=key, links=links if self.check_links else None)
+    def report(self, arg: tuple[Report, Mapping[str, tuple[bytes, str]]]) -> Done:
+        """A report's files (written into ``site`` when set) from its receipts' ``(bytes, file)``.
 
-
-def _links_of(data: dict[str, list[list[object]]]) -> ReceiptLinks:
-    """A :class:`ReceiptLinks` read back from its JSON form."""
-    return ReceiptLinks(
-        tuple(str(x) for x in data["pages"]),
-        tuple((str(p), int(i), str(m)) for p, i, m in data["problems"]),  # type: ignore[call-overload]
-        tuple(tuple(x) for x in data["outside"]),  # type: ignore[misc]
-    )
-
-
-@dataclasses.dataclass(frozen=True)
-class ReportRenderer:
-    """Renders a report's files from its receipts' ``(bytes, file)`` by name (picklable).
-
-    The receipts are parsed here, once per report; ``cache``, ``fixed`` and ``site`` as in
-    :class:`Renderer`.
-    """
-
-    templates: Path
-    site_name: str
-    nav: str
-    cache: Path | None
-    fixed: tuple[str, ...]
-    site: Path | None = None
-
-    def __call__(self, arg: tuple[Report, Mapping[str, tuple[bytes, str]]]) -> Done:
-        """The report's files (written into ``site`` when set) and cache key.
+        The receipts are parsed here, once per report.
 
         Raises:
             SiteBuildError: a section cannot be rendered.
@@ -188,7 +129,46 @@ class ReportRenderer:
                 store.put(key, files)
         if self.site is None:
             return Done(files, key=key)
-        return Done({}, written=write_files(self.site, files), key=key)
+        return Done({}, key=key, written=write_files(self.site, files))
+
+    def _render(self, job: Job) -> Done:
+        sha256 = hashlib.sha256(job.raw).hexdigest()
+        cited = [{"ident": i, "title": t} for i, t in job.cited]
+        key = key_of("receipt", sha256, job.name, json.dumps(cited), *self.fixed)
+        store = RenderCache(self.cache) if self.cache is not None else None
+        hit = store.get(key) if store is not None else None
+        if hit is not None and _META in hit:
+            try:
+                meta = json.loads(hit.pop(_META))
+                links = _links_of(meta["links"]) if self.site is not None else None
+                return Done(
+                    hit, ResultRow(**meta["row"]), dict(meta["listed"]), key=key, links=links
+                )
+            except (ValueError, TypeError, KeyError):
+                pass  # not an entry this code wrote: rendered again
+        r, problems = checked_receipt(job.raw, job.file, self.public)
+        if r is None:
+            return Done(None, problems=tuple(problems))
+        env = _env(self.templates, self.site_name, self.nav)
+        files = receipt_files(job.name, r, job.raw, cited, env)
+        rows, badges = rows_and_badge_files({job.name: r})
+        files.update(badges)
+        listed = listed_receipt(job.name, r, sha256, rows[0])
+        links = receipt_links(files) if self.site is not None or store is not None else None
+        if store is not None and links is not None and not is_simulated(r):
+            meta = {"row": dataclasses.asdict(rows[0]), "listed": listed}
+            meta["links"] = dataclasses.asdict(links)
+            store.put(key, {**files, _META: json.dumps(meta, sort_keys=True).encode("utf-8")})
+        return Done(files, rows[0], listed, key=key, links=links if self.site is not None else None)
+
+
+def _links_of(data: dict[str, list[list[object]]]) -> ReceiptLinks:
+    """A :class:`ReceiptLinks` read back from its JSON form."""
+    return ReceiptLinks(
+        tuple(str(x) for x in data["pages"]),
+        tuple((str(p), int(i), str(m)) for p, i, m in data["problems"]),  # type: ignore[call-overload]
+        tuple(tuple(x) for x in data["outside"]),  # type: ignore[misc]
+    )
 
 
 def write_files(site: Path, files: Mapping[str, bytes]) -> tuple[str, ...]:
@@ -225,10 +205,7 @@ def _now(fn: Callable[[Any], Done], arg: Any) -> Future[Done]:
 
 @contextmanager
 def job_pool(count: int) -> Iterator[Submit]:
-    """A ``submit`` for ``count`` jobs: worker processes from :data:`POOL_FROM` on, else here.
-
-    The pool has one process per core (at most 8) and is used only with more than one core.
-    """
+    """A ``submit`` for ``count`` jobs: a process per core (<= 8) from :data:`POOL_FROM` on."""
     workers = min(os.cpu_count() or 1, 8)
     if count < POOL_FROM or workers < 2:
         yield _now
@@ -238,10 +215,7 @@ def job_pool(count: int) -> Iterator[Submit]:
 
 
 def run_jobs(jobs: Iterable[Job], render: Renderer, submit: Submit) -> Iterator[tuple[Job, Done]]:
-    """Each job with its result, in the order of ``jobs`` (which may read receipts lazily).
-
-    At most a few are under way at a time, so memory stays bounded.
-    """
+    """Each job with its result, in the order of ``jobs``; a few at a time (bounded memory)."""
     pending: deque[tuple[Job, Future[Done]]] = deque()
     for job in jobs:
         pending.append((job, submit(render, job)))
