@@ -22,6 +22,7 @@ from driftproof.site.generate import SiteSettings, generate_site
 from driftproof.site.html import page_env, printable, wrap_tables
 from driftproof.site.inputs import Progress, find_inputs
 from driftproof.site.links import SiteLinks
+from driftproof.site.receipt_jobs import write_files
 from driftproof.site.report_pages import home_listing
 from driftproof.site.report_source import Report
 from driftproof.site.search import index_for_search
@@ -98,12 +99,11 @@ class DriftproofPlugin(BasePlugin):
         # no generated file may take a hand-written page's source or written path
         clash = {f.dest_uri: f for f in files} | {f.src_uri: f for f in files}
 
-        def emit(path: str, data: bytes) -> None:
+        def emit(path: str, data: bytes | None) -> None:
             if path in clash:
                 raise _overwrite(config, clash[path], path)
-            dest = site_dir / path
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
+            if data is not None:  # None: the job wrote it
+                write_files(site_dir, {path: data})
             written.append(path)
 
         generate_site(
@@ -114,6 +114,7 @@ class DriftproofPlugin(BasePlugin):
             problems=found.problems,
             total=len(found.paths),
             links=self.links,
+            site=site_dir,
         )
         for path in sorted(written):
             files.append(_Written.generated(config, path, abs_src_path=str(site_dir / path)))

@@ -16,9 +16,9 @@ emits, tests and the demo collect it (:func:`build_site_files`). Paths::
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ import jinja2
 from markupsafe import Markup
 
 from driftproof.errors import Problem, SiteBuildError
-from driftproof.pages.report import feed_entry, report_key
+from driftproof.pages.report import feed_entry
 from driftproof.pages.results import (
     RESULTS_PAGE,
     ResultRow,
@@ -35,19 +35,17 @@ from driftproof.pages.results import (
 )
 from driftproof.pages.spec import schema_files
 from driftproof.pages.tables import sums_of
-from driftproof.receipt import Receipt, parse_receipt
 from driftproof.site._paths import templates_dir
-from driftproof.site.cache import RenderCache, code_key, key_of
+from driftproof.site.cache import RenderCache, code_key
 from driftproof.site.html import page, page_env
 from driftproof.site.links import SiteLinks
-from driftproof.site.receipt_jobs import Job, Renderer, run_jobs
-from driftproof.site.report_pages import report_files
+from driftproof.site.receipt_jobs import Done, Job, Renderer, job_pool, run_jobs
 from driftproof.site.report_source import Report
 
 __all__ = ["Emit", "SiteSettings", "build_site_files", "generate_site", "prose_files"]
 
-#: ``emit(site path, bytes)``: receives each generated file once.
-Emit = Callable[[str, bytes], None]
+#: ``emit(site path, bytes)``: receives each generated file once (None: a job wrote it).
+Emit = Callable[[str, bytes | None], None]
 
 #: Folder addresses a reader may type, each a page pointing at the page that lists what is in it.
 _FOLDERS = {
@@ -98,8 +96,13 @@ def build_site_files(
     ``settings`` are the other fields of :class:`SiteSettings`. Raises as :func:`generate_site`.
     """
     files: dict[str, bytes] = {}
+
+    def keep(path: str, data: bytes | None) -> None:
+        assert data is not None, "only a build with a site folder gets None"
+        files[path] = data
+
     sources = ((n, receipts[n], n) for n in sorted(receipts))
-    generate_site(sources, reports, SiteSettings(nav, **settings), emit=files.__setitem__)
+    generate_site(sources, reports, SiteSettings(nav, **settings), emit=keep)
     return files
 
 
@@ -133,6 +136,7 @@ class _Index:
     listing: list[dict[str, str]] = dataclasses.field(default_factory=list)
     cited: dict[str, tuple[bytes, str]] = dataclasses.field(default_factory=dict)
     owners: dict[str, str] = dataclasses.field(default_factory=dict)
+    used: set[str] = dataclasses.field(default_factory=set)
     problems: list[Problem] = dataclasses.field(default_factory=list)
 
 
@@ -145,17 +149,21 @@ def generate_site(
     problems: list[Problem] | None = None,
     total: int = 0,
     links: SiteLinks | None = None,
+    site: Path | None = None,
 ) -> None:
     """Hand each file of the site to ``emit(site path, bytes)`` once, a receipt at a time.
 
     ``receipts`` yields ``(name, file bytes, file)`` in name order (``total`` of them);
-    ``problems`` the caller finds while it is read are reported with these; ``links`` gathers
-    each receipt's link check. Reports are rendered last.
+    ``problems`` the caller finds while it is read are reported with these; with ``site``,
+    the receipts' and reports' jobs write their files into that folder themselves (``emit``
+    gets ``None`` for their bytes) and ``links`` gathers each receipt's link check. A report is
+    rendered as soon as all its receipts are in, beside the receipts still rendering.
 
     Raises:
         SiteBuildError: every problem: receipts that are not valid (file, JSON pointer,
             expectation), simulated receipts on the public site, two receipts that would write
             the same file, a section that cannot be rendered.
+        OSError: a file could not be written into ``site``.
     """
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
     nav = json.dumps(list(settings.nav))
@@ -164,45 +172,67 @@ def generate_site(
     if cache is not None:
         fixed += (code_key(Path(settings.templates)),)
     folder = cache.folder if cache is not None else None
-    render = Renderer(
-        Path(settings.templates),
-        settings.site_name,
-        nav,
-        settings.public,
-        folder,
-        fixed,
-        links is not None,
-    )
+    templates = Path(settings.templates)
+    render = Renderer(templates, settings.site_name, nav, settings.public, folder, fixed, site)
     index = _Index(problems=problems if problems is not None else [])
+    waiting = {r.ident: set(r.receipts) for r in ordered}
     jobs = (
         Job(name, raw, file, tuple((r.ident, r.title) for r in ordered if name in r.receipts))
         for name, raw, file in receipts
     )
-    for i, (job, done) in enumerate(run_jobs(jobs, render, total)):
-        if cache is not None and done.key:
-            cache.used.add(done.key)
-        index.problems.extend(done.problems)
-        if done.files is None or done.row is None or done.listed is None:
-            continue  # refused: its problems are reported
-        done.files[f"receipts/{job.name}.json"] = job.raw
-        for path, data in done.files.items():
-            first = index.owners.setdefault(path, job.name)
-            if first != job.name:
-                index.problems.append(_clash(job.file, path, first))
-            emit(path, data)
-        if links is not None and done.links is not None:
-            links.add(done.links)
-        index.rows.append(done.row)
-        index.listing.append(done.listed)
-        if job.cited:
-            index.cited[job.name] = (job.raw, job.file)
-        if settings.progress:
-            settings.progress("render", i + 1, total)
-    if index.problems:
-        found = sorted(index.problems, key=lambda p: p.file)
-        raise SiteBuildError(f"{len(found)} problem(s); the site was not built", found)
+    with job_pool(total) as submit:
+        started: list[Future[Done]] = []
+
+        def start_ready(name: str) -> None:
+            for r in ordered:
+                left = waiting.get(r.ident)
+                if left is not None and not left - {name}:
+                    del waiting[r.ident]
+                    cited = {n: index.cited[n] for n in r.receipts}
+                    started.append(submit(render.report, (r, cited)))
+                elif left is not None:
+                    left.discard(name)
+
+        start_ready("")  # reports that cite no receipt
+        for i, (job, done) in enumerate(run_jobs(jobs, render, submit)):
+            _take(job, done, index, emit)
+            if job.cited and done.files is not None:
+                index.cited[job.name] = (job.raw, job.file)
+                start_ready(job.name)
+            if links is not None and done.links is not None:
+                links.add(done.links)
+            if settings.progress:
+                settings.progress("render", i + 1, total)
+        if index.problems:
+            found = sorted(index.problems, key=lambda p: p.file)
+            raise SiteBuildError(f"{len(found)} problem(s); the site was not built", found)
+        for future in started:
+            done = future.result()
+            index.used.add(done.key)
+            for path, data in done.emitted():
+                emit(path, data)
+    if cache is not None:
+        cache.used |= index.used
     env = page_env(settings.templates, settings.site_name, settings.nav)
-    _site_pages(index, ordered, env, settings, fixed, emit)
+    _site_pages(index, ordered, env, settings, emit)
+
+
+def _take(job: Job, done: Done, index: _Index, emit: Emit) -> None:
+    """Gather one receipt job's result into ``index``; emit its files (None: written)."""
+    if done.key:
+        index.used.add(done.key)
+    index.problems.extend(done.problems)
+    if done.files is None or done.row is None or done.listed is None:
+        return  # refused: its problems are reported
+    if not done.written:
+        done.files[f"receipts/{job.name}.json"] = job.raw
+    for path, data in done.emitted():
+        first = index.owners.setdefault(path, job.name)
+        if first != job.name:
+            index.problems.append(_clash(job.file, path, first))
+        emit(path, data)
+    index.rows.append(done.row)
+    index.listing.append(done.listed)
 
 
 def _site_pages(
@@ -210,24 +240,10 @@ def _site_pages(
     ordered: Sequence[Report],
     env: jinja2.Environment,
     settings: SiteSettings,
-    fixed: tuple[str, ...],
     emit: Emit,
 ) -> None:
-    """The reports' files and every page made from all receipts (lists, sums, schemas, feed)."""
-    digests = {n: hashlib.sha256(raw).hexdigest() for n, (raw, _) in index.cited.items()}
-    models: dict[str, Receipt] = {}
+    """Every page made from all receipts (lists, sums, schemas, feed), the reports' alias."""
     files: dict[str, bytes] = {}
-    for r in ordered:
-        key = key_of("report", report_key(r), json.dumps([digests[n] for n in r.receipts]), *fixed)
-        hit = settings.cache.get(key) if settings.cache is not None else None
-        if hit is None:
-            for n in r.receipts:
-                if n not in models:
-                    models[n] = parse_receipt(*index.cited[n])
-            hit = report_files(r, models, digests, env)
-            if settings.cache is not None:
-                settings.cache.put(key, hit)
-        files.update(hit)
     if ordered:
         latest = "reports/latest/index.html"
         first = ordered[0]

@@ -1,8 +1,8 @@
-"""One job per receipt: its pages, badge files and index rows, from the cache or rendered.
+"""One job per receipt or report: its files, from the cache or rendered, written where made.
 
-A job is a pure function of the receipt's bytes, name, citing reports and the site's settings,
-so it runs alike in this process or in a pool of worker processes; results come back in input
-order and the site is byte for byte the same.
+A job is a pure function of its inputs and the site's settings, so it runs alike in this
+process or in a pool of worker processes (one render path); given a site folder it writes its
+files there itself and hands back only their paths. The site is byte for byte the same.
 """
 
 from __future__ import annotations
@@ -12,24 +12,29 @@ import hashlib
 import json
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from functools import cache
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
 from driftproof.errors import Problem
 from driftproof.pages.receipt_list import listed_receipt
+from driftproof.pages.report import Report, report_key
 from driftproof.pages.results import ResultRow, rows_and_badge_files
+from driftproof.receipt import Receipt, parse_receipt
 from driftproof.site.cache import RenderCache, key_of
 from driftproof.site.html import page_env
 from driftproof.site.inputs import checked_receipt, is_simulated
 from driftproof.site.links import ReceiptLinks, receipt_links
 from driftproof.site.receipt_page import receipt_files
+from driftproof.site.report_pages import report_files
 
-__all__ = ["POOL_FROM", "Done", "Job", "Renderer", "run_jobs"]
+__all__ = ["Done", "Job", "Renderer", "job_pool", "run_jobs", "write_files"]
 
 #: A site of at least this many receipts is rendered in a pool of processes, one per core.
 POOL_FROM = 64
@@ -51,7 +56,8 @@ class Job:
 class Done:
     """A job's files, results row, receipts-page row, cache key and link check.
 
-    ``files`` is None when the receipt was refused (``problems`` says why).
+    ``files`` is None when the receipt was refused (``problems`` says why), empty when the job
+    wrote them into the site folder (``written``: their site paths).
     """
 
     files: dict[str, bytes] | None
@@ -60,6 +66,11 @@ class Done:
     problems: tuple[Problem, ...] = ()
     key: str = ""
     links: ReceiptLinks | None = None
+    written: tuple[str, ...] = ()
+
+    def emitted(self) -> list[tuple[str, bytes | None]]:
+        """Each file as ``(site path, bytes)``, bytes None where the job wrote it."""
+        return [(p, None) for p in self.written] + list((self.files or {}).items())
 
 
 @cache
@@ -72,7 +83,8 @@ class Renderer:
     """Renders a :class:`Job` (picklable: it is sent to worker processes).
 
     ``nav`` is the navigation as JSON, ``cache`` the render cache folder (or None), ``fixed``
-    the site-wide parts of the cache key; ``public`` refuses simulated receipts.
+    the site-wide parts of the cache key; ``public`` refuses simulated receipts; ``site``, the
+    folder the files are written into, also has each receipt's links checked.
     """
 
     templates: Path
@@ -81,10 +93,45 @@ class Renderer:
     public: bool
     cache: Path | None
     fixed: tuple[str, ...]
-    check_links: bool = False
+    site: Path | None = None
 
     def __call__(self, job: Job) -> Done:
-        """The job's files and rows (see :class:`Done`); never raises for a bad receipt."""
+        """The job's files (written into ``site`` when set) and rows; a bad receipt: problems.
+
+        Raises:
+            OSError: a file could not be written into ``site``.
+        """
+        done = self._render(job)
+        if self.site is None or done.files is None:
+            return done
+        files = {**done.files, f"receipts/{job.name}.json": job.raw}
+        return dataclasses.replace(done, files={}, written=write_files(self.site, files))
+
+    def report(self, arg: tuple[Report, Mapping[str, tuple[bytes, str]]]) -> Done:
+        """A report's files (written into ``site`` when set) from its receipts' ``(bytes, file)``.
+
+        The receipts are parsed here, once per report.
+
+        Raises:
+            SiteBuildError: a section cannot be rendered.
+            OSError: a file could not be written into ``site``.
+        """
+        r, cited = arg
+        digests = {n: hashlib.sha256(raw).hexdigest() for n, (raw, _) in cited.items()}
+        sums = json.dumps([digests[n] for n in r.receipts])
+        key = key_of("report", report_key(r), sums, *self.fixed)
+        store = RenderCache(self.cache) if self.cache is not None else None
+        files = store.get(key) if store is not None else None
+        if files is None:
+            models: dict[str, Receipt] = {n: parse_receipt(*cited[n]) for n in r.receipts}
+            files = report_files(r, models, digests, _env(self.templates, self.site_name, self.nav))
+            if store is not None:
+                store.put(key, files)
+        if self.site is None:
+            return Done(files, key=key)
+        return Done({}, key=key, written=write_files(self.site, files))
+
+    def _render(self, job: Job) -> Done:
         sha256 = hashlib.sha256(job.raw).hexdigest()
         cited = [{"ident": i, "title": t} for i, t in job.cited]
         key = key_of("receipt", sha256, job.name, json.dumps(cited), *self.fixed)
@@ -93,7 +140,7 @@ class Renderer:
         if hit is not None and _META in hit:
             try:
                 meta = json.loads(hit.pop(_META))
-                links = _links_of(meta["links"]) if self.check_links else None
+                links = _links_of(meta["links"]) if self.site is not None else None
                 return Done(
                     hit, ResultRow(**meta["row"]), dict(meta["listed"]), key=key, links=links
                 )
@@ -107,12 +154,12 @@ class Renderer:
         rows, badges = rows_and_badge_files({job.name: r})
         files.update(badges)
         listed = listed_receipt(job.name, r, sha256, rows[0])
-        links = receipt_links(files) if self.check_links or store is not None else None
+        links = receipt_links(files) if self.site is not None or store is not None else None
         if store is not None and links is not None and not is_simulated(r):
             meta = {"row": dataclasses.asdict(rows[0]), "listed": listed}
             meta["links"] = dataclasses.asdict(links)
             store.put(key, {**files, _META: json.dumps(meta, sort_keys=True).encode("utf-8")})
-        return Done(files, rows[0], listed, key=key, links=links if self.check_links else None)
+        return Done(files, rows[0], listed, key=key, links=links if self.site is not None else None)
 
 
 def _links_of(data: dict[str, list[list[object]]]) -> ReceiptLinks:
@@ -124,23 +171,57 @@ def _links_of(data: dict[str, list[list[object]]]) -> ReceiptLinks:
     )
 
 
-def run_jobs(jobs: Iterable[Job], render: Renderer, count: int) -> Iterator[tuple[Job, Done]]:
-    """Each job with its result, in the order of ``jobs`` (which may read receipts lazily).
+def write_files(site: Path, files: Mapping[str, bytes]) -> tuple[str, ...]:
+    """Write ``files`` (by site path) under ``site``, each folder made once; their paths, sorted."""
+    paths = sorted(files)
+    site.mkdir(parents=True, exist_ok=True)
+    folders = {p.rpartition("/")[0] for p in paths} - {""}
+    for d in sorted(
+        {"/".join(f.split("/")[:i]) for f in folders for i in range(1, f.count("/") + 2)}
+    ):
+        try:
+            os.mkdir(site / d)
+        except FileExistsError:
+            pass
+    for p in paths:
+        with open(site / p, "wb") as fh:
+            fh.write(files[p])
+    return tuple(paths)
 
-    From :data:`POOL_FROM` jobs on (``count``), with more than one core, they run in a pool of
-    worker processes, a few at a time, so memory stays bounded.
-    """
+
+#: ``submit(job function, argument)``: its future result.
+Submit = Callable[[Callable[[Any], Done], Any], "Future[Done]"]
+
+
+def _now(fn: Callable[[Any], Done], arg: Any) -> Future[Done]:
+    """Run ``fn(arg)`` here and now; its exception is raised by ``result()``, as a pool's."""
+    done: Future[Done] = Future()
+    try:
+        done.set_result(fn(arg))
+    except Exception as exc:  # noqa: BLE001 - handed on whole, as a pool hands it on
+        done.set_exception(exc)
+    return done
+
+
+@contextmanager
+def job_pool(count: int) -> Iterator[Submit]:
+    """A ``submit`` for ``count`` jobs: a process per core (<= 8) from :data:`POOL_FROM` on."""
     workers = min(os.cpu_count() or 1, 8)
     if count < POOL_FROM or workers < 2:
-        yield from ((job, render(job)) for job in jobs)
+        yield _now
         return
-    pending: deque[tuple[Job, Future[Done]]] = deque()
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-        for job in jobs:
-            pending.append((job, pool.submit(render, job)))
-            if len(pending) >= 2 * workers:
-                held, done = pending.popleft()
-                yield held, done.result()
-        while pending:
+        yield pool.submit
+
+
+def run_jobs(jobs: Iterable[Job], render: Renderer, submit: Submit) -> Iterator[tuple[Job, Done]]:
+    """Each job with its result, in the order of ``jobs``; a few at a time (bounded memory)."""
+    pending: deque[tuple[Job, Future[Done]]] = deque()
+    for job in jobs:
+        pending.append((job, submit(render, job)))
+        if len(pending) >= 2 * (os.cpu_count() or 1):
             held, done = pending.popleft()
             yield held, done.result()
+    while pending:
+        held, done = pending.popleft()
+        yield held, done.result()
