@@ -121,8 +121,15 @@ def discard(old: Path, trash: Path) -> None:
         trash.mkdir(parents=True, exist_ok=True)
         os.rename(old, trash / old.name)
         # a session of its own, never waited for: it outlives the build (and its kill)
+        # and holds none of the build's standard streams: a caller reading them to their end
+        # (a pipe, CI's log) is not kept waiting for the removal
+        quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
         os.posix_spawn(
-            sys.executable, [sys.executable, "-c", _REMOVE, str(trash)], os.environ, setsid=True
+            sys.executable,
+            [sys.executable, "-c", _REMOVE, str(trash)],
+            os.environ,
+            file_actions=quiet,
+            setsid=True,
         )
     except OSError:
         shutil.rmtree(old, ignore_errors=True)

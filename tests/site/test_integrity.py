@@ -193,3 +193,34 @@ def test_control_characters_are_shown_not_written_raw(tmp_path: Path) -> None:
     assert json.loads(files["receipts/ctl.json"])["cases"][0]["arms"]["with_skill"]["draws"][0][
         "answer"
     ].startswith("NUL\x00")  # the receipt itself is published byte for byte
+
+
+def test_the_old_site_remover_holds_none_of_the_builds_streams(tmp_path: Path) -> None:
+    # The remover outlives the build; holding its stdout or stderr kept a caller that reads them
+    # to their end (a pipe, a CI log, the site benchmark) waiting until the old site was gone.
+    import subprocess
+    import sys
+    import textwrap
+
+    old = tmp_path / "old-site"
+    old.mkdir()
+    (old / "index.html").write_text("old", encoding="utf-8")
+    child = textwrap.dedent(
+        f"""
+        import os
+        from pathlib import Path
+        from driftproof.site import publish
+        real = os.posix_spawn
+        def spy(path, argv, env, **kw):
+            targets = {{fd: name for _, fd, name, *_ in kw.get("file_actions", [])}}
+            print("streams", sorted(targets.items()), flush=True)
+            return real(path, argv, env, **kw)
+        os.posix_spawn = spy
+        publish.discard(Path({str(old)!r}), Path({str(tmp_path / "trash")!r}))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    assert f"streams [(0, {os.devnull!r}), (1, {os.devnull!r}), (2, {os.devnull!r})]" in out
+    assert not old.exists()
