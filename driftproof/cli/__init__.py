@@ -18,7 +18,6 @@ import click
 from driftproof import __version__
 from driftproof.cli._lazy import LazyGroup
 from driftproof.errors import DriftproofError
-from driftproof.render.escape import terminal_safe
 
 __all__ = ["COMMANDS", "cli", "main"]
 
@@ -67,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
         rv = cli.main(args=args, prog_name="driftproof", standalone_mode=False, obj=tuple(args))
     except DriftproofError as exc:
         for line in exc.lines():
-            click.echo(f"error: {terminal_safe(line)}", err=True)
+            click.echo(f"error: {_shown(line)}", err=True)
         sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
@@ -84,11 +83,18 @@ def main(argv: list[str] | None = None) -> None:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
-        click.echo(f"error: {terminal_safe(_edge_line(exc))}", err=True)
+        click.echo(f"error: {_shown(_edge_line(exc))}", err=True)
         sys.exit(2)
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
     if isinstance(rv, int) and not isinstance(rv, bool):
         sys.exit(rv)
+
+
+def _shown(line: str) -> str:
+    """``line`` with control characters escaped (file names are untrusted)."""
+    from driftproof.render.escape import terminal_safe  # deferred: start-up time of --help
+
+    return terminal_safe(line)
 
 
 def _edge_line(exc: OSError | UnicodeDecodeError | UnicodeEncodeError) -> str:
