@@ -120,17 +120,11 @@ def discard(old: Path, trash: Path) -> None:
     try:
         trash.mkdir(parents=True, exist_ok=True)
         os.rename(old, trash / old.name)
-        # a session of its own, never waited for: it outlives the build (and its kill)
-        # and holds none of the build's standard streams: a caller reading them to their end
-        # (a pipe, CI's log) is not kept waiting for the removal
+        # a session of its own, never waited for: it outlives the build (and its kill), and holds
+        # none of its streams (a caller reading them to their end would wait for the removal)
         quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
-        os.posix_spawn(
-            sys.executable,
-            [sys.executable, "-c", _REMOVE, str(trash)],
-            os.environ,
-            file_actions=quiet,
-            setsid=True,
-        )
+        cmd = [sys.executable, "-c", _REMOVE, str(trash)]
+        os.posix_spawn(sys.executable, cmd, os.environ, file_actions=quiet, setsid=True)
     except OSError:
         shutil.rmtree(old, ignore_errors=True)
 
