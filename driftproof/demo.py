@@ -99,11 +99,23 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
     t0 = time.perf_counter()
     folder = Path(folder)
     _check_folder(folder, force)
+    created = not folder.exists()
+    try:
+        receipts, walk, files = _write_demo(folder, seed)
+    except BaseException:
+        if created:  # a folder this call made holds nothing half-written afterwards
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return DemoResult(folder, receipts, walk, time.perf_counter() - t0, files)
+
+
+def _write_demo(folder: Path, seed: int) -> tuple[dict[str, Path], str, list[Path]]:
+    """Write the demo's files into ``folder``: (receipts by name, walkthrough, site files)."""
     folder.mkdir(exist_ok=True)
     (folder / "receipts").mkdir(exist_ok=True)
-    for rel in COPIED:
+    for rel in COPIED:  # written, not copied: a failed write names the file written
         (folder / rel).parent.mkdir(exist_ok=True)
-        shutil.copyfile(DATA / rel, folder / rel)
+        (folder / rel).write_bytes((DATA / rel).read_bytes())
     suite = load_suite(folder / "suite.json")
     receipts: dict[str, Path] = {}
     for k, (v, run) in enumerate((("v1", 1), ("v1", 2), ("v2", 1), ("v2", 2))):
@@ -124,8 +136,7 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
     (folder / "plan.txt").write_text(f"{BANNER}\n\n{plan}", encoding="utf-8")
     walk = walkthrough(read, diff, plan)
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
-    files = write_site(folder / "site", receipts, walk, plan)
-    return DemoResult(folder, receipts, walk, time.perf_counter() - t0, files)
+    return receipts, walk, write_site(folder / "site", receipts, walk, plan)
 
 
 def _simulated_run(suite: Suite, folder: Path, v: str, seed: int, out: Path, lose: bool) -> None:
