@@ -11,6 +11,8 @@ judges it, :mod:`.sealing` writes the receipt; this module runs them.
 from __future__ import annotations
 
 import dataclasses
+import glob
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -104,6 +106,8 @@ def run_suite(
         journal_path(out), identity, started_at=now(), harness_version=harness_version
     )
     resumed = len(journal.draws)
+    if journal.resumed:
+        _remove_stale_receipt_files(out)
     drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
     spend = drawer.spend  # what the draws cost so far, for the progress bar
     on_done = (lambda d, t: progress(d, t, spend.usd())) if progress else None
@@ -204,6 +208,16 @@ def _judge_doc(cfg: RunConfig, judge: Provider) -> dict[str, Any]:
         "template_version": template_version,
         "max_output_tokens": cfg.judge_max_tokens,
     }
+
+
+def _remove_stale_receipt_files(out: Path) -> None:
+    """Remove the temporary receipt files (``.<name>.XXXXXXXX``) a killed session left.
+
+    Only called on a resume: the journal's lock says no other session writes ``out`` now.
+    """
+    for p in out.parent.glob(f".{glob.escape(out.name)}.*"):
+        if re.fullmatch(r"[a-z0-9_]{8}", p.name[len(out.name) + 2 :]) and p.is_file():
+            p.unlink(missing_ok=True)
 
 
 def _identity(
