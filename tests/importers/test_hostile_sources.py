@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from factories import SHARED, run_main
+from factories import run_main
 
 from driftproof.errors import ImportError_
 from driftproof.importers._common import Where, unit_score
@@ -28,11 +28,9 @@ def test_unit_score_names_the_digits_of_an_integer_no_float_holds() -> None:
 
 
 def test_claude_plugin_eval_refuses_a_huge_score_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], shared: Path
 ) -> None:
-    src = SHARED / "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
-    if not src.is_file():
-        pytest.skip("shared data not beside the checkout")
+    src = shared / "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
     text = src.read_text(encoding="utf-8").replace('"score": 1,', f'"score": {HUGE},', 1)
     assert str(HUGE) in text
     bad = tmp_path / "huge.json"
