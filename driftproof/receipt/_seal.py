@@ -1,14 +1,26 @@
 """The seal (D-12): sha256 over the RFC 8785 canonical JSON of a receipt, ``seal`` left out.
 
 A writer seals; every reader recomputes the hash and refuses a mismatch, naming the file.
-Canonical JSON is the ``rfc8785`` library's (Trail of Bits), never ours: a receipt whose cases
-are held apart is hashed member by member, each member's bytes the library's, joined as
-RFC 8785 joins an object's members (sorted names, ``,`` and ``:``, no spaces).
+Canonical JSON is written by libraries, the standard library's C encoder or the ``rfc8785``
+library (Trail of Bits, the reference the tests hold it to): a receipt whose cases are held
+apart is hashed member by member, joined as RFC 8785 joins an object's members (sorted names,
+``,`` and ``:``, no spaces).
+
+The standard library's C encoder (sorted names, no spaces, no ASCII escaping, the same escape
+table) writes RFC 8785's bytes but for integral floats (``1.0``, ``-0.0``; RFC 8785 writes ``1``
+and ``0``), which :func:`_c_encoded` rewrites outside strings, and four cases it leaves to the
+library: an exponent (Python writes one from 1e16 and below 1e-4, RFC 8785 from 1e21 and below
+1e-6), an integer of 16 or more digits (RFC 8785 refuses those past 2**53), a lone surrogate
+(refused) and a character beyond U+FFFF (member names sort by UTF-16 code units). Where one of
+the four may be present, even inside a string, the library writes the bytes: a false alarm
+costs time, never a byte.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -30,7 +42,46 @@ __all__ = [
 SEAL_ALGORITHM: Final = "sha256-rfc8785"
 
 
+#: Digits as ``0``, and ``+-:,[`` (before a number's digits or exponent) as a byte UTF-8 never has.
+_SHAPES: Final = bytes.maketrans(b"123456789+-:,[", b"0" * 9 + b"\xff" * 5)
+#: An integral float's end (``.0`` then ``,``, ``]``, ``}`` or the end), searched by its literal.
+_INTEGRAL_END: Final = re.compile(rb"\.0(?=[,\]}]|\Z)")
+
+
+def _c_encoded(value: Any) -> bytes | None:
+    """RFC 8785's bytes for ``value`` (JSON data) by the C encoder, or None: the library must."""
+    try:
+        text = json.dumps(
+            value, ensure_ascii=False, allow_nan=False, separators=(",", ":"), sort_keys=True
+        )
+        data = text.encode("utf-8")  # a lone surrogate raises
+    except (ValueError, TypeError):
+        return None
+    if len(data) != len(text) and len(text.encode("utf-16-le")) != 2 * len(text):
+        return None  # a character beyond U+FFFF
+    shapes = b"\xff" + data.translate(_SHAPES)  # a lone number starts as one after ``:``
+    if b"0e\xff0" in shapes or b"\xff" + b"0" * 16 in shapes:
+        return None  # an exponent, or an integer of 16 digits or more
+    plain = data.replace(b"\\\\", b"\0\0").replace(b'\\"', b"\0\0")  # escapes masked
+    out: list[bytes] = []
+    copied = counted = quotes = 0
+    for m in _INTEGRAL_END.finditer(plain):
+        quotes += plain.count(b'"', counted, m.start())
+        counted = m.start()
+        if quotes % 2 == 0:  # outside strings, ``.0`` then a delimiter ends an integral float
+            start = m.start()
+            while start and plain[start - 1] in b"-0123456789":
+                start -= 1
+            whole = data[start : m.start()]
+            out += (data[copied:start], b"0" if whole in (b"0", b"-0") else whole)
+            copied = m.end()
+    return b"".join(out) + data[copied:] if out else data
+
+
 def _canonical(value: Any) -> bytes:
+    fast = _c_encoded(value)
+    if fast is not None:
+        return fast
     try:
         return rfc8785.dumps(value)
     except (rfc8785.CanonicalizationError, TypeError) as exc:

@@ -16,6 +16,7 @@ from receipt_docs import body_of, seal_document
 
 from driftproof.errors import ReceiptError, SealError
 from driftproof.receipt import compute_seal, parse_receipt, read_receipt, write_receipt
+from driftproof.receipt._seal import canonical_bytes
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = {
@@ -145,3 +146,52 @@ def test_the_site_build_refuses_a_changed_receipt(tmp_path: Path) -> None:
         ln.startswith(f"{tmp_path / 'receipts' / 'r.json'}: /seal/sha256: seal mismatch")
         for ln in info.value.lines()
     )
+
+
+# The C encoder's path (receipt/_seal.py) against the library's bytes: every value alike.
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**60), 2**60)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([1.0, -0.0, 0.0, 1e16, 1e21, 1e-5, 1e-7, 123456789012345.0, 2.0**53])
+    | st.text()
+    | st.sampled_from(['1.0,"', '\\"x\\":1.0}', "\\", '"', "\U0001f600", "\ue000", "e-5"]),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=3) | st.sampled_from(["\U0001f600", "\ue000"]), inner),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(value=_JSON)
+def test_the_seal_bytes_are_the_rfc8785_librarys_for_every_json_value(value: Any) -> None:
+    try:
+        expected: bytes | None = rfc8785.dumps({"v": value})
+    except rfc8785.CanonicalizationError:
+        expected = None
+    if expected is None:
+        with pytest.raises(ValueError):
+            canonical_bytes({"v": value})
+    else:
+        assert canonical_bytes({"v": value}) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [  # worked by hand from RFC 8785 section 3.2.2.3 and ECMA-262 Number::toString
+        ({"a": 1.0, "b": [-0.0, 2.5, 10.0]}, b'{"a":1,"b":[0,2.5,10]}'),
+        ({"s": '1.0,"x":2.0}'}, b'{"s":"1.0,\\"x\\":2.0}"}'),
+        ({"s": "\\", "t": 3.0}, b'{"s":"\\\\","t":3}'),
+        ({"x": 1e16, "y": 1e-5}, b'{"x":10000000000000000,"y":0.00001}'),
+        ({"\U0001f600": 1, "\ue000": 2}, '{"\U0001f600":1,"\ue000":2}'.encode()),
+    ],
+)
+def test_canonical_bytes_by_hand(value: dict[str, Any], expected: bytes) -> None:
+    assert canonical_bytes(value) == expected
+
+
+def test_canonical_bytes_refuses_what_rfc8785_cannot_hold() -> None:
+    for value in ({"n": 2**53}, {"s": "\ud800"}, {"f": float("nan")}):
+        with pytest.raises(ValueError):
+            canonical_bytes(value)
