@@ -157,8 +157,10 @@ _JSON = st.recursive(
     | st.sampled_from([1.0, -0.0, 0.0, 1e16, 1e21, 1e-5, 1e-7, 123456789012345.0, 2.0**53])
     | st.text()
     | st.sampled_from(['1.0,"', '\\"x\\":1.0}', "\\", '"', "\U0001f600", "\ue000", "e-5"]),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=3) | st.sampled_from(["\U0001f600", "\ue000"]), inner),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=3) | st.sampled_from(["\U0001f600", "\ue000"]), inner)
+    ),
     max_leaves=12,
 )
 
