@@ -39,8 +39,6 @@ from driftproof.stats.codes import Status, VerdictCode
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.verdict import verdict_words
 
-__all__ = ["action_outputs", "append_github_output", "decide", "main", "summary_markdown"]
-
 #: Every value the ``decision`` output can take.
 DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVED)
 DECISIONS += (Status.UNDERPOWERED, VerdictCode.INCONCLUSIVE, Status.NO_SEPARATION)

@@ -37,8 +37,6 @@ from driftproof.stats import arm_band, receipt_reading
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
 
-__all__ = ["DATA", "DEMO_SEED", "METHOD_URL", "DemoResult", "run_demo"]
-
 #: The method page's worked examples (every verdict word on hand-worked numbers).
 METHOD_URL = "https://driftproof.dev/method.html"
 DEMO_SEED = 16

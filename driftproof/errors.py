@@ -24,20 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
-__all__ = [
-    "BoundsError",
-    "DriftproofError",
-    "ImportError_",
-    "Problem",
-    "ProviderError",
-    "ReceiptError",
-    "RefusalError",
-    "SealError",
-    "SiteBuildError",
-    "SuiteError",
-    "UnknownVersionError",
-]
-
 
 @dataclass(frozen=True)
 class Problem:

@@ -11,16 +11,6 @@ from pathlib import Path
 
 from driftproof.errors import RefusalError
 
-__all__ = [
-    "OUT_RULE",
-    "open_mode",
-    "refuse_existing_output",
-    "refuse_existing_outputs",
-    "refuse_output_on_input",
-    "same_path",
-]
-
-
 #: The rule every command follows (README, "Commands").
 OUT_RULE = (
     "--out names the one file a command writes (run, regrade, export); --out-dir names the folder "

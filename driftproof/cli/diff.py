@@ -15,8 +15,6 @@ from driftproof.cli._options import format_option, path_option
 if TYPE_CHECKING:
     from driftproof.render.sheet import Format
 
-__all__ = ["diff"]
-
 
 @click.command()
 @click.argument("a", type=click.Path(path_type=Path))

@@ -12,8 +12,6 @@ import click
 from driftproof.cli._lazy import LazyGroup
 from driftproof.cli._options import FILE
 
-__all__ = ["FORCE", "OUT_DIR", "SUBCOMMANDS", "caveman", "import_group"]
-
 #: subcommand name -> "module:attribute" of its click command.
 SUBCOMMANDS: dict[str, str] = {
     "caveman": "driftproof.cli.import_:caveman",

@@ -7,8 +7,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["bar_steps", "resume_command", "with_progress"]
-
 
 def resume_command(argv: Sequence[str] | None) -> str:
     """The command line that resumes a run, quoted for a POSIX shell.
