@@ -68,8 +68,6 @@ def main(argv: list[str] | None = None) -> None:
         for line in exc.lines():
             click.echo(f"error: {_shown(line)}", err=True)
         sys.exit(2)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
