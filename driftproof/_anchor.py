@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["slug", "stays_inside", "unique"]
-
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 

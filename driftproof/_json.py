@@ -13,17 +13,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
-__all__ = [
-    "JSONFault",
-    "decode_utf8",
-    "escape",
-    "loads_strict",
-    "member_list",
-    "member_object",
-    "member_str",
-    "pointer",
-]
-
 #: Characters of a parser's own message kept in a :class:`JSONFault` (the rest is cut).
 _DETAIL_MAX_CHARS = 80
 #: Characters of a duplicated member name quoted in a message.

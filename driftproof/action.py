@@ -39,8 +39,6 @@ from driftproof.stats.codes import Status, VerdictCode
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.verdict import verdict_words
 
-__all__ = ["action_outputs", "append_github_output", "decide", "main", "summary_markdown"]
-
 #: Every value the ``decision`` output can take.
 DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVED)
 DECISIONS += (Status.UNDERPOWERED, VerdictCode.INCONCLUSIVE, Status.NO_SEPARATION)
@@ -225,7 +223,7 @@ def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -
     return lines + (["\n"] if c.legend else [])
 
 
-def _with_cases(text: str, c: Comparison, max_bytes: int, max_rows: int) -> str:
+def _with_cases(text: str, c: Comparison, max_bytes: int) -> str:
     """``text`` with the per-case table and the notes, cut to stay under ``max_bytes``."""
     notes = [
         f"- {md_escape(v.case_id)}: {md_escape(v.lost_detail, 500)}\n"
@@ -237,7 +235,7 @@ def _with_cases(text: str, c: Comparison, max_bytes: int, max_rows: int) -> str:
     parts = [text + (_TABLE_HEAD if c.rows else "")]
     reserve = 200 + sum(len(n.encode()) for n in notes[:MAX_NOTES])
     size = len(parts[0].encode())
-    for v in c.rows[:max_rows]:
+    for v in c.rows[:MAX_ROWS]:
         row = _row(v)
         if size + len(row.encode()) + reserve > max_bytes:
             break
@@ -260,18 +258,17 @@ def summary_markdown(
     *,
     fail_on: Sequence[str] = (VerdictCode.REGRESSED,),
     max_bytes: int = MAX_SUMMARY_BYTES,
-    max_rows: int = MAX_ROWS,
 ) -> str:
     """The job summary in GitHub-flavoured Markdown, under ``max_bytes`` UTF-8 bytes.
 
     The decision, both receipts, the comparison's sentences, then a per-case table (at most
-    ``max_rows`` rows) cut with an "N more cases not shown" note.
+    :data:`MAX_ROWS` rows) cut with an "N more cases not shown" note.
     """
     outputs = action_outputs(a, b, c)
     common = common_lifts(a, b)
     head = _decision_lines(outputs["decision"], c, fail_on)
     head += _side_table(a, b, c, outputs, common) + _reading_lines(a, b, c, common)
-    return _with_cases("".join(head), c, max_bytes, max_rows)
+    return _with_cases("".join(head), c, max_bytes)
 
 
 def _output_blocks(outputs: dict[str, str]) -> str:

@@ -15,7 +15,7 @@ import html
 import re
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
@@ -36,8 +36,6 @@ from driftproof.site.html import wrap_tables
 from driftproof.stats import arm_band, receipt_reading
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
-
-__all__ = ["DATA", "DEMO_SEED", "METHOD_URL", "DemoResult", "run_demo"]
 
 #: The method page's worked examples (every verdict word on hand-worked numbers).
 METHOD_URL = "https://driftproof.dev/method.html"
@@ -68,7 +66,6 @@ class DemoResult:
     receipts: dict[str, Path]
     walkthrough: str
     seconds: float
-    files: list[Path] = field(default_factory=list)
 
 
 def _check_folder(folder: Path, force: bool) -> None:
@@ -89,7 +86,7 @@ def _check_folder(folder: Path, force: bool) -> None:
         )
 
 
-def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) -> DemoResult:
+def run_demo(folder: str | Path, *, force: bool = False) -> DemoResult:
     """Write the demo into ``folder`` (see the module docstring).
 
     Raises:
@@ -101,16 +98,16 @@ def run_demo(folder: str | Path, *, force: bool = False, seed: int = DEMO_SEED) 
     _check_folder(folder, force)
     created = not folder.exists()
     try:
-        receipts, walk, files = _write_demo(folder, seed)
+        receipts, walk = _write_demo(folder)
     except BaseException:
         if created:  # a folder this call made holds nothing half-written afterwards
             shutil.rmtree(folder, ignore_errors=True)
         raise
-    return DemoResult(folder, receipts, walk, time.perf_counter() - t0, files)
+    return DemoResult(folder, receipts, walk, time.perf_counter() - t0)
 
 
-def _write_demo(folder: Path, seed: int) -> tuple[dict[str, Path], str, list[Path]]:
-    """Write the demo's files into ``folder``: (receipts by name, walkthrough, site files)."""
+def _write_demo(folder: Path) -> tuple[dict[str, Path], str]:
+    """Write the demo's files into ``folder``: (receipts by name, walkthrough)."""
     folder.mkdir(exist_ok=True)
     (folder / "receipts").mkdir(exist_ok=True)
     for rel in COPIED:  # written, not copied: a failed write names the file written
@@ -121,7 +118,7 @@ def _write_demo(folder: Path, seed: int) -> tuple[dict[str, Path], str, list[Pat
     for k, (v, run) in enumerate((("v1", 1), ("v1", 2), ("v2", 1), ("v2", 2))):
         name = f"{v}-run{run}"
         receipts[name] = folder / "receipts" / f"{name}.json"
-        _simulated_run(suite, folder, v, seed * 100 + k, receipts[name], lose=name == "v2-run1")
+        _simulated_run(suite, folder, v, k, receipts[name], lose=name == "v2-run1")
     read = {n: read_receipt(p) for n, p in receipts.items()}
     cmp = compare_receipts(
         read["v1-run1"],
@@ -136,11 +133,12 @@ def _write_demo(folder: Path, seed: int) -> tuple[dict[str, Path], str, list[Pat
     (folder / "plan.txt").write_text(f"{BANNER}\n\n{plan}", encoding="utf-8")
     walk = walkthrough(read, diff, plan)
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
-    return receipts, walk, write_site(folder / "site", receipts, walk, plan)
+    write_site(folder / "site", receipts, walk, plan)
+    return receipts, walk
 
 
-def _simulated_run(suite: Suite, folder: Path, v: str, seed: int, out: Path, lose: bool) -> None:
-    """Run ``suite`` with ``folder``'s skill version ``v`` into ``out``; ``lose``: lose one draw."""
+def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: bool) -> None:
+    """Run ``suite`` with skill version ``v`` into ``out`` (demo run ``k``); ``lose`` a draw."""
     if out.exists():
         out.unlink()  # only reached with force: the folder was checked before
     skill = (folder / f"skill-{v}" / "SKILL.md").read_text(encoding="utf-8")
@@ -149,7 +147,7 @@ def _simulated_run(suite: Suite, folder: Path, v: str, seed: int, out: Path, los
         {(sha256_text(suite.cases[1].prompt), system, 2): LOST_REASON} if lose else {}
     )
     lane = SimulatedProvider(
-        seed=seed,
+        seed=DEMO_SEED * 100 + k,
         base=BASE,
         spread=SPREAD,
         judge_spread=JUDGE_SPREAD,
@@ -255,8 +253,8 @@ def _with_banner(page: bytes) -> bytes:
     return page[: m.end()] + banner + page[m.end() :] if m else banner + page
 
 
-def write_site(out: Path, receipts: dict[str, Path], walk: str, plan: str) -> list[Path]:
-    """Write the demo's local site into ``out`` and return the files written.
+def write_site(out: Path, receipts: dict[str, Path], walk: str, plan: str) -> None:
+    """Write the demo's local site into ``out``.
 
     The site is the generator's receipt sheets, results page and badges for the simulated
     receipts, plus an index with the walkthrough; every HTML page carries a banner.
@@ -286,10 +284,7 @@ def write_site(out: Path, receipts: dict[str, Path], walk: str, plan: str) -> li
     ).format(_local_links(escape(walk)), escape(plan))
     pages["index.html"] = (name, intro)
     files.update(prose_files(pages, nav=nav, site_name=name))
-    written = []
     for rel, data in sorted(files.items()):
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(_with_banner(data) if rel.endswith(".html") else data)
-        written.append(path)
-    return written

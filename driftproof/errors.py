@@ -1,19 +1,8 @@
 """Driftproof's exception tree.
 
 Every error a user can cause names the file, the JSON pointer and what was expected. Each class
-subclasses a builtin so callers may catch broadly::
-
-    DriftproofError(Exception)
-    ├── ReceiptError(ValueError)          a receipt file is unreadable or invalid
-    │   ├── SealError                     the seal does not match the content (D-12)
-    │   ├── UnknownVersionError           schema_version names no frozen schema (D-11)
-    │   └── BoundsError                   a size, length or depth limit was exceeded
-    ├── ImportError_(ValueError)          a source tool's file cannot be converted
-    ├── SuiteError(ValueError)            a suite file is invalid
-    ├── RefusalError(RuntimeError)        a command refuses on principle (below TESTED,
-    │                                     aggregates only, regrade identity mismatch, ...)
-    ├── ProviderError(RuntimeError)       a model endpoint failed after retries
-    └── SiteBuildError(RuntimeError)      the site cannot be built; nothing was written
+subclasses a builtin (``ValueError`` for bad input, ``RuntimeError`` for a refusal or a failure
+met while working) so callers may catch broadly.
 
 The CLI turns these into one line per problem and a non-zero exit; any other exception is a bug.
 """
@@ -23,20 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
-
-__all__ = [
-    "BoundsError",
-    "DriftproofError",
-    "ImportError_",
-    "Problem",
-    "ProviderError",
-    "ReceiptError",
-    "RefusalError",
-    "SealError",
-    "SiteBuildError",
-    "SuiteError",
-    "UnknownVersionError",
-]
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,6 @@ from pathlib import Path
 
 from driftproof.errors import RefusalError
 
-__all__ = [
-    "OUT_RULE",
-    "open_mode",
-    "refuse_existing_output",
-    "refuse_existing_outputs",
-    "refuse_output_on_input",
-    "same_path",
-]
-
-
 #: The rule every command follows (README, "Commands").
 OUT_RULE = (
     "--out names the one file a command writes (run, regrade, export); --out-dir names the folder "
@@ -36,7 +26,6 @@ def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
     Raises:
         RefusalError: naming the file (exit status 2).
     """
-    output = Path(output)
     parent = output.parent
     if not parent.is_dir():
         raise RefusalError(
@@ -96,7 +85,7 @@ def refuse_output_on_input(output: Path, option: str, **inputs: Path | None) -> 
         RefusalError: naming the option and the input it would overwrite.
     """
     for name, path in inputs.items():
-        if path is not None and same_path(Path(output), Path(path)):
+        if path is not None and same_path(output, path):
             raise RefusalError(
                 f"{option} {output} is the {name.replace('_', ' ')} it reads; "
                 "choose another path (nothing was written)"

@@ -18,8 +18,6 @@ import tiktoken
 import tiktoken.load
 from tiktoken_ext import openai_public
 
-__all__ = ["BPE_SHA256", "COUNTED_BY", "count_tokens", "o200k_encoding"]
-
 #: The receipt's ``tokens.counted_by`` for counts made here.
 COUNTED_BY = "o200k_base"
 

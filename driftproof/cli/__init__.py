@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections.abc import Iterable
+from typing import NoReturn
 
 import click
 
@@ -65,11 +67,7 @@ def main(argv: list[str] | None = None) -> None:
         args = list(sys.argv[1:] if argv is None else argv)
         rv = cli.main(args=args, prog_name="driftproof", standalone_mode=False, obj=tuple(args))
     except DriftproofError as exc:
-        for line in exc.lines():
-            click.echo(f"error: {_shown(line)}", err=True)
-        sys.exit(2)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        fail(exc.lines())
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -83,18 +81,19 @@ def main(argv: list[str] | None = None) -> None:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
-        click.echo(f"error: {_shown(_edge_line(exc))}", err=True)
-        sys.exit(2)
+        fail([_edge_line(exc)])
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
     if isinstance(rv, int) and not isinstance(rv, bool):
         sys.exit(rv)
 
 
-def _shown(line: str) -> str:
-    """``line`` with control characters escaped (file names are untrusted)."""
+def fail(lines: Iterable[str]) -> NoReturn:
+    """Each line on stderr as ``error: <line>``, controls escaped (names are untrusted); exit 2."""
     from driftproof.render.escape import terminal_safe  # deferred: start-up time of --help
 
-    return terminal_safe(line)
+    for line in lines:
+        click.echo(f"error: {terminal_safe(line)}", err=True)
+    sys.exit(2)
 
 
 def _edge_line(exc: OSError | UnicodeDecodeError | UnicodeEncodeError) -> str:

@@ -13,8 +13,6 @@ from typing import Any
 import click
 from click.formatting import HelpFormatter
 
-__all__ = ["LazyGroup"]
-
 
 class LazyGroup(click.Group):
     """A group whose commands are named in a table and imported when first used."""

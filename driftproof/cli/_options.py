@@ -11,18 +11,6 @@ from typing import Any
 
 import click
 
-__all__ = [
-    "EXISTING_FILE",
-    "FILE",
-    "choice_option",
-    "format_option",
-    "input_file_option",
-    "openai_api_option",
-    "path_option",
-    "seconds_option",
-    "tokens_option",
-]
-
 #: A file that must exist (a folder is refused), given to the command as a :class:`Path`.
 EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 #: A file path (a folder is refused) that need not exist yet, as a :class:`Path`.

@@ -6,6 +6,7 @@ job, not the badge); 2 when the receipt or the options are bad, and then nothing
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -60,21 +61,17 @@ def _write_all(files: dict[Path, bytes]) -> None:
                 fh.write(data)
         for tmp, path in staged:
             os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:  # an OSError or Ctrl-C: leave nothing behind
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
         for d in reversed(made):
-            try:
+            with contextlib.suppress(OSError):  # a folder something else wrote into stays
                 d.rmdir()
-            except OSError:
-                pass
+        if not isinstance(exc, OSError):
+            raise
         raise _WriteError(
             f"{path}: cannot write: {exc.strerror or exc}; no badge file was written"
         ) from None
-    except BaseException:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @click.command()

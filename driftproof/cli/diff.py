@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING
 
 import click
 
+from driftproof.cli import fail
 from driftproof.cli._options import format_option, path_option
 
 if TYPE_CHECKING:
     from driftproof.render.sheet import Format
-
-__all__ = ["diff"]
 
 
 @click.command()
@@ -42,7 +41,7 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     """
     # deferred: start-up time of --help
     from driftproof.errors import ReceiptError
-    from driftproof.pages.comparison import EXIT_BAD_INPUT, compare_receipts, exit_status
+    from driftproof.pages.comparison import compare_receipts, exit_status
     from driftproof.pages.sheet import receipt_breakdown
     from driftproof.receipt import read_receipt
     from driftproof.render.comparison import comparison_json as to_json
@@ -54,17 +53,11 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     try:
         ra, rb = read_receipt(a), read_receipt(b)
         raa = read_receipt(aa_path) if aa_path is not None else None
-    except ReceiptError as exc:
-        for line in exc.lines():
-            click.echo(f"error: {line}", err=True)
-        raise SystemExit(EXIT_BAD_INPUT) from None
+    except ReceiptError as exc:  # printed here: the command may run alone
+        fail(exc.lines())
     if raa is not None and not raa.run.aa:
-        click.echo(
-            f"error: {aa_path}: /run/aa: expected an A/A calibration (run --aa), found "
-            + ("absent" if raa.run.aa is None else "false"),
-            err=True,
-        )
-        raise SystemExit(EXIT_BAD_INPUT)
+        found = "absent" if raa.run.aa is None else "false"
+        fail([f"{aa_path}: /run/aa: expected an A/A calibration (run --aa), found {found}"])
     comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b), false_alarms=True)
     output = {"text": to_text, "markdown": to_markdown, "json": to_json}[fmt](comparison)
     if lift_breakdown:  # without the flag the output is unchanged (method, "Lift by case")

@@ -14,8 +14,6 @@ import click
 from driftproof.cli._options import FILE
 from driftproof.outputs import refuse_existing_output, refuse_output_on_input
 
-__all__ = ["export", "summary_json"]
-
 
 @click.group("export")
 def export() -> None:

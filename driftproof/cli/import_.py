@@ -6,13 +6,12 @@ Subcommands load lazily from :data:`SUBCOMMANDS` (``"<tool>": "<module>:<click c
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from driftproof.cli._lazy import LazyGroup
 from driftproof.cli._options import FILE
-
-__all__ = ["FORCE", "OUT_DIR", "SUBCOMMANDS", "caveman", "import_group"]
 
 #: subcommand name -> "module:attribute" of its click command.
 SUBCOMMANDS: dict[str, str] = {
@@ -85,15 +84,7 @@ OUT_DIR = click.option(
     help="caveman's evals/prompts/rubrics.json, for a judged fidelity snapshot (each fact "
     "judged by a model): the snapshot must match its prompts and facts.",
 )
-def caveman(
-    snapshot: Path,
-    skills_dir: Path,
-    out_dir: Path,
-    source_commit: str | None,
-    cases: Path | None,
-    rubrics: Path | None,
-    force: bool,
-) -> None:
+def caveman(snapshot: Path, out_dir: Path, force: bool, **options: Any) -> None:
     """Import caveman's snapshot: one receipt per skill arm.
 
     Reads evals/snapshots/results.json (or results.partial.json, or with --cases fidelity.json,
@@ -102,8 +93,6 @@ def caveman(
     """
     from driftproof.importers import get_importer, write_imported  # deferred: start-up time
 
-    items = get_importer("caveman")(
-        snapshot, skills_dir=skills_dir, source_commit=source_commit, cases=cases, rubrics=rubrics
-    )
+    items = get_importer("caveman")(snapshot, **options)  # --skills, --cases ... as given
     for path in write_imported(items, out_dir, source=str(snapshot), force=force):
         click.echo(f"wrote {path}")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli import fail
 from driftproof.cli._options import format_option
 from driftproof.errors import ReceiptError, RefusalError
 from driftproof.wording import DEFAULT_EFFECT
@@ -34,11 +35,7 @@ def plan(receipt: Path, fmt: str, effect: float) -> None:
 
     try:
         p = plan_receipt(read_receipt(receipt), effect)
-    except (ReceiptError, RefusalError) as exc:
-        for line in exc.lines():
-            click.echo(
-                f"error: {receipt}: {line}" if isinstance(exc, RefusalError) else f"error: {line}",
-                err=True,
-            )
-        raise SystemExit(2) from None
+    except (ReceiptError, RefusalError) as exc:  # printed here: the command may run alone
+        named = f"{receipt}: " if isinstance(exc, RefusalError) else ""
+        fail(named + line for line in exc.lines())
     click.echo(plan_json(p) if fmt == "json" else plan_text(p), nl=False)

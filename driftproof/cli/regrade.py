@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from driftproof.cli._options import EXISTING_FILE, FILE, input_file_option, openai_api_option
 from driftproof.errors import RefusalError
-from driftproof.outputs import refuse_existing_output
+from driftproof.outputs import refuse_existing_output, same_path
 from driftproof.run.run_plan import RunOptionError, plan_regrade_judge
 
 
@@ -27,16 +28,20 @@ from driftproof.run.run_plan import RunOptionError, plan_regrade_judge
 )
 @click.option("--force", is_flag=True, help="Replace an existing --out file.")
 @click.option(
-    "--judge-base-url", help="The judge API's base URL (must be the address the original used)."
+    "--judge-base-url",
+    "base_url",
+    help="The judge API's base URL (must be the address the original used).",
 )
 @openai_api_option()
 @click.option(
     "--judge-provider",
+    "provider",
     type=click.Choice(["anthropic", "openai", "stub"]),
     help="Plain judge regrade: grade with this judge instead of the original's.",
 )
 @click.option(
     "--judge-model",
+    "model",
     help="Plain judge regrade: the requested judge model; every reply must report it.",
 )
 @click.option(
@@ -47,13 +52,10 @@ def regrade(
     receipt: Path,
     rubric_suite: Path,
     out: Path,
-    judge_base_url: str | None,
-    openai_api: str,
-    judge_provider: str | None,
-    judge_model: str | None,
     judge_samples: int | None,
     retry_delays: str,
     force: bool,
+    **judge_options: Any,
 ) -> None:
     """Grade RECEIPT's kept answers under revised rubrics, drawing no new answer.
 
@@ -64,7 +66,7 @@ def regrade(
     judge replies, or an input cannot be held to the original.
     """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
-    from driftproof.regrade.rubric import rubric_regrade, same_path
+    from driftproof.regrade.rubric import rubric_regrade
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite
 
@@ -76,13 +78,8 @@ def regrade(
     if not any(same_path(out, p) for p in kept):  # rubric_regrade refuses these with its own words
         refuse_existing_output(out, "--out", force=force)
     try:
-        j = plan_regrade_judge(
-            read_receipt(receipt),
-            provider=judge_provider,
-            model=judge_model,
-            base_url=judge_base_url,
-            openai_api=openai_api,
-        )
+        # --judge-provider, --judge-model, --judge-base-url and --openai-api as given
+        j = plan_regrade_judge(read_receipt(receipt), **judge_options)
     except RunOptionError as exc:
         raise click.UsageError(exc.message) from None
     judge = make_provider(j.lane.provider, j.lane.surface, **j.lane.options)

@@ -95,7 +95,6 @@ def build_progress() -> Iterator[Callable[[str, int, int], None]]:
         TimeElapsedColumn(),
         console=console,
         disable=not console.is_terminal,
-        transient=False,
     ) as bar:
         tasks = {ph: bar.add_task(ph, total=None, start=False) for ph in PHASES}
 

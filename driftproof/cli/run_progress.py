@@ -7,8 +7,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["bar_steps", "resume_command", "with_progress"]
-
 
 def resume_command(argv: Sequence[str] | None) -> str:
     """The command line that resumes a run, quoted for a POSIX shell.
@@ -44,9 +42,7 @@ def with_progress(fn: Any, console: Any = None) -> Any:
         TextColumn("spend ${task.fields[spend]:.4f}"),
         TextColumn("{task.fields[batch]}"),
     ]
-    with Progress(
-        *columns, console=console, disable=not console.is_terminal, transient=False
-    ) as bar:
+    with Progress(*columns, console=console, disable=not console.is_terminal) as bar:
         task = bar.add_task("draws", total=None, spend=0.0, phase="draws", draws="", batch="")
 
         def progress(done: int, total: int, spend: float, phase: str = "draws") -> None:

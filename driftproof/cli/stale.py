@@ -7,7 +7,7 @@ import json
 import subprocess
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -105,16 +105,12 @@ def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | No
 @format_option(["text", "json"])
 def stale(
     receipt: Path,
-    model: str | None,
-    harness_name: str | None,
-    harness_version: str | None,
     harness_binary: str | None,
-    capture: str | None,
     skill: Path | None,
     suite: Path | None,
-    judge_model: str | None,
     judge_template: Path | None,
     fmt: str,
+    **given: Any,
 ) -> None:
     """Compare RECEIPT with what would run today.
 
@@ -126,17 +122,13 @@ def stale(
     from driftproof.render.stale import stale_text
 
     r = read_receipt(receipt)
-    if harness_binary and not harness_version:
-        harness_version = _printed_version(harness_binary)
+    if harness_binary and not given["harness_version"]:
+        given["harness_version"] = _printed_version(harness_binary)
     template_sha256, template_version = _today_template(r, judge_template)
     today = Today(
-        model=model,
-        harness_name=harness_name,
-        harness_version=harness_version,
-        capture=capture,
+        **given,  # --model, --harness, --harness-version, --capture, --judge-model as given
         skill_sha256=_skill_sha256(skill, r.skill.sha256),
         suite_sha256=_sha256_file(suite, "--suite"),
-        judge_model=judge_model,
         judge_template_sha256=template_sha256,
         judge_template_version=template_version,
     )

@@ -16,8 +16,6 @@ from driftproof.errors import ReceiptError
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = ["validate", "verdict_note"]
-
 
 def verdict_note(r: Receipt) -> str:
     """What a reader of a verdict makes of a valid receipt: :func:`~driftproof.stats.no_verdict`."""

@@ -8,8 +8,6 @@ import click
 
 from driftproof.cli._options import format_option
 
-__all__ = ["view"]
-
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
