@@ -10,7 +10,8 @@ Public API::
 """
 
 from driftproof.site.generate import build_site_files
-from driftproof.site.publish import Published, SiteInputs, build_site, load_inputs
+from driftproof.site.inputs import SiteInputs, load_inputs
+from driftproof.site.publish import Published, build_site
 from driftproof.site.report_pages import home_listing
 from driftproof.site.report_source import Report, SectionSpec, load_reports, parse_report
 from driftproof.site.sections import register_section, section_types

@@ -9,8 +9,6 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-__all__ = ["default_config", "site_data_root", "templates_dir"]
-
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 

@@ -27,8 +27,6 @@ from driftproof.site.report_pages import home_listing
 from driftproof.site.report_source import Report
 from driftproof.site.search import index_for_search
 
-__all__ = ["DriftproofPlugin", "site_nav"]
-
 #: The navigation: (hand-written page, listed when present, or generated page's path; label).
 NAV = (
     ("index.md", "Reports"),

@@ -19,8 +19,6 @@ from pathlib import Path
 import driftproof
 from driftproof._anchor import stays_inside
 
-__all__ = ["CACHE_DIR_NAME", "RenderCache", "code_key", "key_of", "tree_key"]
-
 #: The cache folder's name beside the site folder.
 CACHE_DIR_NAME = ".driftproof-cache"
 

@@ -26,8 +26,6 @@ if TYPE_CHECKING:  # matplotlib itself is imported when a chart is drawn, not wi
     from matplotlib.axes import Axes
     from matplotlib.typing import RcKeyType
 
-__all__ = ["NARROW_IN", "NARROW_MEDIA", "WIDE_IN", "band_figure", "figure", "grouped_bars"]
-
 # Okabe–Ito, a colour-blind-safe palette; hatches tell series apart in print as well.
 _PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
 _HATCHES = ("", "//", "..", "xx", "\\\\", "--")

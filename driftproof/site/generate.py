@@ -42,8 +42,6 @@ from driftproof.site.links import SiteLinks
 from driftproof.site.receipt_jobs import Done, Job, Renderer, job_pool, run_jobs
 from driftproof.site.report_source import Report
 
-__all__ = ["Emit", "SiteSettings", "build_site_files", "generate_site", "prose_files"]
-
 #: ``emit(site path, bytes)``: receives each generated file once (None: a job wrote it).
 Emit = Callable[[str, bytes | None], None]
 

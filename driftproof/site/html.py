@@ -17,16 +17,6 @@ from markupsafe import Markup
 
 from driftproof.site._paths import templates_dir
 
-__all__ = [
-    "make_env",
-    "markdown_html",
-    "page",
-    "page_env",
-    "printable",
-    "relative_root",
-    "wrap_tables",
-]
-
 # C0 controls but tab, line feed and carriage return; DEL; C1 controls; lone surrogates (which
 # UTF-8 cannot encode) and the noncharacters HTML forbids.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")

@@ -17,17 +17,6 @@ from driftproof.receipt import Receipt, parse_receipt
 from driftproof.receipt._load import read_bounded
 from driftproof.site.report_source import Report, load_reports
 
-__all__ = [
-    "SAFE_NAME",
-    "Found",
-    "Progress",
-    "SiteInputs",
-    "checked_receipt",
-    "find_inputs",
-    "is_simulated",
-    "load_inputs",
-]
-
 #: Each part of a receipt's path under ``receipts/`` (without ``.json``): safe in a URL and on
 #: every file system, as a suite's case ids.
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")

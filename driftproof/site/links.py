@@ -18,8 +18,6 @@ from urllib.parse import unquote, urldefrag, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
-__all__ = ["ReceiptLinks", "SiteLinks", "broken_links", "page_anchors", "receipt_links"]
-
 _SELECTOR = "[id], a[name], [href], [src], [srcset]"
 
 #: A link of a page: ``(page, position on the page, link as written, target, fragment)``.

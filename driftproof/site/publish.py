@@ -23,10 +23,8 @@ from mkdocs.exceptions import MkDocsException
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site.cache import CACHE_DIR_NAME, RenderCache
-from driftproof.site.inputs import Progress, SiteInputs, load_inputs
+from driftproof.site.inputs import Progress
 from driftproof.site.report_source import Report
-
-__all__ = ["MARKER", "Published", "SiteInputs", "build_site", "check_out", "discard", "load_inputs"]
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
 MARKER = ".driftproof-site"

@@ -34,8 +34,6 @@ from driftproof.site.links import ReceiptLinks, receipt_links
 from driftproof.site.receipt_page import receipt_files
 from driftproof.site.report_pages import report_files
 
-__all__ = ["Done", "Job", "Renderer", "job_pool", "run_jobs", "write_files"]
-
 #: A site of at least this many receipts is rendered in a pool of processes, one per core.
 POOL_FROM = 64
 

@@ -16,8 +16,6 @@ from driftproof.receipt import Receipt
 from driftproof.site import charts
 from driftproof.site.html import page
 
-__all__ = ["band_chart", "receipt_files"]
-
 
 def band_chart(prefix: str) -> Chart:
     """A sheet's band chart, files named from ``prefix``: each case's band per arm, where any."""

@@ -21,8 +21,6 @@ from driftproof.receipt import Receipt
 from driftproof.site.html import markdown_html, page, relative_root
 from driftproof.site.sections import SectionContext, SectionOutput, section_types
 
-__all__ = ["home_listing", "report_files"]
-
 
 def report_files(
     r: Report,

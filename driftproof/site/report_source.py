@@ -31,15 +31,6 @@ from driftproof.pages.report import Report, SectionSpec
 from driftproof.receipt._load import to_pointer
 from driftproof.site.sections import receipt_name, section_types
 
-__all__ = [
-    "FILENAME_PATTERN",
-    "Report",
-    "SectionSpec",
-    "load_reports",
-    "parse_report",
-    "receipt_name",
-]
-
 FILENAME_PATTERN = re.compile(r"^(?P<number>\d{3})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(?P<yaml>.*?)\r?\n---[ \t]*(?:\r?\n(?P<body>.*))?\Z", re.S)
 MAX_REPORT_BYTES = 1_000_000

@@ -12,8 +12,6 @@ from typing import Any, cast
 from driftproof._anchor import stays_inside
 from driftproof.errors import Problem, SiteBuildError
 
-__all__ = ["index_for_search", "searchable"]
-
 
 def searchable(rel: str) -> bool:
     """Whether the index takes the page at ``rel``: every HTML page but receipts' case pages."""

@@ -134,7 +134,7 @@ def test_changing_any_value_is_refused_by_the_seal_when_the_schema_allows_it(
 
 def test_the_site_build_refuses_a_changed_receipt(tmp_path: Path) -> None:
     from driftproof.errors import SiteBuildError
-    from driftproof.site.publish import load_inputs
+    from driftproof.site import load_inputs
 
     (tmp_path / "receipts").mkdir()
     (tmp_path / "reports").mkdir()

@@ -29,8 +29,6 @@ from driftproof.site.sections import (
     register_section,
 )
 
-__all__ = ["ComparisonParams", "ComparisonSection"]
-
 
 class ComparisonParams(SectionParams):
     """Parameters of a ``comparison`` section (see the module docstring)."""

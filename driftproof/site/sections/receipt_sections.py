@@ -47,15 +47,6 @@ from driftproof.site.sections import (
 )
 from driftproof.stats.savings import ArmSavings, percent, token_savings
 
-__all__ = [
-    "CrossFamilySection",
-    "Fidelity",
-    "ReceiptSheets",
-    "SkillFired",
-    "SourceFigures",
-    "TokenSavings",
-]
-
 
 @register_section(name="receipt_sheets", title="Receipt sheets")
 class ReceiptSheets(ReceiptsSection):
