@@ -15,19 +15,6 @@ import click
 from driftproof.cli._options import EXISTING_FILE
 from driftproof.errors import ImportError_
 
-__all__ = [
-    "claude_plugin_eval",
-    "inspect",
-    "nvidia",
-    "openai_evals",
-    "promptfoo",
-    "skill_creator",
-    "skill_eval_harness",
-    "skill_validator",
-    "summary_json",
-    "vally",
-]
-
 #: ``--out-dir`` (``--out`` its older spelling) and ``--force``, last in every import command.
 _OUTPUT = (
     click.Option(

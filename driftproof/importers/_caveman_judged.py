@@ -32,19 +32,6 @@ from driftproof.importers._caveman_snapshot import (
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant
-from driftproof.stats.fidelity import JUDGED_FACT
-
-__all__ = [
-    "JUDGED_FACT",
-    "VERBATIM",
-    "Judged",
-    "JudgedCell",
-    "Rubrics",
-    "is_judged",
-    "match_rubrics",
-    "read_judged",
-    "read_rubrics",
-]
 
 #: Name and ``source_type`` of the check that is the snapshot's ``verbatim_ok``.
 VERBATIM = "verbatim"

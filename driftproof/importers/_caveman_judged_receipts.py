@@ -7,7 +7,6 @@ from typing import Any
 
 from driftproof.importers import Imported
 from driftproof.importers._caveman_judged import (
-    JUDGED_FACT,
     VERBATIM,
     Judged,
     JudgedCell,
@@ -29,9 +28,7 @@ from driftproof.importers._declared import (
 )
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, JudgeScale, Provenance, build_draw
-
-__all__ = ["judged_receipts"]
-
+from driftproof.stats.fidelity import JUDGED_FACT
 
 #: What a judged fidelity snapshot does not record (D-13), each left unknown.
 JUDGED_UNRECORDED = (

@@ -18,24 +18,6 @@ from driftproof.importers._common import Where, parse_json_bytes
 from driftproof.importers._text import Repair
 from driftproof.wording import CAVEMAN_TOOL
 
-__all__ = [
-    "BASELINE_ARM",
-    "CONTROL_ARM",
-    "SKILL_MAX_BYTES",
-    "TOOL",
-    "skill_text",
-    "SNAPSHOT_MAX_BYTES",
-    "USAGE_TOKENS",
-    "Snapshot",
-    "Usage",
-    "check_snapshot",
-    "json_word",
-    "load_snapshot",
-    "prompt_ids",
-    "read_capped",
-    "snap_pointer",
-]
-
 #: caveman's arm with no system prompt (the baseline, D-16).
 BASELINE_ARM = "__baseline__"
 #: caveman's arm with the terse prefix as system prompt (the control, D-16).

@@ -20,20 +20,6 @@ from driftproof.receipt import (
     sha256_text,
 )
 
-__all__ = [
-    "aggregates_receipt",
-    "arm_spec",
-    "case_arms",
-    "case_entry",
-    "declared_receipt",
-    "figure",
-    "interval",
-    "lacking",
-    "provenance",
-    "source_check",
-    "unrecorded_judge",
-]
-
 
 def declared_receipt(
     skill_name: str,

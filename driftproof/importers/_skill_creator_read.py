@@ -18,20 +18,9 @@ from driftproof.importers._common import (
     source_number,
     source_tokens,
     unit_score,
-    validate_source,
 )
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
-
-__all__ = [
-    "MAX_GRADING_FILES",
-    "TOOL",
-    "benchmark_runs",
-    "evals_file",
-    "grading_runs",
-    "prompts_of",
-    "signed_figure",
-    "skill_name_of",
-]
 
 TOOL = "skill-creator"
 _ASSERTION_LISTS = ("expectations", "assertions", "assertion_results", "assertion_details")

@@ -42,8 +42,6 @@ from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, Provenance, build_draw
 from driftproof.tokens import COUNTED_BY, count_tokens
 
-__all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "CavemanOptions", "import_caveman"]
-
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 
 #: What caveman's snapshots do not record (D-13), each left unknown; ``usage`` and ``suite`` are

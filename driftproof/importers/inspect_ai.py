@@ -13,6 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import member_object
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
@@ -21,7 +22,6 @@ from driftproof.importers._common import (
     case_id_for,
     file_sha256,
     manifest_sha256,
-    member_object,
     read_skill_md,
     source_tokens,
 )
@@ -39,7 +39,6 @@ from driftproof.importers._inspect_log import (
     input_text,
     judge_model_of,
     log_times,
-    read_log,
     read_logs,
     scorer_name,
     system_message_sha256,
@@ -49,8 +48,6 @@ from driftproof.importers._inspect_report import (
     source_report,
 )
 from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_sample
-
-__all__ = ["InspectOptions", "import_inspect", "read_log", "value_to_float"]
 
 _ARMS = ("with_skill", "baseline", "control")
 _UNRECORDED = (

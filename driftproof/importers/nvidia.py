@@ -21,17 +21,14 @@ from driftproof.importers._common import (
     read_json,
     safe_filename,
     source_number,
-    validate_source,
 )
 from driftproof.importers._declared import aggregates_receipt, provenance
 from driftproof.importers._nvidia_card import (
     parse_card,
-    parse_cell,
 )
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import ReceiptBody
-
-__all__ = ["NvidiaOptions", "import_nvidia", "parse_card", "parse_cell"]
 
 
 def _repo_path(path: Path, repo_root: Path | None) -> str:

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import member_object
 from driftproof.importers import Imported, register
-from driftproof.importers._common import OPTIONS, Where, case_id_for, member_object, read_skill_md
+from driftproof.importers._common import OPTIONS, Where, case_id_for, read_skill_md
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
@@ -24,8 +25,6 @@ from driftproof.importers._promptfoo_rows import arm_of, case_key, draw, read_ou
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Case, Draw, Judge
-
-__all__ = ["PromptfooOptions", "import_promptfoo"]
 
 TOOL = "promptfoo"
 _ARMS = ("with_skill", "baseline", "control")
