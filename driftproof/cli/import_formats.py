@@ -151,11 +151,7 @@ skill_creator = _import_command(
     Reads benchmark.json and grading.json.
     """,
     _PATHS,
-    click.Option(
-        ["--skill-md"],
-        type=EXISTING_FILE,
-        help="The SKILL.md measured (hashed and counted); unknown when omitted.",
-    ),
+    _SKILL_MD,
     click.Option(
         ["--skill-name"],
         help="The skill's name when neither benchmark.json nor evals.json names it.",

@@ -41,11 +41,6 @@ _META_TEXT: dict[str, tuple[str, int]] = {
 }
 
 
-def snap_pointer(*parts: Any) -> str:
-    """The RFC 6901 pointer of a place in the snapshot."""
-    return pointer(parts)
-
-
 def read_capped(path: Path, limit: int) -> bytes:
     """At most ``limit + 1`` bytes of ``path`` (a device reporting size 0 may never end)."""
     with path.open("rb") as fh:
@@ -242,7 +237,7 @@ def _usage(
                 if cell is not None or arms[name][i] is not None:
                     raise cw.fail(
                         "expected a usage cell exactly where /arms has an output "
-                        f"(the output at {snap_pointer('arms', name, i)} is "
+                        f"(the output at {pointer(('arms', name, i))} is "
                         f"{'null' if arms[name][i] is None else 'there'})"
                     )
                 row.append(None)

@@ -193,11 +193,6 @@ def provenance(
     )
 
 
-def lacking(*entries: tuple[bool, str]) -> list[str]:
-    """The texts of the (is unrecorded, what and why) entries whose condition holds, in order."""
-    return [text for unrecorded, text in entries if unrecorded]
-
-
 def case_arms(case: Case) -> list[CaseArm]:
     """The arms a case holds: with_skill, baseline, and its control when it has one."""
     arms = case.arms

@@ -65,13 +65,11 @@ def read_output(
     if path.suffix.lower() != ".jsonl":
         doc, raw = read_json(path, repairs)
         validate_source(doc, "promptfoo", path)  # the shape of every member walked below
-        w = Where(path)
-        res = w.get(doc, "results", dict)
-        rows = (w / "results").get(res, "results", list)
+        rows = Where(path) / "results" / "results"
         return (
             doc,
             file_sha256(raw),
-            [(row, w / "results" / "results" / i) for i, row in enumerate(rows)],
+            [(row, rows / i) for i, row in enumerate(doc["results"]["results"])],
         )
     digest = hashlib.sha256()
     located: list[tuple[Any, Where]] = []

@@ -17,7 +17,6 @@ from driftproof.importers._declared import (
     arm_spec,
     case_entry,
     declared_receipt,
-    lacking,
     provenance,
     unrecorded_judge,
 )
@@ -89,7 +88,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     times = run_times(
         [parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamped else [], []
     )
-    unrecorded = lacking(
+    lacking = (
         (judge is None, "judge.model (no grader provider in config.defaultTest.options)"),
         (True, "judge_samples_per_generation"),
         (True, "run.surface"),
@@ -105,6 +104,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
             for a in missing
         ),
     )
+    unrecorded = [text for unrecorded, text in lacking if unrecorded]
     body = declared_receipt(
         o.skill_name,
         read_skill_md(o.skill_md),
@@ -136,14 +136,12 @@ class _Grouped:
         self.tokens = {"input_tokens": 0, "output_tokens": 0, "counted": 0, "missing": 0}
         self.ambiguous = 0
 
-    def add(self, row: Any, iw: Where) -> None:
+    def add(self, row: dict[str, Any], iw: Where) -> None:
         """File one result row under its case and arm.
 
         Raises:
-            ImportError_: not a result object, or a row no arm (or several) maps.
+            ImportError_: a row no arm (or several) maps.
         """
-        if not isinstance(row, dict):
-            raise iw.fail("expected a result object")
         arm = arm_of(row, self.arms, self.by, self.prompt_ids, iw)
         self.used[arm] += 1
         provider = member_object(row, "provider")
