@@ -86,8 +86,6 @@ def read_log(path: Path) -> Log:
         raise (w / "samples").fail(
             "expected the log's samples (logged with log_samples=True); found none"
         )
-    if not isinstance(samples, list):
-        raise (w / "samples").fail("expected an array of samples")
     reductions = doc.get("reductions")
     return Log(
         doc,
@@ -152,7 +150,7 @@ def scorer_name(
         if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
             names.append(s["name"])
     for sample, _ in samples:
-        if isinstance(sample, dict) and isinstance(sample.get("scores"), dict):
+        if sample.get("scores") is not None:
             names.extend(n for n in sample["scores"] if n not in names)
     w = Where(path) / "results" / "scores"
     if scorer is not None:

@@ -231,11 +231,9 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch:
         return draw(lost_reason=f"source error: {msg}", source_error=msg, lost_kind="source_error")
     scores = sample.get("scores")
     sw = w / "scores" / scorer
-    if scores is None or (isinstance(scores, dict) and scorer not in scores):
+    if scores is None or scorer not in scores:
         # an unscored sample (a cancelled or interrupted run): unmeasured, kept as a lost draw
         return _unscored(draw, f"unscored: the source recorded no score from {scorer!r}")
-    if not isinstance(scores, dict) or not isinstance(scores.get(scorer), dict):
-        raise sw.fail(f"expected a score object from scorer {scorer!r}")
     if "value" not in scores[scorer]:
         return _unscored(draw, f"unscored: scorer {scorer!r} recorded no value")
     return _scored(draw, scores[scorer]["value"], sw / "value", scorer, key)
