@@ -24,6 +24,7 @@ from driftproof.importers._declared import (
     arm_spec,
     case_entry,
     declared_receipt,
+    figure,
     unrecorded_judge,
 )
 from driftproof.importers._text import Repair
@@ -64,26 +65,16 @@ def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[d
     out: list[dict[str, Any]] = []
     for case, cell in zip(ids, cells, strict=True):
         out.append(
-            {
-                "label": "fidelity",
-                "case": case,
-                "arm": arm,
-                "value": cell.fidelity,
-                "unit": "percent",
-                "printed": cell.printed,
-            }
+            figure(
+                "fidelity", cell.fidelity, case=case, arm=arm, unit="percent", printed=cell.printed
+            )
         )
-        out.append({"label": "risk", "case": case, "arm": arm, "value": None, "printed": cell.risk})
+        out.append(figure("risk", None, case=case, arm=arm, printed=cell.risk))
         if cell.verbatim_missing:
+            missing = ", ".join(cell.verbatim_missing)[:200]
+            count = len(cell.verbatim_missing)
             out.append(
-                {
-                    "label": "verbatim missing",
-                    "case": case,
-                    "arm": arm,
-                    "value": len(cell.verbatim_missing),
-                    "unit": "count",
-                    "printed": ", ".join(cell.verbatim_missing)[:200],
-                }
+                figure("verbatim missing", count, case=case, arm=arm, unit="count", printed=missing)
             )
     return out
 

@@ -22,7 +22,7 @@ from driftproof.importers._common import (
     safe_filename,
     source_number,
 )
-from driftproof.importers._declared import aggregates_receipt, provenance
+from driftproof.importers._declared import aggregates_receipt, figure, provenance
 from driftproof.importers._nvidia_card import (
     parse_card,
 )
@@ -204,14 +204,8 @@ def card_report(card: dict[str, Any]) -> dict[str, Any]:
 
 
 def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) -> dict[str, Any]:
-    return {
-        "label": label,
-        "arm": arm,
-        "value": value,
-        "unit": unit,
-        "printed": printed[:200],
-        "rounded": float(value).is_integer(),
-    }
+    rounded = float(value).is_integer()
+    return figure(label, value, arm=arm, unit=unit, printed=printed[:200], rounded=rounded)
 
 
 def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
