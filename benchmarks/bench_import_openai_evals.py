@@ -17,7 +17,7 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
-from driftproof.importers._common import source_schema
+from driftproof.importers._schema import source_schema
 from driftproof.importers.openai_evals import import_openai_evals
 
 

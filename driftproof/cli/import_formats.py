@@ -15,19 +15,6 @@ import click
 from driftproof.cli._options import EXISTING_FILE
 from driftproof.errors import ImportError_
 
-__all__ = [
-    "claude_plugin_eval",
-    "inspect",
-    "nvidia",
-    "openai_evals",
-    "promptfoo",
-    "skill_creator",
-    "skill_eval_harness",
-    "skill_validator",
-    "summary_json",
-    "vally",
-]
-
 #: ``--out-dir`` (``--out`` its older spelling) and ``--force``, last in every import command.
 _OUTPUT = (
     click.Option(
@@ -164,11 +151,7 @@ skill_creator = _import_command(
     Reads benchmark.json and grading.json.
     """,
     _PATHS,
-    click.Option(
-        ["--skill-md"],
-        type=EXISTING_FILE,
-        help="The SKILL.md measured (hashed and counted); unknown when omitted.",
-    ),
+    _SKILL_MD,
     click.Option(
         ["--skill-name"],
         help="The skill's name when neither benchmark.json nor evals.json names it.",

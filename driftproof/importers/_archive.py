@@ -17,8 +17,6 @@ import zstandard
 
 from driftproof.importers._common import Where
 
-__all__ = ["MAX_INFLATED_BYTES", "MAX_MEMBERS", "MAX_MEMBER_BYTES", "Archive"]
-
 #: Members: the most an archive may list (checked on the central directory, before reading).
 MAX_MEMBERS = 20_000
 #: Bytes: the most one member may inflate to (counted as it inflates, not as declared).

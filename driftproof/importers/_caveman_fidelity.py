@@ -15,9 +15,6 @@ from driftproof.importers._common import Where
 from driftproof.run.checks import CheckTimeout, check_passes
 from driftproof.run.suite import load_suite
 from driftproof.run.suite_fields import CheckSpec
-from driftproof.stats.fidelity import CATEGORIES
-
-__all__ = ["CATEGORIES", "FidelityCases", "check_results", "match_cases", "read_cases"]
 
 #: Characters: the receipt's check-name limit (200) less the two slashes around a pattern.
 PATTERN_MAX_CHARS = 198

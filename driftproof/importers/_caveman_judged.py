@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import pointer
 from driftproof.errors import ImportError_
 from driftproof.importers._caveman_snapshot import (
     _ARM_NAME,
@@ -27,24 +28,10 @@ from driftproof.importers._caveman_snapshot import (
     SNAPSHOT_MAX_BYTES,
     json_word,
     load_snapshot,
-    snap_pointer,
 )
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant
-from driftproof.stats.fidelity import JUDGED_FACT
-
-__all__ = [
-    "JUDGED_FACT",
-    "VERBATIM",
-    "Judged",
-    "JudgedCell",
-    "Rubrics",
-    "is_judged",
-    "match_rubrics",
-    "read_judged",
-    "read_rubrics",
-]
 
 #: Name and ``source_type`` of the check that is the snapshot's ``verbatim_ok``.
 VERBATIM = "verbatim"
@@ -153,7 +140,7 @@ def read_judged(doc: Any, shown: str) -> Judged:
         elif list(cells) != prompts:
             first = next(iter(fidelity))
             raise aw.fail(
-                f"expected the prompts of {snap_pointer('fidelity', first)}, in the same order"
+                f"expected the prompts of {pointer(('fidelity', first))}, in the same order"
             )
         arms[arm] = [_cell(cells[p], aw / p) for p in prompts]
     return Judged(meta, grader.group(1), grader.group(2), prompts, arms)

@@ -7,7 +7,6 @@ from typing import Any
 
 from driftproof.importers import Imported
 from driftproof.importers._caveman_judged import (
-    JUDGED_FACT,
     VERBATIM,
     Judged,
     JudgedCell,
@@ -25,13 +24,12 @@ from driftproof.importers._declared import (
     arm_spec,
     case_entry,
     declared_receipt,
+    figure,
     unrecorded_judge,
 )
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, JudgeScale, Provenance, build_draw
-
-__all__ = ["judged_receipts"]
-
+from driftproof.stats.fidelity import JUDGED_FACT
 
 #: What a judged fidelity snapshot does not record (D-13), each left unknown.
 JUDGED_UNRECORDED = (
@@ -67,26 +65,16 @@ def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[d
     out: list[dict[str, Any]] = []
     for case, cell in zip(ids, cells, strict=True):
         out.append(
-            {
-                "label": "fidelity",
-                "case": case,
-                "arm": arm,
-                "value": cell.fidelity,
-                "unit": "percent",
-                "printed": cell.printed,
-            }
+            figure(
+                "fidelity", cell.fidelity, case=case, arm=arm, unit="percent", printed=cell.printed
+            )
         )
-        out.append({"label": "risk", "case": case, "arm": arm, "value": None, "printed": cell.risk})
+        out.append(figure("risk", None, case=case, arm=arm, printed=cell.risk))
         if cell.verbatim_missing:
+            missing = ", ".join(cell.verbatim_missing)[:200]
+            count = len(cell.verbatim_missing)
             out.append(
-                {
-                    "label": "verbatim missing",
-                    "case": case,
-                    "arm": arm,
-                    "value": len(cell.verbatim_missing),
-                    "unit": "count",
-                    "printed": ", ".join(cell.verbatim_missing)[:200],
-                }
+                figure("verbatim missing", count, case=case, arm=arm, unit="count", printed=missing)
             )
     return out
 

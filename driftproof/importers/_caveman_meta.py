@@ -10,9 +10,6 @@ from typing import Any
 from driftproof.importers._common import Where
 from driftproof.importers._time import parse_instant, run_times
 
-__all__ = ["PLACEHOLDER_MODELS", "eval_set", "language_of", "run_of"]
-
-
 _CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
 
 

@@ -18,24 +18,6 @@ from driftproof.importers._common import Where, parse_json_bytes
 from driftproof.importers._text import Repair
 from driftproof.wording import CAVEMAN_TOOL
 
-__all__ = [
-    "BASELINE_ARM",
-    "CONTROL_ARM",
-    "SKILL_MAX_BYTES",
-    "TOOL",
-    "skill_text",
-    "SNAPSHOT_MAX_BYTES",
-    "USAGE_TOKENS",
-    "Snapshot",
-    "Usage",
-    "check_snapshot",
-    "json_word",
-    "load_snapshot",
-    "prompt_ids",
-    "read_capped",
-    "snap_pointer",
-]
-
 #: caveman's arm with no system prompt (the baseline, D-16).
 BASELINE_ARM = "__baseline__"
 #: caveman's arm with the terse prefix as system prompt (the control, D-16).
@@ -57,11 +39,6 @@ _META_TEXT: dict[str, tuple[str, int]] = {
     "terse_prefix": ("the control arm's instruction", 262_144),
     "claude_cli_version": ("a Claude Code version", 200),
 }
-
-
-def snap_pointer(*parts: Any) -> str:
-    """The RFC 6901 pointer of a place in the snapshot."""
-    return pointer(parts)
 
 
 def read_capped(path: Path, limit: int) -> bytes:
@@ -89,13 +66,6 @@ def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, s
         raise Where(shown).fail(f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
     parsed = parse_json_bytes(data, shown, repairs, lead="not valid JSON")
     return parsed, hashlib.sha256(data).hexdigest()
-
-
-def _text(value: str, w: Where, what: str, limit: int | None) -> str:
-    """``value`` as text of at most ``limit`` characters (``None``: bounded later), else fail."""
-    if limit is not None and len(value) > limit:
-        raise w.fail(f"expected {what} of at most {limit} characters, found {len(value)}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -165,7 +135,6 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
     for i, p in enumerate(prompts):
         if not isinstance(p, str):
             raise (w / "prompts" / i).fail(f"expected a prompt string, found {_kind(p)}")
-        _text(p, w / "prompts" / i, "a prompt", None)
     n = meta.get("n_prompts")
     if type(n) is not int or n != len(prompts):
         raise (mw / "n_prompts").fail(
@@ -199,8 +168,6 @@ def _arms(arms: Any, n: int, error: str | None, w: Where) -> dict[str, list[str 
                 unfinished = unfinished or aw / name / i
             elif not isinstance(out, str):
                 raise (aw / name / i).fail(f"expected a string output, found {_kind(out)}")
-            else:
-                _text(out, aw / name / i, "an output", None)
     if unfinished is not None and error is None:
         raise unfinished.fail(
             "null cell: this call never finished (a partial snapshot), but /metadata/error "
@@ -223,8 +190,10 @@ def _metadata_text(meta: dict[str, Any], mw: Where) -> None:
             raise (mw / key).fail(
                 f"expected {what} (a string) or no member, found {json_word(value)}"
             )
-        if isinstance(value, str):
-            _text(value, mw / key, what, limit)
+        if isinstance(value, str) and len(value) > limit:
+            raise (mw / key).fail(
+                f"expected {what} of at most {limit} characters, found {len(value)}"
+            )
     started = meta.get("generated_at")
     if isinstance(started, str) and started.strip() and not _DATE_TIME.match(started):
         raise (mw / "generated_at").fail(
@@ -260,7 +229,7 @@ def _usage(
                 if cell is not None or arms[name][i] is not None:
                     raise cw.fail(
                         "expected a usage cell exactly where /arms has an output "
-                        f"(the output at {snap_pointer('arms', name, i)} is "
+                        f"(the output at {pointer(('arms', name, i))} is "
                         f"{'null' if arms[name][i] is None else 'there'})"
                     )
                 row.append(None)

@@ -13,8 +13,6 @@ import rfc8785
 from driftproof.importers._common import Where, unit_score
 from driftproof.receipt import Draw, build_draw
 
-__all__ = ["Tally", "arm_draws", "cost_figures", "draw_of", "graders_sha256", "skill_fired"]
-
 _CALLED = re.compile(r"\bcalled (\d+)x\b")
 
 

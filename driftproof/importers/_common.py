@@ -15,45 +15,13 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from driftproof._anchor import slug as _slug
-from driftproof._json import JSONFault, loads_strict, member_list, member_object
+from driftproof._json import JSONFault, loads_strict
 from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_
 from driftproof.importers._schema import (
-    MAX_SCHEMA_PROBLEMS,
     json_kind,
-    schema_problems,
-    source_schema,
-    validate_source,
 )
 from driftproof.importers._text import Repair, repair_tree
-
-__all__ = [
-    "CASE_ID",
-    "EXACT_INTEGER",
-    "MAX_SCHEMA_PROBLEMS",
-    "MAX_SOURCE_BYTES",
-    "OPTIONS",
-    "Where",
-    "case_id_for",
-    "file_sha256",
-    "git_blob_sha1",
-    "is_count",
-    "kind_of",
-    "manifest_sha256",
-    "member_list",
-    "member_object",
-    "parse_json_bytes",
-    "read_bytes",
-    "read_json",
-    "read_skill_md",
-    "safe_filename",
-    "schema_problems",
-    "source_number",
-    "source_tokens",
-    "source_schema",
-    "unit_score",
-    "validate_source",
-]
 
 #: Largest source file an importer reads (bytes), checked before reading.
 MAX_SOURCE_BYTES = 64 * 1024 * 1024

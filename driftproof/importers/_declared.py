@@ -20,20 +20,6 @@ from driftproof.receipt import (
     sha256_text,
 )
 
-__all__ = [
-    "aggregates_receipt",
-    "arm_spec",
-    "case_arms",
-    "case_entry",
-    "declared_receipt",
-    "figure",
-    "interval",
-    "lacking",
-    "provenance",
-    "source_check",
-    "unrecorded_judge",
-]
-
 
 def declared_receipt(
     skill_name: str,
@@ -205,11 +191,6 @@ def provenance(
         details=details,
         partial=partial,
     )
-
-
-def lacking(*entries: tuple[bool, str]) -> list[str]:
-    """The texts of the (is unrecorded, what and why) entries whose condition holds, in order."""
-    return [text for unrecorded, text in entries if unrecorded]
 
 
 def case_arms(case: Case) -> list[CaseArm]:

@@ -23,9 +23,6 @@ from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
 from driftproof.receipt import ReceiptBody
 
-__all__ = ["Results", "judge_score", "read_results"]
-
-
 #: A scenario read: (its object, its place, its case id, the figures to append to) -> its arms.
 Scenario = Callable[[dict[str, Any], Where, str, list[dict[str, Any]]], dict[str, Any]]
 #: A verdict's own reading: (its object, its place) -> (its figures, its decision, notes).

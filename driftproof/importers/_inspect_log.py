@@ -11,35 +11,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from driftproof._json import pointer
+from driftproof._json import member_list, member_object, pointer
 from driftproof.importers._archive import Archive
 from driftproof.importers._common import (
     EXACT_INTEGER,
     Where,
     file_sha256,
-    member_list,
-    member_object,
     parse_json_bytes,
     read_bytes,
-    validate_source,
 )
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import sha256_text
-
-__all__ = [
-    "TOOL",
-    "Log",
-    "answer_text",
-    "input_text",
-    "judge_model_of",
-    "log_times",
-    "read_log",
-    "read_logs",
-    "scorer_name",
-    "system_message_sha256",
-    "value_to_float",
-]
 
 TOOL = "inspect_ai"
 _LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -102,8 +86,6 @@ def read_log(path: Path) -> Log:
         raise (w / "samples").fail(
             "expected the log's samples (logged with log_samples=True); found none"
         )
-    if not isinstance(samples, list):
-        raise (w / "samples").fail("expected an array of samples")
     reductions = doc.get("reductions")
     return Log(
         doc,
@@ -168,7 +150,7 @@ def scorer_name(
         if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
             names.append(s["name"])
     for sample, _ in samples:
-        if isinstance(sample, dict) and isinstance(sample.get("scores"), dict):
+        if sample.get("scores") is not None:
             names.extend(n for n in sample["scores"] if n not in names)
     w = Where(path) / "results" / "scores"
     if scorer is not None:

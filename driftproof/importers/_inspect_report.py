@@ -12,11 +12,10 @@ import json
 import math
 from typing import Any
 
-from driftproof.importers._common import Where, case_id_for, is_count, member_object, source_number
+from driftproof._json import member_object
+from driftproof.importers._common import Where, case_id_for, is_count, source_number
 from driftproof.importers._declared import figure
 from driftproof.importers._inspect_log import Log, value_to_float
-
-__all__ = ["MAX_FIGURES", "declared_reducers", "run_figures", "sample_figures", "source_report"]
 
 #: The most figures a receipt's source report holds (the schema's bound).
 MAX_FIGURES = 10000

@@ -7,8 +7,6 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 
-__all__ = ["parse_card", "parse_cell"]
-
 _NUM = r"\d+(?:\.\d+)?"
 _CELL_V2 = re.compile(
     rf"^(?P<base>{_NUM})\s*(?P<bu>%)?\s*(?:→|->)\s*(?P<score>{_NUM})\s*(?P<su>%)?\s*"

@@ -16,11 +16,9 @@ from driftproof.importers._common import (
     parse_json_bytes,
     read_bytes,
     source_tokens,
-    validate_source,
 )
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
-
-__all__ = ["MAX_ROWS", "parse_row", "read_rows"]
 
 #: The most output items read from one file.
 MAX_ROWS = 200_000

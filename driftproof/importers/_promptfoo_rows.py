@@ -8,24 +8,20 @@ from typing import Any
 
 import rfc8785
 
+from driftproof._json import member_list, member_object
 from driftproof.importers._common import (
     Where,
     file_sha256,
     is_count,
-    member_list,
-    member_object,
     parse_json_bytes,
     read_json,
     source_tokens,
     unit_score,
-    validate_source,
 )
 from driftproof.importers._declared import source_check
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, build_draw
-
-__all__ = ["MAX_JSONL_BYTES", "arm_of", "case_key", "draw", "read_output", "repeat_index"]
-
 
 _CHECK_KINDS = {
     "contains": "must_include",
@@ -69,13 +65,11 @@ def read_output(
     if path.suffix.lower() != ".jsonl":
         doc, raw = read_json(path, repairs)
         validate_source(doc, "promptfoo", path)  # the shape of every member walked below
-        w = Where(path)
-        res = w.get(doc, "results", dict)
-        rows = (w / "results").get(res, "results", list)
+        rows = Where(path) / "results" / "results"
         return (
             doc,
             file_sha256(raw),
-            [(row, w / "results" / "results" / i) for i, row in enumerate(rows)],
+            [(row, rows / i) for i, row in enumerate(doc["results"]["results"])],
         )
     digest = hashlib.sha256()
     located: list[tuple[Any, Where]] = []

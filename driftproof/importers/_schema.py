@@ -18,14 +18,6 @@ from jsonschema import Draft202012Validator
 from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_, Problem
 
-__all__ = [
-    "MAX_SCHEMA_PROBLEMS",
-    "json_kind",
-    "schema_problems",
-    "source_schema",
-    "validate_source",
-]
-
 #: At most this many schema problems are reported for one source document.
 MAX_SCHEMA_PROBLEMS = 5
 _JSON_TYPES = {

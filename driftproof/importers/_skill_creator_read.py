@@ -18,20 +18,9 @@ from driftproof.importers._common import (
     source_number,
     source_tokens,
     unit_score,
-    validate_source,
 )
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
-
-__all__ = [
-    "MAX_GRADING_FILES",
-    "TOOL",
-    "benchmark_runs",
-    "evals_file",
-    "grading_runs",
-    "prompts_of",
-    "signed_figure",
-    "skill_name_of",
-]
 
 TOOL = "skill-creator"
 _ASSERTION_LISTS = ("expectations", "assertions", "assertion_results", "assertion_details")
@@ -46,8 +35,6 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
         runs = []
         for i, r in enumerate(bench["runs"]):
             rw = w / "runs" / i
-            if not isinstance(r, dict):
-                raise rw.fail("expected a run object")
             result = rw.get(r, "result", dict, required=False)
             run_key = next(
                 (k for k in ("configuration", "condition", "config") if k in r), "configuration"

@@ -14,8 +14,6 @@ from typing import Any
 from driftproof._json import escape as _esc
 from driftproof.receipt import BoundedText, CaseArm, ReceiptBody, TextRepair, sha256_text
 
-__all__ = ["REPLACEMENT", "Repair", "finish", "repair_text", "repair_tree"]
-
 REPLACEMENT = "\ufffd"
 #: A string repaired while parsing: (its repaired text, code points replaced).
 Repair = tuple[str, int]

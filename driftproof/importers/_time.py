@@ -9,8 +9,6 @@ from typing import Any
 
 from driftproof.importers._common import Where, kind_of
 
-__all__ = ["parse_instant", "run_times", "unix_instant", "utc_instant", "utc_text"]
-
 _RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})")
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import pointer
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._caveman_fidelity import (
@@ -34,15 +35,12 @@ from driftproof.importers._caveman_snapshot import (
     load_snapshot,
     prompt_ids,
     skill_text,
-    snap_pointer,
 )
 from driftproof.importers._common import Where
 from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, Provenance, build_draw
 from driftproof.tokens import COUNTED_BY, count_tokens
-
-__all__ = ["BASELINE_ARM", "CONTROL_ARM", "TOOL", "CavemanOptions", "import_caveman"]
 
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 
@@ -193,7 +191,7 @@ def _checks(
         return None
     return {
         arm: [
-            check_results(matched[i], out, shown, snap_pointer("arms", arm, i))
+            check_results(matched[i], out, shown, pointer(("arms", arm, i)))
             if out is not None
             else None
             for i, out in enumerate(outputs)

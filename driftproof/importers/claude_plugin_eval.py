@@ -19,7 +19,6 @@ from driftproof.importers._common import (
     read_json,
     read_skill_md,
     unit_score,
-    validate_source,
 )
 from driftproof.importers._declared import (
     arm_spec,
@@ -28,11 +27,10 @@ from driftproof.importers._declared import (
     provenance,
     unrecorded_judge,
 )
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
 from driftproof.receipt import Case, SkillFired
-
-__all__ = ["DOCUMENT_NAME", "ClaudePluginEvalOptions", "import_claude_plugin_eval"]
 
 TOOL = "claude-plugin-eval"
 #: The file name ``claude plugin eval`` writes in its timestamped results directory.

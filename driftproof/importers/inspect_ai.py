@@ -13,6 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import member_object
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
@@ -21,7 +22,6 @@ from driftproof.importers._common import (
     case_id_for,
     file_sha256,
     manifest_sha256,
-    member_object,
     read_skill_md,
     source_tokens,
 )
@@ -39,7 +39,6 @@ from driftproof.importers._inspect_log import (
     input_text,
     judge_model_of,
     log_times,
-    read_log,
     read_logs,
     scorer_name,
     system_message_sha256,
@@ -49,8 +48,6 @@ from driftproof.importers._inspect_report import (
     source_report,
 )
 from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_sample
-
-__all__ = ["InspectOptions", "import_inspect", "read_log", "value_to_float"]
 
 _ARMS = ("with_skill", "baseline", "control")
 _UNRECORDED = (
@@ -191,8 +188,6 @@ def _cases(
     cases: dict[str, dict[str, Any]] = {}
     for arm, log in read.items():
         for sample, sw in log.samples:
-            if not isinstance(sample, dict):
-                raise sw.fail("expected a sample object")
             sid = sample.get("id")
             if isinstance(sid, bool) or not isinstance(sid, (int, str)):
                 raise (sw / "id").fail("expected the sample id (an integer or a string)")
@@ -234,11 +229,9 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch:
         return draw(lost_reason=f"source error: {msg}", source_error=msg, lost_kind="source_error")
     scores = sample.get("scores")
     sw = w / "scores" / scorer
-    if scores is None or (isinstance(scores, dict) and scorer not in scores):
+    if scores is None or scorer not in scores:
         # an unscored sample (a cancelled or interrupted run): unmeasured, kept as a lost draw
         return _unscored(draw, f"unscored: the source recorded no score from {scorer!r}")
-    if not isinstance(scores, dict) or not isinstance(scores.get(scorer), dict):
-        raise sw.fail(f"expected a score object from scorer {scorer!r}")
     if "value" not in scores[scorer]:
         return _unscored(draw, f"unscored: scorer {scorer!r} recorded no value")
     return _scored(draw, scores[scorer]["value"], sw / "value", scorer, key)

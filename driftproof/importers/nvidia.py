@@ -21,17 +21,14 @@ from driftproof.importers._common import (
     read_json,
     safe_filename,
     source_number,
-    validate_source,
 )
-from driftproof.importers._declared import aggregates_receipt, provenance
+from driftproof.importers._declared import aggregates_receipt, figure, provenance
 from driftproof.importers._nvidia_card import (
     parse_card,
-    parse_cell,
 )
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import ReceiptBody
-
-__all__ = ["NvidiaOptions", "import_nvidia", "parse_card", "parse_cell"]
 
 
 def _repo_path(path: Path, repo_root: Path | None) -> str:
@@ -207,28 +204,22 @@ def card_report(card: dict[str, Any]) -> dict[str, Any]:
 
 
 def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) -> dict[str, Any]:
-    return {
-        "label": label,
-        "arm": arm,
-        "value": value,
-        "unit": unit,
-        "printed": printed[:200],
-        "rounded": float(value).is_integer(),
-    }
+    rounded = float(value).is_integer()
+    return figure(label, value, arm=arm, unit=unit, printed=printed[:200], rounded=rounded)
 
 
 def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
     """One ``results`` entry of ``benchmarks.json``: score and uplift in percent, uplift as written.
 
-    Fails on a member of the wrong type, or a number no float holds.
+    Fails on a count that is not an integer, or a number no float holds.
     """
     row = {
-        "dimension": rw.get(r, "dimension", str),
+        "dimension": r["dimension"],
         "num": rw.get(r, "num", int, nullable=True),
-        "agent": rw.get(r, "agent", str),
+        "agent": r["agent"],
     }
-    score = source_number(rw.get(r, "score_pct", float, nullable=True), rw / "score_pct")
-    uplift = rw.get(r, "uplift_pct", float, nullable=True)
+    score = source_number(r["score_pct"], rw / "score_pct")
+    uplift = r["uplift_pct"]
     source_number(uplift, rw / "uplift_pct")
     return row | {
         "score": {"value": score, "unit": "%", "field": "score_pct"} if score is not None else None,
@@ -252,22 +243,19 @@ def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[Re
     doc, data = read_json(f, repairs)
     validate_source(doc, "nvidia", f)  # the shape of every member walked below
     w = Where(f)
-    w.get(doc, "schema_version", int)
-    skills = w.get(doc, "skills", list)
-    results = w.get(doc, "results", list)
+    w.get(doc, "schema_version", int)  # an integer, never 1.0
     by_dir: dict[str, list[dict[str, Any]]] = {}
     entries: dict[str, dict[str, Any]] = {}
-    for i, s in enumerate(skills):
+    for i, s in enumerate(doc["skills"]):
         sw = w / "skills" / i
-        cdir = sw.get(s, "catalog_dir", str)
-        sw.get(s, "skill", str)
+        cdir = s["catalog_dir"]
         for key in ("tasks", "attempts_per_task"):
             sw.get(s, key, int, required=False, nullable=True)
         entries[cdir] = s
         by_dir[cdir] = []
-    for i, r in enumerate(results):
+    for i, r in enumerate(doc["results"]):
         rw = w / "results" / i
-        cdir = rw.get(r, "catalog_dir", str)
+        cdir = r["catalog_dir"]
         if cdir not in by_dir:
             raise (rw / "catalog_dir").fail(
                 f"expected a catalog_dir listed in /skills, found {cdir!r}"

@@ -26,8 +26,6 @@ from driftproof.importers._text import Repair
 from driftproof.importers._time import unix_instant
 from driftproof.receipt import ArmSpec, Case, Draw, build_draw, build_judge_sample
 
-__all__ = ["OpenAIEvalsOptions", "import_openai_evals", "read_rows"]
-
 TOOL = "openai-evals"
 _ARMS = ("with_skill", "baseline")
 

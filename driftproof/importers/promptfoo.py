@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import member_object
 from driftproof.importers import Imported, register
-from driftproof.importers._common import OPTIONS, Where, case_id_for, member_object, read_skill_md
+from driftproof.importers._common import OPTIONS, Where, case_id_for, read_skill_md
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
     declared_receipt,
-    lacking,
     provenance,
     unrecorded_judge,
 )
@@ -24,8 +24,6 @@ from driftproof.importers._promptfoo_rows import arm_of, case_key, draw, read_ou
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Case, Draw, Judge
-
-__all__ = ["PromptfooOptions", "import_promptfoo"]
 
 TOOL = "promptfoo"
 _ARMS = ("with_skill", "baseline", "control")
@@ -90,7 +88,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     times = run_times(
         [parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamped else [], []
     )
-    unrecorded = lacking(
+    lacking = (
         (judge is None, "judge.model (no grader provider in config.defaultTest.options)"),
         (True, "judge_samples_per_generation"),
         (True, "run.surface"),
@@ -106,6 +104,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
             for a in missing
         ),
     )
+    unrecorded = [text for unrecorded, text in lacking if unrecorded]
     body = declared_receipt(
         o.skill_name,
         read_skill_md(o.skill_md),
@@ -137,14 +136,12 @@ class _Grouped:
         self.tokens = {"input_tokens": 0, "output_tokens": 0, "counted": 0, "missing": 0}
         self.ambiguous = 0
 
-    def add(self, row: Any, iw: Where) -> None:
+    def add(self, row: dict[str, Any], iw: Where) -> None:
         """File one result row under its case and arm.
 
         Raises:
-            ImportError_: not a result object, or a row no arm (or several) maps.
+            ImportError_: a row no arm (or several) maps.
         """
-        if not isinstance(row, dict):
-            raise iw.fail("expected a result object")
         arm = arm_of(row, self.arms, self.by, self.prompt_ids, iw)
         self.used[arm] += 1
         provider = member_object(row, "provider")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import member_object
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     OPTIONS,
@@ -19,10 +20,8 @@ from driftproof.importers._common import (
     file_sha256,
     git_blob_sha1,
     manifest_sha256,
-    member_object,
     read_json,
     read_skill_md,
-    validate_source,
 )
 from driftproof.importers._declared import (
     aggregates_receipt,
@@ -33,6 +32,7 @@ from driftproof.importers._declared import (
     provenance,
     unrecorded_judge,
 )
+from driftproof.importers._schema import validate_source
 from driftproof.importers._skill_creator_read import (
     MAX_GRADING_FILES,
     TOOL,
@@ -45,8 +45,6 @@ from driftproof.importers._skill_creator_read import (
 )
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, ReceiptBody, build_draw
-
-__all__ = ["DEFAULT_ARMS", "SkillCreatorOptions", "import_skill_creator"]
 
 #: configuration name -> receipt arm, used when no explicit mapping is given.
 DEFAULT_ARMS: dict[str, str] = {
@@ -364,11 +362,8 @@ def _aggregates_only(
     w = Where(path) / "run_summary"
     summary = bench["run_summary"]
     delta = summary.get("delta")
-    if delta is not None:
-        if not isinstance(delta, dict):
-            raise (w / "delta").fail("expected an object of deltas")
-        for k, v in delta.items():
-            signed_figure(v, w / "delta" / k)
+    for k, v in (delta or {}).items():
+        signed_figure(v, w / "delta" / k)
     figures = {
         "source": TOOL,
         "file": path.name,

@@ -23,8 +23,6 @@ from driftproof.importers._declared import (
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, build_draw
 
-__all__ = ["import_skill_eval_harness"]
-
 TOOL = "skill-eval-harness"
 _ARMS = {"with_skill": "with_skill", "without_skill": "baseline"}
 #: (member, label, arm, (lowest, highest) value it can take).

@@ -16,8 +16,6 @@ from driftproof.importers._dotnet import Results, judge_score
 from driftproof.importers._schema import json_kind
 from driftproof.receipt import Draw, build_draw
 
-__all__ = ["import_skill_validator"]
-
 TOOL = "skill-validator"
 _ARMS = (("with_skill", "withSkill"), ("baseline", "baseline"))
 _CHECK_KINDS = {

@@ -19,27 +19,13 @@ from jsonschema import Draft202012Validator
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
 from driftproof.importers import _declared as declared
-from driftproof.importers._common import (
-    Where,
-    file_sha256,
-    read_json,
-    read_skill_md,
-    schema_problems,
-)
+from driftproof.importers._common import Where, file_sha256, read_json, read_skill_md
+from driftproof.importers._schema import schema_problems
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Case, Draw, JudgeScale, Receipt, build_draw, build_judge_sample
 from driftproof.receipt._versions import format_checker
 from driftproof.stats import suite_lift, verdict_refusal
-
-__all__ = [
-    "FORMAT",
-    "FORMAT_VERSION",
-    "export_summary_json",
-    "import_summary_json",
-    "SummaryJsonOptions",
-    "schema",
-]
 
 FORMAT = "driftproof-summary-json"
 FORMAT_VERSION = "1"

@@ -15,8 +15,6 @@ from driftproof.importers._declared import figure, interval
 from driftproof.importers._dotnet import Results, judge_score
 from driftproof.receipt import build_draw
 
-__all__ = ["import_vally"]
-
 TOOL = "vally"
 _ROLES = (("with_skill", "skilledIsolated"), ("baseline", "baseline"))
 _STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCLUSIVE")

@@ -12,7 +12,8 @@ import pytest
 from interop_helpers import docs, sealed
 
 from driftproof.errors import ImportError_
-from driftproof.importers.nvidia import NvidiaOptions, import_nvidia, parse_card, parse_cell
+from driftproof.importers._nvidia_card import parse_card, parse_cell
+from driftproof.importers.nvidia import NvidiaOptions, import_nvidia
 
 NV = "data/interop/nvidia"
 REPO = "https://github.com/NVIDIA/skills"

@@ -16,7 +16,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from driftproof.errors import ImportError_
-from driftproof.importers._common import MAX_SCHEMA_PROBLEMS, source_schema, validate_source
+from driftproof.importers._schema import MAX_SCHEMA_PROBLEMS, source_schema, validate_source
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.nvidia import import_nvidia
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
