@@ -28,8 +28,6 @@ from driftproof.run.batch_journal import BatchJournal, outcome_from_doc
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.scheduler import DrawPlan
 
-__all__ = ["BatchRounds"]
-
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
 

@@ -19,8 +19,6 @@ from driftproof.run.batch import Outcome
 from driftproof.run.journal import json_records
 from driftproof.run.providers.base import AttemptError, Reply
 
-__all__ = ["SYNC_EVERY", "BatchJournal", "batch_journal_path", "outcome_doc", "outcome_from_doc"]
-
 #: Results journaled between two fsyncs while a batch is read.
 SYNC_EVERY = 2000
 

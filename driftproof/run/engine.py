@@ -26,13 +26,11 @@ from driftproof.run.batch_engine import BatchRounds
 from driftproof.run.batch_journal import BatchJournal, batch_journal_path
 from driftproof.run.batch_lanes import batch_lane
 from driftproof.run.config import (
-    ARMS,
     RunConfig,
     RunInterrupted,
     RunResult,
     Spend,
     arm_systems,
-    judge_usd,
     now,
 )
 from driftproof.run.drawer import Drawer
@@ -51,16 +49,6 @@ from driftproof.run.suite import Suite, SuiteCase, require_gradable
 from driftproof.run.summary import nothing_measured_line
 from driftproof.stats import arms_measured_nothing
 from driftproof.tokens import count_tokens
-
-__all__ = [
-    "ARMS",
-    "RunConfig",
-    "RunInterrupted",
-    "RunResult",
-    "arm_systems",
-    "judge_usd",
-    "run_suite",
-]
 
 
 def run_suite(

@@ -20,8 +20,6 @@ from typing import Any
 
 from driftproof.errors import RefusalError
 
-__all__ = ["JOURNAL_FORMAT", "Journal", "journal_path", "json_records"]
-
 JOURNAL_FORMAT = "driftproof-run/1"
 #: Seconds between two fsyncs of the journal while draws finish.
 SYNC_INTERVAL = 1.0

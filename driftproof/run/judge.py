@@ -20,26 +20,9 @@ from dataclasses import dataclass
 from jsonschema import Draft202012Validator
 
 from driftproof.receipt import sha256_text
-from driftproof.run.suite import Criterion, SuiteCase
+from driftproof.run.suite import SuiteCase
+from driftproof.run.suite_fields import Criterion
 from driftproof.wording import TOLERANCE
-
-__all__ = [
-    "CHANNELS",
-    "JudgeVerdict",
-    "SCALE",
-    "SYSTEM",
-    "TEMPLATE",
-    "TEMPLATE_VERSION",
-    "decision_schema",
-    "judge_prompt",
-    "parse_decision",
-    "parse_reply",
-    "rubric_section",
-    "rubric_sha256",
-    "same_model",
-    "template_identity",
-    "template_sha256",
-]
 
 #: Version of the instruction templates below (receipt ``judge.template_version``); 2 = the
 #: answer passed as delimited data and the grade recorded through a structured channel.

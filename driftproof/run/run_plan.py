@@ -20,23 +20,6 @@ if TYPE_CHECKING:
     from driftproof.run.config import RunConfig, RunResult
     from driftproof.run.suite import Suite
 
-__all__ = [
-    "DEFAULT_JUDGE",
-    "KNOWN_BATCH_PRICES",
-    "KNOWN_PRICES",
-    "OFFLINE",
-    "STOPPING_RULE",
-    "Lane",
-    "RunOptionError",
-    "RegradeJudge",
-    "RunOptions",
-    "RunPlan",
-    "plan_regrade_judge",
-    "plan_run",
-    "skill_name_of",
-    "start_run",
-]
-
 #: Each answering lane's default judge model; the keys are the lanes ``--provider`` takes.
 DEFAULT_JUDGE = {
     "anthropic": "claude-haiku-4-5-20251001",
@@ -221,7 +204,8 @@ def plan_run(o: RunOptions) -> RunPlan:
         OSError, UnicodeDecodeError: SKILL.md cannot be read as UTF-8 text.
     """
     from driftproof.run.config import RunConfig  # deferred: start-up time of run --help
-    from driftproof.run.suite import in_language, load_suite, require_gradable
+    from driftproof.run.suite import load_suite, require_gradable
+    from driftproof.run.suite_lang import in_language
 
     suite = load_suite(o.suite_file)
     require_gradable(suite)

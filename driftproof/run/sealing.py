@@ -36,16 +36,6 @@ from driftproof.run.journal import Journal, journal_path
 from driftproof.run.providers.base import Provider
 from driftproof.run.suite import Suite, SuiteCase
 
-__all__ = [
-    "answers",
-    "file_sha256",
-    "price_doc",
-    "receipt_body",
-    "write_receipt",
-    "write_transcripts",
-]
-
-
 #: ``judge.price`` members, in the order of a price tuple.
 _PRICES = ("input", "output", "cache_read", "cache_write")
 

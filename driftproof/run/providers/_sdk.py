@@ -20,16 +20,6 @@ from driftproof.run.providers.base import (
     classify_status,
 )
 
-__all__ = [
-    "SDKLane",
-    "count",
-    "json_object",
-    "require_key",
-    "retry_after_seconds",
-    "sdk_error",
-    "strip_credentials",
-]
-
 
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
     """An SDK exception as an attempt error.

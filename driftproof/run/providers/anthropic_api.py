@@ -9,8 +9,6 @@ from driftproof.run.providers._sdk import SDKLane, count
 from driftproof.run.providers.base import Call, Reply, Request
 from driftproof.run.reply_text import joined_reasoning, split_reasoning
 
-__all__ = ["AnthropicAPI", "build_request", "read_message"]
-
 TOOL_NAME = "record_grade"
 
 

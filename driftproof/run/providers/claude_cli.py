@@ -18,8 +18,6 @@ from driftproof.run.providers.base import AttemptError, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
 from driftproof.run.reply_text import split_reasoning
 
-__all__ = ["ClaudeCLI", "claude_envelope", "read_claude"]
-
 ISOLATION = [
     "--setting-sources",
     "project",

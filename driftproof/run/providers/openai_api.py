@@ -16,8 +16,6 @@ from driftproof.run.providers._sdk import SDKLane, count
 from driftproof.run.providers.base import AttemptError, Call, Reply, Request
 from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
 
-__all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
-
 SCHEMA_NAME = "record_grade"
 OPENAI_HOST = "api.openai.com"
 HINT_404 = "the endpoint has no Responses API; run with --openai-api chat (Chat Completions)"

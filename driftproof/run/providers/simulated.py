@@ -19,8 +19,6 @@ from typing import Any
 
 from driftproof.run.providers.base import AttemptError, Call, DrawId, Provider, Reply
 
-__all__ = ["MARKER", "SimulatedProvider"]
-
 #: The marker an answer carries so the simulated judge can read its quality back.
 MARKER = re.compile(r"\[simulated quality (\d\.\d{4})\]")
 _CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
