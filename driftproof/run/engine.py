@@ -279,21 +279,7 @@ def _draw_all(
     try:
         if cfg.batch is not None and lanes is not None:
             batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
-            BatchRounds(
-                cells,
-                done,
-                drawer,
-                lanes=lanes,
-                journal=batches,
-                opts=cfg.batch,
-                finished=list(done),
-                judge_samples=cfg.judge_samples,
-                budget=cfg.policy().max_attempts,
-                on_done=on_done,
-                min_draws=cfg.min_draws,
-                max_draws=cfg.max_draws,
-                settle=cfg.settle,
-            ).run()
+            BatchRounds(cells, done, drawer, lanes=lanes, journal=batches, on_done=on_done).run()
         else:
             run_cells(
                 cells,

@@ -27,10 +27,6 @@ from driftproof.wording import TOLERANCE
 #: Version of the instruction templates below (receipt ``judge.template_version``); 2 = the
 #: answer passed as delimited data and the grade recorded through a structured channel.
 TEMPLATE_VERSION = "2"
-#: Grading channels (receipt ``judge.channel``).
-CHANNELS = ("tool_call", "json_schema", "responses_format", "cli_json_schema", "final_verdict")
-#: Name of the grading tool / schema the structured channels use.
-TOOL_NAME = "record_grade"
 
 #: The judge's grid: worst, best, step.
 SCALE = (0.0, 1.0, 0.05)

@@ -20,6 +20,9 @@ from driftproof.run.providers.base import (
     classify_status,
 )
 
+#: The name of the grading tool (Messages) and of the grade's JSON schema (OpenAI).
+GRADE_TOOL = "record_grade"
+
 
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
     """An SDK exception as an attempt error.
