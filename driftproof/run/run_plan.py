@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from driftproof.errors import RefusalError
+from driftproof.run.providers import OFFLINE
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -27,8 +28,6 @@ DEFAULT_JUDGE = {
     "stub": "stub-judge",
     "simulated": "simulated-judge",
 }
-#: Lanes that call no model; a run on them is UNVERIFIED and judged by the same kind of lane.
-OFFLINE = ("stub", "simulated")
 #: USD per million tokens (input, output, cache read, cache write), frozen into the receipt
 #: for the default judges (Anthropic's price list: cache reads 0.1x input, 5-minute cache
 #: writes 1.25x).
