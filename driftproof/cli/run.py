@@ -71,8 +71,6 @@ from driftproof.run.run_plan import (
     start_run,
 )
 
-__all__ = ["run"]
-
 #: The answering lanes, each with a default judge (--provider and --judge-provider).
 _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
 

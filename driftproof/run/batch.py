@@ -16,8 +16,6 @@ from typing import IO, Any
 from driftproof.run.providers._sdk import sdk_error
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 
-__all__ = ["BatchLane", "BatchStatus", "Outcome", "Spool"]
-
 #: A request's result: the reply, or why it did not succeed.
 Outcome = Reply | AttemptError
 

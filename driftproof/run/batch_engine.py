@@ -17,18 +17,16 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchLane, Outcome
-from driftproof.run.batch_io import BatchIO, BatchOptions
+from driftproof.run.batch_io import BatchIO
 from driftproof.run.batch_journal import BatchJournal, outcome_from_doc
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.scheduler import DrawPlan
-
-__all__ = ["BatchRounds"]
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
@@ -96,26 +94,20 @@ class BatchRounds:
         *,
         lanes: dict[str, BatchLane],
         journal: BatchJournal,
-        opts: BatchOptions,
-        finished: Iterable[Key],
-        min_draws: int,
-        max_draws: int,
-        settle: float,
-        judge_samples: int,
-        budget: int,
         on_done: Callable[[int, int], None] | None = None,
     ) -> None:
         """Set up the rounds over ``cells`` (case id, arm); ``done`` (resumed scores) is updated.
 
-        ``drawer`` is the engine's draw maker, whose lanes are replaced by replay lanes here;
-        ``lanes`` is ``{"answer", "judge"}``; ``finished`` are keys already in the run journal;
-        ``budget`` is attempts per call; the stopping-rule arguments are :func:`run_cells`'.
+        ``drawer`` is the engine's draw maker, whose lanes are replaced by replay lanes here; its
+        settings give the batch options, judge samples, attempts per call and stopping rule;
+        ``lanes`` is ``{"answer", "judge"}``.
         """
+        cfg, budget = drawer.cfg, drawer.cfg.policy().max_attempts
         self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
-        self.io = BatchIO(lanes, journal, opts, budget, self._keep)
+        self.io = BatchIO(lanes, journal, cfg.batch, budget, self._keep)
         self.cell_no = {c: i for i, c in enumerate(cells)}
-        self.n, self.budget, self.on_done = judge_samples, budget, on_done
-        self.plan = DrawPlan(done, min_draws, max_draws, settle)
+        self.n, self.budget, self.on_done = cfg.judge_samples, budget, on_done
+        self.plan = DrawPlan(done, cfg.min_draws, cfg.max_draws, cfg.settle)
         # outcomes of unfinished draws:
         # (cell no, index, sample or -1 for the answer) → attempt → outcome
         self.outs: dict[tuple[int, int, int], dict[int, Outcome]] = {}
@@ -127,7 +119,7 @@ class BatchRounds:
             drawer.cfg, retry_delays=tuple(0.0 for _ in range(budget - 1))
         )
         # (a fixed zero wait: the follow-up batch is the retry; the same number of attempts)
-        in_run_journal = set(finished)
+        in_run_journal = set(done)  # the draws the run journal holds
         for bid, cid, doc in journal.outs:
             self._keep(bid, cid, outcome_from_doc(doc), in_run_journal)
         journal.outs.clear()

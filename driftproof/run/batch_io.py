@@ -12,8 +12,6 @@ from driftproof.run.batch_journal import BatchJournal
 from driftproof.run.providers.base import AttemptError
 from driftproof.run.scheduler import FatalRun
 
-__all__ = ["BATCH_POLL_INTERVAL", "BATCH_TIMEOUT", "BatchIO", "BatchOptions", "describe"]
-
 #: Default seconds between polls. Both providers' guides poll a batch's status in a loop and
 #: say most batches finish within an hour; once a minute keeps well inside their rate limits.
 BATCH_POLL_INTERVAL = 60.0

@@ -9,17 +9,14 @@ are fsync'd before anything waits on them.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import Outcome
-from driftproof.run.journal import json_records
+from driftproof.run.journal import json_line, json_records
 from driftproof.run.providers.base import AttemptError, Reply
-
-__all__ = ["SYNC_EVERY", "BatchJournal", "batch_journal_path", "outcome_doc", "outcome_from_doc"]
 
 #: Results journaled between two fsyncs while a batch is read.
 SYNC_EVERY = 2000
@@ -109,10 +106,7 @@ class BatchJournal:
             os.truncate(self.path, len(raw) - len(lines[-1]))
 
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
-        os.write(
-            self.fd,
-            (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"),
-        )
+        os.write(self.fd, json_line(obj))
         self._unsynced += 1
         if sync or self._unsynced >= SYNC_EVERY:
             self.sync()

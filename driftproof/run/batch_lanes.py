@@ -25,8 +25,6 @@ from driftproof.run.providers.openai_api import (
     read_response,
 )
 
-__all__ = ["AnthropicBatches", "OpenAIBatches", "batch_lane"]
-
 #: Anthropic error ``type`` → the HTTP status the Messages API gives it (API reference, "Errors").
 ANTHROPIC_ERROR_STATUS = {
     "invalid_request_error": 400,

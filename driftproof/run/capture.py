@@ -13,15 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = [
-    "FILE_CAP",
-    "FILE_MAX_BYTES",
-    "Capture",
-    "TOTAL_MAX_BYTES",
-    "compose_answer",
-    "read_back",
-]
-
 FILE_CAP = 50
 FILE_MAX_BYTES = 65_536
 TOTAL_MAX_BYTES = 262_144

@@ -15,16 +15,7 @@ from typing import Any
 
 import regex
 
-from driftproof.run.suite import CheckSpec
-
-__all__ = [
-    "CHECK_TIMEOUT_S",
-    "CONVENTIONAL_TYPES",
-    "CheckTimeout",
-    "check_passes",
-    "example_failures",
-    "run_checks",
-]
+from driftproof.run.suite_fields import CheckSpec
 
 #: Seconds one regex check may search one answer before it is given up.
 CHECK_TIMEOUT_S = 1.0

@@ -10,21 +10,6 @@ from typing import Any
 from driftproof.receipt import Receipt
 from driftproof.run.scheduler import MAX_DRAWS, MIN_DRAWS, SETTLE, RetryPolicy
 
-__all__ = [
-    "ANSWER_MAX",
-    "ARMS",
-    "FILES_MAX",
-    "REASON_MAX",
-    "RunConfig",
-    "RunInterrupted",
-    "RunResult",
-    "Spend",
-    "arm_systems",
-    "construction",
-    "judge_usd",
-    "now",
-]
-
 ARMS = ("with_skill", "baseline", "control")
 #: Receipt schema bounds (schema 0.14): answer characters, lost reason characters and files
 #: named per draw.

@@ -29,8 +29,6 @@ from driftproof.run.reply_text import mixed_reasoning_at, repair_text
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
 from driftproof.run.suite import SuiteCase
 
-__all__ = ["Drawer", "SKILL_REACHED_SHARE"]
-
 #: A with-skill draw must report at least this share of the skill's own size as input tokens.
 #: The skill is counted with o200k_base, not with the serving model's tokenizer, and current
 #: large-vocabulary tokenizers encode the same English and Markdown within about 15% of

@@ -13,19 +13,6 @@ from dataclasses import dataclass
 
 from driftproof.wording import ENDING_WORDS
 
-__all__ = [
-    "BUDGET_REACHED_SHARE",
-    "CLASSES",
-    "LANES",
-    "LENGTH_CHECKED",
-    "Lane",
-    "TRANSIENT",
-    "UNKNOWN",
-    "ending_reason",
-    "lost_class",
-    "table_lines",
-]
-
 #: Lost-draw kind of an ending no table names.
 UNKNOWN = "unknown_ending"
 

@@ -26,13 +26,11 @@ from driftproof.run.batch_engine import BatchRounds
 from driftproof.run.batch_journal import BatchJournal, batch_journal_path
 from driftproof.run.batch_lanes import batch_lane
 from driftproof.run.config import (
-    ARMS,
     RunConfig,
     RunInterrupted,
     RunResult,
     Spend,
     arm_systems,
-    judge_usd,
     now,
 )
 from driftproof.run.drawer import Drawer
@@ -51,16 +49,6 @@ from driftproof.run.suite import Suite, SuiteCase, require_gradable
 from driftproof.run.summary import nothing_measured_line
 from driftproof.stats import arms_measured_nothing
 from driftproof.tokens import count_tokens
-
-__all__ = [
-    "ARMS",
-    "RunConfig",
-    "RunInterrupted",
-    "RunResult",
-    "arm_systems",
-    "judge_usd",
-    "run_suite",
-]
 
 
 def run_suite(
@@ -291,21 +279,7 @@ def _draw_all(
     try:
         if cfg.batch is not None and lanes is not None:
             batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
-            BatchRounds(
-                cells,
-                done,
-                drawer,
-                lanes=lanes,
-                journal=batches,
-                opts=cfg.batch,
-                finished=list(done),
-                judge_samples=cfg.judge_samples,
-                budget=cfg.policy().max_attempts,
-                on_done=on_done,
-                min_draws=cfg.min_draws,
-                max_draws=cfg.max_draws,
-                settle=cfg.settle,
-            ).run()
+            BatchRounds(cells, done, drawer, lanes=lanes, journal=batches, on_done=on_done).run()
         else:
             run_cells(
                 cells,

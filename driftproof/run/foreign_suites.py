@@ -23,8 +23,6 @@ from driftproof.run.suite_fields import (
     read_text,
 )
 
-__all__ = ["caveman_cases", "skill_creator_cases"]
-
 _EVAL = "expected an eval object {id, prompt, expected_output, files, expectations}"
 _CAVEMAN_KINDS = ("must_include", "must_not_include")
 _CAVEMAN_CASE = "expected a case object {id, category, prompt, checks, examples}"

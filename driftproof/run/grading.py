@@ -21,8 +21,6 @@ from driftproof.run.reply_text import repair_text
 from driftproof.run.scheduler import LostDraw, RetryPolicy, with_retries
 from driftproof.run.suite import SuiteCase
 
-__all__ = ["Attempts", "attempts", "canonical", "grade", "judge_verdict", "repaired"]
-
 #: The usage members summed over a draw's judge samples, and the reply attribute each reads.
 _USAGE = (
     ("input", "input_tokens"),

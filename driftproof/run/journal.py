@@ -20,8 +20,6 @@ from typing import Any
 
 from driftproof.errors import RefusalError
 
-__all__ = ["JOURNAL_FORMAT", "Journal", "journal_path", "json_records"]
-
 JOURNAL_FORMAT = "driftproof-run/1"
 #: Seconds between two fsyncs of the journal while draws finish.
 SYNC_INTERVAL = 1.0
@@ -52,6 +50,11 @@ def json_records(
                 f"{path}: line {n} is not a record (a JSON object); the {what} is damaged"
             )
         yield rec
+
+
+def json_line(obj: dict[str, Any]) -> bytes:
+    """``obj`` as one compact UTF-8 JSON line, newline included."""
+    return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
 def journal_path(receipt_path: str | Path) -> Path:
@@ -168,10 +171,6 @@ class Journal:
                 "or write the receipt elsewhere"
             ) from exc
 
-    @staticmethod
-    def _line(obj: dict[str, Any]) -> bytes:
-        return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-
     def _named(self, exc: OSError) -> OSError:
         """``exc`` naming the journal (``os.write`` names no file; a full disk must)."""
         return OSError(exc.errno, exc.strerror or str(exc), str(self.path))
@@ -179,7 +178,7 @@ class Journal:
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
         with self.lock:
             try:
-                os.write(self.fd, self._line(obj))
+                os.write(self.fd, json_line(obj))
                 if sync:
                     os.fsync(self.fd)
             except OSError as exc:
@@ -195,7 +194,7 @@ class Journal:
         Raises:
             OSError: the journal could not be written (the draw does not count as finished).
         """
-        data = self._line({"draw": record})
+        data = json_line({"draw": record})
         with self.lock:
             if self._failed is not None:
                 raise OSError(f"{self.path}: the journal could not be written ({self._failed})")

@@ -20,34 +20,13 @@ from dataclasses import dataclass
 from jsonschema import Draft202012Validator
 
 from driftproof.receipt import sha256_text
-from driftproof.run.suite import Criterion, SuiteCase
+from driftproof.run.suite import SuiteCase
+from driftproof.run.suite_fields import Criterion
 from driftproof.wording import TOLERANCE
-
-__all__ = [
-    "CHANNELS",
-    "JudgeVerdict",
-    "SCALE",
-    "SYSTEM",
-    "TEMPLATE",
-    "TEMPLATE_VERSION",
-    "decision_schema",
-    "judge_prompt",
-    "parse_decision",
-    "parse_reply",
-    "rubric_section",
-    "rubric_sha256",
-    "same_model",
-    "template_identity",
-    "template_sha256",
-]
 
 #: Version of the instruction templates below (receipt ``judge.template_version``); 2 = the
 #: answer passed as delimited data and the grade recorded through a structured channel.
 TEMPLATE_VERSION = "2"
-#: Grading channels (receipt ``judge.channel``).
-CHANNELS = ("tool_call", "json_schema", "responses_format", "cli_json_schema", "final_verdict")
-#: Name of the grading tool / schema the structured channels use.
-TOOL_NAME = "record_grade"
 
 #: The judge's grid: worst, best, step.
 SCALE = (0.0, 1.0, 0.05)

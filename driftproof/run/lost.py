@@ -15,8 +15,6 @@ import mimetypes
 import re
 from collections.abc import Iterable
 
-__all__ = ["PROSE_SHOWS_FILE", "file_names", "lost_reason", "normalize"]
-
 #: Characters of the reply's own prose that show a pointed-at file (method).
 PROSE_SHOWS_FILE = 200
 

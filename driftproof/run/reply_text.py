@@ -5,14 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = [
-    "joined_reasoning",
-    "json_or_none",
-    "mixed_reasoning_at",
-    "repair_text",
-    "split_reasoning",
-]
-
 _THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
 
 

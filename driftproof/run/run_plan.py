@@ -14,28 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from driftproof.errors import RefusalError
+from driftproof.run.providers import OFFLINE
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
     from driftproof.run.config import RunConfig, RunResult
     from driftproof.run.suite import Suite
-
-__all__ = [
-    "DEFAULT_JUDGE",
-    "KNOWN_BATCH_PRICES",
-    "KNOWN_PRICES",
-    "OFFLINE",
-    "STOPPING_RULE",
-    "Lane",
-    "RunOptionError",
-    "RegradeJudge",
-    "RunOptions",
-    "RunPlan",
-    "plan_regrade_judge",
-    "plan_run",
-    "skill_name_of",
-    "start_run",
-]
 
 #: Each answering lane's default judge model; the keys are the lanes ``--provider`` takes.
 DEFAULT_JUDGE = {
@@ -44,8 +28,6 @@ DEFAULT_JUDGE = {
     "stub": "stub-judge",
     "simulated": "simulated-judge",
 }
-#: Lanes that call no model; a run on them is UNVERIFIED and judged by the same kind of lane.
-OFFLINE = ("stub", "simulated")
 #: USD per million tokens (input, output, cache read, cache write), frozen into the receipt
 #: for the default judges (Anthropic's price list: cache reads 0.1x input, 5-minute cache
 #: writes 1.25x).
@@ -221,7 +203,8 @@ def plan_run(o: RunOptions) -> RunPlan:
         OSError, UnicodeDecodeError: SKILL.md cannot be read as UTF-8 text.
     """
     from driftproof.run.config import RunConfig  # deferred: start-up time of run --help
-    from driftproof.run.suite import in_language, load_suite, require_gradable
+    from driftproof.run.suite import load_suite, require_gradable
+    from driftproof.run.suite_lang import in_language
 
     suite = load_suite(o.suite_file)
     require_gradable(suite)

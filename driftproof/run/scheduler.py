@@ -21,23 +21,6 @@ from typing import Any, TypeVar
 
 from driftproof.run.providers.base import AttemptError
 
-__all__ = [
-    "Counter",
-    "DrawPlan",
-    "FatalRun",
-    "Halted",
-    "LostDraw",
-    "MAX_DRAWS",
-    "MIN_DRAWS",
-    "RETRY_DELAYS",
-    "RetryPolicy",
-    "SETTLE",
-    "StopRun",
-    "needs_more",
-    "run_cells",
-    "with_retries",
-]
-
 #: A fixed wait schedule (seconds) still accepted by ``with_retries(delays=...)`` (regrade).
 RETRY_DELAYS: tuple[float, ...] = (5.0, 20.0)
 

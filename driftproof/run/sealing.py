@@ -33,18 +33,9 @@ from driftproof.receipt import write_receipt as write_sealed
 from driftproof.run import judge as J
 from driftproof.run.config import ARMS, RunConfig, construction, judge_usd, now
 from driftproof.run.journal import Journal, journal_path
+from driftproof.run.providers import OFFLINE
 from driftproof.run.providers.base import Provider
 from driftproof.run.suite import Suite, SuiteCase
-
-__all__ = [
-    "answers",
-    "file_sha256",
-    "price_doc",
-    "receipt_body",
-    "write_receipt",
-    "write_transcripts",
-]
-
 
 #: ``judge.price`` members, in the order of a price tuple.
 _PRICES = ("input", "output", "cache_read", "cache_write")
@@ -198,10 +189,9 @@ def receipt_body(
         }
         for a, s in systems.items()
     }
-    offline = ("stub", "simulated")
     unverified = (
-        provider.name in offline
-        or judge_doc["provider"] in offline
+        provider.name in OFFLINE
+        or judge_doc["provider"] in OFFLINE
         or cfg.quick
         or stopped is not None
     )

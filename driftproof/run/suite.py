@@ -18,15 +18,11 @@ from driftproof._json import decode_utf8
 from driftproof.errors import SuiteError
 from driftproof.run.foreign_suites import caveman_cases, skill_creator_cases
 from driftproof.run.suite_fields import (
-    CASE_ID,
-    CRITERIA_MAX,
     FORMAT,
     PROMPT_MAX_CHARS,
     RUBRIC_MAX_CHARS,
     SUITE_MAX_BYTES,
-    CheckSpec,
     Collector,
-    Criterion,
     Suite,
     SuiteCase,
     case_objects,
@@ -38,28 +34,11 @@ from driftproof.run.suite_fields import (
     read_threshold,
 )
 from driftproof.run.suite_lang import (
-    TRANSLATED_CONTROLS,
-    in_language,
     read_controls,
     read_language,
     read_translations,
 )
 from driftproof.run.suite_read import parse_suite_text
-
-__all__ = [
-    "CASE_ID",
-    "CRITERIA_MAX",
-    "CheckSpec",
-    "Criterion",
-    "FORMAT",
-    "RUBRIC_MAX_CHARS",
-    "Suite",
-    "SuiteCase",
-    "TRANSLATED_CONTROLS",
-    "in_language",
-    "load_suite",
-    "require_gradable",
-]
 
 #: The members a case of a Driftproof suite may have.
 _CASE_KEYS = frozenset("id prompt rubric criteria threshold checks examples translations".split())

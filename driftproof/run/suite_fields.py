@@ -14,29 +14,6 @@ from typing import Any
 
 from driftproof.errors import Problem, SuiteError
 
-__all__ = [
-    "CASE_ID",
-    "CASES_MAX",
-    "CHECKS_MAX",
-    "CHECK_KINDS",
-    "CRITERIA_MAX",
-    "CRITERION_ID",
-    "CheckSpec",
-    "Collector",
-    "Criterion",
-    "EXAMPLES_MAX",
-    "EXAMPLE_MAX_CHARS",
-    "FORMAT",
-    "MAX_PROBLEMS",
-    "PATTERN_MAX_CHARS",
-    "PROMPT_MAX_CHARS",
-    "RUBRIC_MAX_CHARS",
-    "STRUCTURES",
-    "SUITE_MAX_BYTES",
-    "Suite",
-    "SuiteCase",
-]
-
 FORMAT = "driftproof-suite/1"
 CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 CRITERION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -140,6 +117,7 @@ class Collector:
 def read_text(
     c: Collector, obj: dict, key: str, ptr: str, *, max_chars: int, required: bool = True
 ) -> str | None:
+    """``obj[key]`` as a non-empty string of at most ``max_chars``; None (and a problem) if not."""
     v = obj.get(key)
     if v is None:
         if required:
@@ -155,6 +133,7 @@ def read_text(
 
 
 def compile_pattern(c: Collector, pattern: Any, ptr: str, flags: int) -> str | None:
+    """``pattern`` if it compiles with ``flags``; None (and a problem) if not."""
     if not isinstance(pattern, str) or not pattern:
         c.add(ptr, "expected a non-empty regular expression string")
         return None
@@ -170,6 +149,7 @@ def compile_pattern(c: Collector, pattern: Any, ptr: str, flags: int) -> str | N
 
 
 def read_examples(c: Collector, raw: Any, ptr: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ``(pass, fail)`` example strings of ``raw``; ``((), ())`` when absent."""
     if raw is None:
         return (), ()
     if not isinstance(raw, dict) or set(raw) - {"pass", "fail"}:
@@ -196,6 +176,7 @@ def read_examples(c: Collector, raw: Any, ptr: str) -> tuple[tuple[str, ...], tu
 
 
 def read_criteria(c: Collector, raw: Any, ptr: str) -> tuple[Criterion, ...] | None:
+    """The criteria of ``raw``; None if any is bad (each bad one is a problem)."""
     if not isinstance(raw, list) or not raw:
         c.add(
             ptr,
@@ -236,6 +217,7 @@ def read_criteria(c: Collector, raw: Any, ptr: str) -> tuple[Criterion, ...] | N
 
 
 def read_checks(c: Collector, raw: Any, ptr: str) -> tuple[CheckSpec, ...]:
+    """The good checks of ``raw``; ``()`` when absent (each bad one is a problem)."""
     if raw is None:
         return ()
     if not isinstance(raw, list) or len(raw) > CHECKS_MAX:
@@ -276,6 +258,7 @@ def read_checks(c: Collector, raw: Any, ptr: str) -> tuple[CheckSpec, ...]:
 
 
 def read_threshold(c: Collector, v: Any, ptr: str) -> float | None:
+    """``v`` as a threshold in [0, 1]; None when absent or bad (a problem)."""
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
@@ -285,6 +268,7 @@ def read_threshold(c: Collector, v: Any, ptr: str) -> float | None:
 
 
 def case_list(c: Collector, raw: Any, ptr: str) -> list:
+    """``raw`` if it is a non-empty list of at most ``CASES_MAX`` cases; else ``[]`` (a problem)."""
     if not isinstance(raw, list) or not raw:
         c.add(ptr, "expected a non-empty list of cases")
         return []
@@ -295,6 +279,7 @@ def case_list(c: Collector, raw: Any, ptr: str) -> list:
 
 
 def read_case_id(c: Collector, v: Any, ptr: str) -> str | None:
+    """``v`` as a case id (a non-negative integer becomes its digits); None (a problem) if bad."""
     if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
         v = str(v)
     if not isinstance(v, str) or not CASE_ID.match(v):

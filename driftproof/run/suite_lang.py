@@ -9,15 +9,6 @@ from driftproof._json import escape
 from driftproof.errors import SuiteError
 from driftproof.run.suite_fields import PROMPT_MAX_CHARS, Collector, Suite, read_text
 
-__all__ = [
-    "LANGUAGE",
-    "TRANSLATED_CONTROLS",
-    "in_language",
-    "read_controls",
-    "read_language",
-    "read_translations",
-]
-
 LANGUAGE = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
 #: The product's table of translated controls (caveman's ``TERSE_PREFIXES`` in
 #: ``evals/llm_run.py``, seed 004): English control text → language → translation.

@@ -17,8 +17,6 @@ from driftproof._json import JSONFault, loads_strict
 from driftproof.errors import BoundsError, SuiteError
 from driftproof.receipt._bounds import MAX_DEPTH, check_json_bounds
 
-__all__ = ["SuiteLoader", "parse_suite_text"]
-
 _STR = "tag:yaml.org,2002:str"
 
 

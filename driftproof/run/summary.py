@@ -10,8 +10,6 @@ from driftproof.stats import Refusal, lost_causes, no_verdict
 from driftproof.stats.unmeasured import lost_words
 from driftproof.wording import NOT_MEASURED
 
-__all__ = ["nothing_measured_line"]
-
 _ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "control"}
 
 

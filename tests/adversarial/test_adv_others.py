@@ -281,7 +281,7 @@ def test_imported_receipt_restamped_tested_gets_no_verdict() -> None:
 
 def test_a_check_that_cannot_finish_does_not_hold_during_a_run() -> None:
     from driftproof.run.checks import CheckTimeout, check_passes, run_checks
-    from driftproof.run.suite import CheckSpec
+    from driftproof.run.suite_fields import CheckSpec
 
     # ^(a|a)*$ backtracks exponentially even in the regex library (Python re would run for hours)
     spec = CheckSpec(name="r", kind="regex", pattern="^(a|a)*$", ignore_case=False, structure=None)

@@ -12,7 +12,8 @@ from driftproof.run.checks import check_passes, example_failures, run_checks
 from driftproof.run.judge import parse_reply, template_sha256
 from driftproof.run.providers.base import AttemptError
 from driftproof.run.scheduler import LostDraw, needs_more, with_retries
-from driftproof.run.suite import CheckSpec, Criterion, SuiteCase, load_suite
+from driftproof.run.suite import SuiteCase, load_suite
+from driftproof.run.suite_fields import CheckSpec, Criterion
 
 CC = CheckSpec("cc", "structural", structure="conventional_commit_subject")
 

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from driftproof.run.providers.base import AttemptError, Call, MissingCredentials, Provider, Reply
+if TYPE_CHECKING:
+    from driftproof.run.providers.base import Provider
 
-__all__ = [
-    "AttemptError",
-    "Call",
-    "LANES",
-    "MissingCredentials",
-    "OFFLINE",
-    "Provider",
-    "Reply",
-    "make_provider",
-]
+__all__ = ["LANES", "OFFLINE", "make_provider"]
 
 #: (provider, surface) → "module:Class"; the stub has no surface.
 LANES: dict[tuple[str, str | None], str] = {

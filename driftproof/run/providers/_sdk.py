@@ -20,15 +20,8 @@ from driftproof.run.providers.base import (
     classify_status,
 )
 
-__all__ = [
-    "SDKLane",
-    "count",
-    "json_object",
-    "require_key",
-    "retry_after_seconds",
-    "sdk_error",
-    "strip_credentials",
-]
+#: The name of the grading tool (Messages) and of the grade's JSON schema (OpenAI).
+GRADE_TOOL = "record_grade"
 
 
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:

@@ -5,13 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from driftproof._json import member_list, member_object, member_str
-from driftproof.run.providers._sdk import SDKLane, count
+from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count
 from driftproof.run.providers.base import Call, Reply, Request
 from driftproof.run.reply_text import joined_reasoning, split_reasoning
-
-__all__ = ["AnthropicAPI", "build_request", "read_message"]
-
-TOOL_NAME = "record_grade"
 
 
 def build_request(r: Request) -> dict[str, Any]:
@@ -26,12 +22,12 @@ def build_request(r: Request) -> dict[str, Any]:
     if r.schema is not None:
         req["tools"] = [
             {
-                "name": TOOL_NAME,
+                "name": GRADE_TOOL,
                 "description": "Record your grade of the answer.",
                 "input_schema": r.schema,
             }
         ]
-        req["tool_choice"] = {"type": "tool", "name": TOOL_NAME}
+        req["tool_choice"] = {"type": "tool", "name": GRADE_TOOL}
     return req
 
 
@@ -64,7 +60,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     if graded:
         channel = "tool_call"
         for b in content:
-            if b.get("type") == "tool_use" and b.get("name") == TOOL_NAME:
+            if b.get("type") == "tool_use" and b.get("name") == GRADE_TOOL:
                 decision = b.get("input")
                 break
     u = member_object(msg, "usage")

@@ -18,18 +18,6 @@ from driftproof.run.capture import Capture
 from driftproof.run.endings import TRANSIENT, ending_reason, lost_class
 from driftproof.run.reply_text import mixed_reasoning_at
 
-__all__ = [
-    "AttemptError",
-    "Call",
-    "DrawId",
-    "FATAL_STATUSES",
-    "MissingCredentials",
-    "Provider",
-    "Reply",
-    "Request",
-    "classify_status",
-]
-
 #: HTTP statuses that stop the run: the request or the account is wrong.
 FATAL_STATUSES = frozenset({400, 401, 403, 404, 422})
 #: HTTP statuses retried: timeout, conflict, rate limit, server errors, Anthropic's 529 overloaded.

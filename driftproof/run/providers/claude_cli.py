@@ -18,8 +18,6 @@ from driftproof.run.providers.base import AttemptError, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
 from driftproof.run.reply_text import split_reasoning
 
-__all__ = ["ClaudeCLI", "claude_envelope", "read_claude"]
-
 ISOLATION = [
     "--setting-sources",
     "project",
@@ -78,40 +76,6 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
 
 def _matches(requested: str, key: str) -> bool:
     return key == requested or key.startswith(requested) or requested in key
-
-
-class ClaudeCLI(CLILane):
-    """``anthropic`` × ``cli``: ``claude -p``."""
-
-    name, harness_name, binary = "anthropic", "claude-code", "claude"
-
-    def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
-        """The ``claude -p`` command line, isolated, with the capture's tools."""
-        tools = ",".join(READ_TOOLS + (FILE_TOOLS if self.capture == "files" else []))
-        argv = [
-            self.path,
-            "-p",
-            "--output-format",
-            "json",
-            "--model",
-            model,
-            *ISOLATION,
-            "--tools",
-            tools,
-            "--allowedTools",
-            tools,
-        ]
-        if sysfile:
-            argv += ["--system-prompt-file", sysfile]
-        return argv
-
-    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
-        """``argv`` with ``--json-schema``."""
-        return [*argv, "--json-schema", json.dumps(schema, separators=(",", ":"))]
-
-    def parse(self, code: int, out: str, err: str, model: str) -> Reply:
-        """The invocation read by :func:`read_claude`."""
-        return read_claude(code, out, err, model)
 
 
 #: ``claude -p`` error subtypes that end a finished session: read as the reply's ending (a
@@ -211,3 +175,36 @@ def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[s
         cache_creation=cc,
         harness_events=events or None,
     )
+
+
+class ClaudeCLI(CLILane):
+    """``anthropic`` × ``cli``: ``claude -p``."""
+
+    name, harness_name, binary = "anthropic", "claude-code", "claude"
+
+    def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
+        """The ``claude -p`` command line, isolated, with the capture's tools."""
+        tools = ",".join(READ_TOOLS + (FILE_TOOLS if self.capture == "files" else []))
+        argv = [
+            self.path,
+            "-p",
+            "--output-format",
+            "json",
+            "--model",
+            model,
+            *ISOLATION,
+            "--tools",
+            tools,
+            "--allowedTools",
+            tools,
+        ]
+        if sysfile:
+            argv += ["--system-prompt-file", sysfile]
+        return argv
+
+    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
+        """``argv`` with ``--json-schema``."""
+        return [*argv, "--json-schema", json.dumps(schema, separators=(",", ":"))]
+
+    #: an invocation read by :func:`read_claude`
+    parse = staticmethod(read_claude)

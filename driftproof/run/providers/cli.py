@@ -19,8 +19,6 @@ from driftproof.run.capture import read_back
 from driftproof.run.providers.base import AttemptError, Call, Provider, Reply
 from driftproof.run.reply_text import json_or_none
 
-__all__ = ["CLILane", "FATAL", "printed_version", "run_process", "status_of", "version_of"]
-
 #: Harness errors that every further call would meet too: the run stops (caveman's README:
 #: "auth, quota or a bad model name would fail every remaining call too").
 FATAL = re.compile(

@@ -20,8 +20,6 @@ from driftproof.run.providers.base import FATAL_STATUSES, AttemptError, Reply, c
 from driftproof.run.providers.cli import FATAL, CLILane, status_of, version_of
 from driftproof.run.reply_text import joined_reasoning, split_reasoning
 
-__all__ = ["CodexCLI", "WRITING_FEATURE"]
-
 #: Codex feature names that write a file or run code.
 WRITING_FEATURE = re.compile(
     r"shell|exec|patch|write|edit|repl|code_mode|apply|powershell|notebook|command|script", re.I

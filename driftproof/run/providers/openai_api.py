@@ -12,13 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from driftproof._json import member_list, member_object, member_str
-from driftproof.run.providers._sdk import SDKLane, count
+from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count
 from driftproof.run.providers.base import AttemptError, Call, Reply, Request
 from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
 
-__all__ = ["OpenAIAPI", "build_chat", "build_responses", "read_chat", "read_response"]
-
-SCHEMA_NAME = "record_grade"
 OPENAI_HOST = "api.openai.com"
 HINT_404 = "the endpoint has no Responses API; run with --openai-api chat (Chat Completions)"
 
@@ -35,7 +32,7 @@ def build_chat(r: Request, *, budget_param: str = "max_completion_tokens") -> di
     if r.schema is not None:
         req["response_format"] = {
             "type": "json_schema",
-            "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": r.schema},
+            "json_schema": {"name": GRADE_TOOL, "strict": True, "schema": r.schema},
         }
     return req
 
@@ -49,7 +46,7 @@ def build_responses(r: Request) -> dict[str, Any]:
         req["text"] = {
             "format": {
                 "type": "json_schema",
-                "name": SCHEMA_NAME,
+                "name": GRADE_TOOL,
                 "strict": True,
                 "schema": r.schema,
             }

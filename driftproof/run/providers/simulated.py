@@ -17,18 +17,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from driftproof.receipt import sha256_text
 from driftproof.run.providers.base import AttemptError, Call, DrawId, Provider, Reply
-
-__all__ = ["MARKER", "SimulatedProvider"]
 
 #: The marker an answer carries so the simulated judge can read its quality back.
 MARKER = re.compile(r"\[simulated quality (\d\.\d{4})\]")
 _CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
 _STEP = 0.05
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _clip(x: float) -> float:
@@ -80,13 +75,13 @@ class SimulatedProvider(Provider):
             "<answer" in prompt and ("<rubric>" in prompt or "<criteria>" in prompt)
         ):
             return self._judge(model, prompt, draw)
-        sys_sha = _sha(system) if system is not None else None
-        rng = self._rng(f"{model}\0{sys_sha}\0{_sha(prompt)}", draw)
+        sys_sha = sha256_text(system) if system is not None else None
+        rng = self._rng(f"{model}\0{sys_sha}\0{sha256_text(prompt)}", draw)
         n = draw.index + 1
-        reason = self.lose.get((_sha(prompt), sys_sha, n))
+        reason = self.lose.get((sha256_text(prompt), sys_sha, n))
         if reason is not None:
             raise AttemptError(reason, retryable=False)
-        offset = (int(_sha(prompt)[:8], 16) / 0xFFFFFFFF - 0.5) * 0.2
+        offset = (int(sha256_text(prompt)[:8], 16) / 0xFFFFFFFF - 0.5) * 0.2
         q = _clip(self.base + offset + self.effects.get(sys_sha, 0.0) + rng.gauss(0.0, self.spread))
         text = (
             f"Simulated answer (draw {n}) to: {prompt[:120]}\n"
@@ -103,7 +98,7 @@ class SimulatedProvider(Provider):
 
     def _judge(self, model: str, prompt: str, draw: DrawId) -> Reply:
         m = MARKER.search(prompt)
-        rng = self._rng(f"judge\0{model}\0{_sha(prompt)}", draw)
+        rng = self._rng(f"judge\0{model}\0{sha256_text(prompt)}", draw)
         q = None if m is None else float(m.group(1))
         if q is None:
             text = json.dumps(

@@ -9,8 +9,6 @@ from typing import Any
 
 from driftproof.run.providers.base import Call, Provider, Reply
 
-__all__ = ["StubProvider"]
-
 _CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
 
 
