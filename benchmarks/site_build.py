@@ -12,7 +12,8 @@ own process (``driftproof reports build``), wall clock and peak memory of
 3. the full build of 2N receipts, as a ratio to the full build of N (linear: about 2.0), and
    its peak memory (target: under 1 GB).
 
-Usage: ``python benchmarks/site_build.py [--receipts N] [--keep DIR]``.
+Usage: ``python benchmarks/site_build.py [--receipts N] [--keep DIR]`` (with ``--keep``, inputs
+already in DIR are used again).
 """
 
 from __future__ import annotations
@@ -200,10 +201,13 @@ def main() -> None:
     root = args.keep or Path(tempfile.mkdtemp(prefix="driftproof-site-bench-"))
     try:
         small, large = root / f"n{n}", root / f"n{2 * n}"
-        write_inputs(small, n)
-        write_inputs(large, 2 * n)
+        for base, count in ((small, n), (large, 2 * n)):
+            if not (base / "receipts").is_dir():  # --keep: inputs of an earlier run are reused
+                write_inputs(base, count)
+            shutil.rmtree(base / "site", ignore_errors=True)
         full, full_peak = site_build(small, small / "site", cache=False)
         pages = sum(1 for _ in (small / "site").rglob("*.html"))
+        shutil.rmtree(root / "bare-short-nav", ignore_errors=True)
         bare, _ = bare_mkdocs(root, pages, short_nav=True)
         shutil.rmtree(small / "site")
         site_build(small, small / "site", cache=True)  # fills the render cache
