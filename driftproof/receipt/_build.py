@@ -29,16 +29,6 @@ from driftproof.receipt._model import (
     TextRepair,
 )
 
-__all__ = [
-    "DrawMembers",
-    "Members",
-    "build_draw",
-    "build_judge_sample",
-    "build_receipt",
-    "sha256_text",
-    "skill_tokens",
-]
-
 #: A nested part of a receipt: its model, or the same as plain JSON data.
 Part = BaseModel | Mapping[str, Any]
 

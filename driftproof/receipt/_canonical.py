@@ -13,14 +13,6 @@ from typing import Any
 
 from driftproof.receipt._versions import known_versions, schema_for
 
-__all__ = [
-    "CANONICAL_FILE",
-    "canonical_id",
-    "canonical_schema",
-    "canonical_schema_bytes",
-    "version_id",
-]
-
 #: The canonical schema's file name under ``/spec/``.
 CANONICAL_FILE = "receipt.schema.json"
 

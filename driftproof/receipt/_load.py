@@ -17,10 +17,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from driftproof._json import JSONFault, loads_strict
+from driftproof._json import pointer as to_pointer
 from driftproof.errors import BoundsError, Problem, ReceiptError, UnknownVersionError
 from driftproof.receipt import _bounds
 from driftproof.receipt._bounds import check_json_bounds, quote
-from driftproof.receipt._messages import compiled_problems, schema_problems, to_pointer
+from driftproof.receipt._messages import compiled_problems, schema_problems
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 from driftproof.receipt._recompute import check_consistency
 from driftproof.receipt._seal import verify_seal
@@ -30,14 +31,6 @@ from driftproof.receipt._versions import (
     migrate,
     validator_for,
 )
-
-__all__ = [
-    "check_schema",
-    "parse_receipt",
-    "read_bounded",
-    "read_receipt",
-    "to_pointer",
-]
 
 #: Schema failures collected from one file before they are sorted and cut to MAX_PROBLEMS.
 _ERRORS_SCANNED = 1000

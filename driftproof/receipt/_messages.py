@@ -18,8 +18,6 @@ from driftproof.errors import Problem
 from driftproof.receipt._bounds import MAX_PROBLEMS, quote
 from driftproof.receipt._versions import schema_for
 
-__all__ = ["compiled_problems", "resolve_ref", "schema_problems", "to_pointer"]
-
 _JSON_TYPES = {
     dict: "an object",
     list: "an array",

@@ -10,16 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, overload
 
-__all__ = [
-    "STEPS",
-    "v0_3_1_to_v0_10",
-    "v0_10_to_v0_11",
-    "v0_11_to_v0_13",
-    "v0_13_to_v0_14",
-    "v0_14_to_v0_15",
-    "v0_15_to_v0_16",
-]
-
 Doc = dict[str, Any]
 
 

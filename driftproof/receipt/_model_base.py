@@ -10,20 +10,6 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-__all__ = [
-    "Count",
-    "DateTime",
-    "HttpStatus",
-    "NonNegative",
-    "Positive",
-    "Sha256",
-    "Unit",
-    "UtcOffset",
-    "_Model",
-    "_v015",
-    "_v016",
-]
-
 #: 64 lowercase hex digits of a SHA-256 digest (the schema's ``$defs/sha256``).
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 #: An RFC 3339 date-time as the schema's pattern states it.

@@ -25,24 +25,6 @@ CaseId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0
 #: A class of loss as the schema states it: 1 to 40 of ``a-z`` and ``_`` (v0.15).
 LostKind = Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,40}$")]
 
-__all__ = [
-    "JudgeSample",
-    "Lost",
-    "Refusal",
-    "FailedAttempt",
-    "HarnessEvent",
-    "Tokens",
-    "Reasoning",
-    "Check",
-    "CapturedFile",
-    "OtherModelCall",
-    "Draw",
-    "Generation",
-    "CaseArm",
-    "CaseArms",
-    "Case",
-]
-
 
 class JudgeSample(_Model):
     score: Unit | None

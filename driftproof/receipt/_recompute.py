@@ -21,8 +21,6 @@ from driftproof.errors import Problem, ReceiptError
 from driftproof.receipt._bounds import MAX_PROBLEMS, quote
 from driftproof.receipt._model import CaseArm, Draw, ReceiptBody
 
-__all__ = ["SCORE_TOLERANCE", "SD_TOLERANCE", "check_consistency"]
-
 #: A recorded draw score may differ from the mean of its valid judge samples by this much
 #: (summation order; the lift breakdown uses the same bound).
 SCORE_TOLERANCE = 1e-6

@@ -18,15 +18,6 @@ import rfc8785
 from driftproof._json import escape
 from driftproof.errors import SealError
 
-__all__ = [
-    "SAFE_INTEGER_MAX",
-    "SEAL_ALGORITHM",
-    "canonical_bytes",
-    "compute_seal",
-    "unsealable_values",
-    "verify_seal",
-]
-
 SEAL_ALGORITHM: Final = "sha256-rfc8785"
 
 

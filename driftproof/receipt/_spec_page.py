@@ -18,16 +18,6 @@ from driftproof.receipt._messages import resolve_ref
 from driftproof.receipt._spec_docs import MEANINGS, field_unit
 from driftproof.receipt._versions import known_versions, schema_for
 
-__all__ = [
-    "SPEC_BASE",
-    "bounds_markdown",
-    "field_doc",
-    "field_paths",
-    "fields_markdown",
-    "render_page",
-    "versions_markdown",
-]
-
 #: Where the schema files are served (D-11); each version's ``$id`` is under it.
 SPEC_BASE = "https://driftproof.dev/spec"
 _ARMS = {"with_skill", "baseline", "control"}

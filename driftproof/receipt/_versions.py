@@ -21,18 +21,6 @@ from jsonschema import Draft202012Validator, FormatChecker, ValidationError, val
 from driftproof.receipt._migrations import STEPS
 from driftproof.receipt._model import CURRENT_VERSION
 
-__all__ = [
-    "CURRENT_VERSION",
-    "FORMATS",
-    "MIGRATIONS",
-    "compiled_validator_for",
-    "format_checker",
-    "known_versions",
-    "schema_bytes",
-    "schema_for",
-    "validator_for",
-]
-
 #: Ordered migrations: version -> (next version, pure function), one step each (``_migrations``).
 MIGRATIONS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = dict(STEPS)
 

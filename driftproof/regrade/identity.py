@@ -17,19 +17,6 @@ from driftproof.receipt import _bounds as B
 from driftproof.run import judge as J
 from driftproof.run.providers.base import Provider
 
-__all__ = [
-    "GraderSetting",
-    "SampleIdentity",
-    "aggregate_judge_ids",
-    "canonical_json",
-    "check_reply_identity",
-    "grader_setting_of",
-    "identity_bounds_problem",
-    "new_grader_setting",
-    "regraded_level",
-    "rubric_regrade_refusals",
-]
-
 #: Human names of the compared settings, in the method's order.
 SETTING_NAMES: dict[str, str] = {
     "model": "model",

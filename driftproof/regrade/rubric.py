@@ -56,8 +56,6 @@ from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, 
 from driftproof.run.suite import Suite
 from driftproof.run.suite_fields import SuiteCase
 
-__all__ = ["RegradeResult", "rubric_regrade", "same_path"]
-
 #: Where each provider's judge sampling records its output-token budget (Anthropic, Responses,
 #: Chat Completions); a regrade holds the original's own budget.
 _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")

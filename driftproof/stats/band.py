@@ -17,18 +17,6 @@ from driftproof.stats.moments import mean_sd
 if TYPE_CHECKING:  # the core takes the loaded model; it never reads files
     from driftproof.receipt import CaseArm, Receipt
 
-__all__ = [
-    "Band",
-    "BandSource",
-    "arm_band",
-    "band_of_scores",
-    "band_source_of",
-    "case_bands",
-    "judge_scale",
-    "mean_delta",
-    "measured_band",
-]
-
 BandSource = Literal["generation", "legacy"]
 
 #: Reason recorded for a draw that carries no score and no ``lost`` record (D-1).

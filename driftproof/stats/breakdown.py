@@ -24,8 +24,6 @@ from driftproof.stats.reading import lift_refusal
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
 
-__all__ = ["Breakdown", "CaseLift", "MAX_DRAWS_PER_ARM", "lift_breakdown"]
-
 #: Most draws one arm may record for the breakdown to be computed ("unsupported sizes"):
 #: the lost-draw check visits at most (k_A + 1)·(k_B + 1) vertices per case (D-9).
 MAX_DRAWS_PER_ARM = 1000
