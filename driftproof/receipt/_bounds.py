@@ -84,6 +84,14 @@ def quote(value: Any) -> str:
     return text[:MAX_QUOTE] + "…" if len(text) > MAX_QUOTE else text
 
 
+def capped(file: str, found: list[tuple[str, str]], suffix: str = "") -> list[Problem]:
+    """Problems of ``(pointer, message)`` pairs: the first :data:`MAX_PROBLEMS`, then a count."""
+    problems = [Problem(file, at, message + suffix) for at, message in found[:MAX_PROBLEMS]]
+    if len(found) > MAX_PROBLEMS:
+        problems.append(Problem(file, "", f"… and {len(found) - MAX_PROBLEMS} more problems"))
+    return problems
+
+
 def _pointer(node: tuple[Any, ...] | None) -> str:
     parts: list[str] = []
     while node is not None:

@@ -126,13 +126,11 @@ def rubric_regrade_refusals(
     In order: aggregates only; no judge identity; anonymous judge replies; each compared
     setting that differs or is recorded on one side only.
     """
-    reasons: list[str] = []
     if original.is_aggregates_only:
-        reasons.append("the original carries aggregates only: there is no answer to grade")
-        return reasons
+        return ["the original carries aggregates only: there is no answer to grade"]
     if original.judge is None:
-        reasons.append("the original records no judge identity")
-        return reasons
+        return ["the original records no judge identity"]
+    reasons: list[str] = []
     samples = _samples(original, measured_only=True)
     if not samples:
         reasons.append("the original records no judge samples, so no judge identity")
