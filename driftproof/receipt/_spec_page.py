@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.receipt import _bounds
+from driftproof.receipt._canonical import canonical_id, version_id
 from driftproof.receipt._messages import resolve_ref
 from driftproof.receipt._spec_docs import MEANINGS, field_unit
 from driftproof.receipt._versions import known_versions, schema_for
 
-#: Where the schema files are served (D-11); each version's ``$id`` is under it.
-SPEC_BASE = "https://driftproof.dev/spec"
 _ARMS = {"with_skill", "baseline", "control"}
 
 #: What each version added, in the method's words (the method dates these fields).
@@ -134,11 +133,11 @@ def versions_markdown() -> str:
     """The version map: each frozen version, what it added, and where it is served."""
     rows = ["| Version | Adds | Served at |", "|---|---|---|"]
     for v in known_versions():
-        rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{SPEC_BASE}/{v}/receipt.schema.json` |")
+        rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{version_id(v)}` |")
     rows.append(
         "| any (canonical) | A small schema that dispatches on `schema_version` to the frozen "
         "file of that version, so a receipt of every version validates against it. "
-        f"| `{SPEC_BASE}/receipt.schema.json` |"
+        f"| `{canonical_id()}` |"
     )
     return "\n".join(rows)
 

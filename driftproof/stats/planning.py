@@ -66,14 +66,6 @@ DOUBT_NONE_LEVEL = 0.70
 _Z95 = 1.6448536269514722  # standard normal 95% point
 
 
-def spread_bound(sd: float, n: int, level: float = SPREAD_LEVEL) -> float:
-    """Return the upper ``level`` bound of a true spread: ``sd·sqrt((n−1)/χ²_{1−level}(n−1))``.
-
-    ``sd`` is the sample sd over ``n ≥ 2`` measured draws (normal draws).
-    """
-    return sd / _sd_factor(n - 1, 1.0 - level)
-
-
 @dataclass(frozen=True)
 class ArmPool:
     """One arm's per-case pilot spreads, tested for a common spread.
