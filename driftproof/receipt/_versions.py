@@ -9,7 +9,6 @@ delegated to jsonschema-rs (:data:`FORMATS`) so the two agree.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any, cast
@@ -18,11 +17,8 @@ import jsonschema_rs
 import regress
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 
-from driftproof.receipt._migrations import STEPS
+from driftproof.receipt._migrations import MIGRATIONS
 from driftproof.receipt._model import CURRENT_VERSION
-
-#: Ordered migrations: version -> (next version, pure function), one step each (``_migrations``).
-MIGRATIONS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = dict(STEPS)
 
 
 def _version_key(v: str) -> tuple[int, ...]:
