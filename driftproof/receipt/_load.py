@@ -7,7 +7,6 @@ receipt's own ``schema_version`` (D-11) → seal (D-12) → migration (D-13) →
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from itertools import islice
@@ -53,14 +52,10 @@ def _parse_json(data: bytes, file: str) -> Any:
         raise ReceiptError.at(file, "", exc.worded()) from None
 
 
-def parse_receipt(
-    data: bytes | str, file: str = "<receipt>", *, known_valid: bool = False
-) -> Receipt:
+def parse_receipt(data: bytes | str, file: str = "<receipt>") -> Receipt:
     """Parse and check a receipt held in memory (text is encoded as UTF-8 first).
 
-    ``schema_version`` keeps the version the file declared. ``known_valid``: these exact bytes
-    already passed every check under this product version (a build cache's record), so bounds,
-    schema and seal are skipped; never set it for bytes not so recorded.
+    ``schema_version`` keeps the version the file declared.
 
     Raises:
         BoundsError: over a limit of :mod:`driftproof.receipt._bounds`.
@@ -75,9 +70,6 @@ def parse_receipt(
         raise BoundsError.at(
             file, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {len(data)}"
         )
-    if known_valid:
-        doc = json.loads(data)
-        return _to_model(doc, doc["schema_version"], file)
     return _validate(_parse_json(data, file), file)
 
 

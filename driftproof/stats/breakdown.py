@@ -358,8 +358,8 @@ def _verdict(r: Receipt, c: Case) -> VerdictCode:
     scale = (r.judge.scale.worst, r.judge.scale.best)
     # D-6: a = baseline band, b = with-skill band. Bands from draw scores only: legacy
     # judge samples cannot replace draw evidence ("Lift by case").
-    a = arm_band(c.arms.baseline, "generation", scale)
-    b = arm_band(c.arms.with_skill, "generation", scale)
+    a = arm_band(c.arms.baseline, "generation")
+    b = arm_band(c.arms.with_skill, "generation")
     return case_verdict(a, b, case_id=c.id, scale=scale).verdict
 
 
