@@ -7,7 +7,6 @@ Regenerate with ``python -m driftproof.receipt._spec_page site_src/receipt-spec.
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 from pathlib import Path
@@ -156,10 +155,6 @@ def bounds_markdown() -> str:
 _BLOCKS = {"versions": versions_markdown, "fields": fields_markdown, "bounds": bounds_markdown}
 
 
-def _refill(match: re.Match[str], body: str) -> str:
-    return match.group(1) + body + match.group(2)
-
-
 def render_page(text: str) -> str:
     """``text`` with every generated block refilled from the code.
 
@@ -167,12 +162,11 @@ def render_page(text: str) -> str:
         ValueError: a block's markers are missing.
     """
     for name, make in _BLOCKS.items():
-        pattern = re.compile(
-            rf"(<!-- generated: {name} -->\n).*?(\n<!-- /generated: {name} -->)", re.S
-        )
-        if not pattern.search(text):
+        start, end = f"<!-- generated: {name} -->\n", f"\n<!-- /generated: {name} -->"
+        block = (start + make() + end).replace("\\", "\\\\")  # a literal replacement
+        text, found = re.subn(f"{start}.*?{end}", block, text, flags=re.S)
+        if not found:
             raise ValueError(f"the page has no generated block {name!r}")
-        text = pattern.sub(functools.partial(_refill, body=make()), text)
     return text
 
 

@@ -21,10 +21,6 @@ from driftproof.receipt._migrations import MIGRATIONS
 from driftproof.receipt._model import CURRENT_VERSION
 
 
-def _version_key(v: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in v.split("."))
-
-
 @cache
 def known_versions() -> tuple[str, ...]:
     """Every frozen schema version, oldest first."""
@@ -33,7 +29,7 @@ def known_versions() -> tuple[str, ...]:
         for p in resources.files("driftproof.receipt").joinpath("schemas").iterdir()
         if p.name.startswith("receipt-") and p.name.endswith(".schema.json")
     ]
-    return tuple(sorted(names, key=_version_key))
+    return tuple(sorted(names, key=lambda v: tuple(int(p) for p in v.split("."))))
 
 
 def schema_bytes(version: str) -> bytes:

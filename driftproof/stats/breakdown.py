@@ -106,7 +106,7 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     a receipt it cannot break down gives ``available=False`` with the reasons.
     """
     limit = _bounds.BREAKDOWN_MAX_BYTES
-    size = size_bytes if size_bytes is not None else _canonical_size(r)
+    size = size_bytes if size_bytes is not None else len(canonical_bytes(r.to_json_dict()))
     if size > limit:
         return _unavailable(
             f"the receipt is {size} bytes, over the lift breakdown's size limit of "
@@ -367,7 +367,3 @@ def _unavailable(*reasons: str) -> Breakdown:
     return Breakdown(
         False, tuple(reasons), (), None, "the breakdown is unavailable", (), (), (), (), (), None
     )
-
-
-def _canonical_size(r: Receipt) -> int:
-    return len(canonical_bytes(r.to_json_dict()))
