@@ -16,33 +16,6 @@ from typing import Any, Final
 from driftproof._json import escape
 from driftproof.errors import BoundsError, Problem
 
-__all__ = [
-    "ANSWERS_ARCHIVE_MAX_BYTES",
-    "ANSWERS_ARCHIVE_MAX_ENTRIES",
-    "ANSWER_MAX_CHARS",
-    "BREAKDOWN_MAX_BYTES",
-    "IDENTITY_EVIDENCE_MAX_BYTES",
-    "IDENTITY_MAX_DISTINCT_IDS",
-    "IDENTITY_MAX_IDS_PER_SAMPLE",
-    "JSON_SAFE_INTEGER",
-    "JUDGE_REPLY_MAX_CHARS",
-    "JUDGE_SAMPLES_MAX_PER_ANSWER",
-    "MAX_DEPTH",
-    "MAX_PROBLEMS",
-    "MAX_QUOTE",
-    "MODEL_ID_MAX_CHARS",
-    "RECEIPT_MAX_BYTES",
-    "RECEIPT_MAX_ITEMS",
-    "RECEIPT_MAX_KEY_CHARS",
-    "RECEIPT_MAX_MEMBERS",
-    "RECEIPT_MAX_STRING_CHARS",
-    "breakdown_size_ok",
-    "breakdown_unavailable_reason",
-    "check_json_bounds",
-    "quote",
-    "within_bounds",
-]
-
 # --- receipts -------------------------------------------------------------------------
 
 #: Bytes: the largest receipt file a reader parses at all (checked on the file's size
@@ -109,6 +82,14 @@ def quote(value: Any) -> str:
         return f"an array of {len(value)} items"
     text = json.dumps(value, ensure_ascii=True, default=str)
     return text[:MAX_QUOTE] + "…" if len(text) > MAX_QUOTE else text
+
+
+def capped(file: str, found: list[tuple[str, str]], suffix: str = "") -> list[Problem]:
+    """Problems of ``(pointer, message)`` pairs: the first :data:`MAX_PROBLEMS`, then a count."""
+    problems = [Problem(file, at, message + suffix) for at, message in found[:MAX_PROBLEMS]]
+    if len(found) > MAX_PROBLEMS:
+        problems.append(Problem(file, "", f"… and {len(found) - MAX_PROBLEMS} more problems"))
+    return problems
 
 
 def _pointer(node: tuple[Any, ...] | None) -> str:

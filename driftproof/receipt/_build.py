@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 from driftproof import __version__
 from driftproof.receipt._model import (
     CURRENT_VERSION,
-    BoundedText,
     Case,
     Draw,
     JudgeSample,
@@ -28,16 +27,6 @@ from driftproof.receipt._model import (
     Regrade,
     TextRepair,
 )
-
-__all__ = [
-    "DrawMembers",
-    "Members",
-    "build_draw",
-    "build_judge_sample",
-    "build_receipt",
-    "sha256_text",
-    "skill_tokens",
-]
 
 #: A nested part of a receipt: its model, or the same as plain JSON data.
 Part = BaseModel | Mapping[str, Any]
@@ -108,7 +97,6 @@ def build_draw(
     judge_samples: Sequence[JudgeSample | Mapping[str, Any]] | None = None,
     lost_reason: str | None = None,
     checks: Sequence[Part] | None = None,
-    other_model_calls: Sequence[Part] | None = None,
     lost_kind: str | None = None,
     lost_error_class: str | None = None,
     lost_status: int | None = None,
@@ -117,8 +105,7 @@ def build_draw(
     """One draw.
 
     When ``score`` is None and judge samples are given, the score is their valid mean (D-1); a
-    lost draw carries no score. ``other_model_calls`` (``{model, input_tokens, output_tokens}``)
-    is written only when the harness reported such calls.
+    lost draw carries no score.
 
     Raises:
         pydantic.ValidationError: a member of the wrong type or shape, named by its path.
@@ -143,7 +130,6 @@ def build_draw(
             "judge_samples": samples,
             "lost": lost,
             "checks": list(checks or []),
-            "other_model_calls": list(other_model_calls) if other_model_calls else None,
         }
     )
 
@@ -195,7 +181,6 @@ def build_receipt(
     skill_token_count: int | None = None,
     run_members: Mapping[str, Any] | None = None,
     text_repairs: Sequence[TextRepair | Mapping[str, Any]] | None = None,
-    bounded_text: Sequence[BoundedText | Mapping[str, Any]] | None = None,
     **members: Unpack[Members],
 ) -> ReceiptBody:
     """A whole unsealed receipt at the current schema version.
@@ -227,7 +212,6 @@ def build_receipt(
             "cases": list(cases),
             "economics": {"judge_overhead": judge_overhead},
             "text_repairs": None if text_repairs is None else list(text_repairs),
-            "bounded_text": None if bounded_text is None else list(bounded_text),
             **{k: members.get(k) for k in _TOP},
         }
     )

@@ -13,14 +13,6 @@ from typing import Any
 
 from driftproof.receipt._versions import known_versions, schema_for
 
-__all__ = [
-    "CANONICAL_FILE",
-    "canonical_id",
-    "canonical_schema",
-    "canonical_schema_bytes",
-    "version_id",
-]
-
 #: The canonical schema's file name under ``/spec/``.
 CANONICAL_FILE = "receipt.schema.json"
 
@@ -34,20 +26,10 @@ def version_id(version: str) -> str:
     return str(schema_for(version)["$id"])
 
 
-def _spec_base() -> str:
-    newest = known_versions()[-1]
-    vid = version_id(newest)
-    suffix = f"{newest}/{CANONICAL_FILE}"
-    if not vid.endswith(
-        "/" + suffix
-    ):  # pragma: no cover - guarded by tests/receipt/test_schemas.py
-        raise ValueError(f"schema {newest} has $id {vid!r}, expected one ending in /{suffix}")
-    return vid[: -len(suffix)]
-
-
 def canonical_id() -> str:
     """The canonical schema's ``$id``: ``https://<host>/spec/receipt.schema.json`` (D-11)."""
-    return _spec_base() + CANONICAL_FILE
+    newest = known_versions()[-1]
+    return version_id(newest).removesuffix(f"{newest}/{CANONICAL_FILE}") + CANONICAL_FILE
 
 
 @cache

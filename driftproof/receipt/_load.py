@@ -7,7 +7,6 @@ receipt's own ``schema_version`` (D-11) → seal (D-12) → migration (D-13) →
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from itertools import islice
@@ -17,10 +16,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from driftproof._json import JSONFault, loads_strict
+from driftproof._json import pointer as to_pointer
 from driftproof.errors import BoundsError, Problem, ReceiptError, UnknownVersionError
 from driftproof.receipt import _bounds
 from driftproof.receipt._bounds import check_json_bounds, quote
-from driftproof.receipt._messages import compiled_problems, schema_problems, to_pointer
+from driftproof.receipt._messages import compiled_problems, schema_problems
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 from driftproof.receipt._recompute import check_consistency
 from driftproof.receipt._seal import verify_seal
@@ -30,14 +30,6 @@ from driftproof.receipt._versions import (
     migrate,
     validator_for,
 )
-
-__all__ = [
-    "check_schema",
-    "parse_receipt",
-    "read_bounded",
-    "read_receipt",
-    "to_pointer",
-]
 
 #: Schema failures collected from one file before they are sorted and cut to MAX_PROBLEMS.
 _ERRORS_SCANNED = 1000
@@ -60,14 +52,10 @@ def _parse_json(data: bytes, file: str) -> Any:
         raise ReceiptError.at(file, "", exc.worded()) from None
 
 
-def parse_receipt(
-    data: bytes | str, file: str = "<receipt>", *, known_valid: bool = False
-) -> Receipt:
+def parse_receipt(data: bytes | str, file: str = "<receipt>") -> Receipt:
     """Parse and check a receipt held in memory (text is encoded as UTF-8 first).
 
-    ``schema_version`` keeps the version the file declared. ``known_valid``: these exact bytes
-    already passed every check under this product version (a build cache's record), so bounds,
-    schema and seal are skipped; never set it for bytes not so recorded.
+    ``schema_version`` keeps the version the file declared.
 
     Raises:
         BoundsError: over a limit of :mod:`driftproof.receipt._bounds`.
@@ -82,9 +70,6 @@ def parse_receipt(
         raise BoundsError.at(
             file, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {len(data)}"
         )
-    if known_valid:
-        doc = json.loads(data)
-        return _to_model(doc, doc["schema_version"], file)
     return _validate(_parse_json(data, file), file)
 
 

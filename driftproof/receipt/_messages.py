@@ -15,10 +15,8 @@ from jsonschema.exceptions import ValidationError, best_match
 from driftproof._json import escape
 from driftproof._json import pointer as to_pointer
 from driftproof.errors import Problem
-from driftproof.receipt._bounds import MAX_PROBLEMS, quote
+from driftproof.receipt._bounds import capped, quote
 from driftproof.receipt._versions import schema_for
-
-__all__ = ["compiled_problems", "resolve_ref", "schema_problems", "to_pointer"]
 
 _JSON_TYPES = {
     dict: "an object",
@@ -175,11 +173,8 @@ def schema_problems(
 
     Each message ends with ``(schema <version>)`` so the reader knows which frozen file spoke.
     """
-    described = sorted({_describe(e, version, current) for e in errors}, key=lambda pm: pm)
-    problems = [Problem(file, p, f"{m} (schema {version})") for p, m in described[:MAX_PROBLEMS]]
-    if len(described) > MAX_PROBLEMS:
-        problems.append(Problem(file, "", f"… and {len(described) - MAX_PROBLEMS} more problems"))
-    return problems
+    described = sorted({_describe(e, version, current) for e in errors})
+    return capped(file, described, f" (schema {version})")
 
 
 def _keyword(e: Any) -> str:
@@ -202,7 +197,4 @@ def compiled_problems(errors: list[Any], version: str, file: str) -> list[Proble
             for e in errors
         }
     )
-    problems = [Problem(file, p, f"{m} (schema {version})") for p, m in described[:MAX_PROBLEMS]]
-    if len(described) > MAX_PROBLEMS:
-        problems.append(Problem(file, "", f"… and {len(described) - MAX_PROBLEMS} more problems"))
-    return problems
+    return capped(file, described, f" (schema {version})")

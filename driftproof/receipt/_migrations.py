@@ -10,16 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, overload
 
-__all__ = [
-    "STEPS",
-    "v0_3_1_to_v0_10",
-    "v0_10_to_v0_11",
-    "v0_11_to_v0_13",
-    "v0_13_to_v0_14",
-    "v0_14_to_v0_15",
-    "v0_15_to_v0_16",
-]
-
 Doc = dict[str, Any]
 
 
@@ -173,8 +163,8 @@ def v0_15_to_v0_16(doc: Doc) -> Doc:
     return {**doc, "schema_version": "0.16"}
 
 
-#: version → (next version, step). Registered in :data:`driftproof.receipt._versions.MIGRATIONS`.
-STEPS: dict[str, tuple[str, Callable[[Doc], Doc]]] = {
+#: Ordered migrations: version → (next version, pure one-step function), walked by ``migrate``.
+MIGRATIONS: dict[str, tuple[str, Callable[[Doc], Doc]]] = {
     "0.3.1": ("0.10", v0_3_1_to_v0_10),
     "0.10": ("0.11", v0_10_to_v0_11),
     "0.11": ("0.13", v0_11_to_v0_13),

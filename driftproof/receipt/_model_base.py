@@ -10,20 +10,6 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-__all__ = [
-    "Count",
-    "DateTime",
-    "HttpStatus",
-    "NonNegative",
-    "Positive",
-    "Sha256",
-    "Unit",
-    "UtcOffset",
-    "_Model",
-    "_v015",
-    "_v016",
-]
-
 #: 64 lowercase hex digits of a SHA-256 digest (the schema's ``$defs/sha256``).
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 #: An RFC 3339 date-time as the schema's pattern states it.
@@ -50,15 +36,10 @@ HttpStatus = Annotated[int, Field(ge=100, le=999)]
 
 
 def _v015() -> Any:
-    """A member 0.15 added: optional in the schema, so absent when unknown (D-13).
+    """A member 0.15 or later added: optional in the schema, so absent when unknown (D-13).
 
     It is left out of the dump when ``None``, so a receipt that omits it keeps its seal.
     """
-    return Field(default=None, exclude_if=lambda v: v is None)
-
-
-def _v016() -> Any:
-    """A member 0.16 added: optional, absent when unknown (D-13), as :func:`_v015`."""
     return Field(default=None, exclude_if=lambda v: v is None)
 
 

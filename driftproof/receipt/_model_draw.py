@@ -17,31 +17,12 @@ from driftproof.receipt._model_base import (
     Unit,
     _Model,
     _v015,
-    _v016,
 )
 
 #: A case id as the schema states it: a letter or digit, then up to 127 of ``A-Za-z0-9._-``.
 CaseId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
 #: A class of loss as the schema states it: 1 to 40 of ``a-z`` and ``_`` (v0.15).
 LostKind = Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,40}$")]
-
-__all__ = [
-    "JudgeSample",
-    "Lost",
-    "Refusal",
-    "FailedAttempt",
-    "HarnessEvent",
-    "Tokens",
-    "Reasoning",
-    "Check",
-    "CapturedFile",
-    "OtherModelCall",
-    "Draw",
-    "Generation",
-    "CaseArm",
-    "CaseArms",
-    "Case",
-]
 
 
 class JudgeSample(_Model):
@@ -234,7 +215,7 @@ class Draw(_Model):
     """Each failed attempt of this draw before its outcome."""
     harness_events: list[HarnessEvent] | None = _v015()
     """Events the harness printed beside its result (claude -p --verbose)."""
-    cost_usd: NonNegative | None = _v016()
+    cost_usd: NonNegative | None = _v015()
     """Cost of the draw's generation call in US dollars, as the source reported it."""
     reasoning: Reasoning | None = _v015()
     """Reasoning the reply carried apart from its answer: length and digest only."""
@@ -287,7 +268,7 @@ class Case(_Model):
     """Digest of the rubric, or of the criteria with their template; an edit to any moves it."""
     threshold: Unit | None
     """The pass threshold the case's mean is held against."""
-    category: Annotated[str, StringConstraints(max_length=200)] | None = _v016()
+    category: Annotated[str, StringConstraints(max_length=200)] | None = _v015()
     """The source's category of the case (caveman's fidelity.json)."""
     arms: CaseArms
     """The case's arms: with_skill, baseline, and a control when /arms has one."""

@@ -27,23 +27,6 @@ Step = Annotated[float, Field(gt=0)]
 #: A non-inferiority margin: above 0, at most 1 (the quality scales are 0 to 1).
 Margin = Annotated[float, Field(gt=0, le=1)]
 
-__all__ = [
-    "Harness",
-    "Runner",
-    "Transcripts",
-    "RetryPolicy",
-    "Batch",
-    "Run",
-    "Skill",
-    "Suite",
-    "JudgeScale",
-    "JudgePrice",
-    "Judge",
-    "SkillFired",
-    "ArmSpec",
-    "ArmSpecs",
-]
-
 
 class Harness(_Model):
     name: str

@@ -13,9 +13,6 @@ from pydantic import Field, StringConstraints
 
 from driftproof.receipt._model_base import _Model, _v015
 
-__all__ = ["SourceDecision", "SourceFigure", "SourceReport", "SourceStage"]
-
-
 Text200 = Annotated[str, StringConstraints(max_length=200)]
 Text500 = Annotated[str, StringConstraints(max_length=500)]
 

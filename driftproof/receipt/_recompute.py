@@ -17,11 +17,9 @@ import math
 import statistics
 from collections.abc import Iterator
 
-from driftproof.errors import Problem, ReceiptError
-from driftproof.receipt._bounds import MAX_PROBLEMS, quote
+from driftproof.errors import ReceiptError
+from driftproof.receipt._bounds import capped, quote
 from driftproof.receipt._model import CaseArm, Draw, ReceiptBody
-
-__all__ = ["SCORE_TOLERANCE", "SD_TOLERANCE", "check_consistency"]
 
 #: A recorded draw score may differ from the mean of its valid judge samples by this much
 #: (summation order; the lift breakdown uses the same bound).
@@ -44,9 +42,7 @@ def check_consistency(r: ReceiptBody, file: str) -> None:
     """
     found = [*_structure(r), *_evidence(r)]
     if found:
-        problems = [Problem(file, at, message) for at, message in found[:MAX_PROBLEMS]]
-        if len(found) > MAX_PROBLEMS:
-            problems.append(Problem(file, "", f"… and {len(found) - MAX_PROBLEMS} more problems"))
+        problems = capped(file, found)
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         raise ReceiptError(f"{problems[0]}{more}", problems)
 

@@ -27,17 +27,7 @@ from typing import Any, Final
 
 import rfc8785
 
-from driftproof._json import escape
 from driftproof.errors import SealError
-
-__all__ = [
-    "SAFE_INTEGER_MAX",
-    "SEAL_ALGORITHM",
-    "canonical_bytes",
-    "compute_seal",
-    "unsealable_values",
-    "verify_seal",
-]
 
 SEAL_ALGORITHM: Final = "sha256-rfc8785"
 
@@ -156,39 +146,3 @@ def verify_seal(document: Mapping[str, Any], file: str | Path) -> None:
             f"seal mismatch: the receipt's content hashes to {actual}, "
             f"the seal says {seal['sha256']}; the file was changed after it was sealed",
         )
-
-
-#: The largest integer RFC 8785 (D-12) and I-JSON (RFC 7493) hold exactly: 2**53 - 1.
-SAFE_INTEGER_MAX = 2**53 - 1
-
-
-def unsealable_values(document: Any, pointer: str = "") -> list[tuple[str, str]]:
-    """Every number in ``document`` that RFC 8785 cannot canonicalise, so no seal covers it.
-
-    NaN, an infinity (``1e400`` parses as one), or an integer beyond ±(2**53 - 1) (D-12).
-
-    Returns:
-        ``[(JSON pointer, what was expected and found)]`` in document order; empty when every
-        number can be sealed.
-    """
-    out: list[tuple[str, str]] = []
-    stack: list[tuple[str, Any]] = [(pointer, document)]
-    while stack:
-        at, node = stack.pop()
-        if isinstance(node, dict):
-            stack.extend((f"{at}/{escape(k)}", v) for k, v in reversed(list(node.items())))
-        elif isinstance(node, list):
-            stack.extend((f"{at}/{i}", v) for i, v in reversed(list(enumerate(node))))
-        elif isinstance(node, bool) or node is None or isinstance(node, str):
-            continue
-        elif isinstance(node, float) and node != node or node in (float("inf"), float("-inf")):
-            out.append((at, f"expected a finite number (RFC 8785), found {node!r}"))
-        elif isinstance(node, int) and abs(node) > SAFE_INTEGER_MAX:
-            out.append(
-                (
-                    at,
-                    f"expected an integer within ±(2**53 - 1) (RFC 8785), found one of "
-                    f"{len(str(abs(node)))} digits",
-                )
-            )
-    return out

@@ -15,8 +15,6 @@ from pydantic import BaseModel
 
 from driftproof.receipt._model import Receipt
 
-__all__ = ["FIELD_UNITS", "MEANINGS", "field_unit", "model_field_docs"]
-
 _D = "cases[].arms.<arm>.draws[]"
 _J = f"{_D}.judge_samples[]"
 _C = f"{_D}.captured_files[]"

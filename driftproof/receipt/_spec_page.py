@@ -7,29 +7,17 @@ Regenerate with ``python -m driftproof.receipt._spec_page site_src/receipt-spec.
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from driftproof.receipt import _bounds
+from driftproof.receipt._canonical import canonical_id, version_id
 from driftproof.receipt._messages import resolve_ref
 from driftproof.receipt._spec_docs import MEANINGS, field_unit
 from driftproof.receipt._versions import known_versions, schema_for
 
-__all__ = [
-    "SPEC_BASE",
-    "bounds_markdown",
-    "field_doc",
-    "field_paths",
-    "fields_markdown",
-    "render_page",
-    "versions_markdown",
-]
-
-#: Where the schema files are served (D-11); each version's ``$id`` is under it.
-SPEC_BASE = "https://driftproof.dev/spec"
 _ARMS = {"with_skill", "baseline", "control"}
 
 #: What each version added, in the method's words (the method dates these fields).
@@ -144,11 +132,11 @@ def versions_markdown() -> str:
     """The version map: each frozen version, what it added, and where it is served."""
     rows = ["| Version | Adds | Served at |", "|---|---|---|"]
     for v in known_versions():
-        rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{SPEC_BASE}/{v}/receipt.schema.json` |")
+        rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{version_id(v)}` |")
     rows.append(
         "| any (canonical) | A small schema that dispatches on `schema_version` to the frozen "
         "file of that version, so a receipt of every version validates against it. "
-        f"| `{SPEC_BASE}/receipt.schema.json` |"
+        f"| `{canonical_id()}` |"
     )
     return "\n".join(rows)
 
@@ -167,10 +155,6 @@ def bounds_markdown() -> str:
 _BLOCKS = {"versions": versions_markdown, "fields": fields_markdown, "bounds": bounds_markdown}
 
 
-def _refill(match: re.Match[str], body: str) -> str:
-    return match.group(1) + body + match.group(2)
-
-
 def render_page(text: str) -> str:
     """``text`` with every generated block refilled from the code.
 
@@ -178,12 +162,11 @@ def render_page(text: str) -> str:
         ValueError: a block's markers are missing.
     """
     for name, make in _BLOCKS.items():
-        pattern = re.compile(
-            rf"(<!-- generated: {name} -->\n).*?(\n<!-- /generated: {name} -->)", re.S
-        )
-        if not pattern.search(text):
+        start, end = f"<!-- generated: {name} -->\n", f"\n<!-- /generated: {name} -->"
+        block = (start + make() + end).replace("\\", "\\\\")  # a literal replacement
+        text, found = re.subn(f"{start}.*?{end}", block, text, flags=re.S)
+        if not found:
             raise ValueError(f"the page has no generated block {name!r}")
-        text = pattern.sub(functools.partial(_refill, body=make()), text)
     return text
 
 

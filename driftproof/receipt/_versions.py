@@ -9,7 +9,6 @@ delegated to jsonschema-rs (:data:`FORMATS`) so the two agree.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any, cast
@@ -18,27 +17,8 @@ import jsonschema_rs
 import regress
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 
-from driftproof.receipt._migrations import STEPS
+from driftproof.receipt._migrations import MIGRATIONS
 from driftproof.receipt._model import CURRENT_VERSION
-
-__all__ = [
-    "CURRENT_VERSION",
-    "FORMATS",
-    "MIGRATIONS",
-    "compiled_validator_for",
-    "format_checker",
-    "known_versions",
-    "schema_bytes",
-    "schema_for",
-    "validator_for",
-]
-
-#: Ordered migrations: version -> (next version, pure function), one step each (``_migrations``).
-MIGRATIONS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = dict(STEPS)
-
-
-def _version_key(v: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in v.split("."))
 
 
 @cache
@@ -49,7 +29,7 @@ def known_versions() -> tuple[str, ...]:
         for p in resources.files("driftproof.receipt").joinpath("schemas").iterdir()
         if p.name.startswith("receipt-") and p.name.endswith(".schema.json")
     ]
-    return tuple(sorted(names, key=_version_key))
+    return tuple(sorted(names, key=lambda v: tuple(int(p) for p in v.split("."))))
 
 
 def schema_bytes(version: str) -> bytes:

@@ -25,8 +25,6 @@ from driftproof.receipt._recompute import check_consistency
 from driftproof.receipt._seal import SEAL_ALGORITHM, compute_seal
 from driftproof.receipt._versions import compiled_validator_for
 
-__all__ = ["write_receipt"]
-
 #: A seal of the right shape, for checking a receipt against its schema before it is sealed.
 _UNSET = {"seal": {"algorithm": SEAL_ALGORITHM, "sha256": "0" * 64}}
 

@@ -17,19 +17,6 @@ from driftproof.receipt import _bounds as B
 from driftproof.run import judge as J
 from driftproof.run.providers.base import Provider
 
-__all__ = [
-    "GraderSetting",
-    "SampleIdentity",
-    "aggregate_judge_ids",
-    "canonical_json",
-    "check_reply_identity",
-    "grader_setting_of",
-    "identity_bounds_problem",
-    "new_grader_setting",
-    "regraded_level",
-    "rubric_regrade_refusals",
-]
-
 #: Human names of the compared settings, in the method's order.
 SETTING_NAMES: dict[str, str] = {
     "model": "model",
@@ -139,13 +126,11 @@ def rubric_regrade_refusals(
     In order: aggregates only; no judge identity; anonymous judge replies; each compared
     setting that differs or is recorded on one side only.
     """
-    reasons: list[str] = []
     if original.is_aggregates_only:
-        reasons.append("the original carries aggregates only: there is no answer to grade")
-        return reasons
+        return ["the original carries aggregates only: there is no answer to grade"]
     if original.judge is None:
-        reasons.append("the original records no judge identity")
-        return reasons
+        return ["the original records no judge identity"]
+    reasons: list[str] = []
     samples = _samples(original, measured_only=True)
     if not samples:
         reasons.append("the original records no judge samples, so no judge identity")

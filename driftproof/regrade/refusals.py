@@ -11,8 +11,6 @@ from pathlib import Path
 from driftproof.receipt import Receipt, _bounds, sha256_text
 from driftproof.run.suite import Suite
 
-__all__ = ["input_refusals", "transcripts_refusals"]
-
 
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:
     """Why the kept answers or revised tasks cannot be held to ``original`` (empty: they can)."""

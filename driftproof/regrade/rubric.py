@@ -56,8 +56,6 @@ from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, 
 from driftproof.run.suite import Suite
 from driftproof.run.suite_fields import SuiteCase
 
-__all__ = ["RegradeResult", "rubric_regrade", "same_path"]
-
 #: Where each provider's judge sampling records its output-token budget (Anthropic, Responses,
 #: Chat Completions); a regrade holds the original's own budget.
 _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
@@ -102,7 +100,6 @@ class _Grader:
     carried: int = 0
     logical: int = 0
     usage_counted: int = 0
-    usage_missing: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
 
@@ -141,10 +138,7 @@ class _Grader:
         graded = [self._sample(system, user, task, where) for _ in range(self.samples)]
         samples = [s for s, _ in graded]
         self.graded += 1
-        if any(usage for _, usage in graded):
-            self.usage_counted += 1
-        else:
-            self.usage_missing += 1
+        self.usage_counted += any(usage for _, usage in graded)
         valid = any(s.score is not None for s in samples)
         # Checks are carried, never run again: they belong to the answer they ran on.
         return build_draw(
@@ -356,7 +350,7 @@ def _regrade_body(
             output_tokens=tout,
             usd=usd,
             judged_draws_counted=grader.usage_counted,
-            judged_draws_missing_usage=grader.usage_missing,
+            judged_draws_missing_usage=grader.graded - grader.usage_counted,
         ),
         provenance=Provenance(
             tool="driftproof regrade",

@@ -16,8 +16,6 @@ from driftproof.receipt._model import Case, Draw
 from driftproof.stats.moments import mean_of
 from driftproof.wording import TOLERANCE
 
-__all__ = ["CHECKS", "MAX_REASONS"]
-
 MAX_REASONS = 5
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _ARMS = ("with_skill", "baseline")

@@ -14,15 +14,6 @@ import numpy as np
 
 from driftproof.wording import EFFECT_FLOOR
 
-__all__ = [
-    "across_cases",
-    "bartlett",
-    "chi2_cdf",
-    "chi2_quantile",
-    "equal_spreads_no_count_chance",
-    "sd_factor",
-]
-
 
 def _lower_gamma_regularised(a: float, x: float) -> float:
     """P(a, x) = γ(a, x)/Γ(a): series below a + 1, Lentz's continued fraction above."""

@@ -10,8 +10,6 @@ from numpy.typing import NDArray
 from driftproof.stats.codes import VerdictCode
 from driftproof.wording import EFFECT_FLOOR, TOLERANCE
 
-__all__ = ["meets_floor", "separated", "separation_verdict"]
-
 # Each test takes numbers, or numpy arrays of them: the simulations (``stats._simulate``) put
 # whole arrays of simulated runs through the same two tests, elementwise.
 Floats = NDArray[float64]

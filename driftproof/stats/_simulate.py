@@ -10,8 +10,6 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Grid", "arm_moments"]
-
 #: ``(step, (worst, best))`` of one arm's per-draw scores; either part ``None`` when unknown
 #: (no rounding, no clipping).
 Grid = tuple[float | None, tuple[float, float] | None]

@@ -24,8 +24,6 @@ from driftproof.stats.underpowered import resolution
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import EFFECT_FLOOR
 
-__all__ = ["TRIALS", "AACase", "AAReading", "aa_reading", "false_call_rate"]
-
 #: Simulated A/A comparisons per case, and the seed of the first case's trials.
 TRIALS = 2000
 SEED = 37

@@ -17,18 +17,6 @@ from driftproof.stats.moments import mean_sd
 if TYPE_CHECKING:  # the core takes the loaded model; it never reads files
     from driftproof.receipt import CaseArm, Receipt
 
-__all__ = [
-    "Band",
-    "BandSource",
-    "arm_band",
-    "band_of_scores",
-    "band_source_of",
-    "case_bands",
-    "judge_scale",
-    "mean_delta",
-    "measured_band",
-]
-
 BandSource = Literal["generation", "legacy"]
 
 #: Reason recorded for a draw that carries no score and no ``lost`` record (D-1).
@@ -112,19 +100,15 @@ def band_of_scores(
     return measured_band(measured, len(scores), reasons, source, generation_sd)
 
 
-def arm_band(
-    case_arm: CaseArm, band_source: BandSource, scale: tuple[float, float] | None = None
-) -> Band:
+def arm_band(case_arm: CaseArm, band_source: BandSource) -> Band:
     """The band of one arm of one case, from the receipt model.
 
     ``generation``: the per-draw scores (D-1); a draw marked lost, or with no valid
     judge sample, is left out and counted as lost with its reason (D-9).
     ``legacy``: the valid judge samples of the arm's one draw (method, "Every report
-    published before Report 007 …"); ``n`` counts judge samples, ``drawn`` the draw.
-
-    ``scale`` is accepted for the shared contract; the band does not depend on it.
+    published before Report 007 …"); ``n`` counts judge samples, ``drawn`` the draw. The band
+    is the measured scores only; the D-9 completions on the judge scale live in case_verdict.
     """
-    del scale  # the band is the measured scores only; D-9 completions live in case_verdict
     gen_sd = case_arm.generation.sd if case_arm.generation is not None else None
     if band_source == "legacy":
         samples: list[float] = []

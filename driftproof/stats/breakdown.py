@@ -24,8 +24,6 @@ from driftproof.stats.reading import lift_refusal
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
 
-__all__ = ["Breakdown", "CaseLift", "MAX_DRAWS_PER_ARM", "lift_breakdown"]
-
 #: Most draws one arm may record for the breakdown to be computed ("unsupported sizes"):
 #: the lost-draw check visits at most (k_A + 1)·(k_B + 1) vertices per case (D-9).
 MAX_DRAWS_PER_ARM = 1000
@@ -108,7 +106,7 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     a receipt it cannot break down gives ``available=False`` with the reasons.
     """
     limit = _bounds.BREAKDOWN_MAX_BYTES
-    size = size_bytes if size_bytes is not None else _canonical_size(r)
+    size = size_bytes if size_bytes is not None else len(canonical_bytes(r.to_json_dict()))
     if size > limit:
         return _unavailable(
             f"the receipt is {size} bytes, over the lift breakdown's size limit of "
@@ -360,8 +358,8 @@ def _verdict(r: Receipt, c: Case) -> VerdictCode:
     scale = (r.judge.scale.worst, r.judge.scale.best)
     # D-6: a = baseline band, b = with-skill band. Bands from draw scores only: legacy
     # judge samples cannot replace draw evidence ("Lift by case").
-    a = arm_band(c.arms.baseline, "generation", scale)
-    b = arm_band(c.arms.with_skill, "generation", scale)
+    a = arm_band(c.arms.baseline, "generation")
+    b = arm_band(c.arms.with_skill, "generation")
     return case_verdict(a, b, case_id=c.id, scale=scale).verdict
 
 
@@ -369,7 +367,3 @@ def _unavailable(*reasons: str) -> Breakdown:
     return Breakdown(
         False, tuple(reasons), (), None, "the breakdown is unavailable", (), (), (), (), (), None
     )
-
-
-def _canonical_size(r: Receipt) -> int:
-    return len(canonical_bytes(r.to_json_dict()))

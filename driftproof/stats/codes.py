@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Refusal", "Status", "VerdictCode"]
-
 
 class VerdictCode(StrEnum):
     """The verdict of one case between two bands (D-4, D-5, D-9)."""

@@ -17,15 +17,6 @@ from driftproof.receipt import Receipt
 from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.moments import mean_of, mean_sd, mean_var
 
-__all__ = [
-    "CONTEXT_LABEL",
-    "LiftInterval",
-    "SpreadSplit",
-    "lift_interval",
-    "spread_split",
-    "t_quantile",
-]
-
 #: Shown with every figure of this module.
 CONTEXT_LABEL = (
     "Context, beyond the method: these figures never decide or change a verdict "

@@ -26,16 +26,6 @@ from driftproof.wording import EFFECT_FLOOR
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = [
-    "AA_TRIALS",
-    "BEYOND_NOISE_LEVEL",
-    "FalseAlarms",
-    "draw_grid",
-    "p_at_least",
-    "p_regressed",
-    "suite_false_alarms",
-]
-
 #: Simulated A/A pairs per case, for suites of up to 100 cases; a larger suite gets fewer per
 #: case (:data:`AA_BUDGET` over the suite, at least :data:`AA_MIN_TRIALS`), its sum's error
 #: shrinking with the number of cases all the same.

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from driftproof.receipt import Receipt
 from driftproof.receipt._model import Check
 
-__all__ = ["CATEGORIES", "JUDGED_FACT", "ArmChecks", "ArmFacts", "check_tally", "fact_tally"]
-
 #: score_fidelity.py's categories, in the order it prints them (caveman #1061's taxonomy).
 CATEGORIES = (
     "substance-preservation",

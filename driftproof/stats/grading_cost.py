@@ -6,8 +6,6 @@ from typing import Literal
 
 from driftproof.receipt import Receipt
 
-__all__ = ["BATCH_PRICE_RATIO", "Basis", "cost_per_judged_draw", "price_tiers"]
-
 #: Batch price ÷ interactive price: Anthropic Message Batches bill "50% of standard API
 #: prices", the OpenAI Batch API a 50% discount (their pricing pages).
 BATCH_PRICE_RATIO = 0.5

@@ -16,15 +16,6 @@ from driftproof.stats.reading import lift_refusal
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = [
-    "CommonLifts",
-    "common_lifts",
-    "control_lift",
-    "lift_case_ids",
-    "suite_lift",
-    "value_per_1k",
-]
-
 
 def suite_lift(r: Receipt) -> float | None:
     """Mean over cases with both means of (with-skill − baseline mean), on the judge scale.

@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from driftproof.stats._rule import separation_verdict
 from driftproof.stats.band import Band
 
-__all__ = ["completions", "keeps_verdict", "lost_detail", "mean_move"]
-
 
 def _combine(n: int, mean: float, m2: float, k: int, value: float) -> tuple[int, float, float]:
     """Add ``k`` copies of ``value`` to a group's count, mean and sum of squares (Chan et al.)."""

@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["mean_of", "mean_sd", "mean_var"]
-
 
 def mean_of(values: Sequence[float]) -> float | None:
     """``math.fsum(values) / len(values)``; ``None`` for no value."""

@@ -18,18 +18,6 @@ import numpy as np
 
 from driftproof.wording import TOLERANCE
 
-__all__ = [
-    "ALPHA",
-    "EXACT_MAX_CASES",
-    "MC_FLIPS",
-    "MC_SEED",
-    "MIN_CASES",
-    "PairedTest",
-    "paired_test",
-    "sign_test_p",
-    "sign_flip_interval",
-]
-
 #: Two-sided level of the interval: 95 %.
 ALPHA = 0.05
 #: Fewest cases for which the test is computed: the smallest n with ``⌊2ⁿ·α/2⌋ ≥ 1``.

@@ -24,39 +24,15 @@ import numpy as np
 from driftproof.stats._chi2 import (
     across_cases,
     bartlett,
-    equal_spreads_no_count_chance,
+)
+from driftproof.stats._chi2 import (
+    equal_spreads_no_count_chance as equal_spreads_no_count_chance,  # public via planning
 )
 from driftproof.stats._chi2 import sd_factor as _sd_factor
 from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
-from driftproof.wording import DEFAULT_EFFECT, EFFECT_FLOOR, MIN_DRAWS_PER_ARM, TOLERANCE
-
-__all__ = [
-    "AGREEMENT_DF",
-    "AGREEMENT_LEVEL",
-    "COSTLY_RATIO",
-    "DEFAULT_EFFECT",
-    "DOUBT_NONE_LEVEL",
-    "HOMOGENEITY_LEVEL",
-    "MAX_PILOT_DRAWS",
-    "MAX_PLANNED_DRAWS",
-    "POOLED_DF",
-    "POOLED_LEVEL",
-    "POOLED_NONE_LEVEL",
-    "SPREAD_LEVEL",
-    "UNDERPOWERED_AT_MOST",
-    "ArmPool",
-    "CaseSizing",
-    "across_cases",
-    "arm_levels",
-    "bartlett",
-    "equal_spreads_no_count_chance",
-    "p_verdict",
-    "pool_arm",
-    "pool_arms",
-    "size_case",
-    "spread_bound",
-]
+from driftproof.wording import DEFAULT_EFFECT as DEFAULT_EFFECT  # public via planning
+from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, TOLERANCE
 
 #: Confidence level of the bounds a pilot spread is taken at (80%): one case's own spread, or
 #: a spread pooled over fewer than :data:`POOLED_DF` degrees of freedom.
@@ -88,14 +64,6 @@ AGREEMENT_DF = 8
 #: doubt (their upper bounds at :data:`SPREAD_LEVEL`).
 DOUBT_NONE_LEVEL = 0.70
 _Z95 = 1.6448536269514722  # standard normal 95% point
-
-
-def spread_bound(sd: float, n: int, level: float = SPREAD_LEVEL) -> float:
-    """Return the upper ``level`` bound of a true spread: ``sd·sqrt((n−1)/χ²_{1−level}(n−1))``.
-
-    ``sd`` is the sample sd over ``n ≥ 2`` measured draws (normal draws).
-    """
-    return sd / _sd_factor(n - 1, 1.0 - level)
 
 
 @dataclass(frozen=True)

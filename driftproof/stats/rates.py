@@ -6,8 +6,6 @@ from collections.abc import Sequence
 
 from driftproof.receipt import Draw
 
-__all__ = ["fired_counts", "percent_of", "share"]
-
 
 def fired_counts(draws: Sequence[Draw], *, lost_too: bool = False) -> tuple[int, int]:
     """``(fired, observed)`` over draws that observed it; lost ones only with ``lost_too`` (D-9)."""

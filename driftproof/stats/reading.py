@@ -14,32 +14,19 @@ from typing import TYPE_CHECKING
 from driftproof.stats.band import band_source_of, case_bands, judge_scale
 from driftproof.stats.codes import Refusal, Status, VerdictCode
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
-from driftproof.stats.unmeasured import NOT_MEASURED, lost_or_undrawn, not_measured
+from driftproof.stats.unmeasured import lost_or_undrawn, not_measured
 from driftproof.stats.verdict import CaseVerdict, case_verdict
 from driftproof.wording import (
     LEVELS,
     NO_DRAW_COUNT_REACHES,
     NO_SEPARATION,
     NOT_ENOUGH_DRAWS,
+    NOT_MEASURED,
     SMOKE_RUN,
 )
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
-
-__all__ = [
-    "STATUSES",
-    "NoVerdict",
-    "Reading",
-    "band_source_of",
-    "case_bands",
-    "judge_scale",
-    "lift_refusal",
-    "no_verdict",
-    "receipt_reading",
-    "unrecorded_arms",
-    "verdict_refusal",
-]
 
 #: Why a simulated receipt (``driftproof demo``, ``run --provider simulated``) gets no verdict.
 SIMULATED_NO_VERDICT = (

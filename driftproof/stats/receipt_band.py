@@ -25,8 +25,6 @@ from driftproof.wording import MORE_CASES, NOT_ENOUGH_DRAWS
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = ["ReceiptBand", "receipt_band", "receipt_band_of"]
-
 
 @dataclass(frozen=True)
 class ReceiptBand:

@@ -18,16 +18,6 @@ from typing import Literal
 from driftproof.receipt import Receipt
 from driftproof.receipt._model import Case, Draw
 
-__all__ = [
-    "ArmSavings",
-    "Savings",
-    "UsageVsControl",
-    "percent",
-    "savings",
-    "token_savings",
-    "usage_vs_control",
-]
-
 Reference = Literal["control", "baseline"]
 
 

@@ -12,15 +12,6 @@ import math
 
 from driftproof.wording import EFFECT_FLOOR, TOLERANCE
 
-__all__ = [
-    "DrawsNeeded",
-    "cases_needed",
-    "draws_needed",
-    "reaches_floor",
-    "resolution",
-    "se_diff",
-]
-
 #: ``(n, no_draw_count)``: n is ``None`` when no draw count reaches the floor.
 DrawsNeeded = tuple[int | None, bool]
 

@@ -19,16 +19,6 @@ from driftproof.wording import NOT_MEASURED
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = [
-    "NOT_MEASURED",
-    "LostCause",
-    "arms_measured_nothing",
-    "lost_causes",
-    "lost_or_undrawn",
-    "lost_words",
-    "not_measured",
-]
-
 _ARMS = ("with_skill", "baseline", "control")
 
 

@@ -18,8 +18,6 @@ from driftproof.stats.lost_draws import keeps_verdict, lost_detail
 from driftproof.stats.underpowered import draws_needed, reaches_floor, resolution, se_diff
 from driftproof.wording import BELOW_EFFECT_FLOOR, NO_SEPARATION
 
-__all__ = ["VERDICTS", "CaseVerdict", "VerdictCode", "case_verdict", "verdict_words"]
-
 #: Every verdict a case can carry, in the order the diff's summary counts them.
 VERDICTS: tuple[VerdictCode, ...] = tuple(VerdictCode)
 

@@ -10,8 +10,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from driftproof.receipt import CURRENT_VERSION, known_versions, read_receipt
-from driftproof.receipt._migrations import v0_13_to_v0_14
-from driftproof.receipt._versions import MIGRATIONS, migrate, schema_for
+from driftproof.receipt._migrations import MIGRATIONS, v0_13_to_v0_14
+from driftproof.receipt._versions import migrate, schema_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

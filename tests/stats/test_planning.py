@@ -19,7 +19,6 @@ from driftproof.stats.planning import (
     p_verdict,
     pool_arm,
     size_case,
-    spread_bound,
 )
 
 
@@ -42,12 +41,6 @@ def test_chi2_quantile_two_degrees_is_closed_form() -> None:
     """Chi2 quantile two degrees is closed form."""
     # χ² with 2 degrees of freedom is exponential with mean 2: the p quantile is −2·ln(1 − p)
     assert chi2_quantile(0.2, 2) == pytest.approx(-2 * math.log(0.8), rel=1e-10)
-
-
-def test_spread_bound_from_three_draws() -> None:
-    """Spread bound from three draws."""
-    # sd .01 over 3 draws, upper 80% bound: .01·√(2/χ²₀.₂(2)) = .01·√(2/0.446287) = .0211693
-    assert spread_bound(0.01, 3, 0.8) == pytest.approx(0.0211693, rel=1e-5)
 
 
 def test_no_count_only_when_even_the_lower_bounds_reach_the_floor() -> None:
