@@ -26,20 +26,6 @@ from driftproof import wording
 from driftproof.receipt import Receipt
 from driftproof.stats import Reading, Status, receipt_reading, suite_lift, value_per_1k
 
-__all__ = [
-    "BADGE_LABEL",
-    "BadgeReading",
-    "NO_VERDICT",
-    "badge_reading",
-    "badge_svg",
-    "details_json",
-    "endpoint_json",
-    "format_lift",
-    "json_bytes",
-    "site_badge_files",
-    "workflow_outputs",
-]
-
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
 #: Message of a receipt that gets no verdict and is not a smoke run (method: "no verdict").

@@ -13,8 +13,6 @@ from driftproof.receipt import CaseArm, Receipt
 from driftproof.stats.band import band_source_of
 from driftproof.wording import BAND_SOURCE_LEGEND
 
-__all__ = ["BandFacts", "band_facts", "held_range"]
-
 NOT_RECORDED = "not recorded"
 
 

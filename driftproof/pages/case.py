@@ -14,17 +14,6 @@ from driftproof.pages.sheet_model import Sheet
 from driftproof.pages.words import fmt
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 
-__all__ = [
-    "ARMS",
-    "FOLD_CHARS",
-    "FOLD_LINES",
-    "case_draws",
-    "case_page",
-    "case_slugs",
-    "first_output_tokens",
-    "fmt_int",
-]
-
 #: An answer longer than this many characters or lines is folded (``<details>``).
 FOLD_CHARS, FOLD_LINES = 1200, 24
 

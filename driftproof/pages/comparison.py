@@ -40,20 +40,6 @@ from driftproof.wording import (
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = [
-    "EXIT_BAD_INPUT",
-    "EXIT_NO_REGRESSION",
-    "EXIT_REGRESSED",
-    "SUMMARY_ORDER",
-    "Comparison",
-    "compare_receipts",
-    "exit_status",
-    "lift_line",
-    "paired_context",
-    "report_rows",
-    "verdict_words",
-]
-
 #: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
 

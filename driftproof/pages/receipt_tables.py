@@ -20,8 +20,6 @@ from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_
 from driftproof.pages.words import Fact
 from driftproof.receipt import Receipt
 
-__all__ = ["Chart", "ReceiptTables", "case_list", "receipt_tables", "verdict_line"]
-
 #: ``chart(sheet, anchor) -> (info or None, files)``: draws a sheet's band chart.
 Chart = Callable[[Sheet, Callable[[str], str]], tuple[dict[str, str] | None, dict[str, bytes]]]
 

@@ -28,20 +28,6 @@ if TYPE_CHECKING:
 
     from driftproof.receipt import Receipt
 
-__all__ = [
-    "RESULTS_PAGE",
-    "ResultGroup",
-    "ResultRow",
-    "headline",
-    "order_rows",
-    "results_groups",
-    "results_page",
-    "results_page_from_rows",
-    "results_rows",
-    "results_site_files",
-    "rows_and_badge_files",
-]
-
 #: Where the page is written, relative to the site root.
 RESULTS_PAGE = "results/index.html"
 #: A group of imports with more rows than this is folded (``<details>``) under its headline.

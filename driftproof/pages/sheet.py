@@ -60,8 +60,6 @@ from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.wording import BAND_SOURCE_LEGEND
 
-__all__ = ["breakdown_view", "fmt", "lift_coverage", "receipt_breakdown", "sheet"]
-
 
 def lift_coverage(r: Receipt) -> str:
     """`` (over N of M cases …)`` when the suite lift leaves cases of ``r`` out, else ``""``."""

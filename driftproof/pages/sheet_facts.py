@@ -27,15 +27,6 @@ from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.paired import paired_test
 from driftproof.stats.savings import percent, token_savings
 
-__all__ = [
-    "context_view",
-    "quality_fact",
-    "headline",
-    "judge_cost",
-    "provenance",
-    "reading_facts",
-]
-
 
 def reading_facts(rd: Reading) -> tuple[Fact, ...]:
     """The receipt's reading (D-7): status, sentence, why, and the draws needed when known."""

@@ -26,8 +26,6 @@ from driftproof.stats.band import Band
 from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.wording import ENDING_WORDS
 
-__all__ = ["arm_summaries", "case_rows"]
-
 
 def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     """One row per case; ``verdicts`` maps a case id to its verdict code."""

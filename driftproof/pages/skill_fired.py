@@ -10,8 +10,6 @@ from driftproof.pages.sheet_model import CaseRow, Sheet
 from driftproof.receipt import Receipt
 from driftproof.stats.rates import fired_counts, percent_of, share
 
-__all__ = ["arm_rows", "case_rows", "fired_about"]
-
 #: One cell: the text shown and the value written to CSV (``None``: the text itself).
 Cell = tuple[str, str | None]
 #: A row of cells.

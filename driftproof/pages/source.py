@@ -29,19 +29,6 @@ from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.wording import CAVEMAN_TOOL
 
-__all__ = [
-    "SOURCE_HEAD",
-    "SOURCE_TITLE",
-    "USAGE_TITLE",
-    "fidelity_view",
-    "printed_value",
-    "source_figures",
-    "source_origin",
-    "source_report_facts",
-    "source_report_rows",
-    "usage_view",
-]
-
 
 def printed_value(fig: Any) -> str | None:
     """A source figure's printed text, else its value as JSON; ``None`` when it has neither."""

@@ -20,16 +20,6 @@ from packaging.version import InvalidVersion, Version
 
 from driftproof.receipt import Receipt
 
-__all__ = [
-    "ArmStaleness",
-    "Finding",
-    "StaleReport",
-    "Today",
-    "harness_change",
-    "parse_harness_version",
-    "stale_report",
-]
-
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
 _RANK: dict[str, int] = {"still stands": 0, "unknown": 1, "regrade only": 2, "run again": 3}
 ARMS = ("with_skill", "baseline", "control")

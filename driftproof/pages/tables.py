@@ -13,20 +13,6 @@ from dataclasses import dataclass
 
 from driftproof.pages.case import fmt_int
 
-__all__ = [
-    "Cell",
-    "Column",
-    "Row",
-    "Table",
-    "count_cell",
-    "csv_bytes",
-    "csv_number",
-    "plain_table",
-    "row_of",
-    "sums_of",
-    "text_row",
-]
-
 
 @dataclass(frozen=True)
 class Column:

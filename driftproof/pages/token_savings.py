@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from driftproof.pages.case import fmt_int
 from driftproof.stats.savings import ArmSavings, Savings, percent
 
-__all__ = ["REFERENCES", "count_cell", "percent_points", "reference", "saving_cell", "summary_rows"]
-
 #: The reference arms, in order, with the words shown.
 REFERENCES = (("control", "vs terse control"), ("baseline", "vs baseline"))
 

@@ -17,23 +17,6 @@ from driftproof.stats.band import Band
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
 from driftproof.wording import NO_SEPARATION
 
-__all__ = [
-    "ARM_NOT_RECORDED",
-    "ARM_WORDS",
-    "UNKNOWN",
-    "VERDICT_WORDS",
-    "Fact",
-    "aa_line",
-    "anchor_for",
-    "arms_of",
-    "band_text",
-    "fmt",
-    "has_bands",
-    "mean_spread",
-    "paired_line",
-    "unrecorded_words",
-]
-
 UNKNOWN = "not recorded"
 #: What a case row shows for an arm the source did not record (``recorded: false``).
 ARM_NOT_RECORDED = "arm not recorded"

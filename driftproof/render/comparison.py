@@ -22,8 +22,6 @@ from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.layout import md_table, text_table
 from driftproof.stats import Band, CaseVerdict
 
-__all__ = ["comparison_json", "comparison_markdown", "comparison_text"]
-
 #: The line under the table: what a band and Δ are.
 _BANDS_LEGEND = "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms."
 #: Said when a side gets no verdict and the bands are shown all the same.

@@ -10,8 +10,6 @@ from typing import Protocol
 
 from driftproof.render.escape import md_text, terminal_safe
 
-__all__ = ["Labelled", "md_facts", "md_table", "text_facts", "text_table"]
-
 Escape = Callable[[str], str]
 
 

@@ -15,8 +15,6 @@ from driftproof.stats.planning import (
 )
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
-__all__ = ["NAMED_AT_MOST", "headline", "plan_json", "plan_text", "suite_line"]
-
 
 def _pct(p: float) -> str:
     return f"{p:.0%}" if 0.01 <= p <= 0.99 else ("over 99%" if p > 0.99 else "under 1%")

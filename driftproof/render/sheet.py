@@ -26,17 +26,6 @@ from driftproof.pages.words import Fact
 from driftproof.render.escape import md_text, terminal_safe
 from driftproof.render.layout import md_facts, md_table, text_facts, text_table
 
-__all__ = [
-    "FIGURES_TITLE",
-    "Format",
-    "breakdown_document",
-    "breakdown_markdown",
-    "breakdown_text",
-    "sheet_json",
-    "sheet_markdown",
-    "sheet_text",
-]
-
 #: The output formats of ``view`` and ``diff``.
 Format = Literal["text", "markdown", "json"]
 
