@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from driftproof.pages.band_sources import BandFacts, band_facts
 from driftproof.pages.case import case_slugs, first_output_tokens, fmt_int
@@ -30,7 +29,7 @@ class ReceiptTables:
 
     ``file_sha256`` is ``""`` when no bytes were given; ``chart`` is the band chart's info and
     ``files`` its SVGs; ``source`` an imported receipt's own figures and decision, usage and
-    fidelity tables; ``draws`` is empty (every draw is on its case's page).
+    fidelity tables.
     """
 
     name: str
@@ -45,7 +44,6 @@ class ReceiptTables:
     facts: BandFacts | None = None
     verdict: str = ""
     source: tuple[Table, ...] = ()
-    draws: tuple[dict[str, Any], ...] = ()
 
 
 def receipt_tables(

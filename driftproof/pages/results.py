@@ -248,13 +248,11 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
     return groups(measured, "skill-"), groups(other, "source-")
 
 
-def results_page(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> bytes:
-    """``results/index.html`` rendered in ``env``, the site's page environment (autoescape on)."""
-    return results_page_from_rows(results_rows(receipts), env)
-
-
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
-    """:func:`results_page` from rows already made, in :func:`order_rows` order."""
+    """``results/index.html`` from ``rows`` in :func:`order_rows` order, rendered in ``env``.
+
+    ``env`` is the site's page environment (autoescape on).
+    """
     rows = list(rows)
     measured, other = results_groups(rows)
     html = env.get_template("results.html").render(
@@ -267,14 +265,6 @@ def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -
         fold_from=FOLD_FROM,
     )
     return html.encode("utf-8")
-
-
-def results_site_files(
-    receipts: Mapping[str, Receipt], env: jinja2.Environment
-) -> dict[str, bytes]:
-    """The results page and every receipt's badge files, ``{site path: bytes}``."""
-    rows, badges = rows_and_badge_files(receipts)
-    return {RESULTS_PAGE: results_page_from_rows(rows, env), **badges}
 
 
 def rows_and_badge_files(
