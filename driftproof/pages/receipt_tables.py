@@ -13,7 +13,7 @@ from driftproof.pages.band_sources import BandFacts, band_facts
 from driftproof.pages.case import case_slugs, first_output_tokens, fmt_int
 from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet import sheet
-from driftproof.pages.sheet_model import Sheet
+from driftproof.pages.sheet_model import FIGURE_COLUMNS, Sheet
 from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
 from driftproof.pages.words import Fact
@@ -199,16 +199,6 @@ def verdict_line(reading: tuple[Fact, ...]) -> str:
     return f"{status}: {why}" if why else status
 
 
-_FIGURES_HEAD = (
-    Column("dimension"),
-    Column("agent"),
-    Column("score as printed", True),
-    Column("uplift as printed", True),
-    Column("count column (as printed)", True),
-    Column("note"),
-)
-
-
 def _source_figures(r: Receipt, s: Sheet, key: str) -> Table | None:
     """An aggregates-only receipt's printed figures, a row per dimension and agent (D-15)."""
     if printed_rows(r) is None:
@@ -218,11 +208,8 @@ def _source_figures(r: Receipt, s: Sheet, key: str) -> Table | None:
         "Figures as the source printed them, per dimension and agent: the score with "
         "the skill (percent) and the uplift over the run without it, in the source's own unit. "
         "No band, lift or verdict is computed from them.",
-        _FIGURES_HEAD,
-        tuple(
-            text_row(x.dimension, x.agent, x.score, x.uplift, x.count, x.note)
-            for x in s.source_figures
-        ),
+        tuple(Column(h, f in ("score", "uplift", "count")) for h, f in FIGURE_COLUMNS),
+        tuple(text_row(*(getattr(x, f) for _, f in FIGURE_COLUMNS)) for x in s.source_figures),
     )
 
 

@@ -95,6 +95,17 @@ class ArmSummary:
     output_tokens: str
 
 
+#: The columns of the printed figures, as (header, :class:`SourceFigureRow` field).
+FIGURE_COLUMNS = (
+    ("dimension", "dimension"),
+    ("agent", "agent"),
+    ("score as printed", "score"),
+    ("uplift as printed", "uplift"),
+    ("count column (as printed)", "count"),
+    ("note", "note"),
+)
+
+
 @dataclass(frozen=True)
 class SourceFigureRow:
     """One figure an aggregates-only source printed, as printed (D-15)."""

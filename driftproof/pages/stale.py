@@ -22,7 +22,6 @@ from driftproof.receipt import Receipt
 
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
 _RANK: dict[str, int] = {"still stands": 0, "unknown": 1, "regrade only": 2, "run again": 3}
-ARMS = ("with_skill", "baseline", "control")
 Arms = tuple[str, ...]
 
 

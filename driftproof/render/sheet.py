@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from driftproof.pages.sheet_model import (
+    FIGURE_COLUMNS,
     BreakdownView,
     FidelityView,
     Sheet,
@@ -51,14 +52,6 @@ _ARM_COLUMNS: Columns = (
     ("refusals", "refusals"),
     ("skill fired (beside the score, never in it)", "skill_fired"),
     ("output tokens", "output_tokens"),
-)
-_FIG_COLUMNS: Columns = (
-    ("dimension", "dimension"),
-    ("agent", "agent"),
-    ("score as printed", "score"),
-    ("uplift as printed", "uplift"),
-    ("count column (as printed)", "count"),
-    ("note", "note"),
 )
 _BD_COLUMNS: Columns = (
     ("case", "case_id"),
@@ -128,7 +121,7 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
         ("What the skill adds", "What the skill adds", [_facts(_lift_facts(s))]),
     ]
     if s.source_figures:
-        figures = _table(_head(_FIG_COLUMNS), _cells(_FIG_COLUMNS, s.source_figures))
+        figures = _table(_head(FIGURE_COLUMNS), _cells(FIGURE_COLUMNS, s.source_figures))
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_origin), figures]
         out.append((f"{FIGURES_TITLE} (no band, lift or verdict)", FIGURES_TITLE, blocks))
     if s.source_report or s.source_decision:
