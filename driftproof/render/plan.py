@@ -269,28 +269,14 @@ def plan_text(p: Plan) -> str:
 
 
 def plan_json(p: Plan) -> str:
-    """The plan as JSON with sorted keys."""
-    doc = {
-        "draws_per_arm": p.draws_per_arm,
-        "no_count_cases": list(p.no_count_cases),
-        "unknown_cases": list(p.unknown_cases),
-        "cases_disagree": p.cases_disagree,
-        "sentence": p.sentence,
-        "cases_needed": p.cases_needed,
-        "arms": list(p.arms),
-        "answer_calls": p.answer_calls,
-        "judge_calls": p.judge_calls,
-        "judge_usd": p.judge_usd,
-        "cost_note": p.cost_note,
-        "judge_usd_interactive": p.judge_usd_interactive,
-        "judge_usd_batch": p.judge_usd_batch,
-        "effect": p.effect,
-        "spread_level": p.level,
-        "pooled_spread_level": p.pooled_level,
+    """The plan as JSON with sorted keys: its fields (but the rounding spread), and the headline."""
+    doc = asdict(p)
+    del doc["rounding_spread"], doc["rounded_cases"]
+    doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
+    for c in doc["cases"]:
+        c["larger_pilot_draws"] = c.pop("larger_pilot")
+    doc |= {
         "larger_pilot_draws": p.larger_pilot,
-        "existence": None if p.existence is None else asdict(p.existence),
-        "p_verdict": p.p_verdict,
-        "verdict_trials": p.verdict_trials,
         "headline": headline(p),
         "undecided_cases": list(p.undecided_cases),
         "pilot_draws": p.pilot_draws,
@@ -300,12 +286,5 @@ def plan_json(p: Plan) -> str:
             else {"cases": q.cases, "df": q.df, "p": q.p, "pooled": q.pooled, "sd": q.sd}
             for q in p.pools
         ],
-        "cases": [_case_json(c) for c in p.cases],
     }
     return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-
-
-def _case_json(c: CasePlan) -> dict[str, object]:
-    doc = asdict(c)
-    doc["larger_pilot_draws"] = doc.pop("larger_pilot")
-    return doc
