@@ -135,17 +135,25 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
         out.append((s.fidelity.title, s.fidelity.title, _fidelity(s.fidelity)))
     lost = [f"{d.case_id}, {d.arm}, draw {d.index}: {d.reason}" for d in s.lost_draws]
     cost = "Grading cost (apart from every figure about the skill)"
-    breakdown = _Block(
-        [breakdown_text(s.breakdown).rstrip("\n")], [breakdown_markdown(s.breakdown).rstrip("\n")]
-    )
     return out + [
         ("Arms", "Arms", [_table(_head(_ARM_COLUMNS), _cells(_ARM_COLUMNS, s.arms))]),
         ("Cases", "Cases", [_table(_head(_CASE_COLUMNS), _cells(_CASE_COLUMNS, s.cases))]),
         ("Lost draws", "Lost draws", _items(lost)),
         (cost, cost, [_facts(s.judge_cost)]),
-        ('Lift breakdown (method, "Lift by case")', "Lift breakdown", [breakdown]),
+        ('Lift breakdown (method, "Lift by case")', "Lift breakdown", [_breakdown(s.breakdown)]),
         (s.context.label, "Context, beyond the method", _context(s)),
     ]
+
+
+def _breakdown(bv: BreakdownView) -> _Block:
+    """The lift breakdown: summary lines, the table, the method's note."""
+    text = [f"  {terminal_safe(x)}" for x in bv.summary]
+    markdown = [f"- {md_text(x)}" for x in bv.summary] + [""]
+    if bv.rows:
+        table = _table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows))
+        text += table.text
+        markdown += [*table.markdown, ""]
+    return _Block([*text, f"  {bv.note}"], [*markdown, bv.note])
 
 
 def _usage(u: UsageView) -> list[_Block]:
@@ -202,24 +210,6 @@ def sheet_markdown(s: Sheet) -> str:
     return "\n".join(out[:-1]) + "\n"
 
 
-def breakdown_text(bv: BreakdownView) -> str:
-    """The lift breakdown as text: summary lines, the table, the method's note."""
-    lines = [f"  {terminal_safe(x)}" for x in bv.summary]
-    if bv.rows:
-        lines += text_table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows))
-    lines.append(f"  {bv.note}")
-    return "\n".join(lines) + "\n"
-
-
-def breakdown_markdown(bv: BreakdownView) -> str:
-    """The lift breakdown as Markdown: a list, the table, the method's note."""
-    lines = [f"- {md_text(x)}" for x in bv.summary] + [""]
-    if bv.rows:
-        lines += [*md_table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows)), ""]
-    lines += [bv.note, ""]
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------- json
 
 
@@ -237,6 +227,7 @@ def breakdown_document(bv: BreakdownView, *, name: str | None = None, fmt: Forma
     title = f"Lift breakdown of {name}" if name else "Lift breakdown"
     if fmt == "json":
         return json.dumps({"title": title, **dataclasses.asdict(bv)}, ensure_ascii=False, indent=2)
+    b = _breakdown(bv)
     if fmt == "markdown":
-        return f"### {md_text(title)}\n\n" + breakdown_markdown(bv)
-    return f"{terminal_safe(title)}\n" + breakdown_text(bv)
+        return "\n".join([f"### {md_text(title)}", "", *b.markdown, ""])
+    return "\n".join([terminal_safe(title), *b.text, ""])
