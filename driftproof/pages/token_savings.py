@@ -65,17 +65,9 @@ def summary_rows(arms: Sequence[ArmSavings]) -> list[tuple[Cell, ...]]:
     }
     for saving, ctl, base in sorted(controls, key=lambda t: (t[1], t[2])):
         blank: Cell = ("–", "")
-        rows.append(
-            (("terse control alone", None), ("vs baseline (ratio of totals)", None))
-            + (
-                saving_cell(saving),
-                blank,
-                blank,
-                blank,
-                blank,
-                blank,
-                count_cell(ctl),
-                count_cell(base),
-            )
+        head: tuple[Cell, ...] = (
+            ("terse control alone", None),
+            ("vs baseline (ratio of totals)", None),
         )
+        rows.append((*head, saving_cell(saving), *[blank] * 5, count_cell(ctl), count_cell(base)))
     return rows
