@@ -46,6 +46,7 @@ from driftproof.pages.words import (
     anchor_for,
     arms_of,
     band_text,
+    draws_of,
     fmt,
     has_bands,
     mean_spread,
@@ -128,9 +129,7 @@ def sheet(
         cases=case_rows(r, {v.case_id: v.verdict for v in reading.cases}),
         lost_draws=tuple(
             LostDraw(c.id, ARM_WORDS[n], str(d.index), d.lost.reason)
-            for c in r.cases
-            for n in arms_of(r)
-            for d in getattr(c.arms, n).draws
+            for c, n, d in draws_of(r)
             if d.lost is not None
         ),
         breakdown=breakdown_view(b),

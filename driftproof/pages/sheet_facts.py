@@ -9,6 +9,7 @@ from driftproof.pages.words import (
     UNKNOWN,
     Fact,
     arms_of,
+    draws_of,
     fmt,
     has_bands,
     paired_line,
@@ -127,13 +128,7 @@ def _draw_counts(r: Receipt) -> set[int]:
 
 def _sample_counts(r: Receipt) -> set[int]:
     """The judge-sample counts the receipt's judged draws hold (a lost draw holds none)."""
-    return {
-        len(d.judge_samples)
-        for c in r.cases
-        for n in arms_of(r)
-        for d in getattr(c.arms, n).draws
-        if d.judge_samples
-    }
+    return {len(d.judge_samples) for *_, d in draws_of(r) if d.judge_samples}
 
 
 def _skill_reached(r: Receipt) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
-from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of
+from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of, draws_of
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
 from driftproof.stats.fidelity import (
@@ -205,10 +205,7 @@ def _label(r: Receipt, name: str) -> str:
 def usage_view(r: Receipt) -> UsageView | None:
     """The usage table of a caveman import with Claude's own counts, else ``None``."""
     if not _is_caveman(r) or not any(
-        d.tokens is not None and d.tokens.counted_by == "provider"
-        for c in r.cases
-        for n in arms_of(r)
-        for d in getattr(c.arms, n).draws
+        d.tokens is not None and d.tokens.counted_by == "provider" for *_, d in draws_of(r)
     ):
         return None
     try:
@@ -241,9 +238,7 @@ def usage_view(r: Receipt) -> UsageView | None:
 
 def fidelity_view(r: Receipt) -> FidelityView | None:
     """The ``score_fidelity.py`` report of a caveman fidelity import, else ``None``."""
-    checks = [
-        k for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws for k in d.checks
-    ]
+    checks = [k for *_, d in draws_of(r) for k in d.checks]
     if not _is_caveman(r) or not checks:
         return None
     if any(k.source_type == JUDGED_FACT for k in checks):
