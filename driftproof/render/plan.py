@@ -58,17 +58,16 @@ def headline(p: Plan) -> str:
                 "pilot's few draws, more than the spreads themselves, set most of it."
             )
     if p.no_count_cases:
-        one = len(p.no_count_cases) == 1
+        it, its = ("it", "its") if len(p.no_count_cases) == 1 else ("them", "their")
         parts.append(
             f"The spreads of {_names(p.no_count_cases)} alone exceed the floor: no number of "
-            f"draws resolves {'it' if one else 'them'}; reduce {'its' if one else 'their'} "
-            f"spread or drop {'it' if one else 'them'}."
+            f"draws resolves {it}; reduce {its} spread or drop {it}."
         )
     if stuck:
-        one = len(stuck) == 1
+        it, its = ("it", "its") if len(stuck) == 1 else ("them", "their")
         parts.append(
             f"The pilot already has many draws and still cannot plan {_names(stuck)}; reduce "
-            f"{'its' if one else 'their'} spread or drop {'it' if one else 'them'}."
+            f"{its} spread or drop {it}."
         )
     if p.unknown_cases:
         parts.append("Some cases have no spread to plan from (fewer than two draws in an arm).")

@@ -100,13 +100,11 @@ def _line(text: str) -> _Block:
     return _Block([f"  {terminal_safe(text)}"], [md_text(text)])
 
 
-def _items(items: Sequence[str], bullet: str = "  ") -> list[_Block]:
-    return [
-        _Block(
-            [f"{bullet}{terminal_safe(x)}" for x in items] or ["  none"],
-            [f"- {md_text(x)}" for x in items] or ["none"],
-        )
-    ]
+def _items(items: Sequence[str], bullet: str = "  ") -> _Block:
+    return _Block(
+        [f"{bullet}{terminal_safe(x)}" for x in items] or ["  none"],
+        [f"- {md_text(x)}" for x in items] or ["none"],
+    )
 
 
 _NO_FIGURE = "No band, lift or verdict is computed from them."
@@ -138,7 +136,7 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
     return out + [
         ("Arms", "Arms", [_table(_head(_ARM_COLUMNS), _cells(_ARM_COLUMNS, s.arms))]),
         ("Cases", "Cases", [_table(_head(_CASE_COLUMNS), _cells(_CASE_COLUMNS, s.cases))]),
-        ("Lost draws", "Lost draws", _items(lost)),
+        ("Lost draws", "Lost draws", [_items(lost)]),
         (cost, cost, [_facts(s.judge_cost)]),
         ('Lift breakdown (method, "Lift by case")', "Lift breakdown", [_breakdown(s.breakdown)]),
         (s.context.label, "Context, beyond the method", _context(s)),
@@ -168,7 +166,7 @@ def _fidelity(f: FidelityView) -> list[_Block]:
         out.append(
             _Block(["  By category:", *table.text], ["**By category:**", "", *table.markdown])
         )
-    (items,) = _items(f.failures, "  - ")
+    items = _items(f.failures, "  - ")
     out.append(_Block(["  Failures:", *items.text], ["**Failures:**", "", *items.markdown]))
     return [*out, _line(f.note)]
 
