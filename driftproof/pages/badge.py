@@ -28,8 +28,6 @@ from driftproof.stats import Reading, Status, receipt_reading, suite_lift, value
 
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
-#: Message of a receipt that gets no verdict and is not a smoke run (method: "no verdict").
-NO_VERDICT = str(Status.NO_VERDICT)
 #: Written in a workflow output where a lift is not given (method: "writes it as n/a").
 NOT_APPLICABLE = "n/a"
 
@@ -130,19 +128,16 @@ def format_lift(lift: float | None) -> str:
     return f"{lift:+.3f}"
 
 
-def endpoint_json(
-    receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
-) -> dict[str, Any]:
+def endpoint_json(receipt: Receipt, *, reading: BadgeReading | None = None) -> dict[str, Any]:
     """The shields.io endpoint document; ``reading``, when given, is ``receipt``'s."""
     b = reading if reading is not None else badge_reading(receipt)
-    return {"schemaVersion": 1, "label": label, "message": b.message, "color": b.color}
+    return {"schemaVersion": 1, "label": BADGE_LABEL, "message": b.message, "color": b.color}
 
 
-def badge_svg(
-    receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
-) -> str:
+def badge_svg(receipt: Receipt, *, reading: BadgeReading | None = None) -> str:
     """The endpoint's text as an ``anybadge`` SVG with a title, byte-stable (mask id from text)."""
     b = reading if reading is not None else badge_reading(receipt)
+    label = BADGE_LABEL
     badge = anybadge.Badge(label=label, value=b.message, default_color=_COLOR_HEX[b.color])
     digest = hashlib.sha256(f"{label}\0{b.message}".encode()).hexdigest()[:12]
     badge.mask_str = f"driftproof_{digest}"
