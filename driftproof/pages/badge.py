@@ -1,13 +1,10 @@
 """The single-receipt badge: shields.io endpoint JSON, SVG, details file, workflow outputs.
 
-Pure functions of a :class:`~driftproof.receipt.Receipt` (D-7, through
-:func:`driftproof.stats.receipt_reading`). Status and colour: passing brightgreen, regressed red,
-UNDERPOWERED yellow (message adds the draws per arm needed, or that no count reaches the floor;
-D-5, D-8), no separation detected and no verdict lightgrey (message ``Smoke run, no verdict``
-for a receipt naming a preset, ``not measured`` per D-17, else ``no verdict``). A smoke run's
-lift is ``n/a`` in the workflow outputs and kept, signed, as context in the details file. The
-endpoint JSON carries exactly ``schemaVersion``, ``label``, ``message`` and ``color`` (older
-Shields instances reject unknown keys).
+Pure functions of a receipt's reading (D-7; UNDERPOWERED names the draws per arm needed or that
+no count reaches the floor, D-5, D-8; a run that measured nothing reads ``not measured``, D-17).
+A smoke run gets no verdict: its lift is ``n/a`` in the workflow outputs and kept, signed, as
+context in the details file. The endpoint JSON carries exactly ``schemaVersion``, ``label``,
+``message`` and ``color`` (older Shields instances reject unknown keys).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The receipt sheet and its lift breakdown as text, Markdown or JSON.
 
 What ``driftproof view`` prints, and ``driftproof diff --lift-breakdown`` after the comparison.
-
-Printers only lay out the strings of the page model; they compute nothing (STYLE-EXAMPLES
-19). Untrusted strings (case ids, reasons, model names, file names) are printed with control
+Untrusted strings (case ids, reasons, model names, file names) are printed with control
 characters made visible (text) or escaped (Markdown), :mod:`driftproof.render.escape`.
 """
 
