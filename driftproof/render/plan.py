@@ -208,16 +208,14 @@ def _case_line(p: Plan, c: CasePlan) -> str:
 def plan_text(p: Plan) -> str:
     """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`."""
     lines = [headline(p)]
+    tiers = None
+    if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
+        tiers = f"interactive ${p.judge_usd_interactive:.2f}, batch ${p.judge_usd_batch:.2f}"
     suite = suite_line(p)
     if suite is not None:
         lines.append(suite)
     if p.draws_per_arm is not None and p.p_verdict is not None:
-        cost = ""
-        if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
-            cost = (
-                f"; grading cost interactive ${p.judge_usd_interactive:.2f}, "
-                f"batch ${p.judge_usd_batch:.2f}"
-            )
+        cost = f"; grading cost {tiers}" if tiers else ""
         lines.append(
             f"At {p.draws_per_arm} draws per arm a true lift of {p.effect:.3f} gives a verdict "
             f"with a chance of {_pct(p.p_verdict)} in the case least likely to give one "
@@ -258,11 +256,10 @@ def plan_text(p: Plan) -> str:
         )
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
     lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
-    if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
+    if tiers:
         lines.append(
-            f"Grading cost by price tier: interactive ${p.judge_usd_interactive:.2f}, "
-            f"batch ${p.judge_usd_batch:.2f} (run --batch: half the price, finished within 24 h, "
-            "not minutes)."
+            f"Grading cost by price tier: {tiers} (run --batch: half the price, finished within "
+            "24 h, not minutes)."
         )
     return "\n".join(terminal_safe(x) for x in lines) + "\n"
 
