@@ -141,17 +141,11 @@ def source_report_facts(r: Receipt) -> tuple[Fact, ...]:
     facts = []
     if sr.decision is not None:
         d = sr.decision
-        extra = [
-            x
-            for x in (
-                None if d.test is None else d.test,
-                None if d.p_value is None else f"p = {_number(d.p_value)}",
-                None
-                if d.significant is None
-                else ("significant" if d.significant else "not significant"),
-            )
-            if x
-        ]
+        extra = [d.test] if d.test else []
+        if d.p_value is not None:
+            extra.append(f"p = {_number(d.p_value)}")
+        if d.significant is not None:
+            extra.append("significant" if d.significant else "not significant")
         facts.append(
             Fact(
                 "the source's decision (not this receipt's verdict)",
