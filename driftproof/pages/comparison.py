@@ -43,9 +43,6 @@ if TYPE_CHECKING:
 #: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
 
-#: Verdicts in the order the summary line counts them.
-SUMMARY_ORDER: tuple[VerdictCode, ...] = tuple(VerdictCode)
-
 
 @dataclass(frozen=True)
 class Comparison:
@@ -214,8 +211,9 @@ def _headline(rows: tuple[CaseVerdict, ...]) -> str:
 def _summary(rows: tuple[CaseVerdict, ...]) -> str:
     counts = Counter(v.verdict for v in rows)
     noun = "case" if len(rows) == 1 else "cases"
+    # every verdict, in its order of definition, counted (zero included)
     return f"{len(rows)} {noun}: " + ", ".join(
-        f"{counts[k]} {verdict_words(k)}" for k in SUMMARY_ORDER
+        f"{counts[k]} {verdict_words(k)}" for k in VerdictCode
     )
 
 
