@@ -249,10 +249,7 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
 
 
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
-    """``results/index.html`` from ``rows`` in :func:`order_rows` order, rendered in ``env``.
-
-    ``env`` is the site's page environment (autoescape on).
-    """
+    """``results/index.html`` of ``rows`` (in :func:`order_rows` order) in the site's ``env``."""
     rows = list(rows)
     measured, other = results_groups(rows)
     html = env.get_template("results.html").render(
