@@ -60,16 +60,16 @@ class Comparison:
 
     a_name: str
     b_name: str
-    refusals: tuple[str, ...]
-    headline: str
-    summary: str
-    rows: tuple[CaseVerdict, ...]
     band_sources: tuple[BandSource | None, BandSource | None]
     legend: tuple[str, ...]
     not_like_for_like: str | None
-    lost_cases: tuple[str, ...]
-    regressed: bool
-    unmatched: tuple[str, ...] = ()
+    unmatched: tuple[str, ...]
+    refusals: tuple[str, ...] = ()
+    headline: str = Status.NO_VERDICT
+    summary: str = Status.NO_VERDICT
+    rows: tuple[CaseVerdict, ...] = ()
+    lost_cases: tuple[str, ...] = ()
+    regressed: bool = False
     underpowered_sentence: str | None = None
     underpowered_reason: str | None = None
     draws_needed: int | None = None
@@ -110,20 +110,7 @@ def compare_receipts(
         [f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_ids]
         + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
     )
-    refused = Comparison(
-        a_name,
-        b_name,
-        refusals,
-        Status.NO_VERDICT,
-        Status.NO_VERDICT,
-        (),
-        sources,
-        legend,
-        differ,
-        (),
-        False,
-        unmatched,
-    )
+    refused = Comparison(a_name, b_name, sources, legend, differ, unmatched, refusals)
     if refusals:
         # no verdict, but the bands are shown under the reason (aggregates only have none to show)
         shown = () if a.is_aggregates_only or b.is_aggregates_only else rows
