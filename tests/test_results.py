@@ -15,7 +15,12 @@ from typing import Any
 import pytest
 from factories import case, make_receipt
 
-from driftproof.pages.results import RESULTS_PAGE, results_page, results_rows, results_site_files
+from driftproof.pages.results import (
+    RESULTS_PAGE,
+    results_page_from_rows,
+    results_rows,
+    rows_and_badge_files,
+)
 from driftproof.receipt import Receipt, read_receipt
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +140,16 @@ class _Table(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._cell is not None:
             self._cell.append(data)
+
+
+def results_page(rs: dict[str, Receipt], env: Any) -> bytes:
+    return results_page_from_rows(results_rows(rs), env)
+
+
+def results_site_files(rs: dict[str, Receipt], env: Any) -> dict[str, bytes]:
+    # as the site builds them: each receipt's row and badge files, then the page from the rows
+    rows, badges = rows_and_badge_files(rs)
+    return {RESULTS_PAGE: results_page_from_rows(rows, env), **badges}
 
 
 def _env() -> Any:

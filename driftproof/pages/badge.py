@@ -1,13 +1,10 @@
 """The single-receipt badge: shields.io endpoint JSON, SVG, details file, workflow outputs.
 
-Pure functions of a :class:`~driftproof.receipt.Receipt` (D-7, through
-:func:`driftproof.stats.receipt_reading`). Status and colour: passing brightgreen, regressed red,
-UNDERPOWERED yellow (message adds the draws per arm needed, or that no count reaches the floor;
-D-5, D-8), no separation detected and no verdict lightgrey (message ``Smoke run, no verdict``
-for a receipt naming a preset, ``not measured`` per D-17, else ``no verdict``). A smoke run's
-lift is ``n/a`` in the workflow outputs and kept, signed, as context in the details file. The
-endpoint JSON carries exactly ``schemaVersion``, ``label``, ``message`` and ``color`` (older
-Shields instances reject unknown keys).
+Pure functions of a receipt's reading (D-7; UNDERPOWERED names the draws per arm needed or that
+no count reaches the floor, D-5, D-8; a run that measured nothing reads ``not measured``, D-17).
+A smoke run gets no verdict: its lift is ``n/a`` in the workflow outputs and kept, signed, as
+context in the details file. The endpoint JSON carries exactly ``schemaVersion``, ``label``,
+``message`` and ``color`` (older Shields instances reject unknown keys).
 """
 
 from __future__ import annotations
@@ -26,24 +23,8 @@ from driftproof import wording
 from driftproof.receipt import Receipt
 from driftproof.stats import Reading, Status, receipt_reading, suite_lift, value_per_1k
 
-__all__ = [
-    "BADGE_LABEL",
-    "BadgeReading",
-    "NO_VERDICT",
-    "badge_reading",
-    "badge_svg",
-    "details_json",
-    "endpoint_json",
-    "format_lift",
-    "json_bytes",
-    "site_badge_files",
-    "workflow_outputs",
-]
-
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
-#: Message of a receipt that gets no verdict and is not a smoke run (method: "no verdict").
-NO_VERDICT = str(Status.NO_VERDICT)
 #: Written in a workflow output where a lift is not given (method: "writes it as n/a").
 NOT_APPLICABLE = "n/a"
 
@@ -144,19 +125,16 @@ def format_lift(lift: float | None) -> str:
     return f"{lift:+.3f}"
 
 
-def endpoint_json(
-    receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
-) -> dict[str, Any]:
+def endpoint_json(receipt: Receipt, *, reading: BadgeReading | None = None) -> dict[str, Any]:
     """The shields.io endpoint document; ``reading``, when given, is ``receipt``'s."""
     b = reading if reading is not None else badge_reading(receipt)
-    return {"schemaVersion": 1, "label": label, "message": b.message, "color": b.color}
+    return {"schemaVersion": 1, "label": BADGE_LABEL, "message": b.message, "color": b.color}
 
 
-def badge_svg(
-    receipt: Receipt, *, label: str = BADGE_LABEL, reading: BadgeReading | None = None
-) -> str:
+def badge_svg(receipt: Receipt, *, reading: BadgeReading | None = None) -> str:
     """The endpoint's text as an ``anybadge`` SVG with a title, byte-stable (mask id from text)."""
     b = reading if reading is not None else badge_reading(receipt)
+    label = BADGE_LABEL
     badge = anybadge.Badge(label=label, value=b.message, default_color=_COLOR_HEX[b.color])
     digest = hashlib.sha256(f"{label}\0{b.message}".encode()).hexdigest()[:12]
     badge.mask_str = f"driftproof_{digest}"

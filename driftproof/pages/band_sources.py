@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from driftproof.pages.words import UNKNOWN
 from driftproof.receipt import CaseArm, Receipt
 from driftproof.stats.band import band_source_of
 from driftproof.wording import BAND_SOURCE_LEGEND
-
-__all__ = ["BandFacts", "band_facts", "held_range"]
-
-NOT_RECORDED = "not recorded"
 
 
 @dataclass(frozen=True)
@@ -73,11 +70,11 @@ def band_facts(r: Receipt) -> BandFacts:
             if read_as == "legacy"
             else "an arm holds more than one draw"
         )
-        source = f"{NOT_RECORDED} (band_source is absent; read as {read_as}, because {why})"
-        short = f"{NOT_RECORDED} (read as {read_as})"
+        source = f"{UNKNOWN} (band_source is absent; read as {read_as}, because {why})"
+        short = f"{UNKNOWN} (read as {read_as})"
     g = r.run.generations_per_arm
     draws = (
-        str(g) if g is not None else NOT_RECORDED
+        str(g) if g is not None else UNKNOWN
     ) + f"; the receipt holds {held_range(draws_held)} per arm"
     j = r.run.judge_samples_per_generation
     if samples_held and max(samples_held) == 0:
@@ -88,5 +85,5 @@ def band_facts(r: Receipt) -> BandFacts:
         )
     else:
         held = f"holds {held_range(samples_held)} per draw"
-    samples = (str(j) if j is not None else NOT_RECORDED) + f"; the receipt {held}"
+    samples = (str(j) if j is not None else UNKNOWN) + f"; the receipt {held}"
     return BandFacts(source=source, short=short, draws=draws, judge_samples=samples)

@@ -11,25 +11,11 @@ from typing import Any
 from driftproof._anchor import slug, unique
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.sheet_model import Sheet
-from driftproof.pages.words import fmt
+from driftproof.pages.words import ARM_WORDS, fmt
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
-
-__all__ = [
-    "ARMS",
-    "FOLD_CHARS",
-    "FOLD_LINES",
-    "case_draws",
-    "case_page",
-    "case_slugs",
-    "first_output_tokens",
-    "fmt_int",
-]
 
 #: An answer longer than this many characters or lines is folded (``<details>``).
 FOLD_CHARS, FOLD_LINES = 1200, 24
-
-#: The arms in page order: receipt key and the words shown.
-ARMS = (("with_skill", "with skill"), ("baseline", "baseline"), ("control", "control"))
 
 
 def fmt_int(x: int | None) -> str:
@@ -137,7 +123,7 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
 
 def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
     """``{"labels": arm words, "rows": by draw position}``, a cell per arm (``None``: none)."""
-    arms = [(label, getattr(case.arms, key)) for key, label in ARMS]
+    arms = [(label, getattr(case.arms, key)) for key, label in ARM_WORDS.items()]
     arms = [(label, arm) for label, arm in arms if arm is not None]
     no_answer = _no_answer(r)
     per_arm = [[_draw(d, no_answer) for d in arm.draws] for _, arm in arms]

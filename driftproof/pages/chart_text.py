@@ -5,18 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = [
-    "MISSING_LABEL",
-    "ZERO_LABEL",
-    "Drawn",
-    "Series",
-    "alt_text",
-    "band_series",
-    "caption",
-    "drawn",
-    "whisker",
-]
-
 #: Legend texts of the cross drawn for an unknown value and the dot drawn for exactly 0.
 MISSING_LABEL = "no value (lost or unscored)"
 ZERO_LABEL = "exactly 0"

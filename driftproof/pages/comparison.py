@@ -40,25 +40,8 @@ from driftproof.wording import (
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-__all__ = [
-    "EXIT_BAD_INPUT",
-    "EXIT_NO_REGRESSION",
-    "EXIT_REGRESSED",
-    "SUMMARY_ORDER",
-    "Comparison",
-    "compare_receipts",
-    "exit_status",
-    "lift_line",
-    "paired_context",
-    "report_rows",
-    "verdict_words",
-]
-
 #: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
-
-#: Verdicts in the order the summary line counts them.
-SUMMARY_ORDER: tuple[VerdictCode, ...] = tuple(VerdictCode)
 
 
 @dataclass(frozen=True)
@@ -77,16 +60,16 @@ class Comparison:
 
     a_name: str
     b_name: str
-    refusals: tuple[str, ...]
-    headline: str
-    summary: str
-    rows: tuple[CaseVerdict, ...]
     band_sources: tuple[BandSource | None, BandSource | None]
     legend: tuple[str, ...]
     not_like_for_like: str | None
-    lost_cases: tuple[str, ...]
-    regressed: bool
-    unmatched: tuple[str, ...] = ()
+    unmatched: tuple[str, ...]
+    refusals: tuple[str, ...] = ()
+    headline: str = Status.NO_VERDICT
+    summary: str = Status.NO_VERDICT
+    rows: tuple[CaseVerdict, ...] = ()
+    lost_cases: tuple[str, ...] = ()
+    regressed: bool = False
     underpowered_sentence: str | None = None
     underpowered_reason: str | None = None
     draws_needed: int | None = None
@@ -127,20 +110,7 @@ def compare_receipts(
         [f"{c.id} (only in {a_name})" for c in a.cases if c.id not in b_ids]
         + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
     )
-    refused = Comparison(
-        a_name,
-        b_name,
-        refusals,
-        Status.NO_VERDICT,
-        Status.NO_VERDICT,
-        (),
-        sources,
-        legend,
-        differ,
-        (),
-        False,
-        unmatched,
-    )
+    refused = Comparison(a_name, b_name, sources, legend, differ, unmatched, refusals)
     if refusals:
         # no verdict, but the bands are shown under the reason (aggregates only have none to show)
         shown = () if a.is_aggregates_only or b.is_aggregates_only else rows
@@ -228,8 +198,9 @@ def _headline(rows: tuple[CaseVerdict, ...]) -> str:
 def _summary(rows: tuple[CaseVerdict, ...]) -> str:
     counts = Counter(v.verdict for v in rows)
     noun = "case" if len(rows) == 1 else "cases"
+    # every verdict, in its order of definition, counted (zero included)
     return f"{len(rows)} {noun}: " + ", ".join(
-        f"{counts[k]} {verdict_words(k)}" for k in SUMMARY_ORDER
+        f"{counts[k]} {verdict_words(k)}" for k in VerdictCode
     )
 
 

@@ -14,8 +14,6 @@ from driftproof.pages.words import fmt
 from driftproof.receipt import Receipt
 from driftproof.stats import case_bands, mean_of, receipt_reading, suite_lift, value_per_1k
 
-__all__ = ["CrossFamily", "FamilyRow", "GRADER_NOTE", "cross_family"]
-
 #: The method's words, shown with every cross-family reading.
 GRADER_NOTE = (
     "Because one grader from one model family scores every answer, a report comparing model "

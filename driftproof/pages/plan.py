@@ -43,15 +43,6 @@ if TYPE_CHECKING:
     from driftproof.stats._simulate import Grid
     from driftproof.stats.planning import CaseSizing
 
-__all__ = [
-    "EXISTENCE_SUMS",
-    "VERDICT_TRIALS",
-    "CasePlan",
-    "ExistenceRates",
-    "Plan",
-    "plan_receipt",
-]
-
 #: The two spread sums, as multiples of the floor, at which a plan states how often its test of
 #: whether a count exists errs: 0.8 × the floor (a count exists) and 1.25 × (none does).
 EXISTENCE_SUMS = (0.8, 1.25)

@@ -10,14 +10,6 @@ from typing import Any
 
 from driftproof.receipt import Receipt
 
-__all__ = [
-    "NO_RESULTS",
-    "figure_rows",
-    "files_read",
-    "printed_rows",
-    "printed_text",
-]
-
 #: One cell: the text shown and the value written to CSV (``None``: the text itself).
 Cell = tuple[str, str | None]
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from driftproof.pages.results import ResultRow
 from driftproof.receipt import Receipt
 
-__all__ = ["listed_receipt"]
-
 
 def listed_receipt(name: str, r: Receipt, sha256: str, row: ResultRow) -> dict[str, str]:
     """Receipt ``name``'s row, with the headline of its results ``row`` and its file's sha256."""

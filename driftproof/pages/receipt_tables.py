@@ -8,19 +8,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from driftproof.pages.band_sources import BandFacts, band_facts
 from driftproof.pages.case import case_slugs, first_output_tokens, fmt_int
 from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet import sheet
-from driftproof.pages.sheet_model import Sheet
+from driftproof.pages.sheet_model import FIGURE_COLUMNS, Sheet
 from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
 from driftproof.pages.words import Fact
 from driftproof.receipt import Receipt
-
-__all__ = ["Chart", "ReceiptTables", "case_list", "receipt_tables", "verdict_line"]
 
 #: ``chart(sheet, anchor) -> (info or None, files)``: draws a sheet's band chart.
 Chart = Callable[[Sheet, Callable[[str], str]], tuple[dict[str, str] | None, dict[str, bytes]]]
@@ -32,7 +29,7 @@ class ReceiptTables:
 
     ``file_sha256`` is ``""`` when no bytes were given; ``chart`` is the band chart's info and
     ``files`` its SVGs; ``source`` an imported receipt's own figures and decision, usage and
-    fidelity tables; ``draws`` is empty (every draw is on its case's page).
+    fidelity tables.
     """
 
     name: str
@@ -47,7 +44,6 @@ class ReceiptTables:
     facts: BandFacts | None = None
     verdict: str = ""
     source: tuple[Table, ...] = ()
-    draws: tuple[dict[str, Any], ...] = ()
 
 
 def receipt_tables(
@@ -203,16 +199,6 @@ def verdict_line(reading: tuple[Fact, ...]) -> str:
     return f"{status}: {why}" if why else status
 
 
-_FIGURES_HEAD = (
-    Column("dimension"),
-    Column("agent"),
-    Column("score as printed", True),
-    Column("uplift as printed", True),
-    Column("count column (as printed)", True),
-    Column("note"),
-)
-
-
 def _source_figures(r: Receipt, s: Sheet, key: str) -> Table | None:
     """An aggregates-only receipt's printed figures, a row per dimension and agent (D-15)."""
     if printed_rows(r) is None:
@@ -222,11 +208,8 @@ def _source_figures(r: Receipt, s: Sheet, key: str) -> Table | None:
         "Figures as the source printed them, per dimension and agent: the score with "
         "the skill (percent) and the uplift over the run without it, in the source's own unit. "
         "No band, lift or verdict is computed from them.",
-        _FIGURES_HEAD,
-        tuple(
-            text_row(x.dimension, x.agent, x.score, x.uplift, x.count, x.note)
-            for x in s.source_figures
-        ),
+        tuple(Column(h, f in ("score", "uplift", "count")) for h, f in FIGURE_COLUMNS),
+        tuple(text_row(*(getattr(x, f) for _, f in FIGURE_COLUMNS)) for x in s.source_figures),
     )
 
 

@@ -11,17 +11,6 @@ from typing import Any
 from driftproof.pages.tables import Table
 from driftproof.receipt import Receipt
 
-__all__ = [
-    "Report",
-    "SectionSpec",
-    "cited_receipts",
-    "downloads",
-    "feed_entry",
-    "report_json",
-    "report_key",
-    "report_listing",
-]
-
 
 @dataclass(frozen=True)
 class SectionSpec:

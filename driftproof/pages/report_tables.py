@@ -13,8 +13,6 @@ from driftproof.pages.tables import Cell, Column, Row, Table, row_of, text_row
 from driftproof.pages.token_savings import summary_rows
 from driftproof.stats.savings import ArmSavings
 
-__all__ = ["cross_family_tables", "figure_tables", "savings_summary", "skill_fired_tables"]
-
 _FIRED_CASES_HEAD = ("case", "arm", "score band", "skill fired (measured draws)", "lost draws")
 _FIRED_ARMS_HEAD = ("receipt", "arm", "source's name for the arm", "skill fired")
 

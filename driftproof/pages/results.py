@@ -28,20 +28,6 @@ if TYPE_CHECKING:
 
     from driftproof.receipt import Receipt
 
-__all__ = [
-    "RESULTS_PAGE",
-    "ResultGroup",
-    "ResultRow",
-    "headline",
-    "order_rows",
-    "results_groups",
-    "results_page",
-    "results_page_from_rows",
-    "results_rows",
-    "results_site_files",
-    "rows_and_badge_files",
-]
-
 #: Where the page is written, relative to the site root.
 RESULTS_PAGE = "results/index.html"
 #: A group of imports with more rows than this is folded (``<details>``) under its headline.
@@ -262,13 +248,8 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
     return groups(measured, "skill-"), groups(other, "source-")
 
 
-def results_page(receipts: Mapping[str, Receipt], env: jinja2.Environment) -> bytes:
-    """``results/index.html`` rendered in ``env``, the site's page environment (autoescape on)."""
-    return results_page_from_rows(results_rows(receipts), env)
-
-
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
-    """:func:`results_page` from rows already made, in :func:`order_rows` order."""
+    """``results/index.html`` of ``rows`` (in :func:`order_rows` order) in the site's ``env``."""
     rows = list(rows)
     measured, other = results_groups(rows)
     html = env.get_template("results.html").render(
@@ -281,14 +262,6 @@ def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -
         fold_from=FOLD_FROM,
     )
     return html.encode("utf-8")
-
-
-def results_site_files(
-    receipts: Mapping[str, Receipt], env: jinja2.Environment
-) -> dict[str, bytes]:
-    """The results page and every receipt's badge files, ``{site path: bytes}``."""
-    rows, badges = rows_and_badge_files(receipts)
-    return {RESULTS_PAGE: results_page_from_rows(rows, env), **badges}
 
 
 def rows_and_badge_files(

@@ -9,6 +9,7 @@ from driftproof.pages.words import (
     UNKNOWN,
     Fact,
     arms_of,
+    draws_of,
     fmt,
     has_bands,
     paired_line,
@@ -26,15 +27,6 @@ from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.paired import paired_test
 from driftproof.stats.savings import percent, token_savings
-
-__all__ = [
-    "context_view",
-    "quality_fact",
-    "headline",
-    "judge_cost",
-    "provenance",
-    "reading_facts",
-]
 
 
 def reading_facts(rd: Reading) -> tuple[Fact, ...]:
@@ -136,13 +128,7 @@ def _draw_counts(r: Receipt) -> set[int]:
 
 def _sample_counts(r: Receipt) -> set[int]:
     """The judge-sample counts the receipt's judged draws hold (a lost draw holds none)."""
-    return {
-        len(d.judge_samples)
-        for c in r.cases
-        for n in arms_of(r)
-        for d in getattr(c.arms, n).draws
-        if d.judge_samples
-    }
+    return {len(d.judge_samples) for *_, d in draws_of(r) if d.judge_samples}
 
 
 def _skill_reached(r: Receipt) -> str | None:

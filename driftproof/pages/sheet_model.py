@@ -6,20 +6,6 @@ from dataclasses import dataclass
 
 from driftproof.pages.words import Fact
 
-__all__ = [
-    "BREAKDOWN_NOTE",
-    "ArmSummary",
-    "BreakdownRow",
-    "BreakdownView",
-    "CaseRow",
-    "ContextView",
-    "FidelityView",
-    "LostDraw",
-    "Sheet",
-    "SourceFigureRow",
-    "UsageView",
-]
-
 #: The method's words on what the breakdown claims ("Lift by case").
 BREAKDOWN_NOTE = (
     "It describes the recorded scores at this sample size. It predicts neither future answers "
@@ -107,6 +93,17 @@ class ArmSummary:
     refusals: str
     skill_fired: str
     output_tokens: str
+
+
+#: The columns of the printed figures, as (header, :class:`SourceFigureRow` field).
+FIGURE_COLUMNS = (
+    ("dimension", "dimension"),
+    ("agent", "agent"),
+    ("score as printed", "score"),
+    ("uplift as printed", "uplift"),
+    ("count column (as printed)", "count"),
+    ("note", "note"),
+)
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,10 @@ Rows are tuples of ``(text, CSV value)`` pairs of strings; ``None`` as a CSV val
 
 from __future__ import annotations
 
-from driftproof.pages.case import ARMS
 from driftproof.pages.sheet_model import CaseRow, Sheet
+from driftproof.pages.words import ARM_WORDS
 from driftproof.receipt import Receipt
 from driftproof.stats.rates import fired_counts, percent_of, share
-
-__all__ = ["arm_rows", "case_rows", "fired_about"]
 
 #: One cell: the text shown and the value written to CSV (``None``: the text itself).
 Cell = tuple[str, str | None]
@@ -26,7 +24,7 @@ def _rate(fired: int, observed: int) -> str:
 def arm_rows(name: str, r: Receipt) -> list[Cells]:
     """One row per arm of receipt ``name``: the rate it records (CSV: the fraction)."""
     rows: list[Cells] = []
-    for key, words in ARMS:
+    for key, words in ARM_WORDS.items():
         spec = getattr(r.arms, key)
         if spec is None:
             continue
@@ -46,7 +44,7 @@ def case_rows(r: Receipt, row: CaseRow, index: int) -> list[Cells]:
     """One row per arm of case number ``index``: band, draws fired on, lost draws."""
     case = r.cases[index]
     rows: list[Cells] = []
-    for key, words in ARMS:
+    for key, words in ARM_WORDS.items():
         arm, spec = getattr(case.arms, key), getattr(r.arms, key)
         if arm is None or spec is None:
             continue

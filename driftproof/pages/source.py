@@ -14,7 +14,7 @@ from typing import Any
 
 from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
-from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of
+from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of, draws_of
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
 from driftproof.stats.fidelity import (
@@ -28,19 +28,6 @@ from driftproof.stats.fidelity import (
 from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.wording import CAVEMAN_TOOL
-
-__all__ = [
-    "SOURCE_HEAD",
-    "SOURCE_TITLE",
-    "USAGE_TITLE",
-    "fidelity_view",
-    "printed_value",
-    "source_figures",
-    "source_origin",
-    "source_report_facts",
-    "source_report_rows",
-    "usage_view",
-]
 
 
 def printed_value(fig: Any) -> str | None:
@@ -154,17 +141,11 @@ def source_report_facts(r: Receipt) -> tuple[Fact, ...]:
     facts = []
     if sr.decision is not None:
         d = sr.decision
-        extra = [
-            x
-            for x in (
-                None if d.test is None else d.test,
-                None if d.p_value is None else f"p = {_number(d.p_value)}",
-                None
-                if d.significant is None
-                else ("significant" if d.significant else "not significant"),
-            )
-            if x
-        ]
+        extra = [d.test] if d.test else []
+        if d.p_value is not None:
+            extra.append(f"p = {_number(d.p_value)}")
+        if d.significant is not None:
+            extra.append("significant" if d.significant else "not significant")
         facts.append(
             Fact(
                 "the source's decision (not this receipt's verdict)",
@@ -218,10 +199,7 @@ def _label(r: Receipt, name: str) -> str:
 def usage_view(r: Receipt) -> UsageView | None:
     """The usage table of a caveman import with Claude's own counts, else ``None``."""
     if not _is_caveman(r) or not any(
-        d.tokens is not None and d.tokens.counted_by == "provider"
-        for c in r.cases
-        for n in arms_of(r)
-        for d in getattr(c.arms, n).draws
+        d.tokens is not None and d.tokens.counted_by == "provider" for *_, d in draws_of(r)
     ):
         return None
     try:
@@ -254,9 +232,7 @@ def usage_view(r: Receipt) -> UsageView | None:
 
 def fidelity_view(r: Receipt) -> FidelityView | None:
     """The ``score_fidelity.py`` report of a caveman fidelity import, else ``None``."""
-    checks = [
-        k for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws for k in d.checks
-    ]
+    checks = [k for *_, d in draws_of(r) for k in d.checks]
     if not _is_caveman(r) or not checks:
         return None
     if any(k.source_type == JUDGED_FACT for k in checks):

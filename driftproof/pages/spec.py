@@ -11,8 +11,6 @@ from driftproof.pages.tables import sums_of
 from driftproof.receipt import known_versions, schema_bytes
 from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
 
-__all__ = ["schema_files"]
-
 
 def schema_files() -> tuple[dict[str, bytes], dict[str, Any]]:
     """The schemas, ``index.json`` and ``SHA256SUMS`` by site path, and the versions page's model.

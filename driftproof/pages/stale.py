@@ -20,19 +20,8 @@ from packaging.version import InvalidVersion, Version
 
 from driftproof.receipt import Receipt
 
-__all__ = [
-    "ArmStaleness",
-    "Finding",
-    "StaleReport",
-    "Today",
-    "harness_change",
-    "parse_harness_version",
-    "stale_report",
-]
-
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
 _RANK: dict[str, int] = {"still stands": 0, "unknown": 1, "regrade only": 2, "run again": 3}
-ARMS = ("with_skill", "baseline", "control")
 Arms = tuple[str, ...]
 
 
@@ -226,6 +215,19 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     return out + _suite_findings(receipt, today, arms)
 
 
+#: Per case, each hash today may give: (part, field of the case and of :class:`Today`, effect
+#: of a change, why).
+_CASE_PARTS: tuple[tuple[str, str, Status, str], ...] = (
+    ("prompt", "prompt_sha256", "run again", "the case's prompt changed"),
+    (
+        "rubric",
+        "rubric_sha256",
+        "regrade only",
+        "the case's rubric changed: regrade the saved answers",
+    ),
+)
+
+
 def _suite_findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     """The suite: per-case prompt and rubric hashes when supplied, else the suite hash decides."""
     suite = receipt.suite.sha256
@@ -236,25 +238,9 @@ def _suite_findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]
     if suite is not None and suite == today.suite_sha256:
         out.append(Finding("suite", suite, today.suite_sha256, "still stands", arms, "unchanged"))
     for c in receipt.cases:
-        parts: tuple[tuple[str, str | None, dict[str, str] | None, Status, str], ...] = (
-            (
-                "prompt",
-                c.prompt_sha256,
-                today.prompt_sha256,
-                "run again",
-                "the case's prompt changed",
-            ),
-            (
-                "rubric",
-                c.rubric_sha256,
-                today.rubric_sha256,
-                "regrade only",
-                "the case's rubric changed: regrade the saved answers",
-            ),
-        )
-        for part, recorded, hashes, effect, why in parts:
+        for part, attr, effect, why in _CASE_PARTS:
+            hashes = getattr(today, attr)
             if hashes is not None:
-                out.append(
-                    _finding(f"case {c.id} {part}", recorded, hashes.get(c.id), effect, arms, why)
-                )
+                name = f"case {c.id} {part}"
+                out.append(_finding(name, getattr(c, attr), hashes.get(c.id), effect, arms, why))
     return out

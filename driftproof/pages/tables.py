@@ -11,22 +11,6 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from driftproof.pages.case import fmt_int
-
-__all__ = [
-    "Cell",
-    "Column",
-    "Row",
-    "Table",
-    "count_cell",
-    "csv_bytes",
-    "csv_number",
-    "plain_table",
-    "row_of",
-    "sums_of",
-    "text_row",
-]
-
 
 @dataclass(frozen=True)
 class Column:
@@ -73,11 +57,6 @@ class Table:
 def csv_number(v: float | None) -> str:
     """A figure as written to CSV: its full-precision ``repr``, or ``""`` when unknown."""
     return "" if v is None else repr(v)
-
-
-def count_cell(v: int | None) -> Cell:
-    """A count: thousands separators shown (an en dash when unknown), plain in the CSV."""
-    return Cell(fmt_int(v), "" if v is None else str(v))
 
 
 def text_row(*texts: str, anchor: str | None = None) -> Row:

@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from driftproof.pages.case import fmt_int
 from driftproof.stats.savings import ArmSavings, Savings, percent
 
-__all__ = ["REFERENCES", "count_cell", "percent_points", "reference", "saving_cell", "summary_rows"]
-
 #: The reference arms, in order, with the words shown.
 REFERENCES = (("control", "vs terse control"), ("baseline", "vs baseline"))
 
@@ -67,17 +65,9 @@ def summary_rows(arms: Sequence[ArmSavings]) -> list[tuple[Cell, ...]]:
     }
     for saving, ctl, base in sorted(controls, key=lambda t: (t[1], t[2])):
         blank: Cell = ("–", "")
-        rows.append(
-            (("terse control alone", None), ("vs baseline (ratio of totals)", None))
-            + (
-                saving_cell(saving),
-                blank,
-                blank,
-                blank,
-                blank,
-                blank,
-                count_cell(ctl),
-                count_cell(base),
-            )
+        head: tuple[Cell, ...] = (
+            ("terse control alone", None),
+            ("vs baseline (ratio of totals)", None),
         )
+        rows.append((*head, saving_cell(saving), *[blank] * 5, count_cell(ctl), count_cell(base)))
     return rows

@@ -8,31 +8,15 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from driftproof._anchor import slug
-from driftproof.receipt import Receipt
+from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats.aa import AAReading
 from driftproof.stats.band import Band
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
 from driftproof.wording import NO_SEPARATION
-
-__all__ = [
-    "ARM_NOT_RECORDED",
-    "ARM_WORDS",
-    "UNKNOWN",
-    "VERDICT_WORDS",
-    "Fact",
-    "aa_line",
-    "anchor_for",
-    "arms_of",
-    "band_text",
-    "fmt",
-    "has_bands",
-    "mean_spread",
-    "paired_line",
-    "unrecorded_words",
-]
 
 UNKNOWN = "not recorded"
 #: What a case row shows for an arm the source did not record (``recorded: false``).
@@ -116,17 +100,17 @@ def arms_of(r: Receipt) -> tuple[str, ...]:
     return ("with_skill", "baseline")
 
 
+def draws_of(r: Receipt) -> Iterator[tuple[Case, str, Draw]]:
+    """Every draw of ``r`` as ``(case, arm name, draw)``, case by case, in :func:`arms_of` order."""
+    return ((c, n, d) for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws)
+
+
 def has_bands(r: Receipt) -> bool:
     """Whether any draw holds a judged score: only then does a band source mean anything."""
     return (
         not r.is_aggregates_only
         and r.judge is not None
-        and any(
-            d.score is not None
-            for c in r.cases
-            for n in arms_of(r)
-            for d in getattr(c.arms, n).draws
-        )
+        and any(d.score is not None for *_, d in draws_of(r))
     )
 
 

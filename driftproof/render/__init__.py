@@ -6,14 +6,12 @@ Printers lay out the page models' strings; they compute nothing.
 from __future__ import annotations
 
 from driftproof.render.escape import md_html, md_text, terminal_safe
-from driftproof.render.layout import md_facts, md_table, text_facts, text_table
+from driftproof.render.layout import md_table, text_table
 
 __all__ = [
-    "md_facts",
     "md_html",
     "md_table",
     "md_text",
     "terminal_safe",
-    "text_facts",
     "text_table",
 ]

@@ -16,13 +16,10 @@ from driftproof.pages.comparison import (
     lift_line,
     paired_context,
     report_rows,
-    verdict_words,
 )
 from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.layout import md_table, text_table
-from driftproof.stats import Band, CaseVerdict
-
-__all__ = ["comparison_json", "comparison_markdown", "comparison_text"]
+from driftproof.stats import Band, CaseVerdict, verdict_words
 
 #: The line under the table: what a band and Δ are.
 _BANDS_LEGEND = "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms."
@@ -42,66 +39,59 @@ def _lines_after(c: Comparison) -> list[str]:
     return out
 
 
+#: Each kind of paragraph's line as (text, Markdown) templates; a table is printed apart.
+_STYLES = {
+    "title": ("{}", "### {}"),
+    "bold": ("{}", "**{}**"),
+    "list": ("{}", "- {}"),
+    "plain": ("{}", "{}"),
+    "quote": ("{}", "> {}"),
+    "entries": ("  {}", "- {}"),
+}
+
+
+def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
+    """The comparison as ``(kind, lines)`` paragraphs in order, the lines not yet escaped."""
+    out = [("title", [f"{c.a_name} (earlier) → {c.b_name} (later)"]), ("bold", [c.headline])]
+    if c.refusals:
+        out.append(("list", list(c.refusals)))
+        if not c.context_rows:
+            return out
+        out.append(("plain", [_CONTEXT_ONLY]))
+    else:
+        out.append(("plain", [c.summary]))
+        after = _lines_after(c)
+        if after:
+            out.append(("quote", after))
+    out += [("plain", [x]) for x in (lift_line(c), paired_context(c)) if x]
+    out += [("table", []), ("plain", [_BANDS_LEGEND]), ("entries", list(c.legend))]
+    if c.unmatched:
+        out.append(("plain", ["Cases in one receipt only: " + ", ".join(c.unmatched)]))
+    return out
+
+
 def comparison_text(c: Comparison) -> str:
     """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`."""
-    lines = [f"{c.a_name} (earlier) → {c.b_name} (later)", c.headline]
-    if c.refusals:
-        lines += list(c.refusals)
-        if not c.context_rows:
-            return _text_lines(lines)
-        lines.append(_CONTEXT_ONLY)
-    else:
-        lines += [c.summary, *_lines_after(c)]
-    lift = lift_line(c)
-    if lift:
-        lines.append(lift)
-    exact = paired_context(c)
-    if exact:
-        lines.append(exact)
-    header, rows = report_rows(c)
-    table = text_table(header, rows, indent="", escape=terminal_safe)
-    lines = [terminal_safe(x) for x in lines] + ["", *table, "", _BANDS_LEGEND]
-    lines += [f"  {terminal_safe(entry)}" for entry in c.legend]
-    if c.unmatched:
-        lines.append(terminal_safe("Cases in one receipt only: " + ", ".join(c.unmatched)))
+    lines = []
+    for kind, items in _paragraphs(c):
+        if kind == "table":
+            header, rows = report_rows(c)
+            lines += ["", *text_table(header, rows, indent="", escape=terminal_safe), ""]
+        else:
+            lines += [_STYLES[kind][0].format(terminal_safe(x)) for x in items]
     return "\n".join(lines) + "\n"
-
-
-def _text_lines(lines: list[str]) -> str:
-    return "\n".join(terminal_safe(x) for x in lines) + "\n"
 
 
 def comparison_markdown(c: Comparison) -> str:
     """GitHub-flavoured Markdown with the content of :func:`comparison_text`."""
-    lines = [
-        f"### {md_html(c.a_name)} (earlier) → {md_html(c.b_name)} (later)",
-        "",
-        f"**{md_html(c.headline)}**",
-        "",
-    ]
-    if c.refusals:
-        lines += [f"- {md_html(r)}" for r in c.refusals]
-        if not c.context_rows:
-            return "\n".join(lines) + "\n"
-        lines += ["", _CONTEXT_ONLY, ""]
-    else:
-        after = _lines_after(c)
-        lines += [md_html(c.summary), ""]
-        lines += [f"> {md_html(x)}" for x in after]
-        if after:
+    lines: list[str] = []
+    for kind, items in _paragraphs(c):
+        if lines:
             lines.append("")
-    lift = lift_line(c)
-    if lift:
-        lines += [md_html(lift), ""]
-    exact = paired_context(c)
-    if exact:
-        lines += [md_html(exact), ""]
-    header, rows = report_rows(c)
-    lines += md_table(header, rows, escape=md_html)
-    lines += ["", _BANDS_LEGEND, ""]
-    lines += [f"- {md_html(entry)}" for entry in c.legend]
-    if c.unmatched:
-        lines += ["", md_html("Cases in one receipt only: " + ", ".join(c.unmatched))]
+        if kind == "table":
+            lines += md_table(*report_rows(c), escape=md_html)
+        else:
+            lines += [_STYLES[kind][1].format(md_html(x)) for x in items]
     return "\n".join(lines) + "\n"
 
 

@@ -11,8 +11,6 @@ from driftproof.render.escape import md_html, terminal_safe
 from driftproof.render.sheet import Format, breakdown_document
 from driftproof.stats.aa import AAReading
 
-__all__ = ["with_aa", "with_breakdowns"]
-
 
 def with_breakdowns(
     output: str, fmt: Format, breakdowns: Sequence[tuple[str, BreakdownView]]

@@ -9,8 +9,6 @@ from __future__ import annotations
 import html
 import unicodedata
 
-__all__ = ["md_html", "md_text", "terminal_safe"]
-
 #: Unicode categories never sent to a terminal as they are: controls (ANSI escapes), format
 #: characters (bidirectional embeddings, overrides and isolates, "Trojan Source"; zero-width
 #: characters), line and paragraph separators, lone surrogates.

@@ -6,30 +6,17 @@ Plain string building: rich draws boxes and wraps to the terminal; markdown-it-p
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from driftproof.render.escape import md_text, terminal_safe
 
-__all__ = ["Labelled", "md_facts", "md_table", "text_facts", "text_table"]
+if TYPE_CHECKING:  # the printers of the CLI's error lines import this package: keep it light
+    from driftproof.pages.words import Fact
 
 Escape = Callable[[str], str]
 
 
-class Labelled(Protocol):
-    """A labelled value (:class:`driftproof.pages.sheet.Fact` is one)."""
-
-    @property
-    def label(self) -> str:
-        """The label."""
-        ...
-
-    @property
-    def value(self) -> str:
-        """The value, printed after the label."""
-        ...
-
-
-def text_facts(facts: Sequence[Labelled], *, indent: str = "  ") -> list[str]:
+def text_facts(facts: Sequence[Fact], *, indent: str = "  ") -> list[str]:
     """One line per fact, ``label  value``, labels padded to the longest one."""
     width = max((len(f.label) for f in facts), default=0)
     return [
@@ -61,7 +48,7 @@ def text_table(
     ]
 
 
-def md_facts(facts: Sequence[Labelled]) -> list[str]:
+def md_facts(facts: Sequence[Fact]) -> list[str]:
     """One list item per fact, ``- **label**: value``."""
     return [f"- **{md_text(f.label)}**: {md_text(f.value)}" for f in facts]
 

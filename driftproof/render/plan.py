@@ -15,8 +15,6 @@ from driftproof.stats.planning import (
 )
 from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
 
-__all__ = ["NAMED_AT_MOST", "headline", "plan_json", "plan_text", "suite_line"]
-
 
 def _pct(p: float) -> str:
     return f"{p:.0%}" if 0.01 <= p <= 0.99 else ("over 99%" if p > 0.99 else "under 1%")
@@ -60,17 +58,16 @@ def headline(p: Plan) -> str:
                 "pilot's few draws, more than the spreads themselves, set most of it."
             )
     if p.no_count_cases:
-        one = len(p.no_count_cases) == 1
+        it, its = ("it", "its") if len(p.no_count_cases) == 1 else ("them", "their")
         parts.append(
             f"The spreads of {_names(p.no_count_cases)} alone exceed the floor: no number of "
-            f"draws resolves {'it' if one else 'them'}; reduce {'its' if one else 'their'} "
-            f"spread or drop {'it' if one else 'them'}."
+            f"draws resolves {it}; reduce {its} spread or drop {it}."
         )
     if stuck:
-        one = len(stuck) == 1
+        it, its = ("it", "its") if len(stuck) == 1 else ("them", "their")
         parts.append(
             f"The pilot already has many draws and still cannot plan {_names(stuck)}; reduce "
-            f"{'its' if one else 'their'} spread or drop {'it' if one else 'them'}."
+            f"{its} spread or drop {it}."
         )
     if p.unknown_cases:
         parts.append("Some cases have no spread to plan from (fewer than two draws in an arm).")
@@ -211,16 +208,14 @@ def _case_line(p: Plan, c: CasePlan) -> str:
 def plan_text(p: Plan) -> str:
     """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`."""
     lines = [headline(p)]
+    tiers = None
+    if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
+        tiers = f"interactive ${p.judge_usd_interactive:.2f}, batch ${p.judge_usd_batch:.2f}"
     suite = suite_line(p)
     if suite is not None:
         lines.append(suite)
     if p.draws_per_arm is not None and p.p_verdict is not None:
-        cost = ""
-        if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
-            cost = (
-                f"; grading cost interactive ${p.judge_usd_interactive:.2f}, "
-                f"batch ${p.judge_usd_batch:.2f}"
-            )
+        cost = f"; grading cost {tiers}" if tiers else ""
         lines.append(
             f"At {p.draws_per_arm} draws per arm a true lift of {p.effect:.3f} gives a verdict "
             f"with a chance of {_pct(p.p_verdict)} in the case least likely to give one "
@@ -261,38 +256,23 @@ def plan_text(p: Plan) -> str:
         )
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
     lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
-    if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
+    if tiers:
         lines.append(
-            f"Grading cost by price tier: interactive ${p.judge_usd_interactive:.2f}, "
-            f"batch ${p.judge_usd_batch:.2f} (run --batch: half the price, finished within 24 h, "
-            "not minutes)."
+            f"Grading cost by price tier: {tiers} (run --batch: half the price, finished within "
+            "24 h, not minutes)."
         )
     return "\n".join(terminal_safe(x) for x in lines) + "\n"
 
 
 def plan_json(p: Plan) -> str:
-    """The plan as JSON with sorted keys."""
-    doc = {
-        "draws_per_arm": p.draws_per_arm,
-        "no_count_cases": list(p.no_count_cases),
-        "unknown_cases": list(p.unknown_cases),
-        "cases_disagree": p.cases_disagree,
-        "sentence": p.sentence,
-        "cases_needed": p.cases_needed,
-        "arms": list(p.arms),
-        "answer_calls": p.answer_calls,
-        "judge_calls": p.judge_calls,
-        "judge_usd": p.judge_usd,
-        "cost_note": p.cost_note,
-        "judge_usd_interactive": p.judge_usd_interactive,
-        "judge_usd_batch": p.judge_usd_batch,
-        "effect": p.effect,
-        "spread_level": p.level,
-        "pooled_spread_level": p.pooled_level,
+    """The plan as JSON with sorted keys: its fields (but the rounding spread), and the headline."""
+    doc = asdict(p)
+    del doc["rounding_spread"], doc["rounded_cases"]
+    doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
+    for c in doc["cases"]:
+        c["larger_pilot_draws"] = c.pop("larger_pilot")
+    doc |= {
         "larger_pilot_draws": p.larger_pilot,
-        "existence": None if p.existence is None else asdict(p.existence),
-        "p_verdict": p.p_verdict,
-        "verdict_trials": p.verdict_trials,
         "headline": headline(p),
         "undecided_cases": list(p.undecided_cases),
         "pilot_draws": p.pilot_draws,
@@ -302,12 +282,5 @@ def plan_json(p: Plan) -> str:
             else {"cases": q.cases, "df": q.df, "p": q.p, "pooled": q.pooled, "sd": q.sd}
             for q in p.pools
         ],
-        "cases": [_case_json(c) for c in p.cases],
     }
     return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-
-
-def _case_json(c: CasePlan) -> dict[str, object]:
-    doc = asdict(c)
-    doc["larger_pilot_draws"] = doc.pop("larger_pilot")
-    return doc

@@ -28,8 +28,6 @@ from driftproof.stats import (
 )
 from driftproof.wording import SMOKE_RUN
 
-__all__ = ["print_result", "top_lost_line"]
-
 #: Causes named in a run summary's line of top lost reasons.
 TOP_CAUSES = 3
 

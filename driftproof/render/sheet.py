@@ -1,9 +1,7 @@
 """The receipt sheet and its lift breakdown as text, Markdown or JSON.
 
 What ``driftproof view`` prints, and ``driftproof diff --lift-breakdown`` after the comparison.
-
-Printers only lay out the strings of the page model; they compute nothing (STYLE-EXAMPLES
-19). Untrusted strings (case ids, reasons, model names, file names) are printed with control
+Untrusted strings (case ids, reasons, model names, file names) are printed with control
 characters made visible (text) or escaped (Markdown), :mod:`driftproof.render.escape`.
 """
 
@@ -16,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from driftproof.pages.sheet_model import (
+    FIGURE_COLUMNS,
     BreakdownView,
     FidelityView,
     Sheet,
@@ -25,17 +24,6 @@ from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.words import Fact
 from driftproof.render.escape import md_text, terminal_safe
 from driftproof.render.layout import md_facts, md_table, text_facts, text_table
-
-__all__ = [
-    "FIGURES_TITLE",
-    "Format",
-    "breakdown_document",
-    "breakdown_markdown",
-    "breakdown_text",
-    "sheet_json",
-    "sheet_markdown",
-    "sheet_text",
-]
 
 #: The output formats of ``view`` and ``diff``.
 Format = Literal["text", "markdown", "json"]
@@ -62,14 +50,6 @@ _ARM_COLUMNS: Columns = (
     ("refusals", "refusals"),
     ("skill fired (beside the score, never in it)", "skill_fired"),
     ("output tokens", "output_tokens"),
-)
-_FIG_COLUMNS: Columns = (
-    ("dimension", "dimension"),
-    ("agent", "agent"),
-    ("score as printed", "score"),
-    ("uplift as printed", "uplift"),
-    ("count column (as printed)", "count"),
-    ("note", "note"),
 )
 _BD_COLUMNS: Columns = (
     ("case", "case_id"),
@@ -118,13 +98,11 @@ def _line(text: str) -> _Block:
     return _Block([f"  {terminal_safe(text)}"], [md_text(text)])
 
 
-def _items(items: Sequence[str], bullet: str = "  ") -> list[_Block]:
-    return [
-        _Block(
-            [f"{bullet}{terminal_safe(x)}" for x in items] or ["  none"],
-            [f"- {md_text(x)}" for x in items] or ["none"],
-        )
-    ]
+def _items(items: Sequence[str], bullet: str = "  ") -> _Block:
+    return _Block(
+        [f"{bullet}{terminal_safe(x)}" for x in items] or ["  none"],
+        [f"- {md_text(x)}" for x in items] or ["none"],
+    )
 
 
 _NO_FIGURE = "No band, lift or verdict is computed from them."
@@ -139,7 +117,7 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
         ("What the skill adds", "What the skill adds", [_facts(_lift_facts(s))]),
     ]
     if s.source_figures:
-        figures = _table(_head(_FIG_COLUMNS), _cells(_FIG_COLUMNS, s.source_figures))
+        figures = _table(_head(FIGURE_COLUMNS), _cells(FIGURE_COLUMNS, s.source_figures))
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_origin), figures]
         out.append((f"{FIGURES_TITLE} (no band, lift or verdict)", FIGURES_TITLE, blocks))
     if s.source_report or s.source_decision:
@@ -153,17 +131,25 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
         out.append((s.fidelity.title, s.fidelity.title, _fidelity(s.fidelity)))
     lost = [f"{d.case_id}, {d.arm}, draw {d.index}: {d.reason}" for d in s.lost_draws]
     cost = "Grading cost (apart from every figure about the skill)"
-    breakdown = _Block(
-        [breakdown_text(s.breakdown).rstrip("\n")], [breakdown_markdown(s.breakdown).rstrip("\n")]
-    )
     return out + [
         ("Arms", "Arms", [_table(_head(_ARM_COLUMNS), _cells(_ARM_COLUMNS, s.arms))]),
         ("Cases", "Cases", [_table(_head(_CASE_COLUMNS), _cells(_CASE_COLUMNS, s.cases))]),
-        ("Lost draws", "Lost draws", _items(lost)),
+        ("Lost draws", "Lost draws", [_items(lost)]),
         (cost, cost, [_facts(s.judge_cost)]),
-        ('Lift breakdown (method, "Lift by case")', "Lift breakdown", [breakdown]),
+        ('Lift breakdown (method, "Lift by case")', "Lift breakdown", [_breakdown(s.breakdown)]),
         (s.context.label, "Context, beyond the method", _context(s)),
     ]
+
+
+def _breakdown(bv: BreakdownView) -> _Block:
+    """The lift breakdown: summary lines, the table, the method's note."""
+    text = [f"  {terminal_safe(x)}" for x in bv.summary]
+    markdown = [f"- {md_text(x)}" for x in bv.summary] + [""]
+    if bv.rows:
+        table = _table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows))
+        text += table.text
+        markdown += [*table.markdown, ""]
+    return _Block([*text, f"  {bv.note}"], [*markdown, bv.note])
 
 
 def _usage(u: UsageView) -> list[_Block]:
@@ -178,7 +164,7 @@ def _fidelity(f: FidelityView) -> list[_Block]:
         out.append(
             _Block(["  By category:", *table.text], ["**By category:**", "", *table.markdown])
         )
-    (items,) = _items(f.failures, "  - ")
+    items = _items(f.failures, "  - ")
     out.append(_Block(["  Failures:", *items.text], ["**Failures:**", "", *items.markdown]))
     return [*out, _line(f.note)]
 
@@ -220,24 +206,6 @@ def sheet_markdown(s: Sheet) -> str:
     return "\n".join(out[:-1]) + "\n"
 
 
-def breakdown_text(bv: BreakdownView) -> str:
-    """The lift breakdown as text: summary lines, the table, the method's note."""
-    lines = [f"  {terminal_safe(x)}" for x in bv.summary]
-    if bv.rows:
-        lines += text_table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows))
-    lines.append(f"  {bv.note}")
-    return "\n".join(lines) + "\n"
-
-
-def breakdown_markdown(bv: BreakdownView) -> str:
-    """The lift breakdown as Markdown: a list, the table, the method's note."""
-    lines = [f"- {md_text(x)}" for x in bv.summary] + [""]
-    if bv.rows:
-        lines += [*md_table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows)), ""]
-    lines += [bv.note, ""]
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------- json
 
 
@@ -255,6 +223,7 @@ def breakdown_document(bv: BreakdownView, *, name: str | None = None, fmt: Forma
     title = f"Lift breakdown of {name}" if name else "Lift breakdown"
     if fmt == "json":
         return json.dumps({"title": title, **dataclasses.asdict(bv)}, ensure_ascii=False, indent=2)
+    b = _breakdown(bv)
     if fmt == "markdown":
-        return f"### {md_text(title)}\n\n" + breakdown_markdown(bv)
-    return f"{terminal_safe(title)}\n" + breakdown_text(bv)
+        return "\n".join([f"### {md_text(title)}", "", *b.markdown, ""])
+    return "\n".join([terminal_safe(title), *b.text, ""])

@@ -6,8 +6,6 @@ from driftproof.pages.stale import StaleReport
 from driftproof.pages.words import ARM_WORDS
 from driftproof.render.escape import terminal_safe
 
-__all__ = ["stale_text"]
-
 
 def stale_text(report: StaleReport) -> str:
     """``arm: status (reasons)`` per arm in words, a blank line, a line per finding; no newline."""

@@ -16,7 +16,8 @@ from site_fixtures import REPO, savings_receipt, scored_receipt
 
 from driftproof.pages.case import first_output_tokens
 from driftproof.pages.printed_figures import printed_rows
-from driftproof.pages.tables import Cell, Row, count_cell, csv_number, text_row
+from driftproof.pages.tables import Cell, Row, csv_number, text_row
+from driftproof.pages.token_savings import count_cell as count_pair
 from driftproof.receipt import parse_receipt, read_receipt
 from driftproof.site.html import make_env
 from driftproof.site.sections import (
@@ -74,9 +75,9 @@ def test_check_names_each_receipt_that_is_not_the_reports_by_pointer() -> None:
 
 def test_table_helpers() -> None:
     assert csv_number(0.1) == "0.1" and csv_number(-0.0) == "-0.0" and csv_number(None) == ""
-    assert count_cell(1234567) == Cell("1,234,567", "1234567")
-    assert count_cell(None) == Cell("–", "")
-    assert count_cell(1234567).csv == "1234567" and Cell("x").csv == "x"
+    assert Cell(*count_pair(1234567)) == Cell("1,234,567", "1234567")
+    assert Cell(*count_pair(None)) == Cell("–", "")
+    assert Cell(*count_pair(1234567)).csv == "1234567" and Cell("x").csv == "x"
     assert text_row("c1", "0.5") == Row((Cell("c1"), Cell("0.5")), header=True)
     assert text_row("c1", anchor="case-c1").anchor == "case-c1"
 
