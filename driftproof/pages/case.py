@@ -136,23 +136,14 @@ def _band(text: str) -> str:
     return "no score (lost or unscored)" if text == "–" else text
 
 
-def case_page(r: Receipt, sheet: Sheet, index: int, slugs: dict[str, str]) -> dict[str, Any]:
-    """The case page template's values for case number ``index`` (0-based) of ``r``.
+def case_pages(r: Receipt, sheet: Sheet, slugs: dict[str, str]) -> list[dict[str, Any]]:
+    """The case page template's values for each case of ``r``, in case order.
 
     ``sheet`` is ``r``'s; ``slugs`` its :func:`case_slugs` (the neighbours' links).
     """
-    case = r.cases[index]
-    row = {c.case_id: c for c in sheet.cases}.get(case.id)
+    rows = {c.case_id: c for c in sheet.cases}
     reading = {f.label: f.value for f in sheet.reading}
     facts = band_facts(r)
-    verdict = row.verdict if row is not None else "no verdict"
-    bands: list[tuple[str, str]] = []
-    if row is not None and any(v is not None for v in row.numbers[::2]):
-        bands = [("with skill", _band(row.with_skill)), ("baseline", _band(row.baseline))]
-        if row.control is not None:
-            bands.append(("control", _band(row.control)))
-        lift = row.lift if row.lift != "–" else "n/a: an arm has no score"
-        bands.append(("lift (with skill minus baseline)", lift))
 
     def near(i: int) -> dict[str, str] | None:
         if not 0 <= i < len(r.cases):
@@ -160,25 +151,39 @@ def case_page(r: Receipt, sheet: Sheet, index: int, slugs: dict[str, str]) -> di
         other = r.cases[i].id
         return {"id": other, "url": f"../{slugs[other]}/index.html"}
 
-    prompt = case.prompt
-    return {
-        "skill": r.skill.name,
-        "case_id": case.id,
-        "prompt": prompt,
-        "prompt_fold": prompt is not None
-        and (len(prompt) > FOLD_CHARS or prompt.count("\n") >= FOLD_LINES),
-        "verdict": verdict,
-        "why": reading.get("why", "") if verdict == "no verdict" else "",
-        "bands": bands,
-        "about": [
-            ("checks", row.checks if row is not None else "none"),
-            ("lost draws", row.lost if row is not None else "none"),
-            ("receipt reading", reading.get("reading", "")),
-            ("band source", facts.source),
-            ("draws per arm", facts.draws),
-            ("judge samples per draw", facts.judge_samples),
-        ],
-        "draws": case_draws(r, case),
-        "prev": near(index - 1),
-        "next": near(index + 1),
-    }
+    pages = []
+    for index, case in enumerate(r.cases):
+        row = rows.get(case.id)
+        verdict = row.verdict if row is not None else "no verdict"
+        bands: list[tuple[str, str]] = []
+        if row is not None and any(v is not None for v in row.numbers[::2]):
+            bands = [("with skill", _band(row.with_skill)), ("baseline", _band(row.baseline))]
+            if row.control is not None:
+                bands.append(("control", _band(row.control)))
+            lift = row.lift if row.lift != "–" else "n/a: an arm has no score"
+            bands.append(("lift (with skill minus baseline)", lift))
+        prompt = case.prompt
+        pages.append(
+            {
+                "skill": r.skill.name,
+                "case_id": case.id,
+                "prompt": prompt,
+                "prompt_fold": prompt is not None
+                and (len(prompt) > FOLD_CHARS or prompt.count("\n") >= FOLD_LINES),
+                "verdict": verdict,
+                "why": reading.get("why", "") if verdict == "no verdict" else "",
+                "bands": bands,
+                "about": [
+                    ("checks", row.checks if row is not None else "none"),
+                    ("lost draws", row.lost if row is not None else "none"),
+                    ("receipt reading", reading.get("reading", "")),
+                    ("band source", facts.source),
+                    ("draws per arm", facts.draws),
+                    ("judge samples per draw", facts.judge_samples),
+                ],
+                "draws": case_draws(r, case),
+                "prev": near(index - 1),
+                "next": near(index + 1),
+            }
+        )
+    return pages

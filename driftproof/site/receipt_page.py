@@ -9,7 +9,7 @@ import jinja2
 
 from driftproof._anchor import slug, unique
 from driftproof.pages import chart_text
-from driftproof.pages.case import case_page, case_slugs
+from driftproof.pages.case import case_pages, case_slugs
 from driftproof.pages.receipt_tables import Chart, case_list, receipt_tables
 from driftproof.pages.sheet import Sheet
 from driftproof.receipt import Receipt
@@ -66,9 +66,8 @@ def receipt_files(
             **nav,
         )
     }
-    for i, (case, row) in enumerate(zip(r.cases, t.cases.rows, strict=True)):
+    for case, row, model in zip(r.cases, t.cases.rows, case_pages(r, t.model, slugs), strict=True):
         path = f"{base}cases/{slugs[case.id]}/index.html"
-        model = case_page(r, t.model, i, slugs)
         files[path] = page(
             env, "case.html", path, name=name, sheet_anchor=row.anchor or "", **model, **nav
         )
