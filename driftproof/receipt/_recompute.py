@@ -177,11 +177,11 @@ def _arm(arm: CaseArm, base: str) -> _Found:
     if len(set(indexes)) != len(indexes):
         return  # repeated indexes are refused already; the arm's figures cannot be read
     if indexes != list(range(len(indexes))):
-        missing = sorted(set(range(max(indexes) + 1)) - set(indexes))
+        # distinct and sorted: the first position holding another index is the first missing
+        missing = next(i for i, x in enumerate(indexes) if x != i)
         yield (
             f"{base}/draws",
-            f"expected draw indexes 0 to {len(indexes) - 1}, each once; "
-            f"index {missing[0]} is missing",
+            f"expected draw indexes 0 to {len(indexes) - 1}, each once; index {missing} is missing",
         )
     for j, d in enumerate(arm.draws):
         for k, s in enumerate(d.judge_samples):

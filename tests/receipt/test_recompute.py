@@ -109,6 +109,16 @@ def test_a_deleted_draw_is_refused_at_its_arm() -> None:
     assert "index 1 is missing" in err.problems[0].message
 
 
+def test_a_resealed_draw_index_of_a_trillion_is_refused_at_once() -> None:
+    # Found by a probe: the missing index was sought in range(largest index + 1), a set of
+    # 10**12 numbers. Indexes 0, 10**12, 2 of three draws: index 1 is the first missing.
+    doc = _doc()
+    doc["cases"][0]["arms"]["baseline"]["draws"][1]["index"] = 10**12
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == ["/cases/0/arms/baseline/draws"]
+    assert "expected draw indexes 0 to 2, each once; index 1 is missing" in err.problems[0].message
+
+
 def test_a_draw_with_valid_samples_and_no_score_is_refused() -> None:
     doc = _doc()
     doc["cases"][0]["arms"]["with_skill"]["draws"][2]["score"] = None
