@@ -45,7 +45,7 @@ def _c_encoded(value: Any) -> bytes | None:
             value, ensure_ascii=False, allow_nan=False, separators=(",", ":"), sort_keys=True
         )
         data = text.encode("utf-8")  # a lone surrogate raises
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):  # the library's words (or its deeper reach)
         return None
     if len(data) != len(text) and len(text.encode("utf-16-le")) != 2 * len(text):
         return None  # a character beyond U+FFFF

@@ -90,7 +90,9 @@ def test_a_runs_end_seals_once_and_checks_the_receipt_once(
     suite_path.write_text(json.dumps({"format": "driftproof-suite/1", "cases": cases}))
     canonicalised: list[int] = []  # bytes of canonical JSON made, per call, at the run's end
     model_checks: list[str] = []  # whole-receipt model validations
-    dumps, validate = rfc8785.dumps, ReceiptBody.model_validate.__func__  # type: ignore[attr-defined]
+    from driftproof.receipt import _seal
+
+    dumps, validate = _seal._canonical, ReceiptBody.model_validate.__func__  # type: ignore[attr-defined]
 
     def counting_dumps(value: Any) -> bytes:
         data = dumps(value)
@@ -103,7 +105,7 @@ def test_a_runs_end_seals_once_and_checks_the_receipt_once(
 
     def progress(done: int, total: int, usd: float | None, phase: str = "draws") -> None:
         if phase == "sealing":  # from here on, only the receipt is built, sealed and written
-            monkeypatch.setattr(rfc8785, "dumps", counting_dumps)
+            monkeypatch.setattr(_seal, "_canonical", counting_dumps)
             monkeypatch.setattr(ReceiptBody, "model_validate", classmethod(counting_validate))
             monkeypatch.setattr(Receipt, "model_validate", classmethod(counting_validate))
 
