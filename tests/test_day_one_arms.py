@@ -160,7 +160,7 @@ def test_caveman_language_snapshot_records_its_language(tmp_path):
 
 def test_public_site_refuses_simulated_receipts(files, tmp_path, capsys):
     from driftproof.errors import SiteBuildError
-    from driftproof.site.publish import load_inputs
+    from driftproof.site import load_inputs
 
     receipts = tmp_path / "receipts"
     receipts.mkdir()
