@@ -235,17 +235,22 @@ def _note(v: CaseVerdict) -> str:
     return ""
 
 
-def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
+def report_rows(
+    c: Comparison, names: tuple[str, str] | None = None
+) -> tuple[list[str], list[list[str]]]:
     """Header and one row of strings per case, as the CLI and the site show them.
 
-    Measured/drawn counts appear when a case lost draws or a side gets no verdict.
+    ``names`` label the two receipts' columns (default: their names; the CLI, whose names are
+    paths it prints above the table, passes ``("earlier", "later")``). Measured/drawn counts
+    appear when a case lost draws or a side gets no verdict.
     """
+    a_name, b_name = names or (c.a_name, c.b_name)
     src_a, src_b = (s or "unknown" for s in c.band_sources)
-    header = ["case", f"{c.a_name} ({src_a})", f"{c.b_name} ({src_b})", "Δ", "verdict"]
+    header = ["case", f"{a_name} ({src_a})", f"{b_name} ({src_b})", "Δ", "verdict"]
     unjudged = bool(c.refusals)
     counts = bool(c.lost_cases) or unjudged
     if counts:
-        header += [f"{c.a_name} measured/drawn", f"{c.b_name} measured/drawn"]
+        header += [f"{a_name} measured/drawn", f"{b_name} measured/drawn"]
     header.append("note")
     rows = []
     for v in c.context_rows if unjudged else c.rows:
