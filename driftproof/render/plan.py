@@ -82,14 +82,14 @@ def suite_line(p: Plan) -> str | None:
     if p.cases_needed is not None:
         more = p.cases_needed - len(p.cases)
         return (
-            f"Across the suite, as context: the cases disagree, and "
+            f"Across the suite, as context: the cases' means disagree, and "
             f"{p.sentence[0].lower()}{p.sentence[1:-1]}: {p.cases_needed} cases in all "
             f"({more} more) would bring {se}, the spread across cases held."
         )
     return (
-        f"Across the suite, as context: the cases disagree, but the pilot's {len(p.cases)} "
-        f"cases already bring {se}; it is how far the cases sit apart, not their number, that "
-        "keeps the band wide."
+        "Across the suite, as context: the cases' means disagree, but the pilot's "
+        f"{len(p.cases)} cases already bring {se}; it is how far the cases sit apart, not their "
+        "number, that keeps the band wide."
     )
 
 

@@ -181,16 +181,16 @@ def test_a_case_count_is_offered_only_beyond_the_pilots_own() -> None:
     head, suite = plan_text(p).splitlines()[:2]
     assert head.startswith("Run ") and head.endswith(" draws per arm.")  # one step
     assert suite.startswith(
-        "Across the suite, as context: the cases disagree, and more cases, not more draws, are "
-        "needed to conclude at this effect floor: 54 cases in all (50 more) would bring"
+        "Across the suite, as context: the cases' means disagree, and more cases, not more draws, "
+        "are needed to conclude at this effect floor: 54 cases in all (50 more) would bring"
     )
     p = plan_receipt(Receipt.model_validate(make_receipt(_spread_cases((0.50, 0.55, 0.60, 0.65)))))
     assert p.cases_disagree and p.cases_needed is None
     head, suite = plan_text(p).splitlines()[:2]
     assert head.startswith("Run ") and head.endswith(" draws per arm.")
     assert suite.startswith(
-        "Across the suite, as context: the cases disagree, but the pilot's 4 cases already bring "
-        "the receipt-wide band's standard error"
+        "Across the suite, as context: the cases' means disagree, but the pilot's 4 cases already "
+        "bring the receipt-wide band's standard error"
     )
     # the cases already suffice: nothing asks for more of them
     assert "more cases" not in plan_text(p).lower() and "cases would bring" not in plan_text(p)
@@ -219,7 +219,7 @@ def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
         "spread or drop it."
     )
     # means .6/.5, .5175/.4175 and .6/.6 per arm: the cases disagree; context on its own line
-    assert lines[1].startswith("Across the suite, as context: the cases disagree")
+    assert lines[1].startswith("Across the suite, as context: the cases' means disagree")
     assert lines[2].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
     assert f"{NO_DRAW_COUNT_REACHES}: wide" in lines
     assert "Calls: 42 answers over 3 cases × 2 arms; judge calls 42." in lines
