@@ -8,6 +8,7 @@ files there itself and hands back only their paths. The site is byte for byte th
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import json
 import os
@@ -99,7 +100,8 @@ class Renderer:
         Raises:
             OSError: a file could not be written into ``site``.
         """
-        done = self._render(job)
+        with _no_cycle_collection():
+            done = self._render(job)
         if self.site is None or done.files is None:
             return done
         files = {**done.files, f"receipts/{job.name}.json": job.raw}
@@ -121,8 +123,10 @@ class Renderer:
         store = RenderCache(self.cache) if self.cache is not None else None
         files = store.get(key) if store is not None else None
         if files is None:
-            models: dict[str, Receipt] = {n: parse_receipt(*cited[n]) for n in r.receipts}
-            files = report_files(r, models, digests, _env(self.templates, self.site_name, self.nav))
+            with _no_cycle_collection():
+                models: dict[str, Receipt] = {n: parse_receipt(*cited[n]) for n in r.receipts}
+                env = _env(self.templates, self.site_name, self.nav)
+                files = report_files(r, models, digests, env)
             if store is not None:
                 store.put(key, files)
         if self.site is None:
@@ -158,6 +162,24 @@ class Renderer:
             meta["links"] = dataclasses.asdict(links)
             store.put(key, {**files, _META: json.dumps(meta, sort_keys=True).encode("utf-8")})
         return Done(files, rows[0], listed, key=key, links=links if self.site is not None else None)
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector paused for one job, as it was after.
+
+    A job allocates some hundred thousand short-lived objects, freed by their reference counts;
+    each collection the allocations set off walks every live object (the models, the templates)
+    and finds next to nothing: about a tenth of a job's time. A cycle a job leaves is collected
+    after it.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _links_of(data: dict[str, list[list[object]]]) -> ReceiptLinks:

@@ -6,6 +6,8 @@ import base64
 import json
 import os
 import subprocess
+import threading
+from collections import deque
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,8 +26,11 @@ def searchable(rel: str) -> bool:
 def index_for_search(site: Path, config_file: Path) -> None:
     """Write the search index of ``site``'s :func:`searchable` pages into ``site/pagefind``.
 
-    Deterministic on every file system: the pages go to ``pagefind --service`` one by one in
-    path order, never found by its directory walk; ``PAGEFIND_*`` variables are not passed on.
+    Deterministic on every file system: the pages go to ``pagefind --service`` in path order,
+    never found by its directory walk; ``PAGEFIND_*`` variables are not passed on. The service
+    handles its requests one at a time in the order they arrive, so they are sent by a thread
+    of their own while the answers are read: reading and encoding the next pages overlaps the
+    indexing of the ones before.
 
     Raises:
         SiteBuildError: Pagefind failed (names ``config_file``, the build's config).
@@ -33,11 +38,12 @@ def index_for_search(site: Path, config_file: Path) -> None:
     from pagefind.service import get_executable
 
     site = Path(site)
+    root = len(str(site)) + 1
     pages = []
     for dirpath, _dirs, filenames in os.walk(site):
-        base = os.path.relpath(dirpath, site)
-        prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
+        prefix = dirpath[root:].replace(os.sep, "/") + "/" if len(dirpath) >= root else ""
         pages += [prefix + n for n in filenames if searchable(prefix + n)]
+    pages.sort()
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("PAGEFIND_")}
     proc = subprocess.Popen(
         [str(get_executable()), "--service"],
@@ -48,38 +54,39 @@ def index_for_search(site: Path, config_file: Path) -> None:
         cwd=site,
     )
     assert proc.stdin is not None and proc.stdout is not None
-    messages = iter(range(1, 1 << 62))
+    answers = _Answers(proc.stdout.fileno())
 
-    def ask(payload: dict[str, object]) -> dict[str, Any]:
-        assert proc.stdin is not None and proc.stdout is not None
-        request = {"message_id": next(messages), "payload": payload}
+    def send(message_id: int, payload: dict[str, object]) -> None:
+        assert proc.stdin is not None
+        request = {"message_id": message_id, "payload": payload}
         proc.stdin.write(base64.b64encode(json.dumps(request).encode("utf-8")) + b",")
         proc.stdin.flush()
-        reply = b""
-        while not reply.endswith(b","):
-            chunk = os.read(proc.stdout.fileno(), 1 << 20)
-            if not chunk:
-                raise OSError("pagefind ended without answering")
-            reply += chunk
-        answer = json.loads(base64.b64decode(reply[:-1]))["payload"]
-        if answer.get("type") == "Error":
-            raise OSError(answer.get("message", "pagefind refused a request"))
-        return cast(dict[str, Any], answer)
 
+    failed: list[BaseException] = []
+
+    def send_pages(index: int) -> None:
+        try:
+            for i, rel in enumerate(pages, 2):
+                text = (site / rel).read_text(encoding="utf-8", errors="replace")
+                add = {"type": "AddFile", "index_id": index, "file_path": rel, "url": None}
+                send(i, {**add, "file_contents": text})
+        except BrokenPipeError:
+            pass  # the service ended: the reader finds out and says so
+        except BaseException as exc:  # noqa: BLE001 - handed to the reader, which stops
+            failed.append(exc)
+            proc.kill()  # the reader then finds the service ended
+
+    sender: threading.Thread | None = None
     try:
-        index = ask({"type": "NewIndex", "config": {"keep_index_url": True}})["index_id"]
-        for rel in sorted(pages):
-            text = (site / rel).read_text(encoding="utf-8", errors="replace")
-            ask(
-                {
-                    "type": "AddFile",
-                    "index_id": index,
-                    "file_path": rel,
-                    "url": None,
-                    "file_contents": text,
-                }
-            )
-        files = ask({"type": "GetFiles", "index_id": index})["files"]
+        send(1, {"type": "NewIndex", "config": {"keep_index_url": True}})
+        index = answers.next(1)["index_id"]
+        sender = threading.Thread(target=send_pages, args=(index,), daemon=True)
+        sender.start()
+        for i in range(2, len(pages) + 2):
+            answers.next(i)
+        sender.join()
+        send(len(pages) + 2, {"type": "GetFiles", "index_id": index})
+        files = answers.next(len(pages) + 2)["files"]
         # written here, whole: the service answers WriteFiles before its files are complete
         for f in files:
             name = str(f["path"]).replace("\\", "/")
@@ -90,11 +97,48 @@ def index_for_search(site: Path, config_file: Path) -> None:
             dest.write_bytes(base64.b64decode(f["content"]))
     except (OSError, ValueError, KeyError) as exc:
         proc.kill()
+        why = failed[0] if failed else exc
         raise SiteBuildError(
-            f"the search index could not be built: {exc}",
-            [Problem(str(config_file), "", f"pagefind failed: {exc}")],
+            f"the search index could not be built: {why}",
+            [Problem(str(config_file), "", f"pagefind failed: {why}")],
         ) from None
     finally:
+        if sender is not None and sender.is_alive():
+            proc.kill()  # the sender's next write fails: it ends
+            sender.join()
         proc.stdin.close()
         proc.stdout.close()
         proc.wait()
+
+
+class _Answers:
+    """The service's answers read in order from the file descriptor ``fd``."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.chunks: list[bytes] = []
+        self.ready: deque[bytes] = deque()
+
+    def next(self, message_id: int) -> dict[str, Any]:
+        """The payload of the next answer, which must answer ``message_id``.
+
+        Raises:
+            OSError: the service ended, answered another message or reported an error.
+        """
+        while not self.ready:
+            chunk = os.read(self.fd, 1 << 20)
+            if not chunk:
+                raise OSError("pagefind ended without answering")
+            *whole, rest = chunk.split(b",")
+            if whole:
+                whole[0] = b"".join([*self.chunks, whole[0]])
+                self.chunks = []
+                self.ready += whole
+            self.chunks.append(rest)
+        answer = json.loads(base64.b64decode(self.ready.popleft()))
+        payload = answer["payload"]
+        if payload.get("type") == "Error":
+            raise OSError(payload.get("message", "pagefind refused a request"))
+        if answer.get("message_id") != message_id:
+            raise OSError(f"pagefind answered message {answer.get('message_id')}, not {message_id}")
+        return cast(dict[str, Any], payload)

@@ -87,7 +87,7 @@ def _subset_means(values: list[float]) -> list[float]:
     return [s / k for s, k in zip(sums[1:], sizes[1:], strict=True)]
 
 
-def _random_subset_means(values: list[float]) -> tuple[list[float], int]:
+def _random_subset_means(values: list[float]) -> tuple[np.ndarray, int]:
     """Subset means of ``MC_FLIPS`` seeded random sign flips, and how many flipped no case.
 
     Flip ``j`` flips case ``i`` when ``U[j, i] < 1/2``, ``U = default_rng(MC_SEED).random((MC_FLIPS,
@@ -103,7 +103,7 @@ def _random_subset_means(values: list[float]) -> tuple[list[float], int]:
         sizes.append(np.count_nonzero(flips, axis=1))
     total, size = np.concatenate(sums), np.concatenate(sizes)
     chosen = size > 0
-    return (total[chosen] / size[chosen]).tolist(), int(np.count_nonzero(~chosen))
+    return total[chosen] / size[chosen], int(np.count_nonzero(~chosen))
 
 
 def sign_flip_interval(
@@ -128,9 +128,15 @@ def sign_flip_interval(
     # below every μ on the lower side and above every μ on the upper side. Reject μ when
     # (1 + #{flips with mean ≤ μ}) / (B + 1) ≤ α/2, and likewise above.
     subset, empty = _random_subset_means(values)
-    means = [-math.inf] * empty + sorted(subset) + [math.inf] * empty
     k = math.floor((MC_FLIPS + 1) * ALPHA / 2)
-    return means[k - 1], means[-k], 1 - ALPHA, "monte carlo"
+    # The k-th smallest and k-th largest of the subset means with `empty` -inf below them and
+    # `empty` +inf above, picked in place (np.partition) rather than sorted.
+    low_at, high_at = k - 1 - empty, len(subset) + empty - k
+    picks = [i for i in (low_at, high_at) if 0 <= i < len(subset)]
+    ordered = np.partition(subset, picks) if picks else subset
+    low = float(ordered[low_at]) if low_at >= 0 else -math.inf
+    high = float(ordered[high_at]) if high_at < len(subset) else math.inf
+    return low, high, 1 - ALPHA, "monte carlo"
 
 
 def paired_test(values: list[float]) -> PairedTest:

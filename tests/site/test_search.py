@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 
 def test_the_index_covers_every_page_with_content(built_site: Path) -> None:
     entry = json.loads((built_site / "pagefind/pagefind-entry.json").read_text(encoding="utf-8"))
@@ -111,3 +113,64 @@ def _mirror_files(mirror: Path) -> dict[str, bytes]:
         for p in mirror.rglob("*")
         if p.is_file() or p.is_symlink()
     }
+
+
+# The service is fed by a thread while its answers are read: a service that stops or refuses a
+# page mid-way fails the build with its own words, and nothing waits forever.
+_FAKE_SERVICE = r"""#!{python}
+import base64, json, os, sys
+stop_at = int(os.environ["FAKE_STOP_AT"])
+mode = os.environ["FAKE_MODE"]
+buf = b""
+while True:
+    chunk = os.read(0, 1 << 16)
+    if not chunk:
+        sys.exit(0)
+    buf += chunk
+    while b"," in buf:
+        raw, buf = buf.split(b",", 1)
+        msg = json.loads(base64.b64decode(raw))
+        mid, payload = msg["message_id"], msg["payload"]
+        if payload["type"] == "NewIndex":
+            answer = {{"type": "NewIndex", "index_id": 7}}
+        elif mid == stop_at and mode == "die":
+            os._exit(3)
+        elif mid == stop_at:
+            answer = {{"type": "Error", "message": "cannot read " + payload["file_path"]}}
+        else:
+            answer = {{"type": "IndexedFile", "page_word_count": 1, "page_url": "/"}}
+        out = base64.b64encode(json.dumps({{"message_id": mid, "payload": answer}}).encode())
+        os.write(1, out + b",")
+"""
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [("die", "pagefind ended without answering"), ("error", "cannot read p003.html")],
+)
+def test_a_service_that_stops_or_refuses_mid_way_fails_the_build_in_its_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, expected: str
+) -> None:
+    import sys
+
+    import pagefind.service
+
+    from driftproof.errors import SiteBuildError
+    from driftproof.site.search import index_for_search
+
+    fake = tmp_path / "fake-pagefind"
+    fake.write_text(_FAKE_SERVICE.format(python=sys.executable), encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setattr(pagefind.service, "get_executable", lambda: fake)
+    monkeypatch.setenv("FAKE_MODE", mode)
+    monkeypatch.setenv("FAKE_STOP_AT", "5")  # message 1 opens the index; 5 is the fourth page
+    site = tmp_path / "site"
+    site.mkdir()
+    body = "<html><body data-pagefind-body><p>{}</p>" + "x" * 200_000 + "</body></html>"
+    for i in range(40):  # more than a pipe holds, so the sender is mid-write when it stops
+        (site / f"p{i:03d}.html").write_text(body.format(i), encoding="utf-8")
+    with pytest.raises(SiteBuildError) as caught:
+        index_for_search(site, tmp_path / "mkdocs.yml")
+    assert expected in str(caught.value)
+    assert caught.value.problems[0].file == str(tmp_path / "mkdocs.yml")
+    assert not (site / "pagefind").exists()

@@ -121,6 +121,26 @@ def test_monte_carlo_flips_follow_the_documented_draw() -> None:
     assert (t.low, t.high) == pytest.approx((means[499], means[-500]), abs=1e-12)
 
 
+@pytest.mark.parametrize("n", [17, 50])
+def test_monte_carlo_ends_are_the_500th_smallest_and_largest_without_ties(n: int) -> None:
+    # Values with no ties among their subset means (square roots of distinct primes, scaled),
+    # so that neighbouring order statistics differ and an end one place off fails. The
+    # reference sorts the flipped-set means of the documented draw, each summed as numpy sums
+    # a row of the flip matrix.
+    import numpy as np
+
+    primes = [p for p in range(2, 400) if all(p % d for d in range(2, int(p**0.5) + 1))]
+    values = [(p**0.5 % 1) - 0.4 for p in primes[:n]]
+    flips = np.random.default_rng(37).random((19_999, n)) < 0.5
+    sizes = flips.sum(axis=1)
+    sums = np.where(flips, np.array(values), 0.0).sum(axis=1)
+    means = sorted((sums[sizes > 0] / sizes[sizes > 0]).tolist())
+    assert len(means) == 19_999 and means[498] < means[499] < means[500]
+    assert means[-501] < means[-500] < means[-499]
+    t = paired_test(values)
+    assert (t.low, t.high) == (means[499], means[-500])
+
+
 def test_monte_carlo_interval_lies_within_its_error_of_the_exact_one() -> None:
     # n = 17, just above the enumerated sizes: the exact interval's ends are the 3,276th
     # smallest and largest of the 131,071 subset means (k = ⌊2¹⁷ · 0.025⌋). The Monte Carlo
