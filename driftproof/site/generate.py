@@ -39,7 +39,14 @@ from driftproof.site._paths import templates_dir
 from driftproof.site.cache import RenderCache, code_key
 from driftproof.site.html import page, page_env
 from driftproof.site.links import SiteLinks
-from driftproof.site.receipt_jobs import Done, Job, Renderer, job_pool, run_jobs
+from driftproof.site.receipt_jobs import (
+    Done,
+    Job,
+    Renderer,
+    job_pool,
+    no_cycle_collection,
+    run_jobs,
+)
 from driftproof.site.report_source import Report
 
 #: ``emit(site path, bytes)``: receives each generated file once (None: a job wrote it).
@@ -178,7 +185,7 @@ def generate_site(
         Job(name, raw, file, tuple((r.ident, r.title) for r in ordered if name in r.receipts))
         for name, raw, file in receipts
     )
-    with job_pool(total) as submit:
+    with job_pool(total) as submit, no_cycle_collection():
         started: list[Future[Done]] = []
 
         def start_ready(name: str) -> None:
