@@ -10,7 +10,9 @@ else :data:`MC_FLIPS` seeded random flips (Monte Carlo, level kept). Nothing is 
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -87,20 +89,40 @@ def _subset_means(values: list[float]) -> list[float]:
     return [s / k for s, k in zip(sums[1:], sizes[1:], strict=True)]
 
 
+def _flip_chunks(n: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The seeded flips over ``n`` cases in row chunks of about :data:`_CHUNK_CELLS` cells.
+
+    Flip ``j`` flips case ``i`` when ``U[j, i] < 1/2``, ``U = default_rng(MC_SEED).random((MC_FLIPS,
+    n))`` (chunks draw the same stream as one draw). Yields ``(flips, how many cases each flips)``.
+    """
+    rng = np.random.default_rng(MC_SEED)
+    rows = max(1, _CHUNK_CELLS // n)
+    for start in range(0, MC_FLIPS, rows):
+        flips = rng.random((min(rows, MC_FLIPS - start), n)) < 0.5
+        yield flips, np.count_nonzero(flips, axis=1)
+
+
+@functools.lru_cache(maxsize=4)
+def _kept_flips(n: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """:func:`_flip_chunks` of ``n``, read-only, kept: they depend on ``n`` alone (1 MB at 50)."""
+    chunks = tuple(_flip_chunks(n))
+    for arrays in chunks:
+        for a in arrays:
+            a.flags.writeable = False
+    return chunks
+
+
 def _random_subset_means(values: list[float]) -> tuple[np.ndarray, int]:
     """Subset means of ``MC_FLIPS`` seeded random sign flips, and how many flipped no case.
 
-    Flip ``j`` flips case ``i`` when ``U[j, i] < 1/2``, ``U = default_rng(MC_SEED).random((MC_FLIPS,
-    n))``, drawn in row chunks of about :data:`_CHUNK_CELLS` cells (the same stream as one draw).
+    The flips (:func:`_flip_chunks`) are drawn once per case count while they fit one chunk.
     """
-    rng = np.random.default_rng(MC_SEED)
     v = np.asarray(values, dtype=np.float64)
-    rows = max(1, _CHUNK_CELLS // len(v))
+    chunks = _kept_flips(len(v)) if len(v) * MC_FLIPS <= _CHUNK_CELLS else _flip_chunks(len(v))
     sums, sizes = [], []
-    for start in range(0, MC_FLIPS, rows):
-        flips = rng.random((min(rows, MC_FLIPS - start), len(v))) < 0.5
+    for flips, size in chunks:
         sums.append(np.where(flips, v, 0.0).sum(axis=1))
-        sizes.append(np.count_nonzero(flips, axis=1))
+        sizes.append(size)
     total, size = np.concatenate(sums), np.concatenate(sizes)
     chosen = size > 0
     return total[chosen] / size[chosen], int(np.count_nonzero(~chosen))
