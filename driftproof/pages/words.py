@@ -63,10 +63,6 @@ _FIELD = re.compile(
     + r")(?![\w])"
 )
 
-#: Fixed-point text of a zero, signed or not (``-0.000``, ``+0.000``, ``0``).
-_ZERO = re.compile(r"[+-]?0(\.0*)?")
-
-
 @dataclass(frozen=True)
 class Fact:
     """A labelled value of a page."""
@@ -80,7 +76,7 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
     if x is None or not math.isfinite(x):
         return "–"
     text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-    return f"{0:.{digits}f}" if _ZERO.fullmatch(text) else text
+    return text if text.strip("+-0.") else f"{0:.{digits}f}"  # only sign, zeros and point: 0
 
 
 def unrecorded_words(item: str) -> str:

@@ -154,18 +154,31 @@ def _check(root: Path, known: SiteLinks) -> list[str]:
     return [message for _, _, message in sorted(problems)]
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _resolve(folder: str, link: str) -> tuple[str | None, str] | None:
     """The normalised ``(target, fragment)`` of a link in ``folder`` (target None: the page).
 
     None when the link is external; the target may climb out with ``..``.
     """
+    parsed = _parsed(link)
+    if parsed is None:
+        return None
+    path, fragment, from_root = parsed
+    if path is None:
+        return None, fragment
+    if from_root:
+        return posixpath.normpath(path.lstrip("/") or "."), fragment
+    return posixpath.normpath(posixpath.join(folder, path)), fragment
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _parsed(link: str) -> tuple[str | None, str, bool] | None:
+    """``(path or None, fragment, from the root)`` of ``link``, unquoted; None: external.
+
+    A site's pages repeat the same links from different folders: this part is kept per link.
+    """
     if urlsplit(link).scheme or link.startswith("//"):
         return None
     target_url, fragment = urldefrag(link)
     if not target_url:
-        return None, unquote(fragment)
-    path = unquote(urlsplit(target_url).path)
-    if target_url.startswith("/"):
-        return posixpath.normpath(path.lstrip("/") or "."), unquote(fragment)
-    return posixpath.normpath(posixpath.join(folder, path)), unquote(fragment)
+        return None, unquote(fragment), False
+    return unquote(urlsplit(target_url).path), unquote(fragment), target_url.startswith("/")
