@@ -25,7 +25,7 @@ from driftproof.site.links import SiteLinks
 from driftproof.site.receipt_jobs import write_files
 from driftproof.site.report_pages import home_listing
 from driftproof.site.report_source import Report
-from driftproof.site.search import SearchIndex
+from driftproof.site.search import index_for_search
 
 #: The navigation: (hand-written page, listed when present, or generated page's path; label).
 NAV = (
@@ -64,8 +64,6 @@ class DriftproofPlugin(BasePlugin):
         self.built: tuple[tuple[str, ...], list[Report]] = ((), [])
         #: the link check of the build under way
         self.links = SiteLinks()
-        #: the search index of the build under way, fed as its pages are made
-        self.search: SearchIndex | None = None
 
     def on_files(self, files: Any, *, config: Any) -> Any:
         """Add every generated file, written into the site folder as made.
@@ -95,13 +93,9 @@ class DriftproofPlugin(BasePlugin):
             public=True,
         )
         site_dir = Path(config.site_dir)
-        site_dir.mkdir(parents=True, exist_ok=True)
-        self.search = SearchIndex(site_dir, Path(config.config_file_path or "mkdocs.yml"))
         written: list[str] = []
         # no generated file may take a hand-written page's source or written path
         clash = {f.dest_uri: f for f in files} | {f.src_uri: f for f in files}
-
-        search = self.search
 
         def emit(path: str, data: bytes | None) -> None:
             if path in clash:
@@ -109,7 +103,6 @@ class DriftproofPlugin(BasePlugin):
             if data is not None:  # None: the job wrote it
                 write_files(site_dir, {path: data})
             written.append(path)
-            search.add(path)
 
         generate_site(
             found.receipts(progress),
@@ -148,11 +141,7 @@ class DriftproofPlugin(BasePlugin):
     def on_post_build(self, *, config: Any) -> None:
         """The search index is written; then a broken internal link fails the build."""
         config_file = Path(config.config_file_path or "mkdocs.yml")
-        if self.search is not None:
-            try:
-                self.search.finish()
-            finally:
-                self.on_build_error(error=None)
+        index_for_search(Path(config.site_dir), config_file)
         broken = self.links.broken(Path(config.site_dir))
         if broken:
             raise SiteBuildError(
@@ -160,12 +149,6 @@ class DriftproofPlugin(BasePlugin):
                 [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]],
             )
         self.job = None
-
-    def on_build_error(self, *, error: Exception | None) -> None:
-        """The search index's service is stopped (a failed build, or after the index)."""
-        if self.search is not None:
-            self.search.close()
-            self.search = None
 
 
 def site_nav(files: Any) -> list[dict[str, str]]:

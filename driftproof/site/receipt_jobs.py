@@ -166,12 +166,10 @@ class Renderer:
 
 @contextmanager
 def no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused for one job (or the build's loop over them), as it was after.
+    """Python's cycle collector paused (as it was after): for a job, or the loop over the jobs.
 
-    A job allocates some hundred thousand short-lived objects, freed by their reference counts;
-    each collection the allocations set off walks every live object (the models, the templates,
-    the build's index) and finds next to nothing: about a sixth of a job's time. A cycle a job
-    leaves is collected after it.
+    A job's short-lived objects are freed by their reference counts; each collection walked
+    every live object (models, templates, the build's index) and found next to nothing.
     """
     was = gc.isenabled()
     gc.disable()
