@@ -63,6 +63,7 @@ _FIELD = re.compile(
     + r")(?![\w])"
 )
 
+
 @dataclass(frozen=True)
 class Fact:
     """A labelled value of a page."""

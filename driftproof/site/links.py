@@ -160,9 +160,11 @@ def _resolve(folder: str, link: str) -> tuple[str | None, str] | None:
     None when the link is external; the target may climb out with ``..``.
     """
     parsed = _parsed(link)
-    if parsed is None or parsed[0] is None:
-        return None if parsed is None else (None, parsed[1])
+    if parsed is None:
+        return None
     path, fragment, from_root = parsed
+    if path is None:
+        return None, fragment
     joined = (path.lstrip("/") or ".") if from_root else posixpath.join(folder, path)
     return posixpath.normpath(joined), fragment
 
