@@ -175,6 +175,15 @@ def test_public_site_refuses_simulated_receipts(files, tmp_path, capsys):
     )
 
 
+def test_a_simulated_receipt_is_not_exported_where_the_mark_would_be_lost(files, tmp_path, capsys):
+    """summary-json has no provider field: exported, a simulated run would import as data."""
+    out, exported = tmp_path / "sim.json", tmp_path / "summary.json"
+    assert run_main(run_args(*files, out)[:7] + ["simulated", "--out", str(out)], capsys)[0] == 0
+    code, _, err = run_main(["export", "summary-json", str(out), "-o", str(exported)], capsys)
+    assert code != 0 and not exported.exists()
+    assert "simulated model, not from a measurement" in err and "Traceback" not in err
+
+
 def test_a_receipt_that_appears_during_the_run_is_not_replaced(files, tmp_path, monkeypatch):
     from driftproof.errors import RefusalError
     from driftproof.run.engine import RunConfig, run_suite

@@ -177,8 +177,14 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
     answers are not exported.
 
     Raises:
-        RefusalError: an aggregates-only receipt (D-15): it has no per-draw scores to export.
+        RefusalError: an aggregates-only receipt (D-15): it has no per-draw scores to export;
+            a simulated one: summary-json has no place to keep that its scores are not measured.
     """
+    if r.is_simulated:
+        raise RefusalError(
+            "this receipt's scores come from the demo's simulated model, not from a measurement, "
+            "and summary-json has no place to say so; it is not exported"
+        )
     if r.is_aggregates_only:
         raise RefusalError(
             "summary-json holds per-draw scores; this receipt holds printed aggregates only "

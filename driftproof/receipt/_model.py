@@ -300,6 +300,13 @@ class ReceiptBody(_Model):
         return self.schema_version != CURRENT_VERSION
 
     @property
+    def is_simulated(self) -> bool:
+        """True when the demo's simulated provider made the answers or the judge samples."""
+        return self.run.provider == "simulated" or (
+            self.judge is not None and self.judge.provider == "simulated"
+        )
+
+    @property
     def is_aggregates_only(self) -> bool:
         """True for an import of printed aggregates (v0.13): no band, lift or verdict."""
         return self.uncertainty_unavailable == "aggregates_only"

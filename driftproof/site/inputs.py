@@ -109,20 +109,13 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     return SiteInputs(receipts, found.reports)
 
 
-def is_simulated(r: Receipt) -> bool:
-    """Whether the demo's simulated provider made ``r`` (its run or its judge)."""
-    return r.run.provider == "simulated" or (
-        r.judge is not None and r.judge.provider == "simulated"
-    )
-
-
 def checked_receipt(raw: bytes, file: str, public: bool) -> tuple[Receipt | None, list[Problem]]:
     """The receipt in ``raw``, or None and why: not valid, or simulated on the ``public`` site."""
     try:
         r = parse_receipt(raw, file)
     except ReceiptError as exc:
         return None, exc.problems or [Problem(file, "", str(exc))]
-    if public and is_simulated(r):
+    if public and r.is_simulated:
         return None, [
             Problem(
                 file,

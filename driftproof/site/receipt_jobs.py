@@ -30,7 +30,7 @@ from driftproof.pages.results import ResultRow, rows_and_badge_files
 from driftproof.receipt import Receipt, parse_receipt
 from driftproof.site.cache import RenderCache, key_of
 from driftproof.site.html import page_env
-from driftproof.site.inputs import checked_receipt, is_simulated
+from driftproof.site.inputs import checked_receipt
 from driftproof.site.links import ReceiptLinks, receipt_links
 from driftproof.site.receipt_page import receipt_files
 from driftproof.site.report_pages import report_files
@@ -157,7 +157,7 @@ class Renderer:
         files.update(badges)
         listed = listed_receipt(job.name, r, sha256, rows[0])
         links = receipt_links(files) if self.site is not None or store is not None else None
-        if store is not None and links is not None and not is_simulated(r):
+        if store is not None and links is not None and not r.is_simulated:
             meta = {"row": dataclasses.asdict(rows[0]), "listed": listed}
             meta["links"] = dataclasses.asdict(links)
             store.put(key, {**files, _META: json.dumps(meta, sort_keys=True).encode("utf-8")})

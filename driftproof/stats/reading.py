@@ -132,7 +132,7 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
             f"{SMOKE_RUN}: the receipt names the preset {r.run.preset!r}, which counts as "
             f"below TESTED whatever level it carries ({r.verification_level})",
         )
-    if r.run.provider == "simulated" or (r.judge is not None and r.judge.provider == "simulated"):
+    if r.is_simulated:
         return NoVerdict(Refusal.SIMULATED, SIMULATED_NO_VERDICT)
     if r.run.aa:
         return NoVerdict(Refusal.AA_CALIBRATION, AA_NO_VERDICT)
