@@ -184,6 +184,14 @@ def test_a_simulated_receipt_is_not_exported_where_the_mark_would_be_lost(files,
     assert "simulated model, not from a measurement" in err and "Traceback" not in err
 
 
+def test_a_run_that_called_no_model_says_so_not_zero_requests(files, tmp_path, capsys):
+    out = tmp_path / "sim.json"
+    code, said, err = run_main(run_args(*files, out)[:7] + ["simulated", "--out", str(out)], capsys)
+    assert code == 0 and read_receipt(out).run.endpoint_attempts == 0
+    text = " ".join((said + err).split())  # the table wraps lines to the terminal's width
+    assert "no request made to a model" in text and "requests made 0" not in text
+
+
 def test_a_receipt_that_appears_during_the_run_is_not_replaced(files, tmp_path, monkeypatch):
     from driftproof.errors import RefusalError
     from driftproof.run.engine import RunConfig, run_suite

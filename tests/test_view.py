@@ -445,3 +445,13 @@ def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
     s = sheet(parse_receipt(_json.dumps(seal_document(doc)).encode()))
     assert s.legend == "none: the receipt holds no judged score, so it has no band"
     assert ("band source", "none (no judged score)") in [(f.label, f.value) for f in s.provenance]
+
+
+def test_the_text_sheet_reads_its_verdict_in_one_line() -> None:
+    """Not the model's "reading" then "sentence" pair: one line, as the site's sheet has it."""
+    text = render_text(sheet(read(mk([C1, C2]))))
+    reading = text.split("\nReading\n", 1)[1].split("\n\n", 1)[0]
+    assert reading.split("\n")[0].strip().startswith("verdict  regressed: hurts: c2. Why: ")
+    assert "sentence" not in reading and "  reading " not in reading
+    declared = render_text(sheet(read(mk([C1], level="DECLARED"))))
+    assert "verdict  no verdict: verification level DECLARED is below TESTED" in declared

@@ -43,5 +43,5 @@ def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
     click.echo(
         f"Wrote {result.folder}/ in {result.seconds:.1f} s: suite.json, skill-v1/ and "
         f"skill-v2/SKILL.md, {len(result.receipts)} receipts in receipts/, diff.txt, plan.txt, "
-        "site/index.html."
+        f"WALKTHROUGH.txt (the text above) and site/. Open {result.folder / 'site' / 'index.html'}."
     )

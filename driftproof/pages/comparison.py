@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from driftproof.pages.words import paired_line
+from driftproof.pages.words import has_bands, paired_line
 from driftproof.stats import (
     Band,
     CaseVerdict,
@@ -112,8 +112,8 @@ def compare_receipts(
     )
     refused = Comparison(a_name, b_name, sources, legend, differ, unmatched, refusals)
     if refusals:
-        # no verdict, but the bands are shown under the reason (aggregates only have none to show)
-        shown = () if a.is_aggregates_only or b.is_aggregates_only else rows
+        # no verdict, but the bands are shown under the reason (where both sides have bands)
+        shown = () if None in sources else rows
         lost = tuple(v.case_id for v in shown if v.a.lost or v.b.lost)
         return replace(refused, lost_cases=lost, context_rows=shown, lifts=lifts)
     if not rows:
@@ -175,7 +175,8 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
 
 
 def _source(r: Receipt) -> BandSource | None:
-    return None if r.is_aggregates_only else band_source_of(r)
+    """The band source, or None where no draw holds a judged score (nothing to band)."""
+    return band_source_of(r) if has_bands(r) else None
 
 
 def _scale(a: Receipt, b: Receipt) -> tuple[float, float] | None:

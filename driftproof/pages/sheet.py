@@ -254,10 +254,7 @@ def _control_delta(r: Receipt) -> str | None:
         return None
     missing = [n for n in unrecorded_arms(r) if n in ("with_skill", "control")]
     if missing:
-        return (
-            f"n/a: the {ARM_WORDS[missing[0]]} arm was not recorded "
-            f"(arms.{missing[0]}.recorded is false)"
-        )
+        return f"n/a: the {ARM_WORDS[missing[0]]} arm was not recorded"
     delta, cases = control_lift(r)
     if delta is None:
         return "n/a"

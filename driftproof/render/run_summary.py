@@ -102,11 +102,13 @@ def print_result(result: Any, console: Console | None = None) -> None:
         if line:
             console.print(Text(line))
     lift = suite_lift(r)
+    n = r.run.endpoint_attempts
+    requests = f"requests made {n}, retries included" if n else "no request made to a model"
     console.print(
         Text(
             f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
             f"skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} (skill {r.skill.tokens} "
-            f"tokens); requests made {r.run.endpoint_attempts}, retries included"
+            f"tokens); {requests}"
         )
     )
     jo = r.economics.judge_overhead

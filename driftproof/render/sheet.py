@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet_model import (
     FIGURE_COLUMNS,
     BreakdownView,
@@ -86,6 +87,11 @@ class _Block:
     markdown: list[str]
 
 
+def _verdict(s: Sheet) -> Fact:
+    """The reading's status, sentence and why in one line, as the site's sheet gives it."""
+    return Fact("verdict", verdict_line(s.reading))
+
+
 def _facts(facts: Sequence[Fact]) -> _Block:
     return _Block(text_facts(facts), md_facts(facts))
 
@@ -113,7 +119,7 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
     out = [
         ("Headline", "Headline", [_facts((s.headline,))]),
         ("What produced it", "What produced it", [_facts(s.provenance), _line(s.legend)]),
-        ("Reading", "Reading", [_facts(s.reading)]),
+        ("Reading", "Reading", [_facts((_verdict(s), *s.reading[3:]))]),
         ("What the skill adds", "What the skill adds", [_facts(_lift_facts(s))]),
     ]
     if s.source_figures:

@@ -212,8 +212,9 @@ def _lost(exc: AttemptError, mine: list[dict[str, Any]]) -> LostDraw:
         if a["error"] != exc.reason and a["error"] not in earlier:
             earlier.append(a["error"])
     more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
+    kind = "transient" if exc.retryable else "not retryable"  # "fatal" is for a run that stops
     return LostDraw(
-        f"{exc.reason} ({exc.error_class}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
+        f"{exc.reason} ({kind}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
         error_class=exc.error_class,
         status=exc.status,
         attempts=mine,

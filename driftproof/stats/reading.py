@@ -94,7 +94,7 @@ def lift_refusal(r: Receipt) -> str | None:
         return None
     arms = " and ".join(f"{_ARM_WORDS[n]} arm" for n in missing)
     return (
-        f"single-arm source: the {arms} was not recorded (arms.{missing[0]}.recorded is false), "
+        f"single-arm source: the {arms} was not recorded, "
         "so there is no lift, no interval and no value per token"
     )
 

@@ -254,6 +254,6 @@ def test_a_non_retryable_failure_is_not_retried():
     def fn():
         raise AttemptError("HTTP 400: bad request", retryable=False)
 
-    with pytest.raises(LostDraw, match=r"^HTTP 400: bad request \(fatal; 1 attempt\)$"):
+    with pytest.raises(LostDraw, match=r"^HTTP 400: bad request \(not retryable; 1 attempt\)$"):
         with_retries(fn, sleep=slept.append)
     assert slept == []
