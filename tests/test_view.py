@@ -292,6 +292,16 @@ def test_judge_samples_split_in_context() -> None:
         "variance 0.01000: judge samples 0.01000, draw to draw 0.00000 (100% judge, 0% draw)"
     )
     assert s.context.label.startswith("Context, beyond the method")
+    # scores .50 .52 (judge samples .3/.7 and .32/.72): variance .0002; within-draw s² = .08,
+    # /2 → judge part .04, two hundred times the whole: no split is claimed
+    c["arms"]["with_skill"]["draws"] = [
+        draw_doc(i, answer=f"a{i}", judge_samples=[judge_sample_doc(x, reply=str(x)) for x in p])
+        for i, p in enumerate([(0.3, 0.7), (0.32, 0.72)])
+    ]
+    assert facts(sheet(read(mk([c]))).context.splits)["j, with skill"] == (
+        "variance 0.00020: the judge samples' part, 0.04000, is more than the whole, so at 2 "
+        "draws this split is noise"
+    )
 
 
 def test_diff_lift_breakdown_flag(tmp_path: Path) -> None:
