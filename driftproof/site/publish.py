@@ -65,6 +65,9 @@ def build_site(
             raise _refused(Path(given), "it is a symbolic link", "use", "it", _REAL)
     out = Path(os.path.abspath(out))
     check_out(out, [Path(receipts_dir), Path(reports_dir), Path(config_file).parent, Path.cwd()])
+    for given in (receipts_dir, reports_dir):  # a site inside an input would be read as input
+        if Path(given).resolve() in out.resolve().parents:
+            raise _refused(out, f"it is inside {given}", "build into", "to build into it", _EMPTY)
     out.parent.mkdir(parents=True, exist_ok=True)
     remove_leftovers(out)
     if cache_dir is True:

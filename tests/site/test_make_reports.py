@@ -384,3 +384,16 @@ def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
         "'@cmd,+1e3",
         "'-x,plain",
     ]
+
+
+@pytest.mark.parametrize("inside", ["receipts", "reports"])
+def test_a_site_inside_an_input_folder_is_refused(
+    tmp_path: Path, site_inputs: tuple[Path, Path], inside: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Built into receipts/site, every later build read the site's JSON files as receipts."""
+    receipts, reports = site_inputs
+    out = (receipts if inside == "receipts" else reports) / "site"
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    code, _, err = run(build_args(receipts, reports, out), capsys)
+    assert code != 0 and "refusing to build into it: it is inside" in err
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
