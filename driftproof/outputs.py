@@ -6,7 +6,10 @@ output lands on one of the command's own inputs.
 
 from __future__ import annotations
 
+import fcntl
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from driftproof.errors import RefusalError
@@ -90,3 +93,23 @@ def refuse_output_on_input(output: Path, option: str, **inputs: Path | None) -> 
                 f"{option} {output} is the {name.replace('_', ' ')} it reads; "
                 "choose another path (nothing was written)"
             )
+
+
+@contextmanager
+def held_lock(path: Path, busy: str) -> Iterator[None]:
+    """An exclusive lock (flock) on the existing file or folder ``path`` for the block.
+
+    Never waited for; nothing is written.
+
+    Raises:
+        RefusalError: another process holds it; ``busy`` says what is running.
+    """
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RefusalError(busy) from None
+        yield
+    finally:
+        os.close(fd)

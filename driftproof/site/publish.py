@@ -22,6 +22,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
 from driftproof.errors import Problem, SiteBuildError
+from driftproof.outputs import held_lock
 from driftproof.site.cache import CACHE_DIR_NAME, RenderCache
 from driftproof.site.inputs import Progress
 from driftproof.site.report_source import Report
@@ -69,44 +70,47 @@ def build_site(
         if Path(given).resolve() in out.resolve().parents:
             raise _refused(out, f"it is inside {given}", "build into", "to build into it", _EMPTY)
     out.parent.mkdir(parents=True, exist_ok=True)
-    remove_leftovers(out)
-    if cache_dir is True:
-        cache_dir = out.parent / CACHE_DIR_NAME
-    cache = RenderCache(Path(cache_dir)) if cache_dir else None
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
-    collector = BufferingHandler(1 << 20)  # the warnings and errors mkdocs logs
-    collector.setLevel(logging.WARNING)
-    mk_log = logging.getLogger("mkdocs")
-    mk_log.addHandler(collector)
-    swapped = False
-    try:
-        cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
-        plugin = cfg.plugins.get("driftproof")
-        if plugin is None:
-            raise SiteBuildError.at(config_file, "/plugins", "expected the plugin driftproof")
-        plugin.job = (Path(receipts_dir), Path(reports_dir), cache, progress)
-        build(cfg)
-        (tmp / MARKER).write_text(
-            "A site built by `driftproof reports build`; the next build replaces or updates it.\n",
-            encoding="utf-8",
-        )
-        tmp.chmod(0o755)  # mkdtemp makes it private; a site is for reading
-        swap(tmp, out)
-        swapped = True
-    except (MkDocsException, SystemExit) as exc:
-        logged = [r.getMessage() for r in collector.buffer] or [str(exc)]
-        lines = [Problem(str(config_file), "", m) for m in logged]
-        raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
-    finally:
-        mk_log.removeHandler(collector)
-        if swapped and cache is not None:
-            discard(tmp, cache.folder / "trash")  # the old site
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)  # the new site on failure, or the old one
-    if cache is not None:
-        cache.prune()
-    names, reports = plugin.built
-    return Published(names, reports)
+    # the folder is held: another build in it would remove ours as left over, prune our cache
+    with held_lock(out.parent, f"another build in {out.parent} is running; nothing written"):
+        remove_leftovers(out)
+        if cache_dir is True:
+            cache_dir = out.parent / CACHE_DIR_NAME
+        cache = RenderCache(Path(cache_dir)) if cache_dir else None
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
+        collector = BufferingHandler(1 << 20)  # the warnings and errors mkdocs logs
+        collector.setLevel(logging.WARNING)
+        mk_log = logging.getLogger("mkdocs")
+        mk_log.addHandler(collector)
+        swapped = False
+        try:
+            cfg = load_config(str(config_file), site_dir=str(tmp), strict=True)
+            plugin = cfg.plugins.get("driftproof")
+            if plugin is None:
+                raise SiteBuildError.at(config_file, "/plugins", "expected the plugin driftproof")
+            plugin.job = (Path(receipts_dir), Path(reports_dir), cache, progress)
+            build(cfg)
+            (tmp / MARKER).write_text(
+                "A site built by `driftproof reports build`; the next build replaces or "
+                "updates it.\n",
+                encoding="utf-8",
+            )
+            tmp.chmod(0o755)  # mkdtemp makes it private; a site is for reading
+            swap(tmp, out)
+            swapped = True
+        except (MkDocsException, SystemExit) as exc:
+            logged = [r.getMessage() for r in collector.buffer] or [str(exc)]
+            lines = [Problem(str(config_file), "", m) for m in logged]
+            raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
+        finally:
+            mk_log.removeHandler(collector)
+            if swapped and cache is not None:
+                discard(tmp, cache.folder / "trash")  # the old site
+            else:
+                shutil.rmtree(tmp, ignore_errors=True)  # the new site on failure, or the old one
+        if cache is not None:
+            cache.prune()
+        names, reports = plugin.built
+        return Published(names, reports)
 
 
 #: Removes the folder named by its one argument (run as a process of its own by :func:`discard`).

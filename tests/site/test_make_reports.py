@@ -397,3 +397,28 @@ def test_a_site_inside_an_input_folder_is_refused(
     code, _, err = run(build_args(receipts, reports, out), capsys)
     assert code != 0 and "refusing to build into it: it is inside" in err
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_a_second_build_of_the_same_site_at_once_is_refused(
+    tmp_path: Path, site_inputs: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two builds at once: the second removed the first's staging folder as a leftover, and the
+    first failed on links it had written. Another build holding the lock is faked here."""
+    import fcntl
+    import os
+
+    receipts, reports = site_inputs
+    out = tmp_path / "site"
+    staging = tmp_path / ".site.build-other"  # the first build's folder, mid-way
+    staging.mkdir()
+    held = os.open(tmp_path, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        code, _, err = run(build_args(receipts, reports, out), capsys)
+        assert code != 0 and f"another build in {tmp_path} is running" in err
+        assert staging.is_dir() and not out.exists()
+    finally:
+        os.close(held)
+    code, _, err = run(build_args(receipts, reports, out), capsys)  # released: builds
+    assert code == 0, err
+    assert (out / "index.html").is_file() and not staging.exists()
