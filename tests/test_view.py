@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from factories import case, make_receipt
-from receipt_docs import body_of, draw_doc, judge_sample_doc, seal_document
+from receipt_docs import body_of, draw_doc, seal_document
 
 from driftproof.cli import cli
 from driftproof.pages.sheet import receipt_breakdown, sheet
@@ -273,37 +273,6 @@ def test_aggregates_only_sheet() -> None:
     )
 
 
-def test_judge_samples_split_in_context() -> None:
-    c = case("j", [0.5, 0.5, 0.5], [0.5, 0.5, 0.5])
-    c["arms"]["with_skill"]["draws"] = [
-        draw_doc(
-            i,
-            answer=f"a{i}",
-            judge_samples=[
-                judge_sample_doc(x, reply=str(x), reported_model="claude-haiku-4-5-20251001")
-                for x in p
-            ],
-        )
-        for i, p in enumerate([(0.6, 0.8), (0.7, 0.9), (0.8, 1.0)])
-    ]
-    s = sheet(read(mk([c])))
-    # scores .7 .8 .9: variance .01; within-draw s² = .02, /2 → judge part .01; draw part 0
-    assert facts(s.context.splits)["j, with skill"] == (
-        "variance 0.01000: judge samples 0.01000, draw to draw 0.00000 (100% judge, 0% draw)"
-    )
-    assert s.context.label.startswith("Context, beyond the method")
-    # scores .50 .52 (judge samples .3/.7 and .32/.72): variance .0002; within-draw s² = .08,
-    # /2 → judge part .04, two hundred times the whole: no split is claimed
-    c["arms"]["with_skill"]["draws"] = [
-        draw_doc(i, answer=f"a{i}", judge_samples=[judge_sample_doc(x, reply=str(x)) for x in p])
-        for i, p in enumerate([(0.3, 0.7), (0.32, 0.72)])
-    ]
-    assert facts(sheet(read(mk([c]))).context.splits)["j, with skill"] == (
-        "variance 0.00020: the judge samples' part, 0.04000, is more than the whole, so at 2 "
-        "draws this split is noise"
-    )
-
-
 def test_diff_lift_breakdown_flag(tmp_path: Path) -> None:
     paths = []
     for name, cases in (("a.json", [C1, C2, C3]), ("b.json", [C1, C2])):
@@ -425,7 +394,7 @@ def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
     # caveman-style: answers and tokens, no judge, no score -> no band, so no band source is shown
     import json as _json
 
-    from receipt_docs import draw_doc, receipt_doc, seal_document
+    from receipt_docs import receipt_doc, seal_document
 
     from driftproof.pages.sheet import sheet
     from driftproof.receipt import parse_receipt
@@ -455,13 +424,3 @@ def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
     s = sheet(parse_receipt(_json.dumps(seal_document(doc)).encode()))
     assert s.legend == "none: the receipt holds no judged score, so it has no band"
     assert ("band source", "none (no judged score)") in [(f.label, f.value) for f in s.provenance]
-
-
-def test_the_text_sheet_reads_its_verdict_in_one_line() -> None:
-    """Not the model's "reading" then "sentence" pair: one line, as the site's sheet has it."""
-    text = render_text(sheet(read(mk([C1, C2]))))
-    reading = text.split("\nReading\n", 1)[1].split("\n\n", 1)[0]
-    assert reading.split("\n")[0].strip().startswith("verdict  regressed: hurts: c2. Why: ")
-    assert "sentence" not in reading and "  reading " not in reading
-    declared = render_text(sheet(read(mk([C1], level="DECLARED"))))
-    assert "verdict  no verdict: verification level DECLARED is below TESTED" in declared

@@ -250,17 +250,18 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
             splits.append(Fact(label, f"unavailable: {s.reason}"))
             continue
         share = s.judge_share
-        text = (
-            f"variance {fmt(s.total, 5)}: judge samples {fmt(s.judge_part, 5)}, "
-            f"draw to draw {fmt(s.draw_part, 5)}"
-        )
         if s.total is not None and s.judge_part is not None and s.judge_part > s.total:
             text = (
                 f"variance {fmt(s.total, 5)}: the judge samples' part, {fmt(s.judge_part, 5)}, "
                 f"is more than the whole, so at {s.draws} draws this split is noise"
             )
-        elif share is not None:
-            text += f" ({fmt(100 * share, 0)}% judge, {fmt(100 * (1 - share), 0)}% draw)"
+        else:
+            text = (
+                f"variance {fmt(s.total, 5)}: judge samples {fmt(s.judge_part, 5)}, "
+                f"draw to draw {fmt(s.draw_part, 5)}"
+            )
+            if share is not None:
+                text += f" ({fmt(100 * share, 0)}% judge, {fmt(100 * (1 - share), 0)}% draw)"
         splits.append(Fact(label, text))
     reasons = {f.value for f in splits}
     if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
