@@ -75,7 +75,7 @@ def build(
 
 
 #: The phases of a build, in order, as the progress bar names them.
-PHASES = ("read", "validate", "render", "write")
+PHASES = ("render",)
 
 
 @contextmanager

@@ -105,7 +105,7 @@ class DriftproofPlugin(BasePlugin):
             written.append(path)
 
         generate_site(
-            found.receipts(progress),
+            ((name, path, str(path)) for name, path in found.paths.items()),
             found.reports,
             settings,
             emit=emit,

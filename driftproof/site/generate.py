@@ -146,7 +146,7 @@ class _Index:
 
 
 def generate_site(
-    receipts: Iterable[tuple[str, bytes, str]],
+    receipts: Iterable[tuple[str, bytes | Path, str]],
     reports: Sequence[Report],
     settings: SiteSettings,
     *,
@@ -158,7 +158,8 @@ def generate_site(
 ) -> None:
     """Hand each file of the site to ``emit(site path, bytes)`` once, a receipt at a time.
 
-    ``receipts`` yields ``(name, file bytes, file)`` in name order (``total`` of them);
+    ``receipts`` yields ``(name, file bytes or path, file)`` in name order (``total`` of them;
+    a path is read by the receipt's job, a file it cannot read is a problem);
     ``problems`` the caller finds while it is read are reported with these; with ``site``,
     the receipts' and reports' jobs write their files into that folder themselves (``emit``
     gets ``None`` for their bytes) and ``links`` gathers each receipt's link check. A report is
@@ -182,8 +183,8 @@ def generate_site(
     index = _Index(problems=problems if problems is not None else [])
     waiting = {r.ident: set(r.receipts) for r in ordered}
     jobs = (
-        Job(name, raw, file, tuple((r.ident, r.title) for r in ordered if name in r.receipts))
-        for name, raw, file in receipts
+        Job(name, source, file, tuple((r.ident, r.title) for r in ordered if name in r.receipts))
+        for name, source, file in receipts
     )
     with job_pool(total) as submit, no_cycle_collection():
         started: list[Future[Done]] = []
@@ -201,8 +202,8 @@ def generate_site(
         start_ready("")  # reports that cite no receipt
         for i, (job, done) in enumerate(run_jobs(jobs, render, submit)):
             _take(job, done, index, emit)
-            if job.cited and done.files is not None:
-                index.cited[job.name] = (job.raw, job.file)
+            if done.raw is not None:
+                index.cited[job.name] = (done.raw, job.file)
                 start_ready(job.name)
             if links is not None and done.links is not None:
                 links.add(done.links)
@@ -229,8 +230,6 @@ def _take(job: Job, done: Done, index: _Index, emit: Emit) -> None:
     index.problems.extend(done.problems)
     if done.files is None or done.row is None or done.listed is None:
         return  # refused: its problems are reported
-    if not done.written:
-        done.files[f"receipts/{job.name}.json"] = job.raw
     for path, data in done.emitted():
         first = index.owners.setdefault(path, job.name)
         if first != job.name:

@@ -21,7 +21,7 @@ from driftproof.site.report_source import Report, load_reports
 #: every file system, as a suite's case ids.
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
-#: ``progress(phase, done, total)``: phase ``read``, ``validate``, ``render`` or ``write``.
+#: ``progress(phase, done, total)``: phase ``render`` (receipts rendered of all).
 Progress = Callable[[str, int, int], None]
 
 
@@ -41,15 +41,13 @@ class Found:
     reports: list[Report]
     problems: list[Problem] = field(default_factory=list)
 
-    def receipts(self, progress: Progress | None = None) -> Iterator[tuple[str, bytes, str]]:
+    def receipts(self) -> Iterator[tuple[str, bytes, str]]:
         """Yield ``(name, bytes, file)`` of each receipt in name order; unreadable: a problem."""
-        for i, (name, p) in enumerate(self.paths.items()):
+        for name, p in self.paths.items():
             try:
                 yield name, read_bounded(p, regular_only=True), str(p)
             except ReceiptError as exc:
                 self.problems.extend(exc.problems or [Problem(str(p), "", str(exc))])
-            if progress:
-                progress("read", i + 1, len(self.paths))
 
 
 def _folder(d: Path, what: str) -> tuple[list[Problem], list[Path]]:

@@ -23,11 +23,12 @@ from typing import Any
 
 import jinja2
 
-from driftproof.errors import Problem
+from driftproof.errors import Problem, ReceiptError
 from driftproof.pages.receipt_list import listed_receipt
 from driftproof.pages.report import Report, report_key
 from driftproof.pages.results import ResultRow, rows_and_badge_files
 from driftproof.receipt import Receipt, parse_receipt
+from driftproof.receipt._load import read_bounded
 from driftproof.site.cache import RenderCache, key_of
 from driftproof.site.html import page_env
 from driftproof.site.inputs import checked_receipt
@@ -43,10 +44,14 @@ _META = ".meta.json"  # a cache entry's index rows, beside its files
 
 @dataclasses.dataclass(frozen=True)
 class Job:
-    """One receipt to render: its name, file bytes, file, and the reports citing it."""
+    """One receipt to render: its name, its bytes (or its path, read by the job), file, citers.
+
+    A path is read where the job runs (bounded, never through a symbolic link), so a pool's
+    worker gets a name, not a megabyte; the bytes it read are the bytes validated and written.
+    """
 
     name: str
-    raw: bytes
+    source: bytes | Path
     file: str
     cited: tuple[tuple[str, str], ...]
 
@@ -56,7 +61,8 @@ class Done:
     """A job's files, results row, receipts-page row, cache key and link check.
 
     ``files`` is None when the receipt was refused (``problems`` says why), empty when the job
-    wrote them into the site folder (``written``: their site paths).
+    wrote them into the site folder (``written``: their site paths). ``raw``: the receipt's
+    bytes, for a receipt that reports cite (their pages are made from them).
     """
 
     files: dict[str, bytes] | None
@@ -66,6 +72,7 @@ class Done:
     key: str = ""
     links: ReceiptLinks | None = None
     written: tuple[str, ...] = ()
+    raw: bytes | None = None
 
     def emitted(self) -> list[tuple[str, bytes | None]]:
         """Each file as ``(site path, bytes)``, bytes None where the job wrote it."""
@@ -100,11 +107,20 @@ class Renderer:
         Raises:
             OSError: a file could not be written into ``site``.
         """
+        raw = job.source
+        if isinstance(raw, Path):
+            try:
+                raw = read_bounded(raw, regular_only=True)
+            except ReceiptError as exc:
+                return Done(None, problems=tuple(exc.problems or [Problem(job.file, "", str(exc))]))
         with no_cycle_collection():
-            done = self._render(job)
-        if self.site is None or done.files is None:
+            done = self._render(job, raw)
+        if done.files is None:
             return done
-        files = {**done.files, f"receipts/{job.name}.json": job.raw}
+        files = {**done.files, f"receipts/{job.name}.json": raw}
+        done = dataclasses.replace(done, raw=raw if job.cited else None)
+        if self.site is None:
+            return dataclasses.replace(done, files=files)
         return dataclasses.replace(done, files={}, written=write_files(self.site, files))
 
     def report(self, arg: tuple[Report, Mapping[str, tuple[bytes, str]]]) -> Done:
@@ -133,8 +149,8 @@ class Renderer:
             return Done(files, key=key)
         return Done({}, key=key, written=write_files(self.site, files))
 
-    def _render(self, job: Job) -> Done:
-        sha256 = hashlib.sha256(job.raw).hexdigest()
+    def _render(self, job: Job, raw: bytes) -> Done:
+        sha256 = hashlib.sha256(raw).hexdigest()
         cited = [{"ident": i, "title": t} for i, t in job.cited]
         key = key_of("receipt", sha256, job.name, json.dumps(cited), *self.fixed)
         store = RenderCache(self.cache) if self.cache is not None else None
@@ -148,11 +164,11 @@ class Renderer:
                 )
             except (ValueError, TypeError, KeyError):
                 pass  # not an entry this code wrote: rendered again
-        r, problems = checked_receipt(job.raw, job.file, self.public)
+        r, problems = checked_receipt(raw, job.file, self.public)
         if r is None:
             return Done(None, problems=tuple(problems))
         env = _env(self.templates, self.site_name, self.nav)
-        files = receipt_files(job.name, r, job.raw, cited, env)
+        files = receipt_files(job.name, r, raw, cited, env)
         rows, badges = rows_and_badge_files({job.name: r})
         files.update(badges)
         listed = listed_receipt(job.name, r, sha256, rows[0])
