@@ -216,6 +216,21 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
         raise JSONFault(str(exc)[:_DETAIL_MAX_CHARS]) from None
 
 
+#: The kind of a parsed JSON value in words, by its Python type.
+_KINDS = {int: "a number", float: "a number", str: "a string", list: "an array", dict: "an object"}
+
+
+def json_kind(value: Any) -> str:
+    """What parsed JSON ``value`` is, in words for a message.
+
+    ``null``, ``true``, ``false``, ``a number``, ``a string``, ``an array`` or ``an object``;
+    ``a value of another kind`` for anything JSON cannot hold.
+    """
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else str(value).lower()
+    return _KINDS.get(type(value), "a value of another kind")
+
+
 def member_object(holder: Any, key: str) -> dict[str, Any]:
     """``holder[key]`` when ``holder`` is an object and that member is an object, else ``{}``."""
     value = holder.get(key) if isinstance(holder, dict) else None

@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import pointer
+from driftproof._json import json_kind, pointer
 from driftproof.errors import ImportError_
 from driftproof.importers._caveman_snapshot import (
     _ARM_NAME,
     BASELINE_ARM,
     CONTROL_ARM,
     SNAPSHOT_MAX_BYTES,
-    json_word,
     load_snapshot,
 )
 from driftproof.importers._common import Where
@@ -83,7 +82,7 @@ class Rubrics:
 
 def _text(value: Any, w: Where, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        found = f"{len(value)} characters" if isinstance(value, str) else json_word(value)
+        found = f"{len(value)} characters" if isinstance(value, str) else json_kind(value)
         raise w.fail(f"expected {what} (a string of 1 to {limit} characters), found {found}")
     return value
 
@@ -148,12 +147,12 @@ def read_judged(doc: Any, shown: str) -> Judged:
 
 def _cell(cell: Any, w: Where) -> JudgedCell:
     if not isinstance(cell, dict):
-        raise w.fail(f"expected an object, found {json_word(cell)}")
+        raise w.fail(f"expected an object, found {json_kind(cell)}")
     _unknown(cell, _CELL, w)
     risk = _text(cell.get("risk"), w / "risk", "the prompt's risk", 200)
     value: Any = cell.get("fidelity")
     if type(value) not in (int, float) or not 0 <= value <= 100 or not math.isfinite(value):
-        raise (w / "fidelity").fail(f"expected a percentage, 0 to 100, found {json_word(value)}")
+        raise (w / "fidelity").fail(f"expected a percentage, 0 to 100, found {json_kind(value)}")
     facts = cell.get("facts")
     if not isinstance(facts, list) or not facts:
         raise (w / "facts").fail('expected a non-empty list of {"fact", "pass"}')
@@ -166,7 +165,7 @@ def _cell(cell: Any, w: Where) -> JudgedCell:
     ok = cell.get("verbatim_ok")
     missing = cell.get("verbatim_missing", [])
     if "verbatim_ok" in cell and type(ok) is not bool:
-        raise (w / "verbatim_ok").fail(f"expected true or false, found {json_word(ok)}")
+        raise (w / "verbatim_ok").fail(f"expected true or false, found {json_kind(ok)}")
     if not isinstance(missing, list) or not all(isinstance(t, str) for t in missing):
         raise (w / "verbatim_missing").fail("expected a list of tokens")
     if ok is None and missing or ok is not None and ok != (not missing):
@@ -195,7 +194,7 @@ def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
     for j, r in enumerate(doc["rubrics"]):
         rw = w / "rubrics" / j
         if not isinstance(r, dict):
-            raise rw.fail(f"expected an object, found {json_word(r)}")
+            raise rw.fail(f"expected an object, found {json_kind(r)}")
         prompt = _text(r.get("prompt"), rw / "prompt", "a prompt", SNAPSHOT_MAX_BYTES)
         if prompt in by_prompt:
             raise (rw / "prompt").fail(

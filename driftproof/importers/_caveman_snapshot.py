@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import pointer
+from driftproof._json import json_kind, pointer
 from driftproof.importers._common import Where, parse_json_bytes
 from driftproof.importers._text import Repair
 from driftproof.wording import CAVEMAN_TOOL
@@ -127,14 +127,14 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
     if "error" in meta and (not isinstance(error, str) or not error.strip()):
         raise (mw / "error").fail(
             f"expected the error that stopped the run (a non-empty string), "
-            f"found {json_word(error)}"
+            f"found {json_kind(error)}"
         )
     prompts = doc.get("prompts")
     if not isinstance(prompts, list) or not prompts:
         raise (w / "prompts").fail("expected a non-empty list of prompt strings")
     for i, p in enumerate(prompts):
         if not isinstance(p, str):
-            raise (w / "prompts" / i).fail(f"expected a prompt string, found {_kind(p)}")
+            raise (w / "prompts" / i).fail(f"expected a prompt string, found {json_kind(p)}")
     n = meta.get("n_prompts")
     if type(n) is not int or n != len(prompts):
         raise (mw / "n_prompts").fail(
@@ -167,7 +167,7 @@ def _arms(arms: Any, n: int, error: str | None, w: Where) -> dict[str, list[str 
             if out is None:
                 unfinished = unfinished or aw / name / i
             elif not isinstance(out, str):
-                raise (aw / name / i).fail(f"expected a string output, found {_kind(out)}")
+                raise (aw / name / i).fail(f"expected a string output, found {json_kind(out)}")
     if unfinished is not None and error is None:
         raise unfinished.fail(
             "null cell: this call never finished (a partial snapshot), but /metadata/error "
@@ -188,7 +188,7 @@ def _metadata_text(meta: dict[str, Any], mw: Where) -> None:
         if value is not None and not isinstance(value, str):
             # a wrong type is malformed, not unrecorded (D-13 keeps the two apart)
             raise (mw / key).fail(
-                f"expected {what} (a string) or no member, found {json_word(value)}"
+                f"expected {what} (a string) or no member, found {json_kind(value)}"
             )
         if isinstance(value, str) and len(value) > limit:
             raise (mw / key).fail(
@@ -204,7 +204,7 @@ def _metadata_text(meta: dict[str, Any], mw: Where) -> None:
 def _cells(cells: Any, n: int, w: Where, what: str) -> None:
     """Refuse ``cells`` unless it is a list of one ``what`` per prompt."""
     if not isinstance(cells, list):
-        raise w.fail(f"expected a list of {n} {what}s, found {_kind(cells)}")
+        raise w.fail(f"expected a list of {n} {what}s, found {json_kind(cells)}")
     if len(cells) != n:
         raise w.fail(f"expected exactly one {what} per prompt ({n}), found {len(cells)}")
 
@@ -215,7 +215,7 @@ def _usage(
     """The ``usage`` block: ``arms``'s shape, counts and cost >= 0, null where the output is."""
     usage = doc["usage"]
     if not isinstance(usage, dict) or set(usage) != set(arms):
-        found = sorted(usage) if isinstance(usage, dict) else json_word(usage)
+        found = sorted(usage) if isinstance(usage, dict) else json_kind(usage)
         raise (w / "usage").fail(
             f"expected an object with the arms of /arms ({', '.join(arms)}), found {found}"
         )
@@ -235,13 +235,13 @@ def _usage(
                 row.append(None)
                 continue
             if not isinstance(cell, dict):
-                raise cw.fail(f"expected an object of token counts, found {json_word(cell)}")
+                raise cw.fail(f"expected an object of token counts, found {json_kind(cell)}")
             counts: dict[str, int] = {}
             for key in USAGE_TOKENS:
                 value = cell.get(key)
                 if type(value) is not int or value < 0:
                     raise (cw / key).fail(
-                        f"expected a non-negative integer, found {json_word(value)}"
+                        f"expected a non-negative integer, found {json_kind(value)}"
                     )
                 counts[key] = value
             cost = cell.get("total_cost_usd")
@@ -249,29 +249,11 @@ def _usage(
                 type(cost) not in (int, float) or not math.isfinite(cost) or cost < 0
             ):
                 raise (cw / "total_cost_usd").fail(
-                    f"expected a non-negative number of US dollars, found {json_word(cost)}"
+                    f"expected a non-negative number of US dollars, found {json_kind(cost)}"
                 )
             row.append(Usage(**counts, cost_usd=float(cost) if cost is not None else None))
         out[name] = row
     return out
-
-
-def _kind(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
-def json_word(value: Any) -> str:
-    """The JSON kind of parsed ``value`` in words (``true``, ``a number``, ``an object``, ...)."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    words = {
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "an array",
-        dict: "an object",
-    }
-    return words.get(type(value), type(value).__name__)
 
 
 #: ``provenance.tool`` of a caveman import.

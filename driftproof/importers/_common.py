@@ -15,12 +15,9 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from driftproof._anchor import slug as _slug
-from driftproof._json import JSONFault, loads_strict
+from driftproof._json import JSONFault, json_kind, loads_strict
 from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_
-from driftproof.importers._schema import (
-    json_kind,
-)
 from driftproof.importers._text import Repair, repair_tree
 
 #: Largest source file an importer reads (bytes), checked before reading.

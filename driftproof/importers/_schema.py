@@ -15,6 +15,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from driftproof._json import json_kind
 from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_, Problem
 
@@ -55,20 +56,6 @@ def _source_validator(name: str, definition: str | None) -> Draft202012Validator
             "$ref": f"#/$defs/{definition}",
         }
     return Draft202012Validator(schema)
-
-
-def json_kind(value: Any) -> str:
-    """``null``, ``a boolean``, ``a number``, ``a string``, ``an object`` or ``an array``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    words: dict[type, str] = {dict: "an object", list: "an array"}
-    return words.get(type(value), type(value).__name__)
 
 
 def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:

@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import json_kind
 from driftproof.importers import Imported, register
 from driftproof.importers._common import OPTIONS, Where, case_id_for, file_sha256, read_skill_md
 from driftproof.importers._declared import (
@@ -305,7 +306,7 @@ def _score(
     if not isinstance(value, (int, float)):
         raise w.fail(
             f"expected grader {grader!r}'s score as a number or true/false, found "
-            f"{type(value).__name__}"
+            f"{json_kind(value)}"
         )
     v = float(value)
     if math.isnan(v):

@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import json_kind
 from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers._common import Where, source_number
 from driftproof.importers._declared import figure, interval, source_check
 from driftproof.importers._dotnet import Results, judge_score
-from driftproof.importers._schema import json_kind
 from driftproof.receipt import Draw, build_draw
 
 TOOL = "skill-validator"

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from driftproof._json import JSONFault, loads_strict
+from driftproof._json import JSONFault, json_kind, loads_strict
 from driftproof._json import pointer as to_pointer
 from driftproof.errors import BoundsError, Problem, ReceiptError, UnknownVersionError
 from driftproof.receipt import _bounds
@@ -77,7 +77,7 @@ def _validate(doc: Any, file: str) -> Receipt:
     """Check a parsed receipt: bounds, version, FORMAL refused, schema, seal, model, consistency."""
     check_json_bounds(doc, file)
     if not isinstance(doc, dict):
-        raise ReceiptError.at(file, "", f"expected a JSON object, found {type(doc).__name__}")
+        raise ReceiptError.at(file, "", f"expected a JSON object, found {json_kind(doc)}")
     version = doc.get("schema_version")
     if not isinstance(version, str) or version not in known_versions():
         raise UnknownVersionError.at(

@@ -141,7 +141,7 @@ BAD: list[tuple[str, Any, str, str]] = [
         "non-string output",
         lambda d: d["arms"]["caveman"].__setitem__(0, 42),
         "/arms/caveman/0",
-        "expected a string output, found int",
+        "expected a string output, found a number",
     ),
     (
         "missing terse",

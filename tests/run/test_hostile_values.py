@@ -76,7 +76,7 @@ def _envelope(**extra):
 def test_a_claude_result_that_is_not_text_is_not_graded_and_not_retried() -> None:
     with pytest.raises(AttemptError) as info:
         read_claude(0, _envelope(result={"score": 1}), "", "claude-sonnet-4-6")
-    assert "dict, not text" in info.value.reason and not info.value.retryable
+    assert "result is an object, not text" in info.value.reason and not info.value.retryable
 
 
 def test_claude_stdout_that_is_not_json_is_quoted_in_the_reason() -> None:
@@ -197,7 +197,11 @@ def test_openai_evals_one_grader_twice_in_an_item_is_refused_at_its_pointer(
 
 @pytest.mark.parametrize(
     "grade,extra,phrase",
-    [("Infinity", (), "finite number"), ("true", ("--grader-range", "1:7"), "found true")],
+    [
+        ("Infinity", (), "finite number"),
+        ("true", ("--grader-range", "1:7"), "found true"),
+        ('"0.9"', (), "as a number or true/false, found a string"),
+    ],
 )
 def test_openai_evals_grades_that_are_not_on_the_scale_are_refused(
     tmp_path, capsys, grade, extra, phrase

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from driftproof._json import member_object, member_str
+from driftproof._json import json_kind, member_object, member_str
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
@@ -120,7 +120,7 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         raise AttemptError(what, fatal=bool(FATAL.search(msg)), reply=reply)
     if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
         raise AttemptError(
-            f"claude's result is {type(obj['result']).__name__}, not text: nothing to grade",
+            f"claude's result is {json_kind(obj['result'])}, not text: nothing to grade",
             retryable=False,
             reply=reply,
         )
