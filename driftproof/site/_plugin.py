@@ -176,14 +176,8 @@ def templates_of(config: Any) -> Path:
 
 
 def _overwrite(config: Any, f: Any, path: str) -> SiteBuildError:
+    why = f"expected no page that the site writes to {path}, which the build generates"
     return SiteBuildError(
         f"generated pages would overwrite files in {config.docs_dir}: {path}",
-        [
-            Problem(
-                str(f.abs_src_path or f.src_uri),
-                "",
-                f"expected no page that the site writes to {path}, which the build "
-                "generates: rename or remove it",
-            )
-        ],
+        [Problem(str(f.abs_src_path or f.src_uri), "", f"{why}: rename or remove it")],
     )

@@ -158,8 +158,7 @@ def generate_site(
 ) -> None:
     """Hand each file of the site to ``emit(site path, bytes)`` once, a receipt at a time.
 
-    ``receipts`` yields ``(name, file bytes or path, file)`` in name order (``total`` of them;
-    a path is read by the receipt's job, a file it cannot read is a problem);
+    ``receipts`` yields ``(name, bytes or path, file)`` in name order (``total`` of them);
     ``problems`` the caller finds while it is read are reported with these; with ``site``,
     the receipts' and reports' jobs write their files into that folder themselves (``emit``
     gets ``None`` for their bytes) and ``links`` gathers each receipt's link check. A report is

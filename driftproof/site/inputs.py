@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,14 +40,6 @@ class Found:
     paths: dict[str, Path]
     reports: list[Report]
     problems: list[Problem] = field(default_factory=list)
-
-    def receipts(self) -> Iterator[tuple[str, bytes, str]]:
-        """Yield ``(name, bytes, file)`` of each receipt in name order; unreadable: a problem."""
-        for name, p in self.paths.items():
-            try:
-                yield name, read_bounded(p, regular_only=True), str(p)
-            except ReceiptError as exc:
-                self.problems.extend(exc.problems or [Problem(str(p), "", str(exc))])
 
 
 def _folder(d: Path, what: str) -> tuple[list[Problem], list[Path]]:
@@ -96,8 +88,13 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
     """
     found = find_inputs(receipts_dir, reports_dir)
     receipts: dict[str, bytes] = {}
-    for name, raw, file in found.receipts():
-        r, problems = checked_receipt(raw, file, public=True)
+    for name, p in found.paths.items():
+        try:
+            raw = read_bounded(p, regular_only=True)
+        except ReceiptError as exc:
+            found.problems += exc.problems or [Problem(str(p), "", str(exc))]
+            continue
+        r, problems = checked_receipt(raw, str(p), public=True)
         found.problems += problems
         if r is not None:
             receipts[name] = raw

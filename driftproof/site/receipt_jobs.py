@@ -44,11 +44,7 @@ _META = ".meta.json"  # a cache entry's index rows, beside its files
 
 @dataclasses.dataclass(frozen=True)
 class Job:
-    """One receipt to render: its name, its bytes (or its path, read by the job), file, citers.
-
-    A path is read where the job runs (bounded, never through a symbolic link), so a pool's
-    worker gets a name, not a megabyte; the bytes it read are the bytes validated and written.
-    """
+    """One receipt to render: name, bytes or path (the job reads it), file, reports citing it."""
 
     name: str
     source: bytes | Path
@@ -61,8 +57,7 @@ class Done:
     """A job's files, results row, receipts-page row, cache key and link check.
 
     ``files`` is None when the receipt was refused (``problems`` says why), empty when the job
-    wrote them into the site folder (``written``: their site paths). ``raw``: the receipt's
-    bytes, for a receipt that reports cite (their pages are made from them).
+    wrote them into the site folder (``written``: their site paths); ``raw``: a cited receipt's.
     """
 
     files: dict[str, bytes] | None
