@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.pages.report import Report, SectionSpec
 from driftproof.receipt._load import to_pointer
+from driftproof.run.suite_read import SuiteLoader
 from driftproof.site.sections import receipt_name, section_types
 
 FILENAME_PATTERN = re.compile(r"^(?P<number>\d{3})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
@@ -36,8 +37,8 @@ _FRONT = re.compile(r"\A---[ \t]*\r?\n(?P<yaml>.*?)\r?\n---[ \t]*(?:\r?\n(?P<bod
 MAX_REPORT_BYTES = 1_000_000
 
 
-class _Loader(yaml.SafeLoader):
-    """YAML without implicit timestamps: the model checks a date and names its key."""
+class _Loader(SuiteLoader):
+    """A suite's YAML (unique text keys, no aliases, bounded) without implicit timestamps."""
 
 
 _Loader.yaml_implicit_resolvers = {

@@ -121,6 +121,29 @@ def test_invalid_report_front_matter_stops_the_build(
     assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
 
 
+@pytest.mark.parametrize(
+    "front,words",
+    [
+        ("number: 3\nnumber: 4\n", "found 'number' twice"),  # not the last one silently
+        ("number: &n 3\nalias: *n\n", "anchors and aliases are not read"),
+    ],
+)
+def test_front_matter_keys_are_unique_and_written_out(
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+    front: str,
+    words: str,
+) -> None:
+    receipts, reports = site_inputs
+    rest = "slug: twice\ntitle: Twice\ndate: 2026-11-01\nreceipts: [tested]\n"
+    (reports / "003-twice.md").write_text(f"---\n{front}{rest}---\nBody.\n", encoding="utf-8")
+    code, _, err = run(build_args(receipts, reports, existing_site), capsys)
+    assert code != 0
+    assert "003-twice.md" in err and words in err and "Traceback" not in err
+    assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
+
+
 def test_invalid_section_and_receipt_references_are_named(
     tmp_path: Path,
     site_inputs: tuple[Path, Path],
