@@ -8,21 +8,20 @@ files there itself and hands back only their paths. The site is byte for byte th
 from __future__ import annotations
 
 import dataclasses
-import gc
 import hashlib
 import json
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from contextlib import contextmanager
 from functools import cache
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
+from driftproof._pool import no_cycle_collection, process_pool
 from driftproof.errors import Problem, ReceiptError
 from driftproof.pages.receipt_list import listed_receipt
 from driftproof.pages.report import Report, report_key
@@ -175,22 +174,6 @@ class Renderer:
         return Done(files, rows[0], listed, key=key, links=links if self.site is not None else None)
 
 
-@contextmanager
-def no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused (as it was after): for a job, or the loop over the jobs.
-
-    A job's short-lived objects are freed by their reference counts; each collection walked
-    every live object (models, templates, the build's index) and found next to nothing.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def _links_of(data: dict[str, list[list[object]]]) -> ReceiptLinks:
     """A :class:`ReceiptLinks` read back from its JSON form."""
     return ReceiptLinks(
@@ -239,7 +222,7 @@ def job_pool(count: int) -> Iterator[Submit]:
     if count < POOL_FROM or workers < 2:
         yield _now
         return
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+    with process_pool(workers) as pool:
         yield pool.submit
 
 

@@ -1,0 +1,51 @@
+"""Many short jobs: worker processes that take no Ctrl-C and end with their maker, no cycle GC."""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from multiprocessing import get_context, parent_process
+from multiprocessing.process import BaseProcess
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes.
+
+    Ctrl-C is the caller's to handle (a worker ignores it, so none prints a traceback), and a
+    worker whose maker was killed (SIGKILL: it never reaps them) ends itself: it would
+    otherwise wait on its job pipe for ever, holding the caller's output streams open.
+    """
+    return ProcessPoolExecutor(workers, get_context("spawn"), _worker_start)
+
+
+def _worker_start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+def _end_with(parent: BaseProcess) -> None:
+    parent.join()  # returns when the parent's sentinel closes: it has ended
+    os._exit(1)
+
+
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector paused (as it was after): for a job, or the loop over the jobs.
+
+    A job's short-lived objects are freed by their reference counts; each collection walked
+    every live object (models, templates, the build's index) and found next to nothing.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
