@@ -205,7 +205,8 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
         if bad is not None:
             message = f"expected UTF-8 JSON, found an invalid byte at offset {bad}"
             raise JSONFault(message, whole=True, offset=bad) from None
-        raise JSONFault(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        what = exc.msg.removesuffix(" at")  # "Unterminated string starting at"
+        raise JSONFault(f"{what} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:  # a refused constant or float, an integer too long to convert
         long = _long_number_at(text) if "digits" in str(exc) else ""
         if long:

@@ -37,3 +37,11 @@ def test_a_receipt_that_is_not_an_object_says_what_it_is(text: str, found: str) 
     with pytest.raises(ReceiptError) as info:
         parse_receipt(text.encode(), "r.json")
     assert f"expected a JSON object, found {found}" in str(info.value.problems[0])
+
+
+def test_an_unterminated_string_is_placed_once() -> None:
+    from driftproof._json import JSONFault, loads_strict
+
+    with pytest.raises(JSONFault) as info:
+        loads_strict('{"a": "x')
+    assert str(info.value).endswith(": Unterminated string starting at line 1 column 7")

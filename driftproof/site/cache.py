@@ -89,6 +89,8 @@ class RenderCache:
     def get(self, key: str) -> dict[str, bytes] | None:
         """The files under ``key``, or None: not as written (manifest) or a name leaves the site."""
         try:
+            if not self._path(key).is_file():  # a FIFO there would block the build
+                return None
             with zipfile.ZipFile(self._path(key)) as z:
                 files = {n: z.read(n) for n in z.namelist()}
             manifest = json.loads(files.pop(_MANIFEST))

@@ -21,6 +21,9 @@ from driftproof.site.report_source import Report, load_reports
 #: every file system, as a suite's case ids.
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
+#: A name part a receipt's folder cannot take: another file's name (a page, a receipt, the sums).
+_TAKEN = re.compile(r"[^/]\.(?:html|json)(?:/|$)|^SHA256SUMS(?:/|$)")
+
 #: ``progress(phase, done, total)``: phase ``render`` (receipts rendered of all).
 Progress = Callable[[str, int, int], None]
 
@@ -60,16 +63,13 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
         name = p.relative_to(receipts_dir).with_suffix("").as_posix()
         bad = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
         if bad:
-            problems.append(
-                Problem(
-                    str(p),
-                    "",
-                    f"expected a file name matching {SAFE_NAME.pattern} (then .json), "
-                    f"found {_quote(bad[0])}: rename the file",
-                )
-            )
+            why = f"a file name matching {SAFE_NAME.pattern} (then .json), found {_quote(bad[0])}"
+        elif _TAKEN.search(name):  # its pages' folder would be another page's file
+            why = f"a name whose pages no page of the site takes, found {_quote(name)}"
         else:
             paths[name] = p
+            continue
+        problems.append(Problem(str(p), "", f"expected {why}: rename the file"))
     reports: list[Report] = []
     if reports_dir.is_dir() and not reports_dir.is_symlink():
         try:
@@ -143,7 +143,11 @@ def _walk(root: Path) -> tuple[list[Problem], list[Path]]:
     """
     links: list[Problem] = []
     found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+
+    def unread(exc: OSError) -> None:
+        links.append(Problem(str(exc.filename), "", f"cannot read: {exc.strerror}"))
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=unread):
         for n in sorted(dirnames + filenames):
             p = Path(dirpath) / n
             if p.is_symlink():

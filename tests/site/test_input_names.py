@@ -1,0 +1,61 @@
+"""Inputs the site build must refuse by name, not by a failed write into its staging folder, and
+a render cache entry that is not a file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from driftproof.site.cache import RenderCache
+from driftproof.site.inputs import find_inputs
+
+
+@pytest.mark.parametrize(
+    "name", ["SHA256SUMS", "index.html", "p1/index.html", "a.json", "p1/cases/x/index.html"]
+)
+def test_a_name_whose_pages_another_page_takes_is_refused_by_name(
+    tmp_path: Path, name: str
+) -> None:
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    (receipts / name).parent.mkdir(parents=True)
+    reports.mkdir()
+    (receipts / f"{name}.json").write_text("{}", encoding="utf-8")
+    (receipts / "p1.json").write_text("{}", encoding="utf-8")
+    found = find_inputs(receipts, reports)
+    assert list(found.paths) == ["p1"]
+    [problem] = found.problems
+    assert problem.file == str(receipts / f"{name}.json") and repr(name) in problem.message
+
+
+def test_an_unreadable_folder_is_a_problem_not_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    (receipts / "sub").mkdir(parents=True)
+    reports.mkdir()
+    (receipts / "sub" / "q.json").write_text("{}", encoding="utf-8")
+    real = os.scandir
+
+    def scandir(path: object = ".") -> object:  # as without read permission (root has it)
+        if str(path).endswith("sub"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    found = find_inputs(receipts, reports)
+    assert [(p.file, p.message) for p in found.problems] == [
+        (str(receipts / "sub"), "cannot read: Permission denied")
+    ]
+
+
+def test_a_cache_entry_that_is_a_fifo_is_a_miss_not_a_wait(tmp_path: Path) -> None:
+    cache = RenderCache(tmp_path)
+    key = "ab" * 32
+    cache.put(key, {"x.html": b"x"})
+    entry = tmp_path / "render" / key[:2] / f"{key}.zip"
+    assert cache.get(key) == {"x.html": b"x"}
+    entry.unlink()
+    os.mkfifo(entry)
+    assert cache.get(key) is None  # opening it would wait for a writer
