@@ -84,3 +84,68 @@ def test_judge_samples_split_in_context() -> None:
         "variance 0.00020: the judge samples' part, 0.04000, is more than the whole, so at 2 "
         "draws this split is noise"
     )
+
+
+def test_a_single_arm_source_leads_with_its_own_figures_not_a_missing_lift() -> None:
+    import json
+    from pathlib import Path
+
+    from driftproof.pages.results import results_rows
+    from driftproof.receipt import read_receipt
+
+    path = Path(__file__).parents[1] / "receipts" / "caveman-902028f-judged-fidelity-caveman.json"
+    n = len(json.loads(path.read_text(encoding="utf-8"))["source_report"]["figures"])
+    r = read_receipt(path)
+    lead = sheet(r).headline
+    assert (lead.label, lead.value.split(" (")[0]) == (
+        "source figures",
+        f"{n} figures as the source reported them",
+    )
+    [row] = results_rows({"j": r})
+    assert row.headline.startswith(f"{n} figures as the source reported them")
+    assert "no score" not in row.headline  # the source did record figures
+
+
+def test_counts_of_a_receipt_without_per_run_results_do_not_contradict_themselves() -> None:
+    import json
+    from pathlib import Path
+
+    from driftproof.pages.band_sources import band_facts
+    from driftproof.receipt import read_receipt
+
+    root = Path(__file__).parents[1] / "receipts"
+    path = root / "nvidia-7149a88-aiq-deploy.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["cases"] == []  # printed aggregates: no per-run result
+    f = band_facts(read_receipt(path))
+    declared = doc["run"]["generations_per_arm"]
+    assert f.draws == f"{declared}; the receipt holds no per-run result"  # not "holds none"
+    legacy = band_facts(
+        read_receipt(root / "skill-creator-nebius-skills-iteration-1-12a0aae8.json")
+    )
+    assert "band_source" not in legacy.source and "the receipt names none" in legacy.source
+
+
+def test_an_excluded_case_is_named_as_a_case_not_read_as_a_count() -> None:
+    from pathlib import Path
+
+    from driftproof.receipt import read_receipt
+
+    root = Path(__file__).parents[1] / "receipts"
+    r = read_receipt(root / "skill-creator-nebius-skills-iteration-1-12a0aae8.json")
+    # case "2" lost every baseline draw (the receipt's own draws): both its arms are left out
+    [two] = [c for c in r.cases if c.id == "2"]
+    assert all(d.lost is not None for d in two.arms.baseline.draws)
+    text = render_text(sheet(r))
+    assert "Excluded with both arms (an arm failed): case 2\n" in text
+
+
+def test_the_band_source_legend_line_is_labelled() -> None:
+    from pathlib import Path
+
+    from driftproof.receipt import read_receipt
+
+    root = Path(__file__).parents[1] / "receipts"
+    text = render_text(sheet(read_receipt(root / "caveman-2b10489-caveman.json")))
+    assert "\n  band source none: the receipt holds no judged score, so it has no band\n" in text
+    assert "\n  none: the receipt holds" not in text  # not an unlabelled line

@@ -70,12 +70,11 @@ def band_facts(r: Receipt) -> BandFacts:
             if read_as == "legacy"
             else "an arm holds more than one draw"
         )
-        source = f"{UNKNOWN} (band_source is absent; read as {read_as}, because {why})"
+        source = f"{UNKNOWN} (the receipt names none; read as {read_as}, because {why})"
         short = f"{UNKNOWN} (read as {read_as})"
     g = r.run.generations_per_arm
-    draws = (
-        str(g) if g is not None else UNKNOWN
-    ) + f"; the receipt holds {held_range(draws_held)} per arm"
+    held_draws = f"holds {held_range(draws_held)} per arm" if arms else "holds no per-run result"
+    draws = (str(g) if g is not None else UNKNOWN) + f"; the receipt {held_draws}"
     j = r.run.judge_samples_per_generation
     if samples_held and max(samples_held) == 0:
         held = (

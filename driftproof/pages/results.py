@@ -17,7 +17,7 @@ from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, format_lift, site_badge_files
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.printed_figures import printed_rows
-from driftproof.pages.source import printed_value
+from driftproof.pages.source import printed_value, source_report_headline
 from driftproof.pages.words import fmt
 from driftproof.stats import Status, mean_of
 from driftproof.stats.savings import percent, token_savings
@@ -178,7 +178,7 @@ def headline(r: Receipt, lift: float | None = None) -> str:
             )
     if parts:
         return f"mean {words} " + "; ".join(parts)
-    return "the source recorded no score and no token count"
+    return source_report_headline(r) or "the source recorded no score and no token count"
 
 
 def _printed_figures(r: Receipt) -> str:

@@ -181,7 +181,8 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
         )
     ]
     if b.excluded:
-        lines.append("Excluded with both arms (failed arm): " + ", ".join(b.excluded))
+        cases = "case" if len(b.excluded) == 1 else "cases"
+        lines.append(f"Excluded with both arms (an arm failed): {cases} " + ", ".join(b.excluded))
     if b.assertions_withheld:
         lines.append("No helps, hurts or carrier assertion: " + "; ".join(b.assertions_withheld))
     else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from driftproof.pages.sheet_model import ContextView
-from driftproof.pages.source import source_figures
+from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import (
     ARM_WORDS,
     UNKNOWN,
@@ -192,7 +192,8 @@ def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
     ):
         return Fact("output-token saving", _token_saving(r))
     if lift_text.startswith("n/a"):
-        return Fact("lift", lift_text)
+        own = source_report_headline(r)
+        return Fact("lift", lift_text) if own is None else Fact("source figures", own)
     return Fact("lift", f"{lift_text}; {per_1k_text}")
 
 

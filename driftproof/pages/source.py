@@ -116,6 +116,20 @@ def _how(f: SourceFigure) -> str:
     return "; ".join(parts)
 
 
+def source_report_headline(r: Receipt) -> str | None:
+    """The headline of a receipt whose source reported its own figures: how many, and where.
+
+    ``None`` when the receipt holds no source report with a figure.
+    """
+    n = len(r.source_report.figures) if r.source_report is not None else 0
+    if not n:
+        return None
+    return (
+        f'{n} figure{"s" if n != 1 else ""} as the source reported them (see "{SOURCE_TITLE}"); '
+        "no band, lift or verdict is computed from them"
+    )
+
+
 def source_report_rows(r: Receipt) -> tuple[tuple[str, ...], ...]:
     """One row per figure of the source's report, in its order; ``()`` without one."""
     sr = r.source_report

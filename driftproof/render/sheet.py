@@ -118,7 +118,11 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
     """The sheet's sections in order: (text title, Markdown title, blocks)."""
     out = [
         ("Headline", "Headline", [_facts((s.headline,))]),
-        ("What produced it", "What produced it", [_facts(s.provenance), _line(s.legend)]),
+        (
+            "What produced it",
+            "What produced it",
+            [_facts(s.provenance), _line(f"band source {s.legend}")],
+        ),
         ("Reading", "Reading", [_facts((_verdict(s), *s.reading[3:]))]),
         ("What the skill adds", "What the skill adds", [_facts(_lift_facts(s))]),
     ]
