@@ -140,7 +140,7 @@ def test_home_listing_and_feed_list_reports_newest_first(
     ids = [e.findtext("a:id", namespaces=ns) for e in feed.findall("a:entry", ns)]
     assert ids == ["tag:driftproof.dev,2026:report-002", "tag:driftproof.dev,2026:report-001"]
     assert feed.findtext("a:updated", namespaces=ns) == "2026-02-03T00:00:00Z"
-    assert b"url=../002/" in files["reports/latest/index.html"]
+    assert b"url=../002/index.html" in files["reports/latest/index.html"]
 
 
 def test_receipt_sheet_shows_bands_and_reading_from_the_core(files: dict[str, bytes]) -> None:

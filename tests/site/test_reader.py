@@ -87,6 +87,9 @@ def test_the_site_is_navigable_from_file_urls(browser: Any, built_site: Path, wi
     page.wait_for_load_state()
     assert page.url.endswith("cases/p01/index.html")
     assert page.get_by_role("heading", level=2, name="Prompt").is_visible()
+    page.goto((built_site / "index.html").as_uri())
+    page.get_by_role("link", name="Latest report", exact=True).click()
+    page.wait_for_url("**/reports/999/index.html")  # the alias's redirect names a file too
     page.close()
 
 
