@@ -187,7 +187,8 @@ def _printed_figures(r: Receipt) -> str:
         printed = printed_value(x.get("uplift"))
         if printed is None:
             continue
-        unit = x["uplift"].get("unit")
+        # a source field's uplift (uplift_pct) is in percentage points, as the sheet says (D-15)
+        unit = "percentage points" if x["uplift"].get("field") else x["uplift"].get("unit")
         out.append(
             f"{x.get('dimension')}, {x.get('agent')}: {printed}"
             + (f" {unit}" if unit and str(unit) not in printed else "")
