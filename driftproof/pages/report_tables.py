@@ -31,8 +31,8 @@ def skill_fired_tables(key: str, cases: Sequence[Row], arms: Sequence[Row]) -> t
     arm_table = Table(
         f"{key}-arms",
         "Per arm: how often the skill fired, as the receipt records it "
-        "(arms.<arm>.skill_fired: draws it fired on, of measured draws where firing was "
-        "observed). Beside the score, never inside it.",
+        "(draws it fired on, of measured draws where firing was observed). Beside the score, "
+        "never inside it.",
         tuple(Column(h, h == "skill fired") for h in _FIRED_ARMS_HEAD),
         tuple(arms),
     )

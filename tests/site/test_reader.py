@@ -154,3 +154,18 @@ def test_the_navigation_takes_at_most_two_lines(browser: Any, built_site: Path, 
         lines = 1 + sum(b - a > 8 for a, b in zip(tops, tops[1:], strict=False))
         assert lines <= 2, (path, tops)
     page.close()
+
+
+def test_reports_name_no_receipt_field_and_no_reading_number(built_site: Path) -> None:
+    # reader-facing words: a report says what a field holds, never its name or a D-number
+    import html
+    import re
+
+    internal = re.compile(
+        r"schema_version|provenance\.\w|skill_fired|uncertainty_unavailable|arms\.[<\w]|\bD-\d+"
+    )
+    found = {}
+    for page in sorted(built_site.glob("reports/[0-9][0-9][0-9]/index.html")):
+        text = html.unescape(re.sub(r"<[^>]*>", " ", page.read_text(encoding="utf-8")))
+        found.update({page.parent.name: internal.findall(text)} if internal.search(text) else {})
+    assert found == {}
