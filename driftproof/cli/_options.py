@@ -5,11 +5,24 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
+
+
+class FiniteRange(click.FloatRange):
+    """A :class:`click.FloatRange` that also refuses ``nan`` and ``inf`` (they pass its bounds)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The number, or click's usage error for a value that is not a finite number."""
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
 
 #: A file that must exist (a folder is refused), given to the command as a :class:`Path`.
 EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -57,7 +70,7 @@ def seconds_option(
     name: str, default: float, help: str | None = None, *, minimum: float = 0.01
 ) -> Any:
     """A duration in seconds: a float of at least ``minimum``."""
-    return _option(name, type=click.FloatRange(min=minimum), default=default, help=help)
+    return _option(name, type=FiniteRange(min=minimum), default=default, help=help)
 
 
 def path_option(*decls: str, help: str, default: str | None = None) -> Any:

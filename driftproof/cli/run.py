@@ -53,6 +53,7 @@ import click
 from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
+    FiniteRange,
     choice_option,
     input_file_option,
     openai_api_option,
@@ -227,7 +228,7 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 )
 @click.option(
     "--margin",
-    type=click.FloatRange(0, 1, min_open=True),
+    type=FiniteRange(0, 1, min_open=True),
     default=None,
     help="Declare a non-inferiority margin (0 to 1, judge score or check pass rate) before the "
     "run; the receipt records it, and view reads quality at it.",

@@ -372,3 +372,26 @@ def test_a_run_reports_sealing_after_its_last_draw(tmp_path):
     phases = [c[2] for c in calls]
     assert phases[-2:] == ["sealing", "done"] and set(phases[:-2]) == {"draws"}
     assert calls[-1][0] == calls[-1][1] == calls[-3][0]
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--margin", "nan"),
+        ("--timeout", "nan"),
+        ("--judge-timeout", "inf"),
+        ("--batch-poll-interval", "nan"),
+    ],
+)
+def test_a_number_option_refuses_what_is_not_a_finite_number(
+    suite_file, skill_file, tmp_path, option, value
+):
+    # nan passed click's bounds (every comparison with it is false): the run went on and ended
+    # in a traceback, leaving its journal
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(
+        run_cmd, _args(suite_file, skill_file, out, "--provider", "simulated", option, value)
+    )
+    assert res.exit_code == 2, res.output
+    assert f"Invalid value for '{option}': '{value}' is not a finite number" in res.output
+    assert list(tmp_path.glob("r.json*")) == []
