@@ -171,7 +171,17 @@ def _fallback_date() -> str:
 
 
 def templates_of(config: Any) -> Path:
-    """The templates folder of an mkdocs config: its theme's ``custom_dir``'s parent."""
+    """The templates folder of an mkdocs config: its theme's ``custom_dir``'s parent.
+
+    Raises:
+        SiteBuildError: the config's theme names no ``custom_dir``.
+    """
+    if not config.theme.custom_dir:
+        raise SiteBuildError.at(
+            config.config_file_path,
+            "/theme/custom_dir",
+            "expected the folder of the site's theme templates (templates/theme in Driftproof)",
+        )
     return Path(config.theme.custom_dir).parent
 
 

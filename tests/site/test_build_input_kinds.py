@@ -75,3 +75,22 @@ def test_a_page_written_where_a_generated_page_goes_is_refused(
         assert problem.file.endswith("receipts/alpha/index.md")
         assert "receipts/alpha/index.html" in problem.message
         assert not out.exists()
+
+
+def test_a_config_whose_theme_names_no_templates_folder_is_refused(tmp_path: Path) -> None:
+    # a config of its own with the plugin but mkdocs's default theme: was a TypeError traceback
+    for folder in ("docs", "receipts", "reports"):
+        (tmp_path / folder).mkdir()
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: x\ndocs_dir: docs\nplugins: [driftproof]\n", encoding="utf-8")
+    with pytest.raises(SiteBuildError) as err:
+        build_site(
+            tmp_path / "receipts", tmp_path / "reports", tmp_path / "site", config_file=config
+        )
+    assert [(p.file, p.pointer) for p in err.value.problems] == [(str(config), "/theme/custom_dir")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "docs",
+        "mkdocs.yml",
+        "receipts",
+        "reports",
+    ]
