@@ -15,6 +15,7 @@ from rich.text import Text
 
 from driftproof.pages.sheet import lift_coverage
 from driftproof.receipt import Receipt, read_receipt
+from driftproof.render.escape import terminal_safe
 from driftproof.stats import (
     Band,
     Refusal,
@@ -78,12 +79,22 @@ def top_lost_line(r: Receipt) -> str | None:
     )
 
 
+def _text(value: str) -> Text:
+    """Untrusted text (names, ids, reasons, paths) for the terminal: shown, never obeyed."""
+    return Text(terminal_safe(value))
+
+
+def _answer(value: str) -> Text:
+    """An answer for the terminal, its line breaks kept and every other control shown."""
+    return Text("\n".join(terminal_safe(line) for line in value.split("\n")))
+
+
 def print_result(result: Any, console: Console | None = None) -> None:
     """Print the run's summary from the receipt as read back (schema and seal checked)."""
     console = console or Console()
     r = result.receipt if result.receipt is not None else read_receipt(result.receipt_path)
     has_control = r.arms.control is not None
-    t = Table(title=Text(f"{r.skill.name} on {r.run.model} ({r.verification_level})"))
+    t = Table(title=_text(f"{r.skill.name} on {r.run.model} ({r.verification_level})"))
     cols = ["case", "with skill", "baseline", "lift"] + (
         ["control", "skill − control"] if has_control else []
     )
@@ -92,7 +103,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
     for c in r.cases:
         w = arm_band(c.arms.with_skill, "generation")
         b = arm_band(c.arms.baseline, "generation")
-        row: list[Text | str] = [Text(c.id), _arm(w), _arm(b), _f(mean_delta(b, w), True)]
+        row: list[Text | str] = [_text(c.id), _arm(w), _arm(b), _f(mean_delta(b, w), True)]
         if has_control and c.arms.control is not None:
             k = arm_band(c.arms.control, "generation")
             row += [_arm(k), _f(mean_delta(k, w), True)]
@@ -100,12 +111,12 @@ def print_result(result: Any, console: Console | None = None) -> None:
     console.print(t)
     for line in (_lost_by_kind(r), top_lost_line(r)):
         if line:
-            console.print(Text(line))
+            console.print(_text(line))
     lift = suite_lift(r)
     n = r.run.endpoint_attempts
     requests = f"requests made {n}, retries included" if n else "no request made to a model"
     console.print(
-        Text(
+        _text(
             f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
             f"skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} (skill {r.skill.tokens} "
             f"tokens); {requests}"
@@ -115,7 +126,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
     if jo is not None:
         usd = "unpriced" if jo.usd is None else f"${jo.usd:.4f}"
         console.print(
-            Text(
+            _text(
                 f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
                 f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without "
                 "usage)"
@@ -123,24 +134,24 @@ def print_result(result: Any, console: Console | None = None) -> None:
         )
     refused = no_verdict(r)
     if r.is_smoke:
-        console.print(Text(SMOKE_RUN))
+        console.print(_text(SMOKE_RUN))
     elif refused is not None:  # "not measured: …" says it has no verdict (D-17)
         nothing = refused.refusal is Refusal.NOT_MEASURED
-        console.print(Text(refused.reason if nothing else f"no verdict: {refused.reason}"))
+        console.print(_text(refused.reason if nothing else f"no verdict: {refused.reason}"))
     else:
         reading = receipt_reading(r)
-        console.print(Text(f"{reading.status}: {reading.sentence}"))
+        console.print(_text(f"{reading.status}: {reading.sentence}"))
     if result.stopped:
-        console.print(Text(f"stopped: {result.stopped}"))
+        console.print(_text(f"stopped: {result.stopped}"))
     if result.quick_answers:
-        side = Table(title=Text(f"{r.cases[0].id}: answers side by side"), show_lines=True)
+        side = Table(title=_text(f"{r.cases[0].id}: answers side by side"), show_lines=True)
         arms = list(result.quick_answers)
         for a in arms:
             side.add_column(a.replace("_", " "))
         n = max(len(v) for v in result.quick_answers.values())
         for i in range(n):
-            side.add_row(*[Text(result.quick_answers[a].get(str(i)) or "") for a in arms])
+            side.add_row(*[_answer(result.quick_answers[a].get(str(i)) or "") for a in arms])
         console.print(side)
     if result.transcripts_path:
-        console.print(Text(f"transcripts: {result.transcripts_path}"))
-    console.print(Text(f"receipt: {result.receipt_path}"))
+        console.print(_text(f"transcripts: {result.transcripts_path}"))
+    console.print(_text(f"receipt: {result.receipt_path}"))

@@ -395,3 +395,18 @@ def test_a_number_option_refuses_what_is_not_a_finite_number(
     assert res.exit_code == 2, res.output
     assert f"Invalid value for '{option}': '{value}' is not a finite number" in res.output
     assert list(tmp_path.glob("r.json*")) == []
+
+
+def test_run_shows_control_and_bidi_characters_instead_of_sending_them(suite_file, tmp_path):
+    # the skill's name, the model and the answers reach the terminal: an ESC or a right-to-left
+    # override in them was printed raw (a colour, a window title, reversed text)
+    skill = tmp_path / "SKILL.md"
+    skill.write_text('---\nname: "s \\u001b[31mred \\u202e"\n---\nBe brief.\n', encoding="utf-8")
+    model = "m\x1b]0;PWNED\x07"
+    args = [str(suite_file), "--skill", str(skill), "--model", model, "--out"]
+    res = CliRunner().invoke(
+        run_cmd, [*args, str(tmp_path / "r.json"), "--provider", "simulated", "--quick"]
+    )
+    assert res.exit_code in (0, 4), res.output
+    assert "\x1b" not in res.output and "\x07" not in res.output and "\u202e" not in res.output
+    assert "s \\x1b[31mred \\u202e on m\\x1b]0;PWNED\\x07" in res.output.replace("\n", "")
