@@ -17,9 +17,13 @@ from markupsafe import Markup
 
 from driftproof.site._paths import templates_dir
 
-# C0 controls but tab, line feed and carriage return; DEL; C1 controls; lone surrogates (which
-# UTF-8 cannot encode) and the noncharacters HTML forbids.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+# C0 controls but tab, line feed and carriage return; DEL; C1 controls; bidirectional
+# embeddings, overrides and isolates (they reverse the text after them: "Trojan Source"); lone
+# surrogates (which UTF-8 cannot encode) and the noncharacters HTML forbids.
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufdd0-\ufdef"
+    "\ufffe\uffff]"
+)
 
 
 def _visible(m: re.Match[str]) -> str:

@@ -24,6 +24,8 @@ def test_every_character_the_pattern_shows_is_one_isprintable_refuses() -> None:
 def test_controls_are_shown_and_printable_text_is_returned_as_it_is() -> None:
     assert printable("a\x00b\x7fc\x85d") == "a\u2400b\u2421c\\u0085d"
     assert printable("tab\tline\nfeed") == "tab\tline\nfeed"  # allowed: not printable, kept
+    # a right-to-left override or isolate reverses what follows it on the page: shown instead
+    assert printable("name \u202e on m \u2067x\u2069") == "name \\u202e on m \\u2067x\\u2069"
     text = "plain ünïcode text"
     assert printable(text) is text
     marked = Markup("<b>x\x01</b>")
