@@ -218,8 +218,8 @@ def _identity(
 ) -> dict[str, Any]:
     """What a journal must match to be resumed: the suite, skill, lanes and settings.
 
-    Members only some runs have (control, A/A, language, batch) are absent otherwise, so that
-    older journals still resume.
+    Members only some runs have (control, A/A, language, batch, margin, a seed other than 0) are
+    absent otherwise, so that older journals still resume.
     """
     identity: dict[str, Any] = {
         "suite_sha256": suite.sha256,
@@ -250,6 +250,10 @@ def _identity(
         identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
     if cfg.batch is not None:  # a batched run and an interactive one never resume each other
         identity["batch"] = True
+    if cfg.margin is not None:  # declared before the run: a resume may not add or change it
+        identity["margin"] = cfg.margin
+    if getattr(provider, "seed", 0):  # a seeded lane (simulated): its draws follow the seed
+        identity["seed"] = provider.seed  # type: ignore[attr-defined]
     return identity
 
 

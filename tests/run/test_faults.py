@@ -193,6 +193,30 @@ def test_resume_refuses_a_journal_of_another_run(loopback, one_case, tmp_path):
         run_lane(tmp_path, "anthropic", "api", model="claude-opus-4-7")
 
 
+def test_resume_refuses_a_margin_added_after_the_run_began(loopback, one_case, tmp_path):
+    # a margin is declared before the run: resumed with one, the receipt recorded it as declared
+    first = Dies(make_provider("anthropic", "api"), after=2)
+    with pytest.raises(KeyboardInterrupt):
+        run_lane(tmp_path, "anthropic", "api", lane=first, concurrency=1)
+    from driftproof.errors import RefusalError
+
+    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: margin\)"):
+        run_lane(tmp_path, "anthropic", "api", margin=0.05)
+
+
+def test_resume_refuses_another_seed(one_case, tmp_path):
+    # a seeded lane's draws follow its seed: a resume with another mixed two runs' draws
+    first = Dies(make_provider("simulated", None, seed=0), after=2)
+    with pytest.raises(KeyboardInterrupt):
+        run_lane(tmp_path, "simulated", None, lane=first, judge="stub", concurrency=1)
+    from driftproof.errors import RefusalError
+
+    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: seed\)"):
+        run_lane(
+            tmp_path, "simulated", None, judge="stub", lane=make_provider("simulated", None, seed=1)
+        )
+
+
 def test_resume_refuses_another_harness_version(
     loopback, fake_bin, one_case, tmp_path, monkeypatch
 ):
