@@ -8,6 +8,7 @@ go through :func:`~driftproof.receipt._bounds.check_json_bounds`.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -18,6 +19,8 @@ from driftproof.errors import BoundsError, SuiteError
 from driftproof.receipt._bounds import MAX_DEPTH, check_json_bounds
 
 _STR = "tag:yaml.org,2002:str"
+#: An integer as JSON writes it (a minus sign, digits, no leading zero).
+_DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)")
 
 
 class SuiteLoader(yaml.SafeLoader):
@@ -67,7 +70,19 @@ class SuiteLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        """An integer, refusing one with more digits than a receipt holds."""
+        """An integer written in decimal, refusing one with more digits than a receipt holds.
+
+        YAML 1.1 reads ``010`` as 8, ``0x1F`` as 31, ``1_000`` as 1000 and ``1:20`` as 80: such a
+        number is refused (the suite's author meant the text, or another number).
+        """
+        if not _DECIMAL.fullmatch(node.value):
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"expected a decimal integer or quoted text, found {node.value[:40]!r}, which YAML "
+                f'reads as another number (write "{node.value[:40]}" for text)',
+                node.start_mark,
+            )
         try:
             return int(super().construct_yaml_int(node))
         except ValueError:  # longer than Python converts

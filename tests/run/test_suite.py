@@ -58,6 +58,24 @@ def test_yaml_suite(tmp_path):
     assert [c.id for c in s.cases] == ["y1"] and s.name == "s"
 
 
+@pytest.mark.parametrize("written", ["010", "0x1F", "1_000", "1:20", "+5"])
+def test_a_yaml_number_not_written_in_decimal_is_refused(tmp_path, written):
+    # YAML 1.1 read these as 8, 31, 1000, 80 and 5: a case id "010" became case "8"
+    p = _write(
+        tmp_path,
+        f"format: driftproof-suite/1\ncases:\n  - id: {written}\n    prompt: hi\n    rubric: r\n",
+        "s.yaml",
+    )
+    with pytest.raises(SuiteError) as ei:
+        load_suite(p)
+    assert f"line 3 column 9: expected a decimal integer or quoted text, found '{written}'" in str(
+        ei.value
+    )
+    if written[0].isdigit() and ":" not in written:  # quoted, it is the id as written
+        text = p.read_text().replace(f"id: {written}", f'id: "{written}"')
+        assert [c.id for c in load_suite(_write(tmp_path, text, "q.yaml")).cases] == [written]
+
+
 @pytest.mark.parametrize(
     "case,pointer,needle",
     [
