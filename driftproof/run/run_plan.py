@@ -62,6 +62,29 @@ class RunOptionError(ValueError):
         self.message = message
 
 
+def _skill_text(path: Path) -> str:
+    """The SKILL.md's text, read up to the suite's size bound (a device or pipe may not end).
+
+    Raises:
+        RunOptionError: (``--skill``) it cannot be read, is over the bound or is not UTF-8,
+            naming the file.
+    """
+    from driftproof.run.suite_fields import SUITE_MAX_BYTES
+
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(SUITE_MAX_BYTES + 1)
+    except OSError as exc:
+        raise RunOptionError("--skill", f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > SUITE_MAX_BYTES:
+        raise RunOptionError("--skill", f"{path}: expected at most {SUITE_MAX_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        why = f"expected UTF-8 text, found an invalid byte at offset {exc.start}"
+        raise RunOptionError("--skill", f"{path}: {why}") from None
+
+
 @dataclass(frozen=True)
 class RunOptions:
     """``driftproof run``'s options, parsed; see ``driftproof run --help``.
@@ -211,7 +234,7 @@ def plan_run(o: RunOptions) -> RunPlan:
     control = o.control
     if o.lang is not None:
         suite, control = in_language(suite, o.lang, control)
-    skill_text = o.skill_path.read_text(encoding="utf-8")
+    skill_text = _skill_text(o.skill_path)
     _check(o)
     judge = o.judge_provider or (o.provider if o.provider in OFFLINE else "anthropic")
     judge_model = o.judge_model or DEFAULT_JUDGE[judge]

@@ -410,3 +410,19 @@ def test_run_shows_control_and_bidi_characters_instead_of_sending_them(suite_fil
     assert res.exit_code in (0, 4), res.output
     assert "\x1b" not in res.output and "\x07" not in res.output and "\u202e" not in res.output
     assert "s \\x1b[31mred \\u202e on m\\x1b]0;PWNED\\x07" in res.output.replace("\n", "")
+
+
+def test_a_skill_that_is_not_utf8_or_too_large_is_refused_naming_it(suite_file, tmp_path):
+    # a bad byte was "expected UTF-8 text, …" naming no file; a 2 GB file was read whole
+    bad, big = tmp_path / "bad.md", tmp_path / "big.md"
+    bad.write_bytes(b"ok\n\xff")
+    with big.open("wb") as fh:
+        fh.truncate(32 * 1024 * 1024 + 1)  # one byte past the suite's bound, sparse
+    for skill, why in (
+        (bad, "expected UTF-8 text, found an invalid byte at offset 3"),
+        (big, "expected at most 33554432 bytes"),
+    ):
+        args = [str(suite_file), "--skill", str(skill), "--model", "m", "--provider", "simulated"]
+        res = CliRunner().invoke(run_cmd, [*args, "--out", str(tmp_path / "r.json")])
+        assert res.exit_code == 2 and f"{skill}: {why}" in " ".join(res.output.split()), res.output
+    assert not (tmp_path / "r.json").exists()
