@@ -280,7 +280,7 @@ def rubric_regrade(
     new = new_grader_setting(judge, model=judge_model, max_tokens=max_tokens, original=setting)
     reasons = _refusals(original, original_path, revised, (setting, new), plain=plain)
     if reasons:
-        raise RefusalError("rubric regrade refused:\n" + "\n".join(f"- {r}" for r in reasons))
+        raise RefusalError("rubric regrade refused: " + "; ".join(reasons))
     grader = _Grader(
         judge,
         judge_model,

@@ -338,7 +338,7 @@ def plan_regrade_judge(
                 "a plain judge regrade needs both --judge-provider and --judge-model",
             )
     elif original.judge is None:
-        raise RefusalError("rubric regrade refused:\n- the original records no judge identity")
+        raise RefusalError("rubric regrade refused: the original records no judge identity")
     else:
         provider = original.judge.provider or "stub"
         base_url = base_url or original.judge.service

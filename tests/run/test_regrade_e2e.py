@@ -97,7 +97,7 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
 def test_regrade_refuses_a_different_grader_and_writes_nothing(loopback, suite_file, tmp_path):
     out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
     judge = make_provider("openai", "api", api="chat")
-    with pytest.raises(RefusalError, match="grader model differs|grader service differs"):
+    with pytest.raises(RefusalError, match="grader model differs|grader service differs") as ei:
         rubric_regrade(
             out,
             load_suite(_revised(tmp_path)),
@@ -107,6 +107,9 @@ def test_regrade_refuses_a_different_grader_and_writes_nothing(loopback, suite_f
             retry_delays=(0.01,),
         )
     assert not (tmp_path / "r2.json").exists()
+    # one error line, its reasons joined: a line break in it printed as a literal \x0a
+    assert ei.value.lines() == [str(ei.value)] and "\n" not in str(ei.value)
+    assert str(ei.value).startswith("rubric regrade refused: grader model differs: original ")
 
 
 def test_regrade_refuses_a_run_without_kept_answers(loopback, suite_file, tmp_path):
