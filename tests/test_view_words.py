@@ -149,3 +149,20 @@ def test_the_band_source_legend_line_is_labelled() -> None:
     text = render_text(sheet(read_receipt(root / "caveman-2b10489-caveman.json")))
     assert "\n  band source none: the receipt holds no judged score, so it has no band\n" in text
     assert "\n  none: the receipt holds" not in text  # not an unlabelled line
+
+
+def test_a_band_source_the_receipt_does_not_name_is_not_given_the_legacy_legend() -> None:
+    # skill-creator records no band source and no judge samples: the legend said "judged several
+    # times; the band measures the judge", a fact about a receipt that recorded none of it
+    from pathlib import Path
+
+    from driftproof.receipt import read_receipt
+
+    root = Path(__file__).parents[1] / "receipts"
+    r = read_receipt(root / "skill-creator-nebius-skills-iteration-1-12a0aae8.json")
+    text = render_text(sheet(r))
+    assert "several times" not in text
+    assert (
+        "band source not recorded (the receipt names none; read as legacy, because every arm "
+        "holds at most one draw)"
+    ) in text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from driftproof.pages.band_sources import band_facts
 from driftproof.pages.sheet_facts import (
     context_view,
     headline,
@@ -48,7 +49,6 @@ from driftproof.pages.words import (
     band_text,
     draws_of,
     fmt,
-    has_bands,
     mean_spread,
 )
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
@@ -69,7 +69,7 @@ from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
 from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.rates import fired_counts, percent_of
-from driftproof.wording import BAND_SOURCE_LEGEND, ENDING_WORDS
+from driftproof.wording import ENDING_WORDS
 
 
 def lift_coverage(r: Receipt) -> str:
@@ -116,11 +116,7 @@ def sheet(
         title=f"{r.skill.name} on {r.run.model or 'an unrecorded model'}",
         path=str(path) if path is not None else None,
         provenance=provenance(r),
-        legend=(
-            BAND_SOURCE_LEGEND[band_source_of(r)]
-            if has_bands(r)
-            else "none: the receipt holds no judged score, so it has no band"
-        ),
+        legend=band_facts(r).source,  # a source the receipt does not name is said so
         reading=reading_facts(reading) + _quality(r, margin),
         lift=lift_text,
         lift_per_1k=per_1k_text,
