@@ -291,6 +291,10 @@ def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
         "generation: the band is the spread of the per-draw scores"
     )
     assert "several" not in g.source  # a one-draw arm (Report 004) must not read as several draws
+    # a run whose stopping rule drew 3 draws for one arm and 4 for another records no count:
+    # "varies", as the sheet says it, not "not recorded"
+    adaptive = band_facts(receipt([case("c1", [0.8, 0.85, 0.9, 0.8], [0.5, 0.55, 0.6])]))
+    assert adaptive.draws == "varies; the receipt holds 3 to 4 per arm"
 
 
 def test_a_run_that_measured_nothing_sits_with_the_imports_labelled_not_measured() -> None:

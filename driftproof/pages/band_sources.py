@@ -74,7 +74,10 @@ def band_facts(r: Receipt) -> BandFacts:
         short = f"{UNKNOWN} (read as {read_as})"
     g = r.run.generations_per_arm
     held_draws = f"holds {held_range(draws_held)} per arm" if arms else "holds no per-run result"
-    draws = (str(g) if g is not None else UNKNOWN) + f"; the receipt {held_draws}"
+    varies = g is None and len(set(draws_held)) > 1  # as the sheet says it (D-13)
+    draws = (
+        str(g) if g is not None else "varies" if varies else UNKNOWN
+    ) + f"; the receipt {held_draws}"
     j = r.run.judge_samples_per_generation
     if samples_held and max(samples_held) == 0:
         held = (
