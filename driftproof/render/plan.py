@@ -36,7 +36,8 @@ def headline(p: Plan) -> str:
     if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
         return (
             f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
-            f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor."
+            f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor. Run a "
+            "pilot with at least two draws per arm and plan from its receipt."
         )
     parts = []
     grow = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is not None)

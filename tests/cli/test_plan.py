@@ -282,6 +282,7 @@ def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
     assert res.exit_code == 0, res.output
     first = res.output.splitlines()[0]
     assert first.startswith("Unknown: no case has two measured draws in both arms")
+    assert first.endswith("Run a pilot with at least two draws per arm and plan from its receipt.")
     assert "c1: unknown" in res.output and "c2: unknown" in res.output
 
 
