@@ -166,3 +166,16 @@ def test_a_band_source_the_receipt_does_not_name_is_not_given_the_legacy_legend(
         "band source not recorded (the receipt names none; read as legacy, because every arm "
         "holds at most one draw)"
     ) in text
+
+
+def test_an_unavailable_lift_breakdown_carries_no_note_about_recorded_scores() -> None:
+    # caveman's receipt has no judged score: the note "It describes the recorded scores at this
+    # sample size" followed "Lift breakdown unavailable", describing scores that do not exist
+    from pathlib import Path
+
+    from driftproof.receipt import read_receipt
+
+    root = Path(__file__).parents[1] / "receipts"
+    text = render_text(sheet(read_receipt(root / "caveman-2b10489-caveman.json")))
+    assert "Lift breakdown unavailable: no judge is recorded" in text
+    assert "It describes the recorded scores" not in text

@@ -165,8 +165,8 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
     """Format a :class:`~driftproof.stats.breakdown.Breakdown` (method, "Lift by case")."""
     if not b.available:
         return BreakdownView(
-            False, tuple(f"Lift breakdown unavailable: {x}" for x in b.reasons), (), BREAKDOWN_NOTE
-        )
+            False, tuple(f"Lift breakdown unavailable: {x}" for x in b.reasons), (), ""
+        )  # no note: there are no recorded scores for it to describe
     n = sum(c.included for c in b.cases)
     lines = [
         f"Measured lift, equal weight per case over {n} included case{'s' if n != 1 else ''}: "

@@ -61,7 +61,10 @@ class BreakdownRow:
 
 @dataclass(frozen=True)
 class BreakdownView:
-    """The lift breakdown as printed: summary lines, then one row per case."""
+    """The lift breakdown as printed: summary lines, then one row per case.
+
+    ``note`` is the method's words on what the breakdown claims, empty when it is unavailable.
+    """
 
     available: bool
     summary: tuple[str, ...]

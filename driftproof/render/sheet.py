@@ -159,7 +159,8 @@ def _breakdown(bv: BreakdownView) -> _Block:
         table = _table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows))
         text += table.text
         markdown += [*table.markdown, ""]
-    return _Block([*text, f"  {bv.note}"], [*markdown, bv.note])
+    note = [bv.note] if bv.note else []
+    return _Block([*text, *(f"  {x}" for x in note)], [*markdown, *note])
 
 
 def _usage(u: UsageView) -> list[_Block]:
