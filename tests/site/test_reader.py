@@ -116,6 +116,22 @@ def test_the_demo_site_is_navigable_from_file_urls_and_has_the_theme(
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+def test_table_captions_wrap_on_screen(browser: Any, built_site: Path, width: int) -> None:
+    # a caption sat inside its table's scroll box, as wide as the table: on a phone it ran off
+    # the screen mid-sentence ("each band is mean ± o")
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    for sheet in ("receipts/caveman-2b10489-caveman/index.html", "reports/001/index.html"):
+        page.goto((built_site / sheet).as_uri())
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        rights = page.evaluate(
+            "() => [...document.querySelectorAll('caption')]"
+            ".map(c => c.getBoundingClientRect().right)"
+        )
+        assert rights and max(rights) <= width, (sheet, max(rights))
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
 def test_results_tables_show_their_first_three_columns_without_scrolling(
     browser: Any, built_site: Path, width: int
 ) -> None:
