@@ -39,15 +39,27 @@ def _figure(fig: dict[str, Any] | None, printed_part: str | None = None) -> Cell
     return (printed_part or _number(value), _number(value))
 
 
+def uplift_unit(up: dict[str, Any]) -> str | None:
+    """An uplift's unit in words; ``None`` when the source states none.
+
+    A source field's uplift (``uplift_pct``) is in percentage points (D-15); otherwise the unit
+    is as printed.
+    """
+    unit = up.get("unit")
+    if unit is None:
+        return None
+    return "percentage points" if up.get("field") else str(unit)
+
+
 def _unit(up: dict[str, Any] | None) -> str:
     if not up:
         return ""
-    unit = up.get("unit")
+    unit = uplift_unit(up)
     if unit is None:
         return "unstated"
     if up.get("field"):
-        return f"percentage points (field {up['field']})"
-    return _UNITS.get(str(unit), str(unit))
+        return f"{unit} (field {up['field']})"
+    return _UNITS.get(unit, unit)
 
 
 def figure_rows(skill: str, printed: list[dict[str, Any]]) -> list[tuple[Cell, ...]]:

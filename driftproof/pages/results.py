@@ -16,7 +16,7 @@ from urllib.parse import quote
 from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, format_lift, site_badge_files
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.printed_figures import printed_rows
+from driftproof.pages.printed_figures import printed_rows, uplift_unit
 from driftproof.pages.source import printed_value, source_report_headline
 from driftproof.pages.words import fmt
 from driftproof.stats import Status, mean_of
@@ -187,8 +187,7 @@ def _printed_figures(r: Receipt) -> str:
         printed = printed_value(x.get("uplift"))
         if printed is None:
             continue
-        # a source field's uplift (uplift_pct) is in percentage points, as the sheet says (D-15)
-        unit = "percentage points" if x["uplift"].get("field") else x["uplift"].get("unit")
+        unit = uplift_unit(x["uplift"])  # as the sheet says it
         out.append(
             f"{x.get('dimension')}, {x.get('agent')}: {printed}"
             + (f" {unit}" if unit and str(unit) not in printed else "")
