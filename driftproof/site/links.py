@@ -106,9 +106,12 @@ class SiteLinks:
         for link in found.outside:
             self.outside.setdefault((link[3], link[4]), link)
 
-    def broken(self, site: Path) -> list[str]:
-        """Every broken internal link of the built ``site``, as :func:`broken_links` says."""
-        return _check(Path(site), self)
+    def broken(self, site: Path, tree: tuple[set[str], set[str]] | None = None) -> list[str]:
+        """Every broken internal link of the built ``site``, as :func:`broken_links` says.
+
+        ``tree``: the site's :func:`site_tree`, when the caller has walked it already.
+        """
+        return _check(Path(site), self, tree or site_tree(Path(site)))
 
 
 def broken_links(site: Path) -> list[str]:
@@ -120,14 +123,20 @@ def broken_links(site: Path) -> list[str]:
     return SiteLinks().broken(site)
 
 
-def _check(root: Path, known: SiteLinks) -> list[str]:
+def site_tree(root: Path) -> tuple[set[str], set[str]]:
+    """The ``(files, folders)`` under ``root``, as site paths (``/``-separated, relative)."""
     files: set[str] = set()
     folders: set[str] = set()
+    start = len(str(root)) + 1
     for dirpath, dirnames, filenames in os.walk(root):
-        base = os.path.relpath(dirpath, root)
-        prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
+        prefix = dirpath[start:].replace(os.sep, "/") + "/" if len(dirpath) >= start else ""
         folders.update(prefix + d for d in dirnames)
         files.update(prefix + f for f in filenames)
+    return files, folders
+
+
+def _check(root: Path, known: SiteLinks, tree: tuple[set[str], set[str]]) -> list[str]:
+    files, folders = tree
     # only the ids of pages a fragment points into are kept (memory does not grow with links)
     ids_of: dict[str, frozenset[str]] = {}
 

@@ -7,24 +7,31 @@ import json
 import os
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, cast
 
 from driftproof._anchor import stays_inside
 from driftproof.errors import Problem, SiteBuildError
+from driftproof.site.links import site_tree
+
+
+def case_file(rel: str) -> bool:
+    """Whether site path ``rel`` is in a case's folder (``receipts/<name>/cases/<slug>/``)."""
+    parts = rel.split("/")
+    return parts[0] == "receipts" and len(parts) >= 5 and parts[-3] == "cases"
 
 
 def searchable(rel: str) -> bool:
     """Whether the index takes the page at ``rel``: every HTML page but receipts' case pages."""
-    if not rel.endswith(".html") or rel.startswith("pagefind/"):
-        return False
-    parts = rel.split("/")
-    return not (parts[0] == "receipts" and len(parts) >= 5 and parts[-3] == "cases")
+    return rel.endswith(".html") and not rel.startswith("pagefind/") and not case_file(rel)
 
 
-def index_for_search(site: Path, config_file: Path) -> None:
+def index_for_search(site: Path, config_file: Path, files: Iterable[str] = ()) -> list[str]:
     """Write the search index of ``site``'s :func:`searchable` pages into ``site/pagefind``.
+
+    ``files``: the site paths under ``site`` when the caller has walked it (else walked here).
+    Returns the site paths of the files written.
 
     Deterministic on every file system: pages go to ``pagefind --service`` in path order (never
     its directory walk), ``PAGEFIND_*`` variables not passed on. It answers requests one at a
@@ -36,12 +43,8 @@ def index_for_search(site: Path, config_file: Path) -> None:
     from pagefind.service import get_executable
 
     site = Path(site)
-    root = len(str(site)) + 1
-    pages = []
-    for dirpath, _dirs, filenames in os.walk(site):
-        prefix = dirpath[root:].replace(os.sep, "/") + "/" if len(dirpath) >= root else ""
-        pages += [prefix + n for n in filenames if searchable(prefix + n)]
-    pages.sort()
+    pages = sorted(p for p in (files or site_tree(site)[0]) if searchable(p))
+    written: list[str] = []
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("PAGEFIND_")}
     proc = subprocess.Popen(
         [str(get_executable()), "--service"],
@@ -90,6 +93,7 @@ def index_for_search(site: Path, config_file: Path) -> None:
             dest = site / "pagefind" / name
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(base64.b64decode(f["content"]))
+            written.append(f"pagefind/{name}")
     except (OSError, ValueError, KeyError) as exc:
         why = failed[0] if failed else exc
         raise SiteBuildError(
@@ -103,6 +107,7 @@ def index_for_search(site: Path, config_file: Path) -> None:
         stdin.close()
         cast(IO[bytes], proc.stdout).close()
         proc.wait()
+    return written
 
 
 def _answers(fd: int) -> Iterator[dict[str, Any]]:
