@@ -1,10 +1,7 @@
 """The single-receipt badge: shields.io endpoint JSON, SVG, details file, workflow outputs.
 
-Pure functions of a receipt's reading (D-7; UNDERPOWERED names the draws per arm needed or that
-no count reaches the floor, D-5, D-8; a run that measured nothing reads ``not measured``, D-17).
-A smoke run gets no verdict: its lift is ``n/a`` in the workflow outputs and kept, signed, as
-context in the details file. The endpoint JSON carries exactly ``schemaVersion``, ``label``,
-``message`` and ``color`` (older Shields instances reject unknown keys).
+Pure functions of a receipt's reading (D-5, D-7, D-8, D-17). The endpoint JSON carries exactly
+``schemaVersion``, ``label``, ``message`` and ``color`` (older Shields instances reject others).
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""Where a receipt's bands come from, stated from the receipt's own fields.
+"""Where a receipt's bands come from (method, "Where a band comes from"), from its own fields.
 
-Method, "Where a band comes from": the band source and the counts, shown exactly from
-``band_source``, ``run.generations_per_arm`` and ``run.judge_samples_per_generation``, with the
-counts the receipt holds beside them, never instead (D-13: unrecorded reads "not recorded").
+Counts the receipt holds stand beside the recorded ones, never instead (D-13).
 """
 
 from __future__ import annotations

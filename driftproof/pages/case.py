@@ -1,8 +1,4 @@
-"""The case evidence page: one case of one receipt, every answer and judge sample shown.
-
-Bands and verdict from the sheet; each arm's draws side by side with judge samples, checks,
-lost draws, refusals and stop reasons (D-9, D-13), or why no answer text was kept.
-"""
+"""The case evidence page: one case of one receipt, every answer and judge sample (D-9, D-13)."""
 
 from __future__ import annotations
 
@@ -11,7 +7,7 @@ from typing import Any
 from driftproof._anchor import slug, unique
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.sheet_model import Sheet
-from driftproof.pages.words import ARM_WORDS, fmt
+from driftproof.pages.words import ARM_WORDS, fmt, token_counts
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 
 #: An answer longer than this many characters or lines is folded (``<details>``).
@@ -25,12 +21,8 @@ def fmt_int(x: int | None) -> str:
 
 def first_output_tokens(arm: CaseArm | None) -> int | None:
     """The output tokens of the arm's first draw that records them, or ``None``."""
-    if arm is None:
-        return None
-    for d in arm.draws:
-        if d.tokens is not None and d.tokens.output is not None:
-            return int(d.tokens.output)
-    return None
+    counts = token_counts(arm.draws) if arm is not None else []
+    return int(counts[0]) if counts else None
 
 
 def case_slugs(r: Receipt) -> dict[str, str]:

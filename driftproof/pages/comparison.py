@@ -1,8 +1,4 @@
-"""Two receipts compared case by case: the with-skill arms of the same case (D-6).
-
-A side below TESTED, a smoke run or an aggregates-only import gets no verdict, and the
-comparison names why.
-"""
+"""Two receipts compared case by case: the with-skill arms of the same case (D-6)."""
 
 from __future__ import annotations
 

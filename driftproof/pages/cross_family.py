@@ -1,8 +1,6 @@
-"""Receipts of different model families side by side, never ranked.
+"""Receipts of different model families side by side, never ranked (lift first, D-14).
 
-Method, "Other models, and one grader for all": lead with what the skill adds to each model
-(lift, and per 1,000 skill tokens, D-14); raw scores are background, rows are ordered by
-family and model name, never by a score, and no row is marked best.
+Method, "Other models, and one grader for all": raw scores are background only.
 """
 
 from __future__ import annotations

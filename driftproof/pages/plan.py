@@ -1,12 +1,8 @@
 """Planning a run from a pilot receipt: draws per arm, the chance of a verdict, calls, cost.
 
-Each case (with-skill against baseline, D-6) is sized by
-:func:`driftproof.stats.planning.size_case` from its spreads' upper confidence bounds, pooled
-across cases where Bartlett's test allows, and planned at no less than the grid's rounding
-spread ``step/√12`` (STATISTICS-NOTES 6.5, 6.6). The run takes the largest count (at least
-:data:`RUN_MIN_DRAWS`); each case's chance of a verdict is simulated at it. Where the cases
-disagree (D-8) the plan gives the cases needed. Cost is the grader's only, from the pilot's
-recorded usage at the price frozen in the receipt; the answering model's is unknown (D-13).
+Each case (D-6) is sized from its spreads' upper confidence bounds, pooled where Bartlett's test
+allows and never under the grid's rounding spread (STATISTICS-NOTES 6.5, 6.6); where the cases
+disagree (D-8) the plan gives the cases needed. Cost is the grader's only (the model's: D-13).
 """
 
 from __future__ import annotations

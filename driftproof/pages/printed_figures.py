@@ -1,17 +1,12 @@
-"""The figures an aggregates-only source printed, exactly as printed (D-15); nothing computed.
-
-Cells are ``(text, CSV value)`` pairs of strings; ``None`` as a CSV value means the text.
-"""
+"""The figures an aggregates-only source printed, exactly as printed (D-15); nothing computed."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from driftproof.pages.tables import Pair as Cell
 from driftproof.receipt import Receipt
-
-#: One cell: the text shown and the value written to CSV (``None``: the text itself).
-Cell = tuple[str, str | None]
 
 #: The dimension cell of a skill whose source printed no result.
 NO_RESULTS = "no results printed"
@@ -30,6 +25,15 @@ def printed_rows(r: Receipt) -> list[dict[str, Any]] | None:
 def _number(v: Any) -> str:
     """A number as the JSON source wrote it (``92.0``, ``-3.0``); ``""`` for none."""
     return "" if v is None else json.dumps(v)
+
+
+def printed_value(fig: Any) -> str | None:
+    """A source figure's printed text, else its value as JSON; ``None`` when it has neither."""
+    if not isinstance(fig, dict):
+        return None
+    if fig.get("printed"):
+        return str(fig["printed"])
+    return None if fig.get("value") is None else json.dumps(fig["value"])
 
 
 def _figure(fig: dict[str, Any] | None, printed_part: str | None = None) -> Cell:
@@ -93,9 +97,8 @@ def printed_text(row: dict[str, Any]) -> str:
     """One figure in one cell: the score and, in brackets, the uplift, as printed."""
     if row.get("printed"):
         return str(row["printed"])
-    up = row.get("uplift")
     score = _number((row.get("score") or {}).get("value"))
-    uplift = (up.get("printed") or _number(up.get("value"))) if up else ""
+    uplift = printed_value(row.get("uplift"))
     return f"{score} ({uplift})" if uplift else score
 
 

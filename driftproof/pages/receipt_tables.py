@@ -1,7 +1,4 @@
-"""A receipt's sheet as tables: every figure and word from :func:`driftproof.pages.sheet.sheet`.
-
-The site shows them on the receipt's page and in reports, each table also as CSV.
-"""
+"""A receipt's sheet (:func:`driftproof.pages.sheet.sheet`) as tables, each also CSV."""
 
 from __future__ import annotations
 
@@ -16,7 +13,7 @@ from driftproof.pages.sheet import sheet
 from driftproof.pages.sheet_model import FIGURE_COLUMNS, Sheet
 from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
-from driftproof.pages.words import Fact
+from driftproof.pages.words import ARM_WORDS, Fact
 from driftproof.receipt import Receipt
 
 #: ``chart(sheet, anchor) -> (info or None, files)``: draws a sheet's band chart.
@@ -106,10 +103,9 @@ def _case_table(
 ) -> Table:
     control = any(c.control is not None for c in s.cases)
     arms = ("with_skill", "baseline", "control")[: 3 if control else 2]
-    words = ["with skill", "baseline"] + (["control"] if control else [])
-    cols = [Column("case"), Column("with skill", True), Column("baseline", True)]
-    cols += [Column("control", True)] if control else []
-    cols += [Column("lift", True), Column("verdict"), Column("checks"), Column("lost draws")]
+    words = [ARM_WORDS[a] for a in arms]
+    cols = [Column("case"), *(Column(w, True) for w in words), Column("lift", True)]
+    cols += [Column("verdict"), Column("checks"), Column("lost draws")]
     cols.append(Column(f"output tokens ({' / '.join(words)})", True))
     rows = []
     for c, case in zip(s.cases, r.cases, strict=True):

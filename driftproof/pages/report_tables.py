@@ -1,8 +1,4 @@
-"""The tables of the report sections, from the rows :mod:`driftproof.pages` words (no HTML).
-
-Each is shown on its report page and published as CSV; the site adds anchors and links to
-the rows it passes in.
-"""
+"""The tables of the report sections (no HTML); the site adds anchors and links to rows."""
 
 from __future__ import annotations
 

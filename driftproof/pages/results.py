@@ -1,8 +1,7 @@
 """The results page: every committed receipt with what it reads.
 
-Receipts a runner measured come first, by skill; imports, printed aggregates, smoke runs and
-runs that measured nothing (D-17) follow, by source, each with its source's headline figure.
-The reading is the badge's (D-7), so page, badge and badge JSON never disagree.
+Measured receipts first, by skill; the rest (D-17 included) by source. The reading is the
+badge's (D-7), so page, badge and badge JSON never disagree.
 """
 
 from __future__ import annotations
@@ -16,8 +15,8 @@ from urllib.parse import quote
 from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, format_lift, site_badge_files
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.printed_figures import printed_rows, uplift_unit
-from driftproof.pages.source import printed_value, source_report_headline
+from driftproof.pages.printed_figures import printed_rows, printed_value, uplift_unit
+from driftproof.pages.source import source_report_headline
 from driftproof.pages.words import fmt
 from driftproof.stats import Status, mean_of
 from driftproof.stats.savings import percent, token_savings
@@ -123,6 +122,10 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
     )
 
 
+#: Each arm as a headline's means name it.
+_MEAN_LABELS = {"with_skill": "with the skill", "baseline": "without it", "control": "control"}
+
+
 def headline(r: Receipt, lift: float | None = None) -> str:
     """The headline figure of an import or a smoke run, as its source prints it.
 
@@ -159,11 +162,7 @@ def headline(r: Receipt, lift: float | None = None) -> str:
         else "score"
     )
     parts = []
-    for key, label in (
-        ("with_skill", "with the skill"),
-        ("baseline", "without it"),
-        ("control", "control"),
-    ):
+    for key, label in _MEAN_LABELS.items():
         scores = [
             d.score
             for c in r.cases

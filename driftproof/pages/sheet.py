@@ -1,14 +1,12 @@
 """The receipt sheet: one receipt as printable strings, for ``driftproof view`` and the site.
 
-What produced the receipt, a row per case with its bands (D-2), the reading (D-7), lost draws
-(D-9), a summary per arm, the lift raw and per 1,000 skill tokens (D-14), the control arm's
-delta (D-16), the grader's cost apart, the lift breakdown and, labelled apart, context beyond
-the method. Types are in :mod:`~driftproof.pages.sheet_model`; printers in
-:mod:`driftproof.render.sheet`.
+Bands (D-2), reading (D-7), lost draws (D-9), lift per 1,000 skill tokens (D-14), control delta
+(D-16); types in :mod:`~driftproof.pages.sheet_model`, printers in :mod:`driftproof.render.sheet`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from driftproof.pages.band_sources import band_facts
@@ -50,6 +48,7 @@ from driftproof.pages.words import (
     draws_of,
     fmt,
     mean_spread,
+    token_counts,
 )
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.stats import (
@@ -295,8 +294,8 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
                 verdict=VERDICT_WORDS.get(verdict, verdict)
                 if verdict is not None
                 else "no verdict",
-                checks=_checks(r, c),
-                lost=_lost(r, c),
+                checks=_per_arm(r, c, _checks),
+                lost=_per_arm(r, c, _lost),
                 numbers=(w.mean, w.sd, base.mean, base.sd),
                 output_tokens=" · ".join(_case_output(getattr(c.arms, n)) for n in arms_of(r)),
             )
@@ -305,11 +304,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
 
 
 def _case_output(arm: CaseArm | None) -> str:
-    counts = [
-        d.tokens.output
-        for d in (arm.draws if arm is not None else [])
-        if d.tokens is not None and d.tokens.output is not None
-    ]
+    counts = token_counts(arm.draws if arm is not None else [])
     if not counts:
         return "–"
     if len(counts) == 1:
@@ -344,12 +339,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
             d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal")
             for d in draws
         )
-        outputs = [
-            d.tokens.output for d in draws if d.tokens is not None and d.tokens.output is not None
-        ]
-        totals = [
-            d.tokens.total for d in draws if d.tokens is not None and d.tokens.total is not None
-        ]
+        outputs, totals = token_counts(draws), token_counts(draws, "total")
         out.append(
             ArmSummary(
                 arm=words,
@@ -388,27 +378,21 @@ def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
     return f"{fired:,} of {observed:,} observed draws ({fmt(pct, 0)}%)"
 
 
-def _checks(r: Receipt, c: Case) -> str:
-    parts = []
-    for n in arms_of(r):
-        checks = [k for d in getattr(c.arms, n).draws for k in d.checks]
-        if checks:
-            errored = sum(k.outcome == "error" for k in checks)
-            parts.append(
-                f"{ARM_WORDS[n]} {sum(k.pass_ for k in checks)}/{len(checks)} passed"
-                + (f", {errored} could not run (error)" if errored else "")
-            )
+def _per_arm(r: Receipt, c: Case, words: Callable[[list[Draw]], str | None]) -> str:
+    """``<arm> <words of its draws>`` for each arm of case ``c`` with words, ``·``-joined."""
+    parts = [f"{ARM_WORDS[n]} {x}" for n in arms_of(r) if (x := words(getattr(c.arms, n).draws))]
     return " · ".join(parts) or "none"
 
 
-def _lost(r: Receipt, c: Case) -> str:
-    parts = []
-    for n in arms_of(r):
-        draws = getattr(c.arms, n).draws
-        lost = [d.lost.reason for d in draws if d.lost is not None]
-        if lost:
-            parts.append(
-                f"{ARM_WORDS[n]} {len(lost)} of {len(draws)} lost "
-                f"({'; '.join(dict.fromkeys(lost))})"
-            )
-    return " · ".join(parts) or "none"
+def _checks(draws: list[Draw]) -> str | None:
+    checks = [k for d in draws for k in d.checks]
+    if not checks:
+        return None
+    errored = sum(k.outcome == "error" for k in checks)
+    passed = f"{sum(k.pass_ for k in checks)}/{len(checks)} passed"
+    return passed + (f", {errored} could not run (error)" if errored else "")
+
+
+def _lost(draws: list[Draw]) -> str | None:
+    lost = [d.lost.reason for d in draws if d.lost is not None]
+    return f"{len(lost)} of {len(draws)} lost ({'; '.join(dict.fromkeys(lost))})" if lost else None

@@ -13,6 +13,7 @@ from driftproof.pages.words import (
     fmt,
     has_bands,
     paired_line,
+    token_counts,
     unrecorded_words,
 )
 from driftproof.receipt import Receipt
@@ -185,11 +186,7 @@ def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
             f"{n} figure{'s' if n != 1 else ''} as the source printed them (see "
             '"Figures as the source printed them"); no band, lift or verdict is computed from them',
         )
-    if r.judge is None and any(
-        d.tokens is not None and d.tokens.output is not None
-        for c in r.cases
-        for d in c.arms.with_skill.draws
-    ):
+    if r.judge is None and any(token_counts(c.arms.with_skill.draws) for c in r.cases):
         return Fact("output-token saving", _token_saving(r))
     if lift_text.startswith("n/a"):
         own = source_report_headline(r)

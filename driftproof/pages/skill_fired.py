@@ -1,17 +1,13 @@
-"""How often the skill fired, beside the scores and never inside them (lost draws out, D-9).
-
-Rows are tuples of ``(text, CSV value)`` pairs of strings; ``None`` as a CSV value means the text.
-"""
+"""How often the skill fired, beside the scores and never inside them (lost draws out, D-9)."""
 
 from __future__ import annotations
 
 from driftproof.pages.sheet_model import CaseRow, Sheet
+from driftproof.pages.tables import Pair as Cell
 from driftproof.pages.words import ARM_WORDS
 from driftproof.receipt import Receipt
 from driftproof.stats.rates import fired_counts, percent_of, share
 
-#: One cell: the text shown and the value written to CSV (``None``: the text itself).
-Cell = tuple[str, str | None]
 #: A row of cells.
 Cells = tuple[Cell, ...]
 

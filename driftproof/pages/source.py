@@ -1,18 +1,14 @@
 """What an imported receipt's source printed or reported itself, as the sheet shows it (D-15).
 
-None of it is a band, lift or verdict of this receipt: an aggregates-only source's printed
-figures and where they were read; the source's own report; and for a caveman import the usage
-and fidelity tables its scripts print (seed 004, D-16), from :mod:`driftproof.stats.savings`
-and :mod:`driftproof.stats.fidelity`.
+None of it is a band, lift or verdict of this receipt; caveman's usage and fidelity tables
+(seed 004, D-16) come from :mod:`driftproof.stats.savings` and :mod:`driftproof.stats.fidelity`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any
 
-from driftproof.pages.printed_figures import printed_rows
+from driftproof.pages.printed_figures import printed_rows, printed_value
 from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
 from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of, draws_of
 from driftproof.receipt import Receipt
@@ -28,15 +24,6 @@ from driftproof.stats.fidelity import (
 from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.wording import CAVEMAN_TOOL
-
-
-def printed_value(fig: Any) -> str | None:
-    """A source figure's printed text, else its value as JSON; ``None`` when it has neither."""
-    if not isinstance(fig, dict):
-        return None
-    if fig.get("printed"):
-        return str(fig["printed"])
-    return None if fig.get("value") is None else json.dumps(fig["value"])
 
 
 def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:

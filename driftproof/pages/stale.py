@@ -1,13 +1,8 @@
 """``driftproof stale``: does a receipt's result still stand against what would run today?
 
-Compares what the receipt records (model, harness and version, capture mode, skill and suite
-hashes, judge, its template, each case's prompt and rubric hash) with today, per arm:
-``still stands`` (nothing moved); ``regrade only`` (only grading moved: the saved answers can
-be graded again); ``run again`` (the answers would differ: model, harness major or minor
-version, capture mode, the skill for the with-skill arm, a prompt, or the suite without
-per-case hashes); ``unknown`` (not recorded, or not supplied for today; never read as current).
-A skill change leaves the baseline and control arms standing; a harness patch release is an
-advisory only (method, "Receipts are an open format").
+Per arm: ``still stands``, ``regrade only``, ``run again`` or ``unknown`` (not recorded or not
+supplied; never read as current). A harness patch release is an advisory only (method,
+"Receipts are an open format").
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+#: A page model's cell: the text shown and the CSV value (``None``: the text itself).
+Pair = tuple[str, str | None]
+
 
 @dataclass(frozen=True)
 class Column:
@@ -64,7 +67,7 @@ def text_row(*texts: str, anchor: str | None = None) -> Row:
     return Row(tuple(Cell(t) for t in texts), anchor=anchor, header=True)
 
 
-def row_of(cells: Iterable[tuple[str, str | None]], anchor: str | None = None) -> Row:
+def row_of(cells: Iterable[Pair], anchor: str | None = None) -> Row:
     """A header row of ``(text, CSV value)`` pairs (the page models' cells)."""
     return Row(tuple(Cell(t, v) for t, v in cells), anchor=anchor, header=True)
 

@@ -1,7 +1,6 @@
 """Output-token savings of each skill arm, as a report shows them (D-16: against the control).
 
-Figures are :func:`driftproof.stats.savings.token_savings`'s. Cells are ``(text, CSV value)``
-pairs of strings; ``None`` as a CSV value means the text.
+Figures are :func:`driftproof.stats.savings.token_savings`'s; cells are :data:`~.tables.Pair`.
 """
 
 from __future__ import annotations
@@ -9,13 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from driftproof.pages.case import fmt_int
+from driftproof.pages.tables import Pair as Cell
 from driftproof.stats.savings import ArmSavings, Savings, percent
 
 #: The reference arms, in order, with the words shown.
 REFERENCES = (("control", "vs terse control"), ("baseline", "vs baseline"))
-
-#: One cell: the text shown and the value written to CSV (``None``: the text itself).
-Cell = tuple[str, str | None]
 
 
 def reference(a: ArmSavings, ref: str) -> Savings | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from driftproof._anchor import slug
@@ -100,6 +100,11 @@ def arms_of(r: Receipt) -> tuple[str, ...]:
 def draws_of(r: Receipt) -> Iterator[tuple[Case, str, Draw]]:
     """Every draw of ``r`` as ``(case, arm name, draw)``, case by case, in :func:`arms_of` order."""
     return ((c, n, d) for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws)
+
+
+def token_counts(draws: Iterable[Draw], part: str = "output") -> list[int]:
+    """The ``part`` (``output`` or ``total``) token counts the draws record, in draw order."""
+    return [n for d in draws if d.tokens is not None and (n := getattr(d.tokens, part)) is not None]
 
 
 def has_bands(r: Receipt) -> bool:

@@ -1,12 +1,7 @@
-"""A :class:`~driftproof.pages.comparison.Comparison` as text, Markdown and JSON (``diff``).
-
-Untrusted text goes through :func:`~driftproof.render.escape.terminal_safe` (text) or
-:func:`~driftproof.render.escape.md_html` (Markdown).
-"""
+"""A :class:`~driftproof.pages.comparison.Comparison` as text, Markdown and JSON (``diff``)."""
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -18,7 +13,7 @@ from driftproof.pages.comparison import (
     report_rows,
 )
 from driftproof.render.escape import md_html, terminal_safe
-from driftproof.render.layout import md_table, text_table
+from driftproof.render.layout import json_document, md_table, text_table
 from driftproof.stats import Band, CaseVerdict, verdict_words
 
 #: The line under the table: what a band and Δ are.
@@ -167,4 +162,4 @@ def comparison_json(c: Comparison) -> str:
         "context_rows": [_row_json(v, context=True) for v in c.context_rows],
         **_context_json(c),
     }
-    return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"
+    return json_document(doc)

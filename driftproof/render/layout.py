@@ -5,6 +5,7 @@ Plain string building: rich draws boxes and wraps to the terminal; markdown-it-p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,11 @@ def text_table(
         indent + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
         for r in cells
     ]
+
+
+def json_document(doc: object) -> str:
+    """``doc`` as JSON: sorted keys, two-space indent, UTF-8 kept, NaN refused, a final newline."""
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=2) + "\n"
 
 
 def md_facts(facts: Sequence[Fact]) -> list[str]:

@@ -1,8 +1,6 @@
-"""What ``driftproof run`` prints when it has written a receipt.
+"""What ``driftproof run`` prints when it has written a receipt (D-7, D-14, D-16).
 
-Each case's arm means and lift, lost draws by kind and top reasons, the control delta (D-16),
-the suite lift and per 1,000 skill tokens (D-14), the reading (D-7), and for ``--quick`` the
-two answers side by side (untrusted: plain :class:`rich.text.Text`, never markup).
+``--quick`` answers are untrusted: plain :class:`rich.text.Text`, never markup.
 """
 
 from __future__ import annotations

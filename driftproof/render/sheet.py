@@ -1,9 +1,4 @@
-"""The receipt sheet and its lift breakdown as text, Markdown or JSON.
-
-What ``driftproof view`` prints, and ``driftproof diff --lift-breakdown`` after the comparison.
-Untrusted strings (case ids, reasons, model names, file names) are printed with control
-characters made visible (text) or escaped (Markdown), :mod:`driftproof.render.escape`.
-"""
+"""The receipt sheet and its lift breakdown as text, Markdown or JSON (``view``, ``diff``)."""
 
 from __future__ import annotations
 
@@ -64,14 +59,6 @@ _BD_COLUMNS: Columns = (
 )
 
 
-def _head(cols: Columns) -> list[str]:
-    return [h for h, _ in cols]
-
-
-def _cells(cols: Columns, rows: Sequence[object]) -> list[list[str]]:
-    return [[getattr(r, f) for _, f in cols] for r in rows]
-
-
 def _lift_facts(s: Sheet) -> tuple[Fact, ...]:
     lift = [Fact("lift", s.lift), Fact("per 1,000 tokens", s.lift_per_1k)]
     if s.control_delta is not None:
@@ -87,17 +74,17 @@ class _Block:
     markdown: list[str]
 
 
-def _verdict(s: Sheet) -> Fact:
-    """The reading's status, sentence and why in one line, as the site's sheet gives it."""
-    return Fact("verdict", verdict_line(s.reading))
-
-
 def _facts(facts: Sequence[Fact]) -> _Block:
     return _Block(text_facts(facts), md_facts(facts))
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> _Block:
     return _Block(text_table(head, rows), md_table(head, rows))
+
+
+def _fields(cols: Columns, rows: Sequence[object]) -> _Block:
+    """A table of ``rows``' page-model fields, one column per ``(header, field)``."""
+    return _table([h for h, _ in cols], [[getattr(r, f) for _, f in cols] for r in rows])
 
 
 def _line(text: str) -> _Block:
@@ -113,21 +100,25 @@ def _items(items: Sequence[str], bullet: str = "  ") -> _Block:
 
 _NO_FIGURE = "No band, lift or verdict is computed from them."
 
+#: A sheet section: (text title, Markdown title, blocks).
+_Section = tuple[str, str, list[_Block]]
 
-def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
-    """The sheet's sections in order: (text title, Markdown title, blocks)."""
+
+def _both(title: str, *blocks: _Block) -> _Section:
+    return title, title, list(blocks)
+
+
+def _sections(s: Sheet) -> list[_Section]:
+    """The sheet's sections in order."""
+    verdict = Fact("verdict", verdict_line(s.reading))  # status, sentence and why, as the site's
     out = [
-        ("Headline", "Headline", [_facts((s.headline,))]),
-        (
-            "What produced it",
-            "What produced it",
-            [_facts(s.provenance), _line(f"band source {s.legend}")],
-        ),
-        ("Reading", "Reading", [_facts((_verdict(s), *s.reading[3:]))]),
-        ("What the skill adds", "What the skill adds", [_facts(_lift_facts(s))]),
+        _both("Headline", _facts((s.headline,))),
+        _both("What produced it", _facts(s.provenance), _line(f"band source {s.legend}")),
+        _both("Reading", _facts((verdict, *s.reading[3:]))),
+        _both("What the skill adds", _facts(_lift_facts(s))),
     ]
     if s.source_figures:
-        figures = _table(_head(FIGURE_COLUMNS), _cells(FIGURE_COLUMNS, s.source_figures))
+        figures = _fields(FIGURE_COLUMNS, s.source_figures)
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_origin), figures]
         out.append((f"{FIGURES_TITLE} (no band, lift or verdict)", FIGURES_TITLE, blocks))
     if s.source_report or s.source_decision:
@@ -136,16 +127,16 @@ def _sections(s: Sheet) -> list[tuple[str, str, list[_Block]]]:
         title = f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)"
         out.append((title, SOURCE_TITLE, blocks))
     if s.usage is not None:
-        out.append((USAGE_TITLE, USAGE_TITLE, _usage(s.usage)))
+        out.append(_both(USAGE_TITLE, *_usage(s.usage)))
     if s.fidelity is not None:
-        out.append((s.fidelity.title, s.fidelity.title, _fidelity(s.fidelity)))
+        out.append(_both(s.fidelity.title, *_fidelity(s.fidelity)))
     lost = [f"{d.case_id}, {d.arm}, draw {d.index}: {d.reason}" for d in s.lost_draws]
     cost = "Grading cost (apart from every figure about the skill)"
     return out + [
-        ("Arms", "Arms", [_table(_head(_ARM_COLUMNS), _cells(_ARM_COLUMNS, s.arms))]),
-        ("Cases", "Cases", [_table(_head(_CASE_COLUMNS), _cells(_CASE_COLUMNS, s.cases))]),
-        ("Lost draws", "Lost draws", [_items(lost)]),
-        (cost, cost, [_facts(s.judge_cost)]),
+        _both("Arms", _fields(_ARM_COLUMNS, s.arms)),
+        _both("Cases", _fields(_CASE_COLUMNS, s.cases)),
+        _both("Lost draws", _items(lost)),
+        _both(cost, _facts(s.judge_cost)),
         ('Lift breakdown (method, "Lift by case")', "Lift breakdown", [_breakdown(s.breakdown)]),
         (s.context.label, "Context, beyond the method", _context(s)),
     ]
@@ -156,7 +147,7 @@ def _breakdown(bv: BreakdownView) -> _Block:
     text = [f"  {terminal_safe(x)}" for x in bv.summary]
     markdown = [f"- {md_text(x)}" for x in bv.summary] + [""]
     if bv.rows:
-        table = _table(_head(_BD_COLUMNS), _cells(_BD_COLUMNS, bv.rows))
+        table = _fields(_BD_COLUMNS, bv.rows)
         text += table.text
         markdown += [*table.markdown, ""]
     note = [bv.note] if bv.note else []
