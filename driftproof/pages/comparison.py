@@ -161,13 +161,12 @@ def _rows(
 
 
 def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
-    out = []
-    if a.skill.name != b.skill.name:
-        out.append(
-            f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
-            "a diff is meant for two runs of the same skill."
-        )
-    return tuple(out)
+    if a.skill.name == b.skill.name:
+        return ()
+    return (
+        f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
+        "a diff is meant for two runs of the same skill.",
+    )
 
 
 def _source(r: Receipt) -> BandSource | None:

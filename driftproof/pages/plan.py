@@ -285,10 +285,7 @@ def _case_plans(
 
 
 def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, int | None]:
-    """Whether the cases disagree (D-8), and the cases needed when more than the pilot has.
-
-    The count is the smallest N ≥ 2 with band/√N under the floor.
-    """
+    """Whether the cases disagree (D-8), and the cases needed (band/√N under the floor) if more."""
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
     needed = stats_cases_needed(rb.band) if rb is not None and disagree else None

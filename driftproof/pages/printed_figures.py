@@ -44,11 +44,7 @@ def _figure(fig: dict[str, Any] | None, printed_part: str | None = None) -> Cell
 
 
 def uplift_unit(up: dict[str, Any]) -> str | None:
-    """An uplift's unit in words; ``None`` when the source states none.
-
-    A source field's uplift (``uplift_pct``) is in percentage points (D-15); otherwise the unit
-    is as printed.
-    """
+    """An uplift's unit in words (a source field's is percentage points, D-15), or ``None``."""
     unit = up.get("unit")
     if unit is None:
         return None

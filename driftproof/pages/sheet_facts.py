@@ -133,10 +133,7 @@ def _sample_counts(r: Receipt) -> set[int]:
 
 
 def _skill_reached(r: Receipt) -> str | None:
-    """Each arm's median reported input tokens beside the skill's size; ``None`` when unrecorded.
-
-    With both arms recorded, the difference the skill makes against the baseline.
-    """
+    """Each arm's median reported input tokens, the skill's difference and size, or ``None``."""
     medians = {n: getattr(r.arms, n).input_tokens_median for n in arms_of(r)}
     if all(v is None for v in medians.values()):
         return None
@@ -214,10 +211,7 @@ def _token_saving(r: Receipt) -> str:
 
 
 def _reference(arm: str, label: str | None) -> str:
-    """The reference arm in words, with the source's label in words (D-16).
-
-    ``__terse__`` reads "the terse control"; a label that only repeats the arm's name is left out.
-    """
+    """The reference arm, with the source's label in words (D-16; ``__terse__``: "terse")."""
     words = " ".join((label or "").replace("_", " ").split())
     if not words or words == arm:
         return f"the {arm} arm"
@@ -226,14 +220,12 @@ def _reference(arm: str, label: str | None) -> str:
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:
     """Context beyond the method: the paired interval, the spread split, the exact paired test."""
-    iv = lift_interval(b) if b.available else None
-    single = lift_refusal(r)
-    if single is not None:
-        interval = f"unavailable: {single}"
-    elif iv is None:
-        interval = "unavailable: the lift breakdown is unavailable"
-    elif iv.reason is not None:
-        interval = f"unavailable: {iv.reason}"
+    why = lift_refusal(r)
+    if why is None and not b.available:
+        why = "the lift breakdown is unavailable"
+    iv = lift_interval(b) if why is None else None
+    if iv is None or iv.reason is not None:
+        interval = f"unavailable: {why if iv is None else iv.reason}"
     else:
         interval = (
             f"suite lift {fmt(iv.lift, signed=True)}, paired standard error {fmt(iv.se)} "
@@ -264,15 +256,12 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     reasons = {f.value for f in splits}
     if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
         splits = [Fact("spread split, every case and arm", splits[0].value)]
-    return ContextView(CONTEXT_LABEL, interval, tuple(splits), _exact(b, single, iv is None))
+    exact = _exact(b) if why is None else f"unavailable: {why}"
+    return ContextView(CONTEXT_LABEL, interval, tuple(splits), exact)
 
 
-def _exact(b: Breakdown, single: str | None, unavailable: bool) -> str:
+def _exact(b: Breakdown) -> str:
     """The exact paired test over the included cases' lifts, or why it is unavailable."""
-    if single is not None:
-        return f"unavailable: {single}"
-    if unavailable:
-        return "unavailable: the lift breakdown is unavailable"
     if b.suite_lift is None:
         return f"unavailable: {b.suite_lift_reason or 'the suite lift is unavailable'}"
     lifts = [c.lift for c in b.cases if c.included and c.lift is not None]

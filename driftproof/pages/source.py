@@ -104,10 +104,7 @@ def _how(f: SourceFigure) -> str:
 
 
 def source_report_headline(r: Receipt) -> str | None:
-    """The headline of a receipt whose source reported its own figures: how many, and where.
-
-    ``None`` when the receipt holds no source report with a figure.
-    """
+    """How many figures the source reported itself, and where; ``None`` with none."""
     n = len(r.source_report.figures) if r.source_report is not None else 0
     if not n:
         return None
@@ -188,6 +185,10 @@ FIDELITY_NOTE = (
 )
 
 
+#: The fidelity reports' arm order, as caveman prints it: controls first, then the skill.
+_ORDER = ("baseline", "control", "with_skill")
+
+
 def _is_caveman(r: Receipt) -> bool:
     return r.provenance is not None and r.provenance.tool == CAVEMAN_TOOL
 
@@ -238,8 +239,7 @@ def fidelity_view(r: Receipt) -> FidelityView | None:
         return None
     if any(k.source_type == JUDGED_FACT for k in checks):
         return _judged_view(r)
-    order = ("baseline", "control", "with_skill")  # controls first, then the skill (as printed)
-    tallies = check_tally(r, tuple(n for n in order if n in arms_of(r)))
+    tallies = check_tally(r, tuple(n for n in _ORDER if n in arms_of(r)))
     labels = [_label(r, t.arm) for t in tallies]
     not_run = len(r.cases) - min(t.answered for t in tallies)
     summary = [
@@ -291,11 +291,10 @@ JUDGED_NOTE = (
 
 def _judged_view(r: Receipt) -> FidelityView:
     """The report of a judged fidelity import; an arm the snapshot lacks is unknown (D-13)."""
-    order = ("baseline", "control", "with_skill")
-    recorded = [n for n in order if getattr(r.arms, n) is not None and getattr(r.arms, n).recorded]
+    recorded = [n for n in _ORDER if getattr(r.arms, n) is not None and getattr(r.arms, n).recorded]
     tallies = {t.arm: t for t in fact_tally(r, tuple(recorded))}
     arm_rows = []
-    for n in order:
+    for n in _ORDER:
         t = tallies.get(n)
         if t is None:
             arm_rows.append((_label(r, n), UNKNOWN, UNKNOWN, UNKNOWN))

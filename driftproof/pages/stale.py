@@ -13,6 +13,7 @@ from typing import Literal
 
 from packaging.version import InvalidVersion, Version
 
+from driftproof.pages.words import arms_of
 from driftproof.receipt import Receipt
 
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
@@ -114,7 +115,7 @@ def harness_change(
 
 def stale_report(receipt: Receipt, today: Today) -> StaleReport:
     """Per arm of ``receipt``, whether its result still stands against ``today``."""
-    arms = ("with_skill", "baseline") + (("control",) if receipt.arms.control is not None else ())
+    arms = arms_of(receipt)
     findings = _findings(receipt, today, arms)
     out = []
     for arm in arms:

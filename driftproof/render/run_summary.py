@@ -107,40 +107,36 @@ def print_result(result: Any, console: Console | None = None) -> None:
             row += [_arm(k), _f(mean_delta(k, w), True)]
         t.add_row(*row)
     console.print(t)
-    for line in (_lost_by_kind(r), top_lost_line(r)):
-        if line:
-            console.print(_text(line))
+    lines = [x for x in (_lost_by_kind(r), top_lost_line(r)) if x]
     lift = suite_lift(r)
     n = r.run.endpoint_attempts
     requests = f"requests made {n}, retries included" if n else "no request made to a model"
-    console.print(
-        _text(
-            f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
-            f"skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} (skill {r.skill.tokens} "
-            f"tokens); {requests}"
-        )
+    lines.append(
+        f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
+        f"skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} (skill {r.skill.tokens} "
+        f"tokens); {requests}"
     )
     jo = r.economics.judge_overhead
     if jo is not None:
         usd = "unpriced" if jo.usd is None else f"${jo.usd:.4f}"
-        console.print(
-            _text(
-                f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
-                f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without "
-                "usage)"
-            )
+        lines.append(
+            f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
+            f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without "
+            "usage)"
         )
     refused = no_verdict(r)
     if r.is_smoke:
-        console.print(_text(SMOKE_RUN))
+        lines.append(SMOKE_RUN)
     elif refused is not None:  # "not measured: …" says it has no verdict (D-17)
         nothing = refused.refusal is Refusal.NOT_MEASURED
-        console.print(_text(refused.reason if nothing else f"no verdict: {refused.reason}"))
+        lines.append(refused.reason if nothing else f"no verdict: {refused.reason}")
     else:
         reading = receipt_reading(r)
-        console.print(_text(f"{reading.status}: {reading.sentence}"))
+        lines.append(f"{reading.status}: {reading.sentence}")
     if result.stopped:
-        console.print(_text(f"stopped: {result.stopped}"))
+        lines.append(f"stopped: {result.stopped}")
+    for line in lines:
+        console.print(_text(line))
     if result.quick_answers:
         side = Table(title=_text(f"{r.cases[0].id}: answers side by side"), show_lines=True)
         arms = list(result.quick_answers)

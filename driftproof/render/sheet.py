@@ -59,13 +59,6 @@ _BD_COLUMNS: Columns = (
 )
 
 
-def _lift_facts(s: Sheet) -> tuple[Fact, ...]:
-    lift = [Fact("lift", s.lift), Fact("per 1,000 tokens", s.lift_per_1k)]
-    if s.control_delta is not None:
-        lift.append(Fact("vs control", s.control_delta))
-    return tuple(lift)
-
-
 @dataclass(frozen=True)
 class _Block:
     """One block of a sheet section, laid out for a terminal and for Markdown."""
@@ -111,11 +104,13 @@ def _both(title: str, *blocks: _Block) -> _Section:
 def _sections(s: Sheet) -> list[_Section]:
     """The sheet's sections in order."""
     verdict = Fact("verdict", verdict_line(s.reading))  # status, sentence and why, as the site's
+    lift = [Fact("lift", s.lift), Fact("per 1,000 tokens", s.lift_per_1k)]
+    lift += [Fact("vs control", s.control_delta)] if s.control_delta is not None else []
     out = [
         _both("Headline", _facts((s.headline,))),
         _both("What produced it", _facts(s.provenance), _line(f"band source {s.legend}")),
         _both("Reading", _facts((verdict, *s.reading[3:]))),
-        _both("What the skill adds", _facts(_lift_facts(s))),
+        _both("What the skill adds", _facts(lift)),
     ]
     if s.source_figures:
         figures = _fields(FIGURE_COLUMNS, s.source_figures)
