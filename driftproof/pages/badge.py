@@ -68,11 +68,9 @@ def _underpowered_counts(reading: Reading) -> tuple[int | None, bool]:
     cases = [c for c in reading.cases if c.underpowered]
     if any(c.no_draw_count for c in cases):
         return None, True
-    needed = reading.draws_needed
-    if needed is None:
-        counts = [c.draws_needed for c in cases if c.draws_needed is not None]
-        needed = max(counts) if counts else None
-    return needed, False
+    if reading.draws_needed is not None:
+        return reading.draws_needed, False
+    return max((c.draws_needed for c in cases if c.draws_needed is not None), default=None), False
 
 
 def badge_reading(receipt: Receipt) -> BadgeReading:

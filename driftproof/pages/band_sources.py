@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from driftproof.pages.words import UNKNOWN
-from driftproof.receipt import CaseArm, Receipt
+from driftproof.receipt import Receipt
 from driftproof.stats.band import band_source_of
 from driftproof.wording import BAND_SOURCE_LEGEND
 
@@ -34,18 +34,10 @@ def held_range(counts: list[int]) -> str:
     return str(lo) if lo == hi else f"{lo} to {hi}"
 
 
-def _arms(r: Receipt) -> list[CaseArm]:
-    return [
-        a
-        for c in r.cases
-        for a in (c.arms.with_skill, c.arms.baseline, c.arms.control)
-        if a is not None
-    ]
-
-
 def band_facts(r: Receipt) -> BandFacts:
     """The band source and both counts of ``r``, from its fields (never inferred into prose)."""
-    arms = _arms(r)
+    every = (a for c in r.cases for a in (c.arms.with_skill, c.arms.baseline, c.arms.control))
+    arms = [a for a in every if a is not None]
     draws_held = [len(a.draws) for a in arms]
     samples_held = [len(d.judge_samples) for a in arms for d in a.draws]
     scored = any(d.score is not None for a in arms for d in a.draws)

@@ -137,8 +137,8 @@ class Plan:
     @property
     def larger_pilot(self) -> int | None:
         """The largest :attr:`CasePlan.larger_pilot` asked, or ``None``."""
-        asks = [c.larger_pilot for c in self.cases if c.larger_pilot is not None]
-        return max(asks) if asks else None
+        asks = (c.larger_pilot for c in self.cases if c.larger_pilot is not None)
+        return max(asks, default=None)
 
     @property
     def undecided_cases(self) -> tuple[str, ...]:
@@ -148,8 +148,8 @@ class Plan:
     @property
     def pilot_draws(self) -> int | None:
         """The draws per arm to grow the pilot to for its undecided cases (the largest asked)."""
-        asks = [c.pilot_draws for c in self.cases if c.undecided and c.pilot_draws is not None]
-        return max(asks) if asks else None
+        asks = (c.pilot_draws for c in self.cases if c.undecided and c.pilot_draws is not None)
+        return max(asks, default=None)
 
 
 def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:

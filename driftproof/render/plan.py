@@ -157,20 +157,20 @@ def _across_line(p: Plan) -> list[str]:
 
 def _level_line(p: Plan) -> str:
     """The bounds' confidence levels, what they promise, and with pooling how often they err."""
+    promise = (
+        "run at this count with no effect reads underpowered at most 10% of the time when the "
+        "true spreads are no wider than the bounds. A case has no count only when even the lower"
+    )
     if p.pooled_level is None or p.existence is None:
         return (
-            f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a run at this "
-            "count with no effect reads underpowered at most 10% of the time when the true "
-            "spreads are no wider than the bounds. A case has no count only when even the "
-            f"lower {p.level:.0%} bounds of its spreads reach the floor."
+            f"Spreads are taken at their upper {p.level:.0%} confidence bounds: a {promise} "
+            f"{p.level:.0%} bounds of its spreads reach the floor."
         )
     e = p.existence
     return (
         f"A spread pooled over {POOLED_DF} or more degrees of freedom is taken at its upper "
         f"{p.pooled_level:.0%} confidence bound, any other at its upper {p.level:.0%} bound: a "
-        "run at this count with no effect reads underpowered at most 10% of the time when the "
-        "true spreads are no wider than the bounds. A case has no count only when even the "
-        "lower bounds of its spreads reach the floor (for a pooled spread at the upper "
+        f"{promise} bounds of its spreads reach the floor (for a pooled spread at the upper "
         f"{p.pooled_level:.0%} bound, its median-unbiased value, the lower 50% bound). At the "
         "pooled "
         f"{e.df} degrees of freedom per arm, two equal spreads summing to {e.below:.3f} get a "
