@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from driftproof.cli._options import EXISTING_FILE
+from driftproof.cli._options import EXISTING_FILE, FILE
 from driftproof.errors import ImportError_
 
 #: ``--out-dir`` (``--out`` its older spelling) and ``--force``, last in every import command.
@@ -36,8 +36,9 @@ def _import_command(
     *params: click.Parameter,
     source: str | Callable[[dict[str, Any]], tuple[Any, Any]] = "path",
     check: Callable[[dict[str, Any]], None] | None = None,
+    after: tuple[click.Parameter, ...] = (),
 ) -> click.Command:
-    """The click command ``tool``: its ``params``, then ``--out-dir`` and ``--force``.
+    """The click command ``tool``: its ``params``, ``--out-dir`` and ``--force``, then ``after``.
 
     Parameter ``source`` (or a function popping what it reads from the values and returning
     (source, its name)) is the importer's source, every other parameter an option by name;
@@ -63,7 +64,7 @@ def _import_command(
         for path in write_imported(items, out_dir, source=str(shown), force=force):
             click.echo(f"wrote {path}")
 
-    return click.Command(tool, help=help, params=[*params, *_OUTPUT], callback=callback)
+    return click.Command(tool, help=help, params=[*params, *_OUTPUT, *after], callback=callback)
 
 
 def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
@@ -142,6 +143,46 @@ _SKILL_MD = click.Option(
     ["--skill-md"],
     type=EXISTING_FILE,
     help="The SKILL.md measured (hashed and counted); unknown when omitted.",
+)
+
+caveman = _import_command(
+    "caveman",
+    """Import caveman's snapshot: one receipt per skill arm.
+
+    Reads evals/snapshots/results.json (or results.partial.json, or with --cases fidelity.json,
+    or a judged fidelity.json with or without --rubrics); caveman's baseline and terse control
+    are the other arms.
+    """,
+    click.Argument(["snapshot"], type=FILE),
+    click.Option(
+        ["--skills", "skills_dir"],
+        required=True,
+        type=click.Path(path_type=Path, file_okay=False),
+        help="skills/ directory as it was when the snapshot ran (<arm>/SKILL.md).",
+    ),
+    source="snapshot",
+    after=(
+        click.Option(
+            ["--source-commit"],
+            default=None,
+            help="caveman git commit the files were read at (names the files, recorded as "
+            "tool_version).",
+        ),
+        click.Option(
+            ["--cases", "cases"],
+            default=None,
+            type=FILE,
+            help="caveman's evals/prompts/fidelity.json: read SNAPSHOT as the fidelity eval and "
+            "score it against these cases' checks.",
+        ),
+        click.Option(
+            ["--rubrics", "rubrics"],
+            default=None,
+            type=FILE,
+            help="caveman's evals/prompts/rubrics.json, for a judged fidelity snapshot (each fact "
+            "judged by a model): the snapshot must match its prompts and facts.",
+        ),
+    ),
 )
 
 skill_creator = _import_command(

@@ -191,23 +191,16 @@ def within_bounds(value: Any, depth: int = 1) -> bool:
 
     ``False`` sends the caller to :func:`check_json_bounds`, which words each problem.
     """
-    return _within(
-        value,
-        MAX_DEPTH - depth + 1,
-        RECEIPT_MAX_STRING_CHARS,
-        RECEIPT_MAX_ITEMS,
-        RECEIPT_MAX_MEMBERS,
-        RECEIPT_MAX_KEY_CHARS,
-    )
+    return _within(value, MAX_DEPTH - depth + 1)
 
 
 def _within(
     value: Any,
     max_depth: int,
-    max_string_chars: int,
-    max_items: int,
-    max_members: int,
-    max_key_chars: int,
+    max_string_chars: int = RECEIPT_MAX_STRING_CHARS,
+    max_items: int = RECEIPT_MAX_ITEMS,
+    max_members: int = RECEIPT_MAX_MEMBERS,
+    max_key_chars: int = RECEIPT_MAX_KEY_CHARS,
 ) -> bool:
     """Whether ``value`` is plainly within every bound: the same checks, fast, no pointers.
 
@@ -265,26 +258,24 @@ def _valid_unicode(s: str) -> bool:
     return True
 
 
-def _size_of(source: str | Path | bytes | int) -> int:
-    if isinstance(source, int):
-        return source
-    if isinstance(source, bytes):
-        return len(source)
-    return Path(source).stat().st_size
-
-
 def breakdown_size_ok(source: str | Path | bytes | int) -> bool:
     """Whether a receipt (path, bytes or size in bytes) is at most :data:`BREAKDOWN_MAX_BYTES`.
 
     Raises:
         OSError: ``source`` is a path that cannot be stat'ed.
     """
-    return _size_of(source) <= BREAKDOWN_MAX_BYTES
+    return breakdown_unavailable_reason(source) is None
 
 
 def breakdown_unavailable_reason(source: str | Path | bytes | int) -> str | None:
-    """The sentence naming size and limit (bytes) when the receipt is too large, else ``None``."""
-    size = _size_of(source)
+    """The sentence naming size and limit (bytes) when the receipt is too large, else ``None``.
+
+    Raises:
+        OSError: ``source`` is a path that cannot be stat'ed.
+    """
+    if isinstance(source, str | Path):
+        source = Path(source).stat().st_size
+    size = len(source) if isinstance(source, bytes) else source
     if size <= BREAKDOWN_MAX_BYTES:
         return None
     return (

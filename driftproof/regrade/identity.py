@@ -32,7 +32,7 @@ SETTING_NAMES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GraderSetting:
     """A grader's recorded setting; ``None`` = not recorded (then not compared).
 
@@ -45,11 +45,11 @@ class GraderSetting:
     service: str | None
     sampling: str | None
     instructions: str | None
-    tool_version: str | None
-    isolation: str | None
+    tool_version: str | None = None
+    isolation: str | None = None
     address: str | None
-    routing: str | None
-    code: str | None
+    routing: str | None = None
+    code: str | None = None
     answered_as: tuple[str, ...] | None
 
 
@@ -103,17 +103,12 @@ def new_grader_setting(
     Tool version, isolation, routing and code are not recorded, so not compared;
     ``answered_as`` is the original's, checked on every reply.
     """
-    service = "/".join(x for x in (judge.name, judge.surface) if x) or None
     return GraderSetting(
         model=model,
-        service=service,
+        service="/".join(x for x in (judge.name, judge.surface) if x) or None,
         sampling=canonical_json(judge.sampling(max_tokens)),
         instructions=J.template_sha256(),
-        tool_version=None,
-        isolation=None,
         address=judge.service,
-        routing=None,
-        code=None,
         answered_as=original.answered_as,
     )
 

@@ -19,26 +19,17 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
     for case in original.cases:
         for name, arm in case.arms.named():
             for d in arm.draws:
+                where = f"case {case.id} {name} draw {d.index}"
                 if d.lost is not None:
                     continue
                 if d.answer is None:
-                    reasons.append(
-                        f"case {case.id} {name} draw {d.index}: the original kept no answer "
-                        "(run with --keep-transcripts to regrade)"
-                    )
-                    return reasons
+                    why = "the original kept no answer (run with --keep-transcripts to regrade)"
+                    return [*reasons, f"{where}: {why}"]
                 if len(d.answer) > _bounds.ANSWER_MAX_CHARS:
-                    reasons.append(
-                        f"case {case.id} {name} draw {d.index}: "
-                        f"answer over {_bounds.ANSWER_MAX_CHARS} characters"
-                    )
-                    return reasons
+                    return [*reasons, f"{where}: answer over {_bounds.ANSWER_MAX_CHARS} characters"]
                 total_chars += len(d.answer)
                 if d.answer_sha256 is not None and sha256_text(d.answer) != d.answer_sha256:
-                    reasons.append(
-                        f"case {case.id} {name} draw {d.index}: "
-                        "the answer does not match its sealed hash"
-                    )
+                    reasons.append(f"{where}: the answer does not match its sealed hash")
     if total_chars > _bounds.ANSWERS_ARCHIVE_MAX_BYTES:
         reasons.append(
             f"the answers total {total_chars} characters; "
@@ -79,13 +70,11 @@ def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
         return [
             f"the kept transcripts {path.name} are over {_bounds.ANSWERS_ARCHIVE_MAX_BYTES} bytes"
         ]
-    h = hashlib.sha256()
     with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    if h.hexdigest() != kept.sha256:
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
+    if digest != kept.sha256:
         return [
             f"the kept transcripts {path.name} changed after the original sealed them "
-            f"(sha256 {h.hexdigest()[:12]}…, sealed {kept.sha256[:12]}…)"
+            f"(sha256 {digest[:12]}…, sealed {kept.sha256[:12]}…)"
         ]
     return []
