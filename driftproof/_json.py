@@ -100,8 +100,7 @@ def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _where_twice(text: str) -> tuple[str, str] | None:
     """(JSON pointer, name) of the first object in document order giving a member name twice.
 
-    The parser's hooks run inner objects first, so a second parse marks them and a walk finds the
-    first; ``None`` if that parse fails too.
+    ``None`` if the marking parse fails too.
     """
     try:
         value = json.loads(text, object_pairs_hook=_marking_twice)

@@ -44,10 +44,7 @@ def _local_bpe() -> bytes:
 
 @functools.cache
 def o200k_encoding() -> tiktoken.Encoding:
-    """The o200k_base encoding of tiktoken, built offline once per process.
-
-    tiktoken's ``openai_public.o200k_base()`` supplies the name, regex and special tokens; its
-    file read is redirected to the local copy, and any other file it asks for is refused.
+    """The o200k_base encoding of tiktoken, built offline (the local BPE file) once per process.
 
     Raises:
         RuntimeError: the packaged BPE file does not have the expected sha256, or

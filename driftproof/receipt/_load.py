@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from driftproof._json import JSONFault, json_kind, loads_strict
+from driftproof._json import JSONFault, decode_utf8, json_kind, loads_strict
 from driftproof._json import pointer as to_pointer
 from driftproof.errors import BoundsError, Problem, ReceiptError, UnknownVersionError
 from driftproof.receipt import _bounds
@@ -36,12 +36,7 @@ _ERRORS_SCANNED = 1000
 
 
 def _parse_json(data: bytes, file: str) -> Any:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReceiptError.at(
-            file, "", f"expected UTF-8 JSON, found an invalid byte at offset {exc.start}"
-        ) from None
+    text = decode_utf8(data, "JSON", lambda message: ReceiptError.at(file, "", message))
     try:
         return loads_strict(text)
     except JSONFault as exc:
@@ -103,9 +98,7 @@ def _to_model(doc: dict[str, Any], version: str, file: str) -> Receipt:
     current["schema_version"] = version
     try:
         receipt = Receipt.model_validate(current)
-    except (
-        ValidationError
-    ) as exc:  # pragma: no cover - the schema and migrations should catch these first
+    except ValidationError as exc:  # pragma: no cover - the schema and migrations catch these
         problems = [
             Problem(file, to_pointer(e["loc"]), e["msg"])
             for e in exc.errors()[: _bounds.MAX_PROBLEMS]

@@ -1,14 +1,10 @@
 """What a reader recomputes from a receipt's own evidence before it trusts it (D-18).
 
 :func:`check_consistency` refuses, on reading and writing, a receipt whose structure is wrong
-(repeated ids or indexes, a score without a judge, several draws in a ``legacy`` arm, draws in
-an unrecorded arm, a control arm in some cases only) or that disagrees with its evidence: a
-draw's score and its valid judge samples, a sample with both an invalid reason and a score
-(D-1), ``generation.sd`` and the draw scores (D-2),
-draw indexes ``0 … n−1``, a stub or simulated run read TESTED, ``tokens.answer_output`` over
-``tokens.output``, ``input_tokens_median``, an A/A baseline built otherwise, and a run's
-recorded draws and judge samples per draw. The seal (D-12) only says the bytes are the ones
-sealed; these checks catch a receipt that disagrees with itself, not one forged consistently.
+or that disagrees with its evidence: draw scores and judge samples (D-1), ``generation.sd``
+(D-2), draw indexes, token parts, the arms' records and the run's counts. The seal (D-12)
+only says the bytes are the ones sealed; these checks catch a receipt that disagrees with
+itself, not one forged consistently.
 """
 
 from __future__ import annotations

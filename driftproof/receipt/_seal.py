@@ -1,19 +1,10 @@
 """The seal (D-12): sha256 over the RFC 8785 canonical JSON of a receipt, ``seal`` left out.
 
 A writer seals; every reader recomputes the hash and refuses a mismatch, naming the file.
-Canonical JSON is written by libraries, the standard library's C encoder or the ``rfc8785``
-library (Trail of Bits, the reference the tests hold it to): a receipt whose cases are held
-apart is hashed member by member, joined as RFC 8785 joins an object's members (sorted names,
-``,`` and ``:``, no spaces).
-
-The standard library's C encoder (sorted names, no spaces, no ASCII escaping, the same escape
-table) writes RFC 8785's bytes but for integral floats (``1.0``, ``-0.0``; RFC 8785 writes ``1``
-and ``0``), which :func:`_c_encoded` rewrites outside strings, and four cases it leaves to the
-library: an exponent (Python writes one from 1e16 and below 1e-4, RFC 8785 from 1e21 and below
-1e-6), an integer of 16 or more digits (RFC 8785 refuses those past 2**53), a lone surrogate
-(refused) and a character beyond U+FFFF (member names sort by UTF-16 code units). Where one of
-the four may be present, even inside a string, the library writes the bytes: a false alarm
-costs time, never a byte.
+Canonical bytes come from the standard library's C encoder where they are RFC 8785's
+(:func:`_c_encoded`), else from the ``rfc8785`` library (the reference the tests hold it to).
+A receipt whose cases are held apart is hashed member by member, joined as RFC 8785 joins an
+object's members (sorted names, ``,`` and ``:``, no spaces).
 """
 
 from __future__ import annotations
@@ -39,7 +30,13 @@ _INTEGRAL_END: Final = re.compile(rb"\.0(?=[,\]}]|\Z)")
 
 
 def _c_encoded(value: Any) -> bytes | None:
-    """RFC 8785's bytes for ``value`` (JSON data) by the C encoder, or None: the library must."""
+    """RFC 8785's bytes for ``value`` (JSON data) by the C encoder, or None: the library must.
+
+    The C encoder differs from RFC 8785 on integral floats (``1.0``, ``-0.0``; RFC 8785 writes
+    ``1`` and ``0``), rewritten here outside strings. None where an exponent, an integer of 16
+    or more digits, a lone surrogate or a character beyond U+FFFF may be present, even inside a
+    string: a false alarm costs time, never a byte.
+    """
     try:
         text = json.dumps(
             value, ensure_ascii=False, allow_nan=False, separators=(",", ":"), sort_keys=True

@@ -1,9 +1,7 @@
 """The frozen receipt schemas, one file per version (D-11), and the migration chain (D-13).
 
-A receipt is validated against the schema its ``schema_version`` names, then migrated step by
-step to the current shape. :func:`compiled_validator_for` (jsonschema-rs) decides validity;
-:func:`validator_for` (python-jsonschema) only words a refusal, its ``format`` checks
-delegated to jsonschema-rs (:data:`FORMATS`) so the two agree.
+:func:`compiled_validator_for` (jsonschema-rs) decides validity; :func:`validator_for`
+(python-jsonschema) only words a refusal, its ``format`` checks delegated to jsonschema-rs.
 """
 
 from __future__ import annotations
@@ -73,9 +71,8 @@ def _ecma(pattern: str) -> regress.Regex:
 
 _Validator: Any = cast(Any, validators).extend(Draft202012Validator, {"pattern": _ecma_pattern})
 
-#: Every ``format`` a frozen receipt schema or an importer's schema uses. Each is checked by
-#: jsonschema-rs in both validators (python-jsonschema alone skips ``date-time`` unless the
-#: optional rfc3339-validator is installed, so ``2026-13-45T25:61:61Z`` would pass).
+#: Every ``format`` a frozen receipt schema or an importer's schema uses, checked by
+#: jsonschema-rs in both validators (python-jsonschema alone may skip ``date-time``).
 FORMATS: tuple[str, ...] = ("date-time",)
 
 
@@ -137,8 +134,7 @@ def migrate(document: dict[str, Any]) -> dict[str, Any]:
     The input is not mutated; the caller decides which version the model reports.
 
     Raises:
-        KeyError: no migration path from the document's version (a bug: every frozen
-            version must have one; a test walks every version).
+        KeyError: no migration path from the document's version (a bug).
     """
     doc = document
     while doc["schema_version"] != CURRENT_VERSION:

@@ -1,8 +1,7 @@
 """Writing a receipt: sealed once (D-12), validated once, written atomically, current version.
 
-Cases are turned into JSON one at a time (checked against bounds and schema, hashed into the
-seal, written beside the target, dropped), so a receipt of 100,000 calls is never held whole
-as JSON. Only a receipt that passes every check replaces the target.
+Cases are checked, hashed and written one at a time, so a large receipt is never held whole as
+JSON; only a receipt that passes every check replaces the target.
 """
 
 from __future__ import annotations

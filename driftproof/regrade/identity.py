@@ -36,9 +36,8 @@ SETTING_NAMES: dict[str, str] = {
 class GraderSetting:
     """A grader's recorded setting; ``None`` = not recorded (then not compared).
 
-    ``sampling``, ``isolation`` and ``routing`` are canonical JSON strings so that two
-    settings compare by value. ``answered_as`` is the sorted tuple of dated model ids
-    the grader's replies reported.
+    ``sampling``, ``isolation`` and ``routing`` are :func:`canonical_json`; ``answered_as`` is
+    the sorted dated model ids the grader's replies reported.
     """
 
     model: str | None
@@ -166,8 +165,7 @@ class SampleIdentity:
 
 
 def _same_model(requested: str, reported: str) -> bool:
-    # A dated id answers for its undated alias (claude-haiku-4-5 ← claude-haiku-4-5-20251001);
-    # the reported id is kept with its date.
+    # A dated id answers for its undated alias (claude-haiku-4-5 ← claude-haiku-4-5-20251001).
     if reported == requested:
         return True
     if reported.startswith(requested + "-"):
@@ -186,9 +184,7 @@ def identity_bounds_problem(reported: Sequence[str | None], serving: str | None)
         return (
             f"the reply reports {len(ids)} model ids; the limit is {B.IDENTITY_MAX_IDS_PER_SAMPLE}"
         )
-    size = sum(len(x.encode("utf-8", "surrogatepass")) for x in ids) + len(
-        (serving or "").encode("utf-8", "surrogatepass")
-    )
+    size = sum(len(x.encode("utf-8", "surrogatepass")) for x in [*ids, serving or ""])
     if size > B.IDENTITY_EVIDENCE_MAX_BYTES:
         return (
             f"the reply's identity evidence is {size} bytes; "

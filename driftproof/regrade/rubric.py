@@ -1,10 +1,8 @@
 """Rubric regrade: grade a receipt's kept answers under revised rubrics or criteria.
 
 Method, "Receipts are an open format": no new answer is drawn, a lost draw stays lost and
-checks are never run again; logical judge calls are counted apart from runner attempts. The
-regrade seals a receipt of its own covering the original's hash and runner, the answers read,
-graded and carried, the revised tasks, the original grader and the calls made; the original's
-capture mode and harness are kept. Every refusal happens before any output is written.
+checks are never run again. The regrade seals a receipt of its own (:class:`Regrade`); every
+refusal happens before any output is written.
 """
 
 from __future__ import annotations
@@ -63,11 +61,7 @@ _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
 
 @dataclass(frozen=True)
 class RegradeResult:
-    """What a rubric regrade did: the receipt written and the counts it seals.
-
-    ``answers_carried`` are draws copied unchanged (lost draws); ``logical_judge_calls`` one per
-    sample per graded answer; ``runner_attempts`` requests or CLI runs, retries and timeouts in.
-    """
+    """What a rubric regrade did: the receipt written and the counts it seals (:class:`Regrade`)."""
 
     receipt_path: Path
     answers_read: int
