@@ -171,11 +171,9 @@ def _scalar_problem(v: Any, max_string_chars: int) -> str | None:
     if isinstance(v, str):
         if len(v) > max_string_chars:
             return f"expected a string of at most {max_string_chars} characters, found {len(v)}"
-        return (
-            None
-            if _valid_unicode(v)
-            else "expected valid Unicode text, found a lone surrogate escape"
-        )
+        if not _valid_unicode(v):
+            return "expected valid Unicode text, found a lone surrogate escape"
+        return None
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
     if isinstance(v, int) and abs(v) > JSON_SAFE_INTEGER:

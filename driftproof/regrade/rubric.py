@@ -353,7 +353,22 @@ def _regrade_body(
             document_sha256=document[1],
             unrecorded=[],
         ),
-        regrade=_regrade_member(o, revised, grader, setting),
+        regrade=Regrade(
+            kind="judge" if grader.plain else "rubric",
+            original_seal=o.seal.sha256,
+            original_runner=o.run.runner,
+            runner_version=__version__,
+            revised_suite_sha256=revised.sha256,
+            original_grader={
+                k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(setting).items()
+            },
+            answers_read=grader.read,
+            answers_graded=grader.graded,
+            answers_carried=grader.carried,
+            logical_judge_calls=grader.logical,
+            runner_attempts=grader.attempts.value,
+            judge_ids=aggregate_judge_ids(grader.identities),
+        ),
     )
 
 
@@ -372,24 +387,4 @@ def _plain_judge(grader: _Grader) -> Judge:
             "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
             "price": None,
         }
-    )
-
-
-def _regrade_member(o: Receipt, revised: Suite, grader: _Grader, setting: GraderSetting) -> Regrade:
-    """The receipt's ``regrade`` member: what was read, the original grader, the counts."""
-    return Regrade(
-        kind="judge" if grader.plain else "rubric",
-        original_seal=o.seal.sha256,
-        original_runner=o.run.runner,
-        runner_version=__version__,
-        revised_suite_sha256=revised.sha256,
-        original_grader={
-            k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(setting).items()
-        },
-        answers_read=grader.read,
-        answers_graded=grader.graded,
-        answers_carried=grader.carried,
-        logical_judge_calls=grader.logical,
-        runner_attempts=grader.attempts.value,
-        judge_ids=aggregate_judge_ids(grader.identities),
     )
