@@ -23,7 +23,7 @@ import json
 import os
 import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from driftproof import wording
@@ -271,23 +271,21 @@ def summary_markdown(
     return _with_cases("".join(head), c, max_bytes)
 
 
-def _output_blocks(outputs: dict[str, str]) -> str:
-    """Each output as a ``name<<delimiter`` block, the delimiter random: no value can end it."""
-    blocks = []
-    for name, value in outputs.items():
-        delim = f"driftproof_{uuid.uuid4().hex}"
-        blocks.append(f"{name}<<{delim}\n{value}\n{delim}\n")
-    return "".join(blocks)
-
-
 def _append(path: Path, text: str) -> None:
     with path.open("a", encoding="utf-8") as fh:
         fh.write(text)
 
 
 def append_github_output(path: Path, outputs: dict[str, str]) -> None:
-    """Append ``outputs`` to a ``$GITHUB_OUTPUT`` file, each in a block no value can end early."""
-    _append(path, _output_blocks(outputs))
+    """Append ``outputs`` to a ``$GITHUB_OUTPUT`` file, each in a block no value can end early.
+
+    Each output is a ``name<<delimiter`` block, the delimiter random.
+    """
+    blocks = []
+    for name, value in outputs.items():
+        delim = f"driftproof_{uuid.uuid4().hex}"
+        blocks.append(f"{name}<<{delim}\n{value}\n{delim}\n")
+    _append(path, "".join(blocks))
 
 
 def _parse_fail_on(value: str) -> list[str]:
@@ -311,16 +309,16 @@ def _parse_fail_on(value: str) -> list[str]:
 
 def _write_outputs(summary: str, outputs: dict[str, str]) -> list[str]:
     """Append the summary and the outputs to GitHub's files; one line per file not written."""
-    writes = (
-        ("GITHUB_STEP_SUMMARY", "the job summary", summary),
-        ("GITHUB_OUTPUT", "the outputs", _output_blocks(outputs)),
+    writes: tuple[tuple[str, str, Callable[[Path], None]], ...] = (
+        ("GITHUB_STEP_SUMMARY", "the job summary", lambda path: _append(path, summary)),
+        ("GITHUB_OUTPUT", "the outputs", lambda path: append_github_output(path, outputs)),
     )
     problems = []
-    for variable, what, text in writes:
+    for variable, what, write in writes:
         path = os.environ.get(variable)
         try:
             if path:
-                _append(Path(path), text)
+                write(Path(path))
         except OSError as exc:
             problems.append(f"{path}: cannot append {what} ({variable}): {exc.strerror or exc}")
     return problems
