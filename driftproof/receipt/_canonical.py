@@ -41,9 +41,8 @@ def canonical_schema() -> dict[str, Any]:
         "$id": canonical_id(),
         "title": "Driftproof receipt (any version)",
         "description": (
-            "The canonical receipt schema. It dispatches on schema_version: "
-            "a receipt must validate "
-            "against the frozen schema of the version it names, each served at "
+            "The canonical receipt schema. It dispatches on schema_version: a receipt must "
+            "validate against the frozen schema of the version it names, each served at "
             "/spec/<version>/receipt.schema.json with that URL as its $id."
         ),
         "type": "object",

@@ -177,24 +177,17 @@ def schema_problems(
     return capped(file, described, f" (schema {version})")
 
 
-def _keyword(e: Any) -> str:
-    """The schema keyword a jsonschema-rs error failed on, or ``root``."""
-    return str(e.schema_path[-1]) if e.schema_path else "root"
-
-
 def compiled_problems(errors: list[Any], version: str, file: str) -> list[Problem]:
     """Problems from jsonschema-rs errors, for a document only the compiled validator refused.
 
-    Each names the JSON pointer and the failed keyword, quoting at most ``MAX_QUOTE`` characters.
+    Each names the JSON pointer and the failed keyword (``root`` when none), quoting at most
+    ``MAX_QUOTE`` characters.
     """
-    described = sorted(
-        {
-            (
-                to_pointer(e.instance_path),
-                f"expected a value the schema's {_keyword(e)!r} rule accepts, "
-                f"found {_found(e.instance)}",
-            )
-            for e in errors
-        }
-    )
-    return capped(file, described, f" (schema {version})")
+    described: set[tuple[str, str]] = set()
+    for e in errors:
+        keyword = str(e.schema_path[-1]) if e.schema_path else "root"
+        message = (
+            f"expected a value the schema's {keyword!r} rule accepts, found {_found(e.instance)}"
+        )
+        described.add((to_pointer(e.instance_path), message))
+    return capped(file, sorted(described), f" (schema {version})")
