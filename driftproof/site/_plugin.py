@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from driftproof.site.links import SiteLinks, site_tree
 from driftproof.site.receipt_jobs import write_files
 from driftproof.site.report_pages import home_listing
 from driftproof.site.report_source import Report
-from driftproof.site.search import case_file, index_for_search
+from driftproof.site.search import case_file, index_for_search, searchable
 
 #: The navigation: (hand-written page, listed when present, or generated page's path; label).
 NAV = (
@@ -62,8 +64,9 @@ class DriftproofPlugin(BasePlugin):
         self.nav: list[dict[str, str]] = []
         #: what the last build published: receipt names and reports
         self.built: tuple[tuple[str, ...], list[Report]] = ((), [])
-        #: the link check of the build under way
+        #: the link check of the build under way, and the pages its search index takes
         self.links = SiteLinks()
+        self.pages: list[str] = []
 
     def on_files(self, files: Any, *, config: Any) -> Any:
         """Add every generated file, written into the site folder as made.
@@ -122,7 +125,12 @@ class DriftproofPlugin(BasePlugin):
         return files
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
-        """The theme's environment escapes and shows control characters, as the generator's."""
+        """The theme's environment escapes and shows control characters, as the generator's.
+
+        The pages the search index takes are known from here (``files`` and the theme's).
+        """
+        built = {f.dest_uri for f in files} | set(config.theme.static_templates)
+        self.pages = sorted(p for p in built if searchable(p))
         env.autoescape = True
         env.finalize = printable
         env.globals.update(site_name=config.site_name, site_nav=self.nav)
@@ -144,8 +152,18 @@ class DriftproofPlugin(BasePlugin):
         """The search index is written; then a broken internal link fails the build."""
         config_file = Path(config.config_file_path or "mkdocs.yml")
         site = Path(config.site_dir)
-        files, folders = site_tree(site)  # one walk, for both
-        for path in index_for_search(site, config_file, files):
+        # the site is walked while Pagefind indexes the pages this build wrote; the walk is the
+        # truth: where it finds other pages the index is written again from them
+        with ThreadPoolExecutor(1) as walker:
+            walked = walker.submit(site_tree, site)
+            written = index_for_search(site, config_file, self.pages)
+        files, folders = walked.result()
+        pages = sorted(p for p in files if searchable(p))
+        if pages != self.pages:
+            if (site / "pagefind").exists():
+                shutil.rmtree(site / "pagefind")
+            written = index_for_search(site, config_file, pages)
+        for path in written:
             files.add(path)
             folders.update(path.rsplit("/", i)[0] for i in range(1, path.count("/") + 1))
         broken = self.links.broken(site, (files, folders))

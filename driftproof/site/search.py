@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -27,10 +27,10 @@ def searchable(rel: str) -> bool:
     return rel.endswith(".html") and not rel.startswith("pagefind/") and not case_file(rel)
 
 
-def index_for_search(site: Path, config_file: Path, files: Iterable[str] = ()) -> list[str]:
+def index_for_search(site: Path, config_file: Path, pages: list[str] | None = None) -> list[str]:
     """Write the search index of ``site``'s :func:`searchable` pages into ``site/pagefind``.
 
-    ``files``: the site paths under ``site`` when the caller has walked it (else walked here).
+    ``pages``: those pages' site paths in order, when the caller knows them (else walked here).
     Returns the site paths of the files written.
 
     Deterministic on every file system: pages go to ``pagefind --service`` in path order (never
@@ -43,7 +43,8 @@ def index_for_search(site: Path, config_file: Path, files: Iterable[str] = ()) -
     from pagefind.service import get_executable
 
     site = Path(site)
-    pages = sorted(p for p in (files or site_tree(site)[0]) if searchable(p))
+    if pages is None:
+        pages = sorted(p for p in site_tree(site)[0] if searchable(p))
     written: list[str] = []
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("PAGEFIND_")}
     proc = subprocess.Popen(
