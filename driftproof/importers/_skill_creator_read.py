@@ -27,38 +27,27 @@ _ASSERTION_LISTS = ("expectations", "assertions", "assertion_results", "assertio
 #: The most grading.json files read from one iteration.
 MAX_GRADING_FILES = 20000
 
-# -- the three benchmark.json shapes ----------------------------------------------
-
 
 def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | None:
+    """The runs of ``runs[]``, ``configurations[]``/``configs[]`` or ``evals[]``; ``None``: none."""
+    runs = []
     if isinstance(bench.get("runs"), list) and bench["runs"]:
-        runs = []
         for i, r in enumerate(bench["runs"]):
             rw = w / "runs" / i
             result = rw.get(r, "result", dict, required=False)
-            run_key = next(
+            key = next(
                 (k for k in ("configuration", "condition", "config") if k in r), "configuration"
             )
+            config, number = rw.get(r, key, str), rw.get(r, "run_number", int, required=False)
             eval_id = r.get("eval_id", r.get("case_id"))
-            runs.append(
-                _run(
-                    eval_id,
-                    r.get("eval_name"),
-                    rw.get(r, run_key, str),
-                    rw.get(r, "run_number", int, required=False),
-                    result if result is not None else r,
-                    r,
-                    rw,
-                    rw / "result" if result is not None else rw,
-                )
-            )
+            if result is None:
+                runs.append(_run(eval_id, config, number, r, rw))
+            else:
+                runs.append(_run(eval_id, config, number, r, rw, result, rw / "result"))
         return runs
-    ckey = next(
-        (k for k in ("configurations", "configs") if isinstance(bench.get(k), list) and bench[k]),
-        None,
-    )
+    lists = ("configurations", "configs")
+    ckey = next((k for k in lists if isinstance(bench.get(k), list) and bench[k]), None)
     if ckey is not None:
-        runs = []
         for i, c in enumerate(bench[ckey]):
             cw = w / ckey / i
             config = cw.get(c, "name", str)
@@ -67,45 +56,24 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
             )
             for j, e in enumerate(cw.get(c, lkey, list)):
                 ew = cw / lkey / j
+                eval_id = ew.get(e, "eval_id", (int, str))
                 runs.append(
-                    _run(
-                        ew.get(e, "eval_id", (int, str)),
-                        e.get("eval_name"),
-                        config,
-                        ew.get(e, "run_number", int, required=False),
-                        e,
-                        e,
-                        ew,
-                        ew,
-                    )
+                    _run(eval_id, config, ew.get(e, "run_number", int, required=False), e, ew)
                 )
         return runs
-    if isinstance(bench.get("evals"), list) and bench["evals"]:
-        runs = []
-        for i, e in enumerate(bench["evals"]):
-            ew = w / "evals" / i
-            eval_id = ew.get(e, "eval_id", (int, str))
-            configs = [k for k, v in e.items() if isinstance(v, dict) and _looks_like_run(v)]
-            if not configs:
-                raise ew.fail(
-                    "expected one object per configuration (e.g. with_skill, without_skill) "
-                    "holding pass_rate or graded assertions"
-                )
-            for config in configs:
-                runs.append(
-                    _run(
-                        eval_id,
-                        e.get("eval_name"),
-                        config,
-                        None,
-                        e[config],
-                        e[config],
-                        ew / config,
-                        ew / config,
-                    )
-                )
-        return runs
-    return None
+    if not (isinstance(bench.get("evals"), list) and bench["evals"]):
+        return None
+    for i, e in enumerate(bench["evals"]):
+        ew = w / "evals" / i
+        eval_id = ew.get(e, "eval_id", (int, str))
+        configs = [k for k, v in e.items() if isinstance(v, dict) and _looks_like_run(v)]
+        if not configs:
+            raise ew.fail(
+                "expected one object per configuration (e.g. with_skill, without_skill) "
+                "holding pass_rate or graded assertions"
+            )
+        runs.extend(_run(eval_id, config, None, e[config], ew / config) for config in configs)
+    return runs
 
 
 def _looks_like_run(v: dict[str, Any]) -> bool:
@@ -118,14 +86,15 @@ def _looks_like_run(v: dict[str, Any]) -> bool:
 
 def _run(
     eval_id: Any,
-    eval_name: Any,
     config: str,
     run_number: int | None,
-    result: dict[str, Any],
     record: dict[str, Any],
     rw: Where,
-    resw: Where,
+    result: dict[str, Any] | None = None,
+    resw: Where | None = None,
 ) -> dict[str, Any]:
+    """One run; ``result`` (at ``resw``) holds its grading when not ``record`` itself."""
+    result, resw = (record, rw) if result is None or resw is None else (result, resw)
     if isinstance(eval_id, bool) or not isinstance(eval_id, (int, str)) or eval_id == "":
         raise (rw / "eval_id").fail("expected the case's eval_id (an integer or a string)")
     score, lost, note = _score(result, record, resw, rw)
@@ -136,14 +105,9 @@ def _run(
     total = result.get("tokens")  # benchmark.json runs[].result.tokens
     if is_count(total):
         tokens = _with_total(tokens, total)
-    model = (
-        record.get("model")
-        if isinstance(record.get("model"), str) and record["model"].strip()
-        else None
-    )
+    model = record.get("model")
     return {
         "eval": str(eval_id),
-        "name": eval_name if isinstance(eval_name, str) else None,
         "config": config,
         "run_number": run_number,
         "score": score,
@@ -151,7 +115,7 @@ def _run(
         "skill_fired": fired,
         "where": rw,
         "tokens": tokens,
-        "model": model,
+        "model": model if isinstance(model, str) and model.strip() else None,
         "note": note,
     }
 
@@ -324,7 +288,7 @@ def grading_runs(
         config_dir = parent.parent if m else parent
         eval_dir = config_dir.parent
         eval_id = _eval_id_of(eval_dir, data, repairs)
-        run = _run(eval_id, data.get("eval_name"), config_dir.name, run_number, data, data, w, w)
+        run = _run(eval_id, config_dir.name, run_number, data, w)
         total, entry = _timing_total(f, repairs)
         if entry is not None:
             entries.append(((f.parent / entry[0]).relative_to(iteration).as_posix(), entry[1]))
@@ -337,16 +301,10 @@ def grading_runs(
 def _eval_id_of(eval_dir: Path, grading: dict[str, Any], repairs: list[Repair]) -> Any:
     """The eval's id: from its ``eval_metadata.json``, the grading, or the directory name."""
     meta = eval_dir / "eval_metadata.json"
-    if meta.is_file():
-        data, _ = read_json(meta, repairs)
-        if (
-            isinstance(data, dict)
-            and isinstance(data.get("eval_id"), (int, str))
-            and not isinstance(data["eval_id"], bool)
-        ):
-            return data["eval_id"]
-    if isinstance(grading.get("eval_id"), (int, str)) and not isinstance(grading["eval_id"], bool):
-        return grading["eval_id"]
+    for held in (read_json(meta, repairs)[0] if meta.is_file() else None, grading):
+        value = held.get("eval_id") if isinstance(held, dict) else None
+        if isinstance(value, (int, str)) and not isinstance(value, bool):
+            return value
     m = re.match(r"eval-([A-Za-z0-9]+)", eval_dir.name)
     return m.group(1) if m else eval_dir.name
 
@@ -379,13 +337,19 @@ def evals_file(iteration: Path, repairs: list[Repair]) -> dict[str, Any] | None:
 
 
 def skill_name_of(bench: dict[str, Any] | None, evals: dict[str, Any] | None) -> str | None:
+    """The ``skill_name`` of the benchmark's metadata, the benchmark, or ``evals.json``."""
     for obj in ((bench or {}).get("metadata"), bench, evals):
-        if (
-            isinstance(obj, dict)
-            and isinstance(obj.get("skill_name"), str)
-            and obj["skill_name"].strip()
-        ):
-            return obj["skill_name"].strip()[:200]
+        name = obj.get("skill_name") if isinstance(obj, dict) else None
+        if isinstance(name, str) and name.strip():
+            return name.strip()[:200]
+    return None
+
+
+def _id_prompt(obj: Any, key: str) -> tuple[str, str] | None:
+    """(``obj[key]`` as text, ``obj["prompt"]``) when ``obj`` holds both; else ``None``."""
+    if isinstance(obj, dict) and isinstance(obj.get("prompt"), str):
+        if isinstance(obj.get(key), (int, str)):
+            return str(obj[key]), obj["prompt"]
     return None
 
 
@@ -393,22 +357,10 @@ def prompts_of(
     evals: dict[str, Any] | None, iteration: Path, repairs: list[Repair]
 ) -> dict[str, str]:
     """Each eval id's prompt, from ``evals.json`` or the evals' ``eval_metadata.json``."""
-    prompts: dict[str, str] = {}
-    for e in (evals or {}).get("evals", []):
-        if (
-            isinstance(e, dict)
-            and isinstance(e.get("prompt"), str)
-            and isinstance(e.get("id"), (int, str))
-        ):
-            prompts[str(e["id"])] = e["prompt"]
+    prompts = dict(p for e in (evals or {}).get("evals", []) if (p := _id_prompt(e, "id")))
     for meta in iteration.glob("*/eval_metadata.json"):
-        data, _ = read_json(meta, repairs)
-        if (
-            isinstance(data, dict)
-            and isinstance(data.get("prompt"), str)
-            and isinstance(data.get("eval_id"), (int, str))
-        ):
-            prompts.setdefault(str(data["eval_id"]), data["prompt"])
+        if found := _id_prompt(read_json(meta, repairs)[0], "eval_id"):
+            prompts.setdefault(*found)
     return prompts
 
 

@@ -41,11 +41,9 @@ from driftproof.importers._inspect_log import (
     log_times,
     read_logs,
     scorer_name,
+    source_report,
     system_message_sha256,
     value_to_float,
-)
-from driftproof.importers._inspect_report import (
-    source_report,
 )
 from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_sample
 

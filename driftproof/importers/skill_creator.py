@@ -52,6 +52,15 @@ DEFAULT_ARMS: dict[str, str] = {
     "without_skill": "baseline",
     "baseline": "baseline",
 }
+_UNRECORDED = (
+    "judge.model (the grader's model is not recorded)",
+    "judge_samples_per_generation",
+    "run.provider",
+    "run.surface",
+    "run.harness",
+    "each case's rubric_sha256",
+    "draw answers (the source keeps outputs as files, not in the results)",
+)
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 
 
@@ -125,14 +134,13 @@ def _iterations(path: Path) -> list[Path]:
     if (path / "benchmark.json").is_file():
         return [path]
     found = sorted(
-        p for p in list(path.glob("iteration-*")) + list(path.glob("*/iteration-*")) if p.is_dir()
+        p for p in [*path.glob("iteration-*"), *path.glob("*/iteration-*")] if p.is_dir()
     )
     if found:
         return found
+    # an iteration without benchmark.json: eval-*/<configuration>/[run-<k>/]grading.json
     if any(len(g.relative_to(path).parts) >= 3 for g in path.rglob("grading.json")):
-        return [
-            path
-        ]  # an iteration without benchmark.json: eval-*/<configuration>/[run-<k>/]grading.json
+        return [path]
     raise Where(path).fail(
         "expected benchmark.json, eval-*/<configuration>/grading.json files, "
         "or iteration-*/ directories holding them"
@@ -182,9 +190,6 @@ def _import_iteration(
         )
     prompts = prompts_of(evals, iteration, repairs)
     return _receipt(runs, bench, prompts, config_to_arm, name, skill_text, document, doc_sha)
-
-
-# -- cases, prompts, receipt ------------------------------------------------------
 
 
 def _receipt(
@@ -293,15 +298,7 @@ def _run(
     meta: dict[str, Any], runs: list[dict[str, Any]], counts: set[int]
 ) -> tuple[int | None, str | None, list[str]]:
     """Generations per arm (when planned runs were all recorded), the model, what is unrecorded."""
-    unrecorded = [
-        "judge.model (the grader's model is not recorded)",
-        "judge_samples_per_generation",
-        "run.provider",
-        "run.surface",
-        "run.harness",
-        "each case's rubric_sha256",
-        "draw answers (the source keeps outputs as files, not in the results)",
-    ]
+    unrecorded = list(_UNRECORDED)
     planned = meta.get("runs_per_configuration")
     gens = None
     if isinstance(planned, int) and not isinstance(planned, bool) and planned >= 1:
@@ -329,30 +326,21 @@ def _draws(runs: list[dict[str, Any]]) -> list[Draw]:
     """One arm's runs as draws, indexed by ``run_number`` (else their order)."""
     draws, seen = [], set()
     for pos, r in enumerate(runs):
-        index = (
-            r["run_number"] - 1
-            if isinstance(r["run_number"], int) and r["run_number"] >= 1
-            else pos
-        )
+        number = r["run_number"]
+        index = number - 1 if isinstance(number, int) and number >= 1 else pos
         if index in seen:
             raise r["where"].fail(
                 f"expected one run per run_number; run {index + 1} of this case and "
                 "configuration appears twice"
             )
         seen.add(index)
+        fired, tokens = r["skill_fired"], r["tokens"]
         draws.append(
             build_draw(
-                index,
-                score=r["score"],
-                lost_reason=r["lost"],
-                skill_fired=r["skill_fired"],
-                tokens=r["tokens"],
+                index, score=r["score"], lost_reason=r["lost"], skill_fired=fired, tokens=tokens
             )
         )
     return sorted(draws, key=lambda d: d.index)
-
-
-# -- aggregates only (run_summary with no per-run data) ---------------------------------
 
 
 def _aggregates_only(
