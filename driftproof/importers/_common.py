@@ -11,8 +11,9 @@ import json
 import math
 import re
 import stat
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 from driftproof._anchor import slug as _slug
 from driftproof._json import JSONFault, json_kind, loads_strict
@@ -22,6 +23,7 @@ from driftproof.importers._text import Repair, repair_tree
 
 #: Largest source file an importer reads (bytes), checked before reading.
 MAX_SOURCE_BYTES = 64 * 1024 * 1024
+_T = TypeVar("_T")
 #: The receipt schema's case id pattern.
 CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
@@ -111,25 +113,13 @@ def source_number(
     if isinstance(value, int) and abs(value) > EXACT_INTEGER:
         raise where.fail(
             f"expected a number of at most 16 digits (an integer up to {EXACT_INTEGER}), "
-            f"found an integer of "
-            f"{len(str(abs(value)))} digits"
+            f"found an integer of {len(str(abs(value)))} digits"
         )
-    if (
-        not math.isfinite(value)
-        or (low is not None and value < low)
-        or (high is not None and value > high)
-    ):
-        span = (
-            f" from {low:g} to {high:g}"
-            if low is not None and high is not None
-            else (
-                f" from {low:g}"
-                if low is not None
-                else f" up to {high:g}"
-                if high is not None
-                else ""
-            )
-        )
+    too_low, too_high = low is not None and value < low, high is not None and value > high
+    if not math.isfinite(value) or too_low or too_high:
+        span = f" from {low:g}" if low is not None else ""
+        if high is not None:
+            span += f" to {high:g}" if low is not None else f" up to {high:g}"
         raise where.fail(f"expected a finite number{span}, found {kind_of(value)}")
     return float(value)
 
@@ -244,8 +234,7 @@ def manifest_sha256(entries: list[tuple[str, str]]) -> str:
     Over the UTF-8 lines ``"<label>\t<sha256>\n"``, in the order given (documented on the interop
     page).
     """
-    text = "".join(f"{label}\t{digest}\n" for label, digest in entries)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return file_sha256("".join(f"{label}\t{digest}\n" for label, digest in entries).encode("utf-8"))
 
 
 def case_id_for(label: str, *, content: str | None = None) -> str:
@@ -256,10 +245,14 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
     if CASE_ID.match(label):
         return label
     slug = _slug(label, strip="-._", empty="")[:100]
-    digest = hashlib.sha256(
-        (content if content is not None else label).encode("utf-8")
-    ).hexdigest()[:10]
+    digest = file_sha256((content if content is not None else label).encode("utf-8"))[:10]
     return f"{slug}-{digest}" if slug else f"case-{digest}"
+
+
+def sole(values: Iterable[_T]) -> _T | None:
+    """The one value ``values`` hold (repeats aside), else ``None``."""
+    found = set(values)
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def is_count(value: Any) -> TypeGuard[int]:

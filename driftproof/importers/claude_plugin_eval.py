@@ -18,6 +18,7 @@ from driftproof.importers._common import (
     file_sha256,
     read_json,
     read_skill_md,
+    sole,
     unit_score,
 )
 from driftproof.importers._declared import (
@@ -257,7 +258,8 @@ def _counted(d: _Document, tally: Tally) -> tuple[int | None, list[str]]:
             0, "the baseline arm (ablation 'none': the suite ran with the plugin only)"
         )
     counts = tally.counts
-    gens = next(iter(counts)) if len(counts) == 1 and next(iter(counts)) >= 1 else None
+    gens = sole(counts)
+    gens = gens if gens is not None and gens >= 1 else None
     if gens is None:
         unrecorded.append("generations_per_arm (the case arms hold different numbers of runs)")
     declared = tally.declared_runs

@@ -23,6 +23,7 @@ from driftproof.importers._common import (
     file_sha256,
     manifest_sha256,
     read_skill_md,
+    sole,
     source_tokens,
 )
 from driftproof.importers._declared import (
@@ -143,26 +144,23 @@ def _recorded(
 ) -> tuple[int | None, str | None, str | None, str | None]:
     """The epochs, model, grading model and Inspect version all logs share; else unrecorded."""
     headers = [log.header for log in read.values()]
-    epochs = {_epochs(h) for h in headers}
-    (gens,) = epochs if len(epochs) == 1 else (None,)
+    gens = sole(_epochs(h) for h in headers)
     if gens is None:
         unrecorded.append(
             "generations_per_arm (eval.config.epochs absent or different between arms)"
         )
-    models = {(h.get("eval") or {}).get("model") for h in headers}
-    model = next(iter(models)) if len(models) == 1 and isinstance(next(iter(models)), str) else None
-    if model is None:
+    model = sole((h.get("eval") or {}).get("model") for h in headers)
+    if not isinstance(model, str):
+        model = None
         unrecorded.append("run.model (the logs name different models)")
-    judges = {judge_model_of(log.header, scorers[arm]) for arm, log in read.items()}
-    judge_model = next(iter(judges)) if len(judges) == 1 else None
+    judge_model = sole(judge_model_of(log.header, scorers[arm]) for arm, log in read.items())
     if judge_model is None or judge_model.startswith("unrecorded:"):
         unrecorded.insert(0, "judge.model (the scorer records no grading model)")
-    versions = {
+    version = sole(
         str(v)
         for h in headers
         if (v := member_object(member_object(h, "eval"), "packages").get("inspect_ai"))
-    }
-    version = next(iter(versions)) if len(versions) == 1 else None
+    )
     if version is None:
         unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
     return gens, model, judge_model, version

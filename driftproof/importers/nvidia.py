@@ -23,9 +23,7 @@ from driftproof.importers._common import (
     source_number,
 )
 from driftproof.importers._declared import aggregates_receipt, figure, provenance
-from driftproof.importers._nvidia_card import (
-    parse_card,
-)
+from driftproof.importers._nvidia_card import parse_card
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import ReceiptBody
@@ -129,9 +127,7 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     text = decode_utf8(data, "Markdown", Where(f).fail, bom=True)
     card = parse_card(text, str(f))
     summary = card["summary"]
-    name = summary.get("skill") or (
-        f.parent.name if f.name in ("BENCHMARK.md", "skill-card.md") else None
-    )
+    name = summary.get("skill") or (f.name in ("BENCHMARK.md", "skill-card.md") and f.parent.name)
     if not name:
         raise Where(f).fail("expected a '- Skill: <name>' line naming the skill")
     if not card["rows"]:
@@ -152,7 +148,6 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     unrecorded = _unrecorded(o.repository, o.commit)
     if "evaluator_version" not in summary:
         unrecorded.append("provenance.tool_version (the card prints no evaluator version)")
-    attempts = summary.get("attempts_per_task")
     for key, what in (
         ("source_revision", "the evaluated source revision"),
         ("evaluator_digest", "the evaluator container digest"),
@@ -163,7 +158,7 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
         str(name)[:200],
         figures,
         provenance(tool, summary.get("evaluator_version"), str(f), file_sha256(data), unrecorded),
-        generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
+        generations_per_arm=_generations(summary.get("attempts_per_task")),
         source_report=card_report(card),
     )
 
@@ -213,25 +208,24 @@ def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
 
     Fails on a count that is not an integer, or a number no float holds.
     """
-    row = {
-        "dimension": r["dimension"],
-        "num": rw.get(r, "num", int, nullable=True),
-        "agent": r["agent"],
-    }
+    num = rw.get(r, "num", int, nullable=True)
     score = source_number(r["score_pct"], rw / "score_pct")
-    uplift = r["uplift_pct"]
-    source_number(uplift, rw / "uplift_pct")
-    return row | {
-        "score": {"value": score, "unit": "%", "field": "score_pct"} if score is not None else None,
+    up = r["uplift_pct"]
+    source_number(up, rw / "uplift_pct")
+    return {
+        "dimension": r["dimension"],
+        "num": num,
+        "agent": r["agent"],
+        "score": None if score is None else {"value": score, "unit": "%", "field": "score_pct"},
         "baseline": None,
-        "uplift": {
-            "printed": json.dumps(uplift),
-            "value": float(uplift) + 0.0,
+        "uplift": None
+        if up is None
+        else {
+            "printed": json.dumps(up),
+            "value": float(up) + 0.0,
             "unit": "%",
             "field": "uplift_pct",
-        }
-        if uplift is not None
-        else None,
+        },
         "printed": None,
         "note": None,
     }
@@ -239,48 +233,36 @@ def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
 
 def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[ReceiptBody]:
     """The receipts of ``benchmarks.json``, one per skill (only ``o.skills`` when given)."""
-    only = o.skills
     doc, data = read_json(f, repairs)
     validate_source(doc, "nvidia", f)  # the shape of every member walked below
     w = Where(f)
     w.get(doc, "schema_version", int)  # an integer, never 1.0
-    by_dir: dict[str, list[dict[str, Any]]] = {}
     entries: dict[str, dict[str, Any]] = {}
     for i, s in enumerate(doc["skills"]):
-        sw = w / "skills" / i
-        cdir = s["catalog_dir"]
         for key in ("tasks", "attempts_per_task"):
-            sw.get(s, key, int, required=False, nullable=True)
-        entries[cdir] = s
-        by_dir[cdir] = []
+            (w / "skills" / i).get(s, key, int, required=False, nullable=True)
+        entries[s["catalog_dir"]] = s
+    by_dir: dict[str, list[dict[str, Any]]] = {cdir: [] for cdir in entries}
     for i, r in enumerate(doc["results"]):
-        rw = w / "results" / i
-        cdir = r["catalog_dir"]
+        cdir, rw = r["catalog_dir"], w / "results" / i
         if cdir not in by_dir:
             raise (rw / "catalog_dir").fail(
                 f"expected a catalog_dir listed in /skills, found {cdir!r}"
             )
-        row = _catalogue_row(r, rw)
-        by_dir[cdir].append(row)
-    blob = git_blob_sha1(data)
+        by_dir[cdir].append(_catalogue_row(r, rw))
+    path, blob = _repo_path(f, o.repo_root) if o.repo_root else f.name, git_blob_sha1(data)
     out = []
     for cdir, rows in by_dir.items():
-        if only and cdir not in only:
+        if o.skills and cdir not in o.skills:
             continue
         s = entries[cdir]
-        summary = {k: v for k, v in s.items() if k not in ("catalog_dir",)}
         figures = {
             "source": "nvidia-benchmarks-json",
             "schema_version": doc["schema_version"],
             "repository": o.repository,
             "commit": o.commit,
-            "files": [
-                {
-                    "path": _repo_path(f, o.repo_root) if o.repo_root else f.name,
-                    "git_blob_sha1": blob,
-                }
-            ],
-            "summary": summary,
+            "files": [{"path": path, "git_blob_sha1": blob}],
+            "summary": {k: v for k, v in s.items() if k != "catalog_dir"},
             "agents": [
                 {"agent": a, "printed": a, "model": None}
                 for a in s.get("agents") or []
@@ -288,28 +270,20 @@ def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[Re
             ],
             "rows": rows,
         }
-        attempts = s.get("attempts_per_task")
-        unrecorded = _unrecorded(o.repository, o.commit)
-        if s.get("evaluator_version") is None:
+        version, unrecorded = s.get("evaluator_version"), _unrecorded(o.repository, o.commit)
+        if version is None:
             unrecorded.append("provenance.tool_version (evaluator_version is null)")
+        source = provenance("NVSkills-Eval", version, str(f), file_sha256(data), unrecorded)
+        gens = _generations(s.get("attempts_per_task"))
         out.append(
-            aggregates_receipt(
-                str(s["skill"])[:200],
-                figures,
-                provenance(
-                    "NVSkills-Eval",
-                    s.get("evaluator_version"),
-                    str(f),
-                    file_sha256(data),
-                    unrecorded,
-                ),
-                generations_per_arm=attempts
-                if isinstance(attempts, int) and attempts >= 1
-                else None,
-            )
+            aggregates_receipt(str(s["skill"])[:200], figures, source, generations_per_arm=gens)
         )
-    if only:
-        missing = sorted(set(only) - set(by_dir))
-        if missing:
-            raise w.fail(f"expected skills {', '.join(missing)} in /skills; not found")
+    missing = sorted(set(o.skills or ()) - set(by_dir))
+    if missing:
+        raise w.fail(f"expected skills {', '.join(missing)} in /skills; not found")
     return out
+
+
+def _generations(attempts: Any) -> int | None:
+    """The attempts per task as generations per arm, when a count from 1."""
+    return attempts if isinstance(attempts, int) and attempts >= 1 else None

@@ -14,7 +14,14 @@ from typing import Any
 
 from driftproof._json import json_kind
 from driftproof.importers import Imported, register
-from driftproof.importers._common import OPTIONS, Where, case_id_for, file_sha256, read_skill_md
+from driftproof.importers._common import (
+    OPTIONS,
+    Where,
+    case_id_for,
+    file_sha256,
+    read_skill_md,
+    sole,
+)
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
@@ -75,7 +82,7 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     cases, models, started = _group(parsed, mapping)
     case_docs, differing = _cases(cases, name, rng)
     all_models = set().union(*models.values())
-    model = next(iter(all_models)) if len(all_models) == 1 else None
+    model = sole(all_models)
     unrecorded = [
         "provenance.tool_version (output items record none)",
         *(

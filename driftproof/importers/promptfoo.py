@@ -12,7 +12,7 @@ from typing import Any
 
 from driftproof._json import member_object
 from driftproof.importers import Imported, register
-from driftproof.importers._common import OPTIONS, Where, case_id_for, read_skill_md
+from driftproof.importers._common import OPTIONS, Where, case_id_for, read_skill_md, sole
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
@@ -69,8 +69,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     grouped = _Grouped(arms, by, doc)
     for row, iw in located:
         grouped.add(row, iw)
-    all_models = set().union(*grouped.models.values())
-    model = next(iter(all_models)) if len(all_models) == 1 else None
+    model = sole(set().union(*grouped.models.values()))
     provider_name = None
     if model is not None and model.split(":", 1)[0] in ("openai", "anthropic"):
         provider_name = model.split(":", 1)[0]

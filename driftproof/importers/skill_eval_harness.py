@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.importers import Imported, NoOptions, register
-from driftproof.importers._common import Where, case_id_for, file_sha256, read_json
+from driftproof.importers._common import Where, case_id_for, file_sha256, read_json, sole
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
@@ -89,7 +89,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
             list(_UNRECORDED),
             notes=notes,
         ),
-        model=str(next(iter(models)))[:200] if len(models) == 1 else None,
+        model=str(model)[:200] if (model := sole(models)) is not None else None,
         judge=unrecorded_judge(TOOL, "objective-assertions"),
         arms={"with_skill": arm_spec("with_skill"), "baseline": arm_spec("without_skill")},
         band_source="generation",
