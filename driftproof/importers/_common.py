@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeGuard, TypeVar
 
+import rfc8785
+
 from driftproof._anchor import slug as _slug
 from driftproof._json import JSONFault, json_kind, loads_strict
 from driftproof._json import pointer as _pointer_of
@@ -247,6 +249,14 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
     slug = _slug(label, strip="-._", empty="")[:100]
     digest = file_sha256((content if content is not None else label).encode("utf-8"))[:10]
     return f"{slug}-{digest}" if slug else f"case-{digest}"
+
+
+def canonical_json(value: Any) -> bytes | None:
+    """``value`` as RFC 8785 JSON; ``None`` when it has none (NaN, an integer too big, no JSON)."""
+    try:
+        return rfc8785.dumps(value)
+    except (TypeError, ValueError):  # rfc8785.CanonicalizationError is a ValueError
+        return None
 
 
 def sole(values: Iterable[_T]) -> _T | None:

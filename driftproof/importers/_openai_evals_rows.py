@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import rfc8785
-
 from driftproof.errors import ImportError_
 from driftproof.importers._common import (
     Where,
+    canonical_json,
     is_count,
     parse_json_bytes,
     read_bytes,
@@ -137,16 +136,9 @@ def _content_sha256(item: Any) -> str | None:
     """sha256 of a data source item's RFC 8785 JSON (what makes two runs' items the same case)."""
     if item is None:
         return None
-    try:
-        return hashlib.sha256(rfc8785.dumps(item)).hexdigest()
-    except (
-        rfc8785.CanonicalizationError,
-        TypeError,
-        ValueError,
-    ):  # NaN and the like: a stable fallback
-        return hashlib.sha256(
-            json.dumps(item, sort_keys=True, default=str).encode("utf-8")
-        ).hexdigest()
+    # NaN and the like: a stable fallback
+    data = canonical_json(item) or json.dumps(item, sort_keys=True, default=str).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
 
 
 def _error(error: Any, status: Any) -> tuple[str, str] | None:

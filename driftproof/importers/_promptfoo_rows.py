@@ -6,11 +6,10 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-import rfc8785
-
 from driftproof._json import member_list, member_object
 from driftproof.importers._common import (
     Where,
+    canonical_json,
     file_sha256,
     is_count,
     parse_json_bytes,
@@ -135,13 +134,10 @@ def case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
         if isinstance(tc.get("description"), str) and tc["description"].strip()
         else None
     )
-    try:
-        content = rfc8785.dumps({"description": desc, "vars": vars_}).decode("utf-8")
-    except (rfc8785.CanonicalizationError, TypeError):
-        raise (w / "testCase" / "vars").fail(
-            "expected JSON-serialisable test vars (no NaN)"
-        ) from None
-    digest = hashlib.sha256(content.encode("utf-8")).hexdigest()
+    canonical = canonical_json({"description": desc, "vars": vars_})
+    if canonical is None:
+        raise (w / "testCase" / "vars").fail("expected JSON-serialisable test vars (no NaN)")
+    content, digest = canonical.decode("utf-8"), file_sha256(canonical)
     return f"content:{content}", desc or f"case-{digest[:12]}", prompt_text
 
 
@@ -220,7 +216,6 @@ def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
 
 
 def _json_text(v: Any) -> str | None:
-    try:
-        return rfc8785.dumps(v).decode("utf-8")
-    except (rfc8785.CanonicalizationError, TypeError):
-        return None
+    """``v`` as RFC 8785 JSON text, or ``None`` when it has none."""
+    canonical = canonical_json(v)
+    return None if canonical is None else canonical.decode("utf-8")

@@ -6,14 +6,18 @@ declared costs (USD) are kept apart. The mapping is the interop page's ("claude 
 
 from __future__ import annotations
 
+import hashlib
+import math
+import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from driftproof.importers import Imported, register
-from driftproof.importers._claude_plugin_draws import Tally, arm_draws, cost_figures, graders_sha256
 from driftproof.importers._common import (
     Where,
+    canonical_json,
     case_id_for,
     file_sha256,
     read_json,
@@ -31,12 +35,13 @@ from driftproof.importers._declared import (
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
-from driftproof.receipt import Case, SkillFired
+from driftproof.receipt import Case, Draw, SkillFired, build_draw
 
 TOOL = "claude-plugin-eval"
 #: The file name ``claude plugin eval`` writes in its timestamped results directory.
 DOCUMENT_NAME = "aggregate-result.json"
 _ABLATIONS = ("with-without", "none")
+_CALLED = re.compile(r"\bcalled (\d+)x\b")
 _MAX_DOCUMENTS = 1000
 _UNRECORDED = (
     "judge_samples_per_generation",
@@ -102,8 +107,28 @@ def _documents(path: Path) -> list[Path]:
 
 
 @dataclass
+class Tally:
+    """What one result document's runs add up to, over its cases.
+
+    ``fired`` is per arm [draws the skill fired on, draws firing was observed on]; ``costs`` per
+    arm [run costs, judge costs] in USD, as declared.
+    """
+
+    counts: set[int] = field(default_factory=set)
+    declared_runs: set[int] = field(default_factory=set)
+    fired: dict[str, list[int]] = field(
+        default_factory=lambda: {"with_skill": [0, 0], "baseline": [0, 0]}
+    )
+    costs: dict[str, list[list[float]]] = field(
+        default_factory=lambda: {"with_skill": [[], []], "baseline": [[], []]}
+    )
+    scored_indicator: set[str] = field(default_factory=set)
+    has_llm: bool = False
+
+
+@dataclass
 class _Document:
-    """One result document as read: its data, bytes, place and reading."""
+    """One result document as read: its data, bytes, place, reading and runs' tally."""
 
     doc: dict[str, Any]
     raw: bytes
@@ -111,6 +136,9 @@ class _Document:
     two_arm: bool
     partial: bool
     notes: list[str] = field(default_factory=list)
+    tally: Tally = field(default_factory=Tally)
+    ids: dict[str, int] = field(default_factory=dict)
+    """Each case id read so far, and the case's index."""
 
 
 def _read(path: Path, repairs: list[Repair]) -> _Document:
@@ -159,9 +187,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     threshold = suite.get("threshold")
     if threshold is not None:
         threshold = unit_score(threshold, w / "suite" / "threshold")
-    tally = Tally()
-    ids: dict[str, int] = {}
-    cases = [_case(d, i, case, threshold, tally, ids) for i, case in enumerate(doc["cases"])]
+    tally = d.tally
+    cases = [_case(d, i, case, threshold) for i, case in enumerate(doc["cases"])]
     gens, unrecorded = _counted(d, tally)
     model, judge_model = _models(suite, tally.has_llm, unrecorded)
     version = doc.get("claudeVersion")
@@ -232,12 +259,8 @@ def _models(
     judge_model = suite.get("judgeModel")
     if not (isinstance(judge_model, str) and judge_model.strip() and has_llm):
         judge_model = None
-        why = (
-            "no judge model is named"
-            if has_llm
-            else ("the graders are regex and tool checks; no model judged")
-        )
-        unrecorded.insert(0, f"judge.model ({why})")
+        no_llm = "the graders are regex and tool checks; no model judged"
+        unrecorded.insert(0, f"judge.model ({'no judge model is named' if has_llm else no_llm})")
     return model, judge_model
 
 
@@ -252,23 +275,15 @@ def _counted(d: _Document, tally: Tally) -> tuple[int | None, list[str]]:
             + ": the scores are kept as recorded, so they include it; the receipt also keeps the "
             "indicator beside the score, in skill_fired."
         )
-    unrecorded = list(_UNRECORDED)
-    if not d.two_arm:
-        unrecorded.insert(
-            0, "the baseline arm (ablation 'none': the suite ran with the plugin only)"
-        )
-    counts = tally.counts
-    gens = sole(counts)
+    single = "the baseline arm (ablation 'none': the suite ran with the plugin only)"
+    unrecorded = [*([] if d.two_arm else [single]), *_UNRECORDED]
+    gens = sole(tally.counts)
     gens = gens if gens is not None and gens >= 1 else None
     if gens is None:
         unrecorded.append("generations_per_arm (the case arms hold different numbers of runs)")
     declared = tally.declared_runs
     if declared and (gens is None or declared != {gens}):
-        held = (
-            "different numbers of runs per case arm"
-            if gens is None
-            else (f"{gens} run(s) per case arm")
-        )
+        held = f"{gens} run(s) per case arm" if gens else "different numbers of runs per case arm"
         d.notes.append(
             f"runsPerCase declares {', '.join(str(x) for x in sorted(declared))}; "
             f"the document holds {held}: the receipt counts the runs."
@@ -276,19 +291,12 @@ def _counted(d: _Document, tally: Tally) -> tuple[int | None, list[str]]:
     return gens, unrecorded
 
 
-def _case(
-    d: _Document,
-    i: int,
-    case: dict[str, Any],
-    threshold: float | None,
-    tally: Tally,
-    ids: dict[str, int],
-) -> Case:
-    """One source case as a receipt case, its runs tallied into ``tally``.
+def _case(d: _Document, i: int, case: dict[str, Any], threshold: float | None) -> Case:
+    """One source case as a receipt case, its runs tallied into ``d.tally``.
 
     Fails on an arm with no run when finished, runs against the ablation, or a repeated name.
     """
-    cw = d.w / "cases" / i
+    cw, tally, ids = d.w / "cases" / i, d.tally, d.ids
     graders = case.get("graders") or []
     tally.has_llm = tally.has_llm or any(g.get("type") in ("llm", "baseline") for g in graders)
     arms_src = case["arms"]
@@ -324,3 +332,112 @@ def _case(
     prompt = case.get("promptMarkdown")
     rubric = graders_sha256(graders, cw / "graders") if graders else None
     return case_entry(cid, prompt, arms, rubric_sha256=rubric, threshold=threshold)
+
+
+def arm_draws(
+    arm: str, runs: list[dict[str, Any]], w: Where, graders: list[dict[str, Any]], tally: Tally
+) -> list[Draw]:
+    """One case arm's runs as draws, in the source's order, tallied into ``tally``.
+
+    Raises:
+        ImportError_: a score outside 0..1 or a cost below 0; naming the run.
+    """
+    skill_graders = {
+        g["name"]
+        for g in graders
+        if g.get("type") == "tool_used"
+        and isinstance(g.get("config"), dict)
+        and g["config"].get("tool") == "Skill"
+    }
+    regex_graders = {g["name"] for g in graders if g.get("type") == "regex"}
+    configs = {g["name"]: g.get("config") or {} for g in graders}
+    draws = []
+    for j, run in enumerate(runs):
+        rw, fired, checks = w / j, None, []
+        for g in run.get("graders") or []:
+            gname = g["name"]
+            if gname in skill_graders and isinstance(g.get("passed"), bool):
+                fired = skill_fired(g, configs.get(gname) or {})
+                if g.get("scored") is True:
+                    tally.scored_indicator.add(gname)
+            elif gname in regex_graders and isinstance(g.get("passed"), bool):
+                checks.append({"name": gname[:200], "kind": "regex", "pass": g["passed"]})
+        draw = _draw(j, run, rw, fired, checks)
+        draws.append(draw)
+        if draw.lost is None and fired is not None:
+            tally.fired[arm][0] += fired
+            tally.fired[arm][1] += 1
+        for slot, member in ((0, "costUsd"), (1, "judgeCostUsd")):
+            value = run.get(member)
+            if value is not None:
+                if not math.isfinite(value) or value < 0:
+                    raise (rw / member).fail(
+                        f"expected a cost in USD of 0 or more, found {value!r}"
+                    )
+                tally.costs[arm][slot].append(value)
+    tally.counts.add(len(draws))
+    return draws
+
+
+def _draw(
+    index: int, run: dict[str, Any], rw: Where, fired: bool | None, checks: list[dict[str, Any]]
+) -> Draw:
+    """One run as a draw: lost on an error, skipped paid graders or no score."""
+    draw = partial(build_draw, index, skill_fired=fired, checks=checks)
+    if run.get("error") is not None:
+        error = run["error"].strip()[:4000] or "the source recorded an empty error"
+        reason = f"source error: {error}"[:4000]
+        return draw(lost_reason=reason, lost_kind="source_error", source_error=error)
+    if run.get("skippedPaidGraders") is True:
+        reason = (
+            "the source skipped this run's paid graders at its cost ceiling, so "
+            "its score is not comparable"
+        )
+        return draw(lost_reason=reason, lost_kind="unscored")
+    if run.get("score") is None:
+        return draw(lost_reason="the source recorded no score for this run", lost_kind="unscored")
+    return draw(score=unit_score(run["score"], rw / "score"))
+
+
+def skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:
+    """Whether the skill fired, from a ``tool_used`` grader on the Skill tool.
+
+    Bounds of at least once, or ``max: 0``, read the grader's pass; other bounds read the count
+    from its explanation (``"Skill called 2x …"``), else unknown.
+    """
+    lo, hi = config.get("min"), config.get("max")
+    if hi == 0 and lo in (None, 0):
+        return not result["passed"]
+    if lo in (None, 1) and hi is None:
+        return bool(result["passed"])
+    m = _CALLED.search(result.get("explanation") or "")
+    return int(m.group(1)) > 0 if m else None
+
+
+def graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
+    """sha256 of the RFC 8785 JSON of a case's grader definitions (its rubric hash)."""
+    canonical = canonical_json(graders)
+    if canonical is None:
+        raise w.fail("expected grader definitions that are plain JSON (no NaN)")
+    return hashlib.sha256(canonical).hexdigest()
+
+
+def cost_figures(
+    doc: dict[str, Any], costs: dict[str, list[list[float]]], two_arm: bool
+) -> dict[str, Any]:
+    """The declared costs (run, judge part) summed per arm, and the suite's total, kept apart."""
+    out: dict[str, Any] = {
+        "note": "list-price estimates declared by the source, not a bill; each run's cost "
+        "includes its judge's part",
+        "suite": doc.get("costUsd"),
+    }
+    for arm, (runs, judge) in costs.items():
+        if arm == "baseline" and not two_arm:
+            continue
+        out[arm] = {
+            "runs": math.fsum(runs) if runs else None,
+            "runs_declaring": len(runs),
+            "judge": math.fsum(judge) if judge else None,
+            "judge_declaring": len(judge),
+        }
+    return out
