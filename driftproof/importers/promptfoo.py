@@ -6,24 +6,40 @@ never ``testIdx``; every assertion is a check. The mapping is the interop page's
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import member_object
+from driftproof._json import member_list, member_object
 from driftproof.importers import Imported, register
-from driftproof.importers._common import OPTIONS, Where, case_id_for, read_skill_md, sole
+from driftproof.importers._common import (
+    OPTIONS,
+    Where,
+    canonical_json,
+    case_id_for,
+    file_sha256,
+    is_count,
+    parse_json_bytes,
+    read_json,
+    read_skill_md,
+    sole,
+    source_tokens,
+    unit_score,
+)
 from driftproof.importers._declared import (
     arm_spec,
     case_entry,
     declared_receipt,
     provenance,
+    source_check,
     unrecorded_judge,
 )
-from driftproof.importers._promptfoo_rows import arm_of, case_key, draw, read_output, repeat_index
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
-from driftproof.receipt import Case, Draw, Judge
+from driftproof.receipt import Case, Draw, Judge, build_draw
 
 TOOL = "promptfoo"
 _ARMS = ("with_skill", "baseline", "control")
@@ -65,7 +81,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         )
     missing = [a for a in ("with_skill", "baseline") if a not in arms]
     repairs: list[Repair] = []
-    doc, sha, located = read_output(path, repairs)
+    doc, sha, located = _read_output(path, repairs)
     grouped = _Grouped(arms, by, doc)
     for row, iw in located:
         grouped.add(row, iw)
@@ -74,13 +90,10 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     if model is not None and model.split(":", 1)[0] in ("openai", "anthropic"):
         provider_name = model.split(":", 1)[0]
     meta = member_object(doc, "metadata")
-    version = (
-        meta.get("promptfooVersion") if isinstance(meta.get("promptfooVersion"), str) else None
-    )
+    version = meta.get("promptfooVersion")
+    version = version if isinstance(version, str) else None
     repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
-    gens = (
-        repeat if isinstance(repeat, int) and not isinstance(repeat, bool) and repeat >= 1 else None
-    )
+    gens = repeat if is_count(repeat) and repeat >= 1 else None
     judge = _configured_grader(doc.get("config"))
     stamp = doc["results"].get("timestamp")
     stamped = isinstance(stamp, str) and stamp
@@ -141,16 +154,16 @@ class _Grouped:
         Raises:
             ImportError_: a row no arm (or several) maps.
         """
-        arm = arm_of(row, self.arms, self.by, self.prompt_ids, iw)
+        arm = _arm_of(row, self.arms, self.by, self.prompt_ids, iw)
         self.used[arm] += 1
         provider = member_object(row, "provider")
         if isinstance(provider.get("id"), str):
             self.models[arm].add(provider["id"])
-        key, label, prompt_text = case_key(row, iw)
+        key, label, prompt_text = _case_key(row, iw)
         case = self.rows.setdefault(
             key, {"label": label, "prompt": prompt_text, "arms": {a: [] for a in self.arms}}
         )
-        case["arms"][arm].append((repeat_index(row, iw), iw, draw(row, iw, self.tokens)))
+        case["arms"][arm].append((_repeat_index(row, iw), iw, _draw(row, iw, self.tokens)))
         if row.get("failureReason") is None and isinstance(row.get("error"), str):
             self.ambiguous += 1
 
@@ -247,3 +260,184 @@ def _configured_grader(config: Any) -> Judge | None:
         return None
     provider = name.split(":", 1)[0][:100] if ":" in name else None
     return unrecorded_judge(TOOL, "grader", model=name).model_copy(update={"provider": provider})
+
+
+_CHECK_KINDS = {
+    "contains": "must_include",
+    "icontains": "must_include",
+    "contains-any": "must_include",
+    "contains-all": "must_include",
+    "not-contains": "must_not_include",
+    "not-icontains": "must_not_include",
+    "regex": "regex",
+    "not-regex": "regex",
+    "is-json": "structural",
+    "contains-json": "structural",
+    "starts-with": "structural",
+}
+
+
+def _repeat_index(row: dict[str, Any], w: Where) -> int | None:
+    """The row's ``repeatIndex`` (a count), or ``None`` where the export has none."""
+    value = row.get("repeatIndex")
+    if value is not None and not is_count(value):
+        raise (w / "repeatIndex").fail(
+            f"expected a repeat index (an integer from 0), found {value!r}"
+        )
+    return value
+
+
+#: Bytes: the largest JSONL export read (line by line; a JSON output file stays at
+#: MAX_SOURCE_BYTES).
+MAX_JSONL_BYTES = 512 * 1024 * 1024
+
+
+def _read_output(
+    path: Path, repairs: list[Repair]
+) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
+    """(document, sha256, [(result row, where)]) of a JSON output or JSONL export file.
+
+    A JSONL export (one ``EvaluateResult`` a line) is wrapped as ``{"results": {"results": …}}``.
+    """
+    if path.suffix.lower() != ".jsonl":
+        doc, raw = read_json(path, repairs)
+        validate_source(doc, "promptfoo", path)  # the shape of every member walked below
+        rows = Where(path) / "results" / "results"
+        return (
+            doc,
+            file_sha256(raw),
+            [(row, rows / i) for i, row in enumerate(doc["results"]["results"])],
+        )
+    digest = hashlib.sha256()
+    located: list[tuple[Any, Where]] = []
+    size = 0
+    try:
+        with path.open("rb") as fh:
+            for n, line in enumerate(fh, start=1):
+                size += len(line)
+                if size > MAX_JSONL_BYTES:
+                    raise Where(path).fail(
+                        f"file is over {MAX_JSONL_BYTES} bytes; at most that is read"
+                    )
+                digest.update(line)
+                if not line.strip():
+                    continue
+                where = Where(path, (f"line {n}",))
+                row = parse_json_bytes(line, path, repairs, pointer=f"/line {n}")
+                validate_source(row, "promptfoo", path, definition="result", prefix=(f"line {n}",))
+                located.append((row, where))
+    except OSError as exc:
+        raise Where(path).fail(f"cannot read: {exc.strerror}") from None
+    if not located:
+        raise Where(path).fail("expected one promptfoo result per line; the file holds none")
+    return (
+        {"results": {"version": 3, "results": [r for r, _ in located]}},
+        digest.hexdigest(),
+        located,
+    )
+
+
+def _arm_of(
+    row: dict[str, Any], arms: dict[str, str], by: str, prompt_ids: dict[Any, Any], w: Where
+) -> str:
+    if by == "provider":
+        p = row.get("provider")
+        names = [p.get("label"), p.get("id")] if isinstance(p, dict) else [p]
+    else:
+        p = member_object(row, "prompt")
+        pid = row.get("promptId")
+        listed = prompt_ids.get(pid) or {}
+        names = [p.get("label"), listed.get("label"), pid, p.get("raw"), listed.get("raw")]
+    names = [n for n in names if isinstance(n, str) and n]
+    hits = [a for a, label in arms.items() if label in names]
+    if len(hits) != 1:
+        what = "no arm maps" if not hits else f"several arms map ({', '.join(hits)})"
+        raise (w / by).fail(
+            f"{what} this row's {by} {names[:2]!r}; map each {by} label to one arm "
+            "(or leave the row's label out of the file)"
+        )
+    return hits[0]
+
+
+def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
+    tc = member_object(row, "testCase")
+    meta = member_object(tc, "metadata")
+    vars_ = tc.get("vars", row.get("vars"))
+    prompt = member_object(row, "prompt")
+    prompt_text = prompt.get("raw") if isinstance(prompt.get("raw"), str) else None
+    if isinstance(meta.get("id"), (str, int)) and not isinstance(meta.get("id"), bool):
+        return f"id:{meta['id']}", str(meta["id"]), prompt_text
+    desc = tc.get("description")
+    desc = desc if isinstance(desc, str) and desc.strip() else None
+    canonical = canonical_json({"description": desc, "vars": vars_})
+    if canonical is None:
+        raise (w / "testCase" / "vars").fail("expected JSON-serialisable test vars (no NaN)")
+    content, digest = canonical.decode("utf-8"), file_sha256(canonical)
+    return f"content:{content}", desc or f"case-{digest[:12]}", prompt_text
+
+
+def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> Draw:
+    response = member_object(row, "response")
+    output = response.get("output")
+    answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
+    tokens = source_tokens(response.get("tokenUsage"), "prompt", "completion")
+    reason = row.get("failureReason")
+    grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
+    if reason is None and isinstance(row.get("error"), str) and grading is None:
+        # files written before failureReason existed: an error with no grading is a real error
+        reason = 2
+    checks = _checks(grading, w / "gradingResult")
+    draw = partial(build_draw, 0, answer=answer, tokens=tokens, checks=checks)
+    if reason == 2:
+        error = row.get("error")
+        error = error if isinstance(error, str) else "promptfoo recorded an error (failureReason 2)"
+        return draw(lost_reason=f"source error: {error}"[:4000], source_error=error[:4000])
+    if "score" not in row or row["score"] is None:
+        raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
+    score = unit_score(row["score"], w / "score")
+    if grading is not None:
+        used = source_tokens(grading.get("tokensUsed"), "prompt", "completion")
+        if used is not None:
+            overhead["input_tokens"] += used["input"]
+            overhead["output_tokens"] += used["output"]
+            overhead["counted"] += 1
+        else:
+            overhead["missing"] += 1
+    return draw(score=score)
+
+
+#: How promptfoo words an assertion whose own code failed (src/assertions/python.ts,
+#: javascript.ts): an error of the check, never a fail of the answer.
+_ERRORED = ("Python code execution failed", "Custom function threw error")
+
+
+def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
+    """Every assertion of a row's grading as a check, in order; one with no ``pass`` fails."""
+    checks: list[dict[str, Any]] = []
+    for i, comp in enumerate(member_list(grading, "componentResults")):
+        if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):
+            continue
+        assertion = comp["assertion"]
+        atype = str(assertion.get("type"))
+        reason: str = comp["reason"] if isinstance(comp.get("reason"), str) else ""
+        errored = bool(member_object(comp, "metadata").get("graderError")) or reason.startswith(
+            _ERRORED
+        )
+        if not errored and not isinstance(comp.get("pass"), bool):
+            raise (w / "componentResults" / i / "pass").fail(
+                "expected the assertion's pass (true or false)"
+            )
+        passed = comp.get("pass") is True and not errored
+        value = assertion.get("value")
+        shown = value if isinstance(value, str) else (None if value is None else _json_text(value))
+        outcome = "error" if errored else ("pass" if passed else "fail")
+        checks.append(
+            source_check(atype, shown, _CHECK_KINDS.get(atype, "assertion"), passed, outcome)
+        )
+    return checks
+
+
+def _json_text(v: Any) -> str | None:
+    """``v`` as RFC 8785 JSON text, or ``None`` when it has none."""
+    canonical = canonical_json(v)
+    return None if canonical is None else canonical.decode("utf-8")
