@@ -22,6 +22,7 @@ from driftproof.importers._text import Repair
 #: The most output items read from one file.
 MAX_ROWS = 200_000
 _ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
+_ERROR_KEYS = ("code", "type", "message")
 
 
 def read_rows(
@@ -84,17 +85,15 @@ def parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
         )
     key = str(row[key_name])
     item = row.get("datasource_item") if row.get("datasource_item") is not None else row.get("item")
-    prompt = (
-        item.get("input") if isinstance(item, dict) and isinstance(item.get("input"), str) else None
-    )
+    prompt = item.get("input") if isinstance(item, dict) else None
+    prompt = prompt if isinstance(prompt, str) else None
     grades: dict[str, tuple[Any, Where]] = {}
     replies: dict[str, str] = {}
     if row.get("results") is not None:
         for i, res in enumerate(row["results"]):
             rw = w / "results" / i
-            if (
-                res["name"] in grades
-            ):  # a second result of one grader would silently replace the first
+            # a second result of one grader would silently replace the first
+            if res["name"] in grades:
                 raise (rw / "name").fail(
                     f"expected each grader once per item, found {res['name'][:80]!r} again"
                 )
@@ -146,17 +145,8 @@ def _error(error: Any, status: Any) -> tuple[str, str] | None:
     if isinstance(error, str) and error.strip():
         return error.strip()[:4000], f"source error: {error.strip()}"[:4000]
     if isinstance(error, dict):
-        code = next(
-            (
-                str(error[k]).strip()
-                for k in ("code", "type")
-                if isinstance(error.get(k), str) and error[k].strip()
-            ),
-            "",
-        )
-        message = (
-            (error.get("message") or "").strip() if isinstance(error.get("message"), str) else ""
-        )
+        texts = {k: v.strip() if isinstance(v := error.get(k), str) else "" for k in _ERROR_KEYS}
+        code, message = texts["code"] or texts["type"], texts["message"]
         if code or message:
             text = message or code
             return text[:4000], (

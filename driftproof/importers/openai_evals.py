@@ -75,9 +75,7 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     graders = list(dict.fromkeys(name for p in parsed for name in p["grades"]))
     name = _grader_name(o.grader, graders, Where(path))
     rng = o.grader_range
-    if rng is not None and not (
-        math.isfinite(rng[0]) and math.isfinite(rng[1]) and rng[0] < rng[1]
-    ):
+    if rng is not None and not -math.inf < rng[0] < rng[1] < math.inf:  # NaN compares false
         raise OPTIONS.fail(f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {rng}")
     cases, models, started = _group(parsed, mapping)
     case_docs, differing = _cases(cases, name, rng)

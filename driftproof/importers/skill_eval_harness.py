@@ -168,14 +168,8 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
     ]
     sig = w.get(ps, "significance", dict, required=False) or {}
     sgw = w / "significance"
-    figures.append(
-        figure(
-            "mean paired delta",
-            sgw.number(sig, "observed_mean_delta", low=-1, high=1),
-            arm="lift",
-            unit="fraction",
-        )
-    )
+    delta = sgw.number(sig, "observed_mean_delta", low=-1, high=1)
+    figures.append(figure("mean paired delta", delta, arm="lift", unit="fraction"))
     iv = w.get(ps, "interval", dict, required=False) or {}
     reason = (w / "interval").get(iv, "reason", str, required=False)
     figures.append(
@@ -191,13 +185,8 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
     noise = w.get(ps, "noise_check", dict, required=False) or {}
     nw = w / "noise_check"
     for key in ("cases", "cases_moved", "cases_needed_for_alpha"):
-        figures.append(
-            figure(
-                f"noise check: {key.replace('_', ' ')}",
-                nw.number(noise, key, low=0, count=True),
-                unit="count",
-            )
-        )
+        count = nw.number(noise, key, low=0, count=True)
+        figures.append(figure(f"noise check: {key.replace('_', ' ')}", count, unit="count"))
     verdict = nw.get(noise, "verdict", str, required=False)
     if verdict is not None:
         figures.append(figure("noise check", None, printed=verdict[:200]))
