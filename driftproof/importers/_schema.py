@@ -33,15 +33,16 @@ _JSON_TYPES = {
 
 
 @cache
-def source_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema ``importers/schemas/<name>.schema.json``."""
-    text = (
-        resources.files("driftproof.importers")
-        .joinpath("schemas", f"{name}.schema.json")
-        .read_text(encoding="utf-8")
-    )
+def package_json(*parts: str) -> dict[str, Any]:
+    """The JSON object in the package file ``driftproof/importers/<parts…>``."""
+    text = resources.files("driftproof.importers").joinpath(*parts).read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+def source_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema ``importers/schemas/<name>.schema.json``."""
+    return package_json("schemas", f"{name}.schema.json")
 
 
 @cache
@@ -61,11 +62,8 @@ def _source_validator(name: str, definition: str | None) -> Draft202012Validator
 def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
     """(extra pointer parts, plain-words expectation) for one jsonschema error."""
     if error.validator == "type":
-        kinds = (
-            error.validator_value
-            if isinstance(error.validator_value, list)
-            else [error.validator_value]
-        )
+        kinds = error.validator_value
+        kinds = kinds if isinstance(kinds, list) else [kinds]
         words = " or ".join(_JSON_TYPES.get(k) or str(k) for k in kinds)
         return [((), f"expected {words}, found {json_kind(error.instance)}")]
     if error.validator == "required" and isinstance(error.instance, dict):

@@ -8,6 +8,7 @@ and length in ``bounded_text``; its ``*_sha256`` member keeps the whole text's h
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from driftproof._json import escape as _esc
 from driftproof.receipt import BoundedText, CaseArm, ReceiptBody, TextRepair, sha256_text
 
 REPLACEMENT = "\ufffd"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: A string repaired while parsing: (its repaired text, code points replaced).
 Repair = tuple[str, int]
 #: Characters: the receipt schema's maxLength of each bounded field.
@@ -31,11 +33,7 @@ def repair_text(value: str) -> tuple[str, int]:
     A surrogate comes from a lone ``\\ud800`` escape or a byte read with ``surrogateescape``;
     a valid surrogate pair never reaches here (JSON parsing joins it into one code point).
     """
-    if value.isascii():
-        return value, 0
-    out = [REPLACEMENT if "\ud800" <= ch <= "\udfff" else ch for ch in value]
-    n = sum(1 for ch in value if "\ud800" <= ch <= "\udfff")
-    return ("".join(out), n) if n else (value, 0)
+    return (value, 0) if value.isascii() else _SURROGATE.subn(REPLACEMENT, value)
 
 
 def repair_tree(value: Any, repairs: list[Repair]) -> Any:

@@ -88,21 +88,16 @@ def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
 def utc_text(dt: datetime) -> str:
     """An aware datetime as the receipt's UTC date-time, ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``."""
     u = dt.astimezone(UTC)
-    return (
-        u.strftime("%Y-%m-%dT%H:%M:%S") + (f".{u.microsecond:06d}" if u.microsecond else "") + "Z"
-    )
+    fraction = f".{u.microsecond:06d}" if u.microsecond else ""
+    return u.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "Z"
 
 
 def run_times(
     started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
 ) -> dict[str, str | None]:
     """``run`` members for the earliest start and latest finish (as instants), with offsets."""
-    out: dict[str, str | None] = {
-        "started_at": None,
-        "started_at_offset": None,
-        "finished_at": None,
-        "finished_at_offset": None,
-    }
+    keys = ("started_at", "started_at_offset", "finished_at", "finished_at_offset")
+    out: dict[str, str | None] = dict.fromkeys(keys)
     if started:
         dt, off = min(started, key=lambda x: x[0])
         out["started_at"], out["started_at_offset"] = utc_text(dt), off

@@ -7,10 +7,8 @@ the exporter's ``summary`` is context, ignored on import.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import cache, partial
-from importlib import resources
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +18,7 @@ from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where, file_sha256, read_json, read_skill_md
-from driftproof.importers._schema import schema_problems
+from driftproof.importers._schema import package_json, schema_problems
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Case, Draw, JudgeScale, Receipt, build_draw, build_judge_sample
@@ -32,14 +30,9 @@ FORMAT_VERSION = "1"
 _SCHEMA_FILE = "summary-json-1.schema.json"
 
 
-@cache
 def schema() -> dict[str, Any]:
     """The frozen summary-json schema (format version 1)."""
-    text = (
-        resources.files("driftproof.importers").joinpath(_SCHEMA_FILE).read_text(encoding="utf-8")
-    )
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return package_json(_SCHEMA_FILE)
 
 
 def _validator() -> Draft202012Validator:
