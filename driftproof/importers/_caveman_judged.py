@@ -275,38 +275,23 @@ JUDGED_UNRECORDED = (
 
 def _judged_draw(cell: JudgedCell) -> Draw:
     """One draw, answer unknown, each judged fact a check, then ``verbatim_ok`` when recorded."""
-    checks: list[dict[str, Any]] = [
-        {"name": fact, "kind": "assertion", "pass": passed, "source_type": JUDGED_FACT}
-        for fact, passed in cell.facts
-    ]
+    rows = [(fact, "assertion", passed, JUDGED_FACT) for fact, passed in cell.facts]
     if cell.verbatim_ok is not None:
-        checks.append(
-            {
-                "name": VERBATIM,
-                "kind": "must_include",
-                "pass": cell.verbatim_ok,
-                "source_type": VERBATIM,
-            }
-        )
-    return build_draw(0, answer=None, checks=checks)
+        rows.append((VERBATIM, "must_include", cell.verbatim_ok, VERBATIM))
+    keys = ("name", "kind", "pass", "source_type")
+    return build_draw(0, answer=None, checks=[dict(zip(keys, row, strict=True)) for row in rows])
 
 
 def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
     """One arm's per-prompt fidelity (percent), risk (printed) and missing verbatim token count."""
     out: list[dict[str, Any]] = []
     for case, cell in zip(ids, cells, strict=True):
-        out.append(
-            figure(
-                "fidelity", cell.fidelity, case=case, arm=arm, unit="percent", printed=cell.printed
-            )
-        )
-        out.append(figure("risk", None, case=case, arm=arm, printed=cell.risk))
+        at = {"case": case, "arm": arm}
+        out.append(figure("fidelity", cell.fidelity, **at, unit="percent", printed=cell.printed))
+        out.append(figure("risk", None, **at, printed=cell.risk))
         if cell.verbatim_missing:
-            missing = ", ".join(cell.verbatim_missing)[:200]
-            count = len(cell.verbatim_missing)
-            out.append(
-                figure("verbatim missing", count, case=case, arm=arm, unit="count", printed=missing)
-            )
+            missing, count = ", ".join(cell.verbatim_missing)[:200], len(cell.verbatim_missing)
+            out.append(figure("verbatim missing", count, **at, unit="count", printed=missing))
     return out
 
 

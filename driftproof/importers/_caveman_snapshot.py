@@ -9,7 +9,7 @@ import hashlib
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -103,12 +103,7 @@ class Usage:
 
 
 #: The token members of a usage cell, as caveman's snapshot contract requires them.
-USAGE_TOKENS = (
-    "input_tokens",
-    "output_tokens",
-    "cache_creation_input_tokens",
-    "cache_read_input_tokens",
-)
+USAGE_TOKENS = tuple(f.name for f in fields(Usage) if f.name != "cost_usd")
 
 
 def check_snapshot(doc: Any, shown: str) -> Snapshot:
