@@ -1,7 +1,7 @@
 """Importers: neighbouring tools' result files converted into DECLARED receipts (D-15).
 
 An importer is ``@register("<tool>", <Options>)`` on ``fn(source, options) -> list[Imported]``
-in ``driftproof/importers/<tool>.py``, listed in ``_BUILTIN``. It fails closed
+in ``driftproof/importers/<tool>.py`` (a public module). It fails closed
 (:class:`~driftproof.errors.ImportError_` naming file, JSON pointer and expectation) and writes
 nothing; :func:`write_imported` seals, checks and writes all its receipts, or none.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import pkgutil
 import re
 import tempfile
 from collections.abc import Callable
@@ -66,22 +67,6 @@ Importer = Callable[[Any, Any], list[Imported]]
 IMPORTERS: dict[str, Importer] = {}
 OPTIONS: dict[str, type] = {}
 
-#: modules under ``driftproof.importers`` imported on first lookup, so their
-#: ``@register`` decorators run. One line per built-in importer.
-_BUILTIN: tuple[str, ...] = (
-    "caveman",
-    "skill_creator",
-    "nvidia",
-    "promptfoo",
-    "inspect_ai",
-    "summary_json",
-    "claude_plugin_eval",
-    "openai_evals",
-    "skill_validator",
-    "vally",
-    "skill_eval_harness",
-)
-
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.json$")
 
 
@@ -110,8 +95,9 @@ def get_importer(name: str) -> Callable[..., list[Imported]]:
     Raises:
         KeyError: no importer has that name (the message lists the known names).
     """
-    for module in _BUILTIN:
-        importlib.import_module(f"driftproof.importers.{module}")
+    for module in pkgutil.iter_modules(__path__):  # every public module is an importer
+        if not module.name.startswith("_"):
+            importlib.import_module(f"driftproof.importers.{module.name}")
     try:
         fn, kind = IMPORTERS[name], OPTIONS[name]
     except KeyError:

@@ -21,8 +21,12 @@ from driftproof.importers._declared import (
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
-from driftproof.receipt import ReceiptBody
 
+#: What no dotnet/skills results file records, before the format's own list.
+_FIXED_UNRECORDED = (
+    "skill.sha256 and skill.tokens (the file names the skill, not its text)",
+    "each case's prompt (the file keeps the scenario's name only)",
+)
 #: A scenario read: (its object, its place, its case id, the figures to append to) -> its arms.
 Scenario = Callable[[dict[str, Any], Where, str, list[dict[str, Any]]], dict[str, Any]]
 #: A verdict's own reading: (its object, its place) -> (its figures, its decision, notes).
@@ -49,15 +53,18 @@ class Results:
     ) -> list[Imported]:
         """One DECLARED receipt per verdict; ``check`` first refuses a document of another kind.
 
+        ``doc``'s ``judgeModel`` judged, its ``model`` answered; each scenario is a case.
+
         Raises:
-            ImportError_: the file, a verdict or a scenario of the wrong shape, naming the file
-                and pointer.
+            ImportError_: the file, a verdict or a scenario of the wrong shape, a scenario named
+                twice in a verdict, or a timestamp that is no instant; naming the file and
+                pointer.
         """
         repairs: list[Repair] = []
         doc, sha, verdicts = read_results(path, repairs)
         if check is not None:
             check(doc)
-        out = []
+        w, out = Where(path), []
         for v, vw in verdicts:
             name = vw.get(v, "skillName", str)
             own, decision, notes = self.verdict(v, vw)
@@ -67,8 +74,39 @@ class Results:
                 sw = vw / "scenarios" / i
                 sname = sw.get(s, "scenarioName", str)
                 cases.append((sname, self.scenario(s, sw, case_id_for(sname), figures)))
-            report = {"figures": figures + own, "decision": decision}
-            body = _receipt(self, path, doc, sha, name, cases, report, notes)
+            case_docs, seen = [], set()
+            for sname, arms in cases:
+                cid = case_id_for(sname)
+                if cid in seen:  # a scenario named twice would merge two cases
+                    raise w.fail(
+                        f"expected each scenario name once per verdict; {sname!r} is repeated"
+                    )
+                seen.add(cid)
+                case_docs.append(case_entry(cid, None, arms))
+            unrecorded = [*_FIXED_UNRECORDED, *self.unrecorded]
+            judge_model = doc.get("judgeModel")
+            if not (isinstance(judge_model, str) and judge_model.strip()):
+                judge_model = None
+                unrecorded.insert(2, "judge.model (no judgeModel)")
+            model = doc.get("model") if isinstance(doc.get("model"), str) else None
+            if model is None:
+                unrecorded.append("run.model (no model)")
+            finished, offset = (None, None)
+            if isinstance(doc.get("timestamp"), str):
+                finished, offset = utc_instant(doc["timestamp"], w / "timestamp")
+            body = declared_receipt(
+                name[:200],
+                None,
+                case_docs,
+                provenance(self.tool, self.version, str(path), sha, unrecorded, notes=notes),
+                model=model,
+                finished_at=finished,
+                run_members={"finished_at_offset": offset},
+                judge=unrecorded_judge(self.tool, "judge", model=judge_model),
+                arms={"with_skill": arm_spec(self.labels[0]), "baseline": arm_spec(self.labels[1])},
+                band_source="generation",
+                source_report={"figures": figures + own, "decision": decision},
+            )
             out.append(Imported.named(self.tool, body, repairs=repairs))
         return out
 
@@ -113,56 +151,3 @@ def judge_score(role: dict[str, Any], w: Where, low: int) -> float:
             f"expected the judge's overall score from {low} to 5, found {score!r}"
         )
     return float(score)
-
-
-def _receipt(
-    fmt: Results,
-    path: Path,
-    doc: dict[str, Any],
-    sha: str,
-    skill_name: str,
-    cases: list[tuple[str, dict[str, Any]]],
-    report: dict[str, Any],
-    notes: list[str],
-) -> ReceiptBody:
-    """The DECLARED receipt of one verdict in ``fmt``: ``cases`` are (scenario name, arms).
-
-    ``doc``'s ``judgeModel`` judged, its ``model`` answered; fails on a repeated scenario name
-    or a timestamp that is no instant.
-    """
-    w, tool, unrecorded = Where(path), fmt.tool, list(fmt.unrecorded)
-    case_docs = []
-    seen: set[str] = set()
-    for name, arms in cases:
-        cid = case_id_for(name)
-        if cid in seen:  # a scenario named twice would merge two cases
-            raise w.fail(f"expected each scenario name once per verdict; {name!r} is repeated")
-        seen.add(cid)
-        case_docs.append(case_entry(cid, None, arms))
-    judge_model = doc.get("judgeModel")
-    if not (isinstance(judge_model, str) and judge_model.strip()):
-        judge_model = None
-        unrecorded.insert(0, "judge.model (no judgeModel)")
-    model = doc.get("model") if isinstance(doc.get("model"), str) else None
-    if model is None:
-        unrecorded.append("run.model (no model)")
-    finished, offset = (None, None)
-    if isinstance(doc.get("timestamp"), str):
-        finished, offset = utc_instant(doc["timestamp"], w / "timestamp")
-    fixed = [
-        "skill.sha256 and skill.tokens (the file names the skill, not its text)",
-        "each case's prompt (the file keeps the scenario's name only)",
-    ]
-    return declared_receipt(
-        skill_name[:200],
-        None,
-        case_docs,
-        provenance(tool, fmt.version, str(path), sha, fixed + unrecorded, notes=notes),
-        model=model,
-        finished_at=finished,
-        run_members={"finished_at_offset": offset},
-        judge=unrecorded_judge(tool, "judge", model=judge_model),
-        arms={"with_skill": arm_spec(fmt.labels[0]), "baseline": arm_spec(fmt.labels[1])},
-        band_source="generation",
-        source_report=report,
-    )
