@@ -42,7 +42,7 @@ from driftproof.importers._declared import (
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant
-from driftproof.receipt import Draw, JudgeScale, Provenance, build_draw
+from driftproof.receipt import Draw, Provenance, build_draw
 from driftproof.stats.fidelity import JUDGED_FACT
 
 #: Name and ``source_type`` of the check that is the snapshot's ``verbatim_ok``.
@@ -342,9 +342,7 @@ def judged_receipts(
     ids = prompt_ids(len(judged.prompts))
     controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
     source = _provenance(judged, rubrics is not None, shown, document_sha256, source_commit)
-    scale = JudgeScale(worst=0.0, best=1.0, step=1.0)
-    judge = unrecorded_judge(TOOL, "judge", model=judged.grader, channel="source")
-    judge = judge.model_copy(update={"scale": scale})
+    judge = unrecorded_judge(TOOL, "judge", model=judged.grader, channel="source", step=1.0)
     prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
     out: list[Imported] = []
     for arm in (a for a in judged.arms if a not in controls.values()):

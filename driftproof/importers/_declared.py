@@ -145,9 +145,14 @@ def arm_spec(
 
 
 def unrecorded_judge(
-    tool: str, grader: str, *, model: str | None = None, channel: Literal["source"] | None = None
+    tool: str,
+    grader: str,
+    *,
+    model: str | None = None,
+    channel: Literal["source"] | None = None,
+    step: float | None = None,
 ) -> Judge:
-    """The judge of a source that scored with a grader, scale 0..1, step unknown.
+    """The judge of a source that scored with a grader, scale 0..1, ``step`` unknown unless given.
 
     Without ``model`` the model is the marker ``unrecorded:<tool>/<grader>``, and the caller
     lists ``judge.model`` in ``provenance.unrecorded`` (D-13).
@@ -159,7 +164,7 @@ def unrecorded_judge(
         service=None,
         sampling=None,
         template_sha256=None,
-        scale=JudgeScale(worst=0.0, best=1.0, step=None),
+        scale=JudgeScale(worst=0.0, best=1.0, step=step),
         price=None,
         channel=channel,
     )

@@ -21,7 +21,7 @@ from driftproof.importers._common import Where, file_sha256, read_json, read_ski
 from driftproof.importers._schema import package_json, schema_problems
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
-from driftproof.receipt import Case, Draw, JudgeScale, Receipt, build_draw, build_judge_sample
+from driftproof.receipt import Case, Draw, Receipt, build_draw, build_judge_sample
 from driftproof.receipt._versions import format_checker
 from driftproof.stats import suite_lift, verdict_refusal
 
@@ -80,8 +80,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     judge = None
     if judge_in is not None:
         step = (judge_in.get("scale") or {}).get("step")
-        judge = declared.unrecorded_judge("summary-json", "judge", model=judge_in["model"])
-        judge = judge.model_copy(update={"scale": JudgeScale(worst=0.0, best=1.0, step=step)})
+        judge = declared.unrecorded_judge(
+            "summary-json", "judge", model=judge_in["model"], step=step
+        )
     unrecorded = list(doc.get("unrecorded") or [])
     for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
         if doc.get(key) is None:
@@ -185,12 +186,8 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
         )
     cases = []
     for c in r.cases:
-        arms: dict[str, list[dict[str, Any]]] = {}
-        for arm in ("with_skill", "baseline", "control"):
-            ca = getattr(c.arms, arm)
-            if ca is None:
-                continue
-            arms[arm] = [_export_draw(d) for d in ca.draws]
+        held = {arm: getattr(c.arms, arm) for arm in ("with_skill", "baseline", "control")}
+        arms = {arm: [_export_draw(d) for d in a.draws] for arm, a in held.items() if a is not None}
         cases.append({"id": c.id, "prompt": c.prompt, "arms": arms})
     lift = suite_lift(r)
     judge: dict[str, Any] | None = None
