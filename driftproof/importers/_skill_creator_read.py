@@ -166,31 +166,20 @@ def _score(
         if holder is not None and "pass_rate" in holder:
             if holder["pass_rate"] is None:
                 if _counted(result, record, rw) is None:
-                    return (
-                        None,
-                        _note(result, record) or "the source recorded no pass_rate for this run",
-                        None,
+                    reason = (
+                        _note(result, record) or "the source recorded no pass_rate for this run"
                     )
+                    return None, reason, None
                 continue
             declared = (_pass_rate(holder, hw), name)
             break
     counted = _counted(result, record, rw)
     if counted is None:
-        passed = result.get("assertions_passed", result.get("passed"))
-        total = result.get("assertions_total", result.get("total"))
-        _exact_counts(result, resw, ("assertions_passed", "passed"), ("assertions_total", "total"))
-        if (
-            isinstance(passed, int)
-            and isinstance(total, int)
-            and not isinstance(passed, bool)
-            and total > 0
-        ):
-            counted = (
-                unit_score(passed / total, resw),
-                passed,
-                total,
-                "assertions_passed of assertions_total",
-            )
+        names = (("assertions_passed", "passed"), ("assertions_total", "total"))
+        passed, total, ratio = _counts(result, resw, *names)
+        if ratio is not None:
+            how = "assertions_passed of assertions_total"
+            counted = (unit_score(ratio, resw), passed, total, how)
     if declared is None and counted is None:
         raise resw.fail(
             "expected pass_rate, graded assertions (expectations, assertions or assertion_results) "
@@ -245,19 +234,10 @@ def _counted(
 def _pass_rate(holder: dict[str, Any], w: Where) -> float:
     """``pass_rate`` on 0..1; read as a percent (``80``) only when passed/total confirm it."""
     rate = holder["pass_rate"]
-    passed = holder.get("passed", holder.get("assertions_passed"))
-    total = holder.get("total", holder.get("assertions_total"))
-    _exact_counts(holder, w, ("passed", "assertions_passed"), ("total", "assertions_total"))
-    if (
-        isinstance(rate, (int, float))
-        and not isinstance(rate, bool)
-        and 1 < rate <= 100
-        and isinstance(passed, int)
-        and isinstance(total, int)
-        and not isinstance(passed, bool)
-        and total > 0
-        and abs(100 * passed / total - rate) <= 0.5
-    ):
+    names = (("passed", "assertions_passed"), ("total", "assertions_total"))
+    passed, total, ratio = _counts(holder, w, *names)
+    percent = isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 < rate <= 100
+    if percent and ratio is not None and abs(100 * passed / total - rate) <= 0.5:
         return unit_score(rate / 100, w / "pass_rate")
     return unit_score(rate, w / "pass_rate")
 
@@ -364,10 +344,21 @@ def prompts_of(
     return prompts
 
 
-def _exact_counts(holder: dict[str, Any], w: Where, *names: tuple[str, str]) -> None:
-    """Refuse, at its place, the first present count of each pair that no float holds exactly."""
+def _counts(holder: dict[str, Any], w: Where, *names: tuple[str, str]) -> tuple[Any, Any, Any]:
+    """(passed, total, passed ÷ total) under the first present name of each pair of ``names``.
+
+    The ratio is ``None`` unless both are integers and the total is above 0.
+
+    Raises:
+        ImportError_: a present integer no float holds exactly, at its place.
+    """
+    found: list[Any] = []
     for first, second in names:
         key = first if first in holder else second
         value = holder.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             source_number(value, w / key)
+        found.append(value)
+    passed, total = found
+    whole = isinstance(passed, int) and not isinstance(passed, bool) and isinstance(total, int)
+    return passed, total, passed / total if whole and total > 0 else None
