@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import json_kind, pointer
-from driftproof.importers._common import Where, parse_json_bytes
+from driftproof.importers._common import Where, parse_json_bytes, read_capped
 from driftproof.importers._text import Repair
 from driftproof.wording import CAVEMAN_TOOL
 
@@ -39,12 +39,6 @@ _META_TEXT: dict[str, tuple[str, int]] = {
     "terse_prefix": ("the control arm's instruction", 262_144),
     "claude_cli_version": ("a Claude Code version", 200),
 }
-
-
-def read_capped(path: Path, limit: int) -> bytes:
-    """At most ``limit + 1`` bytes of ``path`` (a device reporting size 0 may never end)."""
-    with path.open("rb") as fh:
-        return fh.read(limit + 1)
 
 
 def prompt_ids(n: int) -> list[str]:

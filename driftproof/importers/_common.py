@@ -171,9 +171,7 @@ def read_bytes(path: Path) -> bytes:
     if size > MAX_SOURCE_BYTES:
         raise Where(path).fail(f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}")
     try:
-        # At most one byte past the limit: a device or pipe reports size 0 and may never end.
-        with path.open("rb") as fh:
-            data = fh.read(MAX_SOURCE_BYTES + 1)
+        data = read_capped(path, MAX_SOURCE_BYTES)
     except OSError as exc:
         raise Where(path).fail(f"cannot read: {exc.strerror}") from None
     if len(data) > MAX_SOURCE_BYTES:
@@ -181,6 +179,12 @@ def read_bytes(path: Path) -> bytes:
             f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that"
         )
     return data
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of ``path`` (a device reporting size 0 may never end)."""
+    with path.open("rb") as fh:
+        return fh.read(limit + 1)
 
 
 def parse_json_bytes(

@@ -17,6 +17,14 @@ _CELL_NOTE = re.compile(rf"^(?P<score>{_NUM})\s*(?P<su>%)?\s*(?:—|–|--|-|;|,
 _UPLIFT = re.compile(
     rf"^(?P<sign>[+\-−±]?)\s*(?P<num>{_NUM})\s*(?P<unit>%|points?|pts?|pp|percentage points?)?$"
 )
+#: An uplift's unit as printed → the unit kept (others are kept as printed).
+_UNIT_WORDS = {
+    "point": "points",
+    "pt": "points",
+    "pts": "points",
+    "percentage point": "pp",
+    "percentage points": "pp",
+}
 _NO_FIGURE = re.compile(r"^(not available|n/?a|no score|—|-|–|)$", re.IGNORECASE)
 _RESULTS_SECTIONS = ("results", "results at a glance", "evaluation results")
 _SUMMARY = {
@@ -82,15 +90,7 @@ def parse_cell(text: str) -> dict[str, Any] | None:
             if up is None:
                 return None
             value = float(up.group("num")) * (-1.0 if up.group("sign") in ("-", "−") else 1.0)
-            unit = up.group("unit")
-            if unit is not None:
-                unit = {
-                    "point": "points",
-                    "pt": "points",
-                    "pts": "points",
-                    "percentage point": "pp",
-                    "percentage points": "pp",
-                }.get(unit, unit)
+            unit = _UNIT_WORDS.get(up.group("unit"), up.group("unit"))
             out["uplift"] = {"printed": m.group("up").strip(), "value": value + 0.0, "unit": unit}
         return out
     m = _CELL_NOTE.match(cell)
@@ -204,12 +204,8 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         starts_table = line.startswith("|") and not in_table
         in_table = line.startswith("|")
         if line.startswith("#"):
-            section = (
-                re.sub(r"(<br\s*/?>|:)\s*$", "", line.lstrip("#").strip())
-                .strip()
-                .rstrip(":")
-                .lower()
-            )
+            heading = re.sub(r"(<br\s*/?>|:)\s*$", "", line.lstrip("#").strip())
+            section = heading.strip().rstrip(":").lower()
             header = None
             continue
         _summary_line(line, card["summary"], card["agents"])

@@ -21,6 +21,7 @@ from driftproof.importers._common import (
     Where,
     case_id_for,
     file_sha256,
+    is_count,
     manifest_sha256,
     read_skill_md,
     sole,
@@ -168,9 +169,8 @@ def _recorded(
 
 def _epochs(header: dict[str, Any]) -> int | None:
     """The log's ``eval.config.epochs``, when it is a count from 1."""
-    config = member_object(member_object(header, "eval"), "config")
-    n = config.get("epochs")
-    return n if isinstance(n, int) and not isinstance(n, bool) and n >= 1 else None
+    n = member_object(member_object(header, "eval"), "config").get("epochs")
+    return n if is_count(n) and n >= 1 else None
 
 
 def _cases(
@@ -188,7 +188,7 @@ def _cases(
             if isinstance(sid, bool) or not isinstance(sid, (int, str)):
                 raise (sw / "id").fail("expected the sample id (an integer or a string)")
             epoch = sample.get("epoch")
-            if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
+            if not is_count(epoch) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
             case = cases.setdefault(
                 str(sid), {"prompt": input_text(sample.get("input")), "arms": {a: [] for a in logs}}
