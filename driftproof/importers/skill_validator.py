@@ -6,6 +6,7 @@ The judge's 1..5 score maps onto 0..1 as (score − 1) / 4. The mapping is the i
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,27 +50,22 @@ def _scenario(
             f"arm), found {len(runs)}"
         )
     arms = {arm: [_draw(sw.get(s, key, dict), sw / key)] for arm, key in _ARMS}
-    figures.append(
-        figure("improvement score", sw.number(s, "improvementScore"), case=cid, arm="lift")
-    )
+    lift = partial(figure, case=cid, arm="lift")
+    figures.append(lift("improvement score", sw.number(s, "improvementScore")))
     for k, run in enumerate(runs):
         score = source_number(run, sw / "perRunScores" / k)
-        figures.append(figure(f"improvement score, run {k + 1}", score, case=cid, arm="lift"))
+        figures.append(lift(f"improvement score, run {k + 1}", score))
     bw = sw / "breakdown"
     breakdown = sw.get(s, "breakdown", dict, required=False) or {}
     for part in breakdown:
-        figures.append(
-            figure(f"breakdown: {part}", bw.number(breakdown, part), case=cid, arm="lift")
-        )
+        figures.append(lift(f"breakdown: {part}", bw.number(breakdown, part)))
     pw = sw.get(s, "pairwiseResult", dict, required=False)
     if pw:
         consistent = (sw / "pairwiseResult").get(pw, "positionSwapConsistent", bool, required=False)
         swap = {None: "not recorded", True: "consistent", False: "inconsistent"}[consistent]
         winner = f"{pw.get('overallWinner')} {pw.get('overallMagnitude')}"
         printed = f"{winner}; with positions swapped: {swap}"
-        figures.append(
-            figure("pairwise judgment", None, case=cid, arm="lift", printed=printed[:200])
-        )
+        figures.append(lift("pairwise judgment", None, printed=printed[:200]))
     return arms
 
 

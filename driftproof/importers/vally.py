@@ -6,6 +6,7 @@ One per verdict, each stimulus a case; votes, sign test and decision are the sou
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,22 +55,17 @@ def _scenario(
     for arm, key in _ROLES:
         role = sw.get(s, key, dict, required=False)
         if role is None:
-            draw = build_draw(
-                0,
-                lost_reason=f"the source holds no {key} run for this stimulus",
-                lost_kind="no_answer",
-            )
+            reason = f"the source holds no {key} run for this stimulus"
+            draw = build_draw(0, lost_reason=reason, lost_kind="no_answer")
         else:
             draw = build_draw(0, score=judge_score(role, sw / key, 0) / 5)
         arms[arm] = [draw]
+    scaled = partial(figure, case=cid, arm="lift", unit="scale")
     plugin = sw.get(s, "skilledPlugin", dict, required=False)
     if plugin is not None:
         score = judge_score(plugin, sw / "skilledPlugin", 0)
-        figures.append(
-            figure("whole-plugin judge score", score, case=cid, arm="other", unit="scale")
-        )
-    mean = sw.number(s, "meanScore")
-    figures.append(figure("compare mean score", mean, case=cid, arm="lift", unit="scale"))
+        figures.append(scaled("whole-plugin judge score", score, arm="other"))
+    figures.append(scaled("compare mean score", sw.number(s, "meanScore")))
     for k, t in enumerate(sw.get(s, "trials", list, required=False) or []):
         tw = sw / "trials" / k
         if not isinstance(t, dict):
@@ -77,14 +73,7 @@ def _scenario(
         errored = tw.get(t, "errored", bool, required=False)
         printed = "errored" if errored else f"{t.get('winner')} {t.get('magnitude')}"
         figures.append(
-            figure(
-                f"compare trial {k + 1}",
-                tw.number(t, "score"),
-                case=cid,
-                arm="lift",
-                unit="scale",
-                printed=printed[:200],
-            )
+            scaled(f"compare trial {k + 1}", tw.number(t, "score"), printed=printed[:200])
         )
     return arms
 
