@@ -204,14 +204,10 @@ def _receipt(
 ) -> ReceiptBody:
     """The receipt of an iteration's runs, each mapped to its arm."""
     use_control = "control" in config_to_arm.values()
+    held = ("with_skill", "baseline", "control") if use_control else ("with_skill", "baseline")
     cases = _grouped(runs, config_to_arm)
     meta = member_object(bench, "metadata")
-    counts = {
-        len(rs)
-        for c in cases.values()
-        for a, rs in c["arms"].items()
-        if a != "control" or use_control
-    }
+    counts = {len(c["arms"][a]) for c in cases.values() for a in held}
     gens, model, unrecorded = _run(meta, runs, counts)
     if skill_text is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
@@ -225,7 +221,6 @@ def _receipt(
         )
     stamp = meta.get("timestamp")
     started = stamp if isinstance(stamp, str) and _RFC3339.match(stamp) else None
-    held = ("with_skill", "baseline", "control") if use_control else ("with_skill", "baseline")
     case_docs = [
         case_entry(
             case_id_for(key),
@@ -237,13 +232,8 @@ def _receipt(
     # an arm no run measured was not recorded (a single configuration): no baseline is invented
     # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
     measured = {a for a in ("with_skill", "baseline") if any(c["arms"][a] for c in cases.values())}
-    arm_specs = {
-        a: arm_spec(
-            next((c for c, x in config_to_arm.items() if x == a), None),
-            recorded=a in measured or a == "control",
-        )
-        for a in held
-    }
+    labels = {a: c for c, a in reversed(config_to_arm.items())}  # the first configuration
+    arm_specs = {a: arm_spec(labels.get(a), recorded=a in measured or a == "control") for a in held}
     for a in ("with_skill", "baseline"):
         if a not in measured:
             unrecorded.append(
