@@ -7,6 +7,7 @@ interop page's ("OpenAI Evals").
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -170,9 +171,7 @@ def _cases(
     grader_range: tuple[float, float] | None,
 ) -> tuple[list[Case], list[str]]:
     """The cases, and the items whose content differs between runs (each version its own case)."""
-    variants: dict[str, int] = {}
-    for key, _ in cases:
-        variants[key] = variants.get(key, 0) + 1
+    variants = Counter(key for key, _ in cases)
     out = []
     for (key, content), c in cases.items():
         arms = {
@@ -207,11 +206,9 @@ def _notes(
     differing: list[str],
 ) -> list[str]:
     """The grader read and how, runs missing items, items that differ between runs."""
-    how = (
-        f"mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"
-        if grader_range is not None
-        else "as recorded on 0..1"
-    )
+    how = "as recorded on 0..1"
+    if grader_range is not None:
+        how = f"mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"
     others = ", ".join(repr(g) for g in graders if g != grader)
     notes = [
         f"Scores are the results of grader {grader!r}, {how}."
