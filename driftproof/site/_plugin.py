@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import shutil
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -64,9 +62,8 @@ class DriftproofPlugin(BasePlugin):
         self.nav: list[dict[str, str]] = []
         #: what the last build published: receipt names and reports
         self.built: tuple[tuple[str, ...], list[Report]] = ((), [])
-        #: the link check of the build under way, and the pages its search index takes
+        #: the link check of the build under way
         self.links = SiteLinks()
-        self.pages: list[str] = []
 
     def on_files(self, files: Any, *, config: Any) -> Any:
         """Add every generated file, written into the site folder as made.
@@ -117,20 +114,14 @@ class DriftproofPlugin(BasePlugin):
             links=self.links,
             site=site_dir,
         )
-        # mkdocs is told of each generated file a hand-written page may link to: case pages
-        # (50,000 in a site of 1,000 receipts) are linked only from their receipt's sheet
+        # mkdocs is told of every generated file but case pages, which only their sheet links to
         for path in sorted(p for p in written if not case_file(p)):
             files.append(_Written.generated(config, path, abs_src_path=str(site_dir / path)))
         self.built = (tuple(found.paths), found.reports)
         return files
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
-        """The theme's environment escapes and shows control characters, as the generator's.
-
-        The pages the search index takes are known from here (``files`` and the theme's).
-        """
-        built = {f.dest_uri for f in files} | set(config.theme.static_templates)
-        self.pages = sorted(p for p in built if searchable(p))
+        """The theme's environment escapes and shows control characters, as the generator's."""
         env.autoescape = True
         env.finalize = printable
         env.globals.update(site_name=config.site_name, site_nav=self.nav)
@@ -152,18 +143,8 @@ class DriftproofPlugin(BasePlugin):
         """The search index is written; then a broken internal link fails the build."""
         config_file = Path(config.config_file_path or "mkdocs.yml")
         site = Path(config.site_dir)
-        # the site is walked while Pagefind indexes the pages this build wrote; the walk is the
-        # truth: where it finds other pages the index is written again from them
-        with ThreadPoolExecutor(1) as walker:
-            walked = walker.submit(site_tree, site)
-            written = index_for_search(site, config_file, self.pages)
-        files, folders = walked.result()
-        pages = sorted(p for p in files if searchable(p))
-        if pages != self.pages:
-            if (site / "pagefind").exists():
-                shutil.rmtree(site / "pagefind")
-            written = index_for_search(site, config_file, pages)
-        for path in written:
+        files, folders = site_tree(site)  # one walk, for both
+        for path in index_for_search(site, config_file, sorted(p for p in files if searchable(p))):
             files.add(path)
             folders.update(path.rsplit("/", i)[0] for i in range(1, path.count("/") + 1))
         broken = self.links.broken(site, (files, folders))

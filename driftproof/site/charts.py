@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import textwrap
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from driftproof.pages.chart_text import (
@@ -235,17 +236,11 @@ def figure(
         "caption": caption(subject, series, whiskers),
     }
     files: dict[str, bytes] = {}
+    label = reference_label
+    draw = partial(grouped_bars, xlabel=xlabel, reference=reference, reference_label=label)
     for key, (suffix, width, theme) in _VARIANTS.items():
         info[key] = f"{chart_id}{suffix}.svg"
-        files[info[key]] = grouped_bars(
-            categories,
-            series,
-            xlabel=xlabel,
-            reference=reference,
-            reference_label=reference_label,
-            theme=theme,
-            width=width,
-        )
+        files[info[key]] = draw(categories, series, theme=theme, width=width)
     return info, files
 
 

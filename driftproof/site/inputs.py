@@ -128,11 +128,9 @@ def _quote(text: str) -> str:
 
 
 def _link_problem(p: Path) -> Problem:
+    why = "it could lead out of the repository"
     return Problem(
-        str(p),
-        "",
-        "is a symbolic link, which the build refuses (it could lead out "
-        "of the repository); commit the file itself",
+        str(p), "", f"is a symbolic link, which the build refuses ({why}); commit the file itself"
     )
 
 

@@ -183,14 +183,9 @@ def load_reports(paths: Iterable[Path], known_receipts: Iterable[str]) -> list[R
         problems.extend(found)
         if report is None:
             continue
-        if report.number in by_number:
-            problems.append(
-                Problem(
-                    str(p),
-                    "/number",
-                    f"report number {report.number} is already used by {by_number[report.number]}",
-                )
-            )
+        if (first := by_number.get(report.number)) is not None:
+            used = f"report number {report.number} is already used by {first}"
+            problems.append(Problem(str(p), "/number", used))
             continue
         by_number[report.number] = str(p)
         reports.append(report)

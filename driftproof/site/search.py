@@ -45,7 +45,6 @@ def index_for_search(site: Path, config_file: Path, pages: list[str] | None = No
     site = Path(site)
     if pages is None:
         pages = sorted(p for p in site_tree(site)[0] if searchable(p))
-    written: list[str] = []
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("PAGEFIND_")}
     proc = subprocess.Popen(
         [str(get_executable()), "--service"],
@@ -87,14 +86,7 @@ def index_for_search(site: Path, config_file: Path, pages: list[str] | None = No
         sender.join()
         send(len(pages) + 2, {"type": "GetFiles", "index_id": index})
         # written here, whole: the service answers WriteFiles before its files are complete
-        for f in _payload(next(answers), len(pages) + 2)["files"]:
-            name = str(f["path"]).replace("\\", "/")
-            if not stays_inside(name):
-                raise OSError(f"pagefind named a file outside its folder: {name}")
-            dest = site / "pagefind" / name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(base64.b64decode(f["content"]))
-            written.append(f"pagefind/{name}")
+        return _write_index(site, _payload(next(answers), len(pages) + 2)["files"])
     except (OSError, ValueError, KeyError) as exc:
         why = failed[0] if failed else exc
         raise SiteBuildError(
@@ -108,6 +100,19 @@ def index_for_search(site: Path, config_file: Path, pages: list[str] | None = No
         stdin.close()
         cast(IO[bytes], proc.stdout).close()
         proc.wait()
+
+
+def _write_index(site: Path, files: list[dict[str, str]]) -> list[str]:
+    """Write Pagefind's ``files`` into ``site/pagefind``: their site paths (OSError: not all)."""
+    written = []
+    for f in files:
+        name = str(f["path"]).replace("\\", "/")
+        if not stays_inside(name):
+            raise OSError(f"pagefind named a file outside its folder: {name}")
+        dest = site / "pagefind" / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(base64.b64decode(f["content"]))
+        written.append(f"pagefind/{name}")
     return written
 
 

@@ -103,42 +103,6 @@ def test_tables_of_figures_stay_out_of_the_index_and_the_headline_is_in(
                 node = node.parent
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
-
-
-def test_the_walk_of_the_built_site_decides_what_the_index_takes(
-    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The index is started from the pages the build knows it wrote while the site is walked; a
-    # page the walk finds that the build did not know of is indexed all the same (index redone).
-    from site_fixtures import REPO
-
-    from driftproof.site import _plugin, build_site
-
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
-    receipts, reports = site_inputs
-    config = REPO / "mkdocs.yml"
-    calls: list[int] = []
-    index = _plugin.index_for_search
-    monkeypatch.setattr(_plugin, "index_for_search", lambda *a: calls.append(1) or index(*a))
-    build_site(receipts, reports, tmp_path / "known", config_file=config, cache_dir=None)
-    assert len(calls) == 1  # the build knew every page: indexed once
-    on_env = _plugin.DriftproofPlugin.on_env
-
-    def unknowing(self: _plugin.DriftproofPlugin, env: object, **kw: object) -> object:
-        out = on_env(self, env, **kw)
-        assert "method.html" in self.pages
-        self.pages.remove("method.html")
-        return out
-
-    monkeypatch.setattr(_plugin.DriftproofPlugin, "on_env", unknowing)
-    build_site(receipts, reports, tmp_path / "unknown", config_file=config, cache_dir=None)
-    known, unknown = _tree(tmp_path / "known"), _tree(tmp_path / "unknown")
-    assert any(p.startswith("pagefind/") for p in known)
-    assert unknown == known and len(calls) == 3
-
-
 # The service is fed by a thread while its answers are read: a service that stops or refuses a
 # page mid-way fails the build with its own words, and nothing waits forever.
 _FAKE_SERVICE = r"""#!{python}

@@ -68,18 +68,13 @@ class ComparisonSection:
         if not c.refusals:
             table = _table(c, ctx, a, b)
             chart, files = _chart(c, ctx, heading)
-        after = [
-            f"{c.underpowered_sentence} ({c.underpowered_reason})"
-            if c.underpowered_sentence
-            else None,
-            c.not_like_for_like,
-        ]
+        why = c.underpowered_sentence and f"{c.underpowered_sentence} ({c.underpowered_reason})"
         html = ctx.render(
             "sections/comparison.html",
             title=params.title or f"{an} against {bn}",
             heading_id=heading,
             c=c,
-            after=[x for x in after if x],
+            after=[x for x in (why, c.not_like_for_like) if x],
             table=table,
             fig=chart,
             a_url=ctx.sheet_url(a),

@@ -78,16 +78,12 @@ class ReceiptSheets(ReceiptsSection):
 
 def _tables(name: str, ctx: SectionContext) -> ReceiptTables:
     """Receipt ``name``'s sheet, its ids prefixed with the name, its rows linking to cases."""
-
-    def anchor(base: str) -> str:
-        return ctx.anchor(f"{name}-{base}")
-
-    def case_link(case_id: str) -> str:
-        return ctx.case_url(name, case_id)
-
-    r = ctx.receipts[name]
     return receipt_tables(
-        name, r, anchor=anchor, chart=band_chart("chart-bands"), case_link=case_link
+        name,
+        ctx.receipts[name],
+        anchor=lambda base: ctx.anchor(f"{name}-{base}"),
+        chart=band_chart("chart-bands"),
+        case_link=lambda case_id: ctx.case_url(name, case_id),
     )
 
 
