@@ -24,6 +24,24 @@ class FiniteRange(click.FloatRange):
         return number
 
 
+class Delays(click.ParamType):
+    """Seconds separated by commas, each a finite number of at least 0: a tuple of floats."""
+
+    name = "seconds,..."
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The delays, or click's usage error naming the value given."""
+        if isinstance(value, tuple):
+            return value
+        try:
+            delays = tuple(float(x) for x in str(value).split(",") if x.strip())
+        except ValueError:
+            delays = (math.nan,)
+        if not all(math.isfinite(d) and d >= 0 for d in delays):
+            self.fail(f"expected seconds separated by commas, each 0 or more; found {value!r}.")
+        return delays
+
+
 #: A file that must exist (a folder is refused), given to the command as a :class:`Path`.
 EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 #: A file path (a folder is refused) that need not exist yet, as a :class:`Path`.

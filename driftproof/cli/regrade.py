@@ -7,7 +7,13 @@ from typing import Any
 
 import click
 
-from driftproof.cli._options import EXISTING_FILE, FILE, input_file_option, openai_api_option
+from driftproof.cli._options import (
+    EXISTING_FILE,
+    FILE,
+    Delays,
+    input_file_option,
+    openai_api_option,
+)
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, same_path
 from driftproof.run.run_plan import RunOptionError, plan_regrade_judge
@@ -47,13 +53,13 @@ from driftproof.run.run_plan import RunOptionError, plan_regrade_judge
 @click.option(
     "--judge-samples", type=click.IntRange(1, 100), help="Default: the original's samples per draw."
 )
-@click.option("--retry-delays", default="5,20", hidden=True)
+@click.option("--retry-delays", type=Delays(), default="5,20", hidden=True)
 def regrade(
     receipt: Path,
     rubric_suite: Path,
     out: Path,
     judge_samples: int | None,
-    retry_delays: str,
+    retry_delays: tuple[float, ...],
     force: bool,
     **judge_options: Any,
 ) -> None:
@@ -91,7 +97,7 @@ def regrade(
         out=out,
         plain=j.plain,
         judge_samples=judge_samples,
-        retry_delays=tuple(float(x) for x in retry_delays.split(",") if x.strip()),
+        retry_delays=retry_delays,
     )
     click.echo(
         f"{result.receipt_path}: {result.answers_read} answers read, "

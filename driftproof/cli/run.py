@@ -53,6 +53,7 @@ import click
 from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
+    Delays,
     FiniteRange,
     choice_option,
     input_file_option,
@@ -243,9 +244,7 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 )
 @seconds_option("--timeout", 300.0, "Seconds per answering attempt.")
 @seconds_option("--judge-timeout", 120.0)
-@click.option(
-    "--retry-delays", hidden=True, callback=lambda _c, _p, v: None if not v else _numbers(v)
-)
+@click.option("--retry-delays", hidden=True, type=Delays(), callback=lambda _c, _p, v: v or None)
 @click.option(
     "--batch",
     is_flag=True,

@@ -12,8 +12,8 @@ import driftproof.cli
 from driftproof.cli import import_formats
 
 CLI = Path(driftproof.cli.__file__).parent
-#: helper F's file, whose caveman command still reads --force from the context
-_PENDING = {"import_.py"}
+#: files whose commands still read state from the click context (none)
+_PENDING: set[str] = set()
 
 
 _COMMANDS = sorted(n for n, v in vars(import_formats).items() if isinstance(v, click.Command))
@@ -34,3 +34,28 @@ def test_no_command_reads_the_click_context_or_keeps_global_state(path: Path) ->
     names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     assert not names & {"meta", "get_current_context", "find_root"}
     assert not any(isinstance(n, ast.Global) for n in ast.walk(tree))
+
+
+@pytest.mark.parametrize("given", ["5,x", "nan", "-1", "1,inf"])
+@pytest.mark.parametrize("command", ["run", "regrade"])
+def test_retry_delays_that_are_not_seconds_are_a_usage_error_not_a_traceback(
+    tmp_path: Path, command: str, given: str
+) -> None:
+    from click.testing import CliRunner
+
+    from driftproof.cli import cli
+
+    files = [tmp_path / n for n in ("a.yaml", "SKILL.md")]
+    for f in files:
+        f.write_text("x", encoding="utf-8")
+    args = {
+        "run": [str(files[0]), "--skill", str(files[1]), "--provider", "stub"],
+        "regrade": [str(files[0]), "--rubric", str(files[1])],
+    }[command]
+    res = CliRunner().invoke(
+        cli, [command, *args, "--out", str(tmp_path / "o.json"), "--retry-delays", given]
+    )
+    assert res.exit_code == 2, res.output
+    assert f"expected seconds separated by commas, each 0 or more; found {given!r}" in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert not (tmp_path / "o.json").exists()
