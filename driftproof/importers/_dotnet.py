@@ -92,8 +92,14 @@ class Results:
             if model is None:
                 unrecorded.append("run.model (no model)")
             finished, offset = (None, None)
-            if isinstance(doc.get("timestamp"), str):
+            if doc.get("timestamp") is None:
+                unrecorded.append("run.finished_at (no timestamp)")
+            elif isinstance(doc["timestamp"], str):
                 finished, offset = utc_instant(doc["timestamp"], w / "timestamp")
+            else:
+                raise (w / "timestamp").fail(
+                    f"expected an RFC 3339 date-time string, found {doc['timestamp']!r:.64}"
+                )
             body = declared_receipt(
                 name[:200],
                 None,

@@ -221,6 +221,9 @@ def _receipt(
         )
     stamp = meta.get("timestamp")
     started = stamp if isinstance(stamp, str) and _RFC3339.match(stamp) else None
+    if started is None:  # named, in the source's words, never dropped (D-13)
+        bad = f"metadata.timestamp {stamp!r:.80} is not an RFC 3339 date-time"
+        unrecorded.append(f"run.started_at ({'no metadata.timestamp' if stamp is None else bad})")
     case_docs = [
         case_entry(
             case_id_for(key),

@@ -173,6 +173,7 @@ def test_vally_fixture(tmp_path: Path) -> None:
     [
         (lambda d: d.update(schemaVersion=4), "/schemaVersion"),
         (lambda d: d.update(skillKind="agent"), "/skillKind"),
+        (lambda d: d.update(timestamp=1762077600), "/timestamp"),  # a number, no instant
         (lambda d: d["verdicts"][0].update(state="PASS"), "/verdicts/0/state"),
         (
             lambda d: d["verdicts"][0]["scenarios"][0]["baseline"]["judgeResult"].update(
@@ -200,3 +201,11 @@ def test_vally_missing_baseline_is_a_lost_draw(tmp_path: Path) -> None:
     r = sealed(import_vally(write_json(tmp_path / "results.json", doc))[0])
     d = r.cases[0].arms.baseline.draws[0]
     assert d.score is None and "no baseline run" in d.lost.reason
+
+
+def test_vally_without_a_timestamp_names_the_finish_as_unrecorded(tmp_path: Path) -> None:
+    doc = _vally()
+    del doc["timestamp"]
+    r = sealed(import_vally(write_json(tmp_path / "results.json", doc))[0])
+    assert r.run.finished_at is None
+    assert "run.finished_at (no timestamp)" in r.provenance.unrecorded

@@ -86,6 +86,9 @@ def test_nebius_provenance_and_prompts(nebius, shared: Path) -> None:
     assert p.tool == "skill-creator" and p.document == str(bench)
     assert p.document_sha256 == hashlib.sha256(bench.read_bytes()).hexdigest()
     assert any(u.startswith("judge.model") for u in p.unrecorded)
+    # benchmark.json's metadata holds no timestamp: the start is named as not recorded
+    assert nebius.run.started_at is None
+    assert "run.started_at (no metadata.timestamp)" in p.unrecorded
     # no runs_per_configuration in this file: the count stays unknown, never 1 (D-13)
     assert (
         nebius.run.generations_per_arm is None and nebius.run.judge_samples_per_generation is None
@@ -335,3 +338,17 @@ def test_percent_pass_rate_without_confirming_counts_is_refused(tmp_path: Path) 
     with pytest.raises(ImportError_) as e:
         import_skill_creator([bench])
     assert e.value.problems[0].pointer == "/runs/0/result/pass_rate"
+
+
+def test_a_timestamp_that_is_no_date_time_is_named_in_its_own_words(
+    tmp_path: Path, shared: Path
+) -> None:
+    bench = json.loads((shared / SC / "anthropic-schemas-examples/benchmark.json").read_bytes())
+    bench["metadata"]["timestamp"] = "yesterday at noon"
+    (tmp_path / "benchmark.json").write_text(json.dumps(bench), encoding="utf-8")
+    r = sealed(import_skill_creator([tmp_path / "benchmark.json"])[0])
+    assert r.run.started_at is None
+    assert (
+        "run.started_at (metadata.timestamp 'yesterday at noon' is not an RFC 3339 date-time)"
+        in r.provenance.unrecorded
+    )
