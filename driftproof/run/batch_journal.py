@@ -20,6 +20,8 @@ from driftproof.run.providers.base import AttemptError, Reply
 
 #: Results journaled between two fsyncs while a batch is read.
 SYNC_EVERY = 2000
+#: What an ``out`` line keeps of an :class:`AttemptError`.
+_ERROR_MEMBERS = ("reason", "retryable", "fatal", "status")
 
 
 def batch_journal_path(receipt_path: str | Path) -> Path:
@@ -28,22 +30,13 @@ def batch_journal_path(receipt_path: str | Path) -> Path:
     return p.with_name(p.name + ".batches")
 
 
-def _reply_doc(r: Reply) -> dict[str, Any]:
-    return {k: v for k, v in dataclasses.asdict(r).items() if v not in (None, [], {})}
-
-
 def outcome_doc(o: Outcome) -> dict[str, Any]:
     """A result as its ``out`` line holds it: ``{"reply": {...}}`` or ``{"error": {...}}``."""
     if isinstance(o, Reply):
-        return {"reply": _reply_doc(o)}
-    return {
-        "error": {
-            "reason": o.reason,
-            "retryable": o.retryable,
-            "fatal": o.fatal,
-            "status": o.status,
+        return {
+            "reply": {k: v for k, v in dataclasses.asdict(o).items() if v not in (None, [], {})}
         }
-    }
+    return {"error": {k: getattr(o, k) for k in _ERROR_MEMBERS}}
 
 
 def outcome_from_doc(doc: dict[str, Any]) -> Outcome:

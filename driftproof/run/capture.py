@@ -31,6 +31,11 @@ class Capture:
     error: str | None = None
 
 
+def _entry(path: str, size: int | None, status: str, reason: str | None) -> dict[str, Any]:
+    """A ``captured_files`` entry."""
+    return {"path": path, "bytes": size, "status": status, "reason": reason}
+
+
 def _walk(root: Path, cap: Capture) -> list[tuple[str, Path]]:
     found: list[tuple[str, Path]] = []
 
@@ -39,14 +44,8 @@ def _walk(root: Path, cap: Capture) -> list[tuple[str, Path]]:
         if rel == ".":
             cap.error = f"the working directory could not be read back ({exc.strerror or exc})"
         else:
-            cap.files.append(
-                {
-                    "path": rel,
-                    "bytes": None,
-                    "status": "unreadable_directory",
-                    "reason": f"directory cannot be read ({exc.strerror or exc})",
-                }
-            )
+            why = f"directory cannot be read ({exc.strerror or exc})"
+            cap.files.append(_entry(rel, None, "unreadable_directory", why))
 
     for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
         dirnames.sort()
@@ -76,17 +75,10 @@ def read_back(root: str | Path) -> Capture:
         try:
             st = full.lstat()
         except OSError as exc:
-            cap.files.append(
-                {
-                    "path": rel,
-                    "bytes": None,
-                    "status": "unreadable",
-                    "reason": f"read error ({exc.strerror or exc})",
-                }
-            )
+            cap.files.append(_entry(rel, None, "unreadable", f"read error ({exc.strerror or exc})"))
             continue
         size = st.st_size
-        entry = {"path": rel, "bytes": size, "status": "read", "reason": None}
+        entry = _entry(rel, size, "read", None)
         cap.files.append(entry)
         if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
             entry.update(

@@ -68,14 +68,7 @@ class RunConfig:
     def quick_preset(cls, **kw: Any) -> RunConfig:
         """``--quick``: 2 draws per arm, 2 judge samples, concurrency 4, first case only."""
         return cls(
-            **{
-                **kw,
-                "min_draws": 2,
-                "max_draws": 2,
-                "judge_samples": 2,
-                "concurrency": 4,
-                "quick": True,
-            }
+            **kw | dict(min_draws=2, max_draws=2, judge_samples=2, concurrency=4, quick=True)
         )
 
 
@@ -139,13 +132,10 @@ class Spend:
 
     def usd(self) -> float:
         """The cost so far in USD (the judge at 0 when no price is frozen)."""
-        judge = (
-            judge_usd(
-                self.price, self.judge_in, self.judge_out, self.cache_read, self.cache_creation
-            )
-            or 0.0
+        u = judge_usd(
+            self.price, self.judge_in, self.judge_out, self.cache_read, self.cache_creation
         )
-        return judge + self.reported
+        return (u or 0.0) + self.reported
 
 
 def arm_systems(skill_text: str, control: str | None, aa: bool = False) -> dict[str, str | None]:
@@ -161,7 +151,6 @@ def arm_systems(skill_text: str, control: str | None, aa: bool = False) -> dict[
     return {"with_skill": f"{control}\n\n{skill_text}", "baseline": None, "control": control}
 
 
-#: How each arm's system prompt is built (receipt ``arms.<arm>.construction``, v0.15).
 def construction(arm: str, control: str | None, aa: bool = False) -> str:
     """How ``arm``'s system prompt is built (receipt ``arms.<arm>.construction``)."""
     if aa:

@@ -87,10 +87,7 @@ def template_sha256() -> str:
 
 
 def template_identity() -> tuple[str, str]:
-    """``(text hash, version)`` of the judge template this product runs.
-
-    The one source for ``driftproof run`` (which records it) and ``driftproof stale``.
-    """
+    """``(text hash, version)`` of the judge template this product runs (run, stale, regrade)."""
     return template_sha256(), TEMPLATE_VERSION
 
 
@@ -135,30 +132,25 @@ def decision_schema(case: SuiteCase) -> dict:
     for a criteria case; every property required, no others.
     """
     if case.criteria:
-        item = {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["id", "met", "reason"],
-            "properties": {
-                "id": {"type": "string", "enum": [c.id for c in case.criteria]},
-                "met": {"type": "boolean"},
-                "reason": {"type": "string"},
-            },
-        }
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["criteria"],
-            "properties": {"criteria": {"type": "array", "items": item}},
-        }
+        item = _strict(
+            id={"type": "string", "enum": [c.id for c in case.criteria]},
+            met={"type": "boolean"},
+            reason={"type": "string"},
+        )
+        return _strict(criteria={"type": "array", "items": item})
+    return _strict(
+        score={"type": "number", "description": "0 to 1 in steps of 0.05"},
+        reason={"type": "string", "description": "why, in one or two sentences"},
+    )
+
+
+def _strict(**properties: dict) -> dict:
+    """A strict-mode object schema: exactly ``properties``, every one required."""
     return {
         "type": "object",
         "additionalProperties": False,
-        "required": ["score", "reason"],
-        "properties": {
-            "score": {"type": "number", "description": "0 to 1 in steps of 0.05"},
-            "reason": {"type": "string", "description": "why, in one or two sentences"},
-        },
+        "required": list(properties),
+        "properties": properties,
     }
 
 
@@ -187,18 +179,13 @@ def _json_objects(text: str) -> list[tuple[dict, int]]:
         try:
             obj, end = dec.raw_decode(text, i)
         except (json.JSONDecodeError, RecursionError):
-            i = text.find("{", i + 1)
-            continue
+            obj = None
         if isinstance(obj, dict):
             out.append((obj, end))
             i = text.find("{", end)
         else:
             i = text.find("{", i + 1)
     return out
-
-
-def _is_verdict(obj: dict) -> bool:
-    return "score" in obj or "criteria" in obj
 
 
 def _on_grid(s: float) -> float | None:
@@ -210,10 +197,6 @@ def _on_grid(s: float) -> float | None:
     return round(grid, 10) if abs(grid - s) <= TOLERANCE else None
 
 
-def _has_letter_or_digit(s: object) -> bool:
-    return isinstance(s, str) and any(ch.isalnum() for ch in s)
-
-
 def parse_reply(case: SuiteCase, reply: str) -> JudgeVerdict:
     """A free-text judge reply (``final_verdict``) as a score, or why it is not measured.
 
@@ -223,7 +206,7 @@ def parse_reply(case: SuiteCase, reply: str) -> JudgeVerdict:
     objs = _json_objects(reply)
     if not objs:
         return JudgeVerdict(None, "the reply holds no JSON object")
-    verdicts = [(o, end) for o, end in objs if _is_verdict(o)]
+    verdicts = [(o, end) for o, end in objs if "score" in o or "criteria" in o]
     if len(verdicts) > 1:
         return JudgeVerdict(
             None,
@@ -320,7 +303,8 @@ def _parse_criteria(
             return JudgeVerdict(
                 None, f"criterion {cid!r} is not decided met (true) or not met (false)"
             )
-        if not _has_letter_or_digit(it.get("reason")):
+        why = it.get("reason")
+        if not isinstance(why, str) or not any(ch.isalnum() for ch in why):
             return JudgeVerdict(
                 None, f"criterion {cid!r} has no reason holding a letter or a digit"
             )

@@ -60,13 +60,6 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
 
 
-def require_key(api_key: str | None, *variables: str, lane: str) -> None:
-    """Raise :class:`MissingCredentials` (first variable named) when no key is set."""
-    if api_key or any(os.environ.get(v) for v in variables):
-        return
-    raise MissingCredentials(variables[0], lane)
-
-
 #: The largest integer a receipt can hold exactly: RFC 8785 canonical JSON (D-12) and I-JSON
 #: (RFC 7493) allow integers up to 2**53 - 1.
 SAFE_INTEGER_MAX = 2**53 - 1
@@ -77,17 +70,6 @@ def count(v: Any) -> int | None:
     return (
         v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= SAFE_INTEGER_MAX else None
     )
-
-
-def json_object(body: str) -> dict[str, Any]:
-    """A reply body as a JSON object; :class:`AttemptError` (transient) when not one."""
-    try:
-        obj = json.loads(body)
-    except (ValueError, RecursionError) as exc:
-        raise AttemptError(f"the reply is not JSON: {body[:200]!r}") from exc
-    if not isinstance(obj, dict):
-        raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
-    return obj
 
 
 def retry_after_seconds(headers: Any) -> float | None:
@@ -146,7 +128,8 @@ class SDKLane(Provider):
     keys: tuple[str, ...] = ()
 
     def __init__(self, *, base_url: str | None = None, api_key: str | None = None) -> None:
-        require_key(api_key, *self.keys, lane=f"{self.name} {self.surface}")
+        if not (api_key or any(os.environ.get(v) for v in self.keys)):
+            raise MissingCredentials(self.keys[0], f"{self.name} {self.surface}")
         client_class, self._errors = self.sdk()
         self.client = client_class(base_url=base_url, api_key=api_key, max_retries=0)
         self.service = strip_credentials(str(self.client.base_url))
@@ -167,14 +150,20 @@ class SDKLane(Provider):
         """One attempt: ``create`` (an SDK ``with_raw_response.create``) sent ``req``.
 
         Returns the reply body as a JSON object and as text; raises :class:`AttemptError` as
-        :func:`sdk_error` classes the SDK's error, or for a body that is no JSON object.
+        :func:`sdk_error` classes the SDK's error, or (transient) for a body that is no JSON object.
         """
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
             body: str = create(**req, timeout=call.timeout).http_response.text
         except self._errors as exc:
             raise sdk_error(exc, call.timeout, hint_404=hint_404) from exc
-        return json_object(body), body
+        try:
+            obj = json.loads(body)
+        except (ValueError, RecursionError) as exc:
+            raise AttemptError(f"the reply is not JSON: {body[:200]!r}") from exc
+        if not isinstance(obj, dict):
+            raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
+        return obj, body
 
     def kept(self, reply: Reply, body: str) -> Reply:
         """``reply``, carrying the raw ``body`` when the lane keeps raw output."""

@@ -74,10 +74,6 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
     return result, events
 
 
-def _matches(requested: str, key: str) -> bool:
-    return key == requested or key.startswith(requested) or requested in key
-
-
 #: ``claude -p`` error subtypes that end a finished session: read as the reply's ending (a
 #: lost draw of its class, usage and cost kept), never retried.
 SESSION_ENDINGS = ("error_max_turns", "error_max_budget_usd")
@@ -141,7 +137,7 @@ def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[s
         cc = count(usage.get("cache_creation_input_tokens"))
         inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
     mu = member_object(obj, "modelUsage")
-    ours = [k for k in mu if _matches(model, k)]
+    ours = [k for k in mu if model in k]  # the model, or a dated or suffixed id of it
     others = [
         {
             "model": k,

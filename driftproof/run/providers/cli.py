@@ -31,15 +31,6 @@ _STATUS = re.compile(r"API Error:?\s*\(?\s*(\d{3})\b")
 _VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?[\w.+-]*")
 
 
-def printed_version(output: str) -> str:
-    """The version a harness binary printed (``2.1.288 (Claude Code)`` → ``2.1.288``)."""
-    m = _VERSION.search(output)
-    if m:
-        return m.group(0)[:100]
-    first = output.strip().splitlines()[0] if output.strip() else ""
-    return first[:100]
-
-
 def run_process(
     argv: list[str], *, stdin: str, cwd: str, timeout: float, env: dict[str, str] | None = None
 ) -> tuple[int, str, str]:
@@ -76,7 +67,11 @@ def run_process(
 
 
 def version_of(binary: str) -> str:
-    """The version ``binary --version`` printed; :class:`ProviderError` when it fails."""
+    """The version ``binary --version`` printed (``2.1.288 (Claude Code)`` → ``2.1.288``).
+
+    Raises:
+        ProviderError: it cannot run or exits with a failure.
+    """
     try:
         cp = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -85,7 +80,9 @@ def version_of(binary: str) -> str:
         raise ProviderError(
             f"{binary} --version exited with status {cp.returncode}: {cp.stderr.strip()[:200]}"
         )
-    return printed_version(cp.stdout or cp.stderr)
+    output = cp.stdout or cp.stderr
+    m = _VERSION.search(output)
+    return (m.group(0) if m else (output.strip().splitlines() or [""])[0])[:100]
 
 
 class CLILane(Provider):

@@ -15,14 +15,13 @@ import json
 import random
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from driftproof.receipt import sha256_text
-from driftproof.run.providers.base import AttemptError, Call, DrawId, Provider, Reply
+from driftproof.run.providers.base import AttemptError, Call, DrawId, Reply
+from driftproof.run.providers.stub import CRITERION, StubProvider
 
 #: The marker an answer carries so the simulated judge can read its quality back.
 MARKER = re.compile(r"\[simulated quality (\d\.\d{4})\]")
-_CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
 _STEP = 0.05
 
 
@@ -30,7 +29,7 @@ def _clip(x: float) -> float:
     return min(1.0, max(0.0, x))
 
 
-class SimulatedProvider(Provider):
+class SimulatedProvider(StubProvider):
     """A seeded simulated model and judge (see the module docstring).
 
     ``effects`` maps a system prompt's sha256 (``None``: no system prompt) to an effect on the
@@ -38,10 +37,7 @@ class SimulatedProvider(Provider):
     draw (from 1) fails with, unretried.
     """
 
-    name, surface, makes_endpoint_attempts = "simulated", None, False
-    #: the simulated judge answers in free text, as the stub does: only its final verdict counts
-    channel = "final_verdict"
-    sends_budget = False
+    name = "simulated"
 
     def __init__(
         self,
@@ -57,10 +53,6 @@ class SimulatedProvider(Provider):
         self.seed, self.base, self.spread, self.judge_spread = seed, base, spread, judge_spread
         self.effects = dict(effects or {})
         self.lose = dict(lose or {})
-
-    def sampling(self, max_tokens: int) -> dict[str, Any]:
-        """The simulation's settings, as recorded for the judge."""
-        return {}
 
     def _rng(self, key: str, draw: DrawId) -> random.Random:
         ident = f"{draw.case}\0{draw.arm}\0{draw.index}\0{draw.attempt}\0{draw.sample}"
@@ -105,7 +97,7 @@ class SimulatedProvider(Provider):
                 {"score": 0.0, "reason": "simulated judge: the answer carries no simulated quality"}
             )
         elif "<criteria>" in prompt:
-            ids = _CRITERION.findall(prompt.split("<criteria>", 1)[1])
+            ids = CRITERION.findall(prompt.split("<criteria>", 1)[1])
             text = json.dumps(
                 {
                     "criteria": [

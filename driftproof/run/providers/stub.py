@@ -9,19 +9,20 @@ from typing import Any
 
 from driftproof.run.providers.base import Call, Provider, Reply
 
-_CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
+#: A criterion line of the judge's prompt (:data:`~driftproof.run.judge.CRITERION_LINE`).
+CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
 
 
 class StubProvider(Provider):
-    """The offline stub lane: fixed answers and grades, no endpoint."""
+    """The offline stub lane: fixed answers and grades, no endpoint, no budget sent.
 
-    name, surface, makes_endpoint_attempts = "stub", None, False
-    #: the stub answers in free text: only its final verdict counts
-    channel = "final_verdict"
-    sends_budget = False
+    It grades in free text: only its final verdict counts (the simulated lane's too).
+    """
+
+    name, surface, makes_endpoint_attempts, sends_budget = "stub", None, False, False
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
-        """Nothing but the budget: the stub samples nothing."""
+        """Nothing: an offline lane samples nothing."""
         return {}
 
     def attempt(self, call: Call) -> Reply:
@@ -29,7 +30,7 @@ class StubProvider(Provider):
         model, system, prompt, schema = call.model, call.system, call.prompt, call.schema
         h = hashlib.sha256(f"{model}\0{system}\0{prompt}".encode()).digest()
         if "<criteria>" in prompt:
-            ids = _CRITERION.findall(prompt)
+            ids = CRITERION.findall(prompt)
             text = json.dumps(
                 {
                     "criteria": [
