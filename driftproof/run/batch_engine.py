@@ -1,15 +1,9 @@
 """``driftproof run --batch``: the run's rounds as provider batches, a transport only.
 
-A round is every request the run can make now, one batch per lane: the first ``min_draws``
-answers of every arm, their judge samples, then the draws the stopping rule asks for. Each draw
-is made by the engine's own draw maker fed replay lanes, and its requests are built by the real
-lanes' builders, so a batch request is the interactive request. Every batched request is one
-attempt; a failed one is sent again in a follow-up batch while the budget lasts (the rule of
-:func:`~driftproof.run.scheduler.with_retries`). The batch journal
-(:mod:`~driftproof.run.batch_journal`) records each file, batch, cancel and result before
-anything waits on it, so a killed run resumes without submitting anything twice. A batch not
-ended after ``--batch-timeout`` is cancelled (finished results kept); one whose results bring
-nothing new ``budget`` reads in a row stops the run (:class:`FatalRun`).
+A round is every request the run can make now, one batch per lane. Draws are made by the
+engine's draw maker fed replay lanes and requests built by the real lanes' builders, so a batch
+request is the interactive request; a failed one is retried in a follow-up batch by the rule of
+:func:`~driftproof.run.scheduler.with_retries`.
 """
 
 from __future__ import annotations
@@ -114,11 +108,8 @@ class BatchRounds:
         self.answer, self.judge = _Replay(drawer.provider), _Replay(drawer.judge)
         drawer.provider, drawer.judge = self.answer, self.judge
         drawer.sleep = lambda s: None
-        # the plain lanes' budget; the waits between attempts are the batches' own
-        drawer.cfg = dataclasses.replace(
-            drawer.cfg, retry_delays=tuple(0.0 for _ in range(budget - 1))
-        )
-        # (a fixed zero wait: the follow-up batch is the retry; the same number of attempts)
+        # the same number of attempts, with no wait: the follow-up batch is the retry
+        drawer.cfg = dataclasses.replace(drawer.cfg, retry_delays=(0.0,) * (budget - 1))
         in_run_journal = set(done)  # the draws the run journal holds
         for bid, cid, doc in journal.outs:
             self._keep(bid, cid, outcome_from_doc(doc), in_run_journal)

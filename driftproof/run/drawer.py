@@ -1,11 +1,8 @@
 """One draw of ``driftproof run``: generation with retries, the lost-draw rules, checks, judging.
 
-A reply is graded only when its lane's ending is complete (D-19, :mod:`.endings`); any other
-ending is a lost draw of its class, ``truncated`` excepted when the suite accepts truncation.
-Reasoning is recorded by length and sha256 only and never reaches a check or the judge. A
-with-skill draw reporting fewer input tokens than :data:`SKILL_REACHED_SHARE` of the skill's
-size is lost as ``prompt_dropped``, quoting ``skill.tokens`` (D-14). A reported 0 input tokens
-is unrecorded; every lost envelope keeps its usage and cost.
+A reply is graded only when its lane's ending is complete (D-19); reasoning never reaches a
+check or the judge. A with-skill draw that reports too little input is lost as
+``prompt_dropped`` (D-14).
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.config import ANSWER_MAX, FILES_MAX, REASON_MAX, RunConfig, Spend
 from driftproof.run.endings import ending_reason
-from driftproof.run.grading import Attempts, attempts, grade, repaired
+from driftproof.run.grading import attempts, grade, repaired
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
@@ -29,12 +26,9 @@ from driftproof.run.reply_text import mixed_reasoning_at, repair_text
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
 from driftproof.run.suite import SuiteCase
 
-#: A with-skill draw must report at least this share of the skill's own size as input tokens.
-#: The skill is counted with o200k_base, not with the serving model's tokenizer, and current
-#: large-vocabulary tokenizers encode the same English and Markdown within about 15% of
-#: o200k_base (smaller vocabularies give more tokens, never fewer); the reported input also
-#: holds the task and the chat template on top of the skill. A 20% margin leaves room for the
-#: tokenizer and still catches a server that kept less than four fifths of the skill.
+#: A with-skill draw must report at least this share of the skill's o200k_base size as input
+#: tokens: serving tokenizers encode the same text within about 15% of o200k_base (never fewer
+#: tokens), and the input holds the task and chat template too.
 SKILL_REACHED_SHARE = 0.8
 
 
@@ -77,19 +71,27 @@ class Drawer:
         self.skill_tokens: int | None = None
         self.skill_size: int | None = None
 
-    @property
-    def retry(self) -> Attempts:
-        """How calls are retried now (the batch rounds replace ``cfg`` and ``sleep``)."""
-        return Attempts(self.cfg.policy(), self.sleep, self._attempt)
+    def retried(
+        self, lane: Provider, call: Callable[[], Reply], tried: list[dict[str, Any]] | None = None
+    ) -> Reply:
+        """``call``'s attempts on ``lane``, each counted, by the retry policy in force now.
 
-    def _attempt(self, lane: Provider) -> Callable[[], None]:
+        The batch rounds replace ``cfg`` and ``sleep``; ``tried`` receives the failed attempts.
+
+        Raises:
+            LostDraw: the attempts failed; FatalRun: one failed fatally; Halted: the run halted.
+        """
+
         def attempt() -> None:
             if self.halt.is_set():
                 raise Halted()
             if lane.makes_endpoint_attempts:
                 self.counter.add()
 
-        return attempt
+        policy = self.cfg.policy()
+        return with_retries(
+            call, policy=policy, sleep=self.sleep, on_attempt=attempt, attempts=tried
+        )
 
     def __call__(self, case_id: str, arm: str, index: int) -> float | None:
         """Make draw ``index`` of ``case_id`` on ``arm``, journal it and return its score.
@@ -112,13 +114,7 @@ class Drawer:
             max_tokens=cfg.max_tokens,
         )
         try:
-            reply = with_retries(
-                call,
-                policy=self.retry.policy,
-                sleep=self.retry.sleep,
-                on_attempt=self._attempt(self.provider),
-                attempts=tried,
-            )
+            reply = self.retried(self.provider, call, tried)
         except LostDraw as exc:
             draw = self._failed(rec, index, exc, tried)
         else:
@@ -214,7 +210,7 @@ class Drawer:
                 **loss.extra,
             )
             return draw, loss.reason if loss.stops else None
-        samples = grade(case, answer, rec, self.judge, self.cfg, self.retry)
+        samples = grade(case, answer, rec, self.judge, self.cfg, self.retried)
         valid = [x for x in samples if x.score is not None]
         why = samples[0].invalid_reason if samples else None
         lost = None if valid else "no judge sample was valid: " + (why or "")[:300]

@@ -28,10 +28,8 @@ TRANSIENT = frozenset({"server_abort"})
 LENGTH_CHECKED = frozenset({"chat", "compatible"})
 
 #: A ``length`` stop on :data:`LENGTH_CHECKED` lanes is the output budget only when the reply
-#: reported at least this share of the requested budget as output tokens. A server counts its
-#: output against the budget it was sent with its own tokenizer, so a budget cut reports the
-#: budget itself; the 10% margin absorbs servers that count a special token apart, and a
-#: context-window stop (the prompt filled the window) reports far less.
+#: reported at least this share of the budget as output tokens (a budget cut reports the budget
+#: itself, less a special token; a full context window reports far less).
 BUDGET_REACHED_SHARE = 0.9
 
 

@@ -18,7 +18,7 @@ from driftproof.run.config import RunConfig
 from driftproof.run.endings import ending_reason
 from driftproof.run.providers.base import AttemptError, DrawId, Provider, Reply
 from driftproof.run.reply_text import repair_text
-from driftproof.run.scheduler import LostDraw, RetryPolicy, with_retries
+from driftproof.run.scheduler import LostDraw
 from driftproof.run.suite import SuiteCase
 
 #: The usage members summed over a draw's judge samples, and the reply attribute each reads.
@@ -35,15 +35,6 @@ def attempts(lane: Provider, draw: DrawId, **call: Any) -> Callable[[], Reply]:
     """Attempts of ``lane.call(**call)``, each identified by ``draw`` and its number from 0."""
     tries = itertools.count()
     return lambda: lane.call(**call, draw=dataclasses.replace(draw, attempt=next(tries)))
-
-
-@dataclasses.dataclass
-class Attempts:
-    """How calls are retried: the policy, the sleep between attempts, the per-attempt hook."""
-
-    policy: RetryPolicy
-    sleep: Callable[[float], None]
-    on_attempt: Callable[[Provider], Callable[[], None]]
 
 
 def canonical(obj: Any) -> str:
@@ -152,12 +143,12 @@ def grade(
     rec: dict[str, Any],
     judge: Provider,
     cfg: RunConfig,
-    retry: Attempts,
+    retried: Callable[[Provider, Callable[[], Reply]], Reply],
 ) -> list[JudgeSample]:
     """``cfg.judge_samples`` judge samples of one answer, invalid with why when a call failed.
 
     The replies go to ``rec``'s transcript, the summed usage to ``rec["judge_usage"]`` and text
-    repairs to ``rec["repairs"]``; ``retry`` retries each sample's attempts.
+    repairs to ``rec["repairs"]``; ``retried(judge, call)`` makes each sample's attempts.
     """
     samples: list[JudgeSample] = []
     usage = _Usage()
@@ -175,12 +166,7 @@ def grade(
             schema=schema,
         )
         try:
-            jr = with_retries(
-                usage.counted(call),
-                policy=retry.policy,
-                sleep=retry.sleep,
-                on_attempt=retry.on_attempt(judge),
-            )
+            jr = retried(judge, usage.counted(call))
         except LostDraw as exc:
             failed = f"judge call failed: {exc.reason}"[:2000]
             samples.append(build_judge_sample(None, invalid_reason=failed))

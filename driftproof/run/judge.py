@@ -1,13 +1,9 @@
 """The fixed judge: its instructions, and how its replies become scores.
 
-A grade comes back through the lane's structured channel held to :func:`decision_schema` and
-is read by :func:`parse_structured`; where none exists (``final_verdict``) only the reply's
-own final verdict counts (:func:`parse_reply`). The answer is passed between marker lines
-carrying the first 16 hex digits of its sha256. A rubric score off the 0.05 grid, a criteria
-decision that does not decide every criterion once with a reason, or a reply from another
-model than the judge is an invalid sample (D-1: a draw is measured on its valid samples). A
-criteria total and pass are computed here, never taken from the judge. ``rubric_sha256`` is
-the sha256 of the rubric section exactly as the judge reads it.
+A rubric score off the 0.05 grid, a criteria decision that does not decide every criterion once
+with a reason, or a reply from another model than the judge is an invalid sample (D-1: a draw
+is measured on its valid samples). A criteria total and pass are computed here, never taken
+from the judge.
 """
 
 from __future__ import annotations

@@ -1,12 +1,4 @@
-"""Concurrency, retries, timeouts and the stopping rule of ``driftproof run``.
-
-A transient failure is retried up to :attr:`RetryPolicy.max_attempts` attempts after a
-jittered exponential wait of at least the server's ``retry-after`` and at most ``max_wait_s``;
-every attempt is counted when made and every failed one recorded. The stopping rule: every
-arm is drawn :data:`MIN_DRAWS` times, then once more at a time while the sample sd of its
-measured scores moves by :data:`SETTLE` or more, up to :data:`MAX_DRAWS`; lost draws are not
-replaced (D-9).
-"""
+"""Retries, concurrency and the stopping rule of ``driftproof run``; lost draws stay lost (D-9)."""
 
 from __future__ import annotations
 
@@ -228,7 +220,11 @@ def needs_more(
     max_draws: int = MAX_DRAWS,
     settle: float = SETTLE,
 ) -> bool:
-    """Whether an arm with these per-draw scores (draw order, ``None`` lost) gets another."""
+    """Whether an arm with these per-draw scores (draw order, ``None`` lost) gets another.
+
+    ``min_draws`` at least, then one more at a time while the sample sd of the measured scores
+    moves by ``settle`` or more, up to ``max_draws``.
+    """
     drawn = len(scores)
     if drawn < min_draws:
         return True

@@ -1,11 +1,8 @@
 """The simulated lane: a seeded stand-in for a model and its judge (``driftproof demo``).
 
 Each answer's quality is ``base + case offset + effect(system) + N(0, spread)`` clipped to
-0..1 (the offset a function of the prompt's hash in [-0.1, 0.1], the effect looked up by the
-system prompt's sha256); the judge scores ``quality + N(0, judge_spread)`` on the 0.05 grid.
-Randomness is seeded by what identifies the call (:class:`~.base.DrawId`), never by a call
-count, so runs repeat at any concurrency and resume exactly. Its receipts read UNVERIFIED and
-get no verdict; it makes no endpoint attempts.
+0..1; the judge scores ``quality + N(0, judge_spread)`` on the 0.05 grid. Randomness is seeded
+by the call's :class:`~.base.DrawId`, so runs repeat at any concurrency and resume exactly.
 """
 
 from __future__ import annotations
