@@ -129,24 +129,18 @@ class BatchIO:
                 lane = self.lanes[rec["lane"]]
                 try:
                     st = lane.status(bid)
+                    statuses.append(st)
+                    if not (st.ended or bid in self.bj.cancelled) and (
+                        self.opts.clock() - rec["created"] >= self.opts.timeout
+                    ):
+                        lane.cancel(bid)
+                        self.bj.cancel(bid)
                 except AttemptError as exc:
                     if exc.fatal:
                         raise FatalRun(f"batch {bid}: {exc.reason}") from exc
-                    continue  # a failed poll is polled again
-                statuses.append(st)
+                    continue  # a failed poll or cancel is tried again at the next poll
                 if st.ended:
                     self._read(rec, lane, st)
-                elif (
-                    bid not in self.bj.cancelled
-                    and self.opts.clock() - rec["created"] >= self.opts.timeout
-                ):
-                    try:
-                        lane.cancel(bid)
-                    except AttemptError as exc:
-                        if exc.fatal:
-                            raise FatalRun(f"batch {bid}: {exc.reason}") from exc
-                        continue
-                    self.bj.cancel(bid)
             if self.opts.on_status:
                 self.opts.on_status(statuses)
             open_ = [b for b in open_ if b not in self.bj.read]

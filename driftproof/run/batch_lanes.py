@@ -104,31 +104,23 @@ class AnthropicBatches(BatchLane):
                 line = item.model_dump(mode="json")
                 cid = str(line.get("custom_id"))
                 r = line.get("result") if isinstance(line.get("result"), dict) else {}
-                kind = r.get("type")
-                if kind == "succeeded" and isinstance(r.get("message"), dict):
-                    reply = read_message(r["message"], graded=cid.startswith("j"))
-                    if self.lane.keep_raw:
-                        reply.raw = json.dumps(r["message"], ensure_ascii=False)
-                    yield cid, reply
-                elif kind == "errored":
-                    err = (r.get("error") or {}).get("error") or {}
-                    etype = str(err.get("type", "error"))
-                    msg = str(err.get("message", ""))[:300]
-                    code = ANTHROPIC_ERROR_STATUS.get(etype, 500)
-                    why = f"batch {bid}: errored: {etype}: {msg}"
-                    yield cid, classify_status(code, "", reason=why)
-                elif kind in _NOT_PROCESSED:
-                    why = f"the batch {_NOT_PROCESSED[kind]} before this request was processed"
-                    yield cid, AttemptError(f"batch {bid}: {kind}: {why}")
-                else:
-                    yield (
-                        cid,
-                        AttemptError(
-                            f"batch {bid}: unknown result type {str(kind)[:50]!r}", retryable=False
-                        ),
-                    )
+                yield cid, self._outcome(bid, cid, r)
         finally:
             stream.close()
+
+    def _outcome(self, bid: str, cid: str, r: dict[str, Any]) -> Outcome:
+        kind = r.get("type")
+        if kind == "succeeded" and isinstance(r.get("message"), dict):
+            return self.kept(read_message(r["message"], graded=cid.startswith("j")), r["message"])
+        if kind == "errored":
+            err = (r.get("error") or {}).get("error") or {}
+            etype = str(err.get("type", "error"))
+            why = f"batch {bid}: errored: {etype}: {str(err.get('message', ''))[:300]}"
+            return classify_status(ANTHROPIC_ERROR_STATUS.get(etype, 500), "", reason=why)
+        if kind in _NOT_PROCESSED:
+            why = f"the batch {_NOT_PROCESSED[kind]} before this request was processed"
+            return AttemptError(f"batch {bid}: {kind}: {why}")
+        return AttemptError(f"batch {bid}: unknown result type {str(kind)[:50]!r}", retryable=False)
 
 
 class OpenAIBatches(BatchLane):
@@ -225,9 +217,7 @@ class OpenAIBatches(BatchLane):
                 if self.lane.api == "responses"
                 else read_chat(resp["body"], graded=graded, compatible=self.lane.compatible)
             )
-            if self.lane.keep_raw:
-                reply.raw = json.dumps(resp["body"], ensure_ascii=False)
-            return cid, reply
+            return cid, self.kept(reply, resp["body"])
         if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
             body = resp.get("body")
             e = body.get("error") if isinstance(body, dict) else None

@@ -14,7 +14,7 @@ import dataclasses
 import glob
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +46,10 @@ from driftproof.run.sealing import (
     write_transcripts,
 )
 from driftproof.run.suite import Suite, SuiteCase, require_gradable
-from driftproof.run.summary import nothing_measured_line
-from driftproof.stats import arms_measured_nothing
+from driftproof.stats import Refusal, arms_measured_nothing, lost_causes, no_verdict
+from driftproof.stats.unmeasured import lost_words
 from driftproof.tokens import count_tokens
+from driftproof.wording import NOT_MEASURED
 
 
 def run_suite(
@@ -340,3 +341,31 @@ def _transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]]:
         raise
     kept = {"file": transcripts.name, "sha256": file_sha256(transcripts)}
     return transcripts, kept | {"draws": len(journal.draws)}
+
+
+_ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "control"}
+
+
+def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: Path) -> str:
+    """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17).
+
+    The draws lost, the commonest cause (with the base URL where no connection got an answer),
+    what the receipt at ``out`` reads and where the journal is.
+    """
+    words = " and ".join(_ARM_WORDS[a] for a in arms)
+    draws = [
+        d for c in r.cases for a in arms if getattr(c.arms, a) for d in getattr(c.arms, a).draws
+    ]
+    causes = lost_causes(r, arms)
+    why = lost_words(causes, len(draws)) if causes else f"none of {len(draws)} draws has a score"
+    refused = no_verdict(r)
+    reads = (  # only the control arm empty: the receipt may still carry a verdict
+        f'reads "{NOT_MEASURED}"'
+        if refused is not None and refused.refusal is Refusal.NOT_MEASURED
+        else "is written"
+    )
+    return (
+        f"nothing was measured in the {words} arm{'s' if len(arms) > 1 else ''}: {why}; "
+        f"{out} {reads} and the draws are kept in {journal} (once the cause is fixed, remove "
+        "both before running again: a resumed run keeps its lost draws)"
+    )

@@ -41,9 +41,7 @@ class RetryPolicy:
         """The receipt's ``run.retry``: ``{max_attempts, max_wait_s, backoff}``."""
         if self.delays is not None:
             backoff = (
-                "fixed waits "
-                + ", ".join(f"{d:g} s" for d in self.delays)
-                + "; at least retry-after"
+                f"fixed waits {', '.join(f'{d:g} s' for d in self.delays)}; at least retry-after"
             )
         else:
             backoff = (

@@ -260,7 +260,14 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
     try:
         open_mode(fd)
-        _write_lines(fd, journal)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for (cid, arm, idx), rec in sorted(journal.draws.items()):
+                draw = rec["draw"]
+                line = {"case": cid, "arm": arm, "index": idx, "answer": draw["answer"]}
+                line |= {"answer_sha256": draw["answer_sha256"], **(rec.get("transcript") or {})}
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)  # a full disk leaves nothing behind
@@ -268,17 +275,6 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
             raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
     return path
-
-
-def _write_lines(fd: int, journal: Journal) -> None:
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        for (cid, arm, idx), rec in sorted(journal.draws.items()):
-            draw = rec["draw"]
-            line = {"case": cid, "arm": arm, "index": idx, "answer": draw["answer"]}
-            line |= {"answer_sha256": draw["answer_sha256"], **(rec.get("transcript") or {})}
-            f.write(json.dumps(line, ensure_ascii=False) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
 
 
 def answers(journal: Journal, case_id: str) -> dict[str, dict[str, str | None]]:

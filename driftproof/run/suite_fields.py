@@ -119,9 +119,7 @@ def read_text(
 ) -> str | None:
     """``obj[key]`` as a non-empty string of at most ``max_chars``; None (and a problem) if not."""
     v = obj.get(key)
-    if v is None:
-        if required:
-            c.add(f"{ptr}/{key}", "expected a non-empty string")
+    if v is None and not required:
         return None
     if not isinstance(v, str) or not v.strip():
         c.add(f"{ptr}/{key}", "expected a non-empty string")

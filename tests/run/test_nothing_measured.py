@@ -120,7 +120,7 @@ def test_an_empty_control_arm_alone_keeps_the_verdict_and_says_the_receipt_is_wr
     from receipt_docs import draw_doc
 
     from driftproof.receipt import parse_receipt
-    from driftproof.run.summary import nothing_measured_line
+    from driftproof.run.engine import nothing_measured_line
     from driftproof.stats import arms_measured_nothing, receipt_reading
 
     c = case("a", [0.60, 0.62, 0.61], [0.45, 0.50, 0.48])
