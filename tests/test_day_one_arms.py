@@ -224,8 +224,7 @@ def test_a_receipt_that_appears_during_the_run_is_not_replaced(files, tmp_path, 
 
 
 def test_lang_of_the_suite_itself_still_translates_a_known_control(tmp_path):
-    from driftproof.run.suite import load_suite
-    from driftproof.run.suite_lang import in_language
+    from driftproof.run.suite import in_language, load_suite
 
     doc = copy.deepcopy(SUITE)
     doc["language"] = "pt"

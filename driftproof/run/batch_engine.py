@@ -16,9 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from driftproof.errors import RefusalError
-from driftproof.run.batch import BatchLane, Outcome
+from driftproof.run.batch import BatchJournal, BatchLane, Outcome, outcome_from_doc
 from driftproof.run.batch_io import BatchIO
-from driftproof.run.batch_journal import BatchJournal, outcome_from_doc
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.scheduler import DrawPlan
 

@@ -7,8 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
-from driftproof.run.batch_journal import BatchJournal
+from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool
 from driftproof.run.providers.base import AttemptError
 from driftproof.run.scheduler import FatalRun
 

@@ -21,9 +21,8 @@ from typing import Any
 from driftproof.errors import ProviderError
 from driftproof.receipt import Receipt, ReceiptBody, sha256_text, skill_tokens
 from driftproof.run import judge as J
-from driftproof.run.batch import BatchLane
+from driftproof.run.batch import BatchJournal, BatchLane, batch_journal_path
 from driftproof.run.batch_engine import BatchRounds
-from driftproof.run.batch_journal import BatchJournal, batch_journal_path
 from driftproof.run.batch_lanes import batch_lane
 from driftproof.run.config import (
     RunConfig,

@@ -226,8 +226,7 @@ def plan_run(o: RunOptions) -> RunPlan:
         OSError, UnicodeDecodeError: SKILL.md cannot be read as UTF-8 text.
     """
     from driftproof.run.config import RunConfig  # deferred: start-up time of run --help
-    from driftproof.run.suite import load_suite, require_gradable
-    from driftproof.run.suite_lang import in_language
+    from driftproof.run.suite import in_language, load_suite, require_gradable
 
     suite = load_suite(o.suite_file)
     require_gradable(suite)

@@ -23,8 +23,8 @@ from run_helpers import SKILL_TEXT, SUITE
 
 from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
+from driftproof.run.batch import batch_journal_path
 from driftproof.run.batch_io import BatchOptions, describe
-from driftproof.run.batch_journal import batch_journal_path
 from driftproof.run.journal import journal_path
 from driftproof.stats import receipt_reading, verdict_refusal
 

@@ -19,7 +19,7 @@ from run_helpers import CLI_PROCESS, run_args
 
 from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
-from driftproof.run.batch_journal import batch_journal_path
+from driftproof.run.batch import batch_journal_path
 from driftproof.run.journal import journal_path
 
 
