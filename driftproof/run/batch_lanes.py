@@ -1,11 +1,8 @@
 """The providers' batch lanes: Anthropic Message Batches and the OpenAI Batch API.
 
-A larger round than the documented size (Anthropic 100,000 requests or 256 MB; OpenAI 50,000
-requests or 200 MB per input file) is split. Anthropic's spooled body is posted through the SDK
-client's ``post`` (``batches.create(requests=...)`` would hold the requests three times over);
-OpenAI's input file is uploaded from the spool. A request that did not succeed becomes an
-:class:`AttemptError` by :func:`classify_status` (Anthropic ``errored`` through its error
-type's HTTP status); ``expired`` and ``canceled`` are retried.
+A round larger than one batch's documented size is split. Anthropic's spooled body is posted
+through the SDK client's ``post`` (``batches.create(requests=...)`` would hold the requests three
+times over); OpenAI's input file is uploaded from the spool.
 """
 
 from __future__ import annotations

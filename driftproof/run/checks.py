@@ -1,10 +1,7 @@
 """Deterministic post-checks, run beside the judge and never folded into an outcome or verdict.
 
-Regexes are searched as ``re.search`` would, through ``regex`` with a time limit
-(:data:`CHECK_TIMEOUT_S`) so that a pattern that backtracks cannot hang a run; such a check
-does not hold. Structures: ``conventional_commit_subject`` (some line is a Conventional
-Commits 1.0.0 subject with a @commitlint/config-conventional type), ``fenced_code_block``,
-``non_empty``.
+Regexes are searched as ``re.search`` would, with a time limit (:data:`CHECK_TIMEOUT_S`): a
+check that cannot finish does not hold.
 """
 
 from __future__ import annotations
@@ -30,6 +27,8 @@ CONVENTIONAL_TYPES = tuple("build chore ci docs feat fix perf refactor revert st
 _CC = re.compile(r"^(?:{})(?:\([^()\r\n]+\))?!?: \S".format("|".join(CONVENTIONAL_TYPES)))
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.M)
 
+#: Each structure's test: some line is a Conventional Commits 1.0.0 subject of one of
+#: :data:`CONVENTIONAL_TYPES`; a fenced code block; any text at all.
 _STRUCTURES: dict[str, Callable[[str], bool]] = {
     "conventional_commit_subject": lambda a: any(
         _CC.match(line.strip()) for line in a.splitlines()

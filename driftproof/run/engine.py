@@ -1,11 +1,8 @@
 """``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
 
-The arms are ``with_skill``, ``baseline`` and, with a control, ``control``, whose with-skill
-arm is the control, a blank line and SKILL.md (D-16). Each draw is judged
-``cfg.judge_samples`` times and scores the mean of its valid samples (D-1). A run is TESTED
-on a real surface with a real judge, UNVERIFIED for the offline lanes, ``--quick`` and a run
-stopped because another model answered. :mod:`.drawer` makes one draw, :mod:`.grading`
-judges it, :mod:`.sealing` writes the receipt; this module runs them.
+Arms are built as D-16 says; a draw scores the mean of its valid judge samples (D-1). A run is
+TESTED on a real surface with a real judge, UNVERIFIED for the offline lanes, ``--quick`` and a
+run stopped because another model answered.
 """
 
 from __future__ import annotations

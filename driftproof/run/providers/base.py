@@ -1,11 +1,7 @@
 """The interface every provider × surface lane implements, and its errors.
 
-:meth:`Provider.call` makes one endpoint attempt; the scheduler retries around it. A failed
-attempt raises :class:`AttemptError`: ``transient`` (408, 409, 429, 5xx, 529,
-``overloaded_error``, timeouts, lost connections) is retried; ``fatal`` (400, 401, 403, 404,
-422, a bad key, an unknown model) stops the run; any other 4xx or an unreadable reply loses the
-draw without a retry. Request builders and reply readers are plain functions per lane, which
-the batch transport reuses.
+:meth:`Provider.call` makes one endpoint attempt; the scheduler retries around it. Request
+builders and reply readers are plain functions per lane, which the batch transport reuses.
 """
 
 from __future__ import annotations

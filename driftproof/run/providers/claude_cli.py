@@ -2,9 +2,7 @@
 
 No user settings, MCP server, slash command or kept session; capture ``text`` allows only
 Read, WebFetch and WebSearch, capture ``files`` adds Write, Edit and NotebookEdit (never a tool
-that runs code). SKILL.md goes in through ``--system-prompt-file``. When ``modelUsage`` does not
-name the requested model, another model answered: the draw is lost and the run stops. A grade
-comes back through ``--json-schema`` (``structured_output``).
+that runs code). SKILL.md goes in through ``--system-prompt-file``.
 """
 
 from __future__ import annotations
@@ -50,13 +48,8 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
                 continue
     else:
         items = whole if isinstance(whole, list) else [whole]
-    result, events = None, []
-    for k in range(len(items) - 1, -1, -1):
-        it = items[k]
-        if isinstance(it, dict) and it.get("type") == "result":
-            result = it
-            items = items[:k] + items[k + 1 :]
-            break
+    at = [k for k, it in enumerate(items) if isinstance(it, dict) and it.get("type") == "result"]
+    result, events = (items.pop(at[-1]) if at else None), []
     for it in items[:1000]:
         if isinstance(it, dict) and isinstance(it.get("type"), str):
             sub = it.get("subtype")

@@ -18,7 +18,7 @@ from driftproof.errors import ProviderError
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import FATAL_STATUSES, AttemptError, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of, version_of
-from driftproof.run.reply_text import joined_reasoning, split_reasoning
+from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
 
 #: Codex feature names that write a file or run code.
 WRITING_FEATURE = re.compile(
@@ -108,10 +108,7 @@ class CodexCLI(CLILane):
         thought: list[str] = []
         events: list[dict[str, Any]] = []
         for line in out.splitlines():
-            try:
-                ev = json.loads(line)
-            except (ValueError, RecursionError):
-                continue
+            ev = json_or_none(line)
             if not isinstance(ev, dict):
                 continue
             t = ev.get("type")

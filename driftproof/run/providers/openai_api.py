@@ -2,9 +2,7 @@
 
 Chat's output budget is sent in one spelling per host (``--budget-param``): ``auto`` sends
 ``max_completion_tokens`` to OpenAI and ``max_tokens`` elsewhere, and a 400 naming the
-spelling is retried once with the other, kept from then on (``run.budget_param``). Chat
-endings are read on the ``chat`` table for OpenAI and ``compatible`` elsewhere (D-19). A grade
-comes back through a strict JSON schema (``json_schema`` / ``responses_format``).
+spelling is retried once with the other, kept from then on (``run.budget_param``).
 """
 
 from __future__ import annotations
