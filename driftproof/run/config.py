@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -78,7 +80,6 @@ class RunResult:
 
     receipt_path: Path
     transcripts_path: Path | None
-    resumed_draws: int
     stopped: str | None = None
     quick_answers: dict[str, dict[str, str | None]] = field(default_factory=dict)
     receipt: Receipt | None = None
@@ -93,19 +94,16 @@ def now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def judge_usd(
-    price: tuple[float, ...] | None,
-    inp: int,
-    out: int,
-    cache_read: int = 0,
-    cache_creation: int = 0,
-) -> float | None:
+def judge_usd(price: tuple[float, ...] | None, usage: Mapping[str, int]) -> float | None:
     """Grading cost in USD at the frozen price per million tokens, ``None`` when none is frozen.
 
-    A cache part with no price of its own is priced as input.
+    ``usage`` holds tokens: ``input`` (all of it), ``output``, and the ``cache_read`` and
+    ``cache_creation`` parts of the input; a cache part with no price of its own is priced as input.
     """
     if price is None:
         return None
+    inp, out = usage.get("input", 0), usage.get("output", 0)
+    cache_read, cache_creation = usage.get("cache_read", 0), usage.get("cache_creation", 0)
     p_in, p_out = price[0], price[1]
     p_read = price[2] if len(price) > 2 and price[2] is not None else p_in
     p_write = price[3] if len(price) > 3 and price[3] is not None else p_in
@@ -118,24 +116,19 @@ class Spend:
 
     def __init__(self, price: tuple[float, ...] | None) -> None:
         """Start at nothing, pricing the judge at ``price`` (USD per million tokens)."""
-        self.price, self.judge_in, self.judge_out, self.reported = price, 0, 0, 0.0
-        self.cache_read = self.cache_creation = 0
+        self.price, self.judge, self.reported = price, Counter[str](), 0.0
 
     def add(self, rec: dict[str, Any]) -> None:
         """Add one draw's judge usage and reported generation cost."""
         u = rec.get("judge_usage") or {}
-        self.judge_in += u.get("input", 0)
-        self.judge_out += u.get("output", 0)
-        self.cache_read += u.get("cache_read", 0)
-        self.cache_creation += u.get("cache_creation", 0)
+        self.judge.update(
+            {k: u.get(k, 0) for k in ("input", "output", "cache_read", "cache_creation")}
+        )
         self.reported += rec.get("generation_cost_usd") or 0.0
 
     def usd(self) -> float:
         """The cost so far in USD (the judge at 0 when no price is frozen)."""
-        u = judge_usd(
-            self.price, self.judge_in, self.judge_out, self.cache_read, self.cache_creation
-        )
-        return (u or 0.0) + self.reported
+        return (judge_usd(self.price, self.judge) or 0.0) + self.reported
 
 
 def arm_systems(skill_text: str, control: str | None, aa: bool = False) -> dict[str, str | None]:

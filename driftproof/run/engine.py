@@ -90,7 +90,6 @@ def run_suite(
     journal = Journal(
         journal_path(out), identity, started_at=now(), harness_version=harness_version
     )
-    resumed = len(journal.draws)
     if journal.resumed:
         _remove_stale_receipt_files(out)
     drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
@@ -125,7 +124,7 @@ def run_suite(
     unmeasured = _unmeasured(receipt, stopped, out, journal)
     if batches is not None:
         batches.remove()
-    return RunResult(out, transcripts, resumed, stopped, quick, receipt, unmeasured)
+    return RunResult(out, transcripts, stopped, quick, receipt, unmeasured)
 
 
 def _write(

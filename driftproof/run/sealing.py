@@ -79,7 +79,7 @@ def _overhead(records: list[dict[str, Any]], price: tuple[float, ...] | None) ->
             continue
         got.update(counted=1, input=u["input"], output=u["output"])
         got.update({k: u.get(k, 0) for k in ("cache_read", "cache_creation", "reasoning")})
-    usd = judge_usd(price, got["input"], got["output"], got["cache_read"], got["cache_creation"])
+    usd = judge_usd(price, got)
     return {
         "input_tokens": got["input"],
         "output_tokens": got["output"],
