@@ -16,10 +16,6 @@ from driftproof.wording import ENDING_WORDS
 #: Lost-draw kind of an ending no table names.
 UNKNOWN = "unknown_ending"
 
-#: Lost-draw kind of each class → its words (receipt ``lost.kind``; ``truncated`` is the
-#: output budget, the one class ``truncation: accepted`` applies to).
-CLASSES: dict[str, str] = ENDING_WORDS
-
 #: Classes a retry may cure: the attempt fails as transient and is retried within the
 #: attempt budget (vLLM's ``abort`` after a server-side preemption or timeout).
 TRANSIENT = frozenset({"server_abort"})
@@ -37,7 +33,8 @@ BUDGET_REACHED_SHARE = 0.9
 class Lane:
     """One lane's table: ``complete`` and ``judge_complete`` endings, and ``classes``.
 
-    ``classes`` maps every other ending the lane documents to a key of :data:`CLASSES`.
+    ``classes`` maps every other ending the lane documents to a lost-draw kind (receipt
+    ``lost.kind``, a key of :data:`~driftproof.wording.ENDING_WORDS`).
     """
 
     title: str
@@ -141,7 +138,7 @@ def table_lines() -> list[str]:
         for ending, cls in t.classes.items():
             by_class.setdefault(cls, []).append(ending)
         for cls, endings in by_class.items():
-            out.append(f"  {CLASSES[cls]}: {', '.join(endings)}")
+            out.append(f"  {ENDING_WORDS[cls]}: {', '.join(endings)}")
         if key in LENGTH_CHECKED:
             out.append(
                 "  length is the output budget only when the reply reports at least "
@@ -160,7 +157,7 @@ def ending_reason(
     A ``length`` read as the context window states ``output_tokens`` against ``budget``.
     """
     said = "no ending" if ending is None else repr(ending[:100])
-    why = f"{CLASSES[cls]}: the reply ended with {said}"
+    why = f"{ENDING_WORDS[cls]}: the reply ended with {said}"
     if cls == "context_window" and ending == "length" and output_tokens is not None and budget:
         why += f" after {output_tokens:,} output tokens, well below the output budget of {budget:,}"
     return why + ", not as a complete final answer"

@@ -37,10 +37,7 @@ KNOWN_PRICES = {
 }
 #: The same judges' batch prices (Message Batches bill 50% of the standard prices, cache
 #: parts included), frozen with the batch price tier when the run is batched.
-KNOWN_BATCH_PRICES = {
-    "claude-haiku-4-5-20251001": (0.5, 2.5, 0.05, 0.625),
-    "claude-haiku-4-5": (0.5, 2.5, 0.05, 0.625),
-}
+KNOWN_BATCH_PRICES = {m: tuple(p / 2 for p in ps) for m, ps in KNOWN_PRICES.items()}
 #: The stopping rule, as ``driftproof run --help`` states it.
 STOPPING_RULE = (
     "Each arm is drawn at least 3 times, then once more at a time while the sample standard "
