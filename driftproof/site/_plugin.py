@@ -15,7 +15,6 @@ from typing import Any
 from markupsafe import Markup
 from mkdocs.config import config_options
 from mkdocs.plugins import BasePlugin
-from mkdocs.structure.files import File
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.site.generate import SiteSettings, generate_site
@@ -25,7 +24,7 @@ from driftproof.site.links import SiteLinks, site_tree
 from driftproof.site.receipt_jobs import write_files
 from driftproof.site.report_pages import home_listing
 from driftproof.site.report_source import Report
-from driftproof.site.search import case_file, index_for_search, searchable
+from driftproof.site.search import index_for_search, searchable
 
 #: The navigation: (hand-written page, listed when present, or generated page's path; label).
 NAV = (
@@ -38,13 +37,6 @@ NAV = (
     ("receipt-spec.md", "Schema"),
     ("search.md", "Search"),
 )
-
-
-class _Written(File):
-    """A generated file the plugin has already written where mkdocs would copy it."""
-
-    def copy_file(self, dirty: bool = False) -> None:
-        return None
 
 
 class DriftproofPlugin(BasePlugin):
@@ -66,7 +58,7 @@ class DriftproofPlugin(BasePlugin):
         self.links = SiteLinks()
 
     def on_files(self, files: Any, *, config: Any) -> Any:
-        """Add every generated file, written into the site folder as made.
+        """Write every generated file into the site folder as made; mkdocs is not told of them.
 
         Raises:
             SiteBuildError: an input is refused or invalid, or a generated file would take a
@@ -93,7 +85,6 @@ class DriftproofPlugin(BasePlugin):
             public=True,
         )
         site_dir = Path(config.site_dir)
-        written: list[str] = []
         # no generated file may take a hand-written page's source or written path
         clash = {f.dest_uri: f for f in files} | {f.src_uri: f for f in files}
 
@@ -102,7 +93,6 @@ class DriftproofPlugin(BasePlugin):
                 raise _overwrite(config, clash[path], path)
             if data is not None:  # None: the job wrote it
                 write_files(site_dir, {path: data})
-            written.append(path)
 
         generate_site(
             ((name, path, str(path)) for name, path in found.paths.items()),
@@ -114,9 +104,6 @@ class DriftproofPlugin(BasePlugin):
             links=self.links,
             site=site_dir,
         )
-        # mkdocs is told of every generated file but case pages, which only their sheet links to
-        for path in sorted(p for p in written if not case_file(p)):
-            files.append(_Written.generated(config, path, abs_src_path=str(site_dir / path)))
         self.built = (tuple(found.paths), found.reports)
         return files
 

@@ -21,8 +21,9 @@ from driftproof.site.report_source import Report, load_reports
 #: every file system, as a suite's case ids.
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
-#: A name part a receipt's folder cannot take: another file's name (a page, a receipt, the sums).
-_TAKEN = re.compile(r"[^/]\.(?:html|json)(?:/|$)|^SHA256SUMS(?:/|$)")
+#: A name part a receipt's folder cannot take: another file's name (a page, a receipt, the sums),
+#: or a folder ``cases`` (its receipts' sheets would be read as another receipt's case pages).
+_TAKEN = re.compile(r"[^/]\.(?:html|json)(?:/|$)|^SHA256SUMS(?:/|$)|(?:^|/)cases/")
 
 #: ``progress(phase, done, total)``: phase ``render`` (receipts rendered of all).
 Progress = Callable[[str, int, int], None]

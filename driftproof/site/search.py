@@ -16,15 +16,16 @@ from driftproof.errors import Problem, SiteBuildError
 from driftproof.site.links import site_tree
 
 
-def case_file(rel: str) -> bool:
-    """Whether site path ``rel`` is in a case's folder (``receipts/<name>/cases/<slug>/``)."""
-    parts = rel.split("/")
-    return parts[0] == "receipts" and len(parts) >= 5 and parts[-3] == "cases"
-
-
 def searchable(rel: str) -> bool:
-    """Whether the index takes the page at ``rel``: every HTML page but receipts' case pages."""
-    return rel.endswith(".html") and not rel.startswith("pagefind/") and not case_file(rel)
+    """Whether the index takes the page at ``rel``: every HTML page but receipts' case pages.
+
+    A case page is ``receipts/<name>/cases/<slug>/index.html``; no receipt name has a folder
+    ``cases`` (:data:`driftproof.site.inputs.SAFE_NAME`'s rules), so no sheet looks like one.
+    """
+    if not rel.endswith(".html") or rel.startswith("pagefind/"):
+        return False
+    parts = rel.split("/")
+    return not (parts[0] == "receipts" and len(parts) >= 5 and parts[-3] == "cases")
 
 
 def index_for_search(site: Path, config_file: Path, pages: list[str] | None = None) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,40 @@ def test_receipt_file_names_must_match_the_safe_pattern(
         load_inputs(receipts, reports)
     lines = _problems(exc)
     assert len(lines) == 1 and name[:-5] in lines[0] and SAFE_NAME.pattern in lines[0]
+
+
+def test_a_receipt_in_a_folder_named_cases_is_refused(site_inputs: tuple[Path, Path]) -> None:
+    # receipts/team/cases/x.json's sheet, receipts/team/cases/x/index.html, is where receipt
+    # team's case page x would be: the search index would take it for a case page
+    receipts, reports = site_inputs
+    (receipts / "team" / "cases").mkdir(parents=True)
+    (receipts / "team" / "cases" / "x.json").write_bytes((receipts / "tested.json").read_bytes())
+    with pytest.raises(SiteBuildError) as exc:
+        load_inputs(receipts, reports)
+    (line,) = _problems(exc)
+    assert "x.json" in line and "found 'team/cases/x'" in line
+
+
+def test_a_hand_written_page_may_link_to_a_case_page_and_its_broken_link_fails(
+    tmp_path: Path, site_inputs: tuple[Path, Path]
+) -> None:
+    receipts, reports = site_inputs
+    docs = tmp_path / "docs"
+    shutil.copytree(REPO / "site_src", docs)
+    config = tmp_path / "mkdocs.yml"
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    text = text.replace("docs_dir: site_src", f"docs_dir: {docs}")
+    config.write_text(text.replace("custom_dir: templates", f"custom_dir: {REPO}/templates"))
+    build_site(receipts, reports, tmp_path / "first", config_file=config, cache_dir=None)
+    case = sorted((tmp_path / "first").glob("receipts/tested/cases/*/index.html"))[0]
+    link = case.relative_to(tmp_path / "first").as_posix()
+    (docs / "notes.md").write_text(f"# Notes\n\nSee [the case]({link}).\n", encoding="utf-8")
+    build_site(receipts, reports, tmp_path / "site", config_file=config, cache_dir=None)
+    assert f'href="{link}"' in (tmp_path / "site" / "notes.html").read_text(encoding="utf-8")
+    (docs / "notes.md").write_text("# Notes\n\nSee [nothing](receipts/nowhere.html).\n")
+    with pytest.raises(SiteBuildError) as exc:
+        build_site(receipts, reports, tmp_path / "site", config_file=config, cache_dir=None)
+    assert "notes.html: receipts/nowhere.html (no such file)" in "\n".join(_problems(exc))
 
 
 def test_a_broken_internal_link_fails_the_build(
