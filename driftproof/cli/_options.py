@@ -25,7 +25,7 @@ class FiniteRange(click.FloatRange):
 
 
 class Delays(click.ParamType):
-    """Seconds separated by commas, each a finite number of at least 0: a tuple of floats."""
+    """Seconds separated by commas, each a number from 0 to 3600: a tuple of floats."""
 
     name = "seconds,..."
 
@@ -37,8 +37,8 @@ class Delays(click.ParamType):
             delays = tuple(float(x) for x in str(value).split(",") if x.strip())
         except ValueError:
             delays = (math.nan,)
-        if not all(math.isfinite(d) and d >= 0 for d in delays):
-            self.fail(f"expected seconds separated by commas, each 0 or more; found {value!r}.")
+        if not all(0 <= d <= 3600 for d in delays):  # nan compares false
+            self.fail(f"expected seconds separated by commas, each 0 to 3600; found {value!r}.")
         return delays
 
 

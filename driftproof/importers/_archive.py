@@ -66,7 +66,7 @@ class Archive:
         try:
             with zipfile.ZipFile(self.path) as z:
                 infos = z.infolist()
-        except (zipfile.BadZipFile, OSError) as exc:
+        except (zipfile.BadZipFile, OSError, NotImplementedError) as exc:
             raise Where(self.shown).fail(f"expected a zip archive: {exc}") from None
         if len(infos) > max_members:
             raise Where(self.shown).fail(

@@ -305,6 +305,10 @@ def safe_filename(*parts: str) -> str:
     return f"{stem}.json"
 
 
+#: The largest SKILL.md an importer reads (32 MiB, as ``driftproof run`` reads one).
+SKILL_MD_MAX_BYTES = 32 * 1024 * 1024
+
+
 def read_skill_md(skill_md: Path | None) -> str | None:
     """The SKILL.md text, or ``None`` when no file was given.
 
@@ -314,6 +318,9 @@ def read_skill_md(skill_md: Path | None) -> str | None:
     if skill_md is None:
         return None
     try:
-        return skill_md.read_text(encoding="utf-8")
+        data = read_capped(skill_md, SKILL_MD_MAX_BYTES)
+        if len(data) > SKILL_MD_MAX_BYTES:
+            raise Where(skill_md).fail(f"expected a SKILL.md of at most {SKILL_MD_MAX_BYTES} bytes")
+        return data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise Where(skill_md).fail(f"cannot read SKILL.md as UTF-8 text: {exc}") from None

@@ -33,7 +33,7 @@ def utc_instant(text: str, where: Where) -> tuple[str, str | None]:
     except ValueError:
         raise where.fail(f"expected a real date and time, found {text[:64]!r}") from None
     offset = None if m.group(2) in ("Z", "+00:00") else m.group(2)
-    utc = moment.astimezone(UTC)
+    utc = _in_utc(moment, text, where)
     stamp = utc.strftime("%Y-%m-%dT%H:%M:%S")
     if frac:
         stamp += "." + f"{utc.microsecond:06d}"[: min(6, len(frac) - 1)]
@@ -78,11 +78,22 @@ def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
         )
     off = dt.utcoffset()
     assert off is not None
+    _in_utc(dt, value, where)
     if not off:
         return dt, None
     minutes = int(off.total_seconds()) // 60
     sign = "+" if minutes >= 0 else "-"
     return dt, f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _in_utc(moment: datetime, text: str, where: Where) -> datetime:
+    """``moment`` in UTC; ImportError_ naming ``where`` when UTC leaves years 1 to 9999."""
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise where.fail(
+            f"expected a date-time within the years 1 to 9999 in UTC, found {text[:64]!r}"
+        ) from None
 
 
 def utc_text(dt: datetime) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,22 @@ _UNRECORDED = (
     "each case's rubric_sha256",
     "draw answers (the source keeps outputs as files, not in the results)",
 )
-_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+_RFC3339 = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})"
+)
+
+
+def _real_instant(text: str) -> bool:
+    """Whether ``text`` is an RFC 3339 date-time (ASCII digits, whole) of a real date and time."""
+    m = _RFC3339.fullmatch(text)
+    if m is None:
+        return False
+    whole = text[: m.start(1)] + m.group(1)[:7] + m.group(2) if m.group(1) else text
+    try:
+        datetime.fromisoformat(whole.replace("Z", "+00:00")).astimezone(UTC)
+    except (ValueError, OverflowError):
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -220,7 +236,7 @@ def _receipt(
             "input and output tokens per draw (the source records a total only: tokens.total)"
         )
     stamp = meta.get("timestamp")
-    started = stamp if isinstance(stamp, str) and _RFC3339.match(stamp) else None
+    started = stamp if isinstance(stamp, str) and _real_instant(stamp) else None
     if started is None:  # named, in the source's words, never dropped (D-13)
         bad = f"metadata.timestamp {stamp!r:.80} is not an RFC 3339 date-time"
         unrecorded.append(f"run.started_at ({'no metadata.timestamp' if stamp is None else bad})")

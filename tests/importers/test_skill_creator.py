@@ -340,15 +340,25 @@ def test_percent_pass_rate_without_confirming_counts_is_refused(tmp_path: Path) 
     assert e.value.problems[0].pointer == "/runs/0/result/pass_rate"
 
 
+@pytest.mark.parametrize(
+    "stamp",
+    [
+        "yesterday at noon",
+        "2026-01-15T10:30:00Z\n",  # a trailing line break
+        "\u0661\u0662\u0663\u0664-01-15T10:30:00Z",  # Arabic-Indic digits
+        "2026-02-30T10:30:00Z",  # no such day
+        "0001-01-01T00:00:00+01:00",  # before year 1 in UTC
+    ],
+)
 def test_a_timestamp_that_is_no_date_time_is_named_in_its_own_words(
-    tmp_path: Path, shared: Path
+    tmp_path: Path, shared: Path, stamp: str
 ) -> None:
     bench = json.loads((shared / SC / "anthropic-schemas-examples/benchmark.json").read_bytes())
-    bench["metadata"]["timestamp"] = "yesterday at noon"
+    bench["metadata"]["timestamp"] = stamp
     (tmp_path / "benchmark.json").write_text(json.dumps(bench), encoding="utf-8")
     r = sealed(import_skill_creator([tmp_path / "benchmark.json"])[0])
     assert r.run.started_at is None
     assert (
-        "run.started_at (metadata.timestamp 'yesterday at noon' is not an RFC 3339 date-time)"
+        f"run.started_at (metadata.timestamp {stamp!r} is not an RFC 3339 date-time)"
         in r.provenance.unrecorded
     )

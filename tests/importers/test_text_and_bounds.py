@@ -153,3 +153,46 @@ def test_an_invalid_conversion_names_the_source_never_the_receipt(tmp_path: Path
     assert text.startswith("export.json: ") and "promptfoo-s-12345678.json" not in text
     assert "nothing was written" in text
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("stamp", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+def test_a_time_whose_utc_leaves_the_years_1_to_9999_is_refused_by_name(stamp: str) -> None:
+    from driftproof.importers._common import Where
+    from driftproof.importers._time import parse_instant, utc_instant
+
+    for read in (parse_instant, utc_instant):
+        with pytest.raises(ImportError_) as exc:
+            read(stamp, Where(Path("log.json")) / "stats" / "started_at")
+        assert "log.json" in str(exc.value) and "/stats/started_at" in str(exc.value)
+        assert f"within the years 1 to 9999 in UTC, found {stamp!r}" in str(exc.value)
+
+
+def test_a_zip_the_reader_cannot_handle_is_refused_not_raised(tmp_path: Path) -> None:
+    import zipfile
+
+    from driftproof.importers._archive import Archive
+
+    path = tmp_path / "log.eval"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("header.json", "{}")
+    data = bytearray(path.read_bytes())
+    data[data.index(b"PK\x01\x02") + 6] = 134  # "made by" version 13.4: zipfile refuses it
+    path.write_bytes(bytes(data))
+    with pytest.raises(ImportError_) as exc:
+        Archive(path)
+    assert "log.eval" in str(exc.value) and "expected a zip archive" in str(exc.value)
+
+
+def test_a_skill_md_over_the_cap_is_refused_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from driftproof.importers import _common
+
+    monkeypatch.setattr(_common, "SKILL_MD_MAX_BYTES", 10)
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("x" * 11, encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        _common.read_skill_md(skill)
+    assert "SKILL.md" in str(exc.value) and "at most 10 bytes" in str(exc.value)
+    skill.write_text("x" * 10, encoding="utf-8")
+    assert _common.read_skill_md(skill) == "x" * 10
