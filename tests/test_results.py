@@ -320,3 +320,16 @@ def test_a_run_that_measured_nothing_sits_with_the_imports_labelled_not_measured
     # imports and smoke runs (issue 35): receipt, skill, headline figure, model, level, reading
     assert t.rows[3][2] == why and t.rows[3][5] == "not measured"
     assert html.index("zeta-nothing") > html.index("Imports, printed aggregates")
+
+
+def test_a_stub_run_sits_with_the_imports_saying_no_model_answered() -> None:
+    # the stub provider answers from fixed text: its lift measures no model (README: "no
+    # request made to a model"), so it is never listed under measured runs
+    stub = receipt([case("c1", [0.9, 0.8, 0.85], [0.5, 0.55, 0.45])], skill="zeta")
+    stub = stub.model_copy(update={"run": stub.run.model_copy(update={"provider": "stub"})})
+    rows = results_rows({**receipts(), "zeta-stub": stub})
+    row = next(r for r in rows if r.receipt == "zeta-stub")
+    assert (row.measured, row.source) == (False, "stub run")
+    assert row.headline == "no model answered: the stub provider's fixed answers"
+    html = results_page({**receipts(), "zeta-stub": stub}, _env()).decode()
+    assert html.index("zeta-stub") > html.index("Imports, printed aggregates")

@@ -65,9 +65,10 @@ class ResultRow:
     value_text: str
     context_only: bool
     measured: bool = True
-    """Measured by a runner (no import, smoke run, printed aggregates or D-17): listed first."""
+    """Measured by a runner (no import, smoke or stub run, printed aggregates or D-17): first."""
     source: str = ""
-    """The import's tool, ``smoke run``, ``printed aggregates``, ``not measured``, or ``""``."""
+    """The import's tool, ``smoke run``, ``printed aggregates``, ``stub run``, ``not measured``
+    or ``""``."""
     headline: str = ""
     """The source's headline figure, or for a run that measured nothing, why."""
     draws: str = ""
@@ -84,7 +85,8 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
     band = "none" if r.is_aggregates_only else facts.short
     imported = r.provenance is not None and r.regrade is None
     nothing = b.message == NOT_MEASURED  # a run that measured nothing (D-17): never "measured"
-    measured = not (imported or b.smoke or r.is_aggregates_only or nothing)
+    stub = r.run.provider == "stub"  # fixed answers: no model answered
+    measured = not (imported or b.smoke or r.is_aggregates_only or nothing or stub)
     source = (
         r.provenance.tool
         if imported and r.provenance is not None
@@ -92,10 +94,18 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         if b.smoke
         else "printed aggregates"
         if r.is_aggregates_only
+        else "stub run"
+        if stub
         else NOT_MEASURED
         if nothing
         else ""
     )
+    if measured:
+        shown = ""
+    elif stub:
+        shown = "no model answered: the stub provider's fixed answers"
+    else:
+        shown = b.reason if nothing else headline(r, b.lift)
     return ResultRow(
         receipt=name,
         sheet_url=f"receipts/{url}/",
@@ -117,7 +127,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         context_only=b.status == Status.NO_VERDICT,
         measured=measured,
         source=source,
-        headline="" if measured else b.reason if nothing else headline(r, b.lift),
+        headline=shown,
         draws=f"draws per arm {facts.draws}; judge samples per draw {facts.judge_samples}",
     )
 
