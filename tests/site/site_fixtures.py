@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,15 @@ def site_files(site: Path) -> dict[str, bytes]:
         for p in sorted(site.rglob("*"))
         if p.is_file()
     }
+
+
+def docs_config(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the hand-written pages in ``tmp_path/docs`` and an mkdocs.yml that builds them."""
+    docs = tmp_path / "docs"
+    shutil.copytree(REPO / "site_src", docs)
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    text = text.replace("docs_dir: site_src", f"docs_dir: {docs}")
+    text = text.replace("custom_dir: templates/theme", f"custom_dir: {REPO / 'templates/theme'}")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(text, encoding="utf-8")
+    return docs, config

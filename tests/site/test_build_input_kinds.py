@@ -5,12 +5,11 @@ with a hand-written page that would be written where the build writes a generate
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 from pathlib import Path
 
 import pytest
-from site_fixtures import REPO
+from site_fixtures import REPO, docs_config
 
 from driftproof.errors import SiteBuildError
 from driftproof.site import build_site
@@ -58,14 +57,9 @@ def test_a_page_written_where_a_generated_page_goes_is_refused(
 ) -> None:
     # receipts/alpha/index.md is written to receipts/alpha/index.html: the receipt's sheet
     receipts, reports = site_inputs
-    docs = tmp_path / "docs"
-    shutil.copytree(REPO / "site_src", docs)
+    docs, config = docs_config(tmp_path)
     (docs / "receipts" / "alpha").mkdir(parents=True)
     (docs / "receipts" / "alpha" / "index.md").write_text("# Not the sheet\n", encoding="utf-8")
-    text = CONFIG.read_text(encoding="utf-8").replace("docs_dir: site_src", f"docs_dir: {docs}")
-    text = text.replace("custom_dir: templates/theme", f"custom_dir: {REPO / 'templates/theme'}")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(text, encoding="utf-8")
     out = tmp_path / "site"
     for cache in (None, tmp_path / CACHE_DIR_NAME):
         with pytest.raises(SiteBuildError) as err:

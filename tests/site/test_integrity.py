@@ -7,12 +7,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 from receipt_docs import body_of
-from site_fixtures import REPO, scored_receipt, write_report
+from site_fixtures import REPO, docs_config, scored_receipt, write_report
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import write_receipt
@@ -149,12 +148,7 @@ def test_a_hand_written_page_may_link_to_a_case_page_and_its_broken_link_fails(
     tmp_path: Path, site_inputs: tuple[Path, Path]
 ) -> None:
     receipts, reports = site_inputs
-    docs = tmp_path / "docs"
-    shutil.copytree(REPO / "site_src", docs)
-    config = tmp_path / "mkdocs.yml"
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    text = text.replace("docs_dir: site_src", f"docs_dir: {docs}")
-    config.write_text(text.replace("custom_dir: templates", f"custom_dir: {REPO}/templates"))
+    docs, config = docs_config(tmp_path)
     build_site(receipts, reports, tmp_path / "first", config_file=config, cache_dir=None)
     case = sorted((tmp_path / "first").glob("receipts/tested/cases/*/index.html"))[0]
     link = case.relative_to(tmp_path / "first").as_posix()
