@@ -9,7 +9,9 @@ from typing import Any
 
 from driftproof.importers._common import Where, kind_of
 
-_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})")
+_RFC3339 = re.compile(
+    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})", re.ASCII
+)
 
 
 def utc_instant(text: str, where: Where) -> tuple[str, str | None]:

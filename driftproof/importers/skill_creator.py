@@ -6,13 +6,12 @@ recorded. The mapping is the interop page's ("skill-creator and agentskills.io w
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from driftproof._json import member_object
+from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     OPTIONS,
@@ -45,6 +44,7 @@ from driftproof.importers._skill_creator_read import (
     skill_name_of,
 )
 from driftproof.importers._text import Repair
+from driftproof.importers._time import utc_instant
 from driftproof.receipt import Draw, ReceiptBody, build_draw
 
 #: configuration name -> receipt arm, used when no explicit mapping is given.
@@ -62,20 +62,13 @@ _UNRECORDED = (
     "each case's rubric_sha256",
     "draw answers (the source keeps outputs as files, not in the results)",
 )
-_RFC3339 = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})"
-)
 
 
 def _real_instant(text: str) -> bool:
-    """Whether ``text`` is an RFC 3339 date-time (ASCII digits, whole) of a real date and time."""
-    m = _RFC3339.fullmatch(text)
-    if m is None:
-        return False
-    whole = text[: m.start(1)] + m.group(1)[:7] + m.group(2) if m.group(1) else text
+    """Whether ``text`` is an instant :func:`~driftproof.importers._time.utc_instant` reads."""
     try:
-        datetime.fromisoformat(whole.replace("Z", "+00:00")).astimezone(UTC)
-    except (ValueError, OverflowError):
+        utc_instant(text, Where(""))
+    except ImportError_:
         return False
     return True
 

@@ -20,7 +20,7 @@ def searchable(rel: str) -> bool:
     """Whether the index takes the page at ``rel``: every HTML page but receipts' case pages.
 
     A case page is ``receipts/<name>/cases/<slug>/index.html``; no receipt name has a folder
-    ``cases`` (:data:`driftproof.site.inputs.SAFE_NAME`'s rules), so no sheet looks like one.
+    ``cases`` (refused where inputs are found), so no sheet looks like one.
     """
     if not rel.endswith(".html") or rel.startswith("pagefind/"):
         return False
