@@ -4,12 +4,14 @@ The contracts themselves are checked by `lint-imports` (``make lint``); this tes
 to them: the drawn layers equal the layers contract, line for line; every module of the package
 is in a layer and every layer names a module that exists; the modules the page says ``pages``
 never imports are the ones the forbidden contract lists; every path the page names exists.
+No module is over 450 lines and no function over 80.
 The README's performance section stays one short table whose scripts exist and have their
 figures in benchmarks/README.md.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -99,3 +101,36 @@ def test_readme_performance_is_one_short_table_of_scripts_that_exist():
         for script in scripts:
             assert (ROOT / "benchmarks" / script).is_file(), script
             assert any(f"`{script}`" in h for h in headings), f"{script}: no section"
+
+
+#: Lines: the largest module and the largest function (from its ``def`` line to its last line;
+#: a click command's option decorators are declarations, not the function) the package allows.
+MODULE_MAX_LINES = 450
+FUNCTION_MAX_LINES = 80
+
+
+def _too_long(source: str) -> tuple[int, list[tuple[str, int]]]:
+    functions = [
+        (node.name, node.end_lineno - node.lineno + 1)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno
+    ]
+    return len(source.splitlines()), [f for f in functions if f[1] > FUNCTION_MAX_LINES]
+
+
+def test_no_module_over_450_lines_and_no_function_over_80():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lines, functions = _too_long(path.read_text(encoding="utf-8"))
+        name = path.relative_to(ROOT).as_posix()
+        if lines > MODULE_MAX_LINES:
+            found.append(f"{name}: {lines} lines")
+        found += [f"{name}: {fn}() is {n} lines" for fn, n in functions]
+    assert found == []
+
+
+def test_the_size_rule_counts_a_function_from_def_to_its_last_line():
+    body = "".join(f"    x{i} = {i}\n" for i in range(79))
+    assert _too_long(f"@decorator\ndef f():\n{body}")[1] == []
+    assert _too_long(f"def f():\n{body}    return 1\n")[1] == [("f", 81)]
+    assert _too_long("x = 1\n" * 451)[0] == 451
