@@ -38,6 +38,7 @@ from driftproof.importers._declared import (
     case_entry,
     declared_receipt,
     figure,
+    provenance,
     unrecorded_judge,
 )
 from driftproof.importers._text import Repair
@@ -308,15 +309,15 @@ def _provenance(
     if commit is None:
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
     meta = judged.meta
-    notes = [f"the source names its grader as: {meta['judge_model']}"[:4000]]
+    notes = [f"the source names its grader as: {meta['judge_model']}"]
     if "note" in meta:
-        notes.append(f"the source's note: {meta['note']}"[:4000])
-    return Provenance(
-        tool=TOOL,
-        tool_version=f"git {commit}" if commit else None,
-        document=shown,
-        document_sha256=document_sha256,
-        unrecorded=unrecorded,
+        notes.append(f"the source's note: {meta['note']}")
+    return provenance(
+        TOOL,
+        f"git {commit}" if commit else None,
+        shown,
+        document_sha256,
+        unrecorded,
         notes=notes,
         details={k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")},
     )

@@ -36,10 +36,10 @@ from driftproof.importers._caveman_snapshot import (
     skill_text,
 )
 from driftproof.importers._common import Where
-from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
+from driftproof.importers._declared import arm_spec, case_entry, declared_receipt, provenance
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
-from driftproof.receipt import Draw, Provenance, build_draw
+from driftproof.receipt import Draw, build_draw
 from driftproof.tokens import COUNTED_BY, count_tokens
 
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
@@ -348,12 +348,12 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     offset = run.pop("started_offset")
     language = language_of(snap.meta, Path(snapshot), shown)
     ids = [c.id for c in matched] if matched is not None else prompt_ids(len(snap.prompts))
-    provenance = Provenance(
-        tool=TOOL,
-        tool_version=f"git {o.source_commit}" if o.source_commit else None,
-        document=shown,
-        document_sha256=document_sha256,
-        unrecorded=unrecorded,
+    source = provenance(
+        TOOL,
+        f"git {o.source_commit}" if o.source_commit else None,
+        shown,
+        document_sha256,
+        unrecorded,
         partial=True if snap.error is not None else None,
     )
     name = f"caveman-{o.source_commit[:7]}-" if o.source_commit else "caveman-"
@@ -377,7 +377,7 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
             arm,
             skills[arm],
             cases,
-            provenance,
+            source,
             **run,
             run_members={"started_at_offset": offset, "language": language},
             arms={

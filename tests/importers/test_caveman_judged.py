@@ -179,6 +179,24 @@ def test_built_failures_worked_by_hand(shared: Path, tmp_path: Path) -> None:
     assert "Fidelity as judged by the source's grader" in text and "By category" not in text
 
 
+def test_long_source_note_is_cut_to_the_receipt_limit(shared: Path, tmp_path: Path) -> None:
+    # the snapshot's note may hold 4000 characters, a receipt note 1000: the shared provenance
+    # helper cuts it, as it does for every other importer
+    snap0, rubrics, skills = _paths(shared, "pr579-902028f")
+    doc = json.loads(snap0.read_text("utf-8"))
+    doc["metadata"]["note"] = "n" * 3000
+    snap = tmp_path / "fidelity.json"
+    snap.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "r"
+    result = _cli(
+        [str(snap), "--skills", str(skills), "--rubrics", str(rubrics), "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    r = read_receipt(out / "caveman-judged-fidelity-caveman.json")
+    assert r.provenance is not None and r.provenance.notes is not None
+    assert r.provenance.notes[1] == ("the source's note: " + "n" * 3000)[:1000]
+
+
 # --- refusals: file, pointer, expectation; nothing written ------------------------------------
 
 TCP = "What's the difference between TCP and UDP?"
