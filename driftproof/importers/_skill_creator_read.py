@@ -175,8 +175,7 @@ def _score(
             break
     counted = _counted(result, record, rw)
     if counted is None:
-        names = (("assertions_passed", "passed"), ("assertions_total", "total"))
-        passed, total, ratio = _counts(result, resw, *names)
+        passed, total, ratio = _counts(result, resw)
         if ratio is not None:
             how = "assertions_passed of assertions_total"
             counted = (unit_score(ratio, resw), passed, total, how)
@@ -195,9 +194,8 @@ def _score(
     # a run's own total that the list does not reach: the list is abbreviated (benchmark.json
     # copies), so the declared pass rate stands, and the note says so; a summary never stands
     # against the list it summarises
-    holder = summary if declared[1].startswith("summary") else result
-    total = holder.get("total", holder.get("assertions_total")) if holder is not None else None
-    if not declared[1].startswith("summary") and is_count(total) and total != counted[2]:
+    total = None if declared[1].startswith("summary") else _counts(result, resw)[1]
+    if is_count(total) and total != counted[2]:
         return (
             declared[0],
             None,
@@ -234,8 +232,7 @@ def _counted(
 def _pass_rate(holder: dict[str, Any], w: Where) -> float:
     """``pass_rate`` on 0..1; read as a percent (``80``) only when passed/total confirm it."""
     rate = holder["pass_rate"]
-    names = (("passed", "assertions_passed"), ("total", "assertions_total"))
-    passed, total, ratio = _counts(holder, w, *names)
+    passed, total, ratio = _counts(holder, w)
     percent = isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 < rate <= 100
     if percent and ratio is not None and abs(100 * passed / total - rate) <= 0.5:
         return unit_score(rate / 100, w / "pass_rate")
@@ -344,17 +341,18 @@ def prompts_of(
     return prompts
 
 
-def _counts(holder: dict[str, Any], w: Where, *names: tuple[str, str]) -> tuple[Any, Any, Any]:
-    """(passed, total, passed ÷ total) under the first present name of each pair of ``names``.
+def _counts(holder: dict[str, Any], w: Where) -> tuple[Any, Any, Any]:
+    """(passed, total, passed ÷ total), the one reading of a run's counts.
 
-    The ratio is ``None`` unless both are integers and the total is above 0.
+    Each of ``passed``/``total``, else ``assertions_passed``/``assertions_total``; the ratio is
+    ``None`` unless both are integers and the total is above 0.
 
     Raises:
         ImportError_: a present integer no float holds exactly, at its place.
     """
     found: list[Any] = []
-    for first, second in names:
-        key = first if first in holder else second
+    for name in ("passed", "total"):
+        key = name if name in holder else f"assertions_{name}"
         value = holder.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             source_number(value, w / key)
