@@ -43,7 +43,7 @@ from driftproof.importers._declared import (
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant
-from driftproof.receipt import Draw, Provenance, build_draw
+from driftproof.receipt import Draw, build_draw
 from driftproof.stats.fidelity import JUDGED_FACT
 
 #: Name and ``source_type`` of the check that is the snapshot's ``verbatim_ok``.
@@ -64,11 +64,10 @@ def is_judged(doc: Any) -> bool:
 
 @dataclass(frozen=True)
 class JudgedCell:
-    """One prompt of one arm as judged; ``fidelity`` in percent, ``printed`` as written."""
+    """One prompt of one arm as judged; ``fidelity`` in percent, as written."""
 
     risk: str
     fidelity: float
-    printed: str
     facts: tuple[tuple[str, bool], ...]
     verbatim_ok: bool | None
     verbatim_missing: tuple[str, ...]
@@ -80,7 +79,6 @@ class Judged:
 
     meta: dict[str, Any]
     grader: str
-    grader_note: str | None
     prompts: list[str]
     arms: dict[str, list[JudgedCell]]
 
@@ -156,7 +154,7 @@ def read_judged(doc: Any, shown: str) -> Judged:
                 f"expected the prompts of {pointer(('fidelity', first))}, in the same order"
             )
         arms[arm] = [_cell(cells[p], aw / p) for p in prompts]
-    return Judged(meta, grader.group(1), grader.group(2), prompts, arms)
+    return Judged(meta, grader.group(1), prompts, arms)
 
 
 def _cell(cell: Any, w: Where) -> JudgedCell:
@@ -186,7 +184,7 @@ def _cell(cell: Any, w: Where) -> JudgedCell:
         raise (w / "verbatim_ok").fail(
             f"expected {json.dumps(not missing)}: verbatim_missing lists {len(missing)} token(s)"
         )
-    return JudgedCell(risk, float(value), json.dumps(value), tuple(read), ok, tuple(missing))
+    return JudgedCell(risk, value, tuple(read), ok, tuple(missing))
 
 
 def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
@@ -288,7 +286,8 @@ def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[d
     out: list[dict[str, Any]] = []
     for case, cell in zip(ids, cells, strict=True):
         at = {"case": case, "arm": arm}
-        out.append(figure("fidelity", cell.fidelity, **at, unit="percent", printed=cell.printed))
+        printed = json.dumps(cell.fidelity)
+        out.append(figure("fidelity", float(cell.fidelity), **at, unit="percent", printed=printed))
         out.append(figure("risk", None, **at, printed=cell.risk))
         if cell.verbatim_missing:
             missing, count = ", ".join(cell.verbatim_missing)[:200], len(cell.verbatim_missing)
@@ -296,15 +295,33 @@ def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[d
     return out
 
 
-def _provenance(
-    judged: Judged, with_rubrics: bool, shown: str, document_sha256: str, commit: str | None
-) -> Provenance:
-    """What the judged snapshot's receipts were converted from, and what it lacks."""
+def judged_receipts(
+    doc: Any,
+    shown: str,
+    document_sha256: str,
+    skills_dir: Path,
+    commit: str | None,
+    rubrics_path: str | Path | None,
+    repairs: list[Repair],
+) -> list[Imported]:
+    """One DECLARED receipt per skill arm of the judged fidelity snapshot ``doc`` (D-15).
+
+    Each prompt a case (``p01``…); an arm the snapshot lacks is unrecorded (D-13); the grader is
+    the source's (``judge.channel: source``); no score, band or verdict.
+
+    Raises:
+        ImportError_: the snapshot or the rubrics file is malformed, or they differ.
+    """
+    judged = read_judged(doc, shown)
+    rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
+    if rubrics is not None:
+        match_rubrics(judged, rubrics, shown)
+    controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
     unrecorded = list(JUDGED_UNRECORDED)
-    for name, label in (("baseline", BASELINE_ARM), ("control", CONTROL_ARM)):
+    for name, label in controls.items():
         if label not in judged.arms:
             unrecorded.append(f"{name} arm ({label}): not in the snapshot")
-    if not with_rubrics:
+    if rubrics is None:
         unrecorded.append("suite: the rubrics the facts were judged against (not given)")
     if commit is None:
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
@@ -312,7 +329,7 @@ def _provenance(
     notes = [f"the source names its grader as: {meta['judge_model']}"]
     if "note" in meta:
         notes.append(f"the source's note: {meta['note']}")
-    return provenance(
+    source = provenance(
         TOOL,
         f"git {commit}" if commit else None,
         shown,
@@ -321,41 +338,18 @@ def _provenance(
         notes=notes,
         details={k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")},
     )
-
-
-def judged_receipts(
-    judged: Judged,
-    shown: str,
-    document_sha256: str,
-    skills_dir: Path,
-    source_commit: str | None,
-    rubrics_path: str | Path | None,
-    repairs: list[Repair],
-) -> list[Imported]:
-    """One DECLARED receipt per skill arm of a judged fidelity snapshot (D-15).
-
-    Each prompt a case (``p01``…); an arm the snapshot lacks is unrecorded (D-13); the grader is
-    the source's (``judge.channel: source``); no score, band or verdict.
-    """
-    rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
-    if rubrics is not None:
-        match_rubrics(judged, rubrics, shown)
     ids = prompt_ids(len(judged.prompts))
-    controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
-    source = _provenance(judged, rubrics is not None, shown, document_sha256, source_commit)
     judge = unrecorded_judge(TOOL, "judge", model=judged.grader, channel="source", step=1.0)
-    prefix = f"caveman-{source_commit[:7]}-" if source_commit else "caveman-"
+    prefix = f"caveman-{commit[:7]}-" if commit else "caveman-"
     out: list[Imported] = []
     for arm in (a for a in judged.arms if a not in controls.values()):
         held = {"with_skill": arm, **{n: a for n, a in controls.items() if a in judged.arms}}
+        names = ("with_skill", "baseline", "control")
         cases = [
             case_entry(
                 ids[i],
                 prompt,
-                {
-                    n: [_judged_draw(judged.arms[held[n]][i])] if n in held else []
-                    for n in ("with_skill", "baseline", "control")
-                },
+                {n: [_judged_draw(judged.arms[held[n]][i])] if n in held else [] for n in names},
             )
             for i, prompt in enumerate(judged.prompts)
         ]
@@ -367,10 +361,7 @@ def judged_receipts(
             source,
             generations_per_arm=1,
             judge=judge,
-            arms={
-                n: arm_spec(held[n]) if n in held else arm_spec(None, recorded=False)
-                for n in ("with_skill", "baseline", "control")
-            },
+            arms={n: arm_spec(held.get(n), recorded=n in held) for n in names},
             suite_name=Path(rubrics.path).name[:200] if rubrics is not None else None,
             suite_sha256=rubrics.sha256 if rubrics is not None else None,
             source_report={"figures": figures},

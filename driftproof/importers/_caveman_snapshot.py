@@ -9,7 +9,7 @@ import hashlib
 import json
 import math
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -66,38 +66,25 @@ def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, s
 class Snapshot:
     """A snapshot that passed caveman's contract.
 
-    ``arms`` and ``usage`` map arm -> one entry per prompt, ``None`` for an unfinished cell;
+    ``arms`` and ``usage`` map arm -> one entry per prompt, ``None`` for an unfinished cell; a
+    usage cell is its four token counts and ``cost_usd`` (US dollars, ``None``: not recorded);
     ``usage`` is ``None`` without a ``usage`` block; ``error`` is a partial run's.
     """
 
     meta: dict[str, Any]
     prompts: list[str]
     arms: dict[str, list[str | None]]
-    usage: dict[str, list[Usage | None]] | None
+    usage: dict[str, list[dict[str, Any] | None]] | None
     error: str | None
 
 
-@dataclass(frozen=True)
-class Usage:
-    """One call's usage as ``claude -p`` reported it: token counts, ``cost_usd`` in US dollars.
-
-    ``cost_usd`` is ``None`` when the cell does not carry it (D-13).
-    """
-
-    input_tokens: int
-    output_tokens: int
-    cache_creation_input_tokens: int
-    cache_read_input_tokens: int
-    cost_usd: float | None
-
-    @property
-    def billed_input(self) -> int:
-        """Input + cache-creation + cache-read tokens (caveman's ``measure.py``)."""
-        return self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
-
-
 #: The token members of a usage cell, as caveman's snapshot contract requires them.
-USAGE_TOKENS = tuple(f.name for f in fields(Usage) if f.name != "cost_usd")
+USAGE_TOKENS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+)
 
 
 def check_snapshot(doc: Any, shown: str) -> Snapshot:
@@ -200,7 +187,7 @@ def _cells(cells: Any, n: int, w: Where, what: str) -> None:
 
 def _usage(
     doc: dict[str, Any], arms: dict[str, list[Any]], n: int, w: Where
-) -> dict[str, list[Usage | None]]:
+) -> dict[str, list[dict[str, Any] | None]]:
     """The ``usage`` block: ``arms``'s shape, counts and cost >= 0, null where the output is."""
     usage = doc["usage"]
     if not isinstance(usage, dict) or set(usage) != set(arms):
@@ -208,31 +195,29 @@ def _usage(
         raise (w / "usage").fail(
             f"expected an object with the arms of /arms ({', '.join(arms)}), found {found}"
         )
-    out: dict[str, list[Usage | None]] = {}
+    out: dict[str, list[dict[str, Any] | None]] = {}
     for name, cells in usage.items():
         _cells(cells, n, w / "usage" / name, "usage cell")
-        row: list[Usage | None] = []
+        row: list[dict[str, Any] | None] = []
+        out[name] = row
         for i, cell in enumerate(cells):
-            cw = w / "usage" / name / i
-            if cell is None or arms[name][i] is None:
-                if cell is not None or arms[name][i] is not None:
-                    raise cw.fail(
-                        "expected a usage cell exactly where /arms has an output "
-                        f"(the output at {pointer(('arms', name, i))} is "
-                        f"{'null' if arms[name][i] is None else 'there'})"
-                    )
+            cw, output = w / "usage" / name / i, arms[name][i]
+            if (cell is None) != (output is None):
+                raise cw.fail(
+                    "expected a usage cell exactly where /arms has an output "
+                    f"(the output at {pointer(('arms', name, i))} is "
+                    f"{'null' if output is None else 'there'})"
+                )
+            if cell is None:
                 row.append(None)
                 continue
             if not isinstance(cell, dict):
                 raise cw.fail(f"expected an object of token counts, found {json_kind(cell)}")
-            counts: dict[str, int] = {}
             for key in USAGE_TOKENS:
-                value = cell.get(key)
-                if type(value) is not int or value < 0:
+                if type(cell.get(key)) is not int or cell[key] < 0:
                     raise (cw / key).fail(
-                        f"expected a non-negative integer, found {json_kind(value)}"
+                        f"expected a non-negative integer, found {json_kind(cell.get(key))}"
                     )
-                counts[key] = value
             cost = cell.get("total_cost_usd")
             if cost is not None and (
                 type(cost) not in (int, float) or not math.isfinite(cost) or cost < 0
@@ -240,8 +225,8 @@ def _usage(
                 raise (cw / "total_cost_usd").fail(
                     f"expected a non-negative number of US dollars, found {json_kind(cost)}"
                 )
-            row.append(Usage(**counts, cost_usd=float(cost) if cost is not None else None))
-        out[name] = row
+            cost_usd = float(cost) if cost is not None else None
+            row.append({k: cell[k] for k in USAGE_TOKENS} | {"cost_usd": cost_usd})
     return out
 
 

@@ -18,18 +18,16 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._caveman_fidelity import (
     FidelityCase,
-    FidelityCases,
     check_results,
     match_cases,
     read_cases,
 )
-from driftproof.importers._caveman_judged import is_judged, judged_receipts, read_judged
+from driftproof.importers._caveman_judged import is_judged, judged_receipts
 from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
     TOOL,
     Snapshot,
-    Usage,
     check_snapshot,
     load_snapshot,
     prompt_ids,
@@ -71,49 +69,50 @@ UNRECORDED: tuple[tuple[str | None, str], ...] = (
 ERROR_PREFIX = "__ERROR__"
 
 
-def _tokens(answer: str, usage: Usage | None) -> dict[str, Any]:
+def _tokens(answer: str, usage: dict[str, Any] | None) -> dict[str, Any]:
     """Claude's counts of a usage cell (input as billed, cache included), else o200k_base (D-16)."""
     if usage is None:
         return {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
+    cache = {k: usage[f"cache_{k}_input_tokens"] for k in ("read", "creation")}
     return {
-        "input": usage.billed_input,
-        "output": usage.output_tokens,
+        "input": usage["input_tokens"] + sum(cache.values()),  # caveman's measure.py
+        "output": usage["output_tokens"],
         "counted_by": "provider",
-        "cache_read_input": usage.cache_read_input_tokens,
-        "cache_creation_input": usage.cache_creation_input_tokens,
+        **{f"cache_{k}_input": v for k, v in cache.items()},
     }
 
 
 def _arm(
     answer: str | None,
-    usage: Usage | None,
-    *,
-    stopped: str | None = None,
-    checks: list[dict[str, Any]] | None = None,
+    usage: dict[str, Any] | None,
+    stopped: str | None,
+    checks: list[dict[str, Any]] | None,
 ) -> Draw:
     """The single draw of one arm of one case.
 
     ``answer`` ``None`` (an unfinished cell) is a draw lost to the run's error ``stopped``; a
     ``__ERROR__`` cell is a draw lost to the call's own error.
     """
-    cost = usage.cost_usd if usage is not None else None
-    if answer is None or answer.startswith(ERROR_PREFIX):
-        if answer is None:
-            source = stopped or ""
-            reason = f"unfinished: the source's run stopped with this error: {source}"
-        else:
-            source = answer
-            reason = f"source error: {answer[len(ERROR_PREFIX) :].lstrip(':').strip() or answer}"
+    cost = usage["cost_usd"] if usage is not None else None
+    if answer is None:
+        source = stopped or ""
+        reason = f"unfinished: the source's run stopped with this error: {source}"
+    elif answer.startswith(ERROR_PREFIX):
+        source = answer
+        reason = f"source error: {answer[len(ERROR_PREFIX) :].lstrip(':').strip() or answer}"
+    else:
         return build_draw(
-            0,
-            answer=None,
-            lost_reason=reason[:4000],
-            lost_kind="source_error",
-            source_error=source[:4000],
-            tokens=_tokens(answer, usage) if answer is not None and usage is not None else None,
-            cost_usd=cost,
+            0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost
         )
-    return build_draw(0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost)
+    return build_draw(
+        0,
+        answer=None,
+        lost_reason=reason[:4000],
+        lost_kind="source_error",
+        source_error=source[:4000],
+        tokens=_tokens(answer, usage) if answer is not None and usage is not None else None,
+        cost_usd=cost,
+    )
 
 
 _CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
@@ -219,63 +218,12 @@ def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
 _CONTROLS = (("baseline", BASELINE_ARM), ("control", CONTROL_ARM))
 
 
-def _judged(
-    doc: Any, shown: str, sha: str, o: CavemanOptions, repairs: list[Repair]
-) -> list[Imported]:
-    """The receipts of a judged fidelity snapshot (read with its rubrics, never a case file)."""
-    if o.cases is not None:
-        raise ImportError_.at(
-            shown,
-            "/fidelity",
-            "a judged fidelity snapshot (each fact judged by a model): expected its "
-            "rubrics.json (--rubrics), not a regex case file",
-        )
-    judged = read_judged(doc, shown)
-    skills = Path(o.skills_dir)
-    return judged_receipts(judged, shown, sha, skills, o.source_commit, o.rubrics, repairs)
-
-
-def _length_snapshot(
-    doc: Any, shown: str, o: CavemanOptions
-) -> tuple[Snapshot, FidelityCases | None, list[FidelityCase] | None]:
-    """A snapshot of outputs checked against caveman's contract, with ``o.cases``'s matched cases.
-
-    Fails on rubrics given for it, a broken contract, or cases that do not match.
-    """
-    if o.rubrics is not None:
-        raise Where(shown).fail(
-            "rubrics are read with a judged fidelity snapshot "
-            '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one'
-        )
-    snap = check_snapshot(doc, shown)
-    eval_set(snap.meta, o.cases is not None, shown)
-    fidelity = read_cases(o.cases) if o.cases is not None else None
-    matched = match_cases(fidelity, snap.prompts, shown) if fidelity is not None else None
-    return snap, fidelity, matched
-
-
-def _cells(snap: Snapshot, checks: dict[str, list[Any]] | None) -> dict[str, list[Draw]]:
-    """Every arm's cells as receipt case arms, in prompt order."""
-    return {
-        arm: [
-            _arm(
-                out,
-                snap.usage[arm][i] if snap.usage is not None else None,
-                stopped=snap.error,
-                checks=checks[arm][i] if checks is not None else None,
-            )
-            for i, out in enumerate(outputs)
-        ]
-        for arm, outputs in snap.arms.items()
-    }
-
-
 def _unrecorded(snap: Snapshot, suite: bool, commit: str | None) -> list[str]:
     """What the snapshot leaves unrecorded, before its metadata is read."""
     recorded = {"usage": snap.usage is not None, "suite": suite}
     unrecorded = [text for key, text in UNRECORDED if key is None or not recorded[key]]
     if snap.usage is not None and any(
-        u is not None and u.cost_usd is None for row in snap.usage.values() for u in row
+        u is not None and u["cost_usd"] is None for row in snap.usage.values() for u in row
     ):
         unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
     if commit is None:
@@ -283,20 +231,21 @@ def _unrecorded(snap: Snapshot, suite: bool, commit: str | None) -> list[str]:
     return unrecorded
 
 
-def _checks(
-    arms: dict[str, list[str | None]], matched: list[FidelityCase] | None, shown: str
-) -> dict[str, list[Any]] | None:
-    """Each arm's fidelity checks per prompt (``None``: unfinished cell); ``None`` without cases."""
-    if matched is None:
-        return None
+def _cells(snap: Snapshot, matched: list[FidelityCase] | None, shown: str) -> dict[str, list[Draw]]:
+    """Every arm's cells as draws in prompt order, each answer checked by its ``matched`` case."""
     return {
         arm: [
-            check_results(matched[i], out, shown, pointer(("arms", arm, i)))
-            if out is not None
-            else None
+            _arm(
+                out,
+                snap.usage[arm][i] if snap.usage is not None else None,
+                snap.error,
+                check_results(matched[i], out, shown, pointer(("arms", arm, i)))
+                if matched is not None and out is not None
+                else None,
+            )
             for i, out in enumerate(outputs)
         ]
-        for arm, outputs in arms.items()
+        for arm, outputs in snap.arms.items()
     }
 
 
@@ -338,11 +287,29 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     repairs: list[Repair] = []
     doc, document_sha256 = load_snapshot(Path(snapshot), shown, repairs)
     if is_judged(doc):
-        return _judged(doc, shown, document_sha256, o, repairs)
-    snap, fidelity, matched = _length_snapshot(doc, shown, o)
+        if o.cases is not None:
+            raise ImportError_.at(
+                shown,
+                "/fidelity",
+                "a judged fidelity snapshot (each fact judged by a model): expected its "
+                "rubrics.json (--rubrics), not a regex case file",
+            )
+        skills_dir = Path(o.skills_dir)
+        return judged_receipts(
+            doc, shown, document_sha256, skills_dir, o.source_commit, o.rubrics, repairs
+        )
+    if o.rubrics is not None:
+        raise Where(shown).fail(
+            "rubrics are read with a judged fidelity snapshot "
+            '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one'
+        )
+    snap = check_snapshot(doc, shown)
+    eval_set(snap.meta, o.cases is not None, shown)
+    fidelity = read_cases(o.cases) if o.cases is not None else None
+    matched = match_cases(fidelity, snap.prompts, shown) if fidelity is not None else None
     skill_arms = [a for a in snap.arms if a not in (BASELINE_ARM, CONTROL_ARM)]
     skills = {arm: skill_text(Path(o.skills_dir), arm, shown) for arm in skill_arms}
-    checks = _checks(snap.arms, matched, shown)
+    cells = _cells(snap, matched, shown)
     unrecorded = _unrecorded(snap, fidelity is not None, o.source_commit)
     run, terse = run_of(snap.meta, shown, unrecorded)
     offset = run.pop("started_offset")
@@ -360,8 +327,6 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     name += "fidelity-{}" if fidelity is not None else "{}"
     name += f"-{language}" if language not in (None, "en") else ""  # results.<lang>.json
     name += "-partial.json" if snap.error is not None else ".json"
-
-    cells = _cells(snap, checks)
     out: list[Imported] = []
     for arm in skill_arms:
         cases = [
