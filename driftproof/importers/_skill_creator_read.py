@@ -35,15 +35,11 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
         for i, r in enumerate(bench["runs"]):
             rw = w / "runs" / i
             result = rw.get(r, "result", dict, required=False)
-            key = next(
-                (k for k in ("configuration", "condition", "config") if k in r), "configuration"
-            )
+            keys = ("configuration", "condition", "config")
+            key = next((k for k in keys if k in r), "configuration")
             config, number = rw.get(r, key, str), rw.get(r, "run_number", int, required=False)
-            eval_id = r.get("eval_id", r.get("case_id"))
-            if result is None:
-                runs.append(_run(eval_id, config, number, r, rw))
-            else:
-                runs.append(_run(eval_id, config, number, r, rw, result, rw / "result"))
+            graded = (r, rw) if result is None else (result, rw / "result")
+            runs.append(_run(r.get("eval_id", r.get("case_id")), config, number, r, rw, *graded))
         return runs
     lists = ("configurations", "configs")
     ckey = next((k for k in lists if isinstance(bench.get(k), list) and bench[k]), None)
@@ -51,15 +47,13 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
         for i, c in enumerate(bench[ckey]):
             cw = w / ckey / i
             config = cw.get(c, "name", str)
-            lkey = next(
-                (k for k in ("evals", "results", "runs") if isinstance(c, dict) and k in c), "evals"
-            )
+            keys = ("evals", "results", "runs")
+            lkey = next((k for k in keys if isinstance(c, dict) and k in c), "evals")
             for j, e in enumerate(cw.get(c, lkey, list)):
                 ew = cw / lkey / j
                 eval_id = ew.get(e, "eval_id", (int, str))
-                runs.append(
-                    _run(eval_id, config, ew.get(e, "run_number", int, required=False), e, ew)
-                )
+                number = ew.get(e, "run_number", int, required=False)
+                runs.append(_run(eval_id, config, number, e, ew, e, ew))
         return runs
     if not (isinstance(bench.get("evals"), list) and bench["evals"]):
         return None
@@ -72,16 +66,14 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
                 "expected one object per configuration (e.g. with_skill, without_skill) "
                 "holding pass_rate or graded assertions"
             )
-        runs.extend(_run(eval_id, config, None, e[config], ew / config) for config in configs)
+        for config in configs:
+            runs.append(_run(eval_id, config, None, e[config], ew / config, e[config], ew / config))
     return runs
 
 
 def _looks_like_run(v: dict[str, Any]) -> bool:
-    return (
-        "pass_rate" in v
-        or "assertions_total" in v
-        or any(isinstance(v.get(k), list) for k in _ASSERTION_LISTS)
-    )
+    lists = any(isinstance(v.get(k), list) for k in _ASSERTION_LISTS)
+    return "pass_rate" in v or "assertions_total" in v or lists
 
 
 def _run(
@@ -90,11 +82,10 @@ def _run(
     run_number: int | None,
     record: dict[str, Any],
     rw: Where,
-    result: dict[str, Any] | None = None,
-    resw: Where | None = None,
+    result: dict[str, Any],
+    resw: Where,
 ) -> dict[str, Any]:
-    """One run; ``result`` (at ``resw``) holds its grading when not ``record`` itself."""
-    result, resw = (record, rw) if result is None or resw is None else (result, resw)
+    """One run of ``record`` (at ``rw``), graded in ``result`` (at ``resw``; may be ``record``)."""
     if isinstance(eval_id, bool) or not isinstance(eval_id, (int, str)) or eval_id == "":
         raise (rw / "eval_id").fail("expected the case's eval_id (an integer or a string)")
     score, lost, note = _score(result, record, resw, rw)
@@ -103,8 +94,6 @@ def _run(
         raise (rw / "skill_loaded").fail("expected true, false or null")
     tokens = source_tokens(record, "input_tokens", "output_tokens")
     total = result.get("tokens")  # benchmark.json runs[].result.tokens
-    if is_count(total):
-        tokens = _with_total(tokens, total)
     model = record.get("model")
     return {
         "eval": str(eval_id),
@@ -114,7 +103,7 @@ def _run(
         "lost": lost,
         "skill_fired": fired,
         "where": rw,
-        "tokens": tokens,
+        "tokens": _with_total(tokens, total) if is_count(total) else tokens,
         "model": model if isinstance(model, str) and model.strip() else None,
         "note": note,
     }
@@ -123,24 +112,6 @@ def _run(
 def _with_total(tokens: dict[str, Any] | None, total: int) -> dict[str, Any]:
     """``tokens`` (or unknown counts by the source) with the run's ``total``."""
     return {**(tokens or {"input": None, "output": None, "counted_by": "source"}), "total": total}
-
-
-def _timing_total(
-    grading: Path, repairs: list[Repair]
-) -> tuple[int | None, tuple[str, str] | None]:
-    """(``total_tokens``, manifest entry) of the ``timing.json`` beside a ``grading.json``.
-
-    ``(None, None)`` without the file, ``(None, entry)`` when it records no total.
-    """
-    timing = grading.parent / "timing.json"
-    if not timing.is_file():
-        return None, None
-    data, raw = read_json(timing, repairs)
-    w = Where(timing)
-    total = w.get(data, "total_tokens", int, required=False, nullable=True)
-    if total is not None and total < 0:
-        raise (w / "total_tokens").fail(f"expected a token count of 0 or more, found {total}")
-    return total, (timing.name, file_sha256(raw))
 
 
 #: A declared pass rate and the counted assertions agree when they differ by at most this
@@ -163,29 +134,25 @@ def _score(
         (result, resw, "pass_rate"),
         (summary, resw / "summary", "summary.pass_rate"),
     ):
-        if holder is not None and "pass_rate" in holder:
-            if holder["pass_rate"] is None:
-                if _counted(result, record, rw) is None:
-                    reason = (
-                        _note(result, record) or "the source recorded no pass_rate for this run"
-                    )
-                    return None, reason, None
-                continue
+        if holder is not None and holder.get("pass_rate") is not None:
             declared = (_pass_rate(holder, hw), name)
             break
+        if holder is not None and "pass_rate" in holder and _counted(result, record, rw) is None:
+            reason = _note(result, record) or "the source recorded no pass_rate for this run"
+            return None, reason, None
     counted = _counted(result, record, rw)
     if counted is None:
         passed, total, ratio = _counts(result, resw)
         if ratio is not None:
             how = "assertions_passed of assertions_total"
             counted = (unit_score(ratio, resw), passed, total, how)
-    if declared is None and counted is None:
-        raise resw.fail(
-            "expected pass_rate, graded assertions (expectations, assertions or assertion_results) "
-            "or assertions_passed with assertions_total"
-        )
     if counted is None:
-        return declared[0], None, None  # type: ignore[index]
+        if declared is None:
+            raise resw.fail(
+                "expected pass_rate, graded assertions (expectations, assertions or "
+                "assertion_results) or assertions_passed with assertions_total"
+            )
+        return declared[0], None, None
     if declared is None:
         return counted[0], None, None
     if abs(declared[0] - counted[0]) <= _AGREE:
@@ -196,14 +163,11 @@ def _score(
     # against the list it summarises
     total = None if declared[1].startswith("summary") else _counts(result, resw)[1]
     if is_count(total) and total != counted[2]:
-        return (
-            declared[0],
-            None,
-            (
-                f"{where}: the {counted[3]} list holds {counted[2]} of the {total} assertions "
-                f"the run counts; its {declared[1]} {declared[0]:g} is kept"
-            ),
+        note = (
+            f"{where}: the {counted[3]} list holds {counted[2]} of the {total} assertions "
+            f"the run counts; its {declared[1]} {declared[0]:g} is kept"
         )
+        return declared[0], None, note
     note = (
         f"{where}: {declared[1]} {declared[0]:g} disagrees with the {counted[1]} of "
         f"{counted[2]} {counted[3]} counted ({counted[0]:.3f}); the counted assertions "
@@ -252,25 +216,31 @@ def _note(*objs: dict[str, Any]) -> str | None:
 def grading_runs(
     iteration: Path, files: list[Path], repairs: list[Repair]
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
-    """The runs of ``iteration``'s ``grading.json`` files, and (path, sha256) of every file read."""
+    """The runs of ``iteration``'s ``grading.json`` files, and (path, sha256) of every file read.
+
+    A ``timing.json`` beside a grading file gives its run's ``total_tokens``.
+    """
     runs, entries = [], []
     for f in files:
         data, raw = read_json(f, repairs)
         entries.append((f.relative_to(iteration).as_posix(), file_sha256(raw)))
         validate_source(data, TOOL, f, definition="grading")
         w = Where(f)
-        parent = f.parent
-        m = re.fullmatch(r"run-(\d+)", parent.name)
-        run_number = int(m.group(1)) if m else None
-        config_dir = parent.parent if m else parent
-        eval_dir = config_dir.parent
-        eval_id = _eval_id_of(eval_dir, data, repairs)
-        run = _run(eval_id, config_dir.name, run_number, data, w)
-        total, entry = _timing_total(f, repairs)
-        if entry is not None:
-            entries.append(((f.parent / entry[0]).relative_to(iteration).as_posix(), entry[1]))
-        if total is not None:
-            run["tokens"] = _with_total(run["tokens"], total)
+        m = re.fullmatch(r"run-(\d+)", f.parent.name)
+        config_dir = f.parent.parent if m else f.parent
+        eval_id = _eval_id_of(config_dir.parent, data, repairs)
+        run = _run(eval_id, config_dir.name, int(m.group(1)) if m else None, data, w, data, w)
+        timing = f.parent / "timing.json"
+        if timing.is_file():
+            times, raw = read_json(timing, repairs)
+            total = Where(timing).get(times, "total_tokens", int, required=False, nullable=True)
+            if total is not None and total < 0:
+                raise (Where(timing) / "total_tokens").fail(
+                    f"expected a token count of 0 or more, found {total}"
+                )
+            entries.append((timing.relative_to(iteration).as_posix(), file_sha256(raw)))
+            if total is not None:
+                run["tokens"] = _with_total(run["tokens"], total)
         runs.append(run)
     return runs, entries
 

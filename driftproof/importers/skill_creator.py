@@ -26,7 +26,6 @@ from driftproof.importers._common import (
 from driftproof.importers._declared import (
     aggregates_receipt,
     arm_spec,
-    case_arms,
     case_entry,
     declared_receipt,
     provenance,
@@ -62,15 +61,6 @@ _UNRECORDED = (
     "each case's rubric_sha256",
     "draw answers (the source keeps outputs as files, not in the results)",
 )
-
-
-def _real_instant(text: str) -> bool:
-    """Whether ``text`` is an instant :func:`~driftproof.importers._time.utc_instant` reads."""
-    try:
-        utc_instant(text, Where(""))
-    except ImportError_:
-        return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -165,15 +155,14 @@ def _import_iteration(
 ) -> ReceiptBody:
     """One iteration's receipt: per-run results, or the run summary alone."""
     bench_path = path if path.is_file() else path / "benchmark.json"
-    iteration = bench_path.parent if path.is_file() else path
+    iteration = bench_path.parent
     bench: dict[str, Any] | None = None
     raw = b""
     if bench_path.is_file():
-        data, raw = read_json(bench_path, repairs)
-        validate_source(data, TOOL, bench_path)  # the shape of every member walked below
-        bench = data
+        bench, raw = read_json(bench_path, repairs)
+        validate_source(bench, TOOL, bench_path)  # the shape of every member walked below
     runs = benchmark_runs(bench, Where(bench_path)) if bench is not None else None
-    document, doc_sha = str(bench_path), file_sha256(raw)
+    source = (str(bench_path), file_sha256(raw))
     if runs is None:
         # eval-<id>/<configuration>/[run-<k>/]grading.json: at least three levels below the
         # iteration
@@ -182,7 +171,7 @@ def _import_iteration(
         )[:MAX_GRADING_FILES]
         if gradings:
             runs, entries = grading_runs(iteration, gradings, repairs)
-            document, doc_sha = str(iteration), manifest_sha256(entries)
+            source = (str(iteration), manifest_sha256(entries))
     evals = evals_file(iteration, repairs)
     name = skill_name or skill_name_of(bench, evals)
     if name is None:
@@ -192,31 +181,29 @@ def _import_iteration(
         )
     if runs is None:
         if bench is not None and isinstance(bench.get("run_summary"), dict):
-            return _aggregates_only(bench, bench_path, raw, name, skill_text)
+            return _aggregates_only(bench, bench_path, raw, name)
         raise Where(bench_path).fail(
             "expected per-run results: runs[], evals[] or configurations[] in "
             "benchmark.json, or grading.json files under eval-*/<configuration>/"
         )
     prompts = prompts_of(evals, iteration, repairs)
-    return _receipt(runs, bench, prompts, config_to_arm, name, skill_text, document, doc_sha)
+    meta = member_object(bench, "metadata")
+    return _receipt(runs, meta, prompts, config_to_arm, name, skill_text, source)
 
 
 def _receipt(
     runs: list[dict[str, Any]],
-    bench: dict[str, Any] | None,
+    meta: dict[str, Any],
     prompts: dict[str, str],
     config_to_arm: dict[str, str],
     name: str,
     skill_text: str | None,
-    document: str,
-    doc_sha: str,
+    source: tuple[str, str],
 ) -> ReceiptBody:
-    """The receipt of an iteration's runs, each mapped to its arm."""
-    use_control = "control" in config_to_arm.values()
-    held = ("with_skill", "baseline", "control") if use_control else ("with_skill", "baseline")
+    """The receipt of the runs, each mapped to its arm; ``source``: (document, its sha256)."""
+    held = ("with_skill", "baseline", "control")[: 3 if "control" in config_to_arm.values() else 2]
     cases = _grouped(runs, config_to_arm)
-    meta = member_object(bench, "metadata")
-    counts = {len(c["arms"][a]) for c in cases.values() for a in held}
+    counts = {len(arms[a]) for arms in cases.values() for a in held}
     gens, model, unrecorded = _run(meta, runs, counts)
     if skill_text is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
@@ -229,21 +216,18 @@ def _receipt(
             "input and output tokens per draw (the source records a total only: tokens.total)"
         )
     stamp = meta.get("timestamp")
-    started = stamp if isinstance(stamp, str) and _real_instant(stamp) else None
+    started = stamp if isinstance(stamp, str) else None
+    try:
+        if started is not None:
+            utc_instant(started, Where(""))
+    except ImportError_:
+        started = None
     if started is None:  # named, in the source's words, never dropped (D-13)
         bad = f"metadata.timestamp {stamp!r:.80} is not an RFC 3339 date-time"
         unrecorded.append(f"run.started_at ({'no metadata.timestamp' if stamp is None else bad})")
-    case_docs = [
-        case_entry(
-            case_id_for(key),
-            prompts.get(key),
-            {arm: _draws(c["arms"][arm]) for arm in held},
-        )
-        for key, c in cases.items()
-    ]
     # an arm no run measured was not recorded (a single configuration): no baseline is invented
     # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
-    measured = {a for a in ("with_skill", "baseline") if any(c["arms"][a] for c in cases.values())}
+    measured = {a for a in ("with_skill", "baseline") if any(arms[a] for arms in cases.values())}
     labels = {a: c for c, a in reversed(config_to_arm.items())}  # the first configuration
     arm_specs = {a: arm_spec(labels.get(a), recorded=a in measured or a == "control") for a in held}
     for a in ("with_skill", "baseline"):
@@ -253,17 +237,19 @@ def _receipt(
             )
     # Several runs per configuration give generation bands; one run with one grading pass gives
     # no spread at all, so no band source is claimed (method, "Where a band comes from").
-    several = any(len(a.draws) > 1 for c in case_docs for a in case_arms(c))
+    several = any(len(arms[a]) > 1 for arms in cases.values() for a in held)
     notes = [r["note"][:2000] for r in runs if r.get("note")]
     return declared_receipt(
         name,
         skill_text,
-        case_docs,
+        [
+            case_entry(case_id_for(key), prompts.get(key), {a: _draws(arms[a]) for a in held})
+            for key, arms in cases.items()
+        ],
         provenance(
             TOOL,
             None,
-            document,
-            doc_sha,
+            *source,
             ["provenance.tool_version (skill-creator records none)"] + unrecorded,
             notes=notes,
         ),
@@ -278,9 +264,9 @@ def _receipt(
 
 def _grouped(
     runs: list[dict[str, Any]], config_to_arm: dict[str, str]
-) -> dict[str, dict[str, Any]]:
-    """The runs grouped by eval and arm; a run of a configuration no arm maps fails."""
-    cases: dict[str, dict[str, Any]] = {}
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Each eval's runs per arm; a run of a configuration no arm maps fails."""
+    cases: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for r in runs:
         arm = config_to_arm.get(r["config"])
         if arm is None:
@@ -289,10 +275,8 @@ def _grouped(
                 f"configuration {r['config']!r} is not mapped to an arm (mapped: {known}); "
                 "map it explicitly, e.g. with_skill=new_skill baseline=old_skill"
             )
-        case = cases.setdefault(
-            r["eval"], {"arms": {a: [] for a in ("with_skill", "baseline", "control")}}
-        )
-        case["arms"][arm].append(r)
+        cases.setdefault(r["eval"], {a: [] for a in ("with_skill", "baseline", "control")})
+        cases[r["eval"]][arm].append(r)
     return cases
 
 
@@ -345,9 +329,7 @@ def _draws(runs: list[dict[str, Any]]) -> list[Draw]:
     return sorted(draws, key=lambda d: d.index)
 
 
-def _aggregates_only(
-    bench: dict[str, Any], path: Path, raw: bytes, name: str, skill_text: str | None
-) -> ReceiptBody:
+def _aggregates_only(bench: dict[str, Any], path: Path, raw: bytes, name: str) -> ReceiptBody:
     """The aggregates-only receipt of a ``run_summary`` with no per-run data."""
     w = Where(path) / "run_summary"
     summary = bench["run_summary"]
