@@ -6,7 +6,7 @@ named ``/<pattern>/``; checks are never a score or a verdict (D-15).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,33 +14,13 @@ from driftproof.errors import ImportError_, SuiteError
 from driftproof.importers._common import Where
 from driftproof.run.checks import CheckTimeout, check_passes
 from driftproof.run.suite import load_suite
-from driftproof.run.suite_fields import CheckSpec
+from driftproof.run.suite_fields import CheckSpec, Suite, SuiteCase
 
 #: Characters: the receipt's check-name limit (200) less the two slashes around a pattern.
 PATTERN_MAX_CHARS = 198
 
 
-@dataclass(frozen=True)
-class FidelityCase:
-    """One case of the case file: its id, category, prompt, checks and JSON pointer."""
-
-    id: str
-    category: str
-    prompt: str
-    checks: tuple[CheckSpec, ...]
-    pointer: str
-
-
-@dataclass(frozen=True)
-class FidelityCases:
-    """The case file as read: its path as given, the sha256 of its bytes, and its cases."""
-
-    path: str
-    sha256: str
-    cases: tuple[FidelityCase, ...]
-
-
-def read_cases(path: str | Path) -> FidelityCases:
+def read_cases(path: str | Path) -> Suite:
     """Caveman's ``prompts/fidelity.json`` as a suite, each case with a category and unique prompt.
 
     Raises:
@@ -81,11 +61,11 @@ def read_cases(path: str | Path) -> FidelityCases:
                     f"name is the pattern), found {len(pattern)}",
                 )
             checks.append(CheckSpec(f"/{pattern}/", spec.kind, pattern=pattern, ignore_case=True))
-        cases.append(FidelityCase(c.id, c.category, c.prompt, tuple(checks), c.pointer))
-    return FidelityCases(shown, suite.sha256, tuple(cases))
+        cases.append(replace(c, checks=tuple(checks)))
+    return replace(suite, cases=tuple(cases))
 
 
-def match_cases(cases: FidelityCases, prompts: list[str], shown: str) -> list[FidelityCase]:
+def match_cases(cases: Suite, prompts: list[str], shown: str) -> list[SuiteCase]:
     """The case of each snapshot prompt, in snapshot order.
 
     Raises:
@@ -116,7 +96,7 @@ def match_cases(cases: FidelityCases, prompts: list[str], shown: str) -> list[Fi
     return [by_prompt[p] for p in prompts]
 
 
-def check_results(case: FidelityCase, output: str, shown: str, where: str) -> list[dict[str, Any]]:
+def check_results(case: SuiteCase, output: str, shown: str, where: str) -> list[dict[str, Any]]:
     """Every check of ``case`` on ``output``, as receipt ``checks[]`` entries in case order.
 
     Raises:

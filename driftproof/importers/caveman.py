@@ -16,12 +16,7 @@ from typing import Any
 from driftproof._json import pointer
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._caveman_fidelity import (
-    FidelityCase,
-    check_results,
-    match_cases,
-    read_cases,
-)
+from driftproof.importers._caveman_fidelity import check_results, match_cases, read_cases
 from driftproof.importers._caveman_judged import is_judged, judged_receipts
 from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
@@ -38,6 +33,7 @@ from driftproof.importers._declared import arm_spec, case_entry, declared_receip
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Draw, build_draw
+from driftproof.run.suite_fields import SuiteCase
 from driftproof.tokens import COUNTED_BY, count_tokens
 
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
@@ -231,7 +227,7 @@ def _unrecorded(snap: Snapshot, suite: bool, commit: str | None) -> list[str]:
     return unrecorded
 
 
-def _cells(snap: Snapshot, matched: list[FidelityCase] | None, shown: str) -> dict[str, list[Draw]]:
+def _cells(snap: Snapshot, matched: list[SuiteCase] | None, shown: str) -> dict[str, list[Draw]]:
     """Every arm's cells as draws in prompt order, each answer checked by its ``matched`` case."""
     return {
         arm: [
