@@ -74,16 +74,6 @@ class JudgedCell:
 
 
 @dataclass(frozen=True)
-class Judged:
-    """A judged snapshot as read: prompts in the first arm's order, arm -> one cell per prompt."""
-
-    meta: dict[str, Any]
-    grader: str
-    prompts: list[str]
-    arms: dict[str, list[JudgedCell]]
-
-
-@dataclass(frozen=True)
 class Rubrics:
     """``rubrics.json`` as read: prompt -> (rubric's pointer, risk, facts, verbatim tokens)."""
 
@@ -107,8 +97,10 @@ def _unknown(obj: dict[str, Any], known: frozenset[str], w: Where) -> None:
             )
 
 
-def read_judged(doc: Any, shown: str) -> Judged:
-    """The judged snapshot ``doc`` (parsed from the file ``shown``), checked member by member.
+def read_judged(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[JudgedCell]]]:
+    """The judged snapshot ``doc`` (parsed from ``shown``) checked: (grader, prompts, arm -> cells).
+
+    The prompts are in the first arm's order, each arm's cells in the prompts' order.
 
     Raises:
         ImportError_: naming ``shown``, the JSON pointer and what was expected.
@@ -154,7 +146,7 @@ def read_judged(doc: Any, shown: str) -> Judged:
                 f"expected the prompts of {pointer(('fidelity', first))}, in the same order"
             )
         arms[arm] = [_cell(cells[p], aw / p) for p in prompts]
-    return Judged(meta, grader.group(1), prompts, arms)
+    return grader.group(1), prompts, arms
 
 
 def _cell(cell: Any, w: Where) -> JudgedCell:
@@ -223,14 +215,16 @@ def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
     return Rubrics(shown, sha, by_prompt)
 
 
-def match_rubrics(judged: Judged, rubrics: Rubrics, shown: str) -> None:
+def match_rubrics(
+    prompts: list[str], arms: dict[str, list[JudgedCell]], rubrics: Rubrics, shown: str
+) -> None:
     """Refuse a snapshot whose prompts, facts, risks or missing verbatim tokens differ from ``r``.
 
     Raises:
         ImportError_: naming the snapshot (or the rubrics file, for a rubric the snapshot lacks).
     """
-    for arm, cells in judged.arms.items():
-        for prompt, cell in zip(judged.prompts, cells, strict=True):
+    for arm, cells in arms.items():
+        for prompt, cell in zip(prompts, cells, strict=True):
             w = Where(shown) / "fidelity" / arm / prompt
             if prompt not in rubrics.by_prompt:
                 raise w.fail(f"expected the prompt of a rubric in {rubrics.path}; none has it")
@@ -253,7 +247,7 @@ def match_rubrics(judged: Judged, rubrics: Rubrics, shown: str) -> None:
                         f"{at}/verbatim"
                     )
     for prompt, (at, *_rest) in rubrics.by_prompt.items():
-        if prompt not in judged.prompts:
+        if prompt not in prompts:
             raise ImportError_.at(
                 rubrics.path,
                 f"{at}/prompt",
@@ -312,20 +306,20 @@ def judged_receipts(
     Raises:
         ImportError_: the snapshot or the rubrics file is malformed, or they differ.
     """
-    judged = read_judged(doc, shown)
+    grader, prompts, arms = read_judged(doc, shown)
     rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
     if rubrics is not None:
-        match_rubrics(judged, rubrics, shown)
+        match_rubrics(prompts, arms, rubrics, shown)
     controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
     unrecorded = list(JUDGED_UNRECORDED)
     for name, label in controls.items():
-        if label not in judged.arms:
+        if label not in arms:
             unrecorded.append(f"{name} arm ({label}): not in the snapshot")
     if rubrics is None:
         unrecorded.append("suite: the rubrics the facts were judged against (not given)")
     if commit is None:
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
-    meta = judged.meta
+    meta = doc["metadata"]
     notes = [f"the source names its grader as: {meta['judge_model']}"]
     if "note" in meta:
         notes.append(f"the source's note: {meta['note']}")
@@ -338,22 +332,22 @@ def judged_receipts(
         notes=notes,
         details={k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")},
     )
-    ids = prompt_ids(len(judged.prompts))
-    judge = unrecorded_judge(TOOL, "judge", model=judged.grader, channel="source", step=1.0)
+    ids = prompt_ids(len(prompts))
+    judge = unrecorded_judge(TOOL, "judge", model=grader, channel="source", step=1.0)
     prefix = f"caveman-{commit[:7]}-" if commit else "caveman-"
     out: list[Imported] = []
-    for arm in (a for a in judged.arms if a not in controls.values()):
-        held = {"with_skill": arm, **{n: a for n, a in controls.items() if a in judged.arms}}
+    for arm in (a for a in arms if a not in controls.values()):
+        held = {"with_skill": arm, **{n: a for n, a in controls.items() if a in arms}}
         names = ("with_skill", "baseline", "control")
         cases = [
             case_entry(
                 ids[i],
                 prompt,
-                {n: [_judged_draw(judged.arms[held[n]][i])] if n in held else [] for n in names},
+                {n: [_judged_draw(arms[held[n]][i])] if n in held else [] for n in names},
             )
-            for i, prompt in enumerate(judged.prompts)
+            for i, prompt in enumerate(prompts)
         ]
-        figures = [f for n, a in held.items() for f in _judged_figures(n, ids, judged.arms[a])]
+        figures = [f for n, a in held.items() for f in _judged_figures(n, ids, arms[a])]
         document = declared_receipt(
             arm,
             skill_text(skills_dir, arm, shown),

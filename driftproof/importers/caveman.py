@@ -84,11 +84,7 @@ def _arm(
     stopped: str | None,
     checks: list[dict[str, Any]] | None,
 ) -> Draw:
-    """The single draw of one arm of one case.
-
-    ``answer`` ``None`` (an unfinished cell) is a draw lost to the run's error ``stopped``; a
-    ``__ERROR__`` cell is a draw lost to the call's own error.
-    """
+    """One arm's draw; lost to the run's error ``stopped`` (no answer) or its ``__ERROR__``."""
     cost = usage["cost_usd"] if usage is not None else None
     if answer is None:
         source = stopped or ""
@@ -149,13 +145,19 @@ def _str_or_none(meta: dict[str, Any], key: str) -> str | None:
 PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
 
 
-def run_of(
-    meta: dict[str, Any], shown: str, unrecorded: list[str]
-) -> tuple[dict[str, Any], str | None]:
-    """The run's ``declared_receipt`` keywords (and ``started_offset``), the control's instruction.
-
-    What the metadata leaves out is appended to ``unrecorded``.
-    """
+def _run(
+    snap: Snapshot, suite: bool, commit: str | None, shown: str
+) -> tuple[dict[str, Any], str | None, list[str]]:
+    """``declared_receipt``'s run keywords (and ``started_offset``), terse prefix, unrecorded."""
+    recorded = {"usage": snap.usage is not None, "suite": suite}
+    unrecorded = [text for key, text in UNRECORDED if key is None or not recorded[key]]
+    if snap.usage is not None and any(
+        u is not None and u["cost_usd"] is None for row in snap.usage.values() for u in row
+    ):
+        unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
+    if commit is None:
+        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
+    meta = snap.meta
     model = _str_or_none(meta, "model")
     if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
         unrecorded.append(
@@ -189,7 +191,7 @@ def run_of(
         "started_offset": times["started_at_offset"],
         "generations_per_arm": 1,
     }
-    return run, terse
+    return run, terse, unrecorded
 
 
 def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
@@ -212,19 +214,6 @@ def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
 
 
 _CONTROLS = (("baseline", BASELINE_ARM), ("control", CONTROL_ARM))
-
-
-def _unrecorded(snap: Snapshot, suite: bool, commit: str | None) -> list[str]:
-    """What the snapshot leaves unrecorded, before its metadata is read."""
-    recorded = {"usage": snap.usage is not None, "suite": suite}
-    unrecorded = [text for key, text in UNRECORDED if key is None or not recorded[key]]
-    if snap.usage is not None and any(
-        u is not None and u["cost_usd"] is None for row in snap.usage.values() for u in row
-    ):
-        unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
-    if commit is None:
-        unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
-    return unrecorded
 
 
 def _cells(snap: Snapshot, matched: list[SuiteCase] | None, shown: str) -> dict[str, list[Draw]]:
@@ -306,8 +295,7 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     skill_arms = [a for a in snap.arms if a not in (BASELINE_ARM, CONTROL_ARM)]
     skills = {arm: skill_text(Path(o.skills_dir), arm, shown) for arm in skill_arms}
     cells = _cells(snap, matched, shown)
-    unrecorded = _unrecorded(snap, fidelity is not None, o.source_commit)
-    run, terse = run_of(snap.meta, shown, unrecorded)
+    run, terse, unrecorded = _run(snap, fidelity is not None, o.source_commit, shown)
     offset = run.pop("started_offset")
     language = language_of(snap.meta, Path(snapshot), shown)
     ids = [c.id for c in matched] if matched is not None else prompt_ids(len(snap.prompts))

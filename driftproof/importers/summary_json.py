@@ -27,17 +27,11 @@ from driftproof.stats import suite_lift, verdict_refusal
 
 FORMAT = "driftproof-summary-json"
 FORMAT_VERSION = "1"
-_SCHEMA_FILE = "summary-json-1.schema.json"
 
 
 def schema() -> dict[str, Any]:
     """The frozen summary-json schema (format version 1)."""
-    return package_json(_SCHEMA_FILE)
-
-
-def _validator() -> Draft202012Validator:
-    # date-time really checked (jsonschema-rs's check, as for receipts)
-    return Draft202012Validator(schema(), format_checker=format_checker())
+    return package_json("summary-json-1.schema.json")
 
 
 @dataclass(frozen=True)
@@ -63,7 +57,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     path = Path(path)
     repairs: list[Repair] = []
     doc, raw = read_json(path, repairs)
-    problems = schema_problems(_validator().iter_errors(doc), path, limit=20)
+    # date-time really checked (jsonschema-rs's check, as for receipts)
+    validator = Draft202012Validator(schema(), format_checker=format_checker())
+    problems = schema_problems(validator.iter_errors(doc), path, limit=20)
     if problems:
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
@@ -74,28 +70,21 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
-    judge_in = doc.get("judge")
-    if any_score and judge_in is None:
+    judge = doc.get("judge")
+    if any_score and judge is None:
         raise (w / "judge").fail("expected the grader (judge.model) because draws carry scores")
-    judge = None
-    if judge_in is not None:
-        step = (judge_in.get("scale") or {}).get("step")
-        judge = declared.unrecorded_judge(
-            "summary-json", "judge", model=judge_in["model"], step=step
-        )
+    if judge is not None:
+        step = (judge.get("scale") or {}).get("step")
+        judge = declared.unrecorded_judge("summary-json", "judge", model=judge["model"], step=step)
+    harness = {"name": doc["harness"]["name"], "version": doc["harness"].get("version")}
     unrecorded = list(doc.get("unrecorded") or [])
     for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
         if doc.get(key) is None:
             unrecorded.append(f"run.{key}")
-    if doc["harness"].get("version") is None:
+    if harness["version"] is None:
         unrecorded.append("run.harness.version")
     skill_text = read_skill_md((options or SummaryJsonOptions()).skill_md)
-    has_control = controls == {True}
-    arm_specs = {
-        a: declared.arm_spec(a)
-        for a in ("with_skill", "baseline", "control")
-        if a != "control" or has_control
-    }
+    arms = ("with_skill", "baseline", "control")[: 3 if controls == {True} else 2]
     stamp = doc.get("started_at")
     times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
     body = declared.declared_receipt(
@@ -103,22 +92,18 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         skill_text,
         case_docs,
         declared.provenance(
-            doc["harness"]["name"],
-            doc["harness"].get("version"),
-            str(path),
-            file_sha256(raw),
-            unrecorded,
+            harness["name"], harness["version"], str(path), file_sha256(raw), unrecorded
         ),
         skill_sha256=doc["skill"].get("sha256"),
         skill_token_count=doc["skill"].get("tokens"),
         model=doc.get("model"),
-        harness={"name": doc["harness"]["name"], "version": doc["harness"].get("version")},
+        harness=harness,
         started_at=times["started_at"],
         run_members={"started_at_offset": times["started_at_offset"]},
         generations_per_arm=doc.get("generations_per_arm"),
         judge_samples_per_generation=doc.get("judge_samples_per_generation"),
         judge=judge,
-        arms=arm_specs,
+        arms={a: declared.arm_spec(a) for a in arms},
         band_source="generation" if any_score else None,
     )
     return [Imported.named("summary", body, repairs=repairs)]
