@@ -122,12 +122,7 @@ _AGREE = 0.005
 def _score(
     result: dict[str, Any], record: dict[str, Any], resw: Where, rw: Where
 ) -> tuple[float | None, str | None, str | None]:
-    """(score, lost reason, note) of one run.
-
-    The graded assertions (``expectations``, ``assertions``, ``assertion_results``) are counted;
-    a declared ``pass_rate`` within 0.005 of the count is kept, one that disagrees loses, with a
-    note. With no assertion list: the declared pass rate, else passed ÷ total.
-    """
+    """(score, lost reason, note): a pass rate within 0.005 of the counted assertions, else them."""
     summary = result.get("summary") if isinstance(result.get("summary"), dict) else None
     declared: tuple[float, str] | None = None
     for holder, hw, name in (
@@ -312,14 +307,7 @@ def prompts_of(
 
 
 def _counts(holder: dict[str, Any], w: Where) -> tuple[Any, Any, Any]:
-    """(passed, total, passed ÷ total), the one reading of a run's counts.
-
-    Each of ``passed``/``total``, else ``assertions_passed``/``assertions_total``; the ratio is
-    ``None`` unless both are integers and the total is above 0.
-
-    Raises:
-        ImportError_: a present integer no float holds exactly, at its place.
-    """
+    """(passed, total, ratio or ``None``) of ``passed``/``total``, else ``assertions_…``."""
     found: list[Any] = []
     for name in ("passed", "total"):
         key = name if name in holder else f"assertions_{name}"

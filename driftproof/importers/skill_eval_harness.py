@@ -25,7 +25,6 @@ from driftproof.receipt import Case, Draw, build_draw
 
 TOOL = "skill-eval-harness"
 _ARMS = {"with_skill": "with_skill", "without_skill": "baseline"}
-#: (member, label, arm, (lowest, highest) value it can take).
 _UNRECORDED = (
     "skill.sha256 and skill.tokens (the report names the skill, not its text)",
     "each case's prompt (the report keeps case ids only)",
@@ -34,6 +33,7 @@ _UNRECORDED = (
     "provenance.tool_version (the report records none)",
     "judge_samples_per_generation",
 )
+#: (member, label, arm, (lowest, highest) value it can take).
 _HEADLINE = (
     ("with_skill_objective_pass_rate", "objective pass rate", "with_skill", (0, 1)),
     ("without_skill_objective_pass_rate", "objective pass rate", "baseline", (0, 1)),
@@ -99,10 +99,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
 
 
 def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dict[str, int]]:
-    """The runs as cases (``case_id@model`` when several models ran), and other variants' counts.
-
-    Fails on a run of the wrong shape, the same run twice, or no run of an arm.
-    """
+    """The runs as cases (``case_id@model`` when several models ran), other variants' counts."""
     cases: dict[str, dict[str, list[Draw]]] = {}
     seen: set[tuple[str, str, int]] = set()
     other: dict[str, int] = {}
@@ -192,12 +189,8 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
         figures.append(figure("noise check", None, printed=verdict[:200]))
     significant = sgw.get(sig, "significant_at_0_05", bool, required=False)
     method = sgw.get(sig, "method", str, required=False)
-    printed = (
-        "no decision recorded"
-        if significant is None
-        else "significant at 0.05"
-        if significant
-        else "not significant at 0.05"
+    printed = {True: "significant at 0.05", False: "not significant at 0.05"}.get(
+        significant, "no decision recorded"
     )
     if ps.get("availability") == "partial":
         printed += " (the harness marked its pairing partial and withheld the headline figures)"
