@@ -73,15 +73,6 @@ class JudgedCell:
     verbatim_missing: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Rubrics:
-    """``rubrics.json`` as read: prompt -> (rubric's pointer, risk, facts, verbatim tokens)."""
-
-    path: str
-    sha256: str
-    by_prompt: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]]
-
-
 def _text(value: Any, w: Where, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
         found = f"{len(value)} characters" if isinstance(value, str) else json_kind(value)
@@ -179,15 +170,23 @@ def _cell(cell: Any, w: Where) -> JudgedCell:
     return JudgedCell(risk, value, tuple(read), ok, tuple(missing))
 
 
-def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
-    """Caveman's ``evals/prompts/rubrics.json`` (``{"version": 1, "rubrics": [...]}``).
+def match_rubrics(
+    path: str | Path,
+    repairs: list[Repair],
+    prompts: list[str],
+    arms: dict[str, list[JudgedCell]],
+    shown: str,
+) -> str:
+    """Read caveman's ``evals/prompts/rubrics.json``; the sha256 of its bytes.
 
     Raises:
-        ImportError_: naming the file, the JSON pointer and what was expected.
+        ImportError_: the file is not ``{"version": 1, "rubrics": [...]}`` of unique prompts; or
+            the snapshot's prompts, facts, risks or missing verbatim tokens differ from the
+            rubrics (naming the snapshot, or the rubrics file for a rubric the snapshot lacks).
     """
-    shown = str(path)
-    doc, sha = load_snapshot(Path(path), shown, repairs)
-    w = Where(shown)
+    file = str(path)
+    doc, sha = load_snapshot(Path(path), file, repairs)
+    w = Where(file)
     if (
         not isinstance(doc, dict)
         or doc.get("version") != 1
@@ -212,47 +211,36 @@ def read_rubrics(path: str | Path, repairs: list[Repair]) -> Rubrics:
                 raise (rw / key).fail("expected a list of strings")
             lists.append(tuple(v))
         by_prompt[prompt] = (rw.pointer, risk, lists[0], lists[1])
-    return Rubrics(shown, sha, by_prompt)
-
-
-def match_rubrics(
-    prompts: list[str], arms: dict[str, list[JudgedCell]], rubrics: Rubrics, shown: str
-) -> None:
-    """Refuse a snapshot whose prompts, facts, risks or missing verbatim tokens differ from ``r``.
-
-    Raises:
-        ImportError_: naming the snapshot (or the rubrics file, for a rubric the snapshot lacks).
-    """
     for arm, cells in arms.items():
         for prompt, cell in zip(prompts, cells, strict=True):
             w = Where(shown) / "fidelity" / arm / prompt
-            if prompt not in rubrics.by_prompt:
-                raise w.fail(f"expected the prompt of a rubric in {rubrics.path}; none has it")
-            at, risk, facts, verbatim = rubrics.by_prompt[prompt]
+            if prompt not in by_prompt:
+                raise w.fail(f"expected the prompt of a rubric in {file}; none has it")
+            at, risk, facts, verbatim = by_prompt[prompt]
             if cell.risk != risk:
-                raise (w / "risk").fail(f"expected {risk!r}, the risk at {rubrics.path} {at}")
+                raise (w / "risk").fail(f"expected {risk!r}, the risk at {file} {at}")
             if len(cell.facts) != len(facts):
                 raise (w / "facts").fail(
-                    f"expected {len(facts)} facts, the rubric's at {rubrics.path} {at}/facts"
+                    f"expected {len(facts)} facts, the rubric's at {file} {at}/facts"
                 )
             for k, ((fact, _), want) in enumerate(zip(cell.facts, facts, strict=True)):
                 if fact != want:
                     raise (w / "facts" / k / "fact").fail(
-                        f"expected the rubric's fact at {rubrics.path} {at}/facts/{k}"
+                        f"expected the rubric's fact at {file} {at}/facts/{k}"
                     )
             for i, token in enumerate(cell.verbatim_missing):
                 if token not in verbatim:
                     raise (w / "verbatim_missing" / i).fail(
-                        f"expected a token of the rubric's verbatim list at {rubrics.path} "
-                        f"{at}/verbatim"
+                        f"expected a token of the rubric's verbatim list at {file} {at}/verbatim"
                     )
-    for prompt, (at, *_rest) in rubrics.by_prompt.items():
+    for prompt, (at, *_rest) in by_prompt.items():
         if prompt not in prompts:
             raise ImportError_.at(
-                rubrics.path,
+                file,
                 f"{at}/prompt",
                 f"expected this rubric's prompt in the snapshot {shown}; it is not there",
             )
+    return sha
 
 
 #: What a judged fidelity snapshot does not record (D-13), each left unknown.
@@ -307,15 +295,15 @@ def judged_receipts(
         ImportError_: the snapshot or the rubrics file is malformed, or they differ.
     """
     grader, prompts, arms = read_judged(doc, shown)
-    rubrics = read_rubrics(rubrics_path, repairs) if rubrics_path is not None else None
-    if rubrics is not None:
-        match_rubrics(prompts, arms, rubrics, shown)
+    rubrics_sha256 = None
+    if rubrics_path is not None:
+        rubrics_sha256 = match_rubrics(rubrics_path, repairs, prompts, arms, shown)
     controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
     unrecorded = list(JUDGED_UNRECORDED)
     for name, label in controls.items():
         if label not in arms:
             unrecorded.append(f"{name} arm ({label}): not in the snapshot")
-    if rubrics is None:
+    if rubrics_path is None:
         unrecorded.append("suite: the rubrics the facts were judged against (not given)")
     if commit is None:
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
@@ -356,8 +344,8 @@ def judged_receipts(
             generations_per_arm=1,
             judge=judge,
             arms={n: arm_spec(held.get(n), recorded=n in held) for n in names},
-            suite_name=Path(rubrics.path).name[:200] if rubrics is not None else None,
-            suite_sha256=rubrics.sha256 if rubrics is not None else None,
+            suite_name=Path(rubrics_path).name[:200] if rubrics_path is not None else None,
+            suite_sha256=rubrics_sha256,
             source_report={"figures": figures},
         )
         out.append(Imported(f"{prefix}judged-fidelity-{arm}.json", document, tuple(repairs)))

@@ -208,6 +208,12 @@ def _note(*objs: dict[str, Any]) -> str | None:
 # -- grading.json files (canonical per-run layout) -----------------------------------
 
 
+def grading_files(iteration: Path) -> list[Path]:
+    """``iteration``'s ``eval-*/<configuration>/[run-<k>/]grading.json`` files, sorted."""
+    files = (g for g in iteration.rglob("grading.json") if len(g.relative_to(iteration).parts) >= 3)
+    return sorted(files)[:MAX_GRADING_FILES]
+
+
 def grading_runs(
     iteration: Path, files: list[Path], repairs: list[Repair]
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:

@@ -33,10 +33,10 @@ from driftproof.importers._declared import (
 )
 from driftproof.importers._schema import validate_source
 from driftproof.importers._skill_creator_read import (
-    MAX_GRADING_FILES,
     TOOL,
     benchmark_runs,
     evals_file,
+    grading_files,
     grading_runs,
     prompts_of,
     signed_figure,
@@ -137,8 +137,7 @@ def _iterations(path: Path) -> list[Path]:
     )
     if found:
         return found
-    # an iteration without benchmark.json: eval-*/<configuration>/[run-<k>/]grading.json
-    if any(len(g.relative_to(path).parts) >= 3 for g in path.rglob("grading.json")):
+    if grading_files(path):  # an iteration without benchmark.json
         return [path]
     raise Where(path).fail(
         "expected benchmark.json, eval-*/<configuration>/grading.json files, "
@@ -163,15 +162,9 @@ def _import_iteration(
         validate_source(bench, TOOL, bench_path)  # the shape of every member walked below
     runs = benchmark_runs(bench, Where(bench_path)) if bench is not None else None
     source = (str(bench_path), file_sha256(raw))
-    if runs is None:
-        # eval-<id>/<configuration>/[run-<k>/]grading.json: at least three levels below the
-        # iteration
-        gradings = sorted(
-            g for g in iteration.rglob("grading.json") if len(g.relative_to(iteration).parts) >= 3
-        )[:MAX_GRADING_FILES]
-        if gradings:
-            runs, entries = grading_runs(iteration, gradings, repairs)
-            source = (str(iteration), manifest_sha256(entries))
+    if runs is None and (gradings := grading_files(iteration)):
+        runs, entries = grading_runs(iteration, gradings, repairs)
+        source = (str(iteration), manifest_sha256(entries))
     evals = evals_file(iteration, repairs)
     name = skill_name or skill_name_of(bench, evals)
     if name is None:

@@ -139,13 +139,11 @@ def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
         )
         for s in d.get("judge_scores") or []
     ]
-    score = d.get("score")
-    if samples and not any(s.score is not None for s in samples) and score is None:
+    score, valid = d.get("score"), [s.score for s in samples if s.score is not None]
+    if samples and not valid and score is None:
         return draw(judge_samples=samples, lost_reason="every judge sample was invalid")
-    if score is not None and samples:
-        valid = [s.score for s in samples if s.score is not None]
-        if valid and abs(sum(valid) / len(valid) - score) > 1e-9:
-            raise (w / "score").fail("expected the mean of judge_scores, or score alone")
+    if score is not None and valid and abs(sum(valid) / len(valid) - score) > 1e-9:
+        raise (w / "score").fail("expected the mean of judge_scores, or score alone")
     return draw(score=score, judge_samples=samples)
 
 
