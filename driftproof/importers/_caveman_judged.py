@@ -28,6 +28,7 @@ from driftproof.importers._caveman_snapshot import (
     CONTROL_ARM,
     SNAPSHOT_MAX_BYTES,
     TOOL,
+    CavemanOptions,
     load_snapshot,
     prompt_ids,
     skill_text,
@@ -278,13 +279,7 @@ def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[d
 
 
 def judged_receipts(
-    doc: Any,
-    shown: str,
-    document_sha256: str,
-    skills_dir: Path,
-    commit: str | None,
-    rubrics_path: str | Path | None,
-    repairs: list[Repair],
+    doc: Any, shown: str, document_sha256: str, o: CavemanOptions, repairs: list[Repair]
 ) -> list[Imported]:
     """One DECLARED receipt per skill arm of the judged fidelity snapshot ``doc`` (D-15).
 
@@ -292,8 +287,17 @@ def judged_receipts(
     the source's (``judge.channel: source``); no score, band or verdict.
 
     Raises:
-        ImportError_: the snapshot or the rubrics file is malformed, or they differ.
+        ImportError_: the snapshot or the rubrics file is malformed, they differ, or a case
+            file was given.
     """
+    if o.cases is not None:
+        raise ImportError_.at(
+            shown,
+            "/fidelity",
+            "a judged fidelity snapshot (each fact judged by a model): expected its "
+            "rubrics.json (--rubrics), not a regex case file",
+        )
+    commit, rubrics_path = o.source_commit, o.rubrics
     grader, prompts, arms = read_judged(doc, shown)
     rubrics_sha256 = None
     if rubrics_path is not None:
@@ -338,7 +342,7 @@ def judged_receipts(
         figures = [f for n, a in held.items() for f in _judged_figures(n, ids, arms[a])]
         document = declared_receipt(
             arm,
-            skill_text(skills_dir, arm, shown),
+            skill_text(Path(o.skills_dir), arm, shown),
             cases,
             source,
             generations_per_arm=1,

@@ -41,6 +41,25 @@ _META_TEXT: dict[str, tuple[str, int]] = {
 }
 
 
+@dataclass(frozen=True)
+class CavemanOptions:
+    """Options of a caveman import.
+
+    Attributes:
+        skills_dir: ``skills/`` as it was when the snapshot ran, ``<arm>/SKILL.md`` per skill arm.
+        source_commit: caveman's git commit (7-40 hex digits): ``provenance.tool_version`` and
+            the file names ``caveman-<commit[:7]>-<arm>.json``.
+        cases: ``evals/prompts/fidelity.json``: the snapshot is scored against its checks and
+            it is the receipt's suite.
+        rubrics: ``evals/prompts/rubrics.json``, which a judged fidelity snapshot must match.
+    """
+
+    skills_dir: str | Path
+    source_commit: str | None = None
+    cases: str | Path | None = None
+    rubrics: str | Path | None = None
+
+
 def prompt_ids(n: int) -> list[str]:
     """Case ids ``p01``, ``p02``… of ``n`` prompts (at least two digits)."""
     width = max(2, len(str(n)))

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from driftproof._json import pointer
-from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._caveman_fidelity import check_results, match_cases, read_cases
 from driftproof.importers._caveman_judged import is_judged, judged_receipts
@@ -22,6 +20,7 @@ from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
     TOOL,
+    CavemanOptions,
     Snapshot,
     check_snapshot,
     load_snapshot,
@@ -234,25 +233,6 @@ def _cells(snap: Snapshot, matched: list[SuiteCase] | None, shown: str) -> dict[
     }
 
 
-@dataclass(frozen=True)
-class CavemanOptions:
-    """Options of a caveman import.
-
-    Attributes:
-        skills_dir: ``skills/`` as it was when the snapshot ran, ``<arm>/SKILL.md`` per skill arm.
-        source_commit: caveman's git commit (7-40 hex digits): ``provenance.tool_version`` and
-            the file names ``caveman-<commit[:7]>-<arm>.json``.
-        cases: ``evals/prompts/fidelity.json``: the snapshot is scored against its checks and
-            it is the receipt's suite.
-        rubrics: ``evals/prompts/rubrics.json``, which a judged fidelity snapshot must match.
-    """
-
-    skills_dir: str | Path
-    source_commit: str | None = None
-    cases: str | Path | None = None
-    rubrics: str | Path | None = None
-
-
 @register("caveman", CavemanOptions)
 def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Imported]:
     """One DECLARED receipt per skill arm of ``snapshot``, in its order (D-15, D-16).
@@ -272,17 +252,7 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     repairs: list[Repair] = []
     doc, document_sha256 = load_snapshot(Path(snapshot), shown, repairs)
     if is_judged(doc):
-        if o.cases is not None:
-            raise ImportError_.at(
-                shown,
-                "/fidelity",
-                "a judged fidelity snapshot (each fact judged by a model): expected its "
-                "rubrics.json (--rubrics), not a regex case file",
-            )
-        skills_dir = Path(o.skills_dir)
-        return judged_receipts(
-            doc, shown, document_sha256, skills_dir, o.source_commit, o.rubrics, repairs
-        )
+        return judged_receipts(doc, shown, document_sha256, o, repairs)
     if o.rubrics is not None:
         raise Where(shown).fail(
             "rubrics are read with a judged fidelity snapshot "
