@@ -27,7 +27,6 @@ from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
     SNAPSHOT_MAX_BYTES,
-    TOOL,
     CavemanOptions,
     load_snapshot,
     prompt_ids,
@@ -46,6 +45,7 @@ from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant
 from driftproof.receipt import Draw, build_draw
 from driftproof.stats.fidelity import JUDGED_FACT
+from driftproof.wording import CAVEMAN_TOOL as TOOL
 
 #: Name and ``source_type`` of the check that is the snapshot's ``verbatim_ok``.
 VERBATIM = "verbatim"

@@ -16,7 +16,6 @@ from typing import Any
 from driftproof._json import json_kind, pointer
 from driftproof.importers._common import Where, parse_json_bytes, read_capped
 from driftproof.importers._text import Repair
-from driftproof.wording import CAVEMAN_TOOL
 
 #: caveman's arm with no system prompt (the baseline, D-16).
 BASELINE_ARM = "__baseline__"
@@ -249,8 +248,6 @@ def _usage(
     return out
 
 
-#: ``provenance.tool`` of a caveman import.
-TOOL = CAVEMAN_TOOL
 #: Bytes: the largest SKILL.md read.
 SKILL_MAX_BYTES = 1024 * 1024
 

@@ -19,7 +19,6 @@ from driftproof.importers._caveman_judged import is_judged, judged_receipts
 from driftproof.importers._caveman_snapshot import (
     BASELINE_ARM,
     CONTROL_ARM,
-    TOOL,
     CavemanOptions,
     Snapshot,
     check_snapshot,
@@ -34,6 +33,7 @@ from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Draw, build_draw
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.tokens import COUNTED_BY, count_tokens
+from driftproof.wording import CAVEMAN_TOOL as TOOL
 
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 

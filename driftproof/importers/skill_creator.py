@@ -22,6 +22,7 @@ from driftproof.importers._common import (
     manifest_sha256,
     read_json,
     read_skill_md,
+    sole,
 )
 from driftproof.importers._declared import (
     aggregates_receipt,
@@ -291,9 +292,8 @@ def _run(
     else:
         unrecorded.append("generations_per_arm (not stated by the source)")
     model = meta.get("executor_model") if isinstance(meta.get("executor_model"), str) else None
-    run_models = {r["model"] for r in runs}
-    if model is None and len(run_models) == 1:
-        model = next(iter(run_models))  # every run records the same model
+    if model is None:
+        model = sole(r["model"] for r in runs)  # every run records the same model
     if model is not None and (model.startswith("<") or not model.strip()):
         model = None  # the aggregator's placeholder "<model-name>" is not a model id
     if model is None:
@@ -326,8 +326,7 @@ def _aggregates_only(bench: dict[str, Any], path: Path, raw: bytes, name: str) -
     """The aggregates-only receipt of a ``run_summary`` with no per-run data."""
     w = Where(path) / "run_summary"
     summary = bench["run_summary"]
-    delta = summary.get("delta")
-    for k, v in (delta or {}).items():
+    for k, v in (summary.get("delta") or {}).items():
         signed_figure(v, w / "delta" / k)
     figures = {
         "source": TOOL,
