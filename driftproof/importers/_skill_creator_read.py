@@ -257,18 +257,6 @@ def _eval_id_of(eval_dir: Path, grading: dict[str, Any], repairs: list[Repair]) 
     return m.group(1) if m else eval_dir.name
 
 
-def signed_figure(value: Any, w: Where) -> float:
-    """A delta printed as a number (``0.5``) or a signed string (``"+0.50"``); kept as printed."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if isinstance(value, str):
-        m = re.fullmatch(r"\s*([+\-−±]?)\s*(\d+(?:\.\d+)?)\s*", value)
-        if m:
-            sign = -1.0 if m.group(1) in ("-", "−") else 1.0
-            return sign * float(m.group(2))
-    raise w.fail('expected a delta as a number or a signed number string such as "+0.50"')
-
-
 def evals_file(iteration: Path, repairs: list[Repair]) -> dict[str, Any] | None:
     """The ``evals.json`` beside or above ``iteration``, when one holds ``evals[]``."""
     for cand in (

@@ -6,6 +6,7 @@ recorded. The mapping is the interop page's ("skill-creator and agentskills.io w
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,6 @@ from driftproof.importers._skill_creator_read import (
     grading_files,
     grading_runs,
     prompts_of,
-    signed_figure,
     skill_name_of,
 )
 from driftproof.importers._text import Repair
@@ -53,6 +53,7 @@ DEFAULT_ARMS: dict[str, str] = {
     "without_skill": "baseline",
     "baseline": "baseline",
 }
+_SIGNED = re.compile(r"\s*[+\-−±]?\s*\d+(?:\.\d+)?\s*")
 _UNRECORDED = (
     "judge.model (the grader's model is not recorded)",
     "judge_samples_per_generation",
@@ -327,7 +328,12 @@ def _aggregates_only(bench: dict[str, Any], path: Path, raw: bytes, name: str) -
     w = Where(path) / "run_summary"
     summary = bench["run_summary"]
     for k, v in (summary.get("delta") or {}).items():
-        signed_figure(v, w / "delta" / k)
+        # a delta printed as a number (0.5) or a signed string ("+0.50"), kept as printed
+        number = isinstance(v, (int, float)) and not isinstance(v, bool)
+        if not number and not (isinstance(v, str) and _SIGNED.fullmatch(v)):
+            raise (w / "delta" / k).fail(
+                'expected a delta as a number or a signed number string such as "+0.50"'
+            )
     figures = {
         "source": TOOL,
         "file": path.name,
