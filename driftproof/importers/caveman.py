@@ -166,12 +166,10 @@ def _run(
     elif model is None:
         unrecorded.append("model: the snapshot records none")
     generated = _str_or_none(meta, "generated_at")
-    times: dict[str, str | None] = {"started_at": None, "started_at_offset": None}
     if generated is None:
         unrecorded.append("started_at: the snapshot records no generated_at")
-    else:
-        where = Where(shown) / "metadata" / "generated_at"
-        times = run_times([parse_instant(generated, where)], [])
+    where = Where(shown) / "metadata" / "generated_at"
+    times = run_times([parse_instant(generated, where)] if generated else [], [])
     terse = _str_or_none(meta, "terse_prefix")
     if terse is None:
         unrecorded.append("the control arm's instruction (no metadata.terse_prefix)")
