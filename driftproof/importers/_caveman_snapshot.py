@@ -232,9 +232,10 @@ def _usage(
             if not isinstance(cell, dict):
                 raise cw.fail(f"expected an object of token counts, found {json_kind(cell)}")
             for key in USAGE_TOKENS:
-                if type(cell.get(key)) is not int or cell[key] < 0:
+                value = cell.get(key)
+                if type(value) is not int or value < 0:
                     raise (cw / key).fail(
-                        f"expected a non-negative integer, found {json_kind(cell.get(key))}"
+                        f"expected a non-negative integer, found {json_kind(value)}"
                     )
             cost = cell.get("total_cost_usd")
             if cost is not None and (

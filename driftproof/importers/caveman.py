@@ -68,12 +68,13 @@ def _tokens(answer: str, usage: dict[str, Any] | None) -> dict[str, Any]:
     """Claude's counts of a usage cell (input as billed, cache included), else o200k_base (D-16)."""
     if usage is None:
         return {"input": None, "output": count_tokens(answer), "counted_by": COUNTED_BY}
-    cache = {k: usage[f"cache_{k}_input_tokens"] for k in ("read", "creation")}
+    read, creation = usage["cache_read_input_tokens"], usage["cache_creation_input_tokens"]
     return {
-        "input": usage["input_tokens"] + sum(cache.values()),  # caveman's measure.py
+        "input": usage["input_tokens"] + read + creation,  # as billed (caveman's measure.py)
         "output": usage["output_tokens"],
         "counted_by": "provider",
-        **{f"cache_{k}_input": v for k, v in cache.items()},
+        "cache_read_input": read,
+        "cache_creation_input": creation,
     }
 
 
