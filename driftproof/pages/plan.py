@@ -100,7 +100,9 @@ class Plan:
     Attributes:
         draws_per_arm: the largest finite count over the cases.
         unknown_cases: cases with fewer than two measured draws in an arm.
-        cases_disagree, sentence, cases_needed: the D-8 band asks for more cases, not draws.
+        cases_disagree, sentence, cases_needed: the D-8 band asks for more cases, not draws;
+            taken over the cases but ``no_count_cases`` (D-8 reads it when none is
+            underpowered on its own), so cases are never asked for beside dropping those.
         judge_usd: estimated grading cost in US dollars; ``cost_note`` says how, or why not.
         judge_usd_interactive, judge_usd_batch: the same at each price tier
             (:data:`~driftproof.stats.grading_cost.BATCH_PRICE_RATIO`).
@@ -191,7 +193,8 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     pools = pool_arms([(s[0], nw, s[1], nb) for s, nw, nb in spread], grid[0])
     plans, per_arm, trials = _case_plans(bands, held, pools, effect, grid)
     chances = [p.p_verdict for p in plans if p.p_verdict is not None]
-    disagree, cases_needed = _more_cases(r, bands)
+    no_count = {p.case_id for p in plans if p.no_draw_count}
+    disagree, cases_needed = _more_cases(r, [x for x in bands if x[0] not in no_count])
     arms = ("with_skill", "baseline") + (
         ("control",) if any(c.arms.control for c in r.cases) else ()
     )
@@ -285,11 +288,16 @@ def _case_plans(
 
 
 def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, int | None]:
-    """Whether the cases disagree (D-8), and the cases needed (band/√N under the floor) if more."""
+    """Whether the cases disagree (D-8), and the cases needed (band/√N under the floor) if more.
+
+    ``bands`` leaves out the cases no draw count resolves: D-8 reads the receipt-wide band only
+    when no case is underpowered on its own, and the headline asks to reduce their spread or
+    drop them, so more cases are never offered beside that as a second step.
+    """
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
     needed = stats_cases_needed(rb.band) if rb is not None and disagree else None
-    return disagree, needed if needed is not None and needed > len(r.cases) else None
+    return disagree, needed if needed is not None and needed > len(bands) else None
 
 
 def _existence(

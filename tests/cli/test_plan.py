@@ -356,3 +356,45 @@ def test_the_headline_names_at_most_five_cases() -> None:
         "w0, w1, w2, w3, w4 and 2 more alone exceed the floor: no number of draws resolves "
         "them; reduce their spread or drop them."
     )
+
+
+def test_the_quick_starts_receipt_gets_one_next_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Quick start's receipt gets one next step, in the headline and the suite line alike.
+
+    Its three cases' spreads alone exceed the floor, so the headline says to reduce their spread
+    or drop them; the suite line (text) and ``sentence``/``cases_needed`` (JSON) asked for 3
+    more cases beside that. D-8 reads the receipt-wide band only when no case is underpowered on
+    its own, so the band is taken over the cases a count resolves: here none, so no suite line.
+    """
+    monkeypatch.chdir(tmp_path)
+    assert factories.run_main(["demo", "driftproof-demo"], capsys)[0] == 0
+    monkeypatch.chdir(tmp_path / "driftproof-demo")
+    argv = "run suite.json --skill skill-v1/SKILL.md --model simulated-model --provider simulated"
+    assert factories.run_main([*argv.split(), "--out", "first.json"], capsys)[0] == 0
+    code, out, _ = factories.run_main(["plan", "first.json"], capsys)
+    assert code == 0
+    head, *rest = out.splitlines()
+    assert head.endswith("no number of draws resolves them; reduce their spread or drop them.")
+    assert not any(x.startswith("Across the suite") for x in rest) and "more cases" not in out
+    code, out, _ = factories.run_main(["plan", "first.json", "--format", "json"], capsys)
+    doc = json.loads(out)
+    assert doc["headline"] == head and len(doc["no_count_cases"]) == 3
+    assert (doc["cases_disagree"], doc["sentence"], doc["cases_needed"]) == (False, None, None)
+
+
+def test_cases_are_counted_without_those_no_count_resolves() -> None:
+    """Cases are counted without those no count resolves.
+
+    BIG and MID as in test_cli_plan_text_and_exit, WIDE left out: means .6/.5 and .5175/.4175,
+    s = stdev(.6, .5175) = .058336 per arm, band √2·.058336 = .0825; .0825/√N under .05 needs
+    N > 2.72, so 3 cases, 1 more than the 2 kept (with WIDE's .6/.6 in, 5 and 2 more).
+    """
+    p = plan_receipt(Receipt.model_validate(make_receipt([BIG, MID, WIDE])))
+    assert p.cases_disagree and p.cases_needed == 3
+    suite = plan_text(p).splitlines()[1]
+    assert suite.endswith(
+        "3 cases in all (1 more, leaving out wide) would bring the receipt-wide band's "
+        "standard error (band ÷ √cases) under 0.05, the spread across cases held."
+    )
