@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 
 from driftproof.pages.plan import CasePlan, Plan
 from driftproof.render.escape import terminal_safe
+from driftproof.render.layout import json_document
 from driftproof.stats.planning import (
     DOUBT_NONE_LEVEL,
     HOMOGENEITY_LEVEL,
@@ -267,7 +267,13 @@ def plan_text(p: Plan) -> str:
 
 
 def plan_json(p: Plan) -> str:
-    """The plan as JSON with sorted keys: its fields (but the rounding spread), and the headline."""
+    """The plan as JSON (:func:`~driftproof.render.layout.json_document`, NaN refused).
+
+    Its fields (but the rounding spread) and the headline.
+
+    Raises:
+        ValueError: a figure is NaN or infinite.
+    """
     doc = asdict(p)
     del doc["rounding_spread"], doc["rounded_cases"]
     doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
@@ -285,4 +291,4 @@ def plan_json(p: Plan) -> str:
             for q in p.pools
         ],
     }
-    return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return json_document(doc)

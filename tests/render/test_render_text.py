@@ -4,9 +4,14 @@ with its controls escaped by the one terminal rule."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
+import pytest
+
 from driftproof.pages.plan import CasePlan, Plan
 from driftproof.pages.stale import ArmStaleness, Finding, StaleReport
-from driftproof.render.plan import plan_text
+from driftproof.render.plan import plan_json, plan_text
 from driftproof.render.stale import stale_text
 
 
@@ -41,6 +46,14 @@ def test_plan_text_escapes_a_hostile_case_id() -> None:
     assert "\x1b" not in out and "\u202e" not in out
     assert "  c1\\x1b[2J\\u202eevil\\x0aline: 7 (pilot" in out
     assert len(out.splitlines()) == 4
+
+
+def test_plan_json_refuses_nan_and_infinity() -> None:
+    """``plan --format json`` refuses a NaN or an infinity, as every JSON output does."""
+    assert json.loads(plan_json(_plan("c1")))["judge_usd"] == 0.5
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="JSON compliant"):
+            plan_json(dataclasses.replace(_plan("c1"), judge_usd=bad))
 
 
 def test_stale_text_layout_and_escape() -> None:
