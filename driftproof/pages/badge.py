@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import html
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,13 +16,12 @@ from typing import Any
 import anybadge
 
 from driftproof import wording
+from driftproof.pages.words import format_lift as format_lift  # the Action imports it here
 from driftproof.receipt import Receipt
 from driftproof.stats import Reading, Status, receipt_reading, suite_lift, value_per_1k
 
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
-#: Written in a workflow output where a lift is not given (method: "writes it as n/a").
-NOT_APPLICABLE = "n/a"
 
 #: Shields' named colours, and the hex values its renderer uses (for the local SVG).
 _COLOR_HEX = {"brightgreen": "#4c1", "red": "#e05d44", "yellow": "#dfb317", "lightgrey": "#9f9f9f"}
@@ -109,15 +107,6 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
         lift,
         per_1k,
     )
-
-
-def format_lift(lift: float | None) -> str:
-    """``+0.120`` (a rounded zero is ``+0.000``), or ``n/a`` for ``None`` or a non-finite."""
-    if lift is None or not math.isfinite(lift):
-        return NOT_APPLICABLE
-    if round(lift, 3) == 0:
-        lift = 0.0
-    return f"{lift:+.3f}"
 
 
 def endpoint_json(receipt: Receipt, *, reading: BadgeReading | None = None) -> dict[str, Any]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from driftproof.pages.words import has_bands, paired_line
+from driftproof.pages.words import format_lift, has_bands, paired_line
 from driftproof.stats import (
     Band,
     CaseVerdict,
@@ -250,12 +249,11 @@ def report_rows(
     header.append("note")
     rows = []
     for v in c.context_rows if unjudged else c.rows:
-        delta = f"{v.delta:+.3f}" if v.delta is not None and math.isfinite(v.delta) else "n/a"
         row = [
             v.case_id,
             _band(v.a),
             _band(v.b),
-            delta,
+            format_lift(v.delta),
             "no verdict" if unjudged else verdict_words(v.verdict),
         ]
         if counts:
@@ -270,10 +268,9 @@ def lift_line(c: Comparison) -> str | None:
     lf = c.lifts
     if lf is None or not lf.cases:
         return None
-    fa = f"{lf.a:+.3f}" if lf.a is not None else "n/a"
-    fb = f"{lf.b:+.3f}" if lf.b is not None else "n/a"
     return (
-        f"Lift (with skill − baseline), context: {c.a_name} {fa}, {c.b_name} {fb}, "
+        f"Lift (with skill − baseline), context: {c.a_name} {format_lift(lf.a)}, {c.b_name} "
+        f"{format_lift(lf.b)}, "
         f"{lf.words(c.a_name, c.b_name)}."
     )
 

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from driftproof._anchor import unique
-from driftproof.pages.badge import BadgeReading, badge_reading, format_lift, site_badge_files
+from driftproof.pages.badge import BadgeReading, badge_reading, site_badge_files
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.printed_figures import printed_rows, printed_value, uplift_unit
 from driftproof.pages.source import source_report_headline
-from driftproof.pages.words import fmt
+from driftproof.pages.words import fmt, format_lift
 from driftproof.stats import Status, mean_of
 from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import NOT_MEASURED

@@ -21,6 +21,8 @@ from driftproof.wording import NO_SEPARATION
 UNKNOWN = "not recorded"
 #: What a case row shows for an arm the source did not record (``recorded: false``).
 ARM_NOT_RECORDED = "arm not recorded"
+#: Written in a workflow output where a lift is not given (method: "writes it as n/a").
+NOT_APPLICABLE = "n/a"
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
 
@@ -78,6 +80,15 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
         return "–"
     text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
     return text if text.strip("+-0.") else f"{0:.{digits}f}"  # only sign, zeros and point: 0
+
+
+def format_lift(lift: float | None) -> str:
+    """``+0.120`` (a rounded zero is ``+0.000``), or ``n/a`` for ``None`` or a non-finite."""
+    if lift is None or not math.isfinite(lift):
+        return NOT_APPLICABLE
+    if round(lift, 3) == 0:
+        lift = 0.0
+    return f"{lift:+.3f}"
 
 
 def unrecorded_words(item: str) -> str:

@@ -261,3 +261,19 @@ def test_receipts_with_no_judged_score_show_no_bands_and_no_lost_draws() -> None
     assert "DECLARED is below TESTED" in res.output
     assert "draws lost" not in res.output and "legacy" not in res.output
     assert "\ncase " not in res.output  # no table
+
+
+def test_a_lift_that_rounds_to_zero_prints_as_zero_does(tmp_path: Path) -> None:
+    """A tiny negative lift or Δ prints ``+0.000``, as a zero does here and on the badge.
+
+    Later with-skill draws .5 .5 .4997: mean .4999, Δ −.0001 and lift −.0001 (baseline .5),
+    both once printed ``-0.000``.
+    """
+    a = make_receipt([case("z", [0.5, 0.5, 0.5], [0.5, 0.5, 0.5])])
+    b = make_receipt([case("z", [0.5, 0.5, 0.4997], [0.5, 0.5, 0.5])])
+    for fmt in ("text", "markdown"):
+        out = run(tmp_path, a, b, "--format", fmt).output
+        assert "-0.000" not in out
+        assert "b.json +0.000, over the 1 case" in out
+    row = next(x for x in run(tmp_path, a, b).output.splitlines() if x.startswith("z "))
+    assert row.split()[7] == "+0.000"
