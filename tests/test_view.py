@@ -424,3 +424,20 @@ def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
     s = sheet(parse_receipt(_json.dumps(seal_document(doc)).encode()))
     assert s.legend == "none: the receipt holds no judged score, so it has no band"
     assert ("band source", "none (no judged score)") in [(f.label, f.value) for f in s.provenance]
+
+
+def test_a_figure_not_printed_shows_one_character_on_the_sheet_and_the_site() -> None:
+    """A figure the source did not print is ``–`` on the sheet and on the site's figure table.
+
+    A committed NVIDIA card's first printed row with its uplift taken out: the sheet's uplift
+    cell and the site's figure-table uplift cell (and the row of a card with no figure) agree.
+    """
+    from driftproof.pages.printed_figures import figure_rows, printed_rows
+
+    path = sorted((Path(__file__).parents[1] / "receipts").glob("nvidia-*.json"))[0]
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["source_figures"]["rows"] = [dict(doc["source_figures"]["rows"][0], uplift=None)]
+    r = Receipt.model_validate(doc)
+    (row,) = figure_rows("s", printed_rows(r) or [])
+    assert sheet(r).source_figures[0].uplift == row[5][0] == "–"
+    assert figure_rows("s", [])[0][4:6] == (("–", ""), ("–", ""))

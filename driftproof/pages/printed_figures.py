@@ -10,6 +10,8 @@ from driftproof.receipt import Receipt
 
 #: The dimension cell of a skill whose source printed no result.
 NO_RESULTS = "no results printed"
+#: A figure the source did not print, on the sheet and the site's figure tables alike (D-13).
+NOT_PRINTED = "–"
 
 _UNITS = {"%": "% (as printed)", "points": "points", "pp": "pp"}
 
@@ -38,7 +40,7 @@ def printed_value(fig: Any) -> str | None:
 
 def _figure(fig: dict[str, Any] | None, printed_part: str | None = None) -> Cell:
     if not fig:
-        return ("—", "")
+        return (NOT_PRINTED, "")
     value = fig.get("value")
     return (printed_part or _number(value), _number(value))
 
@@ -65,10 +67,8 @@ def _unit(up: dict[str, Any] | None) -> str:
 def figure_rows(skill: str, printed: list[dict[str, Any]]) -> list[tuple[Cell, ...]]:
     """One row per printed figure of ``skill``, or one :data:`NO_RESULTS` row."""
     if not printed:
-        blank: Cell = ("", None)
-        return [
-            ((skill, None), (NO_RESULTS, None), ("", ""), blank, ("—", ""), ("—", ""), blank, blank)
-        ]
+        blank, none = ("", None), _figure(None)
+        return [((skill, None), (NO_RESULTS, None), ("", ""), blank, none, none, blank, blank)]
     rows: list[tuple[Cell, ...]] = []
     for row in printed:
         up = row.get("uplift")
@@ -81,7 +81,7 @@ def figure_rows(skill: str, printed: list[dict[str, Any]]) -> list[tuple[Cell, .
                 ("" if num is None else str(num), _number(num)),
                 (str(row.get("agent")), None),
                 _figure(row.get("score"), score_printed),
-                _figure(up, up.get("printed")) if up else ("—", ""),
+                _figure(up, up and up.get("printed")),
                 (_unit(up), None),
                 (str(row.get("note") or ""), None),
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from driftproof.pages.cross_family import CrossFamily
+from driftproof.pages.printed_figures import NOT_PRINTED
 from driftproof.pages.tables import Cell, Column, Row, Table, row_of, text_row
 from driftproof.pages.token_savings import summary_rows
 from driftproof.stats.savings import ArmSavings
@@ -103,13 +104,13 @@ def figure_tables(
         "source-figures-by-skill",
         "Score with the skill, and in brackets the uplift over the run without it, per "
         "dimension and agent, exactly as the source printed them (score in percent; uplift in "
-        "the source's own unit: percentage points in the catalogue's uplift_pct). — means the "
+        "the source's own unit: percentage points in the catalogue's uplift_pct). – means the "
         "source printed no figure. The download has one row per figure, with the card's count "
         "column and notes.",
         (Column("Skill"), *(Column(f"{d}, {a}") for d, a in keys)),
         tuple(
             Row(
-                (Cell(skill), *(Cell(cells.get(k, "—"), "") for k in keys)),
+                (Cell(skill), *(Cell(cells.get(k, NOT_PRINTED), "") for k in keys)),
                 anchor=anchors.get(skill),
                 header=True,
             )

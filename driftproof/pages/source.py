@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from driftproof.pages.printed_figures import printed_rows, printed_value
+from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value
 from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
 from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of, draws_of
 from driftproof.receipt import Receipt
@@ -32,9 +32,11 @@ def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
         SourceFigureRow(
             dimension=str(x.get("dimension")),
             agent=str(x.get("agent")),
-            score=str(x["printed"]) if x.get("printed") else (printed_value(x.get("score")) or "–"),
-            uplift=printed_value(x.get("uplift")) or "–",
-            count="–" if x.get("num") is None else str(x.get("num")),
+            score=str(x["printed"])
+            if x.get("printed")
+            else (printed_value(x.get("score")) or NOT_PRINTED),
+            uplift=printed_value(x.get("uplift")) or NOT_PRINTED,
+            count=NOT_PRINTED if x.get("num") is None else str(x.get("num")),
             note=str(x.get("note") or ""),
         )
         for x in printed_rows(r) or ()
