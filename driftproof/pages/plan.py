@@ -238,11 +238,7 @@ def _case_plans(
     effect: float,
     grid: Grid,
 ) -> tuple[tuple[CasePlan, ...], int | None, int]:
-    """Size every case and simulate its chance of a verdict at the run's count.
-
-    ``held`` maps a case with a spread in both arms to its two spreads as planned. Returns the
-    case plans, the run's draws per arm (``None`` with no count) and the runs simulated per case.
-    """
+    """Case plans, the run's draws per arm (``None``: no count) and the runs simulated per case."""
     sized: list[tuple[str, Band, Band, CaseSizing | None]] = []
     for cid, w, b in bands:
         z = None
@@ -288,12 +284,7 @@ def _case_plans(
 
 
 def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, int | None]:
-    """Whether the cases disagree (D-8), and the cases needed (band/√N under the floor) if more.
-
-    ``bands`` leaves out the cases no draw count resolves: D-8 reads the receipt-wide band only
-    when no case is underpowered on its own, and the headline asks to reduce their spread or
-    drop them, so more cases are never offered beside that as a second step.
-    """
+    """Whether ``bands`` (no-count cases left out) disagree (D-8), and the cases needed if more."""
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
     needed = stats_cases_needed(rb.band) if rb is not None and disagree else None

@@ -103,11 +103,7 @@ def sheet(
         OSError: ``path`` is given and cannot be read (stat).
         ValueError: ``margin`` differs from the margin the receipt records, or is outside (0, 1].
     """
-    size = (
-        size_bytes
-        if size_bytes is not None
-        else (Path(path).stat().st_size if path is not None else None)
-    )
+    size = size_bytes if size_bytes is not None or path is None else Path(path).stat().st_size
     reading = receipt_reading(r)
     lift_text, per_1k_text = _lift_texts(r, reading.status)
     b = lift_breakdown(r, size_bytes=size)

@@ -22,14 +22,9 @@ def reference(a: ArmSavings, ref: str) -> Savings | None:
 
 def percent_points(per_arm: Sequence[Savings | None]) -> list[tuple[float | None, ...]]:
     """The median, min and max saving of each arm in percent (the chart's unit), or None."""
-
-    def pct(s: Savings | None, v: float | None) -> float | None:
-        return None if s is None or v is None else 100 * v
-
     return [
-        tuple(pct(s, s.median if s else None) for s in per_arm),
-        tuple(pct(s, s.min if s else None) for s in per_arm),
-        tuple(pct(s, s.max if s else None) for s in per_arm),
+        tuple(None if s is None or (v := getattr(s, k)) is None else 100 * v for s in per_arm)
+        for k in ("median", "min", "max")
     ]
 
 

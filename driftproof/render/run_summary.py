@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from rich.console import Console
@@ -51,13 +52,13 @@ def _lost_by_kind(r: Any) -> str | None:
         a = getattr(r.cases[0].arms, arm, None) if r.cases else None
         if a is None and arm == "control":
             continue
-        kinds: dict[str, int] = {}
-        for c in r.cases:
-            spec = getattr(c.arms, arm, None)
-            for d in spec.draws if spec is not None else []:
-                if d.lost is not None:
-                    k = d.lost.kind or "unclassed"
-                    kinds[k] = kinds.get(k, 0) + 1
+        kinds = Counter(
+            d.lost.kind or "unclassed"
+            for c in r.cases
+            if (spec := getattr(c.arms, arm, None)) is not None
+            for d in spec.draws
+            if d.lost is not None
+        )
         any_lost = any_lost or bool(kinds)
         body = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
         parts.append(f"{arm.replace('_', ' ')} {body}")
