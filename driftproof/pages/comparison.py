@@ -222,11 +222,7 @@ def _note(v: CaseVerdict) -> str:
             return NO_DRAW_COUNT_REACHES
         if v.draws_needed is not None:
             return f"{v.draws_needed} draws per arm needed"
-        return (
-            "an arm has no measured draw"
-            if min(v.a.n, v.b.n) == 0
-            else "an arm has a single measured draw"
-        )
+        return f"an arm has {'no' if min(v.a.n, v.b.n) == 0 else 'a single'} measured draw"
     return ""
 
 

@@ -87,19 +87,14 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
     nothing = b.message == NOT_MEASURED  # a run that measured nothing (D-17): never "measured"
     stub = r.run.provider == "stub"  # fixed answers: no model answered
     measured = not (imported or b.smoke or r.is_aggregates_only or nothing or stub)
-    source = (
-        r.provenance.tool
-        if imported and r.provenance is not None
-        else "smoke run"
-        if b.smoke
-        else "printed aggregates"
-        if r.is_aggregates_only
-        else "stub run"
-        if stub
-        else NOT_MEASURED
-        if nothing
-        else ""
+    kinds = (
+        (b.smoke, "smoke run"),
+        (r.is_aggregates_only, "printed aggregates"),
+        (stub, "stub run"),
     )
+    source = next((s for hit, s in (*kinds, (nothing, NOT_MEASURED)) if hit), "")
+    if imported and r.provenance is not None:
+        source = r.provenance.tool
     if measured:
         shown = ""
     elif stub:

@@ -287,9 +287,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
                 baseline=shown("baseline", base),
                 control=shown("control", ctl) if ctl is not None else None,
                 lift=fmt(lift, signed=True),
-                verdict=VERDICT_WORDS.get(verdict, verdict)
-                if verdict is not None
-                else "no verdict",
+                verdict=VERDICT_WORDS.get(verdict, verdict) if verdict else "no verdict",
                 checks=_per_arm(r, c, _checks),
                 lost=_per_arm(r, c, _lost),
                 numbers=(w.mean, w.sd, base.mean, base.sd),
@@ -343,9 +341,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
                 lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else ""))
                 if lost
                 else "none",
-                refusals=f"{refused:,} of {len(draws):,} draws"
-                if refused
-                else f"none of {len(draws):,} draws",
+                refusals=f"{f'{refused:,}' if refused else 'none'} of {len(draws):,} draws",
                 skill_fired=_skill_fired(r, n, draws),
                 output_tokens=(
                     f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}"
