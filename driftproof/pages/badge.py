@@ -81,23 +81,20 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     message = str(status)
     sentence: str | None = reading.sentence
     refusal: str | None = None
-    needed: int | None = None
-    no_count = False
+    under = status == Status.UNDERPOWERED
+    needed, no_count = _underpowered_counts(reading) if under else (None, False)
     if status == Status.NO_VERDICT:
         # Every reader of a verdict refuses a smoke receipt whatever level it carries.
         message = wording.SMOKE_RUN if smoke else str(reading.sentence)  # or "not measured", D-17
         sentence, refusal = None, reading.reason
-    elif status == Status.UNDERPOWERED:
-        needed, no_count = _underpowered_counts(reading)
-        if no_count:
-            message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
-        elif needed is not None:
-            message = f"{status}: {needed} draws per arm needed"
-    color = _STATUS_COLOR[status]
+    elif no_count:
+        message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
+    elif needed is not None:
+        message = f"{status}: {needed} draws per arm needed"
     return BadgeReading(
         status,
         message,
-        color,
+        _STATUS_COLOR[status],
         sentence,
         refusal,
         reading.reason,
