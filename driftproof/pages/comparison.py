@@ -143,7 +143,8 @@ def _rows(
     a: Receipt, b: Receipt, sources: tuple[BandSource | None, ...], a_name: str, b_name: str
 ) -> tuple[CaseVerdict, ...]:
     """The verdict of each case in both receipts, in A's order (lost draws as D-9)."""
-    scale = _scale(a, b)
+    scales = [s for s in (judge_scale(a), judge_scale(b)) if s is not None]
+    scale = (min(min(s) for s in scales), max(max(s) for s in scales)) if scales else None
     b_cases = {c.id: c for c in b.cases}
     return tuple(
         case_verdict(
@@ -171,13 +172,6 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
 def _source(r: Receipt) -> BandSource | None:
     """The band source, or None where no draw holds a judged score (nothing to band)."""
     return band_source_of(r) if has_bands(r) else None
-
-
-def _scale(a: Receipt, b: Receipt) -> tuple[float, float] | None:
-    scales = [s for s in (judge_scale(a), judge_scale(b)) if s is not None]
-    if not scales:
-        return None
-    return min(min(s) for s in scales), max(max(s) for s in scales)
 
 
 def _headline(rows: tuple[CaseVerdict, ...]) -> str:

@@ -41,6 +41,10 @@ def reading_facts(rd: Reading) -> tuple[Fact, ...]:
 def provenance(r: Receipt) -> tuple[Fact, ...]:
     """What produced the receipt: model, harness, judge, skill, suite, counts, import, seal."""
     run = r.run
+    missing = unrecorded_arms(r)
+    # the counts the recorded arms hold, one per case and arm; a lost draw holds no judge sample
+    draws = {len(getattr(c.arms, n).draws) for c in r.cases for n in arms_of(r) if n not in missing}
+    samples = {len(d.judge_samples) for *_, d in draws_of(r) if d.judge_samples}
     judge = (
         UNKNOWN
         if r.judge is None
@@ -75,14 +79,10 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             if has_bands(r)
             else "none (no judged score)",
         ),
-        Fact("draws per arm", _count(run.generations_per_arm, _draw_counts(r))),
-        Fact(
-            "judge samples per draw",
-            _count(run.judge_samples_per_generation, _sample_counts(r)),
-        ),
+        Fact("draws per arm", _count(run.generations_per_arm, draws)),
+        Fact("judge samples per draw", _count(run.judge_samples_per_generation, samples)),
         Fact("schema version", r.schema_version),
     ]
-    missing = unrecorded_arms(r)
     if missing:
         facts.append(
             Fact(
@@ -119,17 +119,6 @@ def _count(recorded: int | None, held: set[int]) -> str:
     if len(held) > 1:
         return f"varies, {min(held)} to {max(held)}"
     return UNKNOWN
-
-
-def _draw_counts(r: Receipt) -> set[int]:
-    """The draw counts the receipt's recorded arms hold, one per case and arm."""
-    arms = [n for n in arms_of(r) if n not in unrecorded_arms(r)]
-    return {len(getattr(c.arms, n).draws) for c in r.cases for n in arms}
-
-
-def _sample_counts(r: Receipt) -> set[int]:
-    """The judge-sample counts the receipt's judged draws hold (a lost draw holds none)."""
-    return {len(d.judge_samples) for *_, d in draws_of(r) if d.judge_samples}
 
 
 def _skill_reached(r: Receipt) -> str | None:
