@@ -132,7 +132,12 @@ def compare_receipts(
         underpowered_sentence=sentence,
         underpowered_reason=reason,
         draws_needed=needed,
-        notes=_notes(a, b),
+        notes=()
+        if a.skill.name == b.skill.name
+        else (
+            f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
+            "a diff is meant for two runs of the same skill.",
+        ),
         lifts=lifts,
         false_alarms=suite_false_alarms(rows, draw_grid(a), draw_grid(b)) if false_alarms else None,
         paired=paired_test([v.delta for v in rows if v.delta is not None]),
@@ -157,15 +162,6 @@ def _rows(
         )
         for c in a.cases
         if c.id in b_cases
-    )
-
-
-def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
-    if a.skill.name == b.skill.name:
-        return ()
-    return (
-        f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
-        "a diff is meant for two runs of the same skill.",
     )
 
 

@@ -56,7 +56,9 @@ def cross_family(receipts: Sequence[tuple[str, Receipt]]) -> CrossFamily:
     for name, r in receipts:
         lift = suite_lift(r)
         per_1k = value_per_1k(lift, r.skill.tokens)
-        with_mean, base_mean = _raw_means(r)
+        bands = [] if r.is_aggregates_only else case_bands(r)
+        with_mean = mean_of([x.mean for _, x, _ in bands if x.mean is not None])
+        base_mean = mean_of([y.mean for _, _, y in bands if y.mean is not None])
         reading = receipt_reading(r)
         rows.append(
             FamilyRow(
@@ -77,15 +79,6 @@ def cross_family(receipts: Sequence[tuple[str, Receipt]]) -> CrossFamily:
     return CrossFamily(
         tuple(sorted({x.family for x in rows})), tuple(rows), _caveats(receipts), GRADER_NOTE
     )
-
-
-def _raw_means(r: Receipt) -> tuple[float | None, float | None]:
-    if r.is_aggregates_only:
-        return None, None
-    bands = case_bands(r)
-    w = [x.mean for _, x, _ in bands if x.mean is not None]
-    b = [y.mean for _, _, y in bands if y.mean is not None]
-    return mean_of(w), mean_of(b)
 
 
 def _caveats(receipts: Sequence[tuple[str, Receipt]]) -> tuple[str, ...]:

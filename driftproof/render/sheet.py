@@ -14,7 +14,6 @@ from driftproof.pages.sheet_model import (
     BreakdownView,
     FidelityView,
     Sheet,
-    UsageView,
 )
 from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.words import Fact
@@ -121,8 +120,9 @@ def _sections(s: Sheet) -> list[_Section]:
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_decision), report]
         title = f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)"
         out.append((title, SOURCE_TITLE, blocks))
-    if s.usage is not None:
-        out.append(_both(USAGE_TITLE, *_usage(s.usage)))
+    if (u := s.usage) is not None:
+        table = _line(u.unavailable) if u.unavailable else _table(u.head, u.rows)
+        out.append(_both(USAGE_TITLE, table, _facts(u.cost), _line(u.note)))
     if s.fidelity is not None:
         out.append(_both(s.fidelity.title, *_fidelity(s.fidelity)))
     lost = [f"{d.case_id}, {d.arm}, draw {d.index}: {d.reason}" for d in s.lost_draws]
@@ -147,11 +147,6 @@ def _breakdown(bv: BreakdownView) -> _Block:
         markdown += [*table.markdown, ""]
     note = [bv.note] if bv.note else []
     return _Block([*text, *(f"  {x}" for x in note)], [*markdown, *note])
-
-
-def _usage(u: UsageView) -> list[_Block]:
-    table = _line(u.unavailable) if u.unavailable else _table(u.head, u.rows)
-    return [table, _facts(u.cost), _line(u.note)]
 
 
 def _fidelity(f: FidelityView) -> list[_Block]:
