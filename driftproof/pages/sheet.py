@@ -64,7 +64,7 @@ from driftproof.stats import (
 )
 from driftproof.stats.aa import aa_reading
 from driftproof.stats.band import Band
-from driftproof.stats.breakdown import Breakdown, CaseLift, lift_breakdown
+from driftproof.stats.breakdown import Breakdown, lift_breakdown
 from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.rates import fired_counts, percent_of
@@ -189,8 +189,16 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
             lift=fmt(c.lift, signed=True),
             counts=" · ".join(f"{a.n}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)),
             lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
-            label=_label(c),
-            note=_note(c, b),
+            label=c.label
+            if c.label is not None
+            else VERDICT_WORDS.get(c.verdict, c.verdict)
+            if c.verdict is not None
+            else "no label",
+            note=c.note
+            if c.note is not None
+            else f"no label: {c.label_withheld}"
+            if c.label_withheld is not None and not b.assertions_withheld
+            else "",
         )
         for c in b.cases
     )
@@ -223,22 +231,6 @@ def _carrier_line(b: Breakdown) -> str:
             "removing any one leaves a positive lift"
         )
     return "The measured lift is not positive: no case carries a positive lift"
-
-
-def _label(c: CaseLift) -> str:
-    if c.label is not None:
-        return c.label
-    if c.verdict is not None:
-        return VERDICT_WORDS.get(c.verdict, c.verdict)
-    return "no label"
-
-
-def _note(c: CaseLift, b: Breakdown) -> str:
-    if c.note is not None:
-        return c.note
-    if c.label_withheld is not None and not b.assertions_withheld:
-        return f"no label: {c.label_withheld}"
-    return ""
 
 
 def _control_delta(r: Receipt) -> str | None:

@@ -22,18 +22,6 @@ _BANDS_LEGEND = "Bands: mean ± one sample sd; Δ = later − earlier, with-skil
 _CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
 
 
-def _lines_after(c: Comparison) -> list[str]:
-    out = []
-    if c.underpowered_sentence:
-        out.append(f"{c.underpowered_sentence} ({c.underpowered_reason})")
-    if c.not_like_for_like:
-        out.append(c.not_like_for_like)
-    if c.false_alarms is not None:
-        out.append(c.false_alarms.sentence())
-    out.extend(c.notes)
-    return out
-
-
 #: Each kind of paragraph's line as (text, Markdown) templates; a table is printed apart.
 _STYLES = {
     "title": ("{}", "### {}"),
@@ -55,7 +43,9 @@ def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
         out.append(("plain", [_CONTEXT_ONLY]))
     else:
         out.append(("plain", [c.summary]))
-        after = _lines_after(c)
+        fa = c.false_alarms
+        under = c.underpowered_sentence and f"{c.underpowered_sentence} ({c.underpowered_reason})"
+        after = [x for x in (under, c.not_like_for_like, fa and fa.sentence()) if x] + list(c.notes)
         if after:
             out.append(("quote", after))
     out += [("plain", [x]) for x in (lift_line(c), paired_context(c)) if x]
