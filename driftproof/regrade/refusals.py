@@ -11,6 +11,14 @@ from pathlib import Path
 from driftproof.receipt import Receipt, _bounds, sha256_text
 from driftproof.run.suite import Suite
 
+#: An arm as the sheet and the site name it to readers (``pages.words.ARM_WORDS``).
+_ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
+
+
+def draw_words(case_id: str, arm: str, index: int) -> str:
+    """A draw as a refusal names it: case, arm in words, draw counted from 1 (index + 1)."""
+    return f"case {case_id}, {_ARM_WORDS[arm]}, draw {index + 1}"
+
 
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:
     """Why the kept answers or revised tasks cannot be held to ``original`` (empty: they can)."""
@@ -19,7 +27,7 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
     for case in original.cases:
         for name, arm in case.arms.named():
             for d in arm.draws:
-                where = f"case {case.id} {name} draw {d.index}"
+                where = draw_words(case.id, name, d.index)
                 if d.lost is not None:
                     continue
                 if d.answer is None:

@@ -47,7 +47,7 @@ from driftproof.regrade.identity import (
     regraded_level,
     rubric_regrade_refusals,
 )
-from driftproof.regrade.refusals import input_refusals, transcripts_refusals
+from driftproof.regrade.refusals import draw_words, input_refusals, transcripts_refusals
 from driftproof.run import judge as J
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, with_retries
@@ -107,7 +107,7 @@ class _Grader:
         arms = {
             name: {
                 "draws": [
-                    self.draw(d, task, f"case {case.id} {name} draw {d.index}") for d in arm.draws
+                    self.draw(d, task, draw_words(case.id, name, d.index)) for d in arm.draws
                 ],
                 "generation": None,
             }

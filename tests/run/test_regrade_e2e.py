@@ -279,3 +279,44 @@ def test_regrade_holds_an_openai_judges_own_output_budget(
     r = read_receipt(tmp_path / "ro.json")
     assert r.judge.sampling == {"api": "responses", "max_output_tokens": 4096}
     assert [d.score for d in r.cases[0].arms.with_skill.draws] == [0.6]
+
+
+def test_a_refusal_names_the_draw_in_plain_words(loopback, suite_file, tmp_path, monkeypatch):
+    # the arm as pages name it ("with skill"), the draw counted from 1 as people count
+    kept = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    real = run_helpers._ok
+
+    def other_model(path, model, text, body=None):
+        return real(path, "claude-haiku-4-5-20260301" if "score" in text else model, text, body)
+
+    monkeypatch.setattr(run_helpers, "_ok", other_model)
+    with pytest.raises(RefusalError) as ei:
+        rubric_regrade(
+            kept,
+            load_suite(_revised(tmp_path)),
+            make_provider("anthropic", "api"),
+            judge_model="claude-haiku-4-5-20251001",
+            out=tmp_path / "r7.json",
+            retry_delays=(0.01,),
+        )
+    assert str(ei.value) == (
+        "rubric regrade refused: case commit-429, with skill, draw 1: the reply reports "
+        "'claude-haiku-4-5-20260301', not the requested judge 'claude-haiku-4-5-20251001'"
+    )
+
+
+def test_a_refused_input_names_the_draw_in_plain_words(loopback, suite_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api")
+    with pytest.raises(RefusalError) as ei:
+        rubric_regrade(
+            out,
+            load_suite(_revised(tmp_path)),
+            make_provider("anthropic", "api"),
+            judge_model="claude-haiku-4-5-20251001",
+            out=tmp_path / "r8.json",
+            retry_delays=(0.01,),
+        )
+    assert str(ei.value) == (
+        "rubric regrade refused: case commit-429, with skill, draw 1: the original kept no "
+        "answer (run with --keep-transcripts to regrade)"
+    )
