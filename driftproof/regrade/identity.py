@@ -12,10 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from driftproof.receipt import JudgeSample, Receipt
+from driftproof.receipt import Judge, JudgeSample, Receipt
 from driftproof.receipt import _bounds as B
-from driftproof.run import judge as J
-from driftproof.run.providers.base import Provider
 
 #: Human names of the compared settings, in the method's order.
 SETTING_NAMES: dict[str, str] = {
@@ -77,38 +75,27 @@ def grader_setting_of(receipt: Receipt, *, extra: dict[str, Any] | None = None) 
     ``extra`` holds settings recorded outside the judge object, by field name.
     """
     extra = extra or {}
-    j = receipt.judge
     samples = _samples(receipt, measured_only=False)
     reported = sorted({s.reported_model for s in samples if s.reported_model})
-    return GraderSetting(
-        model=j.model if j else None,
-        service=("/".join(x for x in (j.provider, j.surface) if x) or None) if j else None,
-        sampling=canonical_json(j.sampling) if j else None,
-        instructions=j.template_sha256 if j else None,
+    return judge_setting(
+        receipt.judge,
         tool_version=extra.get("tool_version"),
         isolation=canonical_json(extra.get("isolation")),
-        address=j.service if j else None,
         routing=canonical_json(extra.get("routing")),
         code=extra.get("code"),
         answered_as=tuple(reported) or None,
     )
 
 
-def new_grader_setting(
-    judge: Provider, *, model: str, max_tokens: int, original: GraderSetting
-) -> GraderSetting:
-    """The setting the regrade's grader would run with, in the terms the original records.
-
-    Tool version, isolation, routing and code are not recorded, so not compared;
-    ``answered_as`` is the original's, checked on every reply.
-    """
+def judge_setting(j: Judge | None, **others: Any) -> GraderSetting:
+    """The setting a receipt's judge object records (``None``: not recorded), ``others`` by name."""
     return GraderSetting(
-        model=model,
-        service="/".join(x for x in (judge.name, judge.surface) if x) or None,
-        sampling=canonical_json(judge.sampling(max_tokens)),
-        instructions=J.template_sha256(),
-        address=judge.service,
-        answered_as=original.answered_as,
+        model=j.model if j else None,
+        service=("/".join(x for x in (j.provider, j.surface) if x) or None) if j else None,
+        sampling=canonical_json(j.sampling) if j else None,
+        instructions=j.template_sha256 if j else None,
+        address=j.service if j else None,
+        **others,
     )
 
 

@@ -43,7 +43,7 @@ from driftproof.regrade.identity import (
     check_reply_identity,
     grader_setting_of,
     identity_bounds_problem,
-    new_grader_setting,
+    judge_setting,
     regraded_level,
     rubric_regrade_refusals,
 )
@@ -57,6 +57,9 @@ from driftproof.run.suite_fields import SuiteCase
 #: Where each provider's judge sampling records its output-token budget (Anthropic, Responses,
 #: Chat Completions); a regrade holds the original's own budget.
 _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
+#: What a regrade carries from the original's run, and from each graded draw, as it is.
+_RUN_KEPT = ("model", "provider", "surface", "harness", "capture", "preset", "started_at")
+_DRAW_KEPT = ("tokens", "captured_files", "skill_fired", "source_error")
 
 
 @dataclass(frozen=True)
@@ -91,8 +94,6 @@ class _Grader:
     identities: list[SampleIdentity] = field(default_factory=list)
     read: int = 0
     graded: int = 0
-    carried: int = 0
-    logical: int = 0
     usage_counted: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
@@ -101,6 +102,16 @@ class _Grader:
     def stub(self) -> bool:
         """The stub judge: its identity is not checked and its receipt is UNVERIFIED."""
         return self.judge.name == "stub"
+
+    def counts(self) -> dict[str, int]:
+        """The counts :class:`Regrade` seals and :class:`RegradeResult` returns, by field name."""
+        return {
+            "answers_read": self.read,
+            "answers_graded": self.graded,
+            "answers_carried": self.read - self.graded,  # every lost draw, carried as it is
+            "logical_judge_calls": self.graded * self.samples,  # a refused sample writes nothing
+            "runner_attempts": self.attempts.value,
+        }
 
     def case(self, case: Case, task: SuiteCase) -> dict[str, Any]:
         """One case of the regrade receipt: every arm's draws graded or carried."""
@@ -126,7 +137,6 @@ class _Grader:
         """A kept draw graded again; a lost draw carried as it is."""
         self.read += 1
         if d.lost is not None:
-            self.carried += 1
             return d
         system, user = J.judge_prompt(task, d.answer or "")
         graded = [self._sample(system, user, task, where) for _ in range(self.samples)]
@@ -140,11 +150,8 @@ class _Grader:
             answer=d.answer,
             judge_samples=samples,
             lost_reason=None if valid else "no judge sample of the regrade was valid",
-            tokens=d.tokens,
             checks=d.checks,
-            captured_files=d.captured_files,
-            skill_fired=d.skill_fired,
-            source_error=d.source_error,
+            **{k: getattr(d, k) for k in _DRAW_KEPT},
         )
 
     def _sample(
@@ -155,7 +162,6 @@ class _Grader:
         Raises:
             RefusalError: the reply's identity is over the bounds or not the grader's.
         """
-        self.logical += 1
         call = functools.partial(
             self.judge.call,
             model=self.model,
@@ -198,37 +204,6 @@ class _Grader:
         return sample, jr.input_tokens is not None or jr.output_tokens is not None
 
 
-def _refuse_overwrite(original_path: Path, out: Path) -> None:
-    """Raise RefusalError, naming the file, when ``out`` is the original or its transcripts."""
-    transcripts = original_path.with_name(original_path.name + ".transcripts.jsonl")
-    for kept, what in (
-        (original_path, "the original"),
-        (transcripts, "the original's kept transcripts"),
-    ):
-        if same_path(out, kept):
-            raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
-
-
-def _refusals(
-    original: Receipt,
-    original_path: Path,
-    revised: Suite,
-    settings: tuple[GraderSetting, GraderSetting],
-    *,
-    plain: bool,
-) -> list[str]:
-    """Every reason to refuse, in order.
-
-    A plain regrade may change the judge: of the grader refusals only aggregates-only applies.
-    """
-    reasons = rubric_regrade_refusals(original, *settings)
-    if plain:
-        reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
-    if not reasons:
-        reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
-    return reasons
-
-
 def _held_max_tokens(original: Receipt, default: int) -> int:
     """The output-token budget the original's judge recorded, else ``default``."""
     held = (original.judge.sampling or {}) if original.judge is not None else {}
@@ -266,13 +241,27 @@ def rubric_regrade(
         RefusalError: any refusal reason (listed one per line); nothing is written.
     """
     original_path, out = Path(original_path), Path(out)
-    _refuse_overwrite(original_path, out)
+    transcripts = original_path.with_name(original_path.name + ".transcripts.jsonl")
+    for kept, what in (
+        (original_path, "the original"),
+        (transcripts, "the original's kept transcripts"),
+    ):
+        if same_path(out, kept):
+            raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
     original = read_receipt(original_path)
     max_tokens = _held_max_tokens(original, max_tokens)
     original_sha256 = hashlib.sha256(original_path.read_bytes()).hexdigest()
     setting = grader_setting_of(original)
-    new = new_grader_setting(judge, model=judge_model, max_tokens=max_tokens, original=setting)
-    reasons = _refusals(original, original_path, revised, (setting, new), plain=plain)
+    asked = _asked_judge(judge, judge_model, max_tokens)
+    # tool version, isolation, routing and code are not recorded, so not compared;
+    # answered_as is the original's, checked on every reply
+    reasons = rubric_regrade_refusals(
+        original, setting, judge_setting(asked, answered_as=setting.answered_as)
+    )
+    if plain:  # another judge may grade: of the grader refusals only aggregates-only applies
+        reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
+    if not reasons:
+        reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
     if reasons:
         raise RefusalError("rubric regrade refused: " + "; ".join(reasons))
     grader = _Grader(
@@ -295,10 +284,9 @@ def rubric_regrade(
     finally:
         judge.close()
     document = (str(original_path), original_sha256)
-    write_receipt(_regrade_body(original, revised, grader, cases, setting, document), out)
-    return RegradeResult(
-        Path(out), grader.read, grader.graded, grader.carried, grader.logical, grader.attempts.value
-    )
+    record = asked if plain else original.judge
+    write_receipt(_regrade_body(original, revised, grader, cases, setting, record, document), out)
+    return RegradeResult(Path(out), **grader.counts())
 
 
 def _regrade_body(
@@ -307,10 +295,10 @@ def _regrade_body(
     grader: _Grader,
     cases: list[dict[str, Any]],
     setting: GraderSetting,
+    judge: Judge | None,
     document: tuple[str, str],
 ) -> ReceiptBody:
     """The unsealed regrade receipt; ``document`` is the original's path and sha256."""
-    judge = _plain_judge(grader) if grader.plain else o.judge
     price = judge.price if judge is not None else None
     tin, tout = grader.input_tokens, grader.output_tokens
     usd = None
@@ -323,13 +311,7 @@ def _regrade_body(
         skill_sha256=o.skill.sha256,
         skill_token_count=o.skill.tokens,
         cases=cases,
-        model=o.run.model,
-        provider=o.run.provider,
-        surface=o.run.surface,
-        harness=o.run.harness,
-        capture=o.run.capture,
-        preset=o.run.preset,
-        started_at=o.run.started_at,
+        **{k: getattr(o.run, k) for k in _RUN_KEPT},
         finished_at=datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         generations_per_arm=o.run.generations_per_arm,
         judge_samples_per_generation=grader.samples,
@@ -362,26 +344,22 @@ def _regrade_body(
             original_grader={
                 k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(setting).items()
             },
-            answers_read=grader.read,
-            answers_graded=grader.graded,
-            answers_carried=grader.carried,
-            logical_judge_calls=grader.logical,
-            runner_attempts=grader.attempts.value,
+            **grader.counts(),
             judge_ids=aggregate_judge_ids(grader.identities),
         ),
     )
 
 
-def _plain_judge(grader: _Grader) -> Judge:
-    """The judge a plain regrade records: the one it asked for, with no price."""
+def _asked_judge(judge: Provider, model: str, max_tokens: int) -> Judge:
+    """The judge the regrade asks for, as a receipt records it, with no price."""
     template_sha256, template_version = J.template_identity()
     return Judge.model_validate(
         {
-            "model": grader.model,
-            "provider": grader.judge.name,
-            "surface": grader.judge.surface,
-            "service": grader.judge.service,
-            "sampling": grader.judge.sampling(grader.max_tokens),
+            "model": model,
+            "provider": judge.name,
+            "surface": judge.surface,
+            "service": judge.service,
+            "sampling": judge.sampling(max_tokens),
             "template_sha256": template_sha256,
             "template_version": template_version,
             "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
