@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Callable
@@ -77,8 +78,6 @@ def retry_after_seconds(headers: Any) -> float | None:
 
     ``None`` when absent or unreadable.
     """
-    if headers is None:
-        return None
     try:
         ms = headers.get("retry-after-ms")
         if ms is not None:
@@ -126,18 +125,17 @@ class SDKLane(Provider):
     """
 
     keys: tuple[str, ...] = ()
+    #: the SDK's module, client class and error base, imported only when a lane is built
+    sdk: tuple[str, str, str]
 
     def __init__(self, *, base_url: str | None = None, api_key: str | None = None) -> None:
         if not (api_key or any(os.environ.get(v) for v in self.keys)):
             raise MissingCredentials(self.keys[0], f"{self.name} {self.surface}")
-        client_class, self._errors = self.sdk()
+        module = importlib.import_module(self.sdk[0])
+        self._errors: type[Exception] = getattr(module, self.sdk[2])
+        client_class = getattr(module, self.sdk[1])
         self.client = client_class(base_url=base_url, api_key=api_key, max_retries=0)
         self.service = strip_credentials(str(self.client.base_url))
-
-    @staticmethod
-    def sdk() -> tuple[Any, type[Exception]]:
-        """The SDK's client class and error base, imported only when a lane is built."""
-        raise NotImplementedError
 
     def post(
         self,

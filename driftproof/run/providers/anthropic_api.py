@@ -95,13 +95,7 @@ class AnthropicAPI(SDKLane):
     name, surface = "anthropic", "api"
     channel = "tool_call"
     keys = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
-
-    @staticmethod
-    def sdk() -> tuple[Any, type[Exception]]:
-        """The ``anthropic`` client class and error base."""
-        import anthropic
-
-        return anthropic.Anthropic, anthropic.AnthropicError
+    sdk = ("anthropic", "Anthropic", "AnthropicError")
 
     def attempt(self, call: Call) -> Reply:
         """One Messages API call (see :meth:`Provider.attempt`)."""

@@ -66,21 +66,30 @@ def run_process(
     return proc.returncode, out, err
 
 
+def checked_run(argv: list[str], what: str, why: str | None = None) -> tuple[str, str]:
+    """The stdout and stderr of ``argv`` (``what`` in errors), run for at most 60 s.
+
+    Raises:
+        ProviderError: it cannot run, or exits with a failure (``why``, else its stderr).
+    """
+    try:
+        cp = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ProviderError(f"cannot run {what}: {exc}") from exc
+    if cp.returncode != 0:
+        said = f"; {why}" if why else f": {cp.stderr.strip()[:200]}"
+        raise ProviderError(f"{what} exited with status {cp.returncode}{said}")
+    return cp.stdout, cp.stderr
+
+
 def version_of(binary: str) -> str:
     """The version ``binary --version`` printed (``2.1.288 (Claude Code)`` → ``2.1.288``).
 
     Raises:
         ProviderError: it cannot run or exits with a failure.
     """
-    try:
-        cp = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ProviderError(f"cannot run {binary} --version: {exc}") from exc
-    if cp.returncode != 0:
-        raise ProviderError(
-            f"{binary} --version exited with status {cp.returncode}: {cp.stderr.strip()[:200]}"
-        )
-    output = cp.stdout or cp.stderr
+    out, err = checked_run([binary, "--version"], f"{binary} --version")
+    output = out or err
     m = _VERSION.search(output)
     return (m.group(0) if m else (output.strip().splitlines() or [""])[0])[:100]
 

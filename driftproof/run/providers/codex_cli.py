@@ -10,14 +10,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from typing import Any
 
 from driftproof._json import member_object
-from driftproof.errors import ProviderError
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import FATAL_STATUSES, AttemptError, Reply, classify_status
-from driftproof.run.providers.cli import FATAL, CLILane, status_of, version_of
+from driftproof.run.providers.cli import FATAL, CLILane, checked_run, status_of, version_of
 from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
 
 #: Codex feature names that write a file or run code.
@@ -44,20 +42,14 @@ class CodexCLI(CLILane):
         """
         version = version_of(self.path)
         if self.capture == "text":
-            try:
-                cp = subprocess.run(
-                    [self.path, "features", "list"], capture_output=True, text=True, timeout=60
-                )
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                raise ProviderError(f"cannot run codex features list: {exc}") from exc
-            if cp.returncode != 0:
-                raise ProviderError(
-                    f"codex features list exited with status {cp.returncode}; "
-                    "the writing features cannot be turned off, so capture text cannot run"
-                )
+            out, _ = checked_run(
+                [self.path, "features", "list"],
+                "codex features list",
+                "the writing features cannot be turned off, so capture text cannot run",
+            )
             names = [
                 ln.split()[0]
-                for ln in cp.stdout.splitlines()
+                for ln in out.splitlines()
                 if ln.strip() and re.match(r"^[a-z0-9_]+\s", ln + " ")
             ]
             self.disabled = sorted({n for n in names if WRITING_FEATURE.search(n)})

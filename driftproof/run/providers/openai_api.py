@@ -178,6 +178,7 @@ class OpenAIAPI(SDKLane):
 
     name, surface = "openai", "api"
     keys = ("OPENAI_API_KEY",)
+    sdk = ("openai", "OpenAI", "OpenAIError")
 
     def __init__(
         self,
@@ -208,13 +209,6 @@ class OpenAIAPI(SDKLane):
             if self.auto_budget
             else budget_param
         )
-
-    @staticmethod
-    def sdk() -> tuple[Any, type[Exception]]:
-        """The ``openai`` client class and error base."""
-        import openai
-
-        return openai.OpenAI, openai.OpenAIError
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         """The API and the output budget under the name it is sent as."""
