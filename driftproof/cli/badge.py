@@ -39,11 +39,7 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
 
 
 def _write_all(files: dict[Path, bytes]) -> None:
-    """Write every file to a temporary sibling, then rename them all into place.
-
-    Raises:
-        _WriteError: a file cannot be written; no output and no directory made here is left.
-    """
+    """Write each file to a temporary sibling, then rename all; on _WriteError none is left."""
     made: list[Path] = []
     staged: list[tuple[str, Path]] = []
     path = next(iter(files))

@@ -14,9 +14,7 @@ from driftproof.cli._options import path_option
 
 
 @click.command()
-@click.argument(
-    "folder", required=False, type=click.Path(path_type=Path), default=None, metavar="[DIR]"
-)
+@click.argument("folder", required=False, type=click.Path(path_type=Path), metavar="[DIR]")
 @path_option(
     "--out-dir",
     "out_dir",

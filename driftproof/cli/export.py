@@ -28,7 +28,6 @@ def export() -> None:
     "--output",
     "output",
     type=FILE,
-    default=None,
     help="File to write (default: standard output). Written whole or not at all; never replaced "
     "without --force.",
 )

@@ -38,12 +38,7 @@ def _import_command(
     check: Callable[[dict[str, Any]], None] | None = None,
     after: tuple[click.Parameter, ...] = (),
 ) -> click.Command:
-    """The click command ``tool``: its ``params``, ``--out-dir`` and ``--force``, then ``after``.
-
-    Parameter ``source`` (or a function popping what it reads from the values and returning
-    (source, its name)) is the importer's source, every other parameter an option by name;
-    ``check`` sees every value first and raises to refuse. Each path written is echoed.
-    """
+    """Command ``tool``: ``params``, --out-dir, --force, ``after``; ``source`` names the source."""
 
     def callback(out_dir: Path, force: bool, **options: Any) -> None:
         from driftproof.importers import get_importer, write_imported  # deferred: start-up
@@ -68,12 +63,7 @@ def _import_command(
 
 
 def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
-    """``ARM=LABEL`` options → ``{arm: label}``; ``None`` when none were given.
-
-    Raises:
-        ImportError_: a pair that is not ARM=LABEL with a known arm, an arm given twice, or
-            one label given to two arms.
-    """
+    """``ARM=LABEL`` pairs as ``{arm: label}`` (``None``: none); ImportError_ on a bad pair."""
     out: dict[str, str] = {}
     for pair in pairs:
         arm, sep, label = pair.partition("=")
@@ -164,20 +154,17 @@ caveman = _import_command(
     after=(
         click.Option(
             ["--source-commit"],
-            default=None,
             help="caveman git commit the files were read at (names the files, recorded as "
             "tool_version).",
         ),
         click.Option(
             ["--cases", "cases"],
-            default=None,
             type=FILE,
             help="caveman's evals/prompts/fidelity.json: read SNAPSHOT as the fidelity eval and "
             "score it against these cases' checks.",
         ),
         click.Option(
             ["--rubrics", "rubrics"],
-            default=None,
             type=FILE,
             help="caveman's evals/prompts/rubrics.json, for a judged fidelity snapshot (each fact "
             "judged by a model): the snapshot must match its prompts and facts.",

@@ -83,16 +83,12 @@ def _model_id(_ctx: click.Context, _param: click.Parameter, value: str | None) -
     return value
 
 
-def _numbers(text: str) -> tuple[float, ...]:
-    return tuple(float(x) for x in text.split(",") if x.strip())
-
-
 def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
     """``IN,OUT[,CACHE_READ,CACHE_WRITE]`` in USD per million tokens, as a tuple of 2 or 4."""
     if value is None:
         return None
     try:
-        parts = _numbers(value)
+        parts = tuple(float(x) for x in value.split(",") if x.strip())
     except ValueError:
         raise click.BadParameter(
             "expected IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
@@ -230,7 +226,6 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 @click.option(
     "--margin",
     type=FiniteRange(0, 1, min_open=True),
-    default=None,
     help="Declare a non-inferiority margin (0 to 1, judge score or check pass rate) before the "
     "run; the receipt records it, and view reads quality at it.",
 )

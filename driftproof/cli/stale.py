@@ -42,11 +42,7 @@ def _sha256_file(path: Path | None, option: str) -> str | None:
 
 
 def _skill_sha256(path: Path | None, recorded: str | None) -> str | None:
-    """Today's SKILL.md hash, as the receipt's producer took it.
-
-    ``driftproof run`` hashes the text with universal newlines, importers the bytes; either one
-    matching the recorded hash means unchanged, so a CRLF SKILL.md does not read as changed.
-    """
+    """Today's SKILL.md hash as its producer took it: run's (universal newlines) or the bytes'."""
     if path is None:
         return None
     data = _read_capped(path, "--skill")
@@ -73,10 +69,7 @@ def _printed_version(binary: str) -> str:
 
 
 def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | None]:
-    """Today's judge template (sha256, version); ``None`` when unknown.
-
-    The ``--judge-template`` file's hash, else this product's template for a receipt it graded.
-    """
+    """Today's judge template (sha256, version): the file's, else ours; ``None``: unknown."""
     if path is not None:
         return _sha256_file(path, "--judge-template"), None
     if r.provenance is not None and r.regrade is None:

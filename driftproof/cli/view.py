@@ -15,7 +15,6 @@ from driftproof.cli._options import format_option
 @click.option(
     "--margin",
     type=float,
-    default=None,
     help="Read quality at this non-inferiority margin (0 to 1) when the receipt declares none; "
     "the sheet says it was declared when reading, not before the run.",
 )

@@ -1,7 +1,7 @@
 """Grader identity and the regrade refusals (pure; no I/O).
 
 Method, "Receipts are an open format": a rubric regrade refuses a grader whose recorded
-setting differs from the original's (:data:`SETTING_NAMES`). Settings recorded on neither side
+setting differs from the original's (:class:`GraderSetting`). Settings recorded on neither side
 are not compared; one recorded on one side only is refused.
 """
 
@@ -9,45 +9,38 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from driftproof.receipt import Judge, JudgeSample, Receipt
 from driftproof.receipt import _bounds as B
 
-#: Human names of the compared settings, in the method's order.
-SETTING_NAMES: dict[str, str] = {
-    "model": "model",
-    "service": "service",
-    "sampling": "sampling",
-    "instructions": "instructions (prompt template hash)",
-    "tool_version": "tool version",
-    "isolation": "isolation",
-    "address": "address its calls use",
-    "routing": "routing settings handed to its calls",
-    "code": "code on the grading path",
-    "answered_as": "dated model it answered as",
-}
+
+def _setting(words: str, *, optional: bool = False) -> Any:
+    """A compared setting, named ``words`` in a refusal; ``optional``: ``None`` when not given."""
+    words_of = {"words": words}
+    return field(default=None, metadata=words_of) if optional else field(metadata=words_of)
 
 
 @dataclass(frozen=True, kw_only=True)
 class GraderSetting:
     """A grader's recorded setting; ``None`` = not recorded (then not compared).
 
-    ``sampling``, ``isolation`` and ``routing`` are :func:`canonical_json`; ``answered_as`` is
-    the sorted dated model ids the grader's replies reported.
+    The fields are the compared settings, in the method's order. ``sampling``, ``isolation`` and
+    ``routing`` are :func:`canonical_json`; ``answered_as`` is the sorted dated model ids the
+    grader's replies reported.
     """
 
-    model: str | None
-    service: str | None
-    sampling: str | None
-    instructions: str | None
-    tool_version: str | None = None
-    isolation: str | None = None
-    address: str | None
-    routing: str | None = None
-    code: str | None = None
-    answered_as: tuple[str, ...] | None
+    model: str | None = _setting("model")
+    service: str | None = _setting("service")
+    sampling: str | None = _setting("sampling")
+    instructions: str | None = _setting("instructions (prompt template hash)")
+    tool_version: str | None = _setting("tool version", optional=True)
+    isolation: str | None = _setting("isolation", optional=True)
+    address: str | None = _setting("address its calls use")
+    routing: str | None = _setting("routing settings handed to its calls", optional=True)
+    code: str | None = _setting("code on the grading path", optional=True)
+    answered_as: tuple[str, ...] | None = _setting("dated model it answered as")
 
 
 def canonical_json(value: Any) -> str | None:
@@ -127,12 +120,12 @@ def rubric_regrade_refusals(
         if a is None or b is None:
             side = "the original" if a is None else "the new grader"
             reasons.append(
-                f"grader {SETTING_NAMES[f.name]} is not recorded for {side}, "
+                f"grader {f.metadata['words']} is not recorded for {side}, "
                 "so it cannot be held to the original"
             )
         elif a != b:
             reasons.append(
-                f"grader {SETTING_NAMES[f.name]} differs: original {_short(a)}, new {_short(b)}"
+                f"grader {f.metadata['words']} differs: original {_short(a)}, new {_short(b)}"
             )
     return reasons
 

@@ -76,10 +76,7 @@ class RegradeResult:
 
 @dataclass
 class _Grader:
-    """The regrade's judge lane: grades one kept answer at a time and keeps the counts sealed.
-
-    ``allowed``: the dated models the original's grader answered as (a rubric regrade's replies).
-    """
+    """The regrade's judge lane; ``allowed``: the dated models the original's grader answered as."""
 
     judge: Provider
     model: str
@@ -157,11 +154,7 @@ class _Grader:
     def _sample(
         self, system: str, user: str, task: SuiteCase, where: str
     ) -> tuple[JudgeSample, bool]:
-        """One judge sample and whether its reply reported usage.
-
-        Raises:
-            RefusalError: the reply's identity is over the bounds or not the grader's.
-        """
+        """One judge sample and whether its reply reported usage; RefusalError on its identity."""
         call = functools.partial(
             self.judge.call,
             model=self.model,

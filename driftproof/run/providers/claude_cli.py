@@ -84,12 +84,9 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     """
     obj, events = claude_envelope(out)
     if obj is None:
-        if err.strip():
-            said = err.strip()[-300:]
-        elif out.strip():
-            said = f"stdout began {out.strip()[:200]!r}"
-        else:
-            said = "it printed nothing"
+        said = err.strip()[-300:] or (
+            f"stdout began {out.strip()[:200]!r}" if out.strip() else "it printed nothing"
+        )
         raise AttemptError(f"claude exited with status {code} and no result object: {said}")
     subtype = member_str(obj, "subtype")
     stop = member_str(obj, "stop_reason")
