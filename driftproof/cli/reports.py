@@ -74,13 +74,9 @@ def build(
     click.echo(f"built {out}: {len(inputs.reports)} report(s), {len(inputs.receipts)} receipt(s)")
 
 
-#: The phases of a build, in order, as the progress bar names them.
-PHASES = ("render",)
-
-
 @contextmanager
 def build_progress() -> Iterator[Callable[[str, int, int], None]]:
-    """A ``progress(phase, done, total)`` callback drawing one bar per phase on stderr.
+    """A ``progress(phase, done, total)`` callback drawing the ``render`` bar on stderr.
 
     Nothing is drawn when stderr is not a terminal.
     """
@@ -96,10 +92,9 @@ def build_progress() -> Iterator[Callable[[str, int, int], None]]:
         console=console,
         disable=not console.is_terminal,
     ) as bar:
-        tasks = {ph: bar.add_task(ph, total=None, start=False) for ph in PHASES}
+        task = bar.add_task("render", total=None, start=False)
 
         def progress(phase: str, done: int, total: int) -> None:
-            task = tasks[phase]
             bar.start_task(task)
             bar.update(task, completed=done, total=total)
 

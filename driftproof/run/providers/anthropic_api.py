@@ -56,13 +56,11 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
             "text": text or member_str(details, "explanation"),
             "category": cat if isinstance(cat, str) else None,
         }
-    decision, channel = None, None
-    if graded:
-        channel = "tool_call"
-        for b in content:
-            if b.get("type") == "tool_use" and b.get("name") == GRADE_TOOL:
-                decision = b.get("input")
-                break
+    grades = [
+        b.get("input")
+        for b in content
+        if b.get("type") == "tool_use" and b.get("name") == GRADE_TOOL
+    ]
     u = member_object(msg, "usage")
     inp, cr, cc = (
         count(u.get("input_tokens")),
@@ -84,8 +82,8 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         refusal=refusal,
         cache_read=cr,
         cache_creation=cc,
-        decision=decision,
-        channel=channel,
+        decision=grades[0] if graded and grades else None,
+        channel="tool_call" if graded else None,
     )
 
 

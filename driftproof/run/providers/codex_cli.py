@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from driftproof._json import member_object
@@ -28,11 +29,8 @@ class CodexCLI(CLILane):
     """``openai`` × ``cli``: ``codex exec``."""
 
     name, harness_name, binary = "openai", "codex", "codex"
-
-    def __init__(self, *, capture: str = "text", binary: str | None = None) -> None:
-        """Find ``codex``; see :class:`~driftproof.run.providers.cli.CLILane`."""
-        super().__init__(capture=capture, binary=binary)
-        self.disabled: list[str] = []
+    #: the writing features turned off (capture ``text``), found by :meth:`start`
+    disabled: Sequence[str] = ()
 
     def start(self) -> str | None:
         """The version ``codex`` prints; for capture ``text``, the writing features to turn off.
