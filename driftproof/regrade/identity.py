@@ -146,12 +146,9 @@ class SampleIdentity:
 
 def _same_model(requested: str, reported: str) -> bool:
     # A dated id answers for its undated alias (claude-haiku-4-5 ← claude-haiku-4-5-20251001).
-    if reported == requested:
-        return True
-    if reported.startswith(requested + "-"):
-        tail = reported[len(requested) + 1 :].replace("-", "")
-        return tail.isdigit() and len(tail) == 8
-    return False
+    date = reported.removeprefix(requested + "-").replace("-", "")
+    dated = reported.startswith(requested + "-") and date.isdigit() and len(date) == 8
+    return reported == requested or dated
 
 
 def identity_bounds_problem(reported: Sequence[str | None], serving: str | None) -> str | None:
@@ -221,6 +218,4 @@ def aggregate_judge_ids(samples: Iterable[SampleIdentity]) -> list[str]:
 
 def regraded_level(original_level: str, *, stub: bool) -> str:
     """The original's level, except UNVERIFIED for the stub judge (an UNVERIFIED one stays)."""
-    if stub or original_level == "UNVERIFIED":
-        return "UNVERIFIED"
-    return original_level
+    return "UNVERIFIED" if stub else original_level
