@@ -31,11 +31,8 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
                 f"{path}: this output would overwrite the receipt being read; "
                 "give another --out directory or another file name"
             )
-        for other in paths[:i]:
-            if same_path(path, other):
-                raise click.UsageError(
-                    f"{path}: named for two outputs; give each output its own file"
-                )
+        if any(same_path(path, other) for other in paths[:i]):
+            raise click.UsageError(f"{path}: named for two outputs; give each output its own file")
 
 
 def _write_all(files: dict[Path, bytes]) -> None:

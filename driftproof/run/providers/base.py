@@ -240,13 +240,7 @@ def classify_status(
     msg = reason or (f"HTTP {status}: {message}" if status else message)
     if status in FATAL_STATUSES:
         return AttemptError(msg, retryable=False, fatal=True, status=status, reply=reply)
-    if (
-        status is None
-        or status in TRANSIENT_STATUSES
-        or status >= 500
-        or "overloaded_error" in message
-    ):
-        return AttemptError(
-            msg, retryable=True, status=status, retry_after=retry_after, reply=reply
-        )
+    retry = status is None or status in TRANSIENT_STATUSES or status >= 500
+    if retry or "overloaded_error" in message:
+        return AttemptError(msg, status=status, retry_after=retry_after, reply=reply)
     return AttemptError(msg, retryable=False, status=status, reply=reply)
