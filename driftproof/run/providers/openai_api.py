@@ -203,12 +203,9 @@ class OpenAIAPI(SDKLane):
         self.channel = "responses_format" if api == "responses" else "json_schema"
         self.compatible = (self.client.base_url.host or "") != OPENAI_HOST
         self.auto_budget = budget_param == "auto"
+        auto = "max_tokens" if self.compatible else "max_completion_tokens"
         #: the Chat Completions budget spelling sent now (``run.budget_param``)
-        self.budget_param = (
-            ("max_tokens" if self.compatible else "max_completion_tokens")
-            if self.auto_budget
-            else budget_param
-        )
+        self.budget_param = auto if self.auto_budget else budget_param
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
         """The API and the output budget under the name it is sent as."""
