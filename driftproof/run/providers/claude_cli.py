@@ -39,11 +39,8 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
     except (ValueError, RecursionError):
         whole = None
         for line in out.splitlines():
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                items.append(json.loads(line))
+            try:  # a blank line is no JSON either
+                items.append(json.loads(line.strip()))
             except (ValueError, RecursionError):
                 continue
     else:
